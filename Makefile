@@ -1,0 +1,39 @@
+# Two commands set everything up on a fresh machine with Python 3.11+ and make:
+#   make play   - create .venv if missing, install, open the sandbox on the default scenario
+#   make test   - create .venv if missing, install with test extras, run the whole suite headless
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+TSTAMP := $(VENV)/.installed-test
+
+.PHONY: play test run bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(TSTAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $@ $(STAMP)
+
+play: $(STAMP)
+	$(PY) -m sim play scenarios/default.toml
+
+test: $(TSTAMP)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest
+
+run: $(STAMP)
+	$(PY) -m sim run scenarios/default.toml
+
+bench: $(STAMP)
+	$(PY) tests/bench/bench_attacks.py
+	$(PY) tests/bench/bench_visibility.py
+	$(PY) tests/bench/bench_frame.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -1,0 +1,174 @@
+"""A battle: one esper world, one dice stream, the event stream and the decision in waiting.
+
+Commands and decisions are the only input (DESIGN.md). ``tick()`` runs every system once in
+their declared order; a headless run ticks until idle, answering decisions as they come.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections import deque
+from typing import Callable
+
+import esper
+
+from sim import events as ev
+from sim.commands import Command, command_to_dict
+from sim.components import (Base, Character, Destroyed, Keyword, ModelAbilities, ModelId,
+                            Position, Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
+from sim.decisions import PENDING, DecisionRequest
+from sim.rules.dice import Dice
+
+_world_ids = itertools.count(1)
+
+
+class Refusal(Exception):
+    """A command or answer the rules do not allow; nothing changed."""
+
+
+class Battle:
+    """One battle. Use as a context manager (or call close()) so its esper world is deleted."""
+
+    def __init__(self, scenario, seed: int | None = None, dice: Dice | None = None,
+                 record_dice: bool = True):
+        self.scenario = scenario
+        self.seed = scenario.seed if seed is None else int(seed)
+        self.world = f"battle-{next(_world_ids)}"
+        self.events: list[dict] = []
+        self.listeners: list[Callable[[dict], None]] = []
+        self.dice = dice if dice is not None else Dice(self.seed)
+        if record_dice:
+            self.dice.listener = self._on_roll
+        self.pending: DecisionRequest | None = None
+        self._answers: dict[tuple[str, str], object] = {}
+        self.queue: deque[Command] = deque()
+        self.activation_unit: int | None = None  # unit entity currently selected to attack
+        self.turn = 1
+        self.commands_done = 0
+        self.units: dict[str, int] = {}
+        self.models: dict[str, int] = {}
+        self.visibility = None  # set by VisibilitySystem
+        self.moved_models: list[int] = []  # models whose footprint changed since the last tick
+        self.scenario_allocation_orders: dict[int, tuple[str, ...]] = {}
+        self._enter()
+        from sim.world_build import build_world
+        build_world(self, scenario)
+        from sim.systems import register_systems
+        register_systems(self)
+
+    # --- world context ---------------------------------------------------------------------
+    def _enter(self) -> None:
+        if esper.current_world != self.world:
+            esper.switch_world(self.world)
+
+    def close(self) -> None:
+        if self.world in esper.list_worlds():
+            if esper.current_world == self.world:
+                esper.switch_world("default")
+            esper.delete_world(self.world)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # --- events ------------------------------------------------------------------------------
+    def emit(self, type_: str, **fields) -> dict:
+        e = {"type": type_, **fields}
+        self.events.append(e)
+        for f in self.listeners:
+            f(e)
+        return e
+
+    def _on_roll(self, purpose: str, results: tuple[int, ...]) -> None:
+        self.emit(ev.DICE, purpose=purpose, results=list(results))
+
+    # --- input -------------------------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        return self.activation_unit is not None or bool(self.queue) or self.pending is not None
+
+    def submit(self, command: Command) -> None:
+        """Accept a command, or raise Refusal with the reason (and change nothing)."""
+        self._enter()
+        if self.busy:
+            raise Refusal("another activation is still being resolved")
+        from sim.validate import validate_command
+        problem = validate_command(self, command)
+        if problem:
+            self.emit(ev.REFUSED, command=command_to_dict(command), reason=problem)
+            raise Refusal(problem)
+        self.emit(ev.COMMAND, command=command_to_dict(command))
+        self.queue.append(command)
+
+    def decide(self, request: DecisionRequest):
+        """For systems: the answer to ``request`` if given, else post it and return PENDING."""
+        key = (request.kind, request.key)
+        if key in self._answers:
+            return self._answers.pop(key)
+        if self.pending is None:
+            self.pending = request
+        return PENDING
+
+    def answer(self, value, check: Callable | None = None) -> None:
+        """Answer the pending decision. Raises Refusal for an answer not among the options."""
+        req = self.pending
+        if req is None:
+            raise Refusal("no decision is pending")
+        from sim.validate import validate_answer
+        value = validate_answer(self, req, value)
+        self.emit(ev.DECISION, kind=req.kind, key=req.key, player=req.player, answer=value)
+        self._answers[(req.kind, req.key)] = value
+        self.pending = None
+
+    # --- running -----------------------------------------------------------------------------
+    def tick(self) -> None:
+        """Advance the battle by one step: every system runs once, in declared order."""
+        self._enter()
+        if self.pending is None:
+            esper.process(self)
+
+    def step_until_blocked(self, limit: int = 100000) -> None:
+        """Tick until idle or a decision is pending."""
+        for _ in range(limit):
+            if self.pending is not None or not self.busy:
+                return
+            self.tick()
+        raise RuntimeError("battle did not settle")  # a bug in a system, never bad input
+
+    def run_command(self, command: Command, answer: Callable[[DecisionRequest], object] | None = None):
+        """Submit a command and resolve it to the end, answering decisions with ``answer``
+        (default: the request's default policy)."""
+        self.submit(command)
+        while True:
+            self.step_until_blocked()
+            if self.pending is None:
+                break
+            req = self.pending
+            self.answer(answer(req) if answer else req.default)
+        self.commands_done += 1
+
+    # --- state -------------------------------------------------------------------------------
+    def state(self) -> dict:
+        """A canonical, JSON-safe snapshot of everything the rules read (for the state hash)."""
+        self._enter()
+        models = {}
+        for ent, (mid, pos, wounds) in esper.get_components(ModelId, Position, Wounds):
+            d = esper.try_component(ent, Destroyed)
+            models[mid.id] = [round(pos.x, 6), round(pos.y, 6), wounds.remaining,
+                              None if d is None else d.removed]
+        units = {}
+        for ent, (unit, st) in esper.get_components(Unit, UnitState):
+            units[unit.id] = [st.advanced, st.fell_back, round(st.moved, 6), st.set_up_this_turn,
+                              st.charged, st.selected_to_shoot, st.selected_to_fight,
+                              st.ranged_attacks_this_turn, st.ranged_attacks_last_turn,
+                              sorted(st.used_one_shot)]
+        return {"turn": self.turn, "models": dict(sorted(models.items())),
+                "units": dict(sorted(units.items()))}
+
+    def state_hash(self) -> str:
+        blob = json.dumps(self.state(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]

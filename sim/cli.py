@@ -1,0 +1,101 @@
+"""`sim play | run | replay | check`. Bad input gets one clear message and exit status 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXIT_BAD_INPUT = 2
+
+
+def _err(msg: str) -> int:
+    print(f"sim: {msg}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def cmd_check(args) -> int:
+    from sim.scenario.errors import ScenarioError
+    from sim.scenario.load import load_scenario
+    try:
+        spec = load_scenario(args.scenario)
+    except ScenarioError as e:
+        return _err(str(e))
+    n = sum(len(u.models) for u in spec.units)
+    print(f"{args.scenario}: ok ({len(spec.units)} units, {n} models, {len(spec.terrain)} terrain areas, "
+          f"{len(spec.script)} script steps)")
+    return 0
+
+
+def cmd_run(args) -> int:
+    from sim.battle import Battle
+    from sim.replay.log import Recorder, write_atomic
+    from sim.report import report
+    from sim.runner import ScriptError, play
+    from sim.scenario.errors import ScenarioError
+    from sim.scenario.load import load_scenario
+    try:
+        spec = load_scenario(args.scenario)
+    except ScenarioError as e:
+        return _err(str(e))
+    with Battle(spec, seed=args.seed) as battle:
+        rec = Recorder(battle, args.scenario) if args.log else None
+        try:
+            play(battle, spec, rec)
+        except ScriptError as e:
+            return _err(str(e))
+        if not args.quiet:
+            print(f"{spec.name} (seed {battle.seed})")
+            print(report(battle.events, battle))
+        if rec:
+            write_atomic(args.log, rec.text())
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from sim.replay.log import LogError, replay
+    from sim.scenario.errors import ScenarioError
+    try:
+        n, div = replay(args.log)
+    except (LogError, ScenarioError) as e:
+        return _err(str(e))
+    if div:
+        print(f"{args.log}: {div}", file=sys.stderr)
+        return 1
+    print(f"{args.log}: verified, {n} commands, every event and state hash identical")
+    return 0
+
+
+def cmd_play(args) -> int:
+    if args.headless:
+        return cmd_run(argparse.Namespace(scenario=args.scenario, seed=args.seed, log=None, quiet=False))
+    try:
+        from sim.sandbox.app import run_sandbox
+    except ImportError as e:  # the sandbox is optional until it lands
+        print(f"sim: the sandbox is not available ({e}); running headless instead", file=sys.stderr)
+        return cmd_run(argparse.Namespace(scenario=args.scenario, seed=args.seed, log=None, quiet=False))
+    return run_sandbox(args.scenario, args.seed)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="sim", description="Warhammer 40,000 (11th edition) battle simulator "
+                                "(unofficial fan tool)")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("play", help="open the battle sandbox")
+    a.add_argument("scenario", nargs="?", default="scenarios/default.toml")
+    a.add_argument("--seed", type=int)
+    a.add_argument("--headless", action="store_true", help="run the script headless and print the report")
+    a.set_defaults(fn=cmd_play)
+    a = sub.add_parser("run", help="play a scenario's script headless and print the battle report")
+    a.add_argument("scenario")
+    a.add_argument("--seed", type=int)
+    a.add_argument("--log", help="write the replay log (JSON Lines) here")
+    a.add_argument("--quiet", action="store_true")
+    a.set_defaults(fn=cmd_run)
+    a = sub.add_parser("replay", help="re-execute a replay log and verify every event and hash")
+    a.add_argument("log")
+    a.set_defaults(fn=cmd_replay)
+    a = sub.add_parser("check", help="validate a scenario file")
+    a.add_argument("scenario")
+    a.set_defaults(fn=cmd_check)
+    args = p.parse_args(argv)
+    return args.fn(args)

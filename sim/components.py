@@ -1,0 +1,152 @@
+"""ECS components: small slotted dataclasses of data, no behaviour.
+
+Model entities carry Keyword, Weapon, Position, Base, Stats, Wounds, UnitMember and ModelId,
+plus Character for CHARACTER models. Unit entities carry Unit and UnitState. The names
+Keyword, Weapon and Character are the project brief's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sim.rules.profiles import WeaponProfile
+
+
+# --- model components -------------------------------------------------------------------
+
+@dataclass(slots=True)
+class ModelId:
+    """Stable identity of a model: ``"<unit id>/<n>"`` and a battle-wide creation order."""
+
+    id: str
+    order: int
+
+
+@dataclass(slots=True)
+class Keyword:
+    """The model's own keywords, upper-case (02.05.01). A unit has the union (19.03)."""
+
+    names: frozenset[str]
+
+
+@dataclass(slots=True)
+class Weapon:
+    """The model's weapon profiles, in datasheet order."""
+
+    profiles: tuple[WeaponProfile, ...]
+
+
+@dataclass(slots=True)
+class Character:
+    """Marks a CHARACTER model: its own allocation group (05.03), last for mortal wounds (06.02)."""
+
+    name: str = ""
+
+
+@dataclass(slots=True)
+class Position:
+    """Centre of the model's footprint on the 2-D battlefield, in inches (Part A ruling 1)."""
+
+    x: float
+    y: float
+
+
+@dataclass(slots=True)
+class Base:
+    """The model's footprint: 'round' (diameter = length), 'oval' or 'rect' (length x width), in
+    inches, rotated by ``angle`` degrees (Part A ruling 1)."""
+
+    shape: str
+    length: float
+    width: float
+    angle: float = 0.0
+
+
+@dataclass(slots=True)
+class Stats:
+    """02.02 M, T, Sv, InSv, W, Ld, OC."""
+
+    M: int
+    T: int
+    Sv: int
+    W: int
+    Ld: int
+    OC: int
+    InSv: int | None = None
+
+
+@dataclass(slots=True)
+class Wounds:
+    """Wounds remaining; 0 or fewer = destroyed (02.02)."""
+
+    remaining: int
+
+
+@dataclass(slots=True)
+class UnitMember:
+    """Which unit the model belongs to, its place in it, and its role in an attached unit (19.02)."""
+
+    unit: int  # unit entity
+    index: int  # 0-based position in the unit's listed order
+    role: str = "bodyguard"  # "bodyguard" | "leader" | "support"
+
+
+@dataclass(slots=True)
+class ModelAbilities:
+    """Unit abilities held by this model (Feel No Pain, Stealth, Lone Operative, ...), parsed."""
+
+    abilities: tuple = ()
+
+
+@dataclass(slots=True)
+class Destroyed:
+    """The model is destroyed; ``removed`` once it has been taken off the table (05.04.04)."""
+
+    removed: bool = False
+    by: str = ""
+
+
+# --- unit components --------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Unit:
+    """A unit (or attached unit, 19.01): id, name, owning army and its models in listed order."""
+
+    id: str
+    name: str
+    owner: int  # army index 0 or 1
+    order: int  # battle-wide unit order
+    models: list[int] = field(default_factory=list)  # model entities, listed order
+
+
+@dataclass(slots=True)
+class UnitState:
+    """Per-turn bookkeeping the shooting and fighting rules read (09.04-09.07, 10.02, 12.04)."""
+
+    advanced: bool = False
+    fell_back: bool = False
+    moved: float = 0.0  # furthest any model moved this turn, inches ([HEAVY] 24.16)
+    set_up_this_turn: bool = False
+    charged: bool = False
+    selected_to_shoot: bool = False
+    selected_to_fight: bool = False
+    ranged_attacks_this_turn: bool = False
+    ranged_attacks_last_turn: bool = False
+    used_one_shot: frozenset[str] = frozenset()
+
+
+@dataclass(slots=True)
+class Activation:
+    """On a unit selected to shoot or fight, until its attacks (and hazard rolls) are done.
+
+    ``stage`` runs: "type" (shoot only) -> "weapons" -> "attacks" -> "hazard" -> "cleanup".
+    """
+
+    kind: str  # "shoot" | "fight"
+    command: object
+    stage: str
+    shooting_type: str | None = None
+    declared: list = field(default_factory=list)  # sim.plan.Declared
+    pools: list = field(default_factory=list)  # sim.systems.attack_resolution.Pool, in order
+    pool_index: int = 0
+    choices: dict = field(default_factory=dict)  # decisions taken in Select Weapons

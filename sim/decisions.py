@@ -1,0 +1,38 @@
+"""Decision requests: a system that needs a player's choice asks, and waits for the answer.
+
+Scenario scripts, the sandbox and the default policies (RULES.md Part A) all answer through
+:meth:`sim.battle.Battle.answer`. Kinds:
+
+* ``allocation_order`` (defender, 05.03): a list of group keys;
+* ``precision`` (attacker, 24.28): a CHARACTER model id, or "decline";
+* ``psychic`` (attacker, 24.29): the list of modifier sources to ignore;
+* ``duplicate`` (attacker, 24.02): the label of the one ability copy to use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class DecisionRequest:
+    kind: str
+    key: str  # identifies the request within the activation (e.g. "pool 2")
+    player: int  # army index of the chooser
+    options: list  # what may be chosen (JSON-safe)
+    default: object  # the default policy's answer (RULES.md Part A)
+    prompt: str = ""
+    context: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "key": self.key, "player": self.player,
+                "options": self.options, "default": self.default}
+
+
+class Pending:
+    """Returned by Battle.decide while a request waits for its answer."""
+
+    __slots__ = ()
+
+
+PENDING = Pending()

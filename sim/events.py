@@ -1,0 +1,26 @@
+"""Events: what happened, as JSON-safe dicts with a ``type``. The battle report, the replay log
+and the sandbox's log panel are all views of the event stream."""
+
+from __future__ import annotations
+
+# Event types, for readers (the values are the "type" field).
+DICE = "dice"
+COMMAND = "command"
+REFUSED = "refused"
+SHOOTING_TYPE = "shooting type"
+WEAPONS_SELECTED = "weapons selected"
+POOL = "pool"
+HITS = "hit rolls"
+WOUNDS = "wound rolls"
+ALLOCATION = "allocation order"
+PRECISION = "precision"
+SAVES = "save rolls"
+DAMAGE = "damage"
+MORTAL = "mortal wounds"
+DESTROYED = "model destroyed"
+UNIT_DESTROYED = "unit destroyed"
+HAZARD = "hazard rolls"
+ATTACKS_DONE = "attacks resolved"
+MOVED = "moved"
+TURN = "turn"
+DECISION = "decision"

@@ -1,0 +1,242 @@
+"""04.01 Select Weapons and 04.02 Select Targets: turn a Shoot or Fight command into declared
+attacks, or the reason it is illegal. Validation (at submit) and the weapon-selection system
+(at resolution) call the same code, so a refused command changes nothing and an accepted one
+resolves exactly as validated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import esper
+
+from sim import world as W
+from sim.commands import Fight, Shoot
+from sim.components import Unit
+from sim.rules import abilities as AB
+from sim.rules import shooting as SH
+from sim.rules.profiles import WeaponProfile
+
+
+@dataclass(slots=True)
+class Declared:
+    """One selected weapon of one model and its target (None: selected, no target)."""
+
+    model: int
+    model_id: str
+    weapon: WeaponProfile
+    target: int | None
+    attacks: int | None = None  # melee split (04.03); None = all
+    hit_mods: tuple = ()  # ((source, value), ...) hit-roll modifiers (02.02.01, clamped later)
+    skill_mods: tuple = ()  # ((source, value), ...) BS/WS characteristic modifiers
+    half_range: bool = False  # target within half range at Select Targets (MELTA, RAPID FIRE)
+    target_models: int = 0  # models in the target unit at Select Targets (BLAST, CLEAVE)
+    wound_mods: tuple = ()  # ((source, value), ...) wound-roll modifiers
+    fail_below: int = 0  # 10.07 indirect shooting: unmodified hit rolls below this fail
+    abilities: tuple = ()  # the weapon's abilities after 24.02 duplicate choices
+    ignored: tuple = ()  # modifier sources a [PSYCHIC] attack ignores (24.29)
+    split: bool = False  # the weapon's attacks are split between several targets (CLEAVE)
+
+
+class PlanError(Exception):
+    pass
+
+
+def _unit(battle, uid: str) -> int:
+    ent = battle.units.get(uid)
+    if ent is None:
+        raise PlanError(f"no unit {uid!r} (units: {', '.join(sorted(battle.units))})")
+    return ent
+
+
+def _model_in(battle, unit_ent: int, mid: str) -> int:
+    ent = battle.models.get(mid)
+    if ent is None or W.unit_of(ent) != unit_ent:
+        raise PlanError(f"no model {mid!r} in unit {esper.component_for_entity(unit_ent, Unit).id}")
+    if not W.alive(ent):
+        raise PlanError(f"model {mid} is destroyed")
+    return ent
+
+
+def _weapon(model_ent: int, mid: str, name: str, melee: bool) -> WeaponProfile:
+    for w in W.weapons_of(model_ent):
+        if w.name == name:
+            if w.is_melee != melee:
+                kind = "melee" if w.is_melee else "ranged"
+                raise PlanError(f"{mid}: {name} is a {kind} weapon")
+            return w
+    have = ", ".join(w.name for w in W.weapons_of(model_ent)) or "none"
+    raise PlanError(f"{mid} has no weapon {name!r} (it has: {have})")
+
+
+def _count_check(model_ent: int, mid: str, names: list[str]) -> None:
+    have: dict[str, int] = {}
+    for w in W.weapons_of(model_ent):
+        have[w.name] = have.get(w.name, 0) + 1
+    for n in sorted(set(names)):
+        if names.count(n) > have.get(n, 0):
+            raise PlanError(f"{mid} selects {n} {names.count(n)} times but carries {have.get(n, 0)}")
+
+
+def shooting_facts(unit_ent: int) -> SH.ShooterFacts:
+    st = W.unit_state(unit_ent)
+    ws = [w for m in W.unit_models(unit_ent) for w in W.weapons_of(m) if not w.is_melee]
+    return SH.ShooterFacts(
+        engaged=W.unit_engaged(unit_ent), advanced=st.advanced, fell_back=st.fell_back,
+        has_assault=any(w.has("ASSAULT") for w in ws),
+        has_close_quarters=any(w.has("CLOSE-QUARTERS") for w in ws),
+        monster_or_vehicle=W.unit_is_monster_or_vehicle(unit_ent),
+        has_indirect=any(w.has("INDIRECT FIRE") for w in ws))
+
+
+def shooting_type_for(unit_ent: int, requested: str | None) -> str:
+    """10.02 step 2: the requested type if the unit qualifies, else the default; PlanError
+    with the reason otherwise."""
+    elig = SH.shooting_type_eligibility(shooting_facts(unit_ent))
+    if requested is None:
+        chosen = SH.default_shooting_type(elig)
+        if chosen is None:
+            reasons = "; ".join(f"{t}: {r}" for t, r in elig.items())
+            raise PlanError(f"the unit qualifies for no shooting type ({reasons})")
+        return chosen
+    if requested not in elig:
+        raise PlanError(f"unknown shooting type {requested!r} (expected one of {', '.join(elig)})")
+    if elig[requested] is not None:
+        raise PlanError(f"cannot use {requested} shooting: {elig[requested]}")
+    return requested
+
+
+def target_facts(battle, unit_ent: int, model_ent: int, weapon: WeaponProfile, target: int,
+                 shooting_type: str) -> tuple[SH.RangedTargetFacts, float]:
+    vis = battle.visibility
+    tmodels = W.unit_models(target)
+    mid = W.model_id(model_ent)
+    visible = any(vis.model_visible(mid, W.model_id(t)) for t in tmodels)
+    nearest = min(W.model_distance(model_ent, t) for t in tmodels)
+    engaged_with = W.engaged_with(target)
+    lo = vis.lone_operative_beyond(mid, target)
+    return SH.RangedTargetFacts(
+        shooting_type=shooting_type,
+        weapon_close_quarters=weapon.has("CLOSE-QUARTERS"),
+        weapon_blast=weapon.has("BLAST"),
+        weapon_indirect=weapon.has("INDIRECT FIRE"),
+        model_monster_or_vehicle=W.is_monster_or_vehicle(model_ent),
+        visible=visible,
+        in_range=nearest <= weapon.range,
+        target_engaged=bool(engaged_with),
+        target_engaged_with_shooter=unit_ent in engaged_with,
+        target_monster_or_vehicle=W.unit_is_monster_or_vehicle(target),
+        lone_operative_beyond=lo), nearest
+
+
+def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[Declared]]:
+    """04.01/04.02 for a unit selected to shoot: the shooting type and the declared attacks.
+    ``selected``: the unit is already selected (the system resolving it), skip that check."""
+    unit_ent = _unit(battle, cmd.unit)
+    if W.unit_destroyed(unit_ent):
+        raise PlanError(f"unit {cmd.unit} is destroyed")
+    if W.unit_state(unit_ent).selected_to_shoot and not selected:
+        raise PlanError(f"unit {cmd.unit} was already selected to shoot this phase (10.02)")
+    stype = shooting_type_for(unit_ent, cmd.type)
+    owner = esper.component_for_entity(unit_ent, Unit).owner
+    by_model: dict[int, list] = {}
+    for s in cmd.selections:
+        m = _model_in(battle, unit_ent, s.model)
+        by_model.setdefault(m, []).append(s)
+    declared: list[Declared] = []
+    st = W.unit_state(unit_ent)
+    engaged = W.unit_engaged(unit_ent)
+    for m in W.unit_models(unit_ent):
+        sels = by_model.get(m, [])
+        if not sels:
+            continue
+        mid = W.model_id(m)
+        weapons = [_weapon(m, mid, s.weapon, melee=False) for s in sels]
+        _count_check(m, mid, [s.weapon for s in sels])
+        problem = SH.weapon_selection_problem(
+            stype, W.is_monster_or_vehicle(m),
+            [(w.name, w.has("CLOSE-QUARTERS"), w.has("ASSAULT"), w.is_melee) for w in weapons])
+        if problem:
+            raise PlanError(f"{mid}: {problem}")
+        for s, w in zip(sels, weapons):
+            if s.attacks is not None:
+                raise PlanError(f"{mid}: ranged attacks cannot be split (04.03 splits melee only)")
+            if s.target is None:
+                declared.append(Declared(m, mid, w, None))
+                continue
+            t = _unit(battle, s.target)
+            if esper.component_for_entity(t, Unit).owner == owner:
+                raise PlanError(f"{mid}: {s.target} is not an enemy unit (04.02)")
+            if W.unit_destroyed(t):
+                raise PlanError(f"{mid}: {s.target} is destroyed")
+            facts, nearest = target_facts(battle, unit_ent, m, w, t, stype)
+            problem = SH.ranged_target_problem(facts)
+            if problem:
+                raise PlanError(f"{mid} {w.name} -> {s.target}: {problem}")
+            hit_mods = list(SH.ranged_hit_modifiers(facts))
+            if w.has("HEAVY") and not engaged and not st.set_up_this_turn and st.moved <= 3.0:
+                hit_mods.append(("[HEAVY] (24.16)", +1))
+            skill_mods = []
+            if battle.visibility.benefit_of_cover(mid, t, w, stype):
+                skill_mods.append(("benefit of cover (13.08)", -1))
+            declared.append(Declared(m, mid, w, t, None, tuple(hit_mods), tuple(skill_mods),
+                                     half_range=nearest <= w.range / 2,
+                                     target_models=len(W.unit_models(t))))
+    return stype, declared
+
+
+def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
+    """12.04/12.05 + 04.01/04.02 for a unit selected to fight: exactly one melee weapon per
+    model (plus its [EXTRA ATTACKS] weapons), targets engaged with that model, no more targets
+    than the weapon's A, split attacks of at least 1 per target adding up to A."""
+    unit_ent = _unit(battle, cmd.unit)
+    if W.unit_destroyed(unit_ent):
+        raise PlanError(f"unit {cmd.unit} is destroyed")
+    st = W.unit_state(unit_ent)
+    if st.selected_to_fight and not selected:
+        raise PlanError(f"unit {cmd.unit} was already selected to fight this phase (12.04)")
+    if not (W.unit_engaged(unit_ent) or st.charged):
+        raise PlanError(f"unit {cmd.unit} is not eligible to fight: not engaged and did not charge (12.04)")
+    owner = esper.component_for_entity(unit_ent, Unit).owner
+    by_model: dict[int, list] = {}
+    for s in cmd.selections:
+        by_model.setdefault(_model_in(battle, unit_ent, s.model), []).append(s)
+    declared: list[Declared] = []
+    for m in W.unit_models(unit_ent):
+        sels = by_model.get(m, [])
+        mid = W.model_id(m)
+        per_weapon: dict[str, list] = {}
+        for s in sels:
+            per_weapon.setdefault(s.weapon, []).append(s)
+        main = [n for n in per_weapon if not _weapon(m, mid, n, melee=True).has("EXTRA ATTACKS")]
+        if len(main) > 1:
+            raise PlanError(f"{mid}: selects {', '.join(main)}; a model fights with exactly one "
+                            f"melee weapon (04.01) besides its [EXTRA ATTACKS] weapons")
+        for name, group in per_weapon.items():
+            w = _weapon(m, mid, name, melee=True)
+            targets = [s for s in group if s.target is not None]
+            if len({s.target for s in targets}) != len(targets):
+                raise PlanError(f"{mid} {name}: a target is named twice")
+            if len(targets) > 1:
+                if w.A.is_random:
+                    raise PlanError(f"{mid} {name}: random A cannot be split before it is rolled")
+                if len(targets) > w.A.k:
+                    raise PlanError(f"{mid} {name}: {len(targets)} targets but only A{w.A.k} (04.02)")
+                if any(s.attacks is None or s.attacks < 1 for s in targets):
+                    raise PlanError(f"{mid} {name}: split attacks need at least 1 per target (04.03)")
+                if sum(s.attacks for s in targets) != w.A.k:
+                    raise PlanError(f"{mid} {name}: split attacks add up to "
+                                    f"{sum(s.attacks for s in targets)}, expected A{w.A.k} (04.03)")
+            elif targets and targets[0].attacks is not None and (
+                    w.A.is_random or targets[0].attacks != w.A.k):
+                raise PlanError(f"{mid} {name}: a single target takes all the weapon's attacks")
+            if not targets:
+                declared.append(Declared(m, mid, w, None))
+            for s in targets:
+                t = _unit(battle, s.target)
+                if esper.component_for_entity(t, Unit).owner == owner or W.unit_destroyed(t):
+                    raise PlanError(f"{mid}: {s.target} is not a living enemy unit")
+                if not any(W.models_engaged(m, tm) for tm in W.unit_models(t)):
+                    raise PlanError(f"{mid} {name} -> {s.target}: not engaged with this model (04.02)")
+                declared.append(Declared(m, mid, w, t, s.attacks if len(targets) > 1 else None,
+                                         target_models=len(W.unit_models(t))))
+    return declared

@@ -1,0 +1,1 @@
+"""Replay logs: record a battle as JSON Lines and verify a log by re-executing it."""

@@ -1,0 +1,165 @@
+"""Record and verify replay logs (JSON Lines).
+
+Line 1 is the header (format, version, scenario path and sha256 digest, seed). Then, per
+command: the command, every event it caused (dice with their purpose and decisions included),
+and the state hash once it is resolved. Same scenario + seed => byte-identical log."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.battle import Battle, Refusal
+from sim.commands import command_from_dict, command_to_dict
+
+FORMAT = "sim-replay"
+VERSION = 1
+
+
+def dumps(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+class Recorder:
+    """Collects a battle's log lines as they happen."""
+
+    def __init__(self, battle: Battle, scenario_path: str):
+        self.lines: list[str] = [dumps({"t": "header", "format": FORMAT, "version": VERSION,
+                                        "scenario": scenario_path, "digest": battle.scenario.digest,
+                                        "seed": battle.seed, "name": battle.scenario.name})]
+        self.n = 0
+        battle.listeners.append(self._event)
+
+    def command(self, cmd) -> None:
+        self.lines.append(dumps({"t": "command", "n": self.n, "command": command_to_dict(cmd)}))
+
+    def _event(self, e: dict) -> None:
+        if e["type"] in ("command", "refused"):
+            return  # the command line itself records it
+        self.lines.append(dumps({"t": "event", "n": self.n, "event": e}))
+
+    def end_command(self, battle: Battle) -> None:
+        self.lines.append(dumps({"t": "hash", "n": self.n, "hash": battle.state_hash()}))
+        self.n += 1
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write a file atomically: a temporary file in the same folder, then rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+class LogError(Exception):
+    """The log cannot be replayed at all (bad file, unknown format, changed scenario)."""
+
+
+@dataclass
+class Divergence:
+    line: int  # 1-based line in the log
+    command: int
+    expected: str
+    found: str
+
+    def __str__(self) -> str:
+        return (f"diverged at line {self.line} (command {self.command}):\n"
+                f"  expected: {self.expected}\n  found:    {self.found}")
+
+
+def read_log(path: str | Path) -> list[dict]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise LogError(f"{path}: cannot read the log: {e.strerror or e}") from None
+    recs = []
+    for i, line in enumerate(text.splitlines(), 1):
+        try:
+            recs.append(json.loads(line))
+        except json.JSONDecodeError as e:
+            raise LogError(f"{path}: line {i}: expected a JSON object, found invalid JSON ({e.msg})") from None
+        if not isinstance(recs[-1], dict) or "t" not in recs[-1]:
+            raise LogError(f"{path}: line {i}: expected a log record with a 't' field")
+    if not recs or recs[0].get("t") != "header" or recs[0].get("format") != FORMAT:
+        raise LogError(f"{path}: line 1: expected a {FORMAT} header")
+    if recs[0].get("version") != VERSION:
+        raise LogError(f"{path}: line 1: expected log version {VERSION}, found {recs[0].get('version')!r}")
+    return recs
+
+
+def resolve_scenario(log_path: Path, name: str) -> Path:
+    candidates = [Path(name), log_path.parent / name, log_path.parent.parent / Path(name).name,
+                  log_path.parent.parent.parent / name]
+    for c in candidates:
+        if c.is_file():
+            return c
+    raise LogError(f"{log_path}: the scenario {name!r} it was recorded from was not found")
+
+
+def replay(path: str | Path) -> tuple[int, Divergence | None]:
+    """Re-execute a log and compare every record. Returns (commands replayed, first divergence)."""
+    from sim.scenario.load import load_scenario
+    path = Path(path)
+    recs = read_log(path)
+    head = recs[0]
+    spath = resolve_scenario(path, head["scenario"])
+    scenario = load_scenario(spath)
+    if scenario.digest != head.get("digest"):
+        raise LogError(f"{path}: the scenario {head['scenario']} has changed since this log was "
+                       f"recorded (digest {head.get('digest', '?')[:12]}..., now {scenario.digest[:12]}...); "
+                       f"re-record the log with 'sim run {head['scenario']} --log {path}'")
+    commands = [r for r in recs if r["t"] == "command"]
+    answers: dict[int, list] = {}
+    for r in recs:
+        if r["t"] == "event" and r["event"].get("type") == "decision":
+            answers.setdefault(r["n"], []).append(r["event"]["answer"])
+    with Battle(scenario, seed=head["seed"]) as battle:
+        rec = Recorder(battle, head["scenario"])
+        for c in commands:
+            n = c["n"]
+            try:
+                cmd = command_from_dict(c["command"])
+            except (KeyError, ValueError, TypeError, IndexError) as e:
+                raise LogError(f"{path}: command {n}: expected a valid command, found {c['command']!r}") from None
+            rec.command(cmd)
+            queue = list(answers.get(n, []))
+            try:
+                battle.submit(cmd)
+                while True:
+                    battle.step_until_blocked()
+                    if battle.pending is None:
+                        break
+                    if not queue:
+                        raise Refusal(f"a {battle.pending.kind} decision was asked that the log does not answer")
+                    battle.answer(queue.pop(0))
+            except Refusal as e:
+                rec.lines.append(dumps({"t": "refused", "n": n, "reason": str(e)}))
+                break
+            rec.end_command(battle)
+        produced = rec.lines
+    original = [dumps(r) for r in recs]
+    for i, (a, b) in enumerate(zip(original, produced)):
+        if i == 0:
+            continue  # header: already checked (digest, version)
+        if a != b:
+            n = json.loads(a).get("n", "?")
+            return len(commands), Divergence(i + 1, n, a, b)
+    if len(original) != len(produced):
+        i = min(len(original), len(produced))
+        exp = original[i] if i < len(original) else "<end of log>"
+        got = produced[i] if i < len(produced) else "<end of replay>"
+        return len(commands), Divergence(i + 1, -1, exp, got)
+    return len(commands), None

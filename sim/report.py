@@ -1,0 +1,127 @@
+"""The battle report: events in words a person can follow (also the sandbox's log lines)."""
+
+from __future__ import annotations
+
+
+def _mods(e) -> str:
+    parts = [f"{s} {v:+d}" for s, v in e.get("modifiers", [])]
+    if e.get("ignored"):
+        parts.append("psychic: ignores " + ", ".join(e["ignored"]))
+    return f" [{'; '.join(parts)}]" if parts else ""
+
+
+def describe(e: dict) -> str | None:
+    """One line for an event, or None for events the report folds into others (dice)."""
+    t = e["type"]
+    if t == "command":
+        c = e["command"]
+        if c["kind"] in ("shoot", "fight"):
+            return f"== {c['unit']} is selected to {c['kind']}" + (f" ({c['type']})" if c.get("type") else "")
+        if c["kind"] == "move":
+            return f"== {c['unit']} makes a {c.get('mode', 'normal')} move"
+        return "== end of turn"
+    if t == "refused":
+        return f"!! refused: {e['reason']}"
+    if t == "shooting type":
+        return f"   shooting type: {e['type']}"
+    if t == "weapons selected":
+        lines = {}
+        for mid, w, tgt, n in e["selections"]:
+            lines.setdefault((w, tgt, n), []).append(mid)
+        parts = [f"{w} x{len(ms)} -> {tgt or 'no target'}" + (f" ({n} attacks)" if n else "")
+                 for (w, tgt, n), ms in lines.items()]
+        return "   weapons: " + "; ".join(parts)
+    if t == "pool":
+        if e.get("note"):
+            return f"   pool {e['pool']}: {e['note']}"
+        ab = f" [{', '.join(e['abilities'])}]" if e["abilities"] else ""
+        return (f"   pool {e['pool']}: {e['dice']} dice of {', '.join(e['weapons'])} at {e['target']}"
+                f" (BS/WS {e['skill']}+ S{e['S']} AP{e['AP']} D{e['D']} vs T{e['T']}){ab}{_mods(e)}"
+                + (" (psychic attacks)" if e.get("psychic") else ""))
+    if t == "hit rolls":
+        if e.get("auto"):
+            return f"     hits: automatic, {e['hits']} hits (no hit roll, never critical)"
+        extra = ""
+        if e.get("sustained"):
+            extra += f", +{e['sustained']} sustained"
+        if e.get("lethal"):
+            extra += f", {e['lethal']} lethal (wound automatically)"
+        mod = f" {e['modifier']:+d}" if e.get("modifier") else ""
+        return f"     hit rolls {e['rolls']} need {e['skill']}+{mod}: {e['hits']} hits ({e['criticals']} critical{extra})"
+    if t == "wound rolls":
+        rr = f", twin-linked re-rolled {e['rerolled']}" if e.get("rerolled") else ""
+        dev = f", {e['devastating']} devastating" if e.get("devastating") else ""
+        crit = f" (critical on {e['critical_on']}+)" if e.get("critical_on", 6) < 6 else ""
+        return (f"     wound rolls {e['rolls']} S{e['S']} vs T{e['T']}{crit}: {e['wounds']} wounds"
+                f" ({e['criticals']} critical{dev}{rr})")
+    if t == "allocation order":
+        s = f"     allocation order: {' > '.join(e['order'])}"
+        return s + (f" (precision: {e['precision']} first)" if e.get("precision") else "")
+    if t == "precision":
+        if e.get("chosen"):
+            return f"     [PRECISION]: {e['chosen']} chosen among visible {e['visible']}"
+        return f"     [PRECISION]: {e.get('note') or 'declined'}"
+    if t == "save rolls":
+        return f"     save rolls (AP{e['AP']}): {e['rolls']}"
+    if t == "damage":
+        out = []
+        for s in e["steps"]:
+            if "mortal" in s:
+                out.append(f"       devastating wounds: {s['mortal']} mortal wounds to {s['model']}, "
+                           f"{s['lost']} lost" + (" - destroyed" if s["destroyed"] else ""))
+            elif "save" not in s:
+                out.append(f"       {s['lost']}")
+            elif s["saved"]:
+                out.append(f"       {s['save']} on {s['model']}: saved" + (" (invulnerable)" if s.get("invulnerable") else ""))
+            else:
+                out.append(f"       {s['save']} on {s['model']}: fails, {s['damage']} damage, {s['lost']} lost"
+                           + (f" (feel no pain {s['fnp']})" if s.get("fnp") else "")
+                           + (" - destroyed" if s["destroyed"] else ""))
+        return "\n".join(out) if out else None
+    if t == "mortal wounds":
+        hurt = ", ".join(f"{s['model']}{' (destroyed)' if s['destroyed'] else ''}" for s in e["steps"] if s["lost"])
+        return f"     {e['unit']} suffers {e['count']} mortal wounds from {e['source']}: {hurt or 'none lost'}"
+    if t == "hazard rolls":
+        if e.get("note"):
+            return f"   hazard rolls: {e['note']}"
+        return (f"   hazard rolls {e['rolls']}: {e['failures']} failed (1-2) -> {e['mortal_wounds']} mortal wounds"
+                f" ({e['per_failure']} per failure)")
+    if t == "model destroyed":
+        return None
+    if t == "unit destroyed":
+        return f"   ** {e['unit']} is destroyed"
+    if t == "attacks resolved":
+        return f"   {e['unit']} has resolved its attacks; removed: {', '.join(e['removed']) or 'none'}"
+    if t == "moved":
+        roll = f" (advance roll {e['advance_roll']})" if e.get("advance_roll") else ""
+        return f"   moved {len(e['to'])} models{roll}"
+    if t == "turn":
+        return f"== turn {e['turn']}"
+    if t == "decision":
+        return f"     decision ({e['kind']}, player {e['player'] + 1}): {e['answer']}"
+    return None
+
+
+def report(events, battle=None) -> str:
+    lines = [line for line in (describe(e) for e in events) if line]
+    if battle is not None:
+        lines.append("")
+        lines.append(state_table(battle))
+    return "\n".join(lines)
+
+
+def state_table(battle) -> str:
+    import esper
+    from sim import world as W
+    from sim.components import Unit, Wounds
+    battle._enter()
+    out = ["state at the end:"]
+    for ent in W.all_units():
+        u = esper.component_for_entity(ent, Unit)
+        models = u.models
+        alive = [m for m in models if W.alive(m)]
+        wounds = sum(esper.component_for_entity(m, Wounds).remaining for m in alive)
+        army = battle.scenario.armies[u.owner].name
+        status = "destroyed" if not alive else f"{len(alive)}/{len(models)} models, {wounds} wounds left"
+        out.append(f"  {army:<12} {u.id:<16} {u.name:<24} {status}")
+    return "\n".join(out)

@@ -1,0 +1,78 @@
+"""05.01-05.04 and 02.02.01: the single-die rules of the attack sequence.
+
+Results are small ints: FAIL = 0, SUCCESS = 1, CRITICAL = 2 (a critical still counts as a
+success, 05).
+"""
+
+from __future__ import annotations
+
+FAIL = 0
+SUCCESS = 1
+CRITICAL = 2
+
+
+def clamp_roll_modifier(total: int) -> int:
+    """02.02.01 Hit and wound rolls: the net modifier is clamped to -1..+1."""
+    return -1 if total < -1 else 1 if total > 1 else total
+
+
+def clamp_skill(skill: int) -> int:
+    """02.02.01 Caps: WS/BS never 1+ or better nor 7+ or worse (so 2+..6+)."""
+    return 2 if skill < 2 else 6 if skill > 6 else skill
+
+
+def clamp_ap(ap: int) -> int:
+    """02.02.01 Caps: AP is never better... reductions stop at 0 (AP never positive)."""
+    return 0 if ap > 0 else ap
+
+
+def hit_result(unmodified: int, skill: int, modifier: int = 0, critical_on: int = 6) -> int:
+    """05.01 Hit roll: unmodified 1 fails; unmodified ``critical_on``+ (normally 6) is a critical
+    hit; otherwise the modified result (net modifier clamped to +-1) must reach the BS/WS."""
+    if unmodified == 1:
+        return FAIL
+    if unmodified >= critical_on:
+        return CRITICAL
+    return SUCCESS if unmodified + clamp_roll_modifier(modifier) >= clamp_skill(skill) else FAIL
+
+
+def wound_threshold(S: int, T: int) -> int:
+    """05.02 Wound table: S >= 2T 2+; S > T 3+; S = T 4+; S <= T/2 6+; S < T 5+."""
+    if S >= 2 * T:
+        return 2
+    if S > T:
+        return 3
+    if S == T:
+        return 4
+    if 2 * S <= T:
+        return 6
+    return 5
+
+
+def wound_result(unmodified: int, S: int, T: int, modifier: int = 0, critical_on: int = 6) -> int:
+    """05.02 Wound roll: unmodified 1 fails; unmodified ``critical_on``+ is a critical wound
+    (6, or Y with [ANTI-X Y+], 24.03); otherwise the modified result (net modifier clamped to
+    +-1) must reach the S-vs-T value."""
+    if unmodified == 1:
+        return FAIL
+    if unmodified >= critical_on:
+        return CRITICAL
+    return SUCCESS if unmodified + clamp_roll_modifier(modifier) >= wound_threshold(S, T) else FAIL
+
+
+def save_fails(unmodified: int, AP: int, Sv: int, InSv: int | None) -> bool:
+    """05.04 step 2 Check the save, first matching row: unmodified 1 -> damage; InSv and the roll
+    >= InSv -> no damage (the invulnerable save is used automatically when its row applies);
+    the roll adjusted by AP >= Sv -> no damage; otherwise damage."""
+    if unmodified == 1:
+        return True
+    if InSv is not None and unmodified >= InSv:
+        return False
+    return unmodified + clamp_ap(AP) < Sv
+
+
+def saved_by_invulnerable(unmodified: int, AP: int, Sv: int, InSv: int | None) -> bool:
+    """05.04 step 2: True when row 2 (the invulnerable save) is the row that stopped the damage
+    and the armour save alone would not have (for the battle report)."""
+    return (unmodified != 1 and InSv is not None and unmodified >= InSv
+            and unmodified + clamp_ap(AP) < Sv)

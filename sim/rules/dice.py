@@ -1,0 +1,152 @@
+"""01.05 Dice: the battle's single seeded dice stream and dice expressions.
+
+Every random number in a battle comes from one :class:`Dice` object. D6 results are
+derived from ``random.Random.random()`` (Mersenne Twister, 53-bit floats), whose stream
+for an integer seed is promised stable across Python versions; ``randint``/``choice``
+are not used because their streams are not promised stable.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+__all__ = ["Dice", "ForcedDice", "DiceExpr", "DiceExhausted", "parse_dice_expr"]
+
+
+class DiceExhausted(RuntimeError):
+    """A ForcedDice ran out of scripted results (a test asked for more dice than it gave)."""
+
+
+class Dice:
+    """01.05 The battle's dice: one seeded stream; every roll is reported with its purpose.
+
+    ``listener`` (if set) is called as ``listener(purpose, results)`` after every roll, so the
+    battle can log each roll. Results are plain ints 1..6 in a tuple.
+    """
+
+    __slots__ = ("seed", "_rng", "listener", "count")
+
+    def __init__(self, seed: int, listener: Callable[[str, tuple[int, ...]], None] | None = None):
+        self.seed = int(seed)
+        self._rng = random.Random(self.seed)
+        self.listener = listener
+        self.count = 0
+
+    def _d6(self) -> int:
+        return int(self._rng.random() * 6.0) + 1
+
+    def d6(self, n: int, purpose: str) -> tuple[int, ...]:
+        """Roll ``n`` D6 at once (01.05)."""
+        rand = self._rng.random
+        results = tuple(int(rand() * 6.0) + 1 for _ in range(n))
+        self.count += n
+        if self.listener is not None:
+            self.listener(purpose, results)
+        return results
+
+    def d3(self, n: int, purpose: str) -> tuple[int, ...]:
+        """01.05 D3: a D6 halved, rounding up. Logged as the D6 rolled, purpose tagged D3."""
+        return tuple((r + 1) // 2 for r in self.d6(n, purpose + " (D3)"))
+
+
+class ForcedDice(Dice):
+    """Dice that return scripted results, for rules tests with forced dice.
+
+    ``ForcedDice([1, 6, 4])`` yields those D6 results in order and raises DiceExhausted when
+    asked for more. Rolls are recorded in ``log`` as ``(purpose, results)``.
+    """
+
+    __slots__ = ("_queue", "log")
+
+    def __init__(self, results, listener=None):
+        super().__init__(0, listener)
+        self._queue = list(results)
+        self.log: list[tuple[str, tuple[int, ...]]] = []
+        for r in self._queue:
+            if not (isinstance(r, int) and 1 <= r <= 6):
+                raise ValueError(f"forced die must be an int 1..6, got {r!r}")
+
+    def d6(self, n: int, purpose: str) -> tuple[int, ...]:
+        if n > len(self._queue):
+            raise DiceExhausted(f"{purpose}: needed {n} dice, {len(self._queue)} left")
+        results = tuple(self._queue[:n])
+        del self._queue[:n]
+        self.count += n
+        self.log.append((purpose, results))
+        if self.listener is not None:
+            self.listener(purpose, results)
+        return results
+
+    @property
+    def remaining(self) -> int:
+        return len(self._queue)
+
+
+_DICE_RE = re.compile(r"^\s*(?:(\d*)\s*[dD]\s*(3|6))?\s*(?:([+])?\s*(\d+))?\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class DiceExpr:
+    """02.02.03 A characteristic that may be random: ``n``D``sides`` + ``k`` (sides 0 = fixed)."""
+
+    n: int = 0
+    sides: int = 0
+    k: int = 0
+
+    @property
+    def is_random(self) -> bool:
+        return self.n > 0 and self.sides > 0
+
+    @property
+    def minimum(self) -> int:
+        return self.n + self.k if self.is_random else self.k
+
+    @property
+    def maximum(self) -> int:
+        return self.n * self.sides + self.k if self.is_random else self.k
+
+    @property
+    def mean(self) -> float:
+        return self.n * (self.sides + 1) / 2 + self.k if self.is_random else float(self.k)
+
+    def plus(self, k: int) -> "DiceExpr":
+        return DiceExpr(self.n, self.sides, self.k + k)
+
+    def roll(self, dice: Dice, purpose: str) -> int:
+        """Roll the expression (a D3 is a halved D6; 'D6+2' adds 2 as part of the value)."""
+        if not self.is_random:
+            return self.k
+        if self.sides == 3:
+            return sum(dice.d3(self.n, purpose)) + self.k
+        return sum(dice.d6(self.n, purpose)) + self.k
+
+    def __str__(self) -> str:
+        if not self.is_random:
+            return str(self.k)
+        head = f"{self.n if self.n > 1 else ''}D{self.sides}"
+        return f"{head}+{self.k}" if self.k else head
+
+
+def parse_dice_expr(text) -> DiceExpr:
+    """Parse '3', 'D6', 'D3+1', '2D6', 'd6 + 2' into a DiceExpr. Raises ValueError."""
+    if isinstance(text, bool):
+        raise ValueError(f"expected a number or dice like 'D6+1', found {text!r}")
+    if isinstance(text, int):
+        if text < 0:
+            raise ValueError(f"expected a non-negative number, found {text}")
+        return DiceExpr(0, 0, text)
+    if not isinstance(text, str):
+        raise ValueError(f"expected a number or dice like 'D6+1', found {text!r}")
+    m = _DICE_RE.match(text)
+    if not m or (m.group(2) is None and m.group(4) is None) or (m.group(2) is None and m.group(3)):
+        raise ValueError(f"expected a number or dice like 'D6+1', found {text!r}")
+    n_txt, sides, _plus, k = m.groups()
+    if sides is None:
+        return DiceExpr(0, 0, int(k))
+    n = int(n_txt) if n_txt else 1
+    if n < 1:
+        raise ValueError(f"expected at least one die, found {text!r}")
+    return DiceExpr(n, int(sides), int(k) if k else 0)

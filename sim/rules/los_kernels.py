@@ -1,0 +1,406 @@
+"""06.01 / 13.10 / 13.11 Line-of-sight geometry kernels (numpy), used by sim.rules.visibility.
+
+Blockers are convex pieces (polygons). A sight line is blocked by a piece when it enters the
+piece's *open interior* by more than ``SIGHT_EPS`` (1e-9"); grazing a corner or running
+along an edge is not crossing. Non-convex polygons are split with
+``sim.rules.polygons.convex_pieces`` so that the union of open pieces is the open polygon.
+
+Exact model-to-model sight (``pair_visible``): in the 2-parameter space of lines meeting both
+footprints, a line is usable iff its shortest A-to-B part (A's exit point to B's entry point)
+is unblocked; any sight segment contains that part, so nothing is lost. The usable set is
+closed; every constraint bounding it is a graph s = f(theta) of one of: "touches footprint
+A (at the disc of one of its core vertices)", "touches footprint B", "passes through an
+obstacle vertex" (or a point where an obstacle edge crosses a footprint's outline). A
+non-empty compact component therefore has a leftmost point where a lower and an upper
+constraint meet: a line touching/passing through two *generators* (discs of radius r about
+footprint core vertices, obstacle vertices as discs of radius 0). So testing the common
+tangent lines of every pair of generators (only generators inside the convex hull of A and
+B matter) decides sight exactly, up to the 1e-9" crossing tolerance.
+
+Point-to-footprint sight (``points_visible_from``) is the 1-parameter version: lines through
+the point that are tangent to A or pass through an obstacle vertex.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["Pieces", "segments_blocked", "pair_visible", "points_visible_from", "SIGHT_EPS"]
+
+SIGHT_EPS = 1e-9
+_TOL = 1e-9
+
+
+class Pieces:
+    """Convex blocker pieces packed into padded arrays.
+
+    verts (K, V, 2) counter-clockwise, padded by repeating the first vertex; normals (K, V, 2)
+    unit outward edge normals (padded by repeating the first edge); offs (K, V) = normal . vertex;
+    bbox (K, 4) = xmin, ymin, xmax, ymax; nverts (K,).
+    """
+
+    __slots__ = ("verts", "normals", "offs", "bbox", "nverts")
+
+    def __init__(self, polys: list[np.ndarray]):
+        K = len(polys)
+        V = max((len(p) for p in polys), default=3)
+        verts = np.zeros((K, V, 2))
+        normals = np.zeros((K, V, 2))
+        self.nverts = np.array([len(p) for p in polys], dtype=np.int64)
+        for k, p in enumerate(polys):
+            n = len(p)
+            verts[k, :n] = p
+            verts[k, n:] = p[0]
+            e = np.roll(p, -1, axis=0) - p
+            nr = np.stack([e[:, 1], -e[:, 0]], axis=1)
+            nr /= np.linalg.norm(nr, axis=1, keepdims=True)
+            normals[k, :n] = nr
+            normals[k, n:] = nr[0]
+        self.verts = verts
+        self.normals = normals
+        self.offs = np.einsum("kvi,kvi->kv", normals, verts)
+        if K:
+            self.bbox = np.concatenate([verts.min(axis=1), verts.max(axis=1)], axis=1)
+        else:
+            self.bbox = np.zeros((0, 4))
+
+    def __len__(self) -> int:
+        return len(self.nverts)
+
+    def subset(self, idx) -> "Pieces":
+        out = Pieces.__new__(Pieces)
+        out.verts, out.normals = self.verts[idx], self.normals[idx]
+        out.offs, out.bbox, out.nverts = self.offs[idx], self.bbox[idx], self.nverts[idx]
+        return out
+
+    def vertex_list(self) -> np.ndarray:
+        return np.concatenate([self.verts[k, : self.nverts[k]] for k in range(len(self))]) \
+            if len(self) else np.zeros((0, 2))
+
+
+def segments_blocked(p0: np.ndarray, p1: np.ndarray, pk: Pieces, active=None) -> np.ndarray:
+    """13.11 For segments p0-p1 (S, 2): does each cross the open interior of an (active) piece?
+
+    Separating-axis test per segment and piece: the piece's edge normals and the segment's
+    normal; overlap of SIGHT_EPS or less on some axis means "not crossing". ``active`` is an
+    optional (S, K) or (K,) mask of the pieces that count for each segment.
+    """
+    S = len(p0)
+    if S == 0 or len(pk) == 0:
+        return np.zeros(S, dtype=bool)
+    nrm, offs = pk.normals, pk.offs
+    a = np.einsum("si,kvi->skv", p0, nrm)
+    b = np.einsum("si,kvi->skv", p1, nrm)
+    sep = (np.minimum(a, b) >= offs[None] - SIGHT_EPS).any(axis=2)
+    d = p1 - p0
+    L = np.hypot(d[:, 0], d[:, 1])
+    ok = L > 1e-12
+    m = np.zeros_like(d)
+    m[ok, 0] = -d[ok, 1] / L[ok]
+    m[ok, 1] = d[ok, 0] / L[ok]
+    vp = np.einsum("si,kvi->skv", m, pk.verts)
+    s0 = np.einsum("si,si->s", m, p0)[:, None]
+    sep_m = (vp.min(axis=2) >= s0 - SIGHT_EPS) | (vp.max(axis=2) <= s0 + SIGHT_EPS)
+    sep |= sep_m & ok[:, None]
+    cross = ~sep
+    if active is not None:
+        cross &= np.asarray(active, dtype=bool)
+    return cross.any(axis=1)
+
+
+def _common_tangents(c1, r1, c2, r2):
+    """Lines tangent to both discs (c1, r1), (c2, r2) (arrays (M,2),(M,)): unit normals n and
+    offsets s (n . x = s), shape (kM, 2), (kM,) grouped by combination (k = 4, or 2 when one
+    side is all points, 1 when both are); invalid lines have NaN."""
+    d = c1 - c2
+    D2 = np.einsum("mi,mi->m", d, d)
+    perp = np.stack([-d[:, 1], d[:, 0]], axis=1)
+    ns, ss = [], []
+    zero1, zero2 = not np.any(r1), not np.any(r2)
+    signs = (1.0,) if (zero1 or zero2) else (1.0, -1.0)
+    roots = (1.0,) if (zero1 and zero2) else (1.0, -1.0)
+    for sgn in signs:
+        delta = r1 - sgn * r2
+        h2 = D2 - delta * delta
+        valid = (D2 > 1e-18) & (h2 >= -1e-12)
+        h = np.sqrt(np.maximum(h2, 0.0))
+        D2s = np.where(D2 > 1e-18, D2, 1.0)
+        for root in roots:
+            n = (delta[:, None] * d + root * h[:, None] * perp) / D2s[:, None]
+            n[~valid] = np.nan
+            ns.append(n)
+            ss.append(np.einsum("mi,mi->m", n, c1) - r1)
+    return np.concatenate(ns), np.concatenate(ss)
+
+
+def _chord(n, s, core_pts, r):
+    """Interval [t0, t1] (along u = perp(n), from x0 = n*s) where each line meets a footprint
+    given as convex core + radius. Returns (t0, t1) with NaN where the line misses it."""
+    u = np.stack([-n[:, 1], n[:, 0]], axis=1)
+    x0 = n * s[:, None]
+    if len(core_pts) == 1:
+        c = core_pts[0]
+        w = c[None, :] - x0
+        tc = np.einsum("li,li->l", w, u)
+        dist = np.abs(np.einsum("li,li->l", w, n))
+        ok = dist <= r + _TOL
+        half = np.sqrt(np.maximum(r * r - dist * dist, 0.0))
+        t0 = np.where(ok, tc - half, np.nan)
+        t1 = np.where(ok, tc + half, np.nan)
+        return t0, t1
+    # convex polygon core, radius 0: clip the line
+    di = core_pts @ n.T - s[None, :]          # (V, L) signed distance of vertices
+    ti = (core_pts @ u.T) - np.einsum("li,li->l", x0, u)[None, :]
+    dj = np.roll(di, -1, axis=0)
+    tj = np.roll(ti, -1, axis=0)
+    den = di - dj
+    cross = (di * dj <= 0) & (np.abs(den) > 1e-15)
+    te = np.where(cross, ti + (tj - ti) * di / np.where(cross, den, 1.0), np.nan)
+    tv = np.where(np.abs(di) <= _TOL, ti, np.nan)
+    allt = np.concatenate([te, tv], axis=0)
+    with np.errstate(all="ignore"):
+        t0 = np.nanmin(np.where(np.isnan(allt), np.inf, allt), axis=0)
+        t1 = np.nanmax(np.where(np.isnan(allt), -np.inf, allt), axis=0)
+    miss = ~np.isfinite(t0)
+    t0[miss] = np.nan
+    t1[miss] = np.nan
+    return t0, t1
+
+
+def _outline_crossings(core_pts, r, pk: Pieces) -> np.ndarray:
+    """Points where blocker edges cross a footprint's outline (only matters when a blocker
+    overlaps a base): extra generators for the exact test."""
+    if len(pk) == 0:
+        return np.zeros((0, 2))
+    a = pk.verts.reshape(-1, 2)
+    b = np.roll(pk.verts, -1, axis=1).reshape(-1, 2)
+    out = []
+    if len(core_pts) == 1:
+        c = core_pts[0]
+        d = b - a
+        f = a - c
+        A = np.einsum("ei,ei->e", d, d)
+        B = 2 * np.einsum("ei,ei->e", f, d)
+        C = np.einsum("ei,ei->e", f, f) - r * r
+        disc = B * B - 4 * A * C
+        ok = (A > 0) & (disc >= 0)
+        sq = np.sqrt(np.where(ok, disc, 0.0))
+        for sgn in (-1.0, 1.0):
+            t = (-B + sgn * sq) / np.where(A > 0, 2 * A, 1.0)
+            good = ok & (t >= 0) & (t <= 1)
+            out.append(a[good] + t[good, None] * d[good])
+    else:
+        p = core_pts
+        q = np.roll(p, -1, axis=0)
+        for i in range(len(p)):
+            e = q[i] - p[i]
+            d = b - a
+            den = e[0] * d[:, 1] - e[1] * d[:, 0]
+            w = a - p[i]
+            ok = np.abs(den) > 1e-15
+            dd = np.where(ok, den, 1.0)
+            t = (w[:, 0] * d[:, 1] - w[:, 1] * d[:, 0]) / dd
+            v = (w[:, 0] * e[1] - w[:, 1] * e[0]) / dd
+            good = ok & (t >= 0) & (t <= 1) & (v >= 0) & (v <= 1)
+            out.append(p[i] + t[good, None] * e)
+    return np.concatenate(out) if out else np.zeros((0, 2))
+
+
+def _overlaps_footprint(core_pts, r, pk: Pieces) -> bool:
+    if len(pk) == 0:
+        return False
+    if len(core_pts) == 1:
+        d = np.einsum("i,kvi->kv", core_pts[0], pk.normals) - pk.offs
+        return bool(np.any(d.max(axis=1) < r - 1e-9))
+    # polygon core: any vertex of either inside the other (cheap, conservative enough here)
+    d = np.einsum("ci,kvi->kcv", core_pts, pk.normals) - pk.offs[:, None, :]
+    return bool(np.any(d.max(axis=2) < -1e-9))
+
+
+def pair_visible(a_core, a_r, b_core, b_r, pk: Pieces, hull_pts: np.ndarray | None = None) -> bool:
+    """06.01 Exact: is some segment from footprint A to footprint B free of every piece?
+
+    ``pk`` should already be limited to pieces that can meet the convex hull of A and B.
+    ``hull_pts`` optionally gives the obstacle vertices to use (default: all of pk's).
+    """
+    if len(pk) == 0:
+        return True
+    gens_c = [a_core, b_core]
+    gens_r = [np.full(len(a_core), a_r), np.full(len(b_core), b_r)]
+    tags = [np.zeros(len(a_core), dtype=np.int64), np.ones(len(b_core), dtype=np.int64)]
+    obst = pk.vertex_list() if hull_pts is None else hull_pts
+    extra = []
+    if _overlaps_footprint(a_core, a_r, pk):
+        extra.append(_outline_crossings(a_core, a_r, pk))
+    if _overlaps_footprint(b_core, b_r, pk):
+        extra.append(_outline_crossings(b_core, b_r, pk))
+    if extra:
+        obst = np.concatenate([obst] + extra)
+    gens_c.append(obst)
+    gens_r.append(np.zeros(len(obst)))
+    tags.append(np.full(len(obst), 2, dtype=np.int64))
+    C = np.concatenate(gens_c)
+    R = np.concatenate(gens_r)
+    T = np.concatenate(tags)
+    i, j = np.triu_indices(len(C), k=1)
+    keep = (T[i] != T[j]) | (T[i] == 2)
+    i, j = i[keep], j[keep]
+    n, s = _common_tangents(C[i], R[i], C[j], R[j])
+    good = ~np.isnan(n[:, 0])
+    n, s = n[good], s[good]
+    if len(n) == 0:
+        return False
+    ta0, ta1 = _chord(n, s, a_core, a_r)
+    tb0, tb1 = _chord(n, s, b_core, b_r)
+    ok = ~(np.isnan(ta0) | np.isnan(tb0))
+    if not ok.any():
+        return False
+    n, s, ta0, ta1, tb0, tb1 = n[ok], s[ok], ta0[ok], ta1[ok], tb0[ok], tb1[ok]
+    fwd = ta1 <= tb0 + _TOL
+    bwd = tb1 <= ta0 + _TOL
+    if np.any(~fwd & ~bwd):
+        return True  # the footprints overlap along this line: they touch
+    t_from = np.where(fwd, ta1, ta0)
+    t_to = np.where(fwd, tb0, tb1)
+    u = np.stack([-n[:, 1], n[:, 0]], axis=1)
+    x0 = n * s[:, None]
+    p0 = x0 + t_from[:, None] * u
+    p1 = x0 + t_to[:, None] * u
+    return not bool(segments_blocked(p0, p1, pk).all())
+
+
+def points_visible_from(a_core, a_r, pts: np.ndarray, pk: Pieces,
+                        obst: np.ndarray | None = None) -> np.ndarray:
+    """06.01 Exact: for each point q (Q, 2), is some segment from footprint A to q unblocked?
+
+    Candidate lines through q: the tangents from q to A's generators and the lines through q
+    and each obstacle vertex; between consecutive candidates the blocked/unblocked status of
+    the line's A-to-q part cannot change, and the usable set is closed.
+    """
+    Q = len(pts)
+    if Q == 0:
+        return np.zeros(0, dtype=bool)
+    if len(pk) == 0:
+        return np.ones(Q, dtype=bool)
+    if obst is None:
+        obst = pk.vertex_list()
+    ka, ko = len(a_core), len(obst)
+    # lines through q and A's generators (tangents) and through q and obstacle vertices
+    gc = np.concatenate([a_core, obst])
+    gr = np.concatenate([np.full(ka, a_r), np.zeros(ko)])
+    G = len(gc)
+    qi = np.repeat(np.arange(Q), G)
+    gi = np.tile(np.arange(G), Q)
+    n, s = _common_tangents(pts[qi], np.zeros(len(qi)), gc[gi], gr[gi])
+    owner = np.tile(qi, len(n) // len(qi))
+    good = ~np.isnan(n[:, 0])
+    n, s, owner = n[good], s[good], owner[good]
+    ta0, ta1 = _chord(n, s, a_core, a_r)
+    ok = ~np.isnan(ta0)
+    n, s, owner, ta0, ta1 = n[ok], s[ok], owner[ok], ta0[ok], ta1[ok]
+    u = np.stack([-n[:, 1], n[:, 0]], axis=1)
+    x0 = n * s[:, None]
+    tq = np.einsum("li,li->l", pts[owner] - x0, u)
+    inside = (tq >= ta0 - _TOL) & (tq <= ta1 + _TOL)
+    t_from = np.where(tq >= ta1, ta1, np.where(tq <= ta0, ta0, tq))
+    p0 = x0 + t_from[:, None] * u
+    p1 = pts[owner]
+    free = ~segments_blocked(p0, p1, pk)
+    free |= inside
+    out = np.zeros(Q, dtype=bool)
+    out[owner[free]] = True
+    return out
+
+
+def _line_circle_angles(n, s, c, r) -> np.ndarray:
+    """Angles (about c) where lines n . x = s cross the circle (c, r)."""
+    d = n @ c - s
+    ok = np.abs(d) <= r
+    if not ok.any():
+        return np.zeros(0)
+    n, d = n[ok], d[ok]
+    base = np.arctan2(-n[:, 1], -n[:, 0])        # direction from c to the line's foot
+    off = np.arccos(np.clip(d / r, -1.0, 1.0))    # foot is at distance d along -n
+    return np.concatenate([base + off, base - off])
+
+
+def _line_polyline_params(n, s, poly) -> list[np.ndarray]:
+    """Per edge of a closed polygon: parameters in (0, 1) where the lines cross it."""
+    out = []
+    q = np.roll(poly, -1, axis=0)
+    for i in range(len(poly)):
+        da = n @ poly[i] - s
+        db = n @ q[i] - s
+        den = da - db
+        ok = (da * db < 0) & (np.abs(den) > 1e-15)
+        out.append(da[ok] / den[ok])
+    return out
+
+
+def boundary_samples(b_core, b_r, n, s, ring: int = 16, interior: int = 8) -> np.ndarray:
+    """Sample points of footprint B: one point inside every arc of its outline between
+    consecutive crossings of the critical lines (n, s), a fixed ring of ``ring`` outline
+    points, the centre and an inner ring of ``interior`` points at half size."""
+    if len(b_core) == 1:
+        c = b_core[0]
+        ang = np.concatenate([_line_circle_angles(n, s, c, b_r),
+                              np.linspace(0, 2 * np.pi, ring, endpoint=False)])
+        ang = np.sort(np.mod(ang, 2 * np.pi))
+        mids = 0.5 * (ang + np.roll(ang, -1))
+        mids[-1] = 0.5 * (ang[-1] + ang[0] + 2 * np.pi)
+        ang = np.concatenate([mids, ang])
+        pts = c + b_r * np.stack([np.cos(ang), np.sin(ang)], axis=1)
+        t = np.linspace(0, 2 * np.pi, interior, endpoint=False) + np.pi / interior
+        inner = c + 0.5 * b_r * np.stack([np.cos(t), np.sin(t)], axis=1)
+        return np.concatenate([pts, inner, c[None]])
+    poly = b_core
+    q = np.roll(poly, -1, axis=0)
+    pts = [poly]
+    for i, ts in enumerate(_line_polyline_params(n, s, poly)):
+        ts = np.sort(np.concatenate([[0.0, 1.0], ts, np.linspace(0, 1, 4)[1:-1]]))
+        mids = 0.5 * (ts[:-1] + ts[1:])
+        allt = np.concatenate([mids, ts])
+        pts.append(poly[i] + allt[:, None] * (q[i] - poly[i]))
+    c = poly.mean(axis=0)
+    pts.append(c + 0.5 * (poly - c))
+    pts.append(c[None])
+    return np.concatenate(pts)
+
+
+def footprint_fully_visible(a_core, a_r, b_core, b_r, pk: Pieces,
+                            obst: np.ndarray | None = None) -> bool:
+    """06.01 Fully visible: every sampled point of B is seen from some point of A.
+
+    Each sample is tested exactly (points_visible_from). The outline of B is sampled at
+    every arc between crossings of the critical lines (lines through an obstacle vertex
+    tangent to A, lines through two obstacle vertices), where a point's status can change,
+    so the *outline* is checked exactly; B's interior is sampled (centre and a half-size
+    ring), which can only miss a shadow that lies wholly inside the base.
+    """
+    if len(pk) == 0:
+        return True
+    if obst is None:
+        obst = pk.vertex_list()
+    ko = len(obst)
+    ns, ss = [], []
+    if ko:
+        oi = np.repeat(np.arange(ko), len(a_core))
+        ai = np.tile(np.arange(len(a_core)), ko)
+        n1, s1 = _common_tangents(obst[oi], np.zeros(len(oi)), a_core[ai],
+                                  np.full(len(ai), a_r))
+        ns.append(n1)
+        ss.append(s1)
+        if ko > 1:
+            i, j = np.triu_indices(ko, k=1)
+            n2, s2 = _common_tangents(obst[i], np.zeros(len(i)), obst[j], np.zeros(len(j)))
+            ns.append(n2)
+            ss.append(s2)
+    if ns:
+        n = np.concatenate(ns)
+        s = np.concatenate(ss)
+        good = ~np.isnan(n[:, 0])
+        n, s = n[good], s[good]
+    else:
+        n, s = np.zeros((0, 2)), np.zeros(0)
+    pts = boundary_samples(b_core, b_r, n, s)
+    return bool(points_visible_from(a_core, a_r, pts, pk, obst).all())

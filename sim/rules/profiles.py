@@ -1,0 +1,47 @@
+"""02.04 Weapon profiles and 02.02 model profiles as plain, immutable data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sim.rules.dice import DiceExpr
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponProfile:
+    """02.04 A weapon profile: Range ("Melee" = None), A, BS/WS, S, AP, D and its abilities.
+
+    ``abilities`` holds parsed ability values (sim.rules.abilities.Ability); ``abilities_text``
+    keeps the string as the scenario printed it, for display.
+    """
+
+    name: str
+    range: int | None  # inches; None = melee weapon
+    A: DiceExpr
+    skill: int  # BS for ranged, WS for melee: the x in "x+"
+    S: int
+    AP: int  # 0 or negative
+    D: DiceExpr
+    abilities: tuple = ()
+    abilities_text: str = field(default="", compare=False)
+
+    @property
+    def is_melee(self) -> bool:
+        return self.range is None
+
+    def has(self, name: str) -> bool:
+        """True if the weapon carries an ability of this canonical name (ignoring conditions)."""
+        return any(a.name == name for a in self.abilities)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelProfile:
+    """02.02 Model characteristics: M, T, Sv, InSv (optional), W, Ld, OC."""
+
+    M: int
+    T: int
+    Sv: int
+    W: int
+    Ld: int
+    OC: int
+    InSv: int | None = None

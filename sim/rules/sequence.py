@@ -1,0 +1,192 @@
+"""05 The attack sequence for one pool of attack dice: 05.01 hit rolls, 05.02 wound rolls,
+05.03 save rolls, 05.04 inflict damage and 06.02 mortal wounds, with the weapon abilities
+that act inside it (24.03 ANTI, 24.10 DEVASTATING WOUNDS, 24.23 LETHAL HITS, 24.36 SUSTAINED
+HITS, 24.37 TORRENT, 24.38 TWIN-LINKED, 24.12 Feel No Pain).
+
+Each step is a function of the pool's state, the battle's dice and the target's wounds; it
+returns a JSON-safe record of what happened. No esper, no pygame."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from sim.rules.allocation import Group, TargetModel, current_group, select_model
+from sim.rules.attack import CRITICAL, FAIL, hit_result, save_fails, saved_by_invulnerable, wound_result
+from sim.rules.dice import Dice, DiceExpr
+from sim.rules.mortal import mortal_wound_target
+
+
+@dataclass(slots=True)
+class PoolState:
+    """One pool of identical attacks at one target, and its results so far."""
+
+    dice: int  # attack dice gathered
+    skill: int  # BS/WS after characteristic modifiers (clamped 2+..6+)
+    S: int
+    AP: int
+    D: DiceExpr
+    T: int  # the target's T for wound rolls (05.02.01)
+    hit_mod: int = 0  # net hit-roll modifier (clamped when rolled)
+    wound_mod: int = 0
+    critical_wound_on: int = 6  # 24.03 ANTI lowers it against units with its keyword
+    torrent: bool = False
+    lethal: bool = False  # 24.23, and the attacker takes the auto-wound
+    sustained: int | DiceExpr = 0
+    devastating: bool = False
+    twin_linked: bool = False
+    hit_fail_below: int = 0  # 10.07 indirect: unmodified results below this fail (6 or 4)
+    # results
+    hits: int = 0
+    auto_wounds: int = 0  # LETHAL HITS: wound automatically, never critical (01.05.01)
+    wounds: int = 0  # normal wounds that go to save rolls
+    mortal_criticals: int = 0  # DEVASTATING WOUNDS critical wounds (each: mortal wounds = D)
+
+
+def roll_hits(p: PoolState, dice: Dice) -> dict:
+    """05.01 Hit rolls for the whole pool at once. [TORRENT] hits automatically (no roll, never
+    critical, 24.37). A critical hit with [SUSTAINED HITS X] scores X extra hits, which are
+    not critical (24.36); with [LETHAL HITS] it wounds automatically (24.23). Under 10.07
+    indirect shooting unmodified results below ``hit_fail_below`` fail."""
+    if p.torrent:
+        p.hits = p.dice
+        return {"rolls": [], "hits": p.hits, "criticals": 0, "auto": True}
+    rolls = dice.d6(p.dice, "hit rolls")
+    crits = normal = 0
+    for r in rolls:
+        res = hit_result(r, p.skill, p.hit_mod)
+        if res and r < p.hit_fail_below and res != CRITICAL:
+            res = FAIL
+        if res == CRITICAL:
+            crits += 1
+        elif res:
+            normal += 1
+    extra = 0
+    if p.sustained and crits:
+        x = p.sustained
+        extra = sum(x.roll(dice, "sustained hits") for _ in range(crits)) if isinstance(x, DiceExpr) else x * crits
+    if p.lethal:
+        p.auto_wounds = crits
+        p.hits = normal + extra
+    else:
+        p.hits = normal + crits + extra
+    return {"rolls": list(rolls), "hits": normal + crits + extra, "criticals": crits,
+            "sustained": extra, "lethal": p.auto_wounds}
+
+
+def roll_wounds(p: PoolState, dice: Dice) -> dict:
+    """05.02 Wound rolls, one per hit (LETHAL HITS auto-wounds roll none). [TWIN-LINKED] re-rolls
+    every failed wound roll once, before modifiers (01.05.02); [ANTI] criticals are judged on
+    the unmodified re-rolled result. A critical wound with [DEVASTATING WOUNDS] skips saves
+    and becomes mortal wounds equal to D (24.10)."""
+    rolls = list(dice.d6(p.hits, "wound rolls")) if p.hits else []
+    rerolled: list[int] = []
+    if p.twin_linked:
+        fails = [i for i, r in enumerate(rolls)
+                 if not wound_result(r, p.S, p.T, p.wound_mod, p.critical_wound_on)]
+        if fails:
+            again = dice.d6(len(fails), "wound re-rolls (twin-linked)")
+            for i, r in zip(fails, again):
+                rolls[i] = r
+            rerolled = list(again)
+    crits = normal = 0
+    for r in rolls:
+        res = wound_result(r, p.S, p.T, p.wound_mod, p.critical_wound_on)
+        if res == CRITICAL:
+            crits += 1
+        elif res:
+            normal += 1
+    if p.devastating:
+        p.mortal_criticals = crits
+        p.wounds = normal + p.auto_wounds
+    else:
+        p.wounds = normal + crits + p.auto_wounds
+    return {"rolls": rolls, "rerolled": rerolled, "wounds": normal + crits + p.auto_wounds,
+            "criticals": crits, "auto": p.auto_wounds, "devastating": p.mortal_criticals}
+
+
+def roll_saves(p: PoolState, dice: Dice) -> list[int]:
+    """05.03 step 3 Roll one save per wound, all at once; 05.04 takes them lowest first."""
+    return sorted(dice.d6(p.wounds, "save rolls")) if p.wounds else []
+
+
+@dataclass(slots=True)
+class DamageState:
+    """The target's living state during 05.04, keyed by model id."""
+
+    models: Sequence[TargetModel]
+    remaining: dict[str, int]
+    groups: Sequence[Group]
+    order: Sequence[str]
+    precision: str | None = None
+    fnp: dict[str, int] = field(default_factory=dict)  # model id -> Feel No Pain X+
+    W: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self):
+        if not self.W:
+            self.W = {m.id: m.W for m in self.models}
+
+    def alive(self) -> dict[str, bool]:
+        return {k: v > 0 for k, v in self.remaining.items()}
+
+    def destroyed(self) -> bool:
+        return all(v <= 0 for v in self.remaining.values())
+
+
+def _lose(st: DamageState, model: str, amount: int, dice: Dice, what: str) -> tuple[int, list]:
+    """05.04 step 3 / 24.12: the model loses ``amount`` wounds, each first offered to Feel No
+    Pain; the excess over its remaining wounds is lost. Returns (lost, FNP rolls)."""
+    fnp = st.fnp.get(model)
+    rolls: list[int] = []
+    if fnp:
+        rolls = list(dice.d6(amount, f"feel no pain ({what})"))
+        amount = sum(1 for r in rolls if r < fnp)
+    lost = min(amount, st.remaining[model])
+    st.remaining[model] -= lost
+    return lost, rolls
+
+
+def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice,
+                   Sv: dict[str, int], InSv: dict[str, int | None]) -> list[dict]:
+    """05.04 Inflict damage, save rolls lowest first: select a model in the current allocation
+    group (a wounded one first), check the save (invulnerable row used automatically), roll
+    random D after the model is chosen, lose wounds (excess lost); stop when the unit is
+    destroyed (remaining attacks are lost). Then 06.02: the pool's DEVASTATING WOUNDS mortal
+    wounds, after all normal damage, each critical wound's at most one model (24.10), to the
+    [PRECISION] group first (Part A ruling 4)."""
+    out: list[dict] = []
+    for roll in saves:
+        if st.destroyed():
+            out.append({"lost": "unit destroyed: remaining attacks are lost"})
+            break
+        group = current_group(st.order, st.alive(), st.groups, st.precision)
+        members = next(g.members for g in st.groups if g.key == group)
+        model = select_model(members, st.remaining, st.W)
+        if not save_fails(roll, p.AP, Sv[model], InSv[model]):
+            out.append({"save": roll, "model": model, "group": group, "saved": True,
+                        "invulnerable": saved_by_invulnerable(roll, p.AP, Sv[model], InSv[model])})
+            continue
+        dmg = p.D.roll(dice, "damage roll")
+        lost, fnp = _lose(st, model, dmg, dice, "damage")
+        rec = {"save": roll, "model": model, "group": group, "saved": False, "damage": dmg,
+               "lost": lost, "destroyed": st.remaining[model] <= 0}
+        if fnp:
+            rec["fnp"] = fnp
+        out.append(rec)
+    for _ in range(p.mortal_criticals):
+        if st.destroyed():
+            break
+        mw = p.D.roll(dice, "damage roll (devastating wounds)")
+        model = None
+        if st.precision is not None:
+            members = next((g.members for g in st.groups if g.key == st.precision), ())
+            model = next((m for m in members if st.remaining.get(m, 0) > 0), None)
+        if model is None:
+            model = mortal_wound_target(st.models, st.remaining)
+        lost, fnp = _lose(st, model, mw, dice, "mortal wounds")
+        rec = {"mortal": mw, "model": model, "lost": lost, "destroyed": st.remaining[model] <= 0,
+               "source": "devastating wounds"}
+        if fnp:
+            rec["fnp"] = fnp
+        out.append(rec)
+    return out

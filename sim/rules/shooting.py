@@ -1,0 +1,162 @@
+"""10.04-10.07 shooting types, 24.07 the [CLOSE-QUARTERS] per-model choice, 04.02 target
+legality for ranged attacks (with 10.06 and 17.03) and the hit-roll modifiers they bring."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+NORMAL = "normal"
+ASSAULT = "assault"
+CLOSE_QUARTERS = "close-quarters"
+INDIRECT = "indirect"
+SHOOTING_TYPES = (NORMAL, ASSAULT, CLOSE_QUARTERS, INDIRECT)
+DEFAULT_PREFERENCE = (NORMAL, CLOSE_QUARTERS, ASSAULT, INDIRECT)
+
+
+@dataclass(frozen=True, slots=True)
+class ShooterFacts:
+    """What eligibility for a shooting type depends on (10.02, 10.04-10.07)."""
+
+    engaged: bool
+    advanced: bool
+    fell_back: bool
+    has_assault: bool  # a model carries an [ASSAULT] weapon
+    has_close_quarters: bool  # a model carries a [CLOSE-QUARTERS]/[PISTOL] weapon
+    monster_or_vehicle: bool  # the unit is a MONSTER/VEHICLE unit (any model, 02.05.01)
+    has_indirect: bool  # a model carries an [INDIRECT FIRE] weapon
+
+
+def shooting_type_eligibility(f: ShooterFacts) -> dict[str, str | None]:
+    """10.04-10.07 For each shooting type, None if the unit qualifies, else the reason it does
+    not. 09.07: a unit that fell back is not eligible to shoot at all."""
+    if f.fell_back:
+        reason = "fell back this turn (09.07): not eligible to shoot"
+        return {t: reason for t in SHOOTING_TYPES}
+    out: dict[str, str | None] = {}
+    # 10.04 normal: unengaged, did not advance
+    out[NORMAL] = ("engaged (10.04 needs an unengaged unit)" if f.engaged
+                   else "advanced this turn (10.04)" if f.advanced else None)
+    # 10.05 assault: unengaged, advanced, has an [ASSAULT] weapon
+    out[ASSAULT] = ("engaged (10.05 needs an unengaged unit)" if f.engaged
+                    else "did not advance this turn (10.05)" if not f.advanced
+                    else "no [ASSAULT] weapon (10.05)" if not f.has_assault else None)
+    # 10.06 close-quarters: engaged, did not advance, CQ weapon or MONSTER/VEHICLE
+    out[CLOSE_QUARTERS] = ("not engaged (10.06 needs an engaged unit)" if not f.engaged
+                           else "advanced this turn (10.06)" if f.advanced
+                           else "no [CLOSE-QUARTERS]/[PISTOL] weapon and not MONSTER/VEHICLE (10.06)"
+                           if not (f.has_close_quarters or f.monster_or_vehicle) else None)
+    # 10.07 indirect: unengaged, did not advance, has an [INDIRECT FIRE] weapon
+    out[INDIRECT] = ("engaged (10.07 needs an unengaged unit)" if f.engaged
+                     else "advanced this turn (10.07)" if f.advanced
+                     else "no [INDIRECT FIRE] weapon (10.07)" if not f.has_indirect else None)
+    return out
+
+
+def default_shooting_type(eligibility: dict[str, str | None]) -> str | None:
+    """10.02 step 2, the project's default choice: normal if eligible, else close-quarters,
+    else assault, else indirect; None if the unit qualifies for none."""
+    for t in DEFAULT_PREFERENCE:
+        if eligibility.get(t) is None:
+            return t
+    return None
+
+
+def weapon_selection_problem(shooting_type: str, model_monster_or_vehicle: bool,
+                             weapons: Sequence[tuple[str, bool, bool, bool]]) -> str | None:
+    """04.01 + 24.07 + 10.05/10.06: why one model's ranged weapon selection is illegal, or None.
+
+    ``weapons`` holds (name, is_close_quarters, is_assault, is_melee) per selected weapon.
+    Melee weapons cannot shoot. Under assault shooting only [ASSAULT] weapons (10.05). Under
+    close-quarters shooting non-MONSTER/VEHICLE models use only [CLOSE-QUARTERS] weapons
+    (10.06). Under any other type a non-MONSTER/VEHICLE model picks its [CLOSE-QUARTERS]
+    weapons or its other ranged weapons, never both (24.07); MONSTER/VEHICLE models are exempt.
+    """
+    for name, _cq, _assault, melee in weapons:
+        if melee:
+            return f"{name} is a melee weapon and cannot make ranged attacks (04.01)"
+    if shooting_type == ASSAULT:
+        for name, _cq, assault, _m in weapons:
+            if not assault:
+                return f"{name} has no [ASSAULT]: assault shooting fires only [ASSAULT] weapons (10.05)"
+    if model_monster_or_vehicle:
+        return None
+    if shooting_type == CLOSE_QUARTERS:
+        for name, cq, _a, _m in weapons:
+            if not cq:
+                return (f"{name} is not [CLOSE-QUARTERS]: in close-quarters shooting only "
+                        f"MONSTER/VEHICLE models fire other weapons (10.06)")
+        return None
+    kinds = {cq for _n, cq, _a, _m in weapons}
+    if len(kinds) > 1:
+        cq = [n for n, c, _a, _m in weapons if c]
+        other = [n for n, c, _a, _m in weapons if not c]
+        return (f"a model picks either its [CLOSE-QUARTERS] weapons ({', '.join(cq)}) or its other "
+                f"ranged weapons ({', '.join(other)}), never both (24.07)")
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class RangedTargetFacts:
+    """What 04.02 target legality for one weapon of one model depends on."""
+
+    shooting_type: str
+    weapon_close_quarters: bool
+    weapon_blast: bool
+    weapon_indirect: bool
+    model_monster_or_vehicle: bool
+    visible: bool  # the target unit is visible to the model (06.01 + 13.09/13.10/24.24)
+    in_range: bool  # some model of the target within the weapon's range, edge to edge
+    target_engaged: bool  # the target unit is engaged with any unit
+    target_engaged_with_shooter: bool  # ... with the shooting unit
+    target_monster_or_vehicle: bool
+    lone_operative_beyond: bool = False  # 24.24: LO target beyond its X" of this model
+
+
+def ranged_target_problem(f: RangedTargetFacts) -> str | None:
+    """04.02 Select Targets for a ranged weapon: why the target is illegal, or None.
+
+    Visible (10.07 lets [INDIRECT FIRE] ignore this under indirect shooting, not Lone
+    Operative range, 24.24), within range, and unengaged unless 10.06 (close-quarters shooting:
+    units engaged with the shooter; non-MONSTER/VEHICLE models fire only [CLOSE-QUARTERS]
+    weapons and only at those units; [BLAST] never at a unit engaged with the shooter) or 17.03
+    (engaged enemy MONSTER/VEHICLE units, never with [BLAST]) applies."""
+    indirect = f.shooting_type == INDIRECT and f.weapon_indirect
+    if f.lone_operative_beyond and (indirect or not f.visible):
+        return "Lone Operative: not visible and not targetable beyond its range (24.24)"
+    if not f.visible and not indirect:
+        return "not visible to this model (06.01)"
+    if not f.in_range:
+        return "out of range"
+    cq_shooting = f.shooting_type == CLOSE_QUARTERS
+    if cq_shooting and not f.model_monster_or_vehicle:
+        if not f.target_engaged_with_shooter:
+            return ("close-quarters shooting: non-MONSTER/VEHICLE models fire only at units "
+                    "engaged with their unit (10.06)")
+    if f.weapon_blast and f.target_engaged_with_shooter:
+        return "[BLAST] weapons never target a unit engaged with the shooting unit (10.06)"
+    if f.target_engaged:
+        if cq_shooting and f.target_engaged_with_shooter:
+            return None
+        if f.target_monster_or_vehicle:
+            if f.weapon_blast:
+                return "[BLAST] weapons cannot target an engaged MONSTER/VEHICLE unit (17.03)"
+            return None
+        return "engaged: ranged attacks need an unengaged target (04.02)"
+    return None
+
+
+def ranged_hit_modifiers(f: RangedTargetFacts) -> tuple[tuple[str, int], ...]:
+    """10.06 and 17.03 hit-roll modifiers for one weapon of one model at a legal target:
+    MONSTER/VEHICLE models shooting close-quarters take -1 unless the attack is a
+    [CLOSE-QUARTERS] weapon at a unit engaged with theirs; attacks at an engaged enemy
+    MONSTER/VEHICLE unit take -1 unless made with a [CLOSE-QUARTERS] weapon by a model whose
+    unit is engaged with that target. Both come from the same engagement, so a MONSTER/VEHICLE
+    shooting an engaged MONSTER/VEHICLE takes each at most once; the net clamp is applied later."""
+    mods: list[tuple[str, int]] = []
+    cq_exempt = f.weapon_close_quarters and f.target_engaged_with_shooter
+    if f.shooting_type == CLOSE_QUARTERS and f.model_monster_or_vehicle and not cq_exempt:
+        mods.append(("close-quarters shooting (10.06)", -1))
+    if f.target_engaged and f.target_monster_or_vehicle and not cq_exempt:
+        mods.append(("engaged MONSTER/VEHICLE target (17.03)", -1))
+    return tuple(mods)

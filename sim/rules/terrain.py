@@ -1,0 +1,220 @@
+"""13.01-13.05 Terrain areas and features as data, their validation and a library of pieces.
+
+A terrain area (13.01) is a footprint polygon holding one or more features; each feature
+(13.02) is a polygon with a category: exposed (13.03), light (13.04) or dense (13.05, Solid
+13.11). An area holding a light or dense feature is obscuring (13.10). Polygons are in
+inches on the 2-D plan (Part A ruling 1).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from sim.rules.geometry import EPS, Footprint, footprint_polygon_distance
+from sim.rules.polygons import is_convex, polygon_inside, self_intersection, signed_area, ccw
+
+__all__ = [
+    "Feature", "TerrainArea", "TerrainProblem", "CATEGORIES", "validate_terrain",
+    "model_within_area", "TERRAIN_LIBRARY", "place", "default_table", "BOARD",
+]
+
+CATEGORIES = ("exposed", "light", "dense")
+BOARD = (60.0, 44.0)
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Feature:
+    """13.02 A terrain feature: its category and its footprint polygon."""
+
+    category: str
+    polygon: tuple[Point, ...]
+
+    @property
+    def solid(self) -> bool:
+        """13.11 Dense features are Solid: they block line of sight."""
+        return self.category == "dense"
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainArea:
+    """13.01 A terrain area: a named footprint polygon holding features."""
+
+    name: str
+    polygon: tuple[Point, ...]
+    features: tuple[Feature, ...] = ()
+
+    @property
+    def obscuring(self) -> bool:
+        """13.10 An area holding one or more light or dense features is obscuring."""
+        return any(f.category in ("light", "dense") for f in self.features)
+
+    @property
+    def solid_features(self) -> tuple[Feature, ...]:
+        """13.11 The area's dense (Solid) features."""
+        return tuple(f for f in self.features if f.solid)
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainProblem:
+    """13.01 One reason a terrain layout is invalid: where, what was expected, what was found."""
+
+    path: str
+    expected: str
+    found: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: expected {self.expected}, found {self.found}"
+
+
+def _polygon_problems(path: str, poly) -> list[TerrainProblem]:
+    pts = list(poly)
+    if len(pts) < 3:
+        return [TerrainProblem(path, "a polygon of at least 3 points", f"{len(pts)} point(s)")]
+    try:
+        arr = np.asarray(pts, dtype=float)
+    except (TypeError, ValueError):
+        return [TerrainProblem(path, "a list of [x, y] points", repr(pts))]
+    if arr.ndim != 2 or arr.shape[1] != 2 or not np.all(np.isfinite(arr)):
+        return [TerrainProblem(path, "a list of finite [x, y] points", repr(pts))]
+    if abs(signed_area(arr)) <= 1e-9:
+        return [TerrainProblem(path, "a polygon with non-zero area", "zero area")]
+    hit = self_intersection(arr)
+    if hit is not None:
+        return [TerrainProblem(path, "a simple (non-self-intersecting) polygon",
+                               f"edges {hit[0]} and {hit[1]} cross or touch")]
+    return []
+
+
+def validate_terrain(areas, board: tuple[float, float] = BOARD) -> list[TerrainProblem]:
+    """13.01 Check a terrain layout; return every problem found (empty list = valid).
+
+    Checks: polygons have >= 3 points, non-zero area and no self-intersection; categories
+    are exposed/light/dense; every feature lies inside its area (vertices inside or on the
+    boundary and no edge crossing); every area lies on the board [0, W] x [0, H].
+    """
+    problems: list[TerrainProblem] = []
+    W, H = board
+    for i, area in enumerate(areas):
+        base = f"terrain[{i}]"
+        area_probs = _polygon_problems(f"{base}.polygon", area.polygon)
+        problems += area_probs
+        if not area_probs:
+            arr = np.asarray(area.polygon, dtype=float)
+            lo, hi = arr.min(axis=0), arr.max(axis=0)
+            if lo[0] < -EPS or lo[1] < -EPS or hi[0] > W + EPS or hi[1] > H + EPS:
+                problems.append(TerrainProblem(
+                    f"{base}.polygon", f"every point on the {W:g}x{H:g} board",
+                    f"extent x {lo[0]:g}..{hi[0]:g}, y {lo[1]:g}..{hi[1]:g}"))
+        if not area.features:
+            problems.append(TerrainProblem(f"{base}.features", "at least one feature", "none"))
+        for j, feat in enumerate(area.features):
+            fpath = f"{base}.features[{j}]"
+            if feat.category not in CATEGORIES:
+                problems.append(TerrainProblem(f"{fpath}.category", "exposed, light or dense",
+                                               repr(feat.category)))
+            fprobs = _polygon_problems(f"{fpath}.polygon", feat.polygon)
+            problems += fprobs
+            if not fprobs and not area_probs and not polygon_inside(feat.polygon, area.polygon):
+                problems.append(TerrainProblem(f"{fpath}.polygon",
+                                               f"a polygon inside area {area.name!r}",
+                                               "a polygon reaching outside it"))
+    return problems
+
+
+def model_within_area(fp: Footprint, area: TerrainArea) -> bool:
+    """13.08 / 13.09 / 13.10 A model is within a terrain area if any part of its base is inside
+    the area's footprint (01.04.01: within = not more than 0", so touching the edge counts)."""
+    return footprint_polygon_distance(fp, area.polygon) <= EPS
+
+
+# --- ready-made pieces ------------------------------------------------------------------
+
+def _xf(pts, x: float, y: float, rot: float) -> tuple[Point, ...]:
+    a = math.radians(rot)
+    c, s = math.cos(a), math.sin(a)
+    return tuple((round(x + c * px - s * py, 9), round(y + s * px + c * py, 9)) for px, py in pts)
+
+
+def _rect(cx: float, cy: float, w: float, h: float) -> list[Point]:
+    return [(cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2),
+            (cx + w / 2, cy + h / 2), (cx - w / 2, cy + h / 2)]
+
+
+def _ruins(x, y, rot) -> TerrainArea:
+    # 10" x 6" area; two L-shaped dense walls (0.5" thick) in opposite corners leave gaps
+    t = 0.5
+    wall_a = [(-5, -3), (0.5, -3), (0.5, -3 + t), (-5 + t, -3 + t), (-5 + t, 0.5), (-5, 0.5)]
+    wall_b = [(5, 3), (-0.5, 3), (-0.5, 3 - t), (5 - t, 3 - t), (5 - t, -0.5), (5, -0.5)]
+    return TerrainArea("ruins", _xf(_rect(0, 0, 10, 6), x, y, rot),
+                       (Feature("dense", _xf(wall_a, x, y, rot)),
+                        Feature("dense", _xf(wall_b, x, y, rot))))
+
+
+def _woods(x, y, rot) -> TerrainArea:
+    poly = [(-4, -2.5), (1, -3), (4, -1.5), (4, 2), (0, 3), (-3.5, 2)]
+    return TerrainArea("woods", _xf(poly, x, y, rot), (Feature("light", _xf(poly, x, y, rot)),))
+
+
+def _crater_field(x, y, rot) -> TerrainArea:
+    feats = (Feature("exposed", _xf(_rect(-1.5, -1, 2.5, 2.0), x, y, rot)),
+             Feature("exposed", _xf(_rect(1.5, 1, 2.5, 2.0), x, y, rot)))
+    return TerrainArea("crater field", _xf(_rect(0, 0, 6, 5), x, y, rot), feats)
+
+
+def _container(x, y, rot) -> TerrainArea:
+    box = _xf(_rect(0, 0, 5, 2.5), x, y, rot)
+    return TerrainArea("armoured container", box, (Feature("dense", box),))
+
+
+def _barricade(x, y, rot) -> TerrainArea:
+    bar = _xf(_rect(0, 0, 4, 0.6), x, y, rot)
+    return TerrainArea("barricade", bar, (Feature("light", bar),))
+
+
+TERRAIN_LIBRARY: dict[str, Callable[[float, float, float], TerrainArea]] = {
+    "ruins": _ruins,
+    "woods": _woods,
+    "crater field": _crater_field,
+    "armoured container": _container,
+    "barricade": _barricade,
+}
+
+
+def place(name: str, x: float, y: float, rotation: float = 0.0) -> TerrainArea:
+    """13.01 A ready-made terrain piece from TERRAIN_LIBRARY, centred at (x, y), rotated (deg)."""
+    if name not in TERRAIN_LIBRARY:
+        raise KeyError(f"unknown terrain piece {name!r}; known: {', '.join(TERRAIN_LIBRARY)}")
+    return TERRAIN_LIBRARY[name](float(x), float(y), float(rotation))
+
+
+def default_table(board: tuple[float, float] = BOARD) -> list[TerrainArea]:
+    """13.01 A tournament-style layout of 12 pieces, point-symmetric about the table centre."""
+    W, H = board
+    half = [
+        ("ruins", 12.0, 10.0, 0.0),
+        ("ruins", 24.0, 17.0, 90.0),
+        ("woods", 8.0, 30.0, 0.0),
+        ("armoured container", 20.0, 32.0, 30.0),
+        ("crater field", 36.0, 6.0, 0.0),
+        ("barricade", 27.0, 27.0, 60.0),
+    ]
+    out = []
+    for name, x, y, rot in half:
+        out.append(place(name, x, y, rot))
+        out.append(place(name, W - x, H - y, rot + 180.0))
+    return out
+
+
+def area_polygon_ccw(area: TerrainArea) -> np.ndarray:
+    """13.01 The area's polygon as a counter-clockwise float array."""
+    return ccw(area.polygon)
+
+
+def convex(poly) -> bool:
+    """13.01 Whether a polygon (any orientation) is convex."""
+    return is_convex(ccw(poly))

@@ -1,0 +1,46 @@
+"""Headless runs: play a scenario's script to the end, answering decisions from the script or
+with the default policies, optionally recording a replay log."""
+
+from __future__ import annotations
+
+from sim.battle import Battle, Refusal
+from sim.commands import command_to_dict
+from sim.scenario.script import to_command
+
+
+class ScriptError(Exception):
+    """A scripted command or decision the rules refuse (reported like a scenario error)."""
+
+
+def answer_from(step_decisions: dict):
+    def answer(req):
+        if req.kind in step_decisions:
+            return step_decisions[req.kind]
+        return req.default
+    return answer
+
+
+def play(battle: Battle, scenario, recorder=None) -> None:
+    """Run every script step: submit its command, tick until idle, answering decisions."""
+    for step in scenario.script:
+        cmd = to_command(battle, step)
+        if recorder:
+            recorder.command(cmd)
+        try:
+            battle.submit(cmd)
+        except Refusal as e:
+            raise ScriptError(f"{scenario.path}: {step.where}: the rules refuse this command: {e}") from None
+        answer = answer_from(step.decisions)
+        while True:
+            battle.step_until_blocked()
+            if battle.pending is None:
+                break
+            req = battle.pending
+            value = answer(req)
+            try:
+                battle.answer(value)
+            except Refusal as e:
+                raise ScriptError(f"{scenario.path}: {step.where}.decisions.{req.kind}: {e}") from None
+        battle.commands_done += 1
+        if recorder:
+            recorder.end_command(battle)

@@ -1,0 +1,1 @@
+"""Scenario files: load, validate and save (TOML)."""

@@ -1,0 +1,298 @@
+"""Load and validate a scenario file (TOML) into a ScenarioSpec.
+
+Every problem is reported as one ScenarioError naming the file, the path inside it, what was
+expected and what was found. See the README for the format."""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from pathlib import Path
+
+from sim.rules import geometry
+from sim.rules.abilities import AbilityError, parse_unit_abilities, parse_weapon_abilities
+from sim.rules.dice import parse_dice_expr
+from sim.rules.profiles import ModelProfile, WeaponProfile
+from sim.scenario.errors import ScenarioError
+from sim.scenario.reader import Reader
+from sim.scenario.script import read_script
+from sim.scenario.spec import Army, ModelSpec, ScenarioSpec, UnitSpec
+
+DEFAULT_COLOURS = ((178, 58, 52), (52, 96, 158))
+MODEL_FIELDS = {"name", "id", "ids", "count", "base_mm", "base", "shape", "angle", "M", "T", "Sv",
+                "InSv", "W", "Ld", "OC", "keywords", "weapons", "at", "role", "abilities"}
+UNIT_FIELDS = {"id", "name", "keywords", "abilities", "models", "advanced", "fell_back", "charged",
+               "moved", "ranged_attacks_last_turn", "allocation_order"}
+
+
+def load_scenario(path: str | Path) -> ScenarioSpec:
+    path = Path(path)
+    name = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise ScenarioError(name, "", "a readable scenario file", e.strerror or str(e)) from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ScenarioError(name, "", "UTF-8 text", "undecodable bytes") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(name, "", "valid TOML", str(e)) from None
+    spec = parse_scenario(data, name)
+    return _with(spec, path=name, digest=hashlib.sha256(raw).hexdigest())
+
+
+def _with(spec: ScenarioSpec, **kw) -> ScenarioSpec:
+    from dataclasses import replace
+    return replace(spec, **kw)
+
+
+def parse_scenario(data: dict, file: str) -> ScenarioSpec:
+    top = Reader(file, data)
+    top.keys({"battle", "terrain", "weapons", "armies", "script"}, {"battle", "armies"})
+    battle = top.sub("battle")
+    battle.keys({"name", "description", "seed", "board"}, {"name"})
+    board = battle.point("board") if battle.has("board") else (60.0, 44.0)
+    if board[0] <= 0 or board[1] <= 0:
+        battle.fail("a positive board size in inches", list(board), "board")
+    terrain = _terrain(top, board)
+    weapons = _weapons(top)
+    armies, units = _armies(top, weapons, board)
+    script = read_script(top, units, weapons)
+    return ScenarioSpec(
+        name=battle.req("name", str), description=battle.get("description", str, ""),
+        seed=battle.get("seed", int, 1), board=board, terrain=terrain, armies=armies,
+        units=units, weapons=weapons, script=script)
+
+
+def _terrain(top: Reader, board) -> tuple:
+    from sim.rules import terrain as TR
+    if not top.has("terrain"):
+        return ()
+    areas = []
+    for r in top.sub("terrain").items():
+        if r.has("piece"):
+            r.keys({"piece", "at", "rotation", "name"}, {"piece", "at"})
+            piece = r.req("piece", str)
+            if piece not in TR.TERRAIN_LIBRARY:
+                r.fail(f"a terrain piece from the library ({', '.join(sorted(TR.TERRAIN_LIBRARY))})", piece, "piece")
+            x, y = r.point("at")
+            area = TR.place(piece, x, y, r.get("rotation", float, 0.0))
+            if r.has("name"):
+                from dataclasses import replace
+                area = replace(area, name=r.get("name", str))
+            areas.append(area)
+            continue
+        r.keys({"name", "area", "features"}, {"area"})
+        feats = []
+        if r.has("features"):
+            for f in r.sub("features").items():
+                f.keys({"category", "polygon"}, {"category", "polygon"})
+                cat = f.req("category", str)
+                if cat not in ("exposed", "light", "dense"):
+                    f.fail("exposed, light or dense (13.02)", cat, "category")
+                feats.append(TR.Feature(cat, f.points("polygon")))
+        areas.append(TR.TerrainArea(r.get("name", str, f"terrain-{len(areas) + 1}"),
+                                    r.points("area"), tuple(feats)))
+    problems = TR.validate_terrain(areas, board)
+    if problems:
+        p = problems[0]
+        raise ScenarioError(top.file, p.path, p.expected, p.found)
+    return tuple(areas)
+
+
+def _weapons(top: Reader) -> dict[str, WeaponProfile]:
+    out: dict[str, WeaponProfile] = {}
+    if not top.has("weapons"):
+        return out
+    ws = top.sub("weapons")
+    if not isinstance(ws.data, dict):
+        ws.fail("a table of weapon profiles", ws.data)
+    for name in ws.data:
+        r = ws.sub(name)
+        r.keys({"range", "A", "BS", "WS", "S", "AP", "D", "abilities"}, {"range", "A", "S", "AP", "D"})
+        rng = r.data["range"]
+        melee = isinstance(rng, str) and rng.lower() == "melee"
+        if not melee and (not isinstance(rng, int) or isinstance(rng, bool) or rng < 1):
+            r.fail('a range in whole inches (1 or more) or "melee"', rng, "range")
+        skill_key = "WS" if melee else "BS"
+        if r.has("WS" if not melee else "BS"):
+            r.fail(f"{skill_key} for a {'melee' if melee else 'ranged'} weapon", "<the other one>",
+                   "WS" if not melee else "BS")
+        skill = r.get(skill_key, int, None) if r.has(skill_key) else None
+        abil_text = r.get("abilities", str, "")
+        try:
+            abilities = parse_weapon_abilities(abil_text, name)
+        except AbilityError as e:
+            raise ScenarioError(top.file, r.at("abilities"), "known weapon abilities",
+                                f"{e.message} (weapon {name!r}, token {e.token!r})") from None
+        torrent = any(a.name == "TORRENT" for a in abilities)
+        if skill is None and not torrent:
+            raise ScenarioError(top.file, r.at(skill_key), f"{skill_key} (2 to 6, for 2+ to 6+)", "<missing>")
+        if skill is not None and not 2 <= skill <= 6:
+            r.fail(f"{skill_key} from 2 to 6 (2+..6+, 02.02.01)", skill, skill_key)
+        A = _dice(r, "A", minimum=1)
+        D = _dice(r, "D", minimum=1)
+        S = r.req("S", int)
+        if S < 1:
+            r.fail("S of 1 or more", S, "S")
+        AP = r.req("AP", int)
+        if AP > 0:
+            r.fail("AP of 0 or less (e.g. -2)", AP, "AP")
+        out[name] = WeaponProfile(name, None if melee else rng, A, skill or 2, S, AP, D,
+                                  abilities, abil_text)
+    return out
+
+
+def _dice(r: Reader, key: str, minimum: int):
+    v = r.data.get(key)
+    try:
+        d = parse_dice_expr(v)
+    except ValueError:
+        r.fail("a number or dice like 'D6+1'", v, key)
+    if d.minimum < minimum:
+        r.fail(f"{key} of at least {minimum}", v, key)
+    return d
+
+
+def _armies(top: Reader, weapons, board):
+    armies_r = top.sub("armies")
+    items = armies_r.items()
+    if len(items) != 2:
+        armies_r.fail("exactly two armies", f"<{len(items)} armies>")
+    armies, units = [], []
+    seen_units: set[str] = set()
+    seen_models: dict[str, str] = {}
+    placed: list[tuple[str, str, geometry.Footprint]] = []
+    for owner, ar in enumerate(items):
+        ar.keys({"name", "colour", "units"}, {"name", "units"})
+        colour = DEFAULT_COLOURS[owner]
+        if ar.has("colour"):
+            c = ar.data["colour"]
+            if not (isinstance(c, list) and len(c) == 3 and all(isinstance(v, int) and 0 <= v <= 255 for v in c)):
+                ar.fail("an RGB colour [r, g, b] of 0..255", c, "colour")
+            colour = tuple(c)
+        armies.append(Army(ar.req("name", str), colour))
+        for ur in ar.sub("units").items():
+            units.append(_unit(ur, owner, weapons, board, seen_units, seen_models, placed))
+    return tuple(armies), tuple(units)
+
+
+def _keywords(r: Reader, key: str) -> frozenset[str]:
+    v = r.get(key, list, [])
+    for i, k in enumerate(v):
+        if not isinstance(k, str) or not k.strip():
+            r.sub(key).fail("a keyword string", k, i)
+    return frozenset(k.strip().upper() for k in v)
+
+
+def _abilities(r: Reader, key: str):
+    if not r.has(key):
+        return ()
+    v = r.data[key]
+    if not isinstance(v, (str, list)):
+        r.fail("unit abilities as a string or a list of strings", v, key)
+    try:
+        return parse_unit_abilities(v, r.at(key))
+    except AbilityError as e:
+        raise ScenarioError(r.file, r.at(key), "known unit abilities", f"{e.message} (token {e.token!r})") from None
+
+
+def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed) -> UnitSpec:
+    ur.keys(UNIT_FIELDS, {"id", "models"})
+    uid = ur.req("id", str)
+    if not uid or "/" in uid:
+        ur.fail("a unit id without '/'", uid, "id")
+    if uid in seen_units:
+        ur.fail("a unit id not used before", uid, "id")
+    seen_units.add(uid)
+    ukw = _keywords(ur, "keywords")
+    uab = _abilities(ur, "abilities")
+    models: list[ModelSpec] = []
+    for mr in ur.sub("models").items():
+        mr.keys(MODEL_FIELDS, {"M", "T", "Sv", "W", "Ld", "OC", "at"})
+        count = mr.get("count", int, 1)
+        if count < 1:
+            mr.fail("a count of 1 or more", count, "count")
+        stats = {}
+        for k in ("M", "T", "Sv", "W", "Ld", "OC"):
+            stats[k] = mr.req(k, int)
+        if stats["W"] <= 0:
+            mr.fail("W of 1 or more", stats["W"], "W")
+        if stats["T"] < 1:
+            mr.fail("T of 1 or more", stats["T"], "T")
+        if not 2 <= stats["Sv"] <= 7:
+            mr.fail("Sv from 2 to 7 (2+..7+; 7 = no save)", stats["Sv"], "Sv")
+        insv = mr.get("InSv", int, None)
+        if insv is not None and not 2 <= insv <= 6:
+            mr.fail("InSv from 2 to 6 (2+..6+)", insv, "InSv")
+        profile = ModelProfile(stats["M"], stats["T"], stats["Sv"], stats["W"], stats["Ld"], stats["OC"], insv)
+        kws = ukw | _keywords(mr, "keywords")
+        abil = uab + _abilities(mr, "abilities")
+        wnames = mr.get("weapons", list, [])
+        wps = []
+        for i, wn in enumerate(wnames):
+            if wn not in weapons:
+                mr.sub("weapons").fail(f"a weapon defined under [weapons] ({', '.join(sorted(weapons)) or 'none defined'})", wn, i)
+            wps.append(weapons[wn])
+        shape, length, width = "round", 32 / 25.4, 32 / 25.4
+        if mr.has("base_mm") and mr.has("base"):
+            mr.fail("base_mm (round) or base = [length, width] (mm), not both", "<both>", "base")
+        if mr.has("base_mm"):
+            mm = mr.get("base_mm", float)
+            if mm <= 0:
+                mr.fail("a positive base size in mm", mm, "base_mm")
+            length = width = mm / 25.4
+        elif mr.has("base"):
+            L, Wd = mr.point("base")
+            if L <= 0 or Wd <= 0:
+                mr.fail("a positive base size [length, width] in mm", [L, Wd], "base")
+            shape = mr.get("shape", str, "oval")
+            if shape not in ("oval", "rect", "round"):
+                mr.fail("oval, rect or round", shape, "shape")
+            length, width = L / 25.4, Wd / 25.4
+        angle = mr.get("angle", float, 0.0)
+        at = mr.points("at")
+        if len(at) != count:
+            mr.fail(f"{count} positions in 'at' (one per model)", f"<{len(at)} positions>", "at")
+        ids = mr.get("ids", list, None)
+        if mr.has("id"):
+            if count != 1:
+                mr.fail("'id' for a single model (use 'ids' for several)", count, "count")
+            ids = [mr.req("id", str)]
+        if ids is not None and (len(ids) != count or not all(isinstance(i, str) and i for i in ids)):
+            mr.fail(f"{count} model ids", ids, "ids" if mr.has("ids") else "id")
+        role = mr.get("role", str, "bodyguard")
+        if role not in ("bodyguard", "leader", "support"):
+            mr.fail("bodyguard, leader or support (19.01)", role, "role")
+        name = mr.get("name", str, ur.get("name", str, uid))
+        for i, (x, y) in enumerate(at):
+            mid = ids[i] if ids else f"{uid}/{len(models) + 1}"
+            where = mr.sub("at").at(i)
+            if mid in seen_models:
+                raise ScenarioError(ur.file, mr.at("ids" if ids else "at"), "a model id not used before",
+                                    repr(mid))
+            seen_models[mid] = where
+            fp = geometry.footprint(shape, x, y, length, width, angle)
+            if not _on_board(fp, board):
+                raise ScenarioError(ur.file, where, f"a base wholly on the {board[0]:g}\"x{board[1]:g}\" board",
+                                    f"({x:g}, {y:g})")
+            for other_id, other_where, ofp in placed:
+                if geometry.overlaps(fp, ofp):
+                    raise ScenarioError(ur.file, where, "a base that overlaps no other model",
+                                        f"({x:g}, {y:g}) overlapping {other_id} at {other_where}")
+            placed.append((mid, where, fp))
+            models.append(ModelSpec(mid, name, role, x, y, shape, length, width, angle, profile,
+                                    kws, tuple(wps), "CHARACTER" in kws, abil))
+    order = ur.get("allocation_order", list, [])
+    return UnitSpec(uid, ur.get("name", str, uid), owner, tuple(models),
+                    advanced=ur.get("advanced", bool, False), fell_back=ur.get("fell_back", bool, False),
+                    charged=ur.get("charged", bool, False), moved=ur.get("moved", float, 0.0),
+                    ranged_attacks_last_turn=ur.get("ranged_attacks_last_turn", bool, False),
+                    allocation_order=tuple(str(o) for o in order))
+
+
+def _on_board(fp, board) -> bool:
+    pts = geometry.outline(fp, 32)
+    return bool((pts[:, 0] >= -1e-6).all() and (pts[:, 0] <= board[0] + 1e-6).all()
+                and (pts[:, 1] >= -1e-6).all() and (pts[:, 1] <= board[1] + 1e-6).all())

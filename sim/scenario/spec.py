@@ -1,0 +1,71 @@
+"""A validated scenario, as plain immutable data (what the loader returns, what the world is
+built from, what the sandbox saves)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sim.rules.profiles import ModelProfile, WeaponProfile
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSpec:
+    id: str  # "<unit id>/<n>" (n from 1), or the model's own id when given
+    name: str
+    role: str  # bodyguard | leader | support
+    x: float
+    y: float
+    shape: str  # round | oval | rect
+    length: float  # inches
+    width: float
+    angle: float
+    profile: ModelProfile
+    keywords: frozenset[str]
+    weapons: tuple[WeaponProfile, ...]
+    character: bool
+    abilities: tuple = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UnitSpec:
+    id: str
+    name: str
+    owner: int
+    models: tuple[ModelSpec, ...]
+    advanced: bool = False
+    fell_back: bool = False
+    charged: bool = False
+    moved: float = 0.0
+    ranged_attacks_last_turn: bool = False
+    allocation_order: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptStep:
+    """One scripted step: the action as written (validated shape) and its decisions; it becomes
+    a Command against the live battle (sim.scenario.script.to_command)."""
+
+    action: dict
+    decisions: dict = field(default_factory=dict)
+    where: str = ""  # e.g. "script[2]"
+
+
+@dataclass(frozen=True, slots=True)
+class Army:
+    name: str
+    colour: tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioSpec:
+    name: str
+    description: str
+    seed: int
+    board: tuple[float, float]
+    terrain: tuple  # sim.rules.terrain.TerrainArea
+    armies: tuple[Army, ...]
+    units: tuple[UnitSpec, ...]
+    weapons: dict  # name -> WeaponProfile
+    script: tuple[ScriptStep, ...]
+    path: str = ""
+    digest: str = ""

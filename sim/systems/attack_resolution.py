@@ -1,0 +1,219 @@
+"""AttackResolutionSystem: 04.03 Resolve Attacks, one step of one pool per tick:
+gather -> hit rolls -> wound rolls -> allocation order -> save rolls -> inflict damage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import esper
+
+from sim import events as ev
+from sim import world as W
+from sim.components import Activation, Character, Destroyed, Stats, Unit, Wounds
+from sim.decisions import PENDING, DecisionRequest
+from sim.rules import pools as PL
+from sim.rules.allocation import allocation_groups, default_order, order_problems
+from sim.rules.sequence import DamageState, PoolState, inflict_damage, roll_hits, roll_saves, roll_wounds
+
+
+@dataclass(slots=True)
+class Pool:
+    """A pool being resolved (04.03 step 3) and where it is in the attack sequence."""
+
+    index: int
+    spec: PL.PoolSpec
+    step: str = "gather"
+    state: PoolState | None = None
+    attackers: tuple[str, ...] = ()
+    abilities: tuple = ()
+    groups: tuple = ()
+    order: tuple[str, ...] = ()
+    precision: str | None = None
+    precision_checked: bool = False
+    saves: list[int] = field(default_factory=list)
+
+    @property
+    def has_precision(self) -> bool:
+        return any(a.name == "PRECISION" for a in self.abilities)
+
+
+def applicable(abilities, target: int) -> tuple:
+    """24.01 conditions, 24.03 [ANTI] keyword and the 04.03 FAQ on [PRECISION] against a unit
+    with no CHARACTER: only the abilities that apply to this target."""
+    tkw = W.unit_keywords(target)
+    has_char = any(esper.has_component(m, Character) for m in W.unit_models(target))
+    out = []
+    for a in abilities:
+        if not a.applies_to(tkw):
+            continue
+        if a.name == "ANTI" and not a.anti_matches(tkw):
+            continue
+        if a.name == "PRECISION" and not has_char:
+            continue
+        out.append(a)
+    return tuple(out)
+
+
+def key_of(d) -> PL.AttackKey:
+    w = d.weapon
+    D = w.D
+    abil = applicable(d.abilities, d.target)
+    melta = next((a for a in abil if a.name == "MELTA"), None)
+    if melta is not None and d.half_range:
+        D = D.plus(melta.value)  # 24.25
+    return PL.effective_key(w.skill, d.skill_mods, w.S, w.AP, D, abil, d.hit_mods,
+                            d.wound_mods, d.ignored, d.fail_below)
+
+
+def _extra_dice(d, abil) -> int:
+    """04.03 step 2 extra dice: [RAPID FIRE X] within half range (24.30), [BLAST X] per 5 models
+    (24.05), [CLEAVE X] per 5 models when all its attacks went at one target (24.06)."""
+    extra = 0
+    for a in abil:
+        if a.name == "RAPID FIRE" and d.half_range:
+            extra += a.value if isinstance(a.value, int) else 0
+        elif a.name == "BLAST":
+            extra += a.value * (d.target_models // 5)
+        elif a.name == "CLEAVE" and not d.split:
+            extra += a.value * (d.target_models // 5)
+    return extra
+
+
+class AttackResolutionSystem(esper.Processor):
+    def process(self, battle) -> None:
+        ent = battle.activation_unit
+        if ent is None:
+            return
+        act = esper.component_for_entity(ent, Activation)
+        if act.stage != "attacks":
+            return
+        if not act.pools and act.pool_index == 0:
+            keys = [(d.target, key_of(d) if d.target is not None else None) for d in act.declared]
+            act.pools = [Pool(i, spec) for i, spec in enumerate(PL.gather(keys))]
+            if not act.pools:
+                act.stage = "hazard"
+                return
+        if act.pool_index >= len(act.pools):
+            act.stage = "hazard"
+            return
+        pool = act.pools[act.pool_index]
+        getattr(self, "_" + pool.step)(battle, ent, act, pool)
+        if pool.step == "done":
+            act.pool_index += 1
+            if act.pool_index >= len(act.pools):
+                act.stage = "hazard"
+
+    # --- 04.03 step 2: gather attack dice ------------------------------------------------------
+    def _gather(self, battle, ent, act, pool: Pool) -> None:
+        target = pool.spec.target
+        tunit = esper.component_for_entity(target, Unit).id
+        if W.unit_destroyed(target):
+            battle.emit(ev.POOL, pool=pool.index, target=tunit, dice=0,
+                        note="target destroyed: these attacks are lost")
+            pool.step = "done"
+            return
+        members = [act.declared[i] for i in pool.spec.members]
+        first = members[0]
+        pool.abilities = applicable(first.abilities, target)
+        ndice = 0
+        for d in members:
+            w = d.weapon
+            a = w.A.roll(battle.dice, f"attacks ({w.name})") if w.A.is_random else w.A.k
+            if d.attacks is not None:
+                a = d.attacks
+            ndice += a + _extra_dice(d, applicable(d.abilities, target))
+        key = pool.spec.key
+        names = {a.name: a for a in pool.abilities}
+        anti = names.get("ANTI")
+        sustained = names.get("SUSTAINED HITS")
+        pool.attackers = tuple(dict.fromkeys(d.model_id for d in members))
+        pool.state = PoolState(
+            dice=ndice, skill=key.skill, S=key.S, AP=key.AP, D=key.D, T=W.toughness(target),
+            hit_mod=key.hit_mod, wound_mod=key.wound_mod,
+            critical_wound_on=anti.value if anti else 6,
+            torrent="TORRENT" in names, lethal="LETHAL HITS" in names,
+            sustained=sustained.value if sustained else 0,
+            devastating="DEVASTATING WOUNDS" in names, twin_linked="TWIN-LINKED" in names,
+            hit_fail_below=key.fail_below)
+        pool.precision_checked = not pool.has_precision
+        battle.emit(ev.POOL, pool=pool.index, target=tunit, dice=ndice,
+                    weapons=sorted({d.weapon.name for d in members}), attackers=list(pool.attackers),
+                    skill=key.skill, S=key.S, AP=key.AP, D=str(key.D), T=pool.state.T,
+                    hit_mod=key.hit_mod, wound_mod=key.wound_mod,
+                    abilities=[a.label() for a in pool.abilities],
+                    psychic="PSYCHIC" in names, ignored=list(key.psychic_ignored),
+                    modifiers=[[s, v] for s, v in first.hit_mods + first.skill_mods + first.wound_mods])
+        pool.step = "hit"
+
+    # --- 05.01 / 05.02 ---------------------------------------------------------------------------
+    def _hit(self, battle, ent, act, pool: Pool) -> None:
+        rec = roll_hits(pool.state, battle.dice)
+        battle.emit(ev.HITS, pool=pool.index, skill=pool.state.skill, modifier=pool.state.hit_mod, **rec)
+        if act.kind == "shoot":
+            W.unit_state(ent).ranged_attacks_this_turn = True
+        pool.step = "wound" if (pool.state.hits or pool.state.auto_wounds) else "done"
+
+    def _wound(self, battle, ent, act, pool: Pool) -> None:
+        rec = roll_wounds(pool.state, battle.dice)
+        battle.emit(ev.WOUNDS, pool=pool.index, S=pool.state.S, T=pool.state.T,
+                    critical_on=pool.state.critical_wound_on, **rec)
+        pool.step = "allocation" if (pool.state.wounds or pool.state.mortal_criticals) else "done"
+
+    # --- 05.03 step 2 ---------------------------------------------------------------------------
+    def _allocation(self, battle, ent, act, pool: Pool) -> None:
+        if not pool.precision_checked:
+            return  # the PrecisionAllocationSystem is waiting on the attacker's choice
+        target = pool.spec.target
+        models = W.target_models(target)
+        pool.groups = allocation_groups(models)
+        if not pool.order:
+            declared = battle.scenario_allocation_orders.get(target, ())
+            default = default_order(pool.groups, models, declared)
+            if len(pool.groups) > 1:
+                tunit = esper.component_for_entity(target, Unit)
+                req = DecisionRequest(
+                    "allocation_order", f"pool {pool.index}", tunit.owner,
+                    [g.key for g in pool.groups], list(default),
+                    prompt=f"{tunit.name}: order of allocation groups (05.03)",
+                    context={"groups": [g.label() for g in pool.groups]})
+                ans = battle.decide(req)
+                if ans is PENDING:
+                    return
+                pool.order = tuple(ans)
+            else:
+                pool.order = default
+        battle.emit(ev.ALLOCATION, pool=pool.index, order=list(pool.order),
+                    groups={g.key: list(g.members) for g in pool.groups}, precision=pool.precision)
+        pool.step = "save"
+
+    def _save(self, battle, ent, act, pool: Pool) -> None:
+        pool.saves = roll_saves(pool.state, battle.dice)
+        battle.emit(ev.SAVES, pool=pool.index, rolls=pool.saves, AP=pool.state.AP)
+        pool.step = "damage"
+
+    # --- 05.04 -----------------------------------------------------------------------------------
+    def _damage(self, battle, ent, act, pool: Pool) -> None:
+        target = pool.spec.target
+        models = W.target_models(target)
+        live = [m for m in models]
+        ents = {W.model_id(m): m for m in W.unit_models(target, living=False)}
+        st = DamageState(live, {m.id: m.remaining for m in live}, pool.groups, pool.order,
+                         pool.precision, fnp=W.feel_no_pain(target))
+        Sv = {m.id: m.Sv for m in live}
+        InSv = {m.id: m.InSv for m in live}
+        records = inflict_damage(pool.state, pool.saves, st, battle.dice, Sv, InSv)
+        attacker = esper.component_for_entity(ent, Unit).id
+        for mid, rem in st.remaining.items():
+            e = ents[mid]
+            w = esper.component_for_entity(e, Wounds)
+            if rem != w.remaining:
+                w.remaining = rem
+                if rem <= 0 and not esper.has_component(e, Destroyed):
+                    esper.add_component(e, Destroyed(by=attacker))
+        battle.emit(ev.DAMAGE, pool=pool.index, steps=records)
+        for r in records:
+            if r.get("destroyed"):
+                battle.emit(ev.DESTROYED, model=r["model"], by=attacker)
+        if W.unit_destroyed(target):
+            battle.emit(ev.UNIT_DESTROYED, unit=esper.component_for_entity(target, Unit).id, by=attacker)
+        pool.step = "done"

@@ -1,0 +1,71 @@
+"""CommandSystem: takes the next accepted command and starts it (one per tick)."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim import world as W
+from sim.commands import EndTurn, Fight, Move, Shoot
+from sim.components import Activation, Position, Stats, Unit, UnitState
+
+
+class CommandSystem(esper.Processor):
+    def process(self, battle) -> None:
+        if battle.activation_unit is not None or not battle.queue:
+            return
+        cmd = battle.queue.popleft()
+        if isinstance(cmd, Shoot):
+            ent = battle.units[cmd.unit]
+            W.unit_state(ent).selected_to_shoot = True
+            esper.add_component(ent, Activation("shoot", cmd, "type"))
+            battle.activation_unit = ent
+        elif isinstance(cmd, Fight):
+            ent = battle.units[cmd.unit]
+            W.unit_state(ent).selected_to_fight = True
+            esper.add_component(ent, Activation("fight", cmd, "weapons"))
+            battle.activation_unit = ent
+        elif isinstance(cmd, Move):
+            self._move(battle, cmd)
+        elif isinstance(cmd, EndTurn):
+            for _e, st in esper.get_component(UnitState):
+                st.ranged_attacks_last_turn = st.ranged_attacks_this_turn
+                st.ranged_attacks_this_turn = False
+                st.advanced = st.fell_back = st.charged = st.set_up_this_turn = False
+                st.selected_to_shoot = st.selected_to_fight = False
+                st.moved = 0.0
+            battle.turn += 1
+            battle.emit(ev.TURN, turn=battle.turn)
+            battle.moved_models = [e for e in battle.models.values()]
+
+    def _move(self, battle, cmd: Move) -> None:
+        """09.05-09.07 Apply a validated move: positions and the unit's turn bookkeeping."""
+        ent = battle.units[cmd.unit]
+        st = W.unit_state(ent)
+        moved = []
+        final = []
+        allowance = None
+        if cmd.mode == "advance":
+            (roll,) = battle.dice.d6(1, "advance roll")  # 09.06: M + D6
+            allowance = roll
+        for mid, x, y in cmd.to:
+            m = battle.models[mid]
+            pos = esper.component_for_entity(m, Position)
+            dist = ((x - pos.x) ** 2 + (y - pos.y) ** 2) ** 0.5
+            if allowance is not None:
+                limit = esper.component_for_entity(m, Stats).M + allowance
+                if dist > limit:  # the advance roll fell short: go as far as it allows
+                    f = limit / dist
+                    x, y = round(pos.x + (x - pos.x) * f, 6), round(pos.y + (y - pos.y) * f, 6)
+                    dist = limit
+            st.moved = max(st.moved, dist)
+            pos.x, pos.y = x, y
+            moved.append(m)
+            final.append([mid, x, y])
+        if cmd.mode == "advance":
+            st.advanced = True
+        elif cmd.mode == "fall back":
+            st.fell_back = True
+        battle.moved_models = moved
+        battle.emit(ev.MOVED, unit=cmd.unit, mode=cmd.mode,
+                    to=final, advance_roll=allowance)

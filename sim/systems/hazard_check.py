@@ -1,0 +1,45 @@
+"""HazardCheckSystem: 24.15 [HAZARDOUS] with 06.03 hazard rolls, after the unit selected to
+shoot or fight has resolved all of its attacks (Part A ruling 5)."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim import world as W
+from sim.components import Activation, Destroyed, Unit, Wounds
+from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
+from sim.systems.mortal_wounds import suffer_mortal_wounds
+
+
+def hazardous_count(declared) -> int:
+    """24.15 One hazard roll per [HAZARDOUS] weapon selected in Select Weapons, per model per
+    weapon, even if it found no target (Part A ruling 5)."""
+    return sum(1 for d in declared if d.weapon.has("HAZARDOUS"))
+
+
+class HazardCheckSystem(esper.Processor):
+    def process(self, battle) -> None:
+        ent = battle.activation_unit
+        if ent is None:
+            return
+        act = esper.component_for_entity(ent, Activation)
+        if act.stage != "hazard":
+            return
+        act.stage = "cleanup"
+        n = hazardous_count(act.declared)
+        if n == 0:
+            return
+        unit = esper.component_for_entity(ent, Unit).id
+        if W.unit_destroyed(ent):
+            battle.emit(ev.HAZARD, unit=unit, rolls=[], failures=0, mortal_wounds=0,
+                        note="unit destroyed before its hazard rolls: none made")
+            return
+        rolls = battle.dice.d6(n, "hazard rolls")  # 06.03: rolled together
+        fails = hazard_failures(rolls)
+        all_mv = W.every_model_monster_or_vehicle(ent)
+        mw = hazard_mortal_wounds(fails, all_mv)
+        battle.emit(ev.HAZARD, unit=unit, rolls=list(rolls), failures=fails, mortal_wounds=mw,
+                    per_failure=3 if all_mv else 1)
+        if mw:
+            suffer_mortal_wounds(battle, ent, mw, source="hazard rolls", by=unit)

@@ -1,0 +1,46 @@
+"""06.02 Mortal wounds suffered by a unit outside an attack pool (hazard rolls, Deadly Demise):
+one at a time to the model 06.02 selects, each offered to Feel No Pain (24.12)."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim import world as W
+from sim.components import Destroyed, Unit, Wounds
+from sim.rules.mortal import mortal_wound_target
+
+
+def suffer_mortal_wounds(battle, unit_ent: int, count: int, source: str, by: str) -> list[dict]:
+    models = W.target_models(unit_ent)
+    remaining = {m.id: m.remaining for m in models}
+    fnp = W.feel_no_pain(unit_ent)
+    steps: list[dict] = []
+    for _ in range(count):
+        target = mortal_wound_target(models, remaining)
+        if target is None:
+            break
+        rec = {"model": target, "lost": 1}
+        if fnp.get(target):
+            (roll,) = battle.dice.d6(1, "feel no pain (mortal wound)")
+            rec["fnp"] = [roll]
+            if roll >= fnp[target]:
+                rec["lost"] = 0
+        remaining[target] -= rec["lost"]
+        rec["destroyed"] = remaining[target] <= 0
+        steps.append(rec)
+    for mid, rem in remaining.items():
+        e = battle.models[mid]
+        w = esper.component_for_entity(e, Wounds)
+        if rem != w.remaining:
+            w.remaining = rem
+            if rem <= 0 and not esper.has_component(e, Destroyed):
+                esper.add_component(e, Destroyed(by=by))
+    uid = esper.component_for_entity(unit_ent, Unit).id
+    battle.emit(ev.MORTAL, unit=uid, source=source, count=count, steps=steps)
+    for r in steps:
+        if r["destroyed"]:
+            battle.emit(ev.DESTROYED, model=r["model"], by=by)
+    if W.unit_destroyed(unit_ent):
+        battle.emit(ev.UNIT_DESTROYED, unit=uid, by=by)
+    return steps

@@ -1,0 +1,67 @@
+"""PrecisionAllocationSystem: 24.28 [PRECISION] at the start of the Allocation Order step.
+
+If the pool's target unit holds CHARACTER models visible to one or more of the pool's attacking
+models (Part A ruling 4: visibility checked once, for that pool), the attacker may pick one
+CHARACTER group holding a visible CHARACTER; it is the current allocation group until the pool
+is resolved or the group destroyed, then the declared order resumes."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim import world as W
+from sim.components import Activation, Character, Unit, Wounds
+from sim.decisions import PENDING, DecisionRequest
+
+DECLINE = "decline"
+
+
+def visible_characters(battle, attackers, target: int) -> list[str]:
+    """24.28 The target's CHARACTER models visible to at least one attacking model, in unit order."""
+    vis = battle.visibility
+    out = []
+    for m in W.unit_models(target):
+        if esper.has_component(m, Character):
+            cid = W.model_id(m)
+            if any(vis.model_visible(a, cid) for a in attackers):
+                out.append(cid)
+    return out
+
+
+def default_precision(battle, options: list[str]) -> str:
+    """Part A ruling 4: the CHARACTER with the fewest remaining wounds, ties by unit order."""
+    best = min(options, key=lambda c: (esper.component_for_entity(battle.models[c], Wounds).remaining,
+                                       options.index(c)))
+    return best
+
+
+class PrecisionAllocationSystem(esper.Processor):
+    def process(self, battle) -> None:
+        ent = battle.activation_unit
+        if ent is None:
+            return
+        act = esper.component_for_entity(ent, Activation)
+        if act.stage != "attacks" or act.pool_index >= len(act.pools):
+            return
+        pool = act.pools[act.pool_index]
+        if pool.step != "allocation" or pool.precision_checked:
+            return
+        target = pool.spec.target
+        chars = visible_characters(battle, pool.attackers, target)
+        tunit = esper.component_for_entity(target, Unit).id
+        if not chars:
+            battle.emit(ev.PRECISION, pool=pool.index, target=tunit, visible=[], chosen=None,
+                        note="no CHARACTER visible to the attacking models: no choice")
+            pool.precision_checked = True
+            return
+        owner = esper.component_for_entity(ent, Unit).owner
+        req = DecisionRequest("precision", f"pool {pool.index}", owner, chars + [DECLINE],
+                              default_precision(battle, chars),
+                              prompt=f"[PRECISION]: pick a visible CHARACTER in {tunit} (24.28)")
+        ans = battle.decide(req)
+        if ans is PENDING:
+            return
+        pool.precision = None if ans == DECLINE else ans  # a CHARACTER's group key is its id
+        battle.emit(ev.PRECISION, pool=pool.index, target=tunit, visible=chars, chosen=pool.precision)
+        pool.precision_checked = True

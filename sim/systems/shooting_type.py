@@ -1,0 +1,28 @@
+"""ShootingTypeSystem: for a unit selected to shoot, work out the shooting types it qualifies
+for (10.04-10.07) and fix the one it uses (the command's, or the default)."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim.components import Activation, Unit
+from sim.plan import shooting_facts, shooting_type_for
+from sim.rules.shooting import shooting_type_eligibility
+
+
+class ShootingTypeSystem(esper.Processor):
+    def process(self, battle) -> None:
+        ent = battle.activation_unit
+        if ent is None:
+            return
+        act = esper.component_for_entity(ent, Activation)
+        if act.stage != "type":
+            return
+        elig = shooting_type_eligibility(shooting_facts(ent))
+        act.shooting_type = shooting_type_for(ent, act.command.type)  # validated at submit
+        battle.emit(ev.SHOOTING_TYPE, unit=esper.component_for_entity(ent, Unit).id,
+                    type=act.shooting_type, requested=act.command.type,
+                    eligible={t: (r is None) for t, r in elig.items()},
+                    reasons={t: r for t, r in elig.items() if r})
+        act.stage = "weapons"

@@ -1,0 +1,103 @@
+"""WeaponSelectionSystem: 04.01 Select Weapons and 04.02 Select Targets for the activation,
+with the choices the rules give the attacker there: which copy of a duplicated ability a
+weapon uses (24.02) and which modifiers a [PSYCHIC] attack ignores (24.29)."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim import world as W
+from sim.components import Activation, Unit
+from sim.decisions import PENDING, DecisionRequest
+from sim.plan import plan_fight, plan_shoot
+from sim.rules import abilities as AB
+
+
+def default_duplicate(copies, target_keywords) -> str:
+    """24.02 default (Part A ruling 8): for [ANTI], the lowest threshold whose keyword the target
+    has, else the first; for numbered abilities the highest fixed value; else the first."""
+    if copies[0].name == "ANTI":
+        hits = [a for a in copies if a.anti_matches(target_keywords)]
+        if hits:
+            return min(hits, key=lambda a: a.value).label()
+        return copies[0].label()
+    fixed = [a for a in copies if isinstance(a.value, int)]
+    if fixed:
+        return max(fixed, key=lambda a: a.value).label()
+    return copies[0].label()
+
+
+class WeaponSelectionSystem(esper.Processor):
+    def process(self, battle) -> None:
+        ent = battle.activation_unit
+        if ent is None:
+            return
+        act = esper.component_for_entity(ent, Activation)
+        if act.stage != "weapons":
+            return
+        if not act.declared:
+            if act.kind == "shoot":
+                _type, act.declared = plan_shoot(battle, act.command, selected=True)
+            else:
+                act.declared = plan_fight(battle, act.command, selected=True)
+            for d in act.declared:
+                d.abilities = d.weapon.abilities
+        unit = esper.component_for_entity(ent, Unit)
+        # 24.02 duplicated abilities: one copy per weapon and target, chosen here.
+        for d in act.declared:
+            if d.target is None:
+                continue
+            for name, copies in AB.duplicates(d.weapon.abilities).items():
+                key = f"{d.weapon.name} -> {esper.component_for_entity(d.target, Unit).id}: {name}"
+                if key not in act.choices:
+                    tkw = W.unit_keywords(d.target)
+                    req = DecisionRequest(
+                        "duplicate", key, unit.owner, [a.label() for a in copies],
+                        default_duplicate(copies, tkw),
+                        prompt=f"{d.weapon.name} has {len(copies)} copies of {name}: use which? (24.02)")
+                    ans = battle.decide(req)
+                    if ans is PENDING:
+                        return
+                    act.choices[key] = ans
+                chosen = act.choices[key]
+                d.abilities = tuple(a for a in d.abilities
+                                    if a.name != name or a.label() == chosen)
+                # keep exactly one copy even when two copies print identically
+                seen = False
+                kept = []
+                for a in d.abilities:
+                    if a.name == name:
+                        if seen:
+                            continue
+                        seen = True
+                    kept.append(a)
+                d.abilities = tuple(kept)
+        # 24.29 [PSYCHIC]: which BS/WS and hit-roll modifiers to ignore.
+        for d in act.declared:
+            mods = d.hit_mods + d.skill_mods
+            if d.target is None or not mods or not any(a.name == "PSYCHIC" for a in d.abilities):
+                continue
+            key = f"{d.model_id} {d.weapon.name}"
+            if key not in act.choices:
+                harmful = [s for s, v in mods if v < 0]
+                req = DecisionRequest(
+                    "psychic", key, unit.owner, [s for s, _v in mods], harmful,
+                    prompt=f"{d.weapon.name} is [PSYCHIC]: ignore which modifiers? (24.29)",
+                    context={"modifiers": [[s, v] for s, v in mods]})
+                ans = battle.decide(req)
+                if ans is PENDING:
+                    return
+                act.choices[key] = ans
+            d.ignored = tuple(act.choices[key])
+        st = W.unit_state(ent)
+        used = set(st.used_one_shot)
+        for d in act.declared:
+            if d.weapon.has("ONE SHOT"):
+                used.add(f"{d.model_id}:{d.weapon.name}")
+        st.used_one_shot = frozenset(used)
+        battle.emit(ev.WEAPONS_SELECTED, unit=unit.id, kind=act.kind,
+                    selections=[[d.model_id, d.weapon.name,
+                                 None if d.target is None else esper.component_for_entity(d.target, Unit).id,
+                                 d.attacks] for d in act.declared])
+        act.stage = "attacks"

@@ -1,0 +1,99 @@
+"""Command and answer validation at the door: a refused command or answer changes nothing."""
+
+from __future__ import annotations
+
+import math
+
+import esper
+
+from sim import world as W
+from sim.commands import EndTurn, Fight, Move, Shoot
+from sim.components import Position, Stats, Unit
+from sim.plan import PlanError, plan_fight, plan_shoot
+from sim.rules.allocation import allocation_groups, order_problems
+
+
+def validate_command(battle, cmd) -> str | None:
+    """The reason ``cmd`` is illegal now, or None."""
+    try:
+        if isinstance(cmd, Shoot):
+            _type, declared = plan_shoot(battle, cmd)
+            _one_shot(battle, cmd.unit, declared)
+        elif isinstance(cmd, Fight):
+            plan_fight(battle, cmd)
+        elif isinstance(cmd, Move):
+            _check_move(battle, cmd)
+        elif isinstance(cmd, EndTurn):
+            pass
+        else:
+            return f"unknown command {cmd!r}"
+    except PlanError as e:
+        return str(e)
+    return None
+
+
+def _one_shot(battle, unit: str, declared) -> None:
+    """24.26 [ONE SHOT]: each such weapon is selected to attack once per battle."""
+    used = W.unit_state(battle.units[unit]).used_one_shot
+    for d in declared:
+        if d.weapon.has("ONE SHOT") and f"{d.model_id}:{d.weapon.name}" in used:
+            raise PlanError(f"{d.model_id}: {d.weapon.name} is [ONE SHOT] and was already fired this battle (24.26)")
+
+
+def _check_move(battle, cmd: Move) -> None:
+    """09.05-09.07 A move: each model at most M (advance: M + 6 at most; the advance roll is
+    made when the move is applied), on the battlefield; normal and advance moves need an
+    unengaged unit and end unengaged; a fall-back move needs an engaged unit and ends unengaged."""
+    if cmd.mode not in ("normal", "advance", "fall back"):
+        raise PlanError(f"unknown move mode {cmd.mode!r} (expected normal, advance or fall back)")
+    ent = battle.units.get(cmd.unit)
+    if ent is None:
+        raise PlanError(f"no unit {cmd.unit!r}")
+    engaged = W.unit_engaged(ent)
+    if cmd.mode == "fall back" and not engaged:
+        raise PlanError("a fall-back move needs an engaged unit (09.07)")
+    if cmd.mode != "fall back" and engaged:
+        raise PlanError(f"an engaged unit cannot make a {cmd.mode} move (09.05/09.06)")
+    bw, bh = battle.scenario.board
+    seen = set()
+    for mid, x, y in cmd.to:
+        m = battle.models.get(mid)
+        if m is None or W.unit_of(m) != ent:
+            raise PlanError(f"no model {mid!r} in unit {cmd.unit}")
+        if mid in seen:
+            raise PlanError(f"{mid} is moved twice")
+        seen.add(mid)
+        if not W.alive(m):
+            raise PlanError(f"{mid} is destroyed")
+        pos = esper.component_for_entity(m, Position)
+        limit = esper.component_for_entity(m, Stats).M + (6 if cmd.mode == "advance" else 0)
+        dist = math.hypot(x - pos.x, y - pos.y)
+        if dist > limit + 1e-9:
+            raise PlanError(f"{mid} would move {dist:.2f}\" but may move at most {limit}\"")
+        if not (0 <= x <= bw and 0 <= y <= bh):
+            raise PlanError(f"{mid} would end off the battlefield at ({x}, {y})")
+
+
+def validate_answer(battle, req, value):
+    """Check an answer against its request; returns the normalised answer or raises Refusal."""
+    from sim.battle import Refusal
+    if req.kind == "allocation_order":
+        if not isinstance(value, (list, tuple)):
+            raise Refusal("an allocation order is a list of group keys")
+        value = [str(v) for v in value]
+        ent = battle.activation_unit
+        from sim.components import Activation
+        act = esper.component_for_entity(ent, Activation)
+        pool = act.pools[act.pool_index]
+        models = W.target_models(pool.spec.target)
+        problems = order_problems(allocation_groups(models), value, models)
+        if problems:
+            raise Refusal("illegal allocation order (05.03): " + "; ".join(problems))
+        return value
+    if req.kind == "psychic":
+        if not isinstance(value, (list, tuple)) or any(v not in req.options for v in value):
+            raise Refusal(f"ignore a subset of {req.options}")
+        return [v for v in req.options if v in value]
+    if value not in req.options:
+        raise Refusal(f"expected one of {req.options}, found {value!r}")
+    return value
