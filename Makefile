@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 
-.PHONY: play test run bench clean
+.PHONY: play test run bench clean goldens
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,7 @@ play: $(STAMP)
 	$(PY) -m sim play scenarios/default.toml
 
 test: $(TSTAMP)
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q
 
 run: $(STAMP)
 	$(PY) -m sim run scenarios/default.toml
@@ -37,3 +37,8 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
+
+# Re-record every golden replay (after an intended rules change; review the diff!)
+goldens: $(STAMP)
+	@for f in scenarios/*.toml; do n=$$(basename $$f .toml); \
+	  $(PY) -m sim run $$f --quiet --log scenarios/replays/$$n.jsonl || exit 1; echo "recorded $$n"; done

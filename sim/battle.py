@@ -51,6 +51,7 @@ class Battle:
         self.models: dict[str, int] = {}
         self.visibility = None  # set by VisibilitySystem
         self.moved_models: list[int] = []  # models whose footprint changed since the last tick
+        self.validated = None  # (command, shooting type, declared attacks) from submit
         self.scenario_allocation_orders: dict[int, tuple[str, ...]] = {}
         self._enter()
         from sim.world_build import build_world
@@ -64,6 +65,8 @@ class Battle:
             esper.switch_world(self.world)
 
     def close(self) -> None:
+        from sim import world as W
+        W._SPATIAL.pop(self.world, None)
         if self.world in esper.list_worlds():
             if esper.current_world == self.world:
                 esper.switch_world("default")

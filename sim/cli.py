@@ -77,6 +77,13 @@ def cmd_play(args) -> int:
 
 
 def main(argv=None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # e.g. `sim run ... | head`
+        return 0
+
+
+def _main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="sim", description="Warhammer 40,000 (11th edition) battle simulator "
                                 "(unofficial fan tool)")
     sub = p.add_subparsers(dest="cmd", required=True)

@@ -106,13 +106,21 @@ def shooting_type_for(unit_ent: int, requested: str | None) -> str:
 
 
 def target_facts(battle, unit_ent: int, model_ent: int, weapon: WeaponProfile, target: int,
-                 shooting_type: str) -> tuple[SH.RangedTargetFacts, float]:
+                 shooting_type: str, cache: dict | None = None) -> tuple[SH.RangedTargetFacts, float]:
+    """The facts 04.02 needs for one weapon of one model at one target unit, and the distance
+    to the target's closest model. ``cache`` shares per-target work across a unit's models."""
     vis = battle.visibility
-    tmodels = W.unit_models(target)
+    per = None if cache is None else cache.get(target)
+    if per is None:
+        tmodels = W.unit_models(target)
+        per = (tmodels, [W.model_id(t) for t in tmodels], W.engaged_with(target),
+               W.unit_is_monster_or_vehicle(target))
+        if cache is not None:
+            cache[target] = per
+    tmodels, tids, engaged_with, target_mv = per
     mid = W.model_id(model_ent)
-    visible = any(vis.model_visible(mid, W.model_id(t)) for t in tmodels)
-    nearest = min(W.model_distance(model_ent, t) for t in tmodels)
-    engaged_with = W.engaged_with(target)
+    visible = any(vis.model_visible(mid, t) for t in tids)
+    nearest = W.nearest_distance(model_ent, tmodels)
     lo = vis.lone_operative_beyond(mid, target)
     return SH.RangedTargetFacts(
         shooting_type=shooting_type,
@@ -124,7 +132,7 @@ def target_facts(battle, unit_ent: int, model_ent: int, weapon: WeaponProfile, t
         in_range=nearest <= weapon.range,
         target_engaged=bool(engaged_with),
         target_engaged_with_shooter=unit_ent in engaged_with,
-        target_monster_or_vehicle=W.unit_is_monster_or_vehicle(target),
+        target_monster_or_vehicle=target_mv,
         lone_operative_beyond=lo), nearest
 
 
@@ -143,6 +151,7 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
         m = _model_in(battle, unit_ent, s.model)
         by_model.setdefault(m, []).append(s)
     declared: list[Declared] = []
+    cache: dict = {}
     st = W.unit_state(unit_ent)
     engaged = W.unit_engaged(unit_ent)
     for m in W.unit_models(unit_ent):
@@ -168,7 +177,7 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
                 raise PlanError(f"{mid}: {s.target} is not an enemy unit (04.02)")
             if W.unit_destroyed(t):
                 raise PlanError(f"{mid}: {s.target} is destroyed")
-            facts, nearest = target_facts(battle, unit_ent, m, w, t, stype)
+            facts, nearest = target_facts(battle, unit_ent, m, w, t, stype, cache)
             problem = SH.ranged_target_problem(facts)
             if problem:
                 raise PlanError(f"{mid} {w.name} -> {s.target}: {problem}")
@@ -180,7 +189,7 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
                 skill_mods.append(("benefit of cover (13.08)", -1))
             declared.append(Declared(m, mid, w, t, None, tuple(hit_mods), tuple(skill_mods),
                                      half_range=nearest <= w.range / 2,
-                                     target_models=len(W.unit_models(t))))
+                                     target_models=len(cache[t][0])))
     return stype, declared
 
 

@@ -14,13 +14,18 @@ from sim.rules.allocation import allocation_groups, order_problems
 
 
 def validate_command(battle, cmd) -> str | None:
-    """The reason ``cmd`` is illegal now, or None."""
+    """The reason ``cmd`` is illegal now, or None. A valid Shoot/Fight leaves its plan in
+    ``battle.validated`` for the systems: nothing changes between submit and resolution (a
+    command is only accepted while the battle is idle), so the plan is exactly what they would
+    compute again."""
+    battle.validated = None
     try:
         if isinstance(cmd, Shoot):
-            _type, declared = plan_shoot(battle, cmd)
+            stype, declared = plan_shoot(battle, cmd)
             _one_shot(battle, cmd.unit, declared)
+            battle.validated = (cmd, stype, declared)
         elif isinstance(cmd, Fight):
-            plan_fight(battle, cmd)
+            battle.validated = (cmd, None, plan_fight(battle, cmd))
         elif isinstance(cmd, Move):
             _check_move(battle, cmd)
         elif isinstance(cmd, EndTurn):

@@ -71,25 +71,55 @@ def footprint(ent: int) -> geometry.Footprint:
     return geometry.footprint(base.shape, pos.x, pos.y, base.length, base.width, base.angle)
 
 
+_SPATIAL: dict[str, "SpatialIndex"] = {}
+
+
+def spatial():
+    """The current battle's SpatialIndex (distances between all models, sim.spatial)."""
+    return _SPATIAL[esper.current_world]
+
+
+def _index(ent: int) -> int:
+    return esper.component_for_entity(ent, ModelId).order
+
+
 def model_distance(a: int, b: int) -> float:
     """01.04 Closest distance between two models, base edge to base edge."""
-    return geometry.distance(footprint(a), footprint(b))
+    return float(spatial().dist[_index(a), _index(b)])
+
+
+def nearest_distance(model_ent: int, others: list[int]) -> float:
+    """01.04 Distance from a model to the closest of ``others``."""
+    return spatial().nearest(_index(model_ent), [_index(o) for o in others])
 
 
 def models_engaged(a: int, b: int) -> bool:
     """03.04 Engagement range: within 2" horizontally (2-D battlefield)."""
-    return geometry.engaged(footprint(a), footprint(b))
+    return model_distance(a, b) <= 2.0 + 1e-9
+
+
+def _engaged_mask(unit_ent: int):
+    idx = [_index(m) for m in unit_models(unit_ent)]
+    return spatial().engaged_units(idx, _unit_count())
+
+
+def _unit_count() -> int:
+    return len(esper.get_component(Unit))
 
 
 def units_engaged(u: int, v: int) -> bool:
     """03.04 Two units are engaged while any model of one is within 2" of any model of the other."""
-    return any(models_engaged(a, b) for a in unit_models(u) for b in unit_models(v))
+    if unit_destroyed(v):
+        return False
+    return bool(_engaged_mask(u)[esper.component_for_entity(v, Unit).order])
 
 
 def enemy_units(unit_ent: int) -> list[int]:
+    """The enemy units with models left, in unit order."""
     owner = esper.component_for_entity(unit_ent, Unit).owner
-    out = [(u.order, e) for e, u in esper.get_component(Unit) if u.owner != owner]
-    return [e for _o, e in sorted(out) if not unit_destroyed(e)]
+    living = spatial().units_with_models(_unit_count())
+    out = [(u.order, e) for e, u in esper.get_component(Unit) if u.owner != owner and living[u.order]]
+    return [e for _o, e in sorted(out)]
 
 
 def all_units() -> list[int]:
@@ -98,7 +128,8 @@ def all_units() -> list[int]:
 
 def engaged_with(unit_ent: int) -> list[int]:
     """03.04 The enemy units this unit is engaged with, in unit order."""
-    return [v for v in enemy_units(unit_ent) if units_engaged(unit_ent, v)]
+    mask = _engaged_mask(unit_ent)
+    return [v for v in enemy_units(unit_ent) if mask[esper.component_for_entity(v, Unit).order]]
 
 
 def unit_engaged(unit_ent: int) -> bool:
@@ -138,6 +169,22 @@ def weapons_of(model_ent: int):
 
 def model_abilities(model_ent: int) -> tuple:
     return esper.component_for_entity(model_ent, ModelAbilities).abilities
+
+
+def mark_destroyed(ent: int, by: str) -> None:
+    """05.04 A model reduced to 0 wounds is destroyed: it can no longer be selected, targeted or
+    allocated to, and no longer counts for engagement; it is removed from the table once the
+    attacking unit's attacks are resolved (CasualtySystem)."""
+    if not esper.has_component(ent, Destroyed):
+        esper.add_component(ent, Destroyed(by=by))
+        spatial().remove(_index(ent))
+
+
+def move_model(ent: int, x: float, y: float) -> None:
+    """Place a model (a validated move): position and the distance index."""
+    pos = esper.component_for_entity(ent, Position)
+    pos.x, pos.y = x, y
+    spatial().move(_index(ent), footprint(ent))
 
 
 def feel_no_pain(unit_ent: int) -> dict[str, int]:

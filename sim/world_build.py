@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import esper
 
+from sim import world as W
+from sim.rules import geometry
+from sim.spatial import SpatialIndex
+
 from sim.components import (Base, Character, Keyword, ModelAbilities, ModelId, Position, Stats,
                             Unit, UnitMember, UnitState, Weapon, Wounds)
 
@@ -12,6 +16,8 @@ def build_world(battle, scenario) -> None:
     """Create one entity per unit and per model, in the scenario's listed order (so entity ids
     and every iteration order are deterministic)."""
     order = 0
+    fps: list = []
+    unit_index: list[int] = []
     for u_order, us in enumerate(scenario.units):
         unit_ent = esper.create_entity()
         unit = Unit(us.id, us.name, us.owner, u_order)
@@ -35,8 +41,11 @@ def build_world(battle, scenario) -> None:
                 UnitMember(unit_ent, index, ms.role),
                 ModelAbilities(ms.abilities),
             )
+            fps.append(geometry.footprint(ms.shape, ms.x, ms.y, ms.length, ms.width, ms.angle))
+            unit_index.append(u_order)
             if ms.character:
                 esper.add_component(ent, Character(ms.name))
             unit.models.append(ent)
             battle.models[ms.id] = ent
             order += 1
+    W._SPATIAL[battle.world] = SpatialIndex(fps, unit_index)

@@ -136,7 +136,7 @@ class AttackResolutionSystem(esper.Processor):
             devastating="DEVASTATING WOUNDS" in names, twin_linked="TWIN-LINKED" in names,
             hit_fail_below=key.fail_below)
         pool.precision_checked = not pool.has_precision
-        battle.emit(ev.POOL, pool=pool.index, target=tunit, dice=ndice,
+        battle.emit(ev.POOL, pool=pool.index, target=tunit, dice=ndice, melee=act.kind == "fight",
                     weapons=sorted({d.weapon.name for d in members}), attackers=list(pool.attackers),
                     skill=key.skill, S=key.S, AP=key.AP, D=str(key.D), T=pool.state.T,
                     hit_mod=key.hit_mod, wound_mod=key.wound_mod,
@@ -208,8 +208,8 @@ class AttackResolutionSystem(esper.Processor):
             w = esper.component_for_entity(e, Wounds)
             if rem != w.remaining:
                 w.remaining = rem
-                if rem <= 0 and not esper.has_component(e, Destroyed):
-                    esper.add_component(e, Destroyed(by=attacker))
+                if rem <= 0:
+                    W.mark_destroyed(e, attacker)
         battle.emit(ev.DAMAGE, pool=pool.index, steps=records)
         for r in records:
             if r.get("destroyed"):

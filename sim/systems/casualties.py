@@ -6,7 +6,7 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim.components import Activation, Destroyed, Unit
+from sim.components import Activation, Destroyed, ModelId, Unit
 
 
 class CasualtySystem(esper.Processor):
@@ -17,14 +17,13 @@ class CasualtySystem(esper.Processor):
         act = esper.component_for_entity(ent, Activation)
         if act.stage != "cleanup":
             return
+        gone = sorted((mid.order, mid.id, e) for e, (d, mid) in esper.get_components(Destroyed, ModelId)
+                      if not d.removed)  # creation order, never set order
         removed = []
-        for mid in sorted(battle.models):  # stable order
-            e = battle.models[mid]
-            d = esper.try_component(e, Destroyed)
-            if d is not None and not d.removed:
-                d.removed = True
-                removed.append(mid)
-        battle.moved_models = [battle.models[m] for m in removed]
+        for _o, mid, e in gone:
+            esper.component_for_entity(e, Destroyed).removed = True
+            removed.append(mid)
+        battle.moved_models = [e for _o, _m, e in gone]
         battle.emit(ev.ATTACKS_DONE, unit=esper.component_for_entity(ent, Unit).id,
                     kind=act.kind, removed=removed)
         esper.remove_component(ent, Activation)

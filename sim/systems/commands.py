@@ -59,7 +59,7 @@ class CommandSystem(esper.Processor):
                     x, y = round(pos.x + (x - pos.x) * f, 6), round(pos.y + (y - pos.y) * f, 6)
                     dist = limit
             st.moved = max(st.moved, dist)
-            pos.x, pos.y = x, y
+            W.move_model(m, x, y)
             moved.append(m)
             final.append([mid, x, y])
         if cmd.mode == "advance":

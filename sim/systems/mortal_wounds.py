@@ -34,8 +34,8 @@ def suffer_mortal_wounds(battle, unit_ent: int, count: int, source: str, by: str
         w = esper.component_for_entity(e, Wounds)
         if rem != w.remaining:
             w.remaining = rem
-            if rem <= 0 and not esper.has_component(e, Destroyed):
-                esper.add_component(e, Destroyed(by=by))
+            if rem <= 0:
+                W.mark_destroyed(e, by)
     uid = esper.component_for_entity(unit_ent, Unit).id
     battle.emit(ev.MORTAL, unit=uid, source=source, count=count, steps=steps)
     for r in steps:

@@ -20,7 +20,10 @@ class ShootingTypeSystem(esper.Processor):
         if act.stage != "type":
             return
         elig = shooting_type_eligibility(shooting_facts(ent))
-        act.shooting_type = shooting_type_for(ent, act.command.type)  # validated at submit
+        if battle.validated is not None and battle.validated[0] is act.command:
+            act.shooting_type = battle.validated[1]
+        else:
+            act.shooting_type = shooting_type_for(ent, act.command.type)
         battle.emit(ev.SHOOTING_TYPE, unit=esper.component_for_entity(ent, Unit).id,
                     type=act.shooting_type, requested=act.command.type,
                     eligible={t: (r is None) for t, r in elig.items()},

@@ -37,7 +37,9 @@ class WeaponSelectionSystem(esper.Processor):
         if act.stage != "weapons":
             return
         if not act.declared:
-            if act.kind == "shoot":
+            if battle.validated is not None and battle.validated[0] is act.command:
+                act.declared = battle.validated[2]
+            elif act.kind == "shoot":
                 _type, act.declared = plan_shoot(battle, act.command, selected=True)
             else:
                 act.declared = plan_fight(battle, act.command, selected=True)

@@ -1,0 +1,345 @@
+"""Drawing the tabletop: mat and grid, terrain, units and models. Read-only: it looks at a
+Scene snapshot (and the scenario's terrain) and paints; it never touches the world."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pygame
+
+from sim.rules import geometry
+from sim.sandbox import style as S
+from sim.sandbox.fonts import text
+
+
+@dataclass
+class Look:
+    """What the sandbox wants emphasised this frame (all plain data, owned by the sandbox)."""
+
+    selected_unit: str | None = None
+    selected_model: str | None = None
+    hover_unit: str | None = None
+    highlighted: set = field(default_factory=set)  # model ids (log entry, decisions)
+    ghosts: dict = field(default_factory=dict)  # model id -> (x, y) while dragging
+    drag_origin: dict = field(default_factory=dict)  # model id -> (x, y, limit) rings
+    targets: dict = field(default_factory=dict)  # unit id -> None (legal) or reason
+    pickable: set = field(default_factory=set)  # model ids clickable for a decision
+    fading: dict = field(default_factory=dict)  # model id -> alpha 0..1 while fading out
+    pool_target: str | None = None  # unit being attacked by the current pool
+    current_group: set = field(default_factory=set)  # model ids of the current allocation group
+
+
+class TableLayer:
+    """The static layer (backdrop, mat, grid, terrain), re-rendered only when the camera moves."""
+
+    def __init__(self, board, terrain):
+        self.board = board
+        self.terrain = terrain
+        self.key = None
+        self.surface: pygame.Surface | None = None
+
+    def get(self, size, camera) -> pygame.Surface:
+        key = (tuple(size), camera.key)
+        if key != self.key or self.surface is None:
+            self.surface = pygame.Surface(size).convert()
+            self._render(self.surface, camera)
+            self.key = key
+        return self.surface
+
+    def _render(self, surf, cam) -> None:
+        surf.fill(S.BACKDROP)
+        bw, bh = self.board
+        x0, y0 = cam.to_screen(0, 0)
+        x1, y1 = cam.to_screen(bw, bh)
+        board = pygame.Rect(round(x0), round(y0), round(x1 - x0), round(y1 - y0))
+        pygame.draw.rect(surf, S.shade(S.BACKDROP, 0.7), board.move(3, 4))
+        pygame.draw.rect(surf, S.MAT, board)
+        # subtle grid: a line every 6", a touch stronger every 12"
+        step = S.GRID_STEP
+        k = 1
+        while k * step < bw - 1e-6:
+            sx = round(cam.to_screen(k * step, 0)[0])
+            pygame.draw.line(surf, S.GRID_MAJOR if k % 2 == 0 else S.GRID, (sx, board.top), (sx, board.bottom - 1))
+            k += 1
+        k = 1
+        while k * step < bh - 1e-6:
+            sy = round(cam.to_screen(0, k * step)[1])
+            pygame.draw.line(surf, S.GRID_MAJOR if k % 2 == 0 else S.GRID, (board.left, sy), (board.right - 1, sy))
+            k += 1
+        # centre mark
+        cx, cy = cam.to_screen(bw / 2, bh / 2)
+        pygame.draw.circle(surf, S.GRID_MAJOR, (round(cx), round(cy)), max(2, round(cam.length(0.3))), 1)
+        pygame.draw.rect(surf, S.MAT_EDGE, board, 2)
+        self._terrain(surf, cam)
+        # inch ruler labels along the top edge
+        if cam.scale >= 8:
+            for k in range(0, int(bw) + 1, 12):
+                t = text(f'{k}"', 11, S.TEXT_DIM)
+                sx, sy = cam.to_screen(k, 0)
+                surf.blit(t, (sx - t.get_width() / 2, sy - t.get_height() - 2))
+
+    def _terrain(self, surf, cam) -> None:
+        overlay = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+        for area in self.terrain:
+            pts = [cam.to_screen(x, y) for x, y in area.polygon]
+            pygame.draw.polygon(overlay, S.AREA_FILL, pts)
+        for area in self.terrain:
+            for f in sorted(area.features, key=lambda f: ("exposed", "light", "dense").index(f.category)):
+                fill, edge = S.TERRAIN[f.category]
+                pts = [cam.to_screen(x, y) for x, y in f.polygon]
+                alpha = {"exposed": 150, "light": 170, "dense": 255}[f.category]
+                pygame.draw.polygon(overlay, (*fill, alpha), pts)
+                pygame.draw.polygon(overlay, (*edge, 220), pts, 1)
+                if f.category == "light" and cam.scale >= 6:
+                    _hatch(overlay, pts, (*S.shade(fill, 1.25), 110), max(6, round(cam.length(0.8))))
+        surf.blit(overlay, (0, 0))
+        for area in self.terrain:
+            pts = [cam.to_screen(x, y) for x, y in area.polygon]
+            _dashed_polygon(surf, S.AREA_EDGE, pts, max(4, round(cam.length(0.5))))
+            if cam.scale >= 9:
+                xs = [p[0] for p in pts]
+                ys = [p[1] for p in pts]
+                t = text(area.name, 11, S.shade(S.AREA_EDGE, 0.9))
+                surf.blit(t, (sum(xs) / len(xs) - t.get_width() / 2, max(ys) + 2))
+
+
+def _hatch(surf, pts, colour, gap) -> None:
+    """Diagonal hatching clipped to a polygon: light terrain (woods, barricades)."""
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    r = pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+    if r.w < 2 or r.h < 2:
+        return
+    mask = pygame.Surface(r.size, pygame.SRCALPHA)
+    pygame.draw.polygon(mask, (255, 255, 255, 255), [(x - r.x, y - r.y) for x, y in pts])
+    lines = pygame.Surface(r.size, pygame.SRCALPHA)
+    for k in range(-r.h, r.w, gap):
+        pygame.draw.line(lines, colour, (k, r.h), (k + r.h, 0))
+    lines.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+    surf.blit(lines, r.topleft)
+
+
+def _dashed_polygon(surf, colour, pts, dash: int) -> None:
+    n = len(pts)
+    for i in range(n):
+        a, b = pts[i], pts[(i + 1) % n]
+        _dashed_line(surf, colour, a, b, dash)
+
+
+def _dashed_line(surf, colour, a, b, dash: int, width: int = 1) -> None:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    L = math.hypot(dx, dy)
+    if L < 1:
+        return
+    ux, uy = dx / L, dy / L
+    t = 0.0
+    while t < L:
+        e = min(t + dash, L)
+        pygame.draw.line(surf, colour, (a[0] + ux * t, a[1] + uy * t), (a[0] + ux * e, a[1] + uy * e), width)
+        t += 2 * dash
+
+
+def convex_hull(points: np.ndarray) -> np.ndarray:
+    """Monotone chain convex hull of (n, 2) points, counter-clockwise."""
+    pts = np.unique(np.round(points, 4), axis=0)
+    if len(pts) < 3:
+        return pts
+    pts = pts[np.lexsort((pts[:, 1], pts[:, 0]))].tolist()
+
+    def cross(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower, upper = [], []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return np.array(lower[:-1] + upper[:-1])
+
+
+class UnitHulls:
+    """Unit outlines in table inches, cached per scene version (ghost units computed live)."""
+
+    def __init__(self):
+        self.version = None
+        self.hulls: dict[str, np.ndarray] = {}
+
+    def get(self, scene) -> dict[str, np.ndarray]:
+        if scene.version != self.version:
+            self.hulls = {uid: unit_hull([m.fp for m in scene.living(uid)])
+                          for uid in scene.units if not scene.units[uid].destroyed}
+            self.version = scene.version
+        return self.hulls
+
+
+def unit_hull(fps, pad: float = 0.35) -> np.ndarray:
+    pts = [geometry.outline(fp, 12) for fp in fps]
+    if not pts:
+        return np.zeros((0, 2))
+    allp = np.concatenate(pts)
+    hull = convex_hull(allp)
+    if len(hull) < 3:
+        return hull
+    c = hull.mean(axis=0)
+    v = hull - c
+    n = np.linalg.norm(v, axis=1, keepdims=True)
+    n[n == 0] = 1
+    return hull + v / n * pad
+
+
+def draw_units(surf, cam, scene, look: Look, colours, hulls: UnitHulls, now: float = 0.0) -> None:
+    """Unit outlines, then the models on top."""
+    hs = hulls.get(scene)
+    for uid, uv in scene.units.items():
+        if uv.destroyed:
+            continue
+        if look.ghosts and any(m in look.ghosts for m in uv.models):
+            fps = [_ghost_fp(m, look) for m in scene.living(uid)]
+            hull = unit_hull(fps)
+        else:
+            hull = hs.get(uid)
+        if hull is None or len(hull) < 3:
+            continue
+        pts = [(cam.ox + x * cam.scale, cam.oy + y * cam.scale) for x, y in hull]
+        base = colours[uv.owner]
+        if uid in look.targets:
+            reason = look.targets[uid]
+            tint = S.LEGAL if reason is None else S.ILLEGAL
+            _fill_alpha(surf, pts, (*tint, 46 if reason is None else 30))
+            pygame.draw.polygon(surf, tint, pts, 2)
+        if uv.engaged:
+            _dashed_polygon(surf, S.ENGAGED, pts, 5)
+        if uid == look.selected_unit:
+            pygame.draw.polygon(surf, S.SELECT, pts, 2)
+        elif uid == look.hover_unit:
+            pygame.draw.polygon(surf, S.HOVER, pts, 1)
+        elif uid not in look.targets and not uv.engaged:
+            pygame.draw.polygon(surf, S.mix(base, S.MAT, 0.35), pts, 1)
+    for mid in scene.order:
+        m = scene.models[mid]
+        if m.alive:
+            _draw_model(surf, cam, m, look, colours[m.owner])
+        elif mid in look.fading:
+            _draw_fading(surf, cam, m, colours[m.owner], look.fading[mid])
+    if cam.scale >= 7:
+        _unit_labels(surf, cam, scene, look, hs)
+
+
+def _ghost_fp(m, look):
+    if m.id in look.ghosts:
+        x, y = look.ghosts[m.id]
+        return m.fp.moved(x, y)
+    return m.fp
+
+
+def _fill_alpha(surf, pts, rgba) -> None:
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    r = pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 2, max(ys) - min(ys) + 2)
+    r = r.clip(surf.get_rect())
+    if r.w <= 0 or r.h <= 0:
+        return
+    s = pygame.Surface(r.size, pygame.SRCALPHA)
+    pygame.draw.polygon(s, rgba, [(x - r.x, y - r.y) for x, y in pts])
+    surf.blit(s, r.topleft)
+
+
+def _base_points(cam, fp):
+    pts = geometry.outline(fp, 24)
+    return [(cam.ox + x * cam.scale, cam.oy + y * cam.scale) for x, y in pts]
+
+
+def _draw_model(surf, cam, m, look: Look, colour) -> None:
+    fp = _ghost_fp(m, look)
+    cx, cy = cam.ox + fp.x * cam.scale, cam.oy + fp.y * cam.scale
+    r = max(2.0, fp.length * 0.5 * cam.scale)
+    rim = S.shade(colour, 0.55)
+    if m.id in look.pickable:
+        pygame.draw.circle(surf, S.HIGHLIGHT, (cx, cy), r + max(3, r * 0.35), 2)
+    if m.id in look.current_group:
+        pygame.draw.circle(surf, S.ILLEGAL, (cx, cy), r + max(2, r * 0.22), 2)
+    if fp.shape == "round":
+        pygame.draw.circle(surf, colour, (cx, cy), r)
+        pygame.draw.circle(surf, S.shade(colour, 1.18), (cx - r * 0.18, cy - r * 0.18), r * 0.55)
+        pygame.draw.circle(surf, rim, (cx, cy), r, max(1, round(r * 0.14)))
+    else:
+        pts = _base_points(cam, fp)
+        pygame.draw.polygon(surf, colour, pts)
+        pygame.draw.polygon(surf, rim, pts, max(1, round(r * 0.08)))
+    if m.id == look.selected_model:
+        pygame.draw.circle(surf, S.SELECT, (cx, cy), r + 2, 2)
+    if m.id in look.highlighted:
+        pygame.draw.circle(surf, S.HIGHLIGHT, (cx, cy), r + 4, 2)
+    if m.character:
+        _star(surf, S.CHARACTER, (cx, cy), max(3.0, r * 0.55), S.shade(S.CHARACTER, 0.4))
+    if m.W > 1 and r >= 5:
+        _pips(surf, cx, cy, r, m.remaining, m.W)
+
+
+def _star(surf, colour, c, R, edge) -> None:
+    pts = []
+    for i in range(10):
+        a = -math.pi / 2 + i * math.pi / 5
+        rr = R if i % 2 == 0 else R * 0.45
+        pts.append((c[0] + rr * math.cos(a), c[1] + rr * math.sin(a)))
+    pygame.draw.polygon(surf, colour, pts)
+    pygame.draw.polygon(surf, edge, pts, 1)
+
+
+def _pips(surf, cx, cy, r, remaining, total) -> None:
+    """Wound pips on an arc under the base: filled = remaining, dark = lost."""
+    if total > 10:
+        t = text(f"{max(remaining, 0)}/{total}", max(9, min(14, int(r * 0.7))), S.PIP_FULL, True)
+        surf.blit(t, (cx - t.get_width() / 2, cy + r * 0.15))
+        return
+    pr = max(1.5, min(3.2, r * 0.16))
+    span = min(math.pi * 0.9, (total - 1) * pr * 2.6 / max(r * 0.78, 1))
+    for i in range(total):
+        a = math.pi / 2 + (span / 2 - (span * i / (total - 1) if total > 1 else 0))
+        px, py = cx + math.cos(a) * r * 0.72, cy + math.sin(a) * r * 0.72
+        if i < remaining:
+            pygame.draw.circle(surf, S.PIP_FULL, (px, py), pr)
+        else:
+            pygame.draw.circle(surf, S.PIP_LOST, (px, py), pr)
+        pygame.draw.circle(surf, (30, 30, 28), (px, py), pr, 1)
+
+
+def _draw_fading(surf, cam, m, colour, alpha: float) -> None:
+    r = max(2.0, m.fp.length * 0.5 * cam.scale)
+    size = int(r * 2 + 6)
+    s = pygame.Surface((size, size), pygame.SRCALPHA)
+    c = (size / 2, size / 2)
+    a = int(255 * max(0.0, min(1.0, alpha)))
+    pygame.draw.circle(s, (*S.mix(colour, (90, 90, 90), 0.5), a), c, r)
+    k = r * 0.6
+    pygame.draw.line(s, (30, 30, 30, a), (c[0] - k, c[1] - k), (c[0] + k, c[1] + k), 2)
+    pygame.draw.line(s, (30, 30, 30, a), (c[0] - k, c[1] + k), (c[0] + k, c[1] - k), 2)
+    surf.blit(s, (cam.ox + m.x * cam.scale - size / 2, cam.oy + m.y * cam.scale - size / 2))
+
+
+def _unit_labels(surf, cam, scene, look: Look, hulls) -> None:
+    for uid, uv in scene.units.items():
+        if uv.destroyed:
+            continue
+        hull = hulls.get(uid)
+        if hull is None or len(hull) == 0:
+            continue
+        top = hull[np.argmin(hull[:, 1])]
+        xs = hull[:, 0]
+        cx = cam.ox + (xs.min() + xs.max()) / 2 * cam.scale
+        sy = cam.oy + top[1] * cam.scale
+        colour = S.SELECT if uid == look.selected_unit else S.TEXT_DIM
+        label = uv.name + ("  - engaged" if uv.engaged else "")
+        t = text(label, 12, colour)
+        bg = pygame.Surface((t.get_width() + 8, t.get_height()), pygame.SRCALPHA)
+        bg.fill((24, 28, 26, 150))
+        x = cx - bg.get_width() / 2
+        y = sy - t.get_height() - 3
+        surf.blit(bg, (x, y))
+        surf.blit(t, (x + 4, y))

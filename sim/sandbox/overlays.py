@@ -1,0 +1,199 @@
+"""Overlays drawn over the table: move range rings, lines of sight, tooltips, help.
+
+Visibility comes from ``battle.visibility`` (the battle's own index) for models where they
+stand; while a unit is being dragged, the lines from its ghost positions are computed with the
+pure line-of-sight rules (sim.rules.visibility) on the scenario's terrain. Nothing is written."""
+
+from __future__ import annotations
+
+import time
+
+import pygame
+
+from sim.rules import visibility as VR
+from sim.sandbox import style as S
+from sim.sandbox.draw_table import _dashed_line
+from sim.sandbox.fonts import text
+
+
+def draw_move_rings(surf, cam, scene, look) -> None:
+    """The M (or advance) range: where each dragged model's base can reach, and its path."""
+    for mid, (x, y, limit) in look.drag_origin.items():
+        m = scene.models.get(mid)
+        if m is None:
+            continue
+        cx, cy = cam.to_screen(x, y)
+        R = cam.length(limit + m.fp.length / 2)
+        if R > 2:
+            ring = pygame.Surface((int(2 * R + 4), int(2 * R + 4)), pygame.SRCALPHA)
+            c = (R + 2, R + 2)
+            pygame.draw.circle(ring, (*S.RING, 22), c, R)
+            pygame.draw.circle(ring, (*S.RING, 150), c, R, 1)
+            surf.blit(ring, (cx - R - 2, cy - R - 2))
+        g = look.ghosts.get(mid)
+        if g is not None:
+            gx, gy = cam.to_screen(*g)
+            _dashed_line(surf, S.RING, (cx, cy), (gx, gy), 4)
+            pygame.draw.circle(surf, S.shade(S.RING, 0.7), (cx, cy), max(2, cam.length(m.fp.length / 2)), 1)
+
+
+class LosCache:
+    """Lines of sight for the overlay, recomputed when the observer's position changes
+    (throttled while dragging, so the frame time stays flat)."""
+
+    def __init__(self, battle):
+        self.battle = battle
+        self.key = None
+        self.lines: list[tuple] = []
+        self.last = 0.0
+        self._blk = None
+
+    @property
+    def blockers(self):
+        if self._blk is None:
+            self._blk = VR.TerrainBlockers.build(self.battle.scenario.terrain)
+        return self._blk
+
+    def compute(self, scene, observers, ghosts, throttle: float = 0.08):
+        """observers: model ids. Returns [(observer id, target id, state)] with state in
+        'full', 'visible', 'blocked'."""
+        key = (scene.version, tuple(observers),
+               tuple(sorted((k, round(v[0], 2), round(v[1], 2)) for k, v in ghosts.items() if k in observers)))
+        if key == self.key:
+            return self.lines
+        now = time.perf_counter()
+        dragging = any(o in ghosts for o in observers)
+        if dragging and self.key is not None and self.key[:2] == key[:2] and now - self.last < throttle:
+            return self.lines
+        self.key, self.last = key, now
+        out = []
+        vis = self.battle.visibility
+        full = getattr(vis, "model_fully_visible", None)
+        for oid in observers:
+            o = scene.models[oid]
+            enemies = [m for m in scene.models.values() if m.alive and m.owner != o.owner]
+            if oid in ghosts:
+                ofp = o.fp.moved(*ghosts[oid])
+                blk = self.blockers
+                wa = blk.within(ofp)
+                for t in enemies:
+                    wb = blk.within(t.fp)
+                    seen = VR.model_visible(ofp, t.fp, blk, wa, wb)
+                    state = "blocked"
+                    if seen:
+                        state = "full" if VR.model_fully_visible(ofp, t.fp, blk, wa, wb) else "visible"
+                    out.append((oid, t.id, state, ofp.centre))
+            else:
+                for t in enemies:
+                    seen = vis.model_visible(oid, t.id)
+                    state = "blocked"
+                    if seen:
+                        state = "full" if (full is not None and full(oid, t.id)) else "visible"
+                    out.append((oid, t.id, state, o.fp.centre))
+        self.lines = out
+        return out
+
+
+def draw_los(surf, cam, scene, lines) -> None:
+    col = {"full": S.LOS_FULL, "visible": S.LOS_VISIBLE, "blocked": S.LOS_BLOCKED}
+    layer = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+    seen_targets: dict[str, str] = {}
+    for _oid, tid, state, (ox, oy) in lines:
+        t = scene.models[tid]
+        a = cam.to_screen(ox, oy)
+        b = cam.to_screen(t.x, t.y)
+        alpha = 70 if state == "blocked" else 120
+        pygame.draw.line(layer, (*col[state], alpha), a, b, 1)
+        prev = seen_targets.get(tid)
+        if prev is None or prev == "blocked" or (prev == "visible" and state == "full"):
+            seen_targets[tid] = state
+    surf.blit(layer, (0, 0))
+    for tid, state in seen_targets.items():
+        t = scene.models[tid]
+        c = cam.to_screen(t.x, t.y)
+        r = cam.length(t.fp.bounding_radius) + 3
+        if state == "blocked":
+            pygame.draw.circle(surf, S.LOS_BLOCKED, c, r, 1)  # hidden from the observer
+        else:
+            pygame.draw.circle(surf, col[state], c, r, 2 if state == "full" else 1)
+
+
+def draw_cover_marks(surf, cam, scene, covered: set) -> None:
+    """Units that would have the benefit of cover: a small shield by the unit."""
+    for uid in covered:
+        uv = scene.units.get(uid)
+        if uv is None or uv.destroyed:
+            continue
+        ms = scene.living(uid)
+        x = max(m.x + m.radius for m in ms)
+        y = min(m.y - m.radius for m in ms)
+        sx, sy = cam.to_screen(x, y)
+        pts = [(sx + 2, sy - 8), (sx + 12, sy - 8), (sx + 12, sy - 2), (sx + 7, sy + 4), (sx + 2, sy - 2)]
+        pygame.draw.polygon(surf, S.COVER, pts)
+        pygame.draw.polygon(surf, (20, 30, 40), pts, 1)
+
+
+def draw_tip(surf, pos, lines, colour=S.TEXT) -> None:
+    """A small tooltip box near the cursor (for table hover info)."""
+    if not lines:
+        return
+    ts = [text(l, 12, colour) for l in lines]
+    w = max(t.get_width() for t in ts) + 12
+    h = sum(t.get_height() for t in ts) + 8
+    x, y = pos[0] + 16, pos[1] + 14
+    sw, sh = surf.get_size()
+    x = min(x, sw - w - 4)
+    y = min(y, sh - h - 4)
+    box = pygame.Surface((w, h), pygame.SRCALPHA)
+    box.fill((28, 30, 26, 225))
+    pygame.draw.rect(box, (138, 132, 96), box.get_rect(), 1)
+    surf.blit(box, (x, y))
+    yy = y + 4
+    for t in ts:
+        surf.blit(t, (x + 6, yy))
+        yy += t.get_height()
+
+
+HELP = [
+    ("Mouse", ""),
+    ("left click", "select a unit / pick a target / pick a highlighted CHARACTER"),
+    ("left drag", "move the selected unit (Shift: one model)"),
+    ("right / middle drag", "pan the table"),
+    ("wheel", "zoom about the cursor"),
+    ("Keys", ""),
+    ("S", "shoot with the selected unit"),
+    ("F", "fight with the selected unit"),
+    ("M", "cycle the move mode: normal / advance / fall back"),
+    ("Enter", "resolve the declared attacks"),
+    ("Space  or  N", "step the attack sequence one tick"),
+    ("P", "auto-play on / off"),
+    ("Esc", "cancel the current order / clear selection"),
+    ("V", "visibility overlay (lines of sight from the selected model)"),
+    ("Tab", "next unit"),
+    ("E", "end the turn"),
+    ("Home  or  0", "fit the table to the window"),
+    ("Ctrl+S", "save the replay log;  Ctrl+T  save the table"),
+    ("F1  or  ?", "this help"),
+]
+
+
+def draw_help(surf) -> None:
+    sw, sh = surf.get_size()
+    w, h = 620, 24 * len(HELP) + 60
+    x, y = (sw - w) // 2, max(10, (sh - h) // 2)
+    veil = pygame.Surface((sw, sh), pygame.SRCALPHA)
+    veil.fill((10, 12, 10, 150))
+    surf.blit(veil, (0, 0))
+    box = pygame.Rect(x, y, w, h)
+    pygame.draw.rect(surf, (36, 40, 37), box, border_radius=6)
+    pygame.draw.rect(surf, (120, 128, 110), box, 1, border_radius=6)
+    t = text("Keyboard and mouse", 18, S.TEXT, True)
+    surf.blit(t, (x + 20, y + 14))
+    yy = y + 48
+    for k, v in HELP:
+        if not v:
+            surf.blit(text(k, 13, S.CHARACTER, True), (x + 20, yy))
+        else:
+            surf.blit(text(k, 13, S.SELECT), (x + 36, yy))
+            surf.blit(text(v, 13, S.TEXT), (x + 210, yy))
+        yy += 24

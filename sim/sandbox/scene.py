@@ -1,0 +1,116 @@
+"""A read-only snapshot of the battle for drawing and hit-testing.
+
+Built from world queries only (sim.world); nothing here writes a component. Rebuilt when the
+event stream grows (every change to the world emits an event)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import esper
+import numpy as np
+
+from sim import world as W
+from sim.components import Base, Character, Destroyed, Position, Stats, Unit, Wounds
+from sim.rules import geometry
+
+
+@dataclass(slots=True)
+class ModelView:
+    ent: int
+    id: str
+    name: str
+    unit: str
+    owner: int
+    x: float
+    y: float
+    fp: geometry.Footprint
+    W: int
+    remaining: int
+    M: int
+    character: bool
+    alive: bool
+    removed: bool
+
+    @property
+    def radius(self) -> float:
+        return self.fp.bounding_radius
+
+
+@dataclass(slots=True)
+class UnitView:
+    ent: int
+    id: str
+    name: str
+    owner: int
+    models: list[str] = field(default_factory=list)  # all model ids, listed order
+    engaged: bool = False
+    destroyed: bool = False
+
+
+class Scene:
+    def __init__(self, battle):
+        self.battle = battle
+        self.version = -1
+        self.models: dict[str, ModelView] = {}
+        self.units: dict[str, UnitView] = {}
+        self.order: list[str] = []  # model ids in creation order
+        self.names = {ms.id: ms.name for us in battle.scenario.units for ms in us.models}
+        self.refresh(force=True)
+
+    def refresh(self, force: bool = False) -> bool:
+        """Re-read the world if anything happened since the last read. True if it did."""
+        n = len(self.battle.events)
+        if not force and n == self.version:
+            return False
+        self.version = n
+        self.battle._enter()
+        models: dict[str, ModelView] = {}
+        units: dict[str, UnitView] = {}
+        for uent in W.all_units():
+            u = esper.component_for_entity(uent, Unit)
+            uv = UnitView(uent, u.id, u.name, u.owner)
+            for m in u.models:
+                mid = W.model_id(m)
+                pos = esper.component_for_entity(m, Position)
+                st = esper.component_for_entity(m, Stats)
+                rem = esper.component_for_entity(m, Wounds).remaining
+                d = esper.try_component(m, Destroyed)
+                models[mid] = ModelView(
+                    m, mid, self.names.get(mid, mid), u.id, u.owner, pos.x, pos.y, W.footprint(m), st.W, rem, st.M,
+                    esper.has_component(m, Character), rem > 0, d is not None and d.removed)
+                uv.models.append(mid)
+            uv.destroyed = not any(models[x].alive for x in uv.models)
+            units[u.id] = uv
+        self.models, self.units = models, units
+        self.order = list(models)
+        self._engagement()
+        return True
+
+    def _engagement(self) -> None:
+        """03.04 engaged units, from one vectorised distance matrix of living models."""
+        live = [m for m in self.models.values() if m.alive]
+        if len(live) < 2:
+            return
+        d = geometry.distance_matrix([m.fp for m in live], [m.fp for m in live])
+        owners = np.array([m.owner for m in live])
+        close = (d <= geometry.ENGAGEMENT_RANGE + geometry.EPS) & (owners[:, None] != owners[None, :])
+        for i in np.flatnonzero(close.any(axis=1)):
+            self.units[live[i].unit].engaged = True
+
+    def living(self, unit_id: str) -> list[ModelView]:
+        return [self.models[m] for m in self.units[unit_id].models if self.models[m].alive]
+
+    def model_at(self, x: float, y: float, slack: float = 0.15) -> ModelView | None:
+        """The living model whose base is under the table point (x, y), nearest centre first."""
+        best, bd = None, 1e9
+        for m in self.models.values():
+            if not m.alive:
+                continue
+            r = m.radius + slack
+            dx, dy = x - m.x, y - m.y
+            d2 = dx * dx + dy * dy
+            if d2 <= r * r and d2 < bd:
+                best, bd = m, d2
+        return best
+

@@ -1,0 +1,52 @@
+"""Colours and sizes for the tabletop: calm, muted, legible."""
+
+from __future__ import annotations
+
+BACKDROP = (30, 33, 31)
+MAT = (92, 104, 90)
+MAT_EDGE = (64, 72, 63)
+GRID = (104, 117, 101)
+GRID_MAJOR = (112, 126, 108)
+GRID_STEP = 6.0  # inches
+
+TERRAIN = {
+    # category: (fill, outline)
+    "exposed": ((138, 128, 100), (160, 150, 118)),
+    "light": ((82, 104, 68), (108, 132, 88)),
+    "dense": ((74, 72, 70), (120, 116, 108)),
+}
+AREA_FILL = (120, 126, 104, 46)
+AREA_EDGE = (176, 172, 140)
+
+TEXT = (232, 228, 206)
+TEXT_DIM = (170, 172, 160)
+SELECT = (240, 222, 150)
+HOVER = (220, 220, 210)
+ENGAGED = (226, 128, 72)
+LEGAL = (132, 214, 128)
+ILLEGAL = (214, 96, 86)
+HIGHLIGHT = (250, 236, 120)
+CHARACTER = (244, 214, 108)
+PIP_FULL = (236, 236, 224)
+PIP_LOST = (60, 50, 48)
+RING = (236, 232, 200)
+LOS_VISIBLE = (120, 220, 130)
+LOS_FULL = (170, 240, 255)
+LOS_BLOCKED = (220, 90, 80)
+COVER = (120, 180, 240)
+
+DIE_FAIL = ((74, 70, 68), (150, 140, 132))
+DIE_SUCCESS = ((222, 218, 200), (40, 40, 36))
+DIE_CRITICAL = ((214, 170, 64), (30, 24, 10))
+DIE_NA = ((52, 56, 54), (110, 114, 108))
+
+
+def shade(c, f: float):
+    """Darken (f < 1) or lighten (f > 1) an RGB colour."""
+    if f <= 1:
+        return tuple(int(v * f) for v in c[:3])
+    return tuple(int(v + (255 - v) * (f - 1)) for v in c[:3])
+
+
+def mix(a, b, t: float):
+    return tuple(int(a[i] + (b[i] - a[i]) * t) for i in range(3))

@@ -1,0 +1,116 @@
+"""Benchmark (a script, not a test): VisibilityIndex on 100 vs 100 models, 50 terrain features.
+
+Run:  .venv/bin/python tests/bench/bench_visibility.py [--runs 7] [--seed 1] [--friendly]
+
+Builds a 60"x44" table holding 50 terrain features (ruins with two walls, woods,
+containers, barricades, craters: see ``layout``), places 100 models (32 mm round bases) per
+army in the two deployment zones (y < 12" and y > 32"), then reports the median over
+several runs of: a full recompute, and a single-model incremental update (one model moves,
+its row and column are recomputed). Also prints how many pairs needed the exact stage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from sim.rules.geometry import overlaps, round_base  # noqa: E402
+from sim.rules.terrain import place  # noqa: E402
+from sim.rules.visibility_index import ModelEntry, VisibilityIndex  # noqa: E402
+
+
+def layout(rng: random.Random):
+    """50 features in 34 areas: 12 ruins (2 walls each), 6 woods, 6 containers, 6 barricades,
+    4 crater fields (2 exposed features each), placed without overlapping each other."""
+    kinds = ["ruins"] * 12 + ["woods"] * 6 + ["armoured container"] * 6 + ["barricade"] * 6 \
+        + ["crater field"] * 4
+    areas, boxes = [], []
+    for name in kinds:
+        for _ in range(20000):
+            x, y, rot = rng.uniform(3, 57), rng.uniform(3, 41), rng.choice([0, 90, 45, 30])
+            a = place(name, x, y, rot)
+            xs = [p[0] for p in a.polygon]
+            ys = [p[1] for p in a.polygon]
+            box = (min(xs) - 0.2, min(ys) - 0.2, max(xs) + 0.2, max(ys) + 0.2)
+            if box[0] < 0 or box[1] < 0 or box[2] > 60 or box[3] > 44:
+                continue
+            if any(not (box[2] < b[0] or b[2] < box[0] or box[3] < b[1] or b[3] < box[1]) for b in boxes):
+                continue
+            areas.append(a)
+            boxes.append(box)
+            break
+    return areas
+
+
+def armies(rng: random.Random, areas):
+    models = []
+    placed = []
+    for army, (y0, y1) in (("red", (1, 12)), ("blue", (32, 43))):
+        for u in range(10):
+            for m in range(10):
+                for _ in range(1000):
+                    fp = round_base(32, rng.uniform(1, 59), rng.uniform(y0, y1))
+                    if not any(overlaps(fp, q) for q in placed):
+                        break
+                placed.append(fp)
+                models.append(ModelEntry(f"{army}{u}/{m}", fp, army, f"{army}{u}",
+                                         frozenset({"INFANTRY"})))
+    return models
+
+
+def median_ms(fn, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000.0)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--friendly", action="store_true", help="also resolve same-army pairs")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    areas = layout(rng)
+    models = armies(rng, areas)
+    n_feat = sum(len(a.features) for a in areas)
+    idx = VisibilityIndex(areas, models, include_friendly=args.friendly)
+    full = median_ms(idx.full_recompute, args.runs)
+    idx.stats = {k: 0 for k in idx.stats}
+    idx.full_recompute()
+    st = dict(idx.stats)
+
+    mover = models[37]
+    spots = [(mover.fp.x + dx, mover.fp.y + dy) for dx, dy in ((3, 1), (-2, 2), (1, -1), (4, 2))]
+    k = [0]
+
+    def one_move():
+        x, y = spots[k[0] % len(spots)]
+        k[0] += 1
+        idx.update([mover.id], [mover.fp.moved(x, y)])
+
+    inc = median_ms(one_move, max(args.runs, 7))
+    vis = idx.visible
+    print(f"table: {len(areas)} areas, {n_feat} features, {len(idx.blk.pieces)} convex pieces; "
+          f"{len(models)} models (32 mm), friendly pairs {'on' if args.friendly else 'off'}")
+    print(f"pairs resolved per full recompute: {st['pairs']} (+ gone-to-ground pairs), "
+          f"exact LoS: {st['exact_los']}, exact fully-visible: {st['exact_full']}")
+    print(f"visible enemy pairs: {int(vis.sum() - len(models))}")
+    print()
+    print(f"| measure (median of {args.runs})  | ms     | target |")
+    print("|------------------------------|--------|--------|")
+    print(f"| full recompute               | {full:6.1f} | < 10   |")
+    print(f"| single-model update          | {inc:6.2f} | < 1    |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""Every scenario replays itself against its golden log; a tampered log is caught; the same
+scenario and seed give a byte-identical log (and across CPython versions, where available)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.battle import Battle
+from sim.replay.log import Recorder, replay
+from sim.runner import play
+from sim.scenario.load import load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
+
+
+def record(path: Path, seed=None) -> str:
+    spec = load_scenario(path)
+    rel = path.relative_to(ROOT).as_posix()
+    with Battle(spec, seed=seed) as b:
+        rec = Recorder(b, rel)
+        play(b, spec, rec)
+        return rec.text()
+
+
+def test_every_scenario_has_a_golden_replay():
+    missing = [p.stem for p in SCENARIOS if not (ROOT / "scenarios/replays" / f"{p.stem}.jsonl").exists()]
+    assert not missing, f"scenarios without a golden replay (run `make goldens`): {missing}"
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_golden_replay_verifies(path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    n, div = replay(ROOT / "scenarios/replays" / f"{path.stem}.jsonl")
+    assert div is None, str(div)
+    assert n >= 1
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_recording_is_byte_identical_to_golden(path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    golden = (ROOT / "scenarios/replays" / f"{path.stem}.jsonl").read_text()
+    assert record(path) == golden
+
+
+def test_tampered_log_is_caught(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    lines = (ROOT / "scenarios/replays/default.jsonl").read_text().splitlines()
+    # change the first hit roll result recorded in the log
+    for i, line in enumerate(lines):
+        rec = json.loads(line)
+        if rec["t"] == "event" and rec["event"]["type"] == "dice" and rec["event"]["purpose"] == "hit rolls":
+            rolls = rec["event"]["results"]
+            rolls[0] = 6 if rolls[0] != 6 else 5
+            lines[i] = json.dumps(rec, sort_keys=True, separators=(",", ":"))
+            tampered_line = i + 1
+            break
+    bad = tmp_path / "default.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    # the log names its scenario relative to the repository
+    n, div = replay(bad)
+    assert div is not None
+    assert div.line == tampered_line
+
+
+def test_changed_scenario_is_refused(tmp_path, monkeypatch):
+    from sim.replay.log import LogError
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "scenarios/replays").mkdir(parents=True)
+    scen = tmp_path / "scenarios/worked_example_pools.toml"
+    shutil.copy(ROOT / "scenarios/worked_example_pools.toml", scen)
+    log = tmp_path / "scenarios/replays/worked_example_pools.jsonl"
+    shutil.copy(ROOT / "scenarios/replays/worked_example_pools.jsonl", log)
+    assert replay(log)[1] is None
+    scen.write_text(scen.read_text().replace("seed = 5", "seed = 6"))
+    with pytest.raises(LogError, match="has changed"):
+        replay(log)
+
+
+def test_same_seed_same_bytes_different_seed_different_dice(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    path = ROOT / "scenarios/default.toml"
+    assert record(path, seed=99) == record(path, seed=99)
+    assert record(path, seed=99) != record(path, seed=100)
+
+
+def _other_interpreters() -> list[str]:
+    """CPython 3.11+ interpreters on this machine other than the running one (pyenv's)."""
+    found = []
+    roots = [Path.home() / ".pyenv/versions"]
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for v in sorted(root.iterdir()):
+            exe = v / "bin/python3"
+            parts = v.name.split(".")
+            if not exe.exists() or len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
+                continue
+            if (int(parts[0]), int(parts[1])) < (3, 11):
+                continue
+            if (int(parts[0]), int(parts[1])) == sys.version_info[:2]:
+                continue
+            found.append(str(exe))
+    return found
+
+
+@pytest.mark.parametrize("exe", _other_interpreters() or [None])
+def test_byte_identical_across_python_versions(exe, tmp_path, monkeypatch):
+    """Runs the default scenario under another CPython with this checkout's sim on its path.
+    The other interpreter needs esper and numpy; the test installs nothing and is skipped when
+    they are missing there."""
+    if exe is None:
+        pytest.skip("no other CPython 3.11+ interpreter found")
+    probe = subprocess.run([exe, "-c", "import esper, numpy"], capture_output=True)
+    if probe.returncode != 0:
+        venv = tmp_path / "venv"
+        made = subprocess.run([exe, "-m", "venv", str(venv)], capture_output=True)
+        if made.returncode != 0:
+            pytest.skip(f"{exe}: cannot make a venv")
+        pip = subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "-q", "esper>=3.9,<4", "numpy"],
+                             capture_output=True, timeout=300)
+        if pip.returncode != 0:
+            pytest.skip(f"{exe}: cannot install esper and numpy")
+        exe = str(venv / "bin/python")
+    out = tmp_path / "default.jsonl"
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    r = subprocess.run([exe, "-m", "sim", "run", "scenarios/default.toml", "--quiet", "--log", str(out)],
+                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert out.read_bytes() == (ROOT / "scenarios/replays/default.jsonl").read_bytes()
