@@ -81,8 +81,14 @@ def describe(e: dict) -> str | None:
                            + (" - destroyed" if s["destroyed"] else ""))
         return "\n".join(out) if out else None
     if t == "mortal wounds":
-        hurt = ", ".join(f"{s['model']}{' (destroyed)' if s['destroyed'] else ''}" for s in e["steps"] if s["lost"])
-        return f"     {e['unit']} suffers {e['count']} mortal wounds from {e['source']}: {hurt or 'none lost'}"
+        per: dict[str, list] = {}
+        for s in e["steps"]:
+            got = per.setdefault(s["model"], [0, False])
+            got[0] += s["lost"]
+            got[1] = got[1] or s["destroyed"]
+        hurt = ", ".join(f"{m} -{n}{' (destroyed)' if d else ''}" for m, (n, d) in per.items() if n)
+        mw = "1 mortal wound" if e["count"] == 1 else f"{e['count']} mortal wounds"
+        return f"     {e['unit']} suffers {mw} from {e['source']}: {hurt or 'none lost'}"
     if t == "hazard rolls":
         if e.get("note"):
             return f"   hazard rolls: {e['note']}"

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Pieces", "segments_blocked", "pair_visible", "points_visible_from", "SIGHT_EPS"]
+__all__ = ["Pieces", "segments_blocked", "pair_visible", "pair_witness", "footprint_fully_visible", "points_visible_from", "SIGHT_EPS"]
 
 SIGHT_EPS = 1e-9
 _TOL = 1e-9
@@ -223,8 +223,13 @@ def pair_visible(a_core, a_r, b_core, b_r, pk: Pieces, hull_pts: np.ndarray | No
     ``pk`` should already be limited to pieces that can meet the convex hull of A and B.
     ``hull_pts`` optionally gives the obstacle vertices to use (default: all of pk's).
     """
+    return pair_witness(a_core, a_r, b_core, b_r, pk, hull_pts) is not None
+
+
+def pair_witness(a_core, a_r, b_core, b_r, pk: Pieces, hull_pts: np.ndarray | None = None):
+    """06.01 Exact: an unblocked segment (p, q) from A to B, or None if there is none."""
     if len(pk) == 0:
-        return True
+        return (a_core.mean(axis=0), b_core.mean(axis=0))
     gens_c = [a_core, b_core]
     gens_r = [np.full(len(a_core), a_r), np.full(len(b_core), b_r)]
     tags = [np.zeros(len(a_core), dtype=np.int64), np.ones(len(b_core), dtype=np.int64)]
@@ -249,24 +254,30 @@ def pair_visible(a_core, a_r, b_core, b_r, pk: Pieces, hull_pts: np.ndarray | No
     good = ~np.isnan(n[:, 0])
     n, s = n[good], s[good]
     if len(n) == 0:
-        return False
+        return None
     ta0, ta1 = _chord(n, s, a_core, a_r)
     tb0, tb1 = _chord(n, s, b_core, b_r)
     ok = ~(np.isnan(ta0) | np.isnan(tb0))
     if not ok.any():
-        return False
+        return None
     n, s, ta0, ta1, tb0, tb1 = n[ok], s[ok], ta0[ok], ta1[ok], tb0[ok], tb1[ok]
     fwd = ta1 <= tb0 + _TOL
     bwd = tb1 <= ta0 + _TOL
-    if np.any(~fwd & ~bwd):
-        return True  # the footprints overlap along this line: they touch
+    ov = np.flatnonzero(~fwd & ~bwd)
+    if len(ov):  # the footprints overlap along this line: they touch
+        x = n[ov[0]] * s[ov[0]] + 0.5 * (max(ta0[ov[0]], tb0[ov[0]]) + min(ta1[ov[0]], tb1[ov[0]])) \
+            * np.array([-n[ov[0], 1], n[ov[0], 0]])
+        return (x, x)
     t_from = np.where(fwd, ta1, ta0)
     t_to = np.where(fwd, tb0, tb1)
     u = np.stack([-n[:, 1], n[:, 0]], axis=1)
     x0 = n * s[:, None]
     p0 = x0 + t_from[:, None] * u
     p1 = x0 + t_to[:, None] * u
-    return not bool(segments_blocked(p0, p1, pk).all())
+    free = np.flatnonzero(~segments_blocked(p0, p1, pk))
+    if len(free) == 0:
+        return None
+    return (p0[free[0]], p1[free[0]])
 
 
 def points_visible_from(a_core, a_r, pts: np.ndarray, pk: Pieces,

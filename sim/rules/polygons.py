@@ -120,9 +120,13 @@ def polygon_inside(inner, outer) -> bool:
         a0, a1 = a[i], a[(i + 1) % na]
         for j in range(nb):
             b0, b1 = b[j], b[(j + 1) % nb]
-            d1, d2 = _orient(b0, b1, a0), _orient(b0, b1, a1)
-            d3, d4 = _orient(a0, a1, b0), _orient(a0, a1, b1)
-            if d1 * d2 < -1e-12 and d3 * d4 < -1e-12:
+            lb = float(np.hypot(*(b1 - b0))) or 1.0
+            la = float(np.hypot(*(a1 - a0))) or 1.0
+            d1, d2 = _orient(b0, b1, a0) / lb, _orient(b0, b1, a1) / lb
+            d3, d4 = _orient(a0, a1, b0) / la, _orient(a0, a1, b1) / la
+            e = BOUNDARY_EPS
+            if ((d1 > e and d2 < -e) or (d1 < -e and d2 > e)) and \
+                    ((d3 > e and d4 < -e) or (d3 < -e and d4 > e)):
                 return False
         # an edge may leave a concave outer polygon through two vertices: check points along it
         for t in (0.25, 0.5, 0.75):

@@ -81,9 +81,10 @@ def _polygon_problems(path: str, poly) -> list[TerrainProblem]:
         return [TerrainProblem(path, "a list of [x, y] points", repr(pts))]
     if arr.ndim != 2 or arr.shape[1] != 2 or not np.all(np.isfinite(arr)):
         return [TerrainProblem(path, "a list of finite [x, y] points", repr(pts))]
-    if abs(signed_area(arr)) <= 1e-9:
-        return [TerrainProblem(path, "a polygon with non-zero area", "zero area")]
     hit = self_intersection(arr)
+    zero = abs(signed_area(arr)) <= 1e-9
+    if zero and (hit is None or len(arr) == 3):
+        return [TerrainProblem(path, "a polygon with non-zero area", "zero area")]
     if hit is not None:
         return [TerrainProblem(path, "a simple (non-self-intersecting) polygon",
                                f"edges {hit[0]} and {hit[1]} cross or touch")]

@@ -169,7 +169,7 @@ class AttackResolutionSystem(esper.Processor):
         if not pool.order:
             declared = battle.scenario_allocation_orders.get(target, ())
             default = default_order(pool.groups, models, declared)
-            if len(pool.groups) > 1:
+            if len(pool.groups) > 1 and pool.state.wounds:  # mortal wounds use no groups (06.02)
                 tunit = esper.component_for_entity(target, Unit)
                 req = DecisionRequest(
                     "allocation_order", f"pool {pool.index}", tunit.owner,

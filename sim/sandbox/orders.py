@@ -1,0 +1,288 @@
+"""Orders being declared in the sandbox: which weapons each model uses and at what.
+
+Plain data plus read-only world queries. The legality checks are the engine's own
+(sim.plan, sim.rules.shooting), so what the panel allows is what ``Battle.submit`` accepts;
+the battle still validates the final command, and its refusal is shown as is."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import esper
+
+from sim import plan as P
+from sim import world as W
+from sim.commands import Fight, Selection, Shoot
+from sim.components import Unit
+from sim.rules import shooting as SH
+from sim.rules.profiles import WeaponProfile
+
+
+@dataclass
+class Slot:
+    """One weapon carried by one model, and what the player declared for it."""
+
+    model: str
+    model_ent: int
+    model_name: str
+    weapon: WeaponProfile
+    selected: bool = False
+    target: str | None = None
+
+    @property
+    def cq(self) -> bool:
+        return self.weapon.has("CLOSE-QUARTERS")
+
+
+def weapon_line(w: WeaponProfile) -> str:
+    rng = "Melee" if w.is_melee else f'{w.range}"'
+    skill = ("WS" if w.is_melee else "BS") + f"{w.skill}+"
+    return f"{rng}  A{w.A}  {skill}  S{w.S}  AP{w.AP}  D{w.D}"
+
+
+class Order:
+    kind = ""
+
+    def __init__(self, battle, unit_id: str):
+        self.battle = battle
+        battle._enter()
+        self.unit_id = unit_id
+        self.unit_ent = battle.units[unit_id]
+        self.owner = esper.component_for_entity(self.unit_ent, Unit).owner
+        self.slots: list[Slot] = []
+        self.message = ""
+        self._target_cache: dict | None = None
+
+    def model_slots(self, mid: str) -> list[int]:
+        return [i for i, s in enumerate(self.slots) if s.model == mid]
+
+    def models(self) -> list[str]:
+        return list(dict.fromkeys(s.model for s in self.slots))
+
+    def enemies(self) -> list[str]:
+        self.battle._enter()
+        return [esper.component_for_entity(e, Unit).id for e in W.enemy_units(self.unit_ent)]
+
+    def targets(self) -> dict[str, str | None]:
+        """Each living enemy unit: None if some selected weapon may target it, else why not."""
+        if self._target_cache is None:
+            self.battle._enter()
+            self._target_cache = {u: self._target_reason(u) for u in self.enemies()}
+        return self._target_cache
+
+    def _dirty(self) -> None:
+        self._target_cache = None
+
+    def _target_reason(self, uid: str) -> str | None:
+        reasons = Counter()
+        for s in self.slots:
+            if not s.selected:
+                continue
+            r = self.slot_target_problem(s, uid)
+            if r is None:
+                return None
+            reasons[r] += 1
+        if not reasons:
+            return "select a weapon first"
+        return reasons.most_common(1)[0][0]
+
+    def slot_target_problem(self, s: Slot, uid: str) -> str | None:
+        raise NotImplementedError
+
+    def assign(self, uid: str) -> str:
+        """Give target ``uid`` to every selected weapon still without a target that may
+        legally attack it. Returns a message for the status line."""
+        self.battle._enter()
+        n, why = 0, Counter()
+        for s in self.slots:
+            if not s.selected or s.target is not None:
+                continue
+            r = self.slot_target_problem(s, uid)
+            if r is None:
+                s.target = uid
+                n += 1
+            else:
+                why[r] += 1
+        self._dirty()
+        if n == 0:
+            if not why:
+                self.message = "every selected weapon already has a target: clear targets to change them"
+            else:
+                self.message = f"{uid}: {why.most_common(1)[0][0]}"
+        else:
+            self.message = f"{n} weapon(s) now target {uid}" + (
+                f"; {sum(why.values())} cannot ({why.most_common(1)[0][0]})" if why else "")
+        return self.message
+
+    def clear_targets(self) -> None:
+        for s in self.slots:
+            s.target = None
+        self._dirty()
+        self.message = "targets cleared"
+
+    def selections(self) -> tuple[Selection, ...]:
+        return tuple(Selection(s.model, s.weapon.name, s.target) for s in self.slots
+                     if s.selected and s.target is not None)
+
+    def summary(self) -> list[str]:
+        groups = Counter((s.weapon.name, s.target) for s in self.slots if s.selected)
+        return [f"{w} x{n} -> {t or 'no target yet'}" for (w, t), n in groups.items()]
+
+
+class ShootOrder(Order):
+    kind = "shoot"
+
+    def __init__(self, battle, unit_id: str):
+        super().__init__(battle, unit_id)
+        self.eligibility = SH.shooting_type_eligibility(P.shooting_facts(self.unit_ent))
+        self.type: str | None = None
+        for m in W.unit_models(self.unit_ent):
+            for w in W.weapons_of(m):
+                if not w.is_melee:
+                    self.slots.append(Slot(W.model_id(m), m, _model_name(battle, W.model_id(m)), w))
+        self.mv = {s.model: W.is_monster_or_vehicle(s.model_ent) for s in self.slots}
+
+    @property
+    def default_type(self) -> str | None:
+        return SH.default_shooting_type(self.eligibility)
+
+    def choose_type(self, t: str) -> str | None:
+        reason = self.eligibility.get(t, f"unknown shooting type {t}")
+        if reason is not None:
+            self.message = f"cannot use {t} shooting: {reason}"
+            return self.message
+        self.type = t
+        for s in self.slots:
+            s.selected, s.target = False, None
+        # preselect: each model's other ranged weapons if legal, else its close-quarters ones
+        for mid in self.models():
+            idx = self.model_slots(mid)
+            for want_cq in (False, True):
+                pick = [i for i in idx if self.slots[i].cq == want_cq and self.slot_problem(self.slots[i]) is None]
+                if pick and self._model_problem(mid, pick) is None:
+                    for i in pick:
+                        self.slots[i].selected = True
+                    break
+        self._dirty()
+        self.message = f"{t} shooting: weapons preselected; click an enemy unit to target it"
+        return None
+
+    def slot_problem(self, s: Slot) -> str | None:
+        """Why this weapon can never be selected under the chosen type (for a disabled toggle)."""
+        if self.type is None:
+            return "choose a shooting type first"
+        if self.battle.units and s.weapon.has("ONE SHOT"):
+            used = W.unit_state(self.unit_ent).used_one_shot
+            if f"{s.model}:{s.weapon.name}" in used:
+                return f"{s.weapon.name} is [ONE SHOT] and was already fired (24.26)"
+        return SH.weapon_selection_problem(self.type, self.mv[s.model], [_wtuple(s.weapon)])
+
+    def _model_problem(self, mid: str, idx: list[int]) -> str | None:
+        return SH.weapon_selection_problem(self.type, self.mv[mid], [_wtuple(self.slots[i].weapon) for i in idx])
+
+    def toggle(self, i: int) -> str | None:
+        """Select or deselect slot ``i``, enforcing 24.07/10.05/10.06 per model as you click:
+        picking a weapon that cannot be combined with the model's current picks swaps them out."""
+        s = self.slots[i]
+        if s.selected:
+            s.selected, s.target = False, None
+            self._dirty()
+            self.message = f"{s.model}: {s.weapon.name} deselected"
+            return None
+        p = self.slot_problem(s)
+        if p:
+            self.message = f"{s.model}: {p}"
+            return self.message
+        current = [j for j in self.model_slots(s.model) if self.slots[j].selected]
+        problem = self._model_problem(s.model, current + [i])
+        if problem:
+            keep = [j for j in current if self._model_problem(s.model, [j, i]) is None]
+            if self._model_problem(s.model, keep + [i]) is not None:
+                self.message = f"{s.model}: {problem}"
+                return self.message
+            for j in current:
+                if j not in keep:
+                    self.slots[j].selected, self.slots[j].target = False, None
+            self.message = f"{s.model}: {problem} - switched to {s.weapon.name}"
+        else:
+            self.message = f"{s.model}: {s.weapon.name} selected"
+        s.selected = True
+        self._dirty()
+        return None
+
+    def slot_target_problem(self, s: Slot, uid: str) -> str | None:
+        if self.type is None:
+            return "choose a shooting type first"
+        t = self.battle.units[uid]
+        if W.unit_destroyed(t):
+            return "destroyed"
+        facts, _n = P.target_facts(self.battle, self.unit_ent, s.model_ent, s.weapon, t, self.type)
+        return SH.ranged_target_problem(facts)
+
+    def command(self) -> Shoot:
+        return Shoot(self.unit_id, self.selections(), self.type)
+
+
+class FightOrder(Order):
+    kind = "fight"
+
+    def __init__(self, battle, unit_id: str):
+        super().__init__(battle, unit_id)
+        st = W.unit_state(self.unit_ent)
+        self.eligible = None if (W.unit_engaged(self.unit_ent) or st.charged) else \
+            "not engaged and did not charge (12.04)"
+        for m in W.unit_models(self.unit_ent):
+            mid = W.model_id(m)
+            first = True
+            for w in W.weapons_of(m):
+                if w.is_melee:
+                    sel = w.has("EXTRA ATTACKS") or first
+                    if not w.has("EXTRA ATTACKS"):
+                        first = False
+                    self.slots.append(Slot(mid, m, _model_name(battle, mid), w, selected=sel))
+
+    def toggle(self, i: int) -> str | None:
+        """04.01: exactly one melee weapon per model, besides its [EXTRA ATTACKS] weapons."""
+        s = self.slots[i]
+        if s.weapon.has("EXTRA ATTACKS"):
+            s.selected = not s.selected
+            if not s.selected:
+                s.target = None
+        elif not s.selected:
+            for j in self.model_slots(s.model):
+                o = self.slots[j]
+                if not o.weapon.has("EXTRA ATTACKS") and o.selected:
+                    o.selected, o.target = False, None
+            s.selected = True
+            self.message = f"{s.model} fights with {s.weapon.name} (one melee weapon per model, 04.01)"
+        else:
+            s.selected, s.target = False, None
+        self._dirty()
+        return None
+
+    def slot_problem(self, s: Slot) -> str | None:
+        return self.eligible
+
+    def slot_target_problem(self, s: Slot, uid: str) -> str | None:
+        t = self.battle.units[uid]
+        if W.unit_destroyed(t):
+            return "destroyed"
+        if not any(W.models_engaged(s.model_ent, tm) for tm in W.unit_models(t)):
+            return "not engaged with this model (04.02)"
+        return None
+
+    def command(self) -> Fight:
+        return Fight(self.unit_id, self.selections())
+
+
+def _wtuple(w: WeaponProfile):
+    return (w.name, w.has("CLOSE-QUARTERS"), w.has("ASSAULT"), w.is_melee)
+
+
+def _model_name(battle, mid: str) -> str:
+    for us in battle.scenario.units:
+        for ms in us.models:
+            if ms.id == mid:
+                return ms.name
+    return mid

@@ -1,0 +1,104 @@
+"""01.04 measuring (edge to edge), 01.04.01 "within", 03.04 engagement range: sim.rules.geometry."""
+
+import math
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from sim.rules.geometry import (
+    core, distance, distance_matrix, engaged, footprint, outline, overlaps, round_base, within,
+)
+
+D32 = 32 / 25.4
+
+
+def test_round_base_diameter_from_mm():
+    fp = round_base(32, 1, 2)
+    assert math.isclose(fp.length, 1.2598425196850394)
+    assert fp.length == fp.width
+
+
+def test_distance_edge_to_edge_round():
+    a, b = round_base(32, 0, 0), round_base(32, 10, 0)
+    assert math.isclose(distance(a, b), 10 - D32)
+
+
+def test_overlapping_distance_is_zero():
+    a, b = round_base(32, 0, 0), round_base(32, 0.5, 0)
+    assert distance(a, b) == 0.0
+    assert overlaps(a, b)
+
+
+def test_touching_is_not_overlapping():
+    a, b = round_base(25.4, 0, 0), round_base(25.4, 1, 0)
+    assert distance(a, b) == 0.0
+    assert not overlaps(a, b)
+
+
+def test_engaged_at_exactly_two_inches_but_not_2_01():
+    a = round_base(32, 0, 0)
+    assert engaged(a, round_base(32, 2 + D32, 0))
+    assert not engaged(a, round_base(32, 2.01 + D32, 0))
+
+
+def test_within_is_not_more_than():
+    a = round_base(32, 0, 0)
+    b = round_base(32, 6 + D32, 0)
+    assert within(a, b, 6)
+    assert not within(a, b, 5.99)
+
+
+def test_rect_to_round_corner_distance():
+    r = footprint("rect", 0, 0, 4, 2)            # corners at (+-2, +-1)
+    c = round_base(25.4, 2 + 3, 1 + 4)           # centre 5" from the corner, radius 0.5
+    assert math.isclose(distance(r, c), 4.5)
+    assert math.isclose(distance(c, r), 4.5)
+
+
+def test_rotated_rect_distance():
+    r = footprint("rect", 0, 0, 4, 2, angle=90)  # now 2 wide (x), 4 long (y)
+    c = round_base(25.4, 0, 2 + 3.5)
+    assert math.isclose(distance(r, c), 3.0)
+
+
+def test_rect_rect_distance_and_overlap():
+    a = footprint("rect", 0, 0, 4, 2)
+    b = footprint("rect", 7, 0, 4, 2)
+    assert math.isclose(distance(a, b), 3.0)
+    c = footprint("rect", 3, 0, 4, 2, angle=45)
+    assert distance(a, c) == 0.0 and overlaps(a, c)
+
+
+def test_oval_tolerance_documented():
+    ov = footprint("oval", 0, 0, 6, 4)
+    c = round_base(25.4, 10, 0)                  # true gap: 10 - 3 - 0.5 = 6.5
+    assert abs(distance(ov, c) - 6.5) < 1e-9     # a polygon vertex sits on the major axis
+    c2 = round_base(25.4, 0, 10)                 # true gap 10 - 2 - 0.5 = 7.5
+    assert abs(distance(ov, c2) - 7.5) <= 3 * (1 - math.cos(math.pi / 64)) + 1e-12
+
+
+def test_outline_points_on_circle():
+    pts = outline(round_base(32, 3, 4), n=16)
+    assert pts.shape == (16, 2)
+    assert np.allclose(np.hypot(pts[:, 0] - 3, pts[:, 1] - 4), D32 / 2)
+
+
+def test_core_of_round_is_centre_and_radius():
+    pts, r = core(round_base(32, 3, 4))
+    assert pts.tolist() == [[3.0, 4.0]] and math.isclose(r, D32 / 2)
+
+
+coord = st.floats(0, 60, allow_nan=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(coord, coord, st.sampled_from(["round", "rect", "oval"]),
+                          st.floats(0, 180)), min_size=1, max_size=6))
+def test_distance_matrix_matches_distance(specs):
+    fps = [round_base(32, x, y) if s == "round" else footprint(s, x, y, 3, 1.5, ang)
+           for x, y, s, ang in specs]
+    m = distance_matrix(fps, fps)
+    for i, a in enumerate(fps):
+        for j, b in enumerate(fps):
+            assert math.isclose(m[i, j], distance(a, b), abs_tol=1e-9)
+            assert math.isclose(m[i, j], m[j, i], abs_tol=1e-9)
