@@ -3,7 +3,7 @@ through JSON for replay logs; scenario scripts and the sandbox produce the same 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,14 +59,25 @@ class EndTurn:
 Command = Shoot | Fight | Move | EndTurn
 
 
+def _selection(s: Selection) -> dict:
+    d = {"model": s.model, "weapon": s.weapon}
+    if s.target is not None:
+        d["target"] = s.target
+    if s.attacks is not None:
+        d["attacks"] = s.attacks
+    return d
+
+
 def command_to_dict(cmd: Command) -> dict:
-    d = asdict(cmd)
-    if "selections" in d:
-        d["selections"] = [
-            {k: v for k, v in s.items() if v is not None} for s in d["selections"]]
-    if "to" in d:
-        d["to"] = [list(t) for t in d["to"]]
-    return {k: v for k, v in d.items() if v is not None}
+    """JSON-safe form of a command (None fields left out), as the replay log stores it."""
+    if isinstance(cmd, (Shoot, Fight)):
+        d = {"kind": cmd.kind, "unit": cmd.unit, "selections": [_selection(s) for s in cmd.selections]}
+        if isinstance(cmd, Shoot) and cmd.type is not None:
+            d["type"] = cmd.type
+        return d
+    if isinstance(cmd, Move):
+        return {"kind": cmd.kind, "unit": cmd.unit, "mode": cmd.mode, "to": [list(t) for t in cmd.to]}
+    return {"kind": cmd.kind}
 
 
 def command_from_dict(d: dict) -> Command:

@@ -41,6 +41,41 @@ class PlanError(Exception):
     pass
 
 
+def damaged_modifier(model_ent: int) -> tuple:
+    """24.39 Damaged X: while the model has X or fewer wounds left, its attacks take -1 to hit."""
+    for a in W.model_abilities(model_ent):
+        if a.name == "DAMAGED" and W.wounds_left(model_ent) <= a.value:
+            return (("Damaged (24.39)", -1),)
+    return ()
+
+
+def lance_modifier(weapon: WeaponProfile, unit_ent: int) -> tuple:
+    """24.21 [LANCE]: +1 to the wound roll if the attacker's unit made a charge move this turn."""
+    if weapon.has("LANCE") and W.unit_state(unit_ent).charged:
+        return (("[LANCE] after a charge (24.21)", +1),)
+    return ()
+
+
+def indirect_fail_below(battle, unit_ent: int, target: int, stype: str, weapon: WeaponProfile) -> int:
+    """10.07 Indirect shooting: an unmodified hit roll of 1-5 fails, or only 1-3 if the unit
+    remained stationary and a friendly unit can see the target. Returns the lowest unmodified
+    result that can hit (6 or 4), or 0 when the rule does not apply."""
+    if stype != SH.INDIRECT or not weapon.has("INDIRECT FIRE"):
+        return 0
+    st = W.unit_state(unit_ent)
+    stationary = st.moved == 0 and not st.advanced and not st.fell_back
+    if stationary:
+        owner = esper.component_for_entity(unit_ent, Unit).owner
+        vis = battle.visibility
+        tids = [W.model_id(t) for t in W.unit_models(target)]
+        for u in W.all_units():
+            if esper.component_for_entity(u, Unit).owner != owner:
+                continue
+            if any(vis.model_visible(W.model_id(m), t) for m in W.unit_models(u) for t in tids):
+                return 4
+    return 6
+
+
 def _unit(battle, uid: str) -> int:
     ent = battle.units.get(uid)
     if ent is None:
@@ -181,7 +216,7 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
             problem = SH.ranged_target_problem(facts)
             if problem:
                 raise PlanError(f"{mid} {w.name} -> {s.target}: {problem}")
-            hit_mods = list(SH.ranged_hit_modifiers(facts))
+            hit_mods = list(SH.ranged_hit_modifiers(facts)) + list(damaged_modifier(m))
             if w.has("HEAVY") and not engaged and not st.set_up_this_turn and st.moved <= 3.0:
                 hit_mods.append(("[HEAVY] (24.16)", +1))
             skill_mods = []
@@ -189,6 +224,8 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
                 skill_mods.append(("benefit of cover (13.08)", -1))
             declared.append(Declared(m, mid, w, t, None, tuple(hit_mods), tuple(skill_mods),
                                      half_range=nearest <= w.range / 2,
+                                     wound_mods=lance_modifier(w, unit_ent),
+                                     fail_below=indirect_fail_below(battle, unit_ent, t, stype, w),
                                      target_models=len(cache[t][0])))
     return stype, declared
 
@@ -220,6 +257,12 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
         if len(main) > 1:
             raise PlanError(f"{mid}: selects {', '.join(main)}; a model fights with exactly one "
                             f"melee weapon (04.01) besides its [EXTRA ATTACKS] weapons")
+        if per_weapon:
+            extra = [w.name for w in W.weapons_of(m) if w.is_melee and w.has("EXTRA ATTACKS")]
+            missing = [n for n in extra if n not in per_weapon]
+            if missing:
+                raise PlanError(f"{mid}: must also select its [EXTRA ATTACKS] weapons: "
+                                f"{', '.join(missing)} (24.11)")
         for name, group in per_weapon.items():
             w = _weapon(m, mid, name, melee=True)
             targets = [s for s in group if s.target is not None]
@@ -247,5 +290,8 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
                 if not any(W.models_engaged(m, tm) for tm in W.unit_models(t)):
                     raise PlanError(f"{mid} {name} -> {s.target}: not engaged with this model (04.02)")
                 declared.append(Declared(m, mid, w, t, s.attacks if len(targets) > 1 else None,
-                                         target_models=len(W.unit_models(t))))
+                                         hit_mods=damaged_modifier(m),
+                                         wound_mods=lance_modifier(w, unit_ent),
+                                         target_models=len(W.unit_models(t)),
+                                         split=len(targets) > 1))
     return declared

@@ -23,7 +23,8 @@ def describe(e: dict) -> str | None:
     if t == "refused":
         return f"!! refused: {e['reason']}"
     if t == "shooting type":
-        return f"   shooting type: {e['type']}"
+        why = "" if e.get("requested") else " (the default: 10.02)"
+        return f"   shooting type: {e['shooting_type']}{why}"
     if t == "weapons selected":
         lines = {}
         for mid, w, tgt, n in e["selections"]:
@@ -94,6 +95,9 @@ def describe(e: dict) -> str | None:
             return f"   hazard rolls: {e['note']}"
         return (f"   hazard rolls {e['rolls']}: {e['failures']} failed (1-2) -> {e['mortal_wounds']} mortal wounds"
                 f" ({e['per_failure']} per failure)")
+    if t == "deadly demise":
+        hit = f": {', '.join(e['units'])} within 6\" suffer mortal wounds" if e["units"] else ""
+        return f"   deadly demise of {e['model']}: rolled {e['roll']}{hit}"
     if t == "model destroyed":
         return None
     if t == "unit destroyed":

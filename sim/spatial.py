@@ -23,6 +23,7 @@ class SpatialIndex:
         self.version = 0
         self._engaged: dict[int, np.ndarray] = {}
         self._alive_units = None
+        self.living: dict[int, list[int]] = {}  # unit entity -> living models (sim.world)
 
     def move(self, index: int, fp) -> None:
         self.fps[index] = fp
@@ -39,6 +40,7 @@ class SpatialIndex:
     def _changed(self) -> None:
         self.version += 1
         self._engaged.clear()
+        self.living.clear()
         self._alive_units = None
 
     def units_with_models(self, n_units: int) -> np.ndarray:

@@ -25,9 +25,18 @@ def on_table(ent: int) -> bool:
 
 
 def unit_models(unit_ent: int, living: bool = True) -> list[int]:
-    """The unit's models in listed order (living ones only by default)."""
+    """The unit's models in listed order (living ones only by default). The living list is
+    cached until a model is destroyed or moves (the spatial index's version)."""
     models = esper.component_for_entity(unit_ent, Unit).models
-    return [m for m in models if alive(m)] if living else list(models)
+    if not living:
+        return list(models)
+    sp = _SPATIAL.get(esper.current_world)
+    if sp is None:
+        return [m for m in models if alive(m)]
+    hit = sp.living.get(unit_ent)
+    if hit is None:
+        hit = sp.living[unit_ent] = [m for m in models if alive(m)]
+    return list(hit)
 
 
 def unit_destroyed(unit_ent: int) -> bool:
@@ -185,6 +194,10 @@ def move_model(ent: int, x: float, y: float) -> None:
     pos = esper.component_for_entity(ent, Position)
     pos.x, pos.y = x, y
     spatial().move(_index(ent), footprint(ent))
+
+
+def wounds_left(ent: int) -> int:
+    return esper.component_for_entity(ent, Wounds).remaining
 
 
 def feel_no_pain(unit_ent: int) -> dict[str, int]:

@@ -115,6 +115,26 @@ def default_order(groups: Sequence[Group], models: Sequence[TargetModel],
     return tuple(keys)
 
 
+def preferred_groups(groups: Sequence[Group], models: Sequence[TargetModel],
+                     preferred: Sequence[str]) -> tuple[str, ...]:
+    """Part A ruling 9: a declared order names models; map each to the key of the group it
+    belongs to now. A destroyed model's name still stands for the living group of the same
+    W, Sv and InSv (a group's key is its first living model, which changes as models die)."""
+    by_id = {m.id: m for m in models}
+    out: list[str] = []
+    for name in preferred:
+        m = by_id.get(name)
+        if m is None:
+            continue
+        for g in groups:
+            if name in g.members or (not m.character and not g.character
+                                     and (g.W, g.Sv, g.InSv) == (m.W, m.Sv, m.InSv)):
+                if g.key not in out:
+                    out.append(g.key)
+                break
+    return tuple(out)
+
+
 def _is_char(groups: Sequence[Group], key: str) -> bool:
     return next(g.character for g in groups if g.key == key)
 

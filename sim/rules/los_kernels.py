@@ -295,6 +295,23 @@ def points_visible_from(a_core, a_r, pts: np.ndarray, pk: Pieces,
         return np.ones(Q, dtype=bool)
     if obst is None:
         obst = pk.vertex_list()
+    # cheap first pass: the segment from A's boundary (towards q from A's centre) to q
+    c = a_core.mean(axis=0)
+    dq = pts - c
+    Lq = np.hypot(dq[:, 0], dq[:, 1])
+    start = c + (a_r / np.maximum(Lq, 1e-12))[:, None] * dq if len(a_core) == 1 else \
+        np.repeat(c[None], Q, axis=0)
+    direct = ~segments_blocked(start, pts, pk)
+    if direct.all():
+        return direct
+    rest = np.flatnonzero(~direct)
+    out = direct.copy()
+    out[rest] = _points_visible_exact(a_core, a_r, pts[rest], pk, obst)
+    return out
+
+
+def _points_visible_exact(a_core, a_r, pts, pk, obst):
+    Q = len(pts)
     ka, ko = len(a_core), len(obst)
     # lines through q and A's generators (tangents) and through q and obstacle vertices
     gc = np.concatenate([a_core, obst])

@@ -138,11 +138,19 @@ def _lose(st: DamageState, model: str, amount: int, dice: Dice, what: str) -> tu
     Pain; the excess over its remaining wounds is lost. Returns (lost, FNP rolls)."""
     fnp = st.fnp.get(model)
     rolls: list[int] = []
-    if fnp:
-        rolls = list(dice.d6(amount, f"feel no pain ({what})"))
-        amount = sum(1 for r in rolls if r < fnp)
-    lost = min(amount, st.remaining[model])
-    st.remaining[model] -= lost
+    if not fnp:
+        lost = min(amount, st.remaining[model])
+        st.remaining[model] -= lost
+        return lost, rolls
+    lost = 0
+    for _ in range(amount):  # one wound at a time, until the model is destroyed
+        if st.remaining[model] <= 0:
+            break
+        (r,) = dice.d6(1, f"feel no pain ({what})")
+        rolls.append(r)
+        if r < fnp:
+            st.remaining[model] -= 1
+            lost += 1
     return lost, rolls
 
 

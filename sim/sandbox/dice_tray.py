@@ -74,7 +74,7 @@ def render(size, info) -> pygame.Surface:
     for label, dice, note in info["rows"]:
         surf.blit(text(label, 12, S.TEXT_DIM, True), (10, y + 4))
         x = 62
-        size_d = 20 if len(dice) <= 24 else 14
+        size_d = 24 if len(dice) <= 14 else 18 if len(dice) <= 22 else 13
         for r, res in dice:
             if x + size_d > w - 8:
                 surf.blit(text("...", 12, S.TEXT_DIM), (x, y + 4))
@@ -83,14 +83,15 @@ def render(size, info) -> pygame.Surface:
             x += size_d + 4
         surf.blit(text(note, 11, S.TEXT_DIM), (62, y + size_d + 2))
         y += size_d + 20
-        if y > h - 20:
+        if y > h - 44:
             break
     # legend
-    lx = w - 230
-    if lx > 300:
-        for i, (name, res) in enumerate((("fail", FAIL), ("success", SUCCESS), ("critical", CRITICAL))):
-            _die(surf, lx + i * 76, h - 22, 14, 6 if res == CRITICAL else 4 if res else 1, res)
-            surf.blit(text(name, 11, S.TEXT_DIM), (lx + i * 76 + 18, h - 22))
+    lx = 10
+    for name, res in (("fail", FAIL), ("success", SUCCESS), ("critical", CRITICAL)):
+        _die(surf, lx, h - 20, 13, 6 if res == CRITICAL else 4 if res else 1, res)
+        t = text(name, 11, S.TEXT_DIM)
+        surf.blit(t, (lx + 17, h - 20))
+        lx += t.get_width() + 30
     return surf
 
 

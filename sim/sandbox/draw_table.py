@@ -29,6 +29,7 @@ class Look:
     fading: dict = field(default_factory=dict)  # model id -> alpha 0..1 while fading out
     pool_target: str | None = None  # unit being attacked by the current pool
     current_group: set = field(default_factory=set)  # model ids of the current allocation group
+    grab: str | None = None  # the model under the cursor while dragging
 
 
 class TableLayer:
@@ -200,8 +201,7 @@ def draw_units(surf, cam, scene, look: Look, colours, hulls: UnitHulls, now: flo
         if uv.destroyed:
             continue
         if look.ghosts and any(m in look.ghosts for m in uv.models):
-            fps = [_ghost_fp(m, look) for m in scene.living(uid)]
-            hull = unit_hull(fps)
+            hull = _ghost_hull(scene, uid, look, hs.get(uid))
         else:
             hull = hs.get(uid)
         if hull is None or len(hull) < 3:
@@ -231,6 +231,16 @@ def draw_units(surf, cam, scene, look: Look, colours, hulls: UnitHulls, now: flo
         _unit_labels(surf, cam, scene, look, hs)
 
 
+def _ghost_hull(scene, uid, look, static):
+    living = scene.living(uid)
+    deltas = {(round(look.ghosts[m.id][0] - m.x, 6), round(look.ghosts[m.id][1] - m.y, 6))
+              if m.id in look.ghosts else (0.0, 0.0) for m in living}
+    if static is not None and len(deltas) == 1 and len(static):
+        (dx, dy), = deltas
+        return static + np.array([dx, dy])
+    return unit_hull([_ghost_fp(m, look) for m in living])
+
+
 def _ghost_fp(m, look):
     if m.id in look.ghosts:
         x, y = look.ghosts[m.id]
@@ -255,31 +265,58 @@ def _base_points(cam, fp):
     return [(cam.ox + x * cam.scale, cam.oy + y * cam.scale) for x, y in pts]
 
 
+_SPRITES: dict[tuple, pygame.Surface] = {}
+
+
+def _model_sprite(colour, r: float, character: bool, W: int, remaining: int) -> pygame.Surface:
+    """A round base with its highlight, rim, CHARACTER star and wound pips, cached by look."""
+    key = (colour, round(r * 2) / 2, character, W, remaining)
+    spr = _SPRITES.get(key)
+    if spr is not None:
+        return spr
+    if len(_SPRITES) > 4000:
+        _SPRITES.clear()
+    r = key[1]
+    size = int(2 * r + 4)
+    spr = pygame.Surface((size, size), pygame.SRCALPHA)
+    c = (size / 2, size / 2)
+    rim = S.shade(colour, 0.55)
+    pygame.draw.circle(spr, colour, c, r)
+    pygame.draw.circle(spr, S.shade(colour, 1.18), (c[0] - r * 0.18, c[1] - r * 0.18), r * 0.55)
+    pygame.draw.circle(spr, rim, c, r, max(1, round(r * 0.14)))
+    if character:
+        _star(spr, S.CHARACTER, c, max(3.0, r * 0.55), S.shade(S.CHARACTER, 0.4))
+    if W > 1 and r >= 4:
+        _pips(spr, c[0], c[1], r, remaining, W)
+    _SPRITES[key] = spr
+    return spr
+
+
 def _draw_model(surf, cam, m, look: Look, colour) -> None:
     fp = _ghost_fp(m, look)
     cx, cy = cam.ox + fp.x * cam.scale, cam.oy + fp.y * cam.scale
     r = max(2.0, fp.length * 0.5 * cam.scale)
-    rim = S.shade(colour, 0.55)
     if m.id in look.pickable:
         pygame.draw.circle(surf, S.HIGHLIGHT, (cx, cy), r + max(3, r * 0.35), 2)
     if m.id in look.current_group:
         pygame.draw.circle(surf, S.ILLEGAL, (cx, cy), r + max(2, r * 0.22), 2)
     if fp.shape == "round":
-        pygame.draw.circle(surf, colour, (cx, cy), r)
-        pygame.draw.circle(surf, S.shade(colour, 1.18), (cx - r * 0.18, cy - r * 0.18), r * 0.55)
-        pygame.draw.circle(surf, rim, (cx, cy), r, max(1, round(r * 0.14)))
+        spr = _model_sprite(colour, r, m.character, m.W, m.remaining)
+        surf.blit(spr, (cx - spr.get_width() / 2, cy - spr.get_height() / 2))
     else:
+        rim = S.shade(colour, 0.55)
         pts = _base_points(cam, fp)
         pygame.draw.polygon(surf, colour, pts)
         pygame.draw.polygon(surf, rim, pts, max(1, round(r * 0.08)))
+        if m.character:
+            _star(surf, S.CHARACTER, (cx, cy), max(3.0, min(r, fp.width * 0.5 * cam.scale) * 0.55),
+                  S.shade(S.CHARACTER, 0.4))
+        if m.W > 1 and r >= 5:
+            _pips(surf, cx, cy, min(r, fp.width * 0.5 * cam.scale), m.remaining, m.W)
     if m.id == look.selected_model:
         pygame.draw.circle(surf, S.SELECT, (cx, cy), r + 2, 2)
     if m.id in look.highlighted:
         pygame.draw.circle(surf, S.HIGHLIGHT, (cx, cy), r + 4, 2)
-    if m.character:
-        _star(surf, S.CHARACTER, (cx, cy), max(3.0, r * 0.55), S.shade(S.CHARACTER, 0.4))
-    if m.W > 1 and r >= 5:
-        _pips(surf, cx, cy, r, m.remaining, m.W)
 
 
 def _star(surf, colour, c, R, edge) -> None:

@@ -24,29 +24,41 @@ def draw_move_rings(surf, cam, scene, look) -> None:
             continue
         cx, cy = cam.to_screen(x, y)
         R = cam.length(limit + m.fp.length / 2)
-        if R > 2:
+        if R > 2 and (mid == look.grab or look.grab not in look.drag_origin):
             ring = pygame.Surface((int(2 * R + 4), int(2 * R + 4)), pygame.SRCALPHA)
             c = (R + 2, R + 2)
             pygame.draw.circle(ring, (*S.RING, 22), c, R)
             pygame.draw.circle(ring, (*S.RING, 150), c, R, 1)
             surf.blit(ring, (cx - R - 2, cy - R - 2))
+            lab = text(f'{limit:g}"', 12, S.RING)
+            surf.blit(lab, (cx - lab.get_width() / 2, cy - R - lab.get_height() - 1))
         g = look.ghosts.get(mid)
         if g is not None:
             gx, gy = cam.to_screen(*g)
-            _dashed_line(surf, S.RING, (cx, cy), (gx, gy), 4)
+            if mid == look.grab:
+                _dashed_line(surf, S.RING, (cx, cy), (gx, gy), 4)
             pygame.draw.circle(surf, S.shade(S.RING, 0.7), (cx, cy), max(2, cam.length(m.fp.length / 2)), 1)
 
 
 class LosCache:
-    """Lines of sight for the overlay, recomputed when the observer's position changes
-    (throttled while dragging, so the frame time stays flat)."""
+    """Lines of sight for the overlay. Where models stand, the battle's own visibility answers.
+    For a dragged (ghost) observer the pure rules are evaluated progressively: each frame
+    spends at most ``budget`` seconds on new pairs, keeping the previous answer for the rest,
+    so the overlay follows the drag live while the frame time stays flat."""
 
-    def __init__(self, battle):
+    def __init__(self, battle, budget: float = 0.004):
         self.battle = battle
+        self.budget = budget
         self.key = None
         self.lines: list[tuple] = []
-        self.last = 0.0
         self._blk = None
+        self._within: dict[str, object] = {}
+        self._within_version = None
+        self._states: dict[tuple[str, str], str] = {}
+        self._base = None  # (scene version, observers): what _states belong to
+        self._job: list[tuple[str, str]] = []
+        self._origin: dict[str, tuple[float, float]] = {}
+        self._pairs: list[tuple[str, str]] = []
 
     @property
     def blockers(self):
@@ -54,60 +66,97 @@ class LosCache:
             self._blk = VR.TerrainBlockers.build(self.battle.scenario.terrain)
         return self._blk
 
-    def compute(self, scene, observers, ghosts, throttle: float = 0.08):
-        """observers: model ids. Returns [(observer id, target id, state)] with state in
-        'full', 'visible', 'blocked'."""
-        key = (scene.version, tuple(observers),
-               tuple(sorted((k, round(v[0], 2), round(v[1], 2)) for k, v in ghosts.items() if k in observers)))
-        if key == self.key:
-            return self.lines
-        now = time.perf_counter()
-        dragging = any(o in ghosts for o in observers)
-        if dragging and self.key is not None and self.key[:2] == key[:2] and now - self.last < throttle:
-            return self.lines
-        self.key, self.last = key, now
-        out = []
-        vis = self.battle.visibility
-        full = getattr(vis, "model_fully_visible", None)
-        for oid in observers:
-            o = scene.models[oid]
-            enemies = [m for m in scene.models.values() if m.alive and m.owner != o.owner]
-            if oid in ghosts:
-                ofp = o.fp.moved(*ghosts[oid])
-                blk = self.blockers
-                wa = blk.within(ofp)
-                for t in enemies:
-                    wb = blk.within(t.fp)
-                    seen = VR.model_visible(ofp, t.fp, blk, wa, wb)
-                    state = "blocked"
-                    if seen:
-                        state = "full" if VR.model_fully_visible(ofp, t.fp, blk, wa, wb) else "visible"
-                    out.append((oid, t.id, state, ofp.centre))
-            else:
-                for t in enemies:
-                    seen = vis.model_visible(oid, t.id)
-                    state = "blocked"
-                    if seen:
-                        state = "full" if (full is not None and full(oid, t.id)) else "visible"
-                    out.append((oid, t.id, state, o.fp.centre))
-        self.lines = out
-        return out
+    def _within_of(self, scene, m):
+        if self._within_version != scene.version:
+            self._within, self._within_version = {}, scene.version
+        w = self._within.get(m.id)
+        if w is None:
+            w = self._within[m.id] = self.blockers.within(m.fp)
+        return w
+
+    def compute(self, scene, observers, ghosts):
+        """observers: model ids. Returns [(observer id, target id, state, origin)] with state in
+        'full', 'visible', 'blocked' or 'pending' (not yet evaluated for this ghost position)."""
+        observers = tuple(observers)
+        gkey = tuple((k, round(v[0], 3), round(v[1], 3)) for k, v in sorted(ghosts.items()) if k in observers)
+        key = (scene.version, observers, gkey)
+        base = (scene.version, observers)
+        if key != self.key:
+            self.key = key
+            if base != self._base:
+                self._states, self._base = {}, base
+            self._pairs, self._origin = [], {}
+            for oid in observers:
+                o = scene.models[oid]
+                self._origin[oid] = ghosts.get(oid, o.fp.centre)
+                for t in scene.models.values():
+                    if t.alive and t.owner != o.owner:
+                        self._pairs.append((oid, t.id))
+            ghosted = [p for p in self._pairs if p[0] in ghosts]
+            plain = [p for p in self._pairs if p[0] not in ghosts]
+            self._job = ghosted
+            vis = self.battle.visibility
+            full = getattr(vis, "model_fully_visible", None)
+            for oid, tid in plain:
+                state = "blocked"
+                if vis.model_visible(oid, tid):
+                    state = "full" if (full is not None and full(oid, tid)) else "visible"
+                self._states[(oid, tid)] = state
+        if self._job:
+            self._work(scene, ghosts)
+        self.lines = [(oid, tid, self._states.get((oid, tid), "pending"), self._origin[oid])
+                      for oid, tid in self._pairs]
+        return self.lines
+
+    def _work(self, scene, ghosts) -> None:
+        t_end = time.perf_counter() + self.budget
+        blk = self.blockers
+        cache: dict[str, tuple] = {}
+        while self._job and time.perf_counter() < t_end:
+            oid, tid = self._job.pop()
+            if oid not in cache:
+                ofp = scene.models[oid].fp.moved(*ghosts[oid])
+                cache[oid] = (ofp, blk.within(ofp))
+            ofp, wa = cache[oid]
+            t = scene.models[tid]
+            wb = self._within_of(scene, t)
+            state = "blocked"
+            if VR.model_visible(ofp, t.fp, blk, wa, wb):
+                state = "full" if VR.model_fully_visible(ofp, t.fp, blk, wa, wb) else "visible"
+            self._states[(oid, tid)] = state
 
 
 def draw_los(surf, cam, scene, lines) -> None:
-    col = {"full": S.LOS_FULL, "visible": S.LOS_VISIBLE, "blocked": S.LOS_BLOCKED}
-    layer = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+    col = {"full": S.LOS_FULL, "visible": S.LOS_VISIBLE, "blocked": S.LOS_BLOCKED, "pending": S.TEXT_DIM}
+    if not lines:
+        return
+    pts = []
+    for _oid, tid, _state, (ox, oy) in lines:
+        t = scene.models[tid]
+        pts.append(cam.to_screen(ox, oy))
+        pts.append(cam.to_screen(t.x, t.y))
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    box = pygame.Rect(int(min(xs)) - 2, int(min(ys)) - 2, int(max(xs) - min(xs)) + 5,
+                      int(max(ys) - min(ys)) + 5).clip(surf.get_clip() or surf.get_rect())
+    if box.w <= 0 or box.h <= 0:
+        return
+    layer = pygame.Surface(box.size, pygame.SRCALPHA)
     seen_targets: dict[str, str] = {}
     for _oid, tid, state, (ox, oy) in lines:
         t = scene.models[tid]
         a = cam.to_screen(ox, oy)
         b = cam.to_screen(t.x, t.y)
-        alpha = 70 if state == "blocked" else 120
+        a = (a[0] - box.x, a[1] - box.y)
+        b = (b[0] - box.x, b[1] - box.y)
+        alpha = 70 if state == "blocked" else 40 if state == "pending" else 120
         pygame.draw.line(layer, (*col[state], alpha), a, b, 1)
         prev = seen_targets.get(tid)
+        if state == "pending":
+            continue
         if prev is None or prev == "blocked" or (prev == "visible" and state == "full"):
             seen_targets[tid] = state
-    surf.blit(layer, (0, 0))
+    surf.blit(layer, box.topleft)
     for tid, state in seen_targets.items():
         t = scene.models[tid]
         c = cam.to_screen(t.x, t.y)

@@ -48,7 +48,7 @@ class Flow:
               width: int | None = None) -> UILabel:
         self.newline()
         f = font(16 if object_id == "#heading" else size, bold=object_id in ("#heading", "#subheading"))
-        w = width or min(self.width - indent, f.size(text)[0] + 12)
+        w = width or (self.width - indent)
         h = f.get_linesize() + 4
         lab = UILabel(pygame.Rect(self.PAD + indent, self.y, max(10, w), h), text, self.manager,
                       container=self.scroll, object_id=object_id)
@@ -63,7 +63,7 @@ class Flow:
         line = ""
         for w in words:
             t = (line + " " + w).strip()
-            if f.size(t)[0] > self.width - 10 and line:
+            if f.size(t)[0] * 1.12 > self.width - 16 and line:
                 self.label(line, object_id)
                 line = w
             else:
@@ -74,7 +74,7 @@ class Flow:
     def button(self, text: str, callback: Callable | None, name: str | None = None,
                tip: str | None = None, object_id: str | None = None, width: int | None = None,
                height: int = 26, size: int = 13) -> UIButton:
-        w = width or font(size).size(text)[0] + 20
+        w = width or int(font(size).size(text)[0] * 1.12) + 22
         if self.x + w > self.PAD + self.width and self.x > self.PAD:
             self.newline()
         b = UIButton(pygame.Rect(self.x, self.y, w, height), text, self.manager, container=self.scroll,
@@ -89,11 +89,11 @@ class Flow:
 
     def chip(self, text: str, tip: str | None, callback: Callable | None = None, name: str | None = None):
         return self.button(text, callback, name=name, tip=tip, object_id="#chip",
-                           width=font(11).size(text)[0] + 14, height=20, size=11)
+                           width=int(font(11).size(text)[0] * 1.12) + 16, height=20, size=11)
 
     def inline_label(self, text: str, object_id: str | None = None, width: int | None = None,
                      height: int = 26) -> UILabel:
-        w = width or font(13).size(text)[0] + 10
+        w = width or int(font(13).size(text)[0] * 1.15) + 12
         if self.x + w > self.PAD + self.width and self.x > self.PAD:
             self.newline()
         lab = UILabel(pygame.Rect(self.x, self.y, w, height), text, self.manager, container=self.scroll,
@@ -104,4 +104,7 @@ class Flow:
 
     def finish(self) -> None:
         self.newline()
-        self.scroll.set_scrollable_area_dimensions((self.width + 4, self.y + self.PAD))
+        h = self.y + self.PAD
+        if h <= self.outer.rect.h + 8:
+            h = self.outer.rect.h - 2  # fits: no scroll bar
+        self.scroll.set_scrollable_area_dimensions((self.width + 4, h))

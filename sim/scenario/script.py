@@ -13,7 +13,7 @@ from sim.scenario.errors import ScenarioError
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
 
-DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate"}
+DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits"}
 SHOOTING_TYPES = {"normal", "assault", "close-quarters", "indirect"}
 
 

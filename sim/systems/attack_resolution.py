@@ -12,7 +12,7 @@ from sim import world as W
 from sim.components import Activation, Character, Destroyed, Stats, Unit, Wounds
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import pools as PL
-from sim.rules.allocation import allocation_groups, default_order, order_problems
+from sim.rules.allocation import allocation_groups, default_order, order_problems, preferred_groups
 from sim.rules.sequence import DamageState, PoolState, inflict_damage, roll_hits, roll_saves, roll_wounds
 
 
@@ -37,11 +37,19 @@ class Pool:
         return any(a.name == "PRECISION" for a in self.abilities)
 
 
-def applicable(abilities, target: int) -> tuple:
+def applicable(abilities, target: int, info: dict | None = None) -> tuple:
     """24.01 conditions, 24.03 [ANTI] keyword and the 04.03 FAQ on [PRECISION] against a unit
-    with no CHARACTER: only the abilities that apply to this target."""
-    tkw = W.unit_keywords(target)
-    has_char = any(esper.has_component(m, Character) for m in W.unit_models(target))
+    with no CHARACTER: only the abilities that apply to this target. ``info`` caches the
+    target's keywords and CHARACTER presence across one gathering."""
+    if not abilities:
+        return ()
+    got = None if info is None else info.get(target)
+    if got is None:
+        got = (W.unit_keywords(target),
+               any(esper.has_component(m, Character) for m in W.unit_models(target)))
+        if info is not None:
+            info[target] = got
+    tkw, has_char = got
     out = []
     for a in abilities:
         if not a.applies_to(tkw):
@@ -54,10 +62,10 @@ def applicable(abilities, target: int) -> tuple:
     return tuple(out)
 
 
-def key_of(d) -> PL.AttackKey:
+def key_of(d, info: dict | None = None) -> PL.AttackKey:
     w = d.weapon
     D = w.D
-    abil = applicable(d.abilities, d.target)
+    abil = applicable(d.abilities, d.target, info)
     melta = next((a for a in abil if a.name == "MELTA"), None)
     if melta is not None and d.half_range:
         D = D.plus(melta.value)  # 24.25
@@ -88,7 +96,8 @@ class AttackResolutionSystem(esper.Processor):
         if act.stage != "attacks":
             return
         if not act.pools and act.pool_index == 0:
-            keys = [(d.target, key_of(d) if d.target is not None else None) for d in act.declared]
+            info: dict = {}
+            keys = [(d.target, key_of(d, info) if d.target is not None else None) for d in act.declared]
             act.pools = [Pool(i, spec) for i, spec in enumerate(PL.gather(keys))]
             if not act.pools:
                 act.stage = "hazard"
@@ -107,38 +116,53 @@ class AttackResolutionSystem(esper.Processor):
     def _gather(self, battle, ent, act, pool: Pool) -> None:
         target = pool.spec.target
         tunit = esper.component_for_entity(target, Unit).id
-        if W.unit_destroyed(target):
-            battle.emit(ev.POOL, pool=pool.index, target=tunit, dice=0,
-                        note="target destroyed: these attacks are lost")
-            pool.step = "done"
-            return
         members = [act.declared[i] for i in pool.spec.members]
-        first = members[0]
-        pool.abilities = applicable(first.abilities, target)
-        ndice = 0
-        for d in members:
-            w = d.weapon
-            a = w.A.roll(battle.dice, f"attacks ({w.name})") if w.A.is_random else w.A.k
-            if d.attacks is not None:
-                a = d.attacks
-            ndice += a + _extra_dice(d, applicable(d.abilities, target))
         key = pool.spec.key
+        if pool.state is None:  # first visit: roll random A now, never again on a re-entry
+            if W.unit_destroyed(target):
+                battle.emit(ev.POOL, pool=pool.index, target=tunit, dice=0,
+                            note="target destroyed: these attacks are lost")
+                pool.step = "done"
+                return
+            pool.abilities = applicable(members[0].abilities, target)
+            ndice = 0
+            for d in members:  # 02.02.03: random A rolled per weapon, then pooled
+                w = d.weapon
+                a = w.A.roll(battle.dice, f"attacks ({w.name})") if w.A.is_random else w.A.k
+                if d.attacks is not None:
+                    a = d.attacks
+                ndice += a + _extra_dice(d, applicable(d.abilities, target))
+            pool.attackers = tuple(dict.fromkeys(d.model_id for d in members))
+            pool.state = PoolState(ndice, key.skill, key.S, key.AP, key.D, W.toughness(target),
+                                   hit_mod=key.hit_mod, wound_mod=key.wound_mod,
+                                   hit_fail_below=key.fail_below)
         names = {a.name: a for a in pool.abilities}
+        lethal = "LETHAL HITS" in names
+        if lethal and "DEVASTATING WOUNDS" in names:
+            # 24.23: wounding automatically is optional; an automatic wound can never be a
+            # critical wound, so with [DEVASTATING WOUNDS] the default declines it.
+            req = DecisionRequest("lethal_hits", f"pool {pool.index}",
+                                  esper.component_for_entity(ent, Unit).owner, ["take", "decline"],
+                                  "decline", prompt="[LETHAL HITS]: wound critical hits automatically? "
+                                  "(an automatic wound cannot trigger [DEVASTATING WOUNDS])")
+            ans = battle.decide(req)
+            if ans is PENDING:
+                return
+            lethal = ans == "take"
         anti = names.get("ANTI")
         sustained = names.get("SUSTAINED HITS")
-        pool.attackers = tuple(dict.fromkeys(d.model_id for d in members))
-        pool.state = PoolState(
-            dice=ndice, skill=key.skill, S=key.S, AP=key.AP, D=key.D, T=W.toughness(target),
-            hit_mod=key.hit_mod, wound_mod=key.wound_mod,
-            critical_wound_on=anti.value if anti else 6,
-            torrent="TORRENT" in names, lethal="LETHAL HITS" in names,
-            sustained=sustained.value if sustained else 0,
-            devastating="DEVASTATING WOUNDS" in names, twin_linked="TWIN-LINKED" in names,
-            hit_fail_below=key.fail_below)
+        p = pool.state
+        p.critical_wound_on = anti.value if anti else 6
+        p.torrent = "TORRENT" in names
+        p.lethal = lethal
+        p.sustained = sustained.value if sustained else 0
+        p.devastating = "DEVASTATING WOUNDS" in names
+        p.twin_linked = "TWIN-LINKED" in names
         pool.precision_checked = not pool.has_precision
-        battle.emit(ev.POOL, pool=pool.index, target=tunit, dice=ndice, melee=act.kind == "fight",
+        first = members[0]
+        battle.emit(ev.POOL, pool=pool.index, target=tunit, dice=p.dice, melee=act.kind == "fight",
                     weapons=sorted({d.weapon.name for d in members}), attackers=list(pool.attackers),
-                    skill=key.skill, S=key.S, AP=key.AP, D=str(key.D), T=pool.state.T,
+                    skill=key.skill, S=key.S, AP=key.AP, D=str(key.D), T=p.T,
                     hit_mod=key.hit_mod, wound_mod=key.wound_mod,
                     abilities=[a.label() for a in pool.abilities],
                     psychic="PSYCHIC" in names, ignored=list(key.psychic_ignored),
@@ -167,7 +191,8 @@ class AttackResolutionSystem(esper.Processor):
         models = W.target_models(target)
         pool.groups = allocation_groups(models)
         if not pool.order:
-            declared = battle.scenario_allocation_orders.get(target, ())
+            declared = preferred_groups(pool.groups, models,
+                                        battle.scenario_allocation_orders.get(target, ()))
             default = default_order(pool.groups, models, declared)
             if len(pool.groups) > 1 and pool.state.wounds:  # mortal wounds use no groups (06.02)
                 tunit = esper.component_for_entity(target, Unit)

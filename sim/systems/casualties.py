@@ -1,12 +1,23 @@
 """CasualtySystem: 05.04.04 models destroyed by an attack are removed once the attacking unit's
-attacks are all resolved (hazard rolls included); then the activation ends."""
+attacks are all resolved (hazard rolls included), after their "when destroyed" rules (24.08
+Deadly Demise); then the activation ends."""
 
 from __future__ import annotations
 
 import esper
 
 from sim import events as ev
+from sim import world as W
 from sim.components import Activation, Destroyed, ModelId, Unit
+from sim.systems.mortal_wounds import suffer_mortal_wounds
+
+DEADLY_DEMISE_RANGE = 6.0
+
+
+def _pending() -> list[tuple[int, str, int]]:
+    """Destroyed models not yet removed, in creation order (never set order)."""
+    return sorted((mid.order, mid.id, e) for e, (d, mid) in esper.get_components(Destroyed, ModelId)
+                  if not d.removed)
 
 
 class CasualtySystem(esper.Processor):
@@ -17,14 +28,42 @@ class CasualtySystem(esper.Processor):
         act = esper.component_for_entity(ent, Activation)
         if act.stage != "cleanup":
             return
-        gone = sorted((mid.order, mid.id, e) for e, (d, mid) in esper.get_components(Destroyed, ModelId)
-                      if not d.removed)  # creation order, never set order
-        removed = []
-        for _o, mid, e in gone:
+        removed: list[str] = []
+        moved: list[int] = []
+        done: set[int] = set()
+        while True:  # Deadly Demise can destroy more models, whose own rules then resolve
+            batch = [p for p in _pending() if p[2] not in done]
+            if not batch:
+                break
+            for _o, mid, e in batch:
+                done.add(e)
+                self._deadly_demise(battle, e, mid)
+        for _o, mid, e in _pending():
             esper.component_for_entity(e, Destroyed).removed = True
             removed.append(mid)
-        battle.moved_models = [e for _o, _m, e in gone]
+            moved.append(e)
+        battle.moved_models = moved
         battle.emit(ev.ATTACKS_DONE, unit=esper.component_for_entity(ent, Unit).id,
                     kind=act.kind, removed=removed)
         esper.remove_component(ent, Activation)
         battle.activation_unit = None
+
+    def _deadly_demise(self, battle, e: int, mid: str) -> None:
+        """24.08 Deadly Demise X: roll a D6 when the model is destroyed; on a 6 every unit within
+        6" of it suffers X mortal wounds (a random X is rolled for each unit)."""
+        dd = next((a for a in W.model_abilities(e) if a.name == "DEADLY DEMISE"), None)
+        if dd is None:
+            return
+        (roll,) = battle.dice.d6(1, f"deadly demise ({mid})")
+        hit = []
+        if roll == 6:
+            for u in W.all_units():
+                models = W.unit_models(u)
+                if models and W.nearest_distance(e, models) <= DEADLY_DEMISE_RANGE + 1e-9:
+                    hit.append(u)
+        battle.emit(ev.DEADLY_DEMISE, model=mid, roll=roll,
+                    units=[esper.component_for_entity(u, Unit).id for u in hit])
+        for u in hit:
+            x = dd.value
+            n = x.roll(battle.dice, f"deadly demise mortal wounds ({mid})") if hasattr(x, "roll") else int(x)
+            suffer_mortal_wounds(battle, u, n, source=f"deadly demise of {mid}", by=mid)

@@ -14,8 +14,19 @@ from sim.systems.mortal_wounds import suffer_mortal_wounds
 
 def hazardous_count(declared) -> int:
     """24.15 One hazard roll per [HAZARDOUS] weapon selected in Select Weapons, per model per
-    weapon, even if it found no target (Part A ruling 5)."""
-    return sum(1 for d in declared if d.weapon.has("HAZARDOUS"))
+    weapon, even if it found no target (Part A ruling 5). A melee weapon whose attacks are split
+    between targets is declared once per target but is still one weapon."""
+    seen: set[tuple[int, str]] = set()
+    n = 0
+    for d in declared:
+        if not d.weapon.has("HAZARDOUS"):
+            continue
+        if d.split:
+            if (d.model, d.weapon.name) in seen:
+                continue
+            seen.add((d.model, d.weapon.name))
+        n += 1
+    return n
 
 
 class HazardCheckSystem(esper.Processor):

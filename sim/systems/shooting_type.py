@@ -25,7 +25,7 @@ class ShootingTypeSystem(esper.Processor):
         else:
             act.shooting_type = shooting_type_for(ent, act.command.type)
         battle.emit(ev.SHOOTING_TYPE, unit=esper.component_for_entity(ent, Unit).id,
-                    type=act.shooting_type, requested=act.command.type,
+                    shooting_type=act.shooting_type, requested=act.command.type,
                     eligible={t: (r is None) for t, r in elig.items()},
                     reasons={t: r for t, r in elig.items() if r})
         act.stage = "weapons"

@@ -78,3 +78,16 @@ def test_02_02_01_effective_key_clamps_hit_and_wound_modifiers():
     assert (k.hit_mod, k.wound_mod) == (-1, 1)
     k = effective_key(3, (), 4, 0, D1, (), (("heavy", +1), ("cq", -1), ("17.03", -1)))
     assert k.hit_mod == -1
+
+
+def test_24_29_psychic_ignores_only_named_bs_and_hit_modifiers_never_wound_modifiers():
+    D1 = DiceExpr(0, 0, 1)
+    skill_mods = (("cover", -1),)
+    hit_mods = (("heavy", +1), ("17.03", -1), ("cq", -1))
+    wound_mods = (("lance", +1),)
+    k = effective_key(3, skill_mods, 4, 0, D1, (), hit_mods, wound_mods, ignored=("cover", "17.03", "lance"))
+    # cover ignored: BS3; hit +1 -1 = 0; wound +1 kept although named
+    assert (k.skill, k.hit_mod, k.wound_mod) == (3, 0, 1)
+    k = effective_key(3, skill_mods, 4, 0, D1, (), hit_mods, wound_mods, ignored=("cover", "17.03", "cq"))
+    assert (k.skill, k.hit_mod) == (3, 1)
+    assert k != effective_key(3, (), 4, 0, D1, (), (("heavy", +1),), wound_mods)  # ignored sources are part of the key

@@ -64,3 +64,20 @@ def test_04_03_targets_in_declared_order_pools_in_first_declaration_order():
 
 def test_04_02_01_declarations_without_target_make_no_attacks():
     assert gather([(None, key()), (None, None)]) == []
+
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+
+@given(st.lists(st.tuples(st.one_of(st.none(), st.integers(1, 3)), st.integers(0, 3)), max_size=20))
+def test_04_03_every_targeted_declaration_in_exactly_one_pool_of_identical_attacks(decls):
+    keys = [key(S=4 + s) for _t, s in decls]
+    pools = gather([(t, k) for (t, _s), k in zip(decls, keys)])
+    seen = [i for p in pools for i in p.members]
+    assert sorted(seen) == [i for i, (t, _s) in enumerate(decls) if t is not None]
+    for p in pools:
+        assert all(decls[i][0] == p.target and keys[i] == p.key for i in p.members)
+        assert p.members == sorted(p.members)
+    # one pool per (target, key)
+    assert len({(p.target, p.key) for p in pools}) == len(pools)

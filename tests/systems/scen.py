@@ -65,3 +65,12 @@ def of_type(battle: Battle, type_: str) -> list[dict]:
 
 def dice_purposes(battle: Battle) -> list[tuple[str, list]]:
     return [(e["purpose"], e["results"]) for e in battle.events if e["type"] == "dice"]
+
+
+def kill(battle: Battle, mid: str) -> None:
+    """Destroy a model outside an attack (as a rule would): wounds to 0 and marked destroyed."""
+    from sim import world as W
+    battle._enter()
+    ent = battle.models[mid]
+    esper.component_for_entity(ent, Wounds).remaining = 0
+    W.mark_destroyed(ent, "test")

@@ -98,3 +98,15 @@ def test_05_03_wounded_group_forced_first_on_the_next_pool():
         b.answer(["gun1", "vet1", "captain"])
         b.step_until_blocked()
         assert (wounds(b, "gun1"), wounds(b, "gun2")) == (1, 3)
+
+
+def test_part_a_9_declared_order_survives_the_death_of_a_groups_first_model():
+    """The scenario declares gunners first (by the key gun1). Once gun1 is destroyed the gunners'
+    group is keyed gun2, but it is the same group: the declared order still puts it first."""
+    from scen import kill
+    with Battle(spec(A=1, D=1, allocation_order=["gun1", "vet1", "captain"]),
+                dice=ForcedDice([4, 4, 1])) as b:
+        kill(b, "gun1")
+        b.run_command(SHOOT)
+        assert of_type(b, "allocation order")[0]["order"] == ["gun2", "vet1", "captain"]
+        assert wounds(b, "gun2") == 2

@@ -1,0 +1,283 @@
+"""Panel contents: the unit card and the orders panel, built with Flow from world reads.
+
+Buttons call back into the sandbox, which turns them into commands and decisions."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import esper
+
+from sim import world as W
+from sim.components import Stats, Unit
+from sim.rules.abilities import ABILITY_HELP
+from sim.rules.shooting import SHOOTING_TYPES
+from sim.sandbox.orders import FightOrder, ShootOrder, weapon_line
+
+
+def ability_tip(a) -> str:
+    name = getattr(a, "name", str(a))
+    rule, text = ABILITY_HELP.get(name, ("", "No description."))
+    label = a.label() if hasattr(a, "label") else str(a)
+    return f"<b>{label}</b> ({rule})<br>{text}"
+
+
+def build_unit_card(flow, sb) -> None:
+    uid = sb.selected_unit
+    if uid is None:
+        flow.label("No unit selected", "#subheading")
+        flow.para("Click a model on the table to see its unit's datasheet: characteristics, keywords "
+                  "and weapons. Hover an ability for its rule.", "#muted")
+        flow.finish()
+        return
+    battle = sb.battle
+    battle._enter()
+    ent = battle.units[uid]
+    u = esper.component_for_entity(ent, Unit)
+    army = battle.scenario.armies[u.owner].name
+    flow.label(u.name, "#heading")
+    uv = sb.scene.units[uid]
+    living = sb.scene.living(uid)
+    status = f"{army}  |  {uid}  |  {len(living)}/{len(uv.models)} models"
+    if uv.engaged:
+        status += "  |  engaged"
+    st = W.unit_state(ent)
+    flags = [n for n, v in (("advanced", st.advanced), ("fell back", st.fell_back), ("charged", st.charged),
+                            ("shot", st.selected_to_shoot), ("fought", st.selected_to_fight)) if v]
+    if st.moved:
+        flags.append(f'moved {st.moved:.1f}"')
+    flow.label(status, "#muted")
+    if flags:
+        flow.label("this turn: " + ", ".join(flags), "#muted")
+    flow.space(2)
+    # characteristics per distinct model profile
+    flow.label("M    T    Sv    W    Ld    OC   InSv", "#subheading", indent=120)
+    seen = Counter()
+    rows = {}
+    for mid in uv.models:
+        m = sb.scene.models[mid]
+        stt = esper.component_for_entity(m.ent, Stats)
+        key = (m.name, stt.M, stt.T, stt.Sv, stt.W, stt.Ld, stt.OC, stt.InSv)
+        if m.alive:
+            seen[key] += 1
+            rows.setdefault(key, []).append(m)
+        else:
+            rows.setdefault(key, [])
+    for key, ms in rows.items():
+        name, M, T, Sv, Wd, Ld, OC, Inv = key
+        count = f"{name} x{len(ms)}" if len(ms) != 1 else name
+        if any(m.character for m in ms):
+            count += " *"
+        flow.inline_label(count[:18], width=120, height=22)
+        inv = f"{Inv}+" if Inv else "-"
+        flow.inline_label(f'{M}"   {T}    {Sv}+    {Wd}    {Ld}+    {OC}    {inv}', width=240, height=22)
+        flow.newline()
+        wounded = [f"{m.id} {m.remaining}/{m.W}" for m in ms if m.remaining < m.W]
+        if wounded:
+            flow.label("wounded: " + ", ".join(wounded), "#warning", indent=12)
+    flow.space(2)
+    kws = sorted(W.unit_keywords(ent)) if living else []
+    if kws:
+        flow.label("Keywords", "#subheading")
+        flow.para(", ".join(kws), "#muted")
+    abil = []
+    for m in W.unit_models(ent):
+        for a in W.model_abilities(m):
+            if a not in abil:
+                abil.append(a)
+    if abil:
+        flow.label("Abilities", "#subheading")
+        flow.newline()
+        for a in abil:
+            flow.chip(a.label(), ability_tip(a))
+        flow.newline()
+    flow.space(2)
+    flow.label("Weapons", "#subheading")
+    counts = Counter()
+    order = []
+    for m in W.unit_models(ent) or W.unit_models(ent, living=False):
+        for w in W.weapons_of(m):
+            if w.name not in counts:
+                order.append(w)
+            counts[w.name] += 1
+    for w in order:
+        flow.label(f"{w.name}  x{counts[w.name]}", indent=4)
+        flow.label(weapon_line(w), "#muted", indent=14)
+        if w.abilities:
+            flow.newline()
+            flow.x += 14
+            for a in w.abilities:
+                flow.chip(a.label(), ability_tip(a))
+            flow.newline()
+    flow.finish()
+
+
+def build_orders(flow, sb) -> None:
+    battle = sb.battle
+    if battle.pending is not None:
+        _decision(flow, sb)
+    elif battle.busy or sb.resolving:
+        _resolving(flow, sb)
+    elif isinstance(sb.order, ShootOrder):
+        _shoot(flow, sb, sb.order)
+    elif isinstance(sb.order, FightOrder):
+        _fight(flow, sb, sb.order)
+    else:
+        _idle(flow, sb)
+    flow.finish()
+
+
+def _idle(flow, sb) -> None:
+    flow.label("Orders", "#heading")
+    if sb.selected_unit is None:
+        flow.para("Select a unit by clicking one of its models. Drag to pan with the right "
+                  "button, wheel to zoom. Press F1 for every shortcut.", "#muted")
+        return
+    flow.label(f"{sb.scene.units[sb.selected_unit].name}", "#subheading")
+    flow.newline()
+    flow.button("Shoot  (S)", sb.begin_shoot, name="shoot", object_id="#primary")
+    flow.button("Fight  (F)", sb.begin_fight, name="fight", object_id="#primary")
+    flow.space(6)
+    flow.label("Move mode (M)", "#subheading")
+    flow.newline()
+    for mode in ("normal", "advance", "fall back"):
+        flow.button(mode, lambda m=mode: sb.set_move_mode(m), name=f"mode:{mode}",
+                    object_id="#toggle_on" if sb.move_mode == mode else "#toggle")
+    flow.newline()
+    flow.para("Drag a model of the selected unit to move the whole unit; hold Shift to move one "
+              "model. The ring shows how far each model may go.", "#muted")
+
+
+def _type_row(flow, sb, order: ShootOrder) -> None:
+    flow.label("Shooting type", "#subheading")
+    flow.newline()
+    for t in SHOOTING_TYPES:
+        reason = order.eligibility[t]
+        if reason is not None:
+            flow.button(t, lambda t=t: sb.choose_type(t), name=f"type:{t}", tip=f"Not eligible: {reason}",
+                        object_id="#unavailable")
+        else:
+            tip = "eligible" + (" (the default choice)" if t == order.default_type else "")
+            flow.button(t, lambda t=t: sb.choose_type(t), name=f"type:{t}", tip=tip,
+                        object_id="#toggle_on" if order.type == t else "#toggle")
+    flow.newline()
+
+
+def _weapon_rows(flow, sb, order) -> None:
+    for mid in order.models():
+        idx = order.model_slots(mid)
+        flow.label(f"{order.slots[idx[0]].model_name}  ({mid})", "#muted", size=12)
+        flow.newline()
+        flow.x += 10
+        for i in idx:
+            s = order.slots[i]
+            problem = order.slot_problem(s)
+            tgt = f" -> {s.target}" if s.target else ""
+            text = f"{s.weapon.name}{tgt}"
+            tip = f"{weapon_line(s.weapon)}" + (f"<br>{problem}" if problem else "") + (
+                f"<br>target: {s.target}" if s.target else "")
+            oid = "#toggle_on" if s.selected else ("#unavailable" if problem else "#toggle")
+            flow.button(text, lambda i=i: sb.toggle_slot(i), name=f"slot:{i}", tip=tip, object_id=oid,
+                        height=22, size=12)
+        flow.newline()
+
+
+def _shoot(flow, sb, order: ShootOrder) -> None:
+    flow.label(f"Shoot: {sb.scene.units[order.unit_id].name}", "#heading")
+    _type_row(flow, sb, order)
+    if order.type is None:
+        flow.para("Choose a shooting type. Greyed types are not available; hover one for the reason.",
+                  "#muted")
+    else:
+        flow.space(4)
+        flow.label("Weapons (click to select per model)", "#subheading")
+        _weapon_rows(flow, sb, order)
+        _order_footer(flow, sb, order)
+
+
+def _fight(flow, sb, order: FightOrder) -> None:
+    flow.label(f"Fight: {sb.scene.units[order.unit_id].name}", "#heading")
+    if order.eligible:
+        flow.label(f"Not eligible: {order.eligible}", "#warning")
+    flow.label("Melee weapon per model", "#subheading")
+    _weapon_rows(flow, sb, order)
+    _order_footer(flow, sb, order)
+
+
+def _order_footer(flow, sb, order) -> None:
+    flow.space(4)
+    flow.label("Targets", "#subheading")
+    flow.para("Click an enemy unit: green ones are legal for a selected weapon; hover a red one "
+              "for the reason. Each click targets the selected weapons that have none yet.", "#muted")
+    for line in order.summary():
+        flow.label(line, indent=6, size=12)
+    if order.message:
+        flow.para(order.message, "#warning")
+
+
+def _resolving(flow, sb) -> None:
+    flow.label("Resolving", "#heading")
+    flow.para(sb.stage_text(), "#muted")
+    flow.newline()
+    flow.label("Auto-play speed", "#muted")
+    flow.newline()
+    for sp in (1, 3, 8):
+        flow.button(f"{sp} steps/s", lambda sp=sp: sb.set_speed(sp), name=f"speed:{sp}",
+                    object_id="#toggle_on" if sb.speed == sp else "#toggle", size=12, height=22)
+
+
+def build_footer(flow, sb) -> None:
+    """The fixed row under the orders panel: the buttons that finish what the panel declares."""
+    flow.y = 6
+    b = sb.battle
+    if b.pending is not None:
+        flow.button("Use default", lambda: sb.answer(b.pending.default), name="default")
+    elif b.busy or sb.resolving:
+        flow.button("Step  (Space)", sb.step, name="step", object_id="#primary", height=28)
+        flow.button("Auto: on" if sb.auto else "Auto  (P)", sb.toggle_auto, name="auto",
+                    object_id="#toggle_on" if sb.auto else "#toggle", height=28)
+        flow.button("Finish", sb.finish, name="finish", height=28)
+    elif sb.order is not None:
+        flow.button("Resolve  (Enter)", sb.resolve, name="resolve", object_id="#primary", height=28)
+        flow.button("Clear targets", sb.clear_targets, name="clear", height=28)
+        flow.button("Cancel  (Esc)", sb.cancel, name="cancel", object_id="#danger", height=28)
+    flow.finish()
+
+
+def _decision(flow, sb) -> None:
+    req = sb.battle.pending
+    who = sb.battle.scenario.armies[req.player].name
+    flow.label("Decision", "#heading")
+    flow.para(f"{who}: {req.prompt or req.kind}")
+    flow.newline()
+    if req.kind in ("precision", "duplicate"):
+        if req.kind == "precision":
+            flow.para("Click a highlighted CHARACTER on the table, or choose here:", "#muted")
+        for opt in req.options:
+            label = str(opt)
+            oid = "#pick" if opt == req.default else None
+            flow.button(label, lambda o=opt: sb.answer(o), name=f"answer:{opt}",
+                        tip="the default policy's choice" if opt == req.default else None, object_id=oid)
+    elif req.kind == "psychic":
+        chosen = sb.decision_state.setdefault("psychic", list(req.default))
+        mods = dict((s, v) for s, v in req.context.get("modifiers", []))
+        flow.para("Toggle the modifiers this [PSYCHIC] attack ignores (24.29):", "#muted")
+        for opt in req.options:
+            v = mods.get(opt)
+            text = f"ignore {opt}" + (f" ({v:+d})" if v is not None else "")
+            flow.button(text, lambda o=opt: sb.toggle_psychic(o), name=f"psychic:{opt}",
+                        object_id="#toggle_on" if opt in chosen else "#toggle")
+            flow.newline()
+        flow.button("Confirm", lambda: sb.answer(list(chosen)), name="confirm", object_id="#primary")
+    elif req.kind == "allocation_order":
+        order = sb.decision_state.setdefault("order", list(req.default))
+        labels = dict(zip(req.options, req.context.get("groups", req.options)))
+        flow.para("Order of allocation groups, first takes wounds first (05.03):", "#muted")
+        for k, key in enumerate(order):
+            flow.inline_label(f"{k + 1}. {labels.get(key, key)}"[:40], width=250, height=24)
+            flow.button("up", lambda k=k: sb.move_group(k, -1), name=f"up:{k}", width=40, height=24, size=12)
+            flow.button("down", lambda k=k: sb.move_group(k, +1), name=f"down:{k}", width=50, height=24, size=12)
+            flow.newline()
+        flow.button("Confirm", lambda: sb.answer(list(order)), name="confirm", object_id="#primary")
+    if sb.decision_error:
+        flow.para(sb.decision_error, "#warning")

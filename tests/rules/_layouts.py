@@ -1,0 +1,152 @@
+"""Shared helpers for the visibility tests: random layouts and an independent brute force."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sim.rules.geometry import footprint_polygon_distance, round_base
+from sim.rules.terrain import Feature, TerrainArea, model_within_area, validate_terrain
+
+
+def rect(x0, y0, x1, y1):
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def box_area(name, poly, category="dense", feats=None):
+    return TerrainArea(name, tuple(poly), tuple(feats) if feats else (Feature(category, tuple(poly)),))
+
+
+def random_layout(rng: np.random.Generator):
+    """1-4 terrain areas in a 30" x 30" square and two round models not overlapping a dense
+    feature; returns (areas, fp_a, fp_b)."""
+    while True:
+        areas = []
+        for k in range(rng.integers(1, 5)):
+            cx, cy = rng.uniform(6, 24, size=2)
+            w, h = rng.uniform(1.0, 7.0, size=2)
+            kind = rng.integers(0, 4)
+            ang = rng.uniform(0, math.pi)
+            c, s = math.cos(ang), math.sin(ang)
+
+            def xf(pts):
+                return tuple((cx + c * x - s * y, cy + s * x + c * y) for x, y in pts)
+            outer = xf(rect(-w / 2, -h / 2, w / 2, h / 2))
+            if kind == 0:      # solid block (container)
+                feats = [Feature("dense", outer)]
+            elif kind == 1:    # woods
+                feats = [Feature("light", outer)]
+            elif kind == 2:    # ruin: L wall inside a bigger area
+                t = 0.4
+                ell = ((-w / 2, -h / 2), (w / 4, -h / 2), (w / 4, -h / 2 + t), (-w / 2 + t, -h / 2 + t),
+                       (-w / 2 + t, h / 4), (-w / 2, h / 4))
+                feats = [Feature("dense", xf(ell))]
+            else:              # two wall segments with a gap
+                g = rng.uniform(0.2, 1.5)
+                feats = [Feature("dense", xf(rect(-w / 2, -0.2, -g / 2, 0.2))),
+                         Feature("dense", xf(rect(g / 2, -0.2, w / 2, 0.2)))]
+            areas.append(TerrainArea(f"t{k}", outer, tuple(feats)))
+        if validate_terrain(areas, board=(30, 30)):
+            continue
+        fps = []
+        for _ in range(2):
+            for _ in range(200):
+                fp = round_base(rng.choice([25, 32, 40, 50, 60]), *rng.uniform(1, 29, size=2))
+                bad = any(footprint_polygon_distance(fp, f.polygon) < 1e-3
+                          for a in areas for f in a.solid_features)
+                if not bad:
+                    break
+            fps.append(fp)
+        if math.hypot(fps[0].x - fps[1].x, fps[0].y - fps[1].y) < fps[0].length / 2 + fps[1].length / 2 + 0.05:
+            continue
+        return areas, fps[0], fps[1]
+
+
+def active_polygons(areas, a, b, dense_only=False):
+    """Independent restatement of the blocker rule (13.10/13.11) on the original polygons."""
+    out = []
+    for area in areas:
+        inside = model_within_area(a, area) or model_within_area(b, area)
+        if dense_only or inside:
+            out += [np.array(f.polygon, float) for f in area.solid_features]
+        elif area.obscuring:
+            out.append(np.array(area.polygon, float))
+    return out
+
+
+def circle_points(fp, n):
+    t = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    return np.stack([fp.x + fp.length / 2 * np.cos(t), fp.y + fp.length / 2 * np.sin(t)], axis=1)
+
+
+def inside_mask(pts, poly):
+    """Vectorised crossing-number test: points strictly inside (boundary ambiguous)."""
+    a = poly
+    b = np.roll(poly, -1, axis=0)
+    y = pts[:, 1:2]
+    x = pts[:, 0:1]
+    straddle = (a[None, :, 1] > y) != (b[None, :, 1] > y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xc = a[None, :, 0] + (y - a[None, :, 1]) * (b[None, :, 0] - a[None, :, 0]) / (b[None, :, 1] - a[None, :, 1])
+    return (straddle & (xc > x)).sum(axis=1) % 2 == 1
+
+
+def boundary_dist(pts, poly):
+    a = poly
+    e = np.roll(poly, -1, axis=0) - a
+    t = np.clip(((pts[:, None, :] - a[None]) * e[None]).sum(-1) / (e * e).sum(1)[None], 0, 1)
+    q = a[None] + t[..., None] * e[None] - pts[:, None, :]
+    return np.hypot(q[..., 0], q[..., 1]).min(axis=1)
+
+
+def strictly_free(p0, p1, polys, margin=1e-6):
+    """Segments (S,2) that certainly miss every polygon: no proper edge crossing, endpoints
+    outside by more than ``margin``, and no polygon vertex within ``margin`` of the segment."""
+    free = np.ones(len(p0), bool)
+    d = p1 - p0
+    for poly in polys:
+        a = poly
+        b = np.roll(poly, -1, axis=0)
+        e = b - a
+
+        def orient(o, v, pts):  # o, v: (E,2) ; pts (S,2) -> (S,E)
+            return v[None, :, 0] * (pts[:, None, 1] - o[None, :, 1]) - v[None, :, 1] * (pts[:, None, 0] - o[None, :, 0])
+        d1, d2 = orient(a, e, p0), orient(a, e, p1)
+        d3 = d[:, None, 0] * (a[None, :, 1] - p0[:, None, 1]) - d[:, None, 1] * (a[None, :, 0] - p0[:, None, 0])
+        d4 = d[:, None, 0] * (b[None, :, 1] - p0[:, None, 1]) - d[:, None, 1] * (b[None, :, 0] - p0[:, None, 0])
+        cross = ((d1 * d2) < 0) & ((d3 * d4) < 0)
+        free &= ~cross.any(axis=1)
+        L2 = np.maximum(np.einsum("si,si->s", d, d), 1e-30)
+        t = np.clip(((a[None, :, :] - p0[:, None, :]) * d[:, None, :]).sum(-1) / L2[:, None], 0, 1)
+        q = p0[:, None, :] + t[..., None] * d[:, None, :] - a[None]
+        free &= ~(np.hypot(q[..., 0], q[..., 1]) < margin).any(axis=1)
+        for p in (p0, p1):
+            free &= ~(inside_mask(p, poly) | (boundary_dist(p, poly) < margin))
+    return free
+
+
+def depth_inside(pts, polys):
+    """Largest distance by which any point lies inside any polygon (0 if none inside)."""
+    best = 0.0
+    for poly in polys:
+        m = inside_mask(pts, poly)
+        if m.any():
+            best = max(best, float(boundary_dist(pts[m], poly).max()))
+    return best
+
+
+def brute_visible(areas, a, b, n=160):
+    polys = active_polygons(areas, a, b)
+    pa, pb = circle_points(a, n), circle_points(b, n)
+    # endpoints inside a blocker can never start a clear line: drop them first
+    for poly in polys:
+        pa = pa[~inside_mask(pa, poly)]
+        pb = pb[~inside_mask(pb, poly)]
+    for k in range(0, len(pa), 8):      # chunks, stopping at the first clear segment
+        rows = pa[k:k + 8]
+        p0 = np.repeat(rows, len(pb), axis=0)
+        p1 = np.tile(pb, (len(rows), 1))
+        if strictly_free(p0, p1, polys).any():
+            return True
+    return False

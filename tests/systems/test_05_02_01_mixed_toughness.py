@@ -1,0 +1,49 @@
+"""05.02.01 / 19.02 Mixed T: an attached unit uses the highest T among its bodyguard models on the
+battlefield; once only leaders remain, the highest T among them; otherwise the highest T."""
+
+from __future__ import annotations
+
+from scen import kill, model, of_type, row, scenario, unit, weapon
+from sim import world as W
+from sim.battle import Battle
+from sim.commands import Selection, Shoot
+from sim.rules.dice import ForcedDice
+
+WS = {"gun": weapon(36, 1, 2, 5, 0, 1)}
+
+
+def spec(leader_role="leader"):
+    shooter = unit("gun", model((10, 10), ["gun"]))
+    target = unit("t",
+                  model((10, 30), [], T=6, W=4, keywords=("CHARACTER",), role=leader_role, ids=["boss"]),
+                  model(row(11.5, 30, 2), [], T=4, W=1, ids=["g1", "g2"]),
+                  model((14.5, 30), [], T=3, W=1, ids=["g3"]))
+    return scenario(WS, [shooter], [target])
+
+
+def test_19_02_attached_unit_uses_highest_bodyguard_t():
+    with Battle(spec()) as b:
+        assert W.toughness(b.units["t"]) == 4
+
+
+def test_19_02_leader_t_once_bodyguards_are_gone():
+    with Battle(spec()) as b:
+        for m in ("g1", "g2"):
+            kill(b, m)
+        assert W.toughness(b.units["t"]) == 3  # g3 is still a bodyguard
+        kill(b, "g3")
+        assert W.toughness(b.units["t"]) == 6
+
+
+def test_05_02_01_unattached_unit_highest_t():
+    with Battle(spec(leader_role="bodyguard")) as b:
+        assert W.toughness(b.units["t"]) == 6
+
+
+def test_05_02_01_wound_roll_uses_bodyguard_t_in_the_pool():
+    """S5 vs the bodyguards' T4 wounds on 3+ although the leader is T6 (5+)."""
+    with Battle(spec(), dice=ForcedDice([4, 3, 6])) as b:
+        b.run_command(Shoot("gun", (Selection("gun/1", "gun", "t"),)))
+        (pool,) = of_type(b, "pool")
+        (wr,) = of_type(b, "wound rolls")
+        assert (pool["T"], wr["T"], wr["wounds"]) == (4, 4, 1)
