@@ -100,6 +100,7 @@ class Battle:
         if self.busy:
             raise Refusal("another activation is still being resolved")
         from sim.validate import validate_command
+        self.visibility.refresh()  # the last tick may have moved models or ended the turn
         problem = validate_command(self, command)
         if problem:
             self.emit(ev.REFUSED, command=command_to_dict(command), reason=problem)

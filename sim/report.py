@@ -37,9 +37,10 @@ def describe(e: dict) -> str | None:
             return f"   pool {e['pool']}: {e['note']}"
         ab = f" [{', '.join(e['abilities'])}]" if e["abilities"] else ""
         skill = "WS" if e.get("melee") else "BS"
+        dmg = f"D{e['D']}" if e["D"].isdigit() else f"D({e['D']})"
         dice = "1 die" if e["dice"] == 1 else f"{e['dice']} dice"
         return (f"   pool {e['pool']}: {dice} of {', '.join(e['weapons'])} at {e['target']}"
-                f" ({skill} {e['skill']}+ S{e['S']} AP{e['AP']} D{e['D']} vs T{e['T']}){ab}{_mods(e)}"
+                f" ({skill} {e['skill']}+ S{e['S']} AP{e['AP']} {dmg} vs T{e['T']}){ab}{_mods(e)}"
                 + (" (psychic attacks)" if e.get("psychic") else ""))
     if t == "hit rolls":
         if e.get("auto"):

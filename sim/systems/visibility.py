@@ -1,41 +1,111 @@
 """VisibilitySystem: keeps the battle's model-by-model visibility up to date every tick.
 
 Target selection (04.02), [PRECISION] (24.28), benefit of cover (13.08) and the sandbox overlay
-all read ``battle.visibility``; nothing else computes line of sight."""
+all read ``battle.visibility`` (a BattleVisibility); nothing else computes line of sight. After
+a move only the rows and columns of the models that moved are recomputed."""
 
 from __future__ import annotations
 
 import esper
 
 from sim import world as W
+from sim.components import ModelId, Unit, UnitMember, UnitState
+from sim.rules.visibility import benefit_of_cover as cover_rule
+from sim.rules.visibility_index import ModelEntry, VisibilityIndex
 
 
-class OpenTableView:
-    """Visibility on a table without terrain: every model sees every other; no cover except
-    what Stealth and indirect shooting grant. Used until terrain visibility is wired in."""
+def _lone_operative(abilities) -> float | None:
+    for a in abilities:
+        if a.name == "LONE OPERATIVE":
+            return float(a.value)
+    return None
+
+
+class BattleVisibility:
+    """The battle's view of visibility, backed by a VisibilityIndex over every model."""
 
     def __init__(self, battle):
         self.battle = battle
+        entries = []
+        for mid in sorted(battle.models, key=lambda m: esper.component_for_entity(battle.models[m], ModelId).order):
+            e = battle.models[mid]
+            unit_ent = W.unit_of(e)
+            unit = esper.component_for_entity(unit_ent, Unit)
+            members = unit.models
+            roles = {esper.component_for_entity(m, UnitMember).role for m in members}
+            los = [_lone_operative(W.model_abilities(m)) for m in members]
+            # 24.24.01: an attached unit benefits only if all its models have Lone Operative
+            attached = len(roles) > 1 and any(x is None for x in los)
+            entries.append(ModelEntry(mid, W.footprint(e), str(unit.owner), unit.id,
+                                      W.model_keywords(e), _lone_operative(W.model_abilities(e)),
+                                      attached))
+        self.index = VisibilityIndex(battle.scenario.terrain, entries)
+        self._cover = None
+        self._attacked: dict[str, bool] = {}
+        self.sync_hidden()
 
+    # --- keeping it current ---------------------------------------------------------------
+    def moved(self, ents: list[int]) -> None:
+        live = [e for e in ents if W.on_table(e)]
+        if live:
+            self.index.update([W.model_id(e) for e in live], [W.footprint(e) for e in live])
+            self._cover = None
+
+    def sync_hidden(self) -> None:
+        """13.09: a unit that made ranged attacks this turn or last turn cannot be hidden."""
+        for e, (unit, st) in esper.get_components(Unit, UnitState):
+            made = st.ranged_attacks_this_turn or st.ranged_attacks_last_turn
+            if self._attacked.get(unit.id) != made:
+                self._attacked[unit.id] = made
+                self.index.set_unit_made_ranged_attacks(unit.id, made)
+
+    # --- queries ----------------------------------------------------------------------------
     def model_visible(self, observer: str, target: str) -> bool:
-        return True
+        """06.01 + 13.09 + 13.10 + 24.24: is model ``target`` visible to model ``observer``."""
+        return self.index.is_visible(observer, target)
+
+    def fully_visible(self, observer: str, target: str) -> bool:
+        return self.index.is_fully_visible(observer, target)
+
+    def cover_matrix(self):
+        if self._cover is None:
+            self._cover = self.index.cover
+        return self._cover
 
     def lone_operative_beyond(self, observer: str, target_unit: int) -> bool:
-        return False
+        """24.24: every model of the target unit is a Lone Operative beyond its range."""
+        idx = self.index
+        r = idx.row[observer]
+        cols = [idx.row[W.model_id(m)] for m in W.unit_models(target_unit)]
+        return bool(cols) and all(idx.dist[r, c] > idx.lo_x[c] for c in cols)
 
     def benefit_of_cover(self, observer: str, target_unit: int, weapon, shooting_type: str) -> bool:
-        if weapon.has("IGNORES COVER"):
-            return False
-        if shooting_type == "indirect" and weapon.has("INDIRECT FIRE"):
-            return True
+        """13.08 for one attacking model: every model of the target qualifies (in a terrain area
+        as INFANTRY/BEASTS/SWARM, or not fully visible because of terrain); Stealth (24.33) and
+        indirect shooting (10.07) grant it; [IGNORES COVER] (24.18) removes it."""
         models = W.unit_models(target_unit)
-        return bool(models) and all(any(a.name == "STEALTH" for a in W.model_abilities(m)) for m in models)
+        if not models:
+            return False
+        cov = self.cover_matrix()
+        r = self.index.row[observer]
+        flags = [bool(cov[r, self.index.row[W.model_id(m)]]) for m in models]
+        stealth = all(any(a.name == "STEALTH" for a in W.model_abilities(m)) for m in models)
+        return cover_rule(flags, stealth, shooting_type == "indirect" and weapon.has("INDIRECT FIRE"),
+                          weapon.has("IGNORES COVER"))
+
+
+    def refresh(self) -> None:
+        """Bring the index up to date with moves, removals and who has shot."""
+        b = self.battle
+        if b.moved_models:
+            self.moved(b.moved_models)
+            b.moved_models = []
+        self.sync_hidden()
 
 
 class VisibilitySystem(esper.Processor):
     def __init__(self, battle):
-        battle.visibility = OpenTableView(battle)
+        battle.visibility = BattleVisibility(battle)
 
     def process(self, battle) -> None:
-        if battle.moved_models:
-            battle.moved_models = []
+        battle.visibility.refresh()

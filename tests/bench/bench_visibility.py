@@ -26,13 +26,20 @@ from sim.rules.visibility_index import ModelEntry, VisibilityIndex  # noqa: E402
 
 
 def layout(rng: random.Random):
-    """50 features in 34 areas: 12 ruins (2 walls each), 6 woods, 6 containers, 6 barricades,
+    """50 features in 34 areas: 10 ruins (2 walls each), 6 woods, 6 containers, 10 barricades,
     4 crater fields (2 exposed features each), placed without overlapping each other."""
-    kinds = ["ruins"] * 12 + ["woods"] * 6 + ["armoured container"] * 6 + ["barricade"] * 6 \
+    kinds = ["ruins"] * 10 + ["woods"] * 6 + ["armoured container"] * 6 + ["barricade"] * 10 \
         + ["crater field"] * 4
+    while True:
+        areas = _try_layout(rng, kinds)
+        if sum(len(a.features) for a in areas) == 50:
+            return areas
+
+
+def _try_layout(rng, kinds):
     areas, boxes = [], []
     for name in kinds:
-        for _ in range(20000):
+        for _ in range(3000):
             x, y, rot = rng.uniform(3, 57), rng.uniform(3, 41), rng.choice([0, 90, 45, 30])
             a = place(name, x, y, rot)
             xs = [p[0] for p in a.polygon]

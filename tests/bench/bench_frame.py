@@ -1,0 +1,100 @@
+"""Benchmark: sandbox frame time (update + draw) with 200 models, 12 terrain pieces, the
+visibility overlay on and a unit being dragged. Median and 95th percentile over 600 frames,
+headless (SDL dummy driver). Target: median under 16 ms on a 2-core machine.
+Run: .venv/bin/python tests/bench/bench_frame.py
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import pygame  # noqa: E402
+
+from sim.rules.terrain import default_table  # noqa: E402
+from sim.scenario.load import parse_scenario  # noqa: E402
+
+FRAMES = int(os.environ.get("BENCH_FRAMES", "600"))
+WARMUP = 30
+SIZE = (1440, 900)
+
+
+def scenario():
+    terrain = [{"name": a.name, "area": [list(p) for p in a.polygon],
+                "features": [{"category": f.category, "polygon": [list(p) for p in f.polygon]}
+                             for f in a.features]} for a in default_table()]
+    weapons = {"rifle": {"range": 24, "A": 1, "BS": 3, "S": 4, "AP": 0, "D": 1},
+               "blade": {"range": "melee", "A": 2, "WS": 3, "S": 4, "AP": 0, "D": 1}}
+    armies = []
+    for side in range(2):
+        units = []
+        for u in range(10):
+            x0 = 2.0 + (u % 5) * 11.5
+            y0 = 2.0 + (u // 5) * 4.0
+            at = []
+            for j in range(2):
+                for i in range(5):
+                    y = y0 + 1.5 * j
+                    at.append([x0 + 1.5 * i, y if side == 0 else 44.0 - y])
+            units.append({"id": f"u{side}{u}", "name": f"Squad {side}-{u}", "keywords": ["INFANTRY"],
+                          "models": [{"name": "Trooper", "count": 10, "base_mm": 32, "M": 6, "T": 4,
+                                      "Sv": 3, "W": 2, "Ld": 6, "OC": 1, "weapons": ["rifle", "blade"],
+                                      "at": at}]})
+        armies.append({"name": ["Wardens", "Raiders"][side], "units": units})
+    data = {"battle": {"name": "bench: 200 models", "seed": 1, "board": [60, 44]},
+            "terrain": terrain, "weapons": weapons, "armies": armies}
+    return parse_scenario(data, "<bench>")
+
+
+def main() -> int:
+    pygame.init()
+    screen = pygame.display.set_mode(SIZE)
+    from sim.sandbox.app import Sandbox
+    spec = scenario()
+    sb = Sandbox(spec, screen, save_dir="/tmp")
+    n_models = len(sb.scene.models)
+    n_terrain = len(spec.terrain)
+    sb.show_los = True
+    grab = "u02/1"
+    sb.select("u02", grab)
+    sb.update(1 / 60)
+    sb.draw()
+    start = tuple(int(v) for v in sb.camera.to_screen(*(sb.scene.models[grab].x, sb.scene.models[grab].y)))
+    sb.press = (start, grab, False)
+    before = sb.battle.state_hash()
+    times = []
+    for f in range(FRAMES + WARMUP):
+        a = f / 40.0
+        pos = (start[0] + 60 * math.sin(a) + 10, start[1] + 50 + 40 * math.cos(a * 0.7))
+        t0 = time.perf_counter()
+        pygame.event.pump()
+        sb._drag_motion(pos)  # what a MOUSEMOTION with the button held does
+        sb.mouse = pos
+        sb.update(1 / 60)
+        sb.draw()
+        t1 = time.perf_counter()
+        if f >= WARMUP:
+            times.append((t1 - t0) * 1000)
+    assert sb.drag is not None and sb.drag["ghosts"], "the unit was not being dragged"
+    assert sb.battle.state_hash() == before
+    times.sort()
+    med = statistics.median(times)
+    p95 = times[int(0.95 * len(times)) - 1]
+    print(f"frame time, {n_models} models, {n_terrain} terrain pieces, visibility overlay on, "
+          f"unit of {len(sb.drag['models'])} dragged, {FRAMES} frames at {SIZE[0]}x{SIZE[1]}: "
+          f"median {med:.2f} ms, p95 {p95:.2f} ms, max {times[-1]:.2f} ms (cpus: {os.cpu_count()})")
+    pygame.image.save(screen, "/tmp/bench_frame.png")
+    sb.battle.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
