@@ -47,7 +47,10 @@ def cmd_run(args) -> int:
             print(f"{spec.name} (seed {battle.seed})")
             print(report(battle.events, battle))
         if rec:
-            write_atomic(args.log, rec.text())
+            try:
+                write_atomic(args.log, rec.text())
+            except OSError as e:
+                return _err(f"{args.log}: cannot write the log: {e.strerror or e}")
     return 0
 
 

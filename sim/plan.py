@@ -230,6 +230,21 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
     return stype, declared
 
 
+def fights_first(unit_ent: int) -> bool:
+    """24.13 A Fights First unit: every model in it has Fights First; a unit that made a charge
+    move this turn has it until the end of the turn (11.04)."""
+    if W.unit_state(unit_ent).charged:
+        return True
+    models = W.unit_models(unit_ent)
+    return bool(models) and all(any(a.name == "FIGHTS FIRST" for a in W.model_abilities(m))
+                                for m in models)
+
+
+def eligible_to_fight(unit_ent: int) -> bool:
+    """12.04 Eligible to fight: engaged, or made a charge move this turn."""
+    return W.unit_engaged(unit_ent) or W.unit_state(unit_ent).charged
+
+
 def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
     """12.04/12.05 + 04.01/04.02 for a unit selected to fight: exactly one melee weapon per
     model (plus its [EXTRA ATTACKS] weapons), targets engaged with that model, no more targets
@@ -240,8 +255,15 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
     st = W.unit_state(unit_ent)
     if st.selected_to_fight and not selected:
         raise PlanError(f"unit {cmd.unit} was already selected to fight this phase (12.04)")
-    if not (W.unit_engaged(unit_ent) or st.charged):
+    if not eligible_to_fight(unit_ent):
         raise PlanError(f"unit {cmd.unit} is not eligible to fight: not engaged and did not charge (12.04)")
+    if not fights_first(unit_ent):
+        waiting = [esper.component_for_entity(u, Unit).id for u in W.all_units()
+                   if u != unit_ent and not W.unit_destroyed(u) and fights_first(u)
+                   and eligible_to_fight(u) and not W.unit_state(u).selected_to_fight]
+        if waiting:
+            raise PlanError(f"Fights First units fight before the others (12.04 step 1): "
+                            f"{', '.join(waiting)} must be selected to fight first")
     owner = esper.component_for_entity(unit_ent, Unit).owner
     by_model: dict[int, list] = {}
     for s in cmd.selections:
