@@ -51,6 +51,7 @@ class Battle:
         self.models: dict[str, int] = {}
         self.visibility = None  # set by VisibilitySystem
         self.moved_models: list[int] = []  # models whose footprint changed since the last tick
+        self.shots_changed = True  # a unit's ranged-attack record changed (13.09 Hidden)
         self.validated = None  # (command, shooting type, declared attacks) from submit
         self.scenario_allocation_orders: dict[int, tuple[str, ...]] = {}
         self._enter()

@@ -24,6 +24,10 @@ class WeaponProfile:
     D: DiceExpr
     abilities: tuple = ()
     abilities_text: str = field(default="", compare=False)
+    names: frozenset = field(default=frozenset(), init=False, compare=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "names", frozenset(a.name for a in self.abilities))
 
     @property
     def is_melee(self) -> bool:
@@ -31,7 +35,7 @@ class WeaponProfile:
 
     def has(self, name: str) -> bool:
         """True if the weapon carries an ability of this canonical name (ignoring conditions)."""
-        return any(a.name == name for a in self.abilities)
+        return name in self.names
 
 
 @dataclass(frozen=True, slots=True)

@@ -174,7 +174,10 @@ class AttackResolutionSystem(esper.Processor):
         rec = roll_hits(pool.state, battle.dice)
         battle.emit(ev.HITS, pool=pool.index, skill=pool.state.skill, modifier=pool.state.hit_mod, **rec)
         if act.kind == "shoot":
-            W.unit_state(ent).ranged_attacks_this_turn = True
+            st = W.unit_state(ent)
+            if not st.ranged_attacks_this_turn:
+                st.ranged_attacks_this_turn = True
+                battle.shots_changed = True
         pool.step = "wound" if (pool.state.hits or pool.state.auto_wounds) else "done"
 
     def _wound(self, battle, ent, act, pool: Pool) -> None:

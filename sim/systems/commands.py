@@ -35,8 +35,8 @@ class CommandSystem(esper.Processor):
                 st.selected_to_shoot = st.selected_to_fight = False
                 st.moved = 0.0
             battle.turn += 1
+            battle.shots_changed = True
             battle.emit(ev.TURN, turn=battle.turn)
-            battle.moved_models = [e for e in battle.models.values()]
 
     def _move(self, battle, cmd: Move) -> None:
         """09.05-09.07 Apply a validated move: positions and the unit's turn bookkeeping."""

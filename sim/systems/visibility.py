@@ -52,7 +52,11 @@ class BattleVisibility:
             self._cover = None
 
     def sync_hidden(self) -> None:
-        """13.09: a unit that made ranged attacks this turn or last turn cannot be hidden."""
+        """13.09: a unit that made ranged attacks this turn or last turn cannot be hidden.
+        Runs only when a unit's ranged-attack bookkeeping changed (``battle.shots_changed``)."""
+        if not self.battle.shots_changed:
+            return
+        self.battle.shots_changed = False
         for e, (unit, st) in esper.get_components(Unit, UnitState):
             made = st.ranged_attacks_this_turn or st.ranged_attacks_last_turn
             if self._attacked.get(unit.id) != made:
@@ -83,15 +87,15 @@ class BattleVisibility:
         """13.08 for one attacking model: every model of the target qualifies (in a terrain area
         as INFANTRY/BEASTS/SWARM, or not fully visible because of terrain); Stealth (24.33) and
         indirect shooting (10.07) grant it; [IGNORES COVER] (24.18) removes it."""
+        if weapon.has("IGNORES COVER"):
+            return False
         models = W.unit_models(target_unit)
         if not models:
             return False
-        cov = self.cover_matrix()
-        r = self.index.row[observer]
-        flags = [bool(cov[r, self.index.row[W.model_id(m)]]) for m in models]
+        cols = [self.index.row[W.model_id(m)] for m in models]
+        flags = self.cover_matrix()[self.index.row[observer], cols].tolist()
         stealth = all(any(a.name == "STEALTH" for a in W.model_abilities(m)) for m in models)
-        return cover_rule(flags, stealth, shooting_type == "indirect" and weapon.has("INDIRECT FIRE"),
-                          weapon.has("IGNORES COVER"))
+        return cover_rule(flags, stealth, shooting_type == "indirect" and weapon.has("INDIRECT FIRE"), False)
 
 
     def refresh(self) -> None:
