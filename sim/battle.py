@@ -16,8 +16,8 @@ import esper
 
 from sim import events as ev
 from sim.commands import Command, command_to_dict
-from sim.components import (Base, Character, Destroyed, Keyword, ModelAbilities, ModelId,
-                            Position, Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
+from sim.components import (Destroyed, ModelId,
+                            Position, Unit, UnitState, Wounds)
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules.dice import Dice
 
@@ -118,7 +118,7 @@ class Battle:
             self.pending = request
         return PENDING
 
-    def answer(self, value, check: Callable | None = None) -> None:
+    def answer(self, value) -> None:
         """Answer the pending decision. Raises Refusal for an answer not among the options."""
         req = self.pending
         if req is None:

@@ -12,7 +12,6 @@ import esper
 from sim import world as W
 from sim.commands import Fight, Shoot
 from sim.components import Unit
-from sim.rules import abilities as AB
 from sim.rules import shooting as SH
 from sim.rules.profiles import WeaponProfile
 

@@ -4,7 +4,6 @@ with the default policies, optionally recording a replay log."""
 from __future__ import annotations
 
 from sim.battle import Battle, Refusal
-from sim.commands import command_to_dict
 from sim.scenario.script import to_command
 
 

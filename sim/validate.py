@@ -8,7 +8,7 @@ import esper
 
 from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Shoot
-from sim.components import Position, Stats, Unit
+from sim.components import Position, Stats
 from sim.plan import PlanError, plan_fight, plan_shoot
 from sim.rules.allocation import allocation_groups, order_problems
 

@@ -80,7 +80,7 @@ def footprint(ent: int) -> geometry.Footprint:
     return geometry.footprint(base.shape, pos.x, pos.y, base.length, base.width, base.angle)
 
 
-_SPATIAL: dict[str, "SpatialIndex"] = {}
+_SPATIAL: dict = {}  # esper world name -> sim.spatial.SpatialIndex
 
 
 def spatial():

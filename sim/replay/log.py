@@ -133,7 +133,7 @@ def replay(path: str | Path) -> tuple[int, Divergence | None]:
             n = c["n"]
             try:
                 cmd = command_from_dict(c["command"])
-            except (KeyError, ValueError, TypeError, IndexError) as e:
+            except (KeyError, ValueError, TypeError, IndexError):
                 raise LogError(f"{path}: command {n}: expected a valid command, found {c['command']!r}") from None
             rec.command(cmd)
             queue = list(answers.get(n, []))

@@ -9,7 +9,6 @@ import esper
 from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Selection, Shoot
 from sim.components import Position
-from sim.scenario.errors import ScenarioError
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
 
@@ -103,7 +102,7 @@ def _targets(r: Reader, carried, unit_ids, own) -> dict:
             r.fail("a target unit id, a table of unit id = attacks, or false", tgt, wname)
         for t, n in tgts.items():
             if t not in unit_ids or t == own:
-                r.fail(f"an enemy unit id", t, wname)
+                r.fail("an enemy unit id", t, wname)
             if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 1):
                 r.sub(wname).fail("a number of attacks (1 or more)", n, t)
         out[wname] = tgts

@@ -9,10 +9,10 @@ import esper
 
 from sim import events as ev
 from sim import world as W
-from sim.components import Activation, Character, Destroyed, Stats, Unit, Wounds
+from sim.components import Activation, Character, Unit, Wounds
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import pools as PL
-from sim.rules.allocation import allocation_groups, default_order, order_problems, preferred_groups
+from sim.rules.allocation import allocation_groups, default_order, preferred_groups
 from sim.rules.sequence import DamageState, PoolState, inflict_damage, roll_hits, roll_saves, roll_wounds
 
 

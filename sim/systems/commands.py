@@ -7,7 +7,7 @@ import esper
 from sim import events as ev
 from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Shoot
-from sim.components import Activation, Position, Stats, Unit, UnitState
+from sim.components import Activation, Position, Stats, UnitState
 
 
 class CommandSystem(esper.Processor):

@@ -7,7 +7,7 @@ import esper
 
 from sim import events as ev
 from sim import world as W
-from sim.components import Activation, Destroyed, Unit, Wounds
+from sim.components import Activation, Unit
 from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 

@@ -7,7 +7,7 @@ import esper
 
 from sim import events as ev
 from sim import world as W
-from sim.components import Destroyed, Unit, Wounds
+from sim.components import Unit, Wounds
 from sim.rules.mortal import mortal_wound_target
 
 
