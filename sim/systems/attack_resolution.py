@@ -73,13 +73,14 @@ def key_of(d, info: dict | None = None) -> PL.AttackKey:
                             d.wound_mods, d.ignored, d.fail_below)
 
 
-def _extra_dice(d, abil) -> int:
+def _extra_dice(d, abil, dice) -> int:
     """04.03 step 2 extra dice: [RAPID FIRE X] within half range (24.30), [BLAST X] per 5 models
     (24.05), [CLEAVE X] per 5 models when all its attacks went at one target (24.06)."""
     extra = 0
     for a in abil:
         if a.name == "RAPID FIRE" and d.half_range:
-            extra += a.value if isinstance(a.value, int) else 0
+            x = a.value  # a random X (RAPID FIRE D3) is rolled for each weapon
+            extra += x if isinstance(x, int) else x.roll(dice, f"rapid fire ({d.weapon.name})")
         elif a.name == "BLAST":
             extra += a.value * (d.target_models // 5)
         elif a.name == "CLEAVE" and not d.split:
@@ -131,7 +132,7 @@ class AttackResolutionSystem(esper.Processor):
                 a = w.A.roll(battle.dice, f"attacks ({w.name})") if w.A.is_random else w.A.k
                 if d.attacks is not None:
                     a = d.attacks
-                ndice += a + _extra_dice(d, applicable(d.abilities, target))
+                ndice += a + _extra_dice(d, applicable(d.abilities, target), battle.dice)
             pool.attackers = tuple(dict.fromkeys(d.model_id for d in members))
             pool.state = PoolState(ndice, key.skill, key.S, key.AP, key.D, W.toughness(target),
                                    hit_mod=key.hit_mod, wound_mod=key.wound_mod,
