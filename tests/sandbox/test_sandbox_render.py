@@ -1,0 +1,82 @@
+"""Rendering never changes the world; screenshots of every scenario for a person to look at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from conftest import all_scenarios
+
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+
+
+def _modes(d):
+    """Yield after putting the sandbox in each overlay mode (no command is submitted)."""
+    sb = d.sb
+    yield "plain"
+    sb.show_los = True
+    yield "los, nothing selected"
+    units = [u for u, v in sb.scene.units.items() if not v.destroyed]
+    for uid in units:
+        first = sb.scene.living(uid)[0].id
+        sb.select(uid, first)
+        yield f"los from {first}"
+        sb.begin_shoot()
+        if sb.order is not None and sb.order.default_type:
+            sb.choose_type(sb.order.default_type)
+            for enemy in sb.order.targets():
+                sb.assign_target(enemy)
+        yield f"shoot order {uid}"
+        sb.cancel()
+        sb.begin_fight()
+        yield f"fight order {uid}"
+        sb.cancel()
+        # a drag in progress (ghosts, rings, live lines of sight), released off-table by cancel
+        pos = d.model_pos(first)
+        sb.press = (pos, first, False)
+        sb._drag_motion((pos[0] + 40, pos[1] + 25))
+        yield f"dragging {uid}"
+        sb.press = sb.drag = None
+    sb.show_help = True
+    yield "help"
+    sb.show_help = False
+    sb.highlighted = set(sb.scene.models)
+    yield "highlight all"
+    sb.camera.zoom_at(sb.camera.viewport.center, 3.0)
+    yield "zoomed"
+
+
+@pytest.mark.parametrize("path", all_scenarios(), ids=lambda p: p.stem)
+def test_drawing_never_changes_the_world(make, path):
+    d = make(path)
+    sb = d.sb
+    before = sb.battle.state_hash()
+    n_events = len(sb.battle.events)
+    for mode in _modes(d):
+        sb.update(1 / 60)
+        sb.draw()
+        assert sb.battle.state_hash() == before, f"drawing in mode {mode!r} changed the world"
+    assert len(sb.battle.events) == n_events  # no command was even submitted
+
+
+@pytest.mark.parametrize("path", all_scenarios(), ids=lambda p: p.stem)
+def test_screenshots(make, path):
+    """Writes tests/sandbox/screenshots/<scenario>*.png (git-ignored) for a person to look at."""
+    SHOTS.mkdir(exist_ok=True)
+    d = make(path)
+    sb = d.sb
+    sb.update(1 / 60)
+    pygame.image.save(sb.draw(), str(SHOTS / f"{path.stem}.png"))
+    units = [u for u, v in sb.scene.units.items() if not v.destroyed]
+    if units:
+        first = sb.scene.living(units[0])[0].id
+        d.click_model(first)
+        sb.show_los = True
+        sb.begin_shoot()
+        if sb.order is not None and sb.order.default_type:
+            sb.choose_type(sb.order.default_type)
+        d.move((d.model_pos(sb.scene.living(units[-1])[0].id)))
+        d.pump(2)
+        pygame.image.save(sb.draw(), str(SHOTS / f"{path.stem}-shoot.png"))
