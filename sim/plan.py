@@ -12,6 +12,7 @@ import esper
 from sim import world as W
 from sim.commands import Fight, Shoot
 from sim.components import Unit
+from sim.rules import abilities as AB
 from sim.rules import shooting as SH
 from sim.rules.profiles import WeaponProfile
 
@@ -48,9 +49,10 @@ def damaged_modifier(model_ent: int) -> tuple:
     return ()
 
 
-def lance_modifier(weapon: WeaponProfile, unit_ent: int) -> tuple:
-    """24.21 [LANCE]: +1 to the wound roll if the attacker's unit made a charge move this turn."""
-    if weapon.has("LANCE") and W.unit_state(unit_ent).charged:
+def lance_modifier(weapon: WeaponProfile, unit_ent: int, target: int) -> tuple:
+    """24.21 [LANCE]: +1 to the wound roll if the attacker's unit made a charge move this turn
+    (24.01: a conditional [LANCE: X] only against a unit with X)."""
+    if AB.has(weapon.abilities, "LANCE", W.unit_keywords(target)) and W.unit_state(unit_ent).charged:
         return (("[LANCE] after a charge (24.21)", +1),)
     return ()
 
@@ -216,14 +218,15 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
             if problem:
                 raise PlanError(f"{mid} {w.name} -> {s.target}: {problem}")
             hit_mods = list(SH.ranged_hit_modifiers(facts)) + list(damaged_modifier(m))
-            if w.has("HEAVY") and not engaged and not st.set_up_this_turn and st.moved <= 3.0:
+            if (AB.has(w.abilities, "HEAVY", W.unit_keywords(t)) and not engaged
+                    and not st.set_up_this_turn and st.moved <= 3.0):
                 hit_mods.append(("[HEAVY] (24.16)", +1))
             skill_mods = []
             if battle.visibility.benefit_of_cover(mid, t, w, stype):
                 skill_mods.append(("benefit of cover (13.08)", -1))
             declared.append(Declared(m, mid, w, t, None, tuple(hit_mods), tuple(skill_mods),
                                      half_range=nearest <= w.range / 2,
-                                     wound_mods=lance_modifier(w, unit_ent),
+                                     wound_mods=lance_modifier(w, unit_ent, t),
                                      fail_below=indirect_fail_below(battle, unit_ent, t, stype, w),
                                      target_models=len(cache[t][0])))
     return stype, declared
@@ -312,7 +315,7 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
                     raise PlanError(f"{mid} {name} -> {s.target}: not engaged with this model (04.02)")
                 declared.append(Declared(m, mid, w, t, s.attacks if len(targets) > 1 else None,
                                          hit_mods=damaged_modifier(m),
-                                         wound_mods=lance_modifier(w, unit_ent),
+                                         wound_mods=lance_modifier(w, unit_ent, t),
                                          target_models=len(W.unit_models(t)),
                                          split=len(targets) > 1))
     return declared

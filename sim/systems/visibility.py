@@ -10,6 +10,7 @@ import esper
 
 from sim import world as W
 from sim.components import ModelId, Unit, UnitMember, UnitState
+from sim.rules import abilities as AB
 from sim.rules.visibility import benefit_of_cover as cover_rule
 from sim.rules.visibility_index import ModelEntry, VisibilityIndex
 
@@ -87,7 +88,7 @@ class BattleVisibility:
         """13.08 for one attacking model: every model of the target qualifies (in a terrain area
         as INFANTRY/BEASTS/SWARM, or not fully visible because of terrain); Stealth (24.33) and
         indirect shooting (10.07) grant it; [IGNORES COVER] (24.18) removes it."""
-        if weapon.has("IGNORES COVER"):
+        if AB.has(weapon.abilities, "IGNORES COVER", W.unit_keywords(target_unit)):  # 24.01
             return False
         models = W.unit_models(target_unit)
         if not models:

@@ -15,13 +15,16 @@ from sim.rules import abilities as AB
 
 
 def default_duplicate(copies, target_keywords) -> str:
-    """24.02 default (Part A ruling 8): for [ANTI], the lowest threshold whose keyword the target
-    has, else the first; for numbered abilities the highest fixed value; else the first."""
+    """24.02 default (Part A ruling 8): among the copies whose 24.01 condition the target meets,
+    for [ANTI] the lowest threshold whose keyword the target has, else the first; for numbered
+    abilities the highest fixed value; else the first."""
+    live = [a for a in copies if a.applies_to(target_keywords)] or list(copies)  # 24.01
     if copies[0].name == "ANTI":
-        hits = [a for a in copies if a.anti_matches(target_keywords)]
+        hits = [a for a in live if a.anti_matches(target_keywords)]
         if hits:
             return min(hits, key=lambda a: a.value).label()
-        return copies[0].label()
+        return live[0].label()
+    copies = live
     fixed = [a for a in copies if isinstance(a.value, int)]
     if fixed:
         return max(fixed, key=lambda a: a.value).label()
