@@ -25,7 +25,9 @@ def validate_command(battle, cmd) -> str | None:
             _one_shot(battle, cmd.unit, declared)
             battle.validated = (cmd, stype, declared)
         elif isinstance(cmd, Fight):
-            battle.validated = (cmd, None, plan_fight(battle, cmd))
+            declared = plan_fight(battle, cmd)
+            _one_shot(battle, cmd.unit, declared)
+            battle.validated = (cmd, None, declared)
         elif isinstance(cmd, Move):
             _check_move(battle, cmd)
         elif isinstance(cmd, EndTurn):
@@ -37,12 +39,30 @@ def validate_command(battle, cmd) -> str | None:
     return None
 
 
-def _one_shot(battle, unit: str, declared) -> None:
-    """24.26 [ONE SHOT]: each such weapon is selected to attack once per battle."""
-    used = W.unit_state(battle.units[unit]).used_one_shot
+def one_shot_keys(declared, used: frozenset) -> list[str]:
+    """24.26 [ONE SHOT]: each such weapon is selected to attack once per battle; two identical
+    ONE SHOT weapons on one model are two weapons, each fired once (24.26.01). Returns the keys
+    ("model:weapon:copy") the declared selection uses up, or raises PlanError."""
+    groups: dict[tuple[str, str], list] = {}
     for d in declared:
-        if d.weapon.has("ONE SHOT") and f"{d.model_id}:{d.weapon.name}" in used:
+        if d.weapon.has("ONE SHOT"):
+            groups.setdefault((d.model_id, d.weapon.name), []).append(d)
+    taken: list[str] = []
+    for ds in groups.values():
+        d = ds[0]
+        # a split melee weapon is declared once per target but is one weapon
+        wanted = sum(1 for x in ds if not x.split) + (1 if any(x.split for x in ds) else 0)
+        carried = sum(1 for w in W.weapons_of(d.model) if w.name == d.weapon.name)
+        free = [f"{d.model_id}:{d.weapon.name}:{k}" for k in range(carried)
+                if f"{d.model_id}:{d.weapon.name}:{k}" not in used]
+        if wanted > len(free):
             raise PlanError(f"{d.model_id}: {d.weapon.name} is [ONE SHOT] and was already fired this battle (24.26)")
+        taken += free[:wanted]
+    return taken
+
+
+def _one_shot(battle, unit: str, declared) -> None:
+    one_shot_keys(declared, W.unit_state(battle.units[unit]).used_one_shot)
 
 
 def _check_move(battle, cmd: Move) -> None:

@@ -10,12 +10,15 @@ Holds, for models in a stable order (the order given), numpy bool matrices index
   (24.24) applied for enemy observers; recomputed from cached geometry, so changing who has
   made ranged attacks needs no geometry.
 
-Pairs are resolved in stages, all pairs at once: (0) bounding boxes of the capsule around
-the two models against every blocker piece; (1) exact capsule-vs-piece distance and a
-centre-to-centre sight line, vectorised over the surviving (pair, piece) entries - a pair
-with no blocker in its capsule is visible and fully visible, a pair whose centre line is
-clear is visible; (2) only the remaining pairs get the exact per-pair treatment of
-sim.rules.los_kernels. ``update`` recomputes only the rows and columns of moved models.
+Pairs are resolved in stages, all pairs at once (sim.rules.los_pairs): grid-prefiltered
+candidate pieces, a one-piece "definitely blocked" test tried largest piece first in rounds,
+then for the pairs left the pieces meeting their capsule; pairs with a blocker in the capsule
+and a blocked centre line get the exact test, batched over pairs (sim.rules.los_batch; bases
+that are not round go to sim.rules.los_kernels one pair at a time). ``fully_visible`` is
+lazy: entries that need the exact test are computed when first read (whole matrix via
+``fully_visible``/``cover``, one observer row via ``row_fully_visible``/``row_cover``, or
+single entries via ``is_fully_visible``/``has_cover``/``unit_cover_flags``) and cached until
+a model of the pair moves. ``update`` recomputes only the rows and columns of moved models.
 """
 
 from __future__ import annotations
@@ -26,39 +29,15 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from sim.rules.geometry import EPS, Footprint, core, distance_matrix
-from sim.rules.los_kernels import SIGHT_EPS, footprint_fully_visible, pair_visible
+from sim.rules.los_batch import outline_crossings_round, pairs_visible_round
+from sim.rules.los_kernels import footprint_fully_visible, pair_visible
+from sim.rules.los_pairs import PieceGrid, capsule_inputs, centre_stage
 from sim.rules.terrain import TerrainArea
 from sim.rules.visibility import (
     AREA, DENSE, DETECTION_RANGE, GONE_TO_GROUND_PENALTY, HIDEABLE, TerrainBlockers, clamp_range,
 )
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
-
-
-def _point_convex_dist(c, V, nrm, off):
-    """Distance from points c (E, 2) to convex pieces (E, V, 2); 0 when inside."""
-    W = np.roll(V, -1, axis=1) - V
-    WW = np.maximum(np.einsum("evi,evi->ev", W, W), 1e-30)
-    u = np.clip(np.einsum("evi,evi->ev", c[:, None] - V, W) / WW, 0, 1)
-    q = c[:, None] - V - u[..., None] * W
-    d = np.sqrt(np.einsum("evi,evi->ev", q, q).min(axis=1))
-    inside = (np.einsum("ei,evi->ev", c, nrm) - off <= 0).all(axis=1)
-    return np.where(inside, 0.0, d)
-
-
-def _seg_crosses(a, b, V, nrm, off):
-    """Segments a-b (E, 2) enter the open interior of convex pieces (E, V, 2) (SAT)."""
-    pa = np.einsum("ei,evi->ev", a, nrm)
-    pb = np.einsum("ei,evi->ev", b, nrm)
-    sep = (np.minimum(pa, pb) >= off - SIGHT_EPS).any(axis=1)
-    d = b - a
-    L = np.hypot(d[:, 0], d[:, 1])
-    Ls = np.where(L > 0, L, 1.0)
-    m = np.stack([-d[:, 1] / Ls, d[:, 0] / Ls], axis=1)
-    vp = np.einsum("ei,evi->ev", m, V)
-    s0 = np.einsum("ei,ei->e", m, a)
-    sep |= ((vp.min(axis=1) >= s0 - SIGHT_EPS) | (vp.max(axis=1) <= s0 + SIGHT_EPS)) & (L > 0)
-    return ~sep
 
 
 @dataclass(frozen=True)
@@ -103,10 +82,18 @@ class VisibilityIndex:
         self.attacked_units: set[str] = set()
         self.fps = [m.fp for m in self.models]
         self.los = np.zeros((n, n), dtype=bool)
-        self.fully_visible = np.zeros((n, n), dtype=bool)
+        self._fv = np.zeros((n, n), dtype=bool)          # fully visible, where known
+        self._fv_known = np.ones((n, n), dtype=bool)
+        self._clear = np.zeros((n, n), dtype=bool)       # no blocker in the pair's capsule
         self.full_dense = np.ones((n, n), dtype=bool)
         self.stats = {"pairs": 0, "exact_los": 0, "exact_full": 0}
         self._visible = None
+        self._grid = PieceGrid(self.blk.pieces, self.blk.kind == AREA)
+        dense = np.flatnonzero(self.blk.kind == DENSE)
+        owner = self.blk.area[dense]
+        order = np.argsort(owner, kind="stable")
+        self._dense_of_area = (np.searchsorted(owner[order], np.arange(len(self.blk.areas) + 1)),
+                               dense[order])
         self.full_recompute()
 
     # --- geometry --------------------------------------------------------------------------
@@ -116,6 +103,9 @@ class VisibilityIndex:
         if rows is None:
             self.centres = np.array([f.centre for f in self.fps], dtype=float).reshape(n, 2)
             self.rad = np.array([f.bounding_radius for f in self.fps], dtype=float)
+            self.round = np.array([f.shape == "round" for f in self.fps], dtype=bool)
+            self.radius = np.array([0.5 * f.length if f.shape == "round" else 0.0
+                                    for f in self.fps], dtype=float)
             self.within = np.zeros((n, len(self.blk.areas)), dtype=bool)
             self.cores = [core(f) for f in self.fps]
             rows = range(n)
@@ -124,6 +114,8 @@ class VisibilityIndex:
             for i in rows:
                 self.centres[i] = self.fps[i].centre
                 self.rad[i] = self.fps[i].bounding_radius
+                self.round[i] = self.fps[i].shape == "round"
+                self.radius[i] = 0.5 * self.fps[i].length if self.round[i] else 0.0
                 self.cores[i] = core(self.fps[i])
             rows = list(rows)
             d = distance_matrix([self.fps[i] for i in rows], self.fps)
@@ -168,6 +160,7 @@ class VisibilityIndex:
     # --- pair resolution -------------------------------------------------------------------
 
     def _pairs_for(self, rows=None):
+        """Unordered pairs (I < J) to resolve: all, or those touching ``rows``."""
         n = len(self.fps)
         if rows is None:
             I, J = np.triu_indices(n, k=1)
@@ -177,129 +170,107 @@ class VisibilityIndex:
             I = np.repeat(rows, n)
             J = np.tile(others, len(rows))
             keep = (I != J) & ~(np.isin(J, rows) & (J < I))
-            I, J = I[keep], J[keep]
+            I, J = np.minimum(I[keep], J[keep]), np.maximum(I[keep], J[keep])
         if not self.include_friendly:
             keep = self.army[I] != self.army[J]
             I, J = I[keep], J[keep]
         return I, J
 
-    def _stage(self, I, J, dense_only: bool):
-        """Stages 0-1 for pairs (I, J): returns (clear, centre_free, entries) where ``clear``
-        = no active piece meets the pair's capsule, ``centre_free`` = centre line unblocked,
-        and ``entries`` = (pair index, piece index) of pieces meeting the capsule."""
+    def _exact_los(self, I, J, need, pstart, pidx, ostart, opts) -> np.ndarray:
+        """Exact sight for pairs ``need`` (indices into I, J; CSR inputs are per need)."""
+        out = np.zeros(len(need), dtype=bool)
+        if len(need) == 0:
+            return out
         pk = self.blk.pieces
-        P = len(I)
-        if len(pk) == 0 or P == 0:
-            return (np.ones(P, bool), np.ones(P, bool), np.zeros(P, bool),
-                    (np.zeros(0, int), np.zeros(0, int)))
-        ci, cj = self.centres[I], self.centres[J]
-        R = np.maximum(self.rad[I], self.rad[J]) + 1e-6
-        lo = np.minimum(ci, cj) - R[:, None]
-        hi = np.maximum(ci, cj) + R[:, None]
-        bb = pk.bbox
-        cand = ((bb[None, :, 0] <= hi[:, 0:1]) & (bb[None, :, 2] >= lo[:, 0:1])
-                & (bb[None, :, 1] <= hi[:, 1:2]) & (bb[None, :, 3] >= lo[:, 1:2]))
-        if dense_only:
-            cand &= (self.blk.kind == DENSE)[None, :]
-        else:
-            either = (self.within[I] | self.within[J])[:, self.blk.area]
-            cand &= np.where((self.blk.kind == AREA)[None, :], ~either, either)
-        p, k = np.nonzero(cand)
-        clear = np.ones(P, bool)
-        centre_free = np.ones(P, bool)
-        blocked = np.zeros(P, bool)
-        if len(p) == 0:
-            return clear, centre_free, blocked, (p, k)
-        a, b = ci[p], cj[p]
-        V, nrm, off = pk.verts[k], pk.normals[k], pk.offs[k]
-        cross = _seg_crosses(a, b, V, nrm, off)
-        centre_free[p[cross]] = False
-        # definitely blocked: one convex piece crossed by both outer common tangent segments
-        # of the two bounding circles, and meeting neither circle, separates A from B
-        e = np.flatnonzero(cross)
-        if len(e):
-            pe, ke = p[e], k[e]
-            ra, rb = self.rad[I[pe]] + 1e-6, self.rad[J[pe]] + 1e-6
-            ae, be_ = a[e], b[e]
-            Ve, ne, oe = V[e], nrm[e], off[e]
-            d = be_ - ae
-            D = np.hypot(d[:, 0], d[:, 1])
-            Ds = np.where(D > 0, D, 1.0)
-            u = d / Ds[:, None]
-            w = np.stack([-u[:, 1], u[:, 0]], axis=1)
-            ct = np.clip((ra - rb) / Ds, -1.0, 1.0)
-            st = np.sqrt(1.0 - ct * ct)
-            ok = D > ra + rb
-            for sg in (1.0, -1.0):
-                nvec = ct[:, None] * u + sg * st[:, None] * w     # unit normal of the tangent
-                ok &= _seg_crosses(ae + ra[:, None] * nvec, be_ + rb[:, None] * nvec, Ve, ne, oe)
-            sub = np.flatnonzero(ok)
-            ok2 = (_point_convex_dist(ae[sub], Ve[sub], ne[sub], oe[sub]) > ra[sub]) & \
-                  (_point_convex_dist(be_[sub], Ve[sub], ne[sub], oe[sub]) > rb[sub])
-            blocked[pe[sub[ok2]]] = True
-        # for the other pairs: which pieces really meet the capsule (distance to centre line)
-        rest = ~blocked[p]
-        p, k, cross = p[rest], k[rest], cross[rest]
-        a, b, V = a[rest], b[rest], V[rest]
-        d = b - a
-        L2 = np.einsum("ei,ei->e", d, d)
-        t = np.clip(np.einsum("evi,ei->ev", V - a[:, None], d) / np.where(L2 > 0, L2, 1.0)[:, None], 0, 1)
-        dv = V - a[:, None] - t[..., None] * d[:, None]
-        dvs = np.einsum("evi,evi->ev", dv, dv).min(axis=1)
-        W = np.roll(V, -1, axis=1) - V
-        WW = np.maximum(np.einsum("evi,evi->ev", W, W), 1e-30)
-        de = np.full(len(p), np.inf)
-        for pt in (a, b):
-            uu = np.clip(np.einsum("evi,evi->ev", pt[:, None] - V, W) / WW, 0, 1)
-            q = pt[:, None] - V - uu[..., None] * W
-            de = np.minimum(de, np.einsum("evi,evi->ev", q, q).min(axis=1))
-        dist = np.where(cross, 0.0, np.sqrt(np.minimum(dvs, de)))
-        hit = dist < R[p] + 1e-9
-        p, k = p[hit], k[hit]
-        clear[p] = False
-        clear[blocked] = False
-        return clear, centre_free, blocked, (p, k)
-
-    def _exact_inputs(self, pair: int, I, J, p_sorted, k_sorted, starts, ends):
-        i, j = I[pair], J[pair]
-        ks = k_sorted[starts[pair]:ends[pair]]
-        pk = self.blk.pieces.subset(ks)
-        verts = pk.vertex_list()
-        ca, cb = self.centres[i], self.centres[j]
-        d = cb - ca
-        L2 = float(d @ d)
-        t = np.clip(((verts - ca) @ d) / L2, 0, 1) if L2 > 0 else np.zeros(len(verts))
-        dist = np.hypot(*(verts - ca - t[:, None] * d).T)
-        R = max(self.rad[i], self.rad[j]) + 1e-6
-        return pk, verts[dist <= R]
+        i, j = I[need], J[need]
+        rnd = self.round[i] & self.round[j]
+        c, r = self.centres, self.radius
+        b = np.flatnonzero(rnd)
+        if len(b):
+            ps, pi = _csr_subset(pstart, pidx, b)
+            os_, op = _csr_subset(ostart, opts, b)
+            # outline crossings (a piece overlapping a base) join the obstacle generators
+            owners = [np.repeat(np.arange(len(b)), os_[1:] - os_[:-1])]
+            pts = [op]
+            for m in (i[b], j[b]):
+                ow, pt = outline_crossings_round(c[m], r[m], pk, ps, pi)
+                owners.append(ow)
+                pts.append(pt)
+            ow = np.concatenate(owners)
+            order = np.argsort(ow, kind="stable")
+            op = np.concatenate(pts)[order]
+            os_ = np.searchsorted(ow[order], np.arange(len(b) + 1)).astype(np.int64)
+            out[b] = pairs_visible_round(c[i[b]], r[i[b]], c[j[b]], r[j[b]], pk, ps, pi, os_, op)
+        for q in np.flatnonzero(~rnd):
+            (ac, ar), (bc, br) = self.cores[i[q]], self.cores[j[q]]
+            out[q] = pair_visible(ac, ar, bc, br, pk.subset(pidx[pstart[q]:pstart[q + 1]]),
+                                  opts[ostart[q]:ostart[q + 1]])
+        return out
 
     def _resolve(self, I, J):
-        """Resolve pairs (I, J): fills los (symmetric) and fully_visible both ways."""
+        """Resolve unordered pairs (I, J): los (symmetric), and fully_visible where it follows
+        from the stages (clear: True both ways; no sight: False); the rest is left to
+        ``_fill_full`` (computed when read)."""
         P = len(I)
         self.stats["pairs"] += P
-        clear, centre_free, blocked, (p, k) = self._stage(I, J, dense_only=False)
-        order = np.argsort(p, kind="stable")
-        p_s, k_s = p[order], k[order]
-        starts = np.searchsorted(p_s, np.arange(P), side="left")
-        ends = np.searchsorted(p_s, np.arange(P), side="right")
-        los = centre_free.copy()
-        fij = clear.copy()
-        fji = clear.copy()
-        for q in np.flatnonzero(~clear & ~blocked):
-            i, j = I[q], J[q]
-            pk, verts = self._exact_inputs(q, I, J, p_s, k_s, starts, ends)
-            (ac, ar), (bc, br) = self.cores[i], self.cores[j]
-            if not los[q]:
-                self.stats["exact_los"] += 1
-                los[q] = pair_visible(ac, ar, bc, br, pk, verts)
-            if los[q]:
-                self.stats["exact_full"] += 1
-                fij[q] = footprint_fully_visible(ac, ar, bc, br, pk, verts)
-                fji[q] = footprint_fully_visible(bc, br, ac, ar, pk, verts)
+        blocked = centre_stage(self, I, J)
+        rest = np.flatnonzero(~blocked)
+        pstart, pidx, ostart, opts, centre_free = capsule_inputs(self, I[rest], J[rest])
+        clear = np.zeros(P, bool)
+        clear[rest] = (pstart[1:] - pstart[:-1]) == 0
+        los = np.zeros(P, bool)
+        los[rest] = centre_free
+        sub = np.flatnonzero(~los[rest])
+        self.stats["exact_los"] += len(sub)
+        if len(sub):
+            ps, pi = _csr_subset(pstart, pidx, sub)
+            os_, op = _csr_subset(ostart, opts, sub)
+            los[rest[sub]] = self._exact_los(I[rest], J[rest], sub, ps, pi, os_, op)
         self.los[I, J] = los
         self.los[J, I] = los
-        self.fully_visible[I, J] = fij
-        self.fully_visible[J, I] = fji
+        self._clear[I, J] = clear
+        self._clear[J, I] = clear
+        known = clear | ~los
+        self._fv[I, J] = clear
+        self._fv[J, I] = clear
+        self._fv_known[I, J] = known
+        self._fv_known[J, I] = known
+
+    def _full_exact(self, I, J, dense_only: bool = False) -> np.ndarray:
+        """06.01 Exact fully-visible for directed pairs (observer I, target J) that have
+        sight and a blocker in their capsule."""
+        out = np.zeros(len(I), dtype=bool)
+        if len(I) == 0:
+            return out
+        lo, hi = np.minimum(I, J), np.maximum(I, J)      # capsule inputs of the unordered pair
+        pstart, pidx, ostart, opts, _ = capsule_inputs(self, lo, hi, dense_only)
+        pk = self.blk.pieces
+        if dense_only:
+            out[:] = ~centre_stage(self, lo, hi, dense_only=True)
+        else:
+            out[:] = True
+        for q in np.flatnonzero(out):
+            a, b = pstart[q], pstart[q + 1]
+            if a == b:
+                continue
+            (ac, ar), (bc, br) = self.cores[I[q]], self.cores[J[q]]
+            out[q] = footprint_fully_visible(ac, ar, bc, br, pk.subset(pidx[a:b]),
+                                             opts[ostart[q]:ostart[q + 1]])
+        self.stats["exact_full"] += len(I)
+        return out
+
+    def _fill_full(self, rows=None, cols=None) -> None:
+        """Compute the not-yet-known fully_visible entries (of ``rows`` x ``cols``, or all)."""
+        if rows is None:
+            I, J = np.nonzero(~self._fv_known)
+        else:
+            rows = np.asarray(rows, dtype=np.int64)
+            cols = np.arange(len(self.fps)) if cols is None else np.asarray(cols, dtype=np.int64)
+            r, c = np.nonzero(~self._fv_known[np.ix_(rows, cols)])
+            I, J = rows[r], cols[c]
+        if len(I):
+            self._fv[I, J] = self._full_exact(I, J)
+            self._fv_known[I, J] = True
 
     def _ensure_dense(self, need: np.ndarray) -> None:
         """13.11.01 Fill full_dense (fully visible counting only Solid features) for the
@@ -309,35 +280,23 @@ class VisibilityIndex:
         if not todo.any():
             return
         I, J = np.nonzero(todo)
-        clear, centre_free, blocked, (p, k) = self._stage(I, J, dense_only=True)
-        order = np.argsort(p, kind="stable")
-        p_s, k_s = p[order], k[order]
-        starts = np.searchsorted(p_s, np.arange(len(I)), side="left")
-        ends = np.searchsorted(p_s, np.arange(len(I)), side="right")
-        for q in range(len(I)):
-            i, j = I[q], J[q]
-            if clear[q]:
-                val = True
-            elif blocked[q]:
-                val = False
-            else:
-                pk, verts = self._exact_inputs(q, I, J, p_s, k_s, starts, ends)
-                (ac, ar), (bc, br) = self.cores[i], self.cores[j]
-                val = footprint_fully_visible(ac, ar, bc, br, pk, verts)
-            self.full_dense[i, j] = val
-            self._dense_known[i, j] = True
+        self.full_dense[I, J] = self._full_exact(I, J, dense_only=True)
+        self._dense_known[I, J] = True
 
     # --- public API --------------------------------------------------------------------------
 
     def full_recompute(self) -> None:
-        """06.01 Recompute every matrix from scratch."""
+        """06.01 Recompute line of sight from scratch; fully-visible entries that need the
+        exact test are computed when first read (``fully_visible``, ``cover``, row queries)."""
         n = len(self.fps)
         self._refresh_geometry()
         self.los[:] = False
-        self.fully_visible[:] = False
+        self._fv[:] = False
+        self._clear[:] = False
+        self._fv_known[:] = True
         self.full_dense[:] = True
         np.fill_diagonal(self.los, True)
-        np.fill_diagonal(self.fully_visible, True)
+        np.fill_diagonal(self._fv, True)
         I, J = self._pairs_for()
         self._resolve(I, J)
         self._dense_known = np.zeros((n, n), dtype=bool)
@@ -368,6 +327,22 @@ class VisibilityIndex:
         self._visible = None
 
     @property
+    def fully_visible(self) -> np.ndarray:
+        """06.01 fully_visible[i, j]: target j is fully visible to observer i (every entry
+        computed on this read if not yet known; prefer ``row_fully_visible``)."""
+        self._fill_full()
+        return self._fv
+
+    def row_fully_visible(self, i: int) -> np.ndarray:
+        """06.01 One observer row of ``fully_visible``, computed on demand and cached."""
+        self._fill_full([i])
+        return self._fv[i]
+
+    def row_cover(self, i: int) -> np.ndarray:
+        """13.08 One attacking-model row of ``cover``, computed on demand."""
+        return (self.hideable & self.within_any) | ~self.row_fully_visible(i)
+
+    @property
     def hidden(self) -> np.ndarray:
         """13.09 Per-model hidden flags."""
         attacked = np.array([u in self.attacked_units for u in self.units], dtype=bool)
@@ -375,7 +350,8 @@ class VisibilityIndex:
 
     @property
     def cover(self) -> np.ndarray:
-        """13.08 cover[i, j]: target j qualifies for cover against attacking model i."""
+        """13.08 cover[i, j]: target j qualifies for cover against attacking model i (every
+        entry; prefer ``row_cover`` for one attacking model)."""
         a = (self.hideable & self.within_any)[None, :]
         return a | ~self.fully_visible
 
@@ -401,11 +377,15 @@ class VisibilityIndex:
 
     def is_fully_visible(self, a_id: str, b_id: str) -> bool:
         """06.01 Is model b fully visible to model a?"""
-        return bool(self.fully_visible[self.row[a_id], self.row[b_id]])
+        r, c = self.row[a_id], self.row[b_id]
+        self._fill_full([r], [c])
+        return bool(self._fv[r, c])
 
     def has_cover(self, a_id: str, b_id: str) -> bool:
         """13.08 Does target model b qualify for cover against attacking model a?"""
-        return bool(self.cover[self.row[a_id], self.row[b_id]])
+        r, c = self.row[a_id], self.row[b_id]
+        self._fill_full([r], [c])
+        return bool((self.hideable[c] and self.within_any[c]) or not self._fv[r, c])
 
     def _unit_cols(self, unit_id: str) -> list[int]:
         return [i for i, u in enumerate(self.units) if u == unit_id]
@@ -419,8 +399,22 @@ class VisibilityIndex:
         """06.01 Unit fully visible: every model of the unit is fully visible to model a."""
         cols = self._unit_cols(unit_id)
         r = self.row[a_id]
-        return bool(cols) and bool((self.visible[r, cols] & self.fully_visible[r, cols]).all())
+        return bool(cols) and bool((self.visible[r, cols] & self.row_fully_visible(r)[cols]).all())
 
     def unit_cover_flags(self, a_id: str, unit_id: str) -> list[bool]:
-        """13.08 Per-model cover qualification of a unit's models against attacking model a."""
-        return [bool(x) for x in self.cover[self.row[a_id], self._unit_cols(unit_id)]]
+        """13.08 Per-model cover qualification of a unit's models against attacking model a
+        (computes only those fully-visible entries)."""
+        r, cols = self.row[a_id], self._unit_cols(unit_id)
+        self._fill_full([r], cols)
+        a = self.hideable[cols] & self.within_any[cols]
+        return [bool(x) for x in a | ~self._fv[r, cols]]
+
+
+def _csr_subset(start, data, sel):
+    """Rows ``sel`` of a CSR list (start offsets, data): (new start, new data)."""
+    cnt = start[sel + 1] - start[sel]
+    ns = np.zeros(len(sel) + 1, dtype=np.int64)
+    np.cumsum(cnt, out=ns[1:])
+    first = ns[:-1]
+    pos = np.arange(int(ns[-1])) - np.repeat(first, cnt) + np.repeat(start[sel], cnt)
+    return ns, data[pos]

@@ -8,7 +8,6 @@ The sandbox never writes the world: every change goes through ``Battle.submit`` 
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import esper
@@ -16,13 +15,17 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIImage, UILabel, UISelectionList
 
-from sim.battle import Battle, Refusal
-from sim.commands import EndTurn, Move
+from sim.battle import Battle
 from sim import world as W
-from sim.components import Activation, ModelId, Unit
-from sim.replay.log import Recorder, write_atomic
+from sim.components import Activation, Unit
+from sim.replay.log import Recorder
 from sim.report import describe
 from sim.sandbox import dice_tray, overlays, panels
+from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re-exported)
+from sim.sandbox.input import InputMixin
+from sim.sandbox.replay_view import ReplayMixin
+from sim.sandbox.setup_mode import SetupMixin, SetupState
+from sim.sandbox.sight import SightMask
 from sim.sandbox import style as S
 from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
@@ -36,7 +39,7 @@ FADE = 0.9  # seconds for a destroyed model to fade out
 LOG_ITEMS = 220  # most recent log lines kept in the list widget
 
 
-class Sandbox:
+class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
     STATUS_H = 30
     RIGHT_W = 400
     BOTTOM_H = 196
@@ -54,48 +57,67 @@ class Sandbox:
         else:  # an already loaded ScenarioSpec (benchmarks, generated tables)
             self.spec = scenario_path
             self.scenario_path = self.spec.path or "generated.toml"
-        self.battle = Battle(self.spec, seed=seed)
-        self.recorder = Recorder(self.battle, self.scenario_path)
-        self.saved_upto = len(self.recorder.lines)
         self.save_dir = Path(save_dir)
-        self.scene = Scene(self.battle)
-        self.colours = [tuple(a.colour) for a in self.spec.armies]
-        self.layer = TableLayer(self.spec.board, self.spec.terrain)
-        self.hulls = UnitHulls()
-        self.los = overlays.LosCache(self.battle)
-        self.camera = Camera(self.spec.board, pygame.Rect(0, 0, *self.size))
-        self.manager = pygame_gui.UIManager(self.size, str(THEME) if THEME.is_file() else None)
+        self.origin = (self.spec, self.scenario_path)  # the table as opened
+        self.edited = False  # the table was changed in set-up mode (saved with a replay)
         # interaction state (the sandbox's own, never the battle's)
         self.selected_unit: str | None = None
         self.selected_model: str | None = None
         self.hover_unit: str | None = None
         self.hover_model: str | None = None
-        self.order: ShootOrder | FightOrder | None = None
-        self.resolving = False
-        self.auto = False
         self.speed = 3
         self._acc = 0.0
         self.move_mode = "normal"
         self.show_los = False
         self.show_help = False
-        self.highlighted: set[str] = set()
-        self.decision_state: dict = {}
-        self.decision_error: str | None = None
-        self.status = f"{self.spec.name} - click a unit to select it (F1 for help)"
+        self.mode = "battle"  # battle | setup | replay
+        self.setup = SetupState()
+        self.replay_view = None  # a ReplayView while watching a replay
         self.mouse = (0, 0)
-        self.press = None  # (screen pos, model id or None, shift)
-        self.drag: dict | None = None  # {"models": [...], "origin": {mid: (x, y, limit)}, "start": (tx, ty)}
         self.panning = None
         self.clock = 0.0
-        self.dead_at: dict[str, float] = {m.id: -1e9 for m in self.scene.models.values() if not m.alive}
         self.actions: dict = {}
         self.names: dict = {}
+        self.battle = None
+        self.start_battle(self.spec, seed)  # also: order, drag, press, resolving, ... (per battle)
+        self.status = f"{self.spec.name} - click a unit to select it (F1 for help)"
+        self.camera = Camera(self.spec.board, pygame.Rect(0, 0, *self.size))
+        self.manager = pygame_gui.UIManager(self.size, str(THEME) if THEME.is_file() else None)
+        self._build()
+
+    def start_battle(self, spec, seed: int | None = None, scenario_path: str | None = None) -> None:
+        """A fresh Battle from ``spec`` (the sandbox never edits a running battle's world: a
+        changed table or a replay position is a new battle)."""
+        if self.battle is not None:
+            self.battle.close()
+        self.spec = spec
+        if scenario_path is not None:
+            self.scenario_path = scenario_path
+        self.battle = Battle(spec, seed=seed)
+        self.recorder = Recorder(self.battle, self.scenario_path)
+        self.saved_upto = len(self.recorder.lines)
+        self.scene = Scene(self.battle)
+        self.colours = [tuple(a.colour) for a in spec.armies]
+        self.layer = TableLayer(spec.board, spec.terrain)
+        self.hulls = UnitHulls()
+        self.los = overlays.LosCache(self.battle)
+        self.sight = SightMask(self.battle)
+        self.dead_at: dict[str, float] = {m.id: -1e9 for m in self.scene.models.values() if not m.alive}
         self._seen_events = 0
         self._log_items: list[tuple[str, str]] = []
+        self._log_shown = -1
         self._pending_key = None
         self._busy_seen = False
+        self.resolving = False
+        self.auto = False
+        self.order = None
+        self.drag = self.press = None
+        self.decision_state = {}
+        self.decision_error = None
+        if getattr(self, "selected_unit", None) not in self.scene.units:
+            self.selected_unit = self.selected_model = None
+        self.highlighted = set()
         self.dirty = {"card", "orders", "log", "dice", "action"}
-        self._build()
 
     # ======================================================================= layout
     def _rects(self):
@@ -215,413 +237,6 @@ class Sandbox:
             bar = getattr(self.log_list, "scroll_bar", None)
             if bar is not None:
                 bar.set_scroll_from_start_percentage(1.0)
-
-    # ======================================================================= input
-    def handle(self, event) -> None:
-        if event.type == pygame.VIDEORESIZE:
-            self.resize(event.size)
-            return
-        consumed = self.manager.process_events(event)
-        if event.type == pygame_gui.UI_BUTTON_PRESSED:
-            fn = self.actions.get(event.ui_element)
-            if fn is not None:
-                fn()
-            return
-        if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and event.ui_element is self.log_list:
-            self._log_clicked()
-            return
-        if event.type == pygame.KEYDOWN:
-            self._key(event)
-            return
-        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION, pygame.MOUSEWHEEL):
-            self._mouse(event, consumed)
-
-    def _key(self, e) -> None:
-        k, mods = e.key, e.mod
-        ctrl = mods & pygame.KMOD_CTRL
-        uni = getattr(e, "unicode", "")
-        if self.show_help and k in (pygame.K_ESCAPE, pygame.K_F1):
-            self.show_help = False
-            return
-        if k == pygame.K_F1 or uni == "?":
-            self.toggle_help()
-        elif ctrl and k == pygame.K_s:
-            self.save_replay()
-        elif ctrl and k == pygame.K_t:
-            self.save_table()
-        elif k == pygame.K_s:
-            self.begin_shoot()
-        elif k == pygame.K_f:
-            self.begin_fight()
-        elif k == pygame.K_m:
-            self.cycle_move_mode()
-        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.resolve()
-        elif k in (pygame.K_SPACE, pygame.K_n):
-            self.step()
-        elif k == pygame.K_p:
-            self.toggle_auto()
-        elif k == pygame.K_ESCAPE:
-            self.cancel()
-        elif k == pygame.K_v:
-            self.toggle_los()
-        elif k == pygame.K_TAB:
-            self.next_unit()
-        elif k == pygame.K_e:
-            self.end_turn()
-        elif k in (pygame.K_HOME, pygame.K_0):
-            self.camera.fit()
-        elif k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
-            self.camera.zoom_at(self.camera.viewport.center, 1.2)
-        elif k in (pygame.K_MINUS, pygame.K_KP_MINUS):
-            self.camera.zoom_at(self.camera.viewport.center, 1 / 1.2)
-
-    def _mouse(self, e, consumed: bool) -> None:
-        vp = self.camera.viewport
-        if e.type == pygame.MOUSEMOTION:
-            pos = e.pos
-            if self.panning is not None:
-                self.camera.pan(pos[0] - self.panning[0], pos[1] - self.panning[1])
-                self.panning = pos
-            elif self.press is not None:
-                self._drag_motion(pos)
-            self.mouse = pos
-            self._hover(pos)
-            return
-        if e.type == pygame.MOUSEWHEEL:
-            if vp.collidepoint(self.mouse) and not self.show_help:
-                self.camera.zoom_at(self.mouse, 1.15 ** max(-3, min(3, e.y)))
-            return
-        pos = e.pos
-        self.mouse = pos
-        if e.type == pygame.MOUSEBUTTONDOWN:
-            if self.show_help:
-                self.show_help = False
-                return
-            if consumed or not vp.collidepoint(pos):
-                return
-            if e.button in (2, 3):
-                self.panning = pos
-            elif e.button == 1:
-                shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT) or getattr(e, "shift", False)
-                self._press(pos, shift)
-        elif e.type == pygame.MOUSEBUTTONUP:
-            if e.button in (2, 3):
-                self.panning = None
-            elif e.button == 1:
-                self._release(pos)
-
-    def _hover(self, pos) -> None:
-        m = None
-        if self.camera.viewport.collidepoint(pos):
-            m = self.scene.model_at(*self.camera.to_table(*pos))
-        self.hover_model = m.id if m else None
-        self.hover_unit = m.unit if m else None
-
-    def _press(self, pos, shift: bool) -> None:
-        m = self.scene.model_at(*self.camera.to_table(*pos))
-        req = self.battle.pending
-        if req is not None and req.kind == "precision":
-            if m is not None and m.id in req.options:
-                self.answer(m.id)
-            elif m is not None:
-                self.status = f"{m.id} is not one of the visible CHARACTERs: {', '.join(map(str, req.options[:-1]))}"
-            return
-        if self.order is not None:
-            if m is not None and m.owner != self.order.owner:
-                self.assign_target(m.unit)
-            elif m is not None:
-                self.status = "click an enemy unit to target it (Esc cancels the order)"
-            return
-        if m is None:
-            self.press = (pos, None, shift)
-            return
-        self.select(m.unit, m.id)
-        self.press = (pos, m.id, shift)
-
-    def _drag_motion(self, pos) -> None:
-        start, mid, shift = self.press
-        if mid is None or self.battle.busy or self.resolving or self.order is not None:
-            return
-        if self.drag is None:
-            if abs(pos[0] - start[0]) + abs(pos[1] - start[1]) < 5:
-                return
-            m = self.scene.models.get(mid)
-            if m is None or not m.alive:
-                return
-            ids = [mid] if shift else [x.id for x in self.scene.living(m.unit)]
-            extra = 6 if self.move_mode == "advance" else 0
-            self.drag = {"unit": m.unit, "models": ids, "grab": mid,
-                         "origin": {i: (self.scene.models[i].x, self.scene.models[i].y,
-                                        self.scene.models[i].M + extra) for i in ids},
-                         "start": self.camera.to_table(*start), "ghosts": {}}
-        d = self.drag
-        tx, ty = self.camera.to_table(*pos)
-        dx, dy = tx - d["start"][0], ty - d["start"][1]
-        dist = (dx * dx + dy * dy) ** 0.5
-        limit = min(o[2] for o in d["origin"].values())
-        if dist > limit > 0:
-            dx, dy = dx * limit / dist, dy * limit / dist
-        bw, bh = self.spec.board
-        ghosts = {}
-        for i, (x, y, _l) in d["origin"].items():
-            r = self.scene.models[i].radius
-            ghosts[i] = (min(max(x + dx, r), bw - r), min(max(y + dy, r), bh - r))
-        d["ghosts"] = ghosts
-
-    def _release(self, pos) -> None:
-        press, self.press = self.press, None
-        drag, self.drag = self.drag, None
-        if drag is not None and drag["ghosts"]:
-            to = tuple((i, round(x, 4), round(y, 4)) for i, (x, y) in drag["ghosts"].items()
-                       if (x, y) != drag["origin"][i][:2])
-            if to:
-                self.submit(Move(drag["unit"], to, self.move_mode))
-            return
-        if press is not None and press[1] is None and self.order is None:
-            self.select(None)
-
-    # ======================================================================= actions
-    def select(self, unit_id: str | None, model_id: str | None = None) -> None:
-        if unit_id != self.selected_unit:
-            self.dirty |= {"card", "orders"}
-        self.selected_unit, self.selected_model = unit_id, model_id
-        if unit_id:
-            self.status = f"selected {self.scene.units[unit_id].name} ({unit_id})"
-
-    def next_unit(self) -> None:
-        ids = [u for u, v in self.scene.units.items() if not v.destroyed]
-        if not ids or self.order is not None:
-            return
-        i = (ids.index(self.selected_unit) + 1) % len(ids) if self.selected_unit in ids else 0
-        first = self.scene.living(ids[i])[0].id
-        self.select(ids[i], first)
-
-    def _can_order(self) -> bool:
-        if self.battle.busy or self.resolving:
-            self.status = "an activation is being resolved: step it to the end first"
-            return False
-        if self.selected_unit is None or self.scene.units[self.selected_unit].destroyed:
-            self.status = "select a unit first"
-            return False
-        return True
-
-    def begin_shoot(self) -> None:
-        if not self._can_order():
-            return
-        self.order = ShootOrder(self.battle, self.selected_unit)
-        elig = [t for t, r in self.order.eligibility.items() if r is None]
-        self.status = ("choose a shooting type" if elig else
-                       "this unit qualifies for no shooting type (hover the types for why)")
-        self.dirty |= {"orders", "action"}
-
-    def begin_fight(self) -> None:
-        if not self._can_order():
-            return
-        self.order = FightOrder(self.battle, self.selected_unit)
-        self.status = self.order.eligible and f"not eligible to fight: {self.order.eligible}" or \
-            "choose melee weapons, then click an engaged enemy unit"
-        self.dirty |= {"orders", "action"}
-
-    def choose_type(self, t: str) -> None:
-        if isinstance(self.order, ShootOrder):
-            self.order.choose_type(t)
-            self.status = self.order.message
-            self.dirty.add("orders")
-
-    def toggle_slot(self, i: int) -> None:
-        if self.order is not None and 0 <= i < len(self.order.slots):
-            self.order.toggle(i)
-            self.status = self.order.message
-            self.dirty.add("orders")
-
-    def assign_target(self, uid: str) -> None:
-        if isinstance(self.order, ShootOrder) and self.order.type is None:
-            self.status = "choose a shooting type first"
-            return
-        self.status = self.order.assign(uid)
-        self.dirty.add("orders")
-
-    def clear_targets(self) -> None:
-        if self.order is not None:
-            self.order.clear_targets()
-            self.status = self.order.message
-            self.dirty.add("orders")
-
-    def cancel(self) -> None:
-        if self.show_help:
-            self.show_help = False
-        elif self.order is not None:
-            self.order = None
-            self.status = "order cancelled"
-        elif self.drag is not None:
-            self.drag = self.press = None
-        elif not (self.battle.busy or self.resolving):
-            self.select(None)
-            self.highlighted = set()
-        self.dirty |= {"orders", "action"}
-
-    def resolve(self) -> None:
-        if self.order is None:
-            return
-        if isinstance(self.order, ShootOrder) and self.order.type is None:
-            self.status = "choose a shooting type first"
-            return
-        sels = self.order.selections()
-        if not sels:
-            self.status = "no weapon has a target yet: click an enemy unit"
-            return
-        if self.submit(self.order.command()):
-            self.order = None
-
-    def submit(self, cmd) -> bool:
-        """The only door to the battle for commands."""
-        try:
-            self.battle.submit(cmd)
-        except Refusal as e:
-            self.status = f"refused: {e}"
-            self.dirty |= {"log", "orders"}
-            return False
-        self.recorder.command(cmd)
-        self.resolving = True
-        self.status = f"accepted: {cmd.kind} {getattr(cmd, 'unit', '')}".strip()
-        if cmd.kind in ("move", "end turn"):
-            self.finish()
-        else:
-            self.status += " - Step (Space) through the attack sequence, or Auto (P)"
-        self.dirty |= {"orders", "action", "log"}
-        return True
-
-    def step(self) -> None:
-        if not self.resolving:
-            return
-        if self.battle.pending is not None:
-            self.status = "a decision is needed (see the orders panel)"
-            return
-        self.battle.tick()
-        self._check_done()
-
-    def finish(self) -> None:
-        if not self.resolving:
-            return
-        self.battle.step_until_blocked()
-        self._check_done()
-
-    def _check_done(self) -> None:
-        if self.resolving and not self.battle.busy:
-            self.recorder.end_command(self.battle)
-            self.battle.commands_done += 1
-            self.saved_upto = len(self.recorder.lines)
-            self.resolving = False
-            self.auto = False
-            self.status = "resolved"
-            self.dirty |= {"orders", "action", "card"}
-
-    def answer(self, value) -> None:
-        if self.battle.pending is None:
-            return
-        try:
-            self.battle.answer(value)
-        except Refusal as e:
-            self.decision_error = str(e)
-            self.status = f"refused: {e}"
-            self.dirty.add("orders")
-            return
-        self.decision_state.clear()
-        self.decision_error = None
-        self.status = f"answered: {value}"
-        self.dirty |= {"orders", "log"}
-
-    def toggle_psychic(self, opt) -> None:
-        chosen = self.decision_state.setdefault("psychic", [])
-        if opt in chosen:
-            chosen.remove(opt)
-        else:
-            chosen.append(opt)
-        self.dirty.add("orders")
-
-    def move_group(self, k: int, d: int) -> None:
-        order = self.decision_state.get("order")
-        if order and 0 <= k + d < len(order):
-            order[k], order[k + d] = order[k + d], order[k]
-            self.dirty.add("orders")
-
-    def toggle_auto(self) -> None:
-        self.auto = not self.auto and self.resolving
-        self._acc = 0.0
-        self.dirty |= {"orders", "action"}
-
-    def set_speed(self, sp: int) -> None:
-        self.speed = sp
-        self.dirty.add("orders")
-
-    def set_move_mode(self, mode: str) -> None:
-        self.move_mode = mode
-        self.dirty |= {"orders", "action"}
-
-    def cycle_move_mode(self) -> None:
-        modes = ("normal", "advance", "fall back")
-        self.set_move_mode(modes[(modes.index(self.move_mode) + 1) % 3])
-        self.status = f"move mode: {self.move_mode}"
-
-    def end_turn(self) -> None:
-        if self.battle.busy or self.resolving or self.order is not None:
-            self.status = "finish or cancel the current order first"
-            return
-        self.submit(EndTurn())
-
-    def toggle_los(self) -> None:
-        self.show_los = not self.show_los
-        self.status = "visibility overlay " + ("on" if self.show_los else "off")
-        self.dirty.add("action")
-
-    def toggle_help(self) -> None:
-        self.show_help = not self.show_help
-
-    def save_replay(self) -> Path | None:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = self.save_dir / f"{Path(self.scenario_path).stem}-{stamp}.jsonl"
-        lines = self.recorder.lines[:self.saved_upto]
-        write_atomic(path, "\n".join(lines) + "\n")
-        self.status = f"replay saved: {path} (check it with: sim replay {path})"
-        return path
-
-    def save_table(self) -> Path | None:
-        from sim.sandbox.save_table import table_toml
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = self.save_dir / f"{Path(self.scenario_path).stem}-table-{stamp}.toml"
-        write_atomic(path, table_toml(self.battle, self.scene))
-        self.status = f"table saved: {path}"
-        return path
-
-    def _log_clicked(self) -> None:
-        sel = self.log_list.get_single_selection(include_object_id=True)
-        if not sel:
-            return
-        _text, oid = sel
-        try:
-            i = int(str(oid).split("#ev")[-1])
-        except ValueError:
-            return
-        if 0 <= i < len(self.battle.events):
-            self.highlighted = concerned_models(self.battle, self.battle.events[i])
-            self.status = f"highlighted {len(self.highlighted)} model(s) for: {_text.strip()[:80]}"
-
-    def stage_text(self) -> str:
-        b = self.battle
-        ent = b.activation_unit
-        if ent is None:
-            return "starting..." if b.busy else "done"
-        b._enter()
-        act = esper.try_component(ent, Activation)
-        if act is None:
-            return "..."
-        uid = esper.component_for_entity(ent, Unit).id
-        s = f"{uid} {act.kind}: stage {act.stage}"
-        if act.stage == "attacks" and act.pools and act.pool_index < len(act.pools):
-            p = act.pools[act.pool_index]
-            s += f", pool {p.index + 1}/{len(act.pools)}, next step: {p.step}"
-        return s
 
     # ======================================================================= frame
     def update(self, dt: float) -> None:
@@ -748,32 +363,6 @@ class Sandbox:
                 s += "  CHARACTER"
             return [s]
         return []
-
-
-def concerned_models(battle, event: dict) -> set[str]:
-    """The model ids an event names, directly or through its units."""
-    out: set[str] = set()
-    units = battle.units
-    models = battle.models
-
-    def walk(v):
-        if isinstance(v, str):
-            if v in models:
-                out.add(v)
-            elif v in units:
-                battle._enter()
-                for m in esper.component_for_entity(units[v], Unit).models:
-                    out.add(esper.component_for_entity(m, ModelId).id)
-        elif isinstance(v, dict):
-            for k, x in v.items():
-                if k != "type":
-                    walk(x)
-        elif isinstance(v, (list, tuple)):
-            for x in v:
-                walk(x)
-
-    walk(event)
-    return out
 
 
 def run_sandbox(scenario_path, seed: int | None = None) -> int:

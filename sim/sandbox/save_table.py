@@ -1,15 +1,23 @@
-"""Save the table as a scenario file (TOML): terrain, weapons and every unit with its living
-models where they stand now. Wounds already lost are noted in a comment (the scenario format
-starts models at full wounds). Reads the world; writes only the returned text."""
+"""Write a table as a scenario file (TOML) that ``sim check`` accepts.
+
+``spec_toml`` writes a ScenarioSpec (the set-up table); ``table_toml`` writes the battle as it
+stands now (living models where they stand, the units' turn flags; wounds already lost are
+noted in a comment, since a scenario starts models at full wounds). Library terrain pieces are
+written as ``piece = ..., at = ..., rotation = ...`` when the polygon is exactly that piece;
+other areas as polygons. Numbers are written so that they read back identically. Reads only;
+writes only the returned text."""
 
 from __future__ import annotations
 
 import json
+import math
+from dataclasses import replace
 
 import esper
 
 from sim import world as W
-from sim.components import Base, Position, Wounds
+from sim.components import Position, Wounds
+from sim.rules import terrain as TR
 
 
 def _q(s: str) -> str:
@@ -17,84 +25,155 @@ def _q(s: str) -> str:
 
 
 def _num(v: float) -> str:
-    return f"{round(float(v), 4):g}"
+    """A number that reads back as the same float (integers without a decimal point)."""
+    v = float(v)
+    if v == int(v) and abs(v) < 1e15:
+        return str(int(v))
+    return repr(v)
 
 
 def _pts(pts) -> str:
     return "[" + ", ".join(f"[{_num(x)}, {_num(y)}]" for x, y in pts) + "]"
 
 
-def table_toml(battle, scene=None) -> str:
-    spec = battle.scenario
-    battle._enter()
-    out = ["# Saved from the sandbox.", "[battle]", f"name = {_q(spec.name + ' (saved table)')}"]
+def piece_params(area) -> tuple[str, float, float, float] | None:
+    """(piece, x, y, rotation) if ``area`` is exactly a TERRAIN_LIBRARY piece so placed."""
+    for name in TR.TERRAIN_LIBRARY:
+        ref = TR.place(name, 0, 0, 0)
+        if len(ref.polygon) != len(area.polygon) or len(ref.features) != len(area.features):
+            continue
+        (ax, ay), (bx, by) = area.polygon[0], area.polygon[1]
+        (rx, ry), (sx, sy) = ref.polygon[0], ref.polygon[1]
+        rot = math.degrees(math.atan2(by - ay, bx - ax) - math.atan2(sy - ry, sx - rx)) % 360.0
+        for r in (round(rot, 6), round(rot)):
+            c, s = math.cos(math.radians(r)), math.sin(math.radians(r))
+            x, y = ax - (c * rx - s * ry), ay - (s * rx + c * ry)
+            for xr, yr in ((round(x, 6), round(y, 6)), (round(x * 4) / 4, round(y * 4) / 4)):
+                p = TR.place(name, xr, yr, r)
+                if p.polygon == area.polygon and p.features == area.features:
+                    return name, xr, yr, float(r)
+    return None
+
+
+def _terrain(area) -> list[str]:
+    pp = piece_params(area)
+    if pp is not None:
+        name, x, y, rot = pp
+        out = ["[[terrain]]", f"piece = {_q(name)}", f"at = [{_num(x)}, {_num(y)}]"]
+        if rot:
+            out.append(f"rotation = {_num(rot)}")
+        if area.name != name:
+            out.append(f"name = {_q(area.name)}")
+        return out + [""]
+    return ["[[terrain]]", f"name = {_q(area.name)}", f"area = {_pts(area.polygon)}",
+            "features = [" + ", ".join(
+                f"{{ category = {_q(f.category)}, polygon = {_pts(f.polygon)} }}" for f in area.features) + "]",
+            ""]
+
+
+def _weapon(w) -> list[str]:
+    out = [f"[weapons.{_q(w.name)}]"]
+    out.append(f"range = {w.range}" if w.range is not None else 'range = "melee"')
+    out.append(f"A = {_dice(w.A)}")
+    out.append(f"{'WS' if w.is_melee else 'BS'} = {w.skill}")
+    out += [f"S = {w.S}", f"AP = {w.AP}", f"D = {_dice(w.D)}"]
+    if w.abilities:
+        out.append(f"abilities = {_q(w.abilities_text or ', '.join(a.label() for a in w.abilities))}")
+    return out + [""]
+
+
+def _model(ms, note: str = "") -> str:
+    p = ms.profile
+    fields = [f"name = {_q(ms.name)}", f"id = {_q(ms.id)}"]
+    mm_l, mm_w = ms.length * 25.4, ms.width * 25.4
+    if ms.shape == "round" and ms.length == ms.width:
+        fields.append(f"base_mm = {_num(round(mm_l, 9))}")
+    else:
+        fields.append(f"base = [{_num(round(mm_l, 9))}, {_num(round(mm_w, 9))}]")
+        fields.append(f"shape = {_q(ms.shape)}")
+    if ms.angle:
+        fields.append(f"angle = {_num(ms.angle)}")
+    fields += [f"M = {p.M}", f"T = {p.T}", f"Sv = {p.Sv}", f"W = {p.W}", f"Ld = {p.Ld}", f"OC = {p.OC}"]
+    if p.InSv:
+        fields.append(f"InSv = {p.InSv}")
+    if ms.role != "bodyguard":
+        fields.append(f"role = {_q(ms.role)}")
+    if ms.keywords:
+        fields.append("keywords = [" + ", ".join(_q(k) for k in sorted(ms.keywords)) + "]")
+    if ms.abilities:
+        fields.append("abilities = [" + ", ".join(_q(a.label()) for a in ms.abilities) + "]")
+    fields.append("weapons = [" + ", ".join(_q(w.name) for w in ms.weapons) + "]")
+    fields.append(f"at = [[{_num(ms.x)}, {_num(ms.y)}]]")
+    return "  { " + ", ".join(fields) + " }," + (f"  # {note}" if note else "")
+
+
+def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the sandbox.") -> str:
+    """The scenario text for ``spec`` (its script is not written: a saved table has none).
+    ``notes``: model id -> a comment for its line; unit id -> a comment for a destroyed unit."""
+    notes = notes or {}
+    out = [header, "[battle]", f"name = {_q(spec.name)}"]
     if spec.description:
         out.append(f"description = {_q(spec.description)}")
-    out += [f"seed = {battle.seed}", f"board = [{_num(spec.board[0])}, {_num(spec.board[1])}]", ""]
+    out += [f"seed = {spec.seed}", f"board = [{_num(spec.board[0])}, {_num(spec.board[1])}]", ""]
     for area in spec.terrain:
-        out += ["[[terrain]]", f"name = {_q(area.name)}", f"area = {_pts(area.polygon)}",
-                "features = [" + ", ".join(
-                    f"{{ category = {_q(f.category)}, polygon = {_pts(f.polygon)} }}" for f in area.features) + "]",
-                ""]
-    for name, w in spec.weapons.items():
-        out.append(f"[weapons.{_q(name)}]")
-        out.append(f"range = {w.range}" if w.range is not None else 'range = "melee"')
-        out.append(f"A = {_dice(w.A)}")
-        out.append(f"{'WS' if w.is_melee else 'BS'} = {w.skill}")
-        out += [f"S = {w.S}", f"AP = {w.AP}", f"D = {_dice(w.D)}"]
-        if w.abilities_text:
-            out.append(f"abilities = {_q(w.abilities_text)}")
-        out.append("")
+        out += _terrain(area)
+    for w in spec.weapons.values():
+        out += _weapon(w)
     for owner, army in enumerate(spec.armies):
         out += ["[[armies]]", f"name = {_q(army.name)}", f"colour = [{', '.join(str(c) for c in army.colour)}]", ""]
         for us in spec.units:
             if us.owner != owner:
                 continue
-            ent = battle.units[us.id]
-            living = {W.model_id(m): m for m in W.unit_models(ent)}
-            if not living:
-                out += [f"# unit {us.id} was destroyed", ""]
+            if not us.models:
+                out += [f"# unit {us.id} {notes.get(us.id, 'has no models')}", ""]
                 continue
-            st = W.unit_state(ent)
             out += ["[[armies.units]]", f"id = {_q(us.id)}", f"name = {_q(us.name)}"]
-            flags = [f"advanced = {str(st.advanced).lower()}", f"fell_back = {str(st.fell_back).lower()}",
-                     f"charged = {str(st.charged).lower()}"]
-            out += flags
-            if st.moved:
-                out.append(f"moved = {_num(st.moved)}")
-            if st.ranged_attacks_this_turn or st.ranged_attacks_last_turn:
-                out.append("ranged_attacks_last_turn = true")
+            for flag in ("advanced", "fell_back", "charged", "ranged_attacks_last_turn"):
+                if getattr(us, flag):
+                    out.append(f"{flag} = true")
+            if us.moved:
+                out.append(f"moved = {_num(us.moved)}")
+            if us.allocation_order:
+                out.append("allocation_order = [" + ", ".join(_q(k) for k in us.allocation_order) + "]")
             out.append("models = [")
-            for ms in us.models:
-                if ms.id not in living:
-                    continue
-                m = living[ms.id]
-                pos = esper.component_for_entity(m, Position)
-                base = esper.component_for_entity(m, Base)
-                p = ms.profile
-                fields = [f"name = {_q(ms.name)}", f"id = {_q(ms.id)}"]
-                if base.shape == "round":
-                    fields.append(f"base_mm = {_num(base.length * 25.4)}")
-                else:
-                    fields.append(f"base = [{_num(base.length * 25.4)}, {_num(base.width * 25.4)}]")
-                    fields.append(f"shape = {_q(base.shape)}")
-                    if base.angle:
-                        fields.append(f"angle = {_num(base.angle)}")
-                fields += [f"M = {p.M}", f"T = {p.T}", f"Sv = {p.Sv}", f"W = {p.W}", f"Ld = {p.Ld}", f"OC = {p.OC}"]
-                if p.InSv:
-                    fields.append(f"InSv = {p.InSv}")
-                if ms.role != "bodyguard":
-                    fields.append(f"role = {_q(ms.role)}")
-                if ms.keywords:
-                    fields.append("keywords = [" + ", ".join(_q(k) for k in sorted(ms.keywords)) + "]")
-                if ms.abilities:
-                    fields.append("abilities = [" + ", ".join(_q(a.label()) for a in ms.abilities) + "]")
-                fields.append("weapons = [" + ", ".join(_q(w.name) for w in ms.weapons) + "]")
-                fields.append(f"at = [[{_num(pos.x)}, {_num(pos.y)}]]")
-                lost = ms.profile.W - esper.component_for_entity(m, Wounds).remaining
-                out.append("  { " + ", ".join(fields) + " }," + (f"  # {lost} wounds lost" if lost > 0 else ""))
+            out += [_model(ms, notes.get(ms.id, "")) for ms in us.models]
             out += ["]", ""]
     return "\n".join(out) + "\n"
+
+
+def spec_from_world(battle):
+    """The battle as it stands now, as a ScenarioSpec (living models where they stand, turn
+    flags), and notes on wounds lost and destroyed units."""
+    spec = battle.scenario
+    battle._enter()
+    notes: dict[str, str] = {}
+    units = []
+    for us in spec.units:
+        ent = battle.units[us.id]
+        living = {W.model_id(m): m for m in W.unit_models(ent)}
+        models = []
+        for ms in us.models:
+            m = living.get(ms.id)
+            if m is None:
+                continue
+            pos = esper.component_for_entity(m, Position)
+            lost = ms.profile.W - esper.component_for_entity(m, Wounds).remaining
+            if lost > 0:
+                notes[ms.id] = f"{lost} wounds lost"
+            models.append(replace(ms, x=pos.x, y=pos.y))
+        if not models:
+            notes[us.id] = "was destroyed"
+        st = W.unit_state(ent)
+        units.append(replace(us, models=tuple(models), advanced=st.advanced, fell_back=st.fell_back,
+                             charged=st.charged, moved=st.moved,
+                             ranged_attacks_last_turn=bool(st.ranged_attacks_this_turn or st.ranged_attacks_last_turn)))
+    name = spec.name if spec.name.endswith("(saved table)") else spec.name + " (saved table)"
+    return replace(spec, name=name, seed=battle.seed, units=tuple(units), script=()), notes
+
+
+def table_toml(battle, scene=None) -> str:
+    spec, notes = spec_from_world(battle)
+    return spec_toml(spec, notes)
 
 
 def _dice(d) -> str:

@@ -41,8 +41,8 @@ class BattleVisibility:
                                       W.model_keywords(e), _lone_operative(W.model_abilities(e)),
                                       attached))
         self.index = VisibilityIndex(battle.scenario.terrain, entries)
-        self._cover = None
         self._attacked: dict[str, bool] = {}
+        self._cover_rows: dict = {}  # observer row -> 13.08 cover row, until a model moves
         self.sync_hidden()
 
     # --- keeping it current ---------------------------------------------------------------
@@ -50,7 +50,7 @@ class BattleVisibility:
         live = [e for e in ents if W.on_table(e)]
         if live:
             self.index.update([W.model_id(e) for e in live], [W.footprint(e) for e in live])
-            self._cover = None
+            self._cover_rows.clear()
 
     def sync_hidden(self) -> None:
         """13.09: a unit that made ranged attacks this turn or last turn cannot be hidden.
@@ -72,11 +72,6 @@ class BattleVisibility:
     def fully_visible(self, observer: str, target: str) -> bool:
         return self.index.is_fully_visible(observer, target)
 
-    def cover_matrix(self):
-        if self._cover is None:
-            self._cover = self.index.cover
-        return self._cover
-
     def lone_operative_beyond(self, observer: str, target_unit: int) -> bool:
         """24.24: every model of the target unit is a Lone Operative beyond its range."""
         idx = self.index
@@ -93,8 +88,11 @@ class BattleVisibility:
         models = W.unit_models(target_unit)
         if not models:
             return False
-        cols = [self.index.row[W.model_id(m)] for m in models]
-        flags = self.cover_matrix()[self.index.row[observer], cols].tolist()
+        r = self.index.row[observer]
+        row = self._cover_rows.get(r)
+        if row is None:  # one attacking model's row, computed on demand (fully visible is lazy)
+            row = self._cover_rows[r] = self.index.row_cover(r)
+        flags = row[[self.index.row[W.model_id(m)] for m in models]].tolist()
         stealth = all(any(a.name == "STEALTH" for a in W.model_abilities(m)) for m in models)
         return cover_rule(flags, stealth, shooting_type == "indirect" and weapon.has("INDIRECT FIRE"), False)
 

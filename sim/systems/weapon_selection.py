@@ -11,6 +11,7 @@ from sim import world as W
 from sim.components import Activation, Unit
 from sim.decisions import PENDING, DecisionRequest
 from sim.plan import plan_fight, plan_shoot
+from sim.validate import one_shot_keys
 from sim.rules import abilities as AB
 
 
@@ -96,11 +97,7 @@ class WeaponSelectionSystem(esper.Processor):
                 act.choices[key] = ans
             d.ignored = tuple(act.choices[key])
         st = W.unit_state(ent)
-        used = set(st.used_one_shot)
-        for d in act.declared:
-            if d.weapon.has("ONE SHOT"):
-                used.add(f"{d.model_id}:{d.weapon.name}")
-        st.used_one_shot = frozenset(used)
+        st.used_one_shot = st.used_one_shot | frozenset(one_shot_keys(act.declared, st.used_one_shot))
         battle.emit(ev.WEAPONS_SELECTED, unit=unit.id, kind=act.kind,
                     selections=[[d.model_id, d.weapon.name,
                                  None if d.target is None else esper.component_for_entity(d.target, Unit).id,

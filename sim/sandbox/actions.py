@@ -1,0 +1,287 @@
+"""Actions: what buttons, keys and clicks do. Commands go through ``submit`` (Battle.submit),
+decisions through ``answer`` (Battle.answer), progress through ``step``/``finish`` (Battle.tick).
+
+A mixin of :class:`sim.sandbox.app.Sandbox`."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import esper
+
+from sim.battle import Refusal
+from sim.commands import EndTurn
+from sim.components import Activation, ModelId, Unit
+from sim.replay.log import write_atomic
+from sim.sandbox.orders import FightOrder, ShootOrder
+
+
+class ActionsMixin:
+    # ======================================================================= actions
+    def select(self, unit_id: str | None, model_id: str | None = None) -> None:
+        if unit_id != self.selected_unit:
+            self.dirty |= {"card", "orders"}
+        self.selected_unit, self.selected_model = unit_id, model_id
+        if unit_id:
+            self.status = f"selected {self.scene.units[unit_id].name} ({unit_id})"
+
+    def next_unit(self) -> None:
+        ids = [u for u, v in self.scene.units.items() if not v.destroyed]
+        if not ids or self.order is not None:
+            return
+        i = (ids.index(self.selected_unit) + 1) % len(ids) if self.selected_unit in ids else 0
+        first = self.scene.living(ids[i])[0].id
+        self.select(ids[i], first)
+
+    def _can_order(self) -> bool:
+        if self.battle.busy or self.resolving:
+            self.status = "an activation is being resolved: step it to the end first"
+            return False
+        if self.selected_unit is None or self.scene.units[self.selected_unit].destroyed:
+            self.status = "select a unit first"
+            return False
+        return True
+
+    def begin_shoot(self) -> None:
+        if not self._can_order():
+            return
+        self.order = ShootOrder(self.battle, self.selected_unit)
+        elig = [t for t, r in self.order.eligibility.items() if r is None]
+        self.status = ("choose a shooting type" if elig else
+                       "this unit qualifies for no shooting type (hover the types for why)")
+        self.dirty |= {"orders", "action"}
+
+    def begin_fight(self) -> None:
+        if not self._can_order():
+            return
+        self.order = FightOrder(self.battle, self.selected_unit)
+        self.status = self.order.eligible and f"not eligible to fight: {self.order.eligible}" or \
+            "choose melee weapons, then click an engaged enemy unit"
+        self.dirty |= {"orders", "action"}
+
+    def choose_type(self, t: str) -> None:
+        if isinstance(self.order, ShootOrder):
+            self.order.choose_type(t)
+            self.status = self.order.message
+            self.dirty.add("orders")
+
+    def toggle_slot(self, i: int) -> None:
+        if self.order is not None and 0 <= i < len(self.order.slots):
+            self.order.toggle(i)
+            self.status = self.order.message
+            self.dirty.add("orders")
+
+    def assign_target(self, uid: str) -> None:
+        if isinstance(self.order, ShootOrder) and self.order.type is None:
+            self.status = "choose a shooting type first"
+            return
+        self.status = self.order.assign(uid)
+        self.dirty.add("orders")
+
+    def clear_targets(self) -> None:
+        if self.order is not None:
+            self.order.clear_targets()
+            self.status = self.order.message
+            self.dirty.add("orders")
+
+    def cancel(self) -> None:
+        if self.show_help:
+            self.show_help = False
+        elif self.order is not None:
+            self.order = None
+            self.status = "order cancelled"
+        elif self.drag is not None:
+            self.drag = self.press = None
+        elif not (self.battle.busy or self.resolving):
+            self.select(None)
+            self.highlighted = set()
+        self.dirty |= {"orders", "action"}
+
+    def resolve(self) -> None:
+        if self.order is None:
+            return
+        if isinstance(self.order, ShootOrder) and self.order.type is None:
+            self.status = "choose a shooting type first"
+            return
+        sels = self.order.selections()
+        if not sels:
+            self.status = "no weapon has a target yet: click an enemy unit"
+            return
+        if self.submit(self.order.command()):
+            self.order = None
+
+    def submit(self, cmd) -> bool:
+        """The only door to the battle for commands."""
+        try:
+            self.battle.submit(cmd)
+        except Refusal as e:
+            self.status = f"refused: {e}"
+            self.dirty |= {"log", "orders"}
+            return False
+        self.recorder.command(cmd)
+        self.resolving = True
+        self.status = f"accepted: {cmd.kind} {getattr(cmd, 'unit', '')}".strip()
+        if cmd.kind in ("move", "end turn"):
+            self.finish()
+        else:
+            self.status += " - Step (Space) through the attack sequence, or Auto (P)"
+        self.dirty |= {"orders", "action", "log"}
+        return True
+
+    def step(self) -> None:
+        if not self.resolving:
+            return
+        if self.battle.pending is not None:
+            self.status = "a decision is needed (see the orders panel)"
+            return
+        self.battle.tick()
+        self._check_done()
+
+    def finish(self) -> None:
+        if not self.resolving:
+            return
+        self.battle.step_until_blocked()
+        self._check_done()
+
+    def _check_done(self) -> None:
+        if self.resolving and not self.battle.busy:
+            self.recorder.end_command(self.battle)
+            self.battle.commands_done += 1
+            self.saved_upto = len(self.recorder.lines)
+            self.resolving = False
+            self.auto = False
+            self.status = "resolved"
+            self.dirty |= {"orders", "action", "card"}
+
+    def answer(self, value) -> None:
+        if self.battle.pending is None:
+            return
+        try:
+            self.battle.answer(value)
+        except Refusal as e:
+            self.decision_error = str(e)
+            self.status = f"refused: {e}"
+            self.dirty.add("orders")
+            return
+        self.decision_state.clear()
+        self.decision_error = None
+        self.status = f"answered: {value}"
+        self.dirty |= {"orders", "log"}
+
+    def toggle_psychic(self, opt) -> None:
+        chosen = self.decision_state.setdefault("psychic", [])
+        if opt in chosen:
+            chosen.remove(opt)
+        else:
+            chosen.append(opt)
+        self.dirty.add("orders")
+
+    def move_group(self, k: int, d: int) -> None:
+        order = self.decision_state.get("order")
+        if order and 0 <= k + d < len(order):
+            order[k], order[k + d] = order[k + d], order[k]
+            self.dirty.add("orders")
+
+    def toggle_auto(self) -> None:
+        self.auto = not self.auto and self.resolving
+        self._acc = 0.0
+        self.dirty |= {"orders", "action"}
+
+    def set_speed(self, sp: int) -> None:
+        self.speed = sp
+        self.dirty.add("orders")
+
+    def set_move_mode(self, mode: str) -> None:
+        self.move_mode = mode
+        self.dirty |= {"orders", "action"}
+
+    def cycle_move_mode(self) -> None:
+        modes = ("normal", "advance", "fall back")
+        self.set_move_mode(modes[(modes.index(self.move_mode) + 1) % 3])
+        self.status = f"move mode: {self.move_mode}"
+
+    def end_turn(self) -> None:
+        if self.battle.busy or self.resolving or self.order is not None:
+            self.status = "finish or cancel the current order first"
+            return
+        self.submit(EndTurn())
+
+    def toggle_los(self) -> None:
+        self.show_los = not self.show_los
+        self.status = "visibility overlay " + ("on" if self.show_los else "off")
+        self.dirty.add("action")
+
+    def toggle_help(self) -> None:
+        self.show_help = not self.show_help
+
+    def save_replay(self) -> Path | None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = self.save_dir / f"{Path(self.scenario_path).stem}-{stamp}.jsonl"
+        lines = self.recorder.lines[:self.saved_upto]
+        write_atomic(path, "\n".join(lines) + "\n")
+        self.status = f"replay saved: {path} (check it with: sim replay {path})"
+        return path
+
+    def save_table(self) -> Path | None:
+        from sim.sandbox.save_table import table_toml
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = self.save_dir / f"{Path(self.scenario_path).stem}-table-{stamp}.toml"
+        write_atomic(path, table_toml(self.battle, self.scene))
+        self.status = f"table saved: {path}"
+        return path
+
+    def _log_clicked(self) -> None:
+        sel = self.log_list.get_single_selection(include_object_id=True)
+        if not sel:
+            return
+        _text, oid = sel
+        try:
+            i = int(str(oid).split("#ev")[-1])
+        except ValueError:
+            return
+        if 0 <= i < len(self.battle.events):
+            self.highlighted = concerned_models(self.battle, self.battle.events[i])
+            self.status = f"highlighted {len(self.highlighted)} model(s) for: {_text.strip()[:80]}"
+
+    def stage_text(self) -> str:
+        b = self.battle
+        ent = b.activation_unit
+        if ent is None:
+            return "starting..." if b.busy else "done"
+        b._enter()
+        act = esper.try_component(ent, Activation)
+        if act is None:
+            return "..."
+        uid = esper.component_for_entity(ent, Unit).id
+        s = f"{uid} {act.kind}: stage {act.stage}"
+        if act.stage == "attacks" and act.pools and act.pool_index < len(act.pools):
+            p = act.pools[act.pool_index]
+            s += f", pool {p.index + 1}/{len(act.pools)}, next step: {p.step}"
+        return s
+
+
+def concerned_models(battle, event: dict) -> set[str]:
+    """The model ids an event names, directly or through its units."""
+    out: set[str] = set()
+    units = battle.units
+    models = battle.models
+
+    def walk(v):
+        if isinstance(v, str):
+            if v in models:
+                out.add(v)
+            elif v in units:
+                battle._enter()
+                for m in esper.component_for_entity(units[v], Unit).models:
+                    out.add(esper.component_for_entity(m, ModelId).id)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                if k != "type":
+                    walk(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+
+    walk(event)
+    return out

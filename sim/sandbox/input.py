@@ -1,0 +1,178 @@
+"""Input: pygame events (keys, clicks, drags, the wheel) turned into sandbox actions.
+
+A mixin of :class:`sim.sandbox.app.Sandbox`; nothing here touches the world: table clicks become
+selections, targets, decisions and moves, which go through the sandbox's one door (``submit``)."""
+
+from __future__ import annotations
+
+import pygame
+import pygame_gui
+
+from sim.commands import Move
+
+
+class InputMixin:
+    # ======================================================================= input
+    def handle(self, event) -> None:
+        if event.type == pygame.VIDEORESIZE:
+            self.resize(event.size)
+            return
+        consumed = self.manager.process_events(event)
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            fn = self.actions.get(event.ui_element)
+            if fn is not None:
+                fn()
+            return
+        if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and event.ui_element is self.log_list:
+            self._log_clicked()
+            return
+        if event.type == pygame.KEYDOWN:
+            self._key(event)
+            return
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION, pygame.MOUSEWHEEL):
+            self._mouse(event, consumed)
+
+    def _key(self, e) -> None:
+        k, mods = e.key, e.mod
+        ctrl = mods & pygame.KMOD_CTRL
+        uni = getattr(e, "unicode", "")
+        if self.show_help and k in (pygame.K_ESCAPE, pygame.K_F1):
+            self.show_help = False
+            return
+        if k == pygame.K_F1 or uni == "?":
+            self.toggle_help()
+        elif ctrl and k == pygame.K_s:
+            self.save_replay()
+        elif ctrl and k == pygame.K_t:
+            self.save_table()
+        elif k == pygame.K_s:
+            self.begin_shoot()
+        elif k == pygame.K_f:
+            self.begin_fight()
+        elif k == pygame.K_m:
+            self.cycle_move_mode()
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.resolve()
+        elif k in (pygame.K_SPACE, pygame.K_n):
+            self.step()
+        elif k == pygame.K_p:
+            self.toggle_auto()
+        elif k == pygame.K_ESCAPE:
+            self.cancel()
+        elif k == pygame.K_v:
+            self.toggle_los()
+        elif k == pygame.K_TAB:
+            self.next_unit()
+        elif k == pygame.K_e:
+            self.end_turn()
+        elif k in (pygame.K_HOME, pygame.K_0):
+            self.camera.fit()
+        elif k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+            self.camera.zoom_at(self.camera.viewport.center, 1.2)
+        elif k in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            self.camera.zoom_at(self.camera.viewport.center, 1 / 1.2)
+
+    def _mouse(self, e, consumed: bool) -> None:
+        vp = self.camera.viewport
+        if e.type == pygame.MOUSEMOTION:
+            pos = e.pos
+            if self.panning is not None:
+                self.camera.pan(pos[0] - self.panning[0], pos[1] - self.panning[1])
+                self.panning = pos
+            elif self.press is not None:
+                self._drag_motion(pos)
+            self.mouse = pos
+            self._hover(pos)
+            return
+        if e.type == pygame.MOUSEWHEEL:
+            if vp.collidepoint(self.mouse) and not self.show_help:
+                self.camera.zoom_at(self.mouse, 1.15 ** max(-3, min(3, e.y)))
+            return
+        pos = e.pos
+        self.mouse = pos
+        if e.type == pygame.MOUSEBUTTONDOWN:
+            if self.show_help:
+                self.show_help = False
+                return
+            if consumed or not vp.collidepoint(pos):
+                return
+            if e.button in (2, 3):
+                self.panning = pos
+            elif e.button == 1:
+                shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT) or getattr(e, "shift", False)
+                self._press(pos, shift)
+        elif e.type == pygame.MOUSEBUTTONUP:
+            if e.button in (2, 3):
+                self.panning = None
+            elif e.button == 1:
+                self._release(pos)
+
+    def _hover(self, pos) -> None:
+        m = None
+        if self.camera.viewport.collidepoint(pos):
+            m = self.scene.model_at(*self.camera.to_table(*pos))
+        self.hover_model = m.id if m else None
+        self.hover_unit = m.unit if m else None
+
+    def _press(self, pos, shift: bool) -> None:
+        m = self.scene.model_at(*self.camera.to_table(*pos))
+        req = self.battle.pending
+        if req is not None and req.kind == "precision":
+            if m is not None and m.id in req.options:
+                self.answer(m.id)
+            elif m is not None:
+                self.status = f"{m.id} is not one of the visible CHARACTERs: {', '.join(map(str, req.options[:-1]))}"
+            return
+        if self.order is not None:
+            if m is not None and m.owner != self.order.owner:
+                self.assign_target(m.unit)
+            elif m is not None:
+                self.status = "click an enemy unit to target it (Esc cancels the order)"
+            return
+        if m is None:
+            self.press = (pos, None, shift)
+            return
+        self.select(m.unit, m.id)
+        self.press = (pos, m.id, shift)
+
+    def _drag_motion(self, pos) -> None:
+        start, mid, shift = self.press
+        if mid is None or self.battle.busy or self.resolving or self.order is not None:
+            return
+        if self.drag is None:
+            if abs(pos[0] - start[0]) + abs(pos[1] - start[1]) < 5:
+                return
+            m = self.scene.models.get(mid)
+            if m is None or not m.alive:
+                return
+            ids = [mid] if shift else [x.id for x in self.scene.living(m.unit)]
+            extra = 6 if self.move_mode == "advance" else 0
+            self.drag = {"unit": m.unit, "models": ids, "grab": mid,
+                         "origin": {i: (self.scene.models[i].x, self.scene.models[i].y,
+                                        self.scene.models[i].M + extra) for i in ids},
+                         "start": self.camera.to_table(*start), "ghosts": {}}
+        d = self.drag
+        tx, ty = self.camera.to_table(*pos)
+        dx, dy = tx - d["start"][0], ty - d["start"][1]
+        dist = (dx * dx + dy * dy) ** 0.5
+        limit = min(o[2] for o in d["origin"].values())
+        if dist > limit > 0:
+            dx, dy = dx * limit / dist, dy * limit / dist
+        bw, bh = self.spec.board
+        ghosts = {}
+        for i, (x, y, _l) in d["origin"].items():
+            r = self.scene.models[i].radius
+            ghosts[i] = (min(max(x + dx, r), bw - r), min(max(y + dy, r), bh - r))
+        d["ghosts"] = ghosts
+
+    def _release(self, pos) -> None:
+        press, self.press = self.press, None
+        drag, self.drag = self.drag, None
+        if drag is not None and drag["ghosts"]:
+            to = tuple((i, round(x, 4), round(y, 4)) for i, (x, y) in drag["ghosts"].items()
+                       if (x, y) != drag["origin"][i][:2])
+            if to:
+                self.submit(Move(drag["unit"], to, self.move_mode))
+            return
+        if press is not None and press[1] is None and self.order is None:
+            self.select(None)

@@ -1,0 +1,297 @@
+"""Set-up mode: edit the table before any battle happens.
+
+Place terrain pieces from the library (R or the wheel rotates while placing), add units from
+the unit library (assets/unit_library.toml) to either army, select a unit or a terrain piece by
+clicking it, drag it to move it, remove it (Del) or duplicate it (D). The edits are made on a
+copy of the ScenarioSpec (sim.sandbox.table_edit) and each one starts a fresh Battle from it:
+the sandbox never changes a running battle's world. A mixin of :class:`Sandbox`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pygame
+
+from sim.rules import terrain as TR
+from sim.sandbox import style as S
+from sim.sandbox import table_edit as TE
+from sim.sandbox.fonts import text
+
+ROT_STEP = 15.0
+
+
+@dataclass
+class SetupState:
+    placing: dict | None = None  # {"kind": "terrain", "piece", "rot"} | {"kind": "unit", "template", "owner"}
+    terrain: int | None = None  # selected terrain area index
+    drag: dict | None = None  # {"kind": "unit"|"terrain", "id", "start": (tx, ty), "delta": (dx, dy)}
+    library: tuple = ()
+    weapons: dict = field(default_factory=dict)
+
+
+class SetupMixin:
+    # ----------------------------------------------------------------------------- entering
+    def toggle_setup(self) -> None:
+        if self.mode == "setup":
+            self.mode = "battle"
+            self.setup.placing = self.setup.drag = None
+            self.status = "set-up done: the battle starts from this table"
+        else:
+            if self.mode == "replay":
+                self.leave_replay()
+            if self.resolving or self.battle.busy:
+                self.status = "finish the current activation first"
+                return
+            restarted = self.battle.commands_done > 0
+            self.mode = "setup"
+            if not self.setup.library:
+                self.setup.library, self.setup.weapons = TE.load_library()
+            if restarted:
+                self.start_battle(self.spec, self.battle.seed)
+            self.status = ("set-up: pick a terrain piece or a unit from the panel, click the table to place it"
+                           + ("; the battle was restarted from the table" if restarted else ""))
+        self.order = None
+        self.dirty |= {"orders", "action", "card"}
+
+    def _edit(self, fn, *args, ok: str = "") -> bool:
+        """Apply a table edit; on success start a fresh battle from the edited table."""
+        try:
+            spec = fn(self.spec, *args)
+        except TE.EditError as e:
+            self.status = f"not placed: {e}"
+            return False
+        if not self.edited:
+            self.edited = True
+        self.start_battle(spec, self.battle.seed, scenario_path=self._table_name())
+        self.status = ok or "table changed"
+        return True
+
+    def _table_name(self) -> str:
+        from pathlib import Path
+        stem = Path(self.origin[1]).stem.replace("-table", "")
+        return f"{stem}-table.toml"
+
+    # ----------------------------------------------------------------------------- palette
+    def pick_terrain(self, piece: str) -> None:
+        self.setup.placing = {"kind": "terrain", "piece": piece, "rot": 0.0}
+        self.setup.terrain = None
+        self.status = f"placing {piece}: click the table to place it, R or the wheel rotates, Esc stops"
+        self.dirty |= {"orders"}
+
+    def pick_unit(self, template_id: str, owner: int) -> None:
+        tpl = next(u for u in self.setup.library if u.id == template_id)
+        self.setup.placing = {"kind": "unit", "template": tpl, "owner": owner}
+        self.status = f"placing {tpl.name} for {self.spec.armies[owner].name}: click the table"
+        self.dirty |= {"orders"}
+
+    def rotate_placing(self, steps: int) -> None:
+        p = self.setup.placing
+        if p is not None and p["kind"] == "terrain":
+            p["rot"] = (p["rot"] + steps * ROT_STEP) % 360
+            self.status = f"placing {p['piece']} rotated {p['rot']:g} degrees"
+        elif p is None and self.setup.terrain is not None:
+            i = self.setup.terrain
+            if self._edit(TE.move_terrain, i, 0.0, 0.0, steps * ROT_STEP, ok="terrain rotated"):
+                self.setup.terrain = i
+
+    def place_at(self, tx: float, ty: float) -> bool:
+        p = self.setup.placing
+        if p is None:
+            return False
+        if p["kind"] == "terrain":
+            if self._edit(TE.add_terrain, p["piece"], tx, ty, p["rot"], ok=f"placed {p['piece']}"):
+                self.setup.terrain = len(self.spec.terrain) - 1
+                return True
+            return False
+        tpl, owner = p["template"], p["owner"]
+        before = {u.id for u in self.spec.units}
+        if self._edit(TE.add_unit, tpl, owner, tx, ty, ok=f"added {tpl.name} to {self.spec.armies[owner].name}"):
+            new = next(u.id for u in self.spec.units if u.id not in before)
+            self.setup.placing = None
+            self.select(new, self.scene.units[new].models[0])
+            self.setup.terrain = None
+            self.dirty |= {"orders"}
+            return True
+        return False
+
+    def remove_selected(self) -> None:
+        if self.mode != "setup":
+            return
+        if self.selected_unit is not None:
+            uid = self.selected_unit
+            if self._edit(TE.remove_unit, uid, ok=f"removed {uid}"):
+                self.select(None)
+        elif self.setup.terrain is not None:
+            i = self.setup.terrain
+            name = self.spec.terrain[i].name
+            if self._edit(TE.remove_terrain, i, ok=f"removed {name}"):
+                self.setup.terrain = None
+        self.dirty |= {"orders", "card"}
+
+    def duplicate_selected(self) -> None:
+        """Pick up a copy of the selected unit or terrain piece: the next click places it."""
+        if self.mode != "setup":
+            return
+        if self.selected_unit is not None:
+            us = TE.unit_spec(self.spec, self.selected_unit)
+            self.setup.placing = {"kind": "unit", "template": us, "owner": us.owner}
+            self.status = f"placing a copy of {us.name}: click the table"
+        elif self.setup.terrain is not None:
+            from sim.sandbox.save_table import piece_params
+            pp = piece_params(self.spec.terrain[self.setup.terrain])
+            if pp is None:
+                self.status = "only library terrain pieces can be duplicated"
+                return
+            self.setup.placing = {"kind": "terrain", "piece": pp[0], "rot": pp[3]}
+            self.status = f"placing a copy of {pp[0]}: click the table"
+        self.dirty |= {"orders"}
+
+    # ----------------------------------------------------------------------------- input
+    def setup_press(self, pos) -> None:
+        tx, ty = self.camera.to_table(*pos)
+        if self.setup.placing is not None:
+            self.place_at(tx, ty)
+            return
+        m = self.scene.model_at(tx, ty)
+        if m is not None:
+            self.select(m.unit, m.id)
+            self.setup.terrain = None
+            self.setup.drag = {"kind": "unit", "id": m.unit, "start": (tx, ty), "delta": (0.0, 0.0), "pos": pos}
+        else:
+            i = TE.terrain_at(self.spec, tx, ty)
+            self.select(None)
+            self.setup.terrain = i
+            if i is not None:
+                self.status = f"selected terrain {self.spec.terrain[i].name}: drag to move, R rotates, Del removes, D duplicates"
+                self.setup.drag = {"kind": "terrain", "id": i, "start": (tx, ty), "delta": (0.0, 0.0), "pos": pos}
+        self.dirty |= {"orders", "card"}
+
+    def setup_motion(self, pos) -> None:
+        d = self.setup.drag
+        if d is None:
+            return
+        if abs(pos[0] - d["pos"][0]) + abs(pos[1] - d["pos"][1]) < 5 and d["delta"] == (0.0, 0.0):
+            return
+        tx, ty = self.camera.to_table(*pos)
+        d["delta"] = (TE.snap(tx - d["start"][0]), TE.snap(ty - d["start"][1]))
+
+    def setup_release(self, pos) -> None:
+        d, self.setup.drag = self.setup.drag, None
+        if d is None or d["delta"] == (0.0, 0.0):
+            return
+        dx, dy = d["delta"]
+        if d["kind"] == "unit":
+            uid = d["id"]
+            if self._edit(TE.move_unit, uid, dx, dy, ok=f"moved {uid}"):
+                self.select(uid, self.scene.units[uid].models[0])
+        else:
+            i = d["id"]
+            if self._edit(TE.move_terrain, i, dx, dy, ok="terrain moved"):
+                self.setup.terrain = i
+
+    def setup_ghosts(self) -> dict:
+        d = self.setup.drag
+        if d is None or d["kind"] != "unit" or d["delta"] == (0.0, 0.0):
+            return {}
+        dx, dy = d["delta"]
+        return {mid: (self.scene.models[mid].x + dx, self.scene.models[mid].y + dy)
+                for mid in self.scene.units[d["id"]].models if mid in self.scene.models}
+
+    # ----------------------------------------------------------------------------- drawing
+    def draw_setup(self, surf, look) -> None:
+        cam = self.camera
+        st = self.setup
+        if st.terrain is not None and st.terrain < len(self.spec.terrain):
+            area = self.spec.terrain[st.terrain]
+            dx, dy = st.drag["delta"] if st.drag and st.drag["kind"] == "terrain" else (0.0, 0.0)
+            pts = [cam.to_screen(x + dx, y + dy) for x, y in area.polygon]
+            pygame.draw.polygon(surf, S.SELECT, pts, 2)
+        p = st.placing
+        if p is None or not cam.viewport.collidepoint(self.mouse):
+            return
+        tx, ty = cam.to_table(*self.mouse)
+        if p["kind"] == "terrain":
+            area = TR.place(p["piece"], TE.snap(tx), TE.snap(ty), p["rot"])
+            ok = not TR.validate_terrain([area], self.spec.board)
+            col = S.LEGAL if ok else S.ILLEGAL
+            for f in area.features:
+                pygame.draw.polygon(surf, S.shade(col, 0.8), [cam.to_screen(x, y) for x, y in f.polygon], 1)
+            pygame.draw.polygon(surf, col, [cam.to_screen(x, y) for x, y in area.polygon], 2)
+            label = f"{p['piece']}  {p['rot']:g} deg"
+        else:
+            tpl = p["template"]
+            at = TE.unit_at(tpl, tx, ty)
+            ok = self._unit_fits(tpl, at)
+            col = S.LEGAL if ok else S.ILLEGAL
+            base = self.colours[p["owner"]]
+            for m, (x, y) in zip(tpl.models, at):
+                fp = m.length / 2
+                c = cam.to_screen(x, y)
+                r = max(2, cam.length(fp))
+                if m.shape == "round":
+                    pygame.draw.circle(surf, S.mix(base, S.MAT, 0.35), c, r)
+                    pygame.draw.circle(surf, col, c, r, 1)
+                else:
+                    pygame.draw.ellipse(surf, S.mix(base, S.MAT, 0.35),
+                                        pygame.Rect(c[0] - r, c[1] - cam.length(m.width / 2), 2 * r,
+                                                    2 * cam.length(m.width / 2)))
+            label = f"{tpl.name} ({self.spec.armies[p['owner']].name})"
+        t = text(label, 12, col)
+        surf.blit(t, (self.mouse[0] + 14, self.mouse[1] + 12))
+
+    def _unit_fits(self, tpl, at) -> bool:
+        """A quick preview check (the edit itself is checked exactly): on the board and clear of
+        other models' bounding circles."""
+        bw, bh = self.spec.board
+        xs = np.array([p[0] for p in at])
+        ys = np.array([p[1] for p in at])
+        rs = np.array([max(m.length, m.width) / 2 for m in tpl.models])
+        if (xs - rs < 0).any() or (ys - rs < 0).any() or (xs + rs > bw).any() or (ys + rs > bh).any():
+            return False
+        live = [m for m in self.scene.models.values() if m.alive]
+        if not live:
+            return True
+        ox = np.array([m.x for m in live])
+        oy = np.array([m.y for m in live])
+        orr = np.array([m.radius for m in live])
+        d = np.hypot(xs[:, None] - ox[None], ys[:, None] - oy[None])
+        return not (d < rs[:, None] + orr[None] - 1e-6).any()
+
+
+def build_setup_panel(flow, sb) -> None:
+    """The orders panel in set-up mode: the terrain palette, the unit library, the selection."""
+    st = sb.setup
+    flow.label("Set up the table", "#heading")
+    flow.para("Pick a piece or a unit, then click the table to place it (R or the wheel rotates "
+              "terrain). Click to select, drag to move; Del removes, D duplicates.", "#muted")
+    flow.label("Terrain", "#subheading")
+    flow.newline()
+    for name in TR.TERRAIN_LIBRARY:
+        on = st.placing is not None and st.placing.get("piece") == name
+        flow.button(name, lambda n=name: sb.pick_terrain(n), name=f"terrain:{name}",
+                    object_id="#toggle_on" if on else "#toggle", height=24, size=12)
+    flow.newline()
+    for owner, army in enumerate(sb.spec.armies):
+        flow.space(2)
+        flow.label(f"Add to {army.name}", "#subheading")
+        flow.newline()
+        for tpl in st.library:
+            on = st.placing is not None and st.placing.get("template") is tpl and st.placing["owner"] == owner
+            flow.button(tpl.name, lambda t=tpl.id, o=owner: sb.pick_unit(t, o), name=f"unit:{owner}:{tpl.id}",
+                        tip=f"{len(tpl.models)} models",
+                        object_id="#toggle_on" if on else "#toggle", height=24, size=12)
+        flow.newline()
+    flow.space(4)
+    what = None
+    if sb.selected_unit is not None:
+        what = f"{sb.scene.units[sb.selected_unit].name} ({sb.selected_unit})"
+    elif st.terrain is not None and st.terrain < len(sb.spec.terrain):
+        what = f"terrain: {sb.spec.terrain[st.terrain].name}"
+    flow.label("Selected: " + (what or "nothing"), "#subheading")
+    if what:
+        flow.newline()
+        flow.button("Duplicate (D)", sb.duplicate_selected, name="setup:duplicate", height=24, size=12)
+        flow.button("Remove (Del)", sb.remove_selected, name="setup:remove", object_id="#danger", height=24, size=12)
+        if st.terrain is not None:
+            flow.button("Rotate (R)", lambda: sb.rotate_placing(1), name="setup:rotate", height=24, size=12)

@@ -1,0 +1,150 @@
+"""The sight mask: what one model can see of the table, shaded where it cannot.
+
+The table is sampled on a grid of points (every ``RES`` inches); each point is visible if a
+straight line from some point of the observer's base reaches it without crossing a blocker,
+with the blockers of 13.10/13.11 for a point as if it were a tiny model standing there (dense
+features of areas the observer or the point is within; obscuring areas neither is within).
+The geometry is the rules' own (sim.rules.los_kernels.points_visible_from on the battle's
+TerrainBlockers), vectorised over all the points of a group at once. Masks are cached per
+observer position; nothing here writes the world."""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+
+import numpy as np
+import pygame
+
+from sim.rules.geometry import core
+from sim.rules.los_kernels import points_visible_from
+from sim.rules.visibility import TerrainBlockers
+from sim.sandbox.table_edit import point_in_polygon
+
+RES = 1.0  # inches between grid points
+CHUNK = 192  # points evaluated per step of a progressive job
+SHADE = (12, 16, 14, 120)  # what a hidden cell is darkened by
+
+
+class SightMask:
+    def __init__(self, battle, res: float = RES):
+        self.battle = battle
+        self.res = res
+        self._blk = None
+        self._cache: OrderedDict = OrderedDict()
+        self._surf_key = None
+        self._surf = None
+        self._job = None  # (key, out array, remaining [(point indices, active piece indices)])
+        self.current = None  # the last complete mask shown (kept while a new one is computed)
+
+    @property
+    def blockers(self) -> TerrainBlockers:
+        if self._blk is None:
+            self._setup()
+        return self._blk
+
+    def _setup(self) -> None:
+        bw, bh = self.battle.scenario.board
+        self._blk = TerrainBlockers.build(self.battle.scenario.terrain)
+        nx, ny = int(round(bw / self.res)), int(round(bh / self.res))
+        xs = (np.arange(nx) + 0.5) * bw / nx
+        ys = (np.arange(ny) + 0.5) * bh / ny
+        gx, gy = np.meshgrid(xs, ys)
+        self.shape = (ny, nx)
+        self.pts = np.stack([gx.ravel(), gy.ravel()], axis=1)
+        # which areas each point is within, grouped by that signature
+        within = np.zeros((len(self.pts), len(self._blk.areas)), dtype=bool)
+        for k, area in enumerate(self._blk.areas):
+            poly = np.asarray(area.polygon)
+            lo, hi = poly.min(axis=0), poly.max(axis=0)
+            cand = np.flatnonzero((self.pts[:, 0] >= lo[0]) & (self.pts[:, 0] <= hi[0])
+                                  & (self.pts[:, 1] >= lo[1]) & (self.pts[:, 1] <= hi[1]))
+            for i in cand:
+                within[i, k] = point_in_polygon(self.pts[i, 0], self.pts[i, 1], area.polygon)
+        self.groups: list[tuple[np.ndarray, np.ndarray]] = []
+        keys, inv = np.unique(within, axis=0, return_inverse=True)
+        for g, key in enumerate(keys):
+            self.groups.append((key, np.flatnonzero(inv.ravel() == g)))
+
+    @staticmethod
+    def _key(fp):
+        return (fp.shape, round(fp.x, 3), round(fp.y, 3), fp.length, fp.width, fp.angle)
+
+    def _start(self, fp):
+        blk = self.blockers
+        wa = blk.within(fp)
+        work = []
+        for wkey, idx in self.groups:
+            active = np.flatnonzero(blk.active(wa, wkey))
+            if len(active):
+                for k in range(0, len(idx), CHUNK):
+                    work.append((idx[k:k + CHUNK], active))
+        self._job = (self._key(fp), core(fp), np.ones(len(self.pts), dtype=bool), work)
+
+    def _run(self, budget: float | None) -> bool:
+        key, (a_core, a_r), out, work = self._job
+        end = None if budget is None else time.perf_counter() + budget
+        pieces = self.blockers.pieces
+        while work:
+            idx, active = work.pop()
+            out[idx] = points_visible_from(a_core, a_r, self.pts[idx], pieces.subset(active))
+            if end is not None and time.perf_counter() > end:
+                break
+        if work:
+            return False
+        mask = out.reshape(self.shape)
+        self._cache[key] = mask
+        while len(self._cache) > 64:
+            self._cache.popitem(last=False)
+        self._job = None
+        self.current = mask
+        return True
+
+    def visible(self, fp, budget: float | None = None) -> np.ndarray | None:
+        """(ny, nx) bool: grid points the footprint ``fp`` can see, cached per position. With a
+        ``budget`` (seconds) a new mask is computed progressively over several calls, and the
+        last complete mask (or None) is returned until it is ready."""
+        key = self._key(fp)
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            self.current = hit
+            self._job = None
+            return hit
+        self.blockers
+        if self._job is None or self._job[0] != key:
+            self._start(fp)
+        if self._run(budget):
+            return self.current
+        return self.current
+
+    def draw(self, surf: pygame.Surface, cam, fp, budget: float | None = 0.004) -> None:
+        """Darken the cells ``fp`` cannot see (only the part of the board in the viewport)."""
+        mask = self.visible(fp, budget)
+        if mask is None:
+            return
+        ny, nx = mask.shape
+        bw, bh = self.battle.scenario.board
+        vp = cam.viewport
+        x0, y0 = cam.to_table(vp.left, vp.top)
+        x1, y1 = cam.to_table(vp.right, vp.bottom)
+        i0 = max(0, int(np.floor(x0 / bw * nx)))
+        i1 = min(nx, int(np.ceil(x1 / bw * nx)))
+        j0 = max(0, int(np.floor(y0 / bh * ny)))
+        j1 = min(ny, int(np.ceil(y1 / bh * ny)))
+        if i1 <= i0 or j1 <= j0:
+            return
+        sx0, sy0 = cam.to_screen(i0 * bw / nx, j0 * bh / ny)
+        sx1, sy1 = cam.to_screen(i1 * bw / nx, j1 * bh / ny)
+        size = (max(1, round(sx1 - sx0)), max(1, round(sy1 - sy0)))
+        key = (id(mask), i0, i1, j0, j1, size)
+        if key != self._surf_key:
+            small = pygame.Surface((i1 - i0, j1 - j0), pygame.SRCALPHA)
+            small.fill(SHADE[:3] + (0,))
+            alpha = pygame.surfarray.pixels_alpha(small)
+            alpha[:, :] = np.where(mask[j0:j1, i0:i1].T, 0, SHADE[3]).astype(np.uint8)
+            del alpha
+            self._surf = pygame.transform.smoothscale(small, size) if size[0] * size[1] < 4_000_000 else \
+                pygame.transform.scale(small, size)
+            self._surf_key = key
+        surf.blit(self._surf, (round(sx0), round(sy0)))
