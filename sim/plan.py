@@ -52,7 +52,8 @@ def damaged_modifier(model_ent: int) -> tuple:
 def lance_modifier(weapon: WeaponProfile, unit_ent: int, target: int) -> tuple:
     """24.21 [LANCE]: +1 to the wound roll if the attacker's unit made a charge move this turn
     (24.01: a conditional [LANCE: X] only against a unit with X)."""
-    if AB.has(weapon.abilities, "LANCE", W.unit_keywords(target)) and W.unit_state(unit_ent).charged:
+    if (weapon.has("LANCE") and W.unit_state(unit_ent).charged
+            and AB.has(weapon.abilities, "LANCE", W.unit_keywords(target))):
         return (("[LANCE] after a charge (24.21)", +1),)
     return ()
 
@@ -218,8 +219,8 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
             if problem:
                 raise PlanError(f"{mid} {w.name} -> {s.target}: {problem}")
             hit_mods = list(SH.ranged_hit_modifiers(facts)) + list(damaged_modifier(m))
-            if (AB.has(w.abilities, "HEAVY", W.unit_keywords(t)) and not engaged
-                    and not st.set_up_this_turn and st.moved <= 3.0):
+            if (w.has("HEAVY") and not engaged and not st.set_up_this_turn and st.moved <= 3.0
+                    and AB.has(w.abilities, "HEAVY", W.unit_keywords(t))):
                 hit_mods.append(("[HEAVY] (24.16)", +1))
             skill_mods = []
             if battle.visibility.benefit_of_cover(mid, t, w, stype):

@@ -20,6 +20,10 @@ class SpatialIndex:
         self.present = np.ones(len(self.fps), dtype=bool)  # on the battlefield
         self.dist = geometry.distance_matrix(self.fps, self.fps)
         np.fill_diagonal(self.dist, np.inf)
+        # 03.04 engagement neighbours, sparse: model index -> models within 2"
+        self.near: list[set[int]] = [set() for _ in self.fps]
+        for i, j in zip(*np.nonzero(self.dist <= ENGAGEMENT_RANGE + 1e-9)):
+            self.near[int(i)].add(int(j))
         self.version = 0
         self._engaged: dict[int, np.ndarray] = {}
         self._alive_units = None
@@ -31,6 +35,11 @@ class SpatialIndex:
         row[index] = np.inf
         self.dist[index, :] = row
         self.dist[:, index] = row
+        for j in self.near[index]:
+            self.near[j].discard(index)
+        self.near[index] = {int(j) for j in np.nonzero(row <= ENGAGEMENT_RANGE + 1e-9)[0]}
+        for j in self.near[index]:
+            self.near[j].add(index)
         self._changed()
 
     def remove(self, index: int) -> None:
@@ -56,10 +65,11 @@ class SpatialIndex:
         if hit is not None:
             return hit
         out = np.zeros(n_units, dtype=bool)
-        if model_indices:
-            rows = self.dist[model_indices] <= ENGAGEMENT_RANGE + 1e-9
-            near = rows.any(axis=0) & self.present
-            out[np.unique(self.unit_of[near])] = True
+        present, unit_of = self.present, self.unit_of
+        for i in model_indices:
+            for j in self.near[i]:
+                if present[j]:
+                    out[unit_of[j]] = True
         self._engaged[key] = out
         return out
 

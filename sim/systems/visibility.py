@@ -83,7 +83,8 @@ class BattleVisibility:
         """13.08 for one attacking model: every model of the target qualifies (in a terrain area
         as INFANTRY/BEASTS/SWARM, or not fully visible because of terrain); Stealth (24.33) and
         indirect shooting (10.07) grant it; [IGNORES COVER] (24.18) removes it."""
-        if AB.has(weapon.abilities, "IGNORES COVER", W.unit_keywords(target_unit)):  # 24.01
+        if weapon.has("IGNORES COVER") and AB.has(weapon.abilities, "IGNORES COVER",
+                                                  W.unit_keywords(target_unit)):  # 24.01
             return False
         models = W.unit_models(target_unit)
         if not models:
