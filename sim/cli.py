@@ -76,7 +76,7 @@ def cmd_play(args) -> int:
     except ImportError as e:  # the sandbox is optional until it lands
         print(f"sim: the sandbox is not available ({e}); running headless instead", file=sys.stderr)
         return cmd_run(argparse.Namespace(scenario=args.scenario, seed=args.seed, log=None, quiet=False))
-    return run_sandbox(args.scenario, args.seed)
+    return run_sandbox(args.scenario, args.seed, replay=args.replay)
 
 
 def main(argv=None) -> int:
@@ -94,6 +94,7 @@ def _main(argv=None) -> int:
     a.add_argument("scenario", nargs="?", default="scenarios/default.toml")
     a.add_argument("--seed", type=int)
     a.add_argument("--headless", action="store_true", help="run the script headless and print the report")
+    a.add_argument("--replay", help="open a replay log to step through (forward, back, play)")
     a.set_defaults(fn=cmd_play)
     a = sub.add_parser("run", help="play a scenario's script headless and print the battle report")
     a.add_argument("scenario")

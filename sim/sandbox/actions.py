@@ -35,6 +35,9 @@ class ActionsMixin:
         self.select(ids[i], first)
 
     def _can_order(self) -> bool:
+        if self.mode != "battle":
+            self.status = "leave set-up (F2) or the replay (Esc) to give orders"
+            return False
         if self.battle.busy or self.resolving:
             self.status = "an activation is being resolved: step it to the end first"
             return False
@@ -79,6 +82,11 @@ class ActionsMixin:
         self.status = self.order.assign(uid)
         self.dirty.add("orders")
 
+    def adjust_split(self, i: int, uid: str, d: int) -> None:
+        if isinstance(self.order, FightOrder) and 0 <= i < len(self.order.slots):
+            self.status = self.order.adjust(i, uid, d)
+            self.dirty.add("orders")
+
     def clear_targets(self) -> None:
         if self.order is not None:
             self.order.clear_targets()
@@ -113,6 +121,9 @@ class ActionsMixin:
 
     def submit(self, cmd) -> bool:
         """The only door to the battle for commands."""
+        if self.mode != "battle":
+            self.status = "leave set-up (F2) or the replay (Esc) to give orders"
+            return False
         try:
             self.battle.submit(cmd)
         except Refusal as e:
@@ -216,18 +227,26 @@ class ActionsMixin:
         self.show_help = not self.show_help
 
     def save_replay(self) -> Path | None:
+        if self.mode == "replay":
+            self.status = "this is a replay already (saved as it was recorded)"
+            return None
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = self.save_dir / f"{Path(self.scenario_path).stem}-{stamp}.jsonl"
+        if self.edited:  # the log names the set-up table: save it beside the log
+            from sim.sandbox.save_table import spec_toml
+            write_atomic(self.save_dir / self.scenario_path, spec_toml(self.spec))
         lines = self.recorder.lines[:self.saved_upto]
         write_atomic(path, "\n".join(lines) + "\n")
         self.status = f"replay saved: {path} (check it with: sim replay {path})"
         return path
 
     def save_table(self) -> Path | None:
-        from sim.sandbox.save_table import table_toml
+        from sim.sandbox.save_table import spec_toml, table_toml
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = self.save_dir / f"{Path(self.scenario_path).stem}-table-{stamp}.toml"
-        write_atomic(path, table_toml(self.battle, self.scene))
+        stem = Path(self.scenario_path).stem.split("-table")[0]
+        path = self.save_dir / f"{stem}-table-{stamp}.toml"
+        fresh = self.battle.commands_done == 0 and not self.battle.busy
+        write_atomic(path, spec_toml(self.spec) if fresh else table_toml(self.battle, self.scene))
         self.status = f"table saved: {path}"
         return path
 

@@ -23,10 +23,9 @@ from sim.report import describe
 from sim.sandbox import dice_tray, overlays, panels
 from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re-exported)
 from sim.sandbox.input import InputMixin
-from sim.sandbox.replay_view import ReplayMixin
-from sim.sandbox.setup_mode import SetupMixin, SetupState
+from sim.sandbox.replay_view import ReplayMixin, build_replay_footer, build_replay_panel
+from sim.sandbox.setup_mode import SetupMixin, SetupState, build_setup_panel
 from sim.sandbox.sight import SightMask
-from sim.sandbox import style as S
 from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
 from sim.sandbox.orders import FightOrder, ShootOrder
@@ -36,7 +35,7 @@ from sim.scenario.load import load_scenario
 
 THEME = Path(__file__).resolve().parents[2] / "assets" / "theme.json"
 FADE = 0.9  # seconds for a destroyed model to fade out
-LOG_ITEMS = 220  # most recent log lines kept in the list widget
+LOG_ITEMS = 4000  # log lines kept in the (scrolling) list widget: in practice the whole log
 
 
 class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
@@ -168,22 +167,41 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
             self.action_flow.kill()
         f = Flow(self.manager, self.rects["action"], self.actions, self.names)
         f.y = 6
-        idle = not (self.battle.busy or self.resolving)
-        f.button("Shoot (S)", self.begin_shoot, name="bar:shoot",
-                 object_id="#toggle_on" if isinstance(self.order, ShootOrder) else None, height=28)
-        f.button("Fight (F)", self.begin_fight, name="bar:fight",
-                 object_id="#toggle_on" if isinstance(self.order, FightOrder) else None, height=28)
-        f.button(f"Move: {self.move_mode} (M)", self.cycle_move_mode, name="bar:move", height=28)
-        f.button("Step (Space)", self.step, name="bar:step", height=28,
-                 object_id=None if not idle else "#unavailable", tip=None if not idle else "nothing to resolve")
-        f.button("Auto (P)", self.toggle_auto, name="bar:auto", height=28,
-                 object_id="#toggle_on" if self.auto else None)
-        f.button("End turn (E)", self.end_turn, name="bar:end", height=28)
-        f.button("Sight (V)", self.toggle_los, name="bar:los", height=28,
-                 object_id="#toggle_on" if self.show_los else None,
-                 tip="lines of sight from the selected model to enemy models")
-        f.button("Save replay", self.save_replay, name="bar:save", height=28, tip="Ctrl+S")
-        f.button("Save table", self.save_table, name="bar:table", height=28, tip="Ctrl+T")
+        sight = dict(name="bar:los", height=28, object_id="#toggle_on" if self.show_los else None,
+                     tip="what the selected model can see: shading and lines of sight (V)")
+        if self.mode == "setup":
+            f.button("Done (F2)", self.toggle_setup, name="bar:setup", object_id="#toggle_on", height=28,
+                     tip="leave set-up: the battle starts from this table")
+            f.button("Duplicate (D)", self.duplicate_selected, name="bar:duplicate", height=28)
+            f.button("Remove (Del)", self.remove_selected, name="bar:remove", height=28)
+            f.button("Rotate (R)", lambda: self.rotate_placing(1), name="bar:rotate", height=28)
+            f.button("Sight (V)", self.toggle_los, **sight)
+            f.button("Save table", self.save_table, name="bar:table", height=28, tip="Ctrl+T")
+        elif self.mode == "replay":
+            rv = self.replay_view
+            f.button("<< Back", lambda: self.replay_step(-1), name="bar:back", height=28, tip="Left arrow")
+            f.button("Pause (P)" if rv.playing else "Play (P)", self.replay_play, name="bar:play", height=28,
+                     object_id="#toggle_on" if rv.playing else None)
+            f.button("Forward >>", lambda: self.replay_step(1), name="bar:forward", height=28, tip="Right arrow")
+            f.button("Leave replay (Esc)", self.leave_replay, name="bar:leave", height=28)
+            f.button("Sight (V)", self.toggle_los, **sight)
+            f.button("Open replay", self.open_replay_dialog, name="bar:open", height=28, tip="Ctrl+O")
+        else:
+            idle = not (self.battle.busy or self.resolving)
+            f.button("Shoot (S)", self.begin_shoot, name="bar:shoot",
+                     object_id="#toggle_on" if isinstance(self.order, ShootOrder) else None, height=28)
+            f.button("Fight (F)", self.begin_fight, name="bar:fight",
+                     object_id="#toggle_on" if isinstance(self.order, FightOrder) else None, height=28)
+            f.button(f"Move: {self.move_mode} (M)", self.cycle_move_mode, name="bar:move", height=28)
+            f.button("Step (Space)", self.step, name="bar:step", height=28,
+                     object_id=None if not idle else "#unavailable", tip="Auto-play: P" if not idle else "nothing to resolve")
+            f.button("End turn (E)", self.end_turn, name="bar:end", height=28)
+            f.button("Sight (V)", self.toggle_los, **sight)
+            f.button("Set up (F2)", self.toggle_setup, name="bar:setup", height=28,
+                     tip="edit the table: terrain pieces and units")
+            f.button("Open replay", self.open_replay_dialog, name="bar:open", height=28, tip="Ctrl+O")
+            f.button("Save replay", self.save_replay, name="bar:save", height=28,
+                     tip="Ctrl+S; the table as a scenario file: Ctrl+T")
         f.button("?", self.toggle_help, name="bar:help", height=28, width=30, tip="keys (F1)")
         f.finish()
         self.action_flow = f
@@ -209,8 +227,14 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
         if "card" in self.dirty:
             self._rebuild_flow("card_flow", "card", panels.build_unit_card)
         if "orders" in self.dirty:
-            self._rebuild_flow("orders_flow", "orders", panels.build_orders)
-            self._rebuild_flow("footer_flow", "footer", panels.build_footer)
+            if self.mode == "setup":
+                body, foot = build_setup_panel, panels.build_setup_footer
+            elif self.mode == "replay":
+                body, foot = build_replay_panel, build_replay_footer
+            else:
+                body, foot = panels.build_orders, panels.build_footer
+            self._rebuild_flow("orders_flow", "orders", body)
+            self._rebuild_flow("footer_flow", "footer", foot)
         if "action" in self.dirty:
             self._action_bar()
         if "log" in self.dirty or force_log:
@@ -241,6 +265,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
     # ======================================================================= frame
     def update(self, dt: float) -> None:
         self.clock += dt
+        self.replay_update(dt)
         if self.auto and self.resolving and self.battle.pending is None:
             self._acc += dt
             while self._acc >= 1.0 / self.speed and self.resolving and self.battle.pending is None:
@@ -267,6 +292,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
 
     def look(self) -> Look:
         look = Look(self.selected_unit, self.selected_model, self.hover_unit, set(self.highlighted))
+        if self.mode == "setup":
+            look.ghosts = self.setup_ghosts()
         if self.drag is not None:
             look.ghosts = self.drag["ghosts"]
             look.drag_origin = self.drag["origin"]
@@ -314,16 +341,21 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
         surf.blit(self.layer.get(surf.get_size(), cam), (0, 0))
         look = self.look()
         surf.set_clip(cam.viewport)
+        obs = self.observers() if self.show_los else []
+        if obs:
+            o = self.scene.models[obs[0]]
+            g = look.ghosts.get(o.id)
+            self.sight.draw(surf, cam, o.fp if g is None else o.fp.moved(*g))
         draw_units(surf, cam, self.scene, look, self.colours, self.hulls)
+        if self.mode == "setup":
+            self.draw_setup(surf, look)
         if look.drag_origin:
             overlays.draw_move_rings(surf, cam, self.scene, look)
-        if self.show_los:
-            obs = self.observers()
-            if obs:
-                lines = self.los.compute(self.scene, obs, look.ghosts)
-                overlays.draw_los(surf, cam, self.scene, lines)
-                if self.drag is None:
-                    overlays.draw_cover_marks(surf, cam, self.scene, self._cover(obs[0]))
+        if obs:
+            lines = self.los.compute(self.scene, obs, look.ghosts)
+            overlays.draw_los(surf, cam, self.scene, lines)
+            if self.drag is None and self.mode != "setup":
+                overlays.draw_cover_marks(surf, cam, self.scene, self._cover(obs[0]))
         surf.set_clip(None)
         self.manager.draw_ui(surf)
         tip = self._tip_lines(look)
@@ -353,6 +385,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
     def _tip_lines(self, look: Look) -> list[str]:
         if not self.camera.viewport.collidepoint(self.mouse) or self.drag is not None or self.show_help:
             return []
+        if self.mode == "setup" and (self.setup.placing is not None or self.setup.drag is not None):
+            return []
         if self.hover_unit and self.hover_unit in look.targets:
             r = look.targets[self.hover_unit]
             return [f"{self.hover_unit}: " + ("legal target - click to target it" if r is None else r)]
@@ -365,8 +399,9 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
         return []
 
 
-def run_sandbox(scenario_path, seed: int | None = None) -> int:
-    """Open the sandbox window on a scenario. Returns a process exit status."""
+def run_sandbox(scenario_path, seed: int | None = None, replay: str | None = None) -> int:
+    """Open the sandbox window on a scenario (or, with ``replay``, watching that replay log).
+    Returns a process exit status."""
     from sim.scenario.errors import ScenarioError
     headless = os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen")
     if not headless and os.name != "nt" and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
@@ -384,6 +419,10 @@ def run_sandbox(scenario_path, seed: int | None = None) -> int:
     except ScenarioError as e:
         pygame.quit()
         print(f"sim: {e}")
+        return 2
+    if replay is not None and not sb.open_replay(replay):
+        pygame.quit()
+        print(f"sim: {sb.status}")
         return 2
     pygame.display.set_caption(f"sim - {sb.spec.name}")
     clock = pygame.time.Clock()

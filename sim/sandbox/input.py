@@ -23,6 +23,9 @@ class InputMixin:
             if fn is not None:
                 fn()
             return
+        if event.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
+            self.open_replay(event.text)
+            return
         if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and event.ui_element is self.log_list:
             self._log_clicked()
             return
@@ -45,6 +48,14 @@ class InputMixin:
             self.save_replay()
         elif ctrl and k == pygame.K_t:
             self.save_table()
+        elif ctrl and k == pygame.K_o:
+            self.open_replay_dialog()
+        elif k == pygame.K_F2:
+            self.toggle_setup()
+        elif self.mode == "setup":
+            self._setup_key(k)
+        elif self.mode == "replay":
+            self._replay_key(k)
         elif k == pygame.K_s:
             self.begin_shoot()
         elif k == pygame.K_f:
@@ -65,7 +76,47 @@ class InputMixin:
             self.next_unit()
         elif k == pygame.K_e:
             self.end_turn()
-        elif k in (pygame.K_HOME, pygame.K_0):
+        else:
+            self._view_key(k)
+
+    def _setup_key(self, k) -> None:
+        if k == pygame.K_r:
+            self.rotate_placing(1)
+        elif k in (pygame.K_DELETE, pygame.K_BACKSPACE):
+            self.remove_selected()
+        elif k == pygame.K_d:
+            self.duplicate_selected()
+        elif k == pygame.K_ESCAPE:
+            if self.setup.placing is not None:
+                self.setup.placing = None
+                self.status = "placing stopped"
+            else:
+                self.select(None)
+                self.setup.terrain = None
+            self.dirty |= {"orders", "card"}
+        elif k == pygame.K_v:
+            self.toggle_los()
+        else:
+            self._view_key(k)
+
+    def _replay_key(self, k) -> None:
+        if k in (pygame.K_RIGHT, pygame.K_SPACE, pygame.K_n):
+            self.replay_step(1)
+        elif k in (pygame.K_LEFT, pygame.K_BACKSPACE):
+            self.replay_step(-1)
+        elif k == pygame.K_p:
+            self.replay_play()
+        elif k == pygame.K_ESCAPE:
+            self.leave_replay()
+        elif k == pygame.K_v:
+            self.toggle_los()
+        elif k == pygame.K_TAB:
+            self.next_unit()
+        else:
+            self._view_key(k)
+
+    def _view_key(self, k) -> None:
+        if k in (pygame.K_HOME, pygame.K_0):
             self.camera.fit()
         elif k in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
             self.camera.zoom_at(self.camera.viewport.center, 1.2)
@@ -79,13 +130,18 @@ class InputMixin:
             if self.panning is not None:
                 self.camera.pan(pos[0] - self.panning[0], pos[1] - self.panning[1])
                 self.panning = pos
+            elif self.mode == "setup":
+                self.setup_motion(pos)
             elif self.press is not None:
                 self._drag_motion(pos)
             self.mouse = pos
             self._hover(pos)
             return
         if e.type == pygame.MOUSEWHEEL:
-            if vp.collidepoint(self.mouse) and not self.show_help:
+            placing = self.setup.placing if self.mode == "setup" else None
+            if placing is not None and placing["kind"] == "terrain" and vp.collidepoint(self.mouse):
+                self.rotate_placing(1 if e.y > 0 else -1)
+            elif vp.collidepoint(self.mouse) and not self.show_help:
                 self.camera.zoom_at(self.mouse, 1.15 ** max(-3, min(3, e.y)))
             return
         pos = e.pos
@@ -100,12 +156,18 @@ class InputMixin:
                 self.panning = pos
             elif e.button == 1:
                 shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT) or getattr(e, "shift", False)
-                self._press(pos, shift)
+                if self.mode == "setup":
+                    self.setup_press(pos)
+                else:
+                    self._press(pos, shift)
         elif e.type == pygame.MOUSEBUTTONUP:
             if e.button in (2, 3):
                 self.panning = None
             elif e.button == 1:
-                self._release(pos)
+                if self.mode == "setup":
+                    self.setup_release(pos)
+                else:
+                    self._release(pos)
 
     def _hover(self, pos) -> None:
         m = None
@@ -137,7 +199,7 @@ class InputMixin:
 
     def _drag_motion(self, pos) -> None:
         start, mid, shift = self.press
-        if mid is None or self.battle.busy or self.resolving or self.order is not None:
+        if mid is None or self.battle.busy or self.resolving or self.order is not None or self.mode != "battle":
             return
         if self.drag is None:
             if abs(pos[0] - start[0]) + abs(pos[1] - start[1]) < 5:

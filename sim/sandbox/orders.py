@@ -29,6 +29,11 @@ class Slot:
     weapon: WeaponProfile
     selected: bool = False
     target: str | None = None
+    split: dict = None  # melee only (04.03): target unit -> attacks, when split between targets
+
+    def __post_init__(self):
+        if self.split is None:
+            self.split = {}
 
     @property
     def cq(self) -> bool:
@@ -118,6 +123,7 @@ class Order:
     def clear_targets(self) -> None:
         for s in self.slots:
             s.target = None
+            s.split = {}
         self._dirty()
         self.message = "targets cleared"
 
@@ -258,6 +264,9 @@ class FightOrder(Order):
             self.message = f"{s.model} fights with {s.weapon.name} (one melee weapon per model, 04.01)"
         else:
             s.selected, s.target = False, None
+        for o in self.slots:
+            if not o.selected:
+                o.split = {}
         self._dirty()
         return None
 
@@ -271,6 +280,92 @@ class FightOrder(Order):
         if not any(W.models_engaged(s.model_ent, tm) for tm in W.unit_models(t)):
             return "not engaged with this model (04.02)"
         return None
+
+    def can_split(self, s: Slot) -> bool:
+        return not s.weapon.A.is_random and s.weapon.A.k > 1
+
+    def assign(self, uid: str) -> str:
+        """A first target as for shooting; a click on another engaged enemy unit splits the
+        attacks of the selected weapons that already have a target (04.03): 1 attack moves to it."""
+        if not any(s.selected and s.target is not None and s.target != uid for s in self.slots):
+            return super().assign(uid)
+        self.battle._enter()
+        n, why = 0, []
+        for s in self.slots:
+            if not s.selected or s.target is None or s.target == uid or uid in s.split:
+                continue
+            r = self.slot_target_problem(s, uid)
+            if r is None and not self.can_split(s):
+                r = f"{s.weapon.name} has A{s.weapon.A}: its attacks cannot be split (04.03)"
+            if r is None and len(self.split_of(s)) >= s.weapon.A.k:
+                r = f"no more targets than A{s.weapon.A.k} (04.03)"
+            if r is not None:
+                why.append(r)
+                continue
+            alloc = self.split_of(s)
+            donor = max(alloc, key=lambda t: alloc[t])
+            if alloc[donor] < 2:
+                why.append("every target already has 1 attack (04.03)")
+                continue
+            alloc[donor] -= 1
+            alloc[uid] = 1
+            s.split = alloc
+            n += 1
+        self._dirty()
+        self.message = (f"{n} weapon(s) split 1 attack to {uid}: adjust with - and + (04.03)" if n else
+                        f"{uid}: {why[0] if why else 'nothing to split'}")
+        return self.message
+
+    def split_of(self, s: Slot) -> dict:
+        """Attacks per target for a slot (all of A to its one target when not split)."""
+        if s.split:
+            return dict(s.split)
+        if s.target is None:
+            return {}
+        return {s.target: s.weapon.A.k if not s.weapon.A.is_random else 0}
+
+    def adjust(self, i: int, uid: str, d: int) -> str:
+        """Move one attack of slot ``i`` to (+1) or away from (-1) target ``uid``, keeping at
+        least 1 per target and the total at A (04.03); a target left with none is dropped."""
+        s = self.slots[i]
+        alloc = self.split_of(s)
+        if uid not in alloc or len(alloc) < 2:
+            return self.message
+        others = [t for t in alloc if t != uid]
+        if d > 0:
+            donor = max(others, key=lambda t: alloc[t])
+            if alloc[donor] < 2:
+                self.message = f"{s.model}: every other target keeps at least 1 attack (04.03)"
+                return self.message
+            alloc[donor] -= 1
+            alloc[uid] += 1
+        else:
+            alloc[others[0]] += 1
+            alloc[uid] -= 1
+            if alloc[uid] == 0:
+                del alloc[uid]
+        s.split = alloc if len(alloc) > 1 else {}
+        s.target = next(iter(alloc))
+        self._dirty()
+        self.message = f"{s.model} {s.weapon.name}: " + ", ".join(f"{n} at {t}" for t, n in alloc.items())
+        return self.message
+
+    def selections(self) -> tuple[Selection, ...]:
+        out = []
+        for s in self.slots:
+            if not s.selected or s.target is None:
+                continue
+            if len(s.split) > 1:
+                out += [Selection(s.model, s.weapon.name, t, n) for t, n in s.split.items()]
+            else:
+                out.append(Selection(s.model, s.weapon.name, s.target))
+        return tuple(out)
+
+    def summary(self) -> list[str]:
+        groups = Counter((s.weapon.name, ", ".join(f"{n} at {t}" for t, n in s.split.items())
+                          if len(s.split) > 1 else (s.target or "no target yet"))
+                         for s in self.slots if s.selected)
+        return [f"{w} x{n} -> {t}" for (w, t), n in groups.items()]
 
     def command(self) -> Fight:
         return Fight(self.unit_id, self.selections())

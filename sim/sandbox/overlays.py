@@ -96,11 +96,10 @@ class LosCache:
             plain = [p for p in self._pairs if p[0] not in ghosts]
             self._job = ghosted
             vis = self.battle.visibility
-            full = getattr(vis, "model_fully_visible", None)
             for oid, tid in plain:
                 state = "blocked"
                 if vis.model_visible(oid, tid):
-                    state = "full" if (full is not None and full(oid, tid)) else "visible"
+                    state = "full" if vis.fully_visible(oid, tid) else "visible"
                 self._states[(oid, tid)] = state
         if self._job:
             self._work(scene, ghosts)
@@ -217,11 +216,13 @@ HELP = [
     ("Space  or  N", "step the attack sequence one tick"),
     ("P", "auto-play on / off"),
     ("Esc", "cancel the current order / clear selection"),
-    ("V", "visibility overlay (lines of sight from the selected model)"),
+    ("V", "sight: shade what the selected model cannot see, lines of sight"),
     ("Tab", "next unit"),
     ("E", "end the turn"),
     ("Home  or  0", "fit the table to the window"),
     ("Ctrl+S", "save the replay log;  Ctrl+T  save the table"),
+    ("Ctrl+O", "open a replay: Left / Right step, P plays, Esc leaves"),
+    ("F2", "set up the table: R rotates, D duplicates, Del removes"),
     ("F1  or  ?", "this help"),
 ]
 

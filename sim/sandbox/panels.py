@@ -172,13 +172,26 @@ def _weapon_rows(flow, sb, order) -> None:
         for i in idx:
             s = order.slots[i]
             problem = order.slot_problem(s)
-            tgt = f" -> {s.target}" if s.target else ""
+            tgt = f" -> {s.target}" if s.target and len(s.split) < 2 else " (split)" if s.split else ""
             text = f"{s.weapon.name}{tgt}"
             tip = f"{weapon_line(s.weapon)}" + (f"<br>{problem}" if problem else "") + (
                 f"<br>target: {s.target}" if s.target else "")
             oid = "#toggle_on" if s.selected else ("#unavailable" if problem else "#toggle")
             flow.button(text, lambda i=i: sb.toggle_slot(i), name=f"slot:{i}", tip=tip, object_id=oid,
                         height=22, size=12)
+            if isinstance(order, FightOrder) and len(s.split) > 1:
+                _split_rows(flow, sb, i, s)
+        flow.newline()
+
+
+def _split_rows(flow, sb, i, s) -> None:
+    """04.03 split attacks: per target, its attacks and - / + (at least 1 each, adding up to A)."""
+    flow.newline()
+    for t, n in s.split.items():
+        flow.x += 24
+        flow.inline_label(f"{n} of A{s.weapon.A.k} at {t}", width=170, height=22)
+        flow.button("-", lambda t=t: sb.adjust_split(i, t, -1), name=f"split:{i}:{t}:-", width=26, height=22, size=12)
+        flow.button("+", lambda t=t: sb.adjust_split(i, t, +1), name=f"split:{i}:{t}:+", width=26, height=22, size=12)
         flow.newline()
 
 
@@ -224,6 +237,13 @@ def _resolving(flow, sb) -> None:
     for sp in (1, 3, 8):
         flow.button(f"{sp} steps/s", lambda sp=sp: sb.set_speed(sp), name=f"speed:{sp}",
                     object_id="#toggle_on" if sb.speed == sp else "#toggle", size=12, height=22)
+
+
+def build_setup_footer(flow, sb) -> None:
+    flow.y = 6
+    flow.button("Save table  (Ctrl+T)", sb.save_table, name="setup:save", object_id="#primary", height=28)
+    flow.button("Done  (F2)", sb.toggle_setup, name="setup:done", height=28)
+    flow.finish()
 
 
 def build_footer(flow, sb) -> None:
@@ -274,7 +294,8 @@ def _decision(flow, sb) -> None:
         labels = dict(zip(req.options, req.context.get("groups", req.options)))
         flow.para("Order of allocation groups, first takes wounds first (05.03):", "#muted")
         for k, key in enumerate(order):
-            flow.inline_label(f"{k + 1}. {labels.get(key, key)}"[:40], width=250, height=24)
+            w = flow.width - 110
+            flow.inline_label(flow.fit(f"{k + 1}. {labels.get(key, key)}", w), width=w, height=24)
             flow.button("up", lambda k=k: sb.move_group(k, -1), name=f"up:{k}", width=40, height=24, size=12)
             flow.button("down", lambda k=k: sb.move_group(k, +1), name=f"down:{k}", width=50, height=24, size=12)
             flow.newline()

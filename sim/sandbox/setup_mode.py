@@ -61,16 +61,16 @@ class SetupMixin:
         except TE.EditError as e:
             self.status = f"not placed: {e}"
             return False
-        if not self.edited:
-            self.edited = True
-        self.start_battle(spec, self.battle.seed, scenario_path=self._table_name())
+        self.edited = True
+        self.start_battle(spec, self.battle.seed, scenario_path=self._table_name(spec))
         self.status = ok or "table changed"
         return True
 
-    def _table_name(self) -> str:
+    def _table_name(self, spec) -> str:
+        """The file name an edited table is saved under beside a replay log (names its digest)."""
         from pathlib import Path
-        stem = Path(self.origin[1]).stem.replace("-table", "")
-        return f"{stem}-table.toml"
+        stem = Path(self.origin[1]).stem.split("-table")[0]
+        return f"{stem}-table-{spec.digest[:10]}.toml"
 
     # ----------------------------------------------------------------------------- palette
     def pick_terrain(self, piece: str) -> None:
@@ -295,3 +295,4 @@ def build_setup_panel(flow, sb) -> None:
         flow.button("Remove (Del)", sb.remove_selected, name="setup:remove", object_id="#danger", height=24, size=12)
         if st.terrain is not None:
             flow.button("Rotate (R)", lambda: sb.rotate_placing(1), name="setup:rotate", height=24, size=12)
+    flow.finish()

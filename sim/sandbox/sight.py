@@ -112,10 +112,15 @@ class SightMask:
             self._job = None
             return hit
         self.blockers
-        if self._job is None or self._job[0] != key:
+        if budget is None:  # all at once, now
             self._start(fp)
-        if self._run(budget):
+            self._run(None)
             return self.current
+        if self._job is None:
+            self._start(fp)
+        # a job for an older position is finished first (while dragging, the shading follows
+        # a few frames behind instead of never catching up)
+        self._run(budget)
         return self.current
 
     def draw(self, surf: pygame.Surface, cam, fp, budget: float | None = 0.004) -> None:

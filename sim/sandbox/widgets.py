@@ -47,9 +47,11 @@ class Flow:
     def label(self, text: str, object_id: str | None = None, size: int = 13, indent: int = 0,
               width: int | None = None) -> UILabel:
         self.newline()
-        f = font(16 if object_id == "#heading" else size, bold=object_id in ("#heading", "#subheading"))
+        bold = object_id in ("#heading", "#subheading")
+        f = font(16 if object_id == "#heading" else size, bold=bold)
         w = width or (self.width - indent)
         h = f.get_linesize() + 4
+        text = self.fit(text, max(10, w), 16 if object_id == "#heading" else size, bold)
         lab = UILabel(pygame.Rect(self.PAD + indent, self.y, max(10, w), h), text, self.manager,
                       container=self.scroll, object_id=object_id)
         self.row_h = h
@@ -96,11 +98,23 @@ class Flow:
         w = width or int(font(13).size(text)[0] * 1.15) + 12
         if self.x + w > self.PAD + self.width and self.x > self.PAD:
             self.newline()
+        if width:
+            text = self.fit(text, w)
         lab = UILabel(pygame.Rect(self.x, self.y, w, height), text, self.manager, container=self.scroll,
                       object_id=object_id)
         self.x += w + 4
         self.row_h = max(self.row_h, height)
         return lab
+
+    def fit(self, text: str, width: int, size: int = 13, bold: bool = False) -> str:
+        """``text`` cut with an ellipsis so that it fits a label ``width`` pixels wide."""
+        f = font(size, bold)
+        room = width - 12
+        if f.size(text)[0] * 1.12 <= room:
+            return text
+        while text and f.size(text + "...")[0] * 1.12 > room:
+            text = text[:-1]
+        return text + "..."
 
     def finish(self) -> None:
         self.newline()

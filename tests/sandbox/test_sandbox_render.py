@@ -46,6 +46,14 @@ def _modes(d):
     yield "highlight all"
     sb.camera.zoom_at(sb.camera.viewport.center, 3.0)
     yield "zoomed"
+    sb.camera.fit()
+    sb.toggle_setup()
+    sb.pick_unit(sb.setup.library[0].id, 1)
+    sb.mouse = sb.camera.viewport.center
+    yield "set-up, placing a unit"
+    sb.pick_terrain("ruins")
+    yield "set-up, placing terrain"
+    sb.toggle_setup()
 
 
 @pytest.mark.parametrize("path", all_scenarios(), ids=lambda p: p.stem)
@@ -80,3 +88,18 @@ def test_screenshots(make, path):
         d.move((d.model_pos(sb.scene.living(units[-1])[0].id)))
         d.pump(2)
         pygame.image.save(sb.draw(), str(SHOTS / f"{path.stem}-shoot.png"))
+    if path.stem == "default":  # set-up mode with the sight shading, and a replay being watched
+        sb.cancel()
+        sb.toggle_setup()
+        sb.pick_terrain("woods")
+        d.move(sb.camera.to_screen(30, 22))
+        sb.select(units[0], sb.scene.living(units[0])[0].id)
+        o = sb.scene.models[sb.selected_model]
+        sb.sight.visible(o.fp)  # the whole mask now (it is otherwise spread over frames)
+        d.pump(2)
+        pygame.image.save(sb.draw(), str(SHOTS / "default-setup.png"))
+        sb.toggle_setup()
+        sb.open_replay(path.parent / "replays" / "default.jsonl")
+        sb.replay_step(2)
+        d.pump(2)
+        pygame.image.save(sb.draw(), str(SHOTS / "default-replay.png"))

@@ -1,0 +1,169 @@
+"""Watching a replay log: step forward and back through its commands, or play it.
+
+Position N means "the first N commands applied". Going to N rebuilds the battle from the log's
+scenario and seed and applies commands 0..N-1 with the log's decisions (back = rebuild to N-1;
+it is fast). The battle is driven the only way it ever is: submit, answer, tick. A mixin of
+:class:`Sandbox`; ``ReplayView`` is the log, read once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim.battle import Refusal
+from sim.commands import command_from_dict
+from sim.replay.log import LogError, read_log, resolve_scenario
+from sim.scenario.errors import ScenarioError
+from sim.scenario.load import load_scenario
+
+PLAY_INTERVAL = 0.8  # seconds per command while playing
+
+
+class ReplayView:
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        recs = read_log(self.path)
+        self.head = recs[0]
+        spath = resolve_scenario(self.path, self.head["scenario"])
+        self.spec = load_scenario(spath)
+        if self.spec.digest != self.head.get("digest"):
+            raise LogError(f"{self.path}: the scenario {self.head['scenario']} has changed since this log "
+                           f"was recorded")
+        self.scenario_path = str(spath)
+        self.commands = [command_from_dict(r["command"]) for r in recs if r["t"] == "command"]
+        self.answers: dict[int, list] = {}
+        self.hashes: dict[int, str] = {}
+        for r in recs:
+            if r["t"] == "event" and r["event"].get("type") == "decision":
+                self.answers.setdefault(r["n"], []).append(r["event"]["answer"])
+            elif r["t"] == "hash":
+                self.hashes[r["n"]] = r["hash"]
+        self.seed = self.head["seed"]
+        self.pos = 0
+        self.playing = False
+        self.acc = 0.0
+
+    def __len__(self) -> int:
+        return len(self.commands)
+
+
+class ReplayMixin:
+    def open_replay(self, path) -> bool:
+        """Watch the replay log at ``path`` (from the file dialog or ``run_sandbox(replay=...)``)."""
+        try:
+            rv = ReplayView(path)
+        except (LogError, ScenarioError, OSError, KeyError, ValueError) as e:
+            self.status = f"cannot open the replay: {e}"
+            return False
+        if self.mode == "setup":
+            self.toggle_setup()
+        self.replay_view = rv
+        self.mode = "replay"
+        self.replay_to(0)
+        self.status = (f"replay {rv.path.name}: {len(rv)} commands - Right/Left step, P plays, "
+                       f"Esc leaves the replay")
+        return True
+
+    def leave_replay(self) -> None:
+        if self.replay_view is None:
+            return
+        self.replay_view = None
+        self.mode = "battle"
+        spec, path = self.origin
+        self.edited = False
+        self.start_battle(spec, None, scenario_path=path)
+        self.status = "left the replay: back at the table"
+        self.dirty |= {"orders", "action", "card"}
+
+    def replay_to(self, n: int) -> None:
+        """Rebuild the battle and apply the log's first ``n`` commands."""
+        rv = self.replay_view
+        n = max(0, min(n, len(rv)))
+        self.start_battle(rv.spec, rv.seed, scenario_path=rv.scenario_path)
+        b = self.battle
+        for i in range(n):
+            queue = list(rv.answers.get(i, []))
+            try:
+                b.submit(rv.commands[i])
+                while True:
+                    b.step_until_blocked()
+                    if b.pending is None:
+                        break
+                    if not queue:
+                        raise Refusal(f"the log does not answer a {b.pending.kind} decision")
+                    b.answer(queue.pop(0))
+            except Refusal as e:
+                self.status = f"replay stopped at command {i + 1}: {e}"
+                n = i
+                break
+            b.commands_done += 1
+        rv.pos = n
+        self.scene.refresh(force=True)
+        self.dead_at = {m.id: -1e9 for m in self.scene.models.values() if not m.alive}
+        self.dirty |= {"orders", "action", "card", "log", "dice"}
+        if n < len(rv):
+            nxt = rv.commands[n]
+            self.status = f"replay: {n}/{len(rv)} commands applied; next: {nxt.kind} {getattr(nxt, 'unit', '')}".rstrip()
+        else:
+            self.status = f"replay: all {n} commands applied (state hash {b.state_hash()})"
+
+    def replay_step(self, d: int) -> None:
+        if self.replay_view is not None:
+            self.replay_to(self.replay_view.pos + d)
+
+    def replay_play(self) -> None:
+        rv = self.replay_view
+        if rv is None:
+            return
+        if rv.pos >= len(rv):
+            self.replay_to(0)
+        rv.playing = not rv.playing
+        rv.acc = 0.0
+        self.dirty |= {"orders", "action"}
+
+    def replay_update(self, dt: float) -> None:
+        rv = self.replay_view
+        if rv is None or not rv.playing:
+            return
+        rv.acc += dt
+        if rv.acc >= PLAY_INTERVAL:
+            rv.acc = 0.0
+            self.replay_step(1)
+            if rv.pos >= len(rv):
+                rv.playing = False
+                self.dirty |= {"orders", "action"}
+
+    def open_replay_dialog(self) -> None:
+        from pygame_gui.windows import UIFileDialog
+        import pygame
+        start = self.save_dir if self.save_dir.is_dir() else Path("scenarios/replays")
+        self._file_dialog = UIFileDialog(pygame.Rect(160, 80, 560, 460), self.manager, "Open a replay log",
+                                         initial_file_path=str(start), allow_picking_directories=False,
+                                         allowed_suffixes={".jsonl"})
+
+
+def build_replay_panel(flow, sb) -> None:
+    rv = sb.replay_view
+    flow.label("Replay", "#heading")
+    flow.para(f"{rv.path.name}: {rv.head.get('name', '')}, seed {rv.seed}", "#muted")
+    flow.label(f"{rv.pos} of {len(rv)} commands applied", "#subheading")
+    for i, c in enumerate(rv.commands):
+        mark = ">" if i == rv.pos else " "
+        text = f"{mark} {i + 1}. {c.kind} {getattr(c, 'unit', '')}".rstrip()
+        flow.label(text, "#muted" if i >= rv.pos else None, size=12)
+    if rv.pos in rv.hashes or (rv.pos and rv.pos - 1 in rv.hashes):
+        want = rv.hashes.get(rv.pos - 1) if rv.pos else None
+        if want is not None:
+            ok = sb.battle.state_hash() == want
+            flow.label(f"state hash {'matches' if ok else 'DIFFERS from'} the log", None if ok else "#warning")
+    flow.finish()
+
+
+def build_replay_footer(flow, sb) -> None:
+    flow.y = 6
+    rv = sb.replay_view
+    flow.button("<< Back", lambda: sb.replay_step(-1), name="replay:back", height=28, tip="Left arrow")
+    flow.button("Pause" if rv.playing else "Play (P)", sb.replay_play, name="replay:play",
+                object_id="#toggle_on" if rv.playing else "#primary", height=28)
+    flow.button("Forward >>", lambda: sb.replay_step(1), name="replay:forward", height=28, tip="Right arrow")
+    flow.button("Leave", sb.leave_replay, name="replay:leave", height=28, tip="Esc")
+    flow.finish()
