@@ -110,6 +110,17 @@ def resolve_scenario(log_path: Path, name: str) -> Path:
     raise LogError(f"{log_path}: the scenario {name!r} it was recorded from was not found")
 
 
+def logged_answers(values):
+    """Answer a command's decisions with the answers a log recorded for it, in order."""
+    queue = list(values)
+
+    def answer(req):
+        if not queue:
+            raise Refusal(f"a {req.kind} decision was asked that the log does not answer")
+        return queue.pop(0)
+    return answer
+
+
 def replay(path: str | Path) -> tuple[int, Divergence | None]:
     """Re-execute a log and compare every record. Returns (commands replayed, first divergence)."""
     from sim.scenario.load import load_scenario
@@ -136,16 +147,8 @@ def replay(path: str | Path) -> tuple[int, Divergence | None]:
             except (KeyError, ValueError, TypeError, IndexError):
                 raise LogError(f"{path}: command {n}: expected a valid command, found {c['command']!r}") from None
             rec.command(cmd)
-            queue = list(answers.get(n, []))
             try:
-                battle.submit(cmd)
-                while True:
-                    battle.step_until_blocked()
-                    if battle.pending is None:
-                        break
-                    if not queue:
-                        raise Refusal(f"a {battle.pending.kind} decision was asked that the log does not answer")
-                    battle.answer(queue.pop(0))
+                battle.run_command(cmd, logged_answers(answers.get(n, [])))
             except Refusal as e:
                 rec.lines.append(dumps({"t": "refused", "n": n, "reason": str(e)}))
                 break

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sim.battle import Refusal
 from sim.commands import command_from_dict
-from sim.replay.log import LogError, read_log, resolve_scenario
+from sim.replay.log import LogError, logged_answers, read_log, resolve_scenario
 from sim.scenario.errors import ScenarioError
 from sim.scenario.load import load_scenario
 
@@ -81,21 +81,12 @@ class ReplayMixin:
         self.start_battle(rv.spec, rv.seed, scenario_path=rv.scenario_path)
         b = self.battle
         for i in range(n):
-            queue = list(rv.answers.get(i, []))
             try:
-                b.submit(rv.commands[i])
-                while True:
-                    b.step_until_blocked()
-                    if b.pending is None:
-                        break
-                    if not queue:
-                        raise Refusal(f"the log does not answer a {b.pending.kind} decision")
-                    b.answer(queue.pop(0))
+                b.run_command(rv.commands[i], logged_answers(rv.answers.get(i, [])))
             except Refusal as e:
                 self.status = f"replay stopped at command {i + 1}: {e}"
                 n = i
                 break
-            b.commands_done += 1
         rv.pos = n
         self.scene.refresh(force=True)
         self.dead_at = {m.id: -1e9 for m in self.scene.models.values() if not m.alive}
