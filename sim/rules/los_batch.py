@@ -9,9 +9,10 @@ vertices, given as CSR-style arrays: pair q owns ``idx[start[q]:start[q + 1]]``.
   pair, with a bounding-box prefilter (a box gap of more than 1e-7" cannot be a crossing)
   and the same separating-axis test and 1e-9" tolerance as ``los_kernels.segments_blocked``.
 * ``pairs_visible_round``: candidate lines (common tangents of every pair of generators:
-  the two discs and the obstacle vertices) are built for every pair at once, in two rounds
-  (lines touching a disc first, then lines through two obstacle vertices only for the pairs
-  still unresolved), and reduced per pair.
+  the two discs and the obstacle vertices) are built for every pair at once, in three
+  rounds, each only for the pairs still unresolved (common tangents of the two discs; lines
+  tangent to a disc through an obstacle vertex; lines through two obstacle vertices), and
+  reduced per pair. Coordinates travel as 1-D arrays and pieces as ``Pieces.soa``.
 * ``outline_crossings_round``: where blocker edges cross a base's outline (extra
   generators when a piece overlaps a base, as in los_kernels._outline_crossings).
 """
@@ -39,94 +40,117 @@ def ragged_expand(start: np.ndarray, owner: np.ndarray):
     return item, pos
 
 
-def _sat_cross(a, b, V, nrm, off):
-    """Segments a-b (E, 2) enter the open interior of convex pieces (E, V, 2): the test of
-    los_kernels.segments_blocked, entry by entry."""
-    pa = np.einsum("ei,evi->ev", a, nrm)
-    pb = np.einsum("ei,evi->ev", b, nrm)
-    sep = (np.minimum(pa, pb) >= off - SIGHT_EPS).any(axis=1)
-    d = b - a
-    L = np.hypot(d[:, 0], d[:, 1])
+def sat_cross_k(ax, ay, bx, by, pk: Pieces, k) -> np.ndarray:
+    """The test of los_kernels.segments_blocked, entry by entry, for segments (ax, ay)-(bx, by)
+    (1-D arrays) against pieces ``k`` of ``pk``, on the packed vertex-major copy (``Pieces.soa``); the segment's
+    own axis is tried only where the piece's edge axes found no gap."""
+    nx, ny, off, vx, vy = pk.soa
+    Vm = int(pk.nverts.max()) if len(pk) else 1
+    gx, gy = nx[:Vm].take(k, axis=1), ny[:Vm].take(k, axis=1)
+    pa = gx * ax
+    pa += gy * ay
+    gx *= bx
+    gy *= by
+    gx += gy
+    np.minimum(pa, gx, out=pa)
+    pa -= off[:Vm].take(k, axis=1)
+    cross = ~(pa >= -SIGHT_EPS).any(axis=0)
+    e = np.flatnonzero(cross)
+    if len(e) == 0:
+        return cross
+    ax, ay = ax[e], ay[e]
+    dx, dy = bx[e] - ax, by[e] - ay
+    L = np.sqrt(dx * dx + dy * dy)
     ok = L > 1e-12
     Ls = np.where(ok, L, 1.0)
-    m = np.stack([np.where(ok, -d[:, 1] / Ls, 0.0), np.where(ok, d[:, 0] / Ls, 0.0)], axis=1)
-    vp = np.einsum("ei,evi->ev", m, V)
-    s0 = np.einsum("ei,ei->e", m, a)
-    sep |= ((vp.min(axis=1) >= s0 - SIGHT_EPS) | (vp.max(axis=1) <= s0 + SIGHT_EPS)) & ok
-    return ~sep
+    mx, my = np.where(ok, -dy / Ls, 0.0), np.where(ok, dx / Ls, 0.0)
+    ke = k[e]
+    vp = vx[:Vm].take(ke, axis=1) * mx
+    vp += vy[:Vm].take(ke, axis=1) * my
+    vp -= mx * ax + my * ay
+    sep = ((vp.min(axis=0) >= -SIGHT_EPS) | (vp.max(axis=0) <= SIGHT_EPS)) & ok
+    cross[e[sep]] = False
+    return cross
 
 
 def segments_blocked_ragged(p0, p1, owner, pk: Pieces, start, idx) -> np.ndarray:
     """13.11 Segment s (p0[s]-p1[s]) crosses one of the pieces idx[start[o]:start[o+1]],
     o = owner[s]?"""
-    S = len(p0)
+    return _blocked_xy(p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1], owner, pk, start, idx)
+
+
+def _blocked_xy(x0, y0, x1, y1, owner, pk: Pieces, start, idx) -> np.ndarray:
+    """``segments_blocked_ragged`` on coordinate arrays, with the bounding-box prefilter."""
+    S = len(x0)
+    out = np.zeros(S, dtype=bool)
     if S == 0:
-        return np.zeros(0, dtype=bool)
+        return out
     e_s, pos = ragged_expand(start, owner)
     if len(e_s) == 0:
-        return np.zeros(S, dtype=bool)
-    k = idx[pos]
-    lo = np.minimum(p0, p1)
-    hi = np.maximum(p0, p1)
-    bb = pk.bbox[k]
-    ls, hs = lo[e_s], hi[e_s]
-    near = ((bb[:, 0] <= hs[:, 0] + _BOX_GAP) & (bb[:, 2] >= ls[:, 0] - _BOX_GAP)
-            & (bb[:, 1] <= hs[:, 1] + _BOX_GAP) & (bb[:, 3] >= ls[:, 1] - _BOX_GAP))
+        return out
+    k = idx.take(pos)
+    bx0, by0, bx1, by1 = pk.bbox.T
+    lx, hx = np.minimum(x0, x1), np.maximum(x0, x1)
+    ly, hy = np.minimum(y0, y1), np.maximum(y0, y1)
+    near = bx0.take(k) <= hx.take(e_s) + _BOX_GAP
+    near &= bx1.take(k) >= lx.take(e_s) - _BOX_GAP
+    near &= by0.take(k) <= hy.take(e_s) + _BOX_GAP
+    near &= by1.take(k) >= ly.take(e_s) - _BOX_GAP
     e_s, k = e_s[near], k[near]
     if len(e_s) == 0:
-        return np.zeros(S, dtype=bool)
-    cross = _sat_cross(p0[e_s], p1[e_s], pk.verts[k], pk.normals[k], pk.offs[k])
-    out = np.zeros(S, dtype=bool)
+        return out
+    cross = sat_cross_k(x0.take(e_s), y0.take(e_s), x1.take(e_s), y1.take(e_s), pk, k)
     out[e_s[cross]] = True
     return out
 
 
-def _tangent(c1, r1, c2, r2, sgn: float, root: float):
+def _tangent(c1x, c1y, r1, c2x, c2y, r2, sgn: float, root: float):
     """One family of common tangent lines of discs (c1, r1), (c2, r2): the arithmetic of
-    los_kernels._common_tangents for one (sign, root); invalid lines are NaN."""
-    d = c1 - c2
-    D2 = np.einsum("mi,mi->m", d, d)
-    perp = np.stack([-d[:, 1], d[:, 0]], axis=1)
+    los_kernels._common_tangents for one (sign, root), on coordinate arrays. Returns unit
+    normals (nx, ny) and offsets s (n . x = s); invalid lines are NaN."""
+    dx, dy = c1x - c2x, c1y - c2y
+    D2 = dx * dx + dy * dy
     delta = r1 - sgn * r2
     h2 = D2 - delta * delta
     valid = (D2 > 1e-18) & (h2 >= -1e-12)
     h = np.sqrt(np.maximum(h2, 0.0))
     D2s = np.where(D2 > 1e-18, D2, 1.0)
-    n = (delta[:, None] * d + root * h[:, None] * perp) / D2s[:, None]
-    n[~valid] = np.nan
-    return n, np.einsum("mi,mi->m", n, c1) - r1
+    nx = (delta * dx + root * h * -dy) / D2s
+    ny = (delta * dy + root * h * dx) / D2s
+    nx[~valid] = np.nan
+    ny[~valid] = np.nan
+    return nx, ny, nx * c1x + ny * c1y - r1
 
 
-def _disc_chord(n, s, c, r):
+def _disc_chord(nx, ny, s, cx, cy, r):
     """Interval (t0, t1) along u = perp(n) from x0 = n s where lines meet discs (c, r)."""
-    u = np.stack([-n[:, 1], n[:, 0]], axis=1)
-    w = c - n * s[:, None]
-    tc = np.einsum("li,li->l", w, u)
-    dist = np.abs(np.einsum("li,li->l", w, n))
+    wx, wy = cx - nx * s, cy - ny * s
+    tc = wx * -ny + wy * nx
+    dist = np.abs(wx * nx + wy * ny)
     ok = dist <= r + _TOL
     half = np.sqrt(np.maximum(r * r - dist * dist, 0.0))
     return np.where(ok, tc - half, np.nan), np.where(ok, tc + half, np.nan)
 
 
-def _lines_free(n, s, owner, ca, ra, cb, rb, pk, pstart, pidx) -> np.ndarray:
+def _lines_free(nx, ny, s, owner, D, pk, pstart, pidx) -> np.ndarray:
     """For lines (n, s) of pair owner: is the line's A-to-B part unblocked (or do the
-    footprints meet along it)?"""
-    good = ~np.isnan(n[:, 0])
-    n, s, owner = n[good], s[good], owner[good]
-    ta0, ta1 = _disc_chord(n, s, ca[owner], ra[owner])
-    tb0, tb1 = _disc_chord(n, s, cb[owner], rb[owner])
+    footprints meet along it)? ``D`` = (ax, ay, ra, bx, by, rb) per pair."""
+    good = ~np.isnan(nx)
+    nx, ny, s, owner = nx[good], ny[good], s[good], owner[good]
+    ax, ay, ra, bx, by, rb = (a.take(owner) for a in D)
+    ta0, ta1 = _disc_chord(nx, ny, s, ax, ay, ra)
+    tb0, tb1 = _disc_chord(nx, ny, s, bx, by, rb)
     ok = ~(np.isnan(ta0) | np.isnan(tb0))
-    n, s, owner = n[ok], s[ok], owner[ok]
+    nx, ny, s, owner = nx[ok], ny[ok], s[ok], owner[ok]
     ta0, ta1, tb0, tb1 = ta0[ok], ta1[ok], tb0[ok], tb1[ok]
     fwd = ta1 <= tb0 + _TOL
     bwd = tb1 <= ta0 + _TOL
     touch = ~fwd & ~bwd
     t_from = np.where(fwd, ta1, ta0)
     t_to = np.where(fwd, tb0, tb1)
-    u = np.stack([-n[:, 1], n[:, 0]], axis=1)
-    x0 = n * s[:, None]
-    free = ~segments_blocked_ragged(x0 + t_from[:, None] * u, x0 + t_to[:, None] * u,
-                                    owner, pk, pstart, pidx)
+    x0, y0 = nx * s, ny * s
+    free = ~_blocked_xy(x0 - t_from * ny, y0 + t_from * nx, x0 - t_to * ny, y0 + t_to * nx,
+                        owner, pk, pstart, pidx)
     return owner[free | touch]
 
 
@@ -162,31 +186,34 @@ def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
     """06.01 Exact sight between round footprints A[q] and B[q] for many pairs at once.
 
     Pieces of pair q: ``pidx[pstart[q]:pstart[q+1]]``; obstacle vertices (generators):
-    ``opts[ostart[q]:ostart[q+1]]``. No piece may overlap either disc (callers send those
-    pairs to los_kernels.pair_visible, which adds outline crossings as generators)."""
+    ``opts[ostart[q]:ostart[q+1]]``. Pieces overlapping a disc need the outline crossings
+    among the generators (see ``outline_crossings_round``). Candidate lines in rounds, each
+    only for the pairs still unresolved: the four common tangents of A and B; lines tangent
+    to A or B through an obstacle vertex; lines through two obstacle vertices."""
     Q = len(ca)
     vis = np.zeros(Q, dtype=bool)
     if Q == 0:
         return vis
     vis |= (pstart[1:] - pstart[:-1]) == 0
+    D = (ca[:, 0].copy(), ca[:, 1].copy(), ra, cb[:, 0].copy(), cb[:, 1].copy(), rb)
+    ox, oy = opts[:, 0].copy(), opts[:, 1].copy()
     oown = np.repeat(np.arange(Q), ostart[1:] - ostart[:-1])
-    # round 1: lines tangent to a disc (A-B, A-obstacle, B-obstacle)
+    # round 0: common tangents of A and B
     qs = np.flatnonzero(~vis)
-    ns, ss, ow = [], [], []
-    for sg in (1.0, -1.0):
-        for rt in (1.0, -1.0):
-            n, s = _tangent(ca[qs], ra[qs], cb[qs], rb[qs], sg, rt)
-            ns.append(n); ss.append(s); ow.append(qs)
+    A = tuple(a.take(qs) for a in D)
+    fam = [_tangent(*A, sg, rt) for sg in (1.0, -1.0) for rt in (1.0, -1.0)]
+    vis[_lines_free(*(np.concatenate(x) for x in zip(*fam)), np.tile(qs, 4), D, pk,
+                    pstart, pidx)] = True
+    # round 1: tangent to A or B through an obstacle vertex
     oi = np.flatnonzero(~vis[oown])
-    oq = oown[oi]
-    zero = np.zeros(len(oi))
-    for c, r in ((ca, ra), (cb, rb)):
-        for rt in (1.0, -1.0):
-            n, s = _tangent(c[oq], r[oq], opts[oi], zero, 1.0, rt)
-            ns.append(n); ss.append(s); ow.append(oq)
-    ok = _lines_free(np.concatenate(ns), np.concatenate(ss), np.concatenate(ow),
-                     ca, ra, cb, rb, pk, pstart, pidx)
-    vis[ok] = True
+    if len(oi):
+        oq = oown[oi]
+        zero = np.zeros(len(oi))
+        px, py = ox[oi], oy[oi]
+        fam = [_tangent(D[b].take(oq), D[b + 1].take(oq), D[b + 2].take(oq), px, py, zero, 1.0, rt)
+               for b in (0, 3) for rt in (1.0, -1.0)]
+        vis[_lines_free(*(np.concatenate(x) for x in zip(*fam)), np.tile(oq, 4), D, pk,
+                        pstart, pidx)] = True
     # round 2: lines through two obstacle vertices of the same pair
     oi = np.flatnonzero(~vis[oown])
     if len(oi) > 1:
@@ -198,7 +225,6 @@ def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
         b = a + 1 + (np.arange(int(cnt.sum())) - np.repeat(first, cnt))
         if len(a):
             z = np.zeros(len(a))
-            n, s = _tangent(opts[a], z, opts[b], z, 1.0, 1.0)
-            ok = _lines_free(n, s, oown[a], ca, ra, cb, rb, pk, pstart, pidx)
-            vis[ok] = True
+            nx, ny, s = _tangent(ox[a], oy[a], z, ox[b], oy[b], z, 1.0, 1.0)
+            vis[_lines_free(nx, ny, s, oown[a], D, pk, pstart, pidx)] = True
     return vis

@@ -39,7 +39,7 @@ class Pieces:
     bbox (K, 4) = xmin, ymin, xmax, ymax; nverts (K,).
     """
 
-    __slots__ = ("verts", "normals", "offs", "bbox", "nverts")
+    __slots__ = ("verts", "normals", "offs", "bbox", "nverts", "soa")
 
     def __init__(self, polys: list[np.ndarray]):
         K = len(polys)
@@ -63,6 +63,15 @@ class Pieces:
             self.bbox = np.concatenate([verts.min(axis=1), verts.max(axis=1)], axis=1)
         else:
             self.bbox = np.zeros((0, 4))
+        self._pack()
+
+    def _pack(self) -> None:
+        """Structure-of-arrays copies for the batched kernels, vertex-major so that gathers
+        (``take(k, axis=1)``) and reductions over a piece's vertices run on contiguous rows:
+        ``soa`` = (nx, ny, offs, vx, vy), each (V, K)."""
+        self.soa = tuple(np.ascontiguousarray(a.T) for a in (
+            self.normals[..., 0], self.normals[..., 1], self.offs,
+            self.verts[..., 0], self.verts[..., 1]))
 
     def __len__(self) -> int:
         return len(self.nverts)
@@ -71,6 +80,7 @@ class Pieces:
         out = Pieces.__new__(Pieces)
         out.verts, out.normals = self.verts[idx], self.normals[idx]
         out.offs, out.bbox, out.nverts = self.offs[idx], self.bbox[idx], self.nverts[idx]
+        out.soa = tuple(np.ascontiguousarray(a[:, idx]) for a in self.soa)
         return out
 
     def vertex_list(self) -> np.ndarray:

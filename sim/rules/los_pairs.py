@@ -1,97 +1,39 @@
 """06.01 / 13.10 / 13.11 Pair stages of the VisibilityIndex: which blocker pieces matter for
 which pair of models, resolved for all pairs at once (numpy).
 
-For pairs (I, J) of models (round or not) the stages are:
+Only *active* pieces count (13.10: obscuring areas neither model is within; 13.11: dense
+features of areas either model is within). For pairs (I, J) of models (round or not):
 
-0. *centre candidates*: pieces that may cross the centre-to-centre segment. For many pairs,
-   a uniform grid of cells (``PieceGrid``) holds, per cell, a bit mask of the pieces whose
-   bounding box comes within half a cell of it; the segment is sampled every cell width and
-   the masks of the sampled cells are OR-ed (every point of the segment is within half a
-   cell of a sample, so no crossed piece is missed). Few pairs: a bounding-box test.
-   Only *active* pieces count (13.10: obscuring areas neither model is within; 13.11: dense
-   features of areas either model is within).
-1. exact centre crossing (separating axes) -> ``centre_free``; a convex piece crossed by
-   both outer common tangents of the two bounding circles and meeting neither circle
-   separates the footprints -> ``blocked``.
-2. for the pairs left, the pieces meeting the capsule around the centre segment (radius =
+1. ``umbra_blocked`` (certificate "definitely blocked"): per observer, for every piece, the
+   chord t1-t2 joining the piece's silhouette vertices seen from the observer's centre and
+   the umbra of that chord lit by the observer's bounding circle (two tangent half-planes
+   through t1 and t2 and the far side of the chord). A target whose bounding circle lies
+   in it (margins 1e-6") cannot be seen: every segment between the bases crosses the
+   chord's relative interior, which lies in the piece's open interior (or crosses the
+   piece's edge into it). Candidates come from one angular sort of the targets per
+   observer and ``searchsorted`` over the chords' angular intervals; the tests run in
+   batches of a few thousand (observer, piece, target) triples.
+2. ``capsule_inputs``: for the pairs left, the exact centre crossing (separating axes)
+   -> ``centre_free``; the pieces meeting the capsule around the centre segment (radius =
    the larger bounding radius) and the obstacle vertices inside it: the inputs of the exact
    test (sim.rules.los_batch / sim.rules.los_kernels). No such piece -> ``clear`` (visible
    and fully visible both ways).
 
-Every stage is a superset filter followed by an exact test on the pair's own data, so the
-answer for a pair does not depend on which other pairs are resolved with it.
+Every stage is a sound filter or certificate followed by an exact test on the pair's own
+data, so the answer for a pair does not depend on which other pairs are resolved with it.
+Kernels use the vertex-major packed pieces (``Pieces.soa``) and 1-D coordinate arrays:
+small-axis reductions and (E, V, 2) gathers cost far more than the arithmetic here.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.rules.los_batch import _sat_cross
+from sim.rules.los_batch import sat_cross_k
 from sim.rules.los_kernels import Pieces
 from sim.rules.visibility import AREA, DENSE
 
-__all__ = ["PieceGrid", "centre_stage", "capsule_inputs"]
-
-_GRID_MIN_PAIRS = 1500
-
-
-class PieceGrid:
-    """Uniform grid of cells holding bit masks (uint64 words) of nearby pieces; bit b
-    stands for piece ``perm[b]`` (pieces by decreasing bounding-box diagonal)."""
-
-    def __init__(self, pk: Pieces, select: np.ndarray, cell: float = 3.0):
-        self.cell = cell
-        self.K = len(pk)
-        self.W = max(1, (self.K + 63) // 64)
-        size = np.hypot(pk.bbox[:, 2] - pk.bbox[:, 0], pk.bbox[:, 3] - pk.bbox[:, 1])
-        self.perm = np.argsort(-size, kind="stable")      # bit b <-> piece perm[b]
-        rank = np.empty(len(pk), dtype=np.int64)
-        rank[self.perm] = np.arange(len(pk))
-        idx = np.flatnonzero(select)
-        if len(idx) == 0:
-            self.nx = self.ny = 1
-            self.x0 = self.y0 = 0.0
-            self.masks = np.zeros((2, self.W), dtype=np.uint64)
-            return
-        bb = pk.bbox[idx]
-        g = 0.5 * cell + 1e-6
-        self.x0 = float(bb[:, 0].min()) - g - cell
-        self.y0 = float(bb[:, 1].min()) - g - cell
-        self.nx = int(np.ceil((bb[:, 2].max() + g + cell - self.x0) / cell)) + 1
-        self.ny = int(np.ceil((bb[:, 3].max() + g + cell - self.y0) / cell)) + 1
-        masks = np.zeros((self.nx * self.ny + 1, self.W), dtype=np.uint64)
-        for k, b in zip(rank[idx], bb):
-            i0 = int(np.floor((b[0] - g - self.x0) / cell))
-            i1 = int(np.floor((b[2] + g - self.x0) / cell))
-            j0 = int(np.floor((b[1] - g - self.y0) / cell))
-            j1 = int(np.floor((b[3] + g - self.y0) / cell))
-            ii, jj = np.meshgrid(np.arange(i0, i1 + 1), np.arange(j0, j1 + 1), indexing="ij")
-            masks[(jj * self.nx + ii).ravel(), k // 64] |= np.uint64(1) << np.uint64(k % 64)
-        self.masks = masks
-
-    def segment_candidates(self, a: np.ndarray, b: np.ndarray):
-        """(segment index, piece index) of pieces that may meet segments a-b, sorted by
-        segment then by decreasing piece size."""
-        d = b - a
-        L = np.hypot(d[:, 0], d[:, 1])
-        n = np.maximum(np.ceil(L / self.cell), 1.0)
-        nmax = int(n.max()) + 1
-        t = np.minimum(np.arange(nmax)[None, :] / n[:, None], 1.0)    # (P, nmax)
-        x = (a[:, 0:1] + t * d[:, 0:1] - self.x0) / self.cell
-        y = (a[:, 1:2] + t * d[:, 1:2] - self.y0) / self.cell
-        ix = np.floor(x).astype(np.int64)
-        iy = np.floor(y).astype(np.int64)
-        inside = (ix >= 0) & (ix < self.nx) & (iy >= 0) & (iy < self.ny)
-        cellid = np.where(inside, iy * self.nx + ix, self.nx * self.ny)
-        g = self.masks[cellid]                                        # (P, nmax, W)
-        m = g[:, 0].copy()
-        for c in range(1, g.shape[1]):
-            m |= g[:, c]
-        bits = np.unpackbits(m.view(np.uint8), axis=1, bitorder="little")
-        p, bit = np.nonzero(bits)
-        keep = bit < self.K
-        return p[keep], self.perm[bit[keep]]
-
+__all__ = ["umbra_blocked", "capsule_inputs"]
 
 def _active_entries(ix, I, J, p, k, dense_only: bool):
     kind = ix.blk.kind[k]
@@ -116,126 +58,6 @@ def _bbox_candidates(ix, I, J, R, dense_only: bool):
     return _active_entries(ix, I, J, p, k, dense_only)
 
 
-def _grid_candidates(ix, I, J):
-    """Centre-segment candidates for many pairs (not dense_only): grid over the obscuring
-    area pieces, plus the dense pieces of the areas either model is within."""
-    grid = ix._grid
-    p, k = grid.segment_candidates(ix.centres[I], ix.centres[J])
-    p, k = _active_entries(ix, I, J, p, k, False)
-    w = ix.within[I] | ix.within[J]
-    pa, aa = np.nonzero(w)
-    if len(pa):
-        ds, di = ix._dense_of_area
-        cnt = ds[aa + 1] - ds[aa]
-        pd = np.repeat(pa, cnt)
-        first = np.cumsum(cnt) - cnt
-        kd = di[np.arange(int(cnt.sum())) - np.repeat(first, cnt) + np.repeat(ds[aa], cnt)]
-        p = np.concatenate([p, pd])
-        k = np.concatenate([k, kd])
-    return p, k
-
-
-def centre_stage(ix, I, J, dense_only: bool = False):
-    """Stages 0-1: ``blocked`` per pair: one convex active piece crossed by both outer common
-    tangents of the two bounding circles, and meeting neither circle, separates the
-    footprints. Each pair's candidate pieces are tried largest first, in rounds, and a pair
-    leaves as soon as one piece blocks it."""
-    P = len(I)
-    blocked = np.zeros(P, bool)
-    pk = ix.blk.pieces
-    if len(pk) == 0 or P == 0:
-        return blocked
-    if P >= _GRID_MIN_PAIRS and not dense_only:
-        p, k = _grid_candidates(ix, I, J)
-    else:
-        R = np.maximum(ix.rad[I], ix.rad[J]) + 1e-6
-        p, k = _bbox_candidates(ix, I, J, R * 0.0, dense_only)
-    if len(p) == 0:
-        return blocked
-    a, b = ix.centres[I[p]], ix.centres[J[p]]
-    pc, pr = _piece_circles(ix)
-    near = _seg_point_dist(a, b, pc[k]) <= pr[k]          # cheap: bounding circle of the piece
-    p, k = p[near], k[near]
-    if len(p) > 1 and not bool(np.all(p[1:] >= p[:-1])):
-        order = np.argsort(p, kind="stable")
-        p, k = p[order], k[order]
-    first = np.searchsorted(p, p, side="left")
-    rank = np.arange(len(p)) - first
-    for rnd in (0, 1, None):
-        sel = (rank == rnd) if rnd is not None else (rank > 1)
-        sel &= ~blocked[p]
-        e = np.flatnonzero(sel)
-        if len(e):
-            blocked[p[e][_blocks(ix, I[p[e]], J[p[e]], k[e], pc, pr)]] = True
-    return blocked
-
-
-def _blocks(ix, i, j, k, pc, pr) -> np.ndarray:
-    """Does convex piece k separate the bounding circles of models i and j?"""
-    pk = ix.blk.pieces
-    ra, rb = ix.rad[i] + 1e-6, ix.rad[j] + 1e-6
-    ae, be_ = ix.centres[i], ix.centres[j]
-    d = be_ - ae
-    D = np.hypot(d[:, 0], d[:, 1])
-    Ds = np.where(D > 0, D, 1.0)
-    u = d / Ds[:, None]
-    w = np.stack([-u[:, 1], u[:, 0]], axis=1)
-    ct = np.clip((ra - rb) / Ds, -1.0, 1.0)
-    st = np.sqrt(1.0 - ct * ct)
-    ok = D > ra + rb
-    tang = []
-    for sg in (1.0, -1.0):
-        nvec = ct[:, None] * u + sg * st[:, None] * w     # unit normal of the tangent
-        t0, t1 = ae + ra[:, None] * nvec, be_ + rb[:, None] * nvec
-        ok &= _seg_point_dist(t0, t1, pc[k]) <= pr[k]     # cheap necessary condition
-        tang.append((t0, t1))
-    ok &= np.hypot(*(ae - pc[k]).T) > ra                   # cheap: circle far from piece
-    ok &= np.hypot(*(be_ - pc[k]).T) > rb
-    for t0, t1 in tang:
-        sel = np.flatnonzero(ok)
-        ks = k[sel]
-        ok[sel] = _sat_cross(t0[sel], t1[sel], pk.verts[ks], pk.normals[ks], pk.offs[ks])
-    sel = np.flatnonzero(ok)
-    ks = k[sel]
-    V, nrm, off = pk.verts[ks], pk.normals[ks], pk.offs[ks]
-    ok[sel] = (_point_convex_dist(ae[sel], V, nrm, off) > ra[sel]) & \
-              (_point_convex_dist(be_[sel], V, nrm, off) > rb[sel])
-    return ok
-
-
-def _piece_circles(ix):
-    """Per piece: a centre and a radius holding it (grown by 1e-7")."""
-    pc = getattr(ix.blk, "_circles", None)
-    if pc is None:
-        pk = ix.blk.pieces
-        n = np.maximum(pk.nverts, 1)[:, None]
-        real = (np.arange(pk.verts.shape[1])[None, :] < pk.nverts[:, None])[..., None]
-        c = (pk.verts * real).sum(axis=1) / n
-        r = np.hypot(*(pk.verts - c[:, None]).transpose(2, 0, 1)).max(axis=1) + 1e-7
-        pc = ix.blk._circles = (c, r)
-    return pc
-
-
-def _seg_point_dist(a, b, c):
-    """Distance from points c (E, 2) to segments a-b (E, 2)."""
-    d = b - a
-    L2 = np.einsum("ei,ei->e", d, d)
-    t = np.clip(np.einsum("ei,ei->e", c - a, d) / np.where(L2 > 0, L2, 1.0), 0.0, 1.0)
-    q = c - a - t[:, None] * d
-    return np.sqrt(np.einsum("ei,ei->e", q, q))
-
-
-def _point_convex_dist(c, V, nrm, off):
-    """Distance from points c (E, 2) to convex pieces (E, V, 2); 0 when inside."""
-    W = np.roll(V, -1, axis=1) - V
-    WW = np.maximum(np.einsum("evi,evi->ev", W, W), 1e-30)
-    u = np.clip(np.einsum("evi,evi->ev", c[:, None] - V, W) / WW, 0, 1)
-    q = c[:, None] - V - u[..., None] * W
-    d = np.sqrt(np.einsum("evi,evi->ev", q, q).min(axis=1))
-    inside = (np.einsum("ei,evi->ev", c, nrm) - off <= 0).all(axis=1)
-    return np.where(inside, 0.0, d)
-
-
 def capsule_inputs(ix, I, J, dense_only: bool = False):
     """Stage 2 for pairs (I, J): the active pieces meeting each pair's capsule (CSR:
     ``pstart``, ``pidx``, piece indices ascending per pair) and the obstacle vertices within
@@ -247,31 +69,178 @@ def capsule_inputs(ix, I, J, dense_only: bool = False):
         return zero, np.zeros(0, np.int64), zero, np.zeros((0, 2)), np.ones(P, bool)
     R = np.maximum(ix.rad[I], ix.rad[J]) + 1e-6
     p, k = _bbox_candidates(ix, I, J, R, dense_only)
-    a, b = ix.centres[I[p]], ix.centres[J[p]]
-    V = pk.verts[k]
-    cross = _sat_cross(a, b, V, pk.normals[k], pk.offs[k])
-    d = b - a
-    L2 = np.einsum("ei,ei->e", d, d)
-    t = np.clip(np.einsum("evi,ei->ev", V - a[:, None], d) / np.where(L2 > 0, L2, 1.0)[:, None], 0, 1)
-    dv = V - a[:, None] - t[..., None] * d[:, None]
-    dvs2 = np.einsum("evi,evi->ev", dv, dv)
-    W = np.roll(V, -1, axis=1) - V
-    WW = np.maximum(np.einsum("evi,evi->ev", W, W), 1e-30)
+    C = ix.centres
+    ax, ay = C[:, 0].take(I.take(p)), C[:, 1].take(I.take(p))
+    bx, by = C[:, 0].take(J.take(p)), C[:, 1].take(J.take(p))
+    cross = sat_cross_k(ax, ay, bx, by, pk, k)
+    _, _, _, vx, vy = pk.soa                                     # (V, K)
+    Vx, Vy = vx.take(k, axis=1), vy.take(k, axis=1)              # (V, E)
+    dx, dy = bx - ax, by - ay
+    L2 = dx * dx + dy * dy
+    L2[L2 <= 0] = 1.0
+    rx, ry = Vx - ax, Vy - ay
+    t = np.clip((rx * dx + ry * dy) / L2, 0, 1)
+    rx -= t * dx
+    ry -= t * dy
+    dvs2 = rx * rx + ry * ry
+    Wx, Wy = np.roll(Vx, -1, axis=0) - Vx, np.roll(Vy, -1, axis=0) - Vy
+    WW = np.maximum(Wx * Wx + Wy * Wy, 1e-30)
     de = np.full(len(p), np.inf)
-    for pt in (a, b):
-        uu = np.clip(np.einsum("evi,evi->ev", pt[:, None] - V, W) / WW, 0, 1)
-        q = pt[:, None] - V - uu[..., None] * W
-        de = np.minimum(de, np.einsum("evi,evi->ev", q, q).min(axis=1))
-    dist = np.where(cross, 0.0, np.sqrt(np.minimum(dvs2.min(axis=1), de)))
+    for px, py in ((ax, ay), (bx, by)):
+        qx, qy = px - Vx, py - Vy
+        uu = np.clip((qx * Wx + qy * Wy) / WW, 0, 1)
+        qx -= uu * Wx
+        qy -= uu * Wy
+        de = np.minimum(de, (qx * qx + qy * qy).min(axis=0))
+    dist = np.where(cross, 0.0, np.sqrt(np.minimum(dvs2.min(axis=0), de)))
     centre_free = np.ones(P, bool)
     centre_free[p[cross]] = False
     hit = dist < R[p] + 1e-9
-    p, k, dvs2 = p[hit], k[hit], dvs2[hit]
+    p, k, dvs2 = p[hit], k[hit], dvs2[:, hit]
     pstart = np.searchsorted(p, np.arange(P + 1), side="left").astype(np.int64)
     # obstacle vertices (real ones, not padding) within R of the centre segment
-    real = np.arange(V.shape[1])[None, :] < pk.nverts[k][:, None]
-    inside = real & (np.sqrt(dvs2) <= R[p][:, None])
-    ep, ev = np.nonzero(inside)
+    real = np.arange(dvs2.shape[0])[:, None] < pk.nverts[k][None, :]
+    inside = real & (np.sqrt(dvs2) <= R[p][None, :])
+    ep, ev = np.nonzero(inside.T)
     opts = pk.verts[k[ep], ev]
     ostart = np.searchsorted(p[ep], np.arange(P + 1), side="left").astype(np.int64)
     return pstart, k, ostart, opts, centre_free
+
+
+_TWO_PI = 2.0 * np.pi
+_GROW = 1e-6            # bounding circles grown by this much (both sides): margins of the certificate
+_CHUNK = 8192           # triples per batch: keeps temporaries small (cache, no fresh mmap pages)
+
+
+def umbra_blocked(ix, obs, tgt, dense_only: bool = False) -> np.ndarray:
+    """Stage 1 for directed pairs (observer ``obs``, target ``tgt``): ``blocked`` where the
+    target's (grown) bounding circle lies wholly in the umbra of a chord t1-t2 of one
+    convex active piece, lit by the observer's (grown) bounding circle.
+
+    The chord joins the piece's silhouette vertices seen from the observer's centre; any
+    segment from the light to a point of the umbra crosses the chord's relative interior,
+    hence enters the piece's open interior (a chord of a convex piece is inside it), so
+    every sight segment between the footprints is blocked. Candidates: per observer, the
+    targets whose direction lies in the chord's angular interval (one sort and
+    ``searchsorted`` for all observers), then three half-plane tests per (observer, piece,
+    target) and the 13.10 / 13.11 activity of the piece for the pair."""
+    P = len(obs)
+    blocked = np.zeros(P, bool)
+    pk = ix.blk.pieces
+    K = len(pk)
+    if K == 0 or P == 0:
+        return blocked
+    C = ix.centres
+    tx, ty = C[tgt, 0], C[tgt, 1]
+    th = np.arctan2(ty - C[obs, 1], tx - C[obs, 0])
+    th %= _TWO_PI
+    uo, oinv = np.unique(obs, return_inverse=True)
+    key = np.concatenate([th, th + _TWO_PI])
+    key += np.tile(oinv * 16.0, 2)
+    order = np.argsort(key)
+    sk = key[order]
+    order %= P
+    ln = _chord_lines(ix, uo, dense_only)
+    lo = ln["lo"] + np.repeat(16.0 * np.arange(len(uo)), K)
+    s = np.searchsorted(sk, lo, "left")
+    cnt = np.searchsorted(sk, lo + ln["width"], "right") - s
+    cnt[~ln["valid"]] = 0
+    cum = np.cumsum(cnt)
+    tot = int(cum[-1])
+    if tot == 0:
+        return blocked
+    rb = ix.rad[tgt] + _GROW
+    NA = ix.within.shape[1]
+    wflat = ix.within.ravel()
+    trow = tgt * NA
+    L = ln["L"]
+    cuts = np.searchsorted(cum, np.arange(_CHUNK, tot, _CHUNK), "left")
+    for l0, l1 in zip(np.concatenate([[0], cuts]), np.concatenate([cuts, [len(cnt)]])):
+        c = cnt[l0:l1]
+        n = int(c.sum())
+        if n == 0:
+            continue
+        ik = np.repeat(np.arange(l0, l1), c)
+        pos = np.arange(n) - np.repeat(np.cumsum(c) - c - s[l0:l1], c)
+        p = order.take(pos)
+        qx, qy, r = tx.take(p), ty.take(p), rb.take(p)
+        ok = None
+        for row in (6, 0, 3):               # chord first: it rejects the near targets
+            v = L[row].take(ik) * qx
+            v += L[row + 1].take(ik) * qy
+            v += r
+            t = v <= L[row + 2].take(ik)
+            ok = t if ok is None else ok & t
+        ik, p = ik[ok], p[ok]
+        if not dense_only:
+            tw = wflat.take(trow.take(p) + ln["area"].take(ik))
+            keep = np.where(tw, ln["act_in"].take(ik), ln["act_out"].take(ik))
+            p = p[keep]
+        blocked[p] = True
+    return blocked
+
+
+def _chord_lines(ix, obs, dense_only: bool = False):
+    """For every observer in ``obs`` and every piece (flattened observer-major, U*K): the
+    chord t1-t2 between the piece's silhouette vertices seen from the observer's centre
+    and the three half-planes n . x <= o (rows of ``L``: 0-2 tangent to the observer's
+    grown bounding circle through t1, 3-5 through t2, 6-8 the chord line facing the
+    observer) whose intersection is the umbra of that chord. Also the chord's angular
+    interval seen from the centre (``lo``, ``width``), ``valid``, the piece's ``area`` and
+    whether it is active for the observer and a target within / not within that area."""
+    pk = ix.blk.pieces
+    nx, ny, off, vx, vy = pk.soa                                 # (V, K)
+    V, K = nx.shape
+    U = len(obs)
+    cx, cy = ix.centres[obs, 0], ix.centres[obs, 1]
+    F = nx[:, None, :] * cx[None, :, None]
+    F += ny[:, None, :] * cy[None, :, None]
+    F = (F > off[:, None, :]).reshape(V, U * K)                  # edge v faces the centre
+    T = F != np.roll(F, 1, axis=0)                               # silhouette vertices
+    a = np.zeros(U * K, np.int64)
+    b = np.zeros(U * K, np.int64)
+    for v in range(V - 1, -1, -1):
+        a[T[v]] = v
+    for v in range(V):
+        b[T[v]] = v
+    valid = T.sum(axis=0) == 2
+    kk = np.tile(np.arange(K), U)
+    fa, fb = a * K + kk, b * K + kk
+    x1, y1, x2, y2 = vx.take(fa), vy.take(fa), vx.take(fb), vy.take(fb)
+    ccx, ccy = np.repeat(cx, K), np.repeat(cy, K)
+    r = np.repeat(ix.rad[obs] + _GROW, K)
+    sw = (x1 - ccx) * (y2 - ccy) - (y1 - ccy) * (x2 - ccx) < 0   # t1 -> t2 counter-clockwise
+    x1, x2 = np.where(sw, x2, x1), np.where(sw, x1, x2)
+    y1, y2 = np.where(sw, y2, y1), np.where(sw, y1, y2)
+    a1 = np.arctan2(y1 - ccy, x1 - ccx)
+    a2 = np.arctan2(y2 - ccy, x2 - ccx)
+    ex, ey = x2 - x1, y2 - y1
+    le = np.sqrt(ex * ex + ey * ey)
+    valid &= le > 1e-9
+    le[le == 0] = 1.0
+    ncx, ncy = -ey / le, ex / le                                 # chord normal towards the centre
+    oc = ncx * x1 + ncy * y1
+    valid &= ncx * ccx + ncy * ccy - r >= oc + 1e-9              # light strictly on the near side
+    rows = [None] * 9
+    rows[6], rows[7], rows[8] = ncx, ncy, oc                     # target beyond the chord
+    for base, (px, py, qx, qy, sg) in ((0, (x1, y1, x2, y2, 1.0)), (3, (x2, y2, x1, y1, -1.0))):
+        wx, wy = ccx - px, ccy - py
+        d2 = wx * wx + wy * wy
+        h = np.sqrt(np.maximum(d2 - r * r, 0.0))
+        # unit normal n, n . (c - t) = -r: the light on the negative side, tangent at t;
+        # the sign keeps the other chord end on the light's side
+        n_x = (-r * wx - sg * h * wy) / d2
+        n_y = (-r * wy + sg * h * wx) / d2
+        valid &= (d2 > r * r) & (n_x * (qx - px) + n_y * (qy - py) <= 0)
+        rows[base], rows[base + 1], rows[base + 2] = n_x, n_y, n_x * px + n_y * py
+    area = np.tile(ix.blk.area, U)
+    kind = np.tile(ix.blk.kind, U)
+    w_obs = ix.within[np.repeat(obs, K), area]
+    if dense_only:
+        act_in = act_out = kind == DENSE
+    else:
+        act_in = (kind == DENSE)                                 # target within the area
+        act_out = np.where(kind == DENSE, w_obs, ~w_obs)         # target not within it
+    valid &= act_in | act_out
+    return {"L": rows, "valid": valid, "lo": a1 % _TWO_PI, "width": (a2 - a1) % _TWO_PI,
+            "area": area, "act_in": act_in, "act_out": act_out}

@@ -10,15 +10,18 @@ Holds, for models in a stable order (the order given), numpy bool matrices index
   (24.24) applied for enemy observers; recomputed from cached geometry, so changing who has
   made ranged attacks needs no geometry.
 
-Pairs are resolved in stages, all pairs at once (sim.rules.los_pairs): grid-prefiltered
-candidate pieces, a one-piece "definitely blocked" test tried largest piece first in rounds,
-then for the pairs left the pieces meeting their capsule; pairs with a blocker in the capsule
-and a blocked centre line get the exact test, batched over pairs (sim.rules.los_batch; bases
-that are not round go to sim.rules.los_kernels one pair at a time). ``fully_visible`` is
-lazy: entries that need the exact test are computed when first read (whole matrix via
-``fully_visible``/``cover``, one observer row via ``row_fully_visible``/``row_cover``, or
-single entries via ``is_fully_visible``/``has_cover``/``unit_cover_flags``) and cached until
-a model of the pair moves. ``update`` recomputes only the rows and columns of moved models.
+Pairs are resolved in stages, all pairs at once (sim.rules.los_pairs): a "definitely
+blocked" certificate (the target's bounding circle inside the umbra of one piece's chord lit
+by the observer's bounding circle; candidates by one angular sort per observer), then for
+the pairs left the pieces meeting their capsule; pairs with a blocker in the capsule and a
+blocked centre line get the exact test, batched over pairs in rounds of candidate lines
+(sim.rules.los_batch; bases that are not round go to sim.rules.los_kernels one pair at a
+time). ``fully_visible`` is lazy: entries that need the exact test are computed when first
+read (whole matrix via ``fully_visible``/``cover``, one observer row via
+``row_fully_visible``/``row_cover``, or single entries via ``is_fully_visible``/
+``has_cover``/``unit_cover_flags``) and cached until a model of the pair moves. Areas a model
+is within are computed for all models, areas and edges in one pass.
+``update`` recomputes only the rows and columns of moved models.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import numpy as np
 from sim.rules.geometry import EPS, Footprint, core, distance_matrix
 from sim.rules.los_batch import outline_crossings_round, pairs_visible_round
 from sim.rules.los_kernels import footprint_fully_visible, pair_visible
-from sim.rules.los_pairs import PieceGrid, capsule_inputs, centre_stage
+from sim.rules.los_pairs import capsule_inputs, umbra_blocked
 from sim.rules.terrain import TerrainArea
 from sim.rules.visibility import (
     AREA, DENSE, DETECTION_RANGE, GONE_TO_GROUND_PENALTY, HIDEABLE, TerrainBlockers, clamp_range,
@@ -88,12 +91,7 @@ class VisibilityIndex:
         self.full_dense = np.ones((n, n), dtype=bool)
         self.stats = {"pairs": 0, "exact_los": 0, "exact_full": 0}
         self._visible = None
-        self._grid = PieceGrid(self.blk.pieces, self.blk.kind == AREA)
-        dense = np.flatnonzero(self.blk.kind == DENSE)
-        owner = self.blk.area[dense]
-        order = np.argsort(owner, kind="stable")
-        self._dense_of_area = (np.searchsorted(owner[order], np.arange(len(self.blk.areas) + 1)),
-                               dense[order])
+        self._pack_areas()
         self.full_recompute()
 
     # --- geometry --------------------------------------------------------------------------
@@ -127,34 +125,46 @@ class VisibilityIndex:
         self.within_any = self.within.any(axis=1)
         self.within_obscuring = (self.within & self.blk.obscuring[None, :]).any(axis=1)
 
+    def _pack_areas(self) -> None:
+        """Area outlines as padded edge arrays (A, E): start, end, and a real-edge mask
+        (padding repeats an area's last edge, so minima are unchanged)."""
+        polys = self.blk.area_polys
+        E = max((len(p) for p in polys), default=1)
+        P0 = np.zeros((len(polys), E, 2))
+        P1 = np.zeros((len(polys), E, 2))
+        real = np.zeros((len(polys), E), dtype=bool)
+        for k, poly in enumerate(polys):
+            n = len(poly)
+            P0[k, :n], P1[k, :n] = poly, np.roll(poly, -1, axis=0)
+            P0[k, n:], P1[k, n:] = P0[k, n - 1], P1[k, n - 1]
+            real[k, :n] = True
+        ab = P1 - P0
+        self._area_edges = (P0[..., 0], P0[..., 1], ab[..., 0], ab[..., 1],
+                            ab[..., 0] ** 2 + ab[..., 1] ** 2, P1[..., 1], real)
+
     def _within_rows(self, rows) -> np.ndarray:
-        """13.x Areas each model is within, vectorised for round bases."""
+        """13.x Areas each model is within (any part of the base inside the area's footprint),
+        vectorised over models, areas and edges for round bases."""
+        rows = np.asarray(rows, dtype=np.int64)
         out = np.zeros((len(rows), len(self.blk.areas)), dtype=bool)
-        for k, poly in enumerate(self.blk.area_polys):
-            q = np.roll(poly, -1, axis=0)
-            for r_i, i in enumerate(rows):
-                fp = self.fps[i]
-                if fp.shape != "round":
-                    from sim.rules.terrain import model_within_area
-                    out[r_i, k] = model_within_area(fp, self.blk.areas[k])
-            rr = [r_i for r_i, i in enumerate(rows) if self.fps[i].shape == "round"]
-            if not rr:
-                continue
-            idx = np.array([rows[r] for r in rr])
-            c = self.centres[idx]
-            r = self.rad[idx]
-            ab = q - poly
-            ap = c[:, None, :] - poly[None, :, :]
-            t = np.clip(np.einsum("nei,ei->ne", ap, ab) / np.einsum("ei,ei->e", ab, ab), 0, 1)
-            d = ap - t[..., None] * ab[None]
-            dmin = np.sqrt(np.einsum("nei,nei->ne", d, d)).min(axis=1)
-            y0, y1 = poly[:, 1], q[:, 1]
-            cy, cx = c[:, 1:2], c[:, 0:1]
-            straddle = (y0[None] > cy) != (y1[None] > cy)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                xc = poly[None, :, 0] + (cy - y0[None]) * (q[None, :, 0] - poly[None, :, 0]) / (y1 - y0)[None]
-            inside = (straddle & (xc > cx)).sum(axis=1) % 2 == 1
-            out[rr, k] = inside | (dmin <= r + EPS)
+        if out.size == 0:
+            return out
+        x0, y0, abx, aby, ab2, y1, real = self._area_edges
+        rnd = self.round[rows]
+        cx = self.centres[rows, 0][:, None, None]
+        cy = self.centres[rows, 1][:, None, None]
+        apx, apy = cx - x0, cy - y0
+        t = np.clip((apx * abx + apy * aby) / ab2, 0, 1)
+        dx, dy = apx - t * abx, apy - t * aby
+        dmin = np.sqrt((dx * dx + dy * dy).min(axis=2))
+        straddle = ((y0 > cy) != (y1 > cy)) & real
+        with np.errstate(divide="ignore", invalid="ignore"):
+            xc = x0 + (cy - y0) * abx / (y1 - y0)
+        inside = (straddle & (xc > cx)).sum(axis=2) % 2 == 1
+        out[:] = inside | (dmin <= self.rad[rows][:, None] + EPS)
+        for r_i in np.flatnonzero(~rnd):
+            from sim.rules.terrain import model_within_area
+            out[r_i] = [model_within_area(self.fps[rows[r_i]], a) for a in self.blk.areas]
         return out
 
     # --- pair resolution -------------------------------------------------------------------
@@ -213,7 +223,7 @@ class VisibilityIndex:
         ``_fill_full`` (computed when read)."""
         P = len(I)
         self.stats["pairs"] += P
-        blocked = centre_stage(self, I, J)
+        blocked = umbra_blocked(self, I, J)
         rest = np.flatnonzero(~blocked)
         pstart, pidx, ostart, opts, centre_free = capsule_inputs(self, I[rest], J[rest])
         clear = np.zeros(P, bool)
@@ -246,7 +256,7 @@ class VisibilityIndex:
         pstart, pidx, ostart, opts, _ = capsule_inputs(self, lo, hi, dense_only)
         pk = self.blk.pieces
         if dense_only:
-            out[:] = ~centre_stage(self, lo, hi, dense_only=True)
+            out[:] = ~umbra_blocked(self, lo, hi, dense_only=True)
         else:
             out[:] = True
         for q in np.flatnonzero(out):
