@@ -329,12 +329,18 @@ class VisibilityIndex:
         self._visible = None
 
     def set_unit_made_ranged_attacks(self, unit_id: str, made: bool) -> None:
-        """13.09 Record whether a unit made ranged attacks this turn or the previous one."""
+        """13.09 Record whether a unit made ranged attacks this turn or the previous one. The
+        cached ``visible`` matrix only goes stale if one of the unit's models could be hidden
+        now (hideable and within an obscuring area); moves reset the cache anyway."""
+        if (unit_id in self.attacked_units) == made:
+            return
         if made:
             self.attacked_units.add(unit_id)
         else:
             self.attacked_units.discard(unit_id)
-        self._visible = None
+        rows = self._unit_cols(unit_id)
+        if (self.hideable[rows] & self.within_obscuring[rows]).any():
+            self._visible = None
 
     @property
     def fully_visible(self) -> np.ndarray:

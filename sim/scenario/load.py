@@ -254,7 +254,8 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed) ->
         angle = mr.get("angle", float, 0.0)
         at = mr.points("at")
         if len(at) != count:
-            mr.fail(f"{count} positions in 'at' (one per model)", f"<{len(at)} positions>", "at")
+            mr.fail(f"{count} position{'s' if count != 1 else ''} in 'at' (one per model)",
+                    f"<{len(at)} position{'s' if len(at) != 1 else ''}>", "at")
         ids = mr.get("ids", list, None)
         if mr.has("id"):
             if count != 1:
