@@ -356,6 +356,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
             overlays.draw_los(surf, cam, self.scene, lines)
             if self.drag is None and self.mode != "setup":
                 overlays.draw_cover_marks(surf, cam, self.scene, self._cover(obs[0]))
+        if self.show_los:
+            overlays.draw_hidden_marks(surf, cam, self.scene, self.battle.visibility.hidden_models())
         surf.set_clip(None)
         self.manager.draw_ui(surf)
         tip = self._tip_lines(look)

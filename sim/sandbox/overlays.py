@@ -181,6 +181,21 @@ def draw_cover_marks(surf, cam, scene, covered: set) -> None:
         pygame.draw.polygon(surf, (20, 30, 40), pts, 1)
 
 
+def draw_hidden_marks(surf, cam, scene, hidden: list[str]) -> None:
+    """13.09 Hidden models: a dashed lavender ring round the base (such a model is visible to
+    enemies only within their detection range, 15")."""
+    for mid in hidden:
+        m = scene.models.get(mid)
+        if m is None or not m.alive:
+            continue
+        x, y = cam.to_screen(m.x, m.y)
+        r = max(4, cam.length(m.radius)) + 4
+        box = (x - r, y - r, 2 * r, 2 * r)
+        for k in range(10):  # ten dashes
+            a = k * 0.6283
+            pygame.draw.arc(surf, S.HIDDEN, box, a, a + 0.38, 2)
+
+
 def draw_tip(surf, pos, lines, colour=S.TEXT) -> None:
     """A small tooltip box near the cursor (for table hover info)."""
     if not lines:

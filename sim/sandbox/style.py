@@ -34,6 +34,7 @@ LOS_VISIBLE = (120, 220, 130)
 LOS_FULL = (170, 240, 255)
 LOS_BLOCKED = (220, 90, 80)
 COVER = (120, 180, 240)
+HIDDEN = (196, 170, 230)  # 13.09 hidden models: a closed-eye mark
 
 DIE_FAIL = ((98, 92, 88), (214, 206, 196))
 DIE_SUCCESS = ((222, 218, 200), (40, 40, 36))

@@ -69,6 +69,11 @@ class BattleVisibility:
         """06.01 + 13.09 + 13.10 + 24.24: is model ``target`` visible to model ``observer``."""
         return self.index.is_visible(observer, target)
 
+    def hidden_models(self) -> list[str]:
+        """13.09 The models hidden right now (INFANTRY/BEASTS/SWARM within an obscuring terrain
+        area whose unit made no ranged attacks this turn or last), in model order."""
+        return [mid for mid, h in zip(self.index.ids, self.index.hidden.tolist()) if h]
+
     def fully_visible(self, observer: str, target: str) -> bool:
         return self.index.is_fully_visible(observer, target)
 
