@@ -68,6 +68,7 @@ class Battle:
     def close(self) -> None:
         from sim import world as W
         W._SPATIAL.pop(self.world, None)
+        W._CASUALTIES.pop(self.world, None)
         if self.world in esper.list_worlds():
             if esper.current_world == self.world:
                 esper.switch_world("default")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import esper
+import numpy as np
 
 from sim import world as W
 from sim.commands import Fight, Shoot
@@ -116,13 +117,13 @@ def _count_check(model_ent: int, mid: str, names: list[str]) -> None:
 
 def shooting_facts(unit_ent: int) -> SH.ShooterFacts:
     st = W.unit_state(unit_ent)
-    ws = [w for m in W.unit_models(unit_ent) for w in W.weapons_of(m) if not w.is_melee]
+    abilities = W.unit_ranged_weapon_abilities(unit_ent)
     return SH.ShooterFacts(
         engaged=W.unit_engaged(unit_ent), advanced=st.advanced, fell_back=st.fell_back,
-        has_assault=any(w.has("ASSAULT") for w in ws),
-        has_close_quarters=any(w.has("CLOSE-QUARTERS") for w in ws),
+        has_assault="ASSAULT" in abilities,
+        has_close_quarters="CLOSE-QUARTERS" in abilities,
         monster_or_vehicle=W.unit_is_monster_or_vehicle(unit_ent),
-        has_indirect=any(w.has("INDIRECT FIRE") for w in ws))
+        has_indirect="INDIRECT FIRE" in abilities)
 
 
 def shooting_type_for(unit_ent: int, requested: str | None) -> str:
@@ -142,35 +143,92 @@ def shooting_type_for(unit_ent: int, requested: str | None) -> str:
     return requested
 
 
+def _visible_rows(vis, observers: list[str], targets: list[str]) -> list[bool]:
+    """06.01 For each observer model: is any of the target models visible to it. Reads the
+    matrix BattleVisibility.model_visible reads, as one block for all the observers."""
+    index = vis.index
+    rows = np.array([index.row[o] for o in observers], dtype=np.intp)
+    return index.visible[rows[:, None], [index.row[t] for t in targets]].any(axis=1).tolist()
+
+
+class Shooters:
+    """The living models of a unit making ranged attacks, their ids and positions in it."""
+
+    __slots__ = ("models", "ids", "slot")
+
+    def __init__(self, unit_ent: int):
+        self.models = W.unit_models(unit_ent)
+        self.ids = [W.model_id(m) for m in self.models]
+        self.slot = {m: i for i, m in enumerate(self.models)}
+
+
+class TargetView:
+    """04.02 One target unit as seen by the models of one shooting unit: the target's models,
+    engagement and keywords, and the visibility (06.01) and closest distance (01.04) from each
+    of the shooting unit's models, read as one numpy block for all of them. Built once per
+    target for one plan and then thrown away: it is only valid while nothing moves or dies."""
+
+    __slots__ = ("models", "ids", "engaged_with", "monster_or_vehicle", "all_lone_operatives",
+                 "_slot", "_visible", "_nearest")
+
+    def __init__(self, battle, shooters: Shooters, target: int):
+        self.models = W.unit_models(target)
+        self.ids = [W.model_id(t) for t in self.models]
+        self.engaged_with = W.engaged_with(target)
+        self.monster_or_vehicle = W.unit_is_monster_or_vehicle(target)
+        # 24.24 can only apply if every model of the target unit has Lone Operative: only then
+        # is BattleVisibility.lone_operative_beyond asked, per model
+        self.all_lone_operatives = bool(self.models) and all(
+            any(a.name == "LONE OPERATIVE" for a in W.model_abilities(t)) for t in self.models)
+        self._slot = shooters.slot
+        self._visible = _visible_rows(battle.visibility, shooters.ids, self.ids)
+        self._nearest = W.nearest_distances(shooters.models, self.models)
+
+    def visible_to(self, battle, model_ent: int) -> bool:
+        """06.01 Is any model of the target visible to this model."""
+        i = self._slot.get(model_ent)
+        if i is not None:
+            return self._visible[i]
+        mid = W.model_id(model_ent)
+        return any(battle.visibility.model_visible(mid, t) for t in self.ids)
+
+    def nearest_to(self, model_ent: int) -> float:
+        """01.04 Distance from this model to the target's closest model."""
+        i = self._slot.get(model_ent)
+        return self._nearest[i] if i is not None else W.nearest_distance(model_ent, self.models)
+
+
 def target_facts(battle, unit_ent: int, model_ent: int, weapon: WeaponProfile, target: int,
                  shooting_type: str, cache: dict | None = None) -> tuple[SH.RangedTargetFacts, float]:
     """The facts 04.02 needs for one weapon of one model at one target unit, and the distance
-    to the target's closest model. ``cache`` shares per-target work across a unit's models."""
-    vis = battle.visibility
-    per = None if cache is None else cache.get(target)
-    if per is None:
-        tmodels = W.unit_models(target)
-        per = (tmodels, [W.model_id(t) for t in tmodels], W.engaged_with(target),
-               W.unit_is_monster_or_vehicle(target))
+    to the target's closest model. ``cache`` (target -> TargetView) shares the per-target work
+    across a unit's models within one plan."""
+    view = None if cache is None else cache.get(target)
+    if view is None:
+        view = TargetView(battle, Shooters(unit_ent), target)
         if cache is not None:
-            cache[target] = per
-    tmodels, tids, engaged_with, target_mv = per
-    mid = W.model_id(model_ent)
-    visible = any(vis.model_visible(mid, t) for t in tids)
-    nearest = W.nearest_distance(model_ent, tmodels)
-    lo = vis.lone_operative_beyond(mid, target)
+            cache[target] = view
+    nearest = view.nearest_to(model_ent)
+    lo = view.all_lone_operatives and battle.visibility.lone_operative_beyond(W.model_id(model_ent), target)
+    return _ranged_facts(shooting_type, weapon, W.is_monster_or_vehicle(model_ent),
+                         view.visible_to(battle, model_ent), nearest <= weapon.range, unit_ent,
+                         view, lo), nearest
+
+
+def _ranged_facts(shooting_type: str, weapon: WeaponProfile, model_mv: bool, visible: bool,
+                  in_range: bool, unit_ent: int, view: TargetView, lone_operative_beyond: bool):
     return SH.RangedTargetFacts(
         shooting_type=shooting_type,
         weapon_close_quarters=weapon.has("CLOSE-QUARTERS"),
         weapon_blast=weapon.has("BLAST"),
         weapon_indirect=weapon.has("INDIRECT FIRE"),
-        model_monster_or_vehicle=W.is_monster_or_vehicle(model_ent),
+        model_monster_or_vehicle=model_mv,
         visible=visible,
-        in_range=nearest <= weapon.range,
-        target_engaged=bool(engaged_with),
-        target_engaged_with_shooter=unit_ent in engaged_with,
-        target_monster_or_vehicle=target_mv,
-        lone_operative_beyond=lo), nearest
+        in_range=in_range,
+        target_engaged=bool(view.engaged_with),
+        target_engaged_with_shooter=unit_ent in view.engaged_with,
+        target_monster_or_vehicle=view.monster_or_vehicle,
+        lone_operative_beyond=lone_operative_beyond)
 
 
 def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[Declared]]:
@@ -182,55 +240,127 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
     if W.unit_state(unit_ent).selected_to_shoot and not selected:
         raise PlanError(f"unit {cmd.unit} was already selected to shoot this phase (10.02)")
     stype = shooting_type_for(unit_ent, cmd.type)
-    owner = esper.component_for_entity(unit_ent, Unit).owner
     by_model: dict[int, list] = {}
     for s in cmd.selections:
         m = _model_in(battle, unit_ent, s.model)
         by_model.setdefault(m, []).append(s)
     declared: list[Declared] = []
-    cache: dict = {}
-    st = W.unit_state(unit_ent)
-    engaged = W.unit_engaged(unit_ent)
+    targets = _ShootPlanTargets(battle, unit_ent, stype)
     for m in W.unit_models(unit_ent):
-        sels = by_model.get(m, [])
+        sels = by_model.get(m)
         if not sels:
             continue
         mid = W.model_id(m)
         weapons = [_weapon(m, mid, s.weapon, melee=False) for s in sels]
-        _count_check(m, mid, [s.weapon for s in sels])
+        if len(sels) > 1:  # (one selection of a weapon the model has is never too many)
+            _count_check(m, mid, [s.weapon for s in sels])
+        model_mv = W.is_monster_or_vehicle(m)
         problem = SH.weapon_selection_problem(
-            stype, W.is_monster_or_vehicle(m),
+            stype, model_mv,
             [(w.name, w.has("CLOSE-QUARTERS"), w.has("ASSAULT"), w.is_melee) for w in weapons])
         if problem:
             raise PlanError(f"{mid}: {problem}")
+        damaged = damaged_modifier(m)
         for s, w in zip(sels, weapons):
             if s.attacks is not None:
                 raise PlanError(f"{mid}: ranged attacks cannot be split (04.03 splits melee only)")
             if s.target is None:
                 declared.append(Declared(m, mid, w, None))
                 continue
-            t = _unit(battle, s.target)
-            if esper.component_for_entity(t, Unit).owner == owner:
-                raise PlanError(f"{mid}: {s.target} is not an enemy unit (04.02)")
-            if W.unit_destroyed(t):
-                raise PlanError(f"{mid}: {s.target} is destroyed")
-            facts, nearest = target_facts(battle, unit_ent, m, w, t, stype, cache)
-            problem = SH.ranged_target_problem(facts)
+            t = targets.enemy(mid, s.target)
+            at = targets.weapon_at(w, t)
+            nearest = at.view.nearest_to(m)
+            problem, hit_mods = at.legality(targets, m, model_mv, nearest)
             if problem:
                 raise PlanError(f"{mid} {w.name} -> {s.target}: {problem}")
-            hit_mods = list(SH.ranged_hit_modifiers(facts)) + list(damaged_modifier(m))
-            if (w.has("HEAVY") and not engaged and not st.set_up_this_turn and st.moved <= 3.0
-                    and AB.has(w.abilities, "HEAVY", W.unit_keywords(t))):
-                hit_mods.append(("[HEAVY] (24.16)", +1))
-            skill_mods = []
-            if battle.visibility.benefit_of_cover(mid, t, w, stype):
-                skill_mods.append(("benefit of cover (13.08)", -1))
-            declared.append(Declared(m, mid, w, t, None, tuple(hit_mods), tuple(skill_mods),
-                                     half_range=nearest <= w.range / 2,
-                                     wound_mods=lance_modifier(w, unit_ent, t),
-                                     fail_below=indirect_fail_below(battle, unit_ent, t, stype, w),
-                                     target_models=len(cache[t][0])))
+            hit_mods = hit_mods + damaged + at.heavy
+            skill_mods = (("benefit of cover (13.08)", -1),) if at.cover(targets, mid) else ()
+            declared.append(Declared(m, mid, w, t, None, hit_mods, skill_mods,
+                                     half_range=nearest <= w.range / 2, wound_mods=at.lance,
+                                     fail_below=at.fail_below, target_models=len(at.view.models)))
     return stype, declared
+
+
+class _ShootPlanTargets:
+    """The target side of one plan_shoot: each target unit checked and viewed once, and the
+    answers that depend only on the weapon and the target (or on the facts of 04.02) worked
+    out once for all the models that share them. Lives for one plan (nothing changes in it)."""
+
+    def __init__(self, battle, unit_ent: int, stype: str):
+        self.battle = battle
+        self.unit_ent = unit_ent
+        self.stype = stype
+        self.owner = esper.component_for_entity(unit_ent, Unit).owner
+        st = W.unit_state(unit_ent)
+        # 24.16 [HEAVY]: the unit remained stationary (moved at most 3", Part A) and is unengaged
+        self.heavy_ok = not W.unit_engaged(unit_ent) and not st.set_up_this_turn and st.moved <= 3.0
+        self.shooters = Shooters(unit_ent)
+        self._enemy: dict[str, int] = {}  # target unit id -> entity, once found legal
+        self._views: dict = {}  # target entity -> TargetView
+        self._weapon_at: dict[tuple, _WeaponAt] = {}  # (weapon profile, target entity)
+
+    def enemy(self, mid: str, uid: str) -> int:
+        """04.02 The target unit: it exists, is an enemy and is not destroyed."""
+        t = self._enemy.get(uid)
+        if t is None:
+            t = _unit(self.battle, uid)
+            if esper.component_for_entity(t, Unit).owner == self.owner:
+                raise PlanError(f"{mid}: {uid} is not an enemy unit (04.02)")
+            if W.unit_destroyed(t):
+                raise PlanError(f"{mid}: {uid} is destroyed")
+            self._enemy[uid] = t
+        return t
+
+    def view(self, t: int) -> "TargetView":
+        v = self._views.get(t)
+        if v is None:
+            v = self._views[t] = TargetView(self.battle, self.shooters, t)
+        return v
+
+    def weapon_at(self, w: WeaponProfile, t: int) -> "_WeaponAt":
+        key = (w, t)
+        hit = self._weapon_at.get(key)
+        if hit is None:
+            hit = self._weapon_at[key] = _WeaponAt(self, w, t)
+        return hit
+
+
+class _WeaponAt:
+    """One weapon profile at one target unit within one plan: what depends only on them (the
+    [HEAVY] hit modifier 24.16, the [LANCE] wound modifier 24.21, 10.07's indirect-fire
+    threshold) and the 04.02 answers for each set of per-model facts met so far."""
+
+    __slots__ = ("weapon", "target", "view", "heavy", "lance", "fail_below", "_legality")
+
+    def __init__(self, targets: _ShootPlanTargets, w: WeaponProfile, t: int):
+        self.weapon, self.target = w, t
+        self.view = targets.view(t)
+        self.heavy = ()
+        if targets.heavy_ok and w.has("HEAVY") and AB.has(w.abilities, "HEAVY", W.unit_keywords(t)):
+            self.heavy = (("[HEAVY] (24.16)", +1),)
+        self.lance = lance_modifier(w, targets.unit_ent, t)
+        self.fail_below = indirect_fail_below(targets.battle, targets.unit_ent, t, targets.stype, w)
+        self._legality: dict[tuple, tuple] = {}  # per-model facts -> (problem, hit modifiers)
+
+    def cover(self, targets: _ShootPlanTargets, mid: str) -> bool:
+        """13.08 Does the target have the benefit of cover against this weapon of model ``mid``."""
+        return targets.battle.visibility.benefit_of_cover(mid, self.target, self.weapon, targets.stype)
+
+    def legality(self, targets: _ShootPlanTargets, m: int, model_mv: bool, nearest: float) -> tuple:
+        """04.02 for this weapon of model ``m``: (the reason the target is illegal or None, the
+        10.06/17.03 hit modifiers). Models whose facts are identical share the answer."""
+        view, battle = self.view, targets.battle
+        visible = view.visible_to(battle, m)
+        lo = view.all_lone_operatives and battle.visibility.lone_operative_beyond(W.model_id(m), self.target)
+        in_range = nearest <= self.weapon.range
+        key = (model_mv, visible, in_range, lo)
+        hit = self._legality.get(key)
+        if hit is None:
+            facts = _ranged_facts(targets.stype, self.weapon, model_mv, visible, in_range,
+                                  targets.unit_ent, view, lo)
+            problem = SH.ranged_target_problem(facts)
+            hit = self._legality[key] = (problem, None if problem else SH.ranged_hit_modifiers(facts))
+        return hit
 
 
 def fights_first(unit_ent: int) -> bool:

@@ -18,6 +18,10 @@ class SpatialIndex:
         self.fps = list(footprints)
         self.unit_of = np.asarray(unit_of, dtype=np.int64)  # unit index per model
         self.present = np.ones(len(self.fps), dtype=bool)  # on the battlefield
+        self._unit_of_list = [int(u) for u in unit_of]
+        self.members: dict[int, list[int]] = {}  # unit index -> its model indices
+        for i, u in enumerate(self._unit_of_list):
+            self.members.setdefault(u, []).append(i)
         self.dist = geometry.distance_matrix(self.fps, self.fps)
         np.fill_diagonal(self.dist, np.inf)
         # 03.04 engagement neighbours, sparse: model index -> models within 2"
@@ -25,9 +29,21 @@ class SpatialIndex:
         for i, j in zip(*np.nonzero(self.dist <= ENGAGEMENT_RANGE + 1e-9)):
             self.near[int(i)].add(int(j))
         self.version = 0
-        self._engaged: dict[int, np.ndarray] = {}
+        self._engaged: dict[tuple[int, ...], np.ndarray] = {}
         self._alive_units = None
-        self.living: dict[int, list[int]] = {}  # unit entity -> living models (sim.world)
+        # Per-unit answers sim.world derives from who is on the battlefield and where. A move
+        # clears them all (_changed); a removal only those of the units it can change, which
+        # sim.world.mark_destroyed names (forget_unit).
+        self.living: dict[int, list[int]] = {}  # unit entity -> living models
+        self.keywords: dict[int, frozenset[str]] = {}  # unit entity -> keywords (19.03)
+        self.ranged_abilities: dict[int, frozenset[str]] = {}  # unit entity -> ranged weapon abilities
+        self.engaged_with: dict[int, list[int]] = {}  # unit entity -> engaged enemy units
+        # unit entity -> (each model's remaining wounds, sim.world.target_models' list): reused
+        # only while the remaining wounds are the same, so it never needs clearing.
+        self.target_models: dict[int, tuple] = {}
+        # Unit entities in unit order, filled by sim.world on first use. Never invalidated:
+        # units are created only when the battle's world is built.
+        self.units: list[int] | None = None
 
     def move(self, index: int, fp) -> None:
         self.fps[index] = fp
@@ -43,13 +59,30 @@ class SpatialIndex:
         self._changed()
 
     def remove(self, index: int) -> None:
+        """The model leaves the battlefield (destroyed). The per-unit caches are left to the
+        caller (forget_unit): only its own unit and the units near it can change."""
         self.present[index] = False
-        self._changed()
+        self.version += 1
+        self._engaged.clear()
+        self._alive_units = None
+
+    def units_near_model(self, index: int) -> list[int]:
+        """The units (by unit index, ascending) with a model within 2" of this model."""
+        return sorted({self._unit_of_list[j] for j in self.near[index]})
+
+    def forget_unit(self, unit_ent: int) -> None:
+        self.living.pop(unit_ent, None)
+        self.keywords.pop(unit_ent, None)
+        self.ranged_abilities.pop(unit_ent, None)
+        self.engaged_with.pop(unit_ent, None)
 
     def _changed(self) -> None:
         self.version += 1
         self._engaged.clear()
         self.living.clear()
+        self.keywords.clear()
+        self.ranged_abilities.clear()
+        self.engaged_with.clear()
         self._alive_units = None
 
     def units_with_models(self, n_units: int) -> np.ndarray:
@@ -60,7 +93,7 @@ class SpatialIndex:
 
     def engaged_units(self, model_indices: list[int], n_units: int) -> np.ndarray:
         """03.04 A boolean per unit: is any of these models within 2" of a model of that unit."""
-        key = hash(tuple(model_indices))
+        key = tuple(model_indices)
         hit = self._engaged.get(key)
         if hit is not None:
             return hit
@@ -73,5 +106,21 @@ class SpatialIndex:
         self._engaged[key] = out
         return out
 
+    def units_near_unit(self, unit: int) -> list[int]:
+        """03.04 The units (by unit index, ascending) with a model on the battlefield within 2"
+        of a model of this unit on the battlefield (the unit itself included if its models
+        stand within 2" of each other)."""
+        present, unit_of = self.present.tolist(), self._unit_of_list  # (plain lists index faster)
+        near: set[int] = set()
+        for i in self.members.get(unit, ()):
+            if present[i]:
+                near |= self.near[i]
+        return sorted({unit_of[j] for j in near if present[j]})
+
     def nearest(self, model_index: int, others: list[int]) -> float:
         return float(self.dist[model_index, others].min()) if others else float("inf")
+
+    def nearest_rows(self, model_indices: list[int], others: list[int]) -> list[float]:
+        """``nearest`` for several models at once (``others`` not empty)."""
+        rows = np.array(model_indices, dtype=np.intp)
+        return self.dist[rows[:, None], others].min(axis=1).tolist()

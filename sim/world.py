@@ -26,21 +26,25 @@ def on_table(ent: int) -> bool:
 
 def unit_models(unit_ent: int, living: bool = True) -> list[int]:
     """The unit's models in listed order (living ones only by default). The living list is
-    cached until a model is destroyed or moves (the spatial index's version)."""
-    models = esper.component_for_entity(unit_ent, Unit).models
+    cached on the spatial index until one of the unit's models is destroyed or a model moves."""
     if not living:
-        return list(models)
+        return list(esper.component_for_entity(unit_ent, Unit).models)
+    return list(_living(unit_ent))
+
+
+def _living(unit_ent: int) -> list[int]:
+    """unit_models(unit_ent), the cached list itself (do not mutate)."""
     sp = _SPATIAL.get(esper.current_world)
-    if sp is None:
-        return [m for m in models if alive(m)]
-    hit = sp.living.get(unit_ent)
+    hit = None if sp is None else sp.living.get(unit_ent)
     if hit is None:
-        hit = sp.living[unit_ent] = [m for m in models if alive(m)]
-    return list(hit)
+        hit = [m for m in esper.component_for_entity(unit_ent, Unit).models if alive(m)]
+        if sp is not None:
+            sp.living[unit_ent] = hit
+    return hit
 
 
 def unit_destroyed(unit_ent: int) -> bool:
-    return not unit_models(unit_ent)
+    return not _living(unit_ent)
 
 
 def model_id(ent: int) -> str:
@@ -54,10 +58,33 @@ def model_keywords(ent: int) -> frozenset[str]:
 def unit_keywords(unit_ent: int) -> frozenset[str]:
     """19.03 / 02.05.01: a unit has every keyword of every model in it (an attached unit has its
     leader's keywords). Destroyed models no longer count."""
-    out: set[str] = set()
-    for m in unit_models(unit_ent):
-        out |= model_keywords(m)
-    return frozenset(out)
+    sp = _SPATIAL.get(esper.current_world)
+    hit = None if sp is None else sp.keywords.get(unit_ent)
+    if hit is None:  # cached like the living models (see unit_models)
+        out: set[str] = set()
+        for m in _living(unit_ent):
+            out |= model_keywords(m)
+        hit = frozenset(out)
+        if sp is not None:
+            sp.keywords[unit_ent] = hit
+    return hit
+
+
+def unit_ranged_weapon_abilities(unit_ent: int) -> frozenset[str]:
+    """The ability names (24) of the ranged weapons the unit's models carry, cached like the
+    living models (see unit_models)."""
+    sp = _SPATIAL.get(esper.current_world)
+    hit = None if sp is None else sp.ranged_abilities.get(unit_ent)
+    if hit is None:
+        out: set[str] = set()
+        for m in _living(unit_ent):
+            for w in weapons_of(m):
+                if not w.is_melee:
+                    out |= w.names
+        hit = frozenset(out)
+        if sp is not None:
+            sp.ranged_abilities[unit_ent] = hit
+    return hit
 
 
 def is_monster_or_vehicle(ent: int) -> bool:
@@ -70,7 +97,7 @@ def unit_is_monster_or_vehicle(unit_ent: int) -> bool:
 
 
 def every_model_monster_or_vehicle(unit_ent: int) -> bool:
-    models = unit_models(unit_ent)
+    models = _living(unit_ent)
     return bool(models) and all(is_monster_or_vehicle(m) for m in models)
 
 
@@ -102,18 +129,26 @@ def nearest_distance(model_ent: int, others: list[int]) -> float:
     return spatial().nearest(_index(model_ent), [_index(o) for o in others])
 
 
+def nearest_distances(model_ents: list[int], others: list[int]) -> list[float]:
+    """01.04 For each of ``model_ents``: the distance to the closest of ``others`` (one numpy
+    block; the same values nearest_distance gives one model at a time)."""
+    if not others:
+        return [float("inf")] * len(model_ents)
+    return spatial().nearest_rows([_index(m) for m in model_ents], [_index(o) for o in others])
+
+
 def models_engaged(a: int, b: int) -> bool:
     """03.04 Engagement range: within 2" horizontally (2-D battlefield)."""
     return model_distance(a, b) <= 2.0 + 1e-9
 
 
 def _engaged_mask(unit_ent: int):
-    idx = [_index(m) for m in unit_models(unit_ent)]
+    idx = [_index(m) for m in _living(unit_ent)]
     return spatial().engaged_units(idx, _unit_count())
 
 
 def _unit_count() -> int:
-    return len(esper.get_component(Unit))
+    return len(_units_in_order())
 
 
 def units_engaged(u: int, v: int) -> bool:
@@ -126,19 +161,44 @@ def units_engaged(u: int, v: int) -> bool:
 def enemy_units(unit_ent: int) -> list[int]:
     """The enemy units with models left, in unit order."""
     owner = esper.component_for_entity(unit_ent, Unit).owner
-    living = spatial().units_with_models(_unit_count())
-    out = [(u.order, e) for e, u in esper.get_component(Unit) if u.owner != owner and living[u.order]]
-    return [e for _o, e in sorted(out)]
+    units = _units_in_order()
+    living = spatial().units_with_models(len(units))
+    out = []
+    for e in units:
+        u = esper.component_for_entity(e, Unit)
+        if u.owner != owner and living[u.order]:
+            out.append(e)
+    return out
+
+
+def _units_in_order() -> list[int]:
+    """Unit entities in unit order (do not mutate). Kept on the spatial index once known: units
+    are created only when the world is built, so the list never goes stale."""
+    sp = _SPATIAL.get(esper.current_world)
+    if sp is not None and sp.units is not None:
+        return sp.units
+    units = [e for _o, e in sorted((u.order, e) for e, u in esper.get_component(Unit))]
+    if sp is not None:
+        sp.units = units
+    return units
 
 
 def all_units() -> list[int]:
-    return [e for _o, e in sorted((u.order, e) for e, u in esper.get_component(Unit))]
+    return list(_units_in_order())
 
 
 def engaged_with(unit_ent: int) -> list[int]:
-    """03.04 The enemy units this unit is engaged with, in unit order."""
-    mask = _engaged_mask(unit_ent)
-    return [v for v in enemy_units(unit_ent) if mask[esper.component_for_entity(v, Unit).order]]
+    """03.04 The enemy units this unit is engaged with, in unit order. Cached on the spatial
+    index until a model of this unit or within 2" of one is destroyed, or a model moves."""
+    sp = spatial()
+    hit = sp.engaged_with.get(unit_ent)
+    if hit is None:
+        unit = esper.component_for_entity(unit_ent, Unit)
+        units = _units_in_order()  # units[o] has order o (build_world numbers them 0, 1, ...)
+        hit = sp.engaged_with[unit_ent] = [
+            units[o] for o in sp.units_near_unit(unit.order)
+            if esper.component_for_entity(units[o], Unit).owner != unit.owner]
+    return list(hit)
 
 
 def unit_engaged(unit_ent: int) -> bool:
@@ -147,18 +207,25 @@ def unit_engaged(unit_ent: int) -> bool:
 
 def target_models(unit_ent: int) -> list[TargetModel]:
     """The unit's models as the allocation rules see them (listed order, living and dead)."""
+    models = esper.component_for_entity(unit_ent, Unit).models
+    remaining = tuple([esper.component_for_entity(m, Wounds).remaining for m in models])
+    sp = _SPATIAL.get(esper.current_world)
+    hit = None if sp is None else sp.target_models.get(unit_ent)
+    if hit is not None and hit[0] == remaining:
+        return list(hit[1])
     out = []
-    for m in unit_models(unit_ent, living=False):
+    for m, rem in zip(models, remaining):
         st = esper.component_for_entity(m, Stats)
-        out.append(TargetModel(model_id(m), st.W, esper.component_for_entity(m, Wounds).remaining,
-                               st.Sv, st.InSv, esper.has_component(m, Character)))
-    return out
+        out.append(TargetModel(model_id(m), st.W, rem, st.Sv, st.InSv, esper.has_component(m, Character)))
+    if sp is not None:
+        sp.target_models[unit_ent] = (remaining, out)
+    return list(out)
 
 
 def toughness(unit_ent: int) -> int:
     """05.02.01 / 19.02 Mixed T: an attached unit uses the highest T among its bodyguard models
     on the battlefield; otherwise (or once only leaders remain) the highest T of its models."""
-    models = unit_models(unit_ent)
+    models = _living(unit_ent)
     guards = [m for m in models if esper.component_for_entity(m, UnitMember).role == "bodyguard"]
     pool = guards or models
     return max(esper.component_for_entity(m, Stats).T for m in pool)
@@ -186,7 +253,31 @@ def mark_destroyed(ent: int, by: str) -> None:
     attacking unit's attacks are resolved (CasualtySystem)."""
     if not esper.has_component(ent, Destroyed):
         esper.add_component(ent, Destroyed(by=by))
-        spatial().remove(_index(ent))
+        sp = spatial()
+        index = _index(ent)
+        sp.remove(index)
+        # What a removal can change: its own unit's models, keywords and engagement, and the
+        # engagement (03.04) of the units with a model within 2" of it.
+        units = _units_in_order()
+        sp.forget_unit(unit_of(ent))
+        for o in sp.units_near_model(index):
+            sp.forget_unit(units[o])
+        _CASUALTIES.setdefault(esper.current_world, []).append(ent)
+
+
+_CASUALTIES: dict = {}  # esper world name -> models destroyed and not yet removed from the table
+
+
+def casualties() -> list[int]:
+    """05.04.04 The destroyed models not yet removed from the table, in creation order."""
+    pending = _CASUALTIES.get(esper.current_world)
+    return sorted(pending, key=_index) if pending else []
+
+
+def remove_casualty(ent: int) -> None:
+    """05.04.04 Take a destroyed model off the table."""
+    esper.component_for_entity(ent, Destroyed).removed = True
+    _CASUALTIES[esper.current_world].remove(ent)
 
 
 def move_model(ent: int, x: float, y: float) -> None:
@@ -203,7 +294,7 @@ def wounds_left(ent: int) -> int:
 def feel_no_pain(unit_ent: int) -> dict[str, int]:
     """24.12 Feel No Pain X+ per model id (models without it are absent)."""
     out = {}
-    for m in unit_models(unit_ent):
+    for m in _living(unit_ent):
         for a in model_abilities(m):
             if a.name == "FEEL NO PAIN":
                 out[model_id(m)] = min(out.get(model_id(m), 7), a.value)

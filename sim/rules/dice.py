@@ -41,7 +41,7 @@ class Dice:
     def d6(self, n: int, purpose: str) -> tuple[int, ...]:
         """Roll ``n`` D6 at once (01.05)."""
         rand = self._rng.random
-        results = tuple(int(rand() * 6.0) + 1 for _ in range(n))
+        results = tuple([int(rand() * 6.0) + 1 for _ in range(n)])
         self.count += n
         if self.listener is not None:
             self.listener(purpose, results)

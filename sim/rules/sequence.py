@@ -52,11 +52,15 @@ def roll_hits(p: PoolState, dice: Dice) -> dict:
         p.hits = p.dice
         return {"rolls": [], "hits": p.hits, "criticals": 0, "auto": True}
     rolls = dice.d6(p.dice, "hit rolls")
+    by_face = [None]  # the result of each face 1..6 (it depends on nothing else)
+    for face in range(1, 7):
+        res = hit_result(face, p.skill, p.hit_mod)
+        if res and face < p.hit_fail_below and res != CRITICAL:
+            res = FAIL
+        by_face.append(res)
     crits = normal = 0
     for r in rolls:
-        res = hit_result(r, p.skill, p.hit_mod)
-        if res and r < p.hit_fail_below and res != CRITICAL:
-            res = FAIL
+        res = by_face[r]
         if res == CRITICAL:
             crits += 1
         elif res:
@@ -80,10 +84,12 @@ def roll_wounds(p: PoolState, dice: Dice) -> dict:
     the unmodified re-rolled result. A critical wound with [DEVASTATING WOUNDS] skips saves
     and becomes mortal wounds equal to D (24.10)."""
     rolls = list(dice.d6(p.hits, "wound rolls")) if p.hits else []
+    # the result of each face 1..6 (it depends on nothing else)
+    by_face = [None] + [wound_result(face, p.S, p.T, p.wound_mod, p.critical_wound_on)
+                        for face in range(1, 7)]
     rerolled: list[int] = []
     if p.twin_linked:
-        fails = [i for i, r in enumerate(rolls)
-                 if not wound_result(r, p.S, p.T, p.wound_mod, p.critical_wound_on)]
+        fails = [i for i, r in enumerate(rolls) if not by_face[r]]
         if fails:
             again = dice.d6(len(fails), "wound re-rolls (twin-linked)")
             for i, r in zip(fails, again):
@@ -91,7 +97,7 @@ def roll_wounds(p: PoolState, dice: Dice) -> dict:
             rerolled = list(again)
     crits = normal = 0
     for r in rolls:
-        res = wound_result(r, p.S, p.T, p.wound_mod, p.critical_wound_on)
+        res = by_face[r]
         if res == CRITICAL:
             crits += 1
         elif res:
@@ -163,12 +169,16 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
     wounds, after all normal damage, each critical wound's at most one model (24.10), to the
     [PRECISION] group first (Part A ruling 4)."""
     out: list[dict] = []
+    # The current group (and whether the unit is destroyed) can only change when a model is
+    # destroyed: worked out again then, not for every save.
+    group = members = None
     for roll in saves:
-        if st.destroyed():
-            out.append({"lost": "unit destroyed: remaining attacks are lost"})
-            break
-        group = current_group(st.order, st.alive(), st.groups, st.precision)
-        members = next(g.members for g in st.groups if g.key == group)
+        if group is None:
+            if st.destroyed():
+                out.append({"lost": "unit destroyed: remaining attacks are lost"})
+                break
+            group = current_group(st.order, st.alive(), st.groups, st.precision)
+            members = next(g.members for g in st.groups if g.key == group)
         model = select_model(members, st.remaining, st.W)
         if not save_fails(roll, p.AP, Sv[model], InSv[model]):
             out.append({"save": roll, "model": model, "group": group, "saved": True,
@@ -181,6 +191,8 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
         if fnp:
             rec["fnp"] = fnp
         out.append(rec)
+        if rec["destroyed"]:
+            group = None
     for _ in range(p.mortal_criticals):
         if st.destroyed():
             break

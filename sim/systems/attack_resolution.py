@@ -98,7 +98,18 @@ class AttackResolutionSystem(esper.Processor):
             return
         if not act.pools and act.pool_index == 0:
             info: dict = {}
-            keys = [(d.target, key_of(d, info) if d.target is not None else None) for d in act.declared]
+            memo: dict = {}  # identical declarations get the same key: work it out once
+            keys = []
+            for d in act.declared:
+                if d.target is None:
+                    keys.append((None, None))
+                    continue
+                inputs = (d.weapon, d.target, d.abilities, d.half_range, d.skill_mods, d.hit_mods,
+                          d.wound_mods, d.ignored, d.fail_below)
+                key = memo.get(inputs)
+                if key is None:
+                    key = memo[inputs] = key_of(d, info)
+                keys.append((d.target, key))
             act.pools = [Pool(i, spec) for i, spec in enumerate(PL.gather(keys))]
             if not act.pools:
                 act.stage = "hazard"
@@ -224,19 +235,17 @@ class AttackResolutionSystem(esper.Processor):
     def _damage(self, battle, ent, act, pool: Pool) -> None:
         target = pool.spec.target
         models = W.target_models(target)
-        live = [m for m in models]
-        ents = {W.model_id(m): m for m in W.unit_models(target, living=False)}
-        st = DamageState(live, {m.id: m.remaining for m in live}, pool.groups, pool.order,
+        st = DamageState(models, {m.id: m.remaining for m in models}, pool.groups, pool.order,
                          pool.precision, fnp=W.feel_no_pain(target))
-        Sv = {m.id: m.Sv for m in live}
-        InSv = {m.id: m.InSv for m in live}
+        Sv = {m.id: m.Sv for m in models}
+        InSv = {m.id: m.InSv for m in models}
         records = inflict_damage(pool.state, pool.saves, st, battle.dice, Sv, InSv)
         attacker = esper.component_for_entity(ent, Unit).id
-        for mid, rem in st.remaining.items():
-            e = ents[mid]
-            w = esper.component_for_entity(e, Wounds)
-            if rem != w.remaining:
-                w.remaining = rem
+        for m in models:  # models[i].remaining is the Wounds component's value before the damage
+            rem = st.remaining[m.id]
+            if rem != m.remaining:
+                e = battle.models[m.id]
+                esper.component_for_entity(e, Wounds).remaining = rem
                 if rem <= 0:
                     W.mark_destroyed(e, attacker)
         battle.emit(ev.DAMAGE, pool=pool.index, steps=records)

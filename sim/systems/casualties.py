@@ -8,16 +8,10 @@ import esper
 
 from sim import events as ev
 from sim import world as W
-from sim.components import Activation, Destroyed, ModelId, Unit
+from sim.components import Activation, Unit
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 
 DEADLY_DEMISE_RANGE = 6.0
-
-
-def _pending() -> list[tuple[int, str, int]]:
-    """Destroyed models not yet removed, in creation order (never set order)."""
-    return sorted((mid.order, mid.id, e) for e, (d, mid) in esper.get_components(Destroyed, ModelId)
-                  if not d.removed)
 
 
 class CasualtySystem(esper.Processor):
@@ -30,17 +24,17 @@ class CasualtySystem(esper.Processor):
             return
         removed: list[str] = []
         moved: list[int] = []
-        done: set[int] = set()
+        done: set[int] = set()  # (membership only)
         while True:  # Deadly Demise can destroy more models, whose own rules then resolve
-            batch = [p for p in _pending() if p[2] not in done]
+            batch = [e for e in W.casualties() if e not in done]
             if not batch:
                 break
-            for _o, mid, e in batch:
+            for e in batch:
                 done.add(e)
-                self._deadly_demise(battle, e, mid)
-        for _o, mid, e in _pending():
-            esper.component_for_entity(e, Destroyed).removed = True
-            removed.append(mid)
+                self._deadly_demise(battle, e, W.model_id(e))
+        for e in W.casualties():
+            W.remove_casualty(e)
+            removed.append(W.model_id(e))
             moved.append(e)
         battle.moved_models = moved
         battle.emit(ev.ATTACKS_DONE, unit=esper.component_for_entity(ent, Unit).id,

@@ -7,7 +7,7 @@ import esper
 from sim import events as ev
 from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Shoot
-from sim.components import Activation, Position, Stats, UnitState
+from sim.components import Activation, Position, Stats
 
 
 class CommandSystem(esper.Processor):
@@ -28,7 +28,8 @@ class CommandSystem(esper.Processor):
         elif isinstance(cmd, Move):
             self._move(battle, cmd)
         elif isinstance(cmd, EndTurn):
-            for _e, st in esper.get_component(UnitState):
+            for ent in battle.units.values():
+                st = W.unit_state(ent)
                 st.ranged_attacks_last_turn = st.ranged_attacks_this_turn
                 st.ranged_attacks_this_turn = False
                 st.advanced = st.fell_back = st.charged = st.set_up_this_turn = False

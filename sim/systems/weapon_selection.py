@@ -52,7 +52,8 @@ class WeaponSelectionSystem(esper.Processor):
         unit = esper.component_for_entity(ent, Unit)
         # 24.02 duplicated abilities: one copy per weapon and target, chosen here.
         for d in act.declared:
-            if d.target is None:
+            # (a weapon has a duplicated ability only if it has fewer ability names than abilities)
+            if d.target is None or len(d.weapon.names) == len(d.weapon.abilities):
                 continue
             for name, copies in AB.duplicates(d.weapon.abilities).items():
                 key = f"{d.weapon.name} -> {esper.component_for_entity(d.target, Unit).id}: {name}"

@@ -2,7 +2,7 @@
 
 10 models, each with a weapon A2 BS3+ S4 AP-1 D1, shoot a unit of 10 models T4 Sv3+ W2
 (20 dice per activation), repeated with fresh targets. Prints the median over several runs.
-Run: .venv/bin/python tests/bench/bench_attacks.py
+Run: .venv/bin/python tests/bench/bench_attacks.py  (--split: time submit, ticks and end turn)
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ def scenario() -> dict:
 
 def run_once(spec) -> tuple[int, float]:
     with Battle(spec, record_dice=True) as b:
-        sels_for = {}
         start = time.perf_counter()
         dice = 0
         for t in range(TARGETS):
@@ -56,8 +55,34 @@ def run_once(spec) -> tuple[int, float]:
         return dice, time.perf_counter() - start
 
 
+def split_once(spec) -> tuple[float, float, float]:
+    """Seconds per activation in Battle.submit (validation), in the ticks that resolve it and in
+    the EndTurn command, after the first two activations (whose line-of-sight work is one-off)."""
+    totals = [0.0, 0.0, 0.0]
+    with Battle(spec, record_dice=True) as b:
+        for t in range(TARGETS):
+            cmd = Shoot("shooters", tuple(Selection(f"shooters/{i + 1}", "gun", f"t{t}") for i in range(10)))
+            t0 = time.perf_counter()
+            b.submit(cmd)
+            t1 = time.perf_counter()
+            b.step_until_blocked()
+            t2 = time.perf_counter()
+            b.run_command(EndTurn())
+            t3 = time.perf_counter()
+            if t >= 2:
+                for i, dt in enumerate((t1 - t0, t2 - t1, t3 - t2)):
+                    totals[i] += dt
+    return tuple(x / (TARGETS - 2) for x in totals)
+
+
 def main() -> None:
     spec = parse_scenario(scenario(), "bench")
+    if "--split" in sys.argv:
+        runs = [split_once(spec) for _ in range(7)]
+        sub, ticks, end = (statistics.median(r[i] for r in runs) * 1e6 for i in range(3))
+        print(f"per activation (median of 7 runs): submit {sub:,.0f} us, ticks {ticks:,.0f} us, "
+              f"end turn {end:,.0f} us")
+        return
     rates = []
     for _ in range(7):
         dice, secs = run_once(spec)
