@@ -9,7 +9,7 @@ from __future__ import annotations
 import esper
 
 from sim import world as W
-from sim.components import ModelId, Unit, UnitMember, UnitState
+from sim.components import ModelId, Unit, UnitMember
 from sim.rules import abilities as AB
 from sim.rules.visibility import benefit_of_cover as cover_rule
 from sim.rules.visibility_index import ModelEntry, VisibilityIndex
@@ -43,6 +43,7 @@ class BattleVisibility:
         self.index = VisibilityIndex(battle.scenario.terrain, entries)
         self._attacked: dict[str, bool] = {}
         self._cover_rows: dict = {}  # observer row -> 13.08 cover row, until a model moves
+        self._columns: dict = {}  # (unit, spatial version) -> (index columns, Stealth)
         self.sync_hidden()
 
     # --- keeping it current ---------------------------------------------------------------
@@ -58,11 +59,12 @@ class BattleVisibility:
         if not self.battle.shots_changed:
             return
         self.battle.shots_changed = False
-        for e, (unit, st) in esper.get_components(Unit, UnitState):
+        for uid, e in self.battle.units.items():  # scenario order
+            st = W.unit_state(e)
             made = st.ranged_attacks_this_turn or st.ranged_attacks_last_turn
-            if self._attacked.get(unit.id) != made:
-                self._attacked[unit.id] = made
-                self.index.set_unit_made_ranged_attacks(unit.id, made)
+            if self._attacked.get(uid) != made:
+                self._attacked[uid] = made
+                self.index.set_unit_made_ranged_attacks(uid, made)
 
     # --- queries ----------------------------------------------------------------------------
     def model_visible(self, observer: str, target: str) -> bool:
@@ -91,16 +93,30 @@ class BattleVisibility:
         if weapon.has("IGNORES COVER") and AB.has(weapon.abilities, "IGNORES COVER",
                                                   W.unit_keywords(target_unit)):  # 24.01
             return False
-        models = W.unit_models(target_unit)
-        if not models:
+        cols, stealth = self._target_columns(target_unit)
+        if not cols:
             return False
         r = self.index.row[observer]
         row = self._cover_rows.get(r)
         if row is None:  # one attacking model's row, computed on demand (fully visible is lazy)
             row = self._cover_rows[r] = self.index.row_cover(r)
-        flags = row[[self.index.row[W.model_id(m)] for m in models]].tolist()
-        stealth = all(any(a.name == "STEALTH" for a in W.model_abilities(m)) for m in models)
+        flags = row[cols].tolist()
         return cover_rule(flags, stealth, shooting_type == "indirect" and weapon.has("INDIRECT FIRE"), False)
+
+    def _target_columns(self, target_unit: int) -> tuple[list[int], bool]:
+        """The index columns of a unit's living models and whether every one has Stealth
+        (24.33). Cached until a model moves or is destroyed (the spatial index's version)."""
+        key = (target_unit, W.spatial().version)
+        hit = self._columns.get(key)
+        if hit is None:
+            models = W.unit_models(target_unit)
+            hit = ([self.index.row[W.model_id(m)] for m in models],
+                   bool(models) and all(any(a.name == "STEALTH" for a in W.model_abilities(m))
+                                        for m in models))
+            if len(self._columns) > 256:
+                self._columns.clear()
+            self._columns[key] = hit
+        return hit
 
 
     def refresh(self) -> None:
