@@ -1,118 +1,20 @@
-"""04.01 Select Weapons and 04.02 Select Targets: turn a Shoot or Fight command into declared
-attacks, or the reason it is illegal. Validation (at submit) and the weapon-selection system
-(at resolution) call the same code, so a refused command changes nothing and an accepted one
-resolves exactly as validated."""
+"""04.01/04.02 for a unit selected to shoot (10.02): its shooting type (10.04-10.07), each
+model's ranged weapons (24.07), and each weapon's target with its modifiers (04.02, 10.06,
+13.08, 17.03, 24.16, 24.21, 10.07)."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import esper
 import numpy as np
 
 from sim import world as W
-from sim.commands import Fight, Shoot
+from sim.commands import Shoot
 from sim.components import Unit
+from sim.plan.common import (Declared, PlanError, count_check, damaged_modifier, find_unit,
+                             find_weapon, indirect_fail_below, lance_modifier, model_in)
 from sim.rules import abilities as AB
 from sim.rules import shooting as SH
 from sim.rules.profiles import WeaponProfile
-
-
-@dataclass(slots=True)
-class Declared:
-    """One selected weapon of one model and its target (None: selected, no target)."""
-
-    model: int
-    model_id: str
-    weapon: WeaponProfile
-    target: int | None
-    attacks: int | None = None  # melee split (04.03); None = all
-    hit_mods: tuple = ()  # ((source, value), ...) hit-roll modifiers (02.02.01, clamped later)
-    skill_mods: tuple = ()  # ((source, value), ...) BS/WS characteristic modifiers
-    half_range: bool = False  # target within half range at Select Targets (MELTA, RAPID FIRE)
-    target_models: int = 0  # models in the target unit at Select Targets (BLAST, CLEAVE)
-    wound_mods: tuple = ()  # ((source, value), ...) wound-roll modifiers
-    fail_below: int = 0  # 10.07 indirect shooting: unmodified hit rolls below this fail
-    abilities: tuple = ()  # the weapon's abilities after 24.02 duplicate choices
-    ignored: tuple = ()  # modifier sources a [PSYCHIC] attack ignores (24.29)
-    split: bool = False  # the weapon's attacks are split between several targets (CLEAVE)
-
-
-class PlanError(Exception):
-    pass
-
-
-def damaged_modifier(model_ent: int) -> tuple:
-    """24.39 Damaged X: while the model has X or fewer wounds left, its attacks take -1 to hit."""
-    for a in W.model_abilities(model_ent):
-        if a.name == "DAMAGED" and W.wounds_left(model_ent) <= a.value:
-            return (("Damaged (24.39)", -1),)
-    return ()
-
-
-def lance_modifier(weapon: WeaponProfile, unit_ent: int, target: int) -> tuple:
-    """24.21 [LANCE]: +1 to the wound roll if the attacker's unit made a charge move this turn
-    (24.01: a conditional [LANCE: X] only against a unit with X)."""
-    if (weapon.has("LANCE") and W.unit_state(unit_ent).charged
-            and AB.has(weapon.abilities, "LANCE", W.unit_keywords(target))):
-        return (("[LANCE] after a charge (24.21)", +1),)
-    return ()
-
-
-def indirect_fail_below(battle, unit_ent: int, target: int, stype: str, weapon: WeaponProfile) -> int:
-    """10.07 Indirect shooting: an unmodified hit roll of 1-5 fails, or only 1-3 if the unit
-    remained stationary and a friendly unit can see the target. Returns the lowest unmodified
-    result that can hit (6 or 4), or 0 when the rule does not apply."""
-    if stype != SH.INDIRECT or not weapon.has("INDIRECT FIRE"):
-        return 0
-    st = W.unit_state(unit_ent)
-    stationary = st.moved == 0 and not st.advanced and not st.fell_back
-    if stationary:
-        owner = esper.component_for_entity(unit_ent, Unit).owner
-        vis = battle.visibility
-        tids = [W.model_id(t) for t in W.unit_models(target)]
-        for u in W.all_units():
-            if esper.component_for_entity(u, Unit).owner != owner:
-                continue
-            if any(vis.model_visible(W.model_id(m), t) for m in W.unit_models(u) for t in tids):
-                return 4
-    return 6
-
-
-def _unit(battle, uid: str) -> int:
-    ent = battle.units.get(uid)
-    if ent is None:
-        raise PlanError(f"no unit {uid!r} (units: {', '.join(sorted(battle.units))})")
-    return ent
-
-
-def _model_in(battle, unit_ent: int, mid: str) -> int:
-    ent = battle.models.get(mid)
-    if ent is None or W.unit_of(ent) != unit_ent:
-        raise PlanError(f"no model {mid!r} in unit {esper.component_for_entity(unit_ent, Unit).id}")
-    if not W.alive(ent):
-        raise PlanError(f"model {mid} is destroyed")
-    return ent
-
-
-def _weapon(model_ent: int, mid: str, name: str, melee: bool) -> WeaponProfile:
-    for w in W.weapons_of(model_ent):
-        if w.name == name:
-            if w.is_melee != melee:
-                kind = "melee" if w.is_melee else "ranged"
-                raise PlanError(f"{mid}: {name} is a {kind} weapon")
-            return w
-    have = ", ".join(w.name for w in W.weapons_of(model_ent)) or "none"
-    raise PlanError(f"{mid} has no weapon {name!r} (it has: {have})")
-
-
-def _count_check(model_ent: int, mid: str, names: list[str]) -> None:
-    have: dict[str, int] = {}
-    for w in W.weapons_of(model_ent):
-        have[w.name] = have.get(w.name, 0) + 1
-    for n in sorted(set(names)):
-        if names.count(n) > have.get(n, 0):
-            raise PlanError(f"{mid} selects {n} {names.count(n)} times but carries {have.get(n, 0)}")
 
 
 def shooting_facts(unit_ent: int) -> SH.ShooterFacts:
@@ -234,7 +136,7 @@ def _ranged_facts(shooting_type: str, weapon: WeaponProfile, model_mv: bool, vis
 def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[Declared]]:
     """04.01/04.02 for a unit selected to shoot: the shooting type and the declared attacks.
     ``selected``: the unit is already selected (the system resolving it), skip that check."""
-    unit_ent = _unit(battle, cmd.unit)
+    unit_ent = find_unit(battle, cmd.unit)
     if W.unit_destroyed(unit_ent):
         raise PlanError(f"unit {cmd.unit} is destroyed")
     if W.unit_state(unit_ent).selected_to_shoot and not selected:
@@ -242,7 +144,7 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
     stype = shooting_type_for(unit_ent, cmd.type)
     by_model: dict[int, list] = {}
     for s in cmd.selections:
-        m = _model_in(battle, unit_ent, s.model)
+        m = model_in(battle, unit_ent, s.model)
         by_model.setdefault(m, []).append(s)
     declared: list[Declared] = []
     targets = _ShootPlanTargets(battle, unit_ent, stype)
@@ -251,9 +153,9 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
         if not sels:
             continue
         mid = W.model_id(m)
-        weapons = [_weapon(m, mid, s.weapon, melee=False) for s in sels]
+        weapons = [find_weapon(m, mid, s.weapon, melee=False) for s in sels]
         if len(sels) > 1:  # (one selection of a weapon the model has is never too many)
-            _count_check(m, mid, [s.weapon for s in sels])
+            count_check(m, mid, [s.weapon for s in sels])
         model_mv = W.is_monster_or_vehicle(m)
         problem = SH.weapon_selection_problem(
             stype, model_mv,
@@ -303,7 +205,7 @@ class _ShootPlanTargets:
         """04.02 The target unit: it exists, is an enemy and is not destroyed."""
         t = self._enemy.get(uid)
         if t is None:
-            t = _unit(self.battle, uid)
+            t = find_unit(self.battle, uid)
             if esper.component_for_entity(t, Unit).owner == self.owner:
                 raise PlanError(f"{mid}: {uid} is not an enemy unit (04.02)")
             if W.unit_destroyed(t):
@@ -361,92 +263,3 @@ class _WeaponAt:
             problem = SH.ranged_target_problem(facts)
             hit = self._legality[key] = (problem, None if problem else SH.ranged_hit_modifiers(facts))
         return hit
-
-
-def fights_first(unit_ent: int) -> bool:
-    """24.13 A Fights First unit: every model in it has Fights First; a unit that made a charge
-    move this turn has it until the end of the turn (11.04)."""
-    if W.unit_state(unit_ent).charged:
-        return True
-    models = W.unit_models(unit_ent)
-    return bool(models) and all(any(a.name == "FIGHTS FIRST" for a in W.model_abilities(m))
-                                for m in models)
-
-
-def eligible_to_fight(unit_ent: int) -> bool:
-    """12.04 Eligible to fight: engaged, or made a charge move this turn."""
-    return W.unit_engaged(unit_ent) or W.unit_state(unit_ent).charged
-
-
-def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
-    """12.04/12.05 + 04.01/04.02 for a unit selected to fight: exactly one melee weapon per
-    model (plus its [EXTRA ATTACKS] weapons), targets engaged with that model, no more targets
-    than the weapon's A, split attacks of at least 1 per target adding up to A."""
-    unit_ent = _unit(battle, cmd.unit)
-    if W.unit_destroyed(unit_ent):
-        raise PlanError(f"unit {cmd.unit} is destroyed")
-    st = W.unit_state(unit_ent)
-    if st.selected_to_fight and not selected:
-        raise PlanError(f"unit {cmd.unit} was already selected to fight this phase (12.04)")
-    if not eligible_to_fight(unit_ent):
-        raise PlanError(f"unit {cmd.unit} is not eligible to fight: not engaged and did not charge (12.04)")
-    if not fights_first(unit_ent):
-        waiting = [esper.component_for_entity(u, Unit).id for u in W.all_units()
-                   if u != unit_ent and not W.unit_destroyed(u) and fights_first(u)
-                   and eligible_to_fight(u) and not W.unit_state(u).selected_to_fight]
-        if waiting:
-            raise PlanError(f"Fights First units fight before the others (12.04 step 1): "
-                            f"{', '.join(waiting)} must be selected to fight first")
-    owner = esper.component_for_entity(unit_ent, Unit).owner
-    by_model: dict[int, list] = {}
-    for s in cmd.selections:
-        by_model.setdefault(_model_in(battle, unit_ent, s.model), []).append(s)
-    declared: list[Declared] = []
-    for m in W.unit_models(unit_ent):
-        sels = by_model.get(m, [])
-        mid = W.model_id(m)
-        per_weapon: dict[str, list] = {}
-        for s in sels:
-            per_weapon.setdefault(s.weapon, []).append(s)
-        main = [n for n in per_weapon if not _weapon(m, mid, n, melee=True).has("EXTRA ATTACKS")]
-        if len(main) > 1:
-            raise PlanError(f"{mid}: selects {', '.join(main)}; a model fights with exactly one "
-                            f"melee weapon (04.01) besides its [EXTRA ATTACKS] weapons")
-        if per_weapon:
-            extra = [w.name for w in W.weapons_of(m) if w.is_melee and w.has("EXTRA ATTACKS")]
-            missing = [n for n in extra if n not in per_weapon]
-            if missing:
-                raise PlanError(f"{mid}: must also select its [EXTRA ATTACKS] weapons: "
-                                f"{', '.join(missing)} (24.11)")
-        for name, group in per_weapon.items():
-            w = _weapon(m, mid, name, melee=True)
-            targets = [s for s in group if s.target is not None]
-            if len({s.target for s in targets}) != len(targets):
-                raise PlanError(f"{mid} {name}: a target is named twice")
-            if len(targets) > 1:
-                if w.A.is_random:
-                    raise PlanError(f"{mid} {name}: random A cannot be split before it is rolled")
-                if len(targets) > w.A.k:
-                    raise PlanError(f"{mid} {name}: {len(targets)} targets but only A{w.A.k} (04.02)")
-                if any(s.attacks is None or s.attacks < 1 for s in targets):
-                    raise PlanError(f"{mid} {name}: split attacks need at least 1 per target (04.03)")
-                if sum(s.attacks for s in targets) != w.A.k:
-                    raise PlanError(f"{mid} {name}: split attacks add up to "
-                                    f"{sum(s.attacks for s in targets)}, expected A{w.A.k} (04.03)")
-            elif targets and targets[0].attacks is not None and (
-                    w.A.is_random or targets[0].attacks != w.A.k):
-                raise PlanError(f"{mid} {name}: a single target takes all the weapon's attacks")
-            if not targets:
-                declared.append(Declared(m, mid, w, None))
-            for s in targets:
-                t = _unit(battle, s.target)
-                if esper.component_for_entity(t, Unit).owner == owner or W.unit_destroyed(t):
-                    raise PlanError(f"{mid}: {s.target} is not a living enemy unit")
-                if not any(W.models_engaged(m, tm) for tm in W.unit_models(t)):
-                    raise PlanError(f"{mid} {name} -> {s.target}: not engaged with this model (04.02)")
-                declared.append(Declared(m, mid, w, t, s.attacks if len(targets) > 1 else None,
-                                         hit_mods=damaged_modifier(m),
-                                         wound_mods=lance_modifier(w, unit_ent, t),
-                                         target_models=len(W.unit_models(t)),
-                                         split=len(targets) > 1))
-    return declared

@@ -1,0 +1,111 @@
+"""Shared parts of 04.01 Select Weapons and 04.02 Select Targets: the declared attack, the
+error, look-ups that refuse with a reason, and the modifiers both shooting and fighting use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import esper
+
+from sim import world as W
+from sim.components import Unit
+from sim.rules import abilities as AB
+from sim.rules import shooting as SH
+from sim.rules.profiles import WeaponProfile
+
+
+@dataclass(slots=True)
+class Declared:
+    """One selected weapon of one model and its target (None: selected, no target)."""
+
+    model: int
+    model_id: str
+    weapon: WeaponProfile
+    target: int | None
+    attacks: int | None = None  # melee split (04.03); None = all
+    hit_mods: tuple = ()  # ((source, value), ...) hit-roll modifiers (02.02.01, clamped later)
+    skill_mods: tuple = ()  # ((source, value), ...) BS/WS characteristic modifiers
+    half_range: bool = False  # target within half range at Select Targets (MELTA, RAPID FIRE)
+    target_models: int = 0  # models in the target unit at Select Targets (BLAST, CLEAVE)
+    wound_mods: tuple = ()  # ((source, value), ...) wound-roll modifiers
+    fail_below: int = 0  # 10.07 indirect shooting: unmodified hit rolls below this fail
+    abilities: tuple = ()  # the weapon's abilities after 24.02 duplicate choices
+    ignored: tuple = ()  # modifier sources a [PSYCHIC] attack ignores (24.29)
+    split: bool = False  # the weapon's attacks are split between several targets (CLEAVE)
+
+
+class PlanError(Exception):
+    pass
+
+
+def damaged_modifier(model_ent: int) -> tuple:
+    """24.39 Damaged X: while the model has X or fewer wounds left, its attacks take -1 to hit."""
+    for a in W.model_abilities(model_ent):
+        if a.name == "DAMAGED" and W.wounds_left(model_ent) <= a.value:
+            return (("Damaged (24.39)", -1),)
+    return ()
+
+
+def lance_modifier(weapon: WeaponProfile, unit_ent: int, target: int) -> tuple:
+    """24.21 [LANCE]: +1 to the wound roll if the attacker's unit made a charge move this turn
+    (24.01: a conditional [LANCE: X] only against a unit with X)."""
+    if (weapon.has("LANCE") and W.unit_state(unit_ent).charged
+            and AB.has(weapon.abilities, "LANCE", W.unit_keywords(target))):
+        return (("[LANCE] after a charge (24.21)", +1),)
+    return ()
+
+
+def indirect_fail_below(battle, unit_ent: int, target: int, stype: str, weapon: WeaponProfile) -> int:
+    """10.07 Indirect shooting: an unmodified hit roll of 1-5 fails, or only 1-3 if the unit
+    remained stationary and a friendly unit can see the target. Returns the lowest unmodified
+    result that can hit (6 or 4), or 0 when the rule does not apply."""
+    if stype != SH.INDIRECT or not weapon.has("INDIRECT FIRE"):
+        return 0
+    st = W.unit_state(unit_ent)
+    stationary = st.moved == 0 and not st.advanced and not st.fell_back
+    if stationary:
+        owner = esper.component_for_entity(unit_ent, Unit).owner
+        vis = battle.visibility
+        tids = [W.model_id(t) for t in W.unit_models(target)]
+        for u in W.all_units():
+            if esper.component_for_entity(u, Unit).owner != owner:
+                continue
+            if any(vis.model_visible(W.model_id(m), t) for m in W.unit_models(u) for t in tids):
+                return 4
+    return 6
+
+
+def find_unit(battle, uid: str) -> int:
+    ent = battle.units.get(uid)
+    if ent is None:
+        raise PlanError(f"no unit {uid!r} (units: {', '.join(sorted(battle.units))})")
+    return ent
+
+
+def model_in(battle, unit_ent: int, mid: str) -> int:
+    ent = battle.models.get(mid)
+    if ent is None or W.unit_of(ent) != unit_ent:
+        raise PlanError(f"no model {mid!r} in unit {esper.component_for_entity(unit_ent, Unit).id}")
+    if not W.alive(ent):
+        raise PlanError(f"model {mid} is destroyed")
+    return ent
+
+
+def find_weapon(model_ent: int, mid: str, name: str, melee: bool) -> WeaponProfile:
+    for w in W.weapons_of(model_ent):
+        if w.name == name:
+            if w.is_melee != melee:
+                kind = "melee" if w.is_melee else "ranged"
+                raise PlanError(f"{mid}: {name} is a {kind} weapon")
+            return w
+    have = ", ".join(w.name for w in W.weapons_of(model_ent)) or "none"
+    raise PlanError(f"{mid} has no weapon {name!r} (it has: {have})")
+
+
+def count_check(model_ent: int, mid: str, names: list[str]) -> None:
+    have: dict[str, int] = {}
+    for w in W.weapons_of(model_ent):
+        have[w.name] = have.get(w.name, 0) + 1
+    for n in sorted(set(names)):
+        if names.count(n) > have.get(n, 0):
+            raise PlanError(f"{mid} selects {n} {names.count(n)} times but carries {have.get(n, 0)}")

@@ -1,0 +1,102 @@
+"""04.01/04.02 for a unit selected to fight (12.04/12.05): one melee weapon per model plus its
+[EXTRA ATTACKS] weapons, targets engaged with the model, split attacks (04.03), and the
+Fights First order (12.04 step 1, 24.13)."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import world as W
+from sim.commands import Fight
+from sim.components import Unit
+from sim.plan.common import (Declared, PlanError, damaged_modifier, find_unit, find_weapon,
+                             lance_modifier, model_in)
+
+
+def fights_first(unit_ent: int) -> bool:
+    """24.13 A Fights First unit: every model in it has Fights First; a unit that made a charge
+    move this turn has it until the end of the turn (11.04)."""
+    if W.unit_state(unit_ent).charged:
+        return True
+    models = W.unit_models(unit_ent)
+    return bool(models) and all(any(a.name == "FIGHTS FIRST" for a in W.model_abilities(m))
+                                for m in models)
+
+
+def eligible_to_fight(unit_ent: int) -> bool:
+    """12.04 Eligible to fight: engaged, or made a charge move this turn."""
+    return W.unit_engaged(unit_ent) or W.unit_state(unit_ent).charged
+
+
+def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
+    """12.04/12.05 + 04.01/04.02 for a unit selected to fight: exactly one melee weapon per
+    model (plus its [EXTRA ATTACKS] weapons), targets engaged with that model, no more targets
+    than the weapon's A, split attacks of at least 1 per target adding up to A."""
+    unit_ent = find_unit(battle, cmd.unit)
+    if W.unit_destroyed(unit_ent):
+        raise PlanError(f"unit {cmd.unit} is destroyed")
+    st = W.unit_state(unit_ent)
+    if st.selected_to_fight and not selected:
+        raise PlanError(f"unit {cmd.unit} was already selected to fight this phase (12.04)")
+    if not eligible_to_fight(unit_ent):
+        raise PlanError(f"unit {cmd.unit} is not eligible to fight: not engaged and did not charge (12.04)")
+    if not fights_first(unit_ent):
+        waiting = [esper.component_for_entity(u, Unit).id for u in W.all_units()
+                   if u != unit_ent and not W.unit_destroyed(u) and fights_first(u)
+                   and eligible_to_fight(u) and not W.unit_state(u).selected_to_fight]
+        if waiting:
+            raise PlanError(f"Fights First units fight before the others (12.04 step 1): "
+                            f"{', '.join(waiting)} must be selected to fight first")
+    owner = esper.component_for_entity(unit_ent, Unit).owner
+    by_model: dict[int, list] = {}
+    for s in cmd.selections:
+        by_model.setdefault(model_in(battle, unit_ent, s.model), []).append(s)
+    declared: list[Declared] = []
+    for m in W.unit_models(unit_ent):
+        sels = by_model.get(m, [])
+        mid = W.model_id(m)
+        per_weapon: dict[str, list] = {}
+        for s in sels:
+            per_weapon.setdefault(s.weapon, []).append(s)
+        main = [n for n in per_weapon if not find_weapon(m, mid, n, melee=True).has("EXTRA ATTACKS")]
+        if len(main) > 1:
+            raise PlanError(f"{mid}: selects {', '.join(main)}; a model fights with exactly one "
+                            f"melee weapon (04.01) besides its [EXTRA ATTACKS] weapons")
+        if per_weapon:
+            extra = [w.name for w in W.weapons_of(m) if w.is_melee and w.has("EXTRA ATTACKS")]
+            missing = [n for n in extra if n not in per_weapon]
+            if missing:
+                raise PlanError(f"{mid}: must also select its [EXTRA ATTACKS] weapons: "
+                                f"{', '.join(missing)} (24.11)")
+        for name, group in per_weapon.items():
+            w = find_weapon(m, mid, name, melee=True)
+            targets = [s for s in group if s.target is not None]
+            if len({s.target for s in targets}) != len(targets):
+                raise PlanError(f"{mid} {name}: a target is named twice")
+            if len(targets) > 1:
+                if w.A.is_random:
+                    raise PlanError(f"{mid} {name}: random A cannot be split before it is rolled")
+                if len(targets) > w.A.k:
+                    raise PlanError(f"{mid} {name}: {len(targets)} targets but only A{w.A.k} (04.02)")
+                if any(s.attacks is None or s.attacks < 1 for s in targets):
+                    raise PlanError(f"{mid} {name}: split attacks need at least 1 per target (04.03)")
+                if sum(s.attacks for s in targets) != w.A.k:
+                    raise PlanError(f"{mid} {name}: split attacks add up to "
+                                    f"{sum(s.attacks for s in targets)}, expected A{w.A.k} (04.03)")
+            elif targets and targets[0].attacks is not None and (
+                    w.A.is_random or targets[0].attacks != w.A.k):
+                raise PlanError(f"{mid} {name}: a single target takes all the weapon's attacks")
+            if not targets:
+                declared.append(Declared(m, mid, w, None))
+            for s in targets:
+                t = find_unit(battle, s.target)
+                if esper.component_for_entity(t, Unit).owner == owner or W.unit_destroyed(t):
+                    raise PlanError(f"{mid}: {s.target} is not a living enemy unit")
+                if not any(W.models_engaged(m, tm) for tm in W.unit_models(t)):
+                    raise PlanError(f"{mid} {name} -> {s.target}: not engaged with this model (04.02)")
+                declared.append(Declared(m, mid, w, t, s.attacks if len(targets) > 1 else None,
+                                         hit_mods=damaged_modifier(m),
+                                         wound_mods=lance_modifier(w, unit_ent, t),
+                                         target_models=len(W.unit_models(t)),
+                                         split=len(targets) > 1))
+    return declared
