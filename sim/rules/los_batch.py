@@ -15,13 +15,15 @@ vertices, given as CSR-style arrays: pair q owns ``idx[start[q]:start[q + 1]]``.
   reduced per pair. Coordinates travel as 1-D arrays and pieces as ``Pieces.soa``.
 * ``outline_crossings_round``: where blocker edges cross a base's outline (extra
   generators when a piece overlaps a base, as in los_kernels._outline_crossings).
+
+Fully visible, batched the same way, is in sim.rules.los_full.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.rules.los_kernels import SIGHT_EPS, Pieces, boundary_samples
+from sim.rules.los_kernels import SIGHT_EPS, Pieces
 
 __all__ = ["ragged_expand", "segments_blocked_ragged", "pairs_visible_round",
            "outline_crossings_round"]
@@ -228,3 +230,4 @@ def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
             nx, ny, s = _tangent(ox[a], oy[a], z, ox[b], oy[b], z, 1.0, 1.0)
             vis[_lines_free(nx, ny, s, oown[a], D, pk, pstart, pidx)] = True
     return vis
+

@@ -30,7 +30,6 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules.los_batch import sat_cross_k
-from sim.rules.los_kernels import Pieces
 from sim.rules.visibility import AREA, DENSE
 
 __all__ = ["umbra_blocked", "capsule_inputs"]

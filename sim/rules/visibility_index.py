@@ -19,7 +19,10 @@ blocked centre line get the exact test, batched over pairs in rounds of candidat
 time). ``fully_visible`` is lazy: entries that need the exact test are computed when first
 read (whole matrix via ``fully_visible``/``cover``, one observer row via
 ``row_fully_visible``/``row_cover``, or single entries via ``is_fully_visible``/
-``has_cover``/``unit_cover_flags``) and cached until a model of the pair moves. Areas a model
+``has_cover``/``unit_cover_flags``) and cached until a model of the pair moves; the entries of
+one read are resolved in one batch for round bases (sim.rules.los_full: the answer of
+los_kernels.footprint_fully_visible, stage by stage over all pairs), other bases with that
+kernel one pair at a time. Areas a model
 is within are computed for all models, areas and edges in one pass.
 ``update`` recomputes only the rows and columns of moved models.
 """
@@ -33,11 +36,12 @@ import numpy as np
 
 from sim.rules.geometry import EPS, Footprint, core, distance_matrix
 from sim.rules.los_batch import outline_crossings_round, pairs_visible_round
+from sim.rules.los_full import fully_visible_round
 from sim.rules.los_kernels import footprint_fully_visible, pair_visible
 from sim.rules.los_pairs import capsule_inputs, umbra_blocked
 from sim.rules.terrain import TerrainArea
 from sim.rules.visibility import (
-    AREA, DENSE, DETECTION_RANGE, GONE_TO_GROUND_PENALTY, HIDEABLE, TerrainBlockers, clamp_range,
+    DETECTION_RANGE, GONE_TO_GROUND_PENALTY, HIDEABLE, TerrainBlockers, clamp_range,
 )
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
@@ -248,7 +252,8 @@ class VisibilityIndex:
 
     def _full_exact(self, I, J, dense_only: bool = False) -> np.ndarray:
         """06.01 Exact fully-visible for directed pairs (observer I, target J) that have
-        sight and a blocker in their capsule."""
+        sight and a blocker in their capsule: round pairs batched (los_full), others with
+        los_kernels.footprint_fully_visible."""
         out = np.zeros(len(I), dtype=bool)
         if len(I) == 0:
             return out
@@ -259,10 +264,16 @@ class VisibilityIndex:
             out[:] = ~umbra_blocked(self, lo, hi, dense_only=True)
         else:
             out[:] = True
-        for q in np.flatnonzero(out):
+        todo = out & (pstart[1:] > pstart[:-1])
+        rnd = todo & self.round[I] & self.round[J]
+        b = np.flatnonzero(rnd)
+        if len(b):
+            ps, pi = _csr_subset(pstart, pidx, b)
+            os_, op = _csr_subset(ostart, opts, b)
+            c, r = self.centres, self.radius
+            out[b] = fully_visible_round(c[I[b]], r[I[b]], c[J[b]], r[J[b]], pk, ps, pi, os_, op)
+        for q in np.flatnonzero(todo & ~rnd):
             a, b = pstart[q], pstart[q + 1]
-            if a == b:
-                continue
             (ac, ar), (bc, br) = self.cores[I[q]], self.cores[J[q]]
             out[q] = footprint_fully_visible(ac, ar, bc, br, pk.subset(pidx[a:b]),
                                              opts[ostart[q]:ostart[q + 1]])

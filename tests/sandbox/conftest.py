@@ -9,18 +9,11 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from pathlib import Path  # noqa: E402
 
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-DATA = Path(__file__).resolve().parent / "data"
-SIZE = (1440, 900)
-
-
-def all_scenarios() -> list[Path]:
-    return sorted((ROOT / "scenarios").glob("*.toml")) + sorted(DATA.glob("*.toml"))
+from sandbox_support import DATA, ROOT, SIZE, all_scenarios  # noqa: E402,F401
 
 
 class Driver:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from conftest import DATA, ROOT
+from sandbox_support import DATA, ROOT
 
 
 def _until(d, kind, limit=200):

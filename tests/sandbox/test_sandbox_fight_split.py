@@ -3,7 +3,7 @@ to A, no more targets than A."""
 
 from __future__ import annotations
 
-from conftest import DATA
+from sandbox_support import DATA
 
 TABLE = DATA / "extra" / "split_fight.toml"
 

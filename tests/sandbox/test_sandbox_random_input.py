@@ -8,7 +8,7 @@ import random
 import pygame
 import pytest
 
-from conftest import DATA, ROOT, SIZE
+from sandbox_support import DATA, ROOT, SIZE
 from sim.replay.log import replay
 
 KEYS = [pygame.K_s, pygame.K_f, pygame.K_m, pygame.K_RETURN, pygame.K_SPACE, pygame.K_n, pygame.K_p,

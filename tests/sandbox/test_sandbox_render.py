@@ -7,7 +7,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from conftest import all_scenarios
+from sandbox_support import all_scenarios
 
 SHOTS = Path(__file__).resolve().parent / "screenshots"
 

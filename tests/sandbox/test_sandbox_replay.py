@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from conftest import ROOT
+from sandbox_support import ROOT
 from sim.replay.log import read_log
 
 LOG = ROOT / "scenarios" / "replays" / "worked_example_pools.jsonl"

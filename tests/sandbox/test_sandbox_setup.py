@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from conftest import ROOT
+from sandbox_support import ROOT, all_scenarios
 from sim.replay.log import replay
 from sim.sandbox.save_table import spec_toml
 from sim.scenario.load import load_scenario
@@ -86,7 +86,6 @@ def test_set_up_a_table_and_save_it(make):
 
 
 def test_saved_tables_round_trip_every_scenario(tmp_path):
-    from conftest import all_scenarios
     from sim.sandbox.table_edit import checked
     for p in all_scenarios():
         spec = load_scenario(p)

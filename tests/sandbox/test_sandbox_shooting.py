@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from conftest import DATA
+from sandbox_support import DATA
 from sim.replay.log import replay
 
 TABLE = DATA / "precision_hazard.toml"
