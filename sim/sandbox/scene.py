@@ -11,7 +11,7 @@ import esper
 import numpy as np
 
 from sim import world as W
-from sim.components import Base, Character, Destroyed, Position, Stats, Unit, Wounds
+from sim.components import Character, Destroyed, Position, Stats, Unit, Wounds
 from sim.rules import geometry
 
 

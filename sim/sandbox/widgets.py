@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 import pygame
-import pygame_gui
-from pygame_gui.elements import UIButton, UILabel, UIPanel, UIScrollingContainer, UITextBox
+from pygame_gui.elements import UIButton, UILabel, UIPanel, UIScrollingContainer
 
 from sim.sandbox.fonts import font
 

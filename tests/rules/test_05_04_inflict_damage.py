@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from sim.rules.allocation import TargetModel, allocation_groups, default_order
 from sim.rules.attack import save_fails, saved_by_invulnerable
-from sim.rules.dice import DiceExpr, ForcedDice, parse_dice_expr
+from sim.rules.dice import ForcedDice, parse_dice_expr
 from sim.rules.sequence import DamageState, PoolState, inflict_damage, roll_saves
 
 

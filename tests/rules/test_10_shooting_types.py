@@ -8,7 +8,6 @@ import itertools
 
 import pytest
 
-from sim.rules import shooting as SH
 from sim.rules.shooting import (ASSAULT, CLOSE_QUARTERS, INDIRECT, NORMAL, RangedTargetFacts,
                                 ShooterFacts, default_shooting_type, ranged_hit_modifiers,
                                 ranged_target_problem, shooting_type_eligibility)

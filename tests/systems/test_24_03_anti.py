@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from scen import kill, model, of_type, row, scenario, unit, weapon, wounds
 from sim.battle import Battle
-from sim.commands import EndTurn, Selection, Shoot
+from sim.commands import Selection, Shoot
 from sim.rules.dice import ForcedDice
 
 WEAPONS = {

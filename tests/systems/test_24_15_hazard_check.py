@@ -7,7 +7,6 @@ already destroyed."""
 from __future__ import annotations
 
 import esper
-import pytest
 
 from scen import kill, dice_purposes, model, of_type, row, scenario, unit, weapon, wounds
 from sim.battle import Battle

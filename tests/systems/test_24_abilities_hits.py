@@ -5,9 +5,8 @@ forms [X: KEYWORD], which apply only against a target unit with the keyword."""
 
 from __future__ import annotations
 
-import esper
 
-from scen import model, of_type, row, scenario, unit, weapon, wounds
+from scen import model, of_type, scenario, unit, weapon, wounds
 from sim import world as W
 from sim.battle import Battle
 from sim.commands import Selection, Shoot

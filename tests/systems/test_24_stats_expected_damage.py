@@ -44,7 +44,6 @@ from sim.battle import Battle
 from sim.commands import EndTurn, Selection, Shoot
 from sim.components import Wounds
 from sim.rules.allocation import TargetModel, allocation_groups, default_order
-from sim.rules.attack import wound_threshold
 from sim.rules.dice import Dice, DiceExpr, parse_dice_expr
 from sim.rules.sequence import DamageState, PoolState, inflict_damage, roll_hits, roll_saves, roll_wounds
 from sim.scenario.load import parse_scenario
