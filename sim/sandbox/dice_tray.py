@@ -1,4 +1,5 @@
-"""The dice tray: the latest pool's hit, wound and save dice, drawn as pips on faces.
+"""The dice tray: the latest pool's hit, wound and save dice (and the hazard rolls that follow
+the unit's attacks), drawn as pips on faces.
 
 Classification re-applies the pure single-die rules (sim.rules.attack) to the logged rolls;
 the counts in the events stay the authority (shown beside each row)."""
@@ -43,6 +44,10 @@ def latest_pool(events) -> dict | None:
             wm = pool.get("wound_mod", 0)
             dice = [(r, wound_result(r, e["S"], e["T"], wm, e.get("critical_on", 6))) for r in e["rolls"]]
             out["rows"].append(("Wound", dice, f"S{e['S']} vs T{e['T']}: {e['wounds']} wounds"))
+        elif t == "hazard rolls" and e.get("rolls"):  # 06.03: after all the unit's attacks
+            dice = [(r, FAIL if r <= 2 else SUCCESS) for r in e["rolls"]]
+            out["rows"].append(("Hazard", dice, f"1-2 fails: {e['failures']} failed, "
+                                f"{e['mortal_wounds']} mortal wounds"))
         elif t == "save rolls":
             out["saves"] = list(e["rolls"])
             out["rows"].append(("Save", [(r, None) for r in e["rolls"]], f"AP{e['AP']}"))
