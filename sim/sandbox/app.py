@@ -8,6 +8,7 @@ The sandbox never writes the world: every change goes through ``Battle.submit`` 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import esper
@@ -407,24 +408,26 @@ def run_sandbox(scenario_path, seed: int | None = None, replay: str | None = Non
     from sim.scenario.errors import ScenarioError
     headless = os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen")
     if not headless and os.name != "nt" and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        print(f"sim: no display available; run it without a window: sim play --headless {scenario_path}")
+        print(f"sim: no display available; run it without a window: sim play --headless {scenario_path}",
+              file=sys.stderr)
         return 2
     try:
         pygame.display.init()
         pygame.font.init()
         screen = pygame.display.set_mode((1440, 900), pygame.RESIZABLE)
     except pygame.error:
-        print(f"sim: no display available; run it without a window: sim play --headless {scenario_path}")
+        print(f"sim: no display available; run it without a window: sim play --headless {scenario_path}",
+              file=sys.stderr)
         return 2
     try:
         sb = Sandbox(scenario_path, screen, seed=seed)
     except ScenarioError as e:
         pygame.quit()
-        print(f"sim: {e}")
+        print(f"sim: {e}", file=sys.stderr)
         return 2
     if replay is not None and not sb.open_replay(replay):
         pygame.quit()
-        print(f"sim: {sb.status}")
+        print(f"sim: {sb.status}", file=sys.stderr)
         return 2
     pygame.display.set_caption(f"sim - {sb.spec.name}")
     clock = pygame.time.Clock()
