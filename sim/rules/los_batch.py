@@ -12,7 +12,10 @@ vertices, given as CSR-style arrays: pair q owns ``idx[start[q]:start[q + 1]]``.
   the two discs and the obstacle vertices) are built for every pair at once, in three
   rounds, each only for the pairs still unresolved (common tangents of the two discs; lines
   tangent to a disc through an obstacle vertex; lines through two obstacle vertices), and
-  reduced per pair. Coordinates travel as 1-D arrays and pieces as ``Pieces.soa``.
+  reduced per pair. Coordinates travel as 1-D arrays and pieces as ``Pieces.soa``. Rounds 1
+  and 2 go in batches (pairs found visible leave), and each line is tried first against
+  the pieces crossing its pair's centre segment, then (if free) against all its pieces.
+  Segment tests run in chunks of a few thousand (segment, piece) entries: small temporaries.
 * ``outline_crossings_round``: where blocker edges cross a base's outline (extra
   generators when a piece overlaps a base, as in los_kernels._outline_crossings).
 
@@ -25,11 +28,12 @@ import numpy as np
 
 from sim.rules.los_kernels import SIGHT_EPS, Pieces
 
-__all__ = ["ragged_expand", "segments_blocked_ragged", "pairs_visible_round",
+__all__ = ["ragged_expand", "csr_subset", "segments_blocked_ragged", "pairs_visible_round",
            "outline_crossings_round"]
 
 _TOL = 1e-9
 _BOX_GAP = 1e-7
+_LINES = 2700           # candidate lines per batch (pairs found visible leave between batches)
 
 
 def ragged_expand(start: np.ndarray, owner: np.ndarray):
@@ -42,10 +46,37 @@ def ragged_expand(start: np.ndarray, owner: np.ndarray):
     return item, pos
 
 
+def csr_subset(start, data, sel):
+    """Rows ``sel`` of a CSR list (start offsets, data): (new start, new data)."""
+    cnt = start[sel + 1] - start[sel]
+    ns = np.zeros(len(sel) + 1, dtype=np.int64)
+    np.cumsum(cnt, out=ns[1:])
+    first = ns[:-1]
+    pos = np.arange(int(ns[-1])) - np.repeat(first, cnt) + np.repeat(start[sel], cnt)
+    return ns, data[pos]
+
+
 def sat_cross_k(ax, ay, bx, by, pk: Pieces, k) -> np.ndarray:
     """The test of los_kernels.segments_blocked, entry by entry, for segments (ax, ay)-(bx, by)
     (1-D arrays) against pieces ``k`` of ``pk``, on the packed vertex-major copy (``Pieces.soa``); the segment's
-    own axis is tried only where the piece's edge axes found no gap."""
+    own axis is tried only where the piece's edge axes found no gap. Runs in chunks of
+    ``_SAT_CHUNK`` entries (temporaries stay small: no fresh heap pages per call)."""
+    E = len(k)
+    if E <= _SAT_CHUNK:
+        return _sat_chunk(ax, ay, bx, by, pk, k)
+    out = np.empty(E, dtype=bool)
+    for c0 in range(0, E, _SAT_CHUNK):
+        sl = slice(c0, c0 + _SAT_CHUNK)
+        out[sl] = _sat_chunk(ax[sl], ay[sl], bx[sl], by[sl], pk, k[sl])
+    return out
+
+
+_SAT_CHUNK = 1536       # entries per chunk: (6, 1536) float64 temporaries of 72 KiB
+_BLK_CHUNK = 3072       # (segment, piece) entries per batch of _blocked_xy
+
+
+def _sat_chunk(ax, ay, bx, by, pk: Pieces, k) -> np.ndarray:
+    """One chunk of ``sat_cross_k``: (vertex, entry) arrays of at most ~100 KiB."""
     nx, ny, off, vx, vy = pk.soa
     Vm = int(pk.nverts.max()) if len(pk) else 1
     gx, gy = nx[:Vm].take(k, axis=1), ny[:Vm].take(k, axis=1)
@@ -81,15 +112,42 @@ def segments_blocked_ragged(p0, p1, owner, pk: Pieces, start, idx) -> np.ndarray
     return _blocked_xy(p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1], owner, pk, start, idx)
 
 
-def _blocked_xy(x0, y0, x1, y1, owner, pk: Pieces, start, idx) -> np.ndarray:
-    """``segments_blocked_ragged`` on coordinate arrays, with the bounding-box prefilter."""
+def _blocked_xy(x0, y0, x1, y1, owner, pk: Pieces, start, idx, first=None) -> np.ndarray:
+    """``segments_blocked_ragged`` on coordinate arrays, with the bounding-box prefilter;
+    segments in chunks of at most about ``_BLK_CHUNK`` (segment, piece) entries. ``first``
+    (CSR start, idx: a subset of each owner's pieces, likely blockers) is tried first; only
+    the segments it leaves free are tested against all the owner's pieces (same answer)."""
     S = len(x0)
+    if first is not None and S:
+        out = _blocked_xy(x0, y0, x1, y1, owner, pk, first[0], first[1])
+        r = np.flatnonzero(~out)
+        if len(r):
+            out[r] = _blocked_xy(x0[r], y0[r], x1[r], y1[r], owner[r], pk, start, idx)
+        return out
     out = np.zeros(S, dtype=bool)
     if S == 0:
         return out
-    e_s, pos = ragged_expand(start, owner)
-    if len(e_s) == 0:
+    cnt = start[owner + 1] - start[owner]
+    cum = np.cumsum(cnt)
+    tot = int(cum[-1])
+    if tot <= _BLK_CHUNK:
+        _blocked_part(x0, y0, x1, y1, owner, cnt, pk, start, idx, out)
         return out
+    cuts = np.searchsorted(cum, np.arange(_BLK_CHUNK, tot, _BLK_CHUNK), "right")
+    for s0, s1 in zip(np.concatenate([[0], cuts]), np.concatenate([cuts, [S]])):
+        if s1 > s0:
+            sl = slice(s0, s1)
+            _blocked_part(x0[sl], y0[sl], x1[sl], y1[sl], owner[sl], cnt[sl], pk, start, idx,
+                          out[sl])
+    return out
+
+
+def _blocked_part(x0, y0, x1, y1, owner, cnt, pk: Pieces, start, idx, out) -> None:
+    tot = int(cnt.sum())
+    if tot == 0:
+        return
+    e_s = np.repeat(np.arange(len(owner)), cnt)
+    pos = np.arange(tot) - np.repeat(np.cumsum(cnt) - cnt - start[owner], cnt)
     k = idx.take(pos)
     bx0, by0, bx1, by1 = pk.bbox.T
     lx, hx = np.minimum(x0, x1), np.maximum(x0, x1)
@@ -100,10 +158,9 @@ def _blocked_xy(x0, y0, x1, y1, owner, pk: Pieces, start, idx) -> np.ndarray:
     near &= by1.take(k) >= ly.take(e_s) - _BOX_GAP
     e_s, k = e_s[near], k[near]
     if len(e_s) == 0:
-        return out
+        return
     cross = sat_cross_k(x0.take(e_s), y0.take(e_s), x1.take(e_s), y1.take(e_s), pk, k)
     out[e_s[cross]] = True
-    return out
 
 
 def _tangent(c1x, c1y, r1, c2x, c2y, r2, sgn: float, root: float):
@@ -134,14 +191,13 @@ def _disc_chord(nx, ny, s, cx, cy, r):
     return np.where(ok, tc - half, np.nan), np.where(ok, tc + half, np.nan)
 
 
-def _lines_free(nx, ny, s, owner, D, pk, pstart, pidx) -> np.ndarray:
+def _lines_free(nx, ny, s, owner, D, pk, pstart, pidx, first=None) -> np.ndarray:
     """For lines (n, s) of pair owner: is the line's A-to-B part unblocked (or do the
     footprints meet along it)? ``D`` = (ax, ay, ra, bx, by, rb) per pair."""
     good = ~np.isnan(nx)
     nx, ny, s, owner = nx[good], ny[good], s[good], owner[good]
-    ax, ay, ra, bx, by, rb = (a.take(owner) for a in D)
-    ta0, ta1 = _disc_chord(nx, ny, s, ax, ay, ra)
-    tb0, tb1 = _disc_chord(nx, ny, s, bx, by, rb)
+    ta0, ta1 = _disc_chord(nx, ny, s, D[0].take(owner), D[1].take(owner), D[2].take(owner))
+    tb0, tb1 = _disc_chord(nx, ny, s, D[3].take(owner), D[4].take(owner), D[5].take(owner))
     ok = ~(np.isnan(ta0) | np.isnan(tb0))
     nx, ny, s, owner = nx[ok], ny[ok], s[ok], owner[ok]
     ta0, ta1, tb0, tb1 = ta0[ok], ta1[ok], tb0[ok], tb1[ok]
@@ -150,9 +206,13 @@ def _lines_free(nx, ny, s, owner, D, pk, pstart, pidx) -> np.ndarray:
     touch = ~fwd & ~bwd
     t_from = np.where(fwd, ta1, ta0)
     t_to = np.where(fwd, tb0, tb1)
+    del ta0, ta1, tb0, tb1, fwd, bwd, ok, good           # (dels: keep the peak small)
     x0, y0 = nx * s, ny * s
-    free = ~_blocked_xy(x0 - t_from * ny, y0 + t_from * nx, x0 - t_to * ny, y0 + t_to * nx,
-                        owner, pk, pstart, pidx)
+    del s
+    p0x, p0y = x0 - t_from * ny, y0 + t_from * nx
+    p1x, p1y = x0 - t_to * ny, y0 + t_to * nx
+    del x0, y0, nx, ny, t_from, t_to
+    free = ~_blocked_xy(p0x, p0y, p1x, p1y, owner, pk, pstart, pidx, first)
     return owner[free | touch]
 
 
@@ -162,6 +222,12 @@ def outline_crossings_round(c, r, pk: Pieces, start, idx):
     base). Returns (owner pair, points)."""
     q, pos = ragged_expand(start, np.arange(len(c)))
     k = idx[pos]
+    # only pieces whose box meets the circle's box (grown by 0.01") can cross it; the others
+    # have no crossing, and dropping them keeps the order of the rest
+    bb, cq, m = pk.bbox[k], c[q], r[q] + 0.01
+    near = (bb[:, 0] <= cq[:, 0] + m) & (bb[:, 2] >= cq[:, 0] - m) \
+        & (bb[:, 1] <= cq[:, 1] + m) & (bb[:, 3] >= cq[:, 1] - m)
+    q, k = q[near], k[near]
     a = pk.verts[k]
     b = np.roll(a, -1, axis=1)
     V = a.shape[1]
@@ -184,6 +250,16 @@ def outline_crossings_round(c, r, pk: Pieces, start, idx):
     return np.concatenate(owners), np.concatenate(pts)
 
 
+def _centre_blockers(D, pk: Pieces, pstart, pidx):
+    """CSR (start, idx) of the pieces of each pair crossing its centre segment: the likely
+    blockers of its candidate lines, tried first."""
+    e, pos = ragged_expand(pstart, np.arange(len(D[0])))
+    k = pidx.take(pos)
+    cross = sat_cross_k(D[0].take(e), D[1].take(e), D[3].take(e), D[4].take(e), pk, k)
+    start = np.searchsorted(e[cross], np.arange(len(D[0]) + 1)).astype(np.int64)
+    return start, k[cross]
+
+
 def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) -> np.ndarray:
     """06.01 Exact sight between round footprints A[q] and B[q] for many pairs at once.
 
@@ -204,19 +280,21 @@ def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
     qs = np.flatnonzero(~vis)
     A = tuple(a.take(qs) for a in D)
     fam = [_tangent(*A, sg, rt) for sg in (1.0, -1.0) for rt in (1.0, -1.0)]
+    likely = _centre_blockers(D, pk, pstart, pidx)
     vis[_lines_free(*(np.concatenate(x) for x in zip(*fam)), np.tile(qs, 4), D, pk,
-                    pstart, pidx)] = True
-    # round 1: tangent to A or B through an obstacle vertex
-    oi = np.flatnonzero(~vis[oown])
-    if len(oi):
+                    pstart, pidx, likely)] = True
+    # round 1: tangent to A or B through an obstacle vertex, one family of lines at a time
+    # (pairs found visible drop out of the later families: vis is an OR over lines)
+    for b in (0, 3):
+        oi = np.flatnonzero(~vis[oown])
+        if len(oi) == 0:
+            break
         oq = oown[oi]
-        zero = np.zeros(len(oi))
-        px, py = ox[oi], oy[oi]
-        fam = [_tangent(D[b].take(oq), D[b + 1].take(oq), D[b + 2].take(oq), px, py, zero, 1.0, rt)
-               for b in (0, 3) for rt in (1.0, -1.0)]
-        vis[_lines_free(*(np.concatenate(x) for x in zip(*fam)), np.tile(oq, 4), D, pk,
-                        pstart, pidx)] = True
-    # round 2: lines through two obstacle vertices of the same pair
+        dx, dy, dr, z = D[b].take(oq), D[b + 1].take(oq), D[b + 2].take(oq), np.zeros(len(oi))
+        fam = [_tangent(dx, dy, dr, ox[oi], oy[oi], z, 1.0, rt) for rt in (1.0, -1.0)]
+        vis[_lines_free(*(np.concatenate(x) for x in zip(*fam)), np.tile(oq, 2), D, pk,
+                        pstart, pidx, likely)] = True
+    # round 2: lines through two obstacle vertices of the same pair, in batches
     oi = np.flatnonzero(~vis[oown])
     if len(oi) > 1:
         oq = oown[oi]
@@ -225,9 +303,13 @@ def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
         a = np.repeat(oi, cnt)
         first = np.cumsum(cnt) - cnt
         b = a + 1 + (np.arange(int(cnt.sum())) - np.repeat(first, cnt))
-        if len(a):
-            z = np.zeros(len(a))
-            nx, ny, s = _tangent(ox[a], oy[a], z, ox[b], oy[b], z, 1.0, 1.0)
-            vis[_lines_free(nx, ny, s, oown[a], D, pk, pstart, pidx)] = True
+        for c0 in range(0, len(a), _LINES):
+            a1, b1 = a[c0:c0 + _LINES], b[c0:c0 + _LINES]
+            live = ~vis[oown[a1]]
+            a1, b1 = a1[live], b1[live]
+            if len(a1):
+                z = np.zeros(len(a1))
+                nx, ny, s = _tangent(ox[a1], oy[a1], z, ox[b1], oy[b1], z, 1.0, 1.0)
+                vis[_lines_free(nx, ny, s, oown[a1], D, pk, pstart, pidx, likely)] = True
     return vis
 

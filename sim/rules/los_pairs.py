@@ -11,8 +11,9 @@ features of areas either model is within). For pairs (I, J) of models (round or 
    in it (margins 1e-6") cannot be seen: every segment between the bases crosses the
    chord's relative interior, which lies in the piece's open interior (or crosses the
    piece's edge into it). Candidates come from one angular sort of the targets per
-   observer and ``searchsorted`` over the chords' angular intervals; the tests run in
-   batches of a few thousand (observer, piece, target) triples.
+   observer and ``searchsorted`` over the chords' angular intervals; observers go in parts
+   of <= 32 and the tests in batches of a few thousand (observer, piece, target) triples,
+   piece-major (pieces with most candidates first), dropping pairs already blocked.
 2. ``capsule_inputs``: for the pairs left, the exact centre crossing (separating axes)
    -> ``centre_free``; the pieces meeting the capsule around the centre segment (radius =
    the larger bounding radius) and the obstacle vertices inside it: the inputs of the exact
@@ -22,17 +23,69 @@ features of areas either model is within). For pairs (I, J) of models (round or 
 Every stage is a sound filter or certificate followed by an exact test on the pair's own
 data, so the answer for a pair does not depend on which other pairs are resolved with it.
 Kernels use the vertex-major packed pieces (``Pieces.soa``) and 1-D coordinate arrays:
-small-axis reductions and (E, V, 2) gathers cost far more than the arithmetic here.
+small-axis reductions and (E, V, 2) gathers cost far more than the arithmetic here. Large
+inputs go in chunks so that temporaries stay well under glibc's 128 KiB mmap threshold and
+the peak heap use of a stage stays small (no fresh pages faulted in on every call). Also
+here: area outlines packed as edge arrays and the areas round bases are within.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from sim.rules.geometry import EPS
 from sim.rules.los_batch import sat_cross_k
 from sim.rules.visibility import AREA, DENSE
 
-__all__ = ["umbra_blocked", "capsule_inputs"]
+__all__ = ["umbra_blocked", "capsule_inputs", "pack_area_edges", "within_round"]
+
+
+def pack_area_edges(polys):
+    """Area outlines as padded edge arrays (A, E): start, end, and a real-edge mask
+    (padding repeats an area's last edge, so minima are unchanged)."""
+    E = max((len(p) for p in polys), default=1)
+    P0 = np.zeros((len(polys), E, 2))
+    P1 = np.zeros((len(polys), E, 2))
+    real = np.zeros((len(polys), E), dtype=bool)
+    for k, poly in enumerate(polys):
+        n = len(poly)
+        P0[k, :n], P1[k, :n] = poly, np.roll(poly, -1, axis=0)
+        P0[k, n:], P1[k, n:] = P0[k, n - 1], P1[k, n - 1]
+        real[k, :n] = True
+    ab = P1 - P0
+    return (P0[..., 0], P0[..., 1], ab[..., 0], ab[..., 1], ab[..., 0] ** 2 + ab[..., 1] ** 2,
+            P1[..., 1], real)
+
+
+def within_round(centres, rad, edges) -> np.ndarray:
+    """13.x (models, areas): a disc (centre, radius ``rad``) is within the area (centre inside
+    the outline, or the outline within ``rad`` + EPS), one edge of every area at a time."""
+    x0, y0, abx, aby, ab2, y1, real = edges
+    if len(centres) * x0.size <= 4096:               # few models: all edges in one pass
+        cx, cy = centres[:, 0][:, None, None], centres[:, 1][:, None, None]
+        apx, apy = cx - x0, cy - y0
+        t = np.clip((apx * abx + apy * aby) / ab2, 0, 1)
+        dx, dy = apx - t * abx, apy - t * aby
+        dmin = np.sqrt((dx * dx + dy * dy).min(axis=2))
+        straddle = ((y0 > cy) != (y1 > cy)) & real
+        with np.errstate(divide="ignore", invalid="ignore"):
+            xc = x0 + (cy - y0) * abx / (y1 - y0)
+        inside = (straddle & (xc > cx)).sum(axis=2) % 2 == 1
+        return inside | (dmin <= rad[:, None] + EPS)
+    cx, cy = centres[:, 0][:, None], centres[:, 1][:, None]
+    d2 = inside = None
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for e in range(x0.shape[1]):
+            apx, apy = cx - x0[:, e], cy - y0[:, e]
+            t = np.clip((apx * abx[:, e] + apy * aby[:, e]) / ab2[:, e], 0, 1)
+            dx, dy = apx - t * abx[:, e], apy - t * aby[:, e]
+            de = dx * dx + dy * dy
+            d2 = de if d2 is None else np.minimum(d2, de, out=d2)
+            straddle = ((y0[:, e] > cy) != (y1[:, e] > cy)) & real[:, e]
+            xc = x0[:, e] + (cy - y0[:, e]) * abx[:, e] / (y1[:, e] - y0[:, e])
+            odd = straddle & (xc > cx)
+            inside = odd if inside is None else np.logical_xor(inside, odd, out=inside)
+    return inside | (np.sqrt(d2) <= rad[:, None] + EPS)
 
 def _active_entries(ix, I, J, p, k, dense_only: bool):
     kind = ix.blk.kind[k]
@@ -68,9 +121,43 @@ def capsule_inputs(ix, I, J, dense_only: bool = False):
         return zero, np.zeros(0, np.int64), zero, np.zeros((0, 2)), np.ones(P, bool)
     R = np.maximum(ix.rad[I], ix.rad[J]) + 1e-6
     p, k = _bbox_candidates(ix, I, J, R, dense_only)
+    n = len(p)
+    cross = np.empty(n, bool)
+    dist = np.empty(n)
+    inside = np.empty((n, pk.soa[0].shape[0]), bool)     # vertex within R of the segment
+    for c0 in range(0, n, _CAP_CHUNK):                      # entry chunks: small 1-D arrays
+        sl = slice(c0, c0 + _CAP_CHUNK)
+        cross[sl], dist[sl] = _capsule_chunk(ix, I, J, R, p[sl], k[sl], inside[sl])
+    centre_free = np.ones(P, bool)
+    centre_free[p[cross]] = False
+    hit = dist < R[p] + 1e-9
+    p, k, inside = p[hit], k[hit], inside[hit]
+    pstart = np.searchsorted(p, np.arange(P + 1), side="left").astype(np.int64)
+    # obstacle vertices (real ones, not padding) within R of the centre segment
+    ep, ev = np.nonzero(inside)
+    opts = pk.verts[k[ep], ev]
+    ostart = np.searchsorted(p[ep], np.arange(P + 1), side="left").astype(np.int64)
+    return pstart, k, ostart, opts, centre_free
+
+
+def _mod_2pi(x):
+    """``x % 2pi`` (numpy's float remainder, bit for bit) for x in [-2pi, 2pi], cheaper."""
+    out = np.where(x < 0, x + _TWO_PI, x)
+    out[x >= _TWO_PI] = 0.0
+    return out
+
+
+_CAP_CHUNK = 1536       # (pair, piece) entries per chunk of capsule_inputs: (V, E) arrays < 128 KiB
+
+
+def _capsule_chunk(ix, I, J, R, p, k, inside):
+    """Centre crossing and capsule distance of entries (pair p, piece k); fills ``inside``
+    (entry, vertex): a real vertex of the piece within R of the centre segment."""
+    pk = ix.blk.pieces
     C = ix.centres
-    ax, ay = C[:, 0].take(I.take(p)), C[:, 1].take(I.take(p))
-    bx, by = C[:, 0].take(J.take(p)), C[:, 1].take(J.take(p))
+    ip, jp = I.take(p), J.take(p)
+    ax, ay = C[:, 0].take(ip), C[:, 1].take(ip)
+    bx, by = C[:, 0].take(jp), C[:, 1].take(jp)
     cross = sat_cross_k(ax, ay, bx, by, pk, k)
     _, _, _, vx, vy = pk.soa                                     # (V, K)
     Vx, Vy = vx.take(k, axis=1), vy.take(k, axis=1)              # (V, E)
@@ -82,6 +169,9 @@ def capsule_inputs(ix, I, J, dense_only: bool = False):
     rx -= t * dx
     ry -= t * dy
     dvs2 = rx * rx + ry * ry
+    del rx, ry, t
+    real = np.arange(dvs2.shape[0])[:, None] < pk.nverts[k][None, :]
+    inside[:] = (real & (np.sqrt(dvs2) <= R.take(p)[None, :])).T
     Wx, Wy = np.roll(Vx, -1, axis=0) - Vx, np.roll(Vy, -1, axis=0) - Vy
     WW = np.maximum(Wx * Wx + Wy * Wy, 1e-30)
     de = np.full(len(p), np.inf)
@@ -91,24 +181,13 @@ def capsule_inputs(ix, I, J, dense_only: bool = False):
         qx -= uu * Wx
         qy -= uu * Wy
         de = np.minimum(de, (qx * qx + qy * qy).min(axis=0))
-    dist = np.where(cross, 0.0, np.sqrt(np.minimum(dvs2.min(axis=0), de)))
-    centre_free = np.ones(P, bool)
-    centre_free[p[cross]] = False
-    hit = dist < R[p] + 1e-9
-    p, k, dvs2 = p[hit], k[hit], dvs2[:, hit]
-    pstart = np.searchsorted(p, np.arange(P + 1), side="left").astype(np.int64)
-    # obstacle vertices (real ones, not padding) within R of the centre segment
-    real = np.arange(dvs2.shape[0])[:, None] < pk.nverts[k][None, :]
-    inside = real & (np.sqrt(dvs2) <= R[p][None, :])
-    ep, ev = np.nonzero(inside.T)
-    opts = pk.verts[k[ep], ev]
-    ostart = np.searchsorted(p[ep], np.arange(P + 1), side="left").astype(np.int64)
-    return pstart, k, ostart, opts, centre_free
+    return cross, np.where(cross, 0.0, np.sqrt(np.minimum(dvs2.min(axis=0), de)))
 
 
 _TWO_PI = 2.0 * np.pi
 _GROW = 1e-6            # bounding circles grown by this much (both sides): margins of the certificate
-_CHUNK = 8192           # triples per batch: keeps temporaries small (cache, no fresh mmap pages)
+_CHUNK = 4096           # triples per batch: keeps temporaries small (cache, no fresh mmap pages)
+_OBS_CHUNK = 32         # observers per part: (observers x pieces) chord arrays stay small
 
 
 def umbra_blocked(ix, obs, tgt, dense_only: bool = False) -> np.ndarray:
@@ -125,15 +204,30 @@ def umbra_blocked(ix, obs, tgt, dense_only: bool = False) -> np.ndarray:
     target) and the 13.10 / 13.11 activity of the piece for the pair."""
     P = len(obs)
     blocked = np.zeros(P, bool)
-    pk = ix.blk.pieces
-    K = len(pk)
+    K = len(ix.blk.pieces)
     if K == 0 or P == 0:
         return blocked
+    uo, oinv = np.unique(obs, return_inverse=True)
+    if len(uo) <= _OBS_CHUNK:
+        return _umbra_part(ix, obs, tgt, uo, oinv, dense_only)
+    step = -(-len(uo) // -(-len(uo) // _OBS_CHUNK))  # equal parts of <= _OBS_CHUNK observers
+    for u0 in range(0, len(uo), step):          # observers in parts: small (U*K) arrays
+        sel = np.flatnonzero((oinv >= u0) & (oinv < u0 + step))
+        blocked[sel] = _umbra_part(ix, obs[sel], tgt[sel], uo[u0:u0 + step],
+                                   oinv[sel] - u0, dense_only)
+    return blocked
+
+
+def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
+    """``umbra_blocked`` for the pairs of observers ``uo`` (``oinv``: index into ``uo``)."""
+    P = len(obs)
+    blocked = np.zeros(P, bool)
+    pk = ix.blk.pieces
+    K = len(pk)
     C = ix.centres
     tx, ty = C[tgt, 0], C[tgt, 1]
     th = np.arctan2(ty - C[obs, 1], tx - C[obs, 0])
-    th %= _TWO_PI
-    uo, oinv = np.unique(obs, return_inverse=True)
+    th = _mod_2pi(th)
     key = np.concatenate([th, th + _TWO_PI])
     key += np.tile(oinv * 16.0, 2)
     order = np.argsort(key)
@@ -144,6 +238,11 @@ def umbra_blocked(ix, obs, tgt, dense_only: bool = False) -> np.ndarray:
     s = np.searchsorted(sk, lo, "left")
     cnt = np.searchsorted(sk, lo + ln["width"], "right") - s
     cnt[~ln["valid"]] = 0
+    # lines piece-major, pieces with the most candidates first: triples of pairs already
+    # blocked by an earlier batch are dropped (blocked is an OR over lines)
+    kord = np.argsort(-cnt.reshape(len(uo), K).sum(axis=0), kind="stable")
+    perm = (np.arange(len(uo)) * K + kord[:, None]).ravel()
+    cnt, s = cnt.take(perm), s.take(perm)
     cum = np.cumsum(cnt)
     tot = int(cum[-1])
     if tot == 0:
@@ -159,9 +258,12 @@ def umbra_blocked(ix, obs, tgt, dense_only: bool = False) -> np.ndarray:
         n = int(c.sum())
         if n == 0:
             continue
-        ik = np.repeat(np.arange(l0, l1), c)
+        ik = np.repeat(perm[l0:l1], c)
         pos = np.arange(n) - np.repeat(np.cumsum(c) - c - s[l0:l1], c)
         p = order.take(pos)
+        if l0:
+            live = ~blocked.take(p)
+            ik, p = ik[live], p[live]
         qx, qy, r = tx.take(p), ty.take(p), rb.take(p)
         ok = None
         for row in (6, 0, 3):               # chord first: it rejects the near targets
@@ -192,32 +294,43 @@ def _chord_lines(ix, obs, dense_only: bool = False):
     V, K = nx.shape
     U = len(obs)
     cx, cy = ix.centres[obs, 0], ix.centres[obs, 1]
-    F = nx[:, None, :] * cx[None, :, None]
-    F += ny[:, None, :] * cy[None, :, None]
-    F = (F > off[:, None, :]).reshape(V, U * K)                  # edge v faces the centre
+    F = np.empty((V, U, K), dtype=bool)
+    for v in range(V):                                           # (U, K) float rows only
+        fv = cx[:, None] * nx[v]
+        fv += cy[:, None] * ny[v]
+        np.greater(fv, off[v], out=F[v])
+    F = F.reshape(V, U * K)                                      # edge v faces the centre
     T = F != np.roll(F, 1, axis=0)                               # silhouette vertices
-    a = np.zeros(U * K, np.int64)
-    b = np.zeros(U * K, np.int64)
-    for v in range(V - 1, -1, -1):
-        a[T[v]] = v
-    for v in range(V):
-        b[T[v]] = v
+    del F                                                        # (dels: keep the peak small)
+    a = T.argmax(axis=0)                                         # first / last silhouette vertex
+    b = (V - 1) - T[::-1].argmax(axis=0)                         # (only read where valid)
     valid = T.sum(axis=0) == 2
+    del T
     kk = np.tile(np.arange(K), U)
-    fa, fb = a * K + kk, b * K + kk
-    x1, y1, x2, y2 = vx.take(fa), vy.take(fa), vx.take(fb), vy.take(fb)
+    a *= K
+    a += kk
+    b *= K
+    b += kk
+    del kk
+    x1, y1, x2, y2 = vx.take(a), vy.take(a), vx.take(b), vy.take(b)
+    del a, b
     ccx, ccy = np.repeat(cx, K), np.repeat(cy, K)
     r = np.repeat(ix.rad[obs] + _GROW, K)
     sw = (x1 - ccx) * (y2 - ccy) - (y1 - ccy) * (x2 - ccx) < 0   # t1 -> t2 counter-clockwise
     x1, x2 = np.where(sw, x2, x1), np.where(sw, x1, x2)
     y1, y2 = np.where(sw, y2, y1), np.where(sw, y1, y2)
+    del sw
     a1 = np.arctan2(y1 - ccy, x1 - ccx)
     a2 = np.arctan2(y2 - ccy, x2 - ccx)
+    width = _mod_2pi(a2 - a1)
+    del a2
+    a1 = _mod_2pi(a1)
     ex, ey = x2 - x1, y2 - y1
     le = np.sqrt(ex * ex + ey * ey)
     valid &= le > 1e-9
     le[le == 0] = 1.0
     ncx, ncy = -ey / le, ex / le                                 # chord normal towards the centre
+    del ex, ey, le
     oc = ncx * x1 + ncy * y1
     valid &= ncx * ccx + ncy * ccy - r >= oc + 1e-9              # light strictly on the near side
     rows = [None] * 9
@@ -232,6 +345,8 @@ def _chord_lines(ix, obs, dense_only: bool = False):
         n_y = (-r * wy + sg * h * wx) / d2
         valid &= (d2 > r * r) & (n_x * (qx - px) + n_y * (qy - py) <= 0)
         rows[base], rows[base + 1], rows[base + 2] = n_x, n_y, n_x * px + n_y * py
+        del wx, wy, d2, h, n_x, n_y
+    del x1, y1, x2, y2, px, py, qx, qy, ccx, ccy, r
     area = np.tile(ix.blk.area, U)
     kind = np.tile(ix.blk.kind, U)
     w_obs = ix.within[np.repeat(obs, K), area]
@@ -241,5 +356,5 @@ def _chord_lines(ix, obs, dense_only: bool = False):
         act_in = (kind == DENSE)                                 # target within the area
         act_out = np.where(kind == DENSE, w_obs, ~w_obs)         # target not within it
     valid &= act_in | act_out
-    return {"L": rows, "valid": valid, "lo": a1 % _TWO_PI, "width": (a2 - a1) % _TWO_PI,
+    return {"L": rows, "valid": valid, "lo": a1, "width": width,
             "area": area, "act_in": act_in, "act_out": act_out}

@@ -23,8 +23,9 @@ read (whole matrix via ``fully_visible``/``cover``, one observer row via
 one read are resolved in one batch for round bases (sim.rules.los_full: the answer of
 los_kernels.footprint_fully_visible, stage by stage over all pairs), other bases with that
 kernel one pair at a time. Areas a model
-is within are computed for all models, areas and edges in one pass.
-``update`` recomputes only the rows and columns of moved models.
+is within and distances are computed in row blocks; every stage keeps its numpy temporaries
+small (chunks, no (pairs x pieces x vertices) blow-ups), so a recompute does not grow the heap
+and fault in fresh pages. ``update`` recomputes only the rows and columns of moved models.
 """
 
 from __future__ import annotations
@@ -35,16 +36,19 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from sim.rules.geometry import EPS, Footprint, core, distance_matrix
-from sim.rules.los_batch import outline_crossings_round, pairs_visible_round
+from sim.rules.los_batch import (csr_subset as _csr_subset, outline_crossings_round,
+                                 pairs_visible_round)
 from sim.rules.los_full import fully_visible_round
 from sim.rules.los_kernels import footprint_fully_visible, pair_visible
-from sim.rules.los_pairs import capsule_inputs, umbra_blocked
+from sim.rules.los_pairs import capsule_inputs, pack_area_edges, umbra_blocked, within_round
 from sim.rules.terrain import TerrainArea
 from sim.rules.visibility import (
     DETECTION_RANGE, GONE_TO_GROUND_PENALTY, HIDEABLE, TerrainBlockers, clamp_range,
 )
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
+
+_ROWS = 32      # rows per block of (rows x models x 2) float temporaries (< 128 KiB each)
 
 
 @dataclass(frozen=True)
@@ -94,7 +98,7 @@ class VisibilityIndex:
         self._clear = np.zeros((n, n), dtype=bool)       # no blocker in the pair's capsule
         self.full_dense = np.ones((n, n), dtype=bool)
         self.stats = {"pairs": 0, "exact_los": 0, "exact_full": 0}
-        self._visible = None
+        self._visible = self._all_pairs = None
         self._pack_areas()
         self.full_recompute()
 
@@ -109,16 +113,16 @@ class VisibilityIndex:
             self.radius = np.array([0.5 * f.length if f.shape == "round" else 0.0
                                     for f in self.fps], dtype=float)
             self.within = np.zeros((n, len(self.blk.areas)), dtype=bool)
-            self.cores = [core(f) for f in self.fps]
+            self._cores = {}
             rows = range(n)
-            self.dist = distance_matrix(self.fps, self.fps)
+            self._full_distances()
         else:
             for i in rows:
                 self.centres[i] = self.fps[i].centre
                 self.rad[i] = self.fps[i].bounding_radius
                 self.round[i] = self.fps[i].shape == "round"
                 self.radius[i] = 0.5 * self.fps[i].length if self.round[i] else 0.0
-                self.cores[i] = core(self.fps[i])
+                self._cores.pop(i, None)
             rows = list(rows)
             d = distance_matrix([self.fps[i] for i in rows], self.fps)
             self.dist[rows, :] = d
@@ -129,43 +133,48 @@ class VisibilityIndex:
         self.within_any = self.within.any(axis=1)
         self.within_obscuring = (self.within & self.blk.obscuring[None, :]).any(axis=1)
 
+    @property
+    def cores(self) -> list:
+        """geometry.core of every model (computed on first use)."""
+        return [self._core(i) for i in range(len(self.fps))]
+
+    def _core(self, i):
+        """geometry.core of model i, computed when first needed (bases that are not round)."""
+        i = int(i)
+        if i not in self._cores:
+            self._cores[i] = core(self.fps[i])
+        return self._cores[i]
+
+    def _full_distances(self) -> None:
+        """``dist`` for all models in row blocks (small temporaries, the buffer reused): the
+        arithmetic of geometry.distance_matrix for round bases, that function otherwise."""
+        n = len(self.fps)
+        if getattr(self, "dist", None) is None or self.dist.shape != (n, n):
+            self.dist = np.empty((n, n))
+        if not self.round.all():
+            for r0 in range(0, n, _ROWS):
+                self.dist[r0:r0 + _ROWS] = distance_matrix(self.fps[r0:r0 + _ROWS], self.fps)
+            return
+        cx, cy, r = self.centres[:, 0].copy(), self.centres[:, 1].copy(), self.radius
+        for r0 in range(0, n, _ROWS):
+            sl = slice(r0, r0 + _ROWS)
+            dx, dy = cx[sl, None] - cx, cy[sl, None] - cy
+            np.maximum(np.sqrt(dx * dx + dy * dy) - r[sl, None] - r, 0.0, out=self.dist[sl])
+
     def _pack_areas(self) -> None:
-        """Area outlines as padded edge arrays (A, E): start, end, and a real-edge mask
-        (padding repeats an area's last edge, so minima are unchanged)."""
-        polys = self.blk.area_polys
-        E = max((len(p) for p in polys), default=1)
-        P0 = np.zeros((len(polys), E, 2))
-        P1 = np.zeros((len(polys), E, 2))
-        real = np.zeros((len(polys), E), dtype=bool)
-        for k, poly in enumerate(polys):
-            n = len(poly)
-            P0[k, :n], P1[k, :n] = poly, np.roll(poly, -1, axis=0)
-            P0[k, n:], P1[k, n:] = P0[k, n - 1], P1[k, n - 1]
-            real[k, :n] = True
-        ab = P1 - P0
-        self._area_edges = (P0[..., 0], P0[..., 1], ab[..., 0], ab[..., 1],
-                            ab[..., 0] ** 2 + ab[..., 1] ** 2, P1[..., 1], real)
+        self._area_edges = pack_area_edges(self.blk.area_polys)
 
     def _within_rows(self, rows) -> np.ndarray:
         """13.x Areas each model is within (any part of the base inside the area's footprint),
-        vectorised over models, areas and edges for round bases."""
+        vectorised over models, areas and edges for round bases (los_pairs.within_round)."""
         rows = np.asarray(rows, dtype=np.int64)
         out = np.zeros((len(rows), len(self.blk.areas)), dtype=bool)
         if out.size == 0:
             return out
-        x0, y0, abx, aby, ab2, y1, real = self._area_edges
         rnd = self.round[rows]
-        cx = self.centres[rows, 0][:, None, None]
-        cy = self.centres[rows, 1][:, None, None]
-        apx, apy = cx - x0, cy - y0
-        t = np.clip((apx * abx + apy * aby) / ab2, 0, 1)
-        dx, dy = apx - t * abx, apy - t * aby
-        dmin = np.sqrt((dx * dx + dy * dy).min(axis=2))
-        straddle = ((y0 > cy) != (y1 > cy)) & real
-        with np.errstate(divide="ignore", invalid="ignore"):
-            xc = x0 + (cy - y0) * abx / (y1 - y0)
-        inside = (straddle & (xc > cx)).sum(axis=2) % 2 == 1
-        out[:] = inside | (dmin <= self.rad[rows][:, None] + EPS)
+        for r0 in range(0, len(rows), 2 * _ROWS):   # row blocks: small (rows, areas) arrays
+            r = rows[r0:r0 + 2 * _ROWS]
+            out[r0:r0 + 2 * _ROWS] = within_round(self.centres[r], self.rad[r], self._area_edges)
         for r_i in np.flatnonzero(~rnd):
             from sim.rules.terrain import model_within_area
             out[r_i] = [model_within_area(self.fps[rows[r_i]], a) for a in self.blk.areas]
@@ -176,6 +185,8 @@ class VisibilityIndex:
     def _pairs_for(self, rows=None):
         """Unordered pairs (I < J) to resolve: all, or those touching ``rows``."""
         n = len(self.fps)
+        if rows is None and self._all_pairs is not None:
+            return self._all_pairs
         if rows is None:
             I, J = np.triu_indices(n, k=1)
         else:
@@ -188,6 +199,8 @@ class VisibilityIndex:
         if not self.include_friendly:
             keep = self.army[I] != self.army[J]
             I, J = I[keep], J[keep]
+        if rows is None:                            # fixed for the index's life: army, n
+            self._all_pairs = (I, J)
         return I, J
 
     def _exact_los(self, I, J, need, pstart, pidx, ostart, opts) -> np.ndarray:
@@ -216,7 +229,7 @@ class VisibilityIndex:
             os_ = np.searchsorted(ow[order], np.arange(len(b) + 1)).astype(np.int64)
             out[b] = pairs_visible_round(c[i[b]], r[i[b]], c[j[b]], r[j[b]], pk, ps, pi, os_, op)
         for q in np.flatnonzero(~rnd):
-            (ac, ar), (bc, br) = self.cores[i[q]], self.cores[j[q]]
+            (ac, ar), (bc, br) = self._core(i[q]), self._core(j[q])
             out[q] = pair_visible(ac, ar, bc, br, pk.subset(pidx[pstart[q]:pstart[q + 1]]),
                                   opts[ostart[q]:ostart[q + 1]])
         return out
@@ -274,7 +287,7 @@ class VisibilityIndex:
             out[b] = fully_visible_round(c[I[b]], r[I[b]], c[J[b]], r[J[b]], pk, ps, pi, os_, op)
         for q in np.flatnonzero(todo & ~rnd):
             a, b = pstart[q], pstart[q + 1]
-            (ac, ar), (bc, br) = self.cores[I[q]], self.cores[J[q]]
+            (ac, ar), (bc, br) = self._core(I[q]), self._core(J[q])
             out[q] = footprint_fully_visible(ac, ar, bc, br, pk.subset(pidx[a:b]),
                                              opts[ostart[q]:ostart[q + 1]])
         self.stats["exact_full"] += len(I)
@@ -392,9 +405,9 @@ class VisibilityIndex:
             det_gone = np.clip(self.det_base - GONE_TO_GROUND_PENALTY, 9.0, 30.0)[None, :]
             self._ensure_dense(hidden[None, :] & enemy & self.los
                                & (self.dist > det_gone + EPS) & (self.dist <= det_full + EPS))
-            gone = hidden[None, :] & ~self.full_dense
-            det = np.clip(self.det_base[None, :] - GONE_TO_GROUND_PENALTY * gone, 9.0, 30.0)
-            ok = (~hidden[None, :] | (self.dist <= det + EPS)) & (self.dist <= self.lo_x[None, :] + EPS)
+            gone = hidden[None, :] & ~self.full_dense    # (n, n) comparisons stay boolean
+            in_det = np.where(gone, self.dist <= det_gone + EPS, self.dist <= det_full + EPS)
+            ok = (~hidden[None, :] | in_det) & (self.dist <= self.lo_x[None, :] + EPS)
             self._visible = self.los & (~enemy | ok)
         return self._visible
 
@@ -435,13 +448,3 @@ class VisibilityIndex:
         self._fill_full([r], cols)
         a = self.hideable[cols] & self.within_any[cols]
         return [bool(x) for x in a | ~self._fv[r, cols]]
-
-
-def _csr_subset(start, data, sel):
-    """Rows ``sel`` of a CSR list (start offsets, data): (new start, new data)."""
-    cnt = start[sel + 1] - start[sel]
-    ns = np.zeros(len(sel) + 1, dtype=np.int64)
-    np.cumsum(cnt, out=ns[1:])
-    first = ns[:-1]
-    pos = np.arange(int(ns[-1])) - np.repeat(first, cnt) + np.repeat(start[sel], cnt)
-    return ns, data[pos]

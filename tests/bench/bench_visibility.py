@@ -18,10 +18,11 @@ several runs of:
 Also prints how many pairs needed the exact stages.
 
 Fully visible for round bases is resolved in one batch per read (sim.rules.los_full). The
-figures depend on glibc's malloc state (fresh mmap pages for large numpy temporaries): the
-line-of-sight line reads ~14 ms in a fresh process and ~9.5 ms after heavy earlier work or
-with MALLOC_MMAP_THRESHOLD_=268435456 MALLOC_TRIM_THRESHOLD_=536870912 MALLOC_TOP_PAD_=268435456
-in the environment (eager: ~27 ms vs ~16 ms).
+line-of-sight stages keep their numpy temporaries small (chunks, row blocks), so a recompute
+no longer grows and trims the heap (fresh pages faulted in every call): the line-of-sight
+line reads ~9.5 ms in a fresh process, the same as with glibc's thresholds raised
+(MALLOC_MMAP_THRESHOLD_ / MALLOC_TRIM_THRESHOLD_); it was ~14.5 ms (eager: ~27 -> ~23 ms;
+fully visible (sim.rules.los_full) still builds large temporaries).
 """
 
 from __future__ import annotations
