@@ -6,6 +6,7 @@ the battle still validates the final command, and its refusal is shown as is."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass
 
@@ -46,7 +47,7 @@ def weapon_line(w: WeaponProfile) -> str:
     return f"{rng}  A{w.A}  {skill}  S{w.S}  AP{w.AP}  D{w.D}"
 
 
-class Order:
+class Order(ABC):
     kind = ""
 
     def __init__(self, battle, unit_id: str):
@@ -92,8 +93,9 @@ class Order:
             return "select a weapon first"
         return reasons.most_common(1)[0][0]
 
+    @abstractmethod
     def slot_target_problem(self, s: Slot, uid: str) -> str | None:
-        raise NotImplementedError
+        """Why the weapon in slot ``s`` may not attack unit ``uid`` (None if it may)."""
 
     def assign(self, uid: str) -> str:
         """Give target ``uid`` to every selected weapon still without a target that may
