@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 
+def _n(count: int, word: str) -> str:
+    """'1 hit', '3 hits'."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def _mods(e) -> str:
     parts = [f"{s} {v:+d}" for s, v in e.get("modifiers", [])]
     if e.get("ignored"):
@@ -44,19 +49,19 @@ def describe(e: dict) -> str | None:
                 + (" (psychic attacks)" if e.get("psychic") else ""))
     if t == "hit rolls":
         if e.get("auto"):
-            return f"     hits: automatic, {e['hits']} hits (no hit roll, never critical)"
+            return f"     hits: automatic, {_n(e['hits'], 'hit')} (no hit roll, never critical)"
         extra = ""
         if e.get("sustained"):
             extra += f", +{e['sustained']} sustained"
         if e.get("lethal"):
             extra += f", {e['lethal']} lethal (wound automatically)"
         mod = f" {e['modifier']:+d}" if e.get("modifier") else ""
-        return f"     hit rolls {e['rolls']} need {e['skill']}+{mod}: {e['hits']} hits ({e['criticals']} critical{extra})"
+        return f"     hit rolls {e['rolls']} need {e['skill']}+{mod}: {_n(e['hits'], 'hit')} ({e['criticals']} critical{extra})"
     if t == "wound rolls":
         rr = f", twin-linked re-rolled {e['rerolled']}" if e.get("rerolled") else ""
         dev = f", {e['devastating']} devastating" if e.get("devastating") else ""
         crit = f" (critical on {e['critical_on']}+)" if e.get("critical_on", 6) < 6 else ""
-        return (f"     wound rolls {e['rolls']} S{e['S']} vs T{e['T']}{crit}: {e['wounds']} wounds"
+        return (f"     wound rolls {e['rolls']} S{e['S']} vs T{e['T']}{crit}: {_n(e['wounds'], 'wound')}"
                 f" ({e['criticals']} critical{dev}{rr})")
     if t == "allocation order":
         s = f"     allocation order: {' > '.join(e['order'])}"
@@ -71,7 +76,7 @@ def describe(e: dict) -> str | None:
         out = []
         for s in e["steps"]:
             if "mortal" in s:
-                out.append(f"       devastating wounds: {s['mortal']} mortal wounds to {s['model']}, "
+                out.append(f"       devastating wounds: {_n(s['mortal'], 'mortal wound')} to {s['model']}, "
                            f"{s['lost']} lost" + (" - destroyed" if s["destroyed"] else ""))
             elif "save" not in s:
                 out.append(f"       {s['lost']}")
@@ -94,7 +99,7 @@ def describe(e: dict) -> str | None:
     if t == "hazard rolls":
         if e.get("note"):
             return f"   hazard rolls: {e['note']}"
-        return (f"   hazard rolls {e['rolls']}: {e['failures']} failed (1-2) -> {e['mortal_wounds']} mortal wounds"
+        return (f"   hazard rolls {e['rolls']}: {e['failures']} failed (1-2) -> {_n(e['mortal_wounds'], 'mortal wound')}"
                 f" ({e['per_failure']} per failure)")
     if t == "deadly demise":
         hit = f": {', '.join(e['units'])} within 6\" suffer mortal wounds" if e["units"] else ""
