@@ -352,6 +352,15 @@ class VisibilityIndex:
         self._dense_known[:, rows] = False
         self._visible = None
 
+    def set_lone_operative(self, model_id: str, x: float | None) -> None:
+        """24.24 Set a model's effective Lone Operative range (None: the ability does not
+        apply, e.g. in an attached unit that is not all Lone Operatives, 24.24.01)."""
+        i = self.row[model_id]
+        new = np.inf if x is None else clamp_range(x)
+        if self.lo_x[i] != new:
+            self.lo_x[i] = new
+            self._visible = None
+
     def set_unit_made_ranged_attacks(self, unit_id: str, made: bool) -> None:
         """13.09 Record whether a unit made ranged attacks this turn or the previous one. The
         cached ``visible`` matrix only goes stale if one of the unit's models could be hidden

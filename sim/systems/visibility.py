@@ -30,24 +30,36 @@ class BattleVisibility:
         entries = []
         for mid in sorted(battle.models, key=lambda m: esper.component_for_entity(battle.models[m], ModelId).order):
             e = battle.models[mid]
-            unit_ent = W.unit_of(e)
-            unit = esper.component_for_entity(unit_ent, Unit)
-            members = unit.models
-            roles = {esper.component_for_entity(m, UnitMember).role for m in members}
-            los = [_lone_operative(W.model_abilities(m)) for m in members]
-            # 24.24.01: an attached unit benefits only if all its models have Lone Operative
-            attached = len(roles) > 1 and any(x is None for x in los)
+            unit = esper.component_for_entity(W.unit_of(e), Unit)
             entries.append(ModelEntry(mid, W.footprint(e), str(unit.owner), unit.id,
-                                      W.model_keywords(e), _lone_operative(W.model_abilities(e)),
-                                      attached))
+                                      W.model_keywords(e), None, False))
         self.index = VisibilityIndex(battle.scenario.terrain, entries)
+        for unit_ent in battle.units.values():
+            self._lone_operatives(unit_ent)
         self._attacked: dict[str, bool] = {}
         self._cover_rows: dict = {}  # observer row -> 13.08 cover row, until a model moves
         self._columns: dict = {}  # (unit, spatial version) -> (index columns, Stealth)
         self.sync_hidden()
 
     # --- keeping it current ---------------------------------------------------------------
+    def _lone_operatives(self, unit_ent: int) -> None:
+        """24.24 / 24.24.01 Each living model's effective Lone Operative range. In an attached
+        unit (leader or support models with a bodyguard) the ability applies only while every
+        model left on the battlefield has it, at the highest X among them; so it switches back
+        on when only Lone Operatives are left."""
+        unit = esper.component_for_entity(unit_ent, Unit)
+        attached = len({esper.component_for_entity(m, UnitMember).role for m in unit.models}) > 1
+        living = W.unit_models(unit_ent)
+        xs = {W.model_id(m): _lone_operative(W.model_abilities(m)) for m in living}
+        if attached:
+            shared = max(xs.values()) if xs and all(x is not None for x in xs.values()) else None
+            xs = {mid: shared for mid in xs}
+        for mid, x in xs.items():
+            self.index.set_lone_operative(mid, x)
+
     def moved(self, ents: list[int]) -> None:
+        for unit_ent in sorted({W.unit_of(e) for e in ents if not W.on_table(e)}):
+            self._lone_operatives(unit_ent)  # 24.24.01: a removal can switch it back on
         live = [e for e in ents if W.on_table(e)]
         if live:
             self.index.update([W.model_id(e) for e in live], [W.footprint(e) for e in live])

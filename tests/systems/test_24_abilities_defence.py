@@ -281,3 +281,32 @@ def test_24_13_fights_first_unit_fights_before_others():
             b.submit(Fight("a", (Selection("a/1", "knife", "t"),)))
         b.run_command(Fight("t", (Selection("t/1", "knife", "a"),)))
         b.run_command(Fight("a", (Selection("a/1", "knife", "t"),)))
+
+
+def test_24_24_01_attached_lone_operative_switches_back_on_when_only_lone_operatives_remain():
+    """24.24.01: a Lone Operative leader in a bodyguard without the ability gets no benefit;
+    once the bodyguard is shot dead (and removed after the attacks) only a Lone Operative is
+    left, and the ability applies again: 20" away it can no longer be seen."""
+    from sim.battle import Battle
+    from sim.commands import EndTurn, Selection, Shoot
+    from sim.rules.dice import ForcedDice
+    from sim.scenario.load import parse_scenario
+    data = {
+        "battle": {"name": "lo", "seed": 1},
+        "weapons": {"rifle": {"range": 36, "A": 1, "BS": 3, "S": 4, "AP": 0, "D": 1}},
+        "armies": [
+            {"name": "A", "units": [{"id": "sh", "keywords": ["INFANTRY"], "models": [
+                {"M": 6, "T": 4, "Sv": 3, "W": 2, "Ld": 6, "OC": 1, "weapons": ["rifle"], "at": [[10, 5]]}]}]},
+            {"name": "B", "units": [{"id": "u", "keywords": ["INFANTRY"], "models": [
+                {"M": 6, "T": 4, "Sv": 3, "W": 1, "Ld": 6, "OC": 1, "weapons": ["rifle"], "at": [[10, 25]]},
+                {"id": "agent", "role": "leader", "M": 6, "T": 4, "Sv": 3, "W": 4, "Ld": 6, "OC": 1,
+                 "keywords": ["CHARACTER"], "abilities": "Lone Operative", "weapons": ["rifle"],
+                 "at": [[12, 25]]}]}]},
+        ],
+    }
+    with Battle(parse_scenario(data, "lo.toml"), dice=ForcedDice([6, 6, 1])) as b:
+        assert b.visibility.model_visible("sh/1", "agent")  # attached to a non-LO bodyguard
+        b.run_command(Shoot("sh", (Selection("sh/1", "rifle", "u"),)))  # hit 6, wound 6, save 1
+        assert b.events[-1]["removed"] == ["u/1"]
+        b.run_command(EndTurn())
+        assert not b.visibility.model_visible("sh/1", "agent")  # only a Lone Operative is left
