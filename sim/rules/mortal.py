@@ -25,21 +25,40 @@ def mortal_wound_target(models: Sequence[TargetModel], remaining: dict[str, int]
     return best
 
 
-def allocate_mortal_wounds(count: int, models: Sequence[TargetModel],
-                           remaining: dict[str, int]) -> list[tuple[str, int]]:
+def resolve_mortal_wounds(count: int, models: Sequence[TargetModel], remaining: dict[str, int],
+                          fnp: dict[str, int] | None = None, dice=None) -> list[dict]:
     """06.02 Resolve mortal wounds one at a time until all are resolved or the unit is
-    destroyed: each goes to the model 06.02 selects and removes 1 wound. Mutates
-    ``remaining`` and returns [(model id, wounds lost)] in order, merged per consecutive model."""
-    out: list[tuple[str, int]] = []
+    destroyed: each goes to the model 06.02 selects and removes 1 wound, unless that model's
+    Feel No Pain X+ (24.12, ``fnp`` by model id, rolled with ``dice``) saves it. Mutates
+    ``remaining``; returns one record per mortal wound: model, lost (0 or 1), fnp rolls,
+    destroyed."""
+    steps: list[dict] = []
     for _ in range(count):
         target = mortal_wound_target(models, remaining)
         if target is None:
             break
-        remaining[target] -= 1
-        if out and out[-1][0] == target:
-            out[-1] = (target, out[-1][1] + 1)
+        rec = {"model": target, "lost": 1}
+        if fnp and fnp.get(target):
+            (roll,) = dice.d6(1, "feel no pain (mortal wound)")
+            rec["fnp"] = [roll]
+            if roll >= fnp[target]:
+                rec["lost"] = 0
+        remaining[target] -= rec["lost"]
+        rec["destroyed"] = remaining[target] <= 0
+        steps.append(rec)
+    return steps
+
+
+def allocate_mortal_wounds(count: int, models: Sequence[TargetModel],
+                           remaining: dict[str, int]) -> list[tuple[str, int]]:
+    """06.02 resolve_mortal_wounds without Feel No Pain, as [(model id, wounds lost)] merged per
+    consecutive model."""
+    out: list[tuple[str, int]] = []
+    for rec in resolve_mortal_wounds(count, models, remaining):
+        if out and out[-1][0] == rec["model"]:
+            out[-1] = (rec["model"], out[-1][1] + 1)
         else:
-            out.append((target, 1))
+            out.append((rec["model"], 1))
     return out
 
 

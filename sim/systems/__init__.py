@@ -33,7 +33,3 @@ def register_systems(battle) -> None:
     for i, proc in enumerate(order):
         esper.add_processor(proc, priority=len(order) - i)
 
-
-SYSTEM_ORDER = ("VisibilitySystem", "CommandSystem", "ShootingTypeSystem", "WeaponSelectionSystem",
-                "PrecisionAllocationSystem", "AttackResolutionSystem", "HazardCheckSystem",
-                "CasualtySystem")

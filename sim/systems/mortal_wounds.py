@@ -8,27 +8,13 @@ import esper
 from sim import events as ev
 from sim import world as W
 from sim.components import Unit, Wounds
-from sim.rules.mortal import mortal_wound_target
+from sim.rules.mortal import resolve_mortal_wounds
 
 
 def suffer_mortal_wounds(battle, unit_ent: int, count: int, source: str, by: str) -> list[dict]:
     models = W.target_models(unit_ent)
     remaining = {m.id: m.remaining for m in models}
-    fnp = W.feel_no_pain(unit_ent)
-    steps: list[dict] = []
-    for _ in range(count):
-        target = mortal_wound_target(models, remaining)
-        if target is None:
-            break
-        rec = {"model": target, "lost": 1}
-        if fnp.get(target):
-            (roll,) = battle.dice.d6(1, "feel no pain (mortal wound)")
-            rec["fnp"] = [roll]
-            if roll >= fnp[target]:
-                rec["lost"] = 0
-        remaining[target] -= rec["lost"]
-        rec["destroyed"] = remaining[target] <= 0
-        steps.append(rec)
+    steps = resolve_mortal_wounds(count, models, remaining, W.feel_no_pain(unit_ent), battle.dice)
     for mid, rem in remaining.items():
         e = battle.models[mid]
         w = esper.component_for_entity(e, Wounds)

@@ -76,3 +76,18 @@ def test_06_02_invariants(specs, n):
         # every non-CHARACTER model is dead by then: all non-CHARACTER losses precede
         assert all(mid in chars for mid, _k in out[first_char:])
         assert all(remaining[m.id] == 0 for m in models if not m.character)
+
+
+def test_24_12_feel_no_pain_is_rolled_per_mortal_wound():
+    """06.02 + 24.12: each mortal wound goes to the model 06.02 picks and is offered to its Feel
+    No Pain; a saved one is not lost and the next goes to the same (now or still wounded) model."""
+    from sim.rules.dice import ForcedDice
+    from sim.rules.mortal import resolve_mortal_wounds
+    models = [TargetModel("a", 2, 2, 3, None, False), TargetModel("b", 2, 2, 3, None, False)]
+    remaining = {"a": 2, "b": 2}
+    dice = ForcedDice([5, 2, 6, 1])  # FNP 5+: saved, lost, saved, lost
+    steps = resolve_mortal_wounds(4, models, remaining, {"a": 5, "b": 5}, dice)
+    assert [(s["model"], s["lost"], s["fnp"]) for s in steps] == [
+        ("a", 0, [5]), ("a", 1, [2]), ("a", 0, [6]), ("a", 1, [1])]
+    assert remaining == {"a": 0, "b": 2}
+    assert steps[-1]["destroyed"] and dice.remaining == 0
