@@ -45,6 +45,9 @@ class Battle:
         self._answers: dict[tuple[str, str], object] = {}
         self.queue: deque[Command] = deque()
         self.activation_unit: int | None = None  # unit entity currently selected to attack
+        # its Activation component, kept here so the systems skip the look-up every tick: set
+        # and cleared together with activation_unit (CommandSystem, CasualtySystem)
+        self.activation = None
         self.turn = 1
         self.commands_done = 0
         self.units: dict[str, int] = {}

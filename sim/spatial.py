@@ -18,6 +18,7 @@ class SpatialIndex:
         self.fps = list(footprints)
         self.unit_of = np.asarray(unit_of, dtype=np.int64)  # unit index per model
         self.present = np.ones(len(self.fps), dtype=bool)  # on the battlefield
+        self._present_list = [True] * len(self.fps)  # the same flags (plain lists index faster)
         self._unit_of_list = [int(u) for u in unit_of]
         self.members: dict[int, list[int]] = {}  # unit index -> its model indices
         for i, u in enumerate(self._unit_of_list):
@@ -62,6 +63,7 @@ class SpatialIndex:
         """The model leaves the battlefield (destroyed). The per-unit caches are left to the
         caller (forget_unit): only its own unit and the units near it can change."""
         self.present[index] = False
+        self._present_list[index] = False
         self.version += 1
         self._engaged.clear()
         self._alive_units = None
@@ -110,7 +112,7 @@ class SpatialIndex:
         """03.04 The units (by unit index, ascending) with a model on the battlefield within 2"
         of a model of this unit on the battlefield (the unit itself included if its models
         stand within 2" of each other)."""
-        present, unit_of = self.present.tolist(), self._unit_of_list  # (plain lists index faster)
+        present, unit_of = self._present_list, self._unit_of_list
         near: set[int] = set()
         for i in self.members.get(unit, ()):
             if present[i]:

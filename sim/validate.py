@@ -106,9 +106,7 @@ def validate_answer(battle, req, value):
         if not isinstance(value, (list, tuple)):
             raise Refusal("an allocation order is a list of group keys")
         value = [str(v) for v in value]
-        ent = battle.activation_unit
-        from sim.components import Activation
-        act = esper.component_for_entity(ent, Activation)
+        act = battle.activation
         pool = act.pools[act.pool_index]
         models = W.target_models(pool.spec.target)
         problems = order_problems(allocation_groups(models), value, models)

@@ -71,7 +71,7 @@ class TargetView:
     target for one plan and then thrown away: it is only valid while nothing moves or dies."""
 
     __slots__ = ("models", "ids", "engaged_with", "monster_or_vehicle", "all_lone_operatives",
-                 "_slot", "_visible", "_nearest")
+                 "_slot", "visible", "nearest")
 
     def __init__(self, battle, shooters: Shooters, target: int):
         self.models = W.unit_models(target)
@@ -83,21 +83,22 @@ class TargetView:
         self.all_lone_operatives = bool(self.models) and all(
             any(a.name == "LONE OPERATIVE" for a in W.model_abilities(t)) for t in self.models)
         self._slot = shooters.slot
-        self._visible = _visible_rows(battle.visibility, shooters.ids, self.ids)
-        self._nearest = W.nearest_distances(shooters.models, self.models)
+        # per shooting model, in the order of ``shooters.models``
+        self.visible = _visible_rows(battle.visibility, shooters.ids, self.ids)
+        self.nearest = W.nearest_distances(shooters.models, self.models)
 
     def visible_to(self, battle, model_ent: int) -> bool:
         """06.01 Is any model of the target visible to this model."""
         i = self._slot.get(model_ent)
         if i is not None:
-            return self._visible[i]
+            return self.visible[i]
         mid = W.model_id(model_ent)
         return any(battle.visibility.model_visible(mid, t) for t in self.ids)
 
     def nearest_to(self, model_ent: int) -> float:
         """01.04 Distance from this model to the target's closest model."""
         i = self._slot.get(model_ent)
-        return self._nearest[i] if i is not None else W.nearest_distance(model_ent, self.models)
+        return self.nearest[i] if i is not None else W.nearest_distance(model_ent, self.models)
 
 
 def target_facts(battle, unit_ent: int, model_ent: int, weapon: WeaponProfile, target: int,
@@ -135,33 +136,36 @@ def _ranged_facts(shooting_type: str, weapon: WeaponProfile, model_mv: bool, vis
 
 def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[Declared]]:
     """04.01/04.02 for a unit selected to shoot: the shooting type and the declared attacks.
-    ``selected``: the unit is already selected (the system resolving it), skip that check."""
+    ``selected``: the unit is already selected (the system resolving it), skip that check.
+
+    Selections are checked model by model in unit order (so the first problem reported is
+    always the same one); what depends only on the weapon profile and the target, or on a
+    model's loadout, is worked out once per group (_ShootPlanTargets, _WeaponAt)."""
     unit_ent = find_unit(battle, cmd.unit)
     if W.unit_destroyed(unit_ent):
         raise PlanError(f"unit {cmd.unit} is destroyed")
     if W.unit_state(unit_ent).selected_to_shoot and not selected:
         raise PlanError(f"unit {cmd.unit} was already selected to shoot this phase (10.02)")
     stype = shooting_type_for(unit_ent, cmd.type)
+    targets = _ShootPlanTargets(battle, unit_ent, stype)
+    slot = targets.shooters.slot  # the unit's living models
+    models = battle.models
     by_model: dict[int, list] = {}
     for s in cmd.selections:
-        m = model_in(battle, unit_ent, s.model)
+        m = models.get(s.model)
+        if m is None or m not in slot:  # (model_in gives the reason)
+            m = model_in(battle, unit_ent, s.model)
         by_model.setdefault(m, []).append(s)
     declared: list[Declared] = []
-    targets = _ShootPlanTargets(battle, unit_ent, stype)
-    for m in W.unit_models(unit_ent):
+    ids = targets.shooters.ids
+    weapon_at = targets.weapon_at_unit
+    for i, m in enumerate(targets.shooters.models):
         sels = by_model.get(m)
         if not sels:
             continue
-        mid = W.model_id(m)
-        weapons = [find_weapon(m, mid, s.weapon, melee=False) for s in sels]
-        if len(sels) > 1:  # (one selection of a weapon the model has is never too many)
-            count_check(m, mid, [s.weapon for s in sels])
+        mid = ids[i]
         model_mv = W.is_monster_or_vehicle(m)
-        problem = SH.weapon_selection_problem(
-            stype, model_mv,
-            [(w.name, w.has("CLOSE-QUARTERS"), w.has("ASSAULT"), w.is_melee) for w in weapons])
-        if problem:
-            raise PlanError(f"{mid}: {problem}")
+        weapons = targets.loadout(m, mid, model_mv, sels)
         damaged = damaged_modifier(m)
         for s, w in zip(sels, weapons):
             if s.attacks is not None:
@@ -169,18 +173,23 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
             if s.target is None:
                 declared.append(Declared(m, mid, w, None))
                 continue
-            t = targets.enemy(mid, s.target)
-            at = targets.weapon_at(w, t)
-            nearest = at.view.nearest_to(m)
-            problem, hit_mods = at.legality(targets, m, model_mv, nearest)
+            at = weapon_at(mid, w, s.target)
+            nearest = at.view.nearest[i]
+            problem, hit_mods = at.legality(targets, i, mid, model_mv, nearest)
             if problem:
                 raise PlanError(f"{mid} {w.name} -> {s.target}: {problem}")
-            hit_mods = hit_mods + damaged + at.heavy
-            skill_mods = (("benefit of cover (13.08)", -1),) if at.cover(targets, mid) else ()
-            declared.append(Declared(m, mid, w, t, None, hit_mods, skill_mods,
-                                     half_range=nearest <= w.range / 2, wound_mods=at.lance,
-                                     fail_below=at.fail_below, target_models=len(at.view.models)))
+            if damaged:
+                hit_mods = hit_mods + damaged + at.heavy
+            elif at.heavy:
+                hit_mods = hit_mods + at.heavy
+            skill_mods = _COVER if at.cover(targets, mid) else ()
+            declared.append(Declared(m, mid, w, at.target, None, hit_mods, skill_mods,
+                                     half_range=nearest <= at.half_range, wound_mods=at.lance,
+                                     fail_below=at.fail_below, target_models=at.target_models))
     return stype, declared
+
+
+_COVER = (("benefit of cover (13.08)", -1),)
 
 
 class _ShootPlanTargets:
@@ -199,7 +208,30 @@ class _ShootPlanTargets:
         self.shooters = Shooters(unit_ent)
         self._enemy: dict[str, int] = {}  # target unit id -> entity, once found legal
         self._views: dict = {}  # target entity -> TargetView
-        self._weapon_at: dict[tuple, _WeaponAt] = {}  # (weapon profile, target entity)
+        self._weapon_at: dict[tuple, _WeaponAt] = {}  # (id of weapon profile, target entity)
+        self._weapon_at_unit: dict[tuple, _WeaponAt] = {}  # (id of weapon profile, target unit id)
+        self._loadouts: dict[tuple, list] = {}  # (ids of profiles, names, MONSTER/VEHICLE) -> weapons
+
+    def loadout(self, m: int, mid: str, model_mv: bool, sels) -> list[WeaponProfile]:
+        """04.01 + 24.07 The weapon profiles model ``m`` selects (``sels``, in order), checked:
+        it carries each of them (as many times as selected) and the selection is legal for the
+        shooting type. Models carrying the same profile objects that select the same names
+        share the answer; a problem raises PlanError for ``mid``."""
+        profiles = W.weapons_of(m)
+        names = tuple(s.weapon for s in sels)
+        key = (tuple(map(id, profiles)), names, model_mv)  # (the profiles outlive the plan)
+        weapons = self._loadouts.get(key)
+        if weapons is None:
+            weapons = [find_weapon(m, mid, n, melee=False) for n in names]
+            if len(names) > 1:  # (one selection of a weapon the model has is never too many)
+                count_check(m, mid, list(names))
+            problem = SH.weapon_selection_problem(
+                self.stype, model_mv,
+                [(w.name, w.has("CLOSE-QUARTERS"), w.has("ASSAULT"), w.is_melee) for w in weapons])
+            if problem:
+                raise PlanError(f"{mid}: {problem}")
+            self._loadouts[key] = weapons
+        return weapons
 
     def enemy(self, mid: str, uid: str) -> int:
         """04.02 The target unit: it exists, is an enemy and is not destroyed."""
@@ -219,8 +251,16 @@ class _ShootPlanTargets:
             v = self._views[t] = TargetView(self.battle, self.shooters, t)
         return v
 
+    def weapon_at_unit(self, mid: str, w: WeaponProfile, uid: str) -> "_WeaponAt":
+        """weapon_at for the target unit named ``uid`` (checked by ``enemy`` the first time)."""
+        key = (id(w), uid)
+        hit = self._weapon_at_unit.get(key)
+        if hit is None:
+            hit = self._weapon_at_unit[key] = self.weapon_at(w, self.enemy(mid, uid))
+        return hit
+
     def weapon_at(self, w: WeaponProfile, t: int) -> "_WeaponAt":
-        key = (w, t)
+        key = (id(w), t)  # (the profile lives as long as this plan: its id is stable)
         hit = self._weapon_at.get(key)
         if hit is None:
             hit = self._weapon_at[key] = _WeaponAt(self, w, t)
@@ -232,11 +272,14 @@ class _WeaponAt:
     [HEAVY] hit modifier 24.16, the [LANCE] wound modifier 24.21, 10.07's indirect-fire
     threshold) and the 04.02 answers for each set of per-model facts met so far."""
 
-    __slots__ = ("weapon", "target", "view", "heavy", "lance", "fail_below", "_legality")
+    __slots__ = ("weapon", "target", "view", "heavy", "lance", "fail_below", "target_models",
+                 "half_range", "_legality")
 
     def __init__(self, targets: _ShootPlanTargets, w: WeaponProfile, t: int):
         self.weapon, self.target = w, t
         self.view = targets.view(t)
+        self.target_models = len(self.view.models)
+        self.half_range = w.range / 2
         self.heavy = ()
         if targets.heavy_ok and w.has("HEAVY") and AB.has(w.abilities, "HEAVY", W.unit_keywords(t)):
             self.heavy = (("[HEAVY] (24.16)", +1),)
@@ -248,16 +291,17 @@ class _WeaponAt:
         """13.08 Does the target have the benefit of cover against this weapon of model ``mid``."""
         return targets.battle.visibility.benefit_of_cover(mid, self.target, self.weapon, targets.stype)
 
-    def legality(self, targets: _ShootPlanTargets, m: int, model_mv: bool, nearest: float) -> tuple:
-        """04.02 for this weapon of model ``m``: (the reason the target is illegal or None, the
-        10.06/17.03 hit modifiers). Models whose facts are identical share the answer."""
+    def legality(self, targets: _ShootPlanTargets, i: int, mid: str, model_mv: bool,
+                 nearest: float) -> tuple:
+        """04.02 for this weapon of the shooting model in slot ``i`` (id ``mid``): (the reason
+        the target is illegal or None, the 10.06/17.03 hit modifiers). Models whose facts are
+        identical share the answer."""
         view, battle = self.view, targets.battle
-        visible = view.visible_to(battle, m)
-        lo = view.all_lone_operatives and battle.visibility.lone_operative_beyond(W.model_id(m), self.target)
-        in_range = nearest <= self.weapon.range
-        key = (model_mv, visible, in_range, lo)
+        lo = view.all_lone_operatives and battle.visibility.lone_operative_beyond(mid, self.target)
+        key = (model_mv, view.visible[i], nearest <= self.weapon.range, lo)
         hit = self._legality.get(key)
         if hit is None:
+            model_mv, visible, in_range, lo = key
             facts = _ranged_facts(targets.stype, self.weapon, model_mv, visible, in_range,
                                   targets.unit_ent, view, lo)
             problem = SH.ranged_target_problem(facts)

@@ -57,16 +57,22 @@ def gather(keys: list[tuple[int | None, AttackKey]]) -> list[PoolSpec]:
     their first weapon was declared. Declarations without a target make no attacks."""
     pools: list[PoolSpec] = []
     index: dict[tuple[int, AttackKey], PoolSpec] = {}
+    # the same key object again (the usual case) is found by identity, without hashing its
+    # fields; ``keys`` holds every key object meanwhile, so an id is never reused
+    by_id: dict[tuple[int, int], PoolSpec] = {}
     targets: list[int] = []
     for i, (target, key) in enumerate(keys):
         if target is None:
             continue
-        if target not in targets:
-            targets.append(target)
-        p = index.get((target, key))
+        p = by_id.get((target, id(key)))
         if p is None:
-            p = index[(target, key)] = PoolSpec(target, key)
-            pools.append(p)
+            if target not in targets:
+                targets.append(target)
+            p = index.get((target, key))
+            if p is None:
+                p = index[(target, key)] = PoolSpec(target, key)
+                pools.append(p)
+            by_id[(target, id(key))] = p
         p.members.append(i)
     order = {t: n for n, t in enumerate(targets)}
     return sorted(pools, key=lambda p: order[p.target])  # stable: keeps declaration order

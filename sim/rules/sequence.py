@@ -169,9 +169,11 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
     wounds, after all normal damage, each critical wound's at most one model (24.10), to the
     [PRECISION] group first (Part A ruling 4)."""
     out: list[dict] = []
+    AP, D, remaining = p.AP, p.D, st.remaining
     # The current group (and whether the unit is destroyed) can only change when a model is
-    # destroyed: worked out again then, not for every save.
-    group = members = None
+    # destroyed: worked out again then, not for every save. Likewise the model selected only
+    # changes when it loses wounds.
+    group = members = model = None
     for roll in saves:
         if group is None:
             if st.destroyed():
@@ -179,19 +181,24 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
                 break
             group = current_group(st.order, st.alive(), st.groups, st.precision)
             members = next(g.members for g in st.groups if g.key == group)
-        model = select_model(members, st.remaining, st.W)
-        if not save_fails(roll, p.AP, Sv[model], InSv[model]):
+        if model is None:
+            model = select_model(members, remaining, st.W)
+        sv, insv = Sv[model], InSv[model]
+        if not save_fails(roll, AP, sv, insv):
             out.append({"save": roll, "model": model, "group": group, "saved": True,
-                        "invulnerable": saved_by_invulnerable(roll, p.AP, Sv[model], InSv[model])})
+                        "invulnerable": saved_by_invulnerable(roll, AP, sv, insv)})
             continue
-        dmg = p.D.roll(dice, "damage roll")
+        dmg = D.roll(dice, "damage roll")
         lost, fnp = _lose(st, model, dmg, dice, "damage")
+        destroyed = remaining[model] <= 0
         rec = {"save": roll, "model": model, "group": group, "saved": False, "damage": dmg,
-               "lost": lost, "destroyed": st.remaining[model] <= 0}
+               "lost": lost, "destroyed": destroyed}
         if fnp:
             rec["fnp"] = fnp
         out.append(rec)
-        if rec["destroyed"]:
+        if lost:
+            model = None  # 05.04 step 1: a wounded model is selected first
+        if destroyed:
             group = None
     for _ in range(p.mortal_criticals):
         if st.destroyed():

@@ -9,7 +9,7 @@ import esper
 
 from sim import events as ev
 from sim import world as W
-from sim.components import Activation, Character, Unit, Wounds
+from sim.components import Character, Unit, Wounds
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import pools as PL
 from sim.rules.allocation import allocation_groups, default_order, preferred_groups
@@ -90,22 +90,23 @@ def _extra_dice(d, abil, dice) -> int:
 
 class AttackResolutionSystem(esper.Processor):
     def process(self, battle) -> None:
+        act = battle.activation
+        if act is None or act.stage != "attacks":
+            return
         ent = battle.activation_unit
-        if ent is None:
-            return
-        act = esper.component_for_entity(ent, Activation)
-        if act.stage != "attacks":
-            return
         if not act.pools and act.pool_index == 0:
             info: dict = {}
-            memo: dict = {}  # identical declarations get the same key: work it out once
+            # identical declarations get the same key: work it out once. The weapon profile and
+            # its abilities are known by identity (they live in act.declared meanwhile): an equal
+            # profile held as another object only costs working its key out again.
+            memo: dict = {}
             keys = []
             for d in act.declared:
                 if d.target is None:
                     keys.append((None, None))
                     continue
-                inputs = (d.weapon, d.target, d.abilities, d.half_range, d.skill_mods, d.hit_mods,
-                          d.wound_mods, d.ignored, d.fail_below)
+                inputs = (id(d.weapon), d.target, id(d.abilities), d.half_range, d.skill_mods,
+                          d.hit_mods, d.wound_mods, d.ignored, d.fail_below)
                 key = memo.get(inputs)
                 if key is None:
                     key = memo[inputs] = key_of(d, info)
@@ -189,7 +190,8 @@ class AttackResolutionSystem(esper.Processor):
             st = W.unit_state(ent)
             if not st.ranged_attacks_this_turn:
                 st.ranged_attacks_this_turn = True
-                battle.shots_changed = True
+                if not st.ranged_attacks_last_turn:  # 13.09: else it already counted as having shot
+                    battle.shots_changed = True
         pool.step = "wound" if (pool.state.hits or pool.state.auto_wounds) else "done"
 
     def _wound(self, battle, ent, act, pool: Pool) -> None:

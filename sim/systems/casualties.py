@@ -16,12 +16,10 @@ DEADLY_DEMISE_RANGE = 6.0
 
 class CasualtySystem(esper.Processor):
     def process(self, battle) -> None:
+        act = battle.activation
+        if act is None or act.stage != "cleanup":
+            return
         ent = battle.activation_unit
-        if ent is None:
-            return
-        act = esper.component_for_entity(ent, Activation)
-        if act.stage != "cleanup":
-            return
         removed: list[str] = []
         moved: list[int] = []
         done: set[int] = set()  # (membership only)
@@ -41,6 +39,7 @@ class CasualtySystem(esper.Processor):
                     kind=act.kind, removed=removed)
         esper.remove_component(ent, Activation)
         battle.activation_unit = None
+        battle.activation = None
 
     def _deadly_demise(self, battle, e: int, mid: str) -> None:
         """24.08 Deadly Demise X: roll a D6 when the model is destroyed; on a 6 every unit within

@@ -18,25 +18,33 @@ class CommandSystem(esper.Processor):
         if isinstance(cmd, Shoot):
             ent = battle.units[cmd.unit]
             W.unit_state(ent).selected_to_shoot = True
-            esper.add_component(ent, Activation("shoot", cmd, "type"))
+            battle.activation = Activation("shoot", cmd, "type")
+            esper.add_component(ent, battle.activation)
             battle.activation_unit = ent
         elif isinstance(cmd, Fight):
             ent = battle.units[cmd.unit]
             W.unit_state(ent).selected_to_fight = True
-            esper.add_component(ent, Activation("fight", cmd, "weapons"))
+            battle.activation = Activation("fight", cmd, "weapons")
+            esper.add_component(ent, battle.activation)
             battle.activation_unit = ent
         elif isinstance(cmd, Move):
             self._move(battle, cmd)
         elif isinstance(cmd, EndTurn):
+            shots_changed = False
             for ent in battle.units.values():
                 st = W.unit_state(ent)
+                # 13.09 "made ranged attacks this turn or last" changes only for a unit that
+                # shot last turn and not this one
+                if st.ranged_attacks_last_turn and not st.ranged_attacks_this_turn:
+                    shots_changed = True
                 st.ranged_attacks_last_turn = st.ranged_attacks_this_turn
                 st.ranged_attacks_this_turn = False
                 st.advanced = st.fell_back = st.charged = st.set_up_this_turn = False
                 st.selected_to_shoot = st.selected_to_fight = False
                 st.moved = 0.0
             battle.turn += 1
-            battle.shots_changed = True
+            if shots_changed:
+                battle.shots_changed = True
             battle.emit(ev.TURN, turn=battle.turn)
 
     def _move(self, battle, cmd: Move) -> None:

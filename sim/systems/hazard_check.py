@@ -7,7 +7,7 @@ import esper
 
 from sim import events as ev
 from sim import world as W
-from sim.components import Activation, Unit
+from sim.components import Unit
 from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 
@@ -31,12 +31,10 @@ def hazardous_count(declared) -> int:
 
 class HazardCheckSystem(esper.Processor):
     def process(self, battle) -> None:
+        act = battle.activation
+        if act is None or act.stage != "hazard":
+            return
         ent = battle.activation_unit
-        if ent is None:
-            return
-        act = esper.component_for_entity(ent, Activation)
-        if act.stage != "hazard":
-            return
         act.stage = "cleanup"
         n = hazardous_count(act.declared)
         if n == 0:

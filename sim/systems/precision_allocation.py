@@ -11,7 +11,7 @@ import esper
 
 from sim import events as ev
 from sim import world as W
-from sim.components import Activation, Character, Unit, Wounds
+from sim.components import Character, Unit, Wounds
 from sim.decisions import PENDING, DecisionRequest
 
 DECLINE = "decline"
@@ -38,12 +38,10 @@ def default_precision(battle, options: list[str]) -> str:
 
 class PrecisionAllocationSystem(esper.Processor):
     def process(self, battle) -> None:
+        act = battle.activation
+        if act is None or act.stage != "attacks" or act.pool_index >= len(act.pools):
+            return
         ent = battle.activation_unit
-        if ent is None:
-            return
-        act = esper.component_for_entity(ent, Activation)
-        if act.stage != "attacks" or act.pool_index >= len(act.pools):
-            return
         pool = act.pools[act.pool_index]
         if pool.step != "allocation" or pool.precision_checked:
             return

@@ -6,19 +6,17 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim.components import Activation, Unit
+from sim.components import Unit
 from sim.plan import shooting_facts, shooting_type_for
 from sim.rules.shooting import shooting_type_eligibility
 
 
 class ShootingTypeSystem(esper.Processor):
     def process(self, battle) -> None:
+        act = battle.activation
+        if act is None or act.stage != "type":
+            return
         ent = battle.activation_unit
-        if ent is None:
-            return
-        act = esper.component_for_entity(ent, Activation)
-        if act.stage != "type":
-            return
         elig = shooting_type_eligibility(shooting_facts(ent))
         if battle.validated is not None and battle.validated[0] is act.command:
             act.shooting_type = battle.validated[1]

@@ -8,7 +8,7 @@ import esper
 
 from sim import events as ev
 from sim import world as W
-from sim.components import Activation, Unit
+from sim.components import Unit
 from sim.decisions import PENDING, DecisionRequest
 from sim.plan import plan_fight, plan_shoot
 from sim.validate import one_shot_keys
@@ -34,12 +34,10 @@ def default_duplicate(copies, target_keywords) -> str:
 
 class WeaponSelectionSystem(esper.Processor):
     def process(self, battle) -> None:
+        act = battle.activation
+        if act is None or act.stage != "weapons":
+            return
         ent = battle.activation_unit
-        if ent is None:
-            return
-        act = esper.component_for_entity(ent, Activation)
-        if act.stage != "weapons":
-            return
         if not act.declared:
             if battle.validated is not None and battle.validated[0] is act.command:
                 act.declared = battle.validated[2]
@@ -99,8 +97,11 @@ class WeaponSelectionSystem(esper.Processor):
             d.ignored = tuple(act.choices[key])
         st = W.unit_state(ent)
         st.used_one_shot = st.used_one_shot | frozenset(one_shot_keys(act.declared, st.used_one_shot))
+        target_ids = {}  # target entity -> unit id, looked up once per target
+        for d in act.declared:
+            if d.target is not None and d.target not in target_ids:
+                target_ids[d.target] = esper.component_for_entity(d.target, Unit).id
         battle.emit(ev.WEAPONS_SELECTED, unit=unit.id, kind=act.kind,
-                    selections=[[d.model_id, d.weapon.name,
-                                 None if d.target is None else esper.component_for_entity(d.target, Unit).id,
-                                 d.attacks] for d in act.declared])
+                    selections=[[d.model_id, d.weapon.name, target_ids.get(d.target), d.attacks]
+                                for d in act.declared])
         act.stage = "attacks"
