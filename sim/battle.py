@@ -152,6 +152,12 @@ class Battle:
         """Submit a command and resolve it to the end, answering decisions with ``answer``
         (default: the request's default policy)."""
         self.submit(command)
+        self.resolve(answer)
+
+    def resolve(self, answer: Callable[[DecisionRequest], object] | None = None) -> None:
+        """Tick the accepted command to the end, answering each decision with ``answer`` (default:
+        the request's default policy). A refused answer raises Refusal with the request still
+        pending (``self.pending``)."""
         while True:
             self.step_until_blocked()
             if self.pending is None:

@@ -29,17 +29,9 @@ def play(battle: Battle, scenario, recorder=None) -> None:
             battle.submit(cmd)
         except Refusal as e:
             raise ScriptError(f"{scenario.path}: {step.where}: the rules refuse this command: {e}") from None
-        answer = answer_from(step.decisions)
-        while True:
-            battle.step_until_blocked()
-            if battle.pending is None:
-                break
-            req = battle.pending
-            value = answer(req)
-            try:
-                battle.answer(value)
-            except Refusal as e:
-                raise ScriptError(f"{scenario.path}: {step.where}.decisions.{req.kind}: {e}") from None
-        battle.commands_done += 1
+        try:
+            battle.resolve(answer_from(step.decisions))
+        except Refusal as e:  # the refused decision is still pending
+            raise ScriptError(f"{scenario.path}: {step.where}.decisions.{battle.pending.kind}: {e}") from None
         if recorder:
             recorder.end_command(battle)

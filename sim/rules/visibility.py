@@ -195,27 +195,29 @@ def _pair_pieces(blk: TerrainBlockers, a: Footprint, b: Footprint, active: np.nd
     return pk, verts
 
 
-def model_visible(a: Footprint, b: Footprint, blk: TerrainBlockers,
-                  within_a=None, within_b=None, dense_only: bool = False) -> bool:
-    """06.01 + 13.10 + 13.11 Terrain line of sight between two models (exact, symmetric)."""
+def _pair_inputs(a: Footprint, b: Footprint, blk: TerrainBlockers, within_a, within_b,
+                 dense_only: bool):
+    """13.10/13.11 The blockers that apply between two models (areas either is within are
+    ignored for obscuring) and both footprints' cores, as the kernels take them."""
     wa = blk.within(a) if within_a is None else within_a
     wb = blk.within(b) if within_b is None else within_b
     pk, verts = _pair_pieces(blk, a, b, blk.active(wa, wb, dense_only))
     ac, ar = core(a)
     bc, br = core(b)
-    return pair_visible(ac, ar, bc, br, pk, verts)
+    return ac, ar, bc, br, pk, verts
+
+
+def model_visible(a: Footprint, b: Footprint, blk: TerrainBlockers,
+                  within_a=None, within_b=None, dense_only: bool = False) -> bool:
+    """06.01 + 13.10 + 13.11 Terrain line of sight between two models (exact, symmetric)."""
+    return pair_visible(*_pair_inputs(a, b, blk, within_a, within_b, dense_only))
 
 
 def model_fully_visible(a: Footprint, b: Footprint, blk: TerrainBlockers,
                         within_a=None, within_b=None, dense_only: bool = False) -> bool:
     """06.01 Model fully visible: every point of B's footprint is seen from some point of A's
     (blockers: dense features and obscuring areas, 13.10/13.11)."""
-    wa = blk.within(a) if within_a is None else within_a
-    wb = blk.within(b) if within_b is None else within_b
-    pk, verts = _pair_pieces(blk, a, b, blk.active(wa, wb, dense_only))
-    ac, ar = core(a)
-    bc, br = core(b)
-    return footprint_fully_visible(ac, ar, bc, br, pk, verts)
+    return footprint_fully_visible(*_pair_inputs(a, b, blk, within_a, within_b, dense_only))
 
 
 def model_fully_visible_dense(a: Footprint, b: Footprint, blk: TerrainBlockers) -> bool:

@@ -104,3 +104,16 @@ def test_replay_of_garbage_is_a_clear_error(tmp_path, capsys):
     assert main(["replay", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "line 1" in err and "Traceback" not in err
+
+
+def test_scripted_decision_the_rules_refuse_is_a_clear_error(tmp_path, capsys):
+    """A scripted answer that is not among the options (a CHARACTER who is not in the target)
+    names the script step and the decision, exits 2 and writes no log."""
+    text = (ROOT / "scenarios/precision_leader_visible.toml").read_text()
+    bad = text.replace('targets = { "long rifle" = "retinue" }',
+                       'targets = { "long rifle" = "retinue" }\ndecisions = { precision = "nobody" }')
+    assert bad != text
+    code, err, log = run_cli(tmp_path, bad, capsys=capsys, cmd="run")
+    assert code == 2
+    assert "script[0].decisions.precision" in err and "'nobody'" in err
+    assert not log.exists()
