@@ -120,6 +120,30 @@ class Unit:
 
 
 @dataclass(slots=True)
+class Roster:
+    """A unit's models as the rules read them, index i being its i-th model in listed order.
+
+    Derived once from the model components when the world is built: stats, keywords, roles and
+    abilities never change during a battle, so the attack path reads them here instead of
+    looking up each model's components again. ``wounds`` holds the models' own Wounds
+    components, so it always reads the live value."""
+
+    models: tuple[int, ...]  # model entities
+    ids: tuple[str, ...]
+    rows: tuple[int, ...]  # ModelId.order: the model's row in the distance and visibility indexes
+    wounds: tuple[Wounds, ...]
+    T: tuple[int, ...]
+    bodyguard: tuple[bool, ...]  # role "bodyguard" (19.02: an attached unit uses their T)
+    character: tuple[bool, ...]
+    fnp: tuple[int | None, ...]  # 24.12 Feel No Pain X+ (the best one the model has)
+    stealth: tuple[bool, ...]  # 24.33
+    lone_operative: tuple[bool, ...]  # 24.24
+    monster_or_vehicle: tuple[bool, ...]
+    full: tuple  # sim.rules.allocation.TargetModel per model at full wounds
+    full_wounds: tuple[int, ...]
+
+
+@dataclass(slots=True)
 class UnitState:
     """Per-turn bookkeeping the shooting and fighting rules read (09.04-09.07, 10.02, 12.04)."""
 

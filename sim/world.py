@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import esper
 
-from sim.components import (Base, Character, Destroyed, Keyword, ModelAbilities, ModelId,
-                            Position, Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
+from sim.components import (Base, Destroyed, Keyword, ModelAbilities, ModelId, Position, Roster,
+                            Unit, UnitMember, UnitState, Weapon, Wounds)
 from sim.rules import geometry
 from sim.rules.allocation import TargetModel
 
@@ -32,12 +32,27 @@ def unit_models(unit_ent: int, living: bool = True) -> list[int]:
     return list(_living(unit_ent))
 
 
+def roster(unit_ent: int) -> Roster:
+    return esper.component_for_entity(unit_ent, Roster)
+
+
 def _living(unit_ent: int) -> list[int]:
     """unit_models(unit_ent), the cached list itself (do not mutate)."""
+    return _living_both(unit_ent)[0]
+
+
+def living_slots(unit_ent: int) -> list[int]:
+    """The roster positions of the unit's living models (the cached list: do not mutate)."""
+    return _living_both(unit_ent)[1]
+
+
+def _living_both(unit_ent: int) -> tuple[list[int], list[int]]:
     sp = _SPATIAL.get(esper.current_world)
     hit = None if sp is None else sp.living.get(unit_ent)
     if hit is None:
-        hit = [m for m in esper.component_for_entity(unit_ent, Unit).models if alive(m)]
+        r = esper.component_for_entity(unit_ent, Roster)
+        slots = [i for i, w in enumerate(r.wounds) if w.remaining > 0]
+        hit = ([r.models[i] for i in slots], slots)
         if sp is not None:
             sp.living[unit_ent] = hit
     return hit
@@ -97,8 +112,9 @@ def unit_is_monster_or_vehicle(unit_ent: int) -> bool:
 
 
 def every_model_monster_or_vehicle(unit_ent: int) -> bool:
-    models = _living(unit_ent)
-    return bool(models) and all(is_monster_or_vehicle(m) for m in models)
+    mv = esper.component_for_entity(unit_ent, Roster).monster_or_vehicle
+    slots = living_slots(unit_ent)
+    return bool(slots) and all(mv[i] for i in slots)
 
 
 def footprint(ent: int) -> geometry.Footprint:
@@ -207,28 +223,34 @@ def unit_engaged(unit_ent: int) -> bool:
 
 def target_models(unit_ent: int) -> list[TargetModel]:
     """The unit's models as the allocation rules see them (listed order, living and dead)."""
-    models = esper.component_for_entity(unit_ent, Unit).models
-    remaining = tuple([esper.component_for_entity(m, Wounds).remaining for m in models])
+    r = esper.component_for_entity(unit_ent, Roster)
+    remaining = tuple([w.remaining for w in r.wounds])
+    if remaining == r.full_wounds:
+        return list(r.full)
     sp = _SPATIAL.get(esper.current_world)
     hit = None if sp is None else sp.target_models.get(unit_ent)
     if hit is not None and hit[0] == remaining:
         return list(hit[1])
-    out = []
-    for m, rem in zip(models, remaining):
-        st = esper.component_for_entity(m, Stats)
-        out.append(TargetModel(model_id(m), st.W, rem, st.Sv, st.InSv, esper.has_component(m, Character)))
+    out = [t if rem == t.remaining else TargetModel(t.id, t.W, rem, t.Sv, t.InSv, t.character)
+           for t, rem in zip(r.full, remaining)]
     if sp is not None:
         sp.target_models[unit_ent] = (remaining, out)
     return list(out)
 
 
+def has_character(unit_ent: int) -> bool:
+    """Does the unit have a CHARACTER model left (05.03, 24.28)."""
+    ch = esper.component_for_entity(unit_ent, Roster).character
+    return any(ch[i] for i in living_slots(unit_ent))
+
+
 def toughness(unit_ent: int) -> int:
     """05.02.01 / 19.02 Mixed T: an attached unit uses the highest T among its bodyguard models
     on the battlefield; otherwise (or once only leaders remain) the highest T of its models."""
-    models = _living(unit_ent)
-    guards = [m for m in models if esper.component_for_entity(m, UnitMember).role == "bodyguard"]
-    pool = guards or models
-    return max(esper.component_for_entity(m, Stats).T for m in pool)
+    r = esper.component_for_entity(unit_ent, Roster)
+    slots = living_slots(unit_ent)
+    guards = [r.T[i] for i in slots if r.bodyguard[i]]
+    return max(guards or [r.T[i] for i in slots])
 
 
 def unit_of(model_ent: int) -> int:
@@ -293,9 +315,5 @@ def wounds_left(ent: int) -> int:
 
 def feel_no_pain(unit_ent: int) -> dict[str, int]:
     """24.12 Feel No Pain X+ per model id (models without it are absent)."""
-    out = {}
-    for m in _living(unit_ent):
-        for a in model_abilities(m):
-            if a.name == "FEEL NO PAIN":
-                out[model_id(m)] = min(out.get(model_id(m), 7), a.value)
-    return out
+    r = esper.component_for_entity(unit_ent, Roster)
+    return {r.ids[i]: r.fnp[i] for i in living_slots(unit_ent) if r.fnp[i]}

@@ -8,8 +8,9 @@ from sim import world as W
 from sim.rules import geometry
 from sim.spatial import SpatialIndex
 
-from sim.components import (Base, Character, Keyword, ModelAbilities, ModelId, Position, Stats,
-                            Unit, UnitMember, UnitState, Weapon, Wounds)
+from sim.components import (Base, Character, Keyword, ModelAbilities, ModelId, Position, Roster,
+                            Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
+from sim.rules.allocation import TargetModel
 
 
 def build_world(battle, scenario) -> None:
@@ -48,4 +49,30 @@ def build_world(battle, scenario) -> None:
             unit.models.append(ent)
             battle.models[ms.id] = ent
             order += 1
+        esper.add_component(unit_ent, roster(unit.models))
     W._SPATIAL[battle.world] = SpatialIndex(fps, unit_index)
+
+
+def roster(models: list[int]) -> Roster:
+    """The unit's Roster, read off its models' components (listed order)."""
+    ids, rows, wounds, T, guard, char, fnp, stealth, lone, mv, full = ([] for _ in range(11))
+    for m in models:
+        st = esper.component_for_entity(m, Stats)
+        abilities = esper.component_for_entity(m, ModelAbilities).abilities
+        names = {a.name for a in abilities}
+        fnps = [a.value for a in abilities if a.name == "FEEL NO PAIN"]
+        mid = esper.component_for_entity(m, ModelId)
+        ids.append(mid.id)
+        rows.append(mid.order)
+        wounds.append(esper.component_for_entity(m, Wounds))
+        T.append(st.T)
+        guard.append(esper.component_for_entity(m, UnitMember).role == "bodyguard")
+        char.append(esper.has_component(m, Character))
+        fnp.append(min(fnps) if fnps else None)
+        stealth.append("STEALTH" in names)
+        lone.append("LONE OPERATIVE" in names)
+        mv.append(bool(esper.component_for_entity(m, Keyword).names & W.MONSTER_VEHICLE))
+        full.append(TargetModel(mid.id, st.W, st.W, st.Sv, st.InSv, char[-1]))
+    return Roster(tuple(models), tuple(ids), tuple(rows), tuple(wounds), tuple(T), tuple(guard),
+                  tuple(char), tuple(fnp), tuple(stealth), tuple(lone), tuple(mv), tuple(full),
+                  tuple(t.W for t in full))

@@ -45,22 +45,19 @@ def shooting_type_for(unit_ent: int, requested: str | None) -> str:
     return requested
 
 
-def _visible_rows(vis, observers: list[str], targets: list[str]) -> list[bool]:
-    """06.01 For each observer model: is any of the target models visible to it. Reads the
-    matrix BattleVisibility.model_visible reads, as one block for all the observers."""
-    index = vis.index
-    rows = np.array([index.row[o] for o in observers], dtype=np.intp)
-    return index.visible[rows[:, None], [index.row[t] for t in targets]].any(axis=1).tolist()
-
-
 class Shooters:
-    """The living models of a unit making ranged attacks, their ids and positions in it."""
+    """The living models of a unit making ranged attacks: entities, ids, rows in the distance
+    and visibility indexes, MONSTER/VEHICLE flags, and each entity's position in these lists."""
 
-    __slots__ = ("models", "ids", "slot")
+    __slots__ = ("models", "ids", "rows", "mv", "slot")
 
     def __init__(self, unit_ent: int):
-        self.models = W.unit_models(unit_ent)
-        self.ids = [W.model_id(m) for m in self.models]
+        r = W.roster(unit_ent)
+        slots = W.living_slots(unit_ent)
+        self.models = [r.models[i] for i in slots]
+        self.ids = [r.ids[i] for i in slots]
+        self.rows = np.array([r.rows[i] for i in slots], dtype=np.intp)
+        self.mv = [r.monster_or_vehicle[i] for i in slots]
         self.slot = {m: i for i, m in enumerate(self.models)}
 
 
@@ -70,22 +67,26 @@ class TargetView:
     of the shooting unit's models, read as one numpy block for all of them. Built once per
     target for one plan and then thrown away: it is only valid while nothing moves or dies."""
 
-    __slots__ = ("models", "ids", "engaged_with", "monster_or_vehicle", "all_lone_operatives",
-                 "_slot", "visible", "nearest")
+    __slots__ = ("models", "ids", "cols", "engaged_with", "monster_or_vehicle",
+                 "all_lone_operatives", "_slot", "visible", "nearest")
 
     def __init__(self, battle, shooters: Shooters, target: int):
-        self.models = W.unit_models(target)
-        self.ids = [W.model_id(t) for t in self.models]
+        r = W.roster(target)
+        slots = W.living_slots(target)
+        self.models = [r.models[i] for i in slots]
+        self.ids = [r.ids[i] for i in slots]
+        self.cols = [r.rows[i] for i in slots]
         self.engaged_with = W.engaged_with(target)
         self.monster_or_vehicle = W.unit_is_monster_or_vehicle(target)
         # 24.24 can only apply if every model of the target unit has Lone Operative: only then
         # is BattleVisibility.lone_operative_beyond asked, per model
-        self.all_lone_operatives = bool(self.models) and all(
-            any(a.name == "LONE OPERATIVE" for a in W.model_abilities(t)) for t in self.models)
+        self.all_lone_operatives = bool(slots) and all(r.lone_operative[i] for i in slots)
         self._slot = shooters.slot
-        # per shooting model, in the order of ``shooters.models``
-        self.visible = _visible_rows(battle.visibility, shooters.ids, self.ids)
-        self.nearest = W.nearest_distances(shooters.models, self.models)
+        # per shooting model, in the order of ``shooters.models``: the block of the visibility
+        # matrix BattleVisibility.model_visible reads, and of the distance index
+        block = (shooters.rows[:, None], self.cols)
+        self.visible = battle.visibility.index.visible[block].any(axis=1).tolist()
+        self.nearest = W.spatial().dist[block].min(axis=1).tolist()
 
     def visible_to(self, battle, model_ent: int) -> bool:
         """06.01 Is any model of the target visible to this model."""
@@ -157,14 +158,14 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
             m = model_in(battle, unit_ent, s.model)
         by_model.setdefault(m, []).append(s)
     declared: list[Declared] = []
-    ids = targets.shooters.ids
+    ids, mvs = targets.shooters.ids, targets.shooters.mv
     weapon_at = targets.weapon_at_unit
     for i, m in enumerate(targets.shooters.models):
         sels = by_model.get(m)
         if not sels:
             continue
         mid = ids[i]
-        model_mv = W.is_monster_or_vehicle(m)
+        model_mv = mvs[i]
         weapons = targets.loadout(m, mid, model_mv, sels)
         damaged = damaged_modifier(m)
         for s, w in zip(sels, weapons):
@@ -182,7 +183,7 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
                 hit_mods = hit_mods + damaged + at.heavy
             elif at.heavy:
                 hit_mods = hit_mods + at.heavy
-            skill_mods = _COVER if at.cover(targets, mid) else ()
+            skill_mods = _COVER if at.cover(targets)[i] else ()
             declared.append(Declared(m, mid, w, at.target, None, hit_mods, skill_mods,
                                      half_range=nearest <= at.half_range, wound_mods=at.lance,
                                      fail_below=at.fail_below, target_models=at.target_models))
@@ -273,7 +274,7 @@ class _WeaponAt:
     threshold) and the 04.02 answers for each set of per-model facts met so far."""
 
     __slots__ = ("weapon", "target", "view", "heavy", "lance", "fail_below", "target_models",
-                 "half_range", "_legality")
+                 "half_range", "_legality", "_cover")
 
     def __init__(self, targets: _ShootPlanTargets, w: WeaponProfile, t: int):
         self.weapon, self.target = w, t
@@ -286,10 +287,16 @@ class _WeaponAt:
         self.lance = lance_modifier(w, targets.unit_ent, t)
         self.fail_below = indirect_fail_below(targets.battle, targets.unit_ent, t, targets.stype, w)
         self._legality: dict[tuple, tuple] = {}  # per-model facts -> (problem, hit modifiers)
+        self._cover: list[bool] | None = None
 
-    def cover(self, targets: _ShootPlanTargets, mid: str) -> bool:
-        """13.08 Does the target have the benefit of cover against this weapon of model ``mid``."""
-        return targets.battle.visibility.benefit_of_cover(mid, self.target, self.weapon, targets.stype)
+    def cover(self, targets: _ShootPlanTargets) -> list[bool]:
+        """13.08 For each shooting model (in the order of ``targets.shooters``): does the target
+        have the benefit of cover against this weapon of that model. Worked out for all of
+        them at once, the first time a model asks."""
+        if self._cover is None:
+            self._cover = targets.battle.visibility.benefit_of_cover_rows(
+                targets.shooters.rows, self.target, self.weapon, targets.stype)
+        return self._cover
 
     def legality(self, targets: _ShootPlanTargets, i: int, mid: str, model_mv: bool,
                  nearest: float) -> tuple:

@@ -9,7 +9,7 @@ import esper
 
 from sim import events as ev
 from sim import world as W
-from sim.components import Character, Unit, Wounds
+from sim.components import Unit, Wounds
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import pools as PL
 from sim.rules.allocation import allocation_groups, default_order, preferred_groups
@@ -45,8 +45,7 @@ def applicable(abilities, target: int, info: dict | None = None) -> tuple:
         return ()
     got = None if info is None else info.get(target)
     if got is None:
-        got = (W.unit_keywords(target),
-               any(esper.has_component(m, Character) for m in W.unit_models(target)))
+        got = (W.unit_keywords(target), W.has_character(target))
         if info is not None:
             info[target] = got
     tkw, has_char = got

@@ -7,6 +7,7 @@ a move only the rows and columns of the models that moved are recomputed."""
 from __future__ import annotations
 
 import esper
+import numpy as np
 
 from sim import world as W
 from sim.components import ModelId, Unit, UnitMember
@@ -38,8 +39,8 @@ class BattleVisibility:
             self._lone_operatives(unit_ent)
         self._attacked: dict[str, bool] = {}
         self._cover_rows: dict = {}  # observer row -> 13.08 cover row, until a model moves
-        self._columns: dict = {}  # (unit, spatial version) -> (index columns, Stealth)
         self.sync_hidden()
+        self.index.visible  # noqa: B018 - computed now, with the world, not on the first query
 
     # --- keeping it current ---------------------------------------------------------------
     def _lone_operatives(self, unit_ent: int) -> None:
@@ -95,7 +96,7 @@ class BattleVisibility:
         """24.24: every model of the target unit is a Lone Operative beyond its range."""
         idx = self.index
         r = idx.row[observer]
-        cols = [idx.row[W.model_id(m)] for m in W.unit_models(target_unit)]
+        cols, _stealth = self._target_columns(target_unit)
         return bool(cols) and all(idx.dist[r, c] > idx.lo_x[c] for c in cols)
 
     def benefit_of_cover(self, observer: str, target_unit: int, weapon, shooting_type: str) -> bool:
@@ -115,21 +116,41 @@ class BattleVisibility:
         flags = row[cols].tolist()
         return cover_rule(flags, stealth, shooting_type == "indirect" and weapon.has("INDIRECT FIRE"), False)
 
-    def _target_columns(self, target_unit: int) -> tuple[list[int], bool]:
-        """The index columns of a unit's living models and whether every one has Stealth
-        (24.33). Cached until a model moves or is destroyed (the spatial index's version)."""
-        key = (target_unit, W.spatial().version)
-        hit = self._columns.get(key)
-        if hit is None:
-            models = W.unit_models(target_unit)
-            hit = ([self.index.row[W.model_id(m)] for m in models],
-                   bool(models) and all(any(a.name == "STEALTH" for a in W.model_abilities(m))
-                                        for m in models))
-            if len(self._columns) > 256:
-                self._columns.clear()
-            self._columns[key] = hit
-        return hit
+    def benefit_of_cover_rows(self, observer_rows, target_unit: int, weapon,
+                              shooting_type: str) -> list[bool]:
+        """benefit_of_cover for several attacking models at once (by index row), read as one
+        block of the cover rows; the answer for each is the 13.08 rule's for its flags."""
+        n = len(observer_rows)
+        if weapon.has("IGNORES COVER") and AB.has(weapon.abilities, "IGNORES COVER",
+                                                  W.unit_keywords(target_unit)):  # 24.01
+            return [False] * n
+        cols, stealth = self._target_columns(target_unit)
+        if not cols:
+            return [False] * n
+        indirect = shooting_type == "indirect" and weapon.has("INDIRECT FIRE")
+        rows = self._cover_rows
+        block = []
+        for r in observer_rows.tolist():
+            row = rows.get(r)
+            if row is None:  # computed on demand (fully visible is lazy)
+                row = rows[r] = self.index.row_cover(r)
+            block.append(row[cols])
+        answers: dict[tuple, bool] = {}  # identical flags, identical answer
+        out = []
+        for flags in np.array(block).tolist():
+            key = tuple(flags)
+            hit = answers.get(key)
+            if hit is None:
+                hit = answers[key] = cover_rule(flags, stealth, indirect, False)
+            out.append(hit)
+        return out
 
+    def _target_columns(self, target_unit: int) -> tuple[list[int], bool]:
+        """The index columns of a unit's living models (a model's row is its ModelId.order) and
+        whether every one has Stealth (24.33)."""
+        r = W.roster(target_unit)
+        slots = W.living_slots(target_unit)
+        return [r.rows[i] for i in slots], bool(slots) and all(r.stealth[i] for i in slots)
 
     def refresh(self) -> None:
         """Bring the index up to date with moves, removals and who has shot."""
