@@ -139,6 +139,7 @@ class Roster:
     stealth: tuple[bool, ...]  # 24.33
     lone_operative: tuple[bool, ...]  # 24.24
     monster_or_vehicle: tuple[bool, ...]
+    keywords: frozenset[str]  # 19.03 the union of its models' keywords, while none is destroyed
     full: tuple  # sim.rules.allocation.TargetModel per model at full wounds
     full_wounds: tuple[int, ...]
 

@@ -6,6 +6,7 @@ Nothing here changes the world. Iteration follows listed (creation) order, never
 from __future__ import annotations
 
 import esper
+import numpy as np
 
 from sim.components import (Base, Destroyed, Keyword, ModelAbilities, ModelId, Position, Roster,
                             Unit, UnitMember, UnitState, Weapon, Wounds)
@@ -38,24 +39,36 @@ def roster(unit_ent: int) -> Roster:
 
 def _living(unit_ent: int) -> list[int]:
     """unit_models(unit_ent), the cached list itself (do not mutate)."""
-    return _living_both(unit_ent)[0]
+    return living(unit_ent).models
+
+
+class Living:
+    """A unit's living models as parallel lists (listed order): entities, roster positions,
+    ids and index rows (numpy, for blocks of the distance and visibility matrices). Cached on
+    the spatial index like the living models; never mutate it."""
+
+    __slots__ = ("models", "slots", "ids", "rows")
+
+    def __init__(self, r: Roster):
+        self.slots = [i for i, w in enumerate(r.wounds) if w.remaining > 0]
+        self.models = [r.models[i] for i in self.slots]
+        self.ids = [r.ids[i] for i in self.slots]
+        self.rows = np.array([r.rows[i] for i in self.slots], dtype=np.intp)
+
+
+def living(unit_ent: int) -> Living:
+    sp = _SPATIAL.get(esper.current_world)
+    hit = None if sp is None else sp.living.get(unit_ent)
+    if hit is None:
+        hit = Living(esper.component_for_entity(unit_ent, Roster))
+        if sp is not None:
+            sp.living[unit_ent] = hit
+    return hit
 
 
 def living_slots(unit_ent: int) -> list[int]:
     """The roster positions of the unit's living models (the cached list: do not mutate)."""
-    return _living_both(unit_ent)[1]
-
-
-def _living_both(unit_ent: int) -> tuple[list[int], list[int]]:
-    sp = _SPATIAL.get(esper.current_world)
-    hit = None if sp is None else sp.living.get(unit_ent)
-    if hit is None:
-        r = esper.component_for_entity(unit_ent, Roster)
-        slots = [i for i, w in enumerate(r.wounds) if w.remaining > 0]
-        hit = ([r.models[i] for i in slots], slots)
-        if sp is not None:
-            sp.living[unit_ent] = hit
-    return hit
+    return living(unit_ent).slots
 
 
 def unit_destroyed(unit_ent: int) -> bool:
@@ -76,6 +89,9 @@ def unit_keywords(unit_ent: int) -> frozenset[str]:
     sp = _SPATIAL.get(esper.current_world)
     hit = None if sp is None else sp.keywords.get(unit_ent)
     if hit is None:  # cached like the living models (see unit_models)
+        r = esper.component_for_entity(unit_ent, Roster)
+        if len(living(unit_ent).slots) == len(r.models):
+            return r.keywords
         out: set[str] = set()
         for m in _living(unit_ent):
             out |= model_keywords(m)

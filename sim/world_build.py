@@ -56,6 +56,7 @@ def build_world(battle, scenario) -> None:
 def roster(models: list[int]) -> Roster:
     """The unit's Roster, read off its models' components (listed order)."""
     ids, rows, wounds, T, guard, char, fnp, stealth, lone, mv, full = ([] for _ in range(11))
+    keywords: set[str] = set()
     for m in models:
         st = esper.component_for_entity(m, Stats)
         abilities = esper.component_for_entity(m, ModelAbilities).abilities
@@ -71,8 +72,10 @@ def roster(models: list[int]) -> Roster:
         fnp.append(min(fnps) if fnps else None)
         stealth.append("STEALTH" in names)
         lone.append("LONE OPERATIVE" in names)
-        mv.append(bool(esper.component_for_entity(m, Keyword).names & W.MONSTER_VEHICLE))
+        kw = esper.component_for_entity(m, Keyword).names
+        keywords |= kw
+        mv.append(bool(kw & W.MONSTER_VEHICLE))
         full.append(TargetModel(mid.id, st.W, st.W, st.Sv, st.InSv, char[-1]))
     return Roster(tuple(models), tuple(ids), tuple(rows), tuple(wounds), tuple(T), tuple(guard),
-                  tuple(char), tuple(fnp), tuple(stealth), tuple(lone), tuple(mv), tuple(full),
+                  tuple(char), tuple(fnp), tuple(stealth), tuple(lone), tuple(mv), frozenset(keywords), tuple(full),
                   tuple(t.W for t in full))

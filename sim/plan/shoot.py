@@ -4,6 +4,8 @@ model's ranged weapons (24.07), and each weapon's target with its modifiers (04.
 
 from __future__ import annotations
 
+import functools
+
 import esper
 import numpy as np
 
@@ -45,19 +47,21 @@ def shooting_type_for(unit_ent: int, requested: str | None) -> str:
     return requested
 
 
+_any_per_row = functools.partial(np.logical_or.reduce, axis=1)  # (the ufuncs themselves:
+_min_per_row = functools.partial(np.minimum.reduce, axis=1)  # ndarray.any/min wrap them)
+
+
 class Shooters:
-    """The living models of a unit making ranged attacks: entities, ids, rows in the distance
-    and visibility indexes, MONSTER/VEHICLE flags, and each entity's position in these lists."""
+    """The living models of a unit making ranged attacks (W.Living: entities, ids, index rows),
+    their MONSTER/VEHICLE flags, and each entity's position in these lists."""
 
     __slots__ = ("models", "ids", "rows", "mv", "slot")
 
     def __init__(self, unit_ent: int):
-        r = W.roster(unit_ent)
-        slots = W.living_slots(unit_ent)
-        self.models = [r.models[i] for i in slots]
-        self.ids = [r.ids[i] for i in slots]
-        self.rows = np.array([r.rows[i] for i in slots], dtype=np.intp)
-        self.mv = [r.monster_or_vehicle[i] for i in slots]
+        lv = W.living(unit_ent)
+        mv = W.roster(unit_ent).monster_or_vehicle
+        self.models, self.ids, self.rows = lv.models, lv.ids, lv.rows
+        self.mv = [mv[i] for i in lv.slots]
         self.slot = {m: i for i, m in enumerate(self.models)}
 
 
@@ -72,10 +76,9 @@ class TargetView:
 
     def __init__(self, battle, shooters: Shooters, target: int):
         r = W.roster(target)
-        slots = W.living_slots(target)
-        self.models = [r.models[i] for i in slots]
-        self.ids = [r.ids[i] for i in slots]
-        self.cols = [r.rows[i] for i in slots]
+        lv = W.living(target)
+        slots = lv.slots
+        self.models, self.ids, self.cols = lv.models, lv.ids, lv.rows
         self.engaged_with = W.engaged_with(target)
         self.monster_or_vehicle = W.unit_is_monster_or_vehicle(target)
         # 24.24 can only apply if every model of the target unit has Lone Operative: only then
@@ -85,8 +88,8 @@ class TargetView:
         # per shooting model, in the order of ``shooters.models``: the block of the visibility
         # matrix BattleVisibility.model_visible reads, and of the distance index
         block = (shooters.rows[:, None], self.cols)
-        self.visible = battle.visibility.index.visible[block].any(axis=1).tolist()
-        self.nearest = W.spatial().dist[block].min(axis=1).tolist()
+        self.visible = _any_per_row(battle.visibility.index.visible[block]).tolist()
+        self.nearest = _min_per_row(W.spatial().dist[block]).tolist()
 
     def visible_to(self, battle, model_ent: int) -> bool:
         """06.01 Is any model of the target visible to this model."""

@@ -48,6 +48,8 @@ class BattleVisibility:
         unit (leader or support models with a bodyguard) the ability applies only while every
         model left on the battlefield has it, at the highest X among them; so it switches back
         on when only Lone Operatives are left."""
+        if not any(W.roster(unit_ent).lone_operative):
+            return  # (no model of the unit ever has it: every entry stays "does not apply")
         unit = esper.component_for_entity(unit_ent, Unit)
         attached = len({esper.component_for_entity(m, UnitMember).role for m in unit.models}) > 1
         living = W.unit_models(unit_ent)
@@ -97,7 +99,7 @@ class BattleVisibility:
         idx = self.index
         r = idx.row[observer]
         cols, _stealth = self._target_columns(target_unit)
-        return bool(cols) and all(idx.dist[r, c] > idx.lo_x[c] for c in cols)
+        return bool(len(cols)) and bool((idx.dist[r, cols] > idx.lo_x[cols]).all())
 
     def benefit_of_cover(self, observer: str, target_unit: int, weapon, shooting_type: str) -> bool:
         """13.08 for one attacking model: every model of the target qualifies (in a terrain area
@@ -107,7 +109,7 @@ class BattleVisibility:
                                                   W.unit_keywords(target_unit)):  # 24.01
             return False
         cols, stealth = self._target_columns(target_unit)
-        if not cols:
+        if not len(cols):
             return False
         r = self.index.row[observer]
         row = self._cover_rows.get(r)
@@ -125,7 +127,7 @@ class BattleVisibility:
                                                   W.unit_keywords(target_unit)):  # 24.01
             return [False] * n
         cols, stealth = self._target_columns(target_unit)
-        if not cols:
+        if not len(cols):
             return [False] * n
         indirect = shooting_type == "indirect" and weapon.has("INDIRECT FIRE")
         rows = self._cover_rows
@@ -134,10 +136,10 @@ class BattleVisibility:
             row = rows.get(r)
             if row is None:  # computed on demand (fully visible is lazy)
                 row = rows[r] = self.index.row_cover(r)
-            block.append(row[cols])
+            block.append(row)
         answers: dict[tuple, bool] = {}  # identical flags, identical answer
         out = []
-        for flags in np.array(block).tolist():
+        for flags in np.array(block)[:, cols].tolist():
             key = tuple(flags)
             hit = answers.get(key)
             if hit is None:
@@ -145,12 +147,12 @@ class BattleVisibility:
             out.append(hit)
         return out
 
-    def _target_columns(self, target_unit: int) -> tuple[list[int], bool]:
+    def _target_columns(self, target_unit: int) -> tuple[np.ndarray, bool]:
         """The index columns of a unit's living models (a model's row is its ModelId.order) and
         whether every one has Stealth (24.33)."""
-        r = W.roster(target_unit)
-        slots = W.living_slots(target_unit)
-        return [r.rows[i] for i in slots], bool(slots) and all(r.stealth[i] for i in slots)
+        lv = W.living(target_unit)
+        stealth = W.roster(target_unit).stealth
+        return lv.rows, bool(lv.slots) and all(stealth[i] for i in lv.slots)
 
     def refresh(self) -> None:
         """Bring the index up to date with moves, removals and who has shot."""
