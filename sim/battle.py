@@ -60,6 +60,10 @@ class Battle:
         self._enter()
         from sim.world_build import build_world
         build_world(self, scenario)
+        # units whose UnitState may differ from a fresh turn's (set by the scenario, touched by
+        # a command this turn, or shot last turn): the end of turn resets only these. UnitState
+        # changes only through commands and the systems resolving them.
+        self.turn_dirty: dict[int, None] = dict.fromkeys(self.units.values())
         from sim.systems import register_systems
         register_systems(self)
 
@@ -85,14 +89,17 @@ class Battle:
 
     # --- events ------------------------------------------------------------------------------
     def emit(self, type_: str, **fields) -> dict:
-        e = {"type": type_, **fields}
+        fields["type"] = type_  # (a fresh dict already; logs write keys sorted)
+        self.events.append(fields)
+        for f in self.listeners:
+            f(fields)
+        return fields
+
+    def _on_roll(self, purpose: str, results: tuple[int, ...]) -> None:
+        e = {"type": ev.DICE, "purpose": purpose, "results": list(results)}
         self.events.append(e)
         for f in self.listeners:
             f(e)
-        return e
-
-    def _on_roll(self, purpose: str, results: tuple[int, ...]) -> None:
-        self.emit(ev.DICE, purpose=purpose, results=list(results))
 
     # --- input -------------------------------------------------------------------------------
     @property

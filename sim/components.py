@@ -140,8 +140,14 @@ class Roster:
     lone_operative: tuple[bool, ...]  # 24.24
     monster_or_vehicle: tuple[bool, ...]
     keywords: frozenset[str]  # 19.03 the union of its models' keywords, while none is destroyed
+    weapons: tuple  # each model's Weapon.profiles (models with equal loadouts share one tuple)
+    damaged: tuple[int | None, ...]  # 24.39 Damaged X (None: the model does not have it)
     full: tuple  # sim.rules.allocation.TargetModel per model at full wounds
     full_wounds: tuple[int, ...]
+    full_groups: tuple  # 05.03 allocation groups at full wounds
+    W_of: dict  # model id -> W, Sv, InSv (what 05.04 reads per model)
+    Sv_of: dict
+    InSv_of: dict
 
 
 @dataclass(slots=True)

@@ -62,7 +62,8 @@ def one_shot_keys(declared, used: frozenset) -> list[str]:
 
 
 def _one_shot(battle, unit: str, declared) -> None:
-    one_shot_keys(declared, W.unit_state(battle.units[unit]).used_one_shot)
+    if any(d.weapon.has("ONE SHOT") for d in declared):
+        one_shot_keys(declared, W.unit_state(battle.units[unit]).used_one_shot)
 
 
 def _check_move(battle, cmd: Move) -> None:

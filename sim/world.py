@@ -11,7 +11,7 @@ import numpy as np
 from sim.components import (Base, Destroyed, Keyword, ModelAbilities, ModelId, Position, Roster,
                             Unit, UnitMember, UnitState, Weapon, Wounds)
 from sim.rules import geometry
-from sim.rules.allocation import TargetModel
+from sim.rules.allocation import Group, TargetModel, allocation_groups
 
 MONSTER_VEHICLE = frozenset({"MONSTER", "VEHICLE"})
 
@@ -47,13 +47,33 @@ class Living:
     ids and index rows (numpy, for blocks of the distance and visibility matrices). Cached on
     the spatial index like the living models; never mutate it."""
 
-    __slots__ = ("models", "slots", "ids", "rows")
+    __slots__ = ("slots", "_r", "_models", "_ids", "_rows")
 
     def __init__(self, r: Roster):
         self.slots = [i for i, w in enumerate(r.wounds) if w.remaining > 0]
-        self.models = [r.models[i] for i in self.slots]
-        self.ids = [r.ids[i] for i in self.slots]
-        self.rows = np.array([r.rows[i] for i in self.slots], dtype=np.intp)
+        self._r = r
+        self._models = self._ids = self._rows = None  # each made on first use
+
+    @property
+    def models(self) -> list[int]:
+        if self._models is None:
+            models = self._r.models
+            self._models = [models[i] for i in self.slots]
+        return self._models
+
+    @property
+    def ids(self) -> list[str]:
+        if self._ids is None:
+            ids = self._r.ids
+            self._ids = [ids[i] for i in self.slots]
+        return self._ids
+
+    @property
+    def rows(self) -> np.ndarray:
+        if self._rows is None:
+            rows = self._r.rows
+            self._rows = np.array([rows[i] for i in self.slots], dtype=np.intp)
+        return self._rows
 
 
 def living(unit_ent: int) -> Living:
@@ -72,7 +92,7 @@ def living_slots(unit_ent: int) -> list[int]:
 
 
 def unit_destroyed(unit_ent: int) -> bool:
-    return not _living(unit_ent)
+    return not living(unit_ent).slots
 
 
 def model_id(ent: int) -> str:
@@ -239,19 +259,27 @@ def unit_engaged(unit_ent: int) -> bool:
 
 def target_models(unit_ent: int) -> list[TargetModel]:
     """The unit's models as the allocation rules see them (listed order, living and dead)."""
+    return list(allocation_view(unit_ent)[0])
+
+
+def allocation_view(unit_ent: int) -> tuple[tuple[TargetModel, ...], tuple[Group, ...]]:
+    """target_models and their 05.03 allocation groups (shared tuples: do not mutate). A unit
+    at full wounds reads the roster's; otherwise they are cached while the remaining wounds
+    stay the same."""
     r = esper.component_for_entity(unit_ent, Roster)
     remaining = tuple([w.remaining for w in r.wounds])
     if remaining == r.full_wounds:
-        return list(r.full)
+        return r.full, r.full_groups
     sp = _SPATIAL.get(esper.current_world)
     hit = None if sp is None else sp.target_models.get(unit_ent)
     if hit is not None and hit[0] == remaining:
-        return list(hit[1])
-    out = [t if rem == t.remaining else TargetModel(t.id, t.W, rem, t.Sv, t.InSv, t.character)
-           for t, rem in zip(r.full, remaining)]
+        return hit[1]
+    out = tuple(t if rem == t.remaining else TargetModel(t.id, t.W, rem, t.Sv, t.InSv, t.character)
+                for t, rem in zip(r.full, remaining))
+    view = (out, allocation_groups(out))
     if sp is not None:
-        sp.target_models[unit_ent] = (remaining, out)
-    return list(out)
+        sp.target_models[unit_ent] = (remaining, view)
+    return view
 
 
 def has_character(unit_ent: int) -> bool:
@@ -285,22 +313,29 @@ def model_abilities(model_ent: int) -> tuple:
     return esper.component_for_entity(model_ent, ModelAbilities).abilities
 
 
-def mark_destroyed(ent: int, by: str) -> None:
-    """05.04 A model reduced to 0 wounds is destroyed: it can no longer be selected, targeted or
-    allocated to, and no longer counts for engagement; it is removed from the table once the
-    attacking unit's attacks are resolved (CasualtySystem)."""
-    if not esper.has_component(ent, Destroyed):
+def mark_destroyed(ents, by: str) -> None:
+    """05.04 Models reduced to 0 wounds (one entity or a list) are destroyed: they can no longer
+    be selected, targeted or allocated to, and no longer count for engagement; they are removed
+    from the table once the attacking unit's attacks are resolved (CasualtySystem)."""
+    if isinstance(ents, int):
+        ents = [ents]
+    sp = spatial()
+    units = _units_in_order()
+    forget: dict[int, None] = {}  # units whose cached answers a removal can change
+    pending = _CASUALTIES.setdefault(esper.current_world, [])
+    for ent in ents:
+        if esper.has_component(ent, Destroyed):
+            continue
         esper.add_component(ent, Destroyed(by=by))
-        sp = spatial()
         index = _index(ent)
         sp.remove(index)
         # What a removal can change: its own unit's models, keywords and engagement, and the
         # engagement (03.04) of the units with a model within 2" of it.
-        units = _units_in_order()
-        sp.forget_unit(unit_of(ent))
-        for o in sp.units_near_model(index):
-            sp.forget_unit(units[o])
-        _CASUALTIES.setdefault(esper.current_world, []).append(ent)
+        forget[unit_of(ent)] = None
+        forget.update((units[o], None) for o in sp.units_near_model(index))
+        pending.append(ent)
+    for u in forget:
+        sp.forget_unit(u)
 
 
 _CASUALTIES: dict = {}  # esper world name -> models destroyed and not yet removed from the table

@@ -10,7 +10,7 @@ from sim.spatial import SpatialIndex
 
 from sim.components import (Base, Character, Keyword, ModelAbilities, ModelId, Position, Roster,
                             Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
-from sim.rules.allocation import TargetModel
+from sim.rules.allocation import TargetModel, allocation_groups
 
 
 def build_world(battle, scenario) -> None:
@@ -18,6 +18,7 @@ def build_world(battle, scenario) -> None:
     and every iteration order are deterministic)."""
     order = 0
     fps: list = []
+    loadouts: dict[tuple, tuple] = {}  # equal loadouts share one tuple (cheap to compare)
     unit_index: list[int] = []
     for u_order, us in enumerate(scenario.units):
         unit_ent = esper.create_entity()
@@ -33,7 +34,7 @@ def build_world(battle, scenario) -> None:
             ent = esper.create_entity(
                 ModelId(ms.id, order),
                 Keyword(ms.keywords),
-                Weapon(ms.weapons),
+                Weapon(loadouts.setdefault(tuple(map(id, ms.weapons)), tuple(ms.weapons))),
                 Position(ms.x, ms.y),
                 Base(ms.shape, ms.length, ms.width, ms.angle),
                 Stats(ms.profile.M, ms.profile.T, ms.profile.Sv, ms.profile.W, ms.profile.Ld,
@@ -55,13 +56,15 @@ def build_world(battle, scenario) -> None:
 
 def roster(models: list[int]) -> Roster:
     """The unit's Roster, read off its models' components (listed order)."""
-    ids, rows, wounds, T, guard, char, fnp, stealth, lone, mv, full = ([] for _ in range(11))
+    ids, rows, wounds, T, guard, char, fnp, stealth, lone, mv, full, weapons, damaged = (
+        [] for _ in range(13))
     keywords: set[str] = set()
     for m in models:
         st = esper.component_for_entity(m, Stats)
         abilities = esper.component_for_entity(m, ModelAbilities).abilities
         names = {a.name for a in abilities}
         fnps = [a.value for a in abilities if a.name == "FEEL NO PAIN"]
+        dmg = [a.value for a in abilities if a.name == "DAMAGED"]
         mid = esper.component_for_entity(m, ModelId)
         ids.append(mid.id)
         rows.append(mid.order)
@@ -76,6 +79,10 @@ def roster(models: list[int]) -> Roster:
         keywords |= kw
         mv.append(bool(kw & W.MONSTER_VEHICLE))
         full.append(TargetModel(mid.id, st.W, st.W, st.Sv, st.InSv, char[-1]))
+        weapons.append(esper.component_for_entity(m, Weapon).profiles)
+        damaged.append(max(dmg) if dmg else None)
     return Roster(tuple(models), tuple(ids), tuple(rows), tuple(wounds), tuple(T), tuple(guard),
-                  tuple(char), tuple(fnp), tuple(stealth), tuple(lone), tuple(mv), frozenset(keywords), tuple(full),
-                  tuple(t.W for t in full))
+                  tuple(char), tuple(fnp), tuple(stealth), tuple(lone), tuple(mv),
+                  frozenset(keywords), tuple(weapons), tuple(damaged), tuple(full),
+                  tuple(t.W for t in full), allocation_groups(full), {t.id: t.W for t in full}, {t.id: t.Sv for t in full},
+                  {t.id: t.InSv for t in full})

@@ -29,7 +29,7 @@ class Declared:
     target_models: int = 0  # models in the target unit at Select Targets (BLAST, CLEAVE)
     wound_mods: tuple = ()  # ((source, value), ...) wound-roll modifiers
     fail_below: int = 0  # 10.07 indirect shooting: unmodified hit rolls below this fail
-    abilities: tuple = ()  # the weapon's abilities after 24.02 duplicate choices
+    abilities: tuple = ()  # the weapon's abilities (after 24.02 duplicate choices, made later)
     ignored: tuple = ()  # modifier sources a [PSYCHIC] attack ignores (24.29)
     split: bool = False  # the weapon's attacks are split between several targets (CLEAVE)
 

@@ -87,7 +87,7 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
                     w.A.is_random or targets[0].attacks != w.A.k):
                 raise PlanError(f"{mid} {name}: a single target takes all the weapon's attacks")
             if not targets:
-                declared.append(Declared(m, mid, w, None))
+                declared.append(Declared(m, mid, w, None, abilities=w.abilities))
             for s in targets:
                 t = find_unit(battle, s.target)
                 if esper.component_for_entity(t, Unit).owner == owner or W.unit_destroyed(t):
@@ -98,5 +98,5 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
                                          hit_mods=damaged_modifier(m),
                                          wound_mods=lance_modifier(w, unit_ent, t),
                                          target_models=len(W.unit_models(t)),
-                                         split=len(targets) > 1))
+                                         split=len(targets) > 1, abilities=w.abilities))
     return declared

@@ -55,13 +55,15 @@ class Shooters:
     """The living models of a unit making ranged attacks (W.Living: entities, ids, index rows),
     their MONSTER/VEHICLE flags, and each entity's position in these lists."""
 
-    __slots__ = ("models", "ids", "rows", "mv", "slot")
+    __slots__ = ("models", "ids", "rows", "mv", "weapons", "damaged", "slot")
 
     def __init__(self, unit_ent: int):
         lv = W.living(unit_ent)
-        mv = W.roster(unit_ent).monster_or_vehicle
+        r = W.roster(unit_ent)
         self.models, self.ids, self.rows = lv.models, lv.ids, lv.rows
-        self.mv = [mv[i] for i in lv.slots]
+        self.mv = [r.monster_or_vehicle[i] for i in lv.slots]
+        self.weapons = [r.weapons[i] for i in lv.slots]
+        self.damaged = [r.damaged[i] is not None for i in lv.slots]  # has Damaged X (24.39)
         self.slot = {m: i for i, m in enumerate(self.models)}
 
 
@@ -161,35 +163,36 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
             m = model_in(battle, unit_ent, s.model)
         by_model.setdefault(m, []).append(s)
     declared: list[Declared] = []
-    ids, mvs = targets.shooters.ids, targets.shooters.mv
+    shooters = targets.shooters
+    ids, mvs, has_damaged = shooters.ids, shooters.mv, shooters.damaged
     weapon_at = targets.weapon_at_unit
-    for i, m in enumerate(targets.shooters.models):
+    for i, m in enumerate(shooters.models):
         sels = by_model.get(m)
         if not sels:
             continue
         mid = ids[i]
         model_mv = mvs[i]
-        weapons = targets.loadout(m, mid, model_mv, sels)
-        damaged = damaged_modifier(m)
+        weapons = targets.loadout(m, mid, model_mv, shooters.weapons[i], sels)
+        damaged = damaged_modifier(m) if has_damaged[i] else ()
         for s, w in zip(sels, weapons):
             if s.attacks is not None:
                 raise PlanError(f"{mid}: ranged attacks cannot be split (04.03 splits melee only)")
             if s.target is None:
-                declared.append(Declared(m, mid, w, None))
+                declared.append(Declared(m, mid, w, None, abilities=w.abilities))
                 continue
             at = weapon_at(mid, w, s.target)
-            nearest = at.view.nearest[i]
-            problem, hit_mods = at.legality(targets, i, mid, model_mv, nearest)
+            problem, hit_mods = at.legal[i]
             if problem:
                 raise PlanError(f"{mid} {w.name} -> {s.target}: {problem}")
             if damaged:
                 hit_mods = hit_mods + damaged + at.heavy
             elif at.heavy:
                 hit_mods = hit_mods + at.heavy
-            skill_mods = _COVER if at.cover(targets)[i] else ()
-            declared.append(Declared(m, mid, w, at.target, None, hit_mods, skill_mods,
-                                     half_range=nearest <= at.half_range, wound_mods=at.lance,
-                                     fail_below=at.fail_below, target_models=at.target_models))
+            # (Declared's fields in order: model, id, weapon, target, attacks, hit, skill and
+            # wound modifiers, half range, target models, indirect threshold, abilities)
+            declared.append(Declared(m, mid, w, at.target, None, hit_mods,
+                                     _COVER if at.cover[i] else (), at.half[i], at.target_models,
+                                     at.lance, at.fail_below, w.abilities))
     return stype, declared
 
 
@@ -216,16 +219,17 @@ class _ShootPlanTargets:
         self._weapon_at_unit: dict[tuple, _WeaponAt] = {}  # (id of weapon profile, target unit id)
         self._loadouts: dict[tuple, list] = {}  # (ids of profiles, names, MONSTER/VEHICLE) -> weapons
 
-    def loadout(self, m: int, mid: str, model_mv: bool, sels) -> list[WeaponProfile]:
-        """04.01 + 24.07 The weapon profiles model ``m`` selects (``sels``, in order), checked:
-        it carries each of them (as many times as selected) and the selection is legal for the
-        shooting type. Models carrying the same profile objects that select the same names
-        share the answer; a problem raises PlanError for ``mid``."""
-        profiles = W.weapons_of(m)
-        names = tuple(s.weapon for s in sels)
-        key = (tuple(map(id, profiles)), names, model_mv)  # (the profiles outlive the plan)
+    def loadout(self, m: int, mid: str, model_mv: bool, profiles: tuple, sels) -> list[WeaponProfile]:
+        """04.01 + 24.07 The weapon profiles model ``m`` (carrying ``profiles``) selects
+        (``sels``, in order), checked: it carries each of them (as many times as selected) and
+        the selection is legal for the shooting type. Models with the same loadout (one shared
+        tuple, see the Roster) that select the same names share the answer; a problem raises
+        PlanError for ``mid``."""
+        names = sels[0].weapon if len(sels) == 1 else tuple(s.weapon for s in sels)
+        key = (id(profiles), names, model_mv)  # (the tuple outlives the plan: its id is stable)
         weapons = self._loadouts.get(key)
         if weapons is None:
+            names = tuple(s.weapon for s in sels)
             weapons = [find_weapon(m, mid, n, melee=False) for n in names]
             if len(names) > 1:  # (one selection of a weapon the model has is never too many)
                 count_check(m, mid, list(names))
@@ -274,46 +278,51 @@ class _ShootPlanTargets:
 class _WeaponAt:
     """One weapon profile at one target unit within one plan: what depends only on them (the
     [HEAVY] hit modifier 24.16, the [LANCE] wound modifier 24.21, 10.07's indirect-fire
-    threshold) and the 04.02 answers for each set of per-model facts met so far."""
+    threshold) and, for every model of the shooting unit at once (in the order of
+    ``targets.shooters``), the 04.02 answer, half range and benefit of cover (13.08)."""
 
     __slots__ = ("weapon", "target", "view", "heavy", "lance", "fail_below", "target_models",
-                 "half_range", "_legality", "_cover")
+                 "legal", "half", "_targets", "_cover")
 
     def __init__(self, targets: _ShootPlanTargets, w: WeaponProfile, t: int):
         self.weapon, self.target = w, t
-        self.view = targets.view(t)
-        self.target_models = len(self.view.models)
-        self.half_range = w.range / 2
+        self.view = view = targets.view(t)
+        self.target_models = len(view.models)
         self.heavy = ()
         if targets.heavy_ok and w.has("HEAVY") and AB.has(w.abilities, "HEAVY", W.unit_keywords(t)):
             self.heavy = (("[HEAVY] (24.16)", +1),)
         self.lance = lance_modifier(w, targets.unit_ent, t)
         self.fail_below = indirect_fail_below(targets.battle, targets.unit_ent, t, targets.stype, w)
-        self._legality: dict[tuple, tuple] = {}  # per-model facts -> (problem, hit modifiers)
+        half, rng = w.range / 2, w.range
+        self.half = [d <= half for d in view.nearest]
+        shooters = targets.shooters
+        if view.all_lone_operatives:
+            lone = targets.battle.visibility.lone_operative_beyond_rows(shooters.rows, t)
+        else:
+            lone = [False] * len(shooters.ids)
+        # 04.02 per shooting model: models whose facts are identical share the answer
+        answers: dict[tuple, tuple] = {}
+        legal = []
+        for key in zip(shooters.mv, view.visible, [d <= rng for d in view.nearest], lone):
+            hit = answers.get(key)
+            if hit is None:
+                model_mv, visible, in_range, lo = key
+                facts = _ranged_facts(targets.stype, w, model_mv, visible, in_range,
+                                      targets.unit_ent, view, lo)
+                problem = SH.ranged_target_problem(facts)
+                hit = answers[key] = (problem, None if problem else SH.ranged_hit_modifiers(facts))
+            legal.append(hit)
+        self.legal = legal  # (the reason the target is illegal or None, hit modifiers) per model
+        self._targets = targets
         self._cover: list[bool] | None = None
 
-    def cover(self, targets: _ShootPlanTargets) -> list[bool]:
-        """13.08 For each shooting model (in the order of ``targets.shooters``): does the target
-        have the benefit of cover against this weapon of that model. Worked out for all of
-        them at once, the first time a model asks."""
+    @property
+    def cover(self) -> list[bool]:
+        """13.08 Per shooting model: does the target have the benefit of cover against this
+        weapon of that model. Worked out for all of them at once, the first time it is read
+        (only legal selections read it)."""
         if self._cover is None:
+            targets = self._targets
             self._cover = targets.battle.visibility.benefit_of_cover_rows(
                 targets.shooters.rows, self.target, self.weapon, targets.stype)
         return self._cover
-
-    def legality(self, targets: _ShootPlanTargets, i: int, mid: str, model_mv: bool,
-                 nearest: float) -> tuple:
-        """04.02 for this weapon of the shooting model in slot ``i`` (id ``mid``): (the reason
-        the target is illegal or None, the 10.06/17.03 hit modifiers). Models whose facts are
-        identical share the answer."""
-        view, battle = self.view, targets.battle
-        lo = view.all_lone_operatives and battle.visibility.lone_operative_beyond(mid, self.target)
-        key = (model_mv, view.visible[i], nearest <= self.weapon.range, lo)
-        hit = self._legality.get(key)
-        if hit is None:
-            model_mv, visible, in_range, lo = key
-            facts = _ranged_facts(targets.stype, self.weapon, model_mv, visible, in_range,
-                                  targets.unit_ent, view, lo)
-            problem = SH.ranged_target_problem(facts)
-            hit = self._legality[key] = (problem, None if problem else SH.ranged_hit_modifiers(facts))
-        return hit

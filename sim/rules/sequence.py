@@ -136,7 +136,7 @@ class DamageState:
         return {k: v > 0 for k, v in self.remaining.items()}
 
     def destroyed(self) -> bool:
-        return all(v <= 0 for v in self.remaining.values())
+        return not self.remaining or max(self.remaining.values()) <= 0
 
 
 def _lose(st: DamageState, model: str, amount: int, dice: Dice, what: str) -> tuple[int, list]:

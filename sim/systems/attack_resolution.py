@@ -9,10 +9,10 @@ import esper
 
 from sim import events as ev
 from sim import world as W
-from sim.components import Unit, Wounds
+from sim.components import Unit
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import pools as PL
-from sim.rules.allocation import allocation_groups, default_order, preferred_groups
+from sim.rules.allocation import default_order, preferred_groups
 from sim.rules.sequence import DamageState, PoolState, inflict_damage, roll_hits, roll_saves, roll_wounds
 
 
@@ -72,6 +72,9 @@ def key_of(d, info: dict | None = None) -> PL.AttackKey:
                             d.wound_mods, d.ignored, d.fail_below)
 
 
+EXTRA_DICE = frozenset({"RAPID FIRE", "BLAST", "CLEAVE"})
+
+
 def _extra_dice(d, abil, dice) -> int:
     """04.03 step 2 extra dice: [RAPID FIRE X] within half range (24.30), [BLAST X] per 5 models
     (24.05), [CLEAVE X] per 5 models when all its attacks went at one target (24.06)."""
@@ -95,17 +98,18 @@ class AttackResolutionSystem(esper.Processor):
         ent = battle.activation_unit
         if not act.pools and act.pool_index == 0:
             info: dict = {}
-            # identical declarations get the same key: work it out once. The weapon profile and
-            # its abilities are known by identity (they live in act.declared meanwhile): an equal
-            # profile held as another object only costs working its key out again.
+            # identical declarations get the same key: work it out once. The weapon profile,
+            # its abilities and the modifier tuples are known by identity (they live in
+            # act.declared meanwhile, and the plans share them between models): an equal value
+            # held as another object only costs working its key out again.
             memo: dict = {}
             keys = []
             for d in act.declared:
                 if d.target is None:
                     keys.append((None, None))
                     continue
-                inputs = (id(d.weapon), d.target, id(d.abilities), d.half_range, d.skill_mods,
-                          d.hit_mods, d.wound_mods, d.ignored, d.fail_below)
+                inputs = (id(d.weapon), d.target, id(d.abilities), d.half_range, id(d.skill_mods),
+                          id(d.hit_mods), id(d.wound_mods), id(d.ignored), d.fail_below)
                 key = memo.get(inputs)
                 if key is None:
                     key = memo[inputs] = key_of(d, info)
@@ -138,12 +142,17 @@ class AttackResolutionSystem(esper.Processor):
                 return
             pool.abilities = applicable(members[0].abilities, target)
             ndice = 0
+            extra: dict[int, tuple] = {}  # id of a weapon's abilities -> those applying, if any add dice
             for d in members:  # 02.02.03: random A rolled per weapon, then pooled
                 w = d.weapon
                 a = w.A.roll(battle.dice, f"attacks ({w.name})") if w.A.is_random else w.A.k
                 if d.attacks is not None:
                     a = d.attacks
-                ndice += a + _extra_dice(d, applicable(d.abilities, target), battle.dice)
+                abil = extra.get(id(d.abilities))
+                if abil is None:
+                    abil = extra[id(d.abilities)] = (applicable(d.abilities, target)
+                                                     if w.names & EXTRA_DICE else ())
+                ndice += a + _extra_dice(d, abil, battle.dice) if abil else a
             pool.attackers = tuple(dict.fromkeys(d.model_id for d in members))
             pool.state = PoolState(ndice, key.skill, key.S, key.AP, key.D, W.toughness(target),
                                    hit_mod=key.hit_mod, wound_mod=key.wound_mod,
@@ -204,8 +213,7 @@ class AttackResolutionSystem(esper.Processor):
         if not pool.precision_checked:
             return  # the PrecisionAllocationSystem is waiting on the attacker's choice
         target = pool.spec.target
-        models = W.target_models(target)
-        pool.groups = allocation_groups(models)
+        models, pool.groups = W.allocation_view(target)
         if not pool.order:
             declared = preferred_groups(pool.groups, models,
                                         battle.scenario_allocation_orders.get(target, ()))
@@ -235,24 +243,26 @@ class AttackResolutionSystem(esper.Processor):
     # --- 05.04 -----------------------------------------------------------------------------------
     def _damage(self, battle, ent, act, pool: Pool) -> None:
         target = pool.spec.target
-        models = W.target_models(target)
+        models = W.allocation_view(target)[0]  # listed order, as the roster
+        r = W.roster(target)
         st = DamageState(models, {m.id: m.remaining for m in models}, pool.groups, pool.order,
-                         pool.precision, fnp=W.feel_no_pain(target))
-        Sv = {m.id: m.Sv for m in models}
-        InSv = {m.id: m.InSv for m in models}
-        records = inflict_damage(pool.state, pool.saves, st, battle.dice, Sv, InSv)
+                         pool.precision, fnp=W.feel_no_pain(target), W=r.W_of)
+        records = inflict_damage(pool.state, pool.saves, st, battle.dice, r.Sv_of, r.InSv_of)
         attacker = esper.component_for_entity(ent, Unit).id
-        for m in models:  # models[i].remaining is the Wounds component's value before the damage
-            rem = st.remaining[m.id]
+        destroyed = []
+        remaining = st.remaining
+        for k, m in enumerate(models):  # m.remaining: the Wounds component's value before it
+            rem = remaining[m.id]
             if rem != m.remaining:
-                e = battle.models[m.id]
-                esper.component_for_entity(e, Wounds).remaining = rem
+                r.wounds[k].remaining = rem
                 if rem <= 0:
-                    W.mark_destroyed(e, attacker)
+                    destroyed.append(r.models[k])
+        if destroyed:
+            W.mark_destroyed(destroyed, attacker)
         battle.emit(ev.DAMAGE, pool=pool.index, steps=records)
-        for r in records:
-            if r.get("destroyed"):
-                battle.emit(ev.DESTROYED, model=r["model"], by=attacker)
+        for rec in records:
+            if rec.get("destroyed"):
+                battle.emit(ev.DESTROYED, model=rec["model"], by=attacker)
         if W.unit_destroyed(target):
             battle.emit(ev.UNIT_DESTROYED, unit=esper.component_for_entity(target, Unit).id, by=attacker)
         pool.step = "done"

@@ -17,12 +17,14 @@ class CommandSystem(esper.Processor):
         cmd = battle.queue.popleft()
         if isinstance(cmd, Shoot):
             ent = battle.units[cmd.unit]
+            battle.turn_dirty[ent] = None
             W.unit_state(ent).selected_to_shoot = True
             battle.activation = Activation("shoot", cmd, "type")
             esper.add_component(ent, battle.activation)
             battle.activation_unit = ent
         elif isinstance(cmd, Fight):
             ent = battle.units[cmd.unit]
+            battle.turn_dirty[ent] = None
             W.unit_state(ent).selected_to_fight = True
             battle.activation = Activation("fight", cmd, "weapons")
             esper.add_component(ent, battle.activation)
@@ -31,7 +33,10 @@ class CommandSystem(esper.Processor):
             self._move(battle, cmd)
         elif isinstance(cmd, EndTurn):
             shots_changed = False
-            for ent in battle.units.values():
+            # only the units whose state can differ from a fresh turn's: those a command
+            # touched this turn and those that shot last turn (Battle.turn_dirty)
+            dirty, battle.turn_dirty = battle.turn_dirty, {}
+            for ent in dirty:
                 st = W.unit_state(ent)
                 # 13.09 "made ranged attacks this turn or last" changes only for a unit that
                 # shot last turn and not this one
@@ -42,6 +47,8 @@ class CommandSystem(esper.Processor):
                 st.advanced = st.fell_back = st.charged = st.set_up_this_turn = False
                 st.selected_to_shoot = st.selected_to_fight = False
                 st.moved = 0.0
+                if st.ranged_attacks_last_turn:
+                    battle.turn_dirty[ent] = None  # (rolls over at the next end of turn)
             battle.turn += 1
             if shots_changed:
                 battle.shots_changed = True
@@ -50,6 +57,7 @@ class CommandSystem(esper.Processor):
     def _move(self, battle, cmd: Move) -> None:
         """09.05-09.07 Apply a validated move: positions and the unit's turn bookkeeping."""
         ent = battle.units[cmd.unit]
+        battle.turn_dirty[ent] = None
         st = W.unit_state(ent)
         moved = []
         final = []

@@ -118,6 +118,14 @@ class BattleVisibility:
         flags = row[cols].tolist()
         return cover_rule(flags, stealth, shooting_type == "indirect" and weapon.has("INDIRECT FIRE"), False)
 
+    def lone_operative_beyond_rows(self, observer_rows, target_unit: int) -> list[bool]:
+        """lone_operative_beyond for several observers at once (by index row)."""
+        cols, _stealth = self._target_columns(target_unit)
+        if not len(cols):
+            return [False] * len(observer_rows)
+        idx = self.index
+        return (idx.dist[observer_rows[:, None], cols] > idx.lo_x[cols]).all(axis=1).tolist()
+
     def benefit_of_cover_rows(self, observer_rows, target_unit: int, weapon,
                               shooting_type: str) -> list[bool]:
         """benefit_of_cover for several attacking models at once (by index row), read as one

@@ -45,11 +45,13 @@ class WeaponSelectionSystem(esper.Processor):
                 _type, act.declared = plan_shoot(battle, act.command, selected=True)
             else:
                 act.declared = plan_fight(battle, act.command, selected=True)
-            for d in act.declared:
-                d.abilities = d.weapon.abilities
         unit = esper.component_for_entity(ent, Unit)
+        # the ability names of the weapons selected, to skip the passes below that cannot apply
+        weapons = {id(d.weapon): d.weapon for d in act.declared}.values()
+        names = frozenset().union(*(w.names for w in weapons))
+        duplicated = any(len(w.names) != len(w.abilities) for w in weapons)
         # 24.02 duplicated abilities: one copy per weapon and target, chosen here.
-        for d in act.declared:
+        for d in act.declared if duplicated else ():
             # (a weapon has a duplicated ability only if it has fewer ability names than abilities)
             if d.target is None or len(d.weapon.names) == len(d.weapon.abilities):
                 continue
@@ -79,7 +81,7 @@ class WeaponSelectionSystem(esper.Processor):
                     kept.append(a)
                 d.abilities = tuple(kept)
         # 24.29 [PSYCHIC]: which BS/WS and hit-roll modifiers to ignore.
-        for d in act.declared:
+        for d in act.declared if "PSYCHIC" in names else ():
             mods = d.hit_mods + d.skill_mods
             if d.target is None or not mods or not any(a.name == "PSYCHIC" for a in d.abilities):
                 continue
@@ -95,8 +97,9 @@ class WeaponSelectionSystem(esper.Processor):
                     return
                 act.choices[key] = ans
             d.ignored = tuple(act.choices[key])
-        st = W.unit_state(ent)
-        st.used_one_shot = st.used_one_shot | frozenset(one_shot_keys(act.declared, st.used_one_shot))
+        if "ONE SHOT" in names:
+            st = W.unit_state(ent)
+            st.used_one_shot = st.used_one_shot | frozenset(one_shot_keys(act.declared, st.used_one_shot))
         target_ids = {}  # target entity -> unit id, looked up once per target
         for d in act.declared:
             if d.target is not None and d.target not in target_ids:
