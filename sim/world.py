@@ -367,4 +367,6 @@ def wounds_left(ent: int) -> int:
 def feel_no_pain(unit_ent: int) -> dict[str, int]:
     """24.12 Feel No Pain X+ per model id (models without it are absent)."""
     r = esper.component_for_entity(unit_ent, Roster)
+    if not any(r.fnp):
+        return {}
     return {r.ids[i]: r.fnp[i] for i in living_slots(unit_ent) if r.fnp[i]}

@@ -61,9 +61,15 @@ def gather(keys: list[tuple[int | None, AttackKey]]) -> list[PoolSpec]:
     # fields; ``keys`` holds every key object meanwhile, so an id is never reused
     by_id: dict[tuple[int, int], PoolSpec] = {}
     targets: list[int] = []
-    for i, (target, key) in enumerate(keys):
+    p = last = None  # the last pool and its (target, key)
+    for i, tk in enumerate(keys):
+        target, key = tk
         if target is None:
             continue
+        if last is not None and key is last[1] and target == last[0]:
+            p.members.append(i)  # (the usual case: the same pool as the last attack)
+            continue
+        last = tk
         p = by_id.get((target, id(key)))
         if p is None:
             if target not in targets:

@@ -170,9 +170,12 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
     [PRECISION] group first (Part A ruling 4)."""
     out: list[dict] = []
     AP, D, remaining = p.AP, p.D, st.remaining
-    # The current group (and whether the unit is destroyed) can only change when a model is
-    # destroyed: worked out again then, not for every save. Likewise the model selected only
-    # changes when it loses wounds.
+    # The current group (and whether the unit is destroyed) can only change when a model of
+    # it is destroyed, and only if that leaves the group empty: groups before it in the order
+    # are empty already, and the [PRECISION] group, while it has models, is the current one.
+    # The selected model changes only when it is destroyed: one that loses wounds and lives on
+    # is wounded, and 05.04 step 1 selects it again (no model before it can be wounded: it was
+    # selected as the first wounded model, or as the first model when none was wounded).
     group = members = model = None
     for roll in saves:
         if group is None:
@@ -196,10 +199,10 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
         if fnp:
             rec["fnp"] = fnp
         out.append(rec)
-        if lost:
-            model = None  # 05.04 step 1: a wounded model is selected first
         if destroyed:
-            group = None
+            model = None
+            if not any(remaining[i] > 0 for i in members):
+                group = None
     for _ in range(p.mortal_criticals):
         if st.destroyed():
             break

@@ -104,9 +104,17 @@ class AttackResolutionSystem(esper.Processor):
             # held as another object only costs working its key out again.
             memo: dict = {}
             keys = []
+            p = None  # the previous declaration with a target, and its key
             for d in act.declared:
                 if d.target is None:
                     keys.append((None, None))
+                    continue
+                if (p is not None and d.weapon is p.weapon and d.target == p.target
+                        and d.abilities is p.abilities and d.half_range == p.half_range
+                        and d.skill_mods is p.skill_mods and d.hit_mods is p.hit_mods
+                        and d.wound_mods is p.wound_mods and d.ignored is p.ignored
+                        and d.fail_below == p.fail_below):
+                    keys.append((d.target, key))  # (the usual case: the same as the last one)
                     continue
                 inputs = (id(d.weapon), d.target, id(d.abilities), d.half_range, id(d.skill_mods),
                           id(d.hit_mods), id(d.wound_mods), id(d.ignored), d.fail_below)
@@ -114,6 +122,7 @@ class AttackResolutionSystem(esper.Processor):
                 if key is None:
                     key = memo[inputs] = key_of(d, info)
                 keys.append((d.target, key))
+                p = d
             act.pools = [Pool(i, spec) for i, spec in enumerate(PL.gather(keys))]
             if not act.pools:
                 act.stage = "hazard"

@@ -6,6 +6,8 @@ a move only the rows and columns of the models that moved are recomputed."""
 
 from __future__ import annotations
 
+import functools
+
 import esper
 import numpy as np
 
@@ -14,6 +16,9 @@ from sim.components import ModelId, Unit, UnitMember
 from sim.rules import abilities as AB
 from sim.rules.visibility import benefit_of_cover as cover_rule
 from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+
+
+_all_per_row = functools.partial(np.logical_and.reduce, axis=1)
 
 
 def _lone_operative(abilities) -> float | None:
@@ -39,6 +44,7 @@ class BattleVisibility:
             self._lone_operatives(unit_ent)
         self._attacked: dict[str, bool] = {}
         self._cover_rows: dict = {}  # observer row -> 13.08 cover row, until a model moves
+        self._cover_blocks: dict = {}  # observer rows (bytes) -> their cover rows, likewise
         self.sync_hidden()
         self.index.visible  # noqa: B018 - computed now, with the world, not on the first query
 
@@ -67,6 +73,7 @@ class BattleVisibility:
         if live:
             self.index.update([W.model_id(e) for e in live], [W.footprint(e) for e in live])
             self._cover_rows.clear()
+            self._cover_blocks.clear()
 
     def sync_hidden(self) -> None:
         """13.09: a unit that made ranged attacks this turn or last turn cannot be hidden.
@@ -138,22 +145,24 @@ class BattleVisibility:
         if not len(cols):
             return [False] * n
         indirect = shooting_type == "indirect" and weapon.has("INDIRECT FIRE")
-        rows = self._cover_rows
-        block = []
-        for r in observer_rows.tolist():
-            row = rows.get(r)
-            if row is None:  # computed on demand (fully visible is lazy)
-                row = rows[r] = self.index.row_cover(r)
-            block.append(row)
-        answers: dict[tuple, bool] = {}  # identical flags, identical answer
-        out = []
-        for flags in np.array(block)[:, cols].tolist():
-            key = tuple(flags)
-            hit = answers.get(key)
-            if hit is None:
-                hit = answers[key] = cover_rule(flags, stealth, indirect, False)
-            out.append(hit)
-        return out
+        key = observer_rows.tobytes()
+        block = self._cover_blocks.get(key)
+        if block is None:  # the attacking models' cover rows, kept until a model moves
+            if len(self._cover_blocks) > 64:
+                self._cover_blocks.clear()
+            rows = self._cover_rows
+            for r in observer_rows.tolist():
+                if r not in rows:  # computed on demand (fully visible is lazy)
+                    rows[r] = self.index.row_cover(r)
+            block = self._cover_blocks[key] = np.array([rows[r] for r in observer_rows.tolist()])
+        # 13.08 depends on the models' flags only through "every model qualifies": ask the rule
+        # once for a model whose flags give each answer that occurs
+        every = _all_per_row(block[:, cols]).tolist()
+        answers: dict[bool, bool] = {}
+        for i, e in enumerate(every):
+            if e not in answers:
+                answers[e] = cover_rule(block[i, cols].tolist(), stealth, indirect, False)
+        return [answers[e] for e in every]
 
     def _target_columns(self, target_unit: int) -> tuple[np.ndarray, bool]:
         """The index columns of a unit's living models (a model's row is its ModelId.order) and
