@@ -20,6 +20,7 @@ from sim.components import (Destroyed, ModelId,
                             Position, Unit, UnitState, Wounds)
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules.dice import Dice
+from sim.validate import validate_answer, validate_command
 
 _world_ids = itertools.count(1)
 
@@ -111,7 +112,6 @@ class Battle:
         self._enter()
         if self.busy:
             raise Refusal("another activation is still being resolved")
-        from sim.validate import validate_command
         self.visibility.refresh()  # the last tick may have moved models or ended the turn
         problem = validate_command(self, command)
         if problem:
@@ -134,7 +134,6 @@ class Battle:
         req = self.pending
         if req is None:
             raise Refusal("no decision is pending")
-        from sim.validate import validate_answer
         value = validate_answer(self, req, value)
         self.emit(ev.DECISION, kind=req.kind, key=req.key, player=req.player, answer=value)
         self._answers[(req.kind, req.key)] = value

@@ -29,9 +29,6 @@ class SpatialIndex:
         self.near: list[set[int]] = [set() for _ in self.fps]
         for i, j in zip(*np.nonzero(self.dist <= ENGAGEMENT_RANGE + 1e-9)):
             self.near[int(i)].add(int(j))
-        # per model: the units (by unit index, ascending) with a model on the battlefield
-        # within 2" of it, kept current on moves and removals (units_near_unit reads them)
-        self.near_units: list[tuple[int, ...]] = [self._near_units(i) for i in range(len(self.fps))]
         self.version = 0
         self._engaged: dict[tuple[int, ...], np.ndarray] = {}
         self._alive_units = None
@@ -57,32 +54,22 @@ class SpatialIndex:
         self.dist[:, index] = row
         for j in self.near[index]:
             self.near[j].discard(index)
-        old = self.near[index]
         self.near[index] = {int(j) for j in np.nonzero(row <= ENGAGEMENT_RANGE + 1e-9)[0]}
         for j in self.near[index]:
             self.near[j].add(index)
-        for j in sorted(old | self.near[index] | {index}):
-            self.near_units[j] = self._near_units(j)
         self._changed()
-
-    def _near_units(self, i: int) -> tuple[int, ...]:
-        present, unit_of = self._present_list, self._unit_of_list
-        return tuple(sorted({unit_of[j] for j in self.near[i] if present[j]}))
 
     def remove(self, index: int) -> None:
         """The model leaves the battlefield (destroyed). The per-unit caches are left to the
         caller (forget_unit): only its own unit and the units near it can change."""
         self.present[index] = False
         self._present_list[index] = False
-        for j in self.near[index]:
-            self.near_units[j] = self._near_units(j)
         self.version += 1
         self._engaged.clear()
         self._alive_units = None
 
     def units_near_model(self, index: int) -> list[int]:
-        """The units (by unit index, ascending) with a model within 2" of this model (on the
-        battlefield or not)."""
+        """The units (by unit index, ascending) with a model within 2" of this model."""
         return sorted({self._unit_of_list[j] for j in self.near[index]})
 
     def forget_unit(self, unit_ent: int) -> None:
@@ -125,12 +112,12 @@ class SpatialIndex:
         """03.04 The units (by unit index, ascending) with a model on the battlefield within 2"
         of a model of this unit on the battlefield (the unit itself included if its models
         stand within 2" of each other)."""
-        present, near_units = self._present_list, self.near_units
+        present, unit_of = self._present_list, self._unit_of_list
         near: set[int] = set()
         for i in self.members.get(unit, ()):
             if present[i]:
-                near.update(near_units[i])
-        return sorted(near)
+                near |= self.near[i]
+        return sorted({unit_of[j] for j in near if present[j]})
 
     def nearest(self, model_index: int, others: list[int]) -> float:
         return float(self.dist[model_index, others].min()) if others else float("inf")

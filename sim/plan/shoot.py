@@ -73,14 +73,15 @@ class TargetView:
     of the shooting unit's models, read as one numpy block for all of them. Built once per
     target for one plan and then thrown away: it is only valid while nothing moves or dies."""
 
-    __slots__ = ("models", "ids", "cols", "engaged_with", "monster_or_vehicle",
+    __slots__ = ("living", "count", "cols", "engaged_with", "monster_or_vehicle",
                  "all_lone_operatives", "_slot", "visible", "nearest")
 
     def __init__(self, battle, shooters: Shooters, target: int):
         r = W.roster(target)
-        lv = W.living(target)
+        self.living = lv = W.living(target)
         slots = lv.slots
-        self.models, self.ids, self.cols = lv.models, lv.ids, lv.rows
+        self.count = len(slots)  # models in the unit
+        self.cols = lv.rows
         self.engaged_with = W.engaged_with(target)
         self.monster_or_vehicle = W.unit_is_monster_or_vehicle(target)
         # 24.24 can only apply if every model of the target unit has Lone Operative: only then
@@ -92,6 +93,14 @@ class TargetView:
         block = (shooters.rows[:, None], self.cols)
         self.visible = _any_per_row(battle.visibility.index.visible[block]).tolist()
         self.nearest = _min_per_row(W.spatial().dist[block]).tolist()
+
+    @property
+    def models(self) -> list[int]:
+        return self.living.models
+
+    @property
+    def ids(self) -> list[str]:
+        return self.living.ids
 
     def visible_to(self, battle, model_ent: int) -> bool:
         """06.01 Is any model of the target visible to this model."""
@@ -287,7 +296,7 @@ class _WeaponAt:
     def __init__(self, targets: _ShootPlanTargets, w: WeaponProfile, t: int):
         self.weapon, self.target = w, t
         self.view = view = targets.view(t)
-        self.target_models = len(view.models)
+        self.target_models = view.count
         self.heavy = ()
         if targets.heavy_ok and w.has("HEAVY") and AB.has(w.abilities, "HEAVY", W.unit_keywords(t)):
             self.heavy = (("[HEAVY] (24.16)", +1),)

@@ -3,8 +3,10 @@ legality for ranged attacks (with 10.06 and 17.03) and the hit-roll modifiers th
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from typing import Sequence
+from types import MappingProxyType
+from typing import Mapping, Sequence
 
 NORMAL = "normal"
 ASSAULT = "assault"
@@ -27,12 +29,14 @@ class ShooterFacts:
     has_indirect: bool  # a model carries an [INDIRECT FIRE] weapon
 
 
-def shooting_type_eligibility(f: ShooterFacts) -> dict[str, str | None]:
+@functools.lru_cache(maxsize=256)
+def shooting_type_eligibility(f: ShooterFacts) -> Mapping[str, str | None]:
     """10.04-10.07 For each shooting type, None if the unit qualifies, else the reason it does
-    not. 09.07: a unit that fell back is not eligible to shoot at all."""
+    not. 09.07: a unit that fell back is not eligible to shoot at all. (Read-only: the answer
+    for equal facts is shared.)"""
     if f.fell_back:
         reason = "fell back this turn (09.07): not eligible to shoot"
-        return {t: reason for t in SHOOTING_TYPES}
+        return MappingProxyType({t: reason for t in SHOOTING_TYPES})
     out: dict[str, str | None] = {}
     # 10.04 normal: unengaged, did not advance
     out[NORMAL] = ("engaged (10.04 needs an unengaged unit)" if f.engaged
@@ -50,7 +54,7 @@ def shooting_type_eligibility(f: ShooterFacts) -> dict[str, str | None]:
     out[INDIRECT] = ("engaged (10.07 needs an unengaged unit)" if f.engaged
                      else "advanced this turn (10.07)" if f.advanced
                      else "no [INDIRECT FIRE] weapon (10.07)" if not f.has_indirect else None)
-    return out
+    return MappingProxyType(out)
 
 
 def default_shooting_type(eligibility: dict[str, str | None]) -> str | None:
