@@ -321,7 +321,8 @@ def mark_destroyed(ents, by: str) -> None:
         ents = [ents]
     sp = spatial()
     units = _units_in_order()
-    forget: dict[int, None] = {}  # units whose cached answers a removal can change
+    own: dict[int, None] = {}  # the units that lost models (in order: for the record)
+    near: dict[int, None] = {}  # the units within 2" of a model removed
     pending = _CASUALTIES.setdefault(esper.current_world, [])
     for ent in ents:
         if esper.has_component(ent, Destroyed):
@@ -331,11 +332,13 @@ def mark_destroyed(ents, by: str) -> None:
         sp.remove(index)
         # What a removal can change: its own unit's models, keywords and engagement, and the
         # engagement (03.04) of the units with a model within 2" of it.
-        forget[unit_of(ent)] = None
-        forget.update((units[o], None) for o in sp.units_near_model(index))
+        own[unit_of(ent)] = None
+        near.update((units[o], None) for o in sp.units_near_model(index))
         pending.append(ent)
-    for u in forget:
+    for u in own:
         sp.forget_unit(u)
+    for u in near:
+        sp.engaged_with.pop(u, None)
 
 
 _CASUALTIES: dict = {}  # esper world name -> models destroyed and not yet removed from the table
@@ -347,10 +350,15 @@ def casualties() -> list[int]:
     return sorted(pending, key=_index) if pending else []
 
 
-def remove_casualty(ent: int) -> None:
-    """05.04.04 Take a destroyed model off the table."""
-    esper.component_for_entity(ent, Destroyed).removed = True
-    _CASUALTIES[esper.current_world].remove(ent)
+def remove_casualties(ents: list[int]) -> None:
+    """05.04.04 Take destroyed models off the table."""
+    if not ents:
+        return
+    for ent in ents:
+        esper.component_for_entity(ent, Destroyed).removed = True
+    gone = set(ents)  # (membership only)
+    pending = _CASUALTIES[esper.current_world]
+    pending[:] = [e for e in pending if e not in gone]
 
 
 def move_model(ent: int, x: float, y: float) -> None:

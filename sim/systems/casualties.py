@@ -20,33 +20,32 @@ class CasualtySystem(esper.Processor):
         if act is None or act.stage != "cleanup":
             return
         ent = battle.activation_unit
-        removed: list[str] = []
-        moved: list[int] = []
+        casualties = W.casualties()
         done: set[int] = set()  # (membership only)
-        while True:  # Deadly Demise can destroy more models, whose own rules then resolve
-            batch = [e for e in W.casualties() if e not in done]
+        while casualties:  # Deadly Demise can destroy more models, whose own rules then resolve
+            batch = [e for e in casualties if e not in done]
             if not batch:
                 break
             for e in batch:
                 done.add(e)
-                self._deadly_demise(battle, e, W.model_id(e))
-        for e in W.casualties():
-            W.remove_casualty(e)
-            removed.append(W.model_id(e))
-            moved.append(e)
-        battle.moved_models = moved
+                self._deadly_demise(battle, e)
+            casualties = W.casualties()
+        removed = [W.model_id(e) for e in casualties]
+        W.remove_casualties(casualties)
+        battle.moved_models = casualties
         battle.emit(ev.ATTACKS_DONE, unit=esper.component_for_entity(ent, Unit).id,
                     kind=act.kind, removed=removed)
         esper.remove_component(ent, Activation)
         battle.activation_unit = None
         battle.activation = None
 
-    def _deadly_demise(self, battle, e: int, mid: str) -> None:
+    def _deadly_demise(self, battle, e: int) -> None:
         """24.08 Deadly Demise X: roll a D6 when the model is destroyed; on a 6 every unit within
         6" of it suffers X mortal wounds (a random X is rolled for each unit)."""
         dd = next((a for a in W.model_abilities(e) if a.name == "DEADLY DEMISE"), None)
         if dd is None:
             return
+        mid = W.model_id(e)
         (roll,) = battle.dice.d6(1, f"deadly demise ({mid})")
         hit = []
         if roll == 6:

@@ -1,12 +1,17 @@
 """Benchmark: attack dice resolved per second through the whole ECS path.
 
 10 models, each with a weapon A2 BS3+ S4 AP-1 D1, shoot a unit of 10 models T4 Sv3+ W2
-(20 dice per activation), repeated with fresh targets. Prints the median over several runs.
-Run: .venv/bin/python tests/bench/bench_attacks.py  (--split: time submit, ticks and end turn)
+(20 dice per activation), repeated with fresh targets. Prints the median over several runs for
+one process, then the machine's throughput with one battle process per core (independent
+battles run side by side, as a batch of seeded replays or statistics runs would).
+Run: .venv/bin/python tests/bench/bench_attacks.py  [--jobs N]  (--split: time submit, ticks
+and end turn in one process)
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import statistics
 import sys
 import time
@@ -83,14 +88,42 @@ def main() -> None:
         print(f"per activation (median of 7 runs): submit {sub:,.0f} us, ticks {ticks:,.0f} us, "
               f"end turn {end:,.0f} us")
         return
+    med = statistics.median(rates_of(spec, RUNS))
+    print(f"one process: {med:,.0f} attack dice per second (median of {RUNS} runs of {TARGETS} "
+          f"activations of 20 dice, events and dice logged; {20 / med * 1e6:,.0f} us an activation)")
+    jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else os.cpu_count() or 1
+    if jobs > 1:
+        per_job = parallel_rates(jobs)
+        print(f"{jobs} processes side by side: {sum(per_job):,.0f} attack dice per second in all "
+              f"({', '.join(f'{r:,.0f}' for r in per_job)}: each process's median)")
+
+
+RUNS = 7
+
+
+def rates_of(spec, runs: int) -> list[float]:
     rates = []
-    for _ in range(7):
+    for _ in range(runs):
         dice, secs = run_once(spec)
         rates.append(dice / secs)
-    med = statistics.median(rates)
-    print(f"attack dice per second (median of 7 runs, {TARGETS} activations of 20 dice each, "
-          f"events and dice logged): {med:,.0f}")
-    print(f"per activation: {20 / med * 1e6:,.0f} us")
+    return rates
+
+
+def _job(barrier) -> float:
+    spec = parse_scenario(scenario(), "bench")
+    run_once(spec)  # warm up (imports, first allocations) before the shared start
+    barrier.wait()
+    return statistics.median(rates_of(spec, RUNS))
+
+
+def parallel_rates(jobs: int) -> list[float]:
+    """Each of ``jobs`` processes runs the same measurement at the same time (started together
+    at a barrier); returns each one's median rate. Their sum is the machine's throughput."""
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Manager() as manager:
+        barrier = manager.Barrier(jobs)
+        with ctx.Pool(jobs) as pool:
+            return pool.map(_job, [barrier] * jobs)
 
 
 if __name__ == "__main__":
