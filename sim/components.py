@@ -145,6 +145,7 @@ class Roster:
     full: tuple  # sim.rules.allocation.TargetModel per model at full wounds
     full_wounds: tuple[int, ...]
     full_groups: tuple  # 05.03 allocation groups at full wounds
+    full_order: tuple  # 05.03 the default allocation order then (Part A ruling 9)
     W_of: dict  # model id -> W, Sv, InSv (what 05.04 reads per model)
     Sv_of: dict
     InSv_of: dict

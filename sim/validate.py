@@ -15,19 +15,20 @@ from sim.rules.allocation import allocation_groups, order_problems
 
 def validate_command(battle, cmd) -> str | None:
     """The reason ``cmd`` is illegal now, or None. A valid Shoot/Fight leaves its plan in
-    ``battle.validated`` for the systems: nothing changes between submit and resolution (a
+    ``battle.validated`` (command, shooting type, declared attacks, shooting-type eligibility)
+    for the systems: nothing changes between submit and resolution (a
     command is only accepted while the battle is idle), so the plan is exactly what they would
     compute again."""
     battle.validated = None
     try:
         if isinstance(cmd, Shoot):
-            stype, declared = plan_shoot(battle, cmd)
-            _one_shot(battle, cmd.unit, declared)
-            battle.validated = (cmd, stype, declared)
+            plan = plan_shoot(battle, cmd)
+            _one_shot(battle, cmd.unit, plan.declared)
+            battle.validated = (cmd, plan.shooting_type, plan.declared, plan.eligibility)
         elif isinstance(cmd, Fight):
             declared = plan_fight(battle, cmd)
             _one_shot(battle, cmd.unit, declared)
-            battle.validated = (cmd, None, declared)
+            battle.validated = (cmd, None, declared, None)
         elif isinstance(cmd, Move):
             _check_move(battle, cmd)
         elif isinstance(cmd, EndTurn):

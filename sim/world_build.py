@@ -10,7 +10,7 @@ from sim.spatial import SpatialIndex
 
 from sim.components import (Base, Character, Keyword, ModelAbilities, ModelId, Position, Roster,
                             Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
-from sim.rules.allocation import TargetModel, allocation_groups
+from sim.rules.allocation import TargetModel, allocation_groups, default_order, preferred_groups
 
 
 def build_world(battle, scenario) -> None:
@@ -50,12 +50,13 @@ def build_world(battle, scenario) -> None:
             unit.models.append(ent)
             battle.models[ms.id] = ent
             order += 1
-        esper.add_component(unit_ent, roster(unit.models))
+        esper.add_component(unit_ent, roster(unit.models, us.allocation_order))
     W._SPATIAL[battle.world] = SpatialIndex(fps, unit_index)
 
 
-def roster(models: list[int]) -> Roster:
-    """The unit's Roster, read off its models' components (listed order)."""
+def roster(models: list[int], allocation_order=()) -> Roster:
+    """The unit's Roster, read off its models' components (listed order); ``allocation_order``
+    is the scenario's declared order for the unit, if any (Part A ruling 9)."""
     ids, rows, wounds, T, guard, char, fnp, stealth, lone, mv, full, weapons, damaged = (
         [] for _ in range(13))
     keywords: set[str] = set()
@@ -81,8 +82,11 @@ def roster(models: list[int]) -> Roster:
         full.append(TargetModel(mid.id, st.W, st.W, st.Sv, st.InSv, char[-1]))
         weapons.append(esper.component_for_entity(m, Weapon).profiles)
         damaged.append(max(dmg) if dmg else None)
+    full = tuple(full)
+    groups = allocation_groups(full)
+    full_order = default_order(groups, full, preferred_groups(groups, full, allocation_order or ()))
     return Roster(tuple(models), tuple(ids), tuple(rows), tuple(wounds), tuple(T), tuple(guard),
                   tuple(char), tuple(fnp), tuple(stealth), tuple(lone), tuple(mv),
                   frozenset(keywords), tuple(weapons), tuple(damaged), tuple(full),
-                  tuple(t.W for t in full), allocation_groups(full), {t.id: t.W for t in full}, {t.id: t.Sv for t in full},
+                  tuple(t.W for t in full), groups, full_order, {t.id: t.W for t in full}, {t.id: t.Sv for t in full},
                   {t.id: t.InSv for t in full})

@@ -5,6 +5,7 @@ model's ranged weapons (24.07), and each weapon's target with its modifiers (04.
 from __future__ import annotations
 
 import functools
+from typing import Mapping, NamedTuple
 
 import esper
 import numpy as np
@@ -33,7 +34,16 @@ def shooting_facts(unit_ent: int) -> SH.ShooterFacts:
 def shooting_type_for(unit_ent: int, requested: str | None) -> str:
     """10.02 step 2: the requested type if the unit qualifies, else the default; PlanError
     with the reason otherwise."""
+    return shooting_type_choice(unit_ent, requested)[0]
+
+
+def shooting_type_choice(unit_ent: int, requested: str | None) -> tuple[str, Mapping]:
+    """shooting_type_for, and the unit's eligibility for each type (10.04-10.07)."""
     elig = SH.shooting_type_eligibility(shooting_facts(unit_ent))
+    return _chosen_type(elig, requested), elig
+
+
+def _chosen_type(elig: Mapping, requested: str | None) -> str:
     if requested is None:
         chosen = SH.default_shooting_type(elig)
         if chosen is None:
@@ -149,7 +159,13 @@ def _ranged_facts(shooting_type: str, weapon: WeaponProfile, model_mv: bool, vis
         lone_operative_beyond=lone_operative_beyond)
 
 
-def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[Declared]]:
+class ShootPlan(NamedTuple):
+    shooting_type: str
+    declared: list[Declared]
+    eligibility: Mapping[str, str | None]  # 10.04-10.07 per type: None, or why not
+
+
+def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
     """04.01/04.02 for a unit selected to shoot: the shooting type and the declared attacks.
     ``selected``: the unit is already selected (the system resolving it), skip that check.
 
@@ -161,7 +177,7 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
         raise PlanError(f"unit {cmd.unit} is destroyed")
     if W.unit_state(unit_ent).selected_to_shoot and not selected:
         raise PlanError(f"unit {cmd.unit} was already selected to shoot this phase (10.02)")
-    stype = shooting_type_for(unit_ent, cmd.type)
+    stype, elig = shooting_type_choice(unit_ent, cmd.type)
     targets = _ShootPlanTargets(battle, unit_ent, stype)
     slot = targets.shooters.slot  # the unit's living models
     models = battle.models
@@ -202,7 +218,7 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> tuple[str, list[De
             declared.append(Declared(m, mid, w, at.target, None, hit_mods,
                                      _COVER if at.cover[i] else (), at.half[i], at.target_models,
                                      at.lance, at.fail_below, w.abilities))
-    return stype, declared
+    return ShootPlan(stype, declared, elig)
 
 
 _COVER = (("benefit of cover (13.08)", -1),)

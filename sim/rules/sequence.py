@@ -8,6 +8,7 @@ returns a JSON-safe record of what happened. No esper, no pygame."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -43,6 +44,24 @@ class PoolState:
     mortal_criticals: int = 0  # DEVASTATING WOUNDS critical wounds (each: mortal wounds = D)
 
 
+@functools.lru_cache(maxsize=512)
+def _hit_faces(skill: int, modifier: int, fail_below: int) -> tuple:
+    """The 05.01 result of each face 1..6 (index 0 unused): it depends on nothing else."""
+    out = [None]
+    for face in range(1, 7):
+        res = hit_result(face, skill, modifier)
+        if res and face < fail_below and res != CRITICAL:
+            res = FAIL  # 10.07 indirect shooting
+        out.append(res)
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=512)
+def _wound_faces(S: int, T: int, modifier: int, critical_on: int) -> tuple:
+    """The 05.02 result of each face 1..6 (index 0 unused): it depends on nothing else."""
+    return (None,) + tuple(wound_result(face, S, T, modifier, critical_on) for face in range(1, 7))
+
+
 def roll_hits(p: PoolState, dice: Dice) -> dict:
     """05.01 Hit rolls for the whole pool at once. [TORRENT] hits automatically (no roll, never
     critical, 24.37). A critical hit with [SUSTAINED HITS X] scores X extra hits, which are
@@ -52,12 +71,7 @@ def roll_hits(p: PoolState, dice: Dice) -> dict:
         p.hits = p.dice
         return {"rolls": [], "hits": p.hits, "criticals": 0, "auto": True}
     rolls = dice.d6(p.dice, "hit rolls")
-    by_face = [None]  # the result of each face 1..6 (it depends on nothing else)
-    for face in range(1, 7):
-        res = hit_result(face, p.skill, p.hit_mod)
-        if res and face < p.hit_fail_below and res != CRITICAL:
-            res = FAIL
-        by_face.append(res)
+    by_face = _hit_faces(p.skill, p.hit_mod, p.hit_fail_below)
     crits = normal = 0
     for r in rolls:
         res = by_face[r]
@@ -84,9 +98,7 @@ def roll_wounds(p: PoolState, dice: Dice) -> dict:
     the unmodified re-rolled result. A critical wound with [DEVASTATING WOUNDS] skips saves
     and becomes mortal wounds equal to D (24.10)."""
     rolls = list(dice.d6(p.hits, "wound rolls")) if p.hits else []
-    # the result of each face 1..6 (it depends on nothing else)
-    by_face = [None] + [wound_result(face, p.S, p.T, p.wound_mod, p.critical_wound_on)
-                        for face in range(1, 7)]
+    by_face = _wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
     rerolled: list[int] = []
     if p.twin_linked:
         fails = [i for i, r in enumerate(rolls) if not by_face[r]]
@@ -177,6 +189,7 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
     # is wounded, and 05.04 step 1 selects it again (no model before it can be wounded: it was
     # selected as the first wounded model, or as the first model when none was wounded).
     group = members = model = None
+    fixed_d = not D.is_random
     for roll in saves:
         if group is None:
             if st.destroyed():
@@ -191,8 +204,13 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
             out.append({"save": roll, "model": model, "group": group, "saved": True,
                         "invulnerable": saved_by_invulnerable(roll, AP, sv, insv)})
             continue
-        dmg = D.roll(dice, "damage roll")
-        lost, fnp = _lose(st, model, dmg, dice, "damage")
+        dmg = D.k if fixed_d else D.roll(dice, "damage roll")
+        if st.fnp:
+            lost, fnp = _lose(st, model, dmg, dice, "damage")
+        else:  # (_lose without Feel No Pain, inline)
+            lost = dmg if dmg < remaining[model] else remaining[model]
+            remaining[model] -= lost
+            fnp = None
         destroyed = remaining[model] <= 0
         rec = {"save": roll, "model": model, "group": group, "saved": False, "damage": dmg,
                "lost": lost, "destroyed": destroyed}

@@ -91,9 +91,6 @@ def _extra_dice(d, abil, dice) -> int:
 
 
 class AttackResolutionSystem(esper.Processor):
-    def __init__(self):
-        self._full_orders: dict[int, tuple[str, ...]] = {}  # target unit -> 05.03 default order
-
     def process(self, battle) -> None:
         act = battle.activation
         if act is None or act.stage != "attacks":
@@ -227,15 +224,13 @@ class AttackResolutionSystem(esper.Processor):
         target = pool.spec.target
         models, pool.groups = W.allocation_view(target)
         if not pool.order:
-            # (a unit at full wounds has the roster's groups: its default order is kept)
-            full = pool.groups is W.roster(target).full_groups
-            default = self._full_orders.get(target) if full else None
-            if default is None:
+            r = W.roster(target)
+            if pool.groups is r.full_groups:  # (at full wounds: the roster has it)
+                default = r.full_order
+            else:
                 declared = preferred_groups(pool.groups, models,
                                             battle.scenario_allocation_orders.get(target, ()))
                 default = default_order(pool.groups, models, declared)
-                if full:
-                    self._full_orders[target] = default
             if len(pool.groups) > 1 and pool.state.wounds:  # mortal wounds use no groups (06.02)
                 tunit = esper.component_for_entity(target, Unit)
                 req = DecisionRequest(

@@ -7,8 +7,7 @@ import esper
 
 from sim import events as ev
 from sim.components import Unit
-from sim.plan import shooting_facts, shooting_type_for
-from sim.rules.shooting import shooting_type_eligibility
+from sim.plan.shoot import shooting_type_choice
 
 
 class ShootingTypeSystem(esper.Processor):
@@ -17,11 +16,10 @@ class ShootingTypeSystem(esper.Processor):
         if act is None or act.stage != "type":
             return
         ent = battle.activation_unit
-        elig = shooting_type_eligibility(shooting_facts(ent))
         if battle.validated is not None and battle.validated[0] is act.command:
-            act.shooting_type = battle.validated[1]
+            act.shooting_type, elig = battle.validated[1], battle.validated[3]
         else:
-            act.shooting_type = shooting_type_for(ent, act.command.type)
+            act.shooting_type, elig = shooting_type_choice(ent, act.command.type)
         battle.emit(ev.SHOOTING_TYPE, unit=esper.component_for_entity(ent, Unit).id,
                     shooting_type=act.shooting_type, requested=act.command.type,
                     eligible={t: (r is None) for t, r in elig.items()},

@@ -42,7 +42,7 @@ class WeaponSelectionSystem(esper.Processor):
             if battle.validated is not None and battle.validated[0] is act.command:
                 act.declared = battle.validated[2]
             elif act.kind == "shoot":
-                _type, act.declared = plan_shoot(battle, act.command, selected=True)
+                act.declared = plan_shoot(battle, act.command, selected=True).declared
             else:
                 act.declared = plan_fight(battle, act.command, selected=True)
         unit = esper.component_for_entity(ent, Unit)
