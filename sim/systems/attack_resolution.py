@@ -104,7 +104,7 @@ class AttackResolutionSystem(esper.Processor):
             # held as another object only costs working its key out again.
             memo: dict = {}
             keys = []
-            p = None  # the previous declaration with a target, and its key
+            p = key = None  # the previous declaration with a target, and its key
             for d in act.declared:
                 if d.target is None:
                     keys.append((None, None))
