@@ -1,4 +1,4 @@
-"""`sim play | run | replay | check`. Bad input gets one clear message and exit status 2."""
+"""`sim play | run | stats | replay | check`. Bad input gets one clear message and exit status 2."""
 
 from __future__ import annotations
 
@@ -54,6 +54,45 @@ def cmd_run(args) -> int:
     return 0
 
 
+def cmd_stats(args) -> int:
+    import dataclasses
+    import json
+    import os
+    import time
+
+    from sim.scenario.errors import ScenarioError
+    from sim.scenario.load import load_scenario
+    from sim.stats import format_summary, run_many, stopped_early, summarise
+    if args.runs < 1:
+        return _err(f"--runs: expected a whole number of runs of 1 or more, found {args.runs}")
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        return _err(f"--jobs: expected 1 or more processes, found {jobs}")
+    try:
+        spec = load_scenario(args.scenario)
+    except ScenarioError as e:
+        return _err(str(e))
+    first = spec.seed if args.seed is None else args.seed
+    seeds = list(range(first, first + args.runs))
+    start = time.perf_counter()
+    results = run_many(spec, seeds, min(jobs, args.runs))
+    secs = time.perf_counter() - start
+    summary = summarise(spec, results)
+    stops = stopped_early(results)
+    if args.json:
+        print(json.dumps({"scenario": args.scenario, "runs": args.runs, "seeds": [seeds[0], seeds[-1]],
+                          "units": [dataclasses.asdict(u) for u in summary],
+                          "stopped_early": [{"reason": r, "runs": n} for r, n in stops]},
+                         indent=1, sort_keys=True))
+        return 0
+    print(f"{spec.name}: {args.runs} runs of the script (seeds {seeds[0]}..{seeds[-1]}), "
+          f"{min(jobs, args.runs)} process(es), {secs:.1f} s")
+    print(format_summary(summary))
+    for reason, n in stops:
+        print(f"stopped early in {n} run(s) ({100 * n / args.runs:.1f}%): {reason}")
+    return 0
+
+
 def cmd_replay(args) -> int:
     from sim.replay.log import LogError, replay
     from sim.scenario.errors import ScenarioError
@@ -102,6 +141,13 @@ def _main(argv=None) -> int:
     a.add_argument("--log", help="write the replay log (JSON Lines) here")
     a.add_argument("--quiet", action="store_true")
     a.set_defaults(fn=cmd_run)
+    a = sub.add_parser("stats", help="play a scenario's script with many seeds and summarise the outcomes")
+    a.add_argument("scenario")
+    a.add_argument("--runs", type=int, default=1000, help="how many seeds (default 1000)")
+    a.add_argument("--seed", type=int, help="the first seed (default: the scenario's)")
+    a.add_argument("--jobs", type=int, help="processes side by side (default: one per core)")
+    a.add_argument("--json", action="store_true", help="print the summary as JSON")
+    a.set_defaults(fn=cmd_stats)
     a = sub.add_parser("replay", help="re-execute a replay log and verify every event and hash")
     a.add_argument("log")
     a.set_defaults(fn=cmd_replay)

@@ -1,0 +1,125 @@
+"""`sim stats`: many seeds of one scenario's script, summarised per unit; the same summary for
+any number of processes; bad arguments get a clear message and exit status 2."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from sim.cli import main
+from sim.scenario.load import load_scenario
+from sim.stats import run_many, run_seed, stopped_early, summarise
+
+# One model with six BS4+ S4 AP0 D1 attacks at a T4 model with no save and wounds to spare:
+# each attack wounds with probability 1/2 * 1/2, so wounds lost per run ~ Binomial(6, 1/4).
+GUNNER = """
+[battle]
+name = "Six shots"
+seed = 100
+board = [60, 44]
+
+[weapons.gun]
+range = 24
+A = 6
+BS = 4
+S = 4
+AP = 0
+D = 1
+
+[[armies]]
+name = "A"
+[[armies.units]]
+id = "gunner"
+models = [{ M = 6, T = 4, Sv = 3, W = 2, Ld = 6, OC = 1, weapons = ["gun"], at = [[10, 10]] }]
+
+[[armies]]
+name = "B"
+[[armies.units]]
+id = "wall"
+models = [{ M = 6, T = 4, Sv = 7, W = 100, Ld = 6, OC = 1, at = [[20, 10]] }]
+
+[[script]]
+shoot = "gunner"
+targets = { gun = "wall" }
+"""
+
+
+@pytest.fixture
+def gunner(tmp_path) -> Path:
+    path = tmp_path / "gunner.toml"
+    path.write_text(GUNNER)
+    return path
+
+
+def test_wounds_lost_match_the_binomial_mean(gunner):
+    """Mean wounds lost over 1,000 seeds is 6 x 1/4 = 1.5 within 4 standard errors
+    (sd of one run sqrt(6 x 1/4 x 3/4) = 1.06, so the tolerance is 0.134)."""
+    spec = load_scenario(str(gunner))
+    results = run_many(spec, list(range(1000)), jobs=1)
+    wall = summarise(spec, results)[1]
+    tolerance = 4 * math.sqrt(6 * 0.25 * 0.75) / math.sqrt(1000)
+    assert abs(wall.wounds_lost_mean - 1.5) < tolerance
+    assert wall.destroyed_mean == 0 and wall.wiped_out == 0
+
+
+def test_the_summary_is_the_same_for_any_number_of_processes(gunner):
+    spec = load_scenario(str(gunner))
+    seeds = list(range(7, 47))
+    one = run_many(spec, seeds, jobs=1)
+    two = run_many(spec, seeds, jobs=2)
+    assert one == two
+    assert [r.seed for r in two] == seeds
+
+
+def test_a_run_is_its_seed(gunner):
+    spec = load_scenario(str(gunner))
+    assert run_seed(spec, 3) == run_seed(spec, 3)
+    assert len({run_seed(spec, s).wounds_lost for s in range(20)}) > 1  # the seed matters
+
+
+def test_runs_the_rules_refuse_partway_are_counted_and_reported(tmp_path):
+    """The wall shoots first and may destroy the gunner: in those runs the gunner's scripted
+    shot is refused, the run stops there, and the summary says how often."""
+    text = (GUNNER.replace('Sv = 3, W = 2', 'Sv = 7, W = 2')
+            .replace('W = 100, Ld = 6, OC = 1, at', 'W = 100, Ld = 6, OC = 1, weapons = ["gun"], at')
+            .replace('shoot = "gunner"\ntargets = { gun = "wall" }',
+                     'shoot = "wall"\ntargets = { gun = "gunner" }\n\n[[script]]\nend_turn = true\n\n'
+                     '[[script]]\nshoot = "gunner"\ntargets = { gun = "wall" }'))
+    path = tmp_path / "duel.toml"
+    path.write_text(text)
+    spec = load_scenario(str(path))
+    results = run_many(spec, list(range(200)), jobs=1)
+    stops = stopped_early(results)
+    dead = [r for r in results if r.destroyed[0] == 1]
+    assert len(stops) == 1 and "unit gunner is destroyed" in stops[0][0]
+    assert stops[0][1] == len(dead) > 0  # exactly the runs in which the gunner died
+    assert all(r.wounds_lost[1] == 0 for r in dead)  # ... and it never fired
+
+
+def test_cli_prints_a_table_and_json(gunner, capsys):
+    assert main(["stats", str(gunner), "--runs", "20", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "20 runs" in out and "wall" in out and "wounds lost" in out
+    assert main(["stats", str(gunner), "--runs", "20", "--jobs", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["runs"] == 20 and [u["id"] for u in data["units"]] == ["gunner", "wall"]
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--runs", "0"], "--runs: expected a whole number of runs of 1 or more, found 0"),
+    (["--jobs", "0"], "--jobs: expected 1 or more processes, found 0"),
+])
+def test_cli_bad_arguments(gunner, capsys, args, fragment):
+    assert main(["stats", str(gunner), *args]) == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_cli_bad_scenario(tmp_path, capsys):
+    path = tmp_path / "bad.toml"
+    path.write_text("[[[")
+    assert main(["stats", str(path), "--runs", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "bad.toml" in err and "Traceback" not in err
