@@ -47,12 +47,13 @@ class Living:
     ids and index rows (numpy, for blocks of the distance and visibility matrices). Cached on
     the spatial index like the living models; never mutate it."""
 
-    __slots__ = ("slots", "_r", "_models", "_ids", "_rows")
+    __slots__ = ("slots", "_r", "_models", "_ids", "_rows", "memo")
 
     def __init__(self, r: Roster):
         self.slots = [i for i, w in enumerate(r.wounds) if w.remaining > 0]
         self._r = r
         self._models = self._ids = self._rows = None  # each made on first use
+        self.memo: dict = {}  # other answers that depend only on these models (sim.plan)
 
     @property
     def models(self) -> list[int]:

@@ -61,11 +61,20 @@ _any_per_row = functools.partial(np.logical_or.reduce, axis=1)  # (the ufuncs th
 _min_per_row = functools.partial(np.minimum.reduce, axis=1)  # ndarray.any/min wrap them)
 
 
+def shooters_of(unit_ent: int) -> "Shooters":
+    """The unit's Shooters, kept with its living models (W.Living) while they are the same."""
+    memo = W.living(unit_ent).memo
+    hit = memo.get("shooters")
+    if hit is None:
+        hit = memo["shooters"] = Shooters(unit_ent)
+    return hit
+
+
 class Shooters:
     """The living models of a unit making ranged attacks (W.Living: entities, ids, index rows),
     their MONSTER/VEHICLE flags, and each entity's position in these lists."""
 
-    __slots__ = ("models", "ids", "rows", "mv", "weapons", "damaged", "slot")
+    __slots__ = ("models", "ids", "rows", "mv", "weapons", "damaged", "slot", "loadouts")
 
     def __init__(self, unit_ent: int):
         lv = W.living(unit_ent)
@@ -75,6 +84,9 @@ class Shooters:
         self.weapons = [r.weapons[i] for i in lv.slots]
         self.damaged = [r.damaged[i] is not None for i in lv.slots]  # has Damaged X (24.39)
         self.slot = {m: i for i, m in enumerate(self.models)}
+        # legal loadouts met so far: (id of the profiles tuple, names selected, MONSTER/VEHICLE,
+        # shooting type) -> the profiles (see _ShootPlanTargets.loadout)
+        self.loadouts: dict[tuple, list] = {}
 
 
 class TargetView:
@@ -133,7 +145,7 @@ def target_facts(battle, unit_ent: int, model_ent: int, weapon: WeaponProfile, t
     across a unit's models within one plan."""
     view = None if cache is None else cache.get(target)
     if view is None:
-        view = TargetView(battle, Shooters(unit_ent), target)
+        view = TargetView(battle, shooters_of(unit_ent), target)
         if cache is not None:
             cache[target] = view
     nearest = view.nearest_to(model_ent)
@@ -237,12 +249,11 @@ class _ShootPlanTargets:
         st = W.unit_state(unit_ent)
         # 24.16 [HEAVY]: the unit remained stationary (moved at most 3", Part A) and is unengaged
         self.heavy_ok = not W.unit_engaged(unit_ent) and not st.set_up_this_turn and st.moved <= 3.0
-        self.shooters = Shooters(unit_ent)
+        self.shooters = shooters_of(unit_ent)
         self._enemy: dict[str, int] = {}  # target unit id -> entity, once found legal
         self._views: dict = {}  # target entity -> TargetView
         self._weapon_at: dict[tuple, _WeaponAt] = {}  # (id of weapon profile, target entity)
         self._weapon_at_unit: dict[tuple, _WeaponAt] = {}  # (id of weapon profile, target unit id)
-        self._loadouts: dict[tuple, list] = {}  # (ids of profiles, names, MONSTER/VEHICLE) -> weapons
 
     def loadout(self, m: int, mid: str, model_mv: bool, profiles: tuple, sels) -> list[WeaponProfile]:
         """04.01 + 24.07 The weapon profiles model ``m`` (carrying ``profiles``) selects
@@ -251,8 +262,8 @@ class _ShootPlanTargets:
         tuple, see the Roster) that select the same names share the answer; a problem raises
         PlanError for ``mid``."""
         names = sels[0].weapon if len(sels) == 1 else tuple(s.weapon for s in sels)
-        key = (id(profiles), names, model_mv)  # (the tuple outlives the plan: its id is stable)
-        weapons = self._loadouts.get(key)
+        key = (id(profiles), names, model_mv, self.stype)  # (the tuple lives as long as the world)
+        weapons = self.shooters.loadouts.get(key)
         if weapons is None:
             names = tuple(s.weapon for s in sels)
             weapons = [find_weapon(m, mid, n, melee=False) for n in names]
@@ -263,7 +274,7 @@ class _ShootPlanTargets:
                 [(w.name, w.has("CLOSE-QUARTERS"), w.has("ASSAULT"), w.is_melee) for w in weapons])
             if problem:
                 raise PlanError(f"{mid}: {problem}")
-            self._loadouts[key] = weapons
+            self.shooters.loadouts[key] = weapons
         return weapons
 
     def enemy(self, mid: str, uid: str) -> int:
