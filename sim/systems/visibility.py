@@ -40,7 +40,9 @@ class BattleVisibility:
             entries.append(ModelEntry(mid, W.footprint(e), str(unit.owner), unit.id,
                                       W.model_keywords(e), None, False))
         self.index = VisibilityIndex(battle.scenario.terrain, entries)
-        for unit_ent in battle.units.values():
+        # units with a Lone Operative model (24.24): only their removals can change anything
+        self._lone_units = [u for u in battle.units.values() if any(W.roster(u).lone_operative)]
+        for unit_ent in self._lone_units:
             self._lone_operatives(unit_ent)
         self._attacked: dict[str, bool] = {}
         self._cover_rows: dict = {}  # observer row -> 13.08 cover row, until a model moves
@@ -67,8 +69,9 @@ class BattleVisibility:
             self.index.set_lone_operative(mid, x)
 
     def moved(self, ents: list[int]) -> None:
-        for unit_ent in sorted({W.unit_of(e) for e in ents if not W.on_table(e)}):
-            self._lone_operatives(unit_ent)  # 24.24.01: a removal can switch it back on
+        if self._lone_units:
+            for unit_ent in sorted({W.unit_of(e) for e in ents if not W.on_table(e)}):
+                self._lone_operatives(unit_ent)  # 24.24.01: a removal can switch it back on
         live = [e for e in ents if W.on_table(e)]
         if live:
             self.index.update([W.model_id(e) for e in live], [W.footprint(e) for e in live])
