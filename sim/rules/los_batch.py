@@ -12,10 +12,9 @@ vertices, given as CSR-style arrays: pair q owns ``idx[start[q]:start[q + 1]]``.
   the two discs and the obstacle vertices) are built for every pair at once, in three
   rounds, each only for the pairs still unresolved (common tangents of the two discs; lines
   tangent to a disc through an obstacle vertex; lines through two obstacle vertices), and
-  reduced per pair. Coordinates travel as 1-D arrays and pieces as ``Pieces.soa``. Rounds 1
-  and 2 go in batches (pairs found visible leave), and each line is tried first against
-  the pieces crossing its pair's centre segment, then (if free) against all its pieces.
-  Segment tests run in chunks of a few thousand (segment, piece) entries: small temporaries.
+  reduced per pair. Coordinates travel as 1-D arrays and pieces as ``Pieces.soa``; round 2
+  goes in batches (pairs found visible leave). Segment tests run in chunks of some
+  thousands of (segment, piece) entries.
 * ``outline_crossings_round``: where blocker edges cross a base's outline (extra
   generators when a piece overlaps a base, as in los_kernels._outline_crossings).
 
@@ -33,7 +32,7 @@ __all__ = ["ragged_expand", "csr_subset", "segments_blocked_ragged", "pairs_visi
 
 _TOL = 1e-9
 _BOX_GAP = 1e-7
-_LINES = 2700           # candidate lines per batch (pairs found visible leave between batches)
+_LINES = 10000          # candidate lines per batch (pairs found visible leave between batches)
 
 
 def ragged_expand(start: np.ndarray, owner: np.ndarray):
@@ -60,25 +59,25 @@ def sat_cross_k(ax, ay, bx, by, pk: Pieces, k) -> np.ndarray:
     """The test of los_kernels.segments_blocked, entry by entry, for segments (ax, ay)-(bx, by)
     (1-D arrays) against pieces ``k`` of ``pk``, on the packed vertex-major copy (``Pieces.soa``); the segment's
     own axis is tried only where the piece's edge axes found no gap. Runs in chunks of
-    ``_SAT_CHUNK`` entries (temporaries stay small: no fresh heap pages per call)."""
+    ``_SAT_CHUNK`` entries."""
     E = len(k)
+    Vm = int(pk.nverts.max()) if len(pk) else 1
     if E <= _SAT_CHUNK:
-        return _sat_chunk(ax, ay, bx, by, pk, k)
+        return _sat_chunk(ax, ay, bx, by, pk, k, Vm)
     out = np.empty(E, dtype=bool)
     for c0 in range(0, E, _SAT_CHUNK):
         sl = slice(c0, c0 + _SAT_CHUNK)
-        out[sl] = _sat_chunk(ax[sl], ay[sl], bx[sl], by[sl], pk, k[sl])
+        out[sl] = _sat_chunk(ax[sl], ay[sl], bx[sl], by[sl], pk, k[sl], Vm)
     return out
 
 
-_SAT_CHUNK = 1536       # entries per chunk: (6, 1536) float64 temporaries of 72 KiB
-_BLK_CHUNK = 3072       # (segment, piece) entries per batch of _blocked_xy
+_SAT_CHUNK = 8192       # entries per chunk of sat_cross_k
+_BLK_CHUNK = 16384      # (segment, piece) entries per batch of _blocked_xy
 
 
-def _sat_chunk(ax, ay, bx, by, pk: Pieces, k) -> np.ndarray:
-    """One chunk of ``sat_cross_k``: (vertex, entry) arrays of at most ~100 KiB."""
+def _sat_chunk(ax, ay, bx, by, pk: Pieces, k, Vm: int) -> np.ndarray:
+    """One chunk of ``sat_cross_k`` (pieces of at most ``Vm`` vertices)."""
     nx, ny, off, vx, vy = pk.soa
-    Vm = int(pk.nverts.max()) if len(pk) else 1
     gx, gy = nx[:Vm].take(k, axis=1), ny[:Vm].take(k, axis=1)
     pa = gx * ax
     pa += gy * ay
@@ -112,18 +111,10 @@ def segments_blocked_ragged(p0, p1, owner, pk: Pieces, start, idx) -> np.ndarray
     return _blocked_xy(p0[:, 0], p0[:, 1], p1[:, 0], p1[:, 1], owner, pk, start, idx)
 
 
-def _blocked_xy(x0, y0, x1, y1, owner, pk: Pieces, start, idx, first=None) -> np.ndarray:
+def _blocked_xy(x0, y0, x1, y1, owner, pk: Pieces, start, idx) -> np.ndarray:
     """``segments_blocked_ragged`` on coordinate arrays, with the bounding-box prefilter;
-    segments in chunks of at most about ``_BLK_CHUNK`` (segment, piece) entries. ``first``
-    (CSR start, idx: a subset of each owner's pieces, likely blockers) is tried first; only
-    the segments it leaves free are tested against all the owner's pieces (same answer)."""
+    segments in chunks of at most about ``_BLK_CHUNK`` (segment, piece) entries."""
     S = len(x0)
-    if first is not None and S:
-        out = _blocked_xy(x0, y0, x1, y1, owner, pk, first[0], first[1])
-        r = np.flatnonzero(~out)
-        if len(r):
-            out[r] = _blocked_xy(x0[r], y0[r], x1[r], y1[r], owner[r], pk, start, idx)
-        return out
     out = np.zeros(S, dtype=bool)
     if S == 0:
         return out
@@ -191,7 +182,7 @@ def _disc_chord(nx, ny, s, cx, cy, r):
     return np.where(ok, tc - half, np.nan), np.where(ok, tc + half, np.nan)
 
 
-def _lines_free(nx, ny, s, owner, D, pk, pstart, pidx, first=None) -> np.ndarray:
+def _lines_free(nx, ny, s, owner, D, pk, pstart, pidx) -> np.ndarray:
     """For lines (n, s) of pair owner: is the line's A-to-B part unblocked (or do the
     footprints meet along it)? ``D`` = (ax, ay, ra, bx, by, rb) per pair."""
     good = ~np.isnan(nx)
@@ -212,7 +203,7 @@ def _lines_free(nx, ny, s, owner, D, pk, pstart, pidx, first=None) -> np.ndarray
     p0x, p0y = x0 - t_from * ny, y0 + t_from * nx
     p1x, p1y = x0 - t_to * ny, y0 + t_to * nx
     del x0, y0, nx, ny, t_from, t_to
-    free = ~_blocked_xy(p0x, p0y, p1x, p1y, owner, pk, pstart, pidx, first)
+    free = ~_blocked_xy(p0x, p0y, p1x, p1y, owner, pk, pstart, pidx)
     return owner[free | touch]
 
 
@@ -221,13 +212,14 @@ def outline_crossings_round(c, r, pk: Pieces, start, idx):
     generators of los_kernels._outline_crossings (they matter only when a piece overlaps a
     base). Returns (owner pair, points)."""
     q, pos = ragged_expand(start, np.arange(len(c)))
-    k = idx[pos]
-    # only pieces whose box meets the circle's box (grown by 0.01") can cross it; the others
-    # have no crossing, and dropping them keeps the order of the rest
-    bb, cq, m = pk.bbox[k], c[q], r[q] + 0.01
-    near = (bb[:, 0] <= cq[:, 0] + m) & (bb[:, 2] >= cq[:, 0] - m) \
-        & (bb[:, 1] <= cq[:, 1] + m) & (bb[:, 3] >= cq[:, 1] - m)
-    q, k = q[near], k[near]
+    k = idx.take(pos)
+    # only pieces whose bounding circle comes within the circle (grown by 0.01") can cross
+    # it; the others have no crossing
+    cx, cy, rho = pk.circle
+    dx, dy = cx.take(k) - c[:, 0].take(q), cy.take(k) - c[:, 1].take(q)
+    g = rho.take(k) + r.take(q) + 0.01
+    near = np.flatnonzero(dx * dx + dy * dy <= g * g)
+    q, k = q.take(near), k.take(near)
     a = pk.verts[k]
     b = np.roll(a, -1, axis=1)
     V = a.shape[1]
@@ -250,16 +242,6 @@ def outline_crossings_round(c, r, pk: Pieces, start, idx):
     return np.concatenate(owners), np.concatenate(pts)
 
 
-def _centre_blockers(D, pk: Pieces, pstart, pidx):
-    """CSR (start, idx) of the pieces of each pair crossing its centre segment: the likely
-    blockers of its candidate lines, tried first."""
-    e, pos = ragged_expand(pstart, np.arange(len(D[0])))
-    k = pidx.take(pos)
-    cross = sat_cross_k(D[0].take(e), D[1].take(e), D[3].take(e), D[4].take(e), pk, k)
-    start = np.searchsorted(e[cross], np.arange(len(D[0]) + 1)).astype(np.int64)
-    return start, k[cross]
-
-
 def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) -> np.ndarray:
     """06.01 Exact sight between round footprints A[q] and B[q] for many pairs at once.
 
@@ -280,20 +262,20 @@ def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
     qs = np.flatnonzero(~vis)
     A = tuple(a.take(qs) for a in D)
     fam = [_tangent(*A, sg, rt) for sg in (1.0, -1.0) for rt in (1.0, -1.0)]
-    likely = _centre_blockers(D, pk, pstart, pidx)
     vis[_lines_free(*(np.concatenate(x) for x in zip(*fam)), np.tile(qs, 4), D, pk,
-                    pstart, pidx, likely)] = True
-    # round 1: tangent to A or B through an obstacle vertex, one family of lines at a time
-    # (pairs found visible drop out of the later families: vis is an OR over lines)
+                    pstart, pidx)] = True
+    # round 1: tangent to A or B through an obstacle vertex (pairs found visible drop out
+    # of the next round: vis is an OR over lines)
+    oi = np.flatnonzero(~vis[oown])
+    if len(oi) == 0:
+        return vis
+    oq = oown[oi]
+    fam = []
     for b in (0, 3):
-        oi = np.flatnonzero(~vis[oown])
-        if len(oi) == 0:
-            break
-        oq = oown[oi]
         dx, dy, dr, z = D[b].take(oq), D[b + 1].take(oq), D[b + 2].take(oq), np.zeros(len(oi))
-        fam = [_tangent(dx, dy, dr, ox[oi], oy[oi], z, 1.0, rt) for rt in (1.0, -1.0)]
-        vis[_lines_free(*(np.concatenate(x) for x in zip(*fam)), np.tile(oq, 2), D, pk,
-                        pstart, pidx, likely)] = True
+        fam += [_tangent(dx, dy, dr, ox[oi], oy[oi], z, 1.0, rt) for rt in (1.0, -1.0)]
+    vis[_lines_free(*(np.concatenate(x) for x in zip(*fam)), np.tile(oq, 4), D, pk,
+                    pstart, pidx)] = True
     # round 2: lines through two obstacle vertices of the same pair, in batches
     oi = np.flatnonzero(~vis[oown])
     if len(oi) > 1:
@@ -310,6 +292,6 @@ def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
             if len(a1):
                 z = np.zeros(len(a1))
                 nx, ny, s = _tangent(ox[a1], oy[a1], z, ox[b1], oy[b1], z, 1.0, 1.0)
-                vis[_lines_free(nx, ny, s, oown[a1], D, pk, pstart, pidx, likely)] = True
+                vis[_lines_free(nx, ny, s, oown[a1], D, pk, pstart, pidx)] = True
     return vis
 

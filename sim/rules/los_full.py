@@ -7,18 +7,19 @@ between crossings of the critical lines, and the crossings), B's interior sample
 centre and a ring of 8 points at half size. Each sample point is tested exactly as
 los_kernels.points_visible_from does (``points_visible_round``): the segment from A's outline
 towards the point, then the candidate lines through it (tangent to A, through an obstacle
-vertex). Stages, each only for the pairs still open:
+vertex). Stages, each only for the pairs still open (certificates: sim.rules.los_certs):
 
-0. certificate "not fully visible": a sample every pair has (ring of 16 outline points,
-   inner ring, centre) inside the umbra of one piece's chord lit by A (as in
-   los_pairs.umbra_blocked; a cheap guess), confirmed by the exact point test;
-1. those fixed samples, directly then exactly: the exact stage takes one directly blocked
-   point per pair first (centre first), then the rest for the pairs it did not settle;
-2. the outline arcs between critical crossings (crossings and one point per arc).
+1. "not fully visible": a point of B's fixed outline ring in the umbra of one piece lit by A;
+2. "fully visible": every segment from one apex (on A's outline, at A's centre, behind the
+   arc of tangent points on either side) to B free;
+3. "not fully visible": one of B's fixed samples inside a piece;
+4. every sample of the kernel (the fixed ones, then the outline arcs' ones): a certificate
+   per point where no piece comes near A's outline (a free direction; or every direction
+   into a nearer piece), then the exact point test for the points left.
 
-A sample found in shadow is a real point of B that the kernel also samples and tests the
-same way, so every stage returns the kernel's answer; pairs reaching the end are fully
-visible. Non-round bases stay with the kernel (sim.rules.visibility_index).
+Every certificate agrees with the kernel (margins far above its 1e-9" tolerance); a sample
+found in shadow is a real point of B that the kernel also samples and tests the same way.
+Non-round bases stay with the kernel (sim.rules.visibility_index).
 """
 
 from __future__ import annotations
@@ -26,25 +27,18 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules.los_batch import _TOL, _blocked_xy, _disc_chord, _tangent, ragged_expand
+from sim.rules.los_certs import (
+    FIXED,
+    RING,
+    near_a,
+    point_certificates,
+    ring_shadowed,
+    sample_inside,
+    star_free,
+)
 from sim.rules.los_kernels import Pieces
 
 __all__ = ["points_visible_round", "fully_visible_round"]
-
-_RING, _INNER = 16, 8
-
-
-def _fixed_offsets() -> np.ndarray:
-    """Unit offsets of the samples every pair gets in los_kernels.boundary_samples: the ring
-    of 16 outline points, the inner ring of 8 at half size and the centre."""
-    t = np.linspace(0, 2 * np.pi, _RING, endpoint=False)
-    u = np.linspace(0, 2 * np.pi, _INNER, endpoint=False) + np.pi / _INNER
-    return np.concatenate([np.stack([np.cos(t), np.sin(t)], 1),
-                           0.5 * np.stack([np.cos(u), np.sin(u)], 1), np.zeros((1, 2))])
-
-
-_FIXED = _fixed_offsets()
-_PRI = np.arange(len(_FIXED))[::-1].copy()    # exact-test order of the fixed samples: centre first
-_SMALL = 64                                     # below this many points, one exact round
 
 
 def points_visible_round(qx, qy, owner, D, pk: Pieces, pstart, pidx, ostart, opts) -> np.ndarray:
@@ -70,20 +64,26 @@ def points_visible_round(qx, qy, owner, D, pk: Pieces, pstart, pidx, ostart, opt
 
 
 def _points_exact(rx, ry, ro, D, pk, pstart, pidx, ostart, opts) -> np.ndarray:
-    """The exact stage of ``points_visible_round`` (candidate lines through each point)."""
-    rest = np.arange(len(rx))
+    """The exact stage of ``points_visible_round``: the candidate lines through each point
+    (the two tangents to A, the lines through the obstacle vertices)."""
     vis = np.zeros(len(rx), dtype=bool)
     ax, ay, ra = (a.take(ro) for a in D)
-    z = np.zeros(len(rest))
+    z = np.zeros(len(rx))
     fam = [_tangent(rx, ry, z, ax, ay, ra, 1.0, rt) for rt in (1.0, -1.0)]
-    item = [np.arange(len(rest))] * 2
+    item = [np.arange(len(rx))] * 2
     it, pos = ragged_expand(ostart, ro)
     if len(it):
         z = np.zeros(len(it))
         fam.append(_tangent(rx.take(it), ry.take(it), z, opts[pos, 0], opts[pos, 1], z, 1.0, 1.0))
         item.append(it)
     nx, ny, s = (np.concatenate(x) for x in zip(*fam))
-    item = np.concatenate(item)
+    vis[_seen_along(nx, ny, s, np.concatenate(item), rx, ry, ro, D, pk, pstart, pidx)] = True
+    return vis
+
+
+def _seen_along(nx, ny, s, item, rx, ry, ro, D, pk, pstart, pidx) -> np.ndarray:
+    """The points ``item`` (indices into rx, ry) whose line (n, s) meets disc A and whose
+    A-to-point part is free (or the point is on A's chord)."""
     good = ~np.isnan(nx)
     nx, ny, s, item = nx[good], ny[good], s[good], item[good]
     o = ro.take(item)
@@ -96,75 +96,21 @@ def _points_exact(rx, ry, ro, D, pk, pstart, pidx, ostart, opts) -> np.ndarray:
     inside = (tq >= t0 - _TOL) & (tq <= t1 + _TOL)
     tf = np.where(tq >= t1, t1, np.where(tq <= t0, t0, tq))
     free = ~_blocked_xy(x0 - tf * ny, y0 + tf * nx, px, py, o, pk, pstart, pidx)
-    vis[rest[item[free | inside]]] = True
-    return vis
+    return item[free | inside]
 
 
-def _shadowed(qx, qy, owner, D, pk, pstart, pidx, ostart, opts, pri=None) -> np.ndarray:
+def _shadowed(qx, qy, owner, D, pk, pstart, pidx, ostart, opts) -> np.ndarray:
     """The pairs (sorted ``owner`` values) with a sample point not seen from A: the points
-    of ``points_visible_round``, but the exact stage first takes one directly blocked point
-    per pair (the lowest ``pri``), then the rest for the pairs it did not settle."""
+    of ``points_visible_round`` (the segment from A's outline first, then the exact test
+    for the points it leaves blocked)."""
     ax, ay, ra = (a.take(owner) for a in D)
     dx, dy = qx - ax, qy - ay
     f = ra / np.maximum(np.sqrt(dx * dx + dy * dy), 1e-12)
-    bl = np.flatnonzero(_blocked_xy(ax + f * dx, ay + f * dy, qx, qy, owner, pk, pstart, pidx))
-    if len(bl) == 0:
-        return bl
-    if pri is not None:
-        bl = bl[np.lexsort((pri[bl], owner[bl]))]
-    o = owner[bl]
-    head = np.ones(len(bl), bool)
-    head[1:] = o[1:] != o[:-1]
-    found = np.zeros(len(D[0]), bool)
-    rounds = (head, ~head) if len(bl) > _SMALL else (np.ones(len(bl), bool),)
-    for sel in rounds:
-        b = bl[sel]
-        b = b[~found[owner[b]]]
-        if len(b):
-            ex = _points_exact(qx[b], qy[b], owner[b], D, pk, pstart, pidx, ostart, opts)
-            found[owner[b[~ex]]] = True
-    return np.flatnonzero(found)
-
-
-def _umbra_points(D, q, pk: Pieces, pstart, pidx, pts_x, pts_y) -> np.ndarray:
-    """(len(q), S) mask: sample point s of pair q[i] (``pts_x``/``pts_y``, (len(q), S)) lies
-    in the umbra of one of the pair's pieces lit by disc A (grown by 1e-6"): the umbra of
-    the chord between the piece's silhouette vertices seen from A's centre (as in
-    los_pairs.umbra_blocked). Only a cheap guess of a shadowed point: callers confirm it
-    with the exact point test."""
-    e, pos = ragged_expand(pstart, q)
-    k = pidx.take(pos)
-    nx, ny, off, vx, vy = (a.take(k, axis=1) for a in pk.soa)  # (V, E)
-    cx, cy, r = D[0].take(q.take(e)), D[1].take(q.take(e)), D[2].take(q.take(e)) + 1e-6
-    F = nx * cx + ny * cy > off
-    T = F != np.roll(F, 1, axis=0)
-    V = len(F)
-    a, b = T.argmax(axis=0), V - 1 - T[::-1].argmax(axis=0)
-    E = np.arange(len(e))
-    x1, y1, x2, y2 = vx[a, E], vy[a, E], vx[b, E], vy[b, E]
-    sw = (x1 - cx) * (y2 - cy) - (y1 - cy) * (x2 - cx) < 0      # t1 -> t2 counter-clockwise
-    x1, x2 = np.where(sw, x2, x1), np.where(sw, x1, x2)
-    y1, y2 = np.where(sw, y2, y1), np.where(sw, y1, y2)
-    ex, ey = x2 - x1, y2 - y1
-    le = np.sqrt(ex * ex + ey * ey)
-    valid = (T.sum(axis=0) == 2) & (le > 1e-9)
-    le[le == 0] = 1.0
-    ncx, ncy = -ey / le, ex / le                                # chord normal towards A
-    oc = ncx * x1 + ncy * y1
-    valid &= ncx * cx + ncy * cy - r >= oc + 1e-9
-    Px, Py = pts_x[e], pts_y[e]                                 # (E, S)
-    inside = (ncx[:, None] * Px + ncy[:, None] * Py + 1e-6 <= oc[:, None]) & valid[:, None]
-    for px, py, qx, qy, sg in ((x1, y1, x2, y2, 1.0), (x2, y2, x1, y1, -1.0)):
-        wx, wy = cx - px, cy - py
-        d2 = wx * wx + wy * wy
-        h = np.sqrt(np.maximum(d2 - r * r, 0.0))
-        n_x = (-r * wx - sg * h * wy) / d2
-        n_y = (-r * wy + sg * h * wx) / d2
-        ok = (d2 > r * r) & (n_x * (qx - px) + n_y * (qy - py) <= 0)
-        inside &= ok[:, None] & (n_x[:, None] * Px + n_y[:, None] * Py + 1e-6
-                                 <= (n_x * px + n_y * py)[:, None])
-    cnt = pstart[q + 1] - pstart[q]
-    return np.logical_or.reduceat(inside, np.cumsum(cnt) - cnt, axis=0)
+    b = np.flatnonzero(_blocked_xy(ax + f * dx, ay + f * dy, qx, qy, owner, pk, pstart, pidx))
+    if len(b) == 0:
+        return b
+    ex = _points_exact(qx[b], qy[b], owner[b], D, pk, pstart, pidx, ostart, opts)
+    return np.unique(owner[b[~ex]])
 
 
 def _critical_angles(D, q, ostart, opts):
@@ -200,47 +146,63 @@ def _critical_angles(D, q, ostart, opts):
     return np.concatenate([own, own]), np.concatenate([base + off, base - off])
 
 
+# star apexes: angle from the direction of B, and distance from A's centre as a fraction of
+# its radius (the last one: A's centre)
 def fully_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) -> np.ndarray:
     """06.01 Fully visible, round A[q] and B[q], many pairs at once: the answer of
-    los_kernels.footprint_fully_visible on the same pieces and obstacle vertices.
-
-    Stage 1: the samples every pair has there (ring of 16 outline points, inner ring,
-    centre), tested exactly; one not seen settles "not fully visible" (a real point of B in
-    shadow). Stage 2, for the pairs left: the outline arcs between crossings of the critical
-    lines, one point inside each arc and the crossings themselves, tested exactly (between
-    crossings a point's status cannot change, so the outline is decided exactly)."""
+    los_kernels.footprint_fully_visible on the same pieces and obstacle vertices (stages:
+    the module docstring)."""
     P = len(ca)
     out = np.ones(P, dtype=bool)
     q = np.flatnonzero(pstart[1:] > pstart[:-1])
     if len(q) == 0:
         return out
     D = (ca[:, 0].copy(), ca[:, 1].copy(), ra, cb[:, 0].copy(), cb[:, 1].copy(), rb)
-    F = len(_FIXED)
-    px = D[3].take(q)[:, None] + rb.take(q)[:, None] * _FIXED[:, 0]
-    py = D[4].take(q)[:, None] + rb.take(q)[:, None] * _FIXED[:, 1]
-    # stage 0: a fixed sample in a piece's umbra, confirmed by the exact point test
-    if len(q) > _SMALL // 2:                 # (a small batch is cheaper without it)
-        um = _umbra_points(D, q, pk, pstart, pidx, px, py)
-        w = np.flatnonzero(um.any(axis=1))
-        j = (um[w] * (F - _PRI)).argmax(axis=1)
-        sh = ~_points_exact(px[w, j], py[w, j], q[w], D[:3], pk, pstart, pidx, ostart, opts)
-        out[q[w[sh]]] = False
-        keep = out[q]
-        q, px, py = q[keep], px[keep], py[keep]
-        if len(q) == 0:
-            return out
-    px, py = px.ravel(), py.ravel()
-    own = np.repeat(q, F)
-    pri = np.tile(_PRI, len(q))
-    out[_shadowed(px, py, own, D[:3], pk, pstart, pidx, ostart, opts, pri)] = False
-    q = q[out[q]]
+    sh = ring_shadowed(D, q, pk, pstart, pidx)
+    out[q[sh]] = False
+    q = q[~sh]
     if len(q) == 0:
         return out
+    near = np.zeros(P, dtype=bool)
+    near[q] = near_a(D, q, pk, pstart, pidx)
+    q = q[~star_free(D, q, pk, pstart, pidx, near)]
+    if len(q) == 0:
+        return out
+    sh = sample_inside(D, q, pk, pstart, pidx)
+    out[q[sh]] = False
+    q = q[~sh]
+    if len(q) == 0:
+        return out
+    # every sample of the kernel: the fixed ones, then the outline arcs' ones
+    F = len(FIXED)
+    px = (D[3].take(q)[:, None] + rb.take(q)[:, None] * FIXED[:, 0]).ravel()
+    py = (D[4].take(q)[:, None] + rb.take(q)[:, None] * FIXED[:, 1]).ravel()
+    own = np.repeat(q, F)
+    ox, oy, oo = _arc_samples(D, q, ostart, opts)
+    px, py = np.concatenate([px, ox]), np.concatenate([py, oy])
+    own = np.concatenate([own, oo])
+    seen = np.zeros(len(px), dtype=bool)
+    f = np.flatnonzero(~near.take(own))             # (near A: the exact test only)
+    if len(f):
+        sf, hf = point_certificates(px[f], py[f], own[f], D, pk, pstart, pidx)
+        seen[f] = sf
+        out[own[f[hf]]] = False
+    t = np.flatnonzero(~seen & out.take(own))      # the exact test for the points left
+    if len(t):
+        out[_shadowed(px[t], py[t], own[t], D[:3], pk, pstart, pidx, ostart, opts)] = False
+    return out
+
+
+def _arc_samples(D, q, ostart, opts):
+    """B's outline samples of los_kernels.boundary_samples for pairs ``q`` besides the fixed
+    ring: one point inside every arc between consecutive crossings of the critical lines
+    and ring angles, and the crossings. Returns (x, y, owner pair)."""
+    rb = D[5]
     own, ang = _critical_angles(D, q, ostart, opts)
-    is_x = np.concatenate([np.ones(len(own), bool), np.zeros(len(q) * _RING, bool)])
-    own = np.concatenate([own, np.repeat(q, _RING)])
+    is_x = np.concatenate([np.ones(len(own), bool), np.zeros(len(q) * RING, bool)])
+    own = np.concatenate([own, np.repeat(q, RING)])
     ang = np.concatenate([np.mod(ang, 2 * np.pi),
-                          np.tile(np.linspace(0, 2 * np.pi, _RING, endpoint=False), len(q))])
+                          np.tile(np.linspace(0, 2 * np.pi, RING, endpoint=False), len(q))])
     order = np.lexsort((ang, own))
     own, ang, is_x = own[order], ang[order], is_x[order]
     nxt = np.arange(1, len(own) + 1)
@@ -250,7 +212,4 @@ def fully_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
     ang = np.concatenate([mids, ang[is_x]])
     own = np.concatenate([own, own[is_x]])
     rr = rb.take(own)
-    px = D[3].take(own) + rr * np.cos(ang)
-    py = D[4].take(own) + rr * np.sin(ang)
-    out[_shadowed(px, py, own, D[:3], pk, pstart, pidx, ostart, opts)] = False
-    return out
+    return D[3].take(own) + rr * np.cos(ang), D[4].take(own) + rr * np.sin(ang), own

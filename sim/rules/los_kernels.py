@@ -36,10 +36,12 @@ class Pieces:
 
     verts (K, V, 2) counter-clockwise, padded by repeating the first vertex; normals (K, V, 2)
     unit outward edge normals (padded by repeating the first edge); offs (K, V) = normal . vertex;
-    bbox (K, 4) = xmin, ymin, xmax, ymax; nverts (K,).
+    bbox (K, 4) = xmin, ymin, xmax, ymax; nverts (K,). For the batched stages: ``soa`` (the
+    vertex-major copies), ``circle`` (bounding circles: centre x, y and radius), ``convex``
+    (no reflex vertex) and ``vid`` (K, V) (one id per distinct vertex position).
     """
 
-    __slots__ = ("verts", "normals", "offs", "bbox", "nverts", "soa")
+    __slots__ = ("verts", "normals", "offs", "bbox", "nverts", "soa", "circle", "convex", "vid")
 
     def __init__(self, polys: list[np.ndarray]):
         K = len(polys)
@@ -72,6 +74,20 @@ class Pieces:
         self.soa = tuple(np.ascontiguousarray(a.T) for a in (
             self.normals[..., 0], self.normals[..., 1], self.offs,
             self.verts[..., 0], self.verts[..., 1]))
+        # bounding circles: box centre and the farthest vertex (cx, cy, radius)
+        c = 0.5 * (self.bbox[:, :2] + self.bbox[:, 2:])
+        d = self.verts - c[:, None, :]
+        rho = np.sqrt((d * d).sum(axis=2)).max(axis=1) if len(self) else np.zeros(0)
+        self.circle = (c[:, 0].copy(), c[:, 1].copy(), rho)
+        # convex (counter-clockwise, no reflex vertex): polygons.convex_pieces can return a
+        # non-convex "rhombus" along a diagonal; the kernels' separating-axis test then blocks
+        # less than the polygon, so the certificates that rely on convexity skip it
+        e = np.roll(self.verts, -1, axis=1) - self.verts
+        cr = e[..., 0] * np.roll(e, -1, axis=1)[..., 1] - e[..., 1] * np.roll(e, -1, axis=1)[..., 0]
+        self.convex = (cr >= -1e-12).all(axis=1)
+        # one id per distinct vertex position (pieces of one polygon share vertices)
+        self.vid = np.unique(self.verts.reshape(-1, 2), axis=0, return_inverse=True)[1] \
+            .reshape(self.verts.shape[:2]) if len(self) else np.zeros(self.verts.shape[:2], int)
 
     def __len__(self) -> int:
         return len(self.nverts)
@@ -81,6 +97,9 @@ class Pieces:
         out.verts, out.normals = self.verts[idx], self.normals[idx]
         out.offs, out.bbox, out.nverts = self.offs[idx], self.bbox[idx], self.nverts[idx]
         out.soa = tuple(np.ascontiguousarray(a[:, idx]) for a in self.soa)
+        out.circle = tuple(a[idx] for a in self.circle)
+        out.convex = self.convex[idx]
+        out.vid = self.vid[idx]
         return out
 
     def vertex_list(self) -> np.ndarray:

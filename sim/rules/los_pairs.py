@@ -10,23 +10,24 @@ features of areas either model is within). For pairs (I, J) of models (round or 
    through t1 and t2 and the far side of the chord). A target whose bounding circle lies
    in it (margins 1e-6") cannot be seen: every segment between the bases crosses the
    chord's relative interior, which lies in the piece's open interior (or crosses the
-   piece's edge into it). Candidates come from one angular sort of the targets per
-   observer and ``searchsorted`` over the chords' angular intervals; observers go in parts
-   of <= 32 and the tests in batches of a few thousand (observer, piece, target) triples,
-   piece-major (pieces with most candidates first), dropping pairs already blocked.
-2. ``capsule_inputs``: for the pairs left, the exact centre crossing (separating axes)
-   -> ``centre_free``; the pieces meeting the capsule around the centre segment (radius =
-   the larger bounding radius) and the obstacle vertices inside it: the inputs of the exact
-   test (sim.rules.los_batch / sim.rules.los_kernels). No such piece -> ``clear`` (visible
-   and fully visible both ways).
+   piece's edge into it). Candidates: the targets of the angular bins (1024 per turn, one
+   sort of the targets by observer and bin) a chord's angular interval meets; the tests go
+   in batches of some thousands of (observer, piece, target) triples, piece-major (pieces
+   with most candidates first), dropping pairs already blocked.
+2. ``capsule_inputs``: for the pairs left, the pieces whose bounding circle comes near the
+   centre segment, then the exact centre crossing (separating axes) -> ``centre_free``;
+   the pieces meeting the capsule around the centre segment (radius = the larger bounding
+   radius) and the obstacle vertices inside it (each position once per pair): the inputs
+   of the exact test (sim.rules.los_batch / sim.rules.los_kernels). No such piece ->
+   ``clear`` (visible and fully visible both ways).
 
 Every stage is a sound filter or certificate followed by an exact test on the pair's own
 data, so the answer for a pair does not depend on which other pairs are resolved with it.
 Kernels use the vertex-major packed pieces (``Pieces.soa``) and 1-D coordinate arrays:
 small-axis reductions and (E, V, 2) gathers cost far more than the arithmetic here. Large
-inputs go in chunks so that temporaries stay well under glibc's 128 KiB mmap threshold and
-the peak heap use of a stage stays small (no fresh pages faulted in on every call). Also
-here: area outlines packed as edge arrays and the areas round bases are within.
+inputs go in chunks of some thousands of entries (sim.rules.visibility_index keeps glibc
+from trimming the heap between them). Also here: area outlines packed as edge arrays and
+the areas round bases are within.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ from sim.rules.geometry import EPS
 from sim.rules.los_batch import sat_cross_k
 from sim.rules.visibility import AREA, DENSE
 
-__all__ = ["umbra_blocked", "capsule_inputs", "pack_area_edges", "within_round"]
+__all__ = ["umbra_blocked", "capsule_inputs", "pack_area_edges", "area_boxes",
+           "within_candidates", "within_pairs"]
 
 
 def pack_area_edges(polys):
@@ -57,70 +59,79 @@ def pack_area_edges(polys):
             P1[..., 1], real)
 
 
-def within_round(centres, rad, edges) -> np.ndarray:
-    """13.x (models, areas): a disc (centre, radius ``rad``) is within the area (centre inside
-    the outline, or the outline within ``rad`` + EPS), one edge of every area at a time."""
-    x0, y0, abx, aby, ab2, y1, real = edges
-    if len(centres) * x0.size <= 4096:               # few models: all edges in one pass
-        cx, cy = centres[:, 0][:, None, None], centres[:, 1][:, None, None]
-        apx, apy = cx - x0, cy - y0
-        t = np.clip((apx * abx + apy * aby) / ab2, 0, 1)
-        dx, dy = apx - t * abx, apy - t * aby
-        dmin = np.sqrt((dx * dx + dy * dy).min(axis=2))
-        straddle = ((y0 > cy) != (y1 > cy)) & real
-        with np.errstate(divide="ignore", invalid="ignore"):
-            xc = x0 + (cy - y0) * abx / (y1 - y0)
-        inside = (straddle & (xc > cx)).sum(axis=2) % 2 == 1
-        return inside | (dmin <= rad[:, None] + EPS)
-    cx, cy = centres[:, 0][:, None], centres[:, 1][:, None]
-    d2 = inside = None
+def area_boxes(polys) -> np.ndarray:
+    """(A, 4) bounding boxes (xmin, ymin, xmax, ymax) of the area outlines."""
+    if not polys:
+        return np.zeros((0, 4))
+    return np.array([[p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()]
+                     for p in (np.asarray(q, float) for q in polys)])
+
+
+def within_candidates(centres, rad, boxes):
+    """(model, area) pairs whose box, grown by the model's radius (+ EPS + 1e-6"), holds the
+    model's centre: the only ones a disc can be within."""
+    g = rad[:, None] + (EPS + 1e-6)
+    cx, cy = centres[:, 0:1], centres[:, 1:2]
+    m = (cx >= boxes[:, 0] - g) & (cx <= boxes[:, 2] + g) & (cy >= boxes[:, 1] - g) \
+        & (cy <= boxes[:, 3] + g)
+    return np.nonzero(m)
+
+
+def within_pairs(centres, rad, area, edges) -> np.ndarray:
+    """13.x For (model, area) pairs: the disc (centre, radius ``rad``) is within the area
+    (centre inside the outline by crossing parity, or the outline within ``rad`` + EPS),
+    one row of edges per pair."""
+    x0, y0, abx, aby, ab2, y1, real = (a[area] for a in edges)
+    cx, cy = centres[:, 0:1], centres[:, 1:2]
+    apx, apy = cx - x0, cy - y0
+    t = np.clip((apx * abx + apy * aby) / ab2, 0, 1)
+    dx, dy = apx - t * abx, apy - t * aby
+    dmin = np.sqrt((dx * dx + dy * dy).min(axis=1))
+    straddle = ((y0 > cy) != (y1 > cy)) & real
     with np.errstate(divide="ignore", invalid="ignore"):
-        for e in range(x0.shape[1]):
-            apx, apy = cx - x0[:, e], cy - y0[:, e]
-            t = np.clip((apx * abx[:, e] + apy * aby[:, e]) / ab2[:, e], 0, 1)
-            dx, dy = apx - t * abx[:, e], apy - t * aby[:, e]
-            de = dx * dx + dy * dy
-            d2 = de if d2 is None else np.minimum(d2, de, out=d2)
-            straddle = ((y0[:, e] > cy) != (y1[:, e] > cy)) & real[:, e]
-            xc = x0[:, e] + (cy - y0[:, e]) * abx[:, e] / (y1[:, e] - y0[:, e])
-            odd = straddle & (xc > cx)
-            inside = odd if inside is None else np.logical_xor(inside, odd, out=inside)
-    return inside | (np.sqrt(d2) <= rad[:, None] + EPS)
-
-def _active_entries(ix, I, J, p, k, dense_only: bool):
-    kind = ix.blk.kind[k]
-    if dense_only:
-        keep = kind == DENSE
-    else:
-        ar = ix.blk.area[k]
-        either = ix.within[I[p], ar] | ix.within[J[p], ar]
-        keep = np.where(kind == AREA, ~either, either)
-    return p[keep], k[keep]
+        xc = x0 + (cy - y0) * abx / (y1 - y0)
+    inside = (straddle & (xc > cx)).sum(axis=1) % 2 == 1
+    return inside | (dmin <= rad + EPS)
 
 
-def _bbox_candidates(ix, I, J, R, dense_only: bool):
+def _candidates(ix, I, J, R, dense_only: bool):
+    """Entries (pair p, piece k), pair-major: the pieces active for the pair (13.10 / 13.11)
+    whose bounding circle comes within R[p] (+ 1e-6") of the pair's centre segment (the
+    others neither cross it nor come within R of it)."""
     pk = ix.blk.pieces
-    ci, cj = ix.centres[I], ix.centres[J]
-    lo = np.minimum(ci, cj) - R[:, None]
-    hi = np.maximum(ci, cj) + R[:, None]
-    bb = pk.bbox
-    cand = ((bb[None, :, 0] <= hi[:, 0:1]) & (bb[None, :, 2] >= lo[:, 0:1])
-            & (bb[None, :, 1] <= hi[:, 1:2]) & (bb[None, :, 3] >= lo[:, 1:2]))
-    p, k = np.nonzero(cand)
-    return _active_entries(ix, I, J, p, k, dense_only)
+    cx, cy, rho = pk.circle
+    C = ix.centres
+    ax, ay = C[I, 0][:, None], C[I, 1][:, None]
+    dx, dy = C[J, 0][:, None] - ax, C[J, 1][:, None] - ay
+    wx, wy = cx - ax, cy - ay                                   # (P, K)
+    L2 = dx * dx + dy * dy
+    t = np.clip((wx * dx + wy * dy) / np.where(L2 > 0, L2, 1.0), 0.0, 1.0)
+    wx -= t * dx
+    wy -= t * dy
+    g = R[:, None] + rho + 1e-6
+    cand = wx * wx + wy * wy <= g * g
+    kind = ix.blk.kind
+    if dense_only:
+        cand &= kind == DENSE
+    else:
+        ar = ix.blk.area
+        either = ix.within[I][:, ar] | ix.within[J][:, ar]
+        cand &= np.where(kind == AREA, ~either, either)
+    return np.nonzero(cand)
 
 
 def capsule_inputs(ix, I, J, dense_only: bool = False):
     """Stage 2 for pairs (I, J): the active pieces meeting each pair's capsule (CSR:
     ``pstart``, ``pidx``, piece indices ascending per pair) and the obstacle vertices within
-    the capsule radius of the centre segment (CSR: ``ostart``, ``opts``)."""
+    the capsule radius of the centre segment (CSR: ``ostart``, ``opts``; each point once per
+    pair)."""
     P = len(I)
     pk = ix.blk.pieces
     zero = np.zeros(P + 1, dtype=np.int64)
     if len(pk) == 0 or P == 0:
         return zero, np.zeros(0, np.int64), zero, np.zeros((0, 2)), np.ones(P, bool)
     R = np.maximum(ix.rad[I], ix.rad[J]) + 1e-6
-    p, k = _bbox_candidates(ix, I, J, R, dense_only)
+    p, k = _candidates(ix, I, J, R, dense_only)
     n = len(p)
     cross = np.empty(n, bool)
     dist = np.empty(n)
@@ -136,7 +147,16 @@ def capsule_inputs(ix, I, J, dense_only: bool = False):
     # obstacle vertices (real ones, not padding) within R of the centre segment
     ep, ev = np.nonzero(inside)
     opts = pk.verts[k[ep], ev]
-    ostart = np.searchsorted(p[ep], np.arange(P + 1), side="left").astype(np.int64)
+    pe = p[ep]
+    # a vertex shared by several pieces (a polygon's convex pieces) once per pair: the same
+    # candidate lines, once
+    if len(pe) > 1:
+        key = pe * (int(pk.vid.max()) + 1) + pk.vid[k[ep], ev]
+        o = np.argsort(key, kind="stable")
+        dup = np.zeros(len(pe), dtype=bool)
+        dup[o[1:]] = key[o[1:]] == key[o[:-1]]
+        opts, pe = opts[~dup], pe[~dup]
+    ostart = np.searchsorted(pe, np.arange(P + 1), side="left").astype(np.int64)
     return pstart, k, ostart, opts, centre_free
 
 
@@ -147,7 +167,7 @@ def _mod_2pi(x):
     return out
 
 
-_CAP_CHUNK = 1536       # (pair, piece) entries per chunk of capsule_inputs: (V, E) arrays < 128 KiB
+_CAP_CHUNK = 8192       # (pair, piece) entries per chunk of capsule_inputs
 
 
 def _capsule_chunk(ix, I, J, R, p, k, inside):
@@ -186,8 +206,10 @@ def _capsule_chunk(ix, I, J, R, p, k, inside):
 
 _TWO_PI = 2.0 * np.pi
 _GROW = 1e-6            # bounding circles grown by this much (both sides): margins of the certificate
-_CHUNK = 4096           # triples per batch: keeps temporaries small (cache, no fresh mmap pages)
-_OBS_CHUNK = 32         # observers per part: (observers x pieces) chord arrays stay small
+_CHUNK = 8192           # triples per batch (pairs blocked by a batch leave the next ones)
+_OBS_CHUNK = 100        # observers per part: (observers x pieces) chord arrays
+_BINS = 1024            # angular bins per turn for the umbra candidates
+_BIN_SCALE = _BINS / _TWO_PI
 
 
 def umbra_blocked(ix, obs, tgt, dense_only: bool = False) -> np.ndarray:
@@ -228,15 +250,23 @@ def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
     tx, ty = C[tgt, 0], C[tgt, 1]
     th = np.arctan2(ty - C[obs, 1], tx - C[obs, 0])
     th = _mod_2pi(th)
-    key = np.concatenate([th, th + _TWO_PI])
-    key += np.tile(oinv * 16.0, 2)
+    # targets by observer and angular bin (twice: angle and angle + 2 pi, for intervals
+    # through angle 0); a chord's candidates are the targets of the bins its angular
+    # interval meets (a superset: the half-plane tests decide)
+    U = len(uo)
+    tb = np.minimum((th * _BIN_SCALE).astype(np.int64), _BINS - 1)
+    key = np.concatenate([tb, tb + _BINS])
+    key += np.tile(oinv * (2 * _BINS), 2)
     order = np.argsort(key)
-    sk = key[order]
     order %= P
+    first = np.zeros(U * 2 * _BINS + 1, dtype=np.int64)
+    np.cumsum(np.bincount(key, minlength=U * 2 * _BINS), out=first[1:])
     ln = _chord_lines(ix, uo, dense_only)
-    lo = ln["lo"] + np.repeat(16.0 * np.arange(len(uo)), K)
-    s = np.searchsorted(sk, lo, "left")
-    cnt = np.searchsorted(sk, lo + ln["width"], "right") - s
+    base = np.repeat(np.arange(U) * (2 * _BINS), K)
+    b0 = np.minimum((ln["lo"] * _BIN_SCALE).astype(np.int64), _BINS - 1)
+    b1 = np.minimum(((ln["lo"] + ln["width"]) * _BIN_SCALE).astype(np.int64), 2 * _BINS - 1)
+    s = first.take(base + b0)
+    cnt = first.take(base + b1 + 1) - s
     cnt[~ln["valid"]] = 0
     # lines piece-major, pieces with the most candidates first: triples of pairs already
     # blocked by an earlier batch are dropped (blocked is an OR over lines)

@@ -10,22 +10,19 @@ Holds, for models in a stable order (the order given), numpy bool matrices index
   (24.24) applied for enemy observers; recomputed from cached geometry, so changing who has
   made ranged attacks needs no geometry.
 
-Pairs are resolved in stages, all pairs at once (sim.rules.los_pairs): a "definitely
-blocked" certificate (the target's bounding circle inside the umbra of one piece's chord lit
-by the observer's bounding circle; candidates by one angular sort per observer), then for
-the pairs left the pieces meeting their capsule; pairs with a blocker in the capsule and a
-blocked centre line get the exact test, batched over pairs in rounds of candidate lines
+All three matrices are kept eagerly: ``full_recompute`` and ``update`` (only the rows and
+columns of moved models) resolve line of sight and fully visible together. Pairs are
+resolved in stages, all pairs at once (sim.rules.los_pairs): a "definitely blocked"
+certificate (the target's bounding circle inside the umbra of one piece's chord lit by the
+observer's bounding circle; candidates by angular bins per observer), then for the pairs
+left the pieces meeting their capsule; pairs with a blocker in the capsule and a blocked
+centre line get the exact test, batched over pairs in rounds of candidate lines
 (sim.rules.los_batch; bases that are not round go to sim.rules.los_kernels one pair at a
-time). ``fully_visible`` is lazy: entries that need the exact test are computed when first
-read (whole matrix via ``fully_visible``/``cover``, one observer row via
-``row_fully_visible``/``row_cover``, or single entries via ``is_fully_visible``/
-``has_cover``/``unit_cover_flags``) and cached until a model of the pair moves; the entries of
-one read are resolved in one batch for round bases (sim.rules.los_full: the answer of
-los_kernels.footprint_fully_visible, stage by stage over all pairs), other bases with that
-kernel one pair at a time. Areas a model
-is within and distances are computed in row blocks; every stage keeps its numpy temporaries
-small (chunks, no (pairs x pieces x vertices) blow-ups), so a recompute does not grow the heap
-and fault in fresh pages. ``update`` recomputes only the rows and columns of moved models.
+time). Pairs with sight and a blocker in the capsule get fully visible both ways from the
+same capsule inputs, batched for round bases (sim.rules.los_full, certificates first:
+sim.rules.los_certs; the answer of los_kernels.footprint_fully_visible), other bases with
+that kernel one pair at a time. ``full_dense`` (13.11.01, only Solid features) is computed
+when ``visible`` needs it (a hidden target in the band the 3" penalty changes).
 """
 
 from __future__ import annotations
@@ -40,7 +37,8 @@ from sim.rules.los_batch import (csr_subset as _csr_subset, outline_crossings_ro
                                  pairs_visible_round)
 from sim.rules.los_full import fully_visible_round
 from sim.rules.los_kernels import footprint_fully_visible, pair_visible
-from sim.rules.los_pairs import capsule_inputs, pack_area_edges, umbra_blocked, within_round
+from sim.rules.los_pairs import (area_boxes, capsule_inputs, pack_area_edges, umbra_blocked,
+                                 within_candidates, within_pairs)
 from sim.rules.terrain import TerrainArea
 from sim.rules.visibility import (
     DETECTION_RANGE, GONE_TO_GROUND_PENALTY, HIDEABLE, TerrainBlockers, clamp_range,
@@ -48,7 +46,34 @@ from sim.rules.visibility import (
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
 
-_ROWS = 32      # rows per block of (rows x models x 2) float temporaries (< 128 KiB each)
+
+def _keep_heap() -> None:
+    """glibc only: keep freed heap memory instead of returning it to the system at once
+    (M_TRIM_THRESHOLD 32 MiB) and serve blocks up to 4 MiB from the heap (M_MMAP_THRESHOLD).
+    A recompute allocates and frees a few MiB of numpy temporaries; with the defaults
+    (128 KiB) the heap is trimmed several times per call and every page is faulted in again,
+    and every temporary over 128 KiB is a fresh mmap. Process-wide, set once at import;
+    memory use grows by at most the largest recent working set. No-op elsewhere."""
+    try:
+        import ctypes
+        import ctypes.util
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        if hasattr(libc, "mallopt") and hasattr(libc, "gnu_get_libc_version"):
+            libc.mallopt(-1, 32 << 20)      # M_TRIM_THRESHOLD
+            libc.mallopt(-3, 4 << 20)       # M_MMAP_THRESHOLD
+    except OSError:
+        pass
+
+
+_keep_heap()
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+_ROWS = 32      # rows per block of distance_matrix calls (bases that are not round)
 
 
 @dataclass(frozen=True)
@@ -93,8 +118,8 @@ class VisibilityIndex:
         self.attacked_units: set[str] = set()
         self.fps = [m.fp for m in self.models]
         self.los = np.zeros((n, n), dtype=bool)
-        self._fv = np.zeros((n, n), dtype=bool)          # fully visible, where known
-        self._fv_known = np.ones((n, n), dtype=bool)
+        self._fv = np.zeros((n, n), dtype=bool)          # fully visible (06.01)
+        self._cover = np.zeros((n, n), dtype=bool)       # cover qualification (13.08)
         self._clear = np.zeros((n, n), dtype=bool)       # no blocker in the pair's capsule
         self.full_dense = np.ones((n, n), dtype=bool)
         self.stats = {"pairs": 0, "exact_los": 0, "exact_full": 0}
@@ -107,11 +132,12 @@ class VisibilityIndex:
     def _refresh_geometry(self, rows=None) -> None:
         n = len(self.fps)
         if rows is None:
-            self.centres = np.array([f.centre for f in self.fps], dtype=float).reshape(n, 2)
-            self.rad = np.array([f.bounding_radius for f in self.fps], dtype=float)
-            self.round = np.array([f.shape == "round" for f in self.fps], dtype=bool)
-            self.radius = np.array([0.5 * f.length if f.shape == "round" else 0.0
-                                    for f in self.fps], dtype=float)
+            fps = self.fps
+            self.centres = np.array([(f.x, f.y) for f in fps], dtype=float).reshape(n, 2)
+            self.round = np.array([f.shape == "round" for f in fps], dtype=bool)
+            self.rad = np.array([0.5 * f.length if f.shape == "round" else f.bounding_radius
+                                 for f in fps], dtype=float)
+            self.radius = np.where(self.round, self.rad, 0.0)
             self.within = np.zeros((n, len(self.blk.areas)), dtype=bool)
             self._cores = {}
             rows = range(n)
@@ -146,8 +172,8 @@ class VisibilityIndex:
         return self._cores[i]
 
     def _full_distances(self) -> None:
-        """``dist`` for all models in row blocks (small temporaries, the buffer reused): the
-        arithmetic of geometry.distance_matrix for round bases, that function otherwise."""
+        """``dist`` for all models (the buffer reused): the arithmetic of
+        geometry.distance_matrix for round bases, that function otherwise (in row blocks)."""
         n = len(self.fps)
         if getattr(self, "dist", None) is None or self.dist.shape != (n, n):
             self.dist = np.empty((n, n))
@@ -156,25 +182,26 @@ class VisibilityIndex:
                 self.dist[r0:r0 + _ROWS] = distance_matrix(self.fps[r0:r0 + _ROWS], self.fps)
             return
         cx, cy, r = self.centres[:, 0].copy(), self.centres[:, 1].copy(), self.radius
-        for r0 in range(0, n, _ROWS):
-            sl = slice(r0, r0 + _ROWS)
-            dx, dy = cx[sl, None] - cx, cy[sl, None] - cy
-            np.maximum(np.sqrt(dx * dx + dy * dy) - r[sl, None] - r, 0.0, out=self.dist[sl])
+        dx, dy = cx[:, None] - cx, cy[:, None] - cy
+        np.maximum(np.sqrt(dx * dx + dy * dy) - r[:, None] - r, 0.0, out=self.dist)
 
     def _pack_areas(self) -> None:
         self._area_edges = pack_area_edges(self.blk.area_polys)
+        self._area_boxes = area_boxes(self.blk.area_polys)
 
     def _within_rows(self, rows) -> np.ndarray:
-        """13.x Areas each model is within (any part of the base inside the area's footprint),
-        vectorised over models, areas and edges for round bases (los_pairs.within_round)."""
+        """13.x Areas each model is within (any part of the base inside the area's footprint):
+        for round bases, the (model, area) pairs whose grown box holds the centre
+        (los_pairs.within_candidates, los_pairs.within_pairs)."""
         rows = np.asarray(rows, dtype=np.int64)
         out = np.zeros((len(rows), len(self.blk.areas)), dtype=bool)
         if out.size == 0:
             return out
         rnd = self.round[rows]
-        for r0 in range(0, len(rows), 2 * _ROWS):   # row blocks: small (rows, areas) arrays
-            r = rows[r0:r0 + 2 * _ROWS]
-            out[r0:r0 + 2 * _ROWS] = within_round(self.centres[r], self.rad[r], self._area_edges)
+        m, a = within_candidates(self.centres[rows], self.rad[rows], self._area_boxes)
+        if len(m):
+            r = rows[m]
+            out[m, a] = within_pairs(self.centres[r], self.rad[r], a, self._area_edges)
         for r_i in np.flatnonzero(~rnd):
             from sim.rules.terrain import model_within_area
             out[r_i] = [model_within_area(self.fps[rows[r_i]], a) for a in self.blk.areas]
@@ -235,9 +262,8 @@ class VisibilityIndex:
         return out
 
     def _resolve(self, I, J):
-        """Resolve unordered pairs (I, J): los (symmetric), and fully_visible where it follows
-        from the stages (clear: True both ways; no sight: False); the rest is left to
-        ``_fill_full`` (computed when read)."""
+        """Resolve unordered pairs (I, J): los (symmetric) and fully_visible both ways (clear
+        capsule: True; no sight: False; otherwise the exact test, ``_full_pairs``)."""
         P = len(I)
         self.stats["pairs"] += P
         blocked = umbra_blocked(self, I, J)
@@ -257,54 +283,55 @@ class VisibilityIndex:
         self.los[J, I] = los
         self._clear[I, J] = clear
         self._clear[J, I] = clear
-        known = clear | ~los
-        self._fv[I, J] = clear
-        self._fv[J, I] = clear
-        self._fv_known[I, J] = known
-        self._fv_known[J, I] = known
+        fv_ij, fv_ji = clear.copy(), clear.copy()
+        sub = np.flatnonzero(los[rest] & ~clear[rest])
+        if len(sub):
+            # both directions share the pair's capsule inputs: rows sub, then sub again
+            rows = np.concatenate([sub, sub])
+            ps, pi = _csr_subset(pstart, pidx, rows)
+            os_, op = _csr_subset(ostart, opts, rows)
+            a, b = I[rest[sub]], J[rest[sub]]
+            f = self._full_pairs(np.concatenate([a, b]), np.concatenate([b, a]), ps, pi, os_, op)
+            fv_ij[rest[sub]] = f[:len(sub)]
+            fv_ji[rest[sub]] = f[len(sub):]
+        self._fv[I, J] = fv_ij
+        self._fv[J, I] = fv_ji
 
-    def _full_exact(self, I, J, dense_only: bool = False) -> np.ndarray:
-        """06.01 Exact fully-visible for directed pairs (observer I, target J) that have
-        sight and a blocker in their capsule: round pairs batched (los_full), others with
-        los_kernels.footprint_fully_visible."""
-        out = np.zeros(len(I), dtype=bool)
-        if len(I) == 0:
-            return out
-        lo, hi = np.minimum(I, J), np.maximum(I, J)      # capsule inputs of the unordered pair
-        pstart, pidx, ostart, opts, _ = capsule_inputs(self, lo, hi, dense_only)
+    def _full_pairs(self, I, J, pstart, pidx, ostart, opts) -> np.ndarray:
+        """06.01 Exact fully-visible for directed pairs (observer I, target J), given their
+        capsule inputs (every pair with a piece): round pairs batched (los_full), others
+        with los_kernels.footprint_fully_visible."""
+        self.stats["exact_full"] += len(I)
+        out = np.ones(len(I), dtype=bool)
         pk = self.blk.pieces
-        if dense_only:
-            out[:] = ~umbra_blocked(self, lo, hi, dense_only=True)
-        else:
-            out[:] = True
-        todo = out & (pstart[1:] > pstart[:-1])
-        rnd = todo & self.round[I] & self.round[J]
+        rnd = self.round[I] & self.round[J]
         b = np.flatnonzero(rnd)
         if len(b):
             ps, pi = _csr_subset(pstart, pidx, b)
             os_, op = _csr_subset(ostart, opts, b)
             c, r = self.centres, self.radius
             out[b] = fully_visible_round(c[I[b]], r[I[b]], c[J[b]], r[J[b]], pk, ps, pi, os_, op)
-        for q in np.flatnonzero(todo & ~rnd):
+        for q in np.flatnonzero(~rnd):
             a, b = pstart[q], pstart[q + 1]
             (ac, ar), (bc, br) = self._core(I[q]), self._core(J[q])
             out[q] = footprint_fully_visible(ac, ar, bc, br, pk.subset(pidx[a:b]),
                                              opts[ostart[q]:ostart[q + 1]])
-        self.stats["exact_full"] += len(I)
         return out
 
-    def _fill_full(self, rows=None, cols=None) -> None:
-        """Compute the not-yet-known fully_visible entries (of ``rows`` x ``cols``, or all)."""
-        if rows is None:
-            I, J = np.nonzero(~self._fv_known)
-        else:
-            rows = np.asarray(rows, dtype=np.int64)
-            cols = np.arange(len(self.fps)) if cols is None else np.asarray(cols, dtype=np.int64)
-            r, c = np.nonzero(~self._fv_known[np.ix_(rows, cols)])
-            I, J = rows[r], cols[c]
-        if len(I):
-            self._fv[I, J] = self._full_exact(I, J)
-            self._fv_known[I, J] = True
+    def _full_dense(self, I, J) -> np.ndarray:
+        """13.11.01 Fully visible counting only Solid features, directed pairs (I, J)."""
+        out = np.zeros(len(I), dtype=bool)
+        if len(I) == 0:
+            return out
+        lo, hi = np.minimum(I, J), np.maximum(I, J)      # capsule inputs of the unordered pair
+        out[:] = ~umbra_blocked(self, lo, hi, dense_only=True)
+        pstart, pidx, ostart, opts, _ = capsule_inputs(self, lo, hi, True)
+        todo = np.flatnonzero(out & (pstart[1:] > pstart[:-1]))
+        if len(todo):
+            ps, pi = _csr_subset(pstart, pidx, todo)
+            os_, op = _csr_subset(ostart, opts, todo)
+            out[todo] = self._full_pairs(I[todo], J[todo], ps, pi, os_, op)
+        return out
 
     def _ensure_dense(self, need: np.ndarray) -> None:
         """13.11.01 Fill full_dense (fully visible counting only Solid features) for the
@@ -314,26 +341,26 @@ class VisibilityIndex:
         if not todo.any():
             return
         I, J = np.nonzero(todo)
-        self.full_dense[I, J] = self._full_exact(I, J, dense_only=True)
+        self.full_dense[I, J] = self._full_dense(I, J)
         self._dense_known[I, J] = True
 
     # --- public API --------------------------------------------------------------------------
 
     def full_recompute(self) -> None:
-        """06.01 Recompute line of sight from scratch; fully-visible entries that need the
-        exact test are computed when first read (``fully_visible``, ``cover``, row queries)."""
+        """06.01 / 13.08 Recompute line of sight, fully visible and cover from scratch."""
         n = len(self.fps)
         self._refresh_geometry()
         self.los[:] = False
         self._fv[:] = False
         self._clear[:] = False
-        self._fv_known[:] = True
         self.full_dense[:] = True
         np.fill_diagonal(self.los, True)
         np.fill_diagonal(self._fv, True)
         I, J = self._pairs_for()
         self._resolve(I, J)
         self._dense_known = np.zeros((n, n), dtype=bool)
+        np.logical_not(self._fv, out=self._cover)
+        self._cover |= (self.hideable & self.within_any)[None, :]
         self._visible = None
 
     def update(self, moved_ids: Iterable[str], new_footprints: Iterable[Footprint]) -> None:
@@ -350,6 +377,9 @@ class VisibilityIndex:
         self._resolve(I, J)
         self._dense_known[rows, :] = False
         self._dense_known[:, rows] = False
+        a = self.hideable & self.within_any
+        self._cover[rows, :] = a[None, :] | ~self._fv[rows, :]
+        self._cover[:, rows] = a[rows][None, :] | ~self._fv[:, rows]
         self._visible = None
 
     def set_lone_operative(self, model_id: str, x: float | None) -> None:
@@ -377,19 +407,16 @@ class VisibilityIndex:
 
     @property
     def fully_visible(self) -> np.ndarray:
-        """06.01 fully_visible[i, j]: target j is fully visible to observer i (every entry
-        computed on this read if not yet known; prefer ``row_fully_visible``)."""
-        self._fill_full()
+        """06.01 fully_visible[i, j]: target j is fully visible to observer i."""
         return self._fv
 
     def row_fully_visible(self, i: int) -> np.ndarray:
-        """06.01 One observer row of ``fully_visible``, computed on demand and cached."""
-        self._fill_full([i])
+        """06.01 One observer row of ``fully_visible``."""
         return self._fv[i]
 
     def row_cover(self, i: int) -> np.ndarray:
-        """13.08 One attacking-model row of ``cover``, computed on demand."""
-        return (self.hideable & self.within_any) | ~self.row_fully_visible(i)
+        """13.08 One attacking-model row of ``cover`` (a read-only view, kept current)."""
+        return _read_only(self._cover[i])
 
     @property
     def hidden(self) -> np.ndarray:
@@ -399,10 +426,10 @@ class VisibilityIndex:
 
     @property
     def cover(self) -> np.ndarray:
-        """13.08 cover[i, j]: target j qualifies for cover against attacking model i (every
-        entry; prefer ``row_cover`` for one attacking model)."""
-        a = (self.hideable & self.within_any)[None, :]
-        return a | ~self.fully_visible
+        """13.08 cover[i, j]: target j qualifies for cover against attacking model i: (a)
+        INFANTRY/BEASTS/SWARM within a terrain area, or (b) not fully visible to i (a
+        read-only view, kept current)."""
+        return _read_only(self._cover)
 
     @property
     def visible(self) -> np.ndarray:
@@ -426,15 +453,11 @@ class VisibilityIndex:
 
     def is_fully_visible(self, a_id: str, b_id: str) -> bool:
         """06.01 Is model b fully visible to model a?"""
-        r, c = self.row[a_id], self.row[b_id]
-        self._fill_full([r], [c])
-        return bool(self._fv[r, c])
+        return bool(self._fv[self.row[a_id], self.row[b_id]])
 
     def has_cover(self, a_id: str, b_id: str) -> bool:
         """13.08 Does target model b qualify for cover against attacking model a?"""
-        r, c = self.row[a_id], self.row[b_id]
-        self._fill_full([r], [c])
-        return bool((self.hideable[c] and self.within_any[c]) or not self._fv[r, c])
+        return bool(self._cover[self.row[a_id], self.row[b_id]])
 
     def _unit_cols(self, unit_id: str) -> list[int]:
         return [i for i, u in enumerate(self.units) if u == unit_id]
@@ -448,12 +471,8 @@ class VisibilityIndex:
         """06.01 Unit fully visible: every model of the unit is fully visible to model a."""
         cols = self._unit_cols(unit_id)
         r = self.row[a_id]
-        return bool(cols) and bool((self.visible[r, cols] & self.row_fully_visible(r)[cols]).all())
+        return bool(cols) and bool((self.visible[r, cols] & self._fv[r, cols]).all())
 
     def unit_cover_flags(self, a_id: str, unit_id: str) -> list[bool]:
-        """13.08 Per-model cover qualification of a unit's models against attacking model a
-        (computes only those fully-visible entries)."""
-        r, cols = self.row[a_id], self._unit_cols(unit_id)
-        self._fill_full([r], cols)
-        a = self.hideable[cols] & self.within_any[cols]
-        return [bool(x) for x in a | ~self._fv[r, cols]]
+        """13.08 Per-model cover qualification of a unit's models against attacking model a."""
+        return self._cover[self.row[a_id], self._unit_cols(unit_id)].tolist()
