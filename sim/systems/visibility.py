@@ -45,8 +45,6 @@ class BattleVisibility:
         for unit_ent in self._lone_units:
             self._lone_operatives(unit_ent)
         self._attacked: dict[str, bool] = {}
-        self._cover_rows: dict = {}  # observer row -> 13.08 cover row, until a model moves
-        self._cover_blocks: dict = {}  # observer rows (bytes) -> their cover rows, likewise
         self.sync_hidden()
         self.index.visible  # noqa: B018 - computed now, with the world, not on the first query
 
@@ -75,8 +73,6 @@ class BattleVisibility:
         live = [e for e in ents if W.on_table(e)]
         if live:
             self.index.update([W.model_id(e) for e in live], [W.footprint(e) for e in live])
-            self._cover_rows.clear()
-            self._cover_blocks.clear()
 
     def sync_hidden(self) -> None:
         """13.09: a unit that made ranged attacks this turn or last turn cannot be hidden.
@@ -121,11 +117,7 @@ class BattleVisibility:
         cols, stealth = self._target_columns(target_unit)
         if not len(cols):
             return False
-        r = self.index.row[observer]
-        row = self._cover_rows.get(r)
-        if row is None:  # one attacking model's row, computed on demand (fully visible is lazy)
-            row = self._cover_rows[r] = self.index.row_cover(r)
-        flags = row[cols].tolist()
+        flags = self.index.row_cover(self.index.row[observer])[cols].tolist()
         return cover_rule(flags, stealth, shooting_type == "indirect" and weapon.has("INDIRECT FIRE"), False)
 
     def lone_operative_beyond_rows(self, observer_rows, target_unit: int) -> list[bool]:
@@ -148,23 +140,14 @@ class BattleVisibility:
         if not len(cols):
             return [False] * n
         indirect = shooting_type == "indirect" and weapon.has("INDIRECT FIRE")
-        key = observer_rows.tobytes()
-        block = self._cover_blocks.get(key)
-        if block is None:  # the attacking models' cover rows, kept until a model moves
-            if len(self._cover_blocks) > 64:
-                self._cover_blocks.clear()
-            rows = self._cover_rows
-            for r in observer_rows.tolist():
-                if r not in rows:  # computed on demand (fully visible is lazy)
-                    rows[r] = self.index.row_cover(r)
-            block = self._cover_blocks[key] = np.array([rows[r] for r in observer_rows.tolist()])
+        block = self.index.cover[observer_rows[:, None], cols]  # (the index keeps it current)
         # 13.08 depends on the models' flags only through "every model qualifies": ask the rule
         # once for a model whose flags give each answer that occurs
-        every = _all_per_row(block[:, cols]).tolist()
+        every = _all_per_row(block).tolist()
         answers: dict[bool, bool] = {}
         for i, e in enumerate(every):
             if e not in answers:
-                answers[e] = cover_rule(block[i, cols].tolist(), stealth, indirect, False)
+                answers[e] = cover_rule(block[i].tolist(), stealth, indirect, False)
         return [answers[e] for e in every]
 
     def _target_columns(self, target_unit: int) -> tuple[np.ndarray, bool]:
