@@ -14,7 +14,7 @@ ENGAGEMENT_RANGE = 2.0  # 03.04
 
 
 class SpatialIndex:
-    def __init__(self, footprints: list, unit_of: list[int]):
+    def __init__(self, footprints: list, unit_of: list[int], owner_of_unit: list[str]):
         self.fps = list(footprints)
         self.unit_of = np.asarray(unit_of, dtype=np.int64)  # unit index per model
         self.present = np.ones(len(self.fps), dtype=bool)  # on the battlefield
@@ -29,6 +29,14 @@ class SpatialIndex:
         self.near: list[set[int]] = [set() for _ in self.fps]
         for i, j in zip(*np.nonzero(self.dist <= ENGAGEMENT_RANGE + 1e-9)):
             self.near[int(i)].add(int(j))
+        # 03.04 engagement between units, kept current through every move and removal:
+        # contacts[u][v] = how many pairs (a model of unit u, a model of unit v) on the
+        # battlefield stand within 2" of each other, for units of different players only
+        # (units are engaged with enemy units). Unit u is engaged with exactly the keys.
+        self._owner_of_unit = list(owner_of_unit)  # owner per unit index
+        self.contacts: list[dict[int, int]] = [{} for _ in self._owner_of_unit]
+        for i in range(len(self.fps)):
+            self._touch(i, [j for j in self.near[i] if j > i], +1)
         self.version = 0
         self._engaged: dict[tuple[int, ...], np.ndarray] = {}
         self._alive_units = None
@@ -38,7 +46,6 @@ class SpatialIndex:
         self.living: dict[int, list[int]] = {}  # unit entity -> living models
         self.keywords: dict[int, frozenset[str]] = {}  # unit entity -> keywords (19.03)
         self.ranged_abilities: dict[int, frozenset[str]] = {}  # unit entity -> ranged weapon abilities
-        self.engaged_with: dict[int, list[int]] = {}  # unit entity -> engaged enemy units
         # unit entity -> (each model's remaining wounds, sim.world.target_models' list): reused
         # only while the remaining wounds are the same, so it never needs clearing.
         self.target_models: dict[int, tuple] = {}
@@ -46,37 +53,59 @@ class SpatialIndex:
         # units are created only when the battle's world is built.
         self.units: list[int] | None = None
 
+    def _touch(self, i: int, others, delta: int) -> None:
+        """Count (delta +1) or discount (-1) the contacts between model ``i`` and ``others``
+        (each pair once from each side: ``i``'s unit's and the other unit's). Only models on
+        the battlefield count; the caller makes sure no pair is counted twice."""
+        if not self._present_list[i]:
+            return
+        u = self._unit_of_list[i]
+        owner = self._owner_of_unit[u]
+        mine = self.contacts[u]
+        for j in others:
+            if not self._present_list[j]:
+                continue
+            v = self._unit_of_list[j]
+            if v == u or self._owner_of_unit[v] == owner:
+                continue
+            theirs = self.contacts[v]
+            n = mine.get(v, 0) + delta
+            if n:
+                mine[v] = theirs[u] = n
+            else:
+                del mine[v], theirs[u]
+
     def move(self, index: int, fp) -> None:
         self.fps[index] = fp
         row = geometry.distance_matrix([fp], self.fps)[0]
         row[index] = np.inf
         self.dist[index, :] = row
         self.dist[:, index] = row
+        self._touch(index, self.near[index], -1)
         for j in self.near[index]:
             self.near[j].discard(index)
         self.near[index] = {int(j) for j in np.nonzero(row <= ENGAGEMENT_RANGE + 1e-9)[0]}
         for j in self.near[index]:
             self.near[j].add(index)
+        self._touch(index, self.near[index], +1)
         self._changed()
 
     def remove(self, index: int) -> None:
         """The model leaves the battlefield (destroyed). The per-unit caches are left to the
-        caller (forget_unit): only its own unit and the units near it can change."""
+        caller (forget_unit): only its own unit's can change (engagement is kept here)."""
+        if not self._present_list[index]:
+            return
+        self._touch(index, self.near[index], -1)
         self.present[index] = False
         self._present_list[index] = False
         self.version += 1
         self._engaged.clear()
         self._alive_units = None
 
-    def units_near_model(self, index: int) -> list[int]:
-        """The units (by unit index, ascending) with a model within 2" of this model."""
-        return sorted({self._unit_of_list[j] for j in self.near[index]})
-
     def forget_unit(self, unit_ent: int) -> None:
         self.living.pop(unit_ent, None)
         self.keywords.pop(unit_ent, None)
         self.ranged_abilities.pop(unit_ent, None)
-        self.engaged_with.pop(unit_ent, None)
 
     def _changed(self) -> None:
         self.version += 1
@@ -84,7 +113,6 @@ class SpatialIndex:
         self.living.clear()
         self.keywords.clear()
         self.ranged_abilities.clear()
-        self.engaged_with.clear()
         self._alive_units = None
 
     def units_with_models(self, n_units: int) -> np.ndarray:
@@ -107,17 +135,6 @@ class SpatialIndex:
                     out[unit_of[j]] = True
         self._engaged[key] = out
         return out
-
-    def units_near_unit(self, unit: int) -> list[int]:
-        """03.04 The units (by unit index, ascending) with a model on the battlefield within 2"
-        of a model of this unit on the battlefield (the unit itself included if its models
-        stand within 2" of each other)."""
-        present, unit_of = self._present_list, self._unit_of_list
-        near: set[int] = set()
-        for i in self.members.get(unit, ()):
-            if present[i]:
-                near |= self.near[i]
-        return sorted({unit_of[j] for j in near if present[j]})
 
     def nearest(self, model_index: int, others: list[int]) -> float:
         return float(self.dist[model_index, others].min()) if others else float("inf")

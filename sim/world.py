@@ -241,17 +241,13 @@ def all_units() -> list[int]:
 
 
 def engaged_with(unit_ent: int) -> list[int]:
-    """03.04 The enemy units this unit is engaged with, in unit order. Cached on the spatial
-    index until a model of this unit or within 2" of one is destroyed, or a model moves."""
-    sp = spatial()
-    hit = sp.engaged_with.get(unit_ent)
-    if hit is None:
-        unit = esper.component_for_entity(unit_ent, Unit)
-        units = _units_in_order()  # units[o] has order o (build_world numbers them 0, 1, ...)
-        hit = sp.engaged_with[unit_ent] = [
-            units[o] for o in sp.units_near_unit(unit.order)
-            if esper.component_for_entity(units[o], Unit).owner != unit.owner]
-    return list(hit)
+    """03.04 The enemy units this unit is engaged with, in unit order (the spatial index keeps
+    the contacts between units current through every move and removal)."""
+    contacts = spatial().contacts[esper.component_for_entity(unit_ent, Unit).order]
+    if not contacts:
+        return []
+    units = _units_in_order()  # units[o] has order o (build_world numbers them 0, 1, ...)
+    return [units[o] for o in sorted(contacts)]
 
 
 def unit_engaged(unit_ent: int) -> bool:
@@ -321,9 +317,7 @@ def mark_destroyed(ents, by: str) -> None:
     if isinstance(ents, int):
         ents = [ents]
     sp = spatial()
-    units = _units_in_order()
     own: dict[int, None] = {}  # the units that lost models (in order: for the record)
-    near: dict[int, None] = {}  # the units within 2" of a model removed
     pending = _CASUALTIES.setdefault(esper.current_world, [])
     for ent in ents:
         if esper.has_component(ent, Destroyed):
@@ -331,15 +325,12 @@ def mark_destroyed(ents, by: str) -> None:
         esper.add_component(ent, Destroyed(by=by))
         index = _index(ent)
         sp.remove(index)
-        # What a removal can change: its own unit's models, keywords and engagement, and the
-        # engagement (03.04) of the units with a model within 2" of it.
+        # What a removal can change: its own unit's models and keywords (the spatial index
+        # keeps engagement, 03.04, current itself)
         own[unit_of(ent)] = None
-        near.update((units[o], None) for o in sp.units_near_model(index))
         pending.append(ent)
     for u in own:
         sp.forget_unit(u)
-    for u in near:
-        sp.engaged_with.pop(u, None)
 
 
 _CASUALTIES: dict = {}  # esper world name -> models destroyed and not yet removed from the table

@@ -51,7 +51,7 @@ def build_world(battle, scenario) -> None:
             battle.models[ms.id] = ent
             order += 1
         esper.add_component(unit_ent, roster(unit.models, us.allocation_order))
-    W._SPATIAL[battle.world] = SpatialIndex(fps, unit_index)
+    W._SPATIAL[battle.world] = SpatialIndex(fps, unit_index, [us.owner for us in scenario.units])
 
 
 def roster(models: list[int], allocation_order=()) -> Roster:
