@@ -47,12 +47,12 @@ class Living:
     ids and index rows (numpy, for blocks of the distance and visibility matrices). Cached on
     the spatial index like the living models; never mutate it."""
 
-    __slots__ = ("slots", "_r", "_models", "_ids", "_rows", "memo")
+    __slots__ = ("slots", "_r", "_models", "_ids", "_rows", "_index", "memo")
 
     def __init__(self, r: Roster):
         self.slots = [i for i, w in enumerate(r.wounds) if w.remaining > 0]
         self._r = r
-        self._models = self._ids = self._rows = None  # each made on first use
+        self._models = self._ids = self._rows = self._index = None  # each made on first use
         self.memo: dict = {}  # other answers that depend only on these models (sim.plan)
 
     @property
@@ -75,6 +75,32 @@ class Living:
             rows = self._r.rows
             self._rows = np.array([rows[i] for i in self.slots], dtype=np.intp)
         return self._rows
+
+    @property
+    def index(self) -> slice | np.ndarray:
+        """The rows as numpy reads them fastest: a slice when they are one contiguous run (the
+        usual case: a unit's models are consecutive rows, and none of them is lost), else
+        ``rows``. Index a matrix with ``block``."""
+        if self._index is None:
+            slots, rows = self.slots, self._r.rows
+            if slots and rows[slots[-1]] - rows[slots[0]] == len(slots) - 1:
+                self._index = slice(rows[slots[0]], rows[slots[-1]] + 1)
+            else:
+                self._index = self.rows
+        return self._index
+
+
+def index_size(index: slice | np.ndarray) -> int:
+    """How many rows a ``Living.index`` names."""
+    return index.stop - index.start if isinstance(index, slice) else len(index)
+
+
+def block(matrix: np.ndarray, rows: slice | np.ndarray, cols: slice | np.ndarray) -> np.ndarray:
+    """The block of ``matrix`` at these rows and columns (each a ``Living.index``): a view
+    when both are slices, else a copy."""
+    if isinstance(rows, slice) or isinstance(cols, slice):
+        return matrix[rows, cols]
+    return matrix[rows[:, None], cols]
 
 
 def living(unit_ent: int) -> Living:

@@ -74,12 +74,12 @@ class Shooters:
     """The living models of a unit making ranged attacks (W.Living: entities, ids, index rows),
     their MONSTER/VEHICLE flags, and each entity's position in these lists."""
 
-    __slots__ = ("models", "ids", "rows", "mv", "weapons", "damaged", "slot", "loadouts")
+    __slots__ = ("models", "ids", "index", "mv", "weapons", "damaged", "slot", "loadouts")
 
     def __init__(self, unit_ent: int):
         lv = W.living(unit_ent)
         r = W.roster(unit_ent)
-        self.models, self.ids, self.rows = lv.models, lv.ids, lv.rows
+        self.models, self.ids, self.index = lv.models, lv.ids, lv.index
         self.mv = [r.monster_or_vehicle[i] for i in lv.slots]
         self.weapons = [r.weapons[i] for i in lv.slots]
         self.damaged = [r.damaged[i] is not None for i in lv.slots]  # has Damaged X (24.39)
@@ -103,7 +103,7 @@ class TargetView:
         self.living = lv = W.living(target)
         slots = lv.slots
         self.count = len(slots)  # models in the unit
-        self.cols = lv.rows
+        self.cols = lv.index
         self.engaged_with = W.engaged_with(target)
         self.monster_or_vehicle = W.unit_is_monster_or_vehicle(target)
         # 24.24 can only apply if every model of the target unit has Lone Operative: only then
@@ -112,9 +112,9 @@ class TargetView:
         self._slot = shooters.slot
         # per shooting model, in the order of ``shooters.models``: the block of the visibility
         # matrix BattleVisibility.model_visible reads, and of the distance index
-        block = (shooters.rows[:, None], self.cols)
-        self.visible = _any_per_row(battle.visibility.index.visible[block]).tolist()
-        self.nearest = _min_per_row(W.spatial().dist[block]).tolist()
+        rows = shooters.index
+        self.visible = _any_per_row(W.block(battle.visibility.index.visible, rows, self.cols)).tolist()
+        self.nearest = _min_per_row(W.block(W.spatial().dist, rows, self.cols)).tolist()
 
     @property
     def models(self) -> list[int]:
@@ -333,7 +333,7 @@ class _WeaponAt:
         self.half = [d <= half for d in view.nearest]
         shooters = targets.shooters
         if view.all_lone_operatives:
-            lone = targets.battle.visibility.lone_operative_beyond_rows(shooters.rows, t)
+            lone = targets.battle.visibility.lone_operative_beyond_rows(shooters.index, t)
         else:
             lone = [False] * len(shooters.ids)
         # 04.02 per shooting model: models whose facts are identical share the answer
@@ -360,5 +360,5 @@ class _WeaponAt:
         if self._cover is None:
             targets = self._targets
             self._cover = targets.battle.visibility.benefit_of_cover_rows(
-                targets.shooters.rows, self.target, self.weapon, targets.stype)
+                targets.shooters.index, self.target, self.weapon, targets.stype)
         return self._cover

@@ -120,19 +120,22 @@ class BattleVisibility:
         flags = self.index.row_cover(self.index.row[observer])[cols].tolist()
         return cover_rule(flags, stealth, shooting_type == "indirect" and weapon.has("INDIRECT FIRE"), False)
 
-    def lone_operative_beyond_rows(self, observer_rows, target_unit: int) -> list[bool]:
-        """lone_operative_beyond for several observers at once (by index row)."""
-        cols, _stealth = self._target_columns(target_unit)
-        if not len(cols):
-            return [False] * len(observer_rows)
+    def lone_operative_beyond_rows(self, observers, target_unit: int) -> list[bool]:
+        """lone_operative_beyond for several observers at once (their index rows: a
+        ``W.Living.index``)."""
+        lv = W.living(target_unit)
         idx = self.index
-        return (idx.dist[observer_rows[:, None], cols] > idx.lo_x[cols]).all(axis=1).tolist()
+        if not lv.slots:
+            return [False] * W.index_size(observers)
+        cols = lv.index
+        return (W.block(idx.dist, observers, cols) > idx.lo_x[cols]).all(axis=1).tolist()
 
-    def benefit_of_cover_rows(self, observer_rows, target_unit: int, weapon,
+    def benefit_of_cover_rows(self, observers, target_unit: int, weapon,
                               shooting_type: str) -> list[bool]:
-        """benefit_of_cover for several attacking models at once (by index row), read as one
-        block of the cover rows; the answer for each is the 13.08 rule's for its flags."""
-        n = len(observer_rows)
+        """benefit_of_cover for several attacking models at once (their index rows: a
+        ``W.Living.index``), read as one block of the cover rows; the answer for each is the
+        13.08 rule's for its flags."""
+        n = W.index_size(observers)
         if weapon.has("IGNORES COVER") and AB.has(weapon.abilities, "IGNORES COVER",
                                                   W.unit_keywords(target_unit)):  # 24.01
             return [False] * n
@@ -140,7 +143,8 @@ class BattleVisibility:
         if not len(cols):
             return [False] * n
         indirect = shooting_type == "indirect" and weapon.has("INDIRECT FIRE")
-        block = self.index.cover[observer_rows[:, None], cols]  # (the index keeps it current)
+        # (the index keeps it current)
+        block = W.block(self.index.cover, observers, W.living(target_unit).index)
         # 13.08 depends on the models' flags only through "every model qualifies": ask the rule
         # once for a model whose flags give each answer that occurs
         every = _all_per_row(block).tolist()

@@ -83,3 +83,24 @@ def test_world_answers_match_the_components(steps):
             else:
                 w.remaining -= hurt
         assert by_world(u) == by_components(u)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from(ids), max_size=6))
+def test_living_index_reads_the_rows_blocks(lost):
+    """Living.index (a slice while the living models are one contiguous run of rows, else the
+    rows) and W.block read exactly the blocks the rows read, however models are lost."""
+    import numpy as np
+    with Battle(spec()) as b:
+        b._enter()
+        for mid in lost:
+            if W.alive(b.models[mid]):
+                kill(b, mid)
+        u, f = b.units["band"], b.units["foes"]
+        lu, lf = W.living(u), W.living(f)
+        if lu.slots:
+            assert isinstance(lu.index, slice) == (lu.rows.tolist() == list(range(lu.rows[0], lu.rows[-1] + 1)))
+        M = np.arange(100 * 100).reshape(100, 100)
+        for a, c in ((lu, lf), (lf, lu), (lu, lu)):
+            assert W.index_size(a.index) == len(a.rows)
+            assert W.block(M, a.index, c.index).tolist() == M[a.rows[:, None], c.rows].tolist()
