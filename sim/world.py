@@ -314,10 +314,13 @@ def has_character(unit_ent: int) -> bool:
 def toughness(unit_ent: int) -> int:
     """05.02.01 / 19.02 Mixed T: an attached unit uses the highest T among its bodyguard models
     on the battlefield; otherwise (or once only leaders remain) the highest T of its models."""
-    r = esper.component_for_entity(unit_ent, Roster)
-    slots = living_slots(unit_ent)
-    guards = [r.T[i] for i in slots if r.bodyguard[i]]
-    return max(guards or [r.T[i] for i in slots])
+    lv = living(unit_ent)
+    T = lv.memo.get("T")  # (depends only on which models live)
+    if T is None:
+        r = lv._r
+        guards = [r.T[i] for i in lv.slots if r.bodyguard[i]]
+        T = lv.memo["T"] = max(guards or [r.T[i] for i in lv.slots])
+    return T
 
 
 def unit_of(model_ent: int) -> int:

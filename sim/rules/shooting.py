@@ -4,9 +4,8 @@ legality for ranged attacks (with 10.06 and 17.03) and the hit-roll modifiers th
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 NORMAL = "normal"
 ASSAULT = "assault"
@@ -16,9 +15,10 @@ SHOOTING_TYPES = (NORMAL, ASSAULT, CLOSE_QUARTERS, INDIRECT)
 DEFAULT_PREFERENCE = (NORMAL, CLOSE_QUARTERS, ASSAULT, INDIRECT)
 
 
-@dataclass(frozen=True, slots=True)
-class ShooterFacts:
-    """What eligibility for a shooting type depends on (10.02, 10.04-10.07)."""
+class ShooterFacts(NamedTuple):
+    """What eligibility for a shooting type depends on (10.02, 10.04-10.07). (Immutable facts
+    records are named tuples: made for every plan, and far cheaper to build than a frozen
+    dataclass.)"""
 
     engaged: bool
     advanced: bool
@@ -100,8 +100,7 @@ def weapon_selection_problem(shooting_type: str, model_monster_or_vehicle: bool,
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class RangedTargetFacts:
+class RangedTargetFacts(NamedTuple):
     """What 04.02 target legality for one weapon of one model depends on."""
 
     shooting_type: str

@@ -104,8 +104,8 @@ class BattleVisibility:
         """24.24: every model of the target unit is a Lone Operative beyond its range."""
         idx = self.index
         r = idx.row[observer]
-        cols, _stealth = self._target_columns(target_unit)
-        return bool(len(cols)) and bool((idx.dist[r, cols] > idx.lo_x[cols]).all())
+        cols = W.living(target_unit).index
+        return bool(W.index_size(cols)) and bool((idx.dist[r, cols] > idx.lo_x[cols]).all())
 
     def benefit_of_cover(self, observer: str, target_unit: int, weapon, shooting_type: str) -> bool:
         """13.08 for one attacking model: every model of the target qualifies (in a terrain area
@@ -114,10 +114,10 @@ class BattleVisibility:
         if weapon.has("IGNORES COVER") and AB.has(weapon.abilities, "IGNORES COVER",
                                                   W.unit_keywords(target_unit)):  # 24.01
             return False
-        cols, stealth = self._target_columns(target_unit)
-        if not len(cols):
+        lv, stealth = self._target(target_unit)
+        if not lv.slots:
             return False
-        flags = self.index.row_cover(self.index.row[observer])[cols].tolist()
+        flags = self.index.row_cover(self.index.row[observer])[lv.index].tolist()
         return cover_rule(flags, stealth, shooting_type == "indirect" and weapon.has("INDIRECT FIRE"), False)
 
     def lone_operative_beyond_rows(self, observers, target_unit: int) -> list[bool]:
@@ -139,12 +139,11 @@ class BattleVisibility:
         if weapon.has("IGNORES COVER") and AB.has(weapon.abilities, "IGNORES COVER",
                                                   W.unit_keywords(target_unit)):  # 24.01
             return [False] * n
-        cols, stealth = self._target_columns(target_unit)
-        if not len(cols):
+        lv, stealth = self._target(target_unit)
+        if not lv.slots:
             return [False] * n
         indirect = shooting_type == "indirect" and weapon.has("INDIRECT FIRE")
-        # (the index keeps it current)
-        block = W.block(self.index.cover, observers, W.living(target_unit).index)
+        block = W.block(self.index.cover, observers, lv.index)  # (the index keeps it current)
         # 13.08 depends on the models' flags only through "every model qualifies": ask the rule
         # once for a model whose flags give each answer that occurs
         every = _all_per_row(block).tolist()
@@ -154,12 +153,15 @@ class BattleVisibility:
                 answers[e] = cover_rule(block[i].tolist(), stealth, indirect, False)
         return [answers[e] for e in every]
 
-    def _target_columns(self, target_unit: int) -> tuple[np.ndarray, bool]:
-        """The index columns of a unit's living models (a model's row is its ModelId.order) and
-        whether every one has Stealth (24.33)."""
+    def _target(self, target_unit: int) -> tuple[W.Living, bool]:
+        """A unit's living models (their index columns: ``rows``, ``index``; a model's row is
+        its ModelId.order) and whether every one has Stealth (24.33)."""
         lv = W.living(target_unit)
-        stealth = W.roster(target_unit).stealth
-        return lv.rows, bool(lv.slots) and all(stealth[i] for i in lv.slots)
+        every = lv.memo.get("stealth")  # (depends only on which models live)
+        if every is None:
+            stealth = W.roster(target_unit).stealth
+            every = lv.memo["stealth"] = bool(lv.slots) and all(stealth[i] for i in lv.slots)
+        return lv, every
 
     def refresh(self) -> None:
         """Bring the index up to date with moves, removals and who has shot."""
