@@ -171,7 +171,11 @@ def is_monster_or_vehicle(ent: int) -> bool:
 
 def unit_is_monster_or_vehicle(unit_ent: int) -> bool:
     """02.05.01 'MONSTER/VEHICLE unit': a unit with either keyword (any model)."""
-    return bool(unit_keywords(unit_ent) & MONSTER_VEHICLE)
+    memo = living(unit_ent).memo  # (depends only on which models live)
+    mv = memo.get("monster_or_vehicle")
+    if mv is None:
+        mv = memo["monster_or_vehicle"] = bool(unit_keywords(unit_ent) & MONSTER_VEHICLE)
+    return mv
 
 
 def every_model_monster_or_vehicle(unit_ent: int) -> bool:

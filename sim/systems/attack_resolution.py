@@ -276,6 +276,6 @@ class AttackResolutionSystem(esper.Processor):
         for rec in records:
             if rec.get("destroyed"):
                 battle.emit(ev.DESTROYED, model=rec["model"], by=attacker)
-        if W.unit_destroyed(target):
+        if st.destroyed():  # (the Wounds components now hold st.remaining)
             battle.emit(ev.UNIT_DESTROYED, unit=esper.component_for_entity(target, Unit).id, by=attacker)
         pool.step = "done"
