@@ -30,14 +30,14 @@ def cmd_run(args) -> int:
     from sim.battle import Battle
     from sim.replay.log import Recorder, write_atomic
     from sim.report import report
-    from sim.runner import ScriptError, play
+    from sim.runner import ScriptError, frozen_heap, play
     from sim.scenario.errors import ScenarioError
     from sim.scenario.load import load_scenario
     try:
         spec = load_scenario(args.scenario)
     except ScenarioError as e:
         return _err(str(e))
-    with Battle(spec, seed=args.seed) as battle:
+    with Battle(spec, seed=args.seed) as battle, frozen_heap():
         rec = Recorder(battle, args.scenario) if args.log else None
         try:
             play(battle, spec, rec)

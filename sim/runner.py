@@ -3,12 +3,33 @@ with the default policies, optionally recording a replay log."""
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
+
 from sim.battle import Battle, Refusal
 from sim.scenario.script import to_command
 
 
 class ScriptError(Exception):
     """A scripted command or decision the rules refuse (reported like a scenario error)."""
+
+
+@contextmanager
+def frozen_heap():
+    """For a headless run, once its battle is built: everything alive now (the interpreter's
+    modules, the scenario, the battle's world) is set aside from Python's cyclic garbage
+    collector (gc.freeze) until the block ends, then handed back (gc.unfreeze).
+
+    None of it becomes garbage while the battle runs, yet every full collection would scan it
+    all again (on the benchmark battle each took ~30 ms, and they came every few hundred
+    activations); the events the battle keeps for its report and log are scanned less often
+    too. Nothing else changes: objects are freed by reference counting as before, cycles made
+    during the run are still collected, and what was set aside is collected as usual after."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def answer_from(step_decisions: dict):

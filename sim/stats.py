@@ -16,7 +16,7 @@ import esper
 
 from sim.battle import Battle
 from sim.components import Roster
-from sim.runner import ScriptError, play
+from sim.runner import ScriptError, frozen_heap, play
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +34,7 @@ def run_seed(spec, seed: int) -> RunResult:
     """Play the scenario's script with this seed. A step the rules refuse in this run (say, a
     target already destroyed by luckier dice) ends the run there; what happened until then
     counts."""
-    with Battle(spec, seed=seed, record_dice=False) as battle:
+    with Battle(spec, seed=seed, record_dice=False) as battle, frozen_heap():
         stopped = None
         try:
             play(battle, spec)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from sim.battle import Battle, Refusal
 from sim.commands import command_from_dict, command_to_dict
+from sim.runner import frozen_heap
 
 FORMAT = "sim-replay"
 VERSION = 1
@@ -138,7 +139,7 @@ def replay(path: str | Path) -> tuple[int, Divergence | None]:
     for r in recs:
         if r["t"] == "event" and r["event"].get("type") == "decision":
             answers.setdefault(r["n"], []).append(r["event"]["answer"])
-    with Battle(scenario, seed=head["seed"]) as battle:
+    with Battle(scenario, seed=head["seed"]) as battle, frozen_heap():
         rec = Recorder(battle, head["scenario"])
         for c in commands:
             n = c["n"]
