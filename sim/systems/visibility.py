@@ -145,13 +145,10 @@ class BattleVisibility:
         indirect = shooting_type == "indirect" and weapon.has("INDIRECT FIRE")
         block = W.block(self.index.cover, observers, lv.index)  # (the index keeps it current)
         # 13.08 depends on the models' flags only through "every model qualifies": ask the rule
-        # once for a model whose flags give each answer that occurs
-        every = _all_per_row(block).tolist()
-        answers: dict[bool, bool] = {}
-        for i, e in enumerate(every):
-            if e not in answers:
-                answers[e] = cover_rule(block[i].tolist(), stealth, indirect, False)
-        return [answers[e] for e in every]
+        # once for each answer (a unit whose models all qualify, and one whose models do not)
+        yes = cover_rule([True], stealth, indirect, False)
+        no = cover_rule([False], stealth, indirect, False)
+        return [yes if e else no for e in _all_per_row(block).tolist()]
 
     def _target(self, target_unit: int) -> tuple[W.Living, bool]:
         """A unit's living models (their index columns: ``rows``, ``index``; a model's row is
