@@ -14,15 +14,12 @@ ENGAGEMENT_RANGE = 2.0  # 03.04
 
 
 class SpatialIndex:
-    def __init__(self, footprints: list, unit_of: list[int], owner_of_unit: list[str]):
+    def __init__(self, footprints: list, unit_of: list[int], owner_of_unit: list[int]):
         self.fps = list(footprints)
         self.unit_of = np.asarray(unit_of, dtype=np.int64)  # unit index per model
         self.present = np.ones(len(self.fps), dtype=bool)  # on the battlefield
         self._present_list = [True] * len(self.fps)  # the same flags (plain lists index faster)
         self._unit_of_list = [int(u) for u in unit_of]
-        self.members: dict[int, list[int]] = {}  # unit index -> its model indices
-        for i, u in enumerate(self._unit_of_list):
-            self.members.setdefault(u, []).append(i)
         self.dist = geometry.distance_matrix(self.fps, self.fps)
         np.fill_diagonal(self.dist, np.inf)
         # 03.04 engagement neighbours, sparse: model index -> models within 2"
