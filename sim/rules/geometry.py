@@ -109,13 +109,15 @@ def outline(fp: Footprint, n: int = 32) -> np.ndarray:
 
 def _point_segment_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Distance from points p (..., 2) to segments a-b (..., 2), broadcasting."""
-    ab = b - a
-    ap = p - a
-    den = np.einsum("...i,...i->...", ab, ab)
-    t = np.where(den > 0, np.einsum("...i,...i->...", ap, ab) / np.where(den > 0, den, 1.0), 0.0)
+    # (elementwise products and sums, no einsum: every element gets exactly the same
+    # arithmetic whatever the shapes broadcast, so one pair and a batch agree to the bit)
+    abx, aby = b[..., 0] - a[..., 0], b[..., 1] - a[..., 1]
+    apx, apy = p[..., 0] - a[..., 0], p[..., 1] - a[..., 1]
+    den = abx * abx + aby * aby
+    t = np.where(den > 0, (apx * abx + apy * aby) / np.where(den > 0, den, 1.0), 0.0)
     t = np.clip(t, 0.0, 1.0)
-    d = ap - t[..., None] * ab
-    return np.sqrt(np.einsum("...i,...i->...", d, d))
+    dx, dy = apx - t * abx, apy - t * aby
+    return np.sqrt(dx * dx + dy * dy)
 
 
 def _point_in_convex(p: np.ndarray, poly: np.ndarray) -> bool:
@@ -213,11 +215,29 @@ def footprint_polygon_distance(fp: Footprint, poly) -> float:
     return max(0.0, float(min(d1, d2)) - r)
 
 
+def _hull_to_discs(hull: Footprint, centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """01.04 ``distance(hull, disc)`` for one oval or rectangular footprint and many round ones
+    (their centres (m, 2) and radii (m,)) at once: the same arithmetic as the per-pair routine
+    (``_convex_distance`` of the hull's core and each centre, less the radius), broadcast."""
+    poly, r0 = core(hull)
+    e = np.roll(poly, -1, axis=0)
+    w = centres[:, None, :] - poly[None, :, :]                   # (m, V, 2)
+    d = e - poly
+    cross = d[None, :, 0] * w[:, :, 1] - d[None, :, 1] * w[:, :, 0]
+    inside = np.all(cross >= -EPS, axis=1)                       # centre within the hull
+    to_edges = _point_segment_dist(centres[:, None, :], poly[None, :, :], e[None, :, :]).min(axis=1)
+    c = centres[:, None, :]
+    to_vertices = _point_segment_dist(poly[None, :, :], c, c).min(axis=1)
+    gap = np.where(inside, 0.0, np.minimum(to_vertices, to_edges))
+    return np.maximum(0.0, gap - r0 - radii)
+
+
 def distance_matrix(fps_a, fps_b) -> np.ndarray:
     """01.04 Edge-to-edge distances between every footprint of ``fps_a`` and of ``fps_b``.
 
-    Round-to-round pairs are computed in one vectorised step; pairs involving oval or
-    rectangular hulls (rare: large models) fall back to the exact convex routine.
+    Round-to-round pairs are computed in one vectorised step, an oval or rectangular hull
+    against all the round bases in another (``_hull_to_discs``); hull-to-hull pairs (rare:
+    large models) use the exact convex routine pair by pair.
     """
     fps_a, fps_b = list(fps_a), list(fps_b)
     n, m = len(fps_a), len(fps_b)
@@ -232,11 +252,16 @@ def distance_matrix(fps_a, fps_b) -> np.ndarray:
     np.maximum(out, 0.0, out=out)
     na = [i for i, f in enumerate(fps_a) if f.shape != "round"]
     nb = [j for j, f in enumerate(fps_b) if f.shape != "round"]
+    if not na and not nb:
+        return out
+    round_a = np.array([i for i, f in enumerate(fps_a) if f.shape == "round"], dtype=np.intp)
+    round_b = np.array([j for j, f in enumerate(fps_b) if f.shape == "round"], dtype=np.intp)
     for i in na:
-        for j in range(m):
+        if len(round_b):
+            out[i, round_b] = _hull_to_discs(fps_a[i], cb[round_b], rb[round_b])
+        for j in nb:
             out[i, j] = distance(fps_a[i], fps_b[j])
     for j in nb:
-        for i in range(n):
-            if fps_a[i].shape == "round":
-                out[i, j] = distance(fps_a[i], fps_b[j])
+        if len(round_a):
+            out[round_a, j] = _hull_to_discs(fps_b[j], ca[round_a], ra[round_a])
     return out

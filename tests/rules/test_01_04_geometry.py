@@ -102,3 +102,29 @@ def test_distance_matrix_matches_distance(specs):
         for j, b in enumerate(fps):
             assert math.isclose(m[i, j], distance(a, b), abs_tol=1e-9)
             assert math.isclose(m[i, j], m[j, i], abs_tol=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(coord, coord, st.sampled_from(["round", "round", "rect", "oval"]),
+                          st.floats(0, 180), st.sampled_from([25, 32, 40, 60])), min_size=1, max_size=8),
+       st.integers(0, 7))
+def test_distance_matrix_hull_rows_are_the_pairwise_routine_to_the_bit(specs, k):
+    """An oval or rectangular hull against all the round bases at once (one broadcast) gives
+    exactly the numbers the pair-by-pair routine gives, also for a sub-list of rows (a move)."""
+    fps = [round_base(mm, x, y) if s == "round" else footprint(s, x, y, 4, 2.5, ang)
+           for x, y, s, ang, mm in specs]
+    rows = fps[: 1 + k % len(fps)]
+    m = distance_matrix(rows, fps)
+    for i, a in enumerate(rows):
+        for j, b in enumerate(fps):
+            if a.shape != "round" or b.shape != "round":
+                assert m[i, j] == distance(a, b)
+
+
+def test_distance_from_hull_to_disc_inside_and_outside():
+    hull = footprint("rect", 10, 10, 4, 2)
+    inside, near, far = round_base(25, 10.5, 10.2), round_base(32, 13, 10), round_base(32, 20, 10)
+    m = distance_matrix([hull], [inside, near, far])
+    assert m[0, 0] == 0.0                                  # centre within the hull: overlapping
+    assert math.isclose(m[0, 1], 1 - D32 / 2)              # 1" from the short edge, less the radius
+    assert math.isclose(m[0, 2], 8 - D32 / 2)
