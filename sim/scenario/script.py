@@ -127,6 +127,7 @@ def to_command(battle, step: ScriptStep):
                 to.append((mid, *a["to"][mid]))
         return Move(a["unit"], tuple(to), a["mode"])
     sels: list[Selection] = []
+    shared: dict = {}  # what every model's shorthand check shares (shooting type, target views)
     for m in W.unit_models(unit_ent):
         mid = W.model_id(m)
         mine = a["models"].get(mid)
@@ -140,7 +141,8 @@ def to_command(battle, step: ScriptStep):
                 continue
             if len(tgts) == 1:
                 (t, n), = tgts.items()
-                if mine is None and not _engaged_or_legal(battle, unit_ent, m, w, t, kind, a.get("type")):
+                if mine is None and not _engaged_or_legal(battle, unit_ent, m, w, t, kind, a.get("type"),
+                                                          shared):
                     sels.append(Selection(mid, w.name, None))
                 else:
                     sels.append(Selection(mid, w.name, t))
@@ -152,9 +154,10 @@ def to_command(battle, step: ScriptStep):
     return Fight(a["unit"], tuple(sels))
 
 
-def _engaged_or_legal(battle, unit_ent, m, w, target_id, kind, stype) -> bool:
+def _engaged_or_legal(battle, unit_ent, m, w, target_id, kind, stype, shared: dict) -> bool:
     """Shorthand targets apply to the models that can legally use them; the other models select
-    the weapon with no target (it makes no attacks, 04.02)."""
+    the weapon with no target (it makes no attacks, 04.02). ``shared`` keeps, across the models
+    of one step, the shooting type and each target's view (sim.plan.target_facts)."""
     from sim.plan import PlanError, shooting_type_for, target_facts
     from sim.rules.shooting import ranged_target_problem
     t = battle.units[target_id]
@@ -162,9 +165,12 @@ def _engaged_or_legal(battle, unit_ent, m, w, target_id, kind, stype) -> bool:
         return False
     if kind == "fight":
         return any(W.models_engaged(m, tm) for tm in W.unit_models(t))
-    try:
-        st = shooting_type_for(unit_ent, stype)
-    except PlanError:
+    if "type" not in shared:
+        try:
+            shared["type"] = shooting_type_for(unit_ent, stype)
+        except PlanError:
+            shared["type"] = None
+    if shared["type"] is None:
         return True  # let validation report the real problem
-    facts, _ = target_facts(battle, unit_ent, m, w, t, st)
+    facts, _ = target_facts(battle, unit_ent, m, w, t, shared["type"], shared.setdefault("views", {}))
     return ranged_target_problem(facts) is None
