@@ -150,7 +150,13 @@ class VisibilityIndex:
                 self.radius[i] = 0.5 * self.fps[i].length if self.round[i] else 0.0
                 self._cores.pop(i, None)
             rows = list(rows)
-            d = distance_matrix([self.fps[i] for i in rows], self.fps)
+            if self.round.all():        # geometry.distance_matrix's arithmetic, from the arrays
+                diff = self.centres[rows][:, None, :] - self.centres[None, :, :]
+                d = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff)) - self.radius[rows][:, None] \
+                    - self.radius[None, :]
+                np.maximum(d, 0.0, out=d)
+            else:
+                d = distance_matrix([self.fps[i] for i in rows], self.fps)
             self.dist[rows, :] = d
             self.dist[:, rows] = d.T
         rows = list(rows)
