@@ -216,8 +216,9 @@ def footprint_polygon_distance(fp: Footprint, poly) -> float:
 def distance_matrix(fps_a, fps_b) -> np.ndarray:
     """01.04 Edge-to-edge distances between every footprint of ``fps_a`` and of ``fps_b``.
 
-    Round-to-round pairs are computed in one vectorised step; pairs involving oval or
-    rectangular hulls (rare: large models) fall back to the exact convex routine.
+    Round-to-round pairs are computed in one vectorised step; round bases against one oval
+    or rectangular hull in one step per hull (``_round_core_distances``, the arithmetic of
+    ``distance``); hull-to-hull pairs (rare: large models) with ``distance``.
     """
     fps_a, fps_b = list(fps_a), list(fps_b)
     n, m = len(fps_a), len(fps_b)
@@ -230,13 +231,33 @@ def distance_matrix(fps_a, fps_b) -> np.ndarray:
     diff = ca[:, None, :] - cb[None, :, :]
     out = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff)) - ra[:, None] - rb[None, :]
     np.maximum(out, 0.0, out=out)
-    na = [i for i, f in enumerate(fps_a) if f.shape != "round"]
-    nb = [j for j, f in enumerate(fps_b) if f.shape != "round"]
-    for i in na:
-        for j in range(m):
+    round_a = np.array([f.shape == "round" for f in fps_a])
+    round_b = np.array([f.shape == "round" for f in fps_b])
+    nb = np.flatnonzero(~round_b).tolist()
+    for i in np.flatnonzero(~round_a).tolist():
+        out[i, round_b] = _round_core_distances(cb[round_b], rb[round_b], core(fps_a[i])[0])
+        for j in nb:
             out[i, j] = distance(fps_a[i], fps_b[j])
     for j in nb:
-        for i in range(n):
-            if fps_a[i].shape == "round":
-                out[i, j] = distance(fps_a[i], fps_b[j])
+        out[round_a, j] = _round_core_distances(ca[round_a], ra[round_a], core(fps_b[j])[0])
     return out
+
+
+def _round_core_distances(centres: np.ndarray, radii: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """01.04 ``distance`` from round bases (centres (N, 2), radii (N,)) to one footprint with
+    the convex polygon core ``pts`` (radius 0), for all N at once, with the arithmetic of
+    ``_convex_distance`` entry by entry: 0 if the centre is in the core, otherwise the
+    nearer of the core's vertices to the centre and the centre to the core's edges; minus
+    the radius, at least 0."""
+    c = centres[:, None, :]
+    if len(pts) >= 3:
+        e = np.roll(pts, -1, axis=0) - pts
+        w = c - pts[None]
+        inside = np.all(e[:, 0] * w[..., 1] - e[:, 1] * w[..., 0] >= -EPS, axis=1)
+    else:
+        inside = np.zeros(len(centres), dtype=bool)
+    pe = np.roll(pts, -1, axis=0)
+    d = np.minimum(_point_segment_dist(pts[None], c, c).min(axis=1, initial=np.inf),
+                   _point_segment_dist(c, pts[None], pe[None]).min(axis=1, initial=np.inf))
+    d[inside] = 0.0
+    return np.maximum(d - radii, 0.0)
