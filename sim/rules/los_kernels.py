@@ -218,20 +218,20 @@ def _outline_crossings(core_pts, r, pk: Pieces) -> np.ndarray:
             t = (-B + sgn * sq) / np.where(A > 0, 2 * A, 1.0)
             good = ok & (t >= 0) & (t <= 1)
             out.append(a[good] + t[good, None] * d[good])
-    else:
+    else:                                   # (core edge i, blocker edge j) arrays
         p = core_pts
-        q = np.roll(p, -1, axis=0)
-        for i in range(len(p)):
-            e = q[i] - p[i]
-            d = b - a
-            den = e[0] * d[:, 1] - e[1] * d[:, 0]
-            w = a - p[i]
-            ok = np.abs(den) > 1e-15
-            dd = np.where(ok, den, 1.0)
-            t = (w[:, 0] * d[:, 1] - w[:, 1] * d[:, 0]) / dd
-            v = (w[:, 0] * e[1] - w[:, 1] * e[0]) / dd
-            good = ok & (t >= 0) & (t <= 1) & (v >= 0) & (v <= 1)
-            out.append(p[i] + t[good, None] * e)
+        e = np.roll(p, -1, axis=0) - p
+        d = b - a
+        ex, ey, dx, dy = e[:, 0:1], e[:, 1:2], d[:, 0], d[:, 1]
+        den = ex * dy - ey * dx
+        wx, wy = a[:, 0] - p[:, 0:1], a[:, 1] - p[:, 1:2]
+        ok = np.abs(den) > 1e-15
+        dd = np.where(ok, den, 1.0)
+        t = (wx * dy - wy * dx) / dd
+        v = (wx * ey - wy * ex) / dd
+        good = ok & (t >= 0) & (t <= 1) & (v >= 0) & (v <= 1)
+        i, _ = np.nonzero(good)                 # core-edge-major, as one edge at a time
+        out.append(p[i] + t[good, None] * e[i])
     return np.concatenate(out) if out else np.zeros((0, 2))
 
 
