@@ -127,12 +127,16 @@ def _point_in_convex(p: np.ndarray, poly: np.ndarray) -> bool:
     return bool(np.all(cross >= -EPS))
 
 
-def _segments_cross(a0, a1, b0, b1) -> bool:
-    def orient(p, q, r):
-        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+def _edges_cross(p: np.ndarray, pe: np.ndarray, q: np.ndarray, qe: np.ndarray) -> bool:
+    """Does some edge p[i]-pe[i] properly cross some edge q[j]-qe[j] (both orientation
+    products strictly negative)? All (i, j) at once."""
+    def orient(a, b, c):
+        return (b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1]) \
+            - (b[..., 1] - a[..., 1]) * (c[..., 0] - a[..., 0])
+    a0, a1, b0, b1 = p[:, None, :], pe[:, None, :], q[None, :, :], qe[None, :, :]
     d1, d2 = orient(b0, b1, a0), orient(b0, b1, a1)
     d3, d4 = orient(a0, a1, b0), orient(a0, a1, b1)
-    return (d1 * d2 < 0) and (d3 * d4 < 0)
+    return bool(np.any((d1 * d2 < 0) & (d3 * d4 < 0)))
 
 
 def _convex_distance(p: np.ndarray, q: np.ndarray) -> float:
@@ -141,11 +145,8 @@ def _convex_distance(p: np.ndarray, q: np.ndarray) -> float:
         return 0.0
     pe = np.roll(p, -1, axis=0)
     qe = np.roll(q, -1, axis=0)
-    if len(p) > 1 and len(q) > 1:
-        for i in range(len(p)):
-            for j in range(len(q)):
-                if _segments_cross(p[i], pe[i], q[j], qe[j]):
-                    return 0.0
+    if len(p) > 1 and len(q) > 1 and _edges_cross(p, pe, q, qe):
+        return 0.0
     d1 = _point_segment_dist(p[:, None, :], q[None, :, :], qe[None, :, :]).min()
     d2 = _point_segment_dist(q[:, None, :], p[None, :, :], pe[None, :, :]).min()
     return float(min(d1, d2))
@@ -202,11 +203,8 @@ def footprint_polygon_distance(fp: Footprint, poly) -> float:
         return 0.0
     pe = np.roll(pts, -1, axis=0)
     qe = np.roll(poly, -1, axis=0)
-    if len(pts) > 1:
-        for i in range(len(pts)):
-            for j in range(len(poly)):
-                if _segments_cross(pts[i], pe[i], poly[j], qe[j]):
-                    return 0.0
+    if len(pts) > 1 and _edges_cross(pts, pe, poly, qe):
+        return 0.0
     d1 = _point_segment_dist(pts[:, None, :], poly[None, :, :], qe[None, :, :]).min()
     d2 = _point_segment_dist(poly[:, None, :], pts[None, :, :], pe[None, :, :]).min() \
         if len(pts) > 1 else np.inf

@@ -6,7 +6,8 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from sim.rules.geometry import (
-    core, distance, distance_matrix, engaged, footprint, outline, overlaps, round_base, within,
+    core, distance, distance_matrix, engaged, footprint, footprint_polygon_distance, outline,
+    overlaps, round_base, within,
 )
 
 D32 = 32 / 25.4
@@ -67,6 +68,22 @@ def test_rect_rect_distance_and_overlap():
     assert math.isclose(distance(a, b), 3.0)
     c = footprint("rect", 3, 0, 4, 2, angle=45)
     assert distance(a, c) == 0.0 and overlaps(a, c)
+
+
+def test_crossed_hulls_with_no_corner_inside_are_touching():
+    """Two long thin bases laid across each other like a plus sign: no corner of either is
+    inside the other, only their edges cross, and the distance is 0 (also to a terrain
+    polygon laid the same way); moved apart, the gap between the edges."""
+    a = footprint("rect", 10, 10, 6, 1)
+    b = footprint("rect", 10, 10, 6, 1, angle=90)
+    assert distance(a, b) == 0.0 and overlaps(a, b)
+    o = footprint("oval", 10, 10, 6, 1, angle=90)
+    assert distance(a, o) == 0.0
+    cross = [(9.5, 7), (10.5, 7), (10.5, 13), (9.5, 13)]
+    assert footprint_polygon_distance(a, cross) == 0.0
+    far = footprint("rect", 10, 14.5, 6, 1)
+    assert math.isclose(distance(far, b), 1.0)
+    assert math.isclose(footprint_polygon_distance(far, cross), 1.0)
 
 
 def test_oval_tolerance_documented():
