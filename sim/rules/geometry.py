@@ -129,12 +129,16 @@ def _point_in_convex(p: np.ndarray, poly: np.ndarray) -> bool:
     return bool(np.all(cross >= -EPS))
 
 
-def _segments_cross(a0, a1, b0, b1) -> bool:
-    def orient(p, q, r):
-        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+def _edges_cross(p: np.ndarray, pe: np.ndarray, q: np.ndarray, qe: np.ndarray) -> bool:
+    """Does some edge p[i]-pe[i] properly cross some edge q[j]-qe[j] (both orientation
+    products strictly negative)? All (i, j) at once."""
+    def orient(a, b, c):
+        return (b[..., 0] - a[..., 0]) * (c[..., 1] - a[..., 1]) \
+            - (b[..., 1] - a[..., 1]) * (c[..., 0] - a[..., 0])
+    a0, a1, b0, b1 = p[:, None, :], pe[:, None, :], q[None, :, :], qe[None, :, :]
     d1, d2 = orient(b0, b1, a0), orient(b0, b1, a1)
     d3, d4 = orient(a0, a1, b0), orient(a0, a1, b1)
-    return (d1 * d2 < 0) and (d3 * d4 < 0)
+    return bool(np.any((d1 * d2 < 0) & (d3 * d4 < 0)))
 
 
 def _convex_distance(p: np.ndarray, q: np.ndarray) -> float:
@@ -143,11 +147,8 @@ def _convex_distance(p: np.ndarray, q: np.ndarray) -> float:
         return 0.0
     pe = np.roll(p, -1, axis=0)
     qe = np.roll(q, -1, axis=0)
-    if len(p) > 1 and len(q) > 1:
-        for i in range(len(p)):
-            for j in range(len(q)):
-                if _segments_cross(p[i], pe[i], q[j], qe[j]):
-                    return 0.0
+    if len(p) > 1 and len(q) > 1 and _edges_cross(p, pe, q, qe):
+        return 0.0
     d1 = _point_segment_dist(p[:, None, :], q[None, :, :], qe[None, :, :]).min()
     d2 = _point_segment_dist(q[:, None, :], p[None, :, :], pe[None, :, :]).min()
     return float(min(d1, d2))
@@ -204,40 +205,20 @@ def footprint_polygon_distance(fp: Footprint, poly) -> float:
         return 0.0
     pe = np.roll(pts, -1, axis=0)
     qe = np.roll(poly, -1, axis=0)
-    if len(pts) > 1:
-        for i in range(len(pts)):
-            for j in range(len(poly)):
-                if _segments_cross(pts[i], pe[i], poly[j], qe[j]):
-                    return 0.0
+    if len(pts) > 1 and _edges_cross(pts, pe, poly, qe):
+        return 0.0
     d1 = _point_segment_dist(pts[:, None, :], poly[None, :, :], qe[None, :, :]).min()
     d2 = _point_segment_dist(poly[:, None, :], pts[None, :, :], pe[None, :, :]).min() \
         if len(pts) > 1 else np.inf
     return max(0.0, float(min(d1, d2)) - r)
 
 
-def _hull_to_discs(hull: Footprint, centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
-    """01.04 ``distance(hull, disc)`` for one oval or rectangular footprint and many round ones
-    (their centres (m, 2) and radii (m,)) at once: the same arithmetic as the per-pair routine
-    (``_convex_distance`` of the hull's core and each centre, less the radius), broadcast."""
-    poly, r0 = core(hull)
-    e = np.roll(poly, -1, axis=0)
-    w = centres[:, None, :] - poly[None, :, :]                   # (m, V, 2)
-    d = e - poly
-    cross = d[None, :, 0] * w[:, :, 1] - d[None, :, 1] * w[:, :, 0]
-    inside = np.all(cross >= -EPS, axis=1)                       # centre within the hull
-    to_edges = _point_segment_dist(centres[:, None, :], poly[None, :, :], e[None, :, :]).min(axis=1)
-    c = centres[:, None, :]
-    to_vertices = _point_segment_dist(poly[None, :, :], c, c).min(axis=1)
-    gap = np.where(inside, 0.0, np.minimum(to_vertices, to_edges))
-    return np.maximum(0.0, gap - r0 - radii)
-
-
 def distance_matrix(fps_a, fps_b) -> np.ndarray:
     """01.04 Edge-to-edge distances between every footprint of ``fps_a`` and of ``fps_b``.
 
-    Round-to-round pairs are computed in one vectorised step, an oval or rectangular hull
-    against all the round bases in another (``_hull_to_discs``); hull-to-hull pairs (rare:
-    large models) use the exact convex routine pair by pair.
+    Round-to-round pairs are computed in one vectorised step; round bases against one oval
+    or rectangular hull in one step per hull (``_round_core_distances``, the arithmetic of
+    ``distance``); hull-to-hull pairs (rare: large models) with ``distance``.
     """
     fps_a, fps_b = list(fps_a), list(fps_b)
     n, m = len(fps_a), len(fps_b)
@@ -250,18 +231,33 @@ def distance_matrix(fps_a, fps_b) -> np.ndarray:
     diff = ca[:, None, :] - cb[None, :, :]
     out = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff)) - ra[:, None] - rb[None, :]
     np.maximum(out, 0.0, out=out)
-    na = [i for i, f in enumerate(fps_a) if f.shape != "round"]
-    nb = [j for j, f in enumerate(fps_b) if f.shape != "round"]
-    if not na and not nb:
-        return out
-    round_a = np.array([i for i, f in enumerate(fps_a) if f.shape == "round"], dtype=np.intp)
-    round_b = np.array([j for j, f in enumerate(fps_b) if f.shape == "round"], dtype=np.intp)
-    for i in na:
-        if len(round_b):
-            out[i, round_b] = _hull_to_discs(fps_a[i], cb[round_b], rb[round_b])
+    round_a = np.array([f.shape == "round" for f in fps_a])
+    round_b = np.array([f.shape == "round" for f in fps_b])
+    nb = np.flatnonzero(~round_b).tolist()
+    for i in np.flatnonzero(~round_a).tolist():
+        out[i, round_b] = _round_core_distances(cb[round_b], rb[round_b], core(fps_a[i])[0])
         for j in nb:
             out[i, j] = distance(fps_a[i], fps_b[j])
     for j in nb:
-        if len(round_a):
-            out[round_a, j] = _hull_to_discs(fps_b[j], ca[round_a], ra[round_a])
+        out[round_a, j] = _round_core_distances(ca[round_a], ra[round_a], core(fps_b[j])[0])
     return out
+
+
+def _round_core_distances(centres: np.ndarray, radii: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """01.04 ``distance`` from round bases (centres (N, 2), radii (N,)) to one footprint with
+    the convex polygon core ``pts`` (radius 0), for all N at once, with the arithmetic of
+    ``_convex_distance`` entry by entry: 0 if the centre is in the core, otherwise the
+    nearer of the core's vertices to the centre and the centre to the core's edges; minus
+    the radius, at least 0."""
+    c = centres[:, None, :]
+    if len(pts) >= 3:
+        e = np.roll(pts, -1, axis=0) - pts
+        w = c - pts[None]
+        inside = np.all(e[:, 0] * w[..., 1] - e[:, 1] * w[..., 0] >= -EPS, axis=1)
+    else:
+        inside = np.zeros(len(centres), dtype=bool)
+    pe = np.roll(pts, -1, axis=0)
+    d = np.minimum(_point_segment_dist(pts[None], c, c).min(axis=1, initial=np.inf),
+                   _point_segment_dist(c, pts[None], pe[None]).min(axis=1, initial=np.inf))
+    d[inside] = 0.0
+    return np.maximum(d - radii, 0.0)

@@ -6,8 +6,8 @@ has a *ragged* list of blocker pieces (indices into one shared ``Pieces``) and o
 vertices, given as CSR-style arrays: pair q owns ``idx[start[q]:start[q + 1]]``.
 
 * ``segments_blocked_ragged``: segment s is tested only against the pieces of its owner
-  pair, with a bounding-box prefilter (a box gap of more than 1e-7" cannot be a crossing)
-  and the same separating-axis test and 1e-9" tolerance as ``los_kernels.segments_blocked``.
+  pair, with the same separating-axis test and 1e-9" tolerance as
+  ``los_kernels.segments_blocked``.
 * ``pairs_visible_round``: candidate lines (common tangents of every pair of generators:
   the two discs and the obstacle vertices) are built for every pair at once, in three
   rounds, each only for the pairs still unresolved (common tangents of the two discs; lines
@@ -31,7 +31,6 @@ __all__ = ["ragged_expand", "csr_subset", "segments_blocked_ragged", "pairs_visi
            "outline_crossings_round"]
 
 _TOL = 1e-9
-_BOX_GAP = 1e-7
 _LINES = 10000          # candidate lines per batch (pairs found visible leave between batches)
 
 
@@ -112,8 +111,8 @@ def segments_blocked_ragged(p0, p1, owner, pk: Pieces, start, idx) -> np.ndarray
 
 
 def _blocked_xy(x0, y0, x1, y1, owner, pk: Pieces, start, idx) -> np.ndarray:
-    """``segments_blocked_ragged`` on coordinate arrays, with the bounding-box prefilter;
-    segments in chunks of at most about ``_BLK_CHUNK`` (segment, piece) entries."""
+    """``segments_blocked_ragged`` on coordinate arrays; segments in chunks of at most
+    about ``_BLK_CHUNK`` (segment, piece) entries."""
     S = len(x0)
     out = np.zeros(S, dtype=bool)
     if S == 0:
@@ -140,16 +139,6 @@ def _blocked_part(x0, y0, x1, y1, owner, cnt, pk: Pieces, start, idx, out) -> No
     e_s = np.repeat(np.arange(len(owner)), cnt)
     pos = np.arange(tot) - np.repeat(np.cumsum(cnt) - cnt - start[owner], cnt)
     k = idx.take(pos)
-    bx0, by0, bx1, by1 = pk.bbox.T
-    lx, hx = np.minimum(x0, x1), np.maximum(x0, x1)
-    ly, hy = np.minimum(y0, y1), np.maximum(y0, y1)
-    near = bx0.take(k) <= hx.take(e_s) + _BOX_GAP
-    near &= bx1.take(k) >= lx.take(e_s) - _BOX_GAP
-    near &= by0.take(k) <= hy.take(e_s) + _BOX_GAP
-    near &= by1.take(k) >= ly.take(e_s) - _BOX_GAP
-    e_s, k = e_s[near], k[near]
-    if len(e_s) == 0:
-        return
     cross = sat_cross_k(x0.take(e_s), y0.take(e_s), x1.take(e_s), y1.take(e_s), pk, k)
     out[e_s[cross]] = True
 

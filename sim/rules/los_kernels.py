@@ -218,20 +218,20 @@ def _outline_crossings(core_pts, r, pk: Pieces) -> np.ndarray:
             t = (-B + sgn * sq) / np.where(A > 0, 2 * A, 1.0)
             good = ok & (t >= 0) & (t <= 1)
             out.append(a[good] + t[good, None] * d[good])
-    else:
+    else:                                   # (core edge i, blocker edge j) arrays
         p = core_pts
-        q = np.roll(p, -1, axis=0)
-        for i in range(len(p)):
-            e = q[i] - p[i]
-            d = b - a
-            den = e[0] * d[:, 1] - e[1] * d[:, 0]
-            w = a - p[i]
-            ok = np.abs(den) > 1e-15
-            dd = np.where(ok, den, 1.0)
-            t = (w[:, 0] * d[:, 1] - w[:, 1] * d[:, 0]) / dd
-            v = (w[:, 0] * e[1] - w[:, 1] * e[0]) / dd
-            good = ok & (t >= 0) & (t <= 1) & (v >= 0) & (v <= 1)
-            out.append(p[i] + t[good, None] * e)
+        e = np.roll(p, -1, axis=0) - p
+        d = b - a
+        ex, ey, dx, dy = e[:, 0:1], e[:, 1:2], d[:, 0], d[:, 1]
+        den = ex * dy - ey * dx
+        wx, wy = a[:, 0] - p[:, 0:1], a[:, 1] - p[:, 1:2]
+        ok = np.abs(den) > 1e-15
+        dd = np.where(ok, den, 1.0)
+        t = (wx * dy - wy * dx) / dd
+        v = (wx * ey - wy * ex) / dd
+        good = ok & (t >= 0) & (t <= 1) & (v >= 0) & (v <= 1)
+        i, _ = np.nonzero(good)                 # core-edge-major, as one edge at a time
+        out.append(p[i] + t[good, None] * e[i])
     return np.concatenate(out) if out else np.zeros((0, 2))
 
 
@@ -324,19 +324,41 @@ def points_visible_from(a_core, a_r, pts: np.ndarray, pk: Pieces,
         return np.ones(Q, dtype=bool)
     if obst is None:
         obst = pk.vertex_list()
-    # cheap first pass: the segment from A's boundary (towards q from A's centre) to q
-    c = a_core.mean(axis=0)
-    dq = pts - c
-    Lq = np.hypot(dq[:, 0], dq[:, 1])
-    start = c + (a_r / np.maximum(Lq, 1e-12))[:, None] * dq if len(a_core) == 1 else \
-        np.repeat(c[None], Q, axis=0)
-    direct = ~segments_blocked(start, pts, pk)
+    direct = _direct_visible(a_core, a_r, pts, pk)
     if direct.all():
         return direct
     rest = np.flatnonzero(~direct)
     out = direct.copy()
     out[rest] = _points_visible_exact(a_core, a_r, pts[rest], pk, obst)
     return out
+
+
+def _direct_visible(a_core, a_r, pts, pk: Pieces) -> np.ndarray:
+    """The cheap first pass of ``points_visible_from``: the segment from A's boundary
+    (towards q from A's centre; a polygon core: from its vertex mean) to q is unblocked."""
+    c = a_core.mean(axis=0)
+    dq = pts - c
+    Lq = np.hypot(dq[:, 0], dq[:, 1])
+    start = c + (a_r / np.maximum(Lq, 1e-12))[:, None] * dq if len(a_core) == 1 else \
+        np.repeat(c[None], len(pts), axis=0)
+    return ~segments_blocked(start, pts, pk)
+
+
+def _all_visible_from(a_core, a_r, pts, pk: Pieces, obst: np.ndarray) -> bool:
+    """06.01 ``points_visible_from(a_core, a_r, pts, pk, obst).all()``, stopping at the first
+    point not seen: the same per-point tests (the first pass, then the exact candidate
+    lines, each point's own lines, so a point's answer does not depend on its batch), the
+    exact ones in batches of at most ``_PTS_CHUNK`` points, each batch spread over the whole
+    sample list (points in shadow tend to be neighbours on B's outline)."""
+    rest = np.flatnonzero(~_direct_visible(a_core, a_r, pts, pk))
+    parts = -(-len(rest) // _PTS_CHUNK)
+    for j in range(parts):                      # batch j: every parts-th point from the j-th
+        if not _points_visible_exact(a_core, a_r, pts[rest[j::parts]], pk, obst).all():
+            return False
+    return True
+
+
+_PTS_CHUNK = 16         # points per exact batch of _all_visible_from
 
 
 def _points_visible_exact(a_core, a_r, pts, pk, obst):
@@ -428,7 +450,8 @@ def footprint_fully_visible(a_core, a_r, b_core, b_r, pk: Pieces,
                             obst: np.ndarray | None = None) -> bool:
     """06.01 Fully visible: every sampled point of B is seen from some point of A.
 
-    Each sample is tested exactly (points_visible_from). The outline of B is sampled at
+    Each sample is tested exactly (points_visible_from), stopping at the first one not seen
+    (``_all_visible_from``). The outline of B is sampled at
     every arc between crossings of the critical lines (lines through an obstacle vertex
     tangent to A, lines through two obstacle vertices), where a point's status can change,
     so the *outline* is checked exactly; B's interior is sampled (centre and a half-size
@@ -460,4 +483,4 @@ def footprint_fully_visible(a_core, a_r, b_core, b_r, pk: Pieces,
     else:
         n, s = np.zeros((0, 2)), np.zeros(0)
     pts = boundary_samples(b_core, b_r, n, s)
-    return bool(points_visible_from(a_core, a_r, pts, pk, obst).all())
+    return _all_visible_from(a_core, a_r, pts, pk, obst)

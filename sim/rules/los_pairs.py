@@ -13,7 +13,9 @@ features of areas either model is within). For pairs (I, J) of models (round or 
    piece's edge into it). Candidates: the targets of the angular bins (1024 per turn, one
    sort of the targets by observer and bin) a chord's angular interval meets; the tests go
    in batches of some thousands of (observer, piece, target) triples, piece-major (pieces
-   with most candidates first), dropping pairs already blocked.
+   with most candidates first), dropping pairs already blocked. With few targets per
+   observer (a single model moved), no sort: each pair's own candidates are the pieces
+   whose bounding circle comes near its centre segment.
 2. ``capsule_inputs``: for the pairs left, the pieces whose bounding circle comes near the
    centre segment, then the exact centre crossing (separating axes) -> ``centre_free``;
    the pieces meeting the capsule around the centre segment (radius = the larger bounding
@@ -210,6 +212,7 @@ _CHUNK = 8192           # triples per batch (pairs blocked by a batch leave the 
 _OBS_CHUNK = 100        # observers per part: (observers x pieces) chord arrays
 _BINS = 1024            # angular bins per turn for the umbra candidates
 _BIN_SCALE = _BINS / _TWO_PI
+_SPARSE = 8             # fewer targets than this per observer: no angular sort (_umbra_sparse)
 
 
 def umbra_blocked(ix, obs, tgt, dense_only: bool = False) -> np.ndarray:
@@ -221,15 +224,18 @@ def umbra_blocked(ix, obs, tgt, dense_only: bool = False) -> np.ndarray:
     segment from the light to a point of the umbra crosses the chord's relative interior,
     hence enters the piece's open interior (a chord of a convex piece is inside it), so
     every sight segment between the footprints is blocked. Candidates: per observer, the
-    targets whose direction lies in the chord's angular interval (one sort and
-    ``searchsorted`` for all observers), then three half-plane tests per (observer, piece,
-    target) and the 13.10 / 13.11 activity of the piece for the pair."""
+    targets whose direction lies in the chord's angular interval (angular bins, one sort
+    for all observers; with few targets per observer, the pieces near each pair's centre
+    segment), then three half-plane tests per (observer, piece, target) and the 13.10 /
+    13.11 activity of the piece for the pair."""
     P = len(obs)
     blocked = np.zeros(P, bool)
     K = len(ix.blk.pieces)
     if K == 0 or P == 0:
         return blocked
     uo, oinv = np.unique(obs, return_inverse=True)
+    if P < _SPARSE * len(uo):
+        return _umbra_sparse(ix, obs, tgt, dense_only)
     if len(uo) <= _OBS_CHUNK:
         return _umbra_part(ix, obs, tgt, uo, oinv, dense_only)
     step = -(-len(uo) // -(-len(uo) // _OBS_CHUNK))  # equal parts of <= _OBS_CHUNK observers
@@ -314,11 +320,7 @@ def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
 def _chord_lines(ix, obs, dense_only: bool = False):
     """For every observer in ``obs`` and every piece (flattened observer-major, U*K): the
     chord t1-t2 between the piece's silhouette vertices seen from the observer's centre
-    and the three half-planes n . x <= o (rows of ``L``: 0-2 tangent to the observer's
-    grown bounding circle through t1, 3-5 through t2, 6-8 the chord line facing the
-    observer) whose intersection is the umbra of that chord. Also the chord's angular
-    interval seen from the centre (``lo``, ``width``), ``valid``, the piece's ``area`` and
-    whether it is active for the observer and a target within / not within that area."""
+    and the umbra of that chord (``_chord_rows``)."""
     pk = ix.blk.pieces
     nx, ny, off, vx, vy = pk.soa                                 # (V, K)
     V, K = nx.shape
@@ -341,11 +343,20 @@ def _chord_lines(ix, obs, dense_only: bool = False):
     a += kk
     b *= K
     b += kk
-    del kk
-    x1, y1, x2, y2 = vx.take(a), vy.take(a), vx.take(b), vy.take(b)
-    del a, b
-    ccx, ccy = np.repeat(cx, K), np.repeat(cy, K)
-    r = np.repeat(ix.rad[obs] + _GROW, K)
+    return _chord_rows(ix, np.repeat(obs, K), kk, vx.take(a), vy.take(a), vx.take(b),
+                       vy.take(b), valid, dense_only)
+
+
+def _chord_rows(ix, ob, kk, x1, y1, x2, y2, valid, dense_only: bool):
+    """For entries (observer ``ob``, piece ``kk``) with silhouette vertices (x1, y1), (x2, y2)
+    seen from the observer's centre: the three half-planes n . x <= o (rows of ``L``: 0-2
+    tangent to the observer's grown bounding circle through t1, 3-5 through t2, 6-8 the
+    chord line facing the observer) whose intersection is the umbra of the chord t1-t2.
+    Also the chord's angular interval seen from the centre (``lo``, ``width``), ``valid``,
+    the piece's ``area`` and whether it is active for the observer and a target within /
+    not within that area."""
+    ccx, ccy = ix.centres[ob, 0], ix.centres[ob, 1]
+    r = ix.rad[ob] + _GROW
     sw = (x1 - ccx) * (y2 - ccy) - (y1 - ccy) * (x2 - ccx) < 0   # t1 -> t2 counter-clockwise
     x1, x2 = np.where(sw, x2, x1), np.where(sw, x1, x2)
     y1, y2 = np.where(sw, y2, y1), np.where(sw, y1, y2)
@@ -377,9 +388,9 @@ def _chord_lines(ix, obs, dense_only: bool = False):
         rows[base], rows[base + 1], rows[base + 2] = n_x, n_y, n_x * px + n_y * py
         del wx, wy, d2, h, n_x, n_y
     del x1, y1, x2, y2, px, py, qx, qy, ccx, ccy, r
-    area = np.tile(ix.blk.area, U)
-    kind = np.tile(ix.blk.kind, U)
-    w_obs = ix.within[np.repeat(obs, K), area]
+    area = ix.blk.area.take(kk)
+    kind = ix.blk.kind.take(kk)
+    w_obs = ix.within[ob, area]
     if dense_only:
         act_in = act_out = kind == DENSE
     else:
@@ -388,3 +399,46 @@ def _chord_lines(ix, obs, dense_only: bool = False):
     valid &= act_in | act_out
     return {"L": rows, "valid": valid, "lo": a1, "width": width,
             "area": area, "act_in": act_in, "act_out": act_out}
+
+
+def _umbra_sparse(ix, obs, tgt, dense_only):
+    """``umbra_blocked`` for pairs whose observers have few targets each (a model moved):
+    the chords only of the pieces whose bounding circle comes near the segment between the
+    pair's centres (within the larger bounding radius: the others meet no segment between
+    the bases, so their umbra holds no target), each tested against its pair's target."""
+    pk = ix.blk.pieces
+    C = ix.centres
+    R = np.maximum(ix.rad[obs], ix.rad[tgt]) + 1e-6
+    cx, cy, rho = pk.circle
+    ax, ay = C[obs, 0][:, None], C[obs, 1][:, None]
+    dx, dy = C[tgt, 0][:, None] - ax, C[tgt, 1][:, None] - ay
+    wx, wy = cx - ax, cy - ay                                    # (P, K)
+    L2 = dx * dx + dy * dy
+    t = np.clip((wx * dx + wy * dy) / np.where(L2 > 0, L2, 1.0), 0.0, 1.0)
+    wx -= t * dx
+    wy -= t * dy
+    g = R[:, None] + rho + 1e-6
+    p, kk = np.nonzero(wx * wx + wy * wy <= g * g)
+    blocked = np.zeros(len(obs), bool)
+    if len(p) == 0:
+        return blocked
+    ob = obs.take(p)
+    nx, ny, off, vx, vy = (a.take(kk, axis=1) for a in pk.soa)  # (V, E)
+    F = nx * C[ob, 0] + ny * C[ob, 1] > off                      # edge v faces the centre
+    T = F != np.roll(F, 1, axis=0)
+    V = len(F)
+    a, b = T.argmax(axis=0), V - 1 - T[::-1].argmax(axis=0)
+    E = np.arange(len(p))
+    ln = _chord_rows(ix, ob, kk, vx[a, E], vy[a, E], vx[b, E], vy[b, E], T.sum(axis=0) == 2,
+                     dense_only)
+    tg = tgt.take(p)
+    qx, qy, r = C[tg, 0], C[tg, 1], ix.rad[tg] + _GROW
+    L = ln["L"]
+    ok = ln["valid"]
+    for row in (6, 0, 3):
+        ok &= L[row] * qx + L[row + 1] * qy + r <= L[row + 2]
+    if not dense_only:
+        tw = ix.within[tg, ln["area"]]
+        ok &= np.where(tw, ln["act_in"], ln["act_out"])
+    blocked[p[ok]] = True
+    return blocked

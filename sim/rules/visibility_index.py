@@ -39,7 +39,7 @@ from sim.rules.los_full import fully_visible_round
 from sim.rules.los_kernels import footprint_fully_visible, pair_visible
 from sim.rules.los_pairs import (area_boxes, capsule_inputs, pack_area_edges, umbra_blocked,
                                  within_candidates, within_pairs)
-from sim.rules.terrain import TerrainArea
+from sim.rules.terrain import TerrainArea, model_within_area
 from sim.rules.visibility import (
     DETECTION_RANGE, GONE_TO_GROUND_PENALTY, HIDEABLE, TerrainBlockers, clamp_range,
 )
@@ -150,7 +150,13 @@ class VisibilityIndex:
                 self.radius[i] = 0.5 * self.fps[i].length if self.round[i] else 0.0
                 self._cores.pop(i, None)
             rows = list(rows)
-            d = distance_matrix([self.fps[i] for i in rows], self.fps)
+            if self.round.all():        # geometry.distance_matrix's arithmetic, from the arrays
+                diff = self.centres[rows][:, None, :] - self.centres[None, :, :]
+                d = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff)) - self.radius[rows][:, None] \
+                    - self.radius[None, :]
+                np.maximum(d, 0.0, out=d)
+            else:
+                d = distance_matrix([self.fps[i] for i in rows], self.fps)
             self.dist[rows, :] = d
             self.dist[:, rows] = d.T
         rows = list(rows)
@@ -191,20 +197,22 @@ class VisibilityIndex:
 
     def _within_rows(self, rows) -> np.ndarray:
         """13.x Areas each model is within (any part of the base inside the area's footprint):
-        for round bases, the (model, area) pairs whose grown box holds the centre
-        (los_pairs.within_candidates, los_pairs.within_pairs)."""
+        only the (model, area) pairs whose box, grown by the model's bounding radius, holds
+        the centre (los_pairs.within_candidates: a base within an area has a point within
+        EPS of the outline's box); for round bases los_pairs.within_pairs, for others
+        terrain.model_within_area."""
         rows = np.asarray(rows, dtype=np.int64)
         out = np.zeros((len(rows), len(self.blk.areas)), dtype=bool)
         if out.size == 0:
             return out
-        rnd = self.round[rows]
         m, a = within_candidates(self.centres[rows], self.rad[rows], self._area_boxes)
-        if len(m):
-            r = rows[m]
-            out[m, a] = within_pairs(self.centres[r], self.rad[r], a, self._area_edges)
-        for r_i in np.flatnonzero(~rnd):
-            from sim.rules.terrain import model_within_area
-            out[r_i] = [model_within_area(self.fps[rows[r_i]], a) for a in self.blk.areas]
+        rnd = self.round[rows[m]]
+        if rnd.any():
+            m_r, a_r = m[rnd], a[rnd]
+            r = rows[m_r]
+            out[m_r, a_r] = within_pairs(self.centres[r], self.rad[r], a_r, self._area_edges)
+        for r_i, a_i in zip(m[~rnd].tolist(), a[~rnd].tolist()):
+            out[r_i, a_i] = model_within_area(self.fps[rows[r_i]], self.blk.areas[a_i])
         return out
 
     # --- pair resolution -------------------------------------------------------------------

@@ -8,12 +8,20 @@ rhombus convex_pieces lays along an L wall's diagonal is not convex)."""
 import numpy as np
 
 from sim.rules.geometry import core, round_base
-from sim.rules.los_certs import (FIXED, near_a, point_certificates, ring_shadowed,
-                                 sample_inside, star_free)
+from sim.rules.los_certs import (
+    FIXED,
+    near_a,
+    point_certificates,
+    ring_shadowed,
+    sample_inside,
+    star_free,
+)
 from sim.rules.los_full import _arc_samples
-from sim.rules.los_kernels import footprint_fully_visible, points_visible_from
+from sim.rules.los_kernels import Pieces, footprint_fully_visible, points_visible_from
 from sim.rules.polygons import convex_pieces
-from sim.rules.visibility import TerrainBlockers
+from sim.rules.terrain import Feature, TerrainArea, default_table
+from sim.rules.visibility import TerrainBlockers, model_fully_visible
+from sim.rules.visibility_index import ModelEntry, VisibilityIndex
 
 from _layouts import random_layout
 
@@ -66,7 +74,7 @@ def test_pair_certificates_agree_with_kernel():
     rng = np.random.default_rng(17)
     fired = {"ring": 0, "inside": 0, "star": 0, "star_near": 0}
     for _ in range(200):
-        pk, D, pstart, pidx, ostart, opts, ref = _layout_pairs(rng)
+        pk, D, pstart, pidx, _, _, ref = _layout_pairs(rng)
         q = np.arange(len(ref))
         if len(q) == 0:
             continue
@@ -121,7 +129,6 @@ def test_l_wall_rhombus_is_flagged_not_convex():
     wall it comes out as a dart. The kernels' separating-axis test blocks less than such a
     piece, so the certificates that assume convexity must skip it."""
     wall = [(-5, -3), (0.5, -3), (0.5, -2.5), (-4.5, -2.5), (-4.5, 0.5), (-5, 0.5)]
-    from sim.rules.los_kernels import Pieces
     pk = Pieces(convex_pieces(wall))
     assert pk.convex.tolist() == [True, True, False]
 
@@ -129,9 +136,6 @@ def test_l_wall_rhombus_is_flagged_not_convex():
 def test_overlapping_bases_on_walls_match_kernel():
     """Bases heaped on walls and on each other (a sample of B inside a wall but also inside
     A counts as seen by the kernel): the batched answer is the kernel's."""
-    from sim.rules.terrain import default_table
-    from sim.rules.visibility_index import ModelEntry, VisibilityIndex
-    from sim.rules.visibility import model_fully_visible
     rng = np.random.default_rng(5)
     areas = default_table()
     walls = [np.array(f.polygon, float) for a in areas for f in a.solid_features]
@@ -159,8 +163,6 @@ def test_overlapping_bases_on_walls_match_kernel():
 def test_bases_overlapping_each_other_match_kernel():
     """A base overlapping the other (points of B inside A: the kernel sees them only along a
     candidate line through them), next to walls: the batched answer is the kernel's."""
-    from sim.rules.visibility_index import ModelEntry, VisibilityIndex
-    from sim.rules.visibility import model_fully_visible
     rng = np.random.default_rng(29)
     checked = 0
     for _ in range(60):
@@ -190,9 +192,6 @@ def test_bases_overlapping_each_other_match_kernel():
 def test_small_base_half_inside_a_big_one_on_a_container():
     """B's samples inside A with no candidate line through them: the kernel does not see
     them, so no certificate may call B fully visible."""
-    from sim.rules.terrain import Feature, TerrainArea
-    from sim.rules.visibility_index import ModelEntry, VisibilityIndex
-    from sim.rules.visibility import model_fully_visible
     box = ((3.269909096, 18.884703329), (6.805443001, 22.420237235),
            (5.037676049, 24.188004188), (1.502142143, 20.652470282))
     areas = [TerrainArea("armoured container", box, (Feature("dense", box),))]

@@ -1,0 +1,94 @@
+"""06.01 Fully visible with oval and rectangular bases (los_kernels.footprint_fully_visible):
+the kernel stops at the first sample point it finds not seen (``_all_visible_from``), which
+must give the answer of testing every point (``points_visible_from(...).all()``); and for
+such bases the kernel's answer against points of B each tested exactly (the outline exact,
+the interior sampled, so only an interior-only shadow may be missed)."""
+
+import numpy as np
+
+from sim.rules.geometry import core, footprint, round_base
+from sim.rules.los_kernels import (_PTS_CHUNK, _all_visible_from, _direct_visible,
+                                   footprint_fully_visible, points_visible_from)
+from sim.rules.visibility import TerrainBlockers, _pair_pieces
+
+from _layouts import random_layout
+
+
+def _base(rng, x, y):
+    kind = rng.integers(0, 3)
+    if kind == 0:
+        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
+    if kind == 1:
+        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
+    return round_base(int(rng.choice([25, 32, 60])), x, y)
+
+
+def _inputs(rng):
+    """A random layout with A and B replaced by (mostly) oval / rectangular bases, both
+    orders of a pair of hull shapes exercised over the runs."""
+    areas, a, b = random_layout(rng)
+    a, b = _base(rng, a.x, a.y), _base(rng, b.x, b.y)
+    blk = TerrainBlockers.build(areas)
+    pk, verts = _pair_pieces(blk, a, b, blk.active(blk.within(a), blk.within(b)))
+    return a, b, pk, verts
+
+
+def _points_of(fp, n_ring=48, n_grid=9):
+    """Points of a footprint: its core outline densely, and a grid of interior points."""
+    c, r = core(fp)
+    if len(c) == 1:
+        t = np.linspace(0, 2 * np.pi, n_ring, endpoint=False)
+        ring = c[0] + r * np.stack([np.cos(t), np.sin(t)], 1)
+    else:
+        q = np.roll(c, -1, axis=0)
+        s = np.linspace(0, 1, max(2, n_ring // len(c)), endpoint=False)
+        ring = (c[:, None, :] + s[None, :, None] * (q - c)[:, None, :]).reshape(-1, 2)
+    m = ring.mean(axis=0)
+    inner = [m + f * (ring - m) for f in np.linspace(0.1, 0.9, n_grid)]
+    return np.concatenate([ring] + inner[::3] + [m[None]])
+
+
+def test_early_exit_gives_the_answer_of_every_point():
+    """Every point set, and sets of many seen points (more than one exact batch) with one
+    point in shadow put first, in the middle or last."""
+    rng = np.random.default_rng(41)
+    outcome = {True: 0, False: 0}
+    lone = 0
+    for _ in range(240):
+        a, b, pk, verts = _inputs(rng)
+        if len(pk) == 0:
+            continue
+        ac, ar = core(a)
+        pts = _points_of(b)
+        ref = points_visible_from(ac, ar, pts, pk, verts)
+        got = _all_visible_from(ac, ar, pts, pk, verts)
+        assert got == bool(ref.all())
+        outcome[got] += 1
+        seen, hidden = pts[ref], pts[~ref]
+        exact_seen = int((ref & ~_direct_visible(ac, ar, pts, pk)).sum())
+        if len(hidden) and exact_seen > 2 * _PTS_CHUNK:
+            assert _all_visible_from(ac, ar, seen, pk, verts)
+            h = hidden[rng.integers(len(hidden))]
+            for pos in (0, len(seen) // 2, len(seen)):
+                assert not _all_visible_from(ac, ar, np.insert(seen, pos, h, axis=0), pk, verts)
+            lone += 1
+    assert outcome[True] > 20 and outcome[False] > 20
+    assert lone > 10
+
+
+def test_hull_fully_visible_matches_dense_point_reference():
+    rng = np.random.default_rng(43)
+    checked = bad = 0
+    for _ in range(120):
+        a, b, pk, verts = _inputs(rng)
+        if a.shape == "round" and b.shape == "round":
+            continue
+        (ac, ar), (bc, br) = core(a), core(b)
+        mine = footprint_fully_visible(ac, ar, bc, br, pk, verts)
+        ref = bool(points_visible_from(ac, ar, _points_of(b, 240, 17), pk, verts).all())
+        checked += 1
+        if ref != mine:
+            bad += 1
+            assert mine and not ref     # only an interior-only shadow can be missed
+    assert checked > 60
+    assert bad <= 2
