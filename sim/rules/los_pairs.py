@@ -397,6 +397,9 @@ def _chord_rows(ix, ob, kk, x1, y1, x2, y2, valid, dense_only: bool):
         act_in = (kind == DENSE)                                 # target within the area
         act_out = np.where(kind == DENSE, w_obs, ~w_obs)         # target not within it
     valid &= act_in | act_out
+    # only a convex piece holds its chords (Pieces.convex: convex_pieces can leave a
+    # non-convex sliver along an L wall's diagonal; its pairs go to the exact stages)
+    valid &= ix.blk.pieces.convex.take(kk)
     return {"L": rows, "valid": valid, "lo": a1, "width": width,
             "area": area, "act_in": act_in, "act_out": act_out}
 

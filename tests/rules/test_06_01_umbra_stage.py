@@ -93,3 +93,23 @@ def test_big_table_matches_pair_function_and_incremental():
     inc = idx.los.copy()
     idx.full_recompute()
     assert np.array_equal(inc, idx.los)
+
+
+def test_no_certificate_from_a_non_convex_piece():
+    """The umbra argument needs a convex piece (its chord lies inside it): the sliver that
+    convex_pieces can leave along an L wall's diagonal (Pieces.convex False) never certifies a
+    pair, whatever the observer; the convex pieces of the same wall do."""
+    from sim.rules.los_pairs import _chord_lines
+    from sim.rules.terrain import Feature, TerrainArea
+    wall = ((10, 10), (15.5, 10), (15.5, 10.5), (10.5, 10.5), (10.5, 13.5), (10, 13.5))
+    areas = [TerrainArea("ruin", ((8, 8), (18, 8), (18, 16), (8, 16)), (Feature("dense", wall),))]
+    rng = np.random.default_rng(3)
+    fps = [round_base(32, *rng.uniform([1, 1], [29, 29])) for _ in range(40)]
+    idx = _index(areas, fps)
+    convex = idx.blk.pieces.convex
+    assert not convex.all() and convex.any()
+    obs = np.arange(len(fps))
+    for dense_only in (False, True):
+        valid = _chord_lines(idx, obs, dense_only)["valid"].reshape(len(obs), -1)
+        assert not valid[:, ~convex].any()
+        assert valid[:, convex].any()
