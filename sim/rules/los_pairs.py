@@ -96,12 +96,10 @@ def within_pairs(centres, rad, area, edges) -> np.ndarray:
     return inside | (dmin <= rad + EPS)
 
 
-def _candidates(ix, I, J, R, dense_only: bool):
-    """Entries (pair p, piece k), pair-major: the pieces active for the pair (13.10 / 13.11)
-    whose bounding circle comes within R[p] (+ 1e-6") of the pair's centre segment (the
-    others neither cross it nor come within R of it)."""
-    pk = ix.blk.pieces
-    cx, cy, rho = pk.circle
+def _near_segment(ix, I, J, R) -> np.ndarray:
+    """(P, K): does piece k's bounding circle come within R[p] (+ 1e-6") of the segment
+    between the centres of models I[p] and J[p]."""
+    cx, cy, rho = ix.blk.pieces.circle
     C = ix.centres
     ax, ay = C[I, 0][:, None], C[I, 1][:, None]
     dx, dy = C[J, 0][:, None] - ax, C[J, 1][:, None] - ay
@@ -111,7 +109,14 @@ def _candidates(ix, I, J, R, dense_only: bool):
     wx -= t * dx
     wy -= t * dy
     g = R[:, None] + rho + 1e-6
-    cand = wx * wx + wy * wy <= g * g
+    return wx * wx + wy * wy <= g * g
+
+
+def _candidates(ix, I, J, R, dense_only: bool):
+    """Entries (pair p, piece k), pair-major: the pieces active for the pair (13.10 / 13.11)
+    whose bounding circle comes within R[p] (+ 1e-6") of the pair's centre segment (the
+    others neither cross it nor come within R of it)."""
+    cand = _near_segment(ix, I, J, R)
     kind = ix.blk.kind
     if dense_only:
         cand &= kind == DENSE
@@ -412,16 +417,7 @@ def _umbra_sparse(ix, obs, tgt, dense_only):
     pk = ix.blk.pieces
     C = ix.centres
     R = np.maximum(ix.rad[obs], ix.rad[tgt]) + 1e-6
-    cx, cy, rho = pk.circle
-    ax, ay = C[obs, 0][:, None], C[obs, 1][:, None]
-    dx, dy = C[tgt, 0][:, None] - ax, C[tgt, 1][:, None] - ay
-    wx, wy = cx - ax, cy - ay                                    # (P, K)
-    L2 = dx * dx + dy * dy
-    t = np.clip((wx * dx + wy * dy) / np.where(L2 > 0, L2, 1.0), 0.0, 1.0)
-    wx -= t * dx
-    wy -= t * dy
-    g = R[:, None] + rho + 1e-6
-    p, kk = np.nonzero(wx * wx + wy * wy <= g * g)
+    p, kk = np.nonzero(_near_segment(ix, obs, tgt, R))
     blocked = np.zeros(len(obs), bool)
     if len(p) == 0:
         return blocked
