@@ -113,3 +113,21 @@ def test_no_certificate_from_a_non_convex_piece():
         valid = _chord_lines(idx, obs, dense_only)["valid"].reshape(len(obs), -1)
         assert not valid[:, ~convex].any()
         assert valid[:, convex].any()
+
+
+def test_ruin_of_two_l_walls_seen_across_the_diagonal_sliver():
+    """Regression (found by a differential fuzz): two models standing on the two L walls of a
+    ruin see each other (the single-pair exact function and the brute force on the original
+    polygons agree), but the umbra stage used to certify the pair blocked through the
+    non-convex sliver convex_pieces lays along an L wall's diagonal."""
+    from sim.rules.terrain import Feature, TerrainArea
+    from _layouts import brute_visible
+    wall1 = ((0, 0), (5.5, 0), (5.5, 0.5), (0.5, 0.5), (0.5, 3.5), (0, 3.5))
+    wall2 = ((10, 6), (4.5, 6), (4.5, 5.5), (9.5, 5.5), (9.5, 2.5), (10, 2.5))
+    areas = [TerrainArea("ruins", ((0, 0), (10, 0), (10, 6), (0, 6)),
+                         (Feature("dense", wall1), Feature("dense", wall2)))]
+    a, b = round_base(32, 4.583, 0.117), round_base(25, 9.367, 5.986)
+    assert model_visible(a, b, TerrainBlockers.build(areas)) and brute_visible(areas, a, b)
+    idx = VisibilityIndex(areas, [ModelEntry("a", a, "red", "ua", frozenset({"INFANTRY"})),
+                                  ModelEntry("b", b, "blue", "ub", frozenset({"INFANTRY"}))])
+    assert idx.los[0, 1] and idx.los[1, 0]
