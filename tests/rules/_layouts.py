@@ -63,6 +63,42 @@ def random_layout(rng: np.random.Generator):
         return areas, fps[0], fps[1]
 
 
+def layout_and_bases(rng: np.random.Generator, extra: int = 5):
+    """random_layout and ``extra`` more round bases anywhere on it (7 in all by default), with
+    the layout's TerrainBlockers and each base's areas (blk.within)."""
+    from sim.rules.visibility import TerrainBlockers
+    areas, a, b = random_layout(rng)
+    fps = [a, b] + [round_base(int(rng.choice([25, 32, 40, 50, 60])), *rng.uniform(1, 29, size=2))
+                    for _ in range(extra)]
+    blk = TerrainBlockers.build(areas)
+    return areas, fps, blk, [blk.within(f) for f in fps]
+
+
+def pair_inputs(blk, a, b, wa, wb):
+    """The pieces (indices into blk.pieces) and obstacle vertices of visibility._pair_pieces
+    for bases a and b (their areas wa, wb), built as the index builds them."""
+    idx = np.flatnonzero(blk.active(wa, wb))
+    ca, cb = np.array(a.centre), np.array(b.centre)
+    R = max(a.bounding_radius, b.bounding_radius) + 1e-6
+    lo, hi = np.minimum(ca, cb) - R, np.maximum(ca, cb) + R
+    bb = blk.pieces.bbox[idx]
+    idx = idx[(bb[:, 0] <= hi[0]) & (bb[:, 2] >= lo[0]) & (bb[:, 1] <= hi[1]) & (bb[:, 3] >= lo[1])]
+    verts = blk.pieces.subset(idx).vertex_list()
+    if len(verts):
+        d = cb - ca
+        t = np.clip(((verts - ca) @ d) / float(d @ d), 0, 1) if d @ d > 0 else np.zeros(len(verts))
+        verts = verts[np.hypot(*(verts - ca - t[:, None] * d).T) <= R]
+    return idx, verts
+
+
+def ordered_pair_inputs(fps, blk, within):
+    """(i, j, pieces, obstacle vertices) of pair_inputs for every ordered pair of bases."""
+    for i in range(len(fps)):
+        for j in range(len(fps)):
+            if i != j:
+                yield (i, j) + pair_inputs(blk, fps[i], fps[j], within[i], within[j])
+
+
 def active_polygons(areas, a, b, dense_only=False):
     """Independent restatement of the blocker rule (13.10/13.11) on the original polygons."""
     out = []

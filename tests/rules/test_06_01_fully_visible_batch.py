@@ -13,23 +13,7 @@ from sim.rules.terrain import default_table
 from sim.rules.visibility import TerrainBlockers, model_fully_visible
 from sim.rules.visibility_index import ModelEntry, VisibilityIndex
 
-from _layouts import random_layout
-
-
-def _pair_inputs(blk, a, b, wa, wb):
-    """The pieces (indices into blk.pieces) and obstacle vertices of visibility._pair_pieces."""
-    idx = np.flatnonzero(blk.active(wa, wb))
-    ca, cb = np.array(a.centre), np.array(b.centre)
-    R = max(a.bounding_radius, b.bounding_radius) + 1e-6
-    lo, hi = np.minimum(ca, cb) - R, np.maximum(ca, cb) + R
-    bb = blk.pieces.bbox[idx]
-    idx = idx[(bb[:, 0] <= hi[0]) & (bb[:, 2] >= lo[0]) & (bb[:, 1] <= hi[1]) & (bb[:, 3] >= lo[1])]
-    verts = blk.pieces.subset(idx).vertex_list()
-    if len(verts):
-        d = cb - ca
-        t = np.clip(((verts - ca) @ d) / float(d @ d), 0, 1) if d @ d > 0 else np.zeros(len(verts))
-        verts = verts[np.hypot(*(verts - ca - t[:, None] * d).T) <= R]
-    return idx, verts
+from _layouts import layout_and_bases, ordered_pair_inputs
 
 
 def _csr(lists):
@@ -42,27 +26,18 @@ def test_batched_fully_visible_matches_kernel_on_random_layouts():
     rng = np.random.default_rng(31)
     pairs = full = overlapping = 0
     for _ in range(300):
-        areas, a, b = random_layout(rng)
-        extra = [round_base(int(rng.choice([25, 32, 40, 50, 60])), *rng.uniform(1, 29, size=2))
-                 for _ in range(5)]
-        fps = [a, b] + extra
-        blk = TerrainBlockers.build(areas)
-        within = [blk.within(f) for f in fps]
+        _areas, fps, blk, within = layout_and_bases(rng)
         P, K, C, R, ref = [], [], [], [], []
-        for i in range(len(fps)):
-            for j in range(len(fps)):
-                if i == j:
-                    continue
-                k, verts = _pair_inputs(blk, fps[i], fps[j], within[i], within[j])
-                (ac, ar), (bc, br) = core(fps[i]), core(fps[j])
-                ref.append(footprint_fully_visible(ac, ar, bc, br, blk.pieces.subset(k), verts))
-                P.append(k)
-                K.append(verts)
-                C.append((ac[0], bc[0]))
-                R.append((ar, br))
-                pk = blk.pieces.subset(k)
-                overlapping += any(np.any((np.einsum("i,kvi->kv", c, pk.normals) - pk.offs).max(1) < r)
-                                   for c, r in ((ac[0], ar), (bc[0], br)))
+        for i, j, k, verts in ordered_pair_inputs(fps, blk, within):
+            (ac, ar), (bc, br) = core(fps[i]), core(fps[j])
+            ref.append(footprint_fully_visible(ac, ar, bc, br, blk.pieces.subset(k), verts))
+            P.append(k)
+            K.append(verts)
+            C.append((ac[0], bc[0]))
+            R.append((ar, br))
+            pk = blk.pieces.subset(k)
+            overlapping += any(np.any((np.einsum("i,kvi->kv", c, pk.normals) - pk.offs).max(1) < r)
+                               for c, r in ((ac[0], ar), (bc[0], br)))
         pstart = np.zeros(len(P) + 1, dtype=np.int64)
         pstart[1:] = np.cumsum([len(x) for x in P])
         ostart = np.zeros(len(K) + 1, dtype=np.int64)

@@ -23,41 +23,23 @@ from sim.rules.terrain import Feature, TerrainArea, default_table
 from sim.rules.visibility import TerrainBlockers, model_fully_visible
 from sim.rules.visibility_index import ModelEntry, VisibilityIndex
 
-from _layouts import random_layout
+from _layouts import layout_and_bases, ordered_pair_inputs, random_layout
 
 
 def _layout_pairs(rng):
     """A random layout, 7 bases and, for every ordered pair with pieces, the inputs of
     visibility._pair_pieces (as the index builds them) and the kernel's answer."""
-    areas, a, b = random_layout(rng)
-    fps = [a, b] + [round_base(int(rng.choice([25, 32, 40, 50, 60])), *rng.uniform(1, 29, size=2))
-                    for _ in range(5)]
-    blk = TerrainBlockers.build(areas)
-    within = [blk.within(f) for f in fps]
+    _areas, fps, blk, within = layout_and_bases(rng)
     P, K, C, R, ref = [], [], [], [], []
-    for i in range(len(fps)):
-        for j in range(len(fps)):
-            if i == j:
-                continue
-            idx = np.flatnonzero(blk.active(within[i], within[j]))
-            ca, cb = np.array(fps[i].centre), np.array(fps[j].centre)
-            Rr = max(fps[i].bounding_radius, fps[j].bounding_radius) + 1e-6
-            lo, hi = np.minimum(ca, cb) - Rr, np.maximum(ca, cb) + Rr
-            bb = blk.pieces.bbox[idx]
-            idx = idx[(bb[:, 0] <= hi[0]) & (bb[:, 2] >= lo[0]) & (bb[:, 1] <= hi[1])
-                      & (bb[:, 3] >= lo[1])]
-            if len(idx) == 0:
-                continue
-            verts = blk.pieces.subset(idx).vertex_list()
-            d = cb - ca
-            t = np.clip(((verts - ca) @ d) / float(d @ d), 0, 1)
-            verts = verts[np.hypot(*(verts - ca - t[:, None] * d).T) <= Rr]
-            (ac, ar), (bc, br) = core(fps[i]), core(fps[j])
-            ref.append(footprint_fully_visible(ac, ar, bc, br, blk.pieces.subset(idx), verts))
-            P.append(idx)
-            K.append(verts.reshape(-1, 2))
-            C.append((ac[0], bc[0]))
-            R.append((ar, br))
+    for i, j, idx, verts in ordered_pair_inputs(fps, blk, within):
+        if len(idx) == 0:
+            continue
+        (ac, ar), (bc, br) = core(fps[i]), core(fps[j])
+        ref.append(footprint_fully_visible(ac, ar, bc, br, blk.pieces.subset(idx), verts))
+        P.append(idx)
+        K.append(verts.reshape(-1, 2))
+        C.append((ac[0], bc[0]))
+        R.append((ar, br))
     pstart = np.zeros(len(P) + 1, dtype=np.int64)
     pstart[1:] = np.cumsum([len(x) for x in P])
     ostart = np.zeros(len(K) + 1, dtype=np.int64)
