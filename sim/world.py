@@ -321,7 +321,7 @@ def toughness(unit_ent: int) -> int:
     lv = living(unit_ent)
     T = lv.memo.get("T")  # (depends only on which models live)
     if T is None:
-        r = lv._r
+        r = esper.component_for_entity(unit_ent, Roster)
         guards = [r.T[i] for i in lv.slots if r.bodyguard[i]]
         T = lv.memo["T"] = max(guards or [r.T[i] for i in lv.slots])
     return T
