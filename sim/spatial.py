@@ -34,8 +34,6 @@ class SpatialIndex:
         self.contacts: list[dict[int, int]] = [{} for _ in self._owner_of_unit]
         for i in range(len(self.fps)):
             self._touch(i, [j for j in self.near[i] if j > i], +1)
-        self.version = 0
-        self._engaged: dict[tuple[int, ...], np.ndarray] = {}
         self._alive_units = None
         # Per-unit answers sim.world derives from who is on the battlefield and where. A move
         # clears them all (_changed); a removal only those of the units it can change, which
@@ -95,8 +93,6 @@ class SpatialIndex:
         self._touch(index, self.near[index], -1)
         self.present[index] = False
         self._present_list[index] = False
-        self.version += 1
-        self._engaged.clear()
         self._alive_units = None
 
     def forget_unit(self, unit_ent: int) -> None:
@@ -105,8 +101,6 @@ class SpatialIndex:
         self.ranged_abilities.pop(unit_ent, None)
 
     def _changed(self) -> None:
-        self.version += 1
-        self._engaged.clear()
         self.living.clear()
         self.keywords.clear()
         self.ranged_abilities.clear()
@@ -117,21 +111,6 @@ class SpatialIndex:
         if self._alive_units is None:
             self._alive_units = np.bincount(self.unit_of[self.present], minlength=n_units) > 0
         return self._alive_units
-
-    def engaged_units(self, model_indices: list[int], n_units: int) -> np.ndarray:
-        """03.04 A boolean per unit: is any of these models within 2" of a model of that unit."""
-        key = tuple(model_indices)
-        hit = self._engaged.get(key)
-        if hit is not None:
-            return hit
-        out = np.zeros(n_units, dtype=bool)
-        present, unit_of = self.present, self.unit_of
-        for i in model_indices:
-            for j in self.near[i]:
-                if present[j]:
-                    out[unit_of[j]] = True
-        self._engaged[key] = out
-        return out
 
     def nearest(self, model_index: int, others: list[int]) -> float:
         return float(self.dist[model_index, others].min()) if others else float("inf")

@@ -225,22 +225,6 @@ def models_engaged(a: int, b: int) -> bool:
     return model_distance(a, b) <= 2.0 + 1e-9
 
 
-def _engaged_mask(unit_ent: int):
-    idx = [_index(m) for m in _living(unit_ent)]
-    return spatial().engaged_units(idx, _unit_count())
-
-
-def _unit_count() -> int:
-    return len(_units_in_order())
-
-
-def units_engaged(u: int, v: int) -> bool:
-    """03.04 Two units are engaged while any model of one is within 2" of any model of the other."""
-    if unit_destroyed(v):
-        return False
-    return bool(_engaged_mask(u)[esper.component_for_entity(v, Unit).order])
-
-
 def enemy_units(unit_ent: int) -> list[int]:
     """The enemy units with models left, in unit order."""
     owner = esper.component_for_entity(unit_ent, Unit).owner

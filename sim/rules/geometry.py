@@ -22,8 +22,8 @@ import numpy as np
 
 __all__ = [
     "Footprint", "footprint", "round_base", "outline", "core", "distance", "within",
-    "engaged", "overlaps", "distance_matrix", "footprint_polygon_distance", "EPS",
-    "OVAL_VERTICES", "ENGAGEMENT_RANGE",
+    "engaged", "overlaps", "distance_matrix", "disc_distances", "footprint_polygon_distance",
+    "EPS", "OVAL_VERTICES", "ENGAGEMENT_RANGE",
 ]
 
 EPS = 1e-9            # inches; measuring tolerance for "not more than X" (01.04.01)
@@ -213,6 +213,16 @@ def footprint_polygon_distance(fp: Footprint, poly) -> float:
     return max(0.0, float(min(d1, d2)) - r)
 
 
+def disc_distances(ca: np.ndarray, ra: np.ndarray, cb: np.ndarray, rb: np.ndarray) -> np.ndarray:
+    """01.04 Edge-to-edge distances between round bases given as centres (n, 2), (m, 2) and
+    radii (n,), (m,): (n, m), at least 0. ``distance_matrix``'s round-to-round step, also read
+    directly by indexes that keep the centres and radii as arrays."""
+    diff = ca[:, None, :] - cb[None, :, :]
+    out = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff)) - ra[:, None] - rb[None, :]
+    np.maximum(out, 0.0, out=out)
+    return out
+
+
 def distance_matrix(fps_a, fps_b) -> np.ndarray:
     """01.04 Edge-to-edge distances between every footprint of ``fps_a`` and of ``fps_b``.
 
@@ -228,9 +238,7 @@ def distance_matrix(fps_a, fps_b) -> np.ndarray:
     cb = np.array([[f.x, f.y] for f in fps_b], dtype=float)
     ra = np.array([0.5 * f.length if f.shape == "round" else 0.0 for f in fps_a])
     rb = np.array([0.5 * f.length if f.shape == "round" else 0.0 for f in fps_b])
-    diff = ca[:, None, :] - cb[None, :, :]
-    out = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff)) - ra[:, None] - rb[None, :]
-    np.maximum(out, 0.0, out=out)
+    out = disc_distances(ca, ra, cb, rb)
     round_a = np.array([f.shape == "round" for f in fps_a])
     round_b = np.array([f.shape == "round" for f in fps_b])
     nb = np.flatnonzero(~round_b).tolist()

@@ -32,7 +32,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from sim.rules.geometry import EPS, Footprint, core, distance_matrix
+from sim.rules.geometry import EPS, Footprint, core, disc_distances, distance_matrix
 from sim.rules.los_batch import (csr_subset as _csr_subset, outline_crossings_round,
                                  pairs_visible_round)
 from sim.rules.los_full import fully_visible_round
@@ -150,11 +150,8 @@ class VisibilityIndex:
                 self.radius[i] = 0.5 * self.fps[i].length if self.round[i] else 0.0
                 self._cores.pop(i, None)
             rows = list(rows)
-            if self.round.all():        # geometry.distance_matrix's arithmetic, from the arrays
-                diff = self.centres[rows][:, None, :] - self.centres[None, :, :]
-                d = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff)) - self.radius[rows][:, None] \
-                    - self.radius[None, :]
-                np.maximum(d, 0.0, out=d)
+            if self.round.all():        # (distance_matrix's step, from the arrays kept here)
+                d = disc_distances(self.centres[rows], self.radius[rows], self.centres, self.radius)
             else:
                 d = distance_matrix([self.fps[i] for i in rows], self.fps)
             self.dist[rows, :] = d
