@@ -142,7 +142,8 @@ def _is_char(groups: Sequence[Group], key: str) -> bool:
 def current_group(order: Sequence[str], alive: dict[str, bool], groups: Sequence[Group],
                   precision: str | None = None) -> str | None:
     """05.04.01 Current allocation group: the first group in the order with a model left;
-    [PRECISION] (24.28) overrides it while its group has a model left."""
+    [PRECISION] (24.28) overrides it while its group has a model left. ``alive`` maps a model
+    id to a truthy value while it lives (its remaining wounds, never below 0, will do)."""
     members = {g.key: g.members for g in groups}
     if precision is not None and any(alive.get(i, False) for i in members.get(precision, ())):
         return precision

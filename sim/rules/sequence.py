@@ -62,6 +62,14 @@ def _wound_faces(S: int, T: int, modifier: int, critical_on: int) -> tuple:
     return (None,) + tuple(wound_result(face, S, T, modifier, critical_on) for face in range(1, 7))
 
 
+@functools.lru_cache(maxsize=512)
+def _save_faces(AP: int, Sv: int, InSv: int | None) -> tuple:
+    """The 05.04 step 2 check of each face 1..6 (index 0 unused): (the save fails, it was the
+    invulnerable save that stopped the damage). It depends on nothing else."""
+    return (None,) + tuple((save_fails(face, AP, Sv, InSv), saved_by_invulnerable(face, AP, Sv, InSv))
+                           for face in range(1, 7))
+
+
 def roll_hits(p: PoolState, dice: Dice) -> dict:
     """05.01 Hit rolls for the whole pool at once. [TORRENT] hits automatically (no roll, never
     critical, 24.37). A critical hit with [SUSTAINED HITS X] scores X extra hits, which are
@@ -188,21 +196,23 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
     # The selected model changes only when it is destroyed: one that loses wounds and lives on
     # is wounded, and 05.04 step 1 selects it again (no model before it can be wounded: it was
     # selected as the first wounded model, or as the first model when none was wounded).
-    group = members = model = None
+    group = members = model = faces = None
     fixed_d = not D.is_random
     for roll in saves:
         if group is None:
             if st.destroyed():
                 out.append({"lost": "unit destroyed: remaining attacks are lost"})
                 break
-            group = current_group(st.order, st.alive(), st.groups, st.precision)
+            # (remaining wounds are never below 0: a model is alive exactly when they are truthy)
+            group = current_group(st.order, remaining, st.groups, st.precision)
             members = next(g.members for g in st.groups if g.key == group)
         if model is None:
             model = select_model(members, remaining, st.W)
-        sv, insv = Sv[model], InSv[model]
-        if not save_fails(roll, AP, sv, insv):
+            faces = _save_faces(AP, Sv[model], InSv[model])
+        fails, invulnerable = faces[roll]
+        if not fails:
             out.append({"save": roll, "model": model, "group": group, "saved": True,
-                        "invulnerable": saved_by_invulnerable(roll, AP, sv, insv)})
+                        "invulnerable": invulnerable})
             continue
         dmg = D.k if fixed_d else D.roll(dice, "damage roll")
         if st.fnp:

@@ -31,10 +31,7 @@ class Pool:
     precision: str | None = None
     precision_checked: bool = False
     saves: list[int] = field(default_factory=list)
-
-    @property
-    def has_precision(self) -> bool:
-        return any(a.name == "PRECISION" for a in self.abilities)
+    models: tuple = ()  # the target's models as allocation sees them (from the allocation step)
 
 
 def applicable(abilities, target: int, info: dict | None = None) -> tuple:
@@ -91,6 +88,11 @@ def _extra_dice(d, abil, dice) -> int:
 
 
 class AttackResolutionSystem(esper.Processor):
+    def __init__(self):
+        # a pool's step -> the method that resolves it
+        self._steps = {"gather": self._gather, "hit": self._hit, "wound": self._wound,
+                       "allocation": self._allocation, "save": self._save, "damage": self._damage}
+
     def process(self, battle) -> None:
         act = battle.activation
         if act is None or act.stage != "attacks":
@@ -131,7 +133,7 @@ class AttackResolutionSystem(esper.Processor):
             act.stage = "hazard"
             return
         pool = act.pools[act.pool_index]
-        getattr(self, "_" + pool.step)(battle, ent, act, pool)
+        self._steps[pool.step](battle, ent, act, pool)
         if pool.step == "done":
             act.pool_index += 1
             if act.pool_index >= len(act.pools):
@@ -188,7 +190,7 @@ class AttackResolutionSystem(esper.Processor):
         p.sustained = sustained.value if sustained else 0
         p.devastating = "DEVASTATING WOUNDS" in names
         p.twin_linked = "TWIN-LINKED" in names
-        pool.precision_checked = not pool.has_precision
+        pool.precision_checked = "PRECISION" not in names
         first = members[0]
         battle.emit(ev.POOL, pool=pool.index, target=tunit, dice=p.dice, melee=act.kind == "fight",
                     weapons=sorted({d.weapon.name for d in members}), attackers=list(pool.attackers),
@@ -222,15 +224,17 @@ class AttackResolutionSystem(esper.Processor):
         if not pool.precision_checked:
             return  # the PrecisionAllocationSystem is waiting on the attacker's choice
         target = pool.spec.target
-        models, pool.groups = W.allocation_view(target)
+        # (the target's models and groups stay as they are now until this pool's damage step:
+        # only the save roll comes between)
+        pool.models, pool.groups = W.allocation_view(target)
         if not pool.order:
             r = W.roster(target)
             if pool.groups is r.full_groups:  # (at full wounds: the roster has it)
                 default = r.full_order
             else:
-                declared = preferred_groups(pool.groups, models,
+                declared = preferred_groups(pool.groups, pool.models,
                                             battle.scenario_allocation_orders.get(target, ()))
-                default = default_order(pool.groups, models, declared)
+                default = default_order(pool.groups, pool.models, declared)
             if len(pool.groups) > 1 and pool.state.wounds:  # mortal wounds use no groups (06.02)
                 tunit = esper.component_for_entity(target, Unit)
                 req = DecisionRequest(
@@ -256,26 +260,29 @@ class AttackResolutionSystem(esper.Processor):
     # --- 05.04 -----------------------------------------------------------------------------------
     def _damage(self, battle, ent, act, pool: Pool) -> None:
         target = pool.spec.target
-        models = W.allocation_view(target)[0]  # listed order, as the roster
+        models = pool.models  # listed order, as the roster
         r = W.roster(target)
         st = DamageState(models, {m.id: m.remaining for m in models}, pool.groups, pool.order,
                          pool.precision, fnp=W.feel_no_pain(target), W=r.W_of)
         records = inflict_damage(pool.state, pool.saves, st, battle.dice, r.Sv_of, r.InSv_of)
         attacker = esper.component_for_entity(ent, Unit).id
-        destroyed = []
         remaining = st.remaining
-        for k, m in enumerate(models):  # m.remaining: the Wounds component's value before it
-            rem = remaining[m.id]
-            if rem != m.remaining:
-                r.wounds[k].remaining = rem
-                if rem <= 0:
-                    destroyed.append(r.models[k])
+        destroyed = []
+        # write back the wounds of the models that took damage (an unsaved or mortal record)
+        hit = {rec["model"] for rec in records if rec.get("saved") is False or "mortal" in rec}
+        if hit:
+            for k, mid in enumerate(r.ids):  # (listed order)
+                if mid in hit:
+                    rem = r.wounds[k].remaining = remaining[mid]
+                    if rem <= 0:
+                        destroyed.append(r.models[k])
+        battle.emit(ev.DAMAGE, pool=pool.index, steps=records)
         if destroyed:
             W.mark_destroyed(destroyed, attacker)
-        battle.emit(ev.DAMAGE, pool=pool.index, steps=records)
-        for rec in records:
-            if rec.get("destroyed"):
-                battle.emit(ev.DESTROYED, model=rec["model"], by=attacker)
-        if st.destroyed():  # (the Wounds components now hold st.remaining)
-            battle.emit(ev.UNIT_DESTROYED, unit=esper.component_for_entity(target, Unit).id, by=attacker)
+            for rec in records:
+                if rec.get("destroyed"):
+                    battle.emit(ev.DESTROYED, model=rec["model"], by=attacker)
+            if st.destroyed():  # (the Wounds components now hold st.remaining)
+                battle.emit(ev.UNIT_DESTROYED, unit=esper.component_for_entity(target, Unit).id,
+                            by=attacker)
         pool.step = "done"
