@@ -22,14 +22,16 @@ class CasualtySystem(esper.Processor):
         ent = battle.activation_unit
         casualties = W.casualties()
         done: set[int] = set()  # (membership only)
-        while casualties:  # Deadly Demise can destroy more models, whose own rules then resolve
-            batch = [e for e in casualties if e not in done]
-            if not batch:
-                break
+        batch = casualties
+        while batch:  # Deadly Demise can destroy more models, whose own rules then resolve
+            more = False
             for e in batch:
                 done.add(e)
-                self._deadly_demise(battle, e)
+                more |= self._deadly_demise(battle, e)
+            if not more:
+                break
             casualties = W.casualties()
+            batch = [e for e in casualties if e not in done]
         removed = [W.model_id(e) for e in casualties]
         W.remove_casualties(casualties)
         battle.moved_models = casualties
@@ -39,12 +41,14 @@ class CasualtySystem(esper.Processor):
         battle.activation_unit = None
         battle.activation = None
 
-    def _deadly_demise(self, battle, e: int) -> None:
+    def _deadly_demise(self, battle, e: int) -> bool:
         """24.08 Deadly Demise X: roll a D6 when the model is destroyed; on a 6 every unit within
-        6" of it suffers X mortal wounds (a random X is rolled for each unit)."""
-        dd = next((a for a in W.model_abilities(e) if a.name == "DEADLY DEMISE"), None)
+        6" of it suffers X mortal wounds (a random X is rolled for each unit). Returns whether
+        any unit suffered them (only then can more models have been destroyed)."""
+        abilities = W.model_abilities(e)
+        dd = next((a for a in abilities if a.name == "DEADLY DEMISE"), None) if abilities else None
         if dd is None:
-            return
+            return False
         mid = W.model_id(e)
         (roll,) = battle.dice.d6(1, f"deadly demise ({mid})")
         hit = []
@@ -59,3 +63,4 @@ class CasualtySystem(esper.Processor):
             x = dd.value
             n = x.roll(battle.dice, f"deadly demise mortal wounds ({mid})") if hasattr(x, "roll") else int(x)
             suffer_mortal_wounds(battle, u, n, source=f"deadly demise of {mid}", by=mid)
+        return bool(hit)
