@@ -6,6 +6,10 @@ from dataclasses import dataclass, field
 
 from sim.rules.dice import DiceExpr
 
+# 04.03 step 2: the abilities that can add attack dice to a weapon's A ([RAPID FIRE X] 24.30,
+# [BLAST X] 24.05, [CLEAVE X] 24.06)
+ADDS_DICE = frozenset({"RAPID FIRE", "BLAST", "CLEAVE"})
+
 
 @dataclass(frozen=True, slots=True)
 class WeaponProfile:
@@ -25,9 +29,14 @@ class WeaponProfile:
     abilities: tuple = ()
     abilities_text: str = field(default="", compare=False)
     names: frozenset = field(default=frozenset(), init=False, compare=False, repr=False)
+    # A when it is fixed and no ability of the weapon can add attack dice (04.03 step 2), else
+    # None: the number of dice the weapon always contributes to a pool (unless split, 04.03)
+    plain_A: int | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "names", frozenset(a.name for a in self.abilities))
+        if not self.A.is_random and not self.names & ADDS_DICE:
+            object.__setattr__(self, "plain_A", self.A.k)
 
     @property
     def is_melee(self) -> bool:

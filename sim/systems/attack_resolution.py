@@ -13,6 +13,7 @@ from sim.components import Unit
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import pools as PL
 from sim.rules.allocation import default_order, preferred_groups
+from sim.rules.profiles import ADDS_DICE
 from sim.rules.sequence import DamageState, PoolState, inflict_damage, roll_hits, roll_saves, roll_wounds
 
 
@@ -69,9 +70,6 @@ def key_of(d, info: dict | None = None) -> PL.AttackKey:
                             d.wound_mods, d.ignored, d.fail_below)
 
 
-EXTRA_DICE = frozenset({"RAPID FIRE", "BLAST", "CLEAVE"})
-
-
 def _extra_dice(d, abil, dice) -> int:
     """04.03 step 2 extra dice: [RAPID FIRE X] within half range (24.30), [BLAST X] per 5 models
     (24.05), [CLEAVE X] per 5 models when all its attacks went at one target (24.06)."""
@@ -85,6 +83,20 @@ def _extra_dice(d, abil, dice) -> int:
         elif a.name == "CLEAVE" and not d.split:
             extra += a.value * (d.target_models // 5)
     return extra
+
+
+def _attack_dice(d, target: int, dice, extra: dict) -> int:
+    """04.03 step 2 for one declared weapon: its A (a random A rolled, 02.02.03; a split melee
+    weapon's declared share instead) plus the dice its abilities add. ``extra`` caches the
+    applying abilities by the identity of the weapon's abilities tuple, for one gathering."""
+    w = d.weapon
+    a = w.A.roll(dice, f"attacks ({w.name})") if w.A.is_random else w.A.k
+    if d.attacks is not None:
+        a = d.attacks
+    abil = extra.get(id(d.abilities))
+    if abil is None:
+        abil = extra[id(d.abilities)] = applicable(d.abilities, target) if w.names & ADDS_DICE else ()
+    return a + _extra_dice(d, abil, dice) if abil else a
 
 
 class AttackResolutionSystem(esper.Processor):
@@ -155,16 +167,11 @@ class AttackResolutionSystem(esper.Processor):
             ndice = 0
             extra: dict[int, tuple] = {}  # id of a weapon's abilities -> those applying, if any add dice
             for d in members:  # 02.02.03: random A rolled per weapon, then pooled
-                w = d.weapon
-                a = w.A.roll(battle.dice, f"attacks ({w.name})") if w.A.is_random else w.A.k
-                if d.attacks is not None:
-                    a = d.attacks
-                abil = extra.get(id(d.abilities))
-                if abil is None:
-                    abil = extra[id(d.abilities)] = (applicable(d.abilities, target)
-                                                     if w.names & EXTRA_DICE else ())
-                ndice += a + _extra_dice(d, abil, battle.dice) if abil else a
-            pool.attackers = tuple(dict.fromkeys(d.model_id for d in members))
+                a = d.weapon.plain_A  # (the usual case: a fixed A, nothing to add)
+                if a is None or d.attacks is not None:
+                    a = _attack_dice(d, target, battle.dice, extra)
+                ndice += a
+            pool.attackers = tuple(dict.fromkeys([d.model_id for d in members]))
             pool.state = PoolState(ndice, key.skill, key.S, key.AP, key.D, W.toughness(target),
                                    hit_mod=key.hit_mod, wound_mod=key.wound_mod,
                                    hit_fail_below=key.fail_below)

@@ -19,7 +19,7 @@ def hazardous_count(declared) -> int:
     seen: set[tuple[int, str]] = set()
     n = 0
     for d in declared:
-        if not d.weapon.has("HAZARDOUS"):
+        if "HAZARDOUS" not in d.weapon.names:  # (WeaponProfile.has, inline: it runs per weapon)
             continue
         if d.split:
             if (d.model, d.weapon.name) in seen:
