@@ -22,15 +22,18 @@ class SpatialIndex:
         self._unit_of_list = [int(u) for u in unit_of]
         self.dist = geometry.distance_matrix(self.fps, self.fps)
         np.fill_diagonal(self.dist, np.inf)
-        # 03.04 engagement neighbours, sparse: model index -> models within 2"
+        self._owner_of_unit = list(owner_of_unit)  # owner per unit index
+        # owner per model index (numpy: compared with a whole row at once)
+        self._owner = np.asarray(self._owner_of_unit, dtype=np.int64)[self.unit_of]
+        # 03.04 engagement neighbours, sparse: model index -> the models of enemy units (units
+        # are only ever engaged with enemy units) within 2"
         self.near: list[set[int]] = [set() for _ in self.fps]
-        for i, j in zip(*np.nonzero(self.dist <= ENGAGEMENT_RANGE + 1e-9)):
+        enemy = self._owner[:, None] != self._owner[None, :]
+        for i, j in zip(*np.nonzero((self.dist <= ENGAGEMENT_RANGE + 1e-9) & enemy)):
             self.near[int(i)].add(int(j))
         # 03.04 engagement between units, kept current through every move and removal:
-        # contacts[u][v] = how many pairs (a model of unit u, a model of unit v) on the
-        # battlefield stand within 2" of each other, for units of different players only
-        # (units are engaged with enemy units). Unit u is engaged with exactly the keys.
-        self._owner_of_unit = list(owner_of_unit)  # owner per unit index
+        # contacts[u][v] = how many pairs (a model of unit u, a model of enemy unit v) on the
+        # battlefield stand within 2" of each other. Unit u is engaged with exactly the keys.
         self.contacts: list[dict[int, int]] = [{} for _ in self._owner_of_unit]
         for i in range(len(self.fps)):
             self._touch(i, [j for j in self.near[i] if j > i], +1)
@@ -50,19 +53,17 @@ class SpatialIndex:
 
     def _touch(self, i: int, others, delta: int) -> None:
         """Count (delta +1) or discount (-1) the contacts between model ``i`` and ``others``
-        (each pair once from each side: ``i``'s unit's and the other unit's). Only models on
-        the battlefield count; the caller makes sure no pair is counted twice."""
-        if not self._present_list[i]:
+        (models of enemy units; each pair once from each side: ``i``'s unit's and the other
+        unit's). Only models on the battlefield count; the caller makes sure no pair is
+        counted twice."""
+        if not self._present_list[i] or not others:
             return
         u = self._unit_of_list[i]
-        owner = self._owner_of_unit[u]
         mine = self.contacts[u]
         for j in others:
             if not self._present_list[j]:
                 continue
             v = self._unit_of_list[j]
-            if v == u or self._owner_of_unit[v] == owner:
-                continue
             theirs = self.contacts[v]
             n = mine.get(v, 0) + delta
             if n:
@@ -79,7 +80,8 @@ class SpatialIndex:
         self._touch(index, self.near[index], -1)
         for j in self.near[index]:
             self.near[j].discard(index)
-        self.near[index] = {int(j) for j in np.nonzero(row <= ENGAGEMENT_RANGE + 1e-9)[0]}
+        near = (row <= ENGAGEMENT_RANGE + 1e-9) & (self._owner != self._owner[index])
+        self.near[index] = {int(j) for j in np.nonzero(near)[0]}
         for j in self.near[index]:
             self.near[j].add(index)
         self._touch(index, self.near[index], +1)
