@@ -144,12 +144,18 @@ def current_group(order: Sequence[str], alive: dict[str, bool], groups: Sequence
     """05.04.01 Current allocation group: the first group in the order with a model left;
     [PRECISION] (24.28) overrides it while its group has a model left. ``alive`` maps a model
     id to a truthy value while it lives (its remaining wounds, never below 0, will do)."""
-    members = {g.key: g.members for g in groups}
+    return first_group_with_models(order, alive, {g.key: g.members for g in groups}, precision)
+
+
+def first_group_with_models(order: Sequence[str], alive, members: dict[str, Sequence[str]],
+                            precision: str | None = None) -> str | None:
+    """current_group, given each group's members by key."""
     if precision is not None and any(alive.get(i, False) for i in members.get(precision, ())):
         return precision
     for key in order:
-        if any(alive.get(i, False) for i in members[key]):
-            return key
+        for i in members[key]:
+            if alive.get(i, False):
+                return key
     return None
 
 

@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from sim.rules.allocation import Group, TargetModel, current_group, select_model
+from sim.rules.allocation import Group, TargetModel, first_group_with_models, select_model
 from sim.rules.attack import CRITICAL, FAIL, hit_result, save_fails, saved_by_invulnerable, wound_result
 from sim.rules.dice import Dice, DiceExpr
 from sim.rules.mortal import mortal_wound_target
@@ -196,16 +196,18 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
     # The selected model changes only when it is destroyed: one that loses wounds and lives on
     # is wounded, and 05.04 step 1 selects it again (no model before it can be wounded: it was
     # selected as the first wounded model, or as the first model when none was wounded).
-    group = members = model = faces = None
+    group = members = model = faces = members_of = None
     fixed_d = not D.is_random
     for roll in saves:
         if group is None:
             if st.destroyed():
                 out.append({"lost": "unit destroyed: remaining attacks are lost"})
                 break
+            if members_of is None:
+                members_of = {g.key: g.members for g in st.groups}
             # (remaining wounds are never below 0: a model is alive exactly when they are truthy)
-            group = current_group(st.order, remaining, st.groups, st.precision)
-            members = next(g.members for g in st.groups if g.key == group)
+            group = first_group_with_models(st.order, remaining, members_of, st.precision)
+            members = members_of[group]
         if model is None:
             model = select_model(members, remaining, st.W)
             faces = _save_faces(AP, Sv[model], InSv[model])
