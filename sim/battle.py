@@ -148,10 +148,13 @@ class Battle:
 
     def step_until_blocked(self, limit: int = 100000) -> None:
         """Tick until idle or a decision is pending."""
+        self._enter()
+        process = esper.process
         for _ in range(limit):
-            if self.pending is not None or not self.busy:
+            # (self.busy and self.tick, inline: a headless run spends its life here)
+            if self.pending is not None or (self.activation_unit is None and not self.queue):
                 return
-            self.tick()
+            process(self)
         raise RuntimeError("battle did not settle")  # a bug in a system, never bad input
 
     def run_command(self, command: Command, answer: Callable[[DecisionRequest], object] | None = None):
