@@ -17,8 +17,7 @@ class SpatialIndex:
     def __init__(self, footprints: list, unit_of: list[int], owner_of_unit: list[int]):
         self.fps = list(footprints)
         self.unit_of = np.asarray(unit_of, dtype=np.int64)  # unit index per model
-        self.present = np.ones(len(self.fps), dtype=bool)  # on the battlefield
-        self._present_list = [True] * len(self.fps)  # the same flags (plain lists index faster)
+        self._present = [True] * len(self.fps)  # on the battlefield, per model index
         self._unit_of_list = [int(u) for u in unit_of]
         self.dist = geometry.distance_matrix(self.fps, self.fps)
         np.fill_diagonal(self.dist, np.inf)
@@ -56,12 +55,12 @@ class SpatialIndex:
         (models of enemy units; each pair once from each side: ``i``'s unit's and the other
         unit's). Only models on the battlefield count; the caller makes sure no pair is
         counted twice."""
-        if not self._present_list[i] or not others:
+        if not self._present[i] or not others:
             return
         u = self._unit_of_list[i]
         mine = self.contacts[u]
         for j in others:
-            if not self._present_list[j]:
+            if not self._present[j]:
                 continue
             v = self._unit_of_list[j]
             theirs = self.contacts[v]
@@ -90,11 +89,10 @@ class SpatialIndex:
     def remove(self, index: int) -> None:
         """The model leaves the battlefield (destroyed). The per-unit caches are left to the
         caller (forget_unit): only its own unit's can change (engagement is kept here)."""
-        if not self._present_list[index]:
+        if not self._present[index]:
             return
         self._touch(index, self.near[index], -1)
-        self.present[index] = False
-        self._present_list[index] = False
+        self._present[index] = False
         self._alive_units = None
 
     def forget_unit(self, unit_ent: int) -> None:
@@ -111,7 +109,8 @@ class SpatialIndex:
     def units_with_models(self, n_units: int) -> np.ndarray:
         """A boolean per unit: it still has a model on the battlefield (not destroyed)."""
         if self._alive_units is None:
-            self._alive_units = np.bincount(self.unit_of[self.present], minlength=n_units) > 0
+            present = np.array(self._present, dtype=bool)
+            self._alive_units = np.bincount(self.unit_of[present], minlength=n_units) > 0
         return self._alive_units
 
     def nearest(self, model_index: int, others: list[int]) -> float:
