@@ -54,9 +54,10 @@ _any_per_row = functools.partial(np.logical_or.reduce, axis=1)  # (the ufuncs th
 _min_per_row = functools.partial(np.minimum.reduce, axis=1)  # ndarray.any/min wrap them)
 
 
-def shooters_of(unit_ent: int) -> "Shooters":
-    """The unit's Shooters, kept with its living models (W.Living) while they are the same."""
-    memo = W.living(unit_ent).memo
+def shooters_of(unit_ent: int, lv: W.Living | None = None) -> "Shooters":
+    """The unit's Shooters, kept with its living models (``lv``: W.Living) while they are the
+    same."""
+    memo = (W.living(unit_ent) if lv is None else lv).memo
     hit = memo.get("shooters")
     if hit is None:
         hit = memo["shooters"] = Shooters(unit_ent)
@@ -186,12 +187,13 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
     always the same one); what depends only on the weapon profile and the target, or on a
     model's loadout, is worked out once per group (_ShootPlanTargets, _WeaponAt)."""
     unit_ent = find_unit(battle, cmd.unit)
-    if W.unit_destroyed(unit_ent):
+    lv = W.living(unit_ent)
+    if not lv.slots:
         raise PlanError(f"unit {cmd.unit} is destroyed")
     st = W.unit_state(unit_ent)
     if st.selected_to_shoot and not selected:
         raise PlanError(f"unit {cmd.unit} was already selected to shoot this phase (10.02)")
-    shooters = shooters_of(unit_ent)
+    shooters = shooters_of(unit_ent, lv)
     engaged = W.unit_engaged(unit_ent)
     elig = SH.shooting_type_eligibility(shooters.facts(engaged, st))
     stype = _chosen_type(elig, cmd.type)
@@ -339,11 +341,13 @@ class _WeaponAt:
         self.weapon, self.target = w, t
         self.view = view = targets.view(t)
         self.target_models = view.count
+        names = w.names  # (the rules below first ask for their ability: skip those it lacks)
         self.heavy = ()
-        if targets.heavy_ok and w.has("HEAVY") and AB.has(w.abilities, "HEAVY", W.unit_keywords(t)):
+        if "HEAVY" in names and targets.heavy_ok and AB.has(w.abilities, "HEAVY", W.unit_keywords(t)):
             self.heavy = (("[HEAVY] (24.16)", +1),)
-        self.lance = lance_modifier(w, targets.unit_ent, t)
-        self.fail_below = indirect_fail_below(targets.battle, targets.unit_ent, t, targets.stype, w)
+        self.lance = lance_modifier(w, targets.unit_ent, t) if "LANCE" in names else ()
+        self.fail_below = (indirect_fail_below(targets.battle, targets.unit_ent, t, targets.stype, w)
+                           if "INDIRECT FIRE" in names else 0)
         half, rng = w.range / 2, w.range
         shooters = targets.shooters
         if view.all_lone_operatives:
@@ -362,8 +366,7 @@ class _WeaponAt:
             if hit is None:
                 facts = _ranged_facts(targets.stype, w, model_mv, visible, key[2],
                                       targets.unit_ent, view, lo)
-                problem = SH.ranged_target_problem(facts)
-                hit = answers[key] = (problem, None if problem else SH.ranged_hit_modifiers(facts))
+                hit = answers[key] = SH.ranged_target_answer(facts)
             per_model.append((hit[0], hit[1], _COVER if covered else (), d <= half))
         # per model: (the reason the target is illegal or None, hit modifiers from 04.02's
         # rules, skill modifiers (cover), within half range)
