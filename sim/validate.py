@@ -15,20 +15,21 @@ from sim.rules.allocation import allocation_groups, order_problems
 
 def validate_command(battle, cmd) -> str | None:
     """The reason ``cmd`` is illegal now, or None. A valid Shoot/Fight leaves its plan in
-    ``battle.validated`` (command, shooting type, declared attacks, shooting-type eligibility)
-    for the systems: nothing changes between submit and resolution (a
-    command is only accepted while the battle is idle), so the plan is exactly what they would
-    compute again."""
+    ``battle.validated`` (command, shooting type, declared attacks, shooting-type eligibility,
+    the distinct weapon profiles declared) for the systems: nothing changes between submit and
+    resolution (a command is only accepted while the battle is idle), so the plan is exactly
+    what they would compute again."""
     battle.validated = None
     try:
         if isinstance(cmd, Shoot):
             plan = plan_shoot(battle, cmd)
-            _one_shot(battle, cmd.unit, plan.declared)
-            battle.validated = (cmd, plan.shooting_type, plan.declared, plan.eligibility)
+            _one_shot(battle, cmd.unit, plan.declared, plan.weapons)
+            battle.validated = (cmd, plan.shooting_type, plan.declared, plan.eligibility, plan.weapons)
         elif isinstance(cmd, Fight):
             declared = plan_fight(battle, cmd)
-            _one_shot(battle, cmd.unit, declared)
-            battle.validated = (cmd, None, declared, None)
+            weapons = distinct_weapons(declared)
+            _one_shot(battle, cmd.unit, declared, weapons)
+            battle.validated = (cmd, None, declared, None, weapons)
         elif isinstance(cmd, Move):
             _check_move(battle, cmd)
         elif isinstance(cmd, EndTurn):
@@ -62,8 +63,13 @@ def one_shot_keys(declared, used: frozenset) -> list[str]:
     return taken
 
 
-def _one_shot(battle, unit: str, declared) -> None:
-    if any(d.weapon.has("ONE SHOT") for d in declared):
+def distinct_weapons(declared) -> list:
+    """The distinct weapon profiles of declared attacks, in order of first use."""
+    return list({id(d.weapon): d.weapon for d in declared}.values())
+
+
+def _one_shot(battle, unit: str, declared, weapons) -> None:
+    if any(w.has("ONE SHOT") for w in weapons):
         one_shot_keys(declared, W.unit_state(battle.units[unit]).used_one_shot)
 
 

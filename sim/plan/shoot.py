@@ -21,14 +21,7 @@ from sim.rules.profiles import WeaponProfile
 
 
 def shooting_facts(unit_ent: int) -> SH.ShooterFacts:
-    st = W.unit_state(unit_ent)
-    abilities = W.unit_ranged_weapon_abilities(unit_ent)
-    return SH.ShooterFacts(
-        engaged=W.unit_engaged(unit_ent), advanced=st.advanced, fell_back=st.fell_back,
-        has_assault="ASSAULT" in abilities,
-        has_close_quarters="CLOSE-QUARTERS" in abilities,
-        monster_or_vehicle=W.unit_is_monster_or_vehicle(unit_ent),
-        has_indirect="INDIRECT FIRE" in abilities)
+    return shooters_of(unit_ent).facts(W.unit_engaged(unit_ent), W.unit_state(unit_ent))
 
 
 def shooting_type_for(unit_ent: int, requested: str | None) -> str:
@@ -61,9 +54,10 @@ _any_per_row = functools.partial(np.logical_or.reduce, axis=1)  # (the ufuncs th
 _min_per_row = functools.partial(np.minimum.reduce, axis=1)  # ndarray.any/min wrap them)
 
 
-def shooters_of(unit_ent: int) -> "Shooters":
-    """The unit's Shooters, kept with its living models (W.Living) while they are the same."""
-    memo = W.living(unit_ent).memo
+def shooters_of(unit_ent: int, lv: W.Living | None = None) -> "Shooters":
+    """The unit's Shooters, kept with its living models (``lv``: W.Living) while they are the
+    same."""
+    memo = (W.living(unit_ent) if lv is None else lv).memo
     hit = memo.get("shooters")
     if hit is None:
         hit = memo["shooters"] = Shooters(unit_ent)
@@ -74,7 +68,7 @@ class Shooters:
     """The living models of a unit making ranged attacks (W.Living: entities, ids, index rows),
     their MONSTER/VEHICLE flags, and each entity's position in these lists."""
 
-    __slots__ = ("models", "ids", "index", "mv", "weapons", "damaged", "slot", "loadouts")
+    __slots__ = ("models", "ids", "index", "mv", "weapons", "damaged", "slot", "loadouts", "kit")
 
     def __init__(self, unit_ent: int):
         lv = W.living(unit_ent)
@@ -87,6 +81,14 @@ class Shooters:
         # legal loadouts met so far: (id of the profiles tuple, names selected, MONSTER/VEHICLE,
         # shooting type) -> the profiles (see _ShootPlanTargets.loadout)
         self.loadouts: dict[tuple, list] = {}
+        # the ShooterFacts that depend only on which models live (its last four fields)
+        abilities = W.unit_ranged_weapon_abilities(unit_ent)
+        self.kit = ("ASSAULT" in abilities, "CLOSE-QUARTERS" in abilities,
+                    W.unit_is_monster_or_vehicle(unit_ent), "INDIRECT FIRE" in abilities)
+
+    def facts(self, engaged: bool, st) -> SH.ShooterFacts:
+        """10.02 The unit's ShooterFacts, given whether it is engaged and its UnitState."""
+        return SH.ShooterFacts(engaged, st.advanced, st.fell_back, *self.kit)
 
 
 class TargetView:
@@ -105,10 +107,13 @@ class TargetView:
         self.count = len(slots)  # models in the unit
         self.cols = lv.index
         self.engaged_with = W.engaged_with(target)
-        self.monster_or_vehicle = W.unit_is_monster_or_vehicle(target)
+        # (a unit none of whose models has either keyword is no MONSTER/VEHICLE unit, whoever
+        # is left: the usual case, read off the roster without building the unit's keywords)
+        self.monster_or_vehicle = any(r.monster_or_vehicle) and W.unit_is_monster_or_vehicle(target)
         # 24.24 can only apply if every model of the target unit has Lone Operative: only then
         # is BattleVisibility.lone_operative_beyond asked, per model
-        self.all_lone_operatives = bool(slots) and all(r.lone_operative[i] for i in slots)
+        lone = r.lone_operative
+        self.all_lone_operatives = bool(slots) and any(lone) and all(lone[i] for i in slots)
         self._slot = shooters.slot
         # per shooting model, in the order of ``shooters.models``: the block of the visibility
         # matrix BattleVisibility.model_visible reads, and of the distance index
@@ -157,24 +162,21 @@ def target_facts(battle, unit_ent: int, model_ent: int, weapon: WeaponProfile, t
 
 def _ranged_facts(shooting_type: str, weapon: WeaponProfile, model_mv: bool, visible: bool,
                   in_range: bool, unit_ent: int, view: TargetView, lone_operative_beyond: bool):
+    names = weapon.names
+    # (RangedTargetFacts' fields in order: shooting type, the weapon's [CLOSE-QUARTERS],
+    # [BLAST] and [INDIRECT FIRE], the model's MONSTER/VEHICLE, visible, in range, the target
+    # engaged, engaged with the shooting unit, MONSTER/VEHICLE, Lone Operative beyond 24.24)
     return SH.RangedTargetFacts(
-        shooting_type=shooting_type,
-        weapon_close_quarters=weapon.has("CLOSE-QUARTERS"),
-        weapon_blast=weapon.has("BLAST"),
-        weapon_indirect=weapon.has("INDIRECT FIRE"),
-        model_monster_or_vehicle=model_mv,
-        visible=visible,
-        in_range=in_range,
-        target_engaged=bool(view.engaged_with),
-        target_engaged_with_shooter=unit_ent in view.engaged_with,
-        target_monster_or_vehicle=view.monster_or_vehicle,
-        lone_operative_beyond=lone_operative_beyond)
+        shooting_type, "CLOSE-QUARTERS" in names, "BLAST" in names, "INDIRECT FIRE" in names,
+        model_mv, visible, in_range, bool(view.engaged_with), unit_ent in view.engaged_with,
+        view.monster_or_vehicle, lone_operative_beyond)
 
 
 class ShootPlan(NamedTuple):
     shooting_type: str
     declared: list[Declared]
     eligibility: Mapping[str, str | None]  # 10.04-10.07 per type: None, or why not
+    weapons: list[WeaponProfile]  # the distinct profiles declared, in order of first use
 
 
 def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
@@ -185,40 +187,56 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
     always the same one); what depends only on the weapon profile and the target, or on a
     model's loadout, is worked out once per group (_ShootPlanTargets, _WeaponAt)."""
     unit_ent = find_unit(battle, cmd.unit)
-    if W.unit_destroyed(unit_ent):
+    lv = W.living(unit_ent)
+    if not lv.slots:
         raise PlanError(f"unit {cmd.unit} is destroyed")
-    if W.unit_state(unit_ent).selected_to_shoot and not selected:
+    st = W.unit_state(unit_ent)
+    if st.selected_to_shoot and not selected:
         raise PlanError(f"unit {cmd.unit} was already selected to shoot this phase (10.02)")
-    stype, elig = shooting_type_choice(unit_ent, cmd.type)
-    targets = _ShootPlanTargets(battle, unit_ent, stype)
-    slot = targets.shooters.slot  # the unit's living models
+    shooters = shooters_of(unit_ent, lv)
+    engaged = W.unit_engaged(unit_ent)
+    elig = SH.shooting_type_eligibility(shooters.facts(engaged, st))
+    stype = _chosen_type(elig, cmd.type)
+    # 24.16 [HEAVY]: the unit remained stationary (moved at most 3", Part A) and is unengaged
+    heavy_ok = not engaged and not st.set_up_this_turn and st.moved <= 3.0
+    targets = _ShootPlanTargets(battle, unit_ent, stype, shooters, heavy_ok)
+    slot = shooters.slot  # the unit's living models
     models = battle.models
     by_model: dict[int, list] = {}
     for s in cmd.selections:
         m = models.get(s.model)
-        if m is None or m not in slot:  # (model_in gives the reason)
+        if m not in slot:  # (model_in gives the reason)
             m = model_in(battle, unit_ent, s.model)
-        by_model.setdefault(m, []).append(s)
+        sels = by_model.get(m)
+        if sels is None:
+            by_model[m] = [s]
+        else:
+            sels.append(s)
     declared: list[Declared] = []
-    shooters = targets.shooters
-    ids, mvs, has_damaged = shooters.ids, shooters.mv, shooters.damaged
-    weapon_at = targets.weapon_at_unit
+    ids, mvs, has_damaged, carried = shooters.ids, shooters.mv, shooters.damaged, shooters.weapons
+    loadouts, weapon_at = shooters.loadouts, targets.weapon_at_uid
     for i, m in enumerate(shooters.models):
         sels = by_model.get(m)
-        if not sels:
+        if sels is None:
             continue
         mid = ids[i]
-        model_mv = mvs[i]
-        weapons = targets.loadout(m, mid, model_mv, shooters.weapons[i], sels)
+        # (the key of Shooters.loadouts, read here before asking targets.loadout to check it)
+        names = sels[0].weapon if len(sels) == 1 else tuple(s.weapon for s in sels)
+        weapons = loadouts.get((id(carried[i]), names, mvs[i], stype))
+        if weapons is None:
+            weapons = targets.loadout(m, mid, mvs[i], carried[i], sels)
         damaged = damaged_modifier(m) if has_damaged[i] else ()
         for s, w in zip(sels, weapons):
             if s.attacks is not None:
                 raise PlanError(f"{mid}: ranged attacks cannot be split (04.03 splits melee only)")
             if s.target is None:
                 declared.append(Declared(m, mid, w, None, abilities=w.abilities))
+                targets.weapons[id(w)] = w
                 continue
-            at = weapon_at(mid, w, s.target)
-            problem, hit_mods = at.legal[i]
+            at = weapon_at.get((id(w), s.target))
+            if at is None:
+                at = targets.weapon_at_unit(mid, w, s.target)
+            problem, hit_mods, skill_mods, half = at.per_model[i]
             if problem:
                 raise PlanError(f"{mid} {w.name} -> {s.target}: {problem}")
             if damaged:
@@ -227,10 +245,9 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
                 hit_mods = hit_mods + at.heavy
             # (Declared's fields in order: model, id, weapon, target, attacks, hit, skill and
             # wound modifiers, half range, target models, indirect threshold, abilities)
-            declared.append(Declared(m, mid, w, at.target, None, hit_mods,
-                                     _COVER if at.cover[i] else (), at.half[i], at.target_models,
-                                     at.lance, at.fail_below, w.abilities))
-    return ShootPlan(stype, declared, elig)
+            declared.append(Declared(m, mid, w, at.target, None, hit_mods, skill_mods, half,
+                                     at.target_models, at.lance, at.fail_below, w.abilities))
+    return ShootPlan(stype, declared, elig, list(targets.weapons.values()))
 
 
 _COVER = (("benefit of cover (13.08)", -1),)
@@ -241,19 +258,18 @@ class _ShootPlanTargets:
     answers that depend only on the weapon and the target (or on the facts of 04.02) worked
     out once for all the models that share them. Lives for one plan (nothing changes in it)."""
 
-    def __init__(self, battle, unit_ent: int, stype: str):
+    def __init__(self, battle, unit_ent: int, stype: str, shooters: Shooters, heavy_ok: bool):
         self.battle = battle
         self.unit_ent = unit_ent
         self.stype = stype
         self.owner = esper.component_for_entity(unit_ent, Unit).owner
-        st = W.unit_state(unit_ent)
-        # 24.16 [HEAVY]: the unit remained stationary (moved at most 3", Part A) and is unengaged
-        self.heavy_ok = not W.unit_engaged(unit_ent) and not st.set_up_this_turn and st.moved <= 3.0
-        self.shooters = shooters_of(unit_ent)
+        self.heavy_ok = heavy_ok  # 24.16 the unit remained stationary and is unengaged
+        self.shooters = shooters
         self._enemy: dict[str, int] = {}  # target unit id -> entity, once found legal
         self._views: dict = {}  # target entity -> TargetView
         self._weapon_at: dict[tuple, _WeaponAt] = {}  # (id of weapon profile, target entity)
-        self._weapon_at_unit: dict[tuple, _WeaponAt] = {}  # (id of weapon profile, target unit id)
+        self.weapon_at_uid: dict[tuple, _WeaponAt] = {}  # (id of weapon profile, target unit id)
+        self.weapons: dict[int, WeaponProfile] = {}  # the profiles selected: id -> profile
 
     def loadout(self, m: int, mid: str, model_mv: bool, profiles: tuple, sels) -> list[WeaponProfile]:
         """04.01 + 24.07 The weapon profiles model ``m`` (carrying ``profiles``) selects
@@ -298,9 +314,9 @@ class _ShootPlanTargets:
     def weapon_at_unit(self, mid: str, w: WeaponProfile, uid: str) -> "_WeaponAt":
         """weapon_at for the target unit named ``uid`` (checked by ``enemy`` the first time)."""
         key = (id(w), uid)
-        hit = self._weapon_at_unit.get(key)
+        hit = self.weapon_at_uid.get(key)
         if hit is None:
-            hit = self._weapon_at_unit[key] = self.weapon_at(w, self.enemy(mid, uid))
+            hit = self.weapon_at_uid[key] = self.weapon_at(w, self.enemy(mid, uid))
         return hit
 
     def weapon_at(self, w: WeaponProfile, t: int) -> "_WeaponAt":
@@ -308,6 +324,7 @@ class _ShootPlanTargets:
         hit = self._weapon_at.get(key)
         if hit is None:
             hit = self._weapon_at[key] = _WeaponAt(self, w, t)
+            self.weapons[id(w)] = w
         return hit
 
 
@@ -318,47 +335,39 @@ class _WeaponAt:
     ``targets.shooters``), the 04.02 answer, half range and benefit of cover (13.08)."""
 
     __slots__ = ("weapon", "target", "view", "heavy", "lance", "fail_below", "target_models",
-                 "legal", "half", "_targets", "_cover")
+                 "per_model")
 
     def __init__(self, targets: _ShootPlanTargets, w: WeaponProfile, t: int):
         self.weapon, self.target = w, t
         self.view = view = targets.view(t)
         self.target_models = view.count
+        names = w.names  # (the rules below first ask for their ability: skip those it lacks)
         self.heavy = ()
-        if targets.heavy_ok and w.has("HEAVY") and AB.has(w.abilities, "HEAVY", W.unit_keywords(t)):
+        if "HEAVY" in names and targets.heavy_ok and AB.has(w.abilities, "HEAVY", W.unit_keywords(t)):
             self.heavy = (("[HEAVY] (24.16)", +1),)
-        self.lance = lance_modifier(w, targets.unit_ent, t)
-        self.fail_below = indirect_fail_below(targets.battle, targets.unit_ent, t, targets.stype, w)
+        self.lance = lance_modifier(w, targets.unit_ent, t) if "LANCE" in names else ()
+        self.fail_below = (indirect_fail_below(targets.battle, targets.unit_ent, t, targets.stype, w)
+                           if "INDIRECT FIRE" in names else 0)
         half, rng = w.range / 2, w.range
-        self.half = [d <= half for d in view.nearest]
         shooters = targets.shooters
         if view.all_lone_operatives:
             lone = targets.battle.visibility.lone_operative_beyond_rows(shooters.index, t)
         else:
             lone = [False] * len(shooters.ids)
+        # 13.08 per shooting model, read for all of them at once (only legal selections use it)
+        cover = targets.battle.visibility.benefit_of_cover_rows(shooters.index, t, w, targets.stype)
         # 04.02 per shooting model: models whose facts are identical share the answer
         answers: dict[tuple, tuple] = {}
-        legal = []
-        for key in zip(shooters.mv, view.visible, [d <= rng for d in view.nearest], lone):
+        per_model = []
+        for model_mv, visible, d, lo, covered in zip(shooters.mv, view.visible, view.nearest,
+                                                     lone, cover):
+            key = (model_mv, visible, d <= rng, lo)
             hit = answers.get(key)
             if hit is None:
-                model_mv, visible, in_range, lo = key
-                facts = _ranged_facts(targets.stype, w, model_mv, visible, in_range,
+                facts = _ranged_facts(targets.stype, w, model_mv, visible, key[2],
                                       targets.unit_ent, view, lo)
-                problem = SH.ranged_target_problem(facts)
-                hit = answers[key] = (problem, None if problem else SH.ranged_hit_modifiers(facts))
-            legal.append(hit)
-        self.legal = legal  # (the reason the target is illegal or None, hit modifiers) per model
-        self._targets = targets
-        self._cover: list[bool] | None = None
-
-    @property
-    def cover(self) -> list[bool]:
-        """13.08 Per shooting model: does the target have the benefit of cover against this
-        weapon of that model. Worked out for all of them at once, the first time it is read
-        (only legal selections read it)."""
-        if self._cover is None:
-            targets = self._targets
-            self._cover = targets.battle.visibility.benefit_of_cover_rows(
-                targets.shooters.index, self.target, self.weapon, targets.stype)
-        return self._cover
+                hit = answers[key] = SH.ranged_target_answer(facts)
+            per_model.append((hit[0], hit[1], _COVER if covered else (), d <= half))
+        # per model: (the reason the target is illegal or None, hit modifiers from 04.02's
+        # rules, skill modifiers (cover), within half range)
+        self.per_model = per_model

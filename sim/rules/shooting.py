@@ -149,6 +149,14 @@ def ranged_target_problem(f: RangedTargetFacts) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=1024)
+def ranged_target_answer(f: RangedTargetFacts) -> tuple[str | None, tuple[tuple[str, int], ...] | None]:
+    """04.02 with 10.06/17.03 for one weapon of one model: (why the target is illegal, None)
+    or (None, the hit-roll modifiers). (Read-only: the answer for equal facts is shared.)"""
+    problem = ranged_target_problem(f)
+    return (problem, None) if problem else (None, ranged_hit_modifiers(f))
+
+
 def ranged_hit_modifiers(f: RangedTargetFacts) -> tuple[tuple[str, int], ...]:
     """10.06 and 17.03 hit-roll modifiers for one weapon of one model at a legal target:
     MONSTER/VEHICLE models shooting close-quarters take -1 unless the attack is a

@@ -21,6 +21,14 @@ from sim.rules.visibility_index import ModelEntry, VisibilityIndex
 _all_per_row = functools.partial(np.logical_and.reduce, axis=1)
 
 
+@functools.lru_cache(maxsize=None)
+def _cover_answers(stealth: bool, indirect: bool) -> tuple[bool, bool]:
+    """13.08 depends on the models' flags only through "every model qualifies": the rule's
+    answer for a unit whose models all qualify and for one whose models do not (with neither
+    [IGNORES COVER], checked first)."""
+    return cover_rule([True], stealth, indirect, False), cover_rule([False], stealth, indirect, False)
+
+
 def _lone_operative(abilities) -> float | None:
     for a in abilities:
         if a.name == "LONE OPERATIVE":
@@ -135,20 +143,18 @@ class BattleVisibility:
         """benefit_of_cover for several attacking models at once (their index rows: a
         ``W.Living.index``), read as one block of the cover rows; the answer for each is the
         13.08 rule's for its flags."""
-        n = W.index_size(observers)
         if weapon.has("IGNORES COVER") and AB.has(weapon.abilities, "IGNORES COVER",
                                                   W.unit_keywords(target_unit)):  # 24.01
-            return [False] * n
+            return [False] * W.index_size(observers)
         lv, stealth = self._target(target_unit)
         if not lv.slots:
-            return [False] * n
-        indirect = shooting_type == "indirect" and weapon.has("INDIRECT FIRE")
-        block = W.block(self.index.cover, observers, lv.index)  # (the index keeps it current)
-        # 13.08 depends on the models' flags only through "every model qualifies": ask the rule
-        # once for each answer (a unit whose models all qualify, and one whose models do not)
-        yes = cover_rule([True], stealth, indirect, False)
-        no = cover_rule([False], stealth, indirect, False)
-        return [yes if e else no for e in _all_per_row(block).tolist()]
+            return [False] * W.index_size(observers)
+        yes, no = _cover_answers(stealth, shooting_type == "indirect" and weapon.has("INDIRECT FIRE"))
+        if yes == no:  # (Stealth or indirect shooting: the models' flags change nothing)
+            return [yes] * W.index_size(observers)
+        # (the index keeps the cover rows current)
+        every = _all_per_row(W.block(self.index.cover, observers, lv.index)).tolist()
+        return every if yes else [yes if e else no for e in every]
 
     def _target(self, target_unit: int) -> tuple[W.Living, bool]:
         """A unit's living models (their index columns: ``rows``, ``index``; a model's row is
@@ -157,7 +163,8 @@ class BattleVisibility:
         every = lv.memo.get("stealth")  # (depends only on which models live)
         if every is None:
             stealth = W.roster(target_unit).stealth
-            every = lv.memo["stealth"] = bool(lv.slots) and all(stealth[i] for i in lv.slots)
+            every = lv.memo["stealth"] = (bool(lv.slots) and any(stealth)
+                                          and all(stealth[i] for i in lv.slots))
         return lv, every
 
     def refresh(self) -> None:

@@ -11,7 +11,7 @@ from sim import world as W
 from sim.components import Unit
 from sim.decisions import PENDING, DecisionRequest
 from sim.plan import plan_fight, plan_shoot
-from sim.validate import one_shot_keys
+from sim.validate import distinct_weapons, one_shot_keys
 from sim.rules import abilities as AB
 
 
@@ -38,16 +38,18 @@ class WeaponSelectionSystem(esper.Processor):
         if act is None or act.stage != "weapons":
             return
         ent = battle.activation_unit
+        weapons = None  # the distinct profiles declared, when the plan says (validated)
         if not act.declared:
             if battle.validated is not None and battle.validated[0] is act.command:
-                act.declared = battle.validated[2]
+                act.declared, weapons = battle.validated[2], battle.validated[4]
             elif act.kind == "shoot":
                 act.declared = plan_shoot(battle, act.command, selected=True).declared
             else:
                 act.declared = plan_fight(battle, act.command, selected=True)
         unit = esper.component_for_entity(ent, Unit)
         # the ability names of the weapons selected, to skip the passes below that cannot apply
-        weapons = {id(d.weapon): d.weapon for d in act.declared}.values()
+        if weapons is None:
+            weapons = distinct_weapons(act.declared)
         names = frozenset().union(*(w.names for w in weapons))
         duplicated = any(len(w.names) != len(w.abilities) for w in weapons)
         # 24.02 duplicated abilities: one copy per weapon and target, chosen here.
