@@ -149,6 +149,7 @@ class Roster:
     W_of: dict  # model id -> W, Sv, InSv (what 05.04 reads per model)
     Sv_of: dict
     InSv_of: dict
+    full_T: int  # 05.02.01 / 19.02 the unit's T for wound rolls while none of its models is lost
 
 
 @dataclass(slots=True)

@@ -306,9 +306,16 @@ def toughness(unit_ent: int) -> int:
     T = lv.memo.get("T")  # (depends only on which models live)
     if T is None:
         r = esper.component_for_entity(unit_ent, Roster)
-        guards = [r.T[i] for i in lv.slots if r.bodyguard[i]]
-        T = lv.memo["T"] = max(guards or [r.T[i] for i in lv.slots])
+        T = lv.memo["T"] = (r.full_T if len(lv.slots) == len(r.models)
+                            else toughness_of(r.T, r.bodyguard, lv.slots))
     return T
+
+
+def toughness_of(T, bodyguard, slots) -> int:
+    """05.02.01 / 19.02 The T of the models at ``slots`` (indexes into the per-model ``T`` and
+    ``bodyguard`` flags): the highest bodyguard T if any, else the highest T."""
+    guards = [T[i] for i in slots if bodyguard[i]]
+    return max(guards or [T[i] for i in slots])
 
 
 def unit_of(model_ent: int) -> int:

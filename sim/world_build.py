@@ -89,4 +89,4 @@ def roster(models: list[int], allocation_order=()) -> Roster:
                   tuple(char), tuple(fnp), tuple(stealth), tuple(lone), tuple(mv),
                   frozenset(keywords), tuple(weapons), tuple(damaged), tuple(full),
                   tuple(t.W for t in full), groups, full_order, {t.id: t.W for t in full}, {t.id: t.Sv for t in full},
-                  {t.id: t.InSv for t in full})
+                  {t.id: t.InSv for t in full}, W.toughness_of(T, guard, range(len(models))))
