@@ -269,20 +269,20 @@ class AttackResolutionSystem(esper.Processor):
         target = pool.spec.target
         models = pool.models  # listed order, as the roster
         r = W.roster(target)
-        st = DamageState(models, {m.id: m.remaining for m in models}, pool.groups, pool.order,
-                         pool.precision, fnp=W.feel_no_pain(target), W=r.W_of)
+        remaining = (dict(zip(r.ids, r.full_wounds)) if models is r.full
+                     else {m.id: m.remaining for m in models})
+        st = DamageState(models, remaining, pool.groups, pool.order, pool.precision,
+                         fnp=W.feel_no_pain(target), W=r.W_of)
         records = inflict_damage(pool.state, pool.saves, st, battle.dice, r.Sv_of, r.InSv_of)
         attacker = esper.component_for_entity(ent, Unit).id
-        remaining = st.remaining
         destroyed = []
         # write back the wounds of the models that took damage (an unsaved or mortal record)
-        hit = {rec["model"] for rec in records if rec.get("saved") is False or "mortal" in rec}
-        if hit:
-            for k, mid in enumerate(r.ids):  # (listed order)
-                if mid in hit:
-                    rem = r.wounds[k].remaining = remaining[mid]
-                    if rem <= 0:
-                        destroyed.append(r.models[k])
+        for mid in dict.fromkeys([rec["model"] for rec in records
+                                  if rec.get("saved") is False or "mortal" in rec]):
+            k = r.ids.index(mid)
+            rem = r.wounds[k].remaining = remaining[mid]
+            if rem <= 0:
+                destroyed.append(r.models[k])
         battle.emit(ev.DAMAGE, pool=pool.index, steps=records)
         if destroyed:
             W.mark_destroyed(destroyed, attacker)
