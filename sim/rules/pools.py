@@ -71,11 +71,14 @@ def gather(keys: list[tuple[int | None, AttackKey]]) -> list[PoolSpec]:
     targets: list[int] = []
     p = last = None  # the last pool and its (target, key)
     for i, tk in enumerate(keys):
+        if tk is last:  # (the usual case: the very pair of the last attack, so its pool)
+            p.members.append(i)
+            continue
         target, key = tk
         if target is None:
             continue
         if last is not None and key is last[1] and target == last[0]:
-            p.members.append(i)  # (the usual case: the same pool as the last attack)
+            p.members.append(i)  # (the same pool as the last attack)
             continue
         last = tk
         p = by_id.get((target, id(key)))

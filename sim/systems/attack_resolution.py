@@ -118,7 +118,7 @@ class AttackResolutionSystem(esper.Processor):
             # held as another object only costs working its key out again.
             memo: dict = {}
             keys = []
-            p = key = None  # the previous declaration with a target, and its key
+            p = tk = None  # the previous declaration with a target, and its (target, key)
             for d in act.declared:
                 if d.target is None:
                     keys.append((None, None))
@@ -128,14 +128,15 @@ class AttackResolutionSystem(esper.Processor):
                         and d.skill_mods is p.skill_mods and d.hit_mods is p.hit_mods
                         and d.wound_mods is p.wound_mods and d.ignored is p.ignored
                         and d.fail_below == p.fail_below):
-                    keys.append((d.target, key))  # (the usual case: the same as the last one)
+                    keys.append(tk)  # (the usual case: the same as the last one)
                     continue
                 inputs = (id(d.weapon), d.target, id(d.abilities), d.half_range, id(d.skill_mods),
                           id(d.hit_mods), id(d.wound_mods), id(d.ignored), d.fail_below)
                 key = memo.get(inputs)
                 if key is None:
                     key = memo[inputs] = key_of(d, info)
-                keys.append((d.target, key))
+                tk = (d.target, key)
+                keys.append(tk)
                 p = d
             act.pools = [Pool(i, spec) for i, spec in enumerate(PL.gather(keys))]
             if not act.pools:
