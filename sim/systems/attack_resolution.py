@@ -156,7 +156,8 @@ class AttackResolutionSystem(esper.Processor):
     def _gather(self, battle, ent, act, pool: Pool) -> None:
         target = pool.spec.target
         tunit = esper.component_for_entity(target, Unit).id
-        members = [act.declared[i] for i in pool.spec.members]
+        declared = act.declared
+        members = [declared[i] for i in pool.spec.members]
         key = pool.spec.key
         if pool.state is None:  # first visit: roll random A now, never again on a re-entry
             if W.unit_destroyed(target):
@@ -174,30 +175,11 @@ class AttackResolutionSystem(esper.Processor):
                 ndice += a
             pool.attackers = tuple(dict.fromkeys([d.model_id for d in members]))
             pool.state = PoolState(ndice, key.skill, key.S, key.AP, key.D, W.toughness(target),
-                                   hit_mod=key.hit_mod, wound_mod=key.wound_mod,
-                                   hit_fail_below=key.fail_below)
-        names = {a.name: a for a in pool.abilities}
-        lethal = "LETHAL HITS" in names
-        if lethal and "DEVASTATING WOUNDS" in names:
-            # 24.23: wounding automatically is optional; an automatic wound can never be a
-            # critical wound, so with [DEVASTATING WOUNDS] the default declines it.
-            req = DecisionRequest("lethal_hits", f"pool {pool.index}",
-                                  esper.component_for_entity(ent, Unit).owner, ["take", "decline"],
-                                  "decline", prompt="[LETHAL HITS]: wound critical hits automatically? "
-                                  "(an automatic wound cannot trigger [DEVASTATING WOUNDS])")
-            ans = battle.decide(req)
-            if ans is PENDING:
-                return
-            lethal = ans == "take"
-        anti = names.get("ANTI")
-        sustained = names.get("SUSTAINED HITS")
+                                   key.hit_mod, key.wound_mod, hit_fail_below=key.fail_below)
         p = pool.state
-        p.critical_wound_on = anti.value if anti else 6
-        p.torrent = "TORRENT" in names
-        p.lethal = lethal
-        p.sustained = sustained.value if sustained else 0
-        p.devastating = "DEVASTATING WOUNDS" in names
-        p.twin_linked = "TWIN-LINKED" in names
+        names = {a.name: a for a in pool.abilities}
+        if names and not self._abilities(battle, ent, pool, names):
+            return  # waiting on the attacker's [LETHAL HITS] choice
         pool.precision_checked = "PRECISION" not in names
         first = members[0]
         battle.emit(ev.POOL, pool=pool.index, target=tunit, dice=p.dice, melee=act.kind == "fight",
@@ -208,6 +190,33 @@ class AttackResolutionSystem(esper.Processor):
                     psychic="PSYCHIC" in names, ignored=list(key.psychic_ignored),
                     modifiers=[[s, v] for s, v in first.hit_mods + first.skill_mods + first.wound_mods])
         pool.step = "hit"
+
+    @staticmethod
+    def _abilities(battle, ent, pool: Pool, names: dict) -> bool:
+        """The pool's abilities that act in the attack sequence, onto its state (a pool without
+        any keeps PoolState's defaults). False while the attacker's choice is pending."""
+        lethal = "LETHAL HITS" in names
+        if lethal and "DEVASTATING WOUNDS" in names:
+            # 24.23: wounding automatically is optional; an automatic wound can never be a
+            # critical wound, so with [DEVASTATING WOUNDS] the default declines it.
+            req = DecisionRequest("lethal_hits", f"pool {pool.index}",
+                                  esper.component_for_entity(ent, Unit).owner, ["take", "decline"],
+                                  "decline", prompt="[LETHAL HITS]: wound critical hits automatically? "
+                                  "(an automatic wound cannot trigger [DEVASTATING WOUNDS])")
+            ans = battle.decide(req)
+            if ans is PENDING:
+                return False
+            lethal = ans == "take"
+        anti = names.get("ANTI")
+        sustained = names.get("SUSTAINED HITS")
+        p = pool.state
+        p.critical_wound_on = anti.value if anti else 6
+        p.torrent = "TORRENT" in names
+        p.lethal = lethal
+        p.sustained = sustained.value if sustained else 0
+        p.devastating = "DEVASTATING WOUNDS" in names
+        p.twin_linked = "TWIN-LINKED" in names
+        return True
 
     # --- 05.01 / 05.02 ---------------------------------------------------------------------------
     def _hit(self, battle, ent, act, pool: Pool) -> None:
