@@ -118,8 +118,14 @@ class TargetView:
         # per shooting model, in the order of ``shooters.models``: the block of the visibility
         # matrix BattleVisibility.model_visible reads, and of the distance index
         rows = shooters.index
-        self.visible = _any_per_row(W.block(battle.visibility.index.visible, rows, self.cols)).tolist()
-        self.nearest = _min_per_row(W.block(W.spatial().dist, rows, self.cols)).tolist()
+        visible = W.block(battle.visibility.index.visible, rows, self.cols)
+        dist = W.block(W.spatial().dist, rows, self.cols)
+        if len(shooters.models) == 1:  # (one row: read as a list faster than numpy reduces it)
+            self.visible = [True in visible[0].tolist()]
+            self.nearest = [min(dist[0].tolist())]
+        else:
+            self.visible = _any_per_row(visible).tolist()
+            self.nearest = _min_per_row(dist).tolist()
 
     @property
     def models(self) -> list[int]:
