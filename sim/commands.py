@@ -71,7 +71,13 @@ def _selection(s: Selection) -> dict:
 def command_to_dict(cmd: Command) -> dict:
     """JSON-safe form of a command (None fields left out), as the replay log stores it."""
     if isinstance(cmd, (Shoot, Fight)):
-        d = {"kind": cmd.kind, "unit": cmd.unit, "selections": [_selection(s) for s in cmd.selections]}
+        selections = []
+        for s in cmd.selections:
+            if s.attacks is None and s.target is not None:  # (the usual selection)
+                selections.append({"model": s.model, "weapon": s.weapon, "target": s.target})
+            else:
+                selections.append(_selection(s))
+        d = {"kind": cmd.kind, "unit": cmd.unit, "selections": selections}
         if isinstance(cmd, Shoot) and cmd.type is not None:
             d["type"] = cmd.type
         return d

@@ -69,8 +69,10 @@ def distinct_weapons(declared) -> list:
 
 
 def _one_shot(battle, unit: str, declared, weapons) -> None:
-    if any(w.has("ONE SHOT") for w in weapons):
-        one_shot_keys(declared, W.unit_state(battle.units[unit]).used_one_shot)
+    for w in weapons:
+        if w.has("ONE SHOT"):
+            one_shot_keys(declared, W.unit_state(battle.units[unit]).used_one_shot)
+            return
 
 
 def _check_move(battle, cmd: Move) -> None:

@@ -118,8 +118,14 @@ class TargetView:
         # per shooting model, in the order of ``shooters.models``: the block of the visibility
         # matrix BattleVisibility.model_visible reads, and of the distance index
         rows = shooters.index
-        self.visible = _any_per_row(W.block(battle.visibility.index.visible, rows, self.cols)).tolist()
-        self.nearest = _min_per_row(W.block(W.spatial().dist, rows, self.cols)).tolist()
+        visible = W.block(battle.visibility.index.visible, rows, self.cols)
+        dist = W.block(W.spatial().dist, rows, self.cols)
+        if len(shooters.models) == 1:  # (one row: read as a list faster than numpy reduces it)
+            self.visible = [True in visible[0].tolist()]
+            self.nearest = [min(dist[0].tolist())]
+        else:
+            self.visible = _any_per_row(visible).tolist()
+            self.nearest = _min_per_row(dist).tolist()
 
     @property
     def models(self) -> list[int]:
@@ -215,17 +221,26 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
     declared: list[Declared] = []
     ids, mvs, has_damaged, carried = shooters.ids, shooters.mv, shooters.damaged, shooters.weapons
     loadouts, weapon_at = shooters.loadouts, targets.weapon_at_uid
+    same = None  # the last model's one selection: (loadout, MONSTER/VEHICLE, Selection, profile, _WeaponAt)
     for i, m in enumerate(shooters.models):
         sels = by_model.get(m)
         if sels is None:
             continue
         mid = ids[i]
+        s = sels[0]
+        if (same is not None and len(sels) == 1 and s.target == same[2].target
+                and s.weapon == same[2].weapon and s.attacks is None
+                and carried[i] is same[0] and mvs[i] == same[1]):
+            # a model like the last one selecting the same weapon at the same target (the
+            # usual case): the same profile and _WeaponAt, without looking them up again
+            _declare(declared, i, m, mid, same[3], s.target, same[4], has_damaged[i])
+            continue
+        same = None
         # (the key of Shooters.loadouts, read here before asking targets.loadout to check it)
-        names = sels[0].weapon if len(sels) == 1 else tuple(s.weapon for s in sels)
+        names = s.weapon if len(sels) == 1 else tuple(s.weapon for s in sels)
         weapons = loadouts.get((id(carried[i]), names, mvs[i], stype))
         if weapons is None:
             weapons = targets.loadout(m, mid, mvs[i], carried[i], sels)
-        damaged = damaged_modifier(m) if has_damaged[i] else ()
         for s, w in zip(sels, weapons):
             if s.attacks is not None:
                 raise PlanError(f"{mid}: ranged attacks cannot be split (04.03 splits melee only)")
@@ -236,21 +251,31 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
             at = weapon_at.get((id(w), s.target))
             if at is None:
                 at = targets.weapon_at_unit(mid, w, s.target)
-            problem, hit_mods, skill_mods, half = at.per_model[i]
-            if problem:
-                raise PlanError(f"{mid} {w.name} -> {s.target}: {problem}")
-            if damaged:
-                hit_mods = hit_mods + damaged + at.heavy
-            elif at.heavy:
-                hit_mods = hit_mods + at.heavy
-            # (Declared's fields in order: model, id, weapon, target, attacks, hit, skill and
-            # wound modifiers, half range, target models, indirect threshold, abilities)
-            declared.append(Declared(m, mid, w, at.target, None, hit_mods, skill_mods, half,
-                                     at.target_models, at.lance, at.fail_below, w.abilities))
+            _declare(declared, i, m, mid, w, s.target, at, has_damaged[i])
+            if len(sels) == 1:
+                same = (carried[i], mvs[i], s, w, at)
     return ShootPlan(stype, declared, elig, list(targets.weapons.values()))
 
 
 _COVER = (("benefit of cover (13.08)", -1),)
+
+
+def _declare(declared: list, i: int, m: int, mid: str, w: WeaponProfile, uid: str,
+             at: "_WeaponAt", has_damaged: bool) -> None:
+    """Check the selection of ``w`` by model ``m`` (``mid``, the ``i``-th of its unit) at the
+    unit ``uid`` (04.02, ``at``) and declare it with its modifiers (24.16, 24.39, 13.08)."""
+    problem, hit_mods, skill_mods, half = at.per_model[i]
+    if problem:
+        raise PlanError(f"{mid} {w.name} -> {uid}: {problem}")
+    damaged = damaged_modifier(m) if has_damaged else ()
+    if damaged:
+        hit_mods = hit_mods + damaged + at.heavy
+    elif at.heavy:
+        hit_mods = hit_mods + at.heavy
+    # (Declared's fields in order: model, id, weapon, target, attacks, hit, skill and wound
+    # modifiers, half range, target models, indirect threshold, abilities)
+    declared.append(Declared(m, mid, w, at.target, None, hit_mods, skill_mods, half,
+                             at.target_models, at.lance, at.fail_below, w.abilities))
 
 
 class _ShootPlanTargets:

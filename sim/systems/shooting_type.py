@@ -20,8 +20,12 @@ class ShootingTypeSystem(esper.Processor):
             act.shooting_type, elig = battle.validated[1], battle.validated[3]
         else:
             act.shooting_type, elig = shooting_type_choice(ent, act.command.type)
+        eligible, reasons = {}, {}  # type -> qualifies; type -> why not (if it does not)
+        for t, r in elig.items():
+            eligible[t] = r is None
+            if r:
+                reasons[t] = r
         battle.emit(ev.SHOOTING_TYPE, unit=esper.component_for_entity(ent, Unit).id,
                     shooting_type=act.shooting_type, requested=act.command.type,
-                    eligible={t: (r is None) for t, r in elig.items()},
-                    reasons={t: r for t, r in elig.items() if r})
+                    eligible=eligible, reasons=reasons)
         act.stage = "weapons"

@@ -153,7 +153,11 @@ class BattleVisibility:
         if yes == no:  # (Stealth or indirect shooting: the models' flags change nothing)
             return [yes] * W.index_size(observers)
         # (the index keeps the cover rows current)
-        every = _all_per_row(W.block(self.index.cover, observers, lv.index)).tolist()
+        block = W.block(self.index.cover, observers, lv.index)
+        if len(block) == 1:  # (one row: read as a list faster than numpy reduces it)
+            every = [False not in block[0].tolist()]
+        else:
+            every = _all_per_row(block).tolist()
         return every if yes else [yes if e else no for e in every]
 
     def _target(self, target_unit: int) -> tuple[W.Living, bool]:

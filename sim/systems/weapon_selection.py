@@ -50,8 +50,12 @@ class WeaponSelectionSystem(esper.Processor):
         # the ability names of the weapons selected, to skip the passes below that cannot apply
         if weapons is None:
             weapons = distinct_weapons(act.declared)
-        names = frozenset().union(*(w.names for w in weapons))
-        duplicated = any(len(w.names) != len(w.abilities) for w in weapons)
+        if len(weapons) == 1:  # (the usual case: one profile, its own names)
+            names = weapons[0].names
+            duplicated = len(names) != len(weapons[0].abilities)
+        else:
+            names = frozenset().union(*(w.names for w in weapons))
+            duplicated = any(len(w.names) != len(w.abilities) for w in weapons)
         # 24.02 duplicated abilities: one copy per weapon and target, chosen here.
         for d in act.declared if duplicated else ():
             # (a weapon has a duplicated ability only if it has fewer ability names than abilities)
@@ -102,11 +106,11 @@ class WeaponSelectionSystem(esper.Processor):
         if "ONE SHOT" in names:
             st = W.unit_state(ent)
             st.used_one_shot = st.used_one_shot | frozenset(one_shot_keys(act.declared, st.used_one_shot))
-        target_ids = {}  # target entity -> unit id, looked up once per target
+        target_ids = {None: None}  # target entity -> unit id, looked up once per target
+        selections = []
         for d in act.declared:
-            if d.target is not None and d.target not in target_ids:
+            if d.target not in target_ids:
                 target_ids[d.target] = esper.component_for_entity(d.target, Unit).id
-        battle.emit(ev.WEAPONS_SELECTED, unit=unit.id, kind=act.kind,
-                    selections=[[d.model_id, d.weapon.name, target_ids.get(d.target), d.attacks]
-                                for d in act.declared])
+            selections.append([d.model_id, d.weapon.name, target_ids[d.target], d.attacks])
+        battle.emit(ev.WEAPONS_SELECTED, unit=unit.id, kind=act.kind, selections=selections)
         act.stage = "attacks"

@@ -167,3 +167,18 @@ def test_17_03_and_10_06_both_apply_then_clamped():
 
 def test_normal_shooting_no_modifiers():
     assert ranged_hit_modifiers(T()) == ()
+
+
+def test_04_02_ranged_target_answer_is_problem_then_modifiers():
+    """SH.ranged_target_answer (cached) gives exactly ranged_target_problem and, for a legal
+    target, ranged_hit_modifiers, for every combination of the facts."""
+    import itertools
+
+    from sim.rules.shooting import (SHOOTING_TYPES, RangedTargetFacts, ranged_hit_modifiers,
+                                    ranged_target_answer, ranged_target_problem)
+    for stype in SHOOTING_TYPES:
+        for flags in itertools.product((False, True), repeat=10):
+            f = RangedTargetFacts(stype, *flags)
+            problem = ranged_target_problem(f)
+            expected = (problem, None) if problem else (None, ranged_hit_modifiers(f))
+            assert ranged_target_answer(f) == expected

@@ -45,7 +45,7 @@ WOOD = [[16, 16], [24, 16], [24, 24], [16, 24]]
 
 def _mixed():
     """Cover every way: a unit inside a wood (terrain), one half in it, a Stealth unit in the
-    open, and weapons with [INDIRECT FIRE] and [IGNORES COVER]."""
+    open, weapons with [INDIRECT FIRE] and [IGNORES COVER], and a one-model unit."""
     return parse_scenario({
         "battle": {"name": "cover rows", "seed": 1, "board": [60, 44]},
         "terrain": [{"name": "wood", "area": WOOD, "features": [{"category": "light", "polygon": WOOD}]}],
@@ -53,7 +53,8 @@ def _mixed():
                     "mortar": weapon(48, 1, 4, 4, 0, 1, "[INDIRECT FIRE]"),
                     "flare": weapon(24, 1, 3, 4, 0, 1, "[IGNORES COVER]")},
         "armies": [
-            {"name": "A", "units": [unit("sh", model(row(14, 36, 5), ["rifle", "mortar", "flare"]))]},
+            {"name": "A", "units": [unit("sh", model(row(14, 36, 5), ["rifle", "mortar", "flare"])),
+                                    unit("one", model((17, 39), ["rifle"]))]},
             {"name": "B", "units": [unit("wood", model(row(17, 20, 4), ["rifle"])),
                                     unit("half", model(row(21, 23, 4), ["rifle"])),
                                     unit("ghosts", model(row(30, 30, 3), ["rifle"]), abilities="Stealth")]},
@@ -77,12 +78,18 @@ def test_13_08_cover_rows_match_one_model_at_a_time(spec):
 
 
 def test_13_08_the_mixed_scenario_covers_every_case():
-    """The answers above include cover from terrain (both ways), from Stealth, from indirect
-    shooting, and none through [IGNORES COVER] (else the test would not exercise them)."""
+    """The answers above include cover from terrain (both ways, and for a single model whose
+    flags are mixed), from Stealth, from indirect shooting, and none through [IGNORES COVER]
+    (else the test would not exercise them)."""
     with Battle(_mixed()) as b:
         vis, sh = b.visibility, W.living(b.units["sh"])
         rifle, mortar, flare = W.weapons_of(sh.models[0])
         wood, half, ghosts = (b.units[u] for u in ("wood", "half", "ghosts"))
+        # a single attacking model (read as one list) whose view of a unit's models is mixed
+        one = W.living(b.units["one"])
+        flags = vis.index.cover[one.index, W.living(half).index].tolist()
+        assert True in flags[0] and False in flags[0]
+        assert vis.benefit_of_cover_rows(one.index, half, rifle, "normal") == [False]
         assert all(vis.benefit_of_cover_rows(sh.index, wood, rifle, "normal"))
         assert False in vis.benefit_of_cover_rows(sh.index, half, rifle, "normal")
         assert all(vis.benefit_of_cover_rows(sh.index, ghosts, rifle, "normal"))
