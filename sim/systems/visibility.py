@@ -185,4 +185,5 @@ class VisibilitySystem(esper.Processor):
         battle.visibility = BattleVisibility(battle)
 
     def process(self, battle) -> None:
-        battle.visibility.refresh()
+        if battle.moved_models or battle.shots_changed:  # (else refresh has nothing to do)
+            battle.visibility.refresh()
