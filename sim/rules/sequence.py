@@ -200,13 +200,13 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
     fixed_d = not D.is_random
     for roll in saves:
         if group is None:
-            if st.destroyed():
-                out.append({"lost": "unit destroyed: remaining attacks are lost"})
-                break
             if members_of is None:
                 members_of = {g.key: g.members for g in st.groups}
             # (remaining wounds are never below 0: a model is alive exactly when they are truthy)
             group = first_group_with_models(st.order, remaining, members_of, st.precision)
+            if group is None:  # no group has a model left (the order holds every group)
+                out.append({"lost": "unit destroyed: remaining attacks are lost"})
+                break
             members = members_of[group]
         if model is None:
             model = select_model(members, remaining, st.W)
