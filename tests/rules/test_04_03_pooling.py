@@ -81,3 +81,19 @@ def test_04_03_every_targeted_declaration_in_exactly_one_pool_of_identical_attac
         assert p.members == sorted(p.members)
     # one pool per (target, key)
     assert len({(p.target, p.key) for p in pools}) == len(pools)
+
+
+def test_04_03_plain_a_only_for_a_fixed_a_that_no_ability_can_add_to():
+    """A weapon's plain A (what gathering adds without the per-weapon path) is its A when A is
+    fixed and none of [RAPID FIRE X], [BLAST X], [CLEAVE X] can add dice; else there is none."""
+    from sim.rules.dice import parse_dice_expr
+    from sim.rules.profiles import WeaponProfile
+
+    def w(A, abil=""):
+        return WeaponProfile("w", 24, parse_dice_expr(A), 3, 4, 0, D1, parse_weapon_abilities(abil, "w"))
+
+    assert w(2).plain_A == 2
+    assert w(3, "[ASSAULT, HEAVY, LETHAL HITS]").plain_A == 3
+    assert w("D6").plain_A is None
+    for abil in ("[RAPID FIRE 1]", "[BLAST]", "[CLEAVE 1]", "[RAPID FIRE D3: INFANTRY]"):
+        assert w(2, abil).plain_A is None, abil

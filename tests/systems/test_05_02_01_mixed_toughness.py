@@ -47,3 +47,19 @@ def test_05_02_01_wound_roll_uses_bodyguard_t_in_the_pool():
         (pool,) = of_type(b, "pool")
         (wr,) = of_type(b, "wound rolls")
         assert (pool["T"], wr["T"], wr["wounds"]) == (4, 4, 1)
+
+
+def test_05_02_01_full_strength_t_on_the_roster_matches_the_rule():
+    """The roster's T at full strength (read instead of working it out for a fresh unit) is the
+    rule's answer for all its models, in every unit of every scenario and of this one."""
+    from pathlib import Path
+
+    from sim.scenario.load import load_scenario
+    scenarios = Path(__file__).resolve().parents[2] / "scenarios"
+    specs = [spec(), spec("bodyguard")] + [load_scenario(p) for p in sorted(scenarios.glob("*.toml"))]
+    for sc in specs:
+        with Battle(sc) as b:
+            for ent in b.units.values():
+                r = W.roster(ent)
+                assert r.full_T == W.toughness_of(r.T, r.bodyguard, range(len(r.models)))
+                assert W.toughness(ent) == r.full_T
