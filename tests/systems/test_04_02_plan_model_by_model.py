@@ -117,3 +117,25 @@ def test_a_neighbour_with_another_loadout_is_checked_again():
         sels = tuple(Selection(f"sh/{i}", "heavy gun", "near") for i in (3, 4))
         with pytest.raises(Refusal, match=r"^sh/4 has no weapon 'heavy gun' \(it has: rifle, pistol\)$"):
             b.submit(Shoot("sh", sels))
+
+
+def test_10_05_the_units_weapon_facts_follow_its_losses():
+    """ShooterFacts' per-model part (which weapons the living models carry, kept with the
+    unit's living models): once the only model with an [ASSAULT] weapon is destroyed, the
+    advanced unit no longer qualifies for assault shooting."""
+    from sim import world as W
+    from sim.plan import shooting_facts
+    from sim.rules.shooting import ASSAULT, shooting_type_eligibility
+
+    weapons = {"rifle": weapon(24, 1, 3, 4, 0, 1), "bolter": weapon(24, 2, 3, 4, 0, 1, "[ASSAULT]")}
+    sp = scenario(weapons, [unit("sh", model((10, 10), ["bolter"]), model((11.5, 10), ["rifle"]))],
+                  [unit("t", model((10, 20), ["rifle"]))])
+    with Battle(sp) as b:
+        b._enter()
+        ent = b.units["sh"]
+        W.unit_state(ent).advanced = True
+        assert shooting_type_eligibility(shooting_facts(ent))[ASSAULT] is None
+        kill(b, "sh/1")
+        assert shooting_type_eligibility(shooting_facts(ent))[ASSAULT] == "no [ASSAULT] weapon (10.05)"
+        with pytest.raises(Refusal, match=r"^cannot use assault shooting: no \[ASSAULT\] weapon"):
+            b.submit(Shoot("sh", (Selection("sh/2", "rifle", "t"),), type="assault"))
