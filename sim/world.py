@@ -171,6 +171,8 @@ def is_monster_or_vehicle(ent: int) -> bool:
 
 def unit_is_monster_or_vehicle(unit_ent: int) -> bool:
     """02.05.01 'MONSTER/VEHICLE unit': a unit with either keyword (any model)."""
+    if not any(esper.component_for_entity(unit_ent, Roster).monster_or_vehicle):
+        return False  # (no model of it is either)
     memo = living(unit_ent).memo  # (depends only on which models live)
     mv = memo.get("monster_or_vehicle")
     if mv is None:
@@ -265,7 +267,8 @@ def engaged_with(unit_ent: int) -> list[int]:
 
 
 def unit_engaged(unit_ent: int) -> bool:
-    return bool(engaged_with(unit_ent))
+    """03.04 Is the unit engaged with any enemy unit."""
+    return bool(spatial().contacts[esper.component_for_entity(unit_ent, Unit).order])
 
 
 def target_models(unit_ent: int) -> list[TargetModel]:

@@ -120,6 +120,7 @@ class VisibilityIndex:
         self.los = np.zeros((n, n), dtype=bool)
         self._fv = np.zeros((n, n), dtype=bool)          # fully visible (06.01)
         self._cover = np.zeros((n, n), dtype=bool)       # cover qualification (13.08)
+        self._cover_ro = _read_only(self._cover)  # (_cover is only updated in place: stays current)
         self._clear = np.zeros((n, n), dtype=bool)       # no blocker in the pair's capsule
         self.full_dense = np.ones((n, n), dtype=bool)
         self.stats = {"pairs": 0, "exact_los": 0, "exact_full": 0}
@@ -421,7 +422,7 @@ class VisibilityIndex:
 
     def row_cover(self, i: int) -> np.ndarray:
         """13.08 One attacking-model row of ``cover`` (a read-only view, kept current)."""
-        return _read_only(self._cover[i])
+        return self._cover_ro[i]
 
     @property
     def hidden(self) -> np.ndarray:
@@ -434,7 +435,7 @@ class VisibilityIndex:
         """13.08 cover[i, j]: target j qualifies for cover against attacking model i: (a)
         INFANTRY/BEASTS/SWARM within a terrain area, or (b) not fully visible to i (a
         read-only view, kept current)."""
-        return _read_only(self._cover)
+        return self._cover_ro
 
     @property
     def visible(self) -> np.ndarray:
