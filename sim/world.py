@@ -5,6 +5,8 @@ Nothing here changes the world. Iteration follows listed (creation) order, never
 
 from __future__ import annotations
 
+import operator
+
 import esper
 import numpy as np
 
@@ -14,6 +16,7 @@ from sim.rules import geometry
 from sim.rules.allocation import Group, TargetModel, allocation_groups
 
 MONSTER_VEHICLE = frozenset({"MONSTER", "VEHICLE"})
+_REMAINING = operator.attrgetter("remaining")  # a Wounds component's value
 
 
 def alive(ent: int) -> bool:
@@ -50,7 +53,11 @@ class Living:
     __slots__ = ("slots", "_r", "_models", "_ids", "_rows", "_index", "memo")
 
     def __init__(self, r: Roster):
-        self.slots = [i for i, w in enumerate(r.wounds) if w.remaining > 0]
+        n = len(r.wounds)
+        if n and min(map(_REMAINING, r.wounds)) > 0:
+            self.slots = list(range(n))  # (the usual case: none of them lost)
+        else:
+            self.slots = [i for i, w in enumerate(r.wounds) if w.remaining > 0]
         self._r = r
         self._models = self._ids = self._rows = self._index = None  # each made on first use
         self.memo: dict = {}  # other answers that depend only on these models (sim.plan)
@@ -281,7 +288,7 @@ def allocation_view(unit_ent: int) -> tuple[tuple[TargetModel, ...], tuple[Group
     at full wounds reads the roster's; otherwise they are cached while the remaining wounds
     stay the same."""
     r = esper.component_for_entity(unit_ent, Roster)
-    remaining = tuple([w.remaining for w in r.wounds])
+    remaining = tuple(map(_REMAINING, r.wounds))
     if remaining == r.full_wounds:
         return r.full, r.full_groups
     sp = _SPATIAL.get(esper.current_world)

@@ -201,7 +201,9 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
     for roll in saves:
         if group is None:
             if members_of is None:
-                members_of = {g.key: g.members for g in st.groups}
+                members_of = {}
+                for g in st.groups:
+                    members_of[g.key] = g.members
             # (remaining wounds are never below 0: a model is alive exactly when they are truthy)
             group = first_group_with_models(st.order, remaining, members_of, st.precision)
             if group is None:  # no group has a model left (the order holds every group)
@@ -231,7 +233,10 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
         out.append(rec)
         if destroyed:
             model = None
-            if not any(remaining[i] > 0 for i in members):
+            for i in members:
+                if remaining[i] > 0:
+                    break
+            else:  # the group has no model left
                 group = None
     for _ in range(p.mortal_criticals):
         if st.destroyed():

@@ -138,7 +138,9 @@ class AttackResolutionSystem(esper.Processor):
                 tk = (d.target, key)
                 keys.append(tk)
                 p = d
-            act.pools = [Pool(i, spec) for i, spec in enumerate(PL.gather(keys))]
+            pools = act.pools
+            for i, spec in enumerate(PL.gather(keys)):
+                pools.append(Pool(i, spec))
             if not act.pools:
                 act.stage = "hazard"
                 return
@@ -157,7 +159,13 @@ class AttackResolutionSystem(esper.Processor):
         target = pool.spec.target
         tunit = esper.component_for_entity(target, Unit).id
         declared = act.declared
-        members = [declared[i] for i in pool.spec.members]
+        # (plain loops here and below: on Python 3.11 each comprehension is a call of its own)
+        members = []
+        weapons = {}  # the names of the pool's weapons (a set in declaration order)
+        for i in pool.spec.members:
+            d = declared[i]
+            members.append(d)
+            weapons[d.weapon.name] = None
         key = pool.spec.key
         if pool.state is None:  # first visit: roll random A now, never again on a re-entry
             if W.unit_destroyed(target):
@@ -168,27 +176,30 @@ class AttackResolutionSystem(esper.Processor):
             pool.abilities = applicable(members[0].abilities, target)
             ndice = 0
             extra: dict[int, tuple] = {}  # id of a weapon's abilities -> those applying, if any add dice
+            attackers = {}  # model ids, a set in declaration order
             for d in members:  # 02.02.03: random A rolled per weapon, then pooled
                 a = d.weapon.plain_A  # (the usual case: a fixed A, nothing to add)
                 if a is None or d.attacks is not None:
                     a = _attack_dice(d, target, battle.dice, extra)
                 ndice += a
-            pool.attackers = tuple(dict.fromkeys([d.model_id for d in members]))
+                attackers[d.model_id] = None
+            pool.attackers = tuple(attackers)
             pool.state = PoolState(ndice, key.skill, key.S, key.AP, key.D, W.toughness(target),
                                    key.hit_mod, key.wound_mod, hit_fail_below=key.fail_below)
         p = pool.state
-        names = {a.name: a for a in pool.abilities}
+        names = {a.name: a for a in pool.abilities} if pool.abilities else {}
         if names and not self._abilities(battle, ent, pool, names):
             return  # waiting on the attacker's [LETHAL HITS] choice
         pool.precision_checked = "PRECISION" not in names
         first = members[0]
+        mods = first.hit_mods + first.skill_mods + first.wound_mods
         battle.emit(ev.POOL, pool=pool.index, target=tunit, dice=p.dice, melee=act.kind == "fight",
-                    weapons=sorted({d.weapon.name for d in members}), attackers=list(pool.attackers),
+                    weapons=sorted(weapons), attackers=list(pool.attackers),
                     skill=key.skill, S=key.S, AP=key.AP, D=str(key.D), T=p.T,
                     hit_mod=key.hit_mod, wound_mod=key.wound_mod,
-                    abilities=[a.label() for a in pool.abilities],
+                    abilities=[a.label() for a in pool.abilities] if names else [],
                     psychic="PSYCHIC" in names, ignored=list(key.psychic_ignored),
-                    modifiers=[[s, v] for s, v in first.hit_mods + first.skill_mods + first.wound_mods])
+                    modifiers=[[s, v] for s, v in mods] if mods else [])
         pool.step = "hit"
 
     @staticmethod
@@ -265,8 +276,11 @@ class AttackResolutionSystem(esper.Processor):
                 pool.order = tuple(ans)
             else:
                 pool.order = default
-        battle.emit(ev.ALLOCATION, pool=pool.index, order=list(pool.order),
-                    groups={g.key: list(g.members) for g in pool.groups}, precision=pool.precision)
+        groups = {}
+        for g in pool.groups:
+            groups[g.key] = list(g.members)
+        battle.emit(ev.ALLOCATION, pool=pool.index, order=list(pool.order), groups=groups,
+                    precision=pool.precision)
         pool.step = "save"
 
     def _save(self, battle, ent, act, pool: Pool) -> None:
@@ -287,8 +301,11 @@ class AttackResolutionSystem(esper.Processor):
         attacker = esper.component_for_entity(ent, Unit).id
         destroyed = []
         # write back the wounds of the models that took damage (an unsaved or mortal record)
-        for mid in dict.fromkeys([rec["model"] for rec in records
-                                  if rec.get("saved") is False or "mortal" in rec]):
+        hit = {}  # their ids, a set in record order
+        for rec in records:
+            if rec.get("saved") is False or "mortal" in rec:
+                hit[rec["model"]] = None
+        for mid in hit:
             k = r.ids.index(mid)
             rem = r.wounds[k].remaining = remaining[mid]
             if rem <= 0:

@@ -32,7 +32,9 @@ class CasualtySystem(esper.Processor):
                 break
             casualties = W.casualties()
             batch = [e for e in casualties if e not in done]
-        removed = [W.model_id(e) for e in casualties]
+        removed = []
+        for e in casualties:
+            removed.append(W.model_id(e))
         W.remove_casualties(casualties)
         battle.moved_models = casualties
         battle.emit(ev.ATTACKS_DONE, unit=esper.component_for_entity(ent, Unit).id,
