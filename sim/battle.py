@@ -96,6 +96,14 @@ class Battle:
             f(fields)
         return fields
 
+    def record(self, event: dict) -> dict:
+        """emit for an event built by the caller (a fresh dict holding its "type"): the attack
+        sequence's steps build theirs as one dict display, half the cost of keyword arguments."""
+        self.events.append(event)
+        for f in self.listeners:
+            f(event)
+        return event
+
     def _on_roll(self, purpose: str, results: tuple[int, ...]) -> None:
         e = {"type": ev.DICE, "purpose": purpose, "results": list(results)}
         self.events.append(e)
@@ -117,7 +125,7 @@ class Battle:
         if problem:
             self.emit(ev.REFUSED, command=command_to_dict(command), reason=problem)
             raise Refusal(problem)
-        self.emit(ev.COMMAND, command=command_to_dict(command))
+        self.record({"type": ev.COMMAND, "command": command_to_dict(command)})
         self.queue.append(command)
 
     def decide(self, request: DecisionRequest):

@@ -193,13 +193,14 @@ class AttackResolutionSystem(esper.Processor):
         pool.precision_checked = "PRECISION" not in names
         first = members[0]
         mods = first.hit_mods + first.skill_mods + first.wound_mods
-        battle.emit(ev.POOL, pool=pool.index, target=tunit, dice=p.dice, melee=act.kind == "fight",
-                    weapons=sorted(weapons), attackers=list(pool.attackers),
-                    skill=key.skill, S=key.S, AP=key.AP, D=str(key.D), T=p.T,
-                    hit_mod=key.hit_mod, wound_mod=key.wound_mod,
-                    abilities=[a.label() for a in pool.abilities] if names else [],
-                    psychic="PSYCHIC" in names, ignored=list(key.psychic_ignored),
-                    modifiers=[[s, v] for s, v in mods] if mods else [])
+        battle.record({"type": ev.POOL, "pool": pool.index, "target": tunit, "dice": p.dice,
+                       "melee": act.kind == "fight", "weapons": sorted(weapons),
+                       "attackers": list(pool.attackers), "skill": key.skill, "S": key.S,
+                       "AP": key.AP, "D": str(key.D), "T": p.T, "hit_mod": key.hit_mod,
+                       "wound_mod": key.wound_mod,
+                       "abilities": [a.label() for a in pool.abilities] if names else [],
+                       "psychic": "PSYCHIC" in names, "ignored": list(key.psychic_ignored),
+                       "modifiers": [[s, v] for s, v in mods] if mods else []})
         pool.step = "hit"
 
     @staticmethod
@@ -231,8 +232,9 @@ class AttackResolutionSystem(esper.Processor):
 
     # --- 05.01 / 05.02 ---------------------------------------------------------------------------
     def _hit(self, battle, ent, act, pool: Pool) -> None:
-        rec = roll_hits(pool.state, battle.dice)
-        battle.emit(ev.HITS, pool=pool.index, skill=pool.state.skill, modifier=pool.state.hit_mod, **rec)
+        p = pool.state
+        rec = roll_hits(p, battle.dice)
+        battle.record({"type": ev.HITS, "pool": pool.index, "skill": p.skill, "modifier": p.hit_mod, **rec})
         if act.kind == "shoot":
             st = W.unit_state(ent)
             if not st.ranged_attacks_this_turn:
@@ -242,9 +244,10 @@ class AttackResolutionSystem(esper.Processor):
         pool.step = "wound" if (pool.state.hits or pool.state.auto_wounds) else "done"
 
     def _wound(self, battle, ent, act, pool: Pool) -> None:
-        rec = roll_wounds(pool.state, battle.dice)
-        battle.emit(ev.WOUNDS, pool=pool.index, S=pool.state.S, T=pool.state.T,
-                    critical_on=pool.state.critical_wound_on, **rec)
+        p = pool.state
+        rec = roll_wounds(p, battle.dice)
+        battle.record({"type": ev.WOUNDS, "pool": pool.index, "S": p.S, "T": p.T,
+                       "critical_on": p.critical_wound_on, **rec})
         pool.step = "allocation" if (pool.state.wounds or pool.state.mortal_criticals) else "done"
 
     # --- 05.03 step 2 ---------------------------------------------------------------------------
@@ -279,13 +282,13 @@ class AttackResolutionSystem(esper.Processor):
         groups = {}
         for g in pool.groups:
             groups[g.key] = list(g.members)
-        battle.emit(ev.ALLOCATION, pool=pool.index, order=list(pool.order), groups=groups,
-                    precision=pool.precision)
+        battle.record({"type": ev.ALLOCATION, "pool": pool.index, "order": list(pool.order),
+                       "groups": groups, "precision": pool.precision})
         pool.step = "save"
 
     def _save(self, battle, ent, act, pool: Pool) -> None:
         pool.saves = roll_saves(pool.state, battle.dice)
-        battle.emit(ev.SAVES, pool=pool.index, rolls=pool.saves, AP=pool.state.AP)
+        battle.record({"type": ev.SAVES, "pool": pool.index, "rolls": pool.saves, "AP": pool.state.AP})
         pool.step = "damage"
 
     # --- 05.04 -----------------------------------------------------------------------------------
@@ -310,12 +313,12 @@ class AttackResolutionSystem(esper.Processor):
             rem = r.wounds[k].remaining = remaining[mid]
             if rem <= 0:
                 destroyed.append(r.models[k])
-        battle.emit(ev.DAMAGE, pool=pool.index, steps=records)
+        battle.record({"type": ev.DAMAGE, "pool": pool.index, "steps": records})
         if destroyed:
             W.mark_destroyed(destroyed, attacker)
             for rec in records:
                 if rec.get("destroyed"):
-                    battle.emit(ev.DESTROYED, model=rec["model"], by=attacker)
+                    battle.record({"type": ev.DESTROYED, "model": rec["model"], "by": attacker})
             if st.destroyed():  # (the Wounds components now hold st.remaining)
                 battle.emit(ev.UNIT_DESTROYED, unit=esper.component_for_entity(target, Unit).id,
                             by=attacker)

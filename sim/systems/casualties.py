@@ -37,8 +37,8 @@ class CasualtySystem(esper.Processor):
             removed.append(W.model_id(e))
         W.remove_casualties(casualties)
         battle.moved_models = casualties
-        battle.emit(ev.ATTACKS_DONE, unit=esper.component_for_entity(ent, Unit).id,
-                    kind=act.kind, removed=removed)
+        battle.record({"type": ev.ATTACKS_DONE, "unit": esper.component_for_entity(ent, Unit).id,
+                       "kind": act.kind, "removed": removed})
         esper.remove_component(ent, Activation)
         battle.activation_unit = None
         battle.activation = None

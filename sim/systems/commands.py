@@ -52,7 +52,7 @@ class CommandSystem(esper.Processor):
             battle.turn += 1
             if shots_changed:
                 battle.shots_changed = True
-            battle.emit(ev.TURN, turn=battle.turn)
+            battle.record({"type": ev.TURN, "turn": battle.turn})
 
     def _move(self, battle, cmd: Move) -> None:
         """09.05-09.07 Apply a validated move: positions and the unit's turn bookkeeping."""
