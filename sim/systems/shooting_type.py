@@ -25,7 +25,7 @@ class ShootingTypeSystem(esper.Processor):
             eligible[t] = r is None
             if r:
                 reasons[t] = r
-        battle.emit(ev.SHOOTING_TYPE, unit=esper.component_for_entity(ent, Unit).id,
-                    shooting_type=act.shooting_type, requested=act.command.type,
-                    eligible=eligible, reasons=reasons)
+        battle.record({"type": ev.SHOOTING_TYPE, "unit": esper.component_for_entity(ent, Unit).id,
+                       "shooting_type": act.shooting_type, "requested": act.command.type,
+                       "eligible": eligible, "reasons": reasons})
         act.stage = "weapons"

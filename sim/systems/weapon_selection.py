@@ -112,5 +112,6 @@ class WeaponSelectionSystem(esper.Processor):
             if d.target not in target_ids:
                 target_ids[d.target] = esper.component_for_entity(d.target, Unit).id
             selections.append([d.model_id, d.weapon.name, target_ids[d.target], d.attacks])
-        battle.emit(ev.WEAPONS_SELECTED, unit=unit.id, kind=act.kind, selections=selections)
+        battle.record({"type": ev.WEAPONS_SELECTED, "unit": unit.id, "kind": act.kind,
+                       "selections": selections})
         act.stage = "attacks"
