@@ -63,9 +63,10 @@ def key_of(d, info: dict | None = None) -> PL.AttackKey:
     w = d.weapon
     D = w.D
     abil = applicable(d.abilities, d.target, info)
-    melta = next((a for a in abil if a.name == "MELTA"), None)
-    if melta is not None and d.half_range:
-        D = D.plus(melta.value)  # 24.25
+    if d.half_range and "MELTA" in w.names:
+        melta = next((a for a in abil if a.name == "MELTA"), None)
+        if melta is not None:
+            D = D.plus(melta.value)  # 24.25
     return PL.effective_key(w.skill, d.skill_mods, w.S, w.AP, D, abil, d.hit_mods,
                             d.wound_mods, d.ignored, d.fail_below)
 
