@@ -157,6 +157,13 @@ class BattleVisibility:
         if len(block) == 1:  # (one row: read as a list faster than numpy reduces it)
             every = [False not in block[0].tolist()]
         else:
+            # (counted first, a third of the cost of a reduction per row: usually no target
+            # model qualifies against any attacking model, or every one does)
+            qualify = np.count_nonzero(block)
+            if qualify == 0:
+                return [no] * len(block)
+            if qualify == block.size:
+                return [yes] * len(block)
             every = _all_per_row(block).tolist()
         return every if yes else [yes if e else no for e in every]
 
