@@ -70,7 +70,7 @@ class Shooters:
     their MONSTER/VEHICLE flags, and each entity's position in these lists."""
 
     __slots__ = ("models", "ids", "index", "mv", "weapons", "damaged", "slot", "loadouts", "kit",
-                 "alike", "any_damaged")
+                 "alike", "any_damaged", "_types")
 
     def __init__(self, unit_ent: int):
         lv = W.living(unit_ent)
@@ -91,10 +91,22 @@ class Shooters:
         abilities = W.unit_ranged_weapon_abilities(unit_ent)
         self.kit = ("ASSAULT" in abilities, "CLOSE-QUARTERS" in abilities,
                     W.unit_is_monster_or_vehicle(unit_ent), "INDIRECT FIRE" in abilities)
+        self._types: dict[tuple, tuple] = {}  # (the three other fields) -> types()
 
     def facts(self, engaged: bool, st) -> SH.ShooterFacts:
         """10.02 The unit's ShooterFacts, given whether it is engaged and its UnitState."""
         return SH.ShooterFacts(engaged, st.advanced, st.fell_back, *self.kit)
+
+    def types(self, engaged: bool, st) -> tuple[Mapping, str | None]:
+        """10.02 step 2 The unit's eligibility for each shooting type (10.04-10.07) and its
+        default type (None: it qualifies for none), given whether it is engaged and its
+        UnitState; kept for each of the few combinations of the facts that change."""
+        key = (engaged, st.advanced, st.fell_back)
+        hit = self._types.get(key)
+        if hit is None:
+            elig = SH.shooting_type_eligibility(self.facts(engaged, st))
+            hit = self._types[key] = (elig, SH.default_shooting_type(elig))
+        return hit
 
 
 class TargetView:
@@ -215,13 +227,13 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
         raise PlanError(f"unit {cmd.unit} was already selected to shoot this phase (10.02)")
     shooters = shooters_of(unit_ent, lv)
     engaged = W.unit_engaged(unit_ent)
-    elig = SH.shooting_type_eligibility(shooters.facts(engaged, st))
-    stype = _chosen_type(elig, cmd.type)
+    elig, default = shooters.types(engaged, st)
+    stype = default if cmd.type is None and default is not None else _chosen_type(elig, cmd.type)
     # 24.16 [HEAVY]: the unit remained stationary (moved at most 3", Part A) and is unengaged
     heavy_ok = not engaged and not st.set_up_this_turn and st.moved <= 3.0
     targets = _ShootPlanTargets(battle, unit_ent, stype, shooters, heavy_ok)
     if shooters.alike and len(cmd.selections) == len(shooters.models):
-        declared = _plan_alike(battle, targets, cmd.selections)
+        declared = _plan_alike(targets, cmd.selections)
         if declared is not None:
             return ShootPlan(stype, declared, elig, list(targets.weapons.values()))
     slot = shooters.slot  # the unit's living models
@@ -279,14 +291,14 @@ _MODEL = operator.attrgetter("model")
 _AIM = operator.attrgetter("weapon", "target", "attacks")
 
 
-def _plan_alike(battle, targets: "_ShootPlanTargets", sels) -> list[Declared] | None:
+def _plan_alike(targets: "_ShootPlanTargets", sels) -> list[Declared] | None:
     """The usual command planned at once: every model of a unit of alike models (Shooters.alike)
     selects, once and in unit order, the same weapon at the same target unit, and 04.02 gives
     each of them the same answer (_WeaponAt.alike). The first model is checked exactly as
     plan_shoot checks it, so a problem is reported for it as model by model; the others share
     its answer. None when the command or the answers differ: plan model by model."""
     shooters = targets.shooters
-    if list(map(battle.models.get, map(_MODEL, sels))) != shooters.models:
+    if list(map(_MODEL, sels)) != shooters.ids:  # (model ids are unique: the same models)
         return None
     aims = list(map(_AIM, sels))  # (weapon, target, attacks) per selection
     name, uid, attacks = aim = aims[0]

@@ -248,3 +248,24 @@ def test_the_alike_cases_above_are_planned_at_once_or_model_by_model(monkeypatch
                                                 for i in range(1, 11))))
         assert {(d.hit_mods, d.skill_mods, d.half_range) for d in plan.declared} == {
             ((("[HEAVY] (24.16)", 1),), (("benefit of cover (13.08)", -1),), True)}
+
+
+def test_10_02_the_units_shooting_types_follow_its_moves():
+    """Shooters.types (eligibility and default type, kept per combination of the facts that
+    change): the same unit, with the same living models, after it advanced and after it fell
+    back, has the types of its new facts."""
+    from sim import world as W
+
+    weapons = {"bolter": weapon(24, 2, 3, 4, 0, 1, "[ASSAULT]")}
+    sp = scenario(weapons, [unit("sh", model((10, 10), ["bolter"]))],
+                  [unit("t", model((10, 20), ["bolter"]))])
+    with Battle(sp) as b:
+        b._enter()
+        st = W.unit_state(b.units["sh"])
+        sels = (Selection("sh/1", "bolter", "t"),)
+        assert plan_shoot(b, Shoot("sh", sels)).shooting_type == "normal"
+        st.advanced = True
+        assert plan_shoot(b, Shoot("sh", sels)).shooting_type == "assault"
+        st.advanced, st.fell_back = False, True
+        with pytest.raises(Exception, match=r"^the unit qualifies for no shooting type"):
+            plan_shoot(b, Shoot("sh", sels))
