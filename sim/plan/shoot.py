@@ -298,6 +298,8 @@ def _plan_alike(targets: "_ShootPlanTargets", sels) -> list[Declared] | None:
     plan_shoot checks it, so a problem is reported for it as model by model; the others share
     its answer. None when the command or the answers differ: plan model by model."""
     shooters = targets.shooters
+    if shooters.any_damaged:  # (24.39 is per model: see _declare)
+        return None
     if list(map(_MODEL, sels)) != shooters.ids:  # (model ids are unique: the same models)
         return None
     aims = list(map(_AIM, sels))  # (weapon, target, attacks) per selection
@@ -309,10 +311,8 @@ def _plan_alike(targets: "_ShootPlanTargets", sels) -> list[Declared] | None:
     if weapons is None:
         weapons = targets.loadout(m, mid, mv, carried, sels[:1])
     w = weapons[0]
-    at = targets.weapon_at_uid.get((id(w), uid))
-    if at is None:
-        at = targets.weapon_at_unit(mid, w, uid)
-    if at.alike is None or shooters.any_damaged:  # (24.39 is per model: see _declare)
+    at = targets.weapon_at(w, targets.enemy(mid, uid))  # (the first look-up of this plan)
+    if at.alike is None:
         return None
     problem, hit_mods, skill_mods, half = at.alike
     if problem:

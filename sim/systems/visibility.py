@@ -143,8 +143,8 @@ class BattleVisibility:
         """benefit_of_cover for several attacking models at once (their index rows: a
         ``W.Living.index``), read as one block of the cover rows; the answer for each is the
         13.08 rule's for its flags."""
-        if weapon.has("IGNORES COVER") and AB.has(weapon.abilities, "IGNORES COVER",
-                                                  W.unit_keywords(target_unit)):  # 24.01
+        if "IGNORES COVER" in weapon.names and AB.has(weapon.abilities, "IGNORES COVER",
+                                                      W.unit_keywords(target_unit)):  # 24.01
             return [False] * W.index_size(observers)
         lv, stealth = self._target(target_unit)
         if not lv.slots:
