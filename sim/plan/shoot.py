@@ -5,6 +5,7 @@ model's ranged weapons (24.07), and each weapon's target with its modifiers (04.
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Mapping, NamedTuple
 
 import esper
@@ -68,7 +69,8 @@ class Shooters:
     """The living models of a unit making ranged attacks (W.Living: entities, ids, index rows),
     their MONSTER/VEHICLE flags, and each entity's position in these lists."""
 
-    __slots__ = ("models", "ids", "index", "mv", "weapons", "damaged", "slot", "loadouts", "kit")
+    __slots__ = ("models", "ids", "index", "mv", "weapons", "damaged", "slot", "loadouts", "kit",
+                 "alike", "any_damaged", "_types")
 
     def __init__(self, unit_ent: int):
         lv = W.living(unit_ent)
@@ -77,6 +79,10 @@ class Shooters:
         self.mv = [r.monster_or_vehicle[i] for i in lv.slots]
         self.weapons = [r.weapons[i] for i in lv.slots]
         self.damaged = [r.damaged[i] is not None for i in lv.slots]  # has Damaged X (24.39)
+        self.any_damaged = True in self.damaged
+        # every model carries the same loadout (one shared tuple, see the Roster) and has the
+        # same MONSTER/VEHICLE flag: what one of them may select, they all may (_plan_alike)
+        self.alike = len(set(map(id, self.weapons))) == 1 and len(set(self.mv)) == 1
         self.slot = {m: i for i, m in enumerate(self.models)}
         # legal loadouts met so far: (id of the profiles tuple, names selected, MONSTER/VEHICLE,
         # shooting type) -> the profiles (see _ShootPlanTargets.loadout)
@@ -85,10 +91,22 @@ class Shooters:
         abilities = W.unit_ranged_weapon_abilities(unit_ent)
         self.kit = ("ASSAULT" in abilities, "CLOSE-QUARTERS" in abilities,
                     W.unit_is_monster_or_vehicle(unit_ent), "INDIRECT FIRE" in abilities)
+        self._types: dict[tuple, tuple] = {}  # (the three other fields) -> types()
 
     def facts(self, engaged: bool, st) -> SH.ShooterFacts:
         """10.02 The unit's ShooterFacts, given whether it is engaged and its UnitState."""
         return SH.ShooterFacts(engaged, st.advanced, st.fell_back, *self.kit)
+
+    def types(self, engaged: bool, st) -> tuple[Mapping, str | None]:
+        """10.02 step 2 The unit's eligibility for each shooting type (10.04-10.07) and its
+        default type (None: it qualifies for none), given whether it is engaged and its
+        UnitState; kept for each of the few combinations of the facts that change."""
+        key = (engaged, st.advanced, st.fell_back)
+        hit = self._types.get(key)
+        if hit is None:
+            elig = SH.shooting_type_eligibility(self.facts(engaged, st))
+            hit = self._types[key] = (elig, SH.default_shooting_type(elig))
+        return hit
 
 
 class TargetView:
@@ -123,9 +141,17 @@ class TargetView:
         if len(shooters.models) == 1:  # (one row: read as a list faster than numpy reduces it)
             self.visible = [True in visible[0].tolist()]
             self.nearest = [min(dist[0].tolist())]
+            return
+        # (counted first, a third of the cost of a reduction per row: the usual answer is that
+        # every model sees every model of the target, or none does)
+        seen = np.count_nonzero(visible)
+        if seen == 0:
+            self.visible = [False] * len(shooters.models)
+        elif seen == visible.size:
+            self.visible = [True] * len(shooters.models)
         else:
             self.visible = _any_per_row(visible).tolist()
-            self.nearest = _min_per_row(dist).tolist()
+        self.nearest = _min_per_row(dist).tolist()
 
     @property
     def models(self) -> list[int]:
@@ -201,11 +227,15 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
         raise PlanError(f"unit {cmd.unit} was already selected to shoot this phase (10.02)")
     shooters = shooters_of(unit_ent, lv)
     engaged = W.unit_engaged(unit_ent)
-    elig = SH.shooting_type_eligibility(shooters.facts(engaged, st))
-    stype = _chosen_type(elig, cmd.type)
+    elig, default = shooters.types(engaged, st)
+    stype = default if cmd.type is None and default is not None else _chosen_type(elig, cmd.type)
     # 24.16 [HEAVY]: the unit remained stationary (moved at most 3", Part A) and is unengaged
     heavy_ok = not engaged and not st.set_up_this_turn and st.moved <= 3.0
     targets = _ShootPlanTargets(battle, unit_ent, stype, shooters, heavy_ok)
+    if shooters.alike and len(cmd.selections) == len(shooters.models):
+        declared = _plan_alike(targets, cmd.selections)
+        if declared is not None:
+            return ShootPlan(stype, declared, elig, list(targets.weapons.values()))
     slot = shooters.slot  # the unit's living models
     models = battle.models
     by_model: dict[int, list] = {}
@@ -255,6 +285,44 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
             if len(sels) == 1:
                 same = (carried[i], mvs[i], s, w, at)
     return ShootPlan(stype, declared, elig, list(targets.weapons.values()))
+
+
+_MODEL = operator.attrgetter("model")
+_AIM = operator.attrgetter("weapon", "target", "attacks")
+
+
+def _plan_alike(targets: "_ShootPlanTargets", sels) -> list[Declared] | None:
+    """The usual command planned at once: every model of a unit of alike models (Shooters.alike)
+    selects, once and in unit order, the same weapon at the same target unit, and 04.02 gives
+    each of them the same answer (_WeaponAt.alike). The first model is checked exactly as
+    plan_shoot checks it, so a problem is reported for it as model by model; the others share
+    its answer. None when the command or the answers differ: plan model by model."""
+    shooters = targets.shooters
+    if shooters.any_damaged:  # (24.39 is per model: see _declare)
+        return None
+    if list(map(_MODEL, sels)) != shooters.ids:  # (model ids are unique: the same models)
+        return None
+    aims = list(map(_AIM, sels))  # (weapon, target, attacks) per selection
+    name, uid, attacks = aim = aims[0]
+    if attacks is not None or uid is None or aims.count(aim) != len(aims):
+        return None
+    m, mid, mv, carried = shooters.models[0], shooters.ids[0], shooters.mv[0], shooters.weapons[0]
+    weapons = shooters.loadouts.get((id(carried), name, mv, targets.stype))
+    if weapons is None:
+        weapons = targets.loadout(m, mid, mv, carried, sels[:1])
+    w = weapons[0]
+    at = targets.weapon_at(w, targets.enemy(mid, uid))  # (the first look-up of this plan)
+    if at.alike is None:
+        return None
+    problem, hit_mods, skill_mods, half = at.alike
+    if problem:
+        raise PlanError(f"{mid} {w.name} -> {uid}: {problem}")
+    if at.heavy:
+        hit_mods = hit_mods + at.heavy
+    t, count, lance, fail_below, abilities = at.target, at.target_models, at.lance, at.fail_below, w.abilities
+    # (Declared's fields in order: see _declare)
+    return [Declared(m, mid, w, t, None, hit_mods, skill_mods, half, count, lance, fail_below, abilities)
+            for m, mid in zip(shooters.models, shooters.ids)]
 
 
 _COVER = (("benefit of cover (13.08)", -1),)
@@ -360,7 +428,7 @@ class _WeaponAt:
     ``targets.shooters``), the 04.02 answer, half range and benefit of cover (13.08)."""
 
     __slots__ = ("weapon", "target", "view", "heavy", "lance", "fail_below", "target_models",
-                 "per_model")
+                 "per_model", "alike")
 
     def __init__(self, targets: _ShootPlanTargets, w: WeaponProfile, t: int):
         self.weapon, self.target = w, t
@@ -381,7 +449,23 @@ class _WeaponAt:
             lone = [False] * len(shooters.ids)
         # 13.08 per shooting model, read for all of them at once (only legal selections use it)
         cover = targets.battle.visibility.benefit_of_cover_rows(shooters.index, t, w, targets.stype)
-        # 04.02 per shooting model: models whose facts are identical share the answer
+        # 04.02 per shooting model, ``per_model``: (the reason the target is illegal or None, hit
+        # modifiers from 04.02's rules, skill modifiers (cover), within half range). Models whose
+        # facts are identical share the answer; usually every model's are (checked on the lists
+        # at once): then one answer for all, ``alike`` (else None)
+        n = len(shooters.ids)
+        mvs, visible, nearest = shooters.mv, view.visible, view.nearest
+        near, far = min(nearest), max(nearest)
+        if (mvs.count(mvs[0]) == n and visible.count(visible[0]) == n and lone.count(lone[0]) == n
+                and cover.count(cover[0]) == n and (near <= rng) == (far <= rng)
+                and (near <= half) == (far <= half)):
+            facts = _ranged_facts(targets.stype, w, mvs[0], visible[0], far <= rng,
+                                  targets.unit_ent, view, lone[0])
+            problem, hit_mods = SH.ranged_target_answer(facts)
+            self.alike = (problem, hit_mods, _COVER if cover[0] else (), far <= half)
+            self.per_model = [self.alike] * n
+            return
+        self.alike = None
         answers: dict[tuple, tuple] = {}
         per_model = []
         for model_mv, visible, d, lo, covered in zip(shooters.mv, view.visible, view.nearest,
@@ -393,6 +477,4 @@ class _WeaponAt:
                                       targets.unit_ent, view, lo)
                 hit = answers[key] = SH.ranged_target_answer(facts)
             per_model.append((hit[0], hit[1], _COVER if covered else (), d <= half))
-        # per model: (the reason the target is illegal or None, hit modifiers from 04.02's
-        # rules, skill modifiers (cover), within half range)
         self.per_model = per_model

@@ -143,8 +143,8 @@ class BattleVisibility:
         """benefit_of_cover for several attacking models at once (their index rows: a
         ``W.Living.index``), read as one block of the cover rows; the answer for each is the
         13.08 rule's for its flags."""
-        if weapon.has("IGNORES COVER") and AB.has(weapon.abilities, "IGNORES COVER",
-                                                  W.unit_keywords(target_unit)):  # 24.01
+        if "IGNORES COVER" in weapon.names and AB.has(weapon.abilities, "IGNORES COVER",
+                                                      W.unit_keywords(target_unit)):  # 24.01
             return [False] * W.index_size(observers)
         lv, stealth = self._target(target_unit)
         if not lv.slots:
@@ -157,6 +157,13 @@ class BattleVisibility:
         if len(block) == 1:  # (one row: read as a list faster than numpy reduces it)
             every = [False not in block[0].tolist()]
         else:
+            # (counted first, a third of the cost of a reduction per row: usually no target
+            # model qualifies against any attacking model, or every one does)
+            qualify = np.count_nonzero(block)
+            if qualify == 0:
+                return [no] * len(block)
+            if qualify == block.size:
+                return [yes] * len(block)
             every = _all_per_row(block).tolist()
         return every if yes else [yes if e else no for e in every]
 

@@ -14,6 +14,7 @@ from scen import kill, model, row, scenario, unit, weapon
 from sim.battle import Battle, Refusal
 from sim.commands import Selection, Shoot
 from sim.components import Wounds
+from sim import world as W
 from sim.plan import plan_shoot
 
 WEAPONS = {"rifle": weapon(24, 1, 3, 4, 0, 1), "heavy gun": weapon(36, 2, 4, 5, -1, 2, "[HEAVY]"),
@@ -139,3 +140,132 @@ def test_10_05_the_units_weapon_facts_follow_its_losses():
         assert shooting_type_eligibility(shooting_facts(ent))[ASSAULT] == "no [ASSAULT] weapon (10.05)"
         with pytest.raises(Refusal, match=r"^cannot use assault shooting: no \[ASSAULT\] weapon"):
             b.submit(Shoot("sh", (Selection("sh/2", "rifle", "t"),), type="assault"))
+
+
+
+WALL = [[18, 5], [34, 5], [34, 5.5], [18, 5.5]]  # a solid wall (dense terrain, 13.05)
+WOOD = [[3, 9], [7, 9], [7, 11], [3, 11]]  # light terrain (13.04): cover within it (13.08)
+
+
+def _alike_spec(target: str = ""):
+    """Ten alike shooters (one loadout) in a line, and targets whose distances to them lie
+    within half the rifle's range of all of them ("close"), within range of all but half range
+    of some ("mid"), within range of some ("near"), beyond range of all ("far"); "behind" is
+    seen by the first models only (the wall hides it from the others); "wooded" is within half
+    range of all of them and has the benefit of cover against all of them (a battle of its own:
+    the wood would hide some of the others)."""
+    from sim.scenario.load import parse_scenario
+    wood = target == "wooded"
+    area, category = (WOOD, "light") if wood else (WALL, "dense")
+    return parse_scenario({
+        "battle": {"name": "alike", "seed": 1, "board": [60, 44]},
+        "terrain": [{"name": category, "area": area,
+                     "features": [{"category": category, "polygon": area}]}],
+        "weapons": WEAPONS,
+        "armies": [
+            {"name": "A", "units": [unit("sh", model(row(2, 2, 10), ["rifle", "heavy gun"]))]},
+            {"name": "B", "units": [unit("wooded", model(row(4, 10, 2), ["rifle"]))] if wood else [
+                                    unit("close", model(row(6, 8, 4), ["rifle"])),
+                                    unit("mid", model(row(2, 13, 4), ["rifle"])),
+                                    unit("near", model(row(2, 26, 4), ["rifle"])),
+                                    unit("far", model(row(2, 40, 4), ["rifle"])),
+                                    unit("behind", model(row(24, 8, 2), ["rifle"]))]},
+        ],
+    }, "alike.toml")
+
+
+ALIKE_TARGETS = ["close", "mid", "near", "far", "behind", "wooded"]
+
+
+@pytest.mark.parametrize("lost", [(), ("sh/2", "sh/9")])
+@pytest.mark.parametrize("w", ["rifle", "heavy gun"])
+@pytest.mark.parametrize("target", ALIKE_TARGETS)
+def test_alike_unit_plan_is_its_models_plans(target, w, lost):
+    """Alike models selecting one weapon at one target (planned at once, _plan_alike, when
+    04.02 answers them all alike): the same plan as model by model, or the same refusal."""
+    with Battle(_alike_spec(target)) as b:
+        for mid in lost:
+            kill(b, mid)
+        b._enter()
+        b.visibility.refresh()
+        sels = [Selection(f"sh/{i}", w, target) for i in range(1, 11) if f"sh/{i}" not in lost]
+        try:
+            whole = _plan(b, sels)
+        except Exception as e:  # noqa: BLE001 - compared with the first model's own refusal
+            whole = str(e)
+        alone = []
+        for s in sels:
+            try:
+                alone += _plan(b, [s])
+            except Exception as e:  # noqa: BLE001
+                alone = str(e)
+                break
+        assert whole == alone
+
+
+def test_the_alike_cases_above_are_planned_at_once_or_model_by_model(monkeypatch):
+    """Each of the cases above goes the way it should: at once when 04.02 (range, half range,
+    visibility, cover) answers every model alike, model by model otherwise."""
+    from sim.plan import shoot
+
+    taken = []
+    alike = shoot._plan_alike
+
+    def spy(*a):
+        taken.append("at once")  # (unless it answers None: then model by model)
+        plan = alike(*a)
+        if plan is None:
+            taken[-1] = "model by model"
+        return plan
+
+    monkeypatch.setattr(shoot, "_plan_alike", spy)
+    ways = {}
+    for target in ALIKE_TARGETS:
+        with Battle(_alike_spec(target)) as b:
+            b._enter()
+            taken.clear()
+            try:
+                _plan(b, [Selection(f"sh/{i}", "rifle", target) for i in range(1, 11)])
+                ways[target] = (taken[0], "legal")
+            except Exception as e:  # noqa: BLE001
+                ways[target] = (taken[0], str(e))
+    assert ways == {"close": ("at once", "legal"), "wooded": ("at once", "legal"),
+                    "mid": ("model by model", "legal"),
+                    "near": ("model by model", "sh/10 rifle -> near: out of range"),
+                    "far": ("at once", "sh/1 rifle -> far: out of range"),
+                    "behind": ("model by model", "sh/9 rifle -> behind: not visible to this model (06.01)")}
+    with Battle(_alike_spec("mid")) as b:  # half range per model, from the distances
+        b._enter()
+        plan = plan_shoot(b, Shoot("sh", tuple(Selection(f"sh/{i}", "rifle", "mid")
+                                                for i in range(1, 11))))
+        half = [d.half_range for d in plan.declared]
+        assert half == [W.nearest_distance(d.model, W.unit_models(b.units["mid"])) <= 12
+                        for d in plan.declared]
+        assert True in half and False in half
+    with Battle(_alike_spec("wooded")) as b:
+        b._enter()
+        plan = plan_shoot(b, Shoot("sh", tuple(Selection(f"sh/{i}", "heavy gun", "wooded")
+                                                for i in range(1, 11))))
+        assert {(d.hit_mods, d.skill_mods, d.half_range) for d in plan.declared} == {
+            ((("[HEAVY] (24.16)", 1),), (("benefit of cover (13.08)", -1),), True)}
+
+
+def test_10_02_the_units_shooting_types_follow_its_moves():
+    """Shooters.types (eligibility and default type, kept per combination of the facts that
+    change): the same unit, with the same living models, after it advanced and after it fell
+    back, has the types of its new facts."""
+    from sim import world as W
+
+    weapons = {"bolter": weapon(24, 2, 3, 4, 0, 1, "[ASSAULT]")}
+    sp = scenario(weapons, [unit("sh", model((10, 10), ["bolter"]))],
+                  [unit("t", model((10, 20), ["bolter"]))])
+    with Battle(sp) as b:
+        b._enter()
+        st = W.unit_state(b.units["sh"])
+        sels = (Selection("sh/1", "bolter", "t"),)
+        assert plan_shoot(b, Shoot("sh", sels)).shooting_type == "normal"
+        st.advanced = True
+        assert plan_shoot(b, Shoot("sh", sels)).shooting_type == "assault"
+        st.advanced, st.fell_back = False, True
+        with pytest.raises(Exception, match=r"^the unit qualifies for no shooting type"):
+            plan_shoot(b, Shoot("sh", sels))

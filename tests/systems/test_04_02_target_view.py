@@ -33,13 +33,19 @@ def _check_every_pair(b: Battle, seen: set) -> None:
                 continue
             view = TargetView(b, shooters, target)
             tids = W.living(target).ids
+            pairs = []  # every (shooting model, target model) pair: visible?
             for m, mid, visible, nearest in zip(shooters.models, shooters.ids, view.visible,
                                                 view.nearest):
                 each = [vis.model_visible(mid, t) for t in tids]
+                pairs += each
                 assert visible == any(each), (mid, target)
                 assert nearest == W.nearest_distance(m, W.unit_models(target)), (mid, target)
                 if len(shooters.models) == 1 and any(each) and not all(each):
                     seen.add("one model seeing part of a unit")
+            if len(shooters.models) > 1:  # (the block counted first: every pair, none, some)
+                seen.add("several models: " + ("every pair visible" if all(pairs) else
+                                               "some pairs visible" if any(pairs) else
+                                               "no pair visible"))
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
@@ -55,10 +61,13 @@ def test_04_02_target_view_matches_one_model_at_a_time(path):
 
 
 def test_04_02_some_single_model_sees_part_of_a_unit():
-    """(Else the single-model reading above would not be exercised where it matters.)"""
+    """(Else the single-model reading above would not be exercised where it matters, nor each
+    way a block of several models is read.)"""
     seen: set = set()
     for path in SCENARIOS:
         with Battle(load_scenario(path)) as b:
             b._enter()
             _check_every_pair(b, seen)
     assert "one model seeing part of a unit" in seen
+    assert {"several models: every pair visible", "several models: some pairs visible",
+            "several models: no pair visible"} <= seen
