@@ -32,6 +32,9 @@ class Declared:
     abilities: tuple = ()  # the weapon's abilities (after 24.02 duplicate choices, made later)
     ignored: tuple = ()  # modifier sources a [PSYCHIC] attack ignores (24.29)
     split: bool = False  # the weapon's attacks are split between several targets (CLEAVE)
+    # declarations holding the same (not None) object differ in nothing but their model, so
+    # they share one attack key (04.03); whatever changes one of them afterwards clears it
+    like: object = None
 
 
 class PlanError(Exception):

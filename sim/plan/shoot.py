@@ -320,8 +320,10 @@ def _plan_alike(targets: "_ShootPlanTargets", sels) -> list[Declared] | None:
     if at.heavy:
         hit_mods = hit_mods + at.heavy
     t, count, lance, fail_below, abilities = at.target, at.target_models, at.lance, at.fail_below, w.abilities
-    # (Declared's fields in order: see _declare)
-    return [Declared(m, mid, w, t, None, hit_mods, skill_mods, half, count, lance, fail_below, abilities)
+    like = object()  # (Declared.like: these differ only in their model)
+    # (Declared's fields in order: see _declare; then ignored, split, like)
+    return [Declared(m, mid, w, t, None, hit_mods, skill_mods, half, count, lance, fail_below,
+                     abilities, (), False, like)
             for m, mid in zip(shooters.models, shooters.ids)]
 
 

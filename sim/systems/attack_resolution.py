@@ -124,6 +124,9 @@ class AttackResolutionSystem(esper.Processor):
                 if d.target is None:
                     keys.append((None, None))
                     continue
+                if d.like is not None and p is not None and d.like is p.like:
+                    keys.append(tk)  # (planned alike with the last one: Declared.like)
+                    continue
                 if (p is not None and d.weapon is p.weapon and d.target == p.target
                         and d.abilities is p.abilities and d.half_range == p.half_range
                         and d.skill_mods is p.skill_mods and d.hit_mods is p.hit_mods

@@ -86,6 +86,7 @@ class WeaponSelectionSystem(esper.Processor):
                         seen = True
                     kept.append(a)
                 d.abilities = tuple(kept)
+                d.like = None  # (changed after planning: keyed on its own)
         # 24.29 [PSYCHIC]: which BS/WS and hit-roll modifiers to ignore.
         for d in act.declared if "PSYCHIC" in names else ():
             mods = d.hit_mods + d.skill_mods
@@ -103,6 +104,7 @@ class WeaponSelectionSystem(esper.Processor):
                     return
                 act.choices[key] = ans
             d.ignored = tuple(act.choices[key])
+            d.like = None  # (changed after planning: keyed on its own)
         if "ONE SHOT" in names:
             st = W.unit_state(ent)
             st.used_one_shot = st.used_one_shot | frozenset(one_shot_keys(act.declared, st.used_one_shot))

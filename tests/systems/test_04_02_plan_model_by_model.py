@@ -39,8 +39,10 @@ def spec():
 
 
 def _plan(b, sels):
+    """The declared attacks, each as its fields' values but Declared.like (the mark of
+    declarations planned together, which only says which ones are alike)."""
     b._enter()
-    return [astuple(d) for d in plan_shoot(b, Shoot("sh", tuple(sels))).declared]
+    return [astuple(d)[:-1] for d in plan_shoot(b, Shoot("sh", tuple(sels))).declared]
 
 
 def _selections(choice: str, target: str) -> list[Selection]:
