@@ -183,3 +183,5 @@ class Activation:
     pools: list = field(default_factory=list)  # sim.systems.attack_resolution.Pool, in order
     pool_index: int = 0
     choices: dict = field(default_factory=dict)  # decisions taken in Select Weapons
+    # the ability names (24) of the weapons selected, once Select Weapons has run
+    weapon_abilities: frozenset | None = None

@@ -36,6 +36,8 @@ class HazardCheckSystem(esper.Processor):
             return
         ent = battle.activation_unit
         act.stage = "cleanup"
+        if act.weapon_abilities is not None and "HAZARDOUS" not in act.weapon_abilities:
+            return  # (no weapon selected is [HAZARDOUS]: nothing to count)
         n = hazardous_count(act.declared)
         if n == 0:
             return

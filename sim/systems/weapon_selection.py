@@ -56,6 +56,7 @@ class WeaponSelectionSystem(esper.Processor):
         else:
             names = frozenset().union(*(w.names for w in weapons))
             duplicated = any(len(w.names) != len(w.abilities) for w in weapons)
+        act.weapon_abilities = names
         # 24.02 duplicated abilities: one copy per weapon and target, chosen here.
         for d in act.declared if duplicated else ():
             # (a weapon has a duplicated ability only if it has fewer ability names than abilities)
