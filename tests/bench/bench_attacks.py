@@ -4,8 +4,9 @@
 (20 dice per activation), repeated with fresh targets, run as every headless run is (sim.runner:
 the heap alive when the battle starts is set aside from the cyclic collector). Each activation
 (its Shoot command and the EndTurn after it, submitted and resolved) is timed; prints the
-median activation's rate for one process (and, for reference, whole battles' rate: each
-battle's first activation also works out the line of sight it reads), then the machine's
+median activation's rate for one process (and, for reference, whole battles' rate: a battle's
+first activation also sets up what its shooting unit keeps for the next plans, its first shot
+changes who can be hidden (13.09), and every cache is cold), then the machine's
 throughput with one battle process per core (independent battles run side by side, as a batch
 of seeded replays or statistics runs would). The commands are made before the clock starts.
 Run: .venv/bin/python tests/bench/bench_attacks.py  [--jobs N]  (--split: time submit, ticks
@@ -79,7 +80,7 @@ def run_once(spec) -> tuple[list[float], float]:
 
 def split_once(spec) -> tuple[float, float, float]:
     """Seconds per activation in Battle.submit (validation), in the ticks that resolve it and in
-    the EndTurn command, after the first two activations (whose line-of-sight work is one-off)."""
+    the EndTurn command, after the first two activations (whose set-up work is one-off)."""
     totals = [0.0, 0.0, 0.0]
     cmds = commands()
     with Battle(spec, record_dice=True) as b, frozen_heap():
@@ -109,8 +110,9 @@ def main() -> None:
     print(f"one process: {DICE / per_activation:,.0f} attack dice per second, the median over "
           f"{RUNS} battles x {TARGETS} activations of 20 dice (events and dice logged): "
           f"{per_activation * 1e6:,.0f} us an activation")
-    print(f"  whole battles, first activations included (each battle's first one also works out "
-          f"the line of sight it reads: one-off, ~0.2 ms): {DICE / whole:,.0f} attack dice per second")
+    print(f"  whole battles, first activations included (a battle's first activation sets up what "
+          f"the shooting unit keeps and meets cold caches: ~0.2 ms once): {DICE / whole:,.0f} "
+          f"attack dice per second")
     jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else os.cpu_count() or 1
     if jobs > 1:
         per_job = parallel_rates(jobs)
