@@ -45,6 +45,22 @@ def _plan(b, sels):
     return [astuple(d)[:-1] for d in plan_shoot(b, Shoot("sh", tuple(sels))).declared]
 
 
+def _whole_and_one_at_a_time(b, sels) -> tuple:
+    """The unit's plan for ``sels`` and the concatenated plans of its selections one at a time,
+    each replaced by its refusal's message when refused (the first refusal model by model)."""
+    try:
+        whole = _plan(b, sels)
+    except Exception as e:  # noqa: BLE001 - compared with the first model's own refusal
+        whole = str(e)
+    alone = []
+    for s in sels:
+        try:
+            alone += _plan(b, [s])
+        except Exception as e:  # noqa: BLE001
+            return whole, str(e)
+    return whole, alone
+
+
 def _selections(choice: str, target: str) -> list[Selection]:
     """Every model selecting the rifle, or the heavy gun (models 4 and 5 do not carry one), or
     the two in turn (with a neighbour's weapon or target different from its own)."""
@@ -64,18 +80,7 @@ def test_unit_plan_is_its_models_plans(choice, target):
     with Battle(spec()) as b:
         b._enter()
         esper.component_for_entity(b.models["sh/7"], Wounds).remaining = 2  # Damaged applies
-        sels = _selections(choice, target)
-        whole, alone = None, []
-        try:
-            whole = _plan(b, sels)
-        except Exception as e:  # noqa: BLE001 - compared with the first model's own refusal
-            whole = str(e)
-        for s in sels:
-            try:
-                alone += _plan(b, [s])
-            except Exception as e:  # noqa: BLE001
-                alone = str(e)
-                break
+        whole, alone = _whole_and_one_at_a_time(b, _selections(choice, target))
         assert whole == alone
         assert isinstance(whole, list) or "out of range" in whole
 
@@ -191,17 +196,7 @@ def test_alike_unit_plan_is_its_models_plans(target, w, lost):
         b._enter()
         b.visibility.refresh()
         sels = [Selection(f"sh/{i}", w, target) for i in range(1, 11) if f"sh/{i}" not in lost]
-        try:
-            whole = _plan(b, sels)
-        except Exception as e:  # noqa: BLE001 - compared with the first model's own refusal
-            whole = str(e)
-        alone = []
-        for s in sels:
-            try:
-                alone += _plan(b, [s])
-            except Exception as e:  # noqa: BLE001
-                alone = str(e)
-                break
+        whole, alone = _whole_and_one_at_a_time(b, sels)
         assert whole == alone
 
 
