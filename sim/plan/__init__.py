@@ -5,7 +5,8 @@ resolves exactly as validated."""
 
 from sim.plan.common import Declared, PlanError
 from sim.plan.fight import eligible_to_fight, fights_first, plan_fight
-from sim.plan.shoot import plan_shoot, shooting_facts, shooting_type_for, target_facts
+from sim.plan.shoot import plan_shoot, shooting_facts, shooting_type_for
+from sim.plan.shoot_targets import target_facts
 
 __all__ = ["Declared", "PlanError", "plan_shoot", "plan_fight", "shooting_facts",
            "shooting_type_for", "target_facts", "fights_first", "eligible_to_fight"]

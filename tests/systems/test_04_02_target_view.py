@@ -15,7 +15,7 @@ from scen import kill
 from sim import world as W
 from sim.battle import Battle
 from sim.components import Unit
-from sim.plan.shoot import TargetView, shooters_of
+from sim.plan.shoot_targets import TargetView, shooters_of
 from sim.scenario.load import load_scenario
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))
