@@ -14,6 +14,7 @@ from sim.components import (Base, Destroyed, Keyword, ModelAbilities, ModelId, P
                             Unit, UnitMember, UnitState, Weapon, Wounds)
 from sim.rules import geometry
 from sim.rules.allocation import Group, TargetModel, allocation_groups
+from sim.rules.attack import unit_toughness
 
 MONSTER_VEHICLE = frozenset({"MONSTER", "VEHICLE"})
 _REMAINING = operator.attrgetter("remaining")  # a Wounds component's value
@@ -317,15 +318,8 @@ def toughness(unit_ent: int) -> int:
     if T is None:
         r = esper.component_for_entity(unit_ent, Roster)
         T = lv.memo["T"] = (r.full_T if len(lv.slots) == len(r.models)
-                            else toughness_of(r.T, r.bodyguard, lv.slots))
+                            else unit_toughness(r.T, r.bodyguard, lv.slots))
     return T
-
-
-def toughness_of(T, bodyguard, slots) -> int:
-    """05.02.01 / 19.02 The T of the models at ``slots`` (indexes into the per-model ``T`` and
-    ``bodyguard`` flags): the highest bodyguard T if any, else the highest T."""
-    guards = [T[i] for i in slots if bodyguard[i]]
-    return max(guards or [T[i] for i in slots])
 
 
 def unit_of(model_ent: int) -> int:

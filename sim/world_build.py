@@ -11,6 +11,7 @@ from sim.spatial import SpatialIndex
 from sim.components import (Base, Character, Keyword, ModelAbilities, ModelId, Position, Roster,
                             Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
 from sim.rules.allocation import TargetModel, allocation_groups, default_order, preferred_groups
+from sim.rules.attack import unit_toughness
 
 
 def build_world(battle, scenario) -> None:
@@ -89,4 +90,4 @@ def roster(models: list[int], allocation_order=()) -> Roster:
                   tuple(char), tuple(fnp), tuple(stealth), tuple(lone), tuple(mv),
                   frozenset(keywords), tuple(weapons), tuple(damaged), tuple(full),
                   tuple(t.W for t in full), groups, full_order, {t.id: t.W for t in full}, {t.id: t.Sv for t in full},
-                  {t.id: t.InSv for t in full}, W.toughness_of(T, guard, range(len(models))))
+                  {t.id: t.InSv for t in full}, unit_toughness(T, guard, range(len(models))))

@@ -49,6 +49,15 @@ def wound_threshold(S: int, T: int) -> int:
     return 5
 
 
+def unit_toughness(T, bodyguard, slots) -> int:
+    """05.02.01 / 19.02 Mixed T: the T a unit's wound rolls use, for its models at ``slots``
+    (indexes into the per-model ``T`` and ``bodyguard`` flags): the highest T among the
+    bodyguard models of an attached unit, else (no bodyguard left, or not attached) the
+    highest T."""
+    guards = [T[i] for i in slots if bodyguard[i]]
+    return max(guards or [T[i] for i in slots])
+
+
 def wound_result(unmodified: int, S: int, T: int, modifier: int = 0, critical_on: int = 6) -> int:
     """05.02 Wound roll: unmodified 1 fails; unmodified ``critical_on``+ is a critical wound
     (6, or Y with [ANTI-X Y+], 24.03); otherwise the modified result (net modifier clamped to

@@ -152,9 +152,6 @@ class DamageState:
         if not self.W:
             self.W = {m.id: m.W for m in self.models}
 
-    def alive(self) -> dict[str, bool]:
-        return {k: v > 0 for k, v in self.remaining.items()}
-
     def destroyed(self) -> bool:
         return not self.remaining or max(self.remaining.values()) <= 0
 

@@ -132,3 +132,14 @@ def test_05_02_no_hits_rolls_no_dice():
     p = pool(0)
     dice = ForcedDice([])
     assert roll_wounds(p, dice)["wounds"] == 0 and dice.log == []
+
+
+def test_05_02_01_unit_toughness_bodyguard_first_then_highest():
+    """05.02.01 / 19.02 Mixed T: the highest bodyguard T while any bodyguard model is left
+    (even below a leader's), else the highest T of the models left."""
+    from sim.rules.attack import unit_toughness
+    T, guard = (6, 4, 4, 3), (False, True, True, True)
+    assert unit_toughness(T, guard, range(4)) == 4  # leader T6 ignored while bodyguards live
+    assert unit_toughness(T, guard, [0, 3]) == 3
+    assert unit_toughness(T, guard, [0]) == 6  # only the leader left
+    assert unit_toughness((5, 3, 4), (False, False, False), range(3)) == 5  # not attached

@@ -54,6 +54,7 @@ def test_05_02_01_full_strength_t_on_the_roster_matches_the_rule():
     rule's answer for all its models, in every unit of every scenario and of this one."""
     from pathlib import Path
 
+    from sim.rules.attack import unit_toughness
     from sim.scenario.load import load_scenario
     scenarios = Path(__file__).resolve().parents[2] / "scenarios"
     specs = [spec(), spec("bodyguard")] + [load_scenario(p) for p in sorted(scenarios.glob("*.toml"))]
@@ -61,5 +62,5 @@ def test_05_02_01_full_strength_t_on_the_roster_matches_the_rule():
         with Battle(sc) as b:
             for ent in b.units.values():
                 r = W.roster(ent)
-                assert r.full_T == W.toughness_of(r.T, r.bodyguard, range(len(r.models)))
+                assert r.full_T == unit_toughness(r.T, r.bodyguard, range(len(r.models)))
                 assert W.toughness(ent) == r.full_T
