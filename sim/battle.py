@@ -120,7 +120,8 @@ class Battle:
         self._enter()
         if self.busy:
             raise Refusal("another activation is still being resolved")
-        self.visibility.refresh()  # the last tick may have moved models or ended the turn
+        if self.moved_models or self.shots_changed:  # (what VisibilitySystem refreshes on)
+            self.visibility.refresh()  # the last tick may have moved models or ended the turn
         problem = validate_command(self, command)
         if problem:
             self.emit(ev.REFUSED, command=command_to_dict(command), reason=problem)
