@@ -208,6 +208,8 @@ def outline_crossings_round(c, r, pk: Pieces, start, idx):
     dx, dy = cx.take(k) - c[:, 0].take(q), cy.take(k) - c[:, 1].take(q)
     g = rho.take(k) + r.take(q) + 0.01
     near = np.flatnonzero(dx * dx + dy * dy <= g * g)
+    if len(near) == 0:                      # the usual case: no piece overlaps a base
+        return q[:0], np.zeros((0, 2))
     q, k = q.take(near), k.take(near)
     a = pk.verts[k]
     b = np.roll(a, -1, axis=1)

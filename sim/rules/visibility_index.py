@@ -222,6 +222,11 @@ class VisibilityIndex:
             return self._all_pairs
         if rows is None:
             I, J = np.triu_indices(n, k=1)
+        elif len(rows) == 1:                        # one model moved: its n - 1 pairs
+            r = rows[0]
+            J = np.flatnonzero((self.army != self.army[r]) if not self.include_friendly
+                               else np.arange(n) != r)
+            return np.minimum(J, r), np.maximum(J, r)
         else:
             rows = np.unique(np.asarray(list(rows), dtype=np.int64))
             others = np.arange(n)
