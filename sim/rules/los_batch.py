@@ -201,18 +201,20 @@ def _lines_free(nx, ny, s, owner, D, pk, pstart, pidx) -> np.ndarray:
     return owner[free | touch]
 
 
-def outline_crossings_round(c, r, pk: Pieces, start, idx):
-    """Points where the edges of pair q's pieces cross the circle (c[q], r[q]): the extra
-    generators of los_kernels._outline_crossings (they matter only when a piece overlaps a
-    base). Returns (owner pair, points)."""
-    q, pos = ragged_expand(start, np.arange(len(c)))
+def outline_crossings_round(c, r, pk: Pieces, start, idx, rows=None):
+    """Points where the edges of the pieces of CSR row ``rows[q]`` (default q) cross the
+    circle (c[q], r[q]): the extra generators of los_kernels._outline_crossings (they matter
+    only when a piece overlaps a base). Returns (circle q, points), ordered by circle, then
+    the root's sign (-, +), then piece and edge (one call for both bases of many pairs)."""
+    q, pos = ragged_expand(start, np.arange(len(c)) if rows is None else rows)
     k = idx.take(pos)
-    # only pieces whose bounding circle comes within the circle (grown by 0.01") can cross
-    # it; the others have no crossing
-    cx, cy, rho = pk.circle
-    dx, dy = cx.take(k) - c[:, 0].take(q), cy.take(k) - c[:, 1].take(q)
-    g = rho.take(k) + r.take(q) + 0.01
-    near = np.flatnonzero(dx * dx + dy * dy <= g * g)
+    # only pieces whose box, grown by the radius + 0.01", holds the circle's centre can
+    # cross it (a crossing is a point of the circle on an edge, inside the piece's box)
+    g = r.take(q) + 0.01
+    cx, cy = c[:, 0].take(q), c[:, 1].take(q)
+    bb = pk.bbox
+    near = np.flatnonzero((cx >= bb[:, 0].take(k) - g) & (cx <= bb[:, 2].take(k) + g)
+                          & (cy >= bb[:, 1].take(k) - g) & (cy <= bb[:, 3].take(k) + g))
     if len(near) == 0:                      # the usual case: no piece overlaps a base
         return q[:0], np.zeros((0, 2))
     q, k = q.take(near), k.take(near)
@@ -235,7 +237,9 @@ def outline_crossings_round(c, r, pk: Pieces, start, idx):
         good = ok & (t >= 0) & (t <= 1)
         owners.append(q[good])
         pts.append(a[good] + t[good, None] * d[good])
-    return np.concatenate(owners), np.concatenate(pts)
+    own = np.concatenate(owners)
+    order = np.argsort(own, kind="stable")            # by circle; the signs stay in order
+    return own[order], np.concatenate(pts)[order]
 
 
 _ONE_PASS = 64          # pairs up to which rounds 0 and 1 of pairs_visible_round go in one pass

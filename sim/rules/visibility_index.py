@@ -254,17 +254,17 @@ class VisibilityIndex:
         if len(b):
             ps, pi = _csr_subset(pstart, pidx, b)
             os_, op = _csr_subset(ostart, opts, b)
-            # outline crossings (a piece overlapping a base) join the obstacle generators
-            owners = [np.repeat(np.arange(len(b)), os_[1:] - os_[:-1])]
-            pts = [op]
-            for m in (i[b], j[b]):
-                ow, pt = outline_crossings_round(c[m], r[m], pk, ps, pi)
-                owners.append(ow)
-                pts.append(pt)
-            ow = np.concatenate(owners)
-            order = np.argsort(ow, kind="stable")
-            op = np.concatenate(pts)[order]
-            os_ = np.searchsorted(ow[order], np.arange(len(b) + 1)).astype(np.int64)
+            # outline crossings (a piece overlapping a base) join the obstacle generators:
+            # per pair, after its obstacle vertices, A's crossings then B's (one call for
+            # both bases: circles 0..Q-1 are the A's, Q..2Q-1 the B's, ordered by circle)
+            Q = len(b)
+            m = np.concatenate([i[b], j[b]])
+            ow, pt = outline_crossings_round(c[m], r[m], pk, ps, pi, np.tile(np.arange(Q), 2))
+            if len(ow):
+                ow = np.concatenate([np.repeat(np.arange(Q), os_[1:] - os_[:-1]), ow % Q])
+                order = np.argsort(ow, kind="stable")
+                op = np.concatenate([op, pt])[order]
+                os_ = np.searchsorted(ow[order], np.arange(Q + 1)).astype(np.int64)
             out[b] = pairs_visible_round(c[i[b]], r[i[b]], c[j[b]], r[j[b]], pk, ps, pi, os_, op)
         for q in np.flatnonzero(~rnd):
             (ac, ar), (bc, br) = self._core(i[q]), self._core(j[q])
