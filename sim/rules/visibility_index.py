@@ -73,6 +73,14 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     v.flags.writeable = False
     return v
 
+def _csr_rows(sel, n, pstart, pidx, ostart, opts):
+    """Rows ``sel`` (ascending) of the pieces' and the obstacle vertices' CSR lists of ``n``
+    rows: the lists themselves when every row is selected (all bases round)."""
+    if len(sel) == n:
+        return pstart, pidx, ostart, opts
+    return (*_csr_subset(pstart, pidx, sel), *_csr_subset(ostart, opts, sel))
+
+
 _ROWS = 32      # rows per block of distance_matrix calls (bases that are not round)
 
 
@@ -157,6 +165,11 @@ class VisibilityIndex:
                 d = distance_matrix([self.fps[i] for i in rows], self.fps)
             self.dist[rows, :] = d
             self.dist[:, rows] = d.T
+            if rows:                # only the moved models' areas change
+                w = self.within[rows] = self._within_rows(rows)
+                self.within_any[rows] = w.any(axis=1)
+                self.within_obscuring[rows] = (w & self.blk.obscuring[None, :]).any(axis=1)
+            return
         rows = list(rows)
         if rows:
             self.within[rows] = self._within_rows(rows)
@@ -252,8 +265,7 @@ class VisibilityIndex:
         c, r = self.centres, self.radius
         b = np.flatnonzero(rnd)
         if len(b):
-            ps, pi = _csr_subset(pstart, pidx, b)
-            os_, op = _csr_subset(ostart, opts, b)
+            ps, pi, os_, op = _csr_rows(b, len(need), pstart, pidx, ostart, opts)
             # outline crossings (a piece overlapping a base) join the obstacle generators:
             # per pair, after its obstacle vertices, A's crossings then B's (one call for
             # both bases: circles 0..Q-1 are the A's, Q..2Q-1 the B's, ordered by circle)
@@ -318,8 +330,7 @@ class VisibilityIndex:
         rnd = self.round[I] & self.round[J]
         b = np.flatnonzero(rnd)
         if len(b):
-            ps, pi = _csr_subset(pstart, pidx, b)
-            os_, op = _csr_subset(ostart, opts, b)
+            ps, pi, os_, op = _csr_rows(b, len(I), pstart, pidx, ostart, opts)
             c, r = self.centres, self.radius
             out[b] = fully_visible_round(c[I[b]], r[I[b]], c[J[b]], r[J[b]], pk, ps, pi, os_, op)
         for q in np.flatnonzero(~rnd):
