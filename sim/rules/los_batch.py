@@ -11,8 +11,8 @@ vertices, given as CSR-style arrays: pair q owns ``idx[start[q]:start[q + 1]]``.
 * ``pairs_visible_round``: candidate lines (common tangents of every pair of generators:
   the two discs and the obstacle vertices) are built for every pair at once, in three
   rounds, each only for the pairs still unresolved (common tangents of the two discs; lines
-  tangent to a disc through an obstacle vertex; lines through two obstacle vertices), and
-  reduced per pair. Coordinates travel as 1-D arrays and pieces as ``Pieces.soa``; round 2
+  tangent to a disc through an obstacle vertex; lines through two obstacle vertices; the
+  first two in one pass for a few pairs), and reduced per pair. Coordinates travel as 1-D arrays and pieces as ``Pieces.soa``; round 2
   goes in batches (pairs found visible leave). Segment tests run in chunks of some
   thousands of (segment, piece) entries.
 * ``outline_crossings_round``: where blocker edges cross a base's outline (extra
@@ -143,10 +143,12 @@ def _blocked_part(x0, y0, x1, y1, owner, cnt, pk: Pieces, start, idx, out) -> No
     out[e_s[cross]] = True
 
 
-def _tangent(c1x, c1y, r1, c2x, c2y, r2, sgn: float, root: float):
+def _tangent(c1x, c1y, r1, c2x, c2y, r2, sgn, root):
     """One family of common tangent lines of discs (c1, r1), (c2, r2): the arithmetic of
-    los_kernels._common_tangents for one (sign, root), on coordinate arrays. Returns unit
-    normals (nx, ny) and offsets s (n . x = s); invalid lines are NaN."""
+    los_kernels._common_tangents for one (sign, root), on coordinate arrays. ``sgn`` and
+    ``root`` (+-1.0) may be arrays: several families in one call, the same arithmetic entry
+    by entry (multiplying by +-1 is exact). Returns unit normals (nx, ny) and offsets s
+    (n . x = s); invalid lines are NaN."""
     dx, dy = c1x - c2x, c1y - c2y
     D2 = dx * dx + dy * dy
     delta = r1 - sgn * r2
@@ -176,8 +178,11 @@ def _lines_free(nx, ny, s, owner, D, pk, pstart, pidx) -> np.ndarray:
     footprints meet along it)? ``D`` = (ax, ay, ra, bx, by, rb) per pair."""
     good = ~np.isnan(nx)
     nx, ny, s, owner = nx[good], ny[good], s[good], owner[good]
-    ta0, ta1 = _disc_chord(nx, ny, s, D[0].take(owner), D[1].take(owner), D[2].take(owner))
-    tb0, tb1 = _disc_chord(nx, ny, s, D[3].take(owner), D[4].take(owner), D[5].take(owner))
+    # both discs in one call (entry by entry the same arithmetic): A's chords, then B's
+    n = len(owner)
+    t0, t1 = _disc_chord(np.tile(nx, 2), np.tile(ny, 2), np.tile(s, 2),
+                         *(np.concatenate([D[i].take(owner), D[i + 3].take(owner)]) for i in range(3)))
+    ta0, ta1, tb0, tb1 = t0[:n], t1[:n], t0[n:], t1[n:]
     ok = ~(np.isnan(ta0) | np.isnan(tb0))
     nx, ny, s, owner = nx[ok], ny[ok], s[ok], owner[ok]
     ta0, ta1, tb0, tb1 = ta0[ok], ta1[ok], tb0[ok], tb1[ok]
@@ -196,18 +201,22 @@ def _lines_free(nx, ny, s, owner, D, pk, pstart, pidx) -> np.ndarray:
     return owner[free | touch]
 
 
-def outline_crossings_round(c, r, pk: Pieces, start, idx):
-    """Points where the edges of pair q's pieces cross the circle (c[q], r[q]): the extra
-    generators of los_kernels._outline_crossings (they matter only when a piece overlaps a
-    base). Returns (owner pair, points)."""
-    q, pos = ragged_expand(start, np.arange(len(c)))
+def outline_crossings_round(c, r, pk: Pieces, start, idx, rows=None):
+    """Points where the edges of the pieces of CSR row ``rows[q]`` (default q) cross the
+    circle (c[q], r[q]): the extra generators of los_kernels._outline_crossings (they matter
+    only when a piece overlaps a base). Returns (circle q, points), ordered by circle, then
+    the root's sign (-, +), then piece and edge (one call for both bases of many pairs)."""
+    q, pos = ragged_expand(start, np.arange(len(c)) if rows is None else rows)
     k = idx.take(pos)
-    # only pieces whose bounding circle comes within the circle (grown by 0.01") can cross
-    # it; the others have no crossing
-    cx, cy, rho = pk.circle
-    dx, dy = cx.take(k) - c[:, 0].take(q), cy.take(k) - c[:, 1].take(q)
-    g = rho.take(k) + r.take(q) + 0.01
-    near = np.flatnonzero(dx * dx + dy * dy <= g * g)
+    # only pieces whose box, grown by the radius + 0.01", holds the circle's centre can
+    # cross it (a crossing is a point of the circle on an edge, inside the piece's box)
+    g = r.take(q) + 0.01
+    cx, cy = c[:, 0].take(q), c[:, 1].take(q)
+    bb = pk.bbox
+    near = np.flatnonzero((cx >= bb[:, 0].take(k) - g) & (cx <= bb[:, 2].take(k) + g)
+                          & (cy >= bb[:, 1].take(k) - g) & (cy <= bb[:, 3].take(k) + g))
+    if len(near) == 0:                      # the usual case: no piece overlaps a base
+        return q[:0], np.zeros((0, 2))
     q, k = q.take(near), k.take(near)
     a = pk.verts[k]
     b = np.roll(a, -1, axis=1)
@@ -228,7 +237,30 @@ def outline_crossings_round(c, r, pk: Pieces, start, idx):
         good = ok & (t >= 0) & (t <= 1)
         owners.append(q[good])
         pts.append(a[good] + t[good, None] * d[good])
-    return np.concatenate(owners), np.concatenate(pts)
+    own = np.concatenate(owners)
+    order = np.argsort(own, kind="stable")            # by circle; the signs stay in order
+    return own[order], np.concatenate(pts)[order]
+
+
+_ONE_PASS = 64          # pairs up to which rounds 0 and 1 of pairs_visible_round go in one pass
+
+
+def _first_lines(D, qs, oi, oown, ox, oy):
+    """Candidate lines of rounds 0 and 1 of ``pairs_visible_round`` in one _tangent call
+    (sign and root per line): the four common tangents of A and B of pairs ``qs``, then
+    the two tangents to A and the two to B through obstacle vertices ``oi``. Returns
+    (nx, ny, s, owner pair)."""
+    oq = oown[oi]
+    nq, no = len(qs), len(oi)
+    pm = np.array([1.0, -1.0, 1.0, -1.0])
+    sg = np.concatenate([np.ones(2 * nq), -np.ones(2 * nq), np.ones(4 * no)])
+    rt = np.concatenate([pm.repeat(nq), pm.repeat(no)])
+    c1 = [np.concatenate([np.tile(D[i].take(qs), 4), np.tile(D[i].take(oq), 2),
+                          np.tile(D[i + 3].take(oq), 2)]) for i in range(3)]
+    c2 = [np.concatenate([np.tile(D[3].take(qs), 4), np.tile(ox.take(oi), 4)]),
+          np.concatenate([np.tile(D[4].take(qs), 4), np.tile(oy.take(oi), 4)]),
+          np.concatenate([np.tile(D[5].take(qs), 4), np.zeros(4 * no)])]
+    return (*_tangent(*c1, *c2, sg, rt), np.concatenate([np.tile(qs, 4), np.tile(oq, 4)]))
 
 
 def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) -> np.ndarray:
@@ -238,7 +270,8 @@ def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
     ``opts[ostart[q]:ostart[q+1]]``. Pieces overlapping a disc need the outline crossings
     among the generators (see ``outline_crossings_round``). Candidate lines in rounds, each
     only for the pairs still unresolved: the four common tangents of A and B; lines tangent
-    to A or B through an obstacle vertex; lines through two obstacle vertices."""
+    to A or B through an obstacle vertex (with the first round, for up to ``_ONE_PASS``
+    pairs); lines through two obstacle vertices."""
     Q = len(ca)
     vis = np.zeros(Q, dtype=bool)
     if Q == 0:
@@ -247,24 +280,19 @@ def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
     D = (ca[:, 0].copy(), ca[:, 1].copy(), ra, cb[:, 0].copy(), cb[:, 1].copy(), rb)
     ox, oy = opts[:, 0].copy(), opts[:, 1].copy()
     oown = np.repeat(np.arange(Q), ostart[1:] - ostart[:-1])
-    # round 0: common tangents of A and B
+    # round 0: common tangents of A and B; round 1: tangent to A or B through an obstacle
+    # vertex. With few pairs (one model moved) both in one pass: numpy calls cost more than
+    # the extra lines. With many, round 1 only for the pairs round 0 leaves (vis is an OR
+    # over lines)
     qs = np.flatnonzero(~vis)
-    A = tuple(a.take(qs) for a in D)
-    fam = [_tangent(*A, sg, rt) for sg in (1.0, -1.0) for rt in (1.0, -1.0)]
-    vis[_lines_free(*(np.concatenate(x) for x in zip(*fam)), np.tile(qs, 4), D, pk,
-                    pstart, pidx)] = True
-    # round 1: tangent to A or B through an obstacle vertex (pairs found visible drop out
-    # of the next round: vis is an OR over lines)
-    oi = np.flatnonzero(~vis[oown])
-    if len(oi) == 0:
-        return vis
-    oq = oown[oi]
-    fam = []
-    for b in (0, 3):
-        dx, dy, dr, z = D[b].take(oq), D[b + 1].take(oq), D[b + 2].take(oq), np.zeros(len(oi))
-        fam += [_tangent(dx, dy, dr, ox[oi], oy[oi], z, 1.0, rt) for rt in (1.0, -1.0)]
-    vis[_lines_free(*(np.concatenate(x) for x in zip(*fam)), np.tile(oq, 4), D, pk,
-                    pstart, pidx)] = True
+    if Q <= _ONE_PASS:
+        lines = _first_lines(D, qs, np.flatnonzero(~vis[oown]), oown, ox, oy)
+        vis[_lines_free(*lines, D, pk, pstart, pidx)] = True
+    else:
+        none = np.zeros(0, dtype=np.int64)
+        vis[_lines_free(*_first_lines(D, qs, none, oown, ox, oy), D, pk, pstart, pidx)] = True
+        lines = _first_lines(D, none, np.flatnonzero(~vis[oown]), oown, ox, oy)
+        vis[_lines_free(*lines, D, pk, pstart, pidx)] = True
     # round 2: lines through two obstacle vertices of the same pair, in batches
     oi = np.flatnonzero(~vis[oown])
     if len(oi) > 1:

@@ -239,6 +239,14 @@ def umbra_blocked(ix, obs, tgt, dense_only: bool = False) -> np.ndarray:
     if K == 0 or P == 0:
         return blocked
     uo, oinv = np.unique(obs, return_inverse=True)
+    if len(uo) > 1:
+        # the certificate is symmetric (every segment between the two bases is blocked, and
+        # a piece's 13.10 / 13.11 activity depends on the pair only): light the umbrae from
+        # the side with fewer models (one chord set per observer; a moved model's pairs
+        # then share one observer whichever side of I < J it falls on)
+        ut, tinv = np.unique(tgt, return_inverse=True)
+        if len(ut) < len(uo):
+            obs, tgt, uo, oinv = tgt, obs, ut, tinv
     if P < _SPARSE * len(uo):
         return _umbra_sparse(ix, obs, tgt, dense_only)
     if len(uo) <= _OBS_CHUNK:

@@ -73,6 +73,14 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     v.flags.writeable = False
     return v
 
+def _csr_rows(sel, n, pstart, pidx, ostart, opts):
+    """Rows ``sel`` (ascending) of the pieces' and the obstacle vertices' CSR lists of ``n``
+    rows: the lists themselves when every row is selected (all bases round)."""
+    if len(sel) == n:
+        return pstart, pidx, ostart, opts
+    return (*_csr_subset(pstart, pidx, sel), *_csr_subset(ostart, opts, sel))
+
+
 _ROWS = 32      # rows per block of distance_matrix calls (bases that are not round)
 
 
@@ -157,6 +165,11 @@ class VisibilityIndex:
                 d = distance_matrix([self.fps[i] for i in rows], self.fps)
             self.dist[rows, :] = d
             self.dist[:, rows] = d.T
+            if rows:                # only the moved models' areas change
+                w = self.within[rows] = self._within_rows(rows)
+                self.within_any[rows] = w.any(axis=1)
+                self.within_obscuring[rows] = (w & self.blk.obscuring[None, :]).any(axis=1)
+            return
         rows = list(rows)
         if rows:
             self.within[rows] = self._within_rows(rows)
@@ -222,6 +235,11 @@ class VisibilityIndex:
             return self._all_pairs
         if rows is None:
             I, J = np.triu_indices(n, k=1)
+        elif len(rows) == 1:                        # one model moved: its n - 1 pairs
+            r = rows[0]
+            J = np.flatnonzero((self.army != self.army[r]) if not self.include_friendly
+                               else np.arange(n) != r)
+            return np.minimum(J, r), np.maximum(J, r)
         else:
             rows = np.unique(np.asarray(list(rows), dtype=np.int64))
             others = np.arange(n)
@@ -247,19 +265,18 @@ class VisibilityIndex:
         c, r = self.centres, self.radius
         b = np.flatnonzero(rnd)
         if len(b):
-            ps, pi = _csr_subset(pstart, pidx, b)
-            os_, op = _csr_subset(ostart, opts, b)
-            # outline crossings (a piece overlapping a base) join the obstacle generators
-            owners = [np.repeat(np.arange(len(b)), os_[1:] - os_[:-1])]
-            pts = [op]
-            for m in (i[b], j[b]):
-                ow, pt = outline_crossings_round(c[m], r[m], pk, ps, pi)
-                owners.append(ow)
-                pts.append(pt)
-            ow = np.concatenate(owners)
-            order = np.argsort(ow, kind="stable")
-            op = np.concatenate(pts)[order]
-            os_ = np.searchsorted(ow[order], np.arange(len(b) + 1)).astype(np.int64)
+            ps, pi, os_, op = _csr_rows(b, len(need), pstart, pidx, ostart, opts)
+            # outline crossings (a piece overlapping a base) join the obstacle generators:
+            # per pair, after its obstacle vertices, A's crossings then B's (one call for
+            # both bases: circles 0..Q-1 are the A's, Q..2Q-1 the B's, ordered by circle)
+            Q = len(b)
+            m = np.concatenate([i[b], j[b]])
+            ow, pt = outline_crossings_round(c[m], r[m], pk, ps, pi, np.tile(np.arange(Q), 2))
+            if len(ow):
+                ow = np.concatenate([np.repeat(np.arange(Q), os_[1:] - os_[:-1]), ow % Q])
+                order = np.argsort(ow, kind="stable")
+                op = np.concatenate([op, pt])[order]
+                os_ = np.searchsorted(ow[order], np.arange(Q + 1)).astype(np.int64)
             out[b] = pairs_visible_round(c[i[b]], r[i[b]], c[j[b]], r[j[b]], pk, ps, pi, os_, op)
         for q in np.flatnonzero(~rnd):
             (ac, ar), (bc, br) = self._core(i[q]), self._core(j[q])
@@ -313,8 +330,7 @@ class VisibilityIndex:
         rnd = self.round[I] & self.round[J]
         b = np.flatnonzero(rnd)
         if len(b):
-            ps, pi = _csr_subset(pstart, pidx, b)
-            os_, op = _csr_subset(ostart, opts, b)
+            ps, pi, os_, op = _csr_rows(b, len(I), pstart, pidx, ostart, opts)
             c, r = self.centres, self.radius
             out[b] = fully_visible_round(c[I[b]], r[I[b]], c[J[b]], r[J[b]], pk, ps, pi, os_, op)
         for q in np.flatnonzero(~rnd):
