@@ -73,6 +73,7 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     v.flags.writeable = False
     return v
 
+
 def _csr_rows(sel, n, pstart, pidx, ostart, opts):
     """Rows ``sel`` (ascending) of the pieces' and the obstacle vertices' CSR lists of ``n``
     rows: the lists themselves when every row is selected (all bases round)."""
@@ -149,8 +150,11 @@ class VisibilityIndex:
             self.radius = np.where(self.round, self.rad, 0.0)
             self.within = np.zeros((n, len(self.blk.areas)), dtype=bool)
             self._cores = {}
-            rows = range(n)
             self._full_distances()
+            if n:
+                self.within[:] = self._within_rows(list(range(n)))
+            self.within_any = self.within.any(axis=1)
+            self.within_obscuring = (self.within & self.blk.obscuring[None, :]).any(axis=1)
         else:
             for i in rows:
                 self.centres[i] = self.fps[i].centre
@@ -169,12 +173,6 @@ class VisibilityIndex:
                 w = self.within[rows] = self._within_rows(rows)
                 self.within_any[rows] = w.any(axis=1)
                 self.within_obscuring[rows] = (w & self.blk.obscuring[None, :]).any(axis=1)
-            return
-        rows = list(rows)
-        if rows:
-            self.within[rows] = self._within_rows(rows)
-        self.within_any = self.within.any(axis=1)
-        self.within_obscuring = (self.within & self.blk.obscuring[None, :]).any(axis=1)
 
     @property
     def cores(self) -> list:
