@@ -13,8 +13,8 @@ vertices, given as CSR-style arrays: pair q owns ``idx[start[q]:start[q + 1]]``.
   rounds, each only for the pairs still unresolved (common tangents of the two discs; lines
   tangent to a disc through an obstacle vertex; lines through two obstacle vertices; the
   first two in one pass for a few pairs), and reduced per pair. Coordinates travel as 1-D
-  arrays and pieces as ``Pieces.soa``; round 2 goes in batches (pairs found visible leave). Segment tests run in chunks of some
-  thousands of (segment, piece) entries.
+  arrays and pieces as ``Pieces.soa``; round 2 goes in batches (pairs found visible leave).
+  Segment tests run in chunks of some thousands of (segment, piece) entries.
 * ``outline_crossings_round``: where blocker edges cross a base's outline (extra
   generators when a piece overlaps a base, as in los_kernels._outline_crossings).
 
