@@ -28,17 +28,18 @@ def shooting_type_for(unit_ent: int, requested: str | None) -> str:
 
 def shooting_type_choice(unit_ent: int, requested: str | None) -> tuple[str, Mapping]:
     """shooting_type_for, and the unit's eligibility for each type (10.04-10.07)."""
-    elig = SH.shooting_type_eligibility(shooting_facts(unit_ent))
-    return _chosen_type(elig, requested), elig
+    elig, default = shooters_of(unit_ent).types(W.unit_engaged(unit_ent), W.unit_state(unit_ent))
+    return _chosen_type(elig, default, requested), elig
 
 
-def _chosen_type(elig: Mapping, requested: str | None) -> str:
+def _chosen_type(elig: Mapping, default: str | None, requested: str | None) -> str:
+    """10.02 step 2 given the eligibility and the default type (None: the unit qualifies for
+    none): the requested type, or the default when none is requested; PlanError otherwise."""
     if requested is None:
-        chosen = SH.default_shooting_type(elig)
-        if chosen is None:
+        if default is None:
             reasons = "; ".join(f"{t}: {r}" for t, r in elig.items())
             raise PlanError(f"the unit qualifies for no shooting type ({reasons})")
-        return chosen
+        return default
     if requested not in elig:
         raise PlanError(f"unknown shooting type {requested!r} (expected one of {', '.join(elig)})")
     if elig[requested] is not None:
@@ -70,7 +71,7 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
     shooters = shooters_of(unit_ent, lv)
     engaged = W.unit_engaged(unit_ent)
     elig, default = shooters.types(engaged, st)
-    stype = default if cmd.type is None and default is not None else _chosen_type(elig, cmd.type)
+    stype = _chosen_type(elig, default, cmd.type)
     # 24.16 [HEAVY]: the unit remained stationary (moved at most 3", Part A) and is unengaged
     heavy_ok = not engaged and not st.set_up_this_turn and st.moved <= 3.0
     targets = ShootPlanTargets(battle, unit_ent, stype, shooters, heavy_ok)
