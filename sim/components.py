@@ -8,6 +8,7 @@ Keyword, Weapon and Character are the project brief's.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from sim.rules.profiles import WeaponProfile
 
@@ -168,20 +169,29 @@ class UnitState:
     used_one_shot: frozenset[str] = frozenset()
 
 
+class Stage(StrEnum):
+    """Where an activation is (each stage is one system's work): 10.02 the shooting type (shoot
+    only) -> 04.01/04.02 weapons and targets -> 04.03 the attacks, pool by pool -> 24.15 hazard
+    rolls -> removing casualties and ending the activation."""
+
+    TYPE = "type"
+    WEAPONS = "weapons"
+    ATTACKS = "attacks"
+    HAZARD = "hazard"
+    CLEANUP = "cleanup"
+
+
 @dataclass(slots=True)
 class Activation:
-    """On a unit selected to shoot or fight, until its attacks (and hazard rolls) are done.
-
-    ``stage`` runs: "type" (shoot only) -> "weapons" -> "attacks" -> "hazard" -> "cleanup".
-    """
+    """On a unit selected to shoot or fight, until its attacks (and hazard rolls) are done."""
 
     kind: str  # "shoot" | "fight"
     command: object
-    stage: str
+    stage: Stage
     shooting_type: str | None = None
     declared: list = field(default_factory=list)  # sim.plan.Declared
     pools: list = field(default_factory=list)  # sim.systems.attack_resolution.Pool, in order
     pool_index: int = 0
     choices: dict = field(default_factory=dict)  # decisions taken in Select Weapons
-    # the ability names (24) of the weapons selected, once Select Weapons has run
-    weapon_abilities: frozenset | None = None
+    # what the abilities (24) of the weapons selected do (their hooks), once Select Weapons has run
+    weapon_effects: frozenset | None = None

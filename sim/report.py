@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from sim.rules.abilities import Hook, tag
+
+_PRECISION = tag(Hook.PRECISION)  # (as datasheets print it)
+
 
 def _n(count: int, word: str) -> str:
     """'1 hit', '3 hits'."""
@@ -68,8 +72,8 @@ def describe(e: dict) -> str | None:
         return s + (f" (precision: {e['precision']} first)" if e.get("precision") else "")
     if t == "precision":
         if e.get("chosen"):
-            return f"     [PRECISION]: {e['chosen']} chosen among visible {e['visible']}"
-        return f"     [PRECISION]: {e.get('note') or 'declined'}"
+            return f"     {_PRECISION}: {e['chosen']} chosen among visible {e['visible']}"
+        return f"     {_PRECISION}: {e.get('note') or 'declined'}"
     if t == "save rolls":
         return f"     save rolls (AP{e['AP']}): {e['rolls']}"
     if t == "damage":

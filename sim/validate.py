@@ -10,7 +10,11 @@ from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Shoot
 from sim.components import Position, Stats
 from sim.plan import PlanError, plan_fight, plan_shoot
+from sim.rules.abilities import Hook, tag
 from sim.rules.allocation import allocation_groups, order_problems
+
+
+_ONCE = tag(Hook.ONCE_PER_BATTLE)  # (as datasheets print it, for the reasons below)
 
 
 def validate_command(battle, cmd) -> str | None:
@@ -47,7 +51,7 @@ def one_shot_keys(declared, used: frozenset) -> list[str]:
     ("model:weapon:copy") the declared selection uses up, or raises PlanError."""
     groups: dict[tuple[str, str], list] = {}
     for d in declared:
-        if d.weapon.has("ONE SHOT"):
+        if d.weapon.has(Hook.ONCE_PER_BATTLE):
             groups.setdefault((d.model_id, d.weapon.name), []).append(d)
     taken: list[str] = []
     for ds in groups.values():
@@ -58,7 +62,7 @@ def one_shot_keys(declared, used: frozenset) -> list[str]:
         free = [f"{d.model_id}:{d.weapon.name}:{k}" for k in range(carried)
                 if f"{d.model_id}:{d.weapon.name}:{k}" not in used]
         if wanted > len(free):
-            raise PlanError(f"{d.model_id}: {d.weapon.name} is [ONE SHOT] and was already fired this battle (24.26)")
+            raise PlanError(f"{d.model_id}: {d.weapon.name} is {_ONCE} and was already fired this battle (24.26)")
         taken += free[:wanted]
     return taken
 
@@ -70,7 +74,7 @@ def distinct_weapons(declared) -> list:
 
 def _one_shot(battle, unit: str, declared, weapons) -> None:
     for w in weapons:
-        if w.has("ONE SHOT"):
+        if w.has(Hook.ONCE_PER_BATTLE):
             one_shot_keys(declared, W.unit_state(battle.units[unit]).used_one_shot)
             return
 

@@ -156,9 +156,9 @@ def unit_keywords(unit_ent: int) -> frozenset[str]:
     return hit
 
 
-def unit_ranged_weapon_abilities(unit_ent: int) -> frozenset[str]:
-    """The ability names (24) of the ranged weapons the unit's models carry, cached like the
-    living models (see unit_models)."""
+def unit_ranged_weapon_effects(unit_ent: int) -> frozenset[str]:
+    """What the abilities (24) of the ranged weapons the unit's models carry do (their hooks,
+    sim.rules.abilities.Hook), cached like the living models (see unit_models)."""
     sp = _SPATIAL.get(esper.current_world)
     hit = None if sp is None else sp.ranged_abilities.get(unit_ent)
     if hit is None:
@@ -166,7 +166,7 @@ def unit_ranged_weapon_abilities(unit_ent: int) -> frozenset[str]:
         for m in _living(unit_ent):
             for w in weapons_of(m):
                 if not w.is_melee:
-                    out |= w.names
+                    out |= w.effects
         hit = frozenset(out)
         if sp is not None:
             sp.ranged_abilities[unit_ent] = hit

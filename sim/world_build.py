@@ -12,6 +12,7 @@ from sim.components import (Base, Character, Keyword, ModelAbilities, ModelId, P
                             Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
 from sim.rules.allocation import TargetModel, allocation_groups, default_order, preferred_groups
 from sim.rules.attack import unit_toughness
+from sim.rules.abilities import Hook, effects_of
 
 
 def build_world(battle, scenario) -> None:
@@ -64,9 +65,9 @@ def roster(models: list[int], allocation_order=()) -> Roster:
     for m in models:
         st = esper.component_for_entity(m, Stats)
         abilities = esper.component_for_entity(m, ModelAbilities).abilities
-        names = {a.name for a in abilities}
-        fnps = [a.value for a in abilities if a.name == "FEEL NO PAIN"]
-        dmg = [a.value for a in abilities if a.name == "DAMAGED"]
+        hooks = effects_of(abilities)
+        fnps = [a.value for a in abilities if Hook.IGNORES_WOUNDS in a.spec.hooks]
+        dmg = [a.value for a in abilities if Hook.HIT_PENALTY_WHEN_LOW in a.spec.hooks]
         mid = esper.component_for_entity(m, ModelId)
         ids.append(mid.id)
         rows.append(mid.order)
@@ -75,8 +76,8 @@ def roster(models: list[int], allocation_order=()) -> Roster:
         guard.append(esper.component_for_entity(m, UnitMember).role == "bodyguard")
         char.append(esper.has_component(m, Character))
         fnp.append(min(fnps) if fnps else None)
-        stealth.append("STEALTH" in names)
-        lone.append("LONE OPERATIVE" in names)
+        stealth.append(Hook.COVER_FOR_ALL in hooks)
+        lone.append(Hook.DETECTION_LIMIT in hooks)
         kw = esper.component_for_entity(m, Keyword).names
         keywords |= kw
         mv.append(bool(kw & W.MONSTER_VEHICLE))

@@ -9,14 +9,17 @@ import esper
 
 from sim import world as W
 from sim.components import Unit
-from sim.rules import abilities as AB
+from sim.rules.abilities import Hook
 from sim.rules import shooting as SH
+from sim.rules.pools import AttackKey, applying, attack_key
 from sim.rules.profiles import WeaponProfile
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class Declared:
-    """One selected weapon of one model and its target (None: selected, no target)."""
+    """One selected weapon of one model and its target (None: selected, no target), and the key
+    of its attacks (04.03: equal keys at one target pool together), worked out by the plan and
+    again by Select Weapons for a declaration whose choices change it (declared_key)."""
 
     model: int
     model_id: str
@@ -31,10 +34,41 @@ class Declared:
     fail_below: int = 0  # 10.07 indirect shooting: unmodified hit rolls below this fail
     abilities: tuple = ()  # the weapon's abilities (after 24.02 duplicate choices, made later)
     ignored: tuple = ()  # modifier sources a [PSYCHIC] attack ignores (24.29)
-    split: bool = False  # the weapon's attacks are split between several targets (CLEAVE)
-    # declarations holding the same (not None) object differ in nothing but their model, so
-    # they share one attack key (04.03); whatever changes one of them afterwards clears it
-    like: object = None
+    split: bool = False  # the weapon's attacks are split between several targets (24.06)
+    key: AttackKey | None = None  # None without a target
+
+    def for_model(self, model: int, model_id: str) -> "Declared":
+        """The same declaration made by another model (a plan declares alike models' attacks
+        this way: a copy is several times cheaper than a construction by keyword). A test
+        checks that it copies every field."""
+        d = _new(Declared)
+        d.model = model
+        d.model_id = model_id
+        d.weapon = self.weapon
+        d.target = self.target
+        d.attacks = self.attacks
+        d.hit_mods = self.hit_mods
+        d.skill_mods = self.skill_mods
+        d.half_range = self.half_range
+        d.target_models = self.target_models
+        d.wound_mods = self.wound_mods
+        d.fail_below = self.fail_below
+        d.abilities = self.abilities
+        d.ignored = self.ignored
+        d.split = self.split
+        d.key = self.key
+        return d
+
+
+_new = object.__new__
+
+
+def declared_key(d: Declared) -> AttackKey:
+    """04.03 The key of a declared attack (the pure rule sim.rules.pools.attack_key), with the
+    abilities that apply to its target."""
+    target_abilities = applying(d.abilities, W.unit_keywords(d.target), W.has_character(d.target))
+    return attack_key(d.weapon, target_abilities, d.half_range, d.skill_mods, d.hit_mods, d.wound_mods,
+                      d.ignored, d.fail_below)
 
 
 class PlanError(Exception):
@@ -44,25 +78,38 @@ class PlanError(Exception):
 def damaged_modifier(model_ent: int) -> tuple:
     """24.39 Damaged X: while the model has X or fewer wounds left, its attacks take -1 to hit."""
     for a in W.model_abilities(model_ent):
-        if a.name == "DAMAGED" and W.wounds_left(model_ent) <= a.value:
-            return (("Damaged (24.39)", -1),)
+        if Hook.HIT_PENALTY_WHEN_LOW in a.spec.hooks and W.wounds_left(model_ent) <= a.value:
+            return ((f"{a.spec.name.capitalize()} ({a.spec.section})", -1),)
     return ()
 
 
-def lance_modifier(weapon: WeaponProfile, unit_ent: int, target: int) -> tuple:
-    """24.21 [LANCE]: +1 to the wound roll if the attacker's unit made a charge move this turn
-    (24.01: a conditional [LANCE: X] only against a unit with X)."""
-    if (weapon.has("LANCE") and W.unit_state(unit_ent).charged
-            and AB.has(weapon.abilities, "LANCE", W.unit_keywords(target))):
-        return (("[LANCE] after a charge (24.21)", +1),)
-    return ()
+def plan_modifiers(weapon: WeaponProfile, roll: str, facts: dict, target: int) -> tuple:
+    """The ``roll`` ("hit" or "wound") modifiers the weapon's abilities give when ``target`` is
+    picked (the registry's PlanModifier: 24.16 when the unit remained stationary, 24.21 when it
+    charged), given which of those ``facts`` hold for the attacking unit; 24.01: a conditional
+    ability only against a unit with its keyword."""
+    if Hook.PLAN_MODIFIER not in weapon.effects:
+        return ()
+    out = []
+    for a in weapon.abilities:
+        mod = a.spec.modifier
+        if (mod is not None and mod.roll == roll and facts.get(mod.when)
+                and a.applies_to(W.unit_keywords(target))):
+            out.append((mod.source, mod.value))
+    return tuple(out)
+
+
+def wound_modifiers_at(weapon: WeaponProfile, unit_ent: int, target: int) -> tuple:
+    """The wound modifiers a weapon's abilities give against ``target`` (24.21: after the
+    attacker's unit made a charge move this turn)."""
+    return plan_modifiers(weapon, "wound", {"charged": W.unit_state(unit_ent).charged}, target)
 
 
 def indirect_fail_below(battle, unit_ent: int, target: int, stype: str, weapon: WeaponProfile) -> int:
     """10.07 Indirect shooting: an unmodified hit roll of 1-5 fails, or only 1-3 if the unit
     remained stationary and a friendly unit can see the target. Returns the lowest unmodified
     result that can hit (6 or 4), or 0 when the rule does not apply."""
-    if stype != SH.INDIRECT or not weapon.has("INDIRECT FIRE"):
+    if stype != SH.INDIRECT or not weapon.has(Hook.INDIRECT):
         return 0
     st = W.unit_state(unit_ent)
     stationary = st.moved == 0 and not st.advanced and not st.fell_back

@@ -9,8 +9,11 @@ import esper
 from sim import world as W
 from sim.commands import Fight
 from sim.components import Unit
-from sim.plan.common import (Declared, PlanError, damaged_modifier, find_unit, find_weapon,
-                             lance_modifier, model_in)
+from sim.rules.abilities import Hook, tag
+
+_EXTRA = tag(Hook.EXTRA_WEAPON)  # (as datasheets print it, for the reasons below)
+from sim.plan.common import (Declared, PlanError, damaged_modifier, declared_key, find_unit, find_weapon,
+                             wound_modifiers_at, model_in)
 
 
 def fights_first(unit_ent: int) -> bool:
@@ -19,7 +22,7 @@ def fights_first(unit_ent: int) -> bool:
     if W.unit_state(unit_ent).charged:
         return True
     models = W.unit_models(unit_ent)
-    return bool(models) and all(any(a.name == "FIGHTS FIRST" for a in W.model_abilities(m))
+    return bool(models) and all(any(Hook.FIGHTS_IN_FIRST_STEP in a.spec.hooks for a in W.model_abilities(m))
                                 for m in models)
 
 
@@ -58,15 +61,15 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
         per_weapon: dict[str, list] = {}
         for s in sels:
             per_weapon.setdefault(s.weapon, []).append(s)
-        main = [n for n in per_weapon if not find_weapon(m, mid, n, melee=True).has("EXTRA ATTACKS")]
+        main = [n for n in per_weapon if not find_weapon(m, mid, n, melee=True).has(Hook.EXTRA_WEAPON)]
         if len(main) > 1:
             raise PlanError(f"{mid}: selects {', '.join(main)}; a model fights with exactly one "
-                            f"melee weapon (04.01) besides its [EXTRA ATTACKS] weapons")
+                            f"melee weapon (04.01) besides its {_EXTRA} weapons")
         if per_weapon:
-            extra = [w.name for w in W.weapons_of(m) if w.is_melee and w.has("EXTRA ATTACKS")]
+            extra = [w.name for w in W.weapons_of(m) if w.is_melee and w.has(Hook.EXTRA_WEAPON)]
             missing = [n for n in extra if n not in per_weapon]
             if missing:
-                raise PlanError(f"{mid}: must also select its [EXTRA ATTACKS] weapons: "
+                raise PlanError(f"{mid}: must also select its {_EXTRA} weapons: "
                                 f"{', '.join(missing)} (24.11)")
         for name, group in per_weapon.items():
             w = find_weapon(m, mid, name, melee=True)
@@ -87,16 +90,19 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
                     w.A.is_random or targets[0].attacks != w.A.k):
                 raise PlanError(f"{mid} {name}: a single target takes all the weapon's attacks")
             if not targets:
-                declared.append(Declared(m, mid, w, None, abilities=w.abilities))
+                declared.append(Declared(model=m, model_id=mid, weapon=w, target=None,
+                                         abilities=w.abilities))
             for s in targets:
                 t = find_unit(battle, s.target)
                 if esper.component_for_entity(t, Unit).owner == owner or W.unit_destroyed(t):
                     raise PlanError(f"{mid}: {s.target} is not a living enemy unit")
                 if not any(W.models_engaged(m, tm) for tm in W.unit_models(t)):
                     raise PlanError(f"{mid} {name} -> {s.target}: not engaged with this model (04.02)")
-                declared.append(Declared(m, mid, w, t, s.attacks if len(targets) > 1 else None,
-                                         hit_mods=damaged_modifier(m),
-                                         wound_mods=lance_modifier(w, unit_ent, t),
-                                         target_models=len(W.unit_models(t)),
-                                         split=len(targets) > 1, abilities=w.abilities))
+                d = Declared(model=m, model_id=mid, weapon=w, target=t,
+                             attacks=s.attacks if len(targets) > 1 else None,
+                             hit_mods=damaged_modifier(m), wound_mods=wound_modifiers_at(w, unit_ent, t),
+                             target_models=len(W.unit_models(t)), split=len(targets) > 1,
+                             abilities=w.abilities)
+                d.key = declared_key(d)
+                declared.append(d)
     return declared

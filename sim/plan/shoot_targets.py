@@ -14,10 +14,11 @@ import numpy as np
 
 from sim import world as W
 from sim.components import Unit
-from sim.plan.common import (PlanError, count_check, find_unit, find_weapon, indirect_fail_below,
-                             lance_modifier)
-from sim.rules import abilities as AB
+from sim.plan.common import (Declared, PlanError, count_check, damaged_modifier, find_unit, find_weapon,
+                             indirect_fail_below, plan_modifiers, wound_modifiers_at)
+from sim.rules.abilities import Hook
 from sim.rules import shooting as SH
+from sim.rules.pools import applying, attack_key
 from sim.rules.profiles import WeaponProfile
 
 _COVER = (("benefit of cover (13.08)", -1),)
@@ -40,8 +41,8 @@ class Shooters:
     """The living models of a unit making ranged attacks (W.Living: entities, ids, index rows),
     their MONSTER/VEHICLE flags, and each entity's position in these lists."""
 
-    __slots__ = ("models", "ids", "index", "mv", "weapons", "damaged", "slot", "loadouts", "kit",
-                 "alike", "any_damaged", "_types")
+    __slots__ = ("models", "ids", "index", "mv", "weapons", "loadout_of", "damaged", "slot", "loadouts",
+                 "kit", "_types")
 
     def __init__(self, unit_ent: int):
         lv = W.living(unit_ent)
@@ -49,19 +50,18 @@ class Shooters:
         self.models, self.ids, self.index = lv.models, lv.ids, lv.index
         self.mv = [r.monster_or_vehicle[i] for i in lv.slots]
         self.weapons = [r.weapons[i] for i in lv.slots]
-        self.damaged = [r.damaged[i] is not None for i in lv.slots]  # has Damaged X (24.39)
-        self.any_damaged = True in self.damaged
-        # every model carries the same loadout (one shared tuple, see the Roster) and has the
-        # same MONSTER/VEHICLE flag: what one of them may select, they all may (_plan_alike)
-        self.alike = len(set(map(id, self.weapons))) == 1 and len(set(self.mv)) == 1
+        # each model's loadout as a number, equal for models carrying equal profiles
+        kinds: dict[tuple, int] = {}
+        self.loadout_of = [kinds.setdefault(w, len(kinds)) for w in self.weapons]
+        self.damaged = [r.damaged[i] is not None for i in lv.slots]  # has a hit penalty when low (24.39)
         self.slot = {m: i for i, m in enumerate(self.models)}
-        # legal loadouts met so far: (id of the profiles tuple, names selected, MONSTER/VEHICLE,
+        # legal selections met so far: (loadout number, names selected, MONSTER/VEHICLE,
         # shooting type) -> the profiles (see ShootPlanTargets.loadout)
         self.loadouts: dict[tuple, list] = {}
         # the ShooterFacts that depend only on which models live (its last four fields)
-        abilities = W.unit_ranged_weapon_abilities(unit_ent)
-        self.kit = ("ASSAULT" in abilities, "CLOSE-QUARTERS" in abilities,
-                    W.unit_is_monster_or_vehicle(unit_ent), "INDIRECT FIRE" in abilities)
+        abilities = W.unit_ranged_weapon_effects(unit_ent)
+        self.kit = (Hook.SHOOTS_AFTER_ADVANCING in abilities, Hook.CLOSE_QUARTERS in abilities,
+                    W.unit_is_monster_or_vehicle(unit_ent), Hook.INDIRECT in abilities)
         self._types: dict[tuple, tuple] = {}  # (the three other fields) -> types()
 
     def facts(self, engaged: bool, st) -> SH.ShooterFacts:
@@ -165,12 +165,13 @@ def target_facts(battle, unit_ent: int, model_ent: int, weapon: WeaponProfile, t
 
 def _ranged_facts(shooting_type: str, weapon: WeaponProfile, model_mv: bool, visible: bool,
                   in_range: bool, unit_ent: int, view: TargetView, lone_operative_beyond: bool):
-    names = weapon.names
-    # (RangedTargetFacts' fields in order: shooting type, the weapon's [CLOSE-QUARTERS],
-    # [BLAST] and [INDIRECT FIRE], the model's MONSTER/VEHICLE, visible, in range, the target
-    # engaged, engaged with the shooting unit, MONSTER/VEHICLE, Lone Operative beyond 24.24)
+    effects = weapon.effects
+    # (RangedTargetFacts' fields in order: shooting type, the weapon's close-quarters, not at
+    # an engaged target and indirect hooks, the model's MONSTER/VEHICLE, visible, in range, the
+    # target engaged, engaged with the shooting unit, MONSTER/VEHICLE, Lone Operative beyond)
     return SH.RangedTargetFacts(
-        shooting_type, "CLOSE-QUARTERS" in names, "BLAST" in names, "INDIRECT FIRE" in names,
+        shooting_type, Hook.CLOSE_QUARTERS in effects, Hook.NOT_AT_ENGAGED in effects,
+        Hook.INDIRECT in effects,
         model_mv, visible, in_range, bool(view.engaged_with), unit_ent in view.engaged_with,
         view.monster_or_vehicle, lone_operative_beyond)
 
@@ -180,39 +181,38 @@ class ShootPlanTargets:
     answers that depend only on the weapon and the target (or on the facts of 04.02) worked
     out once for all the models that share them. Lives for one plan (nothing changes in it)."""
 
-    def __init__(self, battle, unit_ent: int, stype: str, shooters: Shooters, heavy_ok: bool):
+    def __init__(self, battle, unit_ent: int, stype: str, shooters: Shooters, stationary: bool):
         self.battle = battle
         self.unit_ent = unit_ent
         self.stype = stype
         self.owner = esper.component_for_entity(unit_ent, Unit).owner
-        self.heavy_ok = heavy_ok  # 24.16 the unit remained stationary and is unengaged
+        self.stationary = stationary  # 24.16 the unit remained stationary and is unengaged
         self.shooters = shooters
         self._enemy: dict[str, int] = {}  # target unit id -> entity, once found legal
         self._views: dict = {}  # target entity -> TargetView
-        self._weapon_at: dict[tuple, WeaponAt] = {}  # (id of weapon profile, target entity)
-        self.weapon_at_uid: dict[tuple, WeaponAt] = {}  # (id of weapon profile, target unit id)
-        self.weapons: dict[int, WeaponProfile] = {}  # the profiles selected: id -> profile
+        self._weapon_at: dict[tuple, WeaponAt] = {}  # (weapon profile, target entity)
+        self._weapon_at_uid: dict[tuple, WeaponAt] = {}  # (weapon profile, target unit id)
+        self.weapons: dict[WeaponProfile, None] = {}  # the profiles selected (a set in order)
 
-    def loadout(self, m: int, mid: str, model_mv: bool, profiles: tuple, sels) -> list[WeaponProfile]:
-        """04.01 + 24.07 The weapon profiles model ``m`` (carrying ``profiles``) selects
-        (``sels``, in order), checked: it carries each of them (as many times as selected) and
-        the selection is legal for the shooting type. Models with the same loadout (one shared
-        tuple, see the Roster) that select the same names share the answer; a problem raises
-        PlanError for ``mid``."""
+    def loadout(self, i: int, sels) -> list[WeaponProfile]:
+        """04.01 + 24.07 The weapon profiles the ``i``-th shooting model selects (``sels``, in
+        order), checked: it carries each of them (as many times as selected) and the selection
+        is legal for the shooting type. Models with equal loadouts that select the same names
+        share the answer; a problem raises PlanError for the model."""
+        sh = self.shooters
         names = sels[0].weapon if len(sels) == 1 else tuple(s.weapon for s in sels)
-        key = (id(profiles), names, model_mv, self.stype)  # (the tuple lives as long as the world)
-        weapons = self.shooters.loadouts.get(key)
+        key = (sh.loadout_of[i], names, sh.mv[i], self.stype)
+        weapons = sh.loadouts.get(key)
         if weapons is None:
+            m, mid = sh.models[i], sh.ids[i]
             names = tuple(s.weapon for s in sels)
             weapons = [find_weapon(m, mid, n, melee=False) for n in names]
             if len(names) > 1:  # (one selection of a weapon the model has is never too many)
                 count_check(m, mid, list(names))
-            problem = SH.weapon_selection_problem(
-                self.stype, model_mv,
-                [(w.name, w.has("CLOSE-QUARTERS"), w.has("ASSAULT"), w.is_melee) for w in weapons])
+            problem = SH.weapon_selection_problem(self.stype, sh.mv[i], [SH.weapon_facts(w) for w in weapons])
             if problem:
                 raise PlanError(f"{mid}: {problem}")
-            self.shooters.loadouts[key] = weapons
+            sh.loadouts[key] = weapons
         return weapons
 
     def enemy(self, mid: str, uid: str) -> int:
@@ -235,41 +235,48 @@ class ShootPlanTargets:
 
     def weapon_at_unit(self, mid: str, w: WeaponProfile, uid: str) -> "WeaponAt":
         """weapon_at for the target unit named ``uid`` (checked by ``enemy`` the first time)."""
-        key = (id(w), uid)
-        hit = self.weapon_at_uid.get(key)
+        key = (w, uid)
+        hit = self._weapon_at_uid.get(key)
         if hit is None:
-            hit = self.weapon_at_uid[key] = self.weapon_at(w, self.enemy(mid, uid))
+            hit = self._weapon_at_uid[key] = self.weapon_at(w, self.enemy(mid, uid))
         return hit
 
     def weapon_at(self, w: WeaponProfile, t: int) -> "WeaponAt":
-        key = (id(w), t)  # (the profile lives as long as this plan: its id is stable)
+        key = (w, t)
         hit = self._weapon_at.get(key)
         if hit is None:
             hit = self._weapon_at[key] = WeaponAt(self, w, t)
-            self.weapons[id(w)] = w
+            self.weapons[w] = None
         return hit
 
 
 class WeaponAt:
     """One weapon profile at one target unit within one plan: what depends only on them (the
-    [HEAVY] hit modifier 24.16, the [LANCE] wound modifier 24.21, 10.07's indirect-fire
-    threshold) and, for every model of the shooting unit at once (in the order of
-    ``targets.shooters``), the 04.02 answer, half range and benefit of cover (13.08)."""
+    modifiers its abilities give when the target is picked: 24.16 hit, 24.21 wound; 10.07's
+    indirect-fire threshold; the abilities that apply to the target) and, for every model of
+    the shooting unit at once (in the order of ``targets.shooters``), the 04.02 answer, half
+    range and benefit of cover (13.08). ``declare`` makes a model's declared attack with it."""
 
-    __slots__ = ("weapon", "target", "view", "heavy", "lance", "fail_below", "target_models",
-                 "per_model", "alike")
+    __slots__ = ("weapon", "target", "uid", "view", "hit_bonus", "wound_bonus", "fail_below",
+                 "target_models", "per_model", "alike", "applying", "_declared", "_damaged", "_last")
 
     def __init__(self, targets: ShootPlanTargets, w: WeaponProfile, t: int):
         self.weapon, self.target = w, t
+        self.uid = esper.component_for_entity(t, Unit).id
         self.view = view = targets.view(t)
         self.target_models = view.count
-        names = w.names  # (the rules below first ask for their ability: skip those it lacks)
-        self.heavy = ()
-        if "HEAVY" in names and targets.heavy_ok and AB.has(w.abilities, "HEAVY", W.unit_keywords(t)):
-            self.heavy = (("[HEAVY] (24.16)", +1),)
-        self.lance = lance_modifier(w, targets.unit_ent, t) if "LANCE" in names else ()
+        self.applying = applying(w.abilities, W.unit_keywords(t), W.has_character(t)) if w.abilities else ()
+        # (a model's 04.02 answer, its 24.39 modifier) -> the first such model's declaration
+        self._declared: dict[tuple, Declared] = {}
+        self._last: tuple = (None, None, None)  # the last (answer, 24.39 modifier, declaration)
+        self._damaged = targets.shooters.damaged
+        effects = w.effects  # (the rules below first ask for their hook: skip those it lacks)
+        self.hit_bonus = self.wound_bonus = ()
+        if Hook.PLAN_MODIFIER in effects:
+            self.hit_bonus = plan_modifiers(w, "hit", {"stationary": targets.stationary}, t)
+            self.wound_bonus = wound_modifiers_at(w, targets.unit_ent, t)
         self.fail_below = (indirect_fail_below(targets.battle, targets.unit_ent, t, targets.stype, w)
-                           if "INDIRECT FIRE" in names else 0)
+                           if Hook.INDIRECT in effects else 0)
         half, rng = w.range / 2, w.range
         shooters = targets.shooters
         if view.all_lone_operatives:
@@ -307,3 +314,30 @@ class WeaponAt:
                 hit = answers[key] = SH.ranged_target_answer(facts)
             per_model.append((hit[0], hit[1], _COVER if covered else (), d <= half))
         self.per_model = per_model
+
+    def declare(self, i: int, m: int, mid: str) -> Declared:
+        """04.02 The ``i``-th shooting model (``m``, ``mid``) declares its attacks with this
+        weapon at this target: PlanError if the target is illegal for it; otherwise its
+        modifiers (04.02's, the weapon's bonus, 24.39 for a model low on wounds, 13.08 cover)
+        and its attack key (04.03). Worked out once per distinct answer; the models sharing
+        an answer get copies of one declaration (Declared.for_model)."""
+        answer = self.per_model[i]
+        damaged = damaged_modifier(m) if self._damaged[i] else ()
+        if answer is self._last[0] and damaged == self._last[1]:  # (models share answers: alike)
+            return self._last[2].for_model(m, mid)
+        proto = self._declared.get((answer, damaged))
+        if proto is None:
+            problem, hit_mods, skill_mods, half = answer
+            if problem:
+                raise PlanError(f"{mid} {self.weapon.name} -> {self.uid}: {problem}")
+            hit_mods = hit_mods + damaged + self.hit_bonus
+            w = self.weapon
+            key = attack_key(w, self.applying, half, skill_mods, hit_mods, self.wound_bonus, (), self.fail_below)
+            proto = self._declared[(answer, damaged)] = Declared(
+                model=m, model_id=mid, weapon=w, target=self.target, hit_mods=hit_mods, skill_mods=skill_mods,
+                half_range=half, target_models=self.target_models, wound_mods=self.wound_bonus,
+                fail_below=self.fail_below, abilities=w.abilities, key=key)
+            self._last = (answer, damaged, proto)
+            return proto
+        self._last = (answer, damaged, proto)
+        return proto.for_model(m, mid)

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 __all__ = ["Dice", "ForcedDice", "DiceExpr", "DiceExhausted", "parse_dice_expr"]
 
@@ -88,9 +87,9 @@ class ForcedDice(Dice):
 _DICE_RE = re.compile(r"^\s*(?:(\d*)\s*[dD]\s*(3|6))?\s*(?:([+])?\s*(\d+))?\s*$")
 
 
-@dataclass(frozen=True, slots=True)
-class DiceExpr:
-    """02.02.03 A characteristic that may be random: ``n``D``sides`` + ``k`` (sides 0 = fixed)."""
+class DiceExpr(NamedTuple):
+    """02.02.03 A characteristic that may be random: ``n``D``sides`` + ``k`` (sides 0 = fixed).
+    (A named tuple: immutable, and hashed at C speed inside the attack keys that hold it.)"""
 
     n: int = 0
     sides: int = 0

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sim.rules.abilities import Hook, effects_of
 from sim.rules.dice import DiceExpr
-
-# 04.03 step 2: the abilities that can add attack dice to a weapon's A ([RAPID FIRE X] 24.30,
-# [BLAST X] 24.05, [CLEAVE X] 24.06)
-ADDS_DICE = frozenset({"RAPID FIRE", "BLAST", "CLEAVE"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,22 +26,34 @@ class WeaponProfile:
     abilities: tuple = ()
     abilities_text: str = field(default="", compare=False)
     names: frozenset = field(default=frozenset(), init=False, compare=False, repr=False)
+    # what its abilities do: their hooks (sim.rules.abilities.hooks), for the rules to ask
+    effects: frozenset = field(default=frozenset(), init=False, compare=False, repr=False)
     # A when it is fixed and no ability of the weapon can add attack dice (04.03 step 2), else
     # None: the number of dice the weapon always contributes to a pool (unless split, 04.03)
     plain_A: int | None = field(default=None, init=False, compare=False, repr=False)
+    # (worked out once: plans key their caches by profile, and a profile's fields take a dozen
+    # Python-level hashes to hash again)
+    _hash: int = field(default=0, init=False, compare=False, repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "names", frozenset(a.name for a in self.abilities))
-        if not self.A.is_random and not self.names & ADDS_DICE:
+        object.__setattr__(self, "effects", effects_of(self.abilities))
+        object.__setattr__(self, "_hash", hash((self.name, self.range, self.A, self.skill, self.S, self.AP,
+                                                self.D, self.abilities)))
+        if not self.A.is_random and Hook.ADDS_DICE not in self.effects:
             object.__setattr__(self, "plain_A", self.A.k)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def is_melee(self) -> bool:
         return self.range is None
 
-    def has(self, name: str) -> bool:
-        """True if the weapon carries an ability of this canonical name (ignoring conditions)."""
-        return name in self.names
+    def has(self, hook: str) -> bool:
+        """True if one of the weapon's abilities has this hook (sim.rules.abilities.Hook),
+        ignoring 24.01 conditions."""
+        return hook in self.effects
 
 
 @dataclass(frozen=True, slots=True)

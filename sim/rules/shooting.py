@@ -7,6 +7,15 @@ import functools
 from types import MappingProxyType
 from typing import Mapping, NamedTuple, Sequence
 
+from sim.rules.abilities import Hook, tag, with_hook
+
+# the abilities these rules name in their reasons, as datasheets print them
+_ASSAULT_TAG = tag(Hook.SHOOTS_AFTER_ADVANCING)
+_CQ_TAG = tag(Hook.CLOSE_QUARTERS)
+_CQ_TAGS = "/".join(f"[{n}]" for n in (with_hook(Hook.CLOSE_QUARTERS).name, *with_hook(Hook.CLOSE_QUARTERS).aliases))
+_INDIRECT_TAG = tag(Hook.INDIRECT)
+_NOT_AT_ENGAGED_TAG = tag(Hook.NOT_AT_ENGAGED)
+
 NORMAL = "normal"
 ASSAULT = "assault"
 CLOSE_QUARTERS = "close-quarters"
@@ -44,16 +53,16 @@ def shooting_type_eligibility(f: ShooterFacts) -> Mapping[str, str | None]:
     # 10.05 assault: unengaged, advanced, has an [ASSAULT] weapon
     out[ASSAULT] = ("engaged (10.05 needs an unengaged unit)" if f.engaged
                     else "did not advance this turn (10.05)" if not f.advanced
-                    else "no [ASSAULT] weapon (10.05)" if not f.has_assault else None)
+                    else f"no {_ASSAULT_TAG} weapon (10.05)" if not f.has_assault else None)
     # 10.06 close-quarters: engaged, did not advance, CQ weapon or MONSTER/VEHICLE
     out[CLOSE_QUARTERS] = ("not engaged (10.06 needs an engaged unit)" if not f.engaged
                            else "advanced this turn (10.06)" if f.advanced
-                           else "no [CLOSE-QUARTERS]/[PISTOL] weapon and not MONSTER/VEHICLE (10.06)"
+                           else f"no {_CQ_TAGS} weapon and not MONSTER/VEHICLE (10.06)"
                            if not (f.has_close_quarters or f.monster_or_vehicle) else None)
     # 10.07 indirect: unengaged, did not advance, has an [INDIRECT FIRE] weapon
     out[INDIRECT] = ("engaged (10.07 needs an unengaged unit)" if f.engaged
                      else "advanced this turn (10.07)" if f.advanced
-                     else "no [INDIRECT FIRE] weapon (10.07)" if not f.has_indirect else None)
+                     else f"no {_INDIRECT_TAG} weapon (10.07)" if not f.has_indirect else None)
     return MappingProxyType(out)
 
 
@@ -64,6 +73,14 @@ def default_shooting_type(eligibility: dict[str, str | None]) -> str | None:
         if eligibility.get(t) is None:
             return t
     return None
+
+
+def weapon_facts(weapon) -> tuple[str, bool, bool, bool]:
+    """What weapon_selection_problem needs of a weapon profile: (name, close-quarters, may fire
+    after advancing, melee), from its abilities' hooks (24.07, 24.04)."""
+    effects = weapon.effects
+    return (weapon.name, Hook.CLOSE_QUARTERS in effects, Hook.SHOOTS_AFTER_ADVANCING in effects,
+            weapon.is_melee)
 
 
 def weapon_selection_problem(shooting_type: str, model_monster_or_vehicle: bool,
@@ -82,20 +99,20 @@ def weapon_selection_problem(shooting_type: str, model_monster_or_vehicle: bool,
     if shooting_type == ASSAULT:
         for name, _cq, assault, _m in weapons:
             if not assault:
-                return f"{name} has no [ASSAULT]: assault shooting fires only [ASSAULT] weapons (10.05)"
+                return f"{name} has no {_ASSAULT_TAG}: assault shooting fires only {_ASSAULT_TAG} weapons (10.05)"
     if model_monster_or_vehicle:
         return None
     if shooting_type == CLOSE_QUARTERS:
         for name, cq, _a, _m in weapons:
             if not cq:
-                return (f"{name} is not [CLOSE-QUARTERS]: in close-quarters shooting only "
+                return (f"{name} is not {_CQ_TAG}: in close-quarters shooting only "
                         f"MONSTER/VEHICLE models fire other weapons (10.06)")
         return None
     kinds = {cq for _n, cq, _a, _m in weapons}
     if len(kinds) > 1:
         cq = [n for n, c, _a, _m in weapons if c]
         other = [n for n, c, _a, _m in weapons if not c]
-        return (f"a model picks either its [CLOSE-QUARTERS] weapons ({', '.join(cq)}) or its other "
+        return (f"a model picks either its {_CQ_TAG} weapons ({', '.join(cq)}) or its other "
                 f"ranged weapons ({', '.join(other)}), never both (24.07)")
     return None
 
@@ -137,13 +154,13 @@ def ranged_target_problem(f: RangedTargetFacts) -> str | None:
             return ("close-quarters shooting: non-MONSTER/VEHICLE models fire only at units "
                     "engaged with their unit (10.06)")
     if f.weapon_blast and f.target_engaged_with_shooter:
-        return "[BLAST] weapons never target a unit engaged with the shooting unit (10.06)"
+        return f"{_NOT_AT_ENGAGED_TAG} weapons never target a unit engaged with the shooting unit (10.06)"
     if f.target_engaged:
         if cq_shooting and f.target_engaged_with_shooter:
             return None
         if f.target_monster_or_vehicle:
             if f.weapon_blast:
-                return "[BLAST] weapons cannot target an engaged MONSTER/VEHICLE unit (17.03)"
+                return f"{_NOT_AT_ENGAGED_TAG} weapons cannot target an engaged MONSTER/VEHICLE unit (17.03)"
             return None
         return "engaged: ranged attacks need an unengaged target (04.02)"
     return None

@@ -12,7 +12,7 @@ import esper
 
 from sim.battle import Refusal
 from sim.commands import EndTurn
-from sim.components import Activation, ModelId, Unit
+from sim.components import Activation, ModelId, Stage, Unit
 from sim.replay.log import write_atomic
 from sim.sandbox.orders import FightOrder, ShootOrder
 
@@ -274,7 +274,7 @@ class ActionsMixin:
             return "..."
         uid = esper.component_for_entity(ent, Unit).id
         s = f"{uid} {act.kind}: stage {act.stage}"
-        if act.stage == "attacks" and act.pools and act.pool_index < len(act.pools):
+        if act.stage == Stage.ATTACKS and act.pools and act.pool_index < len(act.pools):
             p = act.pools[act.pool_index]
             s += f", pool {p.index + 1}/{len(act.pools)}, next step: {p.step}"
         return s

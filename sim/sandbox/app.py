@@ -18,7 +18,7 @@ from pygame_gui.elements import UIImage, UILabel, UISelectionList
 
 from sim.battle import Battle
 from sim import world as W
-from sim.components import Activation, Unit
+from sim.components import Activation, Stage, Unit
 from sim.replay.log import Recorder
 from sim.report import describe
 from sim.sandbox import dice_tray, overlays, panels
@@ -315,7 +315,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
             return
         b._enter()
         act = esper.try_component(b.activation_unit, Activation)
-        if act is None or act.stage != "attacks" or act.pool_index >= len(act.pools):
+        if act is None or act.stage != Stage.ATTACKS or act.pool_index >= len(act.pools):
             return
         pool = act.pools[act.pool_index]
         look.pool_target = esper.component_for_entity(pool.spec.target, Unit).id

@@ -17,6 +17,7 @@ from sim import world as W
 from sim.commands import Fight, Selection, Shoot
 from sim.components import Unit
 from sim.rules import shooting as SH
+from sim.rules.abilities import Hook, tag
 from sim.rules.profiles import WeaponProfile
 
 
@@ -38,7 +39,7 @@ class Slot:
 
     @property
     def cq(self) -> bool:
-        return self.weapon.has("CLOSE-QUARTERS")
+        return self.weapon.has(Hook.CLOSE_QUARTERS)
 
 
 def weapon_line(w: WeaponProfile) -> str:
@@ -180,10 +181,10 @@ class ShootOrder(Order):
         """Why this weapon can never be selected under the chosen type (for a disabled toggle)."""
         if self.type is None:
             return "choose a shooting type first"
-        if self.battle.units and s.weapon.has("ONE SHOT"):
+        if self.battle.units and s.weapon.has(Hook.ONCE_PER_BATTLE):
             used = W.unit_state(self.unit_ent).used_one_shot
             if f"{s.model}:{s.weapon.name}" in used:
-                return f"{s.weapon.name} is [ONE SHOT] and was already fired (24.26)"
+                return f"{s.weapon.name} is {tag(Hook.ONCE_PER_BATTLE)} and was already fired (24.26)"
         return SH.weapon_selection_problem(self.type, self.mv[s.model], [_wtuple(s.weapon)])
 
     def _model_problem(self, mid: str, idx: list[int]) -> str | None:
@@ -245,22 +246,22 @@ class FightOrder(Order):
             first = True
             for w in W.weapons_of(m):
                 if w.is_melee:
-                    sel = w.has("EXTRA ATTACKS") or first
-                    if not w.has("EXTRA ATTACKS"):
+                    sel = w.has(Hook.EXTRA_WEAPON) or first
+                    if not w.has(Hook.EXTRA_WEAPON):
                         first = False
                     self.slots.append(Slot(mid, m, _model_name(battle, mid), w, selected=sel))
 
     def toggle(self, i: int) -> str | None:
         """04.01: exactly one melee weapon per model, besides its [EXTRA ATTACKS] weapons."""
         s = self.slots[i]
-        if s.weapon.has("EXTRA ATTACKS"):
+        if s.weapon.has(Hook.EXTRA_WEAPON):
             s.selected = not s.selected
             if not s.selected:
                 s.target = None
         elif not s.selected:
             for j in self.model_slots(s.model):
                 o = self.slots[j]
-                if not o.weapon.has("EXTRA ATTACKS") and o.selected:
+                if not o.weapon.has(Hook.EXTRA_WEAPON) and o.selected:
                     o.selected, o.target = False, None
             s.selected = True
             self.message = f"{s.model} fights with {s.weapon.name} (one melee weapon per model, 04.01)"
@@ -374,7 +375,7 @@ class FightOrder(Order):
 
 
 def _wtuple(w: WeaponProfile):
-    return (w.name, w.has("CLOSE-QUARTERS"), w.has("ASSAULT"), w.is_melee)
+    return SH.weapon_facts(w)
 
 
 def _model_name(battle, mid: str) -> str:

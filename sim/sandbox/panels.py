@@ -10,7 +10,7 @@ import esper
 
 from sim import world as W
 from sim.components import Stats, Unit
-from sim.rules.abilities import ABILITY_HELP
+from sim.rules.abilities import ABILITY_HELP, Hook, tag
 from sim.rules.shooting import SHOOTING_TYPES
 from sim.sandbox.orders import FightOrder, ShootOrder, weapon_line
 
@@ -281,7 +281,7 @@ def _decision(flow, sb) -> None:
     elif req.kind == "psychic":
         chosen = sb.decision_state.setdefault("psychic", list(req.default))
         mods = dict((s, v) for s, v in req.context.get("modifiers", []))
-        flow.para("Toggle the modifiers this [PSYCHIC] attack ignores (24.29):", "#muted")
+        flow.para(f"Toggle the modifiers this {tag(Hook.IGNORES_MODIFIERS)} attack ignores (24.29):", "#muted")
         for opt in req.options:
             v = mods.get(opt)
             text = f"ignore {opt}" + (f" ({v:+d})" if v is not None else "")

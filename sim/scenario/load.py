@@ -11,6 +11,7 @@ from pathlib import Path
 
 from sim.rules import geometry
 from sim.rules.abilities import AbilityError, parse_unit_abilities, parse_weapon_abilities
+from sim.rules.abilities import Hook, effects_of
 from sim.rules.dice import parse_dice_expr
 from sim.rules.profiles import ModelProfile, WeaponProfile
 from sim.scenario.errors import ScenarioError
@@ -126,8 +127,9 @@ def _weapons(top: Reader) -> dict[str, WeaponProfile]:
         except AbilityError as e:
             raise ScenarioError(top.file, r.at("abilities"), "known weapon abilities",
                                 f"{e.message} (weapon {name!r}, token {e.token!r})") from None
-        torrent = any(a.name == "TORRENT" for a in abilities)
-        if skill is None and not torrent:
+        # 24.37: a weapon that hits automatically needs no BS/WS
+        automatic = Hook.AUTOMATIC_HITS in effects_of(abilities)
+        if skill is None and not automatic:
             raise ScenarioError(top.file, r.at(skill_key), f"{skill_key} (2 to 6, for 2+ to 6+)", "<missing>")
         if skill is not None and not 2 <= skill <= 6:
             r.fail(f"{skill_key} from 2 to 6 (2+..6+, 02.02.01)", skill, skill_key)

@@ -8,16 +8,22 @@ import esper
 
 from sim import events as ev
 from sim import world as W
-from sim.components import Activation, Unit
+from sim.components import Activation, Stage, Unit
+from sim.rules.abilities import Hook
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 
 DEADLY_DEMISE_RANGE = 6.0
 
 
+# (the stages and steps as module constants: reading an enum member is a look-up on its class,
+# five times a global's cost, and every tick reads them)
+_CLEANUP = Stage.CLEANUP
+
+
 class CasualtySystem(esper.Processor):
     def process(self, battle) -> None:
         act = battle.activation
-        if act is None or act.stage != "cleanup":
+        if act is None or act.stage != _CLEANUP:
             return
         ent = battle.activation_unit
         casualties = W.casualties()
@@ -48,7 +54,7 @@ class CasualtySystem(esper.Processor):
         6" of it suffers X mortal wounds (a random X is rolled for each unit). Returns whether
         any unit suffered them (only then can more models have been destroyed)."""
         abilities = W.model_abilities(e)
-        dd = next((a for a in abilities if a.name == "DEADLY DEMISE"), None) if abilities else None
+        dd = next((a for a in abilities if Hook.EXPLODES in a.spec.hooks), None) if abilities else None
         if dd is None:
             return False
         mid = W.model_id(e)

@@ -7,7 +7,13 @@ import esper
 from sim import events as ev
 from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Shoot
-from sim.components import Activation, Position, Stats
+from sim.components import Activation, Position, Stage, Stats
+
+
+# (the stages and steps as module constants: reading an enum member is a look-up on its class,
+# five times a global's cost, and every tick reads them)
+_TYPE = Stage.TYPE
+_WEAPONS = Stage.WEAPONS
 
 
 class CommandSystem(esper.Processor):
@@ -19,14 +25,14 @@ class CommandSystem(esper.Processor):
             ent = battle.units[cmd.unit]
             battle.turn_dirty[ent] = None
             W.unit_state(ent).selected_to_shoot = True
-            battle.activation = Activation("shoot", cmd, "type")
+            battle.activation = Activation("shoot", cmd, _TYPE)
             esper.add_component(ent, battle.activation)
             battle.activation_unit = ent
         elif isinstance(cmd, Fight):
             ent = battle.units[cmd.unit]
             battle.turn_dirty[ent] = None
             W.unit_state(ent).selected_to_fight = True
-            battle.activation = Activation("fight", cmd, "weapons")
+            battle.activation = Activation("fight", cmd, _WEAPONS)
             esper.add_component(ent, battle.activation)
             battle.activation_unit = ent
         elif isinstance(cmd, Move):

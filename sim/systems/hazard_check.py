@@ -7,9 +7,16 @@ import esper
 
 from sim import events as ev
 from sim import world as W
-from sim.components import Unit
+from sim.components import Stage, Unit
+from sim.rules.abilities import Hook
 from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
 from sim.systems.mortal_wounds import suffer_mortal_wounds
+
+
+# (the stages and steps as module constants: reading an enum member is a look-up on its class,
+# five times a global's cost, and every tick reads them)
+_CLEANUP = Stage.CLEANUP
+_HAZARD = Stage.HAZARD
 
 
 def hazardous_count(declared) -> int:
@@ -19,7 +26,7 @@ def hazardous_count(declared) -> int:
     seen: set[tuple[int, str]] = set()
     n = 0
     for d in declared:
-        if "HAZARDOUS" not in d.weapon.names:  # (WeaponProfile.has, inline: it runs per weapon)
+        if Hook.HAZARD_ROLL not in d.weapon.effects:  # (WeaponProfile.has, inline: it runs per weapon)
             continue
         if d.split:
             if (d.model, d.weapon.name) in seen:
@@ -32,11 +39,11 @@ def hazardous_count(declared) -> int:
 class HazardCheckSystem(esper.Processor):
     def process(self, battle) -> None:
         act = battle.activation
-        if act is None or act.stage != "hazard":
+        if act is None or act.stage != _HAZARD:
             return
         ent = battle.activation_unit
-        act.stage = "cleanup"
-        if act.weapon_abilities is not None and "HAZARDOUS" not in act.weapon_abilities:
+        act.stage = _CLEANUP
+        if act.weapon_effects is not None and Hook.HAZARD_ROLL not in act.weapon_effects:
             return  # (no weapon selected is [HAZARDOUS]: nothing to count)
         n = hazardous_count(act.declared)
         if n == 0:

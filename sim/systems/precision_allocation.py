@@ -11,10 +11,18 @@ import esper
 
 from sim import events as ev
 from sim import world as W
-from sim.components import Character, Unit, Wounds
+from sim.components import Character, Stage, Unit, Wounds
 from sim.decisions import PENDING, DecisionRequest
+from sim.rules import abilities as AB
+from sim.rules.abilities import Hook
 
 DECLINE = "decline"
+_PRECISION = AB.with_hook(Hook.PRECISION)  # (its record, for the question's wording)
+
+
+# (the stages and steps as module constants: reading an enum member is a look-up on its class,
+# five times a global's cost, and every tick reads them)
+_ATTACKS = Stage.ATTACKS
 
 
 def visible_characters(battle, attackers, target: int) -> list[str]:
@@ -39,7 +47,7 @@ def default_precision(battle, options: list[str]) -> str:
 class PrecisionAllocationSystem(esper.Processor):
     def process(self, battle) -> None:
         act = battle.activation
-        if act is None or act.stage != "attacks" or act.pool_index >= len(act.pools):
+        if act is None or act.stage != _ATTACKS or act.pool_index >= len(act.pools):
             return
         ent = battle.activation_unit
         pool = act.pools[act.pool_index]
@@ -56,7 +64,7 @@ class PrecisionAllocationSystem(esper.Processor):
         owner = esper.component_for_entity(ent, Unit).owner
         req = DecisionRequest("precision", f"pool {pool.index}", owner, chars + [DECLINE],
                               default_precision(battle, chars),
-                              prompt=f"[PRECISION]: pick a visible CHARACTER in {tunit} (24.28)")
+                              prompt=f"{_PRECISION.tag}: pick a visible CHARACTER in {tunit} ({_PRECISION.section})")
         ans = battle.decide(req)
         if ans is PENDING:
             return

@@ -6,14 +6,20 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim.components import Unit
+from sim.components import Stage, Unit
 from sim.plan.shoot import shooting_type_choice
+
+
+# (the stages and steps as module constants: reading an enum member is a look-up on its class,
+# five times a global's cost, and every tick reads them)
+_TYPE = Stage.TYPE
+_WEAPONS = Stage.WEAPONS
 
 
 class ShootingTypeSystem(esper.Processor):
     def process(self, battle) -> None:
         act = battle.activation
-        if act is None or act.stage != "type":
+        if act is None or act.stage != _TYPE:
             return
         ent = battle.activation_unit
         if battle.validated is not None and battle.validated[0] is act.command:
@@ -28,4 +34,4 @@ class ShootingTypeSystem(esper.Processor):
         battle.record({"type": ev.SHOOTING_TYPE, "unit": esper.component_for_entity(ent, Unit).id,
                        "shooting_type": act.shooting_type, "requested": act.command.type,
                        "eligible": eligible, "reasons": reasons})
-        act.stage = "weapons"
+        act.stage = _WEAPONS

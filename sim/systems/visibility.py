@@ -14,6 +14,7 @@ import numpy as np
 from sim import world as W
 from sim.components import ModelId, Unit, UnitMember
 from sim.rules import abilities as AB
+from sim.rules.abilities import Hook
 from sim.rules.visibility import benefit_of_cover as cover_rule
 from sim.rules.visibility_index import ModelEntry, VisibilityIndex
 
@@ -31,7 +32,7 @@ def _cover_answers(stealth: bool, indirect: bool) -> tuple[bool, bool]:
 
 def _lone_operative(abilities) -> float | None:
     for a in abilities:
-        if a.name == "LONE OPERATIVE":
+        if Hook.DETECTION_LIMIT in a.spec.hooks:
             return float(a.value)
     return None
 
@@ -119,14 +120,14 @@ class BattleVisibility:
         """13.08 for one attacking model: every model of the target qualifies (in a terrain area
         as INFANTRY/BEASTS/SWARM, or not fully visible because of terrain); Stealth (24.33) and
         indirect shooting (10.07) grant it; [IGNORES COVER] (24.18) removes it."""
-        if weapon.has("IGNORES COVER") and AB.has(weapon.abilities, "IGNORES COVER",
-                                                  W.unit_keywords(target_unit)):  # 24.01
+        if weapon.has(Hook.DENIES_COVER) and AB.first_with(weapon.abilities, Hook.DENIES_COVER,
+                                                           W.unit_keywords(target_unit)):  # 24.01
             return False
         lv, stealth = self._target(target_unit)
         if not lv.slots:
             return False
         flags = self.index.row_cover(self.index.row[observer])[lv.index].tolist()
-        return cover_rule(flags, stealth, shooting_type == "indirect" and weapon.has("INDIRECT FIRE"), False)
+        return cover_rule(flags, stealth, shooting_type == "indirect" and weapon.has(Hook.INDIRECT), False)
 
     def lone_operative_beyond_rows(self, observers, target_unit: int) -> list[bool]:
         """lone_operative_beyond for several observers at once (their index rows: a
@@ -143,13 +144,13 @@ class BattleVisibility:
         """benefit_of_cover for several attacking models at once (their index rows: a
         ``W.Living.index``), read as one block of the cover rows; the answer for each is the
         13.08 rule's for its flags."""
-        if "IGNORES COVER" in weapon.names and AB.has(weapon.abilities, "IGNORES COVER",
-                                                      W.unit_keywords(target_unit)):  # 24.01
+        if Hook.DENIES_COVER in weapon.effects and AB.first_with(weapon.abilities, Hook.DENIES_COVER,
+                                                                 W.unit_keywords(target_unit)):  # 24.01
             return [False] * W.index_size(observers)
         lv, stealth = self._target(target_unit)
         if not lv.slots:
             return [False] * W.index_size(observers)
-        yes, no = _cover_answers(stealth, shooting_type == "indirect" and weapon.has("INDIRECT FIRE"))
+        yes, no = _cover_answers(stealth, shooting_type == "indirect" and weapon.has(Hook.INDIRECT))
         if yes == no:  # (Stealth or indirect shooting: the models' flags change nothing)
             return [yes] * W.index_size(observers)
         # (the index keeps the cover rows current)

@@ -8,34 +8,34 @@ import esper
 
 from sim import events as ev
 from sim import world as W
-from sim.components import Unit
+from sim.components import Stage, Unit
 from sim.decisions import PENDING, DecisionRequest
 from sim.plan import plan_fight, plan_shoot
+from sim.plan.common import declared_key
 from sim.validate import distinct_weapons, one_shot_keys
 from sim.rules import abilities as AB
+from sim.rules.abilities import Hook
+
+
+# (the stages and steps as module constants: reading an enum member is a look-up on its class,
+# five times a global's cost, and every tick reads them)
+_ATTACKS = Stage.ATTACKS
+_WEAPONS = Stage.WEAPONS
 
 
 def default_duplicate(copies, target_keywords) -> str:
-    """24.02 default (Part A ruling 8): among the copies whose 24.01 condition the target meets,
-    for [ANTI] the lowest threshold whose keyword the target has, else the first; for numbered
-    abilities the highest fixed value; else the first."""
-    live = [a for a in copies if a.applies_to(target_keywords)] or list(copies)  # 24.01
-    if copies[0].name == "ANTI":
-        hits = [a for a in live if a.anti_matches(target_keywords)]
-        if hits:
-            return min(hits, key=lambda a: a.value).label()
-        return live[0].label()
-    copies = live
-    fixed = [a for a in copies if isinstance(a.value, int)]
-    if fixed:
-        return max(fixed, key=lambda a: a.value).label()
-    return copies[0].label()
+    """24.02 default (Part A ruling 8), as the label of the copy: sim.rules.abilities
+    .default_duplicate."""
+    return AB.default_duplicate(copies, target_keywords).label()
+
+
+_PSYCHIC = AB.with_hook(Hook.IGNORES_MODIFIERS)  # (its record, for the question's wording)
 
 
 class WeaponSelectionSystem(esper.Processor):
     def process(self, battle) -> None:
         act = battle.activation
-        if act is None or act.stage != "weapons":
+        if act is None or act.stage != _WEAPONS:
             return
         ent = battle.activation_unit
         weapons = None  # the distinct profiles declared, when the plan says (validated)
@@ -50,13 +50,13 @@ class WeaponSelectionSystem(esper.Processor):
         # the ability names of the weapons selected, to skip the passes below that cannot apply
         if weapons is None:
             weapons = distinct_weapons(act.declared)
-        if len(weapons) == 1:  # (the usual case: one profile, its own names)
-            names = weapons[0].names
-            duplicated = len(names) != len(weapons[0].abilities)
+        if len(weapons) == 1:  # (the usual case: one profile, its own hooks)
+            effects = weapons[0].effects
+            duplicated = len(weapons[0].names) != len(weapons[0].abilities)
         else:
-            names = frozenset().union(*(w.names for w in weapons))
+            effects = frozenset().union(*(w.effects for w in weapons))
             duplicated = any(len(w.names) != len(w.abilities) for w in weapons)
-        act.weapon_abilities = names
+        act.weapon_effects = effects
         # 24.02 duplicated abilities: one copy per weapon and target, chosen here.
         for d in act.declared if duplicated else ():
             # (a weapon has a duplicated ability only if it has fewer ability names than abilities)
@@ -87,26 +87,26 @@ class WeaponSelectionSystem(esper.Processor):
                         seen = True
                     kept.append(a)
                 d.abilities = tuple(kept)
-                d.like = None  # (changed after planning: keyed on its own)
+                d.key = declared_key(d)  # (its abilities changed after planning)
         # 24.29 [PSYCHIC]: which BS/WS and hit-roll modifiers to ignore.
-        for d in act.declared if "PSYCHIC" in names else ():
+        for d in act.declared if Hook.IGNORES_MODIFIERS in effects else ():
             mods = d.hit_mods + d.skill_mods
-            if d.target is None or not mods or not any(a.name == "PSYCHIC" for a in d.abilities):
+            if d.target is None or not mods or not AB.first_with(d.abilities, Hook.IGNORES_MODIFIERS):
                 continue
             key = f"{d.model_id} {d.weapon.name}"
             if key not in act.choices:
                 harmful = [s for s, v in mods if v < 0]
                 req = DecisionRequest(
                     "psychic", key, unit.owner, [s for s, _v in mods], harmful,
-                    prompt=f"{d.weapon.name} is [PSYCHIC]: ignore which modifiers? (24.29)",
+                    prompt=f"{d.weapon.name} is {_PSYCHIC.tag}: ignore which modifiers? ({_PSYCHIC.section})",
                     context={"modifiers": [[s, v] for s, v in mods]})
                 ans = battle.decide(req)
                 if ans is PENDING:
                     return
                 act.choices[key] = ans
             d.ignored = tuple(act.choices[key])
-            d.like = None  # (changed after planning: keyed on its own)
-        if "ONE SHOT" in names:
+            d.key = declared_key(d)  # (what it ignores changed after planning)
+        if Hook.ONCE_PER_BATTLE in effects:
             st = W.unit_state(ent)
             st.used_one_shot = st.used_one_shot | frozenset(one_shot_keys(act.declared, st.used_one_shot))
         target_ids = {None: None}  # target entity -> unit id, looked up once per target
@@ -117,4 +117,4 @@ class WeaponSelectionSystem(esper.Processor):
             selections.append([d.model_id, d.weapon.name, target_ids[d.target], d.attacks])
         battle.record({"type": ev.WEAPONS_SELECTED, "unit": unit.id, "kind": act.kind,
                        "selections": selections})
-        act.stage = "attacks"
+        act.stage = _ATTACKS

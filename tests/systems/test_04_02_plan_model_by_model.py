@@ -1,5 +1,5 @@
 """04.01/04.02 plan_shoot works out what models share once (loadouts, each weapon at each
-target, the last model's selection reused by a neighbour making the same one): the plan of a
+target with 04.02's answer for every model at once, each distinct attack key): the plan of a
 whole unit must be exactly the plans of its models one at a time, and a refusal must name
 the first model, in unit order, whose selection is illegal."""
 
@@ -39,10 +39,9 @@ def spec():
 
 
 def _plan(b, sels):
-    """The declared attacks, each as its fields' values but Declared.like (the mark of
-    declarations planned together, which only says which ones are alike)."""
+    """The declared attacks, each as its fields' values (its attack key included)."""
     b._enter()
-    return [astuple(d)[:-1] for d in plan_shoot(b, Shoot("sh", tuple(sels))).declared]
+    return [astuple(d) for d in plan_shoot(b, Shoot("sh", tuple(sels))).declared]
 
 
 def _whole_and_one_at_a_time(b, sels) -> tuple:
@@ -188,8 +187,9 @@ ALIKE_TARGETS = ["close", "mid", "near", "far", "behind", "wooded"]
 @pytest.mark.parametrize("w", ["rifle", "heavy gun"])
 @pytest.mark.parametrize("target", ALIKE_TARGETS)
 def test_alike_unit_plan_is_its_models_plans(target, w, lost):
-    """Alike models selecting one weapon at one target (planned at once, _plan_alike, when
-    04.02 answers them all alike): the same plan as model by model, or the same refusal."""
+    """Alike models selecting one weapon at one target (04.02 answered for all of them at once
+    when it answers them all alike, WeaponAt.alike): the same plan as model by model, or the
+    same refusal."""
     with Battle(_alike_spec(target)) as b:
         for mid in lost:
             kill(b, mid)
@@ -200,32 +200,24 @@ def test_alike_unit_plan_is_its_models_plans(target, w, lost):
         assert whole == alone
 
 
-def test_the_alike_cases_above_are_planned_at_once_or_model_by_model(monkeypatch):
-    """Each of the cases above goes the way it should: at once when 04.02 (range, half range,
-    visibility, cover) answers every model alike, model by model otherwise."""
-    from sim.plan import shoot
+def test_the_alike_cases_above_are_answered_at_once_or_model_by_model():
+    """Each of the cases above goes the way it should: 04.02 answered once for every model when
+    range, half range, visibility and cover are the same for all, model by model otherwise."""
+    from sim.plan.shoot_targets import ShootPlanTargets, shooters_of
 
-    taken = []
-    alike = shoot._plan_alike
-
-    def spy(*a):
-        taken.append("at once")  # (unless it answers None: then model by model)
-        plan = alike(*a)
-        if plan is None:
-            taken[-1] = "model by model"
-        return plan
-
-    monkeypatch.setattr(shoot, "_plan_alike", spy)
     ways = {}
     for target in ALIKE_TARGETS:
         with Battle(_alike_spec(target)) as b:
             b._enter()
-            taken.clear()
+            unit = b.units["sh"]
+            rifle = next(w for w in W.weapons_of(b.models["sh/1"]) if w.name == "rifle")
+            at = ShootPlanTargets(b, unit, "normal", shooters_of(unit), True).weapon_at(rifle, b.units[target])
             try:
                 _plan(b, [Selection(f"sh/{i}", "rifle", target) for i in range(1, 11)])
-                ways[target] = (taken[0], "legal")
+                legal = "legal"
             except Exception as e:  # noqa: BLE001
-                ways[target] = (taken[0], str(e))
+                legal = str(e)
+            ways[target] = ("at once" if at.alike is not None else "model by model", legal)
     assert ways == {"close": ("at once", "legal"), "wooded": ("at once", "legal"),
                     "mid": ("model by model", "legal"),
                     "near": ("model by model", "sh/10 rifle -> near: out of range"),

@@ -97,9 +97,10 @@ def test_24_29_no_modifiers_no_decision():
 
 
 def test_04_03_alike_models_that_ignore_different_modifiers_pool_apart():
-    """Both psykers select smite at the tank: planned alike (one Declared.like, one attack key
-    for both), until the psychic choice, made per model, differs: then each keeps the
-    modifiers it chose and they are two pools (checked to fail if the choice left the mark)."""
+    """Both psykers select smite at the tank: planned alike (one attack key for both), until the
+    psychic choice, made per model, differs: then each keeps the modifiers it chose, its key is
+    worked out again and they are two pools (checked to fail if Select Weapons kept the
+    plan's key)."""
     def choose(req):
         if req.kind == "psychic":
             return [COVER] if req.key.startswith("psy/1") else []
@@ -109,9 +110,9 @@ def test_04_03_alike_models_that_ignore_different_modifiers_pool_apart():
         cmd = Shoot("psy", (Selection("psy/1", "smite", "tank"), Selection("psy/2", "smite", "tank")))
         b.submit(cmd)
         declared = b.validated[2]
-        assert declared[0].like is not None and declared[0].like is declared[1].like
+        assert declared[0].key == declared[1].key
         b.resolve(choose)
-        assert declared[0].like is None and declared[1].like is None
+        assert declared[0].key != declared[1].key
         pools = of_type(b, "pool")
         assert [p["attackers"] for p in pools] == [["psy/1"], ["psy/2"]]
         assert [sorted(p["ignored"]) for p in pools] == [[COVER], []]

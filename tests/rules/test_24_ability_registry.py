@@ -1,0 +1,111 @@
+"""24 The ability registry (sim.rules.abilities.registry): one record per ability, the only
+place in the engine that names one. Every other module asks the records' hooks and functions."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from sim.plan.common import Declared
+from sim.rules import abilities as AB
+from sim.rules.abilities import Hook
+from sim.rules.abilities.registry import REGISTRY, WEAPON, tag, with_hook
+
+SIM = Path(__file__).resolve().parents[2] / "sim"
+REGISTRY_HOME = SIM / "rules" / "abilities"
+
+
+def _names() -> list[str]:
+    return sorted({*REGISTRY, *(a for r in REGISTRY.values() for a in r.aliases)}, key=len, reverse=True)
+
+
+def _code_strings(path: Path):
+    """The string constants of a module's code (docstrings left out: they cite rules for the
+    reader), with their line numbers."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docs.add(id(body[0].value))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            yield node.lineno, node.value
+
+
+def test_24_no_module_outside_the_registry_names_an_ability():
+    """An ability's name appears in the engine's code only in its registry record: the parser,
+    help text, planning, the attack sequence, the systems and the sandbox ask the records (by
+    hook), so adding an ability is one record. (Docstrings and comments may cite a rule.)"""
+    pattern = re.compile(r"(?<![A-Z])(" + "|".join(re.escape(n) for n in _names()) + r")(?![A-Z])")
+    found = []
+    for path in sorted(SIM.rglob("*.py")):
+        if REGISTRY_HOME in path.parents:
+            continue
+        for line, text in _code_strings(path):
+            m = pattern.search(text)
+            if m:
+                found.append(f"{path.relative_to(SIM.parent)}:{line}: {m.group(1)!r} in {text!r}")
+    assert found == []
+
+
+def test_24_the_name_check_would_see_a_name_in_code():
+    """(The check above can fail: a string naming an ability is found.)"""
+    src = 'x = "[BLAST] weapons never target"\n'
+    tree = ast.parse(src)
+    strings = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)]
+    pattern = re.compile(r"(?<![A-Z])(" + "|".join(re.escape(n) for n in _names()) + r")(?![A-Z])")
+    assert any(pattern.search(s) for s in strings)
+
+
+def test_24_every_record_is_complete_and_parses_as_printed():
+    for name, r in REGISTRY.items():
+        assert r.name == name and re.fullmatch(r"24\.\d\d", r.section) and r.rule.endswith(".")
+        assert AB.ABILITY_HELP[name] == (r.section, r.rule)
+        text = {"none": name, "count": f"{name} 2", "optional count": name, "dice": f"{name} D3",
+                "roll": f"{name} 5+", "inches": name, "wounds": f"{name} 3",
+                "keyword roll": f"{name}-VEHICLE 4+"}[r.value]
+        parse = AB.parse_weapon_abilities if r.scope == WEAPON else AB.parse_unit_abilities
+        (a,) = parse(text, "w")
+        assert a.spec is r and a.name == name
+        for alias in r.aliases:
+            assert parse(alias if r.value == "none" else text.replace(name, alias), "w")[0].spec is r
+
+
+def test_24_each_hook_a_rule_names_an_ability_by_has_one_record():
+    """Messages name an ability through the record that has the hook (tag, with_hook)."""
+    for hook in (Hook.NOT_AT_ENGAGED, Hook.CLOSE_QUARTERS, Hook.SHOOTS_AFTER_ADVANCING, Hook.INDIRECT,
+                 Hook.EXTRA_WEAPON, Hook.ONCE_PER_BATTLE, Hook.PRECISION, Hook.IGNORES_MODIFIERS,
+                 Hook.HAZARD_ROLL, Hook.DENIES_COVER):
+        r = with_hook(hook)
+        assert tag(hook) == f"[{r.name}]"
+    with pytest.raises(LookupError):
+        with_hook(Hook.ADDS_DICE)  # (three records add dice)
+
+
+def test_24_selection_only_abilities_never_split_a_pool():
+    """04.03: abilities the registry marks selection-only take no part in an attack's key."""
+    from sim.rules.dice import DiceExpr
+    from sim.rules.pools import effective_key
+
+    for r in REGISTRY.values():
+        if r.scope != WEAPON or r.value == "keyword roll":
+            continue
+        (a,) = AB.parse_weapon_abilities(r.name + (" 1" if r.value in ("count", "dice") else ""), "w")
+        key = effective_key(3, (), 4, 0, DiceExpr(0, 0, 1), (a,), ())
+        assert (key.abilities == ()) == r.selection_only, r.name
+
+
+def test_declared_for_model_copies_every_field():
+    """Declared.for_model: the same declaration for another model, every other field copied."""
+    values = {f.name: object() for f in fields(Declared)}
+    d = Declared(**values)
+    c = d.for_model("other", "other-id")
+    for f in fields(Declared):
+        want = {"model": "other", "model_id": "other-id"}.get(f.name, values[f.name])
+        assert getattr(c, f.name) is want, f.name
