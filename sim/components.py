@@ -159,7 +159,9 @@ class UnitState:
 
     advanced: bool = False
     fell_back: bool = False
-    moved: float = 0.0  # furthest any model moved this turn, inches ([HEAVY] 24.16)
+    moved: float = 0.0  # furthest any model moved in total this turn, inches ([HEAVY] 24.16)
+    move_type: str | None = None  # the move made this turn: "normal", "advance", "fall back" (09.02)
+    model_moved: dict[str, float] = field(default_factory=dict)  # each model's total this turn
     set_up_this_turn: bool = False
     charged: bool = False
     selected_to_shoot: bool = False

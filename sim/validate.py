@@ -10,6 +10,7 @@ from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Shoot
 from sim.components import Position, Stats
 from sim.plan import PlanError, plan_fight, plan_shoot
+from sim.rules import movement as MV
 from sim.rules.abilities import Hook, tag
 from sim.rules.allocation import allocation_groups, order_problems
 
@@ -80,14 +81,20 @@ def _one_shot(battle, unit: str, declared, weapons) -> None:
 
 
 def _check_move(battle, cmd: Move) -> None:
-    """09.05-09.07 A move: each model at most M (advance: M + 6 at most; the advance roll is
-    made when the move is applied), on the battlefield; normal and advance moves need an
-    unengaged unit and end unengaged; a fall-back move needs an engaged unit and ends unengaged."""
+    """09.05-09.07 A move: the unit's only move this turn (09.05.01, 09.02); each model at most
+    M (advance: M + 6 at most; the advance roll is made when the move is applied), on the
+    battlefield; normal and advance moves need an unengaged unit and end unengaged; a
+    fall-back move needs an engaged unit and ends unengaged."""
     if cmd.mode not in ("normal", "advance", "fall back"):
         raise PlanError(f"unknown move mode {cmd.mode!r} (expected normal, advance or fall back)")
     ent = battle.units.get(cmd.unit)
     if ent is None:
         raise PlanError(f"no unit {cmd.unit!r}")
+    st = W.unit_state(ent)
+    problem = MV.second_move_refusal(
+        cmd.unit, MV.move_made(st.move_type, st.advanced, st.fell_back, st.moved), cmd.mode)
+    if problem:
+        raise PlanError(problem)
     engaged = W.unit_engaged(ent)
     if cmd.mode == "fall back" and not engaged:
         raise PlanError("a fall-back move needs an engaged unit (09.07)")

@@ -49,19 +49,6 @@ def resolve_mortal_wounds(count: int, models: Sequence[TargetModel], remaining: 
     return steps
 
 
-def allocate_mortal_wounds(count: int, models: Sequence[TargetModel],
-                           remaining: dict[str, int]) -> list[tuple[str, int]]:
-    """06.02 resolve_mortal_wounds without Feel No Pain, as [(model id, wounds lost)] merged per
-    consecutive model."""
-    out: list[tuple[str, int]] = []
-    for rec in resolve_mortal_wounds(count, models, remaining):
-        if out and out[-1][0] == rec["model"]:
-            out[-1] = (rec["model"], out[-1][1] + 1)
-        else:
-            out.append((rec["model"], 1))
-    return out
-
-
 def hazard_failures(rolls: Sequence[int]) -> int:
     """06.03 Hazard roll: each result of 1-2 fails."""
     return sum(1 for r in rolls if r <= 2)

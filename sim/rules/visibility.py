@@ -16,6 +16,13 @@ Visibility from A to B (``model_visible``) is exact. "Fully visible" checks B's 
 exactly and its interior by samples (see sim.rules.los_kernels.footprint_fully_visible).
 Hidden (13.09) and Lone Operative (24.24) are applied on top of line of sight by
 ``visible_to``, so a change of hidden status needs no geometry.
+
+The scalar predicates here (``is_hidden``, ``detection_range``, ``visible_to``,
+``cover_qualifies``) are the rules' definitions. The battle's VisibilityIndex
+(sim.rules.visibility_index) answers them for every model and pair at once with numpy (it
+takes each model's detection ranges from ``detection_range``);
+tests/systems/test_13_09_index_matches_scalar_rules.py checks its answers equal these, pair
+by pair, on every shipped scenario before and after moves.
 """
 
 from __future__ import annotations

@@ -10,6 +10,11 @@ Holds, for models in a stable order (the order given), numpy bool matrices index
   (24.24) applied for enemy observers; recomputed from cached geometry, so changing who has
   made ranged attacks needs no geometry.
 
+``hidden``, ``visible`` and ``cover`` are the scalar rules of sim.rules.visibility
+(``is_hidden``, ``visible_to`` with ``detection_range``, ``cover_qualifies``) computed for
+all models at once; a test checks them equal to those rules on every shipped scenario
+(tests/systems/test_13_09_index_matches_scalar_rules.py).
+
 All three matrices are kept eagerly: ``full_recompute`` and ``update`` (only the rows and
 columns of moved models) resolve line of sight and fully visible together. Pairs are
 resolved in stages, all pairs at once (sim.rules.los_pairs): a "definitely blocked"
@@ -41,7 +46,7 @@ from sim.rules.los_pairs import (area_boxes, capsule_inputs, pack_area_edges, um
                                  within_candidates, within_pairs)
 from sim.rules.terrain import TerrainArea, model_within_area
 from sim.rules.visibility import (
-    DETECTION_RANGE, GONE_TO_GROUND_PENALTY, HIDEABLE, TerrainBlockers, clamp_range,
+    DETECTION_RANGE, HIDEABLE, TerrainBlockers, clamp_range, detection_range,
 )
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
@@ -123,7 +128,12 @@ class VisibilityIndex:
         self.hideable = np.array([bool(HIDEABLE.intersection(m.keywords)) for m in self.models])
         self.lo_x = np.array([np.inf if (m.lone_operative is None or m.attached)
                               else clamp_range(m.lone_operative) for m in self.models])
-        self.det_base = np.array([m.detection_base for m in self.models], dtype=float)
+        # 13.09 / 13.11.01 each model's detection range, in plain sight and gone to ground: the
+        # rule's own answers (detection_range), fixed for the index's life
+        self.det_full = np.array([detection_range(False, m.detection_base) for m in self.models],
+                                 dtype=float)
+        self.det_gone = np.array([detection_range(True, m.detection_base) for m in self.models],
+                                 dtype=float)
         self.attacked_units: set[str] = set()
         self.fps = [m.fp for m in self.models]
         self.los = np.zeros((n, n), dtype=bool)
@@ -457,8 +467,7 @@ class VisibilityIndex:
         if self._visible is None:
             hidden = self.hidden
             enemy = self.army[:, None] != self.army[None, :]
-            det_full = np.clip(self.det_base, 9.0, 30.0)[None, :]
-            det_gone = np.clip(self.det_base - GONE_TO_GROUND_PENALTY, 9.0, 30.0)[None, :]
+            det_full, det_gone = self.det_full[None, :], self.det_gone[None, :]
             self._ensure_dense(hidden[None, :] & enemy & self.los
                                & (self.dist > det_gone + EPS) & (self.dist <= det_full + EPS))
             gone = hidden[None, :] & ~self.full_dense    # (n, n) comparisons stay boolean

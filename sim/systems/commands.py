@@ -8,7 +8,7 @@ from sim import events as ev
 from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Shoot
 from sim.components import Activation, Position, Stage, Stats
-
+from sim.rules import movement as MV
 
 # (the stages and steps as module constants: reading an enum member is a look-up on its class,
 # five times a global's cost, and every tick reads them)
@@ -53,6 +53,8 @@ class CommandSystem(esper.Processor):
                 st.advanced = st.fell_back = st.charged = st.set_up_this_turn = False
                 st.selected_to_shoot = st.selected_to_fight = False
                 st.moved = 0.0
+                st.move_type = None
+                st.model_moved = {}
                 if st.ranged_attacks_last_turn:
                     battle.turn_dirty[ent] = None  # (rolls over at the next end of turn)
             battle.turn += 1
@@ -67,6 +69,7 @@ class CommandSystem(esper.Processor):
         st = W.unit_state(ent)
         moved = []
         final = []
+        distances = []
         allowance = None
         if cmd.mode == "advance":
             (roll,) = battle.dice.d6(1, "advance roll")  # 09.06: M + D6
@@ -81,10 +84,14 @@ class CommandSystem(esper.Processor):
                     f = limit / dist
                     x, y = round(pos.x + (x - pos.x) * f, 6), round(pos.y + (y - pos.y) * f, 6)
                     dist = limit
-            st.moved = max(st.moved, dist)
             W.move_model(m, x, y)
             moved.append(m)
             final.append([mid, x, y])
+            distances.append((mid, dist))
+        # 24.16 "moved": each model's total this turn; the unit's furthest-moving model counts
+        st.model_moved, furthest = MV.add_move(st.model_moved, distances)
+        st.moved = max(st.moved, furthest)
+        st.move_type = cmd.mode
         if cmd.mode == "advance":
             st.advanced = True
         elif cmd.mode == "fall back":

@@ -93,7 +93,9 @@ class WeaponSelectionSystem(esper.Processor):
             mods = d.hit_mods + d.skill_mods
             if d.target is None or not mods or not AB.first_with(d.abilities, Hook.IGNORES_MODIFIERS):
                 continue
-            key = f"{d.model_id} {d.weapon.name}"
+            # one decision per declared attack (model, weapon, target): each target brings its
+            # own modifiers, so its own default (Part A ruling 7)
+            key = f"{d.model_id} {d.weapon.name} -> {esper.component_for_entity(d.target, Unit).id}"
             if key not in act.choices:
                 harmful = [s for s, v in mods if v < 0]
                 req = DecisionRequest(

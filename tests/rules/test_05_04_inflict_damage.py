@@ -196,6 +196,20 @@ def test_24_12_feel_no_pain_per_wound():
     assert (out[0]["damage"], out[0]["lost"], out[0]["fnp"]) == (3, 1, [5, 2, 6])
 
 
+def test_24_12_feel_no_pain_stops_when_the_model_is_destroyed():
+    """Feel No Pain is rolled one wound at a time and stops once the model has no wounds left:
+    the rest of that attack's damage is lost unrolled and does not carry to the next model
+    (the README's ruling says so). D3 damage 3 on a 1-wound model, FNP 5+: a 5 saves the first
+    wound, a 2 loses the second and destroys it; the third wound is not rolled for."""
+    models = [M("a", W=1), M("b", W=1)]
+    st_, Sv, InSv = setup(models, fnp={"a": 5, "b": 5})
+    dice = ForcedDice([5, 2, 6])
+    out = inflict_damage(P(D=3), [1], st_, dice, Sv, InSv)
+    assert [(r["model"], r["damage"], r["fnp"], r["lost"], r["destroyed"]) for r in out] == [
+        ("a", 3, [5, 2], 1, True)]
+    assert st_.remaining == {"a": 0, "b": 1}
+
+
 # --- invariants -----------------------------------------------------------------------------
 
 @settings(max_examples=150)

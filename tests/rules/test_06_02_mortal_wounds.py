@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sim.rules.allocation import TargetModel
-from sim.rules.mortal import allocate_mortal_wounds, mortal_wound_target
+from sim.rules.mortal import mortal_wound_target, resolve_mortal_wounds
 
 
 def M(id, W=2, rem=None, char=False):
@@ -16,6 +16,18 @@ def M(id, W=2, rem=None, char=False):
 
 def rem_of(models):
     return {m.id: m.remaining for m in models}
+
+
+def losses(steps):
+    """resolve_mortal_wounds' records (one per mortal wound) as [(model id, wounds lost)],
+    merged per consecutive model."""
+    out = []
+    for s in steps:
+        if out and out[-1][0] == s["model"]:
+            out[-1] = (s["model"], out[-1][1] + s["lost"])
+        else:
+            out.append((s["model"], s["lost"]))
+    return out
 
 
 def test_06_02_order_wounded_non_character_first():
@@ -48,15 +60,16 @@ def test_06_02_spill_one_at_a_time_through_the_order():
     b 1, a 2, cap 2 (destroyed), the 6th and 7th are lost."""
     models = [M("cap", W=3, rem=2, char=True), M("a"), M("b", rem=1)]
     remaining = rem_of(models)
-    out = allocate_mortal_wounds(7, models, remaining)
-    assert out == [("b", 1), ("a", 2), ("cap", 2)]
+    out = resolve_mortal_wounds(7, models, remaining)
+    assert losses(out) == [("b", 1), ("a", 2), ("cap", 2)]
+    assert [s["destroyed"] for s in out] == [True, False, True, False, True]
     assert remaining == {"cap": 0, "a": 0, "b": 0}
 
 
 def test_06_02_partial_spill_leaves_wounded_model():
     models = [M("a", W=3), M("b", W=3)]
     remaining = rem_of(models)
-    assert allocate_mortal_wounds(4, models, remaining) == [("a", 3), ("b", 1)]
+    assert losses(resolve_mortal_wounds(4, models, remaining)) == [("a", 3), ("b", 1)]
     assert remaining == {"a": 0, "b": 2}
 
 
@@ -66,7 +79,7 @@ def test_06_02_invariants(specs, n):
     models = [TargetModel(f"m{i}", w, max(w - lost, 1), 3, None, ch) for i, (w, lost, ch) in enumerate(specs)]
     remaining = rem_of(models)
     total = sum(remaining.values())
-    out = allocate_mortal_wounds(n, models, remaining)
+    out = losses(resolve_mortal_wounds(n, models, remaining))
     assert all(v >= 0 for v in remaining.values())
     assert sum(k for _m, k in out) == min(n, total)
     # no CHARACTER model loses a wound while a non-CHARACTER model is alive
@@ -82,7 +95,6 @@ def test_24_12_feel_no_pain_is_rolled_per_mortal_wound():
     """06.02 + 24.12: each mortal wound goes to the model 06.02 picks and is offered to its Feel
     No Pain; a saved one is not lost and the next goes to the same (now or still wounded) model."""
     from sim.rules.dice import ForcedDice
-    from sim.rules.mortal import resolve_mortal_wounds
     models = [TargetModel("a", 2, 2, 3, None, False), TargetModel("b", 2, 2, 3, None, False)]
     remaining = {"a": 2, "b": 2}
     dice = ForcedDice([5, 2, 6, 1])  # FNP 5+: saved, lost, saved, lost

@@ -160,7 +160,13 @@ def test_move_by_dragging_submits_a_move(make):
     assert moved and moved[0]["unit"] == "snipers" and len(moved[0]["to"]) == 3
     x = sb.scene.models["snipers/1"].x
     assert abs(x - 13.0) < 0.2
-    # a drag further than M is clamped to M
+    # a second move in the same turn is refused, with the rule, and nothing moves (09.05.01)
+    a = d.model_pos("snipers/2")
+    d.drag(a, (a[0] + 2 * px, a[1]))
+    assert "09.05.01" in sb.status
+    assert len([e for e in sb.battle.events if e["type"] == "moved"]) == 1
+    # next turn (E): a drag further than M is clamped to M
+    d.key(pygame.K_e, "e")
     a = d.model_pos("snipers/2")
     d.drag(a, (a[0] + 20 * px, a[1]))
     last = [e for e in sb.battle.events if e["type"] == "moved"][-1]

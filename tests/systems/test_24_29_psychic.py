@@ -116,3 +116,27 @@ def test_04_03_alike_models_that_ignore_different_modifiers_pool_apart():
         pools = of_type(b, "pool")
         assert [p["attackers"] for p in pools] == [["psy/1"], ["psy/2"]]
         assert [sorted(p["ignored"]) for p in pools] == [[COVER], []]
+
+
+def test_24_29_one_model_two_targets_each_gets_its_own_default():
+    """A psyker carrying two smites fires one at the mob (only HEAVY's +1: nothing harmful) and
+    one at the tank (cover and 17.03, both -1). The decision is per declared attack (model,
+    weapon, target): the tank's attack ignores its own harmful modifiers by default, and does
+    not inherit the mob's empty answer (it did when the key was model and weapon only)."""
+    psykers = unit("psy", model((10, 10), ["smite", "smite"]))
+    mob = unit("mob", model((12, 20), ["claws"]))
+    brawlers = unit("brawlers", model((30, 27.5), ["claws"]))  # engaged with the tank
+    tank = unit("tank", model((30, 30), ["claws"], W=12, T=9, base_mm=60), keywords=("VEHICLE",),
+                abilities="Stealth")
+    sp = scenario(WEAPONS, [psykers, brawlers], [mob, tank])
+    with Battle(sp, dice=ForcedDice([1, 1])) as b:
+        b.run_command(Shoot("psy", (Selection("psy/1", "smite", "mob"),
+                                    Selection("psy/1", "smite", "tank"))))
+        pools = {p["target"]: p for p in of_type(b, "pool")}
+        # mob: BS3, +1 (HEAVY); tank: cover and 17.03 ignored, BS3, +1 (HEAVY)
+        assert (pools["mob"]["skill"], pools["mob"]["hit_mod"]) == (3, 1)
+        assert (pools["tank"]["skill"], pools["tank"]["hit_mod"]) == (3, 1)
+        assert sorted(pools["tank"]["ignored"]) == sorted([COVER, "engaged MONSTER/VEHICLE target (17.03)"])
+        asked = {e["key"]: sorted(e["answer"]) for e in of_type(b, "decision") if e["kind"] == "psychic"}
+        assert asked == {"psy/1 smite -> mob": [],
+                         "psy/1 smite -> tank": [COVER, "engaged MONSTER/VEHICLE target (17.03)"]}
