@@ -116,7 +116,8 @@ def describe(e: dict) -> str | None:
     if t == "turn":
         return f"== turn {e['turn']}"
     if t == "decision":
-        return f"     decision ({e['kind']}, player {e['player'] + 1}): {e['answer']}"
+        line = f"     decision ({e['kind']}, player {e['player'] + 1}): {e['answer']}"
+        return line + (f"\n       note: {e['note']}" if e.get("note") else "")
     return None
 
 

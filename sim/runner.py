@@ -7,6 +7,7 @@ import gc
 from contextlib import contextmanager
 
 from sim.battle import Battle, Refusal
+from sim.decisions import Scripted
 from sim.scenario.script import to_command
 
 
@@ -41,9 +42,11 @@ def frozen_heap():
 
 
 def answer_from(step_decisions: dict):
+    """A script step's answers: one per kind, standing for every request of that kind in the
+    step (fitted to each one, sim.decisions.Scripted); the default for the other kinds."""
     def answer(req):
         if req.kind in step_decisions:
-            return step_decisions[req.kind]
+            return Scripted(step_decisions[req.kind])
         return req.default
     return answer
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from sim.battle import Battle, Refusal
 from sim.commands import command_from_dict, command_to_dict
+from sim.decisions import Scripted
 from sim.runner import frozen_heap
 
 FORMAT = "sim-replay"
@@ -111,8 +112,21 @@ def resolve_scenario(log_path: Path, name: str) -> Path:
     raise LogError(f"{log_path}: the scenario {name!r} it was recorded from was not found")
 
 
+def logged_decisions(recs) -> dict[int, list]:
+    """The answers a log recorded, per command: each decision event's answer, or, where a
+    script's standing answer was fitted to the request (the event keeps it, with a note), that
+    answer again (sim.decisions.Scripted), so replaying fits it and reproduces the note."""
+    answers: dict[int, list] = {}
+    for r in recs:
+        if r["t"] == "event" and r["event"].get("type") == "decision":
+            e = r["event"]
+            answers.setdefault(r["n"], []).append(Scripted(e["scripted"]) if "scripted" in e else e["answer"])
+    return answers
+
+
 def logged_answers(values):
-    """Answer a command's decisions with the answers a log recorded for it, in order."""
+    """Answer a command's decisions with the answers a log recorded for it, in order
+    (logged_decisions)."""
     queue = list(values)
 
     def answer(req):
@@ -135,10 +149,7 @@ def replay(path: str | Path) -> tuple[int, Divergence | None]:
                        f"recorded (digest {head.get('digest', '?')[:12]}..., now {scenario.digest[:12]}...); "
                        f"re-record the log with 'sim run {head['scenario']} --log {path}'")
     commands = [r for r in recs if r["t"] == "command"]
-    answers: dict[int, list] = {}
-    for r in recs:
-        if r["t"] == "event" and r["event"].get("type") == "decision":
-            answers.setdefault(r["n"], []).append(r["event"]["answer"])
+    answers = logged_decisions(recs)
     with Battle(scenario, seed=head["seed"]) as battle, frozen_heap():
         rec = Recorder(battle, head["scenario"])
         for c in commands:

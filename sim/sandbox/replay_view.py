@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sim.battle import Refusal
 from sim.commands import command_from_dict
-from sim.replay.log import LogError, logged_answers, read_log, resolve_scenario
+from sim.replay.log import LogError, logged_answers, logged_decisions, read_log, resolve_scenario
 from sim.scenario.errors import ScenarioError
 from sim.scenario.load import load_scenario
 
@@ -30,12 +30,10 @@ class ReplayView:
                            f"was recorded")
         self.scenario_path = str(spath)
         self.commands = [command_from_dict(r["command"]) for r in recs if r["t"] == "command"]
-        self.answers: dict[int, list] = {}
+        self.answers: dict[int, list] = logged_decisions(recs)
         self.hashes: dict[int, str] = {}
         for r in recs:
-            if r["t"] == "event" and r["event"].get("type") == "decision":
-                self.answers.setdefault(r["n"], []).append(r["event"]["answer"])
-            elif r["t"] == "hash":
+            if r["t"] == "hash":
                 self.hashes[r["n"]] = r["hash"]
         self.seed = self.head["seed"]
         self.pos = 0

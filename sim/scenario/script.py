@@ -78,11 +78,61 @@ def read_script(top: Reader, units, weapons) -> tuple[ScriptStep, ...]:
                 action["models"][mid] = _targets(mr.sub(mid), mweapons, unit_ids, uid)
         decisions = {}
         if r.has("decisions"):
-            dr = r.sub("decisions")
-            dr.keys(DECISION_KINDS)
-            decisions = dict(dr.data)
+            decisions = _decisions(r.sub("decisions"), unit, units)
         steps.append(ScriptStep(action, decisions, r.path))
     return tuple(steps)
+
+
+def _decisions(dr: Reader, unit, units) -> dict:
+    """A step's answers, by kind (README, Decisions): each names what it may name (CHARACTERs
+    and models of an enemy unit, an allocation order legal for that unit as the scenario sets
+    it up). They stand for every request of their kind in the step and are fitted to each one
+    as the battle goes (sim.validate.fit_scripted_answer)."""
+    from sim.rules.allocation import TargetModel, allocation_groups, order_problems, preferred_groups
+    dr.keys(DECISION_KINDS)
+    enemy = {m.id: (u, m) for u in units if u.owner != unit.owner for m in u.models}
+    out = dict(dr.data)
+    if dr.has("precision"):
+        v = dr.data["precision"]
+        chars = [mid for mid, (_u, m) in enemy.items() if m.character]
+        if v != "decline" and not (isinstance(v, str) and v in chars):
+            dr.fail(f"a CHARACTER model id of an enemy unit ({', '.join(chars) or 'none'}) or \"decline\"",
+                    v, "precision")
+    if dr.has("allocation_order"):
+        names = dr.get("allocation_order", list, what="a list of model ids (05.03: a group's key is its first model's id)")
+        ar = dr.sub("allocation_order")
+        owner = None
+        for i, v in enumerate(names):
+            if not isinstance(v, str) or v not in enemy:
+                ar.fail("a model id of an enemy unit", v, i)
+            if owner is None:
+                owner = enemy[v][0]
+            elif enemy[v][0] is not owner:
+                ar.fail(f"a model of {owner.id} (an allocation order is for one unit)", v, i)
+        if owner is not None:
+            full = tuple(TargetModel(m.id, m.profile.W, m.profile.W, m.profile.Sv, m.profile.InSv, m.character)
+                         for m in owner.models)
+            groups = allocation_groups(full)
+            keyed = preferred_groups(groups, full, names)
+            missing = [g.key for g in groups if g.key not in keyed]
+            problems = order_problems(groups, keyed, full)
+            if problems:
+                dr.fail(f"an allocation order for {owner.id} naming a model of each of its groups "
+                        f"({', '.join(g.key for g in groups)}), CHARACTER groups last (05.03)",
+                        f"<{names}, naming no model of {', '.join(missing)}>" if missing
+                        else f"<{names}: {'; '.join(problems)}>", "allocation_order")
+    if dr.has("psychic"):
+        v = dr.get("psychic", list, what="a list of modifier sources to ignore")
+        for i, src in enumerate(v):
+            if not isinstance(src, str):
+                dr.sub("psychic").fail("a modifier source (a string)", src, i)
+    if dr.has("duplicate"):
+        dr.get("duplicate", str, what="a string: the label of the ability copy to use")
+    if dr.has("lethal_hits"):
+        v = dr.data["lethal_hits"]
+        if v not in ("take", "decline"):
+            dr.fail("take or decline", v, "lethal_hits")
+    return out
 
 
 def _targets(r: Reader, carried, unit_ids, own) -> dict:
