@@ -37,6 +37,11 @@ def describe(e: dict) -> str | None:
         parts = [f"{w} x{len(ms)} -> {tgt or 'no target'}" + (f" ({n} attacks)" if n else "")
                  for (w, tgt, n), ms in lines.items()]
         return "   weapons: " + "; ".join(parts)
+    if t == "left out":
+        by: dict = {}
+        for mid, w, tgt, why in e["models"]:
+            by.setdefault((w, tgt, why), []).append(mid)
+        return "\n".join(f"   {w} -> {tgt}: {', '.join(ms)} left out: {why}" for (w, tgt, why), ms in by.items())
     if t == "pool":
         if e.get("note"):
             return f"   pool {e['pool']}: {e['note']}"

@@ -15,7 +15,9 @@ from pathlib import Path
 from sim.battle import Battle, Refusal
 from sim.commands import command_from_dict, command_to_dict
 from sim.decisions import Scripted
-from sim.runner import frozen_heap
+from sim import events as ev
+from sim.runner import frozen_heap, note_left_out
+from sim.scenario.script import expand
 
 FORMAT = "sim-replay"
 VERSION = 1
@@ -136,6 +138,24 @@ def logged_answers(values):
     return answer
 
 
+def logged_left_out(recs) -> dict[int, str]:
+    """Per command, the script step whose targets shorthand left models out (the ``left out``
+    event names it): a replay expands that step again to say who and why."""
+    return {r["n"]: r["event"].get("step") for r in recs
+            if r["t"] == "event" and r["event"].get("type") == ev.LEFT_OUT}
+
+
+def replay_command(battle: Battle, cmd, answers: list, step=None) -> None:
+    """Apply a logged command as sim.runner.play applied it: submit it, note what its script
+    ``step`` (if the log says its shorthand left models out) left out, expanded again from the
+    scenario, and resolve it with the log's answers (logged_decisions)."""
+    left_out = expand(battle, step).left_out if step is not None else []
+    battle.submit(cmd)
+    if step is not None:
+        note_left_out(battle, step, left_out)
+    battle.resolve(logged_answers(answers))
+
+
 def replay(path: str | Path) -> tuple[int, Divergence | None]:
     """Re-execute a log and compare every record. Returns (commands replayed, first divergence)."""
     from sim.scenario.load import load_scenario
@@ -150,6 +170,8 @@ def replay(path: str | Path) -> tuple[int, Divergence | None]:
                        f"re-record the log with 'sim run {head['scenario']} --log {path}'")
     commands = [r for r in recs if r["t"] == "command"]
     answers = logged_decisions(recs)
+    steps = {s.where: s for s in scenario.script}
+    left_out = logged_left_out(recs)
     with Battle(scenario, seed=head["seed"]) as battle, frozen_heap():
         rec = Recorder(battle, head["scenario"])
         for c in commands:
@@ -160,7 +182,7 @@ def replay(path: str | Path) -> tuple[int, Divergence | None]:
                 raise LogError(f"{path}: command {n}: expected a valid command, found {c['command']!r}") from None
             rec.command(cmd)
             try:
-                battle.run_command(cmd, logged_answers(answers.get(n, [])))
+                replay_command(battle, cmd, answers.get(n, []), steps.get(left_out.get(n)))
             except Refusal as e:
                 rec.lines.append(dumps({"t": "refused", "n": n, "reason": str(e)}))
                 break

@@ -4,6 +4,8 @@ per-model selections, so the replay log always holds the full command."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import esper
 
 from sim import world as W
@@ -159,12 +161,32 @@ def _targets(r: Reader, carried, unit_ids, own) -> dict:
     return out
 
 
+class Expansion(NamedTuple):
+    """A script step expanded against the live battle: its explicit command, and the models
+    its ``targets`` shorthand left out: [model id, weapon, target unit, why (with the rule)]."""
+
+    command: object
+    left_out: list
+
+
 def to_command(battle, step: ScriptStep):
     """Expand a script step against the live battle into an explicit Command."""
+    return expand(battle, step).command
+
+
+def expand(battle, step: ScriptStep) -> Expansion:
+    """Expand a script step against the live battle (before it is submitted). The ``targets``
+    shorthand selects each weapon, at its one target, for the models that can use it there
+    (04.02: visible, in range, unengaged unless 10.06/17.03; engaged with the model in a
+    fight); the others do not select it (so, for one, no hazard roll for a [HAZARDOUS] weapon
+    it could not have fired, 24.15) and are listed in ``left_out``. When no model can use it,
+    each model selects it at that target anyway, so the command is refused with the rule's
+    reason, as the explicit command would be. Per-model ``models`` entries are taken as
+    written."""
     a = step.action
     kind = a["kind"]
     if kind == "end turn":
-        return EndTurn()
+        return Expansion(EndTurn(), [])
     unit_ent = battle.units[a["unit"]]
     if kind == "move":
         to = []
@@ -175,8 +197,10 @@ def to_command(battle, step: ScriptStep):
                 to.append((mid, round(pos.x + a["by"][0], 6), round(pos.y + a["by"][1], 6)))
             elif mid in a["to"]:
                 to.append((mid, *a["to"][mid]))
-        return Move(a["unit"], tuple(to), a["mode"])
-    sels: list[Selection] = []
+        return Expansion(Move(a["unit"], tuple(to), a["mode"]), [])
+    # each selection, with why the shorthand would leave it out (None: it stays)
+    sels: list[tuple[Selection, str | None]] = []
+    usable: dict[tuple[str, str], bool] = {}  # (weapon, target) of the shorthand: any model can use it
     shared: dict = {}  # what every model's shorthand check shares (shooting type, target views)
     for m in W.unit_models(unit_ent):
         mid = W.model_id(m)
@@ -187,40 +211,49 @@ def to_command(battle, step: ScriptStep):
                 continue
             tgts = spec[w.name]
             if not tgts:
-                sels.append(Selection(mid, w.name, None))
+                sels.append((Selection(mid, w.name, None), None))
                 continue
             if len(tgts) == 1:
                 (t, n), = tgts.items()
-                if mine is None and not _engaged_or_legal(battle, unit_ent, m, w, t, kind, a.get("type"),
-                                                          shared):
-                    sels.append(Selection(mid, w.name, None))
-                else:
-                    sels.append(Selection(mid, w.name, t))
+                why = None
+                if mine is None:
+                    why = _why_not(battle, unit_ent, m, w, t, kind, a.get("type"), shared)
+                    usable[(w.name, t)] = usable.get((w.name, t), False) or why is None
+                sels.append((Selection(mid, w.name, t), why))
             else:
                 for t, n in tgts.items():
-                    sels.append(Selection(mid, w.name, t, n))
+                    sels.append((Selection(mid, w.name, t, n), None))
+    chosen, left_out = [], []
+    for s, why in sels:
+        if why is None or not usable[(s.weapon, s.target)]:
+            chosen.append(s)
+        else:
+            left_out.append([s.model, s.weapon, s.target, why])
     if kind == "shoot":
-        return Shoot(a["unit"], tuple(sels), a.get("type"))
-    return Fight(a["unit"], tuple(sels))
+        return Expansion(Shoot(a["unit"], tuple(chosen), a.get("type")), left_out)
+    return Expansion(Fight(a["unit"], tuple(chosen)), left_out)
 
 
-def _engaged_or_legal(battle, unit_ent, m, w, target_id, kind, stype, shared: dict) -> bool:
-    """Shorthand targets apply to the models that can legally use them; the other models select
-    the weapon with no target (it makes no attacks, 04.02). ``shared`` keeps, across the models
-    of one step, the shooting type and each target's view (sim.plan.target_facts)."""
+def _why_not(battle, unit_ent, m, w, target_id, kind, stype, shared: dict) -> str | None:
+    """Why model ``m`` cannot use weapon ``w`` on the unit ``target_id`` (04.02, with the
+    rule's number as the planning refusal gives it), or None when it can. ``shared`` keeps,
+    across the models of one step, the shooting type and each target's view
+    (sim.plan.target_facts)."""
     from sim.plan import PlanError, shooting_type_for, target_facts
     from sim.rules.shooting import ranged_target_problem
     t = battle.units[target_id]
     if W.unit_destroyed(t):
-        return False
+        return f"{target_id} is destroyed"
     if kind == "fight":
-        return any(W.models_engaged(m, tm) for tm in W.unit_models(t))
+        if any(W.models_engaged(m, tm) for tm in W.unit_models(t)):
+            return None
+        return "not engaged with this model (04.02)"
     if "type" not in shared:
         try:
             shared["type"] = shooting_type_for(unit_ent, stype)
         except PlanError:
             shared["type"] = None
     if shared["type"] is None:
-        return True  # let validation report the real problem
+        return None  # let validation report the real problem
     facts, _ = target_facts(battle, unit_ent, m, w, t, shared["type"], shared.setdefault("views", {}))
-    return ranged_target_problem(facts) is None
+    return ranged_target_problem(facts)
