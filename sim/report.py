@@ -15,6 +15,12 @@ def _mods(e) -> str:
     return f" [{'; '.join(parts)}]" if parts else ""
 
 
+def _save(step: dict) -> str:
+    """A save roll, with the model's save-roll modifier if it has one: '3 (+1 save)'."""
+    mod = step.get("save_mod")
+    return f"{step['save']} ({mod:+d} save)" if mod else str(step["save"])
+
+
 def describe(e: dict) -> str | None:
     """One line for an event, or None for events the report folds into others (dice)."""
     t = e["type"]
@@ -86,9 +92,9 @@ def describe(e: dict) -> str | None:
             elif "save" not in s:
                 out.append(f"       {s['lost']}")
             elif s["saved"]:
-                out.append(f"       {s['save']} on {s['model']}: saved" + (" (invulnerable)" if s.get("invulnerable") else ""))
+                out.append(f"       {_save(s)} on {s['model']}: saved" + (" (invulnerable)" if s.get("invulnerable") else ""))
             else:
-                out.append(f"       {s['save']} on {s['model']}: fails, {s['damage']} damage, {s['lost']} lost"
+                out.append(f"       {_save(s)} on {s['model']}: fails, {s['damage']} damage, {s['lost']} lost"
                            + (f" (feel no pain {s['fnp']})" if s.get("fnp") else "")
                            + (" - destroyed" if s["destroyed"] else ""))
         return "\n".join(out) if out else None

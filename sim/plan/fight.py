@@ -9,6 +9,7 @@ import esper
 from sim import world as W
 from sim.commands import Fight
 from sim.components import Unit
+from sim.modifiers import add_scenario_modifiers
 from sim.plan.common import (Declared, PlanError, damaged_modifier, find_unit, find_weapon,
                              lance_modifier, model_in)
 
@@ -99,4 +100,4 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
                                          wound_mods=lance_modifier(w, unit_ent, t),
                                          target_models=len(W.unit_models(t)),
                                          split=len(targets) > 1, abilities=w.abilities))
-    return declared
+    return add_scenario_modifiers(unit_ent, declared)

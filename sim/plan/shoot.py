@@ -10,6 +10,7 @@ from typing import Mapping, NamedTuple
 
 from sim import world as W
 from sim.commands import Shoot
+from sim.modifiers import add_scenario_modifiers
 from sim.plan.common import Declared, PlanError, damaged_modifier, find_unit, model_in
 from sim.plan.shoot_targets import ShootPlanTargets, WeaponAt, shooters_of
 from sim.rules import shooting as SH
@@ -78,7 +79,8 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
     if shooters.alike and len(cmd.selections) == len(shooters.models):
         declared = _plan_alike(targets, cmd.selections)
         if declared is not None:
-            return ShootPlan(stype, declared, elig, list(targets.weapons.values()))
+            return ShootPlan(stype, add_scenario_modifiers(unit_ent, declared), elig,
+                             list(targets.weapons.values()))
     slot = shooters.slot  # the unit's living models
     models = battle.models
     by_model: dict[int, list] = {}
@@ -127,7 +129,7 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
             _declare(declared, i, m, mid, w, s.target, at, has_damaged[i])
             if len(sels) == 1:
                 same = (carried[i], mvs[i], s, w, at)
-    return ShootPlan(stype, declared, elig, list(targets.weapons.values()))
+    return ShootPlan(stype, add_scenario_modifiers(unit_ent, declared), elig, list(targets.weapons.values()))
 
 
 _MODEL = operator.attrgetter("model")
