@@ -15,7 +15,7 @@ def add_scenario_modifiers(unit_ent: int, declared: list) -> list:
     """02.02.01 The declared attacks of ``unit_ent`` (a plan, sim.plan) with the modifiers
     their models have: hit-roll, BS/WS and wound-roll ones appended to the declaration's
     hit_mods, skill_mods and wound_mods (with their source labels), so the 04.03 keying nets
-    and clamps them with the others and [PSYCHIC] (24.29) may ignore them. Changes the
+    and clamps them with the others and a psychic attack may ignore them (24.29). Changes the
     declarations in place and returns the list. Declarations equal before get equal tuples
     (one object), and keep their Declared.like mark only when every model of the unit has the
     same modifiers."""

@@ -4,7 +4,7 @@ attack or a saving throw takes, and in which of the attack's modifier lists they
 Hit- and wound-roll modifiers join the attack's other roll modifiers and are netted and
 clamped to +-1 with them when the attack is keyed (sim.rules.pools.effective_key); BS and WS
 modifiers change the characteristic (clamped to 2+..6+ there too), BS for ranged attacks and
-WS for melee ones; a [PSYCHIC] attack may ignore the BS/WS and hit ones (24.29). Save-roll
+WS for melee ones; a psychic attack may ignore the BS/WS and hit ones (24.29). Save-roll
 modifiers change the result of the saving throws a model makes (sim.rules.attack.save_fails):
 02.02.01 clamps the net modifier of hit and wound rolls only, so theirs is not clamped."""
 

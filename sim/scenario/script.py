@@ -178,8 +178,8 @@ def expand(battle, step: ScriptStep) -> Expansion:
     """Expand a script step against the live battle (before it is submitted). The ``targets``
     shorthand selects each weapon, at its one target, for the models that can use it there
     (04.02: visible, in range, unengaged unless 10.06/17.03; engaged with the model in a
-    fight); the others do not select it (so, for one, no hazard roll for a [HAZARDOUS] weapon
-    it could not have fired, 24.15) and are listed in ``left_out``. When no model can use it,
+    fight); the others do not select it (so, for one, they make no hazard roll for a weapon
+    they could not have fired, 24.15) and are listed in ``left_out``. When no model can use it,
     each model selects it at that target anyway, so the command is refused with the rule's
     reason, as the explicit command would be. Per-model ``models`` entries are taken as
     written."""
@@ -200,7 +200,7 @@ def expand(battle, step: ScriptStep) -> Expansion:
         return Expansion(Move(a["unit"], tuple(to), a["mode"]), [])
     # each selection, with why the shorthand would leave it out (None: it stays)
     sels: list[tuple[Selection, str | None]] = []
-    usable: dict[tuple[str, str], bool] = {}  # (weapon, target) of the shorthand: any model can use it
+    usable: dict[tuple[str, str], bool] = {}  # (weapon, target): some model uses it
     shared: dict = {}  # what every model's shorthand check shares (shooting type, target views)
     for m in W.unit_models(unit_ent):
         mid = W.model_id(m)
@@ -218,7 +218,8 @@ def expand(battle, step: ScriptStep) -> Expansion:
                 why = None
                 if mine is None:
                     why = _why_not(battle, unit_ent, m, w, t, kind, a.get("type"), shared)
-                    usable[(w.name, t)] = usable.get((w.name, t), False) or why is None
+                # (a model's own entry counts as a model using it: validation checks it)
+                usable[(w.name, t)] = usable.get((w.name, t), False) or why is None
                 sels.append((Selection(mid, w.name, t), why))
             else:
                 for t, n in tgts.items():

@@ -184,3 +184,17 @@ def test_cli_run_prints_who_was_left_out(tmp_path, capsys):
     assert main(["run", str(path)]) == 0
     out = capsys.readouterr().out
     assert "sq/3 left out: out of range (04.02)" in out
+
+
+def test_shorthand_models_are_left_out_when_a_models_own_entry_uses_the_weapon():
+    """sq/1 fires by its own ``models`` entry; the shorthand's models (both out of range) are
+    left out rather than failing the step: some model uses the weapon on that target."""
+    body = shoot_text('{ "plasma" = "mob" }\nmodels = { "sq/1" = { "plasma" = "mob" } }')
+    body = body.replace("[11.5, 10], [45, 10]", "[45, 12], [45, 10]")
+    sc = spec(body)
+    with Battle(sc, seed=5) as b:
+        play(b, sc)
+        (cmd,) = [e["command"] for e in events(b, "command")]
+        assert [s["model"] for s in cmd["selections"]] == ["sq/1"]
+        (out,) = events(b, "left out")
+        assert [m[0] for m in out["models"]] == ["sq/2", "sq/3"]
