@@ -18,9 +18,9 @@ from sim import events as ev
 from sim.commands import Command, command_to_dict
 from sim.components import (Destroyed, ModelId,
                             Position, Unit, UnitState, Wounds)
-from sim.decisions import PENDING, DecisionRequest
+from sim.decisions import PENDING, DecisionRequest, Scripted
 from sim.rules.dice import Dice
-from sim.validate import validate_answer, validate_command
+from sim.validate import fit_scripted_answer, validate_answer, validate_command
 
 _world_ids = itertools.count(1)
 
@@ -139,12 +139,23 @@ class Battle:
         return PENDING
 
     def answer(self, value) -> None:
-        """Answer the pending decision. Raises Refusal for an answer not among the options."""
+        """Answer the pending decision. Raises Refusal for an answer not among the options.
+        A script's standing answer (``Scripted``) is fitted to the request first
+        (sim.validate.fit_scripted_answer); when that changes it, the decision event keeps the
+        script's answer and a note, so the report shows it and a replay fits it again."""
         req = self.pending
         if req is None:
             raise Refusal("no decision is pending")
+        note = None
+        if isinstance(value, Scripted):
+            scripted = value.value
+            value, note = fit_scripted_answer(self, req, scripted)
         value = validate_answer(self, req, value)
-        self.emit(ev.DECISION, kind=req.kind, key=req.key, player=req.player, answer=value)
+        if note:
+            self.emit(ev.DECISION, kind=req.kind, key=req.key, player=req.player, answer=value,
+                      scripted=scripted, note=note)
+        else:
+            self.emit(ev.DECISION, kind=req.kind, key=req.key, player=req.player, answer=value)
         self._answers[(req.kind, req.key)] = value
         self.pending = None
 

@@ -153,6 +153,16 @@ class Roster:
     full_T: int  # 05.02.01 / 19.02 the unit's T for wound rolls while none of its models is lost
 
 
+@dataclass(frozen=True, slots=True)
+class RollModifiers:
+    """On the entity of a unit any of whose models has scenario modifiers (README
+    ``modifiers``; sim.rules.modifiers.RollModifier): each such model's (its unit's and its
+    own; equal ones share one tuple), by model entity and by model id. Read by sim.modifiers."""
+
+    by_model: dict  # model entity -> tuple of RollModifier
+    by_id: dict  # model id -> the same tuple
+
+
 @dataclass(slots=True)
 class UnitState:
     """Per-turn bookkeeping the shooting and fighting rules read (09.04-09.07, 10.02, 12.04)."""

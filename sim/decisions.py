@@ -6,7 +6,11 @@ Scenario scripts, the sandbox and the default policies (RULES.md Part A) all ans
 * ``allocation_order`` (defender, 05.03): a list of group keys;
 * ``precision`` (attacker, 24.28): a CHARACTER model id, or "decline";
 * ``psychic`` (attacker, 24.29): the list of modifier sources to ignore;
-* ``duplicate`` (attacker, 24.02): the label of the one ability copy to use.
+* ``duplicate`` (attacker, 24.02): the label of the one ability copy to use;
+* ``lethal_hits`` (attacker, 24.23): "take" or "decline".
+
+A scenario script answers by kind, once for its whole step (``Scripted``): the answer is fitted
+to each request of that kind as it comes (sim.validate.fit_scripted_answer).
 """
 
 from __future__ import annotations
@@ -27,6 +31,16 @@ class DecisionRequest:
     def to_dict(self) -> dict:
         return {"kind": self.kind, "key": self.key, "player": self.player,
                 "options": self.options, "default": self.default}
+
+
+@dataclass(frozen=True, slots=True)
+class Scripted:
+    """A script step's standing answer to every decision of one kind in that step. Pools
+    resolved earlier in the step can change what it names (a group's key is its first living
+    model; a CHARACTER may have died), so Battle.answer fits it to the request first: see
+    sim.validate.fit_scripted_answer."""
+
+    value: object
 
 
 class Pending:

@@ -25,3 +25,4 @@ MOVED = "moved"
 TURN = "turn"
 DECISION = "decision"
 DEADLY_DEMISE = "deadly demise"
+LEFT_OUT = "left out"  # models a script step's targets shorthand did not select (sim.runner)

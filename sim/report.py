@@ -19,6 +19,12 @@ def _mods(e) -> str:
     return f" [{'; '.join(parts)}]" if parts else ""
 
 
+def _save(step: dict) -> str:
+    """A save roll, with the model's save-roll modifier if it has one: '3 (+1 save)'."""
+    mod = step.get("save_mod")
+    return f"{step['save']} ({mod:+d} save)" if mod else str(step["save"])
+
+
 def describe(e: dict) -> str | None:
     """One line for an event, or None for events the report folds into others (dice)."""
     t = e["type"]
@@ -41,6 +47,11 @@ def describe(e: dict) -> str | None:
         parts = [f"{w} x{len(ms)} -> {tgt or 'no target'}" + (f" ({n} attacks)" if n else "")
                  for (w, tgt, n), ms in lines.items()]
         return "   weapons: " + "; ".join(parts)
+    if t == "left out":
+        by: dict = {}
+        for mid, w, tgt, why in e["models"]:
+            by.setdefault((w, tgt, why), []).append(mid)
+        return "\n".join(f"   {w} -> {tgt}: {', '.join(ms)} left out: {why}" for (w, tgt, why), ms in by.items())
     if t == "pool":
         if e.get("note"):
             return f"   pool {e['pool']}: {e['note']}"
@@ -85,9 +96,9 @@ def describe(e: dict) -> str | None:
             elif "save" not in s:
                 out.append(f"       {s['lost']}")
             elif s["saved"]:
-                out.append(f"       {s['save']} on {s['model']}: saved" + (" (invulnerable)" if s.get("invulnerable") else ""))
+                out.append(f"       {_save(s)} on {s['model']}: saved" + (" (invulnerable)" if s.get("invulnerable") else ""))
             else:
-                out.append(f"       {s['save']} on {s['model']}: fails, {s['damage']} damage, {s['lost']} lost"
+                out.append(f"       {_save(s)} on {s['model']}: fails, {s['damage']} damage, {s['lost']} lost"
                            + (f" (feel no pain {s['fnp']})" if s.get("fnp") else "")
                            + (" - destroyed" if s["destroyed"] else ""))
         return "\n".join(out) if out else None
@@ -120,7 +131,8 @@ def describe(e: dict) -> str | None:
     if t == "turn":
         return f"== turn {e['turn']}"
     if t == "decision":
-        return f"     decision ({e['kind']}, player {e['player'] + 1}): {e['answer']}"
+        line = f"     decision ({e['kind']}, player {e['player'] + 1}): {e['answer']}"
+        return line + (f"\n       note: {e['note']}" if e.get("note") else "")
     return None
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 
+from sim import events as ev
 from sim.battle import Battle, Refusal
-from sim.scenario.script import to_command
+from sim.decisions import Scripted
+from sim.scenario.script import expand
 
 
 class ScriptError(Exception):
@@ -41,23 +43,34 @@ def frozen_heap():
 
 
 def answer_from(step_decisions: dict):
+    """A script step's answers: one per kind, standing for every request of that kind in the
+    step (fitted to each one, sim.decisions.Scripted); the default for the other kinds."""
     def answer(req):
         if req.kind in step_decisions:
-            return step_decisions[req.kind]
+            return Scripted(step_decisions[req.kind])
         return req.default
     return answer
+
+
+def note_left_out(battle: Battle, step, left_out: list) -> None:
+    """The models a step's targets shorthand did not select, and why (sim.scenario.script
+    .expand), as an event after its command: the report prints it, the log keeps it (and a
+    replay expands the step again to check it)."""
+    if left_out:
+        battle.emit(ev.LEFT_OUT, step=step.where, unit=step.action["unit"], models=left_out)
 
 
 def play(battle: Battle, scenario, recorder=None) -> None:
     """Run every script step: submit its command, tick until idle, answering decisions."""
     for step in scenario.script:
-        cmd = to_command(battle, step)
+        cmd, left_out = expand(battle, step)
         if recorder:
             recorder.command(cmd)
         try:
             battle.submit(cmd)
         except Refusal as e:
             raise ScriptError(f"{scenario.path}: {step.where}: the rules refuse this command: {e}") from None
+        note_left_out(battle, step, left_out)
         try:
             battle.resolve(answer_from(step.decisions))
         except Refusal as e:  # the refused decision is still pending

@@ -8,11 +8,11 @@ import esper
 
 from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Shoot
-from sim.components import Position, Stats
+from sim.components import Position, Stats, Unit
 from sim.plan import PlanError, plan_fight, plan_shoot
 from sim.rules import movement as MV
 from sim.rules.abilities import Hook, tag
-from sim.rules.allocation import allocation_groups, order_problems
+from sim.rules.allocation import allocation_groups, default_order, order_problems, preferred_groups
 
 
 _ONCE = tag(Hook.ONCE_PER_BATTLE)  # (as datasheets print it, for the reasons below)
@@ -141,3 +141,59 @@ def validate_answer(battle, req, value):
     if value not in req.options:
         raise Refusal(f"expected one of {req.options}, found {value!r}")
     return value
+
+
+def fit_scripted_answer(battle, req, value) -> tuple[object, str | None]:
+    """A script step answers each kind of decision once, for every request of that kind in the
+    step (README, Decisions); the pools resolved before this request may have changed what the
+    answer names. Returns the answer to give this request and a note for the battle report
+    (None when the script's answer is given as written):
+
+    * ``allocation_order`` (05.03): the script's keys are model ids; each stands for the group
+      that model belongs to now, or, once it is destroyed, the living group of the same W, Sv
+      and InSv (Part A ruling 9, as the unit's declared order). If the order so re-keyed is not
+      legal now (a model wounded meanwhile forces its group first), the rules' order is used,
+      the script's where the rules leave a choice, and the note says why;
+    * ``precision`` (24.28): a CHARACTER destroyed, not visible to this pool's attacking models
+      or not in this pool's target falls back to the default;
+    * ``psychic`` (24.29): the script's sources that this attack has (the others do not apply);
+    * ``duplicate`` (24.02): a label that is not a copy of this weapon's ability falls back to
+      the default.
+
+    What a scripted answer may name is checked when the scenario is read
+    (sim.scenario.script), so only what earlier pools changed is fitted here."""
+    kind = req.kind
+    if kind == "allocation_order":
+        act = battle.activation
+        pool = act.pools[act.pool_index]
+        models, groups = W.allocation_view(pool.spec.target)
+        named = [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
+        keyed = list(preferred_groups(groups, models, named))
+        problems = order_problems(groups, keyed, models) if keyed else ["it names no model of this unit"]
+        if not problems:
+            if keyed == named:
+                return keyed, None
+            return keyed, (f"the script's order {named} is re-keyed onto the groups as they are now "
+                           f"(a group's key is its first living model): {keyed}")
+        rest = [k for k in req.default if k not in keyed]
+        fallback = list(default_order(groups, models, keyed + rest))
+        return fallback, (f"the script's order {named} is not legal now ({'; '.join(problems)}; 05.03): "
+                          f"the order the rules force, else the script's, is used: {fallback}")
+    if kind == "psychic":
+        wanted = value if isinstance(value, (list, tuple)) else [value]
+        return [s for s in req.options if s in wanted], None
+    if value in req.options:
+        return value, None
+    if kind == "precision":
+        act = battle.activation
+        target = act.pools[act.pool_index].spec.target
+        m = battle.models.get(value)
+        if m is not None and not W.alive(m):
+            why = f"{value} was destroyed"
+        elif m is not None and W.unit_of(m) != target:
+            why = f"{value} is not in {esper.component_for_entity(target, Unit).id}, this pool's target"
+        else:
+            why = f"{value} is not a CHARACTER visible to this pool's attacking models (24.28)"
+    else:
+        why = f"{value!r} is not among {req.options}"
+    return req.default, f"the script's answer does not apply: {why}; the default {req.default!r} is used"

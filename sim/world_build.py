@@ -8,8 +8,8 @@ from sim import world as W
 from sim.rules import geometry
 from sim.spatial import SpatialIndex
 
-from sim.components import (Base, Character, Keyword, ModelAbilities, ModelId, Position, Roster,
-                            Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
+from sim.components import (Base, Character, Keyword, ModelAbilities, ModelId, Position, RollModifiers,
+                            Roster, Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
 from sim.rules.allocation import TargetModel, allocation_groups, default_order, preferred_groups
 from sim.rules.attack import unit_toughness
 from sim.rules.abilities import Hook, effects_of
@@ -53,7 +53,23 @@ def build_world(battle, scenario) -> None:
             battle.models[ms.id] = ent
             order += 1
         esper.add_component(unit_ent, roster(unit.models, us.allocation_order))
+        if any(ms.modifiers for ms in us.models):
+            esper.add_component(unit_ent, roll_modifiers(us, unit.models))
     W._SPATIAL[battle.world] = SpatialIndex(fps, unit_index, [us.owner for us in scenario.units])
+
+
+def roll_modifiers(us, models: list[int]) -> RollModifiers:
+    """The unit's RollModifiers from its models' specs (``models``: their entities, in the
+    same order); equal modifier lists share one tuple, so the plans that add them can tell
+    equal ones by identity (sim.modifiers)."""
+    shared: dict[tuple, tuple] = {}
+    by_model, by_id = {}, {}
+    for ms, ent in zip(us.models, models):
+        if ms.modifiers:
+            mods = shared.setdefault(ms.modifiers, ms.modifiers)
+            by_model[ent] = mods
+            by_id[ms.id] = mods
+    return RollModifiers(by_model=by_model, by_id=by_id)
 
 
 def roster(models: list[int], allocation_order=()) -> Roster:

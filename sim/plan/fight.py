@@ -12,6 +12,7 @@ from sim.components import Unit
 from sim.rules.abilities import Hook, tag
 
 _EXTRA = tag(Hook.EXTRA_WEAPON)  # (as datasheets print it, for the reasons below)
+from sim.modifiers import add_scenario_modifiers
 from sim.plan.common import (Declared, PlanError, damaged_modifier, declared_key, find_unit, find_weapon,
                              wound_modifiers_at, model_in)
 
@@ -105,4 +106,4 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
                              abilities=w.abilities)
                 d.key = declared_key(d)
                 declared.append(d)
-    return declared
+    return add_scenario_modifiers(unit_ent, declared)

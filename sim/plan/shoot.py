@@ -9,6 +9,7 @@ from typing import Mapping, NamedTuple
 
 from sim import world as W
 from sim.commands import Shoot
+from sim.modifiers import add_scenario_modifiers
 from sim.plan.common import Declared, PlanError, find_unit, model_in
 from sim.plan.shoot_targets import ShootPlanTargets, shooters_of
 from sim.rules import shooting as SH
@@ -116,4 +117,4 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
             declared.append(at.declare(i, m, mid))
             if len(sels) == 1:
                 last = (kinds[i], mvs[i], s.weapon, s.target, at)
-    return ShootPlan(stype, declared, elig, list(targets.weapons))
+    return ShootPlan(stype, add_scenario_modifiers(unit_ent, declared), elig, list(targets.weapons))

@@ -14,7 +14,10 @@ from pathlib import Path
 
 from sim.battle import Battle, Refusal
 from sim.commands import command_from_dict, command_to_dict
-from sim.runner import frozen_heap
+from sim.decisions import Scripted
+from sim import events as ev
+from sim.runner import frozen_heap, note_left_out
+from sim.scenario.script import expand
 
 FORMAT = "sim-replay"
 VERSION = 1
@@ -111,8 +114,21 @@ def resolve_scenario(log_path: Path, name: str) -> Path:
     raise LogError(f"{log_path}: the scenario {name!r} it was recorded from was not found")
 
 
+def logged_decisions(recs) -> dict[int, list]:
+    """The answers a log recorded, per command: each decision event's answer, or, where a
+    script's standing answer was fitted to the request (the event keeps it, with a note), that
+    answer again (sim.decisions.Scripted), so replaying fits it and reproduces the note."""
+    answers: dict[int, list] = {}
+    for r in recs:
+        if r["t"] == "event" and r["event"].get("type") == "decision":
+            e = r["event"]
+            answers.setdefault(r["n"], []).append(Scripted(e["scripted"]) if "scripted" in e else e["answer"])
+    return answers
+
+
 def logged_answers(values):
-    """Answer a command's decisions with the answers a log recorded for it, in order."""
+    """Answer a command's decisions with the answers a log recorded for it, in order
+    (logged_decisions)."""
     queue = list(values)
 
     def answer(req):
@@ -120,6 +136,24 @@ def logged_answers(values):
             raise Refusal(f"a {req.kind} decision was asked that the log does not answer")
         return queue.pop(0)
     return answer
+
+
+def logged_left_out(recs) -> dict[int, str]:
+    """Per command, the script step whose targets shorthand left models out (the ``left out``
+    event names it): a replay expands that step again to say who and why."""
+    return {r["n"]: r["event"].get("step") for r in recs
+            if r["t"] == "event" and r["event"].get("type") == ev.LEFT_OUT}
+
+
+def replay_command(battle: Battle, cmd, answers: list, step=None) -> None:
+    """Apply a logged command as sim.runner.play applied it: submit it, note what its script
+    ``step`` (if the log says its shorthand left models out) left out, expanded again from the
+    scenario, and resolve it with the log's answers (logged_decisions)."""
+    left_out = expand(battle, step).left_out if step is not None else []
+    battle.submit(cmd)
+    if step is not None:
+        note_left_out(battle, step, left_out)
+    battle.resolve(logged_answers(answers))
 
 
 def replay(path: str | Path) -> tuple[int, Divergence | None]:
@@ -135,10 +169,9 @@ def replay(path: str | Path) -> tuple[int, Divergence | None]:
                        f"recorded (digest {head.get('digest', '?')[:12]}..., now {scenario.digest[:12]}...); "
                        f"re-record the log with 'sim run {head['scenario']} --log {path}'")
     commands = [r for r in recs if r["t"] == "command"]
-    answers: dict[int, list] = {}
-    for r in recs:
-        if r["t"] == "event" and r["event"].get("type") == "decision":
-            answers.setdefault(r["n"], []).append(r["event"]["answer"])
+    answers = logged_decisions(recs)
+    steps = {s.where: s for s in scenario.script}
+    left_out = logged_left_out(recs)
     with Battle(scenario, seed=head["seed"]) as battle, frozen_heap():
         rec = Recorder(battle, head["scenario"])
         for c in commands:
@@ -149,7 +182,7 @@ def replay(path: str | Path) -> tuple[int, Divergence | None]:
                 raise LogError(f"{path}: command {n}: expected a valid command, found {c['command']!r}") from None
             rec.command(cmd)
             try:
-                battle.run_command(cmd, logged_answers(answers.get(n, [])))
+                replay_command(battle, cmd, answers.get(n, []), steps.get(left_out.get(n)))
             except Refusal as e:
                 rec.lines.append(dumps({"t": "refused", "n": n, "reason": str(e)}))
                 break

@@ -69,19 +69,23 @@ def wound_result(unmodified: int, S: int, T: int, modifier: int = 0, critical_on
     return SUCCESS if unmodified + clamp_roll_modifier(modifier) >= wound_threshold(S, T) else FAIL
 
 
-def save_fails(unmodified: int, AP: int, Sv: int, InSv: int | None) -> bool:
-    """05.04 step 2 Check the save, first matching row: unmodified 1 -> damage; InSv and the roll
-    >= InSv -> no damage (the invulnerable save is used automatically when its row applies);
-    the roll adjusted by AP >= Sv -> no damage; otherwise damage."""
+def save_fails(unmodified: int, AP: int, Sv: int, InSv: int | None, modifier: int = 0) -> bool:
+    """05.04 step 2 Check the save, first matching row: unmodified 1 -> damage; InSv and the
+    result >= InSv -> no damage (the invulnerable save is used automatically when its row
+    applies); the result adjusted by AP >= Sv -> no damage; otherwise damage. The result is the
+    roll plus ``modifier``, the net save-roll modifier (02.02.01: after re-rolls, never clamped
+    for save rolls; AP adjusts the armour row only)."""
     if unmodified == 1:
         return True
-    if InSv is not None and unmodified >= InSv:
+    result = unmodified + modifier
+    if InSv is not None and result >= InSv:
         return False
-    return unmodified + clamp_ap(AP) < Sv
+    return result + clamp_ap(AP) < Sv
 
 
-def saved_by_invulnerable(unmodified: int, AP: int, Sv: int, InSv: int | None) -> bool:
+def saved_by_invulnerable(unmodified: int, AP: int, Sv: int, InSv: int | None, modifier: int = 0) -> bool:
     """05.04 step 2: True when row 2 (the invulnerable save) is the row that stopped the damage
     and the armour save alone would not have (for the battle report)."""
-    return (unmodified != 1 and InSv is not None and unmodified >= InSv
-            and unmodified + clamp_ap(AP) < Sv)
+    result = unmodified + modifier
+    return (unmodified != 1 and InSv is not None and result >= InSv
+            and result + clamp_ap(AP) < Sv)

@@ -63,10 +63,12 @@ def _wound_faces(S: int, T: int, modifier: int, critical_on: int) -> tuple:
 
 
 @functools.lru_cache(maxsize=512)
-def _save_faces(AP: int, Sv: int, InSv: int | None) -> tuple:
+def _save_faces(AP: int, Sv: int, InSv: int | None, modifier: int = 0) -> tuple:
     """The 05.04 step 2 check of each face 1..6 (index 0 unused): (the save fails, it was the
-    invulnerable save that stopped the damage). It depends on nothing else."""
-    return (None,) + tuple((save_fails(face, AP, Sv, InSv), saved_by_invulnerable(face, AP, Sv, InSv))
+    invulnerable save that stopped the damage), with the model's net save-roll ``modifier``
+    (02.02.01). It depends on nothing else."""
+    return (None,) + tuple((save_fails(face, AP, Sv, InSv, modifier),
+                            saved_by_invulnerable(face, AP, Sv, InSv, modifier))
                            for face in range(1, 7))
 
 
@@ -178,9 +180,11 @@ def _lose(st: DamageState, model: str, amount: int, dice: Dice, what: str) -> tu
 
 
 def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice,
-                   Sv: dict[str, int], InSv: dict[str, int | None]) -> list[dict]:
+                   Sv: dict[str, int], InSv: dict[str, int | None],
+                   save_mod: dict[str, int] | None = None) -> list[dict]:
     """05.04 Inflict damage, save rolls lowest first: select a model in the current allocation
-    group (a wounded one first), check the save (invulnerable row used automatically), roll
+    group (a wounded one first), check the save (invulnerable row used automatically; with the
+    model's net save-roll modifier from ``save_mod``, model id -> modifier, 02.02.01), roll
     random D after the model is chosen, lose wounds (excess lost); stop when the unit is
     destroyed (remaining attacks are lost). Then 06.02: the pool's DEVASTATING WOUNDS mortal
     wounds, after all normal damage, each critical wound's at most one model (24.10), to the
@@ -194,6 +198,7 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
     # is wounded, and 05.04 step 1 selects it again (no model before it can be wounded: it was
     # selected as the first wounded model, or as the first model when none was wounded).
     group = members = model = faces = members_of = None
+    smod = 0  # the selected model's save-roll modifier
     fixed_d = not D.is_random
     for roll in saves:
         if group is None:
@@ -209,11 +214,17 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
             members = members_of[group]
         if model is None:
             model = select_model(members, remaining, st.W)
-            faces = _save_faces(AP, Sv[model], InSv[model])
+            if save_mod:
+                smod = save_mod.get(model, 0)
+                faces = _save_faces(AP, Sv[model], InSv[model], smod)
+            else:
+                faces = _save_faces(AP, Sv[model], InSv[model])
         fails, invulnerable = faces[roll]
         if not fails:
             out.append({"save": roll, "model": model, "group": group, "saved": True,
                         "invulnerable": invulnerable})
+            if smod:
+                out[-1]["save_mod"] = smod
             continue
         dmg = D.k if fixed_d else D.roll(dice, "damage roll")
         if st.fnp:
@@ -225,6 +236,8 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
         destroyed = remaining[model] <= 0
         rec = {"save": roll, "model": model, "group": group, "saved": False, "damage": dmg,
                "lost": lost, "destroyed": destroyed}
+        if smod:
+            rec["save_mod"] = smod
         if fnp:
             rec["fnp"] = fnp
         out.append(rec)

@@ -147,7 +147,7 @@ def ranged_target_problem(f: RangedTargetFacts) -> str | None:
     if not f.visible and not indirect:
         return "not visible to this model (06.01)"
     if not f.in_range:
-        return "out of range"
+        return "out of range (04.02)"
     cq_shooting = f.shooting_type == CLOSE_QUARTERS
     if cq_shooting and not f.model_monster_or_vehicle:
         if not f.target_engaged_with_shooter:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from sim.battle import Refusal
 from sim.commands import command_from_dict
-from sim.replay.log import LogError, logged_answers, read_log, resolve_scenario
+from sim.replay.log import (LogError, logged_decisions, logged_left_out, read_log, replay_command,
+                            resolve_scenario)
 from sim.scenario.errors import ScenarioError
 from sim.scenario.load import load_scenario
 
@@ -30,12 +31,12 @@ class ReplayView:
                            f"was recorded")
         self.scenario_path = str(spath)
         self.commands = [command_from_dict(r["command"]) for r in recs if r["t"] == "command"]
-        self.answers: dict[int, list] = {}
+        self.answers: dict[int, list] = logged_decisions(recs)
+        steps = {s.where: s for s in self.spec.script}
+        self.steps = {n: steps.get(where) for n, where in logged_left_out(recs).items()}
         self.hashes: dict[int, str] = {}
         for r in recs:
-            if r["t"] == "event" and r["event"].get("type") == "decision":
-                self.answers.setdefault(r["n"], []).append(r["event"]["answer"])
-            elif r["t"] == "hash":
+            if r["t"] == "hash":
                 self.hashes[r["n"]] = r["hash"]
         self.seed = self.head["seed"]
         self.pos = 0
@@ -82,7 +83,7 @@ class ReplayMixin:
         b = self.battle
         for i in range(n):
             try:
-                b.run_command(rv.commands[i], logged_answers(rv.answers.get(i, [])))
+                replay_command(b, rv.commands[i], rv.answers.get(i, []), rv.steps.get(i))
             except Refusal as e:
                 self.status = f"replay stopped at command {i + 1}: {e}"
                 n = i

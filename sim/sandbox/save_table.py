@@ -82,6 +82,11 @@ def _weapon(w) -> list[str]:
     return out + [""]
 
 
+def _modifier(m) -> str:
+    against = f", against = {_q(m.against)}" if m.against is not None else ""
+    return f"{{ roll = {_q(m.roll)}, value = {m.value}, source = {_q(m.source)}{against} }}"
+
+
 def _model(ms, note: str = "") -> str:
     p = ms.profile
     fields = [f"name = {_q(ms.name)}", f"id = {_q(ms.id)}"]
@@ -102,6 +107,8 @@ def _model(ms, note: str = "") -> str:
         fields.append("keywords = [" + ", ".join(_q(k) for k in sorted(ms.keywords)) + "]")
     if ms.abilities:
         fields.append("abilities = [" + ", ".join(_q(a.label()) for a in ms.abilities) + "]")
+    if ms.modifiers:  # (its unit's and its own, written on the model)
+        fields.append("modifiers = [" + ", ".join(_modifier(m) for m in ms.modifiers) + "]")
     fields.append("weapons = [" + ", ".join(_q(w.name) for w in ms.weapons) + "]")
     fields.append(f"at = [[{_num(ms.x)}, {_num(ms.y)}]]")
     return "  { " + ", ".join(fields) + " }," + (f"  # {note}" if note else "")

@@ -13,6 +13,7 @@ from sim.rules import geometry
 from sim.rules.abilities import AbilityError, parse_unit_abilities, parse_weapon_abilities
 from sim.rules.abilities import Hook, effects_of
 from sim.rules.dice import parse_dice_expr
+from sim.rules.modifiers import ROLLS, RollModifier
 from sim.rules.profiles import ModelProfile, WeaponProfile
 from sim.scenario.errors import ScenarioError
 from sim.scenario.reader import Reader
@@ -21,9 +22,9 @@ from sim.scenario.spec import Army, ModelSpec, ScenarioSpec, UnitSpec
 
 DEFAULT_COLOURS = ((178, 58, 52), (52, 96, 158))
 MODEL_FIELDS = {"name", "id", "ids", "count", "base_mm", "base", "shape", "angle", "M", "T", "Sv",
-                "InSv", "W", "Ld", "OC", "keywords", "weapons", "at", "role", "abilities"}
+                "InSv", "W", "Ld", "OC", "keywords", "weapons", "at", "role", "abilities", "modifiers"}
 UNIT_FIELDS = {"id", "name", "keywords", "abilities", "models", "advanced", "fell_back", "charged",
-               "moved", "ranged_attacks_last_turn", "allocation_order"}
+               "moved", "ranged_attacks_last_turn", "allocation_order", "modifiers"}
 
 
 def load_scenario(path: str | Path) -> ScenarioSpec:
@@ -166,6 +167,14 @@ def _armies(top: Reader, weapons, board):
     seen_units: set[str] = set()
     seen_models: dict[str, str] = {}
     placed: list[tuple[str, str, geometry.Footprint]] = []
+    # each unit id as written, with its army (for a modifier's ``against``; ids are checked
+    # when each unit is read)
+    owners: dict[str, int] = {}
+    for owner, ar in enumerate(items):
+        raw = ar.data.get("units") if isinstance(ar.data, dict) else None
+        for u in raw if isinstance(raw, list) else ():
+            if isinstance(u, dict) and isinstance(u.get("id"), str):
+                owners.setdefault(u["id"], owner)
     for owner, ar in enumerate(items):
         ar.keys({"name", "colour", "units"}, {"name", "units"})
         colour = DEFAULT_COLOURS[owner]
@@ -175,8 +184,9 @@ def _armies(top: Reader, weapons, board):
                 ar.fail("an RGB colour [r, g, b] of 0..255", c, "colour")
             colour = tuple(c)
         armies.append(Army(ar.req("name", str), colour))
+        enemies = sorted(uid for uid, o in owners.items() if o != owner)
         for ur in ar.sub("units").items():
-            units.append(_unit(ur, owner, weapons, board, seen_units, seen_models, placed))
+            units.append(_unit(ur, owner, weapons, board, seen_units, seen_models, placed, enemies))
     return tuple(armies), tuple(units)
 
 
@@ -200,7 +210,36 @@ def _abilities(r: Reader, key: str):
         raise ScenarioError(r.file, r.at(key), "known unit abilities", f"{e.message} (token {e.token!r})") from None
 
 
-def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed) -> UnitSpec:
+def _modifiers(r: Reader, key: str, enemies) -> tuple[RollModifier, ...]:
+    """A ``modifiers`` list (README): tables of roll (hit, wound, save, BS or WS), value (a
+    whole number other than 0), source (its label) and, optionally, against (melee, ranged or
+    an enemy unit id: ``enemies``)."""
+    if not r.has(key):
+        return ()
+    out = []
+    for mr in r.sub(key).items():
+        mr.keys({"roll", "value", "source", "against"}, {"roll", "value", "source"})
+        roll = mr.req("roll", str)
+        if roll not in ROLLS:
+            mr.fail("hit, wound, save, BS or WS", roll, "roll")
+        value = mr.req("value", int)
+        if value == 0:
+            mr.fail("a whole number other than 0 (+1 improves, -1 worsens)", value, "value")
+        source = mr.req("source", str)
+        if not source.strip():
+            mr.fail('a source label (e.g. "Smoke cloud")', source, "source")
+        against = mr.get("against", str, None)
+        if against in ("melee", "ranged"):
+            if (roll, against) in (("BS", "melee"), ("WS", "ranged")):
+                kind = "ranged" if roll == "BS" else "melee"
+                mr.fail(f"{kind} or an enemy unit id ({roll} is the skill of {kind} attacks)", against, "against")
+        elif against is not None and against not in enemies:
+            mr.fail(f"melee, ranged or an enemy unit id ({', '.join(enemies) or 'none'})", against, "against")
+        out.append(RollModifier(roll, value, source, against))
+    return tuple(out)
+
+
+def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, enemies=()) -> UnitSpec:
     ur.keys(UNIT_FIELDS, {"id", "models"})
     uid = ur.req("id", str)
     if not uid or "/" in uid:
@@ -210,6 +249,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed) ->
     seen_units.add(uid)
     ukw = _keywords(ur, "keywords")
     uab = _abilities(ur, "abilities")
+    umods = _modifiers(ur, "modifiers", enemies)
     models: list[ModelSpec] = []
     for mr in ur.sub("models").items():
         mr.keys(MODEL_FIELDS, {"M", "T", "Sv", "W", "Ld", "OC", "at"})
@@ -231,6 +271,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed) ->
         profile = ModelProfile(stats["M"], stats["T"], stats["Sv"], stats["W"], stats["Ld"], stats["OC"], insv)
         kws = ukw | _keywords(mr, "keywords")
         abil = uab + _abilities(mr, "abilities")
+        mods = umods + _modifiers(mr, "modifiers", enemies)
         wnames = mr.get("weapons", list, [])
         wps = []
         for i, wn in enumerate(wnames):
@@ -286,7 +327,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed) ->
                                         f"({x:g}, {y:g}) overlapping {other_id} at {other_where}")
             placed.append((mid, where, fp))
             models.append(ModelSpec(mid, name, role, x, y, shape, length, width, angle, profile,
-                                    kws, tuple(wps), "CHARACTER" in kws, abil))
+                                    kws, tuple(wps), "CHARACTER" in kws, abil, mods))
     order = ur.get("allocation_order", list, [])
     return UnitSpec(uid, ur.get("name", str, uid), owner, tuple(models),
                     advanced=ur.get("advanced", bool, False), fell_back=ur.get("fell_back", bool, False),

@@ -4,6 +4,8 @@ per-model selections, so the replay log always holds the full command."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import esper
 
 from sim import world as W
@@ -78,11 +80,61 @@ def read_script(top: Reader, units, weapons) -> tuple[ScriptStep, ...]:
                 action["models"][mid] = _targets(mr.sub(mid), mweapons, unit_ids, uid)
         decisions = {}
         if r.has("decisions"):
-            dr = r.sub("decisions")
-            dr.keys(DECISION_KINDS)
-            decisions = dict(dr.data)
+            decisions = _decisions(r.sub("decisions"), unit, units)
         steps.append(ScriptStep(action, decisions, r.path))
     return tuple(steps)
+
+
+def _decisions(dr: Reader, unit, units) -> dict:
+    """A step's answers, by kind (README, Decisions): each names what it may name (CHARACTERs
+    and models of an enemy unit, an allocation order legal for that unit as the scenario sets
+    it up). They stand for every request of their kind in the step and are fitted to each one
+    as the battle goes (sim.validate.fit_scripted_answer)."""
+    from sim.rules.allocation import TargetModel, allocation_groups, order_problems, preferred_groups
+    dr.keys(DECISION_KINDS)
+    enemy = {m.id: (u, m) for u in units if u.owner != unit.owner for m in u.models}
+    out = dict(dr.data)
+    if dr.has("precision"):
+        v = dr.data["precision"]
+        chars = [mid for mid, (_u, m) in enemy.items() if m.character]
+        if v != "decline" and not (isinstance(v, str) and v in chars):
+            dr.fail(f"a CHARACTER model id of an enemy unit ({', '.join(chars) or 'none'}) or \"decline\"",
+                    v, "precision")
+    if dr.has("allocation_order"):
+        names = dr.get("allocation_order", list, what="a list of model ids (05.03: a group's key is its first model's id)")
+        ar = dr.sub("allocation_order")
+        owner = None
+        for i, v in enumerate(names):
+            if not isinstance(v, str) or v not in enemy:
+                ar.fail("a model id of an enemy unit", v, i)
+            if owner is None:
+                owner = enemy[v][0]
+            elif enemy[v][0] is not owner:
+                ar.fail(f"a model of {owner.id} (an allocation order is for one unit)", v, i)
+        if owner is not None:
+            full = tuple(TargetModel(m.id, m.profile.W, m.profile.W, m.profile.Sv, m.profile.InSv, m.character)
+                         for m in owner.models)
+            groups = allocation_groups(full)
+            keyed = preferred_groups(groups, full, names)
+            missing = [g.key for g in groups if g.key not in keyed]
+            problems = order_problems(groups, keyed, full)
+            if problems:
+                dr.fail(f"an allocation order for {owner.id} naming a model of each of its groups "
+                        f"({', '.join(g.key for g in groups)}), CHARACTER groups last (05.03)",
+                        f"<{names}, naming no model of {', '.join(missing)}>" if missing
+                        else f"<{names}: {'; '.join(problems)}>", "allocation_order")
+    if dr.has("psychic"):
+        v = dr.get("psychic", list, what="a list of modifier sources to ignore")
+        for i, src in enumerate(v):
+            if not isinstance(src, str):
+                dr.sub("psychic").fail("a modifier source (a string)", src, i)
+    if dr.has("duplicate"):
+        dr.get("duplicate", str, what="a string: the label of the ability copy to use")
+    if dr.has("lethal_hits"):
+        v = dr.data["lethal_hits"]
+        if v not in ("take", "decline"):
+            dr.fail("take or decline", v, "lethal_hits")
+    return out
 
 
 def _targets(r: Reader, carried, unit_ids, own) -> dict:
@@ -109,12 +161,32 @@ def _targets(r: Reader, carried, unit_ids, own) -> dict:
     return out
 
 
+class Expansion(NamedTuple):
+    """A script step expanded against the live battle: its explicit command, and the models
+    its ``targets`` shorthand left out: [model id, weapon, target unit, why (with the rule)]."""
+
+    command: object
+    left_out: list
+
+
 def to_command(battle, step: ScriptStep):
     """Expand a script step against the live battle into an explicit Command."""
+    return expand(battle, step).command
+
+
+def expand(battle, step: ScriptStep) -> Expansion:
+    """Expand a script step against the live battle (before it is submitted). The ``targets``
+    shorthand selects each weapon, at its one target, for the models that can use it there
+    (04.02: visible, in range, unengaged unless 10.06/17.03; engaged with the model in a
+    fight); the others do not select it (so, for one, they make no hazard roll for a weapon
+    they could not have fired, 24.15) and are listed in ``left_out``. When no model can use it,
+    each model selects it at that target anyway, so the command is refused with the rule's
+    reason, as the explicit command would be. Per-model ``models`` entries are taken as
+    written."""
     a = step.action
     kind = a["kind"]
     if kind == "end turn":
-        return EndTurn()
+        return Expansion(EndTurn(), [])
     unit_ent = battle.units[a["unit"]]
     if kind == "move":
         to = []
@@ -125,8 +197,10 @@ def to_command(battle, step: ScriptStep):
                 to.append((mid, round(pos.x + a["by"][0], 6), round(pos.y + a["by"][1], 6)))
             elif mid in a["to"]:
                 to.append((mid, *a["to"][mid]))
-        return Move(a["unit"], tuple(to), a["mode"])
-    sels: list[Selection] = []
+        return Expansion(Move(a["unit"], tuple(to), a["mode"]), [])
+    # each selection, with why the shorthand would leave it out (None: it stays)
+    sels: list[tuple[Selection, str | None]] = []
+    usable: dict[tuple[str, str], bool] = {}  # (weapon, target): some model uses it
     shared: dict = {}  # what every model's shorthand check shares (shooting type, target views)
     for m in W.unit_models(unit_ent):
         mid = W.model_id(m)
@@ -137,40 +211,50 @@ def to_command(battle, step: ScriptStep):
                 continue
             tgts = spec[w.name]
             if not tgts:
-                sels.append(Selection(mid, w.name, None))
+                sels.append((Selection(mid, w.name, None), None))
                 continue
             if len(tgts) == 1:
                 (t, n), = tgts.items()
-                if mine is None and not _engaged_or_legal(battle, unit_ent, m, w, t, kind, a.get("type"),
-                                                          shared):
-                    sels.append(Selection(mid, w.name, None))
-                else:
-                    sels.append(Selection(mid, w.name, t))
+                why = None
+                if mine is None:
+                    why = _why_not(battle, unit_ent, m, w, t, kind, a.get("type"), shared)
+                # (a model's own entry counts as a model using it: validation checks it)
+                usable[(w.name, t)] = usable.get((w.name, t), False) or why is None
+                sels.append((Selection(mid, w.name, t), why))
             else:
                 for t, n in tgts.items():
-                    sels.append(Selection(mid, w.name, t, n))
+                    sels.append((Selection(mid, w.name, t, n), None))
+    chosen, left_out = [], []
+    for s, why in sels:
+        if why is None or not usable[(s.weapon, s.target)]:
+            chosen.append(s)
+        else:
+            left_out.append([s.model, s.weapon, s.target, why])
     if kind == "shoot":
-        return Shoot(a["unit"], tuple(sels), a.get("type"))
-    return Fight(a["unit"], tuple(sels))
+        return Expansion(Shoot(a["unit"], tuple(chosen), a.get("type")), left_out)
+    return Expansion(Fight(a["unit"], tuple(chosen)), left_out)
 
 
-def _engaged_or_legal(battle, unit_ent, m, w, target_id, kind, stype, shared: dict) -> bool:
-    """Shorthand targets apply to the models that can legally use them; the other models select
-    the weapon with no target (it makes no attacks, 04.02). ``shared`` keeps, across the models
-    of one step, the shooting type and each target's view (sim.plan.target_facts)."""
+def _why_not(battle, unit_ent, m, w, target_id, kind, stype, shared: dict) -> str | None:
+    """Why model ``m`` cannot use weapon ``w`` on the unit ``target_id`` (04.02, with the
+    rule's number as the planning refusal gives it), or None when it can. ``shared`` keeps,
+    across the models of one step, the shooting type and each target's view
+    (sim.plan.target_facts)."""
     from sim.plan import PlanError, shooting_type_for, target_facts
     from sim.rules.shooting import ranged_target_problem
     t = battle.units[target_id]
     if W.unit_destroyed(t):
-        return False
+        return f"{target_id} is destroyed"
     if kind == "fight":
-        return any(W.models_engaged(m, tm) for tm in W.unit_models(t))
+        if any(W.models_engaged(m, tm) for tm in W.unit_models(t)):
+            return None
+        return "not engaged with this model (04.02)"
     if "type" not in shared:
         try:
             shared["type"] = shooting_type_for(unit_ent, stype)
         except PlanError:
             shared["type"] = None
     if shared["type"] is None:
-        return True  # let validation report the real problem
+        return None  # let validation report the real problem
     facts, _ = target_facts(battle, unit_ent, m, w, t, shared["type"], shared.setdefault("views", {}))
-    return ranged_target_problem(facts) is None
+    return ranged_target_problem(facts)

@@ -24,6 +24,7 @@ class ModelSpec:
     weapons: tuple[WeaponProfile, ...]
     character: bool
     abilities: tuple = ()
+    modifiers: tuple = ()  # sim.rules.modifiers.RollModifier: its unit's, then its own
 
 
 @dataclass(frozen=True, slots=True)

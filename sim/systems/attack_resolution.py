@@ -13,6 +13,7 @@ from sim import world as W
 from sim.components import Stage, Unit
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import abilities as AB
+from sim.modifiers import save_modifiers
 from sim.rules import pools as PL
 from sim.rules.abilities import Hook
 from sim.rules.allocation import default_order, preferred_groups
@@ -258,7 +259,8 @@ class AttackResolutionSystem(esper.Processor):
                      else {m.id: m.remaining for m in models})
         st = DamageState(models, remaining, pool.groups, pool.order, pool.precision,
                          fnp=W.feel_no_pain(target), W=r.W_of)
-        records = inflict_damage(pool.state, pool.saves, st, battle.dice, r.Sv_of, r.InSv_of)
+        records = inflict_damage(pool.state, pool.saves, st, battle.dice, r.Sv_of, r.InSv_of,
+                                 save_modifiers(target, ent, act.kind == "fight"))
         attacker = esper.component_for_entity(ent, Unit).id
         destroyed = []
         # write back the wounds of the models that took damage (an unsaved or mortal record)

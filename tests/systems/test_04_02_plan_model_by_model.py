@@ -105,7 +105,7 @@ def test_refusal_names_the_first_illegal_model_after_a_run_of_legal_ones():
                 break
         assert 1 < len(legal) < 10
         first_bad = len(legal) + 1
-        with pytest.raises(Refusal, match=rf"^sh/{first_bad} rifle -> near: out of range$"):
+        with pytest.raises(Refusal, match=rf"^sh/{first_bad} rifle -> near: out of range \(04\.02\)$"):
             b.submit(Shoot("sh", sels))
 
 
@@ -220,8 +220,8 @@ def test_the_alike_cases_above_are_answered_at_once_or_model_by_model():
             ways[target] = ("at once" if at.alike is not None else "model by model", legal)
     assert ways == {"close": ("at once", "legal"), "wooded": ("at once", "legal"),
                     "mid": ("model by model", "legal"),
-                    "near": ("model by model", "sh/10 rifle -> near: out of range"),
-                    "far": ("at once", "sh/1 rifle -> far: out of range"),
+                    "near": ("model by model", "sh/10 rifle -> near: out of range (04.02)"),
+                    "far": ("at once", "sh/1 rifle -> far: out of range (04.02)"),
                     "behind": ("model by model", "sh/9 rifle -> behind: not visible to this model (06.01)")}
     with Battle(_alike_spec("mid")) as b:  # half range per model, from the distances
         b._enter()
