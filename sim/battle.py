@@ -19,14 +19,11 @@ from sim.commands import Command, command_to_dict
 from sim.components import (Destroyed, ModelId,
                             Position, Unit, UnitState, Wounds)
 from sim.decisions import PENDING, DecisionRequest
+from sim.errors import Refusal
 from sim.rules.dice import Dice
 from sim.validate import validate_answer, validate_command
 
 _world_ids = itertools.count(1)
-
-
-class Refusal(Exception):
-    """A command or answer the rules do not allow; nothing changed."""
 
 
 class Battle:

@@ -6,12 +6,9 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 
-from sim.battle import Battle, Refusal
+from sim.battle import Battle
+from sim.errors import Refusal, ScriptError
 from sim.scenario.script import to_command
-
-
-class ScriptError(Exception):
-    """A scripted command or decision the rules refuse (reported like a scenario error)."""
 
 
 @contextmanager

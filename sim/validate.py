@@ -9,7 +9,8 @@ import esper
 from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Shoot
 from sim.components import Position, Stats
-from sim.plan import PlanError, plan_fight, plan_shoot
+from sim.errors import PlanError, Refusal
+from sim.plan import plan_fight, plan_shoot
 from sim.rules.allocation import allocation_groups, order_problems
 
 
@@ -111,7 +112,6 @@ def _check_move(battle, cmd: Move) -> None:
 
 def validate_answer(battle, req, value):
     """Check an answer against its request; returns the normalised answer or raises Refusal."""
-    from sim.battle import Refusal
     if req.kind == "allocation_order":
         if not isinstance(value, (list, tuple)):
             raise Refusal("an allocation order is a list of group keys")

@@ -9,6 +9,7 @@ import esper
 
 from sim import world as W
 from sim.components import Unit
+from sim.errors import PlanError
 from sim.rules import abilities as AB
 from sim.rules import shooting as SH
 from sim.rules.profiles import WeaponProfile
@@ -35,10 +36,6 @@ class Declared:
     # declarations holding the same (not None) object differ in nothing but their model, so
     # they share one attack key (04.03); whatever changes one of them afterwards clears it
     like: object = None
-
-
-class PlanError(Exception):
-    pass
 
 
 def damaged_modifier(model_ent: int) -> tuple:

@@ -9,8 +9,9 @@ import esper
 from sim import world as W
 from sim.commands import Fight
 from sim.components import Unit
-from sim.plan.common import (Declared, PlanError, damaged_modifier, find_unit, find_weapon,
-                             lance_modifier, model_in)
+from sim.errors import PlanError
+from sim.plan.common import (Declared, damaged_modifier, find_unit, find_weapon, lance_modifier,
+                             model_in)
 
 
 def fights_first(unit_ent: int) -> bool:

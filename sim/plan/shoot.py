@@ -10,7 +10,8 @@ from typing import Mapping, NamedTuple
 
 from sim import world as W
 from sim.commands import Shoot
-from sim.plan.common import Declared, PlanError, damaged_modifier, find_unit, model_in
+from sim.errors import PlanError
+from sim.plan.common import Declared, damaged_modifier, find_unit, model_in
 from sim.plan.shoot_targets import ShootPlanTargets, WeaponAt, shooters_of
 from sim.rules import shooting as SH
 from sim.rules.profiles import WeaponProfile

@@ -14,7 +14,8 @@ import numpy as np
 
 from sim import world as W
 from sim.components import Unit
-from sim.plan.common import (PlanError, count_check, find_unit, find_weapon, indirect_fail_below,
+from sim.errors import PlanError
+from sim.plan.common import (count_check, find_unit, find_weapon, indirect_fail_below,
                              lance_modifier)
 from sim.rules import abilities as AB
 from sim.rules import shooting as SH

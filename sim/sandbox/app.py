@@ -405,7 +405,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
 def run_sandbox(scenario_path, seed: int | None = None, replay: str | None = None) -> int:
     """Open the sandbox window on a scenario (or, with ``replay``, watching that replay log).
     Returns a process exit status."""
-    from sim.scenario.errors import ScenarioError
+    from sim.errors import ScenarioError
     headless = os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen")
     if not headless and os.name != "nt" and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         print(f"sim: no display available; run it without a window: sim play --headless {scenario_path}",

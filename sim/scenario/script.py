@@ -158,7 +158,8 @@ def _engaged_or_legal(battle, unit_ent, m, w, target_id, kind, stype, shared: di
     """Shorthand targets apply to the models that can legally use them; the other models select
     the weapon with no target (it makes no attacks, 04.02). ``shared`` keeps, across the models
     of one step, the shooting type and each target's view (sim.plan.target_facts)."""
-    from sim.plan import PlanError, shooting_type_for, target_facts
+    from sim.errors import PlanError
+    from sim.plan import shooting_type_for, target_facts
     from sim.rules.shooting import ranged_target_problem
     t = battle.units[target_id]
     if W.unit_destroyed(t):

@@ -11,10 +11,11 @@ import esper
 import pytest
 
 from scen import kill, model, row, scenario, unit, weapon
-from sim.battle import Battle, Refusal
+from sim import world as W
+from sim.battle import Battle
 from sim.commands import Selection, Shoot
 from sim.components import Wounds
-from sim import world as W
+from sim.errors import Refusal
 from sim.plan import plan_shoot
 
 WEAPONS = {"rifle": weapon(24, 1, 3, 4, 0, 1), "heavy gun": weapon(36, 2, 4, 5, -1, 2, "[HEAVY]"),
