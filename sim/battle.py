@@ -53,7 +53,7 @@ class Battle:
         self.visibility = None  # set by VisibilitySystem
         self.moved_models: list[int] = []  # models whose footprint changed since the last tick
         self.shots_changed = True  # a unit's ranged-attack record changed (13.09 Hidden)
-        self.validated = None  # (command, shooting type, declared, eligibility, weapons): submit's plan
+        self.validated = None  # sim.validate.ValidatedPlan: the last accepted Shoot/Fight's plan
         self.scenario_allocation_orders: dict[int, tuple[str, ...]] = {}
         self._enter()
         from sim.world_build import build_world

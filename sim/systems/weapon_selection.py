@@ -40,8 +40,9 @@ class WeaponSelectionSystem(esper.Processor):
         ent = battle.activation_unit
         weapons = None  # the distinct profiles declared, when the plan says (validated)
         if not act.declared:
-            if battle.validated is not None and battle.validated[0] is act.command:
-                act.declared, weapons = battle.validated[2], battle.validated[4]
+            plan = battle.validated
+            if plan is not None and plan.for_command(act.command):
+                act.declared, weapons = plan.declared, plan.weapons
             elif act.kind == "shoot":
                 act.declared = plan_shoot(battle, act.command, selected=True).declared
             else:

@@ -109,7 +109,7 @@ def test_04_03_alike_models_that_ignore_different_modifiers_pool_apart():
     with Battle(spec(), dice=ForcedDice([1, 1])) as b:
         cmd = Shoot("psy", (Selection("psy/1", "smite", "tank"), Selection("psy/2", "smite", "tank")))
         b.submit(cmd)
-        declared = b.validated[2]
+        declared = b.validated.declared
         assert declared[0].like is not None and declared[0].like is declared[1].like
         b.resolve(choose)
         assert declared[0].like is None and declared[1].like is None
