@@ -15,6 +15,7 @@ from typing import Callable
 import esper
 
 from sim import events as ev
+from sim.changes import Changes
 from sim.commands import Command, command_to_dict
 from sim.components import (Destroyed, ModelId,
                             Position, Unit, UnitState, Wounds)
@@ -51,17 +52,13 @@ class Battle:
         self.units: dict[str, int] = {}
         self.models: dict[str, int] = {}
         self.visibility = None  # set by VisibilitySystem
-        self.moved_models: list[int] = []  # models whose footprint changed since the last tick
-        self.shots_changed = True  # a unit's ranged-attack record changed (13.09 Hidden)
         self.validated = None  # sim.validate.ValidatedPlan: the last accepted Shoot/Fight's plan
         self.scenario_allocation_orders: dict[int, tuple[str, ...]] = {}
         self._enter()
         from sim.world_build import build_world
         build_world(self, scenario)
-        # units whose UnitState may differ from a fresh turn's (set by the scenario, touched by
-        # a command this turn, or shot last turn): the end of turn resets only these. UnitState
-        # changes only through commands and the systems resolving them.
-        self.turn_dirty: dict[int, None] = dict.fromkeys(self.units.values())
+        # what the systems must catch up with (every unit: the scenario may have set its state)
+        self.changes = Changes(touched_units=dict.fromkeys(self.units.values()))
         from sim.systems import register_systems
         register_systems(self)
 
@@ -117,7 +114,7 @@ class Battle:
         self._enter()
         if self.busy:
             raise Refusal("another activation is still being resolved")
-        if self.moved_models or self.shots_changed:  # (what VisibilitySystem refreshes on)
+        if self.changes.visibility_stale:
             self.visibility.refresh()  # the last tick may have moved models or ended the turn
         problem = validate_command(self, command)
         if problem:

@@ -244,7 +244,7 @@ class AttackResolutionSystem(esper.Processor):
             if not st.ranged_attacks_this_turn:
                 st.ranged_attacks_this_turn = True
                 if not st.ranged_attacks_last_turn:  # 13.09: else it already counted as having shot
-                    battle.shots_changed = True
+                    battle.changes.shots_changed = True
         pool.step = "wound" if (pool.state.hits or pool.state.auto_wounds) else "done"
 
     def _wound(self, battle, ent, act, pool: Pool) -> None:

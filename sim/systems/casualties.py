@@ -36,7 +36,7 @@ class CasualtySystem(esper.Processor):
         for e in casualties:
             removed.append(W.model_id(e))
         W.remove_casualties(casualties)
-        battle.moved_models = casualties
+        battle.changes.moved(casualties)
         battle.record({"type": ev.ATTACKS_DONE, "unit": esper.component_for_entity(ent, Unit).id,
                        "kind": act.kind, "removed": removed})
         esper.remove_component(ent, Activation)

@@ -17,14 +17,14 @@ class CommandSystem(esper.Processor):
         cmd = battle.queue.popleft()
         if isinstance(cmd, Shoot):
             ent = battle.units[cmd.unit]
-            battle.turn_dirty[ent] = None
+            battle.changes.touched(ent)
             W.unit_state(ent).selected_to_shoot = True
             battle.activation = Activation("shoot", cmd, "type")
             esper.add_component(ent, battle.activation)
             battle.activation_unit = ent
         elif isinstance(cmd, Fight):
             ent = battle.units[cmd.unit]
-            battle.turn_dirty[ent] = None
+            battle.changes.touched(ent)
             W.unit_state(ent).selected_to_fight = True
             battle.activation = Activation("fight", cmd, "weapons")
             esper.add_component(ent, battle.activation)
@@ -34,9 +34,8 @@ class CommandSystem(esper.Processor):
         elif isinstance(cmd, EndTurn):
             shots_changed = False
             # only the units whose state can differ from a fresh turn's: those a command
-            # touched this turn and those that shot last turn (Battle.turn_dirty)
-            dirty, battle.turn_dirty = battle.turn_dirty, {}
-            for ent in dirty:
+            # touched this turn and those that shot last turn (Changes.touched_units)
+            for ent in battle.changes.take_touched():
                 st = W.unit_state(ent)
                 # 13.09 "made ranged attacks this turn or last" changes only for a unit that
                 # shot last turn and not this one
@@ -48,16 +47,16 @@ class CommandSystem(esper.Processor):
                 st.selected_to_shoot = st.selected_to_fight = False
                 st.moved = 0.0
                 if st.ranged_attacks_last_turn:
-                    battle.turn_dirty[ent] = None  # (rolls over at the next end of turn)
+                    battle.changes.touched(ent)  # (rolls over at the next end of turn)
             battle.turn += 1
             if shots_changed:
-                battle.shots_changed = True
+                battle.changes.shots_changed = True
             battle.record({"type": ev.TURN, "turn": battle.turn})
 
     def _move(self, battle, cmd: Move) -> None:
         """09.05-09.07 Apply a validated move: positions and the unit's turn bookkeeping."""
         ent = battle.units[cmd.unit]
-        battle.turn_dirty[ent] = None
+        battle.changes.touched(ent)
         st = W.unit_state(ent)
         moved = []
         final = []
@@ -83,6 +82,6 @@ class CommandSystem(esper.Processor):
             st.advanced = True
         elif cmd.mode == "fall back":
             st.fell_back = True
-        battle.moved_models = moved
+        battle.changes.moved(moved)
         battle.emit(ev.MOVED, unit=cmd.unit, mode=cmd.mode,
                     to=final, advance_roll=allowance)

@@ -84,10 +84,11 @@ class BattleVisibility:
 
     def sync_hidden(self) -> None:
         """13.09: a unit that made ranged attacks this turn or last turn cannot be hidden.
-        Runs only when a unit's ranged-attack bookkeeping changed (``battle.shots_changed``)."""
-        if not self.battle.shots_changed:
+        Runs only when a unit's ranged-attack bookkeeping changed (``Changes.shots_changed``)."""
+        changes = self.battle.changes
+        if not changes.shots_changed:
             return
-        self.battle.shots_changed = False
+        changes.shots_changed = False
         for uid, e in self.battle.units.items():  # scenario order
             st = W.unit_state(e)
             made = st.ranged_attacks_this_turn or st.ranged_attacks_last_turn
@@ -180,10 +181,9 @@ class BattleVisibility:
 
     def refresh(self) -> None:
         """Bring the index up to date with moves, removals and who has shot."""
-        b = self.battle
-        if b.moved_models:
-            self.moved(b.moved_models)
-            b.moved_models = []
+        changes = self.battle.changes
+        if changes.moved_models:
+            self.moved(changes.take_moved())
         self.sync_hidden()
 
 
@@ -192,5 +192,5 @@ class VisibilitySystem(esper.Processor):
         battle.visibility = BattleVisibility(battle)
 
     def process(self, battle) -> None:
-        if battle.moved_models or battle.shots_changed:  # (else refresh has nothing to do)
+        if battle.changes.visibility_stale:  # (else refresh has nothing to do)
             battle.visibility.refresh()
