@@ -16,22 +16,20 @@ from sim.plan import plan_fight, plan_shoot
 from sim.rules.allocation import allocation_groups, order_problems
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)
 class ValidatedPlan:
     """What validating a Shoot or Fight command worked out, kept on ``battle.validated`` for
     the systems that resolve it (ShootingTypeSystem, WeaponSelectionSystem): nothing changes
     between submit and resolution (a command is only accepted while the battle is idle), so the
     plan is exactly what they would compute again. Set by validate_command, replaced by the next
-    command's; a system uses it only for the very command it validated (``for_command``)."""
+    command's, never changed (not frozen only because a frozen dataclass is slower to build, on
+    the attack path); a system uses it only for the very command it validated (``command``)."""
 
     command: object  # the Shoot or Fight command validated (compared by identity)
     declared: list  # sim.plan.Declared per selected weapon and target (04.01/04.02)
     weapons: list  # the distinct weapon profiles declared, in order of first use
     shooting_type: str | None = None  # 10.02 the type used (shooting only)
     eligibility: Mapping[str, str | None] | None = None  # 10.04-10.07 per type: None, or why not
-
-    def for_command(self, command) -> bool:
-        return self.command is command
 
 
 def validate_command(battle, cmd) -> str | None:

@@ -17,7 +17,7 @@ class ShootingTypeSystem(esper.Processor):
             return
         ent = battle.activation_unit
         plan = battle.validated
-        if plan is not None and plan.for_command(act.command):
+        if plan is not None and plan.command is act.command:
             act.shooting_type, elig = plan.shooting_type, plan.eligibility
         else:
             act.shooting_type, elig = shooting_type_choice(ent, act.command.type)

@@ -41,7 +41,7 @@ class WeaponSelectionSystem(esper.Processor):
         weapons = None  # the distinct profiles declared, when the plan says (validated)
         if not act.declared:
             plan = battle.validated
-            if plan is not None and plan.for_command(act.command):
+            if plan is not None and plan.command is act.command:
                 act.declared, weapons = plan.declared, plan.weapons
             elif act.kind == "shoot":
                 act.declared = plan_shoot(battle, act.command, selected=True).declared
