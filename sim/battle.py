@@ -114,7 +114,8 @@ class Battle:
         self._enter()
         if self.busy:
             raise Refusal("another activation is still being resolved")
-        if self.changes.visibility_stale:
+        changes = self.changes
+        if changes.moved_models or changes.shots_changed:  # (what VisibilitySystem refreshes on)
             self.visibility.refresh()  # the last tick may have moved models or ended the turn
         problem = validate_command(self, command)
         if problem:

@@ -3,6 +3,10 @@
 A Battle holds one ``Changes`` (``battle.changes``). The systems that change the world note
 here what they changed; the ones that keep a derived view note when they have caught up. A
 reader sees in this one class everything tracked this way, who sets it and who clears it.
+
+The visibility index is behind while ``moved_models or shots_changed``; Battle.submit and
+VisibilitySystem test exactly that (spelled out: a property costs more than the test, and
+they run on every command and every tick).
 """
 
 from __future__ import annotations
@@ -36,17 +40,12 @@ class Changes:
         moved, self.moved_models = self.moved_models, []
         return moved
 
-    @property
-    def visibility_stale(self) -> bool:
-        """Does the visibility index have anything to catch up with (moves, removals, shots)."""
-        return bool(self.moved_models) or self.shots_changed
-
     def touched(self, unit: int) -> None:
         """A command (or the turn rolling over) may have changed this unit's UnitState."""
         self.touched_units[unit] = None
 
-    def take_touched(self) -> list[int]:
-        """The units touched since the last call, in the order first noted; the set starts
-        again."""
+    def take_touched(self) -> dict[int, None]:
+        """The units touched since the last call (an ordered set: in the order first noted);
+        the set starts again."""
         touched, self.touched_units = self.touched_units, {}
-        return list(touched)
+        return touched

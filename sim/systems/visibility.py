@@ -192,5 +192,6 @@ class VisibilitySystem(esper.Processor):
         battle.visibility = BattleVisibility(battle)
 
     def process(self, battle) -> None:
-        if battle.changes.visibility_stale:  # (else refresh has nothing to do)
+        changes = battle.changes
+        if changes.moved_models or changes.shots_changed:  # (else refresh has nothing to do)
             battle.visibility.refresh()
