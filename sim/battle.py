@@ -23,6 +23,8 @@ from sim.decisions import PENDING, DecisionRequest
 from sim.errors import Refusal
 from sim.rules.dice import Dice
 from sim.validate import validate_answer, validate_command
+from sim.world import resources
+from sim.world.build import build_world
 
 _world_ids = itertools.count(1)
 
@@ -54,9 +56,10 @@ class Battle:
         self.visibility = None  # set by VisibilitySystem
         self.validated = None  # sim.validate.ValidatedPlan: the last accepted Shoot/Fight's plan
         self.scenario_allocation_orders: dict[int, tuple[str, ...]] = {}
-        self._enter()
-        from sim.world_build import build_world
-        build_world(self, scenario)
+        esper.switch_world(self.world)  # (a new, empty world for build_world)
+        # the per-battle resources the world queries read, installed with the world (_enter)
+        self.resources = resources.Resources(build_world(self, scenario))
+        resources.install(self.resources)
         # what the systems must catch up with (every unit: the scenario may have set its state)
         self.changes = Changes(touched_units=dict.fromkeys(self.units.values()))
         from sim.systems import register_systems
@@ -64,13 +67,15 @@ class Battle:
 
     # --- world context ---------------------------------------------------------------------
     def _enter(self) -> None:
+        """Make this battle's world the one esper and the world queries read. Only a Battle
+        switches esper's world, and always with its resources, so the two never part."""
         if esper.current_world != self.world:
             esper.switch_world(self.world)
+            resources.install(self.resources)
 
     def close(self) -> None:
-        from sim import world as W
-        W._SPATIAL.pop(self.world, None)
-        W._CASUALTIES.pop(self.world, None)
+        if resources.current is self.resources:
+            resources.install(None)
         if self.world in esper.list_worlds():
             if esper.current_world == self.world:
                 esper.switch_world("default")

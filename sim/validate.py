@@ -8,12 +8,12 @@ from typing import Mapping
 
 import esper
 
-from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Shoot
 from sim.components import Position, Stats
 from sim.errors import PlanError, Refusal
 from sim.plan import plan_fight, plan_shoot
 from sim.rules.allocation import allocation_groups, order_problems
+from sim.world import queries as W
 
 
 @dataclass(slots=True)

@@ -1,4 +1,5 @@
-"""The shape of the package, read from its source: no import cycle among sim's modules.
+"""The shape of the package, read from its source: no import cycle among sim's modules, and the
+world's mutations reached only by the systems (rendering only reads).
 
 Every import statement counts, the ones inside functions too: an import moved into a function
 to dodge a cycle still runs, so the cycle is still there, only hidden (DESIGN.md)."""
@@ -94,6 +95,37 @@ def test_sim_has_no_import_cycle():
 def test_errors_import_nothing_of_sim():
     """Everyone may import sim.errors because it imports nothing back."""
     assert import_graph(SIM)["sim.errors"] == set()
+
+
+def reachable(graph: dict[str, set[str]], start, through=lambda m: True) -> set[str]:
+    """The modules importing ``start`` loads, following only modules ``through`` accepts."""
+    seen: set[str] = set()
+    todo = list(start)
+    while todo:
+        m = todo.pop()
+        if m not in seen:
+            seen.add(m)
+            if through(m):
+                todo += graph[m]
+    return seen
+
+
+def test_only_systems_import_the_world_mutations():
+    graph = import_graph(SIM)
+    importers = sorted(m for m, deps in graph.items() if "sim.world.mutations" in deps)
+    assert importers and all(m.startswith("sim.systems.") for m in importers), importers
+
+
+def test_the_sandbox_reaches_the_world_mutations_only_through_the_battle():
+    """Rendering only reads (DESIGN.md): no sandbox module imports sim.world.mutations, nor any
+    module that does, except by way of sim.battle (whose systems run the commands the sandbox
+    submits)."""
+    graph = import_graph(SIM)
+    sandbox = [m for m in graph if m.startswith("sim.sandbox")]
+    assert "sim.world.queries" in reachable(graph, sandbox)  # (it does read the world)
+    seen = reachable(graph, sandbox, through=lambda m: m != "sim.battle")
+    assert "sim.world.mutations" not in seen
+    assert "sim.world.mutations" in reachable(graph, ["sim.battle"])  # (the check can fail)
 
 
 def test_a_cycle_through_a_function_level_import_is_found(tmp_path):

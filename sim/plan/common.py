@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 import esper
 
-from sim import world as W
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.rules import abilities as AB
 from sim.rules import shooting as SH
 from sim.rules.profiles import WeaponProfile
+from sim.world import queries as W
 
 
 @dataclass(slots=True)

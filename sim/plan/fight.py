@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import esper
 
-from sim import world as W
 from sim.commands import Fight
 from sim.components import Unit
 from sim.errors import PlanError
+from sim.world import queries as W
 from sim.plan.common import (Declared, damaged_modifier, find_unit, find_weapon, lance_modifier,
                              model_in)
 

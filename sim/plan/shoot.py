@@ -8,7 +8,7 @@ from __future__ import annotations
 import operator
 from typing import Mapping, NamedTuple
 
-from sim import world as W
+from sim.world import queries as W
 from sim.commands import Shoot
 from sim.errors import PlanError
 from sim.plan.common import Declared, damaged_modifier, find_unit, model_in

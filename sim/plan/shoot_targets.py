@@ -12,7 +12,7 @@ from typing import Mapping
 import esper
 import numpy as np
 
-from sim import world as W
+from sim.world import queries as W
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan.common import (count_check, find_unit, find_weapon, indirect_fail_below,

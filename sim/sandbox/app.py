@@ -17,7 +17,6 @@ import pygame_gui
 from pygame_gui.elements import UIImage, UILabel, UISelectionList
 
 from sim.battle import Battle
-from sim import world as W
 from sim.components import Activation, Unit
 from sim.replay.log import Recorder
 from sim.report import describe
@@ -33,6 +32,7 @@ from sim.sandbox.orders import FightOrder, ShootOrder
 from sim.sandbox.scene import Scene
 from sim.sandbox.widgets import Flow
 from sim.scenario.load import load_scenario
+from sim.world import queries as W
 
 THEME = Path(__file__).resolve().parents[2] / "assets" / "theme.json"
 FADE = 0.9  # seconds for a destroyed model to fade out

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import esper
 
-from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Selection, Shoot
 from sim.components import Position
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
+from sim.world import queries as W
 
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits"}
 SHOOTING_TYPES = {"normal", "assault", "close-quarters", "indirect"}

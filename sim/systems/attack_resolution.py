@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import esper
 
 from sim import events as ev
-from sim import world as W
+from sim.world import mutations as M, queries as W
 from sim.components import Unit
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import pools as PL
@@ -319,7 +319,7 @@ class AttackResolutionSystem(esper.Processor):
                 destroyed.append(r.models[k])
         battle.record({"type": ev.DAMAGE, "pool": pool.index, "steps": records})
         if destroyed:
-            W.mark_destroyed(destroyed, attacker)
+            M.mark_destroyed(destroyed, attacker)
             for rec in records:
                 if rec.get("destroyed"):
                     battle.record({"type": ev.DESTROYED, "model": rec["model"], "by": attacker})

@@ -7,9 +7,10 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim import world as W
 from sim.components import Activation, Unit
 from sim.systems.mortal_wounds import suffer_mortal_wounds
+from sim.world import mutations as M
+from sim.world import queries as W
 
 DEADLY_DEMISE_RANGE = 6.0
 
@@ -35,7 +36,7 @@ class CasualtySystem(esper.Processor):
         removed = []
         for e in casualties:
             removed.append(W.model_id(e))
-        W.remove_casualties(casualties)
+        M.remove_casualties(casualties)
         battle.changes.moved(casualties)
         battle.record({"type": ev.ATTACKS_DONE, "unit": esper.component_for_entity(ent, Unit).id,
                        "kind": act.kind, "removed": removed})

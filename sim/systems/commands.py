@@ -5,9 +5,10 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Shoot
 from sim.components import Activation, Position, Stats
+from sim.world import mutations as M
+from sim.world import queries as W
 
 
 class CommandSystem(esper.Processor):
@@ -75,7 +76,7 @@ class CommandSystem(esper.Processor):
                     x, y = round(pos.x + (x - pos.x) * f, 6), round(pos.y + (y - pos.y) * f, 6)
                     dist = limit
             st.moved = max(st.moved, dist)
-            W.move_model(m, x, y)
+            M.move_model(m, x, y)
             moved.append(m)
             final.append([mid, x, y])
         if cmd.mode == "advance":

@@ -6,10 +6,10 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim import world as W
 from sim.components import Unit
 from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
 from sim.systems.mortal_wounds import suffer_mortal_wounds
+from sim.world import queries as W
 
 
 def hazardous_count(declared) -> int:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim import world as W
 from sim.components import Character, Unit, Wounds
 from sim.decisions import PENDING, DecisionRequest
+from sim.world import queries as W
 
 DECLINE = "decline"
 

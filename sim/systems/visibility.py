@@ -11,11 +11,11 @@ import functools
 import esper
 import numpy as np
 
-from sim import world as W
 from sim.components import ModelId, Unit, UnitMember
 from sim.rules import abilities as AB
 from sim.rules.visibility import benefit_of_cover as cover_rule
 from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+from sim.world import queries as W
 
 
 _all_per_row = functools.partial(np.logical_and.reduce, axis=1)

@@ -7,12 +7,12 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim import world as W
 from sim.components import Unit
 from sim.decisions import PENDING, DecisionRequest
 from sim.plan import plan_fight, plan_shoot
-from sim.validate import distinct_weapons, one_shot_keys
 from sim.rules import abilities as AB
+from sim.validate import distinct_weapons, one_shot_keys
+from sim.world import queries as W
 
 
 def default_duplicate(copies, target_keywords) -> str:

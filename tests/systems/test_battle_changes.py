@@ -12,7 +12,8 @@ from sim.rules.dice import ForcedDice
 def spec():
     ws = {"rifle": weapon(24, 1, 3, 4, 0, 1)}
     return scenario(ws, [unit("a", model(row(10, 10, 2), ["rifle"]))],
-                    [unit("b", model(row(10, 20, 2), ["rifle"])), unit("c", model(row(30, 30, 1), ["rifle"]))])
+                    [unit("b", model(row(10, 20, 2), ["rifle"])),
+                     unit("c", model(row(30, 30, 1), ["rifle"]))])
 
 
 def test_a_move_is_noted_until_the_visibility_index_catches_up():

@@ -9,10 +9,10 @@ import esper
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim import world as W
 from sim.battle import Battle
 from sim.components import Character, Keyword, ModelAbilities, ModelId, Stats, Unit, UnitMember, Wounds
 from sim.rules.allocation import TargetModel, allocation_groups
+from sim.world import queries as W
 from tests.systems.scen import kill, model, row, scenario, unit, weapon
 
 WEAPONS = {"gun": weapon(24, 1, 3, 4, 0, 1)}

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import esper
 
-from sim import world as W
-from sim.rules import geometry
-from sim.spatial import SpatialIndex
-
 from sim.components import (Base, Character, Keyword, ModelAbilities, ModelId, Position, Roster,
                             Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
+from sim.rules import geometry
 from sim.rules.allocation import TargetModel, allocation_groups, default_order, preferred_groups
 from sim.rules.attack import unit_toughness
+from sim.world.queries import MONSTER_VEHICLE
+from sim.world.spatial import SpatialIndex
 
 
-def build_world(battle, scenario) -> None:
-    """Create one entity per unit and per model, in the scenario's listed order (so entity ids
-    and every iteration order are deterministic)."""
+def build_world(battle, scenario) -> SpatialIndex:
+    """Create one entity per unit and per model in the current esper world, in the scenario's
+    listed order (so entity ids and every iteration order are deterministic); returns the
+    battle's spatial index over them (a resource of the battle: sim.world.resources)."""
     order = 0
     fps: list = []
     loadouts: dict[tuple, tuple] = {}  # equal loadouts share one tuple (cheap to compare)
@@ -52,7 +52,7 @@ def build_world(battle, scenario) -> None:
             battle.models[ms.id] = ent
             order += 1
         esper.add_component(unit_ent, roster(unit.models, us.allocation_order))
-    W._SPATIAL[battle.world] = SpatialIndex(fps, unit_index, [us.owner for us in scenario.units])
+    return SpatialIndex(fps, unit_index, [us.owner for us in scenario.units])
 
 
 def roster(models: list[int], allocation_order=()) -> Roster:
@@ -79,7 +79,7 @@ def roster(models: list[int], allocation_order=()) -> Roster:
         lone.append("LONE OPERATIVE" in names)
         kw = esper.component_for_entity(m, Keyword).names
         keywords |= kw
-        mv.append(bool(kw & W.MONSTER_VEHICLE))
+        mv.append(bool(kw & MONSTER_VEHICLE))
         full.append(TargetModel(mid.id, st.W, st.W, st.Sv, st.InSv, char[-1]))
         weapons.append(esper.component_for_entity(m, Weapon).profiles)
         damaged.append(max(dmg) if dmg else None)
