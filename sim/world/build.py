@@ -86,8 +86,11 @@ def roster(models: list[int], allocation_order=()) -> Roster:
     full = tuple(full)
     groups = allocation_groups(full)
     full_order = default_order(groups, full, preferred_groups(groups, full, allocation_order or ()))
-    return Roster(tuple(models), tuple(ids), tuple(rows), tuple(wounds), tuple(T), tuple(guard),
-                  tuple(char), tuple(fnp), tuple(stealth), tuple(lone), tuple(mv),
-                  frozenset(keywords), tuple(weapons), tuple(damaged), tuple(full),
-                  tuple(t.W for t in full), groups, full_order, {t.id: t.W for t in full}, {t.id: t.Sv for t in full},
-                  {t.id: t.InSv for t in full}, unit_toughness(T, guard, range(len(models))))
+    return Roster(
+        models=tuple(models), ids=tuple(ids), rows=tuple(rows), wounds=tuple(wounds), T=tuple(T),
+        bodyguard=tuple(guard), character=tuple(char), fnp=tuple(fnp), stealth=tuple(stealth),
+        lone_operative=tuple(lone), monster_or_vehicle=tuple(mv), keywords=frozenset(keywords),
+        weapons=tuple(weapons), damaged=tuple(damaged), full=full,
+        full_wounds=tuple(t.W for t in full), full_groups=groups, full_order=full_order,
+        W_of={t.id: t.W for t in full}, Sv_of={t.id: t.Sv for t in full},
+        InSv_of={t.id: t.InSv for t in full}, full_T=unit_toughness(T, guard, range(len(models))))
