@@ -15,18 +15,18 @@ from typing import Callable
 import esper
 
 from sim import events as ev
+from sim.changes import Changes
 from sim.commands import Command, command_to_dict
 from sim.components import (Destroyed, ModelId,
                             Position, Unit, UnitState, Wounds)
 from sim.decisions import PENDING, DecisionRequest, Scripted
+from sim.errors import Refusal
 from sim.rules.dice import Dice
 from sim.validate import fit_scripted_answer, validate_answer, validate_command
+from sim.world import resources
+from sim.world.build import build_world
 
 _world_ids = itertools.count(1)
-
-
-class Refusal(Exception):
-    """A command or answer the rules do not allow; nothing changed."""
 
 
 class Battle:
@@ -54,29 +54,28 @@ class Battle:
         self.units: dict[str, int] = {}
         self.models: dict[str, int] = {}
         self.visibility = None  # set by VisibilitySystem
-        self.moved_models: list[int] = []  # models whose footprint changed since the last tick
-        self.shots_changed = True  # a unit's ranged-attack record changed (13.09 Hidden)
-        self.validated = None  # (command, shooting type, declared, eligibility, weapons): submit's plan
+        self.validated = None  # sim.validate.ValidatedPlan: the last accepted Shoot/Fight's plan
         self.scenario_allocation_orders: dict[int, tuple[str, ...]] = {}
-        self._enter()
-        from sim.world_build import build_world
-        build_world(self, scenario)
-        # units whose UnitState may differ from a fresh turn's (set by the scenario, touched by
-        # a command this turn, or shot last turn): the end of turn resets only these. UnitState
-        # changes only through commands and the systems resolving them.
-        self.turn_dirty: dict[int, None] = dict.fromkeys(self.units.values())
+        esper.switch_world(self.world)  # (a new, empty world for build_world)
+        # the per-battle resources the world queries read, installed with the world (_enter)
+        self.resources = resources.Resources(build_world(self, scenario))
+        resources.install(self.resources)
+        # what the systems must catch up with (every unit: the scenario may have set its state)
+        self.changes = Changes(touched_units=dict.fromkeys(self.units.values()))
         from sim.systems import register_systems
         register_systems(self)
 
     # --- world context ---------------------------------------------------------------------
     def _enter(self) -> None:
+        """Make this battle's world the one esper and the world queries read. Only a Battle
+        switches esper's world, and always with its resources, so the two never part."""
         if esper.current_world != self.world:
             esper.switch_world(self.world)
+            resources.install(self.resources)
 
     def close(self) -> None:
-        from sim import world as W
-        W._SPATIAL.pop(self.world, None)
-        W._CASUALTIES.pop(self.world, None)
+        if resources.current is self.resources:
+            resources.install(None)
         if self.world in esper.list_worlds():
             if esper.current_world == self.world:
                 esper.switch_world("default")
@@ -120,7 +119,8 @@ class Battle:
         self._enter()
         if self.busy:
             raise Refusal("another activation is still being resolved")
-        if self.moved_models or self.shots_changed:  # (what VisibilitySystem refreshes on)
+        changes = self.changes
+        if changes.moved_models or changes.shots_changed:  # (what VisibilitySystem refreshes on)
             self.visibility.refresh()  # the last tick may have moved models or ended the turn
         problem = validate_command(self, command)
         if problem:

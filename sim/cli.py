@@ -14,7 +14,7 @@ def _err(msg: str) -> int:
 
 
 def cmd_check(args) -> int:
-    from sim.scenario.errors import ScenarioError
+    from sim.errors import ScenarioError
     from sim.scenario.load import load_scenario
     try:
         spec = load_scenario(args.scenario)
@@ -28,10 +28,10 @@ def cmd_check(args) -> int:
 
 def cmd_run(args) -> int:
     from sim.battle import Battle
+    from sim.errors import ScenarioError, ScriptError
     from sim.replay.log import Recorder, write_atomic
     from sim.report import report
-    from sim.runner import ScriptError, frozen_heap, play
-    from sim.scenario.errors import ScenarioError
+    from sim.runner import frozen_heap, play
     from sim.scenario.load import load_scenario
     try:
         spec = load_scenario(args.scenario)
@@ -60,7 +60,7 @@ def cmd_stats(args) -> int:
     import os
     import time
 
-    from sim.scenario.errors import ScenarioError
+    from sim.errors import ScenarioError
     from sim.scenario.load import load_scenario
     from sim.stats import format_summary, run_many, stopped_early, summarise
     if args.runs < 1:
@@ -94,8 +94,8 @@ def cmd_stats(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from sim.replay.log import LogError, replay
-    from sim.scenario.errors import ScenarioError
+    from sim.errors import LogError, ScenarioError
+    from sim.replay.log import replay
     try:
         n, div = replay(args.log)
     except (LogError, ScenarioError) as e:

@@ -120,14 +120,15 @@ class Unit:
     models: list[int] = field(default_factory=list)  # model entities, listed order
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class Roster:
     """A unit's models as the rules read them, index i being its i-th model in listed order.
 
     Derived once from the model components when the world is built: stats, keywords, roles and
     abilities never change during a battle, so the attack path reads them here instead of
     looking up each model's components again. ``wounds`` holds the models' own Wounds
-    components, so it always reads the live value."""
+    components, so it always reads the live value. Built by keyword only (22 fields: a
+    positional call would silently swap two of the same type)."""
 
     models: tuple[int, ...]  # model entities
     ids: tuple[str, ...]

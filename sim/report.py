@@ -146,8 +146,8 @@ def report(events, battle=None) -> str:
 
 def state_table(battle) -> str:
     import esper
-    from sim import world as W
     from sim.components import Unit, Wounds
+    from sim.world import queries as W
     battle._enter()
     out = ["state at the end:"]
     for ent in W.all_units():

@@ -7,13 +7,10 @@ import gc
 from contextlib import contextmanager
 
 from sim import events as ev
-from sim.battle import Battle, Refusal
+from sim.battle import Battle
 from sim.decisions import Scripted
+from sim.errors import Refusal, ScriptError
 from sim.scenario.script import expand
-
-
-class ScriptError(Exception):
-    """A scripted command or decision the rules refuse (reported like a scenario error)."""
 
 
 @contextmanager

@@ -16,7 +16,8 @@ import esper
 
 from sim.battle import Battle
 from sim.components import Roster
-from sim.runner import ScriptError, frozen_heap, play
+from sim.errors import ScriptError
+from sim.runner import frozen_heap, play
 
 
 @dataclass(frozen=True, slots=True)

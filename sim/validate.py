@@ -3,38 +3,54 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Mapping
 
 import esper
 
-from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Shoot
 from sim.components import Position, Stats, Unit
-from sim.plan import PlanError, plan_fight, plan_shoot
+from sim.errors import PlanError, Refusal
+from sim.plan import plan_fight, plan_shoot
 from sim.rules import movement as MV
 from sim.rules.abilities import Hook, tag
 from sim.rules.allocation import allocation_groups, default_order, order_problems, preferred_groups
-
+from sim.world import queries as W
 
 _ONCE = tag(Hook.ONCE_PER_BATTLE)  # (as datasheets print it, for the reasons below)
 
 
+@dataclass(slots=True)
+class ValidatedPlan:
+    """What validating a Shoot or Fight command worked out, kept on ``battle.validated`` for
+    the systems that resolve it (ShootingTypeSystem, WeaponSelectionSystem): nothing changes
+    between submit and resolution (a command is only accepted while the battle is idle), so the
+    plan is exactly what they would compute again. Set by validate_command, replaced by the next
+    command's, never changed (not frozen only because a frozen dataclass is slower to build, on
+    the attack path); a system uses it only for the very command it validated (``command``)."""
+
+    command: object  # the Shoot or Fight command validated (compared by identity)
+    declared: list  # sim.plan.Declared per selected weapon and target (04.01/04.02)
+    weapons: list  # the distinct weapon profiles declared, in order of first use
+    shooting_type: str | None = None  # 10.02 the type used (shooting only)
+    eligibility: Mapping[str, str | None] | None = None  # 10.04-10.07 per type: None, or why not
+
+
 def validate_command(battle, cmd) -> str | None:
     """The reason ``cmd`` is illegal now, or None. A valid Shoot/Fight leaves its plan in
-    ``battle.validated`` (command, shooting type, declared attacks, shooting-type eligibility,
-    the distinct weapon profiles declared) for the systems: nothing changes between submit and
-    resolution (a command is only accepted while the battle is idle), so the plan is exactly
-    what they would compute again."""
+    ``battle.validated`` (a ValidatedPlan) for the systems."""
     battle.validated = None
     try:
         if isinstance(cmd, Shoot):
             plan = plan_shoot(battle, cmd)
             _one_shot(battle, cmd.unit, plan.declared, plan.weapons)
-            battle.validated = (cmd, plan.shooting_type, plan.declared, plan.eligibility, plan.weapons)
+            battle.validated = ValidatedPlan(cmd, plan.declared, plan.weapons, plan.shooting_type,
+                                             plan.eligibility)
         elif isinstance(cmd, Fight):
             declared = plan_fight(battle, cmd)
             weapons = distinct_weapons(declared)
             _one_shot(battle, cmd.unit, declared, weapons)
-            battle.validated = (cmd, None, declared, None, weapons)
+            battle.validated = ValidatedPlan(cmd, declared, weapons)
         elif isinstance(cmd, Move):
             _check_move(battle, cmd)
         elif isinstance(cmd, EndTurn):
@@ -122,7 +138,6 @@ def _check_move(battle, cmd: Move) -> None:
 
 def validate_answer(battle, req, value):
     """Check an answer against its request; returns the normalised answer or raises Refusal."""
-    from sim.battle import Refusal
     if req.kind == "allocation_order":
         if not isinstance(value, (list, tuple)):
             raise Refusal("an allocation order is a list of group keys")

@@ -7,12 +7,13 @@ from dataclasses import dataclass
 
 import esper
 
-from sim import world as W
 from sim.components import Unit
+from sim.errors import PlanError
 from sim.rules.abilities import Hook
 from sim.rules import shooting as SH
 from sim.rules.pools import AttackKey, applying, attack_key
 from sim.rules.profiles import WeaponProfile
+from sim.world import queries as W
 
 
 @dataclass(slots=True, kw_only=True)
@@ -69,10 +70,6 @@ def declared_key(d: Declared) -> AttackKey:
     target_abilities = applying(d.abilities, W.unit_keywords(d.target), W.has_character(d.target))
     return attack_key(d.weapon, target_abilities, d.half_range, d.skill_mods, d.hit_mods, d.wound_mods,
                       d.ignored, d.fail_below)
-
-
-class PlanError(Exception):
-    pass
 
 
 def damaged_modifier(model_ent: int) -> tuple:

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import esper
 
-from sim import world as W
 from sim.commands import Fight
 from sim.components import Unit
+from sim.errors import PlanError
+from sim.modifiers import add_scenario_modifiers
+from sim.plan.common import (Declared, damaged_modifier, declared_key, find_unit, find_weapon, model_in,
+                             wound_modifiers_at)
 from sim.rules.abilities import Hook, tag
+from sim.world import queries as W
 
 _EXTRA = tag(Hook.EXTRA_WEAPON)  # (as datasheets print it, for the reasons below)
-from sim.modifiers import add_scenario_modifiers
-from sim.plan.common import (Declared, PlanError, damaged_modifier, declared_key, find_unit, find_weapon,
-                             wound_modifiers_at, model_in)
 
 
 def fights_first(unit_ent: int) -> bool:

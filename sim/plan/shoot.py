@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Mapping, NamedTuple
 
-from sim import world as W
+from sim.world import queries as W
 from sim.commands import Shoot
+from sim.errors import PlanError
 from sim.modifiers import add_scenario_modifiers
-from sim.plan.common import Declared, PlanError, find_unit, model_in
+from sim.plan.common import Declared, find_unit, model_in
 from sim.plan.shoot_targets import ShootPlanTargets, shooters_of
 from sim.rules import shooting as SH
 from sim.rules.profiles import WeaponProfile

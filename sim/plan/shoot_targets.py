@@ -12,9 +12,10 @@ from typing import Mapping
 import esper
 import numpy as np
 
-from sim import world as W
+from sim.world import queries as W
 from sim.components import Unit
-from sim.plan.common import (Declared, PlanError, count_check, damaged_modifier, find_unit, find_weapon,
+from sim.errors import PlanError
+from sim.plan.common import (Declared, count_check, damaged_modifier, find_unit, find_weapon,
                              indirect_fail_below, plan_modifiers, wound_modifiers_at)
 from sim.rules.abilities import Hook
 from sim.rules import shooting as SH

@@ -12,10 +12,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.battle import Battle, Refusal
+from sim.battle import Battle
 from sim.commands import command_from_dict, command_to_dict
-from sim.decisions import Scripted
 from sim import events as ev
+from sim.decisions import Scripted
+from sim.errors import LogError, Refusal
 from sim.runner import frozen_heap, note_left_out
 from sim.scenario.script import expand
 
@@ -67,10 +68,6 @@ def write_atomic(path: str | Path, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
-
-
-class LogError(Exception):
-    """The log cannot be replayed at all (bad file, unknown format, changed scenario)."""
 
 
 @dataclass

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import esper
 
-from sim.battle import Refusal
 from sim.commands import EndTurn
 from sim.components import Activation, ModelId, Stage, Unit
+from sim.errors import Refusal
 from sim.replay.log import write_atomic
 from sim.sandbox.orders import FightOrder, ShootOrder
 

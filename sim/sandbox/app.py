@@ -17,7 +17,6 @@ import pygame_gui
 from pygame_gui.elements import UIImage, UILabel, UISelectionList
 
 from sim.battle import Battle
-from sim import world as W
 from sim.components import Activation, Stage, Unit
 from sim.replay.log import Recorder
 from sim.report import describe
@@ -33,6 +32,7 @@ from sim.sandbox.orders import FightOrder, ShootOrder
 from sim.sandbox.scene import Scene
 from sim.sandbox.widgets import Flow
 from sim.scenario.load import load_scenario
+from sim.world import queries as W
 
 THEME = Path(__file__).resolve().parents[2] / "assets" / "theme.json"
 FADE = 0.9  # seconds for a destroyed model to fade out
@@ -405,7 +405,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
 def run_sandbox(scenario_path, seed: int | None = None, replay: str | None = None) -> int:
     """Open the sandbox window on a scenario (or, with ``replay``, watching that replay log).
     Returns a process exit status."""
-    from sim.scenario.errors import ScenarioError
+    from sim.errors import ScenarioError
     headless = os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen")
     if not headless and os.name != "nt" and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         print(f"sim: no display available; run it without a window: sim play --headless {scenario_path}",

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 import esper
 
 from sim import plan as P
-from sim import world as W
 from sim.commands import Fight, Selection, Shoot
 from sim.components import Unit
 from sim.rules import shooting as SH
 from sim.rules.abilities import Hook, tag
 from sim.rules.profiles import WeaponProfile
+from sim.world import queries as W
 
 
 @dataclass

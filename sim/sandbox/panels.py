@@ -8,11 +8,11 @@ from collections import Counter
 
 import esper
 
-from sim import world as W
 from sim.components import Stats, Unit
 from sim.rules.abilities import ABILITY_HELP, Hook, tag
 from sim.rules.shooting import SHOOTING_TYPES
 from sim.sandbox.orders import FightOrder, ShootOrder, weapon_line
+from sim.world import queries as W
 
 
 def ability_tip(a) -> str:

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.battle import Refusal
 from sim.commands import command_from_dict
-from sim.replay.log import (LogError, logged_decisions, logged_left_out, read_log, replay_command,
-                            resolve_scenario)
-from sim.scenario.errors import ScenarioError
+from sim.errors import LogError, Refusal, ScenarioError
+from sim.replay.log import logged_decisions, logged_left_out, read_log, replay_command, resolve_scenario
 from sim.scenario.load import load_scenario
 
 PLAY_INTERVAL = 0.8  # seconds per command while playing

@@ -15,9 +15,9 @@ from dataclasses import replace
 
 import esper
 
-from sim import world as W
 from sim.components import Position, Wounds
 from sim.rules import terrain as TR
+from sim.world import queries as W
 
 
 def _q(s: str) -> str:

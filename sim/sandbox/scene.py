@@ -1,7 +1,7 @@
 """A read-only snapshot of the battle for drawing and hit-testing.
 
-Built from world queries only (sim.world); nothing here writes a component. Rebuilt when the
-event stream grows (every change to the world emits an event)."""
+Built from world queries only (sim.world.queries); nothing here writes a component. Rebuilt
+when the event stream grows (every change to the world emits an event)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 import esper
 import numpy as np
 
-from sim import world as W
 from sim.components import Character, Destroyed, Position, Stats, Unit, Wounds
 from sim.rules import geometry
+from sim.world import queries as W
 
 
 @dataclass(slots=True)

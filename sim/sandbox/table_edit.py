@@ -12,9 +12,9 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
+from sim.errors import ScenarioError
 from sim.rules import terrain as TR
 from sim.sandbox.save_table import piece_params, spec_toml
-from sim.scenario.errors import ScenarioError
 from sim.scenario.load import load_scenario, parse_scenario
 
 LIBRARY = Path(__file__).resolve().parents[2] / "assets" / "unit_library.toml"

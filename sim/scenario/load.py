@@ -9,13 +9,13 @@ import hashlib
 import tomllib
 from pathlib import Path
 
+from sim.errors import ScenarioError
 from sim.rules import geometry
 from sim.rules.abilities import AbilityError, parse_unit_abilities, parse_weapon_abilities
 from sim.rules.abilities import Hook, effects_of
 from sim.rules.dice import parse_dice_expr
 from sim.rules.modifiers import ROLLS, RollModifier
 from sim.rules.profiles import ModelProfile, WeaponProfile
-from sim.scenario.errors import ScenarioError
 from sim.scenario.reader import Reader
 from sim.scenario.script import read_script
 from sim.scenario.spec import Army, ModelSpec, ScenarioSpec, UnitSpec

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from sim.scenario.errors import ScenarioError, show
+from sim.errors import ScenarioError
+
+
+def show(value) -> str:
+    """A short, readable rendering of a found value."""
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    return repr(value)
 
 
 class Reader:

@@ -8,11 +8,11 @@ from typing import NamedTuple
 
 import esper
 
-from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Selection, Shoot
 from sim.components import Position
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
+from sim.world import queries as W
 
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits"}
 SHOOTING_TYPES = {"normal", "assault", "close-quarters", "indirect"}
@@ -240,7 +240,8 @@ def _why_not(battle, unit_ent, m, w, target_id, kind, stype, shared: dict) -> st
     rule's number as the planning refusal gives it), or None when it can. ``shared`` keeps,
     across the models of one step, the shooting type and each target's view
     (sim.plan.target_facts)."""
-    from sim.plan import PlanError, shooting_type_for, target_facts
+    from sim.errors import PlanError
+    from sim.plan import shooting_type_for, target_facts
     from sim.rules.shooting import ranged_target_problem
     t = battle.units[target_id]
     if W.unit_destroyed(t):

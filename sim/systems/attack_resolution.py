@@ -9,8 +9,8 @@ from enum import StrEnum
 import esper
 
 from sim import events as ev
-from sim import world as W
 from sim.components import Stage, Unit
+from sim.world import mutations as M, queries as W
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import abilities as AB
 from sim.modifiers import save_modifiers
@@ -199,7 +199,7 @@ class AttackResolutionSystem(esper.Processor):
             if not st.ranged_attacks_this_turn:
                 st.ranged_attacks_this_turn = True
                 if not st.ranged_attacks_last_turn:  # 13.09: else it already counted as having shot
-                    battle.shots_changed = True
+                    battle.changes.shots_changed = True
         pool.step = _WOUND if (pool.state.hits or pool.state.auto_wounds) else _DONE
 
     def _wound(self, battle, ent, act, pool: Pool) -> None:
@@ -275,7 +275,7 @@ class AttackResolutionSystem(esper.Processor):
                 destroyed.append(r.models[k])
         battle.record({"type": ev.DAMAGE, "pool": pool.index, "steps": records})
         if destroyed:
-            W.mark_destroyed(destroyed, attacker)
+            M.mark_destroyed(destroyed, attacker)
             for rec in records:
                 if rec.get("destroyed"):
                     battle.record({"type": ev.DESTROYED, "model": rec["model"], "by": attacker})

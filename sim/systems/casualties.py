@@ -7,10 +7,11 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim import world as W
 from sim.components import Activation, Stage, Unit
 from sim.rules.abilities import Hook
 from sim.systems.mortal_wounds import suffer_mortal_wounds
+from sim.world import mutations as M
+from sim.world import queries as W
 
 DEADLY_DEMISE_RANGE = 6.0
 
@@ -41,8 +42,8 @@ class CasualtySystem(esper.Processor):
         removed = []
         for e in casualties:
             removed.append(W.model_id(e))
-        W.remove_casualties(casualties)
-        battle.moved_models = casualties
+        M.remove_casualties(casualties)
+        battle.changes.moved(casualties)
         battle.record({"type": ev.ATTACKS_DONE, "unit": esper.component_for_entity(ent, Unit).id,
                        "kind": act.kind, "removed": removed})
         esper.remove_component(ent, Activation)

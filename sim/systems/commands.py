@@ -5,10 +5,11 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim import world as W
 from sim.commands import EndTurn, Fight, Move, Shoot
 from sim.components import Activation, Position, Stage, Stats
 from sim.rules import movement as MV
+from sim.world import mutations as M
+from sim.world import queries as W
 
 # (the stages and steps as module constants: reading an enum member is a look-up on its class,
 # five times a global's cost, and every tick reads them)
@@ -23,14 +24,14 @@ class CommandSystem(esper.Processor):
         cmd = battle.queue.popleft()
         if isinstance(cmd, Shoot):
             ent = battle.units[cmd.unit]
-            battle.turn_dirty[ent] = None
+            battle.changes.touched(ent)
             W.unit_state(ent).selected_to_shoot = True
             battle.activation = Activation("shoot", cmd, _TYPE)
             esper.add_component(ent, battle.activation)
             battle.activation_unit = ent
         elif isinstance(cmd, Fight):
             ent = battle.units[cmd.unit]
-            battle.turn_dirty[ent] = None
+            battle.changes.touched(ent)
             W.unit_state(ent).selected_to_fight = True
             battle.activation = Activation("fight", cmd, _WEAPONS)
             esper.add_component(ent, battle.activation)
@@ -40,9 +41,8 @@ class CommandSystem(esper.Processor):
         elif isinstance(cmd, EndTurn):
             shots_changed = False
             # only the units whose state can differ from a fresh turn's: those a command
-            # touched this turn and those that shot last turn (Battle.turn_dirty)
-            dirty, battle.turn_dirty = battle.turn_dirty, {}
-            for ent in dirty:
+            # touched this turn and those that shot last turn (Changes.touched_units)
+            for ent in battle.changes.take_touched():
                 st = W.unit_state(ent)
                 # 13.09 "made ranged attacks this turn or last" changes only for a unit that
                 # shot last turn and not this one
@@ -56,16 +56,16 @@ class CommandSystem(esper.Processor):
                 st.move_type = None
                 st.model_moved = {}
                 if st.ranged_attacks_last_turn:
-                    battle.turn_dirty[ent] = None  # (rolls over at the next end of turn)
+                    battle.changes.touched(ent)  # (rolls over at the next end of turn)
             battle.turn += 1
             if shots_changed:
-                battle.shots_changed = True
+                battle.changes.shots_changed = True
             battle.record({"type": ev.TURN, "turn": battle.turn})
 
     def _move(self, battle, cmd: Move) -> None:
         """09.05-09.07 Apply a validated move: positions and the unit's turn bookkeeping."""
         ent = battle.units[cmd.unit]
-        battle.turn_dirty[ent] = None
+        battle.changes.touched(ent)
         st = W.unit_state(ent)
         moved = []
         final = []
@@ -84,7 +84,7 @@ class CommandSystem(esper.Processor):
                     f = limit / dist
                     x, y = round(pos.x + (x - pos.x) * f, 6), round(pos.y + (y - pos.y) * f, 6)
                     dist = limit
-            W.move_model(m, x, y)
+            M.move_model(m, x, y)
             moved.append(m)
             final.append([mid, x, y])
             distances.append((mid, dist))
@@ -96,6 +96,6 @@ class CommandSystem(esper.Processor):
             st.advanced = True
         elif cmd.mode == "fall back":
             st.fell_back = True
-        battle.moved_models = moved
+        battle.changes.moved(moved)
         battle.emit(ev.MOVED, unit=cmd.unit, mode=cmd.mode,
                     to=final, advance_roll=allowance)

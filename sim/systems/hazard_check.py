@@ -6,11 +6,11 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim import world as W
 from sim.components import Stage, Unit
 from sim.rules.abilities import Hook
 from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
 from sim.systems.mortal_wounds import suffer_mortal_wounds
+from sim.world import queries as W
 
 
 # (the stages and steps as module constants: reading an enum member is a look-up on its class,

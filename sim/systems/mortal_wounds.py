@@ -6,9 +6,10 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim import world as W
 from sim.components import Unit, Wounds
 from sim.rules.mortal import resolve_mortal_wounds
+from sim.world import mutations as M
+from sim.world import queries as W
 
 
 def suffer_mortal_wounds(battle, unit_ent: int, count: int, source: str, by: str) -> list[dict]:
@@ -21,7 +22,7 @@ def suffer_mortal_wounds(battle, unit_ent: int, count: int, source: str, by: str
         if rem != w.remaining:
             w.remaining = rem
             if rem <= 0:
-                W.mark_destroyed(e, by)
+                M.mark_destroyed(e, by)
     uid = esper.component_for_entity(unit_ent, Unit).id
     battle.emit(ev.MORTAL, unit=uid, source=source, count=count, steps=steps)
     for r in steps:

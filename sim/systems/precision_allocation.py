@@ -10,11 +10,11 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim import world as W
 from sim.components import Character, Stage, Unit, Wounds
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import abilities as AB
 from sim.rules.abilities import Hook
+from sim.world import queries as W
 
 DECLINE = "decline"
 _PRECISION = AB.with_hook(Hook.PRECISION)  # (its record, for the question's wording)

@@ -22,8 +22,9 @@ class ShootingTypeSystem(esper.Processor):
         if act is None or act.stage != _TYPE:
             return
         ent = battle.activation_unit
-        if battle.validated is not None and battle.validated[0] is act.command:
-            act.shooting_type, elig = battle.validated[1], battle.validated[3]
+        plan = battle.validated
+        if plan is not None and plan.command is act.command:
+            act.shooting_type, elig = plan.shooting_type, plan.eligibility
         else:
             act.shooting_type, elig = shooting_type_choice(ent, act.command.type)
         eligible, reasons = {}, {}  # type -> qualifies; type -> why not (if it does not)

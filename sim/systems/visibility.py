@@ -11,12 +11,12 @@ import functools
 import esper
 import numpy as np
 
-from sim import world as W
 from sim.components import ModelId, Unit, UnitMember
 from sim.rules import abilities as AB
 from sim.rules.abilities import Hook
 from sim.rules.visibility import benefit_of_cover as cover_rule
 from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+from sim.world import queries as W
 
 
 _all_per_row = functools.partial(np.logical_and.reduce, axis=1)
@@ -85,10 +85,11 @@ class BattleVisibility:
 
     def sync_hidden(self) -> None:
         """13.09: a unit that made ranged attacks this turn or last turn cannot be hidden.
-        Runs only when a unit's ranged-attack bookkeeping changed (``battle.shots_changed``)."""
-        if not self.battle.shots_changed:
+        Runs only when a unit's ranged-attack bookkeeping changed (``Changes.shots_changed``)."""
+        changes = self.battle.changes
+        if not changes.shots_changed:
             return
-        self.battle.shots_changed = False
+        changes.shots_changed = False
         for uid, e in self.battle.units.items():  # scenario order
             st = W.unit_state(e)
             made = st.ranged_attacks_this_turn or st.ranged_attacks_last_turn
@@ -181,10 +182,9 @@ class BattleVisibility:
 
     def refresh(self) -> None:
         """Bring the index up to date with moves, removals and who has shot."""
-        b = self.battle
-        if b.moved_models:
-            self.moved(b.moved_models)
-            b.moved_models = []
+        changes = self.battle.changes
+        if changes.moved_models:
+            self.moved(changes.take_moved())
         self.sync_hidden()
 
 
@@ -193,5 +193,6 @@ class VisibilitySystem(esper.Processor):
         battle.visibility = BattleVisibility(battle)
 
     def process(self, battle) -> None:
-        if battle.moved_models or battle.shots_changed:  # (else refresh has nothing to do)
+        changes = battle.changes
+        if changes.moved_models or changes.shots_changed:  # (else refresh has nothing to do)
             battle.visibility.refresh()

@@ -7,14 +7,14 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim import world as W
 from sim.components import Stage, Unit
 from sim.decisions import PENDING, DecisionRequest
 from sim.plan import plan_fight, plan_shoot
 from sim.plan.common import declared_key
-from sim.validate import distinct_weapons, one_shot_keys
 from sim.rules import abilities as AB
 from sim.rules.abilities import Hook
+from sim.validate import distinct_weapons, one_shot_keys
+from sim.world import queries as W
 
 
 # (the stages and steps as module constants: reading an enum member is a look-up on its class,
@@ -40,8 +40,9 @@ class WeaponSelectionSystem(esper.Processor):
         ent = battle.activation_unit
         weapons = None  # the distinct profiles declared, when the plan says (validated)
         if not act.declared:
-            if battle.validated is not None and battle.validated[0] is act.command:
-                act.declared, weapons = battle.validated[2], battle.validated[4]
+            plan = battle.validated
+            if plan is not None and plan.command is act.command:
+                act.declared, weapons = plan.declared, plan.weapons
             elif act.kind == "shoot":
                 act.declared = plan_shoot(battle, act.command, selected=True).declared
             else:

@@ -127,7 +127,7 @@ def test_distance_matrix_matches_distance(specs):
        st.integers(0, 7))
 def test_distance_matrix_hull_rows_are_the_pairwise_routine_to_the_bit(specs, k):
     """An oval or rectangular hull against the round bases gives exactly the numbers the
-    pair-by-pair routine gives, also for a sub-list of rows (a move: sim.spatial)."""
+    pair-by-pair routine gives, also for a sub-list of rows (a move: sim.world.spatial)."""
     fps = [round_base(mm, x, y) if s == "round" else footprint(s, x, y, 4, 2.5, ang)
            for x, y, s, ang, mm in specs]
     rows = fps[: 1 + k % len(fps)]

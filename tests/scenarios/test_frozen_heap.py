@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from sim.battle import Battle
-from sim.runner import ScriptError, frozen_heap, play
+from sim.errors import ScriptError
+from sim.runner import frozen_heap, play
 from sim.scenario.load import load_scenario
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))

@@ -70,7 +70,7 @@ def test_tampered_log_is_caught(tmp_path, monkeypatch):
 
 
 def test_changed_scenario_is_refused(tmp_path, monkeypatch):
-    from sim.replay.log import LogError
+    from sim.errors import LogError
     monkeypatch.chdir(tmp_path)
     (tmp_path / "scenarios/replays").mkdir(parents=True)
     scen = tmp_path / "scenarios/worked_example_pools.toml"

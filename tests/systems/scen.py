@@ -69,8 +69,8 @@ def dice_purposes(battle: Battle) -> list[tuple[str, list]]:
 
 def kill(battle: Battle, mid: str) -> None:
     """Destroy a model outside an attack (as a rule would): wounds to 0 and marked destroyed."""
-    from sim import world as W
+    from sim.world import mutations
     battle._enter()
     ent = battle.models[mid]
     esper.component_for_entity(ent, Wounds).remaining = 0
-    W.mark_destroyed(ent, "test")
+    mutations.mark_destroyed(ent, "test")

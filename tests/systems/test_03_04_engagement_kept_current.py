@@ -8,10 +8,11 @@ import esper
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim import world as W
 from sim.battle import Battle
 from sim.components import Unit
 from sim.rules.geometry import distance
+from sim.world import mutations as M
+from sim.world import queries as W
 from tests.systems.scen import kill, model, row, scenario, unit, weapon
 
 WEAPONS = {"gun": weapon(24, 1, 3, 4, 0, 1)}
@@ -61,7 +62,7 @@ def test_engagement_matches_the_footprints(steps):
             if kind == "kill":
                 kill(b, mid)
             else:
-                W.move_model(ent, round(x, 2), round(y, 2))
+                M.move_model(ent, round(x, 2), round(y, 2))
         for u in units:
             assert W.engaged_with(u) == brute_engaged(b, u)
 
@@ -69,6 +70,6 @@ def test_engagement_matches_the_footprints(steps):
 def test_friendly_models_close_by_engage_no_one():
     with Battle(spec()) as b:
         b._enter()
-        W.move_model(b.models["a2/1"], 10, 11.5)  # touching a1's bases: friends
+        M.move_model(b.models["a2/1"], 10, 11.5)  # touching a1's bases: friends
         assert W.engaged_with(b.units["a1"]) == []
         assert W.engaged_with(b.units["a2"]) == [b.units["b1"]]

@@ -11,11 +11,12 @@ import esper
 import pytest
 
 from scen import kill, model, row, scenario, unit, weapon
-from sim.battle import Battle, Refusal
+from sim.battle import Battle
 from sim.commands import Selection, Shoot
 from sim.components import Wounds
-from sim import world as W
+from sim.errors import Refusal
 from sim.plan import plan_shoot
+from sim.world import queries as W
 
 WEAPONS = {"rifle": weapon(24, 1, 3, 4, 0, 1), "heavy gun": weapon(36, 2, 4, 5, -1, 2, "[HEAVY]"),
            "pistol": weapon(12, 1, 3, 4, 0, 1, "[PISTOL]")}
@@ -130,9 +131,9 @@ def test_10_05_the_units_weapon_facts_follow_its_losses():
     """ShooterFacts' per-model part (which weapons the living models carry, kept with the
     unit's living models): once the only model with an [ASSAULT] weapon is destroyed, the
     advanced unit no longer qualifies for assault shooting."""
-    from sim import world as W
     from sim.plan import shooting_facts
     from sim.rules.shooting import ASSAULT, shooting_type_eligibility
+    from sim.world import queries as W
 
     weapons = {"rifle": weapon(24, 1, 3, 4, 0, 1), "bolter": weapon(24, 2, 3, 4, 0, 1, "[ASSAULT]")}
     sp = scenario(weapons, [unit("sh", model((10, 10), ["bolter"]), model((11.5, 10), ["rifle"]))],
@@ -243,7 +244,7 @@ def test_10_02_the_units_shooting_types_follow_its_moves():
     """Shooters.types (eligibility and default type, kept per combination of the facts that
     change): the same unit, with the same living models, after it advanced and after it fell
     back, has the types of its new facts."""
-    from sim import world as W
+    from sim.world import queries as W
 
     weapons = {"bolter": weapon(24, 2, 3, 4, 0, 1, "[ASSAULT]")}
     sp = scenario(weapons, [unit("sh", model((10, 10), ["bolter"]))],

@@ -12,11 +12,11 @@ import esper
 import pytest
 
 from scen import kill
-from sim import world as W
 from sim.battle import Battle
 from sim.components import Unit
 from sim.plan.shoot_targets import TargetView, shooters_of
 from sim.scenario.load import load_scenario
+from sim.world import queries as W
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))
 

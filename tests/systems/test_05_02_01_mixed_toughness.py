@@ -4,10 +4,10 @@ battlefield; once only leaders remain, the highest T among them; otherwise the h
 from __future__ import annotations
 
 from scen import kill, model, of_type, row, scenario, unit, weapon
-from sim import world as W
 from sim.battle import Battle
 from sim.commands import Selection, Shoot
 from sim.rules.dice import ForcedDice
+from sim.world import queries as W
 
 WS = {"gun": weapon(36, 1, 2, 5, 0, 1)}
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from scen import model, of_type, row, scenario, unit, weapon, wounds
-from sim.battle import Battle, Refusal
+from sim.battle import Battle
 from sim.commands import EndTurn, Selection, Shoot
+from sim.errors import Refusal
 from sim.rules.dice import ForcedDice
 
 def spec(A=8, D=2, **bodyguard_kw):

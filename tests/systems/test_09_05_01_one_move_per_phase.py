@@ -9,8 +9,9 @@ import esper
 import pytest
 
 from scen import model, of_type, row, scenario, unit, weapon
-from sim import world as W
-from sim.battle import Battle, Refusal
+from sim.world import queries as W
+from sim.battle import Battle
+from sim.errors import Refusal
 from sim.commands import EndTurn, Move, Selection, Shoot
 from sim.components import Position
 from sim.rules.dice import ForcedDice

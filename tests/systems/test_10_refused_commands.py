@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from scen import model, of_type, row, scenario, unit, weapon
-from sim.battle import Battle, Refusal
+from sim.battle import Battle
 from sim.commands import Fight, Selection, Shoot
+from sim.errors import Refusal
 from sim.rules.dice import ForcedDice
 
 WEAPONS = {

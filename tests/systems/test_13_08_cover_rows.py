@@ -11,11 +11,11 @@ from pathlib import Path
 import esper
 import pytest
 
-from sim import world as W
 from sim.battle import Battle
 from sim.components import Unit
 from sim.rules.shooting import SHOOTING_TYPES
 from sim.scenario.load import load_scenario, parse_scenario
+from sim.world import queries as W
 
 from scen import kill, model, row, unit, weapon
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from sim.battle import Battle, Refusal
+from sim.battle import Battle
 from sim.commands import EndTurn, Selection, Shoot
+from sim.errors import Refusal
 from sim.scenario.load import parse_scenario
 
 WOOD = [[16, 16], [24, 16], [24, 24], [16, 24]]

@@ -20,7 +20,8 @@ import esper
 import numpy as np
 import pytest
 
-from sim import world as W
+from sim.world import mutations as M
+from sim.world import queries as W
 from sim.battle import Battle
 from sim.components import Position, Unit
 from sim.rules.geometry import distance
@@ -88,7 +89,7 @@ def shake(b: Battle, rng: random.Random) -> None:
 
     def put(ent, x, y):
         r = W.footprint(ent).bounding_radius
-        W.move_model(ent, min(max(x, r), bw - r), min(max(y, r), bh - r))
+        M.move_model(ent, min(max(x, r), bw - r), min(max(y, r), bh - r))
         moved.append(ent)
 
     for u in W.all_units():
@@ -102,13 +103,13 @@ def shake(b: Battle, rng: random.Random) -> None:
     for area, m in zip(b.scenario.terrain, hideable):
         xs, ys = zip(*area.polygon)
         put(m, sum(xs) / len(xs) + rng.uniform(-1, 1), sum(ys) / len(ys) + rng.uniform(-1, 1))
-    b.moved_models = moved
+    b.changes.moved(moved)
     firsts = {}
     for u in W.all_units():
         firsts.setdefault(esper.component_for_entity(u, Unit).owner, u)
     for u in firsts.values():
         W.unit_state(u).ranged_attacks_this_turn = True
-    b.shots_changed = True
+    b.changes.shots_changed = True
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)

@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 from scen import model, of_type, row, scenario, unit, weapon
-from sim.battle import Battle, Refusal
+from sim.battle import Battle
 from sim.commands import Selection, Shoot
+from sim.errors import Refusal
 from sim.rules.dice import ForcedDice
 
 WEAPONS = {
@@ -40,7 +41,7 @@ def mods(b):
 
 
 def test_17_03_layout_engagement():
-    from sim import world as W
+    from sim.world import queries as W
     with Battle(spec()) as b:
         assert [W.model_id(W.unit_models(u)[0]) for u in W.engaged_with(b.units["tank"])] == ["A/1"]
         assert W.engaged_with(b.units["B"]) == []

@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 from scen import model, of_type, row, scenario, unit, weapon, wounds
-from sim.battle import Battle, Refusal
+from sim.battle import Battle
 from sim.commands import Selection, Shoot
+from sim.errors import Refusal
 from sim.rules.dice import ForcedDice
 
 WEAPONS = {

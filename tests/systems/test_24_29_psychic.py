@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from scen import model, of_type, row, scenario, unit, weapon
-from sim.battle import Battle, Refusal
+from sim.battle import Battle
 from sim.commands import Selection, Shoot
+from sim.errors import Refusal
 from sim.rules.dice import ForcedDice
 
 WEAPONS = {
@@ -109,7 +110,7 @@ def test_04_03_alike_models_that_ignore_different_modifiers_pool_apart():
     with Battle(spec(), dice=ForcedDice([1, 1])) as b:
         cmd = Shoot("psy", (Selection("psy/1", "smite", "tank"), Selection("psy/2", "smite", "tank")))
         b.submit(cmd)
-        declared = b.validated[2]
+        declared = b.validated.declared
         assert declared[0].key == declared[1].key
         b.resolve(choose)
         assert declared[0].key != declared[1].key

@@ -11,9 +11,10 @@ import esper
 import pytest
 
 from scen import model, of_type, row, scenario, unit, weapon, wounds
-from sim.battle import Battle, Refusal
+from sim.battle import Battle
 from sim.commands import Fight, Selection, Shoot
 from sim.components import Wounds
+from sim.errors import Refusal
 from sim.rules.dice import ForcedDice
 from sim.scenario.load import parse_scenario
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 
 from scen import model, of_type, row, scenario, unit, weapon
-from sim.battle import Battle, Refusal
+from sim.battle import Battle
 from sim.commands import EndTurn, Fight, Selection, Shoot
+from sim.errors import Refusal
 from sim.rules.dice import ForcedDice
 
 WEAPONS = {
@@ -189,8 +190,9 @@ def test_24_11_01_extra_attacks_alone_is_allowed():
 
 def test_24_26_one_shot_in_melee_is_refused_the_second_time():
     """24.26 applies to melee weapons too: a ONE SHOT melee weapon fights once per battle."""
-    from sim.battle import Battle, Refusal
+    from sim.battle import Battle
     from sim.commands import EndTurn, Fight, Selection
+    from sim.errors import Refusal
     from sim.scenario.load import parse_scenario
     data = {
         "battle": {"name": "t", "seed": 1},

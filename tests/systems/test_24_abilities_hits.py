@@ -7,10 +7,10 @@ from __future__ import annotations
 
 
 from scen import model, of_type, scenario, unit, weapon, wounds
-from sim import world as W
 from sim.battle import Battle
 from sim.commands import Selection, Shoot
 from sim.rules.dice import ForcedDice
+from sim.world import queries as W
 
 WEAPONS = {
     "burst gun": weapon(24, 2, 3, 4, 0, 1, "[SUSTAINED HITS 2]"),

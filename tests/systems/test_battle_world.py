@@ -6,11 +6,11 @@ from __future__ import annotations
 import esper
 
 from scen import model, of_type, row, scenario, unit, weapon
-from sim import world as W
 from sim.battle import Battle
 from sim.commands import Selection, Shoot
 from sim.components import ModelId, Unit
 from sim.rules.dice import ForcedDice
+from sim.world import resources
 
 
 def spec():
@@ -27,15 +27,17 @@ def test_each_battle_has_its_own_world_and_close_deletes_it():
         assert {b1.world, b2.world} <= set(esper.list_worlds())
         assert b1.world not in before and b2.world not in before
         b1._enter()
+        assert resources.current is b1.resources
         assert len(esper.get_component(ModelId)) == 5 and len(esper.get_component(Unit)) == 2
         b2._enter()
+        assert resources.current is b2.resources and b2.resources.spatial is not b1.resources.spatial
         assert len(esper.get_component(ModelId)) == 5  # not 10: nothing shared
     finally:
         b1.close()
         b2.close()
     assert b1.world not in esper.list_worlds() and b2.world not in esper.list_worlds()
     assert set(esper.list_worlds()) <= before | {"default"}
-    assert b1.world not in W._SPATIAL and b2.world not in W._SPATIAL
+    assert resources.current is None  # (closing the entered battle uninstalls its resources)
 
 
 def test_context_manager_deletes_world_and_close_is_idempotent():

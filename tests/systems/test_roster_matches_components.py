@@ -5,14 +5,18 @@ models and allocation groups (05.03), MONSTER/VEHICLE status."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import esper
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim import world as W
 from sim.battle import Battle
-from sim.components import Character, Keyword, ModelAbilities, ModelId, Stats, Unit, UnitMember, Wounds
+from sim.components import (Character, Keyword, ModelAbilities, ModelId, Roster, Stats, Unit,
+                            UnitMember, Wounds)
 from sim.rules.allocation import TargetModel, allocation_groups
+from sim.world import queries as W
 from tests.systems.scen import kill, model, row, scenario, unit, weapon
 
 WEAPONS = {"gun": weapon(24, 1, 3, 4, 0, 1)}
@@ -104,3 +108,14 @@ def test_living_index_reads_the_rows_blocks(lost):
         for a, c in ((lu, lf), (lf, lu), (lu, lu)):
             assert W.index_size(a.index) == len(a.rows)
             assert W.block(M, a.index, c.index).tolist() == M[a.rows[:, None], c.rows].tolist()
+
+
+def test_roster_is_built_by_keyword_only():
+    """22 fields, several of one type: a positional call could swap two silently, so it is
+    refused; the world's own roster names every field."""
+    with Battle(spec()) as b:
+        r = W.roster(b.units["band"])
+        values = [getattr(r, f.name) for f in dataclasses.fields(Roster)]
+        with pytest.raises(TypeError):
+            Roster(*values)
+        assert Roster(**{f.name: v for f, v in zip(dataclasses.fields(Roster), values)}) == r

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import esper
 
-from sim import world as W
-from sim.rules import geometry
-from sim.spatial import SpatialIndex
-
 from sim.components import (Base, Character, Keyword, ModelAbilities, ModelId, Position, RollModifiers,
                             Roster, Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
+from sim.rules import geometry
+from sim.rules.abilities import Hook, effects_of
 from sim.rules.allocation import TargetModel, allocation_groups, default_order, preferred_groups
 from sim.rules.attack import unit_toughness
-from sim.rules.abilities import Hook, effects_of
+from sim.world.queries import MONSTER_VEHICLE
+from sim.world.spatial import SpatialIndex
 
 
-def build_world(battle, scenario) -> None:
-    """Create one entity per unit and per model, in the scenario's listed order (so entity ids
-    and every iteration order are deterministic)."""
+def build_world(battle, scenario) -> SpatialIndex:
+    """Create one entity per unit and per model in the current esper world, in the scenario's
+    listed order (so entity ids and every iteration order are deterministic); returns the
+    battle's spatial index over them (a resource of the battle: sim.world.resources)."""
     order = 0
     fps: list = []
     loadouts: dict[tuple, tuple] = {}  # equal loadouts share one tuple (cheap to compare)
@@ -55,7 +55,7 @@ def build_world(battle, scenario) -> None:
         esper.add_component(unit_ent, roster(unit.models, us.allocation_order))
         if any(ms.modifiers for ms in us.models):
             esper.add_component(unit_ent, roll_modifiers(us, unit.models))
-    W._SPATIAL[battle.world] = SpatialIndex(fps, unit_index, [us.owner for us in scenario.units])
+    return SpatialIndex(fps, unit_index, [us.owner for us in scenario.units])
 
 
 def roll_modifiers(us, models: list[int]) -> RollModifiers:
@@ -96,15 +96,18 @@ def roster(models: list[int], allocation_order=()) -> Roster:
         lone.append(Hook.DETECTION_LIMIT in hooks)
         kw = esper.component_for_entity(m, Keyword).names
         keywords |= kw
-        mv.append(bool(kw & W.MONSTER_VEHICLE))
+        mv.append(bool(kw & MONSTER_VEHICLE))
         full.append(TargetModel(mid.id, st.W, st.W, st.Sv, st.InSv, char[-1]))
         weapons.append(esper.component_for_entity(m, Weapon).profiles)
         damaged.append(max(dmg) if dmg else None)
     full = tuple(full)
     groups = allocation_groups(full)
     full_order = default_order(groups, full, preferred_groups(groups, full, allocation_order or ()))
-    return Roster(tuple(models), tuple(ids), tuple(rows), tuple(wounds), tuple(T), tuple(guard),
-                  tuple(char), tuple(fnp), tuple(stealth), tuple(lone), tuple(mv),
-                  frozenset(keywords), tuple(weapons), tuple(damaged), tuple(full),
-                  tuple(t.W for t in full), groups, full_order, {t.id: t.W for t in full}, {t.id: t.Sv for t in full},
-                  {t.id: t.InSv for t in full}, unit_toughness(T, guard, range(len(models))))
+    return Roster(
+        models=tuple(models), ids=tuple(ids), rows=tuple(rows), wounds=tuple(wounds), T=tuple(T),
+        bodyguard=tuple(guard), character=tuple(char), fnp=tuple(fnp), stealth=tuple(stealth),
+        lone_operative=tuple(lone), monster_or_vehicle=tuple(mv), keywords=frozenset(keywords),
+        weapons=tuple(weapons), damaged=tuple(damaged), full=full,
+        full_wounds=tuple(t.W for t in full), full_groups=groups, full_order=full_order,
+        W_of={t.id: t.W for t in full}, Sv_of={t.id: t.Sv for t in full},
+        InSv_of={t.id: t.InSv for t in full}, full_T=unit_toughness(T, guard, range(len(models))))

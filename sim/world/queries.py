@@ -1,6 +1,10 @@
-"""Read-only queries on a battle's world, shared by validation, systems, report and sandbox.
+"""Read-only queries on a battle's world, shared by validation, planning, systems, report and
+sandbox.
 
-Nothing here changes the world. Iteration follows listed (creation) order, never set order.
+Nothing here changes the world (its few mutations are sim.world.mutations). The queries read
+the current battle's world: its esper world and its resources (sim.world.resources), both
+entered by Battle._enter. The per-unit answers cached on the spatial index are caches of what
+the components say, not state. Iteration follows listed (creation) order, never set order.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from sim.components import (Base, Destroyed, Keyword, ModelAbilities, ModelId, P
 from sim.rules import geometry
 from sim.rules.allocation import Group, TargetModel, allocation_groups
 from sim.rules.attack import unit_toughness
+from sim.world import resources as R
+from sim.world.spatial import SpatialIndex
 
 MONSTER_VEHICLE = frozenset({"MONSTER", "VEHICLE"})
 _REMAINING = operator.attrgetter("remaining")  # a Wounds component's value
@@ -112,12 +118,10 @@ def block(matrix: np.ndarray, rows: slice | np.ndarray, cols: slice | np.ndarray
 
 
 def living(unit_ent: int) -> Living:
-    sp = _SPATIAL.get(esper.current_world)
-    hit = None if sp is None else sp.living.get(unit_ent)
+    cache = R.current.spatial.living
+    hit = cache.get(unit_ent)
     if hit is None:
-        hit = Living(esper.component_for_entity(unit_ent, Roster))
-        if sp is not None:
-            sp.living[unit_ent] = hit
+        hit = cache[unit_ent] = Living(esper.component_for_entity(unit_ent, Roster))
     return hit
 
 
@@ -141,8 +145,8 @@ def model_keywords(ent: int) -> frozenset[str]:
 def unit_keywords(unit_ent: int) -> frozenset[str]:
     """19.03 / 02.05.01: a unit has every keyword of every model in it (an attached unit has its
     leader's keywords). Destroyed models no longer count."""
-    sp = _SPATIAL.get(esper.current_world)
-    hit = None if sp is None else sp.keywords.get(unit_ent)
+    cache = R.current.spatial.keywords
+    hit = cache.get(unit_ent)
     if hit is None:  # cached like the living models (see unit_models)
         r = esper.component_for_entity(unit_ent, Roster)
         if len(living(unit_ent).slots) == len(r.models):
@@ -150,26 +154,22 @@ def unit_keywords(unit_ent: int) -> frozenset[str]:
         out: set[str] = set()
         for m in _living(unit_ent):
             out |= model_keywords(m)
-        hit = frozenset(out)
-        if sp is not None:
-            sp.keywords[unit_ent] = hit
+        hit = cache[unit_ent] = frozenset(out)
     return hit
 
 
 def unit_ranged_weapon_effects(unit_ent: int) -> frozenset[str]:
     """What the abilities (24) of the ranged weapons the unit's models carry do (their hooks,
     sim.rules.abilities.Hook), cached like the living models (see unit_models)."""
-    sp = _SPATIAL.get(esper.current_world)
-    hit = None if sp is None else sp.ranged_abilities.get(unit_ent)
+    cache = R.current.spatial.ranged_abilities
+    hit = cache.get(unit_ent)
     if hit is None:
         out: set[str] = set()
         for m in _living(unit_ent):
             for w in weapons_of(m):
                 if not w.is_melee:
                     out |= w.effects
-        hit = frozenset(out)
-        if sp is not None:
-            sp.ranged_abilities[unit_ent] = hit
+        hit = cache[unit_ent] = frozenset(out)
     return hit
 
 
@@ -200,26 +200,24 @@ def footprint(ent: int) -> geometry.Footprint:
     return geometry.footprint(base.shape, pos.x, pos.y, base.length, base.width, base.angle)
 
 
-_SPATIAL: dict = {}  # esper world name -> sim.spatial.SpatialIndex
+def spatial() -> SpatialIndex:
+    """The current battle's SpatialIndex (distances between all models, sim.world.spatial)."""
+    return R.current.spatial
 
 
-def spatial():
-    """The current battle's SpatialIndex (distances between all models, sim.spatial)."""
-    return _SPATIAL[esper.current_world]
-
-
-def _index(ent: int) -> int:
+def model_row(ent: int) -> int:
+    """The model's row in the distance and visibility indexes (its ModelId.order)."""
     return esper.component_for_entity(ent, ModelId).order
 
 
 def model_distance(a: int, b: int) -> float:
     """01.04 Closest distance between two models, base edge to base edge."""
-    return float(spatial().dist[_index(a), _index(b)])
+    return float(spatial().dist[model_row(a), model_row(b)])
 
 
 def nearest_distance(model_ent: int, others: list[int]) -> float:
     """01.04 Distance from a model to the closest of ``others``."""
-    return spatial().nearest(_index(model_ent), [_index(o) for o in others])
+    return spatial().nearest(model_row(model_ent), [model_row(o) for o in others])
 
 
 def nearest_distances(model_ents: list[int], others: list[int]) -> list[float]:
@@ -227,7 +225,7 @@ def nearest_distances(model_ents: list[int], others: list[int]) -> list[float]:
     block; the same values nearest_distance gives one model at a time)."""
     if not others:
         return [float("inf")] * len(model_ents)
-    return spatial().nearest_rows([_index(m) for m in model_ents], [_index(o) for o in others])
+    return spatial().nearest_rows([model_row(m) for m in model_ents], [model_row(o) for o in others])
 
 
 def models_engaged(a: int, b: int) -> bool:
@@ -251,13 +249,10 @@ def enemy_units(unit_ent: int) -> list[int]:
 def _units_in_order() -> list[int]:
     """Unit entities in unit order (do not mutate). Kept on the spatial index once known: units
     are created only when the world is built, so the list never goes stale."""
-    sp = _SPATIAL.get(esper.current_world)
-    if sp is not None and sp.units is not None:
-        return sp.units
-    units = [e for _o, e in sorted((u.order, e) for e, u in esper.get_component(Unit))]
-    if sp is not None:
-        sp.units = units
-    return units
+    sp = R.current.spatial
+    if sp.units is None:
+        sp.units = [e for _o, e in sorted((u.order, e) for e, u in esper.get_component(Unit))]
+    return sp.units
 
 
 def all_units() -> list[int]:
@@ -292,15 +287,14 @@ def allocation_view(unit_ent: int) -> tuple[tuple[TargetModel, ...], tuple[Group
     remaining = tuple(map(_REMAINING, r.wounds))
     if remaining == r.full_wounds:
         return r.full, r.full_groups
-    sp = _SPATIAL.get(esper.current_world)
-    hit = None if sp is None else sp.target_models.get(unit_ent)
+    cache = R.current.spatial.target_models
+    hit = cache.get(unit_ent)
     if hit is not None and hit[0] == remaining:
         return hit[1]
     out = tuple(t if rem == t.remaining else TargetModel(t.id, t.W, rem, t.Sv, t.InSv, t.character)
                 for t, rem in zip(r.full, remaining))
     view = (out, allocation_groups(out))
-    if sp is not None:
-        sp.target_models[unit_ent] = (remaining, view)
+    cache[unit_ent] = (remaining, view)
     return view
 
 
@@ -338,54 +332,10 @@ def model_abilities(model_ent: int) -> tuple:
     return esper.component_for_entity(model_ent, ModelAbilities).abilities
 
 
-def mark_destroyed(ents, by: str) -> None:
-    """05.04 Models reduced to 0 wounds (one entity or a list) are destroyed: they can no longer
-    be selected, targeted or allocated to, and no longer count for engagement; they are removed
-    from the table once the attacking unit's attacks are resolved (CasualtySystem)."""
-    if isinstance(ents, int):
-        ents = [ents]
-    sp = spatial()
-    own: dict[int, None] = {}  # the units that lost models (in order: for the record)
-    pending = _CASUALTIES.setdefault(esper.current_world, [])
-    for ent in ents:
-        if esper.has_component(ent, Destroyed):
-            continue
-        esper.add_component(ent, Destroyed(by=by))
-        index = _index(ent)
-        sp.remove(index)
-        # What a removal can change: its own unit's models and keywords (the spatial index
-        # keeps engagement, 03.04, current itself)
-        own[unit_of(ent)] = None
-        pending.append(ent)
-    for u in own:
-        sp.forget_unit(u)
-
-
-_CASUALTIES: dict = {}  # esper world name -> models destroyed and not yet removed from the table
-
-
 def casualties() -> list[int]:
     """05.04.04 The destroyed models not yet removed from the table, in creation order."""
-    pending = _CASUALTIES.get(esper.current_world)
-    return sorted(pending, key=_index) if pending else []
-
-
-def remove_casualties(ents: list[int]) -> None:
-    """05.04.04 Take destroyed models off the table."""
-    if not ents:
-        return
-    for ent in ents:
-        esper.component_for_entity(ent, Destroyed).removed = True
-    gone = set(ents)  # (membership only)
-    pending = _CASUALTIES[esper.current_world]
-    pending[:] = [e for e in pending if e not in gone]
-
-
-def move_model(ent: int, x: float, y: float) -> None:
-    """Place a model (a validated move): position and the distance index."""
-    pos = esper.component_for_entity(ent, Position)
-    pos.x, pos.y = x, y
-    spatial().move(_index(ent), footprint(ent))
+    pending = R.current.casualties
+    return sorted(pending, key=model_row) if pending else []
 
 
 def wounds_left(ent: int) -> int:

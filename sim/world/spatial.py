@@ -37,16 +37,16 @@ class SpatialIndex:
         for i in range(len(self.fps)):
             self._touch(i, [j for j in self.near[i] if j > i], +1)
         self._alive_units = None
-        # Per-unit answers sim.world derives from who is on the battlefield and where. A move
-        # clears them all (_changed); a removal only those of the units it can change, which
-        # sim.world.mark_destroyed names (forget_unit).
+        # Per-unit answers sim.world.queries derives from who is on the battlefield and where. A
+        # move clears them all (_changed); a removal only those of the units it can change,
+        # which sim.world.mutations.mark_destroyed names (forget_unit).
         self.living: dict[int, list[int]] = {}  # unit entity -> living models
         self.keywords: dict[int, frozenset[str]] = {}  # unit entity -> keywords (19.03)
         self.ranged_abilities: dict[int, frozenset[str]] = {}  # unit entity -> ranged weapon abilities
-        # unit entity -> (each model's remaining wounds, sim.world.target_models' list): reused
+        # unit entity -> (each model's remaining wounds, queries.target_models' list): reused
         # only while the remaining wounds are the same, so it never needs clearing.
         self.target_models: dict[int, tuple] = {}
-        # Unit entities in unit order, filled by sim.world on first use. Never invalidated:
+        # Unit entities in unit order, filled by sim.world.queries on first use. Never invalidated:
         # units are created only when the battle's world is built.
         self.units: list[int] | None = None
 

@@ -1,0 +1,53 @@
+"""The few changes to a battle's world that are more than setting one component's field.
+
+Only systems call these (the sandbox never imports this module: tests/test_imports.py); the
+read-only questions are sim.world.queries.
+"""
+
+from __future__ import annotations
+
+import esper
+
+from sim.components import Destroyed, Position
+from sim.world import resources as R
+from sim.world.queries import footprint, model_row, unit_of
+
+
+def mark_destroyed(ents, by: str) -> None:
+    """05.04 Models reduced to 0 wounds (one entity or a list) are destroyed: they can no longer
+    be selected, targeted or allocated to, and no longer count for engagement; they are removed
+    from the table once the attacking unit's attacks are resolved (CasualtySystem)."""
+    if isinstance(ents, int):
+        ents = [ents]
+    res = R.current
+    sp = res.spatial
+    own: dict[int, None] = {}  # the units that lost models (in order: for the record)
+    for ent in ents:
+        if esper.has_component(ent, Destroyed):
+            continue
+        esper.add_component(ent, Destroyed(by=by))
+        sp.remove(model_row(ent))
+        # What a removal can change: its own unit's models and keywords (the spatial index
+        # keeps engagement, 03.04, current itself)
+        own[unit_of(ent)] = None
+        res.casualties.append(ent)
+    for u in own:
+        sp.forget_unit(u)
+
+
+def remove_casualties(ents: list[int]) -> None:
+    """05.04.04 Take destroyed models off the table."""
+    if not ents:
+        return
+    for ent in ents:
+        esper.component_for_entity(ent, Destroyed).removed = True
+    gone = set(ents)  # (membership only)
+    pending = R.current.casualties
+    pending[:] = [e for e in pending if e not in gone]
+
+
+def move_model(ent: int, x: float, y: float) -> None:
+    """Place a model (a validated move): position and the distance index."""
+    pos = esper.component_for_entity(ent, Position)
+    pos.x, pos.y = x, y
+    R.current.spatial.move(model_row(ent), footprint(ent))

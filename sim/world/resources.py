@@ -1,0 +1,33 @@
+"""The per-battle resources the world queries and mutations read besides the esper components.
+
+Each Battle owns one ``Resources`` (``battle.resources``) and installs it whenever it enters its
+esper world (``Battle._enter``), the way esper switches its own world: so a query reaches the
+current battle's spatial index with one attribute read, with no module-level table of battles
+and no look-up by world name on the attack path. ``current`` is that pointer and nothing else:
+what it points to belongs to the Battle, which uninstalls it when it closes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sim.world.spatial import SpatialIndex
+
+
+@dataclass(slots=True)
+class Resources:
+    # distances between every pair of models, 03.04 engagement, and the per-unit answers
+    # derived from who is on the battlefield (sim.world.spatial); built with the world
+    spatial: SpatialIndex
+    # 05.04.04 models destroyed and not yet removed from the table, in the order destroyed:
+    # mutations.mark_destroyed adds them, mutations.remove_casualties takes them away
+    casualties: list[int] = field(default_factory=list)
+
+
+current: Resources | None = None  # the installed battle's (Battle._enter), else None
+
+
+def install(resources: Resources | None) -> None:
+    """Make ``resources`` the current battle's (None: no battle's)."""
+    global current
+    current = resources

@@ -1,0 +1,148 @@
+"""The shape of the package, read from its source: no import cycle among sim's modules, and the
+world's mutations reached only by the systems (rendering only reads).
+
+Every import statement counts, the ones inside functions too: an import moved into a function
+to dodge a cycle still runs, so the cycle is still there, only hidden (DESIGN.md)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SIM = Path(__file__).resolve().parents[1] / "sim"
+
+
+def modules(root: Path) -> dict[str, Path]:
+    """Dotted module name -> file, for every module of the package at ``root``."""
+    out = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = [root.name, *path.relative_to(root).with_suffix("").parts]
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Module -> the package's modules it imports (anywhere in its body). ``from a import b``
+    names module ``a.b`` when there is one, else ``a``; a name that is not one of the package's
+    modules stands for the closest package that is."""
+    mods = modules(root)
+
+    def known(name: str) -> str | None:
+        while name and name not in mods:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph = {}
+    for mod, path in mods.items():
+        package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                found |= {known(a.name) for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # relative: from the importing module's package
+                    up = package
+                    for _ in range(node.level - 1):
+                        up = up.rpartition(".")[0]
+                    base = f"{up}.{base}" if base else up
+                found |= {known(f"{base}.{a.name}") if f"{base}.{a.name}" in mods else known(base)
+                          for a in node.names}
+        found.discard(None)
+        found.discard(mod)
+        graph[mod] = found
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle as a path [a, b, ..., a], or None (depth-first, in sorted order)."""
+    done: set[str] = set()
+    path: list[str] = []
+    on_path: set[str] = set()
+
+    def visit(m: str) -> list[str] | None:
+        path.append(m)
+        on_path.add(m)
+        for n in sorted(graph.get(m, ())):
+            if n in on_path:
+                return path[path.index(n):] + [n]
+            if n not in done:
+                found = visit(n)
+                if found:
+                    return found
+        path.pop()
+        on_path.discard(m)
+        done.add(m)
+        return None
+
+    for m in sorted(graph):
+        if m not in done:
+            found = visit(m)
+            if found:
+                return found
+    return None
+
+
+def test_sim_has_no_import_cycle():
+    graph = import_graph(SIM)
+    assert "sim.validate" in graph["sim.battle"]  # (the graph is read)
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def test_errors_import_nothing_of_sim():
+    """Everyone may import sim.errors because it imports nothing back."""
+    assert import_graph(SIM)["sim.errors"] == set()
+
+
+def reachable(graph: dict[str, set[str]], start, through=lambda m: True) -> set[str]:
+    """The modules importing ``start`` loads, following only modules ``through`` accepts."""
+    seen: set[str] = set()
+    todo = list(start)
+    while todo:
+        m = todo.pop()
+        if m not in seen:
+            seen.add(m)
+            if through(m):
+                todo += graph[m]
+    return seen
+
+
+def test_only_systems_import_the_world_mutations():
+    graph = import_graph(SIM)
+    importers = sorted(m for m, deps in graph.items() if "sim.world.mutations" in deps)
+    assert importers and all(m.startswith("sim.systems.") for m in importers), importers
+
+
+def test_the_sandbox_reaches_the_world_mutations_only_through_the_battle():
+    """Rendering only reads (DESIGN.md): no sandbox module imports sim.world.mutations, nor any
+    module that does, except by way of sim.battle (whose systems run the commands the sandbox
+    submits)."""
+    graph = import_graph(SIM)
+    sandbox = [m for m in graph if m.startswith("sim.sandbox")]
+    assert "sim.world.queries" in reachable(graph, sandbox)  # (it does read the world)
+    seen = reachable(graph, sandbox, through=lambda m: m != "sim.battle")
+    assert "sim.world.mutations" not in seen
+    assert "sim.world.mutations" in reachable(graph, ["sim.battle"])  # (the check can fail)
+
+
+def test_a_cycle_through_a_function_level_import_is_found(tmp_path):
+    """The checker itself: the cycle this project once had (battle -> systems -> validate ->
+    battle, closed by an import inside a function) is reported."""
+    pkg = tmp_path / "sim"
+    (pkg / "systems").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "errors.py").write_text("class Refusal(Exception):\n    pass\n")
+    (pkg / "battle.py").write_text("from sim.errors import Refusal\n\n"
+                                   "def start():\n    from sim.systems import register\n")
+    (pkg / "systems" / "__init__.py").write_text("def register():\n    from . import selection\n")
+    (pkg / "systems" / "selection.py").write_text("from sim import validate\n")
+    (pkg / "validate.py").write_text("def answer():\n    from sim.battle import Refusal\n")
+    graph = import_graph(pkg)
+    assert graph["sim.systems"] == {"sim.systems.selection"}
+    assert find_cycle(graph) == ["sim.battle", "sim.systems", "sim.systems.selection",
+                                 "sim.validate", "sim.battle"]
+    (pkg / "validate.py").write_text("def answer():\n    from sim.errors import Refusal\n")
+    assert find_cycle(import_graph(pkg)) is None
