@@ -9,6 +9,11 @@ first activation also sets up what its shooting unit keeps for the next plans, i
 changes who can be hidden (13.09), and every cache is cold), then the machine's
 throughput with one battle process per core (independent battles run side by side, as a batch
 of seeded replays or statistics runs would). The commands are made before the clock starts.
+Every mode also prints a baseline measured in the same run, before and after its measurement
+(tests/bench/_baseline.py: a fixed pure-Python loop and numpy kernel), and its figures relative
+to the pure-Python loop, which reads the same on a faster or slower machine: a rate times the
+loop's time (attack dice resolved in the time the loop takes), --split's times divided by it
+(microseconds for each millisecond the loop takes).
 Run: .venv/bin/python tests/bench/bench_attacks.py  [--jobs N]  (--split: time submit, ticks
 and end turn in one process)
 """
@@ -24,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+import _baseline  # noqa: E402  (beside this script)
 from sim.battle import Battle  # noqa: E402
 from sim.commands import EndTurn, Selection, Shoot  # noqa: E402
 from sim.runner import frozen_heap  # noqa: E402
@@ -99,12 +105,18 @@ def split_once(spec) -> tuple[float, float, float]:
 
 
 def main() -> None:
+    baseline_before = _baseline.measure()
     spec = parse_scenario(scenario(), "bench")
     if "--split" in sys.argv:
         runs = [split_once(spec) for _ in range(7)]
         sub, ticks, end = (statistics.median(r[i] for r in runs) * 1e6 for i in range(3))
         print(f"per activation (median of 7 runs): submit {sub:,.0f} us, ticks {ticks:,.0f} us, "
               f"end turn {end:,.0f} us")
+        baseline_after = _baseline.measure()
+        loop_ms = _baseline.mean(baseline_before, baseline_after).python_s * 1e3
+        print(_baseline.line(baseline_before, baseline_after, [
+            f"per activation, us per pure-Python-loop ms: submit {sub / loop_ms:.2f}, ticks "
+            f"{ticks / loop_ms:.2f}, end turn {end / loop_ms:.2f}"]))
         return
     per_activation, whole = measure(spec, RUNS)
     print(f"one process: {DICE / per_activation:,.0f} attack dice per second, the median over "
@@ -114,10 +126,17 @@ def main() -> None:
           f"the shooting unit keeps and meets cold caches: ~0.2 ms once): {DICE / whole:,.0f} "
           f"attack dice per second")
     jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else os.cpu_count() or 1
+    per_job = []
     if jobs > 1:
         per_job = parallel_rates(jobs)
         print(f"{jobs} processes side by side: {sum(per_job):,.0f} attack dice per second in all "
               f"({', '.join(f'{r:,.0f}' for r in per_job)}: each process's median)")
+    baseline_after = _baseline.measure()
+    loop_s = _baseline.mean(baseline_before, baseline_after).python_s
+    parallel = f", {jobs} processes {sum(per_job) * loop_s:,.0f}" if per_job else ""
+    print(_baseline.line(baseline_before, baseline_after, [
+        f"attack dice per pure-Python loop (a rate times the loop's time): one process "
+        f"{DICE / per_activation * loop_s:,.0f}, whole battles {DICE / whole * loop_s:,.0f}{parallel}"]))
 
 
 RUNS = 7

@@ -1,6 +1,10 @@
 """Benchmark: sandbox frame time (update + draw) with 200 models, 12 terrain pieces, the
 visibility overlay on and a unit being dragged. Median and 95th percentile over 600 frames,
 headless (SDL dummy driver). Target: median under 16 ms on a 2-core machine.
+Beside them it prints a baseline measured in the same run, before and after the frames
+(tests/bench/_baseline.py: a fixed pure-Python loop and numpy kernel), and the median and p95
+frame divided by the pure-Python loop's time (the mean of before and after): the fraction of a
+loop a frame takes, which reads the same on a faster or slower machine.
 Run: .venv/bin/python tests/bench/bench_frame.py
 """
 
@@ -18,6 +22,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+import _baseline  # noqa: E402  (beside this script)
 import pygame  # noqa: E402
 
 from sim.rules.terrain import default_table  # noqa: E402
@@ -56,6 +61,7 @@ def scenario():
 
 
 def main() -> int:
+    baseline_before = _baseline.measure()
     pygame.init()
     screen = pygame.display.set_mode(SIZE)
     from sim.sandbox.app import Sandbox
@@ -84,6 +90,7 @@ def main() -> int:
         t1 = time.perf_counter()
         if f >= WARMUP:
             times.append((t1 - t0) * 1000)
+    baseline_after = _baseline.measure()
     assert sb.drag is not None and sb.drag["ghosts"], "the unit was not being dragged"
     assert sb.battle.state_hash() == before
     times.sort()
@@ -92,6 +99,10 @@ def main() -> int:
     print(f"frame time, {n_models} models, {n_terrain} terrain pieces, visibility overlay on, "
           f"unit of {len(sb.drag['models'])} dragged, {FRAMES} frames at {SIZE[0]}x{SIZE[1]}: "
           f"median {med:.2f} ms, p95 {p95:.2f} ms, max {times[-1]:.2f} ms (cpus: {os.cpu_count()})")
+    loop_ms = _baseline.mean(baseline_before, baseline_after).python_s * 1e3
+    print(_baseline.line(baseline_before, baseline_after, [
+        f"frame in pure-Python loops (a time divided by the loop's): median {med / loop_ms:.3f}, "
+        f"p95 {p95 / loop_ms:.3f}"]))
     pygame.image.save(screen, "/tmp/bench_frame.png")
     sb.battle.close()
     return 0

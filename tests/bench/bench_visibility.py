@@ -20,6 +20,11 @@ several runs of:
 
 Also prints how many pairs needed the exact stages. Figures vary by about +-10% on the
 reference machine: compare medians of several fresh runs.
+
+Below the table it prints a baseline measured in the same run, before and after the
+measurements (tests/bench/_baseline.py: a fixed pure-Python loop and numpy kernel), and the
+recompute and update times divided by the numpy kernel's time (the mean of before and after):
+how many numpy kernels each takes, which reads the same on a faster or slower machine.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+import _baseline  # noqa: E402  (beside this script)
 import numpy as np  # noqa: E402
 
 from sim.rules.geometry import overlaps, round_base  # noqa: E402
@@ -101,6 +107,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--friendly", action="store_true", help="also resolve same-army pairs")
     args = ap.parse_args()
+    baseline_before = _baseline.measure()
     rng = random.Random(args.seed)
     areas = layout(rng)
     models = armies(rng, areas)
@@ -161,6 +168,7 @@ def main() -> None:
         flags = [idx.unit_cover_flags(a, target) for a in attackers]
         times.append((time.perf_counter() - t0) * 1000.0)
     query = statistics.median(times)
+    baseline_after = _baseline.measure()
     vis = idx.visible
     print(f"table: {len(areas)} areas, {n_feat} features, {len(idx.blk.pieces)} convex pieces; "
           f"{len(models)} models (32 mm), friendly pairs {'on' if args.friendly else 'off'}")
@@ -177,6 +185,12 @@ def main() -> None:
     label = f"|   median over {len(per_model)} movers (max {max(per_model):.2f} ms)"
     print(label.ljust(49) + f"| {inc_all:6.2f} |        |")
     print(f"| cover query: 10 attackers vs unit of 10        | {query:6.2f} |        |")
+    print()
+    kernel_ms = _baseline.mean(baseline_before, baseline_after).numpy_s * 1e3
+    print(_baseline.line(baseline_before, baseline_after, [
+        f"in numpy kernels (a time divided by the kernel's): full recompute {full / kernel_ms:.3f}, "
+        f"line of sight {los / kernel_ms:.3f}, single-model update {inc / kernel_ms:.4f}, "
+        f"median mover {inc_all / kernel_ms:.4f}"]))
 
 
 if __name__ == "__main__":
