@@ -5,6 +5,7 @@ models that share it, is sim.plan.shoot_targets."""
 
 from __future__ import annotations
 
+import operator
 from typing import Mapping, NamedTuple
 
 from sim.world import queries as W
@@ -48,6 +49,10 @@ def _chosen_type(elig: Mapping, default: str | None, requested: str | None) -> s
     return requested
 
 
+_MODEL = operator.attrgetter("model")
+_AIM = operator.attrgetter("weapon", "target", "attacks")
+
+
 class ShootPlan(NamedTuple):
     shooting_type: str
     declared: list[Declared]
@@ -78,44 +83,72 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
     # 24.16: the unit remained stationary (moved at most 3", Part A) and is unengaged
     stationary = not engaged and not st.set_up_this_turn and st.moved <= 3.0
     targets = ShootPlanTargets(battle, unit_ent, stype, shooters, stationary)
-    slot = shooters.slot  # the unit's living models
-    models = battle.models
-    by_model: dict[int, list] = {}
-    for s in cmd.selections:
-        m = models.get(s.model)
-        if m not in slot:  # (model_in gives the reason)
-            m = model_in(battle, unit_ent, s.model)
-        sels = by_model.get(m)
-        if sels is None:
-            by_model[m] = [s]
-        else:
-            sels.append(s)
     declared: list[Declared] = []
     ids, kinds, mvs = shooters.ids, shooters.loadout_of, shooters.mv
-    last = None  # the last model's one selection: (its loadout, MONSTER/VEHICLE, weapon, target, WeaponAt)
-    for i, m in enumerate(shooters.models):
-        sels = by_model.get(m)
+    sels = cmd.selections
+    n = len(ids)
+    if len(sels) == n and list(map(_MODEL, sels)) == ids:
+        # (the usual command, grouped at C speed: one selection per living model, in unit order,
+        # the same one for all of them with equal loadouts: the whole unit is one run)
+        shapes = list(map(_AIM, sels))
+        if shapes.count(shapes[0]) == n and kinds.count(kinds[0]) == n and mvs.count(mvs[0]) == n:
+            _declare_run(targets, {}, (), list(range(n)), sels[:1], declared)
+            return ShootPlan(stype, add_scenario_modifiers(unit_ent, declared), elig, list(targets.weapons.values()))
+    # each living model's selections, in command order (None: it selects nothing)
+    slot, models, shooting = shooters.slot, battle.models, shooters.models
+    by_slot: list = [None] * len(shooting)
+    for s in cmd.selections:
+        i = slot.get(models.get(s.model))
+        if i is None:  # (model_in gives the reason)
+            i = slot[model_in(battle, unit_ent, s.model)]
+        sels = by_slot[i]
+        if sels is None:
+            by_slot[i] = [s]
+        else:
+            sels.append(s)
+    # what each selection shape met so far declares with: (loadout, MONSTER/VEHICLE, each
+    # selection's weapon, target and attacks) -> [(profile, WeaponAt or None: no target)]
+    aims: dict[tuple, list] = {}
+    run: list[int] = []  # consecutive models (slots) with one shape, declared together
+    shape = None
+    for i, sels in enumerate(by_slot):
         if sels is None:
             continue
-        mid = ids[i]
         if len(sels) == 1:
             s = sels[0]
-            # (the usual case: a model with the last one's loadout selecting what it did: the
-            # same profile at the same target, so the same WeaponAt, without looking them up)
-            if (last is not None and s.weapon == last[2] and s.target == last[3] and s.attacks is None
-                    and kinds[i] == last[0] and mvs[i] == last[1]):
-                declared.append(last[4].declare(i, m, mid))
-                continue
-        last = None
-        for s, w in zip(sels, targets.loadout(i, sels)):
-            if s.attacks is not None:
-                raise PlanError(f"{mid}: ranged attacks cannot be split (04.03 splits melee only)")
-            if s.target is None:
+            this = (kinds[i], mvs[i], s.weapon, s.target, s.attacks)
+        else:
+            this = (kinds[i], mvs[i], *[(s.weapon, s.target, s.attacks) for s in sels])
+        if this != shape and run:
+            _declare_run(targets, aims, shape, run, by_slot[run[0]], declared)
+            run = []
+        shape = this
+        run.append(i)
+    if run:
+        _declare_run(targets, aims, shape, run, by_slot[run[0]], declared)
+    return ShootPlan(stype, add_scenario_modifiers(unit_ent, declared), elig, list(targets.weapons.values()))
+
+
+def _declare_run(targets: ShootPlanTargets, aims: dict, shape: tuple, run: list[int], sels: list,
+                 declared: list) -> None:
+    """04.01/04.02 Declare the selections of a run of consecutive models (slots ``run``) that
+    make the same ones (``shape``) with equal loadouts: the profiles and each target's WeaponAt
+    looked up once (``aims``), then each selection declared for every model of the run in unit
+    order, a model's selections (``sels``, the first model's) in the order given."""
+    aim = aims.get(shape)
+    if aim is None:
+        aim = aims[shape] = targets.aim(run[0], sels)
+    sh = targets.shooters
+    models, ids = sh.models, sh.ids
+    if len(aim) == 1:  # (the usual case: one selection per model)
+        w, at = aim[0]
+        if at is not None:
+            declared.extend(at.declare_run(run))
+            return
+    for i in run:
+        m, mid = models[i], ids[i]
+        for w, at in aim:
+            if at is None:
                 declared.append(Declared(model=m, model_id=mid, weapon=w, target=None, abilities=w.abilities))
-                targets.weapons[w] = None
-                continue
-            at = targets.weapon_at_unit(mid, w, s.target)
-            declared.append(at.declare(i, m, mid))
-            if len(sels) == 1:
-                last = (kinds[i], mvs[i], s.weapon, s.target, at)
-    return ShootPlan(stype, add_scenario_modifiers(unit_ent, declared), elig, list(targets.weapons))
+            else:
+                declared.append(at.declare(i, m, mid))

@@ -191,9 +191,9 @@ class ShootPlanTargets:
         self.shooters = shooters
         self._enemy: dict[str, int] = {}  # target unit id -> entity, once found legal
         self._views: dict = {}  # target entity -> TargetView
-        self._weapon_at: dict[tuple, WeaponAt] = {}  # (weapon profile, target entity)
-        self._weapon_at_uid: dict[tuple, WeaponAt] = {}  # (weapon profile, target unit id)
-        self.weapons: dict[WeaponProfile, None] = {}  # the profiles selected (a set in order)
+        # (the id of a weapon profile, target entity) -> its WeaponAt (the profiles outlive the plan)
+        self._weapon_at: dict[tuple, WeaponAt] = {}
+        self.weapons: dict[int, WeaponProfile] = {}  # the profiles selected: id -> profile, in order
 
     def loadout(self, i: int, sels) -> list[WeaponProfile]:
         """04.01 + 24.07 The weapon profiles the ``i``-th shooting model selects (``sels``, in
@@ -216,6 +216,22 @@ class ShootPlanTargets:
             sh.loadouts[key] = weapons
         return weapons
 
+    def aim(self, i: int, sels) -> list[tuple]:
+        """What the ``i``-th shooting model's selections ``sels`` declare with: for each, its
+        weapon profile (checked, ``loadout``) and its WeaponAt at the target (04.02), or None
+        when it names no target (selected, no attacks)."""
+        mid = self.shooters.ids[i]
+        out = []
+        for s, w in zip(sels, self.loadout(i, sels)):
+            if s.attacks is not None:
+                raise PlanError(f"{mid}: ranged attacks cannot be split (04.03 splits melee only)")
+            if s.target is None:
+                self.weapons[id(w)] = w
+                out.append((w, None))
+            else:
+                out.append((w, self.weapon_at(w, self.enemy(mid, s.target))))
+        return out
+
     def enemy(self, mid: str, uid: str) -> int:
         """04.02 The target unit: it exists, is an enemy and is not destroyed."""
         t = self._enemy.get(uid)
@@ -234,20 +250,12 @@ class ShootPlanTargets:
             v = self._views[t] = TargetView(self.battle, self.shooters, t)
         return v
 
-    def weapon_at_unit(self, mid: str, w: WeaponProfile, uid: str) -> "WeaponAt":
-        """weapon_at for the target unit named ``uid`` (checked by ``enemy`` the first time)."""
-        key = (w, uid)
-        hit = self._weapon_at_uid.get(key)
-        if hit is None:
-            hit = self._weapon_at_uid[key] = self.weapon_at(w, self.enemy(mid, uid))
-        return hit
-
     def weapon_at(self, w: WeaponProfile, t: int) -> "WeaponAt":
-        key = (w, t)
+        key = (id(w), t)
         hit = self._weapon_at.get(key)
         if hit is None:
             hit = self._weapon_at[key] = WeaponAt(self, w, t)
-            self.weapons[w] = None
+            self.weapons[id(w)] = w
         return hit
 
 
@@ -258,18 +266,18 @@ class WeaponAt:
     the shooting unit at once (in the order of ``targets.shooters``), the 04.02 answer, half
     range and benefit of cover (13.08). ``declare`` makes a model's declared attack with it."""
 
-    __slots__ = ("weapon", "target", "uid", "view", "hit_bonus", "wound_bonus", "fail_below",
-                 "target_models", "per_model", "alike", "applying", "_declared", "_damaged", "_last")
+    __slots__ = ("weapon", "target", "view", "hit_bonus", "wound_bonus", "fail_below",
+                 "target_models", "per_model", "alike", "applying", "_declared", "_shooters", "_damaged", "_last")
 
     def __init__(self, targets: ShootPlanTargets, w: WeaponProfile, t: int):
         self.weapon, self.target = w, t
-        self.uid = esper.component_for_entity(t, Unit).id
         self.view = view = targets.view(t)
         self.target_models = view.count
         self.applying = applying(w.abilities, W.unit_keywords(t), W.has_character(t)) if w.abilities else ()
         # (a model's 04.02 answer, its 24.39 modifier) -> the first such model's declaration
         self._declared: dict[tuple, Declared] = {}
         self._last: tuple = (None, None, None)  # the last (answer, 24.39 modifier, declaration)
+        self._shooters = targets.shooters
         self._damaged = targets.shooters.damaged
         effects = w.effects  # (the rules below first ask for their hook: skip those it lacks)
         self.hit_bonus = self.wound_bonus = ()
@@ -316,6 +324,24 @@ class WeaponAt:
             per_model.append((hit[0], hit[1], _COVER if covered else (), d <= half))
         self.per_model = per_model
 
+    def declare_run(self, run: list[int]) -> list[Declared]:
+        """``declare`` for the shooting models at the slots ``run``, in order."""
+        models, ids = self._shooters.models, self._shooters.ids
+        first = self.declare(run[0], models[run[0]], ids[run[0]])
+        if len(run) == 1:
+            return [first]
+        out = [first]
+        if self.alike is not None and True not in self._damaged:  # (every model's answer is the first's)
+            if run[-1] - run[0] == len(run) - 1:  # (consecutive slots: the usual run)
+                out += map(first.for_model, models[run[0] + 1:run[-1] + 1], ids[run[0] + 1:run[-1] + 1])
+            else:
+                for i in run[1:]:
+                    out.append(first.for_model(models[i], ids[i]))
+            return out
+        for i in run[1:]:
+            out.append(self.declare(i, models[i], ids[i]))
+        return out
+
     def declare(self, i: int, m: int, mid: str) -> Declared:
         """04.02 The ``i``-th shooting model (``m``, ``mid``) declares its attacks with this
         weapon at this target: PlanError if the target is illegal for it; otherwise its
@@ -330,7 +356,8 @@ class WeaponAt:
         if proto is None:
             problem, hit_mods, skill_mods, half = answer
             if problem:
-                raise PlanError(f"{mid} {self.weapon.name} -> {self.uid}: {problem}")
+                uid = esper.component_for_entity(self.target, Unit).id
+                raise PlanError(f"{mid} {self.weapon.name} -> {uid}: {problem}")
             hit_mods = hit_mods + damaged + self.hit_bonus
             w = self.weapon
             key = attack_key(w, self.applying, half, skill_mods, hit_mods, self.wound_bonus, (), self.fail_below)

@@ -3,6 +3,7 @@ into pools of attack dice."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -68,11 +69,13 @@ def effective_key(skill: int, skill_mods, S: int, AP: int, D: DiceExpr, abilitie
                      fail_below)
 
 
+@functools.lru_cache(maxsize=4096)
 def attack_key(weapon, applying_abilities, half_range: bool, skill_mods=(), hit_mods=(), wound_mods=(),
                ignored=(), fail_below: int = 0) -> AttackKey:
     """04.03 The key of one declared attack: its weapon's profile with the damage its applying
     abilities add (the registry's ``extra_damage``: 24.25 within half range) and its modifiers
-    (effective_key)."""
+    (effective_key). (Its answer for equal arguments is kept: plans ask it again for every
+    fresh target.)"""
     D = weapon.D
     for a in applying_abilities:
         extra = a.spec.extra_damage
