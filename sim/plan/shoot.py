@@ -92,7 +92,12 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
         # the same one for all of them with equal loadouts: the whole unit is one run)
         shapes = list(map(_AIM, sels))
         if shapes.count(shapes[0]) == n and kinds.count(kinds[0]) == n and mvs.count(mvs[0]) == n:
-            _declare_run(targets, {}, (), list(range(n)), sels[:1], declared)
+            aim = targets.aim(0, sels[:1])
+            at = aim[0][1]
+            if at is not None:  # (its WeaponAt declares the run: _declare_run's usual case, inline)
+                declared = at.declare_run(range(n))
+            else:
+                _declare_run(targets, aim, range(n), declared)
             return ShootPlan(stype, add_scenario_modifiers(unit_ent, declared), elig, list(targets.weapons.values()))
     # each living model's selections, in command order (None: it selects nothing)
     slot, models, shooting = shooters.slot, battle.models, shooters.models
@@ -120,31 +125,36 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
         else:
             this = (kinds[i], mvs[i], *[(s.weapon, s.target, s.attacks) for s in sels])
         if this != shape and run:
-            _declare_run(targets, aims, shape, run, by_slot[run[0]], declared)
+            _declare_run(targets, _aim(targets, aims, shape, run[0], by_slot), run, declared)
             run = []
         shape = this
         run.append(i)
     if run:
-        _declare_run(targets, aims, shape, run, by_slot[run[0]], declared)
+        _declare_run(targets, _aim(targets, aims, shape, run[0], by_slot), run, declared)
     return ShootPlan(stype, add_scenario_modifiers(unit_ent, declared), elig, list(targets.weapons.values()))
 
 
-def _declare_run(targets: ShootPlanTargets, aims: dict, shape: tuple, run: list[int], sels: list,
-                 declared: list) -> None:
-    """04.01/04.02 Declare the selections of a run of consecutive models (slots ``run``) that
-    make the same ones (``shape``) with equal loadouts: the profiles and each target's WeaponAt
-    looked up once (``aims``), then each selection declared for every model of the run in unit
-    order, a model's selections (``sels``, the first model's) in the order given."""
+def _aim(targets: ShootPlanTargets, aims: dict, shape: tuple, i: int, by_slot: list) -> list:
+    """What the selections of the ``i``-th model, of the selection shape ``shape``, declare with
+    (ShootPlanTargets.aim): looked up once per shape met (``aims``)."""
     aim = aims.get(shape)
     if aim is None:
-        aim = aims[shape] = targets.aim(run[0], sels)
-    sh = targets.shooters
-    models, ids = sh.models, sh.ids
+        aim = aims[shape] = targets.aim(i, by_slot[i])
+    return aim
+
+
+def _declare_run(targets: ShootPlanTargets, aim: list, run, declared: list) -> None:
+    """04.01/04.02 Declare the selections of a run of consecutive models (slots ``run``, a list
+    or a range) that make the same ones with equal loadouts: ``aim`` (ShootPlanTargets.aim, the
+    first model's) says what each selection declares with; each selection is declared for every
+    model of the run in unit order, a model's selections in the order given."""
     if len(aim) == 1:  # (the usual case: one selection per model)
         w, at = aim[0]
         if at is not None:
             declared.extend(at.declare_run(run))
             return
+    sh = targets.shooters
+    models, ids = sh.models, sh.ids
     for i in run:
         m, mid = models[i], ids[i]
         for w, at in aim:

@@ -116,7 +116,7 @@ class TargetView:
             return
         # (counted first, a third of the cost of a reduction per row: the usual answer is that
         # every model sees every model of the target, or none does)
-        seen = np.count_nonzero(visible)
+        seen = W.count_true(visible)
         if seen == 0:
             self.visible = [False] * len(shooters.models)
         elif seen == visible.size:
@@ -190,7 +190,7 @@ class ShootPlanTargets:
         self.stationary = stationary  # 24.16 the unit remained stationary and is unengaged
         self.shooters = shooters
         self._enemy: dict[str, int] = {}  # target unit id -> entity, once found legal
-        self._views: dict = {}  # target entity -> TargetView
+        self.views: dict = {}  # target entity -> TargetView (made by the first WeaponAt at it)
         # (the id of a weapon profile, target entity) -> its WeaponAt (the profiles outlive the plan)
         self._weapon_at: dict[tuple, WeaponAt] = {}
         self.weapons: dict[int, WeaponProfile] = {}  # the profiles selected: id -> profile, in order
@@ -220,9 +220,16 @@ class ShootPlanTargets:
         """What the ``i``-th shooting model's selections ``sels`` declare with: for each, its
         weapon profile (checked, ``loadout``) and its WeaponAt at the target (04.02), or None
         when it names no target (selected, no attacks)."""
-        mid = self.shooters.ids[i]
+        sh = self.shooters
+        mid = sh.ids[i]
+        # (the answer of ``loadout`` kept on the Shooters, read here first: a plan's usual
+        # selections were met and checked by an earlier plan)
+        weapons = (sh.loadouts.get((sh.loadout_of[i], sels[0].weapon, sh.mv[i], self.stype))
+                   if len(sels) == 1 else None)
+        if weapons is None:
+            weapons = self.loadout(i, sels)
         out = []
-        for s, w in zip(sels, self.loadout(i, sels)):
+        for s, w in zip(sels, weapons):
             if s.attacks is not None:
                 raise PlanError(f"{mid}: ranged attacks cannot be split (04.03 splits melee only)")
             if s.target is None:
@@ -243,12 +250,6 @@ class ShootPlanTargets:
                 raise PlanError(f"{mid}: {uid} is destroyed")
             self._enemy[uid] = t
         return t
-
-    def view(self, t: int) -> "TargetView":
-        v = self._views.get(t)
-        if v is None:
-            v = self._views[t] = TargetView(self.battle, self.shooters, t)
-        return v
 
     def weapon_at(self, w: WeaponProfile, t: int) -> "WeaponAt":
         key = (id(w), t)
@@ -271,12 +272,17 @@ class WeaponAt:
 
     def __init__(self, targets: ShootPlanTargets, w: WeaponProfile, t: int):
         self.weapon, self.target = w, t
-        self.view = view = targets.view(t)
+        view = targets.views.get(t)  # (the target as these shooters see it, shared by the weapons)
+        if view is None:
+            view = targets.views[t] = TargetView(targets.battle, targets.shooters, t)
+        self.view = view
         self.target_models = view.count
         self.applying = applying(w.abilities, W.unit_keywords(t), W.has_character(t)) if w.abilities else ()
-        # (a model's 04.02 answer, its 24.39 modifier) -> the first such model's declaration
-        self._declared: dict[tuple, Declared] = {}
-        self._last: tuple = (None, None, None)  # the last (answer, 24.39 modifier, declaration)
+        # the declaration made last, with its model's 04.02 answer and 24.39 modifier: (answer,
+        # modifier, declaration), None before the first; the ones made before it, once there
+        # are several: (answer, modifier) -> the first such model's declaration (None until then)
+        self._last: tuple | None = None
+        self._declared: dict[tuple, Declared] | None = None
         self._shooters = targets.shooters
         self._damaged = targets.shooters.damaged
         effects = w.effects  # (the rules below first ask for their hook: skip those it lacks)
@@ -324,19 +330,21 @@ class WeaponAt:
             per_model.append((hit[0], hit[1], _COVER if covered else (), d <= half))
         self.per_model = per_model
 
-    def declare_run(self, run: list[int]) -> list[Declared]:
-        """``declare`` for the shooting models at the slots ``run``, in order."""
+    def declare_run(self, run) -> list[Declared]:
+        """``declare`` for the shooting models at the slots ``run`` (a list or a range), in
+        order."""
         models, ids = self._shooters.models, self._shooters.ids
-        first = self.declare(run[0], models[run[0]], ids[run[0]])
+        i = run[0]
+        first = self.declare(i, models[i], ids[i])
         if len(run) == 1:
             return [first]
         out = [first]
         if self.alike is not None and True not in self._damaged:  # (every model's answer is the first's)
-            if run[-1] - run[0] == len(run) - 1:  # (consecutive slots: the usual run)
-                out += map(first.for_model, models[run[0] + 1:run[-1] + 1], ids[run[0] + 1:run[-1] + 1])
+            if run[-1] - i == len(run) - 1:  # (consecutive slots: the usual run)
+                out += first.for_models(models[i + 1:run[-1] + 1], ids[i + 1:run[-1] + 1])
             else:
-                for i in run[1:]:
-                    out.append(first.for_model(models[i], ids[i]))
+                rest = run[1:]
+                out += first.for_models([models[j] for j in rest], [ids[j] for j in rest])
             return out
         for i in run[1:]:
             out.append(self.declare(i, models[i], ids[i]))
@@ -350,22 +358,30 @@ class WeaponAt:
         an answer get copies of one declaration (Declared.for_model)."""
         answer = self.per_model[i]
         damaged = damaged_modifier(m) if self._damaged[i] else ()
-        if answer is self._last[0] and damaged == self._last[1]:  # (models share answers: alike)
-            return self._last[2].for_model(m, mid)
-        proto = self._declared.get((answer, damaged))
-        if proto is None:
-            problem, hit_mods, skill_mods, half = answer
-            if problem:
-                uid = esper.component_for_entity(self.target, Unit).id
-                raise PlanError(f"{mid} {self.weapon.name} -> {uid}: {problem}")
-            hit_mods = hit_mods + damaged + self.hit_bonus
-            w = self.weapon
-            key = attack_key(w, self.applying, half, skill_mods, hit_mods, self.wound_bonus, (), self.fail_below)
-            proto = self._declared[(answer, damaged)] = Declared(
-                model=m, model_id=mid, weapon=w, target=self.target, hit_mods=hit_mods, skill_mods=skill_mods,
-                half_range=half, target_models=self.target_models, wound_mods=self.wound_bonus,
-                fail_below=self.fail_below, abilities=w.abilities, key=key)
-            self._last = (answer, damaged, proto)
-            return proto
+        last = self._last
+        if last is not None:
+            if answer is last[0] and damaged == last[1]:  # (models share answers: alike)
+                return last[2].for_model(m, mid)
+            # (another answer: the last declaration joins the earlier ones, looked up by value;
+            # a run of alike models never gets here, nor builds the dict)
+            earlier = self._declared
+            if earlier is None:
+                earlier = self._declared = {}
+            earlier[last[0], last[1]] = last[2]
+            proto = earlier.get((answer, damaged))
+            if proto is not None:
+                self._last = (answer, damaged, proto)
+                return proto.for_model(m, mid)
+        problem, hit_mods, skill_mods, half = answer
+        if problem:
+            uid = esper.component_for_entity(self.target, Unit).id
+            raise PlanError(f"{mid} {self.weapon.name} -> {uid}: {problem}")
+        hit_mods = hit_mods + damaged + self.hit_bonus
+        w = self.weapon
+        key = attack_key(w, self.applying, half, skill_mods, hit_mods, self.wound_bonus, (), self.fail_below)
+        proto = Declared(
+            model=m, model_id=mid, weapon=w, target=self.target, hit_mods=hit_mods, skill_mods=skill_mods,
+            half_range=half, target_models=self.target_models, wound_mods=self.wound_bonus,
+            fail_below=self.fail_below, abilities=w.abilities, key=key)
         self._last = (answer, damaged, proto)
-        return proto.for_model(m, mid)
+        return proto

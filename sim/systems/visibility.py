@@ -161,7 +161,7 @@ class BattleVisibility:
         else:
             # (counted first, a third of the cost of a reduction per row: usually no target
             # model qualifies against any attacking model, or every one does)
-            qualify = np.count_nonzero(block)
+            qualify = W.count_true(block)
             if qualify == 0:
                 return [no] * len(block)
             if qualify == block.size:

@@ -109,3 +109,16 @@ def test_declared_for_model_copies_every_field():
     for f in fields(Declared):
         want = {"model": "other", "model_id": "other-id"}.get(f.name, values[f.name])
         assert getattr(c, f.name) is want, f.name
+
+
+def test_declared_for_models_copies_every_field():
+    """Declared.for_models: the same declaration for each of other models, in order, every
+    other field copied."""
+    values = {f.name: object() for f in fields(Declared)}
+    d = Declared(**values)
+    copies = d.for_models(["a", "b"], ["a-id", "b-id"])
+    assert len(copies) == 2
+    for c, (m, mid) in zip(copies, [("a", "a-id"), ("b", "b-id")]):
+        for f in fields(Declared):
+            want = {"model": m, "model_id": mid}.get(f.name, values[f.name])
+            assert getattr(c, f.name) is want, f.name
