@@ -63,7 +63,10 @@ class Battle:
         # what the systems must catch up with (every unit: the scenario may have set its state)
         self.changes = Changes(touched_units=dict.fromkeys(self.units.values()))
         from sim.systems import register_systems
-        register_systems(self)
+        # each system's process method, in the declared order: a tick calls them as esper.process
+        # would (Battle.tick), each with a plain call (esper.process passes *args and **kwargs
+        # on to each of them: about half a tick's cost when the systems have nothing to do)
+        self.systems = tuple(proc.process for proc in register_systems(self))
 
     # --- world context ---------------------------------------------------------------------
     def _enter(self) -> None:
@@ -161,20 +164,25 @@ class Battle:
 
     # --- running -----------------------------------------------------------------------------
     def tick(self) -> None:
-        """Advance the battle by one step: every system runs once, in declared order."""
+        """Advance the battle by one step: every system runs once, in declared order (what
+        esper.process does: entities deleted since the last tick are cleared first)."""
         self._enter()
         if self.pending is None:
-            esper.process(self)
+            esper.clear_dead_entities()
+            for process in self.systems:
+                process(self)
 
     def step_until_blocked(self, limit: int = 100000) -> None:
         """Tick until idle or a decision is pending."""
         self._enter()
-        process = esper.process
+        clear_dead_entities, systems = esper.clear_dead_entities, self.systems
         for _ in range(limit):
             # (self.busy and self.tick, inline: a headless run spends its life here)
             if self.pending is not None or (self.activation_unit is None and not self.queue):
                 return
-            process(self)
+            clear_dead_entities()
+            for process in systems:
+                process(self)
         raise RuntimeError("battle did not settle")  # a bug in a system, never bad input
 
     def run_command(self, command: Command, answer: Callable[[DecisionRequest], object] | None = None):

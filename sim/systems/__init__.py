@@ -8,7 +8,9 @@ from __future__ import annotations
 import esper
 
 
-def register_systems(battle) -> None:
+def register_systems(battle) -> list[esper.Processor]:
+    """Add the systems to the current esper world (the battle's), in the declared order, and
+    return them in that order."""
     from sim.systems.attack_resolution import AttackResolutionSystem
     from sim.systems.casualties import CasualtySystem
     from sim.systems.commands import CommandSystem
@@ -32,4 +34,5 @@ def register_systems(battle) -> None:
     # the declared order.
     for i, proc in enumerate(order):
         esper.add_processor(proc, priority=len(order) - i)
+    return order
 
