@@ -120,7 +120,7 @@ class Battle:
     def submit(self, command: Command) -> None:
         """Accept a command, or raise Refusal with the reason (and change nothing)."""
         self._enter()
-        if self.busy:
+        if self.activation_unit is not None or self.queue or self.pending is not None:  # (self.busy)
             raise Refusal("another activation is still being resolved")
         changes = self.changes
         if changes.moved_models or changes.shots_changed:  # (what VisibilitySystem refreshes on)

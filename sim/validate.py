@@ -91,7 +91,7 @@ def distinct_weapons(declared) -> list:
 
 def _one_shot(battle, unit: str, declared, weapons) -> None:
     for w in weapons:
-        if w.has(Hook.ONCE_PER_BATTLE):
+        if Hook.ONCE_PER_BATTLE in w.effects:  # (w.has, inline: every Shoot and Fight asks)
             one_shot_keys(declared, W.unit_state(battle.units[unit]).used_one_shot)
             return
 

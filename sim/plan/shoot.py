@@ -79,7 +79,8 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
     shooters = shooters_of(unit_ent, lv)
     engaged = W.unit_engaged(unit_ent)
     elig, default = shooters.types(engaged, st)
-    stype = _chosen_type(elig, default, cmd.type)
+    # (the usual command requests no type and the unit qualifies for one: the default, inline)
+    stype = default if cmd.type is None and default is not None else _chosen_type(elig, default, cmd.type)
     # 24.16: the unit remained stationary (moved at most 3", Part A) and is unengaged
     stationary = not engaged and not st.set_up_this_turn and st.moved <= 3.0
     targets = ShootPlanTargets(battle, unit_ent, stype, shooters, stationary)

@@ -24,6 +24,11 @@ from sim.rules.profiles import WeaponProfile
 
 _COVER = (("benefit of cover (13.08)", -1),)
 
+# (WeaponAt.declare builds a Declared by keyword with the dataclass's own __init__, called on a
+# new instance: a call of the class hands the keywords on to __init__ in a dict, twice the cost)
+_new = object.__new__
+_init_declared = Declared.__init__
+
 _any_per_row = functools.partial(np.logical_or.reduce, axis=1)  # (the ufuncs themselves:
 _min_per_row = functools.partial(np.minimum.reduce, axis=1)  # ndarray.any/min wrap them)
 
@@ -379,8 +384,9 @@ class WeaponAt:
         hit_mods = hit_mods + damaged + self.hit_bonus
         w = self.weapon
         key = attack_key(w, self.applying, half, skill_mods, hit_mods, self.wound_bonus, (), self.fail_below)
-        proto = Declared(
-            model=m, model_id=mid, weapon=w, target=self.target, hit_mods=hit_mods, skill_mods=skill_mods,
+        proto = _new(Declared)  # (Declared(...), by keyword: see _init_declared)
+        _init_declared(
+            proto, model=m, model_id=mid, weapon=w, target=self.target, hit_mods=hit_mods, skill_mods=skill_mods,
             half_range=half, target_models=self.target_models, wound_mods=self.wound_bonus,
             fail_below=self.fail_below, abilities=w.abilities, key=key)
         self._last = (answer, damaged, proto)
