@@ -7,6 +7,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from sim.rules.abilities import Hook
 from sim.rules.attack import clamp_roll_modifier, clamp_skill
 from sim.rules.dice import DiceExpr
 
@@ -77,12 +78,13 @@ def attack_key(weapon, applying_abilities, half_range: bool, skill_mods=(), hit_
     (effective_key). (Its answer for equal arguments is kept: plans ask it again for every
     fresh target.)"""
     D = weapon.D
-    for a in applying_abilities:
-        extra = a.spec.extra_damage
-        if extra is not None:
-            bonus = extra(a, half_range)
-            if bonus:
-                D = D.plus(bonus)
+    if Hook.ADDS_DAMAGE in weapon.effects:
+        for a in applying_abilities:
+            extra = a.spec.extra_damage
+            if extra is not None:
+                bonus = extra(a, half_range)
+                if bonus:
+                    D = D.plus(bonus)
     return effective_key(weapon.skill, skill_mods, weapon.S, weapon.AP, D, applying_abilities, hit_mods,
                          wound_mods, ignored, fail_below)
 

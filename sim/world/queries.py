@@ -109,14 +109,9 @@ def index_size(index: slice | np.ndarray) -> int:
     return index.stop - index.start if isinstance(index, slice) else len(index)
 
 
-# count_true(block): how many entries of a boolean block are True. It is the C function
-# np.count_nonzero calls for a whole array, without the two Python-level frames of that wrapper
-# and its dispatcher (a plan counts two blocks of every target's columns); with another numpy's
-# module layout, the public function itself, which gives the same count.
-try:
-    from numpy._core.multiarray import count_nonzero as count_true
-except ImportError:
-    count_true = np.count_nonzero
+# count_true(block): how many entries of a boolean block are True (numpy's public function: its
+# private C entry point saved too little to measure, and private modules move between versions)
+count_true = np.count_nonzero
 
 
 def block(matrix: np.ndarray, rows: slice | np.ndarray, cols: slice | np.ndarray) -> np.ndarray:
