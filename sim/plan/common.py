@@ -39,30 +39,13 @@ class Declared:
     key: AttackKey | None = None  # None without a target
 
     def for_model(self, model: int, model_id: str) -> "Declared":
-        """The same declaration made by another model (a plan declares alike models' attacks
-        this way: a copy is several times cheaper than a construction by keyword). A test
-        checks that it copies every field."""
-        d = _new(Declared)
-        d.model = model
-        d.model_id = model_id
-        d.weapon = self.weapon
-        d.target = self.target
-        d.attacks = self.attacks
-        d.hit_mods = self.hit_mods
-        d.skill_mods = self.skill_mods
-        d.half_range = self.half_range
-        d.target_models = self.target_models
-        d.wound_mods = self.wound_mods
-        d.fail_below = self.fail_below
-        d.abilities = self.abilities
-        d.ignored = self.ignored
-        d.split = self.split
-        d.key = self.key
-        return d
+        """The same declaration made by another model (for_models for one)."""
+        return self.for_models((model,), (model_id,))[0]
 
     def for_models(self, models, model_ids) -> list["Declared"]:
-        """``for_model`` for each of ``models`` (with ``model_ids``), in order: a run of alike
-        models declared at once (its fields read once for all the copies, in one call). A test
+        """The same declaration made by each of ``models`` (with ``model_ids``), in order: a
+        plan declares a run of alike models this way (a copy is several times cheaper than a
+        construction by keyword, and the fields are read once for all the copies). A test
         checks that it copies every field."""
         weapon, target, attacks, hit_mods, skill_mods = (self.weapon, self.target, self.attacks,
                                                          self.hit_mods, self.skill_mods)
