@@ -77,12 +77,26 @@ class Battle:
             resources.install(self.resources)
 
     def close(self) -> None:
+        """Delete the battle's esper world and let go of everything that points back at the
+        battle (its systems and their bound methods, its visibility, its resources, listeners,
+        the dice's listener), so that the battle and its parts are freed by reference counting
+        alone, with the cyclic collector off (sim.runner.frozen_heap) or frozen at the next
+        run. What a finished battle is read for stays: events, units, models, turn, seed.
+        Closing twice is harmless."""
         if resources.current is self.resources:
             resources.install(None)
         if self.world in esper.list_worlds():
             if esper.current_world == self.world:
                 esper.switch_world("default")
             esper.delete_world(self.world)
+        self.systems = ()
+        self.visibility = None
+        self.resources = None
+        self.listeners = []
+        self.validated = None
+        self.activation = None
+        if getattr(self.dice, "listener", None) == self._on_roll:
+            self.dice.listener = None
 
     def __enter__(self):
         return self

@@ -83,10 +83,10 @@ def _attack_dice(d, target: int, dice) -> int:
 
 
 class AttackResolutionSystem(esper.Processor):
-    def __init__(self):
-        # a pool's step -> the method that resolves it
-        self._steps = {_GATHER: self._gather, _HIT: self._hit, _WOUND: self._wound,
-                       _ALLOCATION: self._allocation, _SAVE: self._save, _DAMAGE: self._damage}
+    # a pool's step -> the method that resolves it (the class's functions, set below the class:
+    # bound methods kept on the instance would make it a reference cycle, garbage for the
+    # cyclic collector once its battle is done)
+    _STEPS: dict = {}
 
     def process(self, battle) -> None:
         act = battle.activation
@@ -109,7 +109,7 @@ class AttackResolutionSystem(esper.Processor):
             act.stage = _HAZARD
             return
         pool = act.pools[act.pool_index]
-        self._steps[pool.step](battle, ent, act, pool)
+        self._STEPS[pool.step](self, battle, ent, act, pool)
         if pool.step == _DONE:
             act.pool_index += 1
             if act.pool_index >= len(act.pools):
@@ -283,3 +283,9 @@ class AttackResolutionSystem(esper.Processor):
                 battle.emit(ev.UNIT_DESTROYED, unit=esper.component_for_entity(target, Unit).id,
                             by=attacker)
         pool.step = _DONE
+
+
+AttackResolutionSystem._STEPS = {
+    _GATHER: AttackResolutionSystem._gather, _HIT: AttackResolutionSystem._hit,
+    _WOUND: AttackResolutionSystem._wound, _ALLOCATION: AttackResolutionSystem._allocation,
+    _SAVE: AttackResolutionSystem._save, _DAMAGE: AttackResolutionSystem._damage}
