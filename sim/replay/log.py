@@ -36,6 +36,7 @@ class Recorder:
                                         "scenario": scenario_path, "digest": battle.scenario.digest,
                                         "seed": battle.seed, "name": battle.scenario.name})]
         self.n = 0
+        self.last_hash = battle.state_hash()  # the state after the last resolved command
         battle.listeners.append(self._event)
 
     def command(self, cmd) -> None:
@@ -47,11 +48,19 @@ class Recorder:
         self.lines.append(dumps({"t": "event", "n": self.n, "event": e}))
 
     def end_command(self, battle: Battle) -> None:
-        self.lines.append(dumps({"t": "hash", "n": self.n, "hash": battle.state_hash()}))
+        self.last_hash = battle.state_hash()
+        self.lines.append(dumps({"t": "hash", "n": self.n, "hash": self.last_hash}))
         self.n += 1
 
-    def text(self) -> str:
-        return "\n".join(self.lines) + "\n"
+    def trailer(self) -> str:
+        """The last line: how many commands were resolved and the final state hash, so a log
+        cut short or missing a block is a divergence, not a shorter valid log."""
+        return dumps({"t": "end", "commands": self.n, "hash": self.last_hash})
+
+    def text(self, upto: int | None = None) -> str:
+        """The log: every line (or the first ``upto``, which must end after a resolved command)
+        and the trailer."""
+        return "\n".join(self.lines[:upto] + [self.trailer()]) + "\n"
 
 
 def write_atomic(path: str | Path, text: str) -> None:
@@ -73,12 +82,13 @@ def write_atomic(path: str | Path, text: str) -> None:
 @dataclass
 class Divergence:
     line: int  # 1-based line in the log
-    command: int
+    command: int | str  # the command's number, or "header" / "trailer"
     expected: str
     found: str
 
     def __str__(self) -> str:
-        return (f"diverged at line {self.line} (command {self.command}):\n"
+        where = f"command {self.command}" if isinstance(self.command, int) else self.command
+        return (f"diverged at line {self.line} ({where}):\n"
                 f"  expected: {self.expected}\n  found:    {self.found}")
 
 
@@ -184,17 +194,21 @@ def replay(path: str | Path) -> tuple[int, Divergence | None]:
                 rec.lines.append(dumps({"t": "refused", "n": n, "reason": str(e)}))
                 break
             rec.end_command(battle)
-        produced = rec.lines
+        produced = rec.lines + [rec.trailer()]
     original = [dumps(r) for r in recs]
+    if recs[-1].get("t") != "end":
+        # cut short: compare what is there, then name the missing trailer
+        produced = produced[:-1]
     for i, (a, b) in enumerate(zip(original, produced)):
-        if i == 0:
-            continue  # header: already checked (digest, version)
         if a != b:
-            n = json.loads(a).get("n", "?")
+            n = recs[i].get("n", "trailer") if i else "header"
             return len(commands), Divergence(i + 1, n, a, b)
     if len(original) != len(produced):
         i = min(len(original), len(produced))
         exp = original[i] if i < len(original) else "<end of log>"
         got = produced[i] if i < len(produced) else "<end of replay>"
-        return len(commands), Divergence(i + 1, -1, exp, got)
+        return len(commands), Divergence(i + 1, "trailer" if i == len(produced) - 1 else "end", exp, got)
+    if recs[-1].get("t") != "end":
+        return len(commands), Divergence(len(recs) + 1, "trailer", rec.trailer(),
+                                         "<end of log: no trailer, the log was cut short>")
     return len(commands), None

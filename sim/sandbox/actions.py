@@ -235,8 +235,7 @@ class ActionsMixin:
         if self.edited:  # the log names the set-up table: save it beside the log
             from sim.sandbox.save_table import spec_toml
             write_atomic(self.save_dir / self.scenario_path, spec_toml(self.spec))
-        lines = self.recorder.lines[:self.saved_upto]
-        write_atomic(path, "\n".join(lines) + "\n")
+        write_atomic(path, self.recorder.text(self.saved_upto))
         self.status = f"replay saved: {path} (check it with: sim replay {path})"
         return path
 
