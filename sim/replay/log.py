@@ -7,7 +7,9 @@ and the state hash once it is resolved. Same scenario + seed => byte-identical l
 from __future__ import annotations
 
 import json
+import math
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,23 +94,219 @@ class Divergence:
                 f"  expected: {self.expected}\n  found:    {self.found}")
 
 
-def read_log(path: str | Path) -> list[dict]:
+MAX_LOG_BYTES = 64 * 1024 * 1024  # a whole log (the longest golden is well under 1 MB)
+MAX_LINE = 1024 * 1024  # one record
+MAX_DEPTH = 32  # nesting of lists and objects in one record (records use 6 at most)
+RECORD_TYPES = ("header", "command", "event", "hash", "end")
+
+
+def _show(value, limit: int = 60) -> str:
+    """A value from a log for a message: ASCII only (no control characters), kept short."""
+    text = ascii(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _kind(value) -> str:
+    """What a JSON value is, for 'found ...'."""
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+             list: "a list", dict: "an object", type(None): "null"}
+    return f"{names.get(type(value), type(value).__name__)} {_show(value)}"
+
+
+def _is_int(v) -> bool:
+    return type(v) is int
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The log's bytes: a regular file of at most MAX_LOG_BYTES, opened without blocking (a FIFO
+    or a device is refused before anything is read from it)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
         raise LogError(f"{path}: cannot read the log: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            what = ("a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+                    else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "a special file")
+            raise LogError(f"{path}: expected a regular file, found {what}")
+        if st.st_size > MAX_LOG_BYTES:
+            raise LogError(f"{path}: expected a log of at most {MAX_LOG_BYTES} bytes, found {st.st_size} bytes")
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            data = f.read(MAX_LOG_BYTES + 1)
+    except OSError as e:
+        raise LogError(f"{path}: cannot read the log: {e.strerror or e}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(data) > MAX_LOG_BYTES:
+        raise LogError(f"{path}: expected a log of at most {MAX_LOG_BYTES} bytes, found more")
+    return data
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _no_duplicates(pairs):
+    obj = {}
+    for k, v in pairs:
+        if k in obj:
+            raise ValueError(f"the key {_show(k)} appears twice")
+        obj[k] = v
+    return obj
+
+
+def _too_deep(value) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, (list, dict)):
+            if d > MAX_DEPTH:
+                return True
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
+
+
+def _parse_line(path: Path, i: int, raw: bytes):
+    if len(raw) > MAX_LINE:
+        raise LogError(f"{path}: line {i}: expected a record of at most {MAX_LINE} bytes, found {len(raw)} bytes")
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LogError(f"{path}: line {i}: expected UTF-8 text, found the byte 0x{raw[e.start]:02x} "
+                       f"at column {e.start + 1}") from None
+    try:
+        rec = json.loads(line, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+    except RecursionError:
+        raise LogError(f"{path}: line {i}: expected a JSON object, found nesting too deep to read") from None
+    except ValueError as e:  # JSONDecodeError, a number of too many digits, NaN, a duplicate key
+        raise LogError(f"{path}: line {i}: expected a JSON object, found invalid JSON "
+                       f"({getattr(e, 'msg', None) or e})") from None
+    if not isinstance(rec, dict):
+        raise LogError(f"{path}: line {i}: expected a JSON object, found {_kind(rec)}")
+    if _too_deep(rec):
+        raise LogError(f"{path}: line {i}: expected a record nested at most {MAX_DEPTH} deep, found deeper nesting")
+    return rec
+
+
+def _fields(path: Path, i: int, rec: dict, spec: dict) -> None:
+    """Check a record's fields: ``spec`` maps each required field to (test, what it must be)."""
+    for key, (test, what) in spec.items():
+        if key not in rec:
+            raise LogError(f"{path}: line {i}: expected a field {key!r} ({what}), found none")
+        if not test(rec[key]):
+            raise LogError(f"{path}: line {i}: expected {key!r} to be {what}, found {_kind(rec[key])}")
+
+
+def _is_str(v) -> bool:
+    return type(v) is str
+
+
+def _opt(test):
+    return lambda v: v is None or test(v)
+
+
+def _is_number(v) -> bool:
+    return type(v) in (int, float) and math.isfinite(v)
+
+
+def _check_command(path: Path, i: int, c) -> None:
+    """A command as command_to_dict writes it; command_from_dict then cannot fail."""
+    if not isinstance(c, dict):
+        raise LogError(f"{path}: line {i}: expected 'command' to be an object, found {_kind(c)}")
+    kind = c.get("kind")
+    if kind in ("shoot", "fight"):
+        _fields(path, i, c, {"unit": (_is_str, "a unit id")})
+        sels = c.get("selections", [])
+        if not isinstance(sels, list):
+            raise LogError(f"{path}: line {i}: expected 'selections' to be a list, found {_kind(sels)}")
+        for s in sels:
+            if not isinstance(s, dict):
+                raise LogError(f"{path}: line {i}: expected each selection to be an object, found {_kind(s)}")
+            _fields(path, i, s, {"model": (_is_str, "a model id"), "weapon": (_is_str, "a weapon name")})
+            _fields(path, i, {"target": s.get("target"), "attacks": s.get("attacks")},
+                    {"target": (_opt(_is_str), "a unit id"), "attacks": (_opt(_is_int), "an integer")})
+        _fields(path, i, {"type": c.get("type")}, {"type": (_opt(_is_str), "a shooting type")})
+    elif kind == "move":
+        _fields(path, i, c, {"unit": (_is_str, "a unit id"), "to": (lambda v: isinstance(v, list), "a list")})
+        for t in c["to"]:
+            if not (isinstance(t, list) and len(t) == 3 and _is_str(t[0]) and _is_number(t[1])
+                    and _is_number(t[2])):
+                raise LogError(f"{path}: line {i}: expected each 'to' to be [model id, x, y], found {_kind(t)}")
+        _fields(path, i, {"mode": c.get("mode", "normal")}, {"mode": (_is_str, "a move mode")})
+    elif kind != "end turn":
+        raise LogError(f"{path}: line {i}: expected a command kind (shoot, fight, move, end turn), "
+                       f"found {_kind(kind)}")
+
+
+def _check_record(path: Path, i: int, rec: dict, n: int) -> None:
+    t = rec.get("t")
+    if t == "command":
+        _fields(path, i, rec, {"n": (_is_int, "the command's number"), "command": (lambda v: True, "")})
+        if rec["n"] != n:
+            raise LogError(f"{path}: line {i}: expected command number {n}, found {_kind(rec['n'])}")
+        _check_command(path, i, rec["command"])
+        return
+    _fields(path, i, rec, {"n": (_is_int, "the command's number")})
+    if n == 0 and t == "hash":
+        raise LogError(f"{path}: line {i}: expected a command record first, found a hash record")
+    if rec["n"] != max(n - 1, 0):
+        raise LogError(f"{path}: line {i}: expected a record of command {max(n - 1, 0)}, found {_kind(rec['n'])}")
+    if t == "hash":
+        _fields(path, i, rec, {"hash": (_is_str, "a state hash")})
+    else:  # event
+        _fields(path, i, rec, {"event": (lambda v: isinstance(v, dict), "an object")})
+        e = rec["event"]
+        _fields(path, i, e, {"type": (_is_str, "an event type")})
+        if e["type"] == ev.DECISION:
+            _fields(path, i, e, {"answer": (lambda v: True, "")})
+        elif e["type"] == ev.LEFT_OUT:
+            _fields(path, i, e, {"step": (_is_str, "a script step")})
+
+
+HEADER = {"format": (lambda v: v == FORMAT, f"{FORMAT!r}"),
+          "version": (lambda v: _is_int(v) and v == VERSION, f"{VERSION} (the only log version)"),
+          "scenario": (lambda v: _is_str(v) and 0 < len(v) <= 4096, "a scenario path"),
+          "digest": (lambda v: _is_str(v) and len(v) == 64 and all(c in "0123456789abcdef" for c in v),
+                     "a sha256 digest (64 hex digits)"),
+          "seed": (lambda v: _is_int(v) and -2 ** 63 <= v < 2 ** 63, "an integer seed"),
+          "name": (_is_str, "the scenario's name")}
+
+
+def read_log(path: str | Path) -> list[dict]:
+    """A log's records, checked field by field (LogError, one line, for anything malformed):
+    the header, then command, event and hash records numbered in order, then at most a
+    trailer, the last line. A missing trailer is left to replay() (a divergence)."""
+    path = Path(path)
+    data = _read_bytes(path)
+    raws = data.split(b"\n")
+    if raws and raws[-1] == b"":
+        raws.pop()
+    if not raws:
+        raise LogError(f"{path}: line 1: expected a {FORMAT} header, found an empty file")
     recs = []
-    for i, line in enumerate(text.splitlines(), 1):
-        try:
-            recs.append(json.loads(line))
-        except json.JSONDecodeError as e:
-            raise LogError(f"{path}: line {i}: expected a JSON object, found invalid JSON ({e.msg})") from None
-        if not isinstance(recs[-1], dict) or "t" not in recs[-1]:
-            raise LogError(f"{path}: line {i}: expected a log record with a 't' field")
-    if not recs or recs[0].get("t") != "header" or recs[0].get("format") != FORMAT:
-        raise LogError(f"{path}: line 1: expected a {FORMAT} header")
-    if recs[0].get("version") != VERSION:
-        raise LogError(f"{path}: line 1: expected log version {VERSION}, found {recs[0].get('version')!r}")
+    n = 0  # the next command's number
+    for i, raw in enumerate(raws, 1):
+        rec = _parse_line(path, i, raw)
+        t = rec.get("t")
+        if i == 1:
+            if t != "header":
+                raise LogError(f"{path}: line 1: expected a {FORMAT} header, found {_show(t)} record"
+                               if "t" in rec else f"{path}: line 1: expected a {FORMAT} header, found no 't' field")
+            _fields(path, i, rec, HEADER)
+        elif recs and recs[-1]["t"] == "end":
+            raise LogError(f"{path}: line {i}: expected the end of the log after the trailer, found a record")
+        elif t == "end":
+            _fields(path, i, rec, {"commands": (_is_int, "a command count"), "hash": (_is_str, "a state hash")})
+        elif t in ("command", "event", "hash"):
+            _check_record(path, i, rec, n)
+            n += t == "command"
+        else:
+            raise LogError(f"{path}: line {i}: expected a record type ({', '.join(RECORD_TYPES[1:])}), "
+                           f"found {_kind(t) if 't' in rec else 'no t field'}")
+        recs.append(rec)
     return recs
 
 
@@ -193,6 +391,10 @@ def replay(path: str | Path) -> tuple[int, Divergence | None]:
             except Refusal as e:
                 rec.lines.append(dumps({"t": "refused", "n": n, "reason": str(e)}))
                 break
+            except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:
+                # a command or answer of the right shape that the rules cannot take at all
+                raise LogError(f"{path}: line {recs.index(c) + 1}: expected command {n} and its logged answers "
+                               f"to be playable, found {type(e).__name__}: {_show(str(e))}") from None
             rec.end_command(battle)
         produced = rec.lines + [rec.trailer()]
     original = [dumps(r) for r in recs]

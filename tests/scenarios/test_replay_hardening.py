@@ -93,6 +93,56 @@ CASES = [
     ("trailer count changed", trailer(commands=11), "diverge", r"trailer"),
     ("trailer hash changed", trailer(hash="0" * 16), "diverge", r"trailer"),
     ("header name changed", header(name="Something else"), "diverge", r"header"),
+    # header, field by field
+    ("seed 7.9", header(seed=2026.9), "error", r"line 1: expected 'seed' to be an integer seed, found a number 2026.9"),
+    ("seed a string", header(seed="2026"), "error", r"line 1: expected 'seed' to be an integer"),
+    ("seed true", header(seed=True), "error", r"line 1: expected 'seed' to be an integer"),
+    ("seed of 5000 digits", lambda recs: lines_of(recs)[:1] and [lines_of(recs)[0].replace(
+        '"seed":2026', '"seed":' + "9" * 5000)] + lines_of(recs)[1:], "error", r"line 1: expected a JSON object"),
+    ("no seed", drop_header_key("seed"), "error", r"line 1: expected a field 'seed'"),
+    ("no scenario", drop_header_key("scenario"), "error", r"line 1: expected a field 'scenario'"),
+    ("scenario a number", header(scenario=5), "error", r"line 1: expected 'scenario' to be a scenario path"),
+    ("no digest", drop_header_key("digest"), "error", r"line 1: expected a field 'digest'"),
+    ("digest a list", header(digest=[1]), "error", r"line 1: expected 'digest'"),
+    ("name a list", header(name=["x"]), "error", r"line 1: expected 'name'"),
+    ("version 2", header(version=2), "error", r"line 1: expected 'version' to be 1"),
+    ("version true", header(version=True), "error", r"line 1: expected 'version' to be 1"),
+    # records
+    ("command without n", record("command", drop="n"), "error", r"line 2: expected a field 'n'"),
+    ("command n a string", record("command", {"n": "0"}), "error", r"line 2: expected 'n'"),
+    ("command renumbered", record("command", {"n": 3}), "error", r"line 2: expected command number 0"),
+    ("command a string", record("command", {"command": "shoot"}), "error", r"line 2: expected 'command' to be an object"),
+    ("command of no kind", record("command", {"command": {"unit": "x"}}), "error", r"line 2: expected a command kind"),
+    ("command unit a list", record("command", {"command": {"kind": "shoot", "unit": ["gunners"]}}), "error",
+     r"line 2: expected 'unit' to be a unit id"),
+    ("selection without weapon", record("command", {"command": {"kind": "shoot", "unit": "gunners",
+                                                                "selections": [{"model": "gunners/1"}]}}),
+     "error", r"line 2: expected a field 'weapon'"),
+    ("move to NaN", lambda recs: [l.replace('"kind":"shoot"', '"kind":"move","to":[["gunners/1",NaN,1]]', 1)
+                                  for l in lines_of(recs)], "error", r"line 2: expected a JSON object, found invalid JSON"),
+    ("event without n", record("event", drop="n"), "error", r"line 3: expected a field 'n'"),
+    ("event a list", record("event", {"event": [1]}), "error", r"line 3: expected 'event' to be an object"),
+    ("event without type", record("event", {"event": {}}), "error", r"line 3: expected a field 'type'"),
+    ("left out step a list", record("event", {"event": {"type": "left out", "step": ["x"]}}), "error",
+     r"line 3: expected 'step' to be a script step"),
+    ("hash a number", record("hash", {"hash": 5}), "error", r"expected 'hash' to be a state hash"),
+    ("unknown record type", record("event", {"t": "evil"}), "error", r"line 3: expected a record type"),
+    ("record after the trailer", lambda recs: lines_of(recs) + [lines_of(recs)[1]], "error",
+     r"expected the end of the log after the trailer"),
+    ("trailer count a string", trailer(commands="10"), "error", r"expected 'commands' to be a command count"),
+    ("duplicate key", lambda recs: [lines_of(recs)[0][:-1] + ',"seed":7}'] + lines_of(recs)[1:], "error",
+     r"line 1: expected a JSON object, found invalid JSON \(the key 'seed' appears twice\)"),
+    # bytes
+    ("non-UTF-8 byte", lambda recs: b"\n".join(l.encode() for l in lines_of(recs)).replace(b"gunners", b"gunn\xffrs", 1),
+     "error", r"line 2: expected UTF-8 text, found the byte 0xff"),
+    ("nested 100,000 deep", lambda recs: lines_of(recs)[:1] + ["[" * 100_000 + "]" * 100_000], "error",
+     r"line 2: expected a JSON object, found nesting too deep"),
+    ("nested 100 deep", lambda recs: lines_of(recs)[:2] + [
+        dumps({"t": "event", "n": 0, "event": {"type": "x", "v": json.loads("[" * 100 + "]" * 100)}})],
+     "error", r"line 3: expected a record nested at most 32 deep"),
+    ("line of 2 MB", lambda recs: lines_of(recs)[:2] + [dumps({"t": "event", "n": 0, "event": {"type": "x" * 2_000_000}})],
+     "error", r"line 3: expected a record of at most 1048576 bytes, found 2000039 bytes"),
+    ("empty file", lambda recs: b"", "error", r"line 1: expected a sim-replay header, found an empty file"),
 ]
 
 
@@ -104,9 +154,9 @@ def project(tmp_path):
     return tmp_path
 
 
-def write(project, lines, raw: bytes | None = None) -> Path:
+def write(project, lines: list[str] | bytes) -> Path:
     log = project / "scenarios/replays/default.jsonl"
-    log.write_bytes(raw if raw is not None else ("\n".join(lines) + "\n").encode())
+    log.write_bytes(lines if isinstance(lines, bytes) else ("\n".join(lines) + "\n").encode())
     return log
 
 
@@ -125,3 +175,28 @@ def test_mutated_log(project, mutate, outcome, says):
         with pytest.raises((LogError, ScenarioError), match=says) as e:
             replay(log)
         assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev zero", "folder"])
+def test_not_a_regular_file(tmp_path, kind):
+    import os
+    if kind == "fifo":
+        path = tmp_path / "log.jsonl"
+        os.mkfifo(path)  # nobody writes to it: reading it would block forever
+    elif kind == "dev zero":
+        path = Path("/dev/zero")
+    else:
+        path = tmp_path
+    with pytest.raises(LogError, match=r"expected a regular file, found a (FIFO|device|folder)"):
+        replay(path)
+
+
+def test_hostile_log_on_the_command_line(project):
+    """`sim replay` on a hostile log: exit 2, one line on stderr, no traceback."""
+    log = write(project, lines_of(golden())[:1] + ["[" * 100_000])
+    r = subprocess.run([sys.executable, "-m", "sim", "replay", str(log)], capture_output=True, text=True,
+                       cwd=project, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith(f"sim: {log}: line 2: expected "), r.stderr
+    assert r.stdout == ""
