@@ -6,6 +6,7 @@ and the state hash once it is resolved. Same scenario + seed => byte-identical l
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -18,7 +19,7 @@ from sim.battle import Battle
 from sim.commands import command_from_dict, command_to_dict
 from sim import events as ev
 from sim.decisions import Scripted
-from sim.errors import LogError, Refusal
+from sim.errors import LogError, Refusal, ScenarioError
 from sim.runner import frozen_heap, note_left_out
 from sim.scenario.script import expand
 
@@ -79,6 +80,31 @@ def write_atomic(path: str | Path, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def write_log(path: str | Path, recorder: Recorder, upto: int | None = None) -> Path:
+    """Write a recorder's log (its first ``upto`` lines and the trailer) so that `sim replay`
+    finds its scenario: when the scenario the header names cannot be found from the log's
+    folder (resolve_scenario; an absolute path, say), the scenario file is copied beside the
+    log, named with its digest, and the header names the copy. Returns the log's path."""
+    path = Path(path)
+    lines = recorder.lines[:upto]
+    head = json.loads(lines[0])
+    try:
+        resolve_scenario(path, head["scenario"])
+    except LogError:
+        src = Path(head["scenario"])
+        try:
+            raw = src.read_bytes() if _regular_toml(src) is None else b""
+        except OSError:
+            raw = b""
+        if raw and hashlib.sha256(raw).hexdigest() == head["digest"]:
+            name = f"{src.stem}-{head['digest'][:10]}.toml"
+            write_atomic(path.parent / name, raw.decode("utf-8"))
+            head["scenario"] = name
+            lines = [dumps(head)] + lines[1:]
+    write_atomic(path, "\n".join(lines + [recorder.trailer()]) + "\n")
+    return path
 
 
 @dataclass
@@ -310,13 +336,83 @@ def read_log(path: str | Path) -> list[dict]:
     return recs
 
 
-def resolve_scenario(log_path: Path, name: str) -> Path:
-    candidates = [Path(name), log_path.parent / name, log_path.parent.parent / Path(name).name,
-                  log_path.parent.parent.parent / name]
-    for c in candidates:
-        if c.is_file():
-            return c
-    raise LogError(f"{log_path}: the scenario {name!r} it was recorded from was not found")
+MAX_SCENARIO_BYTES = 16 * 1024 * 1024
+
+
+def _regular_toml(path: Path) -> str | None:
+    """Why ``path`` cannot be a log's scenario (None: it can): a regular ``.toml`` file of a
+    sane size (os.stat does not open it, so a FIFO cannot block)."""
+    if path.suffix != ".toml":
+        return "not a .toml file"
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "not found"
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    if st.st_size > MAX_SCENARIO_BYTES:
+        return f"larger than {MAX_SCENARIO_BYTES} bytes"
+    return None
+
+
+def resolve_scenario(log_path: Path, name: str, explicit: str | Path | None = None) -> Path:
+    """The scenario file a log was recorded from (README, Replays). ``explicit`` (``sim replay
+    --scenario``) is taken as given, if it is a regular .toml file. Otherwise the header's
+    relative path (no ``..``) is tried against the log's folder, its parent, its grandparent
+    (so scenarios/replays/X.jsonl finds scenarios/X.toml) and the current folder; of an absolute
+    path or one with ``..`` only the file name is looked for, in the log's folder. The file must
+    be a regular .toml file inside the folder it is found from (a symlink may not lead out)."""
+    log_path = Path(log_path)
+    if explicit is not None:
+        why = _regular_toml(Path(explicit))
+        if why:
+            raise LogError(f"{explicit}: expected a regular .toml scenario file (--scenario), found {why}")
+        return Path(explicit)
+    p = Path(name)
+    if p.suffix != ".toml" or "\0" in name:
+        raise LogError(f"{log_path}: line 1: expected 'scenario' to be a .toml file, found {_show(name)}")
+    if p.is_absolute() or ".." in p.parts:
+        bases, p = [log_path.parent], Path(p.name)
+    else:
+        bases = [log_path.parent, log_path.parent.parent, log_path.parent.parent.parent, Path(".")]
+    for base in bases:
+        c = base / p
+        if _regular_toml(c) is None:
+            try:
+                inside = c.resolve().is_relative_to(base.resolve())
+            except (OSError, RuntimeError):
+                inside = False
+            if inside:
+                return c
+    raise LogError(f"{log_path}: line 1: expected 'scenario' to name a scenario file beside the log or in "
+                   f"its project, found {_show(name)} nowhere (give it with --scenario PATH)")
+
+
+def load_logged_scenario(log_path: Path, spath: Path, head: dict):
+    """Load the scenario a log names and check its digest. A scenario error names where and what
+    was expected, never what was found: the file may not be a scenario at all (a log can name
+    any .toml file), and its content must not be echoed."""
+    from sim.scenario.load import load_scenario
+    try:
+        scenario = load_scenario(spath)
+    except ScenarioError as e:
+        where = f" at {e.path}" if e.path else ""
+        raise LogError(f"{log_path}: line 1: expected 'scenario' to name a valid scenario, found {spath}, "
+                       f"which is not one{where} (expected {e.expected}; 'sim check {spath}' says more)") from None
+    if scenario.digest != head["digest"]:
+        raise LogError(f"{log_path}: the scenario {head['scenario']} has changed since this log was "
+                       f"recorded (digest {head['digest'][:12]}..., now {scenario.digest[:12]}...); "
+                       f"re-record the log with 'sim run {head['scenario']} --log {log_path}'")
+    return scenario
+
+
+def open_log(path: str | Path, scenario: str | Path | None = None):
+    """A log's records (read_log), the path of its scenario and the scenario loaded, its digest
+    checked: what `sim replay` and the sandbox's replay viewer start from."""
+    path = Path(path)
+    recs = read_log(path)
+    spath = resolve_scenario(path, recs[0]["scenario"], scenario)
+    return recs, spath, load_logged_scenario(path, spath, recs[0])
 
 
 def logged_decisions(recs) -> dict[int, list]:
@@ -361,18 +457,12 @@ def replay_command(battle: Battle, cmd, answers: list, step=None) -> None:
     battle.resolve(logged_answers(answers))
 
 
-def replay(path: str | Path) -> tuple[int, Divergence | None]:
-    """Re-execute a log and compare every record. Returns (commands replayed, first divergence)."""
-    from sim.scenario.load import load_scenario
+def replay(path: str | Path, scenario: str | Path | None = None) -> tuple[int, Divergence | None]:
+    """Re-execute a log and compare every record. Returns (commands replayed, first divergence).
+    ``scenario``: the scenario file to use instead of the one the log names (resolve_scenario)."""
     path = Path(path)
-    recs = read_log(path)
+    recs, _, scenario = open_log(path, scenario)
     head = recs[0]
-    spath = resolve_scenario(path, head["scenario"])
-    scenario = load_scenario(spath)
-    if scenario.digest != head.get("digest"):
-        raise LogError(f"{path}: the scenario {head['scenario']} has changed since this log was "
-                       f"recorded (digest {head.get('digest', '?')[:12]}..., now {scenario.digest[:12]}...); "
-                       f"re-record the log with 'sim run {head['scenario']} --log {path}'")
     commands = [r for r in recs if r["t"] == "command"]
     answers = logged_decisions(recs)
     steps = {s.where: s for s in scenario.script}
@@ -405,12 +495,14 @@ def replay(path: str | Path) -> tuple[int, Divergence | None]:
         if a != b:
             n = recs[i].get("n", "trailer") if i else "header"
             return len(commands), Divergence(i + 1, n, a, b)
-    if len(original) != len(produced):
-        i = min(len(original), len(produced))
-        exp = original[i] if i < len(original) else "<end of log>"
-        got = produced[i] if i < len(produced) else "<end of replay>"
-        return len(commands), Divergence(i + 1, "trailer" if i == len(produced) - 1 else "end", exp, got)
+    if len(original) < len(produced):  # the log ends early
+        i = len(original)
+        exp = "<end of log>" if recs[-1]["t"] == "end" else "<end of log: cut short, no trailer>"
+        return len(commands), Divergence(i + 1, json.loads(produced[i]).get("n", "trailer"), exp, produced[i])
+    if len(original) > len(produced):  # the log goes on where the replay stopped
+        i = len(produced)
+        return len(commands), Divergence(i + 1, recs[i].get("n", "trailer"), original[i], "<end of replay>")
     if recs[-1].get("t") != "end":
-        return len(commands), Divergence(len(recs) + 1, "trailer", rec.trailer(),
-                                         "<end of log: no trailer, the log was cut short>")
+        return len(commands), Divergence(len(recs) + 1, "trailer", "<end of log: cut short, no trailer>",
+                                         rec.trailer())
     return len(commands), None

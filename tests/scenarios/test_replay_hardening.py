@@ -5,6 +5,7 @@ traceback, a hang or a silent "verified"."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -89,6 +90,7 @@ CASES = [
     ("header only", lambda recs: lines_of(recs[:1]), "diverge", r"no trailer|end of log"),
     ("cut after command 4 of 10", cut_after(4), "diverge", r"no trailer"),
     ("last command block deleted", lambda recs: delete_block(last_command())(recs), "diverge", r"trailer"),
+    ("cut inside command 0", lambda recs: lines_of(recs[:3]), "diverge", r"line 4 \(command 0\).*cut short, no trailer"),
     ("trailer removed", lambda recs: lines_of(recs[:-1]), "diverge", r"no trailer"),
     ("trailer count changed", trailer(commands=11), "diverge", r"trailer"),
     ("trailer hash changed", trailer(hash="0" * 16), "diverge", r"trailer"),
@@ -143,6 +145,13 @@ CASES = [
     ("line of 2 MB", lambda recs: lines_of(recs)[:2] + [dumps({"t": "event", "n": 0, "event": {"type": "x" * 2_000_000}})],
      "error", r"line 3: expected a record of at most 1048576 bytes, found 2000039 bytes"),
     ("empty file", lambda recs: b"", "error", r"line 1: expected a sim-replay header, found an empty file"),
+    # the scenario it names
+    ("scenario /etc/passwd", header(scenario="/etc/passwd"), "error", r"line 1: expected 'scenario' to be a \.toml file"),
+    ("scenario ../../etc/passwd", header(scenario="../../etc/passwd"), "error", r"expected 'scenario' to be a \.toml"),
+    ("scenario /proc/self/environ", header(scenario="/proc/self/environ"), "error", r"expected 'scenario' to be a \.toml"),
+    ("scenario ../ escape", header(scenario="../../../outside/secret.toml"), "error", r"found '\.\./\.\./\.\./outside/secret\.toml' nowhere"),
+    ("scenario absolute elsewhere", lambda recs: header(scenario=str(ROOT / "scenarios/default.toml"))(recs), "error",
+     r"nowhere \(give it with --scenario PATH\)"),
 ]
 
 
@@ -170,7 +179,7 @@ def test_mutated_log(project, mutate, outcome, says):
     if outcome == "diverge":
         n, div = replay(log)
         assert div is not None
-        assert __import__("re").search(says, str(div)), str(div)
+        assert re.search(says, str(div), re.S), str(div)
     else:
         with pytest.raises((LogError, ScenarioError), match=says) as e:
             replay(log)
@@ -200,3 +209,65 @@ def test_hostile_log_on_the_command_line(project):
     assert "Traceback" not in r.stderr
     assert r.stderr.count("\n") == 1 and r.stderr.startswith(f"sim: {log}: line 2: expected "), r.stderr
     assert r.stdout == ""
+
+
+SECRET = 'units = "TOPSECRET-token-1234"\n'
+
+
+@pytest.mark.parametrize("how", ["beside the log", "outside, by ..", "outside, absolute", "symlink out"])
+def test_a_toml_file_that_is_not_a_scenario_is_never_echoed(project, how):
+    import os
+    outside = project / "outside"
+    outside.mkdir()
+    (outside / "secret.toml").write_text(SECRET)
+    name = {"beside the log": "secret.toml", "outside, by ..": "../../outside/secret.toml",
+            "outside, absolute": str(outside / "secret.toml"), "symlink out": "secret.toml"}[how]
+    if how == "beside the log":
+        (project / "scenarios/replays/secret.toml").write_text(SECRET)
+    elif how == "symlink out":
+        os.symlink(outside / "secret.toml", project / "scenarios/replays/secret.toml")
+    log = write(project, header(scenario=name)(golden()))
+    with pytest.raises(LogError) as e:
+        replay(log)
+    assert "TOPSECRET" not in str(e.value) and "\n" not in str(e.value)
+    assert "line 1: expected 'scenario'" in str(e.value)
+
+
+def test_a_fifo_named_as_the_scenario_does_not_block(project):
+    import os
+    os.mkfifo(project / "scenarios/replays/pipe.toml")
+    log = write(project, header(scenario="pipe.toml")(golden()))
+    with pytest.raises(LogError, match="nowhere"):
+        replay(log)
+
+
+def test_scenario_given_explicitly(project):
+    """--scenario: the log may name a path the replay refuses to follow by itself."""
+    log = write(project, header(scenario="/somewhere/else/default.toml")(golden()))
+    with pytest.raises(LogError, match="--scenario"):
+        replay(log)
+    assert replay(log, scenario=project / "scenarios/default.toml") == (10, None)
+    with pytest.raises(LogError, match=r"expected a regular \.toml scenario file \(--scenario\), found not a \.toml"):
+        replay(log, scenario="/etc/passwd")
+
+
+def test_scenario_beside_the_log(tmp_path):
+    """A log names its scenario relative to its own folder (or the folder's parents)."""
+    shutil.copy(ROOT / "scenarios/default.toml", tmp_path / "default.toml")
+    log = tmp_path / "run.jsonl"
+    log.write_text("\n".join(header(scenario="default.toml")(golden())) + "\n")
+    assert replay(log) == (10, None)
+
+
+def test_golden_replays_verify_from_any_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert replay(GOLDEN)[1] is None
+
+
+def test_sim_replay_with_scenario_option(project):
+    log = write(project, header(scenario="/somewhere/else/default.toml")(golden()))
+    r = subprocess.run([sys.executable, "-m", "sim", "replay", str(log), "--scenario",
+                        str(project / "scenarios/default.toml")], capture_output=True, text=True,
+                       cwd=project, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 0, r.stderr
+    assert "verified, 10 commands" in r.stdout
