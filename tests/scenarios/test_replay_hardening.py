@@ -271,3 +271,35 @@ def test_sim_replay_with_scenario_option(project):
                        cwd=project, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert r.returncode == 0, r.stderr
     assert "verified, 10 commands" in r.stdout
+
+
+def test_the_sandbox_viewer_reads_logs_as_sim_replay_does(project):
+    """The sandbox's replay viewer opens logs with the same reader (open_log)."""
+    from sim.sandbox.replay_view import ReplayView
+    (project / "scenarios/replays/secret.toml").write_text(SECRET)
+    for name, says in [("/etc/passwd", "to be a .toml file"), ("secret.toml", "not one")]:
+        log = write(project, header(scenario=name)(golden()))
+        with pytest.raises(LogError, match=says) as e:
+            ReplayView(log)
+        assert "TOPSECRET" not in str(e.value)
+    assert len(ReplayView(write(project, lines_of(golden())))) == 10
+
+
+def test_a_saved_log_takes_its_scenario_along(tmp_path):
+    """write_log (the sandbox's save): a scenario the log could not find is copied beside it."""
+    from sim.battle import Battle
+    from sim.replay.log import Recorder, write_log
+    from sim.runner import play
+    from sim.scenario.load import load_scenario
+    src = tmp_path / "elsewhere/default.toml"
+    src.parent.mkdir()
+    shutil.copy(ROOT / "scenarios/default.toml", src)
+    spec = load_scenario(src)
+    with Battle(spec) as b:
+        rec = Recorder(b, str(src))  # an absolute path: replay would not follow it
+        play(b, spec, rec)
+    log = write_log(tmp_path / "saves/run.jsonl", rec)
+    head = json.loads(log.read_text().splitlines()[0])
+    assert head["scenario"] == f"default-{spec.digest[:10]}.toml"
+    assert (log.parent / head["scenario"]).read_bytes() == src.read_bytes()
+    assert replay(log) == (10, None)
