@@ -97,7 +97,7 @@ def cmd_replay(args) -> int:
     from sim.errors import LogError, ScenarioError
     from sim.replay.log import replay
     try:
-        n, div = replay(args.log)
+        n, div = replay(args.log, args.scenario)
     except (LogError, ScenarioError) as e:
         return _err(str(e))
     if div:
@@ -150,6 +150,8 @@ def _main(argv=None) -> int:
     a.set_defaults(fn=cmd_stats)
     a = sub.add_parser("replay", help="re-execute a replay log and verify every event and hash")
     a.add_argument("log")
+    a.add_argument("--scenario", help="the scenario file to replay against (default: the one the log names, "
+                   "found from the log's folder)")
     a.set_defaults(fn=cmd_replay)
     a = sub.add_parser("check", help="validate a scenario file")
     a.add_argument("scenario")

@@ -6,8 +6,11 @@ and the state hash once it is resolved. Same scenario + seed => byte-identical l
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +19,7 @@ from sim.battle import Battle
 from sim.commands import command_from_dict, command_to_dict
 from sim import events as ev
 from sim.decisions import Scripted
-from sim.errors import LogError, Refusal
+from sim.errors import LogError, Refusal, ScenarioError
 from sim.runner import frozen_heap, note_left_out
 from sim.scenario.script import expand
 
@@ -36,6 +39,7 @@ class Recorder:
                                         "scenario": scenario_path, "digest": battle.scenario.digest,
                                         "seed": battle.seed, "name": battle.scenario.name})]
         self.n = 0
+        self.last_hash = battle.state_hash()  # the state after the last resolved command
         battle.listeners.append(self._event)
 
     def command(self, cmd) -> None:
@@ -47,11 +51,19 @@ class Recorder:
         self.lines.append(dumps({"t": "event", "n": self.n, "event": e}))
 
     def end_command(self, battle: Battle) -> None:
-        self.lines.append(dumps({"t": "hash", "n": self.n, "hash": battle.state_hash()}))
+        self.last_hash = battle.state_hash()
+        self.lines.append(dumps({"t": "hash", "n": self.n, "hash": self.last_hash}))
         self.n += 1
 
-    def text(self) -> str:
-        return "\n".join(self.lines) + "\n"
+    def trailer(self) -> str:
+        """The last line: how many commands were resolved and the final state hash, so a log
+        cut short or missing a block is a divergence, not a shorter valid log."""
+        return dumps({"t": "end", "commands": self.n, "hash": self.last_hash})
+
+    def text(self, upto: int | None = None) -> str:
+        """The log: every line (or the first ``upto``, which must end after a resolved command)
+        and the trailer."""
+        return "\n".join(self.lines[:upto] + [self.trailer()]) + "\n"
 
 
 def write_atomic(path: str | Path, text: str) -> None:
@@ -70,45 +82,337 @@ def write_atomic(path: str | Path, text: str) -> None:
         raise
 
 
+def write_log(path: str | Path, recorder: Recorder, upto: int | None = None) -> Path:
+    """Write a recorder's log (its first ``upto`` lines and the trailer) so that `sim replay`
+    finds its scenario: when the scenario the header names cannot be found from the log's
+    folder (resolve_scenario; an absolute path, say), the scenario file is copied beside the
+    log, named with its digest, and the header names the copy. Returns the log's path."""
+    path = Path(path)
+    lines = recorder.lines[:upto]
+    head = json.loads(lines[0])
+    try:
+        resolve_scenario(path, head["scenario"])
+    except LogError:
+        src = Path(head["scenario"])
+        try:
+            raw = src.read_bytes() if _regular_toml(src) is None else b""
+        except OSError:
+            raw = b""
+        if raw and hashlib.sha256(raw).hexdigest() == head["digest"]:
+            name = f"{src.stem}-{head['digest'][:10]}.toml"
+            write_atomic(path.parent / name, raw.decode("utf-8"))
+            head["scenario"] = name
+            lines = [dumps(head)] + lines[1:]
+    write_atomic(path, "\n".join(lines + [recorder.trailer()]) + "\n")
+    return path
+
+
 @dataclass
 class Divergence:
     line: int  # 1-based line in the log
-    command: int
+    command: int | str  # the command's number, or "header" / "trailer"
     expected: str
     found: str
 
     def __str__(self) -> str:
-        return (f"diverged at line {self.line} (command {self.command}):\n"
+        where = f"command {self.command}" if isinstance(self.command, int) else self.command
+        return (f"diverged at line {self.line} ({where}):\n"
                 f"  expected: {self.expected}\n  found:    {self.found}")
 
 
-def read_log(path: str | Path) -> list[dict]:
+MAX_LOG_BYTES = 64 * 1024 * 1024  # a whole log (the longest golden is well under 1 MB)
+MAX_LINE = 1024 * 1024  # one record
+MAX_DEPTH = 32  # nesting of lists and objects in one record (records use 6 at most)
+RECORD_TYPES = ("header", "command", "event", "hash", "end")
+
+
+def _show(value, limit: int = 60) -> str:
+    """A value from a log for a message: ASCII only (no control characters), kept short."""
+    text = ascii(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _kind(value) -> str:
+    """What a JSON value is, for 'found ...'."""
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+             list: "a list", dict: "an object", type(None): "null"}
+    return f"{names.get(type(value), type(value).__name__)} {_show(value)}"
+
+
+def _is_int(v) -> bool:
+    return type(v) is int
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The log's bytes: a regular file of at most MAX_LOG_BYTES, opened without blocking (a FIFO
+    or a device is refused before anything is read from it)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
         raise LogError(f"{path}: cannot read the log: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            what = ("a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+                    else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "a special file")
+            raise LogError(f"{path}: expected a regular file, found {what}")
+        if st.st_size > MAX_LOG_BYTES:
+            raise LogError(f"{path}: expected a log of at most {MAX_LOG_BYTES} bytes, found {st.st_size} bytes")
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            data = f.read(MAX_LOG_BYTES + 1)
+    except OSError as e:
+        raise LogError(f"{path}: cannot read the log: {e.strerror or e}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(data) > MAX_LOG_BYTES:
+        raise LogError(f"{path}: expected a log of at most {MAX_LOG_BYTES} bytes, found more")
+    return data
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _no_duplicates(pairs):
+    obj = {}
+    for k, v in pairs:
+        if k in obj:
+            raise ValueError(f"the key {_show(k)} appears twice")
+        obj[k] = v
+    return obj
+
+
+def _too_deep(value) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, (list, dict)):
+            if d > MAX_DEPTH:
+                return True
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
+
+
+def _parse_line(path: Path, i: int, raw: bytes):
+    if len(raw) > MAX_LINE:
+        raise LogError(f"{path}: line {i}: expected a record of at most {MAX_LINE} bytes, found {len(raw)} bytes")
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LogError(f"{path}: line {i}: expected UTF-8 text, found the byte 0x{raw[e.start]:02x} "
+                       f"at column {e.start + 1}") from None
+    try:
+        rec = json.loads(line, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+    except RecursionError:
+        raise LogError(f"{path}: line {i}: expected a JSON object, found nesting too deep to read") from None
+    except ValueError as e:  # JSONDecodeError, a number of too many digits, NaN, a duplicate key
+        raise LogError(f"{path}: line {i}: expected a JSON object, found invalid JSON "
+                       f"({getattr(e, 'msg', None) or e})") from None
+    if not isinstance(rec, dict):
+        raise LogError(f"{path}: line {i}: expected a JSON object, found {_kind(rec)}")
+    if _too_deep(rec):
+        raise LogError(f"{path}: line {i}: expected a record nested at most {MAX_DEPTH} deep, found deeper nesting")
+    return rec
+
+
+def _fields(path: Path, i: int, rec: dict, spec: dict) -> None:
+    """Check a record's fields: ``spec`` maps each required field to (test, what it must be)."""
+    for key, (test, what) in spec.items():
+        if key not in rec:
+            raise LogError(f"{path}: line {i}: expected a field {key!r} ({what}), found none")
+        if not test(rec[key]):
+            raise LogError(f"{path}: line {i}: expected {key!r} to be {what}, found {_kind(rec[key])}")
+
+
+def _is_str(v) -> bool:
+    return type(v) is str
+
+
+def _opt(test):
+    return lambda v: v is None or test(v)
+
+
+def _is_number(v) -> bool:
+    return type(v) in (int, float) and math.isfinite(v)
+
+
+def _check_command(path: Path, i: int, c) -> None:
+    """A command as command_to_dict writes it; command_from_dict then cannot fail."""
+    if not isinstance(c, dict):
+        raise LogError(f"{path}: line {i}: expected 'command' to be an object, found {_kind(c)}")
+    kind = c.get("kind")
+    if kind in ("shoot", "fight"):
+        _fields(path, i, c, {"unit": (_is_str, "a unit id")})
+        sels = c.get("selections", [])
+        if not isinstance(sels, list):
+            raise LogError(f"{path}: line {i}: expected 'selections' to be a list, found {_kind(sels)}")
+        for s in sels:
+            if not isinstance(s, dict):
+                raise LogError(f"{path}: line {i}: expected each selection to be an object, found {_kind(s)}")
+            _fields(path, i, s, {"model": (_is_str, "a model id"), "weapon": (_is_str, "a weapon name")})
+            _fields(path, i, {"target": s.get("target"), "attacks": s.get("attacks")},
+                    {"target": (_opt(_is_str), "a unit id"), "attacks": (_opt(_is_int), "an integer")})
+        _fields(path, i, {"type": c.get("type")}, {"type": (_opt(_is_str), "a shooting type")})
+    elif kind == "move":
+        _fields(path, i, c, {"unit": (_is_str, "a unit id"), "to": (lambda v: isinstance(v, list), "a list")})
+        for t in c["to"]:
+            if not (isinstance(t, list) and len(t) == 3 and _is_str(t[0]) and _is_number(t[1])
+                    and _is_number(t[2])):
+                raise LogError(f"{path}: line {i}: expected each 'to' to be [model id, x, y], found {_kind(t)}")
+        _fields(path, i, {"mode": c.get("mode", "normal")}, {"mode": (_is_str, "a move mode")})
+    elif kind != "end turn":
+        raise LogError(f"{path}: line {i}: expected a command kind (shoot, fight, move, end turn), "
+                       f"found {_kind(kind)}")
+
+
+def _check_record(path: Path, i: int, rec: dict, n: int) -> None:
+    t = rec.get("t")
+    if t == "command":
+        _fields(path, i, rec, {"n": (_is_int, "the command's number"), "command": (lambda v: True, "")})
+        if rec["n"] != n:
+            raise LogError(f"{path}: line {i}: expected command number {n}, found {_kind(rec['n'])}")
+        _check_command(path, i, rec["command"])
+        return
+    _fields(path, i, rec, {"n": (_is_int, "the command's number")})
+    if n == 0 and t == "hash":
+        raise LogError(f"{path}: line {i}: expected a command record first, found a hash record")
+    if rec["n"] != max(n - 1, 0):
+        raise LogError(f"{path}: line {i}: expected a record of command {max(n - 1, 0)}, found {_kind(rec['n'])}")
+    if t == "hash":
+        _fields(path, i, rec, {"hash": (_is_str, "a state hash")})
+    else:  # event
+        _fields(path, i, rec, {"event": (lambda v: isinstance(v, dict), "an object")})
+        e = rec["event"]
+        _fields(path, i, e, {"type": (_is_str, "an event type")})
+        if e["type"] == ev.DECISION:
+            _fields(path, i, e, {"answer": (lambda v: True, "")})
+        elif e["type"] == ev.LEFT_OUT:
+            _fields(path, i, e, {"step": (_is_str, "a script step")})
+
+
+HEADER = {"format": (lambda v: v == FORMAT, f"{FORMAT!r}"),
+          "version": (lambda v: _is_int(v) and v == VERSION, f"{VERSION} (the only log version)"),
+          "scenario": (lambda v: _is_str(v) and 0 < len(v) <= 4096, "a scenario path"),
+          "digest": (lambda v: _is_str(v) and len(v) == 64 and all(c in "0123456789abcdef" for c in v),
+                     "a sha256 digest (64 hex digits)"),
+          "seed": (lambda v: _is_int(v) and -2 ** 63 <= v < 2 ** 63, "an integer seed"),
+          "name": (_is_str, "the scenario's name")}
+
+
+def read_log(path: str | Path) -> list[dict]:
+    """A log's records, checked field by field (LogError, one line, for anything malformed):
+    the header, then command, event and hash records numbered in order, then at most a
+    trailer, the last line. A missing trailer is left to replay() (a divergence)."""
+    path = Path(path)
+    data = _read_bytes(path)
+    raws = data.split(b"\n")
+    if raws and raws[-1] == b"":
+        raws.pop()
+    if not raws:
+        raise LogError(f"{path}: line 1: expected a {FORMAT} header, found an empty file")
     recs = []
-    for i, line in enumerate(text.splitlines(), 1):
-        try:
-            recs.append(json.loads(line))
-        except json.JSONDecodeError as e:
-            raise LogError(f"{path}: line {i}: expected a JSON object, found invalid JSON ({e.msg})") from None
-        if not isinstance(recs[-1], dict) or "t" not in recs[-1]:
-            raise LogError(f"{path}: line {i}: expected a log record with a 't' field")
-    if not recs or recs[0].get("t") != "header" or recs[0].get("format") != FORMAT:
-        raise LogError(f"{path}: line 1: expected a {FORMAT} header")
-    if recs[0].get("version") != VERSION:
-        raise LogError(f"{path}: line 1: expected log version {VERSION}, found {recs[0].get('version')!r}")
+    n = 0  # the next command's number
+    for i, raw in enumerate(raws, 1):
+        rec = _parse_line(path, i, raw)
+        t = rec.get("t")
+        if i == 1:
+            if t != "header":
+                raise LogError(f"{path}: line 1: expected a {FORMAT} header, found {_show(t)} record"
+                               if "t" in rec else f"{path}: line 1: expected a {FORMAT} header, found no 't' field")
+            _fields(path, i, rec, HEADER)
+        elif recs and recs[-1]["t"] == "end":
+            raise LogError(f"{path}: line {i}: expected the end of the log after the trailer, found a record")
+        elif t == "end":
+            _fields(path, i, rec, {"commands": (_is_int, "a command count"), "hash": (_is_str, "a state hash")})
+        elif t in ("command", "event", "hash"):
+            _check_record(path, i, rec, n)
+            n += t == "command"
+        else:
+            raise LogError(f"{path}: line {i}: expected a record type ({', '.join(RECORD_TYPES[1:])}), "
+                           f"found {_kind(t) if 't' in rec else 'no t field'}")
+        recs.append(rec)
     return recs
 
 
-def resolve_scenario(log_path: Path, name: str) -> Path:
-    candidates = [Path(name), log_path.parent / name, log_path.parent.parent / Path(name).name,
-                  log_path.parent.parent.parent / name]
-    for c in candidates:
-        if c.is_file():
-            return c
-    raise LogError(f"{log_path}: the scenario {name!r} it was recorded from was not found")
+MAX_SCENARIO_BYTES = 16 * 1024 * 1024
+
+
+def _regular_toml(path: Path) -> str | None:
+    """Why ``path`` cannot be a log's scenario (None: it can): a regular ``.toml`` file of a
+    sane size (os.stat does not open it, so a FIFO cannot block)."""
+    if path.suffix != ".toml":
+        return "not a .toml file"
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "not found"
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    if st.st_size > MAX_SCENARIO_BYTES:
+        return f"larger than {MAX_SCENARIO_BYTES} bytes"
+    return None
+
+
+def resolve_scenario(log_path: Path, name: str, explicit: str | Path | None = None) -> Path:
+    """The scenario file a log was recorded from (README, Replays). ``explicit`` (``sim replay
+    --scenario``) is taken as given, if it is a regular .toml file. Otherwise the header's
+    relative path (no ``..``) is tried against the log's folder, its parent, its grandparent
+    (so scenarios/replays/X.jsonl finds scenarios/X.toml) and the current folder; of an absolute
+    path or one with ``..`` only the file name is looked for, in the log's folder. The file must
+    be a regular .toml file inside the folder it is found from (a symlink may not lead out)."""
+    log_path = Path(log_path)
+    if explicit is not None:
+        why = _regular_toml(Path(explicit))
+        if why:
+            raise LogError(f"{explicit}: expected a regular .toml scenario file (--scenario), found {why}")
+        return Path(explicit)
+    p = Path(name)
+    if p.suffix != ".toml" or "\0" in name:
+        raise LogError(f"{log_path}: line 1: expected 'scenario' to be a .toml file, found {_show(name)}")
+    if p.is_absolute() or ".." in p.parts:
+        bases, p = [log_path.parent], Path(p.name)
+    else:
+        bases = [log_path.parent, log_path.parent.parent, log_path.parent.parent.parent, Path(".")]
+    for base in bases:
+        c = base / p
+        if _regular_toml(c) is None:
+            try:
+                inside = c.resolve().is_relative_to(base.resolve())
+            except (OSError, RuntimeError):
+                inside = False
+            if inside:
+                return c
+    raise LogError(f"{log_path}: line 1: expected 'scenario' to name a scenario file beside the log or in "
+                   f"its project, found {_show(name)} nowhere (give it with --scenario PATH)")
+
+
+def load_logged_scenario(log_path: Path, spath: Path, head: dict):
+    """Load the scenario a log names and check its digest. A scenario error names where and what
+    was expected, never what was found: the file may not be a scenario at all (a log can name
+    any .toml file), and its content must not be echoed."""
+    from sim.scenario.load import load_scenario
+    try:
+        scenario = load_scenario(spath)
+    except ScenarioError as e:
+        where = f" at {e.path}" if e.path else ""
+        raise LogError(f"{log_path}: line 1: expected 'scenario' to name a valid scenario, found {spath}, "
+                       f"which is not one{where} (expected {e.expected}; 'sim check {spath}' says more)") from None
+    if scenario.digest != head["digest"]:
+        raise LogError(f"{log_path}: the scenario {head['scenario']} has changed since this log was "
+                       f"recorded (digest {head['digest'][:12]}..., now {scenario.digest[:12]}...); "
+                       f"re-record the log with 'sim run {head['scenario']} --log {log_path}'")
+    return scenario
+
+
+def open_log(path: str | Path, scenario: str | Path | None = None):
+    """A log's records (read_log), the path of its scenario and the scenario loaded, its digest
+    checked: what `sim replay` and the sandbox's replay viewer start from."""
+    path = Path(path)
+    recs = read_log(path)
+    spath = resolve_scenario(path, recs[0]["scenario"], scenario)
+    return recs, spath, load_logged_scenario(path, spath, recs[0])
 
 
 def logged_decisions(recs) -> dict[int, list]:
@@ -153,18 +457,12 @@ def replay_command(battle: Battle, cmd, answers: list, step=None) -> None:
     battle.resolve(logged_answers(answers))
 
 
-def replay(path: str | Path) -> tuple[int, Divergence | None]:
-    """Re-execute a log and compare every record. Returns (commands replayed, first divergence)."""
-    from sim.scenario.load import load_scenario
+def replay(path: str | Path, scenario: str | Path | None = None) -> tuple[int, Divergence | None]:
+    """Re-execute a log and compare every record. Returns (commands replayed, first divergence).
+    ``scenario``: the scenario file to use instead of the one the log names (resolve_scenario)."""
     path = Path(path)
-    recs = read_log(path)
+    recs, _, scenario = open_log(path, scenario)
     head = recs[0]
-    spath = resolve_scenario(path, head["scenario"])
-    scenario = load_scenario(spath)
-    if scenario.digest != head.get("digest"):
-        raise LogError(f"{path}: the scenario {head['scenario']} has changed since this log was "
-                       f"recorded (digest {head.get('digest', '?')[:12]}..., now {scenario.digest[:12]}...); "
-                       f"re-record the log with 'sim run {head['scenario']} --log {path}'")
     commands = [r for r in recs if r["t"] == "command"]
     answers = logged_decisions(recs)
     steps = {s.where: s for s in scenario.script}
@@ -183,18 +481,28 @@ def replay(path: str | Path) -> tuple[int, Divergence | None]:
             except Refusal as e:
                 rec.lines.append(dumps({"t": "refused", "n": n, "reason": str(e)}))
                 break
+            except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:
+                # a command or answer of the right shape that the rules cannot take at all
+                raise LogError(f"{path}: line {recs.index(c) + 1}: expected command {n} and its logged answers "
+                               f"to be playable, found {type(e).__name__}: {_show(str(e))}") from None
             rec.end_command(battle)
-        produced = rec.lines
+        produced = rec.lines + [rec.trailer()]
     original = [dumps(r) for r in recs]
+    if recs[-1].get("t") != "end":
+        # cut short: compare what is there, then name the missing trailer
+        produced = produced[:-1]
     for i, (a, b) in enumerate(zip(original, produced)):
-        if i == 0:
-            continue  # header: already checked (digest, version)
         if a != b:
-            n = json.loads(a).get("n", "?")
+            n = recs[i].get("n", "trailer") if i else "header"
             return len(commands), Divergence(i + 1, n, a, b)
-    if len(original) != len(produced):
-        i = min(len(original), len(produced))
-        exp = original[i] if i < len(original) else "<end of log>"
-        got = produced[i] if i < len(produced) else "<end of replay>"
-        return len(commands), Divergence(i + 1, -1, exp, got)
+    if len(original) < len(produced):  # the log ends early
+        i = len(original)
+        exp = "<end of log>" if recs[-1]["t"] == "end" else "<end of log: cut short, no trailer>"
+        return len(commands), Divergence(i + 1, json.loads(produced[i]).get("n", "trailer"), exp, produced[i])
+    if len(original) > len(produced):  # the log goes on where the replay stopped
+        i = len(produced)
+        return len(commands), Divergence(i + 1, recs[i].get("n", "trailer"), original[i], "<end of replay>")
+    if recs[-1].get("t") != "end":
+        return len(commands), Divergence(len(recs) + 1, "trailer", "<end of log: cut short, no trailer>",
+                                         rec.trailer())
     return len(commands), None

@@ -13,7 +13,7 @@ import esper
 from sim.commands import EndTurn
 from sim.components import Activation, ModelId, Stage, Unit
 from sim.errors import Refusal
-from sim.replay.log import write_atomic
+from sim.replay.log import write_atomic, write_log
 from sim.sandbox.orders import FightOrder, ShootOrder
 
 
@@ -235,8 +235,7 @@ class ActionsMixin:
         if self.edited:  # the log names the set-up table: save it beside the log
             from sim.sandbox.save_table import spec_toml
             write_atomic(self.save_dir / self.scenario_path, spec_toml(self.spec))
-        lines = self.recorder.lines[:self.saved_upto]
-        write_atomic(path, "\n".join(lines) + "\n")
+        write_log(path, self.recorder, self.saved_upto)  # with its scenario, if the log could not find it
         self.status = f"replay saved: {path} (check it with: sim replay {path})"
         return path
 

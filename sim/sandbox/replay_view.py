@@ -11,8 +11,7 @@ from pathlib import Path
 
 from sim.commands import command_from_dict
 from sim.errors import LogError, Refusal, ScenarioError
-from sim.replay.log import logged_decisions, logged_left_out, read_log, replay_command, resolve_scenario
-from sim.scenario.load import load_scenario
+from sim.replay.log import logged_decisions, logged_left_out, open_log, replay_command
 
 PLAY_INTERVAL = 0.8  # seconds per command while playing
 
@@ -20,13 +19,8 @@ PLAY_INTERVAL = 0.8  # seconds per command while playing
 class ReplayView:
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        recs = read_log(self.path)
+        recs, spath, self.spec = open_log(self.path)  # checked as `sim replay` checks it
         self.head = recs[0]
-        spath = resolve_scenario(self.path, self.head["scenario"])
-        self.spec = load_scenario(spath)
-        if self.spec.digest != self.head.get("digest"):
-            raise LogError(f"{self.path}: the scenario {self.head['scenario']} has changed since this log "
-                           f"was recorded")
         self.scenario_path = str(spath)
         self.commands = [command_from_dict(r["command"]) for r in recs if r["t"] == "command"]
         self.answers: dict[int, list] = logged_decisions(recs)
