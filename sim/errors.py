@@ -29,7 +29,18 @@ class ScenarioError(Exception):
 
     def __str__(self) -> str:
         where = f"{self.file}: {self.path}" if self.path else self.file
-        return f"{where}: expected {self.expected}, found {self.found}"
+        return escape_controls(f"{where}: expected {self.expected}, found {self.found}")
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every control character (C0, DEL, C1; newlines too) written as a repr-style
+    escape, so a message quoting a hostile file is one line and cannot drive the terminal."""
+    return "".join(c if not _is_control(c) else repr(c)[1:-1] for c in text)
+
+
+def _is_control(c: str) -> bool:
+    o = ord(c)
+    return o < 0x20 or 0x7F <= o <= 0x9F
 
 
 class ScriptError(Exception):

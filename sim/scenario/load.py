@@ -6,6 +6,9 @@ expected and what was found. See the README for the format."""
 from __future__ import annotations
 
 import hashlib
+import math
+import os
+import stat
 import tomllib
 from pathlib import Path
 
@@ -27,21 +30,123 @@ UNIT_FIELDS = {"id", "name", "keywords", "abilities", "models", "advanced", "fel
                "moved", "ranged_attacks_last_turn", "allocation_order", "modifiers"}
 
 
+# Limits (README, "Limits"): generous for real games, small enough that no file can make the
+# loader or a battle run unbounded.
+MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 12  # tables and lists inside each other
+MAX_LIST = 10_000  # items in any one list or table
+MAX_STRING = 2_000  # characters in any string (battle.description: MAX_DESCRIPTION)
+MAX_DESCRIPTION = 10_000
+MAX_NAME = 100  # ids, names, keywords, weapon names, table keys
+MAX_INT = 2**63 - 1  # any whole number (the seed included), either sign
+MAX_FLOAT = 1e6  # any number with a fraction or exponent, either sign; finite only
+
+
 def load_scenario(path: str | Path) -> ScenarioSpec:
     path = Path(path)
     name = str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise ScenarioError(name, "", "a readable scenario file", e.strerror or str(e)) from None
+    raw = _read_bytes(path, name)
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise ScenarioError(name, "", "UTF-8 text", "undecodable bytes") from None
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(name, "", "valid TOML", str(e)) from None
+    except ValueError:  # a whole number of more than 4300 digits (int's conversion limit)
+        raise ScenarioError(name, "", f"whole numbers from {-MAX_INT} to {MAX_INT}",
+                            "a number of thousands of digits") from None
+    except (RecursionError, MemoryError):
+        raise ScenarioError(name, "", f"lists and tables nested at most {MAX_DEPTH} deep",
+                            "nesting too deep to read") from None
     spec = parse_scenario(data, name)
     return _with(spec, path=name, digest=hashlib.sha256(raw).hexdigest())
+
+
+def _read_bytes(path: Path, name: str) -> bytes:
+    """The file's bytes: a regular file of at most MAX_FILE_BYTES (opened without blocking, so
+    a FIFO is refused rather than waited on; /dev/zero is refused as a device)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise ScenarioError(name, "", "a readable scenario file", e.strerror or str(e)) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+                    else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+                    else "a socket" if stat.S_ISSOCK(st.st_mode) else "not a regular file")
+            raise ScenarioError(name, "", "a regular scenario file", kind)
+        if st.st_size > MAX_FILE_BYTES:
+            raise ScenarioError(name, "", f"a scenario file of at most {MAX_FILE_BYTES // 2**20} MB",
+                                f"{st.st_size} bytes")
+        chunks, total = [], 0
+        while total <= MAX_FILE_BYTES:
+            b = os.read(fd, MAX_FILE_BYTES + 1 - total)
+            if not b:
+                break
+            chunks.append(b)
+            total += len(b)
+        if total > MAX_FILE_BYTES:
+            raise ScenarioError(name, "", f"a scenario file of at most {MAX_FILE_BYTES // 2**20} MB",
+                                "more bytes")
+        return b"".join(chunks)
+    except OSError as e:
+        raise ScenarioError(name, "", "a readable scenario file", e.strerror or str(e)) from None
+    finally:
+        os.close(fd)
+
+
+def _control(text: str) -> str | None:
+    for c in text:
+        o = ord(c)
+        if o < 0x20 or 0x7F <= o <= 0x9F:
+            return c
+    return None
+
+
+def screen(data, file: str) -> None:
+    """Checks every value of a parsed file holds, whatever its place (README, Limits): nesting
+    depth, list and string lengths, no control characters in any string or key, whole numbers
+    and other numbers within range, other numbers finite. Walks without recursion."""
+    stack = [(data, "", 0)]
+    while stack:
+        v, path, depth = stack.pop()
+        if isinstance(v, dict):
+            if depth >= MAX_DEPTH:
+                raise ScenarioError(file, path, f"lists and tables nested at most {MAX_DEPTH} deep", "deeper nesting")
+            if len(v) > MAX_LIST:
+                raise ScenarioError(file, path, f"a table of at most {MAX_LIST} entries", f"<{len(v)} entries>")
+            for k, x in reversed(v.items()):  # (a stack: the first is looked at first)
+                at = f"{path}.{k}" if path else k
+                if len(k) > MAX_NAME or _control(k) is not None:
+                    raise ScenarioError(file, path, f"keys of at most {MAX_NAME} characters, without control characters",
+                                        repr(k[:MAX_NAME]) + ("..." if len(k) > MAX_NAME else ""))
+                stack.append((x, at, depth + 1))
+        elif isinstance(v, list):
+            if depth >= MAX_DEPTH:
+                raise ScenarioError(file, path, f"lists and tables nested at most {MAX_DEPTH} deep", "deeper nesting")
+            if len(v) > MAX_LIST:
+                raise ScenarioError(file, path, f"a list of at most {MAX_LIST} items", f"<{len(v)} items>")
+            for i, x in reversed(list(enumerate(v))):
+                stack.append((x, f"{path}[{i}]", depth + 1))
+        elif isinstance(v, str):
+            cap = MAX_DESCRIPTION if path == "battle.description" else MAX_STRING
+            if len(v) > cap:
+                raise ScenarioError(file, path, f"a string of at most {cap} characters", f"<{len(v)} characters>")
+            c = _control(v)
+            if c is not None:
+                raise ScenarioError(file, path, "a string without control characters", f"{c!r} in {v[:60]!r}")
+        elif isinstance(v, bool):
+            pass
+        elif isinstance(v, int):
+            if not -MAX_INT <= v <= MAX_INT:
+                raise ScenarioError(file, path, f"a whole number from {-MAX_INT} to {MAX_INT}",
+                                    f"a number of {len(str(abs(v)))} digits")
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                raise ScenarioError(file, path, "a finite number", repr(v))
+            if not -MAX_FLOAT <= v <= MAX_FLOAT:
+                raise ScenarioError(file, path, f"a number from {-MAX_FLOAT:g} to {MAX_FLOAT:g}", repr(v))
 
 
 def _with(spec: ScenarioSpec, **kw) -> ScenarioSpec:
@@ -50,6 +155,7 @@ def _with(spec: ScenarioSpec, **kw) -> ScenarioSpec:
 
 
 def parse_scenario(data: dict, file: str) -> ScenarioSpec:
+    screen(data, file)
     top = Reader(file, data)
     top.keys({"battle", "terrain", "weapons", "armies", "script"}, {"battle", "armies"})
     battle = top.sub("battle")

@@ -1,0 +1,167 @@
+"""Issue 13, scenario files: every hostile or out-of-range value gets the one-line error
+``FILE: PLACE: expected ..., found ...`` (exit status 2 from ``sim check``), never a traceback
+or a hang. A table of (mutation of a small valid scenario -> expected place and text), run
+through the loader in-process; a few subprocess checks of ``sim check`` itself."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.errors import ScenarioError
+from sim.scenario.load import load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD = (ROOT / "scenarios/worked_example_pools.toml").read_text()
+MODEL0 = '{ name = "Warden", count = 4, base_mm = 32, M = 6, T = 4, Sv = 3, W = 2, Ld = 6, OC = 2'
+RIFLE = '[weapons."rifle"]\nrange = 24\nA = 1\nBS = 3\nS = 4\nAP = 0\nD = 1\n'
+ARMY0 = 'name = "Wardens"\n'
+UNIT0 = 'id = "wardens"\n'
+
+
+def sub(old: str, new: str, count: int = 1):
+    def f(s: str) -> str:
+        assert old in s, old
+        return s.replace(old, new, count)
+    return f
+
+
+def model0(extra: str):
+    return sub(MODEL0, MODEL0.replace("count = 4, ", "count = 4, " + extra + ", ", 1) if "=" in extra else MODEL0)
+
+
+def stat(key: str, value: str):
+    """Model 0's characteristic ``key`` set to ``value``."""
+    import re
+    def f(s: str) -> str:
+        line = re.sub(rf"\b{key} = [^,]+", f"{key} = {value}", MODEL0, count=1)
+        return s.replace(MODEL0, line, 1)
+    return f
+
+
+def weapon(key: str, value: str, name: str = "rifle"):
+    import re
+    def f(s: str) -> str:
+        head = f'[weapons."{name}"]\n'
+        i = s.index(head) + len(head)
+        j = s.find("\n[", i)
+        body = s[i:j]
+        if re.search(rf"^{key} = ", body, re.M):
+            body = re.sub(rf"^{key} = .*$", lambda m: f"{key} = {value}", body, count=1, flags=re.M)
+        else:
+            body = f"{key} = {value}\n" + body
+        return s[:i] + body + s[j:]
+    return f
+
+
+M0 = "armies[0].units[0].models[0]"
+CASES = [
+    # (id, mutation, expected place, fragments of the rest of the message)
+    ("board inf", sub("board = [60, 44]", "board = [inf, inf]"), "battle.board[0]", ["finite", "inf"]),
+    ("board nan", sub("board = [60, 44]", "board = [nan, nan]"), "battle.board[0]", ["finite", "nan"]),
+    ("position inf", sub("at = [[10, 20]", "at = [[inf, 20]"), f"{M0}.at[0][0]", ["finite"]),
+    ("base nan", sub("base_mm = 32, M = 6, T = 4, Sv = 3, W = 2, Ld = 6, OC = 2, weapons = [\"sidearm\"]",
+                     "base_mm = nan, M = 6, T = 4, Sv = 3, W = 2, Ld = 6, OC = 2, weapons = [\"sidearm\"]"),
+     "armies[0].units[0].models[1].base_mm", ["finite"]),
+    ("moved nan", sub(UNIT0, UNIT0 + "moved = nan\n"), "armies[0].units[0].moved", ["finite"]),
+    ("huge float", sub(UNIT0, UNIT0 + "moved = 1e300\n"), "armies[0].units[0].moved", ["from -1e+06 to 1e+06"]),
+    ("huge int in TOML", sub("seed = 5", "seed = " + "9" * 5000), "", ["whole numbers", "thousands of digits"]),
+    ("big int", sub("seed = 5", "seed = " + "9" * 30), "battle.seed", ["whole number from", "30 digits"]),
+    ("deep list", sub("seed = 5", "seed = " + "[" * 3000 + "]" * 3000), "", ["nested at most 12 deep"]),
+    ("deep table", sub("seed = 5", "seed = " + "{a=" * 3000 + "1" + "}" * 3000), "", ["nested at most 12 deep"]),
+    ("moderately deep", sub("seed = 5", "seed = " + "[" * 40 + "]" * 40), "battle.seed" + "[0]" * 10,
+     ["nested at most 12 deep"]),
+    ("ESC in unit id", sub('id = "raiders"', 'id = "rai\\u001b[31mders"'), "armies[1].units[0].id",
+     ["without control characters", "'\\x1b'"]),
+    ("BEL in name", sub('name = "Raider Mob"', 'name = "Raider\\u0007Mob"'), "armies[1].units[0].name",
+     ["without control characters"]),
+    ("C1 in battle name", sub('name = "Worked example', 'name = "\\u009bWorked example'), "battle.name",
+     ["without control characters"]),
+    ("control char in a key", sub('[weapons."rifle"]', '[weapons."ri\\u001bfle"]'), "weapons",
+     ["without control characters", "'ri\\x1bfle'"]),
+    ("long string", sub('name = "Raider Mob"', 'name = "' + "x" * 3000 + '"'), "armies[1].units[0].name",
+     ["at most 2000 characters", "3000 characters"]),
+    ("long list", sub('keywords = ["INFANTRY"]', 'keywords = [' + "1," * 10_001 + ']'), "armies[0].units[0].keywords",
+     ["at most 10000 items"]),
+]
+
+
+def load_text(tmp_path, text: str):
+    p = tmp_path / "bad.toml"
+    p.write_text(text)
+    return load_scenario(p), p
+
+
+def test_the_base_scenario_loads(tmp_path):
+    load_text(tmp_path, GOOD)
+
+
+@pytest.mark.parametrize("mutate, place, fragments", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_hostile_value_gets_one_clear_line(tmp_path, mutate, place, fragments):
+    text = mutate(GOOD)
+    assert text != GOOD
+    with pytest.raises(ScenarioError) as ei:
+        load_text(tmp_path, text)
+    e = ei.value
+    msg = str(e)
+    assert e.path == place, msg
+    assert "\n" not in msg and "\x1b" not in msg and "\x07" not in msg
+    assert msg.startswith(f"{tmp_path / 'bad.toml'}: ")
+    for f in fragments:
+        assert f in msg, (f, msg)
+
+
+def test_error_line_escapes_control_characters():
+    e = ScenarioError("a\x1b[2Jb.toml", "x\x07", "y\n", "z\x9b")
+    assert str(e) == "a\\x1b[2Jb.toml: x\\x07: expected y\\n, found z\\x9b"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dir", "devzero", "big"])
+def test_only_a_regular_file_of_bounded_size_is_read(tmp_path, kind):
+    p = tmp_path / "s.toml"
+    if kind == "fifo":
+        os.mkfifo(p)  # nobody writes: opening it for reading must not block
+        expect = "a FIFO"
+    elif kind == "dir":
+        p.mkdir()
+        expect = "a directory"
+    elif kind == "devzero":
+        p = Path("/dev/zero")
+        expect = "a device"
+    else:
+        with open(p, "wb") as f:
+            f.truncate(5 * 2**20)  # sparse: costs no disk
+        expect = "bytes"
+    with pytest.raises(ScenarioError) as ei:
+        load_scenario(p)
+    assert expect in str(ei.value)
+
+
+def _sim_check(path: Path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "sim", "check", str(path)], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=120)
+
+
+@pytest.mark.parametrize("text", [
+    sub("seed = 5", "seed = " + "[" * 5000 + "]" * 5000)(GOOD),
+    sub('name = "Raider Mob"', 'name = "\\u001b]0;owned\\u0007Raider Mob"')(GOOD),
+    sub("board = [60, 44]", "board = [nan, inf]")(GOOD),
+], ids=["deep nesting", "terminal injection", "nan board"])
+def test_sim_check_on_a_hostile_file_exits_2_with_one_line(tmp_path, text, request):
+    p = tmp_path / "hostile.toml"
+    p.write_text(text)
+    r = _sim_check(p)
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("sim: "), r.stderr
+    assert "\x1b" not in r.stderr and "\x07" not in r.stderr
+    assert r.stdout == ""
+    place = {"deep nesting": "hostile.toml: expected lists and tables nested",
+             "terminal injection": "armies[1].units[0].name", "nan board": "battle.board[0]"}
+    assert place[request.node.callspec.id] in r.stderr, r.stderr
