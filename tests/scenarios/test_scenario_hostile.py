@@ -90,6 +90,60 @@ CASES = [
 ]
 
 
+FRIENDS = ('[[armies]]\nname = "Raiders"', '[[armies.units]]\nid = "scouts"\nmodels = [{ M = 6, T = 4, Sv = 3, W = 1, '
+           'Ld = 6, OC = 1, at = [[40, 10]] }]\n\n[[armies]]\nname = "Raiders"')
+SCRIPT = 'targets = { "rifle" = "raiders", "sidearm" = "raiders", "heavy rifle" = "raiders" }'
+R = "weapons.rifle"
+CASES += [
+    ("M negative", stat("M", "-6"), f"{M0}.M", ["M of 0 or more (to 100)", "found -6"]),
+    ("Ld negative", stat("Ld", "-100"), f"{M0}.Ld", ["Ld of 1 or more (to 12)"]),
+    ("OC negative", stat("OC", "-5"), f"{M0}.OC", ["OC of 0 or more"]),
+    ("T huge", stat("T", "1000000"), f"{M0}.T", ["T of 1 or more (to 30)"]),
+    ("W huge", stat("W", "10000000000"), f"{M0}.W", ["(to 1000000000)"]),
+    ("count huge", sub("count = 4, ", "count = 1000000, "), f"{M0}.count", ["a count from 1 to 200"]),
+    ("base 1e-300", sub("base_mm = 32, M = 6, T = 4, Sv = 3, W = 2, Ld = 6, OC = 2, weapons = [\"sidearm\"]",
+                        "base_mm = 1e-300, M = 6, T = 4, Sv = 3, W = 2, Ld = 6, OC = 2, weapons = [\"sidearm\"]"),
+     "armies[0].units[0].models[1].base_mm", ["a base size in mm from 5 to 1000", "1e-300"]),
+    ("base inf", sub("base_mm = 32, M = 6, T = 4, Sv = 3, W = 2, Ld = 6, OC = 2, weapons = [\"sidearm\"]",
+                     "base = [inf, 30], M = 6, T = 4, Sv = 3, W = 2, Ld = 6, OC = 2, weapons = [\"sidearm\"]"),
+     "armies[0].units[0].models[1].base[0]", ["finite"]),
+    ("base too big", sub("base_mm = 32, M = 6, T = 4, Sv = 3, W = 2, Ld = 6, OC = 2, weapons = [\"sidearm\"]",
+                         "base = [2000, 30], M = 6, T = 4, Sv = 3, W = 2, Ld = 6, OC = 2, weapons = [\"sidearm\"]"),
+     "armies[0].units[0].models[1].base", ["5 to 1000 mm"]),
+    ("angle inf", sub("count = 4, ", "count = 4, angle = inf, "), f"{M0}.angle", ["finite"]),
+    ("angle big", sub("count = 4, ", "count = 4, angle = 7200, "), f"{M0}.angle", ["from -360 to 360"]),
+    ("rotation inf", sub('[weapons."rifle"]', '[[terrain]]\npiece = "ruins"\nat = [40, 30]\nrotation = inf\n\n[weapons."rifle"]'),
+     "terrain[0].rotation", ["finite"]),
+    ("rotation big", sub('[weapons."rifle"]', '[[terrain]]\npiece = "ruins"\nat = [40, 30]\nrotation = 1e5\n\n[weapons."rifle"]'),
+     "terrain[0].rotation", ["from -360 to 360"]),
+    ("board too big", sub("board = [60, 44]", "board = [60, 4400]"), "battle.board", ["1 to 500 inches"]),
+    ("board zero", sub("board = [60, 44]", "board = [0, 44]"), "battle.board", ["1 to 500 inches"]),
+    ("moved negative", sub(UNIT0, UNIT0 + "moved = -3\n"), "armies[0].units[0].moved", ["from 0 to 1000"]),
+    ("many vertices", sub('[weapons."rifle"]', '[[terrain]]\narea = [' + ", ".join(f"[{30 + 5 * __import__('math').cos(i / 500 * 6.283):.4f}, {30 + 5 * __import__('math').sin(i / 500 * 6.283):.4f}]" for i in range(500)) + ']\n\n[weapons."rifle"]'),
+     "terrain[0].area", ["3 to 256 vertices", "<500 vertices>"]),
+    ("colour of booleans", sub(ARMY0, ARMY0 + "colour = [true, false, true]\n"), "armies[0].colour", ["RGB"]),
+    ("colour out of range", sub(ARMY0, ARMY0 + "colour = [0, 256, 0]\n"), "armies[0].colour", ["0..255"]),
+    ("allocation_order of junk", sub(UNIT0, UNIT0 + 'allocation_order = [5, {a=1}, "nobody"]\n'),
+     "armies[0].units[0].allocation_order[0]", ["a model id", "found 5"]),
+    ("end_turn false", lambda s: s + "\n[[script]]\nend_turn = false\n", "script[1].end_turn", ["end_turn = true", "false"]),
+    ("shoot a friendly unit", lambda s: sub(*FRIENDS)(s).replace(SCRIPT, 'targets = { "rifle" = "scouts" }'),
+     "script[0].targets.rifle", ["an enemy unit id (raiders)", "'scouts'"]),
+    ("attacks huge", lambda s: s.replace(SCRIPT, 'targets = { "rifle" = { raiders = 1000000000 } }'),
+     "script[0].targets.rifle.raiders", ["1 to 1000"]),
+    ("A huge", weapon("A", "1000000000000000000"), f"{R}.A", ["A of at most 100"]),
+    ("D huge", weapon("D", "1000000000000000000"), f"{R}.D", ["D of at most 100"]),
+    ("A many dice", weapon("A", '"1000D6"'), f"{R}.A", ["A of 1 to 20 dice"]),
+    ("D dice plus huge", weapon("D", '"D6+100000"'), f"{R}.D", ["D of at most 100 plus dice"]),
+    ("S huge", weapon("S", "1000000"), f"{R}.S", ["S from 1 to 100"]),
+    ("AP huge", weapon("AP", "-1000000"), f"{R}.AP", ["AP from -10 to 0"]),
+    ("range huge", weapon("range", "100000"), f"{R}.range", ["1 to 1000"]),
+    ("modifier huge", sub(UNIT0, UNIT0 + 'modifiers = [{ roll = "hit", value = 1000, source = "x" }]\n'),
+     "armies[0].units[0].modifiers[0].value", ["from -6 to 6"]),
+    ("long id", sub('id = "raiders"', 'id = "' + "r" * 101 + '"'), "armies[1].units[0].id", ["1 to 100 characters"]),
+    ("long script", lambda s: s + "\n[[script]]\nend_turn = true\n" * 1001, "script", ["at most 1000 steps"]),
+]
+
+
 def load_text(tmp_path, text: str):
     p = tmp_path / "bad.toml"
     p.write_text(text)
