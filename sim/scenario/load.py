@@ -45,7 +45,8 @@ BOARD = (1.0, 500.0)  # inches, each side
 ANGLE = (-360.0, 360.0)  # degrees: a model's angle, a terrain piece's rotation
 BASE_MM = (5.0, 1000.0)  # base_mm, and each side of base = [length, width]
 MOVED = (0.0, 1000.0)  # inches
-VERTICES = (3, 256)  # per terrain area or feature polygon
+VERTICES = (3, 64)  # per terrain area or feature polygon (the checks are O(n^2) per pair of polygons)
+TERRAIN_VERTICES = 2048  # in all terrain polygons
 TERRAIN_AREAS = 200
 FEATURES = 32  # per terrain area
 STATS = {"M": (0, 100), "T": (1, 30), "W": (1, 10**9), "Ld": (1, 12), "OC": (0, 100)}
@@ -227,6 +228,9 @@ def _terrain(top: Reader, board) -> tuple:
                 feats.append(TR.Feature(cat, _polygon(f, "polygon")))
         areas.append(TR.TerrainArea(_name(r, "name", f"terrain-{len(areas) + 1}"),
                                     _polygon(r, "area"), tuple(feats)))
+    total = sum(len(a.polygon) + sum(len(f.polygon) for f in a.features) for a in areas)
+    if total > TERRAIN_VERTICES:
+        top.fail(f"at most {TERRAIN_VERTICES} terrain vertices in all", f"<{total} vertices>", "terrain")
     problems = TR.validate_terrain(areas, board)
     if problems:
         p = problems[0]

@@ -120,7 +120,9 @@ CASES += [
     ("board zero", sub("board = [60, 44]", "board = [0, 44]"), "battle.board", ["1 to 500 inches"]),
     ("moved negative", sub(UNIT0, UNIT0 + "moved = -3\n"), "armies[0].units[0].moved", ["from 0 to 1000"]),
     ("many vertices", sub('[weapons."rifle"]', '[[terrain]]\narea = [' + ", ".join(f"[{30 + 5 * __import__('math').cos(i / 500 * 6.283):.4f}, {30 + 5 * __import__('math').sin(i / 500 * 6.283):.4f}]" for i in range(500)) + ']\n\n[weapons."rifle"]'),
-     "terrain[0].area", ["3 to 256 vertices", "<500 vertices>"]),
+     "terrain[0].area", ["3 to 64 vertices", "<500 vertices>"]),
+    ("many terrain vertices", sub('[weapons."rifle"]', ('[[terrain]]\narea = [' + ", ".join(f"[{30 + 5 * __import__('math').cos(i / 64 * 6.283):.4f}, {30 + 5 * __import__('math').sin(i / 64 * 6.283):.4f}]" for i in range(64)) + ']\n\n') * 33 + '[weapons."rifle"]'),
+     "terrain", ["at most 2048 terrain vertices", "<2112 vertices>"]),
     ("colour of booleans", sub(ARMY0, ARMY0 + "colour = [true, false, true]\n"), "armies[0].colour", ["RGB"]),
     ("colour out of range", sub(ARMY0, ARMY0 + "colour = [0, 256, 0]\n"), "armies[0].colour", ["0..255"]),
     ("allocation_order of junk", sub(UNIT0, UNIT0 + 'allocation_order = [5, {a=1}, "nobody"]\n'),
@@ -219,3 +221,103 @@ def test_sim_check_on_a_hostile_file_exits_2_with_one_line(tmp_path, text, reque
     place = {"deep nesting": "hostile.toml: expected lists and tables nested",
              "terminal injection": "armies[1].units[0].name", "nan board": "battle.board[0]"}
     assert place[request.node.callspec.id] in r.stderr, r.stderr
+
+
+# --- abilities and dice expressions: bounded values, bounded work ---------------------------------
+
+ABILITY_CASES = [
+    ("[SUSTAINED HITS 1000000000000]", "at most 100"),
+    ("[RAPID FIRE 1000000000]", "at most 100"),
+    ("[BLAST 1000000000]", "at most 100"),
+    ("[SUSTAINED HITS 1000D6]", "at most 100"),
+    ("[ANTI-INFANTRY " + "1" * 60_000 + "X]", "at most 200"),
+    ("[ANTI-INFANTRY " + "9" * 5000 + "+]", "at most 200"),
+    ("[ANTI-" + "/".join(["INFANTRY"] * 9) + " 4+]", "at most 8 keywords"),
+    ("[ANTI-" + " ".join(["W"] * 7) + " 4+]", "at most 6 words"),
+    ("[ANTI-" + " ".join(["W"] * 3000) + " 4+]", "at most 200"),
+    ("[SUSTAINED HTS " + "1 " * 30_000 + "]", "at most 200"),
+    ("[ANTI-INFANTRY " + "1" * 500 + "X]", "is 515 characters long (an ability has at most 200)"),
+    ("[FOO " + "1 " * 500 + "]", "(an ability has at most 200)"),
+]
+
+
+@pytest.mark.parametrize("text, fragment", ABILITY_CASES, ids=[c[0][:30] for c in ABILITY_CASES])
+def test_hostile_weapon_abilities_are_refused_at_load(tmp_path, text, fragment):
+    s = weapon("abilities", f'"{text}"')(GOOD)
+    with pytest.raises(ScenarioError) as ei:
+        load_text(tmp_path, s)
+    assert ei.value.path == "weapons.rifle.abilities"
+    assert fragment in str(ei.value), str(ei.value)[:300]
+
+
+UNIT_ABILITY_CASES = [
+    ('Lone Operative ' + "9" * 5000, "at most 200"),
+    ('Lone Operative 1000', "1\" to 100\""),
+    ('Damaged ' + "9" * 150, "needs X wounds"),
+    ('Damaged: 1-' + "9" * 100 + " wounds remaining", "needs X wounds"),
+    ('Deadly Demise 1000', "at most 100"),
+]
+
+
+@pytest.mark.parametrize("text, fragment", UNIT_ABILITY_CASES, ids=[c[0][:20] for c in UNIT_ABILITY_CASES])
+def test_hostile_unit_abilities_are_refused_at_load(tmp_path, text, fragment):
+    s = sub(UNIT0, UNIT0 + f'abilities = "{text}"\n')(GOOD)
+    with pytest.raises(ScenarioError) as ei:
+        load_text(tmp_path, s)
+    assert ei.value.path == "armies[0].units[0].abilities"
+    assert fragment in str(ei.value), str(ei.value)[:300]
+
+
+@pytest.mark.parametrize("text", ["1" * 5000, "D" + "6" * 5000, " " * 5000 + "D6", "1" * 60_000 + "X",
+                                  "D6+" + "9" * 30])
+def test_long_dice_expressions_are_refused(tmp_path, text):
+    from sim.rules.dice import parse_dice_expr
+    with pytest.raises(ValueError):
+        parse_dice_expr(text)
+    with pytest.raises(ScenarioError) as ei:
+        load_text(tmp_path, weapon("D", f'"{text}"')(GOOD))
+    assert ei.value.path == "weapons.rifle.D"
+
+
+class _Counting:
+    """A compiled pattern that records the length of every string it is given."""
+
+    def __init__(self, pattern, seen):
+        self.pattern, self.seen = pattern, seen
+
+    def match(self, text, *a):
+        self.seen.append(len(text))
+        return self.pattern.match(text, *a)
+
+    def sub(self, repl, text, *a):
+        self.seen.append(len(text))
+        return self.pattern.sub(repl, text, *a)
+
+
+def test_ability_patterns_only_ever_see_short_strings(monkeypatch):
+    """Linear-time parsing, bounded by counting: whatever the input, no pattern in the ability
+    or dice parsers is handed more than MAX_TOKEN characters (so even a backtracking pattern has
+    bounded work), and every adversarial string is refused with an AbilityError."""
+    import random
+
+    from sim.rules import dice as DI
+    from sim.rules.abilities import AbilityError, parse_unit_abilities, parse_weapon_abilities
+    from sim.rules.abilities import parse as P
+    seen: list[int] = []
+    for attr in ("_KEYWORD_RE", "_NON_RE", "_FNP_RE", "_INCHES_RE", "_WOUNDS_RE"):
+        monkeypatch.setattr(P, attr, _Counting(getattr(P, attr), seen))
+    monkeypatch.setattr(P, "_KEYWORD_ROLL_RES", {k: _Counting(v, seen) for k, v in P._KEYWORD_ROLL_RES.items()})
+    monkeypatch.setattr(P, "_NAME_PATTERNS", [(n, _Counting(p, seen)) for n, p in P._NAME_PATTERNS])
+    monkeypatch.setattr(DI, "_DICE_RE", _Counting(DI._DICE_RE, seen))
+    rnd = random.Random(13)
+    pieces = ["1", "9", "D", "6", "+", "-", " ", "ANTI-", "INFANTRY", "/", "NON-", ":", "X", "\"", "WOUNDS", "4+"]
+    heads = ["ANTI-INFANTRY ", "SUSTAINED HITS ", "RAPID FIRE ", "BLAST ", "MELTA ", "ANTI-non-", ""]
+    uheads = ["Lone Operative ", "Damaged: ", "Feel No Pain ", "Deadly Demise ", "Damaged "]
+    for i in range(200):
+        n = rnd.choice([300, 5_000, 60_000])
+        body = "".join(rnd.choice(pieces) for _ in range(n // 4))[:n]
+        with pytest.raises(AbilityError):
+            parse_weapon_abilities(f"[{rnd.choice(heads)}{body}X]", "w")
+        with pytest.raises(AbilityError):
+            parse_unit_abilities(f"{rnd.choice(uheads)}{body}X", "here")
+    assert seen and max(seen) <= P.MAX_TOKEN
