@@ -84,6 +84,7 @@ class ForcedDice(Dice):
         return len(self._queue)
 
 
+MAX_EXPR = 20  # characters in a dice expression: a longer one is refused before the pattern sees it
 _DICE_RE = re.compile(r"^\s*(?:(\d*)\s*[dD]\s*(3|6))?\s*(?:([+])?\s*(\d+))?\s*$")
 
 
@@ -137,8 +138,8 @@ def parse_dice_expr(text) -> DiceExpr:
         if text < 0:
             raise ValueError(f"expected a non-negative number, found {text}")
         return DiceExpr(0, 0, text)
-    if not isinstance(text, str):
-        raise ValueError(f"expected a number or dice like 'D6+1', found {text!r}")
+    if not isinstance(text, str) or len(text) > MAX_EXPR:
+        raise ValueError(f"expected a number or dice like 'D6+1', found {text[:40] if isinstance(text, str) else text!r}")
     m = _DICE_RE.match(text)
     if not m or (m.group(2) is None and m.group(4) is None) or (m.group(2) is None and m.group(3)):
         raise ValueError(f"expected a number or dice like 'D6+1', found {text!r}")

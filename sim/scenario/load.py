@@ -40,6 +40,25 @@ MAX_DESCRIPTION = 10_000
 MAX_NAME = 100  # ids, names, keywords, weapon names, table keys
 MAX_INT = 2**63 - 1  # any whole number (the seed included), either sign
 MAX_FLOAT = 1e6  # any number with a fraction or exponent, either sign; finite only
+# per field: (lowest, highest)
+BOARD = (1.0, 500.0)  # inches, each side
+ANGLE = (-360.0, 360.0)  # degrees: a model's angle, a terrain piece's rotation
+BASE_MM = (5.0, 1000.0)  # base_mm, and each side of base = [length, width]
+MOVED = (0.0, 1000.0)  # inches
+VERTICES = (3, 64)  # per terrain area or feature polygon (the checks are O(n^2) per pair of polygons)
+TERRAIN_VERTICES = 2048  # in all terrain polygons
+TERRAIN_AREAS = 200
+FEATURES = 32  # per terrain area
+STATS = {"M": (0, 100), "T": (1, 30), "W": (1, 10**9), "Ld": (1, 12), "OC": (0, 100)}
+COUNT = (1, 200)  # models in one models entry
+MODELS = 2000  # models in the scenario
+RANGE = (1, 1000)  # inches
+S = (1, 100)
+AP = (-10, 0)
+DICE_N = (1, 20)  # the number of dice in A or D (2D6: 2)
+FIXED = (1, 100)  # A or D fixed, and the +k of a dice expression (0 to 100)
+MODIFIER = (-6, 6)
+KEYWORDS = 50  # per keywords list
 
 
 def load_scenario(path: str | Path) -> ScenarioSpec:
@@ -161,8 +180,9 @@ def parse_scenario(data: dict, file: str) -> ScenarioSpec:
     battle = top.sub("battle")
     battle.keys({"name", "description", "seed", "board"}, {"name"})
     board = battle.point("board") if battle.has("board") else (60.0, 44.0)
-    if board[0] <= 0 or board[1] <= 0:
-        battle.fail("a positive board size in inches", list(board), "board")
+    if not all(BOARD[0] <= b <= BOARD[1] for b in board):
+        battle.fail(f"a board size [width, depth] of {BOARD[0]:g} to {BOARD[1]:g} inches", list(board), "board")
+    _name(battle, "name")
     terrain = _terrain(top, board)
     weapons = _weapons(top)
     armies, units = _armies(top, weapons, board)
@@ -178,30 +198,39 @@ def _terrain(top: Reader, board) -> tuple:
     if not top.has("terrain"):
         return ()
     areas = []
-    for r in top.sub("terrain").items():
+    titems = top.sub("terrain").items()
+    if len(titems) > TERRAIN_AREAS:
+        top.fail(f"at most {TERRAIN_AREAS} terrain areas", f"<{len(titems)} areas>", "terrain")
+    for r in titems:
         if r.has("piece"):
             r.keys({"piece", "at", "rotation", "name"}, {"piece", "at"})
             piece = r.req("piece", str)
             if piece not in TR.TERRAIN_LIBRARY:
                 r.fail(f"a terrain piece from the library ({', '.join(sorted(TR.TERRAIN_LIBRARY))})", piece, "piece")
             x, y = r.point("at")
-            area = TR.place(piece, x, y, r.get("rotation", float, 0.0))
+            area = TR.place(piece, x, y, _ranged(r, "rotation", float, ANGLE, 0.0, "a rotation in degrees"))
             if r.has("name"):
                 from dataclasses import replace
-                area = replace(area, name=r.get("name", str))
+                area = replace(area, name=_name(r, "name"))
             areas.append(area)
             continue
         r.keys({"name", "area", "features"}, {"area"})
         feats = []
         if r.has("features"):
-            for f in r.sub("features").items():
+            fitems = r.sub("features").items()
+            if len(fitems) > FEATURES:
+                r.fail(f"at most {FEATURES} features", f"<{len(fitems)} features>", "features")
+            for f in fitems:
                 f.keys({"category", "polygon"}, {"category", "polygon"})
                 cat = f.req("category", str)
                 if cat not in ("exposed", "light", "dense"):
                     f.fail("exposed, light or dense (13.02)", cat, "category")
-                feats.append(TR.Feature(cat, f.points("polygon")))
-        areas.append(TR.TerrainArea(r.get("name", str, f"terrain-{len(areas) + 1}"),
-                                    r.points("area"), tuple(feats)))
+                feats.append(TR.Feature(cat, _polygon(f, "polygon")))
+        areas.append(TR.TerrainArea(_name(r, "name", f"terrain-{len(areas) + 1}"),
+                                    _polygon(r, "area"), tuple(feats)))
+    total = sum(len(a.polygon) + sum(len(f.polygon) for f in a.features) for a in areas)
+    if total > TERRAIN_VERTICES:
+        top.fail(f"at most {TERRAIN_VERTICES} terrain vertices in all", f"<{total} vertices>", "terrain")
     problems = TR.validate_terrain(areas, board)
     if problems:
         p = problems[0]
@@ -218,11 +247,13 @@ def _weapons(top: Reader) -> dict[str, WeaponProfile]:
         ws.fail("a table of weapon profiles", ws.data)
     for name in ws.data:
         r = ws.sub(name)
+        if not name.strip() or len(name) > MAX_NAME:
+            ws.fail(f"a weapon name of 1 to {MAX_NAME} characters", name, name)
         r.keys({"range", "A", "BS", "WS", "S", "AP", "D", "abilities"}, {"range", "A", "S", "AP", "D"})
         rng = r.data["range"]
         melee = isinstance(rng, str) and rng.lower() == "melee"
-        if not melee and (not isinstance(rng, int) or isinstance(rng, bool) or rng < 1):
-            r.fail('a range in whole inches (1 or more) or "melee"', rng, "range")
+        if not melee and (not isinstance(rng, int) or isinstance(rng, bool) or not RANGE[0] <= rng <= RANGE[1]):
+            r.fail(f'a range in whole inches ({RANGE[0]} to {RANGE[1]}) or "melee"', rng, "range")
         skill_key = "WS" if melee else "BS"
         if r.has("WS" if not melee else "BS"):
             r.fail(f"{skill_key} for a {'melee' if melee else 'ranged'} weapon", "<the other one>",
@@ -242,13 +273,13 @@ def _weapons(top: Reader) -> dict[str, WeaponProfile]:
             r.fail(f"{skill_key} from 2 to 6 (2+..6+, 02.02.01)", skill, skill_key)
         A = _dice(r, "A", minimum=1)
         D = _dice(r, "D", minimum=1)
-        S = r.req("S", int)
-        if S < 1:
-            r.fail("S of 1 or more", S, "S")
-        AP = r.req("AP", int)
-        if AP > 0:
-            r.fail("AP of 0 or less (e.g. -2)", AP, "AP")
-        out[name] = WeaponProfile(name, None if melee else rng, A, skill or 2, S, AP, D,
+        S_ = r.req("S", int)
+        if not S[0] <= S_ <= S[1]:
+            r.fail(f"S from {S[0]} to {S[1]}", S_, "S")
+        AP_ = r.req("AP", int)
+        if not AP[0] <= AP_ <= AP[1]:
+            r.fail(f"AP from {AP[0]} to {AP[1]} (e.g. -2)", AP_, "AP")
+        out[name] = WeaponProfile(name, None if melee else rng, A, skill or 2, S_, AP_, D,
                                   abilities, abil_text)
     return out
 
@@ -261,7 +292,35 @@ def _dice(r: Reader, key: str, minimum: int):
         r.fail("a number or dice like 'D6+1'", v, key)
     if d.minimum < minimum:
         r.fail(f"{key} of at least {minimum}", v, key)
+    if d.is_random and not DICE_N[0] <= d.n <= DICE_N[1]:
+        r.fail(f"{key} of {DICE_N[0]} to {DICE_N[1]} dice", v, key)
+    if d.k > FIXED[1]:
+        r.fail(f"{key} of at most {FIXED[1]}" + (" plus dice" if d.is_random else ""), v, key)
     return d
+
+
+def _ranged(r: Reader, key: str, kind, bounds, default, what: str):
+    """Field ``key`` of ``kind`` (int or float) within ``bounds`` (inclusive), or ``default``."""
+    v = r.get(key, kind, default)
+    if v is not None and r.has(key) and not bounds[0] <= v <= bounds[1]:
+        r.fail(f"{what} from {bounds[0]:g} to {bounds[1]:g}", r.data[key], key)
+    return v
+
+
+def _name(r: Reader, key: str, default=None):
+    """A name or id: a string of 1 to MAX_NAME characters (control characters are refused for
+    every string by screen)."""
+    v = r.get(key, str, default)
+    if r.has(key) and not 1 <= len(v) <= MAX_NAME:
+        r.fail(f"a name of 1 to {MAX_NAME} characters", v, key)
+    return v
+
+
+def _polygon(r: Reader, key: str):
+    pts = r.points(key)
+    if not VERTICES[0] <= len(pts) <= VERTICES[1]:
+        r.fail(f"a polygon of {VERTICES[0]} to {VERTICES[1]} vertices", f"<{len(pts)} vertices>", key)
+    return pts
 
 
 def _armies(top: Reader, weapons, board):
@@ -286,21 +345,27 @@ def _armies(top: Reader, weapons, board):
         colour = DEFAULT_COLOURS[owner]
         if ar.has("colour"):
             c = ar.data["colour"]
-            if not (isinstance(c, list) and len(c) == 3 and all(isinstance(v, int) and 0 <= v <= 255 for v in c)):
+            if not (isinstance(c, list) and len(c) == 3
+                    and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in c)):
                 ar.fail("an RGB colour [r, g, b] of 0..255", c, "colour")
             colour = tuple(c)
+        _name(ar, "name")
         armies.append(Army(ar.req("name", str), colour))
         enemies = sorted(uid for uid, o in owners.items() if o != owner)
         for ur in ar.sub("units").items():
             units.append(_unit(ur, owner, weapons, board, seen_units, seen_models, placed, enemies))
+            if len(placed) > MODELS:
+                ur.fail(f"at most {MODELS} models in the scenario", f"<{len(placed)} models>", "models")
     return tuple(armies), tuple(units)
 
 
 def _keywords(r: Reader, key: str) -> frozenset[str]:
     v = r.get(key, list, [])
+    if len(v) > KEYWORDS:
+        r.fail(f"at most {KEYWORDS} keywords", f"<{len(v)} keywords>", key)
     for i, k in enumerate(v):
-        if not isinstance(k, str) or not k.strip():
-            r.sub(key).fail("a keyword string", k, i)
+        if not isinstance(k, str) or not k.strip() or len(k) > MAX_NAME:
+            r.sub(key).fail(f"a keyword string of 1 to {MAX_NAME} characters", k, i)
     return frozenset(k.strip().upper() for k in v)
 
 
@@ -329,8 +394,9 @@ def _modifiers(r: Reader, key: str, enemies) -> tuple[RollModifier, ...]:
         if roll not in ROLLS:
             mr.fail("hit, wound, save, BS or WS", roll, "roll")
         value = mr.req("value", int)
-        if value == 0:
-            mr.fail("a whole number other than 0 (+1 improves, -1 worsens)", value, "value")
+        if value == 0 or not MODIFIER[0] <= value <= MODIFIER[1]:
+            mr.fail(f"a whole number other than 0, from {MODIFIER[0]} to {MODIFIER[1]} (+1 improves, -1 worsens)",
+                    value, "value")
         source = mr.req("source", str)
         if not source.strip():
             mr.fail('a source label (e.g. "Smoke cloud")', source, "source")
@@ -348,6 +414,8 @@ def _modifiers(r: Reader, key: str, enemies) -> tuple[RollModifier, ...]:
 def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, enemies=()) -> UnitSpec:
     ur.keys(UNIT_FIELDS, {"id", "models"})
     uid = ur.req("id", str)
+    _name(ur, "id")
+    _name(ur, "name")
     if not uid or "/" in uid:
         ur.fail("a unit id without '/'", uid, "id")
     if uid in seen_units:
@@ -360,11 +428,14 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
     for mr in ur.sub("models").items():
         mr.keys(MODEL_FIELDS, {"M", "T", "Sv", "W", "Ld", "OC", "at"})
         count = mr.get("count", int, 1)
-        if count < 1:
-            mr.fail("a count of 1 or more", count, "count")
+        if not COUNT[0] <= count <= COUNT[1]:
+            mr.fail(f"a count from {COUNT[0]} to {COUNT[1]}", count, "count")
         stats = {}
         for k in ("M", "T", "Sv", "W", "Ld", "OC"):
             stats[k] = mr.req(k, int)
+            lo, hi = STATS.get(k, (2, 7))
+            if k in STATS and not lo <= stats[k] <= hi:
+                mr.fail(f"{k} of {lo} or more (to {hi})", stats[k], k)
         if stats["W"] <= 0:
             mr.fail("W of 1 or more", stats["W"], "W")
         if stats["T"] < 1:
@@ -388,19 +459,17 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
         if mr.has("base_mm") and mr.has("base"):
             mr.fail("base_mm (round) or base = [length, width] (mm), not both", "<both>", "base")
         if mr.has("base_mm"):
-            mm = mr.get("base_mm", float)
-            if mm <= 0:
-                mr.fail("a positive base size in mm", mm, "base_mm")
+            mm = _ranged(mr, "base_mm", float, BASE_MM, None, "a base size in mm")
             length = width = mm / 25.4
         elif mr.has("base"):
             L, Wd = mr.point("base")
-            if L <= 0 or Wd <= 0:
-                mr.fail("a positive base size [length, width] in mm", [L, Wd], "base")
+            if not (BASE_MM[0] <= L <= BASE_MM[1] and BASE_MM[0] <= Wd <= BASE_MM[1]):
+                mr.fail(f"a base size [length, width] of {BASE_MM[0]:g} to {BASE_MM[1]:g} mm", [L, Wd], "base")
             shape = mr.get("shape", str, "oval")
             if shape not in ("oval", "rect", "round"):
                 mr.fail("oval, rect or round", shape, "shape")
             length, width = L / 25.4, Wd / 25.4
-        angle = mr.get("angle", float, 0.0)
+        angle = _ranged(mr, "angle", float, ANGLE, 0.0, "an angle in degrees")
         at = mr.points("at")
         if len(at) != count:
             mr.fail(f"{count} position{'s' if count != 1 else ''} in 'at' (one per model)",
@@ -410,12 +479,13 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
             if count != 1:
                 mr.fail("'id' for a single model (use 'ids' for several)", count, "count")
             ids = [mr.req("id", str)]
-        if ids is not None and (len(ids) != count or not all(isinstance(i, str) and i for i in ids)):
+        if ids is not None and (len(ids) != count
+                                or not all(isinstance(i, str) and 1 <= len(i) <= MAX_NAME for i in ids)):
             mr.fail(f"{count} model ids", ids, "ids" if mr.has("ids") else "id")
         role = mr.get("role", str, "bodyguard")
         if role not in ("bodyguard", "leader", "support"):
             mr.fail("bodyguard, leader or support (19.01)", role, "role")
-        name = mr.get("name", str, ur.get("name", str, uid))
+        name = _name(mr, "name", ur.get("name", str, uid))
         for i, (x, y) in enumerate(at):
             mid = ids[i] if ids else f"{uid}/{len(models) + 1}"
             where = mr.sub("at").at(i)
@@ -435,11 +505,15 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
             models.append(ModelSpec(mid, name, role, x, y, shape, length, width, angle, profile,
                                     kws, tuple(wps), "CHARACTER" in kws, abil, mods))
     order = ur.get("allocation_order", list, [])
+    for i, o in enumerate(order):
+        if not isinstance(o, str) or not 1 <= len(o) <= MAX_NAME:
+            ur.sub("allocation_order").fail("a model id (a string)", o, i)
     return UnitSpec(uid, ur.get("name", str, uid), owner, tuple(models),
                     advanced=ur.get("advanced", bool, False), fell_back=ur.get("fell_back", bool, False),
-                    charged=ur.get("charged", bool, False), moved=ur.get("moved", float, 0.0),
+                    charged=ur.get("charged", bool, False),
+                    moved=_ranged(ur, "moved", float, MOVED, 0.0, "inches moved"),
                     ranged_attacks_last_turn=ur.get("ranged_attacks_last_turn", bool, False),
-                    allocation_order=tuple(str(o) for o in order))
+                    allocation_order=tuple(order))
 
 
 def _on_board(fp, board) -> bool:

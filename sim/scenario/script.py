@@ -16,6 +16,8 @@ from sim.world import queries as W
 
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits"}
 SHOOTING_TYPES = {"normal", "assault", "close-quarters", "indirect"}
+MAX_STEPS = 1000  # script steps (README, Limits)
+MAX_ATTACKS = 1000  # attacks given for one weapon at one target
 
 
 def read_script(top: Reader, units, weapons) -> tuple[ScriptStep, ...]:
@@ -24,13 +26,18 @@ def read_script(top: Reader, units, weapons) -> tuple[ScriptStep, ...]:
     unit_ids = {u.id: u for u in units}
     model_ids = {m.id: u.id for u in units for m in u.models}
     steps = []
-    for r in top.sub("script").items():
+    items = top.sub("script").items()
+    if len(items) > MAX_STEPS:
+        top.fail(f"a script of at most {MAX_STEPS} steps", f"<{len(items)} steps>", "script")
+    for r in items:
         kinds = [k for k in ("shoot", "fight", "move", "end_turn") if r.has(k)]
         if len(kinds) != 1:
             r.fail("exactly one of shoot, fight, move or end_turn", f"<{', '.join(kinds) or 'none'}>")
         kind = kinds[0]
         if kind == "end_turn":
             r.keys({"end_turn"})
+            if r.data["end_turn"] is not True:
+                r.fail("end_turn = true", r.data["end_turn"], "end_turn")
             steps.append(ScriptStep({"kind": "end turn"}, {}, r.path))
             continue
         uid = r.req(kind, str)
@@ -153,10 +160,11 @@ def _targets(r: Reader, carried, unit_ids, own) -> dict:
         else:
             r.fail("a target unit id, a table of unit id = attacks, or false", tgt, wname)
         for t, n in tgts.items():
-            if t not in unit_ids or t == own:
-                r.fail("an enemy unit id", t, wname)
-            if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 1):
-                r.sub(wname).fail("a number of attacks (1 or more)", n, t)
+            if t not in unit_ids or unit_ids[t].owner == unit_ids[own].owner:
+                enemies = sorted(u for u, spec in unit_ids.items() if spec.owner != unit_ids[own].owner)
+                r.fail(f"an enemy unit id ({', '.join(enemies) or 'none'})", t, wname)
+            if n is not None and (not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_ATTACKS):
+                r.sub(wname).fail(f"a number of attacks (1 to {MAX_ATTACKS})", n, t)
         out[wname] = tgts
     return out
 

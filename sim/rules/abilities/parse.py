@@ -53,6 +53,15 @@ _FNP_RE = re.compile(r"^(\d+)\s*\+?$")
 _INCHES_RE = re.compile(r'^(\d+)\s*(?:"|\'\'|IN|INCH|INCHES)?$')
 _WOUNDS_RE = re.compile(r"^:?\s*(?:(\d+)\s*-\s*)?(\d+)(?:\s*WOUNDS?(?:\s*REMAINING)?)?$")
 _NONE_MARKS = {"", "-", "\u2013", "\u2014", "N/A", "NONE"}
+# Limits (README, Limits): every token is at most MAX_TOKEN characters before any pattern sees
+# it, so no pattern, int() or keyword match can take more than a bounded time.
+MAX_TOKEN = 200
+MAX_ANTI_KEYWORDS = 8  # "/" alternatives in an ANTI keyword
+MAX_KEYWORD_WORDS = 6  # words in one keyword ("CHAOS SPACE MARINES": 3)
+MAX_X = 100  # a fixed X, and the +k of a random X (SUSTAINED HITS, RAPID FIRE, BLAST, MELTA...)
+MAX_DICE = 20  # dice in a random X
+MAX_INCHES = 100  # Lone Operative X
+MAX_WOUNDS = 1000  # Damaged X
 _norm = norm
 
 
@@ -108,6 +117,9 @@ def _split(text, fail) -> list[str]:
 
     def flush() -> None:
         token = " ".join("".join(buf).split())
+        if len(token) > MAX_TOKEN:
+            raise fail(f"{token[:40]}...", f'"{token[:40]}..." is {len(token)} characters long '
+                                           f'(an ability has at most {MAX_TOKEN})')
         if token:
             tokens.append(token)
         buf.clear()
@@ -137,16 +149,23 @@ def _keywords(part: str, token: str, what: str, fail) -> tuple[str, ...]:
     kws = [" ".join(k.split()) for k in part.split("/")]
     if not part.strip():
         raise fail(token, f'"{token}" has an empty {what}')
+    if len(kws) > MAX_ANTI_KEYWORDS:
+        raise fail(token, f'"{token}": at most {MAX_ANTI_KEYWORDS} keywords in its {what}, found {len(kws)}')
     for k in kws:
         if not k:
             raise fail(token, f'"{token}" has an empty keyword in its {what}')
         if not _KEYWORD_RE.match(k):
             raise fail(token, f'"{token}": "{k}" is not a keyword (in its {what})')
+        if k.count(" ") >= MAX_KEYWORD_WORDS:
+            raise fail(token, f'"{token}": a keyword of at most {MAX_KEYWORD_WORDS} words in its {what}, found "{k}"')
     return tuple(kws)
 
 
 def _suggest(head: str, names: Iterable[str]) -> str:
-    guess = re.sub(r"(\s+\S*\d\S*)+$", "", head)
+    words = head.split()  # drop trailing words with a digit ("SUSTAINED HTS 2" -> "SUSTAINED HTS")
+    while len(words) > 1 and any(c.isdigit() for c in words[-1]):
+        words.pop()
+    guess = " ".join(words)
     names = sorted(names)
     close = difflib.get_close_matches(guess, names, n=1, cutoff=0.6)
     if close:
@@ -168,6 +187,9 @@ def _parse_count(name: str, kind: int, rest: str, token: str, fail):
         raise fail(token, f'"{token}": {name} X must be a whole number, found "{rest}"')
     if expr.minimum < 1:
         raise fail(token, f'"{token}": {name} X must be at least 1, found "{rest}"')
+    if expr.k > MAX_X or expr.n > MAX_DICE:
+        raise fail(token, f'"{token}": {name} X must be at most {MAX_X} (or up to {MAX_DICE} dice plus at most '
+                          f'{MAX_X}), found "{rest}"')
     return expr if expr.is_random else expr.k
 
 
@@ -249,12 +271,14 @@ def _parse_token(token: str, kinds: dict[str, int], other: dict[str, int], allow
         value = None
         if rest:
             im = _INCHES_RE.match(rest)
-            if not im or int(im.group(1)) < 1:
-                raise fail(token, f'"{token}": {canon} X must be a distance like 15", found "{rest}"')
+            if not im or not 1 <= int(im.group(1)) <= MAX_INCHES:
+                raise fail(token, f'"{token}": {canon} X must be a distance like 15" (1" to {MAX_INCHES}"), '
+                                  f'found "{rest}"')
             value = int(im.group(1))
     else:  # _WOUNDS
         wm = _WOUNDS_RE.match(rest)
-        if not wm or (wm.group(1) is not None and int(wm.group(1)) != 1) or int(wm.group(2)) < 1:
+        if (not wm or (wm.group(1) is not None and int(wm.group(1)) != 1)
+                or not 1 <= int(wm.group(2)) <= MAX_WOUNDS):
             printed = canon.capitalize()
             raise fail(token, f'"{token}": {canon} needs X wounds, e.g. "{printed} 4" or "{printed}: 1-4 '
                               f'wounds remaining", found "{rest}"')
