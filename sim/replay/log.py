@@ -400,9 +400,10 @@ def load_logged_scenario(log_path: Path, spath: Path, head: dict):
         raise LogError(f"{log_path}: line 1: expected 'scenario' to name a valid scenario, found {spath}, "
                        f"which is not one{where} (expected {e.expected}; 'sim check {spath}' says more)") from None
     if scenario.digest != head["digest"]:
-        raise LogError(f"{log_path}: the scenario {head['scenario']} has changed since this log was "
+        name = ascii(head["scenario"])[1:-1]  # no control characters from the log on the terminal
+        raise LogError(f"{log_path}: the scenario {name} has changed since this log was "
                        f"recorded (digest {head['digest'][:12]}..., now {scenario.digest[:12]}...); "
-                       f"re-record the log with 'sim run {head['scenario']} --log {log_path}'")
+                       f"re-record the log with 'sim run {name} --log {log_path}'")
     return scenario
 
 

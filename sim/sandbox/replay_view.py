@@ -76,7 +76,9 @@ class ReplayMixin:
         for i in range(n):
             try:
                 replay_command(b, rv.commands[i], rv.answers.get(i, []), rv.steps.get(i))
-            except Refusal as e:
+            except (Refusal, TypeError, ValueError, KeyError, AttributeError, IndexError) as e:
+                # a logged answer the rules cannot take at all stops the replay too (sim replay:
+                # one line naming the command)
                 self.status = f"replay stopped at command {i + 1}: {e}"
                 n = i
                 break

@@ -303,3 +303,12 @@ def test_a_saved_log_takes_its_scenario_along(tmp_path):
     assert head["scenario"] == f"default-{spec.digest[:10]}.toml"
     assert (log.parent / head["scenario"]).read_bytes() == src.read_bytes()
     assert replay(log) == (10, None)
+
+
+def test_no_control_characters_from_the_log_in_a_message(project):
+    name = "evil\x1b[31m.toml"
+    (project / "scenarios/replays" / name).write_text((ROOT / "scenarios/default.toml").read_text() + "\n")
+    log = write(project, header(scenario=name)(golden()))
+    with pytest.raises(LogError, match="has changed") as e:
+        replay(log)
+    assert "\x1b" not in str(e.value)
