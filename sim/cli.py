@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+from contextlib import closing, contextmanager
 
 EXIT_BAD_INPUT = 2
 
@@ -54,6 +56,32 @@ def cmd_run(args) -> int:
     return 0
 
 
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as a shell reports it
+EXIT_TERMINATED = 143  # SIGTERM (128 + SIGTERM)
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread as Ctrl-C raises KeyboardInterrupt."""
+
+
+@contextmanager
+def _stopped_by_signals():
+    """While the block runs, SIGINT raises KeyboardInterrupt and SIGTERM raises Terminated,
+    once: the first of them ignores both until the block ends, so cleaning up (ending a pool
+    of workers) is not cut short by a second. The handlers before are put back after."""
+    def stop(signum, frame):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise KeyboardInterrupt if signum == signal.SIGINT else Terminated
+
+    old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
 def cmd_stats(args) -> int:
     import dataclasses
     import json
@@ -62,9 +90,9 @@ def cmd_stats(args) -> int:
 
     from sim.errors import ScenarioError
     from sim.scenario.load import load_scenario
-    from sim.stats import format_summary, run_many, stopped_early, summarise
-    if args.runs < 1:
-        return _err(f"--runs: expected a whole number of runs of 1 or more, found {args.runs}")
+    from sim.stats import MAX_RUNS, Tally, format_summary, iter_runs
+    if not 1 <= args.runs <= MAX_RUNS:
+        return _err(f"--runs: expected a whole number of runs from 1 to {MAX_RUNS:,}, found {args.runs}")
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         return _err(f"--jobs: expected 1 or more processes, found {jobs}")
@@ -73,20 +101,31 @@ def cmd_stats(args) -> int:
     except ScenarioError as e:
         return _err(str(e))
     first = spec.seed if args.seed is None else args.seed
-    seeds = list(range(first, first + args.runs))
+    last = first + args.runs - 1
+    jobs = min(jobs, args.runs)
+    tally = Tally(spec)
     start = time.perf_counter()
-    results = run_many(spec, seeds, min(jobs, args.runs))
+    try:
+        with _stopped_by_signals(), closing(iter_runs(spec, first, args.runs, jobs)) as runs:
+            for r in runs:
+                tally.add(r)
+    except KeyboardInterrupt:
+        print(f"sim: interrupted after {tally.n} runs", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Terminated:
+        print(f"sim: terminated after {tally.n} runs", file=sys.stderr)
+        return EXIT_TERMINATED
     secs = time.perf_counter() - start
-    summary = summarise(spec, results)
-    stops = stopped_early(results)
+    summary = tally.summary()
+    stops = tally.stopped_early()
     if args.json:
-        print(json.dumps({"scenario": args.scenario, "runs": args.runs, "seeds": [seeds[0], seeds[-1]],
+        print(json.dumps({"scenario": args.scenario, "runs": args.runs, "seeds": [first, last],
                           "units": [dataclasses.asdict(u) for u in summary],
                           "stopped_early": [{"reason": r, "runs": n} for r, n in stops]},
                          indent=1, sort_keys=True))
         return 0
-    print(f"{spec.name}: {args.runs} runs of the script (seeds {seeds[0]}..{seeds[-1]}), "
-          f"{min(jobs, args.runs)} process(es), {secs:.1f} s")
+    print(f"{spec.name}: {args.runs} runs of the script (seeds {first}..{last}), "
+          f"{jobs} process(es), {secs:.1f} s")
     print(format_summary(summary))
     for reason, n in stops:
         print(f"stopped early in {n} run(s) ({100 * n / args.runs:.1f}%): {reason}")

@@ -2,14 +2,21 @@
 unit: the expected outcome of a plan for a list-builder, a check on the dice for a tester.
 
 Every run is an independent battle (its own world and dice stream, seed after seed), so runs
-can go side by side, one process per core (``jobs``). Results are gathered in seed order and
-summarised from integers, so the summary is the same for any number of jobs.
+can go side by side, one process per core (``jobs``). Seeds are handed out lazily (no list of
+them is made) and each result is added to a running tally (``Tally``) in seed order as it
+comes: memory does not grow with the number of runs. The tally keeps integers only (counts,
+sums, sums of squares, a histogram per unit), and the summary divides them once, correctly
+rounded: the same for any number of jobs and on every Python version (a float ``sum()`` is
+compensated from 3.12 on, so summing floats would differ in the last digits).
 """
 
 from __future__ import annotations
 
 import math
 import multiprocessing
+import signal
+import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import esper
@@ -49,11 +56,22 @@ def run_seed(spec, seed: int) -> RunResult:
         return RunResult(seed, tuple(destroyed), tuple(lost), stopped)
 
 
+MAX_RUNS = 1_000_000_000  # `sim stats --runs` at most (more would take weeks)
+MAX_CHUNK = 64  # seeds a worker takes at a time, at most (so results come back steadily)
+
 _SPEC = None  # the scenario, in a worker process
 
 
 def _init(path: str) -> None:
+    """A worker's start. Ctrl-C is the parent's to answer (it ends the pool): a worker ignores
+    SIGINT, from its very start (it inherits the parent's SIG_IGN, iter_runs) and here again.
+    SIGTERM (the parent's Pool.terminate) ends it at once, as by default: the worker may have
+    inherited it blocked (iter_runs blocks it while the pool starts), so it is unblocked here
+    (one sent meanwhile ends the worker now)."""
     global _SPEC
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     from sim.scenario.load import load_scenario
     _SPEC = load_scenario(path)
 
@@ -62,15 +80,50 @@ def _run(seed: int) -> RunResult:
     return run_seed(_SPEC, seed)
 
 
+def iter_runs(spec, first: int, runs: int, jobs: int = 1) -> Iterator[RunResult]:
+    """Every RunResult of the seeds ``first`` .. ``first + runs - 1``, in seed order, as they
+    come. With ``jobs`` > 1 the runs are shared among that many processes, which load the
+    scenario from its file (``spec.path``) and take the seeds a few at a time from a range
+    (never a list); the pool is ended when the iteration ends, early or not (close it, or let
+    an exception through, to stop the workers)."""
+    seeds = range(first, first + runs)
+    if jobs <= 1 or runs < 2:
+        for s in seeds:
+            yield run_seed(spec, s)
+        return
+    ctx = multiprocessing.get_context("spawn")  # (no state copied in from this process)
+    chunk = max(1, min(runs // (jobs * 8), MAX_CHUNK))
+    # while the workers start, SIGINT is ignored (they inherit that: a Ctrl-C now cannot
+    # interrupt their start-up with a traceback; one in these few milliseconds is lost) and
+    # SIGTERM waits (blocked: so it cannot cut Pool() short half-built; it arrives below,
+    # inside the try that ends the pool; the workers inherit the mask and unblock it in _init)
+    # (only the main thread handles signals, and may set a handler)
+    main = threading.current_thread() is threading.main_thread()
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    old_int = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        pool = ctx.Pool(jobs, initializer=_init, initargs=(spec.path,))
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, old_int)
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+    try:
+        yield from pool.imap(_run, seeds, chunksize=chunk)
+    except BaseException:  # (a signal, an error, or the iteration closed early: stop them)
+        pool.terminate()
+        pool.join()
+        raise
+    pool.close()
+    pool.join()
+
+
 def run_many(spec, seeds: list[int], jobs: int = 1) -> list[RunResult]:
-    """Every seed's RunResult, in the order of ``seeds``. With ``jobs`` > 1 the runs are shared
-    among that many processes, which load the scenario from its file (``spec.path``)."""
+    """Every seed's RunResult, in the order of ``seeds`` (consecutive seeds when ``jobs`` > 1,
+    as iter_runs takes them)."""
     if jobs <= 1 or len(seeds) < 2:
         return [run_seed(spec, s) for s in seeds]
-    ctx = multiprocessing.get_context("spawn")  # (no state copied in from this process)
-    chunk = max(1, len(seeds) // (jobs * 8))
-    with ctx.Pool(jobs, initializer=_init, initargs=(spec.path,)) as pool:
-        return pool.map(_run, seeds, chunksize=chunk)
+    assert list(seeds) == list(range(seeds[0], seeds[0] + len(seeds)))
+    return list(iter_runs(spec, seeds[0], len(seeds), jobs))
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,31 +140,84 @@ class UnitSummary:
     wounds_lost_mean: float
 
 
-def _percentile(sorted_values: list[int], q: float) -> int:
-    """The nearest-rank percentile (an actual outcome, no interpolation)."""
-    k = max(1, math.ceil(q * len(sorted_values)))
-    return sorted_values[k - 1]
+class Tally:
+    """A running summary of runs, added one at a time (``add``), in integers only: per unit a
+    histogram of models destroyed (its percentiles), their sum and sum of squares (mean and
+    standard deviation), the runs that wiped it out and the wounds lost; and the reasons runs
+    stopped early, counted in first-seen order. Its memory does not depend on the runs."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.n = 0
+        self.first_seed: int | None = None
+        self.last_seed: int | None = None
+        k = len(spec.units)
+        self.hist = [[0] * (len(us.models) + 1) for us in spec.units]
+        self.destroyed = [0] * k
+        self.destroyed_sq = [0] * k
+        self.wiped = [0] * k
+        self.wounds_lost = [0] * k
+        self.stops: dict[str, int] = {}
+
+    def add(self, r: RunResult) -> None:
+        if self.first_seed is None:
+            self.first_seed = r.seed
+        self.last_seed = r.seed
+        self.n += 1
+        for k, us in enumerate(self.spec.units):
+            d = r.destroyed[k]
+            self.hist[k][d] += 1
+            self.destroyed[k] += d
+            self.destroyed_sq[k] += d * d
+            if d == len(us.models):
+                self.wiped[k] += 1
+            self.wounds_lost[k] += r.wounds_lost[k]
+        if r.stopped:
+            self.stops[r.stopped] = self.stops.get(r.stopped, 0) + 1
+
+    def add_all(self, results: Iterable[RunResult]) -> Tally:
+        for r in results:
+            self.add(r)
+        return self
+
+    def _percentile(self, k: int, q: float) -> int:
+        """The nearest-rank percentile of models destroyed (an actual outcome)."""
+        rank = max(1, math.ceil(q * self.n))
+        seen = 0
+        for value, count in enumerate(self.hist[k]):
+            seen += count
+            if seen >= rank:
+                return value
+        raise ValueError("no runs")
+
+    def summary(self) -> list[UnitSummary]:
+        """Per unit (scenario order): mean and standard deviation of models destroyed, the
+        share of runs that wiped it out, the 10th/50th/90th percentile of models destroyed and
+        the mean wounds lost. Each is one division of integers (correctly rounded) and the
+        standard deviation the square root of one (IEEE: correctly rounded too)."""
+        n = self.n
+        out = []
+        for k, us in enumerate(self.spec.units):
+            s, sq = self.destroyed[k], self.destroyed_sq[k]
+            # sum((x - mean)^2) / (n - 1) = (n * sum(x^2) - sum(x)^2) / (n * (n - 1))
+            sd = math.sqrt((n * sq - s * s) / (n * (n - 1))) if n > 1 else 0.0
+            out.append(UnitSummary(
+                us.id, us.name, len(us.models), s / n, sd, self.wiped[k] / n,
+                self._percentile(k, 0.1), self._percentile(k, 0.5), self._percentile(k, 0.9),
+                self.wounds_lost[k] / n))
+        return out
+
+    def stopped_early(self) -> list[tuple[str, int]]:
+        """The reasons runs stopped early, most frequent first (ties in first-seen order)."""
+        return sorted(self.stops.items(), key=lambda kv: -kv[1])
 
 
-def summarise(spec, results: list[RunResult]) -> list[UnitSummary]:
-    """Per unit (scenario order): mean and standard deviation of models destroyed, the share
-    of runs that wiped it out, the 10th/50th/90th percentile of models destroyed and the mean
-    wounds lost."""
-    n = len(results)
-    out = []
-    for k, us in enumerate(spec.units):
-        d = sorted(r.destroyed[k] for r in results)
-        mean = sum(d) / n
-        sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else 0.0
-        out.append(UnitSummary(
-            us.id, us.name, len(us.models), mean, sd,
-            sum(1 for x in d if x == len(us.models)) / n,
-            _percentile(d, 0.1), _percentile(d, 0.5), _percentile(d, 0.9),
-            sum(r.wounds_lost[k] for r in results) / n))
-    return out
+def summarise(spec, results: Iterable[RunResult]) -> list[UnitSummary]:
+    """Tally.summary of these results."""
+    return Tally(spec).add_all(results).summary()
 
 
-def stopped_early(results: list[RunResult]) -> list[tuple[str, int]]:
+def stopped_early(results: Iterable[RunResult]) -> list[tuple[str, int]]:
     """The reasons runs stopped early, most frequent first (ties in first-seen order)."""
     counts: dict[str, int] = {}
     for r in results:
