@@ -93,12 +93,7 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
         # the same one for all of them with equal loadouts: the whole unit is one run)
         shapes = list(map(_AIM, sels))
         if shapes.count(shapes[0]) == n and kinds.count(kinds[0]) == n and mvs.count(mvs[0]) == n:
-            aim = targets.aim(0, sels[:1])
-            at = aim[0][1]
-            if at is not None:  # (its WeaponAt declares the run: _declare_run's usual case, inline)
-                declared = at.declare_run(range(n))
-            else:
-                _declare_run(targets, aim, range(n), declared)
+            _declare_run(targets, targets.aim(0, sels[:1]), range(n), declared)
             return ShootPlan(stype, add_scenario_modifiers(unit_ent, declared), elig, list(targets.weapons.values()))
     # each living model's selections, in command order (None: it selects nothing)
     slot, models, shooting = shooters.slot, battle.models, shooters.models
