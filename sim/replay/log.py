@@ -19,7 +19,7 @@ from sim.battle import Battle
 from sim.commands import command_from_dict, command_to_dict
 from sim import events as ev
 from sim.decisions import Scripted
-from sim.errors import LogError, Refusal, ScenarioError
+from sim.errors import LogError, Refusal, ScenarioError, escape_controls
 from sim.runner import frozen_heap, note_left_out
 from sim.scenario.script import expand
 
@@ -107,17 +107,36 @@ def write_log(path: str | Path, recorder: Recorder, upto: int | None = None) -> 
     return path
 
 
+SHOWN = 160  # characters of each record a divergence message shows
+
+
 @dataclass
 class Divergence:
+    """The first line where a log and its replay differ: ``expected`` is the log's record,
+    ``found`` the replay's (each whole; a log's record can be up to MAX_LINE long)."""
+
     line: int  # 1-based line in the log
     command: int | str  # the command's number, or "header" / "trailer"
     expected: str
     found: str
 
     def __str__(self) -> str:
+        """One line of bounded length: each record cut to SHOWN characters around the place
+        where the two first differ ("..." marks what is left out)."""
         where = f"command {self.command}" if isinstance(self.command, int) else self.command
-        return (f"diverged at line {self.line} ({where}):\n"
-                f"  expected: {self.expected}\n  found:    {self.found}")
+        exp, found = _excerpts(self.expected, self.found)
+        return escape_controls(f"diverged at line {self.line} ({where}): expected {exp}, found {found}")
+
+
+def _excerpts(a: str, b: str, width: int = SHOWN) -> tuple[str, str]:
+    """``a`` and ``b`` each cut to at most ``width`` characters (plus "..." where cut), the same
+    stretch of both, starting a little before their first difference."""
+    same = len(os.path.commonprefix([a, b]))
+    start = max(0, min(same - width // 4, max(len(a), len(b)) - width))
+
+    def cut(s: str) -> str:
+        return ("..." if start else "") + s[start:start + width] + ("..." if start + width < len(s) else "")
+    return cut(a), cut(b)
 
 
 MAX_LOG_BYTES = 64 * 1024 * 1024  # a whole log (the longest golden is well under 1 MB)

@@ -312,3 +312,40 @@ def test_no_control_characters_from_the_log_in_a_message(project):
     with pytest.raises(LogError, match="has changed") as e:
         replay(log)
     assert "\x1b" not in str(e.value)
+
+
+def test_a_divergence_is_one_line_of_bounded_length(project):
+    """A divergence names the line and shows each record around where it first differs, cut
+    short with "..." (a record can be up to 1 MB): one line, however long the records."""
+    recs = golden()
+    at = next(i for i, r in enumerate(recs) if r["t"] == "event")
+    recs.insert(at, {"t": "event", "n": 0, "event": {"type": "dice", "purpose": "x" * 900_000}})
+    n, div = replay(write(project, lines_of(recs)))
+    text = str(div)
+    assert "\n" not in text and len(text) < 500, (len(text), text[:300])
+    assert text.startswith(f"diverged at line {at + 1} (command 0): expected {{\"event\":{{\"purpose\":\"xxx")
+    assert text.count("...") == 2  # the expected record is cut; the found one is short
+    recs = golden()
+    i, r = next((i, r) for i, r in enumerate(recs) if r["t"] == "event" and len(dumps(r)) > 400)
+    longest = dumps(r)
+    j = next(j for j in range(300, len(longest)) if longest[j].isdigit())
+    tampered = longest[:j] + str(int(longest[j]) % 9 + 1) + longest[j + 1:]  # (never a leading 0)
+    div = replay(write(project, lines_of(recs[:i]) + [tampered] + lines_of(recs[i + 1:])))[1]
+    expected = str(div).split(": expected ", 1)[1].split(", found ")[0]
+    assert div.line == i + 1 and expected.startswith("...") and len(expected) <= 166, expected
+    assert tampered[j - 20:j + 20] in expected, (tampered[j - 20:j + 20], expected)
+
+
+def test_sim_replay_escapes_a_log_name(project, capsys):
+    """The log's own file name may hold a newline or an escape sequence: the message shows it
+    escaped, on one line (an error and a divergence alike)."""
+    from sim.cli import main
+    bad = project / "scenarios/replays" / "e\x1b[2Jvil\n.jsonl"
+    bad.write_text("{}\n")
+    assert main(["replay", str(bad)]) == 2
+    cut = project / "scenarios/replays" / "cut\x07\n.jsonl"
+    cut.write_text("\n".join(lines_of(golden())[:1]) + "\n")
+    assert main(["replay", str(cut)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and "\x1b" not in err and "\x07" not in err, err
+    assert "e\\x1b[2Jvil\\n.jsonl: line 1: expected" in err and "cut\\x07\\n.jsonl: diverged at line 2" in err
