@@ -408,16 +408,17 @@ def resolve_scenario(log_path: Path, name: str, explicit: str | Path | None = No
 
 
 def load_logged_scenario(log_path: Path, spath: Path, head: dict):
-    """Load the scenario a log names and check its digest. A scenario error names where and what
-    was expected, never what was found: the file may not be a scenario at all (a log can name
-    any .toml file), and its content must not be echoed."""
+    """Load the scenario a log names and check its digest. A scenario error says only that the
+    file is not a valid scenario: the file may not be a scenario at all (a log can name any
+    .toml file), and nothing of its content may be echoed, neither what was found nor where
+    (an error's place is made of the file's own keys) nor what was expected (which can list its
+    names). `sim check FILE`, asked of the file itself, says where and why."""
     from sim.scenario.load import load_scenario
     try:
         scenario = load_scenario(spath)
-    except ScenarioError as e:
-        where = f" at {e.path}" if e.path else ""
+    except ScenarioError:
         raise LogError(f"{log_path}: line 1: expected 'scenario' to name a valid scenario, found {spath}, "
-                       f"which is not one{where} (expected {e.expected}; 'sim check {spath}' says more)") from None
+                       f"which is not one ('sim check {spath}' says where and why)") from None
     if scenario.digest != head["digest"]:
         name = ascii(head["scenario"])[1:-1]  # no control characters from the log on the terminal
         raise LogError(f"{log_path}: the scenario {name} has changed since this log was "

@@ -211,7 +211,8 @@ def test_hostile_log_on_the_command_line(project):
     assert r.stdout == ""
 
 
-SECRET = 'units = "TOPSECRET-token-1234"\n'
+# the secret as a key and as a value: neither the place of an error nor what was found is shown
+SECRET = 'TOPSECRET-token-1234 = 1\nunits = "TOPSECRET-token-1234"\n'
 
 
 @pytest.mark.parametrize("how", ["beside the log", "outside, by ..", "outside, absolute", "symlink out"])
