@@ -140,6 +140,11 @@ def _excerpts(a: str, b: str, width: int = SHOWN) -> tuple[str, str]:
 
 
 MAX_LOG_BYTES = 64 * 1024 * 1024  # a whole log (the longest golden is well under 1 MB)
+# JSON values in a whole log, counted by what separates them (commas, colons, brackets, line
+# ends; a real log has about one in seven bytes). Each value read costs tens of bytes of memory,
+# so this, not the byte size, bounds what reading a log costs: 64 MB of "[]," is 21 million
+# lists, more than a gigabyte. A golden log of 21 KB has 3,300; the bound is a log of ~25 MB.
+MAX_VALUES = 4_000_000
 MAX_LINE = 1024 * 1024  # one record
 MAX_DEPTH = 32  # nesting of lists and objects in one record (records use 6 at most)
 RECORD_TYPES = ("header", "command", "event", "hash", "end")
@@ -326,6 +331,10 @@ def read_log(path: str | Path) -> list[dict]:
     trailer, the last line. A missing trailer is left to replay() (a divergence)."""
     path = Path(path)
     data = _read_bytes(path)
+    values = sum(data.count(c) for c in (b",", b":", b"[", b"{", b"\n"))
+    if values > MAX_VALUES:
+        raise LogError(f"{path}: expected a log of at most {MAX_VALUES} JSON values (counted by their commas, "
+                       f"colons, brackets and line ends), found {values}")
     raws = data.split(b"\n")
     if raws and raws[-1] == b"":
         raws.pop()
@@ -488,6 +497,8 @@ def replay(path: str | Path, scenario: str | Path | None = None) -> tuple[int, D
     answers = logged_decisions(recs)
     steps = {s.where: s for s in scenario.script}
     left_out = logged_left_out(recs)
+    original = [dumps(r) for r in recs]
+    checked = 0  # the lines of the replay compared with the log so far
     with Battle(scenario, seed=head["seed"]) as battle, frozen_heap():
         rec = Recorder(battle, head["scenario"])
         for c in commands:
@@ -507,8 +518,10 @@ def replay(path: str | Path, scenario: str | Path | None = None) -> tuple[int, D
                 raise LogError(f"{path}: line {recs.index(c) + 1}: expected command {n} and its logged answers "
                                f"to be playable, found {type(e).__name__}: {_show(str(e))}") from None
             rec.end_command(battle)
+            if rec.lines[checked:] != original[checked:len(rec.lines)]:
+                break  # the first difference is in this block: the rest need not be played
+            checked = len(rec.lines)
         produced = rec.lines + [rec.trailer()]
-    original = [dumps(r) for r in recs]
     if recs[-1].get("t") != "end":
         # cut short: compare what is there, then name the missing trailer
         produced = produced[:-1]

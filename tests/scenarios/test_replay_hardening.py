@@ -350,3 +350,30 @@ def test_sim_replay_escapes_a_log_name(project, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 2 and "\x1b" not in err and "\x07" not in err, err
     assert "e\\x1b[2Jvil\\n.jsonl: line 1: expected" in err and "cut\\x07\\n.jsonl: diverged at line 2" in err
+
+
+def test_a_log_of_too_many_values_is_refused_before_it_is_parsed(project, monkeypatch):
+    """Each JSON value read costs tens of bytes, so a log is bounded by its values too (counted
+    by separators before anything is parsed): 40 MB of "[]," would be over a gigabyte."""
+    import sim.replay.log as L
+    log = write(project, lines_of(golden()))
+    monkeypatch.setattr(L, "MAX_VALUES", 1000)  # the golden log has ~3,300
+    with pytest.raises(LogError, match=r"expected a log of at most 1000 JSON values \(counted by their commas, "
+                                       r"colons, brackets and line ends\), found \d+$") as e:
+        replay(log)
+    assert str(e.value).startswith(f"{log}: ")
+
+
+def test_replay_stops_at_the_first_diverging_command(project, monkeypatch):
+    """The comparison goes block by block: a log whose first command's hash is wrong is not
+    played to its end (a long hostile log costs one command, not all of them)."""
+    import sim.replay.log as L
+    played = []
+    real = L.replay_command
+    monkeypatch.setattr(L, "replay_command", lambda *a: (played.append(1), real(*a)))
+    recs = golden()
+    next(r for r in recs if r["t"] == "hash").update(hash="0" * 16)
+    n, div = replay(write(project, lines_of(recs)))
+    assert (n, div.command, len(played)) == (10, 0, 1), (n, div, played)
+    played.clear()
+    assert replay(write(project, lines_of(golden()))) == (10, None) and len(played) == 10
