@@ -11,8 +11,15 @@ EXIT_BAD_INPUT = 2
 
 
 def _err(msg: str) -> int:
-    print(f"sim: {msg}", file=sys.stderr)
+    print(f"sim: {_line(msg)}", file=sys.stderr)
     return EXIT_BAD_INPUT
+
+
+def _line(text: str) -> str:
+    """``text`` as one line that cannot drive the terminal: a message may quote a path from the
+    command line or a log, and a file's name may hold a newline or an escape sequence."""
+    from sim.errors import escape_controls
+    return escape_controls(str(text))
 
 
 def cmd_check(args) -> int:
@@ -23,7 +30,7 @@ def cmd_check(args) -> int:
     except ScenarioError as e:
         return _err(str(e))
     n = sum(len(u.models) for u in spec.units)
-    print(f"{args.scenario}: ok ({len(spec.units)} units, {n} models, {len(spec.terrain)} terrain areas, "
+    print(f"{_line(args.scenario)}: ok ({len(spec.units)} units, {n} models, {len(spec.terrain)} terrain areas, "
           f"{len(spec.script)} script steps)")
     return 0
 
@@ -140,9 +147,9 @@ def cmd_replay(args) -> int:
     except (LogError, ScenarioError) as e:
         return _err(str(e))
     if div:
-        print(f"{args.log}: {div}", file=sys.stderr)
+        print(_line(f"{args.log}: {div}"), file=sys.stderr)
         return 1
-    print(f"{args.log}: verified, {n} commands, every event and state hash identical")
+    print(f"{_line(args.log)}: verified, {n} commands, every event and state hash identical")
     return 0
 
 

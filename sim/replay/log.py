@@ -19,7 +19,7 @@ from sim.battle import Battle
 from sim.commands import command_from_dict, command_to_dict
 from sim import events as ev
 from sim.decisions import Scripted
-from sim.errors import LogError, Refusal, ScenarioError
+from sim.errors import LogError, Refusal, ScenarioError, escape_controls
 from sim.runner import frozen_heap, note_left_out
 from sim.scenario.script import expand
 
@@ -107,20 +107,44 @@ def write_log(path: str | Path, recorder: Recorder, upto: int | None = None) -> 
     return path
 
 
+SHOWN = 160  # characters of each record a divergence message shows
+
+
 @dataclass
 class Divergence:
+    """The first line where a log and its replay differ: ``expected`` is the log's record,
+    ``found`` the replay's (each whole; a log's record can be up to MAX_LINE long)."""
+
     line: int  # 1-based line in the log
     command: int | str  # the command's number, or "header" / "trailer"
     expected: str
     found: str
 
     def __str__(self) -> str:
+        """One line of bounded length: each record cut to SHOWN characters around the place
+        where the two first differ ("..." marks what is left out)."""
         where = f"command {self.command}" if isinstance(self.command, int) else self.command
-        return (f"diverged at line {self.line} ({where}):\n"
-                f"  expected: {self.expected}\n  found:    {self.found}")
+        exp, found = _excerpts(self.expected, self.found)
+        return escape_controls(f"diverged at line {self.line} ({where}): expected {exp}, found {found}")
+
+
+def _excerpts(a: str, b: str, width: int = SHOWN) -> tuple[str, str]:
+    """``a`` and ``b`` each cut to at most ``width`` characters (plus "..." where cut), the same
+    stretch of both, starting a little before their first difference."""
+    same = len(os.path.commonprefix([a, b]))
+    start = max(0, min(same - width // 4, max(len(a), len(b)) - width))
+
+    def cut(s: str) -> str:
+        return ("..." if start else "") + s[start:start + width] + ("..." if start + width < len(s) else "")
+    return cut(a), cut(b)
 
 
 MAX_LOG_BYTES = 64 * 1024 * 1024  # a whole log (the longest golden is well under 1 MB)
+# JSON values in a whole log, counted by what separates them (commas, colons, brackets, line
+# ends; a real log has about one in seven bytes). Each value read costs tens of bytes of memory,
+# so this, not the byte size, bounds what reading a log costs: 64 MB of "[]," is 21 million
+# lists, more than a gigabyte. A golden log of 21 KB has 3,300; the bound is a log of ~25 MB.
+MAX_VALUES = 4_000_000
 MAX_LINE = 1024 * 1024  # one record
 MAX_DEPTH = 32  # nesting of lists and objects in one record (records use 6 at most)
 RECORD_TYPES = ("header", "command", "event", "hash", "end")
@@ -307,6 +331,10 @@ def read_log(path: str | Path) -> list[dict]:
     trailer, the last line. A missing trailer is left to replay() (a divergence)."""
     path = Path(path)
     data = _read_bytes(path)
+    values = sum(data.count(c) for c in (b",", b":", b"[", b"{", b"\n"))
+    if values > MAX_VALUES:
+        raise LogError(f"{path}: expected a log of at most {MAX_VALUES} JSON values (counted by their commas, "
+                       f"colons, brackets and line ends), found {values}")
     raws = data.split(b"\n")
     if raws and raws[-1] == b"":
         raws.pop()
@@ -389,16 +417,17 @@ def resolve_scenario(log_path: Path, name: str, explicit: str | Path | None = No
 
 
 def load_logged_scenario(log_path: Path, spath: Path, head: dict):
-    """Load the scenario a log names and check its digest. A scenario error names where and what
-    was expected, never what was found: the file may not be a scenario at all (a log can name
-    any .toml file), and its content must not be echoed."""
+    """Load the scenario a log names and check its digest. A scenario error says only that the
+    file is not a valid scenario: the file may not be a scenario at all (a log can name any
+    .toml file), and nothing of its content may be echoed, neither what was found nor where
+    (an error's place is made of the file's own keys) nor what was expected (which can list its
+    names). `sim check FILE`, asked of the file itself, says where and why."""
     from sim.scenario.load import load_scenario
     try:
         scenario = load_scenario(spath)
-    except ScenarioError as e:
-        where = f" at {e.path}" if e.path else ""
+    except ScenarioError:
         raise LogError(f"{log_path}: line 1: expected 'scenario' to name a valid scenario, found {spath}, "
-                       f"which is not one{where} (expected {e.expected}; 'sim check {spath}' says more)") from None
+                       f"which is not one ('sim check {spath}' says where and why)") from None
     if scenario.digest != head["digest"]:
         name = ascii(head["scenario"])[1:-1]  # no control characters from the log on the terminal
         raise LogError(f"{log_path}: the scenario {name} has changed since this log was "
@@ -468,6 +497,8 @@ def replay(path: str | Path, scenario: str | Path | None = None) -> tuple[int, D
     answers = logged_decisions(recs)
     steps = {s.where: s for s in scenario.script}
     left_out = logged_left_out(recs)
+    original = [dumps(r) for r in recs]
+    checked = 0  # the lines of the replay compared with the log so far
     with Battle(scenario, seed=head["seed"]) as battle, frozen_heap():
         rec = Recorder(battle, head["scenario"])
         for c in commands:
@@ -487,8 +518,10 @@ def replay(path: str | Path, scenario: str | Path | None = None) -> tuple[int, D
                 raise LogError(f"{path}: line {recs.index(c) + 1}: expected command {n} and its logged answers "
                                f"to be playable, found {type(e).__name__}: {_show(str(e))}") from None
             rec.end_command(battle)
+            if rec.lines[checked:] != original[checked:len(rec.lines)]:
+                break  # the first difference is in this block: the rest need not be played
+            checked = len(rec.lines)
         produced = rec.lines + [rec.trailer()]
-    original = [dumps(r) for r in recs]
     if recs[-1].get("t") != "end":
         # cut short: compare what is there, then name the missing trailer
         produced = produced[:-1]

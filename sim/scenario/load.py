@@ -452,7 +452,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
         wnames = mr.get("weapons", list, [])
         wps = []
         for i, wn in enumerate(wnames):
-            if wn not in weapons:
+            if not isinstance(wn, str) or wn not in weapons:  # (a list or table cannot even be looked up)
                 mr.sub("weapons").fail(f"a weapon defined under [weapons] ({', '.join(sorted(weapons)) or 'none defined'})", wn, i)
             wps.append(weapons[wn])
         shape, length, width = "round", 32 / 25.4, 32 / 25.4

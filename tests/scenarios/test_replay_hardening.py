@@ -211,7 +211,8 @@ def test_hostile_log_on_the_command_line(project):
     assert r.stdout == ""
 
 
-SECRET = 'units = "TOPSECRET-token-1234"\n'
+# the secret as a key and as a value: neither the place of an error nor what was found is shown
+SECRET = 'TOPSECRET-token-1234 = 1\nunits = "TOPSECRET-token-1234"\n'
 
 
 @pytest.mark.parametrize("how", ["beside the log", "outside, by ..", "outside, absolute", "symlink out"])
@@ -312,3 +313,67 @@ def test_no_control_characters_from_the_log_in_a_message(project):
     with pytest.raises(LogError, match="has changed") as e:
         replay(log)
     assert "\x1b" not in str(e.value)
+
+
+def test_a_divergence_is_one_line_of_bounded_length(project):
+    """A divergence names the line and shows each record around where it first differs, cut
+    short with "..." (a record can be up to 1 MB): one line, however long the records."""
+    recs = golden()
+    at = next(i for i, r in enumerate(recs) if r["t"] == "event")
+    recs.insert(at, {"t": "event", "n": 0, "event": {"type": "dice", "purpose": "x" * 900_000}})
+    n, div = replay(write(project, lines_of(recs)))
+    text = str(div)
+    assert "\n" not in text and len(text) < 500, (len(text), text[:300])
+    assert text.startswith(f"diverged at line {at + 1} (command 0): expected {{\"event\":{{\"purpose\":\"xxx")
+    assert text.count("...") == 2  # the expected record is cut; the found one is short
+    recs = golden()
+    i, r = next((i, r) for i, r in enumerate(recs) if r["t"] == "event" and len(dumps(r)) > 400)
+    longest = dumps(r)
+    j = next(j for j in range(300, len(longest)) if longest[j].isdigit())
+    tampered = longest[:j] + str(int(longest[j]) % 9 + 1) + longest[j + 1:]  # (never a leading 0)
+    div = replay(write(project, lines_of(recs[:i]) + [tampered] + lines_of(recs[i + 1:])))[1]
+    expected = str(div).split(": expected ", 1)[1].split(", found ")[0]
+    assert div.line == i + 1 and expected.startswith("...") and len(expected) <= 166, expected
+    assert tampered[j - 20:j + 20] in expected, (tampered[j - 20:j + 20], expected)
+
+
+def test_sim_replay_escapes_a_log_name(project, capsys):
+    """The log's own file name may hold a newline or an escape sequence: the message shows it
+    escaped, on one line (an error and a divergence alike)."""
+    from sim.cli import main
+    bad = project / "scenarios/replays" / "e\x1b[2Jvil\n.jsonl"
+    bad.write_text("{}\n")
+    assert main(["replay", str(bad)]) == 2
+    cut = project / "scenarios/replays" / "cut\x07\n.jsonl"
+    cut.write_text("\n".join(lines_of(golden())[:1]) + "\n")
+    assert main(["replay", str(cut)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and "\x1b" not in err and "\x07" not in err, err
+    assert "e\\x1b[2Jvil\\n.jsonl: line 1: expected" in err and "cut\\x07\\n.jsonl: diverged at line 2" in err
+
+
+def test_a_log_of_too_many_values_is_refused_before_it_is_parsed(project, monkeypatch):
+    """Each JSON value read costs tens of bytes, so a log is bounded by its values too (counted
+    by separators before anything is parsed): 40 MB of "[]," would be over a gigabyte."""
+    import sim.replay.log as L
+    log = write(project, lines_of(golden()))
+    monkeypatch.setattr(L, "MAX_VALUES", 1000)  # the golden log has ~3,300
+    with pytest.raises(LogError, match=r"expected a log of at most 1000 JSON values \(counted by their commas, "
+                                       r"colons, brackets and line ends\), found \d+$") as e:
+        replay(log)
+    assert str(e.value).startswith(f"{log}: ")
+
+
+def test_replay_stops_at_the_first_diverging_command(project, monkeypatch):
+    """The comparison goes block by block: a log whose first command's hash is wrong is not
+    played to its end (a long hostile log costs one command, not all of them)."""
+    import sim.replay.log as L
+    played = []
+    real = L.replay_command
+    monkeypatch.setattr(L, "replay_command", lambda *a: (played.append(1), real(*a)))
+    recs = golden()
+    next(r for r in recs if r["t"] == "hash").update(hash="0" * 16)
+    n, div = replay(write(project, lines_of(recs)))
+    assert (n, div.command, len(played)) == (10, 0, 1), (n, div, played)
+    played.clear()
+    assert replay(write(project, lines_of(golden()))) == (10, None) and len(played) == 10

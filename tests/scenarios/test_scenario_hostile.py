@@ -143,6 +143,10 @@ CASES += [
      "armies[0].units[0].modifiers[0].value", ["from -6 to 6"]),
     ("long id", sub('id = "raiders"', 'id = "' + "r" * 101 + '"'), "armies[1].units[0].id", ["1 to 100 characters"]),
     ("long script", lambda s: s + "\n[[script]]\nend_turn = true\n" * 1001, "script", ["at most 1000 steps"]),
+    ("weapon name a list", sub('weapons = ["rifle"]', 'weapons = [[]]'), f"{M0}.weapons[0]",
+     ["a weapon defined under [weapons]", "a list of 0"]),
+    ("weapon name a table", sub('weapons = ["rifle"]', 'weapons = [{ name = "rifle" }]'), f"{M0}.weapons[0]",
+     ["a weapon defined under [weapons]", "a table"]),
 ]
 
 
