@@ -363,7 +363,8 @@ def near_rows(idx: BodyIndex, centres: np.ndarray, bound: float, reach: float,
     if len(rows) == 0 or len(centres) == 0:
         return rows[:0]
     c = idx.centres[rows]
-    lo, hi = centres.min(axis=0) - bound - reach, centres.max(axis=0) + bound + reach
+    pad = bound + reach + 1e-6      # generous: a superset, never a borderline miss
+    lo, hi = centres.min(axis=0) - pad, centres.max(axis=0) + pad
     b = idx.bound[rows]
     keep = (c[:, 0] + b >= lo[0]) & (c[:, 0] - b <= hi[0]) & (c[:, 1] + b >= lo[1]) \
         & (c[:, 1] - b <= hi[1])
@@ -853,6 +854,7 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
         _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense, per)
     # end of move: overlaps with other models, features, engagement
     rlist = rows.tolist()
+    moved = [ends[k].centre != idx.fps[r].centre for k, r in enumerate(rlist)]
     others = np.array([j for j in range(len(idx)) if idx.units[j] != unit], dtype=np.int64)
     hits = _end_overlaps(ends, idx, others)
     feature_hits = end_blockers(ends, terr)
@@ -869,9 +871,12 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
             a, b = ends[k], ends[k2]
             if math.hypot(a.x - b.x, a.y - b.y) < a.bounding_radius + b.bounding_radius \
                     and overlaps(a, b):
-                per[rlist[k2]].append(MoveProblem(idx.ids[rlist[k2]], "03.01",
-                                                  f"it would end overlapping the base of "
-                                                  f"{mid}, a model of its own unit"))
+                # blame the model that moved onto the other (the later one if both or neither)
+                who, other = (k, k2) if (moved[k] and not moved[k2]) else (k2, k)
+                per[rlist[who]].append(MoveProblem(idx.ids[rlist[who]], "03.01",
+                                                   f"it would end overlapping the base of "
+                                                   f"{idx.ids[rlist[other]]}, a model of its own "
+                                                   f"unit"))
         if feature_hits[k] is not None:
             per[r].append(MoveProblem(mid, "03.01, Part A 13", *feature_hits[k]))
         if engaged_at[k] is not None:
