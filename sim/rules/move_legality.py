@@ -46,7 +46,7 @@ __all__ = [
     "Body", "MoveProblem", "Point", "BodyIndex", "TerrainIndex", "as_index", "terrain_index",
     "path_length", "check_move", "engaged_units", "unit_distance", "distances_from",
     "path_blocker", "end_blocker", "end_blockers", "blocking_rows", "board_mask", "overlap_mask",
-    "feature_mask", "near_rows", "fps_distance_matrix", "fps_to_rows", "segments_polys_distance", "EdgeSet", "TOUCH", "START_TOL",
+    "feature_mask", "straight_paths_clear", "near_rows", "fps_distance_matrix", "fps_to_rows", "segments_polys_distance", "EdgeSet", "TOUCH", "START_TOL",
 ]
 
 Point = tuple[float, float]
@@ -766,6 +766,42 @@ def feature_mask(fp: Footprint, centres: np.ndarray, terr: TerrainIndex) -> np.n
         return (near & (segments_polys_distance(centres, centres, es) < r - TOUCH)).any(axis=1)
     return np.array([end_blocker(fp.moved(c[0], c[1]), terr) is not None for c in centres],
                     dtype=bool)
+
+
+def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: TerrainIndex,
+                         blockers: np.ndarray, *, may_cross_dense: bool) -> np.ndarray:
+    """03.01 / 13.06 (K,) whether the base ``fp`` dragged in a straight line from where it
+    stands to each of ``ends`` (K, 2) clears every base among ``blockers`` and (unless
+    ``may_cross_dense``) every dense feature; the board edge is ``board_mask``'s business (the
+    board is convex, so two ends on it mean the whole line is). Vectorised for round bases."""
+    K = len(ends)
+    out = np.ones(K, dtype=bool)
+    if not K:
+        return out
+    if fp.shape != "round":
+        for k in range(K):
+            out[k] = not any(kind != "edge" for kind, *_ in path_blocker(
+                fp, np.array([[fp.x, fp.y], ends[k]]), idx, terr, (math.inf, math.inf),
+                blockers, may_cross_dense=may_cross_dense))
+        return out
+    r = 0.5 * fp.length
+    a = np.repeat(np.array([[fp.x, fp.y]]), K, axis=0)
+    if len(blockers):
+        near = near_rows(idx, np.vstack([a[:1], ends]), r, 0.0, blockers)
+        rn = near[idx.round[near]]
+        if len(rn):
+            d = _seg_point_dist(a, ends, idx.centres[rn])
+            out &= ~(d < r + idx.radius[rn][None, :] - TOUCH).any(axis=1)
+        for j in near[~idx.round[near]].tolist():
+            poly = idx.core(j)
+            out &= ~(_segments_polygon_distance(a, ends, poly, np.roll(poly, -1, axis=0))
+                     < r - TOUCH)
+    if not may_cross_dense and len(terr.dense):
+        near = _box_near(np.minimum(a, ends) - r, np.maximum(a, ends) + r, terr.dense)
+        if near.any():
+            d = segments_polys_distance(a, ends, terr.dense)
+            out &= ~(near & (d < r - TOUCH)).any(axis=1)
+    return out
 
 
 # --- the unit's move -----------------------------------------------------------------------

@@ -256,7 +256,9 @@ def solve_charge(unit: str, targets: Collection[str], roll: float,
     else as close as it can; closer to a target, engaged with no other enemy unit, and within
     2" of an already placed model and 9" of all of them (so the placed models stay coherent).
     Then every model owing the 1" or engagement tier tries again with the rest fixed, until
-    none can improve; the result is verified with ``check_charge``."""
+    none can improve; the result is verified with ``check_charge``. If that fails, the unit
+    tries again as one block (``_place_as_a_block``: formation kept, so coherency kept), with
+    the same tier pass and check."""
     idx = as_index(bodies)
     targets = sorted(set(targets))
     problems = _eligibility(unit, targets, roll, idx)
@@ -264,32 +266,25 @@ def solve_charge(unit: str, targets: Collection[str], roll: float,
         return Solution(None, str(problems[0]), tuple(targets), problems=tuple(problems))
     if float(roll) <= 0:
         return Solution(None, "a charge roll of 0\" moves nothing (11.04)", tuple(targets))
-    placer = Placer(unit, idx, areas, board, max_distance=roll, may_cross_dense=may_cross_dense,
-                    through_enemies=through_enemies, impassable=impassable)
+    kw = dict(may_cross_dense=may_cross_dense, through_enemies=through_enemies,
+              impassable=impassable)
+    first = _attempt(unit, targets, roll, idx, areas, board, kw, _place_nearest_first)
+    if first:
+        return first
+    second = _attempt(unit, targets, roll, idx, areas, board, kw, _place_as_a_block)
+    return second if second else first
+
+
+def _attempt(unit, targets, roll, idx, areas, board, kw, place) -> Solution:
+    """One placement strategy, the 11.04 tiers owed afterwards, and the full check."""
+    placer = Placer(unit, idx, areas, board, max_distance=roll, **kw)
     trows = _target_rows(idx, targets)
     others = np.array([j for j in placer.enemy_rows.tolist() if idx.units[j] not in trows],
                       dtype=np.int64)
     order = sorted(placer.ids, key=lambda m: (_model_tier(placer, m, trows)[1], m))
-    placed: list[str] = []
-    for mid in order:
-        refs = _refs(placer, mid, trows, placer.max[mid] + ENGAGEMENT_RANGE)
-        cands = [placer.rings(mid, refs, (0.0, 0.95, 1.95))]
-        if placed:
-            fp0 = placer.start[mid]
-            near = sorted(placed, key=lambda m: (math.hypot(placer.cur[m].x - fp0.x,
-                                                            placer.cur[m].y - fp0.y), m))[:4]
-            cands.append(placer.rings(mid, [placer.cur[m] for m in near], (0.0, 1.0, 1.95)))
-        nearest = _refs(placer, mid, trows, math.inf)[:1]
-        if nearest:
-            cands.append(placer.toward(mid, (nearest[0].x, nearest[0].y)))
-        score = _score(placer, mid, trows, others, tier=None, keep_engaged=False)
-        res = placer.find(mid, np.vstack(cands), score, coherent_with=placed)
-        if res is None:
-            return Solution(None, f"{mid}: no spot within {float(roll):g}\" that is closer to a "
-                            f"charge target, engaged with no other enemy unit and in coherency "
-                            f"with the models already placed (11.04, 03.03)", tuple(targets))
-        placer.set(mid, res[0])
-        placed.append(mid)
+    failed = place(placer, order, trows, others)
+    if failed:
+        return Solution(None, failed, tuple(targets))
     for _ in range(2 * len(order)):
         changed = False
         for mid in order:
@@ -305,9 +300,64 @@ def solve_charge(unit: str, targets: Collection[str], roll: float,
         if not changed:
             break
     paths = placer.paths()
-    problems = check_charge(unit, targets, paths, idx, areas, board, roll=roll,
-                            may_cross_dense=may_cross_dense, through_enemies=through_enemies,
-                            impassable=impassable)
+    problems = check_charge(unit, targets, paths, idx, areas, board, roll=roll, **kw)
     if problems:
         return Solution(None, str(problems[0]), tuple(targets), problems=tuple(problems))
     return Solution(paths, "", tuple(targets))
+
+
+def _place_nearest_first(placer: Placer, order, trows, others) -> str | None:
+    """Ruling 17: each model, nearest first, at its best reachable spot (within 1" of a
+    target, else engaged, else closest), closer to a target, engaged with no other enemy unit,
+    within 2" of an already placed model and 9" of all of them."""
+    placed: list[str] = []
+    roll = max(placer.max.values())
+    for mid in order:
+        refs = _refs(placer, mid, trows, placer.max[mid] + ENGAGEMENT_RANGE)
+        cands = [placer.rings(mid, refs, (0.0, 0.95, 1.95))]
+        if placed:
+            fp0 = placer.start[mid]
+            near = sorted(placed, key=lambda m: (math.hypot(placer.cur[m].x - fp0.x,
+                                                            placer.cur[m].y - fp0.y), m))[:4]
+            cands.append(placer.rings(mid, [placer.cur[m] for m in near], (0.0, 1.0, 1.95)))
+        nearest = _refs(placer, mid, trows, math.inf)[:1]
+        if nearest:
+            cands.append(placer.toward(mid, (nearest[0].x, nearest[0].y)))
+        score = _score(placer, mid, trows, others, tier=None, keep_engaged=False)
+        res = placer.find(mid, np.vstack(cands), score, coherent_with=placed)
+        if res is None:
+            return (f"{mid}: no spot within {roll:g}\" that is closer to a charge target, "
+                    f"engaged with no other enemy unit and in coherency with the models "
+                    f"already placed (11.04, 03.03)")
+        placer.set(mid, res[0])
+        placed.append(mid)
+    return None
+
+
+def _place_as_a_block(placer: Placer, order, trows, others) -> str | None:
+    """The fallback: the whole unit moves as one block (so it keeps its formation, hence its
+    coherency) straight towards the target model nearest to it, until that pair is in base
+    contact or the roll runs out; then the tiers are owed model by model as usual."""
+    idx = placer.idx
+    lead = order[0]
+    refs = _refs(placer, lead, trows, math.inf)
+    if not refs:
+        return "no charge target model on the battlefield (11.04)"
+    fp0, t = placer.start[lead], refs[0]
+    v = np.array([t.x - fp0.x, t.y - fp0.y])
+    L = float(np.hypot(*v))
+    gap = float(placer.start_gaps(lead, np.concatenate(list(trows.values()))).min())
+    if L <= 0:
+        return "the charging model stands on its target (11.04)"
+    vec = v / L * min(gap, placer.max[lead])
+    ahead = sorted(placer.ids, key=lambda m: (-(placer.start[m].x * v[0] + placer.start[m].y * v[1]), m))
+    for mid in ahead:
+        s = placer.start[mid]
+        end = np.array([[s.x + vec[0], s.y + vec[1]]])
+        score = _score(placer, mid, trows, others, tier=None, keep_engaged=False)
+        res = placer.find(mid, end, score, coherent_with=None)
+        if res is None:
+            return (f"{mid}: cannot advance with its unit as a block towards the charge target "
+                    f"(11.04, 03.01)")
+        placer.set(mid, res[0])
+    return None

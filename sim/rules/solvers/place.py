@@ -28,8 +28,9 @@ from sim.rules.coherency import COHERENCY_LINK, COHERENCY_SPAN, link_groups
 from sim.rules.geometry import EPS, Footprint, disc_distances, distance, overlaps
 from sim.rules.move_legality import (
     Body, BodyIndex, Point, TOUCH, as_index, blocking_rows, board_mask, distances_from,
-    feature_mask, fps_distance_matrix, fps_to_rows, near_rows, overlap_mask, path_blocker, path_length, terrain_index,
+    feature_mask, fps_distance_matrix, fps_to_rows, near_rows, straight_paths_clear, overlap_mask, path_blocker, path_length, terrain_index,
 )
+from sim.rules.polygons import ccw
 from sim.rules.terrain import TerrainArea
 
 __all__ = ["Solution", "Placer", "fp_dists", "CLOSER", "BASE_CONTACT", "ANGLES"]
@@ -38,7 +39,8 @@ CLOSER = 1e-6          # Part A ruling 16: "closer" = the distance shrinks by mo
 BASE_CONTACT = 1e-6    # 01.04.04: bases this close (edge to edge) are in base contact
 ANGLES = 16            # candidate directions round each reference model
 DETOUR_GAP = 0.05      # clearance of a detour waypoint beyond the blocker (inches)
-MAX_TRACED = 40        # candidates whose paths are traced before giving up on a model
+MAX_TRACED = 12        # candidates (straight line blocked) given detour attempts per search
+MAX_DETOURS = 12       # detours tried per candidate whose straight path is blocked
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,30 @@ def _fp_overlaps(fp: Footprint, centres: np.ndarray, fps: Sequence[Footprint]) -
         g = fp.moved(x, y)
         out[k] = any(math.hypot(x - f.x, y - f.y) < g.bounding_radius + f.bounding_radius
                      and overlaps(g, f) for f in fps)
+    return out
+
+
+def _corner_points(poly: np.ndarray, clearance: float) -> list[np.ndarray]:
+    """Points just outside each convex corner of a polygon, ``clearance`` from both of its
+    edges (along the outward bisector); reflex corners are skipped."""
+    p = ccw(poly)
+    out = []
+    n = len(p)
+    for k in range(n):
+        a, v, b = p[k - 1], p[k], p[(k + 1) % n]
+        e1, e2 = v - a, b - v
+        l1, l2 = np.hypot(*e1), np.hypot(*e2)
+        if l1 == 0 or l2 == 0 or e1[0] * e2[1] - e1[1] * e2[0] <= 0:
+            continue                                   # reflex or degenerate corner
+        n1 = np.array([e1[1], -e1[0]]) / l1            # outward normals (ccw polygon)
+        n2 = np.array([e2[1], -e2[0]]) / l2
+        bis = n1 + n2
+        bl = np.hypot(*bis)
+        if bl < 1e-9:
+            continue
+        bis /= bl
+        cos_half = float(bis @ n1)
+        out.append(v + bis * clearance / max(cos_half, 0.2))
     return out
 
 
@@ -250,10 +276,17 @@ class Placer:
         keys = [np.asarray(k)[allowed] for k in keys]
         order = np.lexsort([np.arange(len(sel))] + [np.round(k, 9) for k in reversed(keys)]) \
             if keys else np.arange(len(sel))
-        for n, k in enumerate(order.tolist()):
-            if n >= MAX_TRACED:
-                break
-            path = self.trace(mid, c[k])
+        clear = straight_paths_clear(fp0, c, self.idx, self.terr, self.blockers,
+                                     may_cross_dense=self.may_cross_dense)
+        detours = 0
+        for k in order.tolist():
+            e = c[k]
+            if clear[k]:
+                return ((float(s[0]), float(s[1])), (float(e[0]), float(e[1]))), int(sel[k])
+            if detours >= MAX_TRACED:
+                continue
+            detours += 1
+            path = self.detour(mid, e)
             if path is not None:
                 return path, int(sel[k])
         return None
@@ -275,18 +308,23 @@ class Placer:
 
     def trace(self, mid: str, end: np.ndarray) -> tuple[Point, ...] | None:
         """A legal path from the model's start to ``end`` within its maximum distance: the
-        straight line, else one waypoint round a blocking base or dense feature corner."""
+        straight line, else a detour round a blocking base or dense feature (``detour``)."""
         fp0 = self.start[mid]
         s = np.array([fp0.x, fp0.y])
         e = np.asarray(end, dtype=float)
-        straight = np.array([s, e])
-        if not path_blocker(fp0, straight, self.idx, self.terr, self.board, self.blockers,
-                            may_cross_dense=self.may_cross_dense):
+        if not path_blocker(fp0, np.array([s, e]), self.idx, self.terr, self.board,
+                            self.blockers, may_cross_dense=self.may_cross_dense):
             return ((float(s[0]), float(s[1])), (float(e[0]), float(e[1])))
+        return self.detour(mid, e)
+
+    def detour(self, mid: str, end: np.ndarray) -> tuple[Point, ...] | None:
+        """A legal path to ``end`` through one or two waypoints (``_waypoints``), or None."""
+        fp0 = self.start[mid]
+        s = np.array([fp0.x, fp0.y])
+        e = np.asarray(end, dtype=float)
         D = self.max[mid]
-        ways = self._waypoints(fp0, s, e, D)
-        for w in ways:
-            pts = np.array([s, w, e])
+        for seq in self._waypoints(fp0, s, e, D):
+            pts = np.array([s, *seq, e])
             if path_length(pts) > D + EPS:
                 continue
             if not path_blocker(fp0, pts, self.idx, self.terr, self.board, self.blockers,
@@ -294,33 +332,39 @@ class Placer:
                 return tuple((float(x), float(y)) for x, y in pts)
         return None
 
-    def _waypoints(self, fp0: Footprint, s: np.ndarray, e: np.ndarray, D: float) -> list[np.ndarray]:
-        """Waypoints beside the bases and dense corners near the straight path s->e, shortest
-        total path first (at most 12)."""
+    def _waypoints(self, fp0: Footprint, s: np.ndarray, e: np.ndarray,
+                   D: float) -> list[list[np.ndarray]]:
+        """Detour waypoint sequences near the straight path s->e, shortest total path first
+        (at most MAX_DETOURS): one point beside each base that may block, one point off each
+        convex corner of a nearby dense feature, and pairs of neighbouring corners (to round
+        the end of a wall)."""
         r = fp0.bounding_radius
         lo, hi = np.minimum(s, e) - 2 * r - 1.0, np.maximum(s, e) + 2 * r + 1.0
         v = e - s
         n = np.array([-v[1], v[0]]) / (np.hypot(*v) or 1.0)
-        pts: list[np.ndarray] = []
+        seqs: list[list[np.ndarray]] = []
         if len(self.blockers):
             near = near_rows(self.idx, np.array([s, e]), r, 1.0, self.blockers)
             for j in near.tolist():
                 cj = self.idx.centres[j]
                 gap = self.idx.bound[j] + r + DETOUR_GAP
-                pts += [cj + n * gap, cj - n * gap]
+                seqs += [[cj + n * gap], [cj - n * gap]]
         if not self.may_cross_dense:
-            es = self.terr.dense
-            for p, poly in enumerate(es.polys):
+            for poly in self.terr.dense.polys:
                 if np.any(poly.lo > hi) or np.any(poly.hi < lo):
                     continue
-                cen = poly.pts.mean(axis=0)
-                for q in poly.pts:
-                    out = q - cen
-                    out = out / (np.hypot(*out) or 1.0)
-                    pts.append(q + out * (r + DETOUR_GAP) * 1.5)
-        if not pts:
+                corners = _corner_points(poly.pts, r + DETOUR_GAP)
+                seqs += [[c] for c in corners]
+                k = len(corners)
+                if k >= 2:
+                    for i in range(k):
+                        a, b = corners[i], corners[(i + 1) % k]
+                        seqs += [[a, b], [b, a]]
+        if not seqs:
             return []
-        P = np.array(pts)
-        tot = np.hypot(*(P - s).T) + np.hypot(*(e - P).T)
-        order = [k for k in np.lexsort([np.arange(len(P)), tot]).tolist() if tot[k] <= D + EPS]
-        return [P[k] for k in order[:12]]
+        tot = []
+        for q in seqs:
+            pts = [s] + q + [e]
+            tot.append(sum(float(np.hypot(*(y - x))) for x, y in zip(pts, pts[1:])))
+        order = sorted(range(len(seqs)), key=lambda k: (tot[k], k))
+        return [seqs[k] for k in order if tot[k] <= D + EPS][:MAX_DETOURS]
