@@ -290,6 +290,7 @@ def _kept_engagements(placer: Placer, rule: str) -> list[MoveProblem]:
 def pile_in_conditions(unit: str, targets: Collection[str], paths: Mapping[str, Sequence[Point]],
                        bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
                        board: tuple[float, float], *, max_distance: float = PILE_IN_DISTANCE,
+                       may_cross_dense: bool = False,
                        _skip_possible: bool = False) -> list[MoveProblem]:
     """12.03 The pile-in move's own conditions (``check_pile_in`` adds ``check_move``'s):
     targets as 12.03 selects them; models in base contact with an enemy do not move; each
@@ -314,7 +315,8 @@ def pile_in_conditions(unit: str, targets: Collection[str], paths: Mapping[str, 
                                        f"within {PILE_IN_RANGE:g}\"", d.get(t)))
     if out:
         return out
-    placer = Placer(unit, idx, areas, board, max_distance=max_distance, ends=paths)
+    placer = Placer(unit, idx, areas, board, max_distance=max_distance, ends=paths,
+                    may_cross_dense=may_cross_dense)
     out += _pile_conditions(placer, targets, lock=True, rule="12.03", what="pile-in move",
                             skip_possible=_skip_possible)
     if not engaged_units(unit, placer.cur, idx):
@@ -325,11 +327,14 @@ def pile_in_conditions(unit: str, targets: Collection[str], paths: Mapping[str, 
 
 def check_pile_in(unit: str, targets: Collection[str], paths: Mapping[str, Sequence[Point]],
                   bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
-                  board: tuple[float, float], *, max_distance: float = PILE_IN_DISTANCE) -> list[MoveProblem]:
+                  board: tuple[float, float], *, max_distance: float = PILE_IN_DISTANCE,
+                  may_cross_dense: bool = False) -> list[MoveProblem]:
     """12.03 Every problem with a pile-in move: ``check_move`` then ``pile_in_conditions``."""
     idx = as_index(bodies)
-    return check_move(unit, paths, idx, areas, board, max_distance=max_distance, rule="12.03") \
-        + pile_in_conditions(unit, targets, paths, idx, areas, board, max_distance=max_distance)
+    return check_move(unit, paths, idx, areas, board, max_distance=max_distance, rule="12.03",
+                      may_cross_dense=may_cross_dense) \
+        + pile_in_conditions(unit, targets, paths, idx, areas, board, max_distance=max_distance,
+                             may_cross_dense=may_cross_dense)
 
 
 def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
@@ -337,11 +342,12 @@ def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
                              paths: Mapping[str, Sequence[Point]],
                              bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
                              board: tuple[float, float], *, max_distance: float = PILE_IN_DISTANCE,
-                             objectives: Sequence[Sequence[float]] = (),
+                             may_cross_dense: bool = False,
                              _skip_possible: bool = False) -> list[MoveProblem]:
     """12.08 The consolidation move's own conditions for ``mode`` ("ongoing", "engaging" or
-    "objective", which must be the compulsory one when ``objectives`` are given), its selected
-    enemy units (``targets``) or ``objective`` point. See the module docstring."""
+    "objective"; ``consolidation_mode`` gives the compulsory one), its selected enemy units (``targets``) or ``objective`` point (the mode's own eligibility is checked:
+    ongoing needs an engaged unit, engaging an unengaged one within 3" of its selection,
+    objective neither, and the objective within 3"). See the module docstring."""
     idx = as_index(bodies)
     targets = sorted(set(targets))
     out: list[MoveProblem] = []
@@ -377,7 +383,8 @@ def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
         out.append(MoveProblem(None, "12.08", f"unknown consolidation mode {mode!r}"))
     if out:
         return out
-    placer = Placer(unit, idx, areas, board, max_distance=max_distance, ends=paths)
+    placer = Placer(unit, idx, areas, board, max_distance=max_distance, ends=paths,
+                    may_cross_dense=may_cross_dense)
     if mode in ("ongoing", "engaging"):
         out += _pile_conditions(placer, targets, lock=(mode == "ongoing"), rule="12.08",
                                 what=f"{mode} consolidation move", skip_possible=_skip_possible)
@@ -423,26 +430,28 @@ def check_consolidation(unit: str, mode: str, targets: Collection[str],
                         objective: Sequence[float] | None, paths: Mapping[str, Sequence[Point]],
                         bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
                         board: tuple[float, float], *,
-                        max_distance: float = PILE_IN_DISTANCE) -> list[MoveProblem]:
+                        max_distance: float = PILE_IN_DISTANCE,
+                        may_cross_dense: bool = False) -> list[MoveProblem]:
     """12.08 Every problem with a consolidation move: ``check_move`` (objective mode: ending
     unengaged) then ``consolidation_conditions``."""
     idx = as_index(bodies)
     return check_move(unit, paths, idx, areas, board, max_distance=max_distance, rule="12.08",
-                      end_unengaged=(mode == "objective")) \
+                      end_unengaged=(mode == "objective"), may_cross_dense=may_cross_dense) \
         + consolidation_conditions(unit, mode, targets, objective, paths, idx, areas, board,
-                                   max_distance=max_distance)
+                                   max_distance=max_distance, may_cross_dense=may_cross_dense)
 
 
 # --- the solvers ---------------------------------------------------------------------------
 
 def _solve_enemy(unit: str, targets: Sequence[str], idx: BodyIndex, areas, board, *,
-                 max_distance: float, lock: bool):
+                 max_distance: float, lock: bool, may_cross_dense: bool = False):
     """Place the models of ``unit`` heading each for its closest target: locked models (base
     contact, if ``lock``) first and fixed; then the rest nearest-first, each at its best spot
     (engaged with its closest target, else closer, else where it stands) within 2" of a placed
     model and 9" of all; then models that moved but did not end engaged try again with the
     rest fixed, until none can. Returns the Placer, or a reason string."""
-    placer = Placer(unit, idx, areas, board, max_distance=max_distance)
+    placer = Placer(unit, idx, areas, board, max_distance=max_distance,
+                    may_cross_dense=may_cross_dense)
     trows = {t: idx.unit_rows[t] for t in targets if t in idx.unit_rows}
     if not trows:
         return "no target unit on the battlefield"
@@ -482,7 +491,7 @@ def _solve_enemy(unit: str, targets: Sequence[str], idx: BodyIndex, areas, board
 
 def solve_pile_in(unit: str, bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
                   board: tuple[float, float], *, targets: Collection[str] | None = None,
-                  max_distance: float = PILE_IN_DISTANCE) -> Solution:
+                  max_distance: float = PILE_IN_DISTANCE, may_cross_dense: bool = False) -> Solution:
     """Part A ruling 18: a legal 12.03 pile-in move of ``unit`` (targets default to
     ``pile_in_targets``), or why there is none. Verified with ``check_move`` and
     ``pile_in_conditions``."""
@@ -490,14 +499,15 @@ def solve_pile_in(unit: str, bodies: Sequence[Body] | BodyIndex, areas: Sequence
     targets = sorted(set(pile_in_targets(unit, idx) if targets is None else targets))
     if not targets:
         return Solution(None, "no enemy unit is engaged with the unit or within 5\" (12.03)")
-    res = _solve_enemy(unit, targets, idx, areas, board, max_distance=max_distance, lock=True)
+    res = _solve_enemy(unit, targets, idx, areas, board, max_distance=max_distance, lock=True,
+                       may_cross_dense=may_cross_dense)
     if isinstance(res, str):
         return Solution(None, res + " (12.03)", tuple(targets))
     paths = res.paths()
     problems = check_move(unit, paths, idx, areas, board, max_distance=max_distance,
-                          rule="12.03") + \
+                          rule="12.03", may_cross_dense=may_cross_dense) + \
         pile_in_conditions(unit, targets, paths, idx, areas, board, max_distance=max_distance,
-                           _skip_possible=True)
+                           may_cross_dense=may_cross_dense, _skip_possible=True)
     if problems:
         return Solution(None, str(problems[0]), tuple(targets), problems=tuple(problems))
     return Solution(paths, "", tuple(targets))
@@ -506,7 +516,8 @@ def solve_pile_in(unit: str, bodies: Sequence[Body] | BodyIndex, areas: Sequence
 def solve_consolidation(unit: str, bodies: Sequence[Body] | BodyIndex,
                         areas: Sequence[TerrainArea], board: tuple[float, float],
                         objectives: Sequence[Sequence[float]] = (), *,
-                        max_distance: float = PILE_IN_DISTANCE) -> Solution:
+                        max_distance: float = PILE_IN_DISTANCE,
+                        may_cross_dense: bool = False) -> Solution:
     """Part A ruling 18: a legal 12.08 consolidation move of ``unit`` in the compulsory mode
     (``consolidation_mode``), or why there is none. Verified with ``check_move`` and
     ``consolidation_conditions``."""
@@ -518,14 +529,15 @@ def solve_consolidation(unit: str, bodies: Sequence[Body] | BodyIndex,
     name, targets, obj = mode
     if name in ("ongoing", "engaging"):
         res = _solve_enemy(unit, targets, idx, areas, board, max_distance=max_distance,
-                           lock=(name == "ongoing"))
+                           lock=(name == "ongoing"), may_cross_dense=may_cross_dense)
         if isinstance(res, str):
             return Solution(None, res + " (12.08)", tuple(targets), mode=name)
         placer = res
         point = None
     else:
         point = tuple(objectives[obj])
-        placer = Placer(unit, idx, areas, board, max_distance=max_distance)
+        placer = Placer(unit, idx, areas, board, max_distance=max_distance,
+                        may_cross_dense=may_cross_dense)
         marker = objective_marker(point)
         order = sorted(placer.ids, key=lambda m: (distance(placer.start[m], marker), m))
         placed: list[str] = []
@@ -552,9 +564,10 @@ def solve_consolidation(unit: str, bodies: Sequence[Body] | BodyIndex,
                 break
     paths = placer.paths()
     problems = check_move(unit, paths, idx, areas, board, max_distance=max_distance, rule="12.08",
-                          end_unengaged=(name == "objective")) + \
+                          end_unengaged=(name == "objective"), may_cross_dense=may_cross_dense) + \
         consolidation_conditions(unit, name, targets, point, paths, idx, areas, board,
-                                 max_distance=max_distance, _skip_possible=True)
+                                 max_distance=max_distance, may_cross_dense=may_cross_dense,
+                                 _skip_possible=True)
     if problems:
         return Solution(None, str(problems[0]), tuple(targets), mode=name, objective=obj,
                         problems=tuple(problems))
