@@ -40,13 +40,14 @@ from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix
 from sim.rules.geometry import (
     EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, distance, overlaps,
 )
+from sim.rules.polygons import ccw, convex_pieces
 from sim.rules.terrain import TerrainArea
 
 __all__ = [
     "Body", "MoveProblem", "Point", "BodyIndex", "TerrainIndex", "as_index", "terrain_index",
     "path_length", "check_move", "engaged_units", "unit_distance", "distances_from",
     "path_blocker", "end_blocker", "end_blockers", "blocking_rows", "board_mask", "overlap_mask",
-    "feature_mask", "straight_paths_clear", "near_rows", "fps_distance_matrix", "fps_to_rows", "segments_polys_distance", "EdgeSet", "TOUCH", "START_TOL",
+    "feature_mask", "straight_paths_clear", "placed_distances", "placed_overlaps", "near_rows", "fps_distance_matrix", "fps_to_rows", "segments_polys_distance", "EdgeSet", "TOUCH", "START_TOL",
 ]
 
 Point = tuple[float, float]
@@ -142,7 +143,8 @@ class EdgeSet:
     measures a batch of segments or points against all of them; ``starts`` are the offsets of
     each polygon's first edge, ``lo``/``hi`` their bounding boxes."""
 
-    __slots__ = ("polys", "vx", "vy", "wx", "wy", "ex", "ey", "el2", "starts", "lo", "hi")
+    __slots__ = ("polys", "vx", "vy", "wx", "wy", "ex", "ey", "el2", "starts", "lo", "hi",
+                 "_singles")
 
     def __init__(self, polys: Sequence[_Poly]):
         self.polys = tuple(polys)
@@ -156,9 +158,16 @@ class EdgeSet:
             if polys else np.zeros(0, dtype=np.int64)
         self.lo = np.array([p.lo for p in polys], dtype=float).reshape(-1, 2)
         self.hi = np.array([p.hi for p in polys], dtype=float).reshape(-1, 2)
+        self._singles: list[EdgeSet] | None = None
 
     def __len__(self) -> int:
         return len(self.polys)
+
+    def single(self, p: int) -> "EdgeSet":
+        """The EdgeSet of polygon ``p`` alone."""
+        if self._singles is None:
+            self._singles = [EdgeSet([q]) for q in self.polys] if len(self.polys) > 1 else [self]
+        return self._singles[p]
 
 
 class TerrainIndex:
@@ -166,7 +175,7 @@ class TerrainIndex:
     (may not be crossed by most models) and light or dense features (no model may end a move
     overlapping them). Exposed features and the areas themselves never hinder a move."""
 
-    __slots__ = ("dense", "no_end")
+    __slots__ = ("dense", "no_end", "_pieces")
 
     def __init__(self, areas: Sequence[TerrainArea]):
         dense, no_end = [], []
@@ -182,6 +191,16 @@ class TerrainIndex:
                     dense.append(p)
         self.dense = EdgeSet(dense)
         self.no_end = EdgeSet(no_end)
+        self._pieces: dict[tuple[str, int], list[np.ndarray]] = {}
+
+    def pieces(self, which: str, p: int) -> list[np.ndarray]:
+        """Convex pieces (ccw) of polygon ``p`` of ``dense`` or ``no_end`` whose union is it."""
+        key = (which, p)
+        got = self._pieces.get(key)
+        if got is None:
+            poly = getattr(self, which).polys[p].pts
+            got = self._pieces[key] = [ccw(q) for q in convex_pieces(poly)]
+        return got
 
 
 @lru_cache(maxsize=32)
@@ -226,6 +245,42 @@ def _segments_polygon_distance(a: np.ndarray, b: np.ndarray, v: np.ndarray,
     return segments_polys_distance(a, b, EdgeSet([poly]))[:, 0]
 
 
+def points_polys_distance(c: np.ndarray, es: EdgeSet) -> np.ndarray:
+    """01.04 Distance from each point c[k] (K, 2) to the closed area of each polygon of
+    ``es``: (K, P), 0 inside (``segments_polys_distance`` for zero-length segments, cheaper)."""
+    tx, ty = c[:, 0:1] - es.vx, c[:, 1:2] - es.vy
+    t = np.clip((tx * es.ex + ty * es.ey) / es.el2, 0.0, 1.0)
+    qx, qy = tx - t * es.ex, ty - t * es.ey
+    d = np.sqrt(np.minimum.reduceat(qx * qx + qy * qy, es.starts, axis=1))
+    o1 = es.ex * ty - es.ey * tx
+    y = c[:, 1:2]
+    up = (es.vy <= y) & (es.wy > y) & (o1 > 0)
+    down = (es.wy <= y) & (es.vy > y) & (o1 < 0)
+    inside = np.add.reduceat((up | down).astype(np.int64), es.starts, axis=1) % 2 == 1
+    d[inside] = 0.0
+    return d
+
+
+def near_points_distance(c: np.ndarray, near: np.ndarray, es: EdgeSet) -> np.ndarray:
+    """``points_polys_distance`` only where ``near`` (K, P) is true (inf elsewhere)."""
+    out = np.full(near.shape, np.inf)
+    for p in np.flatnonzero(near.any(axis=0)).tolist():
+        rows = np.flatnonzero(near[:, p])
+        out[rows, p] = points_polys_distance(c[rows], es.single(p))[:, 0]
+    return out
+
+
+def near_polys_distance(a: np.ndarray, b: np.ndarray, near: np.ndarray, es: EdgeSet) -> np.ndarray:
+    """``segments_polys_distance`` only where ``near`` (K, P) is true (inf elsewhere): each
+    polygon is measured against just the segments near it, which is far cheaper when a few
+    candidates sit near a few of many features."""
+    out = np.full(near.shape, np.inf)
+    for p in np.flatnonzero(near.any(axis=0)).tolist():
+        rows = np.flatnonzero(near[:, p])
+        out[rows, p] = segments_polys_distance(a[rows], b[rows], es.single(p))[:, 0]
+    return out
+
+
 def segments_polys_distance(a: np.ndarray, b: np.ndarray, es: EdgeSet) -> np.ndarray:
     """01.04 Distance from each segment a[k]-b[k] (K, 2) to the closed area of each polygon of
     ``es``: (K, P), 0 where the segment meets the area (crosses an edge, or starts inside).
@@ -266,22 +321,47 @@ def segments_polys_distance(a: np.ndarray, b: np.ndarray, es: EdgeSet) -> np.nda
     return d
 
 
-def _convex_hull(pts: np.ndarray) -> np.ndarray:
-    """Counter-clockwise convex hull (monotone chain) of points (N, 2)."""
-    P = sorted(set(map(tuple, np.round(pts, 12).tolist())))
-    if len(P) <= 2:
-        return np.array(P, dtype=float)
+def _minkowski_sum(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """The Minkowski sum of two counter-clockwise convex polygons (points allowed), ccw: the
+    edges of both merged by polar angle from the sum of their lowest vertices."""
+    if len(P) == 1 or len(Q) == 1:
+        return P + Q[0] if len(Q) == 1 else Q + P[0]
+    def start(X):
+        k = np.lexsort((X[:, 0], X[:, 1]))[0]
+        return np.roll(X, -k, axis=0)
+    P, Q = start(P), start(Q)
+    e = np.vstack([np.roll(P, -1, axis=0) - P, np.roll(Q, -1, axis=0) - Q])
+    ang = np.mod(np.arctan2(e[:, 1], e[:, 0]), 2 * np.pi)
+    e = e[np.argsort(ang, kind="stable")]
+    pts = P[0] + Q[0] + np.vstack([np.zeros((1, 2)), np.cumsum(e, axis=0)[:-1]])
+    return pts
 
-    def half(seq):
-        out: list = []
-        for p in seq:
-            while len(out) >= 2 and ((out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
-                                     - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])) <= 0:
-                out.pop()
-            out.append(p)
-        return out
-    lower, upper = half(P), half(P[::-1])
-    return np.array(lower[:-1] + upper[:-1], dtype=float)
+
+def _swept(off: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The area a convex base (core offsets ``off``, ccw) sweeps moving from p to q, ccw."""
+    d = np.asarray(q, dtype=float) - np.asarray(p, dtype=float)
+    if not np.any(d):
+        return off + p
+    return _minkowski_sum(off + p, np.array([[0.0, 0.0], d]))
+
+
+def _segments_enter_convex(a: np.ndarray, b: np.ndarray, poly: np.ndarray,
+                           tol: float = TOUCH) -> np.ndarray:
+    """(K,) whether segment a[k]-b[k] reaches more than ``tol`` inside the ccw convex polygon
+    (Cyrus-Beck clipping against the polygon shrunk by ``tol``)."""
+    e = np.roll(poly, -1, axis=0) - poly
+    ln = np.hypot(e[:, 0], e[:, 1])
+    ok = ln > 0
+    e, v, ln = e[ok], poly[ok], ln[ok]
+    nx, ny = -e[:, 1] / ln, e[:, 0] / ln                 # inward unit normals (ccw)
+    f0 = (a[:, 0:1] - v[:, 0]) * nx + (a[:, 1:2] - v[:, 1]) * ny - tol      # (K, E)
+    df = (b[:, 0:1] - a[:, 0:1]) * nx + (b[:, 1:2] - a[:, 1:2]) * ny
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = -f0 / df
+    lo = np.where(df > 0, t, -np.inf).max(axis=1, initial=0.0)
+    hi = np.where(df < 0, t, np.inf).min(axis=1, initial=1.0)
+    flat_out = ((df == 0) & (f0 < 0)).any(axis=1)
+    return (np.maximum(lo, 0.0) <= np.minimum(hi, 1.0)) & ~flat_out
 
 
 def _convex_signed(p: np.ndarray, poly: np.ndarray) -> np.ndarray:
@@ -371,11 +451,69 @@ def near_rows(idx: BodyIndex, centres: np.ndarray, bound: float, reach: float,
     return rows[keep]
 
 
+def _pair_terms(fp: Footprint, centres: np.ndarray, other: Footprint):
+    """For ``fp`` placed at each of ``centres`` (K, 2) and one fixed footprint ``other``:
+    (points (K, 2), convex polygon, radius) such that the edge distance between the two is
+    ``_points_convex_distance(points, polygon) - radius`` (at least 0): the translation trick
+    for a hull against a disc, and the Minkowski difference for two hulls (exact for convex
+    cores)."""
+    if fp.shape == "round":
+        r = 0.5 * fp.length
+        if other.shape == "round":
+            return centres, np.array([[other.x, other.y]]), r + 0.5 * other.length
+        return centres, core(other)[0], r
+    off = _offsets(fp)
+    if other.shape == "round":
+        return np.array([other.x, other.y]) - centres, off, 0.5 * other.length
+    return centres, _minkowski_sum(core(other)[0], -off), 0.0
+
+
+def placed_distances(fp: Footprint, centres: np.ndarray, others: Sequence[Footprint]) -> np.ndarray:
+    """01.04 Edge-to-edge distances (K, n) from ``fp`` placed (same facing) at each of
+    ``centres`` to each footprint of ``others``; vectorised over the K spots for every shape."""
+    centres = np.asarray(centres, dtype=float).reshape(-1, 2)
+    K, n = len(centres), len(others)
+    out = np.empty((K, n))
+    if not K or not n:
+        return out
+    rnd = [j for j, o in enumerate(others) if o.shape == "round"]
+    if fp.shape == "round" and rnd:
+        c = np.array([(others[j].x, others[j].y) for j in rnd], dtype=float)
+        r = np.array([0.5 * others[j].length for j in rnd])
+        out[:, rnd] = disc_distances(centres, np.full(K, 0.5 * fp.length), c, r)
+    for j, o in enumerate(others):
+        if fp.shape == "round" and o.shape == "round":
+            continue
+        pts, poly, r = _pair_terms(fp, centres, o)
+        out[:, j] = np.maximum(_points_convex_distance(pts, poly) - r, 0.0)
+    return out
+
+
+def placed_overlaps(fp: Footprint, centres: np.ndarray, others: Sequence[Footprint]) -> np.ndarray:
+    """03.01 (K,) whether ``fp`` placed at each of ``centres`` would overlap (share area by
+    more than TOUCH) one of ``others``; vectorised over the K spots for every shape."""
+    centres = np.asarray(centres, dtype=float).reshape(-1, 2)
+    K = len(centres)
+    out = np.zeros(K, dtype=bool)
+    for o in others:
+        reach = np.hypot(centres[:, 0] - o.x, centres[:, 1] - o.y) \
+            < fp.bounding_radius + o.bounding_radius
+        if not reach.any():
+            continue
+        pts, poly, r = _pair_terms(fp, centres[reach], o)
+        if r > 0:
+            hit = _points_convex_distance(pts, poly) < r - TOUCH
+        else:
+            hit = _convex_signed(pts, poly) > TOUCH
+        out[np.flatnonzero(reach)[hit]] = True
+    return out
+
+
 def distances_from(fp: Footprint, centres: np.ndarray, idx: BodyIndex,
                    rows: np.ndarray) -> np.ndarray:
     """01.04 Edge-to-edge distances (K, len(rows)) from the footprint ``fp`` placed (same facing)
     at each of ``centres`` (K, 2) to the bodies ``rows`` of ``idx``. Round-to-round pairs are
-    one vectorised step; a hull on either side goes through the convex-core arithmetic."""
+    one vectorised step; a hull on either side goes through ``placed_distances``."""
     centres = np.asarray(centres, dtype=float).reshape(-1, 2)
     K, M = len(centres), len(rows)
     out = np.empty((K, M))
@@ -390,16 +528,7 @@ def distances_from(fp: Footprint, centres: np.ndarray, idx: BodyIndex,
         for m in np.flatnonzero(~rnd).tolist():
             out[:, m] = np.maximum(_points_convex_distance(centres, idx.core(int(rows[m]))) - r, 0)
         return out
-    off = _offsets(fp)
-    for k in range(K):
-        poly = off + centres[k]
-        if rnd.any():
-            sel = rows[rnd]
-            out[k, rnd] = np.maximum(
-                _points_convex_distance(idx.centres[sel], poly) - idx.radius[sel], 0.0)
-        for m in np.flatnonzero(~rnd).tolist():
-            out[k, m] = distance(fp.moved(centres[k, 0], centres[k, 1]), idx.fps[int(rows[m])])
-    return out
+    return placed_distances(fp, centres, [idx.fps[int(j)] for j in rows.tolist()])
 
 
 def fps_to_rows(fps: Sequence[Footprint], idx: BodyIndex, rows: np.ndarray) -> np.ndarray:
@@ -548,7 +677,7 @@ def _sweep_hits(fp, r, off, a, b, idx, rows):
                 best = (int(bad[0]), j, float(r - d[bad[0]]))
         return best
     for s, (p, q) in enumerate(zip(a, b)):
-        hull = _convex_hull(np.vstack([off + p, off + q]))
+        hull = _swept(off, p, q)
         found = []
         if len(rnd_rows):
             d = _points_convex_distance(idx.centres[rnd_rows], hull)
@@ -586,7 +715,7 @@ def _dense_hit(fp: Footprint, off: np.ndarray | None, a: np.ndarray, b: np.ndarr
         near = _box_near(np.minimum(a, b) - r, np.maximum(a, b) + r, es)
         if not near.any():
             return None
-        d = segments_polys_distance(a, b, es)
+        d = near_polys_distance(a, b, near, es)
         bad = near & (d < r - TOUCH)
         if not bad.any():
             return None
@@ -595,7 +724,7 @@ def _dense_hit(fp: Footprint, off: np.ndarray | None, a: np.ndarray, b: np.ndarr
     bnd = fp.bounding_radius
     near = _box_near(np.minimum(a, b) - bnd, np.maximum(a, b) + bnd, es)
     for s, p in np.argwhere(near).tolist():
-        hull = _convex_hull(np.vstack([off + a[s], off + b[s]]))
+        hull = _swept(off, a[s], b[s])
         if _convex_penetrates_polygon(hull, es.polys[p]):
             return (s, p, None)
     return None
@@ -615,7 +744,7 @@ def end_blockers(fps: Sequence[Footprint], terr: TerrainIndex) -> list[tuple[str
     if not near.any():
         return out
     if rnd.any():
-        d = segments_polys_distance(c, c, es)
+        d = near_points_distance(c, near & rnd[:, None], es)
         bad = near & (d < b[:, None] - TOUCH) & rnd[:, None]
         for i in np.flatnonzero(bad.any(axis=1)).tolist():
             p = int(np.argmax(bad[i]))
@@ -741,13 +870,8 @@ def overlap_mask(fp: Footprint, centres: np.ndarray, idx: BodyIndex,
         cd = np.sqrt(np.einsum("kmi,kmi->km", diff, diff))
         out |= (cd < 0.5 * fp.length + idx.radius[rn][None, :] - TOUCH).any(axis=1)
     pairs = near[~idx.round[near]] if fp.shape == "round" else near
-    for j in pairs.tolist():
-        cj = idx.centres[j]
-        reach = np.hypot(centres[:, 0] - cj[0], centres[:, 1] - cj[1]) \
-            < fp.bounding_radius + idx.bound[j]
-        for k in np.flatnonzero(reach & ~out).tolist():
-            if overlaps(fp.moved(centres[k, 0], centres[k, 1]), idx.fps[j]):
-                out[k] = True
+    if len(pairs):
+        out |= placed_overlaps(fp, centres, [idx.fps[j] for j in pairs.tolist()])
     return out
 
 
@@ -763,9 +887,18 @@ def feature_mask(fp: Footprint, centres: np.ndarray, terr: TerrainIndex) -> np.n
         near = _box_near(centres - r, centres + r, es)
         if not near.any():
             return np.zeros(K, dtype=bool)
-        return (near & (segments_polys_distance(centres, centres, es) < r - TOUCH)).any(axis=1)
-    return np.array([end_blocker(fp.moved(c[0], c[1]), terr) is not None for c in centres],
-                    dtype=bool)
+        return (near & (near_points_distance(centres, near, es) < r - TOUCH)).any(axis=1)
+    # a base overlaps a feature iff its centre is inside some convex piece (-) the base
+    off = _offsets(fp)
+    bnd = fp.bounding_radius
+    near = _box_near(centres - bnd, centres + bnd, es)
+    out = np.zeros(K, dtype=bool)
+    for p in np.flatnonzero(near.any(axis=0)).tolist():
+        rows = np.flatnonzero(near[:, p])
+        for piece in terr.pieces("no_end", p):
+            md = _minkowski_sum(piece, -off)
+            out[rows] |= _convex_signed(centres[rows], md) > TOUCH
+    return out
 
 
 def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: TerrainIndex,
@@ -779,10 +912,29 @@ def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: 
     if not K:
         return out
     if fp.shape != "round":
-        for k in range(K):
-            out[k] = not any(kind != "edge" for kind, *_ in path_blocker(
-                fp, np.array([[fp.x, fp.y], ends[k]]), idx, terr, (math.inf, math.inf),
-                blockers, may_cross_dense=may_cross_dense))
+        # the base swept along s->e meets X iff the segment s->e enters X (-) base (Minkowski)
+        off = _offsets(fp)
+        neg = -off                                       # the base reflected (still ccw)
+        a = np.repeat(np.array([[fp.x, fp.y]]), K, axis=0)
+        bnd = fp.bounding_radius
+        if len(blockers):
+            near = near_rows(idx, np.vstack([a[:1], ends]), bnd, 0.0, blockers)
+            for j in near.tolist():
+                other = idx.core(j) if not idx.round[j] else idx.centres[j:j + 1]
+                md = _minkowski_sum(ccw(other), neg)
+                if idx.round[j]:
+                    d = segments_polys_distance(a, ends, EdgeSet([_Poly(
+                        "", "", md, np.roll(md, -1, axis=0), md.min(0), md.max(0))]))[:, 0]
+                    out &= ~(d < idx.radius[j] - TOUCH)
+                else:
+                    out &= ~_segments_enter_convex(a, ends, md)
+        if not may_cross_dense and len(terr.dense):
+            near = _box_near(np.minimum(a, ends) - bnd, np.maximum(a, ends) + bnd, terr.dense)
+            for p in np.flatnonzero(near.any(axis=0)).tolist():
+                rows = np.flatnonzero(near[:, p])
+                for piece in terr.pieces("dense", p):
+                    md = _minkowski_sum(piece, neg)
+                    out[rows] &= ~_segments_enter_convex(a[rows], ends[rows], md)
         return out
     r = 0.5 * fp.length
     a = np.repeat(np.array([[fp.x, fp.y]]), K, axis=0)
@@ -799,7 +951,7 @@ def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: 
     if not may_cross_dense and len(terr.dense):
         near = _box_near(np.minimum(a, ends) - r, np.maximum(a, ends) + r, terr.dense)
         if near.any():
-            d = segments_polys_distance(a, ends, terr.dense)
+            d = near_polys_distance(a, ends, near, terr.dense)
             out &= ~(near & (d < r - TOUCH)).any(axis=1)
     return out
 
@@ -979,7 +1131,7 @@ def _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense,
             near = _box_near(np.minimum(A, B) - R[:, None], np.maximum(A, B) + R[:, None],
                              terr.dense)
             if near.any():
-                d = segments_polys_distance(A, B, terr.dense)
+                d = near_polys_distance(A, B, near, terr.dense)
                 for s, p in np.argwhere(near & (d < R[:, None] - TOUCH)).tolist():
                     r = int(owners[s])
                     found[r].setdefault("dense", MoveProblem(

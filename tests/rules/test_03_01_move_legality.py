@@ -370,3 +370,66 @@ def test_03_01_speed_a_10_model_move_against_200_bodies():
     sum(range(10 ** 6))
     base = time.perf_counter() - t0
     assert per < max(0.5 * base, 0.003), (per, base)
+
+
+# --- hull bases (ovals, rectangles): the vectorised kernels against the scalar geometry -------
+
+def _random_hull(rng, lo=0.0, hi=30.0):
+    shape = ["rect", "oval"][rng.integers(2)]
+    return footprint(shape, *rng.uniform(lo, hi, 2), rng.uniform(1.5, 5), rng.uniform(0.8, 2.5),
+                     rng.uniform(0, 180))
+
+
+def _random_base(rng):
+    if rng.random() < 0.5:
+        return round_base(rng.uniform(25, 60), *rng.uniform(0, 30, 2))
+    return _random_hull(rng)
+
+
+def test_01_04_placed_distances_and_overlaps_match_the_scalar_geometry():
+    from sim.rules.geometry import distance
+    from sim.rules.move_legality import placed_distances, placed_overlaps
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        fp = _random_base(rng)
+        others = [_random_base(rng) for _ in range(3)]
+        spots = rng.uniform(0, 30, (12, 2))
+        d = placed_distances(fp, spots, others)
+        o = placed_overlaps(fp, spots, others)
+        for k, (x, y) in enumerate(spots):
+            g = fp.moved(x, y)
+            assert d[k] == pytest.approx([distance(g, q) for q in others], abs=1e-9)
+            assert o[k] == any(overlaps(g, q) for q in others)
+
+
+def test_03_01_hull_sweeps_and_end_checks_match_a_brute_force_drag():
+    from sim.rules.move_legality import (
+        blocking_rows, end_blocker, feature_mask, path_blocker, placed_overlaps,
+        straight_paths_clear,
+    )
+    rng = np.random.default_rng(12)
+    for _ in range(25):
+        fp = _random_hull(rng, 5, 25)
+        bodies = [Body("a/0", "a", 1, fp)] + [Body(f"e/{k}", "e", 2, _random_base(rng))
+                                             for k in range(5)]
+        areas = [box(f"t{k}", *xy, *(xy + rng.uniform(0.3, 4, 2)), "dense")
+                 for k, xy in enumerate(rng.uniform(0, 27, (2, 2)))]
+        idx, terr = BodyIndex(bodies), terrain_index(areas)
+        blockers = blocking_rows(idx, 1, False, ())
+        ends = rng.uniform(0, 30, (8, 2))
+        fast = straight_paths_clear(fp, ends, idx, terr, blockers, may_cross_dense=False)
+        feats = feature_mask(fp, ends, terr)
+        for k, e in enumerate(ends):
+            scalar = not [p for p in path_blocker(fp, np.array([[fp.x, fp.y], e]), idx, terr,
+                                                  (1e9, 1e9), blockers, may_cross_dense=False,
+                                                  first_only=False) if p[0] != "edge"]
+            assert fast[k] == scalar
+            assert feats[k] == (end_blocker(fp.moved(*e), terr) is not None)
+            # brute force: drag a slightly shrunk hull in 0.01" steps (placed_overlaps is
+            # checked against geometry.overlaps above); a clear overlap anywhere => blocked
+            n = int(math.hypot(e[0] - fp.x, e[1] - fp.y) / 0.01) + 2
+            t = np.linspace(0, 1, n)[:, None]
+            spots = np.array([fp.x, fp.y]) + t * (e - np.array([fp.x, fp.y]))
+            small = footprint(fp.shape, fp.x, fp.y, fp.length * 0.98, fp.width * 0.98, fp.angle)
+            if placed_overlaps(small, spots, [b.fp for b in bodies[1:]]).any():
+                assert not fast[k]

@@ -7,7 +7,7 @@ import random
 import time
 
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, event, given, settings, strategies as st
 
 from sim.rules.coherency import is_coherent
 from sim.rules.geometry import distance, footprint, round_base
@@ -246,16 +246,15 @@ def charge_layouts(draw):
     return kept, areas, roll, cross
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(charge_layouts())
 def test_17_solver_output_always_passes_the_charge_checks(lay):
     bodies, areas, roll, cross = lay
-    if not any(b.unit == "a" for b in bodies):
-        return
     targets = default_charge_targets("a", roll, bodies)
-    if not targets:
-        return
+    event("no target" if not targets else "target")
+    assume(targets)
     sol = solve_charge("a", targets, roll, bodies, areas, BOARD, may_cross_dense=cross)
+    event("solved" if sol else "failed")
     if sol:
         assert check_charge("a", targets, sol.paths, bodies, areas, BOARD, roll=roll,
                             may_cross_dense=cross) == []
@@ -277,3 +276,26 @@ def test_17_speed_of_a_10_model_charge():
     base = time.perf_counter() - t0
     assert sol
     assert per < max(2.0 * base, 0.05), (per, base)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(["rect", "oval"]), st.floats(0, 180), st.floats(10, 30), st.floats(3, 8),
+       st.sampled_from(["rect", "oval", "round"]), st.integers(4, 12))
+def test_17_hull_chargers_and_targets_solve_legally(shape, angle, x, gap, tshape, roll):
+    from sim.rules.geometry import overlaps
+    tank = Body("a/0", "a", 1, footprint(shape, x, 10, 5, 3, angle))
+    ty = 13 + gap
+    if tshape == "round":
+        targets = squad("b", x - 2, ty, 3, 2)
+    else:
+        targets = [Body(f"b/{k}", "b", 2, footprint(tshape, x - 4 + 6 * k, ty + 1, 5, 2.5, 90 * k))
+                   for k in range(2)]
+    bodies = [tank] + targets
+    assume(not engaged_units("a", {"a/0": tank.fp}, bodies))
+    assume(not any(overlaps(p.fp, q.fp) for i, p in enumerate(bodies) for q in bodies[i + 1:]))
+    chosen = default_charge_targets("a", roll, bodies)
+    assume(chosen)
+    sol = solve_charge("a", chosen, roll, bodies, [], BOARD)
+    event("solved" if sol else "failed")
+    if sol:
+        assert check_charge("a", chosen, sol.paths, bodies, [], BOARD, roll=roll) == []

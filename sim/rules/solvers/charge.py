@@ -117,7 +117,6 @@ def _refs(placer: Placer, mid: str, trows: dict[str, np.ndarray], reach: float):
     """Target models within ``reach`` of ``mid``'s start, nearest first (ties by id), at most
     MAX_REFS."""
     idx = placer.idx
-    fp0 = placer.start[mid]
     rows = np.sort(np.concatenate(list(trows.values()))) if trows else np.zeros(0, np.int64)
     if not len(rows):
         return []
@@ -126,18 +125,26 @@ def _refs(placer: Placer, mid: str, trows: dict[str, np.ndarray], reach: float):
     return [idx.fps[int(rows[k])] for k in order.tolist() if d[k] <= reach + EPS][:MAX_REFS]
 
 
-def _tier_spot(placer: Placer, mid: str, trows, others, tier: int):
-    """11.04 "can": a spot for ``mid`` within 1" (tier 1) or engaged (tier 2) with a target,
-    keeping every other condition, with the other models where they are now (or None)."""
-    rng = WITHIN_ONE if tier == 1 else ENGAGEMENT_RANGE
+def _tier_spot(placer: Placer, mid: str, trows, others, below: int):
+    """11.04 "can": the best spot for ``mid`` of a better tier than ``below`` (tier 1: within
+    1" of a target; tier 2: engaged with one), keeping every other condition, with the other
+    models where they are now; as (path, tier) or None. One search serves both tiers: spots
+    are ranked by tier, so a tier-2 answer means no tier-1 spot was legal."""
+    rng = WITHIN_ONE if below == 2 else ENGAGEMENT_RANGE
     refs = _refs(placer, mid, trows, placer.max[mid] + rng)
     if not refs:
         return None
-    offsets = (0.0, 0.5, 0.95) if tier == 1 else (0.0, 0.95, 1.95)
+    offsets = (0.0, 0.5, 0.95) if below == 2 else (0.0, 0.5, 0.95, 1.95)
     cands = placer.rings(mid, refs, offsets)
-    score = _score(placer, mid, trows, others, tier=tier, keep_engaged=True)
-    return placer.find(mid, cands, score,
-                       coherent_with=[m for m in placer.ids if m != mid])
+    score = _score(placer, mid, trows, others, tier=below - 1, keep_engaged=True)
+    found = placer.find(mid, cands, score, coherent_with=[m for m in placer.ids if m != mid])
+    if found is None:
+        return None
+    path, _k = found
+    fp = placer.start[mid].moved(*path[-1])
+    rows = np.concatenate(list(trows.values()))
+    d = float(fps_to_rows([fp], placer.idx, rows).min())
+    return path, (1 if d <= WITHIN_ONE + EPS else 2)
 
 
 def _model_tier(placer: Placer, mid: str, trows) -> tuple[int, float]:
@@ -166,8 +173,8 @@ def _eligibility(unit: str, targets: Sequence[str], roll: float, idx: BodyIndex)
 def charge_conditions(unit: str, targets: Collection[str], paths: Mapping[str, Sequence[Point]],
                       bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
                       board: tuple[float, float], *, roll: float, may_cross_dense: bool = False,
-                      through_enemies: bool = False,
-                      impassable: Collection[str] = ()) -> list[MoveProblem]:
+                      through_enemies: bool = False, impassable: Collection[str] = (),
+                      _skip_possible: bool = False) -> list[MoveProblem]:
     """11.04 The charge move's own conditions for ``unit`` moving along ``paths`` against
     ``targets`` (the 03.01 checks are ``check_move``'s; ``check_charge`` runs both):
 
@@ -187,7 +194,7 @@ def charge_conditions(unit: str, targets: Collection[str], paths: Mapping[str, S
     others = np.array([j for j in placer.enemy_rows.tolist() if idx.units[j] not in trows],
                       dtype=np.int64)
     for mid in placer.ids:
-        fp, fp0 = placer.cur[mid], placer.start[mid]
+        fp = placer.cur[mid]
         gaps = []
         for t, r in trows.items():
             d1 = float(fps_to_rows([fp], idx, r).min())
@@ -200,18 +207,15 @@ def charge_conditions(unit: str, targets: Collection[str], paths: Mapping[str, S
                                         f"not closer than at the start ({best[2]:.2f}\"); every "
                                         f"model must end closer to a charge target", best[1]))
         tier, d = _model_tier(placer, mid, trows)
-        for want in (1, 2):
-            if tier <= want:
-                break
-            spot = _tier_spot(placer, mid, trows, others, want)
-            if spot is not None:
-                x, y = spot[0][-1]
-                what = "within 1\" of" if want == 1 else "engaged with"
-                problems.append(MoveProblem(mid, "11.04",
-                                            f"it ends {d:.2f}\" from the nearest charge target "
-                                            f"model but could end {what} one (at ({x:.2f}, "
-                                            f"{y:.2f})), so it must", d))
-                break
+        spot = None if tier == 1 or _skip_possible else _tier_spot(placer, mid, trows, others,
+                                                                     tier)
+        if spot is not None:
+            x, y = spot[0][-1]
+            what = "within 1\" of" if spot[1] == 1 else "engaged with"
+            problems.append(MoveProblem(mid, "11.04",
+                                        f"it ends {d:.2f}\" from the nearest charge target "
+                                        f"model but could end {what} one (at ({x:.2f}, "
+                                        f"{y:.2f})), so it must", d))
     ends = {mid: placer.cur[mid] for mid in placer.ids}
     engaged = engaged_units(unit, ends, idx)
     for t in targets:
@@ -289,18 +293,19 @@ def _attempt(unit, targets, roll, idx, areas, board, kw, place) -> Solution:
         changed = False
         for mid in order:
             tier, _d = _model_tier(placer, mid, trows)
-            for want in (1, 2):
-                if tier <= want:
-                    break
-                spot = _tier_spot(placer, mid, trows, others, want)
-                if spot is not None:
-                    placer.set(mid, spot[0])
-                    changed = True
-                    break
+            spot = None if tier == 1 else _tier_spot(placer, mid, trows, others, tier)
+            if spot is not None:
+                placer.set(mid, spot[0])
+                changed = True
         if not changed:
             break
     paths = placer.paths()
-    problems = check_charge(unit, targets, paths, idx, areas, board, roll=roll, **kw)
+    # the tier pass above ended with no model able to reach a better tier, which is exactly
+    # the "can" search of charge_conditions: it is not run a second time here
+    problems = check_move(unit, paths, idx, areas, board, max_distance=roll, rule="11.04",
+                          **kw) + \
+        charge_conditions(unit, targets, paths, idx, areas, board, roll=roll, **kw,
+                          _skip_possible=True)
     if problems:
         return Solution(None, str(problems[0]), tuple(targets), problems=tuple(problems))
     return Solution(paths, "", tuple(targets))
@@ -338,7 +343,6 @@ def _place_as_a_block(placer: Placer, order, trows, others) -> str | None:
     """The fallback: the whole unit moves as one block (so it keeps its formation, hence its
     coherency) straight towards the target model nearest to it, until that pair is in base
     contact or the roll runs out; then the tiers are owed model by model as usual."""
-    idx = placer.idx
     lead = order[0]
     refs = _refs(placer, lead, trows, math.inf)
     if not refs:

@@ -25,10 +25,11 @@ from typing import Callable, Collection, Mapping, Sequence
 import numpy as np
 
 from sim.rules.coherency import COHERENCY_LINK, COHERENCY_SPAN, link_groups
-from sim.rules.geometry import EPS, Footprint, disc_distances, distance, overlaps
+from sim.rules.geometry import EPS, Footprint
 from sim.rules.move_legality import (
-    Body, BodyIndex, Point, TOUCH, as_index, blocking_rows, board_mask, distances_from,
-    feature_mask, fps_distance_matrix, fps_to_rows, near_rows, straight_paths_clear, overlap_mask, path_blocker, path_length, terrain_index,
+    Body, BodyIndex, Point, as_index, blocking_rows, board_mask, feature_mask,
+    fps_distance_matrix, fps_to_rows, near_rows, overlap_mask, path_blocker, path_length,
+    placed_distances, placed_overlaps, straight_paths_clear, terrain_index,
 )
 from sim.rules.polygons import ccw
 from sim.rules.terrain import TerrainArea
@@ -41,6 +42,7 @@ ANGLES = 16            # candidate directions round each reference model
 DETOUR_GAP = 0.05      # clearance of a detour waypoint beyond the blocker (inches)
 MAX_TRACED = 12        # candidates (straight line blocked) given detour attempts per search
 MAX_DETOURS = 12       # detours tried per candidate whose straight path is blocked
+CHUNK = 24             # candidates whose legality is tested together, in rank order
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,33 +64,12 @@ class Solution:
 
 def fp_dists(fp: Footprint, centres: np.ndarray, fps: Sequence[Footprint]) -> np.ndarray:
     """Edge distances (K, n) from ``fp`` placed at ``centres`` to the footprints ``fps``."""
-    K, n = len(centres), len(fps)
-    if not n or not K:
-        return np.zeros((K, n))
-    if fp.shape == "round" and all(f.shape == "round" for f in fps):
-        c = np.array([(f.x, f.y) for f in fps])
-        r = np.array([0.5 * f.length for f in fps])
-        return disc_distances(centres, np.full(K, 0.5 * fp.length), c, r)
-    return np.array([[distance(fp.moved(x, y), f) for f in fps] for x, y in centres.tolist()])
+    return placed_distances(fp, centres, fps)
 
 
 def _fp_overlaps(fp: Footprint, centres: np.ndarray, fps: Sequence[Footprint]) -> np.ndarray:
     """(K,) whether ``fp`` at each centre overlaps one of ``fps`` (touching is fine)."""
-    K = len(centres)
-    if not fps or not K:
-        return np.zeros(K, dtype=bool)
-    if fp.shape == "round" and all(f.shape == "round" for f in fps):
-        c = np.array([(f.x, f.y) for f in fps])
-        r = np.array([0.5 * f.length for f in fps])
-        diff = centres[:, None, :] - c[None, :, :]
-        cd = np.sqrt(np.einsum("kmi,kmi->km", diff, diff))
-        return (cd < 0.5 * fp.length + r[None, :] - TOUCH).any(axis=1)
-    out = np.zeros(K, dtype=bool)
-    for k, (x, y) in enumerate(centres.tolist()):
-        g = fp.moved(x, y)
-        out[k] = any(math.hypot(x - f.x, y - f.y) < g.bounding_radius + f.bounding_radius
-                     and overlaps(g, f) for f in fps)
-    return out
+    return placed_overlaps(fp, centres, fps)
 
 
 def _corner_points(poly: np.ndarray, clearance: float) -> list[np.ndarray]:
@@ -175,12 +156,6 @@ class Placer:
         """Distances from ``mid``'s start to the bodies ``rows`` (cached)."""
         return self._start_d[self._row_of[mid], rows]
 
-    def unit_gap(self, fp: Footprint, rows: np.ndarray) -> float:
-        """Distance from one footprint to the nearest of ``rows`` (inf if none)."""
-        if not len(rows):
-            return math.inf
-        return float(distances_from(fp, np.array([[fp.x, fp.y]]), self.idx, rows).min())
-
     # --- candidates ------------------------------------------------------------------------
     def rings(self, mid: str, refs: Sequence[Footprint], offsets: Sequence[float],
               n_angles: int = ANGLES) -> np.ndarray:
@@ -251,24 +226,11 @@ class Placer:
         s = np.array([fp0.x, fp0.y])
         D = self.max[mid]
         L = np.hypot(cands[:, 0] - s[0], cands[:, 1] - s[1])
-        ok = L <= D + EPS
-        ok &= board_mask(fp0, cands, self.board)
-        if not ok.any():
-            return None
+        ok = (L <= D + EPS) & board_mask(fp0, cands, self.board)
         sel = np.flatnonzero(ok)
-        c = cands[sel]
-        keep = ~overlap_mask(fp0, c, self.idx, self.other_rows)
-        mates = [self.cur[m] for m in self.ids if m != mid]
-        keep &= ~_fp_overlaps(fp0, c, mates)
-        keep &= ~feature_mask(fp0, c, self.terr)
-        sel, c = sel[keep], c[keep]
         if not len(sel):
             return None
-        if coherent_with is not None and len(coherent_with):
-            keep = self._coherent(fp0, c, [self.cur[m] for m in coherent_with])
-            sel, c = sel[keep], c[keep]
-            if not len(sel):
-                return None
+        c = cands[sel]
         allowed, keys = score(c)
         sel, c = sel[allowed], c[allowed]
         if not len(sel):
@@ -276,19 +238,36 @@ class Placer:
         keys = [np.asarray(k)[allowed] for k in keys]
         order = np.lexsort([np.arange(len(sel))] + [np.round(k, 9) for k in reversed(keys)]) \
             if keys else np.arange(len(sel))
-        clear = straight_paths_clear(fp0, c, self.idx, self.terr, self.blockers,
-                                     may_cross_dense=self.may_cross_dense)
+        # the costlier tests run on the best-ranked candidates first, a chunk at a time: the
+        # answer (the first legal candidate in rank order) is the same, found sooner
+        mates = [self.cur[m] for m in self.ids if m != mid]
+        fixed = [self.cur[m] for m in coherent_with] if coherent_with else []
         detours = 0
-        for k in order.tolist():
-            e = c[k]
-            if clear[k]:
-                return ((float(s[0]), float(s[1])), (float(e[0]), float(e[1]))), int(sel[k])
-            if detours >= MAX_TRACED:
+        for start in range(0, len(order), CHUNK):
+            chunk = order[start:start + CHUNK]
+            cc = c[chunk]
+            legal = ~overlap_mask(fp0, cc, self.idx, self.other_rows)
+            legal &= ~_fp_overlaps(fp0, cc, mates)
+            legal &= ~feature_mask(fp0, cc, self.terr)
+            if fixed and legal.any():
+                legal &= self._coherent(fp0, cc, fixed)
+            if not legal.any():
                 continue
-            detours += 1
-            path = self.detour(mid, e)
-            if path is not None:
-                return path, int(sel[k])
+            clear = np.zeros(len(chunk), dtype=bool)
+            clear[legal] = straight_paths_clear(fp0, cc[legal], self.idx, self.terr,
+                                                self.blockers,
+                                                may_cross_dense=self.may_cross_dense)
+            for i in np.flatnonzero(legal).tolist():
+                e = cc[i]
+                if clear[i]:
+                    return ((float(s[0]), float(s[1])), (float(e[0]), float(e[1]))), \
+                        int(sel[chunk[i]])
+                if detours >= MAX_TRACED:
+                    continue
+                detours += 1
+                path = self.detour(mid, e)
+                if path is not None:
+                    return path, int(sel[chunk[i]])
         return None
 
     def _coherent(self, fp: Footprint, centres: np.ndarray, fixed: list[Footprint]) -> np.ndarray:
