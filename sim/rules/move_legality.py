@@ -212,7 +212,11 @@ def terrain_index(areas: Sequence[TerrainArea] | TerrainIndex) -> TerrainIndex:
     """``areas`` as a ``TerrainIndex`` (cached per layout; returned as is if already one)."""
     if isinstance(areas, TerrainIndex):
         return areas
-    return _terrain_cached(tuple(areas))
+    key = tuple(areas)
+    try:
+        return _terrain_cached(key)
+    except TypeError:          # unhashable (polygons given as lists): build it afresh
+        return TerrainIndex(key)
 
 
 # --- geometric kernels (vectorised) --------------------------------------------------------
@@ -983,7 +987,8 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
     7. its end base overlaps no light or dense feature (03.01, Part A ruling 13);
     8. if ``end_unengaged``, it ends outside the engagement range of every enemy model (``rule``);
     then 9. the unit is in coherency after the move if ``check_coherency`` (03.03).
-    Returns the problems (empty = legal); never raises on well-typed input.
+    Returns the problems (empty = legal); never raises on well-typed input (a ``max_distance``
+    mapping missing a model that has a path is a caller's error: ValueError).
     """
     idx = as_index(bodies)
     terr = terrain_index(areas)
@@ -1022,7 +1027,9 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
                                     f"{pts[0, 1]:.2f}), {gap:.2f}\" from the model at "
                                     f"({fp0.x:.2f}, {fp0.y:.2f})", gap))
             continue
-        limit = max_distance[mid] if isinstance(max_distance, Mapping) else max_distance
+        limit = max_distance.get(mid) if isinstance(max_distance, Mapping) else max_distance
+        if limit is None:
+            raise ValueError(f"03.01 check_move: no maximum distance given for {mid}")
         length = path_length(pts)
         if length > float(limit) + EPS:
             mine.append(MoveProblem(mid, rule, f"would move {length:.2f}\" but may move at most "

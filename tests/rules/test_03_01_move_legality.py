@@ -433,3 +433,10 @@ def test_03_01_hull_sweeps_and_end_checks_match_a_brute_force_drag():
             small = footprint(fp.shape, fp.x, fp.y, fp.length * 0.98, fp.width * 0.98, fp.angle)
             if placed_overlaps(small, spots, [b.fp for b in bodies[1:]]).any():
                 assert not fast[k]
+
+
+def test_13_terrain_given_with_list_polygons_works_too():
+    poly = [[12, 5], [12.5, 5], [12.5, 15], [12, 15]]
+    area = TerrainArea("wall", poly, (Feature("dense", poly),))
+    probs = move({"a/1": [(10, 10), (15, 10)]}, [b("a/1", 10, 10)], [area])
+    assert [p.rule for p in probs] == ["13.06, Part A 12"]
