@@ -23,8 +23,11 @@ Tolerances: lengths and ranges use ``geometry.EPS`` ("within"/"at most" include 
 "overlap" means sharing area by more than ``TOUCH`` (1e-7", as ``geometry.overlaps``).
 
 Speed: everything about round bases is vectorised over all segments and all nearby bodies at
-once; an immutable ``BodyIndex`` of the table (and a cached ``TerrainIndex``) can be built
-once and passed instead of the raw sequences when many moves are checked against one table.
+once; hull bases (ovals, rectangles) are vectorised over candidate spots through Minkowski
+sums and differences of convex cores (exact for the convex cores ``geometry`` uses; features
+are split into convex pieces). An immutable ``BodyIndex`` of the table (and a cached
+``TerrainIndex``) can be built once and passed instead of the raw sequences when many moves
+are checked against one table state.
 """
 
 from __future__ import annotations

@@ -164,3 +164,11 @@ def test_18_pile_in_solver_output_always_passes_the_checks(lay):
         assert all(path_length(p) <= 3 + 1e-9 for p in sol.paths.values())
     else:
         assert sol.reason
+
+
+def test_12_03_a_unit_wholly_in_base_contact_piles_in_without_moving():
+    bodies = squad("a", 10, 10, 2, 1, per_rank=1, gap=0.0) + \
+        [Body("b/0", "b", 2, round_base(32, 10 + D32, 10)),
+         Body("b/1", "b", 2, round_base(32, 10 + D32, 10 + D32))]
+    sol = solve_pile_in("a", bodies, [], BOARD)
+    assert sol and sol.paths == {} and sol.targets == ("b",)

@@ -456,6 +456,8 @@ def _solve_enemy(unit: str, targets: Sequence[str], idx: BodyIndex, areas, board
     if not trows:
         return "no target unit on the battlefield"
     locked = _in_contact(placer.start, idx, placer.player) if lock else set()
+    if len(locked) == len(placer.ids):
+        return placer                 # every model is in base contact: nothing may move
     began = _engaged_with(placer.start, idx, placer.player)
     closest = {mid: _closest_target(placer, mid, trows) for mid in placer.ids}
     gap = {mid: float(placer.start_gaps(mid, trows[closest[mid]]).min()) for mid in placer.ids}
