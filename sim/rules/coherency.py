@@ -1,0 +1,176 @@
+"""03.03 Unit coherency, and Part A ruling 29's headless coherency removals.
+
+03.03: every model of a unit must be within 2" horizontally of at least one other model of
+its unit, and within 9" horizontally of every other model of its unit; [FAQ] the unit must
+form a single contiguous group (the graph whose edges are the 2" links is connected). A unit
+of one model is always in coherency. Distances are edge to edge on the 2-D plan (Part A
+ruling 1), measured with ``sim.rules.geometry`` ("within" = not more than, 01.04.01).
+
+This module also holds ``MoveProblem``, the one record every movement check reports
+(``sim.rules.move_legality`` re-exports it; it lives here so that module can import this one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from sim.rules.geometry import EPS, Footprint, distance_matrix
+
+__all__ = [
+    "MoveProblem", "COHERENCY_LINK", "COHERENCY_SPAN", "coherency_problems",
+    "coherency_problems_from_matrix", "is_coherent", "link_groups", "coherency_removals",
+]
+
+COHERENCY_LINK = 2.0   # 03.03: within 2" of at least one other model of the unit
+COHERENCY_SPAN = 9.0   # 03.03: within 9" of every other model of the unit
+
+
+@dataclass(frozen=True, slots=True)
+class MoveProblem:
+    """03.01 One reason a move (or a unit's layout) is illegal: the model it is about (None
+    for the unit as a whole), the rule number broken, a readable message, and the distance
+    that broke it (inches) where there is one."""
+
+    model: str | None
+    rule: str
+    message: str
+    distance: float | None = None
+
+    def __str__(self) -> str:
+        who = f"{self.model}: " if self.model is not None else ""
+        return f"{who}{self.message} ({self.rule})"
+
+
+def _sorted(models: Sequence[tuple[str, Footprint]]) -> tuple[list[str], list[Footprint]]:
+    pairs = sorted(models, key=lambda p: p[0])
+    ids = [p[0] for p in pairs]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"03.03 coherency: duplicate model ids in {ids}")
+    return ids, [p[1] for p in pairs]
+
+
+def link_groups(dist: np.ndarray, alive: Sequence[int] | None = None) -> list[list[int]]:
+    """03.03 [FAQ] The connected groups of the 2" link graph over the rows ``alive`` (default
+    all) of a symmetric distance matrix whose rows are in id order. Each group is a sorted list
+    of rows; groups come largest first, ties by their lowest row (= lowest id)."""
+    rows = list(range(len(dist))) if alive is None else sorted(alive)
+    if not rows:
+        return []
+    sub = dist[np.ix_(rows, rows)] <= COHERENCY_LINK + EPS
+    seen = np.zeros(len(rows), dtype=bool)
+    groups: list[list[int]] = []
+    for s in range(len(rows)):
+        if seen[s]:
+            continue
+        seen[s] = True
+        stack, group = [s], []
+        while stack:
+            i = stack.pop()
+            group.append(rows[i])
+            nxt = np.flatnonzero(sub[i] & ~seen)
+            seen[nxt] = True
+            stack.extend(nxt.tolist())
+        groups.append(sorted(group))
+    groups.sort(key=lambda g: (-len(g), g[0]))
+    return groups
+
+
+def coherency_problems_from_matrix(ids: Sequence[str], dist: np.ndarray) -> list[MoveProblem]:
+    """03.03 The coherency problems of a unit given its model ids (sorted) and the matrix of
+    edge-to-edge distances between them (rows in the same order). See ``coherency_problems``."""
+    n = len(ids)
+    if n <= 1:
+        return []
+    out: list[MoveProblem] = []
+    near = np.array(dist, dtype=float, copy=True)
+    np.fill_diagonal(near, np.inf)
+    far = np.array(dist, dtype=float, copy=True)
+    np.fill_diagonal(far, -np.inf)
+    nearest, nearest_j = near.min(axis=1), near.argmin(axis=1)   # argmin/argmax: lowest id on ties
+    farthest, farthest_j = far.max(axis=1), far.argmax(axis=1)
+    for i in range(n):
+        if nearest[i] > COHERENCY_LINK + EPS:
+            j = int(nearest_j[i])
+            out.append(MoveProblem(
+                ids[i], "03.03",
+                f"{nearest[i]:.2f}\" from the nearest model of its unit ({ids[j]}); it must be "
+                f"within {COHERENCY_LINK:g}\" of at least one", float(nearest[i])))
+        if farthest[i] > COHERENCY_SPAN + EPS:
+            j = int(farthest_j[i])
+            out.append(MoveProblem(
+                ids[i], "03.03",
+                f"{farthest[i]:.2f}\" from {ids[j]}; it must be within {COHERENCY_SPAN:g}\" of "
+                f"every model of its unit", float(farthest[i])))
+    groups = link_groups(dist)
+    if len(groups) > 1:
+        main = groups[0]
+        for g in groups[1:]:
+            gap = float(np.asarray(dist)[np.ix_(g, main)].min())
+            names = ", ".join(ids[k] for k in g)
+            out.append(MoveProblem(
+                ids[g[0]], "03.03",
+                f"the unit is not one contiguous group: [{names}] is {gap:.2f}\" from the "
+                f"largest group (holding {ids[main[0]]}) [FAQ]", gap))
+    order = {mid: k for k, mid in enumerate(ids)}
+    out.sort(key=lambda p: order[p.model])   # stable: per model, in check order
+    return out
+
+
+def coherency_problems(models: Sequence[tuple[str, Footprint]]) -> list[MoveProblem]:
+    """03.03 Unit coherency of one unit given as (model id, footprint) pairs: every model within
+    2" of at least one other, within 9" of every other, and [FAQ] one contiguous group of 2"
+    links. Returns every problem (empty = coherent), per model in id order; each names the
+    model, the rule and the distance that broke it. A one-model unit is always coherent."""
+    ids, fps = _sorted(models)
+    if len(ids) <= 1:
+        return []
+    return coherency_problems_from_matrix(ids, distance_matrix(fps, fps))
+
+
+def is_coherent(models: Sequence[tuple[str, Footprint]]) -> bool:
+    """03.03 Whether the unit is in coherency (no ``coherency_problems``)."""
+    return not coherency_problems(models)
+
+
+def _matrix_coherent(dist: np.ndarray, alive: list[int]) -> bool:
+    if len(alive) <= 1:
+        return True
+    sub = dist[np.ix_(alive, alive)]
+    if sub.max() > COHERENCY_SPAN + EPS:
+        return False
+    return len(link_groups(dist, alive)) == 1
+
+
+def coherency_removals(models: Sequence[tuple[str, Footprint]]) -> list[str]:
+    """03.03 / Part A ruling 29: the models an out-of-coherency unit loses in the End of Turn
+    step, in removal order (empty if the unit is coherent).
+
+    One at a time until the unit is coherent: while the 2" links split the unit, remove the
+    model farthest (edge to edge, to its nearest member) from the largest connected group
+    (largest ties: the group holding the lowest id); once it is one group but some pair is
+    more than 9" apart, remove the model whose farthest unit-mate is farthest (the ruling's
+    "farthest from the group" when every model is in it). Ties: lowest id. A one-group unit
+    left with a broken 9" span always loses one of that pair's ends first, so the process ends
+    (at worst at one model, which is always coherent)."""
+    ids, fps = _sorted(models)
+    if len(ids) <= 1:
+        return []
+    dist = distance_matrix(fps, fps)
+    alive = list(range(len(ids)))
+    removed: list[str] = []
+    while not _matrix_coherent(dist, alive):
+        groups = link_groups(dist, alive)
+        if len(groups) > 1:
+            main = groups[0]
+            outside = [i for i in alive if i not in set(main)]
+            gap = dist[np.ix_(outside, main)].min(axis=1)
+            pick = outside[int(np.argmax(gap))]     # argmax: first maximum = lowest id
+        else:
+            sub = dist[np.ix_(alive, alive)]
+            pick = alive[int(np.argmax(sub.max(axis=1)))]
+        removed.append(ids[pick])
+        alive.remove(pick)
+    return removed

@@ -1,0 +1,349 @@
+"""Part A rulings 16-18: the placement machinery the charge, pile-in and consolidation solvers
+share (and their checkers' "if possible" searches, so that both read "possible" the same way).
+
+A ``Placer`` holds one unit's move in progress on a fixed table: each model's start, its
+current spot and path. ``find`` picks, for one model, the best spot among candidate centres
+by a caller's ranking, subject to every 03.01 condition (path length and swept path, board
+edge, no end overlap with any base or with a light/dense feature) and to coherency (03.03)
+with a chosen set of unit-mates, all tested for every candidate at once; only the path of the
+best-ranked survivors is traced (straight first, then one-waypoint detours round blocking
+bases and dense features, Part A ruling 14).
+
+"Possible" (11.04 "can end within 1"", 12.03 "engaged with it if possible", 12.08 "within
+range if possible", ruling 16 "as close as possible") means: ``find`` over the candidate spots
+of ``rings`` (around the reference models, at contact, 0.5"/0.95" and 1.95" off) finds a spot,
+with every other model where it ends. The candidate set is finite, so "possible" is judged on
+it; a spot it does not sample is not taken as possible (the documented tolerance).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Collection, Mapping, Sequence
+
+import numpy as np
+
+from sim.rules.coherency import COHERENCY_LINK, COHERENCY_SPAN, link_groups
+from sim.rules.geometry import EPS, Footprint
+from sim.rules.move_legality import (
+    Body, BodyIndex, Point, as_index, blocking_rows, board_mask, feature_mask,
+    fps_distance_matrix, fps_to_rows, near_rows, overlap_mask, path_blocker, path_length,
+    placed_distances, placed_overlaps, straight_paths_clear, terrain_index,
+)
+from sim.rules.polygons import ccw
+from sim.rules.terrain import TerrainArea
+
+__all__ = ["Solution", "Placer", "fp_dists", "CLOSER", "BASE_CONTACT", "ANGLES"]
+
+CLOSER = 1e-6          # Part A ruling 16: "closer" = the distance shrinks by more than this
+BASE_CONTACT = 1e-6    # 01.04.04: bases this close (edge to edge) are in base contact
+ANGLES = 16            # candidate directions round each reference model
+DETOUR_GAP = 0.05      # clearance of a detour waypoint beyond the blocker (inches)
+MAX_TRACED = 12        # candidates (straight line blocked) given detour attempts per search
+MAX_DETOURS = 12       # detours tried per candidate whose straight path is blocked
+CHUNK = 24             # candidates whose legality is tested together, in rank order
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """A solver's answer: ``paths`` (model id -> base-centre polyline, first point = start,
+    only for models that move) or None when no legal move was found, with the reason; the
+    targets or objective the move was made against, and the mode (12.08)."""
+
+    paths: Mapping[str, tuple[Point, ...]] | None
+    reason: str = ""
+    targets: tuple[str, ...] = ()
+    mode: str = ""
+    objective: int | None = None
+    problems: tuple = field(default=(), compare=False)
+
+    def __bool__(self) -> bool:
+        return self.paths is not None
+
+
+def fp_dists(fp: Footprint, centres: np.ndarray, fps: Sequence[Footprint]) -> np.ndarray:
+    """Edge distances (K, n) from ``fp`` placed at ``centres`` to the footprints ``fps``."""
+    return placed_distances(fp, centres, fps)
+
+
+def _fp_overlaps(fp: Footprint, centres: np.ndarray, fps: Sequence[Footprint]) -> np.ndarray:
+    """(K,) whether ``fp`` at each centre overlaps one of ``fps`` (touching is fine)."""
+    return placed_overlaps(fp, centres, fps)
+
+
+def _corner_points(poly: np.ndarray, clearance: float) -> list[np.ndarray]:
+    """Points just outside each convex corner of a polygon, ``clearance`` from both of its
+    edges (along the outward bisector); reflex corners are skipped."""
+    p = ccw(poly)
+    out = []
+    n = len(p)
+    for k in range(n):
+        a, v, b = p[k - 1], p[k], p[(k + 1) % n]
+        e1, e2 = v - a, b - v
+        l1, l2 = np.hypot(*e1), np.hypot(*e2)
+        if l1 == 0 or l2 == 0 or e1[0] * e2[1] - e1[1] * e2[0] <= 0:
+            continue                                   # reflex or degenerate corner
+        n1 = np.array([e1[1], -e1[0]]) / l1            # outward normals (ccw polygon)
+        n2 = np.array([e2[1], -e2[0]]) / l2
+        bis = n1 + n2
+        bl = np.hypot(*bis)
+        if bl < 1e-9:
+            continue
+        bis /= bl
+        cos_half = float(bis @ n1)
+        out.append(v + bis * clearance / max(cos_half, 0.2))
+    return out
+
+
+class Placer:
+    """The move of one unit in progress (solver-internal; mutable, never shared)."""
+
+    def __init__(self, unit: str, bodies: Sequence[Body] | BodyIndex,
+                 areas: Sequence[TerrainArea], board: tuple[float, float], *,
+                 max_distance: Mapping[str, float] | float, may_cross_dense: bool = False,
+                 through_enemies: bool = False, impassable: Collection[str] = (),
+                 ends: Mapping[str, Sequence[Point]] | None = None):
+        self.idx = idx = as_index(bodies)
+        self.terr = terrain_index(areas)
+        self.board = board
+        self.unit = unit
+        rows = idx.unit_rows.get(unit)
+        if rows is None:
+            raise ValueError(f"unit {unit!r} has no models among the bodies")
+        self.ids = [idx.ids[r] for r in rows.tolist()]
+        self.start = {idx.ids[r]: idx.fps[r] for r in rows.tolist()}
+        self.player = int(idx.players[rows[0]])
+        mask = np.ones(len(idx), dtype=bool)
+        mask[rows] = False
+        self.other_rows = np.flatnonzero(mask)
+        self.enemy_rows = np.flatnonzero(idx.players != self.player)
+        self.blockers = blocking_rows(idx, self.player, through_enemies, impassable)
+        self.may_cross_dense = may_cross_dense
+        self.max = {mid: float(max_distance[mid] if isinstance(max_distance, Mapping)
+                               else max_distance) for mid in self.ids}
+        self.cur: dict[str, Footprint] = dict(self.start)
+        self._row_of = {mid: k for k, mid in enumerate(self.ids)}
+        self._start_d = fps_to_rows([self.start[m] for m in self.ids], idx, np.arange(len(idx)))
+        self.path: dict[str, tuple[Point, ...]] = {}
+        for mid, pts in (ends or {}).items():
+            if mid in self.start and len(pts):
+                self.set(mid, tuple((float(x), float(y)) for x, y in pts))
+
+    # --- state -----------------------------------------------------------------------------
+    def set(self, mid: str, path: Sequence[Point]) -> None:
+        path = tuple(path)
+        self.path[mid] = path
+        x, y = path[-1]
+        self.cur[mid] = self.start[mid].moved(x, y)
+
+    def moved(self, mid: str) -> bool:
+        p = self.path.get(mid)
+        return p is not None and path_length(p) > 0.0
+
+    def paths(self) -> dict[str, tuple[Point, ...]]:
+        """The paths of the models that moved, by id."""
+        return {mid: self.path[mid] for mid in self.ids if self.moved(mid)}
+
+    def rows_of(self, units: Collection[str]) -> np.ndarray:
+        """Rows of the bodies of ``units`` (sorted)."""
+        if not units:
+            return np.zeros(0, dtype=np.int64)
+        return np.sort(np.concatenate([self.idx.unit_rows[u] for u in units
+                                       if u in self.idx.unit_rows] or [np.zeros(0, np.int64)]))
+
+    def start_gaps(self, mid: str, rows: np.ndarray) -> np.ndarray:
+        """Distances from ``mid``'s start to the bodies ``rows`` (cached)."""
+        return self._start_d[self._row_of[mid], rows]
+
+    # --- candidates ------------------------------------------------------------------------
+    def rings(self, mid: str, refs: Sequence[Footprint], offsets: Sequence[float],
+              n_angles: int = ANGLES) -> np.ndarray:
+        """Candidate centres for ``mid`` round each reference footprint at each edge gap in
+        ``offsets`` (0 = base contact): the direction towards the model's start first, then
+        alternately either side. (M, 2), grouped by reference then offset."""
+        if not refs:
+            return np.zeros((0, 2))
+        fp0 = self.start[mid]
+        s = np.array([fp0.x, fp0.y])
+        steps = ([0] + [k * sgn for k in range(1, n_angles // 2 + 1) for sgn in (1, -1)])[:n_angles]
+        rel = np.array(steps, dtype=float) * (2 * math.pi / n_angles)
+        rc = np.array([(f.x, f.y) for f in refs], dtype=float)
+        v = s - rc
+        base = np.where(np.hypot(v[:, 0], v[:, 1]) > 0, np.arctan2(v[:, 1], v[:, 0]), 0.0)
+        ang = base[:, None] + rel[None, :]                              # (m, A)
+        u = np.stack([np.cos(ang), np.sin(ang)], axis=-1)               # (m, A, 2)
+        offs = np.asarray(offsets, dtype=float)
+        if fp0.shape == "round" and all(f.shape == "round" for f in refs):
+            rr = np.array([0.5 * f.length for f in refs]) + 0.5 * fp0.length
+            t = rr[:, None, None] + offs[None, :, None]                  # (m, o, 1)
+            c = rc[:, None, None, :] + u[:, None, :, :] * t[..., None]  # (m, o, A, 2)
+            return c.reshape(-1, 2)
+        out = []
+        for i, ref in enumerate(refs):
+            for off in offs.tolist():
+                t = np.full(n_angles, fp0.bounding_radius + ref.bounding_radius + off)
+                for _ in range(4):   # walk in by the surplus: never closer than ``off``
+                    c = rc[i] + u[i] * t[:, None]
+                    d = fp_dists(fp0, c, [ref])[:, 0]
+                    t = t - np.maximum(d - off, 0.0)
+                out.append(rc[i] + u[i] * t[:, None])
+        return np.vstack(out)
+
+    def toward(self, mid: str, point: Sequence[float], fractions=(1.0, 0.75, 0.5, 0.25),
+               spread=(0.0, 20.0, -20.0, 40.0, -40.0)) -> np.ndarray:
+        """Candidate centres from the model's start towards ``point``: at the given fractions
+        of its maximum distance (capped at the point), turned by ``spread`` degrees."""
+        fp0 = self.start[mid]
+        s = np.array([fp0.x, fp0.y])
+        v = np.asarray(point, dtype=float) - s
+        L = float(np.hypot(*v))
+        if L <= 0:
+            return np.zeros((0, 2))
+        base = math.atan2(v[1], v[0])
+        out = []
+        for f in fractions:
+            reach = min(L, self.max[mid] * f)
+            for sp in spread:
+                a = base + math.radians(sp)
+                out.append(s + reach * np.array([math.cos(a), math.sin(a)]))
+        return np.array(out)
+
+    # --- the search ------------------------------------------------------------------------
+    def find(self, mid: str, cands: np.ndarray,
+             score: Callable[[np.ndarray], tuple[np.ndarray, Sequence[np.ndarray]]], *,
+             coherent_with: Sequence[str] | None) -> tuple[tuple[Point, ...], int] | None:
+        """The best legal spot for ``mid`` among ``cands`` (K, 2), as (path, candidate index).
+
+        ``score(centres)`` returns (allowed mask, sort keys, primary key first); candidates are
+        tried in key order (ties: generation order). Legal: the 03.01 end checks against every
+        other body and every unit-mate where it now stands, Part A ruling 13, the board, the
+        maximum distance along the path, a clear path (straight or one detour), and coherency
+        (03.03) with ``coherent_with`` (their current spots; None = no coherency test)."""
+        if not len(cands):
+            return None
+        fp0 = self.start[mid]
+        s = np.array([fp0.x, fp0.y])
+        D = self.max[mid]
+        L = np.hypot(cands[:, 0] - s[0], cands[:, 1] - s[1])
+        ok = (L <= D + EPS) & board_mask(fp0, cands, self.board)
+        sel = np.flatnonzero(ok)
+        if not len(sel):
+            return None
+        c = cands[sel]
+        allowed, keys = score(c)
+        sel, c = sel[allowed], c[allowed]
+        if not len(sel):
+            return None
+        keys = [np.asarray(k)[allowed] for k in keys]
+        order = np.lexsort([np.arange(len(sel))] + [np.round(k, 9) for k in reversed(keys)]) \
+            if keys else np.arange(len(sel))
+        # the costlier tests run on the best-ranked candidates first, a chunk at a time: the
+        # answer (the first legal candidate in rank order) is the same, found sooner
+        mates = [self.cur[m] for m in self.ids if m != mid]
+        fixed = [self.cur[m] for m in coherent_with] if coherent_with else []
+        detours = 0
+        for start in range(0, len(order), CHUNK):
+            chunk = order[start:start + CHUNK]
+            cc = c[chunk]
+            legal = ~overlap_mask(fp0, cc, self.idx, self.other_rows)
+            legal &= ~_fp_overlaps(fp0, cc, mates)
+            legal &= ~feature_mask(fp0, cc, self.terr)
+            if fixed and legal.any():
+                legal &= self._coherent(fp0, cc, fixed)
+            if not legal.any():
+                continue
+            clear = np.zeros(len(chunk), dtype=bool)
+            clear[legal] = straight_paths_clear(fp0, cc[legal], self.idx, self.terr,
+                                                self.blockers,
+                                                may_cross_dense=self.may_cross_dense)
+            for i in np.flatnonzero(legal).tolist():
+                e = cc[i]
+                if clear[i]:
+                    return ((float(s[0]), float(s[1])), (float(e[0]), float(e[1]))), \
+                        int(sel[chunk[i]])
+                if detours >= MAX_TRACED:
+                    continue
+                detours += 1
+                path = self.detour(mid, e)
+                if path is not None:
+                    return path, int(sel[chunk[i]])
+        return None
+
+    def _coherent(self, fp: Footprint, centres: np.ndarray, fixed: list[Footprint]) -> np.ndarray:
+        """03.03 (K,) whether ``fp`` at each centre keeps the models ``fixed`` + itself in
+        coherency (the fixed models' own 9" spans are tested too)."""
+        d = fp_dists(fp, centres, fixed)
+        ok = d.max(axis=1) <= COHERENCY_SPAN + EPS
+        n = len(fixed)
+        if n == 1:
+            return ok & (d[:, 0] <= COHERENCY_LINK + EPS)
+        dm = fps_distance_matrix(fixed)
+        if dm.max() > COHERENCY_SPAN + EPS:
+            return np.zeros(len(centres), dtype=bool)
+        for g in link_groups(dm):
+            ok &= d[:, g].min(axis=1) <= COHERENCY_LINK + EPS
+        return ok
+
+    def trace(self, mid: str, end: np.ndarray) -> tuple[Point, ...] | None:
+        """A legal path from the model's start to ``end`` within its maximum distance: the
+        straight line, else a detour round a blocking base or dense feature (``detour``)."""
+        fp0 = self.start[mid]
+        s = np.array([fp0.x, fp0.y])
+        e = np.asarray(end, dtype=float)
+        if not path_blocker(fp0, np.array([s, e]), self.idx, self.terr, self.board,
+                            self.blockers, may_cross_dense=self.may_cross_dense):
+            return ((float(s[0]), float(s[1])), (float(e[0]), float(e[1])))
+        return self.detour(mid, e)
+
+    def detour(self, mid: str, end: np.ndarray) -> tuple[Point, ...] | None:
+        """A legal path to ``end`` through one or two waypoints (``_waypoints``), or None."""
+        fp0 = self.start[mid]
+        s = np.array([fp0.x, fp0.y])
+        e = np.asarray(end, dtype=float)
+        D = self.max[mid]
+        for seq in self._waypoints(fp0, s, e, D):
+            pts = np.array([s, *seq, e])
+            if path_length(pts) > D + EPS:
+                continue
+            if not path_blocker(fp0, pts, self.idx, self.terr, self.board, self.blockers,
+                                may_cross_dense=self.may_cross_dense):
+                return tuple((float(x), float(y)) for x, y in pts)
+        return None
+
+    def _waypoints(self, fp0: Footprint, s: np.ndarray, e: np.ndarray,
+                   D: float) -> list[list[np.ndarray]]:
+        """Detour waypoint sequences near the straight path s->e, shortest total path first
+        (at most MAX_DETOURS): one point beside each base that may block, one point off each
+        convex corner of a nearby dense feature, and pairs of neighbouring corners (to round
+        the end of a wall)."""
+        r = fp0.bounding_radius
+        lo, hi = np.minimum(s, e) - 2 * r - 1.0, np.maximum(s, e) + 2 * r + 1.0
+        v = e - s
+        n = np.array([-v[1], v[0]]) / (np.hypot(*v) or 1.0)
+        seqs: list[list[np.ndarray]] = []
+        if len(self.blockers):
+            near = near_rows(self.idx, np.array([s, e]), r, 1.0, self.blockers)
+            for j in near.tolist():
+                cj = self.idx.centres[j]
+                gap = self.idx.bound[j] + r + DETOUR_GAP
+                seqs += [[cj + n * gap], [cj - n * gap]]
+        if not self.may_cross_dense:
+            for poly in self.terr.dense.polys:
+                if np.any(poly.lo > hi) or np.any(poly.hi < lo):
+                    continue
+                corners = _corner_points(poly.pts, r + DETOUR_GAP)
+                seqs += [[c] for c in corners]
+                k = len(corners)
+                if k >= 2:
+                    for i in range(k):
+                        a, b = corners[i], corners[(i + 1) % k]
+                        seqs += [[a, b], [b, a]]
+        if not seqs:
+            return []
+        tot = []
+        for q in seqs:
+            pts = [s] + q + [e]
+            tot.append(sum(float(np.hypot(*(y - x))) for x, y in zip(pts, pts[1:])))
+        order = sorted(range(len(seqs)), key=lambda k: (tot[k], k))
+        return [seqs[k] for k in order if tot[k] <= D + EPS][:MAX_DETOURS]

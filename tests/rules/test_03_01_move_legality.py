@@ -1,0 +1,442 @@
+"""03.01 Moving units: the path model and end-of-move checks (Part A rulings 12-15)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from sim.rules.geometry import footprint, overlaps, round_base
+from sim.rules.polygons import point_in_polygon
+from sim.rules.move_legality import (
+    Body, BodyIndex, check_move, engaged_units, path_length, terrain_index,
+)
+from sim.rules.terrain import Feature, TerrainArea
+
+D32 = 32 / 25.4
+R32 = D32 / 2
+BOARD = (60.0, 44.0)
+
+
+def b(mid, x, y, player=1, mm=32):
+    return Body(mid, mid.split("/")[0], player, round_base(mm, x, y))
+
+
+def box(name, x0, y0, x1, y1, category="dense"):
+    poly = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+    return TerrainArea(name, poly, (Feature(category, poly),))
+
+
+def move(paths, bodies, areas=(), **kw):
+    kw.setdefault("max_distance", 6.0)
+    kw.setdefault("rule", "09.05")
+    return check_move("a", paths, bodies, list(areas), BOARD, **kw)
+
+
+def rules_of(probs):
+    return [(p.model, p.rule) for p in probs]
+
+
+# --- distance --------------------------------------------------------------------------------
+
+def test_03_01_path_length_is_the_sum_of_segments():
+    assert path_length([(0, 0), (3, 4), (3, 10)]) == pytest.approx(11.0)
+    assert path_length([(1, 1)]) == 0.0 and path_length([]) == 0.0
+
+
+def test_09_05_move_at_the_maximum_distance_is_legal_and_a_hair_over_is_not():
+    bodies = [b("a/1", 10, 10)]
+    assert move({"a/1": [(10, 10), (16, 10)]}, bodies) == []
+    assert move({"a/1": [(10, 10), (16 - 1e-6, 10)]}, bodies) == []
+    (p,) = move({"a/1": [(10, 10), (16 + 1e-6, 10)]}, bodies)
+    assert (p.model, p.rule) == ("a/1", "09.05") and p.distance == pytest.approx(6 + 1e-6)
+    assert str(p).startswith("a/1: would move 6.00\" but may move at most 6\"")
+    assert str(p).endswith("(09.05)")
+
+
+def test_03_01_the_rule_passed_in_is_the_one_named():
+    bodies = [b("a/1", 10, 10)]
+    for rule in ("09.06", "09.07", "11.04", "12.03", "12.08"):
+        (p,) = move({"a/1": [(10, 10), (14, 10)]}, bodies, max_distance=3.0, rule=rule)
+        assert p.rule == rule
+
+
+def test_03_01_01_each_model_may_have_its_own_maximum():
+    bodies = [b("a/1", 10, 10), b("a/2", 11.5, 10)]
+    paths = {"a/1": [(10, 10), (10, 15)], "a/2": [(11.5, 10), (11.5, 15)]}
+    assert move(paths, bodies, max_distance={"a/1": 5.0, "a/2": 5.0}) == []
+    probs = move(paths, bodies, max_distance={"a/1": 5.0, "a/2": 4.0})
+    assert rules_of(probs) == [("a/2", "09.05")]
+
+
+def test_03_01_a_path_must_start_at_the_model():
+    (p,) = move({"a/1": [(11, 10), (12, 10)]}, [b("a/1", 10, 10)])
+    assert p.rule == "03.01" and "starts at" in p.message and p.distance == pytest.approx(1.0)
+
+
+def test_03_01_a_path_for_a_model_of_another_unit_is_refused():
+    probs = move({"z/1": [(30, 30), (31, 30)]}, [b("a/1", 10, 10), b("z/1", 30, 30)])
+    assert rules_of(probs) == [("z/1", "03.01")]
+
+
+# --- enemy bases -----------------------------------------------------------------------------
+
+def test_03_01_a_path_grazing_an_enemy_base_is_legal_but_clipping_it_is_not():
+    # enemy centred at (15, 10 + 2r): a model sliding along y = 10 exactly touches it
+    enemy = b("e/1", 15, 10 + D32, player=2)
+    graze = move({"a/1": [(10, 10), (16, 10)]}, [b("a/1", 10, 10), enemy])
+    assert graze == []
+    enemy = b("e/1", 15, 10 + D32 - 1e-3, player=2)
+    probs = move({"a/1": [(10, 10), (16, 10)]}, [b("a/1", 10, 10), enemy])
+    assert rules_of(probs) == [("a/1", "03.01")]
+    assert "enemy model e/1" in probs[0].message and probs[0].distance == pytest.approx(1e-3)
+
+
+def test_03_01_through_enemies_lets_the_path_cross_but_impassable_models_still_block():
+    bodies = [b("a/1", 10, 10), b("e/1", 13, 10, player=2), b("e/2", 13, 14, player=2)]
+    path = {"a/1": [(10, 10), (16, 10)]}
+    assert move(path, bodies)[0].rule == "03.01"
+    assert move(path, bodies, through_enemies=True) == []
+    assert move(path, bodies, through_enemies=True, impassable=["e/1"])[0].rule == "03.01"
+    assert move(path, bodies, through_enemies=True, impassable=["e/2"]) == []
+
+
+def test_03_01_friendly_bases_may_be_crossed_but_not_ended_on():
+    bodies = [b("a/1", 10, 10), b("f/1", 13, 10)]
+    assert move({"a/1": [(10, 10), (16, 10)]}, bodies) == []
+    probs = move({"a/1": [(10, 10), (13.5, 10)]}, bodies)
+    assert rules_of(probs) == [("a/1", "03.01")] and "friendly model f/1" in probs[0].message
+    # touching at the end is fine
+    assert move({"a/1": [(10, 10), (13 - D32, 10)]}, bodies) == []
+
+
+def test_03_01_models_that_stay_put_still_block_the_end_of_the_move():
+    bodies = [b("a/1", 10, 10), b("a/2", 11.5, 10)]
+    probs = move({"a/1": [(10, 10), (11.6, 10.1)]}, bodies)
+    assert ("a/1", "03.01") in rules_of(probs) and "a/2" in str(probs)
+
+
+def test_15_engagement_is_only_tested_at_the_end():
+    # the path passes 0.5" from an enemy, the model ends over 2" away: a legal normal move
+    bodies = [b("a/1", 10, 10), b("e/1", 14, 10 + D32 + 0.5, player=2)]
+    assert move({"a/1": [(10, 10), (14, 10), (14, 8)]}, bodies, end_unengaged=True) == []
+    assert move({"a/1": [(10, 10), (14, 10)]}, bodies, end_unengaged=True)[0].rule == "09.05"
+
+
+def test_09_05_ending_within_engagement_range_is_refused_naming_the_enemy():
+    enemy = b("e/1", 20, 10, player=2)
+    at_2 = 20 - D32 - 2.0
+    (p,) = move({"a/1": [(15, 10), (at_2, 10)]}, [b("a/1", 15, 10), enemy], end_unengaged=True)
+    assert (p.model, p.rule) == ("a/1", "09.05") and "e/1" in p.message
+    assert p.distance == pytest.approx(2.0)
+    assert move({"a/1": [(15, 10), (at_2 - 1e-6, 10)]}, [b("a/1", 15, 10), enemy],
+                end_unengaged=True) == []
+    # without end_unengaged (a charge), ending engaged is not this check's business
+    assert move({"a/1": [(15, 10), (at_2, 10)]}, [b("a/1", 15, 10), enemy]) == []
+
+
+# --- the board edge --------------------------------------------------------------------------
+
+def test_03_01_a_base_ending_0_01_over_the_edge_is_refused():
+    x = R32 - 0.01
+    (p,) = move({"a/1": [(5, 10), (x, 10)]}, [b("a/1", 5, 10)])
+    assert p.rule == "03.01" and "edge" in p.message and p.distance == pytest.approx(0.01)
+    assert move({"a/1": [(5, 10), (R32, 10)]}, [b("a/1", 5, 10)]) == []
+
+
+def test_03_01_a_path_may_not_leave_the_board_even_if_it_comes_back():
+    probs = move({"a/1": [(2, 10), (0.2, 12), (2, 14)]}, [b("a/1", 2, 10)])
+    assert rules_of(probs) == [("a/1", "03.01")] and "edge" in probs[0].message
+
+
+# --- terrain ---------------------------------------------------------------------------------
+
+WALL = box("wall", 12, 5, 12.5, 15)
+
+
+def test_12_infantry_may_cross_a_dense_wall_a_vehicle_may_not():
+    bodies = [b("a/1", 10, 10)]
+    path = {"a/1": [(10, 10), (15, 10)]}
+    assert move(path, bodies, [WALL], may_cross_dense=True) == []
+    probs = move(path, bodies, [WALL])
+    assert rules_of(probs) == [("a/1", "13.06, Part A 12")] and "'wall'" in probs[0].message
+
+
+def test_12_a_rectangular_vehicle_may_not_cross_a_dense_wall():
+    tank = Body("a/1", "a", 1, footprint("rect", 8, 10, 4, 2.5))
+    probs = move({"a/1": [(8, 10), (8, 4.5)]}, [tank], [WALL])
+    assert probs == []                        # parallel to the wall, clear of it
+    probs = move({"a/1": [(8, 10), (15, 10)]}, [tank], [WALL], max_distance=8.0)
+    assert [p.rule for p in probs] == ["13.06, Part A 12"]
+
+
+def test_13_no_model_may_end_inside_a_dense_wall_even_one_that_may_cross_it():
+    probs = move({"a/1": [(10, 10), (12.25, 10)]}, [b("a/1", 10, 10)], [WALL],
+                 may_cross_dense=True)
+    assert rules_of(probs) == [("a/1", "03.01, Part A 13")] and "dense" in probs[0].message
+
+
+def test_13_touching_a_wall_is_fine():
+    assert move({"a/1": [(10, 10), (12 - R32, 10)]}, [b("a/1", 10, 10)], [WALL]) == []
+
+
+def test_13_light_features_may_be_crossed_but_not_ended_on_exposed_ones_may():
+    light = box("barricade", 12, 5, 12.5, 15, "light")
+    bodies = [b("a/1", 10, 10)]
+    assert move({"a/1": [(10, 10), (15, 10)]}, bodies, [light]) == []
+    (p,) = move({"a/1": [(10, 10), (12.25, 10)]}, bodies, [light])
+    assert p.rule == "03.01, Part A 13" and "light" in p.message
+    crater = box("crater", 11, 8, 14, 12, "exposed")
+    assert move({"a/1": [(10, 10), (12.25, 10)]}, bodies, [crater]) == []
+
+
+def test_13_an_oval_base_ending_across_a_barricade_is_refused():
+    light = box("barricade", 12, 5, 12.5, 15, "light")
+    bike = Body("a/1", "a", 1, footprint("oval", 9, 10, 3.0, 1.5))
+    assert move({"a/1": [(9, 10), (10.4, 10)]}, [bike], [light]) == []
+    assert [p.rule for p in move({"a/1": [(9, 10), (10.6, 10)]}, [bike], [light])] == \
+        ["03.01, Part A 13"]
+
+
+# --- coherency -------------------------------------------------------------------------------
+
+def test_03_03_the_unit_must_end_in_coherency():
+    bodies = [b("a/1", 10, 10), b("a/2", 10 + D32 + 1, 10)]
+    ok = {"a/2": [(10 + D32 + 1, 10), (10 + D32 + 2, 10)]}
+    assert move(ok, bodies) == []
+    bad = {"a/2": [(10 + D32 + 1, 10), (10 + D32 + 2.01, 10)]}
+    probs = move(bad, bodies)
+    assert {p.rule for p in probs} == {"03.03"}
+    assert move(bad, bodies, check_coherency=False) == []
+
+
+def test_03_01_problems_are_reported_per_model_in_a_stable_order():
+    bodies = [b("a/2", 10, 10), b("a/1", 11.5, 10), b("e/1", 40, 10, player=2)]
+    paths = {"a/2": [(10, 10), (0.1, 10)], "a/1": [(11.5, 10), (39, 10)]}
+    probs = move(paths, bodies, end_unengaged=True)
+    models = [p.model for p in probs if p.rule != "03.03"]
+    assert models == sorted(models)
+    assert move(paths, bodies[::-1], end_unengaged=True) == probs
+
+
+def test_03_04_engaged_units_lists_enemy_units_in_range():
+    bodies = [b("a/1", 10, 10), b("e/1", 10 + D32 + 2, 10, 2), b("c/1", 10, 10 + D32 + 1, 2),
+              b("f/1", 10, 10 - D32 - 1, 1), b("z/1", 10 + D32 + 2.01, 14, 2)]
+    fps = {"a/1": round_base(32, 10, 10)}
+    assert engaged_units("a", fps, bodies) == ["c", "e"]
+
+
+def test_03_01_a_body_index_gives_the_same_answers():
+    bodies = [b("a/1", 10, 10), b("a/2", 11.5, 10), b("e/1", 13, 12, 2)]
+    paths = {"a/1": [(10, 10), (14, 12)], "a/2": [(11.5, 10), (11.5, 3)]}
+    assert move(paths, BodyIndex(bodies), [WALL], end_unengaged=True) == \
+        move(paths, bodies, [WALL], end_unengaged=True)
+    assert check_move("a", paths, bodies, terrain_index([WALL]), BOARD, max_distance=6.0,
+                      rule="09.05") == move(paths, bodies, [WALL])
+
+
+def test_03_01_duplicate_model_ids_are_refused():
+    with pytest.raises(ValueError, match="a/1"):
+        BodyIndex([b("a/1", 1, 1), b("a/1", 5, 5)])
+
+
+# --- random layouts --------------------------------------------------------------------------
+
+coord = st.floats(-2, 32, allow_nan=False)
+point = st.tuples(coord, coord)
+
+
+@st.composite
+def layouts(draw):
+    n_own = draw(st.integers(1, 4))
+    own = [b(f"a/{k}", *draw(st.tuples(st.floats(2, 28), st.floats(2, 28))), 1,
+             draw(st.sampled_from([25, 32, 40]))) for k in range(n_own)]
+    others = [b(f"e{k // 3}/{k}", *draw(st.tuples(st.floats(0, 30), st.floats(0, 30))),
+                draw(st.sampled_from([1, 2])), draw(st.sampled_from([25, 32, 60])))
+              for k in range(draw(st.integers(0, 8)))]
+    hull = draw(st.booleans())
+    if hull:
+        others.append(Body("v/1", "v", 2, footprint(draw(st.sampled_from(["rect", "oval"])),
+                                                    *draw(st.tuples(st.floats(5, 25), st.floats(5, 25))),
+                                                    4.0, 2.0, draw(st.floats(0, 180)))))
+    areas = []
+    for k in range(draw(st.integers(0, 3))):
+        x0, y0 = draw(st.floats(0, 26)), draw(st.floats(0, 26))
+        w, h = draw(st.floats(0.3, 4)), draw(st.floats(0.3, 4))
+        areas.append(box(f"t{k}", x0, y0, x0 + w, y0 + h,
+                         draw(st.sampled_from(["exposed", "light", "dense"]))))
+    paths = {}
+    for body in own:
+        if draw(st.booleans()):
+            pts = [(body.fp.x, body.fp.y)] + draw(st.lists(point, min_size=0, max_size=3))
+            paths[body.model] = pts
+    return own + others, areas, paths
+
+
+@settings(max_examples=80, deadline=None)
+@given(layouts(), st.booleans(), st.booleans(), st.booleans())
+def test_03_01_check_move_never_raises_and_is_order_independent(lay, cross, through, unengaged):
+    bodies, areas, paths = lay
+    probs = check_move("a", paths, bodies, areas, (30.0, 30.0), max_distance=8.0, rule="09.05",
+                       may_cross_dense=cross, through_enemies=through, end_unengaged=unengaged)
+    assert all(p.rule and p.message for p in probs)
+    again = check_move("a", paths, bodies[::-1], areas[::-1] if False else areas, (30.0, 30.0),
+                       max_distance=8.0, rule="09.05", may_cross_dense=cross,
+                       through_enemies=through, end_unengaged=unengaged)
+    assert again == probs
+
+
+def _sampled_overlap(fp, pts, enemies, polys, step=0.01, spare=1e-3):
+    """Brute force, independent of the kernels under test: drag the base along the path in
+    ``step`` steps; does it overlap an enemy base or a dense polygon by ``spare`` somewhere?"""
+    samples = []
+    for p, q in zip(pts, pts[1:]):
+        n = max(1, int(math.hypot(q[0] - p[0], q[1] - p[1]) / step))
+        t = np.linspace(0.0, 1.0, n + 1)[:, None]
+        samples.append(np.asarray(p) + t * (np.asarray(q) - np.asarray(p)))
+    c = np.vstack(samples)
+    r = fp.length / 2 - spare
+    hit_enemy = False
+    for e in enemies:
+        if e.shape == "round":
+            hit_enemy |= bool(np.any(np.hypot(c[:, 0] - e.x, c[:, 1] - e.y) < r + e.length / 2))
+        else:
+            near = np.hypot(c[:, 0] - e.x, c[:, 1] - e.y) < r + e.bounding_radius
+            hit_enemy |= any(overlaps(round_base(2 * r * 25.4, x, y), e) for x, y in c[near])
+    hit_dense = False
+    for poly in polys:
+        v = np.asarray(poly, dtype=float)
+        w = np.roll(v, -1, axis=0)
+        # distance from each sample centre to each edge
+        e_ = w - v
+        t = np.clip(((c[:, None, :] - v) * e_).sum(-1) / (e_ * e_).sum(-1), 0, 1)
+        d = np.hypot(*(c[:, None, :] - (v + t[..., None] * e_)).transpose(2, 0, 1)).min(axis=1)
+        if np.any(d < r):
+            hit_dense = True
+            continue
+        lo, hi = v.min(axis=0), v.max(axis=0)
+        inside_box = np.all((c >= lo) & (c <= hi), axis=1)
+        hit_dense |= any(point_in_polygon((x, y), v) > 0 for x, y in c[inside_box][::10])
+    return hit_enemy, hit_dense
+
+
+@settings(max_examples=40, deadline=None)
+@given(layouts())
+def test_03_01_swept_checks_agree_with_a_brute_force_drag(lay):
+    bodies, areas, paths = lay
+    own = {x.model: x for x in bodies if x.unit == "a"}
+    enemies = [x.fp for x in bodies if x.player == 2]
+    polys = [f.polygon for a in areas for f in a.features if f.category == "dense"]
+    probs = check_move("a", paths, bodies, areas, (30.0, 30.0), max_distance=100.0,
+                       rule="09.05", check_coherency=False)
+    for mid, pts in paths.items():
+        if len(pts) < 2:
+            continue
+        hit_enemy, hit_dense = _sampled_overlap(own[mid].fp, pts, enemies, polys)
+        mine = [p for p in probs if p.model == mid]
+        if hit_enemy:
+            assert any("enemy model" in p.message and "path" in p.message for p in mine)
+        if hit_dense:
+            assert any(p.rule.startswith("13.06") for p in mine)
+        for p in mine:     # a reported crossing deeper than the brute force's margin is real
+            if p.rule.startswith("13.06") and p.distance and p.distance > 0.01:
+                assert hit_dense
+            if "path crosses the base" in p.message and p.distance and p.distance > 0.01:
+                assert hit_enemy
+
+
+def test_03_01_speed_a_10_model_move_against_200_bodies():
+    rng = np.random.default_rng(5)
+    bodies = [b(f"a/{k}", 20 + 1.5 * (k % 5), 20 + 1.5 * (k // 5)) for k in range(10)]
+    while len(bodies) < 210:
+        x, y = rng.uniform(1, 59), rng.uniform(1, 43)
+        if all(math.hypot(o.fp.x - x, o.fp.y - y) > 1.4 for o in bodies) and \
+                abs(x - 23) + abs(y - 21) > 9:
+            k = len(bodies)
+            bodies.append(b(f"u{k // 10}/{k}", x, y, 1 + (k // 10) % 2))
+    idx = BodyIndex(bodies)
+    paths = {f"a/{k}": [(20 + 1.5 * (k % 5), 20 + 1.5 * (k // 5)),
+                        (18 + 1.5 * (k % 5), 20 + 1.5 * (k // 5))] for k in range(10)}
+    import time
+    check_move("a", paths, idx, [WALL], BOARD, max_distance=6, rule="09.05", end_unengaged=True)
+    t0 = time.perf_counter()
+    for _ in range(50):
+        check_move("a", paths, idx, [WALL], BOARD, max_distance=6, rule="09.05",
+                   end_unengaged=True)
+    per = (time.perf_counter() - t0) / 50
+    t0 = time.perf_counter()
+    sum(range(10 ** 6))
+    base = time.perf_counter() - t0
+    assert per < max(0.5 * base, 0.003), (per, base)
+
+
+# --- hull bases (ovals, rectangles): the vectorised kernels against the scalar geometry -------
+
+def _random_hull(rng, lo=0.0, hi=30.0):
+    shape = ["rect", "oval"][rng.integers(2)]
+    return footprint(shape, *rng.uniform(lo, hi, 2), rng.uniform(1.5, 5), rng.uniform(0.8, 2.5),
+                     rng.uniform(0, 180))
+
+
+def _random_base(rng):
+    if rng.random() < 0.5:
+        return round_base(rng.uniform(25, 60), *rng.uniform(0, 30, 2))
+    return _random_hull(rng)
+
+
+def test_01_04_placed_distances_and_overlaps_match_the_scalar_geometry():
+    from sim.rules.geometry import distance
+    from sim.rules.move_legality import placed_distances, placed_overlaps
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        fp = _random_base(rng)
+        others = [_random_base(rng) for _ in range(3)]
+        spots = rng.uniform(0, 30, (12, 2))
+        d = placed_distances(fp, spots, others)
+        o = placed_overlaps(fp, spots, others)
+        for k, (x, y) in enumerate(spots):
+            g = fp.moved(x, y)
+            assert d[k] == pytest.approx([distance(g, q) for q in others], abs=1e-9)
+            assert o[k] == any(overlaps(g, q) for q in others)
+
+
+def test_03_01_hull_sweeps_and_end_checks_match_a_brute_force_drag():
+    from sim.rules.move_legality import (
+        blocking_rows, end_blocker, feature_mask, path_blocker, placed_overlaps,
+        straight_paths_clear,
+    )
+    rng = np.random.default_rng(12)
+    for _ in range(25):
+        fp = _random_hull(rng, 5, 25)
+        bodies = [Body("a/0", "a", 1, fp)] + [Body(f"e/{k}", "e", 2, _random_base(rng))
+                                             for k in range(5)]
+        areas = [box(f"t{k}", *xy, *(xy + rng.uniform(0.3, 4, 2)), "dense")
+                 for k, xy in enumerate(rng.uniform(0, 27, (2, 2)))]
+        idx, terr = BodyIndex(bodies), terrain_index(areas)
+        blockers = blocking_rows(idx, 1, False, ())
+        ends = rng.uniform(0, 30, (8, 2))
+        fast = straight_paths_clear(fp, ends, idx, terr, blockers, may_cross_dense=False)
+        feats = feature_mask(fp, ends, terr)
+        for k, e in enumerate(ends):
+            scalar = not [p for p in path_blocker(fp, np.array([[fp.x, fp.y], e]), idx, terr,
+                                                  (1e9, 1e9), blockers, may_cross_dense=False,
+                                                  first_only=False) if p[0] != "edge"]
+            assert fast[k] == scalar
+            assert feats[k] == (end_blocker(fp.moved(*e), terr) is not None)
+            # brute force: drag a slightly shrunk hull in 0.01" steps (placed_overlaps is
+            # checked against geometry.overlaps above); a clear overlap anywhere => blocked
+            n = int(math.hypot(e[0] - fp.x, e[1] - fp.y) / 0.01) + 2
+            t = np.linspace(0, 1, n)[:, None]
+            spots = np.array([fp.x, fp.y]) + t * (e - np.array([fp.x, fp.y]))
+            small = footprint(fp.shape, fp.x, fp.y, fp.length * 0.98, fp.width * 0.98, fp.angle)
+            if placed_overlaps(small, spots, [b.fp for b in bodies[1:]]).any():
+                assert not fast[k]
+
+
+def test_13_terrain_given_with_list_polygons_works_too():
+    poly = [[12, 5], [12.5, 5], [12.5, 15], [12, 15]]
+    area = TerrainArea("wall", poly, (Feature("dense", poly),))
+    probs = move({"a/1": [(10, 10), (15, 10)]}, [b("a/1", 10, 10)], [area])
+    assert [p.rule for p in probs] == ["13.06, Part A 12"]
