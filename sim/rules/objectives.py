@@ -11,6 +11,8 @@ range (01.02.04): callers leave them out.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from typing import Hashable, Mapping, Sequence
 
@@ -117,7 +119,15 @@ def models_in_range(fps: Sequence[Footprint], objective: Objective) -> np.ndarra
         return np.zeros(0, dtype=bool)
     if objective.area is not None:
         return np.array([model_within_area(fp, objective.area) for fp in fps], dtype=bool)
-    return distance_matrix(fps, [marker(objective)])[:, 0] <= CONTROL_RANGE + EPS
+    # (a model whose bounding circle is more than 3" from the disc cannot be in range: only
+    # the others are measured exactly)
+    reach = CONTROL_RANGE + MARKER_DIAMETER / 2 + EPS
+    near = [i for i, fp in enumerate(fps)
+            if math.hypot(fp.x - objective.x, fp.y - objective.y) - fp.bounding_radius <= reach]
+    out = np.zeros(len(fps), dtype=bool)
+    if near:
+        out[near] = distance_matrix([fps[i] for i in near], [marker(objective)])[:, 0] <= CONTROL_RANGE + EPS
+    return out
 
 
 # --- level of control (14.02, 14.03) --------------------------------------------------------

@@ -1,4 +1,4 @@
-"""VisibilitySystem: keeps the battle's model-by-model visibility up to date every tick.
+"""VisibilitySystem: builds the battle's model-by-model visibility, kept up to date as it is read.
 
 Target selection (04.02), [PRECISION] (24.28), benefit of cover (13.08) and the sandbox overlay
 all read ``battle.visibility`` (a BattleVisibility); nothing else computes line of sight. After
@@ -184,7 +184,8 @@ class BattleVisibility:
         """Bring the index up to date with moves, removals and who has shot."""
         changes = self.battle.changes
         if changes.moved_models:
-            self.moved(changes.take_moved())
+            # (once each: between two reads a model may have moved, piled in and been removed)
+            self.moved(list(dict.fromkeys(changes.take_moved())))
         self.sync_hidden()
 
 
@@ -193,6 +194,6 @@ class VisibilitySystem(esper.Processor):
         battle.visibility = BattleVisibility(battle)
 
     def process(self, battle) -> None:
-        changes = battle.changes
-        if changes.moved_models or changes.shots_changed:  # (else refresh has nothing to do)
-            battle.visibility.refresh()
+        """Nothing to do each tick: Battle.visibility takes in what changed when it is read
+        (by target selection, [PRECISION], benefit of cover, a front end's overlay)."""
+        return None

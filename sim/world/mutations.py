@@ -51,3 +51,16 @@ def move_model(ent: int, x: float, y: float) -> None:
     pos = esper.component_for_entity(ent, Position)
     pos.x, pos.y = x, y
     R.current.spatial.move(model_row(ent), footprint(ent))
+
+
+def move_models(moves) -> None:
+    """Place several models of one unit (a validated move): ``moves`` is (entity, x, y) each;
+    positions, then the distance index in one step (SpatialIndex.move_many)."""
+    rows, fps = [], []
+    for ent, x, y in moves:
+        pos = esper.component_for_entity(ent, Position)
+        pos.x, pos.y = x, y
+        rows.append(model_row(ent))
+        fps.append(footprint(ent))
+    if rows:
+        R.current.spatial.move_many(rows, fps)

@@ -86,6 +86,30 @@ class SpatialIndex:
         self._touch(index, self.near[index], +1)
         self._changed()
 
+    def move_many(self, indices: list[int], fps: list) -> None:
+        """``move`` for several models at once (one unit's move): their rows are computed in
+        one distance matrix, then the engagement neighbours are updated model by model, so the
+        result is what moving them one at a time gives."""
+        for i, fp in zip(indices, fps):
+            self.fps[i] = fp
+        rows = geometry.distance_matrix(fps, self.fps)
+        for k, index in enumerate(indices):
+            row = rows[k]
+            row[index] = np.inf
+            self.dist[index, :] = row
+            self.dist[:, index] = row
+        for index in indices:
+            row = self.dist[index]
+            self._touch(index, self.near[index], -1)
+            for j in self.near[index]:
+                self.near[j].discard(index)
+            near = (row <= ENGAGEMENT_RANGE + 1e-9) & (self._owner != self._owner[index])
+            self.near[index] = {int(j) for j in np.nonzero(near)[0]}
+            for j in self.near[index]:
+                self.near[j].add(index)
+            self._touch(index, self.near[index], +1)
+        self._changed()
+
     def remove(self, index: int) -> None:
         """The model leaves the battlefield (destroyed). The per-unit caches are left to the
         caller (forget_unit): only its own unit's can change (engagement is kept here)."""
