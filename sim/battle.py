@@ -21,6 +21,8 @@ from sim.components import (Destroyed, ModelId,
                             Position, Unit, UnitState, Wounds)
 from sim.decisions import PENDING, DecisionRequest, Scripted
 from sim.errors import Refusal
+from sim.systems.scoring import mission_objectives
+from sim.phases.state import TurnState
 from sim.rules.dice import Dice
 from sim.validate import fit_scripted_answer, validate_answer, validate_command
 from sim.world import resources
@@ -50,10 +52,14 @@ class Battle:
         # and cleared together with activation_unit (CommandSystem, CasualtySystem)
         self.activation = None
         self.turn = 1
+        # 07 the battle round, phase and step, CP, VP and control (None in free play: a
+        # scenario without a mission accepts every command at any time)
+        mission = getattr(scenario, "mission", None)
+        self.turn_state = None if mission is None else TurnState(mission, objectives=mission_objectives(scenario))
         self.commands_done = 0
         self.units: dict[str, int] = {}
         self.models: dict[str, int] = {}
-        self.visibility = None  # set by VisibilitySystem
+        self._visibility = None  # set by VisibilitySystem; read through .visibility
         self.validated = None  # sim.validate.ValidatedPlan: the last accepted Shoot/Fight's plan
         self.scenario_allocation_orders: dict[int, tuple[str, ...]] = {}
         esper.switch_world(self.world)  # (a new, empty world for build_world)
@@ -67,6 +73,24 @@ class Battle:
         # would (Battle.tick), each with a plain call (esper.process passes *args and **kwargs
         # on to each of them: about half a tick's cost when the systems have nothing to do)
         self.systems = tuple(proc.process for proc in register_systems(self))
+
+    # --- visibility, brought up to date when read ---------------------------------------------
+    @property
+    def visibility(self):
+        """The battle's BattleVisibility (sim.systems.visibility), current: moves, removals and
+        who has shot since it was last read are taken in first. Only shooting, fighting and a
+        front end's overlays read it, so a Movement phase of many moves costs one update, made
+        when the Shooting phase first asks."""
+        v = self._visibility
+        if v is not None:
+            changes = self.changes
+            if changes.moved_models or changes.shots_changed:
+                v.refresh()
+        return v
+
+    @visibility.setter
+    def visibility(self, value) -> None:
+        self._visibility = value
 
     # --- world context ---------------------------------------------------------------------
     def _enter(self) -> None:
@@ -136,15 +160,20 @@ class Battle:
         self._enter()
         if self.activation_unit is not None or self.queue or self.pending is not None:  # (self.busy)
             raise Refusal("another activation is still being resolved")
-        changes = self.changes
-        if changes.moved_models or changes.shots_changed:  # (what VisibilitySystem refreshes on)
-            self.visibility.refresh()  # the last tick may have moved models or ended the turn
         problem = validate_command(self, command)
         if problem:
             self.emit(ev.REFUSED, command=command_to_dict(command), reason=problem)
             raise Refusal(problem)
         self.record({"type": ev.COMMAND, "command": command_to_dict(command)})
         self.queue.append(command)
+
+    def check(self, command: Command) -> str | None:
+        """Why ``command`` would be refused now, or None; nothing is recorded (a player trying
+        its options, a front end greying a control)."""
+        self._enter()
+        if self.busy:
+            return "another activation is still being resolved"
+        return validate_command(self, command)
 
     def decide(self, request: DecisionRequest):
         """For systems: the answer to ``request`` if given, else post it and return PENDING."""
@@ -232,8 +261,16 @@ class Battle:
                               st.charged, st.selected_to_shoot, st.selected_to_fight,
                               st.ranged_attacks_this_turn, st.ranged_attacks_last_turn,
                               sorted(st.used_one_shot)]
+        if self.turn_state is None:  # free play
+            return {"turn": self.turn, "models": dict(sorted(models.items())),
+                    "units": dict(sorted(units.items()))}
+        # a phased battle adds the turn state and the units' whole-battle fields
+        for ent, (unit, st) in esper.get_components(Unit, UnitState):
+            units[unit.id] = units[unit.id] + [st.battle_shocked, st.move_selected, st.advance_roll,
+                                               st.charge_roll, st.charge_resolved, st.piled_in,
+                                               st.consolidated]
         return {"turn": self.turn, "models": dict(sorted(models.items())),
-                "units": dict(sorted(units.items()))}
+                "units": dict(sorted(units.items())), "battle": self.turn_state.snapshot()}
 
     def state_hash(self) -> str:
         blob = json.dumps(self.state(), sort_keys=True, separators=(",", ":"))

@@ -43,7 +43,7 @@ def cmd_run(args) -> int:
     from sim.runner import frozen_heap, play
     from sim.scenario.load import load_scenario
     try:
-        spec = load_scenario(args.scenario)
+        spec = with_players(load_scenario(args.scenario), args)
     except ScenarioError as e:
         return _err(str(e))
     with Battle(spec, seed=args.seed) as battle, frozen_heap():
@@ -61,6 +61,21 @@ def cmd_run(args) -> int:
             except OSError as e:
                 return _err(f"{args.log}: cannot write the log: {e.strerror or e}")
     return 0
+
+
+def with_players(spec, args):
+    """The scenario with the players ``--red`` and ``--blue`` name (a battle with a mission)."""
+    import dataclasses
+
+    from sim.errors import ScenarioError
+    red, blue = getattr(args, "red", None), getattr(args, "blue", None)
+    if red is None and blue is None:
+        return spec
+    if spec.mission is None:
+        raise ScenarioError(spec.path, "mission", "a [mission] table (players play a whole battle; "
+                            "this scenario is free play)", "<missing>")
+    players = (red or spec.mission.players[0], blue or spec.mission.players[1])
+    return dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=players))
 
 
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as a shell reports it
@@ -104,7 +119,7 @@ def cmd_stats(args) -> int:
     if jobs < 1:
         return _err(f"--jobs: expected 1 or more processes, found {jobs}")
     try:
-        spec = load_scenario(args.scenario)
+        spec = with_players(load_scenario(args.scenario), args)
     except ScenarioError as e:
         return _err(str(e))
     first = spec.seed if args.seed is None else args.seed
@@ -171,6 +186,13 @@ def main(argv=None) -> int:
         return 0
 
 
+def _player_options(a) -> None:
+    from sim.scenario.mission import PLAYER_KINDS
+    for side in ("red", "blue"):
+        a.add_argument(f"--{side}", choices=PLAYER_KINDS,
+                       help=f"who plays {side} in a battle with a mission (default: the scenario's [mission] players)")
+
+
 def _main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="sim", description="Warhammer 40,000 (11th edition) battle simulator "
                                 "(unofficial fan tool)")
@@ -186,6 +208,7 @@ def _main(argv=None) -> int:
     a.add_argument("--seed", type=int)
     a.add_argument("--log", help="write the replay log (JSON Lines) here")
     a.add_argument("--quiet", action="store_true")
+    _player_options(a)
     a.set_defaults(fn=cmd_run)
     a = sub.add_parser("stats", help="play a scenario's script with many seeds and summarise the outcomes")
     a.add_argument("scenario")
@@ -193,6 +216,7 @@ def _main(argv=None) -> int:
     a.add_argument("--seed", type=int, help="the first seed (default: the scenario's)")
     a.add_argument("--jobs", type=int, help="processes side by side (default: one per core)")
     a.add_argument("--json", action="store_true", help="print the summary as JSON")
+    _player_options(a)
     a.set_defaults(fn=cmd_stats)
     a = sub.add_parser("replay", help="re-execute a replay log and verify every event and hash")
     a.add_argument("log")

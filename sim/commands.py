@@ -45,6 +45,7 @@ class Move:
     unit: str
     to: tuple[tuple[str, float, float], ...]
     mode: str = "normal"
+    via: tuple = ()  # (model id, ((x, y), ...)): the turning points of a model's path, if not straight
     kind: str = field(default="move", init=False)
 
 
@@ -56,7 +57,79 @@ class EndTurn:
     kind: str = field(default="end turn", init=False)
 
 
-Command = Shoot | Fight | Move | EndTurn
+@dataclass(frozen=True, slots=True)
+class StartBattle:
+    """26 steps 10-12: roll off for the first turn (unless the mission names the first player)
+    and begin battle round 1. Only in a battle with a mission, and first."""
+
+    kind: str = field(default="start battle", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class EndPhase:
+    """07.02 The player who has the choice is done with it: the phase (or, in the Fight phase,
+    their part of the step: 12.02, 12.07; in the Fight step a pass, 12.04.01) ends. Only in a
+    battle with a mission."""
+
+    kind: str = field(default="end phase", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class SelectToMove:
+    """09.02 Select a unit to move with a move type, before any model moves: 'stationary'
+    (09.04, the whole move), 'advance' (09.06: the advance roll is made now, before moving),
+    'desperate escape' (09.07: its hazard rolls are made now, before moving)."""
+
+    unit: str
+    mode: str
+    kind: str = field(default="select to move", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareCharge:
+    """11.02 steps 1-2: declare a charge with a unit and make its charge roll (2D6)."""
+
+    unit: str
+    kind: str = field(default="declare charge", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeMove:
+    """11.02 step 3 / 11.04: the charge targets and each model's end position; no targets =
+    the charge is not made (nothing moves)."""
+
+    unit: str
+    targets: tuple[str, ...]
+    to: tuple[tuple[str, float, float], ...]
+    via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
+    kind: str = field(default="charge move", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PileIn:
+    """12.02/12.03 A pile-in move: each moving model's end position."""
+
+    unit: str
+    to: tuple[tuple[str, float, float], ...]
+    via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
+    kind: str = field(default="pile in", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Consolidate:
+    """12.07/12.08 A consolidation move: each moving model's end position; the mode (ongoing,
+    engaging, objective) is the compulsory one for the unit's position (12.08)."""
+
+    unit: str
+    to: tuple[tuple[str, float, float], ...]
+    via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
+    kind: str = field(default="consolidate", init=False)
+
+
+Command = (Shoot | Fight | Move | EndTurn | StartBattle | EndPhase | SelectToMove | DeclareCharge | ChargeMove
+           | PileIn | Consolidate)
+
+_PLACED = {"pile in": PileIn, "consolidate": Consolidate}
 
 
 def _selection(s: Selection) -> dict:
@@ -82,7 +155,16 @@ def command_to_dict(cmd: Command) -> dict:
             d["type"] = cmd.type
         return d
     if isinstance(cmd, Move):
-        return {"kind": cmd.kind, "unit": cmd.unit, "mode": cmd.mode, "to": [list(t) for t in cmd.to]}
+        return _via(cmd, {"kind": cmd.kind, "unit": cmd.unit, "mode": cmd.mode, "to": [list(t) for t in cmd.to]})
+    if isinstance(cmd, ChargeMove):
+        return _via(cmd, {"kind": cmd.kind, "unit": cmd.unit, "targets": list(cmd.targets),
+                          "to": [list(t) for t in cmd.to]})
+    if isinstance(cmd, (PileIn, Consolidate)):
+        return _via(cmd, {"kind": cmd.kind, "unit": cmd.unit, "to": [list(t) for t in cmd.to]})
+    if isinstance(cmd, SelectToMove):
+        return {"kind": cmd.kind, "unit": cmd.unit, "mode": cmd.mode}
+    if isinstance(cmd, DeclareCharge):
+        return {"kind": cmd.kind, "unit": cmd.unit}
     return {"kind": cmd.kind}
 
 
@@ -96,7 +178,33 @@ def command_from_dict(d: dict) -> Command:
         return Fight(d["unit"], sels)
     if kind == "move":
         return Move(d["unit"], tuple((t[0], float(t[1]), float(t[2])) for t in d["to"]),
-                    d.get("mode", "normal"))
+                    d.get("mode", "normal"), _via_from(d))
     if kind == "end turn":
         return EndTurn()
+    if kind == "end phase":
+        return EndPhase()
+    if kind == "start battle":
+        return StartBattle()
+    if kind == "select to move":
+        return SelectToMove(d["unit"], d["mode"])
+    if kind == "declare charge":
+        return DeclareCharge(d["unit"])
+    if kind == "charge move":
+        return ChargeMove(d["unit"], tuple(str(t) for t in d["targets"]), _to(d["to"]), _via_from(d))
+    if kind in _PLACED:
+        return _PLACED[kind](d["unit"], _to(d["to"]), _via_from(d))
     raise ValueError(f"unknown command kind {kind!r}")
+
+
+def _to(rows) -> tuple[tuple[str, float, float], ...]:
+    return tuple((t[0], float(t[1]), float(t[2])) for t in rows)
+
+
+def _via(cmd, d: dict) -> dict:
+    if cmd.via:
+        d["via"] = [[mid, [list(p) for p in pts]] for mid, pts in cmd.via]
+    return d
+
+
+def _via_from(d: dict) -> tuple:
+    return tuple((str(mid), tuple((float(p[0]), float(p[1])) for p in pts)) for mid, pts in d.get("via", ()))

@@ -180,6 +180,13 @@ class UnitState:
     ranged_attacks_this_turn: bool = False
     ranged_attacks_last_turn: bool = False
     used_one_shot: frozenset[str] = frozenset()
+    advance_roll: int | None = None  # 09.06 rolled when selected to advance, before moving
+    move_selected: str | None = None  # 09.02 the move type it was selected for, this phase
+    charge_roll: int | None = None  # 11.02 declared a charge this phase: the 2D6 roll
+    charge_resolved: bool = False  # 11.02 step 3 done (moved or not)
+    piled_in: bool = False  # 12.02 one pile-in move per unit per Fight phase
+    consolidated: bool = False  # 12.07 one consolidation move per unit per Fight phase
+    battle_shocked: bool = False  # 01.07 until a passed roll in its Battle-shock step (08.03)
 
 
 class Stage(StrEnum):

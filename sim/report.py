@@ -33,8 +33,8 @@ def describe(e: dict) -> str | None:
         if c["kind"] in ("shoot", "fight"):
             return f"== {c['unit']} is selected to {c['kind']}" + (f" ({c['type']})" if c.get("type") else "")
         if c["kind"] == "move":
-            return f"== {c['unit']} makes a {c.get('mode', 'normal')} move"
-        return "== end of turn"
+            return f"== {c['unit']} makes {_a(c.get('mode', 'normal'))} move"
+        return _command_line(c)
     if t == "refused":
         return f"!! refused: {e['reason']}"
     if t == "shooting type":
@@ -127,13 +127,85 @@ def describe(e: dict) -> str | None:
         return f"   {e['unit']} has resolved its attacks; removed: {', '.join(e['removed']) or 'none'}"
     if t == "moved":
         roll = f" (advance roll {e['advance_roll']})" if e.get("advance_roll") else ""
-        return f"   moved {len(e['to'])} models{roll}"
+        far = f", furthest {e['distance']:.2f}\"" if e.get("distance") is not None else ""
+        return f"   moved {_n(len(e['to']), 'model')}{far}{roll}"
     if t == "turn":
-        return f"== turn {e['turn']}"
+        return None if e.get("phased") else f"== turn {e['turn']}"
+    if t in _BATTLE:
+        return _BATTLE[t](e)
     if t == "decision":
         line = f"     decision ({e['kind']}, player {e['player'] + 1}): {e['answer']}"
         return line + (f"\n       note: {e['note']}" if e.get("note") else "")
     return None
+
+
+def _a(word: str) -> str:
+    """'an advance', 'a normal'."""
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def _command_line(c: dict) -> str | None:
+    kind = c["kind"]
+    if kind == "end turn":
+        return "== end of turn"
+    if kind in ("end phase", "start battle"):
+        return None  # (the phase and step events say what follows)
+    if kind == "select to move":
+        return None  # (the "selected to move" event says it, with the roll)
+    if kind == "declare charge":
+        return f"== {c['unit']} declares a charge"
+    if kind == "charge move":
+        return None
+    return f"== {c['unit']} makes a {kind} move"
+
+
+def _phase(e) -> str:
+    if e["phase"] == "end of turn":
+        return f"-- {e['player']}: end of turn"
+    return f"-- {e['player']}: {e['phase']} phase"
+
+
+def _charge(e) -> str | None:
+    r = e["result"]
+    if r == "declared":
+        return f"   charge roll: {e['roll']}\""
+    if r == "made":
+        return f"   charges {', '.join(e['targets'])} (roll {e['roll']}\"): made, {_n(len(e['to']), 'model')} moved"
+    return f"   charge ({e['roll']}\"): not made"
+
+
+def _shock(e) -> str:
+    note = f" {e['note']}" if e.get("note") else ""
+    state = f" ({e['strength']})" if e.get("strength") else ""
+    verdict = "passed" if e["passed"] else "failed: battle-shocked"
+    return f"   battle-shock roll{note} for {e['unit']}{state}: {e['roll']} vs Ld {e['needed']}+, {verdict}"
+
+
+_BATTLE = {
+    "battle start": lambda e: f"== battle: {e['rounds']} rounds; {e['first']} goes first",
+    "round": lambda e: f"\n===== battle round {e['round']} =====",
+    "player turn": lambda e: f"\n=== {e['player']}'s turn (round {e['round']})",
+    "phase": _phase,
+    "step": lambda e: f"   ({e['step']} step: {e['player']} chooses)",
+    "cp": lambda e: f"   +{e['gained']} CP each ({e['source']}): red {e['cp']['red']}, blue {e['cp']['blue']}",
+    "battle-shock": _shock,
+    "remained stationary": lambda e: f"   remained stationary ({e['rule']}): {', '.join(e['units'])}",
+    "selected to move": lambda e: (f"== {e['unit']} is selected to {'remain stationary' if e['mode'] == 'stationary' else e['mode']}"
+                                   + (f" (advance roll {e['advance_roll']})" if e.get("advance_roll") else "")),
+    "charge": _charge,
+    "piled in": lambda e: f"   {e['unit']} piles in: {_n(len(e['to']), 'model')} moved",
+    "consolidated": lambda e: f"   {e['unit']} consolidates: {_n(len(e['to']), 'model')} moved",
+    "fight pass": lambda e: f"   {e['player']} passes (12.04.01)",
+    "coherency removal": lambda e: f"   {e['unit']} out of coherency ({e['rule']}): {', '.join(e['models'])} removed",
+    "control": lambda e: (f"   objective {e['objective']}: "
+                          + (f"controlled by {e['controller']}" if e["controller"] else "no longer controlled")
+                          + " (" + ", ".join(f"{p} OC {v}" for p, v in e["levels"].items()) + ")"),
+    "vp": lambda e: (f"   {e['player']} scores {e['granted']} VP: {e['source']}"
+                     + (f" ({e['scored'] - e['granted']} lost to the cap)" if e["granted"] < e["scored"] else "")
+                     + f"; total {e['total']}"),
+    "result": lambda e: (f"\n===== the battle ends after round {e['rounds']}: red {e['vp']['red']} VP, "
+                         f"blue {e['vp']['blue']} VP: " + ("a draw" if e["result"] == "draw" else f"{e['result']} wins")),
+}
 
 
 def report(events, battle=None) -> str:

@@ -6,11 +6,8 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 
-from sim import events as ev
 from sim.battle import Battle
-from sim.decisions import Scripted
-from sim.errors import Refusal, ScriptError
-from sim.scenario.script import expand
+from sim.resolve import run_step
 
 
 @contextmanager
@@ -42,38 +39,12 @@ def frozen_heap():
         gc.unfreeze()
 
 
-def answer_from(step_decisions: dict):
-    """A script step's answers: one per kind, standing for every request of that kind in the
-    step (fitted to each one, sim.decisions.Scripted); the default for the other kinds."""
-    def answer(req):
-        if req.kind in step_decisions:
-            return Scripted(step_decisions[req.kind])
-        return req.default
-    return answer
-
-
-def note_left_out(battle: Battle, step, left_out: list) -> None:
-    """The models a step's targets shorthand did not select, and why (sim.scenario.script
-    .expand), as an event after its command: the report prints it, the log keeps it (and a
-    replay expands the step again to check it)."""
-    if left_out:
-        battle.emit(ev.LEFT_OUT, step=step.where, unit=step.action["unit"], models=left_out)
-
-
 def play(battle: Battle, scenario, recorder=None) -> None:
-    """Run every script step: submit its command, tick until idle, answering decisions."""
+    """Run every script step: submit each of its commands, tick until idle, answering
+    decisions. A scenario with a mission is played by its players instead (sim.players)."""
+    if battle.turn_state is not None:
+        from sim.players import play_battle
+        play_battle(battle, scenario, recorder)
+        return
     for step in scenario.script:
-        cmd, left_out = expand(battle, step)
-        if recorder:
-            recorder.command(cmd)
-        try:
-            battle.submit(cmd)
-        except Refusal as e:
-            raise ScriptError(f"{scenario.path}: {step.where}: the rules refuse this command: {e}") from None
-        note_left_out(battle, step, left_out)
-        try:
-            battle.resolve(answer_from(step.decisions))
-        except Refusal as e:  # the refused decision is still pending
-            raise ScriptError(f"{scenario.path}: {step.where}.decisions.{battle.pending.kind}: {e}") from None
-        if recorder:
-            recorder.end_command(battle)
+        run_step(battle, scenario, step, recorder)

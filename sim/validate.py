@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Mapping
 
 import esper
 
-from sim.commands import EndTurn, Fight, Move, Shoot
-from sim.components import Position, Stats, Unit
+from sim.commands import (ChargeMove, Consolidate, DeclareCharge, EndPhase, EndTurn, Fight, Move, PileIn,
+                          SelectToMove, Shoot, StartBattle)
+from sim.components import Unit
 from sim.errors import PlanError, Refusal
+from sim.phases.gates import phase_refusal
+from sim.plan import moves as MOVES
+from sim.plan import phased as PH
 from sim.plan import plan_fight, plan_shoot
 from sim.rules import movement as MV
 from sim.rules.abilities import Hook, tag
@@ -40,6 +43,14 @@ def validate_command(battle, cmd) -> str | None:
     """The reason ``cmd`` is illegal now, or None. A valid Shoot/Fight leaves its plan in
     ``battle.validated`` (a ValidatedPlan) for the systems."""
     battle.validated = None
+    ts = battle.turn_state
+    kind = cmd.kind
+    if ts is None and kind in ("start battle", "end phase"):
+        return f"a {kind} command needs a battle with a mission (07); this one is free play"
+    if ts is not None:
+        problem = phase_refusal(ts, kind, PH.owner_of(battle, cmd))
+        if problem:
+            return problem
     try:
         if isinstance(cmd, Shoot):
             plan = plan_shoot(battle, cmd)
@@ -53,8 +64,20 @@ def validate_command(battle, cmd) -> str | None:
             battle.validated = ValidatedPlan(cmd, declared, weapons)
         elif isinstance(cmd, Move):
             _check_move(battle, cmd)
-        elif isinstance(cmd, EndTurn):
+        elif isinstance(cmd, (EndTurn, StartBattle)):
             pass
+        elif isinstance(cmd, EndPhase):
+            PH.check_end_phase(battle, cmd)
+        elif isinstance(cmd, SelectToMove):
+            PH.check_select(battle, cmd)
+        elif isinstance(cmd, DeclareCharge):
+            PH.check_declare_charge(battle, cmd)
+        elif isinstance(cmd, ChargeMove):
+            PH.check_charge_move(battle, cmd)
+        elif isinstance(cmd, PileIn):
+            PH.check_pile_in(battle, cmd)
+        elif isinstance(cmd, Consolidate):
+            PH.check_consolidate(battle, cmd)
         else:
             return f"unknown command {cmd!r}"
     except PlanError as e:
@@ -97,10 +120,10 @@ def _one_shot(battle, unit: str, declared, weapons) -> None:
 
 
 def _check_move(battle, cmd: Move) -> None:
-    """09.05-09.07 A move: the unit's only move this turn (09.05.01, 09.02); each model at most
-    M (advance: M + 6 at most; the advance roll is made when the move is applied), on the
-    battlefield; normal and advance moves need an unengaged unit and end unengaged; a
-    fall-back move needs an engaged unit and ends unengaged."""
+    """09.05-09.07 A move: the unit's only move this phase (09.05.01, 09.02), of a type it is
+    eligible for (and was selected for, if it was: an advance is selected first, for its
+    roll, sim.plan.phased.check_select); normal and advance moves need an unengaged unit, a
+    fall-back move an engaged one; then where every model goes (sim.plan.moves)."""
     if cmd.mode not in ("normal", "advance", "fall back"):
         raise PlanError(f"unknown move mode {cmd.mode!r} (expected normal, advance or fall back)")
     ent = battle.units.get(cmd.unit)
@@ -111,29 +134,26 @@ def _check_move(battle, cmd: Move) -> None:
         cmd.unit, MV.move_made(st.move_type, st.advanced, st.fell_back, st.moved), cmd.mode)
     if problem:
         raise PlanError(problem)
+    selected = st.move_selected
+    if selected is not None and MODE_OF_SELECTION.get(selected) != cmd.mode:
+        raise PlanError(f"{cmd.unit} was selected to {selected if selected != 'stationary' else 'remain stationary'}"
+                        f" and cannot make a {cmd.mode} move (09.02)")
+    if cmd.mode == "advance" and selected is None and battle.turn_state is not None:
+        raise PlanError(f"select {cmd.unit} to advance first: the advance roll is made before any model "
+                        f"moves (09.06)")
     engaged = W.unit_engaged(ent)
     if cmd.mode == "fall back" and not engaged:
         raise PlanError("a fall-back move needs an engaged unit (09.07)")
     if cmd.mode != "fall back" and engaged:
         raise PlanError(f"an engaged unit cannot make a {cmd.mode} move (09.05/09.06)")
-    bw, bh = battle.scenario.board
-    seen = set()
-    for mid, x, y in cmd.to:
-        m = battle.models.get(mid)
-        if m is None or W.unit_of(m) != ent:
-            raise PlanError(f"no model {mid!r} in unit {cmd.unit}")
-        if mid in seen:
-            raise PlanError(f"{mid} is moved twice")
-        seen.add(mid)
-        if not W.alive(m):
-            raise PlanError(f"{mid} is destroyed")
-        pos = esper.component_for_entity(m, Position)
-        limit = esper.component_for_entity(m, Stats).M + (6 if cmd.mode == "advance" else 0)
-        dist = math.hypot(x - pos.x, y - pos.y)
-        if dist > limit + 1e-9:
-            raise PlanError(f"{mid} would move {dist:.2f}\" but may move at most {limit}\"")
-        if not (0 <= x <= bw and 0 <= y <= bh):
-            raise PlanError(f"{mid} would end off the battlefield at ({x}, {y})")
+    if cmd.mode == "fall back" and st.battle_shocked and selected != "desperate escape":
+        raise PlanError(f"{cmd.unit} is battle-shocked: it may fall back only by Desperate Escape "
+                        f"(select it for a desperate escape first) (09.07, 01.07)")
+    MOVES.check_unit_move(battle, ent, cmd, selected)
+
+
+MODE_OF_SELECTION = {"normal": "normal", "advance": "advance", "fall back": "fall back",
+                     "desperate escape": "fall back"}
 
 
 def validate_answer(battle, req, value):

@@ -20,7 +20,8 @@ from sim.commands import command_from_dict, command_to_dict
 from sim import events as ev
 from sim.decisions import Scripted
 from sim.errors import LogError, Refusal, ScenarioError, escape_controls
-from sim.runner import frozen_heap, note_left_out
+from sim.resolve import note_left_out
+from sim.runner import frozen_heap
 from sim.scenario.script import expand
 
 FORMAT = "sim-replay"
@@ -262,6 +263,10 @@ def _is_number(v) -> bool:
     return type(v) in (int, float) and math.isfinite(v)
 
 
+COMMAND_KINDS = ("shoot", "fight", "move", "end turn", "start battle", "end phase", "select to move",
+                 "declare charge", "charge move", "pile in", "consolidate")
+
+
 def _check_command(path: Path, i: int, c) -> None:
     """A command as command_to_dict writes it; command_from_dict then cannot fail."""
     if not isinstance(c, dict):
@@ -279,15 +284,29 @@ def _check_command(path: Path, i: int, c) -> None:
             _fields(path, i, {"target": s.get("target"), "attacks": s.get("attacks")},
                     {"target": (_opt(_is_str), "a unit id"), "attacks": (_opt(_is_int), "an integer")})
         _fields(path, i, {"type": c.get("type")}, {"type": (_opt(_is_str), "a shooting type")})
-    elif kind == "move":
+    elif kind in ("move", "charge move", "pile in", "consolidate"):
         _fields(path, i, c, {"unit": (_is_str, "a unit id"), "to": (lambda v: isinstance(v, list), "a list")})
         for t in c["to"]:
             if not (isinstance(t, list) and len(t) == 3 and _is_str(t[0]) and _is_number(t[1])
                     and _is_number(t[2])):
                 raise LogError(f"{path}: line {i}: expected each 'to' to be [model id, x, y], found {_kind(t)}")
-        _fields(path, i, {"mode": c.get("mode", "normal")}, {"mode": (_is_str, "a move mode")})
-    elif kind != "end turn":
-        raise LogError(f"{path}: line {i}: expected a command kind (shoot, fight, move, end turn), "
+        for v in c.get("via", []) if isinstance(c.get("via", []), list) else [None]:
+            if not (isinstance(v, list) and len(v) == 2 and _is_str(v[0]) and isinstance(v[1], list)
+                    and all(isinstance(p, list) and len(p) == 2 and _is_number(p[0]) and _is_number(p[1])
+                            for p in v[1])):
+                raise LogError(f"{path}: line {i}: expected each 'via' to be [model id, [[x, y], ...]], "
+                               f"found {_kind(v)}")
+        if kind == "move":
+            _fields(path, i, {"mode": c.get("mode", "normal")}, {"mode": (_is_str, "a move mode")})
+        if kind == "charge move":
+            _fields(path, i, c, {"targets": (lambda v: isinstance(v, list) and all(_is_str(t) for t in v),
+                                             "a list of unit ids")})
+    elif kind == "select to move":
+        _fields(path, i, c, {"unit": (_is_str, "a unit id"), "mode": (_is_str, "a move type")})
+    elif kind == "declare charge":
+        _fields(path, i, c, {"unit": (_is_str, "a unit id")})
+    elif kind not in ("end turn", "end phase", "start battle"):
+        raise LogError(f"{path}: line {i}: expected a command kind ({', '.join(COMMAND_KINDS)}), "
                        f"found {_kind(kind)}")
 
 

@@ -63,6 +63,11 @@ RULE_NAMES = {
 }
 
 
+def _a(what: str) -> str:
+    """'a normal move', 'an advance move'."""
+    return ("an " if what[:1] in "aeiou" else "a ") + what
+
+
 @dataclass(frozen=True, slots=True)
 class Body:
     """03.01 One model on the battlefield at its current position: model id, unit id, player."""
@@ -1036,7 +1041,7 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
         length = path_length(pts)
         if length > float(limit) + EPS:
             mine.append(MoveProblem(mid, rule, f"would move {length:.2f}\" but may move at most "
-                                    f"{float(limit):g}\" in a {what}", length))
+                                    f"{float(limit):g}\" in {_a(what)}", length))
         if fp0.shape == "round":
             round_paths.append((r, pts))
             continue
@@ -1081,7 +1086,7 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
             j, d = engaged_at[k]
             per[r].append(MoveProblem(mid, rule, f"it would end {d:.2f}\" from enemy model "
                                       f"{idx.ids[j]}, within engagement range "
-                                      f"({ENGAGEMENT_RANGE:g}\"); a {what} must end unengaged", d))
+                                      f"({ENGAGEMENT_RANGE:g}\"); {_a(what)} must end unengaged", d))
     for r in rlist:
         problems.extend(per[r])
     if check_coherency and len(rlist) > 1:

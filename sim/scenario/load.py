@@ -173,10 +173,13 @@ def _with(spec: ScenarioSpec, **kw) -> ScenarioSpec:
     return replace(spec, **kw)
 
 
+from sim.scenario.mission import read_mission  # noqa: E402  (after the limits it reads)
+
+
 def parse_scenario(data: dict, file: str) -> ScenarioSpec:
     screen(data, file)
     top = Reader(file, data)
-    top.keys({"battle", "terrain", "weapons", "armies", "script"}, {"battle", "armies"})
+    top.keys({"battle", "terrain", "weapons", "armies", "script", "mission"}, {"battle", "armies"})
     battle = top.sub("battle")
     battle.keys({"name", "description", "seed", "board"}, {"name"})
     board = battle.point("board") if battle.has("board") else (60.0, 44.0)
@@ -187,10 +190,11 @@ def parse_scenario(data: dict, file: str) -> ScenarioSpec:
     weapons = _weapons(top)
     armies, units = _armies(top, weapons, board)
     script = read_script(top, units, weapons)
+    mission = read_mission(top, board)
     return ScenarioSpec(
         name=battle.req("name", str), description=battle.get("description", str, ""),
         seed=battle.get("seed", int, 1), board=board, terrain=terrain, armies=armies,
-        units=units, weapons=weapons, script=script)
+        units=units, weapons=weapons, script=script, mission=mission)
 
 
 def _terrain(top: Reader, board) -> tuple:

@@ -8,14 +8,16 @@ from typing import NamedTuple
 
 import esper
 
-from sim.commands import EndTurn, Fight, Move, Selection, Shoot
-from sim.components import Position
+from sim.commands import DeclareCharge, EndPhase, EndTurn, Fight, Move, SelectToMove, Selection, Shoot
+from sim.components import Position, Stats
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
 
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits"}
 SHOOTING_TYPES = {"normal", "assault", "close-quarters", "indirect"}
+STEP_KINDS = ("shoot", "fight", "move", "end_turn", "end_phase", "charge", "pile_in", "consolidate")
+MOVE_MODES = ("normal", "advance", "fall back", "desperate escape", "stationary")
 MAX_STEPS = 1000  # script steps (README, Limits)
 MAX_ATTACKS = 1000  # attacks given for one weapon at one target
 
@@ -30,10 +32,20 @@ def read_script(top: Reader, units, weapons) -> tuple[ScriptStep, ...]:
     if len(items) > MAX_STEPS:
         top.fail(f"a script of at most {MAX_STEPS} steps", f"<{len(items)} steps>", "script")
     for r in items:
-        kinds = [k for k in ("shoot", "fight", "move", "end_turn") if r.has(k)]
+        kinds = [k for k in STEP_KINDS if r.has(k)]
         if len(kinds) != 1:
-            r.fail("exactly one of shoot, fight, move or end_turn", f"<{', '.join(kinds) or 'none'}>")
+            r.fail(f"exactly one of {', '.join(STEP_KINDS)}", f"<{', '.join(kinds) or 'none'}>")
         kind = kinds[0]
+        if kind == "end_phase":
+            r.keys({"end_phase"})
+            v = r.data["end_phase"]
+            if v not in ("red", "blue"):
+                r.fail("end_phase = \"red\" or \"blue\" (whose part of the phase ends)", v, "end_phase")
+            steps.append(ScriptStep({"kind": "end phase", "player": v}, {}, r.path))
+            continue
+        if kind in ("charge", "pile_in", "consolidate"):
+            steps.append(_placed_step(r, kind, unit_ids, model_ids))
+            continue
         if kind == "end_turn":
             r.keys({"end_turn"})
             if r.data["end_turn"] is not True:
@@ -46,10 +58,13 @@ def read_script(top: Reader, units, weapons) -> tuple[ScriptStep, ...]:
         if kind == "move":
             r.keys({"move", "mode", "by", "to"}, {"move"})
             mode = r.get("mode", str, "normal")
-            if mode not in ("normal", "advance", "fall back"):
-                r.fail("normal, advance or fall back", mode, "mode")
+            if mode not in MOVE_MODES:
+                r.fail(", ".join(MOVE_MODES), mode, "mode")
             action = {"kind": "move", "unit": uid, "mode": mode}
-            if r.has("by"):
+            if mode == "stationary":
+                if r.has("by") or r.has("to"):
+                    r.fail("no 'by' or 'to' for a unit that remains stationary (09.04)", "<a destination>")
+            elif r.has("by"):
                 action["by"] = r.point("by")
             elif r.has("to"):
                 to = r.sub("to")
@@ -90,6 +105,34 @@ def read_script(top: Reader, units, weapons) -> tuple[ScriptStep, ...]:
             decisions = _decisions(r.sub("decisions"), unit, units)
         steps.append(ScriptStep(action, decisions, r.path))
     return tuple(steps)
+
+
+def _placed_step(r: Reader, kind: str, unit_ids, model_ids) -> ScriptStep:
+    """A charge, pile-in or consolidation step: the unit, and optionally where its models end
+    (``to``) and, for a charge, its targets; what is left out the solver places (Part A
+    rulings 17-18)."""
+    allowed = {kind, "to"} | ({"targets"} if kind == "charge" else set())
+    r.keys(allowed, {kind})
+    uid = r.req(kind, str)
+    if uid not in unit_ids:
+        r.fail(f"a unit id ({', '.join(sorted(unit_ids))})", uid, kind)
+    action = {"kind": kind.replace("_", " "), "unit": uid}
+    if r.has("targets"):
+        tl = r.get("targets", list, what="a list of enemy unit ids")
+        tr = r.sub("targets")
+        for i, t in enumerate(tl):
+            if not isinstance(t, str) or t not in unit_ids or unit_ids[t].owner == unit_ids[uid].owner:
+                tr.fail("an enemy unit id", t, i)
+        action["targets"] = list(tl)
+    if r.has("to"):
+        to = r.sub("to")
+        if not isinstance(to.data, dict):
+            to.fail("a table of model id = [x, y]", to.data)
+        for mid in to.data:
+            if model_ids.get(mid) != uid:
+                to.fail(f"a model of {uid}", mid, mid)
+        action["to"] = {mid: to.point(mid) for mid in to.data}
+    return ScriptStep(action, {}, r.path)
 
 
 def _decisions(dr: Reader, unit, units) -> dict:
@@ -177,6 +220,39 @@ class Expansion(NamedTuple):
     left_out: list
 
 
+def step_commands(battle, step: ScriptStep):
+    """The commands of a script step, one at a time: each is expanded against the live battle
+    only after the one before it has been resolved (a generator). Most steps are one command;
+    an advance or a Desperate Escape selects the unit first (the roll or the hazard rolls come
+    before any model moves, 09.06/09.07), a charge declares and rolls before its move (11.02),
+    and a step that leaves out where models end has them placed by the solver (Part A rulings
+    17-18). Yields Expansion tuples."""
+    a = step.action
+    kind = a["kind"]
+    if kind == "end phase":
+        yield Expansion(EndPhase(), [])
+        return
+    if kind == "move":
+        mode = a["mode"]
+        if mode in ("advance", "desperate escape", "stationary"):
+            yield Expansion(SelectToMove(a["unit"], mode), [])
+            if mode == "stationary":
+                return
+        yield expand(battle, step)
+        return
+    if kind == "charge":
+        from sim.plan import moves as MV
+        yield Expansion(DeclareCharge(a["unit"]), [])
+        yield Expansion(MV.charge_command(battle, a["unit"], a.get("targets"), a.get("to")), [])
+        return
+    if kind in ("pile in", "consolidate"):
+        from sim.plan import moves as MV
+        make = MV.pile_in_command if kind == "pile in" else MV.consolidate_command
+        yield Expansion(make(battle, a["unit"], a.get("to")), [])
+        return
+    yield expand(battle, step)
+
+
 def to_command(battle, step: ScriptStep):
     """Expand a script step against the live battle into an explicit Command."""
     return expand(battle, step).command
@@ -197,15 +273,26 @@ def expand(battle, step: ScriptStep) -> Expansion:
         return Expansion(EndTurn(), [])
     unit_ent = battle.units[a["unit"]]
     if kind == "move":
+        mode = "fall back" if a["mode"] == "desperate escape" else a["mode"]
+        roll = W.unit_state(unit_ent).advance_roll if mode == "advance" else None
         to = []
         for m in W.unit_models(unit_ent):
             mid = W.model_id(m)
             pos = esper.component_for_entity(m, Position)
             if "by" in a:
-                to.append((mid, round(pos.x + a["by"][0], 6), round(pos.y + a["by"][1], 6)))
+                x, y = pos.x + a["by"][0], pos.y + a["by"][1]
             elif mid in a["to"]:
-                to.append((mid, *a["to"][mid]))
-        return Expansion(Move(a["unit"], tuple(to), a["mode"]), [])
+                x, y = a["to"][mid]
+            else:
+                continue
+            if roll is not None:  # 09.06 the roll fell short: the model goes as far as it allows
+                limit = esper.component_for_entity(m, Stats).M + roll
+                dist = ((x - pos.x) ** 2 + (y - pos.y) ** 2) ** 0.5
+                if dist > limit:
+                    f = limit / dist
+                    x, y = pos.x + (x - pos.x) * f, pos.y + (y - pos.y) * f
+            to.append((mid, round(x, 6), round(y, 6)))
+        return Expansion(Move(a["unit"], tuple(to), mode), [])
     # each selection, with why the shorthand would leave it out (None: it stays)
     sels: list[tuple[Selection, str | None]] = []
     usable: dict[tuple[str, str], bool] = {}  # (weapon, target): some model uses it

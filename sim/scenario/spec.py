@@ -70,3 +70,4 @@ class ScenarioSpec:
     script: tuple[ScriptStep, ...]
     path: str = ""
     digest: str = ""
+    mission: object = None  # sim.phases.state.MissionSpec; None = free play

@@ -8,6 +8,7 @@ import esper
 
 from sim import events as ev
 from sim.components import Activation, Stage, Unit
+from sim.systems.battle_round import after_fight
 from sim.rules.abilities import Hook
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.world import mutations as M
@@ -49,6 +50,8 @@ class CasualtySystem(esper.Processor):
         esper.remove_component(ent, Activation)
         battle.activation_unit = None
         battle.activation = None
+        if act.kind == "fight" and battle.turn_state is not None:
+            after_fight(battle, ent)  # 12.04: whose pick it is next
 
     def _deadly_demise(self, battle, e: int) -> bool:
         """24.08 Deadly Demise X: roll a D6 when the model is destroyed; on a 6 every unit within

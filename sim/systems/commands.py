@@ -6,6 +6,8 @@ import esper
 
 from sim import events as ev
 from sim.commands import EndTurn, Fight, Move, Shoot
+from sim.systems import upkeep
+from sim.systems import phased
 from sim.components import Activation, Position, Stage, Stats
 from sim.rules import movement as MV
 from sim.world import mutations as M
@@ -39,28 +41,9 @@ class CommandSystem(esper.Processor):
         elif isinstance(cmd, Move):
             self._move(battle, cmd)
         elif isinstance(cmd, EndTurn):
-            shots_changed = False
-            # only the units whose state can differ from a fresh turn's: those a command
-            # touched this turn and those that shot last turn (Changes.touched_units)
-            for ent in battle.changes.take_touched():
-                st = W.unit_state(ent)
-                # 13.09 "made ranged attacks this turn or last" changes only for a unit that
-                # shot last turn and not this one
-                if st.ranged_attacks_last_turn and not st.ranged_attacks_this_turn:
-                    shots_changed = True
-                st.ranged_attacks_last_turn = st.ranged_attacks_this_turn
-                st.ranged_attacks_this_turn = False
-                st.advanced = st.fell_back = st.charged = st.set_up_this_turn = False
-                st.selected_to_shoot = st.selected_to_fight = False
-                st.moved = 0.0
-                st.move_type = None
-                st.model_moved = {}
-                if st.ranged_attacks_last_turn:
-                    battle.changes.touched(ent)  # (rolls over at the next end of turn)
-            battle.turn += 1
-            if shots_changed:
-                battle.changes.shots_changed = True
-            battle.record({"type": ev.TURN, "turn": battle.turn})
+            upkeep.roll_over_turn(battle)
+        else:
+            phased.apply(battle, cmd)
 
     def _move(self, battle, cmd: Move) -> None:
         """09.05-09.07 Apply a validated move: positions and the unit's turn bookkeeping."""
@@ -70,10 +53,12 @@ class CommandSystem(esper.Processor):
         moved = []
         final = []
         distances = []
+        places = []
         allowance = None
         if cmd.mode == "advance":
-            (roll,) = battle.dice.d6(1, "advance roll")  # 09.06: M + D6
-            allowance = roll
+            allowance = st.advance_roll
+            if allowance is None:  # (free play without a selection: rolled as the move is made)
+                (allowance,) = battle.dice.d6(1, "advance roll")  # 09.06: M + D6
         for mid, x, y in cmd.to:
             m = battle.models[mid]
             pos = esper.component_for_entity(m, Position)
@@ -84,18 +69,23 @@ class CommandSystem(esper.Processor):
                     f = limit / dist
                     x, y = round(pos.x + (x - pos.x) * f, 6), round(pos.y + (y - pos.y) * f, 6)
                     dist = limit
-            M.move_model(m, x, y)
+            places.append((m, x, y))
             moved.append(m)
             final.append([mid, x, y])
             distances.append((mid, dist))
+        M.move_models(places)
         # 24.16 "moved": each model's total this turn; the unit's furthest-moving model counts
         st.model_moved, furthest = MV.add_move(st.model_moved, distances)
         st.moved = max(st.moved, furthest)
         st.move_type = cmd.mode
+        if st.move_selected is None:
+            st.move_selected = cmd.mode
         if cmd.mode == "advance":
             st.advanced = True
         elif cmd.mode == "fall back":
             st.fell_back = True
         battle.changes.moved(moved)
-        battle.emit(ev.MOVED, unit=cmd.unit, mode=cmd.mode,
-                    to=final, advance_roll=allowance)
+        battle.emit(ev.MOVED, unit=cmd.unit, mode=cmd.mode, to=final, advance_roll=allowance,
+                    distance=round(max((d for _m, d in distances), default=0.0), 6))
+        if st.move_selected == "desperate escape":
+            phased.after_desperate_escape(battle, ent, cmd.unit)

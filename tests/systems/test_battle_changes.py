@@ -21,9 +21,11 @@ def test_a_move_is_noted_until_the_visibility_index_catches_up():
         assert b.changes.moved_models == []
         b.run_command(Move("a", (("a/1", 12, 12), ("a/2", 14, 12)), "normal"))
         assert b.changes.moved_models == [b.models["a/1"], b.models["a/2"]]
-        b.submit(EndTurn())  # (refreshes visibility first)
+        b.run_command(EndTurn())  # (nothing reads visibility: it stays behind)
+        assert b.changes.moved_models == [b.models["a/1"], b.models["a/2"]]
+        vis = b.visibility  # (reading it takes the moves in)
         assert b.changes.moved_models == []
-        assert b.visibility.index.fps[b.visibility.index.row["a/1"]].x == 12
+        assert vis.index.fps[vis.index.row["a/1"]].x == 12
 
 
 def test_a_first_ranged_attack_marks_shots_changed_until_hidden_is_synced():
@@ -34,7 +36,9 @@ def test_a_first_ranged_attack_marks_shots_changed_until_hidden_is_synced():
         b.step_until_blocked()
         # (the last tick ends the activation; nothing ticks after it)
         assert b.changes.shots_changed
-        b.submit(EndTurn())
+        b.run_command(EndTurn())
+        assert b.changes.shots_changed  # (until visibility is read)
+        b.visibility  # noqa: B018
         assert not b.changes.shots_changed
 
 

@@ -1,0 +1,67 @@
+"""12.04 The Fight step's order: Fights First combats, then the remaining combats, players
+alternating, starting with the player whose turn it is (RULES §9, §23)."""
+
+from __future__ import annotations
+
+import esper
+
+from sim.components import Unit
+from sim.phases.state import FightStep
+from sim.plan.fight import fights_first
+from sim.world import queries as W
+
+
+def fight_eligible(battle, player: int) -> list[int]:
+    """12.04 A player's units eligible to fight: not yet selected to fight this phase, and
+    engaged now, engaged at the start of the Fight step, or made a charge move this turn."""
+    ts = battle.turn_state
+    out = []
+    for u in W.all_units():
+        if esper.component_for_entity(u, Unit).owner != player or W.unit_destroyed(u):
+            continue
+        st = W.unit_state(u)
+        if st.selected_to_fight:
+            continue
+        if st.charged or u in ts.engaged_at_fight_step or W.unit_engaged(u):
+            out.append(u)
+    return out
+
+
+def start_fight_step(battle) -> None:
+    """12.04 The Fight step begins: who is engaged now is remembered (eligibility), step 1
+    (Fights First combats) starts with the player whose turn it is."""
+    ts = battle.turn_state
+    ts.step = FightStep.FIGHT
+    ts.engaged_at_fight_step = {u for u in W.all_units()
+                                if not W.unit_destroyed(u) and W.unit_engaged(u)}
+    ts.fights_first_step = True
+    ts.fight_passes = 0
+    ts.chooser = ts.active
+
+
+def normalise_picker(battle, after_fight: bool = False) -> None:
+    """12.04 Whose pick it is now. Step 1: the player to pick with an eligible Fights First
+    unit picks; if neither has one, step 2 begins and the same player picks; otherwise the
+    other player picks. Step 2 alike with any eligible unit; when no eligible unit remains the
+    Fight step ends (the Consolidate step begins, the active player first). Step 3: after a
+    fight in step 2, a Fights First unit that has become eligible sends the sequence back to
+    step 1."""
+    ts = battle.turn_state
+    eligible = {p: fight_eligible(battle, p) for p in (0, 1)}
+    ff = {p: [u for u in eligible[p] if fights_first(u)] for p in (0, 1)}
+    if after_fight and not ts.fights_first_step and (ff[0] or ff[1]):
+        ts.fights_first_step = True
+    if ts.fights_first_step:
+        if ff[ts.chooser]:
+            return
+        if ff[1 - ts.chooser]:
+            ts.chooser = 1 - ts.chooser
+            return
+        ts.fights_first_step = False  # the same player picks first in step 2
+    if eligible[ts.chooser]:
+        return
+    if eligible[1 - ts.chooser]:
+        ts.chooser = 1 - ts.chooser
+        return
+    ts.step = FightStep.CONSOLIDATE
+    ts.chooser = ts.active

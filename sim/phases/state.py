@@ -1,0 +1,92 @@
+"""Named state of a whole battle (07): the round, the active player, the phase and step, each
+player's CP and VP, objective control, and the per-phase bookkeeping the phase rules read. One
+``TurnState`` per battle (``battle.turn_state``); None in free play."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from sim.rules.mission import VPTally
+
+
+class Phase(StrEnum):
+    """07.02 The parts of a player's turn, in order."""
+
+    COMMAND = "command"
+    MOVEMENT = "movement"
+    SHOOTING = "shooting"
+    CHARGE = "charge"
+    FIGHT = "fight"
+    END = "end of turn"
+
+
+PHASE_ORDER = (Phase.COMMAND, Phase.MOVEMENT, Phase.SHOOTING, Phase.CHARGE, Phase.FIGHT, Phase.END)
+
+
+class FightStep(StrEnum):
+    """12.01-12.09 The Fight phase's steps that take choices."""
+
+    PILE_IN = "pile in"
+    FIGHT = "fight"
+    CONSOLIDATE = "consolidate"
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectiveSpec:
+    """14.01.01 An objective marker (40 mm disc) at (x, y); ``kind`` home/central/expansion,
+    ``owner`` the army whose home it is (None otherwise)."""
+
+    name: str
+    x: float
+    y: float
+    kind: str
+    owner: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MissionSpec:
+    """26 The mission a scenario plays (Part A rulings 20-24): Battlefield Dominance over
+    ``rounds`` battle rounds, the first player (an army index, or None for the roll-off of
+    26 step 10), the Defender (deploys in the zone at y = 0-12, ruling 22), objectives and
+    deployment zones, and who plays each side headless."""
+
+    name: str = "battlefield dominance"
+    rounds: int = 5
+    first: int | None = None
+    defender: int = 0
+    objectives: tuple[ObjectiveSpec, ...] = ()
+    zones: tuple[tuple[tuple[float, float], ...], ...] = ()  # per army: a polygon
+    players: tuple[str, str] = ("scripted", "scripted")
+
+
+@dataclass(slots=True)
+class TurnState:
+    """Where the battle is (07) and what each player has (08.02 CP, 26 VP, 14.02 control)."""
+
+    mission: MissionSpec
+    objectives: tuple = ()  # sim.rules.objectives.Objective, in the mission's order
+    round: int = 0  # 0 before the battle starts
+    first: int = 0  # the player who goes first in every round (07.02)
+    active: int = 0  # whose turn it is
+    phase: Phase = Phase.COMMAND
+    step: FightStep | None = None  # Fight phase only
+    chooser: int = 0  # who submits the next command (the active player outside the Fight phase)
+    fights_first_step: bool = True  # 12.04 sequence step 1 (Fights First) or step 2
+    cp: list[int] = field(default_factory=lambda: [0, 0])
+    vp: list[int] = field(default_factory=lambda: [0, 0])
+    tallies: list = field(default_factory=lambda: [VPTally(), VPTally()])  # 26 VP booked, per player
+    control: dict = field(default_factory=dict)  # objective name -> ObjectiveControl (14.02)
+    engaged_at_fight_step: set[int] = field(default_factory=set)  # 12.04 "at the start of this step"
+    fight_passes: int = 0  # 12.04.01 passes in a row
+    starting_strength: dict[int, int] = field(default_factory=dict)  # unit -> models (01.02.01)
+    over: bool = False
+    result: str | None = None  # "red", "blue" or "draw" once over
+
+    def snapshot(self) -> dict:
+        """The part of the state hash a phased battle adds (Battle.state)."""
+        return {"round": self.round, "active": self.active, "phase": str(self.phase),
+                "step": None if self.step is None else str(self.step), "chooser": self.chooser,
+                "cp": list(self.cp), "vp": list(self.vp),
+                "control": {k: v.controller for k, v in sorted(self.control.items())},
+                "over": self.over}

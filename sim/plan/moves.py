@@ -1,0 +1,206 @@
+"""Where a move's models may go: the world's models as the pure movement rules read them
+(sim.rules.move_legality, sim.rules.coherency, sim.rules.solvers), and the refusal naming the
+model, the rule and the distance that broke it."""
+
+from __future__ import annotations
+
+import math
+
+import esper
+
+from sim.components import Position, Stats, Unit
+from sim.errors import PlanError
+from sim.rules import move_legality as ML
+from sim.rules.solvers import charge as CH
+from sim.rules.solvers import pile_in as PI
+from sim.world import queries as W
+
+FAR = 10_000.0  # inches: a point this far out is off any battlefield (checked before any arithmetic)
+RULE_OF_MODE = {"normal": "09.05", "advance": "09.06", "fall back": "09.07"}
+PILE_IN = 3.0  # 12.03
+CONSOLIDATION = 3.0  # 12.08
+CROSSES_DENSE = frozenset({"INFANTRY", "BEASTS", "SWARM", "MOBILE"})  # Part A ruling 12
+
+
+def unit_gap(unit_ent: int, others: list[int]) -> float | None:
+    """01.04 The closest distance between a living model of the unit and a living model of
+    any of ``others`` (None: no such pair)."""
+    mine = W.unit_models(unit_ent)
+    theirs = [m for u in others for m in W.unit_models(u)]
+    if not mine or not theirs:
+        return None
+    return min(W.nearest_distances(mine, theirs))
+
+
+def bodies() -> list:
+    """Every model on the battlefield, where it stands now, in model order."""
+    out = []
+    for u in W.all_units():
+        unit = esper.component_for_entity(u, Unit)
+        for m in W.unit_models(u):
+            out.append(ML.Body(W.model_id(m), unit.id, unit.owner, W.footprint(m)))
+    return out
+
+
+def _areas(battle):
+    return battle.scenario.terrain
+
+
+def paths_of(battle, unit_ent: int, to, via=()) -> dict:
+    """Each moving model's path (Part A ruling 14): from where it stands, through its turning
+    points if the command gives any (``via``), to where it ends."""
+    turns = dict(via)
+    paths = {}
+    seen = set()
+    uid = esper.component_for_entity(unit_ent, Unit).id
+    for mid, x, y in to:
+        m = battle.models.get(mid)
+        if m is None or W.unit_of(m) != unit_ent:
+            raise PlanError(f"no model {mid!r} in unit {uid}")
+        if mid in seen:
+            raise PlanError(f"{mid} is moved twice")
+        seen.add(mid)
+        if not W.alive(m):
+            raise PlanError(f"{mid} is destroyed")
+        pos = esper.component_for_entity(m, Position)
+        path = ((pos.x, pos.y), *turns.get(mid, ()), (float(x), float(y)))
+        for px, py in path[1:]:
+            if not (math.isfinite(px) and math.isfinite(py)) or abs(px) > FAR or abs(py) > FAR:
+                raise PlanError(f"{mid} would go off the battlefield, to ({px:g}, {py:g}) (03.01)")
+        paths[mid] = path
+    return paths
+
+
+def may_cross_dense(unit_ent: int) -> bool:
+    """Part A ruling 12: INFANTRY, BEASTS, SWARM and MOBILE models may cross dense features."""
+    return bool(W.unit_keywords(unit_ent) & CROSSES_DENSE)
+
+
+def _refuse(problems) -> None:
+    if problems:
+        raise PlanError(str(problems[0]) + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+
+
+def check_unit_move(battle, unit_ent: int, cmd, selected: str | None) -> None:
+    """09.05-09.07 with 03.01: each model at most M (advance: M + the advance roll; in free
+    play without a roll yet, M + 6), paths clear of enemy bases (Desperate Escape may pass
+    through them) and the board edge, no end on another base or in a light or dense feature,
+    unengaged at the end, and the unit coherent (03.03)."""
+    st = W.unit_state(unit_ent)
+    extra = 0
+    if cmd.mode == "advance":
+        extra = st.advance_roll if st.advance_roll is not None else 6
+    paths = paths_of(battle, unit_ent, cmd.to, cmd.via)
+    limits = {mid: esper.component_for_entity(battle.models[mid], Stats).M + extra for mid in paths}
+    _refuse(ML.check_move(
+        esper.component_for_entity(unit_ent, Unit).id, paths, bodies(), _areas(battle),
+        battle.scenario.board, max_distance=limits, rule=RULE_OF_MODE[cmd.mode],
+        may_cross_dense=may_cross_dense(unit_ent), through_enemies=selected == "desperate escape",
+        end_unengaged=True))
+
+
+def check_charge(battle, unit_ent: int, cmd, roll: int) -> None:
+    """11.04 The charge move: at most the charge roll, 03.01 paths and ends, and the 11.04
+    conditions (closer to a target; within 1"/engaged where possible; engaged with every
+    target and no other enemy unit; coherent)."""
+    uid = esper.component_for_entity(unit_ent, Unit).id
+    paths = paths_of(battle, unit_ent, cmd.to, cmd.via)
+    _refuse(CH.check_charge(uid, tuple(cmd.targets), paths, bodies(), _areas(battle), battle.scenario.board,
+                            roll=roll, may_cross_dense=may_cross_dense(unit_ent)))
+
+
+def check_pile_in(battle, unit_ent: int, cmd) -> None:
+    """12.03 The pile-in move and its conditions, against its targets (every engaged enemy
+    unit; if unengaged, the enemy units within 5")."""
+    uid = esper.component_for_entity(unit_ent, Unit).id
+    body = bodies()
+    targets = PI.pile_in_targets(uid, body)
+    if not targets:
+        raise PlanError(f"{uid} has no pile-in target: no enemy unit engaged or within 5\" (12.03)")
+    _refuse(PI.check_pile_in(uid, targets, paths_of(battle, unit_ent, cmd.to, cmd.via), body, _areas(battle),
+                             battle.scenario.board, may_cross_dense=may_cross_dense(unit_ent)))
+
+
+def check_consolidate(battle, unit_ent: int, cmd) -> None:
+    """12.08 The consolidation move in its compulsory mode (ongoing, engaging, objective), and
+    its conditions."""
+    uid = esper.component_for_entity(unit_ent, Unit).id
+    body = bodies()
+    points = objective_points(battle)
+    mode = PI.consolidation_mode(uid, body, points)
+    if mode is None:
+        raise PlanError(f"{uid} is not engaged and has no enemy unit or objective within 3\": "
+                        f"no consolidation mode applies (12.08)")
+    kind, targets, obj = mode
+    _refuse(PI.check_consolidation(uid, kind, targets, None if obj is None else points[obj],
+                                   paths_of(battle, unit_ent, cmd.to, cmd.via), body, _areas(battle),
+                                   battle.scenario.board, may_cross_dense=may_cross_dense(unit_ent)))
+
+
+def objective_points(battle) -> list:
+    ts = battle.turn_state
+    return [] if ts is None else [(o.x, o.y) for o in ts.objectives]
+
+
+def _ends(solution) -> tuple:
+    # (full floats: rounding could push two bases the solver placed touching into overlap)
+    return tuple((mid, float(p[-1][0]), float(p[-1][1])) for mid, p in sorted(solution.paths.items()))
+
+
+def _turns(solution) -> tuple:
+    """The turning points of the solver's paths (Part A ruling 14), for the command."""
+    return tuple((mid, tuple((float(x), float(y)) for x, y in p[1:-1]))
+                 for mid, p in sorted(solution.paths.items()) if len(p) > 2)
+
+
+def charge_command(battle, uid: str, targets, to):
+    """11.04 The charge move a script step or a player makes: the step's ``to`` as written,
+    or the solver's placement (Part A ruling 17: the closest eligible enemy unit when no
+    targets are named); no legal placement = the charge is not made (no targets)."""
+    from sim.commands import ChargeMove
+    ent = battle.units[uid]
+    roll = W.unit_state(ent).charge_roll
+    if to is not None:
+        return ChargeMove(uid, tuple(targets or ()), tuple((m, *p) for m, p in to.items()))
+    if roll is None:
+        return ChargeMove(uid, (), ())
+    body = bodies()
+    if targets is None:
+        targets = CH.default_charge_targets(uid, roll, body)
+    if not targets:
+        return ChargeMove(uid, (), ())
+    sol = CH.solve_charge(uid, targets, roll, body, _areas(battle), battle.scenario.board,
+                          may_cross_dense=may_cross_dense(ent))
+    if not sol:
+        return ChargeMove(uid, (), ())
+    return ChargeMove(uid, tuple(sorted(targets)), _ends(sol), _turns(sol))
+
+
+def pile_in_command(battle, uid: str, to):
+    """12.03 A pile-in move: the step's ``to``, or the solver's (Part A ruling 18); None when
+    the unit has no legal pile-in move."""
+    from sim.commands import PileIn
+    if to is not None:
+        return PileIn(uid, tuple((m, *p) for m, p in to.items()))
+    ent = battle.units[uid]
+    st = W.unit_state(ent)
+    if W.unit_destroyed(ent) or st.piled_in or not (W.unit_engaged(ent) or st.charged):
+        return None
+    sol = PI.solve_pile_in(uid, bodies(), _areas(battle), battle.scenario.board,
+                           may_cross_dense=may_cross_dense(ent))
+    return PileIn(uid, _ends(sol), _turns(sol)) if sol and sol.paths else None
+
+
+def consolidate_command(battle, uid: str, to):
+    """12.08 A consolidation move: the step's ``to``, or the solver's in the compulsory mode
+    (Part A ruling 18); None when the unit has none."""
+    from sim.commands import Consolidate
+    if to is not None:
+        return Consolidate(uid, tuple((m, *p) for m, p in to.items()))
+    ent = battle.units[uid]
+    st = W.unit_state(ent)
+    if W.unit_destroyed(ent) or st.consolidated or not (st.selected_to_fight or st.charged or W.unit_engaged(ent)):
+        return None
+    sol = PI.solve_consolidation(uid, bodies(), _areas(battle), battle.scenario.board,
+                                 objective_points(battle), may_cross_dense=may_cross_dense(ent))
+    return Consolidate(uid, _ends(sol), _turns(sol)) if sol and sol.paths else None

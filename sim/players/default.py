@@ -1,0 +1,109 @@
+"""The default headless player (Part A rulings 16-29): moves each unit toward the nearest
+objective its side does not hold, shoots each unit at the nearest enemy unit it can, charges
+the closest enemy unit in reach (ruling 17), piles in and consolidates whenever a legal move
+exists (ruling 18), fights with every eligible unit, picks and breaks ties by unit order
+(ruling 29), uses no stratagem (ruling 25), and answers decisions with their defaults."""
+
+from __future__ import annotations
+
+from sim.commands import DeclareCharge, EndPhase
+from sim.phases.state import FightStep, Phase
+from sim.players import options as O
+from sim.players.base import Choice, Player
+from sim.plan import moves as MV
+from sim.world import queries as W
+
+
+class DefaultPlayer(Player):
+    kind = "default"
+
+    def __init__(self, side, battle, scenario):
+        super().__init__(side, battle, scenario)
+        self._done: set = set()  # (round, active, phase, unit, what) already tried
+        self._phase = None
+
+    def _fresh(self, battle) -> None:
+        ts = battle.turn_state
+        key = (ts.round, ts.active, ts.phase, ts.step)
+        if key != self._phase:
+            self._phase = key
+            self._done.clear()
+
+    def _first_legal(self, battle, candidates):
+        for cmd in candidates:
+            if cmd is not None and battle.check(cmd) is None:
+                return cmd
+        return None
+
+    def choose(self, battle) -> Choice:
+        self._fresh(battle)
+        ts = battle.turn_state
+        cmd = None
+        if ts.phase == Phase.MOVEMENT:
+            cmd = self._movement(battle)
+        elif ts.phase == Phase.SHOOTING:
+            cmd = self._shooting(battle)
+        elif ts.phase == Phase.CHARGE:
+            cmd = self._charge(battle)
+        elif ts.phase == Phase.FIGHT:
+            cmd = self._fight(battle)
+        return Choice(EndPhase() if cmd is None else cmd, self.name)
+
+    # --- phases -------------------------------------------------------------------------
+    def _movement(self, battle):
+        for u in O.own_units(battle, self.side):
+            st = W.unit_state(u)
+            if st.move_selected is not None or st.move_type is not None or (u, "move") in self._done:
+                continue
+            self._done.add((u, "move"))
+            if W.unit_engaged(u):
+                return O.stationary(u)  # (it stays to fight)
+            goal = O.objective_goal(battle, u, self.side)
+            if goal is not None:
+                cmd = self._first_legal(battle, O.move_toward(battle, u, goal, "normal", O.min_move(u)))
+                if cmd is not None:
+                    return cmd
+            return O.stationary(u)
+        return None
+
+    def _shooting(self, battle):
+        for u in O.own_units(battle, self.side):
+            if W.unit_state(u).selected_to_shoot or (u, "shoot") in self._done:
+                continue
+            self._done.add((u, "shoot"))
+            for e in O.enemies_by_distance(u):
+                exp = O.shoot_at(battle, u, e)
+                if exp is not None and battle.check(exp.command) is None:
+                    return exp.command
+        return None
+
+    def _charge(self, battle):
+        for u in O.own_units(battle, self.side):
+            st = W.unit_state(u)
+            if st.charge_roll is not None and not st.charge_resolved:
+                return MV.charge_command(battle, O.uid(u), None, None)
+            if (u, "charge") in self._done:
+                continue
+            self._done.add((u, "charge"))
+            if not any(w.is_melee for m in W.unit_models(u) for w in W.weapons_of(m)):
+                continue
+            cmd = DeclareCharge(O.uid(u))
+            if battle.check(cmd) is None:
+                return cmd
+        return None
+
+    def _fight(self, battle):
+        ts = battle.turn_state
+        if ts.step == FightStep.FIGHT:
+            u = O.fight_pick(battle, self.side)
+            return None if u is None else O.default_fight(battle, u)
+        make = MV.pile_in_command if ts.step == FightStep.PILE_IN else MV.consolidate_command
+        for u in O.own_units(battle, self.side):
+            if (u, ts.step) in self._done:
+                continue
+            self._done.add((u, ts.step))
+            cmd = make(battle, O.uid(u), None)  # (None: the unit cannot make that move)
+            if cmd is not None and cmd.to and battle.check(cmd) is None:
+                return cmd
+        return None
+

@@ -1,0 +1,157 @@
+"""What a side can do now, as candidate commands for the headless players (not yet checked:
+a player checks each with Battle.check before choosing it). The default policies of Part A
+rulings 16-29 live here, so the scripted, default and random players share them."""
+
+from __future__ import annotations
+
+import math
+
+import esper
+
+from sim.commands import (ChargeMove, DeclareCharge, Fight, Move, SelectToMove, Selection)
+from sim.components import Position, Stats, Unit
+from sim.phases.fight_order import fight_eligible
+from sim.plan import moves as MV
+from sim.plan.fight import fights_first
+from sim.scenario.script import expand
+from sim.scenario.spec import ScriptStep
+from sim.world import queries as W
+
+
+def own_units(battle, side: int) -> list[int]:
+    return [u for u in W.all_units()
+            if esper.component_for_entity(u, Unit).owner == side and not W.unit_destroyed(u)]
+
+
+def uid(u: int) -> str:
+    return esper.component_for_entity(u, Unit).id
+
+
+def centroid(u: int) -> tuple[float, float]:
+    ps = [esper.component_for_entity(m, Position) for m in W.unit_models(u)]
+    return (sum(p.x for p in ps) / len(ps), sum(p.y for p in ps) / len(ps))
+
+
+def enemies_by_distance(u: int) -> list[int]:
+    """Enemy units, nearest first (ties: unit order, Part A ruling 29)."""
+    out = []
+    for i, e in enumerate(W.enemy_units(u)):
+        gap = MV.unit_gap(u, [e])
+        if gap is not None:
+            out.append((gap, i, e))
+    return [e for _g, _i, e in sorted(out)]
+
+
+def translate(battle, u: int, dx: float, dy: float) -> tuple:
+    """Every model of the unit moved by (dx, dy): the formation kept."""
+    out = []
+    for m in W.unit_models(u):
+        p = esper.component_for_entity(m, Position)
+        out.append((W.model_id(m), round(p.x + dx, 6), round(p.y + dy, 6)))
+    return tuple(out)
+
+
+def move_toward(battle, u: int, goal: tuple[float, float], mode: str, reach: float) -> list:
+    """Candidate moves of the whole unit toward ``goal``, longest first: the same vector for
+    every model (coherency kept), at most ``reach`` inches."""
+    cx, cy = centroid(u)
+    dx, dy = goal[0] - cx, goal[1] - cy
+    d = math.hypot(dx, dy)
+    if d < 1e-6:
+        return []
+    out = []
+    for f in (1.0, 0.75, 0.5, 0.25):
+        step = min(reach, d) * f
+        if step < 0.5:
+            break
+        out.append(Move(uid(u), translate(battle, u, dx / d * step, dy / d * step), mode))
+    return out
+
+
+def objective_goal(battle, u: int, side: int):
+    """Part A ruling 27's idea for any unit: the nearest objective its side does not control
+    (else the nearest objective; else the nearest enemy unit)."""
+    ts = battle.turn_state
+    cx, cy = centroid(u)
+    objs = list(ts.objectives) if ts is not None else []
+    if objs:
+        mine = {n for n, c in ts.control.items() if c.controller == side}
+        pool = [o for o in objs if o.name not in mine] or objs
+        o = min(pool, key=lambda o: (math.hypot(o.x - cx, o.y - cy), o.name))
+        return (o.x, o.y)
+    near = enemies_by_distance(u)
+    return centroid(near[0]) if near else None
+
+
+def min_move(u: int) -> int:
+    return min(esper.component_for_entity(m, Stats).M for m in W.unit_models(u))
+
+
+def shoot_at(battle, u: int, target: int):
+    """A Shoot: every ranged weapon of the unit at ``target`` (the shorthand, 04.02: models
+    that cannot use a weapon there leave it out); None if no model can shoot it."""
+    weapons = {w.name for m in W.unit_models(u) for w in W.weapons_of(m) if not w.is_melee}
+    if not weapons:
+        return None
+    step = ScriptStep({"kind": "shoot", "unit": uid(u), "targets": {w: {uid(target): None} for w in sorted(weapons)},
+                       "models": {}}, {}, "policy")
+    return expand(battle, step)
+
+
+def shoot_command(battle, u: int, target: int):
+    exp = shoot_at(battle, u, target)
+    return None if exp is None else exp.command
+
+
+def default_fight(battle, u: int) -> Fight:
+    """12.04/04.01 Each model fights with its first melee weapon (and its [EXTRA ATTACKS]
+    weapons, which the plan requires) at the nearest enemy unit engaged with it; a model
+    engaged with none makes no attacks."""
+    sels = []
+    enemies = W.engaged_with(u)
+    for m in W.unit_models(u):
+        mid = W.model_id(m)
+        target = None
+        best = None
+        for e in enemies:
+            d = W.nearest_distance(m, W.unit_models(e))
+            if d <= 2.0 + 1e-9 and (best is None or d < best):
+                best, target = d, e
+        if target is None:
+            continue
+        melee = [w for w in W.weapons_of(m) if w.is_melee]
+        if not melee:
+            continue
+        main = next((w for w in melee if not _extra(w)), None)
+        chosen = ([main] if main is not None else []) + [w for w in melee if _extra(w)]
+        for w in chosen:
+            sels.append(Selection(mid, w.name, uid(target)))
+    return Fight(uid(u), tuple(sels))
+
+
+def _extra(w) -> bool:
+    from sim.rules.abilities import Hook
+    return w.has(Hook.EXTRA_WEAPON)
+
+
+def fight_pick(battle, side: int) -> int | None:
+    """12.04 The unit a side picks to fight now: its first eligible unit (Fights First units
+    first while step 1 lasts; ties: unit order, Part A ruling 29)."""
+    ts = battle.turn_state
+    eligible = fight_eligible(battle, side)
+    if ts.fights_first_step:
+        ff = [u for u in eligible if fights_first(u)]
+        eligible = ff or eligible
+    return eligible[0] if eligible else None
+
+
+def charge_candidates(battle, u: int) -> list:
+    return [DeclareCharge(uid(u))]
+
+
+def stationary(u: int) -> SelectToMove:
+    return SelectToMove(uid(u), "stationary")
+
+
+def no_charge(u: int) -> ChargeMove:
+    return ChargeMove(uid(u), (), ())

@@ -1,0 +1,118 @@
+"""The random player: at each choice, a uniformly random legal command among what its side
+can do now (sim.players.options), and uniformly random answers to decisions with a list of
+options. Its stream is its own (seeded from the battle's seed and its side, read with
+``random()`` only: stable across Python versions), so the battle's dice are untouched and a
+replay log, which holds the commands, needs no player."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from sim.commands import DeclareCharge, EndPhase, SelectToMove
+from sim.phases.state import FightStep, Phase
+from sim.players import options as O
+from sim.players.base import Choice, Player
+from sim.plan import moves as MV
+from sim.world import queries as W
+
+TRIES = 4  # random destinations tried per move before the unit remains stationary
+
+
+class RandomPlayer(Player):
+    kind = "random"
+
+    def __init__(self, side, battle, scenario):
+        super().__init__(side, battle, scenario)
+        self.rng = random.Random(f"sim-random-player/{battle.seed}/{side}")
+
+    def _pick(self, items: list):
+        return items[int(self.rng.random() * len(items))] if items else None
+
+    def answer(self, battle, request):
+        if request.kind in ("precision", "duplicate", "lethal_hits") and request.options:
+            return self._pick(list(request.options))
+        return request.default
+
+    def choose(self, battle) -> Choice:
+        ts = battle.turn_state
+        options = self._options(battle, ts)
+        order = list(range(len(options)))
+        while order:  # a uniformly random option that the rules accept
+            i = order.pop(int(self.rng.random() * len(order)))
+            cmd = options[i]() if callable(options[i]) else options[i]
+            if cmd is not None and battle.check(cmd) is None:
+                return Choice(cmd, self.name)
+        return Choice(EndPhase(), self.name)
+
+    def _options(self, battle, ts) -> list:
+        units = O.own_units(battle, self.side)
+        out: list = []
+        if ts.phase == Phase.MOVEMENT:
+            for u in units:
+                st = W.unit_state(u)
+                if st.move_type is not None:
+                    continue
+                if st.move_selected == "advance":
+                    return [lambda u=u: self._random_move(battle, u, "advance")]
+                if st.move_selected == "desperate escape":
+                    return [lambda u=u: self._random_move(battle, u, "fall back")]
+                if st.move_selected is not None:
+                    continue
+                out.append(O.stationary(u))
+                if W.unit_engaged(u):
+                    out.append(lambda u=u: self._random_move(battle, u, "fall back"))
+                    out.append(SelectToMove(O.uid(u), "desperate escape"))
+                else:
+                    out.append(lambda u=u: self._random_move(battle, u, "normal"))
+                    out.append(SelectToMove(O.uid(u), "advance"))
+        elif ts.phase == Phase.SHOOTING:
+            for u in units:
+                if W.unit_state(u).selected_to_shoot:
+                    continue
+                for e in W.enemy_units(u):
+                    out.append(lambda u=u, e=e: O.shoot_command(battle, u, e))
+        elif ts.phase == Phase.CHARGE:
+            for u in units:
+                st = W.unit_state(u)
+                if st.charge_roll is not None and not st.charge_resolved:
+                    # its charge is resolved before anything else (11.02 step 3)
+                    return [lambda u=u: self._charge_move(battle, u)]
+                out.append(DeclareCharge(O.uid(u)))
+        elif ts.phase == Phase.FIGHT:
+            if ts.step == FightStep.FIGHT:
+                from sim.phases.fight_order import fight_eligible
+                from sim.plan.fight import fights_first
+                el = fight_eligible(battle, self.side)
+                if ts.fights_first_step:
+                    el = [u for u in el if fights_first(u)] or el
+                out += [lambda u=u: O.default_fight(battle, u) for u in el]
+            else:
+                make = MV.pile_in_command if ts.step == FightStep.PILE_IN else MV.consolidate_command
+                out += [lambda u=u: make(battle, O.uid(u), None) for u in units]
+        out.append(EndPhase())
+        return out
+
+    def _random_move(self, battle, u: int, mode: str):
+        st = W.unit_state(u)
+        reach = O.min_move(u) + ((st.advance_roll or 0) if mode == "advance" else 0)
+        for k in range(TRIES):
+            if k % 2 == 0:  # the whole unit by one vector (its formation kept)
+                a = self.rng.random() * 2 * math.pi
+                d = self.rng.random() * reach
+                to = O.translate(battle, u, d * math.cos(a), d * math.sin(a))
+            else:  # each model its own way (so moves that break coherency are tried too)
+                to = []
+                for mid, x, y in O.translate(battle, u, 0.0, 0.0):
+                    a = self.rng.random() * 2 * math.pi
+                    d = self.rng.random() * reach
+                    to.append((mid, round(x + d * math.cos(a), 6), round(y + d * math.sin(a), 6)))
+                to = tuple(to)
+            cmd = O.Move(O.uid(u), to, mode)
+            if battle.check(cmd) is None:
+                return cmd
+        return None if st.move_selected is None else O.Move(O.uid(u), (), mode)
+
+    def _charge_move(self, battle, u: int):
+        cmd = MV.charge_command(battle, O.uid(u), None, None)
+        return cmd

@@ -1,0 +1,61 @@
+"""The scripted player: plays its side's script steps in order, each when its phase comes
+(a step waits while the battle is in an earlier phase); when its next step is for a later
+phase it ends the phase, doing only what the rules make compulsory (12.04: every eligible
+unit must fight, with the default selections)."""
+
+from __future__ import annotations
+
+from sim.commands import EndPhase
+from sim.phases.gates import PLAYER, phase_refusal
+from sim.phases.state import FightStep, Phase
+from sim.players import options as O
+from sim.players.base import Choice, Player
+from sim.resolve import answer_from
+from sim.scenario.script import step_commands
+
+FIRST_KIND = {"move": "move", "shoot": "shoot", "fight": "fight", "charge": "declare charge",
+              "pile in": "pile in", "consolidate": "consolidate", "end phase": "end phase"}
+
+
+class ScriptedPlayer(Player):
+    kind = "scripted"
+
+    def __init__(self, side, battle, scenario):
+        super().__init__(side, battle, scenario)
+        units = {u.id: u.owner for u in scenario.units}
+        self.steps = [s for s in scenario.script if self._owner(s, units) == side]
+        self.next = 0
+        self._running = None  # (step, generator of its remaining commands)
+
+    @staticmethod
+    def _owner(step, units) -> int | None:
+        a = step.action
+        if a["kind"] == "end phase":
+            return None if a.get("player") is None else PLAYER.index(a["player"])
+        return units.get(a.get("unit"))
+
+    def choose(self, battle) -> Choice:
+        if self._running is not None:
+            step, gen = self._running
+            nxt = next(gen, None)
+            if nxt is not None:
+                return Choice(nxt.command, step.where, answer_from(step.decisions), step, nxt.left_out)
+            self._running = None
+        ts = battle.turn_state
+        if self.next < len(self.steps):
+            step = self.steps[self.next]
+            a = step.action
+            if a["kind"] == "end turn":
+                self.next += 1
+                return self.choose(battle)
+            owner = None if a["kind"] == "end phase" else self.side
+            if phase_refusal(ts, FIRST_KIND[a["kind"]], owner) is None:
+                self.next += 1
+                gen = step_commands(battle, step)
+                self._running = (step, gen)
+                return self.choose(battle)
+        if ts.phase == Phase.FIGHT and ts.step == FightStep.FIGHT:
+            u = O.fight_pick(battle, self.side)
+            if u is not None and battle.check(EndPhase()) is not None:
+                return Choice(O.default_fight(battle, u), f"{self.name} (12.04: every eligible unit fights)")
+        return Choice(EndPhase(), self.name)

@@ -1,0 +1,55 @@
+"""Submitting and resolving one command of a headless run, answering its decisions: what the
+script runner (sim.runner), the players (sim.players) and the replay (sim.replay) share."""
+
+from __future__ import annotations
+
+from sim import events as ev
+from sim.battle import Battle
+from sim.decisions import Scripted
+from sim.errors import Refusal, ScriptError
+from sim.scenario.script import step_commands
+
+
+def answer_from(step_decisions: dict):
+    """A script step's answers: one per kind, standing for every request of that kind in the
+    step (fitted to each one, sim.decisions.Scripted); the default for the other kinds."""
+    def answer(req):
+        if req.kind in step_decisions:
+            return Scripted(step_decisions[req.kind])
+        return req.default
+    return answer
+
+
+def note_left_out(battle: Battle, step, left_out: list) -> None:
+    """The models a step's targets shorthand did not select, and why (sim.scenario.script
+    .expand), as an event after its command: the report prints it, the log keeps it (and a
+    replay expands the step again to check it)."""
+    if left_out:
+        battle.emit(ev.LEFT_OUT, step=step.where, unit=step.action["unit"], models=left_out)
+
+
+def run_step(battle: Battle, scenario, step, recorder=None) -> None:
+    """Submit and resolve every command of one script step (sim.scenario.script.step_commands)."""
+    for cmd, left_out in step_commands(battle, step):
+        submit_and_resolve(battle, scenario, step.where, cmd, answer_from(step.decisions), recorder,
+                           step, left_out)
+
+
+def submit_and_resolve(battle: Battle, scenario, where: str, cmd, answer, recorder=None, step=None,
+                       left_out=()) -> None:
+    """Submit one command and resolve it, answering decisions with ``answer``; a refusal is a
+    ScriptError naming ``where`` (a script step, or a player)."""
+    if recorder:
+        recorder.command(cmd)
+    try:
+        battle.submit(cmd)
+    except Refusal as e:
+        raise ScriptError(f"{scenario.path}: {where}: the rules refuse this command: {e}") from None
+    if step is not None:
+        note_left_out(battle, step, list(left_out))
+    try:
+        battle.resolve(answer)
+    except Refusal as e:  # the refused decision is still pending
+        raise ScriptError(f"{scenario.path}: {where}.decisions.{battle.pending.kind}: {e}") from None
+    if recorder:
+        recorder.end_command(battle)

@@ -1,0 +1,71 @@
+"""The scenario's ``[mission]`` table (README "Whole battles"): a battle with a mission is
+played round by round, phase by phase (07); without one it is free play."""
+
+from __future__ import annotations
+
+from sim.phases.state import MissionSpec, ObjectiveSpec
+from sim.rules.mission import BATTLE_ROUNDS
+from sim.scenario.reader import Reader
+
+SIDES = ("red", "blue")
+PLAYER_KINDS = ("scripted", "random", "default")
+OBJECTIVE_KINDS = ("home", "central", "expansion")
+MAX_OBJECTIVES = 12
+
+
+def _side(r: Reader, key: str, allowed=SIDES) -> str:
+    v = r.req(key, str)
+    if v not in allowed:
+        r.fail(" or ".join(repr(a) for a in allowed), v, key)
+    return v
+
+
+def read_mission(top: Reader, board) -> MissionSpec | None:
+    if not top.has("mission"):
+        return None
+    r = top.sub("mission")
+    r.keys({"name", "rounds", "first", "defender", "objectives", "players"})
+    name = r.get("name", str, "battlefield dominance")
+    if name != "battlefield dominance":
+        r.fail("'battlefield dominance' (the one mission this simulator plays, 26)", name, "name")
+    rounds = r.get("rounds", int, BATTLE_ROUNDS)
+    if not 1 <= rounds <= BATTLE_ROUNDS:
+        r.fail(f"a number of battle rounds from 1 to {BATTLE_ROUNDS}", rounds, "rounds")
+    first = None
+    if r.has("first"):
+        f = _side(r, "first", SIDES + ("roll-off",))
+        first = None if f == "roll-off" else SIDES.index(f)
+    defender = SIDES.index(_side(r, "defender")) if r.has("defender") else 0
+    players = ("scripted", "scripted")
+    if r.has("players"):
+        pr = r.sub("players")
+        pr.keys(set(SIDES))
+        players = tuple(_side(pr, s, PLAYER_KINDS) if pr.has(s) else "scripted" for s in SIDES)
+    objectives = ()
+    if r.has("objectives"):
+        items = r.sub("objectives").items()
+        if not 1 <= len(items) <= MAX_OBJECTIVES:
+            r.fail(f"1 to {MAX_OBJECTIVES} objectives", f"<{len(items)} objectives>", "objectives")
+        seen = set()
+        out = []
+        for o in items:
+            o.keys({"name", "at", "kind", "owner"}, {"name", "at", "kind"})
+            oname = o.req("name", str)
+            if oname in seen or not 1 <= len(oname) <= 40:
+                o.fail("a unique name of 1 to 40 characters", oname, "name")
+            seen.add(oname)
+            x, y = o.point("at")
+            if not (0 <= x <= board[0] and 0 <= y <= board[1]):
+                o.fail(f"a point on the {board[0]:g} x {board[1]:g} board", [x, y], "at")
+            kind = o.req("kind", str)
+            if kind not in OBJECTIVE_KINDS:
+                o.fail(" or ".join(OBJECTIVE_KINDS), kind, "kind")
+            owner = None
+            if kind == "home":
+                owner = SIDES.index(_side(o, "owner"))
+            elif o.has("owner"):
+                o.fail("no owner (only a home objective has one)", o.data["owner"], "owner")
+            out.append(ObjectiveSpec(oname, x, y, kind, owner))
+        objectives = tuple(out)
+    return MissionSpec(name=name, rounds=rounds, first=first, defender=defender,
+                       objectives=objectives, players=players)

@@ -1,0 +1,168 @@
+"""07 The battle round, run: what happens when the battle starts and when a phase (or a
+player's part of a Fight-phase step) ends. Called by CommandSystem (sim.systems.phased) for
+StartBattle and EndPhase; dice and events go through the battle as everywhere else.
+
+Order at every phase end (RULES §17, §28; ruling 19): objective control first, then the
+phase's own end rules, then mission scoring.
+"""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim.components import Unit
+from sim.phases.fight_order import fight_eligible, normalise_picker, start_fight_step
+from sim.phases.gates import NAMES, PLAYER
+from sim.phases.state import FightStep, Phase
+from sim.systems import scoring, upkeep
+from sim.world import queries as W
+
+
+def other(player: int) -> int:
+    return 1 - player
+
+
+def start_battle(battle) -> None:
+    """26 steps 10-12: the first-turn roll-off (unless the scenario names the first player),
+    starting strengths (01.02.01), then battle round 1 begins."""
+    ts = battle.turn_state
+    first = ts.mission.first
+    if first is None:
+        while True:  # 01.05.05 roll-off: the higher wins, ties re-roll
+            red, blue = battle.dice.d6(2, "first turn roll-off (red, blue)")
+            if red != blue:
+                first = 0 if red > blue else 1
+                break
+    ts.first = first
+    ts.starting_strength = {u: len(W.unit_models(u)) for u in W.all_units()}
+    battle.emit(ev.BATTLE_START, first=PLAYER[first], rounds=ts.mission.rounds)
+    _start_round(battle, 1)
+
+
+def _start_round(battle, n: int) -> None:
+    ts = battle.turn_state
+    ts.round = n
+    battle.emit(ev.ROUND, round=n)
+    _start_turn(battle, ts.first)
+
+
+def _start_turn(battle, player: int) -> None:
+    ts = battle.turn_state
+    ts.active = ts.chooser = player
+    battle.emit(ev.PLAYER_TURN, round=ts.round, player=PLAYER[player])
+    _enter(battle, Phase.COMMAND)
+    upkeep.command_phase(battle)
+    _end_of_phase(battle)
+    _enter(battle, Phase.MOVEMENT)
+
+
+def _enter(battle, phase: Phase) -> None:
+    ts = battle.turn_state
+    ts.phase = phase
+    ts.step = None
+    ts.chooser = ts.active
+    battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(phase))
+
+
+def _end_of_phase(battle) -> None:
+    """14.02.01 Control first, then mission scoring that falls at this moment."""
+    scoring.settle_control(battle)
+    scoring.score(battle, battle.turn_state.phase)
+
+
+def end_phase(battle) -> None:
+    """07.02 The player with the choice ends the phase (or their part of a Fight-phase step)."""
+    ts = battle.turn_state
+    phase = ts.phase
+    if phase == Phase.MOVEMENT:
+        upkeep.remained_stationary(battle)
+        _end_of_phase(battle)
+        _enter(battle, Phase.SHOOTING)
+    elif phase == Phase.SHOOTING:
+        _end_of_phase(battle)
+        _enter(battle, Phase.CHARGE)
+    elif phase == Phase.CHARGE:
+        upkeep.unmade_charges(battle)
+        _end_of_phase(battle)
+        _enter(battle, Phase.FIGHT)
+        ts.step = FightStep.PILE_IN
+        battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
+    elif phase == Phase.FIGHT:
+        _end_fight_part(battle)
+
+
+def _end_fight_part(battle) -> None:
+    ts = battle.turn_state
+    if ts.step == FightStep.FIGHT:  # 12.04.01 a pass
+        ts.fight_passes += 1
+        battle.emit(ev.FIGHT_PASS, player=PLAYER[ts.chooser])
+        ts.chooser = other(ts.chooser)
+        if ts.fight_passes >= 2 or not fight_eligible(battle, ts.chooser):
+            _next_fight_step(battle)
+        else:
+            normalise_picker(battle)
+            if ts.step == FightStep.CONSOLIDATE:
+                battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
+        return
+    if ts.chooser == ts.active:  # 12.02/12.07 the player whose turn it is goes first
+        ts.chooser = other(ts.active)
+        battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
+        return
+    _next_fight_step(battle)
+
+
+def _next_fight_step(battle) -> None:
+    ts = battle.turn_state
+    if ts.step == FightStep.PILE_IN:
+        start_fight_step(battle)
+        battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
+        normalise_picker(battle)
+        if ts.step == FightStep.CONSOLIDATE:
+            battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
+    elif ts.step == FightStep.FIGHT:
+        ts.step = FightStep.CONSOLIDATE
+        ts.chooser = ts.active
+        battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
+    else:
+        _end_of_phase(battle)
+        _end_turn(battle)
+
+
+def after_fight(battle, unit_ent: int) -> None:
+    """12.04 After a unit's fight: the other player picks next (normalised for who can)."""
+    ts = battle.turn_state
+    if ts is None:
+        return
+    owner = esper.component_for_entity(unit_ent, Unit).owner
+    ts.fight_passes = 0
+    ts.chooser = other(owner)
+    normalise_picker(battle, after_fight=True)
+    if ts.step == FightStep.CONSOLIDATE:
+        battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
+
+
+def _end_turn(battle) -> None:
+    """07.02 step 7: control, end-of-turn rules (03.03 coherency removals for both armies),
+    mission scoring; then the other player's turn, or the end of the round."""
+    ts = battle.turn_state
+    ts.phase = Phase.END
+    ts.step = None
+    battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(Phase.END))
+    scoring.settle_control(battle)
+    upkeep.coherency_removals(battle)
+    scoring.score(battle, Phase.END)
+    upkeep.roll_over_turn(battle)
+    if ts.active == ts.first:
+        _start_turn(battle, other(ts.first))
+        return
+    # 07.03 end of the battle round
+    upkeep.end_of_round(battle)
+    if ts.round >= ts.mission.rounds:
+        scoring.finish(battle)
+        return
+    _start_round(battle, ts.round + 1)
+
+
+def describe(ts) -> str:
+    return f"round {ts.round}, {PLAYER[ts.active]}'s {NAMES[ts.phase]}"

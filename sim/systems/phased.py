@@ -1,0 +1,133 @@
+"""The whole-battle commands, applied (validated already: sim.plan.phased): starting the
+battle and ending phases (sim.phases.flow), selecting a unit to move (advance roll and
+Desperate Escape hazard rolls before any model moves), charges, pile-in and consolidation."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim.commands import (ChargeMove, Consolidate, DeclareCharge, EndPhase, PileIn, SelectToMove,
+                          StartBattle)
+from sim.components import Position, Stats, Unit
+from sim.systems import battle_round as flow
+from sim.rules import command as CMD
+from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
+from sim.rules import movement as MV
+from sim.systems.mortal_wounds import suffer_mortal_wounds
+from sim.world import mutations as M
+from sim.world import queries as W
+
+
+def apply(battle, cmd) -> None:
+    if isinstance(cmd, StartBattle):
+        flow.start_battle(battle)
+    elif isinstance(cmd, EndPhase):
+        flow.end_phase(battle)
+    elif isinstance(cmd, SelectToMove):
+        _select(battle, cmd)
+    elif isinstance(cmd, DeclareCharge):
+        _declare_charge(battle, cmd)
+    elif isinstance(cmd, ChargeMove):
+        _charge_move(battle, cmd)
+    elif isinstance(cmd, PileIn):
+        _place(battle, cmd, "pile in", ev.PILED_IN)
+        W.unit_state(battle.units[cmd.unit]).piled_in = True
+    elif isinstance(cmd, Consolidate):
+        _place(battle, cmd, "consolidate", ev.CONSOLIDATED)
+        W.unit_state(battle.units[cmd.unit]).consolidated = True
+
+
+def _select(battle, cmd: SelectToMove) -> None:
+    """09.02 The unit is selected with its move type. 09.06: the advance roll is made now,
+    before any model moves. 09.07 Desperate Escape: one hazard roll per model, before any
+    model moves; models they destroy are removed at once (RULES §20)."""
+    ent = battle.units[cmd.unit]
+    battle.changes.touched(ent)
+    st = W.unit_state(ent)
+    st.move_selected = cmd.mode
+    fields = {}
+    if cmd.mode == "advance":
+        (st.advance_roll,) = battle.dice.d6(1, f"advance roll {cmd.unit}")
+        fields["advance_roll"] = st.advance_roll
+    elif cmd.mode == "stationary":
+        st.move_type = "stationary"
+    battle.emit(ev.SELECTED_TO_MOVE, unit=cmd.unit, mode=cmd.mode, **fields)
+    if cmd.mode == "desperate escape":
+        n = len(W.unit_models(ent))
+        rolls = battle.dice.d6(n, f"desperate escape hazard rolls {cmd.unit}")
+        fails = hazard_failures(rolls)
+        mw = hazard_mortal_wounds(fails, W.every_model_monster_or_vehicle(ent))
+        battle.emit(ev.HAZARD, unit=cmd.unit, rolls=list(rolls), failures=fails, mortal_wounds=mw,
+                    note="Desperate Escape (09.07)")
+        if mw:
+            suffer_mortal_wounds(battle, ent, mw, source="desperate escape", by=cmd.unit)
+            dead = W.casualties()
+            M.remove_casualties(dead)
+            battle.changes.moved(dead)
+
+
+def after_desperate_escape(battle, ent: int, uid: str) -> None:
+    """09.07 After a Desperate Escape, a unit that is not battle-shocked makes a battle-shock
+    roll (01.07)."""
+    st = W.unit_state(ent)
+    if st.battle_shocked or W.unit_destroyed(ent):
+        return
+    dice = battle.dice.d6(2, f"battle-shock roll {uid}")
+    lds = [esper.component_for_entity(m, Stats).Ld for m in W.unit_models(ent)]
+    passed = CMD.leadership_passes(sum(dice), lds)
+    st.battle_shocked = not passed
+    battle.emit(ev.BATTLE_SHOCK, unit=uid, roll=sum(dice), needed=min(lds), passed=passed,
+                battle_shocked=st.battle_shocked, note="after a Desperate Escape (09.07)")
+
+
+def _declare_charge(battle, cmd: DeclareCharge) -> None:
+    """11.02 steps 1-2: declared; the charge roll (2D6) is its maximum distance."""
+    ent = battle.units[cmd.unit]
+    battle.changes.touched(ent)
+    st = W.unit_state(ent)
+    dice = battle.dice.d6(2, f"charge roll {cmd.unit}")
+    st.charge_roll = sum(dice)
+    battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, result="declared")
+
+
+def _charge_move(battle, cmd: ChargeMove) -> None:
+    """11.02 step 3 / 11.04: the move (validated), then Fights First until the end of the turn
+    and 'made a charge move this turn'; no targets: nothing moves."""
+    ent = battle.units[cmd.unit]
+    st = W.unit_state(ent)
+    st.charge_resolved = True
+    if not cmd.targets:
+        battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=[], result="not made")
+        return
+    final = _apply_positions(battle, ent, cmd.to)
+    st.charged = True
+    battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=list(cmd.targets),
+                result="made", to=final)
+
+
+def _place(battle, cmd, mode: str, event: str) -> None:
+    ent = battle.units[cmd.unit]
+    final = _apply_positions(battle, ent, cmd.to)
+    battle.emit(event, unit=cmd.unit, to=final)
+
+
+def _apply_positions(battle, ent: int, to) -> list:
+    battle.changes.touched(ent)
+    st = W.unit_state(ent)
+    moved, final, distances, places = [], [], [], []
+    for mid, x, y in to:
+        m = battle.models[mid]
+        pos = esper.component_for_entity(m, Position)
+        distances.append((mid, ((x - pos.x) ** 2 + (y - pos.y) ** 2) ** 0.5))
+        places.append((m, x, y))
+        moved.append(m)
+        final.append([mid, x, y])
+    M.move_models(places)
+    st.model_moved, furthest = MV.add_move(st.model_moved, distances)
+    st.moved = max(st.moved, furthest)
+    battle.changes.moved(moved)
+    return final
+
+
+__all__ = ["apply", "after_desperate_escape", "Unit"]

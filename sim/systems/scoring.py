@@ -1,0 +1,87 @@
+"""14 Objective control and 26 mission scoring, at the moments the battle round reaches them
+(RULES §25-26, Part A rulings 19-21): control is settled first at every phase and turn end,
+then Battlefield Dominance scores for the active player, within the caps."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim.components import Stats, Unit
+from sim.phases.gates import PLAYER
+from sim.phases.state import Phase
+from sim.rules import mission as MS
+from sim.rules import objectives as OBJ
+from sim.world import queries as W
+
+_MOMENT = {Phase.COMMAND: MS.END_OF_COMMAND_PHASE, Phase.END: MS.END_OF_TURN}
+
+
+def mission_objectives(scenario) -> tuple:
+    """The mission's objectives (Part A ruling 23 by default), each a terrain objective when
+    its point lies on a terrain area (14.01)."""
+    mission = getattr(scenario, "mission", None)
+    if mission is None:
+        return ()
+    if mission.objectives:
+        objs = tuple(OBJ.Objective(o.name, o.x, o.y, o.kind, o.owner) for o in mission.objectives)
+    else:
+        objs = OBJ.default_objectives(scenario.board, defender=mission.defender,
+                                      attacker=1 - mission.defender)
+    return tuple(OBJ.on_terrain(o, scenario.terrain) for o in objs)
+
+
+def _models() -> list:
+    """(player, OC or None for '-', footprint) of every model on the battlefield (14.02; a
+    battle-shocked unit's OC is '-', 01.07)."""
+    out = []
+    for u in W.all_units():
+        owner = esper.component_for_entity(u, Unit).owner
+        shocked = W.unit_state(u).battle_shocked
+        for m in W.unit_models(u):
+            oc = None if shocked else esper.component_for_entity(m, Stats).OC
+            out.append((owner, oc, W.footprint(m)))
+    return out
+
+
+def settle_control(battle) -> None:
+    """14.02.01 At the end of every phase and turn, first: each objective's level of control
+    per player and who controls it; an event for each objective whose controller changed."""
+    ts = battle.turn_state
+    if not ts.objectives:
+        return
+    models = _models()
+    new = OBJ.settle_all(ts.objectives, models, ts.control)
+    for o in ts.objectives:
+        before = ts.control.get(o.name, OBJ.UNCONTROLLED).controller
+        after = new[o.name].controller
+        if before != after:
+            levels = OBJ.control_levels(o, models)
+            battle.emit(ev.CONTROL, objective=o.name, controller=None if after is None else PLAYER[after],
+                        levels={PLAYER[p]: v for p, v in sorted(levels.items())})
+    ts.control = new
+
+
+def score(battle, phase: Phase) -> None:
+    """26 Battlefield Dominance for the active player at the end of their Command phase or
+    turn, booked within the caps (15 VP a round, 45 in all); VP lost to a cap are reported."""
+    ts = battle.turn_state
+    moment = _MOMENT.get(phase)
+    if moment is None or not ts.objectives or ts.round > MS.BATTLE_ROUNDS:
+        return
+    p = ts.active
+    scores = MS.dominance_scores(ts.round, moment, p, ts.control, ts.objectives)
+    for s in scores:
+        ts.tallies[p], granted = MS.award(ts.tallies[p], ts.round, s.source, s.vp)
+        ts.vp[p] += granted
+        battle.emit(ev.VP, player=PLAYER[p], round=ts.round, source=s.source, scored=s.vp,
+                    granted=granted, total=ts.vp[p])
+
+
+def finish(battle) -> None:
+    """26 steps 13-14: after the last battle round, most VP wins; equal VP is a draw."""
+    ts = battle.turn_state
+    ts.over = True
+    ts.result = MS.result(ts.vp[0], ts.vp[1], PLAYER)
+    battle.emit(ev.RESULT, vp={"red": ts.vp[0], "blue": ts.vp[1]}, result=ts.result,
+                rounds=ts.round)

@@ -1,0 +1,138 @@
+"""The automatic parts of a turn (no player choice): the Command phase (08), units that
+remained stationary (09.02.01), unmade charges (11.02), coherency removals (03.03) and the
+per-turn bookkeeping that resets when a turn ends."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim.components import Stats, Unit, Wounds
+from sim.phases.gates import PLAYER
+from sim.rules import command as CMD
+from sim.rules.coherency import coherency_removals as removals
+from sim.world import mutations as M
+from sim.world import queries as W
+
+
+def _units_of(player: int) -> list[int]:
+    return [u for u in W.all_units()
+            if esper.component_for_entity(u, Unit).owner == player and not W.unit_destroyed(u)]
+
+
+def _name(u: int) -> str:
+    return esper.component_for_entity(u, Unit).id
+
+
+def strength(battle, u: int) -> str:
+    """01.02.01 The unit's strength against its starting strength (sim.rules.command)."""
+    models = W.unit_models(u)
+    start = battle.turn_state.starting_strength.get(u, len(models))
+    if start == 1 and models:
+        m = models[0]
+        return CMD.half_strength(1, 1, single_model_W=esper.component_for_entity(m, Stats).W,
+                                 wounds_left=esper.component_for_entity(m, Wounds).remaining)
+    return CMD.half_strength(start, len(models))
+
+
+def command_phase(battle) -> None:
+    """08.02 both players gain 1 CP; 08.03 the active player's battle-shock rolls, for each of
+    their units that is battle-shocked or at or below half-strength, in army order."""
+    ts = battle.turn_state
+    for p in (0, 1):
+        ts.cp[p] += CMD.CORE_CP
+    battle.emit(ev.CP, gained=CMD.CORE_CP, cp={"red": ts.cp[0], "blue": ts.cp[1]}, source="08.02 core CP")
+    for u in _units_of(ts.active):
+        st = W.unit_state(u)
+        state = strength(battle, u)
+        if not CMD.needs_battle_shock_roll(st.battle_shocked, state):
+            continue
+        dice = battle.dice.d6(2, f"battle-shock roll {_name(u)}")
+        lds = [esper.component_for_entity(m, Stats).Ld for m in W.unit_models(u)]
+        passed = CMD.leadership_passes(sum(dice), lds)
+        was = st.battle_shocked
+        st.battle_shocked = CMD.battle_shock_after_roll(was, passed)
+        battle.changes.touched(u)
+        battle.emit(ev.BATTLE_SHOCK, unit=_name(u), roll=sum(dice), needed=min(lds), passed=passed,
+                    strength=state, battle_shocked=st.battle_shocked)
+
+
+def remained_stationary(battle) -> None:
+    """09.02.01 Units the active player never selected in the Move Units step remained
+    stationary."""
+    ts = battle.turn_state
+    still = []
+    for u in _units_of(ts.active):
+        st = W.unit_state(u)
+        if st.move_selected is None and st.move_type is None:
+            st.move_selected = "stationary"
+            battle.changes.touched(u)
+            still.append(_name(u))
+    if still:
+        battle.emit(ev.STATIONARY, player=PLAYER[ts.active], units=still, rule="09.02.01")
+
+
+def unmade_charges(battle) -> None:
+    """11.02 step 3: a declared charge whose move was not made ends with nothing moved."""
+    for u in _units_of(battle.turn_state.active):
+        st = W.unit_state(u)
+        if st.charge_roll is not None and not st.charge_resolved:
+            st.charge_resolved = True
+            battle.emit(ev.CHARGE, unit=_name(u), roll=st.charge_roll, targets=[], result="not made")
+
+
+def coherency_removals(battle) -> None:
+    """03.03 End of Turn: a unit out of coherency loses models, one at a time, until it is
+    coherent (Part A ruling 29 picks which); destroyed, with no 'when destroyed' rules."""
+    for p in (0, 1):
+        for u in _units_of(p):
+            models = W.unit_models(u)
+            if len(models) < 2:
+                continue
+            by_id = {W.model_id(m): m for m in models}
+            gone = removals(sorted((mid, W.footprint(m)) for mid, m in by_id.items()))
+            if gone:
+                ents = [by_id[mid] for mid in gone]
+                M.mark_destroyed(ents, "coherency (03.03)")
+                M.remove_casualties(ents)
+                battle.changes.touched(u)
+                battle.emit(ev.COHERENCY_REMOVED, unit=_name(u), models=list(gone), rule="03.03")
+                if W.unit_destroyed(u):
+                    battle.emit(ev.UNIT_DESTROYED, unit=_name(u))
+
+
+def roll_over_turn(battle) -> None:
+    """End of a turn: per-turn bookkeeping resets (the ranged attacks of this turn become
+    'last turn' for 13.09 Hidden; moves, charges and selections are forgotten)."""
+    shots_changed = False
+    # only the units whose state can differ from a fresh turn's: those a command touched this
+    # turn and those that shot last turn (Changes.touched_units)
+    for ent in battle.changes.take_touched():
+        st = W.unit_state(ent)
+        # 13.09 "made ranged attacks this turn or last" changes only for a unit that shot last
+        # turn and not this one
+        if st.ranged_attacks_last_turn and not st.ranged_attacks_this_turn:
+            shots_changed = True
+        st.ranged_attacks_last_turn = st.ranged_attacks_this_turn
+        st.ranged_attacks_this_turn = False
+        st.advanced = st.fell_back = st.charged = st.set_up_this_turn = False
+        st.selected_to_shoot = st.selected_to_fight = False
+        st.moved = 0.0
+        st.move_type = None
+        st.model_moved = {}
+        st.advance_roll = st.move_selected = st.charge_roll = None
+        st.charge_resolved = st.piled_in = st.consolidated = False
+        if st.ranged_attacks_last_turn or st.battle_shocked:
+            battle.changes.touched(ent)  # (rolls over at the next end of turn)
+    battle.turn += 1
+    if shots_changed:
+        battle.changes.shots_changed = True
+    if battle.turn_state is None:
+        battle.record({"type": ev.TURN, "turn": battle.turn})
+    else:
+        battle.record({"type": ev.TURN, "turn": battle.turn, "phased": True})
+
+
+def end_of_round(battle) -> None:
+    """07.03 End of the battle round: non-mission rules (20.03 reserves: none in play yet)."""
+    return None

@@ -1,0 +1,102 @@
+"""12.04 The Fight step's order: Fights First units first (the active player's first), the
+players alternating, the same player starting step 2; every eligible unit must fight; the
+12.04.01 pass only when all of a player's eligible units are more than 5" from every enemy."""
+
+from __future__ import annotations
+
+import pytest
+
+from phased import mission_scenario, model, phase, unit
+from scen import of_type
+from sim.battle import Battle
+from sim.commands import EndPhase, Fight, Selection, StartBattle
+from sim.errors import Refusal
+from sim.rules.dice import ForcedDice
+
+MISSES = [1] * 40  # every hit roll fails: nobody dies, the order alone is tested
+
+
+def _spec(red_ff=False, blue_ff=False):
+    ff = {"abilities": ["Fights First"]}
+    red = [unit("ra", model((20, 20), ["blade"]), **(ff if red_ff else {})),
+           unit("rb", model((40, 20), ["blade"]))]
+    blue = [unit("ba", model((20, 21.5), ["blade"]), **(ff if blue_ff else {})),
+            unit("bb", model((40, 21.5), ["blade"]))]
+    return mission_scenario(red, blue)
+
+
+def _to_fight_step(b):
+    b.run_command(StartBattle())
+    while not (str(b.turn_state.phase) == "fight" and str(b.turn_state.step) == "fight"):
+        b.run_command(EndPhase())
+
+
+def _fight(b, uid, target):
+    b.run_command(Fight(uid, (Selection(f"{uid}/1", "blade", target),)))
+
+
+def test_12_04_players_alternate_starting_with_the_active_player():
+    with Battle(_spec(), dice=ForcedDice(MISSES)) as b:
+        _to_fight_step(b)
+        assert phase(b)[3:] == ("fight", 0)
+        with pytest.raises(Refusal, match=r"red's choice in the fight step \(12.04\)"):
+            b.submit(Fight("ba", (Selection("ba/1", "blade", "ra"),)))
+        _fight(b, "ra", "ba")
+        assert b.turn_state.chooser == 1
+        _fight(b, "bb", "rb")
+        assert b.turn_state.chooser == 0
+        _fight(b, "rb", "bb")
+        assert b.turn_state.chooser == 1
+        _fight(b, "ba", "ra")
+        assert phase(b)[3:] == ("consolidate", 0)
+
+
+def test_12_04_fights_first_units_fight_first_even_for_the_other_player():
+    with Battle(_spec(blue_ff=True), dice=ForcedDice(MISSES)) as b:
+        _to_fight_step(b)
+        # red (active) has no eligible Fights First unit: blue picks first, its Fights First unit
+        assert b.turn_state.chooser == 1 and b.turn_state.fights_first_step
+        with pytest.raises(Refusal, match=r"Fights First units fight before the others \(12.04 step 1\)"):
+            b.submit(Fight("bb", (Selection("bb/1", "blade", "rb"),)))
+        _fight(b, "ba", "ra")
+        # no Fights First unit is left: step 2, red picks (the other player after a fight)
+        assert not b.turn_state.fights_first_step and b.turn_state.chooser == 0
+
+
+def test_12_04_step_1_with_fights_first_on_both_sides_starts_with_the_active_player():
+    with Battle(_spec(red_ff=True, blue_ff=True), dice=ForcedDice(MISSES)) as b:
+        _to_fight_step(b)
+        assert b.turn_state.chooser == 0 and b.turn_state.fights_first_step
+        _fight(b, "ra", "ba")
+        assert b.turn_state.chooser == 1 and b.turn_state.fights_first_step
+        _fight(b, "ba", "ra")
+        # step 2: "the player who moved the sequence into this step" (red, to pick, had none)
+        assert not b.turn_state.fights_first_step and b.turn_state.chooser == 0
+
+
+def test_12_04_every_eligible_unit_must_fight_and_the_pass_needs_5_inches():
+    with Battle(_spec(), dice=ForcedDice(MISSES)) as b:
+        _to_fight_step(b)
+        with pytest.raises(Refusal, match=r"ra is eligible to fight and within 5\".*12.04.01"):
+            b.submit(EndPhase())
+
+
+def test_12_04_01_a_pass_when_every_eligible_unit_is_far_from_enemies():
+    # ra charged (eligible, Fights First) but no enemy is within 5": red may pass; blue has no
+    # eligible unit, so the Fight step ends
+    red = [unit("ra", model((20, 20), ["blade"]))]
+    blue = [unit("ba", model((20, 27), ["blade"]))]
+    with Battle(mission_scenario(red, blue), dice=ForcedDice(MISSES)) as b:
+        b.run_command(StartBattle())
+        b.run_command(EndPhase())
+        b.run_command(EndPhase())  # red's Charge phase
+        b._enter()
+        from sim.world import queries as W
+        W.unit_state(b.units["ra"]).charged = True  # (as a charge move would)
+        b.run_command(EndPhase())
+        b.run_command(EndPhase())
+        b.run_command(EndPhase())  # both pile-in parts: the Fight step
+        assert phase(b)[3:] == ("fight", 0)
+        b.run_command(EndPhase())
+        assert of_type(b, "fight pass") == [{"type": "fight pass", "player": "red"}]
+        assert phase(b)[3:] == ("consolidate", 0)
