@@ -141,14 +141,21 @@ def cmd_stats(args) -> int:
     summary = tally.summary()
     stops = tally.stopped_early()
     if args.json:
-        print(json.dumps({"scenario": args.scenario, "runs": args.runs, "seeds": [first, last],
-                          "units": [dataclasses.asdict(u) for u in summary],
-                          "stopped_early": [{"reason": r, "runs": n} for r, n in stops]},
-                         indent=1, sort_keys=True))
+        doc = {"scenario": args.scenario, "runs": args.runs, "seeds": [first, last],
+               "units": [dataclasses.asdict(u) for u in summary],
+               "stopped_early": [{"reason": r, "runs": n} for r, n in stops]}
+        if tally.outcomes() is not None:
+            doc["battles"] = tally.outcomes()
+        print(json.dumps(doc, indent=1, sort_keys=True))
         return 0
     print(f"{spec.name}: {args.runs} runs of the script (seeds {first}..{last}), "
           f"{jobs} process(es), {secs:.1f} s")
     print(format_summary(summary))
+    out = tally.outcomes()
+    if out is not None:
+        print(f"battles: red wins {100 * out['red']:.1f}%, blue wins {100 * out['blue']:.1f}%, "
+              f"draws {100 * out['draw']:.1f}%; VP red {out['red_vp_mean']:.2f} +- {out['red_vp_sd']:.2f}, "
+              f"blue {out['blue_vp_mean']:.2f} +- {out['blue_vp_sd']:.2f}")
     for reason, n in stops:
         print(f"stopped early in {n} run(s) ({100 * n / args.runs:.1f}%): {reason}")
     return 0

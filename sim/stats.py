@@ -36,6 +36,8 @@ class RunResult:
     destroyed: tuple[int, ...]
     wounds_lost: tuple[int, ...]
     stopped: str | None = None
+    vp: tuple[int, int] | None = None  # a battle with a mission: each player's VP (26)
+    result: str | None = None  # "red", "blue" or "draw"
 
 
 def run_seed(spec, seed: int) -> RunResult:
@@ -53,7 +55,10 @@ def run_seed(spec, seed: int) -> RunResult:
             r = esper.component_for_entity(battle.units[us.id], Roster)
             destroyed.append(sum(1 for w in r.wounds if w.remaining <= 0))
             lost.append(sum(t.W - max(w.remaining, 0) for t, w in zip(r.full, r.wounds)))
-        return RunResult(seed, tuple(destroyed), tuple(lost), stopped)
+        ts = battle.turn_state
+        if ts is None or not ts.over:
+            return RunResult(seed, tuple(destroyed), tuple(lost), stopped)
+        return RunResult(seed, tuple(destroyed), tuple(lost), stopped, (ts.vp[0], ts.vp[1]), ts.result)
 
 
 MAX_RUNS = 1_000_000_000  # `sim stats --runs` at most (more would take weeks)
@@ -62,7 +67,7 @@ MAX_CHUNK = 64  # seeds a worker takes at a time, at most (so results come back 
 _SPEC = None  # the scenario, in a worker process
 
 
-def _init(path: str) -> None:
+def _init(path: str, players=None) -> None:
     """A worker's start. Ctrl-C is the parent's to answer (it ends the pool): a worker ignores
     SIGINT, from its very start (it inherits the parent's SIG_IGN, iter_runs) and here again.
     SIGTERM (the parent's Pool.terminate) ends it at once, as by default: the worker may have
@@ -73,7 +78,15 @@ def _init(path: str) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     from sim.scenario.load import load_scenario
-    _SPEC = load_scenario(path)
+    _SPEC = with_players(load_scenario(path), players)
+
+
+def with_players(spec, players):
+    """The scenario with its mission played by ``players`` (None: as the scenario says)."""
+    import dataclasses
+    if players is None or spec.mission is None:
+        return spec
+    return dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=tuple(players)))
 
 
 def _run(seed: int) -> RunResult:
@@ -102,7 +115,8 @@ def iter_runs(spec, first: int, runs: int, jobs: int = 1) -> Iterator[RunResult]
     old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
     old_int = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
-        pool = ctx.Pool(jobs, initializer=_init, initargs=(spec.path,))
+        players = None if spec.mission is None else spec.mission.players
+        pool = ctx.Pool(jobs, initializer=_init, initargs=(spec.path, players))
     finally:
         if main:
             signal.signal(signal.SIGINT, old_int)
@@ -158,6 +172,10 @@ class Tally:
         self.wiped = [0] * k
         self.wounds_lost = [0] * k
         self.stops: dict[str, int] = {}
+        # battles with a mission (26): wins per result and VP sums (and squares) per player
+        self.results = {"red": 0, "blue": 0, "draw": 0}
+        self.vp = [0, 0]
+        self.vp_sq = [0, 0]
 
     def add(self, r: RunResult) -> None:
         if self.first_seed is None:
@@ -174,6 +192,26 @@ class Tally:
             self.wounds_lost[k] += r.wounds_lost[k]
         if r.stopped:
             self.stops[r.stopped] = self.stops.get(r.stopped, 0) + 1
+        if r.result is not None:
+            self.results[r.result] += 1
+            for p in (0, 1):
+                self.vp[p] += r.vp[p]
+                self.vp_sq[p] += r.vp[p] * r.vp[p]
+
+    def outcomes(self) -> dict | None:
+        """Battles with a mission: the share of runs each side won or drew, and each side's
+        VP mean and standard deviation (integers divided once, as summary())."""
+        played = sum(self.results.values())
+        if not played:
+            return None
+        n = played
+        out = {k: v / n for k, v in self.results.items()}
+        for p, side in enumerate(("red", "blue")):
+            s, sq = self.vp[p], self.vp_sq[p]
+            out[f"{side}_vp_mean"] = s / n
+            out[f"{side}_vp_sd"] = math.sqrt((n * sq - s * s) / (n * (n - 1))) if n > 1 else 0.0
+        out["battles"] = n
+        return out
 
     def add_all(self, results: Iterable[RunResult]) -> Tally:
         for r in results:

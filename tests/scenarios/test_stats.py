@@ -198,3 +198,15 @@ def test_stats_memory_does_not_grow_with_the_runs(capsys):
     finally:
         gc.enable()
     assert counts[1] - counts[0] < 100, counts
+
+
+def test_stats_of_battles_with_a_mission_count_results_and_vp_the_same_in_workers():
+    """26: a battle with a mission adds wins and VP to the tally; workers play it with the
+    players chosen on the command line (--red/--blue), as one process does."""
+    from sim.stats import Tally, iter_runs, with_players
+    spec = with_players(load_scenario(Path(__file__).resolve().parents[2] / "scenarios/battle_random.toml"), ("default", "random"))
+    one = Tally(spec).add_all(iter_runs(spec, 3, 4, jobs=1)).outcomes()
+    two = Tally(spec).add_all(iter_runs(spec, 3, 4, jobs=2)).outcomes()
+    assert one == two and one["battles"] == 4
+    assert one["red"] + one["blue"] + one["draw"] == 1.0
+    assert one["red_vp_mean"] > one["blue_vp_mean"]  # (the default player beats the random one)
