@@ -47,6 +47,9 @@ class Battle:
         self.pending: DecisionRequest | None = None
         self._answers: dict[tuple[str, str], object] = {}
         self.queue: deque[Command] = deque()
+        # a whole-battle command being carried out that waits for a decision (a generator:
+        # sim.systems.phased; resumed by CommandSystem once the answer is in)
+        self.action = None
         self.activation_unit: int | None = None  # unit entity currently selected to attack
         # its Activation component, kept here so the systems skip the look-up every tick: set
         # and cleared together with activation_unit (CommandSystem, CasualtySystem)
@@ -119,6 +122,7 @@ class Battle:
         self.listeners = []
         self.validated = None
         self.activation = None
+        self.action = None
         if getattr(self.dice, "listener", None) == self._on_roll:
             self.dice.listener = None
 
@@ -153,12 +157,13 @@ class Battle:
     # --- input -------------------------------------------------------------------------------
     @property
     def busy(self) -> bool:
-        return self.activation_unit is not None or bool(self.queue) or self.pending is not None
+        return (self.activation_unit is not None or bool(self.queue) or self.pending is not None
+                or self.action is not None)
 
     def submit(self, command: Command) -> None:
         """Accept a command, or raise Refusal with the reason (and change nothing)."""
         self._enter()
-        if self.activation_unit is not None or self.queue or self.pending is not None:  # (self.busy)
+        if self.activation_unit is not None or self.queue or self.pending is not None or self.action is not None:
             raise Refusal("another activation is still being resolved")
         problem = validate_command(self, command)
         if problem:
@@ -221,7 +226,8 @@ class Battle:
         clear_dead_entities, systems = esper.clear_dead_entities, self.systems
         for _ in range(limit):
             # (self.busy and self.tick, inline: a headless run spends its life here)
-            if self.pending is not None or (self.activation_unit is None and not self.queue):
+            if self.pending is not None or (self.activation_unit is None and not self.queue
+                                            and self.action is None):
                 return
             clear_dead_entities()
             for process in systems:

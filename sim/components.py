@@ -186,6 +186,7 @@ class UnitState:
     charge_resolved: bool = False  # 11.02 step 3 done (moved or not)
     piled_in: bool = False  # 12.02 one pile-in move per unit per Fight phase
     consolidated: bool = False  # 12.07 one consolidation move per unit per Fight phase
+    counteroffensive: bool = False  # 15.12 Fights First this phase (a Counteroffensive's target)
     battle_shocked: bool = False  # 01.07 until a passed roll in its Battle-shock step (08.03)
 
 

@@ -175,6 +175,8 @@ def _charge(e) -> str | None:
 
 
 def _shock(e) -> str:
+    if e.get("roll") is None:
+        return f"   battle-shock test for {e['unit']}: passed automatically ({e.get('note')})"
     note = f" {e['note']}" if e.get("note") else ""
     state = f" ({e['strength']})" if e.get("strength") else ""
     verdict = "passed" if e["passed"] else "failed: battle-shocked"
@@ -196,6 +198,8 @@ _BATTLE = {
     "piled in": lambda e: f"   {e['unit']} piles in: {_n(len(e['to']), 'model')} moved",
     "consolidated": lambda e: f"   {e['unit']} consolidates: {_n(len(e['to']), 'model')} moved",
     "fight pass": lambda e: f"   {e['player']} passes (12.04.01)",
+    "stratagem": lambda e: (f"   {e['player']} uses {e['stratagem']} ({e['section']}, {e['cp']} CP; {e['cp_left']} left)"
+                            f" on {e['target']}" + (f": {e['about']}" if e.get("about") else "")),
     "coherency removal": lambda e: f"   {e['unit']} out of coherency ({e['rule']}): {', '.join(e['models'])} removed",
     "control": lambda e: (f"   objective {e['objective']}: "
                           + (f"controlled by {e['controller']}" if e["controller"] else "no longer controlled")

@@ -51,6 +51,9 @@ def validate_command(battle, cmd) -> str | None:
         problem = phase_refusal(ts, kind, PH.owner_of(battle, cmd))
         if problem:
             return problem
+        if kind == "fight" and ts.forced_pick is not None and battle.units.get(cmd.unit) != ts.forced_pick:
+            forced = esper.component_for_entity(ts.forced_pick, Unit).id
+            return f"{forced} was the target of a Counteroffensive and must be picked next (15.12)"
     try:
         if isinstance(cmd, Shoot):
             plan = plan_shoot(battle, cmd)

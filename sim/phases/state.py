@@ -80,6 +80,12 @@ class TurnState:
     engaged_at_fight_step: set[int] = field(default_factory=set)  # 12.04 "at the start of this step"
     fight_passes: int = 0  # 12.04.01 passes in a row
     starting_strength: dict[int, int] = field(default_factory=dict)  # unit -> models (01.02.01)
+    # 15.01 stratagem limits, per player: names used this phase, units targeted this phase,
+    # names used this battle (once-per-battle ones)
+    stratagems_used: tuple = ([], [])
+    stratagem_targets: tuple = ([], [])
+    once_per_battle: tuple = ([], [])
+    forced_pick: int | None = None  # 15.12 the unit a Counteroffensive makes the next pick
     over: bool = False
     result: str | None = None  # "red", "blue" or "draw" once over
 
@@ -89,4 +95,6 @@ class TurnState:
                 "step": None if self.step is None else str(self.step), "chooser": self.chooser,
                 "cp": list(self.cp), "vp": list(self.vp),
                 "control": {k: v.controller for k, v in sorted(self.control.items())},
-                "over": self.over}
+                "over": self.over, "forced_pick": self.forced_pick,
+                "stratagems": [list(self.stratagems_used[0]), list(self.stratagems_used[1]),
+                               list(self.once_per_battle[0]), list(self.once_per_battle[1])]}

@@ -21,7 +21,8 @@ _EXTRA = tag(Hook.EXTRA_WEAPON)  # (as datasheets print it, for the reasons belo
 def fights_first(unit_ent: int) -> bool:
     """24.13 A Fights First unit: every model in it has Fights First; a unit that made a charge
     move this turn has it until the end of the turn (11.04)."""
-    if W.unit_state(unit_ent).charged:
+    st = W.unit_state(unit_ent)
+    if st.charged or st.counteroffensive:  # (15.12 Counteroffensive: Fights First this phase)
         return True
     models = W.unit_models(unit_ent)
     return bool(models) and all(any(Hook.FIGHTS_IN_FIRST_STEP in a.spec.hooks for a in W.model_abilities(m))

@@ -14,7 +14,7 @@ from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
 
-DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits"}
+DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem"}
 SHOOTING_TYPES = {"normal", "assault", "close-quarters", "indirect"}
 STEP_KINDS = ("shoot", "fight", "move", "end_turn", "end_phase", "charge", "pile_in", "consolidate")
 MOVE_MODES = ("normal", "advance", "fall back", "desperate escape", "stationary")
@@ -180,6 +180,10 @@ def _decisions(dr: Reader, unit, units) -> dict:
                 dr.sub("psychic").fail("a modifier source (a string)", src, i)
     if dr.has("duplicate"):
         dr.get("duplicate", str, what="a string: the label of the ability copy to use")
+    if dr.has("stratagem"):
+        v = dr.get("stratagem", str, what="\"use\", \"decline\" or a unit id (Counteroffensive)")
+        if v not in ("use", "decline") and v not in {u.id for u in units if u.owner == unit.owner}:
+            dr.fail("\"use\", \"decline\" or a friendly unit id (Counteroffensive, 15.12)", v, "stratagem")
     if dr.has("lethal_hits"):
         v = dr.data["lethal_hits"]
         if v not in ("take", "decline"):

@@ -15,7 +15,7 @@ from sim.components import Unit
 from sim.phases.fight_order import fight_eligible, normalise_picker, start_fight_step
 from sim.phases.gates import NAMES, PLAYER
 from sim.phases.state import FightStep, Phase
-from sim.systems import scoring, upkeep
+from sim.systems import scoring, stratagems, upkeep
 from sim.world import queries as W
 
 
@@ -23,7 +23,7 @@ def other(player: int) -> int:
     return 1 - player
 
 
-def start_battle(battle) -> None:
+def start_battle(battle):
     """26 steps 10-12: the first-turn roll-off (unless the scenario names the first player),
     starting strengths (01.02.01), then battle round 1 begins."""
     ts = battle.turn_state
@@ -37,22 +37,22 @@ def start_battle(battle) -> None:
     ts.first = first
     ts.starting_strength = {u: len(W.unit_models(u)) for u in W.all_units()}
     battle.emit(ev.BATTLE_START, first=PLAYER[first], rounds=ts.mission.rounds)
-    _start_round(battle, 1)
+    yield from _start_round(battle, 1)
 
 
-def _start_round(battle, n: int) -> None:
+def _start_round(battle, n: int):
     ts = battle.turn_state
     ts.round = n
     battle.emit(ev.ROUND, round=n)
-    _start_turn(battle, ts.first)
+    yield from _start_turn(battle, ts.first)
 
 
-def _start_turn(battle, player: int) -> None:
+def _start_turn(battle, player: int):
     ts = battle.turn_state
     ts.active = ts.chooser = player
     battle.emit(ev.PLAYER_TURN, round=ts.round, player=PLAYER[player])
     _enter(battle, Phase.COMMAND)
-    upkeep.command_phase(battle)
+    yield from upkeep.command_phase(battle)
     _end_of_phase(battle)
     _enter(battle, Phase.MOVEMENT)
 
@@ -62,6 +62,8 @@ def _enter(battle, phase: Phase) -> None:
     ts.phase = phase
     ts.step = None
     ts.chooser = ts.active
+    ts.stratagems_used = ([], [])
+    ts.stratagem_targets = ([], [])
     battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(phase))
 
 
@@ -71,7 +73,7 @@ def _end_of_phase(battle) -> None:
     scoring.score(battle, battle.turn_state.phase)
 
 
-def end_phase(battle) -> None:
+def end_phase(battle):
     """07.02 The player with the choice ends the phase (or their part of a Fight-phase step)."""
     ts = battle.turn_state
     phase = ts.phase
@@ -89,17 +91,17 @@ def end_phase(battle) -> None:
         ts.step = FightStep.PILE_IN
         battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
     elif phase == Phase.FIGHT:
-        _end_fight_part(battle)
+        yield from _end_fight_part(battle)
 
 
-def _end_fight_part(battle) -> None:
+def _end_fight_part(battle):
     ts = battle.turn_state
     if ts.step == FightStep.FIGHT:  # 12.04.01 a pass
         ts.fight_passes += 1
         battle.emit(ev.FIGHT_PASS, player=PLAYER[ts.chooser])
         ts.chooser = other(ts.chooser)
         if ts.fight_passes >= 2 or not fight_eligible(battle, ts.chooser):
-            _next_fight_step(battle)
+            yield from _next_fight_step(battle)
         else:
             normalise_picker(battle)
             if ts.step == FightStep.CONSOLIDATE:
@@ -109,10 +111,10 @@ def _end_fight_part(battle) -> None:
         ts.chooser = other(ts.active)
         battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
         return
-    _next_fight_step(battle)
+    yield from _next_fight_step(battle)
 
 
-def _next_fight_step(battle) -> None:
+def _next_fight_step(battle):
     ts = battle.turn_state
     if ts.step == FightStep.PILE_IN:
         start_fight_step(battle)
@@ -126,23 +128,30 @@ def _next_fight_step(battle) -> None:
         battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
     else:
         _end_of_phase(battle)
-        _end_turn(battle)
+        yield from _end_turn(battle)
 
 
-def after_fight(battle, unit_ent: int) -> None:
-    """12.04 After a unit's fight: the other player picks next (normalised for who can)."""
+def after_fight(battle, unit_ent: int):
+    """12.04 After a unit's fight: the other player may use Counteroffensive (15.12) on one of
+    their units eligible to fight, which then fights first and is their next pick; otherwise
+    the other player picks next (normalised for who can)."""
     ts = battle.turn_state
-    if ts is None:
-        return
     owner = esper.component_for_entity(unit_ent, Unit).owner
     ts.fight_passes = 0
     ts.chooser = other(owner)
+    ts.forced_pick = None
+    if ts.step == FightStep.FIGHT:
+        chosen = yield from stratagems.counteroffensive(battle, other(owner), unit_ent)
+        if chosen is not None:
+            ts.forced_pick = chosen
+            ts.fights_first_step = True
+            return
     normalise_picker(battle, after_fight=True)
     if ts.step == FightStep.CONSOLIDATE:
         battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
 
 
-def _end_turn(battle) -> None:
+def _end_turn(battle):
     """07.02 step 7: control, end-of-turn rules (03.03 coherency removals for both armies),
     mission scoring; then the other player's turn, or the end of the round."""
     ts = battle.turn_state
@@ -154,14 +163,14 @@ def _end_turn(battle) -> None:
     scoring.score(battle, Phase.END)
     upkeep.roll_over_turn(battle)
     if ts.active == ts.first:
-        _start_turn(battle, other(ts.first))
+        yield from _start_turn(battle, other(ts.first))
         return
     # 07.03 end of the battle round
     upkeep.end_of_round(battle)
     if ts.round >= ts.mission.rounds:
         scoring.finish(battle)
         return
-    _start_round(battle, ts.round + 1)
+    yield from _start_round(battle, ts.round + 1)
 
 
 def describe(ts) -> str:

@@ -9,6 +9,7 @@ import esper
 from sim import events as ev
 from sim.components import Activation, Stage, Unit
 from sim.systems.battle_round import after_fight
+from sim.systems.phased import resume
 from sim.rules.abilities import Hook
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.world import mutations as M
@@ -51,7 +52,10 @@ class CasualtySystem(esper.Processor):
         battle.activation_unit = None
         battle.activation = None
         if act.kind == "fight" and battle.turn_state is not None:
-            after_fight(battle, ent)  # 12.04: whose pick it is next
+            # 12.04 whose pick it is next (a Counteroffensive may be offered: CommandSystem
+            # resumes it, Battle.action, if it waits for the answer)
+            battle.action = after_fight(battle, ent)
+            resume(battle)
 
     def _deadly_demise(self, battle, e: int) -> bool:
         """24.08 Deadly Demise X: roll a D6 when the model is destroyed; on a 6 every unit within

@@ -21,6 +21,9 @@ _WEAPONS = Stage.WEAPONS
 
 class CommandSystem(esper.Processor):
     def process(self, battle) -> None:
+        if battle.action is not None:  # a whole-battle command waiting on a decision: resume it
+            phased.resume(battle)
+            return
         if battle.activation_unit is not None or not battle.queue:
             return
         cmd = battle.queue.popleft()
@@ -43,7 +46,7 @@ class CommandSystem(esper.Processor):
         elif isinstance(cmd, EndTurn):
             upkeep.roll_over_turn(battle)
         else:
-            phased.apply(battle, cmd)
+            phased.start(battle, cmd)
 
     def _move(self, battle, cmd: Move) -> None:
         """09.05-09.07 Apply a validated move: positions and the unit's turn bookkeeping."""

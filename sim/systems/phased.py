@@ -13,21 +13,38 @@ from sim.components import Position, Stats, Unit
 from sim.systems import battle_round as flow
 from sim.rules import command as CMD
 from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
-from sim.rules import movement as MV
+from sim.plan import moves as MV
+from sim.rules import movement as MOVE
+from sim.systems import stratagems as ST
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.world import mutations as M
 from sim.world import queries as W
 
 
-def apply(battle, cmd) -> None:
+def start(battle, cmd) -> None:
+    """Carry out a whole-battle command. Those that may ask a decision on the way (a
+    stratagem offered after a roll, sim.systems.stratagems) are generators: they run until
+    they wait for an answer (Battle.action), and CommandSystem resumes them once it is in."""
+    battle.action = apply(battle, cmd)
+    resume(battle)
+
+
+def resume(battle) -> None:
+    try:
+        next(battle.action)
+    except StopIteration:
+        battle.action = None
+
+
+def apply(battle, cmd):
     if isinstance(cmd, StartBattle):
-        flow.start_battle(battle)
+        yield from flow.start_battle(battle)
     elif isinstance(cmd, EndPhase):
-        flow.end_phase(battle)
+        yield from flow.end_phase(battle)
     elif isinstance(cmd, SelectToMove):
-        _select(battle, cmd)
+        yield from _select(battle, cmd)
     elif isinstance(cmd, DeclareCharge):
-        _declare_charge(battle, cmd)
+        yield from _declare_charge(battle, cmd)
     elif isinstance(cmd, ChargeMove):
         _charge_move(battle, cmd)
     elif isinstance(cmd, PileIn):
@@ -38,7 +55,11 @@ def apply(battle, cmd) -> None:
         W.unit_state(battle.units[cmd.unit]).consolidated = True
 
 
-def _select(battle, cmd: SelectToMove) -> None:
+def _owner(ent: int) -> int:
+    return esper.component_for_entity(ent, Unit).owner
+
+
+def _select(battle, cmd: SelectToMove):
     """09.02 The unit is selected with its move type. 09.06: the advance roll is made now,
     before any model moves. 09.07 Desperate Escape: one hazard roll per model, before any
     model moves; models they destroy are removed at once (RULES §20)."""
@@ -49,6 +70,9 @@ def _select(battle, cmd: SelectToMove) -> None:
     fields = {}
     if cmd.mode == "advance":
         (st.advance_roll,) = battle.dice.d6(1, f"advance roll {cmd.unit}")
+        if (yield from ST.offer(battle, "Command Re-roll", _owner(ent), cmd.unit, roll="advance",
+                                about=f"advance roll {st.advance_roll}")):
+            (st.advance_roll,) = battle.dice.d6(1, f"advance roll {cmd.unit} (Command Re-roll)")
         fields["advance_roll"] = st.advance_roll
     elif cmd.mode == "stationary":
         st.move_type = "stationary"
@@ -81,13 +105,20 @@ def after_desperate_escape(battle, ent: int, uid: str) -> None:
                 battle_shocked=st.battle_shocked, note="after a Desperate Escape (09.07)")
 
 
-def _declare_charge(battle, cmd: DeclareCharge) -> None:
+def _declare_charge(battle, cmd: DeclareCharge):
     """11.02 steps 1-2: declared; the charge roll (2D6) is its maximum distance."""
     ent = battle.units[cmd.unit]
     battle.changes.touched(ent)
     st = W.unit_state(ent)
     dice = battle.dice.d6(2, f"charge roll {cmd.unit}")
     st.charge_roll = sum(dice)
+    # ruling 25: the default policy re-rolls a failed charge roll (one that reaches no enemy
+    # unit) when the CP and the 15.01 limits allow
+    near = MV.unit_gap(ent, W.enemy_units(ent))
+    failed = near is None or st.charge_roll < near
+    if (yield from ST.offer(battle, "Command Re-roll", _owner(ent), cmd.unit, roll="charge",
+                            roll_failed=failed, about=f"charge roll {st.charge_roll}")):
+        st.charge_roll = sum(battle.dice.d6(2, f"charge roll {cmd.unit} (Command Re-roll)"))
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, result="declared")
 
 
@@ -124,10 +155,9 @@ def _apply_positions(battle, ent: int, to) -> list:
         moved.append(m)
         final.append([mid, x, y])
     M.move_models(places)
-    st.model_moved, furthest = MV.add_move(st.model_moved, distances)
+    st.model_moved, furthest = MOVE.add_move(st.model_moved, distances)
     st.moved = max(st.moved, furthest)
     battle.changes.moved(moved)
     return final
 
 
-__all__ = ["apply", "after_desperate_escape", "Unit"]

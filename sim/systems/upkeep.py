@@ -10,7 +10,9 @@ from sim import events as ev
 from sim.components import Stats, Unit, Wounds
 from sim.phases.gates import PLAYER
 from sim.rules import command as CMD
+from sim.rules import stratagems as SG
 from sim.rules.coherency import coherency_removals as removals
+from sim.systems import stratagems
 from sim.world import mutations as M
 from sim.world import queries as W
 
@@ -35,7 +37,7 @@ def strength(battle, u: int) -> str:
     return CMD.half_strength(start, len(models))
 
 
-def command_phase(battle) -> None:
+def command_phase(battle):
     """08.02 both players gain 1 CP; 08.03 the active player's battle-shock rolls, for each of
     their units that is battle-shocked or at or below half-strength, in army order."""
     ts = battle.turn_state
@@ -47,8 +49,16 @@ def command_phase(battle) -> None:
         state = strength(battle, u)
         if not CMD.needs_battle_shock_roll(st.battle_shocked, state):
             continue
-        dice = battle.dice.d6(2, f"battle-shock roll {_name(u)}")
         lds = [esper.component_for_entity(m, Stats).Ld for m in W.unit_models(u)]
+        if (yield from stratagems.offer(battle, "Insane Bravery", ts.active, _name(u),
+                                        window=SG.BEFORE_BATTLE_SHOCK_ROLL,
+                                        battle_shocked=st.battle_shocked, about="battle-shock roll")):
+            st.battle_shocked = False  # 15.04 the roll is passed automatically: none is made
+            battle.changes.touched(u)
+            battle.emit(ev.BATTLE_SHOCK, unit=_name(u), roll=None, needed=min(lds), passed=True,
+                        strength=state, battle_shocked=False, note="Insane Bravery (15.04)")
+            continue
+        dice = battle.dice.d6(2, f"battle-shock roll {_name(u)}")
         passed = CMD.leadership_passes(sum(dice), lds)
         was = st.battle_shocked
         st.battle_shocked = CMD.battle_shock_after_roll(was, passed)
@@ -121,7 +131,7 @@ def roll_over_turn(battle) -> None:
         st.move_type = None
         st.model_moved = {}
         st.advance_roll = st.move_selected = st.charge_roll = None
-        st.charge_resolved = st.piled_in = st.consolidated = False
+        st.charge_resolved = st.piled_in = st.consolidated = st.counteroffensive = False
         if st.ranged_attacks_last_turn or st.battle_shocked:
             battle.changes.touched(ent)  # (rolls over at the next end of turn)
     battle.turn += 1

@@ -1,0 +1,110 @@
+"""15 Core stratagems in play: at each moment one may be used, it is offered to its player as
+a decision (Part A ruling 25), after the 15.01 limits (sim.rules.stratagems.refusal) say it
+can be; the answer's CP are paid and the use recorded. The default answer is the ruling's
+policy: none, except a Command Re-roll of a failed charge roll.
+
+Offered so far: Command Re-roll (15.02) after an advance or charge roll, Insane Bravery (15.04)
+before a battle-shock roll, Counteroffensive (15.12) after an enemy unit has fought."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim.components import Unit
+from sim.decisions import PENDING, DecisionRequest
+from sim.phases.gates import PLAYER
+from sim.phases.fight_order import fight_eligible
+from sim.rules import stratagems as SG
+from sim.world import queries as W
+
+USE, DECLINE = "use", "decline"
+
+
+def ask(battle, request: DecisionRequest):
+    """Wait (a generator) for the answer to ``request``; returns it."""
+    while True:
+        value = battle.decide(request)
+        if value is not PENDING:
+            return value
+        yield
+
+
+def _context(battle, record, player: int, target: str | None, *, window: str, roll=None,
+             battle_shocked: bool = False) -> dict:
+    ts = battle.turn_state
+    return dict(cp=ts.cp[player], phase=str(ts.phase), window=window,
+                whose_turn=SG.YOURS if ts.active == player else SG.OPPONENT,
+                used_this_phase=ts.stratagems_used[player], target=target,
+                units_targeted_this_phase=ts.stratagem_targets[player],
+                target_battle_shocked=battle_shocked, used_once_per_battle=ts.once_per_battle[player],
+                round=ts.round, roll=roll)
+
+
+def _pay(battle, record, player: int, target: str | None, about: str) -> None:
+    ts = battle.turn_state
+    price = SG.cost(record)
+    ts.cp[player] -= price
+    ts.stratagems_used[player].append(record.name)
+    if target is not None:
+        ts.stratagem_targets[player].append(target)
+    if record.once_per_battle:
+        ts.once_per_battle[player].append(record.name)
+    battle.emit(ev.STRATAGEM, player=PLAYER[player], stratagem=record.name, section=record.section,
+                cp=price, cp_left=ts.cp[player], target=target, about=about)
+
+
+def offer(battle, name: str, player: int, target: str | None, *, window: str = SG.AFTER_ROLL,
+          roll: str | None = None, roll_failed: bool = False, battle_shocked: bool = False,
+          about: str = ""):
+    """Offer stratagem ``name`` to ``player`` for ``target`` now (a generator; returns True if
+    it is used and paid for). Nothing is asked when the rules do not allow it (free play has
+    no CP: never)."""
+    ts = battle.turn_state
+    if ts is None:
+        return False
+    record = SG.by_name(name)
+    ctx = _context(battle, record, player, target, window=window, roll=roll, battle_shocked=battle_shocked)
+    if SG.refusal(record, **ctx) is not None:
+        return False
+    rest = {k: v for k, v in ctx.items() if k != "roll"}
+    default = USE if SG.default_policy_uses(record, roll=roll, roll_failed=roll_failed, **rest) else DECLINE
+    req = DecisionRequest("stratagem", f"{name}: {target} {about}".strip(), player, [USE, DECLINE], default,
+                          prompt=f"use {name} ({record.section}, {SG.cost(record)} CP) on {target}: {about}?",
+                          context={"stratagem": name, "target": target})
+    answer = yield from ask(battle, req)
+    if answer != USE:
+        return False
+    _pay(battle, record, player, target, about)
+    return True
+
+
+def counteroffensive(battle, player: int, after_unit: int):
+    """15.12 Right after an enemy unit has resolved its attacks in the Fight step: ``player``
+    may pick one of their units eligible to fight; it gains Fights First for the phase and
+    must be their next pick. Returns the unit entity chosen, or None (a generator)."""
+    ts = battle.turn_state
+    record = SG.by_name("Counteroffensive")
+    units = [u for u in fight_eligible(battle, player)]
+    options = []
+    for u in units:
+        uid = esper.component_for_entity(u, Unit).id
+        ctx = _context(battle, record, player, uid, window=SG.AFTER_ENEMY_ATTACKS,
+                       battle_shocked=W.unit_state(u).battle_shocked)
+        if SG.refusal(record, **ctx) is None:
+            options.append(uid)
+    if not options:
+        return None
+    enemy = esper.component_for_entity(after_unit, Unit).id
+    req = DecisionRequest("stratagem", f"Counteroffensive: after {enemy}", player, options + [DECLINE], DECLINE,
+                          prompt=f"use Counteroffensive (15.12, {SG.cost(record)} CP) on one of {', '.join(options)}?",
+                          context={"stratagem": "Counteroffensive"})
+    answer = yield from ask(battle, req)
+    if answer == DECLINE:
+        return None
+    u = battle.units[answer]
+    W.unit_state(u).counteroffensive = True
+    battle.changes.touched(u)
+    _pay(battle, record, player, answer, f"after {enemy} fought")
+    ts.chooser = player
+    return u
