@@ -82,9 +82,9 @@ class TurnState:
     starting_strength: dict[int, int] = field(default_factory=dict)  # unit -> models (01.02.01)
     # 15.01 stratagem limits, per player: names used this phase, units targeted this phase,
     # names used this battle (once-per-battle ones)
-    stratagems_used: tuple = ([], [])
-    stratagem_targets: tuple = ([], [])
-    once_per_battle: tuple = ([], [])
+    stratagems_used: tuple = field(default_factory=lambda: ([], []))
+    stratagem_targets: tuple = field(default_factory=lambda: ([], []))
+    once_per_battle: tuple = field(default_factory=lambda: ([], []))
     forced_pick: int | None = None  # 15.12 the unit a Counteroffensive makes the next pick
     over: bool = False
     result: str | None = None  # "red", "blue" or "draw" once over

@@ -112,3 +112,12 @@ def test_15_12_counteroffensive_makes_the_chosen_unit_the_next_pick():
             b.submit(Fight("ba", (Selection("ba/1", "blade", "ra"),)))
         b.run_command(Fight("bc", (Selection("bc/1", "blade", "rc"),)))
         assert b.turn_state.forced_pick is None
+
+
+def test_15_01_each_battle_keeps_its_own_record_of_stratagems_used():
+    """(A once-per-battle use in one battle must not count in another.)"""
+    from sim.phases.state import MissionSpec, TurnState
+    a, b = TurnState(MissionSpec()), TurnState(MissionSpec())
+    a.once_per_battle[0].append("Insane Bravery")
+    a.stratagems_used[1].append("Command Re-roll")
+    assert b.once_per_battle == ([], []) and b.stratagems_used == ([], [])
