@@ -58,6 +58,7 @@ class MissionSpec:
     objectives: tuple[ObjectiveSpec, ...] = ()
     zones: tuple[tuple[tuple[float, float], ...], ...] = ()  # per army: a polygon
     players: tuple[str, str] = ("scripted", "scripted")
+    deployed: bool = True  # the battle starts at the beginning: every unit is wholly in its zone
 
 
 @dataclass(slots=True)

@@ -173,7 +173,7 @@ def _with(spec: ScenarioSpec, **kw) -> ScenarioSpec:
     return replace(spec, **kw)
 
 
-from sim.scenario.mission import read_mission  # noqa: E402  (after the limits it reads)
+from sim.scenario.mission import check_deployment, read_mission  # noqa: E402  (after the limits it reads)
 
 
 def parse_scenario(data: dict, file: str) -> ScenarioSpec:
@@ -191,6 +191,7 @@ def parse_scenario(data: dict, file: str) -> ScenarioSpec:
     armies, units = _armies(top, weapons, board)
     script = read_script(top, units, weapons)
     mission = read_mission(top, board)
+    check_deployment(top, mission, units)
     return ScenarioSpec(
         name=battle.req("name", str), description=battle.get("description", str, ""),
         seed=battle.get("seed", int, 1), board=board, terrain=terrain, armies=armies,

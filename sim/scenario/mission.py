@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sim.phases.state import MissionSpec, ObjectiveSpec
 from sim.rules.mission import BATTLE_ROUNDS
+from sim.rules.objectives import default_zones
 from sim.scenario.reader import Reader
 
 SIDES = ("red", "blue")
@@ -24,7 +25,7 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
     if not top.has("mission"):
         return None
     r = top.sub("mission")
-    r.keys({"name", "rounds", "first", "defender", "objectives", "players"})
+    r.keys({"name", "rounds", "first", "defender", "objectives", "players", "zones", "deployed"})
     name = r.get("name", str, "battlefield dominance")
     if name != "battlefield dominance":
         r.fail("'battlefield dominance' (the one mission this simulator plays, 26)", name, "name")
@@ -67,5 +68,38 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
                 o.fail("no owner (only a home objective has one)", o.data["owner"], "owner")
             out.append(ObjectiveSpec(oname, x, y, kind, owner))
         objectives = tuple(out)
+    defaults = default_zones(board)
+    zones = [defaults["defender"], defaults["attacker"]]
+    if defender == 1:
+        zones.reverse()
+    if r.has("zones"):
+        zr = r.sub("zones")
+        zr.keys(set(SIDES))
+        for i, side in enumerate(SIDES):
+            if zr.has(side):
+                poly = zr.points(side)
+                if not 3 <= len(poly) <= 64:
+                    zr.fail("a polygon of 3 to 64 points", f"<{len(poly)} points>", side)
+                if any(not (0 <= x <= board[0] and 0 <= y <= board[1]) for x, y in poly):
+                    zr.fail(f"points on the {board[0]:g} x {board[1]:g} board", zr.data[side], side)
+                zones[i] = poly
+    deployed = r.get("deployed", bool, True)
     return MissionSpec(name=name, rounds=rounds, first=first, defender=defender,
-                       objectives=objectives, players=players)
+                       objectives=objectives, zones=tuple(tuple(z) for z in zones), players=players,
+                       deployed=deployed)
+
+
+def check_deployment(top: Reader, mission: MissionSpec | None, units) -> None:
+    """26 step 8: a battle with a mission starts deployed: every model wholly within its army's
+    deployment zone (``deployed = false`` for a scenario that starts mid-battle)."""
+    if mission is None or not mission.deployed:
+        return
+    from sim.rules.deployment import deployment_problems
+    from sim.rules.geometry import footprint
+    models = [(m.id, u.owner, footprint(m.shape, m.x, m.y, m.length, m.width, m.angle))
+              for u in units for m in u.models]
+    problems = deployment_problems(models, mission.zones)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        top.fail("every model wholly within its army's deployment zone (26 step 8; or 'deployed = false' "
+                 "for a battle that starts later)", f"<{problems[0]}{more}>", "mission")

@@ -14,7 +14,7 @@ def mission_scenario(army0, army1, *, first="red", rounds=5, weapons=None, objec
     data = {"battle": {"name": "test", "seed": seed, "board": [60, 44]},
             "weapons": weapons or WEAPONS,
             "armies": [{"name": "A", "units": army0}, {"name": "B", "units": army1}],
-            "mission": {"first": first, "rounds": rounds}}
+            "mission": {"first": first, "rounds": rounds, "deployed": False}}
     if objectives is not None:
         data["mission"]["objectives"] = objectives
     if terrain is not None:
