@@ -112,8 +112,11 @@ def describe(e: dict) -> str | None:
         mw = "1 mortal wound" if e["count"] == 1 else f"{e['count']} mortal wounds"
         return f"     {e['unit']} suffers {mw} from {e['source']}: {hurt or 'none lost'}"
     if t == "hazard rolls":
-        if e.get("note"):
+        if e.get("note") and not e.get("rolls"):
             return f"   hazard rolls: {e['note']}"
+        if e.get("note"):  # (a Desperate Escape's, 09.07: one per model, 1 mortal wound per 1-2)
+            return (f"   hazard rolls {e['rolls']} ({e['note']}): {e['failures']} failed (1-2) -> "
+                    f"{_n(e['mortal_wounds'], 'mortal wound')}")
         return (f"   hazard rolls {e['rolls']}: {e['failures']} failed (1-2) -> {_n(e['mortal_wounds'], 'mortal wound')}"
                 f" ({e['per_failure']} per failure)")
     if t == "deadly demise":
@@ -137,6 +140,19 @@ def describe(e: dict) -> str | None:
         line = f"     decision ({e['kind']}, player {e['player'] + 1}): {e['answer']}"
         return line + (f"\n       note: {e['note']}" if e.get("note") else "")
     return None
+
+
+def _nothing_happens(events, i: int) -> bool:
+    """The step event at ``i`` is followed by another step or phase before anything else
+    (dice and commands aside, the report prints nothing for it)."""
+    for e in events[i + 1:]:
+        t = e["type"]
+        if t in ("step", "phase"):
+            return True
+        if t == "command" and e["command"]["kind"] == "end phase":
+            continue
+        return False
+    return True
 
 
 def _a(word: str) -> str:
@@ -213,7 +229,13 @@ _BATTLE = {
 
 
 def report(events, battle=None) -> str:
-    lines = [line for line in (describe(e) for e in events) if line]
+    lines = []
+    for i, e in enumerate(events):
+        if e["type"] == "step" and _nothing_happens(events, i):
+            continue  # (a Fight-phase step in which the player had nothing to do)
+        line = describe(e)
+        if line:
+            lines.append(line)
     if battle is not None:
         lines.append("")
         lines.append(state_table(battle))

@@ -39,3 +39,7 @@ class Player:
 
     def answer(self, battle, request):
         return request.default
+
+    def unplayed(self) -> list:
+        """What this player was asked to do and never could (a script's steps)."""
+        return []

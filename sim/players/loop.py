@@ -31,6 +31,11 @@ def play_battle(battle, scenario, recorder=None, players=None) -> None:
         submit_and_resolve(battle, scenario, "the start of the battle", StartBattle(), by_player, recorder)
     for _ in range(MAX_COMMANDS):
         if ts.over:
+            left = [s for p in players for s in p.unplayed()]
+            if left:
+                raise ScriptError(f"{scenario.path}: {left[0].where}: this step was never played: the battle "
+                                  f"ended before its phase came with the step acceptable (07)"
+                                  + (f" (and {len(left) - 1} more)" if len(left) > 1 else ""))
             return
         c = players[ts.chooser].choose(battle)
         submit_and_resolve(battle, scenario, c.where, c.command, c.answer or by_player, recorder,

@@ -1,7 +1,7 @@
 """The scripted player: plays its side's script steps in order, each when its phase comes
-(a step waits while the battle is in an earlier phase); when its next step is for a later
-phase it ends the phase, doing only what the rules make compulsory (12.04: every eligible
-unit must fight, with the default selections)."""
+(a step waits while the battle is in an earlier phase, or before its ``round``); when its next
+step is for a later phase it ends the phase, doing only what the rules make compulsory (12.04:
+every eligible unit must fight, with the default selections)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,9 @@ class ScriptedPlayer(Player):
             return None if a.get("player") is None else PLAYER.index(a["player"])
         return units.get(a.get("unit"))
 
+    def unplayed(self) -> list:
+        return self.steps[self.next:]
+
     def choose(self, battle) -> Choice:
         if self._running is not None:
             step, gen = self._running
@@ -49,7 +52,7 @@ class ScriptedPlayer(Player):
                 self.next += 1
                 return self.choose(battle)
             owner = None if a["kind"] == "end phase" else self.side
-            if phase_refusal(ts, FIRST_KIND[a["kind"]], owner) is None:
+            if ts.round >= a.get("round", 1) and phase_refusal(ts, FIRST_KIND[a["kind"]], owner) is None:
                 self.next += 1
                 gen = step_commands(battle, step)
                 self._running = (step, gen)

@@ -96,9 +96,15 @@ def check_deployment(top: Reader, mission: MissionSpec | None, units) -> None:
         return
     from sim.rules.deployment import deployment_problems
     from sim.rules.geometry import footprint
-    models = [(m.id, u.owner, footprint(m.shape, m.x, m.y, m.length, m.width, m.angle))
-              for u in units for m in u.models]
-    problems = deployment_problems(models, mission.zones)
+    from sim.rules.coherency import coherency_problems
+    models, problems = [], []
+    for u in units:
+        mine = [(m.id, footprint(m.shape, m.x, m.y, m.length, m.width, m.angle)) for m in u.models]
+        models += [(mid, u.owner, fp) for mid, fp in mine]
+        found = coherency_problems(mine)  # 03.02 a unit is set up in coherency
+        if found:
+            problems.append(f"{u.id} is not set up in coherency: {found[0]} (03.02)")
+    problems = deployment_problems(models, mission.zones) + problems
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         top.fail("every model wholly within its army's deployment zone (26 step 8; or 'deployed = false' "

@@ -32,79 +32,100 @@ def read_script(top: Reader, units, weapons) -> tuple[ScriptStep, ...]:
     if len(items) > MAX_STEPS:
         top.fail(f"a script of at most {MAX_STEPS} steps", f"<{len(items)} steps>", "script")
     for r in items:
-        kinds = [k for k in STEP_KINDS if r.has(k)]
-        if len(kinds) != 1:
-            r.fail(f"exactly one of {', '.join(STEP_KINDS)}", f"<{', '.join(kinds) or 'none'}>")
-        kind = kinds[0]
-        if kind == "end_phase":
-            r.keys({"end_phase"})
-            v = r.data["end_phase"]
-            if v not in ("red", "blue"):
-                r.fail("end_phase = \"red\" or \"blue\" (whose part of the phase ends)", v, "end_phase")
-            steps.append(ScriptStep({"kind": "end phase", "player": v}, {}, r.path))
-            continue
-        if kind in ("charge", "pile_in", "consolidate"):
-            steps.append(_placed_step(r, kind, unit_ids, model_ids))
-            continue
-        if kind == "end_turn":
-            r.keys({"end_turn"})
-            if r.data["end_turn"] is not True:
-                r.fail("end_turn = true", r.data["end_turn"], "end_turn")
-            steps.append(ScriptStep({"kind": "end turn"}, {}, r.path))
-            continue
-        uid = r.req(kind, str)
-        if uid not in unit_ids:
-            r.fail(f"a unit id ({', '.join(sorted(unit_ids))})", uid, kind)
-        if kind == "move":
-            r.keys({"move", "mode", "by", "to"}, {"move"})
-            mode = r.get("mode", str, "normal")
-            if mode not in MOVE_MODES:
-                r.fail(", ".join(MOVE_MODES), mode, "mode")
-            action = {"kind": "move", "unit": uid, "mode": mode}
-            if mode == "stationary":
-                if r.has("by") or r.has("to"):
-                    r.fail("no 'by' or 'to' for a unit that remains stationary (09.04)", "<a destination>")
-            elif r.has("by"):
-                action["by"] = r.point("by")
-            elif r.has("to"):
-                to = r.sub("to")
-                if not isinstance(to.data, dict):
-                    to.fail("a table of model id = [x, y]", to.data)
-                for mid in to.data:
-                    if model_ids.get(mid) != uid:
-                        to.fail(f"a model of {uid}", mid, mid)
-                action["to"] = {mid: to.point(mid) for mid in to.data}
-            else:
-                r.fail("'by = [dx, dy]' or 'to = { model = [x, y] }'", "<neither>")
-            steps.append(ScriptStep(action, {}, r.path))
-            continue
-        r.keys({kind, "type", "targets", "models", "decisions"}, {kind})
-        unit = unit_ids[uid]
-        carried = {w.name for m in unit.models for w in m.weapons}
-        action = {"kind": kind, "unit": uid, "targets": {}, "models": {}}
-        if kind == "shoot" and r.has("type"):
-            t = r.req("type", str)
-            if t not in SHOOTING_TYPES:
-                r.fail(f"a shooting type ({', '.join(sorted(SHOOTING_TYPES))})", t, "type")
-            action["type"] = t
-        elif r.has("type"):
-            r.fail("no 'type' for a fight", r.data["type"], "type")
-        if r.has("targets"):
-            action["targets"] = _targets(r.sub("targets"), carried, unit_ids, uid)
-        if r.has("models"):
-            mr = r.sub("models")
-            if not isinstance(mr.data, dict):
-                mr.fail("a table of model id = { weapon = target }", mr.data)
-            for mid in mr.data:
-                if model_ids.get(mid) != uid:
-                    mr.fail(f"a model of {uid}", mid, mid)
-                mweapons = {w.name for m in unit.models if m.id == mid for w in m.weapons}
-                action["models"][mid] = _targets(mr.sub(mid), mweapons, unit_ids, uid)
-        decisions = {}
-        if r.has("decisions"):
-            decisions = _decisions(r.sub("decisions"), unit, units)
-        steps.append(ScriptStep(action, decisions, r.path))
+        r, not_before = _round_key(r)
+        before = len(steps)
+        _read_step(r, steps, unit_ids, model_ids, units, weapons)
+        if not_before is not None:
+            for s in steps[before:]:
+                s.action["round"] = not_before
     return tuple(steps)
+
+
+def _round_key(r: Reader):
+    """A step's optional ``round = N`` (a battle with a mission: not played before battle round
+    N), read and taken out of the step."""
+    if not r.has("round"):
+        return r, None
+    n = r.get("round", int)
+    if not 1 <= n <= 5:
+        r.fail("a battle round from 1 to 5", n, "round")
+    return Reader(r.file, {k: v for k, v in r.data.items() if k != "round"}, r.path), n
+
+
+def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> None:
+    """One script step, appended to ``steps``."""
+    kinds = [k for k in STEP_KINDS if r.has(k)]
+    if len(kinds) != 1:
+        r.fail(f"exactly one of {', '.join(STEP_KINDS)}", f"<{', '.join(kinds) or 'none'}>")
+    kind = kinds[0]
+    if kind == "end_phase":
+        r.keys({"end_phase"})
+        v = r.data["end_phase"]
+        if v not in ("red", "blue"):
+            r.fail("end_phase = \"red\" or \"blue\" (whose part of the phase ends)", v, "end_phase")
+        steps.append(ScriptStep({"kind": "end phase", "player": v}, {}, r.path))
+        return
+    if kind in ("charge", "pile_in", "consolidate"):
+        steps.append(_placed_step(r, kind, unit_ids, model_ids))
+        return
+    if kind == "end_turn":
+        r.keys({"end_turn"})
+        if r.data["end_turn"] is not True:
+            r.fail("end_turn = true", r.data["end_turn"], "end_turn")
+        steps.append(ScriptStep({"kind": "end turn"}, {}, r.path))
+        return
+    uid = r.req(kind, str)
+    if uid not in unit_ids:
+        r.fail(f"a unit id ({', '.join(sorted(unit_ids))})", uid, kind)
+    if kind == "move":
+        r.keys({"move", "mode", "by", "to"}, {"move"})
+        mode = r.get("mode", str, "normal")
+        if mode not in MOVE_MODES:
+            r.fail(", ".join(MOVE_MODES), mode, "mode")
+        action = {"kind": "move", "unit": uid, "mode": mode}
+        if mode == "stationary":
+            if r.has("by") or r.has("to"):
+                r.fail("no 'by' or 'to' for a unit that remains stationary (09.04)", "<a destination>")
+        elif r.has("by"):
+            action["by"] = r.point("by")
+        elif r.has("to"):
+            to = r.sub("to")
+            if not isinstance(to.data, dict):
+                to.fail("a table of model id = [x, y]", to.data)
+            for mid in to.data:
+                if model_ids.get(mid) != uid:
+                    to.fail(f"a model of {uid}", mid, mid)
+            action["to"] = {mid: to.point(mid) for mid in to.data}
+        else:
+            r.fail("'by = [dx, dy]' or 'to = { model = [x, y] }'", "<neither>")
+        steps.append(ScriptStep(action, {}, r.path))
+        return
+    r.keys({kind, "type", "targets", "models", "decisions"}, {kind})
+    unit = unit_ids[uid]
+    carried = {w.name for m in unit.models for w in m.weapons}
+    action = {"kind": kind, "unit": uid, "targets": {}, "models": {}}
+    if kind == "shoot" and r.has("type"):
+        t = r.req("type", str)
+        if t not in SHOOTING_TYPES:
+            r.fail(f"a shooting type ({', '.join(sorted(SHOOTING_TYPES))})", t, "type")
+        action["type"] = t
+    elif r.has("type"):
+        r.fail("no 'type' for a fight", r.data["type"], "type")
+    if r.has("targets"):
+        action["targets"] = _targets(r.sub("targets"), carried, unit_ids, uid)
+    if r.has("models"):
+        mr = r.sub("models")
+        if not isinstance(mr.data, dict):
+            mr.fail("a table of model id = { weapon = target }", mr.data)
+        for mid in mr.data:
+            if model_ids.get(mid) != uid:
+                mr.fail(f"a model of {uid}", mid, mid)
+            mweapons = {w.name for m in unit.models if m.id == mid for w in m.weapons}
+            action["models"][mid] = _targets(mr.sub(mid), mweapons, unit_ids, uid)
+    decisions = {}
+    if r.has("decisions"):
+        decisions = _decisions(r.sub("decisions"), unit, units)
+    steps.append(ScriptStep(action, decisions, r.path))
 
 
 def _placed_step(r: Reader, kind: str, unit_ids, model_ids) -> ScriptStep:

@@ -50,3 +50,10 @@ def test_26_a_unit_outside_its_zone_is_named():
 def test_the_shipped_battles_have_missions():
     spec = load_scenario(ROOT / "scenarios/battle_default.toml")
     assert spec.mission.rounds == 5 and spec.mission.first is None and spec.mission.players == ("default", "default")
+
+
+def test_03_02_a_unit_set_up_out_of_coherency_is_refused():
+    data = _data()
+    data["armies"][0]["units"][1]["models"][0]["at"][4] = [40, 8]
+    with pytest.raises(ScenarioError, match=r"w-squad1 is not set up in coherency: .*\(03.02\)"):
+        parse_scenario(data, "x.toml")

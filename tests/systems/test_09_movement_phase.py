@@ -130,3 +130,16 @@ def test_09_07_a_battle_shocked_unit_falls_back_only_by_desperate_escape():
             b.submit(SelectToMove("r1", "fall back"))
         with pytest.raises(Refusal, match=r"battle-shocked.*Desperate Escape"):
             b.submit(Move("r1", (("r1/1", 10, 7),), "fall back"))
+
+
+def test_11_02_a_unit_with_no_enemy_within_12_inches_may_not_declare_a_charge():
+    from pathlib import Path
+    from sim.commands import DeclareCharge
+    from sim.scenario.load import load_scenario
+    spec = load_scenario(Path(__file__).resolve().parents[2] / "scenarios/charge_terrain.toml")
+    with Battle(spec) as b:
+        b.run_command(StartBattle())
+        while str(b.turn_state.phase) != "charge":
+            b.run_command(EndPhase())
+        with pytest.raises(Refusal, match=r"far has no enemy unit within 12\" \(nearest 22.51\"\).*\(11.02\)"):
+            b.submit(DeclareCharge("far"))
