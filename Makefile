@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(PY) tests/bench/bench_attacks.py
 	$(PY) tests/bench/bench_visibility.py
 	$(PY) tests/bench/bench_frame.py
+	$(PY) tests/bench/bench_battle.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
