@@ -25,7 +25,7 @@ play: $(STAMP)
 	$(PY) -m sim play scenarios/default.toml
 
 test: $(TSTAMP)
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q -n 2
 
 run: $(STAMP)
 	$(PY) -m sim run scenarios/default.toml
