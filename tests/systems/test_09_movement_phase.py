@@ -143,3 +143,43 @@ def test_11_02_a_unit_with_no_enemy_within_12_inches_may_not_declare_a_charge():
             b.run_command(EndPhase())
         with pytest.raises(Refusal, match=r"far has no enemy unit within 12\" \(nearest 22.51\"\).*\(11.02\)"):
             b.submit(DeclareCharge("far"))
+
+
+def test_03_01_a_scripted_move_stacking_a_model_on_another_is_a_script_error(tmp_path, capsys):
+    """(Issue 13: a scripted move that put one model exactly on another was accepted, though
+    the loader refuses overlapping bases.) Free play obeys the same end checks."""
+    from sim.cli import main
+    toml = tmp_path / "stack.toml"
+    toml.write_text("""
+[battle]
+name = "stack"
+[weapons."gun"]
+range = 24
+A = 1
+BS = 3
+S = 4
+AP = 0
+D = 1
+[[armies]]
+name = "A"
+[[armies.units]]
+id = "a"
+name = "A"
+models = [{ name = "x", count = 1, base_mm = 32, M = 6, T = 4, Sv = 3, W = 1, Ld = 6, OC = 1, weapons = ["gun"], at = [[10, 10]] }]
+[[armies.units]]
+id = "c"
+name = "C"
+models = [{ name = "x", count = 1, base_mm = 32, M = 6, T = 4, Sv = 3, W = 1, Ld = 6, OC = 1, weapons = ["gun"], at = [[14, 10]] }]
+[[armies]]
+name = "B"
+[[armies.units]]
+id = "b"
+name = "B"
+models = [{ name = "x", count = 1, base_mm = 32, M = 6, T = 4, Sv = 3, W = 1, Ld = 6, OC = 1, weapons = ["gun"], at = [[40, 40]] }]
+[[script]]
+move = "a"
+to = { "a/1" = [14, 10] }
+""")
+    assert main(["run", str(toml)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "script[0]" in err[0] and "a/1" in err[0] and "c/1" in err[0] and "(03.01)" in err[0]
