@@ -47,7 +47,12 @@ def validate_command(battle, cmd) -> str | None:
     kind = cmd.kind
     if ts is None and kind in ("start battle", "end phase"):
         return f"a {kind} command needs a battle with a mission (07); this one is free play"
-    if ts is not None:
+    if ts is not None and ts.pending_fights:
+        first = esper.component_for_entity(ts.pending_fights[0], Unit).id
+        if not (kind == "fight" and cmd.unit == first):
+            return (f"{first} was engaged by a consolidation and must be selected to fight first "
+                    f"(12.08)")
+    elif ts is not None:
         problem = phase_refusal(ts, kind, PH.owner_of(battle, cmd))
         if problem:
             return problem
@@ -132,6 +137,7 @@ def _check_move(battle, cmd: Move) -> None:
     ent = battle.units.get(cmd.unit)
     if ent is None:
         raise PlanError(f"no unit {cmd.unit!r}")
+    PH.one_at_a_time(battle, ent, "09.02")
     st = W.unit_state(ent)
     problem = MV.second_move_refusal(
         cmd.unit, MV.move_made(st.move_type, st.advanced, st.fell_back, st.moved), cmd.mode)
@@ -172,6 +178,14 @@ def validate_answer(battle, req, value):
         if problems:
             raise Refusal("illegal allocation order (05.03): " + "; ".join(problems))
         return value
+    if req.kind == "coherency_removal":
+        from sim.rules.coherency import removal_problem
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise Refusal("a coherency removal is a list of model ids (03.03)")
+        problem = removal_problem(req.context["models"], list(value))
+        if problem:
+            raise Refusal(f"illegal coherency removal: expected {problem}")
+        return list(value)
     if req.kind == "psychic":
         if not isinstance(value, (list, tuple)) or any(v not in req.options for v in value):
             raise Refusal(f"ignore a subset of {req.options}")

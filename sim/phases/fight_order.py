@@ -27,6 +27,15 @@ def fight_eligible(battle, player: int) -> list[int]:
     return out
 
 
+def was_eligible_to_fight(battle, ent: int) -> bool:
+    """12.08 A unit that was eligible to fight at some point of this Fight phase: at the start
+    of the Fight step, when selected to fight, because it charged, or engaged now."""
+    st = W.unit_state(ent)
+    ts = battle.turn_state
+    return (st.selected_to_fight or st.charged or W.unit_engaged(ent)
+            or (ts is not None and ent in ts.eligible_this_phase))
+
+
 def start_fight_step(battle) -> None:
     """12.04 The Fight step begins: who is engaged now is remembered (eligibility), step 1
     (Fights First combats) starts with the player whose turn it is."""
@@ -37,6 +46,7 @@ def start_fight_step(battle) -> None:
     ts.fights_first_step = True
     ts.fight_passes = 0
     ts.chooser = ts.active
+    ts.eligible_this_phase = set(fight_eligible(battle, 0)) | set(fight_eligible(battle, 1))
 
 
 def normalise_picker(battle, after_fight: bool = False) -> None:

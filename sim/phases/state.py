@@ -79,6 +79,7 @@ class TurnState:
     tallies: list = field(default_factory=lambda: [VPTally(), VPTally()])  # 26 VP booked, per player
     control: dict = field(default_factory=dict)  # objective name -> ObjectiveControl (14.02)
     engaged_at_fight_step: set[int] = field(default_factory=set)  # 12.04 "at the start of this step"
+    eligible_this_phase: set[int] = field(default_factory=set)  # 12.08 "was eligible to fight this phase"
     fight_passes: int = 0  # 12.04.01 passes in a row
     starting_strength: dict[int, int] = field(default_factory=dict)  # unit -> models (01.02.01)
     # 15.01 stratagem limits, per player: names used this phase, units targeted this phase,
@@ -87,6 +88,13 @@ class TurnState:
     stratagem_targets: tuple = field(default_factory=lambda: ([], []))
     once_per_battle: tuple = field(default_factory=lambda: ([], []))
     forced_pick: int | None = None  # 15.12 the unit a Counteroffensive makes the next pick
+    # 12.08 (errata) enemy units a consolidation engaged that had not fought: each is selected
+    # to fight by its player, one at a time, before the Consolidate step goes on
+    pending_fights: list[int] = field(default_factory=list)
+    # 09.02 / 11.02 units are moved and charge one at a time: the unit selected to move (or
+    # that declared a charge) whose move is not made yet
+    in_progress: int | None = None
+    resume_chooser: int | None = None
     over: bool = False
     result: str | None = None  # "red", "blue" or "draw" once over
 
@@ -97,5 +105,7 @@ class TurnState:
                 "cp": list(self.cp), "vp": list(self.vp),
                 "control": {k: v.controller for k, v in sorted(self.control.items())},
                 "over": self.over, "forced_pick": self.forced_pick,
+                "pending_fights": list(self.pending_fights), "in_progress": self.in_progress, "fights_first_step": self.fights_first_step,
+                "fight_passes": self.fight_passes, "engaged_at_fight_step": sorted(self.engaged_at_fight_step),
                 "stratagems": [list(self.stratagems_used[0]), list(self.stratagems_used[1]),
                                list(self.once_per_battle[0]), list(self.once_per_battle[1])]}

@@ -44,8 +44,10 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
     st = W.unit_state(unit_ent)
     if st.selected_to_fight and not selected:
         raise PlanError(f"unit {cmd.unit} was already selected to fight this phase (12.04)")
-    if not eligible_to_fight(unit_ent):
-        raise PlanError(f"unit {cmd.unit} is not eligible to fight: not engaged and did not charge (12.04)")
+    ts = battle.turn_state
+    if not eligible_to_fight(unit_ent) and not (ts is not None and unit_ent in ts.engaged_at_fight_step):
+        raise PlanError(f"unit {cmd.unit} is not eligible to fight: not engaged (now or at the start of "
+                        f"the Fight step) and did not charge (12.04)")
     if not fights_first(unit_ent):
         waiting = [esper.component_for_entity(u, Unit).id for u in W.all_units()
                    if u != unit_ent and not W.unit_destroyed(u) and fights_first(u)

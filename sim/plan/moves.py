@@ -10,6 +10,7 @@ import esper
 
 from sim.components import Position, Stats, Unit
 from sim.errors import PlanError
+from sim.phases.fight_order import was_eligible_to_fight
 from sim.rules import move_legality as ML
 from sim.rules.solvers import charge as CH
 from sim.rules.solvers import pile_in as PI
@@ -199,7 +200,7 @@ def consolidate_command(battle, uid: str, to):
         return Consolidate(uid, tuple((m, *p) for m, p in to.items()))
     ent = battle.units[uid]
     st = W.unit_state(ent)
-    if W.unit_destroyed(ent) or st.consolidated or not (st.selected_to_fight or st.charged or W.unit_engaged(ent)):
+    if W.unit_destroyed(ent) or st.consolidated or not was_eligible_to_fight(battle, ent):
         return None
     sol = PI.solve_consolidation(uid, bodies(), _areas(battle), battle.scenario.board,
                                  objective_points(battle), may_cross_dense=may_cross_dense(ent))

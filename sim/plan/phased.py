@@ -9,7 +9,7 @@ import esper
 from sim.commands import ChargeMove, Consolidate, DeclareCharge, EndPhase, PileIn, SelectToMove
 from sim.components import Unit
 from sim.errors import PlanError
-from sim.phases.fight_order import fight_eligible
+from sim.phases.fight_order import fight_eligible, was_eligible_to_fight
 from sim.phases.state import FightStep, Phase
 from sim.plan import moves as MV
 from sim.plan.common import find_unit
@@ -33,6 +33,18 @@ def _live_unit(battle, uid: str) -> int:
     return ent
 
 
+def one_at_a_time(battle, ent: int, section: str) -> None:
+    """09.02 / 11.02 Units are selected and resolved one at a time: while another unit's move
+    or charge is open (selected, or declared, and not yet made), no other unit may start."""
+    ts = battle.turn_state
+    if ts is None or ts.in_progress is None or ts.in_progress == ent:
+        return
+    other = esper.component_for_entity(ts.in_progress, Unit).id
+    st = W.unit_state(ts.in_progress)
+    what = f"charge (roll {st.charge_roll}\")" if st.charge_roll is not None else f"{st.move_selected} move"
+    raise PlanError(f"{other}'s {what} must be made first: units are resolved one at a time ({section})")
+
+
 def check_select(battle, cmd: SelectToMove) -> None:
     """09.02 Select a unit to move, with a move type it is eligible for: remain stationary
     (09.04) any unit; normal (09.05) and advance (09.06) an unengaged unit; fall back (09.07)
@@ -41,6 +53,7 @@ def check_select(battle, cmd: SelectToMove) -> None:
     if cmd.mode not in SELECT_MODES:
         raise PlanError(f"unknown move type {cmd.mode!r} (expected {', '.join(SELECT_MODES)}) (09.02)")
     ent = _live_unit(battle, cmd.unit)
+    one_at_a_time(battle, ent, "09.02")
     st = W.unit_state(ent)
     if st.move_selected is not None or st.move_type is not None:
         raise PlanError(f"{cmd.unit} was already selected to move this phase "
@@ -58,6 +71,7 @@ def check_declare_charge(battle, cmd: DeclareCharge) -> None:
     """11.02 step 1: a unit may declare a charge unless it has already declared one this phase,
     no enemy unit is within 12", it is engaged, or it advanced or fell back this turn."""
     ent = _live_unit(battle, cmd.unit)
+    one_at_a_time(battle, ent, "11.02")
     st = W.unit_state(ent)
     if st.charge_roll is not None:
         raise PlanError(f"{cmd.unit} has already declared a charge this phase (11.02)")
@@ -117,7 +131,7 @@ def check_consolidate(battle, cmd: Consolidate) -> None:
     st = W.unit_state(ent)
     if st.consolidated:
         raise PlanError(f"{cmd.unit} has already consolidated this phase (12.07)")
-    if not (st.selected_to_fight or st.charged or W.unit_engaged(ent)):
+    if not was_eligible_to_fight(battle, ent):
         raise PlanError(f"{cmd.unit} was not eligible to fight this phase and cannot consolidate (12.08)")
     MV.check_consolidate(battle, ent, cmd)
 

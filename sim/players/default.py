@@ -94,6 +94,9 @@ class DefaultPlayer(Player):
 
     def _fight(self, battle):
         ts = battle.turn_state
+        owed = O.pending_fight(battle, self.side)
+        if owed is not None:
+            return O.default_fight(battle, owed)
         if ts.step == FightStep.FIGHT:
             u = O.fight_pick(battle, self.side)
             return None if u is None else O.default_fight(battle, u)

@@ -134,6 +134,14 @@ def _extra(w) -> bool:
     return w.has(Hook.EXTRA_WEAPON)
 
 
+def pending_fight(battle, side: int) -> int | None:
+    """12.08 A unit of this side that a consolidation engaged and that must fight now."""
+    ts = battle.turn_state
+    if ts.pending_fights and esper.component_for_entity(ts.pending_fights[0], Unit).owner == side:
+        return ts.pending_fights[0]
+    return None
+
+
 def fight_pick(battle, side: int) -> int | None:
     """12.04 The unit a side picks to fight now: its first eligible unit (Fights First units
     first while step 1 lasts; ties: unit order, Part A ruling 29)."""

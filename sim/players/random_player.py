@@ -30,7 +30,7 @@ class RandomPlayer(Player):
         return items[int(self.rng.random() * len(items))] if items else None
 
     def answer(self, battle, request):
-        if request.kind in ("precision", "duplicate", "lethal_hits") and request.options:
+        if request.kind in ("precision", "duplicate", "lethal_hits", "stratagem") and request.options:
             return self._pick(list(request.options))
         return request.default
 
@@ -80,6 +80,9 @@ class RandomPlayer(Player):
                     return [lambda u=u: self._charge_move(battle, u)]
                 out.append(DeclareCharge(O.uid(u)))
         elif ts.phase == Phase.FIGHT:
+            owed = O.pending_fight(battle, self.side)
+            if owed is not None:
+                return [lambda: O.default_fight(battle, owed)]
             if ts.step == FightStep.FIGHT:
                 from sim.phases.fight_order import fight_eligible
                 from sim.plan.fight import fights_first

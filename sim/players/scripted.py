@@ -57,6 +57,9 @@ class ScriptedPlayer(Player):
                 gen = step_commands(battle, step)
                 self._running = (step, gen)
                 return self.choose(battle)
+        owed = O.pending_fight(battle, self.side) if ts.phase == Phase.FIGHT else None
+        if owed is not None:
+            return Choice(O.default_fight(battle, owed), f"{self.name} (12.08: engaged by a consolidation)")
         if ts.phase == Phase.FIGHT and ts.step == FightStep.FIGHT:
             u = O.fight_pick(battle, self.side)
             if u is not None and battle.check(EndPhase()) is not None:

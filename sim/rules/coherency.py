@@ -174,3 +174,21 @@ def coherency_removals(models: Sequence[tuple[str, Footprint]]) -> list[str]:
         removed.append(ids[pick])
         alive.remove(pick)
     return removed
+
+
+def removal_problem(models: Sequence[tuple[str, Footprint]], removed: Sequence[str]) -> str | None:
+    """03.03 Why ``removed`` is not a legal choice of the models an out-of-coherency unit loses
+    (None if it is): models of the unit, each once, taken one at a time until the unit is
+    coherent and not one more."""
+    ids = [m for m, _ in models]
+    if len(set(removed)) != len(removed) or any(m not in ids for m in removed):
+        return f"a list of this unit's models ({', '.join(sorted(ids))}), each once (03.03)"
+    fps = dict(models)
+    left = [m for m in ids]
+    for k, mid in enumerate(removed):
+        if is_coherent([(m, fps[m]) for m in left]):
+            return f"{', '.join(removed[k:])} removed after the unit was already coherent (03.03: until it is coherent)"
+        left.remove(mid)
+    if not is_coherent([(m, fps[m]) for m in left]):
+        return "the unit still out of coherency after these removals (03.03)"
+    return None

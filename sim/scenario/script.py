@@ -14,7 +14,8 @@ from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
 
-DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem"}
+DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem",
+                  "coherency_removal"}
 SHOOTING_TYPES = {"normal", "assault", "close-quarters", "indirect"}
 STEP_KINDS = ("shoot", "fight", "move", "end_turn", "end_phase", "charge", "pile_in", "consolidate")
 MOVE_MODES = ("normal", "advance", "fall back", "desperate escape", "stationary")

@@ -64,6 +64,9 @@ def _enter(battle, phase: Phase) -> None:
     ts.chooser = ts.active
     ts.stratagems_used = ([], [])
     ts.stratagem_targets = ([], [])
+    ts.engaged_at_fight_step = set()
+    ts.eligible_this_phase = set()
+    ts.in_progress = None
     battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(phase))
 
 
@@ -137,6 +140,13 @@ def after_fight(battle, unit_ent: int):
     the other player picks next (normalised for who can)."""
     ts = battle.turn_state
     owner = esper.component_for_entity(unit_ent, Unit).owner
+    if ts.pending_fights and ts.pending_fights[0] == unit_ent:  # 12.08: engaged by a consolidation
+        ts.pending_fights.pop(0)
+        if ts.pending_fights:
+            ts.chooser = esper.component_for_entity(ts.pending_fights[0], Unit).owner
+        else:
+            ts.chooser, ts.resume_chooser = ts.resume_chooser, None
+        return
     ts.fight_passes = 0
     ts.chooser = other(owner)
     ts.forced_pick = None
@@ -159,7 +169,7 @@ def _end_turn(battle):
     ts.step = None
     battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(Phase.END))
     scoring.settle_control(battle)
-    upkeep.coherency_removals(battle)
+    yield from upkeep.coherency_removals(battle)
     scoring.score(battle, Phase.END)
     upkeep.roll_over_turn(battle)
     if ts.active == ts.first:

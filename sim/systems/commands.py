@@ -83,6 +83,8 @@ class CommandSystem(esper.Processor):
         st.move_type = cmd.mode
         if st.move_selected is None:
             st.move_selected = cmd.mode
+        if battle.turn_state is not None:
+            battle.turn_state.in_progress = None
         if cmd.mode == "advance":
             st.advanced = True
         elif cmd.mode == "fall back":
@@ -91,4 +93,4 @@ class CommandSystem(esper.Processor):
         battle.emit(ev.MOVED, unit=cmd.unit, mode=cmd.mode, to=final, advance_roll=allowance,
                     distance=round(max((d for _m, d in distances), default=0.0), 6))
         if st.move_selected == "desperate escape":
-            phased.after_desperate_escape(battle, ent, cmd.unit)
+            upkeep.after_desperate_escape(battle, ent, cmd.unit)

@@ -9,13 +9,13 @@ import esper
 from sim import events as ev
 from sim.commands import (ChargeMove, Consolidate, DeclareCharge, EndPhase, PileIn, SelectToMove,
                           StartBattle)
-from sim.components import Position, Stats, Unit
+from sim.components import Position, Unit
 from sim.systems import battle_round as flow
-from sim.rules import command as CMD
 from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
 from sim.plan import moves as MV
 from sim.rules import movement as MOVE
 from sim.systems import stratagems as ST
+from sim.systems.removal import remove_casualties
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.world import mutations as M
 from sim.world import queries as W
@@ -53,6 +53,7 @@ def apply(battle, cmd):
     elif isinstance(cmd, Consolidate):
         _place(battle, cmd, "consolidate", ev.CONSOLIDATED)
         W.unit_state(battle.units[cmd.unit]).consolidated = True
+        _engaged_by_consolidation(battle, battle.units[cmd.unit])
 
 
 def _owner(ent: int) -> int:
@@ -67,11 +68,13 @@ def _select(battle, cmd: SelectToMove):
     battle.changes.touched(ent)
     st = W.unit_state(ent)
     st.move_selected = cmd.mode
+    if battle.turn_state is not None and cmd.mode != "stationary":
+        battle.turn_state.in_progress = ent  # (until its move is made, 09.02)
     fields = {}
     if cmd.mode == "advance":
         (st.advance_roll,) = battle.dice.d6(1, f"advance roll {cmd.unit}")
         if (yield from ST.offer(battle, "Command Re-roll", _owner(ent), cmd.unit, roll="advance",
-                                about=f"advance roll {st.advance_roll}")):
+                                battle_shocked=st.battle_shocked, about=f"advance roll {st.advance_roll}")):
             (st.advance_roll,) = battle.dice.d6(1, f"advance roll {cmd.unit} (Command Re-roll)")
         fields["advance_roll"] = st.advance_roll
     elif cmd.mode == "stationary":
@@ -86,23 +89,7 @@ def _select(battle, cmd: SelectToMove):
                     note="Desperate Escape (09.07)")
         if mw:
             suffer_mortal_wounds(battle, ent, mw, source="desperate escape", by=cmd.unit)
-            dead = W.casualties()
-            M.remove_casualties(dead)
-            battle.changes.moved(dead)
-
-
-def after_desperate_escape(battle, ent: int, uid: str) -> None:
-    """09.07 After a Desperate Escape, a unit that is not battle-shocked makes a battle-shock
-    roll (01.07)."""
-    st = W.unit_state(ent)
-    if st.battle_shocked or W.unit_destroyed(ent):
-        return
-    dice = battle.dice.d6(2, f"battle-shock roll {uid}")
-    lds = [esper.component_for_entity(m, Stats).Ld for m in W.unit_models(ent)]
-    passed = CMD.leadership_passes(sum(dice), lds)
-    st.battle_shocked = not passed
-    battle.emit(ev.BATTLE_SHOCK, unit=uid, roll=sum(dice), needed=min(lds), passed=passed,
-                battle_shocked=st.battle_shocked, note="after a Desperate Escape (09.07)")
+            remove_casualties(battle)  # (at once, after their Deadly Demise rolls)
 
 
 def _declare_charge(battle, cmd: DeclareCharge):
@@ -112,12 +99,15 @@ def _declare_charge(battle, cmd: DeclareCharge):
     st = W.unit_state(ent)
     dice = battle.dice.d6(2, f"charge roll {cmd.unit}")
     st.charge_roll = sum(dice)
+    if battle.turn_state is not None:
+        battle.turn_state.in_progress = ent  # (until its charge move is made or given up, 11.02)
     # ruling 25: the default policy re-rolls a failed charge roll (one that reaches no enemy
     # unit) when the CP and the 15.01 limits allow
     near = MV.unit_gap(ent, W.enemy_units(ent))
     failed = near is None or st.charge_roll < near
     if (yield from ST.offer(battle, "Command Re-roll", _owner(ent), cmd.unit, roll="charge",
-                            roll_failed=failed, about=f"charge roll {st.charge_roll}")):
+                            roll_failed=failed, battle_shocked=st.battle_shocked,
+                            about=f"charge roll {st.charge_roll}")):
         st.charge_roll = sum(battle.dice.d6(2, f"charge roll {cmd.unit} (Command Re-roll)"))
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, result="declared")
 
@@ -128,6 +118,8 @@ def _charge_move(battle, cmd: ChargeMove) -> None:
     ent = battle.units[cmd.unit]
     st = W.unit_state(ent)
     st.charge_resolved = True
+    if battle.turn_state is not None:
+        battle.turn_state.in_progress = None
     if not cmd.targets:
         battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=[], result="not made")
         return
@@ -135,6 +127,25 @@ def _charge_move(battle, cmd: ChargeMove) -> None:
     st.charged = True
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=list(cmd.targets),
                 result="made", to=final)
+
+
+def _engaged_by_consolidation(battle, ent: int) -> None:
+    """12.08 (and its 2026 errata for ongoing consolidation): each engaged enemy unit that has
+    not yet been selected to fight this phase is selected to fight by its player, one at a
+    time, before the Consolidate step goes on (TurnState.pending_fights)."""
+    ts = battle.turn_state
+    if ts is None:
+        return
+    new = [u for u in W.engaged_with(ent) if not W.unit_state(u).selected_to_fight
+           and u not in ts.pending_fights]
+    if not new:
+        return
+    if not ts.pending_fights:
+        ts.resume_chooser = ts.chooser
+    ts.pending_fights.extend(new)
+    ts.chooser = _owner(ts.pending_fights[0])
+    battle.emit(ev.STEP, step="fight", player=flow.PLAYER[ts.chooser],
+                units=[esper.component_for_entity(u, Unit).id for u in new], rule="12.08")
 
 
 def _place(battle, cmd, mode: str, event: str) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
+from sim.decisions import DecisionRequest
 from sim.components import Stats, Unit, Wounds
 from sim.phases.gates import PLAYER
 from sim.rules import command as CMD
@@ -72,14 +73,40 @@ def remained_stationary(battle) -> None:
     stationary."""
     ts = battle.turn_state
     still = []
+    ts.in_progress = None
     for u in _units_of(ts.active):
         st = W.unit_state(u)
+        if st.move_selected in ("advance", "fall back", "desperate escape") and st.move_type is None:
+            # 09.02 selected for a move type and never moved: it made that move, of 0"
+            st.move_type = "advance" if st.move_selected == "advance" else "fall back"
+            st.advanced = st.move_selected == "advance"
+            st.fell_back = st.move_selected != "advance"
+            battle.changes.touched(u)
+            battle.emit(ev.MOVED, unit=_name(u), mode=st.move_type, to=[], advance_roll=st.advance_roll,
+                        distance=0.0, note="selected and not moved: a move of 0\" (09.02)")
+            if st.move_selected == "desperate escape":
+                after_desperate_escape(battle, u, _name(u))
+            continue
         if st.move_selected is None and st.move_type is None:
             st.move_selected = "stationary"
             battle.changes.touched(u)
             still.append(_name(u))
     if still:
         battle.emit(ev.STATIONARY, player=PLAYER[ts.active], units=still, rule="09.02.01")
+
+
+def after_desperate_escape(battle, ent: int, uid: str) -> None:
+    """09.07 After a Desperate Escape, a unit that is not battle-shocked makes a battle-shock
+    roll (01.07)."""
+    st = W.unit_state(ent)
+    if st.battle_shocked or W.unit_destroyed(ent):
+        return
+    dice = battle.dice.d6(2, f"battle-shock roll {uid}")
+    lds = [esper.component_for_entity(m, Stats).Ld for m in W.unit_models(ent)]
+    passed = CMD.leadership_passes(sum(dice), lds)
+    st.battle_shocked = not passed
+    battle.emit(ev.BATTLE_SHOCK, unit=uid, roll=sum(dice), needed=min(lds), passed=passed,
+                battle_shocked=st.battle_shocked, note="after a Desperate Escape (09.07)")
 
 
 def unmade_charges(battle) -> None:
@@ -91,16 +118,24 @@ def unmade_charges(battle) -> None:
             battle.emit(ev.CHARGE, unit=_name(u), roll=st.charge_roll, targets=[], result="not made")
 
 
-def coherency_removals(battle) -> None:
+def coherency_removals(battle):
     """03.03 End of Turn: a unit out of coherency loses models, one at a time, until it is
-    coherent (Part A ruling 29 picks which); destroyed, with no 'when destroyed' rules."""
+    coherent; its player chooses which (a decision; the default is Part A ruling 29's order);
+    destroyed, with no 'when destroyed' rules. (A generator: it may wait for the answer.)"""
     for p in (0, 1):
         for u in _units_of(p):
             models = W.unit_models(u)
             if len(models) < 2:
                 continue
             by_id = {W.model_id(m): m for m in models}
-            gone = removals(sorted((mid, W.footprint(m)) for mid, m in by_id.items()))
+            fps = sorted((mid, W.footprint(m)) for mid, m in by_id.items())
+            default = removals(fps)
+            gone = []
+            if default:
+                req = DecisionRequest("coherency_removal", _name(u), p, sorted(by_id), default,
+                                      prompt=f"{_name(u)} is out of coherency: which models does it lose (03.03)?",
+                                      context={"models": fps})
+                gone = yield from stratagems.ask(battle, req)
             if gone:
                 ents = [by_id[mid] for mid in gone]
                 M.mark_destroyed(ents, "coherency (03.03)")

@@ -111,3 +111,26 @@ def test_12_08_consolidation_needs_a_mode():
         W.unit_state(b.units["r1"]).selected_to_fight = True  # (as if it had fought)
         with pytest.raises(Refusal, match=r"no consolidation mode applies \(12.08\)"):
             b.submit(Consolidate("r1", (("r1/1", 20, 12),)))
+
+
+def test_12_08_a_unit_engaged_by_a_consolidation_fights_before_the_step_goes_on():
+    from scen import weapon
+    from sim.commands import Fight, Selection
+    wpn = {"blade": weapon("melee", 2, 3, 4, 0, 1), "axe": weapon("melee", 6, 2, 8, -5, 3)}
+    red = [unit("ra", model((20, 20), ["axe"]))]
+    blue = [unit("b1", model((20, 21.5), ["blade"])),  # engaged with ra
+            unit("bb", model((23.8, 20), ["blade"]))]  # 2.54" from ra: within 3", not engaged
+    with Battle(mission_scenario(red, blue, weapons=wpn), dice=ForcedDice([6] * 30 + [1] * 10)) as b:
+        b.run_command(StartBattle())
+        _to(b, "fight", "fight")
+        b.run_command(Fight("ra", (Selection("ra/1", "axe", "b1"),)))  # b1 is destroyed
+        assert (str(b.turn_state.step), b.turn_state.chooser) == ("consolidate", 0)
+        cmd = MV.consolidate_command(b, "ra", None)  # engaging consolidation toward bb
+        b.run_command(cmd)
+        b._enter()
+        assert W.unit_engaged(b.units["bb"]) and b.turn_state.chooser == 1
+        with pytest.raises(Refusal, match=r"bb was engaged by a consolidation and must be selected to fight first \(12.08\)"):
+            b.submit(EndPhase())
+        b.run_command(Fight("bb", (Selection("bb/1", "blade", "ra"),)))
+        assert W.unit_state(b.units["bb"]).selected_to_fight
+        assert (str(b.turn_state.step), b.turn_state.chooser, b.turn_state.pending_fights) == ("consolidate", 0, [])

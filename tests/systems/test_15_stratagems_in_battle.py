@@ -9,7 +9,7 @@ import pytest
 from phased import mission_scenario, model, unit
 from scen import kill, of_type
 from sim.battle import Battle
-from sim.commands import DeclareCharge, EndPhase, Fight, Selection, StartBattle
+from sim.commands import ChargeMove, DeclareCharge, EndPhase, Fight, Selection, StartBattle
 from sim.errors import Refusal
 from sim.rules.dice import ForcedDice
 from sim.world import queries as W
@@ -45,6 +45,7 @@ def test_15_01_a_stratagem_needs_the_cp_and_is_once_per_phase():
         b.turn_state.cp[0] = 3
         _to_phase(b, "charge")
         b.run_command(DeclareCharge("r1"))  # 2, re-rolled to 4: still short, nothing more
+        b.run_command(ChargeMove("r1", (), ()))  # (the charge is given up: 11.02 one at a time)
         b.run_command(DeclareCharge("r2"))  # 3: failed, but Command Re-roll was used this phase
         assert [e["target"] for e in of_type(b, "stratagem")] == ["r1"]
         assert b.turn_state.cp[0] == 2

@@ -1,0 +1,64 @@
+"""05.04.04 Removing destroyed models, after their "when destroyed" rules (24.08 Deadly
+Demise): for the models an attack destroyed (CasualtySystem) and those a Desperate Escape's
+hazard rolls destroyed (09.07)."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim.components import Unit
+from sim.rules.abilities import Hook
+from sim.systems.mortal_wounds import suffer_mortal_wounds
+from sim.world import mutations as M
+from sim.world import queries as W
+
+DEADLY_DEMISE_RANGE = 6.0
+
+
+def remove_casualties(battle) -> list[str]:
+    """05.04.04 Take the destroyed models off the table, after their "when destroyed" rules
+    (24.08 Deadly Demise, whose mortal wounds can destroy more models, whose own rules then
+    resolve). Returns the ids removed. Every casualty goes through here: an attack's, and a
+    Desperate Escape's hazard rolls' (09.07)."""
+    casualties = W.casualties()
+    done: set[int] = set()  # (membership only)
+    batch = casualties
+    while batch:
+        more = False
+        for e in batch:
+            done.add(e)
+            more |= _deadly_demise(battle, e)
+        if not more:
+            break
+        casualties = W.casualties()
+        batch = [e for e in casualties if e not in done]
+    removed = [W.model_id(e) for e in casualties]
+    M.remove_casualties(casualties)
+    battle.changes.moved(casualties)
+    return removed
+
+
+def _deadly_demise(battle, e: int) -> bool:
+    """24.08 Deadly Demise X: roll a D6 when the model is destroyed; on a 6 every unit within
+    6" of it suffers X mortal wounds (a random X is rolled for each unit). Returns whether
+    any unit suffered them (only then can more models have been destroyed)."""
+    abilities = W.model_abilities(e)
+    dd = next((a for a in abilities if Hook.EXPLODES in a.spec.hooks), None) if abilities else None
+    if dd is None:
+        return False
+    mid = W.model_id(e)
+    (roll,) = battle.dice.d6(1, f"deadly demise ({mid})")
+    hit = []
+    if roll == 6:
+        for u in W.all_units():
+            models = W.unit_models(u)
+            if models and W.nearest_distance(e, models) <= DEADLY_DEMISE_RANGE + 1e-9:
+                hit.append(u)
+    battle.emit(ev.DEADLY_DEMISE, model=mid, roll=roll,
+                units=[esper.component_for_entity(u, Unit).id for u in hit])
+    for u in hit:
+        x = dd.value
+        n = x.roll(battle.dice, f"deadly demise mortal wounds ({mid})") if hasattr(x, "roll") else int(x)
+        suffer_mortal_wounds(battle, u, n, source=f"deadly demise of {mid}", by=mid)
+    return bool(hit)
