@@ -275,8 +275,11 @@ class Battle:
             units[unit.id] = units[unit.id] + [st.battle_shocked, st.move_selected, st.advance_roll,
                                                st.charge_roll, st.charge_resolved, st.piled_in,
                                                st.consolidated]
+        snap = self.turn_state.snapshot()
+        off = self.resources.spatial.off_table
+        snap["reserves"] = sorted(u.id for e, u in esper.get_component(Unit) if e in off)
         return {"turn": self.turn, "models": dict(sorted(models.items())),
-                "units": dict(sorted(units.items())), "battle": self.turn_state.snapshot()}
+                "units": dict(sorted(units.items())), "battle": snap}
 
     def state_hash(self) -> str:
         blob = json.dumps(self.state(), sort_keys=True, separators=(",", ":"))

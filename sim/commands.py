@@ -86,6 +86,16 @@ class SelectToMove:
 
 
 @dataclass(frozen=True, slots=True)
+class Ingress:
+    """20.04 An ingress move: a unit in strategic reserves is set up on the battlefield, each
+    model at its position."""
+
+    unit: str
+    to: tuple[tuple[str, float, float], ...]
+    kind: str = field(default="ingress", init=False)
+
+
+@dataclass(frozen=True, slots=True)
 class DeclareCharge:
     """11.02 steps 1-2: declare a charge with a unit and make its charge roll (2D6)."""
 
@@ -126,8 +136,8 @@ class Consolidate:
     kind: str = field(default="consolidate", init=False)
 
 
-Command = (Shoot | Fight | Move | EndTurn | StartBattle | EndPhase | SelectToMove | DeclareCharge | ChargeMove
-           | PileIn | Consolidate)
+Command = (Shoot | Fight | Move | EndTurn | StartBattle | EndPhase | SelectToMove | Ingress | DeclareCharge
+           | ChargeMove | PileIn | Consolidate)
 
 _PLACED = {"pile in": PileIn, "consolidate": Consolidate}
 
@@ -163,6 +173,8 @@ def command_to_dict(cmd: Command) -> dict:
         return _via(cmd, {"kind": cmd.kind, "unit": cmd.unit, "to": [list(t) for t in cmd.to]})
     if isinstance(cmd, SelectToMove):
         return {"kind": cmd.kind, "unit": cmd.unit, "mode": cmd.mode}
+    if isinstance(cmd, Ingress):
+        return {"kind": cmd.kind, "unit": cmd.unit, "to": [list(t) for t in cmd.to]}
     if isinstance(cmd, DeclareCharge):
         return {"kind": cmd.kind, "unit": cmd.unit}
     return {"kind": cmd.kind}
@@ -189,6 +201,8 @@ def command_from_dict(d: dict) -> Command:
         return SelectToMove(d["unit"], d["mode"])
     if kind == "declare charge":
         return DeclareCharge(d["unit"])
+    if kind == "ingress":
+        return Ingress(d["unit"], _to(d["to"]))
     if kind == "charge move":
         return ChargeMove(d["unit"], tuple(str(t) for t in d["targets"]), _to(d["to"]), _via_from(d))
     if kind in _PLACED:

@@ -125,7 +125,8 @@ def describe(e: dict) -> str | None:
     if t == "model destroyed":
         return None
     if t == "unit destroyed":
-        return f"   ** {e['unit']} is destroyed"
+        why = f" ({e['by']})" if "reserves" in str(e.get("by", "")) else ""
+        return f"   ** {e['unit']} is destroyed{why}"
     if t == "attacks resolved":
         return f"   {e['unit']} has resolved its attacks; removed: {', '.join(e['removed']) or 'none'}"
     if t == "moved":
@@ -166,8 +167,8 @@ def _command_line(c: dict) -> str | None:
         return "== end of turn"
     if kind in ("end phase", "start battle"):
         return None  # (the phase and step events say what follows)
-    if kind == "select to move":
-        return None  # (the "selected to move" event says it, with the roll)
+    if kind in ("select to move", "ingress"):
+        return None  # (its event says it: "selected to move" with the roll, "ingress")
     if kind == "declare charge":
         return f"== {c['unit']} declares a charge"
     if kind == "charge move":
@@ -214,6 +215,7 @@ _BATTLE = {
     "piled in": lambda e: f"   {e['unit']} piles in: {_n(len(e['to']), 'model')} moved",
     "consolidated": lambda e: f"   {e['unit']} consolidates: {_n(len(e['to']), 'model')} moved",
     "fight pass": lambda e: f"   {e['player']} passes (12.04.01)",
+    "ingress": lambda e: f"== {e['unit']} arrives from strategic reserves: {_n(len(e['to']), 'model')} set up (20.04)",
     "stratagem": lambda e: (f"   {e['player']} uses {e['stratagem']} ({e['section']}, {e['cp']} CP; {e['cp_left']} left)"
                             f" on {e['target']}" + (f": {e['about']}" if e.get("about") else "")),
     "coherency removal": lambda e: f"   {e['unit']} out of coherency ({e['rule']}): {', '.join(e['models'])} removed",
@@ -255,5 +257,7 @@ def state_table(battle) -> str:
         wounds = sum(esper.component_for_entity(m, Wounds).remaining for m in alive)
         army = battle.scenario.armies[u.owner].name
         status = "destroyed" if not alive else f"{len(alive)}/{len(models)} models, {wounds} wounds left"
+        if alive and W.in_reserves(ent):
+            status = "in strategic reserves"
         out.append(f"  {army:<12} {u.id:<16} {u.name:<24} {status}")
     return "\n".join(out)

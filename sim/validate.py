@@ -7,8 +7,8 @@ from typing import Mapping
 
 import esper
 
-from sim.commands import (ChargeMove, Consolidate, DeclareCharge, EndPhase, EndTurn, Fight, Move, PileIn,
-                          SelectToMove, Shoot, StartBattle)
+from sim.commands import (ChargeMove, Consolidate, DeclareCharge, EndPhase, EndTurn, Fight, Ingress, Move,
+                          PileIn, SelectToMove, Shoot, StartBattle)
 from sim.components import Unit
 from sim.errors import PlanError, Refusal
 from sim.phases.gates import phase_refusal
@@ -78,6 +78,8 @@ def validate_command(battle, cmd) -> str | None:
             PH.check_end_phase(battle, cmd)
         elif isinstance(cmd, SelectToMove):
             PH.check_select(battle, cmd)
+        elif isinstance(cmd, Ingress):
+            PH.check_ingress(battle, cmd)
         elif isinstance(cmd, DeclareCharge):
             PH.check_declare_charge(battle, cmd)
         elif isinstance(cmd, ChargeMove):

@@ -11,6 +11,7 @@ PLAYER = ("red", "blue")
 ACCEPTS: dict[str, tuple[Phase, FightStep | None, str]] = {
     "select to move": (Phase.MOVEMENT, None, "09.02"),
     "move": (Phase.MOVEMENT, None, "09.02"),
+    "ingress": (Phase.MOVEMENT, None, "20.04"),
     "shoot": (Phase.SHOOTING, None, "10.02"),
     "declare charge": (Phase.CHARGE, None, "11.02"),
     "charge move": (Phase.CHARGE, None, "11.02"),

@@ -205,3 +205,41 @@ def consolidate_command(battle, uid: str, to):
     sol = PI.solve_consolidation(uid, bodies(), _areas(battle), battle.scenario.board,
                                  objective_points(battle), may_cross_dense=may_cross_dense(ent))
     return Consolidate(uid, _ends(sol), _turns(sol)) if sol and sol.paths else None
+
+
+def ingress_candidates(battle, u: int) -> list:
+    """Places an ingress move could set the unit up (20.04), as (anchor, command): the unit's
+    formation (its models' offsets from their centre, turned to lie along the edge) centred 3"
+    in from a battlefield edge, every 2" along each edge. Not checked: the players check."""
+    from sim.commands import Ingress
+    bw, bh = battle.scenario.board
+    models = esper.component_for_entity(u, Unit).models
+    pts = [(W.model_id(m), esper.component_for_entity(m, Position)) for m in models]
+    cx = sum(p.x for _m, p in pts) / len(pts)
+    cy = sum(p.y for _m, p in pts) / len(pts)
+    along = [(mid, p.x - cx, p.y - cy) for mid, p in pts]  # (a formation along x)
+    across = [(mid, dy, dx) for mid, dx, dy in along]  # (the same turned along y)
+    out = []
+    k = 0.0
+    while k <= max(bw, bh):
+        for ax, ay, form in ((k, 3.0, along), (k, bh - 3.0, along), (3.0, k, across), (bw - 3.0, k, across)):
+            if 0 <= ax <= bw and 0 <= ay <= bh:
+                to = tuple((mid, round(ax + dx, 6), round(ay + dy, 6)) for mid, dx, dy in form)
+                out.append(((ax, ay), Ingress(esper.component_for_entity(u, Unit).id, to)))
+        k += 2.0
+    return out
+
+
+def default_ingress(battle, u: int, side: int):
+    """Part A ruling 27: an ingress move to the legal spot nearest the nearest objective the
+    side does not control (else the nearest objective); None when no spot tried is legal."""
+    ts = battle.turn_state
+    mine = {n for n, c in ts.control.items() if c.controller == side}
+    objs = [o for o in ts.objectives if o.name not in mine] or list(ts.objectives)
+    cands = ingress_candidates(battle, u)
+    if objs:
+        cands = sorted(cands, key=lambda c: min((c[0][0] - o.x) ** 2 + (c[0][1] - o.y) ** 2 for o in objs))
+    for _anchor, cmd in cands:
+        if battle.check(cmd) is None:
+            return cmd
+    return None

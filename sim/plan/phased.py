@@ -4,6 +4,8 @@ and consolidation moves, ending a phase. Each refusal names the rule. The geomet
 
 from __future__ import annotations
 
+import math
+
 import esper
 
 from sim.commands import ChargeMove, Consolidate, DeclareCharge, EndPhase, PileIn, SelectToMove
@@ -65,6 +67,43 @@ def check_select(battle, cmd: SelectToMove) -> None:
         raise PlanError(f"{cmd.unit} is not engaged: a fall-back move needs an engaged unit (09.07)")
     if cmd.mode == "fall back" and st.battle_shocked:
         raise PlanError(f"{cmd.unit} is battle-shocked: it may fall back only by Desperate Escape (09.07, 01.07)")
+
+
+def check_ingress(battle, cmd) -> None:
+    """20.03/20.04 An ingress move: a unit in strategic reserves, from battle round 2, set up
+    with every model wholly within 6" of a battlefield edge, more than 8" from every enemy
+    model, outside the enemy's deployment zone before round 3, and as any set-up (03.02): on
+    no other base, in no light or dense feature, in coherency."""
+    from sim.rules.deployment import setup_problems
+    from sim.rules.geometry import footprint
+    from sim.rules.reserves import ingress_problems
+    ent = find_unit(battle, cmd.unit)
+    if not W.in_reserves(ent):
+        raise PlanError(f"{cmd.unit} is not in strategic reserves (20.04)")
+    one_at_a_time(battle, ent, "09.02")
+    ts = battle.turn_state
+    models = esper.component_for_entity(ent, Unit).models
+    ids = [W.model_id(m) for m in models]
+    given = [t[0] for t in cmd.to]
+    if sorted(given) != sorted(ids):
+        raise PlanError(f"an ingress move sets up every model of {cmd.unit} once ({', '.join(ids)}) (20.04)")
+    fps = []
+    for mid, x, y in cmd.to:
+        if not (math.isfinite(x) and math.isfinite(y)) or abs(x) > MV.FAR or abs(y) > MV.FAR:
+            raise PlanError(f"{mid} would be set up off the battlefield, at ({x:g}, {y:g}) (03.02)")
+        m = battle.models[mid]
+        b = W.footprint(m)
+        fps.append((mid, footprint(b.shape, x, y, b.length, b.width, b.angle)))
+    owner = esper.component_for_entity(ent, Unit).owner
+    enemies = [(W.model_id(m), W.footprint(m)) for u in W.enemy_units(ent) for m in W.unit_models(u)]
+    zone = ts.mission.zones[1 - owner] if ts is not None and ts.mission.zones else None
+    problems = ingress_problems([f for _m, f in fps], battle.scenario.board, [f for _m, f in enemies],
+                                ts.round if ts is not None else 2, zone, names=[m for m, _f in fps],
+                                enemy_names=[m for m, _f in enemies])
+    others = [(W.model_id(m), W.footprint(m)) for u in W.all_units() if u != ent for m in W.unit_models(u)]
+    problems += setup_problems(fps, others, battle.scenario.terrain)
+    if problems:
+        raise PlanError(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
 
 
 def check_declare_charge(battle, cmd: DeclareCharge) -> None:

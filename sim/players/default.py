@@ -51,6 +51,14 @@ class DefaultPlayer(Player):
 
     # --- phases -------------------------------------------------------------------------
     def _movement(self, battle):
+        if battle.turn_state.round >= 2:
+            for u in O.reserves_units(battle, self.side):
+                if (u, "ingress") in self._done:
+                    continue
+                self._done.add((u, "ingress"))
+                cmd = self._ingress(battle, u)
+                if cmd is not None:
+                    return cmd
         for u in O.own_units(battle, self.side):
             st = W.unit_state(u)
             if st.move_selected is not None or st.move_type is not None or (u, "move") in self._done:
@@ -65,6 +73,9 @@ class DefaultPlayer(Player):
                     return cmd
             return O.stationary(u)
         return None
+
+    def _ingress(self, battle, u: int):
+        return O.default_ingress(battle, u, self.side)
 
     def _shooting(self, battle):
         for u in O.own_units(battle, self.side):

@@ -163,3 +163,13 @@ def stationary(u: int) -> SelectToMove:
 
 def no_charge(u: int) -> ChargeMove:
     return ChargeMove(uid(u), (), ())
+
+
+def reserves_units(battle, side: int) -> list[int]:
+    """20.04 The side's units still in strategic reserves, in unit order."""
+    return [u for u in W.all_units()
+            if esper.component_for_entity(u, Unit).owner == side and W.in_reserves(u)]
+
+
+ingress_candidates = MV.ingress_candidates
+default_ingress = MV.default_ingress

@@ -49,6 +49,10 @@ class RandomPlayer(Player):
         units = O.own_units(battle, self.side)
         out: list = []
         if ts.phase == Phase.MOVEMENT:
+            if ts.round >= 2:
+                for u in O.reserves_units(battle, self.side):
+                    if W.unit_state(u).move_selected is None:
+                        out.append(lambda u=u: self._ingress(battle, u))
             for u in units:
                 st = W.unit_state(u)
                 if st.move_type is not None:
@@ -115,6 +119,14 @@ class RandomPlayer(Player):
             if battle.check(cmd) is None:
                 return cmd
         return None if st.move_selected is None else O.Move(O.uid(u), (), mode)
+
+    def _ingress(self, battle, u: int):
+        cands = [cmd for _a, cmd in O.ingress_candidates(battle, u)]
+        for _ in range(TRIES * 2):
+            cmd = self._pick(cands)
+            if cmd is not None and battle.check(cmd) is None:
+                return cmd
+        return None
 
     def _charge_move(self, battle, u: int):
         cmd = MV.charge_command(battle, O.uid(u), None, None)

@@ -14,7 +14,8 @@ from sim.resolve import answer_from
 from sim.scenario.script import step_commands
 
 FIRST_KIND = {"move": "move", "shoot": "shoot", "fight": "fight", "charge": "declare charge",
-              "pile in": "pile in", "consolidate": "consolidate", "end phase": "end phase"}
+              "pile in": "pile in", "consolidate": "consolidate", "end phase": "end phase",
+              "ingress": "ingress"}
 
 
 class ScriptedPlayer(Player):

@@ -40,3 +40,31 @@ def deployment_problems(models, zones) -> list[str]:
             where = f"{gap:.2f}\" outside it" if gap > EPS else "across its edge"
             out.append(f"{mid} is not wholly within its deployment zone ({where}) (26 step 8)")
     return out
+
+
+def setup_problems(models, others, areas) -> list[str]:
+    """03.02 Setting a unit up (an ingress move, 20.04): every model placed on no other model's
+    base (03.01: touching is fine), in no light or dense feature (Part A ruling 13), and the
+    unit in coherency (03.03). ``models`` are (id, footprint) of the unit as set up; ``others``
+    (id, footprint) of every other model on the battlefield. Distances to enemies and the
+    board's edges are sim.rules.reserves.ingress_problems'."""
+    from sim.rules.coherency import coherency_problems
+    from sim.rules.geometry import overlaps
+    from sim.rules.move_legality import end_blocker, terrain_index
+    out = []
+    terr = terrain_index(areas)
+    for mid, fp in models:
+        hit = next((oid for oid, ofp in others
+                    if abs(ofp.x - fp.x) < ofp.bounding_radius + fp.bounding_radius
+                    and abs(ofp.y - fp.y) < ofp.bounding_radius + fp.bounding_radius and overlaps(fp, ofp)), None)
+        if hit is not None:
+            out.append(f"{mid}: it would be set up on {hit}'s base (03.02, 03.01)")
+        blocked = end_blocker(fp, terr)
+        if blocked is not None:
+            out.append(f"{mid}: {blocked[0]} (03.02, Part A ruling 13)")
+    for a, (ma, fa) in enumerate(models):
+        for mb, fb in models[a + 1:]:
+            if overlaps(fa, fb):
+                out.append(f"{ma}: it would be set up on {mb}'s base (03.02, 03.01)")
+    out += [str(p) for p in coherency_problems(list(models))]
+    return out

@@ -135,7 +135,7 @@ def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the s
                 out += [f"# unit {us.id} {notes.get(us.id, 'has no models')}", ""]
                 continue
             out += ["[[armies.units]]", f"id = {_q(us.id)}", f"name = {_q(us.name)}"]
-            for flag in ("advanced", "fell_back", "charged", "ranged_attacks_last_turn"):
+            for flag in ("advanced", "fell_back", "charged", "ranged_attacks_last_turn", "reserves"):
                 if getattr(us, flag):
                     out.append(f"{flag} = true")
             if us.moved:
@@ -145,7 +145,28 @@ def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the s
             out.append("models = [")
             out += [_model(ms, notes.get(ms.id, "")) for ms in us.models]
             out += ["]", ""]
+    if spec.mission is not None:
+        out += _mission(spec.mission)
     return "\n".join(out) + "\n"
+
+
+def _mission(m) -> list[str]:
+    """The [mission] table (README "Whole battles"), every field written out."""
+    sides = ("red", "blue")
+    out = ["[mission]", f"name = {_q(m.name)}", f"rounds = {m.rounds}",
+           f"first = {_q('roll-off' if m.first is None else sides[m.first])}",
+           f"defender = {_q(sides[m.defender])}",
+           f"players = {{ red = {_q(m.players[0])}, blue = {_q(m.players[1])} }}",
+           f"deployed = {'true' if m.deployed else 'false'}"]
+    if m.objectives:
+        out.append("objectives = [")
+        for o in m.objectives:
+            owner = f", owner = {_q(sides[o.owner])}" if o.owner is not None else ""
+            out.append(f"  {{ name = {_q(o.name)}, at = [{_num(o.x)}, {_num(o.y)}], kind = {_q(o.kind)}{owner} }},")
+        out.append("]")
+    if m.zones:
+        out.append("zones = { " + ", ".join(f"{side} = {_pts(z)}" for side, z in zip(sides, m.zones)) + " }")
+    return out + [""]
 
 
 def spec_from_world(battle):
@@ -157,6 +178,9 @@ def spec_from_world(battle):
     units = []
     for us in spec.units:
         ent = battle.units[us.id]
+        if W.in_reserves(ent):
+            units.append(us)  # (still in strategic reserves, as the scenario put it there)
+            continue
         living = {W.model_id(m): m for m in W.unit_models(ent)}
         models = []
         for ms in us.models:
@@ -173,9 +197,12 @@ def spec_from_world(battle):
         st = W.unit_state(ent)
         units.append(replace(us, models=tuple(models), advanced=st.advanced, fell_back=st.fell_back,
                              charged=st.charged, moved=st.moved,
-                             ranged_attacks_last_turn=bool(st.ranged_attacks_this_turn or st.ranged_attacks_last_turn)))
+                             ranged_attacks_last_turn=bool(st.ranged_attacks_this_turn or st.ranged_attacks_last_turn),
+                             reserves=False))
     name = spec.name if spec.name.endswith("(saved table)") else spec.name + " (saved table)"
-    return replace(spec, name=name, seed=battle.seed, units=tuple(units), script=()), notes
+    # (a saved battle with a mission starts where it stands, not deployed: 26 step 8)
+    mission = None if spec.mission is None else replace(spec.mission, deployed=False)
+    return replace(spec, name=name, seed=battle.seed, units=tuple(units), script=(), mission=mission), notes
 
 
 def table_toml(battle, scene=None) -> str:

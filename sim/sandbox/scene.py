@@ -70,6 +70,7 @@ class Scene:
         for uent in W.all_units():
             u = esper.component_for_entity(uent, Unit)
             uv = UnitView(uent, u.id, u.name, u.owner)
+            off = W.in_reserves(uent)  # (20.01 in strategic reserves: not on the table to draw)
             for m in u.models:
                 mid = W.model_id(m)
                 pos = esper.component_for_entity(m, Position)
@@ -78,7 +79,7 @@ class Scene:
                 d = esper.try_component(m, Destroyed)
                 models[mid] = ModelView(
                     m, mid, self.names.get(mid, mid), u.id, u.owner, pos.x, pos.y, W.footprint(m), st.W, rem, st.M,
-                    esper.has_component(m, Character), rem > 0, d is not None and d.removed)
+                    esper.has_component(m, Character), rem > 0 and not off, (d is not None and d.removed) or off)
                 uv.models.append(mid)
             uv.destroyed = not any(models[x].alive for x in uv.models)
             units[u.id] = uv

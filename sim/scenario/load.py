@@ -27,7 +27,7 @@ DEFAULT_COLOURS = ((178, 58, 52), (52, 96, 158))
 MODEL_FIELDS = {"name", "id", "ids", "count", "base_mm", "base", "shape", "angle", "M", "T", "Sv",
                 "InSv", "W", "Ld", "OC", "keywords", "weapons", "at", "role", "abilities", "modifiers"}
 UNIT_FIELDS = {"id", "name", "keywords", "abilities", "models", "advanced", "fell_back", "charged",
-               "moved", "ranged_attacks_last_turn", "allocation_order", "modifiers"}
+               "moved", "ranged_attacks_last_turn", "allocation_order", "modifiers", "reserves"}
 
 
 # Limits (README, "Limits"): generous for real games, small enough that no file can make the
@@ -518,7 +518,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
                     charged=ur.get("charged", bool, False),
                     moved=_ranged(ur, "moved", float, MOVED, 0.0, "inches moved"),
                     ranged_attacks_last_turn=ur.get("ranged_attacks_last_turn", bool, False),
-                    allocation_order=tuple(order))
+                    allocation_order=tuple(order), reserves=ur.get("reserves", bool, False))
 
 
 def _on_board(fp, board) -> bool:

@@ -92,6 +92,8 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
 def check_deployment(top: Reader, mission: MissionSpec | None, units) -> None:
     """26 step 8: a battle with a mission starts deployed: every model wholly within its army's
     deployment zone (``deployed = false`` for a scenario that starts mid-battle)."""
+    if any(u.reserves for u in units):
+        _check_reserves(top, mission, units)
     if mission is None or not mission.deployed:
         return
     from sim.rules.deployment import deployment_problems
@@ -99,6 +101,8 @@ def check_deployment(top: Reader, mission: MissionSpec | None, units) -> None:
     from sim.rules.coherency import coherency_problems
     models, problems = [], []
     for u in units:
+        if u.reserves:
+            continue  # (not on the battlefield: its positions wait for its ingress move)
         mine = [(m.id, footprint(m.shape, m.x, m.y, m.length, m.width, m.angle)) for m in u.models]
         models += [(mid, u.owner, fp) for mid, fp in mine]
         found = coherency_problems(mine)  # 03.02 a unit is set up in coherency
@@ -109,3 +113,19 @@ def check_deployment(top: Reader, mission: MissionSpec | None, units) -> None:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         top.fail("every model wholly within its army's deployment zone (26 step 8; or 'deployed = false' "
                  "for a battle that starts later)", f"<{problems[0]}{more}>", "mission")
+
+
+def _check_reserves(top: Reader, mission: MissionSpec | None, units) -> None:
+    """20.01 / Part A ruling 27: strategic reserves belong to a battle with a mission, and each
+    army may put at most half its units (rounded down) in them."""
+    from sim.rules.reserves import FormationUnit, reserves_problems
+    first = next(u for u in units if u.reserves)
+    if mission is None:
+        top.fail("no 'reserves' in free play: strategic reserves need a [mission] (20)", f"<{first.id} in reserves>",
+                 "mission")
+    for owner in (0, 1):
+        army = [FormationUnit(u.id, u.reserves) for u in units if u.owner == owner]
+        problems = reserves_problems(army)
+        if problems:
+            top.fail("at most half of each army's units in strategic reserves (20.01, ruling 27)",
+                     f"<{SIDES[owner]}: {problems[0]}>", "armies")

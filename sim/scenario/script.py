@@ -9,7 +9,7 @@ from typing import NamedTuple
 import esper
 
 from sim.commands import DeclareCharge, EndPhase, EndTurn, Fight, Move, SelectToMove, Selection, Shoot
-from sim.components import Position, Stats
+from sim.components import Position, Stats, Unit
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
@@ -17,7 +17,7 @@ from sim.world import queries as W
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem",
                   "coherency_removal"}
 SHOOTING_TYPES = {"normal", "assault", "close-quarters", "indirect"}
-STEP_KINDS = ("shoot", "fight", "move", "end_turn", "end_phase", "charge", "pile_in", "consolidate")
+STEP_KINDS = ("shoot", "fight", "move", "end_turn", "end_phase", "charge", "pile_in", "consolidate", "ingress")
 MOVE_MODES = ("normal", "advance", "fall back", "desperate escape", "stationary")
 MAX_STEPS = 1000  # script steps (README, Limits)
 MAX_ATTACKS = 1000  # attacks given for one weapon at one target
@@ -66,7 +66,7 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
             r.fail("end_phase = \"red\" or \"blue\" (whose part of the phase ends)", v, "end_phase")
         steps.append(ScriptStep({"kind": "end phase", "player": v}, {}, r.path))
         return
-    if kind in ("charge", "pile_in", "consolidate"):
+    if kind in ("charge", "pile_in", "consolidate", "ingress"):
         steps.append(_placed_step(r, kind, unit_ids, model_ids))
         return
     if kind == "end_turn":
@@ -270,6 +270,16 @@ def step_commands(battle, step: ScriptStep):
         from sim.plan import moves as MV
         yield Expansion(DeclareCharge(a["unit"]), [])
         yield Expansion(MV.charge_command(battle, a["unit"], a.get("targets"), a.get("to")), [])
+        return
+    if kind == "ingress":
+        from sim.commands import Ingress
+        from sim.plan.moves import default_ingress
+        if a.get("to") is not None:
+            yield Expansion(Ingress(a["unit"], tuple((m, *p) for m, p in a["to"].items())), [])
+        else:
+            owner = esper.component_for_entity(battle.units[a["unit"]], Unit).owner
+            cmd = default_ingress(battle, battle.units[a["unit"]], owner)
+            yield Expansion(cmd if cmd is not None else Ingress(a["unit"], ()), [])
         return
     if kind in ("pile in", "consolidate"):
         from sim.plan import moves as MV

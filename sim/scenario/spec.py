@@ -39,6 +39,7 @@ class UnitSpec:
     moved: float = 0.0
     ranged_attacks_last_turn: bool = False
     allocation_order: tuple[str, ...] = ()
+    reserves: bool = False  # 20.01 starts in strategic reserves (a battle with a mission)
 
 
 @dataclass(frozen=True, slots=True)

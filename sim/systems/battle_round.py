@@ -35,7 +35,8 @@ def start_battle(battle):
                 first = 0 if red > blue else 1
                 break
     ts.first = first
-    ts.starting_strength = {u: len(W.unit_models(u)) for u in W.all_units()}
+    # 01.02.01 every model of the unit, in strategic reserves too
+    ts.starting_strength = {u: len(esper.component_for_entity(u, Unit).models) for u in W.all_units()}
     battle.emit(ev.BATTLE_START, first=PLAYER[first], rounds=ts.mission.rounds)
     yield from _start_round(battle, 1)
 

@@ -15,6 +15,7 @@ from sim.rules import stratagems as SG
 from sim.rules.coherency import coherency_removals as removals
 from sim.systems import stratagems
 from sim.world import mutations as M
+from sim.world import resources as R
 from sim.world import queries as W
 
 
@@ -179,5 +180,22 @@ def roll_over_turn(battle) -> None:
 
 
 def end_of_round(battle) -> None:
-    """07.03 End of the battle round: non-mission rules (20.03 reserves: none in play yet)."""
-    return None
+    """07.03 End of the battle round, non-mission rules: at the end of round 3 (20.03), and of
+    the battle (20.01.02), every unit still in strategic reserves is destroyed, with no 'when
+    destroyed' rules."""
+    ts = battle.turn_state
+    if ts.round != 3 and ts.round < ts.mission.rounds:
+        return
+    sp = R.current.spatial
+    for u in W.all_units():
+        if u not in sp.off_table:
+            continue
+        models = esper.component_for_entity(u, Unit).models
+        for m in models:
+            esper.component_for_entity(m, Wounds).remaining = 0
+        sp.off_table.discard(u)
+        M.mark_destroyed(list(models), "not arrived from strategic reserves (20.03)")
+        M.remove_casualties(list(models))
+        battle.changes.touched(u)
+        rule = "20.03" if ts.round == 3 else "20.01.02"
+        battle.emit(ev.UNIT_DESTROYED, unit=_name(u), by=f"still in strategic reserves ({rule})")

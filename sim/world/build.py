@@ -55,7 +55,14 @@ def build_world(battle, scenario) -> SpatialIndex:
         esper.add_component(unit_ent, roster(unit.models, us.allocation_order))
         if any(ms.modifiers for ms in us.models):
             esper.add_component(unit_ent, roll_modifiers(us, unit.models))
-    return SpatialIndex(fps, unit_index, [us.owner for us in scenario.units])
+    sp = SpatialIndex(fps, unit_index, [us.owner for us in scenario.units])
+    for us in scenario.units:  # 20.01 units that start in strategic reserves are not on the table
+        if us.reserves:
+            u = battle.units[us.id]
+            sp.off_table.add(u)
+            for m in esper.component_for_entity(u, Unit).models:
+                sp.remove(esper.component_for_entity(m, ModelId).order)
+    return sp
 
 
 def roll_modifiers(us, models: list[int]) -> RollModifiers:

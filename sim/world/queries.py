@@ -59,9 +59,11 @@ class Living:
 
     __slots__ = ("slots", "_r", "_models", "_ids", "_rows", "_index", "memo")
 
-    def __init__(self, r: Roster):
+    def __init__(self, r: Roster, off_table: bool = False):
         n = len(r.wounds)
-        if n and min(map(_REMAINING, r.wounds)) > 0:
+        if off_table:  # 20.01 in strategic reserves: no model on the battlefield
+            self.slots = []
+        elif n and min(map(_REMAINING, r.wounds)) > 0:
             self.slots = list(range(n))  # (the usual case: none of them lost)
         else:
             self.slots = [i for i, w in enumerate(r.wounds) if w.remaining > 0]
@@ -123,11 +125,18 @@ def block(matrix: np.ndarray, rows: slice | np.ndarray, cols: slice | np.ndarray
 
 
 def living(unit_ent: int) -> Living:
-    cache = R.current.spatial.living
+    sp = R.current.spatial
+    cache = sp.living
     hit = cache.get(unit_ent)
     if hit is None:
-        hit = cache[unit_ent] = Living(esper.component_for_entity(unit_ent, Roster))
+        hit = cache[unit_ent] = Living(esper.component_for_entity(unit_ent, Roster),
+                                       unit_ent in sp.off_table)
     return hit
+
+
+def in_reserves(unit_ent: int) -> bool:
+    """20.01 The unit is in strategic reserves (not on the battlefield)."""
+    return unit_ent in R.current.spatial.off_table
 
 
 def living_slots(unit_ent: int) -> list[int]:

@@ -49,6 +49,9 @@ class SpatialIndex:
         # Unit entities in unit order, filled by sim.world.queries on first use. Never invalidated:
         # units are created only when the battle's world is built.
         self.units: list[int] | None = None
+        # 20.01 unit entities in strategic reserves: not on the battlefield, so their models
+        # count for nothing a distance or visibility reads (sim.world.queries.living: none)
+        self.off_table: set[int] = set()
 
     def _touch(self, i: int, others, delta: int) -> None:
         """Count (delta +1) or discount (-1) the contacts between model ``i`` and ``others``
@@ -109,6 +112,15 @@ class SpatialIndex:
                 self.near[j].add(index)
             self._touch(index, self.near[index], +1)
         self._changed()
+
+    def place_many(self, indices: list[int], fps: list) -> None:
+        """Models set up on the battlefield (20.04 an ingress move): present again, at ``fps``."""
+        for i in indices:
+            for j in self.near[i]:
+                self.near[j].discard(i)
+            self.near[i] = set()
+            self._present[i] = True
+        self.move_many(indices, fps)
 
     def remove(self, index: int) -> None:
         """The model leaves the battlefield (destroyed). The per-unit caches are left to the

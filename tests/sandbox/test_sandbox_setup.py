@@ -18,6 +18,7 @@ def _same_table(a, b) -> None:
     assert a.terrain == b.terrain
     assert a.units == b.units
     assert a.weapons == b.weapons
+    assert a.mission == b.mission  # (a whole battle stays one: its [mission] table is saved too)
 
 
 def test_set_up_a_table_and_save_it(make):
