@@ -183,7 +183,9 @@ def cmd_play(args) -> int:
     except ImportError as e:  # the sandbox is optional until it lands
         print(f"sim: the sandbox is not available ({e}); running headless instead", file=sys.stderr)
         return cmd_run(argparse.Namespace(scenario=args.scenario, seed=args.seed, log=None, quiet=False))
-    return run_sandbox(args.scenario, args.seed, replay=args.replay)
+    if args.replay_scenario is not None and args.replay is None:
+        return _err("--scenario: goes with --replay LOG (the scenario to replay it against)")
+    return run_sandbox(args.scenario, args.seed, replay=args.replay, replay_scenario=args.replay_scenario)
 
 
 def main(argv=None) -> int:
@@ -209,6 +211,8 @@ def _main(argv=None) -> int:
     a.add_argument("--seed", type=int)
     a.add_argument("--headless", action="store_true", help="run the script headless and print the report")
     a.add_argument("--replay", help="open a replay log to step through (forward, back, play)")
+    a.add_argument("--scenario", dest="replay_scenario",
+                   help="with --replay: the scenario file to replay it against (as sim replay --scenario)")
     a.set_defaults(fn=cmd_play)
     a = sub.add_parser("run", help="play a scenario's script headless and print the battle report")
     a.add_argument("scenario")

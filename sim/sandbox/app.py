@@ -402,7 +402,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
         return []
 
 
-def run_sandbox(scenario_path, seed: int | None = None, replay: str | None = None) -> int:
+def run_sandbox(scenario_path, seed: int | None = None, replay: str | None = None,
+                replay_scenario: str | None = None) -> int:
     """Open the sandbox window on a scenario (or, with ``replay``, watching that replay log).
     Returns a process exit status."""
     from sim.errors import ScenarioError
@@ -425,7 +426,7 @@ def run_sandbox(scenario_path, seed: int | None = None, replay: str | None = Non
         pygame.quit()
         print(f"sim: {e}", file=sys.stderr)
         return 2
-    if replay is not None and not sb.open_replay(replay):
+    if replay is not None and not sb.open_replay(replay, replay_scenario):
         pygame.quit()
         print(f"sim: {sb.status}", file=sys.stderr)
         return 2

@@ -17,9 +17,10 @@ PLAY_INTERVAL = 0.8  # seconds per command while playing
 
 
 class ReplayView:
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, scenario: str | Path | None = None):
         self.path = Path(path)
-        recs, spath, self.spec = open_log(self.path)  # checked as `sim replay` checks it
+        # checked as `sim replay` checks it; ``scenario``: as its --scenario
+        recs, spath, self.spec = open_log(self.path, scenario)
         self.head = recs[0]
         self.scenario_path = str(spath)
         self.commands = [command_from_dict(r["command"]) for r in recs if r["t"] == "command"]
@@ -40,10 +41,11 @@ class ReplayView:
 
 
 class ReplayMixin:
-    def open_replay(self, path) -> bool:
-        """Watch the replay log at ``path`` (from the file dialog or ``run_sandbox(replay=...)``)."""
+    def open_replay(self, path, scenario=None) -> bool:
+        """Watch the replay log at ``path`` (from the file dialog or ``run_sandbox(replay=...)``),
+        against ``scenario`` if given (as `sim replay --scenario`)."""
         try:
-            rv = ReplayView(path)
+            rv = ReplayView(path, scenario)
         except (LogError, ScenarioError, OSError, KeyError, ValueError) as e:
             self.status = f"cannot open the replay: {e}"
             return False

@@ -44,3 +44,21 @@ def test_an_answer_of_the_wrong_type_stops_the_replay(make, tmp_path):
     rv = d.sb.replay_view
     assert rv.pos == 5 < len(rv)  # command 5 is the one whose answer was changed
     assert "5/10 commands applied" in d.sb.status
+
+
+def test_a_log_whose_scenario_is_not_found_opens_with_the_scenario_given(make, tmp_path, monkeypatch):
+    """`sim play --replay LOG --scenario PATH` (issue 13): as `sim replay --scenario`."""
+    d = make(ROOT / "scenarios" / "default.toml")
+    monkeypatch.chdir(tmp_path)  # (so the header's relative path is not found from the project)
+    log = tmp_path / "far" / "away.jsonl"
+    log.parent.mkdir()
+    shutil.copy(GOLDEN, log)  # (its header names scenarios/default.toml, not beside it)
+    assert not d.sb.open_replay(log)
+    assert d.sb.open_replay(log, ROOT / "scenarios" / "default.toml"), d.sb.status
+    assert d.sb.mode == "replay"
+
+
+def test_play_scenario_option_needs_replay(capsys):
+    from sim.cli import main
+    assert main(["play", "scenarios/default.toml", "--scenario", "scenarios/default.toml"]) == 2
+    assert "goes with --replay" in capsys.readouterr().err
