@@ -5,6 +5,8 @@ selections, targets, decisions and moves, which go through the sandbox's one doo
 
 from __future__ import annotations
 
+import math
+
 import pygame
 import pygame_gui
 
@@ -231,10 +233,33 @@ class InputMixin:
         press, self.press = self.press, None
         drag, self.drag = self.drag, None
         if drag is not None and drag["ghosts"]:
-            to = tuple((i, round(x, 4), round(y, 4)) for i, (x, y) in drag["ghosts"].items()
-                       if (x, y) != drag["origin"][i][:2])
+            origin = drag["origin"]
+            to = tuple((i, *self._on_table(i, x, y, origin[i])) for i, (x, y) in drag["ghosts"].items()
+                       if (x, y) != origin[i][:2])
             if to:
                 self.submit(Move(drag["unit"], to, self.move_mode))
             return
         if press is not None and press[1] is None and self.order is None:
             self.select(None)
+
+    def _on_table(self, mid: str, x: float, y: float, origin) -> tuple[float, float]:
+        """A ghost position rounded to the Move command's 1e-4", staying as far inside the board
+        as the ghost was clamped and within the move the ghost was limited to (plain rounding
+        could push a base at the edge off the board, or a full move 0.00007" over its M)."""
+        ox, oy, limit = origin
+        d = math.hypot(x - ox, y - oy)
+        if d > limit - 1e-4 > 0:  # (rounding moves the point by at most 0.71e-4")
+            f = (limit - 1e-4) / d
+            x, y = ox + (x - ox) * f, oy + (y - oy) * f
+        r = self.scene.models[mid].radius
+        bw, bh = self.spec.board
+        return _round_within(x, r, bw - r), _round_within(y, r, bh - r)
+
+
+def _round_within(v: float, lo: float, hi: float) -> float:
+    q = round(v, 4)
+    if q < lo:
+        q = math.ceil(lo * 1e4) / 1e4
+    elif q > hi:
+        q = math.floor(hi * 1e4) / 1e4
+    return q

@@ -72,3 +72,22 @@ def test_duplicate_dialog(make):
     _finish(d)
     pool = next(e for e in sb.battle.events if e["type"] == "pool")
     assert "SUSTAINED HITS 1" in pool["abilities"] and "SUSTAINED HITS 2" not in pool["abilities"]
+
+
+def test_lethal_hits_dialog(make):
+    """24.23 with [DEVASTATING WOUNDS]: the dialog offers take and decline (not only the
+    default, decline), and the answer clicked is the one the battle records."""
+    d = make(DATA / "extra" / "lethal_devastating.toml")
+    sb = d.sb
+    d.click_model("gunners/1")
+    d.key(pygame.K_s, "s")
+    d.click_button("type:normal")
+    d.click_model("squad/1")
+    d.key(pygame.K_RETURN, "\r")
+    req = _until(d, "lethal_hits")
+    assert req is not None and req.default == "decline"
+    d.click_button("answer:take")
+    dec = [e for e in sb.battle.events if e["type"] == "decision" and e["kind"] == "lethal_hits"]
+    assert dec[-1]["answer"] == "take"
+    _finish(d)
+    assert not sb.resolving
