@@ -172,9 +172,13 @@ class EdgeSet:
         return len(self.polys)
 
     def single(self, p: int) -> "EdgeSet":
-        """The EdgeSet of polygon ``p`` alone."""
+        """The EdgeSet of polygon ``p`` alone. (A set of one polygon is its own single; it is
+        not kept in ``_singles``, which would make a reference cycle: a TerrainIndex evicted
+        from its cache would then be cyclic garbage, which a headless run never collects.)"""
+        if len(self.polys) <= 1:
+            return self
         if self._singles is None:
-            self._singles = [EdgeSet([q]) for q in self.polys] if len(self.polys) > 1 else [self]
+            self._singles = [EdgeSet([q]) for q in self.polys]
         return self._singles[p]
 
 

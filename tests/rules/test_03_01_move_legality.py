@@ -440,3 +440,24 @@ def test_13_terrain_given_with_list_polygons_works_too():
     area = TerrainArea("wall", poly, (Feature("dense", poly),))
     probs = move({"a/1": [(10, 10), (15, 10)]}, [b("a/1", 10, 10)], [area])
     assert [p.rule for p in probs] == ["13.06, Part A 12"]
+
+
+def test_a_terrain_index_makes_no_reference_cycle():
+    """(A full run once found cyclic garbage: an EdgeSet of one polygon kept itself in its own
+    list of singles, so a TerrainIndex evicted from the layout cache was never freed with the
+    collector off, sim.runner.frozen_heap.)"""
+    import gc
+    from sim.rules.move_legality import TerrainIndex
+    from sim.rules.terrain import place
+    gc.collect()
+    gc.disable()
+    try:
+        t = TerrainIndex((place("armoured container", 20, 20),))
+        for which in ("dense", "no_end"):
+            es = getattr(t, which)
+            for p in range(len(es)):
+                es.single(p)
+        del t, es
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
