@@ -9,9 +9,8 @@ the table, the allocation order, "Use default"), ends turns, edits the table in 
 and leaves them, and mixes in pure noise. After every pumped event batch it checks the world:
 
 * every model's remaining wounds within 0..W, every base wholly on the board;
-* no two living models' bases overlap (sim.rules.geometry.overlaps), except where an accepted
-  Move put them there: the rules engine does not check a move's end position against other
-  bases (sim/validate.py _check_move); those are counted and reported, never silently;
+* no two living models' bases overlap (sim.rules.geometry.overlaps): the loader, set-up and
+  every move (03.01 end checks) refuse it;
 * the sandbox's scene (what it draws and hit-tests) agrees with the world;
 * drawing changes nothing: the state hash, the event count and the pending decision are the
   same before and after ``draw()`` (every DRAW_EVERY-th pump).
@@ -46,9 +45,9 @@ from sim.rules import geometry
 from sim.sandbox.orders import ShootOrder
 from sim.world import queries as W
 
-# The engine accepts a Move that ends on another model's base (sim/validate.py _check_move checks
-# distance and the board only): such overlaps are counted and printed. True once it refuses them.
-ENGINE_REFUSES_OVERLAPPING_MOVES = False
+# Every move is checked where each model ends (sim.plan.moves, 03.01: no base on another), so an
+# overlap after a move is a failure too (it was counted and printed while the engine allowed it).
+ENGINE_REFUSES_OVERLAPPING_MOVES = True
 DRAW_EVERY = 3  # draw (and check that drawing changes nothing) every this many pumps
 DT = 1 / 60
 
@@ -669,8 +668,7 @@ class Fuzz:
                 now.add((live[i][0], live[j][0]))
         self.allowed &= now
         for a, c in sorted(now - self.allowed):
-            # the scenario loader and set-up refuse overlapping bases; an accepted Move is not
-            # checked for it by the engine (sim/validate.py _check_move): count those
+            # the scenario loader, set-up and every move refuse overlapping bases
             by_move = a in moved or c in moved
             assert by_move and not ENGINE_REFUSES_OVERLAPPING_MOVES, \
                 f"the bases of {a} and {c} overlap" + ("" if by_move else " and no move put them there")
