@@ -1,0 +1,196 @@
+"""03.01 The table as movement reads it (Part A rulings 12-15): the models on it (``Body``,
+``BodyIndex``: arrays of centres, radii, players and units) and the features that hinder a move
+(``TerrainIndex``: dense features no model but INFANTRY/BEASTS/SWARM/MOBILE may cross, light or
+dense features no model may end in), built once per table state or layout. Used by
+sim.rules.move_legality and the solvers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+from sim.rules.geometry import Footprint, core
+from sim.rules.polygons import ccw, convex_pieces
+from sim.rules.terrain import TerrainArea
+
+Point = tuple[float, float]
+
+
+TOUCH = 1e-7        # inches of shared area still counted as touching (geometry.overlaps)
+START_TOL = 1e-6    # a path's first point must be the model's position to this tolerance
+
+RULE_NAMES = {
+    "09.05": "normal move", "09.06": "advance move", "09.07": "fall-back move",
+    "11.04": "charge move", "12.03": "pile-in move", "12.08": "consolidation move",
+}
+
+
+def _a(what: str) -> str:
+    """'a normal move', 'an advance move'."""
+    return ("an " if what[:1] in "aeiou" else "a ") + what
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """03.01 One model on the battlefield at its current position: model id, unit id, player."""
+
+    model: str
+    unit: str
+    player: int
+    fp: Footprint
+
+
+class BodyIndex:
+    """01.04 An immutable index of the bodies on the table, in model-id order, as arrays:
+    centres, round radii (0 for hulls), bounding radii, players and units. Build it once per
+    table state and pass it wherever ``bodies`` is asked for."""
+
+    __slots__ = ("bodies", "ids", "row", "fps", "units", "players", "centres", "radius",
+                 "bound", "round", "unit_rows", "_cores")
+
+    def __init__(self, bodies: Sequence[Body]):
+        bs = tuple(sorted(bodies, key=lambda b: b.model))
+        self.bodies = bs
+        self.ids = [b.model for b in bs]
+        self.row = {mid: i for i, mid in enumerate(self.ids)}
+        if len(self.row) != len(self.ids):
+            seen: set[str] = set()
+            dup = next(m for m in self.ids if m in seen or seen.add(m))
+            raise ValueError(f"03.01 bodies: model id {dup!r} appears twice")
+        self.fps = [b.fp for b in bs]
+        self.units = [b.unit for b in bs]
+        self.players = np.array([b.player for b in bs], dtype=np.int64)
+        self.centres = np.array([(f.x, f.y) for f in self.fps], dtype=float).reshape(-1, 2)
+        self.round = np.array([f.shape == "round" for f in self.fps], dtype=bool)
+        self.radius = np.array([0.5 * f.length if f.shape == "round" else 0.0 for f in self.fps])
+        self.bound = np.array([f.bounding_radius for f in self.fps], dtype=float)
+        rows: dict[str, list[int]] = {}
+        for i, u in enumerate(self.units):
+            rows.setdefault(u, []).append(i)
+        self.unit_rows = {u: np.array(r, dtype=np.int64) for u, r in rows.items()}
+        for arr in (self.players, self.centres, self.round, self.radius, self.bound):
+            arr.flags.writeable = False
+        self._cores: dict[int, np.ndarray] = {}
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def core(self, j: int) -> np.ndarray:
+        """The convex core polygon of a hull (oval/rect) body ``j``."""
+        c = self._cores.get(j)
+        if c is None:
+            c = self._cores[j] = core(self.fps[j])[0]
+        return c
+
+    def player_of(self, unit: str) -> int:
+        rows = self.unit_rows.get(unit)
+        if rows is None:
+            raise ValueError(f"unit {unit!r} has no models among the bodies")
+        return int(self.players[rows[0]])
+
+    def without_unit(self, unit: str) -> "BodyIndex":
+        """The same table minus one unit's models (a solver moves them itself)."""
+        return BodyIndex([b for b in self.bodies if b.unit != unit])
+
+
+def as_index(bodies: Sequence[Body] | BodyIndex) -> BodyIndex:
+    """``bodies`` as a ``BodyIndex`` (returned as is if it already is one)."""
+    return bodies if isinstance(bodies, BodyIndex) else BodyIndex(bodies)
+
+
+@dataclass(frozen=True, slots=True)
+class _Poly:
+    area: str
+    category: str
+    pts: np.ndarray      # (E, 2)
+    nxt: np.ndarray      # (E, 2): pts rolled by one (edge ends)
+    lo: np.ndarray
+    hi: np.ndarray
+
+
+class EdgeSet:
+    """Several simple polygons' edges in one array (edge v -> w), so that one vectorised pass
+    measures a batch of segments or points against all of them; ``starts`` are the offsets of
+    each polygon's first edge, ``lo``/``hi`` their bounding boxes."""
+
+    __slots__ = ("polys", "vx", "vy", "wx", "wy", "ex", "ey", "el2", "starts", "lo", "hi",
+                 "_singles")
+
+    def __init__(self, polys: Sequence[_Poly]):
+        self.polys = tuple(polys)
+        v = np.vstack([p.pts for p in polys]) if polys else np.zeros((0, 2))
+        w = np.vstack([p.nxt for p in polys]) if polys else np.zeros((0, 2))
+        self.vx, self.vy, self.wx, self.wy = v[:, 0], v[:, 1], w[:, 0], w[:, 1]
+        self.ex, self.ey = self.wx - self.vx, self.wy - self.vy
+        el2 = self.ex * self.ex + self.ey * self.ey
+        self.el2 = np.where(el2 > 0, el2, 1.0)
+        self.starts = np.cumsum([0] + [len(p.pts) for p in polys[:-1]]).astype(np.int64) \
+            if polys else np.zeros(0, dtype=np.int64)
+        self.lo = np.array([p.lo for p in polys], dtype=float).reshape(-1, 2)
+        self.hi = np.array([p.hi for p in polys], dtype=float).reshape(-1, 2)
+        self._singles: list[EdgeSet] | None = None
+
+    def __len__(self) -> int:
+        return len(self.polys)
+
+    def single(self, p: int) -> "EdgeSet":
+        """The EdgeSet of polygon ``p`` alone. (A set of one polygon is its own single; it is
+        not kept in ``_singles``, which would make a reference cycle: a TerrainIndex evicted
+        from its cache would then be cyclic garbage, which a headless run never collects.)"""
+        if len(self.polys) <= 1:
+            return self
+        if self._singles is None:
+            self._singles = [EdgeSet([q]) for q in self.polys]
+        return self._singles[p]
+
+
+class TerrainIndex:
+    """13.06 / Part A 12-13 The features that matter to movement, as arrays: dense features
+    (may not be crossed by most models) and light or dense features (no model may end a move
+    overlapping them). Exposed features and the areas themselves never hinder a move."""
+
+    __slots__ = ("dense", "no_end", "_pieces")
+
+    def __init__(self, areas: Sequence[TerrainArea]):
+        dense, no_end = [], []
+        for area in areas:
+            for f in area.features:
+                if f.category not in ("light", "dense"):
+                    continue
+                pts = np.asarray(f.polygon, dtype=float)
+                p = _Poly(area.name, f.category, pts, np.roll(pts, -1, axis=0),
+                          pts.min(axis=0), pts.max(axis=0))
+                no_end.append(p)
+                if f.category == "dense":
+                    dense.append(p)
+        self.dense = EdgeSet(dense)
+        self.no_end = EdgeSet(no_end)
+        self._pieces: dict[tuple[str, int], list[np.ndarray]] = {}
+
+    def pieces(self, which: str, p: int) -> list[np.ndarray]:
+        """Convex pieces (ccw) of polygon ``p`` of ``dense`` or ``no_end`` whose union is it."""
+        key = (which, p)
+        got = self._pieces.get(key)
+        if got is None:
+            poly = getattr(self, which).polys[p].pts
+            got = self._pieces[key] = [ccw(q) for q in convex_pieces(poly)]
+        return got
+
+
+@lru_cache(maxsize=32)
+def _terrain_cached(areas: tuple[TerrainArea, ...]) -> TerrainIndex:
+    return TerrainIndex(areas)
+
+
+def terrain_index(areas: Sequence[TerrainArea] | TerrainIndex) -> TerrainIndex:
+    """``areas`` as a ``TerrainIndex`` (cached per layout; returned as is if already one)."""
+    if isinstance(areas, TerrainIndex):
+        return areas
+    key = tuple(areas)
+    try:
+        return _terrain_cached(key)
+    except TypeError:          # unhashable (polygons given as lists): build it afresh
+        return TerrainIndex(key)
