@@ -204,8 +204,12 @@ def _decisions(dr: Reader, unit, units) -> dict:
         dr.get("duplicate", str, what="a string: the label of the ability copy to use")
     if dr.has("stratagem"):
         v = dr.get("stratagem", str, what="\"use\", \"decline\" or a unit id (Counteroffensive)")
-        if v not in ("use", "decline") and v not in {u.id for u in units if u.owner == unit.owner}:
-            dr.fail("\"use\", \"decline\" or a friendly unit id (Counteroffensive, 15.12)", v, "stratagem")
+        friendly = {u.id for u in units if u.owner == unit.owner}
+        hi = v.split(": ", 1)
+        if not (v in ("use", "decline") or v in friendly
+                or (len(hi) == 2 and hi[0] in friendly and hi[1] in ("Leap to Defend", "Into the Fray"))):
+            dr.fail("\"use\", \"decline\", a friendly unit id (Counteroffensive, 15.12) or "
+                    "\"unit: Leap to Defend\" / \"unit: Into the Fray\" (15.11)", v, "stratagem")
     if dr.has("lethal_hits"):
         v = dr.data["lethal_hits"]
         if v not in ("take", "decline"):

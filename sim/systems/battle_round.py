@@ -91,6 +91,8 @@ def end_phase(battle):
     elif phase == Phase.CHARGE:
         upkeep.unmade_charges(battle)
         _end_of_phase(battle)
+        # 11.03 / 15.11 then the opponent's Heroic Intervention (RULES §28)
+        yield from stratagems.heroic_intervention(battle, other(ts.active))
         _enter(battle, Phase.FIGHT)
         ts.step = FightStep.PILE_IN
         battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])

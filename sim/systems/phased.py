@@ -13,11 +13,10 @@ from sim.components import Position, Unit
 from sim.systems import battle_round as flow
 from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
 from sim.plan import moves as MV
-from sim.rules import movement as MOVE
 from sim.systems import stratagems as ST
+from sim.systems.placing import apply_positions
 from sim.systems.removal import remove_casualties
 from sim.systems.mortal_wounds import suffer_mortal_wounds
-from sim.world import mutations as M
 from sim.world import resources as R
 from sim.world import queries as W
 
@@ -149,7 +148,7 @@ def _charge_move(battle, cmd: ChargeMove) -> None:
     if not cmd.targets:
         battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=[], result="not made")
         return
-    final = _apply_positions(battle, ent, cmd.to)
+    final = apply_positions(battle, ent, cmd.to)
     st.charged = True
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=list(cmd.targets),
                 result="made", to=final)
@@ -176,25 +175,5 @@ def _engaged_by_consolidation(battle, ent: int) -> None:
 
 def _place(battle, cmd, mode: str, event: str) -> None:
     ent = battle.units[cmd.unit]
-    final = _apply_positions(battle, ent, cmd.to)
+    final = apply_positions(battle, ent, cmd.to)
     battle.emit(event, unit=cmd.unit, to=final)
-
-
-def _apply_positions(battle, ent: int, to) -> list:
-    battle.changes.touched(ent)
-    st = W.unit_state(ent)
-    moved, final, distances, places = [], [], [], []
-    for mid, x, y in to:
-        m = battle.models[mid]
-        pos = esper.component_for_entity(m, Position)
-        distances.append((mid, ((x - pos.x) ** 2 + (y - pos.y) ** 2) ** 0.5))
-        places.append((m, x, y))
-        moved.append(m)
-        final.append([mid, x, y])
-    M.move_models(places)
-    st.model_moved, furthest = MOVE.add_move(st.model_moved, distances)
-    st.moved = max(st.moved, furthest)
-    battle.changes.moved(moved)
-    return final
-
-

@@ -4,7 +4,8 @@ can be; the answer's CP are paid and the use recorded. The default answer is the
 policy: none, except a Command Re-roll of a failed charge roll.
 
 Offered so far: Command Re-roll (15.02) after an advance or charge roll, Insane Bravery (15.04)
-before a battle-shock roll, Counteroffensive (15.12) after an enemy unit has fought."""
+before a battle-shock roll, Heroic Intervention (15.11) at the end of the opponent's Charge
+phase, Counteroffensive (15.12) after an enemy unit has fought."""
 
 from __future__ import annotations
 
@@ -108,3 +109,71 @@ def counteroffensive(battle, player: int, after_unit: int):
     _pay(battle, record, player, answer, f"after {enemy} fought")
     ts.chooser = player
     return u
+
+
+LEAP, FRAY = "Leap to Defend", "Into the Fray"
+
+
+def heroic_intervention(battle, player: int):
+    """15.11 At the end of the opponent's Charge phase ``player`` may have one unengaged unit
+    within 12" of an enemy unit (a VEHICLE only if CHARACTER or WALKER) charge: Leap to Defend
+    (1 CP) at units that charged this phase, or Into the Fray (2 CP) at any enemy unit within
+    6", the roll capped at 6. The answer names the unit and the mode ("unit: mode"); the charge
+    roll, its targets (within 12" and the roll, 11.04) and the solver's placement (Part A ruling
+    17) follow; a charge that cannot be made moves nothing. A generator."""
+    from sim.plan import moves as MV
+    from sim.rules.solvers import charge as CH
+    ts = battle.turn_state
+    record = SG.by_name("Heroic Intervention")
+    options = []
+    for u in W.all_units():
+        unit = esper.component_for_entity(u, Unit)
+        if unit.owner != player or W.unit_destroyed(u) or W.unit_engaged(u):
+            continue
+        gap = MV.unit_gap(u, W.enemy_units(u))
+        if gap is None or gap > 12.0 + 1e-9:
+            continue
+        facts = ("unengaged", "within 12 inches of an enemy unit")
+        for mode, extra in ((LEAP, False), (FRAY, True)):
+            ctx = _context(battle, record, player, unit.id, window=SG.END_OF_PHASE,
+                           battle_shocked=W.unit_state(u).battle_shocked)
+            ctx.update(extra=extra, target_facts=facts, target_keywords=W.unit_keywords(u))
+            if SG.refusal(record, **ctx) is None:
+                options.append(f"{unit.id}: {mode}")
+    if not options:
+        return
+    req = DecisionRequest("stratagem", "Heroic Intervention", player, options + [DECLINE], DECLINE,
+                          prompt="use Heroic Intervention (15.11): which unit charges, and how?",
+                          context={"stratagem": "Heroic Intervention"})
+    answer = yield from ask(battle, req)
+    if answer == DECLINE:
+        return
+    uid, mode = answer.split(": ", 1)
+    u = battle.units[uid]
+    ts.cp[player] -= SG.cost(record, extra=mode == FRAY) - SG.cost(record)  # (the +1 CP section)
+    _pay(battle, record, player, uid, mode)
+    st = W.unit_state(u)
+    battle.changes.touched(u)
+    roll = sum(battle.dice.d6(2, f"charge roll {uid} (Heroic Intervention)"))
+    if mode == FRAY:
+        roll = min(roll, 6)
+    reach = min(12.0, roll) if mode == LEAP else min(6.0, roll)
+    targets = []
+    for e in W.enemy_units(u):
+        gap = MV.unit_gap(u, [e])
+        if gap is not None and gap <= reach + 1e-9 and (mode == FRAY or W.unit_state(e).charged):
+            targets.append(esper.component_for_entity(e, Unit).id)
+    sol = None
+    if targets:
+        near = sorted(targets, key=lambda t: (MV.unit_gap(u, [battle.units[t]]), t))[:1]
+        sol = CH.solve_charge(uid, near, roll, MV.bodies(), battle.scenario.terrain, battle.scenario.board,
+                              may_cross_dense=MV.may_cross_dense(u))
+        targets = near
+    if not sol:
+        battle.emit(ev.CHARGE, unit=uid, roll=roll, targets=[], result="not made", note=f"Heroic Intervention ({mode})")
+        return
+    from sim.systems.placing import apply_positions
+    final = apply_positions(battle, u, [(mid, float(p[-1][0]), float(p[-1][1])) for mid, p in sorted(sol.paths.items())])
+    st.charged = True  # 11.04: Fights First until the end of the turn, 'made a charge move'
+    battle.emit(ev.CHARGE, unit=uid, roll=roll, targets=list(targets), result="made", to=final,
+                note=f"Heroic Intervention ({mode})")
