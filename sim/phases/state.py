@@ -21,9 +21,6 @@ class Phase(StrEnum):
     END = "end of turn"
 
 
-PHASE_ORDER = (Phase.COMMAND, Phase.MOVEMENT, Phase.SHOOTING, Phase.CHARGE, Phase.FIGHT, Phase.END)
-
-
 class FightStep(StrEnum):
     """12.01-12.09 The Fight phase's steps that take choices."""
 

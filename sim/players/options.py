@@ -8,7 +8,7 @@ import math
 
 import esper
 
-from sim.commands import (ChargeMove, DeclareCharge, Fight, Move, SelectToMove, Selection)
+from sim.commands import Fight, Move, SelectToMove, Selection
 from sim.components import Position, Stats, Unit
 from sim.phases.fight_order import fight_eligible
 from sim.plan import moves as MV
@@ -153,16 +153,10 @@ def fight_pick(battle, side: int) -> int | None:
     return eligible[0] if eligible else None
 
 
-def charge_candidates(battle, u: int) -> list:
-    return [DeclareCharge(uid(u))]
-
 
 def stationary(u: int) -> SelectToMove:
     return SelectToMove(uid(u), "stationary")
 
-
-def no_charge(u: int) -> ChargeMove:
-    return ChargeMove(uid(u), (), ())
 
 
 def reserves_units(battle, side: int) -> list[int]:

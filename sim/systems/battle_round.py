@@ -13,7 +13,7 @@ import esper
 from sim import events as ev
 from sim.components import Unit
 from sim.phases.fight_order import fight_eligible, normalise_picker, start_fight_step
-from sim.phases.gates import NAMES, PLAYER
+from sim.phases.gates import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.systems import scoring, stratagems, upkeep
 from sim.world import queries as W
@@ -184,7 +184,3 @@ def _end_turn(battle):
         scoring.finish(battle)
         return
     yield from _start_round(battle, ts.round + 1)
-
-
-def describe(ts) -> str:
-    return f"round {ts.round}, {PLAYER[ts.active]}'s {NAMES[ts.phase]}"
