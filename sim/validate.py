@@ -70,26 +70,13 @@ def validate_command(battle, cmd) -> str | None:
             weapons = distinct_weapons(declared)
             _one_shot(battle, cmd.unit, declared, weapons)
             battle.validated = ValidatedPlan(cmd, declared, weapons)
-        elif isinstance(cmd, Move):
-            _check_move(battle, cmd)
         elif isinstance(cmd, (EndTurn, StartBattle)):
             pass
-        elif isinstance(cmd, EndPhase):
-            PH.check_end_phase(battle, cmd)
-        elif isinstance(cmd, SelectToMove):
-            PH.check_select(battle, cmd)
-        elif isinstance(cmd, Ingress):
-            PH.check_ingress(battle, cmd)
-        elif isinstance(cmd, DeclareCharge):
-            PH.check_declare_charge(battle, cmd)
-        elif isinstance(cmd, ChargeMove):
-            PH.check_charge_move(battle, cmd)
-        elif isinstance(cmd, PileIn):
-            PH.check_pile_in(battle, cmd)
-        elif isinstance(cmd, Consolidate):
-            PH.check_consolidate(battle, cmd)
         else:
-            return f"unknown command {cmd!r}"
+            check = _CHECKS.get(type(cmd))
+            if check is None:
+                return f"unknown command {cmd!r}"
+            check(battle, cmd)
     except PlanError as e:
         return str(e)
     return None
@@ -162,6 +149,11 @@ def _check_move(battle, cmd: Move) -> None:
                         f"(select it for a desperate escape first) (09.07, 01.07)")
     MOVES.check_unit_move(battle, ent, cmd, selected)
 
+
+# the check of each other command, by its type (Shoot and Fight plan above)
+_CHECKS = {Move: _check_move, EndPhase: PH.check_end_phase, SelectToMove: PH.check_select,
+           Ingress: PH.check_ingress, DeclareCharge: PH.check_declare_charge,
+           ChargeMove: PH.check_charge_move, PileIn: PH.check_pile_in, Consolidate: PH.check_consolidate}
 
 MODE_OF_SELECTION = {"normal": "normal", "advance": "advance", "fall back": "fall back",
                      "desperate escape": "fall back"}

@@ -81,7 +81,7 @@ class RandomPlayer(Player):
                 st = W.unit_state(u)
                 if st.charge_roll is not None and not st.charge_resolved:
                     # its charge is resolved before anything else (11.02 step 3)
-                    return [lambda u=u: self._charge_move(battle, u)]
+                    return [lambda u=u: MV.charge_command(battle, O.uid(u), None, None)]
                 out.append(DeclareCharge(O.uid(u)))
         elif ts.phase == Phase.FIGHT:
             owed = O.pending_fight(battle, self.side)
@@ -128,6 +128,3 @@ class RandomPlayer(Player):
                 return cmd
         return None
 
-    def _charge_move(self, battle, u: int):
-        cmd = MV.charge_command(battle, O.uid(u), None, None)
-        return cmd

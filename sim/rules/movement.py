@@ -39,3 +39,15 @@ def add_move(totals: Mapping[str, float], distances: Iterable[tuple[str, float]]
     for mid, dist in distances:
         new[mid] = new.get(mid, 0.0) + dist
     return new, max(new.values(), default=0.0)
+
+
+def advance_end(x0: float, y0: float, x: float, y: float, limit: float) -> tuple[float, float, float]:
+    """09.06 A model heading for (x, y) from (x0, y0) whose advance allows ``limit`` inches
+    (M + the advance roll): where it ends and how far it moves. Within the limit it ends where
+    it was sent; beyond it, it goes as far as the roll allows along its line (positions rounded
+    to 1e-6")."""
+    dist = ((x - x0) ** 2 + (y - y0) ** 2) ** 0.5
+    if dist <= limit:
+        return x, y, dist
+    f = limit / dist
+    return round(x0 + (x - x0) * f, 6), round(y0 + (y - y0) * f, 6), limit

@@ -10,6 +10,7 @@ import esper
 
 from sim.commands import DeclareCharge, EndPhase, EndTurn, Fight, Move, SelectToMove, Selection, Shoot
 from sim.components import Position, Stats, Unit
+from sim.rules.movement import advance_end
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
@@ -90,13 +91,7 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
         elif r.has("by"):
             action["by"] = r.point("by")
         elif r.has("to"):
-            to = r.sub("to")
-            if not isinstance(to.data, dict):
-                to.fail("a table of model id = [x, y]", to.data)
-            for mid in to.data:
-                if model_ids.get(mid) != uid:
-                    to.fail(f"a model of {uid}", mid, mid)
-            action["to"] = {mid: to.point(mid) for mid in to.data}
+            action["to"] = _to_table(r, uid, model_ids)
         else:
             r.fail("'by = [dx, dy]' or 'to = { model = [x, y] }'", "<neither>")
         steps.append(ScriptStep(action, {}, r.path))
@@ -147,14 +142,19 @@ def _placed_step(r: Reader, kind: str, unit_ids, model_ids) -> ScriptStep:
                 tr.fail("an enemy unit id", t, i)
         action["targets"] = list(tl)
     if r.has("to"):
-        to = r.sub("to")
-        if not isinstance(to.data, dict):
-            to.fail("a table of model id = [x, y]", to.data)
-        for mid in to.data:
-            if model_ids.get(mid) != uid:
-                to.fail(f"a model of {uid}", mid, mid)
-        action["to"] = {mid: to.point(mid) for mid in to.data}
+        action["to"] = _to_table(r, uid, model_ids)
     return ScriptStep(action, {}, r.path)
+
+
+def _to_table(r: Reader, uid: str, model_ids) -> dict:
+    """A step's ``to = { model id = [x, y], ... }``: models of unit ``uid`` only."""
+    to = r.sub("to")
+    if not isinstance(to.data, dict):
+        to.fail("a table of model id = [x, y]", to.data)
+    for mid in to.data:
+        if model_ids.get(mid) != uid:
+            to.fail(f"a model of {uid}", mid, mid)
+    return {mid: to.point(mid) for mid in to.data}
 
 
 def _decisions(dr: Reader, unit, units) -> dict:
@@ -327,10 +327,7 @@ def expand(battle, step: ScriptStep) -> Expansion:
                 continue
             if roll is not None:  # 09.06 the roll fell short: the model goes as far as it allows
                 limit = esper.component_for_entity(m, Stats).M + roll
-                dist = ((x - pos.x) ** 2 + (y - pos.y) ** 2) ** 0.5
-                if dist > limit:
-                    f = limit / dist
-                    x, y = pos.x + (x - pos.x) * f, pos.y + (y - pos.y) * f
+                x, y, _d = advance_end(pos.x, pos.y, x, y, limit)
             to.append((mid, round(x, 6), round(y, 6)))
         return Expansion(Move(a["unit"], tuple(to), mode), [])
     # each selection, with why the shorthand would leave it out (None: it stays)

@@ -65,13 +65,11 @@ class CommandSystem(esper.Processor):
         for mid, x, y in cmd.to:
             m = battle.models[mid]
             pos = esper.component_for_entity(m, Position)
-            dist = ((x - pos.x) ** 2 + (y - pos.y) ** 2) ** 0.5
-            if allowance is not None:
+            if allowance is not None:  # 09.06 a roll that falls short: as far as it allows
                 limit = esper.component_for_entity(m, Stats).M + allowance
-                if dist > limit:  # the advance roll fell short: go as far as it allows
-                    f = limit / dist
-                    x, y = round(pos.x + (x - pos.x) * f, 6), round(pos.y + (y - pos.y) * f, 6)
-                    dist = limit
+                x, y, dist = MV.advance_end(pos.x, pos.y, x, y, limit)
+            else:
+                dist = ((x - pos.x) ** 2 + (y - pos.y) ** 2) ** 0.5
             places.append((m, x, y))
             moved.append(m)
             final.append([mid, x, y])

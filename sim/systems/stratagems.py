@@ -158,14 +158,15 @@ def heroic_intervention(battle, player: int):
     if mode == FRAY:
         roll = min(roll, 6)
     reach = min(12.0, roll) if mode == LEAP else min(6.0, roll)
-    targets = []
+    gaps = {}
     for e in W.enemy_units(u):
         gap = MV.unit_gap(u, [e])
         if gap is not None and gap <= reach + 1e-9 and (mode == FRAY or W.unit_state(e).charged):
-            targets.append(esper.component_for_entity(e, Unit).id)
+            gaps[esper.component_for_entity(e, Unit).id] = gap
+    targets = sorted(gaps)
     sol = None
     if targets:
-        near = sorted(targets, key=lambda t: (MV.unit_gap(u, [battle.units[t]]), t))[:1]
+        near = sorted(targets, key=lambda t: (gaps[t], t))[:1]  # (Part A ruling 17: the closest)
         sol = CH.solve_charge(uid, near, roll, MV.bodies(), battle.scenario.terrain, battle.scenario.board,
                               may_cross_dense=MV.may_cross_dense(u))
         targets = near

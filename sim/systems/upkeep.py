@@ -51,22 +51,33 @@ def command_phase(battle):
         state = strength(battle, u)
         if not CMD.needs_battle_shock_roll(st.battle_shocked, state):
             continue
-        lds = [esper.component_for_entity(m, Stats).Ld for m in W.unit_models(u)]
         if (yield from stratagems.offer(battle, "Insane Bravery", ts.active, _name(u),
                                         window=SG.BEFORE_BATTLE_SHOCK_ROLL,
                                         battle_shocked=st.battle_shocked, about="battle-shock roll")):
             st.battle_shocked = False  # 15.04 the roll is passed automatically: none is made
             battle.changes.touched(u)
-            battle.emit(ev.BATTLE_SHOCK, unit=_name(u), roll=None, needed=min(lds), passed=True,
+            battle.emit(ev.BATTLE_SHOCK, unit=_name(u), roll=None, needed=min(_lds(u)), passed=True,
                         strength=state, battle_shocked=False, note="Insane Bravery (15.04)")
             continue
-        dice = battle.dice.d6(2, f"battle-shock roll {_name(u)}")
-        passed = CMD.leadership_passes(sum(dice), lds)
-        was = st.battle_shocked
-        st.battle_shocked = CMD.battle_shock_after_roll(was, passed)
-        battle.changes.touched(u)
-        battle.emit(ev.BATTLE_SHOCK, unit=_name(u), roll=sum(dice), needed=min(lds), passed=passed,
-                    strength=state, battle_shocked=st.battle_shocked)
+        battle_shock_roll(battle, u, in_battle_shock_step=True, strength=state)
+
+
+def _lds(u: int) -> list[int]:
+    return [esper.component_for_entity(m, Stats).Ld for m in W.unit_models(u)]
+
+
+def battle_shock_roll(battle, u: int, *, in_battle_shock_step: bool, **fields) -> None:
+    """01.07 A battle-shock roll (a Leadership roll, 01.06: 2D6 against the unit's best Ld):
+    a fail makes the unit battle-shocked; a pass clears it only in its Battle-shock step (08.03,
+    ruling 26). ``fields`` go into the event (its strength, a note)."""
+    st = W.unit_state(u)
+    lds = _lds(u)
+    dice = battle.dice.d6(2, f"battle-shock roll {_name(u)}")
+    passed = CMD.leadership_passes(sum(dice), lds)
+    st.battle_shocked = CMD.battle_shock_after_roll(st.battle_shocked, passed, in_battle_shock_step)
+    battle.changes.touched(u)
+    battle.emit(ev.BATTLE_SHOCK, unit=_name(u), roll=sum(dice), needed=min(lds), passed=passed,
+                battle_shocked=st.battle_shocked, **fields)
 
 
 def remained_stationary(battle) -> None:
@@ -99,15 +110,9 @@ def remained_stationary(battle) -> None:
 def after_desperate_escape(battle, ent: int, uid: str) -> None:
     """09.07 After a Desperate Escape, a unit that is not battle-shocked makes a battle-shock
     roll (01.07)."""
-    st = W.unit_state(ent)
-    if st.battle_shocked or W.unit_destroyed(ent):
+    if W.unit_state(ent).battle_shocked or W.unit_destroyed(ent):
         return
-    dice = battle.dice.d6(2, f"battle-shock roll {uid}")
-    lds = [esper.component_for_entity(m, Stats).Ld for m in W.unit_models(ent)]
-    passed = CMD.leadership_passes(sum(dice), lds)
-    st.battle_shocked = not passed
-    battle.emit(ev.BATTLE_SHOCK, unit=uid, roll=sum(dice), needed=min(lds), passed=passed,
-                battle_shocked=st.battle_shocked, note="after a Desperate Escape (09.07)")
+    battle_shock_roll(battle, ent, in_battle_shock_step=False, note="after a Desperate Escape (09.07)")
 
 
 def unmade_charges(battle) -> None:

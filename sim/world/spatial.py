@@ -74,20 +74,7 @@ class SpatialIndex:
                 del mine[v], theirs[u]
 
     def move(self, index: int, fp) -> None:
-        self.fps[index] = fp
-        row = geometry.distance_matrix([fp], self.fps)[0]
-        row[index] = np.inf
-        self.dist[index, :] = row
-        self.dist[:, index] = row
-        self._touch(index, self.near[index], -1)
-        for j in self.near[index]:
-            self.near[j].discard(index)
-        near = (row <= ENGAGEMENT_RANGE + 1e-9) & (self._owner != self._owner[index])
-        self.near[index] = {int(j) for j in np.nonzero(near)[0]}
-        for j in self.near[index]:
-            self.near[j].add(index)
-        self._touch(index, self.near[index], +1)
-        self._changed()
+        self.move_many([index], [fp])
 
     def move_many(self, indices: list[int], fps: list) -> None:
         """``move`` for several models at once (one unit's move): their rows are computed in
