@@ -110,12 +110,8 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
     if r.has("targets"):
         action["targets"] = _targets(r.sub("targets"), carried, unit_ids, uid)
     if r.has("models"):
-        mr = r.sub("models")
-        if not isinstance(mr.data, dict):
-            mr.fail("a table of model id = { weapon = target }", mr.data)
+        mr = _model_table(r, "models", uid, model_ids, "a table of model id = { weapon = target }")
         for mid in mr.data:
-            if model_ids.get(mid) != uid:
-                mr.fail(f"a model of {uid}", mid, mid)
             mweapons = {w.name for m in unit.models if m.id == mid for w in m.weapons}
             action["models"][mid] = _targets(mr.sub(mid), mweapons, unit_ids, uid)
     decisions = {}
@@ -146,14 +142,20 @@ def _placed_step(r: Reader, kind: str, unit_ids, model_ids) -> ScriptStep:
     return ScriptStep(action, {}, r.path)
 
 
+def _model_table(r: Reader, key: str, uid: str, model_ids, expected: str) -> Reader:
+    """A step's table keyed by model id (``models``, ``to``): a table, of models of ``uid`` only."""
+    t = r.sub(key)
+    if not isinstance(t.data, dict):
+        t.fail(expected, t.data)
+    for mid in t.data:
+        if model_ids.get(mid) != uid:
+            t.fail(f"a model of {uid}", mid, mid)
+    return t
+
+
 def _to_table(r: Reader, uid: str, model_ids) -> dict:
     """A step's ``to = { model id = [x, y], ... }``: models of unit ``uid`` only."""
-    to = r.sub("to")
-    if not isinstance(to.data, dict):
-        to.fail("a table of model id = [x, y]", to.data)
-    for mid in to.data:
-        if model_ids.get(mid) != uid:
-            to.fail(f"a model of {uid}", mid, mid)
+    to = _model_table(r, "to", uid, model_ids, "a table of model id = [x, y]")
     return {mid: to.point(mid) for mid in to.data}
 
 
