@@ -162,6 +162,35 @@ def _common_tangents(c1, r1, c2, r2):
     return np.concatenate(ns), np.concatenate(ss)
 
 
+def _supports(core_pts, k, d) -> np.ndarray:
+    """For lines through vertex ``k`` (array of indices) of a convex polygon core (3+ vertices,
+    radius 0) with directions ``d`` (array (L, 2)): does each line support the polygon (the
+    polygon wholly on one side; within a relative 1e-9)? A line through a vertex that cuts
+    the polygon is tangent to no part of it, so it bounds no set of sight lines: of the lines
+    through a polygon's vertex only the supporting ones are critical (the polygon's outline
+    is met by the others, never grazed). Round cores (one generator with a radius) get their
+    tangents from ``_common_tangents`` and need no filter."""
+    V = len(core_pts)
+    prev = core_pts[(k - 1) % V] - core_pts[k]
+    nxt = core_pts[(k + 1) % V] - core_pts[k]
+    c1 = d[:, 0] * prev[:, 1] - d[:, 1] * prev[:, 0]
+    c2 = d[:, 0] * nxt[:, 1] - d[:, 1] * nxt[:, 0]
+    dl = np.hypot(d[:, 0], d[:, 1])
+    e1 = 1e-9 * dl * np.hypot(prev[:, 0], prev[:, 1])
+    e2 = 1e-9 * dl * np.hypot(nxt[:, 0], nxt[:, 1])
+    return ((c1 >= -e1) & (c2 >= -e2)) | ((c1 <= e1) & (c2 <= e2))
+
+
+def _near(n, s, core_pts, r) -> np.ndarray:
+    """Lines (n, s) that can meet a footprint (convex core + radius): within its bounding
+    circle (the core's vertex mean, the farthest vertex plus the radius) grown by 1e-6. A
+    line farther off misses the footprint, so ``_chord`` would give it NaN: dropping such
+    lines first changes no answer and keeps the others in order."""
+    c = core_pts.mean(axis=0)
+    R = float(np.sqrt(((core_pts - c) ** 2).sum(axis=1).max())) + r + 1e-6
+    return np.abs(n @ c - s) <= R
+
+
 def _chord(n, s, core_pts, r):
     """Interval [t0, t1] (along u = perp(n), from x0 = n*s) where each line meets a footprint
     given as convex core + radius. Returns (t0, t1) with NaN where the line misses it."""
@@ -279,8 +308,24 @@ def pair_witness(a_core, a_r, b_core, b_r, pk: Pieces, hull_pts: np.ndarray | No
     i, j = np.triu_indices(len(C), k=1)
     keep = (T[i] != T[j]) | (T[i] == 2)
     i, j = i[keep], j[keep]
+    # lines through a vertex of a polygon core: only the supporting ones (_supports); A's
+    # vertices come first in C, then B's (i < j, so an A vertex is always at i)
+    ka = len(a_core)
+    if ka >= 3:
+        on = np.flatnonzero(T[i] == 0)
+        keep = np.ones(len(i), dtype=bool)
+        keep[on] = _supports(a_core, i[on], C[j[on]] - C[i[on]])
+        i, j = i[keep], j[keep]
+    if len(b_core) >= 3:
+        on_i = np.flatnonzero(T[i] == 1)            # (B vertex, obstacle point)
+        on_j = np.flatnonzero(T[j] == 1)            # (A generator, B vertex)
+        keep = np.ones(len(i), dtype=bool)
+        keep[on_i] = _supports(b_core, i[on_i] - ka, C[j[on_i]] - C[i[on_i]])
+        keep[on_j] &= _supports(b_core, j[on_j] - ka, C[i[on_j]] - C[j[on_j]])
+        i, j = i[keep], j[keep]
     n, s = _common_tangents(C[i], R[i], C[j], R[j])
     good = ~np.isnan(n[:, 0])
+    good &= _near(n, s, a_core, a_r) & _near(n, s, b_core, b_r)
     n, s = n[good], s[good]
     if len(n) == 0:
         return None
@@ -370,9 +415,19 @@ def _points_visible_exact(a_core, a_r, pts, pk, obst):
     G = len(gc)
     qi = np.repeat(np.arange(Q), G)
     gi = np.tile(np.arange(G), Q)
+    if ka >= 3:     # lines through q and a vertex of A: only those supporting A (_supports),
+        # unless q is inside A (or on its outline), where every line through q is kept
+        e = np.roll(a_core, -1, axis=0) - a_core
+        w = pts[:, None, :] - a_core[None, :, :]
+        into = ((e[None, :, 0] * w[..., 1] - e[None, :, 1] * w[..., 0]) >= -1e-9).all(axis=1)
+        on = np.flatnonzero(gi < ka)
+        keep = np.ones(len(qi), dtype=bool)
+        keep[on] = _supports(a_core, gi[on], pts[qi[on]] - gc[gi[on]]) | into[qi[on]]
+        qi, gi = qi[keep], gi[keep]
     n, s = _common_tangents(pts[qi], np.zeros(len(qi)), gc[gi], gr[gi])
     owner = np.tile(qi, len(n) // len(qi))
     good = ~np.isnan(n[:, 0])
+    good &= _near(n, s, a_core, a_r)
     n, s, owner = n[good], s[good], owner[good]
     ta0, ta1 = _chord(n, s, a_core, a_r)
     ok = ~np.isnan(ta0)
@@ -466,6 +521,9 @@ def footprint_fully_visible(a_core, a_r, b_core, b_r, pk: Pieces,
     if ko:
         oi = np.repeat(np.arange(ko), len(a_core))
         ai = np.tile(np.arange(len(a_core)), ko)
+        if len(a_core) >= 3:    # only the lines supporting A at its vertex (_supports)
+            keep = _supports(a_core, ai, obst[oi] - a_core[ai])
+            oi, ai = oi[keep], ai[keep]
         n1, s1 = _common_tangents(obst[oi], np.zeros(len(oi)), a_core[ai],
                                   np.full(len(ai), a_r))
         ns.append(n1)
