@@ -51,6 +51,9 @@ from sim.rules.visibility import (
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
 
+_BUILT: dict = {}      # VisibilityIndex.built: (areas, models) -> a pristine index, oldest first
+_BUILT_KEEP = 2
+
 
 def _keep_heap() -> None:
     """glibc only: keep freed heap memory instead of returning it to the system at once
@@ -138,6 +141,7 @@ class VisibilityIndex:
         self.fps = [m.fp for m in self.models]
         self.los = np.zeros((n, n), dtype=bool)
         self._fv = np.zeros((n, n), dtype=bool)          # fully visible (06.01)
+        self._fv_known = np.ones((n, n), dtype=bool)     # (entries of _fv resolved so far)
         self._cover = np.zeros((n, n), dtype=bool)       # cover qualification (13.08)
         self._cover_ro = _read_only(self._cover)  # (_cover is only updated in place: stays current)
         self._clear = np.zeros((n, n), dtype=bool)       # no blocker in the pair's capsule
@@ -146,6 +150,34 @@ class VisibilityIndex:
         self._visible = self._all_pairs = None
         self._pack_areas()
         self.full_recompute()
+
+    @classmethod
+    def built(cls, areas: Sequence[TerrainArea], models: Sequence[ModelEntry]) -> "VisibilityIndex":
+        """A new index for these areas and models: a copy of one built before for the same
+        inputs (the last few kept), else built now. Battles of one scenario (every seed of a
+        ``sim stats`` run) start from the same table, so each after the first skips the full
+        recompute. The copy is equal to a fresh build, array for array (tested)."""
+        key = (tuple(areas), tuple(models))
+        hit = _BUILT.get(key)
+        if hit is None:
+            hit = cls(areas, models)
+            _BUILT[key] = hit
+            while len(_BUILT) > _BUILT_KEEP:
+                del _BUILT[next(iter(_BUILT))]
+        return hit.copy()
+
+    def copy(self) -> "VisibilityIndex":
+        """An independent copy: arrays and the containers the index changes copied, the rest
+        (terrain blockers, ids, fixed pair lists) shared."""
+        new = object.__new__(type(self))
+        for k, v in vars(self).items():
+            if isinstance(v, np.ndarray):
+                v = v.copy()
+            elif isinstance(v, (list, dict, set)):
+                v = type(v)(v)
+            setattr(new, k, v)
+        new._cover_ro = _read_only(new._cover)
+        return new
 
     # --- geometry --------------------------------------------------------------------------
 
@@ -314,19 +346,42 @@ class VisibilityIndex:
         self.los[J, I] = los
         self._clear[I, J] = clear
         self._clear[J, I] = clear
-        fv_ij, fv_ji = clear.copy(), clear.copy()
-        sub = np.flatnonzero(los[rest] & ~clear[rest])
-        if len(sub):
-            # both directions share the pair's capsule inputs: rows sub, then sub again
-            rows = np.concatenate([sub, sub])
-            ps, pi = _csr_subset(pstart, pidx, rows)
-            os_, op = _csr_subset(ostart, opts, rows)
-            a, b = I[rest[sub]], J[rest[sub]]
-            f = self._full_pairs(np.concatenate([a, b]), np.concatenate([b, a]), ps, pi, os_, op)
-            fv_ij[rest[sub]] = f[:len(sub)]
-            fv_ji[rest[sub]] = f[len(sub):]
-        self._fv[I, J] = fv_ij
-        self._fv[J, I] = fv_ji
+        # fully visible: True for a clear capsule, False without sight; pairs with sight and a
+        # piece in the capsule are left unknown until read (_ensure_full)
+        known = clear | ~los
+        self._fv[I, J] = clear
+        self._fv[J, I] = clear
+        self._fv_known[I, J] = known
+        self._fv_known[J, I] = known
+
+    def _ensure_full(self, I, J) -> None:
+        """06.01 Resolve fully visible for the directed pairs (I, J) not yet known (each from
+        its unordered pair's capsule inputs, as _resolve would), and their cover entries."""
+        todo = ~self._fv_known[I, J]
+        if not todo.any():
+            return
+        I, J = I[todo], J[todo]
+        lo, hi = np.minimum(I, J), np.maximum(I, J)
+        pstart, pidx, ostart, opts, _ = capsule_inputs(self, lo, hi)
+        f = self._full_pairs(I, J, pstart, pidx, ostart, opts)
+        self._fv[I, J] = f
+        self._fv_known[I, J] = True
+        self._cover[I, J] = (self.hideable & self.within_any)[J] | ~f
+
+    def _ensure_block(self, rows, cols, for_cover: bool = False) -> None:
+        """Resolve the unknown fully-visible entries of a block (rows, cols: index arrays or
+        slices); for cover only those whose answer depends on it (13.08: a target model
+        INFANTRY/BEASTS/SWARM within an area qualifies either way)."""
+        n = len(self.fps)
+        r = np.arange(n)[rows] if isinstance(rows, slice) else np.atleast_1d(np.asarray(rows, dtype=np.int64))
+        c = np.arange(n)[cols] if isinstance(cols, slice) else np.atleast_1d(np.asarray(cols, dtype=np.int64))
+        todo = ~self._fv_known[r[:, None], c[None, :]]
+        if for_cover:
+            todo &= ~(self.hideable & self.within_any)[c][None, :]
+        if not todo.any():
+            return
+        ri, ci = np.nonzero(todo)
+        self._ensure_full(r[ri], c[ci])
 
     def _full_pairs(self, I, J, pstart, pidx, ostart, opts) -> np.ndarray:
         """06.01 Exact fully-visible for directed pairs (observer I, target J), given their
@@ -382,6 +437,7 @@ class VisibilityIndex:
         self._refresh_geometry()
         self.los[:] = False
         self._fv[:] = False
+        self._fv_known[:] = True
         self._clear[:] = False
         self.full_dense[:] = True
         np.fill_diagonal(self.los, True)
@@ -438,14 +494,17 @@ class VisibilityIndex:
     @property
     def fully_visible(self) -> np.ndarray:
         """06.01 fully_visible[i, j]: target j is fully visible to observer i."""
+        self._ensure_all()
         return self._fv
 
     def row_fully_visible(self, i: int) -> np.ndarray:
         """06.01 One observer row of ``fully_visible``."""
+        self._ensure_block([i], slice(None))
         return self._fv[i]
 
     def row_cover(self, i: int) -> np.ndarray:
         """13.08 One attacking-model row of ``cover`` (a read-only view, kept current)."""
+        self._ensure_block([i], slice(None), for_cover=True)
         return self._cover_ro[i]
 
     @property
@@ -459,7 +518,21 @@ class VisibilityIndex:
         """13.08 cover[i, j]: target j qualifies for cover against attacking model i: (a)
         INFANTRY/BEASTS/SWARM within a terrain area, or (b) not fully visible to i (a
         read-only view, kept current)."""
+        self._ensure_all()
         return self._cover_ro
+
+    def cover_block(self, rows, cols) -> np.ndarray:
+        """13.08 The block of ``cover`` at these rows and columns (index arrays or slices: a
+        view when both are slices, else a copy), resolved first."""
+        self._ensure_block(rows, cols, for_cover=True)
+        if isinstance(rows, slice) or isinstance(cols, slice):
+            return self._cover_ro[rows, cols]
+        return self._cover_ro[np.asarray(rows)[:, None], cols]
+
+    def _ensure_all(self) -> None:
+        if not self._fv_known.all():
+            I, J = np.nonzero(~self._fv_known)
+            self._ensure_full(I, J)
 
     @property
     def visible(self) -> np.ndarray:
@@ -482,11 +555,15 @@ class VisibilityIndex:
 
     def is_fully_visible(self, a_id: str, b_id: str) -> bool:
         """06.01 Is model b fully visible to model a?"""
-        return bool(self._fv[self.row[a_id], self.row[b_id]])
+        i, j = self.row[a_id], self.row[b_id]
+        self._ensure_block([i], [j])
+        return bool(self._fv[i, j])
 
     def has_cover(self, a_id: str, b_id: str) -> bool:
         """13.08 Does target model b qualify for cover against attacking model a?"""
-        return bool(self._cover[self.row[a_id], self.row[b_id]])
+        i, j = self.row[a_id], self.row[b_id]
+        self._ensure_block([i], [j], for_cover=True)
+        return bool(self._cover[i, j])
 
     def _unit_cols(self, unit_id: str) -> list[int]:
         return [i for i, u in enumerate(self.units) if u == unit_id]
@@ -500,8 +577,12 @@ class VisibilityIndex:
         """06.01 Unit fully visible: every model of the unit is fully visible to model a."""
         cols = self._unit_cols(unit_id)
         r = self.row[a_id]
+        if cols:
+            self._ensure_block([r], cols)
         return bool(cols) and bool((self.visible[r, cols] & self._fv[r, cols]).all())
 
     def unit_cover_flags(self, a_id: str, unit_id: str) -> list[bool]:
         """13.08 Per-model cover qualification of a unit's models against attacking model a."""
-        return self._cover[self.row[a_id], self._unit_cols(unit_id)].tolist()
+        r, cols = self.row[a_id], self._unit_cols(unit_id)
+        self._ensure_block([r], cols, for_cover=True)
+        return self._cover[r, cols].tolist()

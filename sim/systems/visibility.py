@@ -48,7 +48,7 @@ class BattleVisibility:
             unit = esper.component_for_entity(W.unit_of(e), Unit)
             entries.append(ModelEntry(mid, W.footprint(e), str(unit.owner), unit.id,
                                       W.model_keywords(e), None, False))
-        self.index = VisibilityIndex(battle.scenario.terrain, entries)
+        self.index = VisibilityIndex.built(battle.scenario.terrain, entries)
         # units with a Lone Operative model (24.24): only their removals can change anything
         self._lone_units = [u for u in battle.units.values() if any(W.roster(u).lone_operative)]
         for unit_ent in self._lone_units:
@@ -154,8 +154,7 @@ class BattleVisibility:
         yes, no = _cover_answers(stealth, shooting_type == "indirect" and weapon.has(Hook.INDIRECT))
         if yes == no:  # (Stealth or indirect shooting: the models' flags change nothing)
             return [yes] * W.index_size(observers)
-        # (the index keeps the cover rows current)
-        block = W.block(self.index.cover, observers, lv.index)
+        block = self.index.cover_block(observers, lv.index)
         if len(block) == 1:  # (one row: read as a list faster than numpy reduces it)
             every = [False not in block[0].tolist()]
         else:

@@ -85,3 +85,30 @@ def test_index_agrees_with_pair_functions():
             a, b = idx.fps[i], idx.fps[j]
             assert idx.los[i, j] == model_visible(a, b, blk)
             assert idx.fully_visible[i, j] == model_fully_visible(a, b, blk)
+
+
+def _entries(seed, n=16):
+    rng = np.random.default_rng(seed)
+    return [ModelEntry(f"m{k}", round_base(32, rng.uniform(1, 59), rng.uniform(1, 43)),
+                       "red" if k % 2 else "blue", f"u{k % 4}", KW[k % 3 == 0]) for k in range(n)]
+
+
+def test_built_index_is_a_fresh_build_and_independent():
+    """VisibilityIndex.built: the copy of a cached build equals a fresh build array for array,
+    before and after the same moves, and moving one copy changes neither the cache nor another
+    copy."""
+    from sim.rules.visibility_index import _BUILT
+    areas, models = tuple(default_table()), _entries(3)
+    _BUILT.clear()
+    first = VisibilityIndex.built(areas, models)
+    second = VisibilityIndex.built(areas, models)
+    assert len(_BUILT) == 1 and second is not first
+    fresh = VisibilityIndex(areas, models)
+    assert same(snapshot(second), snapshot(fresh))
+    moved = [fresh.fps[2].moved(30.0, 20.0), fresh.fps[5].moved(12.0, 30.0)]
+    for idx in (second, fresh):
+        idx.update(["m2", "m5"], moved)
+    assert same(snapshot(second), snapshot(fresh))
+    third = VisibilityIndex.built(areas, models)
+    assert same(snapshot(third), snapshot(first))
+    assert not same(snapshot(third), snapshot(second))
