@@ -75,7 +75,8 @@ class RandomPlayer(Player):
                 if W.unit_state(u).selected_to_shoot:
                     continue
                 for e in W.enemy_units(u):
-                    out.append(lambda u=u, e=e: O.shoot_command(battle, u, e))
+                    if O.could_shoot_at(battle, u, e):  # (only skips what no plan accepts)
+                        out.append(lambda u=u, e=e: O.shoot_command(battle, u, e))
         elif ts.phase == Phase.CHARGE:
             for u in units:
                 st = W.unit_state(u)
