@@ -15,6 +15,7 @@ from sim.rules import move_legality as ML
 from sim.rules.solvers import charge as CH
 from sim.rules.solvers import pile_in as PI
 from sim.world import queries as W
+from sim.world import resources as R
 
 FAR = 10_000.0  # inches: a point this far out is off any battlefield (checked before any arithmetic)
 RULE_OF_MODE = {"normal": "09.05", "advance": "09.06", "fall back": "09.07"}
@@ -33,14 +34,19 @@ def unit_gap(unit_ent: int, others: list[int]) -> float | None:
     return min(W.nearest_distances(mine, theirs))
 
 
-def bodies() -> list:
-    """Every model on the battlefield, where it stands now, in model order."""
-    out = []
-    for u in W.all_units():
-        unit = esper.component_for_entity(u, Unit)
-        for m in W.unit_models(u):
-            out.append(ML.Body(W.model_id(m), unit.id, unit.owner, W.footprint(m)))
-    return out
+def bodies() -> ML.BodyIndex:
+    """Every model on the battlefield, where it stands now (an immutable BodyIndex, in model-id
+    order), made once per table state: kept on the spatial index until a model moves, is set
+    up or is removed."""
+    sp = R.current.spatial
+    if sp.bodies is None:
+        out = []
+        for u in W.all_units():
+            unit = esper.component_for_entity(u, Unit)
+            for m in W.unit_models(u):
+                out.append(ML.Body(W.model_id(m), unit.id, unit.owner, W.footprint(m)))
+        sp.bodies = ML.BodyIndex(out)
+    return sp.bodies
 
 
 def _areas(battle):

@@ -75,8 +75,9 @@ class RandomPlayer(Player):
                 if W.unit_state(u).selected_to_shoot:
                     continue
                 for e in W.enemy_units(u):
-                    if O.could_shoot_at(battle, u, e):  # (only skips what no plan accepts)
-                        out.append(lambda u=u, e=e: O.shoot_command(battle, u, e))
+                    # (could_shoot_at only skips what no plan would accept, unplanned)
+                    out.append(lambda u=u, e=e: O.shoot_command(battle, u, e)
+                               if O.could_shoot_at(battle, u, e) else None)
         elif ts.phase == Phase.CHARGE:
             for u in units:
                 st = W.unit_state(u)

@@ -52,6 +52,9 @@ class SpatialIndex:
         # 20.01 unit entities in strategic reserves: not on the battlefield, so their models
         # count for nothing a distance or visibility reads (sim.world.queries.living: none)
         self.off_table: set[int] = set()
+        # sim.plan.moves.bodies: the table as the movement rules read it (a BodyIndex), made
+        # on first use after each move, set-up or removal
+        self.bodies = None
 
     def _touch(self, i: int, others, delta: int) -> None:
         """Count (delta +1) or discount (-1) the contacts between model ``i`` and ``others``
@@ -117,17 +120,20 @@ class SpatialIndex:
         self._touch(index, self.near[index], -1)
         self._present[index] = False
         self._alive_units = None
+        self.bodies = None
 
     def forget_unit(self, unit_ent: int) -> None:
         self.living.pop(unit_ent, None)
         self.keywords.pop(unit_ent, None)
         self.ranged_abilities.pop(unit_ent, None)
+        self.bodies = None
 
     def _changed(self) -> None:
         self.living.clear()
         self.keywords.clear()
         self.ranged_abilities.clear()
         self._alive_units = None
+        self.bodies = None
 
     def units_with_models(self, n_units: int) -> np.ndarray:
         """A boolean per unit: it still has a model on the battlefield (not destroyed)."""
