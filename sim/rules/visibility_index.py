@@ -15,8 +15,12 @@ Holds, for models in a stable order (the order given), numpy bool matrices index
 all models at once; a test checks them equal to those rules on every shipped scenario
 (tests/systems/test_13_09_index_matches_scalar_rules.py).
 
-All three matrices are kept eagerly: ``full_recompute`` and ``update`` (only the rows and
-columns of moved models) resolve line of sight and fully visible together. Pairs are
+``full_recompute`` and ``update`` (only the rows and columns of moved models) resolve line
+of sight for every pair, and fully visible wherever the capsule stage settles it (a clear
+capsule: fully visible; no sight: not); the pairs left (sight, and a piece in the capsule)
+are resolved when first read (``_ensure_full``: a row, a block, one entry, or the whole
+matrix through the ``fully_visible``/``cover`` properties), with the same inputs and the same
+kernels, so a read answers exactly what an eager pass would. Pairs are
 resolved in stages, all pairs at once (sim.rules.los_pairs): a "definitely blocked"
 certificate (the target's bounding circle inside the umbra of one piece's chord lit by the
 observer's bounding circle; candidates by angular bins per observer), then for the pairs
