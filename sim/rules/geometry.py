@@ -15,6 +15,7 @@ Distances are edge to edge (closest points), 0 when footprints touch or overlap.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -159,6 +160,14 @@ def distance(a: Footprint, b: Footprint) -> float:
     if a.shape == "round" and b.shape == "round":
         d = math.hypot(a.x - b.x, a.y - b.y) - 0.5 * (a.length + b.length)
         return max(0.0, d)
+    return _hull_distance(a, b)
+
+
+@functools.lru_cache(maxsize=4096)
+def _hull_distance(a: Footprint, b: Footprint) -> float:
+    """``distance`` when a base is not round (footprints are immutable: the same two give the
+    same answer, so the answers for bases that have not moved are kept; an oval's core has
+    64 vertices, so each is a (64, 64) computation)."""
     pa, ra = core(a)
     pb, rb = core(b)
     return max(0.0, _convex_distance(pa, pb) - ra - rb)
