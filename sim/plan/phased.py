@@ -134,6 +134,7 @@ def check_charge_move(battle, cmd: ChargeMove) -> None:
         raise PlanError(f"{cmd.unit} has not declared a charge (11.02: declare and roll first)")
     if st.charge_resolved:
         raise PlanError(f"{cmd.unit}'s charge has already been resolved this phase (11.02)")
+    MV.check_sky(ent, cmd.fly, "charge")
     if not cmd.targets:
         if cmd.to:
             raise PlanError("a charge with no targets moves no model (11.02 step 3)")
@@ -141,15 +142,17 @@ def check_charge_move(battle, cmd: ChargeMove) -> None:
     enemies = {esper.component_for_entity(u, Unit).id: u for u in W.enemy_units(ent)}
     if len(set(cmd.targets)) != len(cmd.targets):
         raise PlanError("a charge target is named twice (11.04)")
+    reach = MV.charge_limit(ent, st.charge_roll, cmd.fly)
     for t in cmd.targets:
         u = enemies.get(t)
         if u is None or W.unit_destroyed(u):
             raise PlanError(f"{t!r} is not an enemy unit on the battlefield (11.04)")
         gap = MV.unit_gap(ent, [u])
-        limit = min(CHARGE_RANGE, st.charge_roll)
+        limit = min(CHARGE_RANGE, reach)
         if gap is None or gap > limit + 1e-9:
+            sky = f", {reach:g}\" taking to the skies (21.03)" if cmd.fly else ""
             raise PlanError(f"{t} is {gap:.2f}\" away: a charge target must be within 12\" and within "
-                            f"the charge roll of {st.charge_roll}\" (11.04)")
+                            f"the charge roll of {st.charge_roll}\"{sky} (11.04)")
     MV.check_charge(battle, ent, cmd, st.charge_roll)
 
 

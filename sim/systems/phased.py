@@ -150,8 +150,9 @@ def _charge_move(battle, cmd: ChargeMove) -> None:
         return
     final = apply_positions(battle, ent, cmd.to)
     st.charged = True
+    sky = {"fly": True} if cmd.fly else {}  # (21.03 taking to the skies)
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=list(cmd.targets),
-                result="made", to=final)
+                result="made", to=final, **sky)
 
 
 def _engaged_by_consolidation(battle, ent: int) -> None:
