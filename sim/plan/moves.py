@@ -261,19 +261,26 @@ def consolidate_command(battle, uid: str, to):
 def ingress_candidates(battle, u: int) -> list:
     """Places an ingress move could set the unit up (20.04), as (anchor, command): the unit's
     formation (its models' offsets from their centre, turned to lie along the edge) centred 3"
-    in from a battlefield edge, every 2" along each edge. Not checked: the players check."""
+    in from a battlefield edge, or further in if its bases reach further (so a base too large
+    for 6" of the edge touches it, 03.02.02), every 2" along each edge. Not checked: the
+    players check."""
     from sim.commands import Ingress
+    from sim.rules.deployment import half_extents
     bw, bh = battle.scenario.board
     models = esper.component_for_entity(u, Unit).models
-    pts = [(W.model_id(m), esper.component_for_entity(m, Position)) for m in models]
-    cx = sum(p.x for _m, p in pts) / len(pts)
-    cy = sum(p.y for _m, p in pts) / len(pts)
-    along = [(mid, p.x - cx, p.y - cy) for mid, p in pts]  # (a formation along x)
+    pts = [(W.model_id(m), esper.component_for_entity(m, Position), half_extents(W.footprint(m))) for m in models]
+    cx = sum(p.x for _m, p, _h in pts) / len(pts)
+    cy = sum(p.y for _m, p, _h in pts) / len(pts)
+    along = [(mid, p.x - cx, p.y - cy) for mid, p, _h in pts]  # (a formation along x)
     across = [(mid, dy, dx) for mid, dx, dy in along]  # (the same turned along y)
+    # how far each formation reaches from its centre toward the edge (up to the next 1e-6")
+    deep = math.ceil(max(abs(p.y - cy) + h[1] for _m, p, h in pts) * 1e6) / 1e6
+    wide = math.ceil(max(abs(p.y - cy) + h[0] for _m, p, h in pts) * 1e6) / 1e6
+    iy, ix = max(3.0, deep), max(3.0, wide)
     out = []
     k = 0.0
     while k <= max(bw, bh):
-        for ax, ay, form in ((k, 3.0, along), (k, bh - 3.0, along), (3.0, k, across), (bw - 3.0, k, across)):
+        for ax, ay, form in ((k, iy, along), (k, bh - iy, along), (ix, k, across), (bw - ix, k, across)):
             if 0 <= ax <= bw and 0 <= ay <= bh:
                 to = tuple((mid, round(ax + dx, 6), round(ay + dy, 6)) for mid, dx, dy in form)
                 out.append(((ax, ay), Ingress(esper.component_for_entity(u, Unit).id, to)))

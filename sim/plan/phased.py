@@ -47,6 +47,16 @@ def one_at_a_time(battle, ent: int, section: str) -> None:
     raise PlanError(f"{other}'s {what} must be made first: units are resolved one at a time ({section})")
 
 
+def oversized_refusal(ent: int, what: str) -> None:
+    """03.02.02 A unit set up this turn with an oversized model touching a battlefield edge (an
+    ingress move, sim.rules.reserves) makes no normal, advance, fall-back or charge move and
+    no ranged attack this turn: refuses ``what`` for it."""
+    if W.unit_state(ent).oversized_set_up:
+        uid = esper.component_for_entity(ent, Unit).id
+        raise PlanError(f"{uid} was set up this turn touching a battlefield edge (an oversized model) and "
+                        f"may not {what} this turn (03.02.02)")
+
+
 def check_select(battle, cmd: SelectToMove) -> None:
     """09.02 Select a unit to move, with a move type it is eligible for: remain stationary
     (09.04) any unit; normal (09.05) and advance (09.06) an unengaged unit; fall back (09.07)
@@ -56,6 +66,8 @@ def check_select(battle, cmd: SelectToMove) -> None:
         raise PlanError(f"unknown move type {cmd.mode!r} (expected {', '.join(SELECT_MODES)}) (09.02)")
     ent = _live_unit(battle, cmd.unit)
     one_at_a_time(battle, ent, "09.02")
+    if cmd.mode != "stationary":
+        oversized_refusal(ent, f"make a {'fall back' if cmd.mode == 'desperate escape' else cmd.mode} move")
     st = W.unit_state(ent)
     if st.move_selected is not None or st.move_type is not None:
         raise PlanError(f"{cmd.unit} was already selected to move this phase "
@@ -111,6 +123,7 @@ def check_declare_charge(battle, cmd: DeclareCharge) -> None:
     no enemy unit is within 12", it is engaged, or it advanced or fell back this turn."""
     ent = _live_unit(battle, cmd.unit)
     one_at_a_time(battle, ent, "11.02")
+    oversized_refusal(ent, "declare a charge or make a charge move")
     st = W.unit_state(ent)
     if st.charge_roll is not None:
         raise PlanError(f"{cmd.unit} has already declared a charge this phase (11.02)")
