@@ -267,6 +267,8 @@ class Battle:
                               st.charged, st.selected_to_shoot, st.selected_to_fight,
                               st.ranged_attacks_this_turn, st.ranged_attacks_last_turn,
                               sorted(st.used_one_shot)]
+            if st.oversized_set_up:  # (03.02.02; only when set, so other battles hash as before)
+                units[unit.id].append("oversized set-up")
         if self.turn_state is None:  # free play
             return {"turn": self.turn, "models": dict(sorted(models.items())),
                     "units": dict(sorted(units.items()))}

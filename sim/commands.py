@@ -40,12 +40,14 @@ class Fight:
 @dataclass(frozen=True, slots=True)
 class Move:
     """09.05-09.07 Move a unit's models to new positions: mode 'normal', 'advance' or 'fall back'.
-    ``to`` holds (model id, x, y) for each model that moves."""
+    ``to`` holds (model id, x, y) for each model that moves; ``fly``: the unit takes to the
+    skies (21.03: a FLY unit, 2" less, paths through all models and terrain features)."""
 
     unit: str
     to: tuple[tuple[str, float, float], ...]
     mode: str = "normal"
     via: tuple = ()  # (model id, ((x, y), ...)): the turning points of a model's path, if not straight
+    fly: bool = False  # 21.03 take to the skies
     kind: str = field(default="move", init=False)
 
 
@@ -106,12 +108,13 @@ class DeclareCharge:
 @dataclass(frozen=True, slots=True)
 class ChargeMove:
     """11.02 step 3 / 11.04: the charge targets and each model's end position; no targets =
-    the charge is not made (nothing moves)."""
+    the charge is not made (nothing moves). ``fly``: the unit takes to the skies (21.03)."""
 
     unit: str
     targets: tuple[str, ...]
     to: tuple[tuple[str, float, float], ...]
     via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
+    fly: bool = False  # 21.03 take to the skies
     kind: str = field(default="charge move", init=False)
 
 
@@ -165,10 +168,11 @@ def command_to_dict(cmd: Command) -> dict:
             d["type"] = cmd.type
         return d
     if isinstance(cmd, Move):
-        return _via(cmd, {"kind": cmd.kind, "unit": cmd.unit, "mode": cmd.mode, "to": [list(t) for t in cmd.to]})
+        return _fly(cmd, _via(cmd, {"kind": cmd.kind, "unit": cmd.unit, "mode": cmd.mode,
+                                    "to": [list(t) for t in cmd.to]}))
     if isinstance(cmd, ChargeMove):
-        return _via(cmd, {"kind": cmd.kind, "unit": cmd.unit, "targets": list(cmd.targets),
-                          "to": [list(t) for t in cmd.to]})
+        return _fly(cmd, _via(cmd, {"kind": cmd.kind, "unit": cmd.unit, "targets": list(cmd.targets),
+                                    "to": [list(t) for t in cmd.to]}))
     if isinstance(cmd, (PileIn, Consolidate)):
         return _via(cmd, {"kind": cmd.kind, "unit": cmd.unit, "to": [list(t) for t in cmd.to]})
     if isinstance(cmd, SelectToMove):
@@ -190,7 +194,7 @@ def command_from_dict(d: dict) -> Command:
         return Fight(d["unit"], sels)
     if kind == "move":
         return Move(d["unit"], tuple((t[0], float(t[1]), float(t[2])) for t in d["to"]),
-                    d.get("mode", "normal"), _via_from(d))
+                    d.get("mode", "normal"), _via_from(d), _fly_from(d))
     if kind == "end turn":
         return EndTurn()
     if kind == "end phase":
@@ -204,7 +208,8 @@ def command_from_dict(d: dict) -> Command:
     if kind == "ingress":
         return Ingress(d["unit"], _to(d["to"]))
     if kind == "charge move":
-        return ChargeMove(d["unit"], tuple(str(t) for t in d["targets"]), _to(d["to"]), _via_from(d))
+        return ChargeMove(d["unit"], tuple(str(t) for t in d["targets"]), _to(d["to"]), _via_from(d),
+                          _fly_from(d))
     if kind in _PLACED:
         return _PLACED[kind](d["unit"], _to(d["to"]), _via_from(d))
     raise ValueError(f"unknown command kind {kind!r}")
@@ -218,6 +223,19 @@ def _via(cmd, d: dict) -> dict:
     if cmd.via:
         d["via"] = [[mid, [list(p) for p in pts]] for mid, pts in cmd.via]
     return d
+
+
+def _fly(cmd, d: dict) -> dict:
+    if cmd.fly:  # (left out when false: logs of ground moves read as before)
+        d["fly"] = True
+    return d
+
+
+def _fly_from(d: dict) -> bool:
+    fly = d.get("fly", False)
+    if not isinstance(fly, bool):
+        raise ValueError(f"'fly' is true or false, found {fly!r}")
+    return fly
 
 
 def _via_from(d: dict) -> tuple:

@@ -174,6 +174,7 @@ class UnitState:
     move_type: str | None = None  # the move made this turn: "normal", "advance", "fall back" (09.02)
     model_moved: dict[str, float] = field(default_factory=dict)  # each model's total this turn
     set_up_this_turn: bool = False
+    oversized_set_up: bool = False  # 03.02.02 set up this turn touching an edge: no moves, charges, shooting
     charged: bool = False
     selected_to_shoot: bool = False
     selected_to_fight: bool = False

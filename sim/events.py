@@ -22,6 +22,7 @@ UNIT_DESTROYED = "unit destroyed"
 HAZARD = "hazard rolls"
 ATTACKS_DONE = "attacks resolved"
 MOVED = "moved"
+MOVE_NOT_MADE = "move not made"  # a free-play advance whose roll left it illegal (03.01)
 TURN = "turn"
 DECISION = "decision"
 DEADLY_DEMISE = "deadly demise"

@@ -132,7 +132,10 @@ def describe(e: dict) -> str | None:
     if t == "moved":
         roll = f" (advance roll {e['advance_roll']})" if e.get("advance_roll") else ""
         far = f", furthest {e['distance']:.2f}\"" if e.get("distance") is not None else ""
-        return f"   moved {_n(len(e['to']), 'model')}{far}{roll}"
+        sky = " taking to the skies (21.03)" if e.get("fly") else ""
+        return f"   moved {_n(len(e['to']), 'model')}{sky}{far}{roll}"
+    if t == "move not made":
+        return f"   move not made (advance roll {e['advance_roll']}): {e['reason']}"
     if t == "turn":
         return None if e.get("phased") else f"== turn {e['turn']}"
     if t in _BATTLE:

@@ -127,6 +127,7 @@ def _check_move(battle, cmd: Move) -> None:
     if ent is None:
         raise PlanError(f"no unit {cmd.unit!r}")
     PH.one_at_a_time(battle, ent, "09.02")
+    PH.oversized_refusal(ent, f"make a {cmd.mode} move")
     st = W.unit_state(ent)
     problem = MV.second_move_refusal(
         cmd.unit, MV.move_made(st.move_type, st.advanced, st.fell_back, st.moved), cmd.mode)

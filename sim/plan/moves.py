@@ -12,6 +12,8 @@ from sim.components import Position, Stats, Unit
 from sim.errors import PlanError
 from sim.phases.fight_order import was_eligible_to_fight
 from sim.rules import move_legality as ML
+from sim.rules.abilities import Hook
+from sim.rules.movement import FLY, sky_distance, sky_refusal
 from sim.rules.solvers import charge as CH
 from sim.rules.solvers import pile_in as PI
 from sim.world import queries as W
@@ -83,6 +85,51 @@ def may_cross_dense(unit_ent: int) -> bool:
     return bool(W.unit_keywords(unit_ent) & CROSSES_DENSE)
 
 
+def can_fly(unit_ent: int) -> bool:
+    """21.03 A FLY unit (02.05.01: a unit has every keyword of its models) may take to the skies."""
+    return FLY in W.unit_keywords(unit_ent)
+
+
+def hovers(unit_ent: int) -> bool:
+    """24.17 Hover: every model of the unit has it (then taking to the skies costs nothing)."""
+    models = W.unit_models(unit_ent)
+    return bool(models) and all(any(Hook.NO_SKY_PENALTY in a.spec.hooks for a in W.model_abilities(m))
+                                for m in models)
+
+
+def check_sky(unit_ent: int, fly: bool, move: str) -> None:
+    """21.03 A move made taking to the skies: refused unless the unit has FLY and the move is
+    a normal, advance, fall-back or charge move."""
+    if fly:
+        problem = sky_refusal(esper.component_for_entity(unit_ent, Unit).id, W.unit_keywords(unit_ent), move)
+        if problem:
+            raise PlanError(problem)
+
+
+def path_rules(unit_ent: int, fly: bool, through_enemies: bool = False) -> dict:
+    """Part A rulings 12 and 14, 21.03: what a unit's paths may cross. On the ground, dense
+    features only for INFANTRY, BEASTS, SWARM and MOBILE, and enemy bases only where the move
+    allows (``through_enemies``: Desperate Escape); taking to the skies, every model and every
+    terrain feature."""
+    if fly:
+        return {"may_cross_dense": True, "through_enemies": True}
+    return {"may_cross_dense": may_cross_dense(unit_ent), "through_enemies": through_enemies}
+
+
+def move_limit(unit_ent: int, model_ent: int, mode: str, roll: int | None, fly: bool) -> float:
+    """09.05-09.07, 03.01.01, 21.03/24.17 A model's maximum distance in a ``mode`` move: its M,
+    plus the advance roll in an advance (``roll``), 2" less taking to the skies (not with
+    Hover)."""
+    limit = float(esper.component_for_entity(model_ent, Stats).M + ((roll or 0) if mode == "advance" else 0))
+    return sky_distance(limit, hovers(unit_ent)) if fly else limit
+
+
+def charge_limit(unit_ent: int, roll: int, fly: bool) -> float:
+    """11.04, 21.03/24.17 A charge's maximum distance: the charge roll, 2" less taking to the
+    skies (not with Hover)."""
+    return sky_distance(roll, hovers(unit_ent)) if fly else float(roll)
+
+
 def _refuse(problems) -> None:
     if problems:
         raise PlanError(str(problems[0]) + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
@@ -90,30 +137,30 @@ def _refuse(problems) -> None:
 
 def check_unit_move(battle, unit_ent: int, cmd, selected: str | None) -> None:
     """09.05-09.07 with 03.01: each model at most M (advance: M + the advance roll; in free
-    play without a roll yet, M + 6), paths clear of enemy bases (Desperate Escape may pass
-    through them) and the board edge, no end on another base or in a light or dense feature,
-    unengaged at the end, and the unit coherent (03.03)."""
+    play without a roll yet, M + 6; taking to the skies, 2" less unless Hover, 21.03/24.17),
+    paths clear of enemy bases (Desperate Escape may pass through them; taking to the skies
+    passes through every model and feature) and the board edge, no end on another base or in
+    a light or dense feature, unengaged at the end, and the unit coherent (03.03)."""
     st = W.unit_state(unit_ent)
-    extra = 0
-    if cmd.mode == "advance":
-        extra = st.advance_roll if st.advance_roll is not None else 6
+    check_sky(unit_ent, cmd.fly, cmd.mode)
+    roll = (st.advance_roll if st.advance_roll is not None else 6) if cmd.mode == "advance" else None
     paths = paths_of(battle, unit_ent, cmd.to, cmd.via)
-    limits = {mid: esper.component_for_entity(battle.models[mid], Stats).M + extra for mid in paths}
+    limits = {mid: move_limit(unit_ent, battle.models[mid], cmd.mode, roll, cmd.fly) for mid in paths}
     _refuse(ML.check_move(
         esper.component_for_entity(unit_ent, Unit).id, paths, bodies(), _areas(battle),
         battle.scenario.board, max_distance=limits, rule=RULE_OF_MODE[cmd.mode],
-        may_cross_dense=may_cross_dense(unit_ent), through_enemies=selected == "desperate escape",
-        end_unengaged=True))
+        **path_rules(unit_ent, cmd.fly, selected == "desperate escape"), end_unengaged=True))
 
 
 def check_charge(battle, unit_ent: int, cmd, roll: int) -> None:
-    """11.04 The charge move: at most the charge roll, 03.01 paths and ends, and the 11.04
-    conditions (closer to a target; within 1"/engaged where possible; engaged with every
+    """11.04 The charge move: at most the charge roll (taking to the skies, 2" less unless
+    Hover, and through every model and feature: 21.03/24.17), 03.01 paths and ends, and the
+    11.04 conditions (closer to a target; within 1"/engaged where possible; engaged with every
     target and no other enemy unit; coherent)."""
     uid = esper.component_for_entity(unit_ent, Unit).id
     paths = paths_of(battle, unit_ent, cmd.to, cmd.via)
     _refuse(CH.check_charge(uid, tuple(cmd.targets), paths, bodies(), _areas(battle), battle.scenario.board,
-                            roll=roll, may_cross_dense=may_cross_dense(unit_ent)))
+                            roll=charge_limit(unit_ent, roll, cmd.fly), **path_rules(unit_ent, cmd.fly)))
 
 
 def check_pile_in(battle, unit_ent: int, cmd) -> None:
@@ -160,27 +207,31 @@ def _turns(solution) -> tuple:
                  for mid, p in sorted(solution.paths.items()) if len(p) > 2)
 
 
-def charge_command(battle, uid: str, targets, to):
+def charge_command(battle, uid: str, targets, to, fly: bool | None = False):
     """11.04 The charge move a script step or a player makes: the step's ``to`` as written,
     or the solver's placement (Part A ruling 17: the closest eligible enemy unit when no
-    targets are named); no legal placement = the charge is not made (no targets)."""
+    targets are named); no legal placement = the charge is not made (no targets). ``fly``:
+    take to the skies (21.03); None: on the ground, or, if no ground charge is found and the
+    unit has FLY, taking to the skies (the default player's choice)."""
     from sim.commands import ChargeMove
     ent = battle.units[uid]
     roll = W.unit_state(ent).charge_roll
     if to is not None:
-        return ChargeMove(uid, tuple(targets or ()), tuple((m, *p) for m, p in to.items()))
+        return ChargeMove(uid, tuple(targets or ()), tuple((m, *p) for m, p in to.items()), fly=bool(fly))
     if roll is None:
         return ChargeMove(uid, (), ())
     body = bodies()
-    if targets is None:
-        targets = CH.default_charge_targets(uid, roll, body)
-    if not targets:
-        return ChargeMove(uid, (), ())
-    sol = CH.solve_charge(uid, targets, roll, body, _areas(battle), battle.scenario.board,
-                          may_cross_dense=may_cross_dense(ent))
-    if not sol:
-        return ChargeMove(uid, (), ())
-    return ChargeMove(uid, tuple(sorted(targets)), _ends(sol), _turns(sol))
+    tries = [bool(fly)] if fly is not None else [False] + ([True] if can_fly(ent) else [])
+    for sky in tries:
+        limit = charge_limit(ent, roll, sky)
+        aims = CH.default_charge_targets(uid, limit, body) if targets is None else targets
+        if not aims:
+            continue
+        sol = CH.solve_charge(uid, aims, limit, body, _areas(battle), battle.scenario.board,
+                              **path_rules(ent, sky))
+        if sol:
+            return ChargeMove(uid, tuple(sorted(aims)), _ends(sol), _turns(sol), fly=sky)
+    return ChargeMove(uid, (), (), fly=bool(fly))  # (a charge asked to fly by a unit without FLY: refused)
 
 
 def pile_in_command(battle, uid: str, to):
@@ -216,19 +267,26 @@ def consolidate_command(battle, uid: str, to):
 def ingress_candidates(battle, u: int) -> list:
     """Places an ingress move could set the unit up (20.04), as (anchor, command): the unit's
     formation (its models' offsets from their centre, turned to lie along the edge) centred 3"
-    in from a battlefield edge, every 2" along each edge. Not checked: the players check."""
+    in from a battlefield edge, or further in if its bases reach further (so a base too large
+    for 6" of the edge touches it, 03.02.02), every 2" along each edge. Not checked: the
+    players check."""
     from sim.commands import Ingress
+    from sim.rules.deployment import half_extents
     bw, bh = battle.scenario.board
     models = esper.component_for_entity(u, Unit).models
-    pts = [(W.model_id(m), esper.component_for_entity(m, Position)) for m in models]
-    cx = sum(p.x for _m, p in pts) / len(pts)
-    cy = sum(p.y for _m, p in pts) / len(pts)
-    along = [(mid, p.x - cx, p.y - cy) for mid, p in pts]  # (a formation along x)
+    pts = [(W.model_id(m), esper.component_for_entity(m, Position), half_extents(W.footprint(m))) for m in models]
+    cx = sum(p.x for _m, p, _h in pts) / len(pts)
+    cy = sum(p.y for _m, p, _h in pts) / len(pts)
+    along = [(mid, p.x - cx, p.y - cy) for mid, p, _h in pts]  # (a formation along x)
     across = [(mid, dy, dx) for mid, dx, dy in along]  # (the same turned along y)
+    # how far each formation reaches from its centre toward the edge (up to the next 1e-6")
+    deep = math.ceil(max(abs(p.y - cy) + h[1] for _m, p, h in pts) * 1e6) / 1e6
+    wide = math.ceil(max(abs(p.y - cy) + h[0] for _m, p, h in pts) * 1e6) / 1e6
+    iy, ix = max(3.0, deep), max(3.0, wide)
     out = []
     k = 0.0
     while k <= max(bw, bh):
-        for ax, ay, form in ((k, 3.0, along), (k, bh - 3.0, along), (3.0, k, across), (bw - 3.0, k, across)):
+        for ax, ay, form in ((k, iy, along), (k, bh - iy, along), (ix, k, across), (bw - ix, k, across)):
             if 0 <= ax <= bw and 0 <= ay <= bh:
                 to = tuple((mid, round(ax + dx, 6), round(ay + dy, 6)) for mid, dx, dy in form)
                 out.append(((ax, ay), Ingress(esper.component_for_entity(u, Unit).id, to)))

@@ -47,6 +47,16 @@ def one_at_a_time(battle, ent: int, section: str) -> None:
     raise PlanError(f"{other}'s {what} must be made first: units are resolved one at a time ({section})")
 
 
+def oversized_refusal(ent: int, what: str) -> None:
+    """03.02.02 A unit set up this turn with an oversized model touching a battlefield edge (an
+    ingress move, sim.rules.reserves) makes no normal, advance, fall-back or charge move and
+    no ranged attack this turn: refuses ``what`` for it."""
+    if W.unit_state(ent).oversized_set_up:
+        uid = esper.component_for_entity(ent, Unit).id
+        raise PlanError(f"{uid} was set up this turn touching a battlefield edge (an oversized model) and "
+                        f"may not {what} this turn (03.02.02)")
+
+
 def check_select(battle, cmd: SelectToMove) -> None:
     """09.02 Select a unit to move, with a move type it is eligible for: remain stationary
     (09.04) any unit; normal (09.05) and advance (09.06) an unengaged unit; fall back (09.07)
@@ -56,6 +66,8 @@ def check_select(battle, cmd: SelectToMove) -> None:
         raise PlanError(f"unknown move type {cmd.mode!r} (expected {', '.join(SELECT_MODES)}) (09.02)")
     ent = _live_unit(battle, cmd.unit)
     one_at_a_time(battle, ent, "09.02")
+    if cmd.mode != "stationary":
+        oversized_refusal(ent, f"make a {'fall back' if cmd.mode == 'desperate escape' else cmd.mode} move")
     st = W.unit_state(ent)
     if st.move_selected is not None or st.move_type is not None:
         raise PlanError(f"{cmd.unit} was already selected to move this phase "
@@ -111,6 +123,7 @@ def check_declare_charge(battle, cmd: DeclareCharge) -> None:
     no enemy unit is within 12", it is engaged, or it advanced or fell back this turn."""
     ent = _live_unit(battle, cmd.unit)
     one_at_a_time(battle, ent, "11.02")
+    oversized_refusal(ent, "declare a charge or make a charge move")
     st = W.unit_state(ent)
     if st.charge_roll is not None:
         raise PlanError(f"{cmd.unit} has already declared a charge this phase (11.02)")
@@ -134,6 +147,7 @@ def check_charge_move(battle, cmd: ChargeMove) -> None:
         raise PlanError(f"{cmd.unit} has not declared a charge (11.02: declare and roll first)")
     if st.charge_resolved:
         raise PlanError(f"{cmd.unit}'s charge has already been resolved this phase (11.02)")
+    MV.check_sky(ent, cmd.fly, "charge")
     if not cmd.targets:
         if cmd.to:
             raise PlanError("a charge with no targets moves no model (11.02 step 3)")
@@ -141,15 +155,17 @@ def check_charge_move(battle, cmd: ChargeMove) -> None:
     enemies = {esper.component_for_entity(u, Unit).id: u for u in W.enemy_units(ent)}
     if len(set(cmd.targets)) != len(cmd.targets):
         raise PlanError("a charge target is named twice (11.04)")
+    reach = MV.charge_limit(ent, st.charge_roll, cmd.fly)
     for t in cmd.targets:
         u = enemies.get(t)
         if u is None or W.unit_destroyed(u):
             raise PlanError(f"{t!r} is not an enemy unit on the battlefield (11.04)")
         gap = MV.unit_gap(ent, [u])
-        limit = min(CHARGE_RANGE, st.charge_roll)
+        limit = min(CHARGE_RANGE, reach)
         if gap is None or gap > limit + 1e-9:
+            sky = f", {reach:g}\" taking to the skies (21.03)" if cmd.fly else ""
             raise PlanError(f"{t} is {gap:.2f}\" away: a charge target must be within 12\" and within "
-                            f"the charge roll of {st.charge_roll}\" (11.04)")
+                            f"the charge roll of {st.charge_roll}\"{sky} (11.04)")
     MV.check_charge(battle, ent, cmd, st.charge_roll)
 
 

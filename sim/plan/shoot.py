@@ -13,6 +13,7 @@ from sim.commands import Shoot
 from sim.errors import PlanError
 from sim.modifiers import add_scenario_modifiers
 from sim.plan.common import Declared, find_unit, model_in
+from sim.plan.phased import oversized_refusal
 from sim.plan.shoot_targets import ShootPlanTargets, shooters_of
 from sim.rules import shooting as SH
 from sim.rules.profiles import WeaponProfile
@@ -76,6 +77,8 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
     st = W.unit_state(unit_ent)
     if st.selected_to_shoot and not selected:
         raise PlanError(f"unit {cmd.unit} was already selected to shoot this phase (10.02)")
+    if st.oversized_set_up:
+        oversized_refusal(unit_ent, "make ranged attacks")
     shooters = shooters_of(unit_ent, lv)
     engaged = W.unit_engaged(unit_ent)
     elig, default = shooters.types(engaged, st)

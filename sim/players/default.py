@@ -1,5 +1,6 @@
 """The default headless player (Part A rulings 16-29): moves each unit toward the nearest
-objective its side does not hold, shoots each unit at the nearest enemy unit it can, charges
+objective its side does not hold (a FLY unit takes to the skies, 21.03, when that gets it
+further than a ground move; in a charge, when no ground charge is found), shoots each unit at the nearest enemy unit it can, charges
 the closest enemy unit in reach (ruling 17), piles in and consolidates whenever a legal move
 exists (ruling 18), fights with every eligible unit, picks and breaks ties by unit order
 (ruling 29), uses no stratagem (ruling 25), and answers decisions with their defaults."""
@@ -68,7 +69,7 @@ class DefaultPlayer(Player):
                 return O.stationary(u)  # (it stays to fight)
             goal = O.objective_goal(battle, u, self.side)
             if goal is not None:
-                cmd = self._first_legal(battle, O.move_toward(battle, u, goal, "normal", O.min_move(u)))
+                cmd = self._first_legal(battle, O.moves_toward(battle, u, goal, "normal"))
                 if cmd is not None:
                     return cmd
             return O.stationary(u)
@@ -92,7 +93,8 @@ class DefaultPlayer(Player):
         for u in O.own_units(battle, self.side):
             st = W.unit_state(u)
             if st.charge_roll is not None and not st.charge_resolved:
-                return MV.charge_command(battle, O.uid(u), None, None)
+                # (a FLY unit takes to the skies when no ground charge is found, 21.03)
+                return MV.charge_command(battle, O.uid(u), None, None, fly=None)
             if (u, "charge") in self._done:
                 continue
             self._done.add((u, "charge"))

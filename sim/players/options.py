@@ -13,6 +13,7 @@ from sim.components import Position, Stats, Unit
 from sim.phases.fight_order import fight_eligible
 from sim.plan import moves as MV
 from sim.plan.fight import fights_first
+from sim.rules.movement import sky_distance
 from sim.scenario.script import expand
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
@@ -51,9 +52,9 @@ def translate(battle, u: int, dx: float, dy: float) -> tuple:
     return tuple(out)
 
 
-def move_toward(battle, u: int, goal: tuple[float, float], mode: str, reach: float) -> list:
-    """Candidate moves of the whole unit toward ``goal``, longest first: the same vector for
-    every model (coherency kept), at most ``reach`` inches."""
+def _steps_toward(u: int, goal: tuple[float, float], reach: float) -> list:
+    """(length, dx, dy) of the whole-unit steps toward ``goal``, longest first: all of the way
+    (at most ``reach``), then 3/4, 1/2 and 1/4 of it, none under 0.5"."""
     cx, cy = centroid(u)
     dx, dy = goal[0] - cx, goal[1] - cy
     d = math.hypot(dx, dy)
@@ -64,8 +65,24 @@ def move_toward(battle, u: int, goal: tuple[float, float], mode: str, reach: flo
         step = min(reach, d) * f
         if step < 0.5:
             break
-        out.append(Move(uid(u), translate(battle, u, dx / d * step, dy / d * step), mode))
+        out.append((step, dx / d * step, dy / d * step))
     return out
+
+
+def moves_toward(battle, u: int, goal: tuple[float, float], mode: str) -> list:
+    """The default player's candidate moves of the whole unit toward ``goal``, the same vector
+    for every model (coherency kept): on the ground up to the unit's lowest M and, for a FLY
+    unit, taking to the skies up to that less 2" (21.03; all of it with Hover, 24.17), merged
+    longest first, the ground move first at equal length. The player takes the first legal
+    one, so a FLY unit flies only when no ground move as long is legal (a wall or a unit in
+    the way)."""
+    reach = min_move(u)
+    cands = [(-step, 0, sx, sy) for step, sx, sy in _steps_toward(u, goal, reach)]
+    if MV.can_fly(u):
+        sky = sky_distance(reach, MV.hovers(u))
+        cands += [(-step, 1, sx, sy) for step, sx, sy in _steps_toward(u, goal, sky)]
+    cands.sort(key=lambda c: (c[0], c[1]))
+    return [Move(uid(u), translate(battle, u, sx, sy), mode, fly=bool(fly)) for _s, fly, sx, sy in cands]
 
 
 def objective_goal(battle, u: int, side: int):

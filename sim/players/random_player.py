@@ -1,5 +1,5 @@
 """The random player: at each choice, a uniformly random legal command among what its side
-can do now (sim.players.options), and uniformly random answers to decisions with a list of
+can do now (sim.players.options; a FLY unit takes to the skies, 21.03, on a fair coin), and uniformly random answers to decisions with a list of
 options. Its stream is its own (seeded from the battle's seed and its side, read with
 ``random()`` only: stable across Python versions), so the battle's dice are untouched and a
 replay log, which holds the commands, needs no player."""
@@ -14,6 +14,7 @@ from sim.phases.state import FightStep, Phase
 from sim.players import options as O
 from sim.players.base import Choice, Player
 from sim.plan import moves as MV
+from sim.rules.movement import sky_distance
 from sim.world import queries as W
 
 TRIES = 4  # random destinations tried per move before the unit remains stationary
@@ -83,7 +84,7 @@ class RandomPlayer(Player):
                 st = W.unit_state(u)
                 if st.charge_roll is not None and not st.charge_resolved:
                     # its charge is resolved before anything else (11.02 step 3)
-                    return [lambda u=u: MV.charge_command(battle, O.uid(u), None, None)]
+                    return [lambda u=u: MV.charge_command(battle, O.uid(u), None, None, fly=self._fly(u))]
                 out.append(DeclareCharge(O.uid(u)))
         elif ts.phase == Phase.FIGHT:
             owed = O.pending_fight(battle, self.side)
@@ -102,9 +103,17 @@ class RandomPlayer(Player):
         out.append(EndPhase())
         return out
 
+    def _fly(self, u: int) -> bool:
+        """21.03 Whether a FLY unit takes to the skies for this move: a fair coin (no draw for
+        a unit without FLY, so their stream is as it was)."""
+        return MV.can_fly(u) and self.rng.random() < 0.5
+
     def _random_move(self, battle, u: int, mode: str):
         st = W.unit_state(u)
+        fly = self._fly(u)
         reach = O.min_move(u) + ((st.advance_roll or 0) if mode == "advance" else 0)
+        if fly:
+            reach = sky_distance(reach, MV.hovers(u))
         for k in range(TRIES):
             if k % 2 == 0:  # the whole unit by one vector (its formation kept)
                 a = self.rng.random() * 2 * math.pi
@@ -117,7 +126,7 @@ class RandomPlayer(Player):
                     d = self.rng.random() * reach
                     to.append((mid, round(x + d * math.cos(a), 6), round(y + d * math.sin(a), 6)))
                 to = tuple(to)
-            cmd = O.Move(O.uid(u), to, mode)
+            cmd = O.Move(O.uid(u), to, mode, fly=fly)
             if battle.check(cmd) is None:
                 return cmd
         return None if st.move_selected is None else O.Move(O.uid(u), (), mode)

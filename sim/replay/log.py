@@ -296,6 +296,9 @@ def _check_command(path: Path, i: int, c) -> None:
                             for p in v[1])):
                 raise LogError(f"{path}: line {i}: expected each 'via' to be [model id, [[x, y], ...]], "
                                f"found {_kind(v)}")
+        if kind in ("move", "charge move"):
+            _fields(path, i, {"fly": c.get("fly", False)},
+                    {"fly": (lambda v: type(v) is bool, "true or false (21.03 take to the skies)")})
         if kind == "move":
             _fields(path, i, {"mode": c.get("mode", "normal")}, {"mode": (_is_str, "a move mode")})
         if kind == "charge move":

@@ -1,14 +1,31 @@
 """26 step 8 Deployment: every model set up wholly within its player's deployment zone
-(01.04.01 "wholly within": every part of the base). Zones default to Part A ruling 22."""
+(01.04.01 "wholly within": every part of the base), and 03.02.02 Oversized models: a base
+that cannot fit wholly within the zone is set up touching its player's battlefield edge.
+Zones default to Part A ruling 22.
+
+"Cannot fit" asks whether any placement of the base (any position, any facing) lies wholly
+within the zone. For a convex zone it is decided exactly at each facing (the centres that
+fit are an intersection of half-planes, Minkowski difference of the zone and the base's
+01.04 core); facings are tried every degree (round bases: one). A non-convex zone is tried
+piece by piece (sim.rules.polygons.convex_pieces), so a base that fits only across two
+pieces counts as not fitting there (README, rulings). "Touching" an edge allows
+``EDGE_TOUCH`` of gap."""
 
 from __future__ import annotations
+
+import math
+from functools import lru_cache
 
 import numpy as np
 
 from sim.rules.geometry import EPS, Footprint, core, footprint_polygon_distance
-from sim.rules.polygons import point_in_polygon, polygon_inside
+from sim.rules.polygons import ccw, convex_pieces, point_in_polygon, polygon_inside
 
 Point = tuple[float, float]
+
+EDGE_TOUCH = 1e-3  # inches: a base this close to a battlefield edge touches it (03.02.02)
+FACINGS = 180  # facings tried for a base that is not round (every degree; the shapes repeat after 180)
+EDGES = ("south", "north", "west", "east")  # y = 0, y = H, x = 0, x = W
 
 
 def wholly_within(fp: Footprint, zone) -> bool:
@@ -29,16 +46,148 @@ def wholly_within(fp: Footprint, zone) -> bool:
     return polygon_inside(core(fp)[0], zone)
 
 
-def deployment_problems(models, zones) -> list[str]:
-    """26 step 8: for each (model id, owner, footprint) not wholly within ``zones[owner]``, the
-    reason, naming the model and how far it is from the zone (0 when it straddles the edge)."""
+def _offsets(fp: Footprint) -> tuple[np.ndarray, float]:
+    """The base's 01.04 core about its centre, and its radius."""
+    pts, r = core(fp)
+    return pts - np.array([fp.x, fp.y]), r
+
+
+def _fits_convex(off: np.ndarray, r: float, piece: np.ndarray) -> bool:
+    """Whether some centre c puts the base (core ``off`` about c, grown by ``r``) wholly inside
+    the convex ccw polygon ``piece``: the half-planes n.c <= n.v - h(n) of each edge (outward
+    unit normal n, support h of the base) have a common point (clipping a box that holds the
+    piece, to 1e-9")."""
+    region = [(float(x), float(y)) for x, y in piece]
+    k = len(piece)
+    for i in range(k):
+        a, b = piece[i], piece[(i + 1) % k]
+        e = b - a
+        ln = math.hypot(e[0], e[1])
+        if ln <= 0:
+            continue
+        n = np.array([e[1], -e[0]]) / ln  # outward for a ccw polygon
+        limit = float(n @ a) - (float((off @ n).max()) + r) + EPS
+        region = _clip(region, n, limit)
+        if not region:
+            return False
+    return True
+
+
+def _clip(poly: list, n: np.ndarray, limit: float) -> list:
+    """Sutherland-Hodgman: the part of the convex polygon ``poly`` where n.p <= limit."""
+    out = []
+    m = len(poly)
+    for i in range(m):
+        p, q = poly[i], poly[(i + 1) % m]
+        dp = n[0] * p[0] + n[1] * p[1] - limit
+        dq = n[0] * q[0] + n[1] * q[1] - limit
+        if dp <= 0:
+            out.append(p)
+        if (dp < 0 < dq) or (dq < 0 < dp):
+            t = dp / (dp - dq)
+            out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+    return out
+
+
+def facings(fp: Footprint) -> list[Footprint]:
+    """The base at every facing tried, its own first, then 0 and 90 degrees, then every degree
+    (one for a round base)."""
+    if fp.shape == "round":
+        return [fp]
+    step = 180.0 / FACINGS
+    order = [fp.angle, 0.0, 90.0] + [k * step for k in range(FACINGS) if k * step not in (0.0, 90.0)]
+    return [fp.moved(fp.x, fp.y, a) for a in order]
+
+
+def fits_within(fp: Footprint, zone) -> bool:
+    """03.02.02 Whether the base (its shape and size; position and facing are free) can be set
+    up wholly within the polygon ``zone`` (module docstring: exact per facing in each convex
+    piece). Memoised by the base's shape, size and facing and the zone."""
+    return _fits_within(fp.shape, fp.length, fp.width, fp.angle,
+                        tuple((float(x), float(y)) for x, y in zone))
+
+
+@lru_cache(maxsize=256)
+def _fits_within(shape: str, length: float, width: float, angle: float, zone: tuple) -> bool:
+    pieces = [ccw(np.asarray(p, dtype=float)) for p in convex_pieces(zone)]
+    for f in facings(Footprint(shape, 0.0, 0.0, length, width, angle)):
+        off, r = _offsets(f)
+        if any(_fits_convex(off, r, p) for p in pieces):
+            return True
+    return False
+
+
+def player_edge(zone, board: tuple[float, float]) -> str:
+    """03.02.02 A player's battlefield edge: the edge ("south" y = 0, "north" y = H, "west"
+    x = 0, "east" x = W) along which their deployment zone runs, i.e. that shares the longest
+    stretch of the zone's boundary; a zone on no edge: the nearest edge (ties: that order)."""
+    W, H = float(board[0]), float(board[1])
+    pts = np.asarray(zone, dtype=float)
+    nxt = np.roll(pts, -1, axis=0)
+    shared = dict.fromkeys(EDGES, 0.0)
+    for (x0, y0), (x1, y1) in zip(pts, nxt):
+        ln = math.hypot(x1 - x0, y1 - y0)
+        for edge, on in (("south", abs(y0) <= EPS and abs(y1) <= EPS),
+                         ("north", abs(y0 - H) <= EPS and abs(y1 - H) <= EPS),
+                         ("west", abs(x0) <= EPS and abs(x1) <= EPS),
+                         ("east", abs(x0 - W) <= EPS and abs(x1 - W) <= EPS)):
+            if on:
+                shared[edge] += ln
+    best = max(EDGES, key=lambda e: (shared[e], -EDGES.index(e)))
+    if shared[best] > 0:
+        return best
+    gaps = {"south": pts[:, 1].min(), "north": H - pts[:, 1].max(),
+            "west": pts[:, 0].min(), "east": W - pts[:, 0].max()}
+    return min(EDGES, key=lambda e: (gaps[e], EDGES.index(e)))
+
+
+def half_extents(fp: Footprint) -> tuple[float, float]:
+    """01.04 Half the base's axis-aligned extent (x, y), exact for all three shapes."""
+    a, b = 0.5 * fp.length, 0.5 * fp.width
+    if fp.shape == "round":
+        return a, a
+    t = math.radians(fp.angle)
+    c, s = abs(math.cos(t)), abs(math.sin(t))
+    if fp.shape == "rect":
+        return a * c + b * s, a * s + b * c
+    return math.hypot(a * c, b * s), math.hypot(a * s, b * c)
+
+
+def edge_gaps(fp: Footprint, board: tuple[float, float]) -> dict[str, float]:
+    """How far the base is from each battlefield edge (negative: over it)."""
+    hx, hy = half_extents(fp)
+    W, H = float(board[0]), float(board[1])
+    return {"south": fp.y - hy, "north": H - (fp.y + hy), "west": fp.x - hx, "east": W - (fp.x + hx)}
+
+
+def touches_edge(fp: Footprint, board: tuple[float, float], edges=EDGES) -> bool:
+    """03.02.02 The base is wholly on the battlefield and touches one of ``edges`` (within
+    EDGE_TOUCH)."""
+    gaps = edge_gaps(fp, board)
+    return min(gaps.values()) >= -EPS and min(gaps[e] for e in edges) <= EDGE_TOUCH + EPS
+
+
+def deployment_problems(models, zones, board: tuple[float, float] | None = None) -> list[str]:
+    """26 step 8 / 03.02.02: for each (model id, owner, footprint) not wholly within
+    ``zones[owner]``, the reason, naming the model and how far it is from the zone (0 when it
+    straddles the edge). With the ``board``, a base that cannot fit wholly within its zone
+    (``fits_within``) is set up touching its player's battlefield edge (``player_edge``)
+    instead, and a problem names how far it is from that edge."""
     out = []
     for mid, owner, fp in models:
         zone = zones[owner]
-        if not wholly_within(fp, zone):
-            gap = footprint_polygon_distance(fp, zone)
-            where = f"{gap:.2f}\" outside it" if gap > EPS else "across its edge"
-            out.append(f"{mid} is not wholly within its deployment zone ({where}) (26 step 8)")
+        if wholly_within(fp, zone):
+            continue
+        if board is not None and not fits_within(fp, zone):
+            edge = player_edge(zone, board)
+            if not touches_edge(fp, board, (edge,)):
+                gap = edge_gaps(fp, board)[edge]
+                out.append(f"{mid} cannot fit wholly within its deployment zone, so it is set up touching "
+                           f"its battlefield edge ({edge}); it is {gap:.3f}\" from it (03.02.02)")
+            continue
+        gap = footprint_polygon_distance(fp, zone)
+        where = f"{gap:.2f}\" outside it" if gap > EPS else "across its edge"
+        out.append(f"{mid} is not wholly within its deployment zone ({where}) (26 step 8)")
     return out
 
 

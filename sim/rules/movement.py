@@ -1,8 +1,19 @@
-"""09 Movement phase: which moves a unit may still make this turn, and how far it has moved."""
+"""09 Movement phase: which moves a unit may still make this turn, how far it may go (21.03
+taking to the skies, 24.17 Hover) and how far it has moved."""
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+import math
+from typing import Iterable, Mapping, Sequence
+
+from sim.rules.move_kernels import path_length
+
+__all__ = ["FLY", "SKY_PENALTY", "SKY_MOVES", "move_made", "second_move_refusal", "add_move",
+           "advance_end", "path_stop", "path_length", "sky_refusal", "sky_distance"]
+
+FLY = "FLY"  # 21.03 the keyword that lets a unit take to the skies
+SKY_PENALTY = 2.0  # 21.03 inches off the maximum distance when taking to the skies
+SKY_MOVES = ("normal", "advance", "fall back", "charge")  # 21.03 the moves it may be taken for
 
 
 def move_made(move_type: str | None, advanced: bool, fell_back: bool, moved: float) -> str | None:
@@ -45,9 +56,55 @@ def advance_end(x0: float, y0: float, x: float, y: float, limit: float) -> tuple
     """09.06 A model heading for (x, y) from (x0, y0) whose advance allows ``limit`` inches
     (M + the advance roll): where it ends and how far it moves. Within the limit it ends where
     it was sent; beyond it, it goes as far as the roll allows along its line (positions rounded
-    to 1e-6")."""
-    dist = ((x - x0) ** 2 + (y - y0) ** 2) ** 0.5
-    if dist <= limit:
-        return x, y, dist
-    f = limit / dist
-    return round(x0 + (x - x0) * f, 6), round(y0 + (y - y0) * f, 6), limit
+    to 1e-6", never past the limit: ``path_stop``)."""
+    path, dist = path_stop(((x0, y0), (x, y)), limit)
+    return path[-1][0], path[-1][1], dist
+
+
+def path_stop(path: Sequence[tuple[float, float]], limit: float) -> tuple[tuple, float]:
+    """09.06 / Part A ruling 14 A model sent along the base-centre polyline ``path`` (first
+    point: where it stands) that may move only ``limit`` inches (an advance whose roll fell
+    short): the part of the path it travels and its length. Within the limit the whole path;
+    beyond it the path is cut where the limit runs out (that point rounded to 1e-6", and
+    pulled back along its segment until the length is not over the limit, so the move it
+    makes passes the 03.01 distance check)."""
+    pts = tuple((float(x), float(y)) for x, y in path)
+    segs = [math.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(pts, pts[1:])]
+    total = math.fsum(segs)
+    if total <= limit:
+        return pts, total
+    done = 0.0
+    for k, seg in enumerate(segs):
+        if done + seg < limit:
+            done += seg
+            continue
+        (ax, ay), (bx, by) = pts[k], pts[k + 1]
+        left = limit - done
+        for _ in range(8):
+            f = max(left, 0.0) / seg
+            end = (round(ax + (bx - ax) * f, 6), round(ay + (by - ay) * f, 6))
+            length = done + math.hypot(end[0] - ax, end[1] - ay)
+            if length <= limit:
+                break
+            left -= 1e-6
+        return pts[:k + 1] + (end,), length
+    return pts, total  # (not reached: the segments add up to more than the limit)
+
+
+def sky_refusal(unit: str, keywords: Iterable[str], move: str) -> str | None:
+    """21.03 Taking to the skies: only a FLY unit, and only for a normal, advance, fall-back or
+    charge move. Returns why ``unit`` may not take to the skies for a ``move`` move, or None."""
+    if FLY not in set(keywords):
+        return f"{unit} has no FLY keyword and cannot take to the skies (21.03)"
+    if move not in SKY_MOVES:
+        return (f"a unit takes to the skies only for a normal, advance, fall-back or charge move, "
+                f"not a {move} move (21.03)")
+    return None
+
+
+def sky_distance(limit: float, hover: bool) -> float:
+    """21.03 / 24.17 The maximum distance of a move made taking to the skies: 2" less than the
+    move's own (never below 0), or the move's own with Hover. (Vertical distance is ignored:
+    on the 2-D table every path is horizontal, so its length is the whole distance moved,
+    and 24.16 [HEAVY] counts no more.)"""
+    return float(limit) if hover else max(0.0, float(limit) - SKY_PENALTY)

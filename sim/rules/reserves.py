@@ -1,5 +1,9 @@
 """20 Strategic reserves: the pre-battle cap, when reserves may arrive and when unarrived ones
-are destroyed, and the 20.04 ingress set-up limits (RULES.md §7 and §21, Part A ruling 27).
+are destroyed, and the 20.04 ingress set-up limits (RULES.md §7 and §21, Part A ruling 27),
+with 03.02.02 Oversized models: a base that cannot fit wholly within 6" of an edge is set up
+touching an edge instead (still more than 8" from every enemy model), and its unit may not
+make normal, advance, fall-back or charge moves, nor ranged attacks, that turn (AIRCRAFT
+excepted).
 
 Pure functions over plain data; problems come back as sentences naming the model (or unit),
 the rule and the distance involved.
@@ -7,16 +11,17 @@ the rule and the distance involved.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
+from sim.rules.deployment import EDGE_TOUCH, edge_gaps, facings, half_extents, touches_edge
 from sim.rules.geometry import EPS, Footprint, distance, distance_matrix, footprint_polygon_distance
 
 __all__ = [
     "FormationUnit", "reserves_problems", "may_arrive", "destroyed_at_end_of_round",
-    "ingress_problems", "EDGE_DISTANCE", "ENEMY_DISTANCE", "FIRST_ARRIVAL_ROUND",
-    "LAST_ARRIVAL_ROUND", "ZONE_BAN_BEFORE_ROUND",
+    "ingress_problems", "fits_edge_strip", "wholly_within_edge_strip", "oversized_restricted",
+    "EDGE_DISTANCE", "ENEMY_DISTANCE", "FIRST_ARRIVAL_ROUND", "LAST_ARRIVAL_ROUND", "ZONE_BAN_BEFORE_ROUND",
 ]
 
 EDGE_DISTANCE = 6.0          # 20.04 wholly within 6" of a battlefield edge
@@ -89,18 +94,6 @@ def destroyed_at_end_of_round(round: int, *, repositioned: bool = False,
     return round == LAST_ARRIVAL_ROUND and not repositioned
 
 
-def _half_extents(fp: Footprint) -> tuple[float, float]:
-    """01.04 Half the footprint's axis-aligned extent (x, y), exact for all three shapes."""
-    a, b = 0.5 * fp.length, 0.5 * fp.width
-    if fp.shape == "round":
-        return a, a
-    t = math.radians(fp.angle)
-    c, s = abs(math.cos(t)), abs(math.sin(t))
-    if fp.shape == "rect":
-        return a * c + b * s, a * s + b * c
-    return math.hypot(a * c, b * s), math.hypot(a * s, b * c)
-
-
 def _inches(x: float) -> str:
     """A distance for a message: up to 6 decimals, trailing zeros dropped (8, 6.000001)."""
     return f"{x:.6f}".rstrip("0").rstrip(".") + '"'
@@ -130,12 +123,42 @@ def _edge_reach(fp: Footprint, board: tuple[float, float]) -> float:
     return lo
 
 
-def _wholly_within_edge_strip(fp: Footprint, board: tuple[float, float]) -> bool:
+def wholly_within_edge_strip(fp: Footprint, board: tuple[float, float]) -> bool:
     """20.04 Wholly within 6" of a battlefield edge: no point of the base more than 6" + EPS
     from its nearest edge, i.e. the base does not meet the box of points farther than that."""
     if min(board) <= 2 * (EDGE_DISTANCE + EPS):
         return True
     return distance(fp, _inner_box(EDGE_DISTANCE + EPS, board)) > 0.0
+
+
+def fits_edge_strip(fp: Footprint, board: tuple[float, float]) -> bool:
+    """03.02.02 Whether the base (its shape and size; position and facing free) can be set up
+    wholly within 6" of a battlefield edge, as 20.04 reads it (every point of it within 6" of
+    its nearest edge, so a corner helps a large base). Exact at each facing tried
+    (sim.rules.deployment.facings): the places where the base is on the board form a
+    rectangle of centres, and the places where it meets the box of points more than 6" in are
+    a convex set, so some place fits exactly when one of the rectangle's corners (the base in
+    a corner of the board) does. Memoised by the base's shape, size and facing and the board."""
+    return _fits_edge_strip(fp.shape, fp.length, fp.width, fp.angle, float(board[0]), float(board[1]))
+
+
+@lru_cache(maxsize=256)
+def _fits_edge_strip(shape: str, length: float, width: float, angle: float, W: float, H: float) -> bool:
+    for f in facings(Footprint(shape, 0.0, 0.0, length, width, angle)):
+        hx, hy = half_extents(f)
+        if 2 * hx > W + EPS or 2 * hy > H + EPS:
+            continue
+        for x, y in ((hx, hy), (W - hx, hy), (hx, H - hy), (W - hx, H - hy)):
+            if wholly_within_edge_strip(f.moved(x, y), (W, H)):
+                return True
+    return False
+
+
+def oversized_restricted(oversized: bool, keywords) -> bool:
+    """03.02.02 A unit set up this turn with an oversized model (one set up touching an edge
+    because it could not fit within 6" of one) may not make normal, advance, fall-back or
+    charge moves, nor ranged attacks, this turn; AIRCRAFT set up from reserves are excepted."""
+    return oversized and "AIRCRAFT" not in set(keywords)
 
 
 def ingress_problems(fps: Sequence[Footprint], board: tuple[float, float],
@@ -147,7 +170,8 @@ def ingress_problems(fps: Sequence[Footprint], board: tuple[float, float],
     * not before battle round 2 (20.03);
     * every base wholly on the battlefield (03.01: no model crosses the battlefield edge);
     * every base wholly within 6" of a battlefield edge: no part of it more than 6" from the
-      nearest edge (each model on its own; they need not share an edge);
+      nearest edge (each model on its own; they need not share an edge); a base that cannot
+      fit so anywhere (``fits_edge_strip``) touches an edge instead (03.02.02);
     * more than 8" horizontally from every enemy model (exactly 8" is within 8", refused);
     * before battle round 3, no part of any base within the enemy deployment zone (touching
       its boundary is within 0", refused).
@@ -167,11 +191,18 @@ def ingress_problems(fps: Sequence[Footprint], board: tuple[float, float],
     enemy_names = list(enemy_names) if enemy_names is not None else [f"enemy model {j}" for j in range(len(enemies))]
     near = distance_matrix(fps, enemies) if enemies and fps else None
     for i, (name, fp) in enumerate(zip(names, fps)):
-        hx, hy = _half_extents(fp)
+        hx, hy = half_extents(fp)
         if fp.x - hx < -EPS or fp.y - hy < -EPS or fp.x + hx > W + EPS or fp.y + hy > H + EPS:
             problems.append(f"{name}: its base is not wholly on the {W:g}\"x{H:g}\" battlefield (03.01)")
             continue
-        if not _wholly_within_edge_strip(fp, (W, H)):
+        within = wholly_within_edge_strip(fp, (W, H))
+        if not within and not fits_edge_strip(fp, (W, H)):
+            if not touches_edge(fp, (W, H)):
+                gap = min(edge_gaps(fp, (W, H)).values())
+                problems.append(f"{name}: its base cannot fit wholly within {EDGE_DISTANCE:g}\" of a battlefield "
+                                f"edge, so it is set up touching an edge; it is {gap:.3f}\" from the nearest "
+                                f"(03.02.02, {EDGE_TOUCH:g}\" counts as touching)")
+        elif not within:
             reach = _edge_reach(fp, (W, H))
             problems.append(f"{name}: part of its base is {_inches(reach)} from the nearest battlefield "
                             f"edge; an ingress move sets up wholly within {EDGE_DISTANCE:g}\" of an edge (20.04)")

@@ -210,7 +210,8 @@ class InputMixin:
             if m is None or not m.alive:
                 return
             ids = [mid] if shift else [x.id for x in self.scene.living(m.unit)]
-            extra = 6 if self.move_mode == "advance" else 0
+            roll = self.scene.units[m.unit].advance_roll  # (rolled already: a free-play advance not made)
+            extra = (6 if roll is None else roll) if self.move_mode == "advance" else 0
             self.drag = {"unit": m.unit, "models": ids, "grab": mid,
                          "origin": {i: (self.scene.models[i].x, self.scene.models[i].y,
                                         self.scene.models[i].M + extra) for i in ids},

@@ -46,6 +46,7 @@ class UnitView:
     models: list[str] = field(default_factory=list)  # all model ids, listed order
     engaged: bool = False
     destroyed: bool = False
+    advance_roll: int | None = None  # 09.06 its advance roll this turn, once rolled
 
 
 class Scene:
@@ -69,7 +70,7 @@ class Scene:
         units: dict[str, UnitView] = {}
         for uent in W.all_units():
             u = esper.component_for_entity(uent, Unit)
-            uv = UnitView(uent, u.id, u.name, u.owner)
+            uv = UnitView(uent, u.id, u.name, u.owner, advance_roll=W.unit_state(uent).advance_roll)
             off = W.in_reserves(uent)  # (20.01 in strategic reserves: not on the table to draw)
             for m in u.models:
                 mid = W.model_id(m)

@@ -191,7 +191,7 @@ def parse_scenario(data: dict, file: str) -> ScenarioSpec:
     armies, units = _armies(top, weapons, board)
     script = read_script(top, units, weapons)
     mission = read_mission(top, board)
-    check_deployment(top, mission, units)
+    check_deployment(top, mission, units, board)
     return ScenarioSpec(
         name=battle.req("name", str), description=battle.get("description", str, ""),
         seed=battle.get("seed", int, 1), board=board, terrain=terrain, armies=armies,

@@ -89,9 +89,10 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
                        deployed=deployed)
 
 
-def check_deployment(top: Reader, mission: MissionSpec | None, units) -> None:
+def check_deployment(top: Reader, mission: MissionSpec | None, units, board=(60.0, 44.0)) -> None:
     """26 step 8: a battle with a mission starts deployed: every model wholly within its army's
-    deployment zone (``deployed = false`` for a scenario that starts mid-battle)."""
+    deployment zone, or, for a base that cannot fit in it, touching its player's battlefield
+    edge (03.02.02) (``deployed = false`` for a scenario that starts mid-battle)."""
     if any(u.reserves for u in units):
         _check_reserves(top, mission, units)
     if mission is None or not mission.deployed:
@@ -108,11 +109,12 @@ def check_deployment(top: Reader, mission: MissionSpec | None, units) -> None:
         found = coherency_problems(mine)  # 03.02 a unit is set up in coherency
         if found:
             problems.append(f"{u.id} is not set up in coherency: {found[0]} (03.02)")
-    problems = deployment_problems(models, mission.zones) + problems
+    problems = deployment_problems(models, mission.zones, board) + problems
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        top.fail("every model wholly within its army's deployment zone (26 step 8; or 'deployed = false' "
-                 "for a battle that starts later)", f"<{problems[0]}{more}>", "mission")
+        top.fail("every model wholly within its army's deployment zone (26 step 8; a base too large for it "
+                 "touching its player's battlefield edge, 03.02.02; or 'deployed = false' for a battle that "
+                 "starts later)", f"<{problems[0]}{more}>", "mission")
 
 
 def _check_reserves(top: Reader, mission: MissionSpec | None, units) -> None:

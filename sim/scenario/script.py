@@ -9,7 +9,7 @@ from typing import NamedTuple
 import esper
 
 from sim.commands import DeclareCharge, EndPhase, EndTurn, Fight, Move, SelectToMove, Selection, Shoot
-from sim.components import Position, Stats, Unit
+from sim.components import Position, Unit
 from sim.rules.movement import advance_end
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
@@ -80,14 +80,18 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
     if uid not in unit_ids:
         r.fail(f"a unit id ({', '.join(sorted(unit_ids))})", uid, kind)
     if kind == "move":
-        r.keys({"move", "mode", "by", "to"}, {"move"})
+        r.keys({"move", "mode", "by", "to", "fly"}, {"move"})
         mode = r.get("mode", str, "normal")
         if mode not in MOVE_MODES:
             r.fail(", ".join(MOVE_MODES), mode, "mode")
         action = {"kind": "move", "unit": uid, "mode": mode}
+        if r.has("fly"):
+            action["fly"] = _fly(r)
         if mode == "stationary":
             if r.has("by") or r.has("to"):
                 r.fail("no 'by' or 'to' for a unit that remains stationary (09.04)", "<a destination>")
+            if action.get("fly"):
+                r.fail("no 'fly' for a unit that remains stationary (21.03)", True, "fly")
         elif r.has("by"):
             action["by"] = r.point("by")
         elif r.has("to"):
@@ -124,12 +128,14 @@ def _placed_step(r: Reader, kind: str, unit_ids, model_ids) -> ScriptStep:
     """A charge, pile-in or consolidation step: the unit, and optionally where its models end
     (``to``) and, for a charge, its targets; what is left out the solver places (Part A
     rulings 17-18)."""
-    allowed = {kind, "to"} | ({"targets"} if kind == "charge" else set())
+    allowed = {kind, "to"} | ({"targets", "fly"} if kind == "charge" else set())
     r.keys(allowed, {kind})
     uid = r.req(kind, str)
     if uid not in unit_ids:
         r.fail(f"a unit id ({', '.join(sorted(unit_ids))})", uid, kind)
     action = {"kind": kind.replace("_", " "), "unit": uid}
+    if r.has("fly"):
+        action["fly"] = _fly(r)
     if r.has("targets"):
         tl = r.get("targets", list, what="a list of enemy unit ids")
         tr = r.sub("targets")
@@ -140,6 +146,12 @@ def _placed_step(r: Reader, kind: str, unit_ids, model_ids) -> ScriptStep:
     if r.has("to"):
         action["to"] = _to_table(r, uid, model_ids)
     return ScriptStep(action, {}, r.path)
+
+
+def _fly(r: Reader) -> bool:
+    """A move or charge step's ``fly = true``: the unit takes to the skies (21.03; whether it
+    may is the command's check, which names the rule)."""
+    return r.get("fly", bool, what="true or false (21.03 take to the skies)")
 
 
 def _model_table(r: Reader, key: str, uid: str, model_ids, expected: str) -> Reader:
@@ -275,7 +287,8 @@ def step_commands(battle, step: ScriptStep):
     if kind == "charge":
         from sim.plan import moves as MV
         yield Expansion(DeclareCharge(a["unit"]), [])
-        yield Expansion(MV.charge_command(battle, a["unit"], a.get("targets"), a.get("to")), [])
+        yield Expansion(MV.charge_command(battle, a["unit"], a.get("targets"), a.get("to"),
+                                          fly=a.get("fly", False)), [])
         return
     if kind == "ingress":
         from sim.commands import Ingress
@@ -315,7 +328,9 @@ def expand(battle, step: ScriptStep) -> Expansion:
         return Expansion(EndTurn(), [])
     unit_ent = battle.units[a["unit"]]
     if kind == "move":
+        from sim.plan.moves import move_limit
         mode = "fall back" if a["mode"] == "desperate escape" else a["mode"]
+        fly = a.get("fly", False)
         roll = W.unit_state(unit_ent).advance_roll if mode == "advance" else None
         to = []
         for m in W.unit_models(unit_ent):
@@ -328,10 +343,10 @@ def expand(battle, step: ScriptStep) -> Expansion:
             else:
                 continue
             if roll is not None:  # 09.06 the roll fell short: the model goes as far as it allows
-                limit = esper.component_for_entity(m, Stats).M + roll
+                limit = move_limit(unit_ent, m, "advance", roll, fly)
                 x, y, _d = advance_end(pos.x, pos.y, x, y, limit)
             to.append((mid, round(x, 6), round(y, 6)))
-        return Expansion(Move(a["unit"], tuple(to), mode), [])
+        return Expansion(Move(a["unit"], tuple(to), mode, fly=fly), [])
     # each selection, with why the shorthand would leave it out (None: it stays)
     sels: list[tuple[Selection, str | None]] = []
     usable: dict[tuple[str, str], bool] = {}  # (weapon, target): some model uses it

@@ -12,6 +12,7 @@ from sim.commands import (ChargeMove, Consolidate, DeclareCharge, EndPhase, Ingr
 from sim.components import Position, Unit
 from sim.systems import battle_round as flow
 from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
+from sim.rules.reserves import fits_edge_strip, oversized_restricted, wholly_within_edge_strip
 from sim.plan import moves as MV
 from sim.systems import stratagems as ST
 from sim.systems.placing import apply_positions
@@ -60,7 +61,10 @@ def apply(battle, cmd):
 
 def _ingress(battle, cmd: Ingress) -> None:
     """20.04 The unit is set up: on the battlefield again, 'set up this turn' (no [HEAVY]), and
-    no other move until the next Charge phase (its move this phase is the ingress)."""
+    no other move until the next Charge phase (its move this phase is the ingress). 03.02.02:
+    if a model of it was too large to fit within 6" of an edge (so it was set up touching
+    one), the unit makes no normal, advance, fall-back or charge move and no ranged attack
+    this turn (AIRCRAFT excepted)."""
     ent = battle.units[cmd.unit]
     battle.changes.touched(ent)
     res = R.current
@@ -77,8 +81,13 @@ def _ingress(battle, cmd: Ingress) -> None:
     st = W.unit_state(ent)
     st.move_selected = st.move_type = "ingress"
     st.set_up_this_turn = True
+    board = battle.scenario.board
+    oversized = [W.model_id(m) for m, fp in zip(places, fps)
+                 if not wholly_within_edge_strip(fp, board) and not fits_edge_strip(fp, board)]
+    st.oversized_set_up = oversized_restricted(bool(oversized), W.unit_keywords(ent))
     battle.changes.moved(places)
-    battle.emit(ev.INGRESS, unit=cmd.unit, to=[[mid, x, y] for mid, x, y in cmd.to])
+    more = {"oversized": oversized} if oversized else {}  # (03.02.02 the models set up touching an edge)
+    battle.emit(ev.INGRESS, unit=cmd.unit, to=[[mid, x, y] for mid, x, y in cmd.to], **more)
 
 
 def _owner(ent: int) -> int:
@@ -150,8 +159,9 @@ def _charge_move(battle, cmd: ChargeMove) -> None:
         return
     final = apply_positions(battle, ent, cmd.to)
     st.charged = True
+    sky = {"fly": True} if cmd.fly else {}  # (21.03 taking to the skies)
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=list(cmd.targets),
-                result="made", to=final)
+                result="made", to=final, **sky)
 
 
 def _engaged_by_consolidation(battle, ent: int) -> None:

@@ -166,7 +166,7 @@ def roll_over_turn(battle) -> None:
             shots_changed = True
         st.ranged_attacks_last_turn = st.ranged_attacks_this_turn
         st.ranged_attacks_this_turn = False
-        st.advanced = st.fell_back = st.charged = st.set_up_this_turn = False
+        st.advanced = st.fell_back = st.charged = st.set_up_this_turn = st.oversized_set_up = False
         st.selected_to_shoot = st.selected_to_fight = False
         st.moved = 0.0
         st.move_type = None

@@ -9,9 +9,9 @@ the table, the allocation order, "Use default"), ends turns, edits the table in 
 and leaves them, and mixes in pure noise. After every pumped event batch it checks the world:
 
 * every model's remaining wounds within 0..W, every base wholly on the board;
-* no two living models' bases overlap (sim.rules.geometry.overlaps), but where an advance that
-  fell short stopped (free play rolls its D6 as the move is made; that point is not checked):
-  those pairs are counted and printed;
+* no two living models' bases overlap (sim.rules.geometry.overlaps), the free-play advance
+  included (its D6 is rolled as the move is made and where a short roll stops it is checked
+  again: an illegal stop is not made, and those are counted and printed);
 * models move only by an accepted Move, to where it said (an advance: on its line), and the
   engine never refuses a sandbox drag for its length or the board (the sandbox limits those);
 * the sandbox's scene (what it draws and hit-tests) agrees with the world;
@@ -94,18 +94,6 @@ class Rng(random.Random):
         return a + int(self.random() * (b - a))
 
 
-def _fell_short(events) -> set:
-    """The models advances in ``events`` stopped short of where their Move asked."""
-    out, cmd = set(), None
-    for e in events:
-        if e["type"] == "command":
-            cmd = e["command"]
-        elif e["type"] == "moved" and e.get("to") and cmd is not None and cmd.get("to"):
-            asked = {t[0]: (t[1], t[2]) for t in cmd["to"]}
-            out |= {mid for mid, x, y in e["to"] if asked.get(mid, (x, y)) != (x, y)}
-    return out
-
-
 def _uni(key: int, mod: int) -> str:
     name = pygame.key.name(key)
     if len(name) == 1:
@@ -121,8 +109,7 @@ class Fuzz:
         self.actions = Counter()  # what the policy did
         self.pressed = Counter()  # the buttons it clicked, by name prefix
         self.replays = 0  # battles saved and replayed without a divergence
-        self.short_overlaps: set = set()  # pairs of bases an advance that fell short left overlapping
-        self.allowed: set = set()  # those pairs, while they still overlap
+        self.not_made = 0  # free-play advances whose short roll left them illegal: not made (03.01)
         self._verified: set = set()
         self._counted: list = []  # the recorders of the battles replayed
         self.missing: set = set()  # what the run must still reach, once past its usual length
@@ -644,9 +631,8 @@ class Fuzz:
                         and (pts[:, 1] <= bh + 1e-6).all()), \
                     f"{mid} at ({pos.x}, {pos.y}) is not wholly on the {bw:g}x{bh:g} board"
                 live.append((mid, fp))
-        short = self._moves(now) | self._premoved
-        self._premoved = set()
-        self._overlaps(live, short)
+        self._moves(now)
+        self._overlaps(live)
         self._last = now
         # the scene the sandbox draws and hit-tests is the world (it is refreshed in update)
         if sb.scene.version == len(b.events):
@@ -657,16 +643,17 @@ class Fuzz:
             assert sb.mode == "battle" and not b.busy and not sb.resolving, "an order is open during resolution"
         assert sb.resolving or not b.busy, "the battle is busy but the sandbox is not resolving it"
 
-    def _moves(self, now: dict) -> set:
+    def _moves(self, now: dict) -> None:
         """Models change place only by an accepted Move, and end where it said (an advance: on
-        the line to where it said, no further); wounds are only ever lost. Returns the models
-        an advance left short of where it was asked to go since the last check."""
+        the line to where it said, no further); wounds are only ever lost."""
         ev = self.sb.battle.events
         new, self._seen = ev[self._seen:], len(ev)
-        moved, short, cmd = {}, set(), None
+        moved, cmd = {}, None
         for e in new:
             if e["type"] == "command":
                 cmd = e["command"]
+            elif e["type"] == "move not made":
+                self.not_made += 1
             elif e["type"] == "refused" and e["command"]["kind"] == "move":
                 # the sandbox limits a drag to the move's length and the board: the engine agrees
                 assert not any(w in e["reason"] for w in OWN_LIMITS), e["reason"]
@@ -686,8 +673,6 @@ class Fuzz:
                             and min(y0, ay) - 1e-6 <= y <= max(y0, ay) + 1e-6, (mid, (x0, y0), (ax, ay), (x, y))
                     else:
                         assert (x, y) == (ax, ay), (mid, (ax, ay), (x, y))
-                    if (x, y) != (ax, ay):
-                        short.add(mid)
         for mid, (x, y, rem) in now.items():
             x0, y0, r0 = self._last[mid]
             assert rem <= r0, f"{mid} went from {r0} to {rem} wounds"
@@ -695,26 +680,18 @@ class Fuzz:
                 assert (x, y) == moved[mid], f"{mid} is at ({x}, {y}), not where it moved to {moved[mid]}"
             else:
                 assert (x, y) == (x0, y0), f"{mid} went from ({x0}, {y0}) to ({x}, {y}) without a move"
-        return short
 
-    def _overlaps(self, live, short: set) -> None:
+    def _overlaps(self, live) -> None:
         """No two living bases overlap (sim.rules.geometry.overlaps: sharing area, touching is
-        fine): the loader and set-up refuse them, and every move's end is checked (03.01). One
-        case is not: in free play an advance's D6 is rolled as the move is made, and a model
-        whose destination was beyond M + the roll stops on its line, where nothing was checked
-        (it may cross friendly bases): pairs made so are counted and printed, not failed."""
+        fine): the loader and set-up refuse them, and every move's end is checked (03.01), the
+        stop of a free-play advance whose D6 fell short included."""
         if len(live) < 2:
             return
         d = geometry.distance_matrix([fp for _m, fp in live], [fp for _m, fp in live])
-        now = set()
         for i, j in zip(*np.nonzero(d <= 1e-9)):
-            if i < j and geometry.overlaps(live[i][1], live[j][1]):
-                now.add((live[i][0], live[j][0]))
-        self.allowed &= now
-        for a, c in sorted(now - self.allowed):
-            assert a in short or c in short, f"the bases of {a} and {c} overlap"
-            self.short_overlaps.add((a, c))
-            self.allowed.add((a, c))
+            if i < j:
+                assert not geometry.overlaps(live[i][1], live[j][1]), \
+                    f"the bases of {live[i][0]} and {live[j][0]} overlap"
 
     def checked_draw(self) -> None:
         b = self.sb.battle
@@ -727,10 +704,7 @@ class Fuzz:
     def _new_segment(self) -> None:
         sb = self.sb
         self._seg = {"recorder": sb.recorder, "spec": sb.spec, "path": sb.scenario_path, "edited": sb.edited}
-        self.allowed = set()
         self._seen = len(sb.battle.events)
-        # a battle the replay viewer rebuilt has had the log's moves applied already
-        self._premoved = _fell_short(sb.battle.events)
         b = sb.battle
         b._enter()
         self._last = {mid: (esper.component_for_entity(e, Position).x, esper.component_for_entity(e, Position).y,
@@ -842,8 +816,8 @@ def test_sandbox_fuzz(make, tmp_path, seed):
           f"{time.perf_counter() - t0:.1f} s")
     print(f"  commands resolved: {dict(sorted(commands.items()))}")
     print(f"  decisions answered: {dict(sorted(decisions.items()))}")
-    print(f"  battles replayed: {fz.replays}; pairs of bases left overlapping by an advance that fell "
-          f"short: {len(fz.short_overlaps)}")
+    print(f"  battles replayed: {fz.replays}; free-play advances not made (a short roll's stop "
+          f"illegal, 03.01): {fz.not_made}")
     print(f"  policy: {dict(sorted(fz.actions.items()))}")
     print(f"  buttons: {dict(sorted(fz.pressed.items()))}")
     reached = {k for k in ("shoot", "fight", "move") if commands[k]} | ({"decision"} if decisions else set())

@@ -37,3 +37,4 @@ class Hook:
     HIT_PENALTY_WHEN_LOW = "-1 to hit while few wounds remain"
     FIGHTS_IN_FIRST_STEP = "fights in the first fighting step (12.04)"
     EXPLODES = "mortal wounds around it when destroyed"
+    NO_SKY_PENALTY = "takes to the skies without losing 2\" of move (21.03)"

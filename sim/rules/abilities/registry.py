@@ -247,6 +247,8 @@ _RECORDS = (
                UNIT, hooks=frozenset({Hook.FIGHTS_IN_FIRST_STEP})),
     AbilityDef("DEADLY DEMISE", "24.08", "When the model is destroyed, roll a D6: on a 6 every unit within 6\" "
                "suffers X mortal wounds.", UNIT, DICE, hooks=frozenset({Hook.EXPLODES})),
+    AbilityDef("HOVER", "24.17", "When the unit takes to the skies (21.03), its maximum distance is not "
+               "reduced by 2\" (every model must have it).", UNIT, hooks=frozenset({Hook.NO_SKY_PENALTY})),
 )
 
 REGISTRY: dict[str, AbilityDef] = {r.name: r for r in _RECORDS}
