@@ -10,6 +10,7 @@ import esper
 
 from sim.commands import DeclareCharge, EndPhase, EndTurn, Fight, Move, SelectToMove, Selection, Shoot
 from sim.components import Position, Stats, Unit
+from sim.rules import shooting as _SH
 from sim.rules.movement import advance_end
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
@@ -17,7 +18,7 @@ from sim.world import queries as W
 
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem",
                   "coherency_removal"}
-SHOOTING_TYPES = {"normal", "assault", "close-quarters", "indirect"}
+SHOOTING_TYPES = set(_SH.SHOOTING_TYPES)  # (10.02 step 2; snap shooting only a rule grants, 15.09)
 STEP_KINDS = ("shoot", "fight", "move", "end_turn", "end_phase", "charge", "pile_in", "consolidate", "ingress")
 MOVE_MODES = ("normal", "advance", "fall back", "desperate escape", "stationary")
 MAX_STEPS = 1000  # script steps (README, Limits)
