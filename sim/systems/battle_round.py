@@ -15,7 +15,7 @@ from sim.components import Unit
 from sim.phases.fight_order import fight_eligible, normalise_picker, start_fight_step
 from sim.phases.gates import PLAYER
 from sim.phases.state import FightStep, Phase
-from sim.systems import scoring, stratagems, upkeep
+from sim.systems import scoring, shooting_stratagems, stratagems, upkeep
 from sim.world import queries as W
 
 
@@ -84,6 +84,8 @@ def end_phase(battle):
     if phase == Phase.MOVEMENT:
         upkeep.remained_stationary(battle)
         _end_of_phase(battle)
+        # 15.08 the opponent's Fire Overwatch (RULES §28)
+        yield from shooting_stratagems.fire_overwatch(battle, other(ts.active))
         _enter(battle, Phase.SHOOTING)
     elif phase == Phase.SHOOTING:
         _end_of_phase(battle)
