@@ -68,6 +68,7 @@ def _enter(battle, phase: Phase) -> None:
     ts.engaged_at_fight_step = set()
     ts.eligible_this_phase = set()
     ts.in_progress = None
+    ts.smoke = []
     battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(phase))
 
 
@@ -84,9 +85,11 @@ def end_phase(battle):
     if phase == Phase.MOVEMENT:
         upkeep.remained_stationary(battle)
         _end_of_phase(battle)
-        # 15.08 the opponent's Fire Overwatch (RULES §28)
+        # 15.08 the opponent's Fire Overwatch (RULES §28), then the Shooting phase starts:
+        # 15.10 the opponent's Smokescreen
         yield from shooting_stratagems.fire_overwatch(battle, other(ts.active))
         _enter(battle, Phase.SHOOTING)
+        yield from shooting_stratagems.smokescreen(battle, other(ts.active))
     elif phase == Phase.SHOOTING:
         _end_of_phase(battle)
         _enter(battle, Phase.CHARGE)

@@ -1,5 +1,6 @@
 """15 The core stratagems about shooting, in a battle: 15.08 Fire Overwatch (the unit shoots
-with 15.09 snap shooting at the end of the opponent's Movement phase).
+with 15.09 snap shooting at the end of the opponent's Movement phase) and 15.10 Smokescreen
+(start of the opponent's Shooting phase: attacks on the SMOKE unit get the benefit of cover).
 
 Each is offered to its player as a decision at its moment (Part A ruling 25), after the 15.01
 limits (sim.rules.stratagems.refusal) say it can be used, and only with something to use it
@@ -121,3 +122,29 @@ def snap_shoot(battle, u: int, selections: tuple):
     while battle.activation is not None:
         yield
     st.snap_shooting = False
+
+
+# --- 15.10 Smokescreen ----------------------------------------------------------------------
+
+def smokescreen(battle, player: int):
+    """15.10 At the start of the opponent's Shooting phase ``player`` may pick one SMOKE unit:
+    until the end of the phase, attacks that target it get the benefit of cover (13.08;
+    TurnState.smoke, read by the cover rule). The other half of 15.10 (a unit not fully visible
+    because of models in the SMOKE unit) never arises here: models never block line of sight
+    (Part A ruling 2). The answer is the unit's id."""
+    record = SG.by_name("Smokescreen")
+    if not _usable_at_all(battle, record, player, SG.START_OF_PHASE):
+        return
+    options = [_uid(u) for u in _own_units(player)
+               if _allowed(battle, record, player, u, SG.START_OF_PHASE, ())]
+    if not options:
+        return
+    req = DecisionRequest("stratagem", "Smokescreen", player, options + [DECLINE], DECLINE,
+                          prompt=f"use Smokescreen (15.10, {SG.cost(record)} CP) on which SMOKE unit?",
+                          context={"stratagem": "Smokescreen"})
+    answer = yield from ask(battle, req)
+    if answer == DECLINE:
+        return
+    u = battle.units[answer]
+    battle.turn_state.smoke.append(u)
+    _pay(battle, record, player, answer, "benefit of cover against attacks that target it until the end of the phase")
