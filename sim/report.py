@@ -222,6 +222,8 @@ _BATTLE = {
     "ingress": lambda e: f"== {e['unit']} arrives from strategic reserves: {_n(len(e['to']), 'model')} set up (20.04)",
     "stratagem": lambda e: (f"   {e['player']} uses {e['stratagem']} ({e['section']}, {e['cp']} CP; {e['cp_left']} left)"
                             f" on {e['target']}" + (f": {e['about']}" if e.get("about") else "")),
+    "explosives": lambda e: (f"   explosives (15.05): {e['model']} at {e['target']}, rolls {e['rolls']} (4+): "
+                             f"{_n(e['mortal_wounds'], 'mortal wound')}"),
     "coherency removal": lambda e: f"   {e['unit']} out of coherency ({e['rule']}): {', '.join(e['models'])} removed",
     "control": lambda e: (f"   objective {e['objective']}: "
                           + (f"controlled by {e['controller']}" if e["controller"] else "no longer controlled")

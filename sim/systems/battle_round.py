@@ -86,10 +86,11 @@ def end_phase(battle):
         upkeep.remained_stationary(battle)
         _end_of_phase(battle)
         # 15.08 the opponent's Fire Overwatch (RULES §28), then the Shooting phase starts:
-        # 15.10 the opponent's Smokescreen
+        # 15.10 the opponent's Smokescreen, 15.05 the active player's Explosives
         yield from shooting_stratagems.fire_overwatch(battle, other(ts.active))
         _enter(battle, Phase.SHOOTING)
         yield from shooting_stratagems.smokescreen(battle, other(ts.active))
+        yield from shooting_stratagems.explosives(battle, ts.active)
     elif phase == Phase.SHOOTING:
         _end_of_phase(battle)
         _enter(battle, Phase.CHARGE)

@@ -1,6 +1,7 @@
 """15 The core stratagems about shooting, in a battle: 15.08 Fire Overwatch (the unit shoots
-with 15.09 snap shooting at the end of the opponent's Movement phase) and 15.10 Smokescreen
-(start of the opponent's Shooting phase: attacks on the SMOKE unit get the benefit of cover).
+with 15.09 snap shooting at the end of the opponent's Movement phase), 15.10 Smokescreen (start
+of the opponent's Shooting phase: attacks on the SMOKE unit get the benefit of cover) and 15.05
+Explosives (your Shooting phase: six D6 at an enemy unit within 8", a mortal wound per 4+).
 
 Each is offered to its player as a decision at its moment (Part A ruling 25), after the 15.01
 limits (sim.rules.stratagems.refusal) say it can be used, and only with something to use it
@@ -11,17 +12,26 @@ from __future__ import annotations
 
 import esper
 
+from sim import events as ev
 from sim.commands import Shoot
 from sim.components import Unit
 from sim.decisions import DecisionRequest
 from sim.errors import PlanError
+from sim.phases.state import Phase
 from sim.plan.snap import snap_selections
 from sim.rules import shooting as SH
 from sim.rules import stratagems as SG
 from sim.systems.activation import select_to_shoot
+from sim.systems.mortal_wounds import suffer_mortal_wounds
+from sim.systems.removal import remove_casualties
 from sim.systems.stratagems import DECLINE, _context, _pay, ask
 from sim.validate import validated_shoot
 from sim.world import queries as W
+
+EXPLOSIVES_RANGE = 8.0  # 15.05
+EXPLOSIVES_DICE = 6  # 15.05 six D6
+EXPLOSIVES_WOUND_ON = 4  # 15.05 each 4+ is a mortal wound
+EXPLOSIVES_KEYWORDS = ("EXPLOSIVES", "GRENADES")
 
 
 def pair(unit: str, target: str) -> str:
@@ -148,3 +158,83 @@ def smokescreen(battle, player: int):
     u = battle.units[answer]
     battle.turn_state.smoke.append(u)
     _pay(battle, record, player, answer, "benefit of cover against attacks that target it until the end of the phase")
+
+
+# --- 15.05 Explosives -------------------------------------------------------------------------
+
+def explosives_thrower(battle, u: int, target: int) -> int | None:
+    """15.05 steps 1-2: the first EXPLOSIVES/GRENADES model of the unit, in unit order, with the
+    enemy unit ``target`` within 8" of it and visible to it; None if there is none. (Which
+    model throws changes nothing else, so the offer names the unit and picks the model.)"""
+    vis = battle.visibility
+    tmodels = W.unit_models(target)
+    tids = [W.model_id(t) for t in tmodels]
+    for m in W.unit_models(u):
+        if not W.model_keywords(m) & set(EXPLOSIVES_KEYWORDS):
+            continue
+        if W.nearest_distance(m, tmodels) > EXPLOSIVES_RANGE + 1e-9:
+            continue
+        mid = W.model_id(m)
+        if any(vis.model_visible(mid, t) for t in tids):
+            return m
+    return None
+
+
+def explosives(battle, player: int):
+    """15.05 In ``player``'s Shooting phase (offered at its start and after each of their units
+    has shot): one unengaged EXPLOSIVES/GRENADES unit that is eligible to shoot (not yet
+    selected to shoot this phase, not fallen back) and did not advance picks an unengaged enemy
+    unit within 8" of, and visible to, one of its EXPLOSIVES/GRENADES models; six D6 are
+    rolled, and each 4+ is a mortal wound on that unit (06.02), its casualties removed at once.
+    It is not shooting (README, our rulings): the unit may still be selected to shoot. The
+    answer is "unit -> target"."""
+    record = SG.by_name("Explosives")
+    if not _usable_at_all(battle, record, player, SG.DURING_PHASE):
+        return
+    options: list[str] = []
+    found: dict[str, tuple[int, int, int]] = {}
+    for u in _own_units(player):
+        if not W.unit_keywords(u) & set(EXPLOSIVES_KEYWORDS):
+            continue
+        st = W.unit_state(u)
+        facts = [f for f, ok in (("unengaged", not W.unit_engaged(u)),
+                                 ("eligible to shoot", not st.selected_to_shoot and not st.fell_back),
+                                 ("did not advance", not st.advanced)) if ok]
+        if not _allowed(battle, record, player, u, SG.DURING_PHASE, facts):
+            continue
+        for e in W.enemy_units(u):
+            if W.unit_engaged(e):
+                continue
+            m = explosives_thrower(battle, u, e)
+            if m is not None:
+                key = pair(_uid(u), _uid(e))
+                options.append(key)
+                found[key] = (u, e, m)
+    if not options:
+        return
+    req = DecisionRequest("stratagem", "Explosives", player, options + [DECLINE], DECLINE,
+                          prompt=f"use Explosives (15.05, {SG.cost(record)} CP): which unit, at which "
+                                 f"enemy unit within 8\"?", context={"stratagem": "Explosives"})
+    answer = yield from ask(battle, req)
+    if answer == DECLINE:
+        return
+    u, e, m = found[answer]
+    uid, tid, mid = _uid(u), _uid(e), W.model_id(m)
+    _pay(battle, record, player, uid, f"{mid} at {tid}")
+    rolls = battle.dice.d6(EXPLOSIVES_DICE, f"explosives {mid} -> {tid} (15.05)")
+    mw = sum(1 for r in rolls if r >= EXPLOSIVES_WOUND_ON)
+    battle.emit(ev.EXPLOSIVES, unit=uid, model=mid, target=tid, rolls=list(rolls), mortal_wounds=mw)
+    battle.changes.touched(e)
+    if mw:
+        suffer_mortal_wounds(battle, e, mw, source="Explosives (15.05)", by=uid)
+        remove_casualties(battle)  # (not an attack: removed at once, 05.04.04)
+
+
+def after_shooting(battle, unit_ent: int):
+    """After a unit of the active player has shot in their Shooting phase: Explosives (15.05)
+    may be used again now (a generator; nothing in any other phase: a Fire Overwatch's
+    shooting is the opponent's, in the Movement phase)."""
+    ts = battle.turn_state
+    if ts is None or ts.phase != Phase.SHOOTING or esper.component_for_entity(unit_ent, Unit).owner != ts.active:
+        return
+    yield from explosives(battle, ts.active)
