@@ -189,6 +189,7 @@ class UnitState:
     consolidated: bool = False  # 12.07 one consolidation move per unit per Fight phase
     counteroffensive: bool = False  # 15.12 Fights First this phase (a Counteroffensive's target)
     battle_shocked: bool = False  # 01.07 until a passed roll in its Battle-shock step (08.03)
+    snap_shooting: bool = False  # 15.09 a rule (15.08 Fire Overwatch) lets it shoot with snap shooting now
 
 
 class Stage(StrEnum):

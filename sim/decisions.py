@@ -7,7 +7,12 @@ Scenario scripts, the sandbox and the default policies (RULES.md Part A) all ans
 * ``precision`` (attacker, 24.28): a CHARACTER model id, or "decline";
 * ``psychic`` (attacker, 24.29): the list of modifier sources to ignore;
 * ``duplicate`` (attacker, 24.02): the label of the one ability copy to use;
-* ``lethal_hits`` (attacker, 24.23): "take" or "decline".
+* ``lethal_hits`` (attacker, 24.23): "take" or "decline";
+* ``stratagem`` (its user, 15): "use"/"decline", or what it is used on (a unit id, "unit: mode",
+  "unit -> enemy unit"), or "decline";
+* ``weapons`` (the shooter, 04.01): the names of the weapons that fire, when a stratagem makes a
+  unit shoot (15.08 Fire Overwatch);
+* ``coherency_removal`` (the unit's player, 03.03): the model ids it loses.
 
 A scenario script answers by kind, once for its whole step (``Scripted``): the answer is fitted
 to each request of that kind as it comes (sim.validate.fit_scripted_answer).

@@ -47,4 +47,5 @@ CONTROL = "control"
 VP = "vp"
 RESULT = "result"
 STRATAGEM = "stratagem"
+EXPLOSIVES = "explosives"  # 15.05 the six D6 and the mortal wounds they inflict
 INGRESS = "ingress"

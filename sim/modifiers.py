@@ -17,8 +17,9 @@ def add_scenario_modifiers(unit_ent: int, declared: list) -> list:
     their models have: hit-roll, BS/WS and wound-roll ones appended to the declaration's
     hit_mods, skill_mods and wound_mods (with their source labels), and its attack key worked
     out again (declared_key), so the 04.03 keying nets and clamps them with the others and a
-    psychic attack may ignore them (24.29). Changes the declarations in place and returns the
-    list."""
+    psychic attack may ignore them (24.29). A snap shooting attack (15.09) ignores BS and hit-roll
+    modifiers: it takes only the wound-roll ones. Changes the declarations in place and returns
+    the list."""
     rm = esper.try_component(unit_ent, RollModifiers)
     if rm is None:
         return declared
@@ -28,6 +29,8 @@ def add_scenario_modifiers(unit_ent: int, declared: list) -> list:
         if not mods or d.target is None:
             continue
         add = attack_modifiers(mods, d.weapon.is_melee, esper.component_for_entity(d.target, Unit).id)
+        if d.snap:
+            add = ((), (), add[2])
         if not (add[0] or add[1] or add[2]):
             continue
         d.hit_mods, d.skill_mods, d.wound_mods = d.hit_mods + add[0], d.skill_mods + add[1], d.wound_mods + add[2]

@@ -59,8 +59,9 @@ def describe(e: dict) -> str | None:
         skill = "WS" if e.get("melee") else "BS"
         dmg = f"D{e['D']}" if e["D"].isdigit() else f"D({e['D']})"
         dice = "1 die" if e["dice"] == 1 else f"{e['dice']} dice"
+        skill = "snap shooting" if e.get("snap") else f"{skill} {e['skill']}+"
         return (f"   pool {e['pool']}: {dice} of {', '.join(e['weapons'])} at {e['target']}"
-                f" ({skill} {e['skill']}+ S{e['S']} AP{e['AP']} {dmg} vs T{e['T']}){ab}{_mods(e)}"
+                f" ({skill} S{e['S']} AP{e['AP']} {dmg} vs T{e['T']}){ab}{_mods(e)}"
                 + (" (psychic attacks)" if e.get("psychic") else ""))
     if t == "hit rolls":
         if e.get("auto"):
@@ -70,6 +71,9 @@ def describe(e: dict) -> str | None:
             extra += f", +{e['sustained']} sustained"
         if e.get("lethal"):
             extra += f", {e['lethal']} lethal (wound automatically)"
+        if e.get("snap"):
+            return (f"     hit rolls {e['rolls']} need an unmodified 6 (snap shooting, 15.09): "
+                    f"{_n(e['hits'], 'hit')} (never critical)")
         mod = f" {e['modifier']:+d}" if e.get("modifier") else ""
         return f"     hit rolls {e['rolls']} need {e['skill']}+{mod}: {_n(e['hits'], 'hit')} ({e['criticals']} critical{extra})"
     if t == "wound rolls":
@@ -221,6 +225,8 @@ _BATTLE = {
     "ingress": lambda e: f"== {e['unit']} arrives from strategic reserves: {_n(len(e['to']), 'model')} set up (20.04)",
     "stratagem": lambda e: (f"   {e['player']} uses {e['stratagem']} ({e['section']}, {e['cp']} CP; {e['cp_left']} left)"
                             f" on {e['target']}" + (f": {e['about']}" if e.get("about") else "")),
+    "explosives": lambda e: (f"   explosives (15.05): {e['model']} at {e['target']}, rolls {e['rolls']} (4+): "
+                             f"{_n(e['mortal_wounds'], 'mortal wound')}"),
     "coherency removal": lambda e: f"   {e['unit']} out of coherency ({e['rule']}): {', '.join(e['models'])} removed",
     "control": lambda e: (f"   objective {e['objective']}: "
                           + (f"controlled by {e['controller']}" if e["controller"] else "no longer controlled")

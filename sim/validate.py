@@ -61,10 +61,7 @@ def validate_command(battle, cmd) -> str | None:
             return f"{forced} was the target of a Counteroffensive and must be picked next (15.12)"
     try:
         if isinstance(cmd, Shoot):
-            plan = plan_shoot(battle, cmd)
-            _one_shot(battle, cmd.unit, plan.declared, plan.weapons)
-            battle.validated = ValidatedPlan(cmd, plan.declared, plan.weapons, plan.shooting_type,
-                                             plan.eligibility)
+            battle.validated = validated_shoot(battle, cmd)
         elif isinstance(cmd, Fight):
             declared = plan_fight(battle, cmd)
             weapons = distinct_weapons(declared)
@@ -80,6 +77,15 @@ def validate_command(battle, cmd) -> str | None:
     except PlanError as e:
         return str(e)
     return None
+
+
+def validated_shoot(battle, cmd: Shoot) -> ValidatedPlan:
+    """04.01/04.02 A Shoot command's plan, checked (24.26 [ONE SHOT] too), whatever the phase
+    gate says: validate_command's, and that of a unit a stratagem makes shoot out of phase
+    (15.08). Raises PlanError with the reason."""
+    plan = plan_shoot(battle, cmd)
+    _one_shot(battle, cmd.unit, plan.declared, plan.weapons)
+    return ValidatedPlan(cmd, plan.declared, plan.weapons, plan.shooting_type, plan.eligibility)
 
 
 def one_shot_keys(declared, used: frozenset) -> list[str]:
@@ -185,6 +191,11 @@ def validate_answer(battle, req, value):
         if not isinstance(value, (list, tuple)) or any(v not in req.options for v in value):
             raise Refusal(f"ignore a subset of {req.options}")
         return [v for v in req.options if v in value]
+    if req.kind == "weapons":
+        if (not isinstance(value, (list, tuple)) or not value
+                or any(v not in req.options for v in value)):
+            raise Refusal(f"select one or more of {req.options} (04.01)")
+        return [v for v in req.options if v in value]
     if value not in req.options:
         raise Refusal(f"expected one of {req.options}, found {value!r}")
     return value
@@ -205,7 +216,11 @@ def fit_scripted_answer(battle, req, value) -> tuple[object, str | None]:
       or not in this pool's target falls back to the default;
     * ``psychic`` (24.29): the script's sources that this attack has (the others do not apply);
     * ``duplicate`` (24.02): a label that is not a copy of this weapon's ability falls back to
-      the default.
+      the default;
+    * ``weapons`` (04.01, a stratagem's shooting): the script's weapons that can fire here (none
+      of them: the default);
+    * any other kind (``stratagem`` ...): an answer not among the options falls back to the
+      default.
 
     What a scripted answer may name is checked when the scenario is read
     (sim.scenario.script), so only what earlier pools changed is fitted here."""
@@ -229,6 +244,14 @@ def fit_scripted_answer(battle, req, value) -> tuple[object, str | None]:
     if kind == "psychic":
         wanted = value if isinstance(value, (list, tuple)) else [value]
         return [s for s in req.options if s in wanted], None
+    if kind == "weapons":
+        wanted = value if isinstance(value, (list, tuple)) else [value]
+        fitted = [s for s in req.options if s in wanted]
+        if fitted:
+            return fitted, None if len(fitted) == len(wanted) else (
+                f"the script's weapons {list(wanted)} that can fire here: {fitted}")
+        return req.default, (f"the script's answer does not apply: none of {list(wanted)} can fire "
+                             f"here; the default {req.default!r} is used")
     if value in req.options:
         return value, None
     if kind == "precision":

@@ -85,6 +85,7 @@ class TurnState:
     stratagem_targets: tuple = field(default_factory=lambda: ([], []))
     once_per_battle: tuple = field(default_factory=lambda: ([], []))
     forced_pick: int | None = None  # 15.12 the unit a Counteroffensive makes the next pick
+    smoke: list[int] = field(default_factory=list)  # 15.10 units a Smokescreen covers this phase
     # 12.08 (errata) enemy units a consolidation engaged that had not fought: each is selected
     # to fight by its player, one at a time, before the Consolidate step goes on
     pending_fights: list[int] = field(default_factory=list)
@@ -105,4 +106,5 @@ class TurnState:
                 "pending_fights": list(self.pending_fights), "in_progress": self.in_progress, "fights_first_step": self.fights_first_step,
                 "fight_passes": self.fight_passes, "engaged_at_fight_step": sorted(self.engaged_at_fight_step),
                 "stratagems": [list(self.stratagems_used[0]), list(self.stratagems_used[1]),
-                               list(self.once_per_battle[0]), list(self.once_per_battle[1])]}
+                               list(self.once_per_battle[0]), list(self.once_per_battle[1])],
+                **({"smoke": list(self.smoke)} if self.smoke else {})}  # (only when used: older hashes stand)

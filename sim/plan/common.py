@@ -33,6 +33,7 @@ class Declared:
     target_models: int = 0  # models in the target unit at Select Targets (BLAST, CLEAVE)
     wound_mods: tuple = ()  # ((source, value), ...) wound-roll modifiers
     fail_below: int = 0  # 10.07 indirect shooting: unmodified hit rolls below this fail
+    snap: bool = False  # 15.09 snap shooting: only an unmodified 6 hits, never critical
     abilities: tuple = ()  # the weapon's abilities (after 24.02 duplicate choices, made later)
     ignored: tuple = ()  # modifier sources a [PSYCHIC] attack ignores (24.29)
     split: bool = False  # the weapon's attacks are split between several targets (24.06)
@@ -51,6 +52,7 @@ class Declared:
                                                          self.hit_mods, self.skill_mods)
         half_range, target_models, wound_mods, fail_below = (self.half_range, self.target_models,
                                                              self.wound_mods, self.fail_below)
+        snap = self.snap
         abilities, ignored, split, key = self.abilities, self.ignored, self.split, self.key
         new = _new
         out = []
@@ -67,6 +69,7 @@ class Declared:
             d.target_models = target_models
             d.wound_mods = wound_mods
             d.fail_below = fail_below
+            d.snap = snap
             d.abilities = abilities
             d.ignored = ignored
             d.split = split
@@ -83,7 +86,7 @@ def declared_key(d: Declared) -> AttackKey:
     abilities that apply to its target."""
     target_abilities = applying(d.abilities, W.unit_keywords(d.target), W.has_character(d.target))
     return attack_key(d.weapon, target_abilities, d.half_range, d.skill_mods, d.hit_mods, d.wound_mods,
-                      d.ignored, d.fail_below)
+                      d.ignored, d.fail_below, d.snap)
 
 
 def damaged_modifier(model_ent: int) -> tuple:

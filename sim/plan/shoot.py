@@ -44,6 +44,8 @@ def _chosen_type(elig: Mapping, default: str | None, requested: str | None) -> s
             raise PlanError(f"the unit qualifies for no shooting type ({reasons})")
         return default
     if requested not in elig:
+        if requested in SH.GRANTED_TYPES:
+            raise PlanError(f"cannot use {requested} shooting: {SH.not_granted(requested)}")
         raise PlanError(f"unknown shooting type {requested!r} (expected one of {', '.join(elig)})")
     if elig[requested] is not None:
         raise PlanError(f"cannot use {requested} shooting: {elig[requested]}")
@@ -97,7 +99,7 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
         shapes = list(map(_AIM, sels))
         if shapes.count(shapes[0]) == n and kinds.count(kinds[0]) == n and mvs.count(mvs[0]) == n:
             _declare_run(targets, targets.aim(0, sels[:1]), range(n), declared)
-            return ShootPlan(stype, add_scenario_modifiers(unit_ent, declared), elig, list(targets.weapons.values()))
+            return _plan(targets, declared, elig)
     # each living model's selections, in command order (None: it selects nothing)
     slot, models, shooting = shooters.slot, battle.models, shooters.models
     by_slot: list = [None] * len(shooting)
@@ -130,7 +132,25 @@ def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
         run.append(i)
     if run:
         _declare_run(targets, _aim(targets, aims, shape, run[0], by_slot), run, declared)
-    return ShootPlan(stype, add_scenario_modifiers(unit_ent, declared), elig, list(targets.weapons.values()))
+    return _plan(targets, declared, elig)
+
+
+def _plan(targets: ShootPlanTargets, declared: list[Declared], elig: Mapping) -> ShootPlan:
+    """The plan, once every selection is declared: 15.09's checks on the whole unit's targets
+    under snap shooting (one enemy unit, visible to the unit, within 24" of it), then the
+    scenario's modifiers (02.02.01)."""
+    if targets.stype == SH.SNAP:
+        ids = sorted(targets.named())
+        gap, seen = None, False
+        if len(ids) == 1:
+            view = targets.views.get(targets.named()[ids[0]])
+            if view is not None:
+                gap, seen = min(view.nearest), True in view.visible
+        problem = SH.snap_target_problem(ids, gap, seen)
+        if problem:
+            raise PlanError(problem)
+    return ShootPlan(targets.stype, add_scenario_modifiers(targets.unit_ent, declared), elig,
+                     list(targets.weapons.values()))
 
 
 def _aim(targets: ShootPlanTargets, aims: dict, shape: tuple, i: int, by_slot: list) -> list:

@@ -68,17 +68,17 @@ class Shooters:
         abilities = W.unit_ranged_weapon_effects(unit_ent)
         self.kit = (Hook.SHOOTS_AFTER_ADVANCING in abilities, Hook.CLOSE_QUARTERS in abilities,
                     W.unit_is_monster_or_vehicle(unit_ent), Hook.INDIRECT in abilities)
-        self._types: dict[tuple, tuple] = {}  # (the three other fields) -> types()
+        self._types: dict[tuple, tuple] = {}  # (the four other fields) -> types()
 
     def facts(self, engaged: bool, st) -> SH.ShooterFacts:
         """10.02 The unit's ShooterFacts, given whether it is engaged and its UnitState."""
-        return SH.ShooterFacts(engaged, st.advanced, st.fell_back, *self.kit)
+        return SH.ShooterFacts(engaged, st.advanced, st.fell_back, *self.kit, st.snap_shooting)
 
     def types(self, engaged: bool, st) -> tuple[Mapping, str | None]:
         """10.02 step 2 The unit's eligibility for each shooting type (10.04-10.07) and its
         default type (None: it qualifies for none), given whether it is engaged and its
         UnitState; kept for each of the few combinations of the facts that change."""
-        key = (engaged, st.advanced, st.fell_back)
+        key = (engaged, st.advanced, st.fell_back, st.snap_shooting)
         hit = self._types.get(key)
         if hit is None:
             elig = SH.shooting_type_eligibility(self.facts(engaged, st))
@@ -244,6 +244,10 @@ class ShootPlanTargets:
                 out.append((w, self.weapon_at(w, self.enemy(mid, s.target))))
         return out
 
+    def named(self) -> dict[str, int]:
+        """The target units the selections name so far: unit id -> entity."""
+        return self._enemy
+
     def enemy(self, mid: str, uid: str) -> int:
         """04.02 The target unit: it exists, is an enemy and is not destroyed."""
         t = self._enemy.get(uid)
@@ -272,7 +276,7 @@ class WeaponAt:
     the shooting unit at once (in the order of ``targets.shooters``), the 04.02 answer, half
     range and benefit of cover (13.08). ``declare`` makes a model's declared attack with it."""
 
-    __slots__ = ("weapon", "target", "view", "hit_bonus", "wound_bonus", "fail_below",
+    __slots__ = ("weapon", "target", "view", "hit_bonus", "wound_bonus", "fail_below", "snap",
                  "target_models", "per_model", "alike", "applying", "_declared", "_shooters", "_damaged", "_last")
 
     def __init__(self, targets: ShootPlanTargets, w: WeaponProfile, t: int):
@@ -290,10 +294,16 @@ class WeaponAt:
         self._declared: dict[tuple, Declared] | None = None
         self._shooters = targets.shooters
         self._damaged = targets.shooters.damaged
+        # 15.09 snap shooting ignores the BS and every modifier to it and to the hit roll (cover,
+        # 24.39, 24.16 ...): they are not worked out, so snap attacks pool by what is left
+        self.snap = targets.stype == SH.SNAP
+        if self.snap:
+            self._damaged = [False] * len(self._damaged)
         effects = w.effects  # (the rules below first ask for their hook: skip those it lacks)
         self.hit_bonus = self.wound_bonus = ()
         if Hook.PLAN_MODIFIER in effects:
-            self.hit_bonus = plan_modifiers(w, "hit", {"stationary": targets.stationary}, t)
+            if not self.snap:
+                self.hit_bonus = plan_modifiers(w, "hit", {"stationary": targets.stationary}, t)
             self.wound_bonus = wound_modifiers_at(w, targets.unit_ent, t)
         self.fail_below = (indirect_fail_below(targets.battle, targets.unit_ent, t, targets.stype, w)
                            if Hook.INDIRECT in effects else 0)
@@ -304,7 +314,8 @@ class WeaponAt:
         else:
             lone = [False] * len(shooters.ids)
         # 13.08 per shooting model, read for all of them at once (only legal selections use it)
-        cover = targets.battle.visibility.benefit_of_cover_rows(shooters.index, t, w, targets.stype)
+        cover = ([False] * len(shooters.ids) if self.snap else
+                 targets.battle.visibility.benefit_of_cover_rows(shooters.index, t, w, targets.stype))
         # 04.02 per shooting model, ``per_model``: (the reason the target is illegal or None, hit
         # modifiers from 04.02's rules, skill modifiers (cover), within half range). Models whose
         # facts are identical share the answer; usually every model's are (checked on the lists
@@ -383,11 +394,12 @@ class WeaponAt:
             raise PlanError(f"{mid} {self.weapon.name} -> {uid}: {problem}")
         hit_mods = hit_mods + damaged + self.hit_bonus
         w = self.weapon
-        key = attack_key(w, self.applying, half, skill_mods, hit_mods, self.wound_bonus, (), self.fail_below)
+        key = attack_key(w, self.applying, half, skill_mods, hit_mods, self.wound_bonus, (), self.fail_below,
+                         self.snap)
         proto = _new(Declared)  # (Declared(...), by keyword: see _init_declared)
         _init_declared(
             proto, model=m, model_id=mid, weapon=w, target=self.target, hit_mods=hit_mods, skill_mods=skill_mods,
             half_range=half, target_models=self.target_models, wound_mods=self.wound_bonus,
-            fail_below=self.fail_below, abilities=w.abilities, key=key)
+            fail_below=self.fail_below, snap=self.snap, abilities=w.abilities, key=key)
         self._last = (answer, damaged, proto)
         return proto

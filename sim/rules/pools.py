@@ -27,6 +27,7 @@ class AttackKey(NamedTuple):
     wound_mod: int
     psychic_ignored: tuple = ()
     fail_below: int = 0  # 10.07 indirect shooting
+    snap: bool = False  # 15.09 snap shooting: only an unmodified 6 hits, never critical
 
 
 @dataclass(slots=True)
@@ -56,23 +57,27 @@ def applying(abilities, target_keywords, has_character: bool) -> tuple:
 
 
 def effective_key(skill: int, skill_mods, S: int, AP: int, D: DiceExpr, abilities,
-                  hit_mods, wound_mods=(), ignored=(), fail_below: int = 0) -> AttackKey:
+                  hit_mods, wound_mods=(), ignored=(), fail_below: int = 0, snap: bool = False) -> AttackKey:
     """The identity of an attack after its modifiers: BS/WS modifiers applied and clamped to
     2+..6+ (02.02.01; worsening BS raises the number), hit/wound modifiers netted and clamped
     to +-1, and modifiers a [PSYCHIC] attack ignores (24.29) left out. Abilities that act only
-    before attacks are gathered (the registry's ``selection_only``) take no part in it."""
+    before attacks are gathered (the registry's ``selection_only``) take no part in it. Under
+    15.09 snap shooting the BS and every BS or hit-roll modifier are ignored: they take no
+    part in it either (so snap attacks that differ only in them pool together)."""
+    if snap:
+        skill_mods = hit_mods = ()
     eff_skill = clamp_skill(skill - sum(v for s, v in skill_mods if s not in ignored) if skill_mods else skill)
     hit = clamp_roll_modifier(sum(v for s, v in hit_mods if s not in ignored)) if hit_mods else 0
     wound = clamp_roll_modifier(sum(v for _s, v in wound_mods)) if wound_mods else 0
     abil = tuple(sorted((a for a in abilities if not a.spec.selection_only),
                         key=_label)) if abilities else ()
     return AttackKey(eff_skill, S, AP, D, abil, hit, wound, tuple(sorted(ignored)) if ignored else (),
-                     fail_below)
+                     fail_below, snap)
 
 
 @functools.lru_cache(maxsize=4096)
 def attack_key(weapon, applying_abilities, half_range: bool, skill_mods=(), hit_mods=(), wound_mods=(),
-               ignored=(), fail_below: int = 0) -> AttackKey:
+               ignored=(), fail_below: int = 0, snap: bool = False) -> AttackKey:
     """04.03 The key of one declared attack: its weapon's profile with the damage its applying
     abilities add (the registry's ``extra_damage``: 24.25 within half range) and its modifiers
     (effective_key). (Its answer for equal arguments is kept: plans ask it again for every
@@ -86,7 +91,7 @@ def attack_key(weapon, applying_abilities, half_range: bool, skill_mods=(), hit_
                 if bonus:
                     D = D.plus(bonus)
     return effective_key(weapon.skill, skill_mods, weapon.S, weapon.AP, D, applying_abilities, hit_mods,
-                         wound_mods, ignored, fail_below)
+                         wound_mods, ignored, fail_below, snap)
 
 
 def _label(ability) -> str:

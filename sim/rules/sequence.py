@@ -16,6 +16,7 @@ from sim.rules.allocation import Group, TargetModel, first_group_with_models, se
 from sim.rules.attack import CRITICAL, FAIL, hit_result, save_fails, saved_by_invulnerable, wound_result
 from sim.rules.dice import Dice, DiceExpr
 from sim.rules.mortal import mortal_wound_target
+from sim.rules.shooting import snap_hit_result
 
 
 @dataclass(slots=True)
@@ -37,6 +38,7 @@ class PoolState:
     devastating: bool = False
     twin_linked: bool = False
     hit_fail_below: int = 0  # 10.07 indirect: unmodified results below this fail (6 or 4)
+    snap: bool = False  # 15.09 snap shooting: only an unmodified 6 hits, not a critical hit
     # results
     hits: int = 0
     auto_wounds: int = 0  # LETHAL HITS: wound automatically, never critical (01.05.01)
@@ -45,8 +47,11 @@ class PoolState:
 
 
 @functools.lru_cache(maxsize=512)
-def _hit_faces(skill: int, modifier: int, fail_below: int) -> tuple:
-    """The 05.01 result of each face 1..6 (index 0 unused): it depends on nothing else."""
+def _hit_faces(skill: int, modifier: int, fail_below: int, snap: bool = False) -> tuple:
+    """The 05.01 result of each face 1..6 (index 0 unused): it depends on nothing else. Under
+    15.09 snap shooting, the snap rule's result instead."""
+    if snap:
+        return (None,) + tuple(snap_hit_result(face) for face in range(1, 7))
     out = [None]
     for face in range(1, 7):
         res = hit_result(face, skill, modifier)
@@ -76,12 +81,13 @@ def roll_hits(p: PoolState, dice: Dice) -> dict:
     """05.01 Hit rolls for the whole pool at once. [TORRENT] hits automatically (no roll, never
     critical, 24.37). A critical hit with [SUSTAINED HITS X] scores X extra hits, which are
     not critical (24.36); with [LETHAL HITS] it wounds automatically (24.23). Under 10.07
-    indirect shooting unmodified results below ``hit_fail_below`` fail."""
+    indirect shooting unmodified results below ``hit_fail_below`` fail; under 15.09 snap
+    shooting only an unmodified 6 hits, and it is not critical."""
     if p.torrent:
         p.hits = p.dice
         return {"rolls": [], "hits": p.hits, "criticals": 0, "auto": True}
     rolls = dice.d6(p.dice, "hit rolls")
-    by_face = _hit_faces(p.skill, p.hit_mod, p.hit_fail_below)
+    by_face = _hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap)
     crits = normal = 0
     for r in rolls:
         res = by_face[r]
@@ -98,8 +104,11 @@ def roll_hits(p: PoolState, dice: Dice) -> dict:
         p.hits = normal + extra
     else:
         p.hits = normal + crits + extra
-    return {"rolls": list(rolls), "hits": normal + crits + extra, "criticals": crits,
-            "sustained": extra, "lethal": p.auto_wounds}
+    out = {"rolls": list(rolls), "hits": normal + crits + extra, "criticals": crits,
+           "sustained": extra, "lethal": p.auto_wounds}
+    if p.snap:
+        out["snap"] = True
+    return out
 
 
 def roll_wounds(p: PoolState, dice: Dice) -> dict:

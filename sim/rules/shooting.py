@@ -1,5 +1,13 @@
-"""10.04-10.07 shooting types, 24.07 the [CLOSE-QUARTERS] per-model choice, 04.02 target
-legality for ranged attacks (with 10.06 and 17.03) and the hit-roll modifiers they bring."""
+"""10.04-10.07 and 15.09 shooting types, 24.07 the [CLOSE-QUARTERS] per-model choice, 04.02
+target legality for ranged attacks (with 10.06, 17.03 and 15.09) and the hit-roll rules they
+bring.
+
+15.09 snap shooting is a shooting type like the others, with one difference: no unit picks it
+when selected to shoot in its Shooting phase (10.02 step 2); a rule grants it (15.08 Fire
+Overwatch), and a unit granted it shoots with it and nothing else. Its rules all live here:
+eligibility (granted), targets (one visible enemy unit within 24" of the unit, an eligible
+target, and 17.03 does not apply out of phase, 07.02.01) and the hit roll (an unmodified 6,
+BS and every modifier ignored, not a critical hit, no re-roll)."""
 
 from __future__ import annotations
 
@@ -8,6 +16,7 @@ from types import MappingProxyType
 from typing import Mapping, NamedTuple, Sequence
 
 from sim.rules.abilities import Hook, tag, with_hook
+from sim.rules.attack import FAIL, SUCCESS
 
 # the abilities these rules name in their reasons, as datasheets print them
 _ASSAULT_TAG = tag(Hook.SHOOTS_AFTER_ADVANCING)
@@ -20,8 +29,13 @@ NORMAL = "normal"
 ASSAULT = "assault"
 CLOSE_QUARTERS = "close-quarters"
 INDIRECT = "indirect"
+SNAP = "snap"
+# 10.02 step 2: the types a unit selected to shoot picks from
 SHOOTING_TYPES = (NORMAL, ASSAULT, CLOSE_QUARTERS, INDIRECT)
+# types only a rule grants ("eligible if: as stated in the rule allowing it"): 15.09
+GRANTED_TYPES = (SNAP,)
 DEFAULT_PREFERENCE = (NORMAL, CLOSE_QUARTERS, ASSAULT, INDIRECT)
+SNAP_RANGE = 24.0  # 15.09 the one target is within 24" of the shooting unit
 
 
 class ShooterFacts(NamedTuple):
@@ -36,16 +50,27 @@ class ShooterFacts(NamedTuple):
     has_close_quarters: bool  # a model carries a [CLOSE-QUARTERS]/[PISTOL] weapon
     monster_or_vehicle: bool  # the unit is a MONSTER/VEHICLE unit (any model, 02.05.01)
     has_indirect: bool  # a model carries an [INDIRECT FIRE] weapon
+    snap_granted: bool = False  # 15.09 a rule (15.08 Fire Overwatch) lets it shoot with snap shooting
+
+
+_SNAP_ONLY = "a rule lets it shoot with snap shooting, and only that (15.08, 15.09)"
 
 
 @functools.lru_cache(maxsize=256)
 def shooting_type_eligibility(f: ShooterFacts) -> Mapping[str, str | None]:
     """10.04-10.07 For each shooting type, None if the unit qualifies, else the reason it does
-    not. 09.07: a unit that fell back is not eligible to shoot at all. (Read-only: the answer
-    for equal facts is shared.)"""
+    not. 09.07: a unit that fell back is not eligible to shoot at all. 15.09: snap shooting is
+    in the answer only for a unit a rule grants it to, and such a unit qualifies for it alone
+    (15.08: "that unit shoots using snap shooting"). (Read-only: the answer for equal facts is
+    shared.)"""
+    types = SHOOTING_TYPES + GRANTED_TYPES if f.snap_granted else SHOOTING_TYPES
     if f.fell_back:
         reason = "fell back this turn (09.07): not eligible to shoot"
-        return MappingProxyType({t: reason for t in SHOOTING_TYPES})
+        return MappingProxyType({t: reason for t in types})
+    if f.snap_granted:
+        out = {t: _SNAP_ONLY for t in SHOOTING_TYPES}
+        out[SNAP] = None
+        return MappingProxyType(out)
     out: dict[str, str | None] = {}
     # 10.04 normal: unengaged, did not advance
     out[NORMAL] = ("engaged (10.04 needs an unengaged unit)" if f.engaged
@@ -68,11 +93,46 @@ def shooting_type_eligibility(f: ShooterFacts) -> Mapping[str, str | None]:
 
 def default_shooting_type(eligibility: dict[str, str | None]) -> str | None:
     """10.02 step 2, the project's default choice: normal if eligible, else close-quarters,
-    else assault, else indirect; None if the unit qualifies for none."""
+    else assault, else indirect; None if the unit qualifies for none. A unit granted snap
+    shooting uses it (15.09)."""
+    if SNAP in eligibility:
+        return SNAP if eligibility[SNAP] is None else None
     for t in DEFAULT_PREFERENCE:
         if eligibility.get(t) is None:
             return t
     return None
+
+
+def not_granted(shooting_type: str) -> str:
+    """15.09 Why a unit cannot use a type only a rule grants, when none has granted it."""
+    return (f"{shooting_type} shooting is only for a unit a rule lets use it (15.09: Fire "
+            f"Overwatch, 15.08)")
+
+
+def snap_target_problem(targets: Sequence[str], gap: float | None, visible_to_unit: bool) -> str | None:
+    """15.09 Snap shooting's target, for the whole unit: only one enemy unit (``targets``: the
+    ids of the units its weapons aim at), visible to the unit (06.01.01) and within 24" of it
+    (``gap``: the closest distance between the two units). Each weapon's own 04.02 checks
+    (visible to its model, within its range, an eligible target: ranged_target_problem) come
+    on top."""
+    distinct = sorted(set(targets))
+    if len(distinct) > 1:
+        return f"snap shooting targets only one enemy unit, not {len(distinct)} ({', '.join(distinct)}) (15.09)"
+    if not distinct:
+        return None
+    if not visible_to_unit:
+        return f"snap shooting targets only a visible enemy unit: {distinct[0]} is not visible to the unit (15.09)"
+    if gap is None or gap > SNAP_RANGE + 1e-9:
+        far = "" if gap is None else f" ({gap:.2f}\")"
+        return f"snap shooting targets only an enemy unit within 24\" of the unit: {distinct[0]} is not{far} (15.09)"
+    return None
+
+
+def snap_hit_result(unmodified: int) -> int:
+    """15.09 A hit roll under snap shooting: only an unmodified 6 hits, whatever the BS and
+    every modifier; that hit is not a critical hit (so [LETHAL HITS] and [SUSTAINED HITS]
+    never trigger). (A [TORRENT] attack makes no hit roll, 24.37: README, our rulings.)"""
+    return SUCCESS if unmodified == 6 else FAIL
 
 
 def weapon_facts(weapon) -> tuple[str, bool, bool, bool]:
@@ -148,6 +208,9 @@ def ranged_target_problem(f: RangedTargetFacts) -> str | None:
         return "not visible to this model (06.01)"
     if not f.in_range:
         return "out of range (04.02)"
+    if f.shooting_type == SNAP and f.target_engaged:
+        # 17.03 is "in your Shooting phase": out of phase it does not apply (07.02.01)
+        return "engaged: snap shooting needs an unengaged target (04.02; 17.03 is for your Shooting phase, 07.02.01)"
     cq_shooting = f.shooting_type == CLOSE_QUARTERS
     if cq_shooting and not f.model_monster_or_vehicle:
         if not f.target_engaged_with_shooter:

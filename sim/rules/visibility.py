@@ -114,13 +114,14 @@ def cover_qualifies(target_keywords: Iterable[str], target_within_any_area: bool
 
 
 def benefit_of_cover(per_model_qualifies: Iterable[bool], stealth: bool, indirect: bool,
-                     ignores_cover: bool) -> bool:
+                     ignores_cover: bool, smokescreen: bool = False) -> bool:
     """13.08 The target unit has the benefit of cover against an attack (one -1 BS, Part A
     ruling 10) if every model qualifies, or the unit has Stealth (24.33, every model), or the
-    attack is indirect shooting (10.07); never against [IGNORES COVER] (24.18)."""
+    attack is indirect shooting (10.07), or the unit is under a Smokescreen this phase (15.10);
+    never against [IGNORES COVER] (24.18)."""
     if ignores_cover:
         return False
-    if stealth or indirect:
+    if stealth or indirect or smokescreen:
         return True
     flags = list(per_model_qualifies)
     return bool(flags) and all(flags)

@@ -10,14 +10,15 @@ import esper
 
 from sim.commands import DeclareCharge, EndPhase, EndTurn, Fight, Move, SelectToMove, Selection, Shoot
 from sim.components import Position, Unit
+from sim.rules import shooting as _SH
 from sim.rules.movement import advance_end
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
 
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem",
-                  "coherency_removal"}
-SHOOTING_TYPES = {"normal", "assault", "close-quarters", "indirect"}
+                  "coherency_removal", "weapons"}
+SHOOTING_TYPES = set(_SH.SHOOTING_TYPES)  # (10.02 step 2; snap shooting only a rule grants, 15.09)
 STEP_KINDS = ("shoot", "fight", "move", "end_turn", "end_phase", "charge", "pile_in", "consolidate", "ingress")
 MOVE_MODES = ("normal", "advance", "fall back", "desperate escape", "stationary")
 MAX_STEPS = 1000  # script steps (README, Limits)
@@ -61,11 +62,14 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
         r.fail(f"exactly one of {', '.join(STEP_KINDS)}", f"<{', '.join(kinds) or 'none'}>")
     kind = kinds[0]
     if kind == "end_phase":
-        r.keys({"end_phase"})
+        r.keys({"end_phase", "decisions"})
         v = r.data["end_phase"]
         if v not in ("red", "blue"):
             r.fail("end_phase = \"red\" or \"blue\" (whose part of the phase ends)", v, "end_phase")
-        steps.append(ScriptStep({"kind": "end phase", "player": v}, {}, r.path))
+        # the answers to what the end of the phase asks (the opponent's stratagems at its end,
+        # 15.08, 15.10, 15.11; coherency removals at the end of the turn)
+        decisions = _decisions(r.sub("decisions"), None, units) if r.has("decisions") else {}
+        steps.append(ScriptStep({"kind": "end phase", "player": v}, decisions, r.path))
         return
     if kind in ("charge", "pile_in", "consolidate", "ingress"):
         steps.append(_placed_step(r, kind, unit_ids, model_ids))
@@ -178,7 +182,8 @@ def _decisions(dr: Reader, unit, units) -> dict:
     as the battle goes (sim.validate.fit_scripted_answer)."""
     from sim.rules.allocation import TargetModel, allocation_groups, order_problems, preferred_groups
     dr.keys(DECISION_KINDS)
-    enemy = {m.id: (u, m) for u in units if u.owner != unit.owner for m in u.models}
+    owner = None if unit is None else unit.owner  # (None: an end_phase step, either side's answers)
+    enemy = {m.id: (u, m) for u in units if u.owner != owner for m in u.models}
     out = dict(dr.data)
     if dr.has("precision"):
         v = dr.data["precision"]
@@ -218,12 +223,21 @@ def _decisions(dr: Reader, unit, units) -> dict:
         dr.get("duplicate", str, what="a string: the label of the ability copy to use")
     if dr.has("stratagem"):
         v = dr.get("stratagem", str, what="\"use\", \"decline\" or a unit id (Counteroffensive)")
-        friendly = {u.id for u in units if u.owner == unit.owner}
+        owners = {u.id: u.owner for u in units}
+        friendly = {uid for uid, o in owners.items() if owner is None or o == owner}
         hi = v.split(": ", 1)
+        at = v.split(" -> ", 1)
         if not (v in ("use", "decline") or v in friendly
-                or (len(hi) == 2 and hi[0] in friendly and hi[1] in ("Leap to Defend", "Into the Fray"))):
-            dr.fail("\"use\", \"decline\", a friendly unit id (Counteroffensive, 15.12) or "
-                    "\"unit: Leap to Defend\" / \"unit: Into the Fray\" (15.11)", v, "stratagem")
+                or (len(hi) == 2 and hi[0] in friendly and hi[1] in ("Leap to Defend", "Into the Fray"))
+                or (len(at) == 2 and at[0] in friendly and at[1] in owners and owners[at[1]] != owners[at[0]])):
+            dr.fail("\"use\", \"decline\", a friendly unit id (Counteroffensive, 15.12; Smokescreen, "
+                    "15.10), \"unit: Leap to Defend\" / \"unit: Into the Fray\" (15.11) or "
+                    "\"unit -> enemy unit\" (Fire Overwatch, 15.08; Explosives, 15.05)", v, "stratagem")
+    if dr.has("weapons"):
+        v = dr.get("weapons", list, what="a list of weapon names (the weapons that fire, 04.01)")
+        for i, name in enumerate(v):
+            if not isinstance(name, str):
+                dr.sub("weapons").fail("a weapon name (a string)", name, i)
     if dr.has("lethal_hits"):
         v = dr.data["lethal_hits"]
         if v not in ("take", "decline"):

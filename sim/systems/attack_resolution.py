@@ -147,7 +147,7 @@ class AttackResolutionSystem(esper.Processor):
                 attackers[d.model_id] = None
             pool.attackers = tuple(attackers)
             pool.state = PoolState(ndice, key.skill, key.S, key.AP, key.D, W.toughness(target),
-                                   key.hit_mod, key.wound_mod, hit_fail_below=key.fail_below)
+                                   key.hit_mod, key.wound_mod, hit_fail_below=key.fail_below, snap=key.snap)
         p = pool.state
         effects = AB.effects_of(pool.abilities) if pool.abilities else frozenset()
         if pool.abilities and not self._abilities(battle, ent, pool):
@@ -155,14 +155,17 @@ class AttackResolutionSystem(esper.Processor):
         pool.precision_checked = Hook.PRECISION not in effects
         first = members[0]
         mods = first.hit_mods + first.skill_mods + first.wound_mods
-        battle.record({"type": ev.POOL, "pool": pool.index, "target": tunit, "dice": p.dice,
-                       "melee": act.kind == "fight", "weapons": sorted(weapons),
-                       "attackers": list(pool.attackers), "skill": key.skill, "S": key.S,
-                       "AP": key.AP, "D": str(key.D), "T": p.T, "hit_mod": key.hit_mod,
-                       "wound_mod": key.wound_mod,
-                       "abilities": [a.label() for a in pool.abilities] if pool.abilities else [],
-                       "psychic": Hook.IGNORES_MODIFIERS in effects, "ignored": list(key.psychic_ignored),
-                       "modifiers": [[s, v] for s, v in mods] if mods else []})
+        rec = {"type": ev.POOL, "pool": pool.index, "target": tunit, "dice": p.dice,
+               "melee": act.kind == "fight", "weapons": sorted(weapons),
+               "attackers": list(pool.attackers), "skill": key.skill, "S": key.S,
+               "AP": key.AP, "D": str(key.D), "T": p.T, "hit_mod": key.hit_mod,
+               "wound_mod": key.wound_mod,
+               "abilities": [a.label() for a in pool.abilities] if pool.abilities else [],
+               "psychic": Hook.IGNORES_MODIFIERS in effects, "ignored": list(key.psychic_ignored),
+               "modifiers": [[s, v] for s, v in mods] if mods else []}
+        if key.snap:
+            rec["snap"] = True  # 15.09: the BS is ignored
+        battle.record(rec)
         pool.step = _HIT
 
     @staticmethod

@@ -15,7 +15,7 @@ from sim.components import Unit
 from sim.phases.fight_order import fight_eligible, normalise_picker, start_fight_step
 from sim.phases.gates import PLAYER
 from sim.phases.state import FightStep, Phase
-from sim.systems import scoring, stratagems, upkeep
+from sim.systems import scoring, shooting_stratagems, stratagems, upkeep
 from sim.world import queries as W
 
 
@@ -68,6 +68,7 @@ def _enter(battle, phase: Phase) -> None:
     ts.engaged_at_fight_step = set()
     ts.eligible_this_phase = set()
     ts.in_progress = None
+    ts.smoke = []
     battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(phase))
 
 
@@ -84,7 +85,12 @@ def end_phase(battle):
     if phase == Phase.MOVEMENT:
         upkeep.remained_stationary(battle)
         _end_of_phase(battle)
+        # 15.08 the opponent's Fire Overwatch (RULES §28), then the Shooting phase starts:
+        # 15.10 the opponent's Smokescreen, 15.05 the active player's Explosives
+        yield from shooting_stratagems.fire_overwatch(battle, other(ts.active))
         _enter(battle, Phase.SHOOTING)
+        yield from shooting_stratagems.smokescreen(battle, other(ts.active))
+        yield from shooting_stratagems.explosives(battle, ts.active)
     elif phase == Phase.SHOOTING:
         _end_of_phase(battle)
         _enter(battle, Phase.CHARGE)

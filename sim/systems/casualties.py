@@ -10,6 +10,7 @@ from sim import events as ev
 from sim.components import Activation, Stage, Unit
 from sim.systems.battle_round import after_fight
 from sim.systems.phased import resume
+from sim.systems.shooting_stratagems import after_shooting
 from sim.systems.removal import remove_casualties
 
 
@@ -34,4 +35,9 @@ class CasualtySystem(esper.Processor):
             # 12.04 whose pick it is next (a Counteroffensive may be offered: CommandSystem
             # resumes it, Battle.action, if it waits for the answer)
             battle.action = after_fight(battle, ent)
+            resume(battle)
+        elif act.kind == "shoot" and battle.turn_state is not None and battle.action is None:
+            # 15.05 Explosives may be used again after a unit has shot (a Fire Overwatch's
+            # shooting runs inside the opponent's end of phase, Battle.action: not then)
+            battle.action = after_shooting(battle, ent)
             resume(battle)

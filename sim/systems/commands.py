@@ -8,6 +8,7 @@ from sim import events as ev
 from sim.commands import EndTurn, Fight, Move, Shoot
 from sim.systems import upkeep
 from sim.systems import phased
+from sim.systems.activation import select_to_shoot
 from sim.components import Activation, Stage
 from sim.errors import PlanError
 from sim.plan import moves as MOVES
@@ -17,7 +18,6 @@ from sim.world import queries as W
 
 # (the stages and steps as module constants: reading an enum member is a look-up on its class,
 # five times a global's cost, and every tick reads them)
-_TYPE = Stage.TYPE
 _WEAPONS = Stage.WEAPONS
 
 
@@ -30,12 +30,7 @@ class CommandSystem(esper.Processor):
             return
         cmd = battle.queue.popleft()
         if isinstance(cmd, Shoot):
-            ent = battle.units[cmd.unit]
-            battle.changes.touched(ent)
-            W.unit_state(ent).selected_to_shoot = True
-            battle.activation = Activation("shoot", cmd, _TYPE)
-            esper.add_component(ent, battle.activation)
-            battle.activation_unit = ent
+            select_to_shoot(battle, cmd)
         elif isinstance(cmd, Fight):
             ent = battle.units[cmd.unit]
             battle.changes.touched(ent)

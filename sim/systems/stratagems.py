@@ -5,7 +5,11 @@ policy: none, except a Command Re-roll of a failed charge roll.
 
 Offered so far: Command Re-roll (15.02) after an advance or charge roll, Insane Bravery (15.04)
 before a battle-shock roll, Heroic Intervention (15.11) at the end of the opponent's Charge
-phase, Counteroffensive (15.12) after an enemy unit has fought."""
+phase, Counteroffensive (15.12) after an enemy unit has fought; and, in
+sim.systems.shooting_stratagems, Fire Overwatch (15.08, with 15.09 snap shooting) at the end of
+the opponent's Movement phase, Smokescreen (15.10) at the start of the opponent's Shooting
+phase and Explosives (15.05) in the player's Shooting phase (at its start and after each of
+their units has shot)."""
 
 from __future__ import annotations
 

@@ -23,11 +23,12 @@ _all_per_row = functools.partial(np.logical_and.reduce, axis=1)
 
 
 @functools.lru_cache(maxsize=None)
-def _cover_answers(stealth: bool, indirect: bool) -> tuple[bool, bool]:
+def _cover_answers(stealth: bool, indirect: bool, smoke: bool = False) -> tuple[bool, bool]:
     """13.08 depends on the models' flags only through "every model qualifies": the rule's
     answer for a unit whose models all qualify and for one whose models do not (with neither
     [IGNORES COVER], checked first)."""
-    return cover_rule([True], stealth, indirect, False), cover_rule([False], stealth, indirect, False)
+    return (cover_rule([True], stealth, indirect, False, smoke),
+            cover_rule([False], stealth, indirect, False, smoke))
 
 
 def _lone_operative(abilities) -> float | None:
@@ -128,7 +129,8 @@ class BattleVisibility:
         if not lv.slots:
             return False
         flags = self.index.row_cover(self.index.row[observer])[lv.index].tolist()
-        return cover_rule(flags, stealth, shooting_type == "indirect" and weapon.has(Hook.INDIRECT), False)
+        return cover_rule(flags, stealth, shooting_type == "indirect" and weapon.has(Hook.INDIRECT), False,
+                          self._smoke(target_unit))
 
     def lone_operative_beyond_rows(self, observers, target_unit: int) -> list[bool]:
         """lone_operative_beyond for several observers at once (their index rows: a
@@ -151,8 +153,9 @@ class BattleVisibility:
         lv, stealth = self._target(target_unit)
         if not lv.slots:
             return [False] * W.index_size(observers)
-        yes, no = _cover_answers(stealth, shooting_type == "indirect" and weapon.has(Hook.INDIRECT))
-        if yes == no:  # (Stealth or indirect shooting: the models' flags change nothing)
+        yes, no = _cover_answers(stealth, shooting_type == "indirect" and weapon.has(Hook.INDIRECT),
+                                 self._smoke(target_unit))
+        if yes == no:  # (Stealth, indirect shooting or Smokescreen: the models' flags change nothing)
             return [yes] * W.index_size(observers)
         block = self.index.cover_block(observers, lv.index)
         if len(block) == 1:  # (one row: read as a list faster than numpy reduces it)
@@ -167,6 +170,11 @@ class BattleVisibility:
                 return [yes] * len(block)
             every = _all_per_row(block).tolist()
         return every if yes else [yes if e else no for e in every]
+
+    def _smoke(self, target_unit: int) -> bool:
+        """15.10 A Smokescreen covers the unit this phase (TurnState.smoke; never in free play)."""
+        ts = self.battle.turn_state
+        return ts is not None and target_unit in ts.smoke
 
     def _target(self, target_unit: int) -> tuple[W.Living, bool]:
         """A unit's living models (their index columns: ``rows``, ``index``; a model's row is

@@ -76,7 +76,7 @@ def _next_round(b, answer=None):
 
 
 def test_15_04_insane_bravery_passes_the_roll_once_per_battle():
-    use = (lambda req: "use" if req.kind == "stratagem" else req.default)
+    use = (lambda req: "use" if req.kind == "stratagem" and "use" in req.options else req.default)
     # round 2: Insane Bravery (no dice); round 3: it cannot be used again, the roll (1 + 1) fails
     with Battle(_shock_spec(), dice=ForcedDice([1, 1])) as b:
         b.run_command(StartBattle())

@@ -1,0 +1,22 @@
+"""10.02 step 1 Selecting a unit to shoot: its activation starts, and the systems resolve it
+tick by tick (shooting type, weapons and targets, attacks, hazard rolls, casualties). For a
+Shoot command (CommandSystem) and for a unit a stratagem makes shoot out of phase (15.08,
+sim.systems.shooting_stratagems)."""
+
+from __future__ import annotations
+
+import esper
+
+from sim.commands import Shoot
+from sim.components import Activation, Stage
+from sim.world import queries as W
+
+
+def select_to_shoot(battle, cmd: Shoot) -> None:
+    """10.02 step 1: the unit is selected to shoot; its activation starts at the shooting type."""
+    ent = battle.units[cmd.unit]
+    battle.changes.touched(ent)
+    W.unit_state(ent).selected_to_shoot = True
+    battle.activation = Activation("shoot", cmd, Stage.TYPE)
+    esper.add_component(ent, battle.activation)
+    battle.activation_unit = ent
