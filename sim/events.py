@@ -47,3 +47,4 @@ VP = "vp"
 RESULT = "result"
 STRATAGEM = "stratagem"
 INGRESS = "ingress"
+OVERRUN = "overrun fight"  # 12.06 a unit selected to fight with the overrun fight type

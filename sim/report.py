@@ -171,8 +171,8 @@ def _command_line(c: dict) -> str | None:
         return None  # (its event says it: "selected to move" with the roll, "ingress")
     if kind == "declare charge":
         return f"== {c['unit']} declares a charge"
-    if kind == "charge move":
-        return None
+    if kind in ("charge move", "overrun"):
+        return None  # (its events say it: "charge", "overrun fight")
     return f"== {c['unit']} makes a {kind} move"
 
 
@@ -212,7 +212,9 @@ _BATTLE = {
     "selected to move": lambda e: (f"== {e['unit']} is selected to {'remain stationary' if e['mode'] == 'stationary' else e['mode']}"
                                    + (f" (advance roll {e['advance_roll']})" if e.get("advance_roll") else "")),
     "charge": _charge,
-    "piled in": lambda e: f"   {e['unit']} piles in: {_n(len(e['to']), 'model')} moved",
+    "piled in": lambda e: (f"   {e['unit']} piles in: {_n(len(e['to']), 'model')} moved"
+                           + (f" ({e['note']})" if e.get("note") else "")),
+    "overrun fight": lambda e: f"== {e['unit']} is selected to fight: an overrun fight ({e['rule']})",
     "consolidated": lambda e: f"   {e['unit']} consolidates: {_n(len(e['to']), 'model')} moved",
     "fight pass": lambda e: f"   {e['player']} passes (12.04.01)",
     "ingress": lambda e: f"== {e['unit']} arrives from strategic reserves: {_n(len(e['to']), 'model')} set up (20.04)",

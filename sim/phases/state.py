@@ -92,6 +92,8 @@ class TurnState:
     # that declared a charge) whose move is not made yet
     in_progress: int | None = None
     resume_chooser: int | None = None
+    # 12.06 the unit selected for an overrun fight (its extra pile-in made): its fight is next
+    overrun: int | None = None
     over: bool = False
     result: str | None = None  # "red", "blue" or "draw" once over
 
@@ -105,4 +107,6 @@ class TurnState:
                 "pending_fights": list(self.pending_fights), "in_progress": self.in_progress, "fights_first_step": self.fights_first_step,
                 "fight_passes": self.fight_passes, "engaged_at_fight_step": sorted(self.engaged_at_fight_step),
                 "stratagems": [list(self.stratagems_used[0]), list(self.stratagems_used[1]),
-                               list(self.once_per_battle[0]), list(self.once_per_battle[1])]}
+                               list(self.once_per_battle[0]), list(self.once_per_battle[1])],
+                # (only while set: a battle that never uses it hashes as before)
+                **({"overrun": self.overrun} if self.overrun is not None else {})}

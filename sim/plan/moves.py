@@ -192,6 +192,21 @@ def pile_in_command(battle, uid: str, to):
     return PileIn(uid, _ends(sol), _turns(sol)) if sol and sol.paths else None
 
 
+def overrun_command(battle, uid: str, to):
+    """12.06 An Overrun command: the step's ``to`` for its additional pile-in move, or the
+    solver's pile-in (Part A ruling 18: toward every engaged enemy unit, else those within 5";
+    no move when none is legal)."""
+    from sim.commands import Overrun
+    if to is not None:
+        return Overrun(uid, tuple((m, *p) for m, p in to.items()))
+    ent = battle.units[uid]
+    sol = None
+    if not W.unit_destroyed(ent):
+        sol = PI.solve_pile_in(uid, bodies(), _areas(battle), battle.scenario.board,
+                               may_cross_dense=may_cross_dense(ent))
+    return Overrun(uid, _ends(sol), _turns(sol)) if sol and sol.paths else Overrun(uid)
+
+
 def consolidate_command(battle, uid: str, to):
     """12.08 A consolidation move: the step's ``to``, or the solver's in the compulsory mode
     (Part A ruling 18); None when the unit has none."""

@@ -18,6 +18,7 @@ from sim.world import queries as W
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem",
                   "coherency_removal"}
 SHOOTING_TYPES = {"normal", "assault", "close-quarters", "indirect"}
+FIGHT_TYPES = ("normal", "overrun")  # 12.05 / 12.06
 STEP_KINDS = ("shoot", "fight", "move", "end_turn", "end_phase", "charge", "pile_in", "consolidate", "ingress")
 MOVE_MODES = ("normal", "advance", "fall back", "desperate escape", "stationary")
 MAX_STEPS = 1000  # script steps (README, Limits)
@@ -96,7 +97,7 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
             r.fail("'by = [dx, dy]' or 'to = { model = [x, y] }'", "<neither>")
         steps.append(ScriptStep(action, {}, r.path))
         return
-    r.keys({kind, "type", "targets", "models", "decisions"}, {kind})
+    r.keys({kind, "type", "targets", "models", "decisions"} | ({"to"} if kind == "fight" else set()), {kind})
     unit = unit_ids[uid]
     carried = {w.name for m in unit.models for w in m.weapons}
     action = {"kind": kind, "unit": uid, "targets": {}, "models": {}}
@@ -106,7 +107,15 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
             r.fail(f"a shooting type ({', '.join(sorted(SHOOTING_TYPES))})", t, "type")
         action["type"] = t
     elif r.has("type"):
-        r.fail("no 'type' for a fight", r.data["type"], "type")
+        t = r.req("type", str)
+        if t not in FIGHT_TYPES:
+            r.fail(f"a fight type ({', '.join(FIGHT_TYPES)})", t, "type")
+        action["type"] = t
+    if r.has("to"):  # (a fight: its overrun pile-in, 12.06)
+        if action.get("type") == "normal":
+            r.fail("no 'to' for a normal fight (the pile-in 'to' is an overrun fight's, 12.06)", "<to>", "to")
+        action["type"] = "overrun"
+        action["to"] = _to_table(r, uid, model_ids)
     if r.has("targets"):
         action["targets"] = _targets(r.sub("targets"), carried, unit_ids, uid)
     if r.has("models"):
@@ -292,7 +301,20 @@ def step_commands(battle, step: ScriptStep):
         make = MV.pile_in_command if kind == "pile in" else MV.consolidate_command
         yield Expansion(make(battle, a["unit"], a.get("to")), [])
         return
+    if kind == "fight" and fight_type(battle, a) == "overrun":
+        from sim.plan import moves as MV
+        yield Expansion(MV.overrun_command(battle, a["unit"], a.get("to")), [])
     yield expand(battle, step)
+
+
+def fight_type(battle, action: dict) -> str:
+    """12.05 / 12.06 A fight step's type: as written, else (a battle with a mission) an overrun
+    fight for a unit unengaged when the step is played, a normal fight otherwise."""
+    if "type" in action:
+        return action["type"]
+    if battle.turn_state is None:
+        return "normal"
+    return "normal" if W.unit_engaged(battle.units[action["unit"]]) else "overrun"
 
 
 def to_command(battle, step: ScriptStep):

@@ -68,6 +68,7 @@ def _enter(battle, phase: Phase) -> None:
     ts.engaged_at_fight_step = set()
     ts.eligible_this_phase = set()
     ts.in_progress = None
+    ts.overrun = None
     battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(phase))
 
 

@@ -35,12 +35,10 @@ class CommandSystem(esper.Processor):
             esper.add_component(ent, battle.activation)
             battle.activation_unit = ent
         elif isinstance(cmd, Fight):
-            ent = battle.units[cmd.unit]
-            battle.changes.touched(ent)
-            W.unit_state(ent).selected_to_fight = True
-            battle.activation = Activation("fight", cmd, _WEAPONS)
-            esper.add_component(ent, battle.activation)
-            battle.activation_unit = ent
+            if battle.turn_state is not None:  # (a stratagem may be offered first: 15.03)
+                phased.start(battle, cmd)
+                return
+            phased.start_fight(battle, cmd)
         elif isinstance(cmd, Move):
             self._move(battle, cmd)
         elif isinstance(cmd, EndTurn):

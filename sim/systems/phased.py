@@ -1,15 +1,17 @@
-"""The whole-battle commands, applied (validated already: sim.plan.phased): starting the
-battle and ending phases (sim.phases.flow), selecting a unit to move (advance roll and
-Desperate Escape hazard rolls before any model moves), charges, pile-in and consolidation."""
+"""The whole-battle commands, applied (validated already: sim.plan.phased, sim.plan.overrun):
+starting the battle and ending phases (sim.phases.flow), selecting a unit to move (advance roll
+and Desperate Escape hazard rolls before any model moves), charges, pile-in and consolidation,
+and selecting a unit to fight (a normal fight, or an overrun fight with its extra pile-in,
+12.06), with the stratagems offered on the way (sim.systems.stratagems)."""
 
 from __future__ import annotations
 
 import esper
 
 from sim import events as ev
-from sim.commands import (ChargeMove, Consolidate, DeclareCharge, EndPhase, Ingress, PileIn, SelectToMove,
-                          StartBattle)
-from sim.components import Position, Unit
+from sim.commands import (ChargeMove, Consolidate, DeclareCharge, EndPhase, Fight, Ingress, Overrun, PileIn,
+                          SelectToMove, StartBattle)
+from sim.components import Activation, Position, Stage, Unit
 from sim.systems import battle_round as flow
 from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
 from sim.plan import moves as MV
@@ -49,6 +51,10 @@ def apply(battle, cmd):
         _ingress(battle, cmd)
     elif isinstance(cmd, ChargeMove):
         _charge_move(battle, cmd)
+    elif isinstance(cmd, Overrun):
+        yield from _overrun(battle, cmd)
+    elif isinstance(cmd, Fight):
+        yield from _fight(battle, cmd)
     elif isinstance(cmd, PileIn):
         _place(battle, cmd, "pile in", ev.PILED_IN)
         W.unit_state(battle.units[cmd.unit]).piled_in = True
@@ -152,6 +158,43 @@ def _charge_move(battle, cmd: ChargeMove) -> None:
     st.charged = True
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=list(cmd.targets),
                 result="made", to=final)
+
+
+def start_fight(battle, cmd: Fight) -> None:
+    """12.04 The unit is selected to fight: its activation begins (weapons and targets next)."""
+    ent = battle.units[cmd.unit]
+    battle.changes.touched(ent)
+    W.unit_state(ent).selected_to_fight = True
+    battle.activation = Activation("fight", cmd, Stage.WEAPONS)
+    esper.add_component(ent, battle.activation)
+    battle.activation_unit = ent
+
+
+def _fight(battle, cmd: Fight):
+    """12.04 / 12.05 In a battle with a mission: the unit is selected to fight (a normal fight;
+    or the fight of an overrun fight, selected already, 12.06), then its activation begins."""
+    ent = battle.units[cmd.unit]
+    ts = battle.turn_state
+    if ts.overrun == ent:
+        ts.overrun = None  # (its selection came with the Overrun command)
+    start_fight(battle, cmd)
+    yield from ()
+
+
+def _overrun(battle, cmd: Overrun):
+    """12.06 The unit is selected to fight with the overrun fight type: its one additional
+    pile-in move (12.03), if it makes one; its fight is the next command (TurnState.overrun).
+    Enemy units it engages become eligible to fight (engaged now, 12.04)."""
+    ent = battle.units[cmd.unit]
+    ts = battle.turn_state
+    battle.changes.touched(ent)
+    W.unit_state(ent).selected_to_fight = True
+    ts.overrun = ent
+    battle.emit(ev.OVERRUN, unit=cmd.unit, rule="12.06")
+    yield from ()
+    if cmd.to:
+        final = apply_positions(battle, ent, cmd.to)
+        battle.emit(ev.PILED_IN, unit=cmd.unit, to=final, note="overrun fight (12.06)")
 
 
 def _engaged_by_consolidation(battle, ent: int) -> None:
