@@ -211,7 +211,9 @@ def fit_scripted_answer(battle, req, value) -> tuple[object, str | None]:
       or not in this pool's target falls back to the default;
     * ``psychic`` (24.29): the script's sources that this attack has (the others do not apply);
     * ``duplicate`` (24.02): a label that is not a copy of this weapon's ability falls back to
-      the default.
+      the default;
+    * ``stratagem`` (15): "use", for a stratagem whose options name what it picks (a model, a
+      unit), stands for the first option (the request's context "use").
 
     What a scripted answer may name is checked when the scenario is read
     (sim.scenario.script), so only what earlier pools changed is fitted here."""
@@ -237,6 +239,8 @@ def fit_scripted_answer(battle, req, value) -> tuple[object, str | None]:
         return [s for s in req.options if s in wanted], None
     if value in req.options:
         return value, None
+    if kind == "stratagem" and value == "use" and req.context.get("use") in req.options:
+        return req.context["use"], f"\"use\" stands for the first option, {req.context['use']!r}"
     if kind == "precision":
         act = battle.activation
         target = act.pools[act.pool_index].spec.target

@@ -13,6 +13,7 @@ from sim.modifiers import add_scenario_modifiers
 from sim.plan.common import (Declared, damaged_modifier, declared_key, find_unit, find_weapon, model_in,
                              wound_modifiers_at)
 from sim.rules.abilities import Hook, tag
+from sim.rules.profiles import gain_abilities
 from sim.world import queries as W
 
 _EXTRA = tag(Hook.EXTRA_WEAPON)  # (as datasheets print it, for the reasons below)
@@ -67,6 +68,7 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
         if ts is not None and not W.unit_engaged(unit_ent):
             raise PlanError(f"unit {cmd.unit} is not engaged: a normal fight needs an engaged unit (12.05); "
                             f"an unengaged unit eligible to fight makes an overrun fight (12.06)")
+    gains = ts.melee_gains if ts is not None else None  # (15.03 Epic Challenge)
     owner = esper.component_for_entity(unit_ent, Unit).owner
     by_model: dict[int, list] = {}
     for s in cmd.selections:
@@ -88,8 +90,11 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
             if missing:
                 raise PlanError(f"{mid}: must also select its {_EXTRA} weapons: "
                                 f"{', '.join(missing)} (24.11)")
+        gained = gains.get(mid) if gains else None
         for name, group in per_weapon.items():
             w = find_weapon(m, mid, name, melee=True)
+            if gained:
+                w = gain_abilities(w, gained)
             targets = [s for s in group if s.target is not None]
             if len({s.target for s in targets}) != len(targets):
                 raise PlanError(f"{mid} {name}: a target is named twice")

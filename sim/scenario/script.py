@@ -214,13 +214,16 @@ def _decisions(dr: Reader, unit, units) -> dict:
     if dr.has("duplicate"):
         dr.get("duplicate", str, what="a string: the label of the ability copy to use")
     if dr.has("stratagem"):
-        v = dr.get("stratagem", str, what="\"use\", \"decline\" or a unit id (Counteroffensive)")
-        friendly = {u.id for u in units if u.owner == unit.owner}
+        v = dr.get("stratagem", str, what="\"use\", \"decline\" or what the stratagem picks")
+        mine = [u for u in units if u.owner == unit.owner]
+        friendly = {u.id for u in mine}
+        models = {m.id for u in mine for m in u.models}
         hi = v.split(": ", 1)
-        if not (v in ("use", "decline") or v in friendly
+        if not (v in ("use", "decline") or v in friendly or v in models
                 or (len(hi) == 2 and hi[0] in friendly and hi[1] in ("Leap to Defend", "Into the Fray"))):
-            dr.fail("\"use\", \"decline\", a friendly unit id (Counteroffensive, 15.12) or "
-                    "\"unit: Leap to Defend\" / \"unit: Into the Fray\" (15.11)", v, "stratagem")
+            dr.fail("\"use\", \"decline\", a friendly unit id (Counteroffensive, 15.12), "
+                    "\"unit: Leap to Defend\" / \"unit: Into the Fray\" (15.11) or a friendly CHARACTER "
+                    "model id (Epic Challenge, 15.03)", v, "stratagem")
     if dr.has("lethal_hits"):
         v = dr.data["lethal_hits"]
         if v not in ("take", "decline"):

@@ -69,6 +69,7 @@ def _enter(battle, phase: Phase) -> None:
     ts.eligible_this_phase = set()
     ts.in_progress = None
     ts.overrun = None
+    ts.melee_gains = {}  # (15.03: until the end of the phase)
     battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(phase))
 
 
@@ -171,6 +172,7 @@ def _end_turn(battle):
     ts = battle.turn_state
     ts.phase = Phase.END
     ts.step = None
+    ts.melee_gains = {}  # (15.03: the Fight phase is over)
     battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(Phase.END))
     scoring.settle_control(battle)
     yield from upkeep.coherency_removals(battle)

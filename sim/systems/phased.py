@@ -2,7 +2,7 @@
 starting the battle and ending phases (sim.phases.flow), selecting a unit to move (advance roll
 and Desperate Escape hazard rolls before any model moves), charges, pile-in and consolidation,
 and selecting a unit to fight (a normal fight, or an overrun fight with its extra pile-in,
-12.06), with the stratagems offered on the way (sim.systems.stratagems)."""
+12.06), with the stratagems offered on the way (sim.systems.stratagems, more_stratagems)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from sim.components import Activation, Position, Stage, Unit
 from sim.systems import battle_round as flow
 from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
 from sim.plan import moves as MV
+from sim.systems import more_stratagems
 from sim.systems import stratagems as ST
 from sim.systems.placing import apply_positions
 from sim.systems.removal import remove_casualties
@@ -172,26 +173,32 @@ def start_fight(battle, cmd: Fight) -> None:
 
 def _fight(battle, cmd: Fight):
     """12.04 / 12.05 In a battle with a mission: the unit is selected to fight (a normal fight;
-    or the fight of an overrun fight, selected already, 12.06), then its activation begins."""
+    or the fight of an overrun fight, selected already, 12.06), Epic Challenge (15.03) is
+    offered just after a selection, then its activation begins. A stratagem used after the
+    command was validated changes its weapons: the plan is made again."""
     ent = battle.units[cmd.unit]
     ts = battle.turn_state
     if ts.overrun == ent:
-        ts.overrun = None  # (its selection came with the Overrun command)
+        ts.overrun = None  # (its selection, and the offer, came with the Overrun command)
+    else:
+        W.unit_state(ent).selected_to_fight = True
+        if (yield from more_stratagems.epic_challenge(battle, ent)):
+            battle.validated = None  # (WeaponSelectionSystem plans it again, with the gain)
     start_fight(battle, cmd)
-    yield from ()
 
 
 def _overrun(battle, cmd: Overrun):
-    """12.06 The unit is selected to fight with the overrun fight type: its one additional
-    pile-in move (12.03), if it makes one; its fight is the next command (TurnState.overrun).
-    Enemy units it engages become eligible to fight (engaged now, 12.04)."""
+    """12.06 The unit is selected to fight with the overrun fight type: Epic Challenge (15.03)
+    may follow the selection; then its one additional pile-in move (12.03), if it makes one;
+    its fight is the next command (TurnState.overrun). Enemy units it engages become eligible
+    to fight (engaged now, 12.04)."""
     ent = battle.units[cmd.unit]
     ts = battle.turn_state
     battle.changes.touched(ent)
     W.unit_state(ent).selected_to_fight = True
     ts.overrun = ent
     battle.emit(ev.OVERRUN, unit=cmd.unit, rule="12.06")
-    yield from ()
+    yield from more_stratagems.epic_challenge(battle, ent)
     if cmd.to:
         final = apply_positions(battle, ent, cmd.to)
         battle.emit(ev.PILED_IN, unit=cmd.unit, to=final, note="overrun fight (12.06)")

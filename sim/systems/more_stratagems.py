@@ -1,0 +1,60 @@
+"""15 The movement-, charge- and fight-side core stratagems in play: Epic Challenge (15.03).
+It is offered to its player as a decision at its moment, after the 15.01 limits
+(sim.rules.stratagems.refusal) allow it, with the default "decline" (Part A ruling 25),
+through the offer machinery of sim.systems.stratagems; a use is paid for and recorded there.
+Each function is a generator (it may wait for the answer) and returns whether the stratagem
+was used.
+
+A decision's options name what the rule makes its player pick (a CHARACTER model); a script
+may also answer "use", which stands for the first option (the request's context "use")."""
+
+from __future__ import annotations
+
+import esper
+
+from sim.components import Character, Unit
+from sim.decisions import DecisionRequest
+from sim.rules import stratagems as SG
+from sim.rules.abilities import Hook, tag
+from sim.systems.stratagems import DECLINE, _context, _pay, ask
+from sim.world import queries as W
+
+_GAINED = (Hook.PRECISION,)  # 15.03 what a CHARACTER model's melee weapons gain
+
+
+def _request(record, player: int, key: str, options: list, prompt: str, target: str | None) -> DecisionRequest:
+    return DecisionRequest("stratagem", f"{record.name}: {key}", player, options + [DECLINE], DECLINE,
+                           prompt=f"use {record.name} ({record.section}, {SG.cost(record)} CP)? {prompt}",
+                           context={"stratagem": record.name, "target": target, "use": options[0]})
+
+
+def epic_challenge(battle, ent: int):
+    """15.03 Just after a CHARACTER unit of the player whose turn it is is selected to fight
+    in their Fight phase: one CHARACTER model of it (the answer names it) has its melee weapons
+    gain [PRECISION] until the end of the phase (TurnState.melee_gains, read when the fight is
+    planned: sim.plan.fight; the precision allocation of 24.28 does the rest). Only models with
+    a melee weapon are offered."""
+    ts = battle.turn_state
+    if ts is None:
+        return False
+    unit = esper.component_for_entity(ent, Unit)
+    record = SG.by_name("Epic Challenge")
+    ctx = _context(battle, record, unit.owner, unit.id, window=SG.SELECTED_TO_FIGHT,
+                   battle_shocked=W.unit_state(ent).battle_shocked)
+    ctx.update(target_keywords=W.unit_keywords(ent))
+    if SG.refusal(record, **ctx) is not None:
+        return False
+    chars = [W.model_id(m) for m in W.unit_models(ent)
+             if esper.has_component(m, Character) and any(w.is_melee for w in W.weapons_of(m))]
+    if not chars:
+        return False
+    gain = ", ".join(tag(h) for h in _GAINED)
+    req = _request(record, unit.owner, unit.id, chars,
+                   f"which CHARACTER model of {unit.id} has its melee weapons gain {gain} this phase?", unit.id)
+    answer = yield from ask(battle, req)
+    if answer == DECLINE:
+        return False
+    ts.melee_gains[answer] = tuple(dict.fromkeys(ts.melee_gains.get(answer, ()) + _GAINED))
+    battle.changes.touched(ent)
+    _pay(battle, record, unit.owner, unit.id, f"{answer}'s melee weapons gain {gain} until the end of the phase")
+    return True
