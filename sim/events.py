@@ -48,3 +48,4 @@ RESULT = "result"
 STRATAGEM = "stratagem"
 INGRESS = "ingress"
 OVERRUN = "overrun fight"  # 12.06 a unit selected to fight with the overrun fight type
+CRUSHING_IMPACT = "crushing impact"  # 15.06 the dice and the mortal wounds they inflict

@@ -215,6 +215,9 @@ _BATTLE = {
     "piled in": lambda e: (f"   {e['unit']} piles in: {_n(len(e['to']), 'model')} moved"
                            + (f" ({e['note']})" if e.get("note") else "")),
     "overrun fight": lambda e: f"== {e['unit']} is selected to fight: an overrun fight ({e['rule']})",
+    "crushing impact": lambda e: (f"   Crushing Impact: {e['model']} (T{e['T']}) rolls {e['rolls']} against "
+                                  f"{e['target']}: {_n(e['to_enemy'], 'mortal wound')} to {e['target']}, "
+                                  f"{_n(e['to_own'], 'mortal wound')} to {e['unit']} (at most 6 each)"),
     "consolidated": lambda e: f"   {e['unit']} consolidates: {_n(len(e['to']), 'model')} moved",
     "fight pass": lambda e: f"   {e['player']} passes (12.04.01)",
     "ingress": lambda e: f"== {e['unit']} arrives from strategic reserves: {_n(len(e['to']), 'model')} set up (20.04)",

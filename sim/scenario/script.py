@@ -69,7 +69,7 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
         steps.append(ScriptStep({"kind": "end phase", "player": v}, {}, r.path))
         return
     if kind in ("charge", "pile_in", "consolidate", "ingress"):
-        steps.append(_placed_step(r, kind, unit_ids, model_ids))
+        steps.append(_placed_step(r, kind, unit_ids, model_ids, units))
         return
     if kind == "end_turn":
         r.keys({"end_turn"})
@@ -129,11 +129,12 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
     steps.append(ScriptStep(action, decisions, r.path))
 
 
-def _placed_step(r: Reader, kind: str, unit_ids, model_ids) -> ScriptStep:
+def _placed_step(r: Reader, kind: str, unit_ids, model_ids, units) -> ScriptStep:
     """A charge, pile-in or consolidation step: the unit, and optionally where its models end
-    (``to``) and, for a charge, its targets; what is left out the solver places (Part A
-    rulings 17-18)."""
-    allowed = {kind, "to"} | ({"targets"} if kind == "charge" else set())
+    (``to``) and, for a charge, its targets and the answers to the decisions it raises (a
+    Command Re-roll of the charge roll, Crushing Impact); what is left out the solver places
+    (Part A rulings 17-18)."""
+    allowed = {kind, "to"} | ({"targets", "decisions"} if kind == "charge" else set())
     r.keys(allowed, {kind})
     uid = r.req(kind, str)
     if uid not in unit_ids:
@@ -148,7 +149,8 @@ def _placed_step(r: Reader, kind: str, unit_ids, model_ids) -> ScriptStep:
         action["targets"] = list(tl)
     if r.has("to"):
         action["to"] = _to_table(r, uid, model_ids)
-    return ScriptStep(action, {}, r.path)
+    decisions = _decisions(r.sub("decisions"), unit_ids[uid], units) if r.has("decisions") else {}
+    return ScriptStep(action, decisions, r.path)
 
 
 def _model_table(r: Reader, key: str, uid: str, model_ids, expected: str) -> Reader:
@@ -217,13 +219,16 @@ def _decisions(dr: Reader, unit, units) -> dict:
         v = dr.get("stratagem", str, what="\"use\", \"decline\" or what the stratagem picks")
         mine = [u for u in units if u.owner == unit.owner]
         friendly = {u.id for u in mine}
-        models = {m.id for u in mine for m in u.models}
+        models = {m.id: u.owner for u in mine for m in u.models}
+        owners = {u.id: u.owner for u in units}
         hi = v.split(": ", 1)
+        ci = v.split(" -> ", 1)
         if not (v in ("use", "decline") or v in friendly or v in models
-                or (len(hi) == 2 and hi[0] in friendly and hi[1] in ("Leap to Defend", "Into the Fray"))):
+                or (len(hi) == 2 and hi[0] in friendly and hi[1] in ("Leap to Defend", "Into the Fray"))
+                or (len(ci) == 2 and ci[0] in models and owners.get(ci[1], models[ci[0]]) != models[ci[0]])):
             dr.fail("\"use\", \"decline\", a friendly unit id (Counteroffensive, 15.12), "
-                    "\"unit: Leap to Defend\" / \"unit: Into the Fray\" (15.11) or a friendly CHARACTER "
-                    "model id (Epic Challenge, 15.03)", v, "stratagem")
+                    "\"unit: Leap to Defend\" / \"unit: Into the Fray\" (15.11), a friendly CHARACTER model id "
+                    "(Epic Challenge, 15.03) or \"model -> enemy unit\" (Crushing Impact, 15.06)", v, "stratagem")
     if dr.has("lethal_hits"):
         v = dr.data["lethal_hits"]
         if v not in ("take", "decline"):

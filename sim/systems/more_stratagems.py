@@ -1,19 +1,21 @@
-"""15 The movement-, charge- and fight-side core stratagems in play: Epic Challenge (15.03).
-It is offered to its player as a decision at its moment, after the 15.01 limits
-(sim.rules.stratagems.refusal) allow it, with the default "decline" (Part A ruling 25),
-through the offer machinery of sim.systems.stratagems; a use is paid for and recorded there.
-Each function is a generator (it may wait for the answer) and returns whether the stratagem
-was used.
+"""15 The movement-, charge- and fight-side core stratagems in play: Epic Challenge (15.03)
+and Crushing Impact (15.06). Each is offered to its player as a decision at its moment, after the 15.01 limits (sim.rules.stratagems.refusal) allow it, with
+the default "decline" (Part A ruling 25), through the offer machinery of sim.systems.stratagems;
+a use is paid for and recorded there. Each function is a generator (it may wait for the
+answer) and returns whether the stratagem was used.
 
-A decision's options name what the rule makes its player pick (a CHARACTER model); a script
-may also answer "use", which stands for the first option (the request's context "use")."""
+A decision's options name what the rule makes its player pick (a CHARACTER model, a model and
+an enemy unit); a script may also answer "use", which stands for the
+first option (the request's context "use")."""
 
 from __future__ import annotations
 
 import esper
 
-from sim.components import Character, Unit
+from sim import events as ev
+from sim.components import Character, Stats, Unit
 from sim.decisions import DecisionRequest
+from sim.rules import crushing_impact as CI
 from sim.rules import stratagems as SG
 from sim.rules.abilities import Hook, tag
 from sim.systems.stratagems import DECLINE, _context, _pay, ask
@@ -57,4 +59,63 @@ def epic_challenge(battle, ent: int):
     ts.melee_gains[answer] = tuple(dict.fromkeys(ts.melee_gains.get(answer, ()) + _GAINED))
     battle.changes.touched(ent)
     _pay(battle, record, unit.owner, unit.id, f"{answer}'s melee weapons gain {gain} until the end of the phase")
+    return True
+
+
+def _pairs(ent: int) -> list[tuple[str, str]]:
+    """15.06 (model, enemy unit) pairs: each living model of the unit with each enemy unit it
+    is engaged with, in unit order then the enemy units' order."""
+    out = []
+    enemies = W.engaged_with(ent)
+    for m in W.unit_models(ent):
+        for e in enemies:
+            if any(W.models_engaged(m, em) for em in W.unit_models(e)):
+                out.append((W.model_id(m), esper.component_for_entity(e, Unit).id))
+    return out
+
+
+def crushing_impact(battle, ent: int):
+    """15.06 Just after a MONSTER or VEHICLE unit of the player whose turn it is ends a charge
+    move in their Charge phase: the player picks an enemy unit engaged with it and one of its
+    models engaged with that unit (the answer "model -> unit"), rolls one D6 per point of that
+    model's T, and each 5+ is a mortal wound on the enemy unit, each 1 one on their own unit,
+    at most 6 each (sim.rules.crushing_impact). The enemy's are inflicted first, then the
+    unit's own (06.02, one at a time); casualties are removed after their 'when destroyed'
+    rules."""
+    ts = battle.turn_state
+    if ts is None:
+        return False
+    unit = esper.component_for_entity(ent, Unit)
+    record = SG.by_name("Crushing Impact")
+    ctx = _context(battle, record, unit.owner, unit.id, window=SG.AFTER_CHARGE_MOVE,
+                   battle_shocked=W.unit_state(ent).battle_shocked)
+    ctx.update(target_keywords=W.unit_keywords(ent))
+    if SG.refusal(record, **ctx) is not None:
+        return False
+    pairs = _pairs(ent)
+    if not pairs:
+        return False
+    options = [f"{mid} -> {eid}" for mid, eid in pairs]
+    req = _request(record, unit.owner, unit.id, options,
+                   f"which of {unit.id}'s models, against which enemy unit engaged with it?", unit.id)
+    answer = yield from ask(battle, req)
+    if answer == DECLINE:
+        return False
+    mid, eid = answer.split(" -> ", 1)
+    enemy = battle.units[eid]
+    T = esper.component_for_entity(battle.models[mid], Stats).T
+    _pay(battle, record, unit.owner, unit.id, f"{mid} (T{T}) against {eid}")
+    from sim.systems.mortal_wounds import suffer_mortal_wounds
+    from sim.systems.removal import remove_casualties
+    rolls = battle.dice.d6(CI.dice_count(T), f"Crushing Impact {mid} -> {eid}")
+    result = CI.crushing_impact(rolls)
+    battle.emit(ev.CRUSHING_IMPACT, unit=unit.id, model=mid, T=T, target=eid, rolls=list(rolls),
+                to_enemy=result.to_enemy, to_own=result.to_own)
+    source = f"Crushing Impact ({record.section})"
+    if result.to_enemy:
+        suffer_mortal_wounds(battle, enemy, result.to_enemy, source=source, by=source)
+    if result.to_own and not W.unit_destroyed(ent):
+        suffer_mortal_wounds(battle, ent, result.to_own, source=source, by=source)
+    battle.changes.touched(enemy)
+    remove_casualties(battle)
     return True

@@ -51,7 +51,7 @@ def apply(battle, cmd):
     elif isinstance(cmd, Ingress):
         _ingress(battle, cmd)
     elif isinstance(cmd, ChargeMove):
-        _charge_move(battle, cmd)
+        yield from _charge_move(battle, cmd)
     elif isinstance(cmd, Overrun):
         yield from _overrun(battle, cmd)
     elif isinstance(cmd, Fight):
@@ -144,9 +144,10 @@ def _declare_charge(battle, cmd: DeclareCharge):
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, result="declared")
 
 
-def _charge_move(battle, cmd: ChargeMove) -> None:
+def _charge_move(battle, cmd: ChargeMove):
     """11.02 step 3 / 11.04: the move (validated), then Fights First until the end of the turn
-    and 'made a charge move this turn'; no targets: nothing moves."""
+    and 'made a charge move this turn'; no targets: nothing moves. Just after a MONSTER or
+    VEHICLE unit's charge move, Crushing Impact (15.06) is offered."""
     ent = battle.units[cmd.unit]
     st = W.unit_state(ent)
     st.charge_resolved = True
@@ -159,6 +160,7 @@ def _charge_move(battle, cmd: ChargeMove) -> None:
     st.charged = True
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=list(cmd.targets),
                 result="made", to=final)
+    yield from more_stratagems.crushing_impact(battle, ent)
 
 
 def start_fight(battle, cmd: Fight) -> None:

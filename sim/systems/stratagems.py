@@ -5,9 +5,10 @@ policy: none, except a Command Re-roll of a failed charge roll.
 
 Offered so far: Command Re-roll (15.02) after an advance or charge roll, Epic Challenge (15.03)
 just after a CHARACTER unit is selected to fight in its player's Fight phase, Insane Bravery
-(15.04) before a battle-shock roll, Heroic Intervention (15.11) at the end of the opponent's
-Charge phase, Counteroffensive (15.12) after an enemy unit has fought. Epic Challenge is in
-sim.systems.more_stratagems."""
+(15.04) before a battle-shock roll, Crushing Impact (15.06) just after a MONSTER or VEHICLE
+unit's charge move in its player's Charge phase, Heroic Intervention (15.11) at the end of the
+opponent's Charge phase, Counteroffensive (15.12) after an enemy unit has fought. Epic
+Challenge and Crushing Impact are in sim.systems.more_stratagems."""
 
 from __future__ import annotations
 
