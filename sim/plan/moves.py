@@ -245,9 +245,13 @@ def ingress_candidates(battle, u: int) -> list:
     return out
 
 
-def default_ingress(battle, u: int, side: int):
+def default_ingress(battle, u: int, side: int, check=None):
     """Part A ruling 27: an ingress move to the legal spot nearest the nearest objective the
-    side does not control (else the nearest objective); None when no spot tried is legal."""
+    side does not control (else the nearest objective); None when no spot tried is legal.
+    ``check`` says why an Ingress is refused (default: Battle.check, the phase's gates too; a
+    stratagem's ingress out of the Movement phase's order, 15.07, checks the move alone)."""
+    if check is None:
+        check = battle.check
     ts = battle.turn_state
     mine = {n for n, c in ts.control.items() if c.controller == side}
     objs = [o for o in ts.objectives if o.name not in mine] or list(ts.objectives)
@@ -255,6 +259,6 @@ def default_ingress(battle, u: int, side: int):
     if objs:
         cands = sorted(cands, key=lambda c: min((c[0][0] - o.x) ** 2 + (c[0][1] - o.y) ** 2 for o in objs))
     for _anchor, cmd in cands:
-        if battle.check(cmd) is None:
+        if check(cmd) is None:
             return cmd
     return None

@@ -43,7 +43,8 @@ class ScriptedPlayer(Player):
             step, gen = self._running
             nxt = next(gen, None)
             if nxt is not None:
-                return Choice(nxt.command, step.where, answer_from(step.decisions), step, nxt.left_out)
+                side = None if step.action["kind"] == "end phase" else self.side
+                return Choice(nxt.command, step.where, answer_from(step.decisions, side), step, nxt.left_out)
             self._running = None
         ts = battle.turn_state
         if self.next < len(self.steps):

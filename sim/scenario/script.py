@@ -62,11 +62,14 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
         r.fail(f"exactly one of {', '.join(STEP_KINDS)}", f"<{', '.join(kinds) or 'none'}>")
     kind = kinds[0]
     if kind == "end_phase":
-        r.keys({"end_phase"})
+        r.keys({"end_phase", "decisions"})
         v = r.data["end_phase"]
         if v not in ("red", "blue"):
             r.fail("end_phase = \"red\" or \"blue\" (whose part of the phase ends)", v, "end_phase")
-        steps.append(ScriptStep({"kind": "end phase", "player": v}, {}, r.path))
+        # (its decisions answer what the phase's end raises: the opponent's Rapid Ingress or
+        # Heroic Intervention, a battle-shock roll's Insane Bravery, coherency removals)
+        decisions = _decisions(r.sub("decisions"), None, units) if r.has("decisions") else {}
+        steps.append(ScriptStep({"kind": "end phase", "player": v}, decisions, r.path))
         return
     if kind in ("charge", "pile_in", "consolidate", "ingress"):
         steps.append(_placed_step(r, kind, unit_ids, model_ids, units))
@@ -177,7 +180,8 @@ def _decisions(dr: Reader, unit, units) -> dict:
     as the battle goes (sim.validate.fit_scripted_answer)."""
     from sim.rules.allocation import TargetModel, allocation_groups, order_problems, preferred_groups
     dr.keys(DECISION_KINDS)
-    enemy = {m.id: (u, m) for u in units if u.owner != unit.owner for m in u.models}
+    # (an end_phase step has no unit: any army's models and units may be named)
+    enemy = {m.id: (u, m) for u in units if unit is None or u.owner != unit.owner for m in u.models}
     out = dict(dr.data)
     if dr.has("precision"):
         v = dr.data["precision"]
@@ -217,7 +221,7 @@ def _decisions(dr: Reader, unit, units) -> dict:
         dr.get("duplicate", str, what="a string: the label of the ability copy to use")
     if dr.has("stratagem"):
         v = dr.get("stratagem", str, what="\"use\", \"decline\" or what the stratagem picks")
-        mine = [u for u in units if u.owner == unit.owner]
+        mine = [u for u in units if unit is None or u.owner == unit.owner]
         friendly = {u.id for u in mine}
         models = {m.id: u.owner for u in mine for m in u.models}
         owners = {u.id: u.owner for u in units}
@@ -226,7 +230,7 @@ def _decisions(dr: Reader, unit, units) -> dict:
         if not (v in ("use", "decline") or v in friendly or v in models
                 or (len(hi) == 2 and hi[0] in friendly and hi[1] in ("Leap to Defend", "Into the Fray"))
                 or (len(ci) == 2 and ci[0] in models and owners.get(ci[1], models[ci[0]]) != models[ci[0]])):
-            dr.fail("\"use\", \"decline\", a friendly unit id (Counteroffensive, 15.12), "
+            dr.fail("\"use\", \"decline\", a friendly unit id (Counteroffensive, 15.12; Rapid Ingress, 15.07), "
                     "\"unit: Leap to Defend\" / \"unit: Into the Fray\" (15.11), a friendly CHARACTER model id "
                     "(Epic Challenge, 15.03) or \"model -> enemy unit\" (Crushing Impact, 15.06)", v, "stratagem")
     if dr.has("lethal_hits"):

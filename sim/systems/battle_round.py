@@ -15,7 +15,7 @@ from sim.components import Unit
 from sim.phases.fight_order import fight_eligible, normalise_picker, start_fight_step
 from sim.phases.gates import PLAYER
 from sim.phases.state import FightStep, Phase
-from sim.systems import scoring, stratagems, upkeep
+from sim.systems import more_stratagems, scoring, stratagems, upkeep
 from sim.world import queries as W
 
 
@@ -86,6 +86,8 @@ def end_phase(battle):
     if phase == Phase.MOVEMENT:
         upkeep.remained_stationary(battle)
         _end_of_phase(battle)
+        # then the opponent's Rapid Ingress (15.07, from round 2: RULES §28)
+        yield from more_stratagems.rapid_ingress(battle, other(ts.active))
         _enter(battle, Phase.SHOOTING)
     elif phase == Phase.SHOOTING:
         _end_of_phase(battle)

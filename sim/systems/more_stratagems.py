@@ -1,11 +1,12 @@
-"""15 The movement-, charge- and fight-side core stratagems in play: Epic Challenge (15.03)
-and Crushing Impact (15.06). Each is offered to its player as a decision at its moment, after the 15.01 limits (sim.rules.stratagems.refusal) allow it, with
+"""15 The movement-, charge- and fight-side core stratagems in play: Epic Challenge (15.03),
+Crushing Impact (15.06) and Rapid Ingress (15.07). Each is offered to its player as a
+decision at its moment, after the 15.01 limits (sim.rules.stratagems.refusal) allow it, with
 the default "decline" (Part A ruling 25), through the offer machinery of sim.systems.stratagems;
 a use is paid for and recorded there. Each function is a generator (it may wait for the
 answer) and returns whether the stratagem was used.
 
 A decision's options name what the rule makes its player pick (a CHARACTER model, a model and
-an enemy unit); a script may also answer "use", which stands for the
+an enemy unit, a unit in reserves); a script may also answer "use", which stands for the
 first option (the request's context "use")."""
 
 from __future__ import annotations
@@ -118,4 +119,53 @@ def crushing_impact(battle, ent: int):
         suffer_mortal_wounds(battle, ent, result.to_own, source=source, by=source)
     battle.changes.touched(enemy)
     remove_casualties(battle)
+    return True
+
+
+def rapid_ingress(battle, player: int):
+    """15.07 At the end of the opponent's Movement phase (never in battle round 1): one of the
+    player's units in strategic reserves (not AIRCRAFT) makes an ingress move now. It arrives
+    where the headless ingress places it (Part A ruling 27: the legal spot nearest the nearest
+    objective its side does not control), checked as any ingress move is (20.04, 03.02:
+    sim.plan.phased.check_ingress; the Movement phase's gates aside); only units with a legal
+    spot are offered. The answer names the unit."""
+    from sim.errors import PlanError
+    from sim.plan import phased as PH
+    from sim.plan.moves import default_ingress
+    from sim.systems.placing import apply_ingress
+    ts = battle.turn_state
+    if ts is None:
+        return False
+    record = SG.by_name("Rapid Ingress")
+
+    def problem(cmd):
+        try:
+            PH.check_ingress(battle, cmd)
+        except PlanError as e:
+            return str(e)
+        return None
+
+    spots = {}
+    for u in W.all_units():
+        unit = esper.component_for_entity(u, Unit)
+        if unit.owner != player or not W.in_reserves(u):
+            continue
+        ctx = _context(battle, record, player, unit.id, window=SG.END_OF_PHASE,
+                       battle_shocked=W.unit_state(u).battle_shocked)
+        ctx.update(target_facts=("in strategic reserves",), target_keywords=W.unit_keywords(u))
+        if SG.refusal(record, **ctx) is not None:
+            continue
+        cmd = default_ingress(battle, u, player, check=problem)
+        if cmd is not None:
+            spots[unit.id] = cmd
+    if not spots:
+        return False
+    options = list(spots)
+    req = _request(record, player, "end of the opponent's Movement phase", options,
+                   "which unit in strategic reserves arrives now?", None)
+    answer = yield from ask(battle, req)
+    if answer == DECLINE:
+        return False
+    _pay(battle, record, player, answer, "an ingress move at the end of the opponent's Movement phase")
+    apply_ingress(battle, spots[answer])
     return True

@@ -11,16 +11,15 @@ import esper
 from sim import events as ev
 from sim.commands import (ChargeMove, Consolidate, DeclareCharge, EndPhase, Fight, Ingress, Overrun, PileIn,
                           SelectToMove, StartBattle)
-from sim.components import Activation, Position, Stage, Unit
+from sim.components import Activation, Stage, Unit
 from sim.systems import battle_round as flow
 from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
 from sim.plan import moves as MV
 from sim.systems import more_stratagems
 from sim.systems import stratagems as ST
-from sim.systems.placing import apply_positions
+from sim.systems.placing import apply_ingress, apply_positions
 from sim.systems.removal import remove_casualties
 from sim.systems.mortal_wounds import suffer_mortal_wounds
-from sim.world import resources as R
 from sim.world import queries as W
 
 
@@ -49,7 +48,7 @@ def apply(battle, cmd):
     elif isinstance(cmd, DeclareCharge):
         yield from _declare_charge(battle, cmd)
     elif isinstance(cmd, Ingress):
-        _ingress(battle, cmd)
+        apply_ingress(battle, cmd)
     elif isinstance(cmd, ChargeMove):
         yield from _charge_move(battle, cmd)
     elif isinstance(cmd, Overrun):
@@ -63,29 +62,6 @@ def apply(battle, cmd):
         _place(battle, cmd, "consolidate", ev.CONSOLIDATED)
         W.unit_state(battle.units[cmd.unit]).consolidated = True
         _engaged_by_consolidation(battle, battle.units[cmd.unit])
-
-
-def _ingress(battle, cmd: Ingress) -> None:
-    """20.04 The unit is set up: on the battlefield again, 'set up this turn' (no [HEAVY]), and
-    no other move until the next Charge phase (its move this phase is the ingress)."""
-    ent = battle.units[cmd.unit]
-    battle.changes.touched(ent)
-    res = R.current
-    places, rows, fps = [], [], []
-    for mid, x, y in cmd.to:
-        m = battle.models[mid]
-        pos = esper.component_for_entity(m, Position)
-        pos.x, pos.y = x, y
-        rows.append(W.model_row(m))
-        fps.append(W.footprint(m))
-        places.append(m)
-    res.spatial.off_table.discard(ent)
-    res.spatial.place_many(rows, fps)
-    st = W.unit_state(ent)
-    st.move_selected = st.move_type = "ingress"
-    st.set_up_this_turn = True
-    battle.changes.moved(places)
-    battle.emit(ev.INGRESS, unit=cmd.unit, to=[[mid, x, y] for mid, x, y in cmd.to])
 
 
 def _owner(ent: int) -> int:

@@ -1,14 +1,18 @@
 """Placing a unit's models where a validated move put them (a charge, pile-in, consolidation
 or Heroic Intervention move): positions and the distance index in one step, and each model's
-distance added to the unit's turn total (24.16 [HEAVY] "moved")."""
+distance added to the unit's turn total (24.16 [HEAVY] "moved"); and setting up a unit from
+strategic reserves (an ingress move, by command or by Rapid Ingress)."""
 
 from __future__ import annotations
 
 import esper
 
+from sim import events as ev
+from sim.commands import Ingress
 from sim.components import Position
 from sim.rules import movement as MOVE
 from sim.world import mutations as M
+from sim.world import resources as R
 from sim.world import queries as W
 
 
@@ -30,3 +34,24 @@ def apply_positions(battle, ent: int, to) -> list:
     return final
 
 
+def apply_ingress(battle, cmd: Ingress) -> None:
+    """20.04 The unit is set up: on the battlefield again, 'set up this turn' (no [HEAVY]), and
+    no other move until the next Charge phase (its move this phase is the ingress)."""
+    ent = battle.units[cmd.unit]
+    battle.changes.touched(ent)
+    res = R.current
+    places, rows, fps = [], [], []
+    for mid, x, y in cmd.to:
+        m = battle.models[mid]
+        pos = esper.component_for_entity(m, Position)
+        pos.x, pos.y = x, y
+        rows.append(W.model_row(m))
+        fps.append(W.footprint(m))
+        places.append(m)
+    res.spatial.off_table.discard(ent)
+    res.spatial.place_many(rows, fps)
+    st = W.unit_state(ent)
+    st.move_selected = st.move_type = "ingress"
+    st.set_up_this_turn = True
+    battle.changes.moved(places)
+    battle.emit(ev.INGRESS, unit=cmd.unit, to=[[mid, x, y] for mid, x, y in cmd.to])

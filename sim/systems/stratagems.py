@@ -6,9 +6,10 @@ policy: none, except a Command Re-roll of a failed charge roll.
 Offered so far: Command Re-roll (15.02) after an advance or charge roll, Epic Challenge (15.03)
 just after a CHARACTER unit is selected to fight in its player's Fight phase, Insane Bravery
 (15.04) before a battle-shock roll, Crushing Impact (15.06) just after a MONSTER or VEHICLE
-unit's charge move in its player's Charge phase, Heroic Intervention (15.11) at the end of the
+unit's charge move in its player's Charge phase, Rapid Ingress (15.07) at the end of the
+opponent's Movement phase (from round 2), Heroic Intervention (15.11) at the end of the
 opponent's Charge phase, Counteroffensive (15.12) after an enemy unit has fought. Epic
-Challenge and Crushing Impact are in sim.systems.more_stratagems."""
+Challenge, Crushing Impact and Rapid Ingress are in sim.systems.more_stratagems."""
 
 from __future__ import annotations
 
@@ -102,7 +103,7 @@ def counteroffensive(battle, player: int, after_unit: int):
     enemy = esper.component_for_entity(after_unit, Unit).id
     req = DecisionRequest("stratagem", f"Counteroffensive: after {enemy}", player, options + [DECLINE], DECLINE,
                           prompt=f"use Counteroffensive (15.12, {SG.cost(record)} CP) on one of {', '.join(options)}?",
-                          context={"stratagem": "Counteroffensive"})
+                          context={"stratagem": "Counteroffensive", "use": options[0]})
     answer = yield from ask(battle, req)
     if answer == DECLINE:
         return None
@@ -147,7 +148,7 @@ def heroic_intervention(battle, player: int):
         return
     req = DecisionRequest("stratagem", "Heroic Intervention", player, options + [DECLINE], DECLINE,
                           prompt="use Heroic Intervention (15.11): which unit charges, and how?",
-                          context={"stratagem": "Heroic Intervention"})
+                          context={"stratagem": "Heroic Intervention", "use": options[0]})
     answer = yield from ask(battle, req)
     if answer == DECLINE:
         return
