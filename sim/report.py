@@ -138,7 +138,8 @@ def describe(e: dict) -> str | None:
     if t in _BATTLE:
         return _BATTLE[t](e)
     if t == "decision":
-        line = f"     decision ({e['kind']}, player {e['player'] + 1}): {e['answer']}"
+        what = f"stratagem {e['key']}" if e["kind"] == "stratagem" else e["kind"]  # (which one, and for whom)
+        line = f"     decision ({what}, player {e['player'] + 1}): {e['answer']}"
         return line + (f"\n       note: {e['note']}" if e.get("note") else "")
     return None
 
