@@ -163,3 +163,17 @@ def test_15_03_a_script_answers_with_the_model_or_use(answer):
         run_step(b, spec, spec.script[0])
         (used,) = of_type(b, "stratagem")
         assert used["about"].startswith("rc/1" if answer == "use" else "rc/2")
+
+
+def test_15_01_epic_challenge_once_per_phase_in_a_battle():
+    red = [unit("rc", model((20, 10), ["blade"], keywords=("CHARACTER",))),
+           unit("rd", model((30, 10), ["blade"], keywords=("CHARACTER",)))]
+    blue = [unit("bc", model((20, 11.5), ["blade"])), unit("bd", model((30, 11.5), ["blade"]))]
+    with Battle(mission_scenario(red, blue), dice=ForcedDice([1] * 60)) as b:
+        _to_fight_step(b, cp=(3, 0))
+        use_first = (lambda r: r.options[0] if r.kind == "stratagem" else r.default)
+        b.run_command(Fight("rc", (Selection("rc/1", "blade", "bc"),)), use_first)
+        b.run_command(Fight("bc", (Selection("bc/1", "blade", "rc"),)))
+        b.run_command(Fight("rd", (Selection("rd/1", "blade", "bd"),)), use_first)
+        assert [e["target"] for e in of_type(b, "stratagem")] == ["rc"] and b.turn_state.cp[0] == 2
+        assert [e["key"] for e in of_type(b, "decision") if e["kind"] == "stratagem"] == ["Epic Challenge: rc"]

@@ -123,3 +123,20 @@ def test_15_06_its_only_target_destroyed_the_unit_overruns_in_the_fight_phase():
         cmd = O.fight_command(b, rv)
         assert isinstance(cmd, Overrun) and cmd.to == ()  # (no enemy within 5": no pile-in)
         b.run_command(cmd)
+
+
+def test_15_01_crushing_impact_once_per_phase():
+    red = [unit("rv", model((20, 10), ["blade"], T=6, W=10), keywords=("VEHICLE",)),
+           unit("rw", model((40, 10), ["blade"], T=6, W=10), keywords=("VEHICLE",))]
+    blue = [unit("b1", model(row(17, 16, 5), ["blade"])), unit("b2", model(row(37, 16, 5), ["blade"]))]
+    with Battle(mission_scenario(red, blue), dice=ForcedDice(CHARGE_8 + [2] * 6 + CHARGE_8 + [2] * 6)) as b:
+        b.run_command(StartBattle())
+        b.turn_state.cp = [3, 0]
+        while str(b.turn_state.phase) != "charge":
+            b.run_command(EndPhase())
+        use_first = (lambda r: r.options[0] if r.kind == "stratagem" and "Crushing" in r.key else r.default)
+        for uid in ("rv", "rw"):
+            b.run_command(DeclareCharge(uid))
+            b.run_command(MV.charge_command(b, uid, None, None), use_first)
+        assert [e["target"] for e in of_type(b, "stratagem")] == ["rv"] and b.turn_state.cp[0] == 2
+        assert [e["key"] for e in of_type(b, "decision") if e["key"].startswith("Crushing")] == ["Crushing Impact: rv"]
