@@ -139,10 +139,22 @@ class Consolidate:
     kind: str = field(default="consolidate", init=False)
 
 
-Command = (Shoot | Fight | Move | EndTurn | StartBattle | EndPhase | SelectToMove | Ingress | DeclareCharge
-           | ChargeMove | PileIn | Consolidate)
+@dataclass(frozen=True, slots=True)
+class Overrun:
+    """12.06 Select a unit to fight with the overrun fight type: its one additional pile-in
+    move (12.03; each moving model's end position, none = it does not pile in), then its
+    fight, which is the next command (a Fight for this unit)."""
 
-_PLACED = {"pile in": PileIn, "consolidate": Consolidate}
+    unit: str
+    to: tuple[tuple[str, float, float], ...] = ()
+    via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
+    kind: str = field(default="overrun", init=False)
+
+
+Command = (Shoot | Fight | Move | EndTurn | StartBattle | EndPhase | SelectToMove | Ingress | DeclareCharge
+           | ChargeMove | PileIn | Consolidate | Overrun)
+
+_PLACED = {"pile in": PileIn, "consolidate": Consolidate, "overrun": Overrun}
 
 
 def _selection(s: Selection) -> dict:
@@ -173,7 +185,7 @@ def command_to_dict(cmd: Command) -> dict:
     if isinstance(cmd, ChargeMove):
         return _fly(cmd, _via(cmd, {"kind": cmd.kind, "unit": cmd.unit, "targets": list(cmd.targets),
                                     "to": [list(t) for t in cmd.to]}))
-    if isinstance(cmd, (PileIn, Consolidate)):
+    if isinstance(cmd, (PileIn, Consolidate, Overrun)):
         return _via(cmd, {"kind": cmd.kind, "unit": cmd.unit, "to": [list(t) for t in cmd.to]})
     if isinstance(cmd, SelectToMove):
         return {"kind": cmd.kind, "unit": cmd.unit, "mode": cmd.mode}

@@ -49,3 +49,5 @@ RESULT = "result"
 STRATAGEM = "stratagem"
 EXPLOSIVES = "explosives"  # 15.05 the six D6 and the mortal wounds they inflict
 INGRESS = "ingress"
+OVERRUN = "overrun fight"  # 12.06 a unit selected to fight with the overrun fight type
+CRUSHING_IMPACT = "crushing impact"  # 15.06 the dice and the mortal wounds they inflict

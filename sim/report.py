@@ -145,7 +145,8 @@ def describe(e: dict) -> str | None:
     if t in _BATTLE:
         return _BATTLE[t](e)
     if t == "decision":
-        line = f"     decision ({e['kind']}, player {e['player'] + 1}): {e['answer']}"
+        what = f"stratagem {e['key']}" if e["kind"] == "stratagem" else e["kind"]  # (which one, and for whom)
+        line = f"     decision ({what}, player {e['player'] + 1}): {e['answer']}"
         return line + (f"\n       note: {e['note']}" if e.get("note") else "")
     return None
 
@@ -178,8 +179,8 @@ def _command_line(c: dict) -> str | None:
         return None  # (its event says it: "selected to move" with the roll, "ingress")
     if kind == "declare charge":
         return f"== {c['unit']} declares a charge"
-    if kind == "charge move":
-        return None
+    if kind in ("charge move", "overrun"):
+        return None  # (its events say it: "charge", "overrun fight")
     return f"== {c['unit']} makes a {kind} move"
 
 
@@ -219,7 +220,12 @@ _BATTLE = {
     "selected to move": lambda e: (f"== {e['unit']} is selected to {'remain stationary' if e['mode'] == 'stationary' else e['mode']}"
                                    + (f" (advance roll {e['advance_roll']})" if e.get("advance_roll") else "")),
     "charge": _charge,
-    "piled in": lambda e: f"   {e['unit']} piles in: {_n(len(e['to']), 'model')} moved",
+    "piled in": lambda e: (f"   {e['unit']} piles in: {_n(len(e['to']), 'model')} moved"
+                           + (f" ({e['note']})" if e.get("note") else "")),
+    "overrun fight": lambda e: f"== {e['unit']} is selected to fight: an overrun fight ({e['rule']})",
+    "crushing impact": lambda e: (f"   Crushing Impact: {e['model']} (T{e['T']}) rolls {e['rolls']} against "
+                                  f"{e['target']}: {_n(e['to_enemy'], 'mortal wound')} to {e['target']}, "
+                                  f"{_n(e['to_own'], 'mortal wound')} to {e['unit']} (at most 6 each)"),
     "consolidated": lambda e: f"   {e['unit']} consolidates: {_n(len(e['to']), 'model')} moved",
     "fight pass": lambda e: f"   {e['player']} passes (12.04.01)",
     "ingress": lambda e: f"== {e['unit']} arrives from strategic reserves: {_n(len(e['to']), 'model')} set up (20.04)",

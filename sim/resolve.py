@@ -10,11 +10,16 @@ from sim.errors import Refusal, ScriptError
 from sim.scenario.script import step_commands
 
 
-def answer_from(step_decisions: dict):
+def answer_from(step_decisions: dict, side: int | None = None):
     """A script step's answers: one per kind, standing for every request of that kind in the
-    step (fitted to each one, sim.decisions.Scripted); the default for the other kinds."""
+    step (fitted to each one, sim.decisions.Scripted); the default for the other kinds. A
+    stratagem is its user's decision: when the step is one side's (``side``), its stratagem
+    answer is for that side's stratagems only (the other side's take their default); an
+    ``end_phase`` step (no side) answers either side's, as a phase's end raises the opponent's
+    (Rapid Ingress, Heroic Intervention)."""
     def answer(req):
-        if req.kind in step_decisions:
+        if req.kind in step_decisions and not (req.kind == "stratagem" and side is not None
+                                               and req.player != side):
             return Scripted(step_decisions[req.kind])
         return req.default
     return answer

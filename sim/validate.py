@@ -8,13 +8,14 @@ from typing import Mapping
 import esper
 
 from sim.commands import (ChargeMove, Consolidate, DeclareCharge, EndPhase, EndTurn, Fight, Ingress, Move,
-                          PileIn, SelectToMove, Shoot, StartBattle)
+                          Overrun, PileIn, SelectToMove, Shoot, StartBattle)
 from sim.components import Unit
 from sim.errors import PlanError, Refusal
 from sim.phases.gates import phase_refusal
 from sim.plan import moves as MOVES
 from sim.plan import phased as PH
 from sim.plan import plan_fight, plan_shoot
+from sim.plan.overrun import check_overrun
 from sim.rules import movement as MV
 from sim.rules.abilities import Hook, tag
 from sim.rules.allocation import allocation_groups, default_order, order_problems, preferred_groups
@@ -47,16 +48,21 @@ def validate_command(battle, cmd) -> str | None:
     kind = cmd.kind
     if ts is None and kind in ("start battle", "end phase"):
         return f"a {kind} command needs a battle with a mission (07); this one is free play"
-    if ts is not None and ts.pending_fights:
+    if ts is not None and ts.overrun is not None:
+        unit = esper.component_for_entity(ts.overrun, Unit).id
+        if not (kind == "fight" and cmd.unit == unit):
+            return (f"{unit} was selected for an overrun fight and has made its pile-in move: its fight "
+                    f"comes next (12.06)")
+    elif ts is not None and ts.pending_fights:
         first = esper.component_for_entity(ts.pending_fights[0], Unit).id
-        if not (kind == "fight" and cmd.unit == first):
+        if not (kind in ("fight", "overrun") and cmd.unit == first):
             return (f"{first} was engaged by a consolidation and must be selected to fight first "
                     f"(12.08)")
     elif ts is not None:
         problem = phase_refusal(ts, kind, PH.owner_of(battle, cmd))
         if problem:
             return problem
-        if kind == "fight" and ts.forced_pick is not None and battle.units.get(cmd.unit) != ts.forced_pick:
+        if kind in ("fight", "overrun") and ts.forced_pick is not None and battle.units.get(cmd.unit) != ts.forced_pick:
             forced = esper.component_for_entity(ts.forced_pick, Unit).id
             return f"{forced} was the target of a Counteroffensive and must be picked next (15.12)"
     try:
@@ -160,7 +166,8 @@ def _check_move(battle, cmd: Move) -> None:
 # the check of each other command, by its type (Shoot and Fight plan above)
 _CHECKS = {Move: _check_move, EndPhase: PH.check_end_phase, SelectToMove: PH.check_select,
            Ingress: PH.check_ingress, DeclareCharge: PH.check_declare_charge,
-           ChargeMove: PH.check_charge_move, PileIn: PH.check_pile_in, Consolidate: PH.check_consolidate}
+           ChargeMove: PH.check_charge_move, PileIn: PH.check_pile_in, Consolidate: PH.check_consolidate,
+           Overrun: check_overrun}
 
 MODE_OF_SELECTION = {"normal": "normal", "advance": "advance", "fall back": "fall back",
                      "desperate escape": "fall back"}
@@ -219,8 +226,9 @@ def fit_scripted_answer(battle, req, value) -> tuple[object, str | None]:
       the default;
     * ``weapons`` (04.01, a stratagem's shooting): the script's weapons that can fire here (none
       of them: the default);
-    * any other kind (``stratagem`` ...): an answer not among the options falls back to the
-      default.
+    * ``stratagem`` (15): "use", for a stratagem whose options name what it picks (a model, a
+      unit), stands for the first option (the request's context "use");
+    * any other kind: an answer not among the options falls back to the default.
 
     What a scripted answer may name is checked when the scenario is read
     (sim.scenario.script), so only what earlier pools changed is fitted here."""
@@ -254,6 +262,8 @@ def fit_scripted_answer(battle, req, value) -> tuple[object, str | None]:
                              f"here; the default {req.default!r} is used")
     if value in req.options:
         return value, None
+    if kind == "stratagem" and value == "use" and req.context.get("use") in req.options:
+        return req.context["use"], f"\"use\" stands for the first option, {req.context['use']!r}"
     if kind == "precision":
         act = battle.activation
         target = act.pools[act.pool_index].spec.target

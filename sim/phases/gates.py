@@ -17,6 +17,7 @@ ACCEPTS: dict[str, tuple[Phase, FightStep | None, str]] = {
     "charge move": (Phase.CHARGE, None, "11.02"),
     "pile in": (Phase.FIGHT, FightStep.PILE_IN, "12.02"),
     "fight": (Phase.FIGHT, FightStep.FIGHT, "12.04"),
+    "overrun": (Phase.FIGHT, FightStep.FIGHT, "12.06"),
     "consolidate": (Phase.FIGHT, FightStep.CONSOLIDATE, "12.07"),
 }
 

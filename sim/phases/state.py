@@ -93,6 +93,11 @@ class TurnState:
     # that declared a charge) whose move is not made yet
     in_progress: int | None = None
     resume_chooser: int | None = None
+    # 12.06 the unit selected for an overrun fight (its extra pile-in made): its fight is next
+    overrun: int | None = None
+    # 15.03 until the end of the phase: model id -> the hooks of the abilities its melee
+    # weapons gained (Epic Challenge: the one of [PRECISION]); read when a fight is planned
+    melee_gains: dict[str, tuple[str, ...]] = field(default_factory=dict)
     over: bool = False
     result: str | None = None  # "red", "blue" or "draw" once over
 
@@ -107,4 +112,8 @@ class TurnState:
                 "fight_passes": self.fight_passes, "engaged_at_fight_step": sorted(self.engaged_at_fight_step),
                 "stratagems": [list(self.stratagems_used[0]), list(self.stratagems_used[1]),
                                list(self.once_per_battle[0]), list(self.once_per_battle[1])],
-                **({"smoke": list(self.smoke)} if self.smoke else {})}  # (only when used: older hashes stand)
+                # (only while set: a battle that never uses them hashes as before)
+                **({"smoke": list(self.smoke)} if self.smoke else {}),
+                **({"overrun": self.overrun} if self.overrun is not None else {}),
+                **({"melee_gains": {k: list(v) for k, v in sorted(self.melee_gains.items())}}
+                   if self.melee_gains else {})}

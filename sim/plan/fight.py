@@ -13,6 +13,7 @@ from sim.modifiers import add_scenario_modifiers
 from sim.plan.common import (Declared, damaged_modifier, declared_key, find_unit, find_weapon, model_in,
                              wound_modifiers_at)
 from sim.rules.abilities import Hook, tag
+from sim.rules.profiles import gain_abilities
 from sim.world import queries as W
 
 _EXTRA = tag(Hook.EXTRA_WEAPON)  # (as datasheets print it, for the reasons below)
@@ -34,6 +35,19 @@ def eligible_to_fight(unit_ent: int) -> bool:
     return W.unit_engaged(unit_ent) or W.unit_state(unit_ent).charged
 
 
+def check_fights_first(unit_ent: int) -> None:
+    """12.04 step 1 While an eligible Fights First unit has not been selected to fight, a unit
+    without Fights First cannot be (PlanError naming those it waits for)."""
+    if fights_first(unit_ent):
+        return
+    waiting = [esper.component_for_entity(u, Unit).id for u in W.all_units()
+               if u != unit_ent and not W.unit_destroyed(u) and fights_first(u)
+               and eligible_to_fight(u) and not W.unit_state(u).selected_to_fight]
+    if waiting:
+        raise PlanError(f"Fights First units fight before the others (12.04 step 1): "
+                        f"{', '.join(waiting)} must be selected to fight first")
+
+
 def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
     """12.04/12.05 + 04.01/04.02 for a unit selected to fight: exactly one melee weapon per
     model (plus its [EXTRA ATTACKS] weapons), targets engaged with that model, no more targets
@@ -42,19 +56,19 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
     if W.unit_destroyed(unit_ent):
         raise PlanError(f"unit {cmd.unit} is destroyed")
     st = W.unit_state(unit_ent)
-    if st.selected_to_fight and not selected:
-        raise PlanError(f"unit {cmd.unit} was already selected to fight this phase (12.04)")
     ts = battle.turn_state
-    if not eligible_to_fight(unit_ent) and not (ts is not None and unit_ent in ts.engaged_at_fight_step):
-        raise PlanError(f"unit {cmd.unit} is not eligible to fight: not engaged (now or at the start of "
-                        f"the Fight step) and did not charge (12.04)")
-    if not fights_first(unit_ent):
-        waiting = [esper.component_for_entity(u, Unit).id for u in W.all_units()
-                   if u != unit_ent and not W.unit_destroyed(u) and fights_first(u)
-                   and eligible_to_fight(u) and not W.unit_state(u).selected_to_fight]
-        if waiting:
-            raise PlanError(f"Fights First units fight before the others (12.04 step 1): "
-                            f"{', '.join(waiting)} must be selected to fight first")
+    overrun = ts is not None and ts.overrun == unit_ent  # (12.06: selected already, its pile-in made)
+    if not (selected or overrun):
+        if st.selected_to_fight:
+            raise PlanError(f"unit {cmd.unit} was already selected to fight this phase (12.04)")
+        if not eligible_to_fight(unit_ent) and not (ts is not None and unit_ent in ts.engaged_at_fight_step):
+            raise PlanError(f"unit {cmd.unit} is not eligible to fight: not engaged (now or at the start of "
+                            f"the Fight step) and did not charge (12.04)")
+        check_fights_first(unit_ent)
+        if ts is not None and not W.unit_engaged(unit_ent):
+            raise PlanError(f"unit {cmd.unit} is not engaged: a normal fight needs an engaged unit (12.05); "
+                            f"an unengaged unit eligible to fight makes an overrun fight (12.06)")
+    gains = ts.melee_gains if ts is not None else None  # (15.03 Epic Challenge)
     owner = esper.component_for_entity(unit_ent, Unit).owner
     by_model: dict[int, list] = {}
     for s in cmd.selections:
@@ -76,8 +90,11 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
             if missing:
                 raise PlanError(f"{mid}: must also select its {_EXTRA} weapons: "
                                 f"{', '.join(missing)} (24.11)")
+        gained = gains.get(mid) if gains else None
         for name, group in per_weapon.items():
             w = find_weapon(m, mid, name, melee=True)
+            if gained:
+                w = gain_abilities(w, gained)
             targets = [s for s in group if s.target is not None]
             if len({s.target for s in targets}) != len(targets):
                 raise PlanError(f"{mid} {name}: a target is named twice")

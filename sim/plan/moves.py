@@ -249,6 +249,21 @@ def pile_in_command(battle, uid: str, to):
     return PileIn(uid, _ends(sol), _turns(sol)) if sol and sol.paths else None
 
 
+def overrun_command(battle, uid: str, to):
+    """12.06 An Overrun command: the step's ``to`` for its additional pile-in move, or the
+    solver's pile-in (Part A ruling 18: toward every engaged enemy unit, else those within 5";
+    no move when none is legal)."""
+    from sim.commands import Overrun
+    if to is not None:
+        return Overrun(uid, tuple((m, *p) for m, p in to.items()))
+    ent = battle.units[uid]
+    sol = None
+    if not W.unit_destroyed(ent):
+        sol = PI.solve_pile_in(uid, bodies(), _areas(battle), battle.scenario.board,
+                               may_cross_dense=may_cross_dense(ent))
+    return Overrun(uid, _ends(sol), _turns(sol)) if sol and sol.paths else Overrun(uid)
+
+
 def consolidate_command(battle, uid: str, to):
     """12.08 A consolidation move: the step's ``to``, or the solver's in the compulsory mode
     (Part A ruling 18); None when the unit has none."""
@@ -294,9 +309,13 @@ def ingress_candidates(battle, u: int) -> list:
     return out
 
 
-def default_ingress(battle, u: int, side: int):
+def default_ingress(battle, u: int, side: int, check=None):
     """Part A ruling 27: an ingress move to the legal spot nearest the nearest objective the
-    side does not control (else the nearest objective); None when no spot tried is legal."""
+    side does not control (else the nearest objective); None when no spot tried is legal.
+    ``check`` says why an Ingress is refused (default: Battle.check, the phase's gates too; a
+    stratagem's ingress out of the Movement phase's order, 15.07, checks the move alone)."""
+    if check is None:
+        check = battle.check
     ts = battle.turn_state
     mine = {n for n, c in ts.control.items() if c.controller == side}
     objs = [o for o in ts.objectives if o.name not in mine] or list(ts.objectives)
@@ -304,6 +323,6 @@ def default_ingress(battle, u: int, side: int):
     if objs:
         cands = sorted(cands, key=lambda c: min((c[0][0] - o.x) ** 2 + (c[0][1] - o.y) ** 2 for o in objs))
     for _anchor, cmd in cands:
-        if battle.check(cmd) is None:
+        if check(cmd) is None:
             return cmd
     return None

@@ -2,7 +2,8 @@
 objective its side does not hold (a FLY unit takes to the skies, 21.03, when that gets it
 further than a ground move; in a charge, when no ground charge is found), shoots each unit at the nearest enemy unit it can, charges
 the closest enemy unit in reach (ruling 17), piles in and consolidates whenever a legal move
-exists (ruling 18), fights with every eligible unit, picks and breaks ties by unit order
+exists (ruling 18), fights with every eligible unit (an unengaged one by an overrun fight,
+12.06, piling in when it can), picks and breaks ties by unit order
 (ruling 29), uses no stratagem (ruling 25), and answers decisions with their defaults."""
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ class DefaultPlayer(Player):
             return O.default_fight(battle, owed)
         if ts.step == FightStep.FIGHT:
             u = O.fight_pick(battle, self.side)
-            return None if u is None else O.default_fight(battle, u)
+            return None if u is None else O.fight_command(battle, u)
         make = MV.pile_in_command if ts.step == FightStep.PILE_IN else MV.consolidate_command
         for u in O.own_units(battle, self.side):
             if (u, ts.step) in self._done:

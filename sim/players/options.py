@@ -171,9 +171,21 @@ def _extra(w) -> bool:
     return w.has(Hook.EXTRA_WEAPON)
 
 
+def fight_command(battle, u: int):
+    """12.05 / 12.06 The default fight of a unit picked to fight: a normal fight
+    (default_fight) while it is engaged, else an overrun fight (overrun_command), whose own
+    fight follows as the unit's owed fight (pending_fight)."""
+    if battle.turn_state is not None and not W.unit_engaged(u):
+        return MV.overrun_command(battle, uid(u), None)
+    return default_fight(battle, u)
+
+
 def pending_fight(battle, side: int) -> int | None:
-    """12.08 A unit of this side that a consolidation engaged and that must fight now."""
+    """12.06 / 12.08 A unit of this side that must fight now: one selected for an overrun
+    fight (its pile-in made), or one a consolidation engaged."""
     ts = battle.turn_state
+    if ts.overrun is not None:
+        return ts.overrun if esper.component_for_entity(ts.overrun, Unit).owner == side else None
     if ts.pending_fights and esper.component_for_entity(ts.pending_fights[0], Unit).owner == side:
         return ts.pending_fights[0]
     return None

@@ -97,6 +97,7 @@ class RandomPlayer(Player):
                 if ts.fights_first_step:
                     el = [u for u in el if fights_first(u)] or el
                 out += [lambda u=u: O.default_fight(battle, u) for u in el]
+                out += [lambda u=u: MV.overrun_command(battle, O.uid(u), None) for u in el]
             else:
                 make = MV.pile_in_command if ts.step == FightStep.PILE_IN else MV.consolidate_command
                 out += [lambda u=u: make(battle, O.uid(u), None) for u in units]

@@ -43,7 +43,8 @@ class ScriptedPlayer(Player):
             step, gen = self._running
             nxt = next(gen, None)
             if nxt is not None:
-                return Choice(nxt.command, step.where, answer_from(step.decisions), step, nxt.left_out)
+                side = None if step.action["kind"] == "end phase" else self.side
+                return Choice(nxt.command, step.where, answer_from(step.decisions, side), step, nxt.left_out)
             self._running = None
         ts = battle.turn_state
         if self.next < len(self.steps):
@@ -60,9 +61,10 @@ class ScriptedPlayer(Player):
                 return self.choose(battle)
         owed = O.pending_fight(battle, self.side) if ts.phase == Phase.FIGHT else None
         if owed is not None:
-            return Choice(O.default_fight(battle, owed), f"{self.name} (12.08: engaged by a consolidation)")
+            why = "12.06: its overrun fight" if owed == ts.overrun else "12.08: engaged by a consolidation"
+            return Choice(O.default_fight(battle, owed), f"{self.name} ({why})")
         if ts.phase == Phase.FIGHT and ts.step == FightStep.FIGHT:
             u = O.fight_pick(battle, self.side)
             if u is not None and battle.check(EndPhase()) is not None:
-                return Choice(O.default_fight(battle, u), f"{self.name} (12.04: every eligible unit fights)")
+                return Choice(O.fight_command(battle, u), f"{self.name} (12.04: every eligible unit fights)")
         return Choice(EndPhase(), self.name)

@@ -264,7 +264,7 @@ def _is_number(v) -> bool:
 
 
 COMMAND_KINDS = ("shoot", "fight", "move", "end turn", "start battle", "end phase", "select to move",
-                 "declare charge", "charge move", "pile in", "consolidate", "ingress")
+                 "declare charge", "charge move", "pile in", "consolidate", "ingress", "overrun")
 
 
 def _check_command(path: Path, i: int, c) -> None:
@@ -284,7 +284,7 @@ def _check_command(path: Path, i: int, c) -> None:
             _fields(path, i, {"target": s.get("target"), "attacks": s.get("attacks")},
                     {"target": (_opt(_is_str), "a unit id"), "attacks": (_opt(_is_int), "an integer")})
         _fields(path, i, {"type": c.get("type")}, {"type": (_opt(_is_str), "a shooting type")})
-    elif kind in ("move", "charge move", "pile in", "consolidate", "ingress"):
+    elif kind in ("move", "charge move", "pile in", "consolidate", "ingress", "overrun"):
         _fields(path, i, c, {"unit": (_is_str, "a unit id"), "to": (lambda v: isinstance(v, list), "a list")})
         for t in c["to"]:
             if not (isinstance(t, list) and len(t) == 3 and _is_str(t[0]) and _is_number(t[1])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from dataclasses import dataclass, field
 
 from sim.rules.abilities import Hook, effects_of
@@ -54,6 +56,20 @@ class WeaponProfile:
         """True if one of the weapon's abilities has this hook (sim.rules.abilities.Hook),
         ignoring 24.01 conditions."""
         return hook in self.effects
+
+
+@functools.lru_cache(maxsize=256)
+def gain_abilities(profile: WeaponProfile, hooks: tuple[str, ...]) -> WeaponProfile:
+    """The weapon as it is while a rule makes it gain the abilities with these hooks (15.03
+    Epic Challenge: [PRECISION]): its profile with each such ability (its registry record,
+    sim.rules.abilities.with_hook) added unless it has it already. The same profile comes back
+    for the same question (cached), so plans keyed by profile stay few."""
+    from sim.rules.abilities import Ability, tag, with_hook
+    added = tuple(Ability(with_hook(h).name) for h in hooks if h not in profile.effects)
+    if not added:
+        return profile
+    text = ", ".join(t for t in (profile.abilities_text, *(tag(h) for h in hooks if h not in profile.effects)) if t)
+    return dataclasses.replace(profile, abilities=profile.abilities + added, abilities_text=text)
 
 
 @dataclass(frozen=True, slots=True)

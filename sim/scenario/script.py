@@ -19,6 +19,7 @@ from sim.world import queries as W
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem",
                   "coherency_removal", "weapons"}
 SHOOTING_TYPES = set(_SH.SHOOTING_TYPES)  # (10.02 step 2; snap shooting only a rule grants, 15.09)
+FIGHT_TYPES = ("normal", "overrun")  # 12.05 / 12.06
 STEP_KINDS = ("shoot", "fight", "move", "end_turn", "end_phase", "charge", "pile_in", "consolidate", "ingress")
 MOVE_MODES = ("normal", "advance", "fall back", "desperate escape", "stationary")
 MAX_STEPS = 1000  # script steps (README, Limits)
@@ -67,12 +68,13 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
         if v not in ("red", "blue"):
             r.fail("end_phase = \"red\" or \"blue\" (whose part of the phase ends)", v, "end_phase")
         # the answers to what the end of the phase asks (the opponent's stratagems at its end,
-        # 15.08, 15.10, 15.11; coherency removals at the end of the turn)
+        # 15.07, 15.08, 15.10, 15.11; a battle-shock roll's Insane Bravery; coherency removals at
+        # the end of the turn)
         decisions = _decisions(r.sub("decisions"), None, units) if r.has("decisions") else {}
         steps.append(ScriptStep({"kind": "end phase", "player": v}, decisions, r.path))
         return
     if kind in ("charge", "pile_in", "consolidate", "ingress"):
-        steps.append(_placed_step(r, kind, unit_ids, model_ids))
+        steps.append(_placed_step(r, kind, unit_ids, model_ids, units))
         return
     if kind == "end_turn":
         r.keys({"end_turn"})
@@ -104,7 +106,7 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
             r.fail("'by = [dx, dy]' or 'to = { model = [x, y] }'", "<neither>")
         steps.append(ScriptStep(action, {}, r.path))
         return
-    r.keys({kind, "type", "targets", "models", "decisions"}, {kind})
+    r.keys({kind, "type", "targets", "models", "decisions"} | ({"to"} if kind == "fight" else set()), {kind})
     unit = unit_ids[uid]
     carried = {w.name for m in unit.models for w in m.weapons}
     action = {"kind": kind, "unit": uid, "targets": {}, "models": {}}
@@ -114,7 +116,15 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
             r.fail(f"a shooting type ({', '.join(sorted(SHOOTING_TYPES))})", t, "type")
         action["type"] = t
     elif r.has("type"):
-        r.fail("no 'type' for a fight", r.data["type"], "type")
+        t = r.req("type", str)
+        if t not in FIGHT_TYPES:
+            r.fail(f"a fight type ({', '.join(FIGHT_TYPES)})", t, "type")
+        action["type"] = t
+    if r.has("to"):  # (a fight: its overrun pile-in, 12.06)
+        if action.get("type") == "normal":
+            r.fail("no 'to' for a normal fight (the pile-in 'to' is an overrun fight's, 12.06)", "<to>", "to")
+        action["type"] = "overrun"
+        action["to"] = _to_table(r, uid, model_ids)
     if r.has("targets"):
         action["targets"] = _targets(r.sub("targets"), carried, unit_ids, uid)
     if r.has("models"):
@@ -128,11 +138,12 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
     steps.append(ScriptStep(action, decisions, r.path))
 
 
-def _placed_step(r: Reader, kind: str, unit_ids, model_ids) -> ScriptStep:
+def _placed_step(r: Reader, kind: str, unit_ids, model_ids, units) -> ScriptStep:
     """A charge, pile-in or consolidation step: the unit, and optionally where its models end
-    (``to``) and, for a charge, its targets; what is left out the solver places (Part A
-    rulings 17-18)."""
-    allowed = {kind, "to"} | ({"targets", "fly"} if kind == "charge" else set())
+    (``to``) and, for a charge, its targets, whether it takes to the skies (``fly``) and the
+    answers to the decisions it raises (a Command Re-roll of the charge roll, Crushing Impact);
+    what is left out the solver places (Part A rulings 17-18)."""
+    allowed = {kind, "to"} | ({"targets", "fly", "decisions"} if kind == "charge" else set())
     r.keys(allowed, {kind})
     uid = r.req(kind, str)
     if uid not in unit_ids:
@@ -149,7 +160,8 @@ def _placed_step(r: Reader, kind: str, unit_ids, model_ids) -> ScriptStep:
         action["targets"] = list(tl)
     if r.has("to"):
         action["to"] = _to_table(r, uid, model_ids)
-    return ScriptStep(action, {}, r.path)
+    decisions = _decisions(r.sub("decisions"), unit_ids[uid], units) if r.has("decisions") else {}
+    return ScriptStep(action, decisions, r.path)
 
 
 def _fly(r: Reader) -> bool:
@@ -222,17 +234,22 @@ def _decisions(dr: Reader, unit, units) -> dict:
     if dr.has("duplicate"):
         dr.get("duplicate", str, what="a string: the label of the ability copy to use")
     if dr.has("stratagem"):
-        v = dr.get("stratagem", str, what="\"use\", \"decline\" or a unit id (Counteroffensive)")
+        v = dr.get("stratagem", str, what="\"use\", \"decline\" or what the stratagem picks")
+        mine = [u for u in units if owner is None or u.owner == owner]
+        friendly = {u.id for u in mine}
+        models = {m.id: u.owner for u in mine for m in u.models}
         owners = {u.id: u.owner for u in units}
-        friendly = {uid for uid, o in owners.items() if owner is None or o == owner}
         hi = v.split(": ", 1)
         at = v.split(" -> ", 1)
-        if not (v in ("use", "decline") or v in friendly
+        if not (v in ("use", "decline") or v in friendly or v in models
                 or (len(hi) == 2 and hi[0] in friendly and hi[1] in ("Leap to Defend", "Into the Fray"))
-                or (len(at) == 2 and at[0] in friendly and at[1] in owners and owners[at[1]] != owners[at[0]])):
-            dr.fail("\"use\", \"decline\", a friendly unit id (Counteroffensive, 15.12; Smokescreen, "
-                    "15.10), \"unit: Leap to Defend\" / \"unit: Into the Fray\" (15.11) or "
-                    "\"unit -> enemy unit\" (Fire Overwatch, 15.08; Explosives, 15.05)", v, "stratagem")
+                or (len(at) == 2 and at[0] in friendly and at[1] in owners and owners[at[1]] != owners[at[0]])
+                or (len(at) == 2 and at[0] in models and owners.get(at[1], models[at[0]]) != models[at[0]])):
+            dr.fail("\"use\", \"decline\", a friendly unit id (Counteroffensive, 15.12; Smokescreen, 15.10; "
+                    "Rapid Ingress, 15.07), \"unit: Leap to Defend\" / \"unit: Into the Fray\" (15.11), a "
+                    "friendly CHARACTER model id (Epic Challenge, 15.03), \"unit -> enemy unit\" (Fire "
+                    "Overwatch, 15.08; Explosives, 15.05) or \"model -> enemy unit\" (Crushing Impact, 15.06)",
+                    v, "stratagem")
     if dr.has("weapons"):
         v = dr.get("weapons", list, what="a list of weapon names (the weapons that fire, 04.01)")
         for i, name in enumerate(v):
@@ -319,7 +336,20 @@ def step_commands(battle, step: ScriptStep):
         make = MV.pile_in_command if kind == "pile in" else MV.consolidate_command
         yield Expansion(make(battle, a["unit"], a.get("to")), [])
         return
+    if kind == "fight" and fight_type(battle, a) == "overrun":
+        from sim.plan import moves as MV
+        yield Expansion(MV.overrun_command(battle, a["unit"], a.get("to")), [])
     yield expand(battle, step)
+
+
+def fight_type(battle, action: dict) -> str:
+    """12.05 / 12.06 A fight step's type: as written, else (a battle with a mission) an overrun
+    fight for a unit unengaged when the step is played, a normal fight otherwise."""
+    if "type" in action:
+        return action["type"]
+    if battle.turn_state is None:
+        return "normal"
+    return "normal" if W.unit_engaged(battle.units[action["unit"]]) else "overrun"
 
 
 def to_command(battle, step: ScriptStep):

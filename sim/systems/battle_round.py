@@ -15,7 +15,7 @@ from sim.components import Unit
 from sim.phases.fight_order import fight_eligible, normalise_picker, start_fight_step
 from sim.phases.gates import PLAYER
 from sim.phases.state import FightStep, Phase
-from sim.systems import scoring, shooting_stratagems, stratagems, upkeep
+from sim.systems import more_stratagems, scoring, shooting_stratagems, stratagems, upkeep
 from sim.world import queries as W
 
 
@@ -69,6 +69,8 @@ def _enter(battle, phase: Phase) -> None:
     ts.eligible_this_phase = set()
     ts.in_progress = None
     ts.smoke = []
+    ts.overrun = None
+    ts.melee_gains = {}  # (15.03: until the end of the phase)
     battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(phase))
 
 
@@ -85,9 +87,11 @@ def end_phase(battle):
     if phase == Phase.MOVEMENT:
         upkeep.remained_stationary(battle)
         _end_of_phase(battle)
-        # 15.08 the opponent's Fire Overwatch (RULES §28), then the Shooting phase starts:
-        # 15.10 the opponent's Smokescreen, 15.05 the active player's Explosives
+        # the opponent's Fire Overwatch (15.08) then Rapid Ingress (15.07, from round 2), in
+        # RULES §28's order; then the Shooting phase starts: 15.10 the opponent's Smokescreen,
+        # 15.05 the active player's Explosives
         yield from shooting_stratagems.fire_overwatch(battle, other(ts.active))
+        yield from more_stratagems.rapid_ingress(battle, other(ts.active))
         _enter(battle, Phase.SHOOTING)
         yield from shooting_stratagems.smokescreen(battle, other(ts.active))
         yield from shooting_stratagems.explosives(battle, ts.active)
@@ -176,6 +180,7 @@ def _end_turn(battle):
     ts = battle.turn_state
     ts.phase = Phase.END
     ts.step = None
+    ts.melee_gains = {}  # (15.03: the Fight phase is over)
     battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(Phase.END))
     scoring.settle_control(battle)
     yield from upkeep.coherency_removals(battle)

@@ -9,7 +9,7 @@ from sim.commands import EndTurn, Fight, Move, Shoot
 from sim.systems import upkeep
 from sim.systems import phased
 from sim.systems.activation import select_to_shoot
-from sim.components import Activation, Stage
+from sim.components import Stage
 from sim.errors import PlanError
 from sim.plan import moves as MOVES
 from sim.rules import movement as MV
@@ -32,12 +32,10 @@ class CommandSystem(esper.Processor):
         if isinstance(cmd, Shoot):
             select_to_shoot(battle, cmd)
         elif isinstance(cmd, Fight):
-            ent = battle.units[cmd.unit]
-            battle.changes.touched(ent)
-            W.unit_state(ent).selected_to_fight = True
-            battle.activation = Activation("fight", cmd, _WEAPONS)
-            esper.add_component(ent, battle.activation)
-            battle.activation_unit = ent
+            if battle.turn_state is not None:  # (a stratagem may be offered first: 15.03)
+                phased.start(battle, cmd)
+                return
+            phased.start_fight(battle, cmd)
         elif isinstance(cmd, Move):
             self._move(battle, cmd)
         elif isinstance(cmd, EndTurn):

@@ -1,24 +1,25 @@
-"""The whole-battle commands, applied (validated already: sim.plan.phased): starting the
-battle and ending phases (sim.phases.flow), selecting a unit to move (advance roll and
-Desperate Escape hazard rolls before any model moves), charges, pile-in and consolidation."""
+"""The whole-battle commands, applied (validated already: sim.plan.phased, sim.plan.overrun):
+starting the battle and ending phases (sim.phases.flow), selecting a unit to move (advance roll
+and Desperate Escape hazard rolls before any model moves), charges, pile-in and consolidation,
+and selecting a unit to fight (a normal fight, or an overrun fight with its extra pile-in,
+12.06), with the stratagems offered on the way (sim.systems.stratagems, more_stratagems)."""
 
 from __future__ import annotations
 
 import esper
 
 from sim import events as ev
-from sim.commands import (ChargeMove, Consolidate, DeclareCharge, EndPhase, Ingress, PileIn, SelectToMove,
-                          StartBattle)
-from sim.components import Position, Unit
+from sim.commands import (ChargeMove, Consolidate, DeclareCharge, EndPhase, Fight, Ingress, Overrun, PileIn,
+                          SelectToMove, StartBattle)
+from sim.components import Activation, Stage, Unit
 from sim.systems import battle_round as flow
 from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
-from sim.rules.reserves import fits_edge_strip, oversized_restricted, wholly_within_edge_strip
 from sim.plan import moves as MV
+from sim.systems import more_stratagems
 from sim.systems import stratagems as ST
-from sim.systems.placing import apply_positions
+from sim.systems.placing import apply_ingress, apply_positions
 from sim.systems.removal import remove_casualties
 from sim.systems.mortal_wounds import suffer_mortal_wounds
-from sim.world import resources as R
 from sim.world import queries as W
 
 
@@ -47,9 +48,13 @@ def apply(battle, cmd):
     elif isinstance(cmd, DeclareCharge):
         yield from _declare_charge(battle, cmd)
     elif isinstance(cmd, Ingress):
-        _ingress(battle, cmd)
+        apply_ingress(battle, cmd)
     elif isinstance(cmd, ChargeMove):
-        _charge_move(battle, cmd)
+        yield from _charge_move(battle, cmd)
+    elif isinstance(cmd, Overrun):
+        yield from _overrun(battle, cmd)
+    elif isinstance(cmd, Fight):
+        yield from _fight(battle, cmd)
     elif isinstance(cmd, PileIn):
         _place(battle, cmd, "pile in", ev.PILED_IN)
         W.unit_state(battle.units[cmd.unit]).piled_in = True
@@ -57,37 +62,6 @@ def apply(battle, cmd):
         _place(battle, cmd, "consolidate", ev.CONSOLIDATED)
         W.unit_state(battle.units[cmd.unit]).consolidated = True
         _engaged_by_consolidation(battle, battle.units[cmd.unit])
-
-
-def _ingress(battle, cmd: Ingress) -> None:
-    """20.04 The unit is set up: on the battlefield again, 'set up this turn' (no [HEAVY]), and
-    no other move until the next Charge phase (its move this phase is the ingress). 03.02.02:
-    if a model of it was too large to fit within 6" of an edge (so it was set up touching
-    one), the unit makes no normal, advance, fall-back or charge move and no ranged attack
-    this turn (AIRCRAFT excepted)."""
-    ent = battle.units[cmd.unit]
-    battle.changes.touched(ent)
-    res = R.current
-    places, rows, fps = [], [], []
-    for mid, x, y in cmd.to:
-        m = battle.models[mid]
-        pos = esper.component_for_entity(m, Position)
-        pos.x, pos.y = x, y
-        rows.append(W.model_row(m))
-        fps.append(W.footprint(m))
-        places.append(m)
-    res.spatial.off_table.discard(ent)
-    res.spatial.place_many(rows, fps)
-    st = W.unit_state(ent)
-    st.move_selected = st.move_type = "ingress"
-    st.set_up_this_turn = True
-    board = battle.scenario.board
-    oversized = [W.model_id(m) for m, fp in zip(places, fps)
-                 if not wholly_within_edge_strip(fp, board) and not fits_edge_strip(fp, board)]
-    st.oversized_set_up = oversized_restricted(bool(oversized), W.unit_keywords(ent))
-    battle.changes.moved(places)
-    more = {"oversized": oversized} if oversized else {}  # (03.02.02 the models set up touching an edge)
-    battle.emit(ev.INGRESS, unit=cmd.unit, to=[[mid, x, y] for mid, x, y in cmd.to], **more)
 
 
 def _owner(ent: int) -> int:
@@ -146,9 +120,10 @@ def _declare_charge(battle, cmd: DeclareCharge):
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, result="declared")
 
 
-def _charge_move(battle, cmd: ChargeMove) -> None:
+def _charge_move(battle, cmd: ChargeMove):
     """11.02 step 3 / 11.04: the move (validated), then Fights First until the end of the turn
-    and 'made a charge move this turn'; no targets: nothing moves."""
+    and 'made a charge move this turn'; no targets: nothing moves. Just after a MONSTER or
+    VEHICLE unit's charge move, Crushing Impact (15.06) is offered."""
     ent = battle.units[cmd.unit]
     st = W.unit_state(ent)
     st.charge_resolved = True
@@ -162,6 +137,50 @@ def _charge_move(battle, cmd: ChargeMove) -> None:
     sky = {"fly": True} if cmd.fly else {}  # (21.03 taking to the skies)
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=list(cmd.targets),
                 result="made", to=final, **sky)
+    yield from more_stratagems.crushing_impact(battle, ent)
+
+
+def start_fight(battle, cmd: Fight) -> None:
+    """12.04 The unit is selected to fight: its activation begins (weapons and targets next)."""
+    ent = battle.units[cmd.unit]
+    battle.changes.touched(ent)
+    W.unit_state(ent).selected_to_fight = True
+    battle.activation = Activation("fight", cmd, Stage.WEAPONS)
+    esper.add_component(ent, battle.activation)
+    battle.activation_unit = ent
+
+
+def _fight(battle, cmd: Fight):
+    """12.04 / 12.05 In a battle with a mission: the unit is selected to fight (a normal fight;
+    or the fight of an overrun fight, selected already, 12.06), Epic Challenge (15.03) is
+    offered just after a selection, then its activation begins. A stratagem used after the
+    command was validated changes its weapons: the plan is made again."""
+    ent = battle.units[cmd.unit]
+    ts = battle.turn_state
+    if ts.overrun == ent:
+        ts.overrun = None  # (its selection, and the offer, came with the Overrun command)
+    else:
+        W.unit_state(ent).selected_to_fight = True
+        if (yield from more_stratagems.epic_challenge(battle, ent)):
+            battle.validated = None  # (WeaponSelectionSystem plans it again, with the gain)
+    start_fight(battle, cmd)
+
+
+def _overrun(battle, cmd: Overrun):
+    """12.06 The unit is selected to fight with the overrun fight type: Epic Challenge (15.03)
+    may follow the selection; then its one additional pile-in move (12.03), if it makes one;
+    its fight is the next command (TurnState.overrun). Enemy units it engages become eligible
+    to fight (engaged now, 12.04)."""
+    ent = battle.units[cmd.unit]
+    ts = battle.turn_state
+    battle.changes.touched(ent)
+    W.unit_state(ent).selected_to_fight = True
+    ts.overrun = ent
+    battle.emit(ev.OVERRUN, unit=cmd.unit, rule="12.06")
+    yield from more_stratagems.epic_challenge(battle, ent)
+    if cmd.to:
+        final = apply_positions(battle, ent, cmd.to)
+        battle.emit(ev.PILED_IN, unit=cmd.unit, to=final, note="overrun fight (12.06)")
 
 
 def _engaged_by_consolidation(battle, ent: int) -> None:

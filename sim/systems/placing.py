@@ -1,14 +1,19 @@
 """Placing a unit's models where a validated move put them (a charge, pile-in, consolidation
 or Heroic Intervention move): positions and the distance index in one step, and each model's
-distance added to the unit's turn total (24.16 [HEAVY] "moved")."""
+distance added to the unit's turn total (24.16 [HEAVY] "moved"); and setting up a unit from
+strategic reserves (an ingress move, by command or by Rapid Ingress)."""
 
 from __future__ import annotations
 
 import esper
 
+from sim import events as ev
+from sim.commands import Ingress
 from sim.components import Position
 from sim.rules import movement as MOVE
+from sim.rules.reserves import fits_edge_strip, oversized_restricted, wholly_within_edge_strip
 from sim.world import mutations as M
+from sim.world import resources as R
 from sim.world import queries as W
 
 
@@ -30,3 +35,32 @@ def apply_positions(battle, ent: int, to) -> list:
     return final
 
 
+def apply_ingress(battle, cmd: Ingress) -> None:
+    """20.04 The unit is set up: on the battlefield again, 'set up this turn' (no [HEAVY]), and
+    no other move until the next Charge phase (its move this phase is the ingress). 03.02.02:
+    if a model of it was too large to fit within 6" of an edge (so it was set up touching
+    one), the unit makes no normal, advance, fall-back or charge move and no ranged attack
+    this turn (AIRCRAFT excepted)."""
+    ent = battle.units[cmd.unit]
+    battle.changes.touched(ent)
+    res = R.current
+    places, rows, fps = [], [], []
+    for mid, x, y in cmd.to:
+        m = battle.models[mid]
+        pos = esper.component_for_entity(m, Position)
+        pos.x, pos.y = x, y
+        rows.append(W.model_row(m))
+        fps.append(W.footprint(m))
+        places.append(m)
+    res.spatial.off_table.discard(ent)
+    res.spatial.place_many(rows, fps)
+    st = W.unit_state(ent)
+    st.move_selected = st.move_type = "ingress"
+    st.set_up_this_turn = True
+    board = battle.scenario.board
+    oversized = [W.model_id(m) for m, fp in zip(places, fps)
+                 if not wholly_within_edge_strip(fp, board) and not fits_edge_strip(fp, board)]
+    st.oversized_set_up = oversized_restricted(bool(oversized), W.unit_keywords(ent))
+    battle.changes.moved(places)
+    more = {"oversized": oversized} if oversized else {}  # (03.02.02 the models set up touching an edge)
+    battle.emit(ev.INGRESS, unit=cmd.unit, to=[[mid, x, y] for mid, x, y in cmd.to], **more)

@@ -5,11 +5,14 @@ policy: none, except a Command Re-roll of a failed charge roll.
 
 Offered so far: Command Re-roll (15.02) after an advance or charge roll, Insane Bravery (15.04)
 before a battle-shock roll, Heroic Intervention (15.11) at the end of the opponent's Charge
-phase, Counteroffensive (15.12) after an enemy unit has fought; and, in
-sim.systems.shooting_stratagems, Fire Overwatch (15.08, with 15.09 snap shooting) at the end of
-the opponent's Movement phase, Smokescreen (15.10) at the start of the opponent's Shooting
-phase and Explosives (15.05) in the player's Shooting phase (at its start and after each of
-their units has shot)."""
+phase, Counteroffensive (15.12) after an enemy unit has fought; in sim.systems.more_stratagems,
+Epic Challenge (15.03) just after a CHARACTER unit is selected to fight in its player's Fight
+phase, Crushing Impact (15.06) just after a MONSTER or VEHICLE unit's charge move in its
+player's Charge phase and Rapid Ingress (15.07) at the end of the opponent's Movement phase
+(from round 2); and in sim.systems.shooting_stratagems, Fire Overwatch (15.08, with 15.09 snap
+shooting) at the end of the opponent's Movement phase, Smokescreen (15.10) at the start of the
+opponent's Shooting phase and Explosives (15.05) in the player's Shooting phase (at its start
+and after each of their units has shot)."""
 
 from __future__ import annotations
 
@@ -103,7 +106,7 @@ def counteroffensive(battle, player: int, after_unit: int):
     enemy = esper.component_for_entity(after_unit, Unit).id
     req = DecisionRequest("stratagem", f"Counteroffensive: after {enemy}", player, options + [DECLINE], DECLINE,
                           prompt=f"use Counteroffensive (15.12, {SG.cost(record)} CP) on one of {', '.join(options)}?",
-                          context={"stratagem": "Counteroffensive"})
+                          context={"stratagem": "Counteroffensive", "use": options[0]})
     answer = yield from ask(battle, req)
     if answer == DECLINE:
         return None
@@ -148,7 +151,7 @@ def heroic_intervention(battle, player: int):
         return
     req = DecisionRequest("stratagem", "Heroic Intervention", player, options + [DECLINE], DECLINE,
                           prompt="use Heroic Intervention (15.11): which unit charges, and how?",
-                          context={"stratagem": "Heroic Intervention"})
+                          context={"stratagem": "Heroic Intervention", "use": options[0]})
     answer = yield from ask(battle, req)
     if answer == DECLINE:
         return

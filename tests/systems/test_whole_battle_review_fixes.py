@@ -14,7 +14,7 @@ import pytest
 from phased import mission_scenario, model, unit
 from scen import of_type
 from sim.battle import Battle
-from sim.commands import DeclareCharge, EndPhase, Fight, Move, SelectToMove, StartBattle
+from sim.commands import DeclareCharge, EndPhase, Fight, Move, Overrun, SelectToMove, StartBattle
 from sim.errors import Refusal
 from sim.rules.dice import ForcedDice
 from sim.world import queries as W
@@ -27,7 +27,7 @@ def _to(b, phase, step=None):
         b.run_command(EndPhase())
 
 
-def test_12_04_a_unit_whose_enemy_died_before_it_fought_is_still_picked_and_fights_nothing():
+def test_12_04_a_unit_whose_enemy_died_before_it_fought_is_still_picked_for_an_overrun_fight():
     red = [unit("rk", model((20, 20), ["blade"])), unit("r1", model((22.6, 20), ["blade"]))]
     blue = [unit("b1", model((21.3, 21.5), ["blade"]))]  # engaged with both
     # rk's two attacks: hits 6, 6; wounds 6, 6; b1's saves 1, 1: destroyed before r1 fights
@@ -38,10 +38,14 @@ def test_12_04_a_unit_whose_enemy_died_before_it_fought_is_still_picked_and_figh
         b.run_command(Fight("rk", (Selection("rk/1", "blade", "b1"),)))
         b._enter()
         assert W.unit_destroyed(b.units["b1"])
-        # r1 was engaged at the start of the Fight step: still eligible, and may be picked
+        # r1 was engaged at the start of the Fight step: still eligible, and may be picked, as
+        # an overrun fight now that it is unengaged (12.06; no enemy within 5": no pile-in)
         assert b.turn_state.chooser == 0
+        with pytest.raises(Refusal, match=r"a normal fight needs an engaged unit \(12.05\)"):
+            b.submit(Fight("r1", ()))
+        b.run_command(Overrun("r1"))
         b.run_command(Fight("r1", ()))
-        assert W.unit_state(b.units["r1"]).selected_to_fight
+        assert W.unit_state(b.units["r1"]).selected_to_fight and b.turn_state.overrun is None
 
 
 def test_09_06_a_unit_selected_to_advance_that_does_not_move_has_advanced():

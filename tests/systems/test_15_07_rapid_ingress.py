@@ -1,0 +1,152 @@
+"""15.07 Rapid Ingress (1 CP, the end of the opponent's Movement phase, not in battle round 1):
+one unit in strategic reserves (not AIRCRAFT) makes an ingress move now, set up where the
+headless ingress places it (Part A ruling 27) and checked as any ingress move (20.04, 03.02).
+Offered as a decision naming the unit (default decline, Part A ruling 25), within the 15.01
+limits."""
+
+from __future__ import annotations
+
+from phased import mission_scenario, model, unit
+from scen import of_type
+from sim.battle import Battle
+from sim.commands import EndPhase, StartBattle
+from sim.plan import phased as PH
+from sim.world import queries as W
+
+
+def _spec():
+    red = [unit("r1", model([(30, 6), (31.5, 6)], ["gun"])), unit("r2", model((50, 6), ["gun"]))]
+    blue = [unit("b1", model([(30, 38), (31.5, 38)], ["gun"])), unit("b2", model((50, 38), ["gun"])),
+            unit("bres", model([(5, 40), (6.5, 40)], ["gun"]), reserves=True),
+            unit("bres2", model((8, 40), ["gun"]), reserves=True)]
+    return mission_scenario(red, blue)
+
+
+def _offers(b):
+    return [e for e in of_type(b, "decision") if e["kind"] == "stratagem" and e["key"].startswith("Rapid Ingress")]
+
+
+def _end_reds_movement(b, answer=None, cp=(0, 1)):
+    """Play to red's Movement phase of round 2 and end it (blue may use Rapid Ingress)."""
+    while not (b.turn_state.round == 2 and b.turn_state.active == 0 and str(b.turn_state.phase) == "movement"):
+        b.run_command(EndPhase())
+    b.turn_state.cp = list(cp)
+    b.run_command(EndPhase(), answer)
+
+
+def test_15_07_a_unit_in_reserves_arrives_at_the_end_of_the_opponents_movement_phase():
+    with Battle(_spec()) as b:
+        b.run_command(StartBattle())
+        _end_reds_movement(b, lambda req: "bres" if req.kind == "stratagem" and "bres" in req.options else req.default)
+        (offer,) = _offers(b)
+        assert offer["player"] == 1 and offer["answer"] == "bres"
+        (used,) = of_type(b, "stratagem")
+        assert used["stratagem"] == "Rapid Ingress" and used["target"] == "bres" and used["cp"] == 1
+        assert b.turn_state.cp[1] == 0
+        (ing,) = of_type(b, "ingress")
+        assert ing["unit"] == "bres" and len(ing["to"]) == 2
+        assert str(b.turn_state.phase) == "shooting" and b.turn_state.active == 0
+        b._enter()
+        ent = b.units["bres"]
+        assert not W.in_reserves(ent) and W.in_reserves(b.units["bres2"])
+        assert W.unit_state(ent).set_up_this_turn
+        # where it stands is a legal ingress (20.04: within 6" of an edge, > 8" from enemies, ...)
+        for mid, x, y in ing["to"]:
+            assert min(x, y, 60 - x, 44 - y) <= 6.0
+        for e in W.enemy_units(ent):
+            from sim.plan.moves import unit_gap
+            assert unit_gap(ent, [e]) > 8.0
+
+
+def test_15_07_offered_once_with_every_unit_that_has_a_spot_and_declined_by_default():
+    with Battle(_spec()) as b:
+        b.run_command(StartBattle())
+        _end_reds_movement(b, cp=(0, 3))
+        (offer,) = _offers(b)
+        assert offer["answer"] == "decline"
+        assert of_type(b, "stratagem") == [] and of_type(b, "ingress") == [] and b.turn_state.cp[1] == 3
+        b._enter()
+        assert W.in_reserves(b.units["bres"]) and W.in_reserves(b.units["bres2"])
+
+
+def test_15_07_not_in_battle_round_1():
+    with Battle(_spec()) as b:
+        b.run_command(StartBattle())
+        b.turn_state.cp = [0, 5]
+        while str(b.turn_state.phase) != "shooting":
+            b.run_command(EndPhase())
+        assert b.turn_state.round == 1 and _offers(b) == []
+
+
+def test_15_07_not_without_the_cp_nor_for_a_battle_shocked_unit():
+    with Battle(_spec()) as b:
+        b.run_command(StartBattle())
+        _end_reds_movement(b, cp=(0, 0))
+        assert _offers(b) == []
+    with Battle(_spec()) as b:
+        b.run_command(StartBattle())
+        b._enter()
+        W.unit_state(b.units["bres"]).battle_shocked = True
+        seen = []
+
+        def answer(req):
+            if req.kind == "stratagem":
+                seen.append(list(req.options))
+            return req.default
+        _end_reds_movement(b, answer)
+        assert seen == [["bres2", "decline"]]
+
+
+def test_15_07_not_in_its_own_movement_phase():
+    """(Its own reserves come in by the ingress command in its own Movement phase: 20.04.)"""
+    with Battle(_spec()) as b:
+        b.run_command(StartBattle())
+        while not (b.turn_state.round == 2 and b.turn_state.active == 1 and str(b.turn_state.phase) == "movement"):
+            b.run_command(EndPhase())
+        before = len(_offers(b))
+        b.turn_state.cp = [5, 5]
+        b.run_command(EndPhase())  # blue's own Movement phase ends: red has no reserves
+        assert len(_offers(b)) == before
+
+
+def test_15_07_the_spot_offered_passes_the_ingress_checks():
+    from sim.plan.moves import default_ingress
+    with Battle(_spec()) as b:
+        b.run_command(StartBattle())
+        while not (b.turn_state.round == 2 and b.turn_state.active == 0 and str(b.turn_state.phase) == "movement"):
+            b.run_command(EndPhase())
+        b._enter()
+        cmd = default_ingress(b, b.units["bres"], 1, check=lambda c: _problem(b, c))
+        assert cmd is not None
+        PH.check_ingress(b, cmd)  # (raises if illegal)
+        # the Movement phase's own gate refuses it (it is red's turn): the stratagem's check is the move's
+        assert b.check(cmd) is not None
+
+
+def _problem(b, cmd):
+    from sim.errors import PlanError
+    try:
+        PH.check_ingress(b, cmd)
+    except PlanError as e:
+        return str(e)
+    return None
+
+
+def test_15_07_a_script_answers_it_in_the_step_that_ends_the_phase():
+    from sim.runner import play
+    from sim.scenario.load import parse_scenario
+    red = [unit("r1", model([(30, 6), (31.5, 6)], ["gun"])), unit("r2", model((50, 6), ["gun"]))]
+    blue = [unit("b1", model([(30, 38), (31.5, 38)], ["gun"])),
+            unit("bres", model([(5, 40), (6.5, 40)], ["gun"]), reserves=True)]
+    data = {"battle": {"name": "t", "seed": 3, "board": [60, 44]},
+            "weapons": {"gun": {"range": 24, "A": 1, "BS": 3, "S": 4, "AP": 0, "D": 1}},
+            "armies": [{"name": "A", "units": red}, {"name": "B", "units": blue}],
+            "mission": {"first": "red", "deployed": False, "rounds": 2},
+            "script": [{"end_phase": "red", "round": 2, "decisions": {"stratagem": "use"}}]}
+    spec = parse_scenario(data, "test.toml")
+    with Battle(spec) as b:
+        play(b, spec)
+        (used,) = of_type(b, "stratagem")
+        assert used["stratagem"] == "Rapid Ingress" and used["target"] == "bres"
+        (d,) = _offers(b)
+        assert d["scripted"] == "use" and d["answer"] == "bres"
