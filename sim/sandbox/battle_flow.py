@@ -33,6 +33,7 @@ class BattleFlowMixin:
         self.ingress_ghost = None  # its Ingress command under the mouse, and why not (or None)
         self._cmd = None  # (kind, unit, index of its first event) of the command being resolved
         self._resolving_shown = None
+        self.tracker_shown: list[str] = []  # what the tracker wrote last (tracker.draw_tracker)
 
     @property
     def mission(self) -> bool:
@@ -84,6 +85,14 @@ class BattleFlowMixin:
             return
         if self.submit(SelectToMove(self.selected_unit, mode)) and mode in MOVE_MODE_OF:
             self.move_mode = MOVE_MODE_OF[mode]
+
+    def advance_extra(self, uid: str) -> float:
+        """What an advance adds to M for the drag's ring: the roll, once the unit was selected
+        to advance (09.06: rolled before it moves); else the most a D6 can give."""
+        b = self.battle
+        b._enter()
+        roll = W.unit_state(b.units[uid]).advance_roll
+        return 6 if roll is None else roll
 
     def select_problem(self, mode: str) -> str | None:
         """Why SelectToMove(selected unit, mode) would be refused now (for a greyed button)."""

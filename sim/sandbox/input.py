@@ -221,7 +221,7 @@ class InputMixin:
             if m is None or not m.alive:
                 return
             ids = [mid] if shift else [x.id for x in self.scene.living(m.unit)]
-            extra = 6 if self.move_mode == "advance" else 0
+            extra = self.advance_extra(m.unit) if self.move_mode == "advance" else 0
             self.drag = {"unit": m.unit, "models": ids, "grab": mid,
                          "origin": {i: (self.scene.models[i].x, self.scene.models[i].y,
                                         self.scene.models[i].M + extra) for i in ids},

@@ -285,6 +285,28 @@ def test_strategic_reserves_set_up_by_a_click(make):
     assert all(sb.scene.models[f"outflank/{i}"].x <= 6 for i in (1, 2, 3))
 
 
+def test_drawing_a_mission_changes_nothing(make):
+    """Zones, objectives and their hover tip, the reserves' edge band and ghost: drawn, and the
+    world's state hash does not move."""
+    d = make(ROOT / "scenarios" / "reserves.toml")
+    sb = d.sb
+    d.pump(2)
+    d.click_button("phase:start")
+    ts = sb.battle.turn_state
+    while (ts.round, ts.phase) != (2, Phase.MOVEMENT):
+        d.click_button("phase:end")
+        settle(d)
+    d.click_button("reserve:outflank")
+    b = sb.battle
+    before = (b.state_hash(), len(b.events), b.pending)
+    for o in ts.objectives:
+        for p in ((o.x, o.y), (3, o.y)):
+            d.move(sb.camera.to_screen(*p))
+            d.pump(1)
+            assert (b.state_hash(), len(b.events), b.pending) == before
+    assert sb.ingress_ghost is not None and sb._tip_lines(sb.look())
+
+
 @pytest.mark.parametrize("size", [(1024, 700), (1440, 900), (2560, 1440)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_screenshots_tracker_objectives_stratagem(make, size):
     """Writes tests/sandbox/screenshots/battle-*-WxH.png (git-ignored) for a person to look at:
