@@ -401,13 +401,14 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
                 surf.blit(self.zones.get(surf.get_size(), cam, ts.mission.zones, self.colours, names), (0, 0))
             hover = self._hover_objective()
             markers.draw_objectives(surf, cam, ts, self.colours, names, None if hover is None else hover.name)
-        draw_units(surf, cam, self.scene, look, self.colours, self.hulls)
-        if self.ingress_unit is not None and self.mode == "battle":
+        placing = self.ingress_unit is not None and self.mode == "battle"
+        if placing:  # (20.04 the band within 6" of the edges, under the units)
             markers.draw_edge_band(surf, cam, self.spec.board)
-            if self.ingress_ghost is not None:
-                owner = self.scene.units[self.ingress_unit].owner
-                markers.draw_ghosts(surf, cam, self.scene, self.ingress_ghost[1].to, self.colours[owner],
-                                    self.ingress_ghost[2] is None)
+        draw_units(surf, cam, self.scene, look, self.colours, self.hulls)
+        if placing and self.ingress_ghost is not None:  # (where the click would set it up)
+            owner = self.scene.units[self.ingress_unit].owner
+            markers.draw_ghosts(surf, cam, self.scene, self.ingress_ghost[1].to, self.colours[owner],
+                                self.ingress_ghost[2] is None)
         if self.mode == "setup":
             self.draw_setup(surf, look)
         if look.drag_origin:
