@@ -14,6 +14,7 @@ from sim.commands import EndTurn
 from sim.components import Activation, ModelId, Stage, Unit
 from sim.errors import Refusal
 from sim.replay.log import write_atomic, write_log
+from sim.sandbox.battle_flow import STEPPED
 from sim.sandbox.orders import FightOrder, ShootOrder
 
 
@@ -96,6 +97,8 @@ class ActionsMixin:
     def cancel(self) -> None:
         if self.show_help:
             self.show_help = False
+        elif self.ingress_unit is not None:
+            self.cancel_ingress()
         elif self.order is not None:
             self.order = None
             self.status = "order cancelled"
@@ -132,11 +135,11 @@ class ActionsMixin:
             return False
         self.recorder.command(cmd)
         self.resolving = True
-        self.status = f"accepted: {cmd.kind} {getattr(cmd, 'unit', '')}".strip()
-        if cmd.kind in ("move", "end turn"):
+        self.unsaved = True
+        self.command_started(cmd)
+        if cmd.kind not in STEPPED:  # (at once, but for the decisions it asks)
             self.finish()
-        else:
-            self.status += " - Step (Space) through the attack sequence, or Auto (P)"
+        self.resolving_status()
         self.dirty |= {"orders", "action", "log"}
         return True
 
@@ -162,7 +165,7 @@ class ActionsMixin:
             self.saved_upto = len(self.recorder.lines)
             self.resolving = False
             self.auto = False
-            self.status = "resolved"
+            self.status = self.outcome_status()
             self.dirty |= {"orders", "action", "card"}
 
     def answer(self, value) -> None:
@@ -179,6 +182,8 @@ class ActionsMixin:
         self.decision_error = None
         self.status = f"answered: {value}"
         self.dirty |= {"orders", "log"}
+        if self._cmd is not None and self._cmd[0] not in STEPPED:
+            self.finish()  # (a phase's or a move's decision: the rest resolves at once)
 
     def toggle_psychic(self, opt) -> None:
         chosen = self.decision_state.setdefault("psychic", [])
@@ -232,10 +237,15 @@ class ActionsMixin:
             return None
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = self.save_dir / f"{Path(self.scenario_path).stem}-{stamp}.jsonl"
+        k = 2
+        while path.exists():  # (a saved replay is never written over: an undo may follow a save)
+            path = self.save_dir / f"{Path(self.scenario_path).stem}-{stamp}-{k}.jsonl"
+            k += 1
         if self.edited:  # the log names the set-up table: save it beside the log
             from sim.sandbox.save_table import spec_toml
             write_atomic(self.save_dir / self.scenario_path, spec_toml(self.spec))
         write_log(path, self.recorder, self.saved_upto)  # with its scenario, if the log could not find it
+        self.unsaved = self.resolving  # (a command being resolved is not in the log yet)
         self.status = f"replay saved: {path} (check it with: sim replay {path})"
         return path
 

@@ -20,8 +20,10 @@ from sim.battle import Battle
 from sim.components import Activation, Stage, Unit
 from sim.replay.log import Recorder
 from sim.report import describe
-from sim.sandbox import dice_tray, overlays, panels
+from sim.sandbox import dice_tray, markers, overlays, panels, tracker
 from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re-exported)
+from sim.sandbox.battle_flow import BattleFlowMixin
+from sim.sandbox.confirm import ConfirmMixin
 from sim.sandbox.input import InputMixin
 from sim.sandbox.replay_view import ReplayMixin, build_replay_footer, build_replay_panel
 from sim.sandbox.setup_mode import SetupMixin, SetupState, build_setup_panel
@@ -30,6 +32,7 @@ from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
 from sim.sandbox.orders import FightOrder, ShootOrder
 from sim.sandbox.scene import Scene
+from sim.sandbox.undo import UndoMixin
 from sim.sandbox.widgets import Flow
 from sim.scenario.load import load_scenario
 from sim.world import queries as W
@@ -39,7 +42,7 @@ FADE = 0.9  # seconds for a destroyed model to fade out
 LOG_ITEMS = 4000  # log lines kept in the (scrolling) list widget: in practice the whole log
 
 
-class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
+class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin, UndoMixin, ConfirmMixin):
     STATUS_H = 30
     RIGHT_W = 400
     BOTTOM_H = 196
@@ -79,6 +82,9 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
         self.actions: dict = {}
         self.names: dict = {}
         self.battle = None
+        self._confirm = None  # (dialog, callback): asking before losing work (confirm.py)
+        self._stash = None  # the battle set aside while a replay is watched (replay_view.py)
+        self.zones = markers.ZoneLayer()
         self.start_battle(self.spec, seed)  # also: order, drag, press, resolving, ... (per battle)
         self.status = f"{self.spec.name} - click a unit to select it (F1 for help)"
         self.camera = Camera(self.spec.board, pygame.Rect(0, 0, *self.size))
@@ -88,17 +94,31 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
     def start_battle(self, spec, seed: int | None = None, scenario_path: str | None = None) -> None:
         """A fresh Battle from ``spec`` (the sandbox never edits a running battle's world: a
         changed table or a replay position is a new battle)."""
-        if self.battle is not None:
+        if self.battle is not None and self.battle is not self.stashed_battle():
             self.battle.close()
+            self.battle = None
         self.spec = spec
         if scenario_path is not None:
             self.scenario_path = scenario_path
-        self.battle = Battle(spec, seed=seed)
-        self.recorder = Recorder(self.battle, self.scenario_path)
+        battle = Battle(spec, seed=seed)
+        self.adopt_battle(battle, Recorder(battle, self.scenario_path))
+        self.unsaved = False
+
+    def stashed_battle(self):
+        return None if self._stash is None else self._stash["battle"]
+
+    def adopt_battle(self, battle, recorder) -> None:
+        """Make ``battle`` (with its log so far) the one the sandbox shows and drives: a fresh
+        one, one simulated again (undo), or the one set aside while a replay was watched."""
+        if self.battle is not None and self.battle is not battle and self.battle is not self.stashed_battle():
+            self.battle.close()
+        self.battle = battle
+        self.spec = battle.scenario
+        self.recorder = recorder
         self.saved_upto = len(self.recorder.lines)
         self.scene = Scene(self.battle)
-        self.colours = [tuple(a.colour) for a in spec.armies]
-        self.layer = TableLayer(spec.board, spec.terrain)
+        self.colours = [tuple(a.colour) for a in self.spec.armies]
+        self.layer = TableLayer(self.spec.board, self.spec.terrain)
         self.hulls = UnitHulls()
         self.los = overlays.LosCache(self.battle)
         self.sight = SightMask(self.battle)
@@ -117,16 +137,26 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
         if getattr(self, "selected_unit", None) not in self.scene.units:
             self.selected_unit = self.selected_model = None
         self.highlighted = set()
-        self.dirty = {"card", "orders", "log", "dice", "action"}
+        self.init_battle_flow()
+        self.dirty = {"card", "orders", "log", "dice", "action", "tracker"}
+        rects = getattr(self, "rects", None)
+        if rects is not None and bool(rects["tracker"].h) != (battle.turn_state is not None):
+            self._build()  # (the tracker strip comes or goes)
 
     # ======================================================================= layout
     def _rects(self):
         w, h = self.size
         rw = min(self.RIGHT_W, max(260, w // 3))
         bh = min(self.BOTTOM_H, max(120, h // 4))
-        table = pygame.Rect(0, self.STATUS_H, w - rw, h - self.STATUS_H - bh - self.ACTION_H)
+        th = tracker.TRACKER_H if self.battle is not None and self.battle.turn_state is not None else 0
+        top = self.STATUS_H + th
+        table = pygame.Rect(0, top, w - rw, h - top - bh - self.ACTION_H)
+        bw = min(tracker.BUTTONS_W, w - rw)
         return {
             "status": pygame.Rect(0, 0, w - rw, self.STATUS_H),
+            "tracker": pygame.Rect(0, self.STATUS_H, w - rw, th),
+            "tracker_text": pygame.Rect(0, self.STATUS_H, w - rw - bw, th),
+            "tracker_buttons": pygame.Rect(w - rw - bw, self.STATUS_H, bw, th),
             "table": table,
             "action": pygame.Rect(0, table.bottom, w - rw, self.ACTION_H),
             "log": pygame.Rect(0, h - bh, int((w - rw) * 0.58), bh),
@@ -151,7 +181,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
         self.orders_flow = None
         self.footer_flow = None
         self.action_flow = None
-        self.dirty = {"card", "orders", "log", "dice", "action"}
+        self.tracker_flow = None
+        self.dirty = {"card", "orders", "log", "dice", "action", "tracker"}
         self._refresh_panels(force_log=True)
 
     def resize(self, size) -> None:
@@ -196,7 +227,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
             f.button(f"Move: {self.move_mode} (M)", self.cycle_move_mode, name="bar:move", height=28)
             f.button("Step (Space)", self.step, name="bar:step", height=28,
                      object_id=None if not idle else "#unavailable", tip="Auto-play: P" if not idle else "nothing to resolve")
-            f.button("End turn (E)", self.end_turn, name="bar:end", height=28)
+            if not self.mission:  # (a battle with a mission ends phases: the tracker's End phase)
+                f.button("End turn (E)", self.end_turn, name="bar:end", height=28)
             f.button("Sight (V)", self.toggle_los, **sight)
             f.button("Set up (F2)", self.toggle_setup, name="bar:setup", height=28,
                      tip="edit the table: terrain pieces and units")
@@ -238,6 +270,13 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
             self._rebuild_flow("footer_flow", "footer", foot)
         if "action" in self.dirty:
             self._action_bar()
+        if "tracker" in self.dirty or "action" in self.dirty:
+            if self.tracker_flow is not None:
+                self.tracker_flow.kill()
+                self._forget(self.tracker_flow)
+                self.tracker_flow = None
+            if self.rects["tracker"].h:
+                self._rebuild_flow("tracker_flow", "tracker_buttons", tracker.build_tracker_buttons)
         if "log" in self.dirty or force_log:
             self._update_log()
         if "dice" in self.dirty:
@@ -266,6 +305,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
     # ======================================================================= frame
     def update(self, dt: float) -> None:
         self.clock += dt
+        self.confirm_update()
         self.replay_update(dt)
         if self.auto and self.resolving and self.battle.pending is None:
             self._acc += dt
@@ -288,6 +328,11 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
             self.dirty |= {"orders", "action"}
         if self.resolving and "log" in self.dirty:
             self.dirty.add("orders")  # the stage text
+        tk = tracker.tracker_info(self.battle), self.battle.busy or self.resolving, self.recorder.n, self.mode
+        if tk != getattr(self, "_tracker_key", None):
+            self._tracker_key = tk
+            self.dirty |= {"tracker", "orders"}
+        self.resolving_status()
         self._refresh_panels()
         self.manager.update(dt)
 
@@ -304,6 +349,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
         req = self.battle.pending
         if req is not None and req.kind == "precision":
             look.pickable = {o for o in req.options if o in self.scene.models}
+        elif req is not None and req.kind == "coherency_removal":  # (the models chosen to go)
+            look.pickable = set(self.decision_state.get("removal", req.default))
         look.fading = {m: 1 - (self.clock - t) / FADE for m, t in self.dead_at.items()
                        if 0 <= self.clock - t < FADE}
         self._pool_marks(look)
@@ -347,7 +394,21 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
             o = self.scene.models[obs[0]]
             g = look.ghosts.get(o.id)
             self.sight.draw(surf, cam, o.fp if g is None else o.fp.moved(*g))
+        ts = self.battle.turn_state
+        if ts is not None:
+            names = [a.name for a in self.spec.armies]
+            if ts.mission.zones:
+                surf.blit(self.zones.get(surf.get_size(), cam, ts.mission.zones, self.colours, names), (0, 0))
+            hover = self._hover_objective()
+            markers.draw_objectives(surf, cam, ts, self.colours, names, None if hover is None else hover.name)
+        placing = self.ingress_unit is not None and self.mode == "battle"
+        if placing:  # (20.04 the band within 6" of the edges, under the units)
+            markers.draw_edge_band(surf, cam, self.spec.board)
         draw_units(surf, cam, self.scene, look, self.colours, self.hulls)
+        if placing and self.ingress_ghost is not None:  # (where the click would set it up)
+            owner = self.scene.units[self.ingress_unit].owner
+            markers.draw_ghosts(surf, cam, self.scene, self.ingress_ghost[1].to, self.colours[owner],
+                                self.ingress_ghost[2] is None)
         if self.mode == "setup":
             self.draw_setup(surf, look)
         if look.drag_origin:
@@ -360,6 +421,10 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
         if self.show_los:
             overlays.draw_hidden_marks(surf, cam, self.scene, self.battle.visibility.hidden_models())
         surf.set_clip(None)
+        if self.rects["tracker"].h:
+            tracker.draw_strip(surf, self.rects["tracker"])
+            self.tracker_shown = tracker.draw_tracker(surf, self.rects["tracker_text"],
+                                                      tracker.tracker_info(self.battle), self.colours)
         self.manager.draw_ui(surf)
         tip = self._tip_lines(look)
         if tip:
@@ -393,13 +458,36 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
         if self.hover_unit and self.hover_unit in look.targets:
             r = look.targets[self.hover_unit]
             return [f"{self.hover_unit}: " + ("legal target - click to target it" if r is None else r)]
+        out = []
+        if self.ingress_unit is not None and self.ingress_ghost is not None:
+            why = self.ingress_ghost[2]
+            out.append(f"set up {self.ingress_unit} here: " + ("legal - click" if why is None else why))
         if self.hover_model and self.hover_model in self.scene.models:
             m = self.scene.models[self.hover_model]
             s = f"{m.name} ({m.id})  W {m.remaining}/{m.W}"
             if m.character:
                 s += "  CHARACTER"
-            return [s]
-        return []
+            out.append(s)
+        o = self._hover_objective()
+        if o is not None:
+            out += markers.objective_tip(self.battle, o, [a.name for a in self.spec.armies], self._oc_models())
+        return out
+
+    def _hover_objective(self):
+        ts = self.battle.turn_state
+        if ts is None or not ts.objectives or not self.camera.viewport.collidepoint(self.mouse) or self.drag:
+            return None
+        return markers.objective_at(ts, *self.camera.to_table(*self.mouse))
+
+    def _oc_models(self) -> list:
+        """(player, OC or None, footprint) of every model on the battlefield, as scoring reads
+        them (sim.systems.scoring), per scene version."""
+        key = (id(self.scene), self.scene.version)
+        if getattr(self, "_oc_key", None) != key:
+            from sim.systems.scoring import _models
+            self.battle._enter()
+            self._oc_key, self._oc_cache = key, _models()
+        return self._oc_cache
 
 
 def run_sandbox(scenario_path, seed: int | None = None, replay: str | None = None,

@@ -20,6 +20,8 @@ class InputMixin:
             self.resize(event.size)
             return
         consumed = self.manager.process_events(event)
+        if self.confirm_event(event):  # (a confirmation dialog open: it has the input)
+            return
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             fn = self.actions.get(event.ui_element)
             if fn is not None:
@@ -52,6 +54,10 @@ class InputMixin:
             self.save_table()
         elif ctrl and k == pygame.K_o:
             self.open_replay_dialog()
+        elif ctrl and k == pygame.K_z and self.mode == "battle":
+            self.undo()
+        elif ctrl and k == pygame.K_r and self.mode == "battle":
+            self.restart()
         elif k == pygame.K_F2:
             self.toggle_setup()
         elif self.mode == "setup":
@@ -77,7 +83,7 @@ class InputMixin:
         elif k == pygame.K_TAB:
             self.next_unit()
         elif k == pygame.K_e:
-            self.end_turn()
+            self.phase_key()
         else:
             self._view_key(k)
 
@@ -136,6 +142,8 @@ class InputMixin:
                 self.setup_motion(pos)
             elif self.press is not None:
                 self._drag_motion(pos)
+            elif self.ingress_unit is not None:
+                self.ingress_hover(pos)
             self.mouse = pos
             self._hover(pos)
             return
@@ -179,6 +187,9 @@ class InputMixin:
         self.hover_unit = m.unit if m else None
 
     def _press(self, pos, shift: bool) -> None:
+        if self.ingress_unit is not None:  # placing a unit from strategic reserves
+            self.ingress_click(pos)
+            return
         m = self.scene.model_at(*self.camera.to_table(*pos))
         req = self.battle.pending
         if req is not None and req.kind == "precision":
@@ -210,8 +221,7 @@ class InputMixin:
             if m is None or not m.alive:
                 return
             ids = [mid] if shift else [x.id for x in self.scene.living(m.unit)]
-            roll = self.scene.units[m.unit].advance_roll  # (rolled already: a free-play advance not made)
-            extra = (6 if roll is None else roll) if self.move_mode == "advance" else 0
+            extra = self.advance_extra(m.unit) if self.move_mode == "advance" else 0
             self.drag = {"unit": m.unit, "models": ids, "grab": mid,
                          "origin": {i: (self.scene.models[i].x, self.scene.models[i].y,
                                         self.scene.models[i].M + extra) for i in ids},

@@ -128,6 +128,9 @@ def build_orders(flow, sb) -> None:
 
 
 def _idle(flow, sb) -> None:
+    if sb.battle.turn_state is not None:  # a battle with a mission: the phase, reserves
+        from sim.sandbox.battle_flow import build_phase_panel
+        build_phase_panel(flow, sb)
     flow.label("Orders", "#heading")
     if sb.selected_unit is None:
         flow.para("Select a unit by clicking one of its models. Drag to pan with the right "
@@ -289,6 +292,12 @@ def _decision(flow, sb) -> None:
                         object_id="#toggle_on" if opt in chosen else "#toggle")
             flow.newline()
         flow.button("Confirm", lambda: sb.answer(list(chosen)), name="confirm", object_id="#primary")
+    elif req.kind == "stratagem":
+        from sim.sandbox.decision_panel import build_stratagem
+        build_stratagem(flow, sb, req)
+    elif req.kind == "coherency_removal":
+        from sim.sandbox.decision_panel import build_removal
+        build_removal(flow, sb, req)
     elif req.kind == "allocation_order":
         order = sb.decision_state.setdefault("order", list(req.default))
         labels = dict(zip(req.options, req.context.get("groups", req.options)))

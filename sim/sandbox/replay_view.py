@@ -51,6 +51,10 @@ class ReplayMixin:
             return False
         if self.mode == "setup":
             self.toggle_setup()
+        if self.mode == "battle" and self._stash is None:  # set aside, to come back to (leave_replay)
+            self._stash = {"battle": self.battle, "recorder": self.recorder, "spec": self.spec,
+                           "scenario_path": self.scenario_path, "edited": self.edited, "unsaved": self.unsaved,
+                           "selected": (self.selected_unit, self.selected_model)}
         self.replay_view = rv
         self.mode = "replay"
         self.replay_to(0)
@@ -63,10 +67,20 @@ class ReplayMixin:
             return
         self.replay_view = None
         self.mode = "battle"
-        spec, path = self.origin
-        self.edited = False
-        self.start_battle(spec, None, scenario_path=path)
-        self.status = "left the replay: back at the table"
+        stash, self._stash = self._stash, None
+        if stash is None:  # (opened on a replay: the scenario as opened, from its start)
+            spec, path = self.origin
+            self.edited = False
+            self.start_battle(spec, None, scenario_path=path)
+            self.status = "left the replay: back at the table"
+        else:  # the battle as it was when the replay was opened
+            self.scenario_path, self.edited = stash["scenario_path"], stash["edited"]
+            self.adopt_battle(stash["battle"], stash["recorder"])
+            self.unsaved = stash["unsaved"]
+            uid, mid = stash["selected"]
+            if uid in self.scene.units:
+                self.selected_unit, self.selected_model = uid, mid
+            self.status = "left the replay: back to the battle as it was"
         self.dirty |= {"orders", "action", "card"}
 
     def replay_to(self, n: int) -> None:
@@ -121,6 +135,16 @@ class ReplayMixin:
                 self.dirty |= {"orders", "action"}
 
     def open_replay_dialog(self) -> None:
+        if self.mode == "battle" and (self.resolving or self.battle.busy):
+            self.status = "finish the current activation first (then open a replay)"
+            return
+        if self.mode == "battle":
+            self.ask_first("Opening a replay", "Open a replay", self._replay_dialog,
+                           after=": leaving the replay (Esc) comes back to this battle")
+            return
+        self._replay_dialog()
+
+    def _replay_dialog(self) -> None:
         from pygame_gui.windows import UIFileDialog
         import pygame
         start = self.save_dir if self.save_dir.is_dir() else Path("scenarios/replays")

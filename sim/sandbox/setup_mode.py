@@ -43,6 +43,17 @@ class SetupMixin:
             if self.resolving or self.battle.busy:
                 self.status = "finish the current activation first"
                 return
+            if self.battle.commands_done > 0 and self.has_unsaved():
+                self.ask_first("Opening set-up (it restarts the battle from the table)", "Open set-up",
+                               self._enter_setup)
+                return
+            self._enter_setup()
+            return
+        self.order = None
+        self.dirty |= {"orders", "action", "card"}
+
+    def _enter_setup(self) -> None:
+        if self.mode == "battle":
             restarted = self.battle.commands_done > 0
             self.mode = "setup"
             if not self.setup.library:

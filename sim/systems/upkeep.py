@@ -144,6 +144,8 @@ def coherency_removals(battle):
                 gone = yield from stratagems.ask(battle, req)
             if gone:
                 ents = [by_id[mid] for mid in gone]
+                for m in ents:  # (destroyed: no longer a living model of the unit, 05.04)
+                    esper.component_for_entity(m, Wounds).remaining = 0
                 M.mark_destroyed(ents, "coherency (03.03)")
                 M.remove_casualties(ents)
                 battle.changes.touched(u)

@@ -60,6 +60,9 @@ SCENES = {
     1: (DATA / "extra/fuzz_skirmish.toml", 100, {"shoot", "fight", "decision"}),  # every decision kind
     2: (DATA / "precision_hazard.toml", 100, {"shoot", "fight"}),  # [PRECISION] by a click on the table
     3: (ROOT / "scenarios/vehicle_engaged.toml", 90, {"shoot", "fight"}),  # a rectangular base
+    # a battle with a mission: End phase through the phases, selecting units to move, a
+    # stratagem and a coherency removal answered by their buttons, undo (issue 15)
+    4: (DATA / "extra/battle_turn.toml", 80, {"fight"}),
 }
 assert set().union(*(must for _t, _n, must in SCENES.values())) == {"shoot", "fight", "decision"}
 MAX_ACTIONS = 400
@@ -185,7 +188,8 @@ class Fuzz:
         b = self.sb.names.get(name)
         if b is None or not b.alive() or not b.visible:
             return None
-        for flow in (self.sb.card_flow, self.sb.orders_flow, self.sb.footer_flow, self.sb.action_flow):
+        for flow in (self.sb.card_flow, self.sb.orders_flow, self.sb.footer_flow, self.sb.action_flow,
+                     self.sb.tracker_flow):
             if flow is not None and b.ui_container is flow.scroll.get_container():
                 r = b.rect.clip(flow.outer.rect.inflate(-4, -4))
                 return r.center if r.w > 2 and r.h > 2 else None
@@ -209,8 +213,10 @@ class Fuzz:
         return p if self.sb.camera.viewport.collidepoint(p) and self._over_table(p) else None
 
     def _over_table(self, p) -> bool:
-        dlg = getattr(self.sb, "_file_dialog", None)
-        return dlg is None or not dlg.alive() or not dlg.rect.collidepoint(p)
+        for dlg in (getattr(self.sb, "_file_dialog", None), self.sb.confirm_dialog()):
+            if dlg is not None and dlg.alive() and dlg.rect.collidepoint(p):
+                return False
+        return True
 
     def click_model(self, mid: str) -> bool:
         p = self.model_point(mid)
@@ -240,6 +246,8 @@ class Fuzz:
             return self.key(rng.choice((pygame.K_ESCAPE, pygame.K_F1)))
         if self.dialog() is not None:
             return self.in_dialog()
+        if sb.confirm_dialog() is not None:
+            return self.in_confirm()
         if rng.random() < 0.06:
             return self.view()
         if sb.mode == "replay":
@@ -282,7 +290,8 @@ class Fuzz:
     def can_act(self, uid: str) -> set:
         """What the unit may still be selected for this turn: "shoot" (it has a ranged weapon
         and has not shot), "fight" (it has a melee weapon, is engaged or charged, and has not
-        fought)."""
+        fought); in a battle with a mission, only in their phase (and "move" in the Movement
+        phase, for a unit not yet selected to move)."""
         b = self.sb.battle
         b._enter()
         ent = b.units[uid]
@@ -294,6 +303,13 @@ class Fuzz:
         if not st.selected_to_fight and any(w.is_melee for w in weapons) and (
                 self.sb.scene.units[uid].engaged or st.charged):
             out.add("fight")
+        ts = b.turn_state
+        if ts is not None:
+            now = {"shooting": {"shoot"}, "fight": {"fight"} if ts.step == "fight" else set()}.get(str(ts.phase), set())
+            out &= now
+            if ts.round and not ts.over and ts.phase == "movement" and st.move_selected is None \
+                    and st.move_type is None and self.sb.scene.units[uid].owner == ts.active:
+                out.add("move")
         return out
 
     def either(self, button: str, key: int, mod: int = 0) -> None:
@@ -328,9 +344,23 @@ class Fuzz:
             (0.4, "move mode", lambda: self.either(rng.choice(self.buttons("mode:") or ["bar:move"]), pygame.K_m)),
             (0.3 if can else 1.5, "end turn", lambda: self.either("bar:end", pygame.K_e)),
             (0.5 if can else 3, "another unit", self.select),
+            *self.phase_actions(can),
             (0.3, "escape", lambda: self.key(pygame.K_ESCAPE)),
             (0.3, "sight", lambda: self.either("bar:los", pygame.K_v)),
         ])
+
+    def phase_actions(self, can: set) -> list:
+        """In a battle with a mission: End phase (or Start battle) by the tracker's button,
+        selecting the unit to move by the panel's buttons, undo (Ctrl+Z or the button)."""
+        sb, rng = self.sb, self.rng
+        if sb.battle.turn_state is None:
+            return [(0.1, "undo (free play)", lambda: self.key(pygame.K_z, CTRL))]
+        selects = self.buttons("select:")
+        return [
+            (0.8 if can else 2, "end phase", lambda: self.either(rng.choice(("phase:end", "phase:start")), pygame.K_e)),
+            (1.5 if selects and "move" in can else 0, "select to move", lambda: self.press(rng.choice(selects))),
+            (0.25, "undo", lambda: self.either("phase:undo", pygame.K_z, CTRL)),
+        ]
 
     def move(self) -> None:
         """Drag a model of the selected unit (the whole unit; with Shift, that model alone), in
@@ -435,8 +465,8 @@ class Fuzz:
                          lambda: self.click_model(rng.choice(pick))),
                         (0.4 if others else 0, "decision: click another model",
                          lambda: self.click_model(rng.choice(others)))]
-        if req.kind in ("psychic", "allocation_order"):
-            toggles = self.buttons("psychic:") + self.buttons("up:") + self.buttons("down:")
+        if req.kind in ("psychic", "allocation_order", "coherency_removal"):
+            toggles = self.buttons("psychic:") + self.buttons("up:") + self.buttons("down:") + self.buttons("coh:")
             choices += [(2 if toggles else 0, "decision: toggle or reorder", lambda: self.press(rng.choice(toggles))),
                         (3, "decision: confirm", lambda: self.press("confirm"))]
         self.pick(choices)
@@ -462,6 +492,17 @@ class Fuzz:
             (1, "dialog: close", lambda: self.click(close.rect.center)),
         ])
 
+    def in_confirm(self) -> None:
+        """The question before losing unsaved commands: cancel it (its button, the window's close
+        button, Esc) or confirm it."""
+        dlg = self.sb.confirm_dialog()
+        self.pick([
+            (2, "confirm: cancel", lambda: self.click(dlg.cancel_button.rect.center)),
+            (0.5, "confirm: close", lambda: self.click((dlg.close_window_button or dlg.cancel_button).rect.center)),
+            (1, "confirm: esc", lambda: self.key(pygame.K_ESCAPE)),
+            (1, "confirm: go on", lambda: self.click(dlg.confirm_button.rect.center)),
+        ])
+
     def last_log(self, dlg):
         """The dialog's entry for the replay saved last (the logs are named by the time they were
         saved: choosing among them by name or place would make the run depend on the clock)."""
@@ -483,16 +524,12 @@ class Fuzz:
 
     def restore(self) -> None:
         """Back to the table as opened, in a fresh battle, the way a player gets there: save the
-        replay (Ctrl+S), open it (Ctrl+O, its file, OK) and leave the viewer (Esc)."""
+        replay (Ctrl+S) and restart (Ctrl+R), confirming the question if it is asked."""
         self.key(pygame.K_s, CTRL)
-        self.key(pygame.K_o, CTRL)
-        dlg = self.dialog()
+        self.key(pygame.K_r, CTRL)
+        dlg = self.sb.confirm_dialog()
         if dlg is not None:
-            if self.last_log(dlg) is None:
-                return self.click(dlg.cancel_button.rect.center)
-            self.open_last(dlg)
-        if self.sb.mode == "replay":
-            self.key(pygame.K_ESCAPE)
+            self.click(dlg.confirm_button.rect.center)
 
     def in_replay(self) -> None:
         rng = self.rng
@@ -751,6 +788,8 @@ class Fuzz:
                 self.key(pygame.K_ESCAPE)
             elif self.dialog() is not None:
                 self.click(self.dialog().cancel_button.rect.center)
+            elif sb.confirm_dialog() is not None:
+                self.key(pygame.K_ESCAPE)
             elif sb.mode == "replay":
                 self.key(pygame.K_ESCAPE)
             elif sb.mode == "setup":

@@ -1,0 +1,303 @@
+"""Playing a battle with a mission in the sandbox (07): Start battle, End phase, selecting a
+unit to move (09.02), strategic reserves arriving by an ingress move (20.04), and the status
+line through a command's resolution (what it did, where the battle is now).
+
+A mixin of :class:`sim.sandbox.app.Sandbox`. Like everything in the sandbox it only turns
+input into commands (``submit``) and decisions (``answer``); the rules refuse or accept, and a
+refusal is shown as it is given, naming its rule."""
+
+from __future__ import annotations
+
+import esper
+
+from sim.commands import EndPhase, Ingress, SelectToMove, StartBattle
+from sim.components import Position, Unit
+from sim.phases.gates import where
+from sim.phases.state import Phase
+from sim.report import describe
+from sim.world import queries as W
+
+# commands whose resolution the sandbox shows step by step (the attack sequence); the others
+# resolve at once (but for the decisions they ask)
+STEPPED = ("shoot", "fight")
+SELECT_MODES = (("stationary", "remain stationary (09.04)"), ("advance", "advance: the D6 is rolled now (09.06)"),
+                ("fall back", "fall back, Ordered Retreat (09.07)"),
+                ("desperate escape", "fall back by Desperate Escape: a hazard roll per model now (09.07)"))
+MOVE_MODE_OF = {"advance": "advance", "fall back": "fall back", "desperate escape": "fall back"}
+
+
+class BattleFlowMixin:
+    def init_battle_flow(self) -> None:
+        """The sandbox's own state for a phased battle (per battle: reset by start_battle)."""
+        self.ingress_unit = None  # a unit in strategic reserves being placed (click the table)
+        self.ingress_ghost = None  # its Ingress command under the mouse, and why not (or None)
+        self._cmd = None  # (kind, unit, index of its first event) of the command being resolved
+        self._resolving_shown = None
+        self.tracker_shown: list[str] = []  # what the tracker wrote last (tracker.draw_tracker)
+
+    @property
+    def mission(self) -> bool:
+        return self.battle.turn_state is not None
+
+    # ------------------------------------------------------------------------ phases
+    def phase_key(self) -> None:
+        """E: in a battle with a mission, Start battle or End phase; in free play End turn."""
+        if not self.mission:
+            self.end_turn()
+        elif self.battle.turn_state.round == 0:
+            self.start_mission()
+        else:
+            self.end_phase()
+
+    def _idle_for_command(self) -> bool:
+        if self.mode != "battle":
+            self.status = "leave set-up (F2) or the replay (Esc) to give orders"
+            return False
+        if self.battle.busy or self.resolving:
+            self.status = "an activation is being resolved: step it to the end first"
+            return False
+        if self.order is not None:
+            self.status = "finish or cancel the current order first (Esc cancels it)"
+            return False
+        return True
+
+    def start_mission(self) -> None:
+        """26 steps 10-12: the roll-off for the first turn, then battle round 1 begins."""
+        if self._idle_for_command():
+            self.ingress_unit = None
+            self.submit(StartBattle())
+
+    def end_phase(self) -> None:
+        """07.02 The player with the choice is done: the phase (or their part of a Fight-phase
+        step) ends. The rules refuse it with their reason (a pass in the Fight step while an
+        eligible unit is within 5" of an enemy, 12.04.01)."""
+        if self._idle_for_command():
+            self.ingress_unit = None
+            self.submit(EndPhase())
+
+    def select_to_move(self, mode: str) -> None:
+        """09.02 Select the selected unit to move with ``mode`` before any model moves; the
+        drag's move mode follows (an advance is dragged as an advance)."""
+        if not self._idle_for_command():
+            return
+        if self.selected_unit is None:
+            self.status = "select a unit first"
+            return
+        if self.submit(SelectToMove(self.selected_unit, mode)) and mode in MOVE_MODE_OF:
+            self.move_mode = MOVE_MODE_OF[mode]
+
+    def advance_extra(self, uid: str) -> float:
+        """What an advance adds to M for the drag's ring: the roll, once the unit was selected
+        to advance (09.06: rolled before it moves); else the most a D6 can give."""
+        b = self.battle
+        b._enter()
+        roll = W.unit_state(b.units[uid]).advance_roll
+        return 6 if roll is None else roll
+
+    def select_problem(self, mode: str) -> str | None:
+        """Why SelectToMove(selected unit, mode) would be refused now (for a greyed button)."""
+        if self.selected_unit is None:
+            return "select a unit first"
+        return self.battle.check(SelectToMove(self.selected_unit, mode))
+
+    def restart(self) -> None:
+        """Ctrl+R: a new battle from the scenario as opened (same seed), asking first when
+        commands or set-up edits would be lost."""
+        if self.mode != "battle":
+            self.status = "leave set-up (F2) or the replay (Esc) to restart the battle"
+            return
+        self.ask_first("Restarting", "Restart", self._restart, edits=True)
+
+    def _restart(self) -> None:
+        spec, path = self.origin
+        self.edited = False
+        self.start_battle(spec, self.battle.seed, scenario_path=path)
+        self.status = "restarted: a new battle from the scenario as opened"
+        self.dirty |= {"orders", "action", "card"}
+
+    # ------------------------------------------------------------------------ reserves
+    def ingress_problem(self, uid: str) -> str | None:
+        """Why unit ``uid`` cannot make an ingress move now (None: it may try; where it is set
+        up is checked when it is placed)."""
+        ts = self.battle.turn_state
+        if ts is None:
+            return "strategic reserves arrive only in a battle with a mission (20)"
+        if ts.round < 2:
+            return f"strategic reserves arrive from battle round 2 (20.04); now: round {ts.round}"
+        if ts.phase != Phase.MOVEMENT:
+            return f"an ingress move is made in the Movement phase (20.04); now: {where(ts)}"
+        self.battle._enter()
+        owner = esper.component_for_entity(self.battle.units[uid], Unit).owner
+        if owner != ts.active:
+            return f"only {self.battle.scenario.armies[ts.active].name}, whose turn it is, acts now (09.02)"
+        if self.battle.busy or self.resolving:
+            return "an activation is being resolved"
+        return None
+
+    def begin_ingress(self, uid: str) -> None:
+        if not self._idle_for_command():
+            return
+        why = self.ingress_problem(uid)
+        if why:
+            self.status = f"{uid} cannot arrive now: {why}"
+            return
+        self.ingress_unit = uid
+        self.ingress_ghost = None
+        self.status = (f"set up {uid}: click the table within 6\" of a battlefield edge, more than 8\" from "
+                       f"every enemy model (20.04); Esc cancels")
+        self.dirty |= {"orders"}
+
+    def cancel_ingress(self) -> None:
+        self.ingress_unit = self.ingress_ghost = None
+        self.status = "set-up from reserves cancelled"
+        self.dirty |= {"orders"}
+
+    def ingress_command(self, uid: str, x: float, y: float) -> Ingress:
+        """The unit's formation (its models' listed places, about their centre), turned so its
+        long side lies along the battlefield edge nearest (x, y), centred on (x, y) and kept on
+        the board. Where it may go is the rules' to say (Battle.check / submit)."""
+        b = self.battle
+        b._enter()
+        ent = b.units[uid]
+        models = esper.component_for_entity(ent, Unit).models
+        pts = [(W.model_id(m), esper.component_for_entity(m, Position)) for m in models]
+        cx = sum(p.x for _m, p in pts) / len(pts)
+        cy = sum(p.y for _m, p in pts) / len(pts)
+        offs = [(mid, p.x - cx, p.y - cy) for mid, p in pts]
+        bw, bh = b.scenario.board
+        ex = min(x, bw - x)  # distance to the nearer short edge (left / right)
+        ey = min(y, bh - y)  # to the nearer long edge (top / bottom)
+        span_x = max(dx for _m, dx, _dy in offs) - min(dx for _m, dx, _dy in offs)
+        span_y = max(dy for _m, _dx, dy in offs) - min(dy for _m, _dx, dy in offs)
+        along_x = ey <= ex  # the nearest edge runs along x
+        if along_x != (span_x >= span_y):
+            offs = [(mid, dy, dx) for mid, dx, dy in offs]
+        # keep every base on the board: shift the centre inwards as far as the widest model needs
+        lo_x = min(dx - self.scene.models[mid].radius for mid, dx, _dy in offs)
+        hi_x = max(dx + self.scene.models[mid].radius for mid, dx, _dy in offs)
+        lo_y = min(dy - self.scene.models[mid].radius for mid, _dx, dy in offs)
+        hi_y = max(dy + self.scene.models[mid].radius for mid, _dx, dy in offs)
+        x = min(max(x, -lo_x), bw - hi_x)
+        y = min(max(y, -lo_y), bh - hi_y)
+        return Ingress(uid, tuple((mid, round(x + dx, 4), round(y + dy, 4)) for mid, dx, dy in offs))
+
+    def ingress_hover(self, pos) -> None:
+        """While placing: the formation under the mouse and whether the rules would take it."""
+        if self.ingress_unit is None or not self.camera.viewport.collidepoint(pos):
+            self.ingress_ghost = None
+            return
+        tx, ty = self.camera.to_table(*pos)
+        key = (round(tx, 1), round(ty, 1))
+        if self.ingress_ghost is not None and self.ingress_ghost[0] == key:
+            return
+        cmd = self.ingress_command(self.ingress_unit, tx, ty)
+        self.ingress_ghost = (key, cmd, self.battle.check(cmd))
+
+    def ingress_click(self, pos) -> None:
+        """A click on the table while placing a unit from reserves: the Ingress command there."""
+        if self.ingress_unit is None:
+            return
+        tx, ty = self.camera.to_table(*pos)
+        cmd = self.ingress_command(self.ingress_unit, tx, ty)
+        if self.submit(cmd):
+            self.ingress_unit = self.ingress_ghost = None
+
+    # ------------------------------------------------------------------------ status
+    def command_started(self, cmd) -> None:
+        self._cmd = (cmd.kind, getattr(cmd, "unit", ""), len(self.battle.events))
+        self._resolving_shown = None
+
+    def resolving_status(self) -> None:
+        """While a command resolves, the status line says what it waits for (a decision, a
+        step) instead of staying on 'accepted'."""
+        if not self.resolving or self._cmd is None:
+            return
+        req = self.battle.pending
+        key = (len(self.battle.events), None if req is None else (req.kind, req.key))
+        if key == self._resolving_shown:
+            return
+        self._resolving_shown = key
+        kind, unit = self._cmd[:2]
+        what = f"{kind} {unit}".strip()
+        if req is not None:
+            who = self.battle.scenario.armies[req.player].name
+            self.status = f"{what}: {who} decides - {req.prompt or req.kind} (the orders panel)"
+        else:
+            self.status = f"resolving {what}: {self.stage_text()} - Step (Space), Auto (P) or Finish"
+
+    def outcome_status(self) -> str:
+        """What the command just resolved did (the last lines of its events, in the report's
+        words) and, in a battle with a mission, where the battle is now."""
+        if self._cmd is None:
+            return "resolved"
+        kind, unit, start = self._cmd
+        lines = []
+        for e in self.battle.events[start:]:
+            if e["type"] in ("dice", "command", "decision", "round", "player turn", "step"):
+                continue
+            line = describe(e)
+            if line:
+                lines += [s.strip(" =-") for s in line.split("\n") if s.strip(" =-")]
+        head = f"done: {kind} {unit}".strip()
+        ts = self.battle.turn_state
+        if ts is not None and kind in ("end phase", "start battle"):
+            vp = [s for s in lines if " VP" in s]
+            tail = (f"now {where(ts)}" if not ts.over else lines[-1] if lines else "the battle is over")
+            return "; ".join([head] + vp[-2:] + [tail])
+        body = "; ".join(lines[-2:])
+        return f"{head} - {body}" if body else head
+
+
+# ============================================================================ the orders panel
+def build_phase_panel(flow, sb) -> None:
+    """The orders panel's part for a battle with a mission (idle, no order open): what the phase
+    still requires, selecting the selected unit to move in the Movement phase, and the units in
+    strategic reserves with their Set up buttons."""
+    from sim.sandbox import tracker as T
+    b = sb.battle
+    info = T.tracker_info(b)
+    if info is None:
+        return
+    if info.round == 0:
+        flow.label("Before the battle", "#heading")
+    elif info.over:
+        flow.label("The battle is over", "#heading")
+        flow.para(T.result_text(info))
+    else:
+        flow.label(T.phase_title(info), "#heading")
+        flow.label(f"battle round {info.round} of {info.rounds}, {T.possessive(info.names[info.active])} turn",
+                   "#subheading")
+    for line, required in T.phase_todo(b):
+        flow.para(line, "#warning" if required else "#muted")
+    flow.newline()
+    if info.round == 0:
+        flow.button("Start battle  (E)", sb.start_mission, name="phase:start-panel", object_id="#primary")
+        flow.newline()
+    ts = b.turn_state
+    if ts.round and not ts.over and ts.phase == Phase.MOVEMENT and sb.selected_unit is not None \
+            and sb.selected_unit in sb.scene.units and not sb.scene.units[sb.selected_unit].destroyed:
+        flow.space(2)
+        flow.label(f"Select {sb.selected_unit} to move (09.02)", "#subheading")
+        flow.newline()
+        for mode, tip in SELECT_MODES:
+            why = sb.select_problem(mode)
+            flow.button(mode, lambda m=mode: sb.select_to_move(m), name=f"select:{mode}",
+                        tip=tip + (f"<br>Not now: {why}" if why else ""),
+                        object_id="#unavailable" if why else "#toggle")
+        flow.newline()
+        flow.para("A normal move needs no selection: drag the unit.", "#muted")
+    waiting = T.in_reserves(b)
+    if waiting:
+        flow.space(2)
+        flow.label("Strategic reserves (20)", "#subheading")
+        for uid, owner in waiting:
+            why = sb.ingress_problem(uid)
+            placing = sb.ingress_unit == uid
+            flow.inline_label(flow.fit(f"{sb.scene.units[uid].name} ({uid}), {b.scenario.armies[owner].name}",
+                                       flow.width - 90), width=flow.width - 90, height=26)
+            flow.button("placing..." if placing else "Set up", lambda u=uid: sb.begin_ingress(u),
+                        name=f"reserve:{uid}", width=80,
+                        tip=why or "click the table within 6\" of an edge to set it up (20.04)",
+                        object_id="#toggle_on" if placing else "#unavailable" if why else "#primary")
+            flow.newline()
+    flow.space(4)

@@ -1,0 +1,69 @@
+"""Undo (Ctrl+Z): take back the last command of the current phase by simulating the battle
+again from its log: a fresh Battle of the same table and seed, every command but the last
+submitted again with the answers the log recorded for it. The dice are the same stream, so the
+battle is the one it was before that command (its state hash included); a saved replay file is
+never touched (the sandbox's log is rebuilt in memory).
+
+A mixin of :class:`sim.sandbox.app.Sandbox`; ``resimulate`` is the pure part."""
+
+from __future__ import annotations
+
+import json
+
+from sim.battle import Battle
+from sim.commands import command_from_dict
+from sim.errors import Refusal
+from sim.replay.log import Recorder, logged_decisions, replay_command
+
+# a command that closes a phase (or a turn, in free play): what came before it is settled
+BOUNDARIES = {"end phase": "the phase it ended", "start battle": "the start of the battle",
+              "end turn": "the turn it ended"}
+
+
+def logged_commands(lines: list[str]) -> tuple[list, dict[int, list]]:
+    """The commands of a recorder's log lines, in order, and each one's logged answers."""
+    recs = [json.loads(line) for line in lines[1:]]
+    commands = [command_from_dict(r["command"]) for r in recs if r["t"] == "command"]
+    return commands, logged_decisions(recs)
+
+
+def resimulate(spec, seed: int, scenario_path: str, commands, answers) -> tuple[Battle, Recorder]:
+    """A fresh battle with ``commands`` applied in order, each resolved with its logged
+    answers, recorded as the sandbox records (command, events, state hash)."""
+    battle = Battle(spec, seed=seed)
+    rec = Recorder(battle, scenario_path)
+    try:
+        for i, cmd in enumerate(commands):
+            rec.command(cmd)
+            replay_command(battle, cmd, answers.get(i, []))
+            rec.end_command(battle)
+    except BaseException:
+        battle.close()
+        raise
+    return battle, rec
+
+
+class UndoMixin:
+    def undo(self) -> None:
+        if self.mode != "battle":
+            self.status = "undo works on the battle (leave set-up or the replay first)"
+            return
+        commands, answers = logged_commands(self.recorder.lines)
+        if not commands:
+            self.status = "nothing to undo: no command has been given in this battle"
+            return
+        last = commands[-1]
+        if last.kind in BOUNDARIES and not self.resolving:
+            self.status = (f"cannot undo past {BOUNDARIES[last.kind]}: undo takes back the commands of the "
+                           f"current phase only")
+            return
+        keep = commands[:-1]
+        try:
+            battle, rec = resimulate(self.spec, self.battle.seed, self.scenario_path, keep, answers)
+        except (Refusal, ValueError, KeyError, TypeError) as e:  # (a bug: the log replays by design)
+            self.status = f"undo failed: the battle could not be simulated again: {e}"
+            return
+        self.adopt_battle(battle, rec)
+        self.unsaved = True
+        what = f"{last.kind} {getattr(last, 'unit', '')}".strip()
+        self.status = f"undone: {what} (the battle simulated again from its start: {len(keep)} command(s))"
