@@ -30,6 +30,7 @@ from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
 from sim.sandbox.orders import FightOrder, ShootOrder
 from sim.sandbox.scene import Scene
+from sim.sandbox.tools import ToolsMixin
 from sim.sandbox.widgets import Flow
 from sim.scenario.load import load_scenario
 from sim.world import queries as W
@@ -39,7 +40,7 @@ FADE = 0.9  # seconds for a destroyed model to fade out
 LOG_ITEMS = 4000  # log lines kept in the (scrolling) list widget: in practice the whole log
 
 
-class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
+class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, ToolsMixin):
     STATUS_H = 30
     RIGHT_W = 400
     BOTTOM_H = 196
@@ -112,6 +113,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
         self.auto = False
         self.order = None
         self.drag = self.press = None
+        self.placement = None  # a charge, pile-in or consolidation being placed (tools)
         self.decision_state = {}
         self.decision_error = None
         if getattr(self, "selected_unit", None) not in self.scene.units:
@@ -288,6 +290,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
             self.dirty |= {"orders", "action"}
         if self.resolving and "log" in self.dirty:
             self.dirty.add("orders")  # the stage text
+        self.tools_update()  # move preview, placements (sim.sandbox.tools)
         self._refresh_panels()
         self.manager.update(dt)
 
@@ -307,6 +310,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
         look.fading = {m: 1 - (self.clock - t) / FADE for m, t in self.dead_at.items()
                        if 0 <= self.clock - t < FADE}
         self._pool_marks(look)
+        self.tools_look(look)
         return look
 
     def _pool_marks(self, look: Look) -> None:
@@ -359,6 +363,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin):
                 overlays.draw_cover_marks(surf, cam, self.scene, self._cover(obs[0]))
         if self.show_los:
             overlays.draw_hidden_marks(surf, cam, self.scene, self.battle.visibility.hidden_models())
+        self.draw_tools(surf, look)  # links, move verdict, placements, range rings, tape
         surf.set_clip(None)
         self.manager.draw_ui(surf)
         tip = self._tip_lines(look)
