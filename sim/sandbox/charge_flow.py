@@ -31,7 +31,7 @@ from sim.rules.solvers import pile_in as PI
 from sim.sandbox import style as S
 from sim.sandbox.draw_table import _dashed_line
 from sim.sandbox.fonts import text
-from sim.sandbox.move_preview import Verdict, draw_note, ghost_key, ghost_ring, wrap
+from sim.sandbox.move_preview import Verdict, centroid, draw_note, ghost_key, ghost_ring, wrap
 from sim.world import queries as W
 
 LIMIT = {"pile in": MV.PILE_IN, "consolidate": MV.CONSOLIDATION}  # 12.03, 12.08: 3"
@@ -182,12 +182,11 @@ class PlacementMixin:
         if not p.legal:
             near = min(dist.items(), key=lambda kv: (kv[1], kv[0]), default=None)
             p.stage = "failed"
-            p.note = (f"charge roll {p.roll}\" ({dice}): no enemy unit within reach"
-                      + (f" (nearest: {near[0]}, {near[1]:.2f}\")" if near else "")
-                      + " - the charge fails and nothing moves (11.02)")
+            p.note = ("No enemy unit within reach" + (f" (nearest: {near[0]}, {near[1]:.2f}\")" if near else "")
+                      + ": the charge fails and nothing moves (11.02).")
             if self.submit(ChargeMove(p.unit, (), ())):
                 self.finish()
-            self.status = p.note
+            self.status = f"charge roll {p.roll}\" ({dice}): " + p.note[0].lower() + p.note[1:]
             self.dirty |= {"orders", "action"}
             return
         p.stage = "placing"
@@ -223,6 +222,7 @@ class PlacementMixin:
         if p is None:
             return
         b = self.battle
+        b._enter()
         if p.stage == "rolling":
             if b.pending is not None:
                 return
@@ -245,7 +245,7 @@ class PlacementMixin:
             self.dirty |= {"orders", "action"}
             return
         key = (p.kind, tuple(p.targets), ghost_key(p.ghosts))
-        p.verdict.ask(b, self.scene.models, key, self.placement_command(p))
+        p.verdict.ask(b, self.scene.models, key, lambda: self.placement_command(p), self.clock)
         if p.verdict.reason != getattr(self, "_placement_shown", None):
             self._placement_shown = p.verdict.reason
             self.dirty.add("orders")
@@ -401,7 +401,7 @@ class PlacementMixin:
             return
         cam = self.camera
         v = p.verdict
-        fresh = v.key is not None and v.key[2] == ghost_key(p.ghosts)
+        fresh = v.known  # (the last verdict stays shown while a ghost moves: move_preview.RECHECK)
         colour = S.TEXT_DIM if not fresh else S.LEGAL if v.reason is None else S.ILLEGAL
         for mid, (x, y) in p.ghosts.items():
             m = self.scene.models[mid]
@@ -409,10 +409,8 @@ class PlacementMixin:
             c = cam.to_screen(ox, oy)
             pygame.draw.circle(surf, S.shade(S.RING, 0.75), c, max(2, cam.length(m.fp.length / 2)), 1)
             if (x, y) != (ox, oy):
-                pts = [(ox, oy), *p.via.get(mid, ()), (x, y)]
-                for a, b in zip(pts, pts[1:]):
-                    _dashed_line(surf, S.shade(S.RING, 0.85), cam.to_screen(*a), cam.to_screen(*b), 4)
-            ghost_ring(surf, cam, m.fp.moved(x, y), colour, 2 if mid in v.named or mid == p.adjusting else 1)
+                _path(surf, cam, [(ox, oy), *p.via.get(mid, ()), (x, y)], m.fp.length / 2)
+            ghost_ring(surf, cam, m.fp.moved(x, y), colour, 3 if mid in v.named or mid == p.adjusting else 2)
         if p.adjusting is not None:
             mid = p.adjusting
             m = self.scene.models[mid]
@@ -425,7 +423,29 @@ class PlacementMixin:
         if fresh and v.reason is not None:
             named = [n for n in v.named if n in p.ghosts] or sorted(p.ghosts)
             g = p.ghosts[named[0]]
-            draw_note(surf, cam.to_screen(*g), wrap(v.reason), S.ILLEGAL, f"{p.kind}: would be refused")
+            foes = [m for u in p.targets for m in self.scene.living(u)] or \
+                [self.scene.models[n] for n in v.named if n not in p.ghosts and n in self.scene.models]
+            draw_note(surf, cam.to_screen(*g), wrap(v.reason), S.ILLEGAL, f"{p.kind}: would be refused",
+                      centroid(cam.to_screen(m.x, m.y) for m in foes))
+
+
+def _path(surf, cam, pts, r: float) -> None:
+    """A model's path, dashed, from the edge of its base where it stands to the edge of its
+    base where it would end (the bases themselves stay clear)."""
+    if len(pts) < 2:
+        return
+    (x0, y0), (x1, y1) = pts[0], pts[1]
+    L = math.hypot(x1 - x0, y1 - y0)
+    if L > r:
+        pts = [(x0 + (x1 - x0) * r / L, y0 + (y1 - y0) * r / L), *pts[1:]]
+    (xa, ya), (xb, yb) = pts[-2], pts[-1]
+    L = math.hypot(xb - xa, yb - ya)
+    if L > r:
+        pts = [*pts[:-1], (xb - (xb - xa) * r / L, yb - (yb - ya) * r / L)]
+    elif len(pts) == 2:
+        return
+    for a, b in zip(pts, pts[1:]):
+        _dashed_line(surf, S.shade(S.RING, 0.85), cam.to_screen(*a), cam.to_screen(*b), 4)
 
 
 # ---------------------------------------------------------------------- panels
@@ -439,11 +459,11 @@ def placement_buttons(flow, sb) -> None:
     flow.button("Pile in  (I)", sb.begin_pile_in, name="pile in", tip="12.03: up to 3\" closer to the enemy")
     flow.button("Consolidate  (O)", sb.begin_consolidate, name="consolidate", tip="12.08: up to 3\"")
     flow.newline()
+    sb.battle._enter()
     st = W.unit_state(sb.battle.units[sb.selected_unit])
     if st.move_selected == "advance" and st.advance_roll is not None and st.move_type is None:
         M = min(sb.scene.models[m].M for m in sb.scene.units[sb.selected_unit].models)
-        flow.label(f'Selected to advance: roll {st.advance_roll}, each model up to {M + st.advance_roll}" (09.06)',
-                   "#warning")
+        flow.label(f'Advance roll {st.advance_roll}: each model up to {M + st.advance_roll}" (09.06)', "#warning")
 
 
 def build_placement_panel(flow, sb) -> None:
@@ -484,6 +504,13 @@ def build_placement_panel(flow, sb) -> None:
     flow.para(("The solver's placement is drawn as ghosts. " if p.proposed else
                "The solver found no placement: drag the models yourself. ")
               + "Drag a model to adjust it; each change is checked.", "#muted")
+    flow.newline()
+    flow.button("Reset", sb.reset_placement, name="reset placement", height=24, size=12,
+                tip="back to the solver's placement")
+    if p.kind == "charge":
+        flow.button("Give up the charge", sb.give_up_charge, name="give up", object_id="#danger", height=24,
+                    size=12, tip="the charge is not made: nothing moves (11.02)")
+    flow.newline()
     v = p.verdict
     if v.key is None:
         return
@@ -499,10 +526,5 @@ def build_placement_footer(flow, sb) -> None:
     if p.stage == "placing":
         flow.button("Confirm  (Enter)", sb.confirm_placement, name="confirm placement", object_id="#primary",
                     height=28)
-        flow.button("Reset", sb.reset_placement, name="reset placement", height=28,
-                    tip="back to the solver's placement")
-        if p.kind == "charge":
-            flow.button("Give up", sb.give_up_charge, name="give up", object_id="#danger", height=28,
-                        tip="the charge is not made: nothing moves (11.02)")
     flow.button("Close  (Esc)", sb.close_placement, name="close placement", height=28)
     flow.finish()

@@ -8,8 +8,11 @@ the roll.
 A mixin of :class:`sim.sandbox.app.Sandbox`. Nothing here decides a rule: the verdict is
 ``Battle.check`` on the very Move the release would submit, the links are read off
 ``sim.rules.coherency`` (its 2" link groups and its problems). The check runs in ``update``,
-at most once a frame, and only when the ghosts have moved into another ``CELL`` (drawing never
-asks the battle anything)."""
+at most once a frame, and only when the ghosts are in another ``CELL`` than it was last asked
+for, and then either once the pointer rests (the ghosts in the same cell two frames running) or
+``RECHECK`` seconds after the last check while they keep moving: a check on a crowded table
+costs a few milliseconds, so a moving drag shows the verdict of a moment ago, a still one the
+exact verdict (drawing never asks the battle anything; the release is always checked anew)."""
 
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ from sim.validate import MODE_OF_SELECTION
 from sim.world import queries as W
 
 CELL = 0.05  # inches: the ghosts move this far (a grid cell) before the preview asks again
+RECHECK = 0.1  # seconds (sandbox clock) between checks while the ghosts keep moving
 FREE_PLAY_ADVANCE = 6  # free play rolls the advance D6 as the models move: the check allows M + 6
 LINK_OK = (206, 214, 176)  # a coherency link (03.03: within 2" of another model of the unit)
 _ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./\-]*")
@@ -55,17 +59,27 @@ class Verdict:
     reason: str | None = None
     named: tuple[str, ...] = ()
     checks: int = 0  # how many times the battle was asked (tests, benchmarks)
+    at: float = -1e9  # the sandbox clock when it was last asked
+    seen: tuple | None = None  # the key of the previous frame (the pointer rests when it repeats)
 
-    def ask(self, battle, models, key, command) -> None:
-        if key == self.key:
-            return
-        self.key = key
-        self.reason = battle.check(command)
+    def ask(self, battle, models, key, command, clock: float) -> bool:
+        """Ask ``battle`` about ``command()`` for the ghosts' cells ``key`` if it is due (once a
+        frame at most: the caller calls once a frame). True if it asked."""
+        rested, self.seen = key == self.seen, key
+        if key == self.key or not (self.key is None or rested or clock - self.at >= RECHECK):
+            return False
+        self.key, self.at = key, clock
+        self.reason = battle.check(command())
         self.named = named_models(self.reason, models)
         self.checks += 1
+        return True
+
+    @property
+    def known(self) -> bool:
+        return self.key is not None
 
     def clear(self) -> None:
-        self.key, self.reason, self.named = None, None, ()
+        self.key, self.reason, self.named, self.seen = None, None, (), None
 
 
 def ghost_key(ghosts: dict) -> tuple:
@@ -135,9 +149,9 @@ def draw_links(surf, cam, fps: dict, links: Links) -> None:
             pygame.draw.line(surf, LINK_OK, sa, sb, 2 if cam.scale >= 12 else 1)
             continue
         _dashed_line(surf, S.ILLEGAL, sa, sb, 5, 2)
-        lab = text(f'{d:.1f}" apart (03.03: 2")', 11, S.ILLEGAL)
+        lab = text(f'{d:.1f}"', 11, S.ILLEGAL, True)
         mx, my = (sa[0] + sb[0]) / 2, (sa[1] + sb[1]) / 2
-        _label(surf, lab, (mx - lab.get_width() / 2, my + 4))
+        _label(surf, lab, (mx - lab.get_width() / 2, my - lab.get_height() - 3))
     for mid in links.flagged:
         fp = fps[mid]
         x, y = cam.to_screen(fp.x, fp.y)
@@ -168,15 +182,18 @@ def wrap(s: str, width: int = 58) -> list[str]:
     return lines
 
 
-def draw_note(surf, anchor, lines, colour, title: str | None = None) -> pygame.Rect:
+def draw_note(surf, anchor, lines, colour, title: str | None = None, away_from=None) -> pygame.Rect:
     """A small boxed note beside a table point (the reason a move is refused), kept inside the
-    clip rectangle (the table viewport)."""
+    clip rectangle (the table viewport): below the point, or above it when ``away_from`` (a
+    screen point the note should not hide, such as the enemy it names) is below."""
     ts = ([text(title, 12, colour, True)] if title else []) + [text(s, 12, S.TEXT) for s in lines]
     w = max(t.get_width() for t in ts) + 14
     h = sum(t.get_height() for t in ts) + 10
     area = surf.get_clip() or surf.get_rect()
     x = min(max(anchor[0] + 18, area.x + 4), area.right - w - 4)
-    y = min(max(anchor[1] + 14, area.y + 4), area.bottom - h - 4)
+    above = away_from is not None and away_from[1] > anchor[1]
+    y = anchor[1] - h - 18 if above else anchor[1] + 14
+    y = min(max(y, area.y + 4), area.bottom - h - 4)
     box = pygame.Surface((w, h), pygame.SRCALPHA)
     box.fill((30, 30, 28, 232))
     pygame.draw.rect(box, (*colour, 255), box.get_rect(), 1)
@@ -188,10 +205,18 @@ def draw_note(surf, anchor, lines, colour, title: str | None = None) -> pygame.R
     return pygame.Rect(x, y, w, h)
 
 
-def ghost_ring(surf, cam, fp, colour, width: int = 1) -> None:
+def ghost_ring(surf, cam, fp, colour, width: int = 2) -> None:
     x, y = cam.to_screen(fp.x, fp.y)
-    r = max(3, cam.length(0.5 * max(fp.length, fp.width))) + 3
+    r = max(3, cam.length(0.5 * max(fp.length, fp.width))) + 2 + width
     pygame.draw.circle(surf, colour, (x, y), r, width)
+
+
+def centroid(points):
+    """The mean of screen points (None for none)."""
+    points = list(points)
+    if not points:
+        return None
+    return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
 
 
 class MovesMixin:
@@ -292,6 +317,7 @@ class MovesMixin:
         the dragged ghosts when they moved into another cell."""
         st = self._moves_state()
         b = self.battle
+        b._enter()
         if st["awaiting"] is not None and b.pending is None:
             uid, st["awaiting"] = st["awaiting"], None
             if self.resolving:
@@ -301,10 +327,14 @@ class MovesMixin:
         d = self.drag
         if d is not None and d.get("ghosts") and not b.busy:
             cmd = self.drag_command(d)
+            v = self.verdict
             if cmd is not None:
-                self.verdict.ask(b, self.scene.models, (d["unit"], d["mode"], ghost_key(d["ghosts"])), cmd)
+                if v.ask(b, self.scene.models, (d["unit"], d["mode"], ghost_key(d["ghosts"])), lambda: cmd,
+                         self.clock):
+                    self.status = f"{d['unit']}, {d['mode']} move: " + (
+                        "legal - release to make it" if v.reason is None else f"would be refused: {v.reason}")
             else:
-                self.verdict.clear()
+                v.clear()
 
     # ------------------------------------------------------------------ drawing
     def unit_fps(self, uid: str, ghosts: dict) -> dict:
@@ -345,13 +375,13 @@ class MovesMixin:
     def _draw_verdict(self, surf, d) -> None:
         v = self.verdict
         cam = self.camera
-        if v.key is None or v.key[2] != ghost_key(d["ghosts"]):
-            colour = S.TEXT_DIM  # not asked yet for this cell
+        if not v.known:
+            colour = S.TEXT_DIM  # not asked yet (the last verdict stays shown while the ghosts move)
         else:
             colour = S.LEGAL if v.reason is None else S.ILLEGAL
         for mid, g in d["ghosts"].items():
             m = self.scene.models[mid]
-            ghost_ring(surf, cam, m.fp.moved(*g), colour, 2 if mid in v.named else 1)
+            ghost_ring(surf, cam, m.fp.moved(*g), colour, 3 if mid in v.named else 2)
         if v.reason is None or colour is not S.ILLEGAL:
             return
         for mid in v.named:
@@ -359,5 +389,7 @@ class MovesMixin:
             if m is not None and mid not in d["ghosts"] and m.alive:
                 ghost_ring(surf, cam, m.fp, S.ILLEGAL, 2)
         g = d["ghosts"].get(d["grab"])
+        enemy = centroid(cam.to_screen(self.scene.models[n].x, self.scene.models[n].y) for n in v.named
+                         if n in self.scene.models and self.scene.models[n].unit != d["unit"])
         if g is not None:
-            draw_note(surf, cam.to_screen(*g), wrap(v.reason), S.ILLEGAL, "this move would be refused")
+            draw_note(surf, cam.to_screen(*g), wrap(v.reason), S.ILLEGAL, "this move would be refused", enemy)

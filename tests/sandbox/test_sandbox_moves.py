@@ -8,6 +8,7 @@ Driven through posted pygame events (tests/sandbox/conftest.py's Driver); a few 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pygame
 import pytest
@@ -19,6 +20,7 @@ from sim.plan import moves as MV
 from sim.rules import geometry
 from sim.sandbox import range_rings as RR
 from sim.sandbox import style as S
+from sim.sandbox.move_preview import ghost_key
 
 MISSION = DATA / "extra" / "moves_mission.toml"
 PILE_IN = DATA / "extra" / "pile_in.toml"
@@ -52,7 +54,8 @@ def where(sb, uid: str) -> dict:
 
 
 def hold(d, a, b, steps: int = 8) -> None:
-    """Press at ``a`` and drag to ``b`` without releasing."""
+    """Press at ``a`` and drag to ``b`` without releasing; the pointer then rests a frame (the
+    preview asks the battle about where it rests)."""
     a = (int(a[0]), int(a[1]))
     d.move(a)
     d.post(pygame.MOUSEBUTTONDOWN, pos=a, button=1)
@@ -60,6 +63,7 @@ def hold(d, a, b, steps: int = 8) -> None:
     for i in range(1, steps + 1):
         d.move((int(a[0] + (b[0] - a[0]) * i / steps), int(a[1] + (b[1] - a[1]) * i / steps)), buttons=(1, 0, 0))
         d.pump(1)
+    d.pump(1)
 
 
 def release(d, b) -> None:
@@ -126,22 +130,35 @@ def test_a_legal_drag_shows_green_and_commits_on_release(make):
 
 
 def test_the_check_is_asked_once_a_cell_and_at_most_once_a_frame(make):
+    """The preview asks Battle.check only for a new cell, at most once a frame: while the ghosts
+    keep moving, every RECHECK seconds; once the pointer rests, for where it rests."""
+    from sim.sandbox.move_preview import RECHECK
     d = mission(make, seed=5)
     sb = d.sb
     a = d.model_pos("squad/3")
     hold(d, a, (a[0] - 40, a[1]), steps=4)
-    n = sb.verdict.checks
-    assert 1 <= n <= 4  # (one frame per step)
+    v = sb.verdict
+    n = v.checks
+    assert 1 <= n <= 5 and v.key[2] == ghost_key(sb.drag["ghosts"])  # (resting: the exact cell)
     for _ in range(5):  # the mouse still: the same cell, no new check
         d.move((a[0] - 40, a[1]), buttons=(1, 0, 0))
         d.pump(1)
-    assert sb.verdict.checks == n
-    # many motions inside one frame: one check
-    for k in range(10):
-        d.move((a[0] - 40 - 3 * k, a[1]), buttons=(1, 0, 0))
+    assert v.checks == n
+    frames = 24  # a steady drag: a new cell every frame
+    for k in range(1, frames + 1):
+        d.move((a[0] - 40 - 2 * k, a[1]), buttons=(1, 0, 0))
+        d.pump(1)
+    moving = v.checks - n
+    assert 1 <= moving <= math.ceil(frames / 60 / RECHECK) + 1 < frames, moving
+    d.pump(1)  # the pointer rests: its cell is checked
+    assert v.key[2] == ghost_key(sb.drag["ghosts"]) and v.checks <= n + moving + 1
+    m = v.checks
+    for k in range(10):  # many motions in one frame: at most one check
+        d.move((a[0] - 40 - 3 * k, a[1] + 20), buttons=(1, 0, 0))
     d.pump(1)
-    assert sb.verdict.checks == n + 1
-    release(d, (a[0] - 67, a[1]))
+    d.pump(1)
+    assert m < v.checks <= m + 2
+    release(d, (a[0] - 67, a[1] + 20))
 
 
 def test_coherency_links_are_drawn_and_a_broken_one_flagged(make):
@@ -365,3 +382,89 @@ def test_a_hovered_weapon_draws_its_range_ring(make):
     d.move(sb.camera.viewport.center)
     d.pump(2)
     assert RR.hovered_weapon(sb) is None and rr.key is None
+
+
+# --- screenshots ---------------------------------------------------------------------------------
+
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+
+
+@pytest.mark.parametrize("size", [(1440, 900), (1024, 700)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_screenshots_of_the_table_tools(screen, tmp_path, size):
+    """Writes tests/sandbox/screenshots/moves-*.png (git-ignored) for a person to look at: a
+    refused drag with its reason, an advance's ring, a charge's proposed placement (and one
+    adjusted out of coherency), a failed charge, the tape and a range ring."""
+    from conftest import Driver
+    from sim.sandbox.app import Sandbox
+    SHOTS.mkdir(exist_ok=True)
+    tag = f"{size[0]}x{size[1]}"
+    made = []
+
+    def open_(seed, phase=Phase.MOVEMENT):
+        sb = Sandbox(str(MISSION), pygame.Surface(size), seed=seed, save_dir=tmp_path)
+        made.append(sb)
+        d = Driver(sb)
+        sb.submit(StartBattle())
+        sb.finish()
+        while sb.battle.turn_state.phase != phase:
+            sb.submit(EndPhase())
+            sb.finish()
+        d.pump(2)
+        return d
+
+    def shot(d, name):
+        d.sb.update(1 / 60)
+        pygame.image.save(d.sb.draw(), str(SHOTS / f"moves-{name}-{tag}.png"))
+
+    try:
+        d = open_(5)
+        sb = d.sb
+        sb.camera.zoom_at(sb.camera.to_screen(13, 11), 2.0)
+        a = d.model_pos("squad/3")
+        m = sb.scene.models["squad/3"]
+        hold(d, a, sb.camera.to_screen(m.x + 0.5, m.y + 3.5))
+        shot(d, "refused")
+        release(d, sb.camera.to_screen(m.x + 0.5, m.y + 3.5))
+        d.key(pygame.K_m)
+        a = d.model_pos("squad/3")
+        d.drag(a, (a[0], a[1] - 40))
+        _settle(d)
+        a = d.model_pos("squad/3")
+        hold(d, a, (a[0] + 50, a[1] - 20))
+        shot(d, "advance")
+        release(d, (a[0] + 50, a[1] - 20))
+        # the tape, and a range ring
+        d.sb.select(None)
+        d.post(pygame.KEYDOWN, key=pygame.K_t, unicode="t", mod=0, scancode=0)
+        d.drag(d.model_pos("squad/5"), d.model_pos("mob/5"))
+        shot(d, "tape")
+        d.post(pygame.KEYUP, key=pygame.K_t, unicode="t", mod=0, scancode=0)
+        d.key(pygame.K_ESCAPE)
+        d.key(pygame.K_HOME)
+        d.click_model("squad/3")
+        d.move(d.button("weapon:rapid gun").rect.center)
+        d.pump(2)
+        shot(d, "range")
+
+        d = open_(5, Phase.CHARGE)
+        sb = d.sb
+        sb.camera.zoom_at(sb.camera.to_screen(43, 21), 2.2)
+        d.click_model("chargers/3")
+        d.key(pygame.K_c)
+        _settle(d)
+        d.pump(2)
+        shot(d, "charge")
+        p = sb.placement
+        g = sb.camera.to_screen(*p.ghosts["chargers/1"])
+        d.drag(g, (g[0] - int(sb.camera.length(2.5)), g[1]))
+        d.pump(2)
+        shot(d, "charge-adjusted")
+
+        d = open_(4, Phase.CHARGE)
+        d.click_model("chargers/3")
+        d.key(pygame.K_c)
+        _settle(d)
+        shot(d, "charge-failed")
+    finally:
+        for sb in made:
+            sb.battle.close()
