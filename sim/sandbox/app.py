@@ -391,7 +391,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, ToolsMixin):
         return out
 
     def _tip_lines(self, look: Look) -> list[str]:
-        if not self.camera.viewport.collidepoint(self.mouse) or self.drag is not None or self.show_help:
+        if not self.camera.viewport.collidepoint(self.mouse) or self.drag is not None or self.show_help \
+                or self.tape.a is not None:  # (a tape's readout is enough)
             return []
         if self.mode == "setup" and (self.setup.placing is not None or self.setup.drag is not None):
             return []
