@@ -15,13 +15,13 @@ import numpy as np
 import pygame
 
 from sim.rules import geometry
+from sim.rules.abilities import Hook
 from sim.sandbox import style as S
 from sim.sandbox.fonts import text
 from sim.world import queries as W
 
 RANGE = (150, 196, 226)  # full range
 HALF = (226, 190, 120)  # half range ([RAPID FIRE], [MELTA])
-HALF_RANGE = frozenset({"RAPID FIRE", "MELTA"})  # 24.30, 24.25: their bonus is within half range
 STEPS = 72  # directions sampled for a ring round a base that is not round
 
 
@@ -95,10 +95,11 @@ def rings(battle, scene, cam, uid: str, weapon: str) -> tuple[list[Ring], list[R
         r = grown(cam, m.fp, float(w.range))
         full.append(Ring(m.id, r.inches, r.centre, r.radius, r.poly))
         label = f'{w.name}: {w.range}"'
-        if w.names & HALF_RANGE:
+        if w.has(Hook.HALF_RANGE):  # ([RAPID FIRE], [MELTA]: 24.30, 24.25)
             h = grown(cam, m.fp, w.range / 2)
             half.append(Ring(m.id, h.inches, h.centre, h.radius, h.poly))
-            label += f'  (half: {w.range / 2:g}", {", ".join(sorted(w.names & HALF_RANGE))})'
+            which = [a.label() for a in w.abilities if Hook.HALF_RANGE in a.spec.effects]
+            label += f'  (half: {w.range / 2:g}", {", ".join(which)})'
     return full, half, label
 
 

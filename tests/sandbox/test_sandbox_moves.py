@@ -390,12 +390,12 @@ SHOTS = Path(__file__).resolve().parent / "screenshots"
 
 
 @pytest.mark.parametrize("size", [(1440, 900), (1024, 700)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_screenshots_of_the_table_tools(screen, tmp_path, size):
+def test_screenshots_of_the_table_tools(make, tmp_path, size):
     """Writes tests/sandbox/screenshots/moves-*.png (git-ignored) for a person to look at: a
     refused drag with its reason, an advance's ring, a charge's proposed placement (and one
     adjusted out of coherency), a failed charge, the tape and a range ring."""
-    from conftest import Driver
     from sim.sandbox.app import Sandbox
+    Driver = type(make(MISSION))  # (conftest's Driver: "conftest" names several modules in the suite)
     SHOTS.mkdir(exist_ok=True)
     tag = f"{size[0]}x{size[1]}"
     made = []
