@@ -33,6 +33,7 @@ from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
 from sim.sandbox.orders import FightOrder, ShootOrder
 from sim.sandbox.scene import Scene
 from sim.sandbox.undo import UndoMixin
+from sim.sandbox.tools import ToolsMixin
 from sim.sandbox.widgets import Flow
 from sim.scenario.load import load_scenario
 from sim.world import queries as W
@@ -42,7 +43,8 @@ FADE = 0.9  # seconds for a destroyed model to fade out
 LOG_ITEMS = 4000  # log lines kept in the (scrolling) list widget: in practice the whole log
 
 
-class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin, UndoMixin, ConfirmMixin):
+class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin, UndoMixin, ConfirmMixin,
+              ToolsMixin):
     STATUS_H = 30
     RIGHT_W = 400
     BOTTOM_H = 196
@@ -132,6 +134,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.auto = False
         self.order = None
         self.drag = self.press = None
+        self.placement = None  # a charge, pile-in or consolidation being placed (tools)
         self.decision_state = {}
         self.decision_error = None
         if getattr(self, "selected_unit", None) not in self.scene.units:
@@ -333,6 +336,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             self._tracker_key = tk
             self.dirty |= {"tracker", "orders"}
         self.resolving_status()
+        self.tools_update()  # move preview, placements (sim.sandbox.tools)
         self._refresh_panels()
         self.manager.update(dt)
 
@@ -354,6 +358,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         look.fading = {m: 1 - (self.clock - t) / FADE for m, t in self.dead_at.items()
                        if 0 <= self.clock - t < FADE}
         self._pool_marks(look)
+        self.tools_look(look)
         return look
 
     def _pool_marks(self, look: Look) -> None:
@@ -420,6 +425,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
                 overlays.draw_cover_marks(surf, cam, self.scene, self._cover(obs[0]))
         if self.show_los:
             overlays.draw_hidden_marks(surf, cam, self.scene, self.battle.visibility.hidden_models())
+        self.draw_tools(surf, look)  # links, move verdict, placements, range rings, tape
         surf.set_clip(None)
         if self.rects["tracker"].h:
             tracker.draw_strip(surf, self.rects["tracker"])
@@ -451,7 +457,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         return out
 
     def _tip_lines(self, look: Look) -> list[str]:
-        if not self.camera.viewport.collidepoint(self.mouse) or self.drag is not None or self.show_help:
+        if not self.camera.viewport.collidepoint(self.mouse) or self.drag is not None or self.show_help \
+                or self.tape.a is not None:  # (a tape's readout is enough)
             return []
         if self.mode == "setup" and (self.setup.placing is not None or self.setup.drag is not None):
             return []

@@ -30,6 +30,7 @@ class Look:
     pool_target: str | None = None  # unit being attacked by the current pool
     current_group: set = field(default_factory=set)  # model ids of the current allocation group
     grab: str | None = None  # the model under the cursor while dragging
+    ring_label: str | None = None  # the dragged move's limit in words (M, + the advance roll)
 
 
 class TableLayer:

@@ -10,8 +10,6 @@ import math
 import pygame
 import pygame_gui
 
-from sim.commands import Move
-
 
 class InputMixin:
     # ======================================================================= input
@@ -36,8 +34,12 @@ class InputMixin:
         if event.type == pygame.KEYDOWN:
             self._key(event)
             return
+        if event.type == pygame.KEYUP:
+            self.tool_keyup(event)
+            return
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION, pygame.MOUSEWHEEL):
-            self._mouse(event, consumed)
+            if not self.tool_mouse(event, consumed):  # the tape, a placement (sim.sandbox.tools)
+                self._mouse(event, consumed)
 
     def _key(self, e) -> None:
         k, mods = e.key, e.mod
@@ -64,6 +66,8 @@ class InputMixin:
             self._setup_key(k)
         elif self.mode == "replay":
             self._replay_key(k)
+        elif self.tool_key(e):  # T tape, C charge, I pile in, O consolidate (sim.sandbox.tools)
+            pass
         elif k == pygame.K_s:
             self.begin_shoot()
         elif k == pygame.K_f:
@@ -221,11 +225,9 @@ class InputMixin:
             if m is None or not m.alive:
                 return
             ids = [mid] if shift else [x.id for x in self.scene.living(m.unit)]
-            extra = self.advance_extra(m.unit) if self.move_mode == "advance" else 0
-            self.drag = {"unit": m.unit, "models": ids, "grab": mid,
-                         "origin": {i: (self.scene.models[i].x, self.scene.models[i].y,
-                                        self.scene.models[i].M + extra) for i in ids},
-                         "start": self.camera.to_table(*start), "ghosts": {}}
+            self.drag = self.begin_move_drag(m, ids, start)  # (sim.sandbox.move_preview)
+            if self.drag is None:
+                return
         d = self.drag
         tx, ty = self.camera.to_table(*pos)
         dx, dy = tx - d["start"][0], ty - d["start"][1]
@@ -244,11 +246,7 @@ class InputMixin:
         press, self.press = self.press, None
         drag, self.drag = self.drag, None
         if drag is not None and drag["ghosts"]:
-            origin = drag["origin"]
-            to = tuple((i, *self._on_table(i, x, y, origin[i])) for i, (x, y) in drag["ghosts"].items()
-                       if (x, y) != origin[i][:2])
-            if to:
-                self.submit(Move(drag["unit"], to, self.move_mode))
+            self.release_move(drag)  # only if Battle.check accepts it (sim.sandbox.move_preview)
             return
         if press is not None and press[1] is None and self.order is None:
             self.select(None)

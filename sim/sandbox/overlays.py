@@ -25,13 +25,15 @@ def draw_move_rings(surf, cam, scene, look) -> None:
         cx, cy = cam.to_screen(x, y)
         R = cam.length(limit + m.fp.length / 2)
         if R > 2 and (mid == look.grab or look.grab not in look.drag_origin):
-            ring = pygame.Surface((int(2 * R + 4), int(2 * R + 4)), pygame.SRCALPHA)
-            c = (R + 2, R + 2)
-            pygame.draw.circle(ring, (*S.RING, 22), c, R)
-            pygame.draw.circle(ring, (*S.RING, 150), c, R, 1)
-            surf.blit(ring, (cx - R - 2, cy - R - 2))
-            lab = text(f'{limit:g}"', 12, S.RING)
-            surf.blit(lab, (cx - lab.get_width() / 2, cy - R - lab.get_height() - 1))
+            iR = round(R)  # (whole pixels: a float size, centre and blit each truncate, ~3 px short)
+            ring = pygame.Surface((2 * iR + 5, 2 * iR + 5), pygame.SRCALPHA)
+            c = (iR + 2, iR + 2)
+            pygame.draw.circle(ring, (*S.RING, 22), c, iR)
+            pygame.draw.circle(ring, (*S.RING, 150), c, iR, 1)
+            surf.blit(ring, (round(cx) - iR - 2, round(cy) - iR - 2))
+            lab = text(look.ring_label or f'{limit:g}"', 12, S.RING)
+            top = (surf.get_clip() or surf.get_rect()).top + 2  # (kept on the table when the ring is not)
+            surf.blit(lab, (cx - lab.get_width() / 2, max(top, cy - R - lab.get_height() - 1)))
         g = look.ghosts.get(mid)
         if g is not None:
             gx, gy = cam.to_screen(*g)
@@ -220,13 +222,16 @@ def draw_tip(surf, pos, lines, colour=S.TEXT) -> None:
 HELP = [
     ("Mouse", ""),
     ("left click", "select a unit / pick a target / pick a highlighted CHARACTER"),
-    ("left drag", "move the selected unit (Shift: one model)"),
+    ("left drag", "move the selected unit (Shift: one model); red: why it would be refused"),
+    ("hover a weapon", "on the unit card: its range ring (and half range)"),
     ("right / middle drag", "pan the table"),
     ("wheel", "zoom about the cursor"),
     ("Keys", ""),
     ("S", "shoot with the selected unit"),
     ("F", "fight with the selected unit"),
     ("M", "cycle the move mode: normal / advance / fall back"),
+    ("C  /  I  /  O", "charge / pile in / consolidate: drag the ghosts, Enter confirms"),
+    ("hold T, drag", "measuring tape (from or to a model: edge to edge)"),
     ("Enter", "resolve the declared attacks"),
     ("Space  or  N", "step the attack sequence one tick"),
     ("P", "auto-play on / off"),

@@ -11,6 +11,8 @@ import esper
 from sim.components import Stats, Unit
 from sim.rules.abilities import ABILITY_HELP, Hook, tag
 from sim.rules.shooting import SHOOTING_TYPES
+from sim.sandbox import range_rings
+from sim.sandbox.charge_flow import build_placement_footer, build_placement_panel, placement_buttons
 from sim.sandbox.orders import FightOrder, ShootOrder, weapon_line
 from sim.world import queries as W
 
@@ -101,7 +103,7 @@ def build_unit_card(flow, sb) -> None:
                 order.append(w)
             counts[w.name] += 1
     for w in order:
-        flow.label(f"{w.name}  x{counts[w.name]}", indent=4)
+        range_rings.weapon_row(flow, sb, w, counts[w.name])  # hover: its range ring
         flow.label(weapon_line(w), "#muted", indent=14)
         if w.abilities:
             flow.newline()
@@ -118,6 +120,8 @@ def build_orders(flow, sb) -> None:
         _decision(flow, sb)
     elif battle.busy or sb.resolving:
         _resolving(flow, sb)
+    elif sb.placement is not None:
+        build_placement_panel(flow, sb)
     elif isinstance(sb.order, ShootOrder):
         _shoot(flow, sb, sb.order)
     elif isinstance(sb.order, FightOrder):
@@ -140,6 +144,7 @@ def _idle(flow, sb) -> None:
     flow.newline()
     flow.button("Shoot  (S)", sb.begin_shoot, name="shoot", object_id="#primary")
     flow.button("Fight  (F)", sb.begin_fight, name="fight", object_id="#primary")
+    placement_buttons(flow, sb)
     flow.space(6)
     flow.label("Move mode (M)", "#subheading")
     flow.newline()
@@ -260,6 +265,9 @@ def build_footer(flow, sb) -> None:
         flow.button("Auto: on" if sb.auto else "Auto  (P)", sb.toggle_auto, name="auto",
                     object_id="#toggle_on" if sb.auto else "#toggle", height=28)
         flow.button("Finish", sb.finish, name="finish", height=28)
+    elif sb.placement is not None:
+        build_placement_footer(flow, sb)
+        return
     elif sb.order is not None:
         flow.button("Resolve  (Enter)", sb.resolve, name="resolve", object_id="#primary", height=28)
         flow.button("Clear targets", sb.clear_targets, name="clear", height=28)

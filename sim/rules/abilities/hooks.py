@@ -26,6 +26,7 @@ class Hook:
     HAZARD_ROLL = "a hazard roll after attacking (06.03)"
     CRITICAL_WOUND_MORTALS = "critical wounds become mortal wounds (06.02)"
     AUTOMATIC_HITS = "hits automatically: no hit roll, so no BS/WS needed"
+    HALF_RANGE = "a bonus when the target is within half range"  # (a front end draws half range)
     # set for a weapon by the registry from a record's callables (see AbilityDef)
     ADDS_DICE = "adds attack dice (04.03 step 2)"
     ADDS_DAMAGE = "adds damage"

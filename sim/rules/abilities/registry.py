@@ -219,7 +219,8 @@ _RECORDS = (
                              "wound cannot trigger [DEVASTATING WOUNDS])", ("take", "decline"), "decline",
                              "take", _with_critical_wound_effect)),
     AbilityDef("MELTA", "24.25", "Adds X to the weapon's Damage if the target was within half range when picked.",
-               WEAPON, COUNT, selection_only=True, extra_damage=_damage_at_half_range),
+               WEAPON, COUNT, hooks=frozenset({Hook.HALF_RANGE}), selection_only=True,
+               extra_damage=_damage_at_half_range),
     AbilityDef("ONE SHOT", "24.26", "Can be used only once per battle.", WEAPON,
                hooks=frozenset({Hook.ONCE_PER_BATTLE}), selection_only=True),
     AbilityDef("PRECISION", "24.28", "The attacker may aim these attacks at a visible CHARACTER in the target "
@@ -228,7 +229,7 @@ _RECORDS = (
     AbilityDef("PSYCHIC", "24.29", "A psychic attack: the attacker may disregard any modifiers to its BS/WS or "
                "hit roll, keeping the helpful ones.", WEAPON, hooks=frozenset({Hook.IGNORES_MODIFIERS})),
     AbilityDef("RAPID FIRE", "24.30", "Adds X attack dice if the target was within half range when picked.",
-               WEAPON, DICE, selection_only=True, extra_dice=_at_half_range),
+               WEAPON, DICE, hooks=frozenset({Hook.HALF_RANGE}), selection_only=True, extra_dice=_at_half_range),
     AbilityDef("SUSTAINED HITS", "24.36", "Each critical hit scores X extra hits; the extra hits are not "
                "critical.", WEAPON, DICE, pool=_sustained),
     AbilityDef("TORRENT", "24.37", "Hits automatically: no hit roll, so never a critical hit.", WEAPON,
