@@ -173,3 +173,13 @@ def count_check(model_ent: int, mid: str, names: list[str]) -> None:
     for n in sorted(set(names)):
         if names.count(n) > have.get(n, 0):
             raise PlanError(f"{mid} selects {n} {names.count(n)} times but carries {have.get(n, 0)}")
+
+
+def oversized_refusal(ent: int, what: str) -> None:
+    """03.02.02 A unit set up this turn with an oversized model touching a battlefield edge (an
+    ingress move, sim.rules.reserves) makes no normal, advance, fall-back or charge move and
+    no ranged attack this turn: refuses ``what`` for it."""
+    if W.unit_state(ent).oversized_set_up:
+        uid = esper.component_for_entity(ent, Unit).id
+        raise PlanError(f"{uid} was set up this turn touching a battlefield edge (an oversized model) and "
+                        f"may not {what} this turn (03.02.02)")

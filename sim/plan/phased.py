@@ -11,6 +11,7 @@ import esper
 from sim.commands import ChargeMove, Consolidate, DeclareCharge, EndPhase, PileIn, SelectToMove
 from sim.components import Unit
 from sim.errors import PlanError
+from sim.plan.common import oversized_refusal
 from sim.phases.fight_order import fight_eligible, was_eligible_to_fight
 from sim.phases.state import FightStep, Phase
 from sim.plan import moves as MV
@@ -45,16 +46,6 @@ def one_at_a_time(battle, ent: int, section: str) -> None:
     st = W.unit_state(ts.in_progress)
     what = f"charge (roll {st.charge_roll}\")" if st.charge_roll is not None else f"{st.move_selected} move"
     raise PlanError(f"{other}'s {what} must be made first: units are resolved one at a time ({section})")
-
-
-def oversized_refusal(ent: int, what: str) -> None:
-    """03.02.02 A unit set up this turn with an oversized model touching a battlefield edge (an
-    ingress move, sim.rules.reserves) makes no normal, advance, fall-back or charge move and
-    no ranged attack this turn: refuses ``what`` for it."""
-    if W.unit_state(ent).oversized_set_up:
-        uid = esper.component_for_entity(ent, Unit).id
-        raise PlanError(f"{uid} was set up this turn touching a battlefield edge (an oversized model) and "
-                        f"may not {what} this turn (03.02.02)")
 
 
 def check_select(battle, cmd: SelectToMove) -> None:

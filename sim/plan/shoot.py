@@ -13,7 +13,7 @@ from sim.commands import Shoot
 from sim.errors import PlanError
 from sim.modifiers import add_scenario_modifiers
 from sim.plan.common import Declared, find_unit, model_in
-from sim.plan.phased import oversized_refusal
+from sim.plan.common import oversized_refusal
 from sim.plan.shoot_targets import ShootPlanTargets, shooters_of
 from sim.rules import shooting as SH
 from sim.rules.profiles import WeaponProfile
