@@ -75,6 +75,7 @@ def test_tracker_shows_where_the_battle_is_and_follows_end_phase(make):
     assert shown(sb) == ["Round 1 of 2", "[0] Wardens' turn Movement phase", "CP [0] 1 [1] 1", "VP [0] 0 [1] 0"]
     assert "now round 1, red's Movement phase" in sb.status
     d.click_button("phase:end")
+    settle(d)  # (blue's Fire Overwatch, offered at the end of red's Movement phase: declined)
     assert ts.phase == Phase.SHOOTING and shown(sb)[1] == "[0] Wardens' turn Shooting phase"
     d.key(pygame.K_e, "e")  # the key does the same
     assert ts.phase == Phase.CHARGE and shown(sb)[1] == "[0] Wardens' turn Charge phase"
@@ -105,6 +106,7 @@ def test_a_whole_turn_through_the_phases(make):
     assert shown(sb)[2] == "CP [0] 0 [1] 1"
     assert state(sb, "runners").advance_roll is not None and sb.move_mode == "advance"
     d.click_button("phase:end")
+    settle(d)  # (blue's Fire Overwatch: declined)
     assert ts.phase == Phase.SHOOTING
     assert state(sb, "squad").move_selected == "stationary"  # (never selected: remained stationary)
     # Shooting: the squad shoots the targets
@@ -185,6 +187,7 @@ def test_undo_restores_the_state_before_the_last_command(make):
     assert sb.battle.state_hash() == h0 and sb.recorder.lines == lines0
     assert state(sb, "holders").move_type is None
     d.click_button("phase:end")
+    settle(d)  # (blue's Fire Overwatch: declined)
     h1 = sb.battle.state_hash()
     d.key(pygame.K_z, "z", CTRL)  # the Movement phase has ended: nothing before it comes back
     assert sb.status.startswith("cannot undo past the phase") and sb.battle.state_hash() == h1
@@ -242,6 +245,7 @@ def test_leaving_a_replay_returns_to_the_battle_as_it_was(make):
     d.click_button("select:stationary")
     path = sb.save_replay()
     d.click_button("phase:end")  # one more command, not saved
+    settle(d)  # (blue's Fire Overwatch: declined)
     battle, h, n = sb.battle, sb.battle.state_hash(), sb.recorder.n
     d.key(pygame.K_o, "o", CTRL)
     d.click(sb.confirm_dialog().confirm_button.rect.center)

@@ -357,7 +357,7 @@ class Fuzz:
             return [(0.1, "undo (free play)", lambda: self.key(pygame.K_z, CTRL))]
         selects = self.buttons("select:")
         return [
-            (0.8 if can else 2, "end phase", lambda: self.either(rng.choice(("phase:end", "phase:start")), pygame.K_e)),
+            (1.5 if can else 3, "end phase", lambda: self.either(rng.choice(("phase:end", "phase:start")), pygame.K_e)),
             (1.5 if selects and "move" in can else 0, "select to move", lambda: self.press(rng.choice(selects))),
             (0.25, "undo", lambda: self.either("phase:undo", pygame.K_z, CTRL)),
         ]
