@@ -210,10 +210,9 @@ def cmd_import(args) -> int:
         else:
             army, rep = importers.load_datasheet(args.file, args.name, args.models, args.bases)
             title = args.name
-        header = ("Imported by `sim import` (unofficial fan tool). Names and numbers only: no rules text.\n"
-                  + rep.text())
         out = args.out
-        text = importers.into_scenario(army, args.army, out, str(args.out or args.file), title, header)
+        text = importers.into_scenario(army, args.army, out, str(args.out or args.file), title, rep,
+                                       seed=args.seed)
     except (ImportFileError, ScenarioError) as e:
         return _err(str(e))
     if out is None:
@@ -312,6 +311,7 @@ def _main(argv=None) -> int:
                    "mission and script); default: print it")
     a.add_argument("--models", type=int, help="datasheet: the number of models (default: its minimum)")
     a.add_argument("--bases", help="a base size table (as assets/base_sizes.toml) tried first")
+    a.add_argument("--seed", type=int, help="the battle's seed when a new scenario is made (default 1)")
     a.set_defaults(fn=cmd_import)
     a = sub.add_parser("datasheets", help="list the datasheets of a catalogue with statlines and weapons")
     a.add_argument("catalogue")

@@ -227,7 +227,7 @@ def new_scenario(name: str) -> dict:
 
 
 def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, into: str | None,
-                  file: str, name: str, header: str = "") -> str:
+                  file: str, name: str, header: str = "", seed: int | None = None) -> str:
     """The scenario text with ``units`` as army ``side`` (red or blue), in a new scenario or in
     the one at ``into`` (an existing file; its other army, terrain, mission and script kept)."""
     owner = SIDES.index(side)
@@ -237,7 +237,7 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
         except ScenarioError as e:
             raise ImportFileError(e.file, e.path, e.expected, e.found) from None
         data = tomllib.loads(Path(into).read_text(encoding="utf-8"))
-        board, zones = spec.board, _zones(spec)
+        zones = _zones(spec)
         replaced = {u.id for u in spec.units if u.owner == owner}
         steps = [s for s in data.get("script", []) if _names_any(s, replaced)]
         if steps:
@@ -245,8 +245,10 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
                                   f"<a step naming {sorted(_names_any(steps[0], replaced))[0]!r}>")
     else:
         data = new_scenario(name)
+        if seed is not None:
+            data["battle"]["seed"] = seed
         from sim.rules.objectives import default_zones
-        board, z = (60.0, 44.0), default_zones((60.0, 44.0))
+        z = default_zones((60.0, 44.0))
         zones = (z["defender"], z["attacker"])
     data.setdefault("weapons", {})
     other = data["armies"][1 - owner]
@@ -281,6 +283,29 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
     except ScenarioError as e:
         raise ImportFileError(file, e.path, f"units the scenario format accepts ({e.expected})", e.found) from None
     return text
+
+
+def free_ids(units: list[M.Unit], side: str, into: str | None) -> dict[str, str]:
+    """Unit id -> the id it gets in the scenario at ``into`` (unchanged unless the other army
+    already has it)."""
+    if into is None or not Path(into).exists():
+        return {u.id: u.id for u in units}
+    try:
+        data = tomllib.loads(Path(into).read_text(encoding="utf-8"))
+        other = data["armies"][1 - SIDES.index(side)]
+        taken = {u.get("id") for u in other.get("units", [])}
+        taken_models = {i for u in other.get("units", []) for m in u.get("models", [])
+                        for i in ([m["id"]] if "id" in m else m.get("ids", []))}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, IndexError, TypeError, AttributeError):
+        return {u.id: u.id for u in units}  # (scenario_text reports what is wrong with the file)
+    out = {}
+    for u in units:
+        uid, k = u.id, 2
+        while uid in taken or any(isinstance(t, str) and t.startswith(f"{uid}/") for t in taken_models):
+            uid, k = f"{u.id}-{k}", k + 1
+        taken.add(uid)
+        out[u.id] = uid
+    return out
 
 
 def _zones(spec):
