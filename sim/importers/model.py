@@ -145,6 +145,20 @@ def split_keywords(text: str) -> list[str]:
     return [t for t in out if B.norm(t) not in B.NONE_MARKS]
 
 
+def weapon_keywords(text: str, weapon_name: str = "weapon") -> tuple[list[str], list[str]]:
+    """A Keywords characteristic as (printed abilities the engine implements, the others): each
+    printed ability goes through the ability registry's parser on its own."""
+    known, labels = [], []
+    for tok in split_keywords(text):
+        try:
+            parse_weapon_abilities(tok, weapon_name)
+        except AbilityError:
+            _add(labels, tok)
+        else:
+            known.append(tok)
+    return known, labels
+
+
 def weapon(profile: dict, file: str, place: str, name: str | None = None) -> Weapon:
     """A weapon profile (Range, A, BS or WS, S, AP, D, Keywords)."""
     chars = B.characteristics(profile)
@@ -169,15 +183,9 @@ def weapon(profile: dict, file: str, place: str, name: str | None = None) -> Wea
             raise B.Bad(f"Range of {L.RANGE[0]} to {L.RANGE[1]} inches", repr(rng_text))
     except B.Bad as e:
         raise B.where_error(file, at("Range"), e) from None
-    known, labels = [], []
-    for tok in split_keywords(chars.get("keywords", "")):
-        try:
-            parse_weapon_abilities(tok, name)
-        except AbilityError:
-            _check_name(tok, file, at("Keywords"), "a weapon keyword")
-            _add(labels, tok)
-        else:
-            known.append(tok)
+    known, labels = weapon_keywords(chars.get("keywords", ""), name)
+    for tok in labels:
+        _check_name(tok, file, at("Keywords"), "a weapon keyword")
     abil_text = ", ".join(known)
     parsed = parse_weapon_abilities(abil_text, name)
     skill_key = "ws" if melee else "bs"

@@ -287,7 +287,7 @@ def _replace(m: M.Model, **kw) -> M.Model:
 
 
 def _count(sel: dict, file: str, place: str) -> int:
-    n = B.number(sel, "number", 1.0)
+    n = B.number(sel, "number", 1.0 if sel.get("number") is None else None)
     if n is None or n != int(n) or not 0 <= n <= 200:
         raise B.where_error(file, f"{place}.number", B.Bad("a number of 0 to 200", repr(sel.get("number"))[:40]))
     return int(n)
