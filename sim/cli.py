@@ -229,6 +229,10 @@ def cmd_import(args) -> int:
     return 0
 
 
+_STAT_NAMES = {"m": "M", "t": "T", "sv": "Sv", "w": "W", "ld": "Ld", "oc": "OC", "insv": "InSv",
+               "base size": "Base", "base": "Base"}
+
+
 def cmd_datasheets(args) -> int:
     from sim import importers
     from sim.errors import ImportFileError
@@ -240,7 +244,7 @@ def cmd_datasheets(args) -> int:
         pts = f", {s['points']:g} pts" if s["points"] else ""
         print(_line(f"{s['name']} ({s['type']}{pts})"))
         for name, c in s["stats"].items():
-            stat = " ".join(f"{k.upper() if k != 'insv' else 'InSv'} {v}" for k, v in c.items() if v)
+            stat = " ".join(f"{_STAT_NAMES.get(k, k)} {v}" for k, v in c.items() if v)
             print(_line(f"  {name}: {stat}"))
         for (kind, name), c in s["weapons"].items():
             stat = " ".join(f"{k.upper() if len(k) <= 2 else k.capitalize()} {v}" for k, v in c.items()
