@@ -77,8 +77,8 @@ def load_datasheet(path: str | Path, name: str, models: int | None = None,
     asm = Assembler(cat.file, BaseTable(bases))
     unit = asm.assemble(sel, f"datasheets[{name[:60]!r}]")
     rep = ImportReport(cat.file, "datasheet", asm.reports)
-    rep.units[0].notes.extend(notes)
-    rep.units[0].notes.extend(f"not found (link left unresolved): {m}" for m in cat.missing)
+    for n in notes + [f"not found (link left unresolved): {m}" for m in cat.missing]:
+        rep.units[0].note(n)
     return Army((unit,), asm.weapons), rep
 
 

@@ -463,6 +463,11 @@ class Catalogue:
             if key in seen:
                 continue
             seen.add(key)
+            if B.flag(e, "hidden"):
+                continue
+            # abilities: the datasheet's and its models' (not those of options: enhancements,
+            # campaign upgrades); statlines and weapons: every option
+            own = e is entry or B.text(e, "type") == "model"
             for p in self.profiles(e):
                 kind = B.profile_kind(p)
                 pname = B.clean_name(B.text(p, "name"))
@@ -470,9 +475,9 @@ class Catalogue:
                     stats.setdefault(pname, B.characteristics(p))
                 elif kind in (B.RANGED, B.MELEE):
                     weapons.setdefault((kind, pname), B.characteristics(p))
-                elif pname not in abilities:
+                elif own and pname not in abilities:
                     abilities.append(pname)
-            for r in self.rules(e):
+            for r in self.rules(e) if own else ():
                 if r not in abilities:
                     abilities.append(r)
             entries, groups = self.children(e)

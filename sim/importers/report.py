@@ -25,6 +25,10 @@ class UnitReport:
     bases: list[tuple[str, str, str]] = field(default_factory=list)  # (model, base, from where)
     notes: list[str] = field(default_factory=list)
 
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
     def label(self, where: str, name: str) -> None:
         if (where, name) not in self.labels:
             self.labels.append((where, name))

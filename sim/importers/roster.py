@@ -80,7 +80,7 @@ class Assembler:
             if more:
                 raise B.where_error(self.file, more[0][1], B.Bad("a leader with no unit nested in it", "<a nested unit>"))
             unit = _attach(unit, lunit)
-            rep.notes.append(f"leader {lname!r} attached (its selection is nested in this unit's)")
+            rep.note(f"leader {lname!r} attached (its selection is nested in this unit's)")
         pts = _points(sel)
         unit = M.Unit(uid, unit.name, unit.models, unit.keywords, unit.abilities, unit.labels,
                       int(round(pts)) if pts else None)
@@ -108,7 +108,7 @@ class Assembler:
             groups, loose = [g], []
         if loose:
             groups[0].gear.extend(loose)
-            rep.notes.append(f"wargear not held by a model given to {B.clean_name(B.text(groups[0].sel, 'name'))!r}: "
+            rep.note(f"wargear not held by a model given to {B.clean_name(B.text(groups[0].sel, 'name'))!r}: "
                              + ", ".join(sorted({B.clean_name(B.text(x.sel, 'name')) for x in loose})))
         stat_profiles = [(p, f"{place}.profiles[{i}]") for i, p in enumerate(B.items(sel, "profiles"))
                          if B.profile_kind(p) == B.STAT_TYPE]
@@ -201,7 +201,7 @@ class Assembler:
             match = [sp for sp in stat_profiles if B.norm(B.text(sp[0], "name")) == B.norm(mname)]
             prof, pplace = (match or stat_profiles)[0]
             if not match:
-                rep.notes.append(f"{mname!r}: no statline named after it; the unit's first ({B.text(prof, 'name')!r}) used")
+                rep.note(f"{mname!r}: no statline named after it; the unit's first ({B.text(prof, 'name')!r}) used")
         else:
             raise B.where_error(self.file, f"{g.place}.profiles", B.Bad(
                 f"a Unit profile (M T Sv W Ld OC) for model {mname!r}", "<none>"))
@@ -250,7 +250,7 @@ class Assembler:
         for kind, names in by_kind.items():
             out.append(names[0])
             if len(names) > 1:
-                rep.notes.append(f"{B.clean_name(B.text(gear.sel, 'name'))!r} has {len(names)} {kind} profiles: "
+                rep.note(f"{B.clean_name(B.text(gear.sel, 'name'))!r} has {len(names)} {kind} profiles: "
                                  f"{names[0]!r} in the loadout; " + ", ".join(repr(n) for n in names[1:])
                                  + " under [weapons] (the engine does not choose between a weapon's profiles)")
         return out
@@ -261,7 +261,7 @@ class Assembler:
             name = f"{w.name} #{k}"
             k += 1
         if name != w.name:
-            rep.notes.append(f"weapon {w.name!r} differs from another of that name: imported as {name!r}")
+            rep.note(f"weapon {w.name!r} differs from another of that name: imported as {name!r}")
         self.weapons[name] = _renamed(w, name)
         for lab in w.labels:
             rep.label(f"weapon {name!r}", lab)
