@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(PY) tests/bench/bench_visibility.py
 	$(PY) tests/bench/bench_frame.py
 	$(PY) tests/bench/bench_battle.py
+	$(PY) tests/bench/bench_import.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

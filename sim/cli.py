@@ -1,4 +1,4 @@
-"""`sim play | run | stats | replay | check`. Bad input gets one clear message and exit status 2."""
+"""`sim play | run | stats | replay | check | import | datasheets`. Bad input gets one clear message and exit status 2."""
 
 from __future__ import annotations
 
@@ -188,6 +188,75 @@ def cmd_play(args) -> int:
     return run_sandbox(args.scenario, args.seed, replay=args.replay, replay_scenario=args.replay_scenario)
 
 
+def cmd_import(args) -> int:
+    """`sim import roster FILE` / `sim import datasheet CATALOGUE NAME`: the units as one army of a
+    scenario (written to --out, else printed), the import report on stdout (as comments at the
+    head of the scenario too). Nothing is written unless the whole import succeeds."""
+    from pathlib import Path
+
+    from sim import importers
+    from sim.errors import ImportFileError, ScenarioError
+    from sim.replay.log import write_atomic
+    if args.what == "datasheet" and (args.name is None):
+        return _err("import datasheet: expected CATALOGUE NAME, found no datasheet name")
+    if args.what == "roster" and args.name is not None:
+        return _err(f"import roster: expected one FILE, found also {args.name!r}")
+    if args.models is not None and (args.what != "datasheet" or not 1 <= args.models <= 200):
+        return _err(f"--models: expected 1 to 200 models of a datasheet import, found {args.models}")
+    try:
+        if args.what == "roster":
+            army, rep = importers.load_roster(args.file, args.bases)
+            title = Path(args.file).stem
+        else:
+            army, rep = importers.load_datasheet(args.file, args.name, args.models, args.bases)
+            title = args.name
+        out = args.out
+        text = importers.into_scenario(army, args.army, out, str(args.out or args.file), title, rep,
+                                       seed=args.seed)
+    except (ImportFileError, ScenarioError) as e:
+        return _err(str(e))
+    if out is None:
+        print(text, end="")
+        return 0
+    try:
+        write_atomic(out, text)
+    except OSError as e:
+        return _err(f"{out}: cannot write the scenario: {e.strerror or e}")
+    print(_line(f"{out}: {args.army} army: {len(army.units)} units, "
+                f"{sum(m.count for u in army.units for m in u.models)} models"))
+    for line in rep.text().splitlines():
+        print(_line(line))
+    return 0
+
+
+_STAT_NAMES = {"m": "M", "t": "T", "sv": "Sv", "w": "W", "ld": "Ld", "oc": "OC", "insv": "InSv",
+               "base size": "Base", "base": "Base"}
+
+
+def cmd_datasheets(args) -> int:
+    from sim import importers
+    from sim.errors import ImportFileError
+    try:
+        sheets = importers.list_datasheets(args.catalogue, args.search or "")
+    except ImportFileError as e:
+        return _err(str(e))
+    for s in sheets:
+        pts = f", {s['points']:g} pts" if s["points"] else ""
+        print(_line(f"{s['name']} ({s['type']}{pts})"))
+        for name, c in s["stats"].items():
+            stat = " ".join(f"{_STAT_NAMES.get(k, k)} {v}" for k, v in c.items() if v)
+            print(_line(f"  {name}: {stat}"))
+        for (kind, name), c in s["weapons"].items():
+            stat = " ".join(f"{k.upper() if len(k) <= 2 else k.capitalize()} {v}" for k, v in c.items()
+                            if v and k != "keywords")
+            kw = c.get("keywords", "")
+            print(_line(f"  {kind}: {name}: {stat}" + (f" [{kw}]" if kw and kw not in ("-",) else "")))
+        if s["abilities"]:
+            print(_line("  abilities: " + ", ".join(s["abilities"])))
+    print(f"{len(sheets)} datasheet(s)")
+    return 0
+
+
 def main(argv=None) -> int:
     try:
         return _main(argv)
@@ -237,5 +306,20 @@ def _main(argv=None) -> int:
     a = sub.add_parser("check", help="validate a scenario file")
     a.add_argument("scenario")
     a.set_defaults(fn=cmd_check)
+    a = sub.add_parser("import", help="import a roster or a catalogue's datasheet as a scenario army")
+    a.add_argument("what", choices=("roster", "datasheet"))
+    a.add_argument("file", help="the roster (.ros, .rosz, New Recruit .json) or catalogue (.cat, .catz, .json)")
+    a.add_argument("name", nargs="?", help="datasheet: its name in the catalogue")
+    a.add_argument("--army", choices=("red", "blue"), default="red", help="the army the units join (default red)")
+    a.add_argument("--out", help="the scenario file to write (an existing one keeps its other army, terrain, "
+                   "mission and script); default: print it")
+    a.add_argument("--models", type=int, help="datasheet: the number of models (default: its minimum)")
+    a.add_argument("--bases", help="a base size table (as assets/base_sizes.toml) tried first")
+    a.add_argument("--seed", type=int, help="the battle's seed when a new scenario is made (default 1)")
+    a.set_defaults(fn=cmd_import)
+    a = sub.add_parser("datasheets", help="list the datasheets of a catalogue with statlines and weapons")
+    a.add_argument("catalogue")
+    a.add_argument("--search", help="only datasheets whose name contains this text")
+    a.set_defaults(fn=cmd_datasheets)
     args = p.parse_args(argv)
     return args.fn(args)

@@ -32,6 +32,11 @@ class ScenarioError(Exception):
         return escape_controls(f"{where}: expected {self.expected}, found {self.found}")
 
 
+class ImportFileError(ScenarioError):
+    """A roster or catalogue file that cannot be imported (sim.importers): the same one line,
+    naming the file, the place inside it, what was expected and what was found."""
+
+
 def escape_controls(text: str) -> str:
     """``text`` with every control character (C0, DEL, C1; newlines too) written as a repr-style
     escape, so a message quoting a hostile file is one line and cannot drive the terminal."""

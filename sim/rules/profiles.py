@@ -27,6 +27,8 @@ class WeaponProfile:
     D: DiceExpr
     abilities: tuple = ()
     abilities_text: str = field(default="", compare=False)
+    # names of printed abilities the engine does not implement (inert; never read by a rule)
+    labels: tuple = field(default=(), compare=False)
     names: frozenset = field(default=frozenset(), init=False, compare=False, repr=False)
     # what its abilities do: their hooks (sim.rules.abilities.hooks), for the rules to ask
     effects: frozenset = field(default=frozenset(), init=False, compare=False, repr=False)

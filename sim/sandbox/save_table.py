@@ -79,6 +79,8 @@ def _weapon(w) -> list[str]:
     out += [f"S = {w.S}", f"AP = {w.AP}", f"D = {_dice(w.D)}"]
     if w.abilities:
         out.append(f"abilities = {_q(w.abilities_text or ', '.join(a.label() for a in w.abilities))}")
+    if w.labels:
+        out.append("labels = [" + ", ".join(_q(k) for k in w.labels) + "]")
     return out + [""]
 
 
@@ -107,6 +109,8 @@ def _model(ms, note: str = "") -> str:
         fields.append("keywords = [" + ", ".join(_q(k) for k in sorted(ms.keywords)) + "]")
     if ms.abilities:
         fields.append("abilities = [" + ", ".join(_q(a.label()) for a in ms.abilities) + "]")
+    if ms.labels:
+        fields.append("labels = [" + ", ".join(_q(k) for k in ms.labels) + "]")
     if ms.modifiers:  # (its unit's and its own, written on the model)
         fields.append("modifiers = [" + ", ".join(_modifier(m) for m in ms.modifiers) + "]")
     fields.append("weapons = [" + ", ".join(_q(w.name) for w in ms.weapons) + "]")
@@ -142,6 +146,10 @@ def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the s
                 out.append(f"moved = {_num(us.moved)}")
             if us.allocation_order:
                 out.append("allocation_order = [" + ", ".join(_q(k) for k in us.allocation_order) + "]")
+            if us.labels:  # (inert labels and points, as an imported roster has them)
+                out.append("labels = [" + ", ".join(_q(k) for k in us.labels) + "]")
+            if us.points is not None:
+                out.append(f"points = {us.points}")
             out.append("models = [")
             out += [_model(ms, notes.get(ms.id, "")) for ms in us.models]
             out += ["]", ""]

@@ -25,9 +25,11 @@ from sim.scenario.spec import Army, ModelSpec, ScenarioSpec, UnitSpec
 
 DEFAULT_COLOURS = ((178, 58, 52), (52, 96, 158))
 MODEL_FIELDS = {"name", "id", "ids", "count", "base_mm", "base", "shape", "angle", "M", "T", "Sv",
-                "InSv", "W", "Ld", "OC", "keywords", "weapons", "at", "role", "abilities", "modifiers"}
+                "InSv", "W", "Ld", "OC", "keywords", "weapons", "at", "role", "abilities", "modifiers",
+                "labels"}
 UNIT_FIELDS = {"id", "name", "keywords", "abilities", "models", "advanced", "fell_back", "charged",
-               "moved", "ranged_attacks_last_turn", "allocation_order", "modifiers", "reserves"}
+               "moved", "ranged_attacks_last_turn", "allocation_order", "modifiers", "reserves",
+               "labels", "points"}
 
 
 # Limits (README, "Limits"): generous for real games, small enough that no file can make the
@@ -59,6 +61,8 @@ DICE_N = (1, 20)  # the number of dice in A or D (2D6: 2)
 FIXED = (1, 100)  # A or D fixed, and the +k of a dice expression (0 to 100)
 MODIFIER = (-6, 6)
 KEYWORDS = 50  # per keywords list
+LABELS = 50  # per labels list (inert names of abilities the engine does not implement)
+POINTS = (0, 100_000)  # a unit's points (imported rosters; informative only)
 
 
 def load_scenario(path: str | Path) -> ScenarioSpec:
@@ -254,7 +258,7 @@ def _weapons(top: Reader) -> dict[str, WeaponProfile]:
         r = ws.sub(name)
         if not name.strip() or len(name) > MAX_NAME:
             ws.fail(f"a weapon name of 1 to {MAX_NAME} characters", name, name)
-        r.keys({"range", "A", "BS", "WS", "S", "AP", "D", "abilities"}, {"range", "A", "S", "AP", "D"})
+        r.keys({"range", "A", "BS", "WS", "S", "AP", "D", "abilities", "labels"}, {"range", "A", "S", "AP", "D"})
         rng = r.data["range"]
         melee = isinstance(rng, str) and rng.lower() == "melee"
         if not melee and (not isinstance(rng, int) or isinstance(rng, bool) or not RANGE[0] <= rng <= RANGE[1]):
@@ -285,7 +289,7 @@ def _weapons(top: Reader) -> dict[str, WeaponProfile]:
         if not AP[0] <= AP_ <= AP[1]:
             r.fail(f"AP from {AP[0]} to {AP[1]} (e.g. -2)", AP_, "AP")
         out[name] = WeaponProfile(name, None if melee else rng, A, skill or 2, S_, AP_, D,
-                                  abilities, abil_text)
+                                  abilities, abil_text, labels=_labels(r, "labels"))
     return out
 
 
@@ -374,6 +378,18 @@ def _keywords(r: Reader, key: str) -> frozenset[str]:
     return frozenset(k.strip().upper() for k in v)
 
 
+def _labels(r: Reader, key: str) -> tuple[str, ...]:
+    """Inert labels: the names of abilities the engine does not implement (kept for display and
+    the record, never read by a rule), as written."""
+    v = r.get(key, list, [])
+    if len(v) > LABELS:
+        r.fail(f"at most {LABELS} labels", f"<{len(v)} labels>", key)
+    for i, k in enumerate(v):
+        if not isinstance(k, str) or not k.strip() or len(k) > MAX_NAME:
+            r.sub(key).fail(f"a label of 1 to {MAX_NAME} characters", k, i)
+    return tuple(v)
+
+
 def _abilities(r: Reader, key: str):
     if not r.has(key):
         return ()
@@ -429,6 +445,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
     ukw = _keywords(ur, "keywords")
     uab = _abilities(ur, "abilities")
     umods = _modifiers(ur, "modifiers", enemies)
+    ulabels = _labels(ur, "labels")
     models: list[ModelSpec] = []
     for mr in ur.sub("models").items():
         mr.keys(MODEL_FIELDS, {"M", "T", "Sv", "W", "Ld", "OC", "at"})
@@ -454,6 +471,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
         kws = ukw | _keywords(mr, "keywords")
         abil = uab + _abilities(mr, "abilities")
         mods = umods + _modifiers(mr, "modifiers", enemies)
+        mlabels = _labels(mr, "labels")
         wnames = mr.get("weapons", list, [])
         wps = []
         for i, wn in enumerate(wnames):
@@ -508,7 +526,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
                                         f"({x:g}, {y:g}) overlapping {other_id} at {other_where}")
             placed.append((mid, where, fp))
             models.append(ModelSpec(mid, name, role, x, y, shape, length, width, angle, profile,
-                                    kws, tuple(wps), "CHARACTER" in kws, abil, mods))
+                                    kws, tuple(wps), "CHARACTER" in kws, abil, mods, mlabels))
     order = ur.get("allocation_order", list, [])
     for i, o in enumerate(order):
         if not isinstance(o, str) or not 1 <= len(o) <= MAX_NAME:
@@ -518,7 +536,8 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
                     charged=ur.get("charged", bool, False),
                     moved=_ranged(ur, "moved", float, MOVED, 0.0, "inches moved"),
                     ranged_attacks_last_turn=ur.get("ranged_attacks_last_turn", bool, False),
-                    allocation_order=tuple(order), reserves=ur.get("reserves", bool, False))
+                    allocation_order=tuple(order), reserves=ur.get("reserves", bool, False),
+                    labels=ulabels, points=_ranged(ur, "points", int, POINTS, None, "points"))
 
 
 def _on_board(fp, board) -> bool:

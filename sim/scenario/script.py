@@ -99,7 +99,7 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
             if action.get("fly"):
                 r.fail("no 'fly' for a unit that remains stationary (21.03)", True, "fly")
         elif r.has("by"):
-            action["by"] = r.point("by")
+            action["by"] = _near_point(r, "by")
         elif r.has("to"):
             action["to"] = _to_table(r, uid, model_ids)
         else:
@@ -184,7 +184,19 @@ def _model_table(r: Reader, key: str, uid: str, model_ids, expected: str) -> Rea
 def _to_table(r: Reader, uid: str, model_ids) -> dict:
     """A step's ``to = { model id = [x, y], ... }``: models of unit ``uid`` only."""
     to = _model_table(r, "to", uid, model_ids, "a table of model id = [x, y]")
-    return {mid: to.point(mid) for mid in to.data}
+    return {mid: _near_point(to, mid) for mid in to.data}
+
+
+FAR = 10_000.0  # inches (README, Limits: a move in a command): a point further out is refused here
+
+
+def _near_point(r: Reader, key) -> tuple[float, float]:
+    """A point of a move (``by``, a ``to`` position) within FAR inches, either sign, each
+    coordinate: so `sim check` refuses what the command would (a -10^18 offset, say)."""
+    p = r.point(key)
+    if not all(-FAR <= c <= FAR for c in p):
+        r.sub(key).fail(f"a point within {FAR:,.0f} inches either way", list(p))
+    return p
 
 
 def _decisions(dr: Reader, unit, units) -> dict:

@@ -25,6 +25,7 @@ class ModelSpec:
     character: bool
     abilities: tuple = ()
     modifiers: tuple = ()  # sim.rules.modifiers.RollModifier: its unit's, then its own
+    labels: tuple[str, ...] = ()  # its own inert labels (abilities the engine does not implement)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,8 @@ class UnitSpec:
     ranged_attacks_last_turn: bool = False
     allocation_order: tuple[str, ...] = ()
     reserves: bool = False  # 20.01 starts in strategic reserves (a battle with a mission)
+    labels: tuple[str, ...] = ()  # inert labels for every model: abilities the engine does not implement
+    points: int | None = None  # informative (an imported roster's points); no rule reads it
 
 
 @dataclass(frozen=True, slots=True)

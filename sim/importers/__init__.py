@@ -1,0 +1,106 @@
+"""Importing real armies: BattleScribe-format rosters (``.ros``, ``.rosz``, New Recruit's JSON)
+and catalogues (``.cat``, ``.catz``, the JSON form) into scenario units (README "Importing
+rosters and catalogues").
+
+    source     reading a file in any of its forms, within limits (defusedxml for XML)
+    bsdata     the data model: selections, profiles, characteristics, categories, costs; values
+    catalogue  entry links, shared entries, modifiers; datasheets and their default loadout
+    roster     a unit selection -> a Unit (models, weapons, abilities, labels, leaders)
+    bases      base sizes the data does not give (assets/base_sizes.toml, a user file)
+    scenario   units -> scenario text (placement in a deployment zone), and back
+    report     what the engine does not implement, base sizes' sources, other decisions
+
+The API for other front ends (the sandbox): :func:`load_roster`, :func:`load_datasheet`,
+:func:`list_datasheets` and :func:`into_scenario`. Every refusal is a sim.errors.ImportFileError
+(one line: file, place, expected, found); nothing is written unless the whole import succeeded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.importers.model import Base, Model, Unit, Weapon
+from sim.importers.report import ImportReport
+
+__all__ = ["Army", "Base", "Model", "Unit", "Weapon", "ImportReport", "load_roster", "load_datasheet",
+           "list_datasheets", "into_scenario"]
+
+
+@dataclass(frozen=True)
+class Army:
+    """Imported units and the weapon profiles they use (by name)."""
+
+    units: tuple[Unit, ...]
+    weapons: dict  # name -> Weapon
+
+
+def load_roster(path: str | Path, bases: str | Path | None = None) -> tuple[Army, ImportReport]:
+    """A roster's units (``.ros``, ``.rosz`` or New Recruit JSON) and the import report.
+    ``bases``: a user base size table tried before assets/base_sizes.toml."""
+    from sim.importers import bsdata as B
+    from sim.importers.bases import BaseTable
+    from sim.importers.roster import Assembler, roster_selections
+    from sim.importers.source import read_document
+    file = str(path)
+    table = BaseTable(bases)
+    _, doc = read_document(path, ("roster",))
+    sels, other = roster_selections(doc, file)
+    if not sels:
+        raise B.where_error(file, "forces", B.Bad("a roster with at least one unit", "<no unit selection>"))
+    asm = Assembler(file, table)
+    units = tuple(asm.assemble(sel, place) for sel, place in sels)
+    rep = ImportReport(file, "roster", asm.reports, [f"not a unit, not imported: {n!r}" for n in other if n])
+    return Army(units, asm.weapons), rep
+
+
+def list_datasheets(path: str | Path, search: str = "") -> list[dict]:
+    """Each datasheet of a catalogue (matching ``search``, case-insensitive) as
+    Catalogue.summary gives it: name, points, statlines and weapons as printed, ability names."""
+    from sim.importers.catalogue import Catalogue
+    cat = Catalogue(path)
+    want = search.casefold()
+    return [cat.summary(e) for e in cat.datasheets()
+            if not want or want in str(e.get("name", "")).casefold()]
+
+
+def load_datasheet(path: str | Path, name: str, models: int | None = None,
+                   bases: str | Path | None = None) -> tuple[Army, ImportReport]:
+    """One datasheet of a catalogue as a unit with its default wargear and its minimum number of
+    models (or ``models``)."""
+    from sim.importers.bases import BaseTable
+    from sim.importers.catalogue import Catalogue
+    from sim.importers.roster import Assembler
+    cat = Catalogue(path)
+    entry = cat.find(name)
+    sel, notes = cat.build(entry, models)
+    asm = Assembler(cat.file, BaseTable(bases))
+    unit = asm.assemble(sel, f"datasheets[{name[:60]!r}]")
+    rep = ImportReport(cat.file, "datasheet", asm.reports)
+    for n in notes + [f"not found (link left unresolved): {m}" for m in cat.missing]:
+        rep.units[0].note(n)
+    return Army((unit,), asm.weapons), rep
+
+
+def into_scenario(army: Army, side: str, into: str | Path | None, file: str, name: str,
+                  report: ImportReport | None = None, seed: int | None = None) -> str:
+    """The scenario text with ``army`` as the red or blue army: of a new scenario (a whole battle
+    on the default table, default players; ``seed`` its seed), or of the scenario at ``into``
+    (its other army, terrain, mission and script kept; a unit id the other army has is given a
+    suffix, in the report too). The report heads the text as comments. Checked by the scenario
+    loader before it is returned."""
+    from dataclasses import replace
+
+    from sim.importers.scenario import free_ids, scenario_text
+    into = None if into is None else str(into)
+    ids = free_ids(list(army.units), side, into)
+    units = [replace(u, id=ids[u.id]) for u in army.units]
+    header = HEADER
+    if report is not None:
+        for r in report.units:
+            r.id = ids.get(r.id, r.id)
+        header += "\n" + report.text()
+    return scenario_text(units, army.weapons, side, into, file, name, header, seed)
+
+
+HEADER = "Imported by `sim import` (unofficial fan tool). Names and numbers only: no rules text."

@@ -1,0 +1,182 @@
+"""The BattleScribe data model, read from the plain data sim.importers.source gives: selections,
+profiles and their characteristics, categories, costs, rules; and the values printed in them
+(``6"``, ``3+``, ``D6+1``, ``-1``, ``Melee``) turned into numbers, strictly: a value the
+simulator cannot read is an ImportFileError naming its place, never a guess.
+
+Both rosters and catalogues use these; sim.importers.catalogue adds entry links, shared entries
+and modifiers on top."""
+
+from __future__ import annotations
+
+import re
+
+from sim.errors import ImportFileError
+
+PTS = ("pts", "points")  # the names a points cost goes by (typeId "points" in New Recruit's JSON)
+FACTION_PREFIX = "faction:"
+
+
+def items(d, key) -> list[dict]:
+    """The dicts of a collection (``profiles``, ``selections``...); [] when absent or empty."""
+    v = d.get(key) if isinstance(d, dict) else None
+    return [x for x in v if isinstance(x, dict)] if isinstance(v, list) else []
+
+
+def text(d, key, default: str = "") -> str:
+    v = d.get(key) if isinstance(d, dict) else None
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return _num_text(v)
+    return default
+
+
+def flag(d, key) -> bool:
+    v = d.get(key) if isinstance(d, dict) else None
+    return v is True or (isinstance(v, str) and v.strip().lower() == "true")
+
+
+def number(d, key, default: float | None = None) -> float | None:
+    v = d.get(key) if isinstance(d, dict) else None
+    if isinstance(v, bool):
+        return default
+    if isinstance(v, (int, float)):
+        return float(v)
+    if isinstance(v, str):
+        try:
+            f = float(v)
+        except ValueError:
+            return default
+        return f if f == f and abs(f) < 1e12 else default
+    return default
+
+
+def _num_text(v) -> str:
+    return str(int(v)) if float(v).is_integer() else str(v)
+
+
+def norm(s: str) -> str:
+    """A name compared loosely: case, dashes and spaces folded; the data's arrow mark dropped."""
+    s = s.replace("\u27a4", " ").replace("\u2013", "-").replace("\u2014", "-")
+    return " ".join(s.split()).casefold()
+
+
+def clean_name(s: str) -> str:
+    """A name as the simulator keeps it: the data's leading arrow (a profile of a weapon with
+    several) and surrounding blanks removed, inner runs of blanks made one."""
+    return " ".join(s.replace("\u27a4", " ").split())
+
+
+# --- profiles -------------------------------------------------------------------------------------
+
+STAT_TYPE = "unit"
+RANGED, MELEE = "ranged", "melee"
+
+
+def characteristics(profile: dict) -> dict[str, str]:
+    """name (folded) -> value text of a profile's characteristics."""
+    out = {}
+    for c in items(profile, "characteristics"):
+        n = text(c, "name")
+        if n:
+            out.setdefault(n.strip().casefold(), text(c, "$text").strip())
+    return out
+
+
+def profile_kind(profile: dict) -> str:
+    """"unit" (a statline), "ranged" or "melee" (a weapon), or "ability" (anything else: the
+    data's Abilities and faction types such as Orders; a Transport's capacity too)."""
+    t = text(profile, "typeName").strip().casefold()
+    chars = characteristics(profile)
+    if t == "unit" or (t in ("", "model") and {"m", "t", "sv", "w"} <= chars.keys()):
+        return STAT_TYPE
+    if "weapon" in t or ({"range", "a", "s", "ap", "d"} <= chars.keys() and t in ("", "weapon")):
+        rng = chars.get("range", "")
+        if "melee" in t or rng.strip().casefold() == "melee":
+            return MELEE
+        return RANGED
+    return "ability"
+
+
+def pts(d) -> float:
+    """The points cost of one selection or entry (its own, not its children's)."""
+    total = 0.0
+    for c in items(d, "costs"):
+        if text(c, "name").strip().casefold() in PTS or text(c, "typeId") == "points":
+            total += number(c, "value", 0.0) or 0.0
+    return total
+
+
+def category_names(d) -> list[str]:
+    return [text(c, "name").strip() for c in items(d, "categories") + items(d, "categoryLinks")
+            if text(c, "name").strip()]
+
+
+def is_faction(name: str) -> bool:
+    return name.strip().casefold().startswith(FACTION_PREFIX)
+
+
+# --- values ---------------------------------------------------------------------------------------
+
+class Bad(Exception):
+    """A value the simulator cannot read: (expected, found). Callers add the file and place."""
+
+    def __init__(self, expected: str, found: str):
+        super().__init__(expected, found)
+        self.expected, self.found = expected, found
+
+
+_INT = re.compile(r"^[+]?(\d{1,6})$")
+_ROLL = re.compile(r"^(\d{1,2})\s*\+?$")
+_INCHES = re.compile(r'^(\d{1,4})\s*\+?\s*(?:"|\u201d|\'\'|in(?:ch(?:es)?)?)?$', re.I)
+_AP = re.compile(r"^([-\u2013\u2212])?\s*(\d{1,3})$")
+NONE_MARKS = ("", "-", "\u2013", "\u2014", "n/a", "na", "none")
+
+
+def _show(v: str) -> str:
+    return repr(v[:40] + ("..." if len(v) > 40 else ""))
+
+
+def whole(v: str, what: str) -> int:
+    m = _INT.match(v.strip())
+    if not m:
+        raise Bad(f"{what} as a whole number", _show(v))
+    return int(m.group(1))
+
+
+def roll(v: str, what: str) -> int:
+    """"3+" -> 3 (a missing "+" is tolerated)."""
+    m = _ROLL.match(v.strip())
+    if not m:
+        raise Bad(f"{what} as a roll like 3+", _show(v))
+    return int(m.group(1))
+
+
+def inches(v: str, what: str) -> int:
+    """'6"' -> 6; "20+\"" (a minimum move) -> 20."""
+    m = _INCHES.match(v.strip())
+    if not m:
+        raise Bad(f'{what} in inches like 6"', _show(v))
+    return int(m.group(1))
+
+
+def ap(v: str) -> int:
+    m = _AP.match(v.strip())
+    if not m or (not m.group(1) and int(m.group(2)) != 0):
+        raise Bad("AP as 0 or a negative whole number like -1", _show(v))
+    return -int(m.group(2)) if m.group(1) else 0
+
+
+def dice(v: str, what: str) -> str:
+    """A number or dice like D6+1, as the scenario format writes it ("D6+1", "2D6", "3")."""
+    from sim.rules.dice import parse_dice_expr
+    s = v.strip().upper().replace(" ", "")
+    try:
+        parse_dice_expr(s)
+    except (ValueError, TypeError):
+        raise Bad(f"{what} as a number or dice like D6+1", _show(v)) from None
+    return s
+
+
+def where_error(file: str, place: str, bad: Bad) -> ImportFileError:
+    return ImportFileError(file, place, bad.expected, bad.found)

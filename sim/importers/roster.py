@@ -1,0 +1,343 @@
+"""Roster -> units. A roster (BattleScribe ``.ros``/``.rosz``, New Recruit's JSON) lists forces,
+each a tree of selections: units (type "unit", or a single "model" at the top), the models in
+them (type "model", ``number`` of them), and upgrades (wargear, weapons, enhancements), each
+with its profiles (statlines, weapons, abilities), rules, categories and costs, already
+evaluated by the list builder. :func:`assemble` turns one unit selection into a Unit; the
+catalogue reader builds the same kind of selection tree for a datasheet's default loadout and
+assembles it the same way.
+
+Decisions (README "Importing rosters and catalogues"):
+
+* Models: each "model" selection is ``number`` alike models; the weapons below it, ``number``
+  of them in all, are shared out evenly (when they do not divide, the first models get one
+  more). A unit with no model selection is one model (a vehicle, say) with the unit's statline.
+* A weapon selection with several profiles of one kind (ranged or melee: standard and
+  supercharge) imports every profile as a weapon of its own; the model's loadout takes the first
+  and the report names the others (the engine does not choose between a weapon's profiles).
+* A unit selection nested inside another unit's selection is a leader attached to it (19.01):
+  its models join the unit with role "leader". Rosters have no other field saying a leader is
+  attached; a Leader ability alone leaves the units apart (and is a label).
+* Keywords are the unit's categories without the faction ones ("Faction: ..."); a model's own
+  categories beyond its unit's are its own keywords.
+* Abilities (ability profiles and rules) are read by name: one the engine implements is kept as
+  printed (Feel No Pain 5+, Stealth, Deadly Demise D3...), an invulnerable save becomes InSv,
+  any other is an inert label. A weapon's rules that restate its Keywords characteristic are not
+  labelled twice.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sim.importers import bsdata as B
+from sim.importers import model as M
+from sim.importers.report import ENGINE_KEYWORDS, UnitReport
+
+MAX_UNITS = 500
+MAX_SELECTIONS = 200_000
+
+
+@dataclass
+class _Gear:
+    sel: dict
+    count: int  # in all, for the model group that holds it
+    weapons: list[tuple[str, M.Weapon]]  # (kind, weapon) of its weapon profiles
+
+
+@dataclass
+class _Group:
+    sel: dict
+    place: str
+    count: int
+    gear: list[_Gear] = field(default_factory=list)
+    found: M.Collected = field(default_factory=M.Collected)
+    own_keywords: list[str] = field(default_factory=list)
+
+
+class Assembler:
+    """Assembles units for one file: keeps the weapons met so far (unique names), the unit ids
+    given, and the reports."""
+
+    def __init__(self, file: str, bases, taken_ids=(), weapons=None):
+        self.file, self.bases = file, bases
+        self.ids = set(taken_ids)
+        self.weapons: dict[str, M.Weapon] = dict(weapons or {})
+        self.reports: list[UnitReport] = []
+        self.seen = 0
+
+    # --- a unit ---------------------------------------------------------------------------------
+    def assemble(self, sel: dict, place: str) -> M.Unit:
+        name = B.clean_name(B.text(sel, "name"))
+        M.check_name(name, self.file, f"{place}.name", "a unit name")
+        uid = self._id(name)
+        rep = UnitReport(uid, name)
+        unit, leaders = self._unit(sel, place, name, rep)
+        for lsel, lplace in leaders:
+            lname = B.clean_name(B.text(lsel, "name"))
+            M.check_name(lname, self.file, f"{lplace}.name", "a unit name")
+            lunit, more = self._unit(lsel, lplace, lname, rep, who=f"leader {lname!r}")
+            if more:
+                raise B.where_error(self.file, more[0][1], B.Bad("a leader with no unit nested in it", "<a nested unit>"))
+            unit = _attach(unit, lunit)
+            rep.note(f"leader {lname!r} attached (its selection is nested in this unit's)")
+        pts = _points(sel)
+        unit = M.Unit(uid, unit.name, unit.models, unit.keywords, unit.abilities, unit.labels,
+                      int(round(pts)) if pts else None)
+        rep.points = unit.points
+        kws = {k for k in unit.keywords} | {k for m in unit.models for k in m.keywords}
+        rep.keywords_without_rule = sorted(k for k in kws if k not in ENGINE_KEYWORDS)
+        self.reports.append(rep)
+        return unit
+
+    def _unit(self, sel: dict, place: str, name: str, rep: UnitReport, who: str = "unit"):
+        unit_kw = [k.upper() for k in B.category_names(sel) if not B.is_faction(k)]
+        unit_kw = list(dict.fromkeys(unit_kw))
+        groups: list[_Group] = []
+        unit_found = M.Collected()
+        loose: list[_Gear] = []
+        leaders: list[tuple[dict, str]] = []
+        self._abilities(sel, unit_found)
+        if B.text(sel, "type") == "model":  # a single-model unit: its abilities are the unit's
+            groups.append(self._group(sel, place, unit_kw, rep, collect=False))
+        else:
+            self._walk(sel, place, unit_kw, groups, loose, unit_found, leaders, rep, top=True)
+        if not groups:  # a unit with no model selection: one model
+            g = _Group(sel, place, 1)
+            g.gear, g.found = loose, M.Collected()
+            groups, loose = [g], []
+        if loose:
+            groups[0].gear.extend(loose)
+            rep.note(f"wargear not held by a model given to {B.clean_name(B.text(groups[0].sel, 'name'))!r}: "
+                             + ", ".join(sorted({B.clean_name(B.text(x.sel, 'name')) for x in loose})))
+        stat_profiles = [(p, f"{place}.profiles[{i}]") for i, p in enumerate(B.items(sel, "profiles"))
+                         if B.profile_kind(p) == B.STAT_TYPE]
+        models = []
+        for g in groups:
+            models.extend(self._models(g, name, unit_kw, stat_profiles, unit_found, rep))
+        for a in unit_found.labels:
+            rep.label(who, a)
+        unit_abil = tuple(unit_found.abilities)
+        if unit_found.invuln is not None:
+            models = [m if m.InSv is not None and m.InSv <= unit_found.invuln else _replace(m, InSv=unit_found.invuln)
+                      for m in models]
+        return M.Unit("", name, tuple(models), tuple(unit_kw), unit_abil, tuple(unit_found.labels)), leaders
+
+    def _walk(self, sel, place, unit_kw, groups, loose, found, leaders, rep, top=False, holder=None):
+        for i, child in enumerate(B.items(sel, "selections")):
+            self.seen += 1
+            if self.seen > MAX_SELECTIONS:
+                raise B.where_error(self.file, place, B.Bad(f"at most {MAX_SELECTIONS:,} selections", "more"))
+            cplace = f"{place}.selections[{i}]"
+            kind = B.text(child, "type")
+            if kind == "unit":
+                leaders.append((child, cplace))
+            elif kind == "model" and holder is None:
+                groups.append(self._group(child, cplace, unit_kw, rep))
+            else:
+                gear = self._gear(child, cplace)
+                target = holder.gear if holder is not None else loose
+                if gear.weapons:
+                    target.append(gear)
+                    self._weapon_rules(child, gear, rep)
+                else:
+                    self._abilities(child, holder.found if holder is not None else found)
+                self._walk(child, cplace, unit_kw, groups, loose, found, leaders, rep, holder=holder)
+
+    def _group(self, sel: dict, place: str, unit_kw, rep, collect: bool = True) -> _Group:
+        n = _count(sel, self.file, place)
+        g = _Group(sel, place, n)
+        if collect:
+            self._abilities(sel, g.found)
+        own = self._gear(sel, place)
+        if own.weapons:
+            own.count = n
+            g.gear.append(own)
+        g.own_keywords = [k for k in dict.fromkeys(c.upper() for c in B.category_names(sel) if not B.is_faction(c))
+                          if k not in unit_kw]
+        self._walk(sel, place, unit_kw, [], [], g.found, [], rep, holder=g)
+        return g
+
+    def _gear(self, sel: dict, place: str) -> _Gear:
+        out = []
+        for i, p in enumerate(B.items(sel, "profiles")):
+            kind = B.profile_kind(p)
+            if kind in (B.RANGED, B.MELEE):
+                out.append((kind, M.weapon(p, self.file, f"{place}.profiles[{i}]")))
+        return _Gear(sel, _count(sel, self.file, place), out)
+
+    def _abilities(self, sel: dict, found: M.Collected) -> None:
+        for p in B.items(sel, "profiles"):
+            if B.profile_kind(p) == "ability":
+                desc = " ".join(v for k, v in B.characteristics(p).items())
+                found.add(B.text(p, "name"), desc)
+        for r in B.items(sel, "rules"):
+            found.add(B.text(r, "name"), B.text(r, "description"))
+
+    def _weapon_rules(self, sel: dict, gear: _Gear, rep: UnitReport) -> None:
+        """Rules and ability profiles on a weapon selection: those its Keywords already print are
+        not listed again; the others are the weapon's labels."""
+        printed = [B.norm(t) for _, w in gear.weapons for t in M.split_keywords(w.abilities) + list(w.labels)]
+        names = [B.text(r, "name") for r in B.items(sel, "rules")]
+        names += [B.text(p, "name") for p in B.items(sel, "profiles") if B.profile_kind(p) == "ability"]
+        for n in names:
+            k = B.norm(B.clean_name(n)).rstrip("-").strip()
+            if not k or any(t.startswith(k) for t in printed):
+                continue
+            for _, w in gear.weapons:
+                rep.label(f"weapon {w.name!r}", B.clean_name(n))
+
+    # --- models -----------------------------------------------------------------------------------
+    def _models(self, g: _Group, unit_name, unit_kw, stat_profiles, unit_found, rep) -> list[M.Model]:
+        mname = B.clean_name(B.text(g.sel, "name")) or unit_name
+        M.check_name(mname, self.file, f"{g.place}.name", "a model name")
+        own_stats = [(p, f"{g.place}.profiles[{i}]") for i, p in enumerate(B.items(g.sel, "profiles"))
+                     if B.profile_kind(p) == B.STAT_TYPE]
+        if own_stats:
+            prof, pplace = own_stats[0]
+        elif len(stat_profiles) == 1:
+            prof, pplace = stat_profiles[0]
+        elif stat_profiles:
+            match = [sp for sp in stat_profiles if B.norm(B.text(sp[0], "name")) == B.norm(mname)]
+            prof, pplace = (match or stat_profiles)[0]
+            if not match:
+                rep.note(f"{mname!r}: no statline named after it; the unit's first ({B.text(prof, 'name')!r}) used")
+        else:
+            raise B.where_error(self.file, f"{g.place}.profiles", B.Bad(
+                f"a Unit profile (M T Sv W Ld OC) for model {mname!r}", "<none>"))
+        stats = M.statline(prof, self.file, pplace)
+        if g.found.invuln is not None and (stats["InSv"] is None or g.found.invuln < stats["InSv"]):
+            stats["InSv"] = g.found.invuln
+        for a in g.found.labels:
+            rep.label(f"model {mname!r}", a)
+        kws = set(unit_kw) | set(g.own_keywords)
+        base = M.base_in_data(prof)
+        if base is None:
+            base, src = self.bases.base_for(unit_name, mname, kws, stats["W"])
+            src = f"the base table ({src})"
+        else:
+            src = "the data"
+        rep.bases.append((mname, base.text(), src))
+        # each model's loadout
+        loadouts = [[] for _ in range(g.count)]
+        for gear in g.gear:
+            names = self._weapon_names(gear, rep)
+            if not names:
+                continue
+            per, extra = divmod(gear.count, g.count)
+            for k in range(g.count):
+                loadouts[k].extend(names * (per + (1 if k < extra else 0)))
+        out: list[M.Model] = []
+        common = dict(M=stats["M"], T=stats["T"], Sv=stats["Sv"], W=stats["W"], Ld=stats["Ld"], OC=stats["OC"],
+                      InSv=stats["InSv"], base=base, keywords=tuple(g.own_keywords),
+                      abilities=tuple(a for a in g.found.abilities if a not in unit_found.abilities),
+                      labels=tuple(a for a in g.found.labels if a not in unit_found.labels))
+        for lo in loadouts:
+            t = tuple(lo)
+            if out and out[-1].weapons == t:
+                out[-1] = _replace(out[-1], count=out[-1].count + 1)
+            else:
+                out.append(M.Model(mname, 1, weapons=t, **common))
+        return out
+
+    def _weapon_names(self, gear: _Gear, rep: UnitReport) -> list[str]:
+        """The weapon names one of its holders carries (the first profile of each kind), every
+        profile registered; the others named in the report."""
+        out = []
+        by_kind: dict[str, list[str]] = {}
+        for kind, w in gear.weapons:
+            by_kind.setdefault(kind, []).append(self._register(w, rep))
+        for kind, names in by_kind.items():
+            out.append(names[0])
+            if len(names) > 1:
+                rep.note(f"{B.clean_name(B.text(gear.sel, 'name'))!r} has {len(names)} {kind} profiles: "
+                                 f"{names[0]!r} in the loadout; " + ", ".join(repr(n) for n in names[1:])
+                                 + " under [weapons] (the engine does not choose between a weapon's profiles)")
+        return out
+
+    def _register(self, w: M.Weapon, rep: UnitReport) -> str:
+        name, k = w.name, 2
+        while name in self.weapons and self.weapons[name] != _renamed(w, name):
+            name = f"{w.name} #{k}"
+            k += 1
+        if name != w.name:
+            rep.note(f"weapon {w.name!r} differs from another of that name: imported as {name!r}")
+        self.weapons[name] = _renamed(w, name)
+        for lab in w.labels:
+            rep.label(f"weapon {name!r}", lab)
+        return name
+
+    def _id(self, name: str) -> str:
+        base = re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:40] or "unit"
+        uid, k = base, 2
+        while uid in self.ids:
+            uid = f"{base}-{k}"
+            k += 1
+        self.ids.add(uid)
+        return uid
+
+
+def _renamed(w: M.Weapon, name: str) -> M.Weapon:
+    return w if w.name == name else M.Weapon(name, w.range, w.A, w.skill, w.S, w.AP, w.D, w.abilities, w.labels)
+
+
+def _replace(m: M.Model, **kw) -> M.Model:
+    from dataclasses import replace
+    return replace(m, **kw)
+
+
+def _count(sel: dict, file: str, place: str) -> int:
+    n = B.number(sel, "number", 1.0 if sel.get("number") is None else None)
+    if n is None or n != int(n) or not 0 <= n <= 200:
+        raise B.where_error(file, f"{place}.number", B.Bad("a number of 0 to 200", repr(sel.get("number"))[:40]))
+    return int(n)
+
+
+def _points(sel: dict) -> float:
+    total, stack = 0.0, [sel]
+    while stack:
+        s = stack.pop()
+        total += B.pts(s)
+        stack.extend(B.items(s, "selections"))
+    return total
+
+
+def _attach(unit: M.Unit, leader: M.Unit) -> M.Unit:
+    """19.01 The leader's models join the unit (role "leader"); keywords, abilities and labels
+    that are not common to every model move onto the models that have them."""
+    lmodels = [_replace(m, role="leader") for m in leader.models]
+    parts = [(unit, list(unit.models)), (leader, lmodels)]
+    common_kw = [k for k in unit.keywords if k in leader.keywords]
+    common_ab = [a for a in unit.abilities if a in leader.abilities]
+    common_lb = [a for a in unit.labels if a in leader.labels]
+    models = []
+    for u, ms in parts:
+        for m in ms:
+            models.append(_replace(
+                m, keywords=tuple(dict.fromkeys([k for k in u.keywords if k not in common_kw] + list(m.keywords))),
+                abilities=tuple(dict.fromkeys([a for a in u.abilities if a not in common_ab] + list(m.abilities))),
+                labels=tuple(dict.fromkeys([a for a in u.labels if a not in common_lb] + list(m.labels)))))
+    return M.Unit(unit.id, unit.name, tuple(models), tuple(common_kw), tuple(common_ab), tuple(common_lb))
+
+
+def roster_selections(doc: dict, file: str):
+    """(selection, place) of every unit in a roster's forces, in order; and the names of the
+    selections that are not units (detachment, battle size...), for the report."""
+    units, other = [], []
+    stack = [(f, f"forces[{i}]") for i, f in reversed(list(enumerate(B.items(doc, "forces"))))]
+    while stack:
+        force, fplace = stack.pop()
+        for i, sel in enumerate(B.items(force, "selections")):
+            place = f"{fplace}.selections[{i}]"
+            if B.text(sel, "type") in ("unit", "model"):
+                units.append((sel, place))
+            else:
+                nested = [(c, f"{place}.selections[{j}]") for j, c in enumerate(B.items(sel, "selections"))
+                          if B.text(c, "type") == "unit"]
+                units.extend(nested)
+                if not nested:
+                    other.append(B.clean_name(B.text(sel, "name"))[:100])
+        stack.extend((f, f"{fplace}.forces[{j}]") for j, f in reversed(list(enumerate(B.items(force, "forces")))))
+    if len(units) > MAX_UNITS:
+        raise B.where_error(file, "forces", B.Bad(f"at most {MAX_UNITS} units", str(len(units))))
+    return units, other

@@ -1,0 +1,394 @@
+"""Imported units -> scenario text (README "The scenario format"), and back.
+
+:func:`scenario_text` puts the units in one army of a scenario: a new one (a whole battle on the
+default 60" x 44" table with no terrain, both sides played by the default player, the other
+army empty until it is imported too), or an existing scenario file whose other army, terrain,
+mission and script are kept (the file is rewritten from its data: its comments are not). Each
+model is placed in its army's deployment zone (the mission's, else Part A ruling 22's default
+zones), units side by side in rows, each unit a block of rows 0.5" apart (in coherency),
+nothing overlapping. The text is parsed back by the scenario loader before anyone writes it, so
+what is written always passes `sim check`.
+
+:func:`units_from_spec` reads the imported units back from a loaded scenario (the round trip
+test: units -> TOML -> loader -> units gives the same units)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import tomllib
+from pathlib import Path
+
+from sim.errors import ImportFileError, ScenarioError
+from sim.importers import model as M
+from sim.scenario import load as L
+
+SIDES = ("red", "blue")
+ARMY_NAMES = ("Red", "Blue")
+GAP = 0.5  # inches between the bases of a unit's models (coherency: within 2")
+UNIT_GAP = 1.5  # inches between units
+EDGE = 0.5  # inches kept from the zone's edges
+MM = 25.4
+
+
+# --- a small TOML writer ------------------------------------------------------------------------
+
+_BARE = re.compile(r"[A-Za-z0-9_-]+\Z")
+INLINE_LISTS = {"models", "modifiers", "features", "objectives"}
+
+
+def _s(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)
+
+
+def _key(k: str) -> str:
+    return k if _BARE.match(k) else _s(k)
+
+
+def _num(v: float) -> str:
+    v = float(v)
+    if v == int(v) and abs(v) < 1e15:
+        return str(int(v))
+    return repr(v)
+
+
+def _val(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return _num(v)
+    if isinstance(v, str):
+        return _s(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_val(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_key(k)} = {_val(x)}" for k, x in v.items()) + " }" if v else "{}"
+    if hasattr(v, "isoformat"):
+        return v.isoformat()
+    raise TypeError(type(v).__name__)
+
+
+def _table(path: str, d: dict, out: list[str], array: bool = False) -> None:
+    out.append(f"[[{path}]]" if array else f"[{path}]")
+    subs = []
+    for k, v in d.items():
+        if isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values()) and k not in ("players",):
+            subs.append(("table", k, v))
+        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v) and k not in INLINE_LISTS:
+            subs.append(("array", k, v))
+        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            out.append(f"{_key(k)} = [")
+            out.extend(f"  {_val(x)}," for x in v)
+            out.append("]")
+        else:
+            out.append(f"{_key(k)} = {_val(v)}")
+    out.append("")
+    for kind, k, v in subs:
+        if kind == "table":
+            for name, sub in v.items():
+                _table(f"{path}.{_key(k)}.{_key(name)}", sub, out)
+        else:
+            for sub in v:
+                _table(f"{path}.{_key(k)}", sub, out, array=True)
+
+
+def dump(doc: dict, header: str = "") -> str:
+    out = [f"# {line}" if line else "#" for line in header.splitlines()]
+    if out:
+        out.append("")
+    order = ["battle", "mission", "terrain", "weapons", "armies", "script"]
+    for k in sorted(doc, key=lambda k: order.index(k) if k in order else len(order)):
+        v = doc[k]
+        if k == "weapons":
+            for name, w in v.items():
+                _table(f"weapons.{_key(name)}", w, out)
+        elif isinstance(v, list):
+            for item in v:
+                _table(_key(k), item, out, array=True)
+        elif isinstance(v, dict):
+            _table(_key(k), v, out)
+        else:
+            out.insert(0, f"{_key(k)} = {_val(v)}")
+    return "\n".join(out).rstrip() + "\n"
+
+
+# --- units -> data --------------------------------------------------------------------------------
+
+def weapon_data(w: M.Weapon) -> dict:
+    d = {"range": w.range if w.range is not None else "melee", "A": _dice(w.A)}
+    if w.skill is not None:
+        d["WS" if w.range is None else "BS"] = w.skill
+    d.update({"S": w.S, "AP": w.AP, "D": _dice(w.D)})
+    if w.abilities:
+        d["abilities"] = w.abilities
+    if w.labels:
+        d["labels"] = list(w.labels)
+    return d
+
+
+def _dice(v: str):
+    return int(v) if v.isdigit() else v
+
+
+def unit_data(u: M.Unit, spots: list[list[tuple[float, float]]]) -> dict:
+    d = {"id": u.id, "name": u.name}
+    if u.keywords:
+        d["keywords"] = list(u.keywords)
+    if u.abilities:
+        d["abilities"] = list(u.abilities)
+    if u.labels:
+        d["labels"] = list(u.labels)
+    if u.points is not None:
+        d["points"] = u.points
+    models = []
+    for m, at in zip(u.models, spots):
+        md = {"name": m.name, "count": m.count}
+        if m.base.shape == "round":
+            md["base_mm"] = _round(m.base.length_mm)
+        else:
+            md["base"] = [_round(m.base.length_mm), _round(m.base.width_mm)]
+            md["shape"] = m.base.shape
+        md.update({"M": m.M, "T": m.T, "Sv": m.Sv, "W": m.W, "Ld": m.Ld, "OC": m.OC})
+        if m.InSv is not None:
+            md["InSv"] = m.InSv
+        if m.role != "bodyguard":
+            md["role"] = m.role
+        if m.keywords:
+            md["keywords"] = list(m.keywords)
+        if m.abilities:
+            md["abilities"] = list(m.abilities)
+        if m.labels:
+            md["labels"] = list(m.labels)
+        md["weapons"] = list(m.weapons)
+        md["at"] = [[_round(x), _round(y)] for x, y in at]
+        models.append(md)
+    d["models"] = models
+    return d
+
+
+def _round(v: float):
+    r = round(float(v), 4)
+    return int(r) if r == int(r) else r
+
+
+# --- placement -----------------------------------------------------------------------------------
+
+def _size(b: M.Base) -> tuple[float, float]:
+    return b.length_mm / MM, b.width_mm / MM
+
+
+def place(units: list[M.Unit], zone, file: str) -> list[list[list[tuple[float, float]]]]:
+    """Positions for every model (per unit, per model entry, per model), units side by side in
+    rows across the zone's bounding box (kept wholly inside the zone polygon)."""
+    xs = [p[0] for p in zone]
+    ys = [p[1] for p in zone]
+    x0, x1, y0, y1 = min(xs) + EDGE, max(xs) - EDGE, min(ys) + EDGE, max(ys) - EDGE
+    width = x1 - x0
+    out = []
+    cx, cy, row_h = x0, y0, 0.0
+    for u in units:
+        cell_w = max(_size(m.base)[0] for m in u.models) + GAP
+        cell_h = max(_size(m.base)[1] for m in u.models) + GAP
+        n = sum(m.count for m in u.models)
+        # a compact block: 03.03 wants every model within 9" of every other
+        cols = max(1, min(n, int((width + GAP) // cell_w), math.ceil(math.sqrt(n * cell_h / cell_w))))
+        rows = math.ceil(n / cols)
+        block_w, block_h = cols * cell_w - GAP, rows * cell_h - GAP
+        if cx > x0 and cx + block_w > x1 + 1e-9:
+            cx, cy, row_h = x0, cy + row_h + UNIT_GAP, 0.0
+        if block_w > width + 1e-9 or cy + block_h > y1 + 1e-9:
+            raise ImportFileError(file, "", "an army that fits in its deployment zone "
+                                  f"({width + 2 * EDGE:g}\" x {y1 - y0 + 2 * EDGE:g}\")",
+                                  f"no room left for unit {u.id!r} ({len(out)} of {len(units)} placed)")
+        spots, k = [], 0
+        for m in u.models:
+            mine = []
+            for _ in range(m.count):
+                r, c = divmod(k, cols)
+                mine.append((cx + c * cell_w + cell_w / 2 - GAP / 2, cy + r * cell_h + cell_h / 2 - GAP / 2))
+                k += 1
+            spots.append(mine)
+        out.append(spots)
+        cx += block_w + UNIT_GAP
+        row_h = max(row_h, block_h)
+    return out
+
+
+# --- the scenario ----------------------------------------------------------------------------------
+
+def new_scenario(name: str) -> dict:
+    return {"battle": {"name": name[:100] or "Imported armies", "seed": 1, "board": [60, 44]},
+            "mission": {"first": "roll-off", "players": {"red": "default", "blue": "default"}},
+            "weapons": {},
+            "armies": [{"name": ARMY_NAMES[0], "units": []}, {"name": ARMY_NAMES[1], "units": []}]}
+
+
+def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, into: str | None,
+                  file: str, name: str, header: str = "", seed: int | None = None) -> str:
+    """The scenario text with ``units`` as army ``side`` (red or blue), in a new scenario or in
+    the one at ``into`` (an existing file; its other army, terrain, mission and script kept)."""
+    owner = SIDES.index(side)
+    if into is not None and Path(into).exists():
+        try:
+            spec = L.load_scenario(into)
+        except ScenarioError as e:
+            raise ImportFileError(e.file, e.path, e.expected, e.found) from None
+        data = tomllib.loads(Path(into).read_text(encoding="utf-8"))
+        zones = _zones(spec)
+        replaced = {u.id for u in spec.units if u.owner == owner}
+        steps = [s for s in data.get("script", []) if _names_any(s, replaced)]
+        if steps:
+            raise ImportFileError(str(into), "script", f"a script that names no unit of the {side} army it replaces",
+                                  f"<a step naming {sorted(_names_any(steps[0], replaced))[0]!r}>")
+    else:
+        data = new_scenario(name)
+        if seed is not None:
+            data["battle"]["seed"] = seed
+        from sim.rules.objectives import default_zones
+        z = default_zones((60.0, 44.0))
+        zones = (z["defender"], z["attacker"])
+    data.setdefault("weapons", {})
+    other = data["armies"][1 - owner]
+    keep = {w for u in other.get("units", []) for m in u.get("models", []) for w in m.get("weapons", [])}
+    keep |= _script_weapons(data.get("script", []))
+    weapons_out = {k: v for k, v in data["weapons"].items() if k in keep}
+    taken_ids = {u.get("id") for u in other.get("units", [])}
+    taken_models = {i for u in other.get("units", []) for m in u.get("models", [])
+                    for i in ([m["id"]] if "id" in m else m.get("ids", []))}
+    renames = {}
+    for wname, w in weapons.items():
+        d = weapon_data(w)
+        new = wname
+        k = 2
+        while new in weapons_out and weapons_out[new] != d:
+            new, k = f"{wname} #{k}", k + 1
+        weapons_out[new] = d
+        renames[wname] = new
+    fixed = []
+    for u in units:
+        uid, k = u.id, 2
+        while uid in taken_ids or any(t.startswith(f"{uid}/") for t in taken_models):
+            uid, k = f"{u.id}-{k}", k + 1
+        taken_ids.add(uid)
+        fixed.append(_rename(u, uid, renames))
+    spots = place(fixed, zones[owner], file)
+    data["weapons"] = weapons_out
+    data["armies"][owner]["units"] = [unit_data(u, s) for u, s in zip(fixed, spots)]
+    text = dump(data, header)
+    try:
+        L.parse_scenario(tomllib.loads(text), file)
+    except ScenarioError as e:
+        raise ImportFileError(file, e.path, f"units the scenario format accepts ({e.expected})", e.found) from None
+    return text
+
+
+def free_ids(units: list[M.Unit], side: str, into: str | None) -> dict[str, str]:
+    """Unit id -> the id it gets in the scenario at ``into`` (unchanged unless the other army
+    already has it)."""
+    if into is None or not Path(into).exists():
+        return {u.id: u.id for u in units}
+    try:
+        data = tomllib.loads(Path(into).read_text(encoding="utf-8"))
+        other = data["armies"][1 - SIDES.index(side)]
+        taken = {u.get("id") for u in other.get("units", [])}
+        taken_models = {i for u in other.get("units", []) for m in u.get("models", [])
+                        for i in ([m["id"]] if "id" in m else m.get("ids", []))}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, IndexError, TypeError, AttributeError):
+        return {u.id: u.id for u in units}  # (scenario_text reports what is wrong with the file)
+    out = {}
+    for u in units:
+        uid, k = u.id, 2
+        while uid in taken or any(isinstance(t, str) and t.startswith(f"{uid}/") for t in taken_models):
+            uid, k = f"{u.id}-{k}", k + 1
+        taken.add(uid)
+        out[u.id] = uid
+    return out
+
+
+def _zones(spec):
+    if spec.mission is not None:
+        return spec.mission.zones
+    from sim.rules.objectives import default_zones
+    z = default_zones(spec.board)
+    return (z["defender"], z["attacker"])
+
+
+def _names_any(step, ids: set[str]) -> set[str]:
+    found = set()
+    stack = [step]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if v in ids or v.split("/")[0] in ids:
+                found.add(v.split("/")[0])
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return found
+
+
+def _script_weapons(script) -> set[str]:
+    out = set()
+    for s in script:
+        for key in ("targets",):
+            if isinstance(s.get(key), dict):
+                out |= set(s[key])
+        for per in (s.get("models") or {}).values() if isinstance(s.get("models"), dict) else ():
+            if isinstance(per, dict):
+                out |= set(per)
+    return out
+
+
+def _rename(u: M.Unit, uid: str, renames: dict[str, str]) -> M.Unit:
+    from dataclasses import replace
+    return replace(u, id=uid, models=tuple(replace(m, weapons=tuple(renames.get(w, w) for w in m.weapons))
+                                           for m in u.models))
+
+
+# --- back from a loaded scenario -----------------------------------------------------------------
+
+def spec_records(spec, owner: int) -> list[tuple]:
+    """One army of a loaded scenario as plain records, model by model (the round trip test
+    compares them with :func:`unit_records` of the units that were written)."""
+    out = []
+    for u in spec.units:
+        if u.owner != owner:
+            continue
+        models = []
+        for ms in u.models:
+            p = ms.profile
+            models.append((ms.name, ms.role, p.M, p.T, p.Sv, p.W, p.Ld, p.OC, p.InSv, ms.shape,
+                           round(ms.length * MM, 3), round(ms.width * MM, 3), tuple(sorted(ms.keywords)),
+                           tuple(a.printed for a in ms.abilities), tuple(u.labels) + tuple(ms.labels),
+                           tuple(_weapon_record(w.name, w.range, w.A, w.skill, w.S, w.AP, w.D, w.abilities,
+                                                w.abilities_text, w.labels) for w in ms.weapons)))
+        out.append((u.id, u.name, u.points, tuple(models)))
+    return out
+
+
+def unit_records(units: list[M.Unit], weapons: dict[str, M.Weapon]) -> list[tuple]:
+    from sim.rules.abilities import parse_weapon_abilities
+    from sim.rules.dice import parse_dice_expr
+    out = []
+    for u in units:
+        models = []
+        for m in u.models:
+            rec = (m.name, m.role, m.M, m.T, m.Sv, m.W, m.Ld, m.OC, m.InSv, m.base.shape,
+                   round(m.base.length_mm, 3), round(m.base.width_mm, 3), tuple(sorted(set(u.keywords) | set(m.keywords))),
+                   tuple(u.abilities) + tuple(m.abilities), tuple(u.labels) + tuple(m.labels),
+                   tuple(_weapon_record(w.name, w.range, parse_dice_expr(w.A), w.skill or 2, w.S, w.AP,
+                                        parse_dice_expr(w.D), parse_weapon_abilities(w.abilities, w.name),
+                                        w.abilities, w.labels)
+                         for w in (weapons[n] for n in m.weapons)))
+            models.extend([rec] * m.count)
+        out.append((u.id, u.name, u.points, tuple(models)))
+    return out
+
+
+def _weapon_record(*fields) -> tuple:
+    return tuple(fields)
