@@ -1,0 +1,1 @@
+"""Exact odds of one declared attack (issue 16)."""
