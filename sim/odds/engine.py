@@ -12,6 +12,7 @@ import numpy as np
 
 from sim.odds import dist as DI
 from sim.odds import exact as EX
+from sim.odds.blas import one_thread
 from sim.odds.problem import Problem
 from sim.rules.allocation import allocation_groups
 
@@ -50,8 +51,8 @@ class TargetOdds:
     wounds: int  # wounds left when it starts
     destroyed: Measure  # models destroyed
     damage: Measure  # wounds lost (after Feel No Pain; excess damage on a model lost, 05.04)
-    unsaved: Measure  # save rolls failed
-    mortal: Measure  # mortal wounds from [DEVASTATING WOUNDS]
+    unsaved: Measure | None  # save rolls failed (None: not counted)
+    mortal: Measure | None  # mortal wounds from [DEVASTATING WOUNDS] (None: not counted)
     groups: list = field(default_factory=list)  # [(label, models, Measure of models destroyed)]
 
     @property
@@ -61,8 +62,9 @@ class TargetOdds:
     def as_dict(self) -> dict:
         return {"unit": self.uid, "name": self.name, "models": self.models, "wounds": self.wounds,
                 "wiped_out": self.wiped, "models_destroyed": self.destroyed.as_dict(),
-                "damage": self.damage.as_dict(), "unsaved_attacks": self.unsaved.as_dict(),
-                "mortal_wounds": self.mortal.as_dict(),
+                "damage": self.damage.as_dict(),
+                "unsaved_attacks": self.unsaved.as_dict() if self.unsaved else None,
+                "mortal_wounds": self.mortal.as_dict() if self.mortal else None,
                 "groups": [{"group": g, "models": n, "models_destroyed": m.as_dict()} for g, n, m in self.groups]}
 
 
@@ -143,7 +145,7 @@ def _measure(name: str, values: dict) -> Measure:
     return Measure(name, p)
 
 
-def target_odds(tv, final: dict) -> TargetOdds:
+def target_odds(tv, final: dict, counted: bool = True) -> TargetOdds:
     """The measures of a target from its final distribution {(wounds left, failed, mortal): p}."""
     alive0 = [i for i, x in enumerate(tv.start) if x > 0]
     destroyed, damage, unsaved, mortal = {}, {}, {}, {}
@@ -162,18 +164,21 @@ def target_odds(tv, final: dict) -> TargetOdds:
             k = sum(1 for m in g.members if r[index[m]] <= 0)
             acc[k] = acc.get(k, 0.0) + p
     return TargetOdds(tv.uid, tv.name, len(alive0), w0, _measure("models destroyed", destroyed),
-                      _measure("damage", damage), _measure("unsaved attacks", unsaved),
-                      _measure("mortal wounds", mortal),
+                      _measure("damage", damage), _measure("unsaved attacks", unsaved) if counted else None,
+                      _measure("mortal wounds", mortal) if counted else None,
                       [(g.label(), len(g.members), _measure("models destroyed", acc))
                        for g, acc in zip(groups, by_group)])
 
 
 @functools.lru_cache(maxsize=128)
-def solve(problem: Problem) -> Odds:
+def solve(problem: Problem, counters: bool = True) -> Odds:
     """The odds of ``problem``: exact, or a seeded Monte Carlo of the same rules when the exact
-    chain would be too large (the result says which, and why). Kept for equal problems."""
+    chain would be too large (the result says which, and why). Kept for equal problems.
+    ``counters`` False leaves out the unsaved attacks and mortal wounds (the rest is the same,
+    and cheaper when the target's models save differently)."""
     try:
-        return _exact(problem)
+        with one_thread():
+            return _exact(problem, counters)
     except EX.Intractable as e:
         from sim.odds.montecarlo import simulate
         odds = simulate(problem, MC_RUNS, MC_SEED)
@@ -182,14 +187,14 @@ def solve(problem: Problem) -> Odds:
         return odds
 
 
-def _exact(problem: Problem) -> Odds:
+def _exact(problem: Problem, counters: bool = True) -> Odds:
     pool_odds = {p.index: EX.PoolOdds(p, problem.targets[p.target]) for p in problem.pools}
     targets = []
     err = 0.0
     for t, tv in enumerate(problem.targets):
-        final = EX.solve_target(problem, t, pool_odds)
+        final = EX.solve_target(problem, t, pool_odds, counters)
         err = max(err, abs(sum(final.values()) - 1.0))
-        targets.append(target_odds(tv, final))
+        targets.append(target_odds(tv, final, counters))
     pools = []
     for p in problem.pools:
         po = pool_odds[p.index]
@@ -256,7 +261,7 @@ def for_plan(battle, plan, decisions: dict | None = None) -> Preview:
     kind = "fight" if declared[0].weapon.is_melee else "shoot"
     from sim.odds.problem import build_problem
     return preview(solve(build_problem(battle, declared, attacker, kind, decisions,
-                                       getattr(plan, "shooting_type", None))))
+                                       getattr(plan, "shooting_type", None)), counters=False))
 
 
 def for_command(battle, command, decisions: dict | None = None) -> Odds:

@@ -56,7 +56,8 @@ from sim.rules.mortal import hazard_mortal_wounds, mortal_wound_target
 from sim.rules.sequence import PoolState
 
 SUM_TOLERANCE = 1e-12
-MAX_ENTRIES = 200_000  # chain entries at once; beyond, the attack is too large to work out exactly
+MAX_ENTRIES = 200_000  # outcomes of a target at once; beyond, the attack is too large to work out exactly
+MAX_STATES = 3_000  # states of one pool's chain (its matrices are dense)
 
 
 class Intractable(Exception):
@@ -236,7 +237,6 @@ class Context:
         self.runs = [(f, n, fails) for f, n, fails in runs]
         self.lost_to_damage = [FA.damage_lost(x) for x in tv.fnp]
         self._step: dict = {}
-        self._powers: dict = {}
 
     def key(self):
         return (self.order, self.precision, tuple(sorted(self.members_of.items())))
@@ -304,78 +304,116 @@ class Context:
         self._step[("mortal", r)] = step
         return step
 
-    def powers(self, kind, r, c: int):
-        """[step^0(r), ..., step^c(r)], each {(r', counter): chance} (kind: a run index or
-        "mortal")."""
-        have = self._powers.get((kind, r))
-        if have is None:
-            have = self._powers[(kind, r)] = [{(r, 0): 1.0}]
-        step = self._mortal if kind == "mortal" else (lambda s: self._save(kind, s))
-        while len(have) <= c:
-            nxt: dict = defaultdict(float)
-            for (s, n), p in have[-1].items():
-                for (s2, dn), q in step(s).items():
-                    nxt[(s2, n + dn)] += p * q
-            if len(nxt) > MAX_ENTRIES:
-                raise Intractable(f"more than {MAX_ENTRIES:,} states of the target")
-            have.append(dict(nxt))
-        return have
 
 
-def _saves(ctx: Context, r0, wounds: np.ndarray) -> dict:
-    """05.03 step 3 + 05.04 for ``wounds`` (a distribution of the number of save rolls) from state
-    r0: {(r, saves failed): chance} (its mass is ``wounds``'s)."""
-    runs = ctx.runs
-    if not runs:
-        return {(r0, 0): float(wounds.sum())}
-    # (state, failed so far, dice left) -> chance
-    cur = {(r0, 0, m): float(p) for m, p in enumerate(wounds) if p > 0.0}
-    left = 1.0  # the share of faces not yet passed (from this run's first face up)
-    for k, (_first, n, _fails) in enumerate(runs):
-        q = min(1.0, (n / 6) / left)
-        left -= n / 6
-        last = k == len(runs) - 1
-        if last:  # what is left after the last failing run passes: sum the dice out first
-            by_state: dict = defaultdict(lambda: np.zeros(1))
-            for (r, u, m), p in cur.items():
-                row = DI.binomial_rows(m, q)[m, :m + 1] * p
-                acc = by_state[(r, u)]
-                if len(acc) < len(row):
-                    acc = np.concatenate([acc, np.zeros(len(row) - len(acc))])
-                acc[:len(row)] += row
-                by_state[(r, u)] = acc
-            out: dict = defaultdict(float)
-            for (r, u), counts in by_state.items():
-                pw = ctx.powers(k, r, len(counts) - 1)
-                for c, pc in enumerate(counts):
-                    if pc <= 0.0:
-                        continue
-                    for (r2, du), p2 in pw[c].items():
-                        out[(r2, u + du)] += pc * p2
-            return dict(out)
-        nxt: dict = defaultdict(float)
-        for (r, u, m), p in cur.items():
-            row = DI.binomial_rows(m, q)[m, :m + 1]
-            pw = ctx.powers(k, r, m)
-            for c in range(m + 1):
-                b = row[c] * p
-                if b <= 0.0:
-                    continue
-                for (r2, du), p2 in pw[c].items():
-                    nxt[(r2, u + du, m - c)] += b * p2
-        if len(nxt) > MAX_ENTRIES:
-            raise Intractable(f"more than {MAX_ENTRIES:,} states of the target and save dice")
-        cur = dict(nxt)
-    raise AssertionError("unreachable")
+class Chain:
+    """The chain of one pool from one start state r0, as matrices over the states reachable from
+    it (found by following the single steps, which the rules decide): per run of save faces the
+    transition of a save roll that passes and of one that fails, and per amount the transition
+    of a [DEVASTATING WOUNDS] critical. Columns are the state before, rows the state after."""
 
+    def __init__(self, ctx: Context, r0, mortal: bool):
+        self.ctx = ctx
+        states = [r0]
+        index = {r0: 0}
+        runs = range(len(ctx.runs))
+        i = 0
+        while i < len(states):
+            r = states[i]
+            i += 1
+            nexts = [s for k in runs for (s, _n) in ctx._save(k, r)]
+            if mortal:
+                nexts += [s for (s, _n) in ctx._mortal(r)]
+            for s in nexts:
+                if s not in index:
+                    index[s] = len(states)
+                    states.append(s)
+                    if len(states) > MAX_STATES:
+                        raise Intractable(f"more than {MAX_STATES:,} states of the target")
+        self.states, self.index = states, index
+        n = len(states)
+        self.passes, self.fails = [], []
+        for k in runs:
+            tp, tf = np.zeros((n, n)), np.zeros((n, n))
+            for j, r in enumerate(states):
+                for (s, failed), p in ctx._save(k, r).items():
+                    (tf if failed else tp)[index[s], j] += p
+            self.passes.append(tp)
+            self.fails.append(tf)
+        self.mortal: dict[int, np.ndarray] = {}
+        if mortal:
+            for j, r in enumerate(states):
+                for (s, amount), p in ctx._mortal(r).items():
+                    t = self.mortal.get(amount)
+                    if t is None:
+                        t = self.mortal[amount] = np.zeros((n, n))
+                    t[index[s], j] += p
 
-def _mortals(ctx: Context, states: dict, n: int) -> dict:
-    """n [DEVASTATING WOUNDS] criticals after the pool's damage: {(r, failed, mortal): chance}."""
-    out: dict = defaultdict(float)
-    for (r, u), p in states.items():
-        for (r2, mw), q in ctx.powers("mortal", r, n)[n].items():
-            out[(r2, u, mw)] += p * q
-    return out
+    def _apply(self, k: int, w: np.ndarray, counters: bool) -> np.ndarray:
+        """One save roll of run k on w [state, failed so far, ...]."""
+        n = w.shape[0]
+        flat = w.reshape(n, -1)
+        if not counters:
+            return ((self.passes[k] + self.fails[k]) @ flat).reshape(w.shape)
+        out = (self.passes[k] @ flat).reshape(w.shape)
+        failed = (self.fails[k] @ flat).reshape(w.shape)
+        out[:, 1:] += failed[:, :-1]
+        return out
+
+    def saves(self, wounds: np.ndarray, counters: bool) -> np.ndarray:
+        """05.03 step 3 + 05.04 for a number of save rolls distributed as ``wounds``:
+        [state, saves failed] (one column when not counting)."""
+        runs = self.ctx.runs
+        n, M = len(self.states), len(wounds) - 1
+        U = M + 1 if counters else 1
+        v = np.zeros((n, U, M + 1))
+        v[0, 0, :] = wounds
+        if not runs:
+            return v.sum(axis=2)
+        left = 1.0  # the share of faces from this run's first face up
+        for k, (_first, faces, _fails) in enumerate(runs):
+            q = min(1.0, (faces / 6) / left)
+            left -= faces / 6
+            B = DI.binomial_rows(M, q)[:M + 1, :M + 1]  # B[m, c]: c of m dice show this run
+            if k == len(runs) - 1:
+                # the dice left after it pass: P[s, u, c] = sum_m v[s, u, m] B[m, c], then
+                # sum_c T^c P[..., c] by Horner's scheme
+                P = np.tensordot(v, B, axes=([2], [0]))
+                acc = P[:, :, M]
+                for c in range(M - 1, -1, -1):
+                    acc = P[:, :, c] + self._apply(k, acc, counters)
+                return acc
+            new = np.zeros_like(v)
+            # w = T^c v over the columns m >= c (the others are done) and the counts of failed
+            # saves that can have mass (each roll fails at most one more)
+            top = int(np.flatnonzero(v.any(axis=(0, 2)))[-1]) + 1
+            w = v[:, :top]
+            for c in range(M + 1):
+                new[:, :w.shape[1], :M + 1 - c] += w * B[c:, c]
+                if c < M:
+                    w = w[:, :, 1:]
+                    if counters and w.shape[1] < U:
+                        w = np.concatenate([w, np.zeros((n, 1, w.shape[2]))], axis=1)
+                    w = self._apply(k, np.ascontiguousarray(w), counters)
+            v = new
+        raise AssertionError("unreachable")
+
+    def mortals(self, x: np.ndarray, n: int) -> np.ndarray:
+        """n [DEVASTATING WOUNDS] criticals on x [state, failed]: [state, failed, mortal wounds]."""
+        top = max(self.mortal) if self.mortal else 0
+        y = np.zeros((*x.shape, n * top + 1))
+        y[:, :, 0] = x
+        for _ in range(n):
+            z = np.zeros_like(y)
+            flat = y.reshape(y.shape[0], -1)
+            for amount, t in self.mortal.items():
+                moved = (t @ flat).reshape(y.shape)
+                if amount:
+                    z[:, :, amount:] += moved[:, :, :-amount]
+                else:
+                    z += moved
+            y = z
+        return y
 
 
 # --- the whole attack ------------------------------------------------------------------------
@@ -413,9 +451,10 @@ class PoolOdds:
             setattr(self, name, DI.trim(v / rolled) if rolled > 0 else np.array([1.0]))
 
 
-def solve_target(problem: Problem, t: int, pool_odds: dict) -> dict:
+def solve_target(problem: Problem, t: int, pool_odds: dict, count: bool = True) -> dict:
     """The final distribution {(wounds left per model, saves failed, mortal wounds): chance} of
-    target ``t`` after every pool at it, in order."""
+    target ``t`` after every pool at it, in order (``count`` False: the two counters left at 0,
+    which is much cheaper when the target's models save differently)."""
     tv = problem.targets[t]
     states = {(tv.start, 0, 0): 1.0}
     setups: dict = {}
@@ -443,15 +482,20 @@ def solve_target(problem: Problem, t: int, pool_odds: dict) -> dict:
             ctx = Context(problem, pool, setup, r0)
             ctx = contexts.setdefault((pool.index, ctx.key()), ctx)  # (its transitions kept)
             table = setup.wound_table
+            chain = Chain(ctx, r0, table.shape[1] > 1 and table[:, 1:].any())
             for mc in range(table.shape[1]):
                 col = table[:, mc]
                 if not col.any():
                     continue
-                after = _saves(ctx, r0, col)
-                after = _mortals(ctx, after, mc) if mc else {(r, u, 0): p for (r, u), p in after.items()}
-                for (r2, du, dmw), p in after.items():
+                after = chain.saves(DI.trim(col), count)
+                after = chain.mortals(after, mc) if mc else after[:, :, None]
+                if not count:
+                    after = after.sum(axis=(1, 2), keepdims=True)
+                for j, du, dmw in zip(*np.nonzero(after)):
+                    p = float(after[j, du, dmw])
+                    r2 = chain.states[j]
                     for (u, mw), q in counters.items():
-                        new[(r2, u + du, mw + dmw)] += p * q
+                        new[(r2, u + int(du), mw + int(dmw))] += p * q
         if len(new) > MAX_ENTRIES:
             raise Intractable(f"more than {MAX_ENTRIES:,} outcomes of the target")
         states = dict(new)
