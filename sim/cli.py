@@ -1,4 +1,4 @@
-"""`sim play | run | stats | replay | check`. Bad input gets one clear message and exit status 2."""
+"""`sim play | run | stats | odds | matrix | replay | check`. Bad input gets one clear message and exit status 2."""
 
 from __future__ import annotations
 
@@ -161,6 +161,58 @@ def cmd_stats(args) -> int:
     return 0
 
 
+def _plot_path(path: str | None) -> str | None:
+    """None when ``path`` is a .png or .svg file name (or no path), else the message."""
+    if path is None or path.lower().endswith((".png", ".svg")):
+        return None
+    return f"--plot: expected a file name ending .png or .svg, found {path}"
+
+
+def cmd_odds(args) -> int:
+    import json
+
+    from sim.errors import ScenarioError
+    from sim.odds import report as RP
+    from sim.odds.engine import solve
+    from sim.odds.problem import OddsError
+    from sim.odds.scenario import at_step, problem_at, unit_against
+    from sim.scenario.load import load_scenario
+    if (args.step is None) == (args.unit is None and args.target is None):
+        return _err("sim odds: expected --step N, or --unit A --target B, found "
+                    + ("both" if args.step is not None else "neither"))
+    if args.step is None and (args.unit is None or args.target is None):
+        return _err(f"sim odds: expected --unit A --target B together, found only "
+                    f"{'--unit' if args.unit else '--target'}")
+    bad = _plot_path(args.plot)
+    if bad:
+        return _err(bad)
+    try:
+        spec = load_scenario(args.scenario)
+        loc = (at_step(spec, args.step, args.seed) if args.step is not None
+               else unit_against(spec, args.unit, args.target, args.seed, args.fight))
+    except ScenarioError as e:
+        return _err(str(e))
+    place = f"--step {args.step}" if args.step is not None else f"--unit {args.unit} --target {args.target}"
+    with loc.battle:
+        try:
+            odds = solve(problem_at(loc))
+        except OddsError as e:
+            return _err(f"{args.scenario}: {place}: expected an attack the rules accept, found: {e}")
+    title = f"{spec.name}: {loc.where}"
+    if args.plot:
+        try:
+            RP.plot(odds, args.plot, title)
+        except (OSError, ValueError) as e:
+            return _err(f"{args.plot}: cannot write the plot: {getattr(e, 'strerror', None) or e}")
+    if args.json:
+        doc = {"scenario": args.scenario, "where": loc.where, **odds.as_dict()}
+        print(json.dumps(doc, indent=1, sort_keys=True))
+    else:
+        print(_line(title))
+        print(RP.text(odds))
+    return 0
+
+
 def cmd_replay(args) -> int:
     from sim.errors import LogError, ScenarioError
     from sim.replay.log import replay
@@ -229,6 +281,17 @@ def _main(argv=None) -> int:
     a.add_argument("--json", action="store_true", help="print the summary as JSON")
     _player_options(a)
     a.set_defaults(fn=cmd_stats)
+    a = sub.add_parser("odds", help="exact odds of one attack: a script step, or a unit against a target")
+    a.add_argument("scenario")
+    a.add_argument("--step", type=int, help="the script's step N (from 1); the steps before it are played")
+    a.add_argument("--unit", help="the attacking unit (with --target)")
+    a.add_argument("--target", help="the target unit (with --unit)")
+    a.add_argument("--fight", action="store_true", default=None,
+                   help="with --unit/--target: a fight (default: a fight when the units are engaged)")
+    a.add_argument("--seed", type=int, help="the seed the steps before it are played with (default: the scenario's)")
+    a.add_argument("--json", action="store_true", help="print the odds as JSON")
+    a.add_argument("--plot", help="write a plot of the distributions here (.png or .svg)")
+    a.set_defaults(fn=cmd_odds)
     a = sub.add_parser("replay", help="re-execute a replay log and verify every event and hash")
     a.add_argument("log")
     a.add_argument("--scenario", help="the scenario file to replay against (default: the one the log names, "

@@ -55,7 +55,6 @@ from sim.rules.dice import DiceExpr
 from sim.rules.mortal import hazard_mortal_wounds, mortal_wound_target
 from sim.rules.sequence import PoolState
 
-SUM_TOLERANCE = 1e-12
 MAX_ENTRIES = 200_000  # outcomes of a target at once; beyond, the attack is too large to work out exactly
 MAX_STATES = 3_000  # states of one pool's chain (its matrices are dense)
 

@@ -10,6 +10,7 @@ import dataclasses
 from collections import Counter
 
 from sim.odds import exact as EX
+from sim.odds import result as R
 from sim.odds.problem import Problem, UnitView
 from sim.rules import pools as PL
 from sim.rules.allocation import allocation_groups
@@ -94,7 +95,6 @@ def run_once(problem: Problem, dice: Dice, setups: dict, contexts: dict):
 
 def simulate(problem: Problem, runs: int, seed: int):
     """The Odds of ``problem`` from ``runs`` seeded runs (method "monte carlo")."""
-    from sim.odds import engine as E
     finals = [Counter() for _ in problem.targets]
     hazard: Counter = Counter()
     per_pool = [[Counter(), Counter(), Counter(), Counter(), 0] for _ in problem.pools]
@@ -111,14 +111,14 @@ def simulate(problem: Problem, runs: int, seed: int):
                 continue
             for c, v in zip(acc, p):
                 c[v] += 1
-    targets = [E.target_odds(tv, {k: v / runs for k, v in c.items()}) for tv, c in zip(problem.targets, finals)]
+    targets = [R.target_odds(tv, {k: v / runs for k, v in c.items()}) for tv, c in zip(problem.targets, finals)]
     summaries = []
     for pool, acc in zip(problem.pools, per_pool):
         rolled = runs - acc[4]
-        ms = [E._measure(name, {k: v / rolled for k, v in c.items()} if rolled else {0: 1.0})
+        ms = [R.measure(name, {k: v / rolled for k, v in c.items()} if rolled else {0: 1.0})
               for name, c in zip(("attack dice", "hits", "wounds", "critical wounds"), acc)]
-        summaries.append(E.PoolSummary(pool.index, problem.targets[pool.target].uid, pool.weapons,
-                                       E._profile(pool), acc[4] / runs, *ms))
-    hl, hd = E._hazard_measures(problem, {k: v / runs for k, v in hazard.items()})
-    return E.Odds(problem.label, problem.attacker.uid, problem.kind, "monte carlo", targets, summaries,
-                  problem.hazard_rolls, hl, hd, E._notes(problem), runs=runs, seed=seed)
+        summaries.append(R.PoolSummary(pool.index, problem.targets[pool.target].uid, pool.weapons,
+                                       R.profile(pool), acc[4] / runs, *ms))
+    hl, hd = R.hazard_measures(problem, {k: v / runs for k, v in hazard.items()})
+    return R.Odds(problem.label, problem.attacker.uid, problem.kind, "monte carlo", targets, summaries,
+                  problem.hazard_rolls, hl, hd, R.notes_of(problem), runs=runs, seed=seed)
