@@ -213,6 +213,37 @@ def cmd_odds(args) -> int:
     return 0
 
 
+def cmd_matrix(args) -> int:
+    from sim.errors import ScenarioError
+    from sim.odds import matrix as MX
+    from sim.scenario.load import load_scenario
+    if not args.range >= 0:
+        return _err(f"--range: expected a distance in inches of 0 or more, found {args.range}")
+    bad = _plot_path(args.plot)
+    if bad:
+        return _err(bad)
+    try:
+        att, dfn = load_scenario(args.attackers), load_scenario(args.defenders)
+        cells = MX.matrix(att, dfn, args.range, args.cover, args.fight)
+    except ScenarioError as e:
+        return _err(str(e))
+    where = "in base contact (fight)" if args.fight else f"at {args.range:g}\"" + (", in cover" if args.cover else "")
+    title = f"{args.attackers} against {args.defenders}, {where}: expected damage / models destroyed / wipe"
+    for path, write in ((args.csv, lambda p: MX.write_csv(cells, p)),
+                        (args.plot, lambda p: MX.heatmap(cells, p, title))):
+        if path:
+            try:
+                write(path)
+            except (OSError, ValueError) as e:
+                return _err(f"{path}: cannot write it: {getattr(e, 'strerror', None) or e}")
+    print(_line(title))
+    print(MX.text(cells))
+    notes = sorted({c.note for row in cells for c in row if c.note})
+    for n in notes:
+        print(_line(f"note: {n}"))
+    return 0
+
+
 def cmd_replay(args) -> int:
     from sim.errors import LogError, ScenarioError
     from sim.replay.log import replay
@@ -292,6 +323,16 @@ def _main(argv=None) -> int:
     a.add_argument("--json", action="store_true", help="print the odds as JSON")
     a.add_argument("--plot", help="write a plot of the distributions here (.png or .svg)")
     a.set_defaults(fn=cmd_odds)
+    a = sub.add_parser("matrix", help="every attacker unit against every defender unit: expected damage, "
+                       "models destroyed, chance to wipe")
+    a.add_argument("attackers", help="a scenario file (or assets/unit_library.toml) with the attacking units")
+    a.add_argument("defenders", help="a scenario file with the defending units")
+    a.add_argument("--range", type=float, default=12.0, help="inches between the units (default 12)")
+    a.add_argument("--cover", action="store_true", help="the defender has the benefit of cover")
+    a.add_argument("--fight", action="store_true", help="the units in base contact, melee weapons")
+    a.add_argument("--csv", help="write the matrix as CSV here")
+    a.add_argument("--plot", help="write a heatmap here (.png or .svg)")
+    a.set_defaults(fn=cmd_matrix)
     a = sub.add_parser("replay", help="re-execute a replay log and verify every event and hash")
     a.add_argument("log")
     a.add_argument("--scenario", help="the scenario file to replay against (default: the one the log names, "

@@ -5,6 +5,7 @@ the file, the place (the command-line option), what was expected and what was fo
 
 from __future__ import annotations
 
+import dataclasses
 from typing import NamedTuple
 
 from sim.battle import Battle
@@ -13,6 +14,7 @@ from sim.odds.problem import OddsError, build_problem, problem_for_command
 from sim.resolve import run_step
 from sim.scenario.script import expand
 from sim.scenario.spec import ScriptStep
+from sim.world import queries as W
 
 ATTACKS = ("shoot", "fight")
 
@@ -116,7 +118,6 @@ def unit_against(spec, unit: str, target: str, seed: int | None = None, fight: b
         raise ScenarioError(spec.path, "--target", f"an enemy unit of {unit}", f"{target}, a friendly unit")
     battle = Battle(spec, seed=seed, record_dice=False)
     try:
-        from sim.world import queries as W
         battle._enter()
         engaged = battle.units[target] in W.engaged_with(battle.units[unit])
         step = next((s for s in spec.script if s.action["kind"] in ATTACKS and s.action.get("unit") == unit
@@ -131,10 +132,32 @@ def unit_against(spec, unit: str, target: str, seed: int | None = None, fight: b
             kind = "fight" if (engaged if fight is None else fight) else "shoot"
             step = _default_step(spec, units[unit], target, kind)
             where = f"{unit}'s {'melee' if kind == 'fight' else 'ranged'} weapons at {target}"
+            return Located(battle, usable_command(battle, step), {}, where)
         return Located(battle, expand(battle, step).command, dict(step.decisions), where)
     except BaseException:
         battle.close()
         raise
+
+
+def usable_command(battle, step: ScriptStep):
+    """The command of a default step (per-model selections at one target), without the
+    selections no model could use there (04.02: out of range, not visible, not engaged), as the
+    script's ``targets`` shorthand leaves them out; all of them when none is usable (so the
+    rules say why)."""
+    from sim.scenario.script import _why_not
+    cmd = expand(battle, step).command
+    a = step.action
+    unit_ent = battle.units[a["unit"]]
+    shared: dict = {}
+    kept = []
+    for sel in cmd.selections:
+        m = battle.models[sel.model]
+        w = next(w for w in W.weapons_of(m) if w.name == sel.weapon)
+        if _why_not(battle, unit_ent, m, w, sel.target, a["kind"], a.get("type"), shared) is None:
+            kept.append(sel)
+    if not kept or len(kept) == len(cmd.selections):
+        return cmd
+    return dataclasses.replace(cmd, selections=tuple(kept))
 
 
 def _retarget(t, target):
