@@ -112,12 +112,17 @@ def cmd_stats(args) -> int:
 
     from sim.errors import ScenarioError
     from sim.scenario.load import load_scenario
-    from sim.stats import MAX_RUNS, Tally, format_summary, iter_runs
+    from sim.stats import MAX_RUNS, Tally, format_summary, iter_runs, iter_runs_ray, plot_destroyed
     if not 1 <= args.runs <= MAX_RUNS:
         return _err(f"--runs: expected a whole number of runs from 1 to {MAX_RUNS:,}, found {args.runs}")
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         return _err(f"--jobs: expected 1 or more processes, found {jobs}")
+    if args.address is not None and args.backend != "ray":
+        return _err(f"--address: expected it with --backend ray, found --backend {args.backend}")
+    bad = _plot_path(args.plot)
+    if bad:
+        return _err(bad)
     try:
         spec = with_players(load_scenario(args.scenario), args)
     except ScenarioError as e:
@@ -127,29 +132,48 @@ def cmd_stats(args) -> int:
     jobs = min(jobs, args.runs)
     tally = Tally(spec)
     start = time.perf_counter()
+    if args.backend == "ray":
+        import importlib.util
+        if importlib.util.find_spec("ray") is None:
+            return _err("--backend: expected ray installed (pip install -e .[cluster]), found it missing")
+        source = iter_runs_ray(spec, first, args.runs, args.address, args.jobs)
+    else:
+        source = iter_runs(spec, first, args.runs, jobs)
+    bar = _progress(args.runs, args.quiet)
     try:
-        with _stopped_by_signals(), closing(iter_runs(spec, first, args.runs, jobs)) as runs:
+        with _stopped_by_signals(), closing(source) as runs:
             for r in runs:
                 tally.add(r)
+                if bar is not None:
+                    bar.update(1)
     except KeyboardInterrupt:
         print(f"sim: interrupted after {tally.n} runs", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Terminated:
         print(f"sim: terminated after {tally.n} runs", file=sys.stderr)
         return EXIT_TERMINATED
+    finally:
+        if bar is not None:
+            bar.close()
     secs = time.perf_counter() - start
+    if args.plot:
+        try:
+            plot_destroyed(tally, args.plot, f"{spec.name}: {args.runs} runs (seeds {first}..{last})")
+        except (OSError, ValueError) as e:
+            return _err(f"{args.plot}: cannot write the plot: {getattr(e, 'strerror', None) or e}")
     summary = tally.summary()
     stops = tally.stopped_early()
     if args.json:
-        doc = {"scenario": args.scenario, "runs": args.runs, "seeds": [first, last],
+        doc = {"scenario": args.scenario, "runs": args.runs, "seeds": [first, last], "elapsed_s": round(secs, 3),
                "units": [dataclasses.asdict(u) for u in summary],
                "stopped_early": [{"reason": r, "runs": n} for r, n in stops]}
         if tally.outcomes() is not None:
             doc["battles"] = tally.outcomes()
         print(json.dumps(doc, indent=1, sort_keys=True))
         return 0
+    where = (f"Ray ({args.address or 'local'})" if args.backend == "ray" else f"{jobs} process(es)")
     print(f"{spec.name}: {args.runs} runs of the script (seeds {first}..{last}), "
-          f"{jobs} process(es), {secs:.1f} s")
+          f"{where}, {secs:.1f} s ({args.runs / max(secs, 1e-9):,.0f} runs/s)")
     print(format_summary(summary))
     out = tally.outcomes()
     if out is not None:
@@ -244,6 +268,18 @@ def cmd_matrix(args) -> int:
     return 0
 
 
+def _progress(total: int, quiet: bool):
+    """A progress bar on standard error (runs, runs/s, time left), or None: with --quiet, when
+    standard error is not a terminal, or without tqdm."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="run", file=sys.stderr, dynamic_ncols=True, mininterval=0.2, leave=False)
+
+
 def cmd_replay(args) -> int:
     from sim.errors import LogError, ScenarioError
     from sim.replay.log import replay
@@ -310,6 +346,12 @@ def _main(argv=None) -> int:
     a.add_argument("--seed", type=int, help="the first seed (default: the scenario's)")
     a.add_argument("--jobs", type=int, help="processes side by side (default: one per core)")
     a.add_argument("--json", action="store_true", help="print the summary as JSON")
+    a.add_argument("--quiet", action="store_true", help="no progress bar")
+    a.add_argument("--backend", choices=("process", "ray"), default="process",
+                   help="where the runs go: local processes (--jobs) or Ray (pip install -e .[cluster])")
+    a.add_argument("--address", help="with --backend ray: an existing Ray cluster, HOST:PORT (default: a "
+                   "local Ray with --jobs CPUs)")
+    a.add_argument("--plot", help="write each unit's models-destroyed distribution here (.png or .svg)")
     _player_options(a)
     a.set_defaults(fn=cmd_stats)
     a = sub.add_parser("odds", help="exact odds of one attack: a script step, or a unit against a target")
