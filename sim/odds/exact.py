@@ -311,24 +311,36 @@ class Chain:
     transition of a save roll that passes and of one that fails, and per amount the transition
     of a [DEVASTATING WOUNDS] critical. Columns are the state before, rows the state after."""
 
-    def __init__(self, ctx: Context, r0, mortal: bool):
+    def __init__(self, ctx: Context, r0, saves: int, mortal: int):
+        """The states reachable from r0 in at most ``saves`` save rolls and then at most
+        ``mortal`` devastating criticals."""
         self.ctx = ctx
         states = [r0]
         index = {r0: 0}
         runs = range(len(ctx.runs))
-        i = 0
-        while i < len(states):
-            r = states[i]
-            i += 1
-            nexts = [s for k in runs for (s, _n) in ctx._save(k, r)]
-            if mortal:
-                nexts += [s for (s, _n) in ctx._mortal(r)]
-            for s in nexts:
-                if s not in index:
-                    index[s] = len(states)
-                    states.append(s)
-                    if len(states) > MAX_STATES:
-                        raise Intractable(f"more than {MAX_STATES:,} states of the target")
+
+        def grow(level, steps):
+            nxt = []
+            for r in level:
+                for s in steps(r):
+                    if s not in index:
+                        index[s] = len(states)
+                        states.append(s)
+                        nxt.append(s)
+            if len(states) > MAX_STATES:
+                raise Intractable(f"more than {MAX_STATES:,} states of the target")
+            return nxt
+
+        level = [r0]
+        for _ in range(saves):
+            level = grow(level, lambda r: [s for k in runs for (s, _n) in ctx._save(k, r)])
+            if not level:
+                break
+        level = states[:]  # (the criticals come after every save roll, from wherever they left it)
+        for _ in range(mortal):
+            level = grow(level, lambda r: [s for (s, _n) in ctx._mortal(r)])
+            if not level:
+                break
         self.states, self.index = states, index
         n = len(states)
         self.passes, self.fails = [], []
@@ -336,17 +348,22 @@ class Chain:
             tp, tf = np.zeros((n, n)), np.zeros((n, n))
             for j, r in enumerate(states):
                 for (s, failed), p in ctx._save(k, r).items():
-                    (tf if failed else tp)[index[s], j] += p
+                    i = index.get(s)
+                    if i is not None:  # (beyond the last step: no mass ever moves along it)
+                        (tf if failed else tp)[i, j] += p
             self.passes.append(tp)
             self.fails.append(tf)
         self.mortal: dict[int, np.ndarray] = {}
         if mortal:
             for j, r in enumerate(states):
                 for (s, amount), p in ctx._mortal(r).items():
+                    i = index.get(s)
+                    if i is None:
+                        continue
                     t = self.mortal.get(amount)
                     if t is None:
                         t = self.mortal[amount] = np.zeros((n, n))
-                    t[index[s], j] += p
+                    t[i, j] += p
 
     def _apply(self, k: int, w: np.ndarray, counters: bool) -> np.ndarray:
         """One save roll of run k on w [state, failed so far, ...]."""
@@ -481,7 +498,7 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, count: bool = True) 
             ctx = Context(problem, pool, setup, r0)
             ctx = contexts.setdefault((pool.index, ctx.key()), ctx)  # (its transitions kept)
             table = setup.wound_table
-            chain = Chain(ctx, r0, table.shape[1] > 1 and table[:, 1:].any())
+            chain = Chain(ctx, r0, table.shape[0] - 1, table.shape[1] - 1)
             for mc in range(table.shape[1]):
                 col = table[:, mc]
                 if not col.any():
