@@ -41,7 +41,7 @@ def unit(uid="t", models=((5, 4, 3, None, False),), fnp=None, kw=("INFANTRY",), 
 
 def pool(index=0, target=0, A=10, skill=3, S=4, AP=0, D=1, abilities="", hit_mod=0, wound_mod=0, half=False,
          models=0, visible=(), copies=1) -> PoolInput:
-    abil = parse_weapon_abilities(abilities) if abilities else ()
+    abil = parse_weapon_abilities(abilities, "gun") if abilities else ()
     applying = abil
     key = PL.effective_key(skill, (), S, AP, dice(D), applying, (("m", hit_mod),) if hit_mod else (),
                            (("m", wound_mod),) if wound_mod else ())
