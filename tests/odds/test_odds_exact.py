@@ -18,7 +18,7 @@ from odds_support import pool, problem, unit
 from sim.odds import exact as EX
 from sim.odds.engine import solve
 from sim.odds.montecarlo import simulate
-from sim.rules.allocation import TargetModel, allocation_groups, default_order
+from sim.rules.allocation import allocation_groups, default_order
 from sim.rules.dice import DiceExpr, ForcedDice
 from sim.rules.sequence import DamageState, PoolState, inflict_damage
 
