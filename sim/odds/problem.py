@@ -126,7 +126,7 @@ class Problem:
     hazard_rolls: int
     attacker_all_monster_or_vehicle: bool
     decisions: tuple = ()  # sorted (kind, answer) pairs, answers made hashable
-    shooting_type: str | None = None
+    shooting_type: str | None = field(default=None, compare=False)  # (for the report: the plan has it)
     label: str = field(default="", compare=False)
 
     def decision(self, kind: str, default=None):
