@@ -211,3 +211,20 @@ def test_a_better_save_never_more_damage(w, t):
     worse = solve(problem([pool(**w)], [_target(t, Sv=min(6, t["Sv"] + 1))]))
     better = solve(problem([pool(**w)], [_target(t, Sv=t["Sv"])]))
     assert better.targets[0].damage.mean <= worse.targets[0].damage.mean + 1e-12
+
+
+def test_intractable_falls_back_to_a_seeded_monte_carlo_and_says_so(monkeypatch):
+    from sim.odds import engine as E
+    pr = problem([pool(A=8, skill=3, S=4, AP=-1, D="D3")], [unit(models=((5, 2, 4, None, False),), fnp=6)])
+    exact = E.solve(pr)
+    monkeypatch.setattr(EX, "MAX_STATES", 2)
+    monkeypatch.setattr(E, "MC_RUNS", 3000)
+    E.solve.cache_clear()
+    try:
+        mc = E.solve(pr)
+    finally:
+        E.solve.cache_clear()
+    assert exact.method == "exact" and mc.method == "monte carlo" and mc.runs == 3000
+    assert mc.notes[0].startswith("Monte Carlo of the same rules (3,000 runs, seed 1): intractable exactly")
+    a, b = exact.targets[0].destroyed, mc.targets[0].destroyed
+    assert abs(a.mean - b.mean) <= 2.576 * a.sd / 3000 ** 0.5
