@@ -6,7 +6,7 @@ Each pair is a battle of its own on an empty board (no terrain), both units fres
 moved: [HEAVY] applies), the attacker's models on an arc around the defender's first model so
 each is ``range`` inches from it (models that do not fit stand on rings behind, farther away),
 the defender's other models behind that one. ``cover``: the defender counts as in cover against
-ranged attacks, given the way 24.33 Stealth gives it (so [IGNORES COVER] still denies it).
+ranged attacks, as 24.33 gives it (the registry's record with that effect) (so [IGNORES COVER] still denies it).
 ``fight``: the units in base contact instead, a column against a column, and the attacker
 fights with its melee weapons. The attack is the one `sim odds --unit A --target B` makes:
 every model's weapons (for a fight its first melee weapon and its [EXTRA ATTACKS] ones), those
@@ -24,7 +24,7 @@ from sim.errors import PlanError, ScenarioError
 from sim.odds.engine import solve
 from sim.odds.problem import OddsError
 from sim.odds.scenario import Located, _default_step, problem_at, usable_command
-from sim.rules.abilities import Ability, Hook
+from sim.rules.abilities import Ability, Hook, with_hook
 from sim.scenario.spec import Army, ScenarioSpec
 
 CENTRE = 100.0
@@ -103,7 +103,7 @@ def pair_spec(att, dfn, rng: float, cover: bool, fight: bool, weapons: dict) -> 
     apts, dpts = _fight_layout(a, d) if fight else _shooting_layout(a, d, rng)
     a, d = _placed(a, apts), _placed(d, dpts)
     if cover and not all(any(Hook.COVER_FOR_ALL in x.spec.hooks for x in m.abilities) for m in d.models):
-        stealth = Ability("STEALTH")
+        stealth = Ability(with_hook(Hook.COVER_FOR_ALL).name)  # (24.33, by what it does)
         d = dataclasses.replace(d, models=tuple(dataclasses.replace(m, abilities=tuple(m.abilities) + (stealth,))
                                                 for m in d.models))
     return ScenarioSpec(name=f"{att.id} vs {dfn.id}", description="", seed=1, board=BOARD, terrain=(),
