@@ -199,7 +199,7 @@ def cmd_odds(args) -> int:
     from sim.odds import report as RP
     from sim.odds.engine import solve
     from sim.odds.problem import OddsError
-    from sim.odds.scenario import at_step, problem_at, unit_against
+    from sim.odds.scenario import at_step, battle_monte_carlo, deadly_demise_matters, problem_at, unit_against
     from sim.scenario.load import load_scenario
     if (args.step is None) == (args.unit is None and args.target is None):
         return _err("sim odds: expected --step N, or --unit A --target B, found "
@@ -210,6 +210,8 @@ def cmd_odds(args) -> int:
     bad = _plot_path(args.plot)
     if bad:
         return _err(bad)
+    if not 0 <= args.runs <= 1_000_000:
+        return _err(f"--runs: expected a number of Monte Carlo runs from 0 to 1,000,000, found {args.runs}")
     try:
         spec = load_scenario(args.scenario)
         loc = (at_step(spec, args.step, args.seed) if args.step is not None
@@ -219,9 +221,15 @@ def cmd_odds(args) -> int:
     place = f"--step {args.step}" if args.step is not None else f"--unit {args.unit} --target {args.target}"
     with loc.battle:
         try:
-            odds = solve(problem_at(loc))
+            problem = problem_at(loc)
+            odds = solve(problem)
         except OddsError as e:
             return _err(f"{args.scenario}: {place}: expected an attack the rules accept, found: {e}")
+    if deadly_demise_matters(problem) and args.runs > 0:
+        def relocate():
+            return (at_step(spec, args.step, args.seed) if args.step is not None
+                    else unit_against(spec, args.unit, args.target, args.seed, args.fight))
+        odds = battle_monte_carlo(odds, problem, relocate, args.runs)
     title = f"{spec.name}: {loc.where}"
     if args.plot:
         try:
@@ -364,6 +372,9 @@ def _main(argv=None) -> int:
     a.add_argument("--seed", type=int, help="the seed the steps before it are played with (default: the scenario's)")
     a.add_argument("--json", action="store_true", help="print the odds as JSON")
     a.add_argument("--plot", help="write a plot of the distributions here (.png or .svg)")
+    a.add_argument("--runs", type=int, default=2000,
+                   help="when Deadly Demise (24.08) can change the losses: runs of the battle itself that "
+                        "give them (default 2000; 0: the exact odds without it)")
     a.set_defaults(fn=cmd_odds)
     a = sub.add_parser("matrix", help="every attacker unit against every defender unit: expected damage, "
                        "models destroyed, chance to wipe")

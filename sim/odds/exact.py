@@ -304,7 +304,6 @@ class Context:
         return step
 
 
-
 class Chain:
     """The chain of one pool from one start state r0, as matrices over the states reachable from
     it (found by following the single steps, which the rules decide): per run of save faces the

@@ -18,7 +18,7 @@ def method_line(odds: Odds) -> str:
     if odds.method == "exact":
         return (f"exact (float64; every distribution sums to 1 within 1e-12, largest error here "
                 f"{odds.max_sum_error:.0e})")
-    return f"Monte Carlo of the same rules: {odds.runs:,} runs from seed {odds.seed}"
+    return f"Monte Carlo: {odds.runs:,} runs from seed {odds.seed} (see the note)"
 
 
 def text(odds: Odds, title: str = "") -> str:
@@ -46,8 +46,9 @@ def text(odds: Odds, title: str = "") -> str:
             a = _pct(d_al[k]) if k < len(d_al) else ""
             b = _pct(w_al[k]) if k < len(w_al) else ""
             out.append(f"    {k:>12}  {a:>16}  {b:>8}")
-    if odds.hazard_rolls:
-        out.append(f"  hazard rolls ({odds.hazard_rolls}): {odds.attacker} loses {_ms(odds.hazard_lost)} wounds, "
+    if odds.hazard_rolls or odds.hazard_lost.mean > 0:
+        what = f"hazard rolls ({odds.hazard_rolls})" if odds.hazard_rolls else "after the attack"
+        out.append(f"  {what}: {odds.attacker} loses {_ms(odds.hazard_lost)} wounds, "
                    f"{_ms(odds.hazard_destroyed)} models")
     for n in odds.notes:
         out.append(f"  note: {n}")

@@ -206,3 +206,43 @@ def problem_at(located: Located):
         return build_problem(b, plan_fight(b, cmd), b.units[cmd.unit], "fight", located.decisions)
     except PlanError as e:
         raise OddsError(str(e)) from None
+
+
+def deadly_demise_matters(problem) -> bool:
+    """24.08 Deadly Demise can change the outcome: a target model that has it (or an attacker
+    model, when the attacker makes hazard rolls) is alive when the attack starts."""
+    if any(e and s > 0 for tv in problem.targets for e, s in zip(tv.explodes, tv.start)):
+        return True
+    av = problem.attacker
+    return bool(problem.hazard_rolls) and any(e and s > 0 for e, s in zip(av.explodes, av.start))
+
+
+def battle_monte_carlo(odds, problem, relocate, runs: int, seed: int = 1):
+    """The losses of the attack by a seeded Monte Carlo of the battle itself: ``relocate()``
+    gives the battle at the attack again (a Located, built the same way each time), whose dice
+    are then replaced by Dice(seed + k) and the command resolved as a headless run resolves it
+    (Deadly Demise and everything after the attacks included). The targets' and the attacker's
+    losses come from the runs; the pools' dice, hits and wounds stay exact (nothing after them
+    changes them). Returns a new Odds (method "monte carlo")."""
+    from sim.odds import result as R
+    from sim.resolve import answer_from, submit_and_resolve
+    from sim.rules.dice import Dice
+    uids = [tv.uid for tv in problem.targets] + [problem.attacker.uid]
+    finals = [dict() for _ in uids]
+    for k in range(runs):
+        loc = relocate()
+        with loc.battle as b:
+            b.dice = Dice(seed + k)
+            submit_and_resolve(b, b.scenario, loc.where, loc.command, answer_from(loc.decisions))
+            b._enter()
+            for acc, uid in zip(finals, uids):
+                r = tuple(max(w.remaining, 0) for w in W.roster(b.units[uid]).wounds)
+                acc[r] = acc.get(r, 0) + 1
+    targets = [R.target_odds(tv, {(r, 0, 0): n / runs for r, n in acc.items()}, counted=False)
+               for tv, acc in zip(problem.targets, finals)]
+    hl, hd = R.hazard_measures(problem, {r: n / runs for r, n in finals[-1].items()})
+    notes = [f"Monte Carlo of the battle itself ({runs:,} runs, seeds {seed}..{seed + runs - 1}): Deadly "
+             f"Demise (24.08) is resolved there, not in the exact odds; the pools' dice, hits and wounds are "
+             f"exact; the attacker's losses include what explosions cost it"]
+    return dataclasses.replace(odds, method="monte carlo", targets=targets, hazard_lost=hl, hazard_destroyed=hd,
+                               notes=notes, runs=runs, seed=seed)

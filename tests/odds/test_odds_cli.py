@@ -115,3 +115,18 @@ def test_stats_json_has_sd_of_wounds_lost_and_elapsed_time_and_plot(tmp_path, ca
 def test_stats_bad_backend_options(capsys):
     assert main(["stats", DEFAULT, "--runs", "2", "--address", "1.2.3.4:6379"]) == 2
     assert "--address: expected it with --backend ray" in capsys.readouterr().err
+
+
+def test_odds_deadly_demise_by_the_battle_itself(capsys):
+    """24.08 is not in the exact chain: where it can change the losses, they come from runs of
+    the battle itself (said in the output); --runs 0 keeps the exact odds and says what they
+    leave out."""
+    path = str(ROOT / "scenarios/abilities_defence.toml")
+    assert main(["odds", path, "--step", "8", "--runs", "150", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["method"] == "monte carlo" and doc["runs"] == 150
+    assert "Monte Carlo of the battle itself (150 runs" in doc["notes"][0]
+    assert doc["hazard"]["wounds_lost"]["mean"] > 0  # (the trukk's explosions reach the attacker)
+    assert main(["odds", path, "--step", "8", "--runs", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "exact (float64" in out and "not included: Deadly Demise (24.08) of trukk's models" in out
