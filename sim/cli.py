@@ -187,9 +187,14 @@ def cmd_stats(args) -> int:
 
 def _plot_path(path: str | None) -> str | None:
     """None when ``path`` is a .png or .svg file name (or no path), else the message."""
-    if path is None or path.lower().endswith((".png", ".svg")):
+    if path is None:
         return None
-    return f"--plot: expected a file name ending .png or .svg, found {path}"
+    if not path.lower().endswith((".png", ".svg")):
+        return f"--plot: expected a file name ending .png or .svg, found {path}"
+    import importlib.util
+    if importlib.util.find_spec("matplotlib") is None:
+        return "--plot: expected matplotlib installed (pip install -e .[plot]), found it missing"
+    return None
 
 
 def cmd_odds(args) -> int:
