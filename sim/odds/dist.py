@@ -53,10 +53,6 @@ def support(p: np.ndarray):
     return [(int(k), float(v)) for k, v in enumerate(p) if v > 0.0]
 
 
-def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.convolve(a, b)
-
-
 @functools.lru_cache(maxsize=4096)
 def _binomial_rows(n_max: int, p: float) -> np.ndarray:
     """Row n = the Binomial(n, p) distribution (0..n_max columns), built by the recurrence

@@ -446,7 +446,6 @@ class PoolOdds:
         self.hits = np.zeros(1)
         self.wounds = np.zeros(1)
         self.criticals = np.zeros(1)
-        self.mortal_criticals = np.zeros(1)
 
     def add(self, setup: Setup, p: float) -> None:
         def acc(a, b):
@@ -456,12 +455,10 @@ class PoolOdds:
         self.hits = acc(self.hits, setup.hits)
         self.wounds = acc(self.wounds, setup.wounds)
         self.criticals = acc(self.criticals, setup.criticals)
-        mc = setup.wound_table.sum(axis=0) if setup.state.devastating else np.array([1.0])
-        self.mortal_criticals = acc(self.mortal_criticals, mc)
 
     def finish(self) -> None:
         rolled = 1.0 - self.lost
-        for name in ("dice", "hits", "wounds", "criticals", "mortal_criticals"):
+        for name in ("dice", "hits", "wounds", "criticals"):
             v = getattr(self, name)
             setattr(self, name, DI.trim(v / rolled) if rolled > 0 else np.array([1.0]))
 
