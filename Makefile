@@ -1,6 +1,6 @@
 # Two commands set everything up on a fresh machine with Python 3.11+ and make:
 #   make play   - create .venv if missing, install, open the sandbox on the default scenario
-#   make test   - create .venv if missing, install with test extras, run the whole suite headless
+#   make test   - create .venv if missing, install with every extra (test, plot, cluster), run the whole suite headless
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml | $(PY)
 	touch $@
 
 $(TSTAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e ".[test]"
+	$(PY) -m pip install --quiet -e ".[test,plot,cluster]"
 	touch $@ $(STAMP)
 
 play: $(STAMP)
@@ -30,12 +30,13 @@ test: $(TSTAMP)
 run: $(STAMP)
 	$(PY) -m sim run scenarios/default.toml
 
-bench: $(STAMP)
+bench: $(TSTAMP)
 	$(PY) tests/bench/bench_attacks.py
 	$(PY) tests/bench/bench_visibility.py
 	$(PY) tests/bench/bench_frame.py
 	$(PY) tests/bench/bench_battle.py
 	$(PY) tests/bench/bench_import.py
+	$(PY) tests/bench/bench_odds.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -1,4 +1,4 @@
-"""`sim play | run | stats | replay | check | import | datasheets`. Bad input gets one clear message and exit status 2."""
+"""`sim play | run | stats | odds | matrix | replay | check | import | datasheets`. Bad input gets one clear message and exit status 2."""
 
 from __future__ import annotations
 
@@ -112,12 +112,17 @@ def cmd_stats(args) -> int:
 
     from sim.errors import ScenarioError
     from sim.scenario.load import load_scenario
-    from sim.stats import MAX_RUNS, Tally, format_summary, iter_runs
+    from sim.stats import MAX_RUNS, Tally, format_summary, iter_runs, iter_runs_ray, plot_destroyed
     if not 1 <= args.runs <= MAX_RUNS:
         return _err(f"--runs: expected a whole number of runs from 1 to {MAX_RUNS:,}, found {args.runs}")
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         return _err(f"--jobs: expected 1 or more processes, found {jobs}")
+    if args.address is not None and args.backend != "ray":
+        return _err(f"--address: expected it with --backend ray, found --backend {args.backend}")
+    bad = _plot_path(args.plot)
+    if bad:
+        return _err(bad)
     try:
         spec = with_players(load_scenario(args.scenario), args)
     except ScenarioError as e:
@@ -127,29 +132,48 @@ def cmd_stats(args) -> int:
     jobs = min(jobs, args.runs)
     tally = Tally(spec)
     start = time.perf_counter()
+    if args.backend == "ray":
+        import importlib.util
+        if importlib.util.find_spec("ray") is None:
+            return _err("--backend: expected ray installed (pip install -e .[cluster]), found it missing")
+        source = iter_runs_ray(spec, first, args.runs, args.address, args.jobs)
+    else:
+        source = iter_runs(spec, first, args.runs, jobs)
+    bar = _progress(args.runs, args.quiet)
     try:
-        with _stopped_by_signals(), closing(iter_runs(spec, first, args.runs, jobs)) as runs:
+        with _stopped_by_signals(), closing(source) as runs:
             for r in runs:
                 tally.add(r)
+                if bar is not None:
+                    bar.update(1)
     except KeyboardInterrupt:
         print(f"sim: interrupted after {tally.n} runs", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Terminated:
         print(f"sim: terminated after {tally.n} runs", file=sys.stderr)
         return EXIT_TERMINATED
+    finally:
+        if bar is not None:
+            bar.close()
     secs = time.perf_counter() - start
+    if args.plot:
+        try:
+            plot_destroyed(tally, args.plot, f"{spec.name}: {args.runs} runs (seeds {first}..{last})")
+        except (OSError, ValueError) as e:
+            return _err(f"{args.plot}: cannot write the plot: {getattr(e, 'strerror', None) or e}")
     summary = tally.summary()
     stops = tally.stopped_early()
     if args.json:
-        doc = {"scenario": args.scenario, "runs": args.runs, "seeds": [first, last],
+        doc = {"scenario": args.scenario, "runs": args.runs, "seeds": [first, last], "elapsed_s": round(secs, 3),
                "units": [dataclasses.asdict(u) for u in summary],
                "stopped_early": [{"reason": r, "runs": n} for r, n in stops]}
         if tally.outcomes() is not None:
             doc["battles"] = tally.outcomes()
         print(json.dumps(doc, indent=1, sort_keys=True))
         return 0
+    where = (f"Ray ({args.address or 'local'})" if args.backend == "ray" else f"{jobs} process(es)")
     print(f"{spec.name}: {args.runs} runs of the script (seeds {first}..{last}), "
-          f"{jobs} process(es), {secs:.1f} s")
+          f"{where}, {secs:.1f} s ({args.runs / max(secs, 1e-9):,.0f} runs/s)")
     print(format_summary(summary))
     out = tally.outcomes()
     if out is not None:
@@ -159,6 +183,114 @@ def cmd_stats(args) -> int:
     for reason, n in stops:
         print(f"stopped early in {n} run(s) ({100 * n / args.runs:.1f}%): {reason}")
     return 0
+
+
+def _plot_path(path: str | None) -> str | None:
+    """None when ``path`` is a .png or .svg file name (or no path), else the message."""
+    if path is None:
+        return None
+    if not path.lower().endswith((".png", ".svg")):
+        return f"--plot: expected a file name ending .png or .svg, found {path}"
+    import importlib.util
+    if importlib.util.find_spec("matplotlib") is None:
+        return "--plot: expected matplotlib installed (pip install -e .[plot]), found it missing"
+    return None
+
+
+def cmd_odds(args) -> int:
+    import json
+
+    from sim.errors import ScenarioError
+    from sim.odds import report as RP
+    from sim.odds.engine import solve
+    from sim.odds.problem import OddsError
+    from sim.odds.scenario import at_step, battle_monte_carlo, deadly_demise_matters, problem_at, unit_against
+    from sim.scenario.load import load_scenario
+    if (args.step is None) == (args.unit is None and args.target is None):
+        return _err("sim odds: expected --step N, or --unit A --target B, found "
+                    + ("both" if args.step is not None else "neither"))
+    if args.step is None and (args.unit is None or args.target is None):
+        return _err(f"sim odds: expected --unit A --target B together, found only "
+                    f"{'--unit' if args.unit else '--target'}")
+    bad = _plot_path(args.plot)
+    if bad:
+        return _err(bad)
+    if not 0 <= args.runs <= 1_000_000:
+        return _err(f"--runs: expected a number of Monte Carlo runs from 0 to 1,000,000, found {args.runs}")
+    try:
+        spec = load_scenario(args.scenario)
+        loc = (at_step(spec, args.step, args.seed) if args.step is not None
+               else unit_against(spec, args.unit, args.target, args.seed, args.fight))
+    except ScenarioError as e:
+        return _err(str(e))
+    place = f"--step {args.step}" if args.step is not None else f"--unit {args.unit} --target {args.target}"
+    with loc.battle:
+        try:
+            problem = problem_at(loc)
+            odds = solve(problem)
+        except OddsError as e:
+            return _err(f"{args.scenario}: {place}: expected an attack the rules accept, found: {e}")
+    if deadly_demise_matters(problem) and args.runs > 0:
+        def relocate():
+            return (at_step(spec, args.step, args.seed) if args.step is not None
+                    else unit_against(spec, args.unit, args.target, args.seed, args.fight))
+        odds = battle_monte_carlo(odds, problem, relocate, args.runs)
+    title = f"{spec.name}: {loc.where}"
+    if args.plot:
+        try:
+            RP.plot(odds, args.plot, title)
+        except (OSError, ValueError) as e:
+            return _err(f"{args.plot}: cannot write the plot: {getattr(e, 'strerror', None) or e}")
+    if args.json:
+        doc = {"scenario": args.scenario, "where": loc.where, **odds.as_dict()}
+        print(json.dumps(doc, indent=1, sort_keys=True))
+    else:
+        print(_line(title))
+        print(RP.text(odds))
+    return 0
+
+
+def cmd_matrix(args) -> int:
+    from sim.errors import ScenarioError
+    from sim.odds import matrix as MX
+    from sim.scenario.load import load_scenario
+    if not args.range >= 0:
+        return _err(f"--range: expected a distance in inches of 0 or more, found {args.range}")
+    bad = _plot_path(args.plot)
+    if bad:
+        return _err(bad)
+    try:
+        att, dfn = load_scenario(args.attackers), load_scenario(args.defenders)
+        cells = MX.matrix(att, dfn, args.range, args.cover, args.fight)
+    except ScenarioError as e:
+        return _err(str(e))
+    where = "in base contact (fight)" if args.fight else f"at {args.range:g}\"" + (", in cover" if args.cover else "")
+    title = f"{args.attackers} against {args.defenders}, {where}: expected damage / models destroyed / wipe"
+    for path, write in ((args.csv, lambda p: MX.write_csv(cells, p)),
+                        (args.plot, lambda p: MX.heatmap(cells, p, title))):
+        if path:
+            try:
+                write(path)
+            except (OSError, ValueError) as e:
+                return _err(f"{path}: cannot write it: {getattr(e, 'strerror', None) or e}")
+    print(_line(title))
+    print(MX.text(cells))
+    notes = sorted({c.note for row in cells for c in row if c.note})
+    for n in notes:
+        print(_line(f"note: {n}"))
+    return 0
+
+
+def _progress(total: int, quiet: bool):
+    """A progress bar on standard error (runs, runs/s, time left), or None: with --quiet, when
+    standard error is not a terminal, or without tqdm."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="run", file=sys.stderr, dynamic_ncols=True, mininterval=0.2, leave=False)
 
 
 def cmd_replay(args) -> int:
@@ -296,8 +428,38 @@ def _main(argv=None) -> int:
     a.add_argument("--seed", type=int, help="the first seed (default: the scenario's)")
     a.add_argument("--jobs", type=int, help="processes side by side (default: one per core)")
     a.add_argument("--json", action="store_true", help="print the summary as JSON")
+    a.add_argument("--quiet", action="store_true", help="no progress bar")
+    a.add_argument("--backend", choices=("process", "ray"), default="process",
+                   help="where the runs go: local processes (--jobs) or Ray (pip install -e .[cluster])")
+    a.add_argument("--address", help="with --backend ray: an existing Ray cluster, HOST:PORT (default: a "
+                   "local Ray with --jobs CPUs)")
+    a.add_argument("--plot", help="write each unit's models-destroyed distribution here (.png or .svg)")
     _player_options(a)
     a.set_defaults(fn=cmd_stats)
+    a = sub.add_parser("odds", help="exact odds of one attack: a script step, or a unit against a target")
+    a.add_argument("scenario")
+    a.add_argument("--step", type=int, help="the script's step N (from 1); the steps before it are played")
+    a.add_argument("--unit", help="the attacking unit (with --target)")
+    a.add_argument("--target", help="the target unit (with --unit)")
+    a.add_argument("--fight", action="store_true", default=None,
+                   help="with --unit/--target: a fight (default: a fight when the units are engaged)")
+    a.add_argument("--seed", type=int, help="the seed the steps before it are played with (default: the scenario's)")
+    a.add_argument("--json", action="store_true", help="print the odds as JSON")
+    a.add_argument("--plot", help="write a plot of the distributions here (.png or .svg)")
+    a.add_argument("--runs", type=int, default=2000,
+                   help="when Deadly Demise (24.08) can change the losses: runs of the battle itself that "
+                        "give them (default 2000; 0: the exact odds without it)")
+    a.set_defaults(fn=cmd_odds)
+    a = sub.add_parser("matrix", help="every attacker unit against every defender unit: expected damage, "
+                       "models destroyed, chance to wipe")
+    a.add_argument("attackers", help="a scenario file (or assets/unit_library.toml) with the attacking units")
+    a.add_argument("defenders", help="a scenario file with the defending units")
+    a.add_argument("--range", type=float, default=12.0, help="inches between the units (default 12)")
+    a.add_argument("--cover", action="store_true", help="the defender has the benefit of cover")
+    a.add_argument("--fight", action="store_true", help="the units in base contact, melee weapons")
+    a.add_argument("--csv", help="write the matrix as CSV here")
+    a.add_argument("--plot", help="write a heatmap here (.png or .svg)")
+    a.set_defaults(fn=cmd_matrix)
     a = sub.add_parser("replay", help="re-execute a replay log and verify every event and hash")
     a.add_argument("log")
     a.add_argument("--scenario", help="the scenario file to replay against (default: the one the log names, "

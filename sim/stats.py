@@ -131,6 +131,89 @@ def iter_runs(spec, first: int, runs: int, jobs: int = 1) -> Iterator[RunResult]
     pool.join()
 
 
+def _ray_chunk(spec, lo: int, n: int) -> list[RunResult]:
+    """A Ray task: the RunResults of the seeds lo .. lo + n - 1 (the scenario shipped with it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return [run_seed(spec, s) for s in range(lo, lo + n)]
+
+
+RAY_CHUNK = 64  # seeds per Ray task, at most
+RAY_IN_FLIGHT = 4  # tasks in flight per worker: results come back in order without a backlog
+
+
+def iter_runs_ray(spec, first: int, runs: int, address: str | None = None, workers: int | None = None,
+                  chunk: int | None = None) -> Iterator[RunResult]:
+    """iter_runs on Ray: the seeds in chunks, one task each, a few per worker in flight, their
+    results yielded in seed order (so the tally, and the summary, are those of ``jobs`` = 1).
+    ``address`` (HOST:PORT, or "auto"): an existing cluster, which needs this package only as
+    the shipped code (it goes with the tasks as a runtime_env module); None: a local Ray with
+    ``workers`` CPUs (default: every core), shut down at the end. The scenario goes to the
+    workers once, through the object store (their files are not read)."""
+    import os
+
+    import ray
+
+    import sim
+    started = not ray.is_initialized()
+    if started:
+        env = {"py_modules": [os.path.dirname(os.path.abspath(sim.__file__))]}
+        if address:
+            ray.init(address=address, runtime_env=env, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers or os.cpu_count() or 1, runtime_env=env, include_dashboard=False,
+                     log_to_driver=False, configure_logging=False)
+    pending: list = []  # the tasks in flight, in seed order
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        size = chunk or max(1, min(runs // (cpus * 8), RAY_CHUNK))
+        task = ray.remote(_ray_chunk).options(num_cpus=1, max_retries=0)
+        ref = ray.put(spec)
+        starts = range(first, first + runs, size)
+        nxt = iter(starts)
+        for lo in nxt:
+            pending.append(task.remote(ref, lo, min(size, first + runs - lo)))
+            if len(pending) >= cpus * RAY_IN_FLIGHT:
+                break
+        while pending:
+            done = ray.get(pending.pop(0))
+            lo = next(nxt, None)
+            if lo is not None:
+                pending.append(task.remote(ref, lo, min(size, first + runs - lo)))
+            yield from done
+    except BaseException:
+        for r in pending:
+            ray.cancel(r, force=True)
+        raise
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def plot_destroyed(tally: Tally, path: str, title: str) -> None:
+    """Each unit's distribution of models destroyed over the runs, as bars (matplotlib, Agg)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    units = tally.spec.units
+    cols = min(3, len(units))
+    rows = -(-len(units) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.2 * rows), squeeze=False)
+    for ax in axes.flat[len(units):]:
+        ax.axis("off")
+    for ax, us, hist in zip(axes.flat, units, tally.hist):
+        share = [h / tally.n for h in hist]
+        ax.bar(range(len(share)), share, color="#4a78b0")
+        mean = sum(k * h for k, h in enumerate(hist)) / tally.n
+        ax.set_title(f"{us.name} ({us.id}): mean {mean:.2f}", fontsize=9)
+        ax.set_xlabel("models destroyed")
+        ax.set_ylabel("share of runs")
+        ax.set_xticks(range(len(share)))
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
 def run_many(spec, seeds: list[int], jobs: int = 1) -> list[RunResult]:
     """Every seed's RunResult, in the order of ``seeds`` (consecutive seeds when ``jobs`` > 1,
     as iter_runs takes them)."""
@@ -152,6 +235,7 @@ class UnitSummary:
     destroyed_p50: int
     destroyed_p90: int
     wounds_lost_mean: float
+    wounds_lost_sd: float = 0.0
 
 
 class Tally:
@@ -171,6 +255,7 @@ class Tally:
         self.destroyed_sq = [0] * k
         self.wiped = [0] * k
         self.wounds_lost = [0] * k
+        self.wounds_lost_sq = [0] * k
         self.stops: dict[str, int] = {}
         # battles with a mission (26): wins per result and VP sums (and squares) per player
         self.results = {"red": 0, "blue": 0, "draw": 0}
@@ -189,7 +274,9 @@ class Tally:
             self.destroyed_sq[k] += d * d
             if d == len(us.models):
                 self.wiped[k] += 1
-            self.wounds_lost[k] += r.wounds_lost[k]
+            w = r.wounds_lost[k]
+            self.wounds_lost[k] += w
+            self.wounds_lost_sq[k] += w * w
         if r.stopped:
             self.stops[r.stopped] = self.stops.get(r.stopped, 0) + 1
         if r.result is not None:
@@ -231,7 +318,7 @@ class Tally:
     def summary(self) -> list[UnitSummary]:
         """Per unit (scenario order): mean and standard deviation of models destroyed, the
         share of runs that wiped it out, the 10th/50th/90th percentile of models destroyed and
-        the mean wounds lost. Each is one division of integers (correctly rounded) and the
+        the mean and standard deviation of wounds lost. Each is one division of integers (correctly rounded) and the
         standard deviation the square root of one (IEEE: correctly rounded too)."""
         n = self.n
         out = []
@@ -239,10 +326,12 @@ class Tally:
             s, sq = self.destroyed[k], self.destroyed_sq[k]
             # sum((x - mean)^2) / (n - 1) = (n * sum(x^2) - sum(x)^2) / (n * (n - 1))
             sd = math.sqrt((n * sq - s * s) / (n * (n - 1))) if n > 1 else 0.0
+            ws, wsq = self.wounds_lost[k], self.wounds_lost_sq[k]
+            wsd = math.sqrt((n * wsq - ws * ws) / (n * (n - 1))) if n > 1 else 0.0
             out.append(UnitSummary(
                 us.id, us.name, len(us.models), s / n, sd, self.wiped[k] / n,
                 self._percentile(k, 0.1), self._percentile(k, 0.5), self._percentile(k, 0.9),
-                self.wounds_lost[k] / n))
+                self.wounds_lost[k] / n, wsd))
         return out
 
     def stopped_early(self) -> list[tuple[str, int]]:
@@ -268,7 +357,7 @@ def format_summary(summary: list[UnitSummary]) -> str:
     head = ("unit", "models", "destroyed: mean +- sd", "p10/p50/p90", "wiped out", "wounds lost")
     rows = [(f"{u.name} ({u.id})", str(u.models), f"{u.destroyed_mean:.2f} +- {u.destroyed_sd:.2f}",
              f"{u.destroyed_p10}/{u.destroyed_p50}/{u.destroyed_p90}", f"{100 * u.wiped_out:.1f}%",
-             f"{u.wounds_lost_mean:.2f}") for u in summary]
+             f"{u.wounds_lost_mean:.2f} +- {u.wounds_lost_sd:.2f}") for u in summary]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     lines = []
     for r in [head, *rows]:

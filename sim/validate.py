@@ -18,7 +18,7 @@ from sim.plan import plan_fight, plan_shoot
 from sim.plan.overrun import check_overrun
 from sim.rules import movement as MV
 from sim.rules.abilities import Hook, tag
-from sim.rules.allocation import allocation_groups, default_order, order_problems, preferred_groups
+from sim.rules.allocation import allocation_groups, fit_order, order_problems
 from sim.world import queries as W
 
 _ONCE = tag(Hook.ONCE_PER_BATTLE)  # (as datasheets print it, for the reasons below)
@@ -238,15 +238,13 @@ def fit_scripted_answer(battle, req, value) -> tuple[object, str | None]:
         pool = act.pools[act.pool_index]
         models, groups = W.allocation_view(pool.spec.target)
         named = [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
-        keyed = list(preferred_groups(groups, models, named))
-        problems = order_problems(groups, keyed, models) if keyed else ["it names no model of this unit"]
+        fitted, problems = fit_order(groups, models, named, req.default)
         if not problems:
-            if keyed == named:
-                return keyed, None
-            return keyed, (f"the script's order {named} is re-keyed onto the groups as they are now "
-                           f"(a group's key is its first living model): {keyed}")
-        rest = [k for k in req.default if k not in keyed]
-        fallback = list(default_order(groups, models, keyed + rest))
+            if fitted == named:
+                return fitted, None
+            return fitted, (f"the script's order {named} is re-keyed onto the groups as they are now "
+                            f"(a group's key is its first living model): {fitted}")
+        fallback = fitted
         return fallback, (f"the script's order {named} is not legal now ({'; '.join(problems)}; 05.03): "
                           f"the order the rules force, else the script's, is used: {fallback}")
     if kind == "psychic":

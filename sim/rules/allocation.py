@@ -135,6 +135,27 @@ def preferred_groups(groups: Sequence[Group], models: Sequence[TargetModel],
     return tuple(out)
 
 
+def fit_order(groups: Sequence[Group], models: Sequence[TargetModel], named: Sequence[str],
+              default: Sequence[str]) -> tuple[list[str], list[str]]:
+    """A scripted allocation order (model ids, Part A ruling 9) fitted to the groups as they
+    are now: each name re-keyed onto its group (preferred_groups); if that order is not legal
+    now (order_problems), the order the rules force, else the script's where they leave a
+    choice, then ``default``'s. Returns (the order, the problems that made it fall back)."""
+    keyed = list(preferred_groups(groups, models, named))
+    problems = order_problems(groups, keyed, models) if keyed else ["it names no model of this unit"]
+    if not problems:
+        return keyed, []
+    rest = [k for k in default if k not in keyed]
+    return list(default_order(groups, models, keyed + rest)), problems
+
+
+def precision_default(options: Sequence[str], remaining) -> str:
+    """24.28 Part A ruling 4, the attacker's default [PRECISION] pick among the visible
+    CHARACTER models ``options`` (unit order): the one with the fewest remaining wounds
+    (``remaining``: model id -> wounds left), ties by unit order."""
+    return min(options, key=lambda c: (remaining[c], options.index(c)))
+
+
 def _is_char(groups: Sequence[Group], key: str) -> bool:
     return next(g.character for g in groups if g.key == key)
 

@@ -14,6 +14,7 @@ from sim.components import Character, Stage, Unit, Wounds
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import abilities as AB
 from sim.rules.abilities import Hook
+from sim.rules.allocation import precision_default
 from sim.world import queries as W
 
 DECLINE = "decline"
@@ -39,9 +40,8 @@ def visible_characters(battle, attackers, target: int) -> list[str]:
 
 def default_precision(battle, options: list[str]) -> str:
     """Part A ruling 4: the CHARACTER with the fewest remaining wounds, ties by unit order."""
-    best = min(options, key=lambda c: (esper.component_for_entity(battle.models[c], Wounds).remaining,
-                                       options.index(c)))
-    return best
+    return precision_default(options, {c: esper.component_for_entity(battle.models[c], Wounds).remaining
+                                       for c in options})
 
 
 class PrecisionAllocationSystem(esper.Processor):

@@ -1,0 +1,106 @@
+"""The odds of one declared attack, worked out exactly (sim.odds.exact) or, when that is
+intractable, by a seeded Monte Carlo of the same rules (sim.odds.montecarlo), as a
+sim.odds.result.Odds; and a small, cached API for a front end (for_plan)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from sim.odds import exact as EX
+from sim.odds.blas import one_thread
+from sim.odds.montecarlo import simulate
+from sim.odds.problem import Problem, build_problem, problem_for_command
+from sim.odds.result import (SUM_TOLERANCE, Measure, Odds, PoolSummary, TargetOdds, hazard_measures, notes_of,
+                             profile, target_odds)
+
+MC_RUNS = 20_000
+MC_SEED = 1
+
+
+@functools.lru_cache(maxsize=128)
+def solve(problem: Problem, counters: bool = True) -> Odds:
+    """The odds of ``problem``: exact, or a seeded Monte Carlo of the same rules when the exact
+    chain would be too large (the result says which, and why). Kept for equal problems.
+    ``counters`` False leaves out the unsaved attacks and mortal wounds (the rest is the same,
+    and cheaper when the target's models save differently)."""
+    try:
+        with one_thread():
+            return _exact(problem, counters)
+    except EX.Intractable as e:
+        odds = simulate(problem, MC_RUNS, MC_SEED)
+        odds.notes.insert(0, f"Monte Carlo of the same rules ({MC_RUNS:,} runs, seed {MC_SEED}): "
+                             f"intractable exactly ({e})")
+        return odds
+
+
+def _exact(problem: Problem, counters: bool = True) -> Odds:
+    pool_odds = {p.index: EX.PoolOdds(p, problem.targets[p.target]) for p in problem.pools}
+    targets = []
+    err = 0.0
+    for t, tv in enumerate(problem.targets):
+        final = EX.solve_target(problem, t, pool_odds, counters)
+        err = max(err, abs(sum(final.values()) - 1.0))
+        targets.append(target_odds(tv, final, counters))
+    pools = []
+    for p in problem.pools:
+        po = pool_odds[p.index]
+        po.finish()
+        for v in (po.dice, po.hits, po.wounds, po.criticals):
+            err = max(err, abs(float(v.sum()) - 1.0))
+        pools.append(PoolSummary(p.index, problem.targets[p.target].uid, p.weapons, profile(p), po.lost,
+                                 Measure("attack dice", po.dice), Measure("hits", po.hits),
+                                 Measure("wounds", po.wounds), Measure("critical wounds", po.criticals)))
+    hz = EX.solve_hazard(problem)
+    err = max(err, abs(sum(hz.values()) - 1.0))
+    hl, hd = hazard_measures(problem, hz)
+    if err > SUM_TOLERANCE:
+        raise AssertionError(f"odds: probabilities sum to 1 within {err:.1e}, beyond {SUM_TOLERANCE:g}")
+    return Odds(problem.label, problem.attacker.uid, problem.kind, "exact", targets, pools, problem.hazard_rolls,
+                hl, hd, notes_of(problem), max_sum_error=err)
+
+
+# --- a small API for a front end (the sandbox's orders panel) ----------------------------------
+
+
+@dataclass(frozen=True)
+class Preview:
+    """Per target unit: (unit id, expected models destroyed, P(destroyed), the distribution of
+    models destroyed as a tuple); and whether it is exact."""
+
+    targets: tuple
+    exact: bool
+
+    @property
+    def first(self):
+        return self.targets[0] if self.targets else None
+
+
+def preview(odds: Odds) -> Preview:
+    return Preview(tuple((t.uid, t.destroyed.mean, t.wiped, tuple(float(x) for x in t.destroyed.p))
+                         for t in odds.targets), odds.method == "exact")
+
+
+def for_plan(battle, plan, decisions: dict | None = None) -> Preview:
+    """The odds of a validated plan (battle.validated, a sim.plan ShootPlan, or a list of
+    sim.plan.Declared) in the battle as it is now, summarised for a front end: expected models
+    destroyed, the chance to destroy the unit, and the distribution, per target. Equal attacks
+    at equal states are worked out once (solve keeps them)."""
+    from sim.world import queries as W
+    declared = plan if isinstance(plan, list) else plan.declared
+    if not declared:
+        return Preview((), True)
+    battle._enter()
+    attacker = W.unit_of(declared[0].model)
+    kind = "fight" if declared[0].weapon.is_melee else "shoot"
+    return preview(solve(build_problem(battle, declared, attacker, kind, decisions,
+                                       getattr(plan, "shooting_type", None)), counters=False))
+
+
+def for_command(battle, command, decisions: dict | None = None) -> Odds:
+    """The odds of a Shoot or Fight command in the battle as it is now (OddsError if the rules
+    refuse it)."""
+    return solve(problem_for_command(battle, command, decisions))
+
+
+__all__ = ["Measure", "Odds", "PoolSummary", "TargetOdds", "for_command", "for_plan", "preview", "solve"]

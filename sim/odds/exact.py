@@ -1,0 +1,558 @@
+"""The exact odds of one declared attack (a Problem): the attack sequence of every pool (05.01
+hit rolls, 05.02 wound rolls, 05.03/05.04 allocation, saves and damage, 06.02 mortal wounds,
+24.12 Feel No Pain) and the attacker's hazard rolls (24.15, 06.03), as distributions.
+
+**Arithmetic.** float64; every distribution sums to 1 within 1e-12 (checked, ``SUM_TOLERANCE``).
+
+**Before allocation** a pool is a few counts: its attack dice (the sum over its declarations of
+A, or a split share, plus what the registry's ``extra_dice`` add: 24.05, 24.06, 24.30; random A
+and X rolled as sim.rules.dice rolls them), then per die a hit roll whose result (fail, hit,
+critical) comes from the engine's own table (sim.odds.faces), [TORRENT] hitting without a roll,
+[SUSTAINED HITS X] adding X hits per critical, [LETHAL HITS] turning it into an automatic wound;
+then per hit a wound roll ([ANTI] lowering the critical threshold, [TWIN-LINKED] re-rolling a
+failure), [DEVASTATING WOUNDS] setting critical wounds aside as mortal wounds. Dice are
+independent, so these are convolution powers of one die's outcome, mixed over the number of
+dice: joint tables of (hits, automatic wounds), then (wounds to save, devastating criticals).
+What a pool's abilities do (and its T, keywords and [PRECISION]) depend on which of the target's
+models are alive when the pool is gathered, so a pool is set up once per set of living models.
+
+**Allocation and damage** are a Markov chain on the target's wounds left, model by model (a
+tuple in listed order: that is all 05.04 reads). One step is one save roll or one mortal wound:
+the current allocation group and the model are chosen by the rules themselves
+(first_group_with_models, select_model, mortal_wound_target) on the state, the save fails or not
+by the face (sim.odds.faces), random damage is rolled, each wound is offered to Feel No Pain,
+the excess is lost (05.04), and a unit with no model left absorbs the rest (its remaining
+attacks are lost). The save rolls of a pool are rolled together and taken lowest first (05.04),
+which matters when the target's models save differently: the faces are cut into runs that act
+alike on every model of the target (say 1-2 fail on all, 3 fails only on the 4+ save models,
+4-6 pass), and, going up the faces, the number of the pool's dice in each run is binomial among
+those left; within a run the steps are powers of one transition. With a single run that fails
+(all models save alike) this is just Binomial(wounds, fail chance) failed saves.
+The allocation order (05.03) and the [PRECISION] pick are made at each pool's start from the
+state then (the answers given, fitted as the battle fits a script's answer, or the defaults).
+Counters ride along: saves failed ("unsaved attacks") and mortal wounds inflicted by
+[DEVASTATING WOUNDS]; damage (wounds lost), models destroyed, per group and in all, and the unit
+destroyed are read off the final state.
+
+Deadly Demise (24.08) of the destroyed models is not part of it: the odds say so when a model
+that could be destroyed has it (sim.odds.engine)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from sim.odds import dist as DI
+from sim.odds import faces as FA
+from sim.odds.problem import PoolInput, Problem, UnitView
+from sim.rules import abilities as AB
+from sim.rules import pools as PL
+from sim.rules.abilities import Hook
+from sim.rules.allocation import (allocation_groups, default_order, first_group_with_models, fit_order,
+                                  precision_default, preferred_groups, select_model)
+from sim.rules.dice import DiceExpr
+from sim.rules.mortal import hazard_mortal_wounds, mortal_wound_target
+from sim.rules.sequence import PoolState
+
+MAX_ENTRIES = 200_000  # outcomes of a target at once; beyond, the attack is too large to work out exactly
+MAX_STATES = 3_000  # states of one pool's chain (its matrices are dense)
+
+
+class Intractable(Exception):
+    """Too many states to work out exactly (the message says which)."""
+
+
+# --- a pool before allocation -----------------------------------------------------------------
+
+
+class Setup:
+    """A pool as gathered with these models of its target alive: its PoolState flags (set by its
+    abilities' registry ``pool`` effects, as AttackResolutionSystem sets them), and the
+    distributions before allocation."""
+
+    __slots__ = ("state", "abilities", "precision", "dice", "hits", "joint_hits", "wound_table",
+                 "wounds", "criticals", "damage")
+
+    def __init__(self, problem: Problem, pool: PoolInput, living: tuple[int, ...]):
+        tv = problem.targets[pool.target]
+        keywords, has_char = tv.unit_keywords(living), tv.has_character(living)
+        key = pool.key
+        self.abilities = (PL.applying(pool.first_abilities, keywords, has_char) if pool.first_abilities else ())
+        p = PoolState(0, key.skill, key.S, key.AP, key.D, tv.toughness(living), key.hit_mod, key.wound_mod,
+                      hit_fail_below=key.fail_below)
+        for a in self.abilities:
+            effect = a.spec.pool
+            if effect is None:
+                continue
+            choice, answer = a.spec.choice, None
+            if choice is not None:
+                answer = choice.otherwise
+                if choice.when(self.abilities):
+                    given = problem.decision(choice.kind)
+                    answer = given if given in choice.options else choice.default
+            effect(a, p, answer)
+        self.state = p
+        self.precision = Hook.PRECISION in AB.effects_of(self.abilities)
+        self.damage = DI.dice_expr(p.D)
+        # 04.03 step 2: the attack dice
+        dice = np.array([1.0])
+        for m in pool.members:
+            dice = np.convolve(dice, _member_dice(m, keywords, has_char))
+        self.dice = dice
+        # 05.01: (hits to roll wounds for, automatic wounds) per attack die
+        if p.torrent:
+            h = np.zeros((len(dice), 1))
+            h[:, 0] = dice
+        else:
+            fail, normal, crit = FA.hit(p.skill, p.hit_mod, p.hit_fail_below)
+            extra = DI.dice_expr(p.sustained) if p.sustained else np.array([1.0])
+            kernel: dict[tuple[int, int], float] = defaultdict(float)
+            kernel[(0, 0)] += fail
+            kernel[(1, 0)] += normal
+            for x, px in DI.support(extra):
+                kernel[(x, 1) if p.lethal else (1 + x, 0)] += crit * px
+            h = _power_mixture(kernel, dice)
+        self.joint_hits = h
+        # the "hits" the report counts: normal, critical and extra (LETHAL criticals included)
+        hits = np.zeros(h.shape[0] + h.shape[1] - 1)
+        for a in range(h.shape[1]):
+            hits[a:a + h.shape[0]] += h[:, a]
+        self.hits = DI.trim(hits)
+        # 05.02: per hit (wounds to save, devastating criticals); automatic wounds join the first
+        fail, normal, crit = FA.wound(p.S, p.T, p.wound_mod, p.critical_wound_on, p.twin_linked)
+        wk = {(0, 0): fail, (1, 0): normal}
+        if p.devastating:
+            wk[(0, 1)] = crit
+        else:
+            wk[(1, 0)] += crit
+        by_hits = _power_mixture_rows(wk, h.shape[0] - 1)
+        nh, na = h.shape
+        w = np.zeros((nh + na - 1, by_hits.shape[2]))
+        for hh in range(nh):
+            row = h[hh]
+            if not row.any():
+                continue
+            table = by_hits[hh]
+            for a in np.flatnonzero(row):
+                w[a:a + table.shape[0]] += row[a] * table
+        self.wound_table = w  # (wounds to save, devastating criticals)
+        total = np.zeros(w.shape[0] + w.shape[1] - 1)
+        for c in range(w.shape[1]):
+            total[c:c + w.shape[0]] += w[:, c]
+        self.wounds = DI.trim(total)  # every wound, critical and automatic ones included
+        self.criticals = DI.trim(DI.binomial_mixture(np.sum(h, axis=1), crit))
+
+
+def _member_dice(m, keywords, has_char) -> np.ndarray:
+    """04.03 step 2 for one declared attack: its A (random A rolled; a split share instead)
+    plus the dice its abilities that apply to the target add (the registry's extra_dice)."""
+    d = np.zeros(m.attacks + 1) if m.attacks is not None else DI.dice_expr(m.A)
+    if m.attacks is not None:
+        d[m.attacks] = 1.0
+    if not m.adds_dice:
+        return d
+    for ab in PL.applying(m.abilities, keywords, has_char):
+        add = ab.spec.extra_dice
+        if add is not None:
+            x = add(ab, m.half_range, m.target_models, m.split)
+            d = np.convolve(d, DI.dice_expr(x if isinstance(x, DiceExpr) else int(x)))
+    return d
+
+
+def _power_mixture(kernel: dict, counts: np.ndarray) -> np.ndarray:
+    """The joint distribution of the sum of N independent draws of ``kernel`` ((da, db) ->
+    chance), N distributed as ``counts``."""
+    rows = _power_mixture_rows(kernel, len(counts) - 1)
+    return np.tensordot(counts, rows, axes=1)
+
+
+def _power_mixture_rows(kernel: dict, n_max: int) -> np.ndarray:
+    """rows[n] = the joint distribution of the sum of n draws of ``kernel``."""
+    ma = max(a for a, _b in kernel)
+    mb = max(b for _a, b in kernel)
+    shape = (n_max * ma + 1, n_max * mb + 1)
+    rows = np.zeros((n_max + 1, *shape))
+    rows[0, 0, 0] = 1.0
+    items = [(a, b, p) for (a, b), p in kernel.items() if p > 0.0]
+    for n in range(1, n_max + 1):
+        prev, cur = rows[n - 1], rows[n]
+        ha, hb = (n - 1) * ma + 1, (n - 1) * mb + 1  # the support so far
+        for a, b, p in items:
+            cur[a:a + ha, b:b + hb] += p * prev[:ha, :hb]
+    return rows
+
+
+# --- allocation and damage: the chain ----------------------------------------------------------
+
+
+class Context:
+    """A pool's allocation at one state of its target: its groups, order and [PRECISION] pick
+    (made at the pool's start), what a save roll's face does to each model, and the transitions
+    of the chain, kept per state."""
+
+    def __init__(self, problem: Problem, pool: PoolInput, setup: Setup, r: tuple[int, ...]):
+        tv = problem.targets[pool.target]
+        self.tv = tv
+        self.ids = tv.ids
+        self.index = {mid: i for i, mid in enumerate(tv.ids)}
+        models = tv.target_models(r)
+        self.models = models
+        groups = allocation_groups(models)
+        self.members_of = {g.key: g.members for g in groups}
+        declared = preferred_groups(groups, models, tv.preferred)
+        order = default_order(groups, models, declared)
+        scripted = problem.decision("allocation_order")
+        if scripted is not None and len(groups) > 1:  # (asked only then: AttackResolutionSystem)
+            order, _problems = fit_order(groups, models, [str(v) for v in scripted], order)
+        self.order = tuple(order)
+        self.precision = None
+        if setup.precision:
+            options = [c for c in pool.visible_characters if r[self.index[c]] > 0]
+            if options:
+                given = problem.decision("precision")
+                if given == "decline":
+                    self.precision = None
+                elif given in options:
+                    self.precision = given
+                else:
+                    self.precision = precision_default(options, {c: r[self.index[c]] for c in options})
+        self.W = {mid: w for mid, w in zip(tv.ids, tv.W)}
+        p = setup.state
+        self.damage = DI.support(setup.damage)
+        # save rolls: the runs of faces that act alike on every model of the target
+        profiles = sorted({(tv.Sv[i], tv.InSv[i], tv.save_mod[i]) for i in range(len(tv.ids))}, key=repr)
+        self.profile_of = [profiles.index((tv.Sv[i], tv.InSv[i], tv.save_mod[i])) for i in range(len(tv.ids))]
+        table = [FA.save_fails(p.AP, sv, inv, mod) for sv, inv, mod in profiles]
+        runs: list[list] = []  # [first face, faces, fails per profile]
+        for f in range(1, 7):
+            fails = tuple(t[f] for t in table)
+            if runs and runs[-1][2] == fails:
+                runs[-1][1] += 1
+            else:
+                runs.append([f, 1, fails])
+        while runs and not any(runs[-1][2]):
+            runs.pop()  # (passing on every model: those faces change nothing)
+        self.runs = [(f, n, fails) for f, n, fails in runs]
+        self.lost_to_damage = [FA.damage_lost(x) for x in tv.fnp]
+        self._step: dict = {}
+
+    def key(self):
+        return (self.order, self.precision, tuple(sorted(self.members_of.items())))
+
+    # one save roll of run ``k`` on state r -> {(r', failed): chance}
+    def _save(self, k: int, r):
+        step = self._step.get((k, r))
+        if step is not None:
+            return step
+        rem = dict(zip(self.ids, r))
+        group = first_group_with_models(self.order, rem, self.members_of, self.precision)
+        if group is None:  # the unit is destroyed: the remaining attacks are lost
+            step = {(r, 0): 1.0}
+        else:
+            mid = select_model(self.members_of[group], rem, self.W)
+            i = self.index[mid]
+            if not self.runs[k][2][self.profile_of[i]]:
+                step = {(r, 0): 1.0}
+            else:
+                step = defaultdict(float)
+                for (r2, _lost), p in self._lose(r, i, self.damage):
+                    step[(r2, 1)] += p
+                step = dict(step)
+        self._step[(k, r)] = step
+        return step
+
+    def _lose(self, r, i, amounts):
+        """05.04 step 3 / 24.12: model ``i`` loses each amount (damage or mortal wounds, with its
+        chance), each wound first offered to Feel No Pain, the excess lost. [(r', amount), chance]."""
+        q = self.lost_to_damage[i]
+        out = []
+        for amount, pa in amounts:
+            if q >= 1.0:
+                lost_dist = [(min(amount, r[i]), 1.0)]
+            else:
+                row = DI.binomial_rows(amount, q)[amount, :amount + 1]
+                agg: dict[int, float] = defaultdict(float)
+                for k, pk in enumerate(row):
+                    if pk > 0.0:
+                        agg[min(k, r[i])] += pk
+                lost_dist = agg.items()
+            for lost, pl in lost_dist:
+                r2 = r if not lost else r[:i] + (r[i] - lost,) + r[i + 1:]
+                out.append(((r2, amount), pa * pl))
+        return out
+
+    # one [DEVASTATING WOUNDS] critical on state r -> {(r', mortal wounds): chance} (24.10, 06.02)
+    def _mortal(self, r):
+        step = self._step.get(("mortal", r))
+        if step is not None:
+            return step
+        if max(r) <= 0:
+            step = {(r, 0): 1.0}
+        else:
+            rem = dict(zip(self.ids, r))
+            mid = None
+            if self.precision is not None:  # the [PRECISION] group first (Part A ruling 4)
+                mid = next((m for m in self.members_of.get(self.precision, ()) if rem.get(m, 0) > 0), None)
+            if mid is None:
+                mid = mortal_wound_target(self.models, rem)
+            step = defaultdict(float)
+            for (r2, amount), p in self._lose(r, self.index[mid], self.damage):
+                step[(r2, amount)] += p
+            step = dict(step)
+        self._step[("mortal", r)] = step
+        return step
+
+
+class Chain:
+    """The chain of one pool from one start state r0, as matrices over the states reachable from
+    it (found by following the single steps, which the rules decide): per run of save faces the
+    transition of a save roll that passes and of one that fails, and per amount the transition
+    of a [DEVASTATING WOUNDS] critical. Columns are the state before, rows the state after."""
+
+    def __init__(self, ctx: Context, r0, saves: int, mortal: int):
+        """The states reachable from r0 in at most ``saves`` save rolls and then at most
+        ``mortal`` devastating criticals."""
+        self.ctx = ctx
+        states = [r0]
+        index = {r0: 0}
+        runs = range(len(ctx.runs))
+
+        def grow(level, steps):
+            nxt = []
+            for r in level:
+                for s in steps(r):
+                    if s not in index:
+                        index[s] = len(states)
+                        states.append(s)
+                        nxt.append(s)
+            if len(states) > MAX_STATES:
+                raise Intractable(f"more than {MAX_STATES:,} states of the target")
+            return nxt
+
+        level = [r0]
+        for _ in range(saves):
+            level = grow(level, lambda r: [s for k in runs for (s, _n) in ctx._save(k, r)])
+            if not level:
+                break
+        level = states[:]  # (the criticals come after every save roll, from wherever they left it)
+        for _ in range(mortal):
+            level = grow(level, lambda r: [s for (s, _n) in ctx._mortal(r)])
+            if not level:
+                break
+        self.states, self.index = states, index
+        n = len(states)
+        self.passes, self.fails = [], []
+        for k in runs:
+            tp, tf = np.zeros((n, n)), np.zeros((n, n))
+            for j, r in enumerate(states):
+                for (s, failed), p in ctx._save(k, r).items():
+                    i = index.get(s)
+                    if i is not None:  # (beyond the last step: no mass ever moves along it)
+                        (tf if failed else tp)[i, j] += p
+            self.passes.append(tp)
+            self.fails.append(tf)
+        self.mortal: dict[int, np.ndarray] = {}
+        if mortal:
+            for j, r in enumerate(states):
+                for (s, amount), p in ctx._mortal(r).items():
+                    i = index.get(s)
+                    if i is None:
+                        continue
+                    t = self.mortal.get(amount)
+                    if t is None:
+                        t = self.mortal[amount] = np.zeros((n, n))
+                    t[i, j] += p
+
+    def _apply(self, k: int, w: np.ndarray, counters: bool) -> np.ndarray:
+        """One save roll of run k on w [state, failed so far, ...]."""
+        n = w.shape[0]
+        flat = w.reshape(n, -1)
+        if not counters:
+            return ((self.passes[k] + self.fails[k]) @ flat).reshape(w.shape)
+        out = (self.passes[k] @ flat).reshape(w.shape)
+        failed = (self.fails[k] @ flat).reshape(w.shape)
+        out[:, 1:] += failed[:, :-1]
+        return out
+
+    def saves(self, wounds: np.ndarray, counters: bool) -> np.ndarray:
+        """05.03 step 3 + 05.04 for a number of save rolls distributed as ``wounds``:
+        [state, saves failed] (one column when not counting)."""
+        runs = self.ctx.runs
+        n, M = len(self.states), len(wounds) - 1
+        U = M + 1 if counters else 1
+        v = np.zeros((n, U, M + 1))
+        v[0, 0, :] = wounds
+        if not runs:
+            return v.sum(axis=2)
+        left = 1.0  # the share of faces from this run's first face up
+        for k, (_first, faces, _fails) in enumerate(runs):
+            q = min(1.0, (faces / 6) / left)
+            left -= faces / 6
+            B = DI.binomial_rows(M, q)[:M + 1, :M + 1]  # B[m, c]: c of m dice show this run
+            if k == len(runs) - 1:
+                # the dice left after it pass: P[s, u, c] = sum_m v[s, u, m] B[m, c], then
+                # sum_c T^c P[..., c] by Horner's scheme
+                P = np.tensordot(v, B, axes=([2], [0]))
+                acc = P[:, :, M]
+                for c in range(M - 1, -1, -1):
+                    acc = P[:, :, c] + self._apply(k, acc, counters)
+                return acc
+            new = np.zeros_like(v)
+            # w = T^c v over the columns m >= c (the others are done) and the counts of failed
+            # saves that can have mass (each roll fails at most one more)
+            top = int(np.flatnonzero(v.any(axis=(0, 2)))[-1]) + 1
+            w = v[:, :top]
+            for c in range(M + 1):
+                new[:, :w.shape[1], :M + 1 - c] += w * B[c:, c]
+                if c < M:
+                    w = w[:, :, 1:]
+                    if counters and w.shape[1] < U:
+                        w = np.concatenate([w, np.zeros((n, 1, w.shape[2]))], axis=1)
+                    w = self._apply(k, np.ascontiguousarray(w), counters)
+            v = new
+        raise AssertionError("unreachable")
+
+    def mortals(self, x: np.ndarray, n: int) -> np.ndarray:
+        """n [DEVASTATING WOUNDS] criticals on x [state, failed]: [state, failed, mortal wounds]."""
+        top = max(self.mortal) if self.mortal else 0
+        y = np.zeros((*x.shape, n * top + 1))
+        y[:, :, 0] = x
+        for _ in range(n):
+            z = np.zeros_like(y)
+            flat = y.reshape(y.shape[0], -1)
+            for amount, t in self.mortal.items():
+                moved = (t @ flat).reshape(y.shape)
+                if amount:
+                    z[:, :, amount:] += moved[:, :, :-amount]
+                else:
+                    z += moved
+            y = z
+        return y
+
+
+# --- the whole attack ------------------------------------------------------------------------
+
+
+class PoolOdds:
+    """What one pool rolled: attack dice, hits, wounds, critical wounds (each given that its dice
+    were rolled) and the chance they were lost (its target destroyed before it)."""
+
+    def __init__(self, pool: PoolInput, target: UnitView):
+        self.pool = pool
+        self.target = target
+        self.lost = 0.0
+        self.dice = np.zeros(1)
+        self.hits = np.zeros(1)
+        self.wounds = np.zeros(1)
+        self.criticals = np.zeros(1)
+
+    def add(self, setup: Setup, p: float) -> None:
+        def acc(a, b):
+            n = max(len(a), len(b))
+            return np.pad(a, (0, n - len(a))) + np.pad(b * p, (0, n - len(b)))
+        self.dice = acc(self.dice, setup.dice)
+        self.hits = acc(self.hits, setup.hits)
+        self.wounds = acc(self.wounds, setup.wounds)
+        self.criticals = acc(self.criticals, setup.criticals)
+
+    def finish(self) -> None:
+        rolled = 1.0 - self.lost
+        for name in ("dice", "hits", "wounds", "criticals"):
+            v = getattr(self, name)
+            setattr(self, name, DI.trim(v / rolled) if rolled > 0 else np.array([1.0]))
+
+
+def solve_target(problem: Problem, t: int, pool_odds: dict, count: bool = True) -> dict:
+    """The final distribution {(wounds left per model, saves failed, mortal wounds): chance} of
+    target ``t`` after every pool at it, in order (``count`` False: the two counters left at 0,
+    which is much cheaper when the target's models save differently)."""
+    tv = problem.targets[t]
+    states = {(tv.start, 0, 0): 1.0}
+    setups: dict = {}
+    contexts: dict = {}
+    for pool in problem.pools:
+        if pool.target != t:
+            continue
+        po = pool_odds[pool.index]
+        by_r: dict = defaultdict(dict)
+        for (r, u, mw), p in states.items():
+            by_r[r][(u, mw)] = p
+        new: dict = defaultdict(float)
+        for r0, counters in by_r.items():
+            mass = sum(counters.values())
+            if max(r0) <= 0:  # the target is destroyed: these attacks are lost
+                po.lost += mass
+                for (u, mw), p in counters.items():
+                    new[(r0, u, mw)] += p
+                continue
+            living = UnitView.living(r0)
+            setup = setups.get((pool.index, living))
+            if setup is None:
+                setup = setups[(pool.index, living)] = Setup(problem, pool, living)
+            po.add(setup, mass)
+            ctx = Context(problem, pool, setup, r0)
+            ctx = contexts.setdefault((pool.index, ctx.key()), ctx)  # (its transitions kept)
+            table = setup.wound_table
+            chain = Chain(ctx, r0, table.shape[0] - 1, table.shape[1] - 1)
+            for mc in range(table.shape[1]):
+                col = table[:, mc]
+                if not col.any():
+                    continue
+                after = chain.saves(DI.trim(col), count)
+                after = chain.mortals(after, mc) if mc else after[:, :, None]
+                if not count:
+                    after = after.sum(axis=(1, 2), keepdims=True)
+                for j, du, dmw in zip(*np.nonzero(after)):
+                    p = float(after[j, du, dmw])
+                    r2 = chain.states[j]
+                    for (u, mw), q in counters.items():
+                        new[(r2, u + int(du), mw + int(dmw))] += p * q
+        if len(new) > MAX_ENTRIES:
+            raise Intractable(f"more than {MAX_ENTRIES:,} outcomes of the target")
+        states = dict(new)
+    return states
+
+
+def solve_hazard(problem: Problem) -> dict:
+    """24.15/06.03 The attacker's wounds left after its hazard rolls: {wounds left per model:
+    chance}; each failed roll is 1 mortal wound (3 if every model is MONSTER or VEHICLE),
+    resolved one at a time on the model 06.02 picks, each offered to Feel No Pain."""
+    av = problem.attacker
+    n = problem.hazard_rolls
+    if n == 0:
+        return {av.start: 1.0}
+    fails = DI.binomial_rows(n, FA.hazard_fail())[n, :n + 1]
+    models = av.target_models(av.start)
+    lost = [FA.mortal_lost(x) for x in av.fnp]
+    step_cache: dict = {}
+
+    def step(r):
+        hit = step_cache.get(r)
+        if hit is None:
+            if max(r) <= 0:
+                hit = {r: 1.0}
+            else:
+                i = av.ids.index(mortal_wound_target(models, dict(zip(av.ids, r))))
+                r2 = r[:i] + (r[i] - 1,) + r[i + 1:]
+                hit = {r2: lost[i]} if lost[i] >= 1.0 else {r2: lost[i], r: 1.0 - lost[i]}
+            step_cache[r] = hit
+        return hit
+
+    out: dict = defaultdict(float)
+    cur = {av.start: 1.0}
+    done = 0
+    by_wounds: dict = defaultdict(float)
+    for f, pf in enumerate(fails):
+        by_wounds[hazard_mortal_wounds(f, problem.attacker_all_monster_or_vehicle)] += pf
+    for mw in sorted(by_wounds):
+        while done < mw:
+            nxt: dict = defaultdict(float)
+            for r, p in cur.items():
+                for r2, q in step(r).items():
+                    nxt[r2] += p * q
+            cur = nxt
+            done += 1
+        for r, p in cur.items():
+            out[r] += by_wounds[mw] * p
+    return dict(out)

@@ -1,0 +1,124 @@
+"""A seeded Monte Carlo of one declared attack with the engine's own rule functions (roll_hits,
+roll_wounds, roll_saves, inflict_damage, resolve_mortal_wounds): the odds engine's fallback when
+the exact chain is too large, and a check on it. Each run rolls one battle's dice stream (seed,
+seed + 1, ...); the pools are set up as the exact engine sets them up (sim.odds.exact.Setup and
+Context: abilities, T, allocation order and [PRECISION] pick at each pool's start)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+from sim.odds import exact as EX
+from sim.odds import result as R
+from sim.odds.problem import Problem, UnitView
+from sim.rules import pools as PL
+from sim.rules.allocation import allocation_groups
+from sim.rules.dice import Dice, DiceExpr
+from sim.rules.mortal import hazard_failures, hazard_mortal_wounds, resolve_mortal_wounds
+from sim.rules.sequence import DamageState, inflict_damage, roll_hits, roll_saves, roll_wounds
+
+
+def _attack_dice(pool, tv: UnitView, living, dice: Dice) -> int:
+    """04.03 step 2, rolled (as AttackResolutionSystem's _attack_dice)."""
+    keywords, has_char = tv.unit_keywords(living), tv.has_character(living)
+    n = 0
+    for m in pool.members:
+        a = m.A.roll(dice, "attacks") if m.A.is_random else m.A.k
+        if m.attacks is not None:
+            a = m.attacks
+        if m.adds_dice:
+            for ab in PL.applying(m.abilities, keywords, has_char):
+                add = ab.spec.extra_dice
+                if add is not None:
+                    x = add(ab, m.half_range, m.target_models, m.split)
+                    a += x.roll(dice, "extra dice") if isinstance(x, DiceExpr) else int(x)
+        n += a
+    return n
+
+
+def run_once(problem: Problem, dice: Dice, setups: dict, contexts: dict):
+    """One run: per target (wounds left, saves failed, mortal wounds), the attacker's wounds
+    left after its hazard rolls, and per pool (dice, hits, wounds, critical wounds) or None when
+    its dice were lost."""
+    left = [list(tv.start) for tv in problem.targets]
+    failed = [0] * len(problem.targets)
+    mortal = [0] * len(problem.targets)
+    pools = []
+    for pool in problem.pools:
+        tv = problem.targets[pool.target]
+        rem = left[pool.target]
+        if max(rem) <= 0:
+            pools.append(None)
+            continue
+        r = tuple(rem)
+        living = UnitView.living(r)
+        setup = setups.get((pool.index, living))
+        if setup is None:
+            setup = setups[(pool.index, living)] = EX.Setup(problem, pool, living)
+        p = dataclasses.replace(setup.state, dice=_attack_dice(pool, tv, living, dice))
+        hit = roll_hits(p, dice)
+        wnd = {"wounds": 0, "criticals": 0}
+        if p.hits or p.auto_wounds:
+            wnd = roll_wounds(p, dice)
+        pools.append((p.dice, hit["hits"], wnd["wounds"], wnd["criticals"]))
+        if not (p.wounds or p.mortal_criticals):
+            continue
+        ctx = contexts.get((pool.index, r))
+        if ctx is None:
+            ctx = contexts[(pool.index, r)] = EX.Context(problem, pool, setup, r)
+        models = ctx.models
+        groups = allocation_groups(models)
+        remaining = dict(zip(tv.ids, rem))
+        st = DamageState(models, remaining, groups, ctx.order, ctx.precision,
+                         fnp={i: f for i, f in zip(tv.ids, tv.fnp) if f}, W=dict(zip(tv.ids, tv.W)))
+        saves = roll_saves(p, dice)
+        recs = inflict_damage(p, saves, st, dice, dict(zip(tv.ids, tv.Sv)), dict(zip(tv.ids, tv.InSv)),
+                              {i: m for i, m in zip(tv.ids, tv.save_mod) if m} or None)
+        for rec in recs:
+            if rec.get("saved") is False:
+                failed[pool.target] += 1
+            if "mortal" in rec:
+                mortal[pool.target] += rec["mortal"]
+        left[pool.target] = [remaining[i] for i in tv.ids]
+    av = problem.attacker
+    hz = av.start
+    if problem.hazard_rolls:
+        rolls = dice.d6(problem.hazard_rolls, "hazard rolls")
+        mw = hazard_mortal_wounds(hazard_failures(rolls), problem.attacker_all_monster_or_vehicle)
+        remaining = dict(zip(av.ids, av.start))
+        resolve_mortal_wounds(mw, av.target_models(av.start), remaining,
+                              {i: f for i, f in zip(av.ids, av.fnp) if f}, dice)
+        hz = tuple(remaining[i] for i in av.ids)
+    return [(tuple(x), u, m) for x, u, m in zip(left, failed, mortal)], hz, pools
+
+
+def simulate(problem: Problem, runs: int, seed: int):
+    """The Odds of ``problem`` from ``runs`` seeded runs (method "monte carlo")."""
+    finals = [Counter() for _ in problem.targets]
+    hazard: Counter = Counter()
+    per_pool = [[Counter(), Counter(), Counter(), Counter(), 0] for _ in problem.pools]
+    setups: dict = {}
+    contexts: dict = {}
+    for k in range(runs):
+        out, hz, pools = run_once(problem, Dice(seed + k), setups, contexts)
+        for c, o in zip(finals, out):
+            c[o] += 1
+        hazard[hz] += 1
+        for acc, p in zip(per_pool, pools):
+            if p is None:
+                acc[4] += 1
+                continue
+            for c, v in zip(acc, p):
+                c[v] += 1
+    targets = [R.target_odds(tv, {k: v / runs for k, v in c.items()}) for tv, c in zip(problem.targets, finals)]
+    summaries = []
+    for pool, acc in zip(problem.pools, per_pool):
+        rolled = runs - acc[4]
+        ms = [R.measure(name, {k: v / rolled for k, v in c.items()} if rolled else {0: 1.0})
+              for name, c in zip(("attack dice", "hits", "wounds", "critical wounds"), acc)]
+        summaries.append(R.PoolSummary(pool.index, problem.targets[pool.target].uid, pool.weapons,
+                                       R.profile(pool), acc[4] / runs, *ms))
+    hl, hd = R.hazard_measures(problem, {k: v / runs for k, v in hazard.items()})
+    return R.Odds(problem.label, problem.attacker.uid, problem.kind, "monte carlo", targets, summaries,
+                  problem.hazard_rolls, hl, hd, R.notes_of(problem), runs=runs, seed=seed)

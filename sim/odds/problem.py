@@ -1,0 +1,249 @@
+"""One declared attack read off a battle, as plain hashable data the odds engine works from: the
+attacking unit's declared attacks as the battle's own planning leaves them (sim.plan via
+sim.validate, the same code a command is validated and resolved with), gathered into pools
+(04.03, sim.rules.pools.gather), and each target unit's models as allocation reads them.
+
+Nothing here changes the battle. The choices the attacker makes in Select Weapons (24.02 which
+copy of a duplicated ability, 24.29 which modifiers a [PSYCHIC] attack ignores) are taken as
+WeaponSelectionSystem takes them, from the answers given (a script step's ``decisions``) or the
+defaults; a test compares the result with the declarations the battle itself resolves."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import esper
+
+from sim.components import Unit
+from sim.errors import PlanError
+from sim.plan.common import declared_key  # (before sim.modifiers, which sim.plan imports back)
+from sim.modifiers import save_modifiers  # noqa: E402,I001
+from sim.rules import abilities as AB
+from sim.rules import pools as PL
+from sim.rules.abilities import Hook
+from sim.rules.allocation import TargetModel
+from sim.rules.attack import unit_toughness
+from sim.rules.dice import DiceExpr
+from sim.systems.hazard_check import hazardous_count
+from sim.systems.precision_allocation import visible_characters
+from sim.world import queries as W
+
+
+class OddsError(Exception):
+    """The attack cannot be worked out as asked (the rules refuse the command, or nothing is
+    declared); the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnitView:
+    """A unit's models as the odds read them (listed order): what never changes in a battle, and
+    the wounds each has left now (``start``; 0 for a destroyed model)."""
+
+    uid: str
+    name: str
+    ids: tuple[str, ...]
+    W: tuple[int, ...]
+    Sv: tuple[int, ...]
+    InSv: tuple
+    character: tuple[bool, ...]
+    T: tuple[int, ...]
+    bodyguard: tuple[bool, ...]
+    keywords: tuple[frozenset, ...]
+    fnp: tuple
+    save_mod: tuple[int, ...]  # the model's net save-roll modifier against this attack (02.02.01)
+    start: tuple[int, ...]
+    preferred: tuple[str, ...]  # the scenario's declared allocation order (Part A ruling 9)
+    explodes: tuple[bool, ...]  # 24.08 Deadly Demise
+    monster_or_vehicle: tuple[bool, ...]
+
+    @staticmethod
+    def living(r) -> tuple[int, ...]:
+        return tuple(i for i, x in enumerate(r) if x > 0)
+
+    def unit_keywords(self, living) -> frozenset:
+        """19.03 The unit's keywords: every keyword of its living models."""
+        out: set = set()
+        for i in living:
+            out |= self.keywords[i]
+        return frozenset(out)
+
+    def toughness(self, living) -> int:
+        """05.02.01 / 19.02 the unit's T for wound rolls with these models alive."""
+        return unit_toughness(self.T, self.bodyguard, living)
+
+    def has_character(self, living) -> bool:
+        return any(self.character[i] for i in living)
+
+    def target_models(self, r) -> tuple[TargetModel, ...]:
+        """The models as the allocation rules see them with ``r`` wounds left (living and dead)."""
+        return tuple(TargetModel(self.ids[i], self.W[i], r[i], self.Sv[i], self.InSv[i], self.character[i])
+                     for i in range(len(self.ids)))
+
+    @property
+    def models_alive(self) -> int:
+        return sum(1 for x in self.start if x > 0)
+
+
+class MemberDice(NamedTuple):
+    """What 04.03 step 2 reads of one declared attack to count its dice."""
+
+    A: DiceExpr
+    attacks: int | None  # a split melee weapon's share
+    abilities: tuple
+    half_range: bool
+    target_models: int
+    split: bool
+    adds_dice: bool  # the weapon has an ability that can add dice (Hook.ADDS_DICE)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolInput:
+    """One pool of identical attacks at one target (04.03)."""
+
+    index: int
+    target: int  # index into Problem.targets
+    key: PL.AttackKey
+    members: tuple[MemberDice, ...]
+    first_abilities: tuple  # the abilities of the pool's first declaration (as gathered)
+    attackers: tuple[str, ...]
+    visible_characters: tuple[str, ...]  # 24.28 CHARACTERs of the target the attackers see
+    weapons: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One declared attack: the attacking unit, its pools in resolution order, the targets, the
+    [HAZARDOUS] rolls it makes afterwards (24.15) and the answers to the attacker's and the
+    defender's choices (a script step's ``decisions``: precision, allocation_order,
+    lethal_hits; others take the default)."""
+
+    attacker: UnitView
+    kind: str  # "shoot" or "fight"
+    pools: tuple[PoolInput, ...]
+    targets: tuple[UnitView, ...]
+    hazard_rolls: int
+    attacker_all_monster_or_vehicle: bool
+    decisions: tuple = ()  # sorted (kind, answer) pairs, answers made hashable
+    shooting_type: str | None = field(default=None, compare=False)  # (for the report: the plan has it)
+    label: str = field(default="", compare=False)
+
+    def decision(self, kind: str, default=None):
+        for k, v in self.decisions:
+            if k == kind:
+                return v
+        return default
+
+
+def _frozen(v):
+    return tuple(_frozen(x) for x in v) if isinstance(v, (list, tuple)) else v
+
+
+def unit_view(battle, unit_ent: int, attacker: int | None = None, melee: bool = False) -> UnitView:
+    """A unit's UnitView now; ``attacker`` (a unit entity): the save modifiers its models have
+    against that unit's attacks (melee or not)."""
+    r = W.roster(unit_ent)
+    u = esper.component_for_entity(unit_ent, Unit)
+    smods = save_modifiers(unit_ent, attacker, melee) if attacker is not None else None
+    smods = smods or {}
+    explodes = tuple(any(Hook.EXPLODES in a.spec.hooks for a in (W.model_abilities(m) or ())) for m in r.models)
+    return UnitView(
+        uid=u.id, name=u.name, ids=tuple(r.ids), W=tuple(t.W for t in r.full), Sv=tuple(t.Sv for t in r.full),
+        InSv=tuple(t.InSv for t in r.full), character=tuple(r.character), T=tuple(r.T),
+        bodyguard=tuple(r.bodyguard), keywords=tuple(W.model_keywords(m) for m in r.models),
+        fnp=tuple(r.fnp), save_mod=tuple(smods.get(i, 0) for i in r.ids),
+        start=tuple(max(w.remaining, 0) for w in r.wounds),
+        preferred=tuple(battle.scenario_allocation_orders.get(unit_ent, ())),
+        explodes=explodes, monster_or_vehicle=tuple(r.monster_or_vehicle))
+
+
+def finish_declared(battle, declared, decisions: dict) -> list:
+    """The declarations after the attacker's choices in Select Weapons, as
+    WeaponSelectionSystem makes them (copies: the plan's own are left alone): 24.02 one copy
+    of a duplicated ability per weapon and target (the answer ``duplicate`` if it names a copy,
+    else the default, Part A ruling 8), 24.29 the modifiers a [PSYCHIC] attack ignores (the
+    answer ``psychic``, else the harmful ones)."""
+    out = []
+    for d in declared:
+        d = copy.copy(d)
+        out.append(d)
+        if d.target is None:
+            continue
+        if len(d.weapon.names) != len(d.weapon.abilities):
+            for name, copies in AB.duplicates(d.weapon.abilities).items():
+                labels = [a.label() for a in copies]
+                chosen = decisions.get("duplicate")
+                if chosen not in labels:
+                    chosen = AB.default_duplicate(copies, W.unit_keywords(d.target)).label()
+                kept, seen = [], False
+                for a in d.abilities:
+                    if a.name == name:
+                        if seen or a.label() != chosen:
+                            continue
+                        seen = True
+                    kept.append(a)
+                d.abilities = tuple(kept)
+                d.key = declared_key(d)
+        mods = d.hit_mods + d.skill_mods
+        if mods and AB.first_with(d.abilities, Hook.IGNORES_MODIFIERS):
+            if "psychic" in decisions:
+                wanted = decisions["psychic"]
+                wanted = wanted if isinstance(wanted, (list, tuple)) else [wanted]
+                d.ignored = tuple(s for s, _v in mods if s in wanted)
+            else:
+                d.ignored = tuple(s for s, v in mods if v < 0)
+            d.key = declared_key(d)
+    return out
+
+
+def build_problem(battle, declared, attacker_ent: int, kind: str, decisions: dict | None = None,
+                  shooting_type: str | None = None) -> Problem:
+    """The Problem of ``declared`` (a plan's declarations, sim.plan) made by the unit
+    ``attacker_ent`` (``kind`` "shoot" or "fight") in the battle as it is now."""
+    decisions = dict(decisions or {})
+    battle._enter()
+    declared = finish_declared(battle, declared, decisions)
+    specs = PL.gather([(d.target, d.key) for d in declared])
+    if not specs:
+        raise OddsError("no attacks are declared (no weapon has a target)")
+    melee = kind == "fight"
+    targets: list[UnitView] = []
+    index: dict[int, int] = {}
+    pools = []
+    for n, spec in enumerate(specs):
+        if spec.target not in index:
+            index[spec.target] = len(targets)
+            targets.append(unit_view(battle, spec.target, attacker_ent, melee))
+        members = [declared[i] for i in spec.members]
+        attackers = tuple(dict.fromkeys(d.model_id for d in members))
+        pools.append(PoolInput(
+            index=n, target=index[spec.target], key=spec.key,
+            members=tuple(MemberDice(d.weapon.A, d.attacks, d.abilities, d.half_range, d.target_models, d.split,
+                                     Hook.ADDS_DICE in d.weapon.effects) for d in members),
+            first_abilities=members[0].abilities, attackers=attackers,
+            visible_characters=tuple(visible_characters(battle, attackers, spec.target)),
+            weapons=tuple(sorted({d.weapon.name for d in members}))))
+    attacker = unit_view(battle, attacker_ent)
+    picked = tuple(sorted((k, _frozen(v)) for k, v in decisions.items()
+                          if k in ("precision", "allocation_order", "lethal_hits")))
+    label = f"{attacker.uid} {'shoots' if kind == 'shoot' else 'fights'} " + ", ".join(
+        f"{', '.join(p.weapons)} -> {targets[p.target].uid}" for p in pools)
+    return Problem(attacker, kind, tuple(pools), tuple(targets), hazardous_count(declared),
+                   W.every_model_monster_or_vehicle(attacker_ent), picked, shooting_type, label)
+
+
+def problem_for_command(battle, command, decisions: dict | None = None) -> Problem:
+    """The Problem of a Shoot or Fight command in the battle as it is now: planned exactly as
+    the battle would validate it (PlanError-worthy commands raise OddsError with the rules'
+    reason)."""
+    if command.kind not in ("shoot", "fight"):
+        raise OddsError(f"a {command.kind} command makes no attacks")
+    problem = battle.check(command)
+    if problem:
+        raise OddsError(problem)
+    plan = battle.validated
+    if plan is None or plan.command is not command:  # (validate_command leaves it for the command)
+        raise PlanError("the battle kept no plan for the command")
+    return build_problem(battle, plan.declared, battle.units[command.unit], command.kind, decisions,
+                         plan.shooting_type)

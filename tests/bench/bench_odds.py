@@ -1,0 +1,160 @@
+"""Benchmark: the exact odds engine (sim/odds) and `sim stats` batches (issue 16).
+
+* exact distribution of one activation: 10 models A2 BS3+ S4 AP-1 D1 at 10 models T4 Sv3+ W2
+  (target under 5 ms); 60 attacks with D6 damage at 10 models W3 with Feel No Pain 5+ in two
+  allocation groups (Sv3+ and Sv4+, so the saves are taken lowest first across two save
+  profiles; target under 50 ms). Each is sim.odds.engine.solve of a Problem read off the battle
+  (reading it is timed apart), the cache cleared before each of 15 repeats: the median, with the
+  unsaved-attack and mortal-wound counters (what `sim odds` prints) and without them (what
+  sim.odds.engine.for_plan gives a front end);
+* `sim stats` of a one-activation scenario (scenarios/hazard_shooting.toml), peak RSS of the
+  whole process at 1,000 and 20,000 runs (--jobs 1; a fresh interpreter each);
+* runs/s of the same scenario on 1 and 2 local processes and on a 2-worker local Ray instance
+  (started before the clock: its start-up, printed apart, is paid once per batch), and the
+  scaling ratios.
+
+Every figure is printed beside a baseline measured in the same run, before and after
+(tests/bench/_baseline.py), and relative to its pure-Python loop.
+Run: .venv/bin/python tests/bench/bench_odds.py  [--runs N]  [--no-ray]
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import _baseline  # noqa: E402  (beside this script)
+from sim.battle import Battle  # noqa: E402
+from sim.commands import Selection, Shoot  # noqa: E402
+from sim.odds import engine as E  # noqa: E402
+from sim.odds.problem import problem_for_command  # noqa: E402
+from sim.scenario.load import load_scenario, parse_scenario  # noqa: E402
+from sim.stats import Tally, iter_runs, iter_runs_ray  # noqa: E402
+
+REPEATS = 15
+STATS_SCENARIO = str(ROOT / "scenarios/hazard_shooting.toml")
+
+
+def _scenario(case: int) -> dict:
+    if case == 1:
+        weapon = {"range": 24, "A": 2, "BS": 3, "S": 4, "AP": -1, "D": 1}
+        target = {"id": "t", "name": "t", "keywords": ["INFANTRY"], "models": [
+            {"count": 10, "base_mm": 32, "M": 6, "T": 4, "Sv": 3, "W": 2, "Ld": 6, "OC": 1,
+             "at": [[5 + 1.5 * i, 20] for i in range(10)]}]}
+    else:
+        weapon = {"range": 24, "A": 6, "BS": 3, "S": 5, "AP": -1, "D": "D6"}
+        target = {"id": "t", "name": "t", "keywords": ["INFANTRY"], "abilities": "Feel No Pain 5+", "models": [
+            {"count": 5, "base_mm": 32, "M": 6, "T": 4, "Sv": 3, "W": 3, "Ld": 6, "OC": 1,
+             "at": [[5 + 1.5 * i, 20] for i in range(5)]},
+            {"count": 5, "base_mm": 32, "M": 6, "T": 4, "Sv": 4, "W": 3, "Ld": 6, "OC": 1,
+             "at": [[5 + 1.5 * i, 22] for i in range(5)]}]}
+    return {"battle": {"name": "bench", "seed": 1, "board": [60, 44]}, "weapons": {"gun": weapon},
+            "armies": [{"name": "A", "units": [{"id": "sh", "name": "sh", "keywords": ["INFANTRY"], "models": [
+                {"count": 10, "base_mm": 32, "M": 6, "T": 4, "Sv": 3, "W": 1, "Ld": 6, "OC": 1, "weapons": ["gun"],
+                 "at": [[5 + 1.5 * i, 8] for i in range(10)]}]}]},
+                       {"name": "B", "units": [target]}]}
+
+
+def odds_case(case: int) -> tuple[float, float, float, float]:
+    """(seconds to read the Problem, solve with counters, solve without, expected models destroyed)."""
+    spec = parse_scenario(_scenario(case), "bench.toml")
+    with Battle(spec) as b:
+        cmd = Shoot("sh", tuple(Selection(f"sh/{i + 1}", "gun", "t") for i in range(10)))
+        reads = []
+        for _ in range(REPEATS):
+            t0 = time.perf_counter()
+            problem = problem_for_command(b, cmd)
+            reads.append(time.perf_counter() - t0)
+    out = []
+    for counters in (True, False):
+        times = []
+        for _ in range(REPEATS):
+            E.solve.cache_clear()
+            t0 = time.perf_counter()
+            odds = E.solve(problem, counters)
+            times.append(time.perf_counter() - t0)
+        assert odds.method == "exact"
+        out.append(statistics.median(times))
+    return statistics.median(reads), out[0], out[1], odds.targets[0].destroyed.mean
+
+
+def peak_rss_mb(runs: int) -> float:
+    """Peak RSS (MB) of a fresh `sim stats --jobs 1 --quiet` of ``runs`` runs (its own process)."""
+    code = ("import resource, sys; from sim.cli import main; "
+            f"main(['stats', {STATS_SCENARIO!r}, '--runs', '{runs}', '--jobs', '1', '--quiet']); "
+            "print('RSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+    kb = int(next(line for line in p.stderr.splitlines() if line.startswith("RSS")).split()[1])
+    return kb / 1024
+
+
+def runs_per_second(runs: int, jobs: int) -> float:
+    spec = load_scenario(STATS_SCENARIO)
+    t0 = time.perf_counter()
+    Tally(spec).add_all(iter_runs(spec, spec.seed, runs, jobs))
+    return runs / (time.perf_counter() - t0)
+
+
+def ray_runs_per_second(runs: int) -> tuple[float, float]:
+    """(runs/s on a 2-worker local Ray instance started beforehand, its start-up seconds)."""
+    import ray
+
+    import sim
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    t0 = time.perf_counter()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
+             runtime_env={"py_modules": [os.path.dirname(sim.__file__)]})
+    startup = time.perf_counter() - t0
+    try:
+        spec = load_scenario(STATS_SCENARIO)
+        Tally(spec).add_all(iter_runs_ray(spec, 0, 50))  # (the workers warm up: imports, the scenario)
+        t0 = time.perf_counter()
+        Tally(spec).add_all(iter_runs_ray(spec, spec.seed, runs))
+        return runs / (time.perf_counter() - t0), startup
+    finally:
+        ray.shutdown()
+
+
+def main() -> None:
+    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 4000
+    before = _baseline.measure()
+    r1, c1, n1, m1 = odds_case(1)
+    print(f"exact odds, 10 x A2 BS3+ S4 AP-1 D1 at 10 x T4 Sv3+ W2 (median of {REPEATS}): "
+          f"{c1 * 1e3:.2f} ms with counters, {n1 * 1e3:.2f} ms without (target < 5 ms); reading the "
+          f"problem off the battle {r1 * 1e3:.2f} ms; expected models destroyed {m1:.4f}")
+    r2, c2, n2, m2 = odds_case(2)
+    print(f"exact odds, 60 attacks D6 at 10 x W3 FNP 5+ in two groups (Sv3+, Sv4+): {c2 * 1e3:.2f} ms with "
+          f"counters, {n2 * 1e3:.2f} ms without (target < 50 ms); reading {r2 * 1e3:.2f} ms; expected models "
+          f"destroyed {m2:.4f}")
+    small, large = peak_rss_mb(1000), peak_rss_mb(20000)
+    print(f"sim stats {Path(STATS_SCENARIO).name} --jobs 1 peak RSS: {small:.1f} MB at 1,000 runs, "
+          f"{large:.1f} MB at 20,000 ({large / small:.3f}x; target within 1.2x)")
+    one, two = runs_per_second(runs, 1), runs_per_second(runs, 2)
+    line = f"runs/s ({runs:,} runs): 1 process {one:,.0f}, 2 processes {two:,.0f} ({two / one:.2f}x)"
+    ray_rate = None
+    if "--no-ray" not in sys.argv:
+        try:
+            ray_rate, startup = ray_runs_per_second(runs)
+            line += f", 2-worker local Ray {ray_rate:,.0f} ({ray_rate / one:.2f}x; its start-up {startup:.1f} s)"
+        except ImportError:
+            line += ", Ray not installed (pip install -e .[cluster])"
+    print(line)
+    after = _baseline.measure()
+    loop_ms = _baseline.mean(before, after).python_s * 1e3
+    ratios = [f"odds ms per pure-Python-loop ms: case 1 {c1 * 1e3 / loop_ms:.3f}, case 2 {c2 * 1e3 / loop_ms:.3f} "
+              f"(without counters {n2 * 1e3 / loop_ms:.3f})",
+              f"runs per pure-Python loop: 1 process {one * loop_ms / 1e3:.1f}, 2 processes {two * loop_ms / 1e3:.1f}"
+              + (f", Ray {ray_rate * loop_ms / 1e3:.1f}" if ray_rate else "")]
+    print(_baseline.line(before, after, ratios))
+
+
+if __name__ == "__main__":
+    main()
