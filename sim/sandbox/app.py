@@ -30,6 +30,7 @@ from sim.sandbox.setup_mode import SetupMixin, SetupState, build_setup_panel
 from sim.sandbox.sight import SightMask
 from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
+from sim.sandbox.odds_panel import OddsView
 from sim.sandbox.orders import FightOrder, ShootOrder
 from sim.sandbox.scene import Scene
 from sim.sandbox.undo import UndoMixin
@@ -87,6 +88,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self._confirm = None  # (dialog, callback): asking before losing work (confirm.py)
         self._stash = None  # the battle set aside while a replay is watched (replay_view.py)
         self.zones = markers.ZoneLayer()
+        self.odds = OddsView()  # the declared order's odds (odds_panel.py)
         self.start_battle(self.spec, seed)  # also: order, drag, press, resolving, ... (per battle)
         self.status = f"{self.spec.name} - click a unit to select it (F1 for help)"
         self.camera = Camera(self.spec.board, pygame.Rect(0, 0, *self.size))
@@ -337,6 +339,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             self.dirty |= {"tracker", "orders"}
         self.resolving_status()
         self.tools_update()  # move preview, placements (sim.sandbox.tools)
+        self.odds.update(self)  # the order's odds: worked out off the frame path (odds_panel.py)
         self._refresh_panels()
         self.manager.update(dt)
 
