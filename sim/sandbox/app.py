@@ -24,6 +24,7 @@ from sim.sandbox import dice_tray, markers, overlays, panels, tracker
 from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re-exported)
 from sim.sandbox.battle_flow import BattleFlowMixin
 from sim.sandbox.confirm import ConfirmMixin
+from sim.sandbox.import_dialog import ImportMixin
 from sim.sandbox.input import InputMixin
 from sim.sandbox.replay_view import ReplayMixin, build_replay_footer, build_replay_panel
 from sim.sandbox.setup_mode import SetupMixin, SetupState, build_setup_panel
@@ -45,7 +46,7 @@ LOG_ITEMS = 4000  # log lines kept in the (scrolling) list widget: in practice t
 
 
 class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin, UndoMixin, ConfirmMixin,
-              ToolsMixin):
+              ToolsMixin, ImportMixin):
     STATUS_H = 30
     RIGHT_W = 400
     BOTTOM_H = 196
