@@ -81,20 +81,36 @@ def preview(odds: Odds) -> Preview:
                          for t in odds.targets), odds.method == "exact")
 
 
+def problem_for_plan(battle, plan, decisions: dict | None = None) -> Problem | None:
+    """The Problem of a validated plan in the battle as it is now (None for no attacks): what
+    for_plan solves. It reads the world; solving it does not (a front end may solve it on
+    another thread: ``preview(solve(problem, counters=False))`` is for_plan's answer)."""
+    from sim.world import queries as W
+    declared = plan if isinstance(plan, list) else plan.declared
+    if not declared:
+        return None
+    battle._enter()
+    attacker = W.unit_of(declared[0].model)
+    kind = "fight" if declared[0].weapon.is_melee else "shoot"
+    return build_problem(battle, declared, attacker, kind, decisions, getattr(plan, "shooting_type", None))
+
+
 def for_plan(battle, plan, decisions: dict | None = None) -> Preview:
     """The odds of a validated plan (battle.validated, a sim.plan ShootPlan, or a list of
     sim.plan.Declared) in the battle as it is now, summarised for a front end: expected models
     destroyed, the chance to destroy the unit, and the distribution, per target. Equal attacks
     at equal states are worked out once (solve keeps them)."""
-    from sim.world import queries as W
-    declared = plan if isinstance(plan, list) else plan.declared
-    if not declared:
+    problem = problem_for_plan(battle, plan, decisions)
+    if problem is None:
         return Preview((), True)
-    battle._enter()
-    attacker = W.unit_of(declared[0].model)
-    kind = "fight" if declared[0].weapon.is_melee else "shoot"
-    return preview(solve(build_problem(battle, declared, attacker, kind, decisions,
-                                       getattr(plan, "shooting_type", None)), counters=False))
+    return preview(solve(problem, counters=False))
+
+
+def solve_preview(problem: Problem) -> tuple:
+    """for_plan's second half, which reads no world (a front end runs it in a worker): the
+    Preview of ``problem``, the notes (a Monte Carlo fallback, what is left out) and the method."""
+    odds = solve(problem, counters=False)
+    return preview(odds), tuple(odds.notes), odds.method
 
 
 def for_command(battle, command, decisions: dict | None = None) -> Odds:
@@ -103,4 +119,5 @@ def for_command(battle, command, decisions: dict | None = None) -> Odds:
     return solve(problem_for_command(battle, command, decisions))
 
 
-__all__ = ["Measure", "Odds", "PoolSummary", "TargetOdds", "for_command", "for_plan", "preview", "solve"]
+__all__ = ["Measure", "Odds", "PoolSummary", "TargetOdds", "for_command", "for_plan", "preview", "problem_for_plan",
+           "solve", "solve_preview"]

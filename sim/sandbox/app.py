@@ -24,12 +24,14 @@ from sim.sandbox import dice_tray, markers, overlays, panels, tracker
 from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re-exported)
 from sim.sandbox.battle_flow import BattleFlowMixin
 from sim.sandbox.confirm import ConfirmMixin
+from sim.sandbox.import_dialog import ImportMixin
 from sim.sandbox.input import InputMixin
 from sim.sandbox.replay_view import ReplayMixin, build_replay_footer, build_replay_panel
 from sim.sandbox.setup_mode import SetupMixin, SetupState, build_setup_panel
 from sim.sandbox.sight import SightMask
 from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
+from sim.sandbox.odds_panel import OddsView
 from sim.sandbox.orders import FightOrder, ShootOrder
 from sim.sandbox.scene import Scene
 from sim.sandbox.undo import UndoMixin
@@ -44,7 +46,7 @@ LOG_ITEMS = 4000  # log lines kept in the (scrolling) list widget: in practice t
 
 
 class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin, UndoMixin, ConfirmMixin,
-              ToolsMixin):
+              ToolsMixin, ImportMixin):
     STATUS_H = 30
     RIGHT_W = 400
     BOTTOM_H = 196
@@ -87,6 +89,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self._confirm = None  # (dialog, callback): asking before losing work (confirm.py)
         self._stash = None  # the battle set aside while a replay is watched (replay_view.py)
         self.zones = markers.ZoneLayer()
+        self.odds = OddsView()  # the declared order's odds (odds_panel.py)
         self.start_battle(self.spec, seed)  # also: order, drag, press, resolving, ... (per battle)
         self.status = f"{self.spec.name} - click a unit to select it (F1 for help)"
         self.camera = Camera(self.spec.board, pygame.Rect(0, 0, *self.size))
@@ -337,6 +340,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             self.dirty |= {"tracker", "orders"}
         self.resolving_status()
         self.tools_update()  # move preview, placements (sim.sandbox.tools)
+        self.odds.update(self)  # the order's odds: worked out off the frame path (odds_panel.py)
         self._refresh_panels()
         self.manager.update(dt)
 

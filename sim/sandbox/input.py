@@ -26,7 +26,8 @@ class InputMixin:
                 fn()
             return
         if event.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
-            self.open_replay(event.text)
+            if not self.import_picked(event):  # (a roster for Import army..., import_dialog.py)
+                self.open_replay(event.text)
             return
         if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and event.ui_element is self.log_list:
             self._log_clicked()

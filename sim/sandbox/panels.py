@@ -226,6 +226,7 @@ def _fight(flow, sb, order: FightOrder) -> None:
 
 
 def _order_footer(flow, sb, order) -> None:
+    sb.odds.build(flow, sb)  # per target: expected models destroyed, P(destroyed), the bars
     flow.space(4)
     flow.label("Targets", "#subheading")
     flow.para("Click an enemy unit: green ones are legal for a selected weapon; hover a red one "

@@ -16,6 +16,7 @@ import pygame
 from sim.rules import terrain as TR
 from sim.sandbox import style as S
 from sim.sandbox import table_edit as TE
+from sim.sandbox.import_dialog import build_import_section
 from sim.sandbox.fonts import text
 
 ROT_STEP = 15.0
@@ -293,6 +294,7 @@ def build_setup_panel(flow, sb) -> None:
                         tip=f"{len(tpl.models)} models",
                         object_id="#toggle_on" if on else "#toggle", height=24, size=12)
         flow.newline()
+    build_import_section(flow, sb)  # Import army... (import_dialog.py)
     flow.space(4)
     what = None
     if sb.selected_unit is not None:
