@@ -177,6 +177,8 @@ class UnitHulls:
     def __init__(self):
         self.version = None
         self.hulls: dict[str, np.ndarray] = {}
+        self.bases: tuple = (None, {})  # (key, model id -> screen rect of its base)
+        self.labels: tuple = (None, {})  # (key, unit id -> label rect) when nothing is dragged
 
     def get(self, scene) -> dict[str, np.ndarray]:
         if scene.version != self.version:
@@ -240,7 +242,7 @@ def draw_units(surf, cam, scene, look: Look, colours, hulls: UnitHulls, now: flo
         elif mid in look.fading:
             _draw_fading(surf, cam, m, colours[m.owner], look.fading[mid])
     if cam.scale >= 7:
-        return _unit_labels(surf, cam, scene, look, drawn, avoid)
+        return _unit_labels(surf, cam, scene, look, drawn, avoid, hulls)
     return {}
 
 
@@ -386,35 +388,60 @@ def _draw_fading(surf, cam, m, colour, alpha: float) -> None:
     surf.blit(s, (cam.ox + m.x * cam.scale - size / 2, cam.oy + m.y * cam.scale - size / 2))
 
 
-def _unit_labels(surf, cam, scene, look: Look, hulls, avoid=()) -> dict[str, pygame.Rect]:
+def _base_rect(cam, fp) -> pygame.Rect:
+    """The screen rect a base covers (its own extent, not its bounding circle)."""
+    if fp.shape == "round":
+        rx = ry = fp.length * 0.5
+    else:
+        o = geometry.outline(fp, 16)
+        rx, ry = np.abs(o[:, 0] - fp.x).max(), np.abs(o[:, 1] - fp.y).max()
+    return pygame.Rect(round(cam.ox + (fp.x - rx) * cam.scale), round(cam.oy + (fp.y - ry) * cam.scale),
+                       round(2 * rx * cam.scale), round(2 * ry * cam.scale))
+
+
+_BG: dict[tuple[int, int], pygame.Surface] = {}
+
+
+def _unit_labels(surf, cam, scene, look: Look, hulls, avoid=(), cache: UnitHulls | None = None) -> dict[str, pygame.Rect]:
     """Each unit's name in a box beside its outline: above it if that spot is free, else below,
     to the right, to the left or a row further out; the first spot that overlaps no label
-    placed before, no model's base and nothing in ``avoid`` (else the least covered one)."""
+    placed before, no model's base and nothing in ``avoid`` (else the least covered one).
+    Placed again only when the scene, the camera, the selection or a drag changes."""
     fs = S.font_px(12, look.ui)
-    models = []
-    for m in scene.models.values():
-        if m.alive:
-            fp = _ghost_fp(m, look)
-            if fp.shape == "round":
-                rx = ry = fp.length * 0.5
-            else:  # (the base's own extent, not its bounding circle)
-                o = geometry.outline(fp, 16)
-                rx, ry = np.abs(o[:, 0] - fp.x).max(), np.abs(o[:, 1] - fp.y).max()
-            models.append(pygame.Rect(round(cam.ox + (fp.x - rx) * cam.scale), round(cam.oy + (fp.y - ry) * cam.scale),
-                                      round(2 * rx * cam.scale), round(2 * ry * cam.scale)))
-    blockers = models + list(avoid)
+    key = (scene.version, cam.key, look.selected_unit, look.ui, len(avoid))
+    if cache is not None and not look.ghosts and cache.labels[0] == key:
+        placed = cache.labels[1]
+        for uid, r in placed.items():
+            _blit_label(surf, r, _label_text(scene, uid, look, fs))
+        return placed
+    bkey = (scene.version, cam.key)
+    if cache is not None and cache.bases[0] == bkey:
+        bases = cache.bases[1]
+    else:
+        bases = {m.id: _base_rect(cam, m.fp) for m in scene.models.values() if m.alive}
+        if cache is not None:
+            cache.bases = (bkey, bases)
+    if look.ghosts:
+        bases = dict(bases)
+        for mid in look.ghosts:
+            m = scene.models.get(mid)
+            if m is not None and m.alive:
+                bases[mid] = _base_rect(cam, _ghost_fp(m, look))
+    blockers = list(bases.values()) + list(avoid)
     vp = cam.viewport
     placed: dict[str, pygame.Rect] = {}
     gap = max(2, round(3 * look.ui))
-    units = [(uid, hulls[uid]) for uid in scene.units if uid in hulls and len(hulls[uid])]
-    units.sort(key=lambda u: u[1][:, 1].min())  # top to bottom: stable as the selection changes
-    for uid, hull in units:
-        uv = scene.units[uid]
-        colour = S.SELECT if uid == look.selected_unit else S.TEXT_DIM
-        t = text(uv.name + ("  - engaged" if uv.engaged else ""), fs, colour)
+    boxes = []  # (top, unit id, x0, y0, x1, y1): each outline's screen box, in Python floats
+    for uid in scene.units:
+        hull = hulls.get(uid)
+        if hull is not None and len(hull):
+            (lx, ly), (hx, hy) = hull.min(axis=0).tolist(), hull.max(axis=0).tolist()
+            k = cam.scale
+            boxes.append((ly, uid, cam.ox + lx * k, cam.oy + ly * k, cam.ox + hx * k, cam.oy + hy * k))
+    boxes.sort(key=lambda b: b[0])  # top to bottom: stable as the selection changes
+    for _top, uid, x0, y0, x1, y1 in boxes:
+        t = _label_text(scene, uid, look, fs)
         w, h = t.get_width() + 8, t.get_height()
-        x0, x1 = cam.ox + hull[:, 0].min() * cam.scale, cam.ox + hull[:, 0].max() * cam.scale
-        y0, y1 = cam.oy + hull[:, 1].min() * cam.scale, cam.oy + hull[:, 1].max() * cam.scale
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         spots = [(cx - w / 2, y0 - h - gap), (cx - w / 2, y1 + gap), (x1 + gap, cy - h / 2),
                  (x0 - w - gap, cy - h / 2), (cx - w / 2, y0 - 2 * h - 2 * gap),
@@ -432,11 +459,27 @@ def _unit_labels(surf, cam, scene, look: Look, hulls, avoid=()) -> dict[str, pyg
             if cost == 0:
                 break
         placed[uid] = best
-        bg = pygame.Surface(best.size, pygame.SRCALPHA)
-        bg.fill((24, 28, 26, 150))
-        surf.blit(bg, best.topleft)
-        surf.blit(t, (best.x + 4, best.y))
+        _blit_label(surf, best, t)
+    if cache is not None and not look.ghosts:
+        cache.labels = (key, placed)
     return placed
+
+
+def _label_text(scene, uid: str, look: Look, fs: int) -> pygame.Surface:
+    uv = scene.units[uid]
+    colour = S.SELECT if uid == look.selected_unit else S.TEXT_DIM
+    return text(uv.name + ("  - engaged" if uv.engaged else ""), fs, colour)
+
+
+def _blit_label(surf, r: pygame.Rect, t: pygame.Surface) -> None:
+    bg = _BG.get(r.size)
+    if bg is None:
+        if len(_BG) > 500:
+            _BG.clear()
+        bg = _BG[r.size] = pygame.Surface(r.size, pygame.SRCALPHA)
+        bg.fill((24, 28, 26, 150))
+    surf.blit(bg, r.topleft)
+    surf.blit(t, (r.x + 4, r.y))
 
 
 def _covered(r: pygame.Rect, rects) -> int:
