@@ -236,7 +236,7 @@ HELP = [
     ("E", "end the turn"),
     ("Home  or  0", "fit the table to the window"),
     ("Ctrl+S", "save the replay log;  Ctrl+T  save the table"),
-    ("Ctrl+O", "open a replay: Left / Right step, P plays, Esc leaves"),
+    ("Ctrl+O", "open a replay: Left / Right a step, Shift a command, P plays"),
     ("F2", "set up the table: R rotates, D duplicates, Del removes"),
     ("F1  or  ?", "this help"),
 ]
@@ -247,7 +247,7 @@ def draw_help(surf, ui: float = 1.0) -> None:
     # rows of 24 at the UI scale, closer when the window is too short for them all
     lh = max(15, min(round(24 * ui), (sh - round(80 * ui)) // len(HELP)))
     fs, k = S.font_px(13, ui), lh / 24
-    w, h = min(sw - 20, round(620 * ui)), lh * len(HELP) + round(60 * ui)
+    w, h = min(sw - 20, round(660 * ui)), lh * len(HELP) + round(60 * ui)
     x, y = (sw - w) // 2, max(10, (sh - h) // 2)
     veil = pygame.Surface((sw, sh), pygame.SRCALPHA)
     veil.fill((10, 12, 10, 150))
