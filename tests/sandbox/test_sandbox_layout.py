@@ -102,6 +102,7 @@ def test_every_button_reachable_in_every_mode(make):
     d.click_button("resolve")
     d.click_button("step")
     assert sb.resolving
+    assert sb.status.startswith("resolving gunners shoot"), sb.status  # (not "accepted: ...")
     assert not _unreachable(d, _footer(sb))
     _shot(d, "resolving")
     d.click_button("finish")
@@ -143,6 +144,8 @@ def test_a_decision_is_reachable_and_the_tooltip_hides(make):
             continue
         assert not sb.status.startswith("accepted"), sb.status
         assert not _unreachable(d, _footer(sb) + [f"answer:{o}" for o in req.options])
+        pool = next(t for t, _ in sb._log_items if t.strip().startswith("pool 1:"))
+        assert "modifier: [HEAVY] (24.16) +1" in pool and "[[" not in pool, pool
         d.move(d.model_pos("captain"))
         d.pump(2)
         assert sb.hover_model == "captain"
@@ -278,3 +281,17 @@ def test_the_last_unit_of_an_army_is_not_removed(make):
     d.key(pygame.K_DELETE)
     assert "horde" in sb.scene.units
     assert "last unit" in sb.status and "<missing>" not in sb.status, sb.status
+
+
+def test_move_wording(make):
+    """An advance reads "makes an advance move"; one model moved is "1 model"."""
+    d = make(TRAY)
+    sb = d.sb
+    d.click_model("tank/1")
+    d.key(pygame.K_m, "m")
+    assert sb.move_mode == "advance"
+    a = d.model_pos("tank/1")
+    d.drag(a, (a[0] + 3 * sb.camera.scale, a[1]))
+    text = [t.strip() for t, _ in sb._log_items]
+    assert "== tank makes an advance move" in text, text
+    assert any(t.startswith("moved 1 model,") for t in text), text
