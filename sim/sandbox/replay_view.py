@@ -214,7 +214,10 @@ class ReplayMixin:
         from pygame_gui.windows import UIFileDialog
         import pygame
         start = self.save_dir if self.save_dir.is_dir() else Path("scenarios/replays")
-        self._file_dialog = UIFileDialog(pygame.Rect(160, 80, 560, 460), self.manager, "Open a replay log",
+        w, h = self.size
+        dw, dh = min(round(560 * self.scale), w - 20), min(round(460 * self.scale), h - 20)
+        self._file_dialog = UIFileDialog(pygame.Rect((w - dw) // 2, (h - dh) // 2, dw, dh), self.manager,
+                                         "Open a replay log",
                                          initial_file_path=str(start), allow_picking_directories=False,
                                          allowed_suffixes={".jsonl"})
 
