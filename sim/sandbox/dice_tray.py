@@ -28,8 +28,8 @@ def save_preview(pool, attacker: int, melee: bool) -> dict | None:
     first), the value its save needs and whether each face fails. Read-only."""
     from sim.modifiers import save_modifiers
     from sim.rules.allocation import first_group_with_models, select_model
-    from sim.systems.attack_resolution import Step
-    if pool.step != Step.DAMAGE or not pool.saves or not pool.models:
+    # (the pool's step is a StrEnum: compared by value, so the sandbox imports no system)
+    if pool.step != "damage" or not pool.saves or not pool.models:
         return None
     remaining = {m.id: m.remaining for m in pool.models}
     by_id = {m.id: m for m in pool.models}

@@ -311,7 +311,7 @@ def _decision(flow, sb) -> None:
         flow.para("Order of allocation groups, first takes wounds first (05.03):", "#muted")
         chosen = precision_choice(sb.battle.events, req.key)
         if chosen:
-            flow.para(f"[PRECISION] (24.28): the attacker chose {chosen}; its group takes the wounds "
+            flow.para(f"{tag(Hook.PRECISION)} (24.28): the attacker chose {chosen}; its group takes the wounds "
                       f"first whatever this order says, until it has no model left. Then this "
                       f"order applies.", "#warning")
         for k, key in enumerate(order):
