@@ -13,10 +13,14 @@ def _n(count: int, word: str) -> str:
 
 
 def _mods(e) -> str:
+    """'; modifier: [HEAVY] (24.16) +1' (a source may carry brackets of its own, so the list is
+    not bracketed again)."""
     parts = [f"{s} {v:+d}" for s, v in e.get("modifiers", [])]
     if e.get("ignored"):
         parts.append("psychic: ignores " + ", ".join(e["ignored"]))
-    return f" [{'; '.join(parts)}]" if parts else ""
+    if not parts:
+        return ""
+    return f"; {'modifier' if len(parts) == 1 else 'modifiers'}: {'; '.join(parts)}"
 
 
 def _save(step: dict) -> str:
@@ -26,7 +30,8 @@ def _save(step: dict) -> str:
 
 
 def describe(e: dict) -> str | None:
-    """One line for an event, or None for events the report folds into others (dice)."""
+    """One line for an event, or None for events the report folds into others (dice). Pools
+    are numbered from 1 for people (the events count from 0)."""
     t = e["type"]
     if t == "command":
         c = e["command"]
@@ -54,13 +59,13 @@ def describe(e: dict) -> str | None:
         return "\n".join(f"   {w} -> {tgt}: {', '.join(ms)} left out: {why}" for (w, tgt, why), ms in by.items())
     if t == "pool":
         if e.get("note"):
-            return f"   pool {e['pool']}: {e['note']}"
+            return f"   pool {e['pool'] + 1}: {e['note']}"
         ab = f" [{', '.join(e['abilities'])}]" if e["abilities"] else ""
         skill = "WS" if e.get("melee") else "BS"
         dmg = f"D{e['D']}" if e["D"].isdigit() else f"D({e['D']})"
         dice = "1 die" if e["dice"] == 1 else f"{e['dice']} dice"
         skill = "snap shooting" if e.get("snap") else f"{skill} {e['skill']}+"
-        return (f"   pool {e['pool']}: {dice} of {', '.join(e['weapons'])} at {e['target']}"
+        return (f"   pool {e['pool'] + 1}: {dice} of {', '.join(e['weapons'])} at {e['target']}"
                 f" ({skill} S{e['S']} AP{e['AP']} {dmg} vs T{e['T']}){ab}{_mods(e)}"
                 + (" (psychic attacks)" if e.get("psychic") else ""))
     if t == "hit rolls":
@@ -87,7 +92,7 @@ def describe(e: dict) -> str | None:
         return s + (f" (precision: {e['precision']} first)" if e.get("precision") else "")
     if t == "precision":
         if e.get("chosen"):
-            return f"     {_PRECISION}: {e['chosen']} chosen among visible {e['visible']}"
+            return f"     {_PRECISION}: {e['chosen']} chosen among the visible {', '.join(e['visible'])}"
         return f"     {_PRECISION}: {e.get('note') or 'declined'}"
     if t == "save rolls":
         return f"     save rolls (AP{e['AP']}): {e['rolls']}"
@@ -181,7 +186,7 @@ def _command_line(c: dict) -> str | None:
         return f"== {c['unit']} declares a charge"
     if kind in ("charge move", "overrun"):
         return None  # (its events say it: "charge", "overrun fight")
-    return f"== {c['unit']} makes a {kind} move"
+    return f"== {c['unit']} makes {_a(kind)} move"
 
 
 def _phase(e) -> str:

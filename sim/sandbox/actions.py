@@ -151,12 +151,25 @@ class ActionsMixin:
             return
         self.battle.tick()
         self._check_done()
+        self._show_stage()
 
     def finish(self) -> None:
         if not self.resolving:
             return
         self.battle.step_until_blocked()
         self._check_done()
+        self._show_stage()
+
+    def _show_stage(self) -> None:
+        """The status line says where the resolution is (not "accepted: ..." to the end)."""
+        if not self.resolving:
+            return
+        req = self.battle.pending
+        if req is not None:
+            who = self.battle.scenario.armies[req.player].name
+            self.status = f"decision for {who}: {req.prompt or req.kind} (see the orders panel)"
+        else:
+            self.status = f"resolving {self.stage_text()} - Step (Space), Auto (P) or Finish"
 
     def _check_done(self) -> None:
         if self.resolving and not self.battle.busy:
@@ -184,6 +197,8 @@ class ActionsMixin:
         self.dirty |= {"orders", "log"}
         if self._cmd is not None and self._cmd[0] not in STEPPED:
             self.finish()  # (a phase's or a move's decision: the rest resolves at once)
+        if self.resolving:
+            self.status = f"answered: {value}; resolving {self.stage_text()}"
 
     def toggle_psychic(self, opt) -> None:
         chosen = self.decision_state.setdefault("psychic", [])
@@ -282,11 +297,19 @@ class ActionsMixin:
         if act is None:
             return "..."
         uid = esper.component_for_entity(ent, Unit).id
-        s = f"{uid} {act.kind}: stage {act.stage}"
+        s = f"{uid} {act.kind}: {_STAGE_WORDS.get(str(act.stage), str(act.stage))}"
         if act.stage == Stage.ATTACKS and act.pools and act.pool_index < len(act.pools):
             p = act.pools[act.pool_index]
-            s += f", pool {p.index + 1}/{len(act.pools)}, next step: {p.step}"
+            s += f", pool {p.index + 1} of {len(act.pools)}, next: {_STEP_WORDS.get(str(p.step), str(p.step))}"
         return s
+
+
+# what the status line and the orders panel call an activation's stage and a pool's next step
+_STAGE_WORDS = {"type": "choosing the shooting type", "weapons": "selecting weapons and targets",
+                "attacks": "attacks", "hazard": "hazard rolls", "cleanup": "removing casualties"}
+_STEP_WORDS = {"gather": "gathering the dice", "hit": "hit rolls", "wound": "wound rolls",
+               "allocation": "allocation order", "save": "save rolls", "damage": "inflicting damage",
+               "done": "done"}
 
 
 def concerned_models(battle, event: dict) -> set[str]:

@@ -14,13 +14,13 @@ from pathlib import Path
 import esper
 import pygame
 import pygame_gui
-from pygame_gui.elements import UIImage, UILabel, UISelectionList
+from pygame_gui.elements import UILabel, UISelectionList
 
 from sim.battle import Battle
 from sim.components import Activation, Stage, Unit
 from sim.replay.log import Recorder
 from sim.report import describe
-from sim.sandbox import dice_tray, markers, overlays, panels, tracker
+from sim.sandbox import dice_tray, fonts, markers, overlays, panels, style, tracker
 from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re-exported)
 from sim.sandbox.battle_flow import BattleFlowMixin
 from sim.sandbox.confirm import ConfirmMixin
@@ -36,9 +36,11 @@ from sim.sandbox.orders import FightOrder, ShootOrder
 from sim.sandbox.scene import Scene
 from sim.sandbox.undo import UndoMixin
 from sim.sandbox.tools import ToolsMixin
-from sim.sandbox.widgets import Flow
+from sim.sandbox.widgets import SCROLL_BAR_W, Bar, Flow, wrap_line
 from sim.scenario.load import load_scenario
 from sim.world import queries as W
+
+__all__ = ["Sandbox", "run_sandbox", "concerned_models"]
 
 THEME = Path(__file__).resolve().parents[2] / "assets" / "theme.json"
 FADE = 0.9  # seconds for a destroyed model to fade out
@@ -47,10 +49,13 @@ LOG_ITEMS = 4000  # log lines kept in the (scrolling) list widget: in practice t
 
 class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin, UndoMixin, ConfirmMixin,
               ToolsMixin, ImportMixin):
+    # sizes at UI scale 1 (multiplied by self.scale)
     STATUS_H = 30
+
     RIGHT_W = 400
     BOTTOM_H = 196
-    ACTION_H = 44
+    FOOTER_H = 44  # (until the footer's buttons are measured)
+    CARD_SHARE = 0.42  # of the window's height, for the unit card
 
     def __init__(self, scenario_path, surface: pygame.Surface | None = None, size=(1440, 900),
                  seed: int | None = None, save_dir: str | Path = "sandbox-saves"):
@@ -93,7 +98,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.start_battle(self.spec, seed)  # also: order, drag, press, resolving, ... (per battle)
         self.status = f"{self.spec.name} - click a unit to select it (F1 for help)"
         self.camera = Camera(self.spec.board, pygame.Rect(0, 0, *self.size))
-        self.manager = pygame_gui.UIManager(self.size, str(THEME) if THEME.is_file() else None)
+        self._new_manager()
         self._build()
 
     def start_battle(self, spec, seed: int | None = None, scenario_path: str | None = None) -> None:
@@ -144,33 +149,54 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             self.selected_unit = self.selected_model = None
         self.highlighted = set()
         self.init_battle_flow()
+        self.label_rects = {}
         self.dirty = {"card", "orders", "log", "dice", "action", "tracker"}
         rects = getattr(self, "rects", None)
         if rects is not None and bool(rects["tracker"].h) != (battle.turn_state is not None):
             self._build()  # (the tracker strip comes or goes)
 
     # ======================================================================= layout
+    # Sizes at UI scale 1 (a 1440x900 window); _rects multiplies them by self.scale, which
+    # follows the window (style.ui_scale). The left column holds the status line, the phase
+    # tracker strip, the table, the action bar (as many rows as its buttons need) and the log
+    # beside the dice tray; the right column the unit card, the orders panel and its footer
+    # (as many rows as its buttons need).
     def _rects(self):
         w, h = self.size
-        rw = min(self.RIGHT_W, max(260, w // 3))
-        bh = min(self.BOTTOM_H, max(120, h // 4))
-        th = tracker.TRACKER_H if self.battle is not None and self.battle.turn_state is not None else 0
-        top = self.STATUS_H + th
-        table = pygame.Rect(0, top, w - rw, h - top - bh - self.ACTION_H)
-        bw = min(tracker.BUTTONS_W, w - rw)
+        s = self.scale
+        rw = min(round(self.RIGHT_W * s), max(round(260 * s), w // 3))
+        bh = min(round(self.BOTTOM_H * s), max(round(120 * s), h // 4))
+        lw = w - rw
+        sh = round(self.STATUS_H * s)
+        # (the phase tracker's strip: only in a battle with a mission)
+        mission = self.battle is not None and self.battle.turn_state is not None
+        th = round(tracker.TRACKER_H * s) if mission else 0
+        ah = self._bar_height(lw)
+        table = pygame.Rect(0, sh + th, lw, max(40, h - sh - th - bh - ah))
+        fh = getattr(self, "_footer_h", None) or round(self.FOOTER_H * s)
+        card_h = int(h * self.CARD_SHARE)
+        log_w = int(lw * 0.58)
+        bw = min(round(tracker.BUTTONS_W * s), lw)
         return {
-            "status": pygame.Rect(0, 0, w - rw, self.STATUS_H),
-            "tracker": pygame.Rect(0, self.STATUS_H, w - rw, th),
-            "tracker_text": pygame.Rect(0, self.STATUS_H, w - rw - bw, th),
-            "tracker_buttons": pygame.Rect(w - rw - bw, self.STATUS_H, bw, th),
+            "status": pygame.Rect(0, 0, lw, sh),
+            "tracker": pygame.Rect(0, sh, lw, th),
+            "tracker_text": pygame.Rect(0, sh, lw - bw, th),
+            "tracker_buttons": pygame.Rect(lw - bw, sh, bw, th),
             "table": table,
-            "action": pygame.Rect(0, table.bottom, w - rw, self.ACTION_H),
-            "log": pygame.Rect(0, h - bh, int((w - rw) * 0.58), bh),
-            "dice": pygame.Rect(int((w - rw) * 0.58), h - bh, (w - rw) - int((w - rw) * 0.58), bh),
-            "card": pygame.Rect(w - rw, 0, rw, int(h * 0.42)),
-            "orders": pygame.Rect(w - rw, int(h * 0.42), rw, h - int(h * 0.42) - 44),
-            "footer": pygame.Rect(w - rw, h - 44, rw, 44),
+            "action": pygame.Rect(0, table.bottom, lw, ah),
+            "log": pygame.Rect(0, table.bottom + ah, log_w, h - table.bottom - ah),
+            "dice": pygame.Rect(log_w, table.bottom + ah, lw - log_w, h - table.bottom - ah),
+            "card": pygame.Rect(lw, 0, rw, card_h),
+            "orders": pygame.Rect(lw, card_h, rw, h - card_h - fh),
+            "footer": pygame.Rect(lw, h - fh, rw, fh),
         }
+
+    def _bar_height(self, width: int) -> int:
+        """The action bar's height for the buttons it has now (they wrap onto more rows rather
+        than hide behind a scroll bar)."""
+        probe = Bar(None, {}, {}, self.scale)
+        self._bar_buttons(probe)
+        return probe.height_for(width)
 
     def _build(self) -> None:
         self.manager.clear_and_reset()
@@ -178,11 +204,12 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.names.clear()
         self.rects = r = self._rects()
         self.camera.set_viewport(r["table"])
-        self.status_label = UILabel(r["status"], self.status, self.manager, object_id="#status")
+        self.status_label = UILabel(r["status"], self._fit_status(self.status), self.manager, object_id="#status")
         self._status_shown = self.status
         self.log_list = UISelectionList(r["log"], [], self.manager)
-        self._log_shown = 0
-        self.dice_image = UIImage(r["dice"], dice_tray.render(r["dice"].size, None), self.manager)
+        self._log_shown = -1
+        self._log_wrap = None
+        self.tray = dice_tray.TrayView(self.manager, r["dice"], self.scale)
         self.card_flow = None
         self.orders_flow = None
         self.footer_flow = None
@@ -191,20 +218,42 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.dirty = {"card", "orders", "log", "dice", "action", "tracker"}
         self._refresh_panels(force_log=True)
 
+    def _new_manager(self) -> None:
+        """A UI manager whose theme is scaled to the window (fonts, list rows, tooltips)."""
+        self.scale = style.ui_scale(self.size)
+        theme = style.scaled_theme(THEME, self.scale)
+        self.manager = pygame_gui.UIManager(self.size, theme)
+        self._footer_h = None
+
     def resize(self, size) -> None:
         self.size = tuple(size)
         if self.surface.get_size() != self.size:
             self.surface = pygame.Surface(self.size) if pygame.display.get_surface() is None \
                 else pygame.display.get_surface()
-        self.manager.set_window_resolution(self.size)
+        if style.ui_scale(self.size) != self.scale:
+            self._new_manager()
+        else:
+            self.manager.set_window_resolution(self.size)
         self._build()
 
-    def _action_bar(self) -> None:
+    def _action_bar(self) -> bool:
         if self.action_flow is not None:
             self._forget(self.action_flow)
             self.action_flow.kill()
-        f = Flow(self.manager, self.rects["action"], self.actions, self.names)
-        f.y = 6
+        f = Bar(self.manager, self.actions, self.names, self.scale)
+        self._bar_buttons(f)
+        rect = self.rects["action"]
+        if f.height_for(rect.w) != rect.h:  # more or fewer rows: lay the window out again
+            self.action_flow = None
+            self._build()
+            return True
+        f.place(rect)
+        self.action_flow = f
+        return False
+
+    def _bar_buttons(self, f) -> None:
+        """The action bar's buttons, most used first (a narrow window wraps the rest onto a
+        second row)."""
         sight = dict(name="bar:los", height=28, object_id="#toggle_on" if self.show_los else None,
                      tip="what the selected model can see: shading and lines of sight (V)")
         if self.mode == "setup":
@@ -215,12 +264,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             f.button("Rotate (R)", lambda: self.rotate_placing(1), name="bar:rotate", height=28)
             f.button("Sight (V)", self.toggle_los, **sight)
             f.button("Save table", self.save_table, name="bar:table", height=28, tip="Ctrl+T")
-        elif self.mode == "replay":
-            rv = self.replay_view
-            f.button("<< Back", lambda: self.replay_step(-1), name="bar:back", height=28, tip="Left arrow")
-            f.button("Pause (P)" if rv.playing else "Play (P)", self.replay_play, name="bar:play", height=28,
-                     object_id="#toggle_on" if rv.playing else None)
-            f.button("Forward >>", lambda: self.replay_step(1), name="bar:forward", height=28, tip="Right arrow")
+        elif self.mode == "replay":  # (stepping and playing: the footer under the replay panel)
             f.button("Leave replay (Esc)", self.leave_replay, name="bar:leave", height=28)
             f.button("Sight (V)", self.toggle_los, **sight)
             f.button("Open replay", self.open_replay_dialog, name="bar:open", height=28, tip="Ctrl+O")
@@ -242,8 +286,6 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             f.button("Save replay", self.save_replay, name="bar:save", height=28,
                      tip="Ctrl+S; the table as a scenario file: Ctrl+T")
         f.button("?", self.toggle_help, name="bar:help", height=28, width=30, tip="keys (F1)")
-        f.finish()
-        self.action_flow = f
 
     def _forget(self, flow) -> None:
         dead = [b for b in self.actions if b.ui_container is flow.scroll.get_container()
@@ -258,11 +300,31 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         if old is not None:
             old.kill()
             self._forget(old)
-        f = Flow(self.manager, self.rects[rect_name], self.actions, self.names)
+        f = Flow(self.manager, self.rects[rect_name], self.actions, self.names, scale=self.scale)
         builder(f, self)
         setattr(self, attr, f)
 
+    def _rebuild_footer(self, builder) -> None:
+        """The footer under the orders panel: as many rows as its buttons need, the orders
+        panel taking the rest of the column."""
+        old = self.footer_flow
+        if old is not None:
+            old.kill()
+            self._forget(old)
+        f = Bar(self.manager, self.actions, self.names, self.scale)
+        builder(f, self)
+        r = self.rects
+        col = r["card"].union(r["orders"]).union(r["footer"])
+        fh = f.height_for(col.w)
+        self._footer_h = fh
+        r["footer"] = pygame.Rect(col.x, col.bottom - fh, col.w, fh)
+        r["orders"] = pygame.Rect(col.x, r["card"].bottom, col.w, col.bottom - fh - r["card"].bottom)
+        f.place(r["footer"])
+        self.footer_flow = f
+
     def _refresh_panels(self, force_log: bool = False) -> None:
+        if "action" in self.dirty and self._action_bar():
+            return  # (the window was laid out again, every panel with it)
         if "card" in self.dirty:
             self._rebuild_flow("card_flow", "card", panels.build_unit_card)
         if "orders" in self.dirty:
@@ -272,10 +334,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
                 body, foot = build_replay_panel, build_replay_footer
             else:
                 body, foot = panels.build_orders, panels.build_footer
+            self._rebuild_footer(foot)
             self._rebuild_flow("orders_flow", "orders", body)
-            self._rebuild_flow("footer_flow", "footer", foot)
-        if "action" in self.dirty:
-            self._action_bar()
         if "tracker" in self.dirty or "action" in self.dirty:
             if self.tracker_flow is not None:
                 self.tracker_flow.kill()
@@ -286,27 +346,61 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         if "log" in self.dirty or force_log:
             self._update_log()
         if "dice" in self.dirty:
-            r = self.rects["dice"]
-            self.dice_image.set_image(dice_tray.render(r.size, dice_tray.latest_pool(self.battle.events)))
+            self.tray.show(dice_tray.latest_pool(self.battle.events, self._save_preview()))
         self.dirty.clear()
         if self.status != self._status_shown:
-            self.status_label.set_text(self.status)
+            self.status_label.set_text(self._fit_status(self.status))
             self._status_shown = self.status
 
+    def _fit_status(self, text: str) -> str:
+        """The status line cut with an ellipsis to the width it has (one line, never clipped)."""
+        f = fonts.font(style.font_px(14, self.scale))
+        room = self.rects["status"].w - round(24 * self.scale)
+        if f.size(text)[0] <= room:
+            return text
+        while text and f.size(text + "...")[0] > room:
+            text = text[:-1]
+        return text + "..."
+
     def _update_log(self) -> None:
+        """New events as log lines, wrapped to the log's width (a long line goes on, indented,
+        on the next rows; every row of an event highlights its models when clicked)."""
         ev = self.battle.events
+        new = []
         for i in range(self._seen_events, len(ev)):
             line = describe(ev[i])
             if line:
                 for sub in line.split("\n"):
-                    self._log_items.append((sub.strip() or " ", f"#ev{i}"))
+                    new.append((sub.rstrip() or " ", f"#ev{i}"))
         self._seen_events = len(ev)
-        if self._log_shown != len(self._log_items):
-            self.log_list.set_item_list(self._log_items[-LOG_ITEMS:])
-            self._log_shown = len(self._log_items)
+        self._log_items += new
+        width = self.log_list.rect.w - 2 - SCROLL_BAR_W - round(12 * self.scale)
+        if self._log_wrap is None or self._log_wrap[0] != width:
+            self._log_wrap = (width, [])
+            new = self._log_items
+        rows = self._log_wrap[1]
+        f = fonts.font(style.font_px(12, self.scale))
+        for text, oid in new:
+            for row in wrap_line(text, f, width):
+                rows.append((row, oid))
+        if self._log_shown != len(rows):
+            self.log_list.set_item_list(rows[-LOG_ITEMS:])
+            self._log_shown = len(rows)
             bar = getattr(self.log_list, "scroll_bar", None)
             if bar is not None:
                 bar.set_scroll_from_start_percentage(1.0)
+
+    def _save_preview(self) -> dict | None:
+        """What the save dice rolled for the current pool will do before its damage step
+        resolves them (read from the world; the damage event stays the authority)."""
+        b = self.battle
+        if b.activation_unit is None:
+            return None
+        b._enter()
+        act = esper.try_component(b.activation_unit, Activation)
+        if act is None or act.stage != Stage.ATTACKS or act.pool_index >= len(act.pools):
+            return None
+        return dice_tray.save_preview(act.pools[act.pool_index], b.activation_unit, act.kind == "fight")
 
     # ======================================================================= frame
     def update(self, dt: float) -> None:
@@ -346,6 +440,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
 
     def look(self) -> Look:
         look = Look(self.selected_unit, self.selected_model, self.hover_unit, set(self.highlighted))
+        look.ui = self.scale
         if self.mode == "setup":
             look.ghosts = self.setup_ghosts()
         if self.drag is not None:
@@ -395,7 +490,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
     def draw(self, surface: pygame.Surface | None = None) -> pygame.Surface:
         surf = surface if surface is not None else self.surface
         cam = self.camera
-        surf.blit(self.layer.get(surf.get_size(), cam), (0, 0))
+        surf.blit(self.layer.get(surf.get_size(), cam, self.scale), (0, 0))
         look = self.look()
         surf.set_clip(cam.viewport)
         obs = self.observers() if self.show_los else []
@@ -413,7 +508,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         placing = self.ingress_unit is not None and self.mode == "battle"
         if placing:  # (20.04 the band within 6" of the edges, under the units)
             markers.draw_edge_band(surf, cam, self.spec.board)
-        draw_units(surf, cam, self.scene, look, self.colours, self.hulls)
+        self.label_rects = draw_units(surf, cam, self.scene, look, self.colours, self.hulls,
+                                      avoid=self.layer.label_rects)
         if placing and self.ingress_ghost is not None:  # (where the click would set it up)
             owner = self.scene.units[self.ingress_unit].owner
             markers.draw_ghosts(surf, cam, self.scene, self.ingress_ghost[1].to, self.colours[owner],
@@ -438,9 +534,9 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.manager.draw_ui(surf)
         tip = self._tip_lines(look)
         if tip:
-            overlays.draw_tip(surf, self.mouse, tip)
+            overlays.draw_tip(surf, self.mouse, tip, ui=self.scale)
         if self.show_help:
-            overlays.draw_help(surf)
+            overlays.draw_help(surf, ui=self.scale)
         return surf
 
     def _cover(self, observer: str) -> set:
@@ -466,6 +562,9 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             return []
         if self.mode == "setup" and (self.setup.placing is not None or self.setup.drag is not None):
             return []
+        req = self.battle.pending
+        if req is not None and req.kind == "precision":
+            return []  # (the decision asks for a click on a CHARACTER: nothing may cover it)
         if self.hover_unit and self.hover_unit in look.targets:
             r = look.targets[self.hover_unit]
             return [f"{self.hover_unit}: " + ("legal target - click to target it" if r is None else r)]

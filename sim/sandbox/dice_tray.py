@@ -1,24 +1,67 @@
-"""The dice tray: the latest pool's hit, wound and save dice (and the hazard rolls that follow
-the unit's attacks), drawn as pips on faces.
+"""The dice tray: the latest pool's hit, wound and save dice and the hazard rolls that follow
+the unit's attacks, drawn as pips on faces. Every die of every row is drawn: dice shrink to
+fit a row, then wrap onto more lines, and the tray scrolls when the rows are taller than it.
 
 Classification re-applies the pure single-die rules (sim.rules.attack) to the logged rolls;
-the counts in the events stay the authority (shown beside each row)."""
+the counts in the events stay the authority (shown beside each row). Save dice are classified
+as soon as they are rolled, against the model the first save goes to (``save_preview``, read
+from the world); the damage event then gives each die's verdict."""
 
 from __future__ import annotations
 
 import pygame
+from pygame_gui.elements import UIImage, UIPanel, UIScrollingContainer
 
-from sim.rules.attack import CRITICAL, FAIL, SUCCESS, hit_result, wound_result
+from sim.rules.attack import CRITICAL, FAIL, SUCCESS, hit_result, save_fails, wound_result
 from sim.sandbox import style as S
 from sim.sandbox.fonts import text
+from sim.sandbox.widgets import SCROLL_BAR_W
 
 _PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
          4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
          6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
 
 
-def latest_pool(events) -> dict | None:
-    """The most recent pool with dice and what its steps rolled so far."""
+def save_preview(pool, attacker: int, melee: bool) -> dict | None:
+    """For a pool whose save dice are rolled and not yet resolved (05.04 next): the model the
+    first save goes to (the current allocation group's, [PRECISION] first, a wounded model
+    first), the value its save needs and whether each face fails. Read-only."""
+    from sim.modifiers import save_modifiers
+    from sim.rules.allocation import first_group_with_models, select_model
+    # (the pool's step is a StrEnum: compared by value, so the sandbox imports no system)
+    if pool.step != "damage" or not pool.saves or not pool.models:
+        return None
+    remaining = {m.id: m.remaining for m in pool.models}
+    by_id = {m.id: m for m in pool.models}
+    members = {g.key: g.members for g in pool.groups}
+    group = first_group_with_models(pool.order, remaining, members, pool.precision)
+    if group is None:
+        return None
+    mid = select_model(members[group], remaining, {m.id: m.W for m in pool.models})
+    if mid is None:
+        return None
+    m = by_id[mid]
+    mod = (save_modifiers(pool.spec.target, attacker, melee) or {}).get(mid, 0)
+    AP = pool.state.AP
+    fails = [None] + [save_fails(f, AP, m.Sv, m.InSv, mod) for f in range(1, 7)]
+    needed = next((f for f in range(2, 7) if not fails[f]), None)
+    return {"pool": pool.index, "model": mid, "Sv": m.Sv, "InSv": m.InSv, "mod": mod,
+            "AP": AP, "fails": fails, "needed": needed}
+
+
+def _needs(pv: dict) -> str:
+    parts = [f"Sv {pv['Sv']}+"]
+    if pv["InSv"]:
+        parts.append(f"invulnerable {pv['InSv']}+")
+    if pv["mod"]:
+        parts.append(f"{pv['mod']:+d} save")
+    need = f"needs {pv['needed']}+" if pv["needed"] else "cannot be saved"
+    return f"{need} on {pv['model']} ({', '.join(parts)})"
+
+
+def latest_pool(events, preview: dict | None = None) -> dict | None:
+    """The most recent pool with dice and what its steps rolled so far (``preview``: the
+    save_preview of the pool being resolved, if any)."""
     start = None
     for i in range(len(events) - 1, -1, -1):
         e = events[i]
@@ -35,22 +78,32 @@ def latest_pool(events) -> dict | None:
             break
         if t == "hit rolls":
             if e.get("auto"):
-                out["rows"].append(("Hit", [], f"automatic: {e['hits']} hits"))
+                out["rows"].append(("Hit", [], f"automatic: {_n(e['hits'], 'hit')}"))
                 continue
             dice = [(r, hit_result(r, e["skill"], e.get("modifier", 0))) for r in e["rolls"]]
             mod = f" {e['modifier']:+d}" if e.get("modifier") else ""
-            out["rows"].append(("Hit", dice, f"{e['skill']}+{mod}: {e['hits']} hits, {e['criticals']} crit"))
+            out["rows"].append(("Hit", dice, f"need {e['skill']}+{mod}: {_n(e['hits'], 'hit')}, "
+                                f"{e['criticals']} critical"))
         elif t == "wound rolls":
             wm = pool.get("wound_mod", 0)
             dice = [(r, wound_result(r, e["S"], e["T"], wm, e.get("critical_on", 6))) for r in e["rolls"]]
-            out["rows"].append(("Wound", dice, f"S{e['S']} vs T{e['T']}: {e['wounds']} wounds"))
+            out["rows"].append(("Wound", dice, f"S{e['S']} vs T{e['T']}: {_n(e['wounds'], 'wound')}"))
         elif t == "hazard rolls" and e.get("rolls"):  # 06.03: after all the unit's attacks
             dice = [(r, FAIL if r <= 2 else SUCCESS) for r in e["rolls"]]
             out["rows"].append(("Hazard", dice, f"1-2 fails: {e['failures']} failed, "
-                                f"{e['mortal_wounds']} mortal wounds"))
+                                f"{_n(e['mortal_wounds'], 'mortal wound')}"))
         elif t == "save rolls":
             out["saves"] = list(e["rolls"])
-            out["rows"].append(("Save", [(r, None) for r in e["rolls"]], f"AP{e['AP']}"))
+            out["save_ap"] = e["AP"]
+            pv = preview if preview is not None and preview.get("pool") == pool.get("pool") else None
+            if pv is not None:
+                dice = [(r, FAIL if pv["fails"][r] else SUCCESS) for r in e["rolls"]]
+                fails = sum(1 for _r, v in dice if v == FAIL)
+                note = (f"AP{e['AP']}, {_needs(pv)}: {len(dice) - fails} would save, "
+                        f"{fails} would fail")
+            else:
+                dice, note = [(r, None) for r in e["rolls"]], f"AP{e['AP']}"
+            out["rows"].append(("Save", dice, note))
         elif t == "damage":
             steps = [s for s in e["steps"] if "save" in s]
             verdict = [(s["save"], SUCCESS if s["saved"] else FAIL) for s in steps]
@@ -60,44 +113,94 @@ def latest_pool(events) -> dict | None:
                     rest = [(r, None) for r, _ in dice[len(verdict):]]
                     saved = sum(1 for _r, v in verdict if v)
                     out["rows"][k] = ("Save", verdict + rest,
-                                      f"{note}: {saved} saved, {len(verdict) - saved} failed, {lost} wounds lost")
+                                      f"AP{out.get('save_ap', 0)}: {saved} saved, {len(verdict) - saved} "
+                                      f"failed, {_n(lost, 'wound')} lost")
     return out
 
 
-def render(size, info) -> pygame.Surface:
-    w, h = size
-    surf = pygame.Surface((max(1, w), max(1, h)))
-    surf.fill((31, 35, 33))
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+# --- drawing ---------------------------------------------------------------------------------
+class Layout:
+    """Where render put things: per row its label and the dice drawn (for tests)."""
+
+    def __init__(self):
+        self.rows: list[tuple[str, int]] = []  # (label, dice drawn)
+        self.head = ""
+        self.height = 0
+
+
+def render(width: int, info, scale: float = 1.0, min_height: int = 0) -> tuple[pygame.Surface, Layout]:
+    """The tray's content, ``width`` px wide and as tall as it needs (at least ``min_height``)."""
+    s = scale
+    lay = Layout()
+    fs = S.font_px(13, s)
+    small = S.font_px(11, s)
+    pad = round(10 * s)
     if info is None:
-        t = text("No attacks rolled yet.", 13, S.TEXT_DIM)
-        surf.blit(t, (10, 10))
-        return surf
+        surf = pygame.Surface((max(1, width), max(1, min_height)))
+        surf.fill((31, 35, 33))
+        surf.blit(text("No attacks rolled yet.", fs, S.TEXT_DIM), (pad, pad))
+        lay.height = min_height
+        return surf, lay
     p = info["pool"]
-    head = f"Pool {p['pool']}: {p['dice']} dice of {', '.join(p.get('weapons', []))} at {p['target']}"
-    surf.blit(text(head, 13, S.TEXT, True), (10, 6))
-    y = 28
+    head = f"Pool {p['pool'] + 1}: {p['dice']} dice of {', '.join(p.get('weapons', []))} at {p['target']}"
+    lay.head = head
+    heads = _wrap(head, fs, width - 2 * pad, bold=True)
+    x0 = pad + round(54 * s)  # the dice start here, after the row's label
+    room = max(1, width - x0 - pad)
+    gap = max(2, round(4 * s))
+    big, least = round(24 * s), round(15 * s)
+    plan = []
+    h = round(6 * s) + sum(text(t, fs, S.TEXT, True).get_height() for t in heads) + round(6 * s)
     for label, dice, note in info["rows"]:
-        surf.blit(text(label, 12, S.TEXT_DIM, True), (10, y + 4))
-        x = 62
-        size_d = 24 if len(dice) <= 14 else 18 if len(dice) <= 22 else 13
-        for r, res in dice:
-            if x + size_d > w - 8:
-                surf.blit(text("...", 12, S.TEXT_DIM), (x, y + 4))
-                break
-            _die(surf, x, y, size_d, r, res)
-            x += size_d + 4
-        surf.blit(text(note, 11, S.TEXT_DIM), (62, y + size_d + 2))
-        y += size_d + 20
-        if y > h - 44:
-            break
+        n = max(1, len(dice))
+        size_d = max(least, min(big, (room + gap) // n - gap))
+        per_line = max(1, (room + gap) // (size_d + gap))
+        lines = -(-len(dice) // per_line) if dice else 0
+        notes = _wrap(note, small, width - x0 - pad)
+        row_h = lines * (size_d + gap) + len(notes) * text("Ag", small, S.TEXT_DIM).get_height() + round(8 * s)
+        plan.append((label, dice, notes, size_d, per_line, h, row_h))
+        h += row_h
+    legend_y = h + round(2 * s)
+    h = max(min_height, legend_y + round(20 * s))
+    surf = pygame.Surface((max(1, width), max(1, h)))
+    surf.fill((31, 35, 33))
+    y = round(6 * s)
+    for t in heads:
+        ts = text(t, fs, S.TEXT, True)
+        surf.blit(ts, (pad, y))
+        y += ts.get_height()
+    for label, dice, notes, size_d, per_line, top, row_h in plan:
+        surf.blit(text(label, S.font_px(12, s), S.TEXT_DIM, True), (pad, top + max(0, (size_d - fs) // 2)))
+        for k, (r, res) in enumerate(dice):
+            line, col = divmod(k, per_line)
+            _die(surf, x0 + col * (size_d + gap), top + line * (size_d + gap), size_d, r, res)
+        lines = -(-len(dice) // per_line) if dice else 0
+        ny = top + lines * (size_d + gap)
+        for t in notes:
+            ts = text(t, small, S.TEXT_DIM)
+            surf.blit(ts, (x0, ny))
+            ny += ts.get_height()
+        lay.rows.append((label, len(dice)))
     # legend
-    lx = 10
-    for name, res in (("fail", FAIL), ("success", SUCCESS), ("critical", CRITICAL)):
-        _die(surf, lx, h - 20, 13, 6 if res == CRITICAL else 4 if res else 1, res)
-        t = text(name, 11, S.TEXT_DIM)
-        surf.blit(t, (lx + 17, h - 20))
-        lx += t.get_width() + 30
-    return surf
+    lx = pad
+    ds = round(13 * s)
+    for name, res in (("fail", FAIL), ("success", SUCCESS), ("critical", CRITICAL), ("not yet known", None)):
+        _die(surf, lx, legend_y, ds, 6 if res == CRITICAL else 4 if res else 1 if res == FAIL else 3, res)
+        t = text(name, small, S.TEXT_DIM)
+        surf.blit(t, (lx + ds + 4, legend_y))
+        lx += ds + t.get_width() + round(16 * s)
+    lay.height = h
+    return surf, lay
+
+
+def _wrap(s: str, size: int, width: int, bold: bool = False) -> list[str]:
+    from sim.sandbox.fonts import font
+    from sim.sandbox.widgets import wrap_line
+    return wrap_line(s, font(size, bold), max(40, width))
 
 
 def _die(surf, x, y, s, value, res) -> None:
@@ -109,3 +212,34 @@ def _die(surf, x, y, s, value, res) -> None:
     pr = max(1.2, s * 0.09)
     for dx, dy in _PIPS.get(value, []):
         pygame.draw.circle(surf, pip, (x + s / 2 + dx * k, y + s / 2 + dy * k), pr)
+
+
+class TrayView:
+    """The tray in its panel: the rendered rows in a container that scrolls when they are
+    taller than the panel (kept scrolled to the newest row)."""
+
+    def __init__(self, manager, rect: pygame.Rect, scale: float):
+        self.scale = scale
+        self.manager = manager
+        self.outer = UIPanel(rect, manager=manager)
+        self.inner = pygame.Rect(0, 0, rect.w - 2, rect.h - 2)
+        self.scroll = None
+        self.layout = Layout()
+        self.info = None
+
+    def show(self, info) -> None:
+        self.info = info
+        w, h = self.inner.size
+        surf, lay = render(w, info, self.scale, h)
+        if lay.height > h:  # a scroll bar: draw again in the room it leaves
+            surf, lay = render(w - SCROLL_BAR_W, info, self.scale, h)
+        self.layout = lay
+        if self.scroll is not None:  # (a fresh container: none keeps an old scroll position)
+            self.scroll.kill()
+        self.scroll = UIScrollingContainer(self.inner, manager=self.manager, container=self.outer,
+                                           allow_scroll_x=False)
+        UIImage(pygame.Rect((0, 0), surf.get_size()), surf, self.manager, container=self.scroll)
+        self.scroll.set_scrollable_area_dimensions(surf.get_size())
+        bar = getattr(self.scroll, "vert_scroll_bar", None)
+        if bar is not None and surf.get_height() > h:
+            bar.set_scroll_from_start_percentage(1.0)

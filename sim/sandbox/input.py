@@ -66,7 +66,7 @@ class InputMixin:
         elif self.mode == "setup":
             self._setup_key(k)
         elif self.mode == "replay":
-            self._replay_key(k)
+            self._replay_key(k, bool(mods & pygame.KMOD_SHIFT))
         elif self.tool_key(e):  # T tape, C charge, I pile in, O consolidate (sim.sandbox.tools)
             pass
         elif k == pygame.K_s:
@@ -112,11 +112,13 @@ class InputMixin:
         else:
             self._view_key(k)
 
-    def _replay_key(self, k) -> None:
+    def _replay_key(self, k, shift: bool = False) -> None:
+        """Right / Left (Space, N / Backspace): a step within the commands (a roll, an
+        allocation, a decision); with Shift, a whole command."""
         if k in (pygame.K_RIGHT, pygame.K_SPACE, pygame.K_n):
-            self.replay_step(1)
+            self.replay_step(1) if shift else self.replay_event(1)
         elif k in (pygame.K_LEFT, pygame.K_BACKSPACE):
-            self.replay_step(-1)
+            self.replay_step(-1) if shift else self.replay_event(-1)
         elif k == pygame.K_p:
             self.replay_play()
         elif k == pygame.K_ESCAPE:

@@ -198,14 +198,14 @@ def draw_hidden_marks(surf, cam, scene, hidden: list[str]) -> None:
             pygame.draw.arc(surf, S.HIDDEN, box, a, a + 0.38, 2)
 
 
-def draw_tip(surf, pos, lines, colour=S.TEXT) -> None:
-    """A small tooltip box near the cursor (for table hover info)."""
+def draw_tip(surf, pos, lines, colour=S.TEXT, ui: float = 1.0) -> None:
+    """A small tooltip box near the cursor (for table hover info); ``ui``: the UI scale."""
     if not lines:
         return
-    ts = [text(l, 12, colour) for l in lines]
+    ts = [text(l, S.font_px(12, ui), colour) for l in lines]
     w = max(t.get_width() for t in ts) + 12
     h = sum(t.get_height() for t in ts) + 8
-    x, y = pos[0] + 16, pos[1] + 14
+    x, y = pos[0] + round(16 * ui), pos[1] + round(14 * ui)
     sw, sh = surf.get_size()
     x = min(x, sw - w - 4)
     y = min(y, sh - h - 4)
@@ -242,15 +242,18 @@ HELP = [
     ("Ctrl+Z", "undo the phase's last command;  Ctrl+R  restart"),
     ("Home  or  0", "fit the table to the window"),
     ("Ctrl+S", "save the replay log;  Ctrl+T  save the table"),
-    ("Ctrl+O", "open a replay: Left / Right step, P plays, Esc leaves"),
+    ("Ctrl+O", "open a replay: Left / Right a step, Shift a command, P plays"),
     ("F2", "set up the table: R rotates, D duplicates, Del removes"),
     ("F1  or  ?", "this help"),
 ]
 
 
-def draw_help(surf) -> None:
+def draw_help(surf, ui: float = 1.0) -> None:
     sw, sh = surf.get_size()
-    w, h = 620, 24 * len(HELP) + 60
+    # rows of 24 at the UI scale, closer when the window is too short for them all
+    lh = max(15, min(round(24 * ui), (sh - round(80 * ui)) // len(HELP)))
+    fs, k = S.font_px(13, ui), lh / 24
+    w, h = min(sw - 20, round(660 * ui)), lh * len(HELP) + round(60 * ui)
     x, y = (sw - w) // 2, max(10, (sh - h) // 2)
     veil = pygame.Surface((sw, sh), pygame.SRCALPHA)
     veil.fill((10, 12, 10, 150))
@@ -258,13 +261,14 @@ def draw_help(surf) -> None:
     box = pygame.Rect(x, y, w, h)
     pygame.draw.rect(surf, (36, 40, 37), box, border_radius=6)
     pygame.draw.rect(surf, (120, 128, 110), box, 1, border_radius=6)
-    t = text("Keyboard and mouse", 18, S.TEXT, True)
-    surf.blit(t, (x + 20, y + 14))
-    yy = y + 48
-    for k, v in HELP:
+    t = text("Keyboard and mouse", S.font_px(18, ui), S.TEXT, True)
+    surf.blit(t, (x + round(20 * ui), y + round(14 * ui)))
+    yy = y + round(48 * ui)
+    fs = S.font_px(13, ui) if k > 0.8 else S.font_px(12, min(ui, 1.0))
+    for key, v in HELP:
         if not v:
-            surf.blit(text(k, 13, S.CHARACTER, True), (x + 20, yy))
+            surf.blit(text(key, fs, S.CHARACTER, True), (x + round(20 * ui), yy))
         else:
-            surf.blit(text(k, 13, S.SELECT), (x + 36, yy))
-            surf.blit(text(v, 13, S.TEXT), (x + 210, yy))
-        yy += 24
+            surf.blit(text(key, fs, S.SELECT), (x + round(36 * ui), yy))
+            surf.blit(text(v, fs, S.TEXT), (x + round(210 * ui), yy))
+        yy += lh

@@ -16,6 +16,8 @@ from sim.sandbox.charge_flow import build_placement_footer, build_placement_pane
 from sim.sandbox.orders import FightOrder, ShootOrder, weapon_line
 from sim.world import queries as W
 
+# the card's characteristics: heading and column width (scale 1 units, the gap included)
+STAT_COLS = (("M", 32), ("T", 28), ("Sv", 32), ("W", 30), ("Ld", 32), ("OC", 32), ("InSv", 44))
 
 def ability_tip(a) -> str:
     name = getattr(a, "name", str(a))
@@ -52,8 +54,17 @@ def build_unit_card(flow, sb) -> None:
     if flags:
         flow.label("this turn: " + ", ".join(flags), "#muted")
     flow.space(2)
-    # characteristics per distinct model profile
-    flow.label("M    T    Sv    W    Ld    OC   InSv", "#subheading", indent=120)
+    # characteristics per distinct model profile: one column per characteristic, so the values
+    # stay under their headings at every width (a narrow card puts the name above the values)
+    name_w = flow.width - sum(w for _h, w in STAT_COLS) - 8
+    narrow = name_w < 96
+    if narrow:
+        name_w = 12
+    flow.newline()
+    flow.inline_label("", width=name_w, height=22)
+    for hd, w in STAT_COLS:
+        flow.inline_label(hd, "#subheading", width=w - 4, height=22)
+    flow.newline()
     seen = Counter()
     rows = {}
     for mid in uv.models:
@@ -70,9 +81,14 @@ def build_unit_card(flow, sb) -> None:
         count = f"{name} x{len(ms)}" if len(ms) != 1 else name
         if any(m.character for m in ms):
             count += " *"
-        flow.inline_label(count[:18], width=120, height=22)
+        if narrow:
+            flow.label(count)
+            flow.inline_label("", width=name_w, height=22)
+        else:
+            flow.inline_label(count, width=name_w, height=22)
         inv = f"{Inv}+" if Inv else "-"
-        flow.inline_label(f'{M}"   {T}    {Sv}+    {Wd}    {Ld}+    {OC}    {inv}', width=240, height=22)
+        for v, (_h, w) in zip((f'{M}"', T, f"{Sv}+", Wd, f"{Ld}+", OC, inv), STAT_COLS):
+            flow.inline_label(str(v), width=w - 4, height=22)
         flow.newline()
         wounded = [f"{m.id} {m.remaining}/{m.W}" for m in ms if m.remaining < m.W]
         if wounded:
@@ -244,7 +260,7 @@ def _resolving(flow, sb) -> None:
     flow.label("Auto-play speed", "#muted")
     flow.newline()
     for sp in (1, 3, 8):
-        flow.button(f"{sp} steps/s", lambda sp=sp: sb.set_speed(sp), name=f"speed:{sp}",
+        flow.button(f"{sp} step{'s' if sp != 1 else ''}/s", lambda sp=sp: sb.set_speed(sp), name=f"speed:{sp}",
                     object_id="#toggle_on" if sb.speed == sp else "#toggle", size=12, height=22)
 
 
@@ -311,6 +327,11 @@ def _decision(flow, sb) -> None:
         order = sb.decision_state.setdefault("order", list(req.default))
         labels = dict(zip(req.options, req.context.get("groups", req.options)))
         flow.para("Order of allocation groups, first takes wounds first (05.03):", "#muted")
+        chosen = precision_choice(sb.battle.events, req.key)
+        if chosen:
+            flow.para(f"{tag(Hook.PRECISION)} (24.28): the attacker chose {chosen}; its group takes the wounds "
+                      f"first whatever this order says, until it has no model left. Then this "
+                      f"order applies.", "#warning")
         for k, key in enumerate(order):
             w = flow.width - 110
             flow.inline_label(flow.fit(f"{k + 1}. {labels.get(key, key)}", w), width=w, height=24)
@@ -320,3 +341,15 @@ def _decision(flow, sb) -> None:
         flow.button("Confirm", lambda: sb.answer(list(order)), name="confirm", object_id="#primary")
     if sb.decision_error:
         flow.para(sb.decision_error, "#warning")
+
+
+def precision_choice(events, key: str) -> str | None:
+    """The CHARACTER the attacker chose with [PRECISION] for the pool a decision ``key``
+    ("pool N") names, if any (read from the latest events back to that pool's start)."""
+    for e in reversed(events):
+        t = e["type"]
+        if t == "precision" and f"pool {e.get('pool')}" == key:
+            return e.get("chosen")
+        if t in ("pool", "command") and (t == "command" or f"pool {e.get('pool')}" == key):
+            return None
+    return None

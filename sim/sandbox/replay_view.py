@@ -1,9 +1,12 @@
-"""Watching a replay log: step forward and back through its commands, or play it.
+"""Watching a replay log: step forward and back through its commands, or through the steps
+within a command (each roll, each allocation, each decision), or play it.
 
-Position N means "the first N commands applied". Going to N rebuilds the battle from the log's
-scenario and seed and applies commands 0..N-1 with the log's decisions (back = rebuild to N-1;
-it is fast). The battle is driven the only way it ever is: submit, answer, tick. A mixin of
-:class:`Sandbox`; ``ReplayView`` is the log, read once."""
+Position (N, K) means "the first N commands applied, and K steps of command N": step 1 submits
+it, each further step ticks the battle until something a person can read happens (a line of
+the log) or answers the decision it asks with the log's answer. Going to a position rebuilds
+the battle from the log's scenario and seed and applies what comes before it (a step forward
+goes on from where the battle stands). The battle is driven the only way it ever is: submit,
+answer, tick. A mixin of :class:`Sandbox`; ``ReplayView`` is the log, read once."""
 
 from __future__ import annotations
 
@@ -11,7 +14,10 @@ from pathlib import Path
 
 from sim.commands import command_from_dict
 from sim.errors import LogError, Refusal, ScenarioError
-from sim.replay.log import logged_decisions, logged_left_out, open_log, replay_command
+from sim.replay.log import logged_answers, logged_decisions, logged_left_out, open_log, replay_command
+from sim.report import describe
+from sim.resolve import note_left_out
+from sim.scenario.script import expand
 
 PLAY_INTERVAL = 0.8  # seconds per command while playing
 
@@ -32,7 +38,10 @@ class ReplayView:
             if r["t"] == "hash":
                 self.hashes[r["n"]] = r["hash"]
         self.seed = self.head["seed"]
-        self.pos = 0
+        self.pos = 0  # commands applied
+        self.sub = 0  # steps of command ``pos`` taken (0: not submitted yet)
+        self.sub_total: dict[int, int] = {}  # command -> its number of steps, once walked
+        self.answer = None  # the log's answers for the command being stepped through
         self.playing = False
         self.acc = 0.0
 
@@ -58,8 +67,8 @@ class ReplayMixin:
         self.replay_view = rv
         self.mode = "replay"
         self.replay_to(0)
-        self.status = (f"replay {rv.path.name}: {len(rv)} commands - Right/Left step, P plays, "
-                       f"Esc leaves the replay")
+        self.status = (f"replay {rv.path.name}: {len(rv)} commands - Right/Left: a step (a roll, an "
+                       f"allocation), Shift+Right/Left: a command, P plays, Esc leaves")
         return True
 
     def leave_replay(self) -> None:
@@ -98,7 +107,7 @@ class ReplayMixin:
                 self.status = f"replay stopped at command {i + 1}: {e}"
                 n = i
                 break
-        rv.pos = n
+        rv.pos, rv.sub = n, 0
         self.scene.refresh(force=True)
         self.dead_at = {m.id: -1e9 for m in self.scene.models.values() if not m.alive}
         self.dirty |= {"orders", "action", "card", "log", "dice"}
@@ -109,8 +118,89 @@ class ReplayMixin:
             self.status = f"replay: all {n} commands applied (state hash {b.state_hash()})"
 
     def replay_step(self, d: int) -> None:
-        if self.replay_view is not None:
-            self.replay_to(self.replay_view.pos + d)
+        """A whole command on (d > 0) or back (d < 0): back from within a command goes to
+        its start."""
+        rv = self.replay_view
+        if rv is not None:
+            self.replay_to(rv.pos + d if d > 0 or rv.sub == 0 else rv.pos)
+
+    def replay_event(self, d: int) -> None:
+        """One step on (d > 0) or back (d < 0) within the commands: a roll, an allocation, a
+        decision answered, the damage."""
+        rv = self.replay_view
+        if rv is None:
+            return
+        if d > 0:
+            if self._replay_substep() or rv.pos >= len(rv):
+                self._replay_shown()
+            else:  # (stopped: the status line says why)
+                self.dirty |= {"orders", "action", "card", "log", "dice"}
+            return
+        if rv.sub > 0:
+            n, k = rv.pos, rv.sub - 1
+        elif rv.pos > 0:
+            n = rv.pos - 1
+            if n not in rv.sub_total:  # walk it once to count its steps
+                self.replay_to(n)
+                while rv.pos == n and self._replay_substep():
+                    pass
+            k = rv.sub_total.get(n, 1) - 1
+        else:
+            return
+        self.replay_to(n)
+        for _ in range(k):
+            if not self._replay_substep():
+                break
+        self._replay_shown()
+
+    def _replay_substep(self) -> bool:
+        """Take one step of command ``pos``; False when there is none (the end, or a stop)."""
+        rv = self.replay_view
+        if rv.pos >= len(rv):
+            return False
+        b = self.battle
+        n = rv.pos
+        try:
+            if rv.sub == 0:
+                step = rv.steps.get(n)
+                left_out = expand(b, step).left_out if step is not None else []
+                b.submit(rv.commands[n])
+                if step is not None:
+                    note_left_out(b, step, left_out)
+                rv.answer = logged_answers(rv.answers.get(n, []))
+            elif b.pending is not None:
+                b.answer(rv.answer(b.pending))
+            else:
+                seen = len(b.events)
+                for _ in range(10000):  # (ticks that change nothing a person reads are not steps)
+                    if not b.busy or b.pending is not None or any(describe(e) for e in b.events[seen:]):
+                        break
+                    b.tick()
+        except (Refusal, TypeError, ValueError, KeyError, AttributeError, IndexError) as e:
+            self.status = f"replay stopped at command {n + 1}: {e}"
+            rv.playing = False
+            return False
+        rv.sub += 1
+        if not b.busy:
+            b.commands_done += 1
+            rv.sub_total[n] = rv.sub
+            rv.pos, rv.sub = n + 1, 0
+        return True
+
+    def _replay_shown(self) -> None:
+        rv = self.replay_view
+        self.dirty |= {"orders", "action", "card", "log", "dice"}
+        if rv.sub:
+            c = rv.commands[rv.pos]
+            line = next((describe(e) for e in reversed(self.battle.events) if describe(e)), "")
+            self.status = (f"replay: command {rv.pos + 1}/{len(rv)} ({c.kind} {getattr(c, 'unit', '')}), "
+                           f"step {rv.sub}: {line.strip().splitlines()[0] if line else ''}")
+        elif rv.pos < len(rv):
+            nxt = rv.commands[rv.pos]
+            self.status = (f"replay: {rv.pos}/{len(rv)} commands applied; next: "
+                           f"{nxt.kind} {getattr(nxt, 'unit', '')}").rstrip()
+        else:
+            self.status = f"replay: all {rv.pos} commands applied (state hash {self.battle.state_hash()})"
 
     def replay_play(self) -> None:
         rv = self.replay_view
@@ -148,7 +238,10 @@ class ReplayMixin:
         from pygame_gui.windows import UIFileDialog
         import pygame
         start = self.save_dir if self.save_dir.is_dir() else Path("scenarios/replays")
-        self._file_dialog = UIFileDialog(pygame.Rect(160, 80, 560, 460), self.manager, "Open a replay log",
+        w, h = self.size
+        dw, dh = min(round(560 * self.scale), w - 20), min(round(460 * self.scale), h - 20)
+        self._file_dialog = UIFileDialog(pygame.Rect((w - dw) // 2, (h - dh) // 2, dw, dh), self.manager,
+                                         "Open a replay log",
                                          initial_file_path=str(start), allow_picking_directories=False,
                                          allowed_suffixes={".jsonl"})
 
@@ -157,25 +250,43 @@ def build_replay_panel(flow, sb) -> None:
     rv = sb.replay_view
     flow.label("Replay", "#heading")
     flow.para(f"{rv.path.name}: {rv.head.get('name', '')}, seed {rv.seed}", "#muted")
-    flow.label(f"{rv.pos} of {len(rv)} commands applied", "#subheading")
-    for i, c in enumerate(rv.commands):
+    where = f"{rv.pos} of {len(rv)} commands applied"
+    if rv.sub:
+        where += f"; command {rv.pos + 1}, step {rv.sub}" + (
+            f" of {rv.sub_total[rv.pos]}" if rv.pos in rv.sub_total else "")
+    flow.label(where, "#subheading")
+    flow.para("Left / Right: one step (a roll, an allocation, a decision); Shift+Left / Right: "
+              "a whole command.", "#muted")
+    lo, hi = max(0, rv.pos - 6), min(len(rv), rv.pos + 18)  # (a window on a long log)
+    if lo:
+        flow.label(f"  ... {lo} earlier", "#muted", size=12)
+    for i in range(lo, hi):
+        c = rv.commands[i]
         mark = ">" if i == rv.pos else " "
         text = f"{mark} {i + 1}. {c.kind} {getattr(c, 'unit', '')}".rstrip()
-        flow.label(text, "#muted" if i >= rv.pos else None, size=12)
-    if rv.pos in rv.hashes or (rv.pos and rv.pos - 1 in rv.hashes):
-        want = rv.hashes.get(rv.pos - 1) if rv.pos else None
-        if want is not None:
-            ok = sb.battle.state_hash() == want
-            flow.label(f"state hash {'matches' if ok else 'DIFFERS from'} the log", None if ok else "#warning")
+        if i == rv.pos and rv.sub:
+            text += f"  (step {rv.sub})"
+        flow.label(text, "#muted" if i >= rv.pos and not (i == rv.pos and rv.sub) else None, size=12)
+    if hi < len(rv):
+        flow.label(f"  ... {len(rv) - hi} more", "#muted", size=12)
+    if not rv.sub and rv.pos and rv.pos - 1 in rv.hashes:
+        ok = sb.battle.state_hash() == rv.hashes[rv.pos - 1]
+        flow.label(f"state hash {'matches' if ok else 'DIFFERS from'} the log", None if ok else "#warning")
     flow.finish()
 
 
 def build_replay_footer(flow, sb) -> None:
     flow.y = 6
     rv = sb.replay_view
-    flow.button("<< Back", lambda: sb.replay_step(-1), name="replay:back", height=28, tip="Left arrow")
+    flow.button("<< Back", lambda: sb.replay_step(-1), name="replay:back", height=28,
+                tip="the previous command (Shift+Left)")
+    flow.button("< Step", lambda: sb.replay_event(-1), name="replay:step_back", height=28,
+                tip="one step back (Left)")
     flow.button("Pause" if rv.playing else "Play (P)", sb.replay_play, name="replay:play",
                 object_id="#toggle_on" if rv.playing else "#primary", height=28)
-    flow.button("Forward >>", lambda: sb.replay_step(1), name="replay:forward", height=28, tip="Right arrow")
+    flow.button("Step >", lambda: sb.replay_event(1), name="replay:step_forward", height=28,
+                tip="one step on (Right)")
+    flow.button("Forward >>", lambda: sb.replay_step(1), name="replay:forward", height=28,
+                tip="the whole next command (Shift+Right)")
     flow.button("Leave", sb.leave_replay, name="replay:leave", height=28, tip="Esc")
     flow.finish()

@@ -71,7 +71,7 @@ class SetupMixin:
         try:
             spec = fn(self.spec, *args)
         except TE.EditError as e:
-            self.status = f"not placed: {e}"
+            self.status = f"{'not removed' if fn in (TE.remove_unit, TE.remove_terrain) else 'not placed'}: {e}"
             return False
         self.edited = True
         self.start_battle(spec, self.battle.seed, scenario_path=self._table_name(spec))

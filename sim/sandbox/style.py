@@ -51,3 +51,54 @@ def shade(c, f: float):
 
 def mix(a, b, t: float):
     return tuple(int(a[i] + (b[i] - a[i]) * t) for i in range(3))
+
+
+# --- UI scale: the interface follows the window ---------------------------------------------
+# Sizes in the sandbox's code are given at scale 1 (a 1440x900 window) and multiplied by the
+# scale of the window they are drawn in: 0.9 up to 1024x700 and below (never smaller, so text
+# stays legible), 1.6 at 2560x1440. The scale moves in steps of 0.05, so a window dragged a
+# few pixels wider keeps its theme.
+DESIGN_SIZE = (1440, 900)
+MIN_SCALE, MAX_SCALE = 0.9, 2.5
+MIN_FONT = 10  # px: the smallest text drawn, whatever the scale
+
+
+def ui_scale(size) -> float:
+    w, h = size
+    s = min(w / DESIGN_SIZE[0], h / DESIGN_SIZE[1])
+    s = max(MIN_SCALE, min(MAX_SCALE, s))
+    return round(s * 20) / 20
+
+
+def font_px(size: float, scale: float) -> int:
+    """A font size given at scale 1, at ``scale`` (never below MIN_FONT)."""
+    return max(MIN_FONT, round(size * scale))
+
+
+def scaled_theme(path, scale: float) -> dict | None:
+    """The pygame-gui theme at ``path`` with its font sizes, list item heights and tooltip
+    width multiplied by ``scale`` (None when there is no theme file)."""
+    import json
+    from pathlib import Path
+    p = Path(path)
+    if not p.is_file():
+        return None
+    theme = json.loads(p.read_text())
+    # pygame-gui reads only colours from "defaults": the elements that would take its own
+    # default font (14 px, unscaled) get it by name
+    for el in ("button", "label", "tool_tip", "text_entry_line", "drop_down_menu", "window",
+               "horizontal_scroll_bar", "vertical_scroll_bar"):
+        block = theme.setdefault(el, {})
+        block.setdefault("font", {"name": "noto_sans", "size": "14"})
+    for block in theme.values():
+        if not isinstance(block, dict):
+            continue
+        f = block.get("font")
+        if isinstance(f, dict) and "size" in f:
+            f["size"] = str(font_px(int(f["size"]), scale))
+        misc = block.get("misc")
+        if isinstance(misc, dict):
+            for k in ("list_item_height", "rect_width", "text_horiz_alignment_padding"):
+                if k in misc:
+                    misc[k] = str(round(int(misc[k]) * scale))
+    return theme

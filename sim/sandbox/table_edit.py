@@ -145,6 +145,11 @@ def add_unit(spec, template, owner: int, x: float, y: float, weapons: dict | Non
 
 
 def remove_unit(spec, uid: str):
+    us = unit_spec(spec, uid)
+    if not any(u.owner == us.owner and u.id != uid for u in spec.units):
+        army = spec.armies[us.owner].name
+        raise EditError(f"{us.name} is {army}'s last unit, and an army needs at least one: "
+                        f"add another unit to {army} first")
     return checked(replace(spec, units=tuple(u for u in spec.units if u.id != uid), script=()))
 
 

@@ -1,5 +1,9 @@
 """A tiny flow layout over pygame-gui: rows of labels, buttons and ability chips inside a
-scrolling container, each button bound to a callback. Panels rebuild their contents with it."""
+scrolling container, each button bound to a callback. Panels rebuild their contents with it.
+
+Sizes, positions and widths given to a Flow or a Bar (and read from ``flow.x``, ``flow.y``,
+``flow.width``) are at UI scale 1 (a 1440x900 window, sim.sandbox.style.ui_scale); they are
+multiplied by the window's scale when a widget is made, as the theme's fonts are."""
 
 from __future__ import annotations
 
@@ -9,6 +13,9 @@ import pygame
 from pygame_gui.elements import UIButton, UILabel, UIPanel, UIScrollingContainer
 
 from sim.sandbox.fonts import font
+from sim.sandbox.style import font_px
+
+SCROLL_BAR_W = 20  # pygame-gui's scroll bar, px (it does not scale)
 
 
 class Flow:
@@ -16,21 +23,37 @@ class Flow:
 
     PAD = 8
 
-    def __init__(self, manager, rect: pygame.Rect, actions: dict, names: dict, container=None):
+    def __init__(self, manager, rect: pygame.Rect, actions: dict, names: dict, container=None,
+                 scale: float = 1.0):
         self.manager = manager
         self.actions = actions  # button -> callback (owned by the sandbox)
         self.names = names  # name -> button (for tests and shortcuts)
+        self.s = scale
         self.outer = UIPanel(rect, manager=manager, container=container)
         inner = pygame.Rect(0, 0, rect.w - 2, rect.h - 2)
         self.scroll = UIScrollingContainer(inner, manager=manager, container=self.outer,
                                            allow_scroll_x=False)
-        self.width = rect.w - 2 - 20  # room for the scroll bar
+        self.width = (rect.w - 2 - SCROLL_BAR_W) / scale  # room for the scroll bar
         self.y = self.PAD
         self.x = self.PAD
         self.row_h = 0
 
     def kill(self) -> None:
         self.outer.kill()
+
+    # --- units ------------------------------------------------------------------------------
+    def px(self, v: float) -> int:
+        return round(v * self.s)
+
+    def _rect(self, x, y, w, h) -> pygame.Rect:
+        return pygame.Rect(self.px(x), self.px(y), max(1, self.px(w)), max(1, self.px(h)))
+
+    def text_w(self, text: str, size: int = 13, bold: bool = False) -> float:
+        """The width of ``text`` at font size ``size`` (scale 1 units)."""
+        return font(font_px(size, self.s), bold).size(text)[0] / self.s
+
+    def line_h(self, size: int = 13, bold: bool = False) -> float:
+        return font(font_px(size, self.s), bold).get_linesize() / self.s
 
     # --- rows ---------------------------------------------------------------------------------
     def newline(self, gap: int = 2) -> None:
@@ -47,38 +70,42 @@ class Flow:
               width: int | None = None) -> UILabel:
         self.newline()
         bold = object_id in ("#heading", "#subheading")
-        f = font(16 if object_id == "#heading" else size, bold=bold)
+        size = 16 if object_id == "#heading" else max(size, 13)  # (the theme's size for labels)
         w = width or (self.width - indent)
-        h = f.get_linesize() + 4
-        text = self.fit(text, max(10, w), 16 if object_id == "#heading" else size, bold)
-        lab = UILabel(pygame.Rect(self.PAD + indent, self.y, max(10, w), h), text, self.manager,
+        h = self.line_h(size, bold) + 4
+        text = self.fit(text, max(10, w), size, bold)
+        lab = UILabel(self._rect(self.PAD + indent, self.y, max(10, w), h), text, self.manager,
                       container=self.scroll, object_id=object_id)
         self.row_h = h
         self.newline(0)
         return lab
 
-    def para(self, text: str, object_id: str | None = None) -> None:
+    def para(self, text: str, object_id: str | None = None, indent: int = 0) -> None:
         """Word-wrapped text as a stack of labels (cheaper and calmer than a text box)."""
-        f = font(13)
-        words = text.split()
-        line = ""
-        for w in words:
+        for line in self.wrap(text, self.width - 16 - indent):
+            self.label(line, object_id, indent=indent)
+
+    def wrap(self, text: str, width: float, size: int = 13) -> list[str]:
+        out, line = [], ""
+        for w in text.split():
             t = (line + " " + w).strip()
-            if f.size(t)[0] * 1.12 > self.width - 16 and line:
-                self.label(line, object_id)
+            if self.text_w(t, size) * 1.12 > width and line:
+                out.append(line)
                 line = w
             else:
                 line = t
         if line:
-            self.label(line, object_id)
+            out.append(line)
+        return out
 
     def button(self, text: str, callback: Callable | None, name: str | None = None,
                tip: str | None = None, object_id: str | None = None, width: int | None = None,
                height: int = 26, size: int = 13) -> UIButton:
-        w = width or int(font(size).size(text)[0] * 1.12) + 22
+        w = width or button_width(text, size, self.s)
+        w = min(w, self.width)
         if self.x + w > self.PAD + self.width and self.x > self.PAD:
             self.newline()
-        b = UIButton(pygame.Rect(self.x, self.y, w, height), text, self.manager, container=self.scroll,
+        b = UIButton(self._rect(self.x, self.y, w, height), text, self.manager, container=self.scroll,
                      tool_tip_text=tip, object_id=object_id)
         if callback is not None:
             self.actions[b] = callback
@@ -90,34 +117,133 @@ class Flow:
 
     def chip(self, text: str, tip: str | None, callback: Callable | None = None, name: str | None = None):
         return self.button(text, callback, name=name, tip=tip, object_id="#chip",
-                           width=int(font(11).size(text)[0] * 1.12) + 16, height=20, size=11)
+                           width=self.text_w(text, 11) * 1.12 + 16, height=20, size=11)
 
     def inline_label(self, text: str, object_id: str | None = None, width: int | None = None,
-                     height: int = 26) -> UILabel:
-        w = width or int(font(13).size(text)[0] * 1.15) + 12
+                     height: int = 26, size: int = 13) -> UILabel:
+        w = width or self.text_w(text, size) * 1.15 + 12
         if self.x + w > self.PAD + self.width and self.x > self.PAD:
             self.newline()
         if width:
-            text = self.fit(text, w)
-        lab = UILabel(pygame.Rect(self.x, self.y, w, height), text, self.manager, container=self.scroll,
+            text = self.fit(text, w, size, margin=4)
+        lab = UILabel(self._rect(self.x, self.y, w, height), text, self.manager, container=self.scroll,
                       object_id=object_id)
         self.x += w + 4
         self.row_h = max(self.row_h, height)
         return lab
 
-    def fit(self, text: str, width: int, size: int = 13, bold: bool = False) -> str:
-        """``text`` cut with an ellipsis so that it fits a label ``width`` pixels wide."""
-        f = font(size, bold)
-        room = width - 12
-        if f.size(text)[0] * 1.12 <= room:
+    def fit(self, text: str, width: float, size: int = 13, bold: bool = False, margin: int = 12) -> str:
+        """``text`` cut with an ellipsis so that it fits a label ``width`` wide."""
+        room = width - margin
+        if self.text_w(text, size, bold) * 1.05 <= room:
             return text
-        while text and f.size(text + "...")[0] * 1.12 > room:
+        while text and self.text_w(text + "...", size, bold) * 1.05 > room:
             text = text[:-1]
         return text + "..."
 
     def finish(self) -> None:
         self.newline()
-        h = self.y + self.PAD
+        h = self.px(self.y + self.PAD)
         if h <= self.outer.rect.h + 8:
             h = self.outer.rect.h - 2  # fits: no scroll bar
-        self.scroll.set_scrollable_area_dimensions((self.width + 4, h))
+        self.scroll.set_scrollable_area_dimensions((self.outer.rect.w - 2 - SCROLL_BAR_W + 4, h))
+
+
+def button_width(text: str, size: int, scale: float) -> float:
+    """A button's width for ``text`` (scale 1 units)."""
+    return font(font_px(size, scale)).size(text)[0] / scale * 1.12 + 22
+
+
+class Bar:
+    """A row of buttons that wraps onto more rows instead of scrolling, so that every button
+    always shows (the action bar, the footer under the orders panel). Buttons are collected
+    first (``button``, with Flow's arguments), measured (``height_for``), then made in a rect of
+    that height (``place``). ``y``, ``x`` and ``finish`` are there so that a builder written for
+    a Flow works on a Bar."""
+
+    PAD = 6
+    GAP = 4
+
+    def __init__(self, manager, actions: dict, names: dict, scale: float = 1.0):
+        self.manager = manager
+        self.actions = actions
+        self.names = names
+        self.s = scale
+        self.specs: list = []  # dict per button, None for a forced row break
+        self.outer = self.scroll = None
+        self.y = self.x = 0  # (ignored: a Bar lays out its own rows)
+
+    # --- collecting ---------------------------------------------------------------------------
+    def button(self, text: str, callback: Callable | None, name: str | None = None,
+               tip: str | None = None, object_id: str | None = None, width: int | None = None,
+               height: int = 26, size: int = 13) -> None:
+        self.specs.append(dict(text=text, callback=callback, name=name, tip=tip, object_id=object_id,
+                               width=width or button_width(text, size, self.s), height=height))
+
+    def newline(self, gap: int = 0) -> None:
+        if self.specs and self.specs[-1] is not None:
+            self.specs.append(None)
+
+    def finish(self) -> None:
+        pass
+
+    # --- layout -------------------------------------------------------------------------------
+    def layout(self, width_px: int) -> tuple[list[tuple[dict, pygame.Rect]], int]:
+        """Each button's rect (relative to the bar) in rows that fit ``width_px``, and the
+        bar's height in px."""
+        s = self.s
+        pad, gap = round(self.PAD * s), round(self.GAP * s)
+        room = max(1, width_px - 2 * pad - 2)
+        out = []
+        x, y, row_h = pad, pad, 0
+        for spec in self.specs:
+            if spec is None:
+                if row_h:
+                    x, y, row_h = pad, y + row_h + gap, 0
+                continue
+            w, h = min(round(spec["width"] * s), room), round(spec["height"] * s)
+            if x + w > pad + room and x > pad:
+                x, y, row_h = pad, y + row_h + gap, 0
+            out.append((spec, pygame.Rect(x, y, w, h)))
+            x += w + gap
+            row_h = max(row_h, h)
+        return out, (y + row_h + pad + 2 if out else 0)  # (no buttons: no bar)
+
+    def height_for(self, width_px: int) -> int:
+        return self.layout(width_px)[1]
+
+    def place(self, rect: pygame.Rect) -> None:
+        """Make the panel and its buttons in ``rect``."""
+        rect = pygame.Rect(rect.x, rect.y, rect.w, max(1, rect.h))
+        self.outer = self.scroll = UIPanel(rect, manager=self.manager)
+        for spec, r in self.layout(rect.w)[0]:
+            b = UIButton(r, spec["text"], self.manager, container=self.outer,
+                         tool_tip_text=spec["tip"], object_id=spec["object_id"])
+            if spec["callback"] is not None:
+                self.actions[b] = spec["callback"]
+            if spec["name"]:
+                self.names[spec["name"]] = b
+
+    def kill(self) -> None:
+        if self.outer is not None:
+            self.outer.kill()
+
+
+def wrap_line(text: str, fnt, width: int) -> list[str]:
+    """``text`` in rows no wider than ``width`` px in font ``fnt``, broken between words; the
+    rows after the first are indented under the line's own indent, a little further."""
+    if fnt.size(text)[0] <= width:
+        return [text]
+    lead = text[:len(text) - len(text.lstrip())]
+    more = lead + "    "
+    rows, line = [], ""
+    for word in text.split():
+        t = (line + " " + word) if line else ((lead if not rows else more) + word)
+        if fnt.size(t)[0] > width and line:
+            rows.append(line)
+            line = more + word
+        else:
+            line = t
+    if line:
+        rows.append(line)
+    return rows

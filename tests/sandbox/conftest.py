@@ -13,7 +13,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from sandbox_support import DATA, ROOT, SIZE, all_scenarios  # noqa: E402,F401
+from sandbox_support import SIZE  # noqa: E402
 
 
 class Driver:

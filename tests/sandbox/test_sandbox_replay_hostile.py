@@ -40,10 +40,14 @@ def test_an_answer_of_the_wrong_type_stops_the_replay(make, tmp_path):
     log = _copy(tmp_path, mutate)
     assert d.sb.open_replay(log), d.sb.status
     for _ in range(len(d.sb.replay_view)):
-        d.key(pygame.K_RIGHT)
+        d.key(pygame.K_RIGHT, mod=pygame.KMOD_SHIFT)  # (a whole command a key)
     rv = d.sb.replay_view
     assert rv.pos == 5 < len(rv)  # command 5 is the one whose answer was changed
     assert "5/10 commands applied" in d.sb.status
+    # step by step into that command: its decision stops the replay with a message
+    for _ in range(30):
+        d.key(pygame.K_RIGHT)
+    assert rv.pos == 5 and "replay stopped at command 6" in d.sb.status
 
 
 def test_a_log_whose_scenario_is_not_found_opens_with_the_scenario_given(make, tmp_path, monkeypatch):

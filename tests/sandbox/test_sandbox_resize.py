@@ -1,0 +1,41 @@
+"""Resizing the window (VIDEORESIZE) lays the sandbox out again at the new UI scale: at 800x600
+the action bar still shows every button (wrapped onto rows), at 2560x1440 text and panels are
+larger; the table under the camera is refitted."""
+
+from __future__ import annotations
+
+import pygame
+
+from sandbox_support import ROOT
+
+
+def _resize(d, size):
+    pygame.display.set_mode(size)
+    d.post(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
+    d.pump(2)
+
+
+def test_resize_small_and_large(make):
+    d = make(ROOT / "scenarios" / "default.toml")
+    sb = d.sb
+    d.click_model("captain")
+    base = sb.scale
+    heights = {}
+    for size in ((800, 600), (2560, 1440), (1440, 900)):
+        _resize(d, size)
+        assert sb.size == size and sb.manager.window_resolution == size
+        window = pygame.Rect((0, 0), size)
+        bar = [n for n in sb.names if n.startswith("bar:")]
+        assert {"bar:shoot", "bar:fight", "bar:move", "bar:step", "bar:end", "bar:help"} <= set(bar)
+        panel = sb.action_flow.outer.rect
+        for n in bar:
+            b = sb.names[n]
+            assert window.contains(b.rect) and panel.contains(b.rect), (size, n, b.rect, panel)
+        assert sb.camera.viewport == sb.rects["table"]
+        heights[size] = sb.names["bar:shoot"].rect.h
+        d.pump(1)
+        pygame.image.save(sb.draw(), str(ROOT / "tests" / "sandbox" / "screenshots" / f"resize-{size[0]}x{size[1]}.png"))
+    assert sb.scale == base
+    assert heights[(2560, 1440)] > heights[(1440, 900)] >= heights[(800, 600)]
+    # the card's text follows the scale too
+    assert sb.label_rects and sb.rects["card"].w > 0
