@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from sim.rules.allocation import Group, TargetModel, first_group_with_models, select_model
 from sim.rules.attack import CRITICAL, FAIL, hit_result, save_fails, saved_by_invulnerable, wound_result
@@ -86,7 +86,22 @@ def roll_hits(p: PoolState, dice: Dice) -> dict:
     if p.torrent:
         p.hits = p.dice
         return {"rolls": [], "hits": p.hits, "criticals": 0, "auto": True}
-    rolls = dice.d6(p.dice, "hit rolls")
+    return judge_hits(p, dice.d6(p.dice, "hit rolls"), dice)
+
+
+def hit_rerollable(p: PoolState, rolls) -> list[int]:
+    """01.05.02 / 15.02 The hit dice a re-roll could turn into hits: the failed ones (an
+    unmodified 6 always hits). None under 10.07 indirect shooting or 15.09 snap shooting, which
+    forbid hit re-rolls, nor with [TORRENT] (no roll)."""
+    if p.torrent or p.snap or p.hit_fail_below:
+        return []
+    by_face = _hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap)
+    return [i for i, r in enumerate(rolls) if not by_face[r]]
+
+
+def judge_hits(p: PoolState, rolls, dice: Dice) -> dict:
+    """05.01 The pool's hit ``rolls`` (rolled, and any re-rolls made) judged: hits, critical
+    hits and what they trigger (the sustained hits' random X rolled now)."""
     by_face = _hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap)
     crits = normal = 0
     for r in rolls:
@@ -116,16 +131,37 @@ def roll_wounds(p: PoolState, dice: Dice) -> dict:
     every failed wound roll once, before modifiers (01.05.02); [ANTI] criticals are judged on
     the unmodified re-rolled result. A critical wound with [DEVASTATING WOUNDS] skips saves
     and becomes mortal wounds equal to D (24.10)."""
+    rolls, rerolled = wound_dice(p, dice)
+    return judge_wounds(p, rolls, rerolled)
+
+
+def wound_dice(p: PoolState, dice: Dice) -> tuple[list[int], dict[int, int]]:
+    """05.02 The wound rolls, with [TWIN-LINKED]'s re-rolls of the failed ones made: the rolls,
+    and the dice re-rolled (index -> the result re-rolled, 01.05.02: never re-rolled again)."""
     rolls = list(dice.d6(p.hits, "wound rolls")) if p.hits else []
-    by_face = _wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
-    rerolled: list[int] = []
-    if p.twin_linked:
+    rerolled: dict[int, int] = {}
+    if p.twin_linked and rolls:
+        by_face = _wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
         fails = [i for i, r in enumerate(rolls) if not by_face[r]]
         if fails:
             again = dice.d6(len(fails), "wound re-rolls (twin-linked)")
             for i, r in zip(fails, again):
                 rolls[i] = r
-            rerolled = list(again)
+                rerolled[i] = r
+    return rolls, rerolled
+
+
+def wound_rerollable(p: PoolState, rolls, rerolled=()) -> list[int]:
+    """01.05.02 / 15.02 The wound dice a re-roll could turn into wounds: the failed ones (an
+    unmodified 6 always wounds) not re-rolled already ([TWIN-LINKED])."""
+    by_face = _wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
+    return [i for i, r in enumerate(rolls) if not by_face[r] and i not in rerolled]
+
+
+def judge_wounds(p: PoolState, rolls, rerolled: dict[int, int]) -> dict:
+    """05.02 The pool's wound ``rolls`` (re-rolls made) judged: wounds, critical wounds and
+    the [DEVASTATING WOUNDS] ones. ``rerolled``: the twin-linked re-rolls (wound_dice)."""
+    by_face = _wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
     crits = normal = 0
     for r in rolls:
         res = by_face[r]
@@ -138,7 +174,7 @@ def roll_wounds(p: PoolState, dice: Dice) -> dict:
         p.wounds = normal + p.auto_wounds
     else:
         p.wounds = normal + crits + p.auto_wounds
-    return {"rolls": rolls, "rerolled": rerolled, "wounds": normal + crits + p.auto_wounds,
+    return {"rolls": list(rolls), "rerolled": list(rerolled.values()), "wounds": normal + crits + p.auto_wounds,
             "criticals": crits, "auto": p.auto_wounds, "devastating": p.mortal_criticals}
 
 
@@ -197,7 +233,35 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
     random D after the model is chosen, lose wounds (excess lost); stop when the unit is
     destroyed (remaining attacks are lost). Then 06.02: the pool's DEVASTATING WOUNDS mortal
     wounds, after all normal damage, each critical wound's at most one model (24.10), to the
-    [PRECISION] group first (Part A ruling 4)."""
+    [PRECISION] group first (Part A ruling 4). (damage_steps, with no damage roll to offer a
+    re-roll of, run to the end.)"""
+    steps = damage_steps(p, saves, st, dice, Sv, InSv, save_mod)
+    try:
+        steps.send(None)
+    except StopIteration as done:
+        return done.value
+    raise AssertionError("damage_steps stopped at a damage roll it was not to offer")
+
+
+class DamageRoll(NamedTuple):
+    """A random damage roll just made, that a re-roll could raise (15.02): the model it is for,
+    the result of each of its dice, its expression and the model's remaining wounds (more
+    damage than those changes nothing). ``mortal``: a [DEVASTATING WOUNDS] roll (24.10)."""
+
+    model: str
+    dice: tuple[int, ...]
+    D: DiceExpr
+    remaining: int
+    mortal: bool = False
+
+
+def damage_steps(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice,
+                 Sv: dict[str, int], InSv: dict[str, int | None],
+                 save_mod: dict[str, int] | None = None, ask: bool = False):
+    """:func:`inflict_damage` as a generator: with ``ask``, after each random damage roll whose
+    total is below the model's remaining wounds it yields a :class:`DamageRoll` and takes back
+    None (the roll stands) or a Command Re-roll's record ``{"die": i, "from": old, "to": new}``
+    (that die replaced, 15.02; the record goes into the damage step's). Returns the steps."""
     out: list[dict] = []
     AP, D, remaining = p.AP, p.D, st.remaining
     # The current group (and whether the unit is destroyed) can only change when a model of
@@ -235,7 +299,18 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
             if smod:
                 out[-1]["save_mod"] = smod
             continue
-        dmg = D.k if fixed_d else D.roll(dice, "damage roll")
+        rerolled = None
+        if fixed_d:
+            dmg = D.k
+        elif not ask:
+            dmg = D.roll(dice, "damage roll")
+        else:
+            rolled = D.roll_dice(dice, "damage roll")
+            dmg = sum(rolled) + D.k
+            if dmg < remaining[model]:
+                rerolled = yield DamageRoll(model, rolled, D, remaining[model])
+                if rerolled is not None:
+                    dmg += rerolled["to"] - rerolled["from"]
         if st.fnp:
             lost, fnp = _lose(st, model, dmg, dice, "damage")
         else:  # (_lose without Feel No Pain, inline)
@@ -247,6 +322,8 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
                "lost": lost, "destroyed": destroyed}
         if smod:
             rec["save_mod"] = smod
+        if rerolled is not None:
+            rec["command_reroll"] = rerolled
         if fnp:
             rec["fnp"] = fnp
         out.append(rec)
@@ -260,17 +337,41 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
     for _ in range(p.mortal_criticals):
         if st.destroyed():
             break
-        mw = p.D.roll(dice, "damage roll (devastating wounds)")
-        model = None
+        model = None  # (chosen before the roll: no dice)
         if st.precision is not None:
             members = next((g.members for g in st.groups if g.key == st.precision), ())
             model = next((m for m in members if st.remaining.get(m, 0) > 0), None)
         if model is None:
             model = mortal_wound_target(st.models, st.remaining)
+        rerolled = None
+        if not ask or not D.is_random:
+            mw = D.roll(dice, "damage roll (devastating wounds)")
+        else:
+            rolled = D.roll_dice(dice, "damage roll (devastating wounds)")
+            mw = sum(rolled) + D.k
+            if mw < st.remaining[model]:
+                rerolled = yield DamageRoll(model, rolled, D, st.remaining[model], True)
+                if rerolled is not None:
+                    mw += rerolled["to"] - rerolled["from"]
         lost, fnp = _lose(st, model, mw, dice, "mortal wounds")
         rec = {"mortal": mw, "model": model, "lost": lost, "destroyed": st.remaining[model] <= 0,
                "source": "devastating wounds"}
+        if rerolled is not None:
+            rec["command_reroll"] = rerolled
         if fnp:
             rec["fnp"] = fnp
         out.append(rec)
     return out
+
+
+def save_rerollable(p: PoolState, saves, checks) -> list[int]:
+    """15.02 The save dice (indices into ``saves``) a re-roll could turn into saves: those that
+    fail against one of ``checks``, the (Sv, InSv, save-roll modifier) of the models that may
+    take them, which some result would pass (against AP 0 and Sv 3+, a 1 or a 2)."""
+    bad: set[int] = set()
+    for Sv, InSv, mod in checks:
+        faces = _save_faces(p.AP, Sv, InSv, mod)
+        failing = [f for f in range(1, 7) if faces[f][0]]
+        if len(failing) < 6:
+            bad.update(failing)
+    return [i for i, r in enumerate(saves) if r in bad]
