@@ -328,3 +328,21 @@ def test_15_02_a_scripted_save_answer_in_a_battle():
         (d,) = _asked(b)
         assert d["answer"] == "pool 0 save 0: 1" and d["scripted"] == "save"
         assert of_type(b, "save rolls")[0]["rolls"] == [6]
+
+
+@pytest.mark.parametrize("answer,ok", [("hit", True), ("pool 0 hit 2", True), ("save 1", True),
+                                       ("pool 1 damage 0: 3", True), ("hazard", True),
+                                       ("hit two", False), ("charge 1", False)])
+def test_15_02_a_script_may_name_a_die_when_it_is_read(answer, ok):
+    from sim.errors import ScenarioError
+    from sim.scenario.load import parse_scenario
+    data = {"battle": {"name": "t", "seed": 1, "board": [60, 44]}, "weapons": WEAPONS,
+            "armies": [{"name": "A", "units": [unit("r1", model((20, 10), ["gun"]))]},
+                       {"name": "B", "units": [unit("b1", model((20, 20), ["blade"]))]}],
+            "mission": {"first": "red", "deployed": False},
+            "script": [{"shoot": "r1", "targets": {"gun": "b1"}, "decisions": {"stratagem": answer}}]}
+    if ok:
+        parse_scenario(data, "test.toml")
+    else:
+        with pytest.raises(ScenarioError, match=r"Command Re-roll, 15.02"):
+            parse_scenario(data, "test.toml")
