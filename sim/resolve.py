@@ -7,6 +7,7 @@ from sim import events as ev
 from sim.battle import Battle
 from sim.decisions import Scripted
 from sim.errors import Refusal, ScriptError
+from sim.rules.command_reroll import names_a_save
 from sim.scenario.script import step_commands
 
 
@@ -28,8 +29,7 @@ def answer_from(step_decisions: dict, side: int | None = None):
 
 def _defenders(req, step_decisions) -> bool:
     """The other side's request is a Command Re-roll of a save roll, and the step's stratagem
-    answer names a save roll's die (sim.systems.command_reroll)."""
-    from sim.systems.command_reroll import names_a_save
+    answer names a save roll's die (sim.rules.command_reroll)."""
     return req.context.get("roll") == "save" and names_a_save(step_decisions["stratagem"])
 
 

@@ -11,6 +11,7 @@ import esper
 from sim.commands import DeclareCharge, EndPhase, EndTurn, Fight, Move, SelectToMove, Selection, Shoot
 from sim.components import Position, Unit
 from sim.rules import shooting as _SH
+from sim.rules.command_reroll import SCRIPT_FORM
 from sim.rules.movement import advance_end
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
@@ -241,7 +242,6 @@ def _decisions(dr: Reader, unit, units) -> dict:
         owners = {u.id: u.owner for u in units}
         hi = v.split(": ", 1)
         at = v.split(" -> ", 1)
-        from sim.systems.command_reroll import SCRIPT_FORM
         if not (v in ("use", "decline") or v in friendly or v in models or SCRIPT_FORM.match(v)
                 or (len(hi) == 2 and hi[0] in friendly and hi[1] in ("Leap to Defend", "Into the Fray"))
                 or (len(at) == 2 and at[0] in friendly and at[1] in owners and owners[at[1]] != owners[at[0]])

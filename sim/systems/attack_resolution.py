@@ -20,6 +20,7 @@ from sim.rules.allocation import default_order, preferred_groups
 from sim.rules.sequence import (DamageState, PoolState, damage_steps, hit_rerollable, inflict_damage, judge_hits,
                                 judge_wounds, roll_hits, roll_saves, roll_wounds, save_rerollable, wound_dice,
                                 wound_rerollable)
+from sim.rules import command_reroll as RR
 from sim.systems import command_reroll as CR
 
 
@@ -231,7 +232,7 @@ class AttackResolutionSystem(esper.Processor):
         held = pool.held
         got = held.attack_dice
         owner = esper.component_for_entity(ent, Unit).owner
-        candidates = [i for i, (expr, v, _p) in enumerate(got) if CR.low(v, expr.sides)]
+        candidates = [i for i, (expr, v, _p) in enumerate(got) if RR.low(v, expr.sides)]
         rr = None
         if candidates and CR.may_offer(battle, owner, ent):
             values = [v for _e, v, _p in got]
@@ -486,7 +487,7 @@ def _damage_steps(battle, ent, held: Held) -> list | None:
     while True:
         if q is not None:
             answer = None
-            candidates = [i for i, v in enumerate(q.dice) if CR.low(v, q.D.sides)]
+            candidates = [i for i, v in enumerate(q.dice) if RR.low(v, q.D.sides)]
             if candidates and CR.may_offer(battle, owner, ent):
                 what = "damage roll (devastating wounds)" if q.mortal else "damage roll"
                 answer = CR.reroll(battle, owner, ent, "damage", list(q.dice), candidates,

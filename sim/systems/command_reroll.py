@@ -23,28 +23,22 @@ The options name each such die: ``"pool 0 hit 3: 1"`` (pool 0's hit roll, its di
 shows 1; the dice as the roll's event lists them, a save roll's sorted), ``"hazard 1: 2"``,
 and ``"decline"``, the default (Part A ruling 25). The die re-rolled is replaced before the
 step is judged; the step's event holds ``command_reroll = {"die": i, "from": old, "to": new}``
-and the dice events show both rolls."""
+and the dice events show both rolls. (Which dice are low, the options' wording and how a
+script's answer fits an offer: sim.rules.command_reroll, pure.)"""
 
 from __future__ import annotations
-
-import re
 
 import esper
 
 from sim.components import Unit
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import stratagems as SG
+from sim.rules.command_reroll import DECLINE, NAME, option
 from sim.systems import stratagems as ST
 from sim.world import queries as W
 
-NAME = "Command Re-roll"
-DECLINE = ST.DECLINE
 _RECORD = SG.by_name(NAME)
 _COST = SG.cost(_RECORD)
-# the rolls of this module, in the words its options use (the registry's ROLLS)
-ROLLS = ("attacks", "hit", "wound", "save", "damage", "hazard")
-# what a script may answer (README, Decisions): a roll, a die of it, a pool's, or an option
-SCRIPT_FORM = re.compile(r"^(?:pool (\d+) )?(attacks|hit|wound|save|damage|hazard)(?: (\d+))?(?:: \d+)?$")
 
 
 def may_offer(battle, player: int, unit_ent: int) -> bool:
@@ -57,12 +51,6 @@ def may_offer(battle, player: int, unit_ent: int) -> bool:
     return not W.unit_state(unit_ent).battle_shocked
 
 
-def low(value: int, sides: int) -> bool:
-    """A die of an attack-count or damage roll worth re-rolling: below the die's average (1-3
-    on a D6, 1 on a D3)."""
-    return 2 * value < sides + 1
-
-
 def request(battle, player: int, unit_ent: int, roll: str, rolls, candidates, *, pool: int | None = None,
             about: str = "") -> DecisionRequest | None:
     """The decision offering a Command Re-roll of one of ``rolls``' dice at the indices
@@ -71,13 +59,13 @@ def request(battle, player: int, unit_ent: int, roll: str, rolls, candidates, *,
     for (None: a hazard roll)."""
     if not candidates:
         return None
-    prefix = "" if pool is None else f"pool {pool} "
+    prefix = "" if pool is None else f"pool {pool} "  # (for the key and prompt)
     uid = esper.component_for_entity(unit_ent, Unit).id
     ctx = ST._context(battle, _RECORD, player, uid, window=SG.AFTER_ROLL, roll=roll,
                       battle_shocked=W.unit_state(unit_ent).battle_shocked)
     if SG.refusal(_RECORD, **ctx) is not None:
         return None
-    dice = {f"{prefix}{roll} {i}: {rolls[i]}": i for i in candidates}
+    dice = {option(roll, i, rolls[i], pool): i for i in candidates}
     options = list(dice) + [DECLINE]
     what = f"{prefix}{roll} roll" + (f" {about}" if about else "")
     return DecisionRequest(
@@ -124,34 +112,3 @@ def reroll_gen(battle, player: int, unit_ent: int, roll: str, rolls: list, candi
         return None
     answer = yield from ST.ask(battle, req)
     return _use(battle, req, answer, rolls, new_die)
-
-
-def fit_script(req: DecisionRequest, value) -> tuple[object, str | None] | None:
-    """A script's standing stratagem answer (README, Decisions) fitted to a Command Re-roll of
-    the attack sequence: ``"hit"`` (the first die offered of a hit roll), ``"hit 3"`` (die 3),
-    ``"pool 1 hit 3"``, or an option as written. Returns (answer, note), or None when ``req``
-    is not such a request (the caller fits it as usual). An answer for another roll, or for
-    another stratagem ("unit -> enemy unit"...), is a decline without a note: it stands for
-    their offers, not this one's (what a script may answer is checked when it is read)."""
-    if req.context.get("stratagem") != NAME or not isinstance(value, str):
-        return None
-    m = SCRIPT_FORM.match(value)
-    if "dice" not in req.context:  # (an advance or charge roll's: "use" or "decline")
-        return (DECLINE, None) if m is not None else None
-    if m is None:
-        return DECLINE, None
-    pool, roll, die = m.groups()
-    if roll != req.context["roll"] or (pool is not None and int(pool) != req.context["pool"]):
-        return DECLINE, None  # (another roll's, another pool's)
-    for option, i in req.context["dice"].items():
-        if die is None or int(die) == i:
-            return option, (None if option == value else f"{value!r} stands for {option!r}")
-    return DECLINE, (f"the script's answer does not apply: {value!r} is not a die offered here "
-                     f"({', '.join(req.context['dice'])}); the default 'decline' is used")
-
-
-def names_a_save(value) -> bool:
-    """A script answer that names a save roll's die: the defender's Command Re-roll, which the
-    attacking side's step answers (sim.resolve.answer_from)."""
-    m = SCRIPT_FORM.match(value) if isinstance(value, str) else None
-    return m is not None and m.group(2) == "save"

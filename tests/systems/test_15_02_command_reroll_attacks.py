@@ -18,6 +18,7 @@ from sim.decisions import DecisionRequest, Scripted
 from sim.resolve import answer_from
 from sim.rules.dice import DiceExpr, ForcedDice
 from sim.rules.sequence import PoolState, hit_rerollable, wound_rerollable
+from sim.rules import command_reroll as RR
 from sim.systems import command_reroll as CR
 from sim.world import queries as W
 
@@ -299,19 +300,19 @@ def _req(roll, options, player=0, pool=0):
 
 def test_15_02_script_answers_name_the_die():
     req = _req("hit", ["pool 0 hit 1: 1", "pool 0 hit 3: 2"])
-    assert CR.fit_script(req, "hit") == ("pool 0 hit 1: 1", "'hit' stands for 'pool 0 hit 1: 1'")
-    assert CR.fit_script(req, "hit 3")[0] == "pool 0 hit 3: 2"
-    assert CR.fit_script(req, "pool 0 hit 3: 2") == ("pool 0 hit 3: 2", None)
-    assert CR.fit_script(req, "wound") == ("decline", None)  # (another roll's answer)
-    assert CR.fit_script(req, "pool 1 hit") == ("decline", None)  # (another pool's)
-    answer, note = CR.fit_script(req, "hit 2")
+    assert RR.fit_script(req, "hit") == ("pool 0 hit 1: 1", "'hit' stands for 'pool 0 hit 1: 1'")
+    assert RR.fit_script(req, "hit 3")[0] == "pool 0 hit 3: 2"
+    assert RR.fit_script(req, "pool 0 hit 3: 2") == ("pool 0 hit 3: 2", None)
+    assert RR.fit_script(req, "wound") == ("decline", None)  # (another roll's answer)
+    assert RR.fit_script(req, "pool 1 hit") == ("decline", None)  # (another pool's)
+    answer, note = RR.fit_script(req, "hit 2")
     assert answer == "decline" and "not a die offered here" in note
     # another stratagem's answer stands for that one: a decline here, without a note
-    assert CR.fit_script(req, "r1 -> b1") == ("decline", None)
+    assert RR.fit_script(req, "r1 -> b1") == ("decline", None)
     charge = DecisionRequest("stratagem", f"{CR.NAME}: r1 charge roll 4", 0, ["use", "decline"], "decline",
                              context={"stratagem": CR.NAME, "target": "r1"})
-    assert CR.fit_script(charge, "r1 -> b1") is None  # (fitted as before: with a note)
-    assert CR.fit_script(charge, "hit") == ("decline", None)
+    assert RR.fit_script(charge, "r1 -> b1") is None  # (fitted as before: with a note)
+    assert RR.fit_script(charge, "hit") == ("decline", None)
 
 
 def test_15_02_a_save_answer_in_the_attackers_step_is_the_defenders():
