@@ -272,8 +272,19 @@ class AttackResolutionSystem(esper.Processor):
         return True
 
     # --- 05.01 / 05.02 ---------------------------------------------------------------------------
-    def _hit(self, battle, ent, act, pool: Pool) -> None:
-        self._hits_made(battle, ent, act, pool, roll_hits(pool.state, battle.dice))
+    def _hit(self, battle, ent, act, pool: Pool, rec: dict | None = None) -> None:
+        """05.01 The hit rolls, made and judged now (``rec``: made already, _hit_mission)."""
+        p = pool.state
+        if rec is None:
+            rec = roll_hits(p, battle.dice)
+        battle.record({"type": ev.HITS, "pool": pool.index, "skill": p.skill, "modifier": p.hit_mod, **rec})
+        if act.kind == "shoot":
+            st = W.unit_state(ent)
+            if not st.ranged_attacks_this_turn:
+                st.ranged_attacks_this_turn = True
+                if not st.ranged_attacks_last_turn:  # 13.09: else it already counted as having shot
+                    battle.changes.shots_changed = True
+        pool.step = _WOUND if (pool.state.hits or pool.state.auto_wounds) else _DONE
 
     def _hit_mission(self, battle, ent, act, pool: Pool) -> None:
         """05.01 in a battle with a mission: the hit rolls kept while a Command Re-roll of one
@@ -293,22 +304,16 @@ class AttackResolutionSystem(esper.Processor):
             rec = judge_hits(p, rolls, battle.dice)
             if rr is not None:
                 rec["command_reroll"] = rr
-        self._hits_made(battle, ent, act, pool, rec)
+        self._hit(battle, ent, act, pool, rec)
 
-    @staticmethod
-    def _hits_made(battle, ent, act, pool: Pool, rec: dict) -> None:
+    def _wound(self, battle, ent, act, pool: Pool, rec: dict | None = None) -> None:
+        """05.02 The wound rolls, made and judged now (``rec``: made already, _wound_mission)."""
         p = pool.state
-        battle.record({"type": ev.HITS, "pool": pool.index, "skill": p.skill, "modifier": p.hit_mod, **rec})
-        if act.kind == "shoot":
-            st = W.unit_state(ent)
-            if not st.ranged_attacks_this_turn:
-                st.ranged_attacks_this_turn = True
-                if not st.ranged_attacks_last_turn:  # 13.09: else it already counted as having shot
-                    battle.changes.shots_changed = True
-        pool.step = _WOUND if (pool.state.hits or pool.state.auto_wounds) else _DONE
-
-    def _wound(self, battle, ent, act, pool: Pool) -> None:
-        self._wounds_made(battle, pool, roll_wounds(pool.state, battle.dice))
+        if rec is None:
+            rec = roll_wounds(p, battle.dice)
+        battle.record({"type": ev.WOUNDS, "pool": pool.index, "S": p.S, "T": p.T,
+                       "critical_on": p.critical_wound_on, **rec})
+        pool.step = _ALLOCATION if (pool.state.wounds or pool.state.mortal_criticals) else _DONE
 
     def _wound_mission(self, battle, ent, act, pool: Pool) -> None:
         """05.02 in a battle with a mission: the wound rolls ([TWIN-LINKED]'s re-rolls made)
@@ -329,14 +334,7 @@ class AttackResolutionSystem(esper.Processor):
         rec = judge_wounds(p, rolls, rerolled)
         if rr is not None:
             rec["command_reroll"] = rr
-        self._wounds_made(battle, pool, rec)
-
-    @staticmethod
-    def _wounds_made(battle, pool: Pool, rec: dict) -> None:
-        p = pool.state
-        battle.record({"type": ev.WOUNDS, "pool": pool.index, "S": p.S, "T": p.T,
-                       "critical_on": p.critical_wound_on, **rec})
-        pool.step = _ALLOCATION if (pool.state.wounds or pool.state.mortal_criticals) else _DONE
+        self._wound(battle, ent, act, pool, rec)
 
     # --- 05.03 step 2 ---------------------------------------------------------------------------
     def _allocation(self, battle, ent, act, pool: Pool) -> None:
@@ -442,7 +440,7 @@ class AttackResolutionSystem(esper.Processor):
                     and CR.may_offer(battle, esper.component_for_entity(ent, Unit).owner, ent)):
                 # 15.02: the damage rolls may be re-rolled: resolved step by step (damage_steps)
                 held.damage = (damage_steps(pool.state, pool.saves, st, battle.dice, r.Sv_of, r.InSv_of,
-                                            smods, ask=True), st, pool.index)
+                                            smods), st, pool.index)
                 records = _damage_steps(battle, ent, held)
                 if records is None:
                     return
