@@ -218,3 +218,5 @@ class Activation:
     choices: dict = field(default_factory=dict)  # decisions taken in Select Weapons
     # what the abilities (24) of the weapons selected do (their hooks), once Select Weapons has run
     weapon_effects: frozenset | None = None
+    # 06.03 the hazard rolls made, kept while a Command Re-roll of one of them is offered (15.02)
+    hazard_rolls: list | None = None

@@ -29,6 +29,13 @@ def _save(step: dict) -> str:
     return f"{step['save']} ({mod:+d} save)" if mod else str(step["save"])
 
 
+def _cr(e: dict, before: str = "; ", after: str = "") -> str:
+    """A Command Re-roll (15.02) of one die of the roll, between ``before`` and ``after``:
+    '; Command Re-roll: die 3, 1 -> 5'; nothing without one."""
+    rr = e.get("command_reroll")
+    return f"{before}Command Re-roll: die {rr['die']}, {rr['from']} -> {rr['to']}{after}" if rr else ""
+
+
 def describe(e: dict) -> str | None:
     """One line for an event, or None for events the report folds into others (dice). Pools
     are numbered from 1 for people (the events count from 0)."""
@@ -67,7 +74,8 @@ def describe(e: dict) -> str | None:
         skill = "snap shooting" if e.get("snap") else f"{skill} {e['skill']}+"
         return (f"   pool {e['pool'] + 1}: {dice} of {', '.join(e['weapons'])} at {e['target']}"
                 f" ({skill} S{e['S']} AP{e['AP']} {dmg} vs T{e['T']}){ab}{_mods(e)}"
-                + (" (psychic attacks)" if e.get("psychic") else ""))
+                + (" (psychic attacks)" if e.get("psychic") else "")
+                + _cr(e, " (attack count: ", ")"))
     if t == "hit rolls":
         if e.get("auto"):
             return f"     hits: automatic, {_n(e['hits'], 'hit')} (no hit roll, never critical)"
@@ -80,13 +88,14 @@ def describe(e: dict) -> str | None:
             return (f"     hit rolls {e['rolls']} need an unmodified 6 (snap shooting, 15.09): "
                     f"{_n(e['hits'], 'hit')} (never critical)")
         mod = f" {e['modifier']:+d}" if e.get("modifier") else ""
-        return f"     hit rolls {e['rolls']} need {e['skill']}+{mod}: {_n(e['hits'], 'hit')} ({e['criticals']} critical{extra})"
+        return (f"     hit rolls {e['rolls']} need {e['skill']}+{mod}: {_n(e['hits'], 'hit')} "
+                f"({e['criticals']} critical{extra}{_cr(e)})")
     if t == "wound rolls":
         rr = f", twin-linked re-rolled {e['rerolled']}" if e.get("rerolled") else ""
         dev = f", {e['devastating']} devastating" if e.get("devastating") else ""
         crit = f" (critical on {e['critical_on']}+)" if e.get("critical_on", 6) < 6 else ""
         return (f"     wound rolls {e['rolls']} S{e['S']} vs T{e['T']}{crit}: {_n(e['wounds'], 'wound')}"
-                f" ({e['criticals']} critical{dev}{rr})")
+                f" ({e['criticals']} critical{dev}{rr}{_cr(e)})")
     if t == "allocation order":
         s = f"     allocation order: {' > '.join(e['order'])}"
         return s + (f" (precision: {e['precision']} first)" if e.get("precision") else "")
@@ -95,19 +104,22 @@ def describe(e: dict) -> str | None:
             return f"     {_PRECISION}: {e['chosen']} chosen among the visible {', '.join(e['visible'])}"
         return f"     {_PRECISION}: {e.get('note') or 'declined'}"
     if t == "save rolls":
-        return f"     save rolls (AP{e['AP']}): {e['rolls']}"
+        cr = _cr(e, " (", ")")
+        return f"     save rolls (AP{e['AP']}): {e['rolls']}{cr}"
     if t == "damage":
         out = []
         for s in e["steps"]:
             if "mortal" in s:
                 out.append(f"       devastating wounds: {_n(s['mortal'], 'mortal wound')} to {s['model']}, "
-                           f"{s['lost']} lost" + (" - destroyed" if s["destroyed"] else ""))
+                           f"{s['lost']} lost" + _cr(s, " (", ")")
+                           + (" - destroyed" if s["destroyed"] else ""))
             elif "save" not in s:
                 out.append(f"       {s['lost']}")
             elif s["saved"]:
                 out.append(f"       {_save(s)} on {s['model']}: saved" + (" (invulnerable)" if s.get("invulnerable") else ""))
             else:
                 out.append(f"       {_save(s)} on {s['model']}: fails, {s['damage']} damage, {s['lost']} lost"
+                           + _cr(s, " (", ")")
                            + (f" (feel no pain {s['fnp']})" if s.get("fnp") else "")
                            + (" - destroyed" if s["destroyed"] else ""))
         return "\n".join(out) if out else None
@@ -123,11 +135,12 @@ def describe(e: dict) -> str | None:
     if t == "hazard rolls":
         if e.get("note") and not e.get("rolls"):
             return f"   hazard rolls: {e['note']}"
+        cr = _cr(e, " (", ")")
         if e.get("note"):  # (a Desperate Escape's, 09.07: one per model, 1 mortal wound per 1-2)
-            return (f"   hazard rolls {e['rolls']} ({e['note']}): {e['failures']} failed (1-2) -> "
+            return (f"   hazard rolls {e['rolls']} ({e['note']}){cr}: {e['failures']} failed (1-2) -> "
                     f"{_n(e['mortal_wounds'], 'mortal wound')}")
-        return (f"   hazard rolls {e['rolls']}: {e['failures']} failed (1-2) -> {_n(e['mortal_wounds'], 'mortal wound')}"
-                f" ({e['per_failure']} per failure)")
+        return (f"   hazard rolls {e['rolls']}{cr}: {e['failures']} failed (1-2) -> "
+                f"{_n(e['mortal_wounds'], 'mortal wound')} ({e['per_failure']} per failure)")
     if t == "deadly demise":
         hit = f": {', '.join(e['units'])} within 6\" suffer mortal wounds" if e["units"] else ""
         return f"   deadly demise of {e['model']}: rolled {e['roll']}{hit}"

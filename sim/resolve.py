@@ -7,6 +7,7 @@ from sim import events as ev
 from sim.battle import Battle
 from sim.decisions import Scripted
 from sim.errors import Refusal, ScriptError
+from sim.rules.command_reroll import names_a_save
 from sim.scenario.script import step_commands
 
 
@@ -16,13 +17,20 @@ def answer_from(step_decisions: dict, side: int | None = None):
     stratagem is its user's decision: when the step is one side's (``side``), its stratagem
     answer is for that side's stratagems only (the other side's take their default); an
     ``end_phase`` step (no side) answers either side's, as a phase's end raises the opponent's
-    (Rapid Ingress, Heroic Intervention)."""
+    (Rapid Ingress, Heroic Intervention). A stratagem answer naming a save roll's die ("save",
+    "save 2") is the defender's Command Re-roll (15.02): the attacking side's step answers it."""
     def answer(req):
         if req.kind in step_decisions and not (req.kind == "stratagem" and side is not None
-                                               and req.player != side):
+                                               and req.player != side and not _defenders(req, step_decisions)):
             return Scripted(step_decisions[req.kind])
         return req.default
     return answer
+
+
+def _defenders(req, step_decisions) -> bool:
+    """The other side's request is a Command Re-roll of a save roll, and the step's stratagem
+    answer names a save roll's die (sim.rules.command_reroll)."""
+    return req.context.get("roll") == "save" and names_a_save(step_decisions["stratagem"])
 
 
 def note_left_out(battle: Battle, step, left_out: list) -> None:

@@ -19,6 +19,7 @@ from sim.plan.overrun import check_overrun
 from sim.rules import movement as MV
 from sim.rules.abilities import Hook, tag
 from sim.rules.allocation import allocation_groups, fit_order, order_problems
+from sim.rules.command_reroll import fit_script
 from sim.world import queries as W
 
 _ONCE = tag(Hook.ONCE_PER_BATTLE)  # (as datasheets print it, for the reasons below)
@@ -228,6 +229,9 @@ def fit_scripted_answer(battle, req, value) -> tuple[object, str | None]:
       of them: the default);
     * ``stratagem`` (15): "use", for a stratagem whose options name what it picks (a model, a
       unit), stands for the first option (the request's context "use");
+      for a Command Re-roll of one die of the attack sequence's or a hazard roll, a roll's name
+      ("hit", "save"...), "hit 3" or "pool 1 hit 3" stands for the first die offered that it
+      names (another roll's name: a decline; sim.rules.command_reroll.fit_script);
     * any other kind: an answer not among the options falls back to the default.
 
     What a scripted answer may name is checked when the scenario is read
@@ -262,6 +266,10 @@ def fit_scripted_answer(battle, req, value) -> tuple[object, str | None]:
         return value, None
     if kind == "stratagem" and value == "use" and req.context.get("use") in req.options:
         return req.context["use"], f"\"use\" stands for the first option, {req.context['use']!r}"
+    if kind == "stratagem":
+        fitted = fit_script(req, value)
+        if fitted is not None:
+            return fitted
     if kind == "precision":
         act = battle.activation
         target = act.pools[act.pool_index].spec.target

@@ -123,6 +123,17 @@ class DiceExpr(NamedTuple):
             return sum(dice.d3(self.n, purpose)) + self.k
         return sum(dice.d6(self.n, purpose)) + self.k
 
+    def roll_dice(self, dice: Dice, purpose: str) -> tuple[int, ...]:
+        """The expression's dice rolled, each die's result (a D3's halved): what :meth:`roll`
+        adds up, logged the same way, for a rule that picks one of them (15.02)."""
+        if not self.is_random:
+            return ()
+        return dice.d3(self.n, purpose) if self.sides == 3 else dice.d6(self.n, purpose)
+
+    def die(self, dice: Dice, purpose: str) -> int:
+        """One more die of the expression's kind (a D3 or a D6), to re-roll one of its dice."""
+        return dice.d3(1, purpose)[0] if self.sides == 3 else dice.d6(1, purpose)[0]
+
     def __str__(self) -> str:
         if not self.is_random:
             return str(self.k)

@@ -54,6 +54,11 @@ def hazard_failures(rolls: Sequence[int]) -> int:
     return sum(1 for r in rolls if r <= 2)
 
 
+def hazard_failed(rolls: Sequence[int]) -> list[int]:
+    """06.03 The indices of the failed hazard rolls (1-2): those a re-roll could pass (15.02)."""
+    return [i for i, r in enumerate(rolls) if r <= 2]
+
+
 def hazard_mortal_wounds(failures: int, every_model_monster_or_vehicle: bool) -> int:
     """06.03 Each failed hazard roll inflicts 1 mortal wound on the unit, or 3 if every model in
     the unit is MONSTER or VEHICLE (a mixed unit takes 1, 06.03 FAQ)."""

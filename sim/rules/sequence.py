@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from sim.rules.allocation import Group, TargetModel, first_group_with_models, select_model
 from sim.rules.attack import CRITICAL, FAIL, hit_result, save_fails, saved_by_invulnerable, wound_result
@@ -86,7 +86,22 @@ def roll_hits(p: PoolState, dice: Dice) -> dict:
     if p.torrent:
         p.hits = p.dice
         return {"rolls": [], "hits": p.hits, "criticals": 0, "auto": True}
-    rolls = dice.d6(p.dice, "hit rolls")
+    return judge_hits(p, dice.d6(p.dice, "hit rolls"), dice)
+
+
+def hit_rerollable(p: PoolState, rolls) -> list[int]:
+    """01.05.02 / 15.02 The hit dice a re-roll could turn into hits: the failed ones (an
+    unmodified 6 always hits). None under 10.07 indirect shooting or 15.09 snap shooting, which
+    forbid hit re-rolls, nor with [TORRENT] (no roll)."""
+    if p.torrent or p.snap or p.hit_fail_below:
+        return []
+    by_face = _hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap)
+    return [i for i, r in enumerate(rolls) if not by_face[r]]
+
+
+def judge_hits(p: PoolState, rolls, dice: Dice) -> dict:
+    """05.01 The pool's hit ``rolls`` (rolled, and any re-rolls made) judged: hits, critical
+    hits and what they trigger (the sustained hits' random X rolled now)."""
     by_face = _hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap)
     crits = normal = 0
     for r in rolls:
@@ -116,16 +131,42 @@ def roll_wounds(p: PoolState, dice: Dice) -> dict:
     every failed wound roll once, before modifiers (01.05.02); [ANTI] criticals are judged on
     the unmodified re-rolled result. A critical wound with [DEVASTATING WOUNDS] skips saves
     and becomes mortal wounds equal to D (24.10)."""
-    rolls = list(dice.d6(p.hits, "wound rolls")) if p.hits else []
-    by_face = _wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
-    rerolled: list[int] = []
     if p.twin_linked:
+        rolls, rerolled = wound_dice(p, dice)
+        return judge_wounds(p, rolls, rerolled)
+    return judge_wounds(p, list(dice.d6(p.hits, "wound rolls")) if p.hits else [], _NONE)
+
+
+_NONE: dict[int, int] = {}  # (no die re-rolled: never written to)
+
+
+def wound_dice(p: PoolState, dice: Dice) -> tuple[list[int], dict[int, int]]:
+    """05.02 The wound rolls, with [TWIN-LINKED]'s re-rolls of the failed ones made: the rolls,
+    and the dice re-rolled (index -> the result re-rolled, 01.05.02: never re-rolled again)."""
+    rolls = list(dice.d6(p.hits, "wound rolls")) if p.hits else []
+    rerolled: dict[int, int] = {}
+    if p.twin_linked and rolls:
+        by_face = _wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
         fails = [i for i, r in enumerate(rolls) if not by_face[r]]
         if fails:
             again = dice.d6(len(fails), "wound re-rolls (twin-linked)")
             for i, r in zip(fails, again):
                 rolls[i] = r
-            rerolled = list(again)
+                rerolled[i] = r
+    return rolls, rerolled
+
+
+def wound_rerollable(p: PoolState, rolls, rerolled=()) -> list[int]:
+    """01.05.02 / 15.02 The wound dice a re-roll could turn into wounds: the failed ones (an
+    unmodified 6 always wounds) not re-rolled already ([TWIN-LINKED])."""
+    by_face = _wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
+    return [i for i, r in enumerate(rolls) if not by_face[r] and i not in rerolled]
+
+
+def judge_wounds(p: PoolState, rolls: list[int], rerolled: dict[int, int]) -> dict:
+    """05.02 The pool's wound ``rolls`` (re-rolls made) judged: wounds, critical wounds and
+    the [DEVASTATING WOUNDS] ones. ``rerolled``: the twin-linked re-rolls (wound_dice)."""
+    by_face = _wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
     crits = normal = 0
     for r in rolls:
         res = by_face[r]
@@ -138,7 +179,7 @@ def roll_wounds(p: PoolState, dice: Dice) -> dict:
         p.wounds = normal + p.auto_wounds
     else:
         p.wounds = normal + crits + p.auto_wounds
-    return {"rolls": rolls, "rerolled": rerolled, "wounds": normal + crits + p.auto_wounds,
+    return {"rolls": rolls, "rerolled": list(rerolled.values()), "wounds": normal + crits + p.auto_wounds,
             "criticals": crits, "auto": p.auto_wounds, "devastating": p.mortal_criticals}
 
 
@@ -197,7 +238,8 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
     random D after the model is chosen, lose wounds (excess lost); stop when the unit is
     destroyed (remaining attacks are lost). Then 06.02: the pool's DEVASTATING WOUNDS mortal
     wounds, after all normal damage, each critical wound's at most one model (24.10), to the
-    [PRECISION] group first (Part A ruling 4)."""
+    [PRECISION] group first (Part A ruling 4). (damage_steps is the same, stopping at each damage
+    roll a Command Re-roll could raise: a battle with a mission offers it; keep them alike.)"""
     out: list[dict] = []
     AP, D, remaining = p.AP, p.D, st.remaining
     # The current group (and whether the unit is destroyed) can only change when a model of
@@ -274,3 +316,138 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
             rec["fnp"] = fnp
         out.append(rec)
     return out
+
+
+class DamageRoll(NamedTuple):
+    """A random damage roll just made, that a re-roll could raise (15.02): the model it is for,
+    the result of each of its dice, its expression and the model's remaining wounds (more
+    damage than those changes nothing). ``mortal``: a [DEVASTATING WOUNDS] roll (24.10)."""
+
+    model: str
+    dice: tuple[int, ...]
+    D: DiceExpr
+    remaining: int
+    mortal: bool = False
+
+
+def damage_steps(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice,
+                 Sv: dict[str, int], InSv: dict[str, int | None],
+                 save_mod: dict[str, int] | None = None):
+    """:func:`inflict_damage` as a generator, for a battle where a Command Re-roll may follow a
+    damage roll (15.02): after each random damage roll whose total is below the model's
+    remaining wounds it yields a :class:`DamageRoll` and takes back None (the roll stands) or
+    the re-roll's record ``{"die": i, "from": old, "to": new}`` (that die replaced; the record
+    goes into the damage step's). Returns the steps, as inflict_damage's when every answer is
+    None (the same dice, rolled the same way: tests/rules/test_05_04_damage_steps.py). Free play
+    runs inflict_damage, without a generator's cost."""
+    out: list[dict] = []
+    AP, D, remaining = p.AP, p.D, st.remaining
+    # The current group (and whether the unit is destroyed) can only change when a model of
+    # it is destroyed, and only if that leaves the group empty: groups before it in the order
+    # are empty already, and the [PRECISION] group, while it has models, is the current one.
+    # The selected model changes only when it is destroyed: one that loses wounds and lives on
+    # is wounded, and 05.04 step 1 selects it again (no model before it can be wounded: it was
+    # selected as the first wounded model, or as the first model when none was wounded).
+    group = members = model = faces = members_of = None
+    smod = 0  # the selected model's save-roll modifier
+    fixed_d = not D.is_random
+    for roll in saves:
+        if group is None:
+            if members_of is None:
+                members_of = {}
+                for g in st.groups:
+                    members_of[g.key] = g.members
+            # (remaining wounds are never below 0: a model is alive exactly when they are truthy)
+            group = first_group_with_models(st.order, remaining, members_of, st.precision)
+            if group is None:  # no group has a model left (the order holds every group)
+                out.append({"lost": "unit destroyed: remaining attacks are lost"})
+                break
+            members = members_of[group]
+        if model is None:
+            model = select_model(members, remaining, st.W)
+            if save_mod:
+                smod = save_mod.get(model, 0)
+                faces = _save_faces(AP, Sv[model], InSv[model], smod)
+            else:
+                faces = _save_faces(AP, Sv[model], InSv[model])
+        fails, invulnerable = faces[roll]
+        if not fails:
+            out.append({"save": roll, "model": model, "group": group, "saved": True,
+                        "invulnerable": invulnerable})
+            if smod:
+                out[-1]["save_mod"] = smod
+            continue
+        rerolled = None
+        if fixed_d:
+            dmg = D.k
+        else:
+            rolled = D.roll_dice(dice, "damage roll")
+            dmg = sum(rolled) + D.k
+            if dmg < remaining[model]:
+                rerolled = yield DamageRoll(model, rolled, D, remaining[model])
+                if rerolled is not None:
+                    dmg += rerolled["to"] - rerolled["from"]
+        if st.fnp:
+            lost, fnp = _lose(st, model, dmg, dice, "damage")
+        else:  # (_lose without Feel No Pain, inline)
+            lost = dmg if dmg < remaining[model] else remaining[model]
+            remaining[model] -= lost
+            fnp = None
+        destroyed = remaining[model] <= 0
+        rec = {"save": roll, "model": model, "group": group, "saved": False, "damage": dmg,
+               "lost": lost, "destroyed": destroyed}
+        if smod:
+            rec["save_mod"] = smod
+        if rerolled is not None:
+            rec["command_reroll"] = rerolled
+        if fnp:
+            rec["fnp"] = fnp
+        out.append(rec)
+        if destroyed:
+            model = None
+            for i in members:
+                if remaining[i] > 0:
+                    break
+            else:  # the group has no model left
+                group = None
+    for _ in range(p.mortal_criticals):
+        if st.destroyed():
+            break
+        model = None  # (chosen before the roll: no dice)
+        if st.precision is not None:
+            members = next((g.members for g in st.groups if g.key == st.precision), ())
+            model = next((m for m in members if st.remaining.get(m, 0) > 0), None)
+        if model is None:
+            model = mortal_wound_target(st.models, st.remaining)
+        rerolled = None
+        if fixed_d:
+            mw = D.k
+        else:
+            rolled = D.roll_dice(dice, "damage roll (devastating wounds)")
+            mw = sum(rolled) + D.k
+            if mw < st.remaining[model]:
+                rerolled = yield DamageRoll(model, rolled, D, st.remaining[model], True)
+                if rerolled is not None:
+                    mw += rerolled["to"] - rerolled["from"]
+        lost, fnp = _lose(st, model, mw, dice, "mortal wounds")
+        rec = {"mortal": mw, "model": model, "lost": lost, "destroyed": st.remaining[model] <= 0,
+               "source": "devastating wounds"}
+        if rerolled is not None:
+            rec["command_reroll"] = rerolled
+        if fnp:
+            rec["fnp"] = fnp
+        out.append(rec)
+    return out
+
+
+def save_rerollable(p: PoolState, saves, checks) -> list[int]:
+    """15.02 The save dice (indices into ``saves``) a re-roll could turn into saves: those that
+    fail against one of ``checks``, the (Sv, InSv, save-roll modifier) of the models that may
+    take them, which some result would pass (against AP 0 and Sv 3+, a 1 or a 2)."""
+    bad: set[int] = set()
+    for Sv, InSv, mod in checks:
+        faces = _save_faces(p.AP, Sv, InSv, mod)
+        failing = [f for f in range(1, 7) if faces[f][0]]
+        if len(failing) < 6:
+            bad.update(failing)
+    return [i for i, r in enumerate(saves) if r in bad]

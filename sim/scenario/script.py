@@ -11,6 +11,7 @@ import esper
 from sim.commands import DeclareCharge, EndPhase, EndTurn, Fight, Move, SelectToMove, Selection, Shoot
 from sim.components import Position, Unit
 from sim.rules import shooting as _SH
+from sim.rules.command_reroll import SCRIPT_FORM
 from sim.rules.movement import advance_end
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
@@ -253,14 +254,16 @@ def _decisions(dr: Reader, unit, units) -> dict:
         owners = {u.id: u.owner for u in units}
         hi = v.split(": ", 1)
         at = v.split(" -> ", 1)
-        if not (v in ("use", "decline") or v in friendly or v in models
+        if not (v in ("use", "decline") or v in friendly or v in models or SCRIPT_FORM.match(v)
                 or (len(hi) == 2 and hi[0] in friendly and hi[1] in ("Leap to Defend", "Into the Fray"))
                 or (len(at) == 2 and at[0] in friendly and at[1] in owners and owners[at[1]] != owners[at[0]])
                 or (len(at) == 2 and at[0] in models and owners.get(at[1], models[at[0]]) != models[at[0]])):
             dr.fail("\"use\", \"decline\", a friendly unit id (Counteroffensive, 15.12; Smokescreen, 15.10; "
                     "Rapid Ingress, 15.07), \"unit: Leap to Defend\" / \"unit: Into the Fray\" (15.11), a "
                     "friendly CHARACTER model id (Epic Challenge, 15.03), \"unit -> enemy unit\" (Fire "
-                    "Overwatch, 15.08; Explosives, 15.05) or \"model -> enemy unit\" (Crushing Impact, 15.06)",
+                    "Overwatch, 15.08; Explosives, 15.05), \"model -> enemy unit\" (Crushing Impact, 15.06) "
+                    "or a die to re-roll, \"hit\", \"hit 3\", \"pool 1 hit 3\" (Command Re-roll, 15.02: "
+                    "attacks, hit, wound, save, damage or hazard)",
                     v, "stratagem")
     if dr.has("weapons"):
         v = dr.get("weapons", list, what="a list of weapon names (the weapons that fire, 04.01)")

@@ -26,7 +26,7 @@ def register_systems(battle) -> list[esper.Processor]:
         ShootingTypeSystem(),
         WeaponSelectionSystem(),
         PrecisionAllocationSystem(),  # before attack resolution: start of the Allocation Order step
-        AttackResolutionSystem(),
+        AttackResolutionSystem(battle.turn_state is not None),  # (a mission: Command Re-roll, 15.02)
         HazardCheckSystem(),
         CasualtySystem(),
     ]

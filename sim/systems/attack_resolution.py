@@ -17,7 +17,11 @@ from sim.modifiers import save_modifiers
 from sim.rules import pools as PL
 from sim.rules.abilities import Hook
 from sim.rules.allocation import default_order, preferred_groups
-from sim.rules.sequence import DamageState, PoolState, inflict_damage, roll_hits, roll_saves, roll_wounds
+from sim.rules.sequence import (DamageState, PoolState, damage_steps, hit_rerollable, inflict_damage, judge_hits,
+                                judge_wounds, roll_hits, roll_saves, roll_wounds, save_rerollable, wound_dice,
+                                wound_rerollable)
+from sim.rules import command_reroll as RR
+from sim.systems import command_reroll as CR
 
 
 class Step(StrEnum):
@@ -47,6 +51,22 @@ _WOUND = Step.WOUND
 
 
 @dataclass(slots=True)
+class Held:
+    """15.02 What a pool's steps keep while a Command Re-roll is offered (a battle with a
+    mission only; free play has no CP and no pool holds one): a step's dice, the gather
+    step's attack-count dice (DiceExpr, result, purpose) and its re-roll's record, the
+    twin-linked re-rolls of the wound roll, and the damage step's generator and DamageState
+    with the damage roll asked about."""
+
+    rolls: list | None = None
+    attack_dice: list | None = None
+    attack_reroll: dict | None = None
+    rerolled: dict | None = None
+    damage: tuple | None = None
+    asking: object = None
+
+
+@dataclass(slots=True)
 class Pool:
     """A pool being resolved (04.03 step 3) and where it is in the attack sequence."""
 
@@ -62,14 +82,22 @@ class Pool:
     precision_checked: bool = False
     saves: list[int] = field(default_factory=list)
     models: tuple = ()  # the target's models as allocation sees them (from the allocation step)
+    held: Held | None = None  # (a battle with a mission: what a Command Re-roll's question keeps)
 
 
-def _attack_dice(d, target: int, dice) -> int:
+def _attack_dice(d, target: int, dice, got: list | None = None) -> int:
     """04.03 step 2 for one declared weapon: its A (a random A rolled, 02.02.03; a split melee
     weapon's declared share instead) plus the attack dice its abilities that apply to the target
-    add (the registry's ``extra_dice``: 24.05, 24.06, 24.30; a random X rolled per weapon)."""
+    add (the registry's ``extra_dice``: 24.05, 24.06, 24.30; a random X rolled per weapon).
+    ``got``, if given, collects each die of the rolls that count, as (its DiceExpr, result),
+    for a Command Re-roll (15.02)."""
     w = d.weapon
-    a = w.A.roll(dice, f"attacks ({w.name})") if w.A.is_random else w.A.k
+    if not w.A.is_random:
+        a = w.A.k
+    elif got is None or d.attacks is not None:
+        a = w.A.roll(dice, f"attacks ({w.name})")
+    else:
+        a = _each(w.A, dice, f"attacks ({w.name})", got)
     if d.attacks is not None:
         a = d.attacks
     if Hook.ADDS_DICE not in w.effects:
@@ -78,15 +106,35 @@ def _attack_dice(d, target: int, dice) -> int:
         add = ab.spec.extra_dice
         if add is not None:
             x = add(ab, d.half_range, d.target_models, d.split)
-            a += x if isinstance(x, int) else x.roll(dice, f"{ab.name.lower()} ({w.name})")
+            if isinstance(x, int):
+                a += x
+            elif got is None:
+                a += x.roll(dice, f"{ab.name.lower()} ({w.name})")
+            else:
+                a += _each(x, dice, f"{ab.name.lower()} ({w.name})", got)
     return a
+
+
+def _each(expr, dice, purpose: str, got: list) -> int:
+    """A random value rolled as DiceExpr.roll does (the same dice, logged the same way), each die
+    kept in ``got`` as (expr, result, purpose)."""
+    rolled = expr.roll_dice(dice, purpose)
+    for r in rolled:
+        got.append((expr, r, purpose))
+    return sum(rolled) + expr.k
 
 
 class AttackResolutionSystem(esper.Processor):
     # a pool's step -> the method that resolves it (the class's functions, set below the class:
     # bound methods kept on the instance would make it a reference cycle, garbage for the
-    # cyclic collector once its battle is done)
+    # cyclic collector once its battle is done). Free play's steps roll and judge at once; a
+    # battle with a mission has CP, and its hit, wound and save steps keep their dice while a
+    # Command Re-roll is offered (15.02): each battle's system uses one table.
     _STEPS: dict = {}
+    _MISSION_STEPS: dict = {}
+
+    def __init__(self, mission: bool = False) -> None:
+        self._steps = self._MISSION_STEPS if mission else self._STEPS
 
     def process(self, battle) -> None:
         act = battle.activation
@@ -109,7 +157,7 @@ class AttackResolutionSystem(esper.Processor):
             act.stage = _HAZARD
             return
         pool = act.pools[act.pool_index]
-        self._STEPS[pool.step](self, battle, ent, act, pool)
+        self._steps[pool.step](self, battle, ent, act, pool)
         if pool.step == _DONE:
             act.pool_index += 1
             if act.pool_index >= len(act.pools):
@@ -139,16 +187,22 @@ class AttackResolutionSystem(esper.Processor):
                               if first.abilities else ())
             ndice = 0
             attackers = {}  # model ids, a set in declaration order
+            got = None if battle.turn_state is None else []  # (free play has no Command Re-roll)
             for d in members:  # 02.02.03: random A rolled per weapon, then pooled
                 a = d.weapon.plain_A  # (the usual case: a fixed A, nothing to add)
                 if a is None or d.attacks is not None:
-                    a = _attack_dice(d, target, battle.dice)
+                    a = _attack_dice(d, target, battle.dice, got)
                 ndice += a
                 attackers[d.model_id] = None
             pool.attackers = tuple(attackers)
             pool.state = PoolState(ndice, key.skill, key.S, key.AP, key.D, W.toughness(target),
                                    key.hit_mod, key.wound_mod, hit_fail_below=key.fail_below, snap=key.snap)
+            if got is not None:
+                pool.held = Held(attack_dice=got or None)
         p = pool.state
+        held = pool.held
+        if held is not None and held.attack_dice is not None and not self._reroll_attacks(battle, ent, pool):
+            return  # waiting on the answer to a Command Re-roll of the attack-count roll
         effects = AB.effects_of(pool.abilities) if pool.abilities else frozenset()
         if pool.abilities and not self._abilities(battle, ent, pool):
             return  # waiting on the attacker's choice for one of them
@@ -165,8 +219,33 @@ class AttackResolutionSystem(esper.Processor):
                "modifiers": [[s, v] for s, v in mods] if mods else []}
         if key.snap:
             rec["snap"] = True  # 15.09: the BS is ignored
+        if held is not None and held.attack_reroll is not None:
+            rec["command_reroll"] = held.attack_reroll  # (15.02: "dice" counts the die re-rolled)
         battle.record(rec)
         pool.step = _HIT
+
+    @staticmethod
+    def _reroll_attacks(battle, ent, pool: Pool) -> bool:
+        """15.02 A Command Re-roll of one die of the pool's attack-count rolls (a random A, an
+        ability's random extra attacks; a die below its average), offered to the attacker;
+        the pool's dice follow the die re-rolled. False while the answer is pending."""
+        held = pool.held
+        got = held.attack_dice
+        owner = esper.component_for_entity(ent, Unit).owner
+        candidates = [i for i, (expr, v, _p) in enumerate(got) if RR.low(v, expr.sides)]
+        rr = None
+        if candidates and CR.may_offer(battle, owner, ent):
+            values = [v for _e, v, _p in got]
+            rr = CR.reroll(battle, owner, ent, "attacks", values, candidates,
+                           lambda i: got[i][0].die(battle.dice, f"{got[i][2]} (Command Re-roll)"),
+                           pool=pool.index)
+            if rr is PENDING:
+                return False
+        held.attack_dice = None
+        if rr is not None:
+            held.attack_reroll = rr
+            pool.state.dice += rr["to"] - rr["from"]
+        return True
 
     @staticmethod
     def _abilities(battle, ent, pool: Pool) -> bool:
@@ -193,9 +272,11 @@ class AttackResolutionSystem(esper.Processor):
         return True
 
     # --- 05.01 / 05.02 ---------------------------------------------------------------------------
-    def _hit(self, battle, ent, act, pool: Pool) -> None:
+    def _hit(self, battle, ent, act, pool: Pool, rec: dict | None = None) -> None:
+        """05.01 The hit rolls, made and judged now (``rec``: made already, _hit_mission)."""
         p = pool.state
-        rec = roll_hits(p, battle.dice)
+        if rec is None:
+            rec = roll_hits(p, battle.dice)
         battle.record({"type": ev.HITS, "pool": pool.index, "skill": p.skill, "modifier": p.hit_mod, **rec})
         if act.kind == "shoot":
             st = W.unit_state(ent)
@@ -205,12 +286,55 @@ class AttackResolutionSystem(esper.Processor):
                     battle.changes.shots_changed = True
         pool.step = _WOUND if (pool.state.hits or pool.state.auto_wounds) else _DONE
 
-    def _wound(self, battle, ent, act, pool: Pool) -> None:
+    def _hit_mission(self, battle, ent, act, pool: Pool) -> None:
+        """05.01 in a battle with a mission: the hit rolls kept while a Command Re-roll of one
+        failed die is offered to the attacker (15.02), then judged."""
         p = pool.state
-        rec = roll_wounds(p, battle.dice)
+        if p.torrent:
+            rec = roll_hits(p, battle.dice)
+        else:
+            held = pool.held
+            rolls = held.rolls
+            if rolls is None:
+                rolls = held.rolls = list(battle.dice.d6(p.dice, "hit rolls"))
+            rr = self._reroll(battle, ent, pool, "hit", rolls, lambda: hit_rerollable(p, rolls), "hit rolls")
+            if rr is PENDING:
+                return
+            held.rolls = None
+            rec = judge_hits(p, rolls, battle.dice)
+            if rr is not None:
+                rec["command_reroll"] = rr
+        self._hit(battle, ent, act, pool, rec)
+
+    def _wound(self, battle, ent, act, pool: Pool, rec: dict | None = None) -> None:
+        """05.02 The wound rolls, made and judged now (``rec``: made already, _wound_mission)."""
+        p = pool.state
+        if rec is None:
+            rec = roll_wounds(p, battle.dice)
         battle.record({"type": ev.WOUNDS, "pool": pool.index, "S": p.S, "T": p.T,
                        "critical_on": p.critical_wound_on, **rec})
         pool.step = _ALLOCATION if (pool.state.wounds or pool.state.mortal_criticals) else _DONE
+
+    def _wound_mission(self, battle, ent, act, pool: Pool) -> None:
+        """05.02 in a battle with a mission: the wound rolls ([TWIN-LINKED]'s re-rolls made)
+        kept while a Command Re-roll of one failed die not re-rolled yet is offered to the
+        attacker (15.02, 01.05.02), then judged."""
+        p = pool.state
+        held = pool.held
+        rolls = held.rolls
+        if rolls is None:
+            rolls, held.rerolled = wound_dice(p, battle.dice)
+            held.rolls = rolls
+        rerolled = held.rerolled
+        rr = self._reroll(battle, ent, pool, "wound", rolls, lambda: wound_rerollable(p, rolls, rerolled),
+                          "wound rolls")
+        if rr is PENDING:
+            return
+        held.rolls = held.rerolled = None
+        rec = judge_wounds(p, rolls, rerolled)
+        if rr is not None:
+            rec["command_reroll"] = rr
+        self._wound(battle, ent, act, pool, rec)
 
     # --- 05.03 step 2 ---------------------------------------------------------------------------
     def _allocation(self, battle, ent, act, pool: Pool) -> None:
@@ -253,17 +377,77 @@ class AttackResolutionSystem(esper.Processor):
         battle.record({"type": ev.SAVES, "pool": pool.index, "rolls": pool.saves, "AP": pool.state.AP})
         pool.step = _DAMAGE
 
+    def _save_mission(self, battle, ent, act, pool: Pool) -> None:
+        """05.03 step 3 in a battle with a mission: the save rolls kept while a Command Re-roll
+        of one failed die is offered to the defender (15.02), then sorted for 05.04."""
+        held = pool.held
+        saves = held.rolls
+        if saves is None:
+            saves = held.rolls = roll_saves(pool.state, battle.dice)
+        # 15.02 the save roll is the defender's: a Command Re-roll is offered to the target's player
+        rr = self._reroll(battle, pool.spec.target, pool, "save", saves,
+                          lambda: self._save_rerollable(ent, act, pool, saves), "save rolls")
+        if rr is PENDING:
+            return
+        held.rolls = None
+        pool.saves = sorted(saves)  # (05.04 takes them lowest first)
+        rec = {"type": ev.SAVES, "pool": pool.index, "rolls": pool.saves, "AP": pool.state.AP}
+        if rr is not None:
+            rec["command_reroll"] = rr  # (its die: the index in the sorted rolls first made)
+        battle.record(rec)
+        pool.step = _DAMAGE
+
+    @staticmethod
+    def _save_rerollable(ent, act, pool: Pool, saves) -> list[int]:
+        """15.02 The save dice a re-roll could turn into saves: failed against a living model
+        of the target (its Sv, InSv and save-roll modifier) that some result would save."""
+        smods = save_modifiers(pool.spec.target, ent, act.kind == "fight")
+        checks = {(m.Sv, m.InSv, smods.get(m.id, 0) if smods else 0) for m in pool.models if m.remaining > 0}
+        return save_rerollable(pool.state, saves, checks)
+
+    @staticmethod
+    def _reroll(battle, unit_ent, pool: Pool, roll: str, rolls: list, rerollable, purpose: str):
+        """15.02 A Command Re-roll of one die of the pool's ``roll`` (hit, wound, save), offered
+        to the player of ``unit_ent`` when they may use it and ``rerollable()`` names a die it
+        could change: PENDING while the answer is pending, None, or the re-roll's record (the
+        die replaced in ``rolls``)."""
+        owner = esper.component_for_entity(unit_ent, Unit).owner
+        if not CR.may_offer(battle, owner, unit_ent):
+            return None
+        candidates = rerollable()
+        return CR.reroll(battle, owner, unit_ent, roll, rolls, candidates,
+                         lambda i: battle.dice.d6(1, f"{purpose} (Command Re-roll)")[0], pool=pool.index)
+
     # --- 05.04 -----------------------------------------------------------------------------------
     def _damage(self, battle, ent, act, pool: Pool) -> None:
         target = pool.spec.target
-        models = pool.models  # listed order, as the roster
         r = W.roster(target)
-        remaining = (dict(zip(r.ids, r.full_wounds)) if models is r.full
-                     else {m.id: m.remaining for m in models})
-        st = DamageState(models, remaining, pool.groups, pool.order, pool.precision,
-                         fnp=W.feel_no_pain(target), W=r.W_of)
-        records = inflict_damage(pool.state, pool.saves, st, battle.dice, r.Sv_of, r.InSv_of,
-                                 save_modifiers(target, ent, act.kind == "fight"))
+        held = pool.held
+        if held is not None and held.damage is not None:  # (waiting on a Command Re-roll of a damage roll)
+            records = _damage_steps(battle, ent, held)
+            if records is None:
+                return
+            st = held.damage[1]
+            held.damage = None
+        else:
+            models = pool.models  # listed order, as the roster
+            remaining = (dict(zip(r.ids, r.full_wounds)) if models is r.full
+                         else {m.id: m.remaining for m in models})
+            st = DamageState(models, remaining, pool.groups, pool.order, pool.precision,
+                             fnp=W.feel_no_pain(target), W=r.W_of)
+            smods = save_modifiers(target, ent, act.kind == "fight")
+            if (held is not None and pool.state.D.is_random
+                    and CR.may_offer(battle, esper.component_for_entity(ent, Unit).owner, ent)):
+                # 15.02: the damage rolls may be re-rolled: resolved step by step (damage_steps)
+                held.damage = (damage_steps(pool.state, pool.saves, st, battle.dice, r.Sv_of, r.InSv_of,
+                                            smods), st, pool.index)
+                records = _damage_steps(battle, ent, held)
+                if records is None:
+                    return
+                held.damage = None
+            else:
+                records = inflict_damage(pool.state, pool.saves, st, battle.dice, r.Sv_of, r.InSv_of, smods)
+        remaining = st.remaining
         attacker = esper.component_for_entity(ent, Unit).id
         destroyed = []
         # write back the wounds of the models that took damage (an unsaved or mortal record)
@@ -288,7 +472,39 @@ class AttackResolutionSystem(esper.Processor):
         pool.step = _DONE
 
 
+def _damage_steps(battle, ent, held: Held) -> list | None:
+    """05.04 with 15.02: runs a pool's damage steps (``held.damage``: their generator, the
+    DamageState, the pool's index) on, offering the attacker a Command Re-roll of each damage
+    roll they stop at (sim.rules.sequence.DamageRoll: a die below its average, the total below
+    the model's remaining wounds). Returns the steps' records, or None while an answer is
+    pending (``held.asking`` holds the roll asked about)."""
+    steps, _st, index = held.damage
+    owner = esper.component_for_entity(ent, Unit).owner
+    q = held.asking
+    answer = None
+    while True:
+        if q is not None:
+            answer = None
+            candidates = [i for i, v in enumerate(q.dice) if RR.low(v, q.D.sides)]
+            if candidates and CR.may_offer(battle, owner, ent):
+                what = "damage roll (devastating wounds)" if q.mortal else "damage roll"
+                answer = CR.reroll(battle, owner, ent, "damage", list(q.dice), candidates,
+                                   lambda i: q.D.die(battle.dice, f"{what} (Command Re-roll)"),
+                                   pool=index, about=f"on {q.model}")
+                if answer is PENDING:
+                    held.asking = q
+                    return None
+            held.asking = None
+        try:
+            q = steps.send(answer)
+        except StopIteration as done:
+            return done.value
+
+
 AttackResolutionSystem._STEPS = {
     _GATHER: AttackResolutionSystem._gather, _HIT: AttackResolutionSystem._hit,
     _WOUND: AttackResolutionSystem._wound, _ALLOCATION: AttackResolutionSystem._allocation,
     _SAVE: AttackResolutionSystem._save, _DAMAGE: AttackResolutionSystem._damage}
+AttackResolutionSystem._MISSION_STEPS = {
+    **AttackResolutionSystem._STEPS, _HIT: AttackResolutionSystem._hit_mission,
+    _WOUND: AttackResolutionSystem._wound_mission, _SAVE: AttackResolutionSystem._save_mission}

@@ -8,7 +8,9 @@ import esper
 from sim import events as ev
 from sim.components import Stage, Unit
 from sim.rules.abilities import Hook
-from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
+from sim.decisions import PENDING
+from sim.rules.mortal import hazard_failed, hazard_failures, hazard_mortal_wounds
+from sim.systems import command_reroll as CR
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.world import queries as W
 
@@ -42,22 +44,42 @@ class HazardCheckSystem(esper.Processor):
         if act is None or act.stage != _HAZARD:
             return
         ent = battle.activation_unit
-        act.stage = _CLEANUP
-        if act.weapon_effects is not None and Hook.HAZARD_ROLL not in act.weapon_effects:
-            return  # (no weapon selected is [HAZARDOUS]: nothing to count)
-        n = hazardous_count(act.declared)
-        if n == 0:
-            return
+        rolls = act.hazard_rolls
+        if rolls is None:
+            act.stage = _CLEANUP
+            if act.weapon_effects is not None and Hook.HAZARD_ROLL not in act.weapon_effects:
+                return  # (no weapon selected is [HAZARDOUS]: nothing to count)
+            n = hazardous_count(act.declared)
+            if n == 0:
+                return
+            if W.unit_destroyed(ent):
+                battle.emit(ev.HAZARD, unit=esper.component_for_entity(ent, Unit).id, rolls=[], failures=0,
+                            mortal_wounds=0, note="unit destroyed before its hazard rolls: none made")
+                return
+            rolls = list(battle.dice.d6(n, "hazard rolls"))  # 06.03: rolled together
+        rr = None
+        if battle.turn_state is not None:
+            # 15.02 a Command Re-roll of a failed hazard roll (the answer may be awaited: the
+            # rolls are kept on the activation, and it stays in this stage meanwhile)
+            owner = esper.component_for_entity(ent, Unit).owner
+            if CR.may_offer(battle, owner, ent):
+                rr = CR.reroll(battle, owner, ent, "hazard", rolls, hazard_failed(rolls),
+                               lambda i: battle.dice.d6(1, "hazard rolls (Command Re-roll)")[0])
+                if rr is PENDING:
+                    act.stage = _HAZARD
+                    act.hazard_rolls = rolls
+                    return
+            act.hazard_rolls = None
+            act.stage = _CLEANUP
         unit = esper.component_for_entity(ent, Unit).id
-        if W.unit_destroyed(ent):
-            battle.emit(ev.HAZARD, unit=unit, rolls=[], failures=0, mortal_wounds=0,
-                        note="unit destroyed before its hazard rolls: none made")
-            return
-        rolls = battle.dice.d6(n, "hazard rolls")  # 06.03: rolled together
         fails = hazard_failures(rolls)
         all_mv = W.every_model_monster_or_vehicle(ent)
         mw = hazard_mortal_wounds(fails, all_mv)
-        battle.emit(ev.HAZARD, unit=unit, rolls=list(rolls), failures=fails, mortal_wounds=mw,
-                    per_failure=3 if all_mv else 1)
+        if rr is None:
+            battle.emit(ev.HAZARD, unit=unit, rolls=list(rolls), failures=fails, mortal_wounds=mw,
+                        per_failure=3 if all_mv else 1)
+        else:
+            battle.emit(ev.HAZARD, unit=unit, rolls=list(rolls), failures=fails, mortal_wounds=mw,
+                        per_failure=3 if all_mv else 1, command_reroll=rr)
         if mw:
             suffer_mortal_wounds(battle, ent, mw, source="hazard rolls", by=unit)

@@ -13,9 +13,10 @@ from sim.commands import (ChargeMove, Consolidate, DeclareCharge, EndPhase, Figh
                           SelectToMove, StartBattle)
 from sim.components import Activation, Stage, Unit
 from sim.systems import battle_round as flow
-from sim.rules.mortal import hazard_failures, hazard_mortal_wounds
+from sim.rules.mortal import hazard_failed, hazard_failures, hazard_mortal_wounds
 from sim.plan import moves as MV
 from sim.systems import more_stratagems
+from sim.systems import command_reroll as CR
 from sim.systems import stratagems as ST
 from sim.systems.placing import apply_ingress, apply_positions
 from sim.systems.removal import remove_casualties
@@ -71,7 +72,8 @@ def _owner(ent: int) -> int:
 def _select(battle, cmd: SelectToMove):
     """09.02 The unit is selected with its move type. 09.06: the advance roll is made now,
     before any model moves. 09.07 Desperate Escape: one hazard roll per model, before any
-    model moves; models they destroy are removed at once (RULES §20)."""
+    model moves; models they destroy are removed at once (RULES §20). A Command Re-roll (15.02)
+    may follow either roll (of the hazard rolls, one failed die)."""
     ent = battle.units[cmd.unit]
     battle.changes.touched(ent)
     st = W.unit_state(ent)
@@ -90,11 +92,17 @@ def _select(battle, cmd: SelectToMove):
     battle.emit(ev.SELECTED_TO_MOVE, unit=cmd.unit, mode=cmd.mode, **fields)
     if cmd.mode == "desperate escape":
         n = len(W.unit_models(ent))
-        rolls = battle.dice.d6(n, f"desperate escape hazard rolls {cmd.unit}")
+        purpose = f"desperate escape hazard rolls {cmd.unit}"
+        rolls = list(battle.dice.d6(n, purpose))
+        rr = None
+        if CR.may_offer(battle, _owner(ent), ent):  # 15.02 a failed hazard roll may be re-rolled
+            rr = yield from CR.reroll_gen(battle, _owner(ent), ent, "hazard", rolls, hazard_failed(rolls),
+                                          lambda i: battle.dice.d6(1, f"{purpose} (Command Re-roll)")[0])
         fails = hazard_failures(rolls)
         mw = hazard_mortal_wounds(fails, W.every_model_monster_or_vehicle(ent))
-        battle.emit(ev.HAZARD, unit=cmd.unit, rolls=list(rolls), failures=fails, mortal_wounds=mw,
-                    note="Desperate Escape (09.07)")
+        extra = {} if rr is None else {"command_reroll": rr}
+        battle.emit(ev.HAZARD, unit=cmd.unit, rolls=rolls, failures=fails, mortal_wounds=mw,
+                    note="Desperate Escape (09.07)", **extra)
         if mw:
             suffer_mortal_wounds(battle, ent, mw, source="desperate escape", by=cmd.unit)
             remove_casualties(battle)  # (at once, after their Deadly Demise rolls)

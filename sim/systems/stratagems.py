@@ -3,7 +3,10 @@ a decision (Part A ruling 25), after the 15.01 limits (sim.rules.stratagems.refu
 can be; the answer's CP are paid and the use recorded. The default answer is the ruling's
 policy: none, except a Command Re-roll of a failed charge roll.
 
-Offered so far: Command Re-roll (15.02) after an advance or charge roll, Insane Bravery (15.04)
+Offered so far: Command Re-roll (15.02) after an advance or charge roll (here), and, in
+sim.systems.command_reroll, after a roll for the number of attacks, a hit, wound, save (the
+defender's), damage or hazard roll, one die of it, only when a die could come out better and
+the limits allow it (never in free play, which has no CP); Insane Bravery (15.04)
 before a battle-shock roll, Heroic Intervention (15.11) at the end of the opponent's Charge
 phase, Counteroffensive (15.12) after an enemy unit has fought; in sim.systems.more_stratagems,
 Epic Challenge (15.03) just after a CHARACTER unit is selected to fight in its player's Fight

@@ -1,0 +1,61 @@
+"""15.02 Command Re-roll of one die: what is worth offering, how an option names the die, and
+how a script's standing answer (README, Decisions) fits an offer. Pure: the offers themselves
+are made by sim.systems.command_reroll (and the advance and charge rolls' by sim.systems.phased)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sim.decisions import DecisionRequest
+
+NAME = "Command Re-roll"
+DECLINE = "decline"
+# the rolls offered one die at a time, in the words the options use (the registry's ROLLS)
+ROLLS = ("attacks", "hit", "wound", "save", "damage", "hazard")
+# what a script may answer: a roll, a die of it, a pool's, or an option as offered
+SCRIPT_FORM = re.compile(r"^(?:pool (\d+) )?(attacks|hit|wound|save|damage|hazard)(?: (\d+))?(?:: \d+)?$")
+
+
+def low(value: int, sides: int) -> bool:
+    """A die of an attack-count or damage roll worth re-rolling: below the die's average (1-3
+    on a D6, 1 on a D3)."""
+    return 2 * value < sides + 1
+
+
+def option(roll: str, die: int, value: int, pool: int | None = None) -> str:
+    """The option naming one die: "pool 0 hit 3: 1" (pool 0's hit roll, its die 3, showing 1);
+    "hazard 1: 2" for a roll of no pool."""
+    return f"{roll} {die}: {value}" if pool is None else f"pool {pool} {roll} {die}: {value}"
+
+
+def fit_script(req: DecisionRequest, value) -> tuple[object, str | None] | None:
+    """A script's standing stratagem answer (README, Decisions) fitted to a Command Re-roll of
+    the attack sequence: ``"hit"`` (the first die offered of a hit roll), ``"hit 3"`` (die 3),
+    ``"pool 1 hit 3"``, or an option as written. Returns (answer, note), or None when ``req``
+    is not such a request (the caller fits it as usual). An answer for another roll, or for
+    another stratagem ("unit -> enemy unit"...), is a decline without a note: it stands for
+    their offers, not this one's (what a script may answer is checked when it is read)."""
+    if req.context.get("stratagem") != NAME or not isinstance(value, str):
+        return None
+    m = SCRIPT_FORM.match(value)
+    if "dice" not in req.context:  # (an advance or charge roll's: "use" or "decline")
+        return (DECLINE, None) if m is not None else None
+    if m is None:
+        return DECLINE, None
+    pool, roll, die = m.groups()
+    if roll != req.context["roll"] or (pool is not None and int(pool) != req.context["pool"]):
+        return DECLINE, None  # (another roll's, another pool's)
+    for option, i in req.context["dice"].items():
+        if die is None or int(die) == i:
+            return option, (None if option == value else f"{value!r} stands for {option!r}")
+    return DECLINE, (f"the script's answer does not apply: {value!r} is not a die offered here "
+                     f"({', '.join(req.context['dice'])}); the default 'decline' is used")
+
+
+def names_a_save(value) -> bool:
+    """A script answer that names a save roll's die: the defender's Command Re-roll, which the
+    attacking side's step answers (sim.resolve.answer_from)."""
+    m = SCRIPT_FORM.match(value) if isinstance(value, str) else None
+    return m is not None and m.group(2) == "save"
