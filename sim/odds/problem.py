@@ -26,7 +26,7 @@ from sim.rules.abilities import Hook
 from sim.rules.allocation import TargetModel
 from sim.rules.attack import unit_toughness
 from sim.rules.dice import DiceExpr
-from sim.systems.hazard_check import hazardous_count
+from sim.rules.mortal import hazardous_count
 from sim.systems.precision_allocation import visible_characters
 from sim.world import queries as W
 

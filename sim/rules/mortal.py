@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from sim.rules.abilities import Hook
 from sim.rules.allocation import TargetModel
 
 
@@ -63,3 +64,20 @@ def hazard_mortal_wounds(failures: int, every_model_monster_or_vehicle: bool) ->
     """06.03 Each failed hazard roll inflicts 1 mortal wound on the unit, or 3 if every model in
     the unit is MONSTER or VEHICLE (a mixed unit takes 1, 06.03 FAQ)."""
     return failures * (3 if every_model_monster_or_vehicle else 1)
+
+
+def hazardous_count(declared) -> int:
+    """24.15 One hazard roll per [HAZARDOUS] weapon selected in Select Weapons, per model per
+    weapon, even if it found no target (Part A ruling 5). A melee weapon whose attacks are split
+    between targets is declared once per target but is still one weapon."""
+    seen: set[tuple[int, str]] = set()
+    n = 0
+    for d in declared:
+        if Hook.HAZARD_ROLL not in d.weapon.effects:  # (WeaponProfile.has, inline: it runs per weapon)
+            continue
+        if d.split:
+            if (d.model, d.weapon.name) in seen:
+                continue
+            seen.add((d.model, d.weapon.name))
+        n += 1
+    return n

@@ -9,7 +9,7 @@ from sim import events as ev
 from sim.components import Stage, Unit
 from sim.rules.abilities import Hook
 from sim.decisions import PENDING
-from sim.rules.mortal import hazard_failed, hazard_failures, hazard_mortal_wounds
+from sim.rules.mortal import hazardous_count, hazard_failed, hazard_failures, hazard_mortal_wounds
 from sim.systems import command_reroll as CR
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.world import queries as W
@@ -19,23 +19,6 @@ from sim.world import queries as W
 # five times a global's cost, and every tick reads them)
 _CLEANUP = Stage.CLEANUP
 _HAZARD = Stage.HAZARD
-
-
-def hazardous_count(declared) -> int:
-    """24.15 One hazard roll per [HAZARDOUS] weapon selected in Select Weapons, per model per
-    weapon, even if it found no target (Part A ruling 5). A melee weapon whose attacks are split
-    between targets is declared once per target but is still one weapon."""
-    seen: set[tuple[int, str]] = set()
-    n = 0
-    for d in declared:
-        if Hook.HAZARD_ROLL not in d.weapon.effects:  # (WeaponProfile.has, inline: it runs per weapon)
-            continue
-        if d.split:
-            if (d.model, d.weapon.name) in seen:
-                continue
-            seen.add((d.model, d.weapon.name))
-        n += 1
-    return n
 
 
 class HazardCheckSystem(esper.Processor):
