@@ -502,9 +502,10 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         if ts is not None:
             names = [a.name for a in self.spec.armies]
             if ts.mission.zones:
-                surf.blit(self.zones.get(surf.get_size(), cam, ts.mission.zones, self.colours, names), (0, 0))
+                surf.blit(self.zones.get(surf.get_size(), cam, ts.mission.zones, self.colours, names, self.scale), (0, 0))
             hover = self._hover_objective()
-            markers.draw_objectives(surf, cam, ts, self.colours, names, None if hover is None else hover.name)
+            markers.draw_objectives(surf, cam, ts, self.colours, names, None if hover is None else hover.name,
+                                   ui=self.scale)
         placing = self.ingress_unit is not None and self.mode == "battle"
         if placing:  # (20.04 the band within 6" of the edges, under the units)
             markers.draw_edge_band(surf, cam, self.spec.board)
@@ -530,7 +531,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         if self.rects["tracker"].h:
             tracker.draw_strip(surf, self.rects["tracker"])
             self.tracker_shown = tracker.draw_tracker(surf, self.rects["tracker_text"],
-                                                      tracker.tracker_info(self.battle), self.colours)
+                                                      tracker.tracker_info(self.battle), self.colours,
+                                                      ui=self.scale)
         self.manager.draw_ui(surf)
         tip = self._tip_lines(look)
         if tip:

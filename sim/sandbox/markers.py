@@ -31,15 +31,15 @@ class ZoneLayer:
         self.key = None
         self.surface: pygame.Surface | None = None
 
-    def get(self, size, cam, zones, colours, names) -> pygame.Surface:
-        key = (tuple(size), cam.key, zones, tuple(colours))
+    def get(self, size, cam, zones, colours, names, ui: float = 1.0) -> pygame.Surface:
+        key = (tuple(size), cam.key, zones, tuple(colours), ui)
         if key != self.key or self.surface is None:
             self.surface = pygame.Surface(size, pygame.SRCALPHA)
-            self._render(self.surface, cam, zones, colours, names)
+            self._render(self.surface, cam, zones, colours, names, ui)
             self.key = key
         return self.surface
 
-    def _render(self, surf, cam, zones, colours, names) -> None:
+    def _render(self, surf, cam, zones, colours, names, ui: float = 1.0) -> None:
         for p, zone in enumerate(zones):
             if p >= len(colours) or len(zone) < 3:
                 continue
@@ -48,7 +48,7 @@ class ZoneLayer:
             pygame.draw.polygon(surf, (*c, 24), pts)
             _dashed_polygon(surf, (*c, 150), pts, max(4, round(cam.length(0.6))))
             if cam.scale >= 7:
-                t = text(f"{names[p]}{chr(39) if names[p].endswith('s') else chr(39) + 's'} deployment zone", 11, S.mix(c, S.TEXT, 0.55))
+                t = text(f"{names[p]}{chr(39) if names[p].endswith('s') else chr(39) + 's'} deployment zone", round(11 * ui), S.mix(c, S.TEXT, 0.55))
                 xs = [q[0] for q in pts]
                 ys = [q[1] for q in pts]
                 # inside the zone, by its edge nearest the board's middle
@@ -63,7 +63,7 @@ def objective_colour(ts, name: str, colours):
     return NEUTRAL if who is None or who >= len(colours) else colours[who], who
 
 
-def draw_objectives(surf, cam, ts, colours, names, hover: str | None = None) -> None:
+def draw_objectives(surf, cam, ts, colours, names, hover: str | None = None, ui: float = 1.0) -> None:
     """Each objective: its control range (3" from the 40 mm marker's edge, 14.01.01) as a thin
     ring, the marker disc in its controller's colour (neutral when nobody controls it), a
     terrain objective's area outlined, and its name when there is room."""
@@ -91,7 +91,7 @@ def draw_objectives(surf, cam, ts, colours, names, hover: str | None = None) -> 
             pygame.draw.circle(surf, S.shade(own, 0.45), (cx, cy), r * 0.42, 1)
         if cam.scale >= 8:
             label = o.name if o.kind != "home" or o.owner is None else f"{names[o.owner]} home"
-            t = text(label, 11, S.mix(colour, S.TEXT, 0.6))
+            t = text(label, round(11 * ui), S.mix(colour, S.TEXT, 0.6))
             bg = pygame.Surface((t.get_width() + 6, t.get_height()), pygame.SRCALPHA)
             bg.fill((24, 28, 26, 140))
             y = cy + cam.length(r_mark + OBJ.CONTROL_RANGE) * 0.55

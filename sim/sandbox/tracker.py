@@ -109,30 +109,30 @@ def _segments(info: TrackerInfo, compact: bool) -> list[list[tuple]]:
     return [head, where] + score
 
 
-def _piece_w(piece, size: int) -> int:
+def _piece_w(piece, size: int, ui: float = 1.0) -> int:
     if piece[0] == "dot":
-        return 14
+        return round(14 * ui)
     if piece[0] == "gap":
-        return 6
+        return round(6 * ui)
     return text(piece[1], size, piece[2], piece[3]).get_width() + 5
 
 
-def _width(groups, size: int) -> int:
-    return sum(sum(_piece_w(p, size) for p in g) for g in groups) + 22 * (len(groups) - 1)
+def _width(groups, size: int, ui: float = 1.0) -> int:
+    return sum(sum(_piece_w(p, size, ui) for p in g) for g in groups) + round(22 * ui) * (len(groups) - 1)
 
 
-def draw_tracker(surf, rect: pygame.Rect, info: TrackerInfo | None, colours) -> list[str]:
+def draw_tracker(surf, rect: pygame.Rect, info: TrackerInfo | None, colours, ui: float = 1.0) -> list[str]:
     """The strip's groups, each fitted to the room left of the buttons (``rect`` is that room;
-    a narrower window gets the compact wording). Returns what it wrote, a string per group
-    (the players' dots as their indexes in brackets: "CP [0] 1 [1] 2")."""
+    a narrower window gets the compact wording); sizes follow the UI scale ``ui``. Returns what
+    it wrote, a string per group (the players' dots as their indexes in brackets: "CP [0] 1 [1] 2")."""
     if info is None or rect.w <= 0:
         return []
-    size = 14
+    size = round(14 * ui)
     groups = _segments(info, compact=False)
-    if _width(groups, size) > rect.w - 16:
+    if _width(groups, size, ui) > rect.w - 16:
         groups = _segments(info, compact=True)
-        if _width(groups, size) > rect.w - 16:
-            size = 12
+        if _width(groups, size, ui) > rect.w - 16:
+            size = round(12 * ui)
     clip = surf.get_clip()
     surf.set_clip(rect)
     x = rect.x + 10
@@ -141,16 +141,17 @@ def draw_tracker(surf, rect: pygame.Rect, info: TrackerInfo | None, colours) -> 
     for k, g in enumerate(groups):
         shown.append(" ".join(f"[{p[1]}]" if p[0] == "dot" else p[1] for p in g if p[0] != "gap"))
         if k:
-            pygame.draw.line(surf, EDGE, (x + 7, rect.y + 8), (x + 7, rect.bottom - 8))
-            x += 22 - 5
+            pygame.draw.line(surf, EDGE, (x + round(7 * ui), rect.y + 8), (x + round(7 * ui), rect.bottom - 8))
+            x += round(22 * ui) - 5
         for piece in g:
             if piece[0] == "dot":
                 c = colours[piece[1]] if piece[1] < len(colours) else S.TEXT
-                pygame.draw.circle(surf, c, (x + 6, cy), 5)
-                pygame.draw.circle(surf, S.shade(c, 0.55), (x + 6, cy), 5, 1)
-                x += 14
+                r = round(5 * ui)
+                pygame.draw.circle(surf, c, (x + round(6 * ui), cy), r)
+                pygame.draw.circle(surf, S.shade(c, 0.55), (x + round(6 * ui), cy), r, 1)
+                x += round(14 * ui)
             elif piece[0] == "gap":
-                x += 6
+                x += round(6 * ui)
             else:
                 t = text(piece[1], size, piece[2], piece[3])
                 surf.blit(t, (x, cy - t.get_height() // 2))
