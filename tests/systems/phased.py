@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from scen import model, unit, weapon  # noqa: F401  (re-exported for the tests)
+from scen import model, unit, weapon
+
+__all__ = ["model", "unit", "weapon", "WEAPONS", "mission_scenario", "phase"]  # (model, unit, weapon re-exported)
 
 from sim.scenario.load import parse_scenario
 

@@ -17,7 +17,6 @@ import random
 from pathlib import Path
 
 import esper
-import numpy as np
 import pytest
 
 from sim.world import mutations as M
