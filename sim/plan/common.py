@@ -183,3 +183,25 @@ def oversized_refusal(ent: int, what: str) -> None:
         uid = esper.component_for_entity(ent, Unit).id
         raise PlanError(f"{uid} was set up this turn touching a battlefield edge (an oversized model) and "
                         f"may not {what} this turn (03.02.02)")
+
+
+def could_shoot_at(battle, u: int, target: int, within: float | None = None) -> bool:
+    """A necessary condition for any Shoot of ``u`` at ``target`` to be legal (04.02: the
+    target visible to one of its models, and within a ranged weapon's range of it; a unit
+    with an [INDIRECT FIRE] weapon is always a candidate): lets a player, or Fire Overwatch's
+    offer (15.08), skip targets no plan could accept without planning them. ``within``: a
+    distance the shooting type also limits the target to (snap shooting's 24", 15.09). Never the rule itself: Battle.check still decides."""
+    weapons = [w for m in W.unit_models(u) for w in W.weapons_of(m) if not w.is_melee]
+    if not weapons:
+        return False
+    if any(w.has(Hook.INDIRECT) for w in weapons):
+        return True
+    reach = max(w.range for w in weapons)
+    if within is not None:
+        reach = min(reach, within)
+    idx = battle.visibility.index
+    rows, cols = W.living(u).index, W.living(target).index
+    if not W.index_size(rows) or not W.index_size(cols):
+        return False
+    seen = W.block(idx.visible, rows, cols) & (W.block(idx.dist, rows, cols) <= reach + 1e-6)
+    return bool(seen.any())

@@ -115,26 +115,6 @@ def shoot_at(battle, u: int, target: int):
     return expand(battle, step)
 
 
-def could_shoot_at(battle, u: int, target: int) -> bool:
-    """A necessary condition for any Shoot of ``u`` at ``target`` to be legal (04.02: the
-    target visible to one of its models, and within a ranged weapon's range of it; a unit
-    with an [INDIRECT FIRE] weapon is always a candidate): lets a player skip targets no plan
-    could accept without planning them. Never the rule itself: Battle.check still decides."""
-    from sim.rules.abilities import Hook
-    weapons = [w for m in W.unit_models(u) for w in W.weapons_of(m) if not w.is_melee]
-    if not weapons:
-        return False
-    if any(w.has(Hook.INDIRECT) for w in weapons):
-        return True
-    reach = max(w.range for w in weapons)
-    idx = battle.visibility.index
-    rows, cols = W.living(u).index, W.living(target).index
-    if not W.index_size(rows) or not W.index_size(cols):
-        return False
-    seen = W.block(idx.visible, rows, cols) & (W.block(idx.dist, rows, cols) <= reach + 1e-6)
-    return bool(seen.any())
-
-
 def shoot_command(battle, u: int, target: int):
     exp = shoot_at(battle, u, target)
     return None if exp is None else exp.command

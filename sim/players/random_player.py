@@ -14,6 +14,7 @@ from sim.phases.state import FightStep, Phase
 from sim.players import options as O
 from sim.players.base import Choice, Player
 from sim.plan import moves as MV
+from sim.plan.common import could_shoot_at
 from sim.rules.movement import sky_distance
 from sim.world import queries as W
 
@@ -78,7 +79,7 @@ class RandomPlayer(Player):
                 for e in W.enemy_units(u):
                     # (could_shoot_at only skips what no plan would accept, unplanned)
                     out.append(lambda u=u, e=e: O.shoot_command(battle, u, e)
-                               if O.could_shoot_at(battle, u, e) else None)
+                               if could_shoot_at(battle, u, e) else None)
         elif ts.phase == Phase.CHARGE:
             for u in units:
                 st = W.unit_state(u)

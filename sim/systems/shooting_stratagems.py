@@ -18,6 +18,7 @@ from sim.components import Unit
 from sim.decisions import DecisionRequest
 from sim.errors import PlanError
 from sim.phases.state import Phase
+from sim.plan.common import could_shoot_at
 from sim.plan.snap import snap_selections
 from sim.rules import shooting as SH
 from sim.rules import stratagems as SG
@@ -88,6 +89,8 @@ def fire_overwatch(battle, player: int):
         if not _allowed(battle, record, player, u, SG.END_OF_PHASE, ("unengaged",)):
             continue
         for e in W.enemy_units(u):
+            if not could_shoot_at(battle, u, e, SH.SNAP_RANGE):  # (none sees it in range: no plan)
+                continue
             sels = snap_selections(battle, u, e)
             if sels:
                 key = pair(_uid(u), _uid(e))
