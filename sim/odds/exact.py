@@ -80,7 +80,7 @@ class Setup:
         key = pool.key
         self.abilities = (PL.applying(pool.first_abilities, keywords, has_char) if pool.first_abilities else ())
         p = PoolState(0, key.skill, key.S, key.AP, key.D, tv.toughness(living), key.hit_mod, key.wound_mod,
-                      hit_fail_below=key.fail_below)
+                      hit_fail_below=key.fail_below, snap=key.snap)
         for a in self.abilities:
             effect = a.spec.pool
             if effect is None:
@@ -105,7 +105,7 @@ class Setup:
             h = np.zeros((len(dice), 1))
             h[:, 0] = dice
         else:
-            fail, normal, crit = FA.hit(p.skill, p.hit_mod, p.hit_fail_below)
+            fail, normal, crit = FA.hit(p.skill, p.hit_mod, p.hit_fail_below, p.snap)
             extra = DI.dice_expr(p.sustained) if p.sustained else np.array([1.0])
             kernel: dict[tuple[int, int], float] = defaultdict(float)
             kernel[(0, 0)] += fail

@@ -33,9 +33,9 @@ def _split(by_face) -> tuple[float, float, float]:
 
 
 @functools.lru_cache(maxsize=512)
-def hit(skill: int, modifier: int, fail_below: int) -> tuple[float, float, float]:
-    """05.01 One hit roll: (fail, hit, critical hit)."""
-    return _split(_hit_faces(skill, modifier, fail_below))
+def hit(skill: int, modifier: int, fail_below: int, snap: bool = False) -> tuple[float, float, float]:
+    """05.01 One hit roll: (fail, hit, critical hit); under 15.09 snap shooting the snap rule's."""
+    return _split(_hit_faces(skill, modifier, fail_below, snap))
 
 
 @functools.lru_cache(maxsize=512)
