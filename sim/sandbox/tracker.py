@@ -270,9 +270,10 @@ def build_tracker_buttons(flow, sb) -> None:
     flow.x = 6
     info = tracker_info(sb.battle)
     idle = not (sb.battle.busy or sb.resolving) and sb.mode == "battle"
+    # (Undo also takes back a command still resolving, as Ctrl+Z does: shown available then too)
     flow.button("Undo", sb.undo, name="phase:undo", height=26, width=62,
-                tip="take back the last command of this phase (Ctrl+Z)",
-                object_id=None if idle and sb.recorder.n else "#unavailable")
+                tip="take back the last command of this phase, or the one resolving (Ctrl+Z)",
+                object_id=None if sb.mode == "battle" and sb.recorder.n else "#unavailable")
     if info is None:
         pass
     elif info.round == 0:
