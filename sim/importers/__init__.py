@@ -83,24 +83,26 @@ def load_datasheet(path: str | Path, name: str, models: int | None = None,
 
 
 def into_scenario(army: Army, side: str, into: str | Path | None, file: str, name: str,
-                  report: ImportReport | None = None, seed: int | None = None) -> str:
+                  report: ImportReport | None = None, seed: int | None = None, add: bool = False) -> str:
     """The scenario text with ``army`` as the red or blue army: of a new scenario (a whole battle
     on the default table, default players; ``seed`` its seed), or of the scenario at ``into``
     (its other army, terrain, mission and script kept; a unit id the other army has is given a
     suffix, in the report too). The report heads the text as comments. Checked by the scenario
-    loader before it is returned."""
+    loader before it is returned. ``add``: the units join that army of the scenario at ``into``
+    (its units kept where they stand; the new ones placed clear of every base) instead of
+    replacing it."""
     from dataclasses import replace
 
     from sim.importers.scenario import free_ids, scenario_text
     into = None if into is None else str(into)
-    ids = free_ids(list(army.units), side, into)
+    ids = free_ids(list(army.units), side, into, add)
     units = [replace(u, id=ids[u.id]) for u in army.units]
     header = HEADER
     if report is not None:
         for r in report.units:
             r.id = ids.get(r.id, r.id)
         header += "\n" + report.text()
-    return scenario_text(units, army.weapons, side, into, file, name, header, seed)
+    return scenario_text(units, army.weapons, side, into, file, name, header, seed, add)
 
 
 HEADER = "Imported by `sim import` (unofficial fan tool). Names and numbers only: no rules text."

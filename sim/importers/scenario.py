@@ -180,9 +180,11 @@ def _size(b: M.Base) -> tuple[float, float]:
     return b.length_mm / MM, b.width_mm / MM
 
 
-def place(units: list[M.Unit], zone, file: str) -> list[list[list[tuple[float, float]]]]:
+def place(units: list[M.Unit], zone, file: str, taken=()) -> list[list[list[tuple[float, float]]]]:
     """Positions for every model (per unit, per model entry, per model), units side by side in
-    rows across the zone's bounding box (kept wholly inside the zone polygon)."""
+    rows across the zone's bounding box (kept wholly inside the zone polygon). ``taken``: boxes
+    (x0, y0, x1, y1, inches) already occupied (the bases on the table when a unit is added): a
+    block is moved on past them, UNIT_GAP clear, as past the units placed before it."""
     xs = [p[0] for p in zone]
     ys = [p[1] for p in zone]
     x0, x1, y0, y1 = min(xs) + EDGE, max(xs) - EDGE, min(ys) + EDGE, max(ys) - EDGE
@@ -197,8 +199,16 @@ def place(units: list[M.Unit], zone, file: str) -> list[list[list[tuple[float, f
         cols = max(1, min(n, int((width + GAP) // cell_w), math.ceil(math.sqrt(n * cell_h / cell_w))))
         rows = math.ceil(n / cols)
         block_w, block_h = cols * cell_w - GAP, rows * cell_h - GAP
-        if cx > x0 and cx + block_w > x1 + 1e-9:
-            cx, cy, row_h = x0, cy + row_h + UNIT_GAP, 0.0
+        while True:
+            if cx > x0 and cx + block_w > x1 + 1e-9:
+                band = [b[3] for b in taken if b[1] - UNIT_GAP < cy + block_h and b[3] + UNIT_GAP > cy]
+                step = row_h + UNIT_GAP if row_h else (min(band) + UNIT_GAP - cy if band else UNIT_GAP)
+                cx, cy, row_h = x0, cy + step, 0.0
+            hit = [b for b in taken if b[0] - UNIT_GAP < cx + block_w and b[2] + UNIT_GAP > cx
+                   and b[1] - UNIT_GAP < cy + block_h and b[3] + UNIT_GAP > cy]
+            if not hit or cy + block_h > y1 + 1e-9:
+                break
+            cx = max(cx + 1e-6, max(b[2] for b in hit) + UNIT_GAP)
         if block_w > width + 1e-9 or cy + block_h > y1 + 1e-9:
             raise ImportFileError(file, "", "an army that fits in its deployment zone "
                                   f"({width + 2 * EDGE:g}\" x {y1 - y0 + 2 * EDGE:g}\")",
@@ -227,10 +237,13 @@ def new_scenario(name: str) -> dict:
 
 
 def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, into: str | None,
-                  file: str, name: str, header: str = "", seed: int | None = None) -> str:
+                  file: str, name: str, header: str = "", seed: int | None = None, add: bool = False) -> str:
     """The scenario text with ``units`` as army ``side`` (red or blue), in a new scenario or in
-    the one at ``into`` (an existing file; its other army, terrain, mission and script kept)."""
+    the one at ``into`` (an existing file; its other army, terrain, mission and script kept).
+    ``add``: the units join that army (its units kept where they stand, the new ones placed
+    clear of every base on the table) instead of replacing it."""
     owner = SIDES.index(side)
+    taken = []
     if into is not None and Path(into).exists():
         try:
             spec = L.load_scenario(into)
@@ -238,7 +251,10 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
             raise ImportFileError(e.file, e.path, e.expected, e.found) from None
         data = tomllib.loads(Path(into).read_text(encoding="utf-8"))
         zones = _zones(spec)
-        replaced = {u.id for u in spec.units if u.owner == owner}
+        replaced = set() if add else {u.id for u in spec.units if u.owner == owner}
+        if add:
+            taken = [(m.x - r, m.y - r, m.x + r, m.y + r) for u in spec.units for m in u.models
+                     for r in (max(m.length, m.width) / 2,)]
         steps = [s for s in data.get("script", []) if _names_any(s, replaced)]
         if steps:
             raise ImportFileError(str(into), "script", f"a script that names no unit of the {side} army it replaces",
@@ -252,11 +268,13 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
         zones = (z["defender"], z["attacker"])
     data.setdefault("weapons", {})
     other = data["armies"][1 - owner]
-    keep = {w for u in other.get("units", []) for m in u.get("models", []) for w in m.get("weapons", [])}
+    kept = list(data["armies"][owner].get("units", [])) if add else []
+    stay = other.get("units", []) + kept
+    keep = {w for u in stay for m in u.get("models", []) for w in m.get("weapons", [])}
     keep |= _script_weapons(data.get("script", []))
     weapons_out = {k: v for k, v in data["weapons"].items() if k in keep}
-    taken_ids = {u.get("id") for u in other.get("units", [])}
-    taken_models = {i for u in other.get("units", []) for m in u.get("models", [])
+    taken_ids = {u.get("id") for u in stay}
+    taken_models = {i for u in stay for m in u.get("models", [])
                     for i in ([m["id"]] if "id" in m else m.get("ids", []))}
     renames = {}
     for wname, w in weapons.items():
@@ -274,9 +292,9 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
             uid, k = f"{u.id}-{k}", k + 1
         taken_ids.add(uid)
         fixed.append(_rename(u, uid, renames))
-    spots = place(fixed, zones[owner], file)
+    spots = place(fixed, zones[owner], file, taken)
     data["weapons"] = weapons_out
-    data["armies"][owner]["units"] = [unit_data(u, s) for u, s in zip(fixed, spots)]
+    data["armies"][owner]["units"] = kept + [unit_data(u, s) for u, s in zip(fixed, spots)]
     text = dump(data, header)
     try:
         L.parse_scenario(tomllib.loads(text), file)
@@ -285,16 +303,17 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
     return text
 
 
-def free_ids(units: list[M.Unit], side: str, into: str | None) -> dict[str, str]:
-    """Unit id -> the id it gets in the scenario at ``into`` (unchanged unless the other army
-    already has it)."""
+def free_ids(units: list[M.Unit], side: str, into: str | None, add: bool = False) -> dict[str, str]:
+    """Unit id -> the id it gets in the scenario at ``into`` (unchanged unless the other army,
+    or with ``add`` its own, already has it)."""
     if into is None or not Path(into).exists():
         return {u.id: u.id for u in units}
     try:
         data = tomllib.loads(Path(into).read_text(encoding="utf-8"))
-        other = data["armies"][1 - SIDES.index(side)]
-        taken = {u.get("id") for u in other.get("units", [])}
-        taken_models = {i for u in other.get("units", []) for m in u.get("models", [])
+        owner = SIDES.index(side)
+        stay = data["armies"][1 - owner].get("units", []) + (data["armies"][owner].get("units", []) if add else [])
+        taken = {u.get("id") for u in stay}
+        taken_models = {i for u in stay for m in u.get("models", [])
                         for i in ([m["id"]] if "id" in m else m.get("ids", []))}
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, IndexError, TypeError, AttributeError):
         return {u.id: u.id for u in units}  # (scenario_text reports what is wrong with the file)

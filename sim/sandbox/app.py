@@ -23,6 +23,7 @@ from sim.report import describe
 from sim.sandbox import dice_tray, fonts, markers, overlays, panels, style, tracker
 from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re-exported)
 from sim.sandbox.battle_flow import BattleFlowMixin
+from sim.sandbox.catalogue_browser import CatalogueMixin
 from sim.sandbox.confirm import ConfirmMixin
 from sim.sandbox.import_dialog import ImportMixin
 from sim.sandbox.input import InputMixin
@@ -48,7 +49,7 @@ LOG_ITEMS = 4000  # log lines kept in the (scrolling) list widget: in practice t
 
 
 class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin, UndoMixin, ConfirmMixin,
-              ToolsMixin, ImportMixin):
+              ToolsMixin, ImportMixin, CatalogueMixin):
     # sizes at UI scale 1 (multiplied by self.scale)
     STATUS_H = 30
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pygame
 
 from sim.errors import ScenarioError, escape_controls
+from sim.sandbox.catalogue_browser import build_catalogue_button
 
 SUFFIXES = {".ros", ".rosz", ".json"}
 REPORT_LINES = 60  # at most this many report lines in the panel (the rest counted)
@@ -98,6 +99,7 @@ def build_import_section(flow, sb) -> None:
     if path is None:
         flow.button("Import army...", sb.open_import_dialog, name="import:open",
                     tip="a roster (.ros, .rosz, New Recruit .json) as the red or blue army")
+        build_catalogue_button(flow, sb)  # Catalogue... (catalogue_browser.py)
         flow.newline()
     else:
         flow.label(f"{Path(path).name} becomes:", size=12)

@@ -26,9 +26,14 @@ class InputMixin:
                 fn()
             return
         if event.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
-            if not self.import_picked(event):  # (a roster for Import army..., import_dialog.py)
+            if not self.import_picked(event) and not self.catalogue_picked(event):  # (import_dialog.py, catalogue_browser.py)
                 self.open_replay(event.text)
             return
+        if event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED:
+            self.catalogue_search(event)  # (the catalogue's search box)
+            return
+        if event.type in (pygame.KEYDOWN, pygame.KEYUP) and self.catalogue_typing():
+            return  # (typed into the search box, not hotkeys)
         if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and event.ui_element is self.log_list:
             self._log_clicked()
             return

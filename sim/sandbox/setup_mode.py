@@ -16,6 +16,7 @@ import pygame
 from sim.rules import terrain as TR
 from sim.sandbox import style as S
 from sim.sandbox import table_edit as TE
+from sim.sandbox.catalogue_browser import build_catalogue_panel
 from sim.sandbox.import_dialog import build_import_section
 from sim.sandbox.fonts import text
 
@@ -274,6 +275,8 @@ class SetupMixin:
 def build_setup_panel(flow, sb) -> None:
     """The orders panel in set-up mode: the terrain palette, the unit library, the selection."""
     st = sb.setup
+    if build_catalogue_panel(flow, sb):  # a catalogue browsed: its search and datasheets instead
+        return
     flow.label("Set up the table", "#heading")
     flow.para("Pick a piece or a unit, then click the table to place it (R or the wheel rotates "
               "terrain). Click to select, drag to move; Del removes, D duplicates.", "#muted")

@@ -1,0 +1,217 @@
+"""Set-up mode's "Catalogue..." (issue 17): a catalogue (.cat, .catz, its JSON form) picked in a
+file dialog is browsed in the set-up panel, and any of its datasheets is added as one unit to
+the red or blue army.
+
+The importer does it all (sim.importers): ``list_datasheets`` gives each datasheet's name,
+points and statlines (names and numbers only: no rules prose is shown); a search box filters
+them by name as you type (case-insensitive substring, as ``list_datasheets(path, search)``
+does). A datasheet clicked asks which army; ``load_datasheet`` builds its unit (default
+wargear, minimum models) and ``into_scenario(..., add=True)`` puts it in that army of the
+current table (written out as a scenario first), placed by the importer's placement in the
+army's deployment zone clear of every base already on the table. The text is parsed back by
+the scenario loader and a fresh battle starts from it, as every set-up edit does. A file the
+importer refuses leaves the table as it was and puts its one-line error in the status bar.
+A mixin of :class:`Sandbox`."""
+
+from __future__ import annotations
+
+import tempfile
+import tomllib
+from pathlib import Path
+
+import pygame
+
+from sim.errors import ScenarioError, escape_controls
+
+SUFFIXES = {".cat", ".catz", ".json"}
+MAX_SHOWN = 150  # datasheet buttons at most (the rest counted: refine the search)
+STATS = (("m", "M"), ("t", "T"), ("sv", "Sv"), ("w", "W"), ("ld", "Ld"), ("oc", "OC"))
+
+
+def statline(stats: dict) -> str:
+    """'M6" T4 Sv3+ W2 Ld6+ OC2' from one printed statline (its invulnerable save too)."""
+    low = {str(k).casefold(): str(v).strip() for k, v in stats.items()}
+    out = [f"{name}{low[k]}" for k, name in STATS if low.get(k)]
+    if low.get("insv"):
+        out.append(f"InSv{low['insv']}")
+    return " ".join(out)
+
+
+def sheet_line(sheet: dict) -> str:
+    """A datasheet's button text: name, its first statline, points."""
+    stats = sheet.get("stats") or {}
+    first = statline(next(iter(stats.values()))) if stats else ""
+    pts = sheet.get("points")
+    pts = f"{pts:g} pts" if isinstance(pts, (int, float)) and pts else ""
+    return escape_controls("  ".join(x for x in (str(sheet.get("name", "")), first, pts) if x))
+
+
+def matches(sheets: list[dict], search: str) -> list[dict]:
+    want = search.casefold().strip()
+    return [s for s in sheets if not want or want in str(s.get("name", "")).casefold()]
+
+
+class CatalogueMixin:
+    catalogue = None  # {"path", "sheets", "search", "adding"} while a catalogue is browsed
+    _catalogue_entry = None
+    _catalogue_dialog = None
+
+    def open_catalogue_dialog(self) -> None:
+        from pygame_gui.windows import UIFileDialog
+        if self.mode != "setup":
+            self.status = "Catalogue... is in set-up mode (F2)"
+            return
+        start = Path(getattr(self, "catalogue_start", None) or getattr(self, "import_start", None) or Path.cwd())
+        self._catalogue_dialog = UIFileDialog(pygame.Rect(160, 80, 560, 460), self.manager, "Browse a catalogue",
+                                              initial_file_path=str(start), allow_picking_directories=False,
+                                              allowed_suffixes=SUFFIXES)
+
+    def catalogue_picked(self, event) -> bool:
+        """A file dialog's pick: True if it was the catalogue dialog's (the catalogue is then
+        read and listed in the set-up panel)."""
+        dlg = self._catalogue_dialog
+        if dlg is None or event.ui_element is not dlg:
+            return False
+        self._catalogue_dialog = None
+        self.catalogue_open(event.text)
+        return True
+
+    def catalogue_open(self, path) -> bool:
+        from sim.importers import list_datasheets
+        path = str(path)
+        name = Path(path).name
+        self.catalogue_start = str(Path(path).parent)
+        try:
+            sheets = list_datasheets(path)
+        except ScenarioError as e:  # (ImportFileError is one)
+            self.status = escape_controls(f"catalogue failed: {e}")
+            return False
+        except (OSError, ValueError) as e:
+            self.status = escape_controls(f"catalogue failed: {name}: {e}")
+            return False
+        self.catalogue = {"path": path, "sheets": sheets, "search": "", "adding": None, "focus": False}
+        self.status = f"catalogue {name}: {len(sheets)} datasheet(s); click one to add it to an army"
+        self.dirty.add("orders")
+        return True
+
+    def catalogue_close(self) -> None:
+        self.catalogue = None
+        self._catalogue_entry = None
+        self.dirty.add("orders")
+
+    def catalogue_search(self, event) -> bool:
+        """The search box's text changed: the list is filtered again (the box keeps the focus)."""
+        entry = self._catalogue_entry
+        if self.catalogue is None or entry is None or event.ui_element is not entry:
+            return False
+        self.catalogue["search"] = entry.get_text()
+        self.catalogue["focus"] = True
+        self.dirty.add("orders")
+        return True
+
+    def catalogue_typing(self) -> bool:
+        """True while the search box has the keyboard (the set-up hotkeys are then text)."""
+        entry = self._catalogue_entry
+        return entry is not None and entry.alive() and entry.is_focused
+
+    def catalogue_choose(self, name: str) -> None:
+        self.catalogue["adding"] = name
+        self.status = f"add {name}: choose the army (set-up panel)"
+        self.dirty.add("orders")
+
+    def catalogue_cancel(self) -> None:
+        if self.catalogue is not None:
+            self.catalogue["adding"] = None
+        self.status = "add cancelled"
+        self.dirty.add("orders")
+
+    def catalogue_add(self, name: str, side: str) -> bool:
+        """Add datasheet ``name``'s unit to the ``side`` army, in its zone clear of every base.
+        On a refusal the table is unchanged and the status bar has the importer's one line."""
+        from sim.importers import into_scenario, load_datasheet
+        from sim.sandbox.save_table import spec_toml
+        from sim.scenario.load import parse_scenario
+        cat = self.catalogue
+        cat["adding"] = None
+        self.dirty.add("orders")
+        path = cat["path"]
+        try:
+            army, report = load_datasheet(path, name)
+            with tempfile.TemporaryDirectory(prefix="sandbox-catalogue-") as tmp:
+                table = Path(tmp) / "table.toml"
+                table.write_text(spec_toml(self.spec), encoding="utf-8")
+                text = into_scenario(army, side, table, path, self.spec.name, report, add=True)
+            spec = parse_scenario(tomllib.loads(text), self.scenario_path)
+        except ScenarioError as e:
+            self.status = escape_controls(f"catalogue failed: {e}")
+            return False
+        except (OSError, ValueError) as e:
+            self.status = escape_controls(f"catalogue failed: {Path(path).name}: {e}")
+            return False
+        owner = 0 if side == "red" else 1
+        before = {u.id for u in self.spec.units}
+        self.edited = True
+        self.start_battle(spec, self.battle.seed, scenario_path=self._table_name(spec))
+        new = [u.id for u in spec.units if u.owner == owner and u.id not in before]
+        self.status = escape_controls(f"added {name} ({', '.join(new)}) to the {side} army ({spec.armies[owner].name})")
+        self.dirty |= {"orders", "card", "action", "log"}
+        return True
+
+
+def build_catalogue_button(flow, sb) -> None:
+    """The set-up panel's "Catalogue..." button (beside "Import army...")."""
+    flow.button("Catalogue...", sb.open_catalogue_dialog, name="catalogue:open",
+                tip="browse a catalogue (.cat, .catz, .json) and add its datasheets as units")
+
+
+def build_catalogue_panel(flow, sb) -> bool:
+    """The set-up panel while a catalogue is browsed: the search box and the datasheets (True),
+    else nothing (False)."""
+    from pygame_gui.elements import UITextEntryLine
+    cat = getattr(sb, "catalogue", None)
+    if cat is None:
+        sb._catalogue_entry = None
+        return False
+    flow.label(escape_controls(f"Catalogue: {Path(cat['path']).name}"), "#heading")
+    flow.newline()
+    flow.button("Close catalogue", sb.catalogue_close, name="catalogue:close", height=24, size=12)
+    flow.newline()
+    flow.space(2)
+    w = flow.width - 2 * flow.PAD
+    entry = UITextEntryLine(flow._rect(flow.x, flow.y, w, 30), flow.manager, container=flow.scroll,
+                            placeholder_text="search by name")
+    if cat["search"]:
+        entry.set_text(cat["search"])
+    if cat.get("focus"):
+        flow.manager.set_focus_set(entry)
+        cat["focus"] = False
+    sb._catalogue_entry = entry
+    flow.row_h = 30
+    flow.newline(4)
+    shown = matches(cat["sheets"], cat["search"])
+    flow.label(f"{len(shown)} of {len(cat['sheets'])} datasheet(s)", "#muted", size=12)
+    adding = cat.get("adding")
+    if adding is not None:
+        flow.space(2)
+        flow.label(escape_controls(f"Add {adding} to:"), "#subheading")
+        flow.newline()
+        for owner, side in enumerate(("red", "blue")):
+            army = sb.spec.armies[owner].name if owner < len(sb.spec.armies) else side
+            flow.button(f"{army} ({side})", lambda s=side: sb.catalogue_add(adding, s), name=f"catalogue:{side}",
+                        tip=f"one unit (default wargear, minimum models) in the {side} deployment zone",
+                        object_id="#primary")
+        flow.button("Cancel", sb.catalogue_cancel, name="catalogue:cancel")
+        flow.newline()
+    flow.space(2)
+    for sheet in shown[:MAX_SHOWN]:
+        name = str(sheet.get("name", ""))
+        tip = "; ".join(escape_controls(f"{m}: {statline(s)}") for m, s in (sheet.get("stats") or {}).items())
+        on = name == adding
+        flow.button(flow.fit(sheet_line(sheet), w, 12), lambda n=name: sb.catalogue_choose(n),
+                    name=f"catalogue:sheet:{name}", tip=tip or None, width=w, height=26, size=12,
+                    object_id="#toggle_on" if on else "#toggle")
+        flow.newline()
+    if len(shown) > MAX_SHOWN:
+        flow.label(f"... {len(shown) - MAX_SHOWN} more: refine the search", "#muted", size=12)
+    flow.finish()
+    return True
