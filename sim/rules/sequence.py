@@ -238,84 +238,14 @@ def inflict_damage(p: PoolState, saves: Sequence[int], st: DamageState, dice: Di
     random D after the model is chosen, lose wounds (excess lost); stop when the unit is
     destroyed (remaining attacks are lost). Then 06.02: the pool's DEVASTATING WOUNDS mortal
     wounds, after all normal damage, each critical wound's at most one model (24.10), to the
-    [PRECISION] group first (Part A ruling 4). (damage_steps is the same, stopping at each damage
-    roll a Command Re-roll could raise: a battle with a mission offers it; keep them alike.)"""
-    out: list[dict] = []
-    AP, D, remaining = p.AP, p.D, st.remaining
-    # The current group (and whether the unit is destroyed) can only change when a model of
-    # it is destroyed, and only if that leaves the group empty: groups before it in the order
-    # are empty already, and the [PRECISION] group, while it has models, is the current one.
-    # The selected model changes only when it is destroyed: one that loses wounds and lives on
-    # is wounded, and 05.04 step 1 selects it again (no model before it can be wounded: it was
-    # selected as the first wounded model, or as the first model when none was wounded).
-    group = members = model = faces = members_of = None
-    smod = 0  # the selected model's save-roll modifier
-    fixed_d = not D.is_random
-    for roll in saves:
-        if group is None:
-            if members_of is None:
-                members_of = {}
-                for g in st.groups:
-                    members_of[g.key] = g.members
-            # (remaining wounds are never below 0: a model is alive exactly when they are truthy)
-            group = first_group_with_models(st.order, remaining, members_of, st.precision)
-            if group is None:  # no group has a model left (the order holds every group)
-                out.append({"lost": "unit destroyed: remaining attacks are lost"})
-                break
-            members = members_of[group]
-        if model is None:
-            model = select_model(members, remaining, st.W)
-            if save_mod:
-                smod = save_mod.get(model, 0)
-                faces = _save_faces(AP, Sv[model], InSv[model], smod)
-            else:
-                faces = _save_faces(AP, Sv[model], InSv[model])
-        fails, invulnerable = faces[roll]
-        if not fails:
-            out.append({"save": roll, "model": model, "group": group, "saved": True,
-                        "invulnerable": invulnerable})
-            if smod:
-                out[-1]["save_mod"] = smod
-            continue
-        dmg = D.k if fixed_d else D.roll(dice, "damage roll")
-        if st.fnp:
-            lost, fnp = _lose(st, model, dmg, dice, "damage")
-        else:  # (_lose without Feel No Pain, inline)
-            lost = dmg if dmg < remaining[model] else remaining[model]
-            remaining[model] -= lost
-            fnp = None
-        destroyed = remaining[model] <= 0
-        rec = {"save": roll, "model": model, "group": group, "saved": False, "damage": dmg,
-               "lost": lost, "destroyed": destroyed}
-        if smod:
-            rec["save_mod"] = smod
-        if fnp:
-            rec["fnp"] = fnp
-        out.append(rec)
-        if destroyed:
-            model = None
-            for i in members:
-                if remaining[i] > 0:
-                    break
-            else:  # the group has no model left
-                group = None
-    for _ in range(p.mortal_criticals):
-        if st.destroyed():
-            break
-        mw = p.D.roll(dice, "damage roll (devastating wounds)")
-        model = None
-        if st.precision is not None:
-            members = next((g.members for g in st.groups if g.key == st.precision), ())
-            model = next((m for m in members if st.remaining.get(m, 0) > 0), None)
-        if model is None:
-            model = mortal_wound_target(st.models, st.remaining)
-        lost, fnp = _lose(st, model, mw, dice, "mortal wounds")
-        rec = {"mortal": mw, "model": model, "lost": lost, "destroyed": st.remaining[model] <= 0,
-               "source": "devastating wounds"}
-        if fnp:
-            rec["fnp"] = fnp
-        out.append(rec)
-    return out
+    [PRECISION] group first (Part A ruling 4). The rule is :func:`damage_steps`, driven here with
+    no Command Re-roll (15.02) taken: one home for 05.04 with and without the stratagem."""
+    steps = damage_steps(p, saves, st, dice, Sv, InSv, save_mod)
+    try:
+        while True:
+            steps.send(None)  # (every damage roll stands)
+    except StopIteration as done:
+        return done.value
 
 
 class DamageRoll(NamedTuple):
@@ -337,9 +267,8 @@ def damage_steps(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice
     damage roll (15.02): after each random damage roll whose total is below the model's
     remaining wounds it yields a :class:`DamageRoll` and takes back None (the roll stands) or
     the re-roll's record ``{"die": i, "from": old, "to": new}`` (that die replaced; the record
-    goes into the damage step's). Returns the steps, as inflict_damage's when every answer is
-    None (the same dice, rolled the same way: tests/rules/test_05_04_damage_steps.py). Free play
-    runs inflict_damage, without a generator's cost."""
+    goes into the damage step's). Returns the steps. This is the 05.04 rule's one home:
+    inflict_damage drives it answering None to every roll (free play, the odds engine)."""
     out: list[dict] = []
     AP, D, remaining = p.AP, p.D, st.remaining
     # The current group (and whether the unit is destroyed) can only change when a model of
