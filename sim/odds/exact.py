@@ -81,17 +81,12 @@ class Setup:
         self.abilities = (PL.applying(pool.first_abilities, keywords, has_char) if pool.first_abilities else ())
         p = PoolState(0, key.skill, key.S, key.AP, key.D, tv.toughness(living), key.hit_mod, key.wound_mod,
                       hit_fail_below=key.fail_below, snap=key.snap)
-        for a in self.abilities:
-            effect = a.spec.pool
-            if effect is None:
-                continue
-            choice, answer = a.spec.choice, None
-            if choice is not None:
-                answer = choice.otherwise
-                if choice.when(self.abilities):
-                    given = problem.decision(choice.kind)
-                    answer = given if given in choice.options else choice.default
-            effect(a, p, answer)
+
+        def answer(choice):  # (the script's answer when it is an option, else the default)
+            given = problem.decision(choice.kind)
+            return given if given in choice.options else choice.default
+
+        PL.apply_pool_effects(self.abilities, p, answer)
         self.state = p
         self.precision = Hook.PRECISION in AB.effects_of(self.abilities)
         self.damage = DI.dice_expr(p.D)

@@ -39,6 +39,27 @@ class PoolSpec:
     members: list[int] = field(default_factory=list)  # indices into the declared list
 
 
+def apply_pool_effects(abilities, p, ask) -> bool:
+    """24 What a pool's abilities do in the attack sequence: each registry record's ``pool``
+    effect onto the pool state ``p``, after the answer to the record's ``choice`` where the
+    abilities make it worth asking (``ask(choice)``: the answer, or None while it is pending,
+    which stops here and returns False; a later call starts again); otherwise the choice's
+    ``otherwise``. The battle asks its player; the odds engine reads the script's answer."""
+    for a in abilities:
+        effect = a.spec.pool
+        if effect is None:
+            continue
+        choice, answer = a.spec.choice, None
+        if choice is not None:
+            answer = choice.otherwise
+            if choice.when(abilities):
+                answer = ask(choice)
+                if answer is None:
+                    return False
+        effect(a, p, answer)
+    return True
+
+
 def applying(abilities, target_keywords, has_character: bool) -> tuple:
     """24.01 conditions and each ability's own test (its registry record's ``applies``: 24.03
     [ANTI]'s keyword, the 04.03 FAQ on [PRECISION] against a unit with no CHARACTER): the

@@ -253,23 +253,13 @@ class AttackResolutionSystem(esper.Processor):
         effects), onto its state (a pool without any keeps PoolState's defaults), after the
         attacker's answer to each record's ``choice`` where the pool makes it worth asking.
         False while an answer is pending."""
-        p = pool.state
-        for a in pool.abilities:
-            effect = a.spec.pool
-            if effect is None:
-                continue
-            choice, answer = a.spec.choice, None
-            if choice is not None:
-                answer = choice.otherwise
-                if choice.when(pool.abilities):
-                    req = DecisionRequest(choice.kind, f"pool {pool.index}",
-                                          esper.component_for_entity(ent, Unit).owner, list(choice.options),
-                                          choice.default, prompt=choice.prompt)
-                    answer = battle.decide(req)
-                    if answer is PENDING:
-                        return False
-            effect(a, p, answer)
-        return True
+        def ask(choice):
+            req = DecisionRequest(choice.kind, f"pool {pool.index}", esper.component_for_entity(ent, Unit).owner,
+                                  list(choice.options), choice.default, prompt=choice.prompt)
+            answer = battle.decide(req)
+            return None if answer is PENDING else answer
+
+        return PL.apply_pool_effects(pool.abilities, pool.state, ask)
 
     # --- 05.01 / 05.02 ---------------------------------------------------------------------------
     def _hit(self, battle, ent, act, pool: Pool, rec: dict | None = None) -> None:
