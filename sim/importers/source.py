@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import stat
 import zipfile
 import zlib
 from pathlib import Path
 
+from sim.files import read_capped
 from sim.errors import ImportFileError
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # the file as stored, and what a zip member may unpack to
@@ -58,32 +57,8 @@ def read_document(path: str | Path, roots=ROOTS) -> tuple[str, dict]:
 
 
 def _read_bytes(path: Path, name: str) -> bytes:
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as e:
-        raise ImportFileError(name, "", "a readable file", e.strerror or str(e)) from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
-                    else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "not a regular file")
-            raise ImportFileError(name, "", "a regular file", kind)
-        if st.st_size > MAX_FILE_BYTES:
-            raise ImportFileError(name, "", f"a file of at most {MAX_FILE_BYTES // _MB} MB", f"{st.st_size} bytes")
-        chunks, total = [], 0
-        while total <= MAX_FILE_BYTES:
-            b = os.read(fd, MAX_FILE_BYTES + 1 - total)
-            if not b:
-                break
-            chunks.append(b)
-            total += len(b)
-        if total > MAX_FILE_BYTES:
-            raise ImportFileError(name, "", f"a file of at most {MAX_FILE_BYTES // _MB} MB", "more bytes")
-        return b"".join(chunks)
-    except OSError as e:
-        raise ImportFileError(name, "", "a readable file", e.strerror or str(e)) from None
-    finally:
-        os.close(fd)
+    """The file's bytes (sim.files.read_capped: a regular file of at most MAX_FILE_BYTES)."""
+    return read_capped(path, name, MAX_FILE_BYTES, "a file", ImportFileError)
 
 
 _ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError, RuntimeError,

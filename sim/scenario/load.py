@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
-import stat
 import tomllib
 from pathlib import Path
 
+from sim.files import read_capped
 from sim.errors import ScenarioError
 from sim.rules import geometry
 from sim.rules.abilities import AbilityError, parse_unit_abilities, parse_weapon_abilities
@@ -86,37 +85,8 @@ def load_scenario(path: str | Path) -> ScenarioSpec:
 
 
 def _read_bytes(path: Path, name: str) -> bytes:
-    """The file's bytes: a regular file of at most MAX_FILE_BYTES (opened without blocking, so
-    a FIFO is refused rather than waited on; /dev/zero is refused as a device)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as e:
-        raise ScenarioError(name, "", "a readable scenario file", e.strerror or str(e)) from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
-                    else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
-                    else "a socket" if stat.S_ISSOCK(st.st_mode) else "not a regular file")
-            raise ScenarioError(name, "", "a regular scenario file", kind)
-        if st.st_size > MAX_FILE_BYTES:
-            raise ScenarioError(name, "", f"a scenario file of at most {MAX_FILE_BYTES // 2**20} MB",
-                                f"{st.st_size} bytes")
-        chunks, total = [], 0
-        while total <= MAX_FILE_BYTES:
-            b = os.read(fd, MAX_FILE_BYTES + 1 - total)
-            if not b:
-                break
-            chunks.append(b)
-            total += len(b)
-        if total > MAX_FILE_BYTES:
-            raise ScenarioError(name, "", f"a scenario file of at most {MAX_FILE_BYTES // 2**20} MB",
-                                "more bytes")
-        return b"".join(chunks)
-    except OSError as e:
-        raise ScenarioError(name, "", "a readable scenario file", e.strerror or str(e)) from None
-    finally:
-        os.close(fd)
+    """The scenario file's bytes (sim.files.read_capped: a regular file of at most MAX_FILE_BYTES)."""
+    return read_capped(path, name, MAX_FILE_BYTES, "a scenario file")
 
 
 def _control(text: str) -> str | None:
