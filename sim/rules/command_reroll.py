@@ -1,4 +1,5 @@
-"""15.02 Command Re-roll of one die: what is worth offering, how an option names the die, and
+"""15.02 Command Re-roll of one die: which dice are worth offering (a face of the die would
+give a better result: better_faces, raisable), how an option names the die, and
 how a script's standing answer (README, Decisions) fits an offer. Pure: the offers themselves
 are made by sim.systems.command_reroll (and the advance and charge rolls' by sim.systems.phased)."""
 
@@ -6,6 +7,8 @@ from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
+
+from sim.rules.attack import SUCCESS
 
 if TYPE_CHECKING:
     from sim.decisions import DecisionRequest
@@ -18,10 +21,33 @@ ROLLS = ("attacks", "hit", "wound", "save", "damage", "hazard")
 SCRIPT_FORM = re.compile(r"^(?:pool (\d+) )?(attacks|hit|wound|save|damage|hazard)(?: (\d+))?(?:: \d+)?$")
 
 
-def low(value: int, sides: int) -> bool:
-    """A die of an attack-count or damage roll worth re-rolling: below the die's average (1-3
-    on a D6, 1 on a D3)."""
-    return 2 * value < sides + 1
+def better_faces(results, critical_counts: bool) -> frozenset[int]:
+    """15.02 The faces of a hit or wound roll's die worth re-rolling: those that another face of
+    the D6 betters for the rolling player under the rules the step applies. ``results``: the
+    step's result of each face 1..6 (index 0 unused; FAIL < SUCCESS < CRITICAL,
+    sim.rules.attack). A critical result betters a success only when ``critical_counts``: an
+    ability acting in the pool does more with it (critical_matters). So a failed die is worth
+    it when some face succeeds, and a successful non-critical one when a critical counts."""
+    if critical_counts:
+        ranks = results[1:]
+    else:
+        ranks = [r if r < SUCCESS else SUCCESS for r in results[1:]]
+    best = max(ranks)
+    return frozenset(face for face, r in enumerate(ranks, 1) if r < best)
+
+
+def critical_matters(acting, hook: str) -> bool:
+    """15.02 Whether a critical result of the step does more than a success: an ability acting
+    in the pool has the registry's ``hook`` for it (Hook.CRITICAL_HIT_EFFECT for a hit roll,
+    Hook.CRITICAL_WOUND_MORTALS for a wound roll; ``acting``: PoolState.acting)."""
+    return hook in acting
+
+
+def raisable(value: int, sides: int) -> bool:
+    """15.02 A die of an attack-count or damage roll worth re-rolling: a higher face would give
+    more (every face but the highest; a damage roll is asked about only while its total is
+    short of the model's remaining wounds, sim.rules.sequence.damage_steps)."""
+    return value < sides
 
 
 def option(roll: str, die: int, value: int, pool: int | None = None) -> str:

@@ -44,7 +44,10 @@ def apply_pool_effects(abilities, p, ask) -> bool:
     effect onto the pool state ``p``, after the answer to the record's ``choice`` where the
     abilities make it worth asking (``ask(choice)``: the answer, or None while it is pending,
     which stops here and returns False; a later call starts again); otherwise the choice's
-    ``otherwise``. The battle asks its player; the odds engine reads the script's answer."""
+    ``otherwise``. The battle asks its player; the odds engine reads the script's answer.
+    The hooks of the abilities that act (all but those whose choice was answered ``off``) are
+    kept in ``p.acting``."""
+    acting = p.acting
     for a in abilities:
         effect = a.spec.pool
         if effect is None:
@@ -57,6 +60,9 @@ def apply_pool_effects(abilities, p, ask) -> bool:
                 if answer is None:
                     return False
         effect(a, p, answer)
+        if choice is None or answer != choice.off:
+            acting = acting | a.spec.effects
+    p.acting = acting
     return True
 
 

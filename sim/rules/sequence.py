@@ -12,8 +12,10 @@ import functools
 from dataclasses import dataclass, field
 from typing import NamedTuple, Sequence
 
+from sim.rules.abilities import Hook
 from sim.rules.allocation import Group, TargetModel, first_group_with_models, select_model
 from sim.rules.attack import CRITICAL, FAIL, hit_result, save_fails, saved_by_invulnerable, wound_result
+from sim.rules.command_reroll import better_faces, critical_matters
 from sim.rules.dice import Dice, DiceExpr
 from sim.rules.mortal import mortal_wound_target
 from sim.rules.shooting import snap_hit_result
@@ -39,6 +41,9 @@ class PoolState:
     twin_linked: bool = False
     hit_fail_below: int = 0  # 10.07 indirect: unmodified results below this fail (6 or 4)
     snap: bool = False  # 15.09 snap shooting: only an unmodified 6 hits, not a critical hit
+    # the hooks of the abilities acting in the pool (sim.rules.pools.apply_pool_effects): what a
+    # critical result does more, for a Command Re-roll's offer (15.02)
+    acting: frozenset = frozenset()
     # results
     hits: int = 0
     auto_wounds: int = 0  # LETHAL HITS: wound automatically, never critical (01.05.01)
@@ -90,13 +95,16 @@ def roll_hits(p: PoolState, dice: Dice) -> dict:
 
 
 def hit_rerollable(p: PoolState, rolls) -> list[int]:
-    """01.05.02 / 15.02 The hit dice a re-roll could turn into hits: the failed ones (an
-    unmodified 6 always hits). None under 10.07 indirect shooting or 15.09 snap shooting, which
-    forbid hit re-rolls, nor with [TORRENT] (no roll)."""
+    """01.05.02 / 15.02 The hit dice a re-roll could better (command_reroll.better_faces): the
+    failed ones (an unmodified 6 always hits), and the non-critical hits when an ability acting
+    in the pool does more with a critical hit (the registry's Hook.CRITICAL_HIT_EFFECT: 24.23,
+    24.36). None under 10.07 indirect shooting or 15.09 snap shooting, which forbid hit
+    re-rolls, nor with [TORRENT] (no roll)."""
     if p.torrent or p.snap or p.hit_fail_below:
         return []
-    by_face = _hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap)
-    return [i for i, r in enumerate(rolls) if not by_face[r]]
+    better = better_faces(_hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap),
+                          critical_matters(p.acting, Hook.CRITICAL_HIT_EFFECT))
+    return [i for i, r in enumerate(rolls) if r in better]
 
 
 def judge_hits(p: PoolState, rolls, dice: Dice) -> dict:
@@ -157,10 +165,14 @@ def wound_dice(p: PoolState, dice: Dice) -> tuple[list[int], dict[int, int]]:
 
 
 def wound_rerollable(p: PoolState, rolls, rerolled=()) -> list[int]:
-    """01.05.02 / 15.02 The wound dice a re-roll could turn into wounds: the failed ones (an
-    unmodified 6 always wounds) not re-rolled already ([TWIN-LINKED])."""
-    by_face = _wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
-    return [i for i, r in enumerate(rolls) if not by_face[r] and i not in rerolled]
+    """01.05.02 / 15.02 The wound dice a re-roll could better (command_reroll.better_faces)
+    and not re-rolled already ([TWIN-LINKED]): the failed ones (an unmodified 6 always wounds),
+    and the non-critical wounds when an ability acting in the pool does more with a critical
+    wound (the registry's Hook.CRITICAL_WOUND_MORTALS: 24.10; [ANTI]'s lower threshold, 24.03,
+    is in the faces)."""
+    better = better_faces(_wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on),
+                          critical_matters(p.acting, Hook.CRITICAL_WOUND_MORTALS))
+    return [i for i, r in enumerate(rolls) if r in better and i not in rerolled]
 
 
 def judge_wounds(p: PoolState, rolls: list[int], rerolled: dict[int, int]) -> dict:

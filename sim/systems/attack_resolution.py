@@ -227,12 +227,12 @@ class AttackResolutionSystem(esper.Processor):
     @staticmethod
     def _reroll_attacks(battle, ent, pool: Pool) -> bool:
         """15.02 A Command Re-roll of one die of the pool's attack-count rolls (a random A, an
-        ability's random extra attacks; a die below its average), offered to the attacker;
+        ability's random extra attacks; a die below its highest face), offered to the attacker;
         the pool's dice follow the die re-rolled. False while the answer is pending."""
         held = pool.held
         got = held.attack_dice
         owner = esper.component_for_entity(ent, Unit).owner
-        candidates = [i for i, (expr, v, _p) in enumerate(got) if RR.low(v, expr.sides)]
+        candidates = [i for i, (expr, v, _p) in enumerate(got) if RR.raisable(v, expr.sides)]
         rr = None
         if candidates and CR.may_offer(battle, owner, ent):
             values = [v for _e, v, _p in got]
@@ -278,7 +278,8 @@ class AttackResolutionSystem(esper.Processor):
 
     def _hit_mission(self, battle, ent, act, pool: Pool) -> None:
         """05.01 in a battle with a mission: the hit rolls kept while a Command Re-roll of one
-        failed die is offered to the attacker (15.02), then judged."""
+        die a re-roll could better (a failed one; a non-critical hit when a critical one does
+        more: sequence.hit_rerollable) is offered to the attacker (15.02), then judged."""
         p = pool.state
         if p.torrent:
             rec = roll_hits(p, battle.dice)
@@ -307,8 +308,9 @@ class AttackResolutionSystem(esper.Processor):
 
     def _wound_mission(self, battle, ent, act, pool: Pool) -> None:
         """05.02 in a battle with a mission: the wound rolls ([TWIN-LINKED]'s re-rolls made)
-        kept while a Command Re-roll of one failed die not re-rolled yet is offered to the
-        attacker (15.02, 01.05.02), then judged."""
+        kept while a Command Re-roll of one die not re-rolled yet that a re-roll could better
+        (a failed one; a non-critical wound when a critical one does more:
+        sequence.wound_rerollable) is offered to the attacker (15.02, 01.05.02), then judged."""
         p = pool.state
         held = pool.held
         rolls = held.rolls
@@ -465,8 +467,8 @@ class AttackResolutionSystem(esper.Processor):
 def _damage_steps(battle, ent, held: Held) -> list | None:
     """05.04 with 15.02: runs a pool's damage steps (``held.damage``: their generator, the
     DamageState, the pool's index) on, offering the attacker a Command Re-roll of each damage
-    roll they stop at (sim.rules.sequence.DamageRoll: a die below its average, the total below
-    the model's remaining wounds). Returns the steps' records, or None while an answer is
+    roll they stop at (sim.rules.sequence.DamageRoll: a die below its highest face, the total
+    below the model's remaining wounds). Returns the steps' records, or None while an answer is
     pending (``held.asking`` holds the roll asked about)."""
     steps, _st, index = held.damage
     owner = esper.component_for_entity(ent, Unit).owner
@@ -475,7 +477,7 @@ def _damage_steps(battle, ent, held: Held) -> list | None:
     while True:
         if q is not None:
             answer = None
-            candidates = [i for i, v in enumerate(q.dice) if RR.low(v, q.D.sides)]
+            candidates = [i for i, v in enumerate(q.dice) if RR.raisable(v, q.D.sides)]
             if candidates and CR.may_offer(battle, owner, ent):
                 what = "damage roll (devastating wounds)" if q.mortal else "damage roll"
                 answer = CR.reroll(battle, owner, ent, "damage", list(q.dice), candidates,

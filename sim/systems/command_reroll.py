@@ -11,11 +11,15 @@ chosen die replaced). It is asked only when it can matter and the rules allow it
   Command Re-roll this phase, has not targeted the unit with a stratagem this phase and the
   unit is not battle-shocked (15.01: ``may_offer`` is the quick look before the roll is split,
   the registry's ``refusal`` the full check);
-* one die at least could come out better: a failed hit, wound or save (against a model of the
-  target that one of the six results would save; the defender's roll, so the defender is
-  asked), a failed hazard roll (1-2), or a die of an attack-count or damage roll below that
-  die's average (1-3 on a D6, 1 on a D3; a damage roll only while its total is below the
-  model's remaining wounds);
+* one die at least could come out better, some face of it giving a better result under the
+  rules the step applies (sim.rules.command_reroll): a failed hit, wound or save (against a
+  model of the target that one of the six results would save; the defender's roll, so the
+  defender is asked), a hit that is not a critical hit when an ability acting in the pool does
+  more with a critical one (the registry's Hook.CRITICAL_HIT_EFFECT: [LETHAL HITS] taken,
+  [SUSTAINED HITS]), a wound that is not a critical wound when one does more with a critical
+  wound (Hook.CRITICAL_WOUND_MORTALS: [DEVASTATING WOUNDS]; [ANTI]'s threshold counted), a
+  failed hazard roll (1-2), or a die of an attack-count or damage roll below its highest face
+  (a damage roll only while its total is below the model's remaining wounds);
 * the die has not been re-rolled already (01.05.02: [TWIN-LINKED] re-rolls of wound rolls),
   nor is it a hit roll under indirect or snap shooting (10.07, 15.09: no hit re-rolls).
 
@@ -23,7 +27,7 @@ The options name each such die: ``"pool 0 hit 3: 1"`` (pool 0's hit roll, its di
 shows 1; the dice as the roll's event lists them, a save roll's sorted), ``"hazard 1: 2"``,
 and ``"decline"``, the default (Part A ruling 25). The die re-rolled is replaced before the
 step is judged; the step's event holds ``command_reroll = {"die": i, "from": old, "to": new}``
-and the dice events show both rolls. (Which dice are low, the options' wording and how a
+and the dice events show both rolls. (Which dice are worth it, the options' wording and how a
 script's answer fits an offer: sim.rules.command_reroll, pure.)"""
 
 from __future__ import annotations

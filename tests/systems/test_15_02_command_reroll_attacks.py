@@ -1,7 +1,9 @@
 """15.02 Command Re-roll after the attack sequence's rolls and the hazard rolls: 1 CP, either
 player's turn, just after a friendly roll for the number of attacks, a hit, wound, save (the
 defender's), damage or hazard roll; one die of a roll of several. Offered only when it can
-matter (a failed die, a low one) and the 15.01 limits allow it (the CP, once per phase per
+matter (a die some face of which gives a better result: a failed one, one below its highest
+face; a non-critical hit or wound when a critical one does more:
+test_15_02_command_reroll_criticals) and the 15.01 limits allow it (the CP, once per phase per
 player, one stratagem per unit per phase, not on a battle-shocked unit); never for a die
 re-rolled already (01.05.02, [TWIN-LINKED]); the default policy declines (Part A ruling 25).
 Free play tracks no CP: nothing is offered."""
@@ -160,10 +162,12 @@ def test_15_02_a_damage_roll_re_rolled():
         assert [p for p, _ in b.dice.log][-1] == "damage roll (Command Re-roll)"
 
 
-@pytest.mark.parametrize("roll,offered", [(2, False), (4, False), (1, True)])
-def test_15_02_a_damage_roll_is_offered_only_when_low_and_short_of_the_wounds_left(roll, offered):
-    # 2 wounds left: a 2 already takes them all; 4 is above a D6's average; 1 is low and short
-    with _shooting(_spec(("lascannon",), blue_W=2 if roll < 4 else 6), [4, 4, 1, roll]) as b:
+@pytest.mark.parametrize("roll,blue_W,offered", [(2, 2, False), (6, 7, False), (4, 6, True), (1, 6, True)])
+def test_15_02_a_damage_roll_is_offered_only_below_its_highest_face_and_short_of_the_wounds_left(
+        roll, blue_W, offered):
+    # 2 wounds left: a 2 already takes them all; a 6 is the highest face; a 4 or a 1 of 6 wounds
+    # left: a higher face takes more
+    with _shooting(_spec(("lascannon",), blue_W=blue_W), [4, 4, 1, roll]) as b:
         _shoot(b, "lascannon")
         assert len(_asked(b)) == (1 if offered else 0)
 
@@ -183,10 +187,13 @@ def test_15_02_an_attack_count_roll_re_rolled():
         assert len(hits["rolls"]) == 5
 
 
-def test_15_02_a_high_attack_count_roll_is_not_offered():
-    with _shooting(_spec(("storm",)), [4] + [6] * 4 + [6] * 4 + [6] * 4) as b:
+@pytest.mark.parametrize("roll,offered", [(6, False), (4, True)])
+def test_15_02_an_attack_count_roll_is_offered_below_its_highest_face(roll, offered):
+    # D6 attacks; then every hit, wound and save roll a 6 (no ability of the gun makes a
+    # critical matter: none of them is offered)
+    with _shooting(_spec(("storm",)), [roll] + [6] * roll * 3) as b:
         _shoot(b, "storm")
-        assert _asked(b) == []
+        assert [d["key"] for d in _asked(b)] == ([f"{CR.NAME}: r1 pool 0 attacks roll"] if offered else [])
 
 
 def test_15_02_a_failed_hazard_roll_re_rolled():

@@ -25,6 +25,7 @@ class Hook:
     PRECISION = "may be allocated to a visible CHARACTER (05.03)"
     HAZARD_ROLL = "a hazard roll after attacking (06.03)"
     CRITICAL_WOUND_MORTALS = "critical wounds become mortal wounds (06.02)"
+    CRITICAL_HIT_EFFECT = "a critical hit does more than a hit (05.01)"
     AUTOMATIC_HITS = "hits automatically: no hit roll, so no BS/WS needed"
     HALF_RANGE = "a bonus when the target is within half range"  # (a front end draws half range)
     # set for a weapon by the registry from a record's callables (see AbilityDef)

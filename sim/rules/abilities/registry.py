@@ -15,7 +15,8 @@ and what it does, as hooks (sim.rules.abilities.hooks) and small pure functions:
   the attacker's unit it needs (24.16 stationary, 24.21 charged);
 * ``pool``: what it does to a pool's state in the attack sequence (critical thresholds,
   automatic hits, extra hits, re-rolls, mortal wounds), given the attacker's answer to its
-  ``choice`` when it has one;
+  ``choice`` when it has one (the choice's ``off`` answer: the ability does nothing, and its
+  hooks do not act in the pool);
 * ``duplicate``: the default copy when a weapon has it twice (24.02, Part A ruling 8).
 
 Adding an ability is one record here and its tests; README "Adding an ability" walks through
@@ -64,6 +65,7 @@ class Choice(NamedTuple):
     default: str
     otherwise: str
     when: Callable[[tuple], bool]
+    off: str | None = None  # the answer with which the ability does nothing (its hooks do not act)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,10 +216,11 @@ _RECORDS = (
     AbilityDef("LANCE", "24.21", "+1 to the wound roll if the attacker's unit made a charge move this turn.",
                WEAPON, modifier=PlanModifier("wound", +1, "[LANCE] after a charge (24.21)", "charged")),
     AbilityDef("LETHAL HITS", "24.23", "A critical hit may wound automatically, skipping the wound roll (so it "
-               "can never be a critical wound).", WEAPON, pool=_lethal,
+               "can never be a critical wound).", WEAPON, hooks=frozenset({Hook.CRITICAL_HIT_EFFECT}),
+               pool=_lethal,
                choice=Choice("lethal_hits", "[LETHAL HITS]: wound critical hits automatically? (an automatic "
                              "wound cannot trigger [DEVASTATING WOUNDS])", ("take", "decline"), "decline",
-                             "take", _with_critical_wound_effect)),
+                             "take", _with_critical_wound_effect, off="decline")),
     AbilityDef("MELTA", "24.25", "Adds X to the weapon's Damage if the target was within half range when picked.",
                WEAPON, COUNT, hooks=frozenset({Hook.HALF_RANGE}), selection_only=True,
                extra_damage=_damage_at_half_range),
@@ -231,7 +234,7 @@ _RECORDS = (
     AbilityDef("RAPID FIRE", "24.30", "Adds X attack dice if the target was within half range when picked.",
                WEAPON, DICE, hooks=frozenset({Hook.HALF_RANGE}), selection_only=True, extra_dice=_at_half_range),
     AbilityDef("SUSTAINED HITS", "24.36", "Each critical hit scores X extra hits; the extra hits are not "
-               "critical.", WEAPON, DICE, pool=_sustained),
+               "critical.", WEAPON, DICE, hooks=frozenset({Hook.CRITICAL_HIT_EFFECT}), pool=_sustained),
     AbilityDef("TORRENT", "24.37", "Hits automatically: no hit roll, so never a critical hit.", WEAPON,
                hooks=frozenset({Hook.AUTOMATIC_HITS}), pool=_automatic_hits),
     AbilityDef("TWIN-LINKED", "24.38", "The wound roll may be re-rolled.", WEAPON, pool=_twin_linked),
