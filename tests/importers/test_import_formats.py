@@ -71,6 +71,9 @@ def test_roster_imports_the_expected_units(path):
     assert "BEAST" in reps["ember-hounds"].keywords_without_rule
     assert any("Detachment" in a for a in rep.army)
     assert "imported as inert text label" in rep.text()
+    # the multi-profile weapon is named as one, not as profiles left out of the loadout
+    assert any("'Flux pistol': a multi-profile weapon of 2 ranged profiles" in n for n in reps["warden-blades"].notes)
+    assert "does not choose" not in rep.text()
 
 
 def test_the_three_roster_forms_agree():
