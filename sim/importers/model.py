@@ -36,6 +36,7 @@ class Weapon:
     D: str
     abilities: str = ""  # the printed abilities the engine knows, comma-separated
     labels: tuple[str, ...] = ()  # printed abilities it does not (inert)
+    weapon: str = ""  # 04.01.03 the multi-profile weapon it is a profile of ("": none)
 
 
 @dataclass(frozen=True)

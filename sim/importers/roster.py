@@ -12,8 +12,10 @@ Decisions (README "Importing rosters and catalogues"):
   of them in all, are shared out evenly (when they do not divide, the first models get one
   more). A unit with no model selection is one model (a vehicle, say) with the unit's statline.
 * A weapon selection with several profiles of one kind (ranged or melee: standard and
-  supercharge) imports every profile as a weapon of its own; the model's loadout takes the first
-  and the report names the others (the engine does not choose between a weapon's profiles).
+  supercharge) is a multi-profile weapon named after the selection: every profile is a weapon
+  profile of its own, marked as that weapon's (``weapon = ...``), and the model's loadout holds
+  them all; the engine has the model pick one when it selects the weapon (04.01.03). The report
+  names them.
 * A unit selection nested inside another unit's selection is a leader attached to it (19.01):
   its models join the unit with role "leader". Rosters have no other field saying a leader is
   attached; a Leader ability alone leaves the units apart (and is a label).
@@ -241,19 +243,37 @@ class Assembler:
         return out
 
     def _weapon_names(self, gear: _Gear, rep: UnitReport) -> list[str]:
-        """The weapon names one of its holders carries (the first profile of each kind), every
-        profile registered; the others named in the report."""
-        out = []
-        by_kind: dict[str, list[str]] = {}
+        """The weapon profile names one of its holders carries, each registered. Several
+        profiles of one kind (ranged or melee) are one multi-profile weapon named after the
+        selection (04.01.03: the model picks one when it selects the weapon); the report says
+        which."""
+        by_kind: dict[str, list[M.Weapon]] = {}
         for kind, w in gear.weapons:
-            by_kind.setdefault(kind, []).append(self._register(w, rep))
-        for kind, names in by_kind.items():
-            out.append(names[0])
-            if len(names) > 1:
-                rep.note(f"{B.clean_name(B.text(gear.sel, 'name'))!r} has {len(names)} {kind} profiles: "
-                                 f"{names[0]!r} in the loadout; " + ", ".join(repr(n) for n in names[1:])
-                                 + " under [weapons] (the engine does not choose between a weapon's profiles)")
+            by_kind.setdefault(kind, []).append(w)
+        gname = B.clean_name(B.text(gear.sel, "name"))
+        multi = [k for k, ws in by_kind.items() if len(ws) > 1]
+        out = []
+        for kind, ws in by_kind.items():
+            group = ""
+            if len(ws) > 1:
+                group = self._group_name(gname or ws[0].name, kind if len(multi) > 1 else "", ws)
+            names = [self._register(w if not group else _grouped(w, group), rep) for w in ws]
+            out.extend(names)
+            if group:
+                rep.note(f"{group!r}: a multi-profile weapon of {len(names)} {kind} profiles ("
+                         + ", ".join(repr(n) for n in names) + "), one picked when it is selected (04.01.03)")
         return out
+
+    def _group_name(self, name: str, kind: str, ws: list[M.Weapon]) -> str:
+        """The name of a multi-profile weapon: its selection's (with its kind when the selection
+        has profiles of both kinds), never a weapon profile's name (a script names either)."""
+        group = f"{name} ({kind})" if kind else name
+        profiles = {w.name for w in ws} | set(self.weapons)
+        k = 2
+        base = group
+        while group in profiles:
+            group, k = f"{base} (weapon{'' if k == 2 else f' {k}'})", k + 1
+        return group
 
     def _register(self, w: M.Weapon, rep: UnitReport) -> str:
         name, k = w.name, 2
@@ -278,7 +298,12 @@ class Assembler:
 
 
 def _renamed(w: M.Weapon, name: str) -> M.Weapon:
-    return w if w.name == name else M.Weapon(name, w.range, w.A, w.skill, w.S, w.AP, w.D, w.abilities, w.labels)
+    return w if w.name == name else _replace(w, name=name)
+
+
+def _grouped(w: M.Weapon, group: str) -> M.Weapon:
+    """The profile as one of the multi-profile weapon ``group``'s (04.01.03)."""
+    return _replace(w, weapon=group)
 
 
 def _replace(m: M.Model, **kw) -> M.Model:

@@ -126,6 +126,8 @@ def weapon_data(w: M.Weapon) -> dict:
         d["abilities"] = w.abilities
     if w.labels:
         d["labels"] = list(w.labels)
+    if w.weapon:  # 04.01.03 a profile of a multi-profile weapon
+        d["weapon"] = w.weapon
     return d
 
 
@@ -272,7 +274,8 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
     stay = other.get("units", []) + kept
     keep = {w for u in stay for m in u.get("models", []) for w in m.get("weapons", [])}
     keep |= _script_weapons(data.get("script", []))
-    weapons_out = {k: v for k, v in data["weapons"].items() if k in keep}
+    weapons_out = {k: v for k, v in data["weapons"].items()
+                   if k in keep or (isinstance(v, dict) and v.get("weapon") in keep)}  # (04.01.03 by its weapon)
     taken_ids = {u.get("id") for u in stay}
     taken_models = {i for u in stay for m in u.get("models", [])
                     for i in ([m["id"]] if "id" in m else m.get("ids", []))}
@@ -385,7 +388,7 @@ def spec_records(spec, owner: int) -> list[tuple]:
                            round(ms.length * MM, 3), round(ms.width * MM, 3), tuple(sorted(ms.keywords)),
                            tuple(a.printed for a in ms.abilities), tuple(u.labels) + tuple(ms.labels),
                            tuple(_weapon_record(w.name, w.range, w.A, w.skill, w.S, w.AP, w.D, w.abilities,
-                                                w.abilities_text, w.labels) for w in ms.weapons)))
+                                                w.abilities_text, w.labels, w.weapon) for w in ms.weapons)))
         out.append((u.id, u.name, u.points, tuple(models)))
     return out
 
@@ -402,7 +405,7 @@ def unit_records(units: list[M.Unit], weapons: dict[str, M.Weapon]) -> list[tupl
                    tuple(u.abilities) + tuple(m.abilities), tuple(u.labels) + tuple(m.labels),
                    tuple(_weapon_record(w.name, w.range, parse_dice_expr(w.A), w.skill or 2, w.S, w.AP,
                                         parse_dice_expr(w.D), parse_weapon_abilities(w.abilities, w.name),
-                                        w.abilities, w.labels)
+                                        w.abilities, w.labels, w.weapon)
                          for w in (weapons[n] for n in m.weapons)))
             models.extend([rec] * m.count)
         out.append((u.id, u.name, u.points, tuple(models)))

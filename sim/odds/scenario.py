@@ -12,6 +12,7 @@ from sim.battle import Battle
 from sim.errors import PlanError, ScenarioError, ScriptError
 from sim.odds.problem import OddsError, build_problem, problem_for_command
 from sim.resolve import run_step
+from sim.rules import multi_profile as MP
 from sim.scenario.script import expand
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
@@ -170,12 +171,13 @@ def _default_step(spec, us, target: str, kind: str) -> ScriptStep:
     from sim.rules.abilities import Hook
     models = {}
     for m in us.models:
+        weapons = MP.default_profiles(m.weapons)  # (04.01.03 a multi-profile weapon's first profile)
         if kind == "fight":
-            main = [w for w in m.weapons if w.is_melee and not w.has(Hook.EXTRA_WEAPON)][:1]
-            extra = [w for w in m.weapons if w.is_melee and w.has(Hook.EXTRA_WEAPON)]
+            main = [w for w in weapons if w.is_melee and not w.has(Hook.EXTRA_WEAPON)][:1]
+            extra = [w for w in weapons if w.is_melee and w.has(Hook.EXTRA_WEAPON)]
             chosen = main + extra
         else:
-            ranged = [w for w in m.weapons if not w.is_melee]
+            ranged = [w for w in weapons if not w.is_melee]
             other = [w for w in ranged if not w.has(Hook.CLOSE_QUARTERS)]
             chosen = ranged if _monster_or_vehicle(m) else (other or ranged)
         if chosen:

@@ -12,6 +12,7 @@ from sim.errors import PlanError
 from sim.modifiers import add_scenario_modifiers
 from sim.plan.common import (Declared, damaged_modifier, declared_key, find_unit, find_weapon, model_in,
                              wound_modifiers_at)
+from sim.rules import multi_profile as MP
 from sim.rules.abilities import Hook, tag
 from sim.rules.profiles import gain_abilities
 from sim.world import queries as W
@@ -81,12 +82,17 @@ def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
         for s in sels:
             per_weapon.setdefault(s.weapon, []).append(s)
         main = [n for n in per_weapon if not find_weapon(m, mid, n, melee=True).has(Hook.EXTRA_WEAPON)]
+        problem = MP.profile_choice_problem(W.weapons_of(m), list(per_weapon)) if len(per_weapon) > 1 else None
+        if problem:
+            raise PlanError(f"{mid}: {problem}")
         if len(main) > 1:
             raise PlanError(f"{mid}: selects {', '.join(main)}; a model fights with exactly one "
                             f"melee weapon (04.01) besides its {_EXTRA} weapons")
         if per_weapon:
-            extra = [w.name for w in W.weapons_of(m) if w.is_melee and w.has(Hook.EXTRA_WEAPON)]
-            missing = [n for n in extra if n not in per_weapon]
+            # (a multi-profile one by any of its profiles, 04.01.03)
+            chosen = {MP.weapon_name(find_weapon(m, mid, n, melee=True)) for n in per_weapon}
+            extra = [MP.weapon_name(w) for w in W.weapons_of(m) if w.is_melee and w.has(Hook.EXTRA_WEAPON)]
+            missing = list(dict.fromkeys(n for n in extra if n not in chosen))
             if missing:
                 raise PlanError(f"{mid}: must also select its {_EXTRA} weapons: "
                                 f"{', '.join(missing)} (24.11)")

@@ -18,6 +18,7 @@ from sim.errors import PlanError
 from sim.plan.common import (Declared, count_check, damaged_modifier, find_unit, find_weapon,
                              indirect_fail_below, plan_modifiers, wound_modifiers_at)
 from sim.rules.abilities import Hook
+from sim.rules import multi_profile as MP
 from sim.rules import shooting as SH
 from sim.rules.pools import applying, attack_key
 from sim.rules.profiles import WeaponProfile
@@ -215,6 +216,9 @@ class ShootPlanTargets:
             weapons = [find_weapon(m, mid, n, melee=False) for n in names]
             if len(names) > 1:  # (one selection of a weapon the model has is never too many)
                 count_check(m, mid, list(names))
+                problem = MP.profile_choice_problem(W.weapons_of(m), names)
+                if problem:
+                    raise PlanError(f"{mid}: {problem}")
             problem = SH.weapon_selection_problem(self.stype, sh.mv[i], [SH.weapon_facts(w) for w in weapons])
             if problem:
                 raise PlanError(f"{mid}: {problem}")

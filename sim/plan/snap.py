@@ -13,6 +13,7 @@ import esper
 from sim.commands import Selection
 from sim.components import Unit
 from sim.plan.shoot_targets import TargetView, shooters_of, target_facts
+from sim.rules import multi_profile as MP
 from sim.rules import shooting as SH
 from sim.rules.abilities import Hook
 from sim.world import queries as W
@@ -31,7 +32,9 @@ def snap_selections(battle, unit_ent: int, target: int,
     the target (visible to the model, within the weapon's range, unengaged: 17.03 is for the
     Shooting phase only, 07.02.01), and not a [ONE SHOT] copy already fired (24.26). A model
     that is not MONSTER/VEHICLE and could fire both its [CLOSE-QUARTERS] and its other ranged
-    weapons fires the other ones (24.07 lets it pick only one kind; this is the default)."""
+    weapons fires the other ones (24.07 lets it pick only one kind; this is the default). Of a
+    multi-profile weapon (named by itself or by a profile) it picks the first usable profile
+    (04.01.03)."""
     tid = esper.component_for_entity(target, Unit).id
     view = snap_view(battle, unit_ent, target)
     gap = min(view.nearest) if view.nearest else None
@@ -45,7 +48,7 @@ def snap_selections(battle, unit_ent: int, target: int,
         usable = []
         fired: dict[str, int] = {}  # [ONE SHOT] copies already fired, by name
         for w in W.weapons_of(m):
-            if w.is_melee or (weapons is not None and w.name not in weapons):
+            if w.is_melee or (weapons is not None and w.name not in weapons and w.weapon not in weapons):
                 continue
             if Hook.ONCE_PER_BATTLE in w.effects:
                 k = fired.get(w.name, 0)
@@ -59,5 +62,6 @@ def snap_selections(battle, unit_ent: int, target: int,
             kinds = {Hook.CLOSE_QUARTERS in w.effects for w in usable}
             if len(kinds) > 1:
                 usable = [w for w in usable if Hook.CLOSE_QUARTERS not in w.effects]
-        out += [Selection(mid, w.name, tid) for w in usable]
+        # 04.01.03 the first usable profile of each multi-profile weapon
+        out += [Selection(mid, w.name, tid) for w in MP.default_profiles(usable)]
     return out

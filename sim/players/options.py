@@ -13,6 +13,7 @@ from sim.components import Position, Stats, Unit
 from sim.phases.fight_order import fight_eligible
 from sim.plan import moves as MV
 from sim.plan.fight import fights_first
+from sim.rules import multi_profile as MP
 from sim.rules.movement import sky_distance
 from sim.scenario.script import expand
 from sim.scenario.spec import ScriptStep
@@ -104,10 +105,17 @@ def min_move(u: int) -> int:
     return min(esper.component_for_entity(m, Stats).M for m in W.unit_models(u))
 
 
-def shoot_at(battle, u: int, target: int):
+def shoot_at(battle, u: int, target: int, pick=None):
     """A Shoot: every ranged weapon of the unit at ``target`` (the shorthand, 04.02: models
-    that cannot use a weapon there leave it out); None if no model can shoot it."""
-    weapons = {w.name for m in W.unit_models(u) for w in W.weapons_of(m) if not w.is_melee}
+    that cannot use a weapon there leave it out); None if no model can shoot it. Of each
+    multi-profile weapon the unit's models fire the first profile listed, or the one ``pick``
+    chooses (a function from the weapon's profiles, in order, to one: called once per such
+    weapon of the unit, in the order first carried; 04.01.03)."""
+    weapons = set()
+    choose = unit_chooser(pick)
+    for m in W.unit_models(u):
+        loadout = [w for w in W.weapons_of(m) if not w.is_melee]
+        weapons |= {w.name for w in (MP.pick_profiles(loadout, choose) if loadout else ())}
     if not weapons:
         return None
     step = ScriptStep({"kind": "shoot", "unit": uid(u), "targets": {w: {uid(target): None} for w in sorted(weapons)},
@@ -115,16 +123,32 @@ def shoot_at(battle, u: int, target: int):
     return expand(battle, step)
 
 
-def shoot_command(battle, u: int, target: int):
-    exp = shoot_at(battle, u, target)
+def unit_chooser(pick=None):
+    """04.01.03 A chooser of one profile per multi-profile weapon for a whole unit (for
+    sim.rules.multi_profile.pick_profiles): the first profile listed, or the one ``pick``
+    chooses among them, asked once per weapon."""
+    chosen: dict = {}  # multi-profile weapon -> the profile picked for the unit
+
+    def choose(profiles):
+        w = profiles[0].weapon
+        if w not in chosen:
+            chosen[w] = profiles[0] if pick is None else pick(profiles)
+        return chosen[w]
+    return choose
+
+
+def shoot_command(battle, u: int, target: int, pick=None):
+    exp = shoot_at(battle, u, target, pick)
     return None if exp is None else exp.command
 
 
-def default_fight(battle, u: int) -> Fight:
+def default_fight(battle, u: int, pick=None) -> Fight:
     """12.04/04.01 Each model fights with its first melee weapon (and its [EXTRA ATTACKS]
-    weapons, which the plan requires) at the nearest enemy unit engaged with it; a model
+    weapons; of a multi-profile weapon its first profile, or the one ``pick`` chooses for the
+    unit as in shoot_at, 04.01.03), which the plan requires) at the nearest enemy unit engaged with it; a model
     engaged with none makes no attacks."""
     sels = []
+    choose = unit_chooser(pick)
     enemies = W.engaged_with(u)
     for m in W.unit_models(u):
         mid = W.model_id(m)
@@ -136,7 +160,8 @@ def default_fight(battle, u: int) -> Fight:
                 best, target = d, e
         if target is None:
             continue
-        melee = [w for w in W.weapons_of(m) if w.is_melee]
+        # (of a multi-profile weapon, its first profile listed, 04.01.03)
+        melee = MP.pick_profiles([w for w in W.weapons_of(m) if w.is_melee], choose)
         if not melee:
             continue
         main = next((w for w in melee if not _extra(w)), None)

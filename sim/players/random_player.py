@@ -1,6 +1,7 @@
 """The random player: at each choice, a uniformly random legal command among what its side
-can do now (sim.players.options; a FLY unit takes to the skies, 21.03, on a fair coin), and uniformly random answers to decisions with a list of
-options. Its stream is its own (seeded from the battle's seed and its side, read with
+can do now (sim.players.options; a FLY unit takes to the skies, 21.03, on a fair coin; of a
+multi-profile weapon, a profile picked uniformly for the unit, 04.01.03), and uniformly random
+answers to decisions with a list of options. Its stream is its own (seeded from the battle's seed and its side, read with
 ``random()`` only: stable across Python versions), so the battle's dice are untouched and a
 replay log, which holds the commands, needs no player."""
 
@@ -78,7 +79,8 @@ class RandomPlayer(Player):
                     continue
                 for e in W.enemy_units(u):
                     # (could_shoot_at only skips what no plan would accept, unplanned)
-                    out.append(lambda u=u, e=e: O.shoot_command(battle, u, e)
+                    # (of a multi-profile weapon, a profile picked uniformly for the unit, 04.01.03)
+                    out.append(lambda u=u, e=e: O.shoot_command(battle, u, e, self._pick)
                                if could_shoot_at(battle, u, e) else None)
         elif ts.phase == Phase.CHARGE:
             for u in units:
@@ -90,14 +92,14 @@ class RandomPlayer(Player):
         elif ts.phase == Phase.FIGHT:
             owed = O.pending_fight(battle, self.side)
             if owed is not None:
-                return [lambda: O.default_fight(battle, owed)]
+                return [lambda: O.default_fight(battle, owed, self._pick)]
             if ts.step == FightStep.FIGHT:
                 from sim.phases.fight_order import fight_eligible
                 from sim.plan.fight import fights_first
                 el = fight_eligible(battle, self.side)
                 if ts.fights_first_step:
                     el = [u for u in el if fights_first(u)] or el
-                out += [lambda u=u: O.default_fight(battle, u) for u in el]
+                out += [lambda u=u: O.default_fight(battle, u, self._pick) for u in el]
                 out += [lambda u=u: MV.overrun_command(battle, O.uid(u), None) for u in el]
             else:
                 make = MV.pile_in_command if ts.step == FightStep.PILE_IN else MV.consolidate_command

@@ -15,7 +15,10 @@ class WeaponProfile:
     """02.04 A weapon profile: Range ("Melee" = None), A, BS/WS, S, AP, D and its abilities.
 
     ``abilities`` holds parsed ability values (sim.rules.abilities.Ability); ``abilities_text``
-    keeps the string as the scenario printed it, for display.
+    keeps the string as the scenario printed it, for display. ``weapon``: the multi-profile
+    weapon (04.01.03) this is one profile of ("" = a weapon with this one profile); a model
+    carrying it holds each of its profiles and picks one of them when it selects the weapon
+    (sim.rules.multi_profile).
     """
 
     name: str
@@ -29,6 +32,7 @@ class WeaponProfile:
     abilities_text: str = field(default="", compare=False)
     # names of printed abilities the engine does not implement (inert; never read by a rule)
     labels: tuple = field(default=(), compare=False)
+    weapon: str = ""  # (not hashed: equal profiles of different weapons are rare, never wrong)
     names: frozenset = field(default=frozenset(), init=False, compare=False, repr=False)
     # what its abilities do: their hooks (sim.rules.abilities.hooks), for the rules to ask
     effects: frozenset = field(default=frozenset(), init=False, compare=False, repr=False)

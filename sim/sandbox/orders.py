@@ -15,6 +15,7 @@ import esper
 from sim import plan as P
 from sim.commands import Fight, Selection, Shoot
 from sim.components import Unit
+from sim.rules import multi_profile as MP
 from sim.rules import shooting as SH
 from sim.rules.abilities import Hook, tag
 from sim.rules.profiles import WeaponProfile
@@ -130,6 +131,35 @@ class Order(ABC):
         self._dirty()
         self.message = "targets cleared"
 
+    def alternatives(self, i: int) -> list[int]:
+        """04.01.03 The other slots of the same model holding a profile of the multi-profile
+        weapon of slot ``i`` (none for a weapon with one profile)."""
+        s = self.slots[i]
+        if not s.weapon.weapon:
+            return []
+        return [j for j in self.model_slots(s.model) if j != i and self.slots[j].weapon.weapon == s.weapon.weapon]
+
+    def _pick_profile(self, i: int) -> str:
+        """04.01.03 Before slot ``i`` is selected: deselect as many of the model's other
+        selected profiles of that weapon as it takes to pick at most one per copy carried.
+        Returns what it did for the status line ("" when nothing)."""
+        s = self.slots[i]
+        alt = self.alternatives(i)
+        if not alt:
+            return ""
+        n = MP.copies(W.weapons_of(s.model_ent), s.weapon.weapon)
+        on = [j for j in alt if self.slots[j].selected]
+        on.sort(key=lambda j: self.slots[j].weapon.name == s.weapon.name)  # (other profiles first)
+        dropped = []
+        while on and len(on) + 1 > n:
+            j = on.pop(0)
+            self.slots[j].selected, self.slots[j].target = False, None
+            self.slots[j].split = {}
+            dropped.append(self.slots[j].weapon.name)
+        if not dropped:
+            return ""
+        return f" instead of {', '.join(dropped)} (one profile of {s.weapon.weapon}, 04.01.03)"
+
     def selections(self) -> tuple[Selection, ...]:
         return tuple(Selection(s.model, s.weapon.name, s.target) for s in self.slots
                      if s.selected and s.target is not None)
@@ -167,8 +197,11 @@ class ShootOrder(Order):
         # preselect: each model's other ranged weapons if legal, else its close-quarters ones
         for mid in self.models():
             idx = self.model_slots(mid)
+            # (of a multi-profile weapon, its first profile, 04.01.03)
+            firsts = {w.name for w in MP.default_profiles([self.slots[i].weapon for i in idx])}
             for want_cq in (False, True):
-                pick = [i for i in idx if self.slots[i].cq == want_cq and self.slot_problem(self.slots[i]) is None]
+                pick = [i for i in idx if self.slots[i].cq == want_cq and self.slots[i].weapon.name in firsts
+                        and self.slot_problem(self.slots[i]) is None]
                 if pick and self._model_problem(mid, pick) is None:
                     for i in pick:
                         self.slots[i].selected = True
@@ -216,6 +249,7 @@ class ShootOrder(Order):
             self.message = f"{s.model}: {problem} - switched to {s.weapon.name}"
         else:
             self.message = f"{s.model}: {s.weapon.name} selected"
+        self.message += self._pick_profile(i)
         s.selected = True
         self._dirty()
         return None
@@ -244,10 +278,12 @@ class FightOrder(Order):
         for m in W.unit_models(self.unit_ent):
             mid = W.model_id(m)
             first = True
+            # (of a multi-profile weapon, its first profile preselected, 04.01.03)
+            firsts = {w.name for w in MP.default_profiles(W.weapons_of(m))}
             for w in W.weapons_of(m):
                 if w.is_melee:
-                    sel = w.has(Hook.EXTRA_WEAPON) or first
-                    if not w.has(Hook.EXTRA_WEAPON):
+                    sel = (w.has(Hook.EXTRA_WEAPON) or first) and w.name in firsts
+                    if not w.has(Hook.EXTRA_WEAPON) and sel:
                         first = False
                     self.slots.append(Slot(mid, m, _model_name(battle, mid), w, selected=sel))
 
@@ -255,16 +291,20 @@ class FightOrder(Order):
         """04.01: exactly one melee weapon per model, besides its [EXTRA ATTACKS] weapons."""
         s = self.slots[i]
         if s.weapon.has(Hook.EXTRA_WEAPON):
+            swapped = "" if s.selected else self._pick_profile(i)
             s.selected = not s.selected
             if not s.selected:
                 s.target = None
+            elif swapped:
+                self.message = f"{s.model} fights with {s.weapon.name}{swapped}"
         elif not s.selected:
             for j in self.model_slots(s.model):
                 o = self.slots[j]
                 if not o.weapon.has(Hook.EXTRA_WEAPON) and o.selected:
                     o.selected, o.target = False, None
             s.selected = True
-            self.message = f"{s.model} fights with {s.weapon.name} (one melee weapon per model, 04.01)"
+            self.message = f"{s.model} fights with {s.weapon.name} (one melee weapon per model, 04.01" + (
+                "; one profile of a weapon, 04.01.03)" if self.alternatives(i) else ")")
         else:
             s.selected, s.target = False, None
         for o in self.slots:

@@ -193,12 +193,17 @@ def _weapon_rows(flow, sb, order) -> None:
         flow.label(f"{order.slots[idx[0]].model_name}  ({mid})", "#muted", size=12)
         flow.newline()
         flow.x += 10
-        for i in idx:
+        for k, i in enumerate(idx):
             s = order.slots[i]
+            alt = order.alternatives(i)
+            if alt and k and order.slots[idx[k - 1]].weapon.weapon == s.weapon.weapon:
+                flow.inline_label("or", width=20, height=22)  # 04.01.03 profiles are alternatives
             problem = order.slot_problem(s)
             tgt = f" -> {s.target}" if s.target and len(s.split) < 2 else " (split)" if s.split else ""
             text = f"{s.weapon.name}{tgt}"
-            tip = f"{weapon_line(s.weapon)}" + (f"<br>{problem}" if problem else "") + (
+            tip = f"{weapon_line(s.weapon)}" + (
+                f"<br>a profile of {s.weapon.weapon}: pick one (04.01.03)" if alt else "") + (
+                f"<br>{problem}" if problem else "") + (
                 f"<br>target: {s.target}" if s.target else "")
             oid = "#toggle_on" if s.selected else ("#unavailable" if problem else "#toggle")
             flow.button(text, lambda i=i: sb.toggle_slot(i), name=f"slot:{i}", tip=tip, object_id=oid,

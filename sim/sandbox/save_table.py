@@ -81,6 +81,8 @@ def _weapon(w) -> list[str]:
         out.append(f"abilities = {_q(w.abilities_text or ', '.join(a.label() for a in w.abilities))}")
     if w.labels:
         out.append("labels = [" + ", ".join(_q(k) for k in w.labels) + "]")
+    if w.weapon:  # 04.01.03 a profile of a multi-profile weapon
+        out.append(f"weapon = {_q(w.weapon)}")
     return out + [""]
 
 

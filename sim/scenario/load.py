@@ -228,7 +228,8 @@ def _weapons(top: Reader) -> dict[str, WeaponProfile]:
         r = ws.sub(name)
         if not name.strip() or len(name) > MAX_NAME:
             ws.fail(f"a weapon name of 1 to {MAX_NAME} characters", name, name)
-        r.keys({"range", "A", "BS", "WS", "S", "AP", "D", "abilities", "labels"}, {"range", "A", "S", "AP", "D"})
+        r.keys({"range", "A", "BS", "WS", "S", "AP", "D", "abilities", "labels", "weapon"},
+               {"range", "A", "S", "AP", "D"})
         rng = r.data["range"]
         melee = isinstance(rng, str) and rng.lower() == "melee"
         if not melee and (not isinstance(rng, int) or isinstance(rng, bool) or not RANGE[0] <= rng <= RANGE[1]):
@@ -258,8 +259,13 @@ def _weapons(top: Reader) -> dict[str, WeaponProfile]:
         AP_ = r.req("AP", int)
         if not AP[0] <= AP_ <= AP[1]:
             r.fail(f"AP from {AP[0]} to {AP[1]} (e.g. -2)", AP_, "AP")
+        group = _name(r, "weapon", "")  # 04.01.03 the multi-profile weapon it is a profile of
         out[name] = WeaponProfile(name, None if melee else rng, A, skill or 2, S_, AP_, D,
-                                  abilities, abil_text, labels=_labels(r, "labels"))
+                                  abilities, abil_text, labels=_labels(r, "labels"), weapon=group)
+    for name, w in out.items():  # (a script names a multi-profile weapon by its own name)
+        if w.weapon in out:
+            ws.sub(name).fail("a multi-profile weapon name that no profile under [weapons] has",
+                              w.weapon, "weapon")
     return out
 
 
@@ -445,6 +451,10 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
         wnames = mr.get("weapons", list, [])
         wps = []
         for i, wn in enumerate(wnames):
+            if isinstance(wn, str) and wn not in weapons and any(w.weapon == wn for w in weapons.values()):
+                # 04.01.03 a multi-profile weapon by its own name: each of its profiles, in order
+                wps.extend(w for w in weapons.values() if w.weapon == wn)
+                continue
             if not isinstance(wn, str) or wn not in weapons:  # (a list or table cannot even be looked up)
                 mr.sub("weapons").fail(f"a weapon defined under [weapons] ({', '.join(sorted(weapons)) or 'none defined'})", wn, i)
             wps.append(weapons[wn])

@@ -10,6 +10,7 @@ import esper
 
 from sim.commands import DeclareCharge, EndPhase, EndTurn, Fight, Move, SelectToMove, Selection, Shoot
 from sim.components import Position, Unit
+from sim.rules import multi_profile as MP
 from sim.rules import shooting as _SH
 from sim.rules.command_reroll import SCRIPT_FORM
 from sim.rules.movement import advance_end
@@ -109,7 +110,8 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
         return
     r.keys({kind, "type", "targets", "models", "decisions"} | ({"to"} if kind == "fight" else set()), {kind})
     unit = unit_ids[uid]
-    carried = {w.name for m in unit.models for w in m.weapons}
+    # (a multi-profile weapon by a profile's name, or by its own for its first profile, 04.01.03)
+    carried = {n for m in unit.models for w in m.weapons for n in (w.name, w.weapon) if n}
     action = {"kind": kind, "unit": uid, "targets": {}, "models": {}}
     if kind == "shoot" and r.has("type"):
         t = r.req("type", str)
@@ -131,7 +133,7 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
     if r.has("models"):
         mr = _model_table(r, "models", uid, model_ids, "a table of model id = { weapon = target }")
         for mid in mr.data:
-            mweapons = {w.name for m in unit.models if m.id == mid for w in m.weapons}
+            mweapons = {n for m in unit.models if m.id == mid for w in m.weapons for n in (w.name, w.weapon) if n}
             action["models"][mid] = _targets(mr.sub(mid), mweapons, unit_ids, uid)
     decisions = {}
     if r.has("decisions"):
@@ -380,7 +382,8 @@ def expand(battle, step: ScriptStep) -> Expansion:
     they could not have fired, 24.15) and are listed in ``left_out``. When no model can use it,
     each model selects it at that target anyway, so the command is refused with the rule's
     reason, as the explicit command would be. Per-model ``models`` entries are taken as
-    written."""
+    written. A multi-profile weapon named by its own name selects its first profile listed;
+    named by a profile, that profile (04.01.03)."""
     a = step.action
     kind = a["kind"]
     if kind == "end turn":
@@ -414,10 +417,19 @@ def expand(battle, step: ScriptStep) -> Expansion:
         mid = W.model_id(m)
         mine = a["models"].get(mid)
         spec = mine if mine is not None else a["targets"]
-        for w in W.weapons_of(m):
-            if w.name not in spec:
+        loadout = W.weapons_of(m)
+        firsts = None
+        for w in loadout:
+            if w.name in spec:
+                tgts = spec[w.name]
+            elif w.weapon in spec:  # 04.01.03 a multi-profile weapon named: its first profile
+                if firsts is None:
+                    firsts = {p.name for p in MP.default_profiles(loadout)}
+                if w.name not in firsts:
+                    continue
+                tgts = spec[w.weapon]
+            else:
                 continue
-            tgts = spec[w.name]
             if not tgts:
                 sels.append((Selection(mid, w.name, None), None))
                 continue

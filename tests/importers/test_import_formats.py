@@ -33,9 +33,11 @@ def test_roster_imports_the_expected_units(path):
     warden, blade, marshal = blades.models
     assert (blade.M, blade.T, blade.Sv, blade.W, blade.Ld, blade.OC, blade.InSv) == (6, 4, 3, 2, 6, 2, None)
     assert blade.weapons == ("Arc carbine", "Duty blade")
-    # a weapon with two profiles: both imported, the first in the loadout
-    assert warden.weapons == ("Flux pistol - steady", "Duty blade")
-    assert "Flux pistol - overcharge" in army.weapons
+    # a weapon with two profiles: one multi-profile weapon, both profiles in the loadout (04.01.03)
+    assert warden.weapons == ("Flux pistol - steady", "Flux pistol - overcharge", "Duty blade")
+    assert army.weapons["Flux pistol - steady"].weapon == army.weapons["Flux pistol - overcharge"].weapon \
+        == "Flux pistol"
+    assert army.weapons["Duty blade"].weapon == ""
     # the invulnerable save given as an ability, and FNP, on the leader only
     assert marshal.InSv == 4 and marshal.W == 5
     assert marshal.abilities == ("Feel No Pain 5+",)
@@ -69,6 +71,9 @@ def test_roster_imports_the_expected_units(path):
     assert "BEAST" in reps["ember-hounds"].keywords_without_rule
     assert any("Detachment" in a for a in rep.army)
     assert "imported as inert text label" in rep.text()
+    # the multi-profile weapon is named as one, not as profiles left out of the loadout
+    assert any("'Flux pistol': a multi-profile weapon of 2 ranged profiles" in n for n in reps["warden-blades"].notes)
+    assert "does not choose" not in rep.text()
 
 
 def test_the_three_roster_forms_agree():
@@ -93,7 +98,8 @@ def test_datasheet_default_loadout(path):
     (u,) = army.units
     # compulsory entries: 1 warden (its group's default sidearm), 4 blades (min 4)
     assert [(m.name, m.count) for m in u.models] == [("Blade Warden", 1), ("Blade", 4)]
-    assert u.models[0].weapons == ("Duty blade", "Flux pistol - steady")
+    assert u.models[0].weapons == ("Duty blade", "Flux pistol - steady", "Flux pistol - overcharge")
+    assert {army.weapons[n].weapon for n in u.models[0].weapons} == {"", "Flux pistol"}
     assert u.models[1].Sv == 3  # the unconditional modifier on the characteristic
     assert u.models[1].OC == 2  # the force-dependent one is not applied, and the report says so
     assert any("OC" in n and "not applied" in n for n in rep.units[0].notes)
