@@ -11,7 +11,7 @@ range (01.02.04): callers leave them out.
 
 from __future__ import annotations
 
-import math
+import functools
 
 from dataclasses import dataclass
 from typing import Hashable, Mapping, Sequence
@@ -25,8 +25,9 @@ from sim.rules.terrain import BOARD, TerrainArea, model_within_area
 __all__ = [
     "KINDS", "MARKER_MM", "MARKER_DIAMETER", "CONTROL_RANGE", "ROLES",
     "Objective", "ObjectiveControl", "UNCONTROLLED", "ObjectiveProblem",
-    "marker", "distance_to", "in_range", "models_in_range", "control_levels", "controller",
-    "settle", "settle_all", "secure", "controlling_units", "controlled_by",
+    "marker", "distance_to", "in_range", "models_in_range", "control_levels",
+    "control_levels_all", "controller", "settle", "settle_all", "settle_levels", "secure",
+    "controlling_units", "controlled_by",
     "on_terrain", "objective_problems",
     "default_objectives", "default_zones", "territory", "ZONE_DEPTH",
 ]
@@ -113,19 +114,58 @@ def in_range(fp: Footprint, objective: Objective) -> bool:
 
 def models_in_range(fps: Sequence[Footprint], objective: Objective) -> np.ndarray:
     """14.01.01 ``in_range`` for many models at once: a bool array, one entry per footprint
-    (markers: one vectorised distance column; terrain objectives: the scalar rule per model)."""
+    (markers: one vectorised distance column; terrain objectives: the scalar rule per model;
+    either only for the models a bounding-circle test cannot rule out)."""
     fps = list(fps)
     if not fps:
         return np.zeros(0, dtype=bool)
-    if objective.area is not None:
-        return np.array([model_within_area(fp, objective.area) for fp in fps], dtype=bool)
-    # (a model whose bounding circle is more than 3" from the disc cannot be in range: only
-    # the others are measured exactly)
-    reach = CONTROL_RANGE + MARKER_DIAMETER / 2 + EPS
-    near = [i for i, fp in enumerate(fps)
-            if math.hypot(fp.x - objective.x, fp.y - objective.y) - fp.bounding_radius <= reach]
+    return _in_range_rows(fps, _circles(fps), objective)
+
+
+# (a model whose bounding circle is more than this beyond what can count is out of range
+# whatever its shape: the cheap test below only rules models out, the exact rule decides)
+_SLACK = 1e-6
+
+
+def _circles(fps: list[Footprint]) -> np.ndarray:
+    """(n, 3): each footprint's centre and bounding radius (a circle holding the whole base)."""
+    return np.array([(fp.x, fp.y, fp.bounding_radius) for fp in fps], dtype=float).reshape(len(fps), 3)
+
+
+def _candidates(circles: np.ndarray, objective: Objective) -> list[int]:
+    """The rows of the models that may be in range of ``objective`` (a necessary condition):
+    for a marker, the bounding circle within 3" of the disc; for a terrain objective, within
+    0" of the area's bounding box (the base lies inside its circle, the area inside its box)."""
+    x, y, r = circles[:, 0], circles[:, 1], circles[:, 2]
+    if objective.area is None:
+        reach = CONTROL_RANGE + MARKER_DIAMETER / 2 + EPS + _SLACK
+        gap = np.hypot(x - objective.x, y - objective.y) - r
+    else:
+        x0, y0, x1, y1 = _box(objective.area.polygon)
+        dx = np.maximum(np.maximum(x0 - x, x - x1), 0.0)
+        dy = np.maximum(np.maximum(y0 - y, y - y1), 0.0)
+        reach = EPS + _SLACK
+        gap = np.hypot(dx, dy) - r
+    return np.flatnonzero(gap <= reach).tolist()
+
+
+@functools.lru_cache(maxsize=256)
+def _box(polygon: tuple) -> tuple[float, float, float, float]:
+    xs = [float(p[0]) for p in polygon]
+    ys = [float(p[1]) for p in polygon]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _in_range_rows(fps: list[Footprint], circles: np.ndarray, objective: Objective) -> np.ndarray:
+    """``models_in_range`` given the footprints' ``_circles``: ``in_range`` decides for every
+    model ``_candidates`` leaves (for markers, one distance column for all of them)."""
     out = np.zeros(len(fps), dtype=bool)
-    if near:
+    near = _candidates(circles, objective)
+    if not near:
+        return out
+    if objective.area is not None:
+        out[near] = [model_within_area(fps[i], objective.area) for i in near]
+    else:
         out[near] = distance_matrix([fps[i] for i in near], [marker(objective)])[:, 0] <= CONTROL_RANGE + EPS
     return out
 
@@ -143,16 +183,27 @@ def control_levels(objective: Objective,
     """14.02 Level of control: for each player, the sum of the OC of their models in range of
     the objective (OC '-' counts 0, OC never below 0). Every player that has a model in
     ``models`` gets an entry (0 if none is in range), in sorted player order."""
+    return control_levels_all((objective,), models)[0]
+
+
+def control_levels_all(objectives: Sequence[Objective],
+                       models: Sequence[tuple[Player, int | None, Footprint]]) -> list[dict[Player, int]]:
+    """14.02 ``control_levels`` of each objective, in order, over the same models (their
+    bounding circles worked out once for all the objectives)."""
     models = list(models)
     players = sorted({p for p, _oc, _fp in models})
-    levels = {p: 0 for p in players}
     if not models:
-        return levels
-    hit = models_in_range([fp for _p, _oc, fp in models], objective)
-    for (p, oc, _fp), inside in zip(models, hit.tolist()):
-        if inside:
+        return [dict.fromkeys(players, 0) for _o in objectives]
+    fps = [fp for _p, _oc, fp in models]
+    circles = _circles(fps)
+    out = []
+    for o in objectives:
+        levels = dict.fromkeys(players, 0)
+        for k in np.flatnonzero(_in_range_rows(fps, circles, o)).tolist():
+            p, oc, _fp = models[k]
             levels[p] += _oc_value(oc)
-    return levels
+        out.append(levels)
+    return out
 
 
 def controller(levels: Mapping[Player, int], previous: Player | None = None,
@@ -196,9 +247,15 @@ def settle_all(objectives: Sequence[Objective],
     """14.02.01 Control of every objective at the end of a phase or turn (the first thing done
     then), keyed by objective name in the objectives' order. ``previous`` holds the last
     settled states (for secured objectives, 14.03); missing names start uncontrolled."""
+    return settle_levels(objectives, control_levels_all(objectives, models), previous)
+
+
+def settle_levels(objectives: Sequence[Objective], levels: Sequence[Mapping[Player, int]],
+                  previous: Mapping[str, ObjectiveControl] | None = None) -> dict[str, ObjectiveControl]:
+    """14.02.01 ``settle_all`` given each objective's level of control (``control_levels_all``,
+    in the objectives' order)."""
     previous = previous or {}
-    return {o.name: settle(control_levels(o, models), previous.get(o.name, UNCONTROLLED))
-            for o in objectives}
+    return {o.name: settle(lv, previous.get(o.name, UNCONTROLLED)) for o, lv in zip(objectives, levels)}
 
 
 def secure(state: ObjectiveControl, player: Player) -> ObjectiveControl:
