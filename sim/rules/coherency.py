@@ -12,6 +12,7 @@ This module also holds ``MoveProblem``, the one record every movement check repo
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -155,9 +156,17 @@ def coherency_removals(models: Sequence[tuple[str, Footprint]]) -> list[str]:
     "farthest from the group" when every model is in it). Ties: lowest id. A one-group unit
     left with a broken 9" span always loses one of that pair's ends first, so the process ends
     (at worst at one model, which is always coherent)."""
+    return list(_removals(tuple((mid, fp) for mid, fp in models)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _removals(models: tuple[tuple[str, Footprint], ...]) -> tuple[str, ...]:
+    """``coherency_removals``, kept for the inputs themselves (ids and footprints are
+    immutable: the same unit layout always loses the same models), so a unit that has not
+    moved or lost a model since the last End of Turn step is not measured again."""
     ids, fps = _sorted(models)
     if len(ids) <= 1:
-        return []
+        return ()
     dist = distance_matrix(fps, fps)
     alive = list(range(len(ids)))
     removed: list[str] = []
@@ -173,7 +182,7 @@ def coherency_removals(models: Sequence[tuple[str, Footprint]]) -> list[str]:
             pick = alive[int(np.argmax(sub.max(axis=1)))]
         removed.append(ids[pick])
         alive.remove(pick)
-    return removed
+    return tuple(removed)
 
 
 def removal_problem(models: Sequence[tuple[str, Footprint]], removed: Sequence[str]) -> str | None:

@@ -121,6 +121,22 @@ def test_29_a_coherent_unit_loses_nothing():
     assert coherency_removals(line([0.0, 1.5, 3.0])) == []
 
 
+def test_29_removals_are_kept_per_layout_and_follow_every_change_of_it():
+    # the answers are kept for the inputs themselves: a move, another id or a lost model is
+    # another layout, measured again; the same layout gives the same answer
+    unit = line([0.0, 1.5, 3.0])
+    assert coherency_removals(unit) == []
+    moved = unit[:2] + [(unit[2][0], unit[2][1].moved(unit[2][1].x + 5.0, 10.0))]
+    assert coherency_removals(moved) == ["u/3"]
+    renamed = unit[:2] + [("u/0", moved[2][1])]
+    assert coherency_removals(renamed) == ["u/0"]
+    assert coherency_removals(moved[:1] + moved[2:]) == ["u/3"]
+    assert coherency_removals(unit) == []
+    answer = coherency_removals(moved)
+    answer.append("u/1")  # (each caller gets its own list)
+    assert coherency_removals(moved) == ["u/3"]
+
+
 def test_03_03_link_groups_order_largest_first_then_lowest_row():
     import numpy as np
     d = np.array([[0, 5, 5, 5], [5, 0, 1, 5], [5, 1, 0, 5], [5, 5, 5, 0]], dtype=float)
