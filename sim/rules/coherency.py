@@ -56,25 +56,34 @@ def _sorted(models: Sequence[tuple[str, Footprint]]) -> tuple[list[str], list[Fo
 def link_groups(dist: np.ndarray, alive: Sequence[int] | None = None) -> list[list[int]]:
     """03.03 [FAQ] The connected groups of the 2" link graph over the rows ``alive`` (default
     all) of a symmetric distance matrix whose rows are in id order. Each group is a sorted list
-    of rows; groups come largest first, ties by their lowest row (= lowest id)."""
-    rows = list(range(len(dist))) if alive is None else sorted(alive)
-    if not rows:
+    of rows; groups come largest first, ties by their lowest row (= lowest id).
+
+    (Who reaches whom: the links, squared as a boolean matrix until nothing more is reached,
+    a few small products however long the chains of links are.)"""
+    if alive is None:
+        rows = list(range(len(dist)))
+        linked = np.asarray(dist) <= COHERENCY_LINK + EPS
+    else:
+        rows = sorted(alive)
+        linked = np.asarray(dist)[np.ix_(rows, rows)] <= COHERENCY_LINK + EPS if rows else None
+    n = len(rows)
+    if not n:
         return []
-    sub = dist[np.ix_(rows, rows)] <= COHERENCY_LINK + EPS
-    seen = np.zeros(len(rows), dtype=bool)
+    reach = linked | np.eye(n, dtype=bool)
+    while True:
+        further = reach @ reach
+        if np.array_equal(further, reach):
+            break
+        reach = further
+    if reach[0].all():
+        return [rows]
+    seen = np.zeros(n, dtype=bool)
     groups: list[list[int]] = []
-    for s in range(len(rows)):
+    for s in range(n):
         if seen[s]:
             continue
-        seen[s] = True
-        stack, group = [s], []
-        while stack:
-            i = stack.pop()
-            group.append(rows[i])
-            nxt = np.flatnonzero(sub[i] & ~seen)
-            seen[nxt] = True
-            stack.extend(nxt.tolist())
-        groups.append(sorted(group))
+        seen |= reach[s]
+        groups.append([rows[i] for i in np.flatnonzero(reach[s]).tolist()])
     groups.sort(key=lambda g: (-len(g), g[0]))
     return groups
 
