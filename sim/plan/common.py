@@ -219,20 +219,31 @@ def could_shoot_at(battle, u: int, target: int, within: float | None = None) -> 
     with an [INDIRECT FIRE] weapon is always a candidate): lets a player, or Fire Overwatch's
     offer (15.08), skip targets no plan could accept without planning them. ``within``: a
     distance the shooting type also limits the target to (snap shooting's 24", 15.09). Never
-    the rule itself: Battle.check still decides. Distances first (the spatial index's, always
-    current): a target out of reach of every model needs no line of sight."""
+    the rule itself: Battle.check still decides."""
+    return bool(could_shoot(battle, u, (target,), within))
+
+
+def could_shoot(battle, u: int, targets, within: float | None = None) -> list[int]:
+    """``could_shoot_at`` for each of ``targets``: those it accepts, in order. Distances first
+    (the spatial index's, always current, from the unit's models to every model at once): a
+    target out of reach of every model needs no line of sight."""
     reach = ranged_reach(u)
     if reach is None:
-        return False
+        return []
     if reach == INDIRECT_REACH:
-        return True
+        return list(targets)
     if within is not None:
         reach = min(reach, within)
-    rows, cols = W.living(u).index, W.living(target).index
-    if not W.index_size(rows) or not W.index_size(cols):
-        return False
-    if W.block(W.spatial().dist, rows, cols).min() > reach + 1e-6 + _SLACK:
-        return False
-    idx = battle.visibility.index
-    seen = W.block(idx.visible, rows, cols) & (W.block(idx.dist, rows, cols) <= reach + 1e-6)
-    return bool(seen.any())
+    rows = W.living(u).index
+    if not W.index_size(rows) or not targets:
+        return []
+    nearest = W.spatial().dist[rows].min(axis=0)  # (each model's distance to the closest of ours)
+    out = []
+    for t in targets:
+        cols = W.living(t).index
+        if not W.index_size(cols) or nearest[cols].min() > reach + 1e-6 + _SLACK:
+            continue
+        idx = battle.visibility.index
+        if (W.block(idx.visible, rows, cols) & (W.block(idx.dist, rows, cols) <= reach + 1e-6)).any():
+            out.append(t)
+    return out

@@ -1,6 +1,7 @@
 """04.02 could_shoot_at, the necessary condition players and Fire Overwatch's offer (15.08)
-read before planning a shot: the unit's ranged reach (kept per unit while the same models
-live) and the distances of the spatial index first, line of sight only for a target in reach.
+read before planning a shot (could_shoot: several targets at once): the unit's ranged reach
+(kept per unit while the same models live) and the distances of the spatial index first,
+line of sight only for a target in reach.
 Its answers are those of the plain check (visible and within reach, read off the visibility
 index) for every pair of units, at every phase of whole random battles."""
 
@@ -15,7 +16,7 @@ from phased import mission_scenario, model, unit, weapon
 from scen import kill
 from sim.battle import Battle
 from sim.commands import StartBattle
-from sim.plan.common import INDIRECT_REACH, could_shoot_at, ranged_reach
+from sim.plan.common import INDIRECT_REACH, could_shoot, could_shoot_at, ranged_reach
 from sim.players import play_battle
 from sim.rules.abilities import Hook
 from sim.rules.dice import ForcedDice
@@ -74,12 +75,13 @@ def test_04_02_could_shoot_at_answers_as_the_plain_check_through_whole_battles()
                 if e["type"] != "phase":
                     return
                 for u in W.all_units():
-                    for t in W.enemy_units(u):
-                        for within in (None, 24.0, 6.0):
-                            got = could_shoot_at(b, u, t, within)
-                            assert got == _plain(b, u, t, within), (e, u, t, within)
-                            checked += 1
-                            in_reach += got
+                    enemies = W.enemy_units(u)
+                    for within in (None, 24.0, 6.0):
+                        plain = [t for t in enemies if _plain(b, u, t, within)]
+                        assert could_shoot(b, u, enemies, within) == plain, (e, u, within)
+                        assert [t for t in enemies if could_shoot_at(b, u, t, within)] == plain
+                        checked += len(enemies)
+                        in_reach += len(plain)
             b.listeners.append(on_event)
             play_battle(b, spec)
     assert checked > 1000 and 0 < in_reach < checked  # (both answers were seen)
