@@ -116,37 +116,13 @@ def models_in_range(fps: Sequence[Footprint], objective: Objective) -> np.ndarra
     """14.01.01 ``in_range`` for many models at once: a bool array, one entry per footprint
     (markers: one vectorised distance column; terrain objectives: the scalar rule per model;
     either only for the models a bounding-circle test cannot rule out)."""
-    fps = list(fps)
-    if not fps:
-        return np.zeros(0, dtype=bool)
-    return _in_range_rows(fps, _circles(fps), objective)
+    return _in_range_matrix(list(fps), (objective,))[:, 0]
 
 
 # (a model whose bounding circle is more than this beyond what can count is out of range
 # whatever its shape: the cheap test below only rules models out, the exact rule decides)
 _SLACK = 1e-6
-
-
-def _circles(fps: list[Footprint]) -> np.ndarray:
-    """(n, 3): each footprint's centre and bounding radius (a circle holding the whole base)."""
-    return np.array([(fp.x, fp.y, fp.bounding_radius) for fp in fps], dtype=float).reshape(len(fps), 3)
-
-
-def _candidates(circles: np.ndarray, objective: Objective) -> list[int]:
-    """The rows of the models that may be in range of ``objective`` (a necessary condition):
-    for a marker, the bounding circle within 3" of the disc; for a terrain objective, within
-    0" of the area's bounding box (the base lies inside its circle, the area inside its box)."""
-    x, y, r = circles[:, 0], circles[:, 1], circles[:, 2]
-    if objective.area is None:
-        reach = CONTROL_RANGE + MARKER_DIAMETER / 2 + EPS + _SLACK
-        gap = np.hypot(x - objective.x, y - objective.y) - r
-    else:
-        x0, y0, x1, y1 = _box(objective.area.polygon)
-        dx = np.maximum(np.maximum(x0 - x, x - x1), 0.0)
-        dy = np.maximum(np.maximum(y0 - y, y - y1), 0.0)
-        reach = EPS + _SLACK
-        gap = np.hypot(dx, dy) - r
-    return np.flatnonzero(gap <= reach).tolist()
+_MARKER_REACH = CONTROL_RANGE + MARKER_DIAMETER / 2 + EPS + _SLACK  # centre to bounding circle
 
 
 @functools.lru_cache(maxsize=256)
@@ -156,17 +132,35 @@ def _box(polygon: tuple) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _in_range_rows(fps: list[Footprint], circles: np.ndarray, objective: Objective) -> np.ndarray:
-    """``models_in_range`` given the footprints' ``_circles``: ``in_range`` decides for every
-    model ``_candidates`` leaves (for markers, one distance column for all of them)."""
-    out = np.zeros(len(fps), dtype=bool)
-    near = _candidates(circles, objective)
-    if not near:
+def _in_range_matrix(fps: list[Footprint], objectives: Sequence[Objective]) -> np.ndarray:
+    """``models_in_range`` for several objectives at once: (models, objectives) bools. A
+    bounding-circle test first rules out the models that cannot be in range (a marker: the
+    circle holding the base more than 3" from the disc; a terrain objective: more than 0" from
+    the box holding the area); ``in_range`` decides for the others (the markers: one distance
+    matrix from the models near any marker to every marker)."""
+    n, k = len(fps), len(objectives)
+    out = np.zeros((n, k), dtype=bool)
+    if not n or not k:
         return out
-    if objective.area is not None:
-        out[near] = [model_within_area(fps[i], objective.area) for i in near]
-    else:
-        out[near] = distance_matrix([fps[i] for i in near], [marker(objective)])[:, 0] <= CONTROL_RANGE + EPS
+    circles = np.array([(fp.x, fp.y, fp.bounding_radius) for fp in fps], dtype=float)
+    x, y, r = circles[:, 0], circles[:, 1], circles[:, 2]
+    marks = [j for j, o in enumerate(objectives) if o.area is None]
+    if marks:
+        ox = np.array([objectives[j].x for j in marks])
+        oy = np.array([objectives[j].y for j in marks])
+        near = np.hypot(x[:, None] - ox, y[:, None] - oy) - r[:, None] <= _MARKER_REACH
+        rows = np.flatnonzero(near.any(axis=1)).tolist()
+        if rows:
+            d = distance_matrix([fps[i] for i in rows], [marker(objectives[j]) for j in marks])
+            out[np.ix_(rows, marks)] = d <= CONTROL_RANGE + EPS
+    for j, o in enumerate(objectives):
+        if o.area is None:
+            continue
+        x0, y0, x1, y1 = _box(o.area.polygon)
+        dx = np.maximum(np.maximum(x0 - x, x - x1), 0.0)
+        dy = np.maximum(np.maximum(y0 - y, y - y1), 0.0)
+        for i in np.flatnonzero(np.hypot(dx, dy) - r <= EPS + _SLACK).tolist():
+            out[i, j] = model_within_area(fps[i], o.area)
     return out
 
 
@@ -188,21 +182,15 @@ def control_levels(objective: Objective,
 
 def control_levels_all(objectives: Sequence[Objective],
                        models: Sequence[tuple[Player, int | None, Footprint]]) -> list[dict[Player, int]]:
-    """14.02 ``control_levels`` of each objective, in order, over the same models (their
-    bounding circles worked out once for all the objectives)."""
+    """14.02 ``control_levels`` of each objective, in order, over the same models (who is in
+    range of what worked out for all the objectives at once)."""
     models = list(models)
     players = sorted({p for p, _oc, _fp in models})
-    if not models:
-        return [dict.fromkeys(players, 0) for _o in objectives]
-    fps = [fp for _p, _oc, fp in models]
-    circles = _circles(fps)
-    out = []
-    for o in objectives:
-        levels = dict.fromkeys(players, 0)
-        for k in np.flatnonzero(_in_range_rows(fps, circles, o)).tolist():
-            p, oc, _fp = models[k]
-            levels[p] += _oc_value(oc)
-        out.append(levels)
+    out = [dict.fromkeys(players, 0) for _o in objectives]
+    hit = _in_range_matrix([fp for _p, _oc, fp in models], objectives)
+    for i, j in zip(*np.nonzero(hit)):
+        p, oc, _fp = models[i]
+        out[j][p] += _oc_value(oc)
     return out
 
 

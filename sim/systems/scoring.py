@@ -7,7 +7,7 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim.components import Stats, Unit
+from sim.components import Unit
 from sim.phases.gates import PLAYER
 from sim.phases.state import Phase
 from sim.rules import mission as MS
@@ -38,15 +38,17 @@ def _models() -> list:
     fps = W.spatial().fps
     out = []
     for u in W.all_units():
-        lv = W.living(u)
-        if not lv.slots:
+        slots = W.living_slots(u)
+        if not slots:
             continue
         owner = esper.component_for_entity(u, Unit).owner
+        r = W.roster(u)
+        rows = r.rows
         if W.unit_state(u).battle_shocked:
-            out.extend((owner, None, fps[row]) for row in lv.rows.tolist())
+            out.extend((owner, None, fps[rows[i]]) for i in slots)
         else:
-            for m, row in zip(lv.models, lv.rows.tolist()):
-                out.append((owner, esper.component_for_entity(m, Stats).OC, fps[row]))
+            oc = r.OC
+            out.extend((owner, oc[i], fps[rows[i]]) for i in slots)
     return out
 
 
