@@ -127,7 +127,7 @@ class Roster:
     Derived once from the model components when the world is built: stats, keywords, roles and
     abilities never change during a battle, so the attack path reads them here instead of
     looking up each model's components again. ``wounds`` holds the models' own Wounds
-    components, so it always reads the live value. Built by keyword only (22 fields: a
+    components, so it always reads the live value. Built by keyword only (23 fields: a
     positional call would silently swap two of the same type)."""
 
     models: tuple[int, ...]  # model entities
@@ -152,6 +152,7 @@ class Roster:
     Sv_of: dict
     InSv_of: dict
     full_T: int  # 05.02.01 / 19.02 the unit's T for wound rolls while none of its models is lost
+    OC: tuple[int, ...]  # 02.02 each model's Objective Control (14.02)
 
 
 @dataclass(frozen=True, slots=True)

@@ -185,23 +185,65 @@ def oversized_refusal(ent: int, what: str) -> None:
                         f"may not {what} this turn (03.02.02)")
 
 
+# could_shoot_at's answer for a unit with an [INDIRECT FIRE] weapon: a candidate wherever it is
+INDIRECT_REACH = float("inf")
+# how much farther than a weapon's range the spatial index's distance may put a target before
+# could_shoot_at stops looking (its distances and the visibility index's are the same
+# edge-to-edge measure, and differ by rounding only, far below this)
+_SLACK = 1e-6
+
+
+def ranged_reach(u: int) -> float | None:
+    """The longest range among the ranged weapons of the unit's living models (04.02); None
+    when it has none, INDIRECT_REACH when one of them has [INDIRECT FIRE] (10.07: no line of
+    sight needed). Kept per unit while the same models live (a model's weapons never change)."""
+    lv = W.living(u)
+    memo = lv.memo
+    if "ranged reach" in memo:
+        return memo["ranged reach"]
+    loadouts = W.roster(u).weapons
+    weapons = [w for i in lv.slots for w in loadouts[i] if not w.is_melee]
+    if not weapons:
+        reach = None
+    elif any(w.has(Hook.INDIRECT) for w in weapons):
+        reach = INDIRECT_REACH
+    else:
+        reach = max(w.range for w in weapons)
+    memo["ranged reach"] = reach
+    return reach
+
+
 def could_shoot_at(battle, u: int, target: int, within: float | None = None) -> bool:
     """A necessary condition for any Shoot of ``u`` at ``target`` to be legal (04.02: the
     target visible to one of its models, and within a ranged weapon's range of it; a unit
     with an [INDIRECT FIRE] weapon is always a candidate): lets a player, or Fire Overwatch's
     offer (15.08), skip targets no plan could accept without planning them. ``within``: a
-    distance the shooting type also limits the target to (snap shooting's 24", 15.09). Never the rule itself: Battle.check still decides."""
-    weapons = [w for m in W.unit_models(u) for w in W.weapons_of(m) if not w.is_melee]
-    if not weapons:
-        return False
-    if any(w.has(Hook.INDIRECT) for w in weapons):
-        return True
-    reach = max(w.range for w in weapons)
+    distance the shooting type also limits the target to (snap shooting's 24", 15.09). Never
+    the rule itself: Battle.check still decides."""
+    return bool(could_shoot(battle, u, (target,), within))
+
+
+def could_shoot(battle, u: int, targets, within: float | None = None) -> list[int]:
+    """``could_shoot_at`` for each of ``targets``: those it accepts, in order. Distances first
+    (the spatial index's, always current, from the unit's models to every model at once): a
+    target out of reach of every model needs no line of sight."""
+    reach = ranged_reach(u)
+    if reach is None:
+        return []
+    if reach == INDIRECT_REACH:
+        return list(targets)
     if within is not None:
         reach = min(reach, within)
-    idx = battle.visibility.index
-    rows, cols = W.living(u).index, W.living(target).index
-    if not W.index_size(rows) or not W.index_size(cols):
-        return False
-    seen = W.block(idx.visible, rows, cols) & (W.block(idx.dist, rows, cols) <= reach + 1e-6)
-    return bool(seen.any())
+    rows = W.living(u).index
+    if not W.index_size(rows) or not targets:
+        return []
+    nearest = W.spatial().dist[rows].min(axis=0)  # (each model's distance to the closest of ours)
+    out = []
+    for t in targets:
+        cols = W.living(t).index
+        if not W.index_size(cols) or nearest[cols].min() > reach + 1e-6 + _SLACK:
+            continue
+        idx = battle.visibility.index
+        if (W.block(idx.visible, rows, cols) & (W.block(idx.dist, rows, cols) <= reach + 1e-6)).any():
+            out.append(t)
+    return out

@@ -12,6 +12,7 @@ This module also holds ``MoveProblem``, the one record every movement check repo
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -55,25 +56,34 @@ def _sorted(models: Sequence[tuple[str, Footprint]]) -> tuple[list[str], list[Fo
 def link_groups(dist: np.ndarray, alive: Sequence[int] | None = None) -> list[list[int]]:
     """03.03 [FAQ] The connected groups of the 2" link graph over the rows ``alive`` (default
     all) of a symmetric distance matrix whose rows are in id order. Each group is a sorted list
-    of rows; groups come largest first, ties by their lowest row (= lowest id)."""
-    rows = list(range(len(dist))) if alive is None else sorted(alive)
-    if not rows:
+    of rows; groups come largest first, ties by their lowest row (= lowest id).
+
+    (Who reaches whom: the links, squared as a boolean matrix until nothing more is reached,
+    a few small products however long the chains of links are.)"""
+    if alive is None:
+        rows = list(range(len(dist)))
+        linked = np.asarray(dist) <= COHERENCY_LINK + EPS
+    else:
+        rows = sorted(alive)
+        linked = np.asarray(dist)[np.ix_(rows, rows)] <= COHERENCY_LINK + EPS if rows else None
+    n = len(rows)
+    if not n:
         return []
-    sub = dist[np.ix_(rows, rows)] <= COHERENCY_LINK + EPS
-    seen = np.zeros(len(rows), dtype=bool)
+    reach = linked | np.eye(n, dtype=bool)
+    while True:
+        further = reach @ reach
+        if np.array_equal(further, reach):
+            break
+        reach = further
+    if reach[0].all():
+        return [rows]
+    seen = np.zeros(n, dtype=bool)
     groups: list[list[int]] = []
-    for s in range(len(rows)):
+    for s in range(n):
         if seen[s]:
             continue
-        seen[s] = True
-        stack, group = [s], []
-        while stack:
-            i = stack.pop()
-            group.append(rows[i])
-            nxt = np.flatnonzero(sub[i] & ~seen)
-            seen[nxt] = True
-            stack.extend(nxt.tolist())
-        groups.append(sorted(group))
+        seen |= reach[s]
+        groups.append([rows[i] for i in np.flatnonzero(reach[s]).tolist()])
     groups.sort(key=lambda g: (-len(g), g[0]))
     return groups
 
@@ -155,9 +165,17 @@ def coherency_removals(models: Sequence[tuple[str, Footprint]]) -> list[str]:
     "farthest from the group" when every model is in it). Ties: lowest id. A one-group unit
     left with a broken 9" span always loses one of that pair's ends first, so the process ends
     (at worst at one model, which is always coherent)."""
+    return list(_removals(tuple((mid, fp) for mid, fp in models)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _removals(models: tuple[tuple[str, Footprint], ...]) -> tuple[str, ...]:
+    """``coherency_removals``, kept for the inputs themselves (ids and footprints are
+    immutable: the same unit layout always loses the same models), so a unit that has not
+    moved or lost a model since the last End of Turn step is not measured again."""
     ids, fps = _sorted(models)
     if len(ids) <= 1:
-        return []
+        return ()
     dist = distance_matrix(fps, fps)
     alive = list(range(len(ids)))
     removed: list[str] = []
@@ -173,7 +191,7 @@ def coherency_removals(models: Sequence[tuple[str, Footprint]]) -> list[str]:
             pick = alive[int(np.argmax(sub.max(axis=1)))]
         removed.append(ids[pick])
         alive.remove(pick)
-    return removed
+    return tuple(removed)
 
 
 def removal_problem(models: Sequence[tuple[str, Footprint]], removed: Sequence[str]) -> str | None:

@@ -11,7 +11,7 @@ range (01.02.04): callers leave them out.
 
 from __future__ import annotations
 
-import math
+import functools
 
 from dataclasses import dataclass
 from typing import Hashable, Mapping, Sequence
@@ -25,8 +25,9 @@ from sim.rules.terrain import BOARD, TerrainArea, model_within_area
 __all__ = [
     "KINDS", "MARKER_MM", "MARKER_DIAMETER", "CONTROL_RANGE", "ROLES",
     "Objective", "ObjectiveControl", "UNCONTROLLED", "ObjectiveProblem",
-    "marker", "distance_to", "in_range", "models_in_range", "control_levels", "controller",
-    "settle", "settle_all", "secure", "controlling_units", "controlled_by",
+    "marker", "distance_to", "in_range", "models_in_range", "control_levels",
+    "control_levels_all", "controller", "settle", "settle_all", "settle_levels", "secure",
+    "controlling_units", "controlled_by",
     "on_terrain", "objective_problems",
     "default_objectives", "default_zones", "territory", "ZONE_DEPTH",
 ]
@@ -113,20 +114,53 @@ def in_range(fp: Footprint, objective: Objective) -> bool:
 
 def models_in_range(fps: Sequence[Footprint], objective: Objective) -> np.ndarray:
     """14.01.01 ``in_range`` for many models at once: a bool array, one entry per footprint
-    (markers: one vectorised distance column; terrain objectives: the scalar rule per model)."""
-    fps = list(fps)
-    if not fps:
-        return np.zeros(0, dtype=bool)
-    if objective.area is not None:
-        return np.array([model_within_area(fp, objective.area) for fp in fps], dtype=bool)
-    # (a model whose bounding circle is more than 3" from the disc cannot be in range: only
-    # the others are measured exactly)
-    reach = CONTROL_RANGE + MARKER_DIAMETER / 2 + EPS
-    near = [i for i, fp in enumerate(fps)
-            if math.hypot(fp.x - objective.x, fp.y - objective.y) - fp.bounding_radius <= reach]
-    out = np.zeros(len(fps), dtype=bool)
-    if near:
-        out[near] = distance_matrix([fps[i] for i in near], [marker(objective)])[:, 0] <= CONTROL_RANGE + EPS
+    (markers: one vectorised distance column; terrain objectives: the scalar rule per model;
+    either only for the models a bounding-circle test cannot rule out)."""
+    return _in_range_matrix(list(fps), (objective,))[:, 0]
+
+
+# (a model whose bounding circle is more than this beyond what can count is out of range
+# whatever its shape: the cheap test below only rules models out, the exact rule decides)
+_SLACK = 1e-6
+_MARKER_REACH = CONTROL_RANGE + MARKER_DIAMETER / 2 + EPS + _SLACK  # centre to bounding circle
+
+
+@functools.lru_cache(maxsize=256)
+def _box(polygon: tuple) -> tuple[float, float, float, float]:
+    xs = [float(p[0]) for p in polygon]
+    ys = [float(p[1]) for p in polygon]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _in_range_matrix(fps: list[Footprint], objectives: Sequence[Objective]) -> np.ndarray:
+    """``models_in_range`` for several objectives at once: (models, objectives) bools. A
+    bounding-circle test first rules out the models that cannot be in range (a marker: the
+    circle holding the base more than 3" from the disc; a terrain objective: more than 0" from
+    the box holding the area); ``in_range`` decides for the others (the markers: one distance
+    matrix from the models near any marker to every marker)."""
+    n, k = len(fps), len(objectives)
+    out = np.zeros((n, k), dtype=bool)
+    if not n or not k:
+        return out
+    circles = np.array([(fp.x, fp.y, fp.bounding_radius) for fp in fps], dtype=float)
+    x, y, r = circles[:, 0], circles[:, 1], circles[:, 2]
+    marks = [j for j, o in enumerate(objectives) if o.area is None]
+    if marks:
+        ox = np.array([objectives[j].x for j in marks])
+        oy = np.array([objectives[j].y for j in marks])
+        near = np.hypot(x[:, None] - ox, y[:, None] - oy) - r[:, None] <= _MARKER_REACH
+        rows = np.flatnonzero(near.any(axis=1)).tolist()
+        if rows:
+            d = distance_matrix([fps[i] for i in rows], [marker(objectives[j]) for j in marks])
+            out[np.ix_(rows, marks)] = d <= CONTROL_RANGE + EPS
+    for j, o in enumerate(objectives):
+        if o.area is None:
+            continue
+        x0, y0, x1, y1 = _box(o.area.polygon)
+        dx = np.maximum(np.maximum(x0 - x, x - x1), 0.0)
+        dy = np.maximum(np.maximum(y0 - y, y - y1), 0.0)
+        for i in np.flatnonzero(np.hypot(dx, dy) - r <= EPS + _SLACK).tolist():
+            out[i, j] = model_within_area(fps[i], o.area)
     return out
 
 
@@ -143,16 +177,21 @@ def control_levels(objective: Objective,
     """14.02 Level of control: for each player, the sum of the OC of their models in range of
     the objective (OC '-' counts 0, OC never below 0). Every player that has a model in
     ``models`` gets an entry (0 if none is in range), in sorted player order."""
+    return control_levels_all((objective,), models)[0]
+
+
+def control_levels_all(objectives: Sequence[Objective],
+                       models: Sequence[tuple[Player, int | None, Footprint]]) -> list[dict[Player, int]]:
+    """14.02 ``control_levels`` of each objective, in order, over the same models (who is in
+    range of what worked out for all the objectives at once)."""
     models = list(models)
     players = sorted({p for p, _oc, _fp in models})
-    levels = {p: 0 for p in players}
-    if not models:
-        return levels
-    hit = models_in_range([fp for _p, _oc, fp in models], objective)
-    for (p, oc, _fp), inside in zip(models, hit.tolist()):
-        if inside:
-            levels[p] += _oc_value(oc)
-    return levels
+    out = [dict.fromkeys(players, 0) for _o in objectives]
+    hit = _in_range_matrix([fp for _p, _oc, fp in models], objectives)
+    for i, j in zip(*np.nonzero(hit)):
+        p, oc, _fp = models[i]
+        out[j][p] += _oc_value(oc)
+    return out
 
 
 def controller(levels: Mapping[Player, int], previous: Player | None = None,
@@ -196,9 +235,15 @@ def settle_all(objectives: Sequence[Objective],
     """14.02.01 Control of every objective at the end of a phase or turn (the first thing done
     then), keyed by objective name in the objectives' order. ``previous`` holds the last
     settled states (for secured objectives, 14.03); missing names start uncontrolled."""
+    return settle_levels(objectives, control_levels_all(objectives, models), previous)
+
+
+def settle_levels(objectives: Sequence[Objective], levels: Sequence[Mapping[Player, int]],
+                  previous: Mapping[str, ObjectiveControl] | None = None) -> dict[str, ObjectiveControl]:
+    """14.02.01 ``settle_all`` given each objective's level of control (``control_levels_all``,
+    in the objectives' order)."""
     previous = previous or {}
-    return {o.name: settle(control_levels(o, models), previous.get(o.name, UNCONTROLLED))
-            for o in objectives}
+    return {o.name: settle(lv, previous.get(o.name, UNCONTROLLED)) for o, lv in zip(objectives, levels)}
 
 
 def secure(state: ObjectiveControl, player: Player) -> ObjectiveControl:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim.components import Stats, Unit
+from sim.components import Unit
 from sim.phases.gates import PLAYER
 from sim.phases.state import Phase
 from sim.rules import mission as MS
@@ -33,15 +33,39 @@ def mission_objectives(scenario) -> tuple:
 
 def _models() -> list:
     """(player, OC or None for '-', footprint) of every model on the battlefield (14.02; a
-    battle-shocked unit's OC is '-', 01.07)."""
+    battle-shocked unit's OC is '-', 01.07). The footprints are the spatial index's, which every
+    move and set-up keeps equal to the models' positions and bases."""
+    fps = W.spatial().fps
     out = []
     for u in W.all_units():
+        slots = W.living_slots(u)
+        if not slots:
+            continue
         owner = esper.component_for_entity(u, Unit).owner
-        shocked = W.unit_state(u).battle_shocked
-        for m in W.unit_models(u):
-            oc = None if shocked else esper.component_for_entity(m, Stats).OC
-            out.append((owner, oc, W.footprint(m)))
+        r = W.roster(u)
+        rows = r.rows
+        if W.unit_state(u).battle_shocked:
+            out.extend((owner, None, fps[rows[i]]) for i in slots)
+        else:
+            oc = r.OC
+            out.extend((owner, oc[i], fps[rows[i]]) for i in slots)
     return out
+
+
+def control_levels(objectives: tuple) -> list:
+    """14.02 Each objective's level of control per player now (sim.rules.objectives
+    .control_levels_all over ``_models``). Kept while nothing it reads changes: who is on the
+    battlefield and where (the spatial index's version, bumped by every move, set-up and
+    removal), which units are battle-shocked, and the objectives; a model's owner and OC never
+    change during a battle (sim.components.Roster)."""
+    sp = W.spatial()
+    key = (sp.version, tuple(W.unit_state(u).battle_shocked for u in W.all_units()))
+    memo = sp.control_levels
+    if memo is not None and memo[0] is objectives and memo[1] == key:
+        return memo[2]
+    levels = OBJ.control_levels_all(objectives, _models())
+    sp.control_levels = (objectives, key, levels)
+    return levels
 
 
 def settle_control(battle) -> None:
@@ -50,15 +74,14 @@ def settle_control(battle) -> None:
     ts = battle.turn_state
     if not ts.objectives:
         return
-    models = _models()
-    new = OBJ.settle_all(ts.objectives, models, ts.control)
-    for o in ts.objectives:
+    levels = control_levels(ts.objectives)
+    new = OBJ.settle_levels(ts.objectives, levels, ts.control)
+    for o, lv in zip(ts.objectives, levels):
         before = ts.control.get(o.name, OBJ.UNCONTROLLED).controller
         after = new[o.name].controller
         if before != after:
-            levels = OBJ.control_levels(o, models)
             battle.emit(ev.CONTROL, objective=o.name, controller=None if after is None else PLAYER[after],
-                        levels={PLAYER[p]: v for p, v in sorted(levels.items())})
+                        levels={PLAYER[p]: v for p, v in sorted(lv.items())})
     ts.control = new
 
 

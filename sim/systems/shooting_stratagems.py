@@ -18,7 +18,7 @@ from sim.components import Unit
 from sim.decisions import DecisionRequest
 from sim.errors import PlanError
 from sim.phases.state import Phase
-from sim.plan.common import could_shoot_at
+from sim.plan.common import could_shoot
 from sim.plan.snap import snap_selections
 from sim.rules import shooting as SH
 from sim.rules import stratagems as SG
@@ -82,15 +82,17 @@ def fire_overwatch(battle, player: int):
         return
     options: list[str] = []
     found: dict[str, tuple[int, int, list]] = {}
+    enemies = None  # (the same for each of the player's units)
     for u in _own_units(player):
         st = W.unit_state(u)
         if W.unit_engaged(u) or st.fell_back or st.selected_to_shoot:
             continue
         if not _allowed(battle, record, player, u, SG.END_OF_PHASE, ("unengaged",)):
             continue
-        for e in W.enemy_units(u):
-            if not could_shoot_at(battle, u, e, SH.SNAP_RANGE):  # (none sees it in range: no plan)
-                continue
+        if enemies is None:
+            enemies = W.enemy_units(u)
+        # (could_shoot: the targets some model sees in range; for the others, no plan)
+        for e in could_shoot(battle, u, enemies, SH.SNAP_RANGE):
             sels = snap_selections(battle, u, e)
             if sels:
                 key = pair(_uid(u), _uid(e))

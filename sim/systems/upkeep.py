@@ -128,13 +128,14 @@ def coherency_removals(battle):
     """03.03 End of Turn: a unit out of coherency loses models, one at a time, until it is
     coherent; its player chooses which (a decision; the default is Part A ruling 29's order);
     destroyed, with no 'when destroyed' rules. (A generator: it may wait for the answer.)"""
+    table = R.current.spatial.fps  # (the models' footprints, kept current by every move)
     for p in (0, 1):
         for u in _units_of(p):
-            models = W.unit_models(u)
-            if len(models) < 2:
+            lv = W.living(u)
+            if len(lv.slots) < 2:
                 continue
-            by_id = {W.model_id(m): m for m in models}
-            fps = sorted((mid, W.footprint(m)) for mid, m in by_id.items())
+            by_id = dict(zip(lv.ids, lv.models))
+            fps = sorted(zip(lv.ids, [table[row] for row in lv.rows.tolist()]))
             default = removals(fps)
             gone = []
             if default:

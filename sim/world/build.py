@@ -82,8 +82,8 @@ def roll_modifiers(us, models: list[int]) -> RollModifiers:
 def roster(models: list[int], allocation_order=()) -> Roster:
     """The unit's Roster, read off its models' components (listed order); ``allocation_order``
     is the scenario's declared order for the unit, if any (Part A ruling 9)."""
-    ids, rows, wounds, T, guard, char, fnp, stealth, lone, mv, full, weapons, damaged = (
-        [] for _ in range(13))
+    ids, rows, wounds, T, guard, char, fnp, stealth, lone, mv, full, weapons, damaged, oc = (
+        [] for _ in range(14))
     keywords: set[str] = set()
     for m in models:
         st = esper.component_for_entity(m, Stats)
@@ -107,6 +107,7 @@ def roster(models: list[int], allocation_order=()) -> Roster:
         full.append(TargetModel(mid.id, st.W, st.W, st.Sv, st.InSv, char[-1]))
         weapons.append(esper.component_for_entity(m, Weapon).profiles)
         damaged.append(max(dmg) if dmg else None)
+        oc.append(st.OC)
     full = tuple(full)
     groups = allocation_groups(full)
     full_order = default_order(groups, full, preferred_groups(groups, full, allocation_order or ()))
@@ -117,4 +118,5 @@ def roster(models: list[int], allocation_order=()) -> Roster:
         weapons=tuple(weapons), damaged=tuple(damaged), full=full,
         full_wounds=tuple(t.W for t in full), full_groups=groups, full_order=full_order,
         W_of={t.id: t.W for t in full}, Sv_of={t.id: t.Sv for t in full},
-        InSv_of={t.id: t.InSv for t in full}, full_T=unit_toughness(T, guard, range(len(models))))
+        InSv_of={t.id: t.InSv for t in full}, full_T=unit_toughness(T, guard, range(len(models))),
+        OC=tuple(oc))

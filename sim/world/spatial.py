@@ -55,6 +55,12 @@ class SpatialIndex:
         # sim.plan.moves.bodies: the table as the movement rules read it (a BodyIndex), made
         # on first use after each move, set-up or removal
         self.bodies = None
+        # Bumped by every change of who is on the battlefield or where (a move, a set-up, a
+        # removal, a unit's caches forgotten): an answer derived from those alone stays good
+        # while the version it was made at is the current one (sim.systems.scoring's control)
+        self.version = 0
+        # sim.systems.scoring.control_levels: (objectives, (version, battle-shocked units), levels)
+        self.control_levels = None
 
     def _touch(self, i: int, others, delta: int) -> None:
         """Count (delta +1) or discount (-1) the contacts between model ``i`` and ``others``
@@ -121,12 +127,14 @@ class SpatialIndex:
         self._present[index] = False
         self._alive_units = None
         self.bodies = None
+        self.version += 1
 
     def forget_unit(self, unit_ent: int) -> None:
         self.living.pop(unit_ent, None)
         self.keywords.pop(unit_ent, None)
         self.ranged_abilities.pop(unit_ent, None)
         self.bodies = None
+        self.version += 1
 
     def _changed(self) -> None:
         self.living.clear()
@@ -134,6 +142,7 @@ class SpatialIndex:
         self.ranged_abilities.clear()
         self._alive_units = None
         self.bodies = None
+        self.version += 1
 
     def units_with_models(self, n_units: int) -> np.ndarray:
         """A boolean per unit: it still has a model on the battlefield (not destroyed)."""

@@ -121,10 +121,60 @@ def test_29_a_coherent_unit_loses_nothing():
     assert coherency_removals(line([0.0, 1.5, 3.0])) == []
 
 
+def test_29_removals_are_kept_per_layout_and_follow_every_change_of_it():
+    # the answers are kept for the inputs themselves: a move, another id or a lost model is
+    # another layout, measured again; the same layout gives the same answer
+    unit = line([0.0, 1.5, 3.0])
+    assert coherency_removals(unit) == []
+    moved = unit[:2] + [(unit[2][0], unit[2][1].moved(unit[2][1].x + 5.0, 10.0))]
+    assert coherency_removals(moved) == ["u/3"]
+    renamed = unit[:2] + [("u/0", moved[2][1])]
+    assert coherency_removals(renamed) == ["u/0"]
+    assert coherency_removals(moved[:1] + moved[2:]) == ["u/3"]
+    assert coherency_removals(unit) == []
+    answer = coherency_removals(moved)
+    answer.append("u/1")  # (each caller gets its own list)
+    assert coherency_removals(moved) == ["u/3"]
+
+
 def test_03_03_link_groups_order_largest_first_then_lowest_row():
     import numpy as np
     d = np.array([[0, 5, 5, 5], [5, 0, 1, 5], [5, 1, 0, 5], [5, 5, 5, 0]], dtype=float)
     assert link_groups(d) == [[1, 2], [0], [3]]
+
+
+def _groups_by_search(dist, alive):
+    """03.03 [FAQ] the link groups found model by model (a depth-first search from each model
+    not yet reached, in row order): what link_groups must answer."""
+    rows = sorted(alive)
+    seen, groups = set(), []
+    for s in rows:
+        if s in seen:
+            continue
+        seen.add(s)
+        stack, group = [s], []
+        while stack:
+            i = stack.pop()
+            group.append(i)
+            for j in rows:
+                if j not in seen and dist[i][j] <= 2.0 + 1e-9:
+                    seen.add(j)
+                    stack.append(j)
+        groups.append(sorted(group))
+    return sorted(groups, key=lambda g: (-len(g), g[0]))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 20), st.floats(0, 8)), min_size=1, max_size=22),
+       st.randoms(use_true_random=False))
+def test_03_03_link_groups_are_those_a_search_finds(pts, rnd):
+    from sim.rules.geometry import distance_matrix
+    fps = [round_base(32, x, y) for x, y in pts]
+    d = distance_matrix(fps, fps)
+    everyone = list(range(len(fps)))
+    assert link_groups(d) == _groups_by_search(d, everyone)
+    some = rnd.sample(everyone, rnd.randint(0, len(everyone)))
+    assert link_groups(d, some) == _groups_by_search(d, some)
 
 
 positions = st.lists(st.tuples(st.floats(0, 14), st.floats(0, 14)), min_size=1, max_size=9)

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from sim.rules.geometry import footprint, round_base
 from sim.rules.objectives import (
     CONTROL_RANGE, MARKER_DIAMETER, UNCONTROLLED, Objective, ObjectiveControl, control_levels,
-    controlled_by, controller, controlling_units, default_objectives, default_zones, distance_to,
+    control_levels_all, controlled_by, controller, controlling_units, default_objectives, default_zones, distance_to,
     in_range, marker, models_in_range, objective_problems, on_terrain, secure, settle, settle_all,
-    territory,
+    settle_levels, territory,
 )
 from sim.rules.terrain import Feature, TerrainArea
 
@@ -83,6 +83,40 @@ def test_14_01_01_vectorised_range_equals_the_scalar_rule(models):
     fps.append(footprint("oval", 33.0, 22.0, 4.0, 2.0, 30.0))
     assert models_in_range(fps, CENTRAL).tolist() == [in_range(fp, CENTRAL) for fp in fps]
     assert models_in_range(fps, TERRAIN_OBJ).tolist() == [in_range(fp, TERRAIN_OBJ) for fp in fps]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.floats(12, 40), st.floats(10, 34), st.sampled_from(["round", "oval", "rect"]),
+                          st.floats(0.8, 6.0), st.floats(0.8, 3.0), st.floats(0, 180)),
+                min_size=1, max_size=10))
+def test_14_01_01_vectorised_range_equals_the_scalar_rule_for_every_base(models):
+    # the bounding-circle test only rules models out: hulls of every shape and angle, near
+    # and far, at markers and at terrain objectives, agree with the scalar rule
+    fps = [footprint(shape, x, y, a, a if shape == "round" else min(a, b), angle)
+           for x, y, shape, a, b, angle in models]
+    for obj in (CENTRAL, TERRAIN_OBJ, Objective("near the ruin", 29.0, 27.0, "expansion")):
+        assert models_in_range(fps, obj).tolist() == [in_range(fp, obj) for fp in fps]
+
+
+def test_14_01_01_range_at_the_limits_of_the_bounding_circle_test():
+    # exactly 3" (in range) and a hair more (not) from the disc, for a round base and a
+    # rectangle whose corner is far from its near edge; within 0" of the area and a hair beyond
+    rect = footprint("rect", 30.0 + MARK_R + 3.0 + 2.0, 22.0, 4.0, 2.0)
+    fps = [at_gap(3.0), at_gap(3.0 + 1e-6), rect, rect.moved(rect.x + 1e-6, rect.y),
+           round_base(32, 20.0 - R32, 22.0), round_base(32, 20.0 - R32 - 1e-6, 22.0)]
+    assert models_in_range(fps, CENTRAL).tolist() == [True, False, True, False, False, False]
+    assert models_in_range(fps, TERRAIN_OBJ).tolist() == [False, False, False, False, True, False]
+
+
+def test_14_02_control_levels_all_is_control_levels_per_objective():
+    objs = default_objectives(defender="red", attacker="blue") + (TERRAIN_OBJ,)
+    models = [("red", 1, round_base(32, 30, 6)), ("blue", 2, round_base(32, 30, 22)),
+              ("red", None, round_base(32, 31.5, 22)), ("blue", 3, round_base(40, 25, 20)),
+              ("red", 2, footprint("oval", 12.0, 24.0, 4.0, 2.0, 45.0))]
+    assert control_levels_all(objs, models) == [control_levels(o, models) for o in objs]
+    assert control_levels_all(objs, []) == [{} for _o in objs]
+    prev = {"expansion west": ObjectiveControl("red", "red")}
+    assert settle_levels(objs, control_levels_all(objs, models), prev) == settle_all(objs, models, prev)
 
 
 def test_14_01_01_vectorised_range_of_no_models():

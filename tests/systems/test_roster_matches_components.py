@@ -54,6 +54,7 @@ def by_components(u: int) -> dict:
     return {"living": living, "keywords": kw, "T": T, "fnp": fnp, "target_models": tm,
             "groups": allocation_groups(tm),
             "character": any(esper.has_component(m, Character) for m in living),
+            "OC": [esper.component_for_entity(m, Stats).OC for m in living],
             "all_mv": bool(living) and all(esper.component_for_entity(m, Keyword).names
                                            & {"MONSTER", "VEHICLE"} for m in living)}
 
@@ -63,6 +64,7 @@ def by_world(u: int) -> dict:
     return {"living": living, "keywords": W.unit_keywords(u), "T": W.toughness(u) if living else None,
             "fnp": W.feel_no_pain(u), "target_models": W.target_models(u),
             "groups": W.allocation_view(u)[1], "character": W.has_character(u),
+            "OC": [W.roster(u).OC[i] for i in W.living_slots(u)],
             "all_mv": W.every_model_monster_or_vehicle(u)}
 
 
@@ -111,7 +113,7 @@ def test_living_index_reads_the_rows_blocks(lost):
 
 
 def test_roster_is_built_by_keyword_only():
-    """22 fields, several of one type: a positional call could swap two silently, so it is
+    """23 fields, several of one type: a positional call could swap two silently, so it is
     refused; the world's own roster names every field."""
     with Battle(spec()) as b:
         r = W.roster(b.units["band"])

@@ -1,0 +1,87 @@
+"""04.02 could_shoot_at, the necessary condition players and Fire Overwatch's offer (15.08)
+read before planning a shot (could_shoot: several targets at once): the unit's ranged reach
+(kept per unit while the same models live) and the distances of the spatial index first,
+line of sight only for a target in reach.
+Its answers are those of the plain check (visible and within reach, read off the visibility
+index) for every pair of units, at every phase of whole random battles."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+
+from phased import mission_scenario, model, unit, weapon
+from scen import kill
+from sim.battle import Battle
+from sim.commands import StartBattle
+from sim.plan.common import INDIRECT_REACH, could_shoot, could_shoot_at, ranged_reach
+from sim.players import play_battle
+from sim.rules.abilities import Hook
+from sim.rules.dice import ForcedDice
+from sim.scenario.load import load_scenario
+from sim.world import queries as W
+
+ROOT = Path(__file__).resolve().parents[2]
+WEAPONS = {"long gun": weapon(36, 1, 3, 4, 0, 1), "pistol": weapon(12, 1, 3, 4, 0, 1, "[PISTOL]"),
+           "mortar": weapon(48, 1, 3, 4, 0, 1, "[INDIRECT FIRE]"), "blade": weapon("melee", 2, 3, 4, 0, 1)}
+
+
+def _plain(battle, u, e, within=None) -> bool:
+    """The check without its shortcuts (what could_shoot_at answered before them)."""
+    weapons = [w for m in W.unit_models(u) for w in W.weapons_of(m) if not w.is_melee]
+    if not weapons:
+        return False
+    if any(w.has(Hook.INDIRECT) for w in weapons):
+        return True
+    reach = max(w.range for w in weapons)
+    if within is not None:
+        reach = min(reach, within)
+    idx = battle.visibility.index
+    rows = np.array([W.model_row(m) for m in W.unit_models(u)], dtype=np.intp)
+    cols = np.array([W.model_row(m) for m in W.unit_models(e)], dtype=np.intp)
+    if not len(rows) or not len(cols):
+        return False
+    sub = np.ix_(rows, cols)
+    return bool((idx.visible[sub] & (idx.dist[sub] <= reach + 1e-6)).any())
+
+
+def test_04_02_ranged_reach_follows_the_living_models():
+    red = [unit("r1", model([(10, 10)], ["long gun"]), model([(11.5, 10)], ["pistol", "blade"])),
+           unit("r2", model([(10, 14)], ["blade"])),
+           unit("r3", model([(14, 14)], ["mortar"]), model([(15.5, 14)], ["pistol"]))]
+    blue = [unit("b1", model([(30, 30)], ["pistol"]))]
+    with Battle(mission_scenario(red, blue, weapons=WEAPONS), dice=ForcedDice([])) as b:
+        b.run_command(StartBattle())
+        b._enter()
+        assert ranged_reach(b.units["r1"]) == 36
+        assert ranged_reach(b.units["r2"]) is None
+        assert ranged_reach(b.units["r3"]) == INDIRECT_REACH
+        kill(b, "r1/1")  # the long gun is lost with its model: the pistol is all that is left
+        assert ranged_reach(b.units["r1"]) == 12
+        kill(b, "r3/1")
+        assert ranged_reach(b.units["r3"]) == 12
+
+
+def test_04_02_could_shoot_at_answers_as_the_plain_check_through_whole_battles():
+    spec = load_scenario(ROOT / "scenarios/battle_default.toml")
+    spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("random", "random")))
+    checked = in_reach = 0
+    for seed in (3, 4):
+        with Battle(spec, seed=seed) as b:
+            def on_event(e, b=b):
+                nonlocal checked, in_reach
+                if e["type"] != "phase":
+                    return
+                for u in W.all_units():
+                    enemies = W.enemy_units(u)
+                    for within in (None, 24.0, 6.0):
+                        plain = [t for t in enemies if _plain(b, u, t, within)]
+                        assert could_shoot(b, u, enemies, within) == plain, (e, u, within)
+                        assert [t for t in enemies if could_shoot_at(b, u, t, within)] == plain
+                        checked += len(enemies)
+                        in_reach += len(plain)
+            b.listeners.append(on_event)
+            play_battle(b, spec)
+    assert checked > 1000 and 0 < in_reach < checked  # (both answers were seen)
