@@ -57,6 +57,24 @@ def bodies() -> ML.BodyIndex:
     return sp.bodies
 
 
+def coherent_at(unit_ent: int, to) -> bool:
+    """03.03 Whether the unit would be in coherency with its models at ``to`` ((model id, x, y)
+    each; models not named stay where they are): check 9 of the move checks
+    (ML.end_coherency_problems, on the footprints ``check_move`` builds). False: any move of
+    the unit ending there is refused, so a player trying moves need not ask for the rest."""
+    idx = bodies()
+    rows = idx.unit_rows.get(esper.component_for_entity(unit_ent, Unit).id)
+    if rows is None:
+        return True
+    where = {mid: (float(x), float(y)) for mid, x, y in to}
+    ids, ends = [], []
+    for r in rows.tolist():
+        f, p = idx.fps[r], where.get(idx.ids[r])
+        ids.append(idx.ids[r])
+        ends.append(f if p is None else f.moved(p[0], p[1]))
+    return not ML.end_coherency_problems(ids, ends)
+
+
 def _row_ids(sp) -> dict[int, str]:
     """Model index (the spatial index's row) -> model id, for every model of the battle (made
     once: models are created only when the world is built)."""
