@@ -64,6 +64,9 @@ class Battle:
         self.models: dict[str, int] = {}
         self._visibility = None  # set by VisibilitySystem; read through .visibility
         self.validated = None  # sim.validate.ValidatedPlan: the last accepted Shoot/Fight's plan
+        # the last command ``check`` accepted, with the battle's mark then and its plan
+        # (_accepted_before): a player checks a command, then submits that very command
+        self._checked: tuple | None = None
         self.scenario_allocation_orders: dict[int, tuple[str, ...]] = {}
         esper.switch_world(self.world)  # (a new, empty world for build_world)
         # the per-battle resources the world queries read, installed with the world (_enter)
@@ -121,6 +124,7 @@ class Battle:
         self.resources = None
         self.listeners = []
         self.validated = None
+        self._checked = None
         self.activation = None
         self.action = None
         if getattr(self.dice, "listener", None) == self._on_roll:
@@ -165,7 +169,8 @@ class Battle:
         self._enter()
         if self.activation_unit is not None or self.queue or self.pending is not None or self.action is not None:
             raise Refusal("another activation is still being resolved")
-        problem = validate_command(self, command)
+        problem = None if self._accepted_before(command) else validate_command(self, command)
+        self._checked = None
         if problem:
             self.emit(ev.REFUSED, command=command_to_dict(command), reason=problem)
             raise Refusal(problem)
@@ -178,7 +183,28 @@ class Battle:
         self._enter()
         if self.busy:
             return "another activation is still being resolved"
-        return validate_command(self, command)
+        if self._accepted_before(command):
+            return None
+        problem = validate_command(self, command)
+        self._checked = None if problem else (command, self._mark(), self.validated)
+        return problem
+
+    def _mark(self) -> tuple[int, int]:
+        """What changes whenever anything a command's legality reads may have changed: every
+        roll, move, removal, answer and phase change is an event, and every command resolved
+        is counted."""
+        return len(self.events), self.commands_done
+
+    def _accepted_before(self, command) -> bool:
+        """``command`` (this very object) is the last one ``check`` accepted, and nothing has
+        happened since: the verdict stands, and its plan is put back (validate_command's
+        ``battle.validated``). A player checks its choice and then submits it (sim.players):
+        validating it again would compute the same answer."""
+        c = self._checked
+        if c is None or c[0] is not command or c[1] != self._mark():
+            return False
+        self.validated = c[2]
+        return True
 
     def decide(self, request: DecisionRequest):
         """For systems: the answer to ``request`` if given, else post it and return PENDING."""

@@ -38,17 +38,53 @@ def unit_gap(unit_ent: int, others: list[int]) -> float | None:
 
 def bodies() -> ML.BodyIndex:
     """Every model on the battlefield, where it stands now (an immutable BodyIndex, in model-id
-    order), made once per table state: kept on the spatial index until a model moves, is set
-    up or is removed."""
+    order), made once per table state: kept on the spatial index until a model is set up or
+    removed, and brought up to date after a move (the rows it moved only, BodyIndex.moved)."""
     sp = R.current.spatial
     if sp.bodies is None:
         out = []
+        fps = sp.fps
         for u in W.all_units():
             unit = esper.component_for_entity(u, Unit)
-            for m in W.unit_models(u):
-                out.append(ML.Body(W.model_id(m), unit.id, unit.owner, W.footprint(m)))
+            lv = W.living(u)
+            for mid, row in zip(lv.ids, lv.rows.tolist()):
+                out.append(ML.Body(mid, unit.id, unit.owner, fps[row]))
         sp.bodies = ML.BodyIndex(out)
+    elif sp.bodies_moved:
+        ids = _row_ids(sp)
+        sp.bodies = sp.bodies.moved([(ids[i], f) for i, f in sp.bodies_moved.items()])
+        sp.bodies_moved = {}
     return sp.bodies
+
+
+def coherent_at(unit_ent: int, to) -> bool:
+    """03.03 Whether the unit would be in coherency with its models at ``to`` ((model id, x, y)
+    each; models not named stay where they are): check 9 of the move checks
+    (ML.end_coherency_problems, on the footprints ``check_move`` builds). False: any move of
+    the unit ending there is refused, so a player trying moves need not ask for the rest."""
+    idx = bodies()
+    rows = idx.unit_rows.get(esper.component_for_entity(unit_ent, Unit).id)
+    if rows is None:
+        return True
+    where = {mid: (float(x), float(y)) for mid, x, y in to}
+    ids, ends = [], []
+    for r in rows.tolist():
+        f, p = idx.fps[r], where.get(idx.ids[r])
+        ids.append(idx.ids[r])
+        ends.append(f if p is None else f.moved(p[0], p[1]))
+    return not ML.end_coherency_problems(ids, ends)
+
+
+def _row_ids(sp) -> dict[int, str]:
+    """Model index (the spatial index's row) -> model id, for every model of the battle (made
+    once: models are created only when the world is built)."""
+    ids = sp.row_ids
+    if ids is None:
+        ids = sp.row_ids = {}
+        for u in W.all_units():
+            r = W.roster(u)
+            ids.update(zip(r.rows, r.ids))
+    return ids
 
 
 def _areas(battle):

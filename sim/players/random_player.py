@@ -131,7 +131,9 @@ class RandomPlayer(Player):
                     to.append((mid, round(x + d * math.cos(a), 6), round(y + d * math.sin(a), 6)))
                 to = tuple(to)
             cmd = O.Move(O.uid(u), to, mode, fly=fly)
-            if battle.check(cmd) is None:
+            # (models scattered each their own way often break coherency: such a move is
+            # refused by the rules' last check, asked alone first; a formation kept is not)
+            if (k % 2 == 0 or MV.coherent_at(u, to)) and battle.check(cmd) is None:
                 return cmd
         return None if st.move_selected is None else O.Move(O.uid(u), (), mode)
 

@@ -91,6 +91,33 @@ class BodyIndex:
             raise ValueError(f"unit {unit!r} has no models among the bodies")
         return int(self.players[rows[0]])
 
+    def moved(self, moves: Sequence[tuple[str, Footprint]]) -> "BodyIndex":
+        """The same table with some models standing elsewhere (model id -> footprint each; the
+        same models, so the same rows): what ``BodyIndex`` of the moved bodies gives, without
+        sorting and indexing them all again."""
+        out = BodyIndex.__new__(BodyIndex)
+        bodies, fps = list(self.bodies), list(self.fps)
+        centres, bound = self.centres.copy(), self.bound.copy()
+        rnd, radius = self.round.copy(), self.radius.copy()
+        cores = dict(self._cores)
+        for mid, f in moves:
+            j = self.row[mid]
+            b = bodies[j]
+            bodies[j] = Body(b.model, b.unit, b.player, f)
+            fps[j] = f
+            centres[j] = (f.x, f.y)
+            rnd[j] = f.shape == "round"
+            radius[j] = 0.5 * f.length if rnd[j] else 0.0
+            bound[j] = f.bounding_radius
+            cores.pop(j, None)
+        out.bodies, out.fps, out._cores = tuple(bodies), fps, cores
+        out.ids, out.row, out.units, out.players, out.unit_rows = (
+            self.ids, self.row, self.units, self.players, self.unit_rows)
+        out.centres, out.round, out.radius, out.bound = centres, rnd, radius, bound
+        for arr in (centres, rnd, radius, bound):
+            arr.flags.writeable = False
+        return out
+
     def without_unit(self, unit: str) -> "BodyIndex":
         """The same table minus one unit's models (a solver moves them itself)."""
         return BodyIndex([b for b in self.bodies if b.unit != unit])

@@ -552,10 +552,18 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
                                       f"({ENGAGEMENT_RANGE:g}\"); {_a(what)} must end unengaged", d))
     for r in rlist:
         problems.extend(per[r])
-    if check_coherency and len(rlist) > 1:
-        problems.extend(coherency_problems_from_matrix([idx.ids[r] for r in rlist],
-                                                       fps_distance_matrix(ends)))
+    if check_coherency:
+        problems.extend(end_coherency_problems([idx.ids[r] for r in rlist], ends))
     return problems
+
+
+def end_coherency_problems(ids: Sequence[str], ends: Sequence[Footprint]) -> list[MoveProblem]:
+    """03.03 Check 9 of ``check_move``: the unit's coherency problems with its models (``ids``,
+    in id order) standing at ``ends`` when the move is over. A player may ask it of a move it
+    is about to try (sim.players.random_player): a move with a problem here is refused."""
+    if len(ids) <= 1:
+        return []
+    return coherency_problems_from_matrix(ids, fps_distance_matrix(ends))
 
 
 def _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense, per):

@@ -53,8 +53,11 @@ class SpatialIndex:
         # count for nothing a distance or visibility reads (sim.world.queries.living: none)
         self.off_table: set[int] = set()
         # sim.plan.moves.bodies: the table as the movement rules read it (a BodyIndex), made
-        # on first use after each move, set-up or removal
+        # on first use after each set-up or removal; a move only notes the rows it changed
+        # (bodies_moved: model index -> footprint), which bodies() applies when next read
         self.bodies = None
+        self.bodies_moved: dict[int, object] = {}
+        self.row_ids: dict[int, str] | None = None  # model index -> model id (sim.plan.moves)
         # Bumped by every change of who is on the battlefield or where (a move, a set-up, a
         # removal, a unit's caches forgotten): an answer derived from those alone stays good
         # while the version it was made at is the current one (sim.systems.scoring's control)
@@ -107,7 +110,11 @@ class SpatialIndex:
             for j in self.near[index]:
                 self.near[j].add(index)
             self._touch(index, self.near[index], +1)
+        kept, pending = self.bodies, self.bodies_moved
         self._changed()
+        if kept is not None:  # (the same models on the table: only these rows change)
+            pending.update(zip(indices, fps))
+            self.bodies, self.bodies_moved = kept, pending
 
     def place_many(self, indices: list[int], fps: list) -> None:
         """Models set up on the battlefield (20.04 an ingress move): present again, at ``fps``."""
@@ -117,6 +124,7 @@ class SpatialIndex:
             self.near[i] = set()
             self._present[i] = True
         self.move_many(indices, fps)
+        self._forget_bodies()
 
     def remove(self, index: int) -> None:
         """The model leaves the battlefield (destroyed). The per-unit caches are left to the
@@ -126,22 +134,26 @@ class SpatialIndex:
         self._touch(index, self.near[index], -1)
         self._present[index] = False
         self._alive_units = None
-        self.bodies = None
+        self._forget_bodies()
         self.version += 1
 
     def forget_unit(self, unit_ent: int) -> None:
         self.living.pop(unit_ent, None)
         self.keywords.pop(unit_ent, None)
         self.ranged_abilities.pop(unit_ent, None)
-        self.bodies = None
+        self._forget_bodies()
         self.version += 1
+
+    def _forget_bodies(self) -> None:
+        self.bodies = None
+        self.bodies_moved = {}
 
     def _changed(self) -> None:
         self.living.clear()
         self.keywords.clear()
         self.ranged_abilities.clear()
         self._alive_units = None
-        self.bodies = None
+        self._forget_bodies()
         self.version += 1
 
     def units_with_models(self, n_units: int) -> np.ndarray:

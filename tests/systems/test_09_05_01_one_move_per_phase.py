@@ -107,3 +107,28 @@ def test_24_16_heavy_lost_after_one_move_of_more_than_3in():
                                     Selection("gun/2", "cannon", "target"))))
         (p,) = of_type(b, "pool")
         assert HEAVY not in dict(map(tuple, p["modifiers"]))
+
+
+def test_09_05_01_a_move_checked_before_it_was_made_is_checked_again_after(monkeypatch):
+    """Battle.check's verdict is kept for the very command it accepted, until anything happens
+    (a player checks its choice, then submits it: validated once); a command made since makes
+    the old verdict void, so the same Move submitted again is refused (09.05.01)."""
+    import sim.battle as battle_module
+    calls = []
+    real = battle_module.validate_command
+    monkeypatch.setattr(battle_module, "validate_command", lambda b, c: calls.append(c) or real(b, c))
+    with Battle(spec()) as b:
+        cmd = by(b, "gun", 3, 0)
+        assert b.check(cmd) is None and b.check(cmd) is None
+        b.run_command(cmd)
+        assert calls == [cmd]  # (checked once, submitted on that verdict)
+        assert b.check(cmd) is not None and "09.05.01" in b.check(cmd)
+        with pytest.raises(Refusal, match=r"09\.05\.01"):
+            b.submit(cmd)
+        other = by(b, "target", 0, 1)
+        assert b.check(other) is None
+        assert b.check(cmd) is not None  # (another command's verdict stands for no other)
+        n = len(calls)
+        assert b.check(other) is None and len(calls) == n + 1
+        b.emit("note", text="anything that happens is an event")
+        assert b.check(other) is None and len(calls) == n + 2  # (checked again)

@@ -183,3 +183,35 @@ to = { "a/1" = [14, 10] }
     assert main(["run", str(toml)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "script[0]" in err[0] and "a/1" in err[0] and "c/1" in err[0] and "(03.01)" in err[0]
+
+
+def test_03_03_coherent_at_is_the_move_checks_own_coherency_verdict():
+    """03.03 sim.plan.moves.coherent_at (what the random player asks before trying a move whose
+    models scatter) agrees with check 9 of the move checks on the same ends, including oval
+    bases, for a few hundred seeded scatters: False exactly when the checks report a 03.03
+    problem."""
+    import random
+
+    from sim.plan import moves as MV
+    from sim.players import options as O
+    from sim.rules import move_legality as ML
+    riders = model([(30, 30), (33.2, 30), (36.4, 30)], ["gun"])
+    riders.pop("base_mm")
+    riders.update(base=[75, 42], shape="oval")
+    spec = _free([_red((10, 10), (11.5, 10), (13, 10), (14.5, 10), M=6), unit("r2", riders)],
+                 [unit("b1", model((50, 40), ["gun"]))])
+    rng = random.Random(303)
+    seen = set()
+    with Battle(spec) as b:
+        b._enter()
+        for _ in range(300):
+            uid = rng.choice(["r1", "r2"])
+            u = b.units[uid]
+            to = tuple((mid, round(x + rng.uniform(-3, 3), 6), round(y + rng.uniform(-3, 3), 6))
+                       for mid, x, y in O.translate(b, u, 0.0, 0.0))
+            problems = ML.check_move(uid, MV.paths_of(b, u, to), MV.bodies(), [], spec.board,
+                                     max_distance=99.0, rule="09.05")
+            incoherent = any(p.rule == "03.03" for p in problems)
+            assert MV.coherent_at(u, to) == (not incoherent)
+            seen.add(incoherent)
+    assert seen == {True, False}

@@ -13,12 +13,14 @@ import esper
 from hypothesis import given, settings, strategies as st
 
 from sim.battle import Battle
-from sim.components import Wounds
+from sim.components import Unit, Wounds
 from sim.players import play_battle
+from sim.plan import moves as MV
 from sim.replay.log import Recorder, replay, write_log
 from sim.rules import geometry
 from sim.rules.coherency import coherency_problems
 from sim.rules.mission import CAPS, PRIMARY
+from sim.rules.move_index import Body, BodyIndex
 from sim.scenario.load import load_scenario
 from sim.world import queries as W
 
@@ -63,6 +65,10 @@ class Checker(Recorder):
             models = [(W.model_id(m), W.footprint(m)) for m in W.unit_models(u)]
             assert not coherency_problems(models), (uid, coherency_problems(models))
         self.moved.clear()
+        assert_same_bodies(MV.bodies(), BodyIndex([
+            Body(W.model_id(m), esper.component_for_entity(u, Unit).id,
+                 esper.component_for_entity(u, Unit).owner, W.footprint(m))
+            for u in W.all_units() for m in W.unit_models(u)]))
         ts = battle.turn_state
         total, per_round = CAPS[PRIMARY]
         for p in (0, 1):
@@ -70,6 +76,19 @@ class Checker(Recorder):
             for r in range(1, 6):
                 assert ts.tallies[p].in_round(r, PRIMARY) <= per_round
         self.checked += 1
+
+
+def assert_same_bodies(kept: BodyIndex, fresh: BodyIndex) -> None:
+    """The table as the movement rules read it (kept on the spatial index and brought up to
+    date after each move, sim.plan.moves.bodies) is the table built afresh from the world."""
+    assert kept.bodies == fresh.bodies and kept.ids == fresh.ids and kept.units == fresh.units
+    for a in ("players", "centres", "round", "radius", "bound"):
+        assert (getattr(kept, a) == getattr(fresh, a)).all(), a
+    assert {u: r.tolist() for u, r in kept.unit_rows.items()} == \
+        {u: r.tolist() for u, r in fresh.unit_rows.items()}
+    for j in range(len(kept)):
+        if not kept.round[j]:
+            assert (kept.core(j) == fresh.core(j)).all()
 
 
 @settings(max_examples=3, deadline=None, derandomize=True)
