@@ -10,7 +10,7 @@ from typing import Sequence
 
 import numpy as np
 
-from sim.rules.geometry import Footprint, core, disc_distances, distance
+from sim.rules.geometry import Footprint, core, disc_distances, distance, distance_matrix
 
 Point = tuple[float, float]
 
@@ -358,16 +358,9 @@ def fps_to_rows(fps: Sequence[Footprint], idx: BodyIndex, rows: np.ndarray) -> n
 
 
 def fps_distance_matrix(fps: Sequence[Footprint]) -> np.ndarray:
-    """Symmetric edge-to-edge distance matrix among ``fps`` (vectorised for round bases)."""
-    n = len(fps)
-    c = np.array([(f.x, f.y) for f in fps], dtype=float).reshape(-1, 2)
-    rnd = np.array([f.shape == "round" for f in fps], dtype=bool)
-    r = np.array([0.5 * f.length if f.shape == "round" else 0.0 for f in fps])
-    out = disc_distances(c, r, c, r)
-    for i in np.flatnonzero(~rnd).tolist():
-        for j in range(n):
-            if j != i:
-                out[i, j] = out[j, i] = distance(fps[i], fps[j])
+    """Symmetric edge-to-edge distance matrix among ``fps``: geometry.distance_matrix (every
+    entry ``distance``'s float), 0 on the diagonal."""
+    out = distance_matrix(fps, fps)
     np.fill_diagonal(out, 0.0)
     return out
 
