@@ -84,17 +84,25 @@ def _rotate(pts: np.ndarray, angle_deg: float) -> np.ndarray:
     return pts @ np.array([[c, s], [-s, c]])
 
 
+@functools.lru_cache(maxsize=1024)
 def core(fp: Footprint) -> tuple[np.ndarray, float]:
-    """01.04 The footprint as (convex core polygon (k, 2) counter-clockwise, radius)."""
+    """01.04 The footprint as (convex core polygon (k, 2) counter-clockwise, radius).
+
+    Footprints are immutable, so the answer for one is kept (the most recent 1024); its
+    array is read-only."""
     if fp.shape == "round":
-        return np.array([[fp.x, fp.y]], dtype=float), 0.5 * fp.length
+        pts = np.array([[fp.x, fp.y]], dtype=float)
+        pts.flags.writeable = False
+        return pts, 0.5 * fp.length
     hl, hw = 0.5 * fp.length, 0.5 * fp.width
     if fp.shape == "rect":
         pts = np.array([[-hl, -hw], [hl, -hw], [hl, hw], [-hl, hw]], dtype=float)
     else:
         t = np.linspace(0.0, 2.0 * math.pi, OVAL_VERTICES, endpoint=False)
         pts = np.stack([hl * np.cos(t), hw * np.sin(t)], axis=1)
-    return _rotate(pts, fp.angle) + np.array([fp.x, fp.y]), 0.0
+    pts = _rotate(pts, fp.angle) + np.array([fp.x, fp.y])
+    pts.flags.writeable = False
+    return pts, 0.0
 
 
 def outline(fp: Footprint, n: int = 32) -> np.ndarray:
@@ -142,17 +150,60 @@ def _edges_cross(p: np.ndarray, pe: np.ndarray, q: np.ndarray, qe: np.ndarray) -
     return bool(np.any((d1 * d2 < 0) & (d3 * d4 < 0)))
 
 
-def _convex_distance(p: np.ndarray, q: np.ndarray) -> float:
-    """Closest distance between two convex polygons (points / segments allowed); 0 if they meet."""
-    if _point_in_convex(p[0], q) or _point_in_convex(q[0], p):
-        return 0.0
-    pe = np.roll(p, -1, axis=0)
-    qe = np.roll(q, -1, axis=0)
-    if len(p) > 1 and len(q) > 1 and _edges_cross(p, pe, q, qe):
-        return 0.0
-    d1 = _point_segment_dist(p[:, None, :], q[None, :, :], qe[None, :, :]).min()
-    d2 = _point_segment_dist(q[:, None, :], p[None, :, :], pe[None, :, :]).min()
+def _circle(poly: np.ndarray) -> tuple[np.ndarray, float]:
+    """A circle holding a polygon: its vertex mean and the farthest vertex."""
+    c = poly.mean(axis=0)
+    d = poly - c
+    return c, float(np.sqrt((d * d).sum(axis=1).max()))
+
+
+_PRUNE_SLACK = 1e-7     # inches: far above the rounding of the bounds, far below any distance
+_APART = 0.01           # inches: bounding circles this far apart have no point or edge in common
+
+
+def _convex_distance(p: np.ndarray, q: np.ndarray, pe: np.ndarray | None = None,
+                     qe: np.ndarray | None = None, circles=None) -> float:
+    """Closest distance between two convex polygons (points / segments allowed); 0 if they meet.
+
+    The minimum over every (vertex, edge) distance of both ways round, computed only over
+    the entries that can be the minimum: a real entry bounds it from above (``U``: the
+    vertex of each nearest the other's bounding circle against all the other's edges), and
+    a vertex (edge) whose distance to the other's bounding circle exceeds ``U`` is left
+    out. Each entry kept has the arithmetic of the full (vertex, edge) grid, so the answer
+    is the full grid's minimum to the bit. When the bounding circles are apart, the
+    polygons cannot meet, so the containment and crossing tests are skipped. ``pe``,
+    ``qe`` (the polygons rolled by one vertex) and ``circles`` (``_circle`` of each) may
+    be given precomputed."""
+    (cp, rp), (cq, rq) = circles if circles is not None else (_circle(p), _circle(q))
+    pe = np.roll(p, -1, axis=0) if pe is None else pe
+    qe = np.roll(q, -1, axis=0) if qe is None else qe
+    dc = cp - cq
+    if math.sqrt(float(dc[0] * dc[0] + dc[1] * dc[1])) <= rp + rq + _APART:
+        if _point_in_convex(p[0], q) or _point_in_convex(q[0], p):
+            return 0.0
+        if len(p) > 1 and len(q) > 1 and _edges_cross(p, pe, q, qe):
+            return 0.0
+    # lower bounds: a vertex to the other's circle; an edge (midpoint m, half-length h) too
+    lb_p = np.hypot(p[:, 0] - cq[0], p[:, 1] - cq[1]) - rq
+    lb_q = np.hypot(q[:, 0] - cp[0], q[:, 1] - cp[1]) - rp
+    i0, j0 = int(np.argmin(lb_p)), int(np.argmin(lb_q))
+    u = min(_point_segment_dist(p[i0], q, qe).min(), _point_segment_dist(q[j0], p, pe).min())
+    cut = u + _PRUNE_SLACK
+    ep_lb = _edge_bounds(p, pe, cq) - rq
+    eq_lb = _edge_bounds(q, qe, cp) - rp
+    ip, iq = np.flatnonzero(lb_p <= cut), np.flatnonzero(lb_q <= cut)
+    jp, jq = np.flatnonzero(ep_lb <= cut), np.flatnonzero(eq_lb <= cut)
+    d1 = _point_segment_dist(p[ip][:, None, :], q[jq][None, :, :], qe[jq][None, :, :]).min(initial=np.inf)
+    d2 = _point_segment_dist(q[iq][:, None, :], p[jp][None, :, :], pe[jp][None, :, :]).min(initial=np.inf)
     return float(min(d1, d2))
+
+
+def _edge_bounds(poly: np.ndarray, pe: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """A lower bound of the distance from point ``c`` to each edge poly[k]-pe[k]: the
+    distance to the edge's midpoint less half its length."""
+    m = 0.5 * (poly + pe)
+    h = 0.5 * np.hypot(pe[:, 0] - poly[:, 0], pe[:, 1] - poly[:, 1])
+    return np.hypot(m[:, 0] - c[0], m[:, 1] - c[1]) - h
 
 
 def distance(a: Footprint, b: Footprint) -> float:
@@ -166,11 +217,19 @@ def distance(a: Footprint, b: Footprint) -> float:
 @functools.lru_cache(maxsize=4096)
 def _hull_distance(a: Footprint, b: Footprint) -> float:
     """``distance`` when a base is not round (footprints are immutable: the same two give the
-    same answer, so the answers for bases that have not moved are kept; an oval's core has
-    64 vertices, so each is a (64, 64) computation)."""
-    pa, ra = core(a)
-    pb, rb = core(b)
-    return max(0.0, _convex_distance(pa, pb) - ra - rb)
+    same answer, so the answers for bases that have not moved are kept)."""
+    pa, ra, pae, ca = _hull(a)
+    pb, rb, pbe, cb = _hull(b)
+    return max(0.0, _convex_distance(pa, pb, pae, pbe, (ca, cb)) - ra - rb)
+
+
+@functools.lru_cache(maxsize=1024)
+def _hull(fp: Footprint):
+    """``core`` of a footprint with its polygon rolled by one vertex and ``_circle``."""
+    pts, r = core(fp)
+    pe = np.roll(pts, -1, axis=0)
+    pe.flags.writeable = False
+    return pts, r, pe, _circle(pts)
 
 
 def within(a: Footprint, b: Footprint, inches: float) -> bool:
@@ -235,8 +294,8 @@ def disc_distances(ca: np.ndarray, ra: np.ndarray, cb: np.ndarray, rb: np.ndarra
 def distance_matrix(fps_a, fps_b) -> np.ndarray:
     """01.04 Edge-to-edge distances between every footprint of ``fps_a`` and of ``fps_b``.
 
-    Round-to-round pairs are computed in one vectorised step; round bases against one oval
-    or rectangular hull in one step per hull (``_round_core_distances``, the arithmetic of
+    Round-to-round pairs are computed in one vectorised step; round bases against the oval
+    or rectangular hulls in one step (``_round_core_distances``, the arithmetic of
     ``distance``); hull-to-hull pairs (rare: large models) with ``distance``.
     """
     fps_a, fps_b = list(fps_a), list(fps_b)
@@ -248,33 +307,63 @@ def distance_matrix(fps_a, fps_b) -> np.ndarray:
     ra = np.array([0.5 * f.length if f.shape == "round" else 0.0 for f in fps_a])
     rb = np.array([0.5 * f.length if f.shape == "round" else 0.0 for f in fps_b])
     out = disc_distances(ca, ra, cb, rb)
-    round_a = np.array([f.shape == "round" for f in fps_a])
-    round_b = np.array([f.shape == "round" for f in fps_b])
-    nb = np.flatnonzero(~round_b).tolist()
-    for i in np.flatnonzero(~round_a).tolist():
-        out[i, round_b] = _round_core_distances(cb[round_b], rb[round_b], core(fps_a[i])[0])
-        for j in nb:
-            out[i, j] = distance(fps_a[i], fps_b[j])
-    for j in nb:
-        out[round_a, j] = _round_core_distances(ca[round_a], ra[round_a], core(fps_b[j])[0])
+    ha = [i for i, f in enumerate(fps_a) if f.shape != "round"]
+    hb = [j for j, f in enumerate(fps_b) if f.shape != "round"]
+    if ha:
+        rnd_b = [j for j, f in enumerate(fps_b) if f.shape == "round"]
+        if rnd_b:
+            out[np.ix_(ha, rnd_b)] = _round_core_distances(
+                cb[rnd_b], rb[rnd_b], _hull_pack(tuple(fps_a[i] for i in ha))).T
+        for i in ha:
+            for j in hb:
+                out[i, j] = distance(fps_a[i], fps_b[j])
+    if hb:
+        rnd_a = [i for i, f in enumerate(fps_a) if f.shape == "round"]
+        if rnd_a:
+            out[np.ix_(rnd_a, hb)] = _round_core_distances(
+                ca[rnd_a], ra[rnd_a], _hull_pack(tuple(fps_b[j] for j in hb)))
     return out
 
 
-def _round_core_distances(centres: np.ndarray, radii: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """01.04 ``distance`` from round bases (centres (N, 2), radii (N,)) to one footprint with
-    the convex polygon core ``pts`` (radius 0), for all N at once, with the arithmetic of
-    ``_convex_distance`` entry by entry: 0 if the centre is in the core, otherwise the
-    nearer of the core's vertices to the centre and the centre to the core's edges; minus
-    the radius, at least 0."""
-    c = centres[:, None, :]
-    if len(pts) >= 3:
-        e = np.roll(pts, -1, axis=0) - pts
-        w = c - pts[None]
-        inside = np.all(e[:, 0] * w[..., 1] - e[:, 1] * w[..., 0] >= -EPS, axis=1)
-    else:
-        inside = np.zeros(len(centres), dtype=bool)
-    pe = np.roll(pts, -1, axis=0)
-    d = np.minimum(_point_segment_dist(pts[None], c, c).min(axis=1, initial=np.inf),
-                   _point_segment_dist(c, pts[None], pe[None]).min(axis=1, initial=np.inf))
+@functools.lru_cache(maxsize=256)
+def _hull_pack(fps: tuple) -> tuple:
+    """The cores of hulls (footprints that are not round) for ``_round_core_distances``, as
+    (H, V) coordinate arrays (px, py, pex, pey: each vertex and the next), padded to the
+    longest with degenerate edges at the first vertex (their distances repeat that
+    vertex's, their containment products are 0: no answer changes)."""
+    V = max(len(core(f)[0]) for f in fps)
+    P = np.empty((len(fps), V, 2))
+    PE = np.empty((len(fps), V, 2))
+    for h, f in enumerate(fps):
+        pts = core(f)[0]
+        k = len(pts)
+        P[h, :k] = pts
+        PE[h, :k] = np.roll(pts, -1, axis=0)
+        P[h, k:] = pts[0]
+        PE[h, k:] = pts[0]
+    out = (P[..., 0].copy(), P[..., 1].copy(), PE[..., 0].copy(), PE[..., 1].copy())
+    for a in out:
+        a.flags.writeable = False
+    return out
+
+
+def _round_core_distances(centres: np.ndarray, radii: np.ndarray, pack: tuple) -> np.ndarray:
+    """01.04 ``distance`` from round bases (centres (N, 2), radii (N,)) to hulls with convex
+    polygon cores (``_hull_pack``: radius 0, 3 vertices or more): (N, H), all at once, with
+    the arithmetic of ``_point_segment_dist`` entry by entry: 0 if the centre is in the
+    core, otherwise the nearer of the core's vertices to the centre and the centre to the
+    core's edges; minus the radius, at least 0."""
+    px, py, pex, pey = pack
+    cx, cy = centres[:, 0][:, None, None], centres[:, 1][:, None, None]
+    abx, aby = pex - px, pey - py                       # (H, V) the edges
+    apx, apy = cx - px, cy - py                         # (N, H, V) vertex to centre
+    inside = (abx * apy - aby * apx >= -EPS).all(axis=2)
+    # vertices to the centre (a degenerate segment: t = 0, so the arithmetic is this)
+    dv = np.sqrt(apx * apx + apy * apy).min(axis=2)
+    den = abx * abx + aby * aby
+    t = np.where(den > 0, (apx * abx + apy * aby) / np.where(den > 0, den, 1.0), 0.0)
+    t = np.clip(t, 0.0, 1.0)
+    dx, dy = apx - t * abx, apy - t * aby
+    d = np.minimum(dv, np.sqrt(dx * dx + dy * dy).min(axis=2))
     d[inside] = 0.0
-    return np.maximum(d - radii, 0.0)
+    return np.maximum(d - radii[:, None], 0.0)

@@ -36,12 +36,14 @@ when ``visible`` needs it (a hidden target in the band the 3" penalty changes).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from sim.rules.geometry import EPS, Footprint, core, disc_distances, distance_matrix
+from sim.rules.geometry import (EPS, OVAL_VERTICES, Footprint, core, disc_distances,
+                                distance_matrix)
 from sim.rules.los_batch import (csr_subset as _csr_subset, outline_crossings_round,
                                  pairs_visible_round)
 from sim.rules.los_full import fully_visible_round
@@ -95,6 +97,21 @@ def _csr_rows(sel, n, pstart, pidx, ostart, opts):
 
 
 _ROWS = 32      # rows per block of distance_matrix calls (bases that are not round)
+_OUTER_GROW = 1e-7  # inches added to a bounding radius (its rounding), within the capsule's 1e-6
+_INNER_SHRINK = 1 - 1e-6
+
+
+def _inner_radius(fp: Footprint) -> float:
+    """The radius of a disc about the centre inside the footprint's core: a round base's
+    own; a rectangle's half width; an oval core (an affine image of a regular polygon of
+    OVAL_VERTICES) holds the ellipse of its half sizes times cos(pi / OVAL_VERTICES). A hair
+    less, for rounding."""
+    if fp.shape == "round":
+        return 0.5 * fp.length
+    r = 0.5 * min(fp.length, fp.width)
+    if fp.shape == "oval":
+        r *= math.cos(math.pi / OVAL_VERTICES)
+    return r * _INNER_SHRINK
 
 
 @dataclass(frozen=True)
@@ -194,6 +211,7 @@ class VisibilityIndex:
             self.rad = np.array([0.5 * f.length if f.shape == "round" else f.bounding_radius
                                  for f in fps], dtype=float)
             self.radius = np.where(self.round, self.rad, 0.0)
+            self.rin = np.array([_inner_radius(f) for f in fps], dtype=float)
             self.within = np.zeros((n, len(self.blk.areas)), dtype=bool)
             self._cores = {}
             self._full_distances()
@@ -207,6 +225,7 @@ class VisibilityIndex:
                 self.rad[i] = self.fps[i].bounding_radius
                 self.round[i] = self.fps[i].shape == "round"
                 self.radius[i] = 0.5 * self.fps[i].length if self.round[i] else 0.0
+                self.rin[i] = _inner_radius(self.fps[i])
                 self._cores.pop(i, None)
             rows = list(rows)
             if self.round.all():        # (distance_matrix's step, from the arrays kept here)
@@ -299,34 +318,60 @@ class VisibilityIndex:
         return I, J
 
     def _exact_los(self, I, J, need, pstart, pidx, ostart, opts) -> np.ndarray:
-        """Exact sight for pairs ``need`` (indices into I, J; CSR inputs are per need)."""
+        """Exact sight for pairs ``need`` (indices into I, J; CSR inputs are per need).
+
+        Round pairs: los_batch.pairs_visible_round, all at once. Pairs with an oval or
+        rectangular base: first two certificates, each that kernel on discs for all of them
+        at once: a disc inside each base (``_inner_radius``) seen: sight (a free segment
+        between parts of the bases has a free A-to-B part); the bases' bounding discs not
+        seen: no sight (a free segment between the bases would join the discs). The pairs
+        left get los_kernels.pair_visible, one at a time."""
         out = np.zeros(len(need), dtype=bool)
         if len(need) == 0:
             return out
-        pk = self.blk.pieces
         i, j = I[need], J[need]
         rnd = self.round[i] & self.round[j]
         c, r = self.centres, self.radius
         b = np.flatnonzero(rnd)
         if len(b):
-            ps, pi, os_, op = _csr_rows(b, len(need), pstart, pidx, ostart, opts)
-            # outline crossings (a piece overlapping a base) join the obstacle generators:
-            # per pair, after its obstacle vertices, A's crossings then B's (one call for
-            # both bases: circles 0..Q-1 are the A's, Q..2Q-1 the B's, ordered by circle)
-            Q = len(b)
-            m = np.concatenate([i[b], j[b]])
-            ow, pt = outline_crossings_round(c[m], r[m], pk, ps, pi, np.tile(np.arange(Q), 2))
-            if len(ow):
-                ow = np.concatenate([np.repeat(np.arange(Q), os_[1:] - os_[:-1]), ow % Q])
-                order = np.argsort(ow, kind="stable")
-                op = np.concatenate([op, pt])[order]
-                os_ = np.searchsorted(ow[order], np.arange(Q + 1)).astype(np.int64)
-            out[b] = pairs_visible_round(c[i[b]], r[i[b]], c[j[b]], r[j[b]], pk, ps, pi, os_, op)
-        for q in np.flatnonzero(~rnd):
+            out[b] = self._discs_visible(c[i[b]], r[i[b]], c[j[b]], r[j[b]],
+                                         _csr_rows(b, len(need), pstart, pidx, ostart, opts))
+        h = np.flatnonzero(~rnd)
+        if len(h):
+            rows = _csr_rows(h, len(need), pstart, pidx, ostart, opts)
+            seen = self._discs_visible(c[i[h]], self.rin[i[h]], c[j[h]], self.rin[j[h]], rows)
+            out[h[seen]] = True
+            k = np.flatnonzero(~seen)
+            if len(k):
+                ro = self.rad + _OUTER_GROW
+                ps, pi, os_, op = rows
+                sub = (*_csr_subset(ps, pi, k), *_csr_subset(os_, op, k))
+                maybe = self._discs_visible(c[i[h[k]]], ro[i[h[k]]], c[j[h[k]]], ro[j[h[k]]], sub)
+                h = h[k[maybe]]
+        pk = self.blk.pieces
+        for q in h.tolist():
             (ac, ar), (bc, br) = self._core(i[q]), self._core(j[q])
             out[q] = pair_visible(ac, ar, bc, br, pk.subset(pidx[pstart[q]:pstart[q + 1]]),
                                   opts[ostart[q]:ostart[q + 1]])
         return out
+
+    def _discs_visible(self, ca, ra, cb, rb, csr) -> np.ndarray:
+        """06.01 Exact sight between discs (ca, ra) and (cb, rb), pair by pair, with the
+        pairs' pieces and obstacle vertices (CSR rows ``csr``): pairs_visible_round, the
+        outline crossings (a piece overlapping a disc) joining the obstacle generators: per
+        pair, after its obstacle vertices, A's crossings then B's (one call for both discs:
+        circles 0..Q-1 are the A's, Q..2Q-1 the B's, ordered by circle)."""
+        ps, pi, os_, op = csr
+        pk = self.blk.pieces
+        Q = len(ca)
+        ow, pt = outline_crossings_round(np.concatenate([ca, cb]), np.concatenate([ra, rb]),
+                                         pk, ps, pi, np.tile(np.arange(Q), 2))
+        if len(ow):
+            ow = np.concatenate([np.repeat(np.arange(Q), os_[1:] - os_[:-1]), ow % Q])
+            order = np.argsort(ow, kind="stable")
+            op = np.concatenate([op, pt])[order]
+            os_ = np.searchsorted(ow[order], np.arange(Q + 1)).astype(np.int64)
+        return pairs_visible_round(ca, ra, cb, rb, pk, ps, pi, os_, op)
 
     def _resolve(self, I, J):
         """Resolve unordered pairs (I, J): los (symmetric) and fully_visible both ways (clear

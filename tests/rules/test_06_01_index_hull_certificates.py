@@ -1,0 +1,98 @@
+"""06.01 VisibilityIndex sight for pairs with an oval or rectangular base: the disc
+certificates (a disc inside each base seen: sight; the bounding discs not seen: no sight)
+settle most pairs before los_kernels.pair_visible; the index must answer what the pair
+function (model_visible, that kernel on every pair) answers, on the default table and on
+random layouts, after a full build and after moves."""
+
+import numpy as np
+import pytest
+
+from sim.rules import visibility_index as vi
+from sim.rules.geometry import footprint, round_base
+from sim.rules.terrain import default_table
+from sim.rules.visibility import TerrainBlockers, model_visible
+from sim.rules.visibility_index import ModelEntry, VisibilityIndex, _inner_radius
+
+from _layouts import random_layout
+
+
+def _fp(rng, x, y):
+    kind = rng.integers(0, 4)
+    if kind == 0:
+        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
+    if kind == 1:
+        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
+    return round_base(int(rng.choice([25, 32, 60])), x, y)
+
+
+def _check(idx, blk):
+    for i in range(len(idx.ids)):
+        for j in range(len(idx.ids)):
+            if idx.army[i] != idx.army[j]:
+                assert idx.los[i, j] == model_visible(idx.fps[i], idx.fps[j], blk), (i, j)
+
+
+@pytest.fixture
+def exact_calls(monkeypatch):
+    calls = []
+    real = vi.pair_visible
+
+    def counted(*a):
+        calls.append(1)
+        return real(*a)
+    monkeypatch.setattr(vi, "pair_visible", counted)
+    return calls
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_index_sight_with_hulls_is_the_pair_function(seed, exact_calls):
+    rng = np.random.default_rng(300 + seed)
+    areas = default_table()
+    blk = TerrainBlockers.build(areas)
+    models = [ModelEntry(f"m{k}", _fp(rng, rng.uniform(1, 59), rng.uniform(1, 43)),
+                         "red" if k % 2 else "blue", f"u{k}") for k in range(18)]
+    idx = VisibilityIndex(areas, models)
+    _check(idx, blk)
+    for _ in range(4):
+        ks = rng.choice(len(models), size=3, replace=False)
+        fps = [_fp(rng, rng.uniform(1, 59), rng.uniform(1, 43)) for _ in ks]
+        idx.update([models[k].id for k in ks], fps)
+        _check(idx, blk)
+    hull_pairs = sum(1 for i in range(18) for j in range(i + 1, 18)
+                     if idx.army[i] != idx.army[j] and not (idx.round[i] and idx.round[j]))
+    assert 0 < len(exact_calls) < hull_pairs            # the certificates settle some, not all
+
+
+def test_index_sight_with_hulls_on_random_layouts(exact_calls):
+    rng = np.random.default_rng(17)
+    seen = {True: 0, False: 0}
+    for _ in range(25):
+        areas, a, b = random_layout(rng)
+        blk = TerrainBlockers.build(areas)
+        fps = [_fp(rng, *rng.uniform(1, 29, 2)) for _ in range(8)] + [a, b]
+        models = [ModelEntry(f"m{k}", f, "red" if k % 2 else "blue", f"u{k}")
+                  for k, f in enumerate(fps)]
+        idx = VisibilityIndex(areas, models)
+        _check(idx, blk)
+        for i in range(10):
+            for j in range(10):
+                if idx.army[i] != idx.army[j]:
+                    seen[bool(idx.los[i, j])] += 1
+    assert seen[True] > 120 and seen[False] > 60
+    assert exact_calls
+
+
+def test_inner_radius_is_inside_the_core():
+    from sim.rules.geometry import core
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        f = _fp(rng, *rng.uniform(0, 30, 2))
+        pts, r = core(f)
+        if len(pts) == 1:
+            assert _inner_radius(f) == r
+            continue
+        e = np.roll(pts, -1, axis=0) - pts
+        w = np.array([f.x, f.y]) - pts
+        # distance from the centre to each edge line: all at least the inner radius
+        d = (e[:, 0] * w[:, 1] - e[:, 1] * w[:, 0]) / np.hypot(e[:, 0], e[:, 1])
+        assert d.min() >= _inner_radius(f) > 0.99 * d.min()
