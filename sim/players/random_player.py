@@ -15,7 +15,7 @@ from sim.phases.state import FightStep, Phase
 from sim.players import options as O
 from sim.players.base import Choice, Player
 from sim.plan import moves as MV
-from sim.plan.common import could_shoot_at
+from sim.plan.common import could_shoot
 from sim.rules.movement import sky_distance
 from sim.world import queries as W
 
@@ -74,14 +74,20 @@ class RandomPlayer(Player):
                     out.append(lambda u=u: self._random_move(battle, u, "normal"))
                     out.append(SelectToMove(O.uid(u), "advance"))
         elif ts.phase == Phase.SHOOTING:
+            seen: dict[int, set[int]] = {}  # (each unit's could_shoot, all its targets at once)
+
+            def candidate(u: int, e: int) -> bool:
+                if u not in seen:
+                    seen[u] = set(could_shoot(battle, u, W.enemy_units(u)))
+                return e in seen[u]
             for u in units:
                 if W.unit_state(u).selected_to_shoot:
                     continue
                 for e in W.enemy_units(u):
-                    # (could_shoot_at only skips what no plan would accept, unplanned)
+                    # (could_shoot only skips what no plan would accept, unplanned)
                     # (of a multi-profile weapon, a profile picked uniformly for the unit, 04.01.03)
                     out.append(lambda u=u, e=e: O.shoot_command(battle, u, e, self._pick)
-                               if could_shoot_at(battle, u, e) else None)
+                               if candidate(u, e) else None)
         elif ts.phase == Phase.CHARGE:
             for u in units:
                 st = W.unit_state(u)
