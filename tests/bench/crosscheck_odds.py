@@ -10,11 +10,15 @@ play and 60 for missions, tests/odds/test_odds_crosscheck.py, to stay within its
   run starts from the same state: it is a fork of this process at the attack (POSIX only),
   which resolves the command (submit_and_resolve, as the suite's check does) and reports the
   losses through a pipe.
+* **Fire Overwatch's snap shooting** (scenarios/shooting_stratagems.toml, step 2; the first
+  activation of that battle, which the first attack *command* above is not): no die is rolled
+  before it, so the battle played with seeds 1..N to the end of that step is the state the
+  odds describe (tests/odds/test_odds_snap_step.py's check, its run count raised).
 
 Each Monte Carlo mean (models destroyed and wounds lost per target, the attacker's hazard
 losses) must lie within its 99% interval around the exact expectation. Prints one line per
 scenario and the worst |deviation| / tolerance; exit status 1 if any falls outside.
-Run: .venv/bin/python tests/bench/crosscheck_odds.py [--runs N] [--only free|missions] [--jobs J]
+Run: .venv/bin/python tests/bench/crosscheck_odds.py [--runs N] [--only free|missions|snap] [--jobs J]
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "odds"))
 
 import test_odds_crosscheck as X  # noqa: E402  (the suite's own checks, their run counts raised)
+import test_odds_snap_step as SN  # noqa: E402
 from sim.odds.engine import solve  # noqa: E402
 from sim.odds.scenario import first_attack, problem_at  # noqa: E402
 from sim.resolve import answer_from, submit_and_resolve  # noqa: E402
@@ -144,10 +149,11 @@ def mission_check(path: Path, runs: int, jobs: int = 1) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=20_000)
-    ap.add_argument("--only", choices=("free", "missions"), help="only the free-play or the mission scenarios")
+    ap.add_argument("--only", choices=("free", "missions", "snap"),
+                    help="only the free-play scenarios, the missions (the snap shooting included) or the snap shooting")
     ap.add_argument("--jobs", type=int, default=1, help="mission runs: forked workers (default 1)")
     args = ap.parse_args()
-    X.RUNS = args.runs
+    X.RUNS = SN.RUNS = args.runs
     worst, bad = 0.0, 0
     close = X._close
 
@@ -158,12 +164,15 @@ def main() -> int:
             worst = max(worst, abs(mc - measure.mean) / tol)
         close(mc, measure, runs, what)
 
-    X._close = measured
+    X._close = SN._close = measured
     checks = []
-    if args.only != "missions":
+    if args.only in (None, "free"):
         checks += [(p, "free play", X.test_exact_odds_against_sim_stats) for p in X._free_play()]
-    if args.only != "free":
+    if args.only in (None, "missions"):
         checks += [(p, "mission", lambda p: mission_check(p, args.runs, args.jobs)) for p in X._missions()]
+    if args.only in (None, "missions", "snap"):
+        checks.append((SN.PATH, "mission, step 2: Fire Overwatch's snap shooting",
+                       lambda p: SN.test_15_09_snap_shooting_odds_against_the_battle_itself()))
     for path, kind, check in checks:
         t0 = time.perf_counter()
         try:
