@@ -19,6 +19,7 @@ Each Monte Carlo mean (models destroyed and wounds lost per target, the attacker
 losses) must lie within its 99% interval around the exact expectation. Prints one line per
 scenario and the worst |deviation| / tolerance; exit status 1 if any falls outside.
 Run: .venv/bin/python tests/bench/crosscheck_odds.py [--runs N] [--only free|missions|snap] [--jobs J]
+     [--scenario STEM ...]
 """
 
 from __future__ import annotations
@@ -152,6 +153,7 @@ def main() -> int:
     ap.add_argument("--only", choices=("free", "missions", "snap"),
                     help="only the free-play scenarios, the missions (the snap shooting included) or the snap shooting")
     ap.add_argument("--jobs", type=int, default=1, help="mission runs: forked workers (default 1)")
+    ap.add_argument("--scenario", action="append", help="only this scenario (its file's stem; repeatable)")
     args = ap.parse_args()
     X.RUNS = SN.RUNS = args.runs
     worst, bad = 0.0, 0
@@ -173,6 +175,8 @@ def main() -> int:
     if args.only in (None, "missions", "snap"):
         checks.append((SN.PATH, "mission, step 2: Fire Overwatch's snap shooting",
                        lambda p: SN.test_15_09_snap_shooting_odds_against_the_battle_itself()))
+    if args.scenario:
+        checks = [c for c in checks if c[0].stem in args.scenario]
     for path, kind, check in checks:
         t0 = time.perf_counter()
         try:
