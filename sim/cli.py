@@ -230,7 +230,9 @@ def cmd_odds(args) -> int:
             odds = solve(problem)
         except OddsError as e:
             return _err(f"{args.scenario}: {place}: expected an attack the rules accept, found: {e}")
-    if deadly_demise_matters(problem) and args.runs > 0:
+    if deadly_demise_matters(problem) and args.runs > 0 and loc.plan is None:
+        # (an attack inside a step's resolution cannot be brought back and resolved again:
+        # the exact odds stand, with their note on Deadly Demise)
         def relocate():
             return (at_step(spec, args.step, args.seed) if args.step is not None
                     else unit_against(spec, args.unit, args.target, args.seed, args.fight))

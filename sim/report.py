@@ -87,11 +87,13 @@ def describe(e: dict) -> str | None:
         if e.get("snap"):
             return (f"     hit rolls {e['rolls']} need an unmodified 6 (snap shooting, 15.09): "
                     f"{_n(e['hits'], 'hit')} (never critical)")
+        if e.get("rerolled"):
+            extra += f", 1s re-rolled {e['rerolled']}"
         mod = f" {e['modifier']:+d}" if e.get("modifier") else ""
         return (f"     hit rolls {e['rolls']} need {e['skill']}+{mod}: {_n(e['hits'], 'hit')} "
                 f"({e['criticals']} critical{extra}{_cr(e)})")
     if t == "wound rolls":
-        rr = f", twin-linked re-rolled {e['rerolled']}" if e.get("rerolled") else ""
+        rr = f", re-rolled {e['rerolled']}" if e.get("rerolled") else ""  # ([TWIN-LINKED], re-roll 1s)
         dev = f", {e['devastating']} devastating" if e.get("devastating") else ""
         crit = f" (critical on {e['critical_on']}+)" if e.get("critical_on", 6) < 6 else ""
         return (f"     wound rolls {e['rolls']} S{e['S']} vs T{e['T']}{crit}: {_n(e['wounds'], 'wound')}"

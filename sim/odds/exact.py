@@ -10,7 +10,8 @@ and X rolled as sim.rules.dice rolls them), then per die a hit roll whose result
 critical) comes from the engine's own table (sim.odds.faces), [TORRENT] hitting without a roll,
 [SUSTAINED HITS X] adding X hits per critical, [LETHAL HITS] turning it into an automatic wound;
 then per hit a wound roll ([ANTI] lowering the critical threshold, [TWIN-LINKED] re-rolling a
-failure), [DEVASTATING WOUNDS] setting critical wounds aside as mortal wounds. Dice are
+failure; the re-roll-1s abilities re-roll a hit or wound roll of 1: the faces the rules re-roll,
+sim.rules.sequence), [DEVASTATING WOUNDS] setting critical wounds aside as mortal wounds. Dice are
 independent, so these are convolution powers of one die's outcome, mixed over the number of
 dice: joint tables of (hits, automatic wounds), then (wounds to save, devastating criticals).
 What a pool's abilities do (and its T, keywords and [PRECISION]) depend on which of the target's
@@ -53,6 +54,7 @@ from sim.rules.allocation import (allocation_groups, default_order, first_group_
                                   precision_default, preferred_groups, select_model)
 from sim.rules.dice import DiceExpr
 from sim.rules.mortal import hazard_mortal_wounds, mortal_wound_target
+from sim.rules import sequence as SQ
 from sim.rules.sequence import PoolState
 
 MAX_ENTRIES = 200_000  # outcomes of a target at once; beyond, the attack is too large to work out exactly
@@ -100,7 +102,7 @@ class Setup:
             h = np.zeros((len(dice), 1))
             h[:, 0] = dice
         else:
-            fail, normal, crit = FA.hit(p.skill, p.hit_mod, p.hit_fail_below, p.snap)
+            fail, normal, crit = FA.hit(p.skill, p.hit_mod, p.hit_fail_below, p.snap, SQ.hit_reroll_faces(p))
             extra = DI.dice_expr(p.sustained) if p.sustained else np.array([1.0])
             kernel: dict[tuple[int, int], float] = defaultdict(float)
             kernel[(0, 0)] += fail
@@ -115,7 +117,7 @@ class Setup:
             hits[a:a + h.shape[0]] += h[:, a]
         self.hits = DI.trim(hits)
         # 05.02: per hit (wounds to save, devastating criticals); automatic wounds join the first
-        fail, normal, crit = FA.wound(p.S, p.T, p.wound_mod, p.critical_wound_on, p.twin_linked)
+        fail, normal, crit = FA.wound(p.S, p.T, p.wound_mod, p.critical_wound_on, SQ.wound_reroll_faces(p))
         wk = {(0, 0): fail, (1, 0): normal}
         if p.devastating:
             wk[(0, 1)] = crit

@@ -2,9 +2,12 @@
 odds engine turns the engine's own per-face tables into chances, and never works out a
 threshold of its own.
 
-* hit rolls: sim.rules.sequence._hit_faces (05.01 hit_result, 10.07 indirect fire);
+* hit rolls: sim.rules.sequence._hit_faces (05.01 hit_result, 10.07 indirect fire, 15.09 snap
+  shooting), and the faces the abilities re-roll (hit_reroll_faces: re-roll 1s) taken face by
+  face as roll_hits takes them;
 * wound rolls: sim.rules.sequence._wound_faces (05.02 wound_result, 24.03 critical threshold),
-  and [TWIN-LINKED]'s re-roll of a failed roll taken face by face as roll_wounds takes it;
+  and the faces the abilities re-roll (wound_reroll_faces: [TWIN-LINKED]'s failed rolls, re-roll
+  1s) taken face by face as roll_wounds takes them;
 * saves: sim.rules.sequence._save_faces (05.04 step 2 save_fails, the model's modifier);
 * Feel No Pain: sim.rules.sequence._lose (damage, devastating wounds) and
   sim.rules.mortal.resolve_mortal_wounds (other mortal wounds), each rolled with a forced die;
@@ -15,10 +18,10 @@ from __future__ import annotations
 import functools
 
 from sim.rules.allocation import TargetModel
-from sim.rules.attack import CRITICAL, FAIL
+from sim.rules.attack import CRITICAL
 from sim.rules.dice import ForcedDice
 from sim.rules.mortal import hazard_failures, resolve_mortal_wounds
-from sim.rules.sequence import DamageState, _hit_faces, _lose, _save_faces, _wound_faces
+from sim.rules.sequence import NO_FACES, DamageState, _hit_faces, _lose, _save_faces, _wound_faces
 
 FACES = range(1, 7)
 
@@ -32,25 +35,34 @@ def _split(by_face) -> tuple[float, float, float]:
     return n[0] / 6, n[1] / 6, n[2] / 6
 
 
-@functools.lru_cache(maxsize=512)
-def hit(skill: int, modifier: int, fail_below: int, snap: bool = False) -> tuple[float, float, float]:
-    """05.01 One hit roll: (fail, hit, critical hit); under 15.09 snap shooting the snap rule's."""
-    return _split(_hit_faces(skill, modifier, fail_below, snap))
-
-
-@functools.lru_cache(maxsize=512)
-def wound(S: int, T: int, modifier: int, critical_on: int, twin_linked: bool) -> tuple[float, float, float]:
-    """05.02 One wound roll: (fail, wound, critical wound); with [TWIN-LINKED] a failed roll is
-    rolled again once and the second result stands (roll_wounds)."""
-    by_face = _wound_faces(S, T, modifier, critical_on)
-    if not twin_linked:
+def _split_rerolled(by_face, rerolled: frozenset) -> tuple[float, float, float]:
+    """(fail, success, critical) chances of a roll whose faces in ``rerolled`` are rolled again
+    once, the second result standing (01.05.02): each of the 36 pairs of faces."""
+    if not rerolled:
         return _split(by_face)
     n = [0, 0, 0]
     for f in FACES:
-        for g in FACES:  # the re-roll, read only when the first roll failed
-            r = by_face[f] if by_face[f] != FAIL else by_face[g]
+        for g in FACES:  # the re-roll, read only when the first face is one re-rolled
+            r = by_face[g] if f in rerolled else by_face[f]
             n[0 if not r else 2 if r == CRITICAL else 1] += 1
     return n[0] / 36, n[1] / 36, n[2] / 36
+
+
+@functools.lru_cache(maxsize=512)
+def hit(skill: int, modifier: int, fail_below: int, snap: bool = False,
+        rerolled: frozenset = NO_FACES) -> tuple[float, float, float]:
+    """05.01 One hit roll: (fail, hit, critical hit); under 15.09 snap shooting the snap rule's;
+    the faces in ``rerolled`` (sim.rules.sequence.hit_reroll_faces) rolled again once."""
+    return _split_rerolled(_hit_faces(skill, modifier, fail_below, snap), rerolled)
+
+
+@functools.lru_cache(maxsize=512)
+def wound(S: int, T: int, modifier: int, critical_on: int,
+          rerolled: frozenset = NO_FACES) -> tuple[float, float, float]:
+    """05.02 One wound roll: (fail, wound, critical wound); the faces in ``rerolled``
+    (sim.rules.sequence.wound_reroll_faces: [TWIN-LINKED]'s failed faces, re-roll 1s) rolled
+    again once, the second result standing (roll_wounds)."""
+    return _split_rerolled(_wound_faces(S, T, modifier, critical_on), rerolled)
 
 
 @functools.lru_cache(maxsize=512)

@@ -119,7 +119,8 @@ def profile(pool) -> str:
     k = pool.key
     abil = f" [{', '.join(a.label() for a in k.abilities)}]" if k.abilities else ""
     mods = "".join(f" {'+' if v > 0 else ''}{v} {n}" for n, v in (("hit", k.hit_mod), ("wound", k.wound_mod)) if v)
-    return f"{k.skill}+ S{k.S} AP{k.AP} D{k.D}{abil}{mods}"
+    skill = "unmodified 6 (snap)" if k.snap else f"{k.skill}+"  # (15.09: the BS is ignored)
+    return f"{skill} S{k.S} AP{k.AP} D{k.D}{abil}{mods}"
 
 
 def notes_of(problem: Problem) -> list[str]:

@@ -1,18 +1,22 @@
 """Finding a declared attack in a scenario: the script's N-th step (the steps before it played
-with the scenario's seed, as `sim run` plays them), a unit against a target with the weapons the
-script or the defaults select, or a battle's first attack. Bad input is a ScenarioError naming
-the file, the place (the command-line option), what was expected and what was found."""
+with the scenario's seed, as `sim run` plays them; in a battle with a mission, a step that is no
+attack itself is the shooting its resolution includes, such as 15.08 Fire Overwatch's 15.09 snap
+shooting), a unit against a target with the weapons the script or the defaults select, or a
+battle's first attack. Bad input is a ScenarioError naming the file, the place (the command-line
+option), what was expected and what was found."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import NamedTuple
 
+from sim import events as ev
 from sim.battle import Battle
 from sim.errors import PlanError, ScenarioError, ScriptError
 from sim.odds.problem import OddsError, build_problem, problem_for_command
 from sim.resolve import run_step
 from sim.rules import multi_profile as MP
+from sim.rules import shooting as SH
 from sim.scenario.script import expand
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
@@ -22,12 +26,15 @@ ATTACKS = ("shoot", "fight")
 
 class Located(NamedTuple):
     """A battle (open: close it) at the moment an attack is declared, the command, the answers
-    to its decisions, and where it comes from (for the report)."""
+    to its decisions, and where it comes from (for the report). ``plan``: for an attack found
+    inside a step's resolution (snap shooting), the battle's own validated plan of it, the unit
+    already selected to shoot (the battle cannot go on from there)."""
 
     battle: Battle
     command: object
     decisions: dict
     where: str
+    plan: object = None
 
 
 class _Reached(Exception):
@@ -55,17 +62,58 @@ def _play_until(battle: Battle, spec, want):
     return None
 
 
+class _Inside(Exception):
+    def __init__(self, plan=None):
+        self.plan = plan
+
+
+def _shooting_inside(battle: Battle, spec, step):
+    """Play a battle with a mission until a shooting starts inside the resolution of script
+    ``step`` (a unit selected to shoot while the step's command resolves: 15.08 Fire
+    Overwatch's snap shooting at the end of a Movement phase): the battle's validated plan of
+    it, or None if the step resolves without one or is never played."""
+    from sim.players.loop import make_player, play_battle
+    ts = battle.turn_state
+    players = [make_player(kind, side, battle, spec) for side, kind in enumerate(ts.mission.players)]
+    armed = []
+
+    def watch(e):  # (a battle listener: every event, as it is recorded)
+        if armed and e["type"] == ev.SHOOTING_TYPE:
+            plan, act = battle.validated, battle.activation
+            if plan is not None and act is not None and plan.command is act.command:
+                raise _Inside(plan)
+
+    for pl in players:
+        def choose(b, _orig=pl.choose):
+            if armed:
+                raise _Inside()  # (the step resolved: no shooting inside it)
+            c = _orig(b)
+            if c.step is step:
+                armed.append(c)
+            return c
+        pl.choose = choose
+    battle.listeners.append(watch)
+    try:
+        play_battle(battle, spec, players=players)
+    except _Inside as r:
+        return r.plan
+    finally:
+        battle.listeners.remove(watch)
+    return None
+
+
 def at_step(spec, n: int, seed: int | None = None) -> Located:
     """The attack of the script's step ``n`` (counted from 1): the steps before it are played
-    with the seed (default the scenario's) and the step is expanded against the battle then."""
+    with the seed (default the scenario's) and the step is expanded against the battle then.
+    In a battle with a mission, a step that is no attack is the shooting its resolution
+    includes (15.08 Fire Overwatch's 15.09 snap shooting), found as the battle plans it."""
     steps = spec.script
     if not 1 <= n <= len(steps):
         raise ScenarioError(spec.path, f"--step {n}", f"a script step from 1 to {len(steps)}",
                             f"{n}" if steps else "a scenario without a script")
     step = steps[n - 1]
     if step.action["kind"] not in ATTACKS:
-        raise ScenarioError(spec.path, f"--step {n}", "a shoot or fight step",
-                            f"{step.action['kind']} ({step.where})")
+        return _inside_step(spec, n, step, seed)
     battle = Battle(spec, seed=seed, record_dice=False)
     try:
         if battle.turn_state is None:
@@ -84,6 +132,30 @@ def at_step(spec, n: int, seed: int | None = None) -> Located:
     except BaseException:
         battle.close()
         raise
+
+
+def _inside_step(spec, n: int, step, seed: int | None) -> Located:
+    """at_step for a step that is no attack: the shooting inside its resolution."""
+    expected = "a shoot or fight step, or one whose resolution includes a shooting (Fire Overwatch, 15.08)"
+    found = f"{step.action['kind']} ({step.where})"
+    if spec.mission is None:
+        raise ScenarioError(spec.path, f"--step {n}", expected, found)
+    battle = Battle(spec, seed=seed, record_dice=False)
+    try:
+        plan = _shooting_inside(battle, spec, step)
+    except ScriptError as e:
+        battle.close()
+        raise ScenarioError(spec.path, f"--step {n}", "the steps before it played as the rules allow",
+                            str(e)) from None
+    except BaseException:
+        battle.close()
+        raise
+    if plan is None:
+        battle.close()
+        raise ScenarioError(spec.path, f"--step {n}", expected, found + ", with no shooting inside it")
+    kind = "snap shooting (15.09)" if plan.shooting_type == SH.SNAP else f"{plan.shooting_type} shooting"
+    return Located(battle, plan.command, dict(step.decisions),
+                   f"step {n} ({step.where}): {plan.command.unit}, {kind}", plan)
 
 
 def first_attack(spec, seed: int | None = None) -> Located:
@@ -193,6 +265,9 @@ def problem_at(located: Located):
     """The odds Problem of a located attack. In a battle with a mission the command is planned
     as at its moment (the phase is the located one); otherwise exactly as validated."""
     b, cmd = located.battle, located.command
+    if located.plan is not None:  # (the battle's own plan, the unit selected to shoot already)
+        from sim.odds.engine import problem_for_plan
+        return problem_for_plan(b, located.plan, located.decisions)
     try:
         return problem_for_command(b, cmd, located.decisions)
     except OddsError:

@@ -1,7 +1,8 @@
 """05 The attack sequence for one pool of attack dice: 05.01 hit rolls, 05.02 wound rolls,
 05.03 save rolls, 05.04 inflict damage and 06.02 mortal wounds, with the weapon abilities
 that act inside it (24.03 ANTI, 24.10 DEVASTATING WOUNDS, 24.23 LETHAL HITS, 24.36 SUSTAINED
-HITS, 24.37 TORRENT, 24.38 TWIN-LINKED, 24.12 Feel No Pain).
+HITS, 24.37 TORRENT, 24.38 TWIN-LINKED, 24.12 Feel No Pain, and the project's re-roll-1s
+abilities, 01.05.02).
 
 Each step is a function of the pool's state, the battle's dice and the target's wounds; it
 returns a JSON-safe record of what happened. No esper, no pygame."""
@@ -39,6 +40,8 @@ class PoolState:
     sustained: int | DiceExpr = 0
     devastating: bool = False
     twin_linked: bool = False
+    reroll_hit_ones: bool = False  # 01.05.02: the re-roll-1s ability of hit rolls (registry)
+    reroll_wound_ones: bool = False  # 01.05.02: the re-roll-1s ability of wound rolls (registry)
     hit_fail_below: int = 0  # 10.07 indirect: unmodified results below this fail (6 or 4)
     snap: bool = False  # 15.09 snap shooting: only an unmodified 6 hits, not a critical hit
     # the hooks of the abilities acting in the pool (sim.rules.pools.apply_pool_effects): what a
@@ -82,34 +85,86 @@ def _save_faces(AP: int, Sv: int, InSv: int | None, modifier: int = 0) -> tuple:
                            for face in range(1, 7))
 
 
+ONES = frozenset((1,))
+NO_FACES: frozenset = frozenset()
+
+
+def hit_reroll_faces(p: PoolState) -> frozenset:
+    """01.05.02 The unmodified hit results the pool's abilities re-roll, once each, before any
+    modifier: the 1s with the re-roll-1s ability of hit rolls. None under 10.07 indirect
+    shooting or 15.09 snap shooting (no hit re-rolls), nor with [TORRENT] (no roll)."""
+    if not p.reroll_hit_ones or p.torrent or p.snap or p.hit_fail_below:
+        return NO_FACES
+    return ONES
+
+
+@functools.lru_cache(maxsize=512)
+def _failed_wound_faces(S: int, T: int, modifier: int, critical_on: int) -> frozenset:
+    by_face = _wound_faces(S, T, modifier, critical_on)
+    return frozenset(f for f in range(1, 7) if not by_face[f])
+
+
+def wound_reroll_faces(p: PoolState) -> frozenset:
+    """01.05.02 The unmodified wound results the pool's abilities re-roll, once each, before any
+    modifier: every failed one with [TWIN-LINKED] (24.38; a 1 always fails, so it holds the
+    1s too), else the 1s with the re-roll-1s ability of wound rolls."""
+    if p.twin_linked:
+        return _failed_wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
+    return ONES if p.reroll_wound_ones else NO_FACES
+
+
 def roll_hits(p: PoolState, dice: Dice) -> dict:
     """05.01 Hit rolls for the whole pool at once. [TORRENT] hits automatically (no roll, never
     critical, 24.37). A critical hit with [SUSTAINED HITS X] scores X extra hits, which are
     not critical (24.36); with [LETHAL HITS] it wounds automatically (24.23). Under 10.07
     indirect shooting unmodified results below ``hit_fail_below`` fail; under 15.09 snap
-    shooting only an unmodified 6 hits, and it is not critical."""
+    shooting only an unmodified 6 hits, and it is not critical. The abilities' re-rolls
+    (hit_reroll_faces) are made before the rolls are judged (01.05.02)."""
     if p.torrent:
         p.hits = p.dice
         return {"rolls": [], "hits": p.hits, "criticals": 0, "auto": True}
+    if p.reroll_hit_ones:
+        rolls, rerolled = hit_dice(p, dice)
+        return judge_hits(p, rolls, dice, rerolled)
     return judge_hits(p, dice.d6(p.dice, "hit rolls"), dice)
 
 
-def hit_rerollable(p: PoolState, rolls) -> list[int]:
-    """01.05.02 / 15.02 The hit dice a re-roll could better (command_reroll.better_faces): the
-    failed ones (an unmodified 6 always hits), and the non-critical hits when an ability acting
-    in the pool does more with a critical hit (the registry's Hook.CRITICAL_HIT_EFFECT: 24.23,
-    24.36). None under 10.07 indirect shooting or 15.09 snap shooting, which forbid hit
-    re-rolls, nor with [TORRENT] (no roll)."""
+def hit_dice(p: PoolState, dice: Dice) -> tuple[list[int], dict[int, int] | None]:
+    """05.01 The hit rolls, with the abilities' re-rolls of them made (hit_reroll_faces): the
+    rolls, and the dice re-rolled (index -> the result re-rolled, 01.05.02: never re-rolled
+    again), or None when the pool has no such re-roll."""
+    rolls = list(dice.d6(p.dice, "hit rolls"))
+    faces = hit_reroll_faces(p)
+    if not faces:
+        return rolls, None
+    rerolled: dict[int, int] = {}
+    again_for = [i for i, r in enumerate(rolls) if r in faces]
+    if again_for:
+        again = dice.d6(len(again_for), "hit re-rolls (1s)")
+        for i, r in zip(again_for, again):
+            rolls[i] = r
+            rerolled[i] = r
+    return rolls, rerolled
+
+
+def hit_rerollable(p: PoolState, rolls, rerolled=()) -> list[int]:
+    """01.05.02 / 15.02 The hit dice a re-roll could better (command_reroll.better_faces) and
+    not re-rolled already (hit_dice: the re-roll-1s abilities): the failed ones (an unmodified
+    6 always hits), and the non-critical hits when an ability acting in the pool does more with
+    a critical hit (the registry's Hook.CRITICAL_HIT_EFFECT: 24.23, 24.36). None under 10.07
+    indirect shooting or 15.09 snap shooting, which forbid hit re-rolls, nor with [TORRENT]
+    (no roll)."""
     if p.torrent or p.snap or p.hit_fail_below:
         return []
     better = better_faces(_hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap),
                           critical_matters(p.acting, Hook.CRITICAL_HIT_EFFECT))
-    return [i for i, r in enumerate(rolls) if r in better]
+    return [i for i, r in enumerate(rolls) if r in better and i not in (rerolled or ())]
 
 
-def judge_hits(p: PoolState, rolls, dice: Dice) -> dict:
+def judge_hits(p: PoolState, rolls, dice: Dice, rerolled: dict[int, int] | None = None) -> dict:
     """05.01 The pool's hit ``rolls`` (rolled, and any re-rolls made) judged: hits, critical
-    hits and what they trigger (the sustained hits' random X rolled now)."""
+    hits and what they trigger (the sustained hits' random X rolled now). ``rerolled``: the
+    abilities' re-rolls (hit_dice; None when the pool has none)."""
     by_face = _hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap)
     crits = normal = 0
     for r in rolls:
@@ -129,6 +184,8 @@ def judge_hits(p: PoolState, rolls, dice: Dice) -> dict:
         p.hits = normal + crits + extra
     out = {"rolls": list(rolls), "hits": normal + crits + extra, "criticals": crits,
            "sustained": extra, "lethal": p.auto_wounds}
+    if rerolled is not None:
+        out["rerolled"] = list(rerolled.values())
     if p.snap:
         out["snap"] = True
     return out
@@ -136,10 +193,11 @@ def judge_hits(p: PoolState, rolls, dice: Dice) -> dict:
 
 def roll_wounds(p: PoolState, dice: Dice) -> dict:
     """05.02 Wound rolls, one per hit (LETHAL HITS auto-wounds roll none). [TWIN-LINKED] re-rolls
-    every failed wound roll once, before modifiers (01.05.02); [ANTI] criticals are judged on
-    the unmodified re-rolled result. A critical wound with [DEVASTATING WOUNDS] skips saves
-    and becomes mortal wounds equal to D (24.10)."""
-    if p.twin_linked:
+    every failed wound roll once, the re-roll-1s ability every 1, before modifiers (01.05.02,
+    wound_reroll_faces); [ANTI] criticals are judged on the unmodified re-rolled result. A
+    critical wound with [DEVASTATING WOUNDS] skips saves and becomes mortal wounds equal to D
+    (24.10)."""
+    if p.twin_linked or p.reroll_wound_ones:
         rolls, rerolled = wound_dice(p, dice)
         return judge_wounds(p, rolls, rerolled)
     return judge_wounds(p, list(dice.d6(p.hits, "wound rolls")) if p.hits else [], _NONE)
@@ -149,15 +207,16 @@ _NONE: dict[int, int] = {}  # (no die re-rolled: never written to)
 
 
 def wound_dice(p: PoolState, dice: Dice) -> tuple[list[int], dict[int, int]]:
-    """05.02 The wound rolls, with [TWIN-LINKED]'s re-rolls of the failed ones made: the rolls,
-    and the dice re-rolled (index -> the result re-rolled, 01.05.02: never re-rolled again)."""
+    """05.02 The wound rolls, with the abilities' re-rolls made (wound_reroll_faces: the failed
+    ones with [TWIN-LINKED], the 1s with the re-roll-1s ability): the rolls, and the dice
+    re-rolled (index -> the result re-rolled, 01.05.02: never re-rolled again)."""
     rolls = list(dice.d6(p.hits, "wound rolls")) if p.hits else []
     rerolled: dict[int, int] = {}
-    if p.twin_linked and rolls:
-        by_face = _wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
-        fails = [i for i, r in enumerate(rolls) if not by_face[r]]
+    faces = wound_reroll_faces(p) if rolls else NO_FACES
+    if faces:
+        fails = [i for i, r in enumerate(rolls) if r in faces]
         if fails:
-            again = dice.d6(len(fails), "wound re-rolls (twin-linked)")
+            again = dice.d6(len(fails), "wound re-rolls (twin-linked)" if p.twin_linked else "wound re-rolls (1s)")
             for i, r in zip(fails, again):
                 rolls[i] = r
                 rerolled[i] = r
@@ -166,10 +225,10 @@ def wound_dice(p: PoolState, dice: Dice) -> tuple[list[int], dict[int, int]]:
 
 def wound_rerollable(p: PoolState, rolls, rerolled=()) -> list[int]:
     """01.05.02 / 15.02 The wound dice a re-roll could better (command_reroll.better_faces)
-    and not re-rolled already ([TWIN-LINKED]): the failed ones (an unmodified 6 always wounds),
-    and the non-critical wounds when an ability acting in the pool does more with a critical
-    wound (the registry's Hook.CRITICAL_WOUND_MORTALS: 24.10; [ANTI]'s lower threshold, 24.03,
-    is in the faces)."""
+    and not re-rolled already (wound_dice: [TWIN-LINKED], re-roll 1s): the failed ones (an
+    unmodified 6 always wounds), and the non-critical wounds when an ability acting in the
+    pool does more with a critical wound (the registry's Hook.CRITICAL_WOUND_MORTALS: 24.10;
+    [ANTI]'s lower threshold, 24.03, is in the faces)."""
     better = better_faces(_wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on),
                           critical_matters(p.acting, Hook.CRITICAL_WOUND_MORTALS))
     return [i for i, r in enumerate(rolls) if r in better and i not in rerolled]
@@ -177,7 +236,7 @@ def wound_rerollable(p: PoolState, rolls, rerolled=()) -> list[int]:
 
 def judge_wounds(p: PoolState, rolls: list[int], rerolled: dict[int, int]) -> dict:
     """05.02 The pool's wound ``rolls`` (re-rolls made) judged: wounds, critical wounds and
-    the [DEVASTATING WOUNDS] ones. ``rerolled``: the twin-linked re-rolls (wound_dice)."""
+    the [DEVASTATING WOUNDS] ones. ``rerolled``: the abilities' re-rolls (wound_dice)."""
     by_face = _wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
     crits = normal = 0
     for r in rolls:

@@ -17,9 +17,9 @@ from sim.modifiers import save_modifiers
 from sim.rules import pools as PL
 from sim.rules.abilities import Hook
 from sim.rules.allocation import default_order, preferred_groups
-from sim.rules.sequence import (DamageState, PoolState, damage_steps, hit_rerollable, inflict_damage, judge_hits,
-                                judge_wounds, roll_hits, roll_saves, roll_wounds, save_rerollable, wound_dice,
-                                wound_rerollable)
+from sim.rules.sequence import (DamageState, PoolState, damage_steps, hit_dice, hit_rerollable, inflict_damage,
+                                judge_hits, judge_wounds, roll_hits, roll_saves, roll_wounds, save_rerollable,
+                                wound_dice, wound_rerollable)
 from sim.rules import command_reroll as RR
 from sim.systems import command_reroll as CR
 
@@ -55,8 +55,8 @@ class Held:
     """15.02 What a pool's steps keep while a Command Re-roll is offered (a battle with a
     mission only; free play has no CP and no pool holds one): a step's dice, the gather
     step's attack-count dice (DiceExpr, result, purpose) and its re-roll's record, the
-    twin-linked re-rolls of the wound roll, and the damage step's generator and DamageState
-    with the damage roll asked about."""
+    abilities' re-rolls of the hit or wound roll being asked about ([TWIN-LINKED], re-roll
+    1s), and the damage step's generator and DamageState with the damage roll asked about."""
 
     rolls: list | None = None
     attack_dice: list | None = None
@@ -277,9 +277,10 @@ class AttackResolutionSystem(esper.Processor):
         pool.step = _WOUND if (pool.state.hits or pool.state.auto_wounds) else _DONE
 
     def _hit_mission(self, battle, ent, act, pool: Pool) -> None:
-        """05.01 in a battle with a mission: the hit rolls kept while a Command Re-roll of one
-        die a re-roll could better (a failed one; a non-critical hit when a critical one does
-        more: sequence.hit_rerollable) is offered to the attacker (15.02), then judged."""
+        """05.01 in a battle with a mission: the hit rolls (the abilities' re-rolls of 1s made)
+        kept while a Command Re-roll of one die a re-roll could better and not re-rolled yet (a
+        failed one; a non-critical hit when a critical one does more: sequence.hit_rerollable)
+        is offered to the attacker (15.02, 01.05.02), then judged."""
         p = pool.state
         if p.torrent:
             rec = roll_hits(p, battle.dice)
@@ -287,12 +288,15 @@ class AttackResolutionSystem(esper.Processor):
             held = pool.held
             rolls = held.rolls
             if rolls is None:
-                rolls = held.rolls = list(battle.dice.d6(p.dice, "hit rolls"))
-            rr = self._reroll(battle, ent, pool, "hit", rolls, lambda: hit_rerollable(p, rolls), "hit rolls")
+                rolls, held.rerolled = hit_dice(p, battle.dice)
+                held.rolls = rolls
+            rerolled = held.rerolled
+            rr = self._reroll(battle, ent, pool, "hit", rolls, lambda: hit_rerollable(p, rolls, rerolled),
+                              "hit rolls")
             if rr is PENDING:
                 return
-            held.rolls = None
-            rec = judge_hits(p, rolls, battle.dice)
+            held.rolls = held.rerolled = None
+            rec = judge_hits(p, rolls, battle.dice, rerolled)
             if rr is not None:
                 rec["command_reroll"] = rr
         self._hit(battle, ent, act, pool, rec)

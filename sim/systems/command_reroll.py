@@ -20,7 +20,8 @@ chosen die replaced). It is asked only when it can matter and the rules allow it
   wound (Hook.CRITICAL_WOUND_MORTALS: [DEVASTATING WOUNDS]; [ANTI]'s threshold counted), a
   failed hazard roll (1-2), or a die of an attack-count or damage roll below its highest face
   (a damage roll only while its total is below the model's remaining wounds);
-* the die has not been re-rolled already (01.05.02: [TWIN-LINKED] re-rolls of wound rolls),
+* the die has not been re-rolled already (01.05.02: [TWIN-LINKED] re-rolls of wound rolls, the
+  re-roll-1s abilities' of hit and wound rolls),
   nor is it a hit roll under indirect or snap shooting (10.07, 15.09: no hit re-rolls).
 
 The options name each such die: ``"pool 0 hit 3: 1"`` (pool 0's hit roll, its die 3, which

@@ -81,6 +81,12 @@ TABLE = [
     ("Cleave 1", ["CLEAVE"], []),
     ("Close-quarters", ["CLOSE-QUARTERS"], []),
     ("Heavy, Hazardous, One Shot", ["HEAVY", "HAZARDOUS", "ONE SHOT"], []),
+    ("Re-roll Hits 1", ["REROLL HITS 1"], []),
+    ("Reroll Wounds 1", ["REROLL WOUNDS 1"], []),
+    ("[RE-ROLL HITS 1, RE-ROLL WOUNDS 1]", ["REROLL HITS 1", "REROLL WOUNDS 1"], []),
+    ("Twin-linked, Re-roll Hits 1", ["TWIN-LINKED", "REROLL HITS 1"], []),
+    ("Re-roll Hits", [], ["Re-roll Hits"]),  # no "1": a re-roll of every hit is not the engine's
+    ("Re-roll Hits 2", [], ["Re-roll Hits 2"]),
 ]
 
 

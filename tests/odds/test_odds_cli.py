@@ -43,7 +43,8 @@ def test_odds_in_a_battle_with_a_mission(capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--step", "5"], "scenarios/default.toml: --step 5: expected a shoot or fight step, found end turn (script[4])"),
+    (["--step", "5"], "scenarios/default.toml: --step 5: expected a shoot or fight step, or one whose resolution "
+                      "includes a shooting (Fire Overwatch, 15.08), found end turn (script[4])"),
     (["--step", "99"], "--step 99: expected a script step from 1 to 10, found 99"),
     (["--unit", "gunners", "--target", "squad"], "--target: expected an enemy unit of gunners, found squad, "
                                                  "a friendly unit"),

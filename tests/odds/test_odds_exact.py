@@ -172,7 +172,8 @@ profiles = st.fixed_dictionaries({
     "A": st.integers(1, 8), "skill": st.integers(2, 6), "S": st.integers(2, 10), "AP": st.integers(-3, 0),
     "D": st.sampled_from([1, 2, 3, "D3", "D6"]),
     "abilities": st.sampled_from(["", "[LETHAL HITS]", "[SUSTAINED HITS 1]", "[TWIN-LINKED]", "[TORRENT]",
-                                  "[ANTI-INFANTRY 4+, DEVASTATING WOUNDS]", "[SUSTAINED HITS D3]"]),
+                                  "[ANTI-INFANTRY 4+, DEVASTATING WOUNDS]", "[SUSTAINED HITS D3]",
+                                  "[REROLL HITS 1]", "[REROLL WOUNDS 1]"]),
 })
 targets = st.fixed_dictionaries({
     "n": st.integers(1, 5), "W": st.integers(1, 4), "Sv": st.integers(2, 6), "fnp": st.sampled_from([None, 5, 6]),

@@ -5,7 +5,7 @@ matter (a die some face of which gives a better result: a failed one, one below 
 face; a non-critical hit or wound when a critical one does more:
 test_15_02_command_reroll_criticals) and the 15.01 limits allow it (the CP, once per phase per
 player, one stratagem per unit per phase, not on a battle-shocked unit); never for a die
-re-rolled already (01.05.02, [TWIN-LINKED]); the default policy declines (Part A ruling 25).
+re-rolled already (01.05.02, [TWIN-LINKED], re-roll 1s); the default policy declines (Part A ruling 25).
 Free play tracks no CP: nothing is offered."""
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ WEAPONS = {
     "gun": weapon(24, 1, 3, 4, 0, 1),                       # hits on 3+, wounds T4 on 4+
     "guns": weapon(24, 3, 3, 4, 0, 1),
     "twin gun": weapon(24, 1, 3, 4, 0, 1, "[TWIN-LINKED]"),
+    "steady gun": weapon(24, 1, 3, 4, 0, 1, "[REROLL HITS 1]"),
+    "sure gun": weapon(24, 1, 3, 4, 0, 1, "[REROLL WOUNDS 1]"),
     "lascannon": weapon(24, 1, 3, 4, 0, "D6"),
     "storm": weapon(24, "D6", 3, 4, 0, 1),
     "plasma": weapon(24, 1, 3, 4, 0, 1, "[HAZARDOUS]"),
@@ -251,6 +253,26 @@ def test_01_05_02_a_wound_die_re_rolled_by_twin_linked_is_not_offered():
         _shoot(b)
         (d,) = _asked(b)
         assert d["key"] == f"{CR.NAME}: r1 pool 0 wound roll"
+
+
+def test_01_05_02_a_die_re_rolled_by_a_re_roll_1s_ability_is_not_offered():
+    # hit 1, re-rolled (the ability) to 2: still failed, never re-rolled again
+    with _shooting(_spec(("steady gun",)), [1, 2]) as b:
+        _shoot(b, "steady gun")
+        assert _asked(b) == []
+        (h,) = of_type(b, "hit rolls")
+        assert h["rolls"] == [2] and h["rerolled"] == [2]
+    # a failed 2 is not the ability's to re-roll: it is offered
+    with _shooting(_spec(("steady gun",)), [2]) as b:
+        _shoot(b, "steady gun")
+        (d,) = _asked(b)
+        assert d["key"] == f"{CR.NAME}: r1 pool 0 hit roll"
+    # hit 4; wound 1, re-rolled (the ability) to 3: still failed, never re-rolled again
+    with _shooting(_spec(("sure gun",)), [4, 1, 3]) as b:
+        _shoot(b, "sure gun")
+        assert _asked(b) == []
+        (w,) = of_type(b, "wound rolls")
+        assert w["rolls"] == [3] and w["rerolled"] == [3]
 
 
 def test_15_02_sequence_helpers_name_the_dice_a_re_roll_could_change():

@@ -164,6 +164,14 @@ def _twin_linked(a, p, answer) -> None:
     p.twin_linked = True  # 24.38
 
 
+def _reroll_hit_ones(a, p, answer) -> None:
+    p.reroll_hit_ones = True  # 01.05.02 (the project's ability)
+
+
+def _reroll_wound_ones(a, p, answer) -> None:
+    p.reroll_wound_ones = True  # 01.05.02 (the project's ability)
+
+
 def _lowest_matching_threshold(copies, target_keywords):
     """Part A ruling 8 for 24.03: the lowest threshold whose keyword the target has, else the
     first."""
@@ -238,6 +246,15 @@ _RECORDS = (
     AbilityDef("TORRENT", "24.37", "Hits automatically: no hit roll, so never a critical hit.", WEAPON,
                hooks=frozenset({Hook.AUTOMATIC_HITS}), pool=_automatic_hits),
     AbilityDef("TWIN-LINKED", "24.38", "The wound roll may be re-rolled.", WEAPON, pool=_twin_linked),
+    # The project's own abilities for the re-rolls datasheets and auras often grant (not core
+    # abilities of section 24): each applies the core re-roll rule, 01.05.02 (once per die,
+    # before modifiers; no hit re-rolls under indirect or snap shooting, 10.07 and 15.09).
+    AbilityDef("REROLL HITS 1", "01.05.02", "(A project ability.) Each hit roll of an unmodified 1 is "
+               "re-rolled once, before modifiers; never under indirect or snap shooting.", WEAPON,
+               aliases=("RE-ROLL HITS 1",), pool=_reroll_hit_ones),
+    AbilityDef("REROLL WOUNDS 1", "01.05.02", "(A project ability.) Each wound roll of an unmodified 1 is "
+               "re-rolled once, before modifiers.", WEAPON, aliases=("RE-ROLL WOUNDS 1",),
+               pool=_reroll_wound_ones),
     AbilityDef("FEEL NO PAIN", "24.12", "Each time a model would lose a wound, mortal wounds included, roll a D6: "
                "on X+ that wound is not lost.", UNIT, ROLL, hooks=frozenset({Hook.IGNORES_WOUNDS})),
     AbilityDef("STEALTH", "24.33", "If every model has it, the unit counts as in cover against ranged attacks.",
