@@ -35,6 +35,7 @@ bench: $(TSTAMP)
 	$(PY) tests/bench/bench_visibility.py
 	$(PY) tests/bench/bench_frame.py
 	$(PY) tests/bench/bench_battle.py
+	$(PY) tests/bench/bench_moves.py
 	$(PY) tests/bench/bench_import.py
 	$(PY) tests/bench/bench_odds.py
 
