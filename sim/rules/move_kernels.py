@@ -244,13 +244,11 @@ def near_rows(idx: BodyIndex, centres: np.ndarray, bound: float, reach: float,
         rows = np.arange(len(idx))
     if len(rows) == 0 or len(centres) == 0:
         return rows[:0]
-    c = idx.centres[rows]
     pad = bound + reach + 1e-6      # generous: a superset, never a borderline miss
     lo, hi = centres.min(axis=0) - pad, centres.max(axis=0) + pad
-    b = idx.bound[rows]
-    keep = (c[:, 0] + b >= lo[0]) & (c[:, 0] - b <= hi[0]) & (c[:, 1] + b >= lo[1]) \
-        & (c[:, 1] - b <= hi[1])
-    return rows[keep]
+    xlo, xhi, ylo, yhi = idx.boxes()     # (every body's box, kept on the index)
+    keep = (xhi >= lo[0]) & (xlo <= hi[0]) & (yhi >= lo[1]) & (ylo <= hi[1])
+    return rows[keep[rows]]
 
 
 def _pair_terms(fp: Footprint, centres: np.ndarray, other: Footprint):

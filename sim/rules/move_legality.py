@@ -38,7 +38,7 @@ from typing import Collection, Mapping, Sequence
 
 import numpy as np
 
-from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix
+from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix, coherency_screen
 from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, overlaps
 from sim.rules.move_index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
                                   TerrainIndex, terrain_index)
@@ -53,7 +53,8 @@ from sim.rules.terrain import TerrainArea
 
 __all__ = [
     "Body", "MoveProblem", "Point", "BodyIndex", "TerrainIndex", "as_index", "terrain_index",
-    "path_length", "check_move", "engaged_units", "unit_distance", "distances_from",
+    "path_length", "check_move", "end_coherency_problems", "end_coherent", "engaged_units",
+    "unit_distance", "distances_from",
     "path_blocker", "end_blocker", "end_blockers", "blocking_rows", "board_mask", "overlap_mask",
     "feature_mask", "straight_paths_clear", "placed_distances", "placed_overlaps", "near_rows",
     "fps_distance_matrix", "fps_to_rows", "segments_polys_distance", "EdgeSet", "TOUCH", "START_TOL",
@@ -66,15 +67,15 @@ Point = tuple[float, float]
 
 def blocking_rows(idx: BodyIndex, player: int, through_enemies: bool,
                    impassable: Collection[str]) -> np.ndarray:
+    if not through_enemies:
+        return idx.enemies(player)
     enemy = idx.players != player
-    if through_enemies:
-        keep = np.zeros(len(idx), dtype=bool)
-        for mid in impassable:
-            j = idx.row.get(mid)
-            if j is not None and enemy[j]:
-                keep[j] = True
-        return np.flatnonzero(keep)
-    return np.flatnonzero(enemy)
+    keep = np.zeros(len(idx), dtype=bool)
+    for mid in impassable:
+        j = idx.row.get(mid)
+        if j is not None and enemy[j]:
+            keep[j] = True
+    return np.flatnonzero(keep)
 
 
 def path_blocker(fp: Footprint, pts: np.ndarray, idx: BodyIndex, terr: TerrainIndex,
@@ -283,7 +284,7 @@ def _nearest_enemy(fps: Sequence[Footprint], idx: BodyIndex,
     """For each footprint, (row, distance) of the nearest enemy model of ``player`` if it is
     within engagement range (03.04), else None."""
     out: list[tuple[int, float] | None] = [None] * len(fps)
-    enemies = np.flatnonzero(idx.players != player)
+    enemies = idx.enemies(player)
     if not len(fps) or not len(enemies):
         return out
     c = np.array([(f.x, f.y) for f in fps], dtype=float)
@@ -475,6 +476,7 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
             problems.append(MoveProblem(mid, "03.01", f"is not a model of unit {unit}"))
     blockers = blocking_rows(idx, player, through_enemies, impassable)
     per: dict[int, list[MoveProblem]] = {}
+    per_model = isinstance(max_distance, Mapping)
     ends: list[Footprint] = []
     round_paths: list[tuple[int, np.ndarray]] = []
     for r in rows.tolist():
@@ -482,23 +484,24 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
         mine = per.setdefault(r, [])
         path = paths.get(mid)
         ang = angles.get(mid) if angles else None
-        pts = np.asarray(path if path is not None else [], dtype=float).reshape(-1, 2)
-        if len(pts) == 0:
+        pts = _points(path)
+        if not pts:
             ends.append(fp0 if ang is None else fp0.moved(fp0.x, fp0.y, ang))
             continue
-        if not np.all(np.isfinite(pts)):
+        if not all(math.isfinite(x) and math.isfinite(y) for x, y in pts):
             mine.append(MoveProblem(mid, "03.01", "its path has a non-finite point"))
             ends.append(fp0)
             continue
-        end = fp0.moved(pts[-1, 0], pts[-1, 1], ang)
+        (x0, y0), (x1, y1) = pts[0], pts[-1]
+        end = fp0.moved(x1, y1, ang)
         ends.append(end)
-        gap = math.hypot(pts[0, 0] - fp0.x, pts[0, 1] - fp0.y)
+        gap = math.hypot(x0 - fp0.x, y0 - fp0.y)
         if gap > START_TOL:
-            mine.append(MoveProblem(mid, "03.01", f"its path starts at ({pts[0, 0]:.2f}, "
-                                    f"{pts[0, 1]:.2f}), {gap:.2f}\" from the model at "
+            mine.append(MoveProblem(mid, "03.01", f"its path starts at ({x0:.2f}, "
+                                    f"{y0:.2f}), {gap:.2f}\" from the model at "
                                     f"({fp0.x:.2f}, {fp0.y:.2f})", gap))
             continue
-        limit = max_distance.get(mid) if isinstance(max_distance, Mapping) else max_distance
+        limit = max_distance.get(mid) if per_model else max_distance
         if limit is None:
             raise ValueError(f"03.01 check_move: no maximum distance given for {mid}")
         length = path_length(pts)
@@ -508,11 +511,12 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
         if fp0.shape == "round":
             round_paths.append((r, pts))
             continue
-        for kind, rl, msg, dist in path_blocker(fp0, pts, idx, terr, board, blockers,
+        arr = np.array(pts, dtype=float)
+        for kind, rl, msg, dist in path_blocker(fp0, arr, idx, terr, board, blockers,
                                                 may_cross_dense=may_cross_dense, first_only=False):
             mine.append(MoveProblem(mid, rl, msg, dist))
         if not (end.shape == fp0.shape and end.angle == fp0.angle):
-            for kind, rl, msg, dist in path_blocker(end, pts[-1:], idx, terr, board, blockers,
+            for kind, rl, msg, dist in path_blocker(end, arr[-1:], idx, terr, board, blockers,
                                                     may_cross_dense=True, first_only=False):
                 if kind == "edge":
                     mine.append(MoveProblem(mid, rl, msg, dist))
@@ -521,7 +525,7 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
     # end of move: overlaps with other models, features, engagement
     rlist = rows.tolist()
     moved = [ends[k].centre != idx.fps[r].centre for k, r in enumerate(rlist)]
-    others = np.array([j for j in range(len(idx)) if idx.units[j] != unit], dtype=np.int64)
+    others = idx.others(unit)
     hits = _end_overlaps(ends, idx, others)
     feature_hits = end_blockers(ends, terr)
     engaged_at = _nearest_enemy(ends, idx, player) if end_unengaged else [None] * len(ends)
@@ -557,19 +561,36 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
     return problems
 
 
+def _points(path) -> list[tuple[float, float]]:
+    """A path as a list of (x, y) floats (what ``np.asarray(path, float).reshape(-1, 2)`` holds)."""
+    if path is None:
+        return []
+    try:
+        return [(float(x), float(y)) for x, y in path]
+    except (TypeError, ValueError):
+        return [(x, y) for x, y in np.asarray(path, dtype=float).reshape(-1, 2).tolist()]
+
+
 def end_coherency_problems(ids: Sequence[str], ends: Sequence[Footprint]) -> list[MoveProblem]:
     """03.03 Check 9 of ``check_move``: the unit's coherency problems with its models (``ids``,
     in id order) standing at ``ends`` when the move is over. A player may ask it of a move it
     is about to try (sim.players.random_player): a move with a problem here is refused."""
-    if len(ids) <= 1:
+    if len(ids) <= 1 or coherency_screen(ends) is True:
         return []
     return coherency_problems_from_matrix(ids, fps_distance_matrix(ends))
+
+
+def end_coherent(ids: Sequence[str], ends: Sequence[Footprint]) -> bool:
+    """03.03 Whether ``end_coherency_problems(ids, ends)`` is empty, measured only when the
+    bounds of ``coherency_screen`` leave it open (sim.plan.moves.coherent_at)."""
+    sure = coherency_screen(ends)
+    return sure if sure is not None else not end_coherency_problems(ids, ends)
 
 
 def _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense, per):
     """Checks 3-5 of ``check_move`` for every round base at once (one segment array)."""
     W, H = board
-    V = np.vstack([pts for _, pts in round_paths])
+    V = np.array([p for _, pts in round_paths for p in pts], dtype=float)
     counts = [len(pts) for _, pts in round_paths]
     vown = np.repeat([r for r, _ in round_paths], counts)
     VR = idx.radius[vown]
