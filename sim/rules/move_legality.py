@@ -46,7 +46,7 @@ from sim.rules.move_kernels import (_seg_point_dist, _segments_polygon_distance,
                                     near_polys_distance, segments_polys_distance, _minkowski_sum, _swept,
                                     _segments_enter_convex, _convex_signed, _points_convex_distance,
                                     _convex_overlap, _convex_penetrates_polygon, _offsets, near_rows,
-                                    placed_distances, placed_overlaps, distances_from, fps_to_rows,
+                                    rows_near_box, placed_distances, placed_overlaps, distances_from, fps_to_rows,
                                     fps_distance_matrix, unit_distance, path_length)
 from sim.rules.polygons import ccw
 from sim.rules.terrain import TerrainArea
@@ -209,13 +209,39 @@ def _dense_hit(fp: Footprint, off: np.ndarray | None, a: np.ndarray, b: np.ndarr
 def end_blockers(fps: Sequence[Footprint], terr: TerrainIndex) -> list[tuple[str, float | None] | None]:
     """03.01 / Part A ruling 13: for each base, the first light or dense feature (layout order)
     it would end overlapping, as (message, depth), or None. Vectorised for round bases."""
+    if not len(fps) or not len(terr.no_end):
+        return [None] * len(fps)
+    return _end_blockers(_Ends(fps), terr)
+
+
+class _Ends:
+    """The bases at the end of a move as the end checks read them, built once: centres
+    (K, 2) and their smallest and largest coordinates, round or not, round radii (0 for
+    hulls), bounding radii, and each base's reach (its radius if round, else its bounding
+    radius)."""
+
+    __slots__ = ("fps", "c", "cmin", "cmax", "rnd", "rnd_l", "rf", "bnd", "bnd_l", "reach")
+
+    def __init__(self, fps: Sequence[Footprint]):
+        self.fps = fps
+        self.c = np.array([(f.x, f.y) for f in fps], dtype=float)
+        self.cmin, self.cmax = self.c.min(axis=0), self.c.max(axis=0)
+        self.rnd_l = [f.shape == "round" for f in fps]
+        self.bnd_l = [f.bounding_radius for f in fps]
+        rf = [0.5 * f.length if r else 0.0 for f, r in zip(fps, self.rnd_l)]
+        self.rnd = np.array(self.rnd_l, dtype=bool)
+        self.rf = np.array(rf)
+        self.bnd = np.array(self.bnd_l)
+        self.reach = np.array([a if r else b for a, b, r in zip(rf, self.bnd_l, self.rnd_l)])
+
+
+def _end_blockers(e: _Ends, terr: TerrainIndex) -> list[tuple[str, float | None] | None]:
+    fps = e.fps
     out: list[tuple[str, float | None] | None] = [None] * len(fps)
     es = terr.no_end
     if not len(fps) or not len(es):
         return out
-    c = np.array([(f.x, f.y) for f in fps], dtype=float)
-    rnd = np.array([f.shape == "round" for f in fps])
-    b = np.array([0.5 * f.length if f.shape == "round" else f.bounding_radius for f in fps])
+    c, rnd, b = e.c, e.rnd, e.reach
     near = _box_near(c - b[:, None], c + b[:, None], es)
     if not near.any():
         return out
@@ -244,19 +270,18 @@ def end_blocker(fp: Footprint, terr: TerrainIndex) -> tuple[str, float | None] |
     return end_blockers([fp], terr)[0]
 
 
-def _end_overlaps(fps: Sequence[Footprint], idx: BodyIndex, rows: np.ndarray) -> list[list[tuple[int, float]]]:
+def _end_overlaps(e: _Ends, idx: BodyIndex, rows: np.ndarray) -> list[list[tuple[int, float]]]:
     """For each footprint, the rows it overlaps (sharing area by more than TOUCH) with the
     overlap depth (0 where not computed)."""
+    fps = e.fps
     out: list[list[tuple[int, float]]] = [[] for _ in fps]
     if not len(fps) or not len(rows):
         return out
-    c = np.array([(f.x, f.y) for f in fps], dtype=float)
-    bnd = np.array([f.bounding_radius for f in fps])
-    near = near_rows(idx, c, float(bnd.max()), 0.0, rows)
+    c = e.c
+    near = rows_near_box(idx, e.cmin, e.cmax, max(e.bnd_l), 0.0, rows)
     if not len(near):
         return out
-    rnd_f = np.array([f.shape == "round" for f in fps])
-    rf = np.array([0.5 * f.length if f.shape == "round" else 0.0 for f in fps])
+    rnd_f, rf = e.rnd, e.rf
     rn = near[idx.round[near]]
     if len(rn) and rnd_f.any():
         diff = c[:, None, :] - idx.centres[rn][None, :, :]
@@ -279,17 +304,17 @@ def _end_overlaps(fps: Sequence[Footprint], idx: BodyIndex, rows: np.ndarray) ->
     return out
 
 
-def _nearest_enemy(fps: Sequence[Footprint], idx: BodyIndex,
-                   player: int) -> list[tuple[int, float] | None]:
+def _nearest_enemy(e: _Ends, idx: BodyIndex, player: int) -> list[tuple[int, float] | None]:
     """For each footprint, (row, distance) of the nearest enemy model of ``player`` if it is
     within engagement range (03.04), else None."""
+    fps = e.fps
     out: list[tuple[int, float] | None] = [None] * len(fps)
     enemies = idx.enemies(player)
     if not len(fps) or not len(enemies):
         return out
-    c = np.array([(f.x, f.y) for f in fps], dtype=float)
-    bnd = max(f.bounding_radius for f in fps)
-    near = near_rows(idx, c, bnd, ENGAGEMENT_RANGE, enemies)
+    c = e.c
+    bnd = max(e.bnd_l)
+    near = rows_near_box(idx, e.cmin, e.cmax, bnd, ENGAGEMENT_RANGE, enemies)
     if not len(near):
         return out
     for i, f in enumerate(fps):
@@ -526,9 +551,10 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
     rlist = rows.tolist()
     moved = [ends[k].centre != idx.fps[r].centre for k, r in enumerate(rlist)]
     others = idx.others(unit)
-    hits = _end_overlaps(ends, idx, others)
-    feature_hits = end_blockers(ends, terr)
-    engaged_at = _nearest_enemy(ends, idx, player) if end_unengaged else [None] * len(ends)
+    e = _Ends(ends)
+    hits = _end_overlaps(e, idx, others)
+    feature_hits = _end_blockers(e, terr)
+    engaged_at = _nearest_enemy(e, idx, player) if end_unengaged else [None] * len(ends)
     for k, r in enumerate(rlist):
         mid = idx.ids[r]
         if hits[k]:
