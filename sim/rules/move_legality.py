@@ -97,9 +97,9 @@ def path_blocker(fp: Footprint, pts: np.ndarray, idx: BodyIndex, terr: TerrainIn
     if rnd:
         lo, hi = pts - r, pts + r
     else:
-        lo = np.array([(off + p).min(axis=0) for p in pts])
-        hi = np.array([(off + p).max(axis=0) for p in pts])
-    over = np.max(np.stack([-lo[:, 0], -lo[:, 1], hi[:, 0] - W, hi[:, 1] - H], axis=1), axis=1)
+        # (rounded addition is monotonic: the least of off + p is the least of off, plus p)
+        lo, hi = off.min(axis=0) + pts, off.max(axis=0) + pts
+    over = np.maximum(np.maximum(-lo[:, 0], -lo[:, 1]), np.maximum(hi[:, 0] - W, hi[:, 1] - H))
     if np.any(over > TOUCH):
         k = int(np.argmax(over > TOUCH))
         out.append(("edge", "03.01", f"its base would go {over[k]:.2f}\" over the battlefield edge "
@@ -629,8 +629,8 @@ def _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense,
     R = VR[seg]
     found: dict[int, dict[str, MoveProblem]] = {r: {} for r, _ in round_paths}
     # 4. the battlefield edge (every vertex's base inside the board)
-    over = np.max(np.stack([VR - V[:, 0], VR - V[:, 1], V[:, 0] + VR - W, V[:, 1] + VR - H],
-                           axis=1), axis=1)
+    over = np.maximum(np.maximum(VR - V[:, 0], VR - V[:, 1]),
+                      np.maximum(V[:, 0] + VR - W, V[:, 1] + VR - H))
     for k in np.flatnonzero(over > TOUCH).tolist():
         r = int(vown[k])
         found[r].setdefault("edge", MoveProblem(
