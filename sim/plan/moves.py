@@ -72,7 +72,7 @@ def coherent_at(unit_ent: int, to) -> bool:
         f, p = idx.fps[r], where.get(idx.ids[r])
         ids.append(idx.ids[r])
         ends.append(f if p is None else f.moved(p[0], p[1]))
-    return not ML.end_coherency_problems(ids, ends)
+    return ML.end_coherent(ids, ends)
 
 
 def _row_ids(sp) -> dict[int, str]:

@@ -13,16 +13,17 @@ This module also holds ``MoveProblem``, the one record every movement check repo
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 
-from sim.rules.geometry import EPS, Footprint, distance_matrix
+from sim.rules.geometry import EPS, OVAL_VERTICES, Footprint, distance_matrix
 
 __all__ = [
     "MoveProblem", "COHERENCY_LINK", "COHERENCY_SPAN", "coherency_problems",
-    "coherency_problems_from_matrix", "is_coherent", "link_groups", "coherency_removals",
+    "coherency_problems_from_matrix", "coherency_screen", "is_coherent", "link_groups", "coherency_removals",
 ]
 
 COHERENCY_LINK = 2.0   # 03.03: within 2" of at least one other model of the unit
@@ -127,6 +128,72 @@ def coherency_problems_from_matrix(ids: Sequence[str], dist: np.ndarray) -> list
     order = {mid: k for k, mid in enumerate(ids)}
     out.sort(key=lambda p: order[p.model])   # stable: per model, in check order
     return out
+
+
+_SLACK = 1e-6                                   # inches: far above any rounding of a distance
+_OVAL_INNER = math.cos(math.pi / OVAL_VERTICES)  # an oval's core holds this share of its minor axis
+
+
+def _inner_radius(f: Footprint) -> float:
+    """The radius of a circle about the centre that lies inside the base's core (``geometry``):
+    the whole circle for a round base, the half width of a rectangle, and for an oval (a
+    polygon inscribed in the ellipse, the affine image of a regular one inscribed in a circle)
+    its half minor axis times cos(pi / OVAL_VERTICES)."""
+    if f.shape == "round":
+        return 0.5 * f.length
+    h = 0.5 * min(f.length, f.width)
+    return h if f.shape == "rect" else h * _OVAL_INNER
+
+
+def coherency_screen(fps: Sequence[Footprint]) -> bool | None:
+    """03.03 What bounds alone say of the unit standing at ``fps``: True if it is surely in
+    coherency, False if surely not, None if only measuring can tell. Each pair's distance
+    lies between its centres' distance less the bounding radii and less the inner radii
+    (``_inner_radius``); a margin of ``_SLACK`` keeps every verdict clear of rounding. Surely
+    coherent: the pairs surely within 2" link every model into one group and no pair may be
+    more than 9" apart; surely not: some pair is surely more than 9" apart, or the pairs that
+    may be within 2" do not join the unit into one group ([FAQ])."""
+    n = len(fps)
+    if n <= 1:
+        return True
+    cx = [f.x for f in fps]
+    cy = [f.y for f in fps]
+    inner = [_inner_radius(f) for f in fps]
+    outer = [f.bounding_radius for f in fps]
+    sure: list[list[int]] = [[] for _ in range(n)]     # surely linked (within 2")
+    maybe: list[list[int]] = [[] for _ in range(n)]    # possibly linked
+    spans = True                                        # every pair surely within 9"
+    link_lo, link_hi = COHERENCY_LINK - _SLACK, COHERENCY_LINK + _SLACK
+    span_lo, span_hi = COHERENCY_SPAN - _SLACK, COHERENCY_SPAN + _SLACK
+    for i in range(n):
+        xi, yi, ii, oi = cx[i], cy[i], inner[i], outer[i]
+        for j in range(i + 1, n):
+            c = math.hypot(cx[j] - xi, cy[j] - yi)
+            lo, hi = c - oi - outer[j], c - ii - inner[j]
+            if lo > span_hi:
+                return False
+            if hi > span_lo:
+                spans = False
+            if lo <= link_hi:
+                maybe[i].append(j)
+                maybe[j].append(i)
+                if hi <= link_lo:
+                    sure[i].append(j)
+                    sure[j].append(i)
+    if not _connected(maybe):
+        return False
+    return True if spans and _connected(sure) else None
+
+
+def _connected(adj: list[list[int]]) -> bool:
+    seen = {0}
+    todo = [0]
+    while todo:
+        for j in adj[todo.pop()]:
+            if j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return len(seen) == len(adj)
 
 
 def coherency_problems(models: Sequence[tuple[str, Footprint]]) -> list[MoveProblem]:

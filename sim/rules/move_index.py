@@ -49,7 +49,7 @@ class BodyIndex:
     table state and pass it wherever ``bodies`` is asked for."""
 
     __slots__ = ("bodies", "ids", "row", "fps", "units", "players", "centres", "radius",
-                 "bound", "round", "unit_rows", "_cores")
+                 "bound", "round", "unit_rows", "_cores", "_rows_of", "_boxes")
 
     def __init__(self, bodies: Sequence[Body]):
         bs = tuple(sorted(bodies, key=lambda b: b.model))
@@ -74,6 +74,8 @@ class BodyIndex:
         for arr in (self.players, self.centres, self.round, self.radius, self.bound):
             arr.flags.writeable = False
         self._cores: dict[int, np.ndarray] = {}
+        self._rows_of: dict = {}        # (what units and players give: shared with ``moved``)
+        self._boxes: tuple | None = None
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -84,6 +86,33 @@ class BodyIndex:
         if c is None:
             c = self._cores[j] = core(self.fps[j])[0]
         return c
+
+    def others(self, unit: str) -> np.ndarray:
+        """The rows of every model not of ``unit`` (ascending; read-only)."""
+        key = ("others", unit)
+        got = self._rows_of.get(key)
+        if got is None:
+            got = np.array([j for j, u in enumerate(self.units) if u != unit], dtype=np.int64)
+            got.flags.writeable = False
+            self._rows_of[key] = got
+        return got
+
+    def enemies(self, player: int) -> np.ndarray:
+        """The rows of every model not of ``player`` (ascending; read-only)."""
+        key = ("enemies", player)
+        got = self._rows_of.get(key)
+        if got is None:
+            got = np.flatnonzero(self.players != player)
+            got.flags.writeable = False
+            self._rows_of[key] = got
+        return got
+
+    def boxes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Each body's bounding box (centre -/+ bounding radius): x lo, x hi, y lo, y hi."""
+        if self._boxes is None:
+            c, b = self.centres, self.bound
+            self._boxes = (c[:, 0] - b, c[:, 0] + b, c[:, 1] - b, c[:, 1] + b)
+        return self._boxes
 
     def player_of(self, unit: str) -> int:
         rows = self.unit_rows.get(unit)
@@ -114,6 +143,7 @@ class BodyIndex:
         out.ids, out.row, out.units, out.players, out.unit_rows = (
             self.ids, self.row, self.units, self.players, self.unit_rows)
         out.centres, out.round, out.radius, out.bound = centres, rnd, radius, bound
+        out._rows_of, out._boxes = self._rows_of, None
         for arr in (centres, rnd, radius, bound):
             arr.flags.writeable = False
         return out
@@ -212,12 +242,22 @@ def _terrain_cached(areas: tuple[TerrainArea, ...]) -> TerrainIndex:
     return TerrainIndex(areas)
 
 
+_LAST: list = [None, None]     # the last layout tuple asked for and its index
+
+
 def terrain_index(areas: Sequence[TerrainArea] | TerrainIndex) -> TerrainIndex:
-    """``areas`` as a ``TerrainIndex`` (cached per layout; returned as is if already one)."""
+    """``areas`` as a ``TerrainIndex`` (cached per layout; returned as is if already one). The
+    very tuple asked for last is answered without hashing it again (it is kept, so its id
+    cannot be reused; a tuple of frozen areas cannot change)."""
     if isinstance(areas, TerrainIndex):
         return areas
+    if areas is _LAST[0]:
+        return _LAST[1]
     key = tuple(areas)
     try:
-        return _terrain_cached(key)
+        got = _terrain_cached(key)
     except TypeError:          # unhashable (polygons given as lists): build it afresh
         return TerrainIndex(key)
+    if type(areas) is tuple:
+        _LAST[0], _LAST[1] = areas, got
+    return got

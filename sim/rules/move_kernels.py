@@ -244,13 +244,18 @@ def near_rows(idx: BodyIndex, centres: np.ndarray, bound: float, reach: float,
         rows = np.arange(len(idx))
     if len(rows) == 0 or len(centres) == 0:
         return rows[:0]
-    c = idx.centres[rows]
+    return rows_near_box(idx, centres.min(axis=0), centres.max(axis=0), bound, reach, rows)
+
+
+def rows_near_box(idx: BodyIndex, cmin: np.ndarray, cmax: np.ndarray, bound: float, reach: float,
+                  rows: np.ndarray) -> np.ndarray:
+    """``near_rows`` given the smallest and largest coordinates of the centres (2,) each (for
+    callers that ask it of the same centres more than once); ``rows`` not empty."""
     pad = bound + reach + 1e-6      # generous: a superset, never a borderline miss
-    lo, hi = centres.min(axis=0) - pad, centres.max(axis=0) + pad
-    b = idx.bound[rows]
-    keep = (c[:, 0] + b >= lo[0]) & (c[:, 0] - b <= hi[0]) & (c[:, 1] + b >= lo[1]) \
-        & (c[:, 1] - b <= hi[1])
-    return rows[keep]
+    lo, hi = cmin - pad, cmax + pad
+    xlo, xhi, ylo, yhi = idx.boxes()     # (every body's box, kept on the index)
+    keep = (xhi >= lo[0]) & (xlo <= hi[0]) & (yhi >= lo[1]) & (ylo <= hi[1])
+    return rows[keep[rows]]
 
 
 def _pair_terms(fp: Footprint, centres: np.ndarray, other: Footprint):

@@ -38,7 +38,7 @@ from typing import Collection, Mapping, Sequence
 
 import numpy as np
 
-from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix
+from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix, coherency_screen
 from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, overlaps
 from sim.rules.move_index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
                                   TerrainIndex, terrain_index)
@@ -46,14 +46,15 @@ from sim.rules.move_kernels import (_seg_point_dist, _segments_polygon_distance,
                                     near_polys_distance, segments_polys_distance, _minkowski_sum, _swept,
                                     _segments_enter_convex, _convex_signed, _points_convex_distance,
                                     _convex_overlap, _convex_penetrates_polygon, _offsets, near_rows,
-                                    placed_distances, placed_overlaps, distances_from, fps_to_rows,
+                                    rows_near_box, placed_distances, placed_overlaps, distances_from, fps_to_rows,
                                     fps_distance_matrix, unit_distance, path_length)
 from sim.rules.polygons import ccw
 from sim.rules.terrain import TerrainArea
 
 __all__ = [
     "Body", "MoveProblem", "Point", "BodyIndex", "TerrainIndex", "as_index", "terrain_index",
-    "path_length", "check_move", "engaged_units", "unit_distance", "distances_from",
+    "path_length", "check_move", "end_coherency_problems", "end_coherent", "engaged_units",
+    "unit_distance", "distances_from",
     "path_blocker", "end_blocker", "end_blockers", "blocking_rows", "board_mask", "overlap_mask",
     "feature_mask", "straight_paths_clear", "placed_distances", "placed_overlaps", "near_rows",
     "fps_distance_matrix", "fps_to_rows", "segments_polys_distance", "EdgeSet", "TOUCH", "START_TOL",
@@ -66,15 +67,15 @@ Point = tuple[float, float]
 
 def blocking_rows(idx: BodyIndex, player: int, through_enemies: bool,
                    impassable: Collection[str]) -> np.ndarray:
+    if not through_enemies:
+        return idx.enemies(player)
     enemy = idx.players != player
-    if through_enemies:
-        keep = np.zeros(len(idx), dtype=bool)
-        for mid in impassable:
-            j = idx.row.get(mid)
-            if j is not None and enemy[j]:
-                keep[j] = True
-        return np.flatnonzero(keep)
-    return np.flatnonzero(enemy)
+    keep = np.zeros(len(idx), dtype=bool)
+    for mid in impassable:
+        j = idx.row.get(mid)
+        if j is not None and enemy[j]:
+            keep[j] = True
+    return np.flatnonzero(keep)
 
 
 def path_blocker(fp: Footprint, pts: np.ndarray, idx: BodyIndex, terr: TerrainIndex,
@@ -96,9 +97,9 @@ def path_blocker(fp: Footprint, pts: np.ndarray, idx: BodyIndex, terr: TerrainIn
     if rnd:
         lo, hi = pts - r, pts + r
     else:
-        lo = np.array([(off + p).min(axis=0) for p in pts])
-        hi = np.array([(off + p).max(axis=0) for p in pts])
-    over = np.max(np.stack([-lo[:, 0], -lo[:, 1], hi[:, 0] - W, hi[:, 1] - H], axis=1), axis=1)
+        # (rounded addition is monotonic: the least of off + p is the least of off, plus p)
+        lo, hi = off.min(axis=0) + pts, off.max(axis=0) + pts
+    over = np.maximum(np.maximum(-lo[:, 0], -lo[:, 1]), np.maximum(hi[:, 0] - W, hi[:, 1] - H))
     if np.any(over > TOUCH):
         k = int(np.argmax(over > TOUCH))
         out.append(("edge", "03.01", f"its base would go {over[k]:.2f}\" over the battlefield edge "
@@ -208,13 +209,39 @@ def _dense_hit(fp: Footprint, off: np.ndarray | None, a: np.ndarray, b: np.ndarr
 def end_blockers(fps: Sequence[Footprint], terr: TerrainIndex) -> list[tuple[str, float | None] | None]:
     """03.01 / Part A ruling 13: for each base, the first light or dense feature (layout order)
     it would end overlapping, as (message, depth), or None. Vectorised for round bases."""
+    if not len(fps) or not len(terr.no_end):
+        return [None] * len(fps)
+    return _end_blockers(_Ends(fps), terr)
+
+
+class _Ends:
+    """The bases at the end of a move as the end checks read them, built once: centres
+    (K, 2) and their smallest and largest coordinates, round or not, round radii (0 for
+    hulls), bounding radii, and each base's reach (its radius if round, else its bounding
+    radius)."""
+
+    __slots__ = ("fps", "c", "cmin", "cmax", "rnd", "rnd_l", "rf", "bnd", "bnd_l", "reach")
+
+    def __init__(self, fps: Sequence[Footprint]):
+        self.fps = fps
+        self.c = np.array([(f.x, f.y) for f in fps], dtype=float)
+        self.cmin, self.cmax = self.c.min(axis=0), self.c.max(axis=0)
+        self.rnd_l = [f.shape == "round" for f in fps]
+        self.bnd_l = [f.bounding_radius for f in fps]
+        rf = [0.5 * f.length if r else 0.0 for f, r in zip(fps, self.rnd_l)]
+        self.rnd = np.array(self.rnd_l, dtype=bool)
+        self.rf = np.array(rf)
+        self.bnd = np.array(self.bnd_l)
+        self.reach = np.array([a if r else b for a, b, r in zip(rf, self.bnd_l, self.rnd_l)])
+
+
+def _end_blockers(e: _Ends, terr: TerrainIndex) -> list[tuple[str, float | None] | None]:
+    fps = e.fps
     out: list[tuple[str, float | None] | None] = [None] * len(fps)
     es = terr.no_end
     if not len(fps) or not len(es):
         return out
-    c = np.array([(f.x, f.y) for f in fps], dtype=float)
-    rnd = np.array([f.shape == "round" for f in fps])
-    b = np.array([0.5 * f.length if f.shape == "round" else f.bounding_radius for f in fps])
+    c, rnd, b = e.c, e.rnd, e.reach
     near = _box_near(c - b[:, None], c + b[:, None], es)
     if not near.any():
         return out
@@ -243,19 +270,18 @@ def end_blocker(fp: Footprint, terr: TerrainIndex) -> tuple[str, float | None] |
     return end_blockers([fp], terr)[0]
 
 
-def _end_overlaps(fps: Sequence[Footprint], idx: BodyIndex, rows: np.ndarray) -> list[list[tuple[int, float]]]:
+def _end_overlaps(e: _Ends, idx: BodyIndex, rows: np.ndarray) -> list[list[tuple[int, float]]]:
     """For each footprint, the rows it overlaps (sharing area by more than TOUCH) with the
     overlap depth (0 where not computed)."""
+    fps = e.fps
     out: list[list[tuple[int, float]]] = [[] for _ in fps]
     if not len(fps) or not len(rows):
         return out
-    c = np.array([(f.x, f.y) for f in fps], dtype=float)
-    bnd = np.array([f.bounding_radius for f in fps])
-    near = near_rows(idx, c, float(bnd.max()), 0.0, rows)
+    c = e.c
+    near = rows_near_box(idx, e.cmin, e.cmax, max(e.bnd_l), 0.0, rows)
     if not len(near):
         return out
-    rnd_f = np.array([f.shape == "round" for f in fps])
-    rf = np.array([0.5 * f.length if f.shape == "round" else 0.0 for f in fps])
+    rnd_f, rf = e.rnd, e.rf
     rn = near[idx.round[near]]
     if len(rn) and rnd_f.any():
         diff = c[:, None, :] - idx.centres[rn][None, :, :]
@@ -278,17 +304,17 @@ def _end_overlaps(fps: Sequence[Footprint], idx: BodyIndex, rows: np.ndarray) ->
     return out
 
 
-def _nearest_enemy(fps: Sequence[Footprint], idx: BodyIndex,
-                   player: int) -> list[tuple[int, float] | None]:
+def _nearest_enemy(e: _Ends, idx: BodyIndex, player: int) -> list[tuple[int, float] | None]:
     """For each footprint, (row, distance) of the nearest enemy model of ``player`` if it is
     within engagement range (03.04), else None."""
+    fps = e.fps
     out: list[tuple[int, float] | None] = [None] * len(fps)
-    enemies = np.flatnonzero(idx.players != player)
+    enemies = idx.enemies(player)
     if not len(fps) or not len(enemies):
         return out
-    c = np.array([(f.x, f.y) for f in fps], dtype=float)
-    bnd = max(f.bounding_radius for f in fps)
-    near = near_rows(idx, c, bnd, ENGAGEMENT_RANGE, enemies)
+    c = e.c
+    bnd = max(e.bnd_l)
+    near = rows_near_box(idx, e.cmin, e.cmax, bnd, ENGAGEMENT_RANGE, enemies)
     if not len(near):
         return out
     for i, f in enumerate(fps):
@@ -475,6 +501,7 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
             problems.append(MoveProblem(mid, "03.01", f"is not a model of unit {unit}"))
     blockers = blocking_rows(idx, player, through_enemies, impassable)
     per: dict[int, list[MoveProblem]] = {}
+    per_model = isinstance(max_distance, Mapping)
     ends: list[Footprint] = []
     round_paths: list[tuple[int, np.ndarray]] = []
     for r in rows.tolist():
@@ -482,23 +509,24 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
         mine = per.setdefault(r, [])
         path = paths.get(mid)
         ang = angles.get(mid) if angles else None
-        pts = np.asarray(path if path is not None else [], dtype=float).reshape(-1, 2)
-        if len(pts) == 0:
+        pts = _points(path)
+        if not pts:
             ends.append(fp0 if ang is None else fp0.moved(fp0.x, fp0.y, ang))
             continue
-        if not np.all(np.isfinite(pts)):
+        if not all(math.isfinite(x) and math.isfinite(y) for x, y in pts):
             mine.append(MoveProblem(mid, "03.01", "its path has a non-finite point"))
             ends.append(fp0)
             continue
-        end = fp0.moved(pts[-1, 0], pts[-1, 1], ang)
+        (x0, y0), (x1, y1) = pts[0], pts[-1]
+        end = fp0.moved(x1, y1, ang)
         ends.append(end)
-        gap = math.hypot(pts[0, 0] - fp0.x, pts[0, 1] - fp0.y)
+        gap = math.hypot(x0 - fp0.x, y0 - fp0.y)
         if gap > START_TOL:
-            mine.append(MoveProblem(mid, "03.01", f"its path starts at ({pts[0, 0]:.2f}, "
-                                    f"{pts[0, 1]:.2f}), {gap:.2f}\" from the model at "
+            mine.append(MoveProblem(mid, "03.01", f"its path starts at ({x0:.2f}, "
+                                    f"{y0:.2f}), {gap:.2f}\" from the model at "
                                     f"({fp0.x:.2f}, {fp0.y:.2f})", gap))
             continue
-        limit = max_distance.get(mid) if isinstance(max_distance, Mapping) else max_distance
+        limit = max_distance.get(mid) if per_model else max_distance
         if limit is None:
             raise ValueError(f"03.01 check_move: no maximum distance given for {mid}")
         length = path_length(pts)
@@ -508,11 +536,12 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
         if fp0.shape == "round":
             round_paths.append((r, pts))
             continue
-        for kind, rl, msg, dist in path_blocker(fp0, pts, idx, terr, board, blockers,
+        arr = np.array(pts, dtype=float)
+        for kind, rl, msg, dist in path_blocker(fp0, arr, idx, terr, board, blockers,
                                                 may_cross_dense=may_cross_dense, first_only=False):
             mine.append(MoveProblem(mid, rl, msg, dist))
         if not (end.shape == fp0.shape and end.angle == fp0.angle):
-            for kind, rl, msg, dist in path_blocker(end, pts[-1:], idx, terr, board, blockers,
+            for kind, rl, msg, dist in path_blocker(end, arr[-1:], idx, terr, board, blockers,
                                                     may_cross_dense=True, first_only=False):
                 if kind == "edge":
                     mine.append(MoveProblem(mid, rl, msg, dist))
@@ -521,10 +550,11 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
     # end of move: overlaps with other models, features, engagement
     rlist = rows.tolist()
     moved = [ends[k].centre != idx.fps[r].centre for k, r in enumerate(rlist)]
-    others = np.array([j for j in range(len(idx)) if idx.units[j] != unit], dtype=np.int64)
-    hits = _end_overlaps(ends, idx, others)
-    feature_hits = end_blockers(ends, terr)
-    engaged_at = _nearest_enemy(ends, idx, player) if end_unengaged else [None] * len(ends)
+    others = idx.others(unit)
+    e = _Ends(ends)
+    hits = _end_overlaps(e, idx, others)
+    feature_hits = _end_blockers(e, terr)
+    engaged_at = _nearest_enemy(e, idx, player) if end_unengaged else [None] * len(ends)
     for k, r in enumerate(rlist):
         mid = idx.ids[r]
         if hits[k]:
@@ -557,19 +587,36 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
     return problems
 
 
+def _points(path) -> list[tuple[float, float]]:
+    """A path as a list of (x, y) floats (what ``np.asarray(path, float).reshape(-1, 2)`` holds)."""
+    if path is None:
+        return []
+    try:
+        return [(float(x), float(y)) for x, y in path]
+    except (TypeError, ValueError):
+        return [(x, y) for x, y in np.asarray(path, dtype=float).reshape(-1, 2).tolist()]
+
+
 def end_coherency_problems(ids: Sequence[str], ends: Sequence[Footprint]) -> list[MoveProblem]:
     """03.03 Check 9 of ``check_move``: the unit's coherency problems with its models (``ids``,
     in id order) standing at ``ends`` when the move is over. A player may ask it of a move it
     is about to try (sim.players.random_player): a move with a problem here is refused."""
-    if len(ids) <= 1:
+    if len(ids) <= 1 or coherency_screen(ends) is True:
         return []
     return coherency_problems_from_matrix(ids, fps_distance_matrix(ends))
+
+
+def end_coherent(ids: Sequence[str], ends: Sequence[Footprint]) -> bool:
+    """03.03 Whether ``end_coherency_problems(ids, ends)`` is empty, measured only when the
+    bounds of ``coherency_screen`` leave it open (sim.plan.moves.coherent_at)."""
+    sure = coherency_screen(ends)
+    return sure if sure is not None else not end_coherency_problems(ids, ends)
 
 
 def _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense, per):
     """Checks 3-5 of ``check_move`` for every round base at once (one segment array)."""
     W, H = board
-    V = np.vstack([pts for _, pts in round_paths])
+    V = np.array([p for _, pts in round_paths for p in pts], dtype=float)
     counts = [len(pts) for _, pts in round_paths]
     vown = np.repeat([r for r, _ in round_paths], counts)
     VR = idx.radius[vown]
@@ -582,8 +629,8 @@ def _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense,
     R = VR[seg]
     found: dict[int, dict[str, MoveProblem]] = {r: {} for r, _ in round_paths}
     # 4. the battlefield edge (every vertex's base inside the board)
-    over = np.max(np.stack([VR - V[:, 0], VR - V[:, 1], V[:, 0] + VR - W, V[:, 1] + VR - H],
-                           axis=1), axis=1)
+    over = np.maximum(np.maximum(VR - V[:, 0], VR - V[:, 1]),
+                      np.maximum(V[:, 0] + VR - W, V[:, 1] + VR - H))
     for k in np.flatnonzero(over > TOUCH).tolist():
         r = int(vown[k])
         found[r].setdefault("edge", MoveProblem(
