@@ -51,6 +51,7 @@ from sim.rules.geometry import (EPS, OVAL_VERTICES, Footprint, core, disc_distan
 from sim.rules.los_batch import (csr_subset as _csr_subset, outline_crossings_round,
                                  pairs_visible_round)
 from sim.rules.los_full import fully_visible_round
+from sim.rules.los_hull_full import hull_full_certificates
 from sim.rules.los_kernels import footprint_fully_visible, pair_visible
 from sim.rules.los_pairs import (area_boxes, capsule_inputs, pack_area_edges, umbra_blocked,
                                  within_candidates, within_pairs)
@@ -478,7 +479,7 @@ class VisibilityIndex:
     def _full_pairs(self, I, J, pstart, pidx, ostart, opts) -> np.ndarray:
         """06.01 Exact fully-visible for directed pairs (observer I, target J), given their
         capsule inputs (every pair with a piece): round pairs batched (los_full), others
-        with los_kernels.footprint_fully_visible."""
+        certificates first (los_hull_full), then los_kernels.footprint_fully_visible."""
         self.stats["exact_full"] += len(I)
         out = np.ones(len(I), dtype=bool)
         pk = self.blk.pieces
@@ -488,7 +489,13 @@ class VisibilityIndex:
             ps, pi, os_, op = _csr_rows(b, len(I), pstart, pidx, ostart, opts)
             c, r = self.centres, self.radius
             out[b] = fully_visible_round(c[I[b]], r[I[b]], c[J[b]], r[J[b]], pk, ps, pi, os_, op)
-        for q in np.flatnonzero(~rnd):
+        h = np.flatnonzero(~rnd)
+        if len(h):
+            ps, pi = _csr_subset(pstart, pidx, h)
+            settled, ans = hull_full_certificates(self, I[h], J[h], pk, ps, pi)
+            out[h[settled]] = ans[settled]
+            h = h[~settled]
+        for q in h.tolist():
             a, b = pstart[q], pstart[q + 1]
             (ac, ar), (bc, br) = self._core(I[q]), self._core(J[q])
             out[q] = footprint_fully_visible(ac, ar, bc, br, pk.subset(pidx[a:b]),
