@@ -155,6 +155,9 @@ class VisibilityIndex:
         armies = sorted({m.army for m in self.models})
         self.army = np.array([armies.index(m.army) for m in self.models], dtype=np.int64)
         self.units = [m.unit for m in self.models]
+        unit_names = {}
+        self._unit_code = np.array([unit_names.setdefault(u, len(unit_names)) for u in self.units],
+                                   dtype=np.int64)
         self.hideable = np.array([bool(HIDEABLE.intersection(m.keywords)) for m in self.models])
         self.lo_x = np.array([np.inf if (m.lone_operative is None or m.attached)
                               else clamp_range(m.lone_operative) for m in self.models])
@@ -180,6 +183,7 @@ class VisibilityIndex:
         # together on the first read after a move (_ensure_los); the others when read
         self.reach = np.full(n, np.inf)
         self._near_pending = False
+        self._all_known = True
         self._pack_areas()
         self.full_recompute()
 
@@ -447,16 +451,28 @@ class VisibilityIndex:
         n = len(self.fps)
         key = np.minimum(I, J) * n + np.maximum(I, J)
         if self._near_pending:
-            # with the first pairs asked for after a move, every pair left unknown that is
-            # within a model's reach of the other (the pairs shooting asks about), in one
-            # batch: a few calls instead of one per block read
+            # with the first pairs asked for after a move, every pair left unknown between
+            # two units within a reach of each other (some model of one within its unit's
+            # reach of some model of the other: the blocks shooting reads), in one batch: a
+            # few calls instead of one per block read
             self._near_pending = False
             ui, uj = np.nonzero(np.triu(~self._los_known, 1))
-            near = self.dist[ui, uj] <= np.maximum(self.reach[ui], self.reach[uj]) + _REACH_SLACK
+            u = self._unit_code
+            U = int(u.max()) + 1
+            gap = np.full((U, n), np.inf)               # (unit, model) closest distance
+            np.minimum.at(gap, u, self.dist)
+            ugap = np.full((U, U), np.inf)              # (unit, unit) closest distance
+            np.minimum.at(ugap.T, u, gap.T)
+            ureach = np.zeros(U)
+            np.maximum.at(ureach, u, self.reach)
+            a, b = u[ui], u[uj]
+            near = ugap[a, b] <= np.maximum(ureach[a], ureach[b]) + _REACH_SLACK
             key = np.concatenate([key, ui[near] * n + uj[near]])
         key = np.unique(key)
         lo, hi = key // n, key % n
         self._resolve(lo, hi)
+        self._visible = None        # (the cache holds only entries known when it was made)
+        self._all_known = bool(self._los_known.all())
         a = self.hideable & self.within_any
         self._cover[lo, hi] = a[hi] | ~self._fv[lo, hi]
         self._cover[hi, lo] = a[lo] | ~self._fv[hi, lo]
@@ -517,15 +533,6 @@ class VisibilityIndex:
             out[todo] = self._full_pairs(I[todo], J[todo], ps, pi, os_, op)
         return out
 
-    def _ensure_dense_pairs(self, I, J) -> None:
-        """``_ensure_dense`` for the directed entries (I, J)."""
-        todo = ~self._dense_known[I, J]
-        if not todo.any():
-            return
-        I, J = I[todo], J[todo]
-        self.full_dense[I, J] = self._full_dense(I, J)
-        self._dense_known[I, J] = True
-
     def _ensure_dense(self, need: np.ndarray) -> None:
         """13.11.01 Fill full_dense (fully visible counting only Solid features) for the
         (observer, target) entries in ``need`` not yet known. Only asked for pairs where gone
@@ -545,6 +552,7 @@ class VisibilityIndex:
         self._refresh_geometry()
         self._los[:] = False
         self._los_known[:] = True
+        self._near_pending, self._all_known = False, True
         self._fv[:] = False
         self._fv_known[:] = True
         self._clear[:] = False
@@ -573,6 +581,7 @@ class VisibilityIndex:
         self._los_known[I, J] = False
         self._los_known[J, I] = False
         self._near_pending = True
+        self._all_known = False
         self._fv_known[I, J] = False
         self._fv_known[J, I] = False
         self._dense_known[rows, :] = False
@@ -584,8 +593,9 @@ class VisibilityIndex:
 
     def set_reach(self, reach: Sequence[float]) -> None:
         """How far each model (index order) may look for a target (its unit's longest ranged
-        weapon; inf: no limit). Only which pairs are resolved together changes, never an
-        answer."""
+        weapon; inf: no limit): after a move, the pairs of two units within a reach of each
+        other are resolved together at the first read. Only which pairs are resolved together
+        changes, never an answer."""
         self.reach = np.array(reach, dtype=float)
 
     def set_lone_operative(self, model_id: str, x: float | None) -> None:
@@ -668,30 +678,21 @@ class VisibilityIndex:
     @property
     def visible(self) -> np.ndarray:
         """06.01 + 13.09 + 24.24 visible[i, j]: target j is visible to observer i."""
+        los = self.los          # (every pair resolved first: the cache then holds every entry)
         if self._visible is None:
-            self._visible = self._visible_of(self.los, self.dist, self.army[:, None],
-                                             self.army[None, :], slice(None), None)
+            self._visible = self._visible_of(los)
         return self._visible
 
-    def _visible_of(self, los, dist, army_r, army_c, cols, pairs) -> np.ndarray:
-        """``visible`` for one block (its ``los``, ``dist`` and the rows' and columns' armies;
-        ``cols`` the columns, ``pairs`` the block's (I, J) index grids, None for the whole
-        matrix): the same elementwise arithmetic, entry for entry."""
-        hidden = self.hidden[cols]
-        enemy = army_r != army_c
-        det_full, det_gone = self.det_full[None, cols], self.det_gone[None, cols]
-        need = (hidden[None, :] & enemy & los
-                & (dist > det_gone + EPS) & (dist <= det_full + EPS))
-        if pairs is None:
-            self._ensure_dense(need)
-            full_dense = self.full_dense
-        else:
-            if need.any():
-                self._ensure_dense_pairs(pairs[0][need], pairs[1][need])
-            full_dense = self.full_dense[pairs]
-        gone = hidden[None, :] & ~full_dense    # (n, n) comparisons stay boolean
-        in_det = np.where(gone, dist <= det_gone + EPS, dist <= det_full + EPS)
-        ok = (~hidden[None, :] | in_det) & (dist <= self.lo_x[None, cols] + EPS)
+    def _visible_of(self, los) -> np.ndarray:
+        """``visible`` from these ``los`` entries (every entry that is asked for known)."""
+        hidden = self.hidden
+        enemy = self.army[:, None] != self.army[None, :]
+        det_full, det_gone = self.det_full[None, :], self.det_gone[None, :]
+        self._ensure_dense(hidden[None, :] & enemy & los
+                           & (self.dist > det_gone + EPS) & (self.dist <= det_full + EPS))
+        gone = hidden[None, :] & ~self.full_dense    # (n, n) comparisons stay boolean
+        in_det = np.where(gone, self.dist <= det_gone + EPS, self.dist <= det_full + EPS)
+        ok = (~hidden[None, :] | in_det) & (self.dist <= self.lo_x[None, :] + EPS)
         return los & (~enemy | ok)
 
     def visible_block(self, rows, cols, need=None) -> np.ndarray:
@@ -699,26 +700,26 @@ class VisibilityIndex:
         index array or a slice; a new array), its line of sight resolved first; with ``need``
         (a bool array of the block's shape) only the entries it marks are resolved and
         answered (the others are unspecified)."""
-        if self._visible is not None:
+        if not self._all_known:
             if isinstance(rows, slice) or isinstance(cols, slice):
-                return self._visible[rows, cols].copy()
-            return self._visible[np.asarray(rows)[:, None], cols]
-        n = len(self.fps)
-        r = np.arange(n)[rows] if isinstance(rows, slice) else np.atleast_1d(np.asarray(rows, dtype=np.int64))
-        c = np.arange(n)[cols] if isinstance(cols, slice) else np.atleast_1d(np.asarray(cols, dtype=np.int64))
-        R, C = r[:, None], c[None, :]
-        unknown = ~self._los_known[R, C]
-        if need is not None:
-            unknown &= need
-        if unknown.any():
-            ui, uj = np.nonzero(unknown)
-            self._ensure_los(r[ui], c[uj])
-        los = self._los[R, C]
-        if need is not None:
-            los &= need
-        pairs = tuple(np.broadcast_arrays(R, C))
-        return self._visible_of(los, self.dist[R, C], self.army[R], self.army[C], c,
-                                pairs)
+                unknown = ~self._los_known[rows, cols]
+            else:
+                unknown = ~self._los_known[np.asarray(rows)[:, None], cols]
+            if need is not None:
+                unknown &= need
+            if unknown.any():
+                n = len(self.fps)
+                r = np.arange(n)[rows] if isinstance(rows, slice) else np.asarray(rows, dtype=np.int64)
+                c = np.arange(n)[cols] if isinstance(cols, slice) else np.asarray(cols, dtype=np.int64)
+                ui, uj = np.nonzero(unknown)
+                self._ensure_los(r[ui], c[uj])
+        if self._visible is None:
+            # (every entry whose sight is known: the others are not read before resolved)
+            los = self._los if self._all_known else self._los & self._los_known
+            self._visible = self._visible_of(los)
+        if isinstance(rows, slice) or isinstance(cols, slice):
+            return self._visible[rows, cols].copy()
+        return self._visible[np.asarray(rows)[:, None], cols]
 
     def is_visible(self, a_id: str, b_id: str) -> bool:
         """06.01 Is model b visible to model a (terrain, hidden, Lone Operative)?"""

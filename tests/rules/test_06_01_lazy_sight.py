@@ -1,5 +1,6 @@
 """06.01 VisibilityIndex line of sight resolved when read (VisibilityIndex.update only marks the
-moved models' pairs unknown; _ensure_los): whatever blocks are read, in whatever order, with
+moved models' pairs unknown; _ensure_los, with the pairs of units within reach of each other
+at the first read): whatever blocks are read, in whatever order, with
 or without a reach and a ``need`` mask, every answer equals a full recompute's (an index built
 afresh on the same footprints), on the default table and random layouts, round, oval and
 rectangular bases, after random moves."""
@@ -110,9 +111,9 @@ def test_lazy_sight_on_random_layouts_equals_a_full_recompute():
 
 
 def test_update_resolves_nothing_and_a_read_only_what_is_near():
-    rng = np.random.default_rng(5)
     fps = [round_base(32, 2 + 4 * k, 2 + 3 * (k % 5)) for k in range(14)]
-    models = _models(rng, fps)
+    models = [ModelEntry(f"m{k}", f, "red" if k % 2 else "blue", f"u{k}")   # (one unit each)
+              for k, f in enumerate(fps)]
     idx = VisibilityIndex(default_table(), models)
     idx.set_reach([1.0] * len(models))
     pairs = idx.stats["pairs"]
@@ -125,6 +126,10 @@ def test_update_resolves_nothing_and_a_read_only_what_is_near():
     far[idx.army == idx.army[0]] = False
     far[3] = False
     assert far.any() and not idx._los_known[0, far].any()
+    idx.set_reach([100.0] * len(models))               # every unit within reach of every other
+    idx.update(["m0"], [round_base(32, 30, 21)])
+    idx.is_visible("m0", "m3")
+    assert idx._los_known.all()
     ref = VisibilityIndex(default_table(), [ModelEntry(m.id, f, m.army, m.unit, m.keywords)
                                             for m, f in zip(models, idx.fps)])
     _same(idx, ref)
