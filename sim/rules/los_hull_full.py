@@ -13,7 +13,12 @@ that kernel's answer (the margins of sim.rules.los_certs, far above the kernels'
 * "fully visible", observer A an oval or a rectangle: the kernel's first pass draws, for
   every sample of B, the segment from the mean of A's core vertices; when the region from
   that point to B's bounding disc is separated from every piece of the pair by more than
-  los_certs' margin, each such segment is free, and the kernel answers yes.
+  los_certs' margin, each such segment is free, and the kernel answers yes. Else, with no
+  piece near A's bounding disc and B's bounding disc clear of it, the same region from one
+  of a few vertices of A's core: every point of B is then seen from A with a margin, and
+  the exact point test, whose candidate lines bound every free range (exact for hull
+  cores, tested against a brute force), finds a free line for each (the argument of
+  star_free's apexes on A's outline).
 """
 
 from __future__ import annotations
@@ -58,6 +63,12 @@ def hull_full_certificates(ix, I, J, pk: Pieces, pstart, pidx) -> tuple[np.ndarr
     q = np.flatnonzero(~a_round & ~no)
     if len(q):
         yes[q[_mean_apex_free(ix, I, D, q, pk, pstart, pidx)]] = True
+    q = np.flatnonzero(~a_round & ~no & ~yes)
+    if len(q):
+        near = near_a(D, q, pk, pstart, pidx)
+        q = q[~near]
+    if len(q):
+        yes[q[_outline_apexes_free(ix, I, D, q, pk, pstart, pidx)]] = True
     return no | yes, yes
 
 
@@ -98,4 +109,34 @@ def _mean_apex_free(ix, I, D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
     ok = np.ones((len(q), 1), dtype=bool)
     wx, wy, W, rr, sn, h, ok = _star_axes(px, py, ok, bx, by, rb)
     s0 = np.zeros((len(q), 1))
+    return _stars_separated(px, py, s0, ok, wx, wy, W, rr, sn, h, e, k, pk)
+
+
+# directions of the outline apexes of a hull observer, from the direction of B (radians)
+_HULL_STAR = np.array([0.0, 0.5, -0.5, 0.5 * np.pi, -0.5 * np.pi])
+
+
+def _outline_apexes_free(ix, I, D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
+    """For pairs ``q`` (observer A an oval or a rectangle, no piece near A's bounding disc):
+    B's bounding disc clear of A's, and the region from one of A's core vertices (those
+    farthest in the directions ``_HULL_STAR`` from the direction of B) to B's bounding disc
+    separated from every piece of the pair."""
+    e, pos = ragged_expand(pstart, q)
+    if len(e) == 0:
+        return np.ones(len(q), dtype=bool)
+    k = pidx.take(pos)
+    ax, ay, ra, bx, by, rb = (a.take(q) for a in D)
+    ux, uy = bx - ax, by - ay
+    L = np.maximum(np.sqrt(ux * ux + uy * uy), 1e-12)
+    ang = np.arctan2(uy, ux)[:, None] + _HULL_STAR                # (Q, S)
+    dx, dy = np.cos(ang), np.sin(ang)
+    S = len(_HULL_STAR)
+    px, py = np.empty((len(q), S)), np.empty((len(q), S))
+    for t, i in enumerate(I.take(q).tolist()):
+        v = ix._core(i)[0]
+        best = (v @ np.stack([dx[t], dy[t]])).argmax(axis=0)       # (S,) farthest vertices
+        px[t], py[t] = v[best, 0], v[best, 1]
+    ok = np.repeat((L > ra + rb + 1e-6)[:, None], S, axis=1)       # B clear of A
+    wx, wy, W, rr, sn, h, ok = _star_axes(px, py, ok, bx, by, rb)
+    s0 = np.zeros((len(q), S))
     return _stars_separated(px, py, s0, ok, wx, wy, W, rr, sn, h, e, k, pk)

@@ -51,7 +51,16 @@ def _hull_pairs(idx):
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_settled_pairs_get_the_kernel_answer(seed):
+def test_settled_pairs_get_the_kernel_answer(seed, monkeypatch):
+    import sim.rules.los_hull_full as H
+    outline = []
+    real = H._outline_apexes_free
+
+    def counted(*a):
+        out = real(*a)
+        outline.append(int(out.sum()))
+        return out
+    monkeypatch.setattr(H, "_outline_apexes_free", counted)
     rng = np.random.default_rng(70 + seed)
     settled = {True: 0, False: 0}
     left = 0
@@ -72,6 +81,7 @@ def test_settled_pairs_get_the_kernel_answer(seed):
             assert bool(ans[q]) == want, (q, idx.fps[I[q]], idx.fps[J[q]])
             settled[want] += 1
     assert settled[True] > 20 and settled[False] > 20 and left > 0
+    assert sum(outline) > 0                         # (the apexes on a hull's outline settle some)
 
 
 def test_index_fully_visible_with_hulls_is_the_scalar_rule(monkeypatch):
