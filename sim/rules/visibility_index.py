@@ -33,8 +33,9 @@ centre line get the exact test, batched over pairs in rounds of candidate lines
 (sim.rules.los_batch; bases that are not round go to sim.rules.los_kernels one pair at a
 time). Pairs with sight and a blocker in the capsule get fully visible both ways from the
 same capsule inputs, batched for round bases (sim.rules.los_full, certificates first:
-sim.rules.los_certs; the answer of los_kernels.footprint_fully_visible), other bases with
-that kernel one pair at a time. ``full_dense`` (13.11.01, only Solid features) is computed
+sim.rules.los_certs; the answer of los_kernels.footprint_fully_visible), other bases
+certificates first, all at once (sim.rules.los_hull_full), then that kernel one pair at a
+time. ``full_dense`` (13.11.01, only Solid features) is computed
 when ``visible`` needs it (a hidden target in the band the 3" penalty changes).
 """
 
