@@ -338,7 +338,8 @@ class VisibilityIndex:
 
         Round pairs: los_batch.pairs_visible_round, all at once. Pairs with an oval or
         rectangular base: first two certificates, each that kernel on discs for all of them
-        at once: a disc inside each base (``_inner_radius``) seen: sight (a free segment
+        at once (the first in the same call as the round pairs): a disc inside each base
+        (``_inner_radius``) seen: sight (a free segment
         between parts of the bases has a free A-to-B part); the bases' bounding discs not
         seen: no sight (a free segment between the bases would join the discs). The pairs
         left get los_kernels.pair_visible, one at a time."""
@@ -347,23 +348,17 @@ class VisibilityIndex:
             return out
         i, j = I[need], J[need]
         rnd = self.round[i] & self.round[j]
-        c, r = self.centres, self.radius
-        b = np.flatnonzero(rnd)
-        if len(b):
-            out[b] = self._discs_visible(c[i[b]], r[i[b]], c[j[b]], r[j[b]],
-                                         _csr_rows(b, len(need), pstart, pidx, ostart, opts))
-        h = np.flatnonzero(~rnd)
+        c = self.centres
+        # one disc step for every pair: a round base's inner disc is the base itself
+        # (``_inner_radius``), so a round pair's answer is its own exact one
+        seen = self._discs_visible(c[i], self.rin[i], c[j], self.rin[j],
+                                   (pstart, pidx, ostart, opts))
+        out[seen] = True
+        h = np.flatnonzero(~rnd & ~seen)
         if len(h):
-            rows = _csr_rows(h, len(need), pstart, pidx, ostart, opts)
-            seen = self._discs_visible(c[i[h]], self.rin[i[h]], c[j[h]], self.rin[j[h]], rows)
-            out[h[seen]] = True
-            k = np.flatnonzero(~seen)
-            if len(k):
-                ro = self.rad + _OUTER_GROW
-                ps, pi, os_, op = rows
-                sub = (*_csr_subset(ps, pi, k), *_csr_subset(os_, op, k))
-                maybe = self._discs_visible(c[i[h[k]]], ro[i[h[k]]], c[j[h[k]]], ro[j[h[k]]], sub)
-                h = h[k[maybe]]
+            ro = self.rad + _OUTER_GROW
+            sub = (*_csr_subset(pstart, pidx, h), *_csr_subset(ostart, opts, h))
+            h = h[self._discs_visible(c[i[h]], ro[i[h]], c[j[h]], ro[j[h]], sub)]
         pk = self.blk.pieces
         for q in h.tolist():
             (ac, ar), (bc, br) = self._core(i[q]), self._core(j[q])
