@@ -244,6 +244,8 @@ def could_shoot(battle, u: int, targets, within: float | None = None) -> list[in
         if not W.index_size(cols) or nearest[cols].min() > reach + 1e-6 + _SLACK:
             continue
         idx = battle.visibility.index
-        if (W.block(idx.visible, rows, cols) & (W.block(idx.dist, rows, cols) <= reach + 1e-6)).any():
+        near = W.block(idx.dist, rows, cols) <= reach + 1e-6
+        # (line of sight resolved only for the pairs within reach: the others are not asked)
+        if (idx.visible_block(rows, cols, near) & near).any():
             out.append(t)
     return out

@@ -114,7 +114,7 @@ class TargetView:
         # per shooting model, in the order of ``shooters.models``: the block of the visibility
         # matrix BattleVisibility.model_visible reads, and of the distance index
         rows = shooters.index
-        visible = W.block(battle.visibility.index.visible, rows, self.cols)
+        visible = battle.visibility.index.visible_block(rows, self.cols)
         dist = W.block(W.spatial().dist, rows, self.cols)
         if len(shooters.models) == 1:  # (one row: read as a list faster than numpy reduces it)
             self.visible = [True in visible[0].tolist()]

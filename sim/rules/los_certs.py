@@ -197,26 +197,42 @@ def star_free(D, q, pk: Pieces, pstart, pidx, near) -> np.ndarray:
     py = np.concatenate([ay[:, None] + ra[:, None] * (s * ux[:, None] + c * uy[:, None]),
                          ay[:, None], tgy], axis=1)
     S, n0 = px.shape[1], len(_STAR)
-    wx, wy = bx[:, None] - px, by[:, None] - py
-    W = np.sqrt(wx * wx + wy * wy)
-    rr = (rb + _FREE)[:, None]
-    ok = W > rr * 1.000001                                  # apex outside B
-    ok &= (L > ra + rb + _FREE)[:, None]                    # B clear of A
+    ok = np.repeat((L > ra + rb + _FREE)[:, None], S, axis=1)  # B clear of A
     ok[:, n0 + 1:] &= tok
     ok[:, :n0] &= ~near.take(q)[:, None]
-    W = np.where(ok, W, 1.0)
-    wx, wy = wx / W, wy / W
-    sn = np.where(ok, rr / W, 0.0)
-    h = np.sqrt(1.0 - sn * sn)
-    t1x, t1y = wx * h - wy * sn, wy * h + wx * sn           # side directions from the apex
-    t2x, t2y = wx * h + wy * sn, wy * h - wx * sn
-    far = (W + rr) / h
+    wx, wy, W, rr, sn, h, ok = _star_axes(px, py, ok, bx, by, rb)
     # the near side (across w, this far from the apex along w): at the apex on A's outline;
     # at A's outline for its centre; before the tangent arc
     s0 = np.zeros((len(q), S))
     s0[:, n0] = ra * h[:, n0] * (1.0 - 1e-9)
     s0[:, n0 + 1:] = np.where(tok, tnear - (wx * px + wy * py)[:, n0 + 1:], 0.0)
     s0 = np.maximum(s0 / h, 0.0)
+    return _stars_separated(px, py, s0, ok, wx, wy, W, rr, sn, h, e, k, pk)
+
+
+def _star_axes(px, py, ok, bx, by, rb):
+    """For apexes (px, py) (Q, S) towards disc B (centre bx, by, radius rb grown by
+    ``_FREE``): the unit direction to B's centre, the distance, the grown radius, the sine
+    and cosine of the cone's half angle, and ``ok`` with the apexes inside B dropped."""
+    wx, wy = bx[:, None] - px, by[:, None] - py
+    W = np.sqrt(wx * wx + wy * wy)
+    rr = (rb + _FREE)[:, None]
+    ok = ok & (W > rr * 1.000001)                           # apex outside B
+    W = np.where(ok, W, 1.0)
+    wx, wy = wx / W, wy / W
+    sn = np.where(ok, rr / W, 0.0)
+    h = np.sqrt(1.0 - sn * sn)
+    return wx, wy, W, rr, sn, h, ok
+
+
+def _stars_separated(px, py, s0, ok, wx, wy, W, rr, sn, h, e, k, pk: Pieces) -> np.ndarray:
+    """Per pair (rows of the (Q, S) apex arrays): for one apex that applies (``ok``), the
+    quadrilateral from the near side (``s0`` along the sides) to beyond disc B is separated
+    by more than ``_FREE`` from every piece of the pair (entries: pair ``e``, piece ``k``)."""
+    Q, S = px.shape
+    t1x, t1y = wx * h - wy * sn, wy * h + wx * sn           # side directions from the apex
+    t2x, t2y = wx * h + wy * sn, wy * h - wx * sn
+    far = (W + rr) / h
     # quadrilateral (Q, S, 4) vertices: near corner 1, far corners, near corner 2; outward
     # side normals and offsets: side 1, far side, side 2, near side
     tx = np.stack([px + t1x * s0, px + t1x * far, px + t2x * far, px + t2x * s0], -1)
@@ -244,9 +260,9 @@ def star_free(D, q, pk: Pieces, pstart, pidx, near) -> np.ndarray:
     for j in range(4):
         sep |= (NX[:, j] * vx + NY[:, j] * vy).min(axis=0) - NO[:, j] >= _FREE
     # apex s works for pair i if no entry of pair i is blocked for it
-    bad = np.zeros(len(q) * S, dtype=bool)
+    bad = np.zeros(Q * S, dtype=bool)
     bad[flat[~sep]] = True
-    return (ok & ~bad.reshape(len(q), S)).any(axis=1)
+    return (ok & ~bad.reshape(Q, S)).any(axis=1)
 
 
 def _tangent_apexes(ax, ay, ra, bx, by, rb, L):

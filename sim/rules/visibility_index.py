@@ -15,12 +15,16 @@ Holds, for models in a stable order (the order given), numpy bool matrices index
 all models at once; a test checks them equal to those rules on every shipped scenario
 (tests/systems/test_13_09_index_matches_scalar_rules.py).
 
-``full_recompute`` and ``update`` (only the rows and columns of moved models) resolve line
-of sight for every pair, and fully visible wherever the capsule stage settles it (a clear
-capsule: fully visible; no sight: not); the pairs left (sight, and a piece in the capsule)
-are resolved when first read (``_ensure_full``: a row, a block, one entry, or the whole
-matrix through the ``fully_visible``/``cover`` properties), with the same inputs and the same
-kernels, so a read answers exactly what an eager pass would. Pairs are
+``full_recompute`` resolves line of sight for every pair; ``update`` only marks the pairs of
+the moved models unknown, and they are resolved when read (``_ensure_los``: the first read
+after a move takes with it every unknown pair within either model's reach, ``set_reach``;
+a pair beyond is resolved when a block holding it is read, e.g. ``visible_block``, or the
+whole matrix through ``los``/``visible``). Resolving sight settles fully visible wherever
+the capsule stage does (a clear capsule: fully visible; no sight: not); the pairs left
+(sight, and a piece in the capsule) are resolved when first read (``_ensure_full``: a row,
+a block, one entry, or the whole matrix through the ``fully_visible``/``cover``
+properties). Every stage works pair by pair with the same inputs and kernels, so a read
+answers exactly what an eager pass would, whichever pairs share its batch. Pairs are
 resolved in stages, all pairs at once (sim.rules.los_pairs): a "definitely blocked"
 certificate (the target's bounding circle inside the umbra of one piece's chord lit by the
 observer's bounding circle; candidates by angular bins per observer), then for the pairs
@@ -29,8 +33,9 @@ centre line get the exact test, batched over pairs in rounds of candidate lines
 (sim.rules.los_batch; bases that are not round go to sim.rules.los_kernels one pair at a
 time). Pairs with sight and a blocker in the capsule get fully visible both ways from the
 same capsule inputs, batched for round bases (sim.rules.los_full, certificates first:
-sim.rules.los_certs; the answer of los_kernels.footprint_fully_visible), other bases with
-that kernel one pair at a time. ``full_dense`` (13.11.01, only Solid features) is computed
+sim.rules.los_certs; the answer of los_kernels.footprint_fully_visible), other bases
+certificates first, all at once (sim.rules.los_hull_full), then that kernel one pair at a
+time. ``full_dense`` (13.11.01, only Solid features) is computed
 when ``visible`` needs it (a hidden target in the band the 3" penalty changes).
 """
 
@@ -47,6 +52,7 @@ from sim.rules.geometry import (EPS, OVAL_VERTICES, Footprint, core, disc_distan
 from sim.rules.los_batch import (csr_subset as _csr_subset, outline_crossings_round,
                                  pairs_visible_round)
 from sim.rules.los_full import fully_visible_round
+from sim.rules.los_hull_full import hull_full_certificates
 from sim.rules.los_kernels import footprint_fully_visible, pair_visible
 from sim.rules.los_pairs import (area_boxes, capsule_inputs, pack_area_edges, umbra_blocked,
                                  within_candidates, within_pairs)
@@ -96,6 +102,7 @@ def _csr_rows(sel, n, pstart, pidx, ostart, opts):
     return (*_csr_subset(pstart, pidx, sel), *_csr_subset(ostart, opts, sel))
 
 
+_REACH_SLACK = 1e-3  # inches beyond a reach still resolved with the near pairs (only cost)
 _ROWS = 32      # rows per block of distance_matrix calls (bases that are not round)
 _OUTER_GROW = 1e-7  # inches added to a bounding radius (its rounding), within the capsule's 1e-6
 _INNER_SHRINK = 1 - 1e-6
@@ -149,6 +156,9 @@ class VisibilityIndex:
         armies = sorted({m.army for m in self.models})
         self.army = np.array([armies.index(m.army) for m in self.models], dtype=np.int64)
         self.units = [m.unit for m in self.models]
+        unit_names = {}
+        self._unit_code = np.array([unit_names.setdefault(u, len(unit_names)) for u in self.units],
+                                   dtype=np.int64)
         self.hideable = np.array([bool(HIDEABLE.intersection(m.keywords)) for m in self.models])
         self.lo_x = np.array([np.inf if (m.lone_operative is None or m.attached)
                               else clamp_range(m.lone_operative) for m in self.models])
@@ -160,7 +170,8 @@ class VisibilityIndex:
                                  dtype=float)
         self.attacked_units: set[str] = set()
         self.fps = [m.fp for m in self.models]
-        self.los = np.zeros((n, n), dtype=bool)
+        self._los = np.zeros((n, n), dtype=bool)
+        self._los_known = np.ones((n, n), dtype=bool)    # (entries of _los resolved so far)
         self._fv = np.zeros((n, n), dtype=bool)          # fully visible (06.01)
         self._fv_known = np.ones((n, n), dtype=bool)     # (entries of _fv resolved so far)
         self._cover = np.zeros((n, n), dtype=bool)       # cover qualification (13.08)
@@ -168,7 +179,12 @@ class VisibilityIndex:
         self._clear = np.zeros((n, n), dtype=bool)       # no blocker in the pair's capsule
         self.full_dense = np.ones((n, n), dtype=bool)
         self.stats = {"pairs": 0, "exact_los": 0, "exact_full": 0}
-        self._visible = self._all_pairs = None
+        self._visible = self._all_pairs = self._hidden = None
+        # each model's reach (set_reach): pairs within it of either model are resolved
+        # together on the first read after a move (_ensure_los); the others when read
+        self.reach = np.full(n, np.inf)
+        self._near_pending = False
+        self._all_known = True
         self._pack_areas()
         self.full_recompute()
 
@@ -322,7 +338,8 @@ class VisibilityIndex:
 
         Round pairs: los_batch.pairs_visible_round, all at once. Pairs with an oval or
         rectangular base: first two certificates, each that kernel on discs for all of them
-        at once: a disc inside each base (``_inner_radius``) seen: sight (a free segment
+        at once (the first in the same call as the round pairs): a disc inside each base
+        (``_inner_radius``) seen: sight (a free segment
         between parts of the bases has a free A-to-B part); the bases' bounding discs not
         seen: no sight (a free segment between the bases would join the discs). The pairs
         left get los_kernels.pair_visible, one at a time."""
@@ -331,23 +348,17 @@ class VisibilityIndex:
             return out
         i, j = I[need], J[need]
         rnd = self.round[i] & self.round[j]
-        c, r = self.centres, self.radius
-        b = np.flatnonzero(rnd)
-        if len(b):
-            out[b] = self._discs_visible(c[i[b]], r[i[b]], c[j[b]], r[j[b]],
-                                         _csr_rows(b, len(need), pstart, pidx, ostart, opts))
-        h = np.flatnonzero(~rnd)
+        c = self.centres
+        # one disc step for every pair: a round base's inner disc is the base itself
+        # (``_inner_radius``), so a round pair's answer is its own exact one
+        seen = self._discs_visible(c[i], self.rin[i], c[j], self.rin[j],
+                                   (pstart, pidx, ostart, opts))
+        out[seen] = True
+        h = np.flatnonzero(~rnd & ~seen)
         if len(h):
-            rows = _csr_rows(h, len(need), pstart, pidx, ostart, opts)
-            seen = self._discs_visible(c[i[h]], self.rin[i[h]], c[j[h]], self.rin[j[h]], rows)
-            out[h[seen]] = True
-            k = np.flatnonzero(~seen)
-            if len(k):
-                ro = self.rad + _OUTER_GROW
-                ps, pi, os_, op = rows
-                sub = (*_csr_subset(ps, pi, k), *_csr_subset(os_, op, k))
-                maybe = self._discs_visible(c[i[h[k]]], ro[i[h[k]]], c[j[h[k]]], ro[j[h[k]]], sub)
-                h = h[k[maybe]]
+            ro = self.rad + _OUTER_GROW
+            sub = (*_csr_subset(pstart, pidx, h), *_csr_subset(ostart, opts, h))
+            h = h[self._discs_visible(c[i[h]], ro[i[h]], c[j[h]], ro[j[h]], sub)]
         pk = self.blk.pieces
         for q in h.tolist():
             (ac, ar), (bc, br) = self._core(i[q]), self._core(j[q])
@@ -391,8 +402,10 @@ class VisibilityIndex:
             ps, pi = _csr_subset(pstart, pidx, sub)
             os_, op = _csr_subset(ostart, opts, sub)
             los[rest[sub]] = self._exact_los(I[rest], J[rest], sub, ps, pi, os_, op)
-        self.los[I, J] = los
-        self.los[J, I] = los
+        self._los[I, J] = los
+        self._los[J, I] = los
+        self._los_known[I, J] = True
+        self._los_known[J, I] = True
         self._clear[I, J] = clear
         self._clear[J, I] = clear
         # fully visible: True for a clear capsule, False without sight; pairs with sight and a
@@ -410,12 +423,55 @@ class VisibilityIndex:
         if not todo.any():
             return
         I, J = I[todo], J[todo]
+        self._ensure_los(I, J)
+        todo = ~self._fv_known[I, J]        # (a pair resolved now may have settled it)
+        if not todo.any():
+            return
+        I, J = I[todo], J[todo]
         lo, hi = np.minimum(I, J), np.maximum(I, J)
         pstart, pidx, ostart, opts, _ = capsule_inputs(self, lo, hi)
         f = self._full_pairs(I, J, pstart, pidx, ostart, opts)
         self._fv[I, J] = f
         self._fv_known[I, J] = True
         self._cover[I, J] = (self.hideable & self.within_any)[J] | ~f
+
+    def _ensure_los(self, I, J) -> None:
+        """06.01 Resolve line of sight (and what _resolve settles with it) for the pairs (I, J)
+        (directed or not) not yet known since their models moved: each unordered pair once,
+        in ascending order (each pair's answer is its own: every stage is a certificate or an
+        exact test on the pair's data), and their cover entries."""
+        todo = ~self._los_known[I, J]
+        if not todo.any():
+            return
+        I, J = I[todo], J[todo]
+        n = len(self.fps)
+        key = np.minimum(I, J) * n + np.maximum(I, J)
+        if self._near_pending:
+            # with the first pairs asked for after a move, every pair left unknown between
+            # two units within a reach of each other (some model of one within its unit's
+            # reach of some model of the other: the blocks shooting reads), in one batch: a
+            # few calls instead of one per block read
+            self._near_pending = False
+            ui, uj = np.nonzero(np.triu(~self._los_known, 1))
+            u = self._unit_code
+            U = int(u.max()) + 1
+            gap = np.full((U, n), np.inf)               # (unit, model) closest distance
+            np.minimum.at(gap, u, self.dist)
+            ugap = np.full((U, U), np.inf)              # (unit, unit) closest distance
+            np.minimum.at(ugap.T, u, gap.T)
+            ureach = np.zeros(U)
+            np.maximum.at(ureach, u, self.reach)
+            a, b = u[ui], u[uj]
+            near = ugap[a, b] <= np.maximum(ureach[a], ureach[b]) + _REACH_SLACK
+            key = np.concatenate([key, ui[near] * n + uj[near]])
+        key = np.unique(key)
+        lo, hi = key // n, key % n
+        self._resolve(lo, hi)
+        self._visible = None        # (the cache holds only entries known when it was made)
+        self._all_known = bool(self._los_known.all())
+        a = self.hideable & self.within_any
+        self._cover[lo, hi] = a[hi] | ~self._fv[lo, hi]
+        self._cover[hi, lo] = a[lo] | ~self._fv[hi, lo]
 
     def _ensure_block(self, rows, cols, for_cover: bool = False) -> None:
         """Resolve the unknown fully-visible entries of a block (rows, cols: index arrays or
@@ -435,7 +491,7 @@ class VisibilityIndex:
     def _full_pairs(self, I, J, pstart, pidx, ostart, opts) -> np.ndarray:
         """06.01 Exact fully-visible for directed pairs (observer I, target J), given their
         capsule inputs (every pair with a piece): round pairs batched (los_full), others
-        with los_kernels.footprint_fully_visible."""
+        certificates first (los_hull_full), then los_kernels.footprint_fully_visible."""
         self.stats["exact_full"] += len(I)
         out = np.ones(len(I), dtype=bool)
         pk = self.blk.pieces
@@ -445,7 +501,13 @@ class VisibilityIndex:
             ps, pi, os_, op = _csr_rows(b, len(I), pstart, pidx, ostart, opts)
             c, r = self.centres, self.radius
             out[b] = fully_visible_round(c[I[b]], r[I[b]], c[J[b]], r[J[b]], pk, ps, pi, os_, op)
-        for q in np.flatnonzero(~rnd):
+        h = np.flatnonzero(~rnd)
+        if len(h):
+            ps, pi = _csr_subset(pstart, pidx, h)
+            settled, ans = hull_full_certificates(self, I[h], J[h], pk, ps, pi)
+            out[h[settled]] = ans[settled]
+            h = h[~settled]
+        for q in h.tolist():
             a, b = pstart[q], pstart[q + 1]
             (ac, ar), (bc, br) = self._core(I[q]), self._core(J[q])
             out[q] = footprint_fully_visible(ac, ar, bc, br, pk.subset(pidx[a:b]),
@@ -484,19 +546,21 @@ class VisibilityIndex:
         """06.01 / 13.08 Recompute line of sight, fully visible and cover from scratch."""
         n = len(self.fps)
         self._refresh_geometry()
-        self.los[:] = False
+        self._los[:] = False
+        self._los_known[:] = True
+        self._near_pending, self._all_known = False, True
         self._fv[:] = False
         self._fv_known[:] = True
         self._clear[:] = False
         self.full_dense[:] = True
-        np.fill_diagonal(self.los, True)
+        np.fill_diagonal(self._los, True)
         np.fill_diagonal(self._fv, True)
         I, J = self._pairs_for()
         self._resolve(I, J)
         self._dense_known = np.zeros((n, n), dtype=bool)
         np.logical_not(self._fv, out=self._cover)
         self._cover |= (self.hideable & self.within_any)[None, :]
-        self._visible = None
+        self._visible = self._hidden = None
 
     def update(self, moved_ids: Iterable[str], new_footprints: Iterable[Footprint]) -> None:
         """06.01 Models moved: recompute only their rows and columns."""
@@ -509,13 +573,26 @@ class VisibilityIndex:
             return
         self._refresh_geometry(rows)
         I, J = self._pairs_for(rows)
-        self._resolve(I, J)
+        # line of sight (and with it fully visible) resolved when read: _ensure_los
+        self._los_known[I, J] = False
+        self._los_known[J, I] = False
+        self._near_pending = True
+        self._all_known = False
+        self._fv_known[I, J] = False
+        self._fv_known[J, I] = False
         self._dense_known[rows, :] = False
         self._dense_known[:, rows] = False
         a = self.hideable & self.within_any
         self._cover[rows, :] = a[None, :] | ~self._fv[rows, :]
         self._cover[:, rows] = a[rows][None, :] | ~self._fv[:, rows]
-        self._visible = None
+        self._visible = self._hidden = None
+
+    def set_reach(self, reach: Sequence[float]) -> None:
+        """How far each model (index order) may look for a target (its unit's longest ranged
+        weapon; inf: no limit): after a move, the pairs of two units within a reach of each
+        other are resolved together at the first read. Only which pairs are resolved together
+        changes, never an answer."""
+        self.reach = np.array(reach, dtype=float)
 
     def set_lone_operative(self, model_id: str, x: float | None) -> None:
         """24.24 Set a model's effective Lone Operative range (None: the ability does not
@@ -538,7 +615,7 @@ class VisibilityIndex:
             self.attacked_units.discard(unit_id)
         rows = self._unit_cols(unit_id)
         if (self.hideable[rows] & self.within_obscuring[rows]).any():
-            self._visible = None
+            self._visible = self._hidden = None
 
     @property
     def fully_visible(self) -> np.ndarray:
@@ -559,8 +636,10 @@ class VisibilityIndex:
     @property
     def hidden(self) -> np.ndarray:
         """13.09 Per-model hidden flags."""
-        attacked = np.array([u in self.attacked_units for u in self.units], dtype=bool)
-        return self.hideable & self.within_obscuring & ~attacked
+        if self._hidden is None:
+            attacked = np.array([u in self.attacked_units for u in self.units], dtype=bool)
+            self._hidden = self.hideable & self.within_obscuring & ~attacked
+        return self._hidden
 
     @property
     def cover(self) -> np.ndarray:
@@ -584,23 +663,64 @@ class VisibilityIndex:
             self._ensure_full(I, J)
 
     @property
+    def los(self) -> np.ndarray:
+        """06.01 los[i, j]: terrain line of sight between models i and j (every pair resolved
+        first; read-only use)."""
+        if not self._los_known.all():
+            I, J = np.nonzero(~self._los_known)
+            self._ensure_los(I, J)
+        return self._los
+
+    @property
     def visible(self) -> np.ndarray:
         """06.01 + 13.09 + 24.24 visible[i, j]: target j is visible to observer i."""
+        los = self.los          # (every pair resolved first: the cache then holds every entry)
         if self._visible is None:
-            hidden = self.hidden
-            enemy = self.army[:, None] != self.army[None, :]
-            det_full, det_gone = self.det_full[None, :], self.det_gone[None, :]
-            self._ensure_dense(hidden[None, :] & enemy & self.los
-                               & (self.dist > det_gone + EPS) & (self.dist <= det_full + EPS))
-            gone = hidden[None, :] & ~self.full_dense    # (n, n) comparisons stay boolean
-            in_det = np.where(gone, self.dist <= det_gone + EPS, self.dist <= det_full + EPS)
-            ok = (~hidden[None, :] | in_det) & (self.dist <= self.lo_x[None, :] + EPS)
-            self._visible = self.los & (~enemy | ok)
+            self._visible = self._visible_of(los)
         return self._visible
+
+    def _visible_of(self, los) -> np.ndarray:
+        """``visible`` from these ``los`` entries (every entry that is asked for known)."""
+        hidden = self.hidden
+        enemy = self.army[:, None] != self.army[None, :]
+        det_full, det_gone = self.det_full[None, :], self.det_gone[None, :]
+        self._ensure_dense(hidden[None, :] & enemy & los
+                           & (self.dist > det_gone + EPS) & (self.dist <= det_full + EPS))
+        gone = hidden[None, :] & ~self.full_dense    # (n, n) comparisons stay boolean
+        in_det = np.where(gone, self.dist <= det_gone + EPS, self.dist <= det_full + EPS)
+        ok = (~hidden[None, :] | in_det) & (self.dist <= self.lo_x[None, :] + EPS)
+        return los & (~enemy | ok)
+
+    def visible_block(self, rows, cols, need=None) -> np.ndarray:
+        """06.01 + 13.09 + 24.24 The block of ``visible`` at these rows and columns (each an
+        index array or a slice; a new array), its line of sight resolved first; with ``need``
+        (a bool array of the block's shape) only the entries it marks are resolved and
+        answered (the others are unspecified)."""
+        if not self._all_known:
+            if isinstance(rows, slice) or isinstance(cols, slice):
+                unknown = ~self._los_known[rows, cols]
+            else:
+                unknown = ~self._los_known[np.asarray(rows)[:, None], cols]
+            if need is not None:
+                unknown &= need
+            if unknown.any():
+                n = len(self.fps)
+                r = np.arange(n)[rows] if isinstance(rows, slice) else np.asarray(rows, dtype=np.int64)
+                c = np.arange(n)[cols] if isinstance(cols, slice) else np.asarray(cols, dtype=np.int64)
+                ui, uj = np.nonzero(unknown)
+                self._ensure_los(r[ui], c[uj])
+        if self._visible is None:
+            # (every entry whose sight is known: the others are not read before resolved)
+            los = self._los if self._all_known else self._los & self._los_known
+            self._visible = self._visible_of(los)
+        if isinstance(rows, slice) or isinstance(cols, slice):
+            return self._visible[rows, cols].copy()
+        return self._visible[np.asarray(rows)[:, None], cols]
 
     def is_visible(self, a_id: str, b_id: str) -> bool:
         """06.01 Is model b visible to model a (terrain, hidden, Lone Operative)?"""
-        return bool(self.visible[self.row[a_id], self.row[b_id]])
+        i, j = self.row[a_id], self.row[b_id]
+        return bool(self.visible_block([i], [j])[0, 0])
 
     def is_fully_visible(self, a_id: str, b_id: str) -> bool:
         """06.01 Is model b fully visible to model a?"""
@@ -620,7 +740,7 @@ class VisibilityIndex:
     def unit_visible(self, a_id: str, unit_id: str) -> bool:
         """06.01 Unit visible: at least one of its models is visible to model a."""
         cols = self._unit_cols(unit_id)
-        return bool(self.visible[self.row[a_id], cols].any()) if cols else False
+        return bool(self.visible_block([self.row[a_id]], cols).any()) if cols else False
 
     def unit_fully_visible(self, a_id: str, unit_id: str) -> bool:
         """06.01 Unit fully visible: every model of the unit is fully visible to model a."""
@@ -628,7 +748,7 @@ class VisibilityIndex:
         r = self.row[a_id]
         if cols:
             self._ensure_block([r], cols)
-        return bool(cols) and bool((self.visible[r, cols] & self._fv[r, cols]).all())
+        return bool(cols) and bool((self.visible_block([r], cols)[0] & self._fv[r, cols]).all())
 
     def unit_cover_flags(self, a_id: str, unit_id: str) -> list[bool]:
         """13.08 Per-model cover qualification of a unit's models against attacking model a."""

@@ -17,6 +17,7 @@ from sim.rules.abilities import Hook
 from sim.rules.visibility import benefit_of_cover as cover_rule
 from sim.rules.visibility_index import ModelEntry, VisibilityIndex
 from sim.world import queries as W
+from sim.plan.common import ranged_reach
 
 
 _all_per_row = functools.partial(np.logical_and.reduce, axis=1)
@@ -54,11 +55,23 @@ class BattleVisibility:
         self._lone_units = [u for u in battle.units.values() if any(W.roster(u).lone_operative)]
         for unit_ent in self._lone_units:
             self._lone_operatives(unit_ent)
+        self._set_reach()
         self._attacked: dict[str, bool] = {}
         self.sync_hidden()
         self.index.visible  # noqa: B018 - computed now, with the world, not on the first query
 
     # --- keeping it current ---------------------------------------------------------------
+    def _set_reach(self) -> None:
+        """Each model's reach for the index: its unit's longest ranged weapon now (04.02; a
+        unit's reach only shrinks as its models die; [INDIRECT FIRE]: no limit; no ranged
+        weapon: 0), the pairs shooting can ask about."""
+        reach = [0.0] * len(self.index.ids)
+        for unit_ent in self.battle.units.values():
+            r = ranged_reach(unit_ent)
+            for m in W.unit_models(unit_ent):
+                reach[self.index.row[W.model_id(m)]] = 0.0 if r is None else r
+        self.index.set_reach(reach)
+
     def _lone_operatives(self, unit_ent: int) -> None:
         """24.24 / 24.24.01 Each living model's effective Lone Operative range. In an attached
         unit (leader or support models with a bodyguard) the ability applies only while every

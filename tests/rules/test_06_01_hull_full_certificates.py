@@ -1,0 +1,103 @@
+"""06.01 Fully visible for pairs with an oval or rectangular base: the certificates of
+sim.rules.los_hull_full (a sample of B in a piece's umbra: no; a free region from A towards
+B's bounding disc: yes) settle a pair only with the answer of
+los_kernels.footprint_fully_visible, and the VisibilityIndex answers what the scalar rule
+(model_fully_visible) answers, on the default table and random layouts."""
+
+import numpy as np
+import pytest
+
+from sim.rules import visibility_index as vi
+from sim.rules.geometry import footprint, round_base
+from sim.rules.los_batch import csr_subset
+from sim.rules.los_hull_full import hull_full_certificates
+from sim.rules.los_kernels import footprint_fully_visible
+from sim.rules.los_pairs import capsule_inputs
+from sim.rules.terrain import default_table
+from sim.rules.visibility import model_fully_visible
+from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+
+from _layouts import random_layout
+
+
+def _fp(rng, x, y):
+    kind = rng.integers(0, 4)
+    if kind == 0:
+        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
+    if kind == 1:
+        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
+    return round_base(int(rng.choice([25, 32, 60])), x, y)
+
+
+def _layouts(rng, count):
+    for t in range(count):
+        if t % 2:
+            areas = default_table()
+            fps = [_fp(rng, rng.uniform(1, 59), rng.uniform(1, 43)) for _ in range(16)]
+        else:
+            areas, a, b = random_layout(rng)
+            fps = [_fp(rng, *rng.uniform(1, 29, 2)) for _ in range(8)] + [a, b]
+        yield VisibilityIndex(areas, [ModelEntry(f"m{k}", f, "red" if k % 2 else "blue", f"u{k}")
+                                      for k, f in enumerate(fps)])
+
+
+def _hull_pairs(idx):
+    """Directed pairs not both round, with sight and a piece in the capsule."""
+    n = len(idx.ids)
+    I, J = np.nonzero((idx.army[:, None] != idx.army[None, :]) & idx.los & ~idx._clear
+                      & ~(idx.round[:, None] & idx.round[None, :]))
+    assert n and len(I) <= n * n
+    return I, J
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_settled_pairs_get_the_kernel_answer(seed, monkeypatch):
+    import sim.rules.los_hull_full as H
+    outline = []
+    real = H._outline_apexes_free
+
+    def counted(*a):
+        out = real(*a)
+        outline.append(int(out.sum()))
+        return out
+    monkeypatch.setattr(H, "_outline_apexes_free", counted)
+    rng = np.random.default_rng(70 + seed)
+    settled = {True: 0, False: 0}
+    left = 0
+    for idx in _layouts(rng, 12):
+        I, J = _hull_pairs(idx)
+        if len(I) == 0:
+            continue
+        pstart, pidx, ostart, opts, _ = capsule_inputs(idx, np.minimum(I, J), np.maximum(I, J))
+        done, ans = hull_full_certificates(idx, I, J, idx.blk.pieces, pstart, pidx)
+        for q in range(len(I)):
+            if not done[q]:
+                left += 1
+                continue
+            (ac, ar), (bc, br) = idx._core(I[q]), idx._core(J[q])
+            ps, pi = csr_subset(pstart, pidx, np.array([q]))
+            os_, op = csr_subset(ostart, opts, np.array([q]))
+            want = footprint_fully_visible(ac, ar, bc, br, idx.blk.pieces.subset(pi), op)
+            assert bool(ans[q]) == want, (q, idx.fps[I[q]], idx.fps[J[q]])
+            settled[want] += 1
+    assert settled[True] > 20 and settled[False] > 20 and left > 0
+    assert sum(outline) > 0                         # (the apexes on a hull's outline settle some)
+
+
+def test_index_fully_visible_with_hulls_is_the_scalar_rule(monkeypatch):
+    calls = []
+    real = vi.footprint_fully_visible
+
+    def counted(*a):
+        calls.append(1)
+        return real(*a)
+    monkeypatch.setattr(vi, "footprint_fully_visible", counted)
+    rng = np.random.default_rng(5)
+    pairs = 0
+    for idx in _layouts(rng, 10):
+        fv = idx.fully_visible
+        I, J = _hull_pairs(idx)
+        pairs += len(I)
+        for i, j in zip(I.tolist(), J.tolist()):
+            assert fv[i, j] == model_fully_visible(idx.fps[i], idx.fps[j], idx.blk), (i, j)
+    assert 0 < len(calls) < pairs                   # the certificates settle some, not all
