@@ -265,14 +265,26 @@ def _outline_crossings(core_pts, r, pk: Pieces) -> np.ndarray:
 
 
 def _overlaps_footprint(core_pts, r, pk: Pieces) -> bool:
+    """Whether some piece overlaps the footprint (then the part of it a sight line may reach
+    is not convex: its outline crossings are extra generators, and lines through its vertices
+    that cut it can be critical). A round base: its centre within ``r`` of every edge line of
+    a piece (a grown piece: may say yes when the disc only nears a corner, which only adds
+    generators). A polygon core: a core vertex inside a piece, a piece vertex inside the core,
+    or an edge of one crossing an edge of the other."""
     if len(pk) == 0:
         return False
     if len(core_pts) == 1:
         d = np.einsum("i,kvi->kv", core_pts[0], pk.normals) - pk.offs
         return bool(np.any(d.max(axis=1) < r - 1e-9))
-    # polygon core: any vertex of either inside the other (cheap, conservative enough here)
     d = np.einsum("ci,kvi->kcv", core_pts, pk.normals) - pk.offs[:, None, :]
-    return bool(np.any(d.max(axis=2) < -1e-9))
+    if np.any(d.max(axis=2) < -1e-9):
+        return True
+    e = np.roll(core_pts, -1, axis=0) - core_pts
+    v = pk.vertex_list()
+    w = v[:, None, :] - core_pts[None, :, :]
+    if np.any(((e[None, :, 0] * w[..., 1] - e[None, :, 1] * w[..., 0]) > 1e-9).all(axis=1)):
+        return True
+    return len(_outline_crossings(core_pts, r, pk)) > 0
 
 
 def pair_visible(a_core, a_r, b_core, b_r, pk: Pieces, hull_pts: np.ndarray | None = None) -> bool:
@@ -293,9 +305,11 @@ def pair_witness(a_core, a_r, b_core, b_r, pk: Pieces, hull_pts: np.ndarray | No
     tags = [np.zeros(len(a_core), dtype=np.int64), np.ones(len(b_core), dtype=np.int64)]
     obst = pk.vertex_list() if hull_pts is None else hull_pts
     extra = []
-    if _overlaps_footprint(a_core, a_r, pk):
+    over_a = _overlaps_footprint(a_core, a_r, pk)
+    over_b = _overlaps_footprint(b_core, b_r, pk)
+    if over_a:
         extra.append(_outline_crossings(a_core, a_r, pk))
-    if _overlaps_footprint(b_core, b_r, pk):
+    if over_b:
         extra.append(_outline_crossings(b_core, b_r, pk))
     if extra:
         obst = np.concatenate([obst] + extra)
@@ -308,15 +322,16 @@ def pair_witness(a_core, a_r, b_core, b_r, pk: Pieces, hull_pts: np.ndarray | No
     i, j = np.triu_indices(len(C), k=1)
     keep = (T[i] != T[j]) | (T[i] == 2)
     i, j = i[keep], j[keep]
-    # lines through a vertex of a polygon core: only the supporting ones (_supports); A's
-    # vertices come first in C, then B's (i < j, so an A vertex is always at i)
+    # lines through a vertex of a polygon core: only the supporting ones (_supports), unless a
+    # piece overlaps that footprint (the part left to reach is not convex); A's vertices come
+    # first in C, then B's (i < j, so an A vertex is always at i)
     ka = len(a_core)
-    if ka >= 3:
+    if ka >= 3 and not over_a:
         on = np.flatnonzero(T[i] == 0)
         keep = np.ones(len(i), dtype=bool)
         keep[on] = _supports(a_core, i[on], C[j[on]] - C[i[on]])
         i, j = i[keep], j[keep]
-    if len(b_core) >= 3:
+    if len(b_core) >= 3 and not over_b:
         on_i = np.flatnonzero(T[i] == 1)            # (B vertex, obstacle point)
         on_j = np.flatnonzero(T[j] == 1)            # (A generator, B vertex)
         keep = np.ones(len(i), dtype=bool)
@@ -406,8 +421,19 @@ def _all_visible_from(a_core, a_r, pts, pk: Pieces, obst: np.ndarray) -> bool:
 _PTS_CHUNK = 16         # points per exact batch of _all_visible_from
 
 
+def _observer_generators(a_core, a_r, pk: Pieces, obst: np.ndarray) -> tuple[np.ndarray, bool]:
+    """The obstacle generators for sight from footprint A, and whether only the lines
+    supporting A at its vertices need trying (``_supports``): so when no piece overlaps A;
+    when one does, the part of A a sight line may start from is not convex, so its outline
+    crossings join the generators and every line through its vertices is kept."""
+    if len(a_core) < 3 or not _overlaps_footprint(a_core, a_r, pk):
+        return obst, True
+    return np.concatenate([obst, _outline_crossings(a_core, a_r, pk)]), False
+
+
 def _points_visible_exact(a_core, a_r, pts, pk, obst):
     Q = len(pts)
+    obst, supports_only = _observer_generators(a_core, a_r, pk, obst)
     ka, ko = len(a_core), len(obst)
     # lines through q and A's generators (tangents) and through q and obstacle vertices
     gc = np.concatenate([a_core, obst])
@@ -415,8 +441,8 @@ def _points_visible_exact(a_core, a_r, pts, pk, obst):
     G = len(gc)
     qi = np.repeat(np.arange(Q), G)
     gi = np.tile(np.arange(G), Q)
-    if ka >= 3:     # lines through q and a vertex of A: only those supporting A (_supports),
-        # unless q is inside A (or on its outline), where every line through q is kept
+    if ka >= 3 and supports_only:  # lines through q and a vertex of A: only those supporting
+        # A (_supports), unless q is inside A (or on its outline): every line through q kept
         e = np.roll(a_core, -1, axis=0) - a_core
         w = pts[:, None, :] - a_core[None, :, :]
         into = ((e[None, :, 0] * w[..., 1] - e[None, :, 1] * w[..., 0]) >= -1e-9).all(axis=1)
@@ -516,21 +542,22 @@ def footprint_fully_visible(a_core, a_r, b_core, b_r, pk: Pieces,
         return True
     if obst is None:
         obst = pk.vertex_list()
-    ko = len(obst)
+    crit, supports_only = _observer_generators(a_core, a_r, pk, obst)
+    ko = len(crit)
     ns, ss = [], []
     if ko:
         oi = np.repeat(np.arange(ko), len(a_core))
         ai = np.tile(np.arange(len(a_core)), ko)
-        if len(a_core) >= 3:    # only the lines supporting A at its vertex (_supports)
-            keep = _supports(a_core, ai, obst[oi] - a_core[ai])
+        if len(a_core) >= 3 and supports_only:  # only the lines supporting A at its vertex
+            keep = _supports(a_core, ai, crit[oi] - a_core[ai])
             oi, ai = oi[keep], ai[keep]
-        n1, s1 = _common_tangents(obst[oi], np.zeros(len(oi)), a_core[ai],
+        n1, s1 = _common_tangents(crit[oi], np.zeros(len(oi)), a_core[ai],
                                   np.full(len(ai), a_r))
         ns.append(n1)
         ss.append(s1)
         if ko > 1:
             i, j = np.triu_indices(ko, k=1)
-            n2, s2 = _common_tangents(obst[i], np.zeros(len(i)), obst[j], np.zeros(len(j)))
+            n2, s2 = _common_tangents(crit[i], np.zeros(len(i)), crit[j], np.zeros(len(j)))
             ns.append(n2)
             ss.append(s2)
     if ns:

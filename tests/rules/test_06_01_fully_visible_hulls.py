@@ -9,7 +9,7 @@ import numpy as np
 from sim.rules.geometry import core, footprint, round_base
 from sim.rules.los_kernels import (_PTS_CHUNK, _all_visible_from, _direct_visible,
                                    footprint_fully_visible, points_visible_from)
-from sim.rules.visibility import TerrainBlockers, _pair_pieces
+from sim.rules.visibility import TerrainBlockers, _pair_pieces, model_visible
 
 from _layouts import random_layout
 
@@ -144,3 +144,77 @@ def test_hull_sight_and_point_sight_match_brute_force():
         assert not (seen & ~got).any()
         checked += 1
     assert checked > 80 and blocked > 5
+
+
+def test_06_01_sight_to_and_from_a_base_a_wall_overlaps_matches_brute_force():
+    """06.01 A base a dense wall overlaps (a scenario may place one so; no move may end so):
+    the part of it a sight line may reach is not convex, so the exact kernels keep every line
+    through its vertices and add its outline crossings (los_kernels._overlaps_footprint: a
+    wall's vertex inside the base, or edges crossing, counts too). Against the brute force
+    over dense outline points, for the pair (sight) and for B's points seen from A."""
+    from _layouts import active_polygons, inside_mask, strictly_free
+    from sim.rules.los_kernels import _overlaps_footprint, pair_witness
+
+    rng = np.random.default_rng(53)
+    checked = overlapped = 0
+    for _ in range(40):
+        areas, a, b = random_layout(rng)
+        walls = [np.array(f.polygon) for ar in areas for f in ar.features if f.category == "dense"]
+        if not walls:
+            continue
+        w = walls[rng.integers(len(walls))]
+        corner = w[rng.integers(len(w))] + rng.uniform(-1.0, 1.0, 2)  # (B across a wall's end)
+        a = _base(rng, a.x, a.y)
+        b = footprint(["rect", "oval"][rng.integers(2)], *corner, rng.uniform(2.0, 6.0),
+                      rng.uniform(0.8, 2.5), rng.uniform(0, 180))
+        if rng.random() < 0.5:
+            a, b = b, a
+        blk = TerrainBlockers.build(areas)
+        pk, verts = _pair_pieces(blk, a, b, blk.active(blk.within(a), blk.within(b)))
+        if len(pk) == 0:
+            continue
+        (ac, ar), (bc, br) = core(a), core(b)
+        overlapped += _overlaps_footprint(ac, ar, pk) or _overlaps_footprint(bc, br, pk)
+        polys = active_polygons(areas, a, b)
+        pa, pb = _points_of(a, 64, 5), _points_of(b, 96, 5)
+        for poly in polys:
+            pa, pb = pa[~inside_mask(pa, poly)], pb[~inside_mask(pb, poly)]
+        if not len(pa) or not len(pb):
+            continue
+        seen = np.array([strictly_free(pa, np.repeat(pb[k:k + 1], len(pa), axis=0), polys).any()
+                         for k in range(len(pb))])
+        if seen.any():
+            assert pair_witness(ac, ar, bc, br, pk, verts) is not None
+        got = points_visible_from(ac, ar, pb, pk, verts)
+        assert not (seen & ~got).any()
+        checked += 1
+    assert checked > 12 and overlapped > 6
+
+
+def test_06_01_a_sight_line_to_the_sliver_of_a_base_left_of_a_wall():
+    """06.01 The case the visibility index's tests found: a rectangular base B pokes past a
+    ruin's dense wall (x 26.5-27); the only clear lines from A reach the sliver of B left of
+    the wall, through B's corner, cutting B: lines the supporting-line rule would drop. A
+    brute force over the two outlines finds them; so must the kernel."""
+    from _layouts import active_polygons, strictly_free
+    from sim.rules.terrain import Feature, TerrainArea
+    ruin = TerrainArea("ruins", ((27.0, 12.0), (27.0, 22.0), (21.0, 22.0), (21.0, 12.0)), (
+        Feature("dense", ((27.0, 12.0), (27.0, 17.5), (26.5, 17.5), (26.5, 12.5), (23.5, 12.5),
+                          (23.5, 12.0))),
+        Feature("dense", ((21.0, 22.0), (21.0, 16.5), (21.5, 16.5), (21.5, 21.5), (24.5, 21.5),
+                          (24.5, 22.0)))))
+    a = footprint("rect", 12.922996477760083, 20.037146796369058, 4.644457753854171,
+                  2.5715406786890616, 27.178877927645953)
+    b = footprint("rect", 29.020071898229528, 14.640636374377006, 5.427439322441954,
+                  1.7356184257859897, 149.86456560310535)
+    blk = TerrainBlockers.build([ruin])
+    pk, verts = _pair_pieces(blk, a, b, blk.active(blk.within(a), blk.within(b)))
+    polys = active_polygons([ruin], a, b)
+    pa, pb = _points_of(a, 240, 3), _points_of(b, 480, 3)
+    assert any(strictly_free(pa, np.repeat(pb[k:k + 1], len(pa), axis=0), polys).any()
+               for k in range(len(pb)))
+    (ac, ar), (bc, br) = core(a), core(b)
+    from sim.rules.los_kernels import pair_witness
+    w = pair_witness(ac, ar, bc, br, pk, verts)
+    assert w is not None
+    assert model_visible(a, b, blk) and model_visible(b, a, blk)
