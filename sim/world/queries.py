@@ -248,16 +248,22 @@ def models_engaged(a: int, b: int) -> bool:
 
 
 def enemy_units(unit_ent: int) -> list[int]:
-    """The enemy units with models left, in unit order."""
+    """The enemy units with models left, in unit order. Kept per owner while the spatial
+    index's list of units with models is the same one (it is made anew after any removal or
+    set-up)."""
     owner = esper.component_for_entity(unit_ent, Unit).owner
+    sp = spatial()
     units = _units_in_order()
-    living = spatial().units_with_models(len(units))
-    out = []
-    for e in units:
-        u = esper.component_for_entity(e, Unit)
-        if u.owner != owner and living[u.order]:
-            out.append(e)
-    return out
+    living = sp.units_with_models(len(units))
+    hit = sp.enemies.get(owner)
+    if hit is None or hit[0] is not living:
+        out = []
+        for e in units:
+            u = esper.component_for_entity(e, Unit)
+            if u.owner != owner and living[u.order]:
+                out.append(e)
+        hit = sp.enemies[owner] = (living, out)
+    return list(hit[1])
 
 
 def _units_in_order() -> list[int]:

@@ -37,6 +37,9 @@ class SpatialIndex:
         for i in range(len(self.fps)):
             self._touch(i, [j for j in self.near[i] if j > i], +1)
         self._alive_units = None
+        # sim.world.queries.enemy_units: owner -> (the units_with_models array it was read
+        # from, the enemy units); an entry stands while that array is the current one
+        self.enemies: dict[int, tuple] = {}
         # Per-unit answers sim.world.queries derives from who is on the battlefield and where. A
         # move clears them all (_changed); a removal only those of the units it can change,
         # which sim.world.mutations.mark_destroyed names (forget_unit).

@@ -65,6 +65,12 @@ class Checker(Recorder):
             models = [(W.model_id(m), W.footprint(m)) for m in W.unit_models(u)]
             assert not coherency_problems(models), (uid, coherency_problems(models))
         self.moved.clear()
+        alive = W.spatial().units_with_models(len(W.all_units()))
+        for u in W.all_units():  # (enemy_units is kept per owner: the same as asking afresh)
+            me = esper.component_for_entity(u, Unit).owner
+            assert W.enemy_units(u) == [e for e in W.all_units()
+                                        if alive[esper.component_for_entity(e, Unit).order]
+                                        and esper.component_for_entity(e, Unit).owner != me]
         assert_same_bodies(MV.bodies(), BodyIndex([
             Body(W.model_id(m), esper.component_for_entity(u, Unit).id,
                  esper.component_for_entity(u, Unit).owner, W.footprint(m))
