@@ -159,6 +159,11 @@ class VisibilityIndex:
         unit_names = {}
         self._unit_code = np.array([unit_names.setdefault(u, len(unit_names)) for u in self.units],
                                    dtype=np.int64)
+        # where each unit's run of models starts, when every unit's models are one run (codes
+        # are given in order of first appearance, so they then never decrease); else None
+        steps = np.diff(self._unit_code)
+        self._unit_starts = (np.flatnonzero(np.concatenate([[True], steps != 0]))
+                             if n and (steps >= 0).all() else None)
         self.hideable = np.array([bool(HIDEABLE.intersection(m.keywords)) for m in self.models])
         self.lo_x = np.array([np.inf if (m.lone_operative is None or m.attached)
                               else clamp_range(m.lone_operative) for m in self.models])
@@ -455,12 +460,18 @@ class VisibilityIndex:
             ui, uj = np.nonzero(np.triu(~self._los_known, 1))
             u = self._unit_code
             U = int(u.max()) + 1
-            gap = np.full((U, n), np.inf)               # (unit, model) closest distance
-            np.minimum.at(gap, u, self.dist)
-            ugap = np.full((U, U), np.inf)              # (unit, unit) closest distance
-            np.minimum.at(ugap.T, u, gap.T)
-            ureach = np.zeros(U)
-            np.maximum.at(ureach, u, self.reach)
+            starts = self._unit_starts
+            if starts is not None:  # (each unit's models one run, in code order: the usual)
+                gap = np.minimum.reduceat(self.dist, starts, axis=0)    # (unit, model) closest
+                ugap = np.minimum.reduceat(gap, starts, axis=1)         # (unit, unit) closest
+                ureach = np.maximum.reduceat(self.reach, starts)
+            else:
+                gap = np.full((U, n), np.inf)
+                np.minimum.at(gap, u, self.dist)
+                ugap = np.full((U, U), np.inf)
+                np.minimum.at(ugap.T, u, gap.T)
+                ureach = np.zeros(U)
+                np.maximum.at(ureach, u, self.reach)
             a, b = u[ui], u[uj]
             near = ugap[a, b] <= np.maximum(ureach[a], ureach[b]) + _REACH_SLACK
             key = np.concatenate([key, ui[near] * n + uj[near]])
@@ -668,6 +679,7 @@ class VisibilityIndex:
         first; read-only use)."""
         if not self._los_known.all():
             I, J = np.nonzero(~self._los_known)
+            self._near_pending = False  # (every unknown pair is asked for: no reach step)
             self._ensure_los(I, J)
         return self._los
 
