@@ -105,6 +105,14 @@ def min_move(u: int) -> int:
     return min(esper.component_for_entity(m, Stats).M for m in W.unit_models(u))
 
 
+def qualifies_to_shoot(u: int) -> bool:
+    """10.02 step 2: the unit qualifies for some shooting type (the plan's own verdict,
+    sim.plan.shoot_targets Shooters.types): a Shoot that asks for no type is refused otherwise
+    (an advanced unit without [ASSAULT] weapons...), so a player need not build one."""
+    from sim.plan.shoot_targets import shooters_of
+    return shooters_of(u).types(W.unit_engaged(u), W.unit_state(u))[1] is not None
+
+
 def shoot_at(battle, u: int, target: int, pick=None):
     """A Shoot: every ranged weapon of the unit at ``target`` (the shorthand, 04.02: models
     that cannot use a weapon there leave it out); None if no model can shoot it. Of each

@@ -77,8 +77,9 @@ class RandomPlayer(Player):
             seen: dict[int, set[int]] = {}  # (each unit's could_shoot, all its targets at once)
 
             def candidate(u: int, e: int) -> bool:
-                if u not in seen:
-                    seen[u] = set(could_shoot(battle, u, W.enemy_units(u)))
+                if u not in seen:  # (a unit that qualifies for no shooting type: no target)
+                    seen[u] = (set(could_shoot(battle, u, W.enemy_units(u)))
+                               if O.qualifies_to_shoot(u) else set())
                 return e in seen[u]
             for u in units:
                 if W.unit_state(u).selected_to_shoot:

@@ -167,3 +167,23 @@ def test_commands_refused_while_an_activation_waits_on_a_decision():
         with pytest.raises(Refusal, match="activation"):
             b.submit(S(("shooters/1", "rifle", "target")))
         assert b.state_hash() == h
+
+
+@pytest.mark.parametrize("kw,weapons,qualifies", [
+    ({}, ["rifle"], True),
+    ({"advanced": True}, ["rifle"], False),        # 10.05: no [ASSAULT] weapon
+    ({"advanced": True}, ["rifle", "bolter"], True),
+    ({"fell_back": True}, ["rifle"], False),
+])
+def test_10_02_a_unit_that_qualifies_for_no_shooting_type_is_refused_before_its_targets(kw, weapons, qualifies):
+    """10.02 step 2 sim.players.options.qualifies_to_shoot (what the random player asks before
+    building a Shoot) is the plan's own verdict: False exactly when a Shoot asking no type is
+    refused because the unit qualifies for no shooting type."""
+    from sim.players import options as O
+    sp = scenario(WEAPONS, [unit("shooters", model(row(10, 10, 2), weapons), **kw)],
+                  [unit("target", model(row(10, 20, 2), ["knife"]))])
+    with Battle(sp) as b:
+        b._enter()
+        assert O.qualifies_to_shoot(b.units["shooters"]) is qualifies
+        why = b.check(S(*[(f"shooters/{k}", weapons[0], "target") for k in (1, 2)]))
+        assert (why is not None and "qualifies for no shooting type" in why) is not qualifies
