@@ -24,8 +24,9 @@ the capsule stage does (a clear capsule: fully visible; no sight: not); the pair
 (sight, and a piece in the capsule) are resolved when first read (``_ensure_full``: a row,
 a block, one entry, or the whole matrix through the ``fully_visible``/``cover``
 properties). Every stage works pair by pair with the same inputs and kernels, so a read
-answers exactly what an eager pass would, whichever pairs share its batch. Pairs are
-resolved in stages, all pairs at once (sim.rules.los_pairs): a "definitely blocked"
+answers exactly what an eager pass would, whichever pairs share its batch. The geometry and
+the resolution live in the index's base class, sim.rules.visibility_pairs.PairResolution. Pairs
+are resolved in stages, all pairs at once (sim.rules.los_pairs): a "definitely blocked"
 certificate (the target's bounding circle inside the umbra of one piece's chord lit by the
 observer's bounding circle; candidates by angular bins per observer), then for the pairs
 left the pieces meeting their capsule; pairs with a blocker in the capsule and a blocked
@@ -41,25 +42,17 @@ when ``visible`` needs it (a hidden target in the band the 3" penalty changes).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from sim.rules.geometry import (EPS, OVAL_VERTICES, Footprint, core, disc_distances,
-                                distance_matrix)
-from sim.rules.los_batch import (csr_subset as _csr_subset, outline_crossings_round,
-                                 pairs_visible_round)
-from sim.rules.los_full import fully_visible_round
-from sim.rules.los_hull_full import hull_full_certificates
-from sim.rules.los_kernels import footprint_fully_visible, pair_visible
-from sim.rules.los_pairs import (area_boxes, capsule_inputs, pack_area_edges, umbra_blocked,
-                                 within_candidates, within_pairs)
-from sim.rules.terrain import TerrainArea, model_within_area
+from sim.rules.geometry import EPS, Footprint
+from sim.rules.terrain import TerrainArea
 from sim.rules.visibility import (
     DETECTION_RANGE, HIDEABLE, TerrainBlockers, clamp_range, detection_range,
 )
+from sim.rules.visibility_pairs import PairResolution
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
 
@@ -94,33 +87,6 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     return v
 
 
-def _csr_rows(sel, n, pstart, pidx, ostart, opts):
-    """Rows ``sel`` (ascending) of the pieces' and the obstacle vertices' CSR lists of ``n``
-    rows: the lists themselves when every row is selected (all bases round)."""
-    if len(sel) == n:
-        return pstart, pidx, ostart, opts
-    return (*_csr_subset(pstart, pidx, sel), *_csr_subset(ostart, opts, sel))
-
-
-_REACH_SLACK = 1e-3  # inches beyond a reach still resolved with the near pairs (only cost)
-_ROWS = 32      # rows per block of distance_matrix calls (bases that are not round)
-_OUTER_GROW = 1e-7  # inches added to a bounding radius (its rounding), within the capsule's 1e-6
-_INNER_SHRINK = 1 - 1e-6
-
-
-def _inner_radius(fp: Footprint) -> float:
-    """The radius of a disc about the centre inside the footprint's core: a round base's
-    own; a rectangle's half width; an oval core (an affine image of a regular polygon of
-    OVAL_VERTICES) holds the ellipse of its half sizes times cos(pi / OVAL_VERTICES). A hair
-    less, for rounding."""
-    if fp.shape == "round":
-        return 0.5 * fp.length
-    r = 0.5 * min(fp.length, fp.width)
-    if fp.shape == "oval":
-        r *= math.cos(math.pi / OVAL_VERTICES)
-    return r * _INNER_SHRINK
-
-
 @dataclass(frozen=True)
 class ModelEntry:
     """One model for the index: stable id, footprint, army, unit, keywords and the inputs of
@@ -137,7 +103,7 @@ class ModelEntry:
     detection_base: float = DETECTION_RANGE
 
 
-class VisibilityIndex:
+class VisibilityIndex(PairResolution):
     """06.01 Model-by-model visibility, fully-visible and cover matrices with incremental
     updates. ``include_friendly``: also resolve pairs of models of the same army (needed only
     by rules that ask for visible *friendly* units); otherwise same-army entries are False
@@ -220,336 +186,6 @@ class VisibilityIndex:
             setattr(new, k, v)
         new._cover_ro = _read_only(new._cover)
         return new
-
-    # --- geometry --------------------------------------------------------------------------
-
-    def _refresh_geometry(self, rows=None) -> None:
-        n = len(self.fps)
-        if rows is None:
-            fps = self.fps
-            self.centres = np.array([(f.x, f.y) for f in fps], dtype=float).reshape(n, 2)
-            self.round = np.array([f.shape == "round" for f in fps], dtype=bool)
-            self.rad = np.array([0.5 * f.length if f.shape == "round" else f.bounding_radius
-                                 for f in fps], dtype=float)
-            self.radius = np.where(self.round, self.rad, 0.0)
-            self.rin = np.array([_inner_radius(f) for f in fps], dtype=float)
-            self.within = np.zeros((n, len(self.blk.areas)), dtype=bool)
-            self._cores = {}
-            self._full_distances()
-            if n:
-                self.within[:] = self._within_rows(list(range(n)))
-            self.within_any = self.within.any(axis=1)
-            self.within_obscuring = (self.within & self.blk.obscuring[None, :]).any(axis=1)
-        else:
-            for i in rows:
-                self.centres[i] = self.fps[i].centre
-                self.rad[i] = self.fps[i].bounding_radius
-                self.round[i] = self.fps[i].shape == "round"
-                self.radius[i] = 0.5 * self.fps[i].length if self.round[i] else 0.0
-                self.rin[i] = _inner_radius(self.fps[i])
-                self._cores.pop(i, None)
-            rows = list(rows)
-            if self.round.all():        # (distance_matrix's step, from the arrays kept here)
-                d = disc_distances(self.centres[rows], self.radius[rows], self.centres, self.radius)
-            else:
-                d = distance_matrix([self.fps[i] for i in rows], self.fps)
-            self.dist[rows, :] = d
-            self.dist[:, rows] = d.T
-            if rows:                # only the moved models' areas change
-                w = self.within[rows] = self._within_rows(rows)
-                self.within_any[rows] = w.any(axis=1)
-                self.within_obscuring[rows] = (w & self.blk.obscuring[None, :]).any(axis=1)
-
-    @property
-    def cores(self) -> list:
-        """geometry.core of every model (computed on first use)."""
-        return [self._core(i) for i in range(len(self.fps))]
-
-    def _core(self, i):
-        """geometry.core of model i, computed when first needed (bases that are not round)."""
-        i = int(i)
-        if i not in self._cores:
-            self._cores[i] = core(self.fps[i])
-        return self._cores[i]
-
-    def _full_distances(self) -> None:
-        """``dist`` for all models (the buffer reused): the arithmetic of
-        geometry.distance_matrix for round bases, that function otherwise (in row blocks)."""
-        n = len(self.fps)
-        if getattr(self, "dist", None) is None or self.dist.shape != (n, n):
-            self.dist = np.empty((n, n))
-        if not self.round.all():
-            for r0 in range(0, n, _ROWS):
-                self.dist[r0:r0 + _ROWS] = distance_matrix(self.fps[r0:r0 + _ROWS], self.fps)
-            return
-        cx, cy, r = self.centres[:, 0].copy(), self.centres[:, 1].copy(), self.radius
-        dx, dy = cx[:, None] - cx, cy[:, None] - cy
-        np.maximum(np.sqrt(dx * dx + dy * dy) - r[:, None] - r, 0.0, out=self.dist)
-
-    def _pack_areas(self) -> None:
-        self._area_edges = pack_area_edges(self.blk.area_polys)
-        self._area_boxes = area_boxes(self.blk.area_polys)
-
-    def _within_rows(self, rows) -> np.ndarray:
-        """13.x Areas each model is within (any part of the base inside the area's footprint):
-        only the (model, area) pairs whose box, grown by the model's bounding radius, holds
-        the centre (los_pairs.within_candidates: a base within an area has a point within
-        EPS of the outline's box); for round bases los_pairs.within_pairs, for others
-        terrain.model_within_area."""
-        rows = np.asarray(rows, dtype=np.int64)
-        out = np.zeros((len(rows), len(self.blk.areas)), dtype=bool)
-        if out.size == 0:
-            return out
-        m, a = within_candidates(self.centres[rows], self.rad[rows], self._area_boxes)
-        rnd = self.round[rows[m]]
-        if rnd.any():
-            m_r, a_r = m[rnd], a[rnd]
-            r = rows[m_r]
-            out[m_r, a_r] = within_pairs(self.centres[r], self.rad[r], a_r, self._area_edges)
-        for r_i, a_i in zip(m[~rnd].tolist(), a[~rnd].tolist()):
-            out[r_i, a_i] = model_within_area(self.fps[rows[r_i]], self.blk.areas[a_i])
-        return out
-
-    # --- pair resolution -------------------------------------------------------------------
-
-    def _pairs_for(self, rows=None):
-        """Unordered pairs (I < J) to resolve: all, or those touching ``rows``."""
-        n = len(self.fps)
-        if rows is None and self._all_pairs is not None:
-            return self._all_pairs
-        if rows is None:
-            I, J = np.triu_indices(n, k=1)
-        elif len(rows) == 1:                        # one model moved: its n - 1 pairs
-            r = rows[0]
-            J = np.flatnonzero((self.army != self.army[r]) if not self.include_friendly
-                               else np.arange(n) != r)
-            return np.minimum(J, r), np.maximum(J, r)
-        else:
-            rows = np.unique(np.asarray(list(rows), dtype=np.int64))
-            others = np.arange(n)
-            I = np.repeat(rows, n)
-            J = np.tile(others, len(rows))
-            keep = (I != J) & ~(np.isin(J, rows) & (J < I))
-            I, J = np.minimum(I[keep], J[keep]), np.maximum(I[keep], J[keep])
-        if not self.include_friendly:
-            keep = self.army[I] != self.army[J]
-            I, J = I[keep], J[keep]
-        if rows is None:                            # fixed for the index's life: army, n
-            self._all_pairs = (I, J)
-        return I, J
-
-    def _exact_los(self, I, J, need, pstart, pidx, ostart, opts) -> np.ndarray:
-        """Exact sight for pairs ``need`` (indices into I, J; CSR inputs are per need).
-
-        Round pairs: los_batch.pairs_visible_round, all at once. Pairs with an oval or
-        rectangular base: first two certificates, each that kernel on discs for all of them
-        at once (the first in the same call as the round pairs): a disc inside each base
-        (``_inner_radius``) seen: sight (a free segment
-        between parts of the bases has a free A-to-B part); the bases' bounding discs not
-        seen: no sight (a free segment between the bases would join the discs). The pairs
-        left get los_kernels.pair_visible, one at a time."""
-        out = np.zeros(len(need), dtype=bool)
-        if len(need) == 0:
-            return out
-        i, j = I[need], J[need]
-        rnd = self.round[i] & self.round[j]
-        c = self.centres
-        # one disc step for every pair: a round base's inner disc is the base itself
-        # (``_inner_radius``), so a round pair's answer is its own exact one
-        seen = self._discs_visible(c[i], self.rin[i], c[j], self.rin[j],
-                                   (pstart, pidx, ostart, opts))
-        out[seen] = True
-        h = np.flatnonzero(~rnd & ~seen)
-        if len(h):
-            ro = self.rad + _OUTER_GROW
-            sub = (*_csr_subset(pstart, pidx, h), *_csr_subset(ostart, opts, h))
-            h = h[self._discs_visible(c[i[h]], ro[i[h]], c[j[h]], ro[j[h]], sub)]
-        pk = self.blk.pieces
-        for q in h.tolist():
-            (ac, ar), (bc, br) = self._core(i[q]), self._core(j[q])
-            out[q] = pair_visible(ac, ar, bc, br, pk.subset(pidx[pstart[q]:pstart[q + 1]]),
-                                  opts[ostart[q]:ostart[q + 1]])
-        return out
-
-    def _discs_visible(self, ca, ra, cb, rb, csr) -> np.ndarray:
-        """06.01 Exact sight between discs (ca, ra) and (cb, rb), pair by pair, with the
-        pairs' pieces and obstacle vertices (CSR rows ``csr``): pairs_visible_round, the
-        outline crossings (a piece overlapping a disc) joining the obstacle generators: per
-        pair, after its obstacle vertices, A's crossings then B's (one call for both discs:
-        circles 0..Q-1 are the A's, Q..2Q-1 the B's, ordered by circle)."""
-        ps, pi, os_, op = csr
-        pk = self.blk.pieces
-        Q = len(ca)
-        ow, pt = outline_crossings_round(np.concatenate([ca, cb]), np.concatenate([ra, rb]),
-                                         pk, ps, pi, np.tile(np.arange(Q), 2))
-        if len(ow):
-            ow = np.concatenate([np.repeat(np.arange(Q), os_[1:] - os_[:-1]), ow % Q])
-            order = np.argsort(ow, kind="stable")
-            op = np.concatenate([op, pt])[order]
-            os_ = np.searchsorted(ow[order], np.arange(Q + 1)).astype(np.int64)
-        return pairs_visible_round(ca, ra, cb, rb, pk, ps, pi, os_, op)
-
-    def _resolve(self, I, J):
-        """Resolve unordered pairs (I, J): los (symmetric) and fully_visible both ways (clear
-        capsule: True; no sight: False; otherwise the exact test, ``_full_pairs``)."""
-        P = len(I)
-        self.stats["pairs"] += P
-        blocked = umbra_blocked(self, I, J)
-        rest = np.flatnonzero(~blocked)
-        pstart, pidx, ostart, opts, centre_free = capsule_inputs(self, I[rest], J[rest])
-        clear = np.zeros(P, bool)
-        clear[rest] = (pstart[1:] - pstart[:-1]) == 0
-        los = np.zeros(P, bool)
-        los[rest] = centre_free
-        sub = np.flatnonzero(~los[rest])
-        self.stats["exact_los"] += len(sub)
-        if len(sub):
-            ps, pi = _csr_subset(pstart, pidx, sub)
-            os_, op = _csr_subset(ostart, opts, sub)
-            los[rest[sub]] = self._exact_los(I[rest], J[rest], sub, ps, pi, os_, op)
-        self._los[I, J] = los
-        self._los[J, I] = los
-        self._los_known[I, J] = True
-        self._los_known[J, I] = True
-        self._clear[I, J] = clear
-        self._clear[J, I] = clear
-        # fully visible: True for a clear capsule, False without sight; pairs with sight and a
-        # piece in the capsule are left unknown until read (_ensure_full)
-        known = clear | ~los
-        self._fv[I, J] = clear
-        self._fv[J, I] = clear
-        self._fv_known[I, J] = known
-        self._fv_known[J, I] = known
-
-    def _ensure_full(self, I, J) -> None:
-        """06.01 Resolve fully visible for the directed pairs (I, J) not yet known (each from
-        its unordered pair's capsule inputs, as _resolve would), and their cover entries."""
-        todo = ~self._fv_known[I, J]
-        if not todo.any():
-            return
-        I, J = I[todo], J[todo]
-        self._ensure_los(I, J)
-        todo = ~self._fv_known[I, J]        # (a pair resolved now may have settled it)
-        if not todo.any():
-            return
-        I, J = I[todo], J[todo]
-        lo, hi = np.minimum(I, J), np.maximum(I, J)
-        pstart, pidx, ostart, opts, _ = capsule_inputs(self, lo, hi)
-        f = self._full_pairs(I, J, pstart, pidx, ostart, opts)
-        self._fv[I, J] = f
-        self._fv_known[I, J] = True
-        self._cover[I, J] = (self.hideable & self.within_any)[J] | ~f
-
-    def _ensure_los(self, I, J) -> None:
-        """06.01 Resolve line of sight (and what _resolve settles with it) for the pairs (I, J)
-        (directed or not) not yet known since their models moved: each unordered pair once,
-        in ascending order (each pair's answer is its own: every stage is a certificate or an
-        exact test on the pair's data), and their cover entries."""
-        todo = ~self._los_known[I, J]
-        if not todo.any():
-            return
-        I, J = I[todo], J[todo]
-        n = len(self.fps)
-        key = np.minimum(I, J) * n + np.maximum(I, J)
-        if self._near_pending:
-            # with the first pairs asked for after a move, every pair left unknown between
-            # two units within a reach of each other (some model of one within its unit's
-            # reach of some model of the other: the blocks shooting reads), in one batch: a
-            # few calls instead of one per block read
-            self._near_pending = False
-            ui, uj = np.nonzero(np.triu(~self._los_known, 1))
-            u = self._unit_code
-            U = int(u.max()) + 1
-            starts = self._unit_starts
-            if starts is not None:  # (each unit's models one run, in code order: the usual)
-                gap = np.minimum.reduceat(self.dist, starts, axis=0)    # (unit, model) closest
-                ugap = np.minimum.reduceat(gap, starts, axis=1)         # (unit, unit) closest
-                ureach = np.maximum.reduceat(self.reach, starts)
-            else:
-                gap = np.full((U, n), np.inf)
-                np.minimum.at(gap, u, self.dist)
-                ugap = np.full((U, U), np.inf)
-                np.minimum.at(ugap.T, u, gap.T)
-                ureach = np.zeros(U)
-                np.maximum.at(ureach, u, self.reach)
-            a, b = u[ui], u[uj]
-            near = ugap[a, b] <= np.maximum(ureach[a], ureach[b]) + _REACH_SLACK
-            key = np.concatenate([key, ui[near] * n + uj[near]])
-        key = np.unique(key)
-        lo, hi = key // n, key % n
-        self._resolve(lo, hi)
-        self._visible = None        # (the cache holds only entries known when it was made)
-        self._all_known = bool(self._los_known.all())
-        a = self.hideable & self.within_any
-        self._cover[lo, hi] = a[hi] | ~self._fv[lo, hi]
-        self._cover[hi, lo] = a[lo] | ~self._fv[hi, lo]
-
-    def _ensure_block(self, rows, cols, for_cover: bool = False) -> None:
-        """Resolve the unknown fully-visible entries of a block (rows, cols: index arrays or
-        slices); for cover only those whose answer depends on it (13.08: a target model
-        INFANTRY/BEASTS/SWARM within an area qualifies either way)."""
-        n = len(self.fps)
-        r = np.arange(n)[rows] if isinstance(rows, slice) else np.atleast_1d(np.asarray(rows, dtype=np.int64))
-        c = np.arange(n)[cols] if isinstance(cols, slice) else np.atleast_1d(np.asarray(cols, dtype=np.int64))
-        todo = ~self._fv_known[r[:, None], c[None, :]]
-        if for_cover:
-            todo &= ~(self.hideable & self.within_any)[c][None, :]
-        if not todo.any():
-            return
-        ri, ci = np.nonzero(todo)
-        self._ensure_full(r[ri], c[ci])
-
-    def _full_pairs(self, I, J, pstart, pidx, ostart, opts) -> np.ndarray:
-        """06.01 Exact fully-visible for directed pairs (observer I, target J), given their
-        capsule inputs (every pair with a piece): round pairs batched (los_full), others
-        certificates first (los_hull_full), then los_kernels.footprint_fully_visible."""
-        self.stats["exact_full"] += len(I)
-        out = np.ones(len(I), dtype=bool)
-        pk = self.blk.pieces
-        rnd = self.round[I] & self.round[J]
-        b = np.flatnonzero(rnd)
-        if len(b):
-            ps, pi, os_, op = _csr_rows(b, len(I), pstart, pidx, ostart, opts)
-            c, r = self.centres, self.radius
-            out[b] = fully_visible_round(c[I[b]], r[I[b]], c[J[b]], r[J[b]], pk, ps, pi, os_, op)
-        h = np.flatnonzero(~rnd)
-        if len(h):
-            ps, pi = _csr_subset(pstart, pidx, h)
-            settled, ans = hull_full_certificates(self, I[h], J[h], pk, ps, pi)
-            out[h[settled]] = ans[settled]
-            h = h[~settled]
-        for q in h.tolist():
-            a, b = pstart[q], pstart[q + 1]
-            (ac, ar), (bc, br) = self._core(I[q]), self._core(J[q])
-            out[q] = footprint_fully_visible(ac, ar, bc, br, pk.subset(pidx[a:b]),
-                                             opts[ostart[q]:ostart[q + 1]])
-        return out
-
-    def _full_dense(self, I, J) -> np.ndarray:
-        """13.11.01 Fully visible counting only Solid features, directed pairs (I, J)."""
-        out = np.zeros(len(I), dtype=bool)
-        if len(I) == 0:
-            return out
-        lo, hi = np.minimum(I, J), np.maximum(I, J)      # capsule inputs of the unordered pair
-        out[:] = ~umbra_blocked(self, lo, hi, dense_only=True)
-        pstart, pidx, ostart, opts, _ = capsule_inputs(self, lo, hi, True)
-        todo = np.flatnonzero(out & (pstart[1:] > pstart[:-1]))
-        if len(todo):
-            ps, pi = _csr_subset(pstart, pidx, todo)
-            os_, op = _csr_subset(ostart, opts, todo)
-            out[todo] = self._full_pairs(I[todo], J[todo], ps, pi, os_, op)
-        return out
-
-    def _ensure_dense(self, need: np.ndarray) -> None:
-        """13.11.01 Fill full_dense (fully visible counting only Solid features) for the
-        (observer, target) entries in ``need`` not yet known. Only asked for pairs where gone
-        to ground changes the answer, so this stays small."""
-        todo = need & ~self._dense_known
-        if not todo.any():
-            return
-        I, J = np.nonzero(todo)
-        self.full_dense[I, J] = self._full_dense(I, J)
-        self._dense_known[I, J] = True
 
     # --- public API --------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ los_kernels.footprint_fully_visible, and the VisibilityIndex answers what the sc
 import numpy as np
 import pytest
 
-from sim.rules import visibility_index as vi
+from sim.rules import visibility_pairs as vi  # (where the index resolves its pairs)
 from sim.rules.geometry import footprint, round_base
 from sim.rules.los_batch import csr_subset
 from sim.rules.los_hull_full import hull_full_certificates

@@ -7,11 +7,12 @@ random layouts, after a full build and after moves."""
 import numpy as np
 import pytest
 
-from sim.rules import visibility_index as vi
+from sim.rules import visibility_pairs as vi  # (where the index resolves its pairs)
 from sim.rules.geometry import footprint, round_base
 from sim.rules.terrain import default_table
 from sim.rules.visibility import TerrainBlockers, model_visible
-from sim.rules.visibility_index import ModelEntry, VisibilityIndex, _inner_radius
+from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+from sim.rules.visibility_pairs import _inner_radius
 
 from _layouts import random_layout
 
