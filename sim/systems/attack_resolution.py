@@ -285,21 +285,31 @@ class AttackResolutionSystem(esper.Processor):
         if p.torrent:
             rec = roll_hits(p, battle.dice)
         else:
-            held = pool.held
-            rolls = held.rolls
-            if rolls is None:
-                rolls, held.rerolled = hit_dice(p, battle.dice)
-                held.rolls = rolls
-            rerolled = held.rerolled
-            rr = self._reroll(battle, ent, pool, "hit", rolls, lambda: hit_rerollable(p, rolls, rerolled),
-                              "hit rolls")
-            if rr is PENDING:
+            got = self._held_dice(battle, ent, pool, "hit", hit_dice, hit_rerollable, "hit rolls")
+            if got is PENDING:
                 return
-            held.rolls = held.rerolled = None
+            rolls, rerolled, rr = got
             rec = judge_hits(p, rolls, battle.dice, rerolled)
             if rr is not None:
                 rec["command_reroll"] = rr
         self._hit(battle, ent, act, pool, rec)
+
+    def _held_dice(self, battle, ent, pool: Pool, roll: str, make, rerollable, purpose: str):
+        """15.02 A pool's hit or wound dice in a battle with a mission: made once (``make``: the
+        rolls and the abilities' re-rolls of them, sequence.hit_dice / wound_dice) and held on
+        the pool while a Command Re-roll of one die ``rerollable`` names is offered. PENDING
+        while the answer is awaited; then (rolls, the abilities' re-rolls, the Command Re-roll
+        made or None), the hold released."""
+        p = pool.state
+        held = pool.held
+        if held.rolls is None:
+            held.rolls, held.rerolled = make(p, battle.dice)
+        rolls, rerolled = held.rolls, held.rerolled
+        rr = self._reroll(battle, ent, pool, roll, rolls, lambda: rerollable(p, rolls, rerolled), purpose)
+        if rr is PENDING:
+            return PENDING
+        held.rolls = held.rerolled = None
+        return rolls, rerolled, rr
 
     def _wound(self, battle, ent, act, pool: Pool, rec: dict | None = None) -> None:
         """05.02 The wound rolls, made and judged now (``rec``: made already, _wound_mission)."""
@@ -316,17 +326,10 @@ class AttackResolutionSystem(esper.Processor):
         (a failed one; a non-critical wound when a critical one does more:
         sequence.wound_rerollable) is offered to the attacker (15.02, 01.05.02), then judged."""
         p = pool.state
-        held = pool.held
-        rolls = held.rolls
-        if rolls is None:
-            rolls, held.rerolled = wound_dice(p, battle.dice)
-            held.rolls = rolls
-        rerolled = held.rerolled
-        rr = self._reroll(battle, ent, pool, "wound", rolls, lambda: wound_rerollable(p, rolls, rerolled),
-                          "wound rolls")
-        if rr is PENDING:
+        got = self._held_dice(battle, ent, pool, "wound", wound_dice, wound_rerollable, "wound rolls")
+        if got is PENDING:
             return
-        held.rolls = held.rerolled = None
+        rolls, rerolled, rr = got
         rec = judge_wounds(p, rolls, rerolled)
         if rr is not None:
             rec["command_reroll"] = rr
