@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from sim.rules import visibility_pairs as vi  # (where the index resolves its pairs)
-from sim.rules.geometry import footprint, round_base
 from sim.rules.los_batch import csr_subset
 from sim.rules.los_hull_full import hull_full_certificates
 from sim.rules.los_kernels import footprint_fully_visible
@@ -17,26 +16,17 @@ from sim.rules.terrain import default_table
 from sim.rules.visibility import model_fully_visible
 from sim.rules.visibility_index import ModelEntry, VisibilityIndex
 
-from _layouts import random_layout
-
-
-def _fp(rng, x, y):
-    kind = rng.integers(0, 4)
-    if kind == 0:
-        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
-    if kind == 1:
-        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
-    return round_base(int(rng.choice([25, 32, 60])), x, y)
+from _layouts import random_base, random_layout
 
 
 def _layouts(rng, count):
     for t in range(count):
         if t % 2:
             areas = default_table()
-            fps = [_fp(rng, rng.uniform(1, 59), rng.uniform(1, 43)) for _ in range(16)]
+            fps = [random_base(rng, rng.uniform(1, 59), rng.uniform(1, 43)) for _ in range(16)]
         else:
             areas, a, b = random_layout(rng)
-            fps = [_fp(rng, *rng.uniform(1, 29, 2)) for _ in range(8)] + [a, b]
+            fps = [random_base(rng, *rng.uniform(1, 29, 2)) for _ in range(8)] + [a, b]
         yield VisibilityIndex(areas, [ModelEntry(f"m{k}", f, "red" if k % 2 else "blue", f"u{k}")
                                       for k, f in enumerate(fps)])
 

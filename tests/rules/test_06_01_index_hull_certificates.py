@@ -8,22 +8,12 @@ import numpy as np
 import pytest
 
 from sim.rules import visibility_pairs as vi  # (where the index resolves its pairs)
-from sim.rules.geometry import footprint, round_base
 from sim.rules.terrain import default_table
 from sim.rules.visibility import TerrainBlockers, model_visible
 from sim.rules.visibility_index import ModelEntry, VisibilityIndex
 from sim.rules.visibility_pairs import _inner_radius
 
-from _layouts import random_layout
-
-
-def _fp(rng, x, y):
-    kind = rng.integers(0, 4)
-    if kind == 0:
-        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
-    if kind == 1:
-        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
-    return round_base(int(rng.choice([25, 32, 60])), x, y)
+from _layouts import random_base, random_layout
 
 
 def _check(idx, blk):
@@ -50,13 +40,13 @@ def test_index_sight_with_hulls_is_the_pair_function(seed, exact_calls):
     rng = np.random.default_rng(300 + seed)
     areas = default_table()
     blk = TerrainBlockers.build(areas)
-    models = [ModelEntry(f"m{k}", _fp(rng, rng.uniform(1, 59), rng.uniform(1, 43)),
+    models = [ModelEntry(f"m{k}", random_base(rng, rng.uniform(1, 59), rng.uniform(1, 43)),
                          "red" if k % 2 else "blue", f"u{k}") for k in range(18)]
     idx = VisibilityIndex(areas, models)
     _check(idx, blk)
     for _ in range(3):
         ks = rng.choice(len(models), size=3, replace=False)
-        fps = [_fp(rng, rng.uniform(1, 59), rng.uniform(1, 43)) for _ in ks]
+        fps = [random_base(rng, rng.uniform(1, 59), rng.uniform(1, 43)) for _ in ks]
         idx.update([models[k].id for k in ks], fps)
         _check(idx, blk)
     hull_pairs = sum(1 for i in range(18) for j in range(i + 1, 18)
@@ -70,7 +60,7 @@ def test_index_sight_with_hulls_on_random_layouts(exact_calls):
     for _ in range(25):
         areas, a, b = random_layout(rng)
         blk = TerrainBlockers.build(areas)
-        fps = [_fp(rng, *rng.uniform(1, 29, 2)) for _ in range(8)] + [a, b]
+        fps = [random_base(rng, *rng.uniform(1, 29, 2)) for _ in range(8)] + [a, b]
         models = [ModelEntry(f"m{k}", f, "red" if k % 2 else "blue", f"u{k}")
                   for k, f in enumerate(fps)]
         idx = VisibilityIndex(areas, models)
@@ -87,7 +77,7 @@ def test_inner_radius_is_inside_the_core():
     from sim.rules.geometry import core
     rng = np.random.default_rng(3)
     for _ in range(200):
-        f = _fp(rng, *rng.uniform(0, 30, 2))
+        f = random_base(rng, *rng.uniform(0, 30, 2))
         pts, r = core(f)
         if len(pts) == 1:
             assert _inner_radius(f) == r
