@@ -64,6 +64,12 @@ def _forked_run(b, spec, loc, answer, uids, before, seed: int) -> dict:
         finally:
             os._exit(code)
     os.close(w)
+    return _child_answer(pid, r, f"{spec.path}: the run with seed {seed}")
+
+
+def _child_answer(pid: int, r: int, what: str):
+    """What a forked child wrote to its pipe (JSON), once it has exited; RuntimeError naming
+    ``what`` if it failed."""
     chunks = []
     while True:
         data = os.read(r, 65536)
@@ -73,7 +79,7 @@ def _forked_run(b, spec, loc, answer, uids, before, seed: int) -> dict:
     os.close(r)
     _, status = os.waitpid(pid, 0)
     if status != 0 or not chunks:
-        raise RuntimeError(f"{spec.path}: the run with seed {seed} failed in its process")
+        raise RuntimeError(f"{what} failed in its process")
     return json.loads(b"".join(chunks))
 
 
@@ -96,20 +102,7 @@ def _in_workers(jobs: int, work):
                 os._exit(code)
         os.close(w)
         pipes.append((pid, r))
-    out = []
-    for pid, r in pipes:
-        chunks = []
-        while True:
-            data = os.read(r, 65536)
-            if not data:
-                break
-            chunks.append(data)
-        os.close(r)
-        _, status = os.waitpid(pid, 0)
-        if status != 0 or not chunks:
-            raise RuntimeError(f"worker {pid} failed")
-        out.append(json.loads(b"".join(chunks)))
-    return out
+    return [_child_answer(pid, r, f"worker {pid}") for pid, r in pipes]
 
 
 def mission_check(path: Path, runs: int, jobs: int = 1) -> None:
