@@ -13,6 +13,7 @@ from sim.components import Position, Stats, Unit
 from sim.phases.fight_order import fight_eligible
 from sim.plan import moves as MV
 from sim.plan.fight import fights_first
+from sim.plan.shoot_targets import shooters_of
 from sim.rules import multi_profile as MP
 from sim.rules.movement import sky_distance
 from sim.scenario.script import expand
@@ -109,7 +110,6 @@ def qualifies_to_shoot(u: int) -> bool:
     """10.02 step 2: the unit qualifies for some shooting type (the plan's own verdict,
     sim.plan.shoot_targets Shooters.types): a Shoot that asks for no type is refused otherwise
     (an advanced unit without [ASSAULT] weapons...), so a player need not build one."""
-    from sim.plan.shoot_targets import shooters_of
     return shooters_of(u).types(W.unit_engaged(u), W.unit_state(u))[1] is not None
 
 
