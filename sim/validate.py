@@ -16,7 +16,7 @@ from sim.plan import moves as MOVES
 from sim.plan import phased as PH
 from sim.plan import plan_fight, plan_shoot
 from sim.plan.overrun import check_overrun
-from sim.rules import movement as MV
+from sim.rules.movement import moves as MV
 from sim.rules.abilities import Hook, tag
 from sim.rules.allocation import allocation_groups, fit_order, order_problems
 from sim.rules.command_reroll import fit_script

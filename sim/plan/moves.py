@@ -1,5 +1,5 @@
 """Where a move's models may go: the world's models as the pure movement rules read them
-(sim.rules.move_legality, sim.rules.coherency, sim.rules.solvers), and the refusal naming the
+(sim.rules.movement.legality, sim.rules.coherency, sim.rules.movement.solvers), and the refusal naming the
 model, the rule and the distance that broke it."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import esper
 from sim.components import Position, Stats, Unit
 from sim.errors import PlanError
 from sim.phases.fight_order import was_eligible_to_fight
-from sim.rules import move_legality as ML
+from sim.rules.movement import legality as ML
 from sim.rules.abilities import Hook
-from sim.rules.movement import FLY, sky_distance, sky_refusal
-from sim.rules.solvers import charge as CH
-from sim.rules.solvers import pile_in as PI
+from sim.rules.movement.moves import FLY, sky_distance, sky_refusal
+from sim.rules.movement.solvers import charge as CH
+from sim.rules.movement.solvers import pile_in as PI
 from sim.world import queries as W
 from sim.world import resources as R
 

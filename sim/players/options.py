@@ -15,7 +15,7 @@ from sim.plan import moves as MV
 from sim.plan.fight import fights_first
 from sim.plan.shoot_targets import shooters_of
 from sim.rules import multi_profile as MP
-from sim.rules.movement import sky_distance
+from sim.rules.movement.moves import sky_distance
 from sim.scenario.script import expand
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W

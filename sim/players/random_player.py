@@ -16,7 +16,7 @@ from sim.players import options as O
 from sim.players.base import Choice, Player
 from sim.plan import moves as MV
 from sim.plan.common import could_shoot
-from sim.rules.movement import sky_distance
+from sim.rules.movement.moves import sky_distance
 from sim.world import queries as W
 
 TRIES = 4  # random destinations tried per move before the unit remains stationary

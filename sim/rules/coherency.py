@@ -7,7 +7,7 @@ of one model is always in coherency. Distances are edge to edge on the 2-D plan 
 ruling 1), measured with ``sim.rules.geometry`` ("within" = not more than, 01.04.01).
 
 This module also holds ``MoveProblem``, the one record every movement check reports
-(``sim.rules.move_legality`` re-exports it; it lives here so that module can import this one).
+(``sim.rules.movement.legality`` re-exports it; it lives here so that module can import this one).
 """
 
 from __future__ import annotations

@@ -199,7 +199,7 @@ def setup_problems(models, others, areas) -> list[str]:
     board's edges are sim.rules.reserves.ingress_problems'."""
     from sim.rules.coherency import coherency_problems
     from sim.rules.geometry import overlaps
-    from sim.rules.move_legality import end_blocker, terrain_index
+    from sim.rules.movement.legality import end_blocker, terrain_index
     out = []
     terr = terrain_index(areas)
     for mid, fp in models:

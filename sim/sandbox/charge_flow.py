@@ -13,7 +13,7 @@ player adjusts, the battle decides.
   ``consolidate_command`` (12.03 / 12.08, 3").
 
 A mixin of :class:`sim.sandbox.app.Sandbox`. Nothing here decides a rule: targets and their
-distances come from ``sim.rules.solvers`` on ``sim.plan.moves.bodies()``, placements from the
+distances come from ``sim.rules.movement.solvers`` on ``sim.plan.moves.bodies()``, placements from the
 solvers' world adapters, every verdict from ``Battle.check``; checks run in ``update``, at most
 once a frame and only when a ghost moved into another cell."""
 
@@ -26,8 +26,8 @@ import pygame
 
 from sim.commands import ChargeMove, Consolidate, DeclareCharge, PileIn
 from sim.plan import moves as MV
-from sim.rules.solvers import charge as CH
-from sim.rules.solvers import pile_in as PI
+from sim.rules.movement.solvers import charge as CH
+from sim.rules.movement.solvers import pile_in as PI
 from sim.sandbox import style as S
 from sim.sandbox.draw_table import _dashed_line
 from sim.sandbox.fonts import text

@@ -2,7 +2,7 @@
 
 Visibility comes from ``battle.visibility`` (the battle's own index) for models where they
 stand; while a unit is being dragged, the lines from its ghost positions are computed with the
-pure line-of-sight rules (sim.rules.visibility) on the scenario's terrain. Nothing is written."""
+pure line-of-sight rules (sim.rules.visibility.sight) on the scenario's terrain. Nothing is written."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import time
 
 import pygame
 
-from sim.rules import visibility as VR
+from sim.rules.visibility import sight as VR
 from sim.sandbox import style as S
 from sim.sandbox.draw_table import _dashed_line
 from sim.sandbox.fonts import text

@@ -4,7 +4,7 @@ The table is sampled on a grid of points (every ``RES`` inches); each point is v
 straight line from some point of the observer's base reaches it without crossing a blocker,
 with the blockers of 13.10/13.11 for a point as if it were a tiny model standing there (dense
 features of areas the observer or the point is within; obscuring areas neither is within).
-The geometry is the rules' own (sim.rules.los_kernels.points_visible_from on the battle's
+The geometry is the rules' own (sim.rules.visibility.kernels.points_visible_from on the battle's
 TerrainBlockers), vectorised over all the points of a group at once. Masks are cached per
 observer position; nothing here writes the world."""
 
@@ -17,8 +17,8 @@ import numpy as np
 import pygame
 
 from sim.rules.geometry import core
-from sim.rules.los_kernels import points_visible_from
-from sim.rules.visibility import TerrainBlockers
+from sim.rules.visibility.kernels import points_visible_from
+from sim.rules.visibility.sight import TerrainBlockers
 from sim.sandbox.table_edit import point_in_polygon
 
 RES = 1.0  # inches between grid points

@@ -13,7 +13,7 @@ from sim.components import Position, Unit
 from sim.rules import multi_profile as MP
 from sim.rules import shooting as _SH
 from sim.rules.command_reroll import SCRIPT_FORM
-from sim.rules.movement import advance_end
+from sim.rules.movement.moves import advance_end
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W

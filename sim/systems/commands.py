@@ -12,7 +12,7 @@ from sim.systems.activation import select_to_shoot
 from sim.components import Stage
 from sim.errors import PlanError
 from sim.plan import moves as MOVES
-from sim.rules import movement as MV
+from sim.rules.movement import moves as MV
 from sim.world import mutations as M
 from sim.world import queries as W
 

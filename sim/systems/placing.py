@@ -10,7 +10,7 @@ import esper
 from sim import events as ev
 from sim.commands import Ingress
 from sim.components import Position
-from sim.rules import movement as MOVE
+from sim.rules.movement import moves as MOVE
 from sim.rules.reserves import fits_edge_strip, oversized_restricted, wholly_within_edge_strip
 from sim.world import mutations as M
 from sim.world import resources as R

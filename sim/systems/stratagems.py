@@ -132,7 +132,7 @@ def heroic_intervention(battle, player: int):
     roll, its targets (within 12" and the roll, 11.04) and the solver's placement (Part A ruling
     17) follow; a charge that cannot be made moves nothing. A generator."""
     from sim.plan import moves as MV
-    from sim.rules.solvers import charge as CH
+    from sim.rules.movement.solvers import charge as CH
     ts = battle.turn_state
     record = SG.by_name("Heroic Intervention")
     options = []

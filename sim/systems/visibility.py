@@ -14,8 +14,8 @@ import numpy as np
 from sim.components import ModelId, Unit, UnitMember
 from sim.rules import abilities as AB
 from sim.rules.abilities import Hook
-from sim.rules.visibility import benefit_of_cover as cover_rule
-from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+from sim.rules.visibility.sight import benefit_of_cover as cover_rule
+from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 from sim.world import queries as W
 from sim.plan.common import ranged_reach
 

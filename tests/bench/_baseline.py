@@ -88,7 +88,7 @@ def numpy_kernel() -> int:
     """The fixed numpy workload; returns a checksum (the number of crossings and hits).
 
     Segments are tested in blocks of BLOCK so that no temporary reaches 128 KiB: the time must
-    not depend on how the process's malloc is tuned (sim.rules.visibility_index raises glibc's
+    not depend on how the process's malloc is tuned (sim.rules.visibility.index raises glibc's
     mmap and trim thresholds at import, which makes larger temporaries two to three times
     as fast)."""
     a, b = _SEGMENTS, _EDGES

@@ -1,8 +1,8 @@
 """Benchmark: the movement rules' two hot calls on a crowded table, one core.
 
 * a 10-model normal move checked against 200 other bodies and a wall
-  (sim.rules.move_legality.check_move, every check of 03.01/03.03/09.05);
-* the charge solver placing a 10-model charge (sim.rules.solvers.charge.solve_charge, Part A
+  (sim.rules.movement.legality.check_move, every check of 03.01/03.03/09.05);
+* the charge solver placing a 10-model charge (sim.rules.movement.solvers.charge.solve_charge, Part A
   ruling 17).
 
 Prints each call's median time over repeated runs and, beside it, the baseline measured in the
@@ -27,8 +27,8 @@ sys.path.insert(0, str(HERE.parents[1]))
 sys.path.insert(0, str(HERE.parents[0] / "rules"))
 
 import _baseline  # noqa: E402  (beside this script)
-from sim.rules.move_legality import BodyIndex, check_move  # noqa: E402
-from sim.rules.solvers.charge import solve_charge  # noqa: E402
+from sim.rules.movement.legality import BodyIndex, check_move  # noqa: E402
+from sim.rules.movement.solvers.charge import solve_charge  # noqa: E402
 from test_03_01_move_legality import BOARD, WALL, b  # noqa: E402  (the tests' own table pieces)
 from test_11_04_charge_solver import D32, squad  # noqa: E402
 

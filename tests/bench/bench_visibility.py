@@ -43,7 +43,7 @@ import numpy as np  # noqa: E402
 
 from sim.rules.geometry import overlaps, round_base  # noqa: E402
 from sim.rules.terrain import place  # noqa: E402
-from sim.rules.visibility_index import ModelEntry, VisibilityIndex  # noqa: E402
+from sim.rules.visibility.index import ModelEntry, VisibilityIndex  # noqa: E402
 
 
 def layout(rng: random.Random):

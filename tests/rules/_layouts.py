@@ -77,7 +77,7 @@ def random_layout(rng: np.random.Generator):
 def layout_and_bases(rng: np.random.Generator, extra: int = 5):
     """random_layout and ``extra`` more round bases anywhere on it (7 in all by default), with
     the layout's TerrainBlockers and each base's areas (blk.within)."""
-    from sim.rules.visibility import TerrainBlockers
+    from sim.rules.visibility.sight import TerrainBlockers
     areas, a, b = random_layout(rng)
     fps = [a, b] + [round_base(int(rng.choice([25, 32, 40, 50, 60])), *rng.uniform(1, 29, size=2))
                     for _ in range(extra)]

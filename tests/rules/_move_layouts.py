@@ -7,7 +7,7 @@ from hypothesis import assume, strategies as st
 
 from sim.rules.coherency import is_coherent
 from sim.rules.geometry import overlaps, round_base
-from sim.rules.move_legality import Body, end_blocker, terrain_index
+from sim.rules.movement.legality import Body, end_blocker, terrain_index
 from sim.rules.terrain import Feature, TerrainArea
 
 

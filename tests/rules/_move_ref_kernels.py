@@ -1,10 +1,10 @@
-"""FROZEN ORACLE (a copy of sim/rules/move_kernels.py as of commit ad3e6b3) for
+"""FROZEN ORACLE (a copy of sim/rules/movement/kernels.py as of commit ad3e6b3) for
 tests/rules/test_03_01_check_move_reference.py: do not optimise this file.
 
 03.01 The geometry kernels of movement, vectorised (numpy): distances from points and
 swept segments to polygons and bases, Minkowski sums of convex cores for hull bases, and the
 distances between a base and the bodies of a ``BodyIndex``. Pure arithmetic: the rules that use
-them are sim.rules.move_legality and the solvers."""
+them are sim.rules.movement.legality and the solvers."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from sim.rules.geometry import Footprint, core, disc_distances, distance, distan
 
 Point = tuple[float, float]
 
-from sim.rules.move_index import TOUCH, BodyIndex, _Poly, EdgeSet
+from sim.rules.movement.index import TOUCH, BodyIndex, _Poly, EdgeSet
 
 
 # --- geometric kernels (vectorised) --------------------------------------------------------

@@ -1,4 +1,4 @@
-"""FROZEN ORACLE (a copy of sim/rules/move_legality.py as of commit ad3e6b3, check_move and its
+"""FROZEN ORACLE (a copy of sim/rules/movement/legality.py as of commit ad3e6b3, check_move and its
 helpers only), for tests/rules/test_03_01_check_move_reference.py: do not optimise this file.
 
 03.01 Moving units: the path and end-of-move checks of one unit's move (Part A rulings 12-15).
@@ -29,9 +29,9 @@ Speed: everything about round bases is vectorised over all segments and all near
 once; hull bases (ovals, rectangles) are vectorised over candidate spots through Minkowski
 sums and differences of convex cores (exact for the convex cores ``geometry`` uses; features
 are split into convex pieces). An immutable ``BodyIndex`` of the table (and a cached
-``TerrainIndex``, both in sim.rules.move_index) can be built once and passed instead of the raw
+``TerrainIndex``, both in sim.rules.movement.index) can be built once and passed instead of the raw
 sequences when many moves are checked against one table state; the vectorised kernels are
-sim.rules.move_kernels.
+sim.rules.movement.kernels.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from _move_ref_kernels import (_seg_point_dist, _segments_polygon_distance, near
                                fps_distance_matrix, path_length)
 from sim.rules.coherency import MoveProblem
 from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, overlaps
-from sim.rules.move_index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
+from sim.rules.movement.index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
                                   TerrainIndex, terrain_index)
 from sim.rules.terrain import TerrainArea
 

@@ -72,10 +72,10 @@ def test_core_arrays_are_read_only():
 
 @pytest.mark.parametrize("seed", range(2))
 def test_fps_distance_matrix_is_distance_to_the_bit(seed):
-    """move_kernels.fps_distance_matrix (the movement rules' matrix) is distance_matrix with a
+    """kernels.fps_distance_matrix (the movement rules' matrix) is distance_matrix with a
     zero diagonal: every entry with a hull is ``distance``'s float, both ways round (round
     pairs: geometry.disc_distances, as before)."""
-    from sim.rules.move_kernels import fps_distance_matrix
+    from sim.rules.movement.kernels import fps_distance_matrix
     rng = np.random.default_rng(200 + seed)
     fps = [_random_fp(rng) for _ in range(8)]
     fps += [_random_fp(rng, (f.x, f.y), 2.0) for f in fps for _ in range(2)]

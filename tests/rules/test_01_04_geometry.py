@@ -172,10 +172,10 @@ def test_distance_matrix_rounds_against_hulls_are_distance_bit_for_bit():
 @given(st.lists(st.tuples(coord, coord, st.sampled_from(["round", "round", "rect", "oval"]),
                           st.floats(0, 180), st.sampled_from([25, 32, 40, 60])), min_size=1, max_size=8))
 def test_distance_matrix_among_one_units_models_is_symmetric_and_the_pairwise_routine(specs):
-    """01.04 The distances among a unit's models (sim.rules.move_kernels.fps_distance_matrix,
+    """01.04 The distances among a unit's models (sim.rules.movement.kernels.fps_distance_matrix,
     read for coherency, 03.03): 0 on the diagonal, and every pair with a hull exactly what
     ``distance`` gives, the same both ways (round pairs: to rounding)."""
-    from sim.rules.move_kernels import fps_distance_matrix
+    from sim.rules.movement.kernels import fps_distance_matrix
     fps = [round_base(mm, x, y) if s == "round" else footprint(s, x, y, 4, 2.5, ang)
            for x, y, s, ang, mm in specs]
     m = fps_distance_matrix(fps)

@@ -14,10 +14,10 @@ from pathlib import Path
 from hypothesis import given, settings, strategies as st
 
 import _move_ref_legality as REF
-from sim.rules import move_legality as ML
+from sim.rules.movement import legality as ML
 from sim.rules.coherency import coherency_problems, coherency_screen
 from sim.rules.geometry import footprint, round_base
-from sim.rules.move_legality import Body, BodyIndex, check_move, end_coherency_problems, end_coherent
+from sim.rules.movement.legality import Body, BodyIndex, check_move, end_coherency_problems, end_coherent
 from sim.rules.terrain import Feature, TerrainArea
 
 ROOT = Path(__file__).resolve().parents[2]

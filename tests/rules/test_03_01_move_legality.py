@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from sim.rules.geometry import footprint, overlaps, round_base
 from sim.rules.polygons import point_in_polygon
-from sim.rules.move_legality import (
+from sim.rules.movement.legality import (
     Body, BodyIndex, check_move, engaged_units, path_length, terrain_index,
 )
 from sim.rules.terrain import Feature, TerrainArea
@@ -363,7 +363,7 @@ def _random_base(rng):
 
 def test_01_04_placed_distances_and_overlaps_match_the_scalar_geometry():
     from sim.rules.geometry import distance
-    from sim.rules.move_legality import placed_distances, placed_overlaps
+    from sim.rules.movement.legality import placed_distances, placed_overlaps
     rng = np.random.default_rng(11)
     for _ in range(60):
         fp = _random_base(rng)
@@ -378,7 +378,7 @@ def test_01_04_placed_distances_and_overlaps_match_the_scalar_geometry():
 
 
 def test_03_01_hull_sweeps_and_end_checks_match_a_brute_force_drag():
-    from sim.rules.move_legality import (
+    from sim.rules.movement.legality import (
         blocking_rows, end_blocker, feature_mask, path_blocker, placed_overlaps,
         straight_paths_clear,
     )
@@ -422,7 +422,7 @@ def test_a_terrain_index_makes_no_reference_cycle():
     list of singles, so a TerrainIndex evicted from the layout cache was never freed with the
     collector off, sim.runner.frozen_heap.)"""
     import gc
-    from sim.rules.move_legality import TerrainIndex
+    from sim.rules.movement.legality import TerrainIndex
     from sim.rules.terrain import place
     gc.collect()
     gc.disable()
@@ -441,7 +441,7 @@ def test_a_terrain_index_makes_no_reference_cycle():
 def test_03_01_a_body_index_after_a_move_is_the_index_of_the_moved_bodies():
     """BodyIndex.moved (the table brought up to date after a move, sim.plan.moves.bodies) gives
     what indexing the moved bodies afresh gives: rows, centres, radii, cores."""
-    from sim.rules.move_index import Body, BodyIndex
+    from sim.rules.movement.index import Body, BodyIndex
     rng = np.random.default_rng(7)
     shapes = [("round", 1.26, 1.26), ("oval", 4.0, 2.4), ("rect", 3.0, 2.0)]
     bodies = []

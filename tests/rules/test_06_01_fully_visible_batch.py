@@ -1,5 +1,5 @@
-"""06.01 Fully visible, batched (sim.rules.los_batch.fully_visible_round, used by the
-VisibilityIndex) against the one-pair-at-a-time kernel (los_kernels.footprint_fully_visible)
+"""06.01 Fully visible, batched (sim.rules.visibility.batch.fully_visible_round, used by the
+VisibilityIndex) against the one-pair-at-a-time kernel (kernels.footprint_fully_visible)
 on the same pieces and obstacle vertices: random layouts, bases of 25-60 mm anywhere
 (overlapping terrain, walls and each other included), every ordered pair of a layout resolved
 in one batch; and the index's eager matrix against the pair function on a big table."""
@@ -7,11 +7,11 @@ in one batch; and the index's eager matrix against the pair function on a big ta
 import numpy as np
 
 from sim.rules.geometry import core, round_base
-from sim.rules.los_full import fully_visible_round
-from sim.rules.los_kernels import footprint_fully_visible
+from sim.rules.visibility.full import fully_visible_round
+from sim.rules.visibility.kernels import footprint_fully_visible
 from sim.rules.terrain import default_table
-from sim.rules.visibility import TerrainBlockers, model_fully_visible
-from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+from sim.rules.visibility.sight import TerrainBlockers, model_fully_visible
+from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 
 from _layouts import layout_and_bases, ordered_pair_inputs
 

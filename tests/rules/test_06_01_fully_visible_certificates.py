@@ -1,14 +1,14 @@
-"""06.01 / 13.08 The certificates of the batched fully-visible test (sim.rules.los_certs)
+"""06.01 / 13.08 The certificates of the batched fully-visible test (sim.rules.visibility.certs)
 against the one-pair kernels on random layouts: every pair a certificate settles gets the
-kernel's answer (los_kernels.footprint_fully_visible), every sample point it calls seen or
-hidden gets the exact point test's answer (los_kernels.points_visible_from). Bases of 25-60
+kernel's answer (kernels.footprint_fully_visible), every sample point it calls seen or
+hidden gets the exact point test's answer (kernels.points_visible_from). Bases of 25-60
 mm anywhere: overlapping walls and each other (pieces near A's outline), inside ruins (the
 rhombus convex_pieces lays along an L wall's diagonal is not convex)."""
 
 import numpy as np
 
 from sim.rules.geometry import core, round_base
-from sim.rules.los_certs import (
+from sim.rules.visibility.certs import (
     FIXED,
     near_a,
     point_certificates,
@@ -16,12 +16,12 @@ from sim.rules.los_certs import (
     sample_inside,
     star_free,
 )
-from sim.rules.los_full import _arc_samples
-from sim.rules.los_kernels import Pieces, footprint_fully_visible, points_visible_from
+from sim.rules.visibility.full import _arc_samples
+from sim.rules.visibility.kernels import Pieces, footprint_fully_visible, points_visible_from
 from sim.rules.polygons import convex_pieces
 from sim.rules.terrain import Feature, TerrainArea, default_table
-from sim.rules.visibility import TerrainBlockers, model_fully_visible
-from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+from sim.rules.visibility.sight import TerrainBlockers, model_fully_visible
+from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 
 from _layouts import layout_and_bases, ordered_pair_inputs, random_layout
 

@@ -1,4 +1,4 @@
-"""06.01 Fully visible with oval and rectangular bases (los_kernels.footprint_fully_visible):
+"""06.01 Fully visible with oval and rectangular bases (kernels.footprint_fully_visible):
 the kernel stops at the first sample point it finds not seen (``_all_visible_from``), which
 must give the answer of testing every point (``points_visible_from(...).all()``); and for
 such bases the kernel's answer against points of B each tested exactly (the outline exact,
@@ -7,9 +7,9 @@ the interior sampled, so only an interior-only shadow may be missed)."""
 import numpy as np
 
 from sim.rules.geometry import core, footprint, round_base
-from sim.rules.los_kernels import (_PTS_CHUNK, _all_visible_from, _direct_visible,
+from sim.rules.visibility.kernels import (_PTS_CHUNK, _all_visible_from, _direct_visible,
                                    footprint_fully_visible, points_visible_from)
-from sim.rules.visibility import TerrainBlockers, _pair_pieces, model_visible
+from sim.rules.visibility.sight import TerrainBlockers, _pair_pieces, model_visible
 
 from _layouts import random_layout
 
@@ -107,12 +107,12 @@ def _outline_of(fp, n=256):
 
 def test_hull_sight_and_point_sight_match_brute_force():
     """The exact kernels with oval and rectangular bases (only the lines supporting a hull at
-    its vertex are tried, los_kernels._supports) against an independent brute force over dense
+    its vertex are tried, kernels._supports) against an independent brute force over dense
     outline points: a clear segment the brute force finds means the kernel says visible (for
     the pair, and for each point of B seen from some outline point of A), and every witness
     the kernel gives stays out of every blocker."""
     from _layouts import active_polygons, depth_inside, inside_mask, strictly_free
-    from sim.rules.los_kernels import pair_witness
+    from sim.rules.visibility.kernels import pair_witness
 
     rng = np.random.default_rng(47)
     checked = blocked = 0
@@ -149,11 +149,11 @@ def test_hull_sight_and_point_sight_match_brute_force():
 def test_06_01_sight_to_and_from_a_base_a_wall_overlaps_matches_brute_force():
     """06.01 A base a dense wall overlaps (a scenario may place one so; no move may end so):
     the part of it a sight line may reach is not convex, so the exact kernels keep every line
-    through its vertices and add its outline crossings (los_kernels._overlaps_footprint: a
+    through its vertices and add its outline crossings (kernels._overlaps_footprint: a
     wall's vertex inside the base, or edges crossing, counts too). Against the brute force
     over dense outline points, for the pair (sight) and for B's points seen from A."""
     from _layouts import active_polygons, inside_mask, strictly_free
-    from sim.rules.los_kernels import _overlaps_footprint, pair_witness
+    from sim.rules.visibility.kernels import _overlaps_footprint, pair_witness
 
     rng = np.random.default_rng(53)
     checked = overlapped = 0
@@ -214,7 +214,7 @@ def test_06_01_a_sight_line_to_the_sliver_of_a_base_left_of_a_wall():
     assert any(strictly_free(pa, np.repeat(pb[k:k + 1], len(pa), axis=0), polys).any()
                for k in range(len(pb)))
     (ac, ar), (bc, br) = core(a), core(b)
-    from sim.rules.los_kernels import pair_witness
+    from sim.rules.visibility.kernels import pair_witness
     w = pair_witness(ac, ar, bc, br, pk, verts)
     assert w is not None
     assert model_visible(a, b, blk) and model_visible(b, a, blk)

@@ -1,20 +1,20 @@
 """06.01 Fully visible for pairs with an oval or rectangular base: the certificates of
-sim.rules.los_hull_full (a sample of B in a piece's umbra: no; a free region from A towards
+sim.rules.visibility.hull_full (a sample of B in a piece's umbra: no; a free region from A towards
 B's bounding disc: yes) settle a pair only with the answer of
-los_kernels.footprint_fully_visible, and the VisibilityIndex answers what the scalar rule
+kernels.footprint_fully_visible, and the VisibilityIndex answers what the scalar rule
 (model_fully_visible) answers, on the default table and random layouts."""
 
 import numpy as np
 import pytest
 
-from sim.rules import visibility_pairs as vi  # (where the index resolves its pairs)
-from sim.rules.los_batch import csr_subset
-from sim.rules.los_hull_full import hull_full_certificates
-from sim.rules.los_kernels import footprint_fully_visible
-from sim.rules.los_pairs import capsule_inputs
+from sim.rules.visibility import index_pairs as vi  # (where the index resolves its pairs)
+from sim.rules.visibility.batch import csr_subset
+from sim.rules.visibility.hull_full import hull_full_certificates
+from sim.rules.visibility.kernels import footprint_fully_visible
+from sim.rules.visibility.pairs import capsule_inputs
 from sim.rules.terrain import default_table
-from sim.rules.visibility import model_fully_visible
-from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+from sim.rules.visibility.sight import model_fully_visible
+from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 
 from _layouts import random_base, random_layout
 
@@ -42,7 +42,7 @@ def _hull_pairs(idx):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_settled_pairs_get_the_kernel_answer(seed, monkeypatch):
-    import sim.rules.los_hull_full as H
+    import sim.rules.visibility.hull_full as H
     outline = []
     real = H._outline_apexes_free
 

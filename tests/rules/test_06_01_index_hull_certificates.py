@@ -1,17 +1,17 @@
 """06.01 VisibilityIndex sight for pairs with an oval or rectangular base: the disc
 certificates (a disc inside each base seen: sight; the bounding discs not seen: no sight)
-settle most pairs before los_kernels.pair_visible; the index must answer what the pair
+settle most pairs before kernels.pair_visible; the index must answer what the pair
 function (model_visible, that kernel on every pair) answers, on the default table and on
 random layouts, after a full build and after moves."""
 
 import numpy as np
 import pytest
 
-from sim.rules import visibility_pairs as vi  # (where the index resolves its pairs)
+from sim.rules.visibility import index_pairs as vi  # (where the index resolves its pairs)
 from sim.rules.terrain import default_table
-from sim.rules.visibility import TerrainBlockers, model_visible
-from sim.rules.visibility_index import ModelEntry, VisibilityIndex
-from sim.rules.visibility_pairs import _inner_radius
+from sim.rules.visibility.sight import TerrainBlockers, model_visible
+from sim.rules.visibility.index import ModelEntry, VisibilityIndex
+from sim.rules.visibility.index_pairs import _inner_radius
 
 from _layouts import random_base, random_layout
 

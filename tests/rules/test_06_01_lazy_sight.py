@@ -10,7 +10,7 @@ import pytest
 
 from sim.rules.geometry import footprint, round_base
 from sim.rules.terrain import default_table
-from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 
 from _layouts import random_layout
 

@@ -1,12 +1,12 @@
-"""06.01 The batched line-of-sight path of the VisibilityIndex (sim.rules.los_pairs,
-sim.rules.los_batch) against the single-pair exact functions on random layouts, including
+"""06.01 The batched line-of-sight path of the VisibilityIndex (sim.rules.visibility.pairs,
+sim.rules.visibility.batch) against the single-pair exact functions on random layouts, including
 bases that overlap blockers (outline-crossing generators) and the lazy fully-visible rows."""
 
 import numpy as np
 
 from sim.rules.geometry import round_base
-from sim.rules.visibility import TerrainBlockers, model_fully_visible, model_visible
-from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+from sim.rules.visibility.sight import TerrainBlockers, model_fully_visible, model_visible
+from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 
 from _layouts import random_layout
 

@@ -1,12 +1,12 @@
 """06.01 Extra generators of the exact sight test where a blocker overlaps a base
-(los_kernels._outline_crossings): for oval and rectangular cores, every crossing of a core
+(kernels._outline_crossings): for oval and rectangular cores, every crossing of a core
 edge with a blocker edge, found by an independent 2x2 solve per edge pair, and nothing else,
 in core-edge order."""
 
 import numpy as np
 
 from sim.rules.geometry import core, footprint
-from sim.rules.los_kernels import Pieces, _outline_crossings
+from sim.rules.visibility.kernels import Pieces, _outline_crossings
 
 
 def _reference(p, pk):

@@ -3,8 +3,8 @@
 import numpy as np
 
 from sim.rules.geometry import core, round_base
-from sim.rules.los_kernels import Pieces, segments_blocked
-from sim.rules.visibility import TerrainBlockers, model_fully_visible, model_visible
+from sim.rules.visibility.kernels import Pieces, segments_blocked
+from sim.rules.visibility.sight import TerrainBlockers, model_fully_visible, model_visible
 
 from _layouts import box_area, rect
 

@@ -6,8 +6,8 @@ from hypothesis import given, settings, strategies as st
 
 from sim.rules.geometry import round_base
 from sim.rules.terrain import default_table, place
-from sim.rules.visibility import TerrainBlockers, model_fully_visible, model_visible
-from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+from sim.rules.visibility.sight import TerrainBlockers, model_fully_visible, model_visible
+from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 
 KW = (frozenset({"INFANTRY"}), frozenset({"VEHICLE"}))
 
@@ -97,7 +97,7 @@ def test_built_index_is_a_fresh_build_and_independent():
     """VisibilityIndex.built: the copy of a cached build equals a fresh build array for array,
     before and after the same moves, and moving one copy changes neither the cache nor another
     copy."""
-    from sim.rules.visibility_index import _BUILT
+    from sim.rules.visibility.index import _BUILT
     areas, models = tuple(default_table()), _entries(3)
     _BUILT.clear()
     first = VisibilityIndex.built(areas, models)

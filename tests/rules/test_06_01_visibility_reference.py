@@ -12,8 +12,8 @@ its sampling) are counted and must be rare; the figure goes in the README.
 import numpy as np
 
 from sim.rules.geometry import core
-from sim.rules.los_kernels import footprint_fully_visible, pair_witness, points_visible_from
-from sim.rules.visibility import TerrainBlockers, _pair_pieces
+from sim.rules.visibility.kernels import footprint_fully_visible, pair_witness, points_visible_from
+from sim.rules.visibility.sight import TerrainBlockers, _pair_pieces
 
 from _layouts import active_polygons, brute_visible, circle_points, depth_inside, random_layout, strictly_free
 

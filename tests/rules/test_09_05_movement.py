@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.rules.movement import add_move, move_made, second_move_refusal
+from sim.rules.movement.moves import add_move, move_made, second_move_refusal
 
 
 def test_09_05_moved_is_each_models_total_not_its_largest_move():
@@ -45,7 +45,7 @@ def test_09_05_01_a_second_move_is_refused_with_the_rule(mode):
 
 
 def test_09_06_advance_end_stops_on_the_line_when_the_roll_falls_short():
-    from sim.rules.movement import advance_end
+    from sim.rules.movement.moves import advance_end
     assert advance_end(0, 0, 6, 8, 10) == (6, 8, 10.0)  # exactly M + the roll: where it was sent
     assert advance_end(0, 0, 6, 8, 5) == (3.0, 4.0, 5)  # 10" asked, 5" allowed: half way along
     assert advance_end(1, 1, 1, 4, 7) == (1, 4, 3.0)

@@ -10,8 +10,8 @@ from hypothesis import assume, event, given, settings, strategies as st
 
 from sim.rules.coherency import is_coherent
 from sim.rules.geometry import distance, footprint, round_base
-from sim.rules.move_legality import Body, BodyIndex, check_move, engaged_units, path_length
-from sim.rules.solvers.charge import (
+from sim.rules.movement.legality import Body, BodyIndex, check_move, engaged_units, path_length
+from sim.rules.movement.solvers.charge import (
     charge_conditions, charge_target_distances, charge_targets, check_charge,
     default_charge_targets, solve_charge,
 )
@@ -229,7 +229,7 @@ def charge_layouts(draw):
                          y0 + draw(st.floats(0.3, 2)),
                          draw(st.sampled_from(["light", "dense", "exposed"]))))
     # drop bodies that overlap each other or terrain (an illegal start is not the point)
-    from sim.rules.move_legality import end_blocker, terrain_index
+    from sim.rules.movement.legality import end_blocker, terrain_index
     from sim.rules.geometry import overlaps
     terr = terrain_index(areas)
     kept = []

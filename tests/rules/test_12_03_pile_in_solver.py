@@ -8,8 +8,8 @@ from hypothesis import given, settings
 
 from sim.rules.coherency import is_coherent
 from sim.rules.geometry import distance, round_base
-from sim.rules.move_legality import Body, BodyIndex, engaged_units, path_length
-from sim.rules.solvers.pile_in import (
+from sim.rules.movement.legality import Body, BodyIndex, engaged_units, path_length
+from sim.rules.movement.solvers.pile_in import (
     check_pile_in, pile_in_conditions, pile_in_targets, solve_pile_in,
 )
 from sim.rules.terrain import Feature, TerrainArea

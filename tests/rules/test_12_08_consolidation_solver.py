@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from sim.rules.geometry import distance, round_base
-from sim.rules.move_legality import Body, engaged_units, path_length
-from sim.rules.solvers.pile_in import (
+from sim.rules.movement.legality import Body, engaged_units, path_length
+from sim.rules.movement.solvers.pile_in import (
     check_consolidation, consolidation_conditions, consolidation_mode, in_objective_range,
     objective_marker, solve_consolidation,
 )

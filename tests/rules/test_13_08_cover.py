@@ -1,8 +1,8 @@
 """13.08 Benefit of cover, per attacking model; 24.33 Stealth, 10.07 indirect, 24.18 [IGNORES COVER]."""
 
 from sim.rules.geometry import round_base
-from sim.rules.visibility import benefit_of_cover, cover_qualifies
-from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+from sim.rules.visibility.sight import benefit_of_cover, cover_qualifies
+from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 
 from _layouts import box_area, rect
 

@@ -10,8 +10,8 @@ import pytest
 
 from sim.rules.geometry import round_base
 from sim.rules.terrain import default_table
-from sim.rules.visibility import TerrainBlockers, model_fully_visible, model_visible
-from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+from sim.rules.visibility.sight import TerrainBlockers, model_fully_visible, model_visible
+from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 
 KW = (frozenset({"INFANTRY"}), frozenset({"VEHICLE"}))
 

@@ -5,10 +5,10 @@ import pytest
 
 from sim.rules.geometry import round_base
 from sim.rules.terrain import place
-from sim.rules.visibility import (
+from sim.rules.visibility.sight import (
     clamp_range, detection_range, hidden_allows, is_hidden, lone_operative_allows, visible_to,
 )
-from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 
 D32 = 32 / 25.4
 RUINS = place("ruins", 30, 22)              # area x 25..35, y 19..25

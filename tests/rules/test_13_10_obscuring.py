@@ -2,7 +2,7 @@
 
 from sim.rules.geometry import round_base
 from sim.rules.terrain import place
-from sim.rules.visibility import TerrainBlockers, model_fully_visible, model_visible
+from sim.rules.visibility.sight import TerrainBlockers, model_fully_visible, model_visible
 
 # woods: area = its light feature, x 26..34, y 19..25 around (30, 22)
 WOODS = place("woods", 30, 22)

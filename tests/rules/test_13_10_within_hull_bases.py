@@ -8,7 +8,7 @@ import numpy as np
 
 from sim.rules.geometry import footprint
 from sim.rules.terrain import model_within_area
-from sim.rules.visibility_index import ModelEntry, VisibilityIndex
+from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 
 from _layouts import random_layout
 

@@ -194,7 +194,7 @@ def test_03_03_coherent_at_is_the_move_checks_own_coherency_verdict():
 
     from sim.plan import moves as MV
     from sim.players import options as O
-    from sim.rules import move_legality as ML
+    from sim.rules.movement import legality as ML
     riders = model([(30, 30), (33.2, 30), (36.4, 30)], ["gun"])
     riders.pop("base_mm")
     riders.update(base=[75, 42], shape="oval")

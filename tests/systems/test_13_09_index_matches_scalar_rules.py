@@ -1,5 +1,5 @@
 """13.09 Hidden, 13.09/13.11.01 detection range, 06.01 + 24.24 visible to, 13.08 cover: the
-scalar rules in sim.rules.visibility (``is_hidden``, ``detection_range``, ``visible_to``,
+scalar rules in sim.rules.visibility.sight (``is_hidden``, ``detection_range``, ``visible_to``,
 ``cover_qualifies``) are the definitions; the battle's VisibilityIndex computes the same
 answers for every model and pair at once. This checks the index's batch answers against the
 scalar rules, pair by pair, on every shipped scenario, as the world is built, and again after
@@ -25,7 +25,7 @@ from sim.battle import Battle
 from sim.components import Position, Unit
 from sim.rules.geometry import distance
 from sim.rules.terrain import model_within_area
-from sim.rules.visibility import (HIDEABLE, cover_qualifies, detection_range, is_hidden,
+from sim.rules.visibility.sight import (HIDEABLE, cover_qualifies, detection_range, is_hidden,
                                   model_fully_visible_dense, visible_to)
 from sim.scenario.load import load_scenario
 

@@ -20,7 +20,7 @@ from sim.replay.log import Recorder, replay, write_log
 from sim.rules import geometry
 from sim.rules.coherency import coherency_problems
 from sim.rules.mission import CAPS, PRIMARY
-from sim.rules.move_index import Body, BodyIndex
+from sim.rules.movement.index import Body, BodyIndex
 from sim.scenario.load import load_scenario
 from sim.world import queries as W
 

@@ -1,13 +1,13 @@
-"""06.01 / 13.08 Certificates of the batched fully-visible test (sim.rules.los_full).
+"""06.01 / 13.08 Certificates of the batched fully-visible test (sim.rules.visibility.full).
 
 Cheap, sound decisions that settle most pairs (or sample points) before the exact sample
 tests, for round footprints A (observer) and B (target) with the CSR inputs of
-sim.rules.los_batch. Each certificate has margins (1e-7" to 1e-6", or 1e-7 rad) far above
+sim.rules.visibility.batch. Each certificate has margins (1e-7" to 1e-6", or 1e-7 rad) far above
 the kernels' 1e-9" crossing tolerance and float rounding, so it gives the answer of
-los_kernels.footprint_fully_visible exactly:
+kernels.footprint_fully_visible exactly:
 
 * ``ring_shadowed`` ("not fully visible"): a point of B's fixed outline ring lies in the
-  umbra of one convex piece lit by A (the certificate of los_pairs.umbra_blocked, for a
+  umbra of one convex piece lit by A (the certificate of pairs.umbra_blocked, for a
   point). Every segment from A to it crosses the piece, so no candidate line is free.
 * ``sample_inside`` ("not fully visible"): one of B's fixed samples lies inside a convex
   piece.
@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.rules.los_batch import ragged_expand
-from sim.rules.los_kernels import Pieces
+from sim.rules.visibility.batch import ragged_expand
+from sim.rules.visibility.kernels import Pieces
 
 __all__ = ["FIXED", "RING", "near_a", "point_certificates", "ring_shadowed", "sample_inside",
            "star_free"]
@@ -43,7 +43,7 @@ _CLOSE = 1e-4           # a piece this close to a point (inches) hides every dir
 
 
 def _fixed_offsets() -> np.ndarray:
-    """Unit offsets of the samples every pair gets in los_kernels.boundary_samples: the ring
+    """Unit offsets of the samples every pair gets in kernels.boundary_samples: the ring
     of 16 outline points, the inner ring of 8 at half size and the centre."""
     t = np.linspace(0, 2 * np.pi, RING, endpoint=False)
     u = np.linspace(0, 2 * np.pi, _INNER, endpoint=False) + np.pi / _INNER
@@ -60,7 +60,7 @@ _RING_COS, _RING_SIN = FIXED[:RING, 0].copy(), FIXED[:RING, 1].copy()
 def _umbra_rows(D, e, k, pk: Pieces):
     """For entries (pair ``e``, piece ``k``): the umbra of the chord between the piece's
     silhouette vertices seen from A's centre, lit by disc A grown by 1e-6" (as in
-    los_pairs.umbra_blocked), as three half-planes n . x <= o (unit n, o pulled in by the
+    pairs.umbra_blocked), as three half-planes n . x <= o (unit n, o pulled in by the
     target's 1e-6" margin): rows (nx, ny, o) of a (3, 3, E) array (the chord line, then the
     tangents through its ends), and ``valid`` (convex pieces only)."""
     nx, ny, off, vx, vy = (a.take(k, axis=1) for a in pk.soa)  # (V, E)

@@ -10,7 +10,7 @@ Holds, for models in a stable order (the order given), numpy bool matrices index
   (24.24) applied for enemy observers; recomputed from cached geometry, so changing who has
   made ranged attacks needs no geometry.
 
-``hidden``, ``visible`` and ``cover`` are the scalar rules of sim.rules.visibility
+``hidden``, ``visible`` and ``cover`` are the scalar rules of sim.rules.visibility.sight
 (``is_hidden``, ``visible_to`` with ``detection_range``, ``cover_qualifies``) computed for
 all models at once; a test checks them equal to those rules on every shipped scenario
 (tests/systems/test_13_09_index_matches_scalar_rules.py).
@@ -25,17 +25,17 @@ the capsule stage does (a clear capsule: fully visible; no sight: not); the pair
 a block, one entry, or the whole matrix through the ``fully_visible``/``cover``
 properties). Every stage works pair by pair with the same inputs and kernels, so a read
 answers exactly what an eager pass would, whichever pairs share its batch. The geometry and
-the resolution live in the index's base class, sim.rules.visibility_pairs.PairResolution. Pairs
-are resolved in stages, all pairs at once (sim.rules.los_pairs): a "definitely blocked"
+the resolution live in the index's base class, sim.rules.visibility.index_pairs.PairResolution. Pairs
+are resolved in stages, all pairs at once (sim.rules.visibility.pairs): a "definitely blocked"
 certificate (the target's bounding circle inside the umbra of one piece's chord lit by the
 observer's bounding circle; candidates by angular bins per observer), then for the pairs
 left the pieces meeting their capsule; pairs with a blocker in the capsule and a blocked
 centre line get the exact test, batched over pairs in rounds of candidate lines
-(sim.rules.los_batch; bases that are not round go to sim.rules.los_kernels one pair at a
+(sim.rules.visibility.batch; bases that are not round go to sim.rules.visibility.kernels one pair at a
 time). Pairs with sight and a blocker in the capsule get fully visible both ways from the
-same capsule inputs, batched for round bases (sim.rules.los_full, certificates first:
-sim.rules.los_certs; the answer of los_kernels.footprint_fully_visible), other bases
-certificates first, all at once (sim.rules.los_hull_full), then that kernel one pair at a
+same capsule inputs, batched for round bases (sim.rules.visibility.full, certificates first:
+sim.rules.visibility.certs; the answer of kernels.footprint_fully_visible), other bases
+certificates first, all at once (sim.rules.visibility.hull_full), then that kernel one pair at a
 time. ``full_dense`` (13.11.01, only Solid features) is computed
 when ``visible`` needs it (a hidden target in the band the 3" penalty changes).
 """
@@ -49,10 +49,10 @@ import numpy as np
 
 from sim.rules.geometry import EPS, Footprint
 from sim.rules.terrain import TerrainArea
-from sim.rules.visibility import (
+from sim.rules.visibility.sight import (
     DETECTION_RANGE, HIDEABLE, TerrainBlockers, clamp_range, detection_range,
 )
-from sim.rules.visibility_pairs import PairResolution
+from sim.rules.visibility.index_pairs import PairResolution
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
 

@@ -32,11 +32,11 @@ import numpy as np
 
 from sim.rules.coherency import MoveProblem
 from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, Footprint, distance, round_base
-from sim.rules.move_legality import (
+from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, check_move, engaged_units, fps_to_rows, near_rows,
     distances_from,
 )
-from sim.rules.solvers.place import BASE_CONTACT, CLOSER, Placer, Solution, fp_dists
+from sim.rules.movement.solvers.place import BASE_CONTACT, CLOSER, Placer, Solution, fp_dists
 from sim.rules.terrain import TerrainArea
 
 __all__ = [

@@ -1,13 +1,13 @@
 """06.01 Fully visible, batched: many round model pairs in one numpy pass.
 
 ``fully_visible_round`` gives, for every pair, the answer of
-sim.rules.los_kernels.footprint_fully_visible on the same pieces and obstacle vertices (the
-CSR inputs of sim.rules.los_batch): B's outline decided exactly (a point inside every arc
+sim.rules.visibility.kernels.footprint_fully_visible on the same pieces and obstacle vertices (the
+CSR inputs of sim.rules.visibility.batch): B's outline decided exactly (a point inside every arc
 between crossings of the critical lines, and the crossings), B's interior sampled at its
 centre and a ring of 8 points at half size. Each sample point is tested exactly as
-los_kernels.points_visible_from does (``points_visible_round``): the segment from A's outline
+kernels.points_visible_from does (``points_visible_round``): the segment from A's outline
 towards the point, then the candidate lines through it (tangent to A, through an obstacle
-vertex). Stages, each only for the pairs still open (certificates: sim.rules.los_certs):
+vertex). Stages, each only for the pairs still open (certificates: sim.rules.visibility.certs):
 
 1. "not fully visible": a point of B's fixed outline ring in the umbra of one piece lit by A;
 2. "fully visible": every segment from one apex (on A's outline, at A's centre, behind the
@@ -19,15 +19,15 @@ vertex). Stages, each only for the pairs still open (certificates: sim.rules.los
 
 Every certificate agrees with the kernel (margins far above its 1e-9" tolerance); a sample
 found in shadow is a real point of B that the kernel also samples and tests the same way.
-Non-round bases stay with the kernel (sim.rules.visibility_index).
+Non-round bases stay with the kernel (sim.rules.visibility.index).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.rules.los_batch import _TOL, _blocked_xy, _disc_chord, _tangent, ragged_expand
-from sim.rules.los_certs import (
+from sim.rules.visibility.batch import _TOL, _blocked_xy, _disc_chord, _tangent, ragged_expand
+from sim.rules.visibility.certs import (
     FIXED,
     RING,
     near_a,
@@ -36,7 +36,7 @@ from sim.rules.los_certs import (
     sample_inside,
     star_free,
 )
-from sim.rules.los_kernels import Pieces
+from sim.rules.visibility.kernels import Pieces
 
 __all__ = ["points_visible_round", "fully_visible_round"]
 
@@ -44,7 +44,7 @@ __all__ = ["points_visible_round", "fully_visible_round"]
 def points_visible_round(qx, qy, owner, D, pk: Pieces, pstart, pidx, ostart, opts) -> np.ndarray:
     """06.01 Exact: is sample point (qx, qy) of pair ``owner`` seen from the pair's disc A?
 
-    los_kernels.points_visible_from for many points of many pairs: first the segment from
+    kernels.points_visible_from for many points of many pairs: first the segment from
     A's outline (towards q from A's centre) to q; for the points it leaves blocked, the
     candidate lines through q (the two tangents to A, and the line through q and each
     obstacle vertex of the pair), each line's A-to-q part tested against the pair's pieces.
@@ -115,7 +115,7 @@ def _shadowed(qx, qy, owner, D, pk, pstart, pidx, ostart, opts) -> np.ndarray:
 
 def _critical_angles(D, q, ostart, opts):
     """For pairs ``q``: the angles (about B's centre) where the critical lines of
-    los_kernels.footprint_fully_visible (through an obstacle vertex tangent to A, through
+    kernels.footprint_fully_visible (through an obstacle vertex tangent to A, through
     two obstacle vertices) cross B's outline. Returns (owner pair, angle)."""
     ax, ay, ra, bx, by, rb = D
     oq, pos = ragged_expand(ostart, q)
@@ -150,7 +150,7 @@ def _critical_angles(D, q, ostart, opts):
 # its radius (the last one: A's centre)
 def fully_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) -> np.ndarray:
     """06.01 Fully visible, round A[q] and B[q], many pairs at once: the answer of
-    los_kernels.footprint_fully_visible on the same pieces and obstacle vertices (stages:
+    kernels.footprint_fully_visible on the same pieces and obstacle vertices (stages:
     the module docstring)."""
     P = len(ca)
     out = np.ones(P, dtype=bool)
@@ -194,7 +194,7 @@ def fully_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
 
 
 def _arc_samples(D, q, ostart, opts):
-    """B's outline samples of los_kernels.boundary_samples for pairs ``q`` besides the fixed
+    """B's outline samples of kernels.boundary_samples for pairs ``q`` besides the fixed
     ring: one point inside every arc between consecutive crossings of the critical lines
     and ring angles, and the crossings. Returns (x, y, owner pair)."""
     rb = D[5]

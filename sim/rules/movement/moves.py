@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Iterable, Mapping, Sequence
 
-from sim.rules.move_kernels import path_length
+from sim.rules.movement.kernels import path_length
 
 __all__ = ["FLY", "SKY_PENALTY", "SKY_MOVES", "move_made", "second_move_refusal", "add_move",
            "advance_end", "path_stop", "path_length", "sky_refusal", "sky_distance"]

@@ -1,4 +1,4 @@
-"""06.01 / 13.10 / 13.11 Line-of-sight geometry kernels (numpy), used by sim.rules.visibility.
+"""06.01 / 13.10 / 13.11 Line-of-sight geometry kernels (numpy), used by sim.rules.visibility.sight.
 
 Blockers are convex pieces (polygons). A sight line is blocked by a piece when it enters the
 piece's *open interior* by more than ``SIGHT_EPS`` (1e-9"); grazing a corner or running

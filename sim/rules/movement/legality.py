@@ -26,9 +26,9 @@ Speed: everything about round bases is vectorised over all segments and all near
 once; hull bases (ovals, rectangles) are vectorised over candidate spots through Minkowski
 sums and differences of convex cores (exact for the convex cores ``geometry`` uses; features
 are split into convex pieces). An immutable ``BodyIndex`` of the table (and a cached
-``TerrainIndex``, both in sim.rules.move_index) can be built once and passed instead of the raw
+``TerrainIndex``, both in sim.rules.movement.index) can be built once and passed instead of the raw
 sequences when many moves are checked against one table state; the vectorised kernels are
-sim.rules.move_kernels.
+sim.rules.movement.kernels.
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ import numpy as np
 
 from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix, coherency_screen
 from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, overlaps
-from sim.rules.move_index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
+from sim.rules.movement.index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
                                   TerrainIndex, terrain_index)
-from sim.rules.move_kernels import (_seg_point_dist, _segments_polygon_distance, near_points_distance,
+from sim.rules.movement.kernels import (_seg_point_dist, _segments_polygon_distance, near_points_distance,
                                     near_polys_distance, segments_polys_distance, _minkowski_sum, _swept,
                                     _segments_enter_convex, _convex_signed, _points_convex_distance,
                                     _convex_overlap, _convex_penetrates_polygon, _offsets, near_rows,

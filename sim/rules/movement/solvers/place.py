@@ -26,7 +26,7 @@ import numpy as np
 
 from sim.rules.coherency import COHERENCY_LINK, COHERENCY_SPAN, link_groups
 from sim.rules.geometry import EPS, Footprint
-from sim.rules.move_legality import (
+from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, blocking_rows, board_mask, feature_mask,
     fps_distance_matrix, fps_to_rows, near_rows, overlap_mask, path_blocker, path_length,
     placed_distances, placed_overlaps, straight_paths_clear, terrain_index,

@@ -1,19 +1,19 @@
 """06.01 / 13.08 Certificates of fully visible for pairs with an oval or rectangular base (the
 VisibilityIndex's pairs that are not both round), all pairs at once, before
-los_kernels.footprint_fully_visible one pair at a time. Each settles a pair only where it gives
-that kernel's answer (the margins of sim.rules.los_certs, far above the kernels' 1e-9"):
+kernels.footprint_fully_visible one pair at a time. Each settles a pair only where it gives
+that kernel's answer (the margins of sim.rules.visibility.certs, far above the kernels' 1e-9"):
 
 * "not fully visible": one of the kernel's own sample points of B lies in the umbra of one of
-  the pair's convex pieces lit by a disc about A's centre holding A (los_certs._umbra_rows):
+  the pair's convex pieces lit by a disc about A's centre holding A (certs._umbra_rows):
   B's outline ring for a round B, B's core vertices for an oval or a rectangle (the first
-  samples of los_kernels.boundary_samples). Every segment from A to that point crosses the
+  samples of kernels.boundary_samples). Every segment from A to that point crosses the
   piece, and a point outside that disc is not inside A, so the kernel finds it unseen.
-* "fully visible", observer A round: los_certs.star_free with B's bounding disc (its
+* "fully visible", observer A round: certs.star_free with B's bounding disc (its
   arguments hold point by point for any point of that disc, and every sample of B is in it).
 * "fully visible", observer A an oval or a rectangle: the kernel's first pass draws, for
   every sample of B, the segment from the mean of A's core vertices; when the region from
   that point to B's bounding disc is separated from every piece of the pair by more than
-  los_certs' margin, each such segment is free, and the kernel answers yes. Else, with no
+  certs' margin, each such segment is free, and the kernel answers yes. Else, with no
   piece near A's bounding disc and B's bounding disc clear of it, the same region from one
   of a few vertices of A's core: every point of B is then seen from A with a margin, and
   the exact point test, whose candidate lines bound every free range (exact for hull
@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.rules.los_batch import ragged_expand
-from sim.rules.los_certs import (_star_axes, _stars_separated, _umbra_rows, near_a,
+from sim.rules.visibility.batch import ragged_expand
+from sim.rules.visibility.certs import (_star_axes, _stars_separated, _umbra_rows, near_a,
                                  ring_shadowed, star_free)
-from sim.rules.los_kernels import Pieces
+from sim.rules.visibility.kernels import Pieces
 
 __all__ = ["hull_full_certificates"]
 

@@ -20,14 +20,14 @@ features of areas either model is within). For pairs (I, J) of models (round or 
    centre segment, then the exact centre crossing (separating axes) -> ``centre_free``;
    the pieces meeting the capsule around the centre segment (radius = the larger bounding
    radius) and the obstacle vertices inside it (each position once per pair): the inputs
-   of the exact test (sim.rules.los_batch / sim.rules.los_kernels). No such piece ->
+   of the exact test (sim.rules.visibility.batch / sim.rules.visibility.kernels). No such piece ->
    ``clear`` (visible and fully visible both ways).
 
 Every stage is a sound filter or certificate followed by an exact test on the pair's own
 data, so the answer for a pair does not depend on which other pairs are resolved with it.
 Kernels use the vertex-major packed pieces (``Pieces.soa``) and 1-D coordinate arrays:
 small-axis reductions and (E, V, 2) gathers cost far more than the arithmetic here. Large
-inputs go in chunks of some thousands of entries (sim.rules.visibility_index keeps glibc
+inputs go in chunks of some thousands of entries (sim.rules.visibility.index keeps glibc
 from trimming the heap between them). Also here: area outlines packed as edge arrays and
 the areas round bases are within.
 """
@@ -37,8 +37,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules.geometry import EPS
-from sim.rules.los_batch import sat_cross_k
-from sim.rules.visibility import AREA, DENSE
+from sim.rules.visibility.batch import sat_cross_k
+from sim.rules.visibility.sight import AREA, DENSE
 
 __all__ = ["umbra_blocked", "capsule_inputs", "pack_area_edges", "area_boxes",
            "within_candidates", "within_pairs"]

@@ -12,7 +12,7 @@
 * After moving: the unit is engaged with every charge target and with no other enemy unit.
 
 "Can" is judged with the other models where they end, by the shared candidate search of
-``sim.rules.solvers.place`` (its docstring gives the tolerance), keeping every other 11.04 and
+``sim.rules.movement.solvers.place`` (its docstring gives the tolerance), keeping every other 11.04 and
 03.01 condition and coherency; the solver and the checker use the very same search.
 """
 
@@ -25,11 +25,11 @@ import numpy as np
 
 from sim.rules.coherency import MoveProblem
 from sim.rules.geometry import ENGAGEMENT_RANGE, EPS
-from sim.rules.move_legality import (
+from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, check_move, distances_from, engaged_units, fps_to_rows,
     near_rows,
 )
-from sim.rules.solvers.place import CLOSER, Placer, Solution
+from sim.rules.movement.solvers.place import CLOSER, Placer, Solution
 from sim.rules.terrain import TerrainArea
 
 __all__ = [

@@ -1,7 +1,7 @@
 """03.01 The geometry kernels of movement, vectorised (numpy): distances from points and
 swept segments to polygons and bases, Minkowski sums of convex cores for hull bases, and the
 distances between a base and the bodies of a ``BodyIndex``. Pure arithmetic: the rules that use
-them are sim.rules.move_legality and the solvers."""
+them are sim.rules.movement.legality and the solvers."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sim.rules.geometry import Footprint, core, disc_distances, distance, distan
 
 Point = tuple[float, float]
 
-from sim.rules.move_index import TOUCH, BodyIndex, _Poly, EdgeSet
+from sim.rules.movement.index import TOUCH, BodyIndex, _Poly, EdgeSet
 
 
 # --- geometric kernels (vectorised) --------------------------------------------------------

@@ -2,7 +2,7 @@
 ``BodyIndex``: arrays of centres, radii, players and units) and the features that hinder a move
 (``TerrainIndex``: dense features no model but INFANTRY/BEASTS/SWARM/MOBILE may cross, light or
 dense features no model may end in), built once per table state or layout. Used by
-sim.rules.move_legality and the solvers."""
+sim.rules.movement.legality and the solvers."""
 
 from __future__ import annotations
 

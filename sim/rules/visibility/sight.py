@@ -13,13 +13,13 @@ Models never block (Part A ruling 2). "Within" an area: any part of the base ins
 area's footprint or touching its edge (01.04.01).
 
 Visibility from A to B (``model_visible``) is exact. "Fully visible" checks B's outline
-exactly and its interior by samples (see sim.rules.los_kernels.footprint_fully_visible).
+exactly and its interior by samples (see sim.rules.visibility.kernels.footprint_fully_visible).
 Hidden (13.09) and Lone Operative (24.24) are applied on top of line of sight by
 ``visible_to``, so a change of hidden status needs no geometry.
 
 The scalar predicates here (``is_hidden``, ``detection_range``, ``visible_to``,
 ``cover_qualifies``) are the rules' definitions. The battle's VisibilityIndex
-(sim.rules.visibility_index) answers them for every model and pair at once with numpy (it
+(sim.rules.visibility.index) answers them for every model and pair at once with numpy (it
 takes each model's detection ranges from ``detection_range``);
 tests/systems/test_13_09_index_matches_scalar_rules.py checks its answers equal these, pair
 by pair, on every shipped scenario before and after moves.
@@ -33,7 +33,7 @@ from typing import Iterable
 import numpy as np
 
 from sim.rules.geometry import EPS, Footprint, core, distance
-from sim.rules.los_kernels import Pieces, footprint_fully_visible, pair_visible
+from sim.rules.visibility.kernels import Pieces, footprint_fully_visible, pair_visible
 from sim.rules.polygons import ccw, convex_pieces
 from sim.rules.terrain import TerrainArea, model_within_area
 

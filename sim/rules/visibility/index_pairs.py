@@ -1,7 +1,7 @@
-"""06.01 / 13.08 How the visibility index (sim.rules.visibility_index) settles its pairs: the
+"""06.01 / 13.08 How the visibility index (sim.rules.visibility.index) settles its pairs: the
 geometry it keeps per model (centres, radii, cores, the areas each is within, the distances),
 and the resolution of line of sight and fully visible for pairs of models, in stages, all
-pairs at once (the module docstring of sim.rules.visibility_index tells the stages).
+pairs at once (the module docstring of sim.rules.visibility.index tells the stages).
 
 ``PairResolution`` is the index's base class: it holds no state of its own, the index's
 ``__init__`` sets every attribute these methods read and write. Split from the index so that
@@ -15,12 +15,12 @@ import math
 import numpy as np
 
 from sim.rules.geometry import OVAL_VERTICES, Footprint, core, disc_distances, distance_matrix
-from sim.rules.los_batch import (csr_subset as _csr_subset, outline_crossings_round,
+from sim.rules.visibility.batch import (csr_subset as _csr_subset, outline_crossings_round,
                                  pairs_visible_round)
-from sim.rules.los_full import fully_visible_round
-from sim.rules.los_hull_full import hull_full_certificates
-from sim.rules.los_kernels import footprint_fully_visible, pair_visible
-from sim.rules.los_pairs import (area_boxes, capsule_inputs, pack_area_edges, umbra_blocked,
+from sim.rules.visibility.full import fully_visible_round
+from sim.rules.visibility.hull_full import hull_full_certificates
+from sim.rules.visibility.kernels import footprint_fully_visible, pair_visible
+from sim.rules.visibility.pairs import (area_boxes, capsule_inputs, pack_area_edges, umbra_blocked,
                                  within_candidates, within_pairs)
 from sim.rules.terrain import model_within_area
 
@@ -127,8 +127,8 @@ class PairResolution:
     def _within_rows(self, rows) -> np.ndarray:
         """13.x Areas each model is within (any part of the base inside the area's footprint):
         only the (model, area) pairs whose box, grown by the model's bounding radius, holds
-        the centre (los_pairs.within_candidates: a base within an area has a point within
-        EPS of the outline's box); for round bases los_pairs.within_pairs, for others
+        the centre (pairs.within_candidates: a base within an area has a point within
+        EPS of the outline's box); for round bases pairs.within_pairs, for others
         terrain.model_within_area."""
         rows = np.asarray(rows, dtype=np.int64)
         out = np.zeros((len(rows), len(self.blk.areas)), dtype=bool)
@@ -175,13 +175,13 @@ class PairResolution:
     def _exact_los(self, I, J, need, pstart, pidx, ostart, opts) -> np.ndarray:
         """Exact sight for pairs ``need`` (indices into I, J; CSR inputs are per need).
 
-        Round pairs: los_batch.pairs_visible_round, all at once. Pairs with an oval or
+        Round pairs: batch.pairs_visible_round, all at once. Pairs with an oval or
         rectangular base: first two certificates, each that kernel on discs for all of them
         at once (the first in the same call as the round pairs): a disc inside each base
         (``_inner_radius``) seen: sight (a free segment
         between parts of the bases has a free A-to-B part); the bases' bounding discs not
         seen: no sight (a free segment between the bases would join the discs). The pairs
-        left get los_kernels.pair_visible, one at a time."""
+        left get kernels.pair_visible, one at a time."""
         out = np.zeros(len(need), dtype=bool)
         if len(need) == 0:
             return out
@@ -335,8 +335,8 @@ class PairResolution:
 
     def _full_pairs(self, I, J, pstart, pidx, ostart, opts) -> np.ndarray:
         """06.01 Exact fully-visible for directed pairs (observer I, target J), given their
-        capsule inputs (every pair with a piece): round pairs batched (los_full), others
-        certificates first (los_hull_full), then los_kernels.footprint_fully_visible."""
+        capsule inputs (every pair with a piece): round pairs batched (full), others
+        certificates first (hull_full), then kernels.footprint_fully_visible."""
         self.stats["exact_full"] += len(I)
         out = np.ones(len(I), dtype=bool)
         pk = self.blk.pieces

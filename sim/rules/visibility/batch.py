@@ -1,13 +1,13 @@
 """06.01 / 13.10 / 13.11 Batched line-of-sight kernels: many model pairs in one numpy pass.
 
-The same exact algorithm as sim.rules.los_kernels (see its module docstring), vectorised
+The same exact algorithm as sim.rules.visibility.kernels (see its module docstring), vectorised
 over pairs of round footprints whose blocker pieces do not overlap either base. Each pair
 has a *ragged* list of blocker pieces (indices into one shared ``Pieces``) and of obstacle
 vertices, given as CSR-style arrays: pair q owns ``idx[start[q]:start[q + 1]]``.
 
 * ``segments_blocked_ragged``: segment s is tested only against the pieces of its owner
   pair, with the same separating-axis test and 1e-9" tolerance as
-  ``los_kernels.segments_blocked``.
+  ``kernels.segments_blocked``.
 * ``pairs_visible_round``: candidate lines (common tangents of every pair of generators:
   the two discs and the obstacle vertices) are built for every pair at once, in three
   rounds, each only for the pairs still unresolved (common tangents of the two discs; lines
@@ -16,16 +16,16 @@ vertices, given as CSR-style arrays: pair q owns ``idx[start[q]:start[q + 1]]``.
   arrays and pieces as ``Pieces.soa``; round 2 goes in batches (pairs found visible leave).
   Segment tests run in chunks of some thousands of (segment, piece) entries.
 * ``outline_crossings_round``: where blocker edges cross a base's outline (extra
-  generators when a piece overlaps a base, as in los_kernels._outline_crossings).
+  generators when a piece overlaps a base, as in kernels._outline_crossings).
 
-Fully visible, batched the same way, is in sim.rules.los_full.
+Fully visible, batched the same way, is in sim.rules.visibility.full.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.rules.los_kernels import SIGHT_EPS, Pieces
+from sim.rules.visibility.kernels import SIGHT_EPS, Pieces
 
 __all__ = ["ragged_expand", "csr_subset", "segments_blocked_ragged", "pairs_visible_round",
            "outline_crossings_round"]
@@ -55,7 +55,7 @@ def csr_subset(start, data, sel):
 
 
 def sat_cross_k(ax, ay, bx, by, pk: Pieces, k) -> np.ndarray:
-    """The test of los_kernels.segments_blocked, entry by entry, for segments (ax, ay)-(bx, by)
+    """The test of kernels.segments_blocked, entry by entry, for segments (ax, ay)-(bx, by)
     (1-D arrays) against pieces ``k`` of ``pk``, on the packed vertex-major copy (``Pieces.soa``); the segment's
     own axis is tried only where the piece's edge axes found no gap. Runs in chunks of
     ``_SAT_CHUNK`` entries."""
@@ -145,7 +145,7 @@ def _blocked_part(x0, y0, x1, y1, owner, cnt, pk: Pieces, start, idx, out) -> No
 
 def _tangent(c1x, c1y, r1, c2x, c2y, r2, sgn, root):
     """One family of common tangent lines of discs (c1, r1), (c2, r2): the arithmetic of
-    los_kernels._common_tangents for one (sign, root), on coordinate arrays. ``sgn`` and
+    kernels._common_tangents for one (sign, root), on coordinate arrays. ``sgn`` and
     ``root`` (+-1.0) may be arrays: several families in one call, the same arithmetic entry
     by entry (multiplying by +-1 is exact). Returns unit normals (nx, ny) and offsets s
     (n . x = s); invalid lines are NaN."""
@@ -203,7 +203,7 @@ def _lines_free(nx, ny, s, owner, D, pk, pstart, pidx) -> np.ndarray:
 
 def outline_crossings_round(c, r, pk: Pieces, start, idx, rows=None):
     """Points where the edges of the pieces of CSR row ``rows[q]`` (default q) cross the
-    circle (c[q], r[q]): the extra generators of los_kernels._outline_crossings (they matter
+    circle (c[q], r[q]): the extra generators of kernels._outline_crossings (they matter
     only when a piece overlaps a base). Returns (circle q, points), ordered by circle, then
     the root's sign (-, +), then piece and edge (one call for both bases of many pairs)."""
     q, pos = ragged_expand(start, np.arange(len(c)) if rows is None else rows)
