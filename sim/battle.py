@@ -16,15 +16,15 @@ import esper
 
 from sim import events as ev
 from sim.changes import Changes
-from sim.commands import Command, command_to_dict
+from sim import commands as C
 from sim.components import (Destroyed, ModelId,
                             Position, Unit, UnitState, Wounds)
 from sim.decisions import PENDING, DecisionRequest, Scripted
 from sim.errors import Refusal
-from sim.systems.scoring import mission_objectives
+from sim.phases.scoring import mission_objectives
 from sim.phases.state import TurnState
 from sim.rules.dice import Dice
-from sim.validate import fit_scripted_answer, validate_answer, validate_command
+from sim.plan.answers import fit_scripted_answer, validate_answer
 from sim.world import resources
 from sim.world.build import build_world
 
@@ -46,9 +46,9 @@ class Battle:
             self.dice.listener = self._on_roll
         self.pending: DecisionRequest | None = None
         self._answers: dict[tuple[str, str], object] = {}
-        self.queue: deque[Command] = deque()
-        # a whole-battle command being carried out that waits for a decision (a generator:
-        # sim.systems.phased; resumed by CommandSystem once the answer is in)
+        self.queue: deque = deque()
+        # a command being carried out that waits for a decision (a generator: its record's
+        # apply, sim.commands; resumed by CommandSystem once the answer is in)
         self.action = None
         self.activation_unit: int | None = None  # unit entity currently selected to attack
         # its Activation component, kept here so the systems skip the look-up every tick: set
@@ -63,7 +63,7 @@ class Battle:
         self.units: dict[str, int] = {}
         self.models: dict[str, int] = {}
         self._visibility = None  # set by VisibilitySystem; read through .visibility
-        self.validated = None  # sim.validate.ValidatedPlan: the last accepted Shoot/Fight's plan
+        self.validated = None  # sim.plan.validated.ValidatedPlan: the last accepted Shoot/Fight's plan
         # the last command ``check`` accepted, with the battle's mark then and its plan
         # (_accepted_before): a player checks a command, then submits that very command
         self._checked: tuple | None = None
@@ -164,20 +164,20 @@ class Battle:
         return (self.activation_unit is not None or bool(self.queue) or self.pending is not None
                 or self.action is not None)
 
-    def submit(self, command: Command) -> None:
+    def submit(self, command) -> None:
         """Accept a command, or raise Refusal with the reason (and change nothing)."""
         self._enter()
         if self.activation_unit is not None or self.queue or self.pending is not None or self.action is not None:
             raise Refusal("another activation is still being resolved")
-        problem = None if self._accepted_before(command) else validate_command(self, command)
+        problem = None if self._accepted_before(command) else C.validate(self, command)
         self._checked = None
         if problem:
-            self.emit(ev.REFUSED, command=command_to_dict(command), reason=problem)
+            self.emit(ev.REFUSED, command=C.to_dict(command), reason=problem)
             raise Refusal(problem)
-        self.record({"type": ev.COMMAND, "command": command_to_dict(command)})
+        self.record({"type": ev.COMMAND, "command": C.to_dict(command)})
         self.queue.append(command)
 
-    def check(self, command: Command) -> str | None:
+    def check(self, command) -> str | None:
         """Why ``command`` would be refused now, or None; nothing is recorded (a player trying
         its options, a front end greying a control)."""
         self._enter()
@@ -185,7 +185,7 @@ class Battle:
             return "another activation is still being resolved"
         if self._accepted_before(command):
             return None
-        problem = validate_command(self, command)
+        problem = C.validate(self, command)
         self._checked = None if problem else (command, self._mark(), self.validated)
         return problem
 
@@ -218,7 +218,7 @@ class Battle:
     def answer(self, value) -> None:
         """Answer the pending decision. Raises Refusal for an answer not among the options.
         A script's standing answer (``Scripted``) is fitted to the request first
-        (sim.validate.fit_scripted_answer); when that changes it, the decision event keeps the
+        (sim.plan.answers.fit_scripted_answer); when that changes it, the decision event keeps the
         script's answer and a note, so the report shows it and a replay fits it again."""
         req = self.pending
         if req is None:
@@ -260,7 +260,7 @@ class Battle:
                 process(self)
         raise RuntimeError("battle did not settle")  # a bug in a system, never bad input
 
-    def run_command(self, command: Command, answer: Callable[[DecisionRequest], object] | None = None):
+    def run_command(self, command, answer: Callable[[DecisionRequest], object] | None = None):
         """Submit a command and resolve it to the end, answering decisions with ``answer``
         (default: the request's default policy)."""
         self.submit(command)

@@ -15,7 +15,7 @@ Scenario scripts, the sandbox and the default policies (RULES.md Part A) all ans
 * ``coherency_removal`` (the unit's player, 03.03): the model ids it loses.
 
 A scenario script answers by kind, once for its whole step (``Scripted``): the answer is fitted
-to each request of that kind as it comes (sim.validate.fit_scripted_answer).
+to each request of that kind as it comes (sim.plan.answers.fit_scripted_answer).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class Scripted:
     """A script step's standing answer to every decision of one kind in that step. Pools
     resolved earlier in the step can change what it names (a group's key is its first living
     model; a CHARACTER may have died), so Battle.answer fits it to the request first: see
-    sim.validate.fit_scripted_answer."""
+    sim.plan.answers.fit_scripted_answer."""
 
     value: object
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sim.commands import describe as describe_command
 from sim.rules.abilities import Hook, tag
 
 _PRECISION = tag(Hook.PRECISION)  # (as datasheets print it)
@@ -41,12 +42,7 @@ def describe(e: dict) -> str | None:
     are numbered from 1 for people (the events count from 0)."""
     t = e["type"]
     if t == "command":
-        c = e["command"]
-        if c["kind"] in ("shoot", "fight"):
-            return f"== {c['unit']} is selected to {c['kind']}" + (f" ({c['type']})" if c.get("type") else "")
-        if c["kind"] == "move":
-            return f"== {c['unit']} makes {_a(c.get('mode', 'normal'))} move"
-        return _command_line(c)
+        return describe_command(e["command"])  # (each command's record says it: sim.commands)
     if t == "refused":
         return f"!! refused: {e['reason']}"
     if t == "shooting type":
@@ -178,30 +174,10 @@ def _nothing_happens(events, i: int) -> bool:
         t = e["type"]
         if t in ("step", "phase"):
             return True
-        if t == "command" and e["command"]["kind"] == "end phase":
+        if t == "command" and describe_command(e["command"]) is None:
             continue
         return False
     return True
-
-
-def _a(word: str) -> str:
-    """'an advance', 'a normal'."""
-    return ("an " if word[:1] in "aeiou" else "a ") + word
-
-
-def _command_line(c: dict) -> str | None:
-    kind = c["kind"]
-    if kind == "end turn":
-        return "== end of turn"
-    if kind in ("end phase", "start battle"):
-        return None  # (the phase and step events say what follows)
-    if kind in ("select to move", "ingress"):
-        return None  # (its event says it: "selected to move" with the roll, "ingress")
-    if kind == "declare charge":
-        return f"== {c['unit']} declares a charge"
-    if kind in ("charge move", "overrun"):
-        return None  # (its events say it: "charge", "overrun fight")
-    return f"== {c['unit']} makes {_a(kind)} move"
 
 
 def _phase(e) -> str:

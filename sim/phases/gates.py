@@ -4,6 +4,7 @@ answered before any command-specific rule (sim.validate)."""
 from __future__ import annotations
 
 from sim.phases.state import FightStep, Phase
+from sim.rules.turn import PHASE_NAMES
 
 PLAYER = ("red", "blue")
 
@@ -21,9 +22,7 @@ ACCEPTS: dict[str, tuple[Phase, FightStep | None, str]] = {
     "consolidate": (Phase.FIGHT, FightStep.CONSOLIDATE, "12.07"),
 }
 
-NAMES = {Phase.COMMAND: "Command phase", Phase.MOVEMENT: "Movement phase",
-         Phase.SHOOTING: "Shooting phase", Phase.CHARGE: "Charge phase",
-         Phase.FIGHT: "Fight phase", Phase.END: "End of Turn step"}
+NAMES = PHASE_NAMES
 
 
 def where(ts) -> str:

@@ -16,6 +16,18 @@ from sim.rules.profiles import WeaponProfile
 from sim.world import queries as W
 
 
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """04.01/04.02 One model's selected weapon and its target, as a Shoot or Fight command
+    gives it. ``attacks`` splits a melee weapon's attacks between targets (04.03); None = all
+    of them."""
+
+    model: str
+    weapon: str
+    target: str | None
+    attacks: int | None = None
+
+
 @dataclass(slots=True, kw_only=True)
 class Declared:
     """One selected weapon of one model and its target (None: selected, no target), and the key

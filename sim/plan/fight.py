@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import esper
 
-from sim.commands import Fight
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.modifiers import add_scenario_modifiers
@@ -49,7 +48,7 @@ def check_fights_first(unit_ent: int) -> None:
                         f"{', '.join(waiting)} must be selected to fight first")
 
 
-def plan_fight(battle, cmd: Fight, selected: bool = False) -> list[Declared]:
+def plan_fight(battle, cmd, selected: bool = False) -> list[Declared]:
     """12.04/12.05 + 04.01/04.02 for a unit selected to fight: exactly one melee weapon per
     model (plus its [EXTRA ATTACKS] weapons), targets engaged with that model, no more targets
     than the weapon's A, split attacks of at least 1 per target adding up to A."""

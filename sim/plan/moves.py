@@ -10,17 +10,16 @@ import esper
 
 from sim.components import Position, Stats, Unit
 from sim.errors import PlanError
-from sim.phases.fight_order import was_eligible_to_fight
 from sim.rules.movement import legality as ML
 from sim.rules.abilities import Hook
-from sim.rules.movement.moves import FLY, sky_distance, sky_refusal
+from sim.rules.movement.moves import FLY, MoveType, sky_distance, sky_refusal
 from sim.rules.movement.solvers import charge as CH
 from sim.rules.movement.solvers import pile_in as PI
 from sim.world import queries as W
 from sim.world import resources as R
 
 FAR = 10_000.0  # inches: a point this far out is off any battlefield (checked before any arithmetic)
-RULE_OF_MODE = {"normal": "09.05", "advance": "09.06", "fall back": "09.07"}
+RULE_OF_MODE = {MoveType.NORMAL: "09.05", MoveType.ADVANCE: "09.06", MoveType.FALL_BACK: "09.07"}
 PILE_IN = 3.0  # 12.03
 CONSOLIDATION = 3.0  # 12.08
 CROSSES_DENSE = frozenset({"INFANTRY", "BEASTS", "SWARM", "MOBILE"})  # Part A ruling 12
@@ -156,7 +155,7 @@ def move_limit(unit_ent: int, model_ent: int, mode: str, roll: int | None, fly: 
     """09.05-09.07, 03.01.01, 21.03/24.17 A model's maximum distance in a ``mode`` move: its M,
     plus the advance roll in an advance (``roll``), 2" less taking to the skies (not with
     Hover)."""
-    limit = float(esper.component_for_entity(model_ent, Stats).M + ((roll or 0) if mode == "advance" else 0))
+    limit = float(esper.component_for_entity(model_ent, Stats).M + ((roll or 0) if mode == MoveType.ADVANCE else 0))
     return sky_distance(limit, hovers(unit_ent)) if fly else limit
 
 
@@ -179,7 +178,7 @@ def check_unit_move(battle, unit_ent: int, cmd, selected: str | None) -> None:
     a light or dense feature, unengaged at the end, and the unit coherent (03.03)."""
     st = W.unit_state(unit_ent)
     check_sky(unit_ent, cmd.fly, cmd.mode)
-    roll = (st.advance_roll if st.advance_roll is not None else 6) if cmd.mode == "advance" else None
+    roll = (st.advance_roll if st.advance_roll is not None else 6) if cmd.mode == MoveType.ADVANCE else None
     paths = paths_of(battle, unit_ent, cmd.to, cmd.via)
     limits = {mid: move_limit(unit_ent, battle.models[mid], cmd.mode, roll, cmd.fly) for mid in paths}
     _refuse(ML.check_move(
@@ -232,133 +231,12 @@ def objective_points(battle) -> list:
     return [] if ts is None else [(o.x, o.y) for o in ts.objectives]
 
 
-def _ends(solution) -> tuple:
+def solution_ends(solution) -> tuple:
     # (full floats: rounding could push two bases the solver placed touching into overlap)
     return tuple((mid, float(p[-1][0]), float(p[-1][1])) for mid, p in sorted(solution.paths.items()))
 
 
-def _turns(solution) -> tuple:
+def solution_turns(solution) -> tuple:
     """The turning points of the solver's paths (Part A ruling 14), for the command."""
     return tuple((mid, tuple((float(x), float(y)) for x, y in p[1:-1]))
                  for mid, p in sorted(solution.paths.items()) if len(p) > 2)
-
-
-def charge_command(battle, uid: str, targets, to, fly: bool | None = False):
-    """11.04 The charge move a script step or a player makes: the step's ``to`` as written,
-    or the solver's placement (Part A ruling 17: the closest eligible enemy unit when no
-    targets are named); no legal placement = the charge is not made (no targets). ``fly``:
-    take to the skies (21.03); None: on the ground, or, if no ground charge is found and the
-    unit has FLY, taking to the skies (the default player's choice)."""
-    from sim.commands import ChargeMove
-    ent = battle.units[uid]
-    roll = W.unit_state(ent).charge_roll
-    if to is not None:
-        return ChargeMove(uid, tuple(targets or ()), tuple((m, *p) for m, p in to.items()), fly=bool(fly))
-    if roll is None:
-        return ChargeMove(uid, (), ())
-    body = bodies()
-    tries = [bool(fly)] if fly is not None else [False] + ([True] if can_fly(ent) else [])
-    for sky in tries:
-        limit = charge_limit(ent, roll, sky)
-        aims = CH.default_charge_targets(uid, limit, body) if targets is None else targets
-        if not aims:
-            continue
-        sol = CH.solve_charge(uid, aims, limit, body, _areas(battle), battle.scenario.board,
-                              **path_rules(ent, sky))
-        if sol:
-            return ChargeMove(uid, tuple(sorted(aims)), _ends(sol), _turns(sol), fly=sky)
-    return ChargeMove(uid, (), (), fly=bool(fly))  # (a charge asked to fly by a unit without FLY: refused)
-
-
-def pile_in_command(battle, uid: str, to):
-    """12.03 A pile-in move: the step's ``to``, or the solver's (Part A ruling 18); None when
-    the unit has no legal pile-in move."""
-    from sim.commands import PileIn
-    if to is not None:
-        return PileIn(uid, tuple((m, *p) for m, p in to.items()))
-    ent = battle.units[uid]
-    st = W.unit_state(ent)
-    if W.unit_destroyed(ent) or st.piled_in or not (W.unit_engaged(ent) or st.charged):
-        return None
-    sol = PI.solve_pile_in(uid, bodies(), _areas(battle), battle.scenario.board,
-                           may_cross_dense=may_cross_dense(ent))
-    return PileIn(uid, _ends(sol), _turns(sol)) if sol and sol.paths else None
-
-
-def overrun_command(battle, uid: str, to):
-    """12.06 An Overrun command: the step's ``to`` for its additional pile-in move, or the
-    solver's pile-in (Part A ruling 18: toward every engaged enemy unit, else those within 5";
-    no move when none is legal)."""
-    from sim.commands import Overrun
-    if to is not None:
-        return Overrun(uid, tuple((m, *p) for m, p in to.items()))
-    ent = battle.units[uid]
-    sol = None
-    if not W.unit_destroyed(ent):
-        sol = PI.solve_pile_in(uid, bodies(), _areas(battle), battle.scenario.board,
-                               may_cross_dense=may_cross_dense(ent))
-    return Overrun(uid, _ends(sol), _turns(sol)) if sol and sol.paths else Overrun(uid)
-
-
-def consolidate_command(battle, uid: str, to):
-    """12.08 A consolidation move: the step's ``to``, or the solver's in the compulsory mode
-    (Part A ruling 18); None when the unit has none."""
-    from sim.commands import Consolidate
-    if to is not None:
-        return Consolidate(uid, tuple((m, *p) for m, p in to.items()))
-    ent = battle.units[uid]
-    st = W.unit_state(ent)
-    if W.unit_destroyed(ent) or st.consolidated or not was_eligible_to_fight(battle, ent):
-        return None
-    sol = PI.solve_consolidation(uid, bodies(), _areas(battle), battle.scenario.board,
-                                 objective_points(battle), may_cross_dense=may_cross_dense(ent))
-    return Consolidate(uid, _ends(sol), _turns(sol)) if sol and sol.paths else None
-
-
-def ingress_candidates(battle, u: int) -> list:
-    """Places an ingress move could set the unit up (20.04), as (anchor, command): the unit's
-    formation (its models' offsets from their centre, turned to lie along the edge) centred 3"
-    in from a battlefield edge, or further in if its bases reach further (so a base too large
-    for 6" of the edge touches it, 03.02.02), every 2" along each edge. Not checked: the
-    players check."""
-    from sim.commands import Ingress
-    from sim.rules.deployment import half_extents
-    bw, bh = battle.scenario.board
-    models = esper.component_for_entity(u, Unit).models
-    pts = [(W.model_id(m), esper.component_for_entity(m, Position), half_extents(W.footprint(m))) for m in models]
-    cx = sum(p.x for _m, p, _h in pts) / len(pts)
-    cy = sum(p.y for _m, p, _h in pts) / len(pts)
-    along = [(mid, p.x - cx, p.y - cy) for mid, p, _h in pts]  # (a formation along x)
-    across = [(mid, dy, dx) for mid, dx, dy in along]  # (the same turned along y)
-    # how far each formation reaches from its centre toward the edge (up to the next 1e-6")
-    deep = math.ceil(max(abs(p.y - cy) + h[1] for _m, p, h in pts) * 1e6) / 1e6
-    wide = math.ceil(max(abs(p.y - cy) + h[0] for _m, p, h in pts) * 1e6) / 1e6
-    iy, ix = max(3.0, deep), max(3.0, wide)
-    out = []
-    k = 0.0
-    while k <= max(bw, bh):
-        for ax, ay, form in ((k, iy, along), (k, bh - iy, along), (ix, k, across), (bw - ix, k, across)):
-            if 0 <= ax <= bw and 0 <= ay <= bh:
-                to = tuple((mid, round(ax + dx, 6), round(ay + dy, 6)) for mid, dx, dy in form)
-                out.append(((ax, ay), Ingress(esper.component_for_entity(u, Unit).id, to)))
-        k += 2.0
-    return out
-
-
-def default_ingress(battle, u: int, side: int, check=None):
-    """Part A ruling 27: an ingress move to the legal spot nearest the nearest objective the
-    side does not control (else the nearest objective); None when no spot tried is legal.
-    ``check`` says why an Ingress is refused (default: Battle.check, the phase's gates too; a
-    stratagem's ingress out of the Movement phase's order, 15.07, checks the move alone)."""
-    if check is None:
-        check = battle.check
-    ts = battle.turn_state
-    mine = {n for n, c in ts.control.items() if c.controller == side}
-    objs = [o for o in ts.objectives if o.name not in mine] or list(ts.objectives)
-    cands = ingress_candidates(battle, u)
-    if objs:
-        cands = sorted(cands, key=lambda c: min((c[0][0] - o.x) ** 2 + (c[0][1] - o.y) ** 2 for o in objs))
-    for _anchor, cmd in cands:
-        if check(cmd) is None:
-            return cmd
-    return None

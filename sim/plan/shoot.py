@@ -9,7 +9,6 @@ import operator
 from typing import Mapping, NamedTuple
 
 from sim.world import queries as W
-from sim.commands import Shoot
 from sim.errors import PlanError
 from sim.modifiers import add_scenario_modifiers
 from sim.plan.common import Declared, find_unit, model_in
@@ -63,7 +62,7 @@ class ShootPlan(NamedTuple):
     weapons: list[WeaponProfile]  # the distinct profiles declared, in order of first use
 
 
-def plan_shoot(battle, cmd: Shoot, selected: bool = False) -> ShootPlan:
+def plan_shoot(battle, cmd, selected: bool = False) -> ShootPlan:
     """04.01/04.02 for a unit selected to shoot: the shooting type and the declared attacks,
     each with its attack key (04.03). ``selected``: the unit is already selected (the system
     resolving it), skip that check.

@@ -10,7 +10,7 @@ from typing import Collection
 
 import esper
 
-from sim.commands import Selection
+from sim.plan.common import Selection
 from sim.components import Unit
 from sim.plan.shoot_targets import TargetView, shooters_of, target_facts
 from sim.rules import multi_profile as MP

@@ -14,6 +14,7 @@ from sim.players import options as O
 from sim.players.base import Choice, Player
 from sim.plan import moves as MV
 from sim.world import queries as W
+from sim.commands import charge_command, consolidate_command, pile_in_command
 
 
 class DefaultPlayer(Player):
@@ -95,7 +96,7 @@ class DefaultPlayer(Player):
             st = W.unit_state(u)
             if st.charge_roll is not None and not st.charge_resolved:
                 # (a FLY unit takes to the skies when no ground charge is found, 21.03)
-                return MV.charge_command(battle, O.uid(u), None, None, fly=None)
+                return charge_command(battle, O.uid(u), None, None, fly=None)
             if (u, "charge") in self._done:
                 continue
             self._done.add((u, "charge"))
@@ -114,7 +115,7 @@ class DefaultPlayer(Player):
         if ts.step == FightStep.FIGHT:
             u = O.fight_pick(battle, self.side)
             return None if u is None else O.fight_command(battle, u)
-        make = MV.pile_in_command if ts.step == FightStep.PILE_IN else MV.consolidate_command
+        make = pile_in_command if ts.step == FightStep.PILE_IN else consolidate_command
         for u in O.own_units(battle, self.side):
             if (u, ts.step) in self._done:
                 continue

@@ -19,6 +19,7 @@ from sim.rules.movement.moves import sky_distance
 from sim.scenario.script import expand
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
+from sim.commands import overrun_command
 
 
 def own_units(battle, side: int) -> list[int]:
@@ -189,7 +190,7 @@ def fight_command(battle, u: int):
     (default_fight) while it is engaged, else an overrun fight (overrun_command), whose own
     fight follows as the unit's owed fight (pending_fight)."""
     if battle.turn_state is not None and not W.unit_engaged(u):
-        return MV.overrun_command(battle, uid(u), None)
+        return overrun_command(battle, uid(u), None)
     return default_fight(battle, u)
 
 
@@ -227,5 +228,4 @@ def reserves_units(battle, side: int) -> list[int]:
             if esper.component_for_entity(u, Unit).owner == side and W.in_reserves(u)]
 
 
-ingress_candidates = MV.ingress_candidates
-default_ingress = MV.default_ingress
+from sim.commands import default_ingress, ingress_candidates  # noqa: E402,F401  (the players use them as options)

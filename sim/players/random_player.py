@@ -18,6 +18,7 @@ from sim.plan import moves as MV
 from sim.plan.common import could_shoot
 from sim.rules.movement.moves import sky_distance
 from sim.world import queries as W
+from sim.commands import charge_command, consolidate_command, overrun_command, pile_in_command
 
 TRIES = 4  # random destinations tried per move before the unit remains stationary
 
@@ -94,7 +95,7 @@ class RandomPlayer(Player):
                 st = W.unit_state(u)
                 if st.charge_roll is not None and not st.charge_resolved:
                     # its charge is resolved before anything else (11.02 step 3)
-                    return [lambda u=u: MV.charge_command(battle, O.uid(u), None, None, fly=self._fly(u))]
+                    return [lambda u=u: charge_command(battle, O.uid(u), None, None, fly=self._fly(u))]
                 out.append(DeclareCharge(O.uid(u)))
         elif ts.phase == Phase.FIGHT:
             owed = O.pending_fight(battle, self.side)
@@ -107,9 +108,9 @@ class RandomPlayer(Player):
                 if ts.fights_first_step:
                     el = [u for u in el if fights_first(u)] or el
                 out += [lambda u=u: O.default_fight(battle, u, self._pick) for u in el]
-                out += [lambda u=u: MV.overrun_command(battle, O.uid(u), None) for u in el]
+                out += [lambda u=u: overrun_command(battle, O.uid(u), None) for u in el]
             else:
-                make = MV.pile_in_command if ts.step == FightStep.PILE_IN else MV.consolidate_command
+                make = pile_in_command if ts.step == FightStep.PILE_IN else consolidate_command
                 out += [lambda u=u: make(battle, O.uid(u), None) for u in units]
         out.append(EndPhase())
         return out

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.battle import Battle
-from sim.commands import command_from_dict, command_to_dict
+from sim import commands as C
 from sim import events as ev
 from sim.decisions import Scripted
 from sim.errors import LogError, Refusal, ScenarioError, escape_controls
@@ -44,7 +44,7 @@ class Recorder:
         battle.listeners.append(self._event)
 
     def command(self, cmd) -> None:
-        self.lines.append(dumps({"t": "command", "n": self.n, "command": command_to_dict(cmd)}))
+        self.lines.append(dumps({"t": "command", "n": self.n, "command": C.to_dict(cmd)}))
 
     def _event(self, e: dict) -> None:
         if e["type"] in ("command", "refused"):
@@ -263,54 +263,13 @@ def _is_number(v) -> bool:
     return type(v) in (int, float) and math.isfinite(v)
 
 
-COMMAND_KINDS = ("shoot", "fight", "move", "end turn", "start battle", "end phase", "select to move",
-                 "declare charge", "charge move", "pile in", "consolidate", "ingress", "overrun")
-
-
 def _check_command(path: Path, i: int, c) -> None:
-    """A command as command_to_dict writes it; command_from_dict then cannot fail."""
+    """A command as its record writes it (sim.commands); reading it then cannot fail."""
     if not isinstance(c, dict):
         raise LogError(f"{path}: line {i}: expected 'command' to be an object, found {_kind(c)}")
-    kind = c.get("kind")
-    if kind in ("shoot", "fight"):
-        _fields(path, i, c, {"unit": (_is_str, "a unit id")})
-        sels = c.get("selections", [])
-        if not isinstance(sels, list):
-            raise LogError(f"{path}: line {i}: expected 'selections' to be a list, found {_kind(sels)}")
-        for s in sels:
-            if not isinstance(s, dict):
-                raise LogError(f"{path}: line {i}: expected each selection to be an object, found {_kind(s)}")
-            _fields(path, i, s, {"model": (_is_str, "a model id"), "weapon": (_is_str, "a weapon name")})
-            _fields(path, i, {"target": s.get("target"), "attacks": s.get("attacks")},
-                    {"target": (_opt(_is_str), "a unit id"), "attacks": (_opt(_is_int), "an integer")})
-        _fields(path, i, {"type": c.get("type")}, {"type": (_opt(_is_str), "a shooting type")})
-    elif kind in ("move", "charge move", "pile in", "consolidate", "ingress", "overrun"):
-        _fields(path, i, c, {"unit": (_is_str, "a unit id"), "to": (lambda v: isinstance(v, list), "a list")})
-        for t in c["to"]:
-            if not (isinstance(t, list) and len(t) == 3 and _is_str(t[0]) and _is_number(t[1])
-                    and _is_number(t[2])):
-                raise LogError(f"{path}: line {i}: expected each 'to' to be [model id, x, y], found {_kind(t)}")
-        for v in c.get("via", []) if isinstance(c.get("via", []), list) else [None]:
-            if not (isinstance(v, list) and len(v) == 2 and _is_str(v[0]) and isinstance(v[1], list)
-                    and all(isinstance(p, list) and len(p) == 2 and _is_number(p[0]) and _is_number(p[1])
-                            for p in v[1])):
-                raise LogError(f"{path}: line {i}: expected each 'via' to be [model id, [[x, y], ...]], "
-                               f"found {_kind(v)}")
-        if kind in ("move", "charge move"):
-            _fields(path, i, {"fly": c.get("fly", False)},
-                    {"fly": (lambda v: type(v) is bool, "true or false (21.03 take to the skies)")})
-        if kind == "move":
-            _fields(path, i, {"mode": c.get("mode", "normal")}, {"mode": (_is_str, "a move mode")})
-        if kind == "charge move":
-            _fields(path, i, c, {"targets": (lambda v: isinstance(v, list) and all(_is_str(t) for t in v),
-                                             "a list of unit ids")})
-    elif kind == "select to move":
-        _fields(path, i, c, {"unit": (_is_str, "a unit id"), "mode": (_is_str, "a move type")})
-    elif kind == "declare charge":
-        _fields(path, i, c, {"unit": (_is_str, "a unit id")})
-    elif kind not in ("end turn", "end phase", "start battle"):
-        raise LogError(f"{path}: line {i}: expected a command kind ({', '.join(COMMAND_KINDS)}), "
-                       f"found {_kind(kind)}")
+    problem = C.shape_problem(c, _kind)
+    if problem:
+        raise LogError(f"{path}: line {i}: {problem}")
 
 
 def _check_record(path: Path, i: int, rec: dict, n: int) -> None:
@@ -526,7 +485,7 @@ def replay(path: str | Path, scenario: str | Path | None = None) -> tuple[int, D
         for c in commands:
             n = c["n"]
             try:
-                cmd = command_from_dict(c["command"])
+                cmd = C.from_dict(c["command"])
             except (KeyError, ValueError, TypeError, IndexError):
                 raise LogError(f"{path}: command {n}: expected a valid command, found {c['command']!r}") from None
             rec.command(cmd)

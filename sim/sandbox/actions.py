@@ -14,7 +14,6 @@ from sim.commands import EndTurn
 from sim.components import Activation, ModelId, Stage, Unit
 from sim.errors import Refusal
 from sim.replay.log import write_atomic, write_log
-from sim.sandbox.battle_flow import STEPPED
 from sim.sandbox.orders import FightOrder, ShootOrder
 
 
@@ -137,7 +136,7 @@ class ActionsMixin:
         self.resolving = True
         self.unsaved = True
         self.command_started(cmd)
-        if cmd.kind not in STEPPED:  # (at once, but for the decisions it asks)
+        if not cmd.record.attacks:  # (at once, but for the decisions it asks)
             self.finish()
         self.resolving_status()
         self.dirty |= {"orders", "action", "log"}
@@ -195,7 +194,7 @@ class ActionsMixin:
         self.decision_error = None
         self.status = f"answered: {value}"
         self.dirty |= {"orders", "log"}
-        if self._cmd is not None and self._cmd[0] not in STEPPED:
+        if self._cmd is not None and not self._cmd[0].attacks:
             self.finish()  # (a phase's or a move's decision: the rest resolves at once)
         if self.resolving:
             self.status = f"answered: {value}; resolving {self.stage_text()}"

@@ -594,10 +594,10 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
 
     def _oc_models(self) -> list:
         """(player, OC or None, footprint) of every model on the battlefield, as scoring reads
-        them (sim.systems.scoring), per scene version."""
+        them (sim.phases.scoring), per scene version."""
         key = (id(self.scene), self.scene.version)
         if getattr(self, "_oc_key", None) != key:
-            from sim.systems.scoring import _models
+            from sim.phases.scoring import _models
             self.battle._enter()
             self._oc_key, self._oc_cache = key, _models()
         return self._oc_cache

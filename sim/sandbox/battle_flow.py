@@ -19,7 +19,6 @@ from sim.world import queries as W
 
 # commands whose resolution the sandbox shows step by step (the attack sequence); the others
 # resolve at once (but for the decisions they ask)
-STEPPED = ("shoot", "fight")
 SELECT_MODES = (("stationary", "remain stationary (09.04)"), ("advance", "advance: the D6 is rolled now (09.06)"),
                 ("fall back", "fall back, Ordered Retreat (09.07)"),
                 ("desperate escape", "fall back by Desperate Escape: a hazard roll per model now (09.07)"))
@@ -31,7 +30,7 @@ class BattleFlowMixin:
         """The sandbox's own state for a phased battle (per battle: reset by start_battle)."""
         self.ingress_unit = None  # a unit in strategic reserves being placed (click the table)
         self.ingress_ghost = None  # its Ingress command under the mouse, and why not (or None)
-        self._cmd = None  # (kind, unit, index of its first event) of the command being resolved
+        self._cmd = None  # (record, unit, index of its first event) of the command being resolved
         self._resolving_shown = None
         self.tracker_shown: list[str] = []  # what the tracker wrote last (tracker.draw_tracker)
 
@@ -204,7 +203,7 @@ class BattleFlowMixin:
 
     # ------------------------------------------------------------------------ status
     def command_started(self, cmd) -> None:
-        self._cmd = (cmd.kind, getattr(cmd, "unit", ""), len(self.battle.events))
+        self._cmd = (cmd.record, getattr(cmd, "unit", ""), len(self.battle.events))
         self._resolving_shown = None
 
     def resolving_status(self) -> None:
@@ -217,8 +216,8 @@ class BattleFlowMixin:
         if key == self._resolving_shown:
             return
         self._resolving_shown = key
-        kind, unit = self._cmd[:2]
-        what = f"{kind} {unit}".strip()
+        record, unit = self._cmd[:2]
+        what = f"{record.kind} {unit}".strip()
         if req is not None:
             who = self.battle.scenario.armies[req.player].name
             self.status = f"{what}: {who} decides - {req.prompt or req.kind} (the orders panel)"
@@ -230,7 +229,7 @@ class BattleFlowMixin:
         words) and, in a battle with a mission, where the battle is now."""
         if self._cmd is None:
             return "resolved"
-        kind, unit, start = self._cmd
+        record, unit, start = self._cmd
         lines = []
         for e in self.battle.events[start:]:
             if e["type"] in ("dice", "command", "decision", "round", "player turn", "step"):
@@ -238,9 +237,9 @@ class BattleFlowMixin:
             line = describe(e)
             if line:
                 lines += [s.strip(" =-") for s in line.split("\n") if s.strip(" =-")]
-        head = f"done: {kind} {unit}".strip()
+        head = f"done: {record.kind} {unit}".strip()
         ts = self.battle.turn_state
-        if ts is not None and kind in ("end phase", "start battle"):
+        if ts is not None and record.boundary:  # (it started the battle or ended a phase)
             vp = [s for s in lines if " VP" in s]
             tail = (f"now {where(ts)}" if not ts.over else lines[-1] if lines else "the battle is over")
             return "; ".join([head] + vp[-2:] + [tail])

@@ -33,6 +33,7 @@ from sim.sandbox.draw_table import _dashed_line
 from sim.sandbox.fonts import text
 from sim.sandbox.move_preview import Verdict, centroid, draw_note, ghost_key, ghost_ring, wrap
 from sim.world import queries as W
+from sim.commands import charge_command, consolidate_command, pile_in_command
 
 LIMIT = {"pile in": MV.PILE_IN, "consolidate": MV.CONSOLIDATION}  # 12.03, 12.08: 3"
 RULE = {"charge": "11.04", "pile in": "12.03", "consolidate": "12.08"}
@@ -149,13 +150,13 @@ class PlacementMixin:
         p.via = {}
         p.adjusted = set()
         if p.kind == "charge":
-            cmd = MV.charge_command(b, p.unit, list(p.targets), None) if p.targets else None
+            cmd = charge_command(b, p.unit, list(p.targets), None) if p.targets else None
             found = cmd is not None and bool(cmd.targets)
         elif p.kind == "pile in":
-            cmd = MV.pile_in_command(b, p.unit, None)
+            cmd = pile_in_command(b, p.unit, None)
             found = cmd is not None
         else:
-            cmd = MV.consolidate_command(b, p.unit, None)
+            cmd = consolidate_command(b, p.unit, None)
             found = cmd is not None
         if found:
             for mid, x, y in cmd.to:

@@ -1,7 +1,7 @@
 """The decision panel's choices for the whole-battle decisions: a stratagem offered at its
 moment (15: every option a button, with its CP cost and the CP its player has), and the models
 an out-of-coherency unit loses (03.03: a toggle per model, in the order clicked, then Confirm).
-The rules check the answer (sim.validate.validate_answer); a refusal is shown as given."""
+The rules check the answer (sim.plan.answers.validate_answer); a refusal is shown as given."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ markers with their 3" control range (coloured by who controls them, 14.02), a ho
 each player's level of control, and the ghost of a unit being set up from strategic reserves.
 
 Read-only: everything comes from the battle's TurnState and world queries (the same rules the
-scoring reads: sim.rules.objectives.control_levels over sim.systems.scoring's models)."""
+scoring reads: sim.rules.objectives.control_levels over sim.phases.scoring's models)."""
 
 from __future__ import annotations
 

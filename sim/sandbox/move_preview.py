@@ -28,7 +28,7 @@ from sim.rules import geometry
 from sim.sandbox import style as S
 from sim.sandbox.draw_table import _dashed_line
 from sim.sandbox.fonts import text
-from sim.validate import MODE_OF_SELECTION
+from sim.rules.movement.moves import mode_of_selection
 from sim.world import queries as W
 
 CELL = 0.05  # inches: the ghosts move this far (a grid cell) before the preview asks again
@@ -239,9 +239,7 @@ class MovesMixin:
         """The move the drag makes: the one the unit was selected for (09.02), else the mode
         chosen with M."""
         st = W.unit_state(self.battle.units[uid])
-        if st.move_selected in MODE_OF_SELECTION:
-            return MODE_OF_SELECTION[st.move_selected]
-        return self.move_mode
+        return mode_of_selection(st.move_selected) or self.move_mode
 
     def move_limit(self, uid: str, mode: str, M: int) -> tuple[float, str]:
         """The longest move a model may make (what the check allows) and the ring's label."""

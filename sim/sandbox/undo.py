@@ -15,11 +15,6 @@ from sim.commands import command_from_dict
 from sim.errors import Refusal
 from sim.replay.log import Recorder, logged_decisions, replay_command
 
-# a command that closes a phase (or a turn, in free play): what came before it is settled
-BOUNDARIES = {"end phase": "the phase it ended", "start battle": "the start of the battle",
-              "end turn": "the turn it ended"}
-
-
 def logged_commands(lines: list[str]) -> tuple[list, dict[int, list]]:
     """The commands of a recorder's log lines, in order, and each one's logged answers."""
     recs = [json.loads(line) for line in lines[1:]]
@@ -53,8 +48,8 @@ class UndoMixin:
             self.status = "nothing to undo: no command has been given in this battle"
             return
         last = commands[-1]
-        if last.kind in BOUNDARIES and not self.resolving:
-            self.status = (f"cannot undo past {BOUNDARIES[last.kind]}: undo takes back the commands of the "
+        if last.record.boundary and not self.resolving:  # (what came before it is settled)
+            self.status = (f"cannot undo past {last.record.boundary}: undo takes back the commands of the "
                            f"current phase only")
             return
         keep = commands[:-1]

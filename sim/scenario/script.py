@@ -17,6 +17,7 @@ from sim.rules.movement.moves import advance_end
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
+from sim.commands import charge_command, consolidate_command, overrun_command, pile_in_command
 
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem",
                   "coherency_removal", "weapons"}
@@ -206,7 +207,7 @@ def _decisions(dr: Reader, unit, units) -> dict:
     """A step's answers, by kind (README, Decisions): each names what it may name (CHARACTERs
     and models of an enemy unit, an allocation order legal for that unit as the scenario sets
     it up). They stand for every request of their kind in the step and are fitted to each one
-    as the battle goes (sim.validate.fit_scripted_answer)."""
+    as the battle goes (sim.plan.answers.fit_scripted_answer)."""
     from sim.rules.allocation import TargetModel, allocation_groups, order_problems, preferred_groups
     dr.keys(DECISION_KINDS)
     owner = None if unit is None else unit.owner  # (None: an end_phase step, either side's answers)
@@ -335,12 +336,12 @@ def step_commands(battle, step: ScriptStep):
     if kind == "charge":
         from sim.plan import moves as MV
         yield Expansion(DeclareCharge(a["unit"]), [])
-        yield Expansion(MV.charge_command(battle, a["unit"], a.get("targets"), a.get("to"),
+        yield Expansion(charge_command(battle, a["unit"], a.get("targets"), a.get("to"),
                                           fly=a.get("fly", False)), [])
         return
     if kind == "ingress":
         from sim.commands import Ingress
-        from sim.plan.moves import default_ingress
+        from sim.commands.ingress import default_ingress
         if a.get("to") is not None:
             yield Expansion(Ingress(a["unit"], tuple((m, *p) for m, p in a["to"].items())), [])
         else:
@@ -350,12 +351,12 @@ def step_commands(battle, step: ScriptStep):
         return
     if kind in ("pile in", "consolidate"):
         from sim.plan import moves as MV
-        make = MV.pile_in_command if kind == "pile in" else MV.consolidate_command
+        make = pile_in_command if kind == "pile in" else consolidate_command
         yield Expansion(make(battle, a["unit"], a.get("to")), [])
         return
     if kind == "fight" and fight_type(battle, a) == "overrun":
         from sim.plan import moves as MV
-        yield Expansion(MV.overrun_command(battle, a["unit"], a.get("to")), [])
+        yield Expansion(overrun_command(battle, a["unit"], a.get("to")), [])
     yield expand(battle, step)
 
 

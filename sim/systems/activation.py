@@ -1,22 +1,31 @@
-"""10.02 step 1 Selecting a unit to shoot: its activation starts, and the systems resolve it
-tick by tick (shooting type, weapons and targets, attacks, hazard rolls, casualties). For a
-Shoot command (CommandSystem) and for a unit a stratagem makes shoot out of phase (15.08,
-sim.systems.shooting_stratagems)."""
+"""10.02 step 1 / 12.04 Selecting a unit to shoot or to fight: its activation starts, and the
+systems resolve it tick by tick (shooting type, weapons and targets, attacks, hazard rolls,
+casualties). For the Shoot and Fight commands (sim.commands) and for a unit a stratagem makes
+shoot out of phase (15.08)."""
 
 from __future__ import annotations
 
 import esper
 
-from sim.commands import Shoot
 from sim.components import Activation, Stage
 from sim.world import queries as W
 
 
-def select_to_shoot(battle, cmd: Shoot) -> None:
+def select_to_shoot(battle, cmd) -> None:
     """10.02 step 1: the unit is selected to shoot; its activation starts at the shooting type."""
     ent = battle.units[cmd.unit]
     battle.changes.touched(ent)
     W.unit_state(ent).selected_to_shoot = True
     battle.activation = Activation("shoot", cmd, Stage.TYPE)
+    esper.add_component(ent, battle.activation)
+    battle.activation_unit = ent
+
+
+def start_fight(battle, cmd) -> None:
+    """12.04 The unit is selected to fight: its activation begins (weapons and targets next)."""
+    ent = battle.units[cmd.unit]
+    battle.changes.touched(ent)
+    W.unit_state(ent).selected_to_fight = True
+    battle.activation = Activation("fight", cmd, Stage.WEAPONS)
     esper.add_component(ent, battle.activation)
     battle.activation_unit = ent

@@ -8,8 +8,8 @@ import esper
 
 from sim import events as ev
 from sim.components import Activation, Stage, Unit
-from sim.systems.battle_round import after_fight
-from sim.systems.phased import resume
+from sim.phases.battle_round import after_fight
+from sim.systems.commands import resume
 from sim.systems.shooting_stratagems import after_shooting
 from sim.systems.removal import remove_casualties
 

@@ -131,7 +131,7 @@ def rapid_ingress(battle, player: int):
     spot are offered. The answer names the unit."""
     from sim.errors import PlanError
     from sim.plan import phased as PH
-    from sim.plan.moves import default_ingress
+    from sim.commands.ingress import default_ingress
     from sim.systems.placing import apply_ingress
     ts = battle.turn_state
     if ts is None:
@@ -167,5 +167,5 @@ def rapid_ingress(battle, player: int):
     if answer == DECLINE:
         return False
     _pay(battle, record, player, answer, "an ingress move at the end of the opponent's Movement phase")
-    apply_ingress(battle, spots[answer])
+    apply_ingress(battle, spots[answer].unit, spots[answer].to)
     return True

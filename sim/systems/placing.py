@@ -8,9 +8,9 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim.commands import Ingress
 from sim.components import Position
 from sim.rules.movement import moves as MOVE
+from sim.rules.movement.moves import MoveType
 from sim.rules.reserves import fits_edge_strip, oversized_restricted, wholly_within_edge_strip
 from sim.world import mutations as M
 from sim.world import resources as R
@@ -35,17 +35,17 @@ def apply_positions(battle, ent: int, to) -> list:
     return final
 
 
-def apply_ingress(battle, cmd: Ingress) -> None:
+def apply_ingress(battle, unit: str, to) -> None:
     """20.04 The unit is set up: on the battlefield again, 'set up this turn' (no [HEAVY]), and
     no other move until the next Charge phase (its move this phase is the ingress). 03.02.02:
     if a model of it was too large to fit within 6" of an edge (so it was set up touching
     one), the unit makes no normal, advance, fall-back or charge move and no ranged attack
     this turn (AIRCRAFT excepted)."""
-    ent = battle.units[cmd.unit]
+    ent = battle.units[unit]
     battle.changes.touched(ent)
     res = R.current
     places, rows, fps = [], [], []
-    for mid, x, y in cmd.to:
+    for mid, x, y in to:
         m = battle.models[mid]
         pos = esper.component_for_entity(m, Position)
         pos.x, pos.y = x, y
@@ -55,7 +55,7 @@ def apply_ingress(battle, cmd: Ingress) -> None:
     res.spatial.off_table.discard(ent)
     res.spatial.place_many(rows, fps)
     st = W.unit_state(ent)
-    st.move_selected = st.move_type = "ingress"
+    st.move_selected = st.move_type = MoveType.INGRESS
     st.set_up_this_turn = True
     board = battle.scenario.board
     oversized = [W.model_id(m) for m, fp in zip(places, fps)
@@ -63,4 +63,4 @@ def apply_ingress(battle, cmd: Ingress) -> None:
     st.oversized_set_up = oversized_restricted(bool(oversized), W.unit_keywords(ent))
     battle.changes.moved(places)
     more = {"oversized": oversized} if oversized else {}  # (03.02.02 the models set up touching an edge)
-    battle.emit(ev.INGRESS, unit=cmd.unit, to=[[mid, x, y] for mid, x, y in cmd.to], **more)
+    battle.emit(ev.INGRESS, unit=unit, to=[[mid, x, y] for mid, x, y in to], **more)

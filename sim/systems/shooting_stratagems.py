@@ -13,7 +13,7 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim.commands import Shoot
+from sim.commands.shoot import Shoot
 from sim.components import Unit
 from sim.decisions import DecisionRequest
 from sim.errors import PlanError
@@ -26,7 +26,7 @@ from sim.systems.activation import select_to_shoot
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.systems.removal import remove_casualties
 from sim.systems.stratagems import DECLINE, _context, _pay, ask
-from sim.validate import validated_shoot
+from sim.plan.validated import validated_shoot
 from sim.world import queries as W
 
 EXPLOSIVES_RANGE = 8.0  # 15.05

@@ -13,7 +13,7 @@ from sim.plan import plan_fight, plan_shoot
 from sim.plan.common import declared_key
 from sim.rules import abilities as AB
 from sim.rules.abilities import Hook
-from sim.validate import distinct_weapons, one_shot_keys
+from sim.plan.validated import distinct_weapons, one_shot_keys
 from sim.world import queries as W
 
 

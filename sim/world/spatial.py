@@ -63,9 +63,9 @@ class SpatialIndex:
         self.row_ids: dict[int, str] | None = None  # model index -> model id (sim.plan.moves)
         # Bumped by every change of who is on the battlefield or where (a move, a set-up, a
         # removal, a unit's caches forgotten): an answer derived from those alone stays good
-        # while the version it was made at is the current one (sim.systems.scoring's control)
+        # while the version it was made at is the current one (sim.phases.scoring's control)
         self.version = 0
-        # sim.systems.scoring.control_levels: (objectives, (version, battle-shocked units), levels)
+        # sim.phases.scoring.control_levels: (objectives, (version, battle-shocked units), levels)
         self.control_levels = None
 
     def _touch(self, i: int, others, delta: int) -> None:

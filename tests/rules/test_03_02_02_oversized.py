@@ -203,7 +203,7 @@ def test_03_02_02_a_unit_that_fits_may_shoot_and_charge_after_its_ingress():
 
 
 def test_03_02_02_the_default_ingress_sets_an_oversized_model_touching_an_edge():
-    from sim.plan.moves import default_ingress
+    from sim.commands.ingress import default_ingress
     with Battle(_battle_spec()) as b:
         _to_red_round_2(b)
         b._enter()

@@ -26,6 +26,7 @@ from sim.rules.movement.moves import path_stop, sky_distance, sky_refusal  # noq
 from sim.runner import play  # noqa: E402
 from sim.scenario.load import parse_scenario  # noqa: E402
 from sim.world import queries as W  # noqa: E402
+from sim.commands import charge_command  # noqa: E402
 
 GUN = {"gun": {"range": 24, "A": 1, "BS": 3, "S": 4, "AP": 0, "D": 1},
        "blade": {"range": "melee", "A": 2, "WS": 3, "S": 4, "AP": 0, "D": 1}}
@@ -225,8 +226,8 @@ def test_21_03_the_default_charge_flies_only_when_no_ground_charge_is_found():
         _to_charge_phase(b)
         b.run_command(DeclareCharge("r1"))
         b._enter()
-        assert MV.charge_command(b, "r1", None, None).targets == ()  # the ground solver: blocked
-        cmd = MV.charge_command(b, "r1", None, None, fly=None)
+        assert charge_command(b, "r1", None, None).targets == ()  # the ground solver: blocked
+        cmd = charge_command(b, "r1", None, None, fly=None)
         assert cmd.fly and cmd.targets == ("b1",)
         b.run_command(cmd)
         assert W.unit_state(b.units["r1"]).charged

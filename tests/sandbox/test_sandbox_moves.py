@@ -21,6 +21,7 @@ from sim.rules import geometry
 from sim.sandbox import range_rings as RR
 from sim.sandbox import style as S
 from sim.sandbox.move_preview import ghost_key
+from sim.commands import charge_command, consolidate_command, pile_in_command
 
 MISSION = DATA / "extra" / "moves_mission.toml"
 PILE_IN = DATA / "extra" / "pile_in.toml"
@@ -254,7 +255,7 @@ def test_a_charge_that_is_made(make):
     assert f'{p.roll}"' in sb.status and "(4 + 5)" in sb.status
     assert list(p.distances) == ["line"] and p.legal == ["line"] and p.targets == ["line"]
     assert "target:line" in sb.names
-    proposal = MV.charge_command(sb.battle, "chargers", ["line"], None)
+    proposal = charge_command(sb.battle, "chargers", ["line"], None)
     assert {mid: (x, y) for mid, x, y in proposal.to} == {m: g for m, g in p.ghosts.items() if g != before[m]}
     d.pump(2)
     assert p.verdict.key is not None and p.verdict.reason is None
@@ -306,8 +307,8 @@ def test_pile_in_and_consolidation_confirm_the_solver_placement(make, key, kind,
     d.click_model("brawlers/2")
     before = where(sb, "brawlers")
     b = sb.battle
-    cmd = MV.pile_in_command(b, "brawlers", None) if kind == "pile in" else \
-        MV.consolidate_command(b, "brawlers", None)
+    cmd = pile_in_command(b, "brawlers", None) if kind == "pile in" else \
+        consolidate_command(b, "brawlers", None)
     assert cmd is not None and cmd.to
     d.key(key)
     p = sb.placement

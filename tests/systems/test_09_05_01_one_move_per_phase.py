@@ -113,10 +113,10 @@ def test_09_05_01_a_move_checked_before_it_was_made_is_checked_again_after(monke
     """Battle.check's verdict is kept for the very command it accepted, until anything happens
     (a player checks its choice, then submits it: validated once); a command made since makes
     the old verdict void, so the same Move submitted again is refused (09.05.01)."""
-    import sim.battle as battle_module
+    import sim.commands as commands_module
     calls = []
-    real = battle_module.validate_command
-    monkeypatch.setattr(battle_module, "validate_command", lambda b, c: calls.append(c) or real(b, c))
+    real = commands_module.validate
+    monkeypatch.setattr(commands_module, "validate", lambda b, c: calls.append(c) or real(b, c))
     with Battle(spec()) as b:
         cmd = by(b, "gun", 3, 0)
         assert b.check(cmd) is None and b.check(cmd) is None

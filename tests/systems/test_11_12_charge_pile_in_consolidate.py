@@ -16,6 +16,7 @@ from sim.errors import Refusal
 from sim.plan import moves as MV
 from sim.rules.dice import ForcedDice
 from sim.world import queries as W
+from sim.commands import charge_command, consolidate_command, pile_in_command
 
 D = 32 / 25.4  # a 32 mm base, inches
 
@@ -39,7 +40,7 @@ def test_11_04_a_target_exactly_at_the_roll_may_be_charged_and_one_beyond_may_no
         b.turn_state.cp = [0, 0]  # (no Command Re-roll to offer)
         _to(b, "charge")
         b.run_command(DeclareCharge("r1"))
-        cmd = MV.charge_command(b, "r1", None, None)
+        cmd = charge_command(b, "r1", None, None)
         assert cmd.targets == ("b1",)
         b.run_command(cmd)
         (made,) = [e for e in of_type(b, "charge") if e["result"] == "made"]
@@ -89,7 +90,7 @@ def test_12_03_a_unit_neither_engaged_nor_charged_cannot_pile_in_and_the_solver_
             b.submit(PileIn("b2", (("b2/1", 50, 39),)))  # (blue's part comes second)
         with pytest.raises(Refusal, match=r"12.03|03.01"):
             b.submit(PileIn("r1", (("r1/1", 20, 6),)))  # away from the enemy
-        cmd = MV.pile_in_command(b, "r1", None)
+        cmd = pile_in_command(b, "r1", None)
         assert cmd is not None and cmd.to
         b.run_command(cmd)
         (e,) = of_type(b, "piled in")
@@ -125,7 +126,7 @@ def test_12_08_a_unit_engaged_by_a_consolidation_fights_before_the_step_goes_on(
         _to(b, "fight", "fight")
         b.run_command(Fight("ra", (Selection("ra/1", "axe", "b1"),)))  # b1 is destroyed
         assert (str(b.turn_state.step), b.turn_state.chooser) == ("consolidate", 0)
-        cmd = MV.consolidate_command(b, "ra", None)  # engaging consolidation toward bb
+        cmd = consolidate_command(b, "ra", None)  # engaging consolidation toward bb
         b.run_command(cmd)
         b._enter()
         assert W.unit_engaged(b.units["bb"]) and b.turn_state.chooser == 1

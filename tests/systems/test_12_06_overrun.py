@@ -19,6 +19,7 @@ from sim.plan.overrun import check_overrun, fight_types
 from sim.players import options as O
 from sim.rules.dice import ForcedDice
 from sim.world import queries as W
+from sim.commands import overrun_command
 
 
 def _spec():
@@ -49,7 +50,7 @@ def test_12_06_an_unengaged_eligible_unit_piles_in_again_then_fights():
         with pytest.raises(Refusal, match=r"r1 is not engaged: a normal fight needs an engaged unit \(12.05\); "
                                           r"an unengaged unit eligible to fight makes an overrun fight \(12.06\)"):
             b.submit(Fight("r1", (Selection("r1/1", "blade", "b2"),)))
-        cmd = MV.overrun_command(b, "r1", None)
+        cmd = overrun_command(b, "r1", None)
         assert cmd.to, "the solver piles in toward b2, within 5\""
         b.run_command(cmd)
         (ov,) = of_type(b, "overrun fight")
@@ -76,7 +77,7 @@ def test_12_06_enemy_units_it_engages_become_eligible_and_may_overrun_themselves
         _enemy_died(b)
         b2 = b.units["b2"]
         assert O.fight_pick(b, 1) is None  # b2: never engaged, did not charge: not eligible
-        b.run_command(MV.overrun_command(b, "r1", None))
+        b.run_command(overrun_command(b, "r1", None))
         b.run_command(Fight("r1", (Selection("r1/1", "blade", "b2"),)))  # (all miss)
         b._enter()
         # b2 is engaged now, and was not at the start of the Fight step: normal or overrun
@@ -113,7 +114,7 @@ def test_12_06_the_pile_in_is_additional_and_obeys_12_03():
         W.unit_state(b.units["r1"]).piled_in = True  # (as if it piled in during the Pile In step)
         with pytest.raises(Refusal, match=r"12.03"):  # a pile-in longer than 3"
             b.submit(Overrun("r1", (("r1/1", 20.0, 13.24 + 3.0),)))
-        b.run_command(MV.overrun_command(b, "r1", None))
+        b.run_command(overrun_command(b, "r1", None))
         assert of_type(b, "piled in")
 
 

@@ -1,5 +1,5 @@
 """14.02.01 Control is settled at every phase and turn end from the levels of control
-(sim.systems.scoring.control_levels), which are kept between settlements while nothing they
+(sim.phases.scoring.control_levels), which are kept between settlements while nothing they
 read changes. Each input gets a test that fails if its invalidation is removed: a move, a
 destroyed model, a set-up from strategic reserves, battle-shock; and the spatial index's
 version, which every change of who is on the battlefield or where bumps."""
@@ -9,10 +9,10 @@ from __future__ import annotations
 from phased import mission_scenario, model, unit
 from scen import kill
 from sim.battle import Battle
-from sim.commands import Ingress, StartBattle
+from sim.commands import StartBattle
 from sim.rules import objectives as OBJ
 from sim.rules.dice import ForcedDice
-from sim.systems import scoring
+from sim.phases import scoring
 from sim.systems.placing import apply_ingress
 from sim.world import mutations as M
 from sim.world import queries as W
@@ -62,7 +62,7 @@ def test_14_02_01_a_destroyed_model_no_longer_counts():
 def test_14_02_01_a_unit_set_up_from_reserves_counts():
     with _battle() as b:
         assert _levels(b) == {0: 4, 1: 3}
-        apply_ingress(b, Ingress("rr", (("rr/1", 26.0, 21.0), ("rr/2", 26.0, 22.5))))
+        apply_ingress(b, "rr", (("rr/1", 26.0, 21.0), ("rr/2", 26.0, 22.5)))
         assert _levels(b) == {0: 14, 1: 3}
 
 
@@ -93,7 +93,7 @@ def test_14_02_01_the_footprints_read_are_the_models_positions():
     # scoring reads the spatial index's footprints: every move keeps them equal to the models'
     with _battle() as b:
         M.move_models([(b.models["r1/1"], 20.0, 20.0), (b.models["r1/2"], 21.5, 20.0)])
-        apply_ingress(b, Ingress("rr", (("rr/1", 26.0, 21.0), ("rr/2", 26.0, 22.5))))
+        apply_ingress(b, "rr", (("rr/1", 26.0, 21.0), ("rr/2", 26.0, 22.5)))
         sp = W.spatial()
         for u in W.all_units():
             for m in W.unit_models(u):

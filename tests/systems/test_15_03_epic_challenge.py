@@ -13,6 +13,7 @@ from sim.battle import Battle
 from sim.commands import EndPhase, Fight, Overrun, Selection, StartBattle
 from sim.rules.dice import ForcedDice
 from sim.world import queries as W
+from sim.commands import overrun_command
 
 HITS_THEN_FAILED_SAVES = [6, 6, 6, 6, 1, 1]  # rc/1's pool: 2 hits, 2 wounds, 2 failed saves (Sv3)
 
@@ -142,7 +143,7 @@ def test_15_03_offered_at_the_selection_of_an_overrun_fight():
         _to_fight_step(b)
         kill(b, "b1/1")
         from sim.plan import moves as MV
-        cmd = MV.overrun_command(b, "rc", None)
+        cmd = overrun_command(b, "rc", None)
         b.run_command(cmd, lambda r: "rc/1" if r.kind == "stratagem" else r.default)
         assert [e["stratagem"] for e in of_type(b, "stratagem")] == ["Epic Challenge"]
         b.run_command(Fight("rc", (Selection("rc/1", "blade", "b2"),)))

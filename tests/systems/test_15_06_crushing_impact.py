@@ -14,6 +14,7 @@ from sim.plan import moves as MV
 from sim.rules import stratagems as SG
 from sim.rules.dice import ForcedDice
 from sim.world import queries as W
+from sim.commands import charge_command
 
 CHARGE_8 = [4, 4]
 
@@ -35,7 +36,7 @@ def _charge(b, answer, cp=(1, 0)):
         if req.kind == "stratagem" and req.context.get("stratagem") == "Crushing Impact":
             return answer(req)
         return req.default
-    cmd = MV.charge_command(b, "rv", None, None)
+    cmd = charge_command(b, "rv", None, None)
     assert cmd.targets == ("b1",)
     b.run_command(cmd, red)
 
@@ -101,7 +102,7 @@ def test_15_06_not_offered_to_other_units_without_the_cp_or_when_battle_shocked(
         while str(b.turn_state.phase) != "charge":
             b.run_command(EndPhase())
         b.run_command(DeclareCharge("rv"))
-        b.run_command(MV.charge_command(b, "rv", None, None), lambda req: req.options[0])
+        b.run_command(charge_command(b, "rv", None, None), lambda req: req.options[0])
         assert offers(b) == []
     # and only in its own player's Charge phase (a Heroic Intervention's charge is not)
     assert SG.refusal(SG.by_name("Crushing Impact"), cp=1, phase="charge", window=SG.AFTER_CHARGE_MOVE,
@@ -137,6 +138,6 @@ def test_15_01_crushing_impact_once_per_phase():
         use_first = (lambda r: r.options[0] if r.kind == "stratagem" and "Crushing" in r.key else r.default)
         for uid in ("rv", "rw"):
             b.run_command(DeclareCharge(uid))
-            b.run_command(MV.charge_command(b, uid, None, None), use_first)
+            b.run_command(charge_command(b, uid, None, None), use_first)
         assert [e["target"] for e in of_type(b, "stratagem")] == ["rv"] and b.turn_state.cp[0] == 2
         assert [e["key"] for e in of_type(b, "decision") if e["key"].startswith("Crushing")] == ["Crushing Impact: rv"]

@@ -110,7 +110,7 @@ def test_15_07_not_in_its_own_movement_phase():
 
 
 def test_15_07_the_spot_offered_passes_the_ingress_checks():
-    from sim.plan.moves import default_ingress
+    from sim.commands.ingress import default_ingress
     with Battle(_spec()) as b:
         b.run_command(StartBattle())
         while not (b.turn_state.round == 2 and b.turn_state.active == 0 and str(b.turn_state.phase) == "movement"):

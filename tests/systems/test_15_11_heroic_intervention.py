@@ -11,6 +11,7 @@ from sim.commands import ChargeMove, DeclareCharge, EndPhase, StartBattle
 from sim.plan import moves as MV
 from sim.rules.dice import ForcedDice
 from sim.world import queries as W
+from sim.commands import charge_command
 
 
 def _spec():
@@ -31,7 +32,7 @@ def test_15_11_leap_to_defend_charges_a_unit_that_charged():
         b.turn_state.cp = [0, 1]
         _to(b, "charge")
         b.run_command(DeclareCharge("r1"))
-        b.run_command(MV.charge_command(b, "r1", None, None))
+        b.run_command(charge_command(b, "r1", None, None))
 
         def blue(req):
             return "b2: Leap to Defend" if req.kind == "stratagem" and "b2: Leap to Defend" in req.options else req.default

@@ -4,16 +4,57 @@ taking to the skies, 24.17 Hover) and how far it has moved."""
 from __future__ import annotations
 
 import math
+from enum import StrEnum
 from typing import Iterable, Mapping, Sequence
 
 from sim.rules.movement.kernels import path_length
 
-__all__ = ["FLY", "SKY_PENALTY", "SKY_MOVES", "move_made", "second_move_refusal", "add_move",
+__all__ = ["MoveType", "MOVE_MODES", "SELECT_MODES", "mode_of_selection", "ConsolidationMode",
+           "FLY", "SKY_PENALTY", "SKY_MOVES", "move_made", "second_move_refusal", "add_move",
            "advance_end", "path_stop", "path_length", "sky_refusal", "sky_distance"]
+
+
+class MoveType(StrEnum):
+    """09.02 What a unit selected to move in the Movement phase does (its values are the names
+    commands, events and logs use): remain stationary (09.04), a normal move (09.05), an
+    advance (09.06), a fall-back move (09.07) by Ordered Retreat or by Desperate Escape; and
+    the ingress move of a unit arriving from strategic reserves (20.04)."""
+
+    STATIONARY = "stationary"
+    NORMAL = "normal"
+    ADVANCE = "advance"
+    FALL_BACK = "fall back"
+    DESPERATE_ESCAPE = "desperate escape"
+    INGRESS = "ingress"
+
+
+MOVE_MODES = (MoveType.NORMAL, MoveType.ADVANCE, MoveType.FALL_BACK)
+"""09.05-09.07 The moves a Move command makes (a Desperate Escape is a fall-back move)."""
+SELECT_MODES = (MoveType.STATIONARY, MoveType.NORMAL, MoveType.ADVANCE, MoveType.FALL_BACK,
+                MoveType.DESPERATE_ESCAPE)
+"""09.02 The move types a unit may be selected for."""
+
+
+def mode_of_selection(selected: str | None) -> MoveType | None:
+    """09.02 The move (a Move command's mode) a unit selected for ``selected`` makes: a
+    Desperate Escape is a fall-back move; remaining stationary, or having arrived by an
+    ingress move (20.04), is none (None)."""
+    if selected == MoveType.DESPERATE_ESCAPE:
+        return MoveType.FALL_BACK
+    return MoveType(selected) if selected in MOVE_MODES else None
+
+
+class ConsolidationMode(StrEnum):
+    """12.08 The compulsory mode of a consolidation move, in the order it is checked."""
+
+    ONGOING = "ongoing"
+    ENGAGING = "engaging"
+    OBJECTIVE = "objective"
+
 
 FLY = "FLY"  # 21.03 the keyword that lets a unit take to the skies
 SKY_PENALTY = 2.0  # 21.03 inches off the maximum distance when taking to the skies
-SKY_MOVES = ("normal", "advance", "fall back", "charge")  # 21.03 the moves it may be taken for
+SKY_MOVES = (MoveType.NORMAL, MoveType.ADVANCE, MoveType.FALL_BACK, "charge")  # 21.03 the moves it may be taken for
 
 
 def move_made(move_type: str | None, advanced: bool, fell_back: bool, moved: float) -> str | None:
@@ -23,11 +64,11 @@ def move_made(move_type: str | None, advanced: bool, fell_back: bool, moved: flo
     if move_type is not None:
         return move_type
     if advanced:
-        return "advance"
+        return MoveType.ADVANCE
     if fell_back:
-        return "fall back"
+        return MoveType.FALL_BACK
     if moved > 0:
-        return "normal"
+        return MoveType.NORMAL
     return None
 
 

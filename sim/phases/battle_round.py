@@ -15,7 +15,8 @@ from sim.components import Unit
 from sim.phases.fight_order import fight_eligible, normalise_picker, start_fight_step
 from sim.phases.gates import PLAYER
 from sim.phases.state import FightStep, Phase
-from sim.systems import more_stratagems, scoring, shooting_stratagems, stratagems, upkeep
+from sim.phases import scoring, upkeep
+from sim.systems import more_stratagems, shooting_stratagems, stratagems
 from sim.world import queries as W
 
 

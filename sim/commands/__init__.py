@@ -1,0 +1,29 @@
+"""Commands: the only way a battle changes (with decisions). One record per command kind
+(sim.commands.base.CommandRecord), in one registry (sim.commands.registry): its data, its JSON
+form (the replay log, a scenario script's ``command`` step and the sandbox share it), where a
+battle accepts it, its check, its apply and its words in the report.
+
+The kinds: shoot (10.02), fight (12.04), overrun (12.06), move and select to move (09),
+declare charge and charge move (11), pile in and consolidate (12.03, 12.08), ingress (20.04),
+start battle, end phase and end turn (07). README, "Adding a command", adds one.
+"""
+
+from sim.commands.charge import ChargeMove, DeclareCharge, charge_command
+from sim.commands.close_in import Consolidate, PileIn, consolidate_command, pile_in_command
+from sim.commands.fight import Fight, Overrun, overrun_command
+from sim.commands.flow import EndPhase, EndTurn, StartBattle
+from sim.commands.ingress import Ingress, default_ingress, ingress_candidates
+from sim.commands.move import Move, SelectToMove
+from sim.commands.registry import BY_KIND, KINDS, RECORDS, describe, from_dict, shape_problem, to_dict, validate
+from sim.commands.shoot import Shoot
+from sim.plan.common import Selection
+
+# (the names the rest of the code and the tests have always used)
+command_to_dict = to_dict
+command_from_dict = from_dict
+
+__all__ = ["BY_KIND", "KINDS", "RECORDS", "describe", "from_dict", "shape_problem", "to_dict", "validate",
+           "command_to_dict", "command_from_dict", "Selection", "Shoot", "Fight", "Overrun", "Move",
+           "SelectToMove", "DeclareCharge", "ChargeMove", "PileIn", "Consolidate", "Ingress", "StartBattle",
+           "EndPhase", "EndTurn", "charge_command", "pile_in_command", "consolidate_command", "overrun_command",
+           "default_ingress", "ingress_candidates"]

@@ -1,0 +1,179 @@
+"""11 The Charge phase's commands: declaring a charge and making its roll (11.02 steps 1-2; a
+Command Re-roll may follow, 15.02), and the charge move (11.02 step 3, 11.04; 21.03 taking to
+the skies; Crushing Impact may follow, 15.06)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import esper
+
+from sim import events as ev
+from sim.commands.base import FLY, TARGETS, TO, UNIT, VIA, CommandRecord
+from sim.components import Unit
+from sim.errors import PlanError
+from sim.plan import moves as MV
+from sim.plan.common import oversized_refusal
+from sim.plan.phased import CHARGE_RANGE, live_unit, one_at_a_time
+from sim.rules.movement.solvers import charge as CS
+from sim.rules.turn import Phase
+from sim.systems import more_stratagems
+from sim.systems import stratagems as ST
+from sim.systems.placing import apply_positions
+from sim.world import queries as W
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareCharge:
+    """11.02 steps 1-2: declare a charge with a unit and make its charge roll (2D6)."""
+
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeMove:
+    """11.02 step 3 / 11.04: the charge targets and each model's end position; no targets =
+    the charge is not made (nothing moves). ``fly``: the unit takes to the skies (21.03)."""
+
+    unit: str
+    targets: tuple[str, ...]
+    to: tuple[tuple[str, float, float], ...]
+    via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
+    fly: bool = False  # 21.03 take to the skies
+
+
+def _owner(ent: int) -> int:
+    return esper.component_for_entity(ent, Unit).owner
+
+
+# --- DeclareCharge -------------------------------------------------------------------------
+
+def _check_declare(battle, cmd: DeclareCharge) -> None:
+    """11.02 step 1: a unit may declare a charge unless it has already declared one this phase,
+    no enemy unit is within 12", it is engaged, or it advanced or fell back this turn."""
+    ent = live_unit(battle, cmd.unit)
+    one_at_a_time(battle, ent, "11.02")
+    oversized_refusal(ent, "declare a charge or make a charge move")
+    st = W.unit_state(ent)
+    if st.charge_roll is not None:
+        raise PlanError(f"{cmd.unit} has already declared a charge this phase (11.02)")
+    if st.advanced or st.fell_back:
+        raise PlanError(f"{cmd.unit} {'advanced' if st.advanced else 'fell back'} this turn and "
+                        f"cannot declare a charge (11.02, 09.06/09.07)")
+    if W.unit_engaged(ent):
+        raise PlanError(f"{cmd.unit} is engaged and cannot declare a charge (11.02)")
+    near = MV.unit_gap(ent, W.enemy_units(ent))
+    if near is None or near > CHARGE_RANGE + 1e-9:
+        raise PlanError(f"{cmd.unit} has no enemy unit within 12\" (nearest "
+                        f"{'none' if near is None else f'{near:.2f}'}\") and cannot declare a charge (11.02)")
+
+
+def _apply_declare(battle, cmd: DeclareCharge):
+    """11.02 steps 1-2: declared; the charge roll (2D6) is its maximum distance."""
+    ent = battle.units[cmd.unit]
+    battle.changes.touched(ent)
+    st = W.unit_state(ent)
+    dice = battle.dice.d6(2, f"charge roll {cmd.unit}")
+    st.charge_roll = sum(dice)
+    if battle.turn_state is not None:
+        battle.turn_state.in_progress = ent  # (until its charge move is made or given up, 11.02)
+    # ruling 25: the default policy re-rolls a failed charge roll (one that reaches no enemy
+    # unit) when the CP and the 15.01 limits allow
+    near = MV.unit_gap(ent, W.enemy_units(ent))
+    failed = near is None or st.charge_roll < near
+    if (yield from ST.offer(battle, "Command Re-roll", _owner(ent), cmd.unit, roll="charge",
+                            roll_failed=failed, battle_shocked=st.battle_shocked,
+                            about=f"charge roll {st.charge_roll}")):
+        st.charge_roll = sum(battle.dice.d6(2, f"charge roll {cmd.unit} (Command Re-roll)"))
+    battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, result="declared")
+
+
+# --- ChargeMove ----------------------------------------------------------------------------
+
+def _check_charge_move(battle, cmd: ChargeMove) -> None:
+    """11.02 step 3 / 11.04: after the roll, targets within 12" and within the roll (edge to
+    edge, before moving; ruling 17), then the move and its conditions (sim.plan.moves)."""
+    ent = live_unit(battle, cmd.unit)
+    st = W.unit_state(ent)
+    if st.charge_roll is None:
+        raise PlanError(f"{cmd.unit} has not declared a charge (11.02: declare and roll first)")
+    if st.charge_resolved:
+        raise PlanError(f"{cmd.unit}'s charge has already been resolved this phase (11.02)")
+    MV.check_sky(ent, cmd.fly, "charge")
+    if not cmd.targets:
+        if cmd.to:
+            raise PlanError("a charge with no targets moves no model (11.02 step 3)")
+        return
+    enemies = {esper.component_for_entity(u, Unit).id: u for u in W.enemy_units(ent)}
+    if len(set(cmd.targets)) != len(cmd.targets):
+        raise PlanError("a charge target is named twice (11.04)")
+    reach = MV.charge_limit(ent, st.charge_roll, cmd.fly)
+    for t in cmd.targets:
+        u = enemies.get(t)
+        if u is None or W.unit_destroyed(u):
+            raise PlanError(f"{t!r} is not an enemy unit on the battlefield (11.04)")
+        gap = MV.unit_gap(ent, [u])
+        limit = min(CHARGE_RANGE, reach)
+        if gap is None or gap > limit + 1e-9:
+            sky = f", {reach:g}\" taking to the skies (21.03)" if cmd.fly else ""
+            raise PlanError(f"{t} is {gap:.2f}\" away: a charge target must be within 12\" and within "
+                            f"the charge roll of {st.charge_roll}\"{sky} (11.04)")
+    MV.check_charge(battle, ent, cmd, st.charge_roll)
+
+
+def _apply_charge_move(battle, cmd: ChargeMove):
+    """11.02 step 3 / 11.04: the move (validated), then Fights First until the end of the turn
+    and 'made a charge move this turn'; no targets: nothing moves. Just after a MONSTER or
+    VEHICLE unit's charge move, Crushing Impact (15.06) is offered."""
+    ent = battle.units[cmd.unit]
+    st = W.unit_state(ent)
+    st.charge_resolved = True
+    if battle.turn_state is not None:
+        battle.turn_state.in_progress = None
+    if not cmd.targets:
+        battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=[], result="not made")
+        return
+    final = apply_positions(battle, ent, cmd.to)
+    st.charged = True
+    sky = {"fly": True} if cmd.fly else {}  # (21.03 taking to the skies)
+    battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=list(cmd.targets),
+                result="made", to=final, **sky)
+    yield from more_stratagems.crushing_impact(battle, ent)
+
+
+# --- the automatic player's choice (Part A ruling 17) ---------------------------------------
+
+def charge_command(battle, uid: str, targets, to, fly: bool | None = False):
+    """11.04 The charge move a script step or a player makes: the step's ``to`` as written,
+    or the solver's placement (Part A ruling 17: the closest eligible enemy unit when no
+    targets are named); no legal placement = the charge is not made (no targets). ``fly``:
+    take to the skies (21.03); None: on the ground, or, if no ground charge is found and the
+    unit has FLY, taking to the skies (the default player's choice)."""
+    ent = battle.units[uid]
+    roll = W.unit_state(ent).charge_roll
+    if to is not None:
+        return ChargeMove(uid, tuple(targets or ()), tuple((m, *p) for m, p in to.items()), fly=bool(fly))
+    if roll is None:
+        return ChargeMove(uid, (), ())
+    body = MV.bodies()
+    tries = [bool(fly)] if fly is not None else [False] + ([True] if MV.can_fly(ent) else [])
+    for sky in tries:
+        limit = MV.charge_limit(ent, roll, sky)
+        aims = CS.default_charge_targets(uid, limit, body) if targets is None else targets
+        if not aims:
+            continue
+        sol = CS.solve_charge(uid, aims, limit, body, battle.scenario.terrain, battle.scenario.board,
+                              **MV.path_rules(ent, sky))
+        if sol:
+            return ChargeMove(uid, tuple(sorted(aims)), MV.solution_ends(sol), MV.solution_turns(sol), fly=sky)
+    return ChargeMove(uid, (), (), fly=bool(fly))  # (a charge asked to fly by a unit without FLY: refused)
+
+
+DECLARE_CHARGE = CommandRecord(
+    "declare charge", DeclareCharge, "11.02", "declare a charge with a unit and make its charge roll (2D6)",
+    (UNIT,), check=_check_declare, apply=_apply_declare,
+    describe=lambda c: f"== {c['unit']} declares a charge", phase=Phase.CHARGE)
+
+CHARGE_MOVE = CommandRecord(
+    "charge move", ChargeMove, "11.02", "make a declared charge's move at its targets (none: it is not made)",
+    (UNIT, TARGETS, TO, VIA, FLY), check=_check_charge_move, apply=_apply_charge_move, phase=Phase.CHARGE)

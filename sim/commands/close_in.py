@@ -1,0 +1,149 @@
+"""12.02/12.03 and 12.07/12.08 The Fight phase's moves: a pile-in move (Pile In step) and a
+consolidation move (Consolidate step), each at most 3", checked against its rule's conditions
+(sim.plan.moves; the solvers of Part A ruling 18 are the automatic players' defaults)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import esper
+
+from sim import events as ev
+from sim.commands.base import TO, UNIT, VIA, CommandRecord
+from sim.components import Unit
+from sim.errors import PlanError
+from sim.phases.fight_order import was_eligible_to_fight
+from sim.phases.gates import PLAYER
+from sim.plan import moves as MV
+from sim.plan.phased import live_unit
+from sim.rules.movement.solvers import pile_in as PS
+from sim.rules.turn import FightStep, Phase
+from sim.systems.placing import apply_positions
+from sim.world import queries as W
+
+
+@dataclass(frozen=True, slots=True)
+class PileIn:
+    """12.02/12.03 A pile-in move: each moving model's end position."""
+
+    unit: str
+    to: tuple[tuple[str, float, float], ...]
+    via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
+
+
+@dataclass(frozen=True, slots=True)
+class Consolidate:
+    """12.07/12.08 A consolidation move: each moving model's end position; the mode (ongoing,
+    engaging, objective) is the compulsory one for the unit's position (12.08)."""
+
+    unit: str
+    to: tuple[tuple[str, float, float], ...]
+    via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
+
+
+def _place(battle, cmd, event: str) -> int:
+    ent = battle.units[cmd.unit]
+    final = apply_positions(battle, ent, cmd.to)
+    battle.emit(event, unit=cmd.unit, to=final)
+    return ent
+
+
+# --- PileIn --------------------------------------------------------------------------------
+
+def _check_pile_in(battle, cmd: PileIn) -> None:
+    """12.02/12.03 One pile-in move per unit: it must be engaged or have charged this turn."""
+    ent = live_unit(battle, cmd.unit)
+    st = W.unit_state(ent)
+    if st.piled_in:
+        raise PlanError(f"{cmd.unit} has already piled in this phase (12.02)")
+    if not (W.unit_engaged(ent) or st.charged):
+        raise PlanError(f"{cmd.unit} is neither engaged nor charged this turn and cannot pile in (12.03)")
+    MV.check_pile_in(battle, ent, cmd)
+
+
+def _apply_pile_in(battle, cmd: PileIn) -> None:
+    ent = _place(battle, cmd, ev.PILED_IN)
+    W.unit_state(ent).piled_in = True
+
+
+# --- Consolidate ---------------------------------------------------------------------------
+
+def _check_consolidate(battle, cmd: Consolidate) -> None:
+    """12.07/12.08 One consolidation move per unit that was eligible to fight this phase."""
+    ent = live_unit(battle, cmd.unit)
+    st = W.unit_state(ent)
+    if st.consolidated:
+        raise PlanError(f"{cmd.unit} has already consolidated this phase (12.07)")
+    if not was_eligible_to_fight(battle, ent):
+        raise PlanError(f"{cmd.unit} was not eligible to fight this phase and cannot consolidate (12.08)")
+    MV.check_consolidate(battle, ent, cmd)
+
+
+def _apply_consolidate(battle, cmd: Consolidate) -> None:
+    ent = _place(battle, cmd, ev.CONSOLIDATED)
+    W.unit_state(ent).consolidated = True
+    _engaged_by_consolidation(battle, ent)
+
+
+def _engaged_by_consolidation(battle, ent: int) -> None:
+    """12.08 (and its 2026 errata for ongoing consolidation): each engaged enemy unit that has
+    not yet been selected to fight this phase is selected to fight by its player, one at a
+    time, before the Consolidate step goes on (TurnState.pending_fights)."""
+    ts = battle.turn_state
+    if ts is None:
+        return
+    new = [u for u in W.engaged_with(ent) if not W.unit_state(u).selected_to_fight
+           and u not in ts.pending_fights]
+    if not new:
+        return
+    if not ts.pending_fights:
+        ts.resume_chooser = ts.chooser
+    ts.pending_fights.extend(new)
+    ts.chooser = esper.component_for_entity(ts.pending_fights[0], Unit).owner
+    battle.emit(ev.STEP, step=str(FightStep.FIGHT), player=PLAYER[ts.chooser],
+                units=[esper.component_for_entity(u, Unit).id for u in new], rule="12.08")
+
+
+def _made(verb: str):
+    return lambda c: f"== {c['unit']} makes a {verb} move"
+
+
+# --- the automatic player's choices (Part A ruling 18) --------------------------------------
+
+def pile_in_command(battle, uid: str, to):
+    """12.03 A pile-in move: the step's ``to``, or the solver's (Part A ruling 18); None when
+    the unit has no legal pile-in move."""
+    if to is not None:
+        return PileIn(uid, tuple((m, *p) for m, p in to.items()))
+    ent = battle.units[uid]
+    st = W.unit_state(ent)
+    if W.unit_destroyed(ent) or st.piled_in or not (W.unit_engaged(ent) or st.charged):
+        return None
+    sol = PS.solve_pile_in(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board,
+                           may_cross_dense=MV.may_cross_dense(ent))
+    return PileIn(uid, MV.solution_ends(sol), MV.solution_turns(sol)) if sol and sol.paths else None
+
+
+def consolidate_command(battle, uid: str, to):
+    """12.08 A consolidation move: the step's ``to``, or the solver's in the compulsory mode
+    (Part A ruling 18); None when the unit has none."""
+    if to is not None:
+        return Consolidate(uid, tuple((m, *p) for m, p in to.items()))
+    ent = battle.units[uid]
+    st = W.unit_state(ent)
+    if W.unit_destroyed(ent) or st.consolidated or not was_eligible_to_fight(battle, ent):
+        return None
+    sol = PS.solve_consolidation(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board,
+                                 MV.objective_points(battle), may_cross_dense=MV.may_cross_dense(ent))
+    return Consolidate(uid, MV.solution_ends(sol), MV.solution_turns(sol)) if sol and sol.paths else None
+
+
+PILE_IN = CommandRecord(
+    "pile in", PileIn, "12.02", "a pile-in move (up to 3\") in the Pile In step",
+    (UNIT, TO, VIA), check=_check_pile_in, apply=_apply_pile_in, describe=_made("pile in"),
+    phase=Phase.FIGHT, step=FightStep.PILE_IN)
+
+CONSOLIDATE = CommandRecord(
+    "consolidate", Consolidate, "12.07", "a consolidation move (up to 3\") in the Consolidate step",
+    (UNIT, TO, VIA), check=_check_consolidate, apply=_apply_consolidate, describe=_made("consolidate"),
+    phase=Phase.FIGHT, step=FightStep.CONSOLIDATE)

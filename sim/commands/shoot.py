@@ -1,0 +1,74 @@
+"""10.02 Select a unit to shoot: the Shoot command. Its check is the shooting plan (04.01/04.02
+with the shooting type, 10.02-10.07, and 24.26 [ONE SHOT]); once accepted, the unit's
+activation starts and the attack systems resolve it step by step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.commands.base import UNIT, CommandRecord, Field, optional_str
+from sim.plan.common import Selection
+from sim.plan.validated import validated_shoot
+from sim.rules.turn import Phase
+from sim.systems.activation import select_to_shoot
+
+
+@dataclass(frozen=True, slots=True)
+class Shoot:
+    """10.02 Select a unit to shoot, with a shooting type (None = the default choice) and its
+    weapons and targets (one Selection per model and weapon)."""
+
+    unit: str
+    selections: tuple[Selection, ...]
+    type: str | None = None
+
+
+def _selection_problem(s, kind_of) -> str | None:
+    if not isinstance(s, dict):
+        return f"expected each selection to be an object, found {kind_of(s)}"
+    for key, what, ok in (("model", "a model id", lambda v: type(v) is str),
+                          ("weapon", "a weapon name", lambda v: type(v) is str)):
+        if key not in s:
+            return f"expected a field {key!r} ({what}), found none"
+        if not ok(s[key]):
+            return f"expected {key!r} to be {what}, found {kind_of(s[key])}"
+    for key, what, ok in (("target", "a unit id", lambda v: type(v) is str),
+                          ("attacks", "an integer", lambda v: type(v) is int)):
+        if s.get(key) is not None and not ok(s[key]):
+            return f"expected {key!r} to be {what}, found {kind_of(s[key])}"
+    return None
+
+
+def _dump_selection(s: Selection) -> dict:
+    d = {"model": s.model, "weapon": s.weapon}
+    if s.target is not None:
+        d["target"] = s.target
+    if s.attacks is not None:
+        d["attacks"] = s.attacks
+    return d
+
+
+SELECTIONS = Field("selections", "a list", lambda v: isinstance(v, list),
+                   dump=lambda sels: [_dump_selection(s) for s in sels],
+                   load=lambda rows: tuple(Selection(s["model"], s["weapon"], s.get("target"), s.get("attacks"))
+                                           for s in rows),
+                   default=(), each_problem=_selection_problem)
+"""04.01/04.02 each model's selected weapons and their targets (04.03: a melee split's attacks)."""
+
+
+def _check(battle, cmd: Shoot) -> None:
+    battle.validated = validated_shoot(battle, cmd)
+
+
+def _apply(battle, cmd: Shoot) -> None:
+    select_to_shoot(battle, cmd)
+
+
+def _describe(c: dict) -> str:
+    return f"== {c['unit']} is selected to shoot" + (f" ({c['type']})" if c.get("type") else "")
+
+
+SHOOT = CommandRecord(
+    "shoot", Shoot, "10.02", "select a unit to shoot, with its shooting type, weapons and targets",
+    (UNIT, SELECTIONS, optional_str("type", "a shooting type")), check=_check, apply=_apply,
+    describe=_describe, phase=Phase.SHOOTING, attacks=True)
