@@ -225,8 +225,8 @@ def test_03_01_check_move_matches_the_oracle_on_hand_picked_layouts(name):
 # --- the calls of a real battle --------------------------------------------------------------
 
 def test_03_01_check_move_matches_the_oracle_on_a_real_battle(monkeypatch):
-    """Every move a random player tried in a battle of the default scenario (units of ten,
-    ruins and woods, a tank and a walker): ~70 calls, a third refused."""
+    """Every move the random players tried in a battle of the default scenario (units of ten,
+    ruins and woods, a tank and a walker): 59 calls, 36 of them refused."""
     from sim.battle import Battle
     from sim.players import play_battle
     from sim.scenario.load import load_scenario
