@@ -16,6 +16,7 @@ from sim.phases.fight_order import fight_eligible, was_eligible_to_fight
 from sim.phases.state import FightStep, Phase
 from sim.plan import moves as MV
 from sim.plan.common import find_unit
+from sim.rules.geometry import within_distance
 from sim.world import queries as W
 
 SELECT_MODES = ("stationary", "normal", "advance", "fall back", "desperate escape")
@@ -190,7 +191,7 @@ def check_end_phase(battle, cmd: EndPhase) -> None:
     if ts.phase == Phase.FIGHT and ts.step == FightStep.FIGHT:
         for u in fight_eligible(battle, ts.chooser):
             gap = MV.unit_gap(u, W.enemy_units(u))
-            if gap is not None and gap <= PASS_RANGE + 1e-9:
+            if gap is not None and within_distance(gap, PASS_RANGE):
                 uid = esper.component_for_entity(u, Unit).id
                 raise PlanError(f"{uid} is eligible to fight and within 5\" of an enemy ({gap:.2f}\"): "
                                 f"it must be selected to fight before the player may pass (12.04, 12.04.01)")

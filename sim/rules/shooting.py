@@ -17,6 +17,7 @@ from typing import Mapping, NamedTuple, Sequence
 
 from sim.rules.abilities import Hook, tag, with_hook
 from sim.rules.attack import FAIL, SUCCESS
+from sim.rules.geometry import within_distance
 
 # the abilities these rules name in their reasons, as datasheets print them
 _ASSAULT_TAG = tag(Hook.SHOOTS_AFTER_ADVANCING)
@@ -122,7 +123,7 @@ def snap_target_problem(targets: Sequence[str], gap: float | None, visible_to_un
         return None
     if not visible_to_unit:
         return f"snap shooting targets only a visible enemy unit: {distinct[0]} is not visible to the unit (15.09)"
-    if gap is None or gap > SNAP_RANGE + 1e-9:
+    if gap is None or not within_distance(gap, SNAP_RANGE):
         far = "" if gap is None else f" ({gap:.2f}\")"
         return f"snap shooting targets only an enemy unit within 24\" of the unit: {distinct[0]} is not{far} (15.09)"
     return None

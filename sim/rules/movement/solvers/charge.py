@@ -24,7 +24,7 @@ from typing import Collection, Mapping, Sequence
 import numpy as np
 
 from sim.rules.coherency import MoveProblem
-from sim.rules.geometry import ENGAGEMENT_RANGE, EPS
+from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, in_engagement_range, within_distance
 from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, check_move, distances_from, engaged_units, fps_to_rows,
     near_rows,
@@ -86,8 +86,8 @@ def _score(placer: Placer, mid: str, trows: dict[str, np.ndarray], others: np.nd
     start_d = {t: float(placer.start_gaps(mid, r).min()) for t, r in trows.items()}
     if keep_engaged:
         mates = [placer.cur[m] for m in placer.ids if m != mid]
-        by_others = {t: bool(len(mates)) and bool((fps_to_rows(mates, idx, r).min(axis=1)
-                                                   <= ENGAGEMENT_RANGE + EPS).any())
+        by_others = {t: bool(len(mates)) and bool(in_engagement_range(fps_to_rows(mates, idx, r)
+                                                                      .min(axis=1)).any())
                      for t, r in trows.items()}
 
     def score(c: np.ndarray):
@@ -99,13 +99,13 @@ def _score(placer: Placer, mid: str, trows: dict[str, np.ndarray], others: np.nd
             closer |= d < start_d[t] - CLOSER
             dmin = np.minimum(dmin, d)
             if keep_engaged and not by_others[t]:
-                engaged_all &= d <= ENGAGEMENT_RANGE + EPS
+                engaged_all &= in_engagement_range(d)
         allowed = closer & engaged_all
         if len(others):
             near = near_rows(idx, c, fp0.bounding_radius, ENGAGEMENT_RANGE, others)
             if len(near):
-                allowed &= distances_from(fp0, c, idx, near).min(axis=1) > ENGAGEMENT_RANGE + EPS
-        t_of = np.where(dmin <= WITHIN_ONE + EPS, 1, np.where(dmin <= ENGAGEMENT_RANGE + EPS, 2, 3))
+                allowed &= ~in_engagement_range(distances_from(fp0, c, idx, near).min(axis=1))
+        t_of = np.where(within_distance(dmin, WITHIN_ONE), 1, np.where(in_engagement_range(dmin), 2, 3))
         if tier is not None:
             allowed &= t_of <= tier
         length = np.hypot(c[:, 0] - fp0.x, c[:, 1] - fp0.y)
@@ -144,13 +144,13 @@ def _tier_spot(placer: Placer, mid: str, trows, others, below: int):
     fp = placer.start[mid].moved(*path[-1])
     rows = np.concatenate(list(trows.values()))
     d = float(fps_to_rows([fp], placer.idx, rows).min())
-    return path, (1 if d <= WITHIN_ONE + EPS else 2)
+    return path, (1 if within_distance(d, WITHIN_ONE) else 2)
 
 
 def _model_tier(placer: Placer, mid: str, trows) -> tuple[int, float]:
     rows = np.concatenate(list(trows.values()))
     d = float(fps_to_rows([placer.cur[mid]], placer.idx, rows).min())
-    return (1 if d <= WITHIN_ONE + EPS else 2 if d <= ENGAGEMENT_RANGE + EPS else 3), d
+    return (1 if within_distance(d, WITHIN_ONE) else 2 if in_engagement_range(d) else 3), d
 
 
 def _eligibility(unit: str, targets: Sequence[str], roll: float, idx: BodyIndex) -> list[MoveProblem]:

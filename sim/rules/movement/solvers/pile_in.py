@@ -31,7 +31,7 @@ from typing import Collection, Mapping, Sequence
 import numpy as np
 
 from sim.rules.coherency import MoveProblem
-from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, Footprint, distance, round_base
+from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, Footprint, distance, in_engagement_range, round_base
 from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, check_move, engaged_units, fps_to_rows, near_rows,
     distances_from,
@@ -71,7 +71,7 @@ def _engaged_with(fps: Mapping[str, Footprint], idx: BodyIndex, player: int) -> 
     for mid, f in fps.items():
         near = near_rows(idx, np.array([[f.x, f.y]]), f.bounding_radius, ENGAGEMENT_RANGE, enemies)
         d = fps_to_rows([f], idx, near)[0] if len(near) else np.zeros(0)
-        out[mid] = {idx.units[int(j)] for j in near[d <= ENGAGEMENT_RANGE + EPS].tolist()}
+        out[mid] = {idx.units[int(j)] for j in near[in_engagement_range(d)].tolist()}
     return out
 
 
@@ -166,8 +166,8 @@ def _score_enemy(placer: Placer, mid: str, target_rows: np.ndarray, *, require_e
         stay = length <= 0.0
         allowed = d < d0 - CLOSER
         for rows in keep.values():
-            allowed &= distances_from(fp0, c, idx, rows).min(axis=1) <= ENGAGEMENT_RANGE + EPS
-        eng = d <= ENGAGEMENT_RANGE + EPS
+            allowed &= in_engagement_range(distances_from(fp0, c, idx, rows).min(axis=1))
+        eng = in_engagement_range(d)
         if require_engaged:
             allowed &= eng
         if stay_ok:
@@ -218,7 +218,7 @@ def _objective_score(placer: Placer, mid: str, point, *, require_range: bool, st
             allowed |= stay
         near = near_rows(placer.idx, c, fp0.bounding_radius, ENGAGEMENT_RANGE, enemies)
         if len(near):   # [ERRATA] objective consolidation ends unengaged
-            allowed &= distances_from(fp0, c, placer.idx, near).min(axis=1) > ENGAGEMENT_RANGE + EPS
+            allowed &= ~in_engagement_range(distances_from(fp0, c, placer.idx, near).min(axis=1))
         return allowed, (np.where(stay, 2, np.where(inr, 0, 1)), d, length)
     return score
 
@@ -264,7 +264,7 @@ def _pile_conditions(placer: Placer, targets: Sequence[str], *, lock: bool, rule
             out.append(MoveProblem(mid, f"{rule}, Part A 16",
                                    f"it ends {d1:.2f}\" from {t}, its closest target, not closer "
                                    f"than at the start ({d0:.2f}\")", d1))
-        elif d1 > ENGAGEMENT_RANGE + EPS and not skip_possible:
+        elif not in_engagement_range(d1) and not skip_possible:
             keep = {u: idx.unit_rows[u] for u in sorted(began[mid])}
             spot = _enemy_spot(placer, mid, trows[t], keep, engaged_only=True,
                                coherent_with=[m for m in placer.ids if m != mid])
@@ -478,7 +478,7 @@ def _solve_enemy(unit: str, targets: Sequence[str], idx: BodyIndex, areas, board
             if not placer.moved(mid):
                 continue
             rows = trows[closest[mid]]
-            if float(fps_to_rows([placer.cur[mid]], idx, rows).min()) <= ENGAGEMENT_RANGE + EPS:
+            if in_engagement_range(float(fps_to_rows([placer.cur[mid]], idx, rows).min())):
                 continue
             keep = {u: idx.unit_rows[u] for u in sorted(began[mid])}
             res = _enemy_spot(placer, mid, rows, keep, engaged_only=True,
