@@ -12,6 +12,7 @@ from sim.components import Position, Stats, Unit
 from sim.errors import PlanError
 from sim.phases.fight_order import was_eligible_to_fight
 from sim.rules.movement import legality as ML
+from sim.rules import charge as CHG
 from sim.rules.abilities import Hook
 from sim.rules.movement.moves import FLY, sky_distance, sky_refusal
 from sim.rules.movement.solvers import charge as CH
@@ -162,8 +163,14 @@ def move_limit(unit_ent: int, model_ent: int, mode: str, roll: int | None, fly: 
 
 def charge_limit(unit_ent: int, roll: int, fly: bool) -> float:
     """11.04, 21.03/24.17 A charge's maximum distance: the charge roll, 2" less taking to the
-    skies (not with Hover)."""
-    return sky_distance(roll, hovers(unit_ent)) if fly else float(roll)
+    skies (not with Hover): ``sim.rules.charge.max_distance`` for the unit."""
+    return CHG.max_distance(roll, fly=fly, hover=fly and hovers(unit_ent))
+
+
+def charge_reach(unit_ent: int, roll: int, fly: bool, cap: float = CHG.CHARGE_RANGE) -> float:
+    """11.04 How far away the unit's charge targets may be: within 12" (``cap``) and within
+    the maximum distance (``charge_limit``): ``sim.rules.charge.reach`` for the unit."""
+    return CHG.reach(roll, fly=fly, hover=fly and hovers(unit_ent), cap=cap)
 
 
 def _refuse(problems) -> None:

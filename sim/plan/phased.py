@@ -16,11 +16,11 @@ from sim.phases.fight_order import fight_eligible, was_eligible_to_fight
 from sim.phases.state import FightStep, Phase
 from sim.plan import moves as MV
 from sim.plan.common import find_unit
+from sim.rules import charge as CHG
 from sim.rules.geometry import within_distance
 from sim.world import queries as W
 
 SELECT_MODES = ("stationary", "normal", "advance", "fall back", "desperate escape")
-CHARGE_RANGE = 12.0  # 11.02 "within 12 inches"
 PASS_RANGE = 5.0  # 12.04.01
 
 
@@ -125,7 +125,7 @@ def check_declare_charge(battle, cmd: DeclareCharge) -> None:
     if W.unit_engaged(ent):
         raise PlanError(f"{cmd.unit} is engaged and cannot declare a charge (11.02)")
     near = MV.unit_gap(ent, W.enemy_units(ent))
-    if near is None or near > CHARGE_RANGE + 1e-9:
+    if not CHG.may_declare(near):
         raise PlanError(f"{cmd.unit} has no enemy unit within 12\" (nearest "
                         f"{'none' if near is None else f'{near:.2f}'}\") and cannot declare a charge (11.02)")
 
@@ -148,13 +148,13 @@ def check_charge_move(battle, cmd: ChargeMove) -> None:
     if len(set(cmd.targets)) != len(cmd.targets):
         raise PlanError("a charge target is named twice (11.04)")
     reach = MV.charge_limit(ent, st.charge_roll, cmd.fly)
+    limit = MV.charge_reach(ent, st.charge_roll, cmd.fly)
     for t in cmd.targets:
         u = enemies.get(t)
         if u is None or W.unit_destroyed(u):
             raise PlanError(f"{t!r} is not an enemy unit on the battlefield (11.04)")
         gap = MV.unit_gap(ent, [u])
-        limit = min(CHARGE_RANGE, reach)
-        if gap is None or gap > limit + 1e-9:
+        if not CHG.in_reach(gap, limit):
             sky = f", {reach:g}\" taking to the skies (21.03)" if cmd.fly else ""
             raise PlanError(f"{t} is {gap:.2f}\" away: a charge target must be within 12\" and within "
                             f"the charge roll of {st.charge_roll}\"{sky} (11.04)")
