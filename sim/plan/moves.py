@@ -223,20 +223,22 @@ def check_consolidate(battle, unit_ent: int, cmd) -> None:
     its conditions."""
     uid = esper.component_for_entity(unit_ent, Unit).id
     body = bodies()
-    points = objective_points(battle)
-    mode = PI.consolidation_mode(uid, body, points)
+    objs = objectives(battle)
+    mode = PI.consolidation_mode(uid, body, objs)
     if mode is None:
         raise PlanError(f"{uid} is not engaged and has no enemy unit or objective within 3\": "
                         f"no consolidation mode applies (12.08)")
     kind, targets, obj = mode
-    _refuse(PI.check_consolidation(uid, kind, targets, None if obj is None else points[obj],
+    _refuse(PI.check_consolidation(uid, kind, targets, None if obj is None else objs[obj],
                                    paths_of(battle, unit_ent, cmd.to, cmd.via), body, _areas(battle),
                                    battle.scenario.board, may_cross_dense=may_cross_dense(unit_ent)))
 
 
-def objective_points(battle) -> list:
+def objectives(battle) -> list:
+    """14.01 The battle's objectives (sim.rules.objectives.Objective: markers, and terrain
+    objectives carrying their area), in the mission's order; none in free play."""
     ts = battle.turn_state
-    return [] if ts is None else [(o.x, o.y) for o in ts.objectives]
+    return [] if ts is None else list(ts.objectives)
 
 
 def _ends(solution) -> tuple:
@@ -318,7 +320,7 @@ def consolidate_command(battle, uid: str, to):
     if W.unit_destroyed(ent) or st.consolidated or not was_eligible_to_fight(battle, ent):
         return None
     sol = PI.solve_consolidation(uid, bodies(), _areas(battle), battle.scenario.board,
-                                 objective_points(battle), may_cross_dense=may_cross_dense(ent))
+                                 objectives(battle), may_cross_dense=may_cross_dense(ent))
     return Consolidate(uid, _ends(sol), _turns(sol)) if sol and sol.paths else None
 
 

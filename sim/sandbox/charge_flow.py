@@ -130,7 +130,7 @@ class PlacementMixin:
         if kind == "pile in":
             p.targets = PI.pile_in_targets(p.unit, b)
         else:
-            mode = PI.consolidation_mode(p.unit, b, MV.objective_points(self.battle))
+            mode = PI.consolidation_mode(p.unit, b, MV.objectives(self.battle))
             if mode is not None:
                 p.mode, p.targets = mode[0], list(mode[1])
         self.placement = p
