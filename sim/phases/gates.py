@@ -3,9 +3,7 @@ answered before any command-specific rule (sim.validate)."""
 
 from __future__ import annotations
 
-from sim.phases.state import FightStep, Phase
-
-PLAYER = ("red", "blue")
+from sim.rules.turn import PLAYER, FightStep, Phase
 
 # command kind -> (phase, Fight-phase step or None, the rule that places it)
 ACCEPTS: dict[str, tuple[Phase, FightStep | None, str]] = {

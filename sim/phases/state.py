@@ -5,28 +5,11 @@ player's CP and VP, objective control, and the per-phase bookkeeping the phase r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from sim.rules.mission import VPTally
+from sim.rules.turn import FightStep, Phase  # (the vocabulary's home; named here for the phase machine)
 
-
-class Phase(StrEnum):
-    """07.02 The parts of a player's turn, in order."""
-
-    COMMAND = "command"
-    MOVEMENT = "movement"
-    SHOOTING = "shooting"
-    CHARGE = "charge"
-    FIGHT = "fight"
-    END = "end of turn"
-
-
-class FightStep(StrEnum):
-    """12.01-12.09 The Fight phase's steps that take choices."""
-
-    PILE_IN = "pile in"
-    FIGHT = "fight"
-    CONSOLIDATE = "consolidate"
+__all__ = ["FightStep", "Phase", "ObjectiveSpec", "MissionSpec", "TurnState"]
 
 
 @dataclass(frozen=True, slots=True)

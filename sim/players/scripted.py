@@ -6,7 +6,8 @@ every eligible unit must fight, with the default selections)."""
 from __future__ import annotations
 
 from sim.commands import EndPhase
-from sim.phases.gates import PLAYER, phase_refusal
+from sim.phases.gates import phase_refusal
+from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.players import options as O
 from sim.players.base import Choice, Player

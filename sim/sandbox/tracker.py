@@ -15,6 +15,7 @@ import pygame
 from sim.components import Unit, Wounds
 from sim.phases.gates import NAMES
 from sim.phases.state import FightStep, Phase
+from sim.rules.turn import PLAYER
 from sim.sandbox import style as S
 from sim.sandbox.fonts import text
 from sim.world import queries as W
@@ -70,7 +71,7 @@ def phase_title(info: TrackerInfo) -> str:
 def result_text(info: TrackerInfo) -> str:
     if info.result == "draw":
         return f"the battle is over: a draw, {info.vp[0]}-{info.vp[1]} VP"
-    winner = {"red": 0, "blue": 1}.get(info.result or "", None)
+    winner = PLAYER.index(info.result) if info.result in PLAYER else None
     if winner is None:
         return "the battle is over"
     return f"the battle is over: {info.names[winner]} win, {info.vp[winner]}-{info.vp[1 - winner]} VP"

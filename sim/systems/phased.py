@@ -14,6 +14,7 @@ from sim.commands import (ChargeMove, Consolidate, DeclareCharge, EndPhase, Figh
 from sim.components import Activation, Stage, Unit
 from sim.systems import battle_round as flow
 from sim.rules.mortal import hazard_failed, hazard_failures, hazard_mortal_wounds
+from sim.rules.turn import PLAYER, FightStep
 from sim.plan import moves as MV
 from sim.systems import more_stratagems
 from sim.systems import command_reroll as CR
@@ -206,7 +207,7 @@ def _engaged_by_consolidation(battle, ent: int) -> None:
         ts.resume_chooser = ts.chooser
     ts.pending_fights.extend(new)
     ts.chooser = _owner(ts.pending_fights[0])
-    battle.emit(ev.STEP, step="fight", player=flow.PLAYER[ts.chooser],
+    battle.emit(ev.STEP, step=str(FightStep.FIGHT), player=PLAYER[ts.chooser],
                 units=[esper.component_for_entity(u, Unit).id for u in new], rule="12.08")
 
 

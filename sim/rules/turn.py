@@ -1,0 +1,36 @@
+"""07 The battle's vocabulary, read by every layer: the two players (their names, as scenario
+files, scripts, logs and reports spell them, and their armies' default colours) and the parts
+of a player's turn (07.02 the phases; 12.01-12.09 the Fight phase's steps that take choices).
+
+A player is an army index everywhere inside the simulator (the scenario's ``armies`` order,
+``Unit.owner``, the TurnState's lists): 0 is red, 1 is blue. Only what people read or write
+spells the name, always through ``PLAYER``.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = ["PLAYER", "PLAYER_COLOURS", "Phase", "FightStep"]
+
+PLAYER = ("red", "blue")  # the players' names, by army index
+PLAYER_COLOURS = ((178, 58, 52), (52, 96, 158))  # their armies' colours when a scenario gives none (RGB)
+
+
+class Phase(StrEnum):
+    """07.02 The parts of a player's turn, in order."""
+
+    COMMAND = "command"
+    MOVEMENT = "movement"
+    SHOOTING = "shooting"
+    CHARGE = "charge"
+    FIGHT = "fight"
+    END = "end of turn"
+
+
+class FightStep(StrEnum):
+    """12.01-12.09 The Fight phase's steps that take choices."""
+
+    PILE_IN = "pile in"
+    FIGHT = "fight"
+    CONSOLIDATE = "consolidate"
