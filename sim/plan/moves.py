@@ -10,7 +10,7 @@ import esper
 
 from sim.components import Position, Stats, Unit
 from sim.errors import PlanError
-from sim.phases.fight_order import was_eligible_to_fight
+from sim.plan.fight import was_eligible_to_fight
 from sim.rules.movement import legality as ML
 from sim.rules import charge as CHG
 from sim.rules.abilities import Hook

@@ -7,14 +7,10 @@ Fight phase; either way it must be eligible to fight (12.04, and the 12.06 FAQ).
 
 from __future__ import annotations
 
-import esper
-
-from sim.components import Unit
 from sim.errors import PlanError
-from sim.phases.fight_order import fight_eligible
 from sim.plan import moves as MV
 from sim.plan.common import find_unit
-from sim.plan.fight import check_fights_first
+from sim.plan.fight import check_fights_first, eligible_to_fight
 from sim.world import queries as W
 
 NORMAL, OVERRUN = "normal", "overrun"
@@ -49,12 +45,11 @@ def check_overrun(battle, cmd) -> None:
         raise PlanError(f"unit {cmd.unit} is destroyed")
     if W.unit_state(ent).selected_to_fight:
         raise PlanError(f"unit {cmd.unit} was already selected to fight this phase (12.04)")
-    owner = esper.component_for_entity(ent, Unit).owner
-    if ent not in fight_eligible(battle, owner):
+    if not eligible_to_fight(battle, ent):
         raise PlanError(f"unit {cmd.unit} is not eligible to fight: not engaged (now or at the start of the "
                         f"Fight step) and did not charge; an overrun fight needs a unit eligible to fight "
                         f"(12.04, 12.06)")
-    check_fights_first(ent)
+    check_fights_first(battle, ent)
     if OVERRUN not in fight_types(battle, ent):
         raise PlanError(f"unit {cmd.unit} was engaged at the start of the Fight step and still is: it makes "
                         f"a normal fight, not an overrun fight (12.05, 12.06)")

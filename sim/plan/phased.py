@@ -12,11 +12,11 @@ from sim.commands import ChargeMove, Consolidate, DeclareCharge, EndPhase, PileI
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan.common import oversized_refusal
-from sim.phases.fight_order import fight_eligible, was_eligible_to_fight
-from sim.phases.state import FightStep, Phase
 from sim.plan import moves as MV
 from sim.plan.common import find_unit
+from sim.plan.fight import fight_eligible, was_eligible_to_fight
 from sim.rules import charge as CHG
+from sim.rules.turn import FightStep, Phase
 from sim.rules.geometry import within_distance
 from sim.world import queries as W
 

@@ -10,9 +10,8 @@ import esper
 
 from sim.commands import Fight, Move, SelectToMove, Selection
 from sim.components import Position, Stats, Unit
-from sim.phases.fight_order import fight_eligible
 from sim.plan import moves as MV
-from sim.plan.fight import fights_first
+from sim.plan.fight import fight_eligible, fights_first
 from sim.plan.shoot_targets import shooters_of
 from sim.rules import multi_profile as MP
 from sim.rules.geometry import in_engagement_range

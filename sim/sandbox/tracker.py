@@ -235,7 +235,7 @@ def phase_todo(battle) -> list[tuple[str, bool]]:
             if can:
                 out.append((f"may declare a charge: {', '.join(can)} (11.02)", False))
     elif ts.phase == Phase.FIGHT:
-        from sim.phases.fight_order import fight_eligible
+        from sim.plan.fight import fight_eligible
         who = battle.scenario.armies[ts.chooser].name
         if ts.step == FightStep.PILE_IN:
             can = [_uid(u) for u in _own(battle, ts.chooser) if not W.unit_state(u).piled_in
@@ -251,7 +251,7 @@ def phase_todo(battle) -> list[tuple[str, bool]]:
                 out.append((f"{who} must select a unit to fight: {', '.join(must)} (12.04); a pass only when "
                             f"all are more than 5\" from every enemy (12.04.01)", True))
         elif ts.step == FightStep.CONSOLIDATE:
-            from sim.phases.fight_order import was_eligible_to_fight
+            from sim.plan.fight import was_eligible_to_fight
             can = [_uid(u) for u in _own(battle, ts.chooser) if not W.unit_state(u).consolidated
                    and was_eligible_to_fight(battle, u)]
             out.append((f"{who} may consolidate: {', '.join(can)} (12.07)" if can else

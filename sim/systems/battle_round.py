@@ -12,7 +12,8 @@ import esper
 
 from sim import events as ev
 from sim.components import Unit
-from sim.phases.fight_order import fight_eligible, normalise_picker, start_fight_step
+from sim.phases.fight_order import normalise_picker, start_fight_step
+from sim.plan.fight import fight_eligible
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.systems import more_stratagems, scoring, shooting_stratagems, stratagems, upkeep

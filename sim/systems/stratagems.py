@@ -25,7 +25,7 @@ from sim import events as ev
 from sim.components import Unit
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules.turn import PLAYER
-from sim.phases.fight_order import fight_eligible
+from sim.plan.fight import fight_eligible
 from sim.rules import stratagems as SG
 from sim.world import queries as W
 
