@@ -22,6 +22,7 @@ from pathlib import Path
 
 from sim.errors import ImportFileError, ScenarioError
 from sim.importers import model as M
+from sim.rules.geometry import EPS
 from sim.rules.turn import PLAYER
 from sim.scenario import load as L
 
@@ -202,16 +203,16 @@ def place(units: list[M.Unit], zone, file: str, taken=()) -> list[list[list[tupl
         rows = math.ceil(n / cols)
         block_w, block_h = cols * cell_w - GAP, rows * cell_h - GAP
         while True:
-            if cx > x0 and cx + block_w > x1 + 1e-9:
+            if cx > x0 and cx + block_w > x1 + EPS:
                 band = [b[3] for b in taken if b[1] - UNIT_GAP < cy + block_h and b[3] + UNIT_GAP > cy]
                 step = row_h + UNIT_GAP if row_h else (min(band) + UNIT_GAP - cy if band else UNIT_GAP)
                 cx, cy, row_h = x0, cy + step, 0.0
             hit = [b for b in taken if b[0] - UNIT_GAP < cx + block_w and b[2] + UNIT_GAP > cx
                    and b[1] - UNIT_GAP < cy + block_h and b[3] + UNIT_GAP > cy]
-            if not hit or cy + block_h > y1 + 1e-9:
+            if not hit or cy + block_h > y1 + EPS:
                 break
             cx = max(cx + 1e-6, max(b[2] for b in hit) + UNIT_GAP)
-        if block_w > width + 1e-9 or cy + block_h > y1 + 1e-9:
+        if block_w > width + EPS or cy + block_h > y1 + EPS:
             raise ImportFileError(file, "", "an army that fits in its deployment zone "
                                   f"({width + 2 * EDGE:g}\" x {y1 - y0 + 2 * EDGE:g}\")",
                                   f"no room left for unit {u.id!r} ({len(out)} of {len(units)} placed)")
