@@ -68,13 +68,14 @@ def with_players(spec, args):
     import dataclasses
 
     from sim.errors import ScenarioError
-    red, blue = getattr(args, "red", None), getattr(args, "blue", None)
-    if red is None and blue is None:
+    from sim.rules.turn import PLAYER
+    chosen = [getattr(args, side, None) for side in PLAYER]
+    if all(c is None for c in chosen):
         return spec
     if spec.mission is None:
         raise ScenarioError(spec.path, "mission", "a [mission] table (players play a whole battle; "
                             "this scenario is free play)", "<missing>")
-    players = (red or spec.mission.players[0], blue or spec.mission.players[1])
+    players = tuple(c or spec.mission.players[i] for i, c in enumerate(chosen))
     return dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=players))
 
 
@@ -177,9 +178,10 @@ def cmd_stats(args) -> int:
     print(format_summary(summary))
     out = tally.outcomes()
     if out is not None:
-        print(f"battles: red wins {100 * out['red']:.1f}%, blue wins {100 * out['blue']:.1f}%, "
-              f"draws {100 * out['draw']:.1f}%; VP red {out['red_vp_mean']:.2f} +- {out['red_vp_sd']:.2f}, "
-              f"blue {out['blue_vp_mean']:.2f} +- {out['blue_vp_sd']:.2f}")
+        from sim.rules.turn import PLAYER
+        wins = ", ".join(f"{side} wins {100 * out[side]:.1f}%" for side in PLAYER)
+        vps = ", ".join(f"{side} {out[f'{side}_vp_mean']:.2f} +- {out[f'{side}_vp_sd']:.2f}" for side in PLAYER)
+        print(f"battles: {wins}, draws {100 * out['draw']:.1f}%; VP {vps}")
     for reason, n in stops:
         print(f"stopped early in {n} run(s) ({100 * n / args.runs:.1f}%): {reason}")
     return 0
@@ -399,13 +401,15 @@ def main(argv=None) -> int:
 
 
 def _player_options(a) -> None:
+    from sim.rules.turn import PLAYER
     from sim.scenario.mission import PLAYER_KINDS
-    for side in ("red", "blue"):
+    for side in PLAYER:
         a.add_argument(f"--{side}", choices=PLAYER_KINDS,
                        help=f"who plays {side} in a battle with a mission (default: the scenario's [mission] players)")
 
 
 def _main(argv=None) -> int:
+    from sim.rules.turn import PLAYER
     p = argparse.ArgumentParser(prog="sim", description="Warhammer 40,000 (11th edition) battle simulator "
                                 "(unofficial fan tool)")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -474,7 +478,7 @@ def _main(argv=None) -> int:
     a.add_argument("what", choices=("roster", "datasheet"))
     a.add_argument("file", help="the roster (.ros, .rosz, New Recruit .json) or catalogue (.cat, .catz, .json)")
     a.add_argument("name", nargs="?", help="datasheet: its name in the catalogue")
-    a.add_argument("--army", choices=("red", "blue"), default="red", help="the army the units join (default red)")
+    a.add_argument("--army", choices=PLAYER, default=PLAYER[0], help=f"the army the units join (default {PLAYER[0]})")
     a.add_argument("--out", help="the scenario file to write (an existing one keeps its other army, terrain, "
                    "mission and script); default: print it")
     a.add_argument("--models", type=int, help="datasheet: the number of models (default: its minimum)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sim.commands import describe as describe_command
 from sim.rules.abilities import Hook, tag
+from sim.rules.turn import PLAYER
 
 _PRECISION = tag(Hook.PRECISION)  # (as datasheets print it)
 
@@ -210,7 +211,7 @@ _BATTLE = {
     "player turn": lambda e: f"\n=== {e['player']}'s turn (round {e['round']})",
     "phase": _phase,
     "step": lambda e: f"   ({e['step']} step: {e['player']} chooses)",
-    "cp": lambda e: f"   +{e['gained']} CP each ({e['source']}): red {e['cp']['red']}, blue {e['cp']['blue']}",
+    "cp": lambda e: f"   +{e['gained']} CP each ({e['source']}): " + ", ".join(f"{p} {e['cp'][p]}" for p in PLAYER),
     "battle-shock": _shock,
     "remained stationary": lambda e: f"   remained stationary ({e['rule']}): {', '.join(e['units'])}",
     "selected to move": lambda e: (f"== {e['unit']} is selected to {'remain stationary' if e['mode'] == 'stationary' else e['mode']}"
@@ -236,8 +237,9 @@ _BATTLE = {
     "vp": lambda e: (f"   {e['player']} scores {e['granted']} VP: {e['source']}"
                      + (f" ({e['scored'] - e['granted']} lost to the cap)" if e["granted"] < e["scored"] else "")
                      + f"; total {e['total']}"),
-    "result": lambda e: (f"\n===== the battle ends after round {e['rounds']}: red {e['vp']['red']} VP, "
-                         f"blue {e['vp']['blue']} VP: " + ("a draw" if e["result"] == "draw" else f"{e['result']} wins")),
+    "result": lambda e: (f"\n===== the battle ends after round {e['rounds']}: "
+                         + ", ".join(f"{p} {e['vp'][p]} VP" for p in PLAYER) + ": "
+                         + ("a draw" if e["result"] == "draw" else f"{e['result']} wins")),
 }
 
 

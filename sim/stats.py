@@ -24,6 +24,7 @@ import esper
 from sim.battle import Battle
 from sim.components import Roster
 from sim.errors import ScriptError
+from sim.rules.turn import PLAYER
 from sim.runner import frozen_heap, play
 
 
@@ -258,7 +259,7 @@ class Tally:
         self.wounds_lost_sq = [0] * k
         self.stops: dict[str, int] = {}
         # battles with a mission (26): wins per result and VP sums (and squares) per player
-        self.results = {"red": 0, "blue": 0, "draw": 0}
+        self.results = {**dict.fromkeys(PLAYER, 0), "draw": 0}
         self.vp = [0, 0]
         self.vp_sq = [0, 0]
 
@@ -293,7 +294,7 @@ class Tally:
             return None
         n = played
         out = {k: v / n for k, v in self.results.items()}
-        for p, side in enumerate(("red", "blue")):
+        for p, side in enumerate(PLAYER):
             s, sq = self.vp[p], self.vp_sq[p]
             out[f"{side}_vp_mean"] = s / n
             out[f"{side}_vp_sd"] = math.sqrt((n * sq - s * s) / (n * (n - 1))) if n > 1 else 0.0

@@ -92,6 +92,18 @@ def test_sim_has_no_import_cycle():
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
 
 
+def test_planning_imports_nothing_of_the_phase_machine():
+    """sim.phases (the battle round's state machine) reads sim.plan (who may fight, 12.04); the
+    plan never reads the phases back, so the two packages do not import each other. The
+    vocabulary both name (phases, steps, players) is sim.rules.turn."""
+    graph = import_graph(SIM)
+    plan = sorted(m for m in graph if m == "sim.plan" or m.startswith("sim.plan."))
+    assert "sim.plan.fight" in graph["sim.phases.fight_order"]  # (the graph is read)
+    reached = {m: sorted(d for d in graph[m] if d == "sim.phases" or d.startswith("sim.phases."))
+               for m in plan}
+    assert {m: d for m, d in reached.items() if d} == {}
+
+
 def test_errors_import_nothing_of_sim():
     """Everyone may import sim.errors because it imports nothing back."""
     assert import_graph(SIM)["sim.errors"] == set()

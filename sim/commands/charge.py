@@ -14,7 +14,8 @@ from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan import moves as MV
 from sim.plan.common import oversized_refusal
-from sim.plan.phased import CHARGE_RANGE, live_unit, one_at_a_time
+from sim.plan.phased import live_unit, one_at_a_time
+from sim.rules import charge as CHG
 from sim.rules.movement.solvers import charge as CS
 from sim.rules.turn import Phase
 from sim.systems import more_stratagems
@@ -63,7 +64,7 @@ def _check_declare(battle, cmd: DeclareCharge) -> None:
     if W.unit_engaged(ent):
         raise PlanError(f"{cmd.unit} is engaged and cannot declare a charge (11.02)")
     near = MV.unit_gap(ent, W.enemy_units(ent))
-    if near is None or near > CHARGE_RANGE + 1e-9:
+    if not CHG.may_declare(near):
         raise PlanError(f"{cmd.unit} has no enemy unit within 12\" (nearest "
                         f"{'none' if near is None else f'{near:.2f}'}\") and cannot declare a charge (11.02)")
 
@@ -108,13 +109,13 @@ def _check_charge_move(battle, cmd: ChargeMove) -> None:
     if len(set(cmd.targets)) != len(cmd.targets):
         raise PlanError("a charge target is named twice (11.04)")
     reach = MV.charge_limit(ent, st.charge_roll, cmd.fly)
+    limit = MV.charge_reach(ent, st.charge_roll, cmd.fly)
     for t in cmd.targets:
         u = enemies.get(t)
         if u is None or W.unit_destroyed(u):
             raise PlanError(f"{t!r} is not an enemy unit on the battlefield (11.04)")
         gap = MV.unit_gap(ent, [u])
-        limit = min(CHARGE_RANGE, reach)
-        if gap is None or gap > limit + 1e-9:
+        if not CHG.in_reach(gap, limit):
             sky = f", {reach:g}\" taking to the skies (21.03)" if cmd.fly else ""
             raise PlanError(f"{t} is {gap:.2f}\" away: a charge target must be within 12\" and within "
                             f"the charge roll of {st.charge_roll}\"{sky} (11.04)")

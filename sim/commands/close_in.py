@@ -12,12 +12,11 @@ from sim import events as ev
 from sim.commands.base import TO, UNIT, VIA, CommandRecord
 from sim.components import Unit
 from sim.errors import PlanError
-from sim.phases.fight_order import was_eligible_to_fight
-from sim.phases.gates import PLAYER
 from sim.plan import moves as MV
+from sim.plan.fight import was_eligible_to_fight
 from sim.plan.phased import live_unit
 from sim.rules.movement.solvers import pile_in as PS
-from sim.rules.turn import FightStep, Phase
+from sim.rules.turn import PLAYER, FightStep, Phase
 from sim.systems.placing import apply_positions
 from sim.world import queries as W
 
@@ -134,7 +133,7 @@ def consolidate_command(battle, uid: str, to):
     if W.unit_destroyed(ent) or st.consolidated or not was_eligible_to_fight(battle, ent):
         return None
     sol = PS.solve_consolidation(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board,
-                                 MV.objective_points(battle), may_cross_dense=MV.may_cross_dense(ent))
+                                 MV.objectives(battle), may_cross_dense=MV.may_cross_dense(ent))
     return Consolidate(uid, MV.solution_ends(sol), MV.solution_turns(sol)) if sol and sol.paths else None
 
 

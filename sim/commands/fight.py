@@ -15,14 +15,13 @@ from sim.commands.base import TO, UNIT, VIA, CommandRecord
 from sim.commands.shoot import SELECTIONS
 from sim.components import Unit
 from sim.errors import PlanError
-from sim.phases.fight_order import fight_eligible
 from sim.plan import moves as MV
 from sim.plan.common import Selection, find_unit
-from sim.plan.fight import check_fights_first
-from sim.plan.overrun import OVERRUN, fight_types
+from sim.plan.fight import check_fights_first, eligible_to_fight
+from sim.plan.fight import fight_types
 from sim.plan.validated import validated_fight
 from sim.rules.movement.solvers import pile_in as PS
-from sim.rules.turn import FightStep, Phase
+from sim.rules.turn import FightStep, FightType, Phase
 from sim.systems import more_stratagems
 from sim.systems.activation import start_fight
 from sim.systems.placing import apply_positions
@@ -96,13 +95,12 @@ def _check_overrun(battle, cmd: Overrun) -> None:
         raise PlanError(f"unit {cmd.unit} is destroyed")
     if W.unit_state(ent).selected_to_fight:
         raise PlanError(f"unit {cmd.unit} was already selected to fight this phase (12.04)")
-    owner = esper.component_for_entity(ent, Unit).owner
-    if ent not in fight_eligible(battle, owner):
+    if not eligible_to_fight(battle, ent):
         raise PlanError(f"unit {cmd.unit} is not eligible to fight: not engaged (now or at the start of the "
                         f"Fight step) and did not charge; an overrun fight needs a unit eligible to fight "
                         f"(12.04, 12.06)")
-    check_fights_first(ent)
-    if OVERRUN not in fight_types(battle, ent):
+    check_fights_first(battle, ent)
+    if FightType.OVERRUN not in fight_types(battle, ent):
         raise PlanError(f"unit {cmd.unit} was engaged at the start of the Fight step and still is: it makes "
                         f"a normal fight, not an overrun fight (12.05, 12.06)")
     if cmd.to:

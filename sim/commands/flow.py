@@ -12,8 +12,9 @@ from sim.components import Unit
 from sim.errors import PlanError
 from sim.phases import battle_round as flow
 from sim.phases import upkeep
-from sim.phases.fight_order import fight_eligible
+from sim.plan.fight import fight_eligible
 from sim.plan import moves as MV
+from sim.rules.geometry import within_distance
 from sim.rules.turn import FightStep, Phase
 from sim.world import queries as W
 
@@ -47,7 +48,7 @@ def check_end_phase(battle, cmd) -> None:
     if ts.phase == Phase.FIGHT and ts.step == FightStep.FIGHT:
         for u in fight_eligible(battle, ts.chooser):
             gap = MV.unit_gap(u, W.enemy_units(u))
-            if gap is not None and gap <= PASS_RANGE + 1e-9:
+            if gap is not None and within_distance(gap, PASS_RANGE):
                 uid = esper.component_for_entity(u, Unit).id
                 raise PlanError(f"{uid} is eligible to fight and within 5\" of an enemy ({gap:.2f}\"): "
                                 f"it must be selected to fight before the player may pass (12.04, 12.04.01)")

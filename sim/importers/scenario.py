@@ -22,10 +22,11 @@ from pathlib import Path
 
 from sim.errors import ImportFileError, ScenarioError
 from sim.importers import model as M
+from sim.rules.geometry import EPS
+from sim.rules.turn import PLAYER
 from sim.scenario import load as L
 
-SIDES = ("red", "blue")
-ARMY_NAMES = ("Red", "Blue")
+ARMY_NAMES = tuple(p.capitalize() for p in PLAYER)  # a new scenario's armies: "Red", "Blue"
 GAP = 0.5  # inches between the bases of a unit's models (coherency: within 2")
 UNIT_GAP = 1.5  # inches between units
 EDGE = 0.5  # inches kept from the zone's edges
@@ -202,16 +203,16 @@ def place(units: list[M.Unit], zone, file: str, taken=()) -> list[list[list[tupl
         rows = math.ceil(n / cols)
         block_w, block_h = cols * cell_w - GAP, rows * cell_h - GAP
         while True:
-            if cx > x0 and cx + block_w > x1 + 1e-9:
+            if cx > x0 and cx + block_w > x1 + EPS:
                 band = [b[3] for b in taken if b[1] - UNIT_GAP < cy + block_h and b[3] + UNIT_GAP > cy]
                 step = row_h + UNIT_GAP if row_h else (min(band) + UNIT_GAP - cy if band else UNIT_GAP)
                 cx, cy, row_h = x0, cy + step, 0.0
             hit = [b for b in taken if b[0] - UNIT_GAP < cx + block_w and b[2] + UNIT_GAP > cx
                    and b[1] - UNIT_GAP < cy + block_h and b[3] + UNIT_GAP > cy]
-            if not hit or cy + block_h > y1 + 1e-9:
+            if not hit or cy + block_h > y1 + EPS:
                 break
             cx = max(cx + 1e-6, max(b[2] for b in hit) + UNIT_GAP)
-        if block_w > width + 1e-9 or cy + block_h > y1 + 1e-9:
+        if block_w > width + EPS or cy + block_h > y1 + EPS:
             raise ImportFileError(file, "", "an army that fits in its deployment zone "
                                   f"({width + 2 * EDGE:g}\" x {y1 - y0 + 2 * EDGE:g}\")",
                                   f"no room left for unit {u.id!r} ({len(out)} of {len(units)} placed)")
@@ -233,7 +234,7 @@ def place(units: list[M.Unit], zone, file: str, taken=()) -> list[list[list[tupl
 
 def new_scenario(name: str) -> dict:
     return {"battle": {"name": name[:100] or "Imported armies", "seed": 1, "board": [60, 44]},
-            "mission": {"first": "roll-off", "players": {"red": "default", "blue": "default"}},
+            "mission": {"first": "roll-off", "players": dict.fromkeys(PLAYER, "default")},
             "weapons": {},
             "armies": [{"name": ARMY_NAMES[0], "units": []}, {"name": ARMY_NAMES[1], "units": []}]}
 
@@ -244,7 +245,7 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
     the one at ``into`` (an existing file; its other army, terrain, mission and script kept).
     ``add``: the units join that army (its units kept where they stand, the new ones placed
     clear of every base on the table) instead of replacing it."""
-    owner = SIDES.index(side)
+    owner = PLAYER.index(side)
     taken = []
     if into is not None and Path(into).exists():
         try:
@@ -313,7 +314,7 @@ def free_ids(units: list[M.Unit], side: str, into: str | None, add: bool = False
         return {u.id: u.id for u in units}
     try:
         data = tomllib.loads(Path(into).read_text(encoding="utf-8"))
-        owner = SIDES.index(side)
+        owner = PLAYER.index(side)
         stay = data["armies"][1 - owner].get("units", []) + (data["armies"][owner].get("units", []) if add else [])
         taken = {u.get("id") for u in stay}
         taken_models = {i for u in stay for m in u.get("models", [])

@@ -12,8 +12,9 @@ import esper
 
 from sim import events as ev
 from sim.components import Unit
-from sim.phases.fight_order import fight_eligible, normalise_picker, start_fight_step
-from sim.phases.gates import PLAYER
+from sim.phases.fight_order import normalise_picker, start_fight_step
+from sim.plan.fight import fight_eligible
+from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.phases import scoring, upkeep
 from sim.systems import more_stratagems, shooting_stratagems, stratagems
@@ -31,9 +32,9 @@ def start_battle(battle):
     first = ts.mission.first
     if first is None:
         while True:  # 01.05.05 roll-off: the higher wins, ties re-roll
-            red, blue = battle.dice.d6(2, "first turn roll-off (red, blue)")
-            if red != blue:
-                first = 0 if red > blue else 1
+            rolls = battle.dice.d6(2, f"first turn roll-off ({', '.join(PLAYER)})")
+            if rolls[0] != rolls[1]:
+                first = 0 if rolls[0] > rolls[1] else 1
                 break
     ts.first = first
     # 01.02.01 every model of the unit, in strategic reserves too

@@ -1,39 +1,12 @@
 """12.04 The Fight step's order: Fights First combats, then the remaining combats, players
-alternating, starting with the player whose turn it is (RULES §9, §23)."""
+alternating, starting with the player whose turn it is (RULES §9, §23). Who is eligible to
+fight is sim.plan.fight's (12.04, 12.08)."""
 
 from __future__ import annotations
 
-import esper
-
-from sim.components import Unit
 from sim.phases.state import FightStep
-from sim.plan.fight import fights_first
+from sim.plan.fight import fight_eligible, fights_first
 from sim.world import queries as W
-
-
-def fight_eligible(battle, player: int) -> list[int]:
-    """12.04 A player's units eligible to fight: not yet selected to fight this phase, and
-    engaged now, engaged at the start of the Fight step, or made a charge move this turn."""
-    ts = battle.turn_state
-    out = []
-    for u in W.all_units():
-        if esper.component_for_entity(u, Unit).owner != player or W.unit_destroyed(u):
-            continue
-        st = W.unit_state(u)
-        if st.selected_to_fight:
-            continue
-        if st.charged or u in ts.engaged_at_fight_step or W.unit_engaged(u):
-            out.append(u)
-    return out
-
-
-def was_eligible_to_fight(battle, ent: int) -> bool:
-    """12.08 A unit that was eligible to fight at some point of this Fight phase: at the start
-    of the Fight step, when selected to fight, because it charged, or engaged now."""
-    st = W.unit_state(ent)
-    ts = battle.turn_state
-    return (st.selected_to_fight or st.charged or W.unit_engaged(ent)
-            or (ts is not None and ent in ts.eligible_this_phase))
 
 
 def start_fight_step(battle) -> None:

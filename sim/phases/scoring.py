@@ -8,7 +8,7 @@ import esper
 
 from sim import events as ev
 from sim.components import Unit
-from sim.phases.gates import PLAYER
+from sim.rules.turn import PLAYER
 from sim.phases.state import Phase
 from sim.rules import mission as MS
 from sim.rules import objectives as OBJ
@@ -106,5 +106,5 @@ def finish(battle) -> None:
     ts = battle.turn_state
     ts.over = True
     ts.result = MS.result(ts.vp[0], ts.vp[1], PLAYER)
-    battle.emit(ev.RESULT, vp={"red": ts.vp[0], "blue": ts.vp[1]}, result=ts.result,
+    battle.emit(ev.RESULT, vp={PLAYER[p]: ts.vp[p] for p in (0, 1)}, result=ts.result,
                 rounds=ts.round)

@@ -5,8 +5,11 @@ player's CP and VP, objective control, and the per-phase bookkeeping the phase r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 from sim.rules.mission import VPTally
-from sim.rules.turn import FightStep, Phase
+from sim.rules.turn import FightStep, Phase  # (the vocabulary's home; named here for the phase machine)
+
+__all__ = ["FightStep", "Phase", "ObjectiveSpec", "MissionSpec", "TurnState"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ import esper
 from sim import events as ev
 from sim.decisions import DecisionRequest
 from sim.components import Stats, Unit, Wounds
-from sim.phases.gates import PLAYER
+from sim.rules.turn import PLAYER
 from sim.rules import command as CMD
 from sim.rules import stratagems as SG
 from sim.rules.coherency import coherency_removals as removals
@@ -45,7 +45,7 @@ def command_phase(battle):
     ts = battle.turn_state
     for p in (0, 1):
         ts.cp[p] += CMD.CORE_CP
-    battle.emit(ev.CP, gained=CMD.CORE_CP, cp={"red": ts.cp[0], "blue": ts.cp[1]}, source="08.02 core CP")
+    battle.emit(ev.CP, gained=CMD.CORE_CP, cp={PLAYER[p]: ts.cp[p] for p in (0, 1)}, source="08.02 core CP")
     for u in _units_of(ts.active):
         st = W.unit_state(u)
         state = strength(battle, u)

@@ -1,6 +1,8 @@
 """04.01/04.02 for a unit selected to fight (12.04/12.05): one melee weapon per model plus its
 [EXTRA ATTACKS] weapons, targets engaged with the model, split attacks (04.03), and the
-Fights First order (12.04 step 1, 24.13)."""
+Fights First order (12.04 step 1, 24.13); who is eligible to fight (12.04) and who was
+eligible this phase (12.08), for the Fight step's order (sim.phases.fight_order), the
+commands' checks, the players and the sandbox."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from sim.plan.common import (Declared, damaged_modifier, declared_key, find_unit
 from sim.rules import multi_profile as MP
 from sim.rules.abilities import Hook, tag
 from sim.rules.profiles import gain_abilities
+from sim.rules.turn import FightType
 from sim.world import queries as W
 
 _EXTRA = tag(Hook.EXTRA_WEAPON)  # (as datasheets print it, for the reasons below)
@@ -30,19 +33,56 @@ def fights_first(unit_ent: int) -> bool:
                                 for m in models)
 
 
-def eligible_to_fight(unit_ent: int) -> bool:
-    """12.04 Eligible to fight: engaged, or made a charge move this turn."""
-    return W.unit_engaged(unit_ent) or W.unit_state(unit_ent).charged
+def eligible_to_fight(battle, unit_ent: int) -> bool:
+    """12.04 Eligible to fight: a unit on the battlefield not yet selected to fight this phase,
+    and engaged now, engaged at the start of the Fight step, or that made a charge move this
+    turn. (In free play there is no Fight step: engaged now, or charged.)"""
+    if W.unit_destroyed(unit_ent):
+        return False
+    st = W.unit_state(unit_ent)
+    if st.selected_to_fight:
+        return False
+    ts = battle.turn_state
+    return st.charged or (ts is not None and unit_ent in ts.engaged_at_fight_step) or W.unit_engaged(unit_ent)
 
 
-def check_fights_first(unit_ent: int) -> None:
+def fight_eligible(battle, player: int) -> list[int]:
+    """12.04 A player's units eligible to fight (``eligible_to_fight``), in unit order."""
+    return [u for u in W.all_units()
+            if esper.component_for_entity(u, Unit).owner == player and eligible_to_fight(battle, u)]
+
+
+def was_eligible_to_fight(battle, ent: int) -> bool:
+    """12.08 A unit that was eligible to fight at some point of this Fight phase: at the start
+    of the Fight step, when selected to fight, because it charged, or engaged now."""
+    st = W.unit_state(ent)
+    ts = battle.turn_state
+    return (st.selected_to_fight or st.charged or W.unit_engaged(ent)
+            or (ts is not None and ent in ts.eligible_this_phase))
+
+
+def fight_types(battle, ent: int) -> tuple[str, ...]:
+    """12.05 / 12.06 The fight types a unit eligible to fight may be selected with now: normal
+    while it is engaged; overrun while it is unengaged, or engaged now but not at the start of
+    the Fight step (it became engaged during the phase). (In free play, with no Fight step,
+    only normal.)"""
+    ts = battle.turn_state
+    engaged = W.unit_engaged(ent)
+    if ts is None:
+        return (FightType.NORMAL,)
+    out = (FightType.NORMAL,) if engaged else ()
+    if not engaged or ent not in ts.engaged_at_fight_step:
+        out += (FightType.OVERRUN,)
+    return out
+
+
+def check_fights_first(battle, unit_ent: int) -> None:
     """12.04 step 1 While an eligible Fights First unit has not been selected to fight, a unit
     without Fights First cannot be (PlanError naming those it waits for)."""
     if fights_first(unit_ent):
         return
     waiting = [esper.component_for_entity(u, Unit).id for u in W.all_units()
-               if u != unit_ent and not W.unit_destroyed(u) and fights_first(u)
-               and eligible_to_fight(u) and not W.unit_state(u).selected_to_fight]
+               if u != unit_ent and fights_first(u) and eligible_to_fight(battle, u)]
     if waiting:
         raise PlanError(f"Fights First units fight before the others (12.04 step 1): "
                         f"{', '.join(waiting)} must be selected to fight first")
@@ -61,10 +101,10 @@ def plan_fight(battle, cmd, selected: bool = False) -> list[Declared]:
     if not (selected or overrun):
         if st.selected_to_fight:
             raise PlanError(f"unit {cmd.unit} was already selected to fight this phase (12.04)")
-        if not eligible_to_fight(unit_ent) and not (ts is not None and unit_ent in ts.engaged_at_fight_step):
+        if not eligible_to_fight(battle, unit_ent):
             raise PlanError(f"unit {cmd.unit} is not eligible to fight: not engaged (now or at the start of "
                             f"the Fight step) and did not charge (12.04)")
-        check_fights_first(unit_ent)
+        check_fights_first(battle, unit_ent)
         if ts is not None and not W.unit_engaged(unit_ent):
             raise PlanError(f"unit {cmd.unit} is not engaged: a normal fight needs an engaged unit (12.05); "
                             f"an unengaged unit eligible to fight makes an overrun fight (12.06)")

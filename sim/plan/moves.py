@@ -11,6 +11,7 @@ import esper
 from sim.components import Position, Stats, Unit
 from sim.errors import PlanError
 from sim.rules.movement import legality as ML
+from sim.rules import charge as CHG
 from sim.rules.abilities import Hook
 from sim.rules.movement.moves import FLY, MoveType, sky_distance, sky_refusal
 from sim.rules.movement.solvers import charge as CH
@@ -161,8 +162,14 @@ def move_limit(unit_ent: int, model_ent: int, mode: str, roll: int | None, fly: 
 
 def charge_limit(unit_ent: int, roll: int, fly: bool) -> float:
     """11.04, 21.03/24.17 A charge's maximum distance: the charge roll, 2" less taking to the
-    skies (not with Hover)."""
-    return sky_distance(roll, hovers(unit_ent)) if fly else float(roll)
+    skies (not with Hover): ``sim.rules.charge.max_distance`` for the unit."""
+    return CHG.max_distance(roll, fly=fly, hover=fly and hovers(unit_ent))
+
+
+def charge_reach(unit_ent: int, roll: int, fly: bool, cap: float = CHG.CHARGE_RANGE) -> float:
+    """11.04 How far away the unit's charge targets may be: within 12" (``cap``) and within
+    the maximum distance (``charge_limit``): ``sim.rules.charge.reach`` for the unit."""
+    return CHG.reach(roll, fly=fly, hover=fly and hovers(unit_ent), cap=cap)
 
 
 def _refuse(problems) -> None:
@@ -215,20 +222,22 @@ def check_consolidate(battle, unit_ent: int, cmd) -> None:
     its conditions."""
     uid = esper.component_for_entity(unit_ent, Unit).id
     body = bodies()
-    points = objective_points(battle)
-    mode = PI.consolidation_mode(uid, body, points)
+    objs = objectives(battle)
+    mode = PI.consolidation_mode(uid, body, objs)
     if mode is None:
         raise PlanError(f"{uid} is not engaged and has no enemy unit or objective within 3\": "
                         f"no consolidation mode applies (12.08)")
     kind, targets, obj = mode
-    _refuse(PI.check_consolidation(uid, kind, targets, None if obj is None else points[obj],
+    _refuse(PI.check_consolidation(uid, kind, targets, None if obj is None else objs[obj],
                                    paths_of(battle, unit_ent, cmd.to, cmd.via), body, _areas(battle),
                                    battle.scenario.board, may_cross_dense=may_cross_dense(unit_ent)))
 
 
-def objective_points(battle) -> list:
+def objectives(battle) -> list:
+    """14.01 The battle's objectives (sim.rules.objectives.Objective: markers, and terrain
+    objectives carrying their area), in the mission's order; none in free play."""
     ts = battle.turn_state
-    return [] if ts is None else [(o.x, o.y) for o in ts.objectives]
+    return [] if ts is None else list(ts.objectives)
 
 
 def solution_ends(solution) -> tuple:

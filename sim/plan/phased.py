@@ -15,9 +15,6 @@ from sim.plan import moves as MV
 from sim.plan.common import find_unit
 from sim.world import queries as W
 
-CHARGE_RANGE = 12.0  # 11.02 "within 12 inches"
-
-
 def owner_of(battle, cmd) -> int | None:
     uid = getattr(cmd, "unit", None)
     ent = battle.units.get(uid) if uid is not None else None

@@ -85,8 +85,7 @@ def plan_shoot(battle, cmd, selected: bool = False) -> ShootPlan:
     elig, default = shooters.types(engaged, st)
     # (the usual command requests no type and the unit qualifies for one: the default, inline)
     stype = default if cmd.type is None and default is not None else _chosen_type(elig, default, cmd.type)
-    # 24.16: the unit remained stationary (moved at most 3", Part A) and is unengaged
-    stationary = not engaged and not st.set_up_this_turn and st.moved <= 3.0
+    stationary = SH.heavy_stationary(engaged, st.set_up_this_turn, st.moved)  # 24.16 [HEAVY]
     targets = ShootPlanTargets(battle, unit_ent, stype, shooters, stationary)
     declared: list[Declared] = []
     ids, kinds, mvs = shooters.ids, shooters.loadout_of, shooters.mv

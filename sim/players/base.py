@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from sim.commands import EndPhase
-from sim.phases.gates import PLAYER
+from sim.rules.turn import PLAYER
 
 
 class Choice(NamedTuple):

@@ -10,11 +10,11 @@ import esper
 
 from sim.commands import Fight, Move, SelectToMove, Selection
 from sim.components import Position, Stats, Unit
-from sim.phases.fight_order import fight_eligible
 from sim.plan import moves as MV
-from sim.plan.fight import fights_first
+from sim.plan.fight import fight_eligible, fights_first
 from sim.plan.shoot_targets import shooters_of
 from sim.rules import multi_profile as MP
+from sim.rules.geometry import in_engagement_range
 from sim.rules.movement.moves import sky_distance
 from sim.scenario.script import expand
 from sim.scenario.spec import ScriptStep
@@ -165,7 +165,7 @@ def default_fight(battle, u: int, pick=None) -> Fight:
         best = None
         for e in enemies:
             d = W.nearest_distance(m, W.unit_models(e))
-            if d <= 2.0 + 1e-9 and (best is None or d < best):
+            if in_engagement_range(d) and (best is None or d < best):
                 best, target = d, e
         if target is None:
             continue

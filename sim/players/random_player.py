@@ -102,7 +102,7 @@ class RandomPlayer(Player):
             if owed is not None:
                 return [lambda: O.default_fight(battle, owed, self._pick)]
             if ts.step == FightStep.FIGHT:
-                from sim.phases.fight_order import fight_eligible
+                from sim.plan.fight import fight_eligible
                 from sim.plan.fight import fights_first
                 el = fight_eligible(battle, self.side)
                 if ts.fights_first_step:

@@ -6,7 +6,9 @@ every eligible unit must fight, with the default selections)."""
 from __future__ import annotations
 
 from sim.commands import EndPhase
-from sim.phases.gates import PLAYER, phase_refusal
+from sim.commands import BY_KIND
+from sim.commands.registry import phase_refusal
+from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.players import options as O
 from sim.players.base import Choice, Player
@@ -54,7 +56,7 @@ class ScriptedPlayer(Player):
                 self.next += 1
                 return self.choose(battle)
             owner = None if a["kind"] == "end phase" else self.side
-            if ts.round >= a.get("round", 1) and phase_refusal(ts, FIRST_KIND[a["kind"]], owner) is None:
+            if ts.round >= a.get("round", 1) and phase_refusal(ts, BY_KIND[FIRST_KIND[a["kind"]]], owner) is None:
                 self.next += 1
                 gen = step_commands(battle, step)
                 self._running = (step, gen)

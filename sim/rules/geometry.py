@@ -23,13 +23,14 @@ import numpy as np
 
 __all__ = [
     "Footprint", "footprint", "round_base", "outline", "core", "distance", "within",
-    "engaged", "overlaps", "distance_matrix", "disc_distances", "footprint_polygon_distance",
+    "within_distance", "engaged", "in_engagement_range", "overlaps", "distance_matrix",
+    "disc_distances", "footprint_polygon_distance",
     "EPS", "OVAL_VERTICES", "ENGAGEMENT_RANGE",
 ]
 
 EPS = 1e-9            # inches; measuring tolerance for "not more than X" (01.04.01)
 OVAL_VERTICES = 64
-ENGAGEMENT_RANGE = 2.0
+ENGAGEMENT_RANGE = 2.0  # 03.04 within 2" horizontally (the 5" vertical term never applies: 2-D)
 SHAPES = ("round", "oval", "rect")
 
 
@@ -232,14 +233,28 @@ def _hull(fp: Footprint):
     return pts, r, pe, _circle(pts)
 
 
+def within_distance(d, inches: float):
+    """01.04.01 "Within X" for a distance already measured (edge to edge): not more than X,
+    up to the measuring tolerance EPS. ``d`` is a float (a bool back) or a numpy array (a bool
+    array back, element by element)."""
+    return d <= inches + EPS
+
+
 def within(a: Footprint, b: Footprint, inches: float) -> bool:
     """01.04.01 "Within X": the closest distance is not more than X (measured edge to edge)."""
-    return distance(a, b) <= inches + EPS
+    return within_distance(distance(a, b), inches)
+
+
+def in_engagement_range(d):
+    """03.04 Engagement range for a distance already measured (edge to edge): within 2"
+    horizontally (2-D plan, so no vertical term). A float or a numpy array, as
+    ``within_distance``."""
+    return within_distance(d, ENGAGEMENT_RANGE)
 
 
 def engaged(a: Footprint, b: Footprint) -> bool:
     """03.04 Engagement range: within 2" horizontally (2-D plan, so no vertical term)."""
-    return within(a, b, ENGAGEMENT_RANGE)
+    return in_engagement_range(distance(a, b))
 
 
 def overlaps(a: Footprint, b: Footprint) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Hashable, Mapping, Sequence
 
 from sim.rules.objectives import Objective
+from sim.rules.turn import PLAYER
 
 __all__ = [
     "BATTLE_ROUNDS", "END_OF_COMMAND_PHASE", "END_OF_TURN", "MOMENTS", "END_OF_BATTLE",
@@ -170,7 +171,7 @@ def dominance_scores(round: int, moment: str, player: Player,
     return tuple(out)
 
 
-def result(vp_red: int, vp_blue: int, names: tuple[str, str] = ("red", "blue")) -> str:
+def result(vp_red: int, vp_blue: int, names: tuple[str, str] = PLAYER) -> str:
     """[EC] step 14 / Part A ruling 20: most VP wins; equal VP is a draw. Returns the winner's
     name from ``names`` (first for ``vp_red``, second for ``vp_blue``) or "draw"."""
     if vp_red > vp_blue:

@@ -18,14 +18,17 @@ from typing import Hashable, Mapping, Sequence
 
 import numpy as np
 
-from sim.rules.geometry import EPS, Footprint, distance, distance_matrix, footprint_polygon_distance, round_base
+from sim.rules.geometry import (EPS, Footprint, distance, distance_matrix, footprint_polygon_distance, round_base,
+                                within_distance)
+from sim.rules.movement.kernels import placed_distances
 from sim.rules.polygons import point_in_polygon
-from sim.rules.terrain import BOARD, TerrainArea, model_within_area
+from sim.rules.terrain import BOARD, TerrainArea
 
 __all__ = [
     "KINDS", "MARKER_MM", "MARKER_DIAMETER", "CONTROL_RANGE", "ROLES",
     "Objective", "ObjectiveControl", "UNCONTROLLED", "ObjectiveProblem",
-    "marker", "distance_to", "in_range", "models_in_range", "control_levels",
+    "marker", "distance_to", "range_of", "within_range", "in_range", "placed_distances_to",
+    "models_in_range", "control_levels",
     "control_levels_all", "controller", "settle", "settle_all", "settle_levels", "secure",
     "controlling_units", "controlled_by",
     "on_terrain", "objective_problems",
@@ -102,14 +105,37 @@ def distance_to(fp: Footprint, objective: Objective) -> float:
     return distance(fp, marker(objective))
 
 
+def range_of(objective: Objective) -> float:
+    """14.01 / 14.01.01 How far from an objective's closest part (``distance_to``) a model is
+    in range of it: 3" of a marker's disc; 0" of a terrain objective's area (within the area:
+    any part of the base inside it or touching it, as ``model_within_area``)."""
+    return 0.0 if objective.area is not None else CONTROL_RANGE
+
+
+def within_range(d, objective: Objective):
+    """14.01 / 14.01.01 Whether a model ``d`` inches from the objective (``distance_to``; a
+    float, or a numpy array of them) is in range of it: within ``range_of`` (01.04.01)."""
+    return within_distance(d, range_of(objective))
+
+
 def in_range(fp: Footprint, objective: Objective) -> bool:
     """14.01 / 14.01.01 / 14.02 A model is in range of a marker while within 3" horizontally of
     the disc's closest part (edge to edge, not more than 3" + EPS: 01.04.01), and of a terrain
-    objective while within that terrain area (any part of its base inside, 13.01 via
-    ``model_within_area``). 2-D: the 5" vertical term never applies (Part A ruling 1)."""
-    if objective.area is not None:
-        return model_within_area(fp, objective.area)
-    return distance(fp, marker(objective)) <= CONTROL_RANGE + EPS
+    objective while within that terrain area (any part of its base inside, 13.01 as
+    ``model_within_area``). 2-D: the 5" vertical term never applies (Part A ruling 1). The one
+    rule for "in range of an objective": control (14.02) and objective consolidation (12.08)
+    both read it."""
+    return bool(within_range(distance_to(fp, objective), objective))
+
+
+def placed_distances_to(fp: Footprint, centres, objective: Objective) -> np.ndarray:
+    """14.01 ``distance_to`` for the base ``fp`` placed (same facing) at each of ``centres``
+    (K, 2): to a marker's disc in one vectorised column (the movement kernels' distances), to
+    a terrain objective's area by the scalar rule, spot by spot. For a solver ranking spots."""
+    centres = np.asarray(centres, dtype=float).reshape(-1, 2)
+    if objective.area is None:
+        return placed_distances(fp, centres, [marker(objective)])[:, 0]
+    return np.array([distance_to(fp.moved(x, y), objective) for x, y in centres.tolist()], dtype=float)
 
 
 def models_in_range(fps: Sequence[Footprint], objective: Objective) -> np.ndarray:
@@ -152,7 +178,7 @@ def _in_range_matrix(fps: list[Footprint], objectives: Sequence[Objective]) -> n
         rows = np.flatnonzero(near.any(axis=1)).tolist()
         if rows:
             d = distance_matrix([fps[i] for i in rows], [marker(objectives[j]) for j in marks])
-            out[np.ix_(rows, marks)] = d <= CONTROL_RANGE + EPS
+            out[np.ix_(rows, marks)] = within_distance(d, CONTROL_RANGE)
     for j, o in enumerate(objectives):
         if o.area is None:
             continue
@@ -160,7 +186,7 @@ def _in_range_matrix(fps: list[Footprint], objectives: Sequence[Objective]) -> n
         dx = np.maximum(np.maximum(x0 - x, x - x1), 0.0)
         dy = np.maximum(np.maximum(y0 - y, y - y1), 0.0)
         for i in np.flatnonzero(np.hypot(dx, dy) - r <= EPS + _SLACK).tolist():
-            out[i, j] = model_within_area(fps[i], o.area)
+            out[i, j] = in_range(fps[i], o)
     return out
 
 

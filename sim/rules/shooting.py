@@ -17,6 +17,7 @@ from typing import Mapping, NamedTuple, Sequence
 
 from sim.rules.abilities import Hook, tag, with_hook
 from sim.rules.attack import FAIL, SUCCESS
+from sim.rules.geometry import within_distance
 
 # the abilities these rules name in their reasons, as datasheets print them
 _ASSAULT_TAG = tag(Hook.SHOOTS_AFTER_ADVANCING)
@@ -36,6 +37,7 @@ SHOOTING_TYPES = (NORMAL, ASSAULT, CLOSE_QUARTERS, INDIRECT)
 GRANTED_TYPES = (SNAP,)
 DEFAULT_PREFERENCE = (NORMAL, CLOSE_QUARTERS, ASSAULT, INDIRECT)
 SNAP_RANGE = 24.0  # 15.09 the one target is within 24" of the shooting unit
+HEAVY_MOVE = 3.0  # 24.16 [HEAVY]: no model of the unit has moved more than 3" this turn
 
 
 class ShooterFacts(NamedTuple):
@@ -122,10 +124,19 @@ def snap_target_problem(targets: Sequence[str], gap: float | None, visible_to_un
         return None
     if not visible_to_unit:
         return f"snap shooting targets only a visible enemy unit: {distinct[0]} is not visible to the unit (15.09)"
-    if gap is None or gap > SNAP_RANGE + 1e-9:
+    if gap is None or not within_distance(gap, SNAP_RANGE):
         far = "" if gap is None else f" ({gap:.2f}\")"
         return f"snap shooting targets only an enemy unit within 24\" of the unit: {distinct[0]} is not{far} (15.09)"
     return None
+
+
+def heavy_stationary(engaged: bool, set_up_this_turn: bool, moved: float) -> bool:
+    """24.16 [HEAVY]'s condition on the attacking unit (the registry's "stationary"): it is
+    unengaged, was not set up on the battlefield this turn, and no model of it has moved more
+    than 3" this turn (``moved``: the furthest any of its models has moved in total, each
+    model's paths summed; not more than 3" up to the measuring tolerance, 01.04.01). The +1 to
+    the hit roll it gives in the unit's Shooting phase is the ability registry's PlanModifier."""
+    return not engaged and not set_up_this_turn and bool(within_distance(moved, HEAVY_MOVE))
 
 
 def snap_hit_result(unmodified: int) -> int:

@@ -1,9 +1,21 @@
-"""07 The battle round's vocabulary: the phases of a player's turn, in order, and the steps of
-the Fight phase that take choices. Plain names (their values are what events and logs print)."""
+"""07 The battle's vocabulary, read by every layer: the two players (their names, as scenario
+files, scripts, logs and reports spell them, and their armies' default colours) and the parts
+of a player's turn (07.02 the phases; 12.01-12.09 the Fight phase's steps that take choices;
+12.05/12.06 the fight types).
+
+A player is an army index everywhere inside the simulator (the scenario's ``armies`` order,
+``Unit.owner``, the TurnState's lists): 0 is red, 1 is blue. Only what people read or write
+spells the name, always through ``PLAYER``.
+"""
 
 from __future__ import annotations
 
 from enum import StrEnum
+
+__all__ = ["PLAYER", "PLAYER_COLOURS", "Phase", "FightStep", "PHASE_NAMES", "FightType"]
+
+PLAYER = ("red", "blue")  # the players' names, by army index
+PLAYER_COLOURS = ((178, 58, 52), (52, 96, 158))  # their armies' colours when a scenario gives none (RGB)
 
 
 class Phase(StrEnum):
@@ -29,3 +41,10 @@ PHASE_NAMES = {Phase.COMMAND: "Command phase", Phase.MOVEMENT: "Movement phase",
                Phase.SHOOTING: "Shooting phase", Phase.CHARGE: "Charge phase",
                Phase.FIGHT: "Fight phase", Phase.END: "End of Turn step"}
 """How a phase is named in a sentence ("only in the Movement phase")."""
+
+
+class FightType(StrEnum):
+    """12.05 / 12.06 The fight type a unit selected to fight makes."""
+
+    NORMAL = "normal"
+    OVERRUN = "overrun"

@@ -22,6 +22,7 @@ from pathlib import Path
 import pygame
 
 from sim.errors import ScenarioError, escape_controls
+from sim.rules.turn import PLAYER
 
 SUFFIXES = {".cat", ".catz", ".json"}
 MAX_SHOWN = 150  # datasheet buttons at most (the rest counted: refine the search)
@@ -148,7 +149,7 @@ class CatalogueMixin:
         except (OSError, ValueError) as e:
             self.status = escape_controls(f"catalogue failed: {Path(path).name}: {e}")
             return False
-        owner = 0 if side == "red" else 1
+        owner = PLAYER.index(side)
         before = {u.id for u in self.spec.units}
         self.edited = True
         self.start_battle(spec, self.battle.seed, scenario_path=self._table_name(spec))
@@ -195,7 +196,7 @@ def build_catalogue_panel(flow, sb) -> bool:
         flow.space(2)
         flow.label(escape_controls(f"Add {adding} to:"), "#subheading")
         flow.newline()
-        for owner, side in enumerate(("red", "blue")):
+        for owner, side in enumerate(PLAYER):
             army = sb.spec.armies[owner].name if owner < len(sb.spec.armies) else side
             flow.button(f"{army} ({side})", lambda s=side: sb.catalogue_add(adding, s), name=f"catalogue:{side}",
                         tip=f"one unit (default wargear, minimum models) in the {side} deployment zone",

@@ -26,6 +26,7 @@ import pygame
 
 from sim.commands import ChargeMove, Consolidate, DeclareCharge, PileIn
 from sim.plan import moves as MV
+from sim.rules import charge as CHG
 from sim.rules.movement.solvers import charge as CH
 from sim.rules.movement.solvers import pile_in as PI
 from sim.sandbox import style as S
@@ -68,7 +69,7 @@ class Placement:
 
     @property
     def limit(self) -> float:
-        return float(self.roll or 0) if self.kind == "charge" else LIMIT[self.kind]
+        return CHG.max_distance(self.roll or 0) if self.kind == "charge" else LIMIT[self.kind]
 
 
 def _dice_of(events, uid: str) -> tuple:
@@ -130,7 +131,7 @@ class PlacementMixin:
         if kind == "pile in":
             p.targets = PI.pile_in_targets(p.unit, b)
         else:
-            mode = PI.consolidation_mode(p.unit, b, MV.objective_points(self.battle))
+            mode = PI.consolidation_mode(p.unit, b, MV.objectives(self.battle))
             if mode is not None:
                 p.mode, p.targets = mode[0], list(mode[1])
         self.placement = p
@@ -177,7 +178,7 @@ class PlacementMixin:
         body = MV.bodies()
         dist = CH.charge_target_distances(p.unit, body)
         p.distances = {u: d for u, d in sorted(dist.items(), key=lambda kv: (kv[1], kv[0]))
-                       if d <= CH.CHARGE_RANGE + 1e-9}
+                       if CHG.in_reach(d, CHG.CHARGE_RANGE)}
         p.legal = CH.charge_targets(p.unit, p.roll, body)
         dice = " + ".join(map(str, p.dice))
         if not p.legal:

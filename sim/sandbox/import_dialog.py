@@ -18,6 +18,7 @@ from pathlib import Path
 import pygame
 
 from sim.errors import ScenarioError, escape_controls
+from sim.rules.turn import PLAYER
 from sim.sandbox.catalogue_browser import build_catalogue_button
 
 SUFFIXES = {".ros", ".rosz", ".json"}
@@ -79,7 +80,7 @@ class ImportMixin:
         except (OSError, ValueError) as e:
             self.status = escape_controls(f"import failed: {name}: {e}")
             return False
-        owner = 0 if side == "red" else 1
+        owner = PLAYER.index(side)
         self.edited = True
         self.start_battle(spec, self.battle.seed, scenario_path=self._table_name(spec))
         n = sum(1 for u in spec.units if u.owner == owner)
@@ -104,7 +105,7 @@ def build_import_section(flow, sb) -> None:
     else:
         flow.label(f"{Path(path).name} becomes:", size=12)
         flow.newline()
-        for owner, side in enumerate(("red", "blue")):
+        for owner, side in enumerate(PLAYER):
             army = sb.spec.armies[owner].name if owner < len(sb.spec.armies) else side
             flow.button(f"{army} ({side})", lambda s=side: sb.import_army(path, s), name=f"import:{side}",
                         tip=f"its units replace the {side} army's, in its deployment zone", object_id="#primary")

@@ -273,8 +273,8 @@ class FightOrder(Order):
     def __init__(self, battle, unit_id: str):
         super().__init__(battle, unit_id)
         st = W.unit_state(self.unit_ent)
-        self.eligible = None if (W.unit_engaged(self.unit_ent) or st.charged) else \
-            "not engaged and did not charge (12.04)"
+        self.eligible = None if P.eligible_to_fight(battle, self.unit_ent) else \
+            "already selected to fight (12.04)" if st.selected_to_fight else "not engaged and did not charge (12.04)"
         for m in W.unit_models(self.unit_ent):
             mid = W.model_id(m)
             first = True

@@ -17,6 +17,7 @@ import esper
 
 from sim.components import Position, Wounds
 from sim.rules import terrain as TR
+from sim.rules.turn import PLAYER
 from sim.world import queries as W
 
 
@@ -162,11 +163,11 @@ def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the s
 
 def _mission(m) -> list[str]:
     """The [mission] table (README "Whole battles"), every field written out."""
-    sides = ("red", "blue")
+    sides = PLAYER
     out = ["[mission]", f"name = {_q(m.name)}", f"rounds = {m.rounds}",
            f"first = {_q('roll-off' if m.first is None else sides[m.first])}",
            f"defender = {_q(sides[m.defender])}",
-           f"players = {{ red = {_q(m.players[0])}, blue = {_q(m.players[1])} }}",
+           "players = { " + ", ".join(f"{side} = {_q(kind)}" for side, kind in zip(sides, m.players)) + " }",
            f"deployed = {'true' if m.deployed else 'false'}"]
     if m.objectives:
         out.append("objectives = [")

@@ -96,7 +96,7 @@ class Scene:
             return
         d = geometry.distance_matrix([m.fp for m in live], [m.fp for m in live])
         owners = np.array([m.owner for m in live])
-        close = (d <= geometry.ENGAGEMENT_RANGE + geometry.EPS) & (owners[:, None] != owners[None, :])
+        close = geometry.in_engagement_range(d) & (owners[:, None] != owners[None, :])
         for i in np.flatnonzero(close.any(axis=1)):
             self.units[live[i].unit].engaged = True
 

@@ -13,8 +13,9 @@ import esper
 import pygame
 
 from sim.components import Unit, Wounds
-from sim.phases.gates import NAMES
+from sim.rules.turn import PHASE_NAMES as NAMES
 from sim.phases.state import FightStep, Phase
+from sim.rules.turn import PLAYER
 from sim.sandbox import style as S
 from sim.sandbox.fonts import text
 from sim.world import queries as W
@@ -70,7 +71,7 @@ def phase_title(info: TrackerInfo) -> str:
 def result_text(info: TrackerInfo) -> str:
     if info.result == "draw":
         return f"the battle is over: a draw, {info.vp[0]}-{info.vp[1]} VP"
-    winner = {"red": 0, "blue": 1}.get(info.result or "", None)
+    winner = PLAYER.index(info.result) if info.result in PLAYER else None
     if winner is None:
         return "the battle is over"
     return f"the battle is over: {info.names[winner]} win, {info.vp[winner]}-{info.vp[1 - winner]} VP"
@@ -234,7 +235,7 @@ def phase_todo(battle) -> list[tuple[str, bool]]:
             if can:
                 out.append((f"may declare a charge: {', '.join(can)} (11.02)", False))
     elif ts.phase == Phase.FIGHT:
-        from sim.phases.fight_order import fight_eligible
+        from sim.plan.fight import fight_eligible
         who = battle.scenario.armies[ts.chooser].name
         if ts.step == FightStep.PILE_IN:
             can = [_uid(u) for u in _own(battle, ts.chooser) if not W.unit_state(u).piled_in
@@ -250,7 +251,7 @@ def phase_todo(battle) -> list[tuple[str, bool]]:
                 out.append((f"{who} must select a unit to fight: {', '.join(must)} (12.04); a pass only when "
                             f"all are more than 5\" from every enemy (12.04.01)", True))
         elif ts.step == FightStep.CONSOLIDATE:
-            from sim.phases.fight_order import was_eligible_to_fight
+            from sim.plan.fight import was_eligible_to_fight
             can = [_uid(u) for u in _own(battle, ts.chooser) if not W.unit_state(u).consolidated
                    and was_eligible_to_fight(battle, u)]
             out.append((f"{who} may consolidate: {', '.join(can)} (12.07)" if can else

@@ -18,11 +18,11 @@ from sim.rules.abilities import Hook, effects_of
 from sim.rules.dice import parse_dice_expr
 from sim.rules.modifiers import ROLLS, RollModifier
 from sim.rules.profiles import ModelProfile, WeaponProfile
+from sim.rules.turn import PLAYER_COLOURS
 from sim.scenario.reader import Reader
 from sim.scenario.script import read_script
 from sim.scenario.spec import Army, ModelSpec, ScenarioSpec, UnitSpec
 
-DEFAULT_COLOURS = ((178, 58, 52), (52, 96, 158))
 MODEL_FIELDS = {"name", "id", "ids", "count", "base_mm", "base", "shape", "angle", "M", "T", "Sv",
                 "InSv", "W", "Ld", "OC", "keywords", "weapons", "at", "role", "abilities", "modifiers",
                 "labels"}
@@ -327,7 +327,7 @@ def _armies(top: Reader, weapons, board):
                 owners.setdefault(u["id"], owner)
     for owner, ar in enumerate(items):
         ar.keys({"name", "colour", "units"}, {"name", "units"})
-        colour = DEFAULT_COLOURS[owner]
+        colour = PLAYER_COLOURS[owner]
         if ar.has("colour"):
             c = ar.data["colour"]
             if not (isinstance(c, list) and len(c) == 3

@@ -6,15 +6,15 @@ from __future__ import annotations
 from sim.phases.state import MissionSpec, ObjectiveSpec
 from sim.rules.mission import BATTLE_ROUNDS
 from sim.rules.objectives import default_zones
+from sim.rules.turn import PLAYER
 from sim.scenario.reader import Reader
 
-SIDES = ("red", "blue")
 PLAYER_KINDS = ("scripted", "random", "default")
 OBJECTIVE_KINDS = ("home", "central", "expansion")
 MAX_OBJECTIVES = 12
 
 
-def _side(r: Reader, key: str, allowed=SIDES) -> str:
+def _side(r: Reader, key: str, allowed=PLAYER) -> str:
     v = r.req(key, str)
     if v not in allowed:
         r.fail(" or ".join(repr(a) for a in allowed), v, key)
@@ -34,14 +34,14 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
         r.fail(f"a number of battle rounds from 1 to {BATTLE_ROUNDS}", rounds, "rounds")
     first = None
     if r.has("first"):
-        f = _side(r, "first", SIDES + ("roll-off",))
-        first = None if f == "roll-off" else SIDES.index(f)
-    defender = SIDES.index(_side(r, "defender")) if r.has("defender") else 0
+        f = _side(r, "first", PLAYER + ("roll-off",))
+        first = None if f == "roll-off" else PLAYER.index(f)
+    defender = PLAYER.index(_side(r, "defender")) if r.has("defender") else 0
     players = ("scripted", "scripted")
     if r.has("players"):
         pr = r.sub("players")
-        pr.keys(set(SIDES))
-        players = tuple(_side(pr, s, PLAYER_KINDS) if pr.has(s) else "scripted" for s in SIDES)
+        pr.keys(set(PLAYER))
+        players = tuple(_side(pr, s, PLAYER_KINDS) if pr.has(s) else "scripted" for s in PLAYER)
     objectives = ()
     if r.has("objectives"):
         items = r.sub("objectives").items()
@@ -63,7 +63,7 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
                 o.fail(" or ".join(OBJECTIVE_KINDS), kind, "kind")
             owner = None
             if kind == "home":
-                owner = SIDES.index(_side(o, "owner"))
+                owner = PLAYER.index(_side(o, "owner"))
             elif o.has("owner"):
                 o.fail("no owner (only a home objective has one)", o.data["owner"], "owner")
             out.append(ObjectiveSpec(oname, x, y, kind, owner))
@@ -74,8 +74,8 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
         zones.reverse()
     if r.has("zones"):
         zr = r.sub("zones")
-        zr.keys(set(SIDES))
-        for i, side in enumerate(SIDES):
+        zr.keys(set(PLAYER))
+        for i, side in enumerate(PLAYER):
             if zr.has(side):
                 poly = zr.points(side)
                 if not 3 <= len(poly) <= 64:
@@ -130,4 +130,4 @@ def _check_reserves(top: Reader, mission: MissionSpec | None, units) -> None:
         problems = reserves_problems(army)
         if problems:
             top.fail("at most half of each army's units in strategic reserves (20.01, ruling 27)",
-                     f"<{SIDES[owner]}: {problems[0]}>", "armies")
+                     f"<{PLAYER[owner]}: {problems[0]}>", "armies")

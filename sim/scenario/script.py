@@ -14,6 +14,7 @@ from sim.rules import multi_profile as MP
 from sim.rules import shooting as _SH
 from sim.rules.command_reroll import SCRIPT_FORM
 from sim.rules.movement.moves import advance_end
+from sim.rules.turn import PLAYER
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
@@ -68,8 +69,8 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
     if kind == "end_phase":
         r.keys({"end_phase", "decisions"})
         v = r.data["end_phase"]
-        if v not in ("red", "blue"):
-            r.fail("end_phase = \"red\" or \"blue\" (whose part of the phase ends)", v, "end_phase")
+        if v not in PLAYER:
+            r.fail(f'end_phase = "{PLAYER[0]}" or "{PLAYER[1]}" (whose part of the phase ends)', v, "end_phase")
         # the answers to what the end of the phase asks (the opponent's stratagems at its end,
         # 15.07, 15.08, 15.10, 15.11; a battle-shock roll's Insane Bravery; coherency removals at
         # the end of the turn)

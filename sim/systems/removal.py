@@ -9,6 +9,7 @@ import esper
 from sim import events as ev
 from sim.components import Unit
 from sim.rules.abilities import Hook
+from sim.rules.geometry import within_distance
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.world import mutations as M
 from sim.world import queries as W
@@ -53,7 +54,7 @@ def _deadly_demise(battle, e: int) -> bool:
     if roll == 6:
         for u in W.all_units():
             models = W.unit_models(u)
-            if models and W.nearest_distance(e, models) <= DEADLY_DEMISE_RANGE + 1e-9:
+            if models and within_distance(W.nearest_distance(e, models), DEADLY_DEMISE_RANGE):
                 hit.append(u)
     battle.emit(ev.DEADLY_DEMISE, model=mid, roll=roll,
                 units=[esper.component_for_entity(u, Unit).id for u in hit])

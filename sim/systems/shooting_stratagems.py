@@ -22,6 +22,7 @@ from sim.plan.common import could_shoot
 from sim.plan.snap import snap_selections
 from sim.rules import shooting as SH
 from sim.rules import stratagems as SG
+from sim.rules.geometry import within_distance
 from sim.systems.activation import select_to_shoot
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.systems.removal import remove_casualties
@@ -177,7 +178,7 @@ def explosives_thrower(battle, u: int, target: int) -> int | None:
     for m in W.unit_models(u):
         if not W.model_keywords(m) & set(EXPLOSIVES_KEYWORDS):
             continue
-        if W.nearest_distance(m, tmodels) > EXPLOSIVES_RANGE + 1e-9:
+        if not within_distance(W.nearest_distance(m, tmodels), EXPLOSIVES_RANGE):
             continue
         mid = W.model_id(m)
         if any(vis.model_visible(mid, t) for t in tids):

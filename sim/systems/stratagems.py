@@ -24,8 +24,8 @@ import esper
 from sim import events as ev
 from sim.components import Unit
 from sim.decisions import PENDING, DecisionRequest
-from sim.phases.gates import PLAYER
-from sim.phases.fight_order import fight_eligible
+from sim.rules.turn import PLAYER
+from sim.plan.fight import fight_eligible
 from sim.rules import stratagems as SG
 from sim.world import queries as W
 
@@ -129,9 +129,12 @@ def heroic_intervention(battle, player: int):
     within 12" of an enemy unit (a VEHICLE only if CHARACTER or WALKER) charge: Leap to Defend
     (1 CP) at units that charged this phase, or Into the Fray (2 CP) at any enemy unit within
     6", the roll capped at 6. The answer names the unit and the mode ("unit: mode"); the charge
-    roll, its targets (within 12" and the roll, 11.04) and the solver's placement (Part A ruling
-    17) follow; a charge that cannot be made moves nothing. A generator."""
+    roll, its targets (within 12" and the roll, 11.04; sim.rules.charge) and the solver's
+    placement (Part A ruling 17) follow, on the ground or, when no ground charge is found and the
+    unit has FLY, taking to the skies (21.03: 2" less unless Hover, as the default player's
+    charge); a charge that cannot be made moves nothing. A generator."""
     from sim.plan import moves as MV
+    from sim.rules import charge as CHG
     from sim.rules.movement.solvers import charge as CH
     ts = battle.turn_state
     record = SG.by_name("Heroic Intervention")
@@ -140,8 +143,7 @@ def heroic_intervention(battle, player: int):
         unit = esper.component_for_entity(u, Unit)
         if unit.owner != player or W.unit_destroyed(u) or W.unit_engaged(u):
             continue
-        gap = MV.unit_gap(u, W.enemy_units(u))
-        if gap is None or gap > 12.0 + 1e-9:
+        if not CHG.may_declare(MV.unit_gap(u, W.enemy_units(u))):
             continue
         facts = ("unengaged", "within 12 inches of an enemy unit")
         for mode, extra in ((LEAP, False), (FRAY, True)):
@@ -166,20 +168,23 @@ def heroic_intervention(battle, player: int):
     battle.changes.touched(u)
     roll = sum(battle.dice.d6(2, f"charge roll {uid} (Heroic Intervention)"))
     if mode == FRAY:
-        roll = min(roll, 6)
-    reach = min(12.0, roll) if mode == LEAP else min(6.0, roll)
-    gaps = {}
-    for e in W.enemy_units(u):
-        gap = MV.unit_gap(u, [e])
-        if gap is not None and gap <= reach + 1e-9 and (mode == FRAY or W.unit_state(e).charged):
-            gaps[esper.component_for_entity(e, Unit).id] = gap
-    targets = sorted(gaps)
-    sol = None
-    if targets:
-        near = sorted(targets, key=lambda t: (gaps[t], t))[:1]  # (Part A ruling 17: the closest)
-        sol = CH.solve_charge(uid, near, roll, MV.bodies(), battle.scenario.terrain, battle.scenario.board,
-                              may_cross_dense=MV.may_cross_dense(u))
-        targets = near
+        roll = CHG.into_the_fray_roll(roll)
+    cap = CHG.CHARGE_RANGE if mode == LEAP else CHG.INTO_THE_FRAY_RANGE
+    sol, targets = None, []
+    for sky in (False, True) if MV.can_fly(u) else (False,):  # (21.03 on the ground first)
+        reach = MV.charge_reach(u, roll, sky, cap)
+        gaps = {}
+        for e in W.enemy_units(u):
+            gap = MV.unit_gap(u, [e])
+            if CHG.in_reach(gap, reach) and (mode == FRAY or W.unit_state(e).charged):
+                gaps[esper.component_for_entity(e, Unit).id] = gap
+        if not gaps:
+            continue
+        targets = sorted(gaps, key=lambda t: (gaps[t], t))[:1]  # (Part A ruling 17: the closest)
+        sol = CH.solve_charge(uid, targets, MV.charge_limit(u, roll, sky), MV.bodies(), battle.scenario.terrain,
+                              battle.scenario.board, **MV.path_rules(u, sky))
+        if sol:
+            break
     if not sol:
         battle.emit(ev.CHARGE, unit=uid, roll=roll, targets=[], result="not made", note=f"Heroic Intervention ({mode})")
         return
@@ -187,4 +192,4 @@ def heroic_intervention(battle, player: int):
     final = apply_positions(battle, u, [(mid, float(p[-1][0]), float(p[-1][1])) for mid, p in sorted(sol.paths.items())])
     st.charged = True  # 11.04: Fights First until the end of the turn, 'made a charge move'
     battle.emit(ev.CHARGE, unit=uid, roll=roll, targets=list(targets), result="made", to=final,
-                note=f"Heroic Intervention ({mode})")
+                note=f"Heroic Intervention ({mode})", **({"fly": True} if sky else {}))  # (21.03)

@@ -244,7 +244,7 @@ def nearest_distances(model_ents: list[int], others: list[int]) -> list[float]:
 
 def models_engaged(a: int, b: int) -> bool:
     """03.04 Engagement range: within 2" horizontally (2-D battlefield)."""
-    return model_distance(a, b) <= 2.0 + 1e-9
+    return geometry.in_engagement_range(model_distance(a, b))
 
 
 def enemy_units(unit_ent: int) -> list[int]:

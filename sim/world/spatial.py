@@ -10,8 +10,6 @@ import numpy as np
 
 from sim.rules import geometry
 
-ENGAGEMENT_RANGE = 2.0  # 03.04
-
 
 class SpatialIndex:
     def __init__(self, footprints: list, unit_of: list[int], owner_of_unit: list[int]):
@@ -28,7 +26,7 @@ class SpatialIndex:
         # are only ever engaged with enemy units) within 2"
         self.near: list[set[int]] = [set() for _ in self.fps]
         enemy = self._owner[:, None] != self._owner[None, :]
-        for i, j in zip(*np.nonzero((self.dist <= ENGAGEMENT_RANGE + 1e-9) & enemy)):
+        for i, j in zip(*np.nonzero(geometry.in_engagement_range(self.dist) & enemy)):
             self.near[int(i)].add(int(j))
         # 03.04 engagement between units, kept current through every move and removal:
         # contacts[u][v] = how many pairs (a model of unit u, a model of enemy unit v) on the
@@ -108,7 +106,7 @@ class SpatialIndex:
             self._touch(index, self.near[index], -1)
             for j in self.near[index]:
                 self.near[j].discard(index)
-            near = (row <= ENGAGEMENT_RANGE + 1e-9) & (self._owner != self._owner[index])
+            near = geometry.in_engagement_range(row) & (self._owner != self._owner[index])
             self.near[index] = {int(j) for j in np.nonzero(near)[0]}
             for j in self.near[index]:
                 self.near[j].add(index)

@@ -6,8 +6,9 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from sim.rules.geometry import (
-    core, distance, distance_matrix, engaged, footprint, footprint_polygon_distance, outline,
-    overlaps, round_base, within,
+    ENGAGEMENT_RANGE, EPS, core, distance, distance_matrix, engaged, footprint,
+    footprint_polygon_distance, in_engagement_range, outline, overlaps, round_base, within,
+    within_distance,
 )
 
 D32 = 32 / 25.4
@@ -47,6 +48,24 @@ def test_within_is_not_more_than():
     b = round_base(32, 6 + D32, 0)
     assert within(a, b, 6)
     assert not within(a, b, 5.99)
+
+
+def test_01_04_01_within_a_measured_distance_allows_the_one_tolerance_and_no_more():
+    assert within_distance(6.0, 6) and within_distance(6.0 + EPS, 6)
+    assert not within_distance(6.0 + 2 * EPS, 6) and not within_distance(6.01, 6)
+    d = np.array([1.0, 2.0, 2.0 + EPS, 2.0 + 1e-6, np.inf])
+    assert within_distance(d, 2.0).tolist() == [True, True, True, False, False]
+    assert in_engagement_range(d).tolist() == within_distance(d, ENGAGEMENT_RANGE).tolist()
+    assert ENGAGEMENT_RANGE == 2.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0, 10), st.floats(-5, 5), st.floats(0, 12))
+def test_03_04_engaged_and_within_are_the_measured_distance_tests(x, y, inches):
+    a, b = round_base(32, 0, 0), round_base(40, x + 3, y)
+    d = distance(a, b)
+    assert engaged(a, b) == in_engagement_range(d)
+    assert within(a, b, inches) == within_distance(d, inches)
 
 
 def test_rect_to_round_corner_distance():

@@ -14,10 +14,10 @@ from sim.rules.geometry import footprint, round_base
 from sim.rules.objectives import (
     CONTROL_RANGE, MARKER_DIAMETER, UNCONTROLLED, Objective, ObjectiveControl, control_levels,
     control_levels_all, controlled_by, controller, controlling_units, default_objectives, default_zones, distance_to,
-    in_range, marker, models_in_range, objective_problems, on_terrain, secure, settle, settle_all,
-    settle_levels, territory,
+    in_range, marker, models_in_range, objective_problems, on_terrain, placed_distances_to, range_of, secure,
+    settle, settle_all, settle_levels, territory, within_range,
 )
-from sim.rules.terrain import Feature, TerrainArea
+from sim.rules.terrain import Feature, TerrainArea, model_within_area
 
 R32 = 32 / 25.4 / 2          # radius of a 32 mm base, inches
 MARK_R = MARKER_DIAMETER / 2
@@ -135,6 +135,28 @@ def test_14_01_terrain_objective_range_is_within_the_area():
     assert not in_range(outside, TERRAIN_OBJ)
     assert not in_range(near_but_out, TERRAIN_OBJ)
     assert math.isclose(distance_to(near_but_out, TERRAIN_OBJ), 0.5, abs_tol=1e-9)
+
+
+def test_14_01_range_of_a_marker_is_3_inches_and_of_a_terrain_objective_its_area():
+    assert range_of(CENTRAL) == CONTROL_RANGE == 3.0 and range_of(TERRAIN_OBJ) == 0.0
+    assert within_range(3.0, CENTRAL) and not within_range(3.0 + 1e-6, CENTRAL)
+    assert within_range(0.0, TERRAIN_OBJ) and not within_range(1e-6, TERRAIN_OBJ)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(14, 34), st.floats(14, 30), st.sampled_from(["round", "oval", "rect"]), st.floats(0, 90))
+def test_14_01_in_range_is_one_rule_for_markers_and_areas(x, y, shape, angle):
+    """in_range is within_range of distance_to for both kinds; for a terrain objective it is the
+    13.01 "within the area" of terrain (model_within_area); the solvers' spot distances
+    (placed_distances_to) are distance_to spot by spot."""
+    fp = round_base(32, x, y) if shape == "round" else footprint(shape, x, y, 2.5, 1.5, angle)
+    assert in_range(fp, TERRAIN_OBJ) == model_within_area(fp, RUIN)
+    for obj in (CENTRAL, TERRAIN_OBJ):
+        assert in_range(fp, obj) == bool(within_range(distance_to(fp, obj), obj))
+        spots = [(x, y), (x + 1.3, y - 0.7), (25.0, 22.0)]
+        got = placed_distances_to(fp, spots, obj)
+        want = [distance_to(fp.moved(sx, sy), obj) for sx, sy in spots]
+        assert got.tolist() == pytest.approx(want, abs=1e-9)
 
 
 def test_14_01_a_point_on_a_terrain_area_makes_the_area_the_objective():

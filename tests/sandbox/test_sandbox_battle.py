@@ -14,7 +14,7 @@ import pygame_gui
 import pytest
 
 from sandbox_support import DATA, ROOT
-from sim.phases.fight_order import fight_eligible
+from sim.plan.fight import fight_eligible
 from sim.phases.state import FightStep, Phase
 from sim.replay.log import replay
 from sim.world import queries as W

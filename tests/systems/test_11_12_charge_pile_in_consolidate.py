@@ -135,3 +135,51 @@ def test_12_08_a_unit_engaged_by_a_consolidation_fights_before_the_step_goes_on(
         b.run_command(Fight("bb", (Selection("bb/1", "blade", "ra"),)))
         assert W.unit_state(b.units["bb"]).selected_to_fight
         assert (str(b.turn_state.step), b.turn_state.chooser, b.turn_state.pending_fights) == ("consolidate", 0, [])
+
+
+FIELD = [[20, 20], [30, 20], [30, 26], [20, 26]]  # a terrain area; the objective's point at its centre
+
+
+def _field_spec():
+    """14.01 A terrain objective: the point (25, 23) lies on the area "field", so the whole area
+    is the objective. r1 stands 2.37" from the area, 6.58" from a 40 mm marker at the point."""
+    red = [unit("r1", model((17, 23), ["blade"]))]
+    blue = [unit("b1", model((50, 40), ["blade"]))]
+    terrain = [{"name": "field", "area": FIELD, "features": [{"category": "exposed", "polygon": FIELD}]}]
+    return mission_scenario(red, blue, terrain=terrain,
+                            objectives=[{"name": "field", "at": [25, 23], "kind": "central"}])
+
+
+def _consolidate_step(b):
+    b.run_command(StartBattle())
+    _to(b, "fight", "consolidate")
+    b._enter()
+    W.unit_state(b.units["r1"]).selected_to_fight = True  # (as if it had fought)
+
+
+def test_12_08_14_01_a_consolidation_into_a_terrain_objectives_area_is_accepted():
+    import dataclasses
+    from sim.rules.objectives import in_range
+    with Battle(_field_spec(), dice=ForcedDice([])) as b:
+        _consolidate_step(b)
+        (obj,) = b.turn_state.objectives
+        assert obj.is_terrain
+        # 2.5" on: within the area, yet 4.08" from the disc a marker at its point would have
+        cmd = Consolidate("r1", (("r1/1", 19.5, 23),))
+        assert b.check(cmd) is None
+        b.run_command(cmd)
+        b._enter()
+        fp = W.footprint(b.models["r1/1"])
+        assert in_range(fp, obj)
+        assert not in_range(fp, dataclasses.replace(obj, area=None))  # (a marker at the point: out of range)
+
+
+def test_12_08_14_01_the_solver_consolidates_into_a_terrain_objectives_area():
+    from sim.rules.objectives import in_range
+    with Battle(_field_spec(), dice=ForcedDice([])) as b:
+        _consolidate_step(b)
+        cmd = consolidate_command(b, "r1", None)
+        assert cmd is not None and b.check(cmd) is None
+        b.run_command(cmd)
+        b._enter()
+        assert in_range(W.footprint(b.models["r1/1"]), b.turn_state.objectives[0])

@@ -100,3 +100,28 @@ def test_12_04_01_a_pass_when_every_eligible_unit_is_far_from_enemies():
         b.run_command(EndPhase())
         assert of_type(b, "fight pass") == [{"type": "fight pass", "player": "red"}]
         assert phase(b)[3:] == ("consolidate", 0)
+
+
+def test_12_04_a_fights_first_unit_engaged_at_the_start_of_the_step_still_fights_first():
+    # rk and rw (both Fights First) are engaged with b1 at the start of the Fight step; rk kills
+    # b1, so rw is no longer engaged, but it is still eligible to fight (engaged at the start of
+    # the step, 12.04): red's rc, without Fights First, waits for it (12.04 step 1)
+    from scen import weapon
+    wpn = {"blade": weapon("melee", 2, 3, 4, 0, 1), "axe": weapon("melee", 6, 2, 8, -5, 3)}
+    ff = {"abilities": ["Fights First"]}
+    red = [unit("rk", model((20, 20), ["axe"]), **ff), unit("rw", model((21.6, 21.5), ["blade"]), **ff),
+           unit("rc", model((40, 20), ["blade"]))]
+    blue = [unit("b1", model((20, 21.5), ["blade"])), unit("b2", model((40, 21.5), ["blade"]))]
+    with Battle(mission_scenario(red, blue, weapons=wpn), dice=ForcedDice([6] * 30 + [1] * 10)) as b:
+        _to_fight_step(b)
+        b.run_command(Fight("rk", (Selection("rk/1", "axe", "b1"),)))
+        assert [e["unit"] for e in of_type(b, "unit destroyed")] == ["b1"]
+        b._enter()
+        from sim.plan.fight import eligible_to_fight, fight_eligible
+        from sim.world import queries as W
+        rw = b.units["rw"]
+        assert not W.unit_engaged(rw) and eligible_to_fight(b, rw) and rw in fight_eligible(b, 0)
+        assert b.turn_state.chooser == 0 and b.turn_state.fights_first_step
+        with pytest.raises(Refusal, match=r"Fights First units fight before the others \(12.04 step 1\): "
+                                          r"rw must be selected to fight first"):
+            b.submit(Fight("rc", (Selection("rc/1", "blade", "b2"),)))

@@ -15,7 +15,11 @@ from sim.battle import Battle
 from sim.commands import EndPhase, Fight, Overrun, Selection, StartBattle
 from sim.errors import PlanError, Refusal
 from sim.plan import moves as MV
-from sim.plan.overrun import check_overrun, fight_types
+from sim.plan.fight import fight_types
+
+
+def check_overrun(b, cmd):
+    return cmd.record.check(b, cmd)  # (the Overrun command's own check, without the phase gate)
 from sim.players import options as O
 from sim.rules.dice import ForcedDice
 from sim.world import queries as W

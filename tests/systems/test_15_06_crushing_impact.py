@@ -110,7 +110,7 @@ def test_15_06_not_offered_to_other_units_without_the_cp_or_when_battle_shocked(
 
 
 def test_15_06_its_only_target_destroyed_the_unit_overruns_in_the_fight_phase():
-    from sim.plan.overrun import fight_types
+    from sim.plan.fight import fight_types
     from sim.players import options as O
     from sim.commands import Overrun
     with Battle(_spec(blue_models=1), dice=ForcedDice(CHARGE_8 + [6] * 6 + [1] * 20)) as b:

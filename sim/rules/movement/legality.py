@@ -39,7 +39,7 @@ from typing import Collection, Mapping, Sequence
 import numpy as np
 
 from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix, coherency_screen
-from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, overlaps
+from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, in_engagement_range, overlaps
 from sim.rules.movement.index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
                                   TerrainIndex, terrain_index)
 from sim.rules.movement.kernels import (_seg_point_dist, _segments_polygon_distance, near_points_distance,
@@ -322,7 +322,7 @@ def _nearest_enemy(e: _Ends, idx: BodyIndex, player: int) -> list[tuple[int, flo
         if d is None:
             continue
         m = int(np.argmin(d))
-        if d[m] <= ENGAGEMENT_RANGE + EPS:
+        if in_engagement_range(d[m]):
             out[i] = (int(near[m]), float(d[m]))
     rnd = [i for i, f in enumerate(fps) if f.shape == "round"]
     if rnd:
@@ -336,7 +336,7 @@ def _nearest_enemy(e: _Ends, idx: BodyIndex, player: int) -> list[tuple[int, flo
         best = d.argmin(axis=1)
         for k, i in enumerate(rnd):
             dm = float(d[k, best[k]])
-            if dm <= ENGAGEMENT_RANGE + EPS:
+            if in_engagement_range(dm):
                 out[i] = (int(near[best[k]]), dm)
     return out
 
@@ -691,5 +691,5 @@ def engaged_units(unit: str, end_fps: Mapping[str, Footprint] | Sequence[tuple[s
         near = near_rows(idx, c, f.bounding_radius, ENGAGEMENT_RANGE, enemies)
         if len(near):
             d = distances_from(f, c, idx, near)[0]
-            found.update(idx.units[int(j)] for j in near[d <= ENGAGEMENT_RANGE + EPS])
+            found.update(idx.units[int(j)] for j in near[in_engagement_range(d)])
     return sorted(found)

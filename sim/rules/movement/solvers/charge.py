@@ -4,7 +4,8 @@
 11.04, as the rules data gives it:
 
 * Before moving: the charge targets are one or more enemy units within 12" of the unit and
-  within the maximum distance (the charge roll), measured edge to edge before moving.
+  within the maximum distance (the charge roll), measured edge to edge before moving (the
+  reach of a charge is ``sim.rules.charge``'s).
 * While moving: each model must end closer to one or more charge targets (ruling 16: the
   edge-to-edge distance to the nearest model of that target unit shrinks by more than 1e-6").
   Each model that can end within 1" of a charge target must; each model that can end engaged
@@ -23,8 +24,9 @@ from typing import Collection, Mapping, Sequence
 
 import numpy as np
 
+from sim.rules import charge as CHG
 from sim.rules.coherency import MoveProblem
-from sim.rules.geometry import ENGAGEMENT_RANGE, EPS
+from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, in_engagement_range, within_distance
 from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, check_move, distances_from, engaged_units, fps_to_rows,
     near_rows,
@@ -33,11 +35,10 @@ from sim.rules.movement.solvers.place import CLOSER, Placer, Solution
 from sim.rules.terrain import TerrainArea
 
 __all__ = [
-    "CHARGE_RANGE", "charge_target_distances", "charge_targets", "default_charge_targets",
+    "charge_target_distances", "charge_targets", "default_charge_targets",
     "charge_conditions", "check_charge", "solve_charge",
 ]
 
-CHARGE_RANGE = 12.0     # 11.02 / 11.04: targets within 12"
 WITHIN_ONE = 1.0        # 11.04: "within 1"" of a charge target
 MAX_REFS = 6            # target models tried as anchors for one charging model
 
@@ -60,10 +61,11 @@ def charge_target_distances(unit: str, bodies: Sequence[Body] | BodyIndex) -> di
 
 def charge_targets(unit: str, roll: float, bodies: Sequence[Body] | BodyIndex) -> list[str]:
     """11.04 The enemy units that may be charge targets: within 12" and within the maximum
-    distance ``roll`` (edge to edge, before moving); nearest first, ties by id."""
+    distance ``roll`` (edge to edge, before moving; ``sim.rules.charge.reach``); nearest first,
+    ties by id."""
     d = charge_target_distances(unit, bodies)
-    limit = min(CHARGE_RANGE, float(roll))
-    return [u for u, _ in sorted(d.items(), key=lambda kv: (kv[1], kv[0])) if _ <= limit + EPS]
+    limit = CHG.reach(roll)
+    return [u for u, _ in sorted(d.items(), key=lambda kv: (kv[1], kv[0])) if CHG.in_reach(_, limit)]
 
 
 def default_charge_targets(unit: str, roll: float, bodies: Sequence[Body] | BodyIndex) -> list[str]:
@@ -86,8 +88,8 @@ def _score(placer: Placer, mid: str, trows: dict[str, np.ndarray], others: np.nd
     start_d = {t: float(placer.start_gaps(mid, r).min()) for t, r in trows.items()}
     if keep_engaged:
         mates = [placer.cur[m] for m in placer.ids if m != mid]
-        by_others = {t: bool(len(mates)) and bool((fps_to_rows(mates, idx, r).min(axis=1)
-                                                   <= ENGAGEMENT_RANGE + EPS).any())
+        by_others = {t: bool(len(mates)) and bool(in_engagement_range(fps_to_rows(mates, idx, r)
+                                                                      .min(axis=1)).any())
                      for t, r in trows.items()}
 
     def score(c: np.ndarray):
@@ -99,13 +101,13 @@ def _score(placer: Placer, mid: str, trows: dict[str, np.ndarray], others: np.nd
             closer |= d < start_d[t] - CLOSER
             dmin = np.minimum(dmin, d)
             if keep_engaged and not by_others[t]:
-                engaged_all &= d <= ENGAGEMENT_RANGE + EPS
+                engaged_all &= in_engagement_range(d)
         allowed = closer & engaged_all
         if len(others):
             near = near_rows(idx, c, fp0.bounding_radius, ENGAGEMENT_RANGE, others)
             if len(near):
-                allowed &= distances_from(fp0, c, idx, near).min(axis=1) > ENGAGEMENT_RANGE + EPS
-        t_of = np.where(dmin <= WITHIN_ONE + EPS, 1, np.where(dmin <= ENGAGEMENT_RANGE + EPS, 2, 3))
+                allowed &= ~in_engagement_range(distances_from(fp0, c, idx, near).min(axis=1))
+        t_of = np.where(within_distance(dmin, WITHIN_ONE), 1, np.where(in_engagement_range(dmin), 2, 3))
         if tier is not None:
             allowed &= t_of <= tier
         length = np.hypot(c[:, 0] - fp0.x, c[:, 1] - fp0.y)
@@ -144,13 +146,13 @@ def _tier_spot(placer: Placer, mid: str, trows, others, below: int):
     fp = placer.start[mid].moved(*path[-1])
     rows = np.concatenate(list(trows.values()))
     d = float(fps_to_rows([fp], placer.idx, rows).min())
-    return path, (1 if d <= WITHIN_ONE + EPS else 2)
+    return path, (1 if within_distance(d, WITHIN_ONE) else 2)
 
 
 def _model_tier(placer: Placer, mid: str, trows) -> tuple[int, float]:
     rows = np.concatenate(list(trows.values()))
     d = float(fps_to_rows([placer.cur[mid]], placer.idx, rows).min())
-    return (1 if d <= WITHIN_ONE + EPS else 2 if d <= ENGAGEMENT_RANGE + EPS else 3), d
+    return (1 if within_distance(d, WITHIN_ONE) else 2 if in_engagement_range(d) else 3), d
 
 
 def _eligibility(unit: str, targets: Sequence[str], roll: float, idx: BodyIndex) -> list[MoveProblem]:
@@ -161,10 +163,10 @@ def _eligibility(unit: str, targets: Sequence[str], roll: float, idx: BodyIndex)
     for t in targets:
         if t not in dist:
             out.append(MoveProblem(None, "11.04", f"{t} is not an enemy unit on the battlefield"))
-        elif dist[t] > CHARGE_RANGE + EPS:
+        elif not CHG.in_reach(dist[t], CHG.CHARGE_RANGE):
             out.append(MoveProblem(None, "11.04", f"charge target {t} is {dist[t]:.2f}\" away; "
-                                   f"targets must be within {CHARGE_RANGE:g}\"", dist[t]))
-        elif dist[t] > float(roll) + EPS:
+                                   f"targets must be within {CHG.CHARGE_RANGE:g}\"", dist[t]))
+        elif not CHG.in_reach(dist[t], float(roll)):
             out.append(MoveProblem(None, "11.04", f"charge target {t} is {dist[t]:.2f}\" away, "
                                    f"beyond the maximum distance of {float(roll):g}\"", dist[t]))
     return out

@@ -17,7 +17,10 @@ engaged with that unit.
 * objective (else, within 3" of objectives; headless: the nearest, ruling 18): each moved
   model ends within range of it if possible, else closer; after, the unit is within range of
   it and (errata) unengaged.
-An objective marker is a 40 mm disc (14.01.01); within range = within 3" of the disc.
+Objectives are ``sim.rules.objectives.Objective`` records, and "in range" is that module's one
+rule: within 3" of a marker's 40 mm disc (14.01.01), within a terrain objective's area (14.01).
+"Within 3" of an objective" (the mode) and "closer to it" are measured to its closest part
+(14.01: the disc, or the area).
 
 Headless (ruling 18): move whenever a legal move exists; models that can get closer do, best
 spot first (engaged / in range, then nearest, then shortest).
@@ -30,18 +33,18 @@ from typing import Collection, Mapping, Sequence
 
 import numpy as np
 
+from sim.rules import objectives as O
 from sim.rules.coherency import MoveProblem
-from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, Footprint, distance, round_base
+from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, Footprint, in_engagement_range, within_distance
 from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, check_move, engaged_units, fps_to_rows, near_rows,
     distances_from,
 )
-from sim.rules.movement.solvers.place import BASE_CONTACT, CLOSER, Placer, Solution, fp_dists
+from sim.rules.movement.solvers.place import BASE_CONTACT, CLOSER, Placer, Solution
 from sim.rules.terrain import TerrainArea
 
 __all__ = [
-    "PILE_IN_DISTANCE", "PILE_IN_RANGE", "CONSOLIDATION_RANGE", "OBJECTIVE_RANGE",
-    "OBJECTIVE_MM", "objective_marker", "in_objective_range", "pile_in_targets",
+    "PILE_IN_DISTANCE", "PILE_IN_RANGE", "CONSOLIDATION_RANGE", "pile_in_targets",
     "pile_in_conditions", "check_pile_in", "solve_pile_in", "consolidation_mode",
     "consolidation_conditions", "check_consolidation", "solve_consolidation",
 ]
@@ -49,19 +52,8 @@ __all__ = [
 PILE_IN_DISTANCE = 3.0      # 12.03 / 12.08 maximum distance
 PILE_IN_RANGE = 5.0         # 12.03 unengaged targets within 5"
 CONSOLIDATION_RANGE = 3.0   # 12.08 engaging / objective: within 3"
-OBJECTIVE_RANGE = 3.0       # 14.01.01 within range of an objective: within 3" of the marker
-OBJECTIVE_MM = 40.0         # 14.01.01 objective markers are 40 mm discs
 MAX_REFS = 6
-
-
-def objective_marker(point: Sequence[float]) -> Footprint:
-    """14.01.01 The 40 mm disc of an objective marker centred at ``point``."""
-    return round_base(OBJECTIVE_MM, float(point[0]), float(point[1]))
-
-
-def in_objective_range(fp: Footprint, point: Sequence[float]) -> bool:
-    """14.01.01 Whether a model is within range (3") of the objective marker at ``point``."""
-    return distance(fp, objective_marker(point)) <= OBJECTIVE_RANGE + EPS
+AREA_OVERLAPS = (-0.05, -0.5)  # inches a base reaches past the closest point of an objective's area
 
 
 def _engaged_with(fps: Mapping[str, Footprint], idx: BodyIndex, player: int) -> dict[str, set[str]]:
@@ -71,7 +63,7 @@ def _engaged_with(fps: Mapping[str, Footprint], idx: BodyIndex, player: int) -> 
     for mid, f in fps.items():
         near = near_rows(idx, np.array([[f.x, f.y]]), f.bounding_radius, ENGAGEMENT_RANGE, enemies)
         d = fps_to_rows([f], idx, near)[0] if len(near) else np.zeros(0)
-        out[mid] = {idx.units[int(j)] for j in near[d <= ENGAGEMENT_RANGE + EPS].tolist()}
+        out[mid] = {idx.units[int(j)] for j in near[in_engagement_range(d)].tolist()}
     return out
 
 
@@ -115,29 +107,29 @@ def pile_in_targets(unit: str, bodies: Sequence[Body] | BodyIndex, *,
         return engaged
     d = _enemy_unit_distances(unit, idx)
     return [u for u, _ in sorted(d.items(), key=lambda kv: (kv[1], kv[0]))
-            if _ <= PILE_IN_RANGE + EPS]
+            if within_distance(_, PILE_IN_RANGE)]
 
 
 def consolidation_mode(unit: str, bodies: Sequence[Body] | BodyIndex,
-                       objectives: Sequence[Sequence[float]] = ()) -> tuple[str, list[str], int | None] | None:
+                       objectives: Sequence[O.Objective] = ()) -> tuple[str, list[str], int | None] | None:
     """12.08 The compulsory consolidation mode and its selection, in the printed order:
     ("ongoing", every engaged enemy unit, None); ("engaging", [the closest enemy unit within
     3"], None) (headless: the closest, ties by id); ("objective", [], index of the nearest
-    objective within 3", ties lowest index) (ruling 18); or None if no mode applies."""
+    objective within 3" (of its closest part, 14.01), ties lowest index) (ruling 18); or None
+    if no mode applies."""
     idx = as_index(bodies)
     fps = _unit_fps(unit, idx)
     engaged = engaged_units(unit, fps, idx)
     if engaged:
         return ("ongoing", engaged, None)
     d = _enemy_unit_distances(unit, idx)
-    near = sorted((dv, u) for u, dv in d.items() if dv <= CONSOLIDATION_RANGE + EPS)
+    near = sorted((dv, u) for u, dv in d.items() if within_distance(dv, CONSOLIDATION_RANGE))
     if near:
         return ("engaging", [near[0][1]], None)
     best = None
-    for k, p in enumerate(objectives):
-        marker = objective_marker(p)
-        dk = min(distance(f, marker) for f in fps.values())
-        if dk <= OBJECTIVE_RANGE + EPS and (best is None or dk < best[0]):
+    for k, o in enumerate(objectives):
+        dk = min(O.distance_to(f, o) for f in fps.values())
+        if within_distance(dk, CONSOLIDATION_RANGE) and (best is None or dk < best[0]):
             best = (dk, k)
     if best is not None:
         return ("objective", [], best[1])
@@ -145,6 +137,11 @@ def consolidation_mode(unit: str, bodies: Sequence[Body] | BodyIndex,
 
 
 # --- the conditions ------------------------------------------------------------------------
+
+def _range_words(objective: O.Objective) -> str:
+    """How far "within range" is, for a refusal: 3" of a marker, or within the terrain area."""
+    return "within its terrain area" if objective.is_terrain else f"{O.range_of(objective):g}\""
+
 
 def _closest_target(placer: Placer, mid: str, trows: dict[str, np.ndarray]) -> str:
     """12.03 The pile-in target closest to ``mid`` at the start (ties: lowest id)."""
@@ -166,8 +163,8 @@ def _score_enemy(placer: Placer, mid: str, target_rows: np.ndarray, *, require_e
         stay = length <= 0.0
         allowed = d < d0 - CLOSER
         for rows in keep.values():
-            allowed &= distances_from(fp0, c, idx, rows).min(axis=1) <= ENGAGEMENT_RANGE + EPS
-        eng = d <= ENGAGEMENT_RANGE + EPS
+            allowed &= in_engagement_range(distances_from(fp0, c, idx, rows).min(axis=1))
+        eng = in_engagement_range(d)
         if require_engaged:
             allowed &= eng
         if stay_ok:
@@ -200,43 +197,66 @@ def _enemy_spot(placer: Placer, mid: str, target_rows: np.ndarray, keep, *, enga
     return placer.find(mid, np.vstack(cands), score, coherent_with=coherent_with)
 
 
-def _objective_score(placer: Placer, mid: str, point, *, require_range: bool, stay_ok: bool):
+def _objective_score(placer: Placer, mid: str, objective: O.Objective, *, require_range: bool,
+                     stay_ok: bool):
+    """Score for a model heading for an objective: allowed = in range (14.01 / 14.01.01), or
+    closer to it if it did not start in range; unengaged at the end ([ERRATA]); keys: (not in
+    range, distance to the objective's closest part, path length)."""
     fp0 = placer.start[mid]
-    marker = objective_marker(point)
-    d0 = distance(fp0, marker)
+    d0 = O.distance_to(fp0, objective)
     enemies = placer.enemy_rows
 
     def score(c: np.ndarray):
-        d = fp_dists(fp0, c, [marker])[:, 0]
+        d = O.placed_distances_to(fp0, c, objective)
         length = np.hypot(c[:, 0] - fp0.x, c[:, 1] - fp0.y)
         stay = length <= 0.0
-        inr = d <= OBJECTIVE_RANGE + EPS
-        allowed = np.where(d0 <= OBJECTIVE_RANGE + EPS, inr, inr | (d < d0 - CLOSER))
+        inr = O.within_range(d, objective)
+        allowed = np.where(O.within_range(d0, objective), inr, inr | (d < d0 - CLOSER))
         if require_range:
             allowed &= inr
         if stay_ok:
             allowed |= stay
         near = near_rows(placer.idx, c, fp0.bounding_radius, ENGAGEMENT_RANGE, enemies)
         if len(near):   # [ERRATA] objective consolidation ends unengaged
-            allowed &= distances_from(fp0, c, placer.idx, near).min(axis=1) > ENGAGEMENT_RANGE + EPS
+            allowed &= ~in_engagement_range(distances_from(fp0, c, placer.idx, near).min(axis=1))
         return allowed, (np.where(stay, 2, np.where(inr, 0, 1)), d, length)
     return score
 
 
-def _objective_spot(placer: Placer, mid: str, point, *, range_only: bool, coherent_with,
-                    stay_ok: bool = False, friends: Sequence[str] = ()):
+def _closest_on_outline(poly, p: Sequence[float]) -> tuple[float, float]:
+    """The point of a polygon's outline closest to ``p`` (ties: the first edge)."""
+    a = np.asarray(poly, dtype=float)
+    b = np.roll(a, -1, axis=0)
+    e = b - a
+    q = np.asarray(p, dtype=float)
+    t = np.clip(((q - a) * e).sum(axis=1) / np.maximum((e * e).sum(axis=1), 1e-300), 0.0, 1.0)
+    pts = a + t[:, None] * e
+    k = int(np.argmin(np.hypot(pts[:, 0] - q[0], pts[:, 1] - q[1])))
+    return float(pts[k, 0]), float(pts[k, 1])
+
+
+def _objective_spot(placer: Placer, mid: str, objective: O.Objective, *, range_only: bool,
+                    coherent_with, stay_ok: bool = False, friends: Sequence[str] = ()):
+    """The best spot for ``mid`` heading for an objective (see ``_objective_score``): round a
+    marker at 3" and less (14.01.01); for a terrain objective (14.01), round the point of the
+    area's outline closest to the model, its base reaching past it into the area, and along
+    the way there; otherwise also towards the objective's point and round placed friends."""
     fp0 = placer.start[mid]
-    marker = objective_marker(point)
-    cands = [placer.rings(mid, [marker], (OBJECTIVE_RANGE - 0.01, 2.0, 1.0, 0.0))]
+    if objective.area is None:
+        cands = [placer.rings(mid, [O.marker(objective)], (O.CONTROL_RANGE - 0.01, 2.0, 1.0, 0.0))]
+    else:
+        qx, qy = _closest_on_outline(objective.area.polygon, (fp0.x, fp0.y))
+        cands = [placer.rings(mid, [Footprint("round", qx, qy, 0.0, 0.0)], AREA_OVERLAPS),
+                 placer.toward(mid, (qx, qy))]
     if not range_only:
-        cands.append(placer.toward(mid, point))
+        cands.append(placer.toward(mid, (objective.x, objective.y)))
         if friends:
             near = sorted(friends, key=lambda m: (math.hypot(placer.cur[m].x - fp0.x,
                                                              placer.cur[m].y - fp0.y), m))[:4]
             cands.append(placer.rings(mid, [placer.cur[m] for m in near], (0.0, 1.0, 1.95)))
     if stay_ok:
         cands.append(np.array([[fp0.x, fp0.y]]))
-    score = _objective_score(placer, mid, point, require_range=range_only, stay_ok=stay_ok)
+    score = _objective_score(placer, mid, objective, require_range=range_only, stay_ok=stay_ok)
     return placer.find(mid, np.vstack(cands), score, coherent_with=coherent_with)
 
 
@@ -264,7 +284,7 @@ def _pile_conditions(placer: Placer, targets: Sequence[str], *, lock: bool, rule
             out.append(MoveProblem(mid, f"{rule}, Part A 16",
                                    f"it ends {d1:.2f}\" from {t}, its closest target, not closer "
                                    f"than at the start ({d0:.2f}\")", d1))
-        elif d1 > ENGAGEMENT_RANGE + EPS and not skip_possible:
+        elif not in_engagement_range(d1) and not skip_possible:
             keep = {u: idx.unit_rows[u] for u in sorted(began[mid])}
             spot = _enemy_spot(placer, mid, trows[t], keep, engaged_only=True,
                                coherent_with=[m for m in placer.ids if m != mid])
@@ -310,7 +330,7 @@ def pile_in_conditions(unit: str, targets: Collection[str], paths: Mapping[str, 
     elif not engaged:
         d = _enemy_unit_distances(unit, idx)
         for t in targets:
-            if t not in d or d[t] > PILE_IN_RANGE + EPS:
+            if t not in d or not within_distance(d[t], PILE_IN_RANGE):
                 out.append(MoveProblem(None, "12.03", f"pile-in target {t} is not an enemy unit "
                                        f"within {PILE_IN_RANGE:g}\"", d.get(t)))
     if out:
@@ -338,14 +358,15 @@ def check_pile_in(unit: str, targets: Collection[str], paths: Mapping[str, Seque
 
 
 def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
-                             objective: Sequence[float] | None,
+                             objective: O.Objective | None,
                              paths: Mapping[str, Sequence[Point]],
                              bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
                              board: tuple[float, float], *, max_distance: float = PILE_IN_DISTANCE,
                              may_cross_dense: bool = False,
                              _skip_possible: bool = False) -> list[MoveProblem]:
     """12.08 The consolidation move's own conditions for ``mode`` ("ongoing", "engaging" or
-    "objective"; ``consolidation_mode`` gives the compulsory one), its selected enemy units (``targets``) or ``objective`` point (the mode's own eligibility is checked:
+    "objective"; ``consolidation_mode`` gives the compulsory one), its selected enemy units
+    (``targets``) or ``objective`` (the mode's own eligibility is checked:
     ongoing needs an engaged unit, engaging an unengaged one within 3" of its selection,
     objective neither, and the objective within 3"). See the module docstring."""
     idx = as_index(bodies)
@@ -367,17 +388,17 @@ def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
             out.append(MoveProblem(None, "12.08", "engaging consolidation selects one or more "
                                    "enemy units"))
         for t in targets:
-            if d.get(t, math.inf) > CONSOLIDATION_RANGE + EPS:
+            if not within_distance(d.get(t, math.inf), CONSOLIDATION_RANGE):
                 out.append(MoveProblem(None, "12.08", f"{t} is not an enemy unit within "
                                        f"{CONSOLIDATION_RANGE:g}\"", d.get(t)))
     elif mode == "objective":
-        if engaged or any(v <= CONSOLIDATION_RANGE + EPS for v in d.values()):
+        if engaged or any(within_distance(v, CONSOLIDATION_RANGE) for v in d.values()):
             out.append(MoveProblem(None, "12.08", "objective consolidation only when the unit is "
                                    "unengaged and no enemy unit is within 3\""))
         if objective is None:
             out.append(MoveProblem(None, "12.08", "objective consolidation selects an objective"))
-        elif min(distance(f, objective_marker(objective)) for f in fps.values()) \
-                > OBJECTIVE_RANGE + EPS:
+        elif not within_distance(min(O.distance_to(f, objective) for f in fps.values()),
+                                 CONSOLIDATION_RANGE):
             out.append(MoveProblem(None, "12.08", "the selected objective is not within 3\""))
     else:
         out.append(MoveProblem(None, "12.08", f"unknown consolidation mode {mode!r}"))
@@ -398,16 +419,15 @@ def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
                                            f"selected for engaging consolidation"))
         return out
     # objective
-    marker = objective_marker(objective)
     for mid in placer.ids:
         if not placer.moved(mid):
             continue
-        d0, d1 = distance(placer.start[mid], marker), distance(placer.cur[mid], marker)
-        if d1 <= OBJECTIVE_RANGE + EPS:
+        d0, d1 = O.distance_to(placer.start[mid], objective), O.distance_to(placer.cur[mid], objective)
+        if O.within_range(d1, objective):
             continue
-        if d0 <= OBJECTIVE_RANGE + EPS or not d1 < d0 - CLOSER:
+        if O.within_range(d0, objective) or not d1 < d0 - CLOSER:
             out.append(MoveProblem(mid, "12.08", f"it ends {d1:.2f}\" from the objective, neither "
-                                   f"within range ({OBJECTIVE_RANGE:g}\") nor closer than at the "
+                                   f"within range ({_range_words(objective)}) nor closer than at the "
                                    f"start ({d0:.2f}\")", d1))
         elif not _skip_possible:
             spot = _objective_spot(placer, mid, objective, range_only=True,
@@ -417,7 +437,7 @@ def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
                 out.append(MoveProblem(mid, "12.08", f"it ends {d1:.2f}\" from the objective but "
                                        f"could end within range (at ({x:.2f}, {y:.2f})), so it "
                                        f"must", d1))
-    if min(distance(f, marker) for f in placer.cur.values()) > OBJECTIVE_RANGE + EPS:
+    if not any(O.in_range(f, objective) for f in placer.cur.values()):
         out.append(MoveProblem(None, "12.08", "the unit must end within range of the objective"))
     now = engaged_units(unit, placer.cur, idx)
     if now:
@@ -427,7 +447,7 @@ def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
 
 
 def check_consolidation(unit: str, mode: str, targets: Collection[str],
-                        objective: Sequence[float] | None, paths: Mapping[str, Sequence[Point]],
+                        objective: O.Objective | None, paths: Mapping[str, Sequence[Point]],
                         bodies: Sequence[Body] | BodyIndex, areas: Sequence[TerrainArea],
                         board: tuple[float, float], *,
                         max_distance: float = PILE_IN_DISTANCE,
@@ -478,7 +498,7 @@ def _solve_enemy(unit: str, targets: Sequence[str], idx: BodyIndex, areas, board
             if not placer.moved(mid):
                 continue
             rows = trows[closest[mid]]
-            if float(fps_to_rows([placer.cur[mid]], idx, rows).min()) <= ENGAGEMENT_RANGE + EPS:
+            if in_engagement_range(float(fps_to_rows([placer.cur[mid]], idx, rows).min())):
                 continue
             keep = {u: idx.unit_rows[u] for u in sorted(began[mid])}
             res = _enemy_spot(placer, mid, rows, keep, engaged_only=True,
@@ -517,7 +537,7 @@ def solve_pile_in(unit: str, bodies: Sequence[Body] | BodyIndex, areas: Sequence
 
 def solve_consolidation(unit: str, bodies: Sequence[Body] | BodyIndex,
                         areas: Sequence[TerrainArea], board: tuple[float, float],
-                        objectives: Sequence[Sequence[float]] = (), *,
+                        objectives: Sequence[O.Objective] = (), *,
                         max_distance: float = PILE_IN_DISTANCE,
                         may_cross_dense: bool = False) -> Solution:
     """Part A ruling 18: a legal 12.08 consolidation move of ``unit`` in the compulsory mode
@@ -535,16 +555,15 @@ def solve_consolidation(unit: str, bodies: Sequence[Body] | BodyIndex,
         if isinstance(res, str):
             return Solution(None, res + " (12.08)", tuple(targets), mode=name)
         placer = res
-        point = None
+        objective = None
     else:
-        point = tuple(objectives[obj])
+        objective = objectives[obj]
         placer = Placer(unit, idx, areas, board, max_distance=max_distance,
                         may_cross_dense=may_cross_dense)
-        marker = objective_marker(point)
-        order = sorted(placer.ids, key=lambda m: (distance(placer.start[m], marker), m))
+        order = sorted(placer.ids, key=lambda m: (O.distance_to(placer.start[m], objective), m))
         placed: list[str] = []
         for mid in order:
-            res = _objective_spot(placer, mid, point, range_only=False, coherent_with=placed,
+            res = _objective_spot(placer, mid, objective, range_only=False, coherent_with=placed,
                                   stay_ok=True, friends=placed)
             if res is None:
                 return Solution(None, f"{mid}: no spot within {max_distance:g}\" in range of or "
@@ -555,9 +574,9 @@ def solve_consolidation(unit: str, bodies: Sequence[Body] | BodyIndex,
         for _ in range(2 * len(order)):
             changed = False
             for mid in order:
-                if not placer.moved(mid) or distance(placer.cur[mid], marker) <= OBJECTIVE_RANGE + EPS:
+                if not placer.moved(mid) or O.in_range(placer.cur[mid], objective):
                     continue
-                res = _objective_spot(placer, mid, point, range_only=True,
+                res = _objective_spot(placer, mid, objective, range_only=True,
                                       coherent_with=[m for m in placer.ids if m != mid])
                 if res is not None:
                     placer.set(mid, res[0])
@@ -567,7 +586,7 @@ def solve_consolidation(unit: str, bodies: Sequence[Body] | BodyIndex,
     paths = placer.paths()
     problems = check_move(unit, paths, idx, areas, board, max_distance=max_distance, rule="12.08",
                           end_unengaged=(name == "objective"), may_cross_dense=may_cross_dense) + \
-        consolidation_conditions(unit, name, targets, point, paths, idx, areas, board,
+        consolidation_conditions(unit, name, targets, objective, paths, idx, areas, board,
                                  max_distance=max_distance, may_cross_dense=may_cross_dense,
                                  _skip_possible=True)
     if problems:
