@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from sim.rules.attack import AttackKind
 from sim.rules.profiles import WeaponProfile
 
 
@@ -209,7 +210,7 @@ class Stage(StrEnum):
 class Activation:
     """On a unit selected to shoot or fight, until its attacks (and hazard rolls) are done."""
 
-    kind: str  # "shoot" | "fight"
+    kind: AttackKind  # ranged (a unit selected to shoot) or melee (selected to fight)
     command: object
     stage: Stage
     shooting_type: str | None = None

@@ -8,14 +8,14 @@ declare charge and charge move (11), pile in and consolidate (12.03, 12.08), ing
 start battle, end phase and end turn (07). README, "Adding a command", adds one.
 """
 
-from sim.commands.charge import ChargeMove, DeclareCharge, charge_command
-from sim.commands.close_in import Consolidate, PileIn, consolidate_command, pile_in_command
-from sim.commands.fight import Fight, Overrun, overrun_command
-from sim.commands.flow import EndPhase, EndTurn, StartBattle
-from sim.commands.ingress import Ingress, default_ingress, ingress_candidates
-from sim.commands.move import Move, SelectToMove
+from sim.commands.charge import CHARGE_MOVE, DECLARE_CHARGE, ChargeMove, DeclareCharge, charge_command
+from sim.commands.close_in import CONSOLIDATE, PILE_IN, Consolidate, PileIn, consolidate_command, pile_in_command
+from sim.commands.fight import FIGHT, OVERRUN_FIGHT, Fight, Overrun, overrun_command
+from sim.commands.flow import END_PHASE, END_TURN, START_BATTLE, EndPhase, EndTurn, StartBattle
+from sim.commands.ingress import INGRESS, Ingress, default_ingress, ingress_candidates
+from sim.commands.move import MOVE, SELECT_TO_MOVE, Move, SelectToMove
 from sim.commands.registry import BY_KIND, KINDS, RECORDS, describe, from_dict, shape_problem, to_dict, validate
-from sim.commands.shoot import Shoot
+from sim.commands.shoot import SHOOT, Shoot
 from sim.plan.common import Selection
 
 # (the names the rest of the code and the tests have always used)
@@ -26,4 +26,5 @@ __all__ = ["BY_KIND", "KINDS", "RECORDS", "describe", "from_dict", "shape_proble
            "command_to_dict", "command_from_dict", "Selection", "Shoot", "Fight", "Overrun", "Move",
            "SelectToMove", "DeclareCharge", "ChargeMove", "PileIn", "Consolidate", "Ingress", "StartBattle",
            "EndPhase", "EndTurn", "charge_command", "pile_in_command", "consolidate_command", "overrun_command",
-           "default_ingress", "ingress_candidates"]
+           "default_ingress", "ingress_candidates", "SHOOT", "FIGHT", "OVERRUN_FIGHT", "MOVE", "SELECT_TO_MOVE",
+           "DECLARE_CHARGE", "CHARGE_MOVE", "PILE_IN", "CONSOLIDATE", "INGRESS", "START_BATTLE", "END_PHASE", "END_TURN"]

@@ -161,6 +161,7 @@ class CommandRecord:
     fights: bool = False  # 12.06 it is the fight itself (what an overrun fight owes next)
     attacks: bool = False  # its unit makes attacks, resolved step by step by the attack systems
     boundary: str = ""  # what it closes ("the phase it ended"): the sandbox's undo stops before it
+    script_step: str = ""  # the scenario script's step (its TOML key) that starts with this command
 
     def to_dict(self, cmd) -> dict:
         out = {"kind": self.kind}

@@ -173,7 +173,7 @@ def charge_command(battle, uid: str, targets, to, fly: bool | None = False):
 DECLARE_CHARGE = CommandRecord(
     "declare charge", DeclareCharge, "11.02", "declare a charge with a unit and make its charge roll (2D6)",
     (UNIT,), check=_check_declare, apply=_apply_declare,
-    describe=lambda c: f"== {c['unit']} declares a charge", phase=Phase.CHARGE)
+    describe=lambda c: f"== {c['unit']} declares a charge", phase=Phase.CHARGE, script_step="charge")
 
 CHARGE_MOVE = CommandRecord(
     "charge move", ChargeMove, "11.02", "make a declared charge's move at its targets (none: it is not made)",

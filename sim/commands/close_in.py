@@ -140,9 +140,9 @@ def consolidate_command(battle, uid: str, to):
 PILE_IN = CommandRecord(
     "pile in", PileIn, "12.02", "a pile-in move (up to 3\") in the Pile In step",
     (UNIT, TO, VIA), check=_check_pile_in, apply=_apply_pile_in, describe=_made("pile in"),
-    phase=Phase.FIGHT, step=FightStep.PILE_IN)
+    phase=Phase.FIGHT, step=FightStep.PILE_IN, script_step="pile_in")
 
 CONSOLIDATE = CommandRecord(
     "consolidate", Consolidate, "12.07", "a consolidation move (up to 3\") in the Consolidate step",
     (UNIT, TO, VIA), check=_check_consolidate, apply=_apply_consolidate, describe=_made("consolidate"),
-    phase=Phase.FIGHT, step=FightStep.CONSOLIDATE)
+    phase=Phase.FIGHT, step=FightStep.CONSOLIDATE, script_step="consolidate")

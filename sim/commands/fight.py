@@ -146,7 +146,7 @@ FIGHT = CommandRecord(
     "fight", Fight, "12.04", "select a unit to fight (a normal fight), with one melee weapon per model and its targets",
     (UNIT, SELECTIONS), check=_check_fight, apply=_apply_fight,
     describe=lambda c: f"== {c['unit']} is selected to fight", phase=Phase.FIGHT, step=FightStep.FIGHT,
-    selects_to_fight=True, fights=True, attacks=True)
+    selects_to_fight=True, fights=True, attacks=True, script_step="fight")
 
 OVERRUN_FIGHT = CommandRecord(
     "overrun", Overrun, "12.06", "select a unit for an overrun fight: one more pile-in move, then its fight",

@@ -77,10 +77,10 @@ START_BATTLE = CommandRecord(
 END_PHASE = CommandRecord(
     "end phase", EndPhase, "07.02", "end the phase, or your part of a Fight-phase step (a pass in the Fight step)",
     (), check=check_end_phase, apply=_end_phase, free_play=False,
-    boundary="the phase it ended")
+    boundary="the phase it ended", script_step="end_phase")
 
 END_TURN = CommandRecord(
     "end turn", EndTurn, "07", "end the turn (free play)", (), check=_nothing, apply=_end_turn,
     describe=lambda c: "== end of turn", mission=False,
     in_mission="a battle with a mission goes phase by phase: end the phase instead (07.02)",
-    boundary="the turn it ended")
+    boundary="the turn it ended", script_step="end_turn")

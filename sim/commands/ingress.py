@@ -82,4 +82,4 @@ def default_ingress(battle, u: int, side: int, check=None):
 
 INGRESS = CommandRecord(
     "ingress", Ingress, "20.04", "set up a unit from strategic reserves (an ingress move)",
-    (UNIT, TO), check=check_ingress, apply=_apply, phase=Phase.MOVEMENT)
+    (UNIT, TO), check=check_ingress, apply=_apply, phase=Phase.MOVEMENT, script_step="ingress")

@@ -242,7 +242,7 @@ def _apply_select(battle, cmd: SelectToMove):
 MOVE = CommandRecord(
     "move", Move, "09.02", "move a unit's models: a normal, advance or fall-back move",
     (UNIT, mode_field("a move mode", default=MoveType.NORMAL), TO, VIA, FLY), check=_check_move, apply=_apply_move,
-    describe=_describe_move, phase=Phase.MOVEMENT)
+    describe=_describe_move, phase=Phase.MOVEMENT, script_step="move")
 
 SELECT_TO_MOVE = CommandRecord(
     "select to move", SelectToMove, "09.02",

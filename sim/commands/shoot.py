@@ -71,4 +71,4 @@ def _describe(c: dict) -> str:
 SHOOT = CommandRecord(
     "shoot", Shoot, "10.02", "select a unit to shoot, with its shooting type, weapons and targets",
     (UNIT, SELECTIONS, optional_str("type", "a shooting type")), check=_check, apply=_apply,
-    describe=_describe, phase=Phase.SHOOTING, attacks=True)
+    describe=_describe, phase=Phase.SHOOTING, attacks=True, script_step="shoot")

@@ -13,6 +13,7 @@ from sim.odds.montecarlo import simulate
 from sim.odds.problem import Problem, build_problem, problem_for_command
 from sim.odds.result import (SUM_TOLERANCE, Measure, Odds, PoolSummary, TargetOdds, hazard_measures, notes_of,
                              profile, target_odds)
+from sim.rules.attack import AttackKind
 
 MC_RUNS = 20_000
 MC_SEED = 1
@@ -91,7 +92,7 @@ def problem_for_plan(battle, plan, decisions: dict | None = None) -> Problem | N
         return None
     battle._enter()
     attacker = W.unit_of(declared[0].model)
-    kind = "fight" if declared[0].weapon.is_melee else "shoot"
+    kind = AttackKind.FIGHTING if declared[0].weapon.is_melee else AttackKind.SHOOTING
     return build_problem(battle, declared, attacker, kind, decisions, getattr(plan, "shooting_type", None))
 
 

@@ -26,6 +26,7 @@ from sim.odds.problem import OddsError
 from sim.odds.scenario import Located, _default_step, problem_at, usable_command
 from sim.rules.abilities import Ability, Hook, with_hook
 from sim.scenario.spec import Army, ScenarioSpec
+from sim.rules.attack import AttackKind
 
 CENTRE = 100.0
 BOARD = (200.0, 200.0)
@@ -115,7 +116,7 @@ def cell(att, dfn, rng: float, cover: bool, fight: bool, weapons: dict) -> Cell:
     spec = pair_spec(att, dfn, rng, cover, fight, weapons)
     a, d = spec.units
     models = len(d.models)
-    step = _default_step(spec, a, d.id, "fight" if fight else "shoot")
+    step = _default_step(spec, a, d.id, AttackKind.FIGHTING if fight else AttackKind.SHOOTING)
     if not step.action["models"]:
         return Cell(att.id, dfn.id, None, None, None, models, "no " + ("melee" if fight else "ranged") + " weapon")
     with Battle(spec, record_dice=False) as battle:

@@ -29,6 +29,7 @@ from sim.rules.dice import DiceExpr
 from sim.rules.mortal import hazardous_count
 from sim.systems.precision_allocation import visible_characters
 from sim.world import queries as W
+from sim.rules.attack import AttackKind
 
 
 class OddsError(Exception):
@@ -120,7 +121,7 @@ class Problem:
     lethal_hits; others take the default)."""
 
     attacker: UnitView
-    kind: str  # "shoot" or "fight"
+    kind: AttackKind  # ranged or melee attacks
     pools: tuple[PoolInput, ...]
     targets: tuple[UnitView, ...]
     hazard_rolls: int
@@ -200,14 +201,14 @@ def finish_declared(battle, declared, decisions: dict) -> list:
 def build_problem(battle, declared, attacker_ent: int, kind: str, decisions: dict | None = None,
                   shooting_type: str | None = None) -> Problem:
     """The Problem of ``declared`` (a plan's declarations, sim.plan) made by the unit
-    ``attacker_ent`` (``kind`` "shoot" or "fight") in the battle as it is now."""
+    ``attacker_ent`` (``kind`` an AttackKind) in the battle as it is now."""
     decisions = dict(decisions or {})
     battle._enter()
     declared = finish_declared(battle, declared, decisions)
     specs = PL.gather([(d.target, d.key) for d in declared])
     if not specs:
         raise OddsError("no attacks are declared (no weapon has a target)")
-    melee = kind == "fight"
+    melee = kind == AttackKind.FIGHTING
     targets: list[UnitView] = []
     index: dict[int, int] = {}
     pools = []
@@ -237,7 +238,7 @@ def problem_for_command(battle, command, decisions: dict | None = None) -> Probl
     """The Problem of a Shoot or Fight command in the battle as it is now: planned exactly as
     the battle would validate it (PlanError-worthy commands raise OddsError with the rules'
     reason)."""
-    if command.kind not in ("shoot", "fight"):
+    if not command.record.attacks:
         raise OddsError(f"a {command.kind} command makes no attacks")
     problem = battle.check(command)
     if problem:

@@ -17,12 +17,10 @@ from sim.odds.problem import OddsError, build_problem, problem_for_command
 from sim.resolve import run_step
 from sim.rules import multi_profile as MP
 from sim.rules import shooting as SH
-from sim.scenario.script import expand
+from sim.rules.attack import AttackKind
+from sim.scenario.script import attack_action, attack_kind, expand, step_record
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
-
-ATTACKS = ("shoot", "fight")
-
 
 class Located(NamedTuple):
     """A battle (open: close it) at the moment an attack is declared, the command, the answers
@@ -112,7 +110,7 @@ def at_step(spec, n: int, seed: int | None = None) -> Located:
         raise ScenarioError(spec.path, f"--step {n}", f"a script step from 1 to {len(steps)}",
                             f"{n}" if steps else "a scenario without a script")
     step = steps[n - 1]
-    if step.action["kind"] not in ATTACKS:
+    if attack_kind(step) is None:
         return _inside_step(spec, n, step, seed)
     battle = Battle(spec, seed=seed, record_dice=False)
     try:
@@ -120,7 +118,7 @@ def at_step(spec, n: int, seed: int | None = None) -> Located:
             for s in steps[:n - 1]:
                 run_step(battle, spec, s)
             return Located(battle, expand(battle, step).command, dict(step.decisions), f"step {n} ({step.where})")
-        c = _play_until(battle, spec, lambda c: c.step is step and c.command.kind in ATTACKS)
+        c = _play_until(battle, spec, lambda c: c.step is step and c.command.record.attacks)
         if c is None:
             raise ScenarioError(spec.path, f"--step {n}", "a step the battle reaches",
                                 f"{step.where}, never played")
@@ -137,7 +135,7 @@ def at_step(spec, n: int, seed: int | None = None) -> Located:
 def _inside_step(spec, n: int, step, seed: int | None) -> Located:
     """at_step for a step that is no attack: the shooting inside its resolution."""
     expected = "a shoot or fight step, or one whose resolution includes a shooting (Fire Overwatch, 15.08)"
-    found = f"{step.action['kind']} ({step.where})"
+    found = f"{step_record(step).kind} ({step.where})"
     if spec.mission is None:
         raise ScenarioError(spec.path, f"--step {n}", expected, found)
     battle = Battle(spec, seed=seed, record_dice=False)
@@ -164,11 +162,11 @@ def first_attack(spec, seed: int | None = None) -> Located:
     try:
         if battle.turn_state is None:
             for s in spec.script:
-                if s.action["kind"] in ATTACKS:
+                if attack_kind(s) is not None:
                     return Located(battle, expand(battle, s).command, dict(s.decisions), s.where)
                 run_step(battle, spec, s)
         else:
-            c = _play_until(battle, spec, lambda c: c.command.kind in ATTACKS)
+            c = _play_until(battle, spec, lambda c: c.command.record.attacks)
             if c is not None:
                 decisions = dict(c.step.decisions) if c.step is not None else {}
                 return Located(battle, c.command, decisions, c.where)
@@ -193,8 +191,8 @@ def unit_against(spec, unit: str, target: str, seed: int | None = None, fight: b
     try:
         battle._enter()
         engaged = battle.units[target] in W.engaged_with(battle.units[unit])
-        step = next((s for s in spec.script if s.action["kind"] in ATTACKS and s.action.get("unit") == unit
-                     and (fight is None or (s.action["kind"] == "fight") == fight)), None)
+        step = next((s for s in spec.script if attack_kind(s) is not None and s.action.get("unit") == unit
+                     and (fight is None or (attack_kind(s) == AttackKind.FIGHTING) == fight)), None)
         if step is not None:
             a = dict(step.action)
             a["targets"] = {w: _retarget(t, target) for w, t in a["targets"].items()}
@@ -202,9 +200,9 @@ def unit_against(spec, unit: str, target: str, seed: int | None = None, fight: b
             step = ScriptStep(a, step.decisions, step.where)
             where = f"{step.where}'s weapons at {target}"
         else:
-            kind = "fight" if (engaged if fight is None else fight) else "shoot"
+            kind = AttackKind.FIGHTING if (engaged if fight is None else fight) else AttackKind.SHOOTING
             step = _default_step(spec, units[unit], target, kind)
-            where = f"{unit}'s {'melee' if kind == 'fight' else 'ranged'} weapons at {target}"
+            where = f"{unit}'s {'melee' if kind == AttackKind.FIGHTING else 'ranged'} weapons at {target}"
             return Located(battle, usable_command(battle, step), {}, where)
         return Located(battle, expand(battle, step).command, dict(step.decisions), where)
     except BaseException:
@@ -226,7 +224,8 @@ def usable_command(battle, step: ScriptStep):
     for sel in cmd.selections:
         m = battle.models[sel.model]
         w = next(w for w in W.weapons_of(m) if w.name == sel.weapon)
-        if _why_not(battle, unit_ent, m, w, sel.target, a["kind"], a.get("type"), shared) is None:
+        if _why_not(battle, unit_ent, m, w, sel.target, attack_kind(step) == AttackKind.FIGHTING, a.get("type"),
+                    shared) is None:
             kept.append(sel)
     if not kept or len(kept) == len(cmd.selections):
         return cmd
@@ -239,12 +238,12 @@ def _retarget(t, target):
     return {target: None} if len(t) == 1 else t
 
 
-def _default_step(spec, us, target: str, kind: str) -> ScriptStep:
+def _default_step(spec, us, target: str, kind: AttackKind) -> ScriptStep:
     from sim.rules.abilities import Hook
     models = {}
     for m in us.models:
         weapons = MP.default_profiles(m.weapons)  # (04.01.03 a multi-profile weapon's first profile)
-        if kind == "fight":
+        if kind == AttackKind.FIGHTING:
             main = [w for w in weapons if w.is_melee and not w.has(Hook.EXTRA_WEAPON)][:1]
             extra = [w for w in weapons if w.is_melee and w.has(Hook.EXTRA_WEAPON)]
             chosen = main + extra
@@ -254,7 +253,7 @@ def _default_step(spec, us, target: str, kind: str) -> ScriptStep:
             chosen = ranged if _monster_or_vehicle(m) else (other or ranged)
         if chosen:
             models[m.id] = {w.name: {target: None} for w in chosen}
-    return ScriptStep({"kind": kind, "unit": us.id, "targets": {}, "models": models}, {}, f"{us.id} -> {target}")
+    return ScriptStep(attack_action(kind, us.id, models=models), {}, f"{us.id} -> {target}")
 
 
 def _monster_or_vehicle(m) -> bool:
@@ -277,10 +276,11 @@ def problem_at(located: Located):
     from sim.plan import plan_fight, plan_shoot
     b._enter()
     try:
-        if cmd.kind == "shoot":
+        if not cmd.record.selects_to_fight:
             plan = plan_shoot(b, cmd)
-            return build_problem(b, plan.declared, b.units[cmd.unit], "shoot", located.decisions, plan.shooting_type)
-        return build_problem(b, plan_fight(b, cmd), b.units[cmd.unit], "fight", located.decisions)
+            return build_problem(b, plan.declared, b.units[cmd.unit], AttackKind.SHOOTING, located.decisions,
+                                 plan.shooting_type)
+        return build_problem(b, plan_fight(b, cmd), b.units[cmd.unit], AttackKind.FIGHTING, located.decisions)
     except PlanError as e:
         raise OddsError(str(e)) from None
 

@@ -14,9 +14,10 @@ from sim.plan import moves as MV
 from sim.plan.fight import fight_eligible, fights_first
 from sim.plan.shoot_targets import shooters_of
 from sim.rules import multi_profile as MP
+from sim.rules.attack import AttackKind
 from sim.rules.geometry import in_engagement_range
 from sim.rules.movement.moves import sky_distance
-from sim.scenario.script import expand
+from sim.scenario.script import attack_action, expand
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
 from sim.commands import overrun_command
@@ -127,8 +128,8 @@ def shoot_at(battle, u: int, target: int, pick=None):
         weapons |= {w.name for w in (MP.pick_profiles(loadout, choose) if loadout else ())}
     if not weapons:
         return None
-    step = ScriptStep({"kind": "shoot", "unit": uid(u), "targets": {w: {uid(target): None} for w in sorted(weapons)},
-                       "models": {}}, {}, "policy")
+    step = ScriptStep(attack_action(AttackKind.SHOOTING, uid(u), {w: {uid(target): None} for w in sorted(weapons)}),
+                      {}, "policy")
     return expand(battle, step)
 
 

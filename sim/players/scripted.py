@@ -6,18 +6,13 @@ every eligible unit must fight, with the default selections)."""
 from __future__ import annotations
 
 from sim.commands import EndPhase
-from sim.commands import BY_KIND
 from sim.commands.registry import phase_refusal
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.players import options as O
 from sim.players.base import Choice, Player
 from sim.resolve import answer_from
-from sim.scenario.script import step_commands
-
-FIRST_KIND = {"move": "move", "shoot": "shoot", "fight": "fight", "charge": "declare charge",
-              "pile in": "pile in", "consolidate": "consolidate", "end phase": "end phase",
-              "ingress": "ingress"}
+from sim.scenario.script import step_commands, step_record
 
 
 class ScriptedPlayer(Player):
@@ -32,10 +27,11 @@ class ScriptedPlayer(Player):
 
     @staticmethod
     def _owner(step, units) -> int | None:
+        """The side whose step it is: the unit's, or the one an end_phase step names."""
         a = step.action
-        if a["kind"] == "end phase":
+        if "unit" not in a:
             return None if a.get("player") is None else PLAYER.index(a["player"])
-        return units.get(a.get("unit"))
+        return units.get(a["unit"])
 
     def unplayed(self) -> list:
         return self.steps[self.next:]
@@ -45,18 +41,19 @@ class ScriptedPlayer(Player):
             step, gen = self._running
             nxt = next(gen, None)
             if nxt is not None:
-                side = None if step.action["kind"] == "end phase" else self.side
+                side = self.side if "unit" in step.action else None  # (an end_phase step answers both sides)
                 return Choice(nxt.command, step.where, answer_from(step.decisions, side), step, nxt.left_out)
             self._running = None
         ts = battle.turn_state
         if self.next < len(self.steps):
             step = self.steps[self.next]
             a = step.action
-            if a["kind"] == "end turn":
+            record = step_record(step)
+            if not record.mission:  # (a free-play step, an end_turn: a battle goes phase by phase)
                 self.next += 1
                 return self.choose(battle)
-            owner = None if a["kind"] == "end phase" else self.side
-            if ts.round >= a.get("round", 1) and phase_refusal(ts, BY_KIND[FIRST_KIND[a["kind"]]], owner) is None:
+            owner = self.side if "unit" in a else None
+            if ts.round >= a.get("round", 1) and phase_refusal(ts, record, owner) is None:
                 self.next += 1
                 gen = step_commands(battle, step)
                 self._running = (step, gen)

@@ -6,9 +6,20 @@ success, 05).
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 FAIL = 0
 SUCCESS = 1
 CRITICAL = 2
+
+
+class AttackKind(StrEnum):
+    """04 The attacks an activation makes: ranged attacks, by a unit selected to shoot (10.02),
+    or melee attacks, by a unit selected to fight (12.04). (Its values are what the events and
+    the odds' problems print.)"""
+
+    SHOOTING = "shoot"
+    FIGHTING = "fight"
 
 
 def clamp_roll_modifier(total: int) -> int:

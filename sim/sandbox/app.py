@@ -18,6 +18,7 @@ from pygame_gui.elements import UILabel, UISelectionList
 
 from sim.battle import Battle
 from sim.components import Activation, Stage, Unit
+from sim.rules.attack import AttackKind
 from sim.replay.log import Recorder
 from sim.report import describe
 from sim.sandbox import dice_tray, fonts, markers, overlays, panels, style, tracker
@@ -401,7 +402,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         act = esper.try_component(b.activation_unit, Activation)
         if act is None or act.stage != Stage.ATTACKS or act.pool_index >= len(act.pools):
             return None
-        return dice_tray.save_preview(act.pools[act.pool_index], b.activation_unit, act.kind == "fight")
+        return dice_tray.save_preview(act.pools[act.pool_index], b.activation_unit, act.kind is AttackKind.FIGHTING)
 
     # ======================================================================= frame
     def update(self, dt: float) -> None:

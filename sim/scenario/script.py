@@ -8,13 +8,16 @@ from typing import NamedTuple
 
 import esper
 
+from sim import commands as C
 from sim.commands import DeclareCharge, EndPhase, EndTurn, Fight, Move, SelectToMove, Selection, Shoot
 from sim.components import Position, Unit
 from sim.rules import multi_profile as MP
 from sim.rules import shooting as _SH
+from sim.rules.attack import AttackKind
 from sim.rules.command_reroll import SCRIPT_FORM
-from sim.rules.movement.moves import advance_end
-from sim.rules.turn import PLAYER
+from sim.rules.movement.moves import MOVE_MODES as _MOVES
+from sim.rules.movement.moves import MoveType, advance_end, mode_of_selection
+from sim.rules.turn import PLAYER, FightType
 from sim.scenario.reader import Reader
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
@@ -23,9 +26,11 @@ from sim.commands import charge_command, consolidate_command, overrun_command, p
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem",
                   "coherency_removal", "weapons"}
 SHOOTING_TYPES = set(_SH.SHOOTING_TYPES)  # (10.02 step 2; snap shooting only a rule grants, 15.09)
-FIGHT_TYPES = ("normal", "overrun")  # 12.05 / 12.06
-STEP_KINDS = ("shoot", "fight", "move", "end_turn", "end_phase", "charge", "pile_in", "consolidate", "ingress")
-MOVE_MODES = ("normal", "advance", "fall back", "desperate escape", "stationary")
+FIGHT_TYPES = tuple(FightType)  # 12.05 / 12.06
+STEPS = {r.script_step: r for r in C.RECORDS if r.script_step}
+"""A script step's key -> the record of the first command it gives (sim.commands)."""
+STEP_KINDS = tuple(STEPS)
+MOVE_MODES = (*_MOVES, MoveType.DESPERATE_ESCAPE, MoveType.STATIONARY)  # 09.02 (a move step's ``mode``)
 MAX_STEPS = 1000  # script steps (README, Limits)
 MAX_ATTACKS = 1000  # attacks given for one weapon at one target
 
@@ -61,61 +66,76 @@ def _round_key(r: Reader):
 
 
 def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> None:
-    """One script step, appended to ``steps``."""
+    """One script step, appended to ``steps``: its key names the record of its first command,
+    whose reader reads it."""
     kinds = [k for k in STEP_KINDS if r.has(k)]
     if len(kinds) != 1:
         r.fail(f"exactly one of {', '.join(STEP_KINDS)}", f"<{', '.join(kinds) or 'none'}>")
-    kind = kinds[0]
-    if kind == "end_phase":
-        r.keys({"end_phase", "decisions"})
-        v = r.data["end_phase"]
-        if v not in PLAYER:
-            r.fail(f'end_phase = "{PLAYER[0]}" or "{PLAYER[1]}" (whose part of the phase ends)', v, "end_phase")
-        # the answers to what the end of the phase asks (the opponent's stratagems at its end,
-        # 15.07, 15.08, 15.10, 15.11; a battle-shock roll's Insane Bravery; coherency removals at
-        # the end of the turn)
-        decisions = _decisions(r.sub("decisions"), None, units) if r.has("decisions") else {}
-        steps.append(ScriptStep({"kind": "end phase", "player": v}, decisions, r.path))
-        return
-    if kind in ("charge", "pile_in", "consolidate", "ingress"):
-        steps.append(_placed_step(r, kind, unit_ids, model_ids, units))
-        return
-    if kind == "end_turn":
-        r.keys({"end_turn"})
-        if r.data["end_turn"] is not True:
-            r.fail("end_turn = true", r.data["end_turn"], "end_turn")
-        steps.append(ScriptStep({"kind": "end turn"}, {}, r.path))
-        return
-    uid = r.req(kind, str)
+    record = STEPS[kinds[0]]
+    steps.append(_READERS[record](r, kinds[0], record, unit_ids, model_ids, units))
+
+
+def _end_phase_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> ScriptStep:
+    r.keys({key, "decisions"})
+    v = r.data[key]
+    if v not in PLAYER:
+        r.fail(f"{key} = \"{PLAYER[0]}\" or \"{PLAYER[1]}\" (whose part of the phase ends)", v, key)
+    # the answers to what the end of the phase asks (the opponent's stratagems at its end,
+    # 15.07, 15.08, 15.10, 15.11; a battle-shock roll's Insane Bravery; coherency removals at
+    # the end of the turn)
+    decisions = _decisions(r.sub("decisions"), None, units) if r.has("decisions") else {}
+    return ScriptStep({"step": key, "player": v}, decisions, r.path)
+
+
+def _end_turn_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> ScriptStep:
+    r.keys({key})
+    if r.data[key] is not True:
+        r.fail(f"{key} = true", r.data[key], key)
+    return ScriptStep({"step": key}, {}, r.path)
+
+
+def _unit_of_step(r: Reader, key: str, unit_ids) -> str:
+    uid = r.req(key, str)
     if uid not in unit_ids:
-        r.fail(f"a unit id ({', '.join(sorted(unit_ids))})", uid, kind)
-    if kind == "move":
-        r.keys({"move", "mode", "by", "to", "fly"}, {"move"})
-        mode = r.get("mode", str, "normal")
-        if mode not in MOVE_MODES:
-            r.fail(", ".join(MOVE_MODES), mode, "mode")
-        action = {"kind": "move", "unit": uid, "mode": mode}
-        if r.has("fly"):
-            action["fly"] = _fly(r)
-        if mode == "stationary":
-            if r.has("by") or r.has("to"):
-                r.fail("no 'by' or 'to' for a unit that remains stationary (09.04)", "<a destination>")
-            if action.get("fly"):
-                r.fail("no 'fly' for a unit that remains stationary (21.03)", True, "fly")
-        elif r.has("by"):
-            action["by"] = _near_point(r, "by")
-        elif r.has("to"):
-            action["to"] = _to_table(r, uid, model_ids)
-        else:
-            r.fail("'by = [dx, dy]' or 'to = { model = [x, y] }'", "<neither>")
-        steps.append(ScriptStep(action, {}, r.path))
-        return
-    r.keys({kind, "type", "targets", "models", "decisions"} | ({"to"} if kind == "fight" else set()), {kind})
+        r.fail(f"a unit id ({', '.join(sorted(unit_ids))})", uid, key)
+    return uid
+
+
+def _move_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> ScriptStep:
+    uid = _unit_of_step(r, key, unit_ids)
+    r.keys({key, "mode", "by", "to", "fly"}, {key})
+    mode = r.get("mode", str, MoveType.NORMAL)
+    if mode not in MOVE_MODES:
+        r.fail(", ".join(MOVE_MODES), mode, "mode")
+    action = {"step": key, "unit": uid, "mode": mode}
+    if r.has("fly"):
+        action["fly"] = _fly(r)
+    if mode == MoveType.STATIONARY:
+        if r.has("by") or r.has("to"):
+            r.fail("no 'by' or 'to' for a unit that remains stationary (09.04)", "<a destination>")
+        if action.get("fly"):
+            r.fail("no 'fly' for a unit that remains stationary (21.03)", True, "fly")
+    elif r.has("by"):
+        action["by"] = _near_point(r, "by")
+    elif r.has("to"):
+        action["to"] = _to_table(r, uid, model_ids)
+    else:
+        r.fail("'by = [dx, dy]' or 'to = { model = [x, y] }'", "<neither>")
+    return ScriptStep(action, {}, r.path)
+
+
+def _attack_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> ScriptStep:
+    """A shoot or fight step: the unit, its shooting or fight type, its weapons' targets (the
+    shorthand, ``targets``, or per model, ``models``) and the answers to its decisions; a
+    fight's ``to`` is an overrun fight's pile-in (12.06)."""
+    uid = _unit_of_step(r, key, unit_ids)
+    fight = record is C.FIGHT
+    r.keys({key, "type", "targets", "models", "decisions"} | ({"to"} if fight else set()), {key})
     unit = unit_ids[uid]
     # (a multi-profile weapon by a profile's name, or by its own for its first profile, 04.01.03)
     carried = {n for m in unit.models for w in m.weapons for n in (w.name, w.weapon) if n}
-    action = {"kind": kind, "unit": uid, "targets": {}, "models": {}}
-    if kind == "shoot" and r.has("type"):
+    action = {"step": key, "unit": uid, "targets": {}, "models": {}}
+    if not fight and r.has("type"):
         t = r.req("type", str)
         if t not in SHOOTING_TYPES:
             r.fail(f"a shooting type ({', '.join(sorted(SHOOTING_TYPES))})", t, "type")
@@ -126,9 +146,9 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
             r.fail(f"a fight type ({', '.join(FIGHT_TYPES)})", t, "type")
         action["type"] = t
     if r.has("to"):  # (a fight: its overrun pile-in, 12.06)
-        if action.get("type") == "normal":
+        if action.get("type") == FightType.NORMAL:
             r.fail("no 'to' for a normal fight (the pile-in 'to' is an overrun fight's, 12.06)", "<to>", "to")
-        action["type"] = "overrun"
+        action["type"] = FightType.OVERRUN
         action["to"] = _to_table(r, uid, model_ids)
     if r.has("targets"):
         action["targets"] = _targets(r.sub("targets"), carried, unit_ids, uid)
@@ -140,20 +160,19 @@ def _read_step(r: Reader, steps: list, unit_ids, model_ids, units, weapons) -> N
     decisions = {}
     if r.has("decisions"):
         decisions = _decisions(r.sub("decisions"), unit, units)
-    steps.append(ScriptStep(action, decisions, r.path))
+    return ScriptStep(action, decisions, r.path)
 
 
-def _placed_step(r: Reader, kind: str, unit_ids, model_ids, units) -> ScriptStep:
-    """A charge, pile-in or consolidation step: the unit, and optionally where its models end
-    (``to``) and, for a charge, its targets, whether it takes to the skies (``fly``) and the
-    answers to the decisions it raises (a Command Re-roll of the charge roll, Crushing Impact);
-    what is left out the solver places (Part A rulings 17-18)."""
-    allowed = {kind, "to"} | ({"targets", "fly", "decisions"} if kind == "charge" else set())
-    r.keys(allowed, {kind})
-    uid = r.req(kind, str)
-    if uid not in unit_ids:
-        r.fail(f"a unit id ({', '.join(sorted(unit_ids))})", uid, kind)
-    action = {"kind": kind.replace("_", " "), "unit": uid}
+def _placed_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> ScriptStep:
+    """A charge, pile-in, consolidation or ingress step: the unit, and optionally where its
+    models end (``to``) and, for a charge, its targets, whether it takes to the skies (``fly``)
+    and the answers to the decisions it raises (a Command Re-roll of the charge roll, Crushing
+    Impact); what is left out the solver places (Part A rulings 17-18, 27)."""
+    charge = record is C.DECLARE_CHARGE
+    allowed = {key, "to"} | ({"targets", "fly", "decisions"} if charge else set())
+    r.keys(allowed, {key})
+    uid = _unit_of_step(r, key, unit_ids)
+    action = {"step": key, "unit": uid}
     if r.has("fly"):
         action["fly"] = _fly(r)
     if r.has("targets"):
@@ -320,43 +339,75 @@ def step_commands(battle, step: ScriptStep):
     an advance or a Desperate Escape selects the unit first (the roll or the hazard rolls come
     before any model moves, 09.06/09.07), a charge declares and rolls before its move (11.02),
     and a step that leaves out where models end has them placed by the solver (Part A rulings
-    17-18). Yields Expansion tuples."""
+    17-18, 27). Yields Expansion tuples."""
+    yield from _STEP_COMMANDS[step_record(step)](battle, step)
+
+
+def step_record(step: ScriptStep):
+    """The record of the first command a script step gives (sim.commands)."""
+    return STEPS[step.action["step"]]
+
+
+def attack_action(kind: AttackKind, unit: str, targets: dict | None = None, models: dict | None = None) -> dict:
+    """The action of a shoot (ranged) or fight (melee) step of ``unit``: weapon -> target
+    tables for the whole unit (``targets``, the shorthand) and per model (``models``)."""
+    record = C.FIGHT if kind == AttackKind.FIGHTING else C.SHOOT
+    return {"step": record.script_step, "unit": unit, "targets": dict(targets or {}), "models": dict(models or {})}
+
+
+def attack_kind(step: ScriptStep) -> AttackKind | None:
+    """What a script step's first command attacks with (None: it makes no attacks)."""
+    record = step_record(step)
+    if not record.attacks:
+        return None
+    return AttackKind.FIGHTING if record.selects_to_fight else AttackKind.SHOOTING
+
+
+def _one(battle, step):
+    yield expand(battle, step)
+
+
+def _end_phase(battle, step):
+    yield Expansion(EndPhase(), [])
+
+
+def _move(battle, step):
     a = step.action
-    kind = a["kind"]
-    if kind == "end phase":
-        yield Expansion(EndPhase(), [])
-        return
-    if kind == "move":
-        mode = a["mode"]
-        if mode in ("advance", "desperate escape", "stationary"):
-            yield Expansion(SelectToMove(a["unit"], mode), [])
-            if mode == "stationary":
-                return
-        yield expand(battle, step)
-        return
-    if kind == "charge":
-        from sim.plan import moves as MV
-        yield Expansion(DeclareCharge(a["unit"]), [])
-        yield Expansion(charge_command(battle, a["unit"], a.get("targets"), a.get("to"),
-                                          fly=a.get("fly", False)), [])
-        return
-    if kind == "ingress":
-        from sim.commands import Ingress
-        from sim.commands.ingress import default_ingress
-        if a.get("to") is not None:
-            yield Expansion(Ingress(a["unit"], tuple((m, *p) for m, p in a["to"].items())), [])
-        else:
-            owner = esper.component_for_entity(battle.units[a["unit"]], Unit).owner
-            cmd = default_ingress(battle, battle.units[a["unit"]], owner)
-            yield Expansion(cmd if cmd is not None else Ingress(a["unit"], ()), [])
-        return
-    if kind in ("pile in", "consolidate"):
-        from sim.plan import moves as MV
-        make = pile_in_command if kind == "pile in" else consolidate_command
-        yield Expansion(make(battle, a["unit"], a.get("to")), [])
-        return
-    if kind == "fight" and fight_type(battle, a) == "overrun":
-        from sim.plan import moves as MV
+    mode = a["mode"]
+    if mode in (MoveType.ADVANCE, MoveType.DESPERATE_ESCAPE, MoveType.STATIONARY):
+        yield Expansion(SelectToMove(a["unit"], mode), [])
+        if mode == MoveType.STATIONARY:
+            return
+    yield expand(battle, step)
+
+
+def _charge(battle, step):
+    a = step.action
+    yield Expansion(DeclareCharge(a["unit"]), [])
+    yield Expansion(charge_command(battle, a["unit"], a.get("targets"), a.get("to"), fly=a.get("fly", False)), [])
+
+
+def _ingress(battle, step):
+    a = step.action
+    if a.get("to") is not None:
+        yield Expansion(C.Ingress(a["unit"], tuple((m, *p) for m, p in a["to"].items())), [])
+    else:
+        owner = esper.component_for_entity(battle.units[a["unit"]], Unit).owner
+        cmd = C.default_ingress(battle, battle.units[a["unit"]], owner)
+        yield Expansion(cmd if cmd is not None else C.Ingress(a["unit"], ()), [])
+
+
+def _pile_in(battle, step):
+    yield Expansion(pile_in_command(battle, step.action["unit"], step.action.get("to")), [])
+
+
+def _consolidate(battle, step):
+    yield Expansion(consolidate_command(battle, step.action["unit"], step.action.get("to")), [])
+
+
+def _fight(battle, step):
+    a = step.action
+    if fight_type(battle, a) == FightType.OVERRUN:
         yield Expansion(overrun_command(battle, a["unit"], a.get("to")), [])
     yield expand(battle, step)
 
@@ -367,8 +418,8 @@ def fight_type(battle, action: dict) -> str:
     if "type" in action:
         return action["type"]
     if battle.turn_state is None:
-        return "normal"
-    return "normal" if W.unit_engaged(battle.units[action["unit"]]) else "overrun"
+        return FightType.NORMAL
+    return FightType.NORMAL if W.unit_engaged(battle.units[action["unit"]]) else FightType.OVERRUN
 
 
 def to_command(battle, step: ScriptStep):
@@ -387,15 +438,15 @@ def expand(battle, step: ScriptStep) -> Expansion:
     written. A multi-profile weapon named by its own name selects its first profile listed;
     named by a profile, that profile (04.01.03)."""
     a = step.action
-    kind = a["kind"]
-    if kind == "end turn":
+    record = step_record(step)
+    if record is C.END_TURN:
         return Expansion(EndTurn(), [])
     unit_ent = battle.units[a["unit"]]
-    if kind == "move":
+    if record is C.MOVE:
         from sim.plan.moves import move_limit
-        mode = "fall back" if a["mode"] == "desperate escape" else a["mode"]
+        mode = mode_of_selection(a["mode"])
         fly = a.get("fly", False)
-        roll = W.unit_state(unit_ent).advance_roll if mode == "advance" else None
+        roll = W.unit_state(unit_ent).advance_roll if mode == MoveType.ADVANCE else None
         to = []
         for m in W.unit_models(unit_ent):
             mid = W.model_id(m)
@@ -407,7 +458,7 @@ def expand(battle, step: ScriptStep) -> Expansion:
             else:
                 continue
             if roll is not None:  # 09.06 the roll fell short: the model goes as far as it allows
-                limit = move_limit(unit_ent, m, "advance", roll, fly)
+                limit = move_limit(unit_ent, m, MoveType.ADVANCE, roll, fly)
                 x, y, _d = advance_end(pos.x, pos.y, x, y, limit)
             to.append((mid, round(x, 6), round(y, 6)))
         return Expansion(Move(a["unit"], tuple(to), mode, fly=fly), [])
@@ -439,7 +490,7 @@ def expand(battle, step: ScriptStep) -> Expansion:
                 (t, n), = tgts.items()
                 why = None
                 if mine is None:
-                    why = _why_not(battle, unit_ent, m, w, t, kind, a.get("type"), shared)
+                    why = _why_not(battle, unit_ent, m, w, t, record is C.FIGHT, a.get("type"), shared)
                 # (a model's own entry counts as a model using it: validation checks it)
                 usable[(w.name, t)] = usable.get((w.name, t), False) or why is None
                 sels.append((Selection(mid, w.name, t), why))
@@ -452,12 +503,12 @@ def expand(battle, step: ScriptStep) -> Expansion:
             chosen.append(s)
         else:
             left_out.append([s.model, s.weapon, s.target, why])
-    if kind == "shoot":
+    if record is C.SHOOT:
         return Expansion(Shoot(a["unit"], tuple(chosen), a.get("type")), left_out)
     return Expansion(Fight(a["unit"], tuple(chosen)), left_out)
 
 
-def _why_not(battle, unit_ent, m, w, target_id, kind, stype, shared: dict) -> str | None:
+def _why_not(battle, unit_ent, m, w, target_id, melee: bool, stype, shared: dict) -> str | None:
     """Why model ``m`` cannot use weapon ``w`` on the unit ``target_id`` (04.02, with the
     rule's number as the planning refusal gives it), or None when it can. ``shared`` keeps,
     across the models of one step, the shooting type and each target's view
@@ -468,7 +519,7 @@ def _why_not(battle, unit_ent, m, w, target_id, kind, stype, shared: dict) -> st
     t = battle.units[target_id]
     if W.unit_destroyed(t):
         return f"{target_id} is destroyed"
-    if kind == "fight":
+    if melee:
         if any(W.models_engaged(m, tm) for tm in W.unit_models(t)):
             return None
         return "not engaged with this model (04.02)"
@@ -481,3 +532,12 @@ def _why_not(battle, unit_ent, m, w, target_id, kind, stype, shared: dict) -> st
         return None  # let validation report the real problem
     facts, _ = target_facts(battle, unit_ent, m, w, t, shared["type"], shared.setdefault("views", {}))
     return ranged_target_problem(facts)
+
+
+_READERS = {C.END_PHASE: _end_phase_step, C.END_TURN: _end_turn_step, C.MOVE: _move_step, C.SHOOT: _attack_step,
+            C.FIGHT: _attack_step, C.DECLARE_CHARGE: _placed_step, C.PILE_IN: _placed_step,
+            C.CONSOLIDATE: _placed_step, C.INGRESS: _placed_step}
+"""How each step is read, by the record of its first command."""
+_STEP_COMMANDS = {C.END_PHASE: _end_phase, C.END_TURN: _one, C.MOVE: _move, C.SHOOT: _one, C.FIGHT: _fight,
+                  C.DECLARE_CHARGE: _charge, C.PILE_IN: _pile_in, C.CONSOLIDATE: _consolidate, C.INGRESS: _ingress}
+"""The commands each step gives, by the record of its first command."""

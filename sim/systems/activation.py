@@ -8,6 +8,7 @@ from __future__ import annotations
 import esper
 
 from sim.components import Activation, Stage
+from sim.rules.attack import AttackKind
 from sim.world import queries as W
 
 
@@ -16,7 +17,7 @@ def select_to_shoot(battle, cmd) -> None:
     ent = battle.units[cmd.unit]
     battle.changes.touched(ent)
     W.unit_state(ent).selected_to_shoot = True
-    battle.activation = Activation("shoot", cmd, Stage.TYPE)
+    battle.activation = Activation(AttackKind.SHOOTING, cmd, Stage.TYPE)
     esper.add_component(ent, battle.activation)
     battle.activation_unit = ent
 
@@ -26,6 +27,6 @@ def start_fight(battle, cmd) -> None:
     ent = battle.units[cmd.unit]
     battle.changes.touched(ent)
     W.unit_state(ent).selected_to_fight = True
-    battle.activation = Activation("fight", cmd, Stage.WEAPONS)
+    battle.activation = Activation(AttackKind.FIGHTING, cmd, Stage.WEAPONS)
     esper.add_component(ent, battle.activation)
     battle.activation_unit = ent

@@ -16,6 +16,7 @@ from sim.rules import abilities as AB
 from sim.modifiers import save_modifiers
 from sim.rules import pools as PL
 from sim.rules.abilities import Hook
+from sim.rules.attack import AttackKind
 from sim.rules.allocation import default_order, preferred_groups
 from sim.rules.sequence import (DamageState, PoolState, damage_steps, hit_dice, hit_rerollable, inflict_damage,
                                 judge_hits, judge_wounds, roll_hits, roll_saves, roll_wounds, save_rerollable,
@@ -40,6 +41,8 @@ class Step(StrEnum):
 # (the stages and steps as module constants: reading an enum member is a look-up on its class,
 # five times a global's cost, and every tick reads them)
 _ATTACKS = Stage.ATTACKS
+_FIGHTING = AttackKind.FIGHTING
+_SHOOTING = AttackKind.SHOOTING
 _HAZARD = Stage.HAZARD
 _ALLOCATION = Step.ALLOCATION
 _DAMAGE = Step.DAMAGE
@@ -210,7 +213,7 @@ class AttackResolutionSystem(esper.Processor):
         first = members[0]
         mods = first.hit_mods + first.skill_mods + first.wound_mods
         rec = {"type": ev.POOL, "pool": pool.index, "target": tunit, "dice": p.dice,
-               "melee": act.kind == "fight", "weapons": sorted(weapons),
+               "melee": act.kind is _FIGHTING, "weapons": sorted(weapons),
                "attackers": list(pool.attackers), "skill": key.skill, "S": key.S,
                "AP": key.AP, "D": str(key.D), "T": p.T, "hit_mod": key.hit_mod,
                "wound_mod": key.wound_mod,
@@ -268,7 +271,7 @@ class AttackResolutionSystem(esper.Processor):
         if rec is None:
             rec = roll_hits(p, battle.dice)
         battle.record({"type": ev.HITS, "pool": pool.index, "skill": p.skill, "modifier": p.hit_mod, **rec})
-        if act.kind == "shoot":
+        if act.kind is _SHOOTING:
             st = W.unit_state(ent)
             if not st.ranged_attacks_this_turn:
                 st.ranged_attacks_this_turn = True
@@ -400,7 +403,7 @@ class AttackResolutionSystem(esper.Processor):
     def _save_rerollable(ent, act, pool: Pool, saves) -> list[int]:
         """15.02 The save dice a re-roll could turn into saves: failed against a living model
         of the target (its Sv, InSv and save-roll modifier) that some result would save."""
-        smods = save_modifiers(pool.spec.target, ent, act.kind == "fight")
+        smods = save_modifiers(pool.spec.target, ent, act.kind is _FIGHTING)
         checks = {(m.Sv, m.InSv, smods.get(m.id, 0) if smods else 0) for m in pool.models if m.remaining > 0}
         return save_rerollable(pool.state, saves, checks)
 
@@ -434,7 +437,7 @@ class AttackResolutionSystem(esper.Processor):
                          else {m.id: m.remaining for m in models})
             st = DamageState(models, remaining, pool.groups, pool.order, pool.precision,
                              fnp=W.feel_no_pain(target), W=r.W_of)
-            smods = save_modifiers(target, ent, act.kind == "fight")
+            smods = save_modifiers(target, ent, act.kind is _FIGHTING)
             if (held is not None and pool.state.D.is_random
                     and CR.may_offer(battle, esper.component_for_entity(ent, Unit).owner, ent)):
                 # 15.02: the damage rolls may be re-rolled: resolved step by step (damage_steps)

@@ -8,6 +8,7 @@ import esper
 
 from sim import events as ev
 from sim.components import Activation, Stage, Unit
+from sim.rules.attack import AttackKind
 from sim.phases.battle_round import after_fight
 from sim.systems.commands import resume
 from sim.systems.shooting_stratagems import after_shooting
@@ -31,12 +32,12 @@ class CasualtySystem(esper.Processor):
         esper.remove_component(ent, Activation)
         battle.activation_unit = None
         battle.activation = None
-        if act.kind == "fight" and battle.turn_state is not None:
+        if act.kind is AttackKind.FIGHTING and battle.turn_state is not None:
             # 12.04 whose pick it is next (a Counteroffensive may be offered: CommandSystem
             # resumes it, Battle.action, if it waits for the answer)
             battle.action = after_fight(battle, ent)
             resume(battle)
-        elif act.kind == "shoot" and battle.turn_state is not None and battle.action is None:
+        elif act.kind is AttackKind.SHOOTING and battle.turn_state is not None and battle.action is None:
             # 15.05 Explosives may be used again after a unit has shot (a Fire Overwatch's
             # shooting runs inside the opponent's end of phase, Battle.action: not then)
             battle.action = after_shooting(battle, ent)

@@ -13,6 +13,7 @@ from sim.plan import plan_fight, plan_shoot
 from sim.plan.common import declared_key
 from sim.rules import abilities as AB
 from sim.rules.abilities import Hook
+from sim.rules.attack import AttackKind
 from sim.plan.validated import distinct_weapons, one_shot_keys
 from sim.world import queries as W
 
@@ -43,7 +44,7 @@ class WeaponSelectionSystem(esper.Processor):
             plan = battle.validated
             if plan is not None and plan.command is act.command:
                 act.declared, weapons = plan.declared, plan.weapons
-            elif act.kind == "shoot":
+            elif act.kind is AttackKind.SHOOTING:
                 act.declared = plan_shoot(battle, act.command, selected=True).declared
             else:
                 act.declared = plan_fight(battle, act.command, selected=True)

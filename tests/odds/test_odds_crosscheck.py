@@ -27,6 +27,7 @@ from pathlib import Path
 import esper
 import pytest
 
+from sim.scenario.script import attack_kind
 from sim.battle import Battle
 from sim.components import Stage
 from sim.odds.engine import solve
@@ -49,7 +50,7 @@ def _free_play():
     out = []
     for p in ALL:
         spec = load_scenario(p)
-        if spec.mission is None and spec.script and spec.script[0].action["kind"] in ("shoot", "fight"):
+        if spec.mission is None and spec.script and attack_kind(spec.script[0]) is not None:
             out.append(p)
     return out
 
@@ -142,7 +143,7 @@ def _steps():
     out = []
     for p in _free_play():
         spec = load_scenario(p)
-        out += [(p, n) for n, s in enumerate(spec.script) if s.action["kind"] in ("shoot", "fight")]
+        out += [(p, n) for n, s in enumerate(spec.script) if attack_kind(s) is not None]
     return out
 
 

@@ -91,9 +91,9 @@ def test_04_01_03_the_picked_profile_is_the_one_resolved():
 def test_04_01_03_the_script_names_the_weapon_for_its_first_profile_or_a_profile():
     sp, b = battle(shooter_at=row(10, 10, 2))
     with b:
-        step = ScriptStep({"kind": "shoot", "unit": "sq", "targets": {"plasma": {"target": None}}, "models": {}})
+        step = ScriptStep({"step": "shoot", "unit": "sq", "targets": {"plasma": {"target": None}}, "models": {}})
         assert [(s.model, s.weapon) for s in to_command(b, step).selections] == [("sq/1", STD), ("sq/2", STD)]
-        step = ScriptStep({"kind": "shoot", "unit": "sq", "targets": {"plasma": {"target": None}},
+        step = ScriptStep({"step": "shoot", "unit": "sq", "targets": {"plasma": {"target": None}},
                            "models": {"sq/2": {SUP: {"target": None}}}})
         assert [(s.model, s.weapon) for s in to_command(b, step).selections] == [("sq/1", STD), ("sq/2", SUP)]
 
