@@ -213,22 +213,26 @@ def unit_against(spec, unit: str, target: str, seed: int | None = None, fight: b
 def usable_command(battle, step: ScriptStep):
     """The command of a default step (per-model selections at one target), without the
     selections no model could use there (04.02: out of range, not visible, not engaged), as the
-    script's ``targets`` shorthand leaves them out; all of them when none is usable (so the
-    rules say why)."""
-    from sim.scenario.script import _why_not
+    script's ``targets`` shorthand leaves them out (in a fight, a model engaged with another
+    enemy unit attacks that one instead, 12.04); all of them when none is usable (so the rules
+    say why)."""
+    from sim.scenario.script import _why_not, fights_elsewhere
     cmd = expand(battle, step).command
     a = step.action
     unit_ent = battle.units[a["unit"]]
     shared: dict = {}
-    kept = []
+    dropped = []
     for sel in cmd.selections:
         m = battle.models[sel.model]
         w = next(w for w in W.weapons_of(m) if w.name == sel.weapon)
-        if _why_not(battle, unit_ent, m, w, sel.target, attack_kind(step) == AttackKind.FIGHTING, a.get("type"),
-                    shared) is None:
-            kept.append(sel)
-    if not kept or len(kept) == len(cmd.selections):
+        dropped.append(_why_not(battle, unit_ent, m, w, sel.target, attack_kind(step) == AttackKind.FIGHTING, a.get("type"), shared) is not None)
+    if all(dropped) or not any(dropped):
         return cmd
+    # (12.04 a model engaged with another enemy unit fights that one, as the shorthand has it)
+    elsewhere = (fights_elsewhere(battle, unit_ent, cmd.selections, dropped)
+                 if attack_kind(step) == AttackKind.FIGHTING else {})
+    kept = [dataclasses.replace(sel, target=elsewhere[i]) if i in elsewhere else sel
+            for i, sel in enumerate(cmd.selections) if not dropped[i] or i in elsewhere]
     return dataclasses.replace(cmd, selections=tuple(kept))
 
 

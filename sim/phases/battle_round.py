@@ -12,7 +12,7 @@ import esper
 
 from sim import events as ev
 from sim.components import Unit
-from sim.phases.fight_order import normalise_picker, start_fight_step
+from sim.phases.fight_order import normalise_picker, pick_after_pass, start_fight_step
 from sim.plan.fight import fight_eligible
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
@@ -115,15 +115,18 @@ def end_phase(battle):
 def _end_fight_part(battle):
     ts = battle.turn_state
     if ts.step == FightStep.FIGHT:  # 12.04.01 a pass
-        ts.fight_passes += 1
-        battle.emit(ev.FIGHT_PASS, player=PLAYER[ts.chooser])
-        ts.chooser = other(ts.chooser)
-        if ts.fight_passes >= 2 or not fight_eligible(battle, ts.chooser):
+        passer = ts.chooser
+        battle.emit(ev.FIGHT_PASS, player=PLAYER[passer])
+        picker = pick_after_pass(battle, passer)
+        if picker != passer or ts.fight_passes == 0:  # (the same player's passes in a row count once)
+            ts.fight_passes += 1
+        # the step ends when both players have passed in succession, or the other player has
+        # no eligible unit; otherwise the other player picks (or, unable to, the passer again)
+        if picker is None or ts.fight_passes >= 2:
             yield from _next_fight_step(battle)
         else:
+            ts.chooser = other(passer)
             normalise_picker(battle)
-            if ts.step == FightStep.CONSOLIDATE:
-                battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
         return
     if ts.chooser == ts.active:  # 12.02/12.07 the player whose turn it is goes first
         ts.chooser = other(ts.active)

@@ -23,28 +23,47 @@ def start_fight_step(battle) -> None:
 
 
 def normalise_picker(battle, after_fight: bool = False) -> None:
-    """12.04 Whose pick it is now. Step 1: the player to pick with an eligible Fights First
-    unit picks; if neither has one, step 2 begins and the same player picks; otherwise the
-    other player picks. Step 2 alike with any eligible unit; when no eligible unit remains the
-    Fight step ends (the Consolidate step begins, the active player first). Step 3: after a
-    fight in step 2, a Fights First unit that has become eligible sends the sequence back to
-    step 1."""
+    """12.04 Whose pick it is now (whose_pick, from the player to pick). Step 1: the player to
+    pick with an eligible Fights First unit picks; if neither has one, step 2 begins and the same
+    player picks; otherwise the other player picks. Step 2 alike with any eligible unit; when no
+    eligible unit remains the Fight step ends (the Consolidate step begins, the active player
+    first). Step 3: after a fight in step 2, a Fights First unit that has become eligible sends
+    the sequence back to step 1."""
     ts = battle.turn_state
+    picker, ts.fights_first_step = whose_pick(battle, ts.chooser, ts.fights_first_step, after_fight)
+    if picker is None:
+        ts.step = FightStep.CONSOLIDATE
+        ts.chooser = ts.active
+    else:
+        ts.chooser = picker
+
+
+def whose_pick(battle, chooser: int, fights_first_step: bool, after_fight: bool = False) -> tuple[int | None, bool]:
+    """12.04 Who picks when ``chooser`` is the player to pick (the other player when ``chooser``
+    cannot), and whether the sequence is then in step 1 (Fights First combats): as
+    normalise_picker says. None when no eligible unit remains (the Fight step ends)."""
     eligible = {p: fight_eligible(battle, p) for p in (0, 1)}
     ff = {p: [u for u in eligible[p] if fights_first(u)] for p in (0, 1)}
-    if after_fight and not ts.fights_first_step and (ff[0] or ff[1]):
-        ts.fights_first_step = True
-    if ts.fights_first_step:
-        if ff[ts.chooser]:
-            return
-        if ff[1 - ts.chooser]:
-            ts.chooser = 1 - ts.chooser
-            return
-        ts.fights_first_step = False  # the same player picks first in step 2
-    if eligible[ts.chooser]:
-        return
-    if eligible[1 - ts.chooser]:
-        ts.chooser = 1 - ts.chooser
-        return
-    ts.step = FightStep.CONSOLIDATE
-    ts.chooser = ts.active
+    if after_fight and not fights_first_step and (ff[0] or ff[1]):
+        fights_first_step = True
+    if fights_first_step:
+        if ff[chooser]:
+            return chooser, True
+        if ff[1 - chooser]:
+            return 1 - chooser, True
+        fights_first_step = False  # the same player picks first in step 2
+    if eligible[chooser]:
+        return chooser, False
+    if eligible[1 - chooser]:
+        return 1 - chooser, False
+    return None, False
+
+
+def pick_after_pass(battle, player: int) -> int | None:
+    """12.04.01 Who picks after ``player`` passes: the other player; or ``player`` again when the
+    other player has eligible units but cannot pick (12.04 step 1: none of them Fights First,
+    while ``player`` still has a Fights First unit), so the pass changes nothing; None when the
+    other player has no eligible unit (the pass ends the Fight step)."""
+    if not fight_eligible(battle, 1 - player):
+        return None
+    return whose_pick(battle, 1 - player, battle.turn_state.fights_first_step)[0]

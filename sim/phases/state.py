@@ -60,7 +60,11 @@ class TurnState:
     control: dict = field(default_factory=dict)  # objective name -> ObjectiveControl (14.02)
     engaged_at_fight_step: set[int] = field(default_factory=set)  # 12.04 "at the start of this step"
     eligible_this_phase: set[int] = field(default_factory=set)  # 12.08 "was eligible to fight this phase"
-    fight_passes: int = 0  # 12.04.01 passes in a row
+    # 12.04.01 the players who have passed in succession since the last fight (or the start of
+    # the Fight step): 1 after a pass, and still 1 after the same player's next pass in a row
+    # (the pick came back to them: the other player could not pick); 2, when the other player
+    # passes next, ends the Fight step
+    fight_passes: int = 0
     starting_strength: dict[int, int] = field(default_factory=dict)  # unit -> models (01.02.01)
     # 15.01 stratagem limits, per player: names used this phase, units targeted this phase,
     # names used this battle (once-per-battle ones)

@@ -9,7 +9,7 @@ import esper
 
 from sim.components import Unit
 from sim.errors import PlanError
-from sim.rules.abilities import Hook
+from sim.rules.abilities import Hook, tag
 from sim.rules import shooting as SH
 from sim.rules.pools import AttackKey, applying, attack_key
 from sim.rules.profiles import WeaponProfile
@@ -91,6 +91,7 @@ class Declared:
 
 
 _new = object.__new__
+_ONCE = tag(Hook.ONCE_PER_BATTLE)  # (as datasheets print it, for 24.26's reason)
 
 
 def declared_key(d: Declared) -> AttackKey:
@@ -185,6 +186,28 @@ def count_check(model_ent: int, mid: str, names: list[str]) -> None:
     for n in sorted(set(names)):
         if names.count(n) > have.get(n, 0):
             raise PlanError(f"{mid} selects {n} {names.count(n)} times but carries {have.get(n, 0)}")
+
+
+def one_shot_keys(declared, used: frozenset) -> list[str]:
+    """24.26 [ONE SHOT]: each such weapon is selected to attack once per battle; two identical
+    ONE SHOT weapons on one model are two weapons, each fired once (24.26.01). Returns the keys
+    ("model:weapon:copy") the declared selection uses up, or raises PlanError."""
+    groups: dict[tuple[str, str], list] = {}
+    for d in declared:
+        if d.weapon.has(Hook.ONCE_PER_BATTLE):
+            groups.setdefault((d.model_id, d.weapon.name), []).append(d)
+    taken: list[str] = []
+    for ds in groups.values():
+        d = ds[0]
+        # a split melee weapon is declared once per target but is one weapon
+        wanted = sum(1 for x in ds if not x.split) + (1 if any(x.split for x in ds) else 0)
+        carried = sum(1 for w in W.weapons_of(d.model) if w.name == d.weapon.name)
+        free = [f"{d.model_id}:{d.weapon.name}:{k}" for k in range(carried)
+                if f"{d.model_id}:{d.weapon.name}:{k}" not in used]
+        if wanted > len(free):
+            raise PlanError(f"{d.model_id}: {d.weapon.name} is {_ONCE} and was already fired this battle (24.26)")
+        taken += free[:wanted]
+    return taken
 
 
 def oversized_refusal(ent: int, what: str) -> None:

@@ -12,7 +12,7 @@ from sim.components import Unit
 from sim.errors import PlanError
 from sim.modifiers import add_scenario_modifiers
 from sim.plan.common import (Declared, damaged_modifier, declared_key, find_unit, find_weapon, model_in,
-                             wound_modifiers_at)
+                             one_shot_keys, wound_modifiers_at)
 from sim.rules import multi_profile as MP
 from sim.rules.abilities import Hook, tag
 from sim.rules.profiles import gain_abilities
@@ -88,10 +88,59 @@ def check_fights_first(battle, unit_ent: int) -> None:
                         f"{', '.join(waiting)} must be selected to fight first")
 
 
+def fight_targets(model_ent: int, engaged: list[int]) -> list[int]:
+    """04.02 / 12.04 The enemy units a model of a unit selected to fight can attack: those of
+    ``engaged`` (the enemy units its unit is engaged with, W.engaged_with) that are engaged with
+    the model itself, in unit order. None of them: the model cannot fight (it makes no attacks
+    and needs no selection)."""
+    return [t for t in engaged if any(W.models_engaged(model_ent, tm) for tm in W.unit_models(t))]
+
+
+def nearest_fight_target(model_ent: int, engaged: list[int]) -> int | None:
+    """The enemy unit a model attacks by default (the headless players' choice, and the script
+    shorthand's for a model that cannot reach the unit it names): the nearest to it of those it
+    can attack (fight_targets; ties: unit order, Part A ruling 29). None: it cannot fight."""
+    best, target = None, None
+    for t in fight_targets(model_ent, engaged):
+        d = W.nearest_distance(model_ent, W.unit_models(t))
+        if best is None or d < best:
+            best, target = d, t
+    return target
+
+
+def selectable_melee(model_ent: int, mid: str, used: frozenset) -> list:
+    """04.01 The melee weapons (profiles) a model may select to fight: every one it carries but
+    a [ONE SHOT] weapon already fired this battle (24.26; ``used``, the unit's UnitState
+    .used_one_shot)."""
+    out = []
+    for w in W.weapons_of(model_ent):
+        if not w.is_melee:
+            continue
+        if used and w.has(Hook.ONCE_PER_BATTLE):
+            try:
+                one_shot_keys([Declared(model=model_ent, model_id=mid, weapon=w, target=None)], used)
+            except PlanError:
+                continue
+        out.append(w)
+    return out
+
+
+def _names(units) -> str:
+    return ", ".join(esper.component_for_entity(u, Unit).id for u in units)
+
+
+def _weapon_names(profiles) -> str:
+    return ", ".join(dict.fromkeys(MP.weapon_name(w) for w in profiles))
+
+
 def plan_fight(battle, cmd, selected: bool = False) -> list[Declared]:
-    """12.04/12.05 + 04.01/04.02 for a unit selected to fight: exactly one melee weapon per
-    model (plus its [EXTRA ATTACKS] weapons), targets engaged with that model, no more targets
-    than the weapon's A, split attacks of at least 1 per target adding up to A."""
+    """12.04/12.05 + 04.01/04.02 for a unit selected to fight: each model that can fight (one
+    engaged with an enemy unit) selects a melee weapon, if it has one: exactly one besides its
+    [EXTRA ATTACKS] weapons, which it selects too (those alone will do, 24.11.01); each selected
+    weapon has one or more targets engaged with that model, no more than the weapon's A, split
+    attacks of at least 1 per target adding up to A. A model without a melee weapon, or that is
+    engaged with no enemy unit, makes no attacks and needs no selection (a unit without melee
+    weapons may still be selected to fight: the rules' FAQ)."""
     unit_ent = find_unit(battle, cmd.unit)
     if W.unit_destroyed(unit_ent):
         raise PlanError(f"unit {cmd.unit} is destroyed")
@@ -113,10 +162,23 @@ def plan_fight(battle, cmd, selected: bool = False) -> list[Declared]:
     by_model: dict[int, list] = {}
     for s in cmd.selections:
         by_model.setdefault(model_in(battle, unit_ent, s.model), []).append(s)
+    engaged = W.engaged_with(unit_ent)  # (the enemy units its models can be engaged with)
+    used = st.used_one_shot
     declared: list[Declared] = []
     for m in W.unit_models(unit_ent):
         sels = by_model.get(m, [])
         mid = W.model_id(m)
+        can_fight = None  # fight_targets(m, engaged), worked out when a check needs it
+        if not sels:
+            # 04.01 / 12.04 a model that can fight selects a melee weapon, if it has one
+            usable = selectable_melee(m, mid, used)
+            if usable and engaged:
+                can_fight = fight_targets(m, engaged)
+                if can_fight:
+                    raise PlanError(f"{mid} is engaged with {_names(can_fight)} and must fight: select one of "
+                                    f"its melee weapons ({_weapon_names(usable)}) and its targets among the "
+                                    f"enemy units it is engaged with (04.01, 04.02, 12.04)")
+            continue
         per_weapon: dict[str, list] = {}
         for s in sels:
             per_weapon.setdefault(s.weapon, []).append(s)
@@ -128,9 +190,9 @@ def plan_fight(battle, cmd, selected: bool = False) -> list[Declared]:
             raise PlanError(f"{mid}: selects {', '.join(main)}; a model fights with exactly one "
                             f"melee weapon (04.01) besides its {_EXTRA} weapons")
         if per_weapon:
-            # (a multi-profile one by any of its profiles, 04.01.03)
+            # (a multi-profile one by any of its profiles, 04.01.03; not a spent [ONE SHOT] one)
             chosen = {MP.weapon_name(find_weapon(m, mid, n, melee=True)) for n in per_weapon}
-            extra = [MP.weapon_name(w) for w in W.weapons_of(m) if w.is_melee and w.has(Hook.EXTRA_WEAPON)]
+            extra = [MP.weapon_name(w) for w in selectable_melee(m, mid, used) if w.has(Hook.EXTRA_WEAPON)]
             missing = list(dict.fromkeys(n for n in extra if n not in chosen))
             if missing:
                 raise PlanError(f"{mid}: must also select its {_EXTRA} weapons: "
@@ -141,6 +203,13 @@ def plan_fight(battle, cmd, selected: bool = False) -> list[Declared]:
             if gained:
                 w = gain_abilities(w, gained)
             targets = [s for s in group if s.target is not None]
+            if not targets and engaged:
+                if can_fight is None:
+                    can_fight = fight_targets(m, engaged)
+                if can_fight:
+                    raise PlanError(f"{mid} {name}: no target: a model that fights attacks with each melee "
+                                    f"weapon it selects one or more of the enemy units it is engaged with "
+                                    f"({_names(can_fight)}) (04.02, 12.04)")
             if len({s.target for s in targets}) != len(targets):
                 raise PlanError(f"{mid} {name}: a target is named twice")
             if len(targets) > 1:

@@ -7,13 +7,11 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from sim.errors import PlanError
+from sim.plan.common import one_shot_keys
 from sim.plan.fight import plan_fight
 from sim.plan.shoot import plan_shoot
-from sim.rules.abilities import Hook, tag
+from sim.rules.abilities import Hook
 from sim.world import queries as W
-
-_ONCE = tag(Hook.ONCE_PER_BATTLE)  # (as datasheets print it, for the reasons below)
-
 
 @dataclass(slots=True)
 class ValidatedPlan:
@@ -38,28 +36,6 @@ def validated_shoot(battle, cmd) -> ValidatedPlan:
     plan = plan_shoot(battle, cmd)
     _one_shot(battle, cmd.unit, plan.declared, plan.weapons)
     return ValidatedPlan(cmd, plan.declared, plan.weapons, plan.shooting_type, plan.eligibility)
-
-
-def one_shot_keys(declared, used: frozenset) -> list[str]:
-    """24.26 [ONE SHOT]: each such weapon is selected to attack once per battle; two identical
-    ONE SHOT weapons on one model are two weapons, each fired once (24.26.01). Returns the keys
-    ("model:weapon:copy") the declared selection uses up, or raises PlanError."""
-    groups: dict[tuple[str, str], list] = {}
-    for d in declared:
-        if d.weapon.has(Hook.ONCE_PER_BATTLE):
-            groups.setdefault((d.model_id, d.weapon.name), []).append(d)
-    taken: list[str] = []
-    for ds in groups.values():
-        d = ds[0]
-        # a split melee weapon is declared once per target but is one weapon
-        wanted = sum(1 for x in ds if not x.split) + (1 if any(x.split for x in ds) else 0)
-        carried = sum(1 for w in W.weapons_of(d.model) if w.name == d.weapon.name)
-        free = [f"{d.model_id}:{d.weapon.name}:{k}" for k in range(carried)
-                if f"{d.model_id}:{d.weapon.name}:{k}" not in used]
-        if wanted > len(free):
-            raise PlanError(f"{d.model_id}: {d.weapon.name} is {_ONCE} and was already fired this battle (24.26)")
-        taken += free[:wanted]
-    return taken
 
 
 def distinct_weapons(declared) -> list:

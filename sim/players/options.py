@@ -11,7 +11,7 @@ import esper
 from sim.commands import Fight, Move, SelectToMove, Selection
 from sim.components import Position, Stats, Unit
 from sim.plan import moves as MV
-from sim.plan.fight import fight_eligible, fights_first
+from sim.plan.fight import fight_eligible, fights_first, nearest_fight_target, selectable_melee
 from sim.plan.shoot_targets import shooters_of
 from sim.rules import multi_profile as MP
 from sim.rules.attack import AttackKind
@@ -160,18 +160,15 @@ def default_fight(battle, u: int, pick=None) -> Fight:
     sels = []
     choose = unit_chooser(pick)
     enemies = W.engaged_with(u)
+    used = W.unit_state(u).used_one_shot
     for m in W.unit_models(u):
         mid = W.model_id(m)
-        target = None
-        best = None
-        for e in enemies:
-            d = W.nearest_distance(m, W.unit_models(e))
-            if in_engagement_range(d) and (best is None or d < best):
-                best, target = d, e
+        target = nearest_fight_target(m, enemies)
         if target is None:
             continue
-        # (of a multi-profile weapon, its first profile listed, 04.01.03)
-        melee = MP.pick_profiles([w for w in W.weapons_of(m) if w.is_melee], choose)
+        # (of a multi-profile weapon, its first profile listed, 04.01.03; not a [ONE SHOT]
+        # weapon fired already, 24.26)
+        melee = MP.pick_profiles(selectable_melee(m, mid, used), choose)
         if not melee:
             continue
         main = next((w for w in melee if not _extra(w)), None)

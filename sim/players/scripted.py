@@ -1,12 +1,14 @@
 """The scripted player: plays its side's script steps in order, each when its phase comes
 (a step waits while the battle is in an earlier phase, or before its ``round``); when its next
 step is for a later phase it ends the phase, doing only what the rules make compulsory (12.04:
-every eligible unit must fight, with the default selections)."""
+every eligible unit must fight, with the default selections; it passes, 12.04.01, when the
+rules allow it, unless the pick would come straight back to it)."""
 
 from __future__ import annotations
 
 from sim.commands import EndPhase
 from sim.commands.registry import phase_refusal
+from sim.phases.fight_order import pick_after_pass
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.players import options as O
@@ -64,6 +66,8 @@ class ScriptedPlayer(Player):
             return Choice(O.default_fight(battle, owed), f"{self.name} ({why})")
         if ts.phase == Phase.FIGHT and ts.step == FightStep.FIGHT:
             u = O.fight_pick(battle, self.side)
-            if u is not None and battle.check(EndPhase()) is not None:
+            # (a pass the rules refuse, or one that would bring the pick straight back: it fights)
+            if u is not None and (battle.check(EndPhase()) is not None
+                                  or pick_after_pass(battle, self.side) == self.side):
                 return Choice(O.fight_command(battle, u), f"{self.name} (12.04: every eligible unit fights)")
         return Choice(EndPhase(), self.name)

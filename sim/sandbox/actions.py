@@ -115,7 +115,8 @@ class ActionsMixin:
             self.status = "choose a shooting type first"
             return
         sels = self.order.selections()
-        if not sels:
+        # (a unit without melee weapons is still selected to fight: the rules' FAQ)
+        if not sels and not (isinstance(self.order, FightOrder) and not self.order.slots):
             self.status = "no weapon has a target yet: click an enemy unit"
             return
         if self.submit(self.order.command()):

@@ -328,9 +328,12 @@ class FightOrder(Order):
         return not s.weapon.A.is_random and s.weapon.A.k > 1
 
     def assign(self, uid: str) -> str:
-        """A first target as for shooting; a click on another engaged enemy unit splits the
-        attacks of the selected weapons that already have a target (04.03): 1 attack moves to it."""
-        if not any(s.selected and s.target is not None and s.target != uid for s in self.slots):
+        """A first target as for shooting, for the selected weapons without one that may attack
+        it (a model engaged with another enemy unit only gets its target so, 04.02, 12.04); once
+        none is left, a click on another engaged enemy unit splits the attacks of the selected
+        weapons that already have a target (04.03): 1 attack moves to it."""
+        if not any(s.selected and s.target is not None and s.target != uid for s in self.slots) or any(
+                s.selected and s.target is None and self.slot_target_problem(s, uid) is None for s in self.slots):
             return super().assign(uid)
         self.battle._enter()
         n, why = 0, []

@@ -13,6 +13,7 @@ from sim.commands import DeclareCharge, EndPhase, EndTurn, Fight, Move, SelectTo
 from sim.components import Position, Unit
 from sim.rules import multi_profile as MP
 from sim.rules import shooting as _SH
+from sim.rules.abilities import Hook
 from sim.rules.attack import AttackKind
 from sim.rules.command_reroll import SCRIPT_FORM
 from sim.rules.movement.moves import MOVE_MODES as _MOVES
@@ -432,7 +433,9 @@ def expand(battle, step: ScriptStep) -> Expansion:
     shorthand selects each weapon, at its one target, for the models that can use it there
     (04.02: visible, in range, unengaged unless 10.06/17.03; engaged with the model in a
     fight); the others do not select it (so, for one, they make no hazard roll for a weapon
-    they could not have fired, 24.15) and are listed in ``left_out``. When no model can use it,
+    they could not have fired, 24.15) and are listed in ``left_out``; but in a fight a model
+    left out that is engaged with another enemy unit must fight, and attacks that one instead
+    (fights_elsewhere; listed in ``left_out`` with its new target). When no model can use it,
     each model selects it at that target anyway, so the command is refused with the rule's
     reason, as the explicit command would be. Per-model ``models`` entries are taken as
     written. A multi-profile weapon named by its own name selects its first profile listed;
@@ -498,14 +501,50 @@ def expand(battle, step: ScriptStep) -> Expansion:
                 for t, n in tgts.items():
                     sels.append((Selection(mid, w.name, t, n), None))
     chosen, left_out = [], []
-    for s, why in sels:
+    elsewhere = {}
+    if record is C.FIGHT:
+        elsewhere = fights_elsewhere(battle, unit_ent, [s for s, _why in sels],
+                                     [why is not None and usable[(s.weapon, s.target)] for s, why in sels])
+    for i, (s, why) in enumerate(sels):
         if why is None or not usable[(s.weapon, s.target)]:
             chosen.append(s)
+        elif i in elsewhere:
+            chosen.append(Selection(s.model, s.weapon, elsewhere[i]))
+            left_out.append([s.model, s.weapon, s.target, f"{why}; it attacks {elsewhere[i]} instead, an enemy "
+                                                          f"unit it is engaged with (12.04)"])
         else:
             left_out.append([s.model, s.weapon, s.target, why])
     if record is C.SHOOT:
         return Expansion(Shoot(a["unit"], tuple(chosen), a.get("type")), left_out)
     return Expansion(Fight(a["unit"], tuple(chosen)), left_out)
+
+
+def fights_elsewhere(battle, unit_ent, sels, dropped) -> dict[int, str]:
+    """12.04 A model whose fight selections a shorthand drops (``dropped[i]`` for ``sels[i]``:
+    it is not engaged with the unit named) but that can still fight must: the weapons it needs
+    of those dropped (its [EXTRA ATTACKS] ones, and one other unless it keeps one; 04.01, 24.11)
+    attack the enemy unit nearest it among those it is engaged with instead
+    (sim.plan.fight.nearest_fight_target). Returns, by index in ``sels``, the id of the unit
+    each such selection attacks instead."""
+    from sim.plan.fight import nearest_fight_target
+    engaged = W.engaged_with(unit_ent)
+    if not engaged:
+        return {}
+
+    def extra(s) -> bool:
+        return any(w.name == s.weapon and w.has(Hook.EXTRA_WEAPON) for w in W.weapons_of(battle.models[s.model]))
+    armed = {s.model for s, d in zip(sels, dropped) if not d and not extra(s)}  # (one weapon kept)
+    out = {}
+    for i, s in enumerate(sels):
+        if not dropped[i] or (s.model in armed and not extra(s)):
+            continue
+        t = nearest_fight_target(battle.models[s.model], engaged)
+        if t is None:
+            continue  # (it cannot fight: left out)
+        out[i] = esper.component_for_entity(t, Unit).id
+        if not extra(s):
+            armed.add(s.model)
+    return out
 
 
 def _why_not(battle, unit_ent, m, w, target_id, melee: bool, stype, shared: dict) -> str | None:

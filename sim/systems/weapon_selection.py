@@ -10,11 +10,11 @@ from sim import events as ev
 from sim.components import Stage, Unit
 from sim.decisions import PENDING, DecisionRequest
 from sim.plan import plan_fight, plan_shoot
-from sim.plan.common import declared_key
+from sim.plan.common import declared_key, one_shot_keys
 from sim.rules import abilities as AB
 from sim.rules.abilities import Hook
 from sim.rules.attack import AttackKind
-from sim.plan.validated import distinct_weapons, one_shot_keys
+from sim.plan.validated import distinct_weapons
 from sim.world import queries as W
 
 

@@ -33,3 +33,19 @@ def test_for_plan_matches_the_full_odds_and_is_cached():
         assert for_plan(b, b.validated.declared) == pv
         assert E.solve.cache_info().hits >= 1
         assert for_plan(b, []) == E.Preview((), True)
+
+
+def test_12_04_odds_of_a_fight_where_a_model_is_engaged_with_another_unit_only():
+    """``sim odds --unit brutes --target pickets``: brutes/3 is engaged with the guard only, so it
+    fights the guard (12.04; the rules refuse a fight that leaves it out), and the odds cover
+    both targets."""
+    from sim.odds.scenario import problem_at, unit_against
+    spec = load_scenario(ROOT / "tests/sandbox/data/extra/fight_two_fronts.toml")
+    located = unit_against(spec, "brutes", "pickets", fight=True)
+    try:
+        assert [(s.model, s.target) for s in located.command.selections] == [
+            ("brutes/1", "pickets"), ("brutes/2", "pickets"), ("brutes/3", "guards")]
+        odds = E.solve(problem_at(located), counters=False)
+        assert sorted(t.uid for t in odds.targets) == ["guards", "pickets"]
+    finally:
+        located.battle.close()

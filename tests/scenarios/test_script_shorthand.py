@@ -145,6 +145,58 @@ def test_04_02_shorthand_in_a_fight_leaves_out_the_models_not_engaged():
         assert out["models"] == [["sq/3", "blade", "mob", "not engaged with this model (04.02)"]]
 
 
+# a second enemy unit, in base contact with sq/3 only
+GUARDS = """
+[[armies.units]]
+id = "guards"
+keywords = ["INFANTRY"]
+models = [
+  { name = "Guard", base_mm = 32, M = 6, T = 4, Sv = 6, W = 1, Ld = 6, OC = 1, weapons = ["blade"], at = [[30, 11.26]] },
+]
+"""
+
+
+def test_12_04_shorthand_in_a_fight_a_model_engaged_elsewhere_attacks_that_unit_instead(tmp_path):
+    """sq/3 cannot reach the mob but is engaged with the guards: it must fight (12.04), so the
+    shorthand's blade attacks the guards, and the note says so (it used to make no attacks)."""
+    path = tmp_path / "elsewhere.toml"
+    path.write_text(HEAD + FIGHTERS + MOB + GUARDS + '\n[[script]]\nfight = "sq"\ntargets = { "blade" = "mob" }\n')
+    sc = load_scenario(path)
+    with Battle(sc, seed=5) as b:
+        rec = Recorder(b, str(path))
+        play(b, sc, rec)
+        (cmd,) = [e["command"] for e in events(b, "command")]
+        assert [(s["model"], s["target"]) for s in cmd["selections"]] == [
+            ("sq/1", "mob"), ("sq/2", "mob"), ("sq/3", "guards")]
+        (out,) = events(b, "left out")
+        assert out["models"] == [["sq/3", "blade", "mob", "not engaged with this model (04.02); it attacks "
+                                                           "guards instead, an enemy unit it is engaged with (12.04)"]]
+        assert {p["target"] for p in events(b, "pool")} == {"mob", "guards"}
+    log = tmp_path / "elsewhere.jsonl"
+    write_atomic(log, rec.text())
+    assert replay(log) == (1, None)
+
+
+def test_12_04_shorthand_a_model_engaged_elsewhere_keeps_one_weapon_and_its_extra_attacks():
+    """sq/1 and sq/2 reach the mob only, sq/3 the guards only. ``blade = mob, knife = guards,
+    spike = guards``: sq/1 and sq/2 keep the blade and drop the knife (one melee weapon, 04.01)
+    but their [EXTRA ATTACKS] spike attacks the mob instead (24.11); sq/3 keeps knife and spike
+    and drops the blade."""
+    extra = ('\n[weapons."knife"]\nrange = "melee"\nA = 1\nWS = 4\nS = 3\nAP = 0\nD = 1\n'
+             '\n[weapons."spike"]\nrange = "melee"\nA = 1\nWS = 4\nS = 3\nAP = 0\nD = 1\n'
+             'abilities = "[EXTRA ATTACKS]"\n')
+    body = (HEAD.replace("[[armies]]", extra + "\n[[armies]]", 1)
+            + FIGHTERS.replace('weapons = ["blade"]', 'weapons = ["blade", "knife", "spike"]') + MOB + GUARDS
+            + '\n[[script]]\nfight = "sq"\ntargets = { "blade" = "mob", "knife" = "guards", "spike" = "guards" }\n')
+    sc = spec(body)
+    with Battle(sc, seed=5) as b:
+        play(b, sc)
+        (cmd,) = [e["command"] for e in events(b, "command")]
+        assert [(s["model"], s["weapon"], s["target"]) for s in cmd["selections"]] == [
+            ("sq/1", "blade", "mob"), ("sq/1", "spike", "mob"), ("sq/2", "blade", "mob"), ("sq/2", "spike", "mob"),
+            ("sq/3", "knife", "guards"), ("sq/3", "spike", "guards")]
+
+
 def test_17_03_shorthand_no_model_can_use_is_a_script_error_naming_the_rule(tmp_path, capsys):
     """[BLAST] at an engaged VEHICLE is refused for every model: the step fails (it used to
     select the weapon without a target and make no attacks, silently)."""

@@ -12,7 +12,7 @@ WEAPONS = {"gun": weapon(24, 1, 3, 4, 0, 1), "blade": weapon("melee", 2, 3, 4, 0
 
 
 def mission_scenario(army0, army1, *, first="red", rounds=5, weapons=None, objectives=None, seed=1,
-                     terrain=None):
+                     terrain=None, script=None):
     data = {"battle": {"name": "test", "seed": seed, "board": [60, 44]},
             "weapons": weapons or WEAPONS,
             "armies": [{"name": "A", "units": army0}, {"name": "B", "units": army1}],
@@ -21,6 +21,8 @@ def mission_scenario(army0, army1, *, first="red", rounds=5, weapons=None, objec
         data["mission"]["objectives"] = objectives
     if terrain is not None:
         data["terrain"] = terrain
+    if script is not None:
+        data["script"] = script
     return parse_scenario(data, "test.toml")
 
 

@@ -9,7 +9,7 @@ import pytest
 from phased import mission_scenario, model, phase, unit
 from scen import of_type
 from sim.battle import Battle
-from sim.commands import EndPhase, Fight, Selection, StartBattle
+from sim.commands import DeclareCharge, EndPhase, Fight, Selection, StartBattle, charge_command
 from sim.errors import Refusal
 from sim.rules.dice import ForcedDice
 
@@ -125,3 +125,92 @@ def test_12_04_a_fights_first_unit_engaged_at_the_start_of_the_step_still_fights
         with pytest.raises(Refusal, match=r"Fights First units fight before the others \(12.04 step 1\): "
                                           r"rw must be selected to fight first"):
             b.submit(Fight("rc", (Selection("rc/1", "blade", "b2"),)))
+
+
+# rv (red) charges b1 and Crushing Impact (15.06) destroys it: rv stays eligible to fight and
+# Fights First, more than 5" from every enemy; ra (Fights First) is engaged with bb
+CRUSHED = dict(
+    red=[unit("ra", model((40, 20), ["blade"]), abilities=["Fights First"]),
+         unit("rv", model((20, 10), ["blade"], T=6, W=10), keywords=("VEHICLE",))],
+    blue=[unit("bb", model((40, 21.5), ["blade"])), unit("b1", model((17, 16), ["blade"]))])
+# the charge roll (8), Crushing Impact's six D6 (T6: six 6s for b1's one wound), then misses
+CRUSHED_DICE = [4, 4] + [6] * 6 + MISSES
+
+
+def test_12_04_01_one_players_two_passes_in_a_row_do_not_end_the_fight_step():
+    """Red's other Fights First unit ra fights bb; blue has no Fights First unit, so the pick
+    comes back to red (12.04 step 1), which passes twice (rv is more than 5" from every enemy).
+    bb, engaged, has not fought: the step goes on (12.04.01: only both players passing in
+    succession, or a pass while the other has no eligible unit, ends it). Red must then select
+    rv (its overrun fight, 12.06, with nothing to attack), and bb fights."""
+    from sim.commands import Overrun
+    from sim.plan import moves as MV
+    from sim.world import queries as W
+    with Battle(mission_scenario(CRUSHED["red"], CRUSHED["blue"]), dice=ForcedDice(CRUSHED_DICE)) as b:
+        b.run_command(StartBattle())
+        b.turn_state.cp = [1, 0]
+        while str(b.turn_state.phase) != "charge":
+            b.run_command(EndPhase())
+        b.run_command(DeclareCharge("rv"))
+        crushing = (lambda req: req.options[0] if req.kind == "stratagem" and "Crushing" in req.key
+                    else req.default)
+        b.run_command(charge_command(b, "rv", None, None), crushing)
+        b._enter()
+        assert W.unit_destroyed(b.units["b1"]) and W.unit_state(b.units["rv"]).charged
+        while str(b.turn_state.step) != "fight":
+            b.run_command(EndPhase())
+        assert phase(b)[3:] == ("fight", 0) and b.turn_state.fights_first_step
+        _fight(b, "ra", "bb")
+        assert phase(b)[3:] == ("fight", 0)  # (blue has no Fights First unit: red again)
+        b.run_command(EndPhase())
+        assert phase(b)[3:] == ("fight", 0)
+        b.run_command(EndPhase())  # red's second pass in a row
+        assert [e["player"] for e in of_type(b, "fight pass")] == ["red", "red"]
+        assert phase(b)[3:] == ("fight", 0), "one player's two passes in a row ended the Fight step"
+        assert b.turn_state.fight_passes == 1  # (red's passes in a row count once)
+        with pytest.raises(Refusal, match=r"red's choice in the fight step \(12.04\)"):
+            b.submit(Fight("bb", (Selection("bb/1", "blade", "ra"),)))
+        b.run_command(Overrun("rv", ()))
+        b.run_command(Fight("rv", ()))
+        assert phase(b)[3:] == ("fight", 1) and not b.turn_state.fights_first_step
+        _fight(b, "bb", "ra")
+        assert [e["unit"] for e in of_type(b, "weapons selected")] == ["ra", "rv", "bb"]
+        assert phase(b)[3:] == ("consolidate", 0)
+
+
+def test_12_04_01_the_scripted_player_does_not_pass_when_the_pick_would_come_straight_back():
+    """The same battle played by scripted players (red's script: the charge with Crushing
+    Impact, then ra's fight): red does not pass (it would change nothing) but selects rv, so
+    bb fights in red's Fight step, and the battle ends."""
+    from sim.players import play_battle
+    script = [{"charge": "rv", "targets": ["b1"], "decisions": {"stratagem": "rv/1 -> b1"}},
+              {"fight": "ra", "targets": {"blade": "bb"}}]
+    sc = mission_scenario(CRUSHED["red"], CRUSHED["blue"], rounds=1, script=script)
+    with Battle(sc, dice=ForcedDice(CRUSHED_DICE)) as b:
+        play_battle(b, sc)
+        assert b.turn_state.over and of_type(b, "fight pass") == []
+        red_turn = [e["unit"] for e in of_type(b, "weapons selected")][:3]
+        assert red_turn == ["ra", "rv", "bb"]
+
+
+def test_12_04_01_a_pass_by_each_player_in_succession_ends_the_fight_step():
+    # ra and ba both charged (as a charge move would leave them: eligible, Fights First), each
+    # more than 5" from every enemy: red passes, the pick goes to blue, blue passes: the end
+    red = [unit("ra", model((20, 20), ["blade"])), unit("rb", model((40, 20), ["blade"]))]
+    blue = [unit("ba", model((20, 27), ["blade"])), unit("bb", model((40, 27), ["blade"]))]
+    with Battle(mission_scenario(red, blue), dice=ForcedDice(MISSES)) as b:
+        b.run_command(StartBattle())
+        while str(b.turn_state.phase) != "fight":
+            b.run_command(EndPhase())
+        b._enter()
+        from sim.world import queries as W
+        W.unit_state(b.units["ra"]).charged = True
+        W.unit_state(b.units["ba"]).charged = True
+        b.run_command(EndPhase())
+        b.run_command(EndPhase())  # both pile-in parts: the Fight step
+        assert phase(b)[3:] == ("fight", 0)
+        b.run_command(EndPhase())
+        assert phase(b)[3:] == ("fight", 1)
+        b.run_command(EndPhase())
+        assert [e["player"] for e in of_type(b, "fight pass")] == ["red", "blue"]
+        assert phase(b)[3:] == ("consolidate", 0)
