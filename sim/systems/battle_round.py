@@ -17,6 +17,7 @@ from sim.phases.gates import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.systems import more_stratagems, scoring, shooting_stratagems, stratagems, upkeep
 from sim.world import queries as W
+from sim.world import state_hash as SH
 
 
 def other(player: int) -> int:
@@ -61,16 +62,8 @@ def _start_turn(battle, player: int):
 def _enter(battle, phase: Phase) -> None:
     ts = battle.turn_state
     ts.phase = phase
-    ts.step = None
     ts.chooser = ts.active
-    ts.stratagems_used = ([], [])
-    ts.stratagem_targets = ([], [])
-    ts.engaged_at_fight_step = set()
-    ts.eligible_this_phase = set()
-    ts.in_progress = None
-    ts.smoke = []
-    ts.overrun = None
-    ts.melee_gains = {}  # (15.03: until the end of the phase)
+    SH.reset(ts, "phase")  # (every TurnState field declared reset: phase)
     battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(phase))
 
 
