@@ -169,8 +169,8 @@ class RollModifiers:
 class UnitState:
     """Per-turn bookkeeping the shooting and fighting rules read (09.04-09.07, 10.02, 12.04).
 
-    Declared for sim.world.state_hash: ``reset: turn`` fields go back to their defaults at the
-    end of each turn (upkeep.roll_over_turn, for the units touched)."""
+    Every field is in the state hash (sim.world.state_hash). ``reset: turn`` fields go back to
+    their defaults at the end of each turn (upkeep.roll_over_turn, for the units touched)."""
 
     advanced: bool = field(default=False, metadata={"reset": "turn"})
     fell_back: bool = field(default=False, metadata={"reset": "turn"})

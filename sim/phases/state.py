@@ -62,9 +62,9 @@ class MissionSpec:
 class TurnState:
     """Where the battle is (07) and what each player has (08.02 CP, 26 VP, 14.02 control).
 
-    Declared for sim.world.state_hash: ``cache`` fields need not be hashed (the reason beside
-    them); ``ids: unit`` fields hold unit entities (shown by unit id); ``reset: phase`` fields
-    go back to their defaults when a phase begins (battle_round._enter)."""
+    Every field is in the state hash unless marked ``cache`` (sim.world.state_hash); ``ids:
+    unit`` fields hold unit entities (shown by unit id); ``reset: phase`` fields go back to
+    their defaults when a phase begins (battle_round._enter, and the End of turn)."""
 
     mission: MissionSpec = field(metadata={"cache": "fixed by the scenario (its digest is in the log's header)"})
     # sim.rules.objectives.Objective, in the mission's order
@@ -110,20 +110,3 @@ class TurnState:
     melee_gains: dict[str, tuple[str, ...]] = field(default_factory=dict, metadata={"reset": "phase"})
     over: bool = False
     result: str | None = None  # "red", "blue" or "draw" once over
-
-    def snapshot(self) -> dict:
-        """The part of the state hash a phased battle adds (Battle.state)."""
-        return {"round": self.round, "active": self.active, "phase": str(self.phase),
-                "step": None if self.step is None else str(self.step), "chooser": self.chooser,
-                "cp": list(self.cp), "vp": list(self.vp),
-                "control": {k: v.controller for k, v in sorted(self.control.items())},
-                "over": self.over, "forced_pick": self.forced_pick,
-                "pending_fights": list(self.pending_fights), "in_progress": self.in_progress, "fights_first_step": self.fights_first_step,
-                "fight_passes": self.fight_passes, "engaged_at_fight_step": sorted(self.engaged_at_fight_step),
-                "stratagems": [list(self.stratagems_used[0]), list(self.stratagems_used[1]),
-                               list(self.once_per_battle[0]), list(self.once_per_battle[1])],
-                # (only while set: a battle that never uses them hashes as before)
-                **({"smoke": list(self.smoke)} if self.smoke else {}),
-                **({"overrun": self.overrun} if self.overrun is not None else {}),
-                **({"melee_gains": {k: list(v) for k, v in sorted(self.melee_gains.items())}}
-                   if self.melee_gains else {})}

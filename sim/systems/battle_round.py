@@ -172,8 +172,7 @@ def _end_turn(battle):
     mission scoring; then the other player's turn, or the end of the round."""
     ts = battle.turn_state
     ts.phase = Phase.END
-    ts.step = None
-    ts.melee_gains = {}  # (15.03: the Fight phase is over)
+    SH.reset(ts, "phase")  # (a phase begins: the Fight phase's step, 15.03 gains, ... are over)
     battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(Phase.END))
     scoring.settle_control(battle)
     yield from upkeep.coherency_removals(battle)

@@ -115,3 +115,26 @@ def test_a_phase_begins_with_its_phase_fields_reset_and_the_others_kept():
                    for name in [f.name] if name in PHASE)
         assert (ts.pending_fights, ts.forced_pick, ts.fight_passes, ts.resume_chooser) == ([x], r, 1, 1)
 
+
+def test_the_end_of_turn_begins_with_the_fight_phase_fields_reset():
+    """The End of turn is a phase like the others: what held "this phase" in the Fight phase
+    (12.04 the units engaged at the start of its step, 12.08 those eligible to fight) is gone
+    once it begins (before, only the step and 15.03's melee gains were)."""
+    spec = load_scenario(ROOT / "scenarios/charge_terrain.toml")
+    with Battle(spec) as b:
+        seen = []
+
+        def on_event(e):
+            if e["type"] == "step" and e["step"] == "consolidate" or (
+                    e["type"] == "phase" and e["phase"] == "end of turn"):
+                ts = b.turn_state
+                seen.append((e.get("step") or e["phase"], set(ts.engaged_at_fight_step),
+                             set(ts.eligible_this_phase), ts.stratagems_used))
+
+        b.listeners.append(on_event)
+        play_battle(b, spec)
+        assert b.turn_state.over and b.turn_state.phase == Phase.END
+        consolidate = [s for s in seen if s[0] == "consolidate"]
+        assert consolidate and all(engaged and eligible for _, engaged, eligible, _ in consolidate)
+        ends = [s for s in seen if s[0] == "end of turn"]
+        assert len(ends) == 2 and all(s[1:] == (set(), set(), ([], [])) for s in ends)
