@@ -6,9 +6,7 @@ their declared order; a headless run ticks until idle, answering decisions as th
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
 from collections import deque
 from typing import Callable
 
@@ -17,8 +15,6 @@ import esper
 from sim import events as ev
 from sim.changes import Changes
 from sim import commands as C
-from sim.components import (Destroyed, ModelId,
-                            Position, Unit, UnitState, Wounds)
 from sim.decisions import PENDING, DecisionRequest, Scripted
 from sim.errors import Refusal
 from sim.phases.scoring import mission_objectives
@@ -26,6 +22,7 @@ from sim.phases.state import TurnState
 from sim.rules.dice import Dice
 from sim.plan.answers import fit_scripted_answer, validate_answer
 from sim.world import resources
+from sim.world import state_hash as SH
 from sim.world.build import build_world
 
 _world_ids = itertools.count(1)
@@ -280,35 +277,23 @@ class Battle:
 
     # --- state -------------------------------------------------------------------------------
     def state(self) -> dict:
-        """A canonical, JSON-safe snapshot of everything the rules read (for the state hash)."""
-        self._enter()
-        models = {}
-        for ent, (mid, pos, wounds) in esper.get_components(ModelId, Position, Wounds):
-            d = esper.try_component(ent, Destroyed)
-            models[mid.id] = [round(pos.x, 6), round(pos.y, 6), wounds.remaining,
-                              None if d is None else d.removed]
-        units = {}
-        for ent, (unit, st) in esper.get_components(Unit, UnitState):
-            units[unit.id] = [st.advanced, st.fell_back, round(st.moved, 6), st.set_up_this_turn,
-                              st.charged, st.selected_to_shoot, st.selected_to_fight,
-                              st.ranged_attacks_this_turn, st.ranged_attacks_last_turn,
-                              sorted(st.used_one_shot)]
-            if st.oversized_set_up:  # (03.02.02; only when set, so other battles hash as before)
-                units[unit.id].append("oversized set-up")
-        if self.turn_state is None:  # free play
-            return {"turn": self.turn, "models": dict(sorted(models.items())),
-                    "units": dict(sorted(units.items()))}
-        # a phased battle adds the turn state and the units' whole-battle fields
-        for ent, (unit, st) in esper.get_components(Unit, UnitState):
-            units[unit.id] = units[unit.id] + [st.battle_shocked, st.move_selected, st.advance_roll,
-                                               st.charge_roll, st.charge_resolved, st.piled_in,
-                                               st.consolidated]
-        snap = self.turn_state.snapshot()
-        off = self.resources.spatial.off_table
-        snap["reserves"] = sorted(u.id for e, u in esper.get_component(Unit) if e in off)
-        return {"turn": self.turn, "models": dict(sorted(models.items())),
-                "units": dict(sorted(units.items())), "battle": snap}
+        """A canonical, JSON-safe snapshot of everything the rules read that changes during a
+        battle: every declared field of the state dataclasses that is not marked a cache
+        (sim.world.state_hash), entities shown by their unit and model ids."""
+        return SH.battle_state(self.turn, **self._state_parts())
 
     def state_hash(self) -> str:
-        blob = json.dumps(self.state(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+        """The state hash written after every command of a replay log (16 hex digits): the
+        sha256 of ``state()`` as canonical JSON (SH.battle_digest writes it faster)."""
+        return SH.battle_digest(self.turn, **self._state_parts())
+
+    def _state_parts(self) -> dict:
+        """What the state is read from: the entities' ids and state components, the reserves,
+        the resources and the turn state (SH.battle_state's arguments)."""
+        self._enter()
+        ids = {"unit": dict(zip(self.units.values(), self.units)),
+               "model": dict(zip(self.models.values(), self.models))}
+        return dict(ids=ids, models={cls: esper.get_component(cls) for cls in SH.MODEL_STATE},
+                    units={cls: esper.get_component(cls) for cls in SH.UNIT_STATE},
+                    reserves=self.resources.spatial.off_table, resources=self.resources,
+                    turn_state=self.turn_state)

@@ -168,28 +168,44 @@ class RollModifiers:
 
 @dataclass(slots=True)
 class UnitState:
-    """Per-turn bookkeeping the shooting and fighting rules read (09.04-09.07, 10.02, 12.04)."""
+    """Per-turn bookkeeping the shooting and fighting rules read (09.04-09.07, 10.02, 12.04).
 
-    advanced: bool = False
-    fell_back: bool = False
-    moved: float = 0.0  # furthest any model moved in total this turn, inches ([HEAVY] 24.16)
-    move_type: str | None = None  # the move made this turn: "normal", "advance", "fall back" (09.02)
-    model_moved: dict[str, float] = field(default_factory=dict)  # each model's total this turn
-    set_up_this_turn: bool = False
-    oversized_set_up: bool = False  # 03.02.02 set up this turn touching an edge: no moves, charges, shooting
-    charged: bool = False
-    selected_to_shoot: bool = False
-    selected_to_fight: bool = False
-    ranged_attacks_this_turn: bool = False
+    Every field is in the state hash (sim.world.state_hash). ``reset: turn`` fields go back to
+    their defaults at the end of each turn (upkeep.roll_over_turn, for the units touched)."""
+
+    advanced: bool = field(default=False, metadata={"reset": "turn"})
+    fell_back: bool = field(default=False, metadata={"reset": "turn"})
+    # furthest any model moved in total this turn, inches ([HEAVY] 24.16)
+    moved: float = field(default=0.0, metadata={"reset": "turn"})
+    # the move made this turn: "normal", "advance", "fall back" (09.02)
+    move_type: str | None = field(default=None, metadata={"reset": "turn"})
+    # each model's total this turn
+    model_moved: dict[str, float] = field(default_factory=dict, metadata={"reset": "turn"})
+    set_up_this_turn: bool = field(default=False, metadata={"reset": "turn"})
+    # 03.02.02 set up this turn touching an edge: no moves, charges, shooting
+    oversized_set_up: bool = field(default=False, metadata={"reset": "turn"})
+    charged: bool = field(default=False, metadata={"reset": "turn"})
+    selected_to_shoot: bool = field(default=False, metadata={"reset": "turn"})
+    selected_to_fight: bool = field(default=False, metadata={"reset": "turn"})
+    ranged_attacks_this_turn: bool = field(default=False, metadata={"reset": "turn"})
+    # 13.09 "this turn or last": not a reset. At the end of each turn roll_over_turn copies
+    # ranged_attacks_this_turn here before the turn's reset clears that one
     ranged_attacks_last_turn: bool = False
     used_one_shot: frozenset[str] = frozenset()
-    advance_roll: int | None = None  # 09.06 rolled when selected to advance, before moving
-    move_selected: str | None = None  # 09.02 the move type it was selected for, this phase
-    charge_roll: int | None = None  # 11.02 declared a charge this phase: the 2D6 roll
-    charge_resolved: bool = False  # 11.02 step 3 done (moved or not)
-    piled_in: bool = False  # 12.02 one pile-in move per unit per Fight phase
-    consolidated: bool = False  # 12.07 one consolidation move per unit per Fight phase
-    counteroffensive: bool = False  # 15.12 Fights First this phase (a Counteroffensive's target)
+    # 09.06 rolled when selected to advance, before moving
+    advance_roll: int | None = field(default=None, metadata={"reset": "turn"})
+    # 09.02 the move type it was selected for, this phase
+    move_selected: str | None = field(default=None, metadata={"reset": "turn"})
+    # 11.02 declared a charge this phase: the 2D6 roll
+    charge_roll: int | None = field(default=None, metadata={"reset": "turn"})
+    # 11.02 step 3 done (moved or not)
+    charge_resolved: bool = field(default=False, metadata={"reset": "turn"})
+    # 12.02 one pile-in move per unit per Fight phase
+    piled_in: bool = field(default=False, metadata={"reset": "turn"})
+    # 12.07 one consolidation move per unit per Fight phase
+    consolidated: bool = field(default=False, metadata={"reset": "turn"})
+    # 15.12 Fights First this phase (a Counteroffensive's target)
+    counteroffensive: bool = field(default=False, metadata={"reset": "turn"})
     battle_shocked: bool = False  # 01.07 until a passed roll in its Battle-shock step (08.03)
     snap_shooting: bool = False  # 15.09 a rule (15.08 Fire Overwatch) lets it shoot with snap shooting now
 

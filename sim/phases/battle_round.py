@@ -19,6 +19,7 @@ from sim.phases.state import FightStep, Phase
 from sim.phases import scoring, upkeep
 from sim.systems import more_stratagems, shooting_stratagems, stratagems
 from sim.world import queries as W
+from sim.world import state_hash as SH
 
 
 def other(player: int) -> int:
@@ -63,16 +64,8 @@ def _start_turn(battle, player: int):
 def _enter(battle, phase: Phase) -> None:
     ts = battle.turn_state
     ts.phase = phase
-    ts.step = None
     ts.chooser = ts.active
-    ts.stratagems_used = ([], [])
-    ts.stratagem_targets = ([], [])
-    ts.engaged_at_fight_step = set()
-    ts.eligible_this_phase = set()
-    ts.in_progress = None
-    ts.smoke = []
-    ts.overrun = None
-    ts.melee_gains = {}  # (15.03: until the end of the phase)
+    SH.reset(ts, "phase")  # (every TurnState field declared reset: phase)
     battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(phase))
 
 
@@ -184,8 +177,7 @@ def _end_turn(battle):
     mission scoring; then the other player's turn, or the end of the round."""
     ts = battle.turn_state
     ts.phase = Phase.END
-    ts.step = None
-    ts.melee_gains = {}  # (15.03: the Fight phase is over)
+    SH.reset(ts, "phase")  # (a phase begins: the Fight phase's step, 15.03 gains, ... are over)
     battle.emit(ev.PHASE, round=ts.round, player=PLAYER[ts.active], phase=str(Phase.END))
     scoring.settle_control(battle)
     yield from upkeep.coherency_removals(battle)

@@ -43,64 +43,57 @@ class MissionSpec:
 
 @dataclass(slots=True)
 class TurnState:
-    """Where the battle is (07) and what each player has (08.02 CP, 26 VP, 14.02 control)."""
+    """Where the battle is (07) and what each player has (08.02 CP, 26 VP, 14.02 control).
 
-    mission: MissionSpec
-    objectives: tuple = ()  # sim.rules.objectives.Objective, in the mission's order
+    Every field is in the state hash unless marked ``cache`` (sim.world.state_hash); ``ids:
+    unit`` fields hold unit entities (shown by unit id); ``reset: phase`` fields go back to
+    their defaults when a phase begins (battle_round._enter, and the End of turn)."""
+
+    mission: MissionSpec = field(metadata={"cache": "fixed by the scenario (its digest is in the log's header)"})
+    # sim.rules.objectives.Objective, in the mission's order
+    objectives: tuple = field(default=(), metadata={"cache": "fixed by the scenario, like the mission"})
     round: int = 0  # 0 before the battle starts
     first: int = 0  # the player who goes first in every round (07.02)
     active: int = 0  # whose turn it is
     phase: Phase = Phase.COMMAND
-    step: FightStep | None = None  # Fight phase only
+    step: FightStep | None = field(default=None, metadata={"reset": "phase"})  # Fight phase only
     chooser: int = 0  # who submits the next command (the active player outside the Fight phase)
     fights_first_step: bool = True  # 12.04 sequence step 1 (Fights First) or step 2
     cp: list[int] = field(default_factory=lambda: [0, 0])
     vp: list[int] = field(default_factory=lambda: [0, 0])
     tallies: list = field(default_factory=lambda: [VPTally(), VPTally()])  # 26 VP booked, per player
     control: dict = field(default_factory=dict)  # objective name -> ObjectiveControl (14.02)
-    engaged_at_fight_step: set[int] = field(default_factory=set)  # 12.04 "at the start of this step"
-    eligible_this_phase: set[int] = field(default_factory=set)  # 12.08 "was eligible to fight this phase"
+    # 12.04 "at the start of this step"
+    engaged_at_fight_step: set[int] = field(default_factory=set, metadata={"ids": "unit", "reset": "phase"})
+    # 12.08 "was eligible to fight this phase"
+    eligible_this_phase: set[int] = field(default_factory=set, metadata={"ids": "unit", "reset": "phase"})
     # 12.04.01 the players who have passed in succession since the last fight (or the start of
     # the Fight step): 1 after a pass, and still 1 after the same player's next pass in a row
     # (the pick came back to them: the other player could not pick); 2, when the other player
     # passes next, ends the Fight step
     fight_passes: int = 0
-    starting_strength: dict[int, int] = field(default_factory=dict)  # unit -> models (01.02.01)
+    # unit -> models (01.02.01)
+    starting_strength: dict[int, int] = field(default_factory=dict, metadata={"ids": "unit"})
     # 15.01 stratagem limits, per player: names used this phase, units targeted this phase,
     # names used this battle (once-per-battle ones)
-    stratagems_used: tuple = field(default_factory=lambda: ([], []))
-    stratagem_targets: tuple = field(default_factory=lambda: ([], []))
+    stratagems_used: tuple = field(default_factory=lambda: ([], []), metadata={"reset": "phase"})
+    stratagem_targets: tuple = field(default_factory=lambda: ([], []), metadata={"reset": "phase"})
     once_per_battle: tuple = field(default_factory=lambda: ([], []))
-    forced_pick: int | None = None  # 15.12 the unit a Counteroffensive makes the next pick
-    smoke: list[int] = field(default_factory=list)  # 15.10 units a Smokescreen covers this phase
+    # 15.12 the unit a Counteroffensive makes the next pick
+    forced_pick: int | None = field(default=None, metadata={"ids": "unit"})
+    # 15.10 units a Smokescreen covers this phase
+    smoke: list[int] = field(default_factory=list, metadata={"ids": "unit", "reset": "phase"})
     # 12.08 (errata) enemy units a consolidation engaged that had not fought: each is selected
     # to fight by its player, one at a time, before the Consolidate step goes on
-    pending_fights: list[int] = field(default_factory=list)
+    pending_fights: list[int] = field(default_factory=list, metadata={"ids": "unit"})
     # 09.02 / 11.02 units are moved and charge one at a time: the unit selected to move (or
     # that declared a charge) whose move is not made yet
-    in_progress: int | None = None
+    in_progress: int | None = field(default=None, metadata={"ids": "unit", "reset": "phase"})
     resume_chooser: int | None = None
     # 12.06 the unit selected for an overrun fight (its extra pile-in made): its fight is next
-    overrun: int | None = None
+    overrun: int | None = field(default=None, metadata={"ids": "unit", "reset": "phase"})
     # 15.03 until the end of the phase: model id -> the hooks of the abilities its melee
     # weapons gained (Epic Challenge: the one of [PRECISION]); read when a fight is planned
-    melee_gains: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    melee_gains: dict[str, tuple[str, ...]] = field(default_factory=dict, metadata={"reset": "phase"})
     over: bool = False
     result: str | None = None  # "red", "blue" or "draw" once over
-
-    def snapshot(self) -> dict:
-        """The part of the state hash a phased battle adds (Battle.state)."""
-        return {"round": self.round, "active": self.active, "phase": str(self.phase),
-                "step": None if self.step is None else str(self.step), "chooser": self.chooser,
-                "cp": list(self.cp), "vp": list(self.vp),
-                "control": {k: v.controller for k, v in sorted(self.control.items())},
-                "over": self.over, "forced_pick": self.forced_pick,
-                "pending_fights": list(self.pending_fights), "in_progress": self.in_progress, "fights_first_step": self.fights_first_step,
-                "fight_passes": self.fight_passes, "engaged_at_fight_step": sorted(self.engaged_at_fight_step),
-                "stratagems": [list(self.stratagems_used[0]), list(self.stratagems_used[1]),
-                               list(self.once_per_battle[0]), list(self.once_per_battle[1])],
-                # (only while set: a battle that never uses them hashes as before)
-                **({"smoke": list(self.smoke)} if self.smoke else {}),
-                **({"overrun": self.overrun} if self.overrun is not None else {}),
-                **({"melee_gains": {k: list(v) for k, v in sorted(self.melee_gains.items())}}
-                   if self.melee_gains else {})}

@@ -17,6 +17,7 @@ from sim.systems import stratagems
 from sim.world import mutations as M
 from sim.world import resources as R
 from sim.world import queries as W
+from sim.world import state_hash as SH
 
 
 def _units_of(player: int) -> list[int]:
@@ -157,7 +158,8 @@ def coherency_removals(battle):
 
 def roll_over_turn(battle) -> None:
     """End of a turn: per-turn bookkeeping resets (the ranged attacks of this turn become
-    'last turn' for 13.09 Hidden; moves, charges and selections are forgotten)."""
+    'last turn' for 13.09 Hidden; moves, charges and selections are forgotten: every UnitState
+    field declared ``reset: turn``)."""
     shots_changed = False
     # only the units whose state can differ from a fresh turn's: those a command touched this
     # turn and those that shot last turn (Changes.touched_units)
@@ -167,15 +169,8 @@ def roll_over_turn(battle) -> None:
         # turn and not this one
         if st.ranged_attacks_last_turn and not st.ranged_attacks_this_turn:
             shots_changed = True
-        st.ranged_attacks_last_turn = st.ranged_attacks_this_turn
-        st.ranged_attacks_this_turn = False
-        st.advanced = st.fell_back = st.charged = st.set_up_this_turn = st.oversized_set_up = False
-        st.selected_to_shoot = st.selected_to_fight = False
-        st.moved = 0.0
-        st.move_type = None
-        st.model_moved = {}
-        st.advance_roll = st.move_selected = st.charge_roll = None
-        st.charge_resolved = st.piled_in = st.consolidated = st.counteroffensive = False
+        st.ranged_attacks_last_turn = st.ranged_attacks_this_turn  # (then this turn's resets)
+        SH.reset(st, "turn")
         if st.ranged_attacks_last_turn or st.battle_shocked:
             battle.changes.touched(ent)  # (rolls over at the next end of turn)
     battle.turn += 1

@@ -18,10 +18,12 @@ from sim.world.spatial import SpatialIndex
 class Resources:
     # distances between every pair of models, 03.04 engagement, and the per-unit answers
     # derived from who is on the battlefield (sim.world.spatial); built with the world
-    spatial: SpatialIndex
+    spatial: SpatialIndex = field(metadata={
+        "cache": "derived from the models' positions and removals; its one record of its own, "
+                 "the units in strategic reserves (off_table), is hashed as the state's reserves"})
     # 05.04.04 models destroyed and not yet removed from the table, in the order destroyed:
     # mutations.mark_destroyed adds them, mutations.remove_casualties takes them away
-    casualties: list[int] = field(default_factory=list)
+    casualties: list[int] = field(default_factory=list, metadata={"ids": "model"})
 
 
 current: Resources | None = None  # the installed battle's (Battle._enter), else None

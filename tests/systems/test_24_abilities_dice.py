@@ -142,7 +142,7 @@ def test_24_26_one_shot_other_weapons_of_the_model_still_fire():
         b.run_command(Shoot("sh", (Selection("sh/1", "missile", "t"),)))
         b.run_command(EndTurn())
         b.run_command(Shoot("sh", (Selection("sh/1", "storm rifle", "t"),)))
-        assert b.state()["units"]["sh"][-1] == ["sh/1:missile:0"]
+        assert b.state()["units"]["sh"]["UnitState"]["used_one_shot"] == ["sh/1:missile:0"]
 
 
 def test_24_26_one_shot_spent_even_when_selected_with_no_target():

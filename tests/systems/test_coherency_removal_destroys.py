@@ -21,4 +21,5 @@ def test_03_03_a_model_removed_for_coherency_is_no_longer_a_living_model_of_its_
         b._enter()
         assert [W.model_id(m) for m in W.unit_models(b.units["r"])] == ["r/1", "r/2"]
         assert not W.alive(b.models["r/3"])
-        assert b.state()["models"]["r/3"][2:] == [0, True]
+        gone = b.state()["models"]["r/3"]
+        assert gone["Wounds"] == {"remaining": 0} and gone["Destroyed"]["removed"] is True
