@@ -15,6 +15,7 @@ import esper
 from sim import events as ev
 from sim.changes import Changes
 from sim import commands as C
+from sim import stratagems as STRATAGEMS
 from sim.decisions import PENDING, DecisionRequest, Scripted
 from sim.errors import Refusal
 from sim.phases.scoring import mission_objectives
@@ -274,6 +275,24 @@ class Battle:
             req = self.pending
             self.answer(answer(req) if answer else req.default)
         self.commands_done += 1
+
+    # --- stratagems (15): the moments their windows open at -------------------------------
+    def offer(self, moment):
+        """Offer every stratagem whose window ``moment`` opens (sim.rules.stratagems.Moment): a
+        generator for the battle round and the commands, which say what moment it is and never
+        which stratagem (sim.stratagems.offer_at); returns the names of those used."""
+        return STRATAGEMS.offer_at(self, moment)
+
+    def roll_window_open(self, player: int, unit: int) -> bool:
+        """The quick look of the attack sequence before it offers anything after a roll for
+        ``unit`` to ``player`` (sim.stratagems.roll_window_open)."""
+        return STRATAGEMS.roll_window_open(self, player, unit)
+
+    def offer_after_roll(self, player: int, unit: int, roll):
+        """The offer just after a roll of the attack sequence (sim.rules.stratagems.Roll), for a
+        system that re-enters until the answer is in: PENDING, None, or what was re-rolled
+        (sim.stratagems.offer_after_roll)."""
+        return STRATAGEMS.offer_after_roll(self, player, unit, roll)
 
     # --- state -------------------------------------------------------------------------------
     def state(self) -> dict:

@@ -238,3 +238,6 @@ class Activation:
     weapon_effects: frozenset | None = None
     # 06.03 the hazard rolls made, kept while a Command Re-roll of one of them is offered (15.02)
     hazard_rolls: list | None = None
+    # what the activation's command does once its attacks are resolved: (battle, unit entity) ->
+    # a generator (12.04: whose pick is next, a Counteroffensive; 15.05: Explosives again), or None
+    then: object = None

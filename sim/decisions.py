@@ -55,3 +55,13 @@ class Pending:
 
 
 PENDING = Pending()
+
+
+def ask(battle, request: DecisionRequest):
+    """Wait (a generator: a command's apply, the battle round, a stratagem's offer) for the
+    answer to ``request``; returns it."""
+    while True:
+        value = battle.decide(request)
+        if value is not PENDING:
+            return value
+        yield

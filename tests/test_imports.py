@@ -133,15 +133,19 @@ def test_only_what_carries_out_commands_imports_the_world_mutations():
     assert importers and all(m.startswith(CARRY_OUT) for m in importers), importers
 
 
+RECORDS = ("sim.commands", "sim.stratagems")
+
+
 def test_the_sandbox_reaches_the_world_mutations_only_through_the_battle():
     """Rendering only reads (DESIGN.md): no sandbox module imports sim.world.mutations, nor any
     module that does, except by way of sim.battle (whose systems run the commands the sandbox
-    submits) and the command records (sim.commands: the sandbox builds commands and reads their
-    records; their apply runs only in the battle's systems)."""
+    submits) and the records of the commands and stratagems (sim.commands, sim.stratagems: the
+    sandbox builds commands and reads records; their apply and effects run only in the battle's
+    systems)."""
     graph = import_graph(SIM)
     sandbox = [m for m in graph if m.startswith("sim.sandbox")]
     assert "sim.world.queries" in reachable(graph, sandbox)  # (it does read the world)
-    seen = reachable(graph, sandbox, through=lambda m: m != "sim.battle" and not m.startswith("sim.commands"))
+    seen = reachable(graph, sandbox, through=lambda m: m != "sim.battle" and not m.startswith(RECORDS))
     assert "sim.world.mutations" not in seen
     assert "sim.world.mutations" in reachable(graph, ["sim.battle"])  # (the check can fail)
 

@@ -17,9 +17,9 @@ from sim.plan.common import oversized_refusal
 from sim.plan.phased import live_unit, one_at_a_time
 from sim.rules import charge as CHG
 from sim.rules.movement.solvers import charge as CS
+from sim.rules import stratagems as SG
+from sim.rules.stratagems import Moment, Roll
 from sim.rules.turn import Phase
-from sim.systems import more_stratagems
-from sim.systems import stratagems as ST
 from sim.systems.placing import apply_positions
 from sim.world import queries as W
 
@@ -74,18 +74,17 @@ def _apply_declare(battle, cmd: DeclareCharge):
     ent = battle.units[cmd.unit]
     battle.changes.touched(ent)
     st = W.unit_state(ent)
-    dice = battle.dice.d6(2, f"charge roll {cmd.unit}")
-    st.charge_roll = sum(dice)
+    roll = Roll("charge", list(battle.dice.d6(2, f"charge roll {cmd.unit}")),
+                lambda _i, why: list(battle.dice.d6(2, f"charge roll {cmd.unit} ({why})")))
+    st.charge_roll = sum(roll.dice)
     if battle.turn_state is not None:
         battle.turn_state.in_progress = ent  # (until its charge move is made or given up, 11.02)
-    # ruling 25: the default policy re-rolls a failed charge roll (one that reaches no enemy
-    # unit) when the CP and the 15.01 limits allow
+    # a failed charge roll reaches no enemy unit (ruling 25's default re-rolls one: README)
     near = MV.unit_gap(ent, W.enemy_units(ent))
-    failed = near is None or st.charge_roll < near
-    if (yield from ST.offer(battle, "Command Re-roll", _owner(ent), cmd.unit, roll="charge",
-                            roll_failed=failed, battle_shocked=st.battle_shocked,
-                            about=f"charge roll {st.charge_roll}")):
-        st.charge_roll = sum(battle.dice.d6(2, f"charge roll {cmd.unit} (Command Re-roll)"))
+    roll.failed = near is None or st.charge_roll < near
+    roll.about = f"charge roll {st.charge_roll}"
+    yield from battle.offer(Moment(SG.AFTER_ROLL, player=_owner(ent), unit=ent, roll=roll))
+    st.charge_roll = sum(roll.dice)
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, result="declared")
 
 
@@ -125,7 +124,8 @@ def _check_charge_move(battle, cmd: ChargeMove) -> None:
 def _apply_charge_move(battle, cmd: ChargeMove):
     """11.02 step 3 / 11.04: the move (validated), then Fights First until the end of the turn
     and 'made a charge move this turn'; no targets: nothing moves. Just after a MONSTER or
-    VEHICLE unit's charge move, Crushing Impact (15.06) is offered."""
+    VEHICLE unit's charge move, Crushing Impact (15.06) is offered (the stratagems whose
+    window a charge move opens)."""
     ent = battle.units[cmd.unit]
     st = W.unit_state(ent)
     st.charge_resolved = True
@@ -139,7 +139,7 @@ def _apply_charge_move(battle, cmd: ChargeMove):
     sky = {"fly": True} if cmd.fly else {}  # (21.03 taking to the skies)
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=list(cmd.targets),
                 result="made", to=final, **sky)
-    yield from more_stratagems.crushing_impact(battle, ent)
+    yield from battle.offer(Moment(SG.AFTER_CHARGE_MOVE, player=_owner(ent), unit=ent))
 
 
 # --- the automatic player's choice (Part A ruling 17) ---------------------------------------

@@ -15,14 +15,16 @@ from sim.commands.base import TO, UNIT, VIA, CommandRecord
 from sim.commands.shoot import SELECTIONS
 from sim.components import Unit
 from sim.errors import PlanError
+from sim.phases.battle_round import after_fight
 from sim.plan import moves as MV
 from sim.plan.common import Selection, find_unit
 from sim.plan.fight import check_fights_first, eligible_to_fight
 from sim.plan.fight import fight_types
 from sim.plan.validated import validated_fight
 from sim.rules.movement.solvers import pile_in as PS
+from sim.rules import stratagems as SG
+from sim.rules.stratagems import Moment
 from sim.rules.turn import FightStep, FightType, Phase
-from sim.systems import more_stratagems
 from sim.systems.activation import start_fight
 from sim.systems.placing import apply_positions
 from sim.world import queries as W
@@ -74,9 +76,16 @@ def _fight(battle, cmd: Fight):
         ts.overrun = None  # (its selection, and the offer, came with the Overrun command)
     else:
         W.unit_state(ent).selected_to_fight = True
-        if (yield from more_stratagems.epic_challenge(battle, ent)):
+        if (yield from _selected(battle, ent)):
             battle.validated = None  # (WeaponSelectionSystem plans it again, with the gain)
-    start_fight(battle, cmd)
+    start_fight(battle, cmd, then=after_fight)  # (12.04 whose pick is next, once it has fought)
+
+
+def _selected(battle, ent: int):
+    """Just after a unit is selected to fight: the stratagems that window opens (15.03 Epic
+    Challenge); returns the names of those used (a generator)."""
+    owner = esper.component_for_entity(ent, Unit).owner
+    return (yield from battle.offer(Moment(SG.SELECTED_TO_FIGHT, player=owner, unit=ent)))
 
 
 # --- Overrun -------------------------------------------------------------------------------
@@ -120,7 +129,7 @@ def _apply_overrun(battle, cmd: Overrun):
     W.unit_state(ent).selected_to_fight = True
     ts.overrun = ent
     battle.emit(ev.OVERRUN, unit=cmd.unit, rule="12.06")
-    yield from more_stratagems.epic_challenge(battle, ent)
+    yield from _selected(battle, ent)
     if cmd.to:
         final = apply_positions(battle, ent, cmd.to)
         battle.emit(ev.PILED_IN, unit=cmd.unit, to=final, note="overrun fight (12.06)")

@@ -19,9 +19,9 @@ from sim.plan.phased import live_unit, one_at_a_time
 from sim.rules.mortal import hazard_failed, hazard_failures, hazard_mortal_wounds
 from sim.rules.movement import moves as MV
 from sim.rules.movement.moves import MOVE_MODES, SELECT_MODES, MoveType, mode_of_selection
+from sim.rules import stratagems as SG
+from sim.rules.stratagems import Moment, Roll
 from sim.rules.turn import Phase
-from sim.systems import command_reroll as CR
-from sim.systems import stratagems as ST
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.systems.removal import remove_casualties
 from sim.world import mutations as M
@@ -213,10 +213,11 @@ def _apply_select(battle, cmd: SelectToMove):
         battle.turn_state.in_progress = ent  # (until its move is made, 09.02)
     fields = {}
     if cmd.mode == MoveType.ADVANCE:
-        (st.advance_roll,) = battle.dice.d6(1, f"advance roll {cmd.unit}")
-        if (yield from ST.offer(battle, "Command Re-roll", _owner(ent), cmd.unit, roll="advance",
-                                battle_shocked=st.battle_shocked, about=f"advance roll {st.advance_roll}")):
-            (st.advance_roll,) = battle.dice.d6(1, f"advance roll {cmd.unit} (Command Re-roll)")
+        roll = Roll("advance", list(battle.dice.d6(1, f"advance roll {cmd.unit}")),
+                    lambda _i, why: list(battle.dice.d6(1, f"advance roll {cmd.unit} ({why})")))
+        roll.about = f"advance roll {roll.dice[0]}"
+        yield from battle.offer(Moment(SG.AFTER_ROLL, player=_owner(ent), unit=ent, roll=roll))
+        (st.advance_roll,) = roll.dice
         fields["advance_roll"] = st.advance_roll
     elif cmd.mode == MoveType.STATIONARY:
         st.move_type = MoveType.STATIONARY
@@ -224,11 +225,11 @@ def _apply_select(battle, cmd: SelectToMove):
     if cmd.mode == MoveType.DESPERATE_ESCAPE:
         n = len(W.unit_models(ent))
         purpose = f"desperate escape hazard rolls {cmd.unit}"
-        rolls = list(battle.dice.d6(n, purpose))
-        rr = None
-        if CR.may_offer(battle, _owner(ent), ent):  # 15.02 a failed hazard roll may be re-rolled
-            rr = yield from CR.reroll_gen(battle, _owner(ent), ent, "hazard", rolls, hazard_failed(rolls),
-                                          lambda i: battle.dice.d6(1, f"{purpose} (Command Re-roll)")[0])
+        roll = Roll("hazard", list(battle.dice.d6(n, purpose)),
+                    lambda i, why: battle.dice.d6(1, f"{purpose} ({why})")[0])
+        roll.candidates = hazard_failed(roll.dice)  # (a failed hazard roll may be re-rolled)
+        yield from battle.offer(Moment(SG.AFTER_ROLL, player=_owner(ent), unit=ent, roll=roll))
+        rolls, rr = roll.dice, roll.rerolled
         fails = hazard_failures(rolls)
         mw = hazard_mortal_wounds(fails, W.every_model_monster_or_vehicle(ent))
         extra = {} if rr is None else {"command_reroll": rr}

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from sim.commands.base import UNIT, CommandRecord, Field, optional_str
 from sim.plan.common import Selection
 from sim.plan.validated import validated_shoot
+from sim.rules import stratagems as SG
+from sim.rules.stratagems import Moment
 from sim.rules.turn import Phase
 from sim.systems.activation import select_to_shoot
 
@@ -61,7 +63,14 @@ def _check(battle, cmd: Shoot) -> None:
 
 
 def _apply(battle, cmd: Shoot) -> None:
-    select_to_shoot(battle, cmd)
+    """10.02 The unit is selected to shoot; in a battle with a mission, once it has shot the
+    stratagems usable at any moment of its player's Shooting phase are offered again (15.05
+    Explosives: "after each of their units has shot")."""
+    select_to_shoot(battle, cmd, then=None if battle.turn_state is None else _after_shooting)
+
+
+def _after_shooting(battle, ent: int):
+    yield from battle.offer(Moment(SG.DURING_PHASE))
 
 
 def _describe(c: dict) -> str:

@@ -1,9 +1,10 @@
 """07 The battle round, run: what happens when the battle starts and when a phase (or a
-player's part of a Fight-phase step) ends. Called by CommandSystem (sim.systems.phased) for
-StartBattle and EndPhase; dice and events go through the battle as everywhere else.
+player's part of a Fight-phase step) ends. The StartBattle and EndPhase commands' records apply
+it (sim.commands.flow); dice and events go through the battle as everywhere else.
 
 Order at every phase end (RULES §17, §28; ruling 19): objective control first, then the
-phase's own end rules, then mission scoring.
+phase's own end rules, then mission scoring; then the stratagems whose windows the moment opens
+(15: Battle.offer; the registry says which and in what order; none is named here).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from sim.plan.fight import fight_eligible
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.phases import scoring, upkeep
-from sim.systems import more_stratagems, shooting_stratagems, stratagems
+from sim.rules import stratagems as SG
+from sim.rules.stratagems import Moment
 from sim.world import queries as W
 from sim.world import state_hash as SH
 
@@ -82,22 +84,20 @@ def end_phase(battle):
     if phase == Phase.MOVEMENT:
         upkeep.remained_stationary(battle)
         _end_of_phase(battle)
-        # the opponent's Fire Overwatch (15.08) then Rapid Ingress (15.07, from round 2), in
-        # RULES §28's order; then the Shooting phase starts: 15.10 the opponent's Smokescreen,
-        # 15.05 the active player's Explosives
-        yield from shooting_stratagems.fire_overwatch(battle, other(ts.active))
-        yield from more_stratagems.rapid_ingress(battle, other(ts.active))
+        # the end of the phase's stratagems (RULES §28), then the Shooting phase starts: the
+        # start of the phase's, then those usable at any moment of it
+        yield from battle.offer(Moment(SG.END_OF_PHASE))
         _enter(battle, Phase.SHOOTING)
-        yield from shooting_stratagems.smokescreen(battle, other(ts.active))
-        yield from shooting_stratagems.explosives(battle, ts.active)
+        yield from battle.offer(Moment(SG.START_OF_PHASE))
+        yield from battle.offer(Moment(SG.DURING_PHASE))
     elif phase == Phase.SHOOTING:
         _end_of_phase(battle)
         _enter(battle, Phase.CHARGE)
     elif phase == Phase.CHARGE:
         upkeep.unmade_charges(battle)
         _end_of_phase(battle)
-        # 11.03 / 15.11 then the opponent's Heroic Intervention (RULES §28)
-        yield from stratagems.heroic_intervention(battle, other(ts.active))
+        # 11.03, then the end of the phase's stratagems (RULES §28)
+        yield from battle.offer(Moment(SG.END_OF_PHASE))
         _enter(battle, Phase.FIGHT)
         ts.step = FightStep.PILE_IN
         battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
@@ -146,9 +146,9 @@ def _next_fight_step(battle):
 
 
 def after_fight(battle, unit_ent: int):
-    """12.04 After a unit's fight: the other player may use Counteroffensive (15.12) on one of
-    their units eligible to fight, which then fights first and is their next pick; otherwise
-    the other player picks next (normalised for who can)."""
+    """12.04 After a unit's fight: the other player picks next (normalised for who can), unless
+    a stratagem used just after an enemy unit's attacks changes that (15.12 Counteroffensive
+    makes one of theirs their next pick)."""
     ts = battle.turn_state
     owner = esper.component_for_entity(unit_ent, Unit).owner
     if ts.pending_fights and ts.pending_fights[0] == unit_ent:  # 12.08: engaged by a consolidation
@@ -162,10 +162,8 @@ def after_fight(battle, unit_ent: int):
     ts.chooser = other(owner)
     ts.forced_pick = None
     if ts.step == FightStep.FIGHT:
-        chosen = yield from stratagems.counteroffensive(battle, other(owner), unit_ent)
-        if chosen is not None:
-            ts.forced_pick = chosen
-            ts.fights_first_step = True
+        yield from battle.offer(Moment(SG.AFTER_ENEMY_ATTACKS, player=other(owner), unit=unit_ent))
+        if ts.forced_pick is not None:
             return
     normalise_picker(battle, after_fight=True)
     if ts.step == FightStep.CONSOLIDATE:

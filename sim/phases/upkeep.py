@@ -7,13 +7,13 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim.decisions import DecisionRequest
+from sim.decisions import DecisionRequest, ask
 from sim.components import Stats, Unit, Wounds
 from sim.rules.turn import PLAYER
 from sim.rules import command as CMD
 from sim.rules import stratagems as SG
 from sim.rules.coherency import coherency_removals as removals
-from sim.systems import stratagems
+from sim.rules.stratagems import Moment
 from sim.world import mutations as M
 from sim.world import resources as R
 from sim.world import queries as W
@@ -52,19 +52,11 @@ def command_phase(battle):
         state = strength(battle, u)
         if not CMD.needs_battle_shock_roll(st.battle_shocked, state):
             continue
-        if (yield from stratagems.offer(battle, "Insane Bravery", ts.active, _name(u),
-                                        window=SG.BEFORE_BATTLE_SHOCK_ROLL,
-                                        battle_shocked=st.battle_shocked, about="battle-shock roll")):
-            st.battle_shocked = False  # 15.04 the roll is passed automatically: none is made
-            battle.changes.touched(u)
-            battle.emit(ev.BATTLE_SHOCK, unit=_name(u), roll=None, needed=min(_lds(u)), passed=True,
-                        strength=state, battle_shocked=False, note="Insane Bravery (15.04)")
+        moment = Moment(SG.BEFORE_BATTLE_SHOCK_ROLL, player=ts.active, unit=u, info={"strength": state})
+        yield from battle.offer(moment)
+        if moment.info.get("passed"):  # (a stratagem passed it without dice: 15.04)
             continue
         battle_shock_roll(battle, u, in_battle_shock_step=True, strength=state)
-
-
-def _lds(u: int) -> list[int]:
-    return [esper.component_for_entity(m, Stats).Ld for m in W.unit_models(u)]
 
 
 def battle_shock_roll(battle, u: int, *, in_battle_shock_step: bool, **fields) -> None:
@@ -72,7 +64,7 @@ def battle_shock_roll(battle, u: int, *, in_battle_shock_step: bool, **fields) -
     a fail makes the unit battle-shocked; a pass clears it only in its Battle-shock step (08.03,
     ruling 26). ``fields`` go into the event (its strength, a note)."""
     st = W.unit_state(u)
-    lds = _lds(u)
+    lds = W.unit_leaderships(u)
     dice = battle.dice.d6(2, f"battle-shock roll {_name(u)}")
     passed = CMD.leadership_passes(sum(dice), lds)
     st.battle_shocked = CMD.battle_shock_after_roll(st.battle_shocked, passed, in_battle_shock_step)
@@ -143,7 +135,7 @@ def coherency_removals(battle):
                 req = DecisionRequest("coherency_removal", _name(u), p, sorted(by_id), default,
                                       prompt=f"{_name(u)} is out of coherency: which models does it lose (03.03)?",
                                       context={"models": fps})
-                gone = yield from stratagems.ask(battle, req)
+                gone = yield from ask(battle, req)
             if gone:
                 ents = [by_id[mid] for mid in gone]
                 for m in ents:  # (destroyed: no longer a living model of the unit, 05.04)

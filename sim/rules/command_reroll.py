@@ -1,7 +1,7 @@
 """15.02 Command Re-roll of one die: which dice are worth offering (a face of the die would
 give a better result: better_faces, raisable), how an option names the die, and
 how a script's standing answer (README, Decisions) fits an offer. Pure: the offers themselves
-are made by sim.systems.command_reroll (and the advance and charge rolls' by sim.systems.phased)."""
+are the stratagem's record's (sim.stratagems.command_reroll)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from sim.rules.attack import SUCCESS
 if TYPE_CHECKING:
     from sim.decisions import DecisionRequest
 
-NAME = "Command Re-roll"
 DECLINE = "decline"
 # the rolls offered one die at a time, in the words the options use (the registry's ROLLS)
 ROLLS = ("attacks", "hit", "wound", "save", "damage", "hazard")
@@ -63,7 +62,7 @@ def fit_script(req: DecisionRequest, value) -> tuple[object, str | None] | None:
     is not such a request (the caller fits it as usual). An answer for another roll, or for
     another stratagem ("unit -> enemy unit"...), is a decline without a note: it stands for
     their offers, not this one's (what a script may answer is checked when it is read)."""
-    if req.context.get("stratagem") != NAME or not isinstance(value, str):
+    if "roll" not in req.context or not isinstance(value, str):  # (not an offer after a roll)
         return None
     m = SCRIPT_FORM.match(value)
     if "dice" not in req.context:  # (an advance or charge roll's: "use" or "decline")

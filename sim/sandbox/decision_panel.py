@@ -5,9 +5,7 @@ The rules check the answer (sim.plan.answers.validate_answer); a refusal is show
 
 from __future__ import annotations
 
-from sim.rules import stratagems as SG
-
-FRAY = "Into the Fray"  # 15.11's optional +1 CP section (sim.systems.stratagems)
+from sim.stratagems import by_name
 
 
 def _unit_name(sb, uid: str) -> str:
@@ -19,22 +17,20 @@ def option_label(sb, req, opt) -> tuple[str, int | None]:
     """The button text for a stratagem decision's option, and its CP cost (None: declining)."""
     name = req.context.get("stratagem", "")
     try:
-        record = SG.by_name(name)
+        record = by_name(name)
     except KeyError:
         record = None
     if opt == "decline":
         return "Decline", None
     if record is None:
         return str(opt), None
+    cost = record.cost_of(opt)
     if opt == "use":
-        cost = SG.cost(record)
         target = req.context.get("target")
         return f"Use {name} ({cost} CP)" + (f" on {target}" if target else ""), cost
-    if ": " in str(opt):  # Heroic Intervention: "unit: mode"
+    if ": " in str(opt):  # "unit: mode" (15.11's modes)
         uid, mode = str(opt).split(": ", 1)
-        cost = SG.cost(record, extra=mode == FRAY and record.extra is not None)
         return f"{_unit_name(sb, uid)}: {mode} ({cost} CP)", cost
-    cost = SG.cost(record)  # Counteroffensive: a unit id
     return f"{_unit_name(sb, str(opt))} ({cost} CP)", cost
 
 
@@ -44,7 +40,7 @@ def build_stratagem(flow, sb, req) -> None:
     who = sb.battle.scenario.armies[req.player].name
     cp = ts.cp[req.player] if ts is not None else 0
     try:
-        record = SG.by_name(name)
+        record = by_name(name)
         flow.para(f"{record.name} ({record.section}): {record.paraphrase}", "#muted")
     except KeyError:
         pass

@@ -12,21 +12,23 @@ from sim.rules.attack import AttackKind
 from sim.world import queries as W
 
 
-def select_to_shoot(battle, cmd) -> None:
-    """10.02 step 1: the unit is selected to shoot; its activation starts at the shooting type."""
+def select_to_shoot(battle, cmd, then=None) -> None:
+    """10.02 step 1: the unit is selected to shoot; its activation starts at the shooting type.
+    ``then``: what follows once its attacks are resolved (Activation.then)."""
     ent = battle.units[cmd.unit]
     battle.changes.touched(ent)
     W.unit_state(ent).selected_to_shoot = True
-    battle.activation = Activation(AttackKind.SHOOTING, cmd, Stage.TYPE)
+    battle.activation = Activation(AttackKind.SHOOTING, cmd, Stage.TYPE, then=then)
     esper.add_component(ent, battle.activation)
     battle.activation_unit = ent
 
 
-def start_fight(battle, cmd) -> None:
-    """12.04 The unit is selected to fight: its activation begins (weapons and targets next)."""
+def start_fight(battle, cmd, then=None) -> None:
+    """12.04 The unit is selected to fight: its activation begins (weapons and targets next).
+    ``then``: what follows once its attacks are resolved (Activation.then)."""
     ent = battle.units[cmd.unit]
     battle.changes.touched(ent)
     W.unit_state(ent).selected_to_fight = True
-    battle.activation = Activation(AttackKind.FIGHTING, cmd, Stage.WEAPONS)
+    battle.activation = Activation(AttackKind.FIGHTING, cmd, Stage.WEAPONS, then=then)
     esper.add_component(ent, battle.activation)
     battle.activation_unit = ent

@@ -22,7 +22,7 @@ from sim.rules.sequence import (DamageState, PoolState, damage_steps, hit_dice, 
                                 judge_hits, judge_wounds, roll_hits, roll_saves, roll_wounds, save_rerollable,
                                 wound_dice, wound_rerollable)
 from sim.rules import command_reroll as RR
-from sim.systems import command_reroll as CR
+from sim.rules.stratagems import Roll
 
 
 class Step(StrEnum):
@@ -237,11 +237,11 @@ class AttackResolutionSystem(esper.Processor):
         owner = esper.component_for_entity(ent, Unit).owner
         candidates = [i for i, (expr, v, _p) in enumerate(got) if RR.raisable(v, expr.sides)]
         rr = None
-        if candidates and CR.may_offer(battle, owner, ent):
+        if candidates and battle.roll_window_open(owner, ent):
             values = [v for _e, v, _p in got]
-            rr = CR.reroll(battle, owner, ent, "attacks", values, candidates,
-                           lambda i: got[i][0].die(battle.dice, f"{got[i][2]} (Command Re-roll)"),
-                           pool=pool.index)
+            rr = battle.offer_after_roll(owner, ent, Roll(
+                "attacks", values, lambda i, why: got[i][0].die(battle.dice, f"{got[i][2]} ({why})"), candidates,
+                pool=pool.index))
             if rr is PENDING:
                 return False
         held.attack_dice = None
@@ -414,11 +414,11 @@ class AttackResolutionSystem(esper.Processor):
         could change: PENDING while the answer is pending, None, or the re-roll's record (the
         die replaced in ``rolls``)."""
         owner = esper.component_for_entity(unit_ent, Unit).owner
-        if not CR.may_offer(battle, owner, unit_ent):
+        if not battle.roll_window_open(owner, unit_ent):
             return None
         candidates = rerollable()
-        return CR.reroll(battle, owner, unit_ent, roll, rolls, candidates,
-                         lambda i: battle.dice.d6(1, f"{purpose} (Command Re-roll)")[0], pool=pool.index)
+        return battle.offer_after_roll(owner, unit_ent, Roll(
+            roll, rolls, lambda i, why: battle.dice.d6(1, f"{purpose} ({why})")[0], candidates, pool=pool.index))
 
     # --- 05.04 -----------------------------------------------------------------------------------
     def _damage(self, battle, ent, act, pool: Pool) -> None:
@@ -439,7 +439,7 @@ class AttackResolutionSystem(esper.Processor):
                              fnp=W.feel_no_pain(target), W=r.W_of)
             smods = save_modifiers(target, ent, act.kind is _FIGHTING)
             if (held is not None and pool.state.D.is_random
-                    and CR.may_offer(battle, esper.component_for_entity(ent, Unit).owner, ent)):
+                    and battle.roll_window_open(esper.component_for_entity(ent, Unit).owner, ent)):
                 # 15.02: the damage rolls may be re-rolled: resolved step by step (damage_steps)
                 held.damage = (damage_steps(pool.state, pool.saves, st, battle.dice, r.Sv_of, r.InSv_of,
                                             smods), st, pool.index)
@@ -488,11 +488,11 @@ def _damage_steps(battle, ent, held: Held) -> list | None:
         if q is not None:
             answer = None
             candidates = [i for i, v in enumerate(q.dice) if RR.raisable(v, q.D.sides)]
-            if candidates and CR.may_offer(battle, owner, ent):
+            if candidates and battle.roll_window_open(owner, ent):
                 what = "damage roll (devastating wounds)" if q.mortal else "damage roll"
-                answer = CR.reroll(battle, owner, ent, "damage", list(q.dice), candidates,
-                                   lambda i: q.D.die(battle.dice, f"{what} (Command Re-roll)"),
-                                   pool=index, about=f"on {q.model}")
+                answer = battle.offer_after_roll(owner, ent, Roll(
+                    "damage", list(q.dice), lambda i, why: q.D.die(battle.dice, f"{what} ({why})"), candidates,
+                    pool=index, about=f"on {q.model}"))
                 if answer is PENDING:
                     held.asking = q
                     return None

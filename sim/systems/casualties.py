@@ -1,6 +1,7 @@
 """CasualtySystem: 05.04.04 models destroyed by an attack are removed once the attacking unit's
 attacks are all resolved (hazard rolls included), after their "when destroyed" rules (24.08
-Deadly Demise); then the activation ends."""
+Deadly Demise); then the activation ends, and what its command does next begins
+(Activation.then)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,7 @@ import esper
 
 from sim import events as ev
 from sim.components import Activation, Stage, Unit
-from sim.rules.attack import AttackKind
-from sim.phases.battle_round import after_fight
-from sim.systems.commands import resume
-from sim.systems.shooting_stratagems import after_shooting
+from sim.systems.commands import start
 from sim.systems.removal import remove_casualties
 
 
@@ -32,13 +30,8 @@ class CasualtySystem(esper.Processor):
         esper.remove_component(ent, Activation)
         battle.activation_unit = None
         battle.activation = None
-        if act.kind is AttackKind.FIGHTING and battle.turn_state is not None:
-            # 12.04 whose pick it is next (a Counteroffensive may be offered: CommandSystem
-            # resumes it, Battle.action, if it waits for the answer)
-            battle.action = after_fight(battle, ent)
-            resume(battle)
-        elif act.kind is AttackKind.SHOOTING and battle.turn_state is not None and battle.action is None:
-            # 15.05 Explosives may be used again after a unit has shot (a Fire Overwatch's
-            # shooting runs inside the opponent's end of phase, Battle.action: not then)
-            battle.action = after_shooting(battle, ent)
-            resume(battle)
+        if act.then is not None:
+            # what the command that started it does next (12.04 whose pick it is next; the
+            # stratagems the end of an attack opens): CommandSystem resumes it, Battle.action,
+            # if it waits for an answer
+            start(battle, act.then(battle, ent))

@@ -10,7 +10,7 @@ from sim.components import Stage, Unit
 from sim.rules.abilities import Hook
 from sim.decisions import PENDING
 from sim.rules.mortal import hazardous_count, hazard_failed, hazard_failures, hazard_mortal_wounds
-from sim.systems import command_reroll as CR
+from sim.rules.stratagems import Roll
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.world import queries as W
 
@@ -45,9 +45,10 @@ class HazardCheckSystem(esper.Processor):
             # 15.02 a Command Re-roll of a failed hazard roll (the answer may be awaited: the
             # rolls are kept on the activation, and it stays in this stage meanwhile)
             owner = esper.component_for_entity(ent, Unit).owner
-            if CR.may_offer(battle, owner, ent):
-                rr = CR.reroll(battle, owner, ent, "hazard", rolls, hazard_failed(rolls),
-                               lambda i: battle.dice.d6(1, "hazard rolls (Command Re-roll)")[0])
+            if battle.roll_window_open(owner, ent):
+                rr = battle.offer_after_roll(owner, ent, Roll(
+                    "hazard", rolls, lambda i, why: battle.dice.d6(1, f"hazard rolls ({why})")[0],
+                    hazard_failed(rolls)))
                 if rr is PENDING:
                     act.stage = _HAZARD
                     act.hazard_rolls = rolls

@@ -15,7 +15,7 @@ import esper
 import numpy as np
 
 from sim.components import (Base, Destroyed, Keyword, ModelAbilities, ModelId, Position, Roster,
-                            Unit, UnitMember, UnitState, Weapon, Wounds)
+                            Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
 from sim.rules import geometry
 from sim.rules.allocation import Group, TargetModel, allocation_groups
 from sim.rules.attack import unit_toughness
@@ -154,6 +154,12 @@ def model_id(ent: int) -> str:
 
 def model_keywords(ent: int) -> frozenset[str]:
     return esper.component_for_entity(ent, Keyword).names
+
+
+def unit_leaderships(unit_ent: int) -> list[int]:
+    """01.06 The Leadership of each living model of the unit (a Leadership roll takes the
+    best, the lowest)."""
+    return [esper.component_for_entity(m, Stats).Ld for m in unit_models(unit_ent)]
 
 
 def unit_keywords(unit_ent: int) -> frozenset[str]:

@@ -7,9 +7,12 @@ import pytest
 
 from sim.rules.stratagems import (
     AFTER_CHARGE_MOVE, AFTER_ENEMY_ATTACKS, AFTER_ROLL, BEFORE_BATTLE_SHOCK_ROLL, DURING_PHASE,
-    END_OF_PHASE, OPPONENT, ROLLS, SELECTED_TO_FIGHT, START_OF_PHASE, STRATAGEMS, YOURS, by_name,
-    cost, default_policy_uses, refusal,
+    END_OF_PHASE, OPPONENT, ROLLS, SELECTED_TO_FIGHT, START_OF_PHASE, YOURS, Roll, cost, refusal,
 )
+from sim.stratagems import REGISTRY, by_name
+from sim.stratagems.command_reroll import default_answer
+
+STRATAGEMS = sorted(REGISTRY, key=lambda s: s.section)
 
 # the moment each stratagem is offered at: (whose turn, phase, window, roll)
 LEGAL = {
@@ -210,20 +213,12 @@ def test_15_target_conditions_met(name, facts, keywords):
 
 # --- Part A ruling 25: the default headless policy --------------------------------------
 
-def test_ruling_25_default_policy_rerolls_a_failed_charge_when_cp_allow():
-    rr = by_name("Command Re-roll")
-    base = ctx("Command Re-roll")
-    del base["roll"]
-    assert default_policy_uses(rr, roll="charge", roll_failed=True, **base)
-    assert not default_policy_uses(rr, roll="charge", roll_failed=False, **base)
-    assert not default_policy_uses(rr, roll="hit", roll_failed=True, **base)
-    assert not default_policy_uses(rr, roll="charge", roll_failed=True, **{**base, "cp": 0})
-    assert not default_policy_uses(rr, roll="charge", roll_failed=True,
-                                   **{**base, "used_this_phase": {"Command Re-roll"}})
-
-
-@pytest.mark.parametrize("name", [n for n in LEGAL if n != "Command Re-roll"])
-def test_ruling_25_default_policy_uses_no_other_stratagem(name):
-    c = ctx(name)
-    del c["roll"]
-    assert not default_policy_uses(by_name(name), roll="charge", roll_failed=True, **c)
+def test_ruling_25_default_policy_rerolls_a_failed_charge():
+    """Command Re-roll's default answer (offered only when the 15.01 limits and the CP allow
+    it): use on a failed charge roll, decline on any other."""
+    def roll(kind, failed):
+        return Roll(kind, [3, 2], lambda i, why: [4, 4], failed=failed)
+    assert default_answer(roll("charge", True)) == "use"
+    assert default_answer(roll("charge", False)) == "decline"
+    assert default_answer(roll("advance", True)) == "decline"
+    assert default_answer(roll("hit", True)) == "decline"

@@ -21,7 +21,7 @@ from sim.resolve import answer_from
 from sim.rules.dice import DiceExpr, ForcedDice
 from sim.rules.sequence import PoolState, hit_rerollable, wound_rerollable
 from sim.rules import command_reroll as RR
-from sim.systems import command_reroll as CR
+from sim.stratagems import command_reroll as CR
 from sim.world import queries as W
 
 WEAPONS = {
@@ -339,7 +339,7 @@ def test_15_02_script_answers_name_the_die():
     # another stratagem's answer stands for that one: a decline here, without a note
     assert RR.fit_script(req, "r1 -> b1") == ("decline", None)
     charge = DecisionRequest("stratagem", f"{CR.NAME}: r1 charge roll 4", 0, ["use", "decline"], "decline",
-                             context={"stratagem": CR.NAME, "target": "r1"})
+                             context={"stratagem": CR.NAME, "target": "r1", "roll": "charge"})
     assert RR.fit_script(charge, "r1 -> b1") is None  # (fitted as before: with a note)
     assert RR.fit_script(charge, "hit") == ("decline", None)
 

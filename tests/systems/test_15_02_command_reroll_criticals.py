@@ -14,7 +14,7 @@ from scen import of_type, wounds
 from sim.battle import Battle
 from sim.commands import EndPhase, Selection, Shoot, StartBattle
 from sim.rules.dice import ForcedDice
-from sim.systems import command_reroll as CR
+from sim.stratagems import command_reroll as CR
 
 WEAPONS = {
     "gun": weapon(24, 1, 3, 4, 0, 1),                                   # hits on 3+, wounds T4 on 4+

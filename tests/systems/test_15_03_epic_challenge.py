@@ -129,8 +129,9 @@ def test_15_01_epic_challenge_not_on_a_battle_shocked_unit_and_once_per_phase():
         assert [e["target"] for e in of_type(b, "stratagem")] == ["rd"]
         # a third CHARACTER unit would not be offered it again this phase (15.01)
         from sim.rules import stratagems as SG
+        from sim.stratagems import by_name
         assert "Epic Challenge" in b.turn_state.stratagems_used[0]
-        assert SG.refusal(SG.by_name("Epic Challenge"), cp=2, phase="fight", window=SG.SELECTED_TO_FIGHT,
+        assert SG.refusal(by_name("Epic Challenge"), cp=2, phase="fight", window=SG.SELECTED_TO_FIGHT,
                           whose_turn=SG.YOURS, used_this_phase=b.turn_state.stratagems_used[0]) is not None
 
 

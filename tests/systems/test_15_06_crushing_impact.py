@@ -12,6 +12,7 @@ from sim.battle import Battle
 from sim.commands import DeclareCharge, EndPhase, StartBattle
 from sim.plan import moves as MV
 from sim.rules import stratagems as SG
+from sim.stratagems import by_name
 from sim.rules.dice import ForcedDice
 from sim.world import queries as W
 from sim.commands import charge_command
@@ -105,7 +106,7 @@ def test_15_06_not_offered_to_other_units_without_the_cp_or_when_battle_shocked(
         b.run_command(charge_command(b, "rv", None, None), lambda req: req.options[0])
         assert offers(b) == []
     # and only in its own player's Charge phase (a Heroic Intervention's charge is not)
-    assert SG.refusal(SG.by_name("Crushing Impact"), cp=1, phase="charge", window=SG.AFTER_CHARGE_MOVE,
+    assert SG.refusal(by_name("Crushing Impact"), cp=1, phase="charge", window=SG.AFTER_CHARGE_MOVE,
                       whose_turn=SG.OPPONENT) == "Crushing Impact is used in your own turn (15.06)"
 
 

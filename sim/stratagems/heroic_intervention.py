@@ -1,0 +1,87 @@
+"""15.11 Heroic Intervention: at the end of your opponent's Charge phase, one of your unengaged
+units within 12" of an enemy unit (a VEHICLE only if CHARACTER or WALKER) declares a charge of
+its own: Leap to Defend (1 CP) at units that charged this phase, or, for 1 more CP, Into the
+Fray at any enemy unit within 6", the roll capped at 6."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim.components import Unit
+from sim.plan import moves as MV
+from sim.rules import charge as CHG
+from sim.rules import stratagems as SG
+from sim.rules.movement.solvers import charge as CH
+from sim.stratagems.base import DECLINE, Fact, Moment, StratagemRecord, allowed, choose, pay
+from sim.stratagems.facts import UNENGAGED
+from sim.systems.placing import apply_positions
+from sim.world import queries as W
+
+NAME = "Heroic Intervention"
+LEAP, FRAY = "Leap to Defend", "Into the Fray"
+NEAR_AN_ENEMY = Fact("within 12 inches of an enemy unit",
+                     lambda battle, u: CHG.may_declare(MV.unit_gap(u, W.enemy_units(u))))
+
+
+def _offer(battle, player: int, moment: Moment):
+    """The answer names the unit and the mode ("unit: mode"); the charge roll, its targets
+    (within 12" and the roll, 11.04; sim.rules.charge) and the solver's placement (Part A
+    ruling 17) follow, on the ground or, when no ground charge is found and the unit has FLY,
+    taking to the skies (21.03: 2" less unless Hover, as the default player's charge); a charge
+    that cannot be made moves nothing."""
+    options = []
+    for u in W.all_units():
+        unit = esper.component_for_entity(u, Unit)
+        if unit.owner != player or W.unit_destroyed(u):
+            continue
+        for mode, extra in ((LEAP, False), (FRAY, True)):
+            if allowed(battle, RECORD, player, u, SG.END_OF_PHASE, extra=extra):
+                options.append(f"{unit.id}: {mode}")
+    if not options:
+        return False
+    answer = yield from choose(battle, RECORD, player, NAME, options,
+                               f"use {NAME} ({RECORD.section}): which unit charges, and how?")
+    if answer == DECLINE:
+        return False
+    uid, mode = answer.split(": ", 1)
+    u = battle.units[uid]
+    pay(battle, RECORD, player, uid, mode, extra=mode == FRAY)
+    st = W.unit_state(u)
+    battle.changes.touched(u)
+    roll = sum(battle.dice.d6(2, f"charge roll {uid} ({NAME})"))
+    if mode == FRAY:
+        roll = CHG.into_the_fray_roll(roll)
+    cap = CHG.CHARGE_RANGE if mode == LEAP else CHG.INTO_THE_FRAY_RANGE
+    sol, targets, sky = None, [], False
+    for sky in (False, True) if MV.can_fly(u) else (False,):  # (21.03 on the ground first)
+        reach = MV.charge_reach(u, roll, sky, cap)
+        gaps = {}
+        for e in W.enemy_units(u):
+            gap = MV.unit_gap(u, [e])
+            if CHG.in_reach(gap, reach) and (mode == FRAY or W.unit_state(e).charged):
+                gaps[esper.component_for_entity(e, Unit).id] = gap
+        if not gaps:
+            continue
+        targets = sorted(gaps, key=lambda t: (gaps[t], t))[:1]  # (Part A ruling 17: the closest)
+        sol = CH.solve_charge(uid, targets, MV.charge_limit(u, roll, sky), MV.bodies(), battle.scenario.terrain,
+                              battle.scenario.board, **MV.path_rules(u, sky))
+        if sol:
+            break
+    if not sol:
+        battle.emit(ev.CHARGE, unit=uid, roll=roll, targets=[], result="not made", note=f"{NAME} ({mode})")
+        return True
+    final = apply_positions(battle, u, [(mid, float(p[-1][0]), float(p[-1][1])) for mid, p in sorted(sol.paths.items())])
+    st.charged = True  # 11.04: Fights First until the end of the turn, 'made a charge move'
+    battle.emit(ev.CHARGE, unit=uid, roll=roll, targets=list(targets), result="made", to=final,
+                note=f"{NAME} ({mode})", **({"fly": True} if sky else {}))  # (21.03)
+    return True
+
+
+RECORD = StratagemRecord(
+    NAME, "15.11", 1, SG.OPPONENT, "charge", SG.END_OF_PHASE,
+    "The unit declares a charge of its own, either only at units that charged this phase "
+    "(Leap to Defend) or, for 1 more CP, at anything within 6 inches with the roll capped at 6 "
+    "(Into the Fray).",
+    "a friendly unengaged unit within 12 inches of an enemy unit; a VEHICLE only if CHARACTER or WALKER",
+    _offer, needs=(UNENGAGED, NEAR_AN_ENEMY), vehicle_needs_any=("CHARACTER", "WALKER"), extra=(FRAY, 1))

@@ -1,0 +1,59 @@
+"""15.07 Rapid Ingress: at the end of your opponent's Movement phase (never in battle round 1),
+one of your units in strategic reserves (not AIRCRAFT) makes an ingress move now."""
+
+from __future__ import annotations
+
+import esper
+
+from sim.commands.ingress import default_ingress
+from sim.components import Unit
+from sim.errors import PlanError
+from sim.plan.phased import check_ingress
+from sim.rules import stratagems as SG
+from sim.stratagems.base import DECLINE, Fact, Moment, StratagemRecord, allowed, choose, pay
+from sim.systems.placing import apply_ingress
+from sim.world import queries as W
+
+NAME = "Rapid Ingress"
+IN_RESERVES = Fact("in strategic reserves", lambda battle, u: W.in_reserves(u))
+
+
+def _offer(battle, player: int, moment: Moment):
+    """It arrives where the headless ingress places it (Part A ruling 27: the legal spot
+    nearest the nearest objective its side does not control), checked as any ingress move is
+    (20.04, 03.02: sim.plan.phased.check_ingress; the Movement phase's gates aside); only units
+    with a legal spot are offered. The answer names the unit."""
+    def problem(cmd):
+        try:
+            check_ingress(battle, cmd)
+        except PlanError as e:
+            return str(e)
+        return None
+
+    spots = {}
+    for u in W.all_units():
+        unit = esper.component_for_entity(u, Unit)
+        if unit.owner != player or not W.in_reserves(u):
+            continue
+        if not allowed(battle, RECORD, player, u, SG.END_OF_PHASE):
+            continue
+        cmd = default_ingress(battle, u, player, check=problem)
+        if cmd is not None:
+            spots[unit.id] = cmd
+    if not spots:
+        return False
+    answer = yield from choose(
+        battle, RECORD, player, f"{NAME}: end of the opponent's Movement phase", list(spots),
+        f"use {NAME} ({RECORD.section}, {SG.cost(RECORD)} CP)? which unit in strategic reserves arrives now?")
+    if answer == DECLINE:
+        return False
+    pay(battle, RECORD, player, answer, "an ingress move at the end of the opponent's Movement phase")
+    apply_ingress(battle, spots[answer].unit, spots[answer].to)
+    return True
+
+
+RECORD = StratagemRecord(
+    NAME, "15.07", 1, SG.OPPONENT, "movement", SG.END_OF_PHASE,
+    "A unit waiting in strategic reserves arrives now with an ingress move; never in the first round.",
+    "a friendly unit in strategic reserves, not AIRCRAFT", _offer,
+    needs=(IN_RESERVES,), keywords_none=("AIRCRAFT",), not_in_rounds=(1,))
