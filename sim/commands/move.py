@@ -215,7 +215,8 @@ def _apply_select(battle, cmd: SelectToMove):
     if cmd.mode == MoveType.ADVANCE:
         roll = Roll("advance", list(battle.dice.d6(1, f"advance roll {cmd.unit}")),
                     lambda _i, why: list(battle.dice.d6(1, f"advance roll {cmd.unit} ({why})")))
-        roll.about = f"advance roll {roll.dice[0]}"
+        (st.advance_roll,) = roll.dice
+        roll.about = f"advance roll {st.advance_roll}"
         yield from battle.offer(Moment(SG.AFTER_ROLL, player=_owner(ent), unit=ent, roll=roll))
         (st.advance_roll,) = roll.dice
         fields["advance_roll"] = st.advance_roll

@@ -228,7 +228,7 @@ def build_problem(battle, declared, attacker_ent: int, kind: str, decisions: dic
     attacker = unit_view(battle, attacker_ent)
     picked = tuple(sorted((k, _frozen(v)) for k, v in decisions.items()
                           if k in ("precision", "allocation_order", "lethal_hits")))
-    label = f"{attacker.uid} {'shoots' if kind == 'shoot' else 'fights'} " + ", ".join(
+    label = f"{attacker.uid} {'shoots' if kind == AttackKind.SHOOTING else 'fights'} " + ", ".join(
         f"{', '.join(p.weapons)} -> {targets[p.target].uid}" for p in pools)
     return Problem(attacker, kind, tuple(pools), tuple(targets), hazardous_count(declared),
                    W.every_model_monster_or_vehicle(attacker_ent), picked, shooting_type, label)

@@ -8,6 +8,7 @@ exists (ruling 18), fights with every eligible unit (an unengaged one by an over
 
 from __future__ import annotations
 
+from sim import commands as C
 from sim.commands import DeclareCharge, EndPhase
 from sim.phases.state import FightStep, Phase
 from sim.players import options as O
@@ -56,17 +57,17 @@ class DefaultPlayer(Player):
     def _movement(self, battle):
         if battle.turn_state.round >= 2:
             for u in O.reserves_units(battle, self.side):
-                if (u, "ingress") in self._done:
+                if (u, C.INGRESS) in self._done:
                     continue
-                self._done.add((u, "ingress"))
+                self._done.add((u, C.INGRESS))
                 cmd = self._ingress(battle, u)
                 if cmd is not None:
                     return cmd
         for u in O.own_units(battle, self.side):
             st = W.unit_state(u)
-            if st.move_selected is not None or st.move_type is not None or (u, "move") in self._done:
+            if st.move_selected is not None or st.move_type is not None or (u, C.MOVE) in self._done:
                 continue
-            self._done.add((u, "move"))
+            self._done.add((u, C.MOVE))
             if W.unit_engaged(u):
                 return O.stationary(u)  # (it stays to fight)
             goal = O.objective_goal(battle, u, self.side)
@@ -82,9 +83,9 @@ class DefaultPlayer(Player):
 
     def _shooting(self, battle):
         for u in O.own_units(battle, self.side):
-            if W.unit_state(u).selected_to_shoot or (u, "shoot") in self._done:
+            if W.unit_state(u).selected_to_shoot or (u, C.SHOOT) in self._done:
                 continue
-            self._done.add((u, "shoot"))
+            self._done.add((u, C.SHOOT))
             for e in O.enemies_by_distance(u):
                 exp = O.shoot_at(battle, u, e)
                 if exp is not None and battle.check(exp.command) is None:
@@ -97,9 +98,9 @@ class DefaultPlayer(Player):
             if st.charge_roll is not None and not st.charge_resolved:
                 # (a FLY unit takes to the skies when no ground charge is found, 21.03)
                 return charge_command(battle, O.uid(u), None, None, fly=None)
-            if (u, "charge") in self._done:
+            if (u, C.DECLARE_CHARGE) in self._done:
                 continue
-            self._done.add((u, "charge"))
+            self._done.add((u, C.DECLARE_CHARGE))
             if not any(w.is_melee for m in W.unit_models(u) for w in W.weapons_of(m)):
                 continue
             cmd = DeclareCharge(O.uid(u))

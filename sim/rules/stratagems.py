@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Iterable
 
+from sim.rules.turn import Phase
+
 __all__ = [
     "Moment", "Roll", "cost", "refusal",
     "YOURS", "OPPONENT", "EITHER", "PHASES", "WINDOWS", "ROLLS",
@@ -20,7 +22,7 @@ __all__ = [
 
 YOURS, OPPONENT, EITHER = "yours", "opponent", "either"
 ANY_PHASE = "any"
-PHASES = ("command", "movement", "shooting", "charge", "fight")
+PHASES = tuple(p for p in Phase if p != Phase.END)  # the phases a stratagem may name
 
 # windows: the moments inside a phase a stratagem is offered at
 AFTER_ROLL = "just after a roll"                                 # 15.02

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from sim import commands as C
 from sim.commands import ChargeMove, Consolidate, DeclareCharge, PileIn
 from sim.plan import moves as MV
 from sim.rules import charge as CHG
@@ -36,9 +37,10 @@ from sim.sandbox.move_preview import Verdict, centroid, draw_note, ghost_key, gh
 from sim.world import queries as W
 from sim.commands import charge_command, consolidate_command, pile_in_command
 
-LIMIT = {"pile in": MV.PILE_IN, "consolidate": MV.CONSOLIDATION}  # 12.03, 12.08: 3"
-RULE = {"charge": "11.04", "pile in": "12.03", "consolidate": "12.08"}
-TITLE = {"charge": "Charge", "pile in": "Pile in", "consolidate": "Consolidate"}
+LIMIT = {C.PILE_IN: MV.PILE_IN, C.CONSOLIDATE: MV.CONSOLIDATION}  # 12.03, 12.08: 3"
+RULE = {C.CHARGE_MOVE: "11.04", C.PILE_IN: "12.03", C.CONSOLIDATE: "12.08"}
+TITLE = {C.CHARGE_MOVE: "Charge", C.PILE_IN: "Pile in", C.CONSOLIDATE: "Consolidate"}
+VERB = {C.CHARGE_MOVE: "charge", C.PILE_IN: C.PILE_IN.kind, C.CONSOLIDATE: C.CONSOLIDATE.kind}  # (in words)
 
 
 @dataclass
@@ -48,7 +50,7 @@ class Placement:
     waiting for a decision), "placing", or "failed" (the charge roll reached no target; shown
     until closed)."""
 
-    kind: str
+    record: object  # the command it makes: the charge move, the pile-in or the consolidation's record
     unit: str
     stage: str = "placing"
     roll: int | None = None
@@ -69,7 +71,7 @@ class Placement:
 
     @property
     def limit(self) -> float:
-        return CHG.max_distance(self.roll or 0) if self.kind == "charge" else LIMIT[self.kind]
+        return CHG.max_distance(self.roll or 0) if self.record is C.CHARGE_MOVE else LIMIT[self.record]
 
 
 def _dice_of(events, uid: str) -> tuple:
@@ -106,29 +108,30 @@ class PlacementMixin:
         elif st.charge_resolved:
             self.status = f"{uid}'s charge has already been resolved this phase (11.02)"
             return
-        self.placement = Placement("charge", uid, stage="rolling")
+        self.placement = Placement(C.CHARGE_MOVE, uid, stage="rolling")
         self.dirty |= {"orders", "action"}
         self.placement_update()
 
     def begin_pile_in(self) -> None:
-        self._begin_placed("pile in")
+        self._begin_placed(C.PILE_IN)
 
     def begin_consolidate(self) -> None:
-        self._begin_placed("consolidate")
+        self._begin_placed(C.CONSOLIDATE)
 
-    def _begin_placed(self, kind: str) -> None:
+    def _begin_placed(self, record) -> None:
         if not self._placement_ok():
             return
-        p = Placement(kind, self.selected_unit)
+        p = Placement(record, self.selected_unit)
+        kind = VERB[record]
         if not self._propose(p):
-            empty = (PileIn if kind == "pile in" else Consolidate)(p.unit, ())
+            empty = record.cls(p.unit, ())
             reason = self.battle.check(empty)
             self.status = (f"cannot {kind}: {reason}" if reason else
                            f"{p.unit}: the solver finds no {kind} move (every model stays put); "
-                           f"nothing to place ({RULE[kind]})")
+                           f"nothing to place ({RULE[record]})")
             return
         b = MV.bodies()
-        if kind == "pile in":
+        if record is C.PILE_IN:
             p.targets = PI.pile_in_targets(p.unit, b)
         else:
             mode = PI.consolidation_mode(p.unit, b, MV.objectives(self.battle))
@@ -150,10 +153,10 @@ class PlacementMixin:
         p.ghosts = {mid: (x, y) for mid, (x, y, _l) in p.origin.items()}
         p.via = {}
         p.adjusted = set()
-        if p.kind == "charge":
+        if p.record is C.CHARGE_MOVE:
             cmd = charge_command(b, p.unit, list(p.targets), None) if p.targets else None
             found = cmd is not None and bool(cmd.targets)
-        elif p.kind == "pile in":
+        elif p.record is C.PILE_IN:
             cmd = pile_in_command(b, p.unit, None)
             found = cmd is not None
         else:
@@ -214,9 +217,9 @@ class PlacementMixin:
                     via.append((mid, p.via[mid]))
             else:
                 to.append((mid, *self._on_table(mid, x, y, p.origin[mid])))
-        if p.kind == "charge":
+        if p.record is C.CHARGE_MOVE:
             return ChargeMove(p.unit, tuple(sorted(p.targets)) if p.targets else (), tuple(to), tuple(via))
-        return (PileIn if p.kind == "pile in" else Consolidate)(p.unit, tuple(to), tuple(via))
+        return p.record.cls(p.unit, tuple(to), tuple(via))
 
     # ------------------------------------------------------------------ each frame
     def placement_update(self) -> None:
@@ -243,10 +246,10 @@ class PlacementMixin:
             return
         if self._stale(p):
             self.placement = None
-            self.status = f"{p.unit}'s {p.kind} is no longer open"
+            self.status = f"{p.unit}'s {VERB[p.record]} is no longer open"
             self.dirty |= {"orders", "action"}
             return
-        key = (p.kind, tuple(p.targets), ghost_key(p.ghosts))
+        key = (p.record.kind, tuple(p.targets), ghost_key(p.ghosts))
         p.verdict.ask(b, self.scene.models, key, lambda: self.placement_command(p), self.clock)
         if p.verdict.reason != getattr(self, "_placement_shown", None):
             self._placement_shown = p.verdict.reason
@@ -257,16 +260,16 @@ class PlacementMixin:
         if ent is None or W.unit_destroyed(ent):
             return True
         st = W.unit_state(ent)
-        if p.kind == "charge":
+        if p.record is C.CHARGE_MOVE:
             return st.charge_roll is None or st.charge_resolved
-        if p.kind == "pile in":
+        if p.record is C.PILE_IN:
             return st.piled_in
         return st.consolidated
 
     # ------------------------------------------------------------------ the player's choices
     def toggle_charge_target(self, uid: str) -> None:
         p = self.placement
-        if p is None or p.kind != "charge" or p.stage != "placing":
+        if p is None or p.record is not C.CHARGE_MOVE or p.stage != "placing":
             return
         if uid not in p.legal:
             d = p.distances.get(uid)
@@ -287,7 +290,7 @@ class PlacementMixin:
         p = self.placement
         if p is None or p.stage != "placing":
             return
-        if p.kind == "charge" and not p.targets:
+        if p.record is C.CHARGE_MOVE and not p.targets:
             self.status = "pick a target first, or give up the charge"
             return
         cmd = self.placement_command(p)
@@ -298,13 +301,13 @@ class PlacementMixin:
         if self.submit(cmd):
             self.finish()
             self.placement = None
-            self.status = f"{p.kind} made: {len(cmd.to)} model(s) moved"
+            self.status = f"{VERB[p.record]} made: {len(cmd.to)} model(s) moved"
             self.dirty |= {"orders", "action", "card"}
 
     def give_up_charge(self) -> None:
         """11.02 A declared charge the player does not make: nothing moves."""
         p = self.placement
-        if p is None or p.kind != "charge" or p.stage != "placing":
+        if p is None or p.record is not C.CHARGE_MOVE or p.stage != "placing":
             return
         if self.submit(ChargeMove(p.unit, (), ())):
             self.finish()
@@ -315,7 +318,7 @@ class PlacementMixin:
     def close_placement(self) -> None:
         p = self.placement
         self.placement = None
-        if p is not None and p.kind == "charge" and p.stage == "placing":
+        if p is not None and p.record is C.CHARGE_MOVE and p.stage == "placing":
             self.status = f"{p.unit}'s charge stays declared (roll {p.roll}\"): C takes it up again"
         self.dirty |= {"orders", "action"}
 
@@ -351,7 +354,7 @@ class PlacementMixin:
             p.adjusting, p.grip = mid, (pt[0] - g[0], pt[1] - g[1])
             return True
         m = self.scene.model_at(*pt)
-        if m is not None and p.kind == "charge" and m.owner != self.scene.units[p.unit].owner:
+        if m is not None and p.record is C.CHARGE_MOVE and m.owner != self.scene.units[p.unit].owner:
             self.toggle_charge_target(m.unit)
             return True
         if m is not None and m.unit == p.unit:
@@ -387,7 +390,7 @@ class PlacementMixin:
         if p is None or p.stage != "placing":
             return
         look.ghosts = dict(p.ghosts)
-        if p.kind == "charge":
+        if p.record is C.CHARGE_MOVE:
             look.targets = {u: None if u in p.targets else
                             (f"{u}: within reach - click to add it as a target" if u in p.legal else
                              f"{u}: {p.distances[u]:.2f}\" away, beyond the roll of {p.roll}\" (11.04)")
@@ -420,14 +423,14 @@ class PlacementMixin:
             R = cam.length(lim + m.fp.length / 2)
             c = cam.to_screen(ox, oy)
             pygame.draw.circle(surf, S.RING, c, R, 1)
-            lab = text(f'{lim:g}" ({RULE[p.kind]})', 12, S.RING)
+            lab = text(f'{lim:g}" ({RULE[p.record]})', 12, S.RING)
             surf.blit(lab, (c[0] - lab.get_width() / 2, c[1] - R - lab.get_height() - 1))
         if fresh and v.reason is not None:
             named = [n for n in v.named if n in p.ghosts] or sorted(p.ghosts)
             g = p.ghosts[named[0]]
             foes = [m for u in p.targets for m in self.scene.living(u)] or \
                 [self.scene.models[n] for n in v.named if n not in p.ghosts and n in self.scene.models]
-            draw_note(surf, cam.to_screen(*g), wrap(v.reason), S.ILLEGAL, f"{p.kind}: would be refused",
+            draw_note(surf, cam.to_screen(*g), wrap(v.reason), S.ILLEGAL, f"{VERB[p.record]}: would be refused",
                       centroid(cam.to_screen(m.x, m.y) for m in foes))
 
 
@@ -458,8 +461,8 @@ def placement_buttons(flow, sb) -> None:
     flow.newline()
     flow.button("Charge  (C)", sb.begin_charge, name="charge",
                 tip="declare a charge (11.02): the 2D6 roll, then targets and the solver's placement")
-    flow.button("Pile in  (I)", sb.begin_pile_in, name="pile in", tip="12.03: up to 3\" closer to the enemy")
-    flow.button("Consolidate  (O)", sb.begin_consolidate, name="consolidate", tip="12.08: up to 3\"")
+    flow.button("Pile in  (I)", sb.begin_pile_in, name=VERB[C.PILE_IN], tip="12.03: up to 3\" closer to the enemy")
+    flow.button("Consolidate  (O)", sb.begin_consolidate, name=VERB[C.CONSOLIDATE], tip="12.08: up to 3\"")
     flow.newline()
     sb.battle._enter()
     st = W.unit_state(sb.battle.units[sb.selected_unit])
@@ -471,8 +474,8 @@ def placement_buttons(flow, sb) -> None:
 def build_placement_panel(flow, sb) -> None:
     p = sb.placement
     name = sb.scene.units[p.unit].name
-    flow.label(f"{TITLE[p.kind]}: {name}", "#heading")
-    if p.kind == "charge":
+    flow.label(f"{TITLE[p.record]}: {name}", "#heading")
+    if p.record is C.CHARGE_MOVE:
         if p.stage == "rolling":
             flow.para("The charge roll is being made (answer the decision, if one is asked).", "#muted")
             return
@@ -498,7 +501,7 @@ def build_placement_panel(flow, sb) -> None:
         what = {"ongoing": "ongoing: towards the engaged enemy units",
                 "engaging": "engaging: towards the closest enemy unit within 3\"",
                 "objective": "objective: towards the nearest objective within 3\""}.get(p.mode, "")
-        flow.label(f'Up to {p.limit:g}" ({RULE[p.kind]})' + (f" - {what}" if what else ""), "#muted")
+        flow.label(f'Up to {p.limit:g}" ({RULE[p.record]})' + (f" - {what}" if what else ""), "#muted")
         if p.targets:
             flow.label("towards: " + ", ".join(p.targets), "#muted")
     flow.space(4)
@@ -509,7 +512,7 @@ def build_placement_panel(flow, sb) -> None:
     flow.newline()
     flow.button("Reset", sb.reset_placement, name="reset placement", height=24, size=12,
                 tip="back to the solver's placement")
-    if p.kind == "charge":
+    if p.record is C.CHARGE_MOVE:
         flow.button("Give up the charge", sb.give_up_charge, name="give up", object_id="#danger", height=24,
                     size=12, tip="the charge is not made: nothing moves (11.02)")
     flow.newline()

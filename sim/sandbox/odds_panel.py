@@ -127,7 +127,7 @@ class OddsView:
         sels = o.selections()
         if not sels:
             return None
-        return (id(b), b.commands_done, len(b.events), o.kind, o.unit_id, getattr(o, "type", None), sels)
+        return (id(b), b.commands_done, len(b.events), o.record.kind, o.unit_id, getattr(o, "type", None), sels)
 
     def update(self, sb) -> None:
         t0, c0 = time.perf_counter(), time.thread_time()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import plan as P
+from sim import commands as C
 from sim.commands import Fight, Selection, Shoot
 from sim.components import Unit
 from sim.rules import multi_profile as MP
@@ -50,7 +51,7 @@ def weapon_line(w: WeaponProfile) -> str:
 
 
 class Order(ABC):
-    kind = ""
+    record = None  # the command it builds (sim.commands)
 
     def __init__(self, battle, unit_id: str):
         self.battle = battle
@@ -170,7 +171,7 @@ class Order(ABC):
 
 
 class ShootOrder(Order):
-    kind = "shoot"
+    record = C.SHOOT
 
     def __init__(self, battle, unit_id: str):
         super().__init__(battle, unit_id)
@@ -268,7 +269,7 @@ class ShootOrder(Order):
 
 
 class FightOrder(Order):
-    kind = "fight"
+    record = C.FIGHT
 
     def __init__(self, battle, unit_id: str):
         super().__init__(battle, unit_id)

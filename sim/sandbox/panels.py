@@ -8,6 +8,7 @@ from collections import Counter
 
 import esper
 
+from sim import commands as C
 from sim.components import Stats, Unit
 from sim.rules.abilities import ABILITY_HELP, Hook, tag
 from sim.rules.shooting import SHOOTING_TYPES
@@ -158,8 +159,8 @@ def _idle(flow, sb) -> None:
         return
     flow.label(f"{sb.scene.units[sb.selected_unit].name}", "#subheading")
     flow.newline()
-    flow.button("Shoot  (S)", sb.begin_shoot, name="shoot", object_id="#primary")
-    flow.button("Fight  (F)", sb.begin_fight, name="fight", object_id="#primary")
+    flow.button("Shoot  (S)", sb.begin_shoot, name=C.SHOOT.kind, object_id="#primary")
+    flow.button("Fight  (F)", sb.begin_fight, name=C.FIGHT.kind, object_id="#primary")
     placement_buttons(flow, sb)
     flow.space(6)
     flow.label("Move mode (M)", "#subheading")

@@ -5,6 +5,7 @@ must be the next unit you pick to fight."""
 from __future__ import annotations
 
 from sim.rules import stratagems as SG
+from sim.rules.turn import Phase
 from sim.stratagems.base import DECLINE, Moment, StratagemRecord, allowed, choose, own_units, pay, uid
 from sim.stratagems.facts import ELIGIBLE_TO_FIGHT
 from sim.world import queries as W
@@ -37,6 +38,6 @@ def _offer(battle, player: int, moment: Moment):
 
 
 RECORD = StratagemRecord(
-    NAME, "15.12", 2, SG.OPPONENT, "fight", SG.AFTER_ENEMY_ATTACKS,
+    NAME, "15.12", 2, SG.OPPONENT, Phase.FIGHT, SG.AFTER_ENEMY_ATTACKS,
     "The unit gains Fights First until the phase ends and must be the next unit its player picks to fight.",
     "a friendly unit that is eligible to fight", _offer, needs=(ELIGIBLE_TO_FIGHT,))

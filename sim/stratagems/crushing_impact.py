@@ -11,6 +11,7 @@ from sim import events as ev
 from sim.components import Stats, Unit
 from sim.rules import crushing_impact as CI
 from sim.rules import stratagems as SG
+from sim.rules.turn import Phase
 from sim.stratagems.base import DECLINE, Moment, StratagemRecord, allowed, choose, pay, uid
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.systems.removal import remove_casualties
@@ -68,7 +69,7 @@ def _offer(battle, player: int, moment: Moment):
 
 
 RECORD = StratagemRecord(
-    NAME, "15.06", 1, SG.YOURS, "charge", SG.AFTER_CHARGE_MOVE,
+    NAME, "15.06", 1, SG.YOURS, Phase.CHARGE, SG.AFTER_CHARGE_MOVE,
     "One model of the charging MONSTER/VEHICLE rolls a die per point of its T against an "
     "enemy unit it is engaged with: 1s wound its own unit, 5+ wound the enemy (6 at most per unit).",
     "the friendly MONSTER or VEHICLE unit that just ended a charge move", _offer,

@@ -8,6 +8,7 @@ import esper
 
 from sim.components import Character
 from sim.rules import stratagems as SG
+from sim.rules.turn import Phase
 from sim.rules.abilities import Hook, tag
 from sim.stratagems.base import DECLINE, Moment, StratagemRecord, allowed, choose, pay, uid
 from sim.world import queries as W
@@ -44,7 +45,7 @@ def _offer(battle, player: int, moment: Moment):
 
 
 RECORD = StratagemRecord(
-    NAME, "15.03", 1, SG.YOURS, "fight", SG.SELECTED_TO_FIGHT,
+    NAME, "15.03", 1, SG.YOURS, Phase.FIGHT, SG.SELECTED_TO_FIGHT,
     "A CHARACTER model of the unit just picked to fight gets the precision ability on its "
     "melee weapons until the phase ends.",
     "the friendly CHARACTER unit just selected to fight", _offer, keywords_any=("CHARACTER",))

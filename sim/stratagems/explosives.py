@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from sim import events as ev
 from sim.rules import stratagems as SG
+from sim.rules.turn import Phase
 from sim.rules.geometry import within_distance
 from sim.stratagems.base import DECLINE, Fact, Moment, StratagemRecord, allowed, choose, own_units, pay, uid
 from sim.stratagems.facts import ELIGIBLE_TO_SHOOT, UNENGAGED
@@ -80,7 +81,7 @@ def _offer(battle, player: int, moment: Moment):
 
 
 RECORD = StratagemRecord(
-    NAME, "15.05", 1, SG.YOURS, "shooting", SG.DURING_PHASE,
+    NAME, "15.05", 1, SG.YOURS, Phase.SHOOTING, SG.DURING_PHASE,
     "One EXPLOSIVES/GRENADES model picks an unengaged visible enemy unit within 8 inches and "
     "rolls six dice: every 4+ is a mortal wound on that unit.",
     "a friendly unengaged EXPLOSIVES/GRENADES unit, eligible to shoot, that did not advance", _offer,

@@ -11,6 +11,7 @@ from sim.plan.snap import snap_selections
 from sim.plan.validated import validated_shoot
 from sim.rules import shooting as SH
 from sim.rules import stratagems as SG
+from sim.rules.turn import Phase
 from sim.stratagems.base import DECLINE, Moment, StratagemRecord, allowed, choose, own_units, pay, uid
 from sim.stratagems.facts import UNENGAGED
 from sim.systems.activation import select_to_shoot
@@ -89,6 +90,6 @@ def snap_shoot(battle, u: int, selections: tuple):
 
 
 RECORD = StratagemRecord(
-    NAME, "15.08", 1, SG.OPPONENT, "movement", SG.END_OF_PHASE,
+    NAME, "15.08", 1, SG.OPPONENT, Phase.MOVEMENT, SG.END_OF_PHASE,
     "The unit shoots straight away using snap shooting (15.09).",
     "a friendly unengaged unit, not TITANIC", _offer, needs=(UNENGAGED,), keywords_none=("TITANIC",))

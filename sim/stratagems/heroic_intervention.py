@@ -12,6 +12,7 @@ from sim.components import Unit
 from sim.plan import moves as MV
 from sim.rules import charge as CHG
 from sim.rules import stratagems as SG
+from sim.rules.turn import Phase
 from sim.rules.movement.solvers import charge as CH
 from sim.stratagems.base import DECLINE, Fact, Moment, StratagemRecord, allowed, choose, pay
 from sim.stratagems.facts import UNENGAGED
@@ -79,7 +80,7 @@ def _offer(battle, player: int, moment: Moment):
 
 
 RECORD = StratagemRecord(
-    NAME, "15.11", 1, SG.OPPONENT, "charge", SG.END_OF_PHASE,
+    NAME, "15.11", 1, SG.OPPONENT, Phase.CHARGE, SG.END_OF_PHASE,
     "The unit declares a charge of its own, either only at units that charged this phase "
     "(Leap to Defend) or, for 1 more CP, at anything within 6 inches with the roll capped at 6 "
     "(Into the Fray).",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from sim import events as ev
 from sim.rules import stratagems as SG
+from sim.rules.turn import Phase
 from sim.stratagems.base import USE, Moment, StratagemRecord, context, pay, uid
 from sim.decisions import DecisionRequest, ask
 from sim.world import queries as W
@@ -38,6 +39,6 @@ def _offer(battle, player: int, moment: Moment):
 
 
 RECORD = StratagemRecord(
-    NAME, "15.04", 1, SG.YOURS, "command", SG.BEFORE_BATTLE_SHOCK_ROLL,
+    NAME, "15.04", 1, SG.YOURS, Phase.COMMAND, SG.BEFORE_BATTLE_SHOCK_ROLL,
     "The battle-shock roll the unit is about to make passes without dice; once per battle.",
     "the friendly unit about to make a battle-shock roll", _offer, once_per_battle=True)

@@ -10,6 +10,7 @@ from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan.phased import check_ingress
 from sim.rules import stratagems as SG
+from sim.rules.turn import Phase
 from sim.stratagems.base import DECLINE, Fact, Moment, StratagemRecord, allowed, choose, pay
 from sim.systems.placing import apply_ingress
 from sim.world import queries as W
@@ -53,7 +54,7 @@ def _offer(battle, player: int, moment: Moment):
 
 
 RECORD = StratagemRecord(
-    NAME, "15.07", 1, SG.OPPONENT, "movement", SG.END_OF_PHASE,
+    NAME, "15.07", 1, SG.OPPONENT, Phase.MOVEMENT, SG.END_OF_PHASE,
     "A unit waiting in strategic reserves arrives now with an ingress move; never in the first round.",
     "a friendly unit in strategic reserves, not AIRCRAFT", _offer,
     needs=(IN_RESERVES,), keywords_none=("AIRCRAFT",), not_in_rounds=(1,))

@@ -6,6 +6,7 @@ never block line of sight (Part A ruling 2)."""
 from __future__ import annotations
 
 from sim.rules import stratagems as SG
+from sim.rules.turn import Phase
 from sim.stratagems.base import DECLINE, Moment, StratagemRecord, allowed, choose, own_units, pay, uid
 
 NAME = "Smokescreen"
@@ -27,7 +28,7 @@ def _offer(battle, player: int, moment: Moment):
 
 
 RECORD = StratagemRecord(
-    NAME, "15.10", 1, SG.OPPONENT, "shooting", SG.START_OF_PHASE,
+    NAME, "15.10", 1, SG.OPPONENT, Phase.SHOOTING, SG.START_OF_PHASE,
     "Until the phase ends, attacks on the SMOKE unit, or on units hidden from the attacker by "
     "its models, are made as if the target had the benefit of cover.",
     "a friendly SMOKE unit", _offer, keywords_any=("SMOKE",))

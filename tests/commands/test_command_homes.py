@@ -24,7 +24,12 @@ HOMONYMS = {
     ("rules/turn.py", "fight"): "the Fight phase and the Fight step (07.02, 12.04): Phase.FIGHT, FightStep.FIGHT",
     ("rules/turn.py", "pile in"): "the Pile In step (12.02): FightStep.PILE_IN",
     ("rules/turn.py", "consolidate"): "the Consolidate step (12.07): FightStep.CONSOLIDATE",
+    ("rules/turn.py", "overrun"): "the overrun fight type (12.06): FightType.OVERRUN",
     ("rules/movement/moves.py", "ingress"): "the move type of a unit set up from reserves (20.04): MoveType.INGRESS",
+    ("rules/attack.py", "shoot"): "ranged attacks, what an activation makes (04): AttackKind.SHOOTING",
+    ("rules/attack.py", "fight"): "melee attacks, what an activation makes (04): AttackKind.FIGHTING",
+    ("rules/movement/index.py", "charge move"): "a refusal's name for the move 11.04 checks",
+    ("rules/movement/legality.py", "move"): "a refusal's name for a move of no named rule",
     ("events.py", "ingress"): "the event of a unit set up from reserves: INGRESS",
 }
 

@@ -312,7 +312,7 @@ def test_pile_in_and_consolidation_confirm_the_solver_placement(make, key, kind,
     assert cmd is not None and cmd.to
     d.key(key)
     p = sb.placement
-    assert p is not None and p.kind == kind and p.proposed, sb.status
+    assert p is not None and p.record.kind == kind and p.proposed, sb.status
     assert {mid: (x, y) for mid, x, y in cmd.to} == {m: g for m, g in p.ghosts.items() if g != before[m]}
     d.pump(2)
     assert p.verdict.reason is None

@@ -37,7 +37,7 @@ def test_shooting_activation_through_events(make):
     d.click_model("snipers/1")
     assert sb.selected_unit == "snipers"
     d.click_button("shoot")
-    assert sb.order is not None and sb.order.kind == "shoot"
+    assert sb.order is not None and sb.order.record.kind == "shoot"
     d.click_button("type:normal")
     assert sb.order.type == "normal"
     # preselection: each Marksman's long rifle (its non-pistol weapon), never both (24.07)
@@ -133,7 +133,7 @@ def test_fight_with_hazardous_weapon(make):
     sb = d.sb
     d.click_model("brutes/1")
     d.click_button("fight")
-    assert sb.order.kind == "fight" and sb.order.eligible is None
+    assert sb.order.record.kind == "fight" and sb.order.eligible is None
     d.click_model("pickets/2")
     assert all(s.target == "pickets" for s in sb.order.slots if s.selected)
     d.click_button("resolve")
