@@ -385,6 +385,14 @@ def _labels(r: Reader, key: str) -> tuple[str, ...]:
     return tuple(v)
 
 
+def _in_version(r: Reader, uid: str, keywords) -> None:
+    """Part A ruling 28 (sim.rules.scope): a unit this version cannot play (AIRCRAFT) is refused
+    at its keywords, naming it."""
+    from sim.rules import scope
+    if scope.refusal(keywords) is not None:
+        raise ScenarioError(r.file, r.at("keywords"), scope.EXPECTED, f"AIRCRAFT unit {uid!r}")
+
+
 def _abilities(r: Reader, key: str):
     if not r.has(key):
         return ()
@@ -438,6 +446,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
         ur.fail("a unit id not used before", uid, "id")
     seen_units.add(uid)
     ukw = _keywords(ur, "keywords")
+    _in_version(ur, uid, ukw)
     uab = _abilities(ur, "abilities")
     umods = _modifiers(ur, "modifiers", enemies)
     ulabels = _labels(ur, "labels")
@@ -464,6 +473,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
             mr.fail("InSv from 2 to 6 (2+..6+)", insv, "InSv")
         profile = ModelProfile(stats["M"], stats["T"], stats["Sv"], stats["W"], stats["Ld"], stats["OC"], insv)
         kws = ukw | _keywords(mr, "keywords")
+        _in_version(mr, uid, kws)
         abil = uab + _abilities(mr, "abilities")
         mods = umods + _modifiers(mr, "modifiers", enemies)
         mlabels = _labels(mr, "labels")

@@ -66,6 +66,13 @@ CASES = [
     ("terrain height on a piece without dense features", lambda s: s.replace("[weapons.\"rifle\"]",
      '[[terrain]]\npiece = "woods"\nat = [30, 30]\nheight = 2\n\n[weapons."rifle"]'),
      ["terrain[0].height", "a piece with dense features", "woods"]),
+    ("an AIRCRAFT unit (Part A ruling 28)", lambda s: s.replace('id = "raiders"\nname = "Raider Mob"\nkeywords = ["INFANTRY"]',
+     'id = "raiders"\nname = "Raider Mob"\nkeywords = ["INFANTRY", "Aircraft"]'),
+     ["armies[1].units[0].keywords", "a unit that is not AIRCRAFT (not in this version: Part A ruling 28)",
+      "found AIRCRAFT unit 'raiders'"]),
+    ("an AIRCRAFT model (Part A ruling 28)", lambda s: s.replace('{ name = "Warden Gunner", base_mm = 32,',
+     '{ name = "Warden Gunner", keywords = ["AIRCRAFT"], base_mm = 32,'),
+     ["armies[0].units[0].models[2].keywords", "not AIRCRAFT", "found AIRCRAFT unit 'wardens'"]),
     ("script names an unknown unit", lambda s: s.replace('shoot = "wardens"', 'shoot = "nobody"'),
      ["script[0].shoot", "'nobody'"]),
 ]
