@@ -13,7 +13,7 @@ from sim.components import Unit
 from sim.errors import PlanError
 from sim.phases.fight_order import fight_eligible
 from sim.plan import moves as MV
-from sim.plan.common import find_unit
+from sim.plan.common import find_unit, not_there
 from sim.plan.fight import check_fights_first
 from sim.world import queries as W
 
@@ -46,7 +46,7 @@ def check_overrun(battle, cmd) -> None:
         raise PlanError("an overrun fight is a fight type of the Fight step of a battle with a mission (12.06)")
     ent = find_unit(battle, cmd.unit)
     if W.unit_destroyed(ent):
-        raise PlanError(f"unit {cmd.unit} is destroyed")
+        raise PlanError(f"unit {not_there(ent, cmd.unit)}")
     if W.unit_state(ent).selected_to_fight:
         raise PlanError(f"unit {cmd.unit} was already selected to fight this phase (12.04)")
     owner = esper.component_for_entity(ent, Unit).owner

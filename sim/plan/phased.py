@@ -15,7 +15,7 @@ from sim.plan.common import oversized_refusal
 from sim.phases.fight_order import fight_eligible, was_eligible_to_fight
 from sim.phases.state import FightStep, Phase
 from sim.plan import moves as MV
-from sim.plan.common import find_unit
+from sim.plan.common import find_unit, not_there
 from sim.world import queries as W
 
 SELECT_MODES = ("stationary", "normal", "advance", "fall back", "desperate escape")
@@ -32,7 +32,7 @@ def owner_of(battle, cmd) -> int | None:
 def _live_unit(battle, uid: str) -> int:
     ent = find_unit(battle, uid)
     if W.unit_destroyed(ent):
-        raise PlanError(f"unit {uid} is destroyed")
+        raise PlanError(f"unit {not_there(ent, uid)}")
     return ent
 
 
