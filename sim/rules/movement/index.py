@@ -7,11 +7,10 @@ and the solvers."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
-
-import math
 
 import numpy as np
 

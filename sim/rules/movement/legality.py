@@ -9,11 +9,11 @@ are free and not swept). While moving, the swept base (the base dragged along ea
   (``through_enemies``: Desperate Escape 09.07, 17.01, taking to the skies 21.03);
   ``impassable`` names enemy models that block even then (17.01: other MONSTER/VEHICLE);
 * may not cross the battlefield edge (03.01);
-* may cross a dense feature only if the model may (``may_cross_dense``: Part A ruling 12,
-  13.06: INFANTRY/BEASTS/SWARM/MOBILE, or taking to the skies, True; any model one given a
-  height of 2" or less, False; 24.35 a Super-heavy Walker's normal, advance or fall-back move
-  one of 4" or less, 4.0: ``index.crossing_limit``); exposed and light features never hinder
-  movement (13.06).
+* may cross a dense feature only if the model may (``may_cross_dense``, read by
+  ``index.crossing_limit``; Part A ruling 12, 13.06, 24.35): True, every one (INFANTRY, BEASTS,
+  SWARM, MOBILE, or taking to the skies); False, those given a height of 2" or less (any
+  model); 4.0, those of 4" or less (a Super-heavy Walker's normal, advance or fall-back move);
+  exposed and light features never hinder movement (13.06).
 
 At the end (03.01 end-of-move checks, run once for the whole unit): no base overlaps another
 model's base, friend or foe (touching is fine); no base overlaps the footprint of a light or
