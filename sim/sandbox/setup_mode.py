@@ -185,9 +185,9 @@ class SetupMixin:
         if self.mode != "setup" or i is None or i >= len(self.spec.terrain):
             return
         name = self.spec.terrain[i].name
-        what = "its own height" if height is None else f'{height:g}" tall'
-        if self._edit(TE.set_terrain_height, i, height, ok=f"{name}: dense features {what}"):
+        if self._edit(TE.set_terrain_height, i, height):
             self.setup.terrain = i
+            self.status = f"{name}: {height_words(self.spec.terrain[i])}"
         self.dirty |= {"orders"}
 
     def cycle_height(self) -> None:
