@@ -389,6 +389,8 @@ def cmd_datasheets(args) -> int:
             print(_line(f"  {kind}: {name}: {stat}" + (f" [{kw}]" if kw and kw not in ("-",) else "")))
         if s["abilities"]:
             print(_line("  abilities: " + ", ".join(s["abilities"])))
+        if s["refused"]:  # (Part A ruling 28: `sim import datasheet` refuses it)
+            print(_line(f"  refused: {s['refused']}"))
     print(f"{len(sheets)} datasheet(s)")
     return 0
 

@@ -17,7 +17,7 @@ from sim.components import Unit
 from sim.errors import PlanError
 from sim.phases.battle_round import after_fight
 from sim.plan import moves as MV
-from sim.plan.common import Selection, find_unit
+from sim.plan.common import Selection, find_unit, not_there
 from sim.plan.fight import check_fights_first, eligible_to_fight
 from sim.plan.fight import fight_types
 from sim.plan.validated import validated_fight
@@ -101,7 +101,7 @@ def _check_overrun(battle, cmd: Overrun) -> None:
         raise PlanError("an overrun fight is a fight type of the Fight step of a battle with a mission (12.06)")
     ent = find_unit(battle, cmd.unit)
     if W.unit_destroyed(ent):
-        raise PlanError(f"unit {cmd.unit} is destroyed")
+        raise PlanError(f"unit {not_there(ent, cmd.unit)}")
     if W.unit_state(ent).selected_to_fight:
         raise PlanError(f"unit {cmd.unit} was already selected to fight this phase (12.04)")
     if not eligible_to_fight(battle, ent):

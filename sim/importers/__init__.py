@@ -56,7 +56,8 @@ def load_roster(path: str | Path, bases: str | Path | None = None) -> tuple[Army
 
 def list_datasheets(path: str | Path, search: str = "") -> list[dict]:
     """Each datasheet of a catalogue (matching ``search``, case-insensitive) as
-    Catalogue.summary gives it: name, points, statlines and weapons as printed, ability names."""
+    Catalogue.summary gives it: name, points, statlines and weapons as printed, ability names,
+    and ``refused``: why the import would refuse its unit (Part A ruling 28), or None."""
     from sim.importers.catalogue import Catalogue
     cat = Catalogue(path)
     want = search.casefold()

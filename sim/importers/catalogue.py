@@ -452,8 +452,11 @@ class Catalogue:
     # --- listing -----------------------------------------------------------------------------------
     def summary(self, entry: dict) -> dict:
         """What `sim datasheets` prints of one datasheet: its statlines and weapons as printed (every
-        option, not only the default), points and the names of its abilities."""
-        stats, weapons, abilities = {}, {}, []
+        option, not only the default), points, the names of its abilities, and ``refused``: why
+        its unit cannot be imported into this version (Part A ruling 28, sim.rules.scope: an
+        AIRCRAFT category on it or one of its models), else None."""
+        from sim.rules import scope
+        stats, weapons, abilities, cats = {}, {}, [], []
         seen: set[str] = set()
         stack, n = [entry], 0
         while stack and n < MAX_NODES:
@@ -480,10 +483,14 @@ class Catalogue:
             for r in self.rules(e) if own else ():
                 if r not in abilities:
                     abilities.append(r)
+            if own:
+                cats += [B.text(c, "name") or B.text(self.index.get(B.text(c, "targetId"), {}), "name")
+                         for c in B.items(e, "categoryLinks")]
             entries, groups = self.children(e)
             stack.extend(reversed(entries + groups))
         return {"name": B.clean_name(B.text(entry, "name")), "type": B.text(entry, "type"),
-                "points": B.pts(entry), "stats": stats, "weapons": weapons, "abilities": abilities}
+                "points": B.pts(entry), "stats": stats, "weapons": weapons, "abilities": abilities,
+                "refused": scope.refusal(c for c in cats if c and not B.is_faction(c))}
 
 
 def _walk(inst: Inst):

@@ -72,6 +72,7 @@ class Assembler:
     def assemble(self, sel: dict, place: str) -> M.Unit:
         name = B.clean_name(B.text(sel, "name"))
         M.check_name(name, self.file, f"{place}.name", "a unit name")
+        _in_version(sel, self.file, place, name)
         uid = self._id(name)
         rep = UnitReport(uid, name)
         unit, leaders = self._unit(sel, place, name, rep)
@@ -295,6 +296,20 @@ class Assembler:
             k += 1
         self.ids.add(uid)
         return uid
+
+
+def _in_version(sel: dict, file: str, place: str, name: str) -> None:
+    """Part A ruling 28 (sim.rules.scope): a unit this version cannot play (AIRCRAFT: a category
+    of the unit, of one of its models, 02.05.01, or of a leader nested in it) is refused before
+    anything else is read, naming it."""
+    from sim.rules import scope
+    cats, stack, n = [], [sel], 0
+    while stack and n < MAX_SELECTIONS:
+        s, n = stack.pop(), n + 1
+        cats += B.category_names(s)
+        stack.extend(c for c in B.items(s, "selections") if B.text(c, "type") in ("model", "unit"))
+    if scope.refusal(c for c in cats if not B.is_faction(c)) is not None:
+        raise B.where_error(file, f"{place}.categories", B.Bad(scope.EXPECTED, f"AIRCRAFT unit {name!r}"))
 
 
 def _renamed(w: M.Weapon, name: str) -> M.Weapon:

@@ -159,6 +159,17 @@ def find_unit(battle, uid: str) -> int:
     return ent
 
 
+def not_there(unit_ent: int, uid: str) -> str | None:
+    """01.02.04 / 05.04.04 Why a unit can neither act nor be picked as a target, naming it: it
+    is not on the battlefield (in strategic reserves, 20.01), or it is destroyed; None when it
+    has a living model on the battlefield."""
+    if W.in_reserves(unit_ent):
+        return f"{uid} is not on the battlefield: it is in strategic reserves (01.02.04)"
+    if W.unit_destroyed(unit_ent):
+        return f"{uid} is destroyed"
+    return None
+
+
 def model_in(battle, unit_ent: int, mid: str) -> int:
     ent = battle.models.get(mid)
     if ent is None or W.unit_of(ent) != unit_ent:

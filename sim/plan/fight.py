@@ -12,7 +12,7 @@ from sim.components import Unit
 from sim.errors import PlanError
 from sim.modifiers import add_scenario_modifiers
 from sim.plan.common import (Declared, damaged_modifier, declared_key, find_unit, find_weapon, model_in,
-                             one_shot_keys, wound_modifiers_at)
+                             not_there, one_shot_keys, wound_modifiers_at)
 from sim.rules import multi_profile as MP
 from sim.rules.abilities import Hook, tag
 from sim.rules.profiles import gain_abilities
@@ -143,7 +143,7 @@ def plan_fight(battle, cmd, selected: bool = False) -> list[Declared]:
     weapons may still be selected to fight: the rules' FAQ)."""
     unit_ent = find_unit(battle, cmd.unit)
     if W.unit_destroyed(unit_ent):
-        raise PlanError(f"unit {cmd.unit} is destroyed")
+        raise PlanError(f"unit {not_there(unit_ent, cmd.unit)}")
     st = W.unit_state(unit_ent)
     ts = battle.turn_state
     overrun = ts is not None and ts.overrun == unit_ent  # (12.06: selected already, its pile-in made)
@@ -231,7 +231,8 @@ def plan_fight(battle, cmd, selected: bool = False) -> list[Declared]:
             for s in targets:
                 t = find_unit(battle, s.target)
                 if esper.component_for_entity(t, Unit).owner == owner or W.unit_destroyed(t):
-                    raise PlanError(f"{mid}: {s.target} is not a living enemy unit")
+                    gone = W.in_reserves(t) and not_there(t, s.target)
+                    raise PlanError(f"{mid}: {gone or f'{s.target} is not a living enemy unit'}")
                 if not any(W.models_engaged(m, tm) for tm in W.unit_models(t)):
                     raise PlanError(f"{mid} {name} -> {s.target}: not engaged with this model (04.02)")
                 d = Declared(model=m, model_id=mid, weapon=w, target=t,

@@ -13,7 +13,7 @@ from sim.errors import PlanError
 from sim.rules.movement import legality as ML
 from sim.rules import charge as CHG
 from sim.rules.abilities import Hook
-from sim.rules.movement.moves import FLY, MoveType, sky_distance, sky_refusal
+from sim.rules.movement.moves import FLY, MoveType, dense_crossing, sky_distance, sky_refusal
 from sim.rules.movement.solvers import charge as CH
 from sim.rules.movement.solvers import pile_in as PI
 from sim.world import queries as W
@@ -23,7 +23,6 @@ FAR = 10_000.0  # inches: a point this far out is off any battlefield (checked b
 RULE_OF_MODE = {MoveType.NORMAL: "09.05", MoveType.ADVANCE: "09.06", MoveType.FALL_BACK: "09.07"}
 PILE_IN = 3.0  # 12.03
 CONSOLIDATION = 3.0  # 12.08
-CROSSES_DENSE = frozenset({"INFANTRY", "BEASTS", "SWARM", "MOBILE"})  # Part A ruling 12
 
 
 def unit_gap(unit_ent: int, others: list[int]) -> float | None:
@@ -116,9 +115,15 @@ def paths_of(battle, unit_ent: int, to, via=()) -> dict:
     return paths
 
 
-def may_cross_dense(unit_ent: int) -> bool:
-    """Part A ruling 12: INFANTRY, BEASTS, SWARM and MOBILE models may cross dense features."""
-    return bool(W.unit_keywords(unit_ent) & CROSSES_DENSE)
+def may_cross_dense(unit_ent: int, move: str | None = None) -> bool | float:
+    """13.06 / 24.35 / Part A ruling 12 (sim.rules.movement.moves.dense_crossing): which dense
+    features the unit may cross on the ground in a ``move`` move: every one for INFANTRY,
+    BEASTS, SWARM and MOBILE; those of 4" or less for a Super-heavy Walker's normal, advance or
+    fall-back move; otherwise those given a height of 2" or less."""
+    models = W.unit_models(unit_ent)
+    walker = bool(models) and all(any(Hook.CROSSES_TALLER in a.spec.hooks for a in W.model_abilities(m))
+                                  for m in models)
+    return dense_crossing(W.unit_keywords(unit_ent), move, super_heavy_walker=walker)
 
 
 def can_fly(unit_ent: int) -> bool:
@@ -142,14 +147,14 @@ def check_sky(unit_ent: int, fly: bool, move: str) -> None:
             raise PlanError(problem)
 
 
-def path_rules(unit_ent: int, fly: bool, through_enemies: bool = False) -> dict:
-    """Part A rulings 12 and 14, 21.03: what a unit's paths may cross. On the ground, dense
-    features only for INFANTRY, BEASTS, SWARM and MOBILE, and enemy bases only where the move
+def path_rules(unit_ent: int, fly: bool, through_enemies: bool = False, move: str | None = None) -> dict:
+    """Part A rulings 12 and 14, 21.03: what a unit's paths may cross in a ``move`` move. On the
+    ground, dense features as ``may_cross_dense`` says, and enemy bases only where the move
     allows (``through_enemies``: Desperate Escape); taking to the skies, every model and every
     terrain feature."""
     if fly:
         return {"may_cross_dense": True, "through_enemies": True}
-    return {"may_cross_dense": may_cross_dense(unit_ent), "through_enemies": through_enemies}
+    return {"may_cross_dense": may_cross_dense(unit_ent, move), "through_enemies": through_enemies}
 
 
 def move_limit(unit_ent: int, model_ent: int, mode: str, roll: int | None, fly: bool) -> float:
@@ -191,7 +196,7 @@ def check_unit_move(battle, unit_ent: int, cmd, selected: str | None) -> None:
     _refuse(ML.check_move(
         esper.component_for_entity(unit_ent, Unit).id, paths, bodies(), _areas(battle),
         battle.scenario.board, max_distance=limits, rule=RULE_OF_MODE[cmd.mode],
-        **path_rules(unit_ent, cmd.fly, selected == "desperate escape"), end_unengaged=True))
+        **path_rules(unit_ent, cmd.fly, selected == "desperate escape", cmd.mode), end_unengaged=True))
 
 
 def check_charge(battle, unit_ent: int, cmd, roll: int) -> None:

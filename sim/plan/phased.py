@@ -12,7 +12,7 @@ import esper
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan import moves as MV
-from sim.plan.common import find_unit
+from sim.plan.common import find_unit, not_there
 from sim.world import queries as W
 
 def owner_of(battle, cmd) -> int | None:
@@ -24,7 +24,7 @@ def owner_of(battle, cmd) -> int | None:
 def live_unit(battle, uid: str) -> int:
     ent = find_unit(battle, uid)
     if W.unit_destroyed(ent):
-        raise PlanError(f"unit {uid} is destroyed")
+        raise PlanError(f"unit {not_there(ent, uid)}")
     return ent
 
 

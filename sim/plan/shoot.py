@@ -11,7 +11,7 @@ from typing import Mapping, NamedTuple
 from sim.world import queries as W
 from sim.errors import PlanError
 from sim.modifiers import add_scenario_modifiers
-from sim.plan.common import Declared, find_unit, model_in
+from sim.plan.common import Declared, find_unit, model_in, not_there
 from sim.plan.common import oversized_refusal
 from sim.plan.shoot_targets import ShootPlanTargets, shooters_of
 from sim.rules import shooting as SH
@@ -74,7 +74,7 @@ def plan_shoot(battle, cmd, selected: bool = False) -> ShootPlan:
     unit_ent = find_unit(battle, cmd.unit)
     lv = W.living(unit_ent)
     if not lv.slots:
-        raise PlanError(f"unit {cmd.unit} is destroyed")
+        raise PlanError(f"unit {not_there(unit_ent, cmd.unit)}")
     st = W.unit_state(unit_ent)
     if st.selected_to_shoot and not selected:
         raise PlanError(f"unit {cmd.unit} was already selected to shoot this phase (10.02)")

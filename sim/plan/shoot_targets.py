@@ -16,7 +16,7 @@ from sim.world import queries as W
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan.common import (Declared, count_check, damaged_modifier, find_unit, find_weapon,
-                             indirect_fail_below, plan_modifiers, wound_modifiers_at)
+                             indirect_fail_below, not_there, plan_modifiers, wound_modifiers_at)
 from sim.rules.abilities import Hook
 from sim.rules import multi_profile as MP
 from sim.rules import shooting as SH
@@ -259,8 +259,9 @@ class ShootPlanTargets:
             t = find_unit(self.battle, uid)
             if esper.component_for_entity(t, Unit).owner == self.owner:
                 raise PlanError(f"{mid}: {uid} is not an enemy unit (04.02)")
-            if W.unit_destroyed(t):
-                raise PlanError(f"{mid}: {uid} is destroyed")
+            gone = not_there(t, uid)
+            if gone:
+                raise PlanError(f"{mid}: {gone}")
             self._enemy[uid] = t
         return t
 

@@ -4,6 +4,14 @@ A terrain area (13.01) is a footprint polygon holding one or more features; each
 (13.02) is a polygon with a category: exposed (13.03), light (13.04) or dense (13.05, Solid
 13.11). An area holding a light or dense feature is obscuring (13.10). Polygons are in
 inches on the 2-D plan (Part A ruling 1).
+
+A dense feature may have a height in inches. Part A ruling 12: one without a height counts as
+taller than 2" (and, the project reads, taller than every height a rule names: ``tall``). A
+dense feature of 2" or less (``LOW_FEATURE``) is *low*: any model may cross it (13.06) and a
+sight line passes over it (README, "Our own rulings": it does not block as Solid, 13.11, though
+its area still obscures, 13.10); a Super-heavy Walker's normal, advance and fall-back moves cross
+dense features of 4" or less (24.35, sim.rules.movement.moves). No model ever ends a move on a
+light or dense feature, whatever its height (Part A ruling 13).
 """
 
 from __future__ import annotations
@@ -19,25 +27,49 @@ from sim.rules.polygons import is_convex, polygon_inside, self_intersection, sig
 
 __all__ = [
     "Feature", "TerrainArea", "TerrainProblem", "CATEGORIES", "validate_terrain",
-    "model_within_area", "TERRAIN_LIBRARY", "place", "default_table", "BOARD",
+    "model_within_area", "TERRAIN_LIBRARY", "PIECE_HEIGHTS", "place", "default_table", "BOARD",
+    "LOW_FEATURE", "MAX_HEIGHT", "height_problem",
 ]
 
 CATEGORIES = ("exposed", "light", "dense")
 BOARD = (60.0, 44.0)
+LOW_FEATURE = 2.0  # 13.06 inches: a dense section this tall or less is crossed by any model
+MAX_HEIGHT = 100.0  # inches: the tallest height a feature may be given (README, Limits)
 Point = tuple[float, float]
 
 
 @dataclass(frozen=True, slots=True)
 class Feature:
-    """13.02 A terrain feature: its category and its footprint polygon."""
+    """13.02 A terrain feature: its category, its footprint polygon and, for a dense feature,
+    its height in inches (None: not given, Part A ruling 12)."""
 
     category: str
     polygon: tuple[Point, ...]
+    height: float | None = None
 
     @property
     def solid(self) -> bool:
-        """13.11 Dense features are Solid: they block line of sight."""
+        """13.11 Dense features are Solid."""
         return self.category == "dense"
+
+    @property
+    def tall(self) -> float:
+        """Part A ruling 12 The height the rules read: the one given, or, for a dense feature
+        given none, taller than any (inf: it counts as taller than 2", and than 24.35's 4")."""
+        return math.inf if self.height is None else float(self.height)
+
+    @property
+    def low(self) -> bool:
+        """13.06 / Part A ruling 12 A dense feature given a height of 2" or less: any model may
+        cross it, and a sight line passes over it."""
+        return self.solid and self.tall <= LOW_FEATURE
+
+    @property
+    def blocks_sight(self) -> bool:
+        """13.11 Solid, on the 2-D plan (Part A rulings 2 and 12): a dense feature blocks every
+        sight line that crosses its footprint, unless it is low (2" or less: the line passes
+        over it; README, "Our own rulings")."""
+        return self.solid and not self.low
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +89,11 @@ class TerrainArea:
     def solid_features(self) -> tuple[Feature, ...]:
         """13.11 The area's dense (Solid) features."""
         return tuple(f for f in self.features if f.solid)
+
+    @property
+    def sight_blockers(self) -> tuple[Feature, ...]:
+        """13.11 The area's features that block sight lines crossing them (``Feature.blocks_sight``)."""
+        return tuple(f for f in self.features if f.blocks_sight)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +128,27 @@ def _polygon_problems(path: str, poly) -> list[TerrainProblem]:
     return []
 
 
+def height_problem(category: str, height) -> tuple[str, str] | None:
+    """13.06 / Part A ruling 12 What is wrong with a feature's height, as (expected, found), or
+    None: a height only on a dense feature (the rules read no other's), a number of inches
+    above 0 and at most MAX_HEIGHT."""
+    if height is None:
+        return None
+    if category != "dense":
+        return ("a height only on a dense feature (13.06: the only kind whose height a rule reads)",
+                f"a height on a {category} feature")
+    if isinstance(height, bool) or not isinstance(height, (int, float)) or not math.isfinite(height) \
+            or not 0 < height <= MAX_HEIGHT:
+        return (f"a height in inches above 0 and at most {MAX_HEIGHT:g}", repr(height))
+    return None
+
+
 def validate_terrain(areas, board: tuple[float, float] = BOARD) -> list[TerrainProblem]:
     """13.01 Check a terrain layout; return every problem found (empty list = valid).
 
     Checks: polygons have >= 3 points, non-zero area and no self-intersection; categories
-    are exposed/light/dense; every feature lies inside its area (vertices inside or on the
+    are exposed/light/dense; a height only on a dense feature, above 0" and at most 100"
+    (``height_problem``); every feature lies inside its area (vertices inside or on the
     boundary and no edge crossing); every area lies on the board [0, W] x [0, H].
     """
     problems: list[TerrainProblem] = []
@@ -118,6 +171,9 @@ def validate_terrain(areas, board: tuple[float, float] = BOARD) -> list[TerrainP
             if feat.category not in CATEGORIES:
                 problems.append(TerrainProblem(f"{fpath}.category", "exposed, light or dense",
                                                repr(feat.category)))
+            hp = height_problem(feat.category, feat.height)
+            if hp is not None:
+                problems.append(TerrainProblem(f"{fpath}.height", *hp))
             fprobs = _polygon_problems(f"{fpath}.polygon", feat.polygon)
             problems += fprobs
             if not fprobs and not area_probs and not polygon_inside(feat.polygon, area.polygon):
@@ -146,38 +202,38 @@ def _rect(cx: float, cy: float, w: float, h: float) -> list[Point]:
             (cx + w / 2, cy + h / 2), (cx - w / 2, cy + h / 2)]
 
 
-def _ruins(x, y, rot) -> TerrainArea:
+def _ruins(x, y, rot, h) -> TerrainArea:
     # 10" x 6" area; two L-shaped dense walls (0.5" thick) in opposite corners leave gaps
     t = 0.5
     wall_a = [(-5, -3), (0.5, -3), (0.5, -3 + t), (-5 + t, -3 + t), (-5 + t, 0.5), (-5, 0.5)]
     wall_b = [(5, 3), (-0.5, 3), (-0.5, 3 - t), (5 - t, 3 - t), (5 - t, -0.5), (5, -0.5)]
     return TerrainArea("ruins", _xf(_rect(0, 0, 10, 6), x, y, rot),
-                       (Feature("dense", _xf(wall_a, x, y, rot)),
-                        Feature("dense", _xf(wall_b, x, y, rot))))
+                       (Feature("dense", _xf(wall_a, x, y, rot), h),
+                        Feature("dense", _xf(wall_b, x, y, rot), h)))
 
 
-def _woods(x, y, rot) -> TerrainArea:
+def _woods(x, y, rot, h) -> TerrainArea:
     poly = [(-4, -2.5), (1, -3), (4, -1.5), (4, 2), (0, 3), (-3.5, 2)]
     return TerrainArea("woods", _xf(poly, x, y, rot), (Feature("light", _xf(poly, x, y, rot)),))
 
 
-def _crater_field(x, y, rot) -> TerrainArea:
+def _crater_field(x, y, rot, h) -> TerrainArea:
     feats = (Feature("exposed", _xf(_rect(-1.5, -1, 2.5, 2.0), x, y, rot)),
              Feature("exposed", _xf(_rect(1.5, 1, 2.5, 2.0), x, y, rot)))
     return TerrainArea("crater field", _xf(_rect(0, 0, 6, 5), x, y, rot), feats)
 
 
-def _container(x, y, rot) -> TerrainArea:
+def _container(x, y, rot, h) -> TerrainArea:
     box = _xf(_rect(0, 0, 5, 2.5), x, y, rot)
-    return TerrainArea("armoured container", box, (Feature("dense", box),))
+    return TerrainArea("armoured container", box, (Feature("dense", box, h),))
 
 
-def _barricade(x, y, rot) -> TerrainArea:
+def _barricade(x, y, rot, h) -> TerrainArea:
     bar = _xf(_rect(0, 0, 4, 0.6), x, y, rot)
     return TerrainArea("barricade", bar, (Feature("light", bar),))
 
 
-TERRAIN_LIBRARY: dict[str, Callable[[float, float, float], TerrainArea]] = {
+TERRAIN_LIBRARY: dict[str, Callable[[float, float, float, float | None], TerrainArea]] = {
     "ruins": _ruins,
     "woods": _woods,
     "crater field": _crater_field,
@@ -185,12 +241,22 @@ TERRAIN_LIBRARY: dict[str, Callable[[float, float, float], TerrainArea]] = {
     "barricade": _barricade,
 }
 
+# Part A ruling 12 the height of each piece's dense features unless the scenario gives another:
+# ruined walls taller than a Super-heavy Walker steps over (24.35: 4"), a container not
+PIECE_HEIGHTS: dict[str, float] = {"ruins": 5.0, "armoured container": 3.0}
 
-def place(name: str, x: float, y: float, rotation: float = 0.0) -> TerrainArea:
-    """13.01 A ready-made terrain piece from TERRAIN_LIBRARY, centred at (x, y), rotated (deg)."""
+
+def place(name: str, x: float, y: float, rotation: float = 0.0,
+          height: float | None = None) -> TerrainArea:
+    """13.01 A ready-made terrain piece from TERRAIN_LIBRARY, centred at (x, y), rotated (deg);
+    its dense features ``height`` inches tall (Part A ruling 12), or PIECE_HEIGHTS' height.
+    ValueError for a height given to a piece with no dense feature."""
     if name not in TERRAIN_LIBRARY:
         raise KeyError(f"unknown terrain piece {name!r}; known: {', '.join(TERRAIN_LIBRARY)}")
-    return TERRAIN_LIBRARY[name](float(x), float(y), float(rotation))
+    if height is not None and name not in PIECE_HEIGHTS:
+        raise ValueError(f"terrain piece {name!r} has no dense feature to give a height")
+    h = PIECE_HEIGHTS.get(name) if height is None else float(height)
+    return TERRAIN_LIBRARY[name](float(x), float(y), float(rotation), h)
 
 
 def default_table(board: tuple[float, float] = BOARD) -> list[TerrainArea]:

@@ -116,6 +116,10 @@ class CatalogueMixin:
         return entry is not None and entry.alive() and entry.is_focused
 
     def catalogue_choose(self, name: str) -> None:
+        sheet = next((s for s in self.catalogue["sheets"] if s.get("name") == name), {})
+        if sheet.get("refused"):  # (Part A ruling 28: the import would refuse it)
+            self.status = escape_controls(f"{name} cannot be added: {sheet['refused']}")
+            return
         self.catalogue["adding"] = name
         self.status = f"add {name}: choose the army (set-up panel)"
         self.dirty.add("orders")
@@ -207,6 +211,8 @@ def build_catalogue_panel(flow, sb) -> bool:
     for sheet in shown[:MAX_SHOWN]:
         name = str(sheet.get("name", ""))
         tip = "; ".join(escape_controls(f"{m}: {statline(s)}") for m, s in (sheet.get("stats") or {}).items())
+        if sheet.get("refused"):
+            tip = f"refused: {sheet['refused']}" + (f"; {tip}" if tip else "")
         on = name == adding
         flow.button(flow.fit(sheet_line(sheet), w, 12), lambda n=name: sb.catalogue_choose(n),
                     name=f"catalogue:sheet:{name}", tip=tip or None, width=w, height=26, size=12,

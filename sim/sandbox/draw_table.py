@@ -112,6 +112,14 @@ class TableLayer:
                 at = (sum(xs) / len(xs) - t.get_width() / 2, max(ys) + 2)
                 surf.blit(t, at)
                 self.label_rects.append(pygame.Rect(round(at[0]), round(at[1]), t.get_width(), t.get_height()))
+            if cam.scale >= 9:  # a dense feature's height (Part A ruling 12), where one is given
+                for f in area.features:
+                    if f.solid and f.height is not None:
+                        fx = sum(x for x, _y in f.polygon) / len(f.polygon)
+                        fy = sum(y for _x, y in f.polygon) / len(f.polygon)
+                        t = text(f'{f.height:g}"', S.font_px(10, self.ui), S.shade(S.AREA_EDGE, 1.1))
+                        sx, sy = cam.to_screen(fx, fy)
+                        surf.blit(t, (sx - t.get_width() / 2, sy - t.get_height() / 2))
 
 
 def _hatch(surf, pts, colour, gap) -> None:

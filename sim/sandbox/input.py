@@ -104,6 +104,8 @@ class InputMixin:
             self.remove_selected()
         elif k == pygame.K_d:
             self.duplicate_selected()
+        elif k == pygame.K_h:
+            self.cycle_height()
         elif k == pygame.K_ESCAPE:
             if self.setup.placing is not None:
                 self.setup.placing = None

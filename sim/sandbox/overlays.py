@@ -243,7 +243,7 @@ HELP = [
     ("Home  or  0", "fit the table to the window"),
     ("Ctrl+S", "save the replay log;  Ctrl+T  save the table"),
     ("Ctrl+O", "open a replay: Left / Right a step, Shift a command, P plays"),
-    ("F2", "set up the table: R rotates, D duplicates, Del removes"),
+    ("F2", "set up the table: R rotates, D duplicates, Del removes, H sets a dense height"),
     ("F1  or  ?", "this help"),
 ]
 

@@ -3,8 +3,9 @@
 ``spec_toml`` writes a ScenarioSpec (the set-up table); ``table_toml`` writes the battle as it
 stands now (living models where they stand, the units' turn flags; wounds already lost are
 noted in a comment, since a scenario starts models at full wounds). Library terrain pieces are
-written as ``piece = ..., at = ..., rotation = ...`` when the polygon is exactly that piece;
-other areas as polygons. Numbers are written so that they read back identically. Reads only;
+written as ``piece = ..., at = ..., rotation = ...`` when the polygon is exactly that piece (with
+``height = ...`` when its dense features are not of the piece's own height); other areas as
+polygons, each feature with its height if it has one. Numbers are written so that they read back identically. Reads only;
 writes only the returned text."""
 
 from __future__ import annotations
@@ -37,9 +38,20 @@ def _pts(pts) -> str:
     return "[" + ", ".join(f"[{_num(x)}, {_num(y)}]" for x, y in pts) + "]"
 
 
+def dense_height(area) -> tuple[bool, float | None]:
+    """(True, h) when every dense feature of ``area`` has the height h (None: not given, Part A
+    ruling 12), or it has none (h None); (False, None) when their heights differ."""
+    hs = {f.height for f in area.features if f.solid}
+    return (True, hs.pop() if hs else None) if len(hs) <= 1 else (False, None)
+
+
 def piece_params(area) -> tuple[str, float, float, float] | None:
-    """(piece, x, y, rotation) if ``area`` is exactly a TERRAIN_LIBRARY piece so placed."""
+    """(piece, x, y, rotation) if ``area`` is exactly a TERRAIN_LIBRARY piece so placed (its
+    dense features of one height, that of ``dense_height``)."""
+    same, h = dense_height(area)
     for name in TR.TERRAIN_LIBRARY:
+        if not same or (h is None and name in TR.PIECE_HEIGHTS):
+            continue
         ref = TR.place(name, 0, 0, 0)
         if len(ref.polygon) != len(area.polygon) or len(ref.features) != len(area.features):
             continue
@@ -50,7 +62,7 @@ def piece_params(area) -> tuple[str, float, float, float] | None:
             c, s = math.cos(math.radians(r)), math.sin(math.radians(r))
             x, y = ax - (c * rx - s * ry), ay - (s * rx + c * ry)
             for xr, yr in ((round(x, 6), round(y, 6)), (round(x * 4) / 4, round(y * 4) / 4)):
-                p = TR.place(name, xr, yr, r)
+                p = TR.place(name, xr, yr, r, h if name in TR.PIECE_HEIGHTS else None)
                 if p.polygon == area.polygon and p.features == area.features:
                     return name, xr, yr, float(r)
     return None
@@ -65,11 +77,17 @@ def _terrain(area) -> list[str]:
             out.append(f"rotation = {_num(rot)}")
         if area.name != name:
             out.append(f"name = {_q(area.name)}")
+        h = dense_height(area)[1]
+        if h is not None and h != TR.PIECE_HEIGHTS.get(name):
+            out.append(f"height = {_num(h)}")
         return out + [""]
     return ["[[terrain]]", f"name = {_q(area.name)}", f"area = {_pts(area.polygon)}",
-            "features = [" + ", ".join(
-                f"{{ category = {_q(f.category)}, polygon = {_pts(f.polygon)} }}" for f in area.features) + "]",
-            ""]
+            "features = [" + ", ".join(_feature(f) for f in area.features) + "]", ""]
+
+
+def _feature(f) -> str:
+    height = f", height = {_num(f.height)}" if f.height is not None else ""
+    return f"{{ category = {_q(f.category)}, polygon = {_pts(f.polygon)}{height} }}"
 
 
 def _weapon(w) -> list[str]:

@@ -2,7 +2,9 @@
 
 Place terrain pieces from the library (R or the wheel rotates while placing), add units from
 the unit library (assets/unit_library.toml) to either army, select a unit or a terrain piece by
-clicking it, drag it to move it, remove it (Del) or duplicate it (D). The edits are made on a
+clicking it, drag it to move it, remove it (Del) or duplicate it (D), and set how tall the
+selected area's dense features are (Part A ruling 12: 2" or less, any model crosses them and
+sight passes over them; no height, they count as taller). The edits are made on a
 copy of the ScenarioSpec (sim.sandbox.table_edit) and each one starts a fresh Battle from it:
 the sandbox never changes a running battle's world. A mixin of :class:`Sandbox`."""
 
@@ -21,6 +23,22 @@ from sim.sandbox.import_dialog import build_import_section
 from sim.sandbox.fonts import text
 
 ROT_STEP = 15.0
+HEIGHTS = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0)  # inches offered for a selected area's dense features
+
+
+def height_words(area) -> str:
+    """How tall the area's dense features are, in words (Part A ruling 12, 13.06, 24.35)."""
+    hs = sorted({f.tall for f in area.features if f.solid})
+    if not hs:
+        return "no dense feature"
+    if len(hs) > 1:
+        return "dense features of " + ", ".join(f'{h:g}"' if h != float("inf") else "no height" for h in hs)
+    h = hs[0]
+    if h == float("inf"):
+        return "dense: no height given (taller than 2\")"
+    if h <= TR.LOW_FEATURE:
+        return f'dense: {h:g}" tall (low: any model crosses it, sight passes over it)'
+    return f'dense: {h:g}" tall'
 
 
 @dataclass
@@ -160,6 +178,33 @@ class SetupMixin:
             self.status = f"placing a copy of {pp[0]}: click the table"
         self.dirty |= {"orders"}
 
+    def set_height(self, height: float | None) -> None:
+        """Part A ruling 12: the selected area's dense features ``height`` inches tall (None: no
+        height given; a library piece's own height)."""
+        i = self.setup.terrain
+        if self.mode != "setup" or i is None or i >= len(self.spec.terrain):
+            return
+        name = self.spec.terrain[i].name
+        if self._edit(TE.set_terrain_height, i, height):
+            self.setup.terrain = i
+            self.status = f"{name}: {height_words(self.spec.terrain[i])}"
+        self.dirty |= {"orders"}
+
+    def cycle_height(self) -> None:
+        """H: the selected area's dense features to the next height offered (HEIGHTS, then no
+        height for an area drawn as polygons; a library piece's own height is among HEIGHTS)."""
+        i = self.setup.terrain
+        if self.mode != "setup" or i is None or i >= len(self.spec.terrain):
+            return
+        area = self.spec.terrain[i]
+        if not area.solid_features:
+            self.status = f"{area.name} has no dense feature: only a dense feature's height is read (13.06)"
+            return
+        from sim.sandbox.save_table import dense_height, piece_params
+        order = list(HEIGHTS) + ([] if piece_params(area) is not None else [None])
+        same, now = dense_height(area)
+        self.set_height(order[(order.index(now) + 1) % len(order)] if same and now in order else order[0])
+
     # ----------------------------------------------------------------------------- input
     def setup_press(self, pos) -> None:
         tx, ty = self.camera.to_table(*pos)
@@ -176,7 +221,9 @@ class SetupMixin:
             self.select(None)
             self.setup.terrain = i
             if i is not None:
-                self.status = f"selected terrain {self.spec.terrain[i].name}: drag to move, R rotates, Del removes, D duplicates"
+                area = self.spec.terrain[i]
+                tall = f" ({height_words(area)}; H changes it)" if area.solid_features else ""
+                self.status = f"selected terrain {area.name}{tall}: drag to move, R rotates, Del removes, D duplicates"
                 self.setup.drag = {"kind": "terrain", "id": i, "start": (tx, ty), "delta": (0.0, 0.0), "pos": pos}
         self.dirty |= {"orders", "card"}
 
@@ -279,7 +326,8 @@ def build_setup_panel(flow, sb) -> None:
         return
     flow.label("Set up the table", "#heading")
     flow.para("Pick a piece or a unit, then click the table to place it (R or the wheel rotates "
-              "terrain). Click to select, drag to move; Del removes, D duplicates.", "#muted")
+              "terrain). Click to select, drag to move; Del removes, D duplicates, H sets a "
+              "selected area's dense height.", "#muted")
     flow.label("Terrain", "#subheading")
     flow.newline()
     for name in TR.TERRAIN_LIBRARY:
@@ -311,4 +359,28 @@ def build_setup_panel(flow, sb) -> None:
         flow.button("Remove (Del)", sb.remove_selected, name="setup:remove", object_id="#danger", height=24, size=12)
         if st.terrain is not None:
             flow.button("Rotate (R)", lambda: sb.rotate_placing(1), name="setup:rotate", height=24, size=12)
+            area = sb.spec.terrain[st.terrain] if st.terrain < len(sb.spec.terrain) else None
+            if area is not None and area.solid_features:
+                _height_buttons(flow, sb, area)
     flow.finish()
+
+
+def _height_buttons(flow, sb, area) -> None:
+    """The selected area's dense height (Part A ruling 12) and a button for each height offered."""
+    from sim.sandbox.save_table import dense_height, piece_params
+    flow.newline()
+    flow.label(height_words(area), "#muted", size=12)
+    flow.newline()
+    same, now = dense_height(area)
+    piece = piece_params(area) is not None
+    for h in HEIGHTS:
+        on = same and now == h
+        flow.button(f'{h:g}"', lambda h=h: sb.set_height(h), name=f"setup:height:{h:g}",
+                    tip=("low: any model crosses it, sight passes over it (13.06)" if h <= TR.LOW_FEATURE
+                         else f'taller than 2"; a Super-heavy Walker crosses it (24.35)' if h <= 4
+                         else "only INFANTRY, BEASTS, SWARM, MOBILE or flying models cross it"),
+                    object_id="#toggle_on" if on else "#toggle", height=24, size=12)
+    own = "piece's own" if piece else "no height"
+    flow.button(own, lambda: sb.set_height(None), name="setup:height:none",
+                tip="the library piece's height" if piece else "counts as taller than 2\" (Part A ruling 12)",
+                object_id="#toggle_on" if (same and now is None) else "#toggle", height=24, size=12)

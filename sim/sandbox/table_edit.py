@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sim.errors import ScenarioError
 from sim.rules import terrain as TR
-from sim.sandbox.save_table import piece_params, spec_toml
+from sim.sandbox.save_table import dense_height, piece_params, spec_toml
 from sim.scenario.load import load_scenario, parse_scenario
 
 LIBRARY = Path(__file__).resolve().parents[2] / "assets" / "unit_library.toml"
@@ -66,13 +66,32 @@ def move_terrain(spec, index: int, dx: float, dy: float, rotate: float = 0.0):
     pp = piece_params(area)
     if pp is not None:
         name, x, y, rot = pp
-        new = replace(TR.place(name, snap(x + dx), snap(y + dy), (rot + rotate) % 360), name=area.name)
+        new = replace(TR.place(name, snap(x + dx), snap(y + dy), (rot + rotate) % 360,
+                               dense_height(area)[1]), name=area.name)
     else:
         cx = sum(p[0] for p in area.polygon) / len(area.polygon)
         cy = sum(p[1] for p in area.polygon) / len(area.polygon)
         new = TR.TerrainArea(area.name, _xf(area.polygon, cx, cy, dx, dy, rotate),
-                             tuple(TR.Feature(f.category, _xf(f.polygon, cx, cy, dx, dy, rotate))
+                             tuple(TR.Feature(f.category, _xf(f.polygon, cx, cy, dx, dy, rotate), f.height)
                                    for f in area.features))
+    t = list(spec.terrain)
+    t[index] = new
+    return checked(replace(spec, terrain=tuple(t), script=()))
+
+
+def set_terrain_height(spec, index: int, height: float | None):
+    """Part A ruling 12: every dense feature of one terrain area ``height`` inches tall (None:
+    no height given, so taller than 2"; a library piece: its own height). EditError for an area
+    with no dense feature."""
+    area = spec.terrain[index]
+    if not area.solid_features:
+        raise EditError(f"{area.name} has no dense feature: only a dense feature's height is read (13.06)")
+    pp = piece_params(area)
+    if pp is not None:
+        name, x, y, rot = pp
+        new = replace(TR.place(name, x, y, rot, height), name=area.name)
+    else:
+        new = replace(area, features=tuple(replace(f, height=height) if f.solid else f for f in area.features))
     t = list(spec.terrain)
     t[index] = new
     return checked(replace(spec, terrain=tuple(t), script=()))

@@ -182,12 +182,14 @@ def _terrain(top: Reader, board) -> tuple:
         top.fail(f"at most {TERRAIN_AREAS} terrain areas", f"<{len(titems)} areas>", "terrain")
     for r in titems:
         if r.has("piece"):
-            r.keys({"piece", "at", "rotation", "name"}, {"piece", "at"})
+            r.keys({"piece", "at", "rotation", "name", "height"}, {"piece", "at"})
             piece = r.req("piece", str)
             if piece not in TR.TERRAIN_LIBRARY:
                 r.fail(f"a terrain piece from the library ({', '.join(sorted(TR.TERRAIN_LIBRARY))})", piece, "piece")
             x, y = r.point("at")
-            area = TR.place(piece, x, y, _ranged(r, "rotation", float, ANGLE, 0.0, "a rotation in degrees"))
+            height = _height(r, "dense" if piece in TR.PIECE_HEIGHTS else None)
+            area = TR.place(piece, x, y, _ranged(r, "rotation", float, ANGLE, 0.0, "a rotation in degrees"),
+                            height)
             if r.has("name"):
                 from dataclasses import replace
                 area = replace(area, name=_name(r, "name"))
@@ -200,11 +202,11 @@ def _terrain(top: Reader, board) -> tuple:
             if len(fitems) > FEATURES:
                 r.fail(f"at most {FEATURES} features", f"<{len(fitems)} features>", "features")
             for f in fitems:
-                f.keys({"category", "polygon"}, {"category", "polygon"})
+                f.keys({"category", "polygon", "height"}, {"category", "polygon"})
                 cat = f.req("category", str)
                 if cat not in ("exposed", "light", "dense"):
                     f.fail("exposed, light or dense (13.02)", cat, "category")
-                feats.append(TR.Feature(cat, _polygon(f, "polygon")))
+                feats.append(TR.Feature(cat, _polygon(f, "polygon"), _height(f, cat)))
         areas.append(TR.TerrainArea(_name(r, "name", f"terrain-{len(areas) + 1}"),
                                     _polygon(r, "area"), tuple(feats)))
     total = sum(len(a.polygon) + sum(len(f.polygon) for f in a.features) for a in areas)
@@ -215,6 +217,23 @@ def _terrain(top: Reader, board) -> tuple:
         p = problems[0]
         raise ScenarioError(top.file, p.path, p.expected, p.found)
     return tuple(areas)
+
+
+def _height(r: Reader, category: str | None) -> float | None:
+    """A dense feature's optional ``height`` in inches (Part A ruling 12; terrain.height_problem:
+    only on a dense feature, above 0 and at most 100). ``category``: the feature's, or None for
+    a library piece with no dense feature (a height is refused there too)."""
+    if not r.has("height"):
+        return None
+    from sim.rules import terrain as TR
+    h = r.get("height", float, what="a height in inches, like 2 or 1.5")
+    if category is None:
+        r.fail(f"a height only on a piece with dense features ({', '.join(sorted(TR.PIECE_HEIGHTS))})",
+               f"<a height on a {r.data['piece']} piece>", "height")
+    problem = TR.height_problem(category, h)
+    if problem is not None:
+        r.fail(problem[0], r.data["height"] if category == "dense" else f"<{problem[1]}>", "height")
+    return h
 
 
 def _weapons(top: Reader) -> dict[str, WeaponProfile]:
@@ -366,6 +385,14 @@ def _labels(r: Reader, key: str) -> tuple[str, ...]:
     return tuple(v)
 
 
+def _in_version(r: Reader, uid: str, keywords) -> None:
+    """Part A ruling 28 (sim.rules.scope): a unit this version cannot play (AIRCRAFT) is refused
+    at its keywords, naming it."""
+    from sim.rules import scope
+    if scope.refusal(keywords) is not None:
+        raise ScenarioError(r.file, r.at("keywords"), scope.EXPECTED, f"AIRCRAFT unit {uid!r}")
+
+
 def _abilities(r: Reader, key: str):
     if not r.has(key):
         return ()
@@ -419,6 +446,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
         ur.fail("a unit id not used before", uid, "id")
     seen_units.add(uid)
     ukw = _keywords(ur, "keywords")
+    _in_version(ur, uid, ukw)
     uab = _abilities(ur, "abilities")
     umods = _modifiers(ur, "modifiers", enemies)
     ulabels = _labels(ur, "labels")
@@ -445,6 +473,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
             mr.fail("InSv from 2 to 6 (2+..6+)", insv, "InSv")
         profile = ModelProfile(stats["M"], stats["T"], stats["Sv"], stats["W"], stats["Ld"], stats["OC"], insv)
         kws = ukw | _keywords(mr, "keywords")
+        _in_version(mr, uid, kws)
         abil = uab + _abilities(mr, "abilities")
         mods = umods + _modifiers(mr, "modifiers", enemies)
         mlabels = _labels(mr, "labels")

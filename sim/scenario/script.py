@@ -555,9 +555,11 @@ def _why_not(battle, unit_ent, m, w, target_id, melee: bool, stype, shared: dict
     from sim.errors import PlanError
     from sim.plan import shooting_type_for, target_facts
     from sim.rules.shooting import ranged_target_problem
+    from sim.plan.common import not_there
     t = battle.units[target_id]
-    if W.unit_destroyed(t):
-        return f"{target_id} is destroyed"
+    gone = not_there(t, target_id)
+    if gone:
+        return gone
     if melee:
         if any(W.models_engaged(m, tm) for tm in W.unit_models(t)):
             return None

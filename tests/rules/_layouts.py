@@ -111,12 +111,14 @@ def ordered_pair_inputs(fps, blk, within):
 
 
 def active_polygons(areas, a, b, dense_only=False):
-    """Independent restatement of the blocker rule (13.10/13.11) on the original polygons."""
+    """Independent restatement of the blocker rule (13.10/13.11) on the original polygons: a
+    dense feature blocks unless it is given a height of 2" or less (Part A ruling 12)."""
     out = []
     for area in areas:
         inside = model_within_area(a, area) or model_within_area(b, area)
         if dense_only or inside:
-            out += [np.array(f.polygon, float) for f in area.solid_features]
+            out += [np.array(f.polygon, float) for f in area.features
+                    if f.category == "dense" and (f.height is None or f.height > 2)]
         elif area.obscuring:
             out.append(np.array(area.polygon, float))
     return out

@@ -9,6 +9,8 @@ The brute force's own misses (exact visible, brute force none: a sight corridor 
 its sampling) are counted and must be rare; the figure goes in the README.
 """
 
+import dataclasses
+
 import numpy as np
 
 from sim.rules.geometry import core
@@ -50,6 +52,63 @@ def test_exact_line_of_sight_matches_brute_force():
     assert brute_misses <= 0.01 * N_LAYOUTS
     print(f"\nLoS reference: {N_LAYOUTS} layouts, {visible} visible, 0 disagreements, "
           f"{brute_misses} brute-force misses (corridor below its resolution)")
+
+
+def ruin_layout(rng, heights):
+    """A ruin (a 10" x 8" area, turned at random) holding 1-3 dense walls 0.4" thick, each
+    with a height from ``heights``, and a woods area; model A inside the ruin (so its walls,
+    not the area, block: 13.10), model B anywhere outside it. Returns (areas, fp_a, fp_b)."""
+    from sim.rules.geometry import footprint_polygon_distance, round_base
+    from sim.rules.terrain import Feature, TerrainArea, model_within_area, validate_terrain
+    while True:
+        ang = rng.uniform(0, np.pi)
+        c, s_ = np.cos(ang), np.sin(ang)
+
+        def xf(pts, ox=15.0, oy=15.0):
+            return tuple((ox + c * x - s_ * y, oy + s_ * x + c * y) for x, y in pts)
+        walls = []
+        for _ in range(int(rng.integers(1, 4))):
+            x, y = rng.uniform(-4, 4), rng.uniform(-3, 3)
+            L, t = rng.uniform(1.5, 5.0), 0.4
+            poly = ((x - L / 2, y - t / 2), (x + L / 2, y - t / 2), (x + L / 2, y + t / 2), (x - L / 2, y + t / 2))
+            if rng.integers(0, 2):
+                poly = tuple((y_, x_) for x_, y_ in poly)[::-1]
+            walls.append(Feature("dense", xf(poly), heights[int(rng.integers(0, len(heights)))]))
+        ruin = TerrainArea("ruin", xf(((-5, -4), (5, -4), (5, 4), (-5, 4))), tuple(walls))
+        wx, wy = rng.uniform(3, 27, size=2)
+        woods = TerrainArea("woods", ((wx - 2, wy - 2), (wx + 2, wy - 2), (wx + 2, wy + 2), (wx - 2, wy + 2)),
+                            (Feature("light", ((wx - 2, wy - 2), (wx + 2, wy - 2), (wx + 2, wy + 2), (wx - 2, wy + 2))),))
+        areas = [ruin, woods]
+        if validate_terrain(areas, board=(30, 30)):
+            continue
+        a = round_base(int(rng.choice([25, 32, 40])), *xf(((rng.uniform(-4, 4), rng.uniform(-3, 3)),))[0])
+        b = round_base(int(rng.choice([25, 32, 40, 60])), *rng.uniform(1, 29, size=2))
+        if any(footprint_polygon_distance(a, f.polygon) < 1e-3 for f in walls) or model_within_area(b, ruin) \
+                or not model_within_area(a, ruin):
+            continue
+        return areas, a, b
+
+
+def test_exact_line_of_sight_matches_brute_force_with_dense_heights():
+    """Part A ruling 12 / 13.11: the same on ruins whose walls have heights (none, 1", 2", 3"):
+    a low one (2" or less) blocks nothing, so the heights decide many of these layouts."""
+    rng = np.random.default_rng(2025)
+    disagree, decided, visible, n_layouts = [], 0, 0, 300
+    for n in range(n_layouts):
+        areas, a, b = ruin_layout(rng, (None, 1.0, 2.0, 2.5, 3.0))
+        w, _, _ = exact(areas, a, b)
+        brute = brute_visible(areas, a, b, n=144)
+        if w is None and brute:
+            disagree.append((n, "brute force found a clear line"))
+        if w is not None:
+            visible += 1
+            if depth_inside(np.linspace(w[0], w[1], 2000), active_polygons(areas, a, b)) > 1e-6:
+                disagree.append((n, "witness crosses a blocker"))
+        tall = [dataclasses.replace(ar, features=tuple(dataclasses.replace(f, height=None) for f in ar.features))
+                for ar in areas]
+        decided += (exact(tall, a, b)[0] is None) != (w is None)
+    assert disagree == []
+    assert decided >= 5 and 50 < visible < n_layouts - 20      # (both outcomes exercised)
 
 
 def test_point_visibility_matches_brute_force():

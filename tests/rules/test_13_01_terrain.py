@@ -6,7 +6,8 @@ import pytest
 from sim.rules.geometry import round_base
 from sim.rules.polygons import convex_pieces, point_in_polygon
 from sim.rules.terrain import (
-    TERRAIN_LIBRARY, Feature, TerrainArea, default_table, model_within_area, place, validate_terrain,
+    PIECE_HEIGHTS, TERRAIN_LIBRARY, Feature, TerrainArea, default_table, model_within_area, place,
+    validate_terrain,
 )
 
 SQ = ((10.0, 10.0), (20.0, 10.0), (20.0, 16.0), (10.0, 16.0))
@@ -82,6 +83,38 @@ def test_library_kinds():
     assert b.features[0].category == "light"
     with pytest.raises(KeyError):
         place("castle", 1, 1)
+
+
+@pytest.mark.parametrize("height,ok", [(None, True), (2, True), (0.5, True), (100.0, True), (0.0, False),
+                                       (-1.0, False), (100.5, False), (float("inf"), False),
+                                       (float("nan"), False), (True, False), ("2", False)])
+def test_12_a_dense_feature_height_is_inches_above_0_and_at_most_100(height, ok):
+    probs = validate_terrain([area(SQ, [Feature("dense", SQ, height)])])
+    assert (probs == []) == ok
+    if not ok:
+        assert [p.path for p in probs] == ["terrain[0].features[0].height"]
+        assert "above 0 and at most 100" in probs[0].expected
+
+
+@pytest.mark.parametrize("category", ["light", "exposed"])
+def test_12_only_a_dense_feature_has_a_height(category):
+    (p,) = validate_terrain([area(SQ, [Feature(category, SQ, 2.0)])])
+    assert p.path == "terrain[0].features[0].height" and "only on a dense feature" in p.expected
+    assert p.found == f"a height on a {category} feature"
+
+
+def test_12_library_pieces_carry_the_height_of_their_dense_features():
+    assert {f.height for f in place("ruins", 30, 22).features} == {PIECE_HEIGHTS["ruins"]} == {5.0}
+    assert place("armoured container", 30, 22).features[0].height == PIECE_HEIGHTS["armoured container"] == 3.0
+    low = place("ruins", 30, 22, 90, height=1.5)
+    assert [f.height for f in low.features] == [1.5, 1.5] and all(f.low for f in low.features)
+    assert low.polygon == place("ruins", 30, 22, 90).polygon and validate_terrain([low]) == []
+    assert place("woods", 30, 22).features[0].height is None
+    with pytest.raises(ValueError, match="no dense feature"):
+        place("woods", 30, 22, height=2.0)
+    table = default_table()
+    assert {f.height for a in table for f in a.features if f.solid} == {5.0, 3.0}
+    assert not any(f.low for a in table for f in a.features)    # (the default table: every dense feature tall)
 
 
 def test_default_table_valid_mirrored():

@@ -123,3 +123,31 @@ def test_garbage_catalogue_changes_nothing(make, tmp_path):
     assert garbage.name in sb.status
     assert sb.catalogue is None
     assert _snapshot(sb) == before
+
+
+def test_an_aircraft_datasheet_is_listed_refused_and_not_added(make, tmp_path):
+    """Part A ruling 28: the catalogue's AIRCRAFT datasheet is listed (its tip says why it is
+    refused); clicking it says so in the status bar, asks for no army and changes nothing."""
+    import json
+    import shutil
+    folder = tmp_path / "cat"
+    shutil.copytree(ROOT / "tests" / "importers" / "data" / "cat_json", folder)
+    path = folder / "Ashen Concord.json"
+    doc = json.loads(path.read_text())
+    entry = next(e for e in doc["catalogue"]["sharedSelectionEntries"] if e["name"] == "Furnace Strider")
+    entry["categoryLinks"].append({"id": "cl-air", "name": "Aircraft", "targetId": "cat-air"})
+    path.write_text(json.dumps(doc))
+    d = make(TABLE)
+    sb = d.sb
+    _pick(d, path)
+    assert "Furnace Strider" in _sheets(sb)
+    assert d.button("catalogue:sheet:Furnace Strider").tool_tip_text.startswith(
+        "refused: AIRCRAFT are not in this version (Part A ruling 28)")
+    before = _snapshot(sb)
+    d.click_button("catalogue:sheet:Furnace Strider")
+    assert sb.catalogue["adding"] is None
+    assert "catalogue:red" not in sb.names or not sb.names["catalogue:red"].alive()
+    assert sb.status == "Furnace Strider cannot be added: AIRCRAFT are not in this version (Part A ruling 28)"
+    assert _snapshot(sb) == before
+    d.click_button("catalogue:sheet:Ember Hounds")
+    assert sb.catalogue["adding"] == "Ember Hounds"

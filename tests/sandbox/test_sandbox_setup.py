@@ -3,7 +3,11 @@ the table saves as a scenario that loads back identical (what `sim check` accept
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import pygame
+import pytest
 
 from sandbox_support import ROOT, all_scenarios
 from sim.replay.log import replay
@@ -107,3 +111,66 @@ def test_a_replay_on_an_edited_table_verifies(make):
     assert sb.battle.commands_done == 1
     n, div = replay(sb.save_replay())
     assert n == 1 and div is None
+
+
+def test_set_a_dense_feature_height_and_save_it(make):
+    """Part A ruling 12 in set-up: the selected area's dense features get a height from the
+    panel's buttons or the H key (the status and the panel say what it means), the table saves
+    it (a library piece keeps its piece form, with ``height``) and loads back the same; the
+    piece's own height is written as no height at all."""
+    d = make(ROOT / "tests" / "sandbox" / "data" / "precision_hazard.toml")
+    sb = d.sb
+    d.key(pygame.K_F2)
+    i = next(k for k, a in enumerate(sb.spec.terrain) if a.name == "ruins")
+    d.click(sb.camera.to_screen(38, 16.5))          # inside the ruins' area, clear of models and walls
+    assert sb.setup.terrain == i and 'dense: 5" tall; H changes it' in sb.status, sb.status
+    assert d.button("setup:height:5").get_object_ids()[-1] == "#toggle_on"        # the piece's own 5"
+    assert d.button("setup:height:2").get_object_ids()[-1] == "#toggle"
+    assert "low" in d.button("setup:height:2").tool_tip_text
+    sb.actions[d.button("setup:height:2")]()        # (the panel's button: bottom of a scrolled panel)
+    d.pump(2)
+    assert [f.height for f in sb.spec.terrain[i].features] == [2.0, 2.0], sb.status
+    assert sb.setup.terrain == i and "2\" tall" in sb.status
+    assert d.button("setup:height:2").get_object_ids()[-1] == "#toggle_on"
+    text = Path(sb.save_table()).read_text()
+    assert 'piece = "ruins"' in text and "height = 2\n" in text
+    _same_table(load_scenario(sb.save_table()), sb.spec)
+    d.key(pygame.K_h, "h")                           # H: the next height offered
+    assert [f.height for f in sb.spec.terrain[i].features] == [3.0, 3.0], sb.status
+    d.key(pygame.K_h, "h")
+    d.key(pygame.K_h, "h")
+    assert [f.height for f in sb.spec.terrain[i].features] == [5.0, 5.0]
+    assert "height =" not in spec_toml(sb.spec)      # (the piece's own)
+    # an area with no dense feature offers no height
+    j = next(k for k, a in enumerate(sb.spec.terrain) if a.name == "woods")
+    d.click(sb.camera.to_screen(12, 36))
+    assert sb.setup.terrain == j and not any(n.startswith("setup:height") and b.alive()
+                                             for n, b in sb.names.items())
+    d.key(pygame.K_h, "h")
+    assert "no dense feature" in sb.status
+
+
+def test_heights_of_a_drawn_area_round_trip_per_feature():
+    """An area given as polygons keeps each dense feature's own height through an edit (moved,
+    a height set) and a save; a light feature never has one; an area with no dense feature is
+    refused a height."""
+    from sim.rules.terrain import Feature, TerrainArea
+    from sim.sandbox import table_edit as TE
+    spec = load_scenario(DEFAULT)
+    wall = ((40.0, 20.0), (44.0, 20.0), (44.0, 20.5), (40.0, 20.5))
+    post = ((40.0, 23.0), (40.5, 23.0), (40.5, 23.5), (40.0, 23.5))
+    hedge = ((42.0, 22.0), (44.0, 22.0), (44.0, 22.5), (42.0, 22.5))
+    area = TerrainArea("yard", ((39.0, 19.0), (45.0, 19.0), (45.0, 24.0), (39.0, 24.0)),
+                       (Feature("dense", wall, 1.5), Feature("dense", post), Feature("light", hedge)))
+    spec = TE.checked(dataclasses.replace(spec, terrain=spec.terrain + (area,)))
+    k = len(spec.terrain) - 1
+    assert [f.height for f in spec.terrain[k].features] == [1.5, None, None]
+    moved = TE.move_terrain(spec, k, 1.0, 0.0)
+    assert [f.height for f in moved.terrain[k].features] == [1.5, None, None]
+    assert "height = 1.5" in spec_toml(moved)
+    tall = TE.set_terrain_height(moved, k, 6.0)
+    assert [f.height for f in tall.terrain[k].features] == [6.0, 6.0, None]
+    _same_table(TE.checked(tall), tall)
+    woods = next(n for n, a in enumerate(spec.terrain) if not a.solid_features)
+    with pytest.raises(TE.EditError, match="no dense feature"):
+        TE.set_terrain_height(spec, woods, 2.0)

@@ -40,3 +40,4 @@ class Hook:
     FIGHTS_IN_FIRST_STEP = "fights in the first fighting step (12.04)"
     EXPLODES = "mortal wounds around it when destroyed"
     NO_SKY_PENALTY = "takes to the skies without losing 2\" of move (21.03)"
+    CROSSES_TALLER = "crosses dense features of 4\" or less in normal, advance and fall-back moves (24.35)"

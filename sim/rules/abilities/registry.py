@@ -270,6 +270,12 @@ _RECORDS = (
                "suffers X mortal wounds.", UNIT, DICE, hooks=frozenset({Hook.EXPLODES})),
     AbilityDef("HOVER", "24.17", "When the unit takes to the skies (21.03), its maximum distance is not "
                "reduced by 2\" (every model must have it).", UNIT, hooks=frozenset({Hook.NO_SKY_PENALTY})),
+    # 24.35 in this version: its terrain height only (Part A ruling 12); moving through models and
+    # taking MOBILE before a move (with its D6 for battle-shock) are not implemented
+    AbilityDef("SUPER-HEAVY WALKER", "24.35", "In a normal, advance or fall-back move its models cross dense "
+               "features 4\" tall or less (every model must have it; in this version not its moving through "
+               "models, nor taking MOBILE to cross any dense feature).", UNIT,
+               hooks=frozenset({Hook.CROSSES_TALLER})),
 )
 
 REGISTRY: dict[str, AbilityDef] = {r.name: r for r in _RECORDS}

@@ -1,11 +1,13 @@
 """03.01 The table as movement reads it (Part A rulings 12-15): the models on it (``Body``,
 ``BodyIndex``: arrays of centres, radii, players and units) and the features that hinder a move
-(``TerrainIndex``: dense features no model but INFANTRY/BEASTS/SWARM/MOBILE may cross, light or
-dense features no model may end in), built once per table state or layout. Used by
-sim.rules.movement.legality and the solvers."""
+(``TerrainIndex``: dense features a model may not cross unless INFANTRY/BEASTS/SWARM/MOBILE,
+those taller than it may cross otherwise (13.06: 2", 24.35: 4"); light or dense features no
+model may end in), built once per table state or layout. Used by sim.rules.movement.legality
+and the solvers."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -14,7 +16,7 @@ import numpy as np
 
 from sim.rules.geometry import Footprint, core
 from sim.rules.polygons import ccw, convex_pieces
-from sim.rules.terrain import TerrainArea
+from sim.rules.terrain import LOW_FEATURE, TerrainArea
 
 Point = tuple[float, float]
 
@@ -158,6 +160,16 @@ def as_index(bodies: Sequence[Body] | BodyIndex) -> BodyIndex:
     return bodies if isinstance(bodies, BodyIndex) else BodyIndex(bodies)
 
 
+def crossing_limit(may_cross_dense: bool | float) -> float:
+    """13.06 / 24.35 / Part A ruling 12 The tallest dense feature a model may cross, in inches,
+    from what a move allows it (``may_cross_dense``): True, every one (inf: INFANTRY, BEASTS,
+    SWARM, MOBILE, taking to the skies); False, those of 2" or less (13.06: any model); a
+    number, those at most that tall (24.35's 4"), and never fewer than any model may."""
+    if isinstance(may_cross_dense, (bool, np.bool_)):
+        return math.inf if may_cross_dense else LOW_FEATURE
+    return max(float(may_cross_dense), LOW_FEATURE)
+
+
 @dataclass(frozen=True, slots=True)
 class _Poly:
     area: str
@@ -166,6 +178,7 @@ class _Poly:
     nxt: np.ndarray      # (E, 2): pts rolled by one (edge ends)
     lo: np.ndarray
     hi: np.ndarray
+    tall: float = math.inf  # Part A ruling 12: a dense feature's height (inf: none given)
 
 
 class EdgeSet:
@@ -206,10 +219,11 @@ class EdgeSet:
 
 class TerrainIndex:
     """13.06 / Part A 12-13 The features that matter to movement, as arrays: dense features
-    (may not be crossed by most models) and light or dense features (no model may end a move
-    overlapping them). Exposed features and the areas themselves never hinder a move."""
+    (may not be crossed by most models; ``uncrossable`` gives those a move may not cross) and
+    light or dense features (no model may end a move overlapping them). Exposed features and
+    the areas themselves never hinder a move."""
 
-    __slots__ = ("dense", "no_end", "_pieces")
+    __slots__ = ("dense", "no_end", "_pieces", "_over")
 
     def __init__(self, areas: Sequence[TerrainArea]):
         dense, no_end = [], []
@@ -219,21 +233,34 @@ class TerrainIndex:
                     continue
                 pts = np.asarray(f.polygon, dtype=float)
                 p = _Poly(area.name, f.category, pts, np.roll(pts, -1, axis=0),
-                          pts.min(axis=0), pts.max(axis=0))
+                          pts.min(axis=0), pts.max(axis=0), f.tall)
                 no_end.append(p)
                 if f.category == "dense":
                     dense.append(p)
         self.dense = EdgeSet(dense)
         self.no_end = EdgeSet(no_end)
-        self._pieces: dict[tuple[str, int], list[np.ndarray]] = {}
+        self._pieces: dict[int, list[np.ndarray]] = {}
+        self._over: dict[float, EdgeSet] = {}
 
-    def pieces(self, which: str, p: int) -> list[np.ndarray]:
-        """Convex pieces (ccw) of polygon ``p`` of ``dense`` or ``no_end`` whose union is it."""
-        key = (which, p)
+    def uncrossable(self, may_cross_dense: bool | float) -> EdgeSet:
+        """13.06 / 24.35 / Part A ruling 12 The dense features a model may not cross, given what
+        its move allows (``crossing_limit``): those taller than the limit, in layout order (all
+        of them, ``dense`` itself, when none is that low)."""
+        limit = crossing_limit(may_cross_dense)
+        got = self._over.get(limit)
+        if got is None:
+            keep = [p for p in self.dense.polys if p.tall > limit]
+            got = self._over[limit] = self.dense if len(keep) == len(self.dense) else EdgeSet(keep)
+        return got
+
+    def pieces(self, which: str | EdgeSet, p: int) -> list[np.ndarray]:
+        """Convex pieces (ccw) of polygon ``p`` of ``which`` (``dense``, ``no_end`` or a set
+        ``uncrossable`` gave) whose union is it."""
+        poly = (getattr(self, which) if isinstance(which, str) else which).polys[p]
+        key = id(poly)      # (every polygon is one of ``no_end``'s, kept as long as the index)
         got = self._pieces.get(key)
         if got is None:
-            poly = getattr(self, which).polys[p].pts
-            got = self._pieces[key] = [ccw(q) for q in convex_pieces(poly)]
+            got = self._pieces[key] = [ccw(q) for q in convex_pieces(poly.pts)]
         return got
 
 

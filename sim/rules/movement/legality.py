@@ -9,9 +9,11 @@ are free and not swept). While moving, the swept base (the base dragged along ea
   (``through_enemies``: Desperate Escape 09.07, 17.01, taking to the skies 21.03);
   ``impassable`` names enemy models that block even then (17.01: other MONSTER/VEHICLE);
 * may not cross the battlefield edge (03.01);
-* may cross a dense feature only if the model may (``may_cross_dense``: Part A ruling 12,
-  13.06: INFANTRY/BEASTS/SWARM/MOBILE, or taking to the skies); exposed and light features
-  never hinder movement (13.06).
+* may cross a dense feature only if the model may (``may_cross_dense``, read by
+  ``index.crossing_limit``; Part A ruling 12, 13.06, 24.35): True, every one (INFANTRY, BEASTS,
+  SWARM, MOBILE, or taking to the skies); False, those given a height of 2" or less (any
+  model); 4.0, those of 4" or less (a Super-heavy Walker's normal, advance or fall-back move);
+  exposed and light features never hinder movement (13.06).
 
 At the end (03.01 end-of-move checks, run once for the whole unit): no base overlaps another
 model's base, friend or foe (touching is fine); no base overlaps the footprint of a light or
@@ -48,6 +50,7 @@ from sim.rules.movement.kernels import (_seg_point_dist, _segments_polygon_dista
                                     _convex_overlap, _convex_penetrates_polygon, _offsets, near_rows,
                                     rows_near_box, placed_distances, placed_overlaps, distances_from, fps_to_rows,
                                     fps_distance_matrix, unit_distance, path_length)
+from sim.rules.movement.moves import WALKER_HEIGHT
 from sim.rules.polygons import ccw
 from sim.rules.terrain import TerrainArea
 
@@ -80,10 +83,10 @@ def blocking_rows(idx: BodyIndex, player: int, through_enemies: bool,
 
 def path_blocker(fp: Footprint, pts: np.ndarray, idx: BodyIndex, terr: TerrainIndex,
                  board: tuple[float, float], blockers: np.ndarray, *,
-                 may_cross_dense: bool, first_only: bool = True) -> list[tuple[str, str, str, float | None]]:
+                 may_cross_dense: bool | float, first_only: bool = True) -> list[tuple[str, str, str, float | None]]:
     """03.01 / 13.06 What stops the base ``fp`` (at its start facing) being dragged along the
     polyline ``pts`` (k, 2): enemy bases among ``blockers`` (rows of ``idx``) it would cross,
-    the battlefield edge, and dense features unless ``may_cross_dense``. Returns
+    the battlefield edge, and dense features it may not cross (``may_cross_dense``). Returns
     (kind, rule, message, distance) tuples, kind "enemy" / "edge" / "dense"; at most one of
     each kind (the first along the path); only the first found if ``first_only``."""
     out: list[tuple[str, str, str, float | None]] = []
@@ -121,11 +124,12 @@ def path_blocker(fp: Footprint, pts: np.ndarray, idx: BodyIndex, terr: TerrainIn
                         f"(by {depth:.2f}\") on segment {seg + 1}", depth))
             if first_only:
                 return out
-    if not may_cross_dense and len(terr.dense):
-        hit = _dense_hit(fp, off, a, b, terr.dense)
+    dense = terr.uncrossable(may_cross_dense)
+    if len(dense):
+        hit = _dense_hit(fp, off, a, b, dense)
         if hit is not None:
             _seg, p, depth = hit
-            out.append(("dense", "13.06, Part A 12", _dense_message(terr.dense.polys[p]), depth))
+            out.append(("dense", _DENSE_RULE, _dense_message(dense.polys[p]), depth))
     order = {"enemy": 0, "edge": 1, "dense": 2}
     return sorted(out, key=lambda p: order[p[0]])
 
@@ -169,9 +173,18 @@ def _sweep_hits(fp, r, off, a, b, idx, rows):
     return None
 
 
+_DENSE_RULE = "13.06, Part A 12"
+
+
 def _dense_message(poly: _Poly) -> str:
-    return (f"its path crosses a dense feature of {poly.area!r}; only INFANTRY, BEASTS, SWARM or "
-            f"MOBILE models, or models taking to the skies, may")
+    """13.06 / 24.35 Why the path may not cross the dense feature ``poly``, and who may: for one
+    given a height of 4" or less (Part A ruling 12), a Super-heavy Walker's move too."""
+    if poly.tall > WALKER_HEIGHT:
+        return (f"its path crosses a dense feature of {poly.area!r}; only INFANTRY, BEASTS, SWARM or "
+                f"MOBILE models, or models taking to the skies, may")
+    return (f"its path crosses a dense feature of {poly.area!r}, {poly.tall:g}\" tall; only INFANTRY, "
+            f"BEASTS, SWARM or MOBILE models, models taking to the skies, or a Super-heavy Walker's "
+            f"normal, advance or fall-back move (24.35: {WALKER_HEIGHT:g}\" or less) may")
 
 
 def _box_near(lo: np.ndarray, hi: np.ndarray, es: EdgeSet) -> np.ndarray:
@@ -403,15 +416,16 @@ def feature_mask(fp: Footprint, centres: np.ndarray, terr: TerrainIndex) -> np.n
 
 
 def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: TerrainIndex,
-                         blockers: np.ndarray, *, may_cross_dense: bool) -> np.ndarray:
+                         blockers: np.ndarray, *, may_cross_dense: bool | float) -> np.ndarray:
     """03.01 / 13.06 (K,) whether the base ``fp`` dragged in a straight line from where it
-    stands to each of ``ends`` (K, 2) clears every base among ``blockers`` and (unless
-    ``may_cross_dense``) every dense feature; the board edge is ``board_mask``'s business (the
-    board is convex, so two ends on it mean the whole line is). Vectorised for round bases."""
+    stands to each of ``ends`` (K, 2) clears every base among ``blockers`` and every dense
+    feature it may not cross (``may_cross_dense``); the board edge is ``board_mask``'s business
+    (the board is convex, so two ends on it mean the whole line is). Vectorised for round bases."""
     K = len(ends)
     out = np.ones(K, dtype=bool)
     if not K:
         return out
+    dense = terr.uncrossable(may_cross_dense)
     if fp.shape != "round":
         # the base swept along s->e meets X iff the segment s->e enters X (-) base (Minkowski)
         off = _offsets(fp)
@@ -429,11 +443,11 @@ def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: 
                     out &= ~(d < idx.radius[j] - TOUCH)
                 else:
                     out &= ~_segments_enter_convex(a, ends, md)
-        if not may_cross_dense and len(terr.dense):
-            near = _box_near(np.minimum(a, ends) - bnd, np.maximum(a, ends) + bnd, terr.dense)
+        if len(dense):
+            near = _box_near(np.minimum(a, ends) - bnd, np.maximum(a, ends) + bnd, dense)
             for p in np.flatnonzero(near.any(axis=0)).tolist():
                 rows = np.flatnonzero(near[:, p])
-                for piece in terr.pieces("dense", p):
+                for piece in terr.pieces(dense, p):
                     md = _minkowski_sum(piece, neg)
                     out[rows] &= ~_segments_enter_convex(a[rows], ends[rows], md)
         return out
@@ -449,10 +463,10 @@ def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: 
             poly = idx.core(j)
             out &= ~(_segments_polygon_distance(a, ends, poly, np.roll(poly, -1, axis=0))
                      < r - TOUCH)
-    if not may_cross_dense and len(terr.dense):
-        near = _box_near(np.minimum(a, ends) - r, np.maximum(a, ends) + r, terr.dense)
+    if len(dense):
+        near = _box_near(np.minimum(a, ends) - r, np.maximum(a, ends) + r, dense)
         if near.any():
-            d = near_polys_distance(a, ends, near, terr.dense)
+            d = near_polys_distance(a, ends, near, dense)
             out &= ~(near & (d < r - TOUCH)).any(axis=1)
     return out
 
@@ -463,7 +477,7 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
                bodies: Sequence[Body] | BodyIndex,
                areas: Sequence[TerrainArea] | TerrainIndex, board: tuple[float, float], *,
                max_distance: Mapping[str, float] | float, rule: str,
-               may_cross_dense: bool = False, through_enemies: bool = False,
+               may_cross_dense: bool | float = False, through_enemies: bool = False,
                impassable: Collection[str] = (), end_unengaged: bool = False,
                check_coherency: bool = True,
                angles: Mapping[str, float] | None = None) -> list[MoveProblem]:
@@ -479,7 +493,8 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
     3. the swept base crosses no enemy base unless ``through_enemies`` (then only those in
        ``impassable``) (03.01, 17.01, 21.03);
     4. no part of the base leaves the battlefield along the path or at the end (03.01);
-    5. it crosses no dense feature unless ``may_cross_dense`` (13.06, Part A ruling 12);
+    5. it crosses no dense feature it may not (``may_cross_dense``: True every one; False
+       those of 2" or less; a height, those at most that tall: 13.06, 24.35, Part A ruling 12);
     6. its end base overlaps no other model's base, friend or foe (03.01; touching is fine);
     7. its end base overlaps no light or dense feature (03.01, Part A ruling 13);
     8. if ``end_unengaged``, it ends outside the engagement range of every enemy model (``rule``);
@@ -660,15 +675,16 @@ def _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense,
                         idx.ids[r], "03.01", f"its path crosses the base of enemy model "
                         f"{idx.ids[j]} (by {R[s] - d[s]:.2f}\")", float(R[s] - d[s])))
         # 5. dense features
-        if not may_cross_dense and len(terr.dense):
+        dense = terr.uncrossable(may_cross_dense)
+        if len(dense):
             near = _box_near(np.minimum(A, B) - R[:, None], np.maximum(A, B) + R[:, None],
-                             terr.dense)
+                             dense)
             if near.any():
-                d = near_polys_distance(A, B, near, terr.dense)
+                d = near_polys_distance(A, B, near, dense)
                 for s, p in np.argwhere(near & (d < R[:, None] - TOUCH)).tolist():
                     r = int(owners[s])
                     found[r].setdefault("dense", MoveProblem(
-                        idx.ids[r], "13.06, Part A 12", _dense_message(terr.dense.polys[p]),
+                        idx.ids[r], _DENSE_RULE, _dense_message(dense.polys[p]),
                         float(R[s] - d[s, p])))
     for r, _ in round_paths:
         for kind in ("enemy", "edge", "dense"):

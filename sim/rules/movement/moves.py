@@ -1,5 +1,6 @@
 """09 Movement phase: which moves a unit may still make this turn, how far it may go (21.03
-taking to the skies, 24.17 Hover) and how far it has moved."""
+taking to the skies, 24.17 Hover), which dense features it may cross (13.06, 24.35, Part A
+ruling 12) and how far it has moved."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from sim.rules.movement.kernels import path_length
 
 __all__ = ["MoveType", "MOVE_MODES", "SELECT_MODES", "mode_of_selection", "ConsolidationMode",
            "FLY", "SKY_PENALTY", "SKY_MOVES", "move_made", "second_move_refusal", "add_move",
-           "advance_end", "path_stop", "path_length", "sky_refusal", "sky_distance"]
+           "advance_end", "path_stop", "path_length", "sky_refusal", "sky_distance",
+           "CROSSES_DENSE", "WALKER_HEIGHT", "WALKER_MOVES", "dense_crossing"]
 
 
 class MoveType(StrEnum):
@@ -55,6 +57,25 @@ class ConsolidationMode(StrEnum):
 FLY = "FLY"  # 21.03 the keyword that lets a unit take to the skies
 SKY_PENALTY = 2.0  # 21.03 inches off the maximum distance when taking to the skies
 SKY_MOVES = (MoveType.NORMAL, MoveType.ADVANCE, MoveType.FALL_BACK, "charge")  # 21.03 the moves it may be taken for
+CROSSES_DENSE = frozenset({"INFANTRY", "BEASTS", "SWARM", "MOBILE"})  # 13.06, Part A ruling 12
+WALKER_HEIGHT = 4.0  # 24.35 inches: the dense sections a Super-heavy Walker's move crosses
+WALKER_MOVES = MOVE_MODES  # 24.35 the moves it crosses them in
+
+
+def dense_crossing(keywords: Iterable[str], move: str | None = None, flying: bool = False,
+                   super_heavy_walker: bool = False) -> bool | float:
+    """13.06 / 21.03 / 24.35 / Part A ruling 12 Which dense features a unit's models may cross
+    in a ``move`` move (the ``may_cross_dense`` of sim.rules.movement.legality): every one
+    (True) for INFANTRY, BEASTS, SWARM or MOBILE (a unit has every keyword of its models,
+    02.05.01) or taking to the skies; for a Super-heavy Walker (``super_heavy_walker``: every
+    model has the ability) in a normal, advance or fall-back move, those of 4" or less (4.0);
+    otherwise those of 2" or less (False: 13.06, any model). A dense feature given no height
+    counts as taller than all of these (Part A ruling 12)."""
+    if flying or CROSSES_DENSE.intersection(keywords):
+        return True
+    if super_heavy_walker and move in WALKER_MOVES:
+        return WALKER_HEIGHT
+    return False
 
 
 def move_made(move_type: str | None, advanced: bool, fell_back: bool, moved: float) -> str | None:

@@ -5,9 +5,11 @@ the observer's footprint to any point of the target's footprint. It is blocked w
 *enters the interior* of a blocker: touching an edge or grazing a corner is not crossing
 (tolerance 1e-9"). Blockers for a pair of models:
 
-* every dense (Solid, 13.11) feature of a terrain area that either model is within;
-* every obscuring area (13.10: holds a light or dense feature) that neither model is within
-  (its dense features lie inside it, so they need no separate test).
+* every dense (Solid, 13.11) feature of a terrain area that either model is within, unless
+  the scenario gives it a height of 2" or less (``Feature.blocks_sight``: a sight line passes
+  over a low feature, Part A ruling 12 and README "Our own rulings");
+* every obscuring area (13.10: holds a light or dense feature, low or not) that neither model
+  is within (its dense features lie inside it, so they need no separate test).
 
 Models never block (Part A ruling 2). "Within" an area: any part of the base inside the
 area's footprint or touching its edge (01.04.01).
@@ -137,7 +139,8 @@ class TerrainBlockers:
     """13.10 / 13.11 Terrain packed as convex pieces with tags.
 
     ``pieces`` holds the pieces of every obscuring area (kind AREA) and of every dense
-    feature (kind DENSE); ``area`` gives each piece's area index.
+    feature that blocks sight (kind DENSE: not a low one, ``Feature.blocks_sight``); ``area``
+    gives each piece's area index.
     """
 
     areas: tuple[TerrainArea, ...]
@@ -157,7 +160,7 @@ class TerrainBlockers:
                     polys.append(p)
                     kind.append(AREA)
                     owner.append(k)
-            for f in a.solid_features:
+            for f in a.sight_blockers:
                 for p in convex_pieces(f.polygon):
                     polys.append(p)
                     kind.append(DENSE)
@@ -229,8 +232,9 @@ def model_fully_visible(a: Footprint, b: Footprint, blk: TerrainBlockers,
 
 
 def model_fully_visible_dense(a: Footprint, b: Footprint, blk: TerrainBlockers) -> bool:
-    """13.11.01 Fully visible counting only Solid (dense) features as blockers: a hidden model
-    that is not has gone to ground (detection range -3")."""
+    """13.11.01 Fully visible counting only Solid (dense) features as blockers (those that
+    block sight: a low one hides nothing, ``Feature.blocks_sight``): a hidden model that is not
+    has gone to ground (detection range -3")."""
     return model_fully_visible(a, b, blk, dense_only=True,
                                within_a=np.zeros(len(blk.areas), bool),
                                within_b=np.zeros(len(blk.areas), bool))

@@ -101,7 +101,7 @@ class Placer:
 
     def __init__(self, unit: str, bodies: Sequence[Body] | BodyIndex,
                  areas: Sequence[TerrainArea], board: tuple[float, float], *,
-                 max_distance: Mapping[str, float] | float, may_cross_dense: bool = False,
+                 max_distance: Mapping[str, float] | float, may_cross_dense: bool | float = False,
                  through_enemies: bool = False, impassable: Collection[str] = (),
                  ends: Mapping[str, Sequence[Point]] | None = None):
         self.idx = idx = as_index(bodies)
@@ -328,17 +328,16 @@ class Placer:
                 cj = self.idx.centres[j]
                 gap = self.idx.bound[j] + r + DETOUR_GAP
                 seqs += [[cj + n * gap], [cj - n * gap]]
-        if not self.may_cross_dense:
-            for poly in self.terr.dense.polys:
-                if np.any(poly.lo > hi) or np.any(poly.hi < lo):
-                    continue
-                corners = _corner_points(poly.pts, r + DETOUR_GAP)
-                seqs += [[c] for c in corners]
-                k = len(corners)
-                if k >= 2:
-                    for i in range(k):
-                        a, b = corners[i], corners[(i + 1) % k]
-                        seqs += [[a, b], [b, a]]
+        for poly in self.terr.uncrossable(self.may_cross_dense).polys:   # (13.06: those it may not cross)
+            if np.any(poly.lo > hi) or np.any(poly.hi < lo):
+                continue
+            corners = _corner_points(poly.pts, r + DETOUR_GAP)
+            seqs += [[c] for c in corners]
+            k = len(corners)
+            if k >= 2:
+                for i in range(k):
+                    a, b = corners[i], corners[(i + 1) % k]
+                    seqs += [[a, b], [b, a]]
         if not seqs:
             return []
         tot = []
