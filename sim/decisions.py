@@ -12,7 +12,11 @@ Scenario scripts, the sandbox and the default policies (RULES.md Part A) all ans
   "unit -> enemy unit"), or "decline";
 * ``weapons`` (the shooter, 04.01): the names of the weapons that fire, when a stratagem makes a
   unit shoot (15.08 Fire Overwatch);
-* ``coherency_removal`` (the unit's player, 03.03): the model ids it loses.
+* ``coherency_removal`` (the unit's player, 03.03): the model ids it loses;
+* ``charge_targets`` (its user, 15.11): the enemy unit a Heroic Intervention charges (default:
+  the closest, Part A ruling 17);
+* ``arrival`` (its user, 15.07): where a unit arriving by Rapid Ingress is set up, one of its
+  legal spots (default: Part A ruling 27's).
 
 A scenario script answers by kind, once for its whole step (``Scripted``): the answer is fitted
 to each request of that kind as it comes (sim.plan.answers.fit_scripted_answer).

@@ -120,6 +120,10 @@ VIA = Field("via", "a list", lambda v: isinstance(v, list), dump=_dump_via, load
 FLY = Field("fly", "true or false (21.03 take to the skies)", lambda v: type(v) is bool, default=False, omit=True)
 TARGETS = Field("targets", "a list of unit ids", lambda v: isinstance(v, list) and all(_is_str(t) for t in v),
                 dump=list, load=lambda v: tuple(str(t) for t in v))
+"""The enemy units a move is made toward (11.04 a charge's targets)."""
+SELECTED = Field("targets", "a list of unit ids", TARGETS.valid, dump=list, load=TARGETS.load, default=(), omit=True)
+"""The enemy units a pile-in or consolidation move selects (12.03, 12.08); none given: the
+selection Part A ruling 18 makes."""
 
 
 def optional_str(name: str, what: str) -> Field:

@@ -9,12 +9,13 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
-from sim.commands.base import TO, UNIT, VIA, CommandRecord
+from sim.commands.base import SELECTED, TO, UNIT, VIA, CommandRecord, optional_str
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan import moves as MV
 from sim.plan.fight import was_eligible_to_fight
 from sim.plan.phased import live_unit
+from sim.rules.movement.moves import ConsolidationMode
 from sim.rules.movement.solvers import pile_in as PS
 from sim.rules.turn import PLAYER, FightStep, Phase
 from sim.systems.placing import apply_positions
@@ -23,21 +24,31 @@ from sim.world import queries as W
 
 @dataclass(frozen=True, slots=True)
 class PileIn:
-    """12.02/12.03 A pile-in move: each moving model's end position."""
+    """12.02/12.03 A pile-in move: each moving model's end position, and its pile-in targets
+    (12.03: an engaged unit's are every enemy unit it is engaged with; an unengaged unit
+    selects one or more of the enemy units within 5"; none given: every one it may, Part A
+    ruling 18)."""
 
     unit: str
     to: tuple[tuple[str, float, float], ...]
     via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
+    targets: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Consolidate:
     """12.07/12.08 A consolidation move: each moving model's end position; the mode (ongoing,
-    engaging, objective) is the compulsory one for the unit's position (12.08)."""
+    engaging, objective) is the compulsory one for the unit's position (12.08), and the
+    selection is the player's: ``targets``, the enemy units an engaging consolidation heads for
+    (one or more within 3"; an ongoing one's are every engaged enemy unit), or ``objective``,
+    the objective (by name) an objective consolidation heads for (one within 3"). None given:
+    Part A ruling 18's (the closest enemy unit, the nearest objective)."""
 
     unit: str
     to: tuple[tuple[str, float, float], ...]
     via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
+    targets: tuple[str, ...] = ()
+    objective: str | None = None
 
 
 def _place(battle, cmd, event: str) -> int:
@@ -109,40 +120,61 @@ def _made(verb: str):
 
 # --- the automatic player's choices (Part A ruling 18) --------------------------------------
 
-def pile_in_command(battle, uid: str, to):
-    """12.03 A pile-in move: the step's ``to``, or the solver's (Part A ruling 18); None when
-    the unit has no legal pile-in move."""
-    if to is not None:
-        return PileIn(uid, tuple((m, *p) for m, p in to.items()))
+def pile_in_command(battle, uid: str, to, targets=None):
+    """12.03 A pile-in move toward ``targets`` (None: every enemy unit it may pile in toward,
+    Part A ruling 18): the step's ``to``, or the solver's placement; None when the unit has no
+    legal pile-in move. The command names its targets."""
     ent = battle.units[uid]
+    if targets is None:
+        targets = PS.pile_in_targets(uid, MV.bodies()) if not W.unit_destroyed(ent) else []
+    if to is not None:
+        return PileIn(uid, tuple((m, *p) for m, p in to.items()), targets=tuple(targets))
     st = W.unit_state(ent)
     if W.unit_destroyed(ent) or st.piled_in or not (W.unit_engaged(ent) or st.charged):
         return None
-    sol = PS.solve_pile_in(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board,
+    sol = PS.solve_pile_in(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board, targets=targets,
                            may_cross_dense=MV.may_cross_dense(ent))
-    return PileIn(uid, MV.solution_ends(sol), MV.solution_turns(sol)) if sol and sol.paths else None
-
-
-def consolidate_command(battle, uid: str, to):
-    """12.08 A consolidation move: the step's ``to``, or the solver's in the compulsory mode
-    (Part A ruling 18); None when the unit has none."""
-    if to is not None:
-        return Consolidate(uid, tuple((m, *p) for m, p in to.items()))
-    ent = battle.units[uid]
-    st = W.unit_state(ent)
-    if W.unit_destroyed(ent) or st.consolidated or not was_eligible_to_fight(battle, ent):
+    if not (sol and sol.paths):
         return None
-    sol = PS.solve_consolidation(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board,
-                                 MV.objectives(battle), may_cross_dense=MV.may_cross_dense(ent))
-    return Consolidate(uid, MV.solution_ends(sol), MV.solution_turns(sol)) if sol and sol.paths else None
+    return PileIn(uid, MV.solution_ends(sol), MV.solution_turns(sol), tuple(sorted(sol.targets)))
+
+
+def consolidate_command(battle, uid: str, to, targets=None, objective: str | None = None):
+    """12.08 A consolidation move in the compulsory mode toward ``targets`` (an engaging
+    consolidation's enemy units) or ``objective`` (an objective consolidation's, by name), each
+    None: Part A ruling 18's; the step's ``to``, or the solver's placement; None when the unit
+    has none. The command names its selection."""
+    ent = battle.units[uid]
+    objs = MV.objectives(battle)
+    mode = None if W.unit_destroyed(ent) else PS.consolidation_mode(uid, MV.bodies(), objs)
+    if mode is not None:  # (the selection the command names: the player's, else ruling 18's)
+        name, default_targets, default_obj = mode
+        if name == ConsolidationMode.OBJECTIVE:
+            objective, targets = objective or objs[default_obj].name, ()
+        else:
+            targets, objective = tuple(targets or default_targets), None
+    if to is not None:
+        return Consolidate(uid, tuple((m, *p) for m, p in to.items()), targets=tuple(targets or ()),
+                           objective=objective)
+    st = W.unit_state(ent)
+    if mode is None or st.consolidated or not was_eligible_to_fight(battle, ent):
+        return None
+    sol = PS.solve_consolidation(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board, objs,
+                                 targets=targets or None,
+                                 objective=None if objective is None else MV.objective_index(battle, objective),
+                                 may_cross_dense=MV.may_cross_dense(ent))
+    if not (sol and sol.paths):
+        return None
+    return Consolidate(uid, MV.solution_ends(sol), MV.solution_turns(sol), tuple(targets or ()), objective)
 
 
 PILE_IN = CommandRecord(
     "pile in", PileIn, "12.02", "a pile-in move (up to 3\") in the Pile In step",
-    (UNIT, TO, VIA), check=_check_pile_in, apply=_apply_pile_in, describe=_made("pile in"),
+    (UNIT, TO, VIA, SELECTED), check=_check_pile_in, apply=_apply_pile_in, describe=_made("pile in"),
     phase=Phase.FIGHT, step=FightStep.PILE_IN, script_step="pile_in")
 
 CONSOLIDATE = CommandRecord(
     "consolidate", Consolidate, "12.07", "a consolidation move (up to 3\") in the Consolidate step",
-    (UNIT, TO, VIA), check=_check_consolidate, apply=_apply_consolidate, describe=_made("consolidate"),
+    (UNIT, TO, VIA, SELECTED, optional_str("objective", "an objective's name")), check=_check_consolidate,
+    apply=_apply_consolidate, describe=_made("consolidate"),
     phase=Phase.FIGHT, step=FightStep.CONSOLIDATE, script_step="consolidate")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
-from sim.commands.base import TO, UNIT, VIA, CommandRecord
+from sim.commands.base import SELECTED, TO, UNIT, VIA, CommandRecord
 from sim.commands.shoot import SELECTIONS
 from sim.components import Unit
 from sim.errors import PlanError
@@ -48,6 +48,7 @@ class Overrun:
     unit: str
     to: tuple[tuple[str, float, float], ...] = ()
     via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
+    targets: tuple[str, ...] = ()  # 12.03 its pile-in targets (none given: Part A ruling 18's)
 
 
 # --- Fight ---------------------------------------------------------------------------------
@@ -114,8 +115,8 @@ def _check_overrun(battle, cmd: Overrun) -> None:
                         f"a normal fight, not an overrun fight (12.05, 12.06)")
     if cmd.to:
         MV.check_pile_in(battle, ent, cmd)
-    elif cmd.via:
-        raise PlanError("turning points given for a pile-in move that moves no model (12.06)")
+    elif cmd.via or cmd.targets:
+        raise PlanError("turning points or pile-in targets given for a pile-in move that moves no model (12.06)")
 
 
 def _apply_overrun(battle, cmd: Overrun):
@@ -137,19 +138,22 @@ def _apply_overrun(battle, cmd: Overrun):
 
 # --- the automatic player's choice (Part A ruling 18) ---------------------------------------
 
-def overrun_command(battle, uid: str, to):
+def overrun_command(battle, uid: str, to, targets=None):
     """12.06 An Overrun command: the step's ``to`` for its additional pile-in move, or the
-    solver's pile-in (Part A ruling 18: toward every engaged enemy unit, else those within 5";
-    no move when none is legal)."""
-    if to is not None:
-        return Overrun(uid, tuple((m, *p) for m, p in to.items()))
+    solver's pile-in toward ``targets`` (None: Part A ruling 18's, every engaged enemy unit,
+    else those within 5"); no move when none is legal. The command names its targets."""
     ent = battle.units[uid]
-    sol = None
-    if not W.unit_destroyed(ent):
-        sol = PS.solve_pile_in(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board,
-                               may_cross_dense=MV.may_cross_dense(ent))
-    return Overrun(uid, MV.solution_ends(sol), MV.solution_turns(sol)) if sol and sol.paths else Overrun(uid)
-
+    if W.unit_destroyed(ent):
+        return Overrun(uid)
+    if targets is None:
+        targets = PS.pile_in_targets(uid, MV.bodies())
+    if to is not None:
+        return Overrun(uid, tuple((m, *p) for m, p in to.items()), targets=tuple(targets))
+    sol = PS.solve_pile_in(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board, targets=targets,
+                           may_cross_dense=MV.may_cross_dense(ent)) if targets else None
+    if not (sol and sol.paths):
+        return Overrun(uid)
+    return Overrun(uid, MV.solution_ends(sol), MV.solution_turns(sol), tuple(sorted(sol.targets)))
 
 FIGHT = CommandRecord(
     "fight", Fight, "12.04", "select a unit to fight (a normal fight), with one melee weapon per model and its targets",
@@ -159,5 +163,5 @@ FIGHT = CommandRecord(
 
 OVERRUN_FIGHT = CommandRecord(
     "overrun", Overrun, "12.06", "select a unit for an overrun fight: one more pile-in move, then its fight",
-    (UNIT, TO, VIA), check=_check_overrun, apply=_apply_overrun, phase=Phase.FIGHT, step=FightStep.FIGHT,
+    (UNIT, TO, VIA, SELECTED), check=_check_overrun, apply=_apply_overrun, phase=Phase.FIGHT, step=FightStep.FIGHT,
     selects_to_fight=True)

@@ -61,24 +61,33 @@ def ingress_candidates(battle, u: int) -> list:
     return out
 
 
-def default_ingress(battle, u: int, side: int, check=None):
-    """Part A ruling 27: an ingress move to the legal spot nearest the nearest objective the
-    side does not control (else the nearest objective); None when no spot tried is legal.
-    ``check`` says why an Ingress is refused (default: Battle.check, the phase's gates too; a
-    stratagem's ingress out of the Movement phase's order, 15.07, checks the move alone)."""
-    if check is None:
-        check = battle.check
+def _preferred(battle, u: int, side: int) -> list:
+    """``ingress_candidates`` in Part A ruling 27's order of preference: nearest first to the
+    nearest objective the side does not control (else the nearest objective)."""
     ts = battle.turn_state
     mine = {n for n, c in ts.control.items() if c.controller == side}
     objs = [o for o in ts.objectives if o.name not in mine] or list(ts.objectives)
     cands = ingress_candidates(battle, u)
     if objs:
         cands = sorted(cands, key=lambda c: min((c[0][0] - o.x) ** 2 + (c[0][1] - o.y) ** 2 for o in objs))
-    for _anchor, cmd in cands:
-        if check(cmd) is None:
-            return cmd
-    return None
+    return cands
 
+
+def ingress_spots(battle, u: int, side: int, check=None) -> list:
+    """The legal places an ingress move could set the unit up, as (anchor, command), in Part A
+    ruling 27's order of preference. ``check`` says why an Ingress is refused (default:
+    Battle.check, the phase's gates too; a stratagem's ingress out of the Movement phase's
+    order, 15.07, checks the move alone)."""
+    check = battle.check if check is None else check
+    return [(anchor, cmd) for anchor, cmd in _preferred(battle, u, side) if check(cmd) is None]
+
+
+def default_ingress(battle, u: int, side: int, check=None):
+    """Part A ruling 27: an ingress move to the legal spot nearest the nearest objective the
+    side does not control (else the nearest objective); None when no spot tried is legal
+    (``check`` as ``ingress_spots``)."""
+    check = battle.check if check is None else check
+    return next((cmd for _anchor, cmd in _preferred(battle, u, side) if check(cmd) is None), None)
 
 INGRESS = CommandRecord(
     "ingress", Ingress, "20.04", "set up a unit from strategic reserves (an ingress move)",

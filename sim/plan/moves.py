@@ -13,7 +13,7 @@ from sim.errors import PlanError
 from sim.rules.movement import legality as ML
 from sim.rules import charge as CHG
 from sim.rules.abilities import Hook
-from sim.rules.movement.moves import FLY, MoveType, dense_crossing, sky_distance, sky_refusal
+from sim.rules.movement.moves import FLY, ConsolidationMode, MoveType, dense_crossing, sky_distance, sky_refusal
 from sim.rules.movement.solvers import charge as CH
 from sim.rules.movement.solvers import pile_in as PI
 from sim.world import queries as W
@@ -211,11 +211,12 @@ def check_charge(battle, unit_ent: int, cmd, roll: int) -> None:
 
 
 def check_pile_in(battle, unit_ent: int, cmd) -> None:
-    """12.03 The pile-in move and its conditions, against its targets (every engaged enemy
-    unit; if unengaged, the enemy units within 5")."""
+    """12.03 The pile-in move and its conditions, against its targets: those the command
+    selects (``cmd.targets``: every engaged enemy unit; if unengaged, one or more of the enemy
+    units within 5"), or, when it selects none, every one it may (Part A ruling 18)."""
     uid = esper.component_for_entity(unit_ent, Unit).id
     body = bodies()
-    targets = PI.pile_in_targets(uid, body)
+    targets = list(getattr(cmd, "targets", ())) or PI.pile_in_targets(uid, body)
     if not targets:
         raise PlanError(f"{uid} has no pile-in target: no enemy unit engaged or within 5\" (12.03)")
     _refuse(PI.check_pile_in(uid, targets, paths_of(battle, unit_ent, cmd.to, cmd.via), body, _areas(battle),
@@ -224,7 +225,9 @@ def check_pile_in(battle, unit_ent: int, cmd) -> None:
 
 def check_consolidate(battle, unit_ent: int, cmd) -> None:
     """12.08 The consolidation move in its compulsory mode (ongoing, engaging, objective), and
-    its conditions."""
+    its conditions, toward what the command selects (``cmd.targets``, the enemy units of an
+    engaging consolidation; ``cmd.objective``, an objective consolidation's objective by name)
+    or, when it selects nothing, what Part A ruling 18 would."""
     uid = esper.component_for_entity(unit_ent, Unit).id
     body = bodies()
     objs = objectives(battle)
@@ -233,9 +236,28 @@ def check_consolidate(battle, unit_ent: int, cmd) -> None:
         raise PlanError(f"{uid} is not engaged and has no enemy unit or objective within 3\": "
                         f"no consolidation mode applies (12.08)")
     kind, targets, obj = mode
+    if kind == ConsolidationMode.OBJECTIVE and cmd.targets:
+        raise PlanError(f"{uid} is not engaged and has no enemy unit within 3\": its consolidation is an "
+                        f"objective consolidation, which selects an objective, not enemy units (12.08)")
+    if kind != ConsolidationMode.OBJECTIVE and cmd.objective is not None:
+        raise PlanError(f"{uid}'s consolidation is {kind} (an enemy unit is engaged or within 3\"): it selects "
+                        f"enemy units, not an objective (12.08)")
+    if cmd.targets:
+        targets = list(cmd.targets)
+    if cmd.objective is not None:
+        obj = objective_index(battle, cmd.objective)
     _refuse(PI.check_consolidation(uid, kind, targets, None if obj is None else objs[obj],
                                    paths_of(battle, unit_ent, cmd.to, cmd.via), body, _areas(battle),
                                    battle.scenario.board, may_cross_dense=may_cross_dense(unit_ent)))
+
+
+def objective_index(battle, name: str) -> int:
+    """The index of the battle's objective called ``name`` (PlanError naming them otherwise)."""
+    objs = objectives(battle)
+    for k, o in enumerate(objs):
+        if o.name == name:
+            return k
+    raise PlanError(f"no objective {name!r} (the objectives: {', '.join(o.name for o in objs) or 'none'}) (14.01)")
 
 
 def objectives(battle) -> list:

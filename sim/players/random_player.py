@@ -15,6 +15,8 @@ from sim.phases.state import FightStep, Phase
 from sim.players import options as O
 from sim.players.base import Choice, Player
 from sim.plan import moves as MV
+from sim.rules.movement.moves import ConsolidationMode
+from sim.rules.movement.solvers import pile_in as PS
 from sim.plan.common import could_shoot
 from sim.rules.movement.moves import sky_distance
 from sim.world import queries as W
@@ -108,12 +110,43 @@ class RandomPlayer(Player):
                 if ts.fights_first_step:
                     el = [u for u in el if fights_first(u)] or el
                 out += [lambda u=u: O.default_fight(battle, u, self._pick) for u in el]
-                out += [lambda u=u: overrun_command(battle, O.uid(u), None) for u in el]
+                out += [lambda u=u: overrun_command(battle, O.uid(u), None, self._pile_in_targets(u)) for u in el]
             else:
-                make = pile_in_command if ts.step == FightStep.PILE_IN else consolidate_command
-                out += [lambda u=u: make(battle, O.uid(u), None) for u in units]
+                if ts.step == FightStep.PILE_IN:
+                    out += [lambda u=u: pile_in_command(battle, O.uid(u), None, self._pile_in_targets(u))
+                            for u in units]
+                else:
+                    out += [lambda u=u: self._consolidate(battle, u) for u in units]
         out.append(EndPhase())
         return out
+
+    def _subset(self, items: list) -> list:
+        """A uniformly random non-empty subset of ``items`` (in their order)."""
+        while True:
+            picked = [x for x in items if self.rng.random() < 0.5]
+            if picked:
+                return picked
+
+    def _pile_in_targets(self, u: int):
+        """12.03 The pile-in targets it selects: an engaged unit's are the rule's (None); an
+        unengaged one picks a random non-empty subset of the enemy units within 5"."""
+        if W.unit_engaged(u) or W.unit_destroyed(u):
+            return None
+        near = PS.pile_in_targets(O.uid(u), MV.bodies())
+        return self._subset(near) if near else None
+
+    def _consolidate(self, battle, u: int):
+        """12.08 A consolidation toward a random selection: some of the enemy units within 3"
+        (engaging), or one of the objectives within 3" (objective); an ongoing one's is the rule's."""
+        if W.unit_destroyed(u):
+            return None
+        choices = PS.consolidation_choices(O.uid(u), MV.bodies(), MV.objectives(battle))
+        if choices is None or choices[0] == ConsolidationMode.ONGOING:
+            return consolidate_command(battle, O.uid(u), None)
+        mode, units, objs = choices
+        if mode == ConsolidationMode.ENGAGING:
+            return consolidate_command(battle, O.uid(u), None, targets=tuple(self._subset(units)))
+        return consolidate_command(battle, O.uid(u), None, objective=MV.objectives(battle)[self._pick(objs)].name)
 
     def _fly(self, u: int) -> bool:
         """21.03 Whether a FLY unit takes to the skies for this move: a fair coin (no draw for

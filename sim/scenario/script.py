@@ -25,7 +25,7 @@ from sim.world import queries as W
 from sim.commands import charge_command, consolidate_command, overrun_command, pile_in_command
 
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem",
-                  "coherency_removal", "weapons"}
+                  "coherency_removal", "weapons", "charge_targets", "arrival"}
 SHOOTING_TYPES = set(_SH.SHOOTING_TYPES)  # (10.02 step 2; snap shooting only a rule grants, 15.09)
 FIGHT_TYPES = tuple(FightType)  # 12.05 / 12.06
 STEPS = {r.script_step: r for r in C.RECORDS if r.script_step}
@@ -171,6 +171,10 @@ def _placed_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> Scr
     Impact); what is left out the solver places (Part A rulings 17-18, 27)."""
     charge = record is C.DECLARE_CHARGE
     allowed = {key, "to"} | ({"targets", "fly", "decisions"} if charge else set())
+    if record is C.PILE_IN or record is C.CONSOLIDATE:
+        allowed.add("targets")  # 12.03 / 12.08 the enemy units it selects (ruling 18's when left out)
+    if record is C.CONSOLIDATE:
+        allowed.add("objective")  # 12.08 the objective an objective consolidation selects, by name
     r.keys(allowed, {key})
     uid = _unit_of_step(r, key, unit_ids)
     action = {"step": key, "unit": uid}
@@ -183,6 +187,8 @@ def _placed_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> Scr
             if not isinstance(t, str) or t not in unit_ids or unit_ids[t].owner == unit_ids[uid].owner:
                 tr.fail("an enemy unit id", t, i)
         action["targets"] = list(tl)
+    if r.has("objective"):
+        action["objective"] = r.get("objective", str, what="an objective's name")
     if r.has("to"):
         action["to"] = _to_table(r, uid, model_ids)
     decisions = _decisions(r.sub("decisions"), unit_ids[uid], units) if r.has("decisions") else {}
@@ -399,11 +405,13 @@ def _ingress(battle, step):
 
 
 def _pile_in(battle, step):
-    yield Expansion(pile_in_command(battle, step.action["unit"], step.action.get("to")), [])
+    a = step.action
+    yield Expansion(pile_in_command(battle, a["unit"], a.get("to"), a.get("targets")), [])
 
 
 def _consolidate(battle, step):
-    yield Expansion(consolidate_command(battle, step.action["unit"], step.action.get("to")), [])
+    a = step.action
+    yield Expansion(consolidate_command(battle, a["unit"], a.get("to"), a.get("targets"), a.get("objective")), [])
 
 
 def _fight(battle, step):

@@ -14,6 +14,7 @@ from sim.rules import charge as CHG
 from sim.rules import stratagems as SG
 from sim.rules.turn import Phase
 from sim.rules.movement.solvers import charge as CH
+from sim.decisions import DecisionRequest, ask
 from sim.stratagems.base import DECLINE, Fact, Moment, StratagemRecord, allowed, choose, pay
 from sim.stratagems.facts import UNENGAGED
 from sim.systems.placing import apply_positions
@@ -26,11 +27,12 @@ NEAR_AN_ENEMY = Fact("within 12 inches of an enemy unit",
 
 
 def _offer(battle, player: int, moment: Moment):
-    """The answer names the unit and the mode ("unit: mode"); the charge roll, its targets
-    (within 12" and the roll, 11.04; sim.rules.charge) and the solver's placement (Part A
-    ruling 17) follow, on the ground or, when no ground charge is found and the unit has FLY,
-    taking to the skies (21.03: 2" less unless Hover, as the default player's charge); a charge
-    that cannot be made moves nothing."""
+    """The answer names the unit and the mode ("unit: mode"); the charge roll follows, then its
+    target: the player picks one of the enemy units it may charge (11.04: within 12" and the
+    roll; sim.rules.charge), a ``charge_targets`` decision whose default is the closest (Part A
+    ruling 17), asked only when there is a choice; then the solver's placement, on the ground
+    or, when no ground charge is found and the unit has FLY, taking to the skies (21.03: 2" less
+    unless Hover, as the default player's charge). A charge that cannot be made moves nothing."""
     options = []
     for u in W.all_units():
         unit = esper.component_for_entity(u, Unit)
@@ -54,21 +56,32 @@ def _offer(battle, player: int, moment: Moment):
     if mode == FRAY:
         roll = CHG.into_the_fray_roll(roll)
     cap = CHG.CHARGE_RANGE if mode == LEAP else CHG.INTO_THE_FRAY_RANGE
-    sol, targets, sky = None, [], False
-    for sky in (False, True) if MV.can_fly(u) else (False,):  # (21.03 on the ground first)
+    tries = (False, True) if MV.can_fly(u) else (False,)  # (21.03 on the ground first)
+    gaps = {}  # each enemy unit it may target (11.04 within 12" and the roll), in its nearest reach
+    for sky in tries:
         reach = MV.charge_reach(u, roll, sky, cap)
-        gaps = {}
         for e in W.enemy_units(u):
             gap = MV.unit_gap(u, [e])
             if CHG.in_reach(gap, reach) and (mode == FRAY or W.unit_state(e).charged):
-                gaps[esper.component_for_entity(e, Unit).id] = gap
-        if not gaps:
-            continue
-        targets = sorted(gaps, key=lambda t: (gaps[t], t))[:1]  # (Part A ruling 17: the closest)
-        sol = CH.solve_charge(uid, targets, MV.charge_limit(u, roll, sky), MV.bodies(), battle.scenario.terrain,
-                              battle.scenario.board, **MV.path_rules(u, sky))
-        if sol:
-            break
+                gaps.setdefault(esper.component_for_entity(e, Unit).id, gap)
+    sol, targets, sky = None, [], False
+    if gaps:
+        # the player picks the unit it charges; the default is the closest (Part A ruling 17)
+        order = sorted(gaps, key=lambda t: (gaps[t], t))
+        target = order[0]
+        if len(order) > 1:
+            target = yield from ask(battle, DecisionRequest(
+                "charge_targets", f"{NAME}: {uid}", player, order, order[0],
+                prompt=f"{uid} charges ({NAME}, {mode}; roll {roll}\"): at which enemy unit? (11.04)",
+                context={"stratagem": NAME, "target": uid}))
+        targets = [target]
+        for sky in tries:
+            if not CHG.in_reach(gaps[target], MV.charge_reach(u, roll, sky, cap)):
+                continue
+            sol = CH.solve_charge(uid, targets, MV.charge_limit(u, roll, sky), MV.bodies(), battle.scenario.terrain,
+                                  battle.scenario.board, **MV.path_rules(u, sky))
+            if sol:
+                break
     if not sol:
         battle.emit(ev.CHARGE, unit=uid, roll=roll, targets=[], result="not made", note=f"{NAME} ({mode})")
         return True

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import esper
 
-from sim.commands.ingress import default_ingress
+from sim.commands.ingress import default_ingress, ingress_spots
+from sim.decisions import DecisionRequest, ask
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan.phased import check_ingress
@@ -20,10 +21,12 @@ IN_RESERVES = Fact("in strategic reserves", lambda battle, u: W.in_reserves(u))
 
 
 def _offer(battle, player: int, moment: Moment):
-    """It arrives where the headless ingress places it (Part A ruling 27: the legal spot
-    nearest the nearest objective its side does not control), checked as any ingress move is
+    """The answer names the unit; then, when it has more than one legal spot, where it arrives
+    (an ``arrival`` decision among the legal spots, each its formation centred at a point along
+    an edge; the default is the headless ingress's, Part A ruling 27: the legal spot nearest the
+    nearest objective its side does not control). Each spot is checked as any ingress move is
     (20.04, 03.02: sim.plan.phased.check_ingress; the Movement phase's gates aside); only units
-    with a legal spot are offered. The answer names the unit."""
+    with a legal spot are offered."""
     def problem(cmd):
         try:
             check_ingress(battle, cmd)
@@ -49,7 +52,16 @@ def _offer(battle, player: int, moment: Moment):
     if answer == DECLINE:
         return False
     pay(battle, RECORD, player, answer, "an ingress move at the end of the opponent's Movement phase")
-    apply_ingress(battle, spots[answer].unit, spots[answer].to)
+    cmd = spots[answer]
+    places = {f"{x:g}, {y:g}": c for (x, y), c in ingress_spots(battle, battle.units[answer], player, check=problem)}
+    if len(places) > 1:  # the player picks where it arrives; the default is ruling 27's spot
+        default = next(k for k, c in places.items() if c == cmd)
+        where = yield from ask(battle, DecisionRequest(
+            "arrival", f"{NAME}: {answer}", player, list(places), default,
+            prompt=f"where does {answer} arrive (20.04: its formation centred at one of these points)?",
+            context={"stratagem": NAME, "target": answer}))
+        cmd = places[where]
+    apply_ingress(battle, cmd.unit, cmd.to)
     return True
 
 

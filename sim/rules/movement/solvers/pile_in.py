@@ -40,6 +40,7 @@ from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, check_move, engaged_units, fps_to_rows, near_rows,
     distances_from,
 )
+from sim.rules.movement.moves import ConsolidationMode
 from sim.rules.movement.solvers.place import BASE_CONTACT, CLOSER, Placer, Solution
 from sim.rules.terrain import TerrainArea
 
@@ -112,31 +113,46 @@ def pile_in_targets(unit: str, bodies: Sequence[Body] | BodyIndex, *,
 
 def consolidation_mode(unit: str, bodies: Sequence[Body] | BodyIndex,
                        objectives: Sequence[O.Objective] = ()) -> tuple[str, list[str], int | None] | None:
-    """12.08 The compulsory consolidation mode and its selection, in the printed order:
-    ("ongoing", every engaged enemy unit, None); ("engaging", [the closest enemy unit within
-    3"], None) (headless: the closest, ties by id); ("objective", [], index of the nearest
-    objective within 3" (of its closest part, 14.01), ties lowest index) (ruling 18); or None
-    if no mode applies."""
+    """12.08 The compulsory consolidation mode and the automatic players' selection (Part A
+    ruling 18), in the printed order: (ongoing, every engaged enemy unit, None); (engaging, [the
+    closest enemy unit within 3"], None) (ties by id); (objective, [], index of the nearest
+    objective within 3" (of its closest part, 14.01), ties lowest index); or None if no mode
+    applies. What a player may select instead: ``consolidation_choices``."""
+    choices = consolidation_choices(unit, bodies, objectives)
+    if choices is None:
+        return None
+    mode, units, objs = choices
+    if mode == ConsolidationMode.ONGOING:
+        return (mode, units, None)
+    if mode == ConsolidationMode.ENGAGING:
+        return (mode, units[:1], None)
+    return (mode, [], objs[0])
+
+
+def consolidation_choices(unit: str, bodies: Sequence[Body] | BodyIndex,
+                          objectives: Sequence[O.Objective] = ()) -> tuple[str, list[str], list[int]] | None:
+    """12.08 The compulsory consolidation mode and what its player may select: ongoing, every
+    engaged enemy unit (all of them, selected by the rule); engaging, the enemy units within 3"
+    (one or more of them), nearest first (ties by id); objective, the objectives within 3" (one
+    of them, by index), nearest first (ties lowest index); or None if no mode applies."""
     idx = as_index(bodies)
     fps = _unit_fps(unit, idx)
     engaged = engaged_units(unit, fps, idx)
     if engaged:
-        return ("ongoing", engaged, None)
+        return (ConsolidationMode.ONGOING, engaged, [])
     d = _enemy_unit_distances(unit, idx)
     near = sorted((dv, u) for u, dv in d.items() if within_distance(dv, CONSOLIDATION_RANGE))
     if near:
-        return ("engaging", [near[0][1]], None)
-    best = None
+        return (ConsolidationMode.ENGAGING, [u for _d, u in near], [])
+    objs = []
     for k, o in enumerate(objectives):
         dk = min(O.distance_to(f, o) for f in fps.values())
-        if within_distance(dk, CONSOLIDATION_RANGE) and (best is None or dk < best[0]):
-            best = (dk, k)
-    if best is not None:
-        return ("objective", [], best[1])
+        if within_distance(dk, CONSOLIDATION_RANGE):
+            objs.append((dk, k))
+    if objs:
+        return (ConsolidationMode.OBJECTIVE, [], [k for _d, k in sorted(objs)])
     return None
 
-
-# --- the conditions ------------------------------------------------------------------------
 
 def _range_words(objective: O.Objective) -> str:
     """How far "within range" is, for a refusal: 3" of a marker, or within the terrain area."""
@@ -375,13 +391,13 @@ def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
     fps = _unit_fps(unit, idx)
     engaged = engaged_units(unit, fps, idx)
     d = _enemy_unit_distances(unit, idx)
-    if mode == "ongoing":
+    if mode == ConsolidationMode.ONGOING:
         if not engaged:
             out.append(MoveProblem(None, "12.08", "ongoing consolidation needs an engaged unit"))
         elif targets != engaged:
             out.append(MoveProblem(None, "12.08", f"ongoing consolidation selects every engaged "
                                    f"enemy unit ({', '.join(engaged)})"))
-    elif mode == "engaging":
+    elif mode == ConsolidationMode.ENGAGING:
         if engaged:
             out.append(MoveProblem(None, "12.08", "an engaged unit must use ongoing consolidation"))
         elif not targets:
@@ -391,7 +407,7 @@ def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
             if not within_distance(d.get(t, math.inf), CONSOLIDATION_RANGE):
                 out.append(MoveProblem(None, "12.08", f"{t} is not an enemy unit within "
                                        f"{CONSOLIDATION_RANGE:g}\"", d.get(t)))
-    elif mode == "objective":
+    elif mode == ConsolidationMode.OBJECTIVE:
         if engaged or any(within_distance(v, CONSOLIDATION_RANGE) for v in d.values()):
             out.append(MoveProblem(None, "12.08", "objective consolidation only when the unit is "
                                    "unengaged and no enemy unit is within 3\""))
@@ -406,10 +422,10 @@ def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
         return out
     placer = Placer(unit, idx, areas, board, max_distance=max_distance, ends=paths,
                     may_cross_dense=may_cross_dense)
-    if mode in ("ongoing", "engaging"):
-        out += _pile_conditions(placer, targets, lock=(mode == "ongoing"), rule="12.08",
+    if mode in (ConsolidationMode.ONGOING, ConsolidationMode.ENGAGING):
+        out += _pile_conditions(placer, targets, lock=(mode == ConsolidationMode.ONGOING), rule="12.08",
                                 what=f"{mode} consolidation move", skip_possible=_skip_possible)
-        if mode == "ongoing":
+        if mode == ConsolidationMode.ONGOING:
             out += _kept_engagements(placer, "12.08")
         else:
             now = engaged_units(unit, placer.cur, idx)
@@ -456,7 +472,7 @@ def check_consolidation(unit: str, mode: str, targets: Collection[str],
     unengaged) then ``consolidation_conditions``."""
     idx = as_index(bodies)
     return check_move(unit, paths, idx, areas, board, max_distance=max_distance, rule="12.08",
-                      end_unengaged=(mode == "objective"), may_cross_dense=may_cross_dense) \
+                      end_unengaged=(mode == ConsolidationMode.OBJECTIVE), may_cross_dense=may_cross_dense) \
         + consolidation_conditions(unit, mode, targets, objective, paths, idx, areas, board,
                                    max_distance=max_distance, may_cross_dense=may_cross_dense)
 
@@ -538,20 +554,26 @@ def solve_pile_in(unit: str, bodies: Sequence[Body] | BodyIndex, areas: Sequence
 def solve_consolidation(unit: str, bodies: Sequence[Body] | BodyIndex,
                         areas: Sequence[TerrainArea], board: tuple[float, float],
                         objectives: Sequence[O.Objective] = (), *,
+                        targets: Collection[str] | None = None, objective: int | None = None,
                         max_distance: float = PILE_IN_DISTANCE,
                         may_cross_dense: bool = False) -> Solution:
     """Part A ruling 18: a legal 12.08 consolidation move of ``unit`` in the compulsory mode
-    (``consolidation_mode``), or why there is none. Verified with ``check_move`` and
+    (``consolidation_mode``), toward the player's selection (``targets``, the enemy units of an
+    engaging consolidation; ``objective``, the index of an objective consolidation's) or, when
+    none is given, ruling 18's; or why there is none. Verified with ``check_move`` and
     ``consolidation_conditions``."""
     idx = as_index(bodies)
     mode = consolidation_mode(unit, idx, objectives)
     if mode is None:
         return Solution(None, "no enemy unit is engaged or within 3\", and no objective is "
                         "within 3\": no consolidation mode applies (12.08)")
-    name, targets, obj = mode
-    if name in ("ongoing", "engaging"):
+    name, targets_default, obj = mode
+    targets = targets_default if targets is None or name == ConsolidationMode.ONGOING else sorted(set(targets))
+    if objective is not None and name == ConsolidationMode.OBJECTIVE:
+        obj = objective
+    if name in (ConsolidationMode.ONGOING, ConsolidationMode.ENGAGING):
         res = _solve_enemy(unit, targets, idx, areas, board, max_distance=max_distance,
-                           lock=(name == "ongoing"), may_cross_dense=may_cross_dense)
+                           lock=(name == ConsolidationMode.ONGOING), may_cross_dense=may_cross_dense)
         if isinstance(res, str):
             return Solution(None, res + " (12.08)", tuple(targets), mode=name)
         placer = res
@@ -585,7 +607,7 @@ def solve_consolidation(unit: str, bodies: Sequence[Body] | BodyIndex,
                 break
     paths = placer.paths()
     problems = check_move(unit, paths, idx, areas, board, max_distance=max_distance, rule="12.08",
-                          end_unengaged=(name == "objective"), may_cross_dense=may_cross_dense) + \
+                          end_unengaged=(name == ConsolidationMode.OBJECTIVE), may_cross_dense=may_cross_dense) + \
         consolidation_conditions(unit, name, targets, objective, paths, idx, areas, board,
                                  max_distance=max_distance, may_cross_dense=may_cross_dense,
                                  _skip_possible=True)
