@@ -29,6 +29,7 @@ from sim.commands import ChargeMove, Consolidate, DeclareCharge, PileIn
 from sim.plan import moves as MV
 from sim.rules import charge as CHG
 from sim.rules.movement.solvers import charge as CH
+from sim.rules.movement.moves import ConsolidationMode
 from sim.rules.movement.solvers import pile_in as PI
 from sim.sandbox import style as S
 from sim.sandbox.draw_table import _dashed_line
@@ -57,8 +58,11 @@ class Placement:
     dice: tuple = ()
     distances: dict = field(default_factory=dict)  # enemy unit -> inches (charge: within 12")
     legal: list = field(default_factory=list)  # the units that may be picked as targets
-    targets: list = field(default_factory=list)  # picked (charge), or the move's targets
+    targets: list = field(default_factory=list)  # the move's targets, as picked (the legal ones, by default)
+    fixed: bool = False  # the rule selects the targets itself (an engaged unit's, 12.03; ongoing, 12.08)
     mode: str = ""  # consolidation: ongoing / engaging / objective (12.08)
+    objectives: list = field(default_factory=list)  # an objective consolidation's choices (names), nearest first
+    objective: str | None = None  # the one picked
     origin: dict = field(default_factory=dict)  # model id -> (x, y, limit)
     ghosts: dict = field(default_factory=dict)  # model id -> (x, y) where it would end
     via: dict = field(default_factory=dict)  # model id -> the solver's turning points
@@ -123,6 +127,7 @@ class PlacementMixin:
             return
         p = Placement(record, self.selected_unit)
         kind = VERB[record]
+        self._choices(p)
         if not self._propose(p):
             empty = record.cls(p.unit, ())
             reason = self.battle.check(empty)
@@ -130,18 +135,34 @@ class PlacementMixin:
                            f"{p.unit}: the solver finds no {kind} move (every model stays put); "
                            f"nothing to place ({RULE[record]})")
             return
-        b = MV.bodies()
-        if record is C.PILE_IN:
-            p.targets = PI.pile_in_targets(p.unit, b)
-        else:
-            mode = PI.consolidation_mode(p.unit, b, MV.objectives(self.battle))
-            if mode is not None:
-                p.mode, p.targets = mode[0], list(mode[1])
         self.placement = p
         self.status = f"{kind}: the solver's placement - drag a model to adjust it, Enter to confirm"
         self.dirty |= {"orders", "action"}
 
     # ------------------------------------------------------------------ the proposal
+    def _choices(self, p: Placement) -> None:
+        """What the player may select for a pile-in or consolidation move (12.03, 12.08), and
+        the automatic player's selection picked to begin with (Part A ruling 18)."""
+        self.battle._enter()
+        b = MV.bodies()
+        ent = self.battle.units[p.unit]
+        if p.record is C.PILE_IN:
+            p.legal = PI.pile_in_targets(p.unit, b)
+            p.targets = list(p.legal)
+            p.fixed = W.unit_engaged(ent)
+            return
+        objs = MV.objectives(self.battle)
+        choices = PI.consolidation_choices(p.unit, b, objs)
+        if choices is None:
+            return
+        p.mode, units, picks = choices
+        default = PI.consolidation_mode(p.unit, b, objs)
+        p.legal = list(units)
+        p.targets = list(default[1])
+        p.fixed = p.mode == ConsolidationMode.ONGOING
+        p.objectives = [objs[k].name for k in picks]
+        p.objective = objs[default[2]].name if default[2] is not None else None
+
     def _origin(self, p: Placement) -> None:
         p.origin = {m.id: (m.x, m.y, p.limit) for m in self.scene.living(p.unit)}
 
@@ -157,10 +178,11 @@ class PlacementMixin:
             cmd = charge_command(b, p.unit, list(p.targets), None) if p.targets else None
             found = cmd is not None and bool(cmd.targets)
         elif p.record is C.PILE_IN:
-            cmd = pile_in_command(b, p.unit, None)
+            cmd = pile_in_command(b, p.unit, None, p.targets) if p.targets else None
             found = cmd is not None
         else:
-            cmd = consolidate_command(b, p.unit, None)
+            cmd = (consolidate_command(b, p.unit, None, p.targets or None, p.objective)
+                   if p.targets or p.objective else None)
             found = cmd is not None
         if found:
             for mid, x, y in cmd.to:
@@ -219,7 +241,9 @@ class PlacementMixin:
                 to.append((mid, *self._on_table(mid, x, y, p.origin[mid])))
         if p.record is C.CHARGE_MOVE:
             return ChargeMove(p.unit, tuple(sorted(p.targets)) if p.targets else (), tuple(to), tuple(via))
-        return p.record.cls(p.unit, tuple(to), tuple(via))
+        if p.record is C.PILE_IN:
+            return PileIn(p.unit, tuple(to), tuple(via), tuple(sorted(p.targets)))
+        return Consolidate(p.unit, tuple(to), tuple(via), tuple(sorted(p.targets)), p.objective)
 
     # ------------------------------------------------------------------ each frame
     def placement_update(self) -> None:
@@ -267,6 +291,47 @@ class PlacementMixin:
         return st.consolidated
 
     # ------------------------------------------------------------------ the player's choices
+    def toggle_target(self, uid: str) -> None:
+        """An enemy unit clicked while placing: added to the move's targets, or dropped, when the
+        rule lets the player select it (11.04 a charge's, 12.03 an unengaged unit's pile-in,
+        12.08 an engaging consolidation's); the solver places the models again."""
+        p = self.placement
+        if p is None or p.stage != "placing":
+            return
+        if p.record is C.CHARGE_MOVE:
+            self.toggle_charge_target(uid)
+            return
+        if p.fixed or p.mode == ConsolidationMode.OBJECTIVE:
+            why = ("it is engaged: it piles in toward every enemy unit it is engaged with (12.03)"
+                   if p.record is C.PILE_IN else
+                   "an ongoing consolidation heads for every engaged enemy unit (12.08)" if p.fixed else
+                   "an objective consolidation selects an objective, not an enemy unit (12.08)")
+            self.status = f"{p.unit}: {why}"
+            return
+        if uid not in p.legal:
+            reach = "5\" (12.03)" if p.record is C.PILE_IN else "3\" (12.08)"
+            self.status = f"{uid} is not an enemy unit within {reach} of {p.unit}"
+            return
+        if uid in p.targets:
+            p.targets.remove(uid)
+        else:
+            p.targets.append(uid)
+        p.targets.sort(key=p.legal.index)
+        self._propose(p)
+        self.status = (f"{VERB[p.record]} targets: {', '.join(p.targets) or 'none - pick one'}"
+                       + ("" if p.proposed or not p.targets else " - the solver found no placement: drag the models"))
+        self.dirty.add("orders")
+
+    def pick_objective(self, name: str) -> None:
+        """12.08 The objective an objective consolidation heads for."""
+        p = self.placement
+        if p is None or p.stage != "placing" or name not in p.objectives:
+            return
+        p.objective = name
+        self._propose(p)
+        self.status = f"consolidate toward {name}" + ("" if p.proposed else " - the solver found no placement")
+        self.dirty.add("orders")
+
     def toggle_charge_target(self, uid: str) -> None:
         p = self.placement
         if p is None or p.record is not C.CHARGE_MOVE or p.stage != "placing":
@@ -354,8 +419,8 @@ class PlacementMixin:
             p.adjusting, p.grip = mid, (pt[0] - g[0], pt[1] - g[1])
             return True
         m = self.scene.model_at(*pt)
-        if m is not None and p.record is C.CHARGE_MOVE and m.owner != self.scene.units[p.unit].owner:
-            self.toggle_charge_target(m.unit)
+        if m is not None and m.owner != self.scene.units[p.unit].owner:
+            self.toggle_target(m.unit)
             return True
         if m is not None and m.unit == p.unit:
             return True  # (its real place, under a ghost elsewhere: nothing to do)
@@ -396,7 +461,8 @@ class PlacementMixin:
                              f"{u}: {p.distances[u]:.2f}\" away, beyond the roll of {p.roll}\" (11.04)")
                             for u in p.distances}
         else:
-            look.targets = {u: None for u in p.targets}
+            look.targets = {u: None if u in p.targets else f"{u}: click to add it as a target"
+                            for u in (p.legal if not p.fixed else p.targets)}
 
     def draw_placement(self, surf) -> None:
         """Where each model stands (a faint outline), its path to the ghost, the ghost ringed
@@ -498,12 +564,28 @@ def build_placement_panel(flow, sb) -> None:
                             object_id="#unavailable", tip=f"beyond the charge roll of {p.roll}\"")
         flow.newline()
     else:
-        what = {"ongoing": "ongoing: towards the engaged enemy units",
-                "engaging": "engaging: towards the closest enemy unit within 3\"",
-                "objective": "objective: towards the nearest objective within 3\""}.get(p.mode, "")
+        what = {ConsolidationMode.ONGOING: "ongoing: towards every engaged enemy unit",
+                ConsolidationMode.ENGAGING: "engaging: towards the enemy units you pick within 3\"",
+                ConsolidationMode.OBJECTIVE: "objective: towards the objective you pick within 3\""}.get(p.mode, "")
         flow.label(f'Up to {p.limit:g}" ({RULE[p.record]})' + (f" - {what}" if what else ""), "#muted")
-        if p.targets:
-            flow.label("towards: " + ", ".join(p.targets), "#muted")
+        if p.objectives:
+            flow.para("Objective (12.08): one within 3\", nearest first.", "#muted")
+            flow.newline()
+            for o in p.objectives:
+                flow.button(o, lambda o=o: sb.pick_objective(o), name=f"objective:{o}",
+                            object_id="#toggle_on" if o == p.objective else "#toggle")
+            flow.newline()
+        elif p.fixed:
+            flow.label("towards (the rule's): " + ", ".join(p.targets), "#muted")
+        elif p.legal:
+            flow.para(("Pile-in targets (12.03): enemy units within 5\", nearest first"
+                       if p.record is C.PILE_IN else "Targets (12.08): enemy units within 3\", nearest first")
+                      + "; pick one or more (here or on the table).", "#muted")
+            flow.newline()
+            for u in p.legal:
+                flow.button(u, lambda u=u: sb.toggle_target(u), name=f"target:{u}",
+                            object_id="#toggle_on" if u in p.targets else "#toggle", tip=sb.scene.units[u].name)
+            flow.newline()
     flow.space(4)
     flow.label("Placement", "#subheading")
     flow.para(("The solver's placement is drawn as ghosts. " if p.proposed else

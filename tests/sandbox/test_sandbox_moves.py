@@ -10,11 +10,14 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import esper
 import pygame
 import pytest
 
 from sandbox_support import DATA
 from sim.commands import EndPhase, StartBattle
+from sim.components import Unit
+from sim.world import queries as W
 from sim.phases.state import Phase
 from sim.plan import moves as MV
 from sim.rules import geometry
@@ -469,3 +472,32 @@ def test_screenshots_of_the_table_tools(make, tmp_path, size):
     finally:
         for sb in made:
             sb.battle.close()
+
+
+CONSOLIDATE_CHOICE = DATA / "extra" / "consolidate_choice.toml"
+
+
+def test_12_08_the_player_picks_the_consolidations_targets(make):
+    """An engaging consolidation's targets are the player's (12.08): the panel lists the enemy
+    units within 3" nearest first, the solver's pick (the closest, ruling 18) toggled on; the
+    player picks the other instead, the solver places toward it, and the command says so."""
+    d = make(CONSOLIDATE_CHOICE)
+    sb = d.sb
+    b = sb.battle
+    b._enter()
+    W.unit_state(b.units["brawlers"]).selected_to_fight = True  # (it was eligible to fight: 12.08)
+    d.click_model("brawlers/1")
+    d.key(pygame.K_o)
+    p = sb.placement
+    assert p is not None and (str(p.mode), p.legal, p.targets) == ("engaging", ["mob", "pack"], ["mob"]), sb.status
+    d.click_button("target:pack")
+    d.click_button("target:mob")
+    assert p.targets == ["pack"] and p.proposed, sb.status
+    d.pump(2)
+    assert p.verdict.reason is None, p.verdict.reason
+    d.click_button("confirm placement")
+    assert sb.placement is None, sb.status
+    (cmd,) = [e["command"] for e in b.events if e["type"] == "command"]
+    assert (cmd["kind"], cmd["targets"]) == ("consolidate", ["pack"])
+    b._enter()
+    assert [esper.component_for_entity(u, Unit).id for u in W.engaged_with(b.units["brawlers"])] == ["pack"]
