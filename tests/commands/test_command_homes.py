@@ -25,7 +25,7 @@ HOMONYMS = {
     ("rules/turn.py", "pile in"): "the Pile In step (12.02): FightStep.PILE_IN",
     ("rules/turn.py", "consolidate"): "the Consolidate step (12.07): FightStep.CONSOLIDATE",
     ("rules/movement/moves.py", "ingress"): "the move type of a unit set up from reserves (20.04): MoveType.INGRESS",
-    ("events.py", "ingress"): "the event of a unit set up from reserves: INGRESS",
+    ("events/__init__.py", "ingress"): "the event of a unit set up from reserves: INGRESS",
 }
 
 
