@@ -1,5 +1,6 @@
-"""The events of moving (09, 11, 12, 20) and of the models removed for coherency (03.03).
-Declarations only (sim.events.schema says how to read them)."""
+"""The events of moving (09, 11, 12, 20) and of the models removed for coherency (03.03), and
+what readers may rely on beyond each event's own fields (``charge_dice``). Declarations only,
+besides that reader (sim.events.schema says how to read them)."""
 
 from typing import Annotated, Literal, NotRequired
 
@@ -66,7 +67,7 @@ class Charge(Event):
     """11.02 A charge declared and its roll made; then its move made or not made (11.04); or a
     Heroic Intervention's (15.11: no declared event). The dice of a declared charge's roll are
     the last dice event recorded before it (its Command Re-roll's when one was made: a decision
-    or a stratagem may come between)."""
+    or a stratagem may come between): ``charge_dice`` reads them."""
 
     unit: Annotated[str, "the charging unit's id"]
     roll: Annotated[int, "the charge roll: the 2D6's total, after any re-roll"]
@@ -76,6 +77,20 @@ class Charge(Event):
     to: NotRequired[Annotated[list[Placed], "each model moved and where it ends (made)"]]
     fly: NotRequired[Annotated[bool, "true: taking to the skies (21.03)"]]
     note: NotRequired[Annotated[str, "a Heroic Intervention's, with its mode"]]
+
+
+def charge_dice(events, unit: str) -> tuple[int, ...]:
+    """The dice of ``unit``'s latest charge roll (its Command Re-roll's, if one was made): the
+    last dice event before the unit's latest declared charge event. () if it has none."""
+    declared = False
+    for i in range(len(events) - 1, -1, -1):
+        e = events[i]
+        if declared:
+            if e["type"] == ev.DICE:
+                return tuple(e["results"])
+        elif e["type"] == ev.CHARGE and e["unit"] == unit and e["result"] == "declared":
+            declared = True
+    return ()
 
 
 @declare(ev.PILED_IN)
