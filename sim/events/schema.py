@@ -99,6 +99,10 @@ def _mismatch(value, kind, where: str) -> str | None:
         options = get_args(kind)
         if any(_mismatch(value, k, where) is None for k in options):
             return None
+        records = [k for k in options if typing.is_typeddict(k)] if isinstance(value, dict) else []
+        if records:  # (the record it is closest to, and why it is not that)
+            closest = min(records, key=lambda k: len(_record(value, k, "")))
+            return f"{where}: matches no {' or '.join(_name(k) for k in options)}: " + _mismatch(value, closest, where)
         return f"{where}: expected {' or '.join(_name(k) for k in options)}, found {_show(value)}"
     if origin is Literal:
         if any(type(value) is type(a) and value == a for a in get_args(kind)):

@@ -169,7 +169,13 @@ def test_the_check_sees_what_is_not_declared():
                                                        "invulnerable": False}]}
     assert problems(damage) == []
     damage["steps"][0]["saved"] = False  # (a failed save must say what it did)
-    assert len(problems(damage)) == 1 and "'damage'.steps[0]" in problems(damage)[0]
+    assert problems(damage) == ["'damage'.steps[0]: matches no SavedStep or FailedStep or DevastatingStep or "
+                                "LostStep: 'damage'.steps[0] (SavedStep).saved: expected one of [True], found "
+                                "bool False"]
+    damage["steps"][0] = {"save": 2, "model": "m", "group": "g", "saved": False, "damage": 1, "lost": 1,
+                          "destroyed": False, "overkill": 0}
+    assert problems(damage) == ["'damage'.steps[0]: matches no SavedStep or FailedStep or DevastatingStep or "
+                                "LostStep: 'damage'.steps[0] (FailedStep): field 'overkill' is not declared"]
 
 
 def test_fields_list_the_declaration():
