@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sim import events as ev
 from sim.commands import describe as describe_command
 from sim.rules.abilities import Hook, tag
 from sim.rules.turn import PLAYER
@@ -41,131 +42,159 @@ def _cr(e: dict, before: str = "; ", after: str = "") -> str:
 def describe(e: dict) -> str | None:
     """One line for an event, or None for events the report folds into others (dice). Pools
     are numbered from 1 for people (the events count from 0)."""
-    t = e["type"]
-    if t == "command":
-        return describe_command(e["command"])  # (each command's record says it: sim.commands)
-    if t == "refused":
-        return f"!! refused: {e['reason']}"
-    if t == "shooting type":
-        why = "" if e.get("requested") else " (the default: 10.02)"
-        return f"   shooting type: {e['shooting_type']}{why}"
-    if t == "weapons selected":
-        lines = {}
-        for mid, w, tgt, n in e["selections"]:
-            lines.setdefault((w, tgt, n), []).append(mid)
-        parts = [f"{w} x{len(ms)} -> {tgt or 'no target'}" + (f" ({n} attacks)" if n else "")
-                 for (w, tgt, n), ms in lines.items()]
-        return "   weapons: " + "; ".join(parts)
-    if t == "left out":
-        by: dict = {}
-        for mid, w, tgt, why in e["models"]:
-            by.setdefault((w, tgt, why), []).append(mid)
-        return "\n".join(f"   {w} -> {tgt}: {', '.join(ms)} left out: {why}" for (w, tgt, why), ms in by.items())
-    if t == "pool":
-        if e.get("note"):
-            return f"   pool {e['pool'] + 1}: {e['note']}"
-        ab = f" [{', '.join(e['abilities'])}]" if e["abilities"] else ""
-        skill = "WS" if e.get("melee") else "BS"
-        dmg = f"D{e['D']}" if e["D"].isdigit() else f"D({e['D']})"
-        dice = "1 die" if e["dice"] == 1 else f"{e['dice']} dice"
-        skill = "snap shooting" if e.get("snap") else f"{skill} {e['skill']}+"
-        return (f"   pool {e['pool'] + 1}: {dice} of {', '.join(e['weapons'])} at {e['target']}"
-                f" ({skill} S{e['S']} AP{e['AP']} {dmg} vs T{e['T']}){ab}{_mods(e)}"
-                + (" (psychic attacks)" if e.get("psychic") else "")
-                + _cr(e, " (attack count: ", ")"))
-    if t == "hit rolls":
-        if e.get("auto"):
-            return f"     hits: automatic, {_n(e['hits'], 'hit')} (no hit roll, never critical)"
-        extra = ""
-        if e.get("sustained"):
-            extra += f", +{e['sustained']} sustained"
-        if e.get("lethal"):
-            extra += f", {e['lethal']} lethal (wound automatically)"
-        if e.get("snap"):
-            return (f"     hit rolls {e['rolls']} need an unmodified 6 (snap shooting, 15.09): "
-                    f"{_n(e['hits'], 'hit')} (never critical)")
-        if e.get("rerolled"):
-            extra += f", 1s re-rolled {e['rerolled']}"
-        mod = f" {e['modifier']:+d}" if e.get("modifier") else ""
-        return (f"     hit rolls {e['rolls']} need {e['skill']}+{mod}: {_n(e['hits'], 'hit')} "
-                f"({e['criticals']} critical{extra}{_cr(e)})")
-    if t == "wound rolls":
-        rr = f", re-rolled {e['rerolled']}" if e.get("rerolled") else ""  # ([TWIN-LINKED], re-roll 1s)
-        dev = f", {e['devastating']} devastating" if e.get("devastating") else ""
-        crit = f" (critical on {e['critical_on']}+)" if e.get("critical_on", 6) < 6 else ""
-        return (f"     wound rolls {e['rolls']} S{e['S']} vs T{e['T']}{crit}: {_n(e['wounds'], 'wound')}"
-                f" ({e['criticals']} critical{dev}{rr}{_cr(e)})")
-    if t == "allocation order":
-        s = f"     allocation order: {' > '.join(e['order'])}"
-        return s + (f" (precision: {e['precision']} first)" if e.get("precision") else "")
-    if t == "precision":
-        if e.get("chosen"):
-            return f"     {_PRECISION}: {e['chosen']} chosen among the visible {', '.join(e['visible'])}"
-        return f"     {_PRECISION}: {e.get('note') or 'declined'}"
-    if t == "save rolls":
-        cr = _cr(e, " (", ")")
-        return f"     save rolls (AP{e['AP']}): {e['rolls']}{cr}"
-    if t == "damage":
-        out = []
-        for s in e["steps"]:
-            if "mortal" in s:
-                out.append(f"       devastating wounds: {_n(s['mortal'], 'mortal wound')} to {s['model']}, "
-                           f"{s['lost']} lost" + _cr(s, " (", ")")
-                           + (" - destroyed" if s["destroyed"] else ""))
-            elif "save" not in s:
-                out.append(f"       {s['lost']}")
-            elif s["saved"]:
-                out.append(f"       {_save(s)} on {s['model']}: saved" + (" (invulnerable)" if s.get("invulnerable") else ""))
-            else:
-                out.append(f"       {_save(s)} on {s['model']}: fails, {s['damage']} damage, {s['lost']} lost"
-                           + _cr(s, " (", ")")
-                           + (f" (feel no pain {s['fnp']})" if s.get("fnp") else "")
-                           + (" - destroyed" if s["destroyed"] else ""))
-        return "\n".join(out) if out else None
-    if t == "mortal wounds":
-        per: dict[str, list] = {}
-        for s in e["steps"]:
-            got = per.setdefault(s["model"], [0, False])
-            got[0] += s["lost"]
-            got[1] = got[1] or s["destroyed"]
-        hurt = ", ".join(f"{m} -{n}{' (destroyed)' if d else ''}" for m, (n, d) in per.items() if n)
-        mw = "1 mortal wound" if e["count"] == 1 else f"{e['count']} mortal wounds"
-        return f"     {e['unit']} suffers {mw} from {e['source']}: {hurt or 'none lost'}"
-    if t == "hazard rolls":
-        if e.get("note") and not e.get("rolls"):
-            return f"   hazard rolls: {e['note']}"
-        cr = _cr(e, " (", ")")
-        if e.get("note"):  # (a Desperate Escape's, 09.07: one per model, 1 mortal wound per 1-2)
-            return (f"   hazard rolls {e['rolls']} ({e['note']}){cr}: {e['failures']} failed (1-2) -> "
-                    f"{_n(e['mortal_wounds'], 'mortal wound')}")
-        return (f"   hazard rolls {e['rolls']}{cr}: {e['failures']} failed (1-2) -> "
-                f"{_n(e['mortal_wounds'], 'mortal wound')} ({e['per_failure']} per failure)")
-    if t == "deadly demise":
-        hit = f": {', '.join(e['units'])} within 6\" suffer mortal wounds" if e["units"] else ""
-        return f"   deadly demise of {e['model']}: rolled {e['roll']}{hit}"
-    if t == "model destroyed":
-        return None
-    if t == "unit destroyed":
-        why = f" ({e['by']})" if "reserves" in str(e.get("by", "")) else ""
-        return f"   ** {e['unit']} is destroyed{why}"
-    if t == "attacks resolved":
-        return f"   {e['unit']} has resolved its attacks; removed: {', '.join(e['removed']) or 'none'}"
-    if t == "moved":
-        roll = f" (advance roll {e['advance_roll']})" if e.get("advance_roll") else ""
-        far = f", furthest {e['distance']:.2f}\"" if e.get("distance") is not None else ""
-        sky = " taking to the skies (21.03)" if e.get("fly") else ""
-        return f"   moved {_n(len(e['to']), 'model')}{sky}{far}{roll}"
-    if t == "move not made":
-        return f"   move not made (advance roll {e['advance_roll']}): {e['reason']}"
-    if t == "turn":
-        return None if e.get("phased") else f"== turn {e['turn']}"
-    if t in _BATTLE:
-        return _BATTLE[t](e)
-    if t == "decision":
-        what = f"stratagem {e['key']}" if e["kind"] == "stratagem" else e["kind"]  # (which one, and for whom)
-        line = f"     decision ({what}, player {e['player'] + 1}): {e['answer']}"
-        return line + (f"\n       note: {e['note']}" if e.get("note") else "")
+    line = _LINES.get(e["type"])
+    return None if line is None else line(e)
+
+
+def _nothing(e) -> None:
+    """(An event the report folds into others: the dice into the rolls' events, a model
+    destroyed into the damage it took.)"""
     return None
+
+
+def _refused(e) -> str:
+    return f"!! refused: {e['reason']}"
+
+
+def _shooting_type(e) -> str:
+    why = "" if e.get("requested") else " (the default: 10.02)"
+    return f"   shooting type: {e['shooting_type']}{why}"
+
+
+def _weapons(e) -> str:
+    lines = {}
+    for mid, w, tgt, n in e["selections"]:
+        lines.setdefault((w, tgt, n), []).append(mid)
+    parts = [f"{w} x{len(ms)} -> {tgt or 'no target'}" + (f" ({n} attacks)" if n else "")
+             for (w, tgt, n), ms in lines.items()]
+    return "   weapons: " + "; ".join(parts)
+
+
+def _left_out(e) -> str:
+    by: dict = {}
+    for mid, w, tgt, why in e["models"]:
+        by.setdefault((w, tgt, why), []).append(mid)
+    return "\n".join(f"   {w} -> {tgt}: {', '.join(ms)} left out: {why}" for (w, tgt, why), ms in by.items())
+
+
+def _pool(e) -> str:
+    if e.get("note"):
+        return f"   pool {e['pool'] + 1}: {e['note']}"
+    ab = f" [{', '.join(e['abilities'])}]" if e["abilities"] else ""
+    skill = "WS" if e.get("melee") else "BS"
+    dmg = f"D{e['D']}" if e["D"].isdigit() else f"D({e['D']})"
+    dice = "1 die" if e["dice"] == 1 else f"{e['dice']} dice"
+    skill = "snap shooting" if e.get("snap") else f"{skill} {e['skill']}+"
+    return (f"   pool {e['pool'] + 1}: {dice} of {', '.join(e['weapons'])} at {e['target']}"
+            f" ({skill} S{e['S']} AP{e['AP']} {dmg} vs T{e['T']}){ab}{_mods(e)}"
+            + (" (psychic attacks)" if e.get("psychic") else "")
+            + _cr(e, " (attack count: ", ")"))
+
+
+def _hits(e) -> str:
+    if e.get("auto"):
+        return f"     hits: automatic, {_n(e['hits'], 'hit')} (no hit roll, never critical)"
+    extra = ""
+    if e.get("sustained"):
+        extra += f", +{e['sustained']} sustained"
+    if e.get("lethal"):
+        extra += f", {e['lethal']} lethal (wound automatically)"
+    if e.get("snap"):
+        return (f"     hit rolls {e['rolls']} need an unmodified 6 (snap shooting, 15.09): "
+                f"{_n(e['hits'], 'hit')} (never critical)")
+    if e.get("rerolled"):
+        extra += f", 1s re-rolled {e['rerolled']}"
+    mod = f" {e['modifier']:+d}" if e.get("modifier") else ""
+    return (f"     hit rolls {e['rolls']} need {e['skill']}+{mod}: {_n(e['hits'], 'hit')} "
+            f"({e['criticals']} critical{extra}{_cr(e)})")
+
+
+def _wounds(e) -> str:
+    rr = f", re-rolled {e['rerolled']}" if e.get("rerolled") else ""  # ([TWIN-LINKED], re-roll 1s)
+    dev = f", {e['devastating']} devastating" if e.get("devastating") else ""
+    crit = f" (critical on {e['critical_on']}+)" if e.get("critical_on", 6) < 6 else ""
+    return (f"     wound rolls {e['rolls']} S{e['S']} vs T{e['T']}{crit}: {_n(e['wounds'], 'wound')}"
+            f" ({e['criticals']} critical{dev}{rr}{_cr(e)})")
+
+
+def _allocation(e) -> str:
+    s = f"     allocation order: {' > '.join(e['order'])}"
+    return s + (f" (precision: {e['precision']} first)" if e.get("precision") else "")
+
+
+def _precision(e) -> str:
+    if e.get("chosen"):
+        return f"     {_PRECISION}: {e['chosen']} chosen among the visible {', '.join(e['visible'])}"
+    return f"     {_PRECISION}: {e.get('note') or 'declined'}"
+
+
+def _saves(e) -> str:
+    cr = _cr(e, " (", ")")
+    return f"     save rolls (AP{e['AP']}): {e['rolls']}{cr}"
+
+
+def _damage(e) -> str | None:
+    out = []
+    for s in e["steps"]:
+        if "mortal" in s:
+            out.append(f"       devastating wounds: {_n(s['mortal'], 'mortal wound')} to {s['model']}, "
+                       f"{s['lost']} lost" + _cr(s, " (", ")")
+                       + (" - destroyed" if s["destroyed"] else ""))
+        elif "save" not in s:
+            out.append(f"       {s['lost']}")
+        elif s["saved"]:
+            out.append(f"       {_save(s)} on {s['model']}: saved" + (" (invulnerable)" if s.get("invulnerable") else ""))
+        else:
+            out.append(f"       {_save(s)} on {s['model']}: fails, {s['damage']} damage, {s['lost']} lost"
+                       + _cr(s, " (", ")")
+                       + (f" (feel no pain {s['fnp']})" if s.get("fnp") else "")
+                       + (" - destroyed" if s["destroyed"] else ""))
+    return "\n".join(out) if out else None
+
+
+def _mortal(e) -> str:
+    per: dict[str, list] = {}
+    for s in e["steps"]:
+        got = per.setdefault(s["model"], [0, False])
+        got[0] += s["lost"]
+        got[1] = got[1] or s["destroyed"]
+    hurt = ", ".join(f"{m} -{n}{' (destroyed)' if d else ''}" for m, (n, d) in per.items() if n)
+    mw = "1 mortal wound" if e["count"] == 1 else f"{e['count']} mortal wounds"
+    return f"     {e['unit']} suffers {mw} from {e['source']}: {hurt or 'none lost'}"
+
+
+def _hazard(e) -> str:
+    if e.get("note") and not e.get("rolls"):
+        return f"   hazard rolls: {e['note']}"
+    cr = _cr(e, " (", ")")
+    if e.get("note"):  # (a Desperate Escape's, 09.07: one per model, 1 mortal wound per 1-2)
+        return (f"   hazard rolls {e['rolls']} ({e['note']}){cr}: {e['failures']} failed (1-2) -> "
+                f"{_n(e['mortal_wounds'], 'mortal wound')}")
+    return (f"   hazard rolls {e['rolls']}{cr}: {e['failures']} failed (1-2) -> "
+            f"{_n(e['mortal_wounds'], 'mortal wound')} ({e['per_failure']} per failure)")
+
+
+def _deadly_demise(e) -> str:
+    hit = f": {', '.join(e['units'])} within 6\" suffer mortal wounds" if e["units"] else ""
+    return f"   deadly demise of {e['model']}: rolled {e['roll']}{hit}"
+
+
+def _unit_destroyed(e) -> str:
+    why = f" ({e['by']})" if "reserves" in str(e.get("by", "")) else ""
+    return f"   ** {e['unit']} is destroyed{why}"
+
+
+def _moved(e) -> str:
+    roll = f" (advance roll {e['advance_roll']})" if e.get("advance_roll") else ""
+    far = f", furthest {e['distance']:.2f}\"" if e.get("distance") is not None else ""
+    sky = " taking to the skies (21.03)" if e.get("fly") else ""
+    return f"   moved {_n(len(e['to']), 'model')}{sky}{far}{roll}"
+
+
+def _decision(e) -> str:
+    what = f"stratagem {e['key']}" if e["kind"] == "stratagem" else e["kind"]  # (which one, and for whom)
+    line = f"     decision ({what}, player {e['player'] + 1}): {e['answer']}"
+    return line + (f"\n       note: {e['note']}" if e.get("note") else "")
 
 
 def _nothing_happens(events, i: int) -> bool:
@@ -173,9 +202,9 @@ def _nothing_happens(events, i: int) -> bool:
     (dice and commands aside, the report prints nothing for it)."""
     for e in events[i + 1:]:
         t = e["type"]
-        if t in ("step", "phase"):
+        if t == ev.STEP or t == ev.PHASE:
             return True
-        if t == "command" and describe_command(e["command"]) is None:
+        if t == ev.COMMAND and describe_command(e["command"]) is None:
             continue
         return False
     return True
@@ -205,48 +234,72 @@ def _shock(e) -> str:
     return f"   battle-shock roll{note} for {e['unit']}{state}: {e['roll']} vs Ld {e['needed']}+, {verdict}"
 
 
-_BATTLE = {
-    "battle start": lambda e: f"== battle: {e['rounds']} rounds; {e['first']} goes first",
-    "round": lambda e: f"\n===== battle round {e['round']} =====",
-    "player turn": lambda e: f"\n=== {e['player']}'s turn (round {e['round']})",
-    "phase": _phase,
-    "step": lambda e: f"   ({e['step']} step: {e['player']} chooses)",
-    "cp": lambda e: f"   +{e['gained']} CP each ({e['source']}): " + ", ".join(f"{p} {e['cp'][p]}" for p in PLAYER),
-    "battle-shock": _shock,
-    "remained stationary": lambda e: f"   remained stationary ({e['rule']}): {', '.join(e['units'])}",
-    "selected to move": lambda e: (f"== {e['unit']} is selected to {'remain stationary' if e['mode'] == 'stationary' else e['mode']}"
-                                   + (f" (advance roll {e['advance_roll']})" if e.get("advance_roll") else "")),
-    "charge": _charge,
-    "piled in": lambda e: (f"   {e['unit']} piles in: {_n(len(e['to']), 'model')} moved"
-                           + (f" ({e['note']})" if e.get("note") else "")),
-    "overrun fight": lambda e: f"== {e['unit']} is selected to fight: an overrun fight ({e['rule']})",
-    "crushing impact": lambda e: (f"   Crushing Impact: {e['model']} (T{e['T']}) rolls {e['rolls']} against "
-                                  f"{e['target']}: {_n(e['to_enemy'], 'mortal wound')} to {e['target']}, "
-                                  f"{_n(e['to_own'], 'mortal wound')} to {e['unit']} (at most 6 each)"),
-    "consolidated": lambda e: f"   {e['unit']} consolidates: {_n(len(e['to']), 'model')} moved",
-    "fight pass": lambda e: f"   {e['player']} passes (12.04.01)",
-    "ingress": lambda e: f"== {e['unit']} arrives from strategic reserves: {_n(len(e['to']), 'model')} set up (20.04)",
-    "stratagem": lambda e: (f"   {e['player']} uses {e['stratagem']} ({e['section']}, {e['cp']} CP; {e['cp_left']} left)"
-                            f" on {e['target']}" + (f": {e['about']}" if e.get("about") else "")),
-    "explosives": lambda e: (f"   explosives (15.05): {e['model']} at {e['target']}, rolls {e['rolls']} (4+): "
-                             f"{_n(e['mortal_wounds'], 'mortal wound')}"),
-    "coherency removal": lambda e: f"   {e['unit']} out of coherency ({e['rule']}): {', '.join(e['models'])} removed",
-    "control": lambda e: (f"   objective {e['objective']}: "
-                          + (f"controlled by {e['controller']}" if e["controller"] else "no longer controlled")
-                          + " (" + ", ".join(f"{p} OC {v}" for p, v in e["levels"].items()) + ")"),
-    "vp": lambda e: (f"   {e['player']} scores {e['granted']} VP: {e['source']}"
-                     + (f" ({e['scored'] - e['granted']} lost to the cap)" if e["granted"] < e["scored"] else "")
-                     + f"; total {e['total']}"),
-    "result": lambda e: (f"\n===== the battle ends after round {e['rounds']}: "
-                         + ", ".join(f"{p} {e['vp'][p]} VP" for p in PLAYER) + ": "
-                         + ("a draw" if e["result"] == "draw" else f"{e['result']} wins")),
+# Each declared event type's line (sim.events.declared: tests/events checks every type has one).
+_LINES = {
+    ev.DICE: _nothing,
+    ev.COMMAND: lambda e: describe_command(e["command"]),  # (each command's record says it: sim.commands)
+    ev.REFUSED: _refused,
+    ev.DECISION: _decision,
+    ev.LEFT_OUT: _left_out,
+    ev.TURN: lambda e: None if e.get("phased") else f"== turn {e['turn']}",
+    ev.SHOOTING_TYPE: _shooting_type,
+    ev.WEAPONS_SELECTED: _weapons,
+    ev.POOL: _pool,
+    ev.HITS: _hits,
+    ev.WOUNDS: _wounds,
+    ev.ALLOCATION: _allocation,
+    ev.PRECISION: _precision,
+    ev.SAVES: _saves,
+    ev.DAMAGE: _damage,
+    ev.MORTAL: _mortal,
+    ev.HAZARD: _hazard,
+    ev.DEADLY_DEMISE: _deadly_demise,
+    ev.DESTROYED: _nothing,
+    ev.UNIT_DESTROYED: _unit_destroyed,
+    ev.ATTACKS_DONE: lambda e: f"   {e['unit']} has resolved its attacks; removed: {', '.join(e['removed']) or 'none'}",
+    ev.MOVED: _moved,
+    ev.MOVE_NOT_MADE: lambda e: f"   move not made (advance roll {e['advance_roll']}): {e['reason']}",
+    ev.BATTLE_START: lambda e: f"== battle: {e['rounds']} rounds; {e['first']} goes first",
+    ev.ROUND: lambda e: f"\n===== battle round {e['round']} =====",
+    ev.PLAYER_TURN: lambda e: f"\n=== {e['player']}'s turn (round {e['round']})",
+    ev.PHASE: _phase,
+    ev.STEP: lambda e: f"   ({e['step']} step: {e['player']} chooses)",
+    ev.CP: lambda e: f"   +{e['gained']} CP each ({e['source']}): " + ", ".join(f"{p} {e['cp'][p]}" for p in PLAYER),
+    ev.BATTLE_SHOCK: _shock,
+    ev.STATIONARY: lambda e: f"   remained stationary ({e['rule']}): {', '.join(e['units'])}",
+    ev.SELECTED_TO_MOVE: lambda e: (f"== {e['unit']} is selected to {'remain stationary' if e['mode'] == 'stationary' else e['mode']}"
+                                    + (f" (advance roll {e['advance_roll']})" if e.get("advance_roll") else "")),
+    ev.CHARGE: _charge,
+    ev.PILED_IN: lambda e: (f"   {e['unit']} piles in: {_n(len(e['to']), 'model')} moved"
+                            + (f" ({e['note']})" if e.get("note") else "")),
+    ev.OVERRUN: lambda e: f"== {e['unit']} is selected to fight: an overrun fight ({e['rule']})",
+    ev.CRUSHING_IMPACT: lambda e: (f"   Crushing Impact: {e['model']} (T{e['T']}) rolls {e['rolls']} against "
+                                   f"{e['target']}: {_n(e['to_enemy'], 'mortal wound')} to {e['target']}, "
+                                   f"{_n(e['to_own'], 'mortal wound')} to {e['unit']} (at most 6 each)"),
+    ev.CONSOLIDATED: lambda e: f"   {e['unit']} consolidates: {_n(len(e['to']), 'model')} moved",
+    ev.FIGHT_PASS: lambda e: f"   {e['player']} passes (12.04.01)",
+    ev.INGRESS: lambda e: f"== {e['unit']} arrives from strategic reserves: {_n(len(e['to']), 'model')} set up (20.04)",
+    ev.STRATAGEM: lambda e: (f"   {e['player']} uses {e['stratagem']} ({e['section']}, {e['cp']} CP; {e['cp_left']} left)"
+                             f" on {e['target']}" + (f": {e['about']}" if e.get("about") else "")),
+    ev.EXPLOSIVES: lambda e: (f"   explosives (15.05): {e['model']} at {e['target']}, rolls {e['rolls']} (4+): "
+                              f"{_n(e['mortal_wounds'], 'mortal wound')}"),
+    ev.COHERENCY_REMOVED: lambda e: f"   {e['unit']} out of coherency ({e['rule']}): {', '.join(e['models'])} removed",
+    ev.CONTROL: lambda e: (f"   objective {e['objective']}: "
+                           + (f"controlled by {e['controller']}" if e["controller"] else "no longer controlled")
+                           + " (" + ", ".join(f"{p} OC {v}" for p, v in e["levels"].items()) + ")"),
+    ev.VP: lambda e: (f"   {e['player']} scores {e['granted']} VP: {e['source']}"
+                      + (f" ({e['scored'] - e['granted']} lost to the cap)" if e["granted"] < e["scored"] else "")
+                      + f"; total {e['total']}"),
+    ev.RESULT: lambda e: (f"\n===== the battle ends after round {e['rounds']}: "
+                          + ", ".join(f"{p} {e['vp'][p]} VP" for p in PLAYER) + ": "
+                          + ("a draw" if e["result"] == "draw" else f"{e['result']} wins")),
 }
 
 
 def report(events, battle=None) -> str:
     lines = []
     for i, e in enumerate(events):
-        if e["type"] == "step" and _nothing_happens(events, i):
+        if e["type"] == ev.STEP and _nothing_happens(events, i):
             continue  # (a Fight-phase step in which the player had nothing to do)
         line = describe(e)
         if line:

@@ -26,6 +26,7 @@ from sim.scenario.script import expand
 
 FORMAT = "sim-replay"
 VERSION = 1
+_ON_THE_COMMAND_LINE = frozenset({ev.COMMAND, ev.REFUSED})  # (events a log writes as its command line)
 
 
 def dumps(obj) -> str:
@@ -47,7 +48,7 @@ class Recorder:
         self.lines.append(dumps({"t": "command", "n": self.n, "command": C.to_dict(cmd)}))
 
     def _event(self, e: dict) -> None:
-        if e["type"] in ("command", "refused"):
+        if e["type"] in _ON_THE_COMMAND_LINE:
             return  # the command line itself records it
         self.lines.append(dumps({"t": "event", "n": self.n, "event": e}))
 
@@ -432,7 +433,7 @@ def logged_decisions(recs) -> dict[int, list]:
     answer again (sim.decisions.Scripted), so replaying fits it and reproduces the note."""
     answers: dict[int, list] = {}
     for r in recs:
-        if r["t"] == "event" and r["event"].get("type") == "decision":
+        if r["t"] == "event" and r["event"].get("type") == ev.DECISION:
             e = r["event"]
             answers.setdefault(r["n"], []).append(Scripted(e["scripted"]) if "scripted" in e else e["answer"])
     return answers

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import esper
 
+from sim import events as ev
 from sim.commands import EndPhase, Ingress, SelectToMove, StartBattle
 from sim.components import Position, Unit
 from sim.phases.gates import where
@@ -23,6 +24,8 @@ SELECT_MODES = (("stationary", "remain stationary (09.04)"), ("advance", "advanc
                 ("fall back", "fall back, Ordered Retreat (09.07)"),
                 ("desperate escape", "fall back by Desperate Escape: a hazard roll per model now (09.07)"))
 MOVE_MODE_OF = {"advance": "advance", "fall back": "fall back", "desperate escape": "fall back"}
+# the events a command's outcome line leaves out (outcome_status)
+_NOT_OUTCOMES = frozenset({ev.DICE, ev.COMMAND, ev.DECISION, ev.ROUND, ev.PLAYER_TURN, ev.STEP})
 
 
 class BattleFlowMixin:
@@ -232,7 +235,7 @@ class BattleFlowMixin:
         record, unit, start = self._cmd
         lines = []
         for e in self.battle.events[start:]:
-            if e["type"] in ("dice", "command", "decision", "round", "player turn", "step"):
+            if e["type"] in _NOT_OUTCOMES:
                 continue
             line = describe(e)
             if line:

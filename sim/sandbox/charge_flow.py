@@ -26,6 +26,7 @@ import pygame
 
 from sim import commands as C
 from sim.commands import ChargeMove, Consolidate, DeclareCharge, PileIn
+from sim.events.moves import charge_dice
 from sim.plan import moves as MV
 from sim.rules import charge as CHG
 from sim.rules.movement.solvers import charge as CH
@@ -76,14 +77,6 @@ class Placement:
     @property
     def limit(self) -> float:
         return CHG.max_distance(self.roll or 0) if self.record is C.CHARGE_MOVE else LIMIT[self.record]
-
-
-def _dice_of(events, uid: str) -> tuple:
-    """The last charge-roll dice of ``uid`` (the re-roll, if one was made)."""
-    for e in reversed(events):
-        if e["type"] == "dice" and e["purpose"].startswith(f"charge roll {uid}"):
-            return tuple(e["results"])
-    return ()
 
 
 class PlacementMixin:
@@ -199,7 +192,7 @@ class PlacementMixin:
         b = self.battle
         st = W.unit_state(b.units[p.unit])
         p.roll = st.charge_roll
-        p.dice = _dice_of(b.events, p.unit)
+        p.dice = charge_dice(b.events, p.unit)
         body = MV.bodies()
         dist = CH.charge_target_distances(p.unit, body)
         p.distances = {u: d for u, d in sorted(dist.items(), key=lambda kv: (kv[1], kv[0]))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pygame
 from pygame_gui.elements import UIImage, UIPanel, UIScrollingContainer
 
+from sim import events as ev
 from sim.rules.attack import CRITICAL, FAIL, SUCCESS, hit_result, save_fails, wound_result
 from sim.sandbox import style as S
 from sim.sandbox.fonts import text
@@ -65,7 +66,7 @@ def latest_pool(events, preview: dict | None = None) -> dict | None:
     start = None
     for i in range(len(events) - 1, -1, -1):
         e = events[i]
-        if e["type"] == "pool" and e.get("dice"):
+        if e["type"] == ev.POOL and e.get("dice"):
             start = i
             break
     if start is None:
@@ -74,9 +75,9 @@ def latest_pool(events, preview: dict | None = None) -> dict | None:
     out = {"pool": pool, "rows": []}
     for e in events[start + 1:]:
         t = e["type"]
-        if t == "pool" or t == "command":
+        if t == ev.POOL or t == ev.COMMAND:
             break
-        if t == "hit rolls":
+        if t == ev.HITS:
             if e.get("auto"):
                 out["rows"].append(("Hit", [], f"automatic: {_n(e['hits'], 'hit')}"))
                 continue
@@ -84,15 +85,15 @@ def latest_pool(events, preview: dict | None = None) -> dict | None:
             mod = f" {e['modifier']:+d}" if e.get("modifier") else ""
             out["rows"].append(("Hit", dice, f"need {e['skill']}+{mod}: {_n(e['hits'], 'hit')}, "
                                 f"{e['criticals']} critical"))
-        elif t == "wound rolls":
+        elif t == ev.WOUNDS:
             wm = pool.get("wound_mod", 0)
             dice = [(r, wound_result(r, e["S"], e["T"], wm, e.get("critical_on", 6))) for r in e["rolls"]]
             out["rows"].append(("Wound", dice, f"S{e['S']} vs T{e['T']}: {_n(e['wounds'], 'wound')}"))
-        elif t == "hazard rolls" and e.get("rolls"):  # 06.03: after all the unit's attacks
+        elif t == ev.HAZARD and e.get("rolls"):  # 06.03: after all the unit's attacks
             dice = [(r, FAIL if r <= 2 else SUCCESS) for r in e["rolls"]]
             out["rows"].append(("Hazard", dice, f"1-2 fails: {e['failures']} failed, "
                                 f"{_n(e['mortal_wounds'], 'mortal wound')}"))
-        elif t == "save rolls":
+        elif t == ev.SAVES:
             out["saves"] = list(e["rolls"])
             out["save_ap"] = e["AP"]
             pv = preview if preview is not None and preview.get("pool") == pool.get("pool") else None
@@ -104,7 +105,7 @@ def latest_pool(events, preview: dict | None = None) -> dict | None:
             else:
                 dice, note = [(r, None) for r in e["rolls"]], f"AP{e['AP']}"
             out["rows"].append(("Save", dice, note))
-        elif t == "damage":
+        elif t == ev.DAMAGE:
             steps = [s for s in e["steps"] if "save" in s]
             verdict = [(s["save"], SUCCESS if s["saved"] else FAIL) for s in steps]
             lost = sum(s.get("lost", 0) for s in e["steps"] if isinstance(s.get("lost"), int))

@@ -9,6 +9,7 @@ from collections import Counter
 import esper
 
 from sim import commands as C
+from sim import events as ev
 from sim.components import Stats, Unit
 from sim.rules.abilities import ABILITY_HELP, Hook, tag
 from sim.rules.shooting import SHOOTING_TYPES
@@ -354,8 +355,8 @@ def precision_choice(events, key: str) -> str | None:
     ("pool N") names, if any (read from the latest events back to that pool's start)."""
     for e in reversed(events):
         t = e["type"]
-        if t == "precision" and f"pool {e.get('pool')}" == key:
+        if t == ev.PRECISION and f"pool {e.get('pool')}" == key:
             return e.get("chosen")
-        if t in ("pool", "command") and (t == "command" or f"pool {e.get('pool')}" == key):
+        if t == ev.COMMAND or (t == ev.POOL and f"pool {e.get('pool')}" == key):
             return None
     return None

@@ -30,7 +30,7 @@ HOMONYMS = {
     ("rules/attack.py", "fight"): "melee attacks, what an activation makes (04): AttackKind.FIGHTING",
     ("rules/movement/index.py", "charge move"): "a refusal's name for the move 11.04 checks",
     ("rules/movement/legality.py", "move"): "a refusal's name for a move of no named rule",
-    ("events.py", "ingress"): "the event of a unit set up from reserves: INGRESS",
+    ("events/__init__.py", "ingress"): "the event of a unit set up from reserves: INGRESS",
 }
 
 

@@ -1,9 +1,16 @@
 """Events: what happened, as JSON-safe dicts with a ``type``. The battle report, the replay log
-and the sandbox's log panel are all views of the event stream."""
+and the sandbox's log panel are all views of the event stream.
+
+This package is the events' one home. Here: each event type's name (the value of its "type"
+field), which emit sites and readers use, never the string itself (tests/events checks no
+module outside this package compares an event's type to a string). Each type's fields are
+declared once, as a TypedDict: sim.events.core (commands, dice, decisions), attacks, moves and
+rounds; sim.events.declared is the table from name to declaration, and checks an event
+against it. README, "Events", says how to add one."""
 
 from __future__ import annotations
 
-# Event types, for readers (the values are the "type" field).
+# Event types (the values are the "type" field); each is declared in one of the modules above.
 DICE = "dice"
 COMMAND = "command"
 REFUSED = "refused"

@@ -1,0 +1,127 @@
+"""The events of a battle with a mission: the battle round, its turns, phases and Fight-phase
+steps (07, 12.01), the Command phase (08), stratagems (15), objectives and victory points (14,
+26). Declarations only (sim.events.schema says how to read them)."""
+
+from typing import Annotated, NotRequired
+
+from sim import events as ev
+from sim.events.core import Event
+from sim.events.schema import registrar
+
+DECLARED: dict[str, type] = {}
+declare = registrar(DECLARED)
+
+
+@declare(ev.BATTLE_START)
+class BattleStart(Event):
+    """07 The battle starts: who takes the first turn (the roll-off's dice before it)."""
+
+    first: Annotated[str, "the player who goes first"]
+    rounds: Annotated[int, "the battle rounds the mission lasts"]
+
+
+@declare(ev.ROUND)
+class Round(Event):
+    """07 A battle round begins."""
+
+    round: Annotated[int, "its number, from 1"]
+
+
+@declare(ev.PLAYER_TURN)
+class PlayerTurn(Event):
+    """07 A player's turn begins."""
+
+    round: Annotated[int, "the battle round"]
+    player: Annotated[str, "the player whose turn it is"]
+
+
+@declare(ev.PHASE)
+class Phase(Event):
+    """07 A phase begins (the End of turn counts as one)."""
+
+    round: Annotated[int, "the battle round"]
+    player: Annotated[str, "the active player"]
+    phase: Annotated[str, "the phase (sim.rules.turn.Phase: 'command', ..., 'end of turn')"]
+
+
+@declare(ev.STEP)
+class Step(Event):
+    """12.01 A step of the Fight phase begins, or goes to the other player to choose; 12.08
+    enemy units engaged by a consolidation are selected to fight first."""
+
+    step: Annotated[str, "the step (sim.rules.turn.FightStep: 'pile in', 'fight', 'consolidate')"]
+    player: Annotated[str, "the player who chooses now"]
+    units: NotRequired[Annotated[list[str], "the units selected to fight by 12.08"]]
+    rule: NotRequired[Annotated[str, "'12.08', with units"]]
+
+
+@declare(ev.FIGHT_PASS)
+class FightPass(Event):
+    """12.04.01 A player passes in the Fight step."""
+
+    player: Annotated[str, "the player who passes"]
+
+
+@declare(ev.CP)
+class CP(Event):
+    """08.02 Command points gained."""
+
+    gained: Annotated[int, "the CP each player gains"]
+    cp: Annotated[dict[str, int], "each player's CP after"]
+    source: Annotated[str, "why ('08.02 core CP')"]
+
+
+@declare(ev.BATTLE_SHOCK)
+class BattleShock(Event):
+    """01.07 / 08.03 A battle-shock test: a Leadership roll, or passed without one (15.04)."""
+
+    unit: Annotated[str, "the unit's id"]
+    roll: Annotated[int | None, "the 2D6's total; null: passed automatically (note says why)"]
+    needed: Annotated[int, "the unit's best Leadership (the target number)"]
+    passed: Annotated[bool, "the test was passed"]
+    battle_shocked: Annotated[bool, "the unit is battle-shocked after it"]
+    strength: NotRequired[Annotated[str, "the unit's strength (sim.rules.command: 'at half', ...)"]]
+    note: NotRequired[Annotated[str, "what made the test (a Desperate Escape), or passed it (Insane Bravery)"]]
+
+
+@declare(ev.STRATAGEM)
+class Stratagem(Event):
+    """15 A stratagem used: its CP paid."""
+
+    player: Annotated[str, "the player using it"]
+    stratagem: Annotated[str, "its name"]
+    section: Annotated[str, "its rule's section"]
+    cp: Annotated[int, "the CP paid"]
+    cp_left: Annotated[int, "the player's CP after"]
+    target: Annotated[str | None, "the unit it targets"]
+    about: Annotated[str, "what it is used for, in words ('charge roll 3', ...); may be empty"]
+
+
+@declare(ev.CONTROL)
+class Control(Event):
+    """14.02 An objective's control changes."""
+
+    objective: Annotated[str, "the objective's name"]
+    controller: Annotated[str | None, "the player controlling it now; null: nobody"]
+    levels: Annotated[dict[str, int], "each player's Objective Control level there"]
+
+
+@declare(ev.VP)
+class VP(Event):
+    """26 Victory points scored (Battlefield Dominance), within the caps."""
+
+    player: Annotated[str, "the player scoring"]
+    round: Annotated[int, "the battle round"]
+    source: Annotated[str, "what scores"]
+    scored: Annotated[int, "the VP it is worth"]
+    granted: Annotated[int, "the VP booked (less when a cap is reached)"]
+    total: Annotated[int, "the player's VP after"]
+
+
+@declare(ev.RESULT)
+class Result(Event):
+    """26 The battle ends: most VP wins."""
+
+    vp: Annotated[dict[str, int], "each player's VP"]
+    result: Annotated[str, "the winner's name, or 'draw'"]
+    rounds: Annotated[int, "the battle rounds played"]
