@@ -13,7 +13,7 @@ from typing import Callable
 import esper
 
 from sim import events as ev
-from sim.changes import Changes
+from sim.world.changes import Changes
 from sim import commands as C
 from sim import stratagems as STRATAGEMS
 from sim.decisions import PENDING, DecisionRequest, Scripted
@@ -108,7 +108,7 @@ class Battle:
         """Delete the battle's esper world and let go of everything that points back at the
         battle (its systems and their bound methods, its visibility, its resources, listeners,
         the dice's listener), so that the battle and its parts are freed by reference counting
-        alone, with the cyclic collector off (sim.runner.frozen_heap) or frozen at the next
+        alone, with the cyclic collector off (sim.players.runner.frozen_heap) or frozen at the next
         run. What a finished battle is read for stays: events, units, models, turn, seed.
         Closing twice is harmless."""
         if resources.current is self.resources:

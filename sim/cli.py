@@ -39,8 +39,8 @@ def cmd_run(args) -> int:
     from sim.battle import Battle
     from sim.errors import ScenarioError, ScriptError
     from sim.replay.log import Recorder, write_atomic
-    from sim.report import report
-    from sim.runner import frozen_heap, play
+    from sim.replay.report import report
+    from sim.players.runner import frozen_heap, play
     from sim.scenario.load import load_scenario
     try:
         spec = with_players(load_scenario(args.scenario), args)
@@ -113,7 +113,7 @@ def cmd_stats(args) -> int:
 
     from sim.errors import ScenarioError
     from sim.scenario.load import load_scenario
-    from sim.stats import MAX_RUNS, Tally, format_summary, iter_runs, iter_runs_ray, plot_destroyed
+    from sim.analysis.stats import MAX_RUNS, Tally, format_summary, iter_runs, iter_runs_ray
     if not 1 <= args.runs <= MAX_RUNS:
         return _err(f"--runs: expected a whole number of runs from 1 to {MAX_RUNS:,}, found {args.runs}")
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
@@ -159,7 +159,8 @@ def cmd_stats(args) -> int:
     secs = time.perf_counter() - start
     if args.plot:
         try:
-            plot_destroyed(tally, args.plot, f"{spec.name}: {args.runs} runs (seeds {first}..{last})")
+            from sim.plots import stats as plot_stats
+            plot_stats.destroyed(tally, args.plot, f"{spec.name}: {args.runs} runs (seeds {first}..{last})")
         except (OSError, ValueError) as e:
             return _err(f"{args.plot}: cannot write the plot: {getattr(e, 'strerror', None) or e}")
     summary = tally.summary()
@@ -206,7 +207,7 @@ def cmd_odds(args) -> int:
     from sim.odds import report as RP
     from sim.odds.engine import solve
     from sim.odds.problem import OddsError
-    from sim.odds.scenario import at_step, battle_monte_carlo, deadly_demise_matters, problem_at, unit_against
+    from sim.analysis.locate import at_step, battle_monte_carlo, deadly_demise_matters, problem_at, unit_against
     from sim.scenario.load import load_scenario
     if (args.step is None) == (args.unit is None and args.target is None):
         return _err("sim odds: expected --step N, or --unit A --target B, found "
@@ -242,7 +243,8 @@ def cmd_odds(args) -> int:
     title = f"{spec.name}: {loc.where}"
     if args.plot:
         try:
-            RP.plot(odds, args.plot, title)
+            from sim.plots import odds as plot_odds
+            plot_odds.odds(odds, args.plot, title)
         except (OSError, ValueError) as e:
             return _err(f"{args.plot}: cannot write the plot: {getattr(e, 'strerror', None) or e}")
     if args.json:
@@ -256,7 +258,7 @@ def cmd_odds(args) -> int:
 
 def cmd_matrix(args) -> int:
     from sim.errors import ScenarioError
-    from sim.odds import matrix as MX
+    from sim.analysis import matrix as MX
     from sim.scenario.load import load_scenario
     if not args.range >= 0:
         return _err(f"--range: expected a distance in inches of 0 or more, found {args.range}")
@@ -271,7 +273,7 @@ def cmd_matrix(args) -> int:
     where = "in base contact (fight)" if args.fight else f"at {args.range:g}\"" + (", in cover" if args.cover else "")
     title = f"{args.attackers} against {args.defenders}, {where}: expected damage / models destroyed / wipe"
     for path, write in ((args.csv, lambda p: MX.write_csv(cells, p)),
-                        (args.plot, lambda p: MX.heatmap(cells, p, title))):
+                        (args.plot, lambda p: _heatmap(cells, p, title))):
         if path:
             try:
                 write(path)
@@ -493,3 +495,8 @@ def _main(argv=None) -> int:
     a.set_defaults(fn=cmd_datasheets)
     args = p.parse_args(argv)
     return args.fn(args)
+
+
+def _heatmap(cells, path: str, title: str) -> None:
+    from sim.plots import matrix as plot_matrix  # (matplotlib only when a plot is asked for)
+    plot_matrix.heatmap(cells, path, title)

@@ -160,7 +160,7 @@ class Roster:
 class RollModifiers:
     """On the entity of a unit any of whose models has scenario modifiers (README
     ``modifiers``; sim.rules.modifiers.RollModifier): each such model's (its unit's and its
-    own; equal ones share one tuple), by model entity and by model id. Read by sim.modifiers."""
+    own; equal ones share one tuple), by model entity and by model id. Read by sim.plan.scenario_modifiers."""
 
     by_model: dict  # model entity -> tuple of RollModifier
     by_id: dict  # model id -> the same tuple

@@ -50,7 +50,7 @@ def _is_control(c: str) -> bool:
 
 class ScriptError(Exception):
     """A scripted command or decision the rules refuse (reported like a scenario error;
-    sim.runner)."""
+    sim.players.runner)."""
 
 
 class LogError(Exception):

@@ -168,3 +168,59 @@ def test_a_cycle_through_a_function_level_import_is_found(tmp_path):
                                  "sim.validate", "sim.battle"]
     (pkg / "validate.py").write_text("def answer():\n    from sim.errors import Refusal\n")
     assert find_cycle(import_graph(pkg)) is None
+
+
+def package_of(module: str) -> str:
+    """The top-level package a module belongs to (sim.rules.visibility.index -> sim.rules);
+    a top-level module is its own (sim.battle)."""
+    return ".".join(module.split(".")[:2])
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Top-level package -> the other top-level packages its modules import."""
+    out: dict[str, set[str]] = {}
+    for m, deps in graph.items():
+        a = package_of(m)
+        out.setdefault(a, set()).update(package_of(d) for d in deps if package_of(d) != a)
+    return out
+
+
+def test_sims_packages_import_each_other_without_a_cycle():
+    """The layers of DESIGN.md, read off the code: the rules import no other package but its
+    own; the world, the plan, the systems, the battle round, the commands and the stratagems each
+    import only what lies below them; no two packages import each other, however indirectly."""
+    packages = package_graph(import_graph(SIM))
+    assert "sim.plan" in packages["sim.commands"]  # (the graph is read)
+    cycle = find_cycle(packages)
+    assert cycle is None, "package import cycle: " + " -> ".join(cycle)
+    assert packages["sim.rules"] == set(), packages["sim.rules"]  # (pure: nothing of sim but itself)
+
+
+def test_the_package_cycle_check_can_fail():
+    assert find_cycle(package_graph({"sim.a.x": {"sim.b.y"}, "sim.b.y": {"sim.c"}, "sim.c": {"sim.a.z"},
+                                     "sim.a.z": set()})) == ["sim.a", "sim.b", "sim.c", "sim.a"]
+
+
+def private_imports(root: Path = SIM) -> list[str]:
+    """``from sim.x import _name`` across top-level packages: a private name is its package's own."""
+    found = []
+    for mod, path in modules(root).items():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(root.name):
+                for a in node.names:
+                    if a.name.startswith("_") and package_of(node.module) != package_of(mod):
+                        found.append(f"{mod} imports {node.module}.{a.name}")
+    return sorted(found)
+
+
+def test_no_package_imports_another_ones_private_names():
+    assert private_imports() == []
+
+
+def test_the_private_import_check_can_fail(tmp_path):
+    pkg = tmp_path / "sim"
+    (pkg / "a").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a" / "__init__.py").write_text("def _secret():\n    pass\n")
+    (pkg / "b.py").write_text("from sim.a import _secret\n")
+    assert private_imports(pkg) == ["sim.b imports sim.a._secret"]

@@ -33,7 +33,7 @@ MOVE_NOT_MADE = "move not made"  # a free-play advance whose roll left it illega
 TURN = "turn"
 DECISION = "decision"
 DEADLY_DEMISE = "deadly demise"
-LEFT_OUT = "left out"  # models a script step's targets shorthand did not select (sim.runner)
+LEFT_OUT = "left out"  # models a script step's targets shorthand did not select (sim.players.runner)
 
 # a whole battle (sim.phases)
 BATTLE_START = "battle start"

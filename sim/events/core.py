@@ -67,7 +67,7 @@ class Decision(Event):
 
 @declare(ev.LEFT_OUT)
 class LeftOut(Event):
-    """The models a script step's targets shorthand did not select, and why (sim.resolve)."""
+    """The models a script step's targets shorthand did not select, and why (sim.players.resolve)."""
 
     step: Annotated[str, "the script step ('script[3]')"]
     unit: Annotated[str, "the unit's id"]

@@ -24,7 +24,7 @@ import zipfile
 import zlib
 from pathlib import Path
 
-from sim.files import read_capped
+from sim.scenario.files import read_capped
 from sim.errors import ImportFileError
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # the file as stored, and what a zip member may unpack to
@@ -57,7 +57,7 @@ def read_document(path: str | Path, roots=ROOTS) -> tuple[str, dict]:
 
 
 def _read_bytes(path: Path, name: str) -> bytes:
-    """The file's bytes (sim.files.read_capped: a regular file of at most MAX_FILE_BYTES)."""
+    """The file's bytes (sim.scenario.files.read_capped: a regular file of at most MAX_FILE_BYTES)."""
     return read_capped(path, name, MAX_FILE_BYTES, "a file", ImportFileError)
 
 

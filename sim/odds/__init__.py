@@ -4,7 +4,7 @@ rule functions where that is intractable, sim.odds.montecarlo).
 
 A front end calls ``for_plan(battle, plan)`` (a Preview per target: expected models destroyed,
 P(destroyed), the distribution); the command line ``for_command``, ``sim odds`` and ``sim
-matrix`` (sim.odds.scenario, sim.odds.matrix, sim.odds.report)."""
+matrix`` (sim.analysis.locate, sim.analysis.matrix, sim.odds.report)."""
 
 from sim.odds.engine import Preview, for_command, for_plan, solve
 

@@ -253,13 +253,13 @@ class Context:
                 step = {(r, 0): 1.0}
             else:
                 step = defaultdict(float)
-                for (r2, _lost), p in self._lose(r, i, self.damage):
+                for (r2, _lost), p in self.lose(r, i, self.damage):
                     step[(r2, 1)] += p
                 step = dict(step)
         self._step[(k, r)] = step
         return step
 
-    def _lose(self, r, i, amounts):
+    def lose(self, r, i, amounts):
         """05.04 step 3 / 24.12: model ``i`` loses each amount (damage or mortal wounds, with its
         chance), each wound first offered to Feel No Pain, the excess lost. [(r', amount), chance]."""
         q = self.lost_to_damage[i]
@@ -294,7 +294,7 @@ class Context:
             if mid is None:
                 mid = mortal_wound_target(self.models, rem)
             step = defaultdict(float)
-            for (r2, amount), p in self._lose(r, self.index[mid], self.damage):
+            for (r2, amount), p in self.lose(r, self.index[mid], self.damage):
                 step[(r2, amount)] += p
             step = dict(step)
         self._step[("mortal", r)] = step

@@ -2,14 +2,14 @@
 odds engine turns the engine's own per-face tables into chances, and never works out a
 threshold of its own.
 
-* hit rolls: sim.rules.sequence._hit_faces (05.01 hit_result, 10.07 indirect fire, 15.09 snap
+* hit rolls: sim.rules.sequence.hit_faces (05.01 hit_result, 10.07 indirect fire, 15.09 snap
   shooting), and the faces the abilities re-roll (hit_reroll_faces: re-roll 1s) taken face by
   face as roll_hits takes them;
-* wound rolls: sim.rules.sequence._wound_faces (05.02 wound_result, 24.03 critical threshold),
+* wound rolls: sim.rules.sequence.wound_faces (05.02 wound_result, 24.03 critical threshold),
   and the faces the abilities re-roll (wound_reroll_faces: [TWIN-LINKED]'s failed rolls, re-roll
   1s) taken face by face as roll_wounds takes them;
-* saves: sim.rules.sequence._save_faces (05.04 step 2 save_fails, the model's modifier);
-* Feel No Pain: sim.rules.sequence._lose (damage, devastating wounds) and
+* saves: sim.rules.sequence.save_faces (05.04 step 2 save_fails, the model's modifier);
+* Feel No Pain: sim.rules.sequence.lose (damage, devastating wounds) and
   sim.rules.mortal.resolve_mortal_wounds (other mortal wounds), each rolled with a forced die;
 * hazard rolls: sim.rules.mortal.hazard_failures."""
 
@@ -21,7 +21,7 @@ from sim.rules.allocation import TargetModel
 from sim.rules.attack import CRITICAL
 from sim.rules.dice import ForcedDice
 from sim.rules.mortal import hazard_failures, resolve_mortal_wounds
-from sim.rules.sequence import NO_FACES, DamageState, _hit_faces, _lose, _save_faces, _wound_faces
+from sim.rules.sequence import NO_FACES, DamageState, hit_faces, lose, save_faces, wound_faces
 
 FACES = range(1, 7)
 
@@ -53,7 +53,7 @@ def hit(skill: int, modifier: int, fail_below: int, snap: bool = False,
         rerolled: frozenset = NO_FACES) -> tuple[float, float, float]:
     """05.01 One hit roll: (fail, hit, critical hit); under 15.09 snap shooting the snap rule's;
     the faces in ``rerolled`` (sim.rules.sequence.hit_reroll_faces) rolled again once."""
-    return _split_rerolled(_hit_faces(skill, modifier, fail_below, snap), rerolled)
+    return _split_rerolled(hit_faces(skill, modifier, fail_below, snap), rerolled)
 
 
 @functools.lru_cache(maxsize=512)
@@ -62,26 +62,26 @@ def wound(S: int, T: int, modifier: int, critical_on: int,
     """05.02 One wound roll: (fail, wound, critical wound); the faces in ``rerolled``
     (sim.rules.sequence.wound_reroll_faces: [TWIN-LINKED]'s failed faces, re-roll 1s) rolled
     again once, the second result standing (roll_wounds)."""
-    return _split_rerolled(_wound_faces(S, T, modifier, critical_on), rerolled)
+    return _split_rerolled(wound_faces(S, T, modifier, critical_on), rerolled)
 
 
 @functools.lru_cache(maxsize=512)
 def save_fails(AP: int, Sv: int, InSv: int | None, modifier: int) -> tuple[bool, ...]:
     """05.04 step 2 for each face 1..6 (index 0 unused: False): does the save fail."""
-    return (False,) + tuple(_save_faces(AP, Sv, InSv, modifier)[f][0] for f in FACES)
+    return (False,) + tuple(save_faces(AP, Sv, InSv, modifier)[f][0] for f in FACES)
 
 
 @functools.lru_cache(maxsize=64)
 def damage_lost(fnp: int | None) -> float:
     """24.12 The chance a wound from damage (or a [DEVASTATING WOUNDS] mortal wound) is lost
-    when the model has Feel No Pain ``fnp``+ (1 without it): _lose rolled with each face."""
+    when the model has Feel No Pain ``fnp``+ (1 without it): lose rolled with each face."""
     if not fnp:
         return 1.0
     lost = 0
     for f in FACES:
         m = TargetModel("m", 1, 1, 7, None, False)
         st = DamageState([m], {"m": 1}, (), (), fnp={"m": fnp})
-        n, _rolls = _lose(st, "m", 1, ForcedDice([f]), "odds")
+        n, _rolls = lose(st, "m", 1, ForcedDice([f]), "odds")
         lost += n
     return lost / 6
 

@@ -18,8 +18,8 @@ import esper
 
 from sim.components import Unit
 from sim.errors import PlanError
-from sim.plan.common import declared_key  # (before sim.modifiers, which sim.plan imports back)
-from sim.modifiers import save_modifiers  # noqa: E402,I001
+from sim.plan.common import declared_key  # (before sim.plan.scenario_modifiers, which sim.plan imports back)
+from sim.plan.scenario_modifiers import save_modifiers  # noqa: E402,I001
 from sim.rules import abilities as AB
 from sim.rules import pools as PL
 from sim.rules.abilities import Hook

@@ -31,7 +31,7 @@ def mission_objectives(scenario) -> tuple:
     return tuple(OBJ.on_terrain(o, scenario.terrain) for o in objs)
 
 
-def _models() -> list:
+def oc_models() -> list:
     """(player, OC or None for '-', footprint) of every model on the battlefield (14.02; a
     battle-shocked unit's OC is '-', 01.07). The footprints are the spatial index's, which every
     move and set-up keeps equal to the models' positions and bases."""
@@ -54,7 +54,7 @@ def _models() -> list:
 
 def control_levels(objectives: tuple) -> list:
     """14.02 Each objective's level of control per player now (sim.rules.objectives
-    .control_levels_all over ``_models``). Kept while nothing it reads changes: who is on the
+    .control_levels_all over ``oc_models``). Kept while nothing it reads changes: who is on the
     battlefield and where (the spatial index's version, bumped by every move, set-up and
     removal), which units are battle-shocked, and the objectives; a model's owner and OC never
     change during a battle (sim.components.Roster)."""
@@ -63,7 +63,7 @@ def control_levels(objectives: tuple) -> list:
     memo = sp.control_levels
     if memo is not None and memo[0] is objectives and memo[1] == key:
         return memo[2]
-    levels = OBJ.control_levels_all(objectives, _models())
+    levels = OBJ.control_levels_all(objectives, oc_models())
     sp.control_levels = (objectives, key, levels)
     return levels
 

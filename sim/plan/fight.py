@@ -10,7 +10,7 @@ import esper
 
 from sim.components import Unit
 from sim.errors import PlanError
-from sim.modifiers import add_scenario_modifiers
+from sim.plan.scenario_modifiers import add_scenario_modifiers
 from sim.plan.common import (Declared, damaged_modifier, declared_key, find_unit, find_weapon, model_in,
                              not_there, one_shot_keys, wound_modifiers_at)
 from sim.rules import multi_profile as MP

@@ -10,7 +10,7 @@ from typing import Mapping, NamedTuple
 
 from sim.world import queries as W
 from sim.errors import PlanError
-from sim.modifiers import add_scenario_modifiers
+from sim.plan.scenario_modifiers import add_scenario_modifiers
 from sim.plan.common import Declared, find_unit, model_in, not_there
 from sim.plan.common import oversized_refusal
 from sim.plan.shoot_targets import ShootPlanTargets, shooters_of

@@ -19,7 +19,7 @@ def make_player(kind: str, side: int, battle, scenario):
 def play_battle(battle, scenario, recorder=None, players=None) -> None:
     """07 Play a battle with a mission from the start to its result: Start Battle, then each
     command from the player who has the choice; each decision from the player it belongs to."""
-    from sim.resolve import submit_and_resolve
+    from sim.players.resolve import submit_and_resolve
     ts = battle.turn_state
     if players is None:
         players = [make_player(kind, side, battle, scenario) for side, kind in enumerate(ts.mission.players)]

@@ -13,7 +13,7 @@ from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.players import options as O
 from sim.players.base import Choice, Player
-from sim.resolve import answer_from
+from sim.players.resolve import answer_from
 from sim.scenario.script import step_commands, step_record
 
 

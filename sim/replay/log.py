@@ -20,8 +20,8 @@ from sim import commands as C
 from sim import events as ev
 from sim.decisions import Scripted
 from sim.errors import LogError, Refusal, ScenarioError, escape_controls
-from sim.resolve import note_left_out
-from sim.runner import frozen_heap
+from sim.players.resolve import note_left_out
+from sim.players.runner import frozen_heap
 from sim.scenario.script import expand
 
 FORMAT = "sim-replay"
@@ -459,7 +459,7 @@ def logged_left_out(recs) -> dict[int, str]:
 
 
 def replay_command(battle: Battle, cmd, answers: list, step=None) -> None:
-    """Apply a logged command as sim.runner.play applied it: submit it, note what its script
+    """Apply a logged command as sim.players.runner.play applied it: submit it, note what its script
     ``step`` (if the log says its shorthand left models out) left out, expanded again from the
     scenario, and resolve it with the log's answers (logged_decisions)."""
     left_out = expand(battle, step).left_out if step is not None else []

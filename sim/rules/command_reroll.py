@@ -6,12 +6,8 @@ are the stratagem's record's (sim.stratagems.command_reroll)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from sim.rules.attack import SUCCESS
-
-if TYPE_CHECKING:
-    from sim.decisions import DecisionRequest
 
 DECLINE = "decline"
 # the rolls offered one die at a time, in the words the options use (the registry's ROLLS)
@@ -55,7 +51,7 @@ def option(roll: str, die: int, value: int, pool: int | None = None) -> str:
     return f"{roll} {die}: {value}" if pool is None else f"pool {pool} {roll} {die}: {value}"
 
 
-def fit_script(req: DecisionRequest, value) -> tuple[object, str | None] | None:
+def fit_script(req, value) -> tuple[object, str | None] | None:
     """A script's standing stratagem answer (README, Decisions) fitted to a Command Re-roll of
     the attack sequence: ``"hit"`` (the first die offered of a hit roll), ``"hit 3"`` (die 3),
     ``"pool 1 hit 3"``, or an option as written. Returns (answer, note), or None when ``req``
@@ -81,6 +77,6 @@ def fit_script(req: DecisionRequest, value) -> tuple[object, str | None] | None:
 
 def names_a_save(value) -> bool:
     """A script answer that names a save roll's die: the defender's Command Re-roll, which the
-    attacking side's step answers (sim.resolve.answer_from)."""
+    attacking side's step answers (sim.players.resolve.answer_from)."""
     m = SCRIPT_FORM.match(value) if isinstance(value, str) else None
     return m is not None and m.group(2) == "save"

@@ -55,7 +55,7 @@ class PoolState:
 
 
 @functools.lru_cache(maxsize=512)
-def _hit_faces(skill: int, modifier: int, fail_below: int, snap: bool = False) -> tuple:
+def hit_faces(skill: int, modifier: int, fail_below: int, snap: bool = False) -> tuple:
     """The 05.01 result of each face 1..6 (index 0 unused): it depends on nothing else. Under
     15.09 snap shooting, the snap rule's result instead."""
     if snap:
@@ -70,13 +70,13 @@ def _hit_faces(skill: int, modifier: int, fail_below: int, snap: bool = False) -
 
 
 @functools.lru_cache(maxsize=512)
-def _wound_faces(S: int, T: int, modifier: int, critical_on: int) -> tuple:
+def wound_faces(S: int, T: int, modifier: int, critical_on: int) -> tuple:
     """The 05.02 result of each face 1..6 (index 0 unused): it depends on nothing else."""
     return (None,) + tuple(wound_result(face, S, T, modifier, critical_on) for face in range(1, 7))
 
 
 @functools.lru_cache(maxsize=512)
-def _save_faces(AP: int, Sv: int, InSv: int | None, modifier: int = 0) -> tuple:
+def save_faces(AP: int, Sv: int, InSv: int | None, modifier: int = 0) -> tuple:
     """The 05.04 step 2 check of each face 1..6 (index 0 unused): (the save fails, it was the
     invulnerable save that stopped the damage), with the model's net save-roll ``modifier``
     (02.02.01). It depends on nothing else."""
@@ -100,7 +100,7 @@ def hit_reroll_faces(p: PoolState) -> frozenset:
 
 @functools.lru_cache(maxsize=512)
 def _failed_wound_faces(S: int, T: int, modifier: int, critical_on: int) -> frozenset:
-    by_face = _wound_faces(S, T, modifier, critical_on)
+    by_face = wound_faces(S, T, modifier, critical_on)
     return frozenset(f for f in range(1, 7) if not by_face[f])
 
 
@@ -156,7 +156,7 @@ def hit_rerollable(p: PoolState, rolls, rerolled=()) -> list[int]:
     (no roll)."""
     if p.torrent or p.snap or p.hit_fail_below:
         return []
-    better = better_faces(_hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap),
+    better = better_faces(hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap),
                           critical_matters(p.acting, Hook.CRITICAL_HIT_EFFECT))
     return [i for i, r in enumerate(rolls) if r in better and i not in (rerolled or ())]
 
@@ -165,7 +165,7 @@ def judge_hits(p: PoolState, rolls, dice: Dice, rerolled: dict[int, int] | None 
     """05.01 The pool's hit ``rolls`` (rolled, and any re-rolls made) judged: hits, critical
     hits and what they trigger (the sustained hits' random X rolled now). ``rerolled``: the
     abilities' re-rolls (hit_dice; None when the pool has none)."""
-    by_face = _hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap)
+    by_face = hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap)
     crits = normal = 0
     for r in rolls:
         res = by_face[r]
@@ -229,7 +229,7 @@ def wound_rerollable(p: PoolState, rolls, rerolled=()) -> list[int]:
     unmodified 6 always wounds), and the non-critical wounds when an ability acting in the
     pool does more with a critical wound (the registry's Hook.CRITICAL_WOUND_MORTALS: 24.10;
     [ANTI]'s lower threshold, 24.03, is in the faces)."""
-    better = better_faces(_wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on),
+    better = better_faces(wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on),
                           critical_matters(p.acting, Hook.CRITICAL_WOUND_MORTALS))
     return [i for i, r in enumerate(rolls) if r in better and i not in rerolled]
 
@@ -237,7 +237,7 @@ def wound_rerollable(p: PoolState, rolls, rerolled=()) -> list[int]:
 def judge_wounds(p: PoolState, rolls: list[int], rerolled: dict[int, int]) -> dict:
     """05.02 The pool's wound ``rolls`` (re-rolls made) judged: wounds, critical wounds and
     the [DEVASTATING WOUNDS] ones. ``rerolled``: the abilities' re-rolls (wound_dice)."""
-    by_face = _wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
+    by_face = wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
     crits = normal = 0
     for r in rolls:
         res = by_face[r]
@@ -279,7 +279,7 @@ class DamageState:
         return not self.remaining or max(self.remaining.values()) <= 0
 
 
-def _lose(st: DamageState, model: str, amount: int, dice: Dice, what: str) -> tuple[int, list]:
+def lose(st: DamageState, model: str, amount: int, dice: Dice, what: str) -> tuple[int, list]:
     """05.04 step 3 / 24.12: the model loses ``amount`` wounds, each first offered to Feel No
     Pain; the excess over its remaining wounds is lost. Returns (lost, FNP rolls)."""
     fnp = st.fnp.get(model)
@@ -367,9 +367,9 @@ def damage_steps(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice
             model = select_model(members, remaining, st.W)
             if save_mod:
                 smod = save_mod.get(model, 0)
-                faces = _save_faces(AP, Sv[model], InSv[model], smod)
+                faces = save_faces(AP, Sv[model], InSv[model], smod)
             else:
-                faces = _save_faces(AP, Sv[model], InSv[model])
+                faces = save_faces(AP, Sv[model], InSv[model])
         fails, invulnerable = faces[roll]
         if not fails:
             out.append({"save": roll, "model": model, "group": group, "saved": True,
@@ -388,8 +388,8 @@ def damage_steps(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice
                 if rerolled is not None:
                     dmg += rerolled["to"] - rerolled["from"]
         if st.fnp:
-            lost, fnp = _lose(st, model, dmg, dice, "damage")
-        else:  # (_lose without Feel No Pain, inline)
+            lost, fnp = lose(st, model, dmg, dice, "damage")
+        else:  # (lose without Feel No Pain, inline)
             lost = dmg if dmg < remaining[model] else remaining[model]
             remaining[model] -= lost
             fnp = None
@@ -429,7 +429,7 @@ def damage_steps(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice
                 rerolled = yield DamageRoll(model, rolled, D, st.remaining[model], True)
                 if rerolled is not None:
                     mw += rerolled["to"] - rerolled["from"]
-        lost, fnp = _lose(st, model, mw, dice, "mortal wounds")
+        lost, fnp = lose(st, model, mw, dice, "mortal wounds")
         rec = {"mortal": mw, "model": model, "lost": lost, "destroyed": st.remaining[model] <= 0,
                "source": "devastating wounds"}
         if rerolled is not None:
@@ -446,7 +446,7 @@ def save_rerollable(p: PoolState, saves, checks) -> list[int]:
     take them, which some result would pass (against AP 0 and Sv 3+, a 1 or a 2)."""
     bad: set[int] = set()
     for Sv, InSv, mod in checks:
-        faces = _save_faces(p.AP, Sv, InSv, mod)
+        faces = save_faces(p.AP, Sv, InSv, mod)
         failing = [f for f in range(1, 7) if faces[f][0]]
         if len(failing) < 6:
             bad.update(failing)

@@ -20,7 +20,7 @@ from sim.battle import Battle
 from sim.components import Activation, Stage, Unit
 from sim.rules.attack import AttackKind
 from sim.replay.log import Recorder
-from sim.report import describe
+from sim.replay.report import describe
 from sim.sandbox import dice_tray, fonts, markers, overlays, panels, style, tracker
 from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re-exported)
 from sim.sandbox.battle_flow import BattleFlowMixin
@@ -598,9 +598,9 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         them (sim.phases.scoring), per scene version."""
         key = (id(self.scene), self.scene.version)
         if getattr(self, "_oc_key", None) != key:
-            from sim.phases.scoring import _models
+            from sim.phases.scoring import oc_models
             self.battle._enter()
-            self._oc_key, self._oc_cache = key, _models()
+            self._oc_key, self._oc_cache = key, oc_models()
         return self._oc_cache
 
 

@@ -15,7 +15,7 @@ from sim.commands import EndPhase, Ingress, SelectToMove, StartBattle
 from sim.components import Position, Unit
 from sim.phases.gates import where
 from sim.phases.state import Phase
-from sim.report import describe
+from sim.replay.report import describe
 from sim.world import queries as W
 
 # commands whose resolution the sandbox shows step by step (the attack sequence); the others

@@ -27,7 +27,7 @@ def save_preview(pool, attacker: int, melee: bool) -> dict | None:
     """For a pool whose save dice are rolled and not yet resolved (05.04 next): the model the
     first save goes to (the current allocation group's, [PRECISION] first, a wounded model
     first), the value its save needs and whether each face fails. Read-only."""
-    from sim.modifiers import save_modifiers
+    from sim.plan.scenario_modifiers import save_modifiers
     from sim.rules.allocation import first_group_with_models, select_model
     # (the pool's step is a StrEnum: compared by value, so the sandbox imports no system)
     if pool.step != "damage" or not pool.saves or not pool.models:

@@ -10,7 +10,7 @@ import math
 import tomllib
 from pathlib import Path
 
-from sim.files import read_capped
+from sim.scenario.files import read_capped
 from sim.errors import ScenarioError
 from sim.rules import geometry
 from sim.rules.abilities import AbilityError, parse_unit_abilities, parse_weapon_abilities
@@ -85,7 +85,7 @@ def load_scenario(path: str | Path) -> ScenarioSpec:
 
 
 def _read_bytes(path: Path, name: str) -> bytes:
-    """The scenario file's bytes (sim.files.read_capped: a regular file of at most MAX_FILE_BYTES)."""
+    """The scenario file's bytes (sim.scenario.files.read_capped: a regular file of at most MAX_FILE_BYTES)."""
     return read_capped(path, name, MAX_FILE_BYTES, "a scenario file")
 
 

@@ -501,7 +501,7 @@ def expand(battle, step: ScriptStep) -> Expansion:
                 (t, n), = tgts.items()
                 why = None
                 if mine is None:
-                    why = _why_not(battle, unit_ent, m, w, t, record is C.FIGHT, a.get("type"), shared)
+                    why = why_not(battle, unit_ent, m, w, t, record is C.FIGHT, a.get("type"), shared)
                 # (a model's own entry counts as a model using it: validation checks it)
                 usable[(w.name, t)] = usable.get((w.name, t), False) or why is None
                 sels.append((Selection(mid, w.name, t), why))
@@ -555,7 +555,7 @@ def fights_elsewhere(battle, unit_ent, sels, dropped) -> dict[int, str]:
     return out
 
 
-def _why_not(battle, unit_ent, m, w, target_id, melee: bool, stype, shared: dict) -> str | None:
+def why_not(battle, unit_ent, m, w, target_id, melee: bool, stype, shared: dict) -> str | None:
     """Why model ``m`` cannot use weapon ``w`` on the unit ``target_id`` (04.02, with the
     rule's number as the planning refusal gives it), or None when it can. ``shared`` keeps,
     across the models of one step, the shooting type and each target's view

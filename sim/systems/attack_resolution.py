@@ -13,7 +13,7 @@ from sim.components import Stage, Unit
 from sim.world import mutations as M, queries as W
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import abilities as AB
-from sim.modifiers import save_modifiers
+from sim.plan.scenario_modifiers import save_modifiers
 from sim.rules import pools as PL
 from sim.rules.abilities import Hook
 from sim.rules.attack import AttackKind

@@ -68,7 +68,7 @@ def build_world(battle, scenario) -> SpatialIndex:
 def roll_modifiers(us, models: list[int]) -> RollModifiers:
     """The unit's RollModifiers from its models' specs (``models``: their entities, in the
     same order); equal modifier lists share one tuple, so the plans that add them can tell
-    equal ones by identity (sim.modifiers)."""
+    equal ones by identity (sim.plan.scenario_modifiers)."""
     shared: dict[tuple, tuple] = {}
     by_model, by_id = {}, {}
     for ms, ent in zip(us.models, models):

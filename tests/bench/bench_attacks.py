@@ -1,7 +1,7 @@
 """Benchmark: attack dice resolved per second through the whole ECS path.
 
 10 models, each with a weapon A2 BS3+ S4 AP-1 D1, shoot a unit of 10 models T4 Sv3+ W2
-(20 dice per activation), repeated with fresh targets, run as every headless run is (sim.runner:
+(20 dice per activation), repeated with fresh targets, run as every headless run is (sim.players.runner:
 the heap alive when the battle starts is set aside from the cyclic collector). Each activation
 (its Shoot command and the EndTurn after it, submitted and resolved) is timed; prints the
 median activation's rate for one process (and, for reference, whole battles' rate: a battle's
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import _baseline  # noqa: E402  (beside this script)
 from sim.battle import Battle  # noqa: E402
 from sim.commands import EndTurn, Selection, Shoot  # noqa: E402
-from sim.runner import frozen_heap  # noqa: E402
+from sim.players.runner import frozen_heap  # noqa: E402
 from sim.scenario.load import parse_scenario  # noqa: E402
 
 TARGETS = 40  # fresh target units per battle
@@ -74,7 +74,7 @@ def run_once(spec) -> tuple[list[float], float]:
     end = EndTurn()
     clock = time.perf_counter
     times = []
-    with Battle(spec, record_dice=True) as b, frozen_heap():  # (as every headless run: sim.runner)
+    with Battle(spec, record_dice=True) as b, frozen_heap():  # (as every headless run: sim.players.runner)
         start = clock()
         for cmd in cmds:
             t0 = clock()

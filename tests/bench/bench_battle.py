@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import _baseline  # noqa: E402  (beside this script)
 from sim.battle import Battle  # noqa: E402
 from sim.players import play_battle  # noqa: E402
-from sim.runner import frozen_heap  # noqa: E402
+from sim.players.runner import frozen_heap  # noqa: E402
 from sim.scenario.load import load_scenario  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

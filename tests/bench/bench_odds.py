@@ -36,7 +36,7 @@ from sim.commands import Selection, Shoot  # noqa: E402
 from sim.odds import engine as E  # noqa: E402
 from sim.odds.problem import problem_for_command  # noqa: E402
 from sim.scenario.load import load_scenario, parse_scenario  # noqa: E402
-from sim.stats import Tally, iter_runs, iter_runs_ray  # noqa: E402
+from sim.analysis.stats import Tally, iter_runs, iter_runs_ray  # noqa: E402
 
 REPEATS = 15
 STATS_SCENARIO = str(ROOT / "scenarios/hazard_shooting.toml")

@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT / "tests" / "odds"))
 import test_odds_crosscheck as X  # noqa: E402  (the suite's own checks, their run counts raised)
 import test_odds_snap_step as SN  # noqa: E402
 from sim.odds.engine import solve  # noqa: E402
-from sim.odds.scenario import first_attack, problem_at  # noqa: E402
-from sim.resolve import answer_from, submit_and_resolve  # noqa: E402
+from sim.analysis.locate import first_attack, problem_at  # noqa: E402
+from sim.players.resolve import answer_from, submit_and_resolve  # noqa: E402
 from sim.rules.dice import Dice  # noqa: E402
 from sim.scenario.load import load_scenario  # noqa: E402
 

@@ -1,7 +1,7 @@
-"""The battle report (sim.report) reads events through their declarations: it has a line (or
+"""The battle report (sim.replay.report) reads events through their declarations: it has a line (or
 says nothing, on purpose) for every declared event type, reads only fields declared for the
 type, and its text for every golden replay is the text it was before the report read them so
-(sim.report's table replaced the string comparisons: the text is pinned by a digest).
+(sim.replay.report's table replaced the string comparisons: the text is pinned by a digest).
 
 A golden re-recorded, or a report line changed on purpose, changes a digest: read the new
 report (``python tests/events/test_report_lines.py NAME`` prints it; the same on the commit
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from sim import events as ev  # noqa: E402
-from sim import report as R  # noqa: E402
+from sim.replay import report as R  # noqa: E402
 from sim.events.declared import DECLARED, fields  # noqa: E402
 
 GOLDENS = sorted((ROOT / "scenarios/replays").glob("*.jsonl"))

@@ -39,7 +39,7 @@ def test_12_04_odds_of_a_fight_where_a_model_is_engaged_with_another_unit_only()
     """``sim odds --unit brutes --target pickets``: brutes/3 is engaged with the guard only, so it
     fights the guard (12.04; the rules refuse a fight that leaves it out), and the odds cover
     both targets."""
-    from sim.odds.scenario import problem_at, unit_against
+    from sim.analysis.locate import problem_at, unit_against
     spec = load_scenario(ROOT / "tests/sandbox/data/extra/fight_two_fronts.toml")
     located = unit_against(spec, "brutes", "pickets", fight=True)
     try:

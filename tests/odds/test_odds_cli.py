@@ -86,7 +86,7 @@ def test_matrix_csv_and_heatmap(tmp_path, capsys):
 
 
 def test_matrix_cover_lowers_the_damage():
-    from sim.odds.matrix import matrix
+    from sim.analysis.matrix import matrix
     from sim.scenario.load import load_scenario
     lib = load_scenario(LIBRARY)
     open_, covered = matrix(lib, lib, 12, False)[1][0], matrix(lib, lib, 12, True)[1][0]

@@ -1,7 +1,7 @@
 """The exact odds against the battle itself, on every shipped scenario's first activation.
 
 **Free play** (every shipped scenario without a mission whose script starts with an attack):
-`sim stats`'s own machinery (sim.stats.iter_runs and Tally) plays the script cut after that
+`sim stats`'s own machinery (sim.analysis.stats.iter_runs and Tally) plays the script cut after that
 step with 600 seeds (the issue asks 20,000; far fewer keep `make test` within its five-minute
 budget) and, for each target and for the attacker's [HAZARDOUS] losses, the Monte Carlo mean of
 models destroyed and of wounds lost must lie within the 99% interval around the exact
@@ -32,12 +32,12 @@ from sim.battle import Battle
 from sim.components import Stage
 from sim.odds.engine import solve
 from sim.odds.problem import finish_declared
-from sim.odds.scenario import first_attack, problem_at
-from sim.resolve import answer_from, submit_and_resolve
+from sim.analysis.locate import first_attack, problem_at
+from sim.players.resolve import answer_from, submit_and_resolve
 from sim.rules.dice import Dice
 from sim.scenario.load import load_scenario
 from sim.scenario.script import to_command
-from sim.stats import Tally, iter_runs
+from sim.analysis.stats import Tally, iter_runs
 from sim.world import queries as W
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,7 @@ def _summary(out: str) -> dict:
 def test_ray_backend_matches_one_process(capsys, monkeypatch):
     pytest.importorskip("ray", reason="ray is not installed (pip install -e .[cluster])")
     monkeypatch.setenv("RAY_AUTH_MODE", "disabled")  # (a local instance of this test's own)
-    monkeypatch.setattr("sim.stats.RAY_CHUNK", 4)  # (several tasks even for a small batch)
+    monkeypatch.setattr("sim.analysis.stats.RAY_CHUNK", 4)  # (several tasks even for a small batch)
     path = str(ROOT / "scenarios/anti_vehicle.toml")
     assert main(["stats", path, "--runs", "24", "--jobs", "1", "--json"]) == 0
     one = _summary(capsys.readouterr().out)

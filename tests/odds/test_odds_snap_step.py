@@ -1,7 +1,7 @@
 """`sim odds SCENARIO --step N` reaching 15.08 Fire Overwatch's 15.09 snap shooting: in a battle
 with a mission, a script step that is no attack is the shooting its resolution includes (found
 as the battle plans it, the unit selected to shoot), and its odds use the snap rule's hit roll
-(sim.rules.shooting.snap_hit_result through sim.rules.sequence._hit_faces: only an unmodified 6
+(sim.rules.shooting.snap_hit_result through sim.rules.sequence.hit_faces: only an unmodified 6
 hits, never a critical hit). Checked against the battle itself: the scenario played to the end
 of that step with 400 seeds, every mean within its 99% interval."""
 
@@ -18,7 +18,7 @@ from sim.battle import Battle
 from sim.cli import main
 from sim.errors import ScenarioError
 from sim.odds.engine import solve
-from sim.odds.scenario import _play_until, at_step, problem_at
+from sim.analysis.locate import _play_until, at_step, problem_at
 from sim.rules import shooting as SH
 from sim.scenario.load import load_scenario
 from sim.world import queries as W

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from sim.rules.attack import save_fails, saved_by_invulnerable
 from sim.rules.modifiers import RollModifier, applies, attack_modifiers, save_modifier
-from sim.rules.sequence import _save_faces
+from sim.rules.sequence import save_faces
 
 HIT = RollModifier("hit", 1, "Spotter")
 WOUND = RollModifier("wound", -1, "Blunted")
@@ -53,6 +53,6 @@ def test_05_04_save_modifier_changes_the_result_not_an_unmodified_one():
 
 @given(st.integers(-3, 3), st.integers(-4, 0), st.integers(2, 7), st.sampled_from([None, 3, 4, 5, 6]))
 def test_05_04_save_faces_with_a_modifier_are_the_save_rows(mod, AP, Sv, InSv):
-    table = _save_faces(AP, Sv, InSv, mod)
+    table = save_faces(AP, Sv, InSv, mod)
     for face in range(1, 7):
         assert table[face] == (save_fails(face, AP, Sv, InSv, mod), saved_by_invulnerable(face, AP, Sv, InSv, mod))

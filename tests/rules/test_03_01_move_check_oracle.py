@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.rules import geometry as GEO
 from sim.rules import coherency as COH
 from sim.rules.geometry import footprint, round_base
 from sim.rules.movement import legality as ML
@@ -256,7 +257,7 @@ def _no_rows(*_a, **_k):
 
 
 MUTATIONS = {   # name: (what to patch, the question that should then disagree)
-    "engagement range 1.9\"": ((ML, "ENGAGEMENT_RANGE", 1.9), "engagement"),
+    "engagement range 1.9\"": ((GEO, "ENGAGEMENT_RANGE", 1.9), "engagement"),  # (its one home, 03.04)
     "coherency link 2.2\"": ((COH, "COHERENCY_LINK", 2.2), "link"),
     "coherency span 9.5\"": ((COH, "COHERENCY_SPAN", 9.5), "span"),
     "terrain ignored": ((ML, "terrain_index", lambda areas: TerrainIndex(())), "feature"),

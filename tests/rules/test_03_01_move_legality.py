@@ -420,7 +420,7 @@ def test_13_terrain_given_with_list_polygons_works_too():
 def test_a_terrain_index_makes_no_reference_cycle():
     """(A full run once found cyclic garbage: an EdgeSet of one polygon kept itself in its own
     list of singles, so a TerrainIndex evicted from the layout cache was never freed with the
-    collector off, sim.runner.frozen_heap.)"""
+    collector off, sim.players.runner.frozen_heap.)"""
     import gc
     from sim.rules.movement.legality import TerrainIndex
     from sim.rules.terrain import place

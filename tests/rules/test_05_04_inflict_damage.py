@@ -238,11 +238,11 @@ def test_05_04_invariants_no_negative_wounds_no_allocation_to_dead(specs, saves,
 def test_05_04_save_faces_table_is_the_save_rows():
     """The per-face table inflict_damage reads is exactly the 05.04 step 2 rows for every face,
     AP, Sv and invulnerable save."""
-    from sim.rules.sequence import _save_faces
+    from sim.rules.sequence import save_faces
     for AP in range(-6, 1):
         for Sv in range(2, 8):
             for InSv in (None, 2, 3, 4, 5, 6):
-                table = _save_faces(AP, Sv, InSv)
+                table = save_faces(AP, Sv, InSv)
                 for face in range(1, 7):
                     assert table[face] == (save_fails(face, AP, Sv, InSv),
                                            saved_by_invulnerable(face, AP, Sv, InSv))

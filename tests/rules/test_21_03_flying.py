@@ -23,7 +23,7 @@ from sim.commands import (ChargeMove, DeclareCharge, EndPhase, Move, SelectToMov
 from sim.errors import Refusal, ScenarioError  # noqa: E402
 from sim.rules.dice import ForcedDice  # noqa: E402
 from sim.rules.movement.moves import path_stop, sky_distance, sky_refusal  # noqa: E402
-from sim.runner import play  # noqa: E402
+from sim.players.runner import play  # noqa: E402
 from sim.scenario.load import parse_scenario  # noqa: E402
 from sim.world import queries as W  # noqa: E402
 from sim.commands import charge_command  # noqa: E402

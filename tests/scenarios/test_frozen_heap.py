@@ -1,5 +1,5 @@
 """Headless runs set the heap alive at the start of a battle aside from the cyclic collector
-and switch the collector off while it runs (sim.runner.frozen_heap), and always hand both
+and switch the collector off while it runs (sim.players.runner.frozen_heap), and always hand both
 back; playing a battle makes no reference cycles, so nothing waits for the collector meanwhile
 (and Battle.close() breaks the few an open battle has: tests/scenarios/test_no_leaks.py)."""
 
@@ -12,7 +12,7 @@ import pytest
 
 from sim.battle import Battle
 from sim.errors import ScriptError
-from sim.runner import frozen_heap, play
+from sim.players.runner import frozen_heap, play
 from sim.scenario.load import load_scenario
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))

@@ -13,7 +13,7 @@ import pytest
 
 from sim.battle import Battle
 from sim.replay.log import Recorder, replay
-from sim.runner import play
+from sim.players.runner import play
 from sim.scenario.load import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,7 +1,7 @@
 """A finished battle is freed by reference counting alone: Battle.close() lets go of everything
 that points back at it (systems, visibility, resources, listeners, the world), and no system
 keeps bound methods of itself. So `sim stats`, which plays one battle after another with the
-cyclic collector off and freezes the heap at each run (sim.runner.frozen_heap), does not grow
+cyclic collector off and freezes the heap at each run (sim.players.runner.frozen_heap), does not grow
 with the number of runs."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import pytest
 from sim.battle import Battle
 from sim.errors import ScriptError
 from sim.replay.log import Recorder
-from sim.runner import frozen_heap, play
+from sim.players.runner import frozen_heap, play
 from sim.scenario.load import load_scenario
-from sim.stats import run_seed
+from sim.analysis.stats import run_seed
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))

@@ -290,7 +290,7 @@ def test_a_saved_log_takes_its_scenario_along(tmp_path):
     """write_log (the sandbox's save): a scenario the log could not find is copied beside it."""
     from sim.battle import Battle
     from sim.replay.log import Recorder, write_log
-    from sim.runner import play
+    from sim.players.runner import play
     from sim.scenario.load import load_scenario
     src = tmp_path / "elsewhere/default.toml"
     src.parent.mkdir()

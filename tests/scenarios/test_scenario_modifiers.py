@@ -15,7 +15,7 @@ import pytest
 from sim.battle import Battle
 from sim.cli import main
 from sim.commands import Fight, Selection, Shoot
-from sim.report import report
+from sim.replay.report import report
 from sim.rules.dice import ForcedDice
 from sim.scenario.load import parse_scenario
 

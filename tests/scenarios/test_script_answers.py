@@ -16,9 +16,9 @@ from sim.battle import Battle
 from sim.cli import main
 from sim.components import Wounds
 from sim.replay.log import Recorder, replay, write_atomic
-from sim.report import report
+from sim.replay.report import report
 from sim.rules.dice import ForcedDice
-from sim.runner import play
+from sim.players.runner import play
 from sim.scenario.load import load_scenario, parse_scenario
 from sim.scenario.script import to_command
 

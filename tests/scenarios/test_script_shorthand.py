@@ -14,8 +14,8 @@ import tomllib
 from sim.battle import Battle
 from sim.cli import main
 from sim.replay.log import Recorder, replay, write_atomic
-from sim.report import report
-from sim.runner import play
+from sim.replay.report import report
+from sim.players.runner import play
 from sim.scenario.load import load_scenario, parse_scenario
 
 HEAD = """

@@ -8,9 +8,9 @@ stands for the first option offered, with a note."""
 from __future__ import annotations
 
 from sim.battle import Battle
-from sim.resolve import answer_from
+from sim.players.resolve import answer_from
 from sim.rules.dice import ForcedDice
-from sim.runner import play
+from sim.players.runner import play
 from sim.scenario.load import parse_scenario
 
 

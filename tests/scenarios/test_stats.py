@@ -11,7 +11,7 @@ import pytest
 
 from sim.cli import main
 from sim.scenario.load import load_scenario
-from sim.stats import run_many, run_seed, stopped_early, summarise
+from sim.analysis.stats import run_many, run_seed, stopped_early, summarise
 
 # One model with six BS4+ S4 AP0 D1 attacks at a T4 model with no save and wounds to spare:
 # each attack wounds with probability 1/2 * 1/2, so wounds lost per run ~ Binomial(6, 1/4).
@@ -155,7 +155,7 @@ def test_the_tally_agrees_with_sorting_every_result():
 def test_seeds_are_never_listed(gunner, monkeypatch):
     """A billion runs start at once (no list of a billion seeds): the first result comes
     straight away; more than the maximum is the one-line error."""
-    from sim.stats import MAX_RUNS, iter_runs
+    from sim.analysis.stats import MAX_RUNS, iter_runs
     spec = load_scenario(str(gunner))
     runs = iter_runs(spec, 5, MAX_RUNS, jobs=1)
     assert next(runs).seed == 5 and next(runs).seed == 6
@@ -193,7 +193,7 @@ def test_stats_memory_does_not_grow_with_the_runs(capsys):
     gc.disable()
     try:
         for runs in (50, 200):
-            from sim.stats import Tally, iter_runs
+            from sim.analysis.stats import Tally, iter_runs
             spec = load_scenario(path)
             tally = Tally(spec)
             for r in iter_runs(spec, 0, runs, jobs=1):
@@ -210,7 +210,7 @@ def test_stats_memory_does_not_grow_with_the_runs(capsys):
 def test_stats_of_battles_with_a_mission_count_results_and_vp_the_same_in_workers():
     """26: a battle with a mission adds wins and VP to the tally; workers play it with the
     players chosen on the command line (--red/--blue), as one process does."""
-    from sim.stats import Tally, iter_runs, with_players
+    from sim.analysis.stats import Tally, iter_runs, with_players
     spec = with_players(load_scenario(Path(__file__).resolve().parents[2] / "scenarios/battle_random.toml"), ("default", "random"))
     one = Tally(spec).add_all(iter_runs(spec, 3, 4, jobs=1)).outcomes()
     two = Tally(spec).add_all(iter_runs(spec, 3, 4, jobs=2)).outcomes()

@@ -1,5 +1,5 @@
 """`sim stats --json` is byte-identical on every CPython 3.11+ on this machine: its figures are
-divisions of integers (sim.stats.Tally), never float sums, which differ in the last digits
+divisions of integers (sim.analysis.stats.Tally), never float sums, which differ in the last digits
 between 3.11 and 3.12+ (float sum() is compensated from 3.12 on)."""
 
 from __future__ import annotations

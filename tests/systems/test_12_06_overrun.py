@@ -146,7 +146,7 @@ def test_12_06_the_default_fight_of_an_unengaged_unit_is_an_overrun_fight():
 
 
 def test_12_06_a_script_fight_step_makes_an_overrun_fight_for_an_unengaged_unit():
-    from sim.resolve import run_step
+    from sim.players.resolve import run_step
     from sim.scenario.load import parse_scenario
     data = {"battle": {"name": "t", "seed": 1, "board": [60, 44]},
             "weapons": {"blade": {"range": "melee", "A": 2, "WS": 3, "S": 4, "AP": 0, "D": 1}},

@@ -34,7 +34,7 @@ def _levels(b):
     """The kept levels, checked against a fresh count from the rule on every call."""
     objs = b.turn_state.objectives
     kept = scoring.control_levels(objs)
-    assert kept == OBJ.control_levels_all(objs, scoring._models())
+    assert kept == OBJ.control_levels_all(objs, scoring.oc_models())
     return kept[0]
 
 

@@ -17,7 +17,7 @@ from scen import of_type, scenario, wounds
 from sim.battle import Battle
 from sim.commands import EndPhase, SelectToMove, Selection, Shoot, StartBattle
 from sim.decisions import DecisionRequest, Scripted
-from sim.resolve import answer_from
+from sim.players.resolve import answer_from
 from sim.rules.dice import DiceExpr, ForcedDice
 from sim.rules.sequence import PoolState, hit_rerollable, wound_rerollable
 from sim.rules import command_reroll as RR

@@ -156,7 +156,7 @@ def test_15_03_offered_at_the_selection_of_an_overrun_fight():
 
 @pytest.mark.parametrize("answer", ["use", "rc/2"])
 def test_15_03_a_script_answers_with_the_model_or_use(answer):
-    from sim.resolve import run_step
+    from sim.players.resolve import run_step
     from sim.scenario.load import parse_scenario
     data = {"battle": {"name": "t", "seed": 1, "board": [60, 44]},
             "weapons": {"blade": {"range": "melee", "A": 2, "WS": 3, "S": 4, "AP": 0, "D": 1}},

@@ -133,7 +133,7 @@ def _problem(b, cmd):
 
 
 def test_15_07_a_script_answers_it_in_the_step_that_ends_the_phase():
-    from sim.runner import play
+    from sim.players.runner import play
     from sim.scenario.load import parse_scenario
     red = [unit("r1", model([(30, 6), (31.5, 6)], ["gun"])), unit("r2", model((50, 6), ["gun"]))]
     blue = [unit("b1", model([(30, 38), (31.5, 38)], ["gun"])),

@@ -1,4 +1,4 @@
-"""battle.changes (sim.changes.Changes): what the systems note for each other, set and cleared
+"""battle.changes (sim.world.changes.Changes): what the systems note for each other, set and cleared
 by the systems its fields name, through the whole ECS path."""
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from sim.battle import Battle
 from sim.components import Roster
 from sim.errors import ScriptError
 from sim.rules.turn import PLAYER
-from sim.runner import frozen_heap, play
+from sim.players.runner import frozen_heap, play
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,31 +188,6 @@ def iter_runs_ray(spec, first: int, runs: int, address: str | None = None, worke
     finally:
         if started:
             ray.shutdown()
-
-
-def plot_destroyed(tally: Tally, path: str, title: str) -> None:
-    """Each unit's distribution of models destroyed over the runs, as bars (matplotlib, Agg)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    units = tally.spec.units
-    cols = min(3, len(units))
-    rows = -(-len(units) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.2 * rows), squeeze=False)
-    for ax in axes.flat[len(units):]:
-        ax.axis("off")
-    for ax, us, hist in zip(axes.flat, units, tally.hist):
-        share = [h / tally.n for h in hist]
-        ax.bar(range(len(share)), share, color="#4a78b0")
-        mean = sum(k * h for k, h in enumerate(hist)) / tally.n
-        ax.set_title(f"{us.name} ({us.id}): mean {mean:.2f}", fontsize=9)
-        ax.set_xlabel("models destroyed")
-        ax.set_ylabel("share of runs")
-        ax.set_xticks(range(len(share)))
-    fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
 
 
 def run_many(spec, seeds: list[int], jobs: int = 1) -> list[RunResult]:

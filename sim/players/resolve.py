@@ -1,5 +1,5 @@
 """Submitting and resolving one command of a headless run, answering its decisions: what the
-script runner (sim.runner), the players (sim.players) and the replay (sim.replay) share."""
+script runner (sim.players.runner), the players (sim.players) and the replay (sim.replay) share."""
 
 from __future__ import annotations
 

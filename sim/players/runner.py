@@ -7,7 +7,7 @@ import gc
 from contextlib import contextmanager
 
 from sim.battle import Battle
-from sim.resolve import run_step
+from sim.players.resolve import run_step
 
 
 @contextmanager

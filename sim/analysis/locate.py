@@ -14,7 +14,7 @@ from sim import events as ev
 from sim.battle import Battle
 from sim.errors import PlanError, ScenarioError, ScriptError
 from sim.odds.problem import OddsError, build_problem, problem_for_command
-from sim.resolve import run_step
+from sim.players.resolve import run_step
 from sim.rules import multi_profile as MP
 from sim.rules import shooting as SH
 from sim.rules.attack import AttackKind
@@ -216,7 +216,7 @@ def usable_command(battle, step: ScriptStep):
     script's ``targets`` shorthand leaves them out (in a fight, a model engaged with another
     enemy unit attacks that one instead, 12.04); all of them when none is usable (so the rules
     say why)."""
-    from sim.scenario.script import _why_not, fights_elsewhere
+    from sim.scenario.script import why_not, fights_elsewhere
     cmd = expand(battle, step).command
     a = step.action
     unit_ent = battle.units[a["unit"]]
@@ -225,7 +225,7 @@ def usable_command(battle, step: ScriptStep):
     for sel in cmd.selections:
         m = battle.models[sel.model]
         w = next(w for w in W.weapons_of(m) if w.name == sel.weapon)
-        dropped.append(_why_not(battle, unit_ent, m, w, sel.target, attack_kind(step) == AttackKind.FIGHTING, a.get("type"), shared) is not None)
+        dropped.append(why_not(battle, unit_ent, m, w, sel.target, attack_kind(step) == AttackKind.FIGHTING, a.get("type"), shared) is not None)
     if all(dropped) or not any(dropped):
         return cmd
     # (12.04 a model engaged with another enemy unit fights that one, as the shorthand has it)
@@ -306,7 +306,7 @@ def battle_monte_carlo(odds, problem, relocate, runs: int, seed: int = 1):
     losses come from the runs; the pools' dice, hits and wounds stay exact (nothing after them
     changes them). Returns a new Odds (method "monte carlo")."""
     from sim.odds import result as R
-    from sim.resolve import answer_from, submit_and_resolve
+    from sim.players.resolve import answer_from, submit_and_resolve
     from sim.rules.dice import Dice
     uids = [tv.uid for tv in problem.targets] + [problem.attacker.uid]
     finals = [dict() for _ in uids]
