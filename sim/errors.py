@@ -16,7 +16,7 @@ class Refusal(Exception):
 
 class PlanError(Exception):
     """04.01/04.02 (and 09 for moves): why a command cannot be planned as given. Validation
-    turns it into a Refusal with the same message (sim.validate)."""
+    turns it into a Refusal with the same message (sim.commands.validate)."""
 
 
 class ScenarioError(Exception):

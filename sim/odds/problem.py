@@ -1,6 +1,6 @@
 """One declared attack read off a battle, as plain hashable data the odds engine works from: the
 attacking unit's declared attacks as the battle's own planning leaves them (sim.plan via
-sim.validate, the same code a command is validated and resolved with), gathered into pools
+the Shoot and Fight records' checks, the same code a command is validated and resolved with), gathered into pools
 (04.03, sim.rules.pools.gather), and each target unit's models as allocation reads them.
 
 Nothing here changes the battle. The choices the attacker makes in Select Weapons (24.02 which
