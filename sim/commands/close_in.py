@@ -125,12 +125,13 @@ def pile_in_command(battle, uid: str, to, targets=None):
     Part A ruling 18): the step's ``to``, or the solver's placement; None when the unit has no
     legal pile-in move. The command names its targets."""
     ent = battle.units[uid]
+    st = W.unit_state(ent)
+    may = not W.unit_destroyed(ent) and not st.piled_in and (W.unit_engaged(ent) or st.charged)
     if targets is None:
-        targets = PS.pile_in_targets(uid, MV.bodies()) if not W.unit_destroyed(ent) else []
+        targets = PS.pile_in_targets(uid, MV.bodies()) if may else []
     if to is not None:
         return PileIn(uid, tuple((m, *p) for m, p in to.items()), targets=tuple(targets))
-    st = W.unit_state(ent)
-    if W.unit_destroyed(ent) or st.piled_in or not (W.unit_engaged(ent) or st.charged):
+    if not may:
         return None
     sol = PS.solve_pile_in(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board, targets=targets,
                            may_cross_dense=MV.may_cross_dense(ent))
@@ -145,8 +146,10 @@ def consolidate_command(battle, uid: str, to, targets=None, objective: str | Non
     None: Part A ruling 18's; the step's ``to``, or the solver's placement; None when the unit
     has none. The command names its selection."""
     ent = battle.units[uid]
+    st = W.unit_state(ent)
     objs = MV.objectives(battle)
-    mode = None if W.unit_destroyed(ent) else PS.consolidation_mode(uid, MV.bodies(), objs)
+    may = not W.unit_destroyed(ent) and not st.consolidated and was_eligible_to_fight(battle, ent)
+    mode = PS.consolidation_mode(uid, MV.bodies(), objs) if may or to is not None else None
     if mode is not None:  # (the selection the command names: the player's, else ruling 18's)
         name, default_targets, default_obj = mode
         if name == ConsolidationMode.OBJECTIVE:
@@ -156,8 +159,7 @@ def consolidate_command(battle, uid: str, to, targets=None, objective: str | Non
     if to is not None:
         return Consolidate(uid, tuple((m, *p) for m, p in to.items()), targets=tuple(targets or ()),
                            objective=objective)
-    st = W.unit_state(ent)
-    if mode is None or st.consolidated or not was_eligible_to_fight(battle, ent):
+    if mode is None or not may:
         return None
     sol = PS.solve_consolidation(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board, objs,
                                  targets=targets or None,

@@ -155,6 +155,7 @@ def overrun_command(battle, uid: str, to, targets=None):
         return Overrun(uid)
     return Overrun(uid, MV.solution_ends(sol), MV.solution_turns(sol), tuple(sorted(sol.targets)))
 
+
 FIGHT = CommandRecord(
     "fight", Fight, "12.04", "select a unit to fight (a normal fight), with one melee weapon per model and its targets",
     (UNIT, SELECTIONS), check=_check_fight, apply=_apply_fight,

@@ -18,6 +18,7 @@ from sim.plan import moves as MV
 from sim.rules.movement.moves import ConsolidationMode
 from sim.rules.movement.solvers import pile_in as PS
 from sim.plan.common import could_shoot
+from sim.plan.fight import was_eligible_to_fight
 from sim.rules.movement.moves import sky_distance
 from sim.world import queries as W
 from sim.commands import charge_command, consolidate_command, overrun_command, pile_in_command
@@ -110,7 +111,7 @@ class RandomPlayer(Player):
                 if ts.fights_first_step:
                     el = [u for u in el if fights_first(u)] or el
                 out += [lambda u=u: O.default_fight(battle, u, self._pick) for u in el]
-                out += [lambda u=u: overrun_command(battle, O.uid(u), None, self._pile_in_targets(u)) for u in el]
+                out += [lambda u=u: overrun_command(battle, O.uid(u), None, self._pile_in_targets(u, overrun=True)) for u in el]
             else:
                 if ts.step == FightStep.PILE_IN:
                     out += [lambda u=u: pile_in_command(battle, O.uid(u), None, self._pile_in_targets(u))
@@ -127,18 +128,20 @@ class RandomPlayer(Player):
             if picked:
                 return picked
 
-    def _pile_in_targets(self, u: int):
+    def _pile_in_targets(self, u: int, overrun: bool = False):
         """12.03 The pile-in targets it selects: an engaged unit's are the rule's (None); an
-        unengaged one picks a random non-empty subset of the enemy units within 5"."""
-        if W.unit_engaged(u) or W.unit_destroyed(u):
-            return None
+        unengaged one (that charged, or makes an overrun fight's pile-in, 12.06) picks a random
+        non-empty subset of the enemy units within 5"."""
+        st = W.unit_state(u)
+        if W.unit_destroyed(u) or W.unit_engaged(u) or not (overrun or (st.charged and not st.piled_in)):
+            return None  # (the rule's selection, or no pile-in to make: 12.03)
         near = PS.pile_in_targets(O.uid(u), MV.bodies())
         return self._subset(near) if near else None
 
     def _consolidate(self, battle, u: int):
         """12.08 A consolidation toward a random selection: some of the enemy units within 3"
         (engaging), or one of the objectives within 3" (objective); an ongoing one's is the rule's."""
-        if W.unit_destroyed(u):
+        if W.unit_destroyed(u) or W.unit_state(u).consolidated or not was_eligible_to_fight(battle, u):
             return None
         choices = PS.consolidation_choices(O.uid(u), MV.bodies(), MV.objectives(battle))
         if choices is None or choices[0] == ConsolidationMode.ONGOING:

@@ -37,7 +37,7 @@ DIGESTS = {
     "anti_psyker_attached": "da21639261cd6bb2",
     "anti_vehicle": "bdd7bbb589fcb940",
     "battle_default": "3b0a4efacec81cd7",
-    "battle_random": "c301a07b08b9e6b6",
+    "battle_random": "52a6850d779e62e8",
     "charge_terrain": "47bfce44fe9dac91",
     "close_quarters_choice": "059ecde43d43df85",
     "close_quarters_engaged": "14e1bcf7045efc02",
