@@ -305,7 +305,7 @@ def _decision(flow, sb) -> None:
     flow.label("Decision", "#heading")
     flow.para(f"{who}: {req.prompt or req.kind}")
     flow.newline()
-    if req.kind in ("precision", "duplicate", "lethal_hits"):
+    if req.kind in ("precision", "duplicate", "lethal_hits", "charge_targets", "arrival"):  # (pick one)
         if req.kind == "precision":
             flow.para("Click a highlighted CHARACTER on the table, or choose here:", "#muted")
         for opt in req.options:
