@@ -20,7 +20,7 @@ import pytest
 from sim.errors import escape_controls
 
 ROOT = Path(__file__).resolve().parents[2]
-DRIVER = ROOT / "tests/scenarios/hostile_driver.py"
+DRIVER = ROOT / "tests/support/hostile_driver.py"
 DATA = Path(__file__).with_name("data")
 MEMORY_CAP = 1 << 30
 CPU_CAP = 120
