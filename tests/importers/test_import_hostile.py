@@ -1,5 +1,5 @@
 """Issue 17: hostile roster and catalogue files through the real command line, under an
-address-space limit (RLIMIT_AS, as tests/scenarios/test_hostile_corpus.py runs its corpus): each
+address-space limit (RLIMIT_AS, as tests/replay/test_hostile_corpus.py runs its corpus): each
 gives exit status 2 and exactly one line on stderr, `sim: FILE: ...`, no traceback, nothing on
 stdout, and no output file. Entity expansion is refused by defusedxml (DTDs forbidden), not by
 hand-written guards."""
