@@ -24,7 +24,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
-sys.path.insert(0, str(HERE.parents[0] / "rules"))
+sys.path.insert(0, str(HERE.parents[0] / "rules" / "movement"))
 
 import _baseline  # noqa: E402  (beside this script)
 from sim.rules.movement.legality import BodyIndex, check_move  # noqa: E402

@@ -5,17 +5,12 @@ roll never taken for its own, whatever their ids."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "systems"))
-
-from phased import mission_scenario, model, unit  # noqa: E402
-from scen import of_type  # noqa: E402
-from sim.battle import Battle  # noqa: E402
-from sim.commands import ChargeMove, DeclareCharge, EndPhase, StartBattle  # noqa: E402
-from sim.events.moves import charge_dice  # noqa: E402
-from sim.rules.dice import ForcedDice  # noqa: E402
+from phased import mission_scenario, model, unit
+from scen import of_type
+from sim.battle import Battle
+from sim.commands import ChargeMove, DeclareCharge, EndPhase, StartBattle
+from sim.events.moves import charge_dice
+from sim.rules.dice import ForcedDice
 
 
 def test_11_02_the_charge_dice_are_the_re_roll_s_and_the_unit_s_own():

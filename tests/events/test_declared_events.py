@@ -8,25 +8,22 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sys
 import typing
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "systems"))
-
-from phased import mission_scenario, model, unit  # noqa: E402
-from scen import scenario, weapon  # noqa: E402
-from sim import events as ev  # noqa: E402
-from sim.battle import Battle  # noqa: E402
-from sim.commands import EndPhase, Fight, Move, Selection, StartBattle, consolidate_command  # noqa: E402
-from sim.errors import Refusal  # noqa: E402
-from sim.events import schema  # noqa: E402
-from sim.events.declared import DECLARED, fields, problems  # noqa: E402
-from sim.players import play_battle  # noqa: E402
-from sim.rules.dice import ForcedDice  # noqa: E402
-from sim.scenario.load import load_scenario  # noqa: E402
+from phased import mission_scenario, model, unit
+from scen import scenario, weapon
+from sim import events as ev
+from sim.battle import Battle
+from sim.commands import EndPhase, Fight, Move, Selection, StartBattle, consolidate_command
+from sim.errors import Refusal
+from sim.events import schema
+from sim.events.declared import DECLARED, fields, problems
+from sim.players import play_battle
+from sim.rules.dice import ForcedDice
+from sim.scenario.load import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDENS = sorted((ROOT / "scenarios/replays").glob("*.jsonl"))

@@ -1,5 +1,5 @@
 """Issue 17: hostile roster and catalogue files through the real command line, under an
-address-space limit (RLIMIT_AS, as tests/scenarios/test_hostile_corpus.py runs its corpus): each
+address-space limit (RLIMIT_AS, as tests/replay/test_hostile_corpus.py runs its corpus): each
 gives exit status 2 and exactly one line on stderr, `sim: FILE: ...`, no traceback, nothing on
 stdout, and no output file. Entity expansion is refused by defusedxml (DTDs forbidden), not by
 hand-written guards."""
@@ -20,7 +20,7 @@ import pytest
 from sim.errors import escape_controls
 
 ROOT = Path(__file__).resolve().parents[2]
-DRIVER = ROOT / "tests/scenarios/hostile_driver.py"
+DRIVER = ROOT / "tests/support/hostile_driver.py"
 DATA = Path(__file__).with_name("data")
 MEMORY_CAP = 1 << 30
 CPU_CAP = 120

@@ -8,25 +8,20 @@ fall-back or charge moves, nor ranged attacks."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "systems"))
-
-from phased import mission_scenario, model, unit  # noqa: E402
-from scen import of_type  # noqa: E402
-from sim.battle import Battle  # noqa: E402
-from sim.commands import (DeclareCharge, EndPhase, Ingress, Move, SelectToMove, Selection, Shoot,  # noqa: E402
+from phased import mission_scenario, model, unit
+from scen import of_type
+from sim.battle import Battle
+from sim.commands import (DeclareCharge, EndPhase, Ingress, Move, SelectToMove, Selection, Shoot,
                           StartBattle)
-from sim.errors import Refusal, ScenarioError  # noqa: E402
-from sim.rules.deployment import deployment_problems, fits_within, player_edge, touches_edge  # noqa: E402
-from sim.rules.geometry import footprint, round_base  # noqa: E402
-from sim.rules.objectives import default_zones  # noqa: E402
-from sim.rules.reserves import fits_edge_strip, ingress_problems, oversized_restricted  # noqa: E402
-from sim.scenario.load import parse_scenario  # noqa: E402
-from sim.world import queries as W  # noqa: E402
+from sim.errors import Refusal, ScenarioError
+from sim.rules.deployment import deployment_problems, fits_within, player_edge, touches_edge
+from sim.rules.geometry import footprint, round_base
+from sim.rules.objectives import default_zones
+from sim.rules.reserves import fits_edge_strip, ingress_problems, oversized_restricted
+from sim.scenario.load import parse_scenario
+from sim.world import queries as W
 
 BOARD = (60.0, 44.0)
 ZONES = default_zones(BOARD)

@@ -101,3 +101,6 @@ def make(screen, tmp_path):
     yield _make
     for sb in made:
         sb.battle.close()
+        stashed = sb.stashed_battle()  # the battle set aside while a replay is watched
+        if stashed is not None:
+            stashed.close()

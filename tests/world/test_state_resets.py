@@ -6,26 +6,22 @@ field declared ``reset: phase`` (battle_round), and nothing else."""
 from __future__ import annotations
 
 import dataclasses
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "systems"))
+import esper
 
-import esper  # noqa: E402
-
-from _state_values import ROOT, default_of, off_default  # noqa: E402
-from phased import mission_scenario, model, unit  # noqa: E402
-from scen import row, scenario, weapon  # noqa: E402
-from sim.battle import Battle  # noqa: E402
-from sim.commands import EndTurn, Move, Selection, Shoot, StartBattle  # noqa: E402
-from sim.components import UnitState  # noqa: E402
-from sim.phases.state import MissionSpec, Phase, TurnState  # noqa: E402
-from sim.players import play_battle  # noqa: E402
-from sim.rules.dice import ForcedDice  # noqa: E402
-from sim.scenario.load import load_scenario  # noqa: E402
-from sim.phases import battle_round  # noqa: E402
-from sim.world import state_hash as SH  # noqa: E402
+from _state_values import ROOT, default_of, off_default
+from phased import mission_scenario, model, unit
+from scen import row, scenario, weapon
+from sim.battle import Battle
+from sim.commands import EndTurn, Move, Selection, Shoot, StartBattle
+from sim.components import UnitState
+from sim.phases.state import MissionSpec, Phase, TurnState
+from sim.players import play_battle
+from sim.rules.dice import ForcedDice
+from sim.scenario.load import load_scenario
+from sim.phases import battle_round
+from sim.world import state_hash as SH
 
 # What the end of a turn and the start of a phase reset before the resets were declared (the
 # hand lists of upkeep.roll_over_turn and battle_round._enter): the declarations keep them

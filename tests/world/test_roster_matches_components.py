@@ -17,7 +17,7 @@ from sim.components import (Character, Keyword, ModelAbilities, ModelId, Roster,
                             UnitMember, Wounds)
 from sim.rules.allocation import TargetModel, allocation_groups
 from sim.world import queries as W
-from tests.systems.scen import kill, model, row, scenario, unit, weapon
+from scen import kill, model, row, scenario, unit, weapon
 
 WEAPONS = {"gun": weapon(24, 1, 3, 4, 0, 1)}
 

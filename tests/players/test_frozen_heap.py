@@ -1,7 +1,7 @@
 """Headless runs set the heap alive at the start of a battle aside from the cyclic collector
 and switch the collector off while it runs (sim.players.runner.frozen_heap), and always hand both
 back; playing a battle makes no reference cycles, so nothing waits for the collector meanwhile
-(and Battle.close() breaks the few an open battle has: tests/scenarios/test_no_leaks.py)."""
+(and Battle.close() breaks the few an open battle has: tests/players/test_no_leaks.py)."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ from sim.rules.visibility.sight import (HIDEABLE, cover_qualifies, detection_ran
                                   model_fully_visible_dense, visible_to)
 from sim.scenario.load import load_scenario
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
 
 

@@ -1,10 +1,11 @@
-"""03.03 Unit coherency against the independent brute-force oracle (tests/rules/_move_oracle.py:
-edge-to-edge distances from the bases' own outlines, the 2" links searched by hand): the
-engine's problems (``coherency_problems``, and ``end_coherency_problems``, check 9 of
-check_move, which asks the bounds of ``coherency_screen`` first) name the same models for the
-same reasons wherever the oracle is sure (no distance within 0.03" of 2" or 9"), and the
-screen's bounds never contradict the measure. Deliberate mutations (links of 2.2", a 9.5"
-span, a screen trusting the bounding circles) make the comparison fail."""
+"""03.03 Unit coherency against the independent brute-force oracle
+(tests/rules/movement/_move_oracle.py: edge-to-edge distances from the bases' own outlines, the
+2" links searched by hand): the engine's problems (``coherency_problems``, and
+``end_coherency_problems``, check 9 of check_move, which asks the bounds of ``coherency_screen``
+first) name the same models for the same reasons wherever the oracle is sure (no distance within
+0.03" of 2" or 9"), and the screen's bounds never contradict the measure. Deliberate mutations
+(links of 2.2", a 9.5" span, a screen trusting the bounding circles) make the comparison
+fail."""
 
 from __future__ import annotations
 

@@ -8,25 +8,20 @@ script steps), refused with the rule for a unit without FLY."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "systems"))
-
-from phased import mission_scenario, model, unit  # noqa: E402
-from scen import of_type  # noqa: E402
-from sim.battle import Battle  # noqa: E402
-from sim.commands import (ChargeMove, DeclareCharge, EndPhase, Move, SelectToMove, StartBattle,  # noqa: E402
+from phased import mission_scenario, model, unit
+from scen import of_type
+from sim.battle import Battle
+from sim.commands import (ChargeMove, DeclareCharge, EndPhase, Move, SelectToMove, StartBattle,
                           command_from_dict, command_to_dict)
-from sim.errors import Refusal, ScenarioError  # noqa: E402
-from sim.rules.dice import ForcedDice  # noqa: E402
-from sim.rules.movement.moves import path_stop, sky_distance, sky_refusal  # noqa: E402
-from sim.players.runner import play  # noqa: E402
-from sim.scenario.load import parse_scenario  # noqa: E402
-from sim.world import queries as W  # noqa: E402
-from sim.commands import charge_command  # noqa: E402
+from sim.errors import Refusal, ScenarioError
+from sim.rules.dice import ForcedDice
+from sim.rules.movement.moves import path_stop, sky_distance, sky_refusal
+from sim.players.runner import play
+from sim.scenario.load import parse_scenario
+from sim.world import queries as W
+from sim.commands import charge_command
 
 GUN = {"gun": {"range": 24, "A": 1, "BS": 3, "S": 4, "AP": 0, "D": 1},
        "blade": {"range": "melee", "A": 2, "WS": 3, "S": 4, "AP": 0, "D": 1}}

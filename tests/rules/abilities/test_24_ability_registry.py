@@ -15,7 +15,7 @@ from sim.rules import abilities as AB
 from sim.rules.abilities import Hook
 from sim.rules.abilities.registry import REGISTRY, WEAPON, tag, with_hook
 
-SIM = Path(__file__).resolve().parents[2] / "sim"
+SIM = Path(__file__).resolve().parents[3] / "sim"
 REGISTRY_HOME = SIM / "rules" / "abilities"
 
 

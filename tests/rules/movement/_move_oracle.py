@@ -1,6 +1,6 @@
 """An independent brute-force oracle for the move check (03.01 moving units, 03.03 coherency,
 03.04 engagement, 01.04 measuring; Part A rulings 1, 12-15), for
-tests/rules/test_03_01_move_check_oracle.py and test_03_03_coherency_oracle.py.
+tests/rules/movement/test_03_01_move_check_oracle.py and test_03_03_coherency_oracle.py.
 
 Written from RULES.md and ``check_move``'s documented contract, not from the engine's code: it
 reads only the input records (a Footprint's fields, Body, TerrainArea, Feature) and uses

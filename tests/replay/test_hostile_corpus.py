@@ -31,7 +31,7 @@ import hostile_corpus as HC
 from sim.errors import escape_controls
 
 ROOT = Path(__file__).resolve().parents[2]
-DRIVER = Path(__file__).with_name("hostile_driver.py")
+DRIVER = ROOT / "tests/support/hostile_driver.py"
 
 # Address space per process. The baseline, measured (VmPeak, one BLAS thread): `sim check`,
 # `sim run` and `sim replay` of the default scenario peak at 180-215 MB (numpy and esper

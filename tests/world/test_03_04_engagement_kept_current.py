@@ -13,7 +13,7 @@ from sim.components import Unit
 from sim.rules.geometry import distance
 from sim.world import mutations as M
 from sim.world import queries as W
-from tests.systems.scen import kill, model, row, scenario, unit, weapon
+from scen import kill, model, row, scenario, unit, weapon
 
 WEAPONS = {"gun": weapon(24, 1, 3, 4, 0, 1)}
 IDS = [f"{u}/{i}" for u in ("a1", "a2", "b1", "b2") for i in (1, 2, 3)]

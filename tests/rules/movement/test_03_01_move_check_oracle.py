@@ -1,10 +1,10 @@
-"""03.01 / 03.03 / 03.04 check_move against an independent brute-force oracle (tests/rules/
-_move_oracle.py: written from the rules' text and the check's documented contract, sampled
-outlines and stepped paths, no code of the engine). Every question the oracle decides (which
-models' paths are blocked, too long, over the edge or through a dense feature; which end on a
-base or in a feature, or engaged; coherency) must get the same answer from the engine; a
-question whose deciding quantity lies within the oracle's margin (0.03") of its threshold is
-not compared (the margin is argued in the oracle's docstring).
+"""03.01 / 03.03 / 03.04 check_move against an independent brute-force oracle
+(tests/rules/movement/_move_oracle.py: written from the rules' text and the check's documented
+contract, sampled outlines and stepped paths, no code of the engine). Every question the oracle
+decides (which models' paths are blocked, too long, over the edge or through a dense feature;
+which end on a base or in a feature, or engaged; coherency) must get the same answer from the
+engine; a question whose deciding quantity lies within the oracle's margin (0.03") of its
+threshold is not compared (the margin is argued in the oracle's docstring).
 
 On random moves (round, oval and rectangular bases; terrain; friends and enemies near), on
 hand-picked layouts whose answers are also stated here, and on the calls of a real battle. The
@@ -32,7 +32,7 @@ from sim.rules.terrain import Feature, TerrainArea
 
 from _move_oracle import KINDS, UNIT_KINDS, disagreements, engine_atoms, oracle_verdict
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BOARD = (30.0, 24.0)
 N_CASES = 150
 

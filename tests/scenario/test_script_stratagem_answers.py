@@ -2,7 +2,7 @@
 own side's stratagems only, so a red fight step's "use" (for its Epic Challenge, 15.03) never
 spends blue's CP on a Counteroffensive (15.12) offered in the same step; an end_phase step
 answers the stratagems the phase's end raises, whoever's they are (Rapid Ingress, 15.07: see
-tests/systems/test_15_07_rapid_ingress.py). "use" for a stratagem that names what it picks
+tests/stratagems/test_15_07_rapid_ingress.py). "use" for a stratagem that names what it picks
 stands for the first option offered, with a note."""
 
 from __future__ import annotations

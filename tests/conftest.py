@@ -1,0 +1,27 @@
+"""Every test: the shared helpers of tests/support (scen, phased, hostile_driver) import by
+their bare names from any folder, and every Battle must be closed, so no esper world (and no
+entity) leaks between tests (issue 2: 'tests never leak entities').
+
+tests/ mirrors sim/: a test lives in the folder of the package whose code it is about. A helper
+only one folder uses stays beside its tests (that folder is on sys.path when its tests run); a
+helper several folders use lives in tests/support."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import esper
+import pytest
+
+SUPPORT = str(Path(__file__).resolve().parent / "support")
+if SUPPORT not in sys.path:
+    sys.path.insert(0, SUPPORT)
+
+
+@pytest.fixture(autouse=True)
+def no_leaked_worlds():
+    before = set(esper.list_worlds())
+    yield
+    leaked = set(esper.list_worlds()) - before - {"default"}
+    assert not leaked, f"battle worlds left open: {sorted(leaked)}"
