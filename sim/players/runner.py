@@ -24,9 +24,9 @@ def frozen_heap():
     Nothing is lost by switching it off: objects are still freed by reference counting as
     before. A battle does point back at itself while it is open (its systems, visibility,
     resources, listeners and the dice's listener), but playing it makes no other cycles
-    (tests/scenarios/test_frozen_heap.py plays every scenario with the collector off and finds
+    (tests/players/test_frozen_heap.py plays every scenario with the collector off and finds
     no cyclic garbage), and Battle.close() breaks those it has, so a closed battle is freed by
-    reference counting alone (tests/scenarios/test_no_leaks.py). Cyclic garbage made anyway
+    reference counting alone (tests/players/test_no_leaks.py). Cyclic garbage made anyway
     would be frozen with the rest at the next run and never collected: a leak."""
     was_on = gc.isenabled()
     gc.freeze()

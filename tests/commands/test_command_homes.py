@@ -13,6 +13,7 @@ import ast
 from pathlib import Path
 
 from sim import commands as C
+from code_strings import code_strings
 
 SIM = Path(__file__).resolve().parents[2] / "sim"
 HOME = SIM / "commands"
@@ -34,18 +35,6 @@ HOMONYMS = {
 }
 
 
-def _code_strings(path: Path):
-    """The string constants of a module's code (docstrings left out), with their lines."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docs = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                docs.add(id(body[0].value))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
-            yield node.lineno, node.value
 
 
 def _names(node) -> list[str]:
@@ -78,7 +67,7 @@ def dispatch_sites(root: Path = SIM) -> list[str]:
         if HOME in path.parents:
             continue
         rel = path.relative_to(root).as_posix()
-        for line, text in _code_strings(path):
+        for line, text in code_strings(path):
             if text in kinds and (rel, text) not in HOMONYMS:
                 found.append(f"{rel}:{line}: the kind {text!r}")
         for line, name in _class_tests(path):
@@ -95,7 +84,7 @@ def test_the_homonyms_are_still_there():
     """(Each allowed homonym still stands where it is said to: a stale entry would hide a
     real dispatch later.)"""
     for rel, text in HOMONYMS:
-        assert any(t == text for _l, t in _code_strings(SIM / rel)), (rel, text)
+        assert any(t == text for _l, t in code_strings(SIM / rel)), (rel, text)
 
 
 def test_the_check_would_see_a_dispatch(tmp_path):

@@ -13,7 +13,7 @@ Holds, for models in a stable order (the order given), numpy bool matrices index
 ``hidden``, ``visible`` and ``cover`` are the scalar rules of sim.rules.visibility.sight
 (``is_hidden``, ``visible_to`` with ``detection_range``, ``cover_qualifies``) computed for
 all models at once; a test checks them equal to those rules on every shipped scenario
-(tests/systems/test_13_09_index_matches_scalar_rules.py).
+(tests/rules/visibility/test_13_09_index_matches_scalar_rules.py).
 
 ``full_recompute`` resolves line of sight for every pair; ``update`` only marks the pairs of
 the moved models unknown, and they are resolved when read (``_ensure_los``: the first read

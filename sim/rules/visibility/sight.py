@@ -23,7 +23,7 @@ The scalar predicates here (``is_hidden``, ``detection_range``, ``visible_to``,
 ``cover_qualifies``) are the rules' definitions. The battle's VisibilityIndex
 (sim.rules.visibility.index) answers them for every model and pair at once with numpy (it
 takes each model's detection ranges from ``detection_range``);
-tests/systems/test_13_09_index_matches_scalar_rules.py checks its answers equal these, pair
+tests/rules/visibility/test_13_09_index_matches_scalar_rules.py checks its answers equal these, pair
 by pair, on every shipped scenario before and after moves.
 """
 

@@ -3,7 +3,6 @@ place in the engine that names one. Every other module asks the records' hooks a
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import fields
 from pathlib import Path
@@ -14,6 +13,7 @@ from sim.plan.common import Declared
 from sim.rules import abilities as AB
 from sim.rules.abilities import Hook
 from sim.rules.abilities.registry import REGISTRY, WEAPON, tag, with_hook
+from code_strings import code_strings
 
 SIM = Path(__file__).resolve().parents[3] / "sim"
 REGISTRY_HOME = SIM / "rules" / "abilities"
@@ -28,19 +28,6 @@ def _name_pattern() -> re.Pattern:
     return re.compile(r"(?<![A-Z])(" + "|".join(re.escape(n) for n in _names()) + r")(?![A-Z])")
 
 
-def _code_strings(path: Path):
-    """The string constants of a module's code (docstrings left out: they cite rules for the
-    reader), with their line numbers."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docs = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                docs.add(id(body[0].value))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
-            yield node.lineno, node.value
 
 
 def test_24_no_module_outside_the_registry_names_an_ability():
@@ -52,7 +39,7 @@ def test_24_no_module_outside_the_registry_names_an_ability():
     for path in sorted(SIM.rglob("*.py")):
         if REGISTRY_HOME in path.parents:
             continue
-        for line, text in _code_strings(path):
+        for line, text in code_strings(path):
             m = pattern.search(text)
             if m:
                 found.append(f"{path.relative_to(SIM.parent)}:{line}: {m.group(1)!r} in {text!r}")
@@ -64,7 +51,7 @@ def test_24_the_name_check_would_see_a_name_in_code(tmp_path):
     one is not.)"""
     src = tmp_path / "m.py"
     src.write_text('"""24.05 [BLAST] cited for the reader."""\nx = "[BLAST] weapons never target"\n')
-    hits = [line for line, text in _code_strings(src) if _name_pattern().search(text)]
+    hits = [line for line, text in code_strings(src) if _name_pattern().search(text)]
     assert hits == [2]
 
 
