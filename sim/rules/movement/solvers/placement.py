@@ -25,11 +25,15 @@ is tested at once for every limit (vectorised), and the legal ones are ranked by
 preference (ties: the lateral coordinate, then generation order). From the best anchor the
 other models are set up one at a time (largest first, then by id), each at the best-ranked
 legal spot among rings round the models already placed (at ``gap``, 1" and 1.9"), the spots
-touching two of them, and rings round the other bases near them; legal means every limit of
+touching two of them or one of them and a side of the zone or battlefield, and rings round the
+other bases near them; legal means every limit of
 the region, ``clearance`` from every other base, no light or dense feature, ``gap`` from its
 unit-mates, within 2" of one of them and within 9" of all (03.03: so the unit is one group of
-2" links spanning at most 9" by construction). If some model finds no spot, the next anchor
-is tried (at most ``MAX_ANCHORS``, each ``ANCHOR_APART`` from the ones tried). A placement
+2" links spanning at most 9" by construction). If some model finds no spot, the
+unit is grown again from the same anchor compactly (nearest the anchor), then on a square lattice
+(the four axis directions: a hexagonal packing can leave a corner unusable), then the next anchor
+is tried (at most ``MAX_ANCHORS``, each ``ANCHOR_APART`` from the ones tried, or a tenth of
+the region's span when that is less). A placement
 found is checked by the rules' own functions (``deployment.setup_problems``, the region's
 ``problems``) before it is returned. Everything is deterministic: candidates are generated in
 a fixed order and ranked by rounded keys, ties by that order.
@@ -359,6 +363,10 @@ def _facings(fp: Footprint, turn: bool, region: Region) -> list[Footprint]:
 
 
 def _anchor_keys(prefer: Prefer, fp: Footprint, c: np.ndarray, board) -> list[np.ndarray]:
+    """Sort keys of the anchor spots: by the preference, then along the preferred edge; with
+    nothing preferred, from the bottom-left (lowest y, then x: a packer's corner)."""
+    if not (prefer.points or prefer.bases or prefer.edge):
+        return [np.round(c[:, 1], 6), np.round(c[:, 0], 6)]
     s = prefer.score(fp, c, board)
     return [np.round(s, 2) if prefer.edge else np.round(s, 6), np.round(prefer.lateral(c), 6)]
 
@@ -381,7 +389,8 @@ def _best(keys: list[np.ndarray]) -> int:
     return int(np.lexsort([np.arange(len(keys[0]))] + list(reversed(keys)))[0])
 
 
-def _grow_spots(fp: Footprint, placed: list[Footprint], table: _Table, gap: float, tight: bool) -> np.ndarray:
+def _grow_spots(fp: Footprint, placed: list[Footprint], table: _Table, gap: float, tight: bool,
+                square: bool = False) -> np.ndarray:
     """Candidate centres for the next model. ``tight``: rings round each model placed at
     ``gap``, the spots touching two of them (round bases), rings round the other bases near
     them, and, for a model set up by 03.02.02, the region's own spots near them; otherwise
@@ -390,6 +399,8 @@ def _grow_spots(fp: Footprint, placed: list[Footprint], table: _Table, gap: floa
     gaps = [gap] if tight else list(LOOSE)
     rnd = fp.shape == "round" and all(p.shape == "round" for p in placed)
     ang = np.arange(ANGLES) * (2 * math.pi / ANGLES)
+    if square:   # (a square lattice: the four axis directions alone, no spot between two)
+        ang = np.arange(4) * (math.pi / 2)
     u = np.stack([np.cos(ang), np.sin(ang)], axis=1)
     if rnd:
         pc = np.array([(p.x, p.y) for p in placed])
@@ -400,7 +411,7 @@ def _grow_spots(fp: Footprint, placed: list[Footprint], table: _Table, gap: floa
             out.append((pc[:, None, :] + t[:, None, None] * u[None, :, :]).reshape(-1, 2))
         # touching two placed models at ``gap`` (circle intersections)
         R = pr + r + gap
-        if tight and len(pc) >= 2:
+        if tight and not square and len(pc) >= 2:
             i, j = np.triu_indices(len(pc), 1)
             dv = pc[j] - pc[i]
             dd = np.hypot(dv[:, 0], dv[:, 1])
@@ -413,6 +424,16 @@ def _grow_spots(fp: Footprint, placed: list[Footprint], table: _Table, gap: floa
                 m = pc[i] + a[:, None] * e
                 n = np.stack([-e[:, 1], e[:, 0]], axis=1)
                 out += [m + h[:, None] * n, m - h[:, None] * n]
+        if tight:   # touching one placed model at ``gap`` and a side of the zone or the battlefield
+            for a0, t in table.rule(fp).lines():
+                v = pc - a0
+                along = v @ t
+                off = v[:, 0] * t[1] - v[:, 1] * t[0]
+                ok = np.abs(off) <= R
+                if ok.any():
+                    h = np.sqrt(np.maximum(R[ok] ** 2 - off[ok] ** 2, 0.0))
+                    foot = a0 + along[ok, None] * t
+                    out += [foot + h[:, None] * t, foot - h[:, None] * t]
     else:
         for p in placed:
             for g in gaps:
@@ -458,7 +479,7 @@ def _pick(f: Footprint, c: np.ndarray, placed: list[Footprint], table: _Table, p
 
 
 def _grow(order, anchor_fp: Footprint, table: _Table, prefer: Prefer, gap: float, turn: bool,
-          partial: bool, tried: _Tried):
+          partial: bool, tried: _Tried, square: bool = False):
     """Set the models of ``order`` (the anchor first, already at ``anchor_fp``) up one at a
     time; the footprints placed (in order) and those left out, or None."""
     placed = [anchor_fp]
@@ -469,7 +490,7 @@ def _grow(order, anchor_fp: Footprint, table: _Table, prefer: Prefer, gap: float
         best = None
         for tight in (True, False):
             for f in _facings(fp, turn, table.region):
-                got = _pick(f, _grow_spots(f, placed, table, gap, tight), placed, table, prefer, gap, a)
+                got = _pick(f, _grow_spots(f, placed, table, gap, tight, square), placed, table, prefer, gap, a)
                 if got is not None and (best is None or got[0] < best[0]):
                     best = got
             if best is not None:
@@ -513,10 +534,12 @@ def _solve(unit: str, models, table: _Table, prefer: Prefer, gap: float, turn: b
     keys = [np.concatenate([k[i] for k in keys]) for i in range(len(keys[0]))]
     ranked = np.lexsort([np.arange(len(c))] + list(reversed(keys)))
     found, anchors, attempts = [], [], []
+    span = c.max(axis=0) - c.min(axis=0)
+    step = min(ANCHOR_APART, max(0.1 * float(span.min()), 0.05))   # (a small region: anchors closer)
     others = table.others
     for i in _legal_in_rank_order(ranked, c, group, facings, table):
         p = c[i]
-        if any((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 < ANCHOR_APART ** 2 for q in attempts):
+        if any((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 < step ** 2 for q in attempts):
             continue
         if any((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 < apart ** 2 for q in anchors):
             continue
@@ -528,6 +551,8 @@ def _solve(unit: str, models, table: _Table, prefer: Prefer, gap: float, turn: b
         got = _grow(order, at, table, prefer, gap, turn, partial, tried)
         if got is None and len(order) > 2:   # (a long unit may break 03.03's 9": compact instead)
             got = _grow(order, at, table, None, gap, turn, partial, tried)
+        if got is None and len(order) > 2:   # (a hexagonal packing may leave a corner empty: square)
+            got = _grow(order, at, table, None, gap, turn, partial, tried, square=True)
         if got is None:
             continue
         ids, placed, left = got

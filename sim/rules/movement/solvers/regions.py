@@ -385,6 +385,12 @@ class ModelRule:
                     out.append(ring(fp, o, a.distance + 2 * SLACK, 16))
         return np.vstack([o for o in out if len(o)]) if any(len(o) for o in out) else np.zeros((0, 2))
 
+    def lines(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+        """The lines (a point, a unit direction) along which the base's centre keeps it just
+        inside a side of the zone, or against a battlefield edge: where a packer sets a model
+        touching both a unit-mate and a side (bottom-left fill)."""
+        return _lines(self.region, self.fp.shape, self.fp.length, self.fp.width, self.fp.angle)
+
     def point_mask(self, pts: np.ndarray) -> np.ndarray:
         """(N,) whether each point is in the region (for the free-area estimate: a point of
         the region, where some base could stand over it)."""
@@ -507,6 +513,28 @@ def _hull_ring(shape, length, width, angle, ref: Footprint, gap: float, n: int) 
     out = P[k] + t * N[k]
     out.flags.writeable = False
     return out
+
+
+@lru_cache(maxsize=512)
+def _lines(region: Region, shape: str, length: float, width: float, angle: float) -> tuple:
+    fp = Footprint(shape, 0.0, 0.0, length, width, angle)
+    out = []
+    if region.zone is not None:
+        z = ccw(np.asarray(region.zone, dtype=float))
+        for a, b in zip(z, np.roll(z, -1, axis=0)):
+            e = b - a
+            ln = float(np.hypot(*e))
+            if ln > 1e-9:
+                t = e / ln
+                inward = np.array([-t[1], t[0]])
+                h = float(_support(fp, -inward[None, :])[0]) + SLACK + EDGE_GAP
+                out.append((a + h * inward, t))
+    W, H = region.board
+    hx, hy = half_extents(fp)
+    g = SLACK + EDGE_GAP
+    out += [(np.array([0.0, hy + g]), np.array([1.0, 0.0])), (np.array([0.0, H - hy - g]), np.array([1.0, 0.0])),
+            (np.array([hx + g, 0.0]), np.array([0.0, 1.0])), (np.array([W - hx - g, 0.0]), np.array([0.0, 1.0]))]
+    return tuple(out)
 
 
 def _zone_edge_spots(fp: Footprint, zone: tuple) -> np.ndarray:
