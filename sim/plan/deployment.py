@@ -3,10 +3,11 @@
 out, nearest first to what they prefer. Not checked here: the caller checks each with the
 command's own check (Battle.check), which holds the rules.
 
-A unit is placed in its formation: its models' offsets from their centre as they stand (the
-scenario's planned positions, or the block its models wait in, sim.scenario.load), centred on
-each anchor of a 1" grid over the region's bounding box, nearest the battlefield's centre
-first (or in the random player's order)."""
+A unit's set-ups are the placement solver's (sim.rules.movement.solvers.placement): each
+model on its own base, coherent, wholly within the zone (or, Infiltrators, more than 8" from
+the enemy zone and models), on no other base and no light or dense feature; the default
+player's nearest the battlefield's centre first, the random player's toward a point of the
+region it draws."""
 
 from __future__ import annotations
 
@@ -65,34 +66,42 @@ def formation(ent: int) -> list[tuple[str, float, float]]:
     return [(mid, p.x - cx, p.y - cy) for mid, p in ps]
 
 
-def _anchors(box, prefer, pick=None) -> list[tuple[float, float]]:
-    """The grid points of the box (x0, y0, x1, y1), nearest ``prefer`` first (``pick``: in the
-    order it draws them, one element of a list at a time)."""
-    x0, y0, x1, y1 = box
-    pts = [(x0 + i * GRID, y0 + j * GRID)
-           for i in range(int((x1 - x0) / GRID) + 1) for j in range(int((y1 - y0) / GRID) + 1)]
-    if pick is None:
-        return sorted(pts, key=lambda p: ((p[0] - prefer[0]) ** 2 + (p[1] - prefer[1]) ** 2, p))
-    out = []
-    while pts:
-        i = pick(list(range(len(pts))))
-        pts[i], pts[-1] = pts[-1], pts[i]
-        out.append(pts.pop())
-    return out
-
-
 def _box(poly) -> tuple[float, float, float, float]:
     xs = [p[0] for p in poly]
     ys = [p[1] for p in poly]
     return min(xs), min(ys), max(xs), max(ys)
 
 
+OPTIONS = 8      # set-ups offered per region
+APART = 4.0      # inches between their anchors
+
+
 def set_up_spots(battle, ent: int, region, pick=None):
-    """Each candidate set-up of the unit over the ``region`` polygon: ((model id, x, y), ...)."""
-    form = formation(ent)
-    W_, H = battle.scenario.board
-    for ax, ay in _anchors(_box(region), (W_ / 2, H / 2), pick):
-        yield tuple((mid, round(ax + dx, 6), round(ay + dy, 6)) for mid, dx, dy in form)
+    """Each candidate set-up of the unit over the ``region`` polygon: ((model id, x, y), ...),
+    by the placement solver: wholly within ``region`` (its deployment zone), or, when it is the
+    whole battlefield (``battlefield``), by Infiltrators (24.20); nearest the battlefield's
+    centre first, or (``pick``: the random player) toward one point of a 1" grid over the
+    region that it draws."""
+    from sim.rules.movement.solvers import placement as PL
+    from sim.rules.movement.solvers import regions as RG
+    board = tuple(battle.scenario.board)
+    owner = esper.component_for_entity(ent, Unit).owner
+    models = [(W.model_id(m), W.footprint(m)) for m in W.unit_models(ent, living=False)]
+    others = [(W.model_id(m), W.footprint(m)) for u in W.all_units() if u != ent for m in W.unit_models(u)]
+    if tuple(map(tuple, region)) == battlefield(battle):
+        zones = battle.turn_state.zones()
+        enemies = [(W.model_id(m), W.footprint(m)) for u in W.enemy_units(ent) for m in W.unit_models(u)]
+        rg = RG.infiltrators(board, zones[1 - owner], [f for _m, f in enemies], [m for m, _f in enemies])
+    else:
+        rg = RG.deployment(region, board)
+    point = (board[0] / 2, board[1] / 2)
+    if pick is not None:
+        x0, y0, x1, y1 = _box(region)
+        point = pick([(x0 + i * GRID, y0 + j * GRID) for i in range(int((x1 - x0) / GRID) + 1)
+                      for j in range(int((y1 - y0) / GRID) + 1)])
+    for p in PL.placement_options(models, rg, others, battle.scenario.terrain, PL.Prefer.toward(point),
+                                  count=OPTIONS, apart=APART):
+        yield tuple((mid, round(p.positions[mid][0], 6), round(p.positions[mid][1], 6)) for mid, _f in models)
 
 
 def planned_spot(battle, ent: int):
