@@ -126,7 +126,7 @@ def test_24_09_deep_strike_keeps_more_than_8_from_every_enemy_even_in_their_zone
 
 def test_20_04_ingress_is_wholly_within_6_of_an_edge_and_out_of_the_enemy_zone():
     enemies = [("e1", Footprint("round", 5.0, 5.0, 1.26, 1.26))]
-    region = R.ingress(BOARD, [enemies[0][1]], NORTH, round=2, names=["e1"])
+    region = R.ingress_strip(BOARD, [enemies[0][1]], NORTH, round=2, names=["e1"])
     models = unit("r", rnd(32), 10)
     got = P.place_unit(models, region, enemies, prefer=P.Prefer.toward((30.0, 40.0)))
     assert got
@@ -137,7 +137,7 @@ def test_20_04_ingress_is_wholly_within_6_of_an_edge_and_out_of_the_enemy_zone()
 def test_20_04_no_spot_near_an_edge_far_from_the_enemy_is_refused_precisely():
     small = (12.0, 12.0)
     enemies = [("e1", Footprint("round", 6.0, 6.0, 1.26, 1.26))]
-    got = P.place_unit(unit("r", rnd(32), 3), R.ingress(small, [enemies[0][1]], names=["e1"]), enemies)
+    got = P.place_unit(unit("r", rnd(32), 3), R.ingress_strip(small, [enemies[0][1]], names=["e1"]), enemies)
     assert not got
     assert "wholly within 6\" of a battlefield edge" in got.reason
     assert "more than 8\" from every enemy model" in got.reason and "20.04" in got.reason
@@ -245,7 +245,7 @@ def test_03_02_every_placement_returned_passes_the_rules_checks(bases, x0, y0, w
     elif kind == "deep strike":
         region = R.deep_strike(BOARD, efs, [m for m, _f in foes])
     elif kind == "ingress":
-        region = R.ingress(BOARD, efs, NORTH, round=2, names=[m for m, _f in foes])
+        region = R.ingress_strip(BOARD, efs, NORTH, round=2, names=[m for m, _f in foes])
     else:
         region = R.disembark(BOARD, Footprint("rect", min(max(px, 5), 55), min(max(py, 5), 39), 5.0, 3.0), efs)
         foes = foes + [("ship", region.near.target)]

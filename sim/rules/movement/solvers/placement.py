@@ -8,7 +8,7 @@ shape, size and facing kept):
 * ``place_unit(models, region, others, terrain, prefer)`` -> ``Placement`` (a centre for
   every model) or ``Refusal`` (false in a test; ``reason`` says which model does not fit and
   how much room is missing). ``models``: (id, footprint) of one unit; ``region``: where it may
-  go (``regions.Region``, built by ``deployment``, ``ingress``, ``deep_strike``,
+  go (``regions.Region``, built by ``deployment``, ``ingress_strip``, ``deep_strike``,
   ``infiltrators``, ``disembark``, ``emergency_disembark``, ``anywhere``); ``others``: (id,
   footprint) of every other model on the table; ``terrain``: the terrain areas (no base ends on
   a light or dense feature, Part A ruling 13); ``prefer``: ``Prefer`` (toward points, toward

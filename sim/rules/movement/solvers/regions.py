@@ -23,7 +23,7 @@ Every limit is kept by ``SLACK`` (5e-4") inside, so a position written with four
 with the rules' functions (sim.rules.deployment, sim.rules.reserves, sim.rules.geometry).
 
 The constructors name the rule: ``deployment``, ``infiltrators``, ``deep_strike``,
-``ingress``, ``disembark``, ``emergency_disembark``, ``anywhere``.
+``ingress_strip``, ``disembark``, ``emergency_disembark``, ``anywhere``.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from sim.rules.movement.kernels import _minkowski_sum, _points_convex_distance, 
 from sim.rules.polygons import ccw, convex_pieces, signed_area
 from sim.rules.reserves import EDGE_DISTANCE, ENEMY_DISTANCE, fits_edge_strip
 
-__all__ = ["Region", "Away", "Near", "ModelRule", "deployment", "infiltrators", "deep_strike", "ingress",
+__all__ = ["Region", "Away", "Near", "ModelRule", "deployment", "infiltrators", "deep_strike", "ingress_strip",
            "disembark", "emergency_disembark", "anywhere", "ring", "farther_than", "base_area", "SLACK", "EDGE_GAP",
            "LATTICE"]
 
@@ -211,7 +211,7 @@ def deep_strike(board: tuple[float, float], enemies: Sequence[Footprint], names=
                                            tuple(names)),), rule="24.09")
 
 
-def ingress(board: tuple[float, float], enemies: Sequence[Footprint], enemy_zone=None, round: int = 2,
+def ingress_strip(board: tuple[float, float], enemies: Sequence[Footprint], enemy_zone=None, round: int = 2,
             names=()) -> Region:
     """20.04 An ingress move: wholly within 6" of a battlefield edge (a base that cannot fit so
     touches an edge, 03.02.02), more than 8" from every enemy model and, before battle round 3,
