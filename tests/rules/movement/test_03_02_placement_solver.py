@@ -189,7 +189,7 @@ def test_03_02_placement_is_deterministic():
 # --- an army ----------------------------------------------------------------------------------
 
 def army():
-    """A 2,000-point army of the project's own invention: 20 units, about 100 models."""
+    """A 2,000-point army of the project's own invention: 20 units, 98 models."""
     out = [("gaunt-host", unit("g", rnd(32), 20)), ("gaunt-host-b", unit("h", rnd(32), 20)),
            ("line-a", unit("a", rnd(32), 10)), ("line-b", unit("b", rnd(32), 10)),
            ("veterans", unit("v", rnd(40), 5)), ("heavies", unit("hv", rnd(50), 3)),
@@ -198,7 +198,7 @@ def army():
            ("tank-a", [("ta", rect(150, 90))]), ("tank-b", [("tb", rect(150, 90))]),
            ("leviathan", [("lv", oval(170, 105))])]
     out += [(f"hero-{k}", [(f"hero{k}", rnd(40))]) for k in range(5)]
-    out += [("drones", unit("dr", rnd(50), 2)), ("scouts", unit("sc", rnd(32), 5))]
+    out += [("drones", unit("dr", rnd(50), 3)), ("scouts", unit("sc", rnd(32), 10))]
     return out
 
 
