@@ -56,8 +56,10 @@ def build_world(battle, scenario) -> SpatialIndex:
         if any(ms.modifiers for ms in us.models):
             esper.add_component(unit_ent, roll_modifiers(us, unit.models))
     sp = SpatialIndex(fps, unit_index, [us.owner for us in scenario.units])
+    mission = getattr(scenario, "mission", None)
+    by_rules = mission is not None and mission.deployment == "rules"
     for us in scenario.units:  # 20.01 units that start in strategic reserves are not on the table
-        if us.reserves:
+        if us.reserves or by_rules:  # (26 step 8: nor is any unit before it is set up)
             u = battle.units[us.id]
             sp.off_table.add(u)
             for m in esper.component_for_entity(u, Unit).models:

@@ -64,3 +64,21 @@ def move_models(moves) -> None:
         fps.append(footprint(ent))
     if rows:
         R.current.spatial.move_many(rows, fps)
+
+
+def set_up(unit_ent: int, places) -> list[int]:
+    """Set a unit up on the battlefield (03.02: before the battle, or from strategic
+    reserves): ``places`` is (entity, x, y) for each model; the unit is on the battlefield
+    again (off the spatial index's off_table, no longer waiting to deploy). Returns the models."""
+    res = R.current
+    rows, fps, models = [], [], []
+    for ent, x, y in places:
+        pos = esper.component_for_entity(ent, Position)
+        pos.x, pos.y = x, y
+        rows.append(model_row(ent))
+        fps.append(footprint(ent))
+        models.append(ent)
+    res.spatial.off_table.discard(unit_ent)
+    res.undeployed.discard(unit_ent)
+    res.spatial.place_many(rows, fps)
+    return models

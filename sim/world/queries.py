@@ -136,7 +136,26 @@ def living(unit_ent: int) -> Living:
 
 def in_reserves(unit_ent: int) -> bool:
     """20.01 The unit is in strategic reserves (not on the battlefield)."""
-    return unit_ent in R.current.spatial.off_table
+    res = R.current
+    return unit_ent in res.spatial.off_table and unit_ent not in res.undeployed
+
+
+def undeployed(unit_ent: int) -> bool:
+    """26 step 8 The unit is still to be set up in the deployment (not on the battlefield)."""
+    return unit_ent in R.current.undeployed
+
+
+def every_model_has(unit_ent: int, hook: str) -> bool:
+    """An ability "every model has" (24.09, 24.20, 24.31...): each of the unit's models not
+    destroyed has an ability with ``hook`` (on the battlefield or not)."""
+    models = [m for m in esper.component_for_entity(unit_ent, Unit).models
+              if esper.component_for_entity(m, Wounds).remaining > 0]
+    return bool(models) and all(any(hook in a.spec.hooks for a in model_abilities(m)) for m in models)
+
+
+def ability_values(model_ent: int, hook: str) -> list:
+    """The values of the model's abilities with ``hook`` (Scouts 6" -> [6])."""
+    return [a.value for a in model_abilities(model_ent) if hook in a.spec.hooks]
 
 
 def living_slots(unit_ent: int) -> list[int]:
