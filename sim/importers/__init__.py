@@ -81,16 +81,18 @@ def _with_labels(unit: Unit, labels: list[str]) -> Unit:
     return replace(unit, labels=unit.labels + tuple(x for x in dict.fromkeys(labels) if x not in have))
 
 
-def list_datasheets(path: str | Path, search: str = "", warnings: list | None = None) -> list[dict]:
+def list_datasheets(path: str | Path, search: str = "", notes: dict | None = None) -> list[dict]:
     """Each datasheet of a catalogue (matching ``search``, case-insensitive) as
     Catalogue.summary gives it: name, points, statlines and weapons as printed, ability names,
     and ``refused``: why the import would refuse its unit (Part A ruling 28), or None.
-    ``warnings``: a list the catalogue's losses are appended to, once each (a linked catalogue
-    missing from the folder, with the links and datasheets it takes with it)."""
+    ``notes``: a dict given ``warnings``, the catalogue's losses once each (a linked catalogue
+    missing from the folder, with the links and datasheets it takes with it), and ``lost``, true
+    when datasheets are lost with it."""
     from sim.importers.catalogue import Catalogue
     cat = Catalogue(path)
-    if warnings is not None:
-        warnings.extend(cat.warnings())
+    if notes is not None:
+        notes["warnings"] = cat.warnings()
+        notes["lost"] = bool(cat.datasheets_lost() or any(m.imports_root for m in cat.missing_catalogues))
     want = search.casefold()
     return [cat.summary(e) for e in cat.datasheets()
             if not want or want in str(e.get("name", "")).casefold()]
