@@ -40,15 +40,18 @@ def number(d, key, default: float | None = None) -> float | None:
     v = d.get(key) if isinstance(d, dict) else None
     if isinstance(v, bool):
         return default
+    if isinstance(v, int) and abs(v) >= 10 ** 12:
+        return default  # (a huge JSON integer: no float of it is taken)
     if isinstance(v, (int, float)):
-        return float(v)
-    if isinstance(v, str):
+        f = float(v)
+    elif isinstance(v, str):
         try:
             f = float(v)
-        except ValueError:
+        except (ValueError, OverflowError):
             return default
-        return f if f == f and abs(f) < 1e12 else default
-    return default
+    else:
+        return default
+    return f if f == f and abs(f) < 1e12 else default  # (no NaN, no infinity, nothing huge)
 
 
 def _num_text(v) -> str:

@@ -389,3 +389,37 @@ def test_coverage_counts_listed_imported_refused_and_every_reason(tmp_path):
     rc, out, err = sim("datasheets", "--coverage", path.parent)
     assert rc == 0 and err == "" and t in out
     assert sim("datasheets", "--coverage", path)[0] == 2  # a file, not a folder
+
+
+@pytest.mark.parametrize("how", ["huge numbers", "entry links that loop", "deep nesting"])
+def test_hostile_catalogue_content_imports_or_is_one_clear_error(tmp_path, how):
+    """Huge costs and modifier values (a JSON integer of 4,000 digits, 1e400), entries whose
+    links loop, entries nested 300 deep: imported (the bounds ignore the nonsense) or
+    refused with the one-line error; never a traceback."""
+    cat = F.catalogue()
+    hounds = entry(cat, "Ember Hounds")
+    if how == "huge numbers":
+        text = json.dumps({"catalogue": cat})
+        hounds_mod = {"type": "increment", "field": "pts-id", "value": "1e400",
+                      "repeats": [{"field": "selections", "scope": "self", "childId": "model", "value": 1,
+                                   "repeats": 10 ** 4000 // 10 ** 3990}]}
+        hounds["modifiers"] = [hounds_mod, {"type": "increment", "field": "c-M", "value": "1e300"}]
+        hounds["costs"] = [{"name": "pts", "typeId": "pts-id", "value": 0}]
+        text = json.dumps({"catalogue": cat}).replace('"value": 0}]', '"value": 1' + "0" * 4000 + "}]", 1)
+    elif how == "entry links that loop":
+        hounds["entryLinks"] = [F.link("u-hounds", "Ember Hounds", constraints=F.per_parent(1, 1, "loop"))]
+        text = json.dumps({"catalogue": cat})
+    else:
+        inner: dict = {"id": "deep-0", "name": "Deep", "type": "upgrade", "constraints": F.per_parent(1, 1, "d0")}
+        for k in range(1, 300):
+            inner = {"id": f"deep-{k}", "name": "Deep", "type": "upgrade", "selectionEntries": [inner],
+                     "constraints": F.per_parent(1, 1, f"d{k}")}
+        hounds["selectionEntries"].append(inner)
+        text = json.dumps({"catalogue": cat})
+    path = folder(tmp_path)
+    path.write_text(text)
+    rc, out, err = sim("import", "datasheet", path, "Ember Hounds", "--out", tmp_path / "s.toml")
+    assert "Traceback" not in err and rc in (0, 2)
+    if rc == 2:
+        assert len(err.splitlines()) == 1 and err.startswith(f"sim: {path}")
+    assert sim("datasheets", path)[0] in (0, 2)
