@@ -423,3 +423,19 @@ def test_hostile_catalogue_content_imports_or_is_one_clear_error(tmp_path, how):
     if rc == 2:
         assert len(err.splitlines()) == 1 and err.startswith(f"sim: {path}")
     assert sim("datasheets", path)[0] in (0, 2)
+
+
+def test_a_character_typed_model_nested_in_a_unit_is_its_leader_and_the_report_says_so(tmp_path):
+    """The Cinder Marshal's selection typed "model" (not "unit") inside the Warden Blades'
+    selection, as some list builders write it: its model leads the unit (role "leader")."""
+    doc = json.loads((F.DATA / "ashen.json").read_text())
+    blades = next(s for s in doc["roster"]["forces"][0]["selections"] if s["name"] == "Warden Blades")
+    marshal = next(s for s in blades["selections"] if s["name"] == "Cinder Marshal")
+    marshal["type"] = "model"
+    path = tmp_path / "nested.json"
+    path.write_text(json.dumps(doc))
+    army, rep = load_roster(path)
+    unit = next(u for u in army.units if u.name == "Warden Blades")
+    assert [(m.name, m.role) for m in unit.models][-1] == ("Cinder Marshal", "leader")
+    notes = next(r for r in rep.units if r.name == "Warden Blades").notes
+    assert "leader 'Cinder Marshal' attached (a CHARACTER model nested in this unit's selection)" in notes
