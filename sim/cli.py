@@ -355,6 +355,9 @@ def cmd_import(args) -> int:
         return _err(str(e))
     for e in rep.skipped:  # (--skip-bad: asked for, so a warning and exit status 0)
         print(_line(f"sim: warning: unit skipped (--skip-bad): {e}"), file=sys.stderr)
+    for w in rep.army:  # (a linked catalogue missing: this unit lost nothing, else it was refused)
+        if w.startswith("warning: "):
+            print(_line(f"sim: {w.replace('warning: ', f'warning: {args.file}: ', 1)}"), file=sys.stderr)
     if out is None:
         print(text, end="")
         return 0

@@ -115,6 +115,18 @@ def test_a_missing_library_that_takes_no_datasheet_warns_with_exit_0(tmp_path):
     path = folder(tmp_path, lib=False)
     rc, out, err = sim("datasheets", path)
     assert rc == 0 and len(err.splitlines()) == 1 and "0 datasheet(s) lost" in err
+    # a datasheet that lost nothing (its weapon its own, no library rule) imports; the warning
+    # is said on stderr too
+    cat = F.catalogue()
+    hounds = entry(cat, "Ember Hounds")
+    hounds["infoLinks"] = []
+    hounds["selectionEntries"][0]["entryLinks"] = []
+    hounds["selectionEntries"][0]["selectionEntries"] = [F.weapon_entry("w-own-fangs", "Searing fangs", F.FANGS)]
+    hounds["selectionEntries"][0]["selectionEntries"][0]["constraints"] = F.per_parent(1, 1, "own")
+    path = folder(tmp_path / "b", cat=cat, lib=False)
+    rc, out, err = sim("import", "datasheet", path, "Ember Hounds", "--out", tmp_path / "s.toml")
+    assert rc == 0 and err.startswith(f"sim: warning: {path}: catalogue 'Ashen Concord Library'")
+    assert len(err.splitlines()) == 1
 
 
 # --- 11. hostile links ------------------------------------------------------------------------------
