@@ -21,6 +21,7 @@ from sim.rules.abilities import Hook
 from sim.world import queries as W
 
 GRID = 1.0  # inches between the anchors tried for a unit's set-up
+SLACK = 0.001  # inches kept from a scout move's full reach, so rounding never takes it past the limit
 
 
 # --- who may do what before the battle (26 steps 8, 11) -------------------------------------
@@ -119,8 +120,9 @@ def battlefield(battle) -> tuple:
 def scout_spots(battle, ent: int, reach: float, pick=None):
     """24.32 Candidate scout moves of the whole unit (the same vector for every model, so its
     formation is kept) toward the nearest objective that is not the side's home objective
-    (``pick``: a random one), all of its reach
-    then 3/4, 1/2 and 1/4 of it (``pick``: one of those), none under 0.5"."""
+    (``pick``: a random one), all of its reach then 3/4, 1/2 and 1/4 of it, each straight at the
+    objective then veering 30 and 60 degrees either way (``pick``: one length and one bearing),
+    none under 0.5"."""
     models = W.unit_models(ent)
     ps = [esper.component_for_entity(m, Position) for m in models]
     cx = sum(p.x for p in ps) / len(ps)
@@ -131,15 +133,18 @@ def scout_spots(battle, ent: int, reach: float, pick=None):
     if not objs:
         return
     o = objs[0] if pick is None else pick(objs)
-    dx, dy = o.x - cx, o.y - cy
-    d = math.hypot(dx, dy)
+    d = math.hypot(o.x - cx, o.y - cy)
     if d < 1e-6:
         return
-    lengths = [min(reach, d) * f for f in (1.0, 0.75, 0.5, 0.25)]
+    base = math.atan2(o.y - cy, o.x - cx)
+    turns = [0.0, 30.0, -30.0, 60.0, -60.0]  # straight at it first, then veering round what is in the way
+    lengths = [(min(reach, d) - SLACK) * f for f in (1.0, 0.75, 0.5, 0.25)]
     if pick is not None:
-        lengths = [pick(lengths)]
+        turns, lengths = [pick(turns)], [pick(lengths)]
     for step in lengths:
         if step < 0.5:
             return
-        yield tuple((W.model_id(m), round(p.x + dx / d * step, 6), round(p.y + dy / d * step, 6))
-                    for m, p in zip(models, ps))
+        for t in turns:
+            a = base + math.radians(t)
+            yield tuple((W.model_id(m), round(p.x + math.cos(a) * step, 6), round(p.y + math.sin(a) * step, 6))
+                        for m, p in zip(models, ps))
