@@ -4,8 +4,6 @@ no light or dense feature Part A ruling 13, the distance limits of 24.09, 24.20,
 20.04); it finds a placement where a brute-force packer does; and it refuses with a precise
 reason."""
 
-import itertools
-import math
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st

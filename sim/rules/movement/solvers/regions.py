@@ -39,7 +39,7 @@ from sim.rules.deployment import EDGE_TOUCH, edge_gaps, fits_within, half_extent
 from sim.rules.geometry import (ENGAGEMENT_RANGE, EPS, Footprint, core, distance, footprint_polygon_distance,
                                 point_distances, wholly_within_distance, within)
 from sim.rules.movement.kernels import _minkowski_sum, _points_convex_distance, placed_distances
-from sim.rules.polygons import ccw, convex_pieces, signed_area
+from sim.rules.polygons import ccw, convex_pieces
 from sim.rules.reserves import EDGE_DISTANCE, ENEMY_DISTANCE, fits_edge_strip
 
 __all__ = ["Region", "Away", "Near", "ModelRule", "deployment", "infiltrators", "deep_strike", "ingress_strip",
@@ -578,7 +578,3 @@ def _strip_spots(fp: Footprint, board, strip: float) -> np.ndarray:
 def base_area(fp: Footprint) -> float:
     """The area of a base in square inches (round and oval: an ellipse; rect: a rectangle)."""
     return fp.length * fp.width * (1.0 if fp.shape == "rect" else math.pi / 4)
-
-
-def zone_area(zone) -> float:
-    return abs(signed_area(np.asarray(zone, dtype=float)))
