@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
 import pygame
 
 from sim.rules import terrain as TR
@@ -281,8 +280,8 @@ class SetupMixin:
             label = f"{p['piece']}  {p['rot']:g} deg"
         else:
             tpl = p["template"]
-            at = TE.unit_at(tpl, tx, ty)
-            ok = self._unit_fits(tpl, at)
+            at, why = self._preview(tpl, tx, ty)
+            ok = why is None
             col = S.LEGAL if ok else S.ILLEGAL
             base = self.colours[p["owner"]]
             for m, (x, y) in zip(tpl.models, at):
@@ -296,27 +295,24 @@ class SetupMixin:
                     pygame.draw.ellipse(surf, S.mix(base, S.MAT, 0.35),
                                         pygame.Rect(c[0] - r, c[1] - cam.length(m.width / 2), 2 * r,
                                                     2 * cam.length(m.width / 2)))
-            label = f"{tpl.name} ({self.spec.armies[p['owner']].name})"
+            label = f"{tpl.name} ({self.spec.armies[p['owner']].name})" + ("" if ok else f": {why}")
         t = text(label, 12, col)
         surf.blit(t, (self.mouse[0] + 14, self.mouse[1] + 12))
 
-    def _unit_fits(self, tpl, at) -> bool:
-        """A quick preview check (the edit itself is checked exactly): on the board and clear of
-        other models' bounding circles."""
-        bw, bh = self.spec.board
-        xs = np.array([p[0] for p in at])
-        ys = np.array([p[1] for p in at])
-        rs = np.array([max(m.length, m.width) / 2 for m in tpl.models])
-        if (xs - rs < 0).any() or (ys - rs < 0).any() or (xs + rs > bw).any() or (ys + rs > bh).any():
-            return False
-        live = [m for m in self.scene.models.values() if m.alive]
-        if not live:
-            return True
-        ox = np.array([m.x for m in live])
-        oy = np.array([m.y for m in live])
-        orr = np.array([m.radius for m in live])
-        d = np.hypot(xs[:, None] - ox[None], ys[:, None] - oy[None])
-        return not (d < rs[:, None] + orr[None] - 1e-6).any()
+    def _preview(self, tpl, tx: float, ty: float):
+        """(positions, None) where the unit would be set up by a click at (tx, ty) (the
+        placement solver's, TE.unit_spots), or (its formation at the pointer, the reason it
+        cannot be); kept while the pointer stays on the same 1/4" and the table is unchanged."""
+        key = (id(self.spec), id(tpl), TE.snap(tx), TE.snap(ty))
+        memo = getattr(self, "_preview_memo", None)
+        if memo is not None and memo[0] == key:
+            return memo[1]
+        try:
+            got = (TE.unit_spots(self.spec, tpl, tx, ty), None)
+        except TE.EditError as e:
+            got = (TE.unit_at(tpl, tx, ty), str(e))
+        self._preview_memo = (key, got)
+        return got
 
 
 def build_setup_panel(flow, sb) -> None:

@@ -135,9 +135,27 @@ def unit_at(template, x: float, y: float) -> list[tuple[float, float]]:
     return [(snap(x) + m.x - cx, snap(y) + m.y - cy) for m in template.models]
 
 
+def unit_spots(spec, template, x: float, y: float) -> list[tuple[float, float]]:
+    """Where the template's models are set up when placed by hand at (x, y): the placement
+    solver's set-up (sim.rules.movement.solvers.placement) on the battlefield nearest the
+    pointer, each model on its own base, coherent (03.03), clear of every base on the table and
+    of light and dense features. EditError with the solver's reason when there is no room."""
+    from sim.rules.geometry import Footprint
+    from sim.rules.movement.solvers import placement as PL
+    from sim.rules.movement.solvers import regions as RG
+    models = [(m.id, Footprint(m.shape, 0.0, 0.0, m.length, m.width, m.angle)) for m in template.models]
+    others = [(m.id, Footprint(m.shape, m.x, m.y, m.length, m.width, m.angle)) for u in spec.units for m in u.models]
+    got = PL.place_unit(models, RG.anywhere(tuple(spec.board)), others, spec.terrain,
+                        PL.Prefer.toward((snap(x), snap(y))), unit=template.name)
+    if not got:
+        raise EditError(got.reason)
+    return [(round(got.positions[m.id][0], 4), round(got.positions[m.id][1], 4)) for m in template.models]
+
+
 def add_unit(spec, template, owner: int, x: float, y: float, weapons: dict | None = None):
-    """A copy of ``template`` (a UnitSpec) for army ``owner``, centred on (x, y); its weapons
-    join the table's (renamed if the table has a different weapon of the same name)."""
+    """A copy of ``template`` (a UnitSpec) for army ``owner``, set up nearest (x, y) where the
+    placement solver finds room (``unit_spots``); its weapons join the table's (renamed if the
+    table has a different weapon of the same name)."""
     ids = {u.id for u in spec.units}
     base = template.id.rsplit("-", 1)[0] if template.id.rsplit("-", 1)[-1].isdigit() else template.id
     uid, k = base, 2
@@ -154,7 +172,7 @@ def add_unit(spec, template, owner: int, x: float, y: float, weapons: dict | Non
                 name, k = f"{w.name} ({k})", k + 1
             rename[w.name] = replace(w, name=name) if name != w.name else w
             table_w[name] = rename[w.name]
-    at = unit_at(template, x, y)
+    at = unit_spots(spec, template, x, y)
     models = tuple(replace(m, id=f"{uid}/{i + 1}", x=round(px, 6), y=round(py, 6),
                            weapons=tuple(rename[w.name] for w in m.weapons))
                    for i, (m, (px, py)) in enumerate(zip(template.models, at)))
