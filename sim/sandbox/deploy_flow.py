@@ -29,6 +29,7 @@ from sim.sandbox import style as S
 from sim.sandbox.move_preview import draw_note, ghost_ring, wrap
 from sim.world import queries as W
 
+PLACE, SCOUTS = "place", "scouts"  # the list buttons' names: "place:<unit id>", "scouts:<unit id>"
 HINT_CELL = 1.0  # inches: the Infiltrators hint's grid
 HINT_OK = (120, 170, 120, 60)  # where an Infiltrators model could stand (a calm, light tint)
 
@@ -84,7 +85,7 @@ class DeployMixin:
         """The sandbox's own state for the pre-battle steps (per battle)."""
         self.reserve_marks: dict[int, list[str]] = {0: [], 1: []}  # 26 step 7 marked, per player
         self.formation_error: str | None = None
-        self.carry = None  # a unit being set up: {"unit", "kind" (deploy|scout), "from_list", "ghost"}
+        self.carry = None  # a unit being set up: {"unit", "scouts" (24.31 from reserves), "from_list", "ghost"}
         self._hint = None  # (unit id, scene version, surface rect key, the hint's points)
 
     @property
@@ -126,15 +127,15 @@ class DeployMixin:
             self.formation_error = None
 
     # ------------------------------------------------------------------ 26 step 8 / 24.31
-    def carry_unit(self, uid: str, kind: str = "deploy", from_list: bool = False) -> None:
+    def carry_unit(self, uid: str, scouts: bool = False, from_list: bool = False) -> None:
         """Take a unit waiting to be set up: the ghost follows the pointer over the table; a
         release (after a drag from the list) or a click drops it."""
         if not self._idle_for_command():
             return
-        self.carry = {"unit": uid, "kind": kind, "from_list": from_list, "ghost": None}
+        self.carry = {"unit": uid, "scouts": scouts, "from_list": from_list, "ghost": None}
         self.select(uid)  # (its datasheet on the card)
         self._hint = None
-        infil = self._infiltrates(uid) and kind == "deploy"
+        infil = self._infiltrates(uid) and not scouts
         self.status = (f"set up {self.unit_label(uid)}: drop it on the table wholly within your deployment zone"
                        + (" or, as Infiltrators, in the lit area more than 8\" from the enemy (24.20)" if infil
                           else " (26 step 8)") + "; Esc puts it back")
@@ -144,13 +145,13 @@ class DeployMixin:
         """A button of the deployment list pressed (not yet released): the drag of that unit
         onto the table begins (a release over the table drops it there)."""
         name = next((n for n, b in self.names.items() if b is button), "")
-        kind, _, uid = name.partition(":")
-        if uid not in self.scene.units or kind not in ("deploy", "scout"):
+        prefix, _, uid = name.partition(":")
+        if uid not in self.scene.units or prefix not in (PLACE, SCOUTS):
             return
         self.battle._enter()
-        if kind == "scout" and not W.in_reserves(self.battle.units[uid]):
+        if prefix == SCOUTS and not W.in_reserves(self.battle.units[uid]):
             return  # (a Scouts unit on the table moves by a drag of its models)
-        self.carry_unit(uid, kind, from_list=True)
+        self.carry_unit(uid, prefix == SCOUTS, from_list=True)
 
     def drop_carried(self) -> None:
         self.carry = None
@@ -162,7 +163,7 @@ class DeployMixin:
         self.battle._enter()
         return W.every_model_has(self.battle.units[uid], Hook.DEPLOYS_FORWARD)
 
-    def set_up_command(self, uid: str, x: float, y: float, kind: str = "deploy"):
+    def set_up_command(self, uid: str, x: float, y: float, scouts: bool = False):
         """The unit's compact formation (its models' places as they wait, about their centre)
         centred on the table point (x, y), kept on the board: the one spot sim.plan.deployment
         gives for a region that is that point. Where it may go is the rules' to say."""
@@ -175,7 +176,7 @@ class DeployMixin:
         x = min(max(x, -min(dx - r[m] for m, dx, _dy in form)), bw - max(dx + r[m] for m, dx, _dy in form))
         y = min(max(y, -min(dy - r[m] for m, _dx, dy in form)), bh - max(dy + r[m] for m, _dx, dy in form))
         to = next(iter(PD.set_up_spots(b, ent, ((round(x, 4), round(y, 4)),))))
-        return (ScoutMove if kind == "scout" else Deploy)(uid, tuple((m, round(px, 4), round(py, 4))
+        return (ScoutMove if scouts else Deploy)(uid, tuple((m, round(px, 4), round(py, 4))
                                                                     for m, px, py in to))
 
     def carry_hover(self, pos) -> None:
@@ -190,7 +191,7 @@ class DeployMixin:
         key = (round(tx, 1), round(ty, 1))
         if c["ghost"] is not None and c["ghost"][0] == key:
             return
-        cmd = self.set_up_command(c["unit"], tx, ty, c["kind"])
+        cmd = self.set_up_command(c["unit"], tx, ty, c["scouts"])
         why = self.battle.check(cmd)
         if c["ghost"] is None or c["ghost"][2] != why:
             self.status = f"{self.unit_label(c['unit'])} here: " + (
@@ -205,7 +206,7 @@ class DeployMixin:
             return False
         c["from_list"] = False  # (a refused drop: the next click tries again)
         tx, ty = self.camera.to_table(*pos)
-        cmd = self.set_up_command(c["unit"], tx, ty, c["kind"])
+        cmd = self.set_up_command(c["unit"], tx, ty, c["scouts"])
         why = self.battle.check(cmd)
         if why is not None:
             self.status = f"{self.unit_label(c['unit'])} cannot be set up there: {why}"
@@ -279,7 +280,7 @@ class DeployMixin:
         c = self.carry
         if c is None or self.mode != "battle":
             return
-        if c["kind"] == "deploy" and self._infiltrates(c["unit"]):
+        if not c["scouts"] and self._infiltrates(c["unit"]):
             self._draw_hint(surf, c["unit"])
         g = c["ghost"]
         if g is None:
@@ -421,7 +422,7 @@ def _deployment(flow, sb, ts, who) -> None:
         label = f"{sb.unit_label(uid)} ({n} model{'s' if n != 1 else ''}{', Infiltrators' if infil else ''})"
         w = flow.width - 60
         flow.button(flow.fit(("placing: " if carrying else "") + label, w), lambda u=uid: sb.carry_unit(u),
-                    name=f"deploy:{uid}", width=w, object_id="#toggle_on" if carrying else "#primary",
+                    name=f"{PLACE}:{uid}", width=w, object_id="#toggle_on" if carrying else "#primary",
                     tip="drag onto the table, or click then click the table (26 step 8)"
                         + ("<br>Infiltrators: anywhere more than 8\" from the enemy zone and models (24.20)"
                            if infil else ""))
@@ -447,11 +448,11 @@ def _scouts(flow, sb, ts, who) -> None:
         w = flow.width - 60
         if W.in_reserves(ent):
             flow.button(flow.fit(f"{sb.unit_label(uid)}: set up from reserves", w),
-                        lambda u=uid: sb.carry_unit(u, "scout"), name=f"scout:{uid}", width=w, object_id="#primary",
+                        lambda u=uid: sb.carry_unit(u, True), name=f"{SCOUTS}:{uid}", width=w, object_id="#primary",
                         tip="Scouts from strategic reserves: set it up wholly within your zone (24.31)")
         else:
             flow.button(flow.fit(f'{sb.unit_label(uid)}: scout up to {d}"', w),
-                        lambda u=uid: sb.select(u), name=f"scout:{uid}", width=w,
+                        lambda u=uid: sb.select(u), name=f"{SCOUTS}:{uid}", width=w,
                         tip="select it, then drag one of its models on the table")
         flow.button("Auto", lambda u=uid: sb.auto_scout(u), name=f"auto-scout:{uid}", width=50,
                     tip="the default player's scout move")
@@ -466,8 +467,8 @@ def build_pre_battle_footer(flow, sb) -> None:
         flow.button(f"Confirm {who}'s formations", sb.confirm_formations, name="formations:confirm",
                     object_id="#primary", height=28, tip="declare them (26 step 7)")
     elif ts.pre_battle == PreBattleStep.DEPLOY:
-        flow.button("Auto-deploy the rest", sb.auto_deploy_rest, name="deploy:auto-rest", height=28,
+        flow.button("Auto-deploy the rest", sb.auto_deploy_rest, name="place:auto-rest", height=28,
                     tip="every unit left, both players, by the default player's policy (one command each)")
     else:
-        flow.button(f"Pass: {who} is done  (E)", sb.pass_pre_battle, name="scout:pass", object_id="#primary",
+        flow.button(f"Pass: {who} is done  (E)", sb.pass_pre_battle, name="scouts:pass", object_id="#primary",
                     height=28, tip="end this player's pre-battle rules (26 step 11)")

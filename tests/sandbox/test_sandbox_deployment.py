@@ -13,6 +13,7 @@ import math
 import pygame
 
 from sandbox_support import ROOT
+from sim import events as ev
 from sim.commands import DeclareFormations
 from sim.replay.log import replay
 from sim.rules.turn import PreBattleStep
@@ -35,7 +36,7 @@ def screen(sb, x: float, y: float) -> tuple[int, int]:
 
 def drag_in(d, uid: str, x: float, y: float) -> None:
     """Drag the unit's button in the deployment list onto the table point (x, y)."""
-    d.drag(d.button(f"deploy:{uid}").rect.center, screen(d.sb, x, y))
+    d.drag(d.button(f"place:{uid}").rect.center, screen(d.sb, x, y))
 
 
 def kinds(sb) -> list[str]:
@@ -73,8 +74,8 @@ def test_a_whole_rules_deployment_in_the_sandbox(make):
 
     # 26 step 8: the list names the units; an illegal drop is refused in words and kept in hand
     assert sb.tracker_shown[1] == "[1] Deployment: Raiders (Defender) deploys, 1 unit left"
-    assert "Raider Stalkers (3 models, Infiltrators)" in d.button("deploy:stalkers").text
-    assert "deploy:late" not in sb.names  # (in strategic reserves: not deployed now)
+    assert "Raider Stalkers (3 models, Infiltrators)" in d.button("place:stalkers").text
+    assert "place:late" not in sb.names  # (in strategic reserves: not deployed now)
     drag_in(d, "stalkers", 30, 42)  # in red's zone: neither wholly within blue's zone nor 8" from red's
     assert sb.carry is not None and sb.carry["unit"] == "stalkers"
     assert sb.status.startswith("Raider Stalkers cannot be set up there: stalkers/1 is not wholly within its "
@@ -82,7 +83,7 @@ def test_a_whole_rules_deployment_in_the_sandbox(make):
     assert kinds(sb) == ["start battle", "declare formations", "declare formations"]
     d.click(screen(sb, 50, 22))  # 10" from each zone: as Infiltrators (24.20)
     assert sb.carry is None and ts.chooser == 0
-    stalkers = [e for e in sb.battle.events if e["type"] == "deployed" and e["unit"] == "stalkers"]
+    stalkers = [e for e in sb.battle.events if e["type"] == ev.DEPLOYED and e["unit"] == "stalkers"]
     assert stalkers and stalkers[0]["infiltrators"] is True
     assert sb.scene.models["stalkers/1"].alive and abs(sb.scene.models["stalkers/2"].x - 50) < 2
 
@@ -93,7 +94,7 @@ def test_a_whole_rules_deployment_in_the_sandbox(make):
     d.key(pygame.K_z, "z", CTRL)
     sb.battle._enter()
     assert W.undeployed(sb.battle.units["line"]) and not sb.scene.models["line/1"].alive
-    assert sb.battle.turn_state.chooser == 0 and "deploy:line" in sb.names
+    assert sb.battle.turn_state.chooser == 0 and "place:line" in sb.names
     ts = sb.battle.turn_state
     drag_in(d, "line", 30, ry)
     # blue has nothing left: red sets up the rest, then the first-turn roll-off (in the log)
@@ -134,10 +135,10 @@ def test_auto_deploy_and_pass(make):
     assert ts.pre_battle == PreBattleStep.DEPLOY and ts.chooser == 0
     d.click_button("auto-deploy:scouts")
     assert kinds(sb)[-1] == "deploy" and sb.scene.models["scouts/1"].alive and ts.chooser == 1
-    d.click_button("deploy:auto-rest")
+    d.click_button("place:auto-rest")
     assert kinds(sb).count("deploy") == 4 and ts.pre_battle == PreBattleStep.RULES
     assert sb.status.startswith("auto-deployed 3 units")
-    d.click_button("scout:pass")
+    d.click_button("scouts:pass")
     assert kinds(sb)[-1] == "end phase" and ts.round == 1
 
 
