@@ -576,10 +576,10 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             r = look.targets[self.hover_unit]
             return [f"{self.hover_unit}: " + ("legal target - click to target it" if r is None else r)]
         out = []
-        if self.carry is not None and self.carry["ghost"] is not None:
-            why = self.carry["ghost"][2]
-            out.append(f"set up {self.unit_label(self.carry['unit'])} here: "
-                       + ("legal - release or click" if why is None else "refused (see the note)"))
+        if self.carry is not None and self.carry["ghost"] is not None and self.carry["ghost"][2] is None:
+            out.append(f"set up {self.unit_label(self.carry['unit'])} here: legal - release or click")
+        elif self.carry is not None:  # (a refused set-up: its note says why, nothing may cover it)
+            return []
         if self.ingress_unit is not None and self.ingress_ghost is not None:
             why = self.ingress_ghost[2]
             out.append(f"set up {self.ingress_unit} here: " + ("legal - click" if why is None else why))
