@@ -306,18 +306,15 @@ class DeployMixin:
         """24.20 Where a model of the unit could stand as Infiltrators: the cells more than 8"
         (plus its base) from the enemy zone and every enemy model, tinted (a hint)."""
         cam = self.camera
-        key = (uid, self.scene.version, cam.scale, cam.to_screen(0, 0))
-        if self._hint is None or self._hint[0] != key:
-            self._hint = (key, self._hint_cells(uid))
-        cells = self._hint[1]
-        if not len(cells):
-            return
-        side = max(1, int(round(cam.length(HINT_CELL))))
-        tile = pygame.Surface((side, side), pygame.SRCALPHA)
-        tile.fill(HINT_OK)
-        for x, y in cells:
-            sx, sy = cam.to_screen(x - HINT_CELL / 2, y - HINT_CELL / 2)
-            surf.blit(tile, (int(sx), int(sy)))
+        key = (uid, self.scene.version, cam.scale, cam.to_screen(0, 0), surf.get_size())
+        if self._hint is None or self._hint[0] != key:  # (drawn once into a layer, blitted each frame)
+            layer = pygame.Surface(surf.get_size(), pygame.SRCALPHA)
+            side = max(1, int(round(cam.length(HINT_CELL))))
+            for x, y in self._hint_cells(uid):
+                sx, sy = cam.to_screen(x - HINT_CELL / 2, y - HINT_CELL / 2)
+                layer.fill(HINT_OK, (int(sx), int(sy), side, side))
+            self._hint = (key, layer)
+        surf.blit(self._hint[1], (0, 0))
 
     def _hint_cells(self, uid: str) -> np.ndarray:
         b = self.battle
