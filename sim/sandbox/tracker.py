@@ -202,6 +202,9 @@ def phase_todo(battle) -> list[tuple[str, bool]]:
     ts = battle.turn_state
     if ts is None:
         return []
+    if ts.round == 0 and ts.mission.deployment == "rules":
+        return [("the battle has not started: Start battle rolls off for the roles, then each player declares "
+                 "battle formations and the armies deploy (26 steps 5-8)", True)]
     if ts.round == 0:
         return [("the battle has not started: Start battle rolls off for the first turn (26 step 10)", True)]
     if ts.over:

@@ -42,7 +42,6 @@ DIGESTS = {
     "close_quarters_choice": "059ecde43d43df85",
     "close_quarters_engaged": "14e1bcf7045efc02",
     "default": "44e89b0fb3b376f2",
-    "deployment": "0e293675a0ce31d4",
     "fall_back": "a4e57607005d7c94",
     "hazard_fight": "e3699d579a4043e5",
     "hazard_shooting": "76bc696dbe712db3",

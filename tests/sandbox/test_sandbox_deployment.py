@@ -12,14 +12,14 @@ import math
 
 import pygame
 
-from sandbox_support import ROOT
+from sandbox_support import DATA
 from sim import events as ev
 from sim.commands import DeclareFormations
 from sim.replay.log import replay
 from sim.rules.turn import PreBattleStep
 from sim.world import queries as W
 
-SCENARIO = ROOT / "scenarios" / "deployment.toml"
+SCENARIO = DATA / "extra" / "deployment_small.toml"
 CTRL = pygame.KMOD_LCTRL
 
 
