@@ -41,8 +41,8 @@ def role_name(ts, player: int) -> str:
 
 def pre_battle_headline(battle) -> tuple[int, str, str] | None:
     """Who acts in the pre-battle step and the tracker's words for it ('Deployment: Raiders
-    (Defender) deploys, 2 units left'), and in a narrow strip ('Deploy: Raiders (Defender), 2
-    left'); None outside the pre-battle steps."""
+    (Defender) deploys, 2 units left'), and in a narrow strip ('Deploy: Raiders, 2 left'); None
+    outside the pre-battle steps."""
     ts = battle.turn_state
     if ts is None or ts.round != 0:
         return None
@@ -53,16 +53,16 @@ def pre_battle_headline(battle) -> tuple[int, str, str] | None:
             return req.player, f"Roles: {names[req.player]} won the roll-off and chooses", \
                 f"Roles: {names[req.player]} chooses"
         return None
-    who = f"{names[ts.chooser]} ({role_name(ts, ts.chooser)})"
+    who, short = f"{names[ts.chooser]} ({role_name(ts, ts.chooser)})", names[ts.chooser]
     battle._enter()
     if ts.pre_battle == PreBattleStep.FORMATIONS:
-        return ts.chooser, f"Battle formations: {who} declares reserves", f"Formations: {who}"
+        return ts.chooser, f"Battle formations: {who} declares reserves", f"Formations: {short}"
     if ts.pre_battle == PreBattleStep.DEPLOY:
         n = len(PD.to_deploy(ts.chooser))
         return ts.chooser, f"Deployment: {who} deploys, {n} unit{'s' if n != 1 else ''} left", \
-            f"Deploy: {who}, {n} left"
+            f"Deploy: {short}, {n} left"
     n = len(PD.scouts(battle, ts.chooser))
-    return ts.chooser, f"Pre-battle rules: {who} may scout, {n} unit{'s' if n != 1 else ''}", f"Scouts: {who}"
+    return ts.chooser, f"Pre-battle rules: {who} may scout, {n} unit{'s' if n != 1 else ''}", f"Scouts: {short}"
 
 
 def roll_off_line(e: dict, names) -> str | None:
