@@ -133,6 +133,10 @@ def test_auto_deploy_and_pass(make):
     d.click_button("formations:confirm")
     ts = sb.battle.turn_state
     assert ts.pre_battle == PreBattleStep.DEPLOY and ts.chooser == 0
+    d.click_button("place:line")  # (picked by a click; Esc puts it back, nothing submitted)
+    assert sb.carry is not None and sb.carry["unit"] == "line"
+    d.key(pygame.K_ESCAPE)
+    assert sb.carry is None and sb.status.startswith("put back") and kinds(sb)[-1] == "declare formations"
     d.click_button("auto-deploy:scouts")
     assert kinds(sb)[-1] == "deploy" and sb.scene.models["scouts/1"].alive and ts.chooser == 1
     d.click_button("place:auto-rest")
