@@ -18,11 +18,10 @@ MAX_NAME = 100  # (sim.scenario.load.MAX_NAME: a unit name)
 
 
 def facts(us: UnitSpec) -> L.UnitFacts:
-    """What the rule reads of a unit; of an attached unit made here, of its bodyguard (with the
-    roles of the units that joined it)."""
+    """What the rule reads of a unit; of an attached unit made here, of its bodyguard as
+    written (the units that joined it are :func:`joined`'s)."""
     if us.parts:
-        b = facts(us.parts[0])
-        return replace(b, roles=b.roles | {m.role for m in us.models} - {"bodyguard"})
+        return facts(us.parts[0])
     return L.UnitFacts(us.id, us.name, us.owner, any(m.character for m in us.models),
                        L.join_role(a for m in us.models for a in m.abilities), tuple(us.can_lead),
                        frozenset(m.role for m in us.models) - {"bodyguard"})
