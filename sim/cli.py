@@ -494,7 +494,7 @@ def _main(argv=None) -> int:
     a.add_argument("--models", type=int, help="datasheet: the number of models (default: its minimum)")
     a.add_argument("--bases", help="a base size table (as assets/base_sizes.toml) tried first")
     a.add_argument("--seed", type=int, help="the battle's seed when a new scenario is made (default 1)")
-    a.add_argument("--attach", action="append", metavar="LEADER=BODYGUARD",
+    a.add_argument("--attach", action="append", metavar="UNIT=BODYGUARD",
                    help="roster: attach a leader to a unit (ids or names; 19.01), or 'auto': each leader to a "
                    "unit its datasheet's list names; repeatable")
     a.set_defaults(fn=cmd_import)

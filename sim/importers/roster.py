@@ -365,7 +365,7 @@ AUTO = "auto"  # --attach auto: each leader to a unit its datasheet's list names
 
 def attach_units(units: list, reports: list, wanted, file: str) -> list:
     """19.01 Leaders attached after assembly (``sim import roster --attach``): ``wanted`` holds
-    "LEADER=BODYGUARD" (a unit's id or name each) or AUTO (each CHARACTER with the Leader or
+    "UNIT=BODYGUARD" (a unit's id or name each) or AUTO (each CHARACTER with the Leader or
     Support ability not attached yet goes to the roster's first unit its ``can_lead`` list
     names that the rule allows). Each attachment is judged by sim.rules.leaders; one asked for by
     name that the rule refuses, or that names no unit, is an error naming both; the report says
@@ -422,7 +422,7 @@ def attach_units(units: list, reports: list, wanted, file: str) -> list:
         if w.strip().casefold() == AUTO:
             continue
         if "=" not in w:
-            raise ImportFileError(file, "--attach", "LEADER=BODYGUARD (a unit's id or name each) or auto", repr(w))
+            raise ImportFileError(file, "--attach", "UNIT=BODYGUARD (a unit's id or name each) or auto", repr(w))
         lname, gname = w.split("=", 1)
         leader, guard = find(lname, "leader"), find(gname, "bodyguard")
         problems = attachment_problems(facts(leader), facts(guard), joined)

@@ -1,5 +1,5 @@
 """19.01 `sim import roster --attach`: a leader whose selection is not nested in its unit's is
-attached by name (LEADER=BODYGUARD) or by its datasheet's list (auto), judged by the rule
+attached by name (UNIT=BODYGUARD) or by its datasheet's list (auto), judged by the rule
 (sim.rules.leaders); the import report says which leader went where, or why one was left alone;
 a refused or unknown attachment is one clear error (exit status 2)."""
 
