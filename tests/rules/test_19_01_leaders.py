@@ -4,6 +4,9 @@ refusal names the units."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from sim.rules.abilities import parse_unit_abilities
 from sim.rules.leaders import LEADER, SUPPORT, UnitFacts, attachment_problems, bodyguards_for, join_role, judge
 
@@ -101,3 +104,32 @@ def test_19_01_bodyguards_for_lists_each_friendly_unit_with_its_refusals():
     out = [(b.name, ps) for b, ps in bodyguards_for(units[0], units)]
     assert out == [("Necron Warriors", ["Overlord can lead only Immortals (its datasheet's list), not Necron Warriors"]),
                    ("Immortals", [])]
+
+
+_unit = st.builds(lambda i, owner, char, role, listed: UnitFacts(f"u{i}", f"Unit {i}", owner, char, role,
+                                                                  tuple(f"Unit {j}" for j in listed)),
+                  st.integers(0, 5), st.integers(0, 1), st.booleans(), st.sampled_from([None, LEADER, SUPPORT]),
+                  st.lists(st.integers(0, 5), max_size=3))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(units=st.lists(_unit, min_size=1, max_size=6, unique_by=lambda u: u.id),
+       wanted=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), max_size=8))
+def test_19_01_accepted_attachments_keep_every_limit(units, wanted):
+    """Whatever is asked, in whatever order: the accepted attachments give each bodyguard at
+    most one leader and one support, each unit one bodyguard, no unit both joining and joined,
+    only friendly units, and only units that have the ability; a refusal always says why."""
+    ids = [u.id for u in units]
+    pairs = [(ids[a % len(ids)], ids[b % len(ids)]) for a, b in wanted]
+    by_id = {u.id: u for u in units}
+    out = judge(units, pairs)
+    ok = [(u, b) for (u, b), problems in zip(pairs, out) if not problems]
+    joiners = [u for u, _ in ok]
+    assert len(joiners) == len(set(joiners)) and not set(joiners) & {b for _, b in ok}
+    for u, b in ok:
+        assert u != b and by_id[u].owner == by_id[b].owner and by_id[u].joins_as is not None
+        assert by_id[b].joins_as is None
+    for b in {b for _, b in ok}:
+        roles = [by_id[u].joins_as for u, g in ok if g == b]
+        assert len(roles) == len(set(roles))
+    assert all(problems == [] or all(isinstance(p, str) and p for p in problems) for problems in out)

@@ -19,6 +19,7 @@ from sim.battle import Battle
 from sim.commands import DeclareFormations, Deploy, StartBattle
 from sim.components import Keyword, UnitMember
 from sim.errors import ScenarioError
+from sim.events import DEPLOYED
 from sim.players.loop import play_battle
 from sim.rules.dice import ForcedDice
 from sim.sandbox.save_table import spec_toml
@@ -221,3 +222,32 @@ def test_a_whole_battle_with_an_attached_leader_plays_to_its_end():
         assert b.turn_state.over and b.turn_state.round == 5
         assert b.turn_state.starting_strength[b.units["warriors"]] == 6
         assert "overlord" not in b.units
+
+
+def test_26_08_the_default_players_deploy_an_attached_unit_by_the_rules_and_play_on():
+    big = unit("overlord", {**model((0, 0), ["gun"], keywords=("CHARACTER",), W=4, base_mm=40), "name": "Overlord"},
+               name="Overlord", abilities="Leader", leads="warriors")
+    spec = load([_waiting(big), _waiting(warriors())], [_waiting(foe()), _waiting(foe("foe2", at=(44, 30)))],
+                mission={"deployment": "rules", "players": {"red": "default", "blue": "default"}})
+    with Battle(spec, seed=5) as b:
+        play_battle(b, spec)
+        assert b.turn_state.over
+        deployed = [e for e in b.events if e["type"] == DEPLOYED and e["unit"] == "warriors"]
+        assert len(deployed) == 1 and b.turn_state.starting_strength[b.units["warriors"]] == 6
+
+
+def test_a_battle_saved_mid_battle_writes_the_units_back_while_each_has_models():
+    from scen import kill
+    from sim.sandbox.save_table import spec_from_world
+    spec = load([lord(), warriors()])
+    with Battle(spec, dice=ForcedDice([])) as b:
+        kill(b, "warriors/1")
+        saved, _ = spec_from_world(b)
+        again = parse_scenario(tomllib.loads(spec_toml(saved)), "s")
+        assert [p.id for p in again.units[0].parts] == ["warriors", "overlord"] and len(again.units[0].models) == 5
+        # the leader dead: the attached unit is written as one unit (what is left of it)
+        kill(b, "overlord/1")
+        saved, _ = spec_from_world(b)
+        again = parse_scenario(tomllib.loads(spec_toml(saved)), "s")
+        assert again.units[0].id == "warriors" and again.units[0].parts == ()
+        assert [m.id for m in again.units[0].models] == [f"warriors/{i}" for i in range(2, 6)]
