@@ -412,8 +412,8 @@ def attach_units(units: list, reports: list, wanted, file: str) -> list:
                 for where, name in r.labels:
                     g.label(f"leader {leader.name!r}" if where == "unit" else where, name)
                 g.bases += [b for b in r.bases if b not in g.bases]
-                for n in r.notes:
-                    g.note(f"{leader.name!r}: {n}")
+                for note in r.notes:
+                    g.note(f"{leader.name!r}: {note}")
                 g.points = merged.points
                 g.keywords_without_rule = sorted(set(g.keywords_without_rule) | set(r.keywords_without_rule))
                 reports.remove(r)
