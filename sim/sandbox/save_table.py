@@ -19,6 +19,7 @@ import esper
 from sim.components import Position, Wounds
 from sim.rules import terrain as TR
 from sim.rules.turn import PLAYER
+from sim.scenario.attach import as_written
 from sim.world import queries as W
 
 
@@ -171,7 +172,7 @@ def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the s
         out += _weapon(w)
     for owner, army in enumerate(spec.armies):
         out += ["[[armies]]", f"name = {_q(army.name)}", f"colour = [{', '.join(str(c) for c in army.colour)}]", ""]
-        for us in spec.units:
+        for us in (part for whole in spec.units for part in as_written(whole)):  # (19.01 each with its leads)
             if us.owner != owner:
                 continue
             if not us.models:
@@ -191,6 +192,8 @@ def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the s
                 out.append(f"points = {us.points}")
             if us.can_lead:
                 out.append("can_lead = [" + ", ".join(_q(k) for k in us.can_lead) + "]")
+            if us.leads is not None:
+                out.append(f"leads = {_q(us.leads)}")
             out.append("models = [")
             out += [_model(ms, notes.get(ms.id, "")) for ms in us.models] if us.planned else _waiting(us.models)
             out += ["]", ""]
