@@ -10,6 +10,7 @@ import esper
 from sim.commands.base import CommandRecord
 from sim.commands.charge import CHARGE_MOVE, DECLARE_CHARGE
 from sim.commands.close_in import CONSOLIDATE, PILE_IN
+from sim.commands.disembark import DISEMBARK
 from sim.commands.fight import FIGHT, OVERRUN_FIGHT
 from sim.commands.flow import END_PHASE, END_TURN, START_BATTLE
 from sim.commands.ingress import INGRESS
@@ -22,7 +23,7 @@ from sim.rules.turn import PHASE_NAMES
 
 RECORDS: tuple[CommandRecord, ...] = (
     SHOOT, FIGHT, MOVE, END_TURN, START_BATTLE, END_PHASE, SELECT_TO_MOVE, DECLARE_CHARGE, CHARGE_MOVE,
-    PILE_IN, CONSOLIDATE, INGRESS, OVERRUN_FIGHT)
+    PILE_IN, CONSOLIDATE, INGRESS, OVERRUN_FIGHT, DISEMBARK)
 """Every command kind, in the order the README lists them."""
 
 BY_KIND: dict[str, CommandRecord] = {r.kind: r for r in RECORDS}

@@ -43,6 +43,8 @@ class UnitSpec:
     reserves: bool = False  # 20.01 starts in strategic reserves (a battle with a mission)
     labels: tuple[str, ...] = ()  # inert labels for every model: abilities the engine does not implement
     points: int | None = None  # informative (an imported roster's points); no rule reads it
+    transport: object = None  # 18.01 a TRANSPORT's capacity (sim.rules.transport.Capacity), None: carries none
+    embarked: str | None = None  # 26 step 7 the transport it starts embarked in (its unit id)
 
 
 @dataclass(frozen=True, slots=True)

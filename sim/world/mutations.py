@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import esper
 
-from sim.components import Destroyed, Position
+from sim.components import Destroyed, Position, Unit, UnitState
 from sim.world import resources as R
 from sim.world.queries import footprint, model_row, unit_of
 
@@ -64,3 +64,36 @@ def move_models(moves) -> None:
         fps.append(footprint(ent))
     if rows:
         R.current.spatial.move_many(rows, fps)
+
+
+def embark(unit_ent: int, transport_ent: int) -> None:
+    """18.02 The unit embarks: it is in the transport (its UnitState says which) and off the
+    battlefield (01.02.04), its models out of every distance and engagement."""
+    sp = R.current.spatial
+    esper.component_for_entity(unit_ent, UnitState).embarked_in = transport_ent
+    sp.off_table.add(unit_ent)
+    for m in esper.component_for_entity(unit_ent, Unit).models:
+        sp.remove(model_row(m))
+    sp.forget_unit(unit_ent)
+
+
+def leave_transport(unit_ent: int) -> None:
+    """18.04 / 18.05 The unit is no longer embarked; its models are set up next
+    (``set_up_models``)."""
+    sp = R.current.spatial
+    esper.component_for_entity(unit_ent, UnitState).embarked_in = None
+    sp.off_table.discard(unit_ent)
+    sp.forget_unit(unit_ent)
+
+
+def set_up_models(places) -> None:
+    """03.02 Models set up on the battlefield (a disembark, 18.04/18.05): ``places`` is (entity,
+    x, y) each; positions, then on the battlefield again in the distance index at once."""
+    rows, fps = [], []
+    for ent, x, y in places:
+        pos = esper.component_for_entity(ent, Position)
+        pos.x, pos.y = x, y
+        rows.append(model_row(ent))
+        fps.append(footprint(ent))
+    if rows:
+        R.current.spatial.place_many(rows, fps)

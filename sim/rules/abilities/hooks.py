@@ -41,3 +41,4 @@ class Hook:
     EXPLODES = "mortal wounds around it when destroyed"
     NO_SKY_PENALTY = "takes to the skies without losing 2\" of move (21.03)"
     CROSSES_TALLER = "crosses dense features of 4\" or less in normal, advance and fall-back moves (24.35)"
+    FIRING_DECK = "embarked models shoot from it, each lending it one ranged weapon (24.14)"
