@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from sim.rules.turn import FightStep, Phase
+from sim.rules.turn import FightStep, Phase, PreBattleStep
 
 MISSING = object()  # (a field with no default must be given)
 
@@ -161,6 +161,9 @@ class CommandRecord:
     mission: bool = True  # accepted in a battle with a mission (else ``in_mission`` says why not)
     in_mission: str = ""
     opens_battle: bool = False  # 07 accepted only before battle round 1 (and then nothing else is)
+    # 26 the pre-battle steps that accept it (a battle deployed by the rules, before round 1)
+    pre_battle: tuple[PreBattleStep, ...] = ()
+    in_rounds: bool = True  # accepted in the battle rounds (False: only in a pre-battle step)
     selects_to_fight: bool = False  # 12.04 it selects a unit to fight (the Fight step's forced picks apply)
     fights: bool = False  # 12.06 it is the fight itself (what an overrun fight owes next)
     attacks: bool = False  # its unit makes attacks, resolved step by step by the attack systems

@@ -11,11 +11,11 @@ from sim.commands.base import CommandRecord
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.phases import battle_round as flow
-from sim.phases import upkeep
+from sim.phases import pre_battle, upkeep
 from sim.plan.fight import fight_eligible
 from sim.plan import moves as MV
 from sim.rules.geometry import within_distance
-from sim.rules.turn import FightStep, Phase
+from sim.rules.turn import FightStep, Phase, PreBattleStep
 from sim.world import queries as W
 
 PASS_RANGE = 5.0  # 12.04.01
@@ -24,7 +24,8 @@ PASS_RANGE = 5.0  # 12.04.01
 @dataclass(frozen=True, slots=True)
 class StartBattle:
     """26 steps 10-12: roll off for the first turn (unless the mission names the first player)
-    and begin battle round 1. Only in a battle with a mission, and first."""
+    and begin battle round 1; in a battle deployed by the rules, begin with step 5 instead
+    (sim.phases.pre_battle). Only in a battle with a mission, and first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +60,14 @@ def _nothing(battle, cmd) -> None:
 
 
 def _start(battle, cmd):
+    if battle.turn_state.mission.deployment == "rules":  # (26 steps 5-11 first)
+        return pre_battle.open_pre_battle(battle)
     return flow.start_battle(battle)
 
 
 def _end_phase(battle, cmd):
+    if battle.turn_state.pre_battle is not None:  # (26 step 11: the player's pre-battle rules end)
+        return pre_battle.passed(battle)
     return flow.end_phase(battle)
 
 
@@ -76,7 +81,7 @@ START_BATTLE = CommandRecord(
 
 END_PHASE = CommandRecord(
     "end phase", EndPhase, "07.02", "end the phase, or your part of a Fight-phase step (a pass in the Fight step)",
-    (), check=check_end_phase, apply=_end_phase, free_play=False,
+    (), check=check_end_phase, apply=_end_phase, free_play=False, pre_battle=(PreBattleStep.RULES,),
     boundary="the phase it ended", script_step="end_phase")
 
 END_TURN = CommandRecord(

@@ -10,6 +10,7 @@ import esper
 from sim.commands.base import CommandRecord
 from sim.commands.charge import CHARGE_MOVE, DECLARE_CHARGE
 from sim.commands.close_in import CONSOLIDATE, PILE_IN
+from sim.commands.deploy import DECLARE_FORMATIONS, DEPLOY, SCOUT_MOVE
 from sim.commands.disembark import DISEMBARK
 from sim.commands.fight import FIGHT, OVERRUN_FIGHT
 from sim.commands.flow import END_PHASE, END_TURN, START_BATTLE
@@ -23,7 +24,7 @@ from sim.rules.turn import PHASE_NAMES
 
 RECORDS: tuple[CommandRecord, ...] = (
     SHOOT, FIGHT, MOVE, END_TURN, START_BATTLE, END_PHASE, SELECT_TO_MOVE, DECLARE_CHARGE, CHARGE_MOVE,
-    PILE_IN, CONSOLIDATE, INGRESS, OVERRUN_FIGHT, DISEMBARK)
+    PILE_IN, CONSOLIDATE, INGRESS, OVERRUN_FIGHT, DECLARE_FORMATIONS, DEPLOY, SCOUT_MOVE, DISEMBARK)
 """Every command kind, in the order the README lists them."""
 
 BY_KIND: dict[str, CommandRecord] = {r.kind: r for r in RECORDS}
@@ -83,9 +84,19 @@ def phase_refusal(ts, record: CommandRecord, owner: int | None) -> str | None:
     if ts is None:
         return None
     if record.opens_battle:
-        return None if ts.round == 0 else "the battle has already started (07)"
+        return None if ts.round == 0 and ts.pre_battle is None else "the battle has already started (07)"
     if ts.round == 0:
-        return "the battle has not started yet: start it first (07)"
+        if ts.pre_battle is None:
+            return "the battle has not started yet: start it first (07)"
+        if ts.pre_battle not in record.pre_battle:
+            steps = ", ".join(str(s) for s in record.pre_battle)
+            return (f"a {record.kind} command is not accepted before the battle"
+                    + (f" except in the {steps} step" if steps else "") + f" (26); now: {where(ts)}")
+        if owner is not None and owner != ts.chooser:
+            return f"it is {PLAYER[ts.chooser]}'s turn in the {ts.pre_battle} step (26); the unit is {PLAYER[owner]}'s"
+        return None
+    if not record.in_rounds:
+        return f"a {record.kind} command is accepted only before the battle, in the {record.pre_battle[0]} step (26)"
     if ts.over:
         return f"the battle is over after round {ts.round} (26 step 13)"
     if not record.mission:

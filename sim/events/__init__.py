@@ -4,8 +4,8 @@ and the sandbox's log panel are all views of the event stream.
 This package is the events' one home. Here: each event type's name (the value of its "type"
 field), which emit sites and readers use, never the string itself (tests/events checks no
 module outside this package compares an event's type to a string). Each type's fields are
-declared once, as a TypedDict: sim.events.core (commands, dice, decisions), attacks, moves and
-rounds; sim.events.declared is the table from name to declaration, and checks an event
+declared once, as a TypedDict: sim.events.core (commands, dice, decisions), attacks, moves,
+rounds and pre_battle; sim.events.declared is the table from name to declaration, and checks an event
 against it. README, "Events", says how to add one."""
 
 from __future__ import annotations
@@ -61,3 +61,10 @@ CRUSHING_IMPACT = "crushing impact"  # 15.06 the dice and the mortal wounds they
 EMBARKED = "embarked"  # 18.02 a unit embarked in a transport right after its move
 DISEMBARKED = "disembarked"  # 18.04 / 18.05 a unit set up out of its transport, in a mode
 DESTROYED_EMPTY = "empty transport destroyed"  # 18.01 a DEDICATED TRANSPORT that starts the battle empty
+
+# before battle round 1, in a battle deployed by the rules (sim.phases.pre_battle)
+ROLES = "roles"  # 26 step 5 who is Attacker and who Defender
+PRE_BATTLE = "pre-battle step"  # 26 steps 7, 8, 11: the step that takes commands now
+FORMATIONS = "battle formations"  # 26 step 7 a player's declared formations, revealed
+DEPLOYED = "deployed"  # 26 step 8 a unit set up in the deployment
+SCOUTED = "scouted"  # 24.31 / 24.32 a unit's pre-battle Scouts move (or set-up from reserves)

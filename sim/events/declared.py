@@ -1,16 +1,16 @@
 """Every event type the engine emits, declared once: the table from each type's name (the
 constants of sim.events) to its declaration, a TypedDict (sim.events.core, attacks, moves,
-rounds), and an event checked against it. The engine never reads this table (its events are
+rounds, pre_battle), and an event checked against it. The engine never reads this table (its events are
 plain dicts, built as fast as before); the tests check every event of the golden replays and
 of random battles against it, so a field or an event cannot be emitted without being declared."""
 
 from __future__ import annotations
 
-from sim.events import attacks, core, moves, rounds, schema
+from sim.events import attacks, core, moves, pre_battle, rounds, schema
 from sim.events.schema import Field
 
 DECLARED: dict[str, type] = {}
-for _part in (core, attacks, moves, rounds):
+for _part in (core, attacks, moves, rounds, pre_battle):
     _twice = DECLARED.keys() & _part.DECLARED.keys()
     if _twice:
         raise ValueError(f"event types declared twice: {sorted(_twice)}")

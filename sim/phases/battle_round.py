@@ -18,6 +18,7 @@ from sim.plan.fight import fight_eligible
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.phases import scoring, upkeep
+from sim.rules import pre_battle as PB
 from sim.rules import stratagems as SG
 from sim.rules.stratagems import Moment
 from sim.world import queries as W
@@ -29,20 +30,35 @@ def other(player: int) -> int:
 
 
 def start_battle(battle):
-    """26 steps 10-12: the first-turn roll-off (unless the scenario names the first player),
-    starting strengths (01.02.01), then battle round 1 begins."""
+    """26 steps 10-12 of a battle whose armies are placed by the scenario: the first-turn
+    roll-off, then battle round 1 begins. (A battle deployed by the rules begins with steps
+    5-11 instead: sim.phases.pre_battle, which calls these two in turn.)"""
+    first_turn(battle)
+    yield from begin(battle)
+
+
+def roll_off(battle, why: str) -> int:
+    """01.05.05 A roll-off: each player rolls a D6, the higher wins, ties roll again."""
+    while True:
+        rolls = battle.dice.d6(2, f"{why} roll-off ({', '.join(PLAYER)})")
+        winner = PB.roll_off(rolls[0], rolls[1])
+        if winner is not None:
+            return winner
+
+
+def first_turn(battle) -> None:
+    """26 step 10 The first-turn roll-off (unless the scenario names the first player)."""
     ts = battle.turn_state
     first = ts.mission.first
-    if first is None:
-        while True:  # 01.05.05 roll-off: the higher wins, ties re-roll
-            rolls = battle.dice.d6(2, f"first turn roll-off ({', '.join(PLAYER)})")
-            if rolls[0] != rolls[1]:
-                first = 0 if rolls[0] > rolls[1] else 1
-                break
-    ts.first = first
+    ts.first = roll_off(battle, "first turn") if first is None else first
+
+
+def begin(battle):
+    """26 step 12 Starting strengths (01.02.01), then battle round 1 begins."""
+    ts = battle.turn_state
     # 01.02.01 every model of the unit, in strategic reserves too
     ts.starting_strength = {u: len(esper.component_for_entity(u, Unit).models) for u in W.all_units()}
-    battle.emit(ev.BATTLE_START, first=PLAYER[first], rounds=ts.mission.rounds)
+    battle.emit(ev.BATTLE_START, first=PLAYER[ts.first], rounds=ts.mission.rounds)
     yield from _start_round(battle, 1)
 
 

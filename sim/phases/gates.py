@@ -9,6 +9,11 @@ __all__ = ["PLAYER", "where"]
 
 
 def where(ts) -> str:
-    """'round 2, blue's Movement phase' (and the Fight phase's step)."""
+    """'round 2, blue's Movement phase' (and the Fight phase's step); before the battle, the
+    pre-battle step and who acts ('before the battle: deployment, red to act')."""
+    if ts.round == 0:
+        if ts.pre_battle is None:
+            return "before the battle starts"
+        return f"before the battle: {ts.pre_battle}, {PLAYER[ts.chooser]} to act"
     step = f", {ts.step} step" if ts.phase == Phase.FIGHT and ts.step is not None else ""
     return f"round {ts.round}, {PLAYER[ts.active]}'s {PHASE_NAMES[ts.phase]}{step}"

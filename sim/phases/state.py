@@ -7,9 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sim.rules.mission import VPTally
-from sim.rules.turn import FightStep, Phase  # (the vocabulary's home; named here for the phase machine)
+from sim.rules.turn import FightStep, Phase, PreBattleStep  # (the vocabulary's home; named here for the phase machine)
 
-__all__ = ["FightStep", "Phase", "ObjectiveSpec", "MissionSpec", "TurnState"]
+__all__ = ["FightStep", "Phase", "PreBattleStep", "ObjectiveSpec", "MissionSpec", "TurnState", "DEPLOYMENTS"]
+
+DEPLOYMENTS = ("placed", "rules")  # how a battle's armies reach the table (MissionSpec.deployment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,11 @@ class MissionSpec:
     zones: tuple[tuple[tuple[float, float], ...], ...] = ()  # per army: a polygon
     players: tuple[str, str] = ("scripted", "scripted")
     deployed: bool = True  # the battle starts at the beginning: every unit is wholly in its zone
+    # "placed": the units start where the scenario puts them (26 steps 5-9 done beforehand);
+    # "rules": the battle begins with 26 steps 5-11 (roles, battle formations, deployment,
+    # the first-turn roll-off, pre-battle rules), the players' commands setting every unit up
+    deployment: str = "placed"
+    roles_rolled: bool = False  # 26 step 5 by the roll-off (a "rules" deployment naming no defender)
 
 
 @dataclass(slots=True)
@@ -97,3 +104,24 @@ class TurnState:
     melee_gains: dict[str, tuple[str, ...]] = field(default_factory=dict, metadata={"reset": "phase"})
     over: bool = False
     result: str | None = None  # "red", "blue" or "draw" once over
+    # --- 26 steps 5-11, before battle round 1 (a battle whose mission deploys by the rules) ---
+    pre_battle: PreBattleStep | None = None  # the step that takes commands now
+    defender: int | None = None  # 26 step 5 as the roll-off's winner chose (None: the mission's)
+    # 26 step 7 each player's declared battle formations once made: {"reserves": [unit ids]}
+    formations: list = field(default_factory=lambda: [None, None])
+    deploy_skips: list[bool] = field(default_factory=lambda: [False, False])  # 26 step 8 TITANIC
+    pre_battle_done: list[bool] = field(default_factory=lambda: [False, False])  # 26 step 11 passed
+    scouted: list[int] = field(default_factory=list, metadata={"ids": "unit"})  # 24.31 used once
+
+    def the_defender(self) -> int:
+        """26 step 5 The Defender's army index (the roll-off's choice, else the mission's)."""
+        return self.mission.defender if self.defender is None else self.defender
+
+    def zones(self) -> tuple:
+        """Each army's deployment zone polygon (by army index): the mission's, written for its
+        ``defender``; when the roll-off made the other army the Defender, the zones swap with
+        the roles (26 step 5)."""
+        z = self.mission.zones
+        if not z or self.the_defender() == self.mission.defender:
+            return z
+        return (z[1], z[0])

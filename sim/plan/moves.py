@@ -199,6 +199,18 @@ def check_unit_move(battle, unit_ent: int, cmd, selected: str | None) -> None:
         **path_rules(unit_ent, cmd.fly, selected == "desperate escape", cmd.mode), end_unengaged=True))
 
 
+def check_scout_move(battle, unit_ent: int, cmd, distance: float) -> None:
+    """24.32 A scout move: each model at most the unit's Scouts distance, with a normal move's
+    paths and ends (03.01: clear of enemy bases and the board edge, no end on another base or
+    in a light or dense feature, unengaged, the unit coherent). Where it must end (more than
+    8" from every enemy unit) is sim.rules.pre_battle's."""
+    paths = paths_of(battle, unit_ent, cmd.to, cmd.via)
+    _refuse(ML.check_move(
+        esper.component_for_entity(unit_ent, Unit).id, paths, bodies(), _areas(battle),
+        battle.scenario.board, max_distance={mid: distance for mid in paths}, rule="24.32",
+        **path_rules(unit_ent, False), end_unengaged=True))
+
+
 def check_charge(battle, unit_ent: int, cmd, roll: int) -> None:
     """11.04 The charge move: at most the charge roll (taking to the skies, 2" less unless
     Hover, and through every model and feature: 21.03/24.17), 03.01 paths and ends, and the

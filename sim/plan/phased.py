@@ -13,6 +13,7 @@ from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan import moves as MV
 from sim.plan.common import find_unit, not_there
+from sim.rules.abilities import Hook
 from sim.world import queries as W
 
 def owner_of(battle, cmd) -> int | None:
@@ -42,9 +43,10 @@ def one_at_a_time(battle, ent: int, section: str) -> None:
 
 def check_ingress(battle, cmd) -> None:
     """20.03/20.04 An ingress move: a unit in strategic reserves, from battle round 2, set up
-    with every model wholly within 6" of a battlefield edge, more than 8" from every enemy
-    model, outside the enemy's deployment zone before round 3, and as any set-up (03.02): on
-    no other base, in no light or dense feature, in coherency."""
+    with every model wholly within 6" of a battlefield edge (24.09 Deep Strike: anywhere), more
+    than 8" from every enemy model, outside the enemy's deployment zone before round 3 (Deep
+    Strike: anywhere), and as any set-up (03.02): on no other base, in no light or dense
+    feature, in coherency."""
     from sim.rules.deployment import setup_problems
     from sim.rules.geometry import footprint
     from sim.rules.reserves import ingress_problems
@@ -67,10 +69,12 @@ def check_ingress(battle, cmd) -> None:
         fps.append((mid, footprint(b.shape, x, y, b.length, b.width, b.angle)))
     owner = esper.component_for_entity(ent, Unit).owner
     enemies = [(W.model_id(m), W.footprint(m)) for u in W.enemy_units(ent) for m in W.unit_models(u)]
-    zone = ts.mission.zones[1 - owner] if ts is not None and ts.mission.zones else None
+    zones = ts.zones() if ts is not None else ()
+    zone = zones[1 - owner] if zones else None
     problems = ingress_problems([f for _m, f in fps], battle.scenario.board, [f for _m, f in enemies],
                                 ts.round if ts is not None else 2, zone, names=[m for m, _f in fps],
-                                enemy_names=[m for m, _f in enemies])
+                                enemy_names=[m for m, _f in enemies],
+                                deep_strike=W.every_model_has(ent, Hook.ARRIVES_ANYWHERE))
     others = [(W.model_id(m), W.footprint(m)) for u in W.all_units() if u != ent for m in W.unit_models(u)]
     problems += setup_problems(fps, others, battle.scenario.terrain)
     if problems:

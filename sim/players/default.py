@@ -11,6 +11,7 @@ from __future__ import annotations
 from sim import commands as C
 from sim.commands import DeclareCharge, EndPhase
 from sim.phases.state import FightStep, Phase
+from sim.players import deployment as DEP
 from sim.players import options as O
 from sim.players.base import Choice, Player
 from sim.plan import moves as MV
@@ -28,7 +29,7 @@ class DefaultPlayer(Player):
 
     def _fresh(self, battle) -> None:
         ts = battle.turn_state
-        key = (ts.round, ts.active, ts.phase, ts.step)
+        key = (ts.round, ts.active, ts.phase, ts.step, ts.pre_battle)
         if key != self._phase:
             self._phase = key
             self._done.clear()
@@ -43,6 +44,8 @@ class DefaultPlayer(Player):
         self._fresh(battle)
         ts = battle.turn_state
         cmd = None
+        if ts.pre_battle is not None:  # (26 steps 7-11)
+            return Choice(DEP.choose(battle, self.side, None, self._done), self.name)
         if ts.phase == Phase.MOVEMENT:
             cmd = self._movement(battle)
         elif ts.phase == Phase.SHOOTING:

@@ -12,6 +12,7 @@ import random
 
 from sim.commands import DeclareCharge, EndPhase, SelectToMove
 from sim.phases.state import FightStep, Phase
+from sim.players import deployment as DEP
 from sim.players import options as O
 from sim.players.base import Choice, Player
 from sim.plan import moves as MV
@@ -32,17 +33,22 @@ class RandomPlayer(Player):
     def __init__(self, side, battle, scenario):
         super().__init__(side, battle, scenario)
         self.rng = random.Random(f"sim-random-player/{battle.seed}/{side}")
+        self._step, self._tried = None, set()  # (the pre-battle step, and the units given up in it)
 
     def _pick(self, items: list):
         return items[int(self.rng.random() * len(items))] if items else None
 
     def answer(self, battle, request):
-        if request.kind in ("precision", "duplicate", "lethal_hits", "stratagem") and request.options:
+        if request.kind in ("precision", "duplicate", "lethal_hits", "stratagem", "role") and request.options:
             return self._pick(list(request.options))
         return request.default
 
     def choose(self, battle) -> Choice:
         ts = battle.turn_state
+        if ts.pre_battle is not None:  # (26 steps 7-11)
+            if ts.pre_battle != self._step:
+                self._step, self._tried = ts.pre_battle, set()
+            return Choice(DEP.choose(battle, self.side, self._pick, self._tried), self.name)
         options = self._options(battle, ts)
         order = list(range(len(options)))
         while order:  # a uniformly random option that the rules accept

@@ -2,7 +2,8 @@
 (a step waits while the battle is in an earlier phase, or before its ``round``); when its next
 step is for a later phase it ends the phase, doing only what the rules make compulsory (12.04:
 every eligible unit must fight, with the default selections; it passes, 12.04.01, when the
-rules allow it, unless the pick would come straight back to it)."""
+rules allow it, unless the pick would come straight back to it). Before the battle (26 steps
+7-11) what its script leaves out it does as the default player (sim.players.deployment)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from sim.commands.registry import phase_refusal
 from sim.phases.fight_order import pick_after_pass
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
+from sim.players import deployment as DEP
 from sim.players import options as O
 from sim.players.base import Choice, Player
 from sim.players.resolve import answer_from
@@ -26,6 +28,7 @@ class ScriptedPlayer(Player):
         self.steps = [s for s in scenario.script if self._owner(s, units) == side]
         self.next = 0
         self._running = None  # (step, generator of its remaining commands)
+        self._step, self._tried = None, set()  # (the pre-battle step, and the units given up in it)
 
     @staticmethod
     def _owner(step, units) -> int | None:
@@ -60,6 +63,10 @@ class ScriptedPlayer(Player):
                 gen = step_commands(battle, step)
                 self._running = (step, gen)
                 return self.choose(battle)
+        if ts.pre_battle is not None:  # (26 steps 7-11 the script leaves out: the default player's choices)
+            if ts.pre_battle != self._step:
+                self._step, self._tried = ts.pre_battle, set()
+            return Choice(DEP.choose(battle, self.side, None, self._tried), f"{self.name} (26: as the default player)")
         owed = O.pending_fight(battle, self.side) if ts.phase == Phase.FIGHT else None
         if owed is not None:
             why = "12.06: its overrun fight" if owed == ts.overrun else "12.08: engaged by a consolidation"

@@ -273,6 +273,18 @@ _LINES = {
     ev.ATTACKS_DONE: lambda e: f"   {e['unit']} has resolved its attacks; removed: {', '.join(e['removed']) or 'none'}",
     ev.MOVED: _moved,
     ev.MOVE_NOT_MADE: lambda e: f"   move not made (advance roll {e['advance_roll']}): {e['reason']}",
+    ev.ROLES: lambda e: (f"== {e['defender']} is the Defender, {e['attacker']} the Attacker"
+                         + (f" ({e['chosen_by']} won the roll-off and chose)" if e.get("chosen_by") else "")
+                         + " (26 step 5)"),
+    ev.PRE_BATTLE: lambda e: f"\n== before the battle: {e['step']}; {e['player']} first",
+    ev.FORMATIONS: lambda e: (f"   {e['player']}'s battle formations: "
+                              + (f"{', '.join(e['reserves'])} in strategic reserves" if e["reserves"]
+                                 else "every unit deploys") + " (26 step 7)"),
+    ev.DEPLOYED: lambda e: (f"   {e['player']} sets up {e['unit']}: {_n(len(e['to']), 'model')}"
+                            + (" as Infiltrators (24.20)" if e.get("infiltrators") else " (26 step 8)")),
+    ev.SCOUTED: lambda e: (f"   {e['player']}'s {e['unit']} uses Scouts: "
+                           + ("set up from strategic reserves (24.31)" if e.get("from_reserves")
+                              else f"a scout move of up to {e['distance']:g}\" (24.32)")),
     ev.BATTLE_START: lambda e: f"== battle: {e['rounds']} rounds; {e['first']} goes first",
     ev.ROUND: lambda e: f"\n===== battle round {e['round']} =====",
     ev.PLAYER_TURN: lambda e: f"\n=== {e['player']}'s turn (round {e['round']})",

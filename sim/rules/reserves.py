@@ -169,7 +169,7 @@ def oversized_restricted(oversized: bool, keywords) -> bool:
 def ingress_problems(fps: Sequence[Footprint], board: tuple[float, float],
                      enemy_fps: Sequence[Footprint], round: int,
                      enemy_zone_polygon=None, names: Sequence[str] | None = None,
-                     enemy_names: Sequence[str] | None = None) -> list[str]:
+                     enemy_names: Sequence[str] | None = None, deep_strike: bool = False) -> list[str]:
     """20.04 / 20.03 / 03.02 Where an ingress move may set a unit up, model by model:
 
     * not before battle round 2 (20.03);
@@ -180,6 +180,10 @@ def ingress_problems(fps: Sequence[Footprint], board: tuple[float, float],
     * more than 8" horizontally from every enemy model (exactly 8" is within 8", refused);
     * before battle round 3, no part of any base within the enemy deployment zone (touching
       its boundary is within 0", refused).
+
+    24.09 Deep Strike (``deep_strike``: every model of the unit has it): the edge and
+    deployment-zone limits do not apply; the unit may be set up anywhere on the battlefield
+    more than 8" from every enemy model.
 
     The other 03.02 set-up checks (coherency, unengaged, overlaps) are the set-up code's.
     Returns every problem (empty list = legal), each naming the model (``names``, else
@@ -200,7 +204,7 @@ def ingress_problems(fps: Sequence[Footprint], board: tuple[float, float],
         if fp.x - hx < -EPS or fp.y - hy < -EPS or fp.x + hx > W + EPS or fp.y + hy > H + EPS:
             problems.append(f"{name}: its base is not wholly on the {W:g}\"x{H:g}\" battlefield (03.01)")
             continue
-        within = wholly_within_edge_strip(fp, (W, H))
+        within = deep_strike or wholly_within_edge_strip(fp, (W, H))
         if not within and not fits_edge_strip(fp, (W, H)):
             if not touches_edge(fp, (W, H)):
                 gap = min(edge_gaps(fp, (W, H)).values())
@@ -217,7 +221,7 @@ def ingress_problems(fps: Sequence[Footprint], board: tuple[float, float],
             if d <= ENEMY_DISTANCE + EPS:
                 problems.append(f"{name}: {_inches(d)} from {enemy_names[j]}; an ingress move "
                                 f"sets up more than {ENEMY_DISTANCE:g}\" from all enemy models (20.04)")
-        if enemy_zone_polygon is not None and round < ZONE_BAN_BEFORE_ROUND:
+        if enemy_zone_polygon is not None and round < ZONE_BAN_BEFORE_ROUND and not deep_strike:
             dz = footprint_polygon_distance(fp, enemy_zone_polygon)
             if dz <= EPS:
                 problems.append(f"{name}: within the enemy deployment zone; before battle round "

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["PLAYER", "PLAYER_COLOURS", "Phase", "FightStep", "PHASE_NAMES", "FightType"]
+__all__ = ["PLAYER", "PLAYER_COLOURS", "Phase", "FightStep", "PHASE_NAMES", "FightType", "PreBattleStep",
+           "ROLES"]
 
 PLAYER = ("red", "blue")  # the players' names, by army index
 PLAYER_COLOURS = ((178, 58, 52), (52, 96, 158))  # their armies' colours when a scenario gives none (RGB)
@@ -41,6 +42,18 @@ PHASE_NAMES = {Phase.COMMAND: "Command phase", Phase.MOVEMENT: "Movement phase",
                Phase.SHOOTING: "Shooting phase", Phase.CHARGE: "Charge phase",
                Phase.FIGHT: "Fight phase", Phase.END: "End of Turn step"}
 """How a phase is named in a sentence ("only in the Movement phase")."""
+
+
+class PreBattleStep(StrEnum):
+    """26 The mission's steps before battle round 1 that take the players' commands (steps 5, 6,
+    9 and 10 take none here: roll-offs and a choice, or nothing this simulator models)."""
+
+    FORMATIONS = "battle formations"  # 26 step 7: reserves and embarked units, declared
+    DEPLOY = "deployment"  # 26 step 8: alternate, one unit at a time, Defender first
+    RULES = "pre-battle rules"  # 26 step 11: Scouts and the like, alternate, first player first
+
+
+ROLES = ("defender", "attacker")  # 26 step 5: the roles the roll-off's winner chooses between
 
 
 class FightType(StrEnum):

@@ -503,8 +503,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         ts = self.battle.turn_state
         if ts is not None:
             names = [a.name for a in self.spec.armies]
-            if ts.mission.zones:
-                surf.blit(self.zones.get(surf.get_size(), cam, ts.mission.zones, self.colours, names, self.scale), (0, 0))
+            if ts.zones():
+                surf.blit(self.zones.get(surf.get_size(), cam, ts.zones(), self.colours, names, self.scale), (0, 0))
             hover = self._hover_objective()
             markers.draw_objectives(surf, cam, ts, self.colours, names, None if hover is None else hover.name,
                                    ui=self.scale)

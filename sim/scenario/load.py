@@ -163,7 +163,7 @@ def parse_scenario(data: dict, file: str) -> ScenarioSpec:
     _name(battle, "name")
     terrain = _terrain(top, board)
     weapons = _weapons(top)
-    armies, units = _armies(top, weapons, board)
+    armies, units = _armies(top, weapons, board, _deploys_by_rules(data))
     check_transports(top, units)
     script = read_script(top, units, weapons)
     mission = read_mission(top, board)
@@ -329,7 +329,14 @@ def _polygon(r: Reader, key: str):
     return pts
 
 
-def _armies(top: Reader, weapons, board):
+def _deploys_by_rules(data: dict) -> bool:
+    """Whether the mission deploys the armies by the rules (26 step 8): then a unit's ``at`` is
+    optional, its positions (when given) the owner's plan. (read_mission checks the value.)"""
+    mission = data.get("mission")
+    return isinstance(mission, dict) and mission.get("deployment") == "rules"
+
+
+def _armies(top: Reader, weapons, board, by_rules: bool = False):
     armies_r = top.sub("armies")
     items = armies_r.items()
     if len(items) != 2:
@@ -359,7 +366,7 @@ def _armies(top: Reader, weapons, board):
         armies.append(Army(ar.req("name", str), colour))
         enemies = sorted(uid for uid, o in owners.items() if o != owner)
         for ur in ar.sub("units").items():
-            units.append(_unit(ur, owner, weapons, board, seen_units, seen_models, placed, enemies))
+            units.append(_unit(ur, owner, weapons, board, seen_units, seen_models, placed, enemies, by_rules))
             if len(placed) > MODELS:
                 ur.fail(f"at most {MODELS} models in the scenario", f"<{len(placed)} models>", "models")
     return tuple(armies), tuple(units)
@@ -437,7 +444,7 @@ def _modifiers(r: Reader, key: str, enemies) -> tuple[RollModifier, ...]:
     return tuple(out)
 
 
-def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, enemies=()) -> UnitSpec:
+def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, enemies=(), by_rules=False) -> UnitSpec:
     ur.keys(UNIT_FIELDS, {"id", "models"})
     uid = ur.req("id", str)
     _name(ur, "id")
@@ -457,8 +464,9 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
     umods = _modifiers(ur, "modifiers", enemies)
     ulabels = _labels(ur, "labels")
     models: list[ModelSpec] = []
+    unplanned = False
     for mr in ur.sub("models").items():
-        mr.keys(MODEL_FIELDS, {"M", "T", "Sv", "W", "Ld", "OC", "at"})
+        mr.keys(MODEL_FIELDS, {"M", "T", "Sv", "W", "Ld", "OC"} | (set() if by_rules else {"at"}))
         count = mr.get("count", int, 1)
         if not COUNT[0] <= count <= COUNT[1]:
             mr.fail(f"a count from {COUNT[0]} to {COUNT[1]}", count, "count")
@@ -508,7 +516,10 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
                 mr.fail("oval, rect or round", shape, "shape")
             length, width = L / 25.4, Wd / 25.4
         angle = _ranged(mr, "angle", float, ANGLE, 0.0, "an angle in degrees")
-        at = mr.points("at")
+        planned = mr.has("at") or not by_rules
+        at = mr.points("at") if planned else _waiting(models, count, length, width, board)
+        if not planned:
+            unplanned = True
         if len(at) != count:
             mr.fail(f"{count} position{'s' if count != 1 else ''} in 'at' (one per model)",
                     f"<{len(at)} position{'s' if len(at) != 1 else ''}>", "at")
@@ -526,12 +537,16 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
         name = _name(mr, "name", ur.get("name", str, uid))
         for i, (x, y) in enumerate(at):
             mid = ids[i] if ids else f"{uid}/{len(models) + 1}"
-            where = mr.sub("at").at(i)
+            where = mr.sub("at").at(i) if planned else mr.at("models")
             if mid in seen_models:
                 raise ScenarioError(ur.file, mr.at("ids" if ids else "at"), "a model id not used before",
                                     repr(mid))
             seen_models[mid] = where
             fp = geometry.footprint(shape, x, y, length, width, angle)
+            if not planned:  # (a place to wait in until deployed: not on the battlefield)
+                models.append(ModelSpec(mid, name, role, x, y, shape, length, width, angle, profile,
+                                        kws, tuple(wps), "CHARACTER" in kws, abil, mods, mlabels))
+                continue
             if not _on_board(fp, board):
                 raise ScenarioError(ur.file, where, f"a base wholly on the {board[0]:g}\"x{board[1]:g}\" board",
                                     f"({x:g}, {y:g})")
@@ -554,7 +569,20 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
                     ranged_attacks_last_turn=ur.get("ranged_attacks_last_turn", bool, False),
                     allocation_order=tuple(order), reserves=ur.get("reserves", bool, False),
                     labels=ulabels, points=_ranged(ur, "points", int, POINTS, None, "points"),
-                    transport=capacity, embarked=embarked)
+                    transport=capacity, embarked=embarked, planned=not unplanned)
+
+
+def _waiting(before: list, count: int, length: float, width: float, board) -> list[tuple[float, float]]:
+    """Positions for models a scenario deployed by the rules gives none: a compact block, five
+    to a row, 0.5" apart, each model entry in rows below the unit's models ``before`` (so the
+    unit is in coherency and on no base of its own: it keeps this shape until it is set up,
+    e.g. for an ingress move's default formation)."""
+    pitch_x, pitch_y = length + 0.5, width + 0.5
+    y0 = board[1] / 2
+    if before:
+        last = max(before, key=lambda m: m.y + m.width / 2)
+        y0 = last.y + last.width / 2 + 0.5 + width / 2
+    return [(board[0] / 2 + (k % 5 - 2) * pitch_x, y0 + (k // 5) * pitch_y) for k in range(count)]
 
 
 def _on_board(fp, board) -> bool:

@@ -3,7 +3,7 @@ played round by round, phase by phase (07); without one it is free play."""
 
 from __future__ import annotations
 
-from sim.phases.state import MissionSpec, ObjectiveSpec
+from sim.phases.state import DEPLOYMENTS, MissionSpec, ObjectiveSpec
 from sim.rules.mission import BATTLE_ROUNDS
 from sim.rules.objectives import default_zones
 from sim.rules.turn import PLAYER
@@ -25,7 +25,7 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
     if not top.has("mission"):
         return None
     r = top.sub("mission")
-    r.keys({"name", "rounds", "first", "defender", "objectives", "players", "zones", "deployed"})
+    r.keys({"name", "rounds", "first", "defender", "objectives", "players", "zones", "deployed", "deployment"})
     name = r.get("name", str, "battlefield dominance")
     if name != "battlefield dominance":
         r.fail("'battlefield dominance' (the one mission this simulator plays, 26)", name, "name")
@@ -84,9 +84,17 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
                     zr.fail(f"points on the {board[0]:g} x {board[1]:g} board", zr.data[side], side)
                 zones[i] = poly
     deployed = r.get("deployed", bool, True)
+    deployment = r.get("deployment", str, "placed")
+    if deployment not in DEPLOYMENTS:
+        r.fail(" or ".join(repr(d) for d in DEPLOYMENTS) + " (the armies as the file places them, or deployed by "
+               "the rules: 26 steps 5-11)", deployment, "deployment")
+    if deployment == "rules" and r.has("deployed"):
+        r.fail("no 'deployed' in a battle deployed by the rules (it begins before deployment, 26 step 5)",
+               deployed, "deployed")
     return MissionSpec(name=name, rounds=rounds, first=first, defender=defender,
                        objectives=objectives, zones=tuple(tuple(z) for z in zones), players=players,
-                       deployed=deployed)
+                       deployed=deployed and deployment == "placed", deployment=deployment,
+                       roles_rolled=deployment == "rules" and not r.has("defender"))
 
 
 def check_deployment(top: Reader, mission: MissionSpec | None, units, board=(60.0, 44.0)) -> None:

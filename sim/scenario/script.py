@@ -25,7 +25,7 @@ from sim.world import queries as W
 from sim.commands import charge_command, consolidate_command, overrun_command, pile_in_command
 
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem",
-                  "coherency_removal", "weapons", "charge_targets", "arrival", "emergency_disembark"}
+                  "coherency_removal", "weapons", "charge_targets", "arrival", "role", "emergency_disembark"}
 SHOOTING_TYPES = set(_SH.SHOOTING_TYPES)  # (10.02 step 2; snap shooting only a rule grants, 15.09)
 FIGHT_TYPES = tuple(FightType)  # 12.05 / 12.06
 STEPS = {r.script_step: r for r in C.RECORDS if r.script_step}
@@ -215,6 +215,32 @@ def _placed_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> Scr
         action["to"] = _to_table(r, uid, model_ids)
     decisions = _decisions(r.sub("decisions"), unit_ids[uid], units) if r.has("decisions") else {}
     return ScriptStep(action, decisions, r.path)
+
+
+def _formations_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> ScriptStep:
+    """26 step 7 ``formations = "red"``, ``reserves = [unit ids]`` (none: every unit deploys);
+    its ``decisions`` answer the roll-off winner's choice of roles (``role``, 26 step 5)."""
+    r.keys({key, "reserves", "decisions"}, {key})
+    v = r.data[key]
+    if v not in PLAYER:
+        r.fail(f"{key} = \"{PLAYER[0]}\" or \"{PLAYER[1]}\" (whose battle formations)", v, key)
+    held = r.get("reserves", list, [], what="a list of unit ids")
+    for i, t in enumerate(held):
+        if not isinstance(t, str) or t not in unit_ids or unit_ids[t].owner != PLAYER.index(v):
+            r.sub("reserves").fail(f"a unit id of {v}'s army", t, i)
+    decisions = _decisions(r.sub("decisions"), None, units) if r.has("decisions") else {}
+    return ScriptStep({"step": key, "player": v, "reserves": list(held)}, decisions, r.path)
+
+
+def _set_up_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> ScriptStep:
+    """26 step 8 ``deploy = "unit"`` / 24.31 ``scout = "unit"``, with ``to`` (every model's
+    position) or without (the default player's choice, sim.commands.deploy)."""
+    r.keys({key, "to"}, {key})
+    uid = _unit_of_step(r, key, unit_ids)
+    action = {"step": key, "unit": uid}
+    if r.has("to"):
+        action["to"] = _to_table(r, uid, model_ids)
+    return ScriptStep(action, {}, r.path)
 
 
 def _fly(r: Reader) -> bool:
@@ -448,6 +474,29 @@ def _goal(battle, ent):
     return (o.x, o.y)
 
 
+def _formations(battle, step):
+    a = step.action
+    yield Expansion(C.DeclareFormations(a["player"], tuple(a["reserves"])), [])
+
+
+def _deploy(battle, step):
+    a = step.action
+    if a.get("to") is not None:
+        yield Expansion(C.Deploy(a["unit"], tuple((m, *p) for m, p in a["to"].items())), [])
+    else:
+        cmd = C.default_deploy(battle, battle.units[a["unit"]])
+        yield Expansion(cmd if cmd is not None else C.Deploy(a["unit"], ()), [])
+
+
+def _scout(battle, step):
+    a = step.action
+    if a.get("to") is not None:
+        yield Expansion(C.ScoutMove(a["unit"], tuple((m, *p) for m, p in a["to"].items())), [])
+    else:
+        cmd = C.default_scout(battle, battle.units[a["unit"]])
+        yield Expansion(cmd if cmd is not None else C.ScoutMove(a["unit"], ()), [])
+
+
 def _pile_in(battle, step):
     a = step.action
     yield Expansion(pile_in_command(battle, a["unit"], a.get("to"), a.get("targets")), [])
@@ -634,9 +683,11 @@ def why_not(battle, unit_ent, m, w, target_id, melee: bool, stype, shared: dict)
 
 _READERS = {C.END_PHASE: _end_phase_step, C.END_TURN: _end_turn_step, C.MOVE: _move_step, C.SHOOT: _attack_step,
             C.FIGHT: _attack_step, C.DECLARE_CHARGE: _placed_step, C.PILE_IN: _placed_step,
-            C.CONSOLIDATE: _placed_step, C.INGRESS: _placed_step, C.DISEMBARK: _placed_step}
+            C.CONSOLIDATE: _placed_step, C.INGRESS: _placed_step, C.DECLARE_FORMATIONS: _formations_step,
+            C.DEPLOY: _set_up_step, C.SCOUT_MOVE: _set_up_step, C.DISEMBARK: _placed_step}
 """How each step is read, by the record of its first command."""
 _STEP_COMMANDS = {C.END_PHASE: _end_phase, C.END_TURN: _one, C.MOVE: _move, C.SHOOT: _one, C.FIGHT: _fight,
                   C.DECLARE_CHARGE: _charge, C.PILE_IN: _pile_in, C.CONSOLIDATE: _consolidate, C.INGRESS: _ingress,
+                  C.DECLARE_FORMATIONS: _formations, C.DEPLOY: _deploy, C.SCOUT_MOVE: _scout,
                   C.DISEMBARK: _disembark}
 """The commands each step gives, by the record of its first command."""

@@ -45,6 +45,9 @@ class UnitSpec:
     points: int | None = None  # informative (an imported roster's points); no rule reads it
     transport: object = None  # 18.01 a TRANSPORT's capacity (sim.rules.transport.Capacity), None: carries none
     embarked: str | None = None  # 26 step 7 the transport it starts embarked in (its unit id)
+    # False: a unit of a battle deployed by the rules whose file gives no positions (its models
+    # wait in a block until set up, 26 step 8); True: positions given (there, its owner's plan)
+    planned: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from sim.rules.movement import moves as MOVE
 from sim.rules.movement.moves import MoveType
 from sim.rules.reserves import fits_edge_strip, oversized_restricted, wholly_within_edge_strip
 from sim.world import mutations as M
-from sim.world import resources as R
+from sim.rules.abilities import Hook
 from sim.world import queries as W
 
 
@@ -43,23 +43,15 @@ def apply_ingress(battle, unit: str, to) -> None:
     this turn (AIRCRAFT excepted)."""
     ent = battle.units[unit]
     battle.changes.touched(ent)
-    res = R.current
-    places, rows, fps = [], [], []
-    for mid, x, y in to:
-        m = battle.models[mid]
-        pos = esper.component_for_entity(m, Position)
-        pos.x, pos.y = x, y
-        rows.append(W.model_row(m))
-        fps.append(W.footprint(m))
-        places.append(m)
-    res.spatial.off_table.discard(ent)
-    res.spatial.place_many(rows, fps)
+    places = M.set_up(ent, [(battle.models[mid], x, y) for mid, x, y in to])
+    fps = [W.footprint(m) for m in places]
     st = W.unit_state(ent)
     st.move_selected = st.move_type = MoveType.INGRESS
     st.set_up_this_turn = True
     board = battle.scenario.board
+    deep_strike = W.every_model_has(ent, Hook.ARRIVES_ANYWHERE)  # (24.09: no edge to touch)
     oversized = [W.model_id(m) for m, fp in zip(places, fps)
-                 if not wholly_within_edge_strip(fp, board) and not fits_edge_strip(fp, board)]
+                 if not deep_strike and not wholly_within_edge_strip(fp, board) and not fits_edge_strip(fp, board)]
     st.oversized_set_up = oversized_restricted(bool(oversized), W.unit_keywords(ent))
     battle.changes.moved(places)
     more = {"oversized": oversized} if oversized else {}  # (03.02.02 the models set up touching an edge)

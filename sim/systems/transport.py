@@ -37,7 +37,7 @@ def set_up(battle, ent: int, transport: int, mode: str, to, **fields) -> None:
     st = W.unit_state(ent)
     M.leave_transport(ent)
     places = [(battle.models[mid], x, y) for mid, x, y in to]
-    M.set_up_models(places)
+    M.set_up(ent, places)
     battle.changes.moved([m for m, _x, _y in places])
     st.set_up_this_turn = True
     st.disembarked = mode

@@ -58,11 +58,14 @@ def build_world(battle, scenario) -> SpatialIndex:
         if us.transport is not None:
             esper.add_component(unit_ent, Transport(us.transport))
     sp = SpatialIndex(fps, unit_index, [us.owner for us in scenario.units])
+    mission = getattr(scenario, "mission", None)
+    by_rules = mission is not None and mission.deployment == "rules"
     for us in scenario.units:
         # 20.01 units that start in strategic reserves, and 26 step 7 those that start embarked
-        # in a transport, are not on the table
-        embarked = us.embarked
-        if us.reserves or embarked is not None:
+        # in a transport, are not on the table (26 step 8: nor is any unit before it is set up;
+        # then battle formations say who is embarked: sim.commands.deploy)
+        embarked = None if by_rules else us.embarked
+        if us.reserves or by_rules or embarked is not None:
             u = battle.units[us.id]
             if embarked is not None:
                 esper.component_for_entity(u, UnitState).embarked_in = battle.units[embarked]

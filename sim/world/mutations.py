@@ -79,21 +79,26 @@ def embark(unit_ent: int, transport_ent: int) -> None:
 
 def leave_transport(unit_ent: int) -> None:
     """18.04 / 18.05 The unit is no longer embarked; its models are set up next
-    (``set_up_models``)."""
+    (``set_up``)."""
     sp = R.current.spatial
     esper.component_for_entity(unit_ent, UnitState).embarked_in = None
     sp.off_table.discard(unit_ent)
     sp.forget_unit(unit_ent)
 
 
-def set_up_models(places) -> None:
-    """03.02 Models set up on the battlefield (a disembark, 18.04/18.05): ``places`` is (entity,
-    x, y) each; positions, then on the battlefield again in the distance index at once."""
-    rows, fps = [], []
+def set_up(unit_ent: int, places) -> list[int]:
+    """Set a unit up on the battlefield (03.02: before the battle, or from strategic
+    reserves): ``places`` is (entity, x, y) for each model; the unit is on the battlefield
+    again (off the spatial index's off_table, no longer waiting to deploy). Returns the models."""
+    res = R.current
+    rows, fps, models = [], [], []
     for ent, x, y in places:
         pos = esper.component_for_entity(ent, Position)
         pos.x, pos.y = x, y
         rows.append(model_row(ent))
         fps.append(footprint(ent))
-    if rows:
-        R.current.spatial.place_many(rows, fps)
+        models.append(ent)
+    res.spatial.off_table.discard(unit_ent)
+    res.undeployed.discard(unit_ent)
+    res.spatial.place_many(rows, fps)
+    return models

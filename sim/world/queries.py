@@ -135,14 +135,34 @@ def living(unit_ent: int) -> Living:
 
 
 def in_reserves(unit_ent: int) -> bool:
-    """20.01 The unit is in strategic reserves (not on the battlefield, and not embarked)."""
-    return unit_ent in R.current.spatial.off_table and embarked_in(unit_ent) is None
+    """20.01 The unit is in strategic reserves (not on the battlefield, not embarked, not
+    waiting to be deployed)."""
+    res = R.current
+    return unit_ent in res.spatial.off_table and unit_ent not in res.undeployed and embarked_in(unit_ent) is None
 
 
 def off_table(unit_ent: int) -> bool:
-    """01.02.04 The unit is not on the battlefield: in strategic reserves (20.01) or embarked in
-    a transport (18.02)."""
+    """01.02.04 The unit is not on the battlefield: in strategic reserves (20.01), embarked in
+    a transport (18.02) or waiting to be deployed (26 step 8)."""
     return unit_ent in R.current.spatial.off_table
+
+
+def undeployed(unit_ent: int) -> bool:
+    """26 step 8 The unit is still to be set up in the deployment (not on the battlefield)."""
+    return unit_ent in R.current.undeployed
+
+
+def every_model_has(unit_ent: int, hook: str) -> bool:
+    """An ability "every model has" (24.09, 24.20, 24.31...): each of the unit's models not
+    destroyed has an ability with ``hook`` (on the battlefield or not)."""
+    models = [m for m in esper.component_for_entity(unit_ent, Unit).models
+              if esper.component_for_entity(m, Wounds).remaining > 0]
+    return bool(models) and all(any(hook in a.spec.hooks for a in model_abilities(m)) for m in models)
+
+
+def ability_values(model_ent: int, hook: str) -> list:
+    """The values of the model's abilities with ``hook`` (Scouts 6" -> [6])."""
+    return [a.value for a in model_abilities(model_ent) if hook in a.spec.hooks]
 
 
 def embarked_in(unit_ent: int) -> int | None:

@@ -25,6 +25,9 @@ class Resources:
     # 05.04.04 models destroyed and not yet removed from the table, in the order destroyed:
     # mutations.mark_destroyed adds them, mutations.remove_casualties takes them away
     casualties: list[int] = field(default_factory=list, metadata={"ids": "model"})
+    # 26 step 8 units not yet set up: off the battlefield (in the spatial index's off_table,
+    # as strategic reserves are) until their Deploy command, in a battle deployed by the rules
+    undeployed: set[int] = field(default_factory=set, metadata={"ids": "unit"})
 
 
 current: Resources | None = None  # the installed battle's (Battle._enter), else None

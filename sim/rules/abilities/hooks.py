@@ -40,5 +40,8 @@ class Hook:
     FIGHTS_IN_FIRST_STEP = "fights in the first fighting step (12.04)"
     EXPLODES = "mortal wounds around it when destroyed"
     NO_SKY_PENALTY = "takes to the skies without losing 2\" of move (21.03)"
+    ARRIVES_ANYWHERE = "set up by an ingress move anywhere far enough from the enemy (24.09)"
+    DEPLOYS_FORWARD = "deployed anywhere far enough from the enemy and its zone (24.20)"
+    SCOUT_MOVE = "a move of X\" before the battle (24.31, 24.32)"
     CROSSES_TALLER = "crosses dense features of 4\" or less in normal, advance and fall-back moves (24.35)"
     FIRING_DECK = "embarked models shoot from it, each lending it one ranged weapon (24.14)"

@@ -269,6 +269,8 @@ def _parse_token(token: str, kinds: dict[str, int], other: dict[str, int], allow
             raise fail(token, f'"{token}": {canon} must be 2+ to 6+, found {value}+')
     elif kind == _INCHES:
         value = None
+        if not rest and RG.REGISTRY[canon].default is None:
+            raise fail(token, f'"{token}": {canon} needs a distance, e.g. "{canon.capitalize()} 6\""')
         if rest:
             im = _INCHES_RE.match(rest)
             if not im or not 1 <= int(im.group(1)) <= MAX_INCHES:

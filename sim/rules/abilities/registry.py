@@ -274,6 +274,15 @@ _RECORDS = (
                hooks=frozenset({Hook.FIRING_DECK})),
     AbilityDef("HOVER", "24.17", "When the unit takes to the skies (21.03), its maximum distance is not "
                "reduced by 2\" (every model must have it).", UNIT, hooks=frozenset({Hook.NO_SKY_PENALTY})),
+    AbilityDef("DEEP STRIKE", "24.09", "If every model has it, an ingress move may set the unit up anywhere more "
+               "than 8\" from every enemy model, the enemy's deployment zone included, instead of near an edge.",
+               UNIT, hooks=frozenset({Hook.ARRIVES_ANYWHERE})),
+    AbilityDef("INFILTRATORS", "24.20", "If every model has it, the unit may deploy anywhere more than 8\" from "
+               "the enemy's deployment zone and from every enemy model.", UNIT,
+               hooks=frozenset({Hook.DEPLOYS_FORWARD})),
+    AbilityDef("SCOUTS", "24.31", "If every model has it, before the battle the unit may make a move of up to "
+               "X\" from its deployment zone, ending more than 8\" from every enemy unit (or be set up from "
+               "strategic reserves in its deployment zone).", UNIT, INCHES, hooks=frozenset({Hook.SCOUT_MOVE})),
     # 24.35 in this version: its terrain height only (Part A ruling 12); moving through models and
     # taking MOBILE before a move (with its D6 for battle-shock) are not implemented
     AbilityDef("SUPER-HEAVY WALKER", "24.35", "In a normal, advance or fall-back move its models cross dense "

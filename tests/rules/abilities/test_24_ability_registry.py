@@ -64,7 +64,7 @@ def test_24_every_record_is_complete_and_parses_as_printed():
         assert core or (r.rule.startswith("(A project ability.)") and re.fullmatch(r"\d\d\.\d\d\.\d\d", r.section))
         assert AB.ABILITY_HELP[name] == (r.section, r.rule)
         text = {"none": name, "count": f"{name} 2", "optional count": name, "dice": f"{name} D3",
-                "roll": f"{name} 5+", "inches": name, "wounds": f"{name} 3",
+                "roll": f"{name} 5+", "inches": name if r.default is not None else f'{name} 6"', "wounds": f"{name} 3",
                 "keyword roll": f"{name}-VEHICLE 4+"}[r.value]
         parse = AB.parse_weapon_abilities if r.scope == WEAPON else AB.parse_unit_abilities
         (a,) = parse(text, "w")

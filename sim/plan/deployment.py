@@ -1,0 +1,136 @@
+"""Where a unit could be set up before the battle (26 step 8, 24.20) or scout to (24.31,
+24.32): candidate positions for the headless players and the script's steps that leave them
+out, nearest first to what they prefer. Not checked here: the caller checks each with the
+command's own check (Battle.check), which holds the rules.
+
+A unit is placed in its formation: its models' offsets from their centre as they stand (the
+scenario's planned positions, or the block its models wait in, sim.scenario.load), centred on
+each anchor of a 1" grid over the region's bounding box, nearest the battlefield's centre
+first (or in the random player's order)."""
+
+from __future__ import annotations
+
+import math
+
+import esper
+
+from sim.components import Position, Unit
+from sim.rules import pre_battle as PB
+from sim.rules.abilities import Hook
+from sim.world import queries as W
+
+GRID = 1.0  # inches between the anchors tried for a unit's set-up
+
+
+# --- who may do what before the battle (26 steps 8, 11) -------------------------------------
+
+def units_of(player: int) -> list[int]:
+    """The player's units, in unit order."""
+    return [u for u in W.all_units() if esper.component_for_entity(u, Unit).owner == player]
+
+
+def to_deploy(player: int) -> list[int]:
+    """26 step 8 The player's units still to set up, in unit order."""
+    return [u for u in units_of(player) if W.undeployed(u)]
+
+
+def scouts_distance(unit_ent: int) -> int | None:
+    """24.31 The unit's Scouts distance (24.02: sim.rules.pre_battle.unit_scouts), None if not
+    every model has Scouts."""
+    models = [m for m in esper.component_for_entity(unit_ent, Unit).models]
+    return PB.unit_scouts([v for v in W.ability_values(m, Hook.SCOUT_MOVE) if v is not None] for m in models)
+
+
+def may_scout(battle, unit_ent: int) -> bool:
+    """24.31 The unit may still use its Scouts ability before the battle: every model has it,
+    it has not used it, and it is on the battlefield or in strategic reserves (not destroyed)."""
+    ts = battle.turn_state
+    if unit_ent in ts.scouted or scouts_distance(unit_ent) is None:
+        return False
+    return W.in_reserves(unit_ent) or not W.unit_destroyed(unit_ent)
+
+
+def scouts(battle, player: int) -> list[int]:
+    """The player's units that may still use Scouts, in unit order."""
+    return [u for u in units_of(player) if may_scout(battle, u)]
+
+
+
+
+def formation(ent: int) -> list[tuple[str, float, float]]:
+    """The unit's models' offsets from their centre, as they stand (on the table or waiting)."""
+    ps = [(W.model_id(m), esper.component_for_entity(m, Position)) for m in W.unit_models(ent, living=False)]
+    cx = sum(p.x for _m, p in ps) / len(ps)
+    cy = sum(p.y for _m, p in ps) / len(ps)
+    return [(mid, p.x - cx, p.y - cy) for mid, p in ps]
+
+
+def _anchors(box, prefer, pick=None) -> list[tuple[float, float]]:
+    """The grid points of the box (x0, y0, x1, y1), nearest ``prefer`` first (``pick``: in the
+    order it draws them, one element of a list at a time)."""
+    x0, y0, x1, y1 = box
+    pts = [(x0 + i * GRID, y0 + j * GRID)
+           for i in range(int((x1 - x0) / GRID) + 1) for j in range(int((y1 - y0) / GRID) + 1)]
+    if pick is None:
+        return sorted(pts, key=lambda p: ((p[0] - prefer[0]) ** 2 + (p[1] - prefer[1]) ** 2, p))
+    out = []
+    while pts:
+        i = pick(list(range(len(pts))))
+        pts[i], pts[-1] = pts[-1], pts[i]
+        out.append(pts.pop())
+    return out
+
+
+def _box(poly) -> tuple[float, float, float, float]:
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def set_up_spots(battle, ent: int, region, pick=None):
+    """Each candidate set-up of the unit over the ``region`` polygon: ((model id, x, y), ...)."""
+    form = formation(ent)
+    W_, H = battle.scenario.board
+    for ax, ay in _anchors(_box(region), (W_ / 2, H / 2), pick):
+        yield tuple((mid, round(ax + dx, 6), round(ay + dy, 6)) for mid, dx, dy in form)
+
+
+def planned_spot(battle, ent: int):
+    """The unit's positions in the scenario file (a deployment it plans), or None."""
+    uid = esper.component_for_entity(ent, Unit).id
+    spec = next(u for u in battle.scenario.units if u.id == uid)
+    return tuple((m.id, m.x, m.y) for m in spec.models) if spec.planned else None
+
+
+def battlefield(battle) -> tuple:
+    W_, H = battle.scenario.board
+    return ((0.0, 0.0), (W_, 0.0), (W_, H), (0.0, H))
+
+
+def scout_spots(battle, ent: int, reach: float, pick=None):
+    """24.32 Candidate scout moves of the whole unit (the same vector for every model, so its
+    formation is kept) toward the nearest objective that is not the side's home objective
+    (``pick``: a random one), all of its reach
+    then 3/4, 1/2 and 1/4 of it (``pick``: one of those), none under 0.5"."""
+    models = W.unit_models(ent)
+    ps = [esper.component_for_entity(m, Position) for m in models]
+    cx = sum(p.x for p in ps) / len(ps)
+    cy = sum(p.y for p in ps) / len(ps)
+    side = esper.component_for_entity(ent, Unit).owner
+    objs = [o for o in battle.turn_state.objectives if o.owner != side] or list(battle.turn_state.objectives)
+    objs.sort(key=lambda o: ((o.x - cx) ** 2 + (o.y - cy) ** 2, o.name))
+    if not objs:
+        return
+    o = objs[0] if pick is None else pick(objs)
+    dx, dy = o.x - cx, o.y - cy
+    d = math.hypot(dx, dy)
+    if d < 1e-6:
+        return
+    lengths = [min(reach, d) * f for f in (1.0, 0.75, 0.5, 0.25)]
+    if pick is not None:
+        lengths = [pick(lengths)]
+    for step in lengths:
+        if step < 0.5:
+            return
+        yield tuple((W.model_id(m), round(p.x + dx / d * step, 6), round(p.y + dy / d * step, 6))
+                    for m, p in zip(models, ps))

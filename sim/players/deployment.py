@@ -1,0 +1,86 @@
+"""The headless players' choices before battle round 1 (26 steps 7-11; a battle deployed by
+the rules). The default player (``pick=None``) chooses deterministically; the random player
+passes its ``pick`` (a uniformly random element of a list, from its own stream). Where a unit
+goes is sim.commands.deploy's default_deploy and default_scout (the candidates of
+sim.plan.deployment, each checked by the rules).
+
+* Formations (26 step 7): the default player declares what the scenario file plans (the units
+  it marks ``reserves = true``), or none if that is refused; the random player puts each unit
+  in strategic reserves on a one-in-four draw, as long as the 50% cap allows (20.01, Part A
+  ruling 27).
+* Deployment (26 step 8): its next unit in unit order (random: any of them), set up where
+  default_deploy finds room.
+* Pre-battle rules (26 step 11): each Scouts unit in unit order (random: any, or an end to the
+  step on a one-in-four draw), as default_scout finds; a unit with nothing legal is given up
+  and the next tried; none left: the step ends for the player.
+"""
+
+from __future__ import annotations
+
+import esper
+
+from sim.commands import DeclareFormations, Deploy, EndPhase
+from sim.commands.deploy import default_deploy, default_scout
+from sim.components import Unit
+from sim.plan import deployment as PD
+from sim.rules.reserves import FormationUnit, reserves_problems
+from sim.rules.turn import PLAYER, PreBattleStep
+from sim.world import queries as W
+
+
+def choose(battle, side: int, pick=None, tried: set | None = None):
+    """The side's next pre-battle command (``tried``: units the player has given up on in this
+    step, kept by the caller)."""
+    ts = battle.turn_state
+    if ts.pre_battle == PreBattleStep.FORMATIONS:
+        return formations(battle, side, pick)
+    if ts.pre_battle == PreBattleStep.DEPLOY:
+        return deploy(battle, side, pick)
+    return scout(battle, side, pick, tried if tried is not None else set())
+
+
+def formations(battle, side: int, pick=None) -> DeclareFormations:
+    specs = {u.id: u for u in battle.scenario.units}
+    units = [esper.component_for_entity(u, Unit).id for u in PD.units_of(side)]
+    if pick is None:
+        cmd = DeclareFormations(PLAYER[side], tuple(uid for uid in units if specs[uid].reserves))
+        return cmd if battle.check(cmd) is None else DeclareFormations(PLAYER[side])
+    keywords = {uid: tuple(sorted(W.unit_keywords(battle.units[uid]))) for uid in units}
+    held: list[str] = []
+    for uid in units:
+        if pick([True, False, False, False]):
+            trial = [FormationUnit(u, u in held or u == uid, specs[u].points, keywords[u]) for u in units]
+            if not reserves_problems(trial):
+                held.append(uid)
+    return DeclareFormations(PLAYER[side], tuple(held))
+
+
+def deploy(battle, side: int, pick=None) -> Deploy:
+    units = PD.to_deploy(side)
+    if pick is not None:
+        units = [pick(units)]
+    for u in units:
+        cmd = default_deploy(battle, u, pick)
+        if cmd is not None:
+            return cmd
+    # (no room found: the unit's formation at its zone's centre, which the rules refuse, saying why)
+    u = units[0]
+    zone = battle.turn_state.zones()[side]
+    cx = sum(p[0] for p in zone) / len(zone)
+    cy = sum(p[1] for p in zone) / len(zone)
+    return Deploy(esper.component_for_entity(u, Unit).id,
+                  tuple((mid, cx + dx, cy + dy) for mid, dx, dy in PD.formation(u)))
+
+
+def scout(battle, side: int, pick, tried: set):
+    units = [u for u in PD.scouts(battle, side) if u not in tried]
+    if pick is not None:
+        if not units or pick([True, False, False, False]):
+            return EndPhase()
+        units = [pick(units)]
+    for u in units:
+        tried.add(u)
+        cmd = default_scout(battle, u, pick)
+        if cmd is not None:
+            return cmd
+    return EndPhase()
