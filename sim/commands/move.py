@@ -14,7 +14,7 @@ from sim.components import Unit
 from sim.errors import PlanError
 from sim.phases import upkeep
 from sim.plan import moves as MOVES
-from sim.plan.common import oversized_refusal
+from sim.plan.common import not_there, oversized_refusal
 from sim.plan.phased import live_unit, one_at_a_time
 from sim.plan.transport import check_embark
 from sim.rules.mortal import hazard_failed, hazard_failures, hazard_mortal_wounds
@@ -76,6 +76,8 @@ def _check_move(battle, cmd: Move) -> None:
     ent = battle.units.get(cmd.unit)
     if ent is None:
         raise PlanError(f"no unit {cmd.unit!r}")
+    if W.embarked_in(ent) is not None:  # (it leaves its transport by a disembark, 18.04)
+        raise PlanError(f"{not_there(ent, cmd.unit)}; it can only disembark (18.04)")
     one_at_a_time(battle, ent, "09.02")
     oversized_refusal(ent, f"make a {cmd.mode} move")
     st = W.unit_state(ent)

@@ -17,8 +17,7 @@ from sim.plan.common import find_unit, not_there
 from sim.rules import transport as TR
 from sim.rules.abilities import Hook, tag
 from sim.rules.deployment import edge_gaps
-from sim.rules.geometry import EPS, distance, footprint
-from sim.rules.movement.legality import engaged_units
+from sim.rules.geometry import EPS, distance, footprint, in_engagement_range
 from sim.rules.movement.moves import MoveType
 from sim.rules.movement.solvers.disembark import disembark_layout
 from sim.rules.turn import Phase
@@ -41,9 +40,10 @@ def transport_footprints(t: int) -> list:
     return [W.footprint(m) for m in esper.component_for_entity(t, Unit).models if W.on_table(m)]
 
 
-def room_problems(t: int, adding: int | None = None) -> list[str]:
-    """18.01 Whether the units embarked in ``t``, with ``adding`` (a unit entity) among them, fit."""
-    units = W.passengers(t) + ([adding] if adding is not None else [])
+def room_problems(t: int, adding=()) -> list[str]:
+    """18.01 Whether the units embarked in ``t``, with ``adding`` (unit entities) among them, fit
+    (capacity_problems: the rule a Move's embark and battle formations both call)."""
+    units = W.passengers(t) + list(adding)
     return TR.capacity_problems(_uid(t), W.capacity(t), [
         TR.Passenger(_uid(u), tuple((W.model_id(m), W.model_keywords(m)) for m in W.alive_models(u)))
         for u in units])
@@ -80,7 +80,7 @@ def check_embark(battle, ent: int, cmd) -> None:
     ts = battle.turn_state
     problems = TR.embark_problems(uid, tid, move=cmd.mode, round=None if ts is None else ts.round,
                                   set_up_this_turn=st.set_up_this_turn, gaps=gaps,
-                                  room=room_problems(t, ent))
+                                  room=room_problems(t, [ent]))
     if problems:
         raise PlanError(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
 
@@ -93,6 +93,18 @@ def _ingressed(t: int) -> bool:
 
 def _engaged_ids(t: int) -> set[str]:
     return {_uid(u) for u in W.engaged_with(t)}
+
+
+def _engaged_at(ent: int, fps) -> list[str]:
+    """03.04 The enemy units the unit would be engaged with, its models at ``fps`` ((model id,
+    footprint) each; the unit itself is off the battlefield, so the movement index has none of
+    its bodies)."""
+    found = []
+    for u in W.enemy_units(ent):
+        theirs = [W.footprint(m) for m in W.unit_models(u)]
+        if any(in_engagement_range(distance(fp, f)) for _mid, fp in fps for f in theirs):
+            found.append(_uid(u))
+    return sorted(found)
 
 
 def placement_problems(battle, ent: int, t: int, mode: str, to) -> list[str]:
@@ -121,7 +133,7 @@ def placement_problems(battle, ent: int, t: int, mode: str, to) -> list[str]:
     others = [(W.model_id(m), W.footprint(m)) for u in W.all_units() if u != ent for m in W.unit_models(u)]
     out += setup_problems(fps, others, battle.scenario.terrain)
     out += TR.set_up_distance_problems(fps, transport_footprints(t), tid, mode)
-    engaged = engaged_units(uid, fps, MV.bodies())
+    engaged = _engaged_at(ent, fps)
     allowed = _engaged_ids(t) if mode == TR.DisembarkMode.COMBAT else set()
     bad = [e for e in engaged if e not in allowed]
     if bad:

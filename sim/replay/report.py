@@ -279,7 +279,9 @@ _LINES = {
     ev.PRE_BATTLE: lambda e: f"\n== before the battle: {e['step']}; {e['player']} first",
     ev.FORMATIONS: lambda e: (f"   {e['player']}'s battle formations: "
                               + (f"{', '.join(e['reserves'])} in strategic reserves" if e["reserves"]
-                                 else "every unit deploys") + " (26 step 7)"),
+                                 else "every unit deploys")
+                              + "".join(f"; {u} embarked in {t}" for u, t in e.get("embarked", {}).items())
+                              + " (26 step 7)"),
     ev.DEPLOYED: lambda e: (f"   {e['player']} sets up {e['unit']}: {_n(len(e['to']), 'model')}"
                             + (" as Infiltrators (24.20)" if e.get("infiltrators") else " (26 step 8)")),
     ev.SCOUTED: lambda e: (f"   {e['player']}'s {e['unit']} uses Scouts: "

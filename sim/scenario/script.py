@@ -220,7 +220,7 @@ def _placed_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> Scr
 def _formations_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> ScriptStep:
     """26 step 7 ``formations = "red"``, ``reserves = [unit ids]`` (none: every unit deploys);
     its ``decisions`` answer the roll-off winner's choice of roles (``role``, 26 step 5)."""
-    r.keys({key, "reserves", "decisions"}, {key})
+    r.keys({key, "reserves", "embarked", "decisions"}, {key})
     v = r.data[key]
     if v not in PLAYER:
         r.fail(f"{key} = \"{PLAYER[0]}\" or \"{PLAYER[1]}\" (whose battle formations)", v, key)
@@ -228,8 +228,16 @@ def _formations_step(r: Reader, key: str, record, unit_ids, model_ids, units) ->
     for i, t in enumerate(held):
         if not isinstance(t, str) or t not in unit_ids or unit_ids[t].owner != PLAYER.index(v):
             r.sub("reserves").fail(f"a unit id of {v}'s army", t, i)
+    aboard = r.get("embarked", dict, {}, what="a table of unit id = transport unit id (18.01)")
+    for u, t in aboard.items():
+        for x in (u, t):
+            if not isinstance(x, str) or x not in unit_ids or unit_ids[x].owner != PLAYER.index(v):
+                r.sub("embarked").fail(f"a unit id of {v}'s army", x, u)
     decisions = _decisions(r.sub("decisions"), None, units) if r.has("decisions") else {}
-    return ScriptStep({"step": key, "player": v, "reserves": list(held)}, decisions, r.path)
+    action = {"step": key, "player": v, "reserves": list(held)}
+    if aboard:
+        action["embarked"] = dict(aboard)
+    return ScriptStep(action, decisions, r.path)
 
 
 def _set_up_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> ScriptStep:
@@ -476,7 +484,7 @@ def _goal(battle, ent):
 
 def _formations(battle, step):
     a = step.action
-    yield Expansion(C.DeclareFormations(a["player"], tuple(a["reserves"])), [])
+    yield Expansion(C.DeclareFormations(a["player"], tuple(a["reserves"]), tuple(a.get("embarked", {}).items())), [])
 
 
 def _deploy(battle, step):

@@ -154,7 +154,8 @@ def destroy_empty_dedicated(battle) -> None:
         models = esper.component_for_entity(u, Unit).models
         for m in models:
             esper.component_for_entity(m, Wounds).remaining = 0
-        R.current.spatial.off_table.discard(u)  # (one in reserves: gone, not waiting)
+        R.current.spatial.off_table.discard(u)  # (one in reserves or still to deploy: gone, not waiting)
+        R.current.undeployed.discard(u)
         M.mark_destroyed(list(models), "a DEDICATED TRANSPORT with no unit embarked (18.01)")
         M.remove_casualties(list(models))
         battle.changes.touched(u)
