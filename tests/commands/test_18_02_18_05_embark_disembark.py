@@ -200,3 +200,45 @@ def test_18_01_the_loader_checks_capacity():
         _spec(red=[_rhino(), _squad(reserves=True), unit("x", model((5, 30), ["gun"]))])
     with pytest.raises(ScenarioError, match="TRANSPORT keyword"):
         _spec(red=[unit("tank", model((30, 10), ["gun"]), keywords=("VEHICLE",), transport=CAPACITY)])
+
+
+def _ring(n, cx, cy, r, a0=0.0, a1=90.0):
+    import math
+    step = (a1 - a0) / (n - 1)
+    return [(round(cx + r * math.cos(math.radians(a0 + i * step)), 3),
+             round(cy + r * math.sin(math.radians(a0 + i * step)), 3)) for i in range(n)]
+
+
+def test_18_04_combat_when_no_unengaged_set_up_within_3_then_hazard_and_battle_shock():
+    """The rhino stands in a corner, an enemy arc engaged with it: every spot wholly within 3"
+    of it is within engagement range, so the squad cannot be set up for a Tactical disembark;
+    it makes a Combat one (6", engaged with that enemy allowed), its hazard rolls (1 fails),
+    then it is battle-shocked and cannot charge."""
+    red = [_rhino(at=(1.98, 1.98)), _squad(2)]
+    blue = [unit("arc", model(_ring(6, 1.98, 1.98, 4.5), ["gun"]))]
+    with Battle(_spec(red=red, blue=blue), dice=ForcedDice([1, 5])) as b:
+        _to_movement(b)
+        from sim.commands import default_disembark
+        b._enter()
+        cmd = default_disembark(b, b.units["squad"])
+        assert cmd is not None
+        b.run_command(cmd)
+        (e,) = of_type(b, ev.DISEMBARKED)
+        assert e["mode"] == "combat disembark" and e["engaged"] == ["arc"] and e["battle_shocked"]
+        (haz,) = of_type(b, ev.HAZARD)
+        assert haz["rolls"] == [1, 5] and haz["mortal_wounds"] == 1
+        b._enter()
+        st = W.unit_state(b.units["squad"])
+        assert st.battle_shocked and len(W.unit_models(b.units["squad"])) == 1
+        while str(b.turn_state.phase) != "charge":
+            b.run_command(EndPhase())
+        with pytest.raises(Refusal, match="combat disembark this turn and cannot declare a charge"):
+            b.run_command(DeclareCharge("squad"))
+
+
+def test_18_04_a_tactical_set_up_may_not_be_engaged():
+    blue = [unit("b1", model([(30, 15.5), (31.5, 15.5)], ["gun"]))]
+    with Battle(_spec(blue=blue), dice=ForcedDice([])) as b:
+        _to_movement(b)
+        with pytest.raises(Refusal, match="within engagement range of b1; a tactical disembark sets up unengaged"):
+            b.run_command(Disembark("squad", NORTH))
