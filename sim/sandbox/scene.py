@@ -89,11 +89,9 @@ class Scene:
                     esper.has_component(m, Character), rem > 0 and not off, (d is not None and d.removed) or off)
                 uv.models.append(mid)
             uv.destroyed = not any(models[x].alive for x in uv.models)
-            if uv.embarked_in is not None:
-                uv.destroyed = not W.alive_models(uent)
             units[u.id] = uv
         for uv in units.values():  # (18.01 each transport's passengers, counted on its badge)
-            if uv.embarked_in is not None and not uv.destroyed:
+            if uv.embarked_in is not None:  # (not drawn: 'destroyed' for the table's purposes)
                 units[uv.embarked_in].carried += sum(1 for x in uv.models if models[x].remaining > 0)
         self.models, self.units = models, units
         self.order = list(models)

@@ -242,3 +242,26 @@ def test_18_04_a_tactical_set_up_may_not_be_engaged():
         _to_movement(b)
         with pytest.raises(Refusal, match="within engagement range of b1; a tactical disembark sets up unengaged"):
             b.run_command(Disembark("squad", NORTH))
+
+
+def test_20_04_a_transport_in_reserves_brings_its_passengers_and_18_04_01_limits_them():
+    """The rhino arrives by an ingress move with the squad still inside (20.04); the squad's
+    Rapid disembark then obeys the ingress's limits too (18.04.01: here wholly within 6" of a
+    battlefield edge)."""
+    from sim.commands import Ingress
+    red = [_rhino(at=(50, 2), reserves=True), _squad(2), unit("r1", model([(30, 6), (31.5, 6)], ["gun"])),
+           unit("r2", model([(40, 6), (41.5, 6)], ["gun"]))]  # (2 of 4 units in reserves: half, 20.01)
+    blue = [unit("b1", model([(30, 38), (31.5, 38)], ["gun"]))]
+    with Battle(_spec(red=red, blue=blue), dice=ForcedDice([])) as b:
+        b.run_command(StartBattle())
+        ts = b.turn_state
+        while (ts.round, ts.active, str(ts.phase)) != (2, 0, "movement"):
+            b.run_command(EndPhase())
+        b.run_command(Ingress("rhino", (("rhino/1", 3.0, 22.0),)))
+        b._enter()
+        assert W.embarked_in(b.units["squad"]) == b.units["rhino"] and W.unit_models(b.units["squad"]) == []
+        with pytest.raises(Refusal, match=r"18\.04\.01: rhino made an ingress move this turn"):
+            b.run_command(Disembark("squad", (("squad/1", 5.6, 23.6), ("squad/2", 4.4, 24.6))))
+        b.run_command(Disembark("squad", (("squad/1", 2.0, 24.8), ("squad/2", 3.3, 24.8))))
+        (e,) = of_type(b, ev.DISEMBARKED)
+        assert e["mode"] == "rapid disembark"
