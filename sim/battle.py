@@ -16,6 +16,7 @@ from sim import events as ev
 from sim.world.changes import Changes
 from sim import commands as C
 from sim import stratagems as STRATAGEMS
+from sim.components import UnitState
 from sim.decisions import PENDING, DecisionRequest, Scripted
 from sim.errors import Refusal
 from sim.phases.scoring import mission_objectives
@@ -314,7 +315,10 @@ class Battle:
         self._enter()
         ids = {"unit": dict(zip(self.units.values(), self.units)),
                "model": dict(zip(self.models.values(), self.models))}
+        off = self.resources.spatial.off_table
+        # (20.01 the units in strategic reserves: those off the table that are not embarked, whose
+        # transport their UnitState's embarked_in says, 18.02)
+        reserves = {u for u in off if esper.component_for_entity(u, UnitState).embarked_in is None} if off else off
         return dict(ids=ids, models={cls: esper.get_component(cls) for cls in SH.MODEL_STATE},
                     units={cls: esper.get_component(cls) for cls in SH.UNIT_STATE},
-                    reserves=self.resources.spatial.off_table, resources=self.resources,
-                    turn_state=self.turn_state)
+                    reserves=reserves, resources=self.resources, turn_state=self.turn_state)

@@ -159,6 +159,14 @@ class Roster:
 
 
 @dataclass(frozen=True, slots=True)
+class Transport:
+    """18.01 On the entity of a TRANSPORT unit with a capacity: what it may carry
+    (sim.rules.transport.Capacity, fixed by the scenario)."""
+
+    capacity: object
+
+
+@dataclass(frozen=True, slots=True)
 class RollModifiers:
     """On the entity of a unit any of whose models has scenario modifiers (README
     ``modifiers``; sim.rules.modifiers.RollModifier): each such model's (its unit's and its
@@ -210,6 +218,13 @@ class UnitState:
     counteroffensive: bool = field(default=False, metadata={"reset": "turn"})
     battle_shocked: bool = False  # 01.07 until a passed roll in its Battle-shock step (08.03)
     snap_shooting: bool = False  # 15.09 a rule (15.08 Fire Overwatch) lets it shoot with snap shooting now
+    # 18.02 / 26 step 7 the TRANSPORT it is embarked in (not on the battlefield meanwhile)
+    embarked_in: int | None = field(default=None, metadata={"ids": "unit"})
+    # 18.04 / 18.05 the disembark it made this turn (sim.rules.transport.DisembarkMode)
+    disembarked: str | None = field(default=None, metadata={"reset": "turn"})
+    # 24.14 it was embarked in a transport whose embarked models shot from it (Firing Deck) this
+    # turn: not eligible to shoot this turn
+    transport_fired: bool = field(default=False, metadata={"reset": "turn"})
 
 
 class Stage(StrEnum):
@@ -243,3 +258,6 @@ class Activation:
     # what the activation's command does once its attacks are resolved: (battle, unit entity) ->
     # a generator (12.04: whose pick is next, a Counteroffensive; 15.05: Explosives again), or None
     then: object = None
+    # 05.04.04 the removal of its casualties in progress (sim.systems.removal.remove_casualties,
+    # a generator), while it waits for a decision (18.05 an emergency disembark's placement)
+    removal: object = None

@@ -16,6 +16,7 @@ from sim.plan import moves as MV
 from sim.plan.common import oversized_refusal
 from sim.plan.phased import live_unit, one_at_a_time
 from sim.rules import charge as CHG
+from sim.rules import transport as TR
 from sim.rules.movement.solvers import charge as CS
 from sim.rules import stratagems as SG
 from sim.rules.stratagems import Moment, Roll
@@ -51,7 +52,8 @@ def _owner(ent: int) -> int:
 
 def _check_declare(battle, cmd: DeclareCharge) -> None:
     """11.02 step 1: a unit may declare a charge unless it has already declared one this phase,
-    no enemy unit is within 12", it is engaged, or it advanced or fell back this turn."""
+    no enemy unit is within 12", it is engaged, or it advanced or fell back this turn (or made
+    a Rapid, Combat or Emergency disembark, 18.04/18.05)."""
     ent = live_unit(battle, cmd.unit)
     one_at_a_time(battle, ent, "11.02")
     oversized_refusal(ent, "declare a charge or make a charge move")
@@ -61,6 +63,9 @@ def _check_declare(battle, cmd: DeclareCharge) -> None:
     if st.advanced or st.fell_back:
         raise PlanError(f"{cmd.unit} {'advanced' if st.advanced else 'fell back'} this turn and "
                         f"cannot declare a charge (11.02, 09.06/09.07)")
+    if TR.charge_barred(st.disembarked):
+        raise PlanError(f"{cmd.unit} made a {st.disembarked} this turn and cannot declare a charge "
+                        f"({'18.05' if st.disembarked == TR.DisembarkMode.EMERGENCY else '18.04'})")
     if W.unit_engaged(ent):
         raise PlanError(f"{cmd.unit} is engaged and cannot declare a charge (11.02)")
     near = MV.unit_gap(ent, W.enemy_units(ent))

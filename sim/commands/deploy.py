@@ -19,6 +19,7 @@ from sim.phases import pre_battle as PRE
 from sim.plan import deployment as PD
 from sim.plan import moves as MV
 from sim.plan.common import find_unit
+from sim.plan.transport import room_problems
 from sim.rules import pre_battle as PB
 from sim.rules.abilities import Hook
 from sim.rules.deployment import deployment_problems, setup_problems
@@ -32,10 +33,13 @@ from sim.world import queries as W
 @dataclass(frozen=True, slots=True)
 class DeclareFormations:
     """26 step 7 A player's battle formations: the units that start in strategic reserves
-    (20.01; the rest are set up in the deployment)."""
+    (20.01; the rest are set up in the deployment), and those that start embarked in a
+    TRANSPORT (``embarked``: (unit id, transport unit id) each; 18.01: within its capacity; they
+    go where it goes: set up inside it when it is deployed, in reserves with it)."""
 
     player: str
     reserves: tuple[str, ...] = ()
+    embarked: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +63,10 @@ class ScoutMove:
 
 
 PLAYER_FIELD = Field("player", "red or blue", lambda v: v in PLAYER)
+EMBARKED = Field("embarked", "a table of unit id = transport unit id",
+                 lambda v: isinstance(v, dict) and all(type(t) is str for t in v.values()),
+                 dump=dict, load=lambda v: tuple((str(u), str(t)) for u, t in v.items()), default=(), omit=True)
+"""18.01 / 26 step 7 which units start embarked in which transport."""
 RESERVES = Field("reserves", "a list of unit ids", lambda v: isinstance(v, list) and all(type(t) is str for t in v),
                  dump=list, load=lambda v: tuple(str(t) for t in v), default=(), omit=True)
 
@@ -87,13 +95,40 @@ def _check_formations(battle, cmd: DeclareFormations) -> None:
         ent = find_unit(battle, uid)
         if esper.component_for_entity(ent, Unit).owner != player:
             raise PlanError(f"{uid} is not {cmd.player}'s unit (26 step 7)")
-    army = [FormationUnit(u.id, u.id in cmd.reserves, specs[u.id].points, tuple(sorted(W.unit_keywords(e))))
+    aboard = dict(cmd.embarked)
+    _check_embarked(battle, player, cmd)
+    army = [FormationUnit(u.id, u.id in cmd.reserves, specs[u.id].points, tuple(sorted(W.unit_keywords(e))),
+                          embarked_in=aboard.get(u.id))
             for e in PD.units_of(player) for u in (esper.component_for_entity(e, Unit),)]
     _refuse(reserves_problems(army))
 
 
+def _check_embarked(battle, player: int, cmd: DeclareFormations) -> None:
+    """26 step 7 / 18.01 Each unit named embarked is the player's, named once, not itself in
+    reserves (it goes where its transport goes, 20.01) nor carrying a unit; its transport is
+    the player's, not itself embarked; and each transport's passengers fit together
+    (sim.plan.transport.room_problems: sim.rules.transport.capacity_problems)."""
+    seen: set[str] = set()
+    carriers = {t for _u, t in cmd.embarked}
+    for uid, tid in cmd.embarked:
+        if uid in seen:
+            raise PlanError(f"{uid} is named twice among the embarked units (26 step 7)")
+        seen.add(uid)
+        for x in (uid, tid):
+            if esper.component_for_entity(find_unit(battle, x), Unit).owner != player:
+                raise PlanError(f"{x} is not {cmd.player}'s unit (26 step 7)")
+        if uid == tid or uid in carriers:
+            raise PlanError(f"{uid} carries units itself and cannot start embarked (18.01)")
+        if uid in cmd.reserves:
+            raise PlanError(f"{uid} starts embarked in {tid}: it goes where {tid} goes, so it is not named in "
+                            f"the strategic reserves itself (20.01, 20.04)")
+    for tid in sorted(carriers):
+        units = [battle.units[u] for u, t in cmd.embarked if t == tid]
+        _refuse(room_problems(battle.units[tid], units))
+
+
 def _apply_formations(battle, cmd: DeclareFormations):
-    yield from PRE.declared(battle, PLAYER.index(cmd.player), cmd.reserves)
+    yield from PRE.declared(battle, PLAYER.index(cmd.player), cmd.reserves, cmd.embarked)
 
 
 # --- 26 step 8 -----------------------------------------------------------------------------
@@ -277,7 +312,8 @@ def default_scout(battle, ent: int, pick=None) -> ScoutMove | None:
 
 DECLARE_FORMATIONS = CommandRecord(
     "declare formations", DeclareFormations, "26 step 7",
-    "declare which units start in strategic reserves (battle formations)", (PLAYER_FIELD, RESERVES),
+    "declare which units start in strategic reserves or embarked in a transport (battle formations)",
+    (PLAYER_FIELD, RESERVES, EMBARKED),
     check=_check_formations, apply=_apply_formations, free_play=False,
     pre_battle=(PreBattleStep.FORMATIONS,), in_rounds=False, script_step="formations")
 

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
-from sim.commands.base import FLY, TO, UNIT, VIA, CommandRecord, mode_field
+from sim.commands.base import FLY, TO, UNIT, VIA, CommandRecord, mode_field, optional_str
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.phases import upkeep
 from sim.plan import moves as MOVES
-from sim.plan.common import oversized_refusal
+from sim.plan.common import not_there, oversized_refusal
 from sim.plan.phased import live_unit, one_at_a_time
+from sim.plan.transport import check_embark
 from sim.rules.mortal import hazard_failed, hazard_failures, hazard_mortal_wounds
 from sim.rules.movement import moves as MV
 from sim.rules.movement.moves import MOVE_MODES, SELECT_MODES, MoveType, mode_of_selection
@@ -32,13 +33,21 @@ from sim.world import queries as W
 class Move:
     """09.05-09.07 Move a unit's models to new positions: mode normal, advance or fall back.
     ``to`` holds (model id, x, y) for each model that moves; ``fly``: the unit takes to the
-    skies (21.03: a FLY unit, 2" less, paths through all models and terrain features)."""
+    skies (21.03: a FLY unit, 2" less, paths through all models and terrain features).
+
+    ``embark``: a friendly TRANSPORT the unit embarks in right after the move (18.02). It is a
+    field of the move, not a command of its own, because 18.02 allows it only "right after" a
+    normal, advance or fall-back move: as one command nothing can come between the two (no
+    other unit's move, no stratagem, no end of phase) and no state need remember which unit
+    has just moved; the move is checked as any move, then the embark against where it leaves
+    the models; and a replay, an undo or a script step holds one command for both."""
 
     unit: str
     to: tuple[tuple[str, float, float], ...]
     mode: str = MoveType.NORMAL
     via: tuple = ()  # (model id, ((x, y), ...)): the turning points of a model's path, if not straight
     fly: bool = False  # 21.03 take to the skies
+    embark: str | None = None  # 18.02 the transport it embarks in right after the move
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +76,8 @@ def _check_move(battle, cmd: Move) -> None:
     ent = battle.units.get(cmd.unit)
     if ent is None:
         raise PlanError(f"no unit {cmd.unit!r}")
+    if W.embarked_in(ent) is not None:  # (it leaves its transport by a disembark, 18.04)
+        raise PlanError(f"{not_there(ent, cmd.unit)}; it can only disembark (18.04)")
     one_at_a_time(battle, ent, "09.02")
     oversized_refusal(ent, f"make a {cmd.mode} move")
     st = W.unit_state(ent)
@@ -90,6 +101,8 @@ def _check_move(battle, cmd: Move) -> None:
         raise PlanError(f"{cmd.unit} is battle-shocked: it may fall back only by Desperate Escape "
                         f"(select it for a desperate escape first) (09.07, 01.07)")
     MOVES.check_unit_move(battle, ent, cmd, selected)
+    if cmd.embark is not None:
+        check_embark(battle, ent, cmd)
 
 
 def _apply_move(battle, cmd: Move) -> None:
@@ -143,6 +156,9 @@ def _apply_move(battle, cmd: Move) -> None:
     sky = {"fly": True} if cmd.fly else {}
     battle.emit(ev.MOVED, unit=cmd.unit, mode=cmd.mode, to=final, advance_roll=allowance,
                 distance=round(max((d for _m, d in distances), default=0.0), 6), **sky)
+    if cmd.embark is not None:  # 18.02 right after the move
+        M.embark(ent, battle.units[cmd.embark])
+        battle.emit(ev.EMBARKED, unit=cmd.unit, transport=cmd.embark)
     if st.move_selected == MoveType.DESPERATE_ESCAPE:
         upkeep.after_desperate_escape(battle, ent, cmd.unit)
 
@@ -171,7 +187,8 @@ def _advance_stops(battle, ent: int, cmd: Move, paths: dict, roll: int) -> dict 
 
 def _describe_move(c: dict) -> str:
     mode = c.get("mode", MoveType.NORMAL)
-    return f"== {c['unit']} makes {'an' if mode[:1] in 'aeiou' else 'a'} {mode} move"
+    then = f" and embarks in {c['embark']}" if c.get("embark") else ""
+    return f"== {c['unit']} makes {'an' if mode[:1] in 'aeiou' else 'a'} {mode} move{then}"
 
 
 # --- SelectToMove --------------------------------------------------------------------------
@@ -238,12 +255,13 @@ def _apply_select(battle, cmd: SelectToMove):
                     note="Desperate Escape (09.07)", **extra)
         if mw:
             suffer_mortal_wounds(battle, ent, mw, source="desperate escape", by=cmd.unit)
-            remove_casualties(battle)  # (at once, after their Deadly Demise rolls)
+            yield from remove_casualties(battle)  # (at once, after their Deadly Demise rolls)
 
 
 MOVE = CommandRecord(
     "move", Move, "09.02", "move a unit's models: a normal, advance or fall-back move",
-    (UNIT, mode_field("a move mode", default=MoveType.NORMAL), TO, VIA, FLY), check=_check_move, apply=_apply_move,
+    (UNIT, mode_field("a move mode", default=MoveType.NORMAL), TO, VIA, FLY,
+     optional_str("embark", "a transport's unit id (18.02)")), check=_check_move, apply=_apply_move,
     describe=_describe_move, phase=Phase.MOVEMENT, script_step="move")
 
 SELECT_TO_MOVE = CommandRecord(

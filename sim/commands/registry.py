@@ -11,6 +11,7 @@ from sim.commands.base import CommandRecord
 from sim.commands.charge import CHARGE_MOVE, DECLARE_CHARGE
 from sim.commands.close_in import CONSOLIDATE, PILE_IN
 from sim.commands.deploy import DECLARE_FORMATIONS, DEPLOY, SCOUT_MOVE
+from sim.commands.disembark import DISEMBARK
 from sim.commands.fight import FIGHT, OVERRUN_FIGHT
 from sim.commands.flow import END_PHASE, END_TURN, START_BATTLE
 from sim.commands.ingress import INGRESS
@@ -23,7 +24,7 @@ from sim.rules.turn import PHASE_NAMES
 
 RECORDS: tuple[CommandRecord, ...] = (
     SHOOT, FIGHT, MOVE, END_TURN, START_BATTLE, END_PHASE, SELECT_TO_MOVE, DECLARE_CHARGE, CHARGE_MOVE,
-    PILE_IN, CONSOLIDATE, INGRESS, OVERRUN_FIGHT, DECLARE_FORMATIONS, DEPLOY, SCOUT_MOVE)
+    PILE_IN, CONSOLIDATE, INGRESS, OVERRUN_FIGHT, DECLARE_FORMATIONS, DEPLOY, SCOUT_MOVE, DISEMBARK)
 """Every command kind, in the order the README lists them."""
 
 BY_KIND: dict[str, CommandRecord] = {r.kind: r for r in RECORDS}

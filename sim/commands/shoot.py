@@ -13,16 +13,21 @@ from sim.rules import stratagems as SG
 from sim.rules.stratagems import Moment
 from sim.rules.turn import Phase
 from sim.systems.activation import select_to_shoot
+from sim.world import queries as W
 
 
 @dataclass(frozen=True, slots=True)
 class Shoot:
     """10.02 Select a unit to shoot, with a shooting type (None = the default choice) and its
-    weapons and targets (one Selection per model and weapon)."""
+    weapons and targets (one Selection per model and weapon). ``firing_deck``: 24.14, the
+    embarked models that lend the transport a ranged weapon each, (model id, weapon name); the
+    transport's first living model has them as well as its own until its attacks are resolved,
+    and its selections name them as its own."""
 
     unit: str
     selections: tuple[Selection, ...]
     type: str | None = None
+    firing_deck: tuple[tuple[str, str], ...] = ()
 
 
 def _selection_problem(s, kind_of) -> str | None:
@@ -58,6 +63,16 @@ SELECTIONS = Field("selections", "a list", lambda v: isinstance(v, list),
 """04.01/04.02 each model's selected weapons and their targets (04.03: a melee split's attacks)."""
 
 
+def _is_pick(v) -> bool:
+    return isinstance(v, list) and len(v) == 2 and all(type(x) is str for x in v)
+
+
+FIRING_DECK = Field("firing_deck", "a list", lambda v: isinstance(v, list), dump=lambda v: [list(p) for p in v],
+                    load=lambda rows: tuple((str(m), str(w)) for m, w in rows), default=(), omit=True,
+                    each=_is_pick, each_what="[embarked model id, weapon name]")
+"""24.14 the embarked models whose ranged weapons the transport shoots with."""
+
+
 def _check(battle, cmd: Shoot) -> None:
     battle.validated = validated_shoot(battle, cmd)
 
@@ -65,7 +80,12 @@ def _check(battle, cmd: Shoot) -> None:
 def _apply(battle, cmd: Shoot) -> None:
     """10.02 The unit is selected to shoot; in a battle with a mission, once it has shot the
     stratagems usable at any moment of its player's Shooting phase are offered again (15.05
-    Explosives: "after each of their units has shot")."""
+    Explosives: "after each of their units has shot"). 24.14: when embarked models lend it
+    weapons, every unit embarked in it is not eligible to shoot this turn."""
+    if cmd.firing_deck:
+        for u in W.passengers(battle.units[cmd.unit]):
+            battle.changes.touched(u)
+            W.unit_state(u).transport_fired = True
     select_to_shoot(battle, cmd, then=None if battle.turn_state is None else _after_shooting)
 
 
@@ -74,10 +94,13 @@ def _after_shooting(battle, ent: int):
 
 
 def _describe(c: dict) -> str:
-    return f"== {c['unit']} is selected to shoot" + (f" ({c['type']})" if c.get("type") else "")
+    deck = ""
+    if c.get("firing_deck"):
+        deck = "; embarked models shoot from it: " + ", ".join(f"{m} ({w})" for m, w in c["firing_deck"]) + " (24.14)"
+    return f"== {c['unit']} is selected to shoot" + (f" ({c['type']})" if c.get("type") else "") + deck
 
 
 SHOOT = CommandRecord(
     "shoot", Shoot, "10.02", "select a unit to shoot, with its shooting type, weapons and targets",
-    (UNIT, SELECTIONS, optional_str("type", "a shooting type")), check=_check, apply=_apply,
+    (UNIT, SELECTIONS, optional_str("type", "a shooting type"), FIRING_DECK), check=_check, apply=_apply,
     describe=_describe, phase=Phase.SHOOTING, attacks=True, script_step="shoot")

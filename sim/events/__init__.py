@@ -58,6 +58,9 @@ EXPLOSIVES = "explosives"  # 15.05 the six D6 and the mortal wounds they inflict
 INGRESS = "ingress"
 OVERRUN = "overrun fight"  # 12.06 a unit selected to fight with the overrun fight type
 CRUSHING_IMPACT = "crushing impact"  # 15.06 the dice and the mortal wounds they inflict
+EMBARKED = "embarked"  # 18.02 a unit embarked in a transport right after its move
+DISEMBARKED = "disembarked"  # 18.04 / 18.05 a unit set up out of its transport, in a mode
+DESTROYED_EMPTY = "empty transport destroyed"  # 18.01 a DEDICATED TRANSPORT that starts the battle empty
 
 # before battle round 1, in a battle deployed by the rules (sim.phases.pre_battle)
 ROLES = "roles"  # 26 step 5 who is Attacker and who Defender

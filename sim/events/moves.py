@@ -62,6 +62,38 @@ class Ingress(Event):
     oversized: NotRequired[Annotated[list[str], "the models set up touching a battlefield edge (03.02.02)"]]
 
 
+@declare(ev.EMBARKED)
+class Embarked(Event):
+    """18.02 A unit embarked in a transport right after its move (off the battlefield now)."""
+
+    unit: Annotated[str, "the unit's id"]
+    transport: Annotated[str, "the transport's unit id"]
+
+
+@declare(ev.DISEMBARKED)
+class Disembarked(Event):
+    """18.04 / 18.05 A unit set up out of its transport, in the mode the rules gave
+    (sim.rules.transport.DisembarkMode); an emergency disembark's models that could not be set
+    up are destroyed."""
+
+    unit: Annotated[str, "the unit's id"]
+    transport: Annotated[str, "the transport's unit id"]
+    mode: Annotated[str, "'rapid disembark', 'tactical disembark', 'combat disembark' or 'emergency disembark'"]
+    to: Annotated[list[Placed], "each model set up and where"]
+    destroyed: NotRequired[Annotated[list[str], "18.05 the models that could not be set up, destroyed"]]
+    engaged: NotRequired[Annotated[list[str], "the enemy units it was set up engaged with (18.04 Combat, 18.05)"]]
+    battle_shocked: NotRequired[Annotated[bool, "true: battle-shocked now (18.04 Combat, 18.05)"]]
+
+
+@declare(ev.DESTROYED_EMPTY)
+class EmptyTransportDestroyed(Event):
+    """18.01 A DEDICATED TRANSPORT with no unit embarked when the battle starts is destroyed,
+    with no 'when destroyed' rules."""
+
+    unit: Annotated[str, "the transport's unit id"]
+    rule: Annotated[str, "'18.01'"]
+
+
 @declare(ev.CHARGE)
 class Charge(Event):
     """11.02 A charge declared and its roll made; then its move made or not made (11.04); or a

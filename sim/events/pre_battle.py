@@ -36,6 +36,7 @@ class Formations(Event):
 
     player: Annotated[str, "the player"]
     reserves: Annotated[list[str], "the units that start in strategic reserves"]
+    embarked: NotRequired[Annotated[dict[str, str], "18.01 each unit that starts embarked: its transport's id"]]
 
 
 @declare(ev.DEPLOYED)

@@ -21,6 +21,7 @@ from sim.phases import scoring, upkeep
 from sim.rules import pre_battle as PB
 from sim.rules import stratagems as SG
 from sim.rules.stratagems import Moment
+from sim.systems.transport import destroy_empty_dedicated
 from sim.world import queries as W
 from sim.world import state_hash as SH
 
@@ -32,7 +33,9 @@ def other(player: int) -> int:
 def start_battle(battle):
     """26 steps 10-12 of a battle whose armies are placed by the scenario: the first-turn
     roll-off, then battle round 1 begins. (A battle deployed by the rules begins with steps
-    5-11 instead: sim.phases.pre_battle, which calls these two in turn.)"""
+    5-11 instead: sim.phases.pre_battle, which calls these two in turn.) The scenario's
+    battle formations stand declared: every DEDICATED TRANSPORT left empty is destroyed (18.01)."""
+    destroy_empty_dedicated(battle)
     first_turn(battle)
     yield from begin(battle)
 

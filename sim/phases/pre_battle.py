@@ -29,6 +29,8 @@ from sim.phases.state import PreBattleStep
 from sim.plan.deployment import scouts, to_deploy
 from sim.rules import pre_battle as PB
 from sim.rules.turn import PLAYER, ROLES
+from sim.systems.transport import destroy_empty_dedicated
+from sim.world import mutations as M
 from sim.world import queries as W
 from sim.world import resources as R
 
@@ -62,12 +64,16 @@ def _enter(battle, step: PreBattleStep, player: int) -> None:
 
 # --- 26 step 7 -----------------------------------------------------------------------------
 
-def declared(battle, player: int, reserves: tuple[str, ...]):
+def declared(battle, player: int, reserves: tuple[str, ...], embarked: tuple[tuple[str, str], ...] = ()):
     """26 step 7 A player's formations are declared; once both are, they are revealed, the
-    units in reserves leave the deployment, and step 8 begins."""
+    units in reserves and those embarked in a transport leave the deployment (an embarked unit
+    goes where its transport goes: set up inside it, in reserves with it), every DEDICATED
+    TRANSPORT left empty is destroyed (18.01), and step 8 begins."""
     ts = battle.turn_state
     order = {esper.component_for_entity(u, Unit).id: i for i, u in enumerate(W.all_units())}
     ts.formations[player] = {"reserves": sorted(reserves, key=order.__getitem__)}
+    if embarked:
+        ts.formations[player]["embarked"] = {u: t for u, t in sorted(embarked, key=lambda p: order[p[0]])}
     other = 1 - player
     if ts.formations[other] is None:
         ts.chooser = ts.active = other
@@ -76,9 +82,14 @@ def declared(battle, player: int, reserves: tuple[str, ...]):
     res = R.current
     for p in (d, 1 - d):
         held = ts.formations[p]["reserves"]
-        battle.emit(ev.FORMATIONS, player=PLAYER[p], reserves=list(held))
+        aboard = ts.formations[p].get("embarked", {})
+        battle.emit(ev.FORMATIONS, player=PLAYER[p], reserves=list(held), **({"embarked": dict(aboard)} if aboard else {}))
         for uid in held:  # (20.01 off the battlefield still, now in strategic reserves)
             res.undeployed.discard(battle.units[uid])
+        for uid, tid in aboard.items():  # (18.01 off the battlefield still, inside its transport)
+            res.undeployed.discard(battle.units[uid])
+            M.embark(battle.units[uid], battle.units[tid])
+    destroy_empty_dedicated(battle)  # 18.01 after battle formations
     yield from _deploy_next(battle, None)
 
 

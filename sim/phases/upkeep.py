@@ -177,14 +177,15 @@ def roll_over_turn(battle) -> None:
 def end_of_round(battle) -> None:
     """07.03 End of the battle round, non-mission rules: at the end of round 3 (20.03), and of
     the battle (20.01.02), every unit still in strategic reserves is destroyed, with no 'when
-    destroyed' rules."""
+    destroyed' rules (and the units embarked in a transport still there: they arrive inside it,
+    20.04; those embarked in one on the battlefield are not in reserves)."""
     ts = battle.turn_state
     if ts.round != 3 and ts.round < ts.mission.rounds:
         return
     sp = R.current.spatial
-    for u in W.all_units():
-        if u not in sp.off_table:
-            continue
+    held = [u for u in W.all_units() if W.in_reserves(u)
+            or (W.embarked_in(u) is not None and W.in_reserves(W.embarked_in(u)))]
+    for u in held:
         models = esper.component_for_entity(u, Unit).models
         for m in models:
             esper.component_for_entity(m, Wounds).remaining = 0

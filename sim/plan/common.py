@@ -161,8 +161,12 @@ def find_unit(battle, uid: str) -> int:
 
 def not_there(unit_ent: int, uid: str) -> str | None:
     """01.02.04 / 05.04.04 Why a unit can neither act nor be picked as a target, naming it: it
-    is not on the battlefield (in strategic reserves, 20.01), or it is destroyed; None when it
-    has a living model on the battlefield."""
+    is not on the battlefield (in strategic reserves, 20.01, or embarked in a transport, 18.02),
+    or it is destroyed; None when it has a living model on the battlefield."""
+    transport = W.embarked_in(unit_ent)
+    if transport is not None:
+        return (f"{uid} is not on the battlefield: it is embarked in "
+                f"{esper.component_for_entity(transport, Unit).id} (01.02.04)")
     if W.in_reserves(unit_ent):
         return f"{uid} is not on the battlefield: it is in strategic reserves (01.02.04)"
     if W.unit_destroyed(unit_ent):
@@ -179,20 +183,23 @@ def model_in(battle, unit_ent: int, mid: str) -> int:
     return ent
 
 
-def find_weapon(model_ent: int, mid: str, name: str, melee: bool) -> WeaponProfile:
-    for w in W.weapons_of(model_ent):
+def find_weapon(model_ent: int, mid: str, name: str, melee: bool, carried=None) -> WeaponProfile:
+    """04.01 The model's weapon profile of that name (``carried``: what it has, when more than
+    its own: 24.14 weapons lent to a transport); PlanError naming what it has otherwise."""
+    carried = W.weapons_of(model_ent) if carried is None else carried
+    for w in carried:
         if w.name == name:
             if w.is_melee != melee:
                 kind = "melee" if w.is_melee else "ranged"
                 raise PlanError(f"{mid}: {name} is a {kind} weapon")
             return w
-    have = ", ".join(w.name for w in W.weapons_of(model_ent)) or "none"
+    have = ", ".join(w.name for w in carried) or "none"
     raise PlanError(f"{mid} has no weapon {name!r} (it has: {have})")
 
 
-def count_check(model_ent: int, mid: str, names: list[str]) -> None:
+def count_check(model_ent: int, mid: str, names: list[str], carried=None) -> None:
     have: dict[str, int] = {}
-    for w in W.weapons_of(model_ent):
+    for w in (W.weapons_of(model_ent) if carried is None else carried):
         have[w.name] = have.get(w.name, 0) + 1
     for n in sorted(set(names)):
         if names.count(n) > have.get(n, 0):

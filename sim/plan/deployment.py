@@ -47,8 +47,8 @@ def may_scout(battle, unit_ent: int) -> bool:
     """24.31 The unit may still use its Scouts ability before the battle: every model has it,
     it has not used it, and it is on the battlefield or in strategic reserves (not destroyed)."""
     ts = battle.turn_state
-    if unit_ent in ts.scouted or scouts_distance(unit_ent) is None:
-        return False
+    if unit_ent in ts.scouted or scouts_distance(unit_ent) is None or W.embarked_in(unit_ent) is not None:
+        return False  # (18.01 an embarked unit goes where its transport goes)
     return W.in_reserves(unit_ent) or not W.unit_destroyed(unit_ent)
 
 

@@ -231,7 +231,7 @@ def plan_fight(battle, cmd, selected: bool = False) -> list[Declared]:
             for s in targets:
                 t = find_unit(battle, s.target)
                 if esper.component_for_entity(t, Unit).owner == owner or W.unit_destroyed(t):
-                    gone = W.in_reserves(t) and not_there(t, s.target)
+                    gone = W.off_table(t) and not_there(t, s.target)
                     raise PlanError(f"{mid}: {gone or f'{s.target} is not a living enemy unit'}")
                 if not any(W.models_engaged(m, tm) for tm in W.unit_models(t)):
                     raise PlanError(f"{mid} {name} -> {s.target}: not engaged with this model (04.02)")

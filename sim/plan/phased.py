@@ -38,6 +38,8 @@ def one_at_a_time(battle, ent: int, section: str) -> None:
     other = esper.component_for_entity(ts.in_progress, Unit).id
     st = W.unit_state(ts.in_progress)
     what = f"charge (roll {st.charge_roll}\")" if st.charge_roll is not None else f"{st.move_selected} move"
+    if st.charge_roll is None and st.move_selected is None and st.disembarked is not None:
+        what = f"normal or advance move after its {st.disembarked} (18.04)"
     raise PlanError(f"{other}'s {what} must be made first: units are resolved one at a time ({section})")
 
 

@@ -13,7 +13,8 @@ from sim.errors import PlanError
 from sim.plan.scenario_modifiers import add_scenario_modifiers
 from sim.plan.common import Declared, find_unit, model_in, not_there
 from sim.plan.common import oversized_refusal
-from sim.plan.shoot_targets import ShootPlanTargets, shooters_of
+from sim.plan.shoot_targets import Shooters, ShootPlanTargets, shooters_of
+from sim.plan.transport import firing_deck_weapons
 from sim.rules import shooting as SH
 from sim.rules.profiles import WeaponProfile
 
@@ -78,9 +79,14 @@ def plan_shoot(battle, cmd, selected: bool = False) -> ShootPlan:
     st = W.unit_state(unit_ent)
     if st.selected_to_shoot and not selected:
         raise PlanError(f"unit {cmd.unit} was already selected to shoot this phase (10.02)")
+    if st.transport_fired and not selected:
+        raise PlanError(f"{cmd.unit} was embarked in a transport whose embarked models shot from it this turn: "
+                        f"it is not eligible to shoot this turn (24.14)")
     if st.oversized_set_up:
         oversized_refusal(unit_ent, "make ranged attacks")
-    shooters = shooters_of(unit_ent, lv)
+    # 24.14 weapons embarked models lend the transport: a Shooters of its own for this plan
+    shooters = (Shooters(unit_ent, firing_deck_weapons(battle, unit_ent, cmd.firing_deck)) if cmd.firing_deck
+                else shooters_of(unit_ent, lv))
     engaged = W.unit_engaged(unit_ent)
     elig, default = shooters.types(engaged, st)
     # (the usual command requests no type and the unit qualifies for one: the default, inline)

@@ -51,12 +51,14 @@ class Shooters:
     __slots__ = ("models", "ids", "index", "mv", "weapons", "loadout_of", "damaged", "slot", "loadouts",
                  "kit", "_types")
 
-    def __init__(self, unit_ent: int):
+    def __init__(self, unit_ent: int, lent: tuple = ()):
         lv = W.living(unit_ent)
         r = W.roster(unit_ent)
         self.models, self.ids, self.index = lv.models, lv.ids, lv.index
         self.mv = [r.monster_or_vehicle[i] for i in lv.slots]
         self.weapons = [r.weapons[i] for i in lv.slots]
+        if lent:  # 24.14 the transport's first model has the weapons embarked models lend it, too
+            self.weapons[0] = self.weapons[0] + tuple(lent)
         # each model's loadout as a number, equal for models carrying equal profiles
         kinds: dict[tuple, int] = {}
         self.loadout_of = [kinds.setdefault(w, len(kinds)) for w in self.weapons]
@@ -67,6 +69,8 @@ class Shooters:
         self.loadouts: dict[tuple, list] = {}
         # the ShooterFacts that depend only on which models live (its last four fields)
         abilities = W.unit_ranged_weapon_effects(unit_ent)
+        if lent:
+            abilities = abilities.union(*(w.effects for w in lent))
         self.kit = (Hook.SHOOTS_AFTER_ADVANCING in abilities, Hook.CLOSE_QUARTERS in abilities,
                     W.unit_is_monster_or_vehicle(unit_ent), Hook.INDIRECT in abilities)
         self._types: dict[tuple, tuple] = {}  # (the four other fields) -> types()
@@ -213,10 +217,11 @@ class ShootPlanTargets:
         if weapons is None:
             m, mid = sh.models[i], sh.ids[i]
             names = tuple(s.weapon for s in sels)
-            weapons = [find_weapon(m, mid, n, melee=False) for n in names]
+            carried = sh.weapons[i]  # (its own; and those lent to it, 24.14)
+            weapons = [find_weapon(m, mid, n, melee=False, carried=carried) for n in names]
             if len(names) > 1:  # (one selection of a weapon the model has is never too many)
-                count_check(m, mid, list(names))
-                problem = MP.profile_choice_problem(W.weapons_of(m), names)
+                count_check(m, mid, list(names), carried)
+                problem = MP.profile_choice_problem(carried, names)
                 if problem:
                     raise PlanError(f"{mid}: {problem}")
             problem = SH.weapon_selection_problem(self.stype, sh.mv[i], [SH.weapon_facts(w) for w in weapons])

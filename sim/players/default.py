@@ -4,7 +4,14 @@ further than a ground move; in a charge, when no ground charge is found), shoots
 the closest enemy unit in reach (ruling 17), piles in and consolidates whenever a legal move
 exists (ruling 18), fights with every eligible unit (an unengaged one by an overrun fight,
 12.06, piling in when it can), picks and breaks ties by unit order
-(ruling 29), uses no stratagem (ruling 25), and answers decisions with their defaults."""
+(ruling 29), uses no stratagem (ruling 25), and answers decisions with their defaults.
+
+Transports (18): at the start of its Movement phase, before any unit moves, each embarked unit
+disembarks (its transport not yet moved: a Tactical disembark, then its normal move toward its
+goal) when its transport is within 12" of an enemy unit or of the objective it heads for, or
+from battle round 2; where, the solver's layout on the side of that objective
+(sim.commands.disembark.default_disembark). It never embarks a unit (a transport carries its
+passengers to the front once; re-embarking is left to scripts and the random player)."""
 
 from __future__ import annotations
 
@@ -58,6 +65,23 @@ class DefaultPlayer(Player):
 
     # --- phases -------------------------------------------------------------------------
     def _movement(self, battle):
+        ts = battle.turn_state
+        going = ts.in_progress
+        if going is not None and W.unit_state(going).move_selected is None and (going, C.MOVE) not in self._done:
+            # (18.04 a Tactical disembark's move comes next)
+            self._done.add((going, C.MOVE))
+            goal = O.objective_goal(battle, going, self.side)
+            cmd = None if goal is None else self._first_legal(battle, O.moves_toward(battle, going, goal, "normal"))
+            return cmd if cmd is not None else O.Move(O.uid(going), (), "normal")
+        for u in O.embarked_units(battle, self.side):
+            if (u, C.DISEMBARK) in self._done:
+                continue
+            self._done.add((u, C.DISEMBARK))
+            goal = O.objective_goal(battle, W.embarked_in(u), self.side)
+            if ts.round >= 2 or O.near_goal_or_enemy(W.embarked_in(u), goal, 12.0):
+                cmd = C.default_disembark(battle, u, goal)
+                if cmd is not None:
+                    return cmd
         if battle.turn_state.round >= 2:
             for u in O.reserves_units(battle, self.side):
                 if (u, C.INGRESS) in self._done:

@@ -5,9 +5,11 @@ goes is sim.commands.deploy's default_deploy and default_scout (the candidates o
 sim.plan.deployment, each checked by the rules).
 
 * Formations (26 step 7): the default player declares what the scenario file plans (the units
-  it marks ``reserves = true``), or none if that is refused; the random player puts each unit
-  in strategic reserves on a one-in-four draw, as long as the 50% cap allows (20.01, Part A
-  ruling 27).
+  it marks ``reserves = true``, and those it marks ``embarked``), or, if that is refused, only
+  the embarked ones, else none; the random player first embarks each unit that could ride in a
+  transport on a one-in-two draw, in a transport picked at random among those with room (18.01),
+  then puts each unit not embarked in strategic reserves on a one-in-four draw, as long as the
+  50% cap allows (20.01, Part A ruling 27).
 * Deployment (26 step 8): its next unit in unit order (random: any of them), set up where
   default_deploy finds room.
 * Pre-battle rules (26 step 11): each Scouts unit in unit order (random: any, or an end to the
@@ -23,6 +25,7 @@ from sim.commands import DeclareFormations, Deploy, EndPhase
 from sim.commands.deploy import default_deploy, default_scout
 from sim.components import Unit
 from sim.plan import deployment as PD
+from sim.plan.transport import room_problems
 from sim.rules.reserves import FormationUnit, reserves_problems
 from sim.rules.turn import PLAYER, PreBattleStep
 from sim.world import queries as W
@@ -43,16 +46,30 @@ def formations(battle, side: int, pick=None) -> DeclareFormations:
     specs = {u.id: u for u in battle.scenario.units}
     units = [esper.component_for_entity(u, Unit).id for u in PD.units_of(side)]
     if pick is None:
-        cmd = DeclareFormations(PLAYER[side], tuple(uid for uid in units if specs[uid].reserves))
-        return cmd if battle.check(cmd) is None else DeclareFormations(PLAYER[side])
+        aboard = tuple((uid, specs[uid].embarked) for uid in units if specs[uid].embarked is not None)
+        for cmd in (DeclareFormations(PLAYER[side], tuple(uid for uid in units if specs[uid].reserves), aboard),
+                    DeclareFormations(PLAYER[side], (), aboard)):
+            if battle.check(cmd) is None:
+                return cmd
+        return DeclareFormations(PLAYER[side])
     keywords = {uid: tuple(sorted(W.unit_keywords(battle.units[uid]))) for uid in units}
+    aboard: dict[str, str] = {}
+    carriers = [uid for uid in units if W.capacity(battle.units[uid]) is not None]
+    for uid in units:
+        if uid in carriers or not carriers or not pick([True, False]):
+            continue
+        room = [t for t in carriers if not room_problems(
+            battle.units[t], [battle.units[u] for u, c in aboard.items() if c == t] + [battle.units[uid]])]
+        if room:
+            aboard[uid] = pick(room)
     held: list[str] = []
     for uid in units:
-        if pick([True, False, False, False]):
-            trial = [FormationUnit(u, u in held or u == uid, specs[u].points, keywords[u]) for u in units]
+        if uid not in aboard and pick([True, False, False, False]):
+            trial = [FormationUnit(u, u in held or u == uid, specs[u].points, keywords[u], embarked_in=aboard.get(u))
+                     for u in units]
             if not reserves_problems(trial):
                 held.append(uid)
-    return DeclareFormations(PLAYER[side], tuple(held))
+    return DeclareFormations(PLAYER[side], tuple(held), tuple(aboard.items()))
 
 
 def deploy(battle, side: int, pick=None) -> Deploy:

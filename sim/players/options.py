@@ -220,6 +220,28 @@ def stationary(u: int) -> SelectToMove:
 
 
 
+def embarked_units(battle, side: int) -> list[int]:
+    """18.04 The side's units embarked in a transport on the battlefield, alive and not yet
+    selected to move this phase, in unit order."""
+    out = []
+    for u in W.all_units():
+        t = W.embarked_in(u)
+        if (t is not None and esper.component_for_entity(u, Unit).owner == side and not W.off_table(t)
+                and W.alive_models(u) and W.unit_state(u).move_selected is None and W.unit_state(u).move_type is None):
+            out.append(u)
+    return out
+
+
+def near_goal_or_enemy(u: int, goal, reach: float) -> bool:
+    """The unit is within ``reach`` of the point ``goal`` or of an enemy unit."""
+    if goal is not None:
+        cx, cy = centroid(u)
+        if math.hypot(goal[0] - cx, goal[1] - cy) <= reach:
+            return True
+    gap = MV.unit_gap(u, W.enemy_units(u))
+    return gap is not None and gap <= reach
+
+
 def reserves_units(battle, side: int) -> list[int]:
     """20.04 The side's units still in strategic reserves, in unit order."""
     return [u for u in W.all_units()

@@ -1,7 +1,9 @@
 """The random player: at each choice, a uniformly random legal command among what its side
 can do now (sim.players.options; a FLY unit takes to the skies, 21.03, on a fair coin; of a
 multi-profile weapon, a profile picked uniformly for the unit, 04.01.03), and uniformly random
-answers to decisions with a list of options. Its stream is its own (seeded from the battle's seed and its side, read with
+answers to decisions with a list of options (18: any disembark the rules allow, in a layout of
+the solver's picked at random; after a move, on a fair coin, an embark in a transport that can
+take the unit then). Its stream is its own (seeded from the battle's seed and its side, read with
 ``random()`` only: stable across Python versions), so the battle's dice are untouched and a
 replay log, which holds the commands, needs no player."""
 
@@ -9,7 +11,9 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
+from sim import commands as C
 from sim.commands import DeclareCharge, EndPhase, SelectToMove
 from sim.phases.state import FightStep, Phase
 from sim.players import deployment as DEP
@@ -66,6 +70,8 @@ class RandomPlayer(Player):
                 for u in O.reserves_units(battle, self.side):
                     if W.unit_state(u).move_selected is None:
                         out.append(lambda u=u: self._ingress(battle, u))
+            for u in O.embarked_units(battle, self.side):  # 18.04 any layout the rules give
+                out.append(lambda u=u: self._pick(C.disembark_options(battle, u)))
             for u in units:
                 st = W.unit_state(u)
                 if st.move_type is not None:
@@ -184,8 +190,20 @@ class RandomPlayer(Player):
             # (models scattered each their own way often break coherency: such a move is
             # refused by the rules' last check, asked alone first; a formation kept is not)
             if (k % 2 == 0 or MV.coherent_at(u, to)) and battle.check(cmd) is None:
-                return cmd
+                return self._embark(battle, u, cmd)
+
         return None if st.move_selected is None else O.Move(O.uid(u), (), mode)
+
+    def _embark(self, battle, u: int, cmd):
+        """18.02 The move, and on a fair coin an embark right after it in a friendly transport
+        picked at random among those it may embark in then (drawn only when there is one)."""
+        carriers = [t for t in O.own_units(battle, self.side) if t != u and W.capacity(t) is not None]
+        if not carriers:
+            return cmd
+        fits = [e for e in (replace(cmd, embark=O.uid(t)) for t in carriers) if battle.check(e) is None]
+        if fits and self.rng.random() < 0.5:
+            return self._pick(fits)
+        return cmd
 
     def _ingress(self, battle, u: int):
         bw, bh = battle.scenario.board   # (toward a point it draws: a 4" grid over the battlefield)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sim import events as ev
 from sim.commands import describe as describe_command
 from sim.rules.abilities import Hook, tag
+from sim.rules.transport import DisembarkMode
 from sim.rules.turn import PLAYER
 
 _PRECISION = tag(Hook.PRECISION)  # (as datasheets print it)
@@ -234,6 +235,19 @@ def _shock(e) -> str:
     return f"   battle-shock roll{note} for {e['unit']}{state}: {e['roll']} vs Ld {e['needed']}+, {verdict}"
 
 
+def _disembarked(e) -> str:
+    emergency = e["mode"] == DisembarkMode.EMERGENCY
+    line = f"{'  ' if emergency else '=='} {e['unit']} makes {'an' if e['mode'][0] in 'aeiou' else 'a'} {e['mode']} " \
+           f"from {e['transport']}: {_n(len(e['to']), 'model')} set up ({'18.05' if emergency else '18.04'})"
+    if e.get("destroyed"):
+        line += f"; {', '.join(e['destroyed'])} could not be set up and {'is' if len(e['destroyed']) == 1 else 'are'} destroyed"
+    if e.get("engaged"):
+        line += f"; engaged with {', '.join(e['engaged'])}"
+    if e.get("battle_shocked"):
+        line += "; battle-shocked"
+    return line
+
+
 # Each declared event type's line (sim.events.declared: tests/events checks every type has one).
 _LINES = {
     ev.DICE: _nothing,
@@ -265,7 +279,9 @@ _LINES = {
     ev.PRE_BATTLE: lambda e: f"\n== before the battle: {e['step']}; {e['player']} first",
     ev.FORMATIONS: lambda e: (f"   {e['player']}'s battle formations: "
                               + (f"{', '.join(e['reserves'])} in strategic reserves" if e["reserves"]
-                                 else "every unit deploys") + " (26 step 7)"),
+                                 else "every unit deploys")
+                              + "".join(f"; {u} embarked in {t}" for u, t in e.get("embarked", {}).items())
+                              + " (26 step 7)"),
     ev.DEPLOYED: lambda e: (f"   {e['player']} sets up {e['unit']}: {_n(len(e['to']), 'model')}"
                             + (" as Infiltrators (24.20)" if e.get("infiltrators") else " (26 step 8)")),
     ev.SCOUTED: lambda e: (f"   {e['player']}'s {e['unit']} uses Scouts: "
@@ -291,6 +307,9 @@ _LINES = {
     ev.CONSOLIDATED: lambda e: f"   {e['unit']} consolidates: {_n(len(e['to']), 'model')} moved",
     ev.FIGHT_PASS: lambda e: f"   {e['player']} passes (12.04.01)",
     ev.INGRESS: lambda e: f"== {e['unit']} arrives from strategic reserves: {_n(len(e['to']), 'model')} set up (20.04)",
+    ev.EMBARKED: lambda e: f"   {e['unit']} embarks in {e['transport']} (18.02)",
+    ev.DISEMBARKED: _disembarked,
+    ev.DESTROYED_EMPTY: lambda e: f"   {e['unit']} is destroyed: a DEDICATED TRANSPORT with no unit embarked ({e['rule']})",
     ev.STRATAGEM: lambda e: (f"   {e['player']} uses {e['stratagem']} ({e['section']}, {e['cp']} CP; {e['cp_left']} left)"
                              f" on {e['target']}" + (f": {e['about']}" if e.get("about") else "")),
     ev.EXPLOSIVES: lambda e: (f"   explosives (15.05): {e['model']} at {e['target']}, rolls {e['rolls']} (4+): "
@@ -337,5 +356,7 @@ def state_table(battle) -> str:
         status = "destroyed" if not alive else f"{len(alive)}/{len(models)} models, {wounds} wounds left"
         if alive and W.in_reserves(ent):
             status = "in strategic reserves"
+        elif alive and W.embarked_in(ent) is not None:
+            status = f"embarked in {esper.component_for_entity(W.embarked_in(ent), Unit).id}"
         out.append(f"  {army:<12} {u.id:<16} {u.name:<24} {status}")
     return "\n".join(out)

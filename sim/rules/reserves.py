@@ -34,12 +34,14 @@ ZONE_BAN_BEFORE_ROUND = 3    # 20.04 before round 3, not in the enemy deployment
 @dataclass(frozen=True, slots=True)
 class FormationUnit:
     """20.01 A unit as declared in battle formations: its id, whether it starts in strategic
-    reserves, its points (None if the scenario gives none) and its keywords."""
+    reserves, its points (None if the scenario gives none), its keywords, and the transport it
+    starts embarked in (None: none; 26 step 7)."""
 
     id: str
     in_reserves: bool
     points: int | None = None
     keywords: tuple[str, ...] = ()
+    embarked_in: str | None = None
 
 
 def reserves_problems(units: Sequence[FormationUnit], points_limit: int | None = None) -> list[str]:
@@ -48,7 +50,9 @@ def reserves_problems(units: Sequence[FormationUnit], points_limit: int | None =
     * no FORTIFICATION unit may start in reserves (20.01);
     * the reserves' combined points may not exceed 50% of the points limit, when every unit
       has points (the limit is ``points_limit``, or, if the scenario gives none, the army's
-      own total); otherwise at most half the units, rounded down, may start in reserves.
+      own total); otherwise at most half the units, rounded down, may start in reserves. A
+      unit embarked in a transport that starts in reserves is in reserves with it and counts
+      (its points, or as a unit).
 
     The cap holds only before the battle ([FAQ]): units removed to reserves later do not count.
     Returns every problem (empty list = legal).
@@ -57,7 +61,8 @@ def reserves_problems(units: Sequence[FormationUnit], points_limit: int | None =
     for u in units:
         if u.in_reserves and "FORTIFICATION" in u.keywords:
             problems.append(f"{u.id}: a FORTIFICATION unit cannot start in strategic reserves (20.01)")
-    reserves = [u for u in units if u.in_reserves]
+    held_in = {u.id for u in units if u.in_reserves}
+    reserves = [u for u in units if u.in_reserves or u.embarked_in in held_in]
     if not reserves:
         return problems
     if units and all(u.points is not None for u in units):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim.commands import EndPhase, Ingress, SelectToMove, StartBattle
+from sim.commands import Disembark, EndPhase, Ingress, SelectToMove, StartBattle, default_disembark
 from sim.components import Position, Unit
 from sim.phases.gates import where
 from sim.phases.state import Phase
@@ -207,6 +207,35 @@ class BattleFlowMixin:
         if self.submit(cmd):
             self.ingress_unit = self.ingress_ghost = None
 
+    # ------------------------------------------------------------------------ transports
+    def disembark_problem(self, uid: str) -> str | None:
+        """Why unit ``uid`` cannot disembark now (None: the rules' default layout is legal)."""
+        ts = self.battle.turn_state
+        if ts is None or ts.phase != Phase.MOVEMENT:
+            return "units disembark in their own Movement phase (18.04)"
+        self.battle._enter()
+        owner = esper.component_for_entity(self.battle.units[uid], Unit).owner
+        if owner != ts.active:
+            return f"only {self.battle.scenario.armies[ts.active].name}, whose turn it is, acts now (09.02)"
+        if self.battle.busy or self.resolving:
+            return "an activation is being resolved"
+        cmd = default_disembark(self.battle, self.battle.units[uid], None)
+        if cmd is None:
+            return self.battle.check(Disembark(uid, ())) or "no layout round its transport is legal (18.04)"
+        return None
+
+    def disembark(self, uid: str) -> None:
+        """18.04 Disembark with the solver's default layout (the mode is the rules'); the unit's
+        models can then be dragged like a move if it made a Tactical disembark."""
+        if not self._idle_for_command():
+            return
+        why = self.disembark_problem(uid)
+        if why:
+            self.status = f"{uid} cannot disembark now: {why}"
+            return
+        self.battle._enter()
+        self.submit(default_disembark(self.battle, self.battle.units[uid], None))
+
     # ------------------------------------------------------------------------ status
     def command_started(self, cmd) -> None:
         self._cmd = (cmd.record, getattr(cmd, "unit", ""), len(self.battle.events))
@@ -291,6 +320,20 @@ def build_phase_panel(flow, sb) -> None:
                         object_id="#unavailable" if why else "#toggle")
         flow.newline()
         flow.para("A normal move needs no selection: drag the unit.", "#muted")
+    aboard = T.embarked(b)
+    if aboard and ts.round and not ts.over:
+        flow.space(2)
+        flow.label("Embarked (18)", "#subheading")
+        for uid, tid, owner in aboard:
+            why = sb.disembark_problem(uid) if owner == ts.active and ts.phase == Phase.MOVEMENT else None
+            flow.inline_label(flow.fit(f"{sb.scene.units[uid].name} ({uid}) in {tid}", flow.width - 100),
+                              width=flow.width - 100, height=26)
+            if owner == ts.active and ts.phase == Phase.MOVEMENT:
+                flow.button("Disembark", lambda u=uid: sb.disembark(u), name=f"disembark:{uid}", width=90,
+                            tip=why or "set it up round its transport (the default layout; the rules give "
+                                       "the mode: Rapid, Tactical or Combat, 18.04)",
+                            object_id="#unavailable" if why else "#primary")
+            flow.newline()
     waiting = T.in_reserves(b)
     if waiting:
         flow.space(2)

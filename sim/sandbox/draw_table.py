@@ -250,6 +250,9 @@ def draw_units(surf, cam, scene, look: Look, colours, hulls: UnitHulls, now: flo
             _draw_model(surf, cam, m, look, colours[m.owner])
         elif mid in look.fading:
             _draw_fading(surf, cam, m, colours[m.owner], look.fading[mid])
+    for uv in scene.units.values():
+        if uv.carried and not uv.destroyed:
+            _carried_badge(surf, cam, scene, uv)
     if cam.scale >= 7:
         return _unit_labels(surf, cam, scene, look, drawn, avoid, hulls)
     return {}
@@ -341,6 +344,21 @@ def _draw_model(surf, cam, m, look: Look, colour) -> None:
         _ring(surf, cam, fp, S.SELECT, 2, 2)
     if m.id in look.highlighted:
         _ring(surf, cam, fp, S.HIGHLIGHT, 4, 2)
+
+
+def _carried_badge(surf, cam, scene, uv) -> None:
+    """18.01 A transport's badge: how many models are embarked in it, on its first living
+    model's upper right."""
+    m = next((scene.models[x] for x in uv.models if scene.models[x].alive), None)
+    if m is None:
+        return
+    r = max(2.0, m.fp.length * 0.5 * cam.scale)
+    cx, cy = cam.ox + m.fp.x * cam.scale + r * 0.7, cam.oy + m.fp.y * cam.scale - r * 0.7
+    t = text(str(uv.carried), max(10, min(16, int(r * 0.45))), S.BADGE_TEXT, True)
+    br = max(t.get_width(), t.get_height()) * 0.62 + 2
+    pygame.draw.circle(surf, S.BADGE, (cx, cy), br)
+    pygame.draw.circle(surf, S.BADGE_TEXT, (cx, cy), br, 1)
+    surf.blit(t, (cx - t.get_width() / 2, cy - t.get_height() / 2))
 
 
 def _ring(surf, cam, fp, colour, pad: float, width: int) -> None:

@@ -49,6 +49,8 @@ def build_unit_card(flow, sb) -> None:
         status += "  |  engaged"
     if W.undeployed(ent):  # (26 step 8: off the table until set up)
         status += "  |  to be deployed"
+    if uv.embarked_in is not None:
+        status += f"  |  embarked in {uv.embarked_in}"
     st = W.unit_state(ent)
     flags = [n for n, v in (("advanced", st.advanced), ("fell back", st.fell_back), ("charged", st.charged),
                             ("shot", st.selected_to_shoot), ("fought", st.selected_to_fight)) if v]
@@ -98,6 +100,14 @@ def build_unit_card(flow, sb) -> None:
         if wounded:
             flow.label("wounded: " + ", ".join(wounded), "#warning", indent=12)
     flow.space(2)
+    cap = W.capacity(ent)
+    if cap is not None:  # 18.01 what it carries
+        flow.label(f"Transport: {uv.carried} of {cap.models} embarked", "#subheading")
+        flow.para(cap.describe() + " (18.01)", "#muted")
+        for p in W.passengers(ent):
+            pv = sb.scene.units[esper.component_for_entity(p, Unit).id]
+            n = sum(1 for x in pv.models if sb.scene.models[x].remaining > 0)
+            flow.label(f"{pv.name} ({pv.id}): {n} model{'s' if n != 1 else ''}", indent=12)
     kws = sorted(W.unit_keywords(ent)) if living else []
     if kws:
         flow.label("Keywords", "#subheading")

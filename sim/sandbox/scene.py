@@ -47,6 +47,8 @@ class UnitView:
     engaged: bool = False
     destroyed: bool = False
     advance_roll: int | None = None  # 09.06 its advance roll this turn, once rolled
+    carried: int = 0  # 18.01 the living models embarked in it (a transport's badge)
+    embarked_in: str | None = None  # 18.02 the transport it is embarked in (not drawn meanwhile)
 
 
 class Scene:
@@ -71,8 +73,12 @@ class Scene:
         for uent in W.all_units():
             u = esper.component_for_entity(uent, Unit)
             uv = UnitView(uent, u.id, u.name, u.owner, advance_roll=W.unit_state(uent).advance_roll)
-            # (20.01 in strategic reserves, or 26 step 8 still to be deployed: not on the table to draw)
-            off = W.in_reserves(uent) or W.undeployed(uent)
+            # (20.01 in strategic reserves, 26 step 8 still to be deployed, 18.02 embarked in a
+            # transport: not on the table to draw)
+            t = W.embarked_in(uent)
+            off = W.in_reserves(uent) or W.undeployed(uent) or t is not None
+            if t is not None:
+                uv.embarked_in = esper.component_for_entity(t, Unit).id
             for m in u.models:
                 mid = W.model_id(m)
                 pos = esper.component_for_entity(m, Position)
@@ -85,6 +91,9 @@ class Scene:
                 uv.models.append(mid)
             uv.destroyed = not any(models[x].alive for x in uv.models)
             units[u.id] = uv
+        for uv in units.values():  # (18.01 each transport's passengers, counted on its badge)
+            if uv.embarked_in is not None:  # (not drawn: 'destroyed' for the table's purposes)
+                units[uv.embarked_in].carried += sum(1 for x in uv.models if models[x].remaining > 0)
         self.models, self.units = models, units
         self.order = list(models)
         self._engagement()

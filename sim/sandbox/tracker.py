@@ -196,6 +196,18 @@ def in_reserves(battle) -> list[tuple[str, int]]:
                                         for m in W.unit_models(u, living=False))]
 
 
+def embarked(battle) -> list[tuple[str, str, int]]:
+    """(unit id, transport id, owner) of every living unit embarked in a transport on the
+    battlefield, in army order (18.02)."""
+    battle._enter()
+    out = []
+    for u in W.all_units():
+        t = W.embarked_in(u)
+        if t is not None and W.alive_models(u) and not W.off_table(t):
+            out.append((_uid(u), _uid(t), esper.component_for_entity(u, Unit).owner))
+    return out
+
+
 def phase_todo(battle) -> list[tuple[str, bool]]:
     """What the phase still requires (True: must be done before the phase can end) or still
     allows (False), in words, each naming its rule. Empty in free play."""

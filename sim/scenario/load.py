@@ -23,13 +23,14 @@ from sim.scenario.attach import join
 from sim.scenario.reader import Reader
 from sim.scenario.script import read_script
 from sim.scenario.spec import Army, ModelSpec, ScenarioSpec, UnitSpec
+from sim.scenario.transport import check_transports, read_capacity
 
 MODEL_FIELDS = {"name", "id", "ids", "count", "base_mm", "base", "shape", "angle", "M", "T", "Sv",
                 "InSv", "W", "Ld", "OC", "keywords", "weapons", "at", "role", "abilities", "modifiers",
                 "labels", "InSv_against"}
 UNIT_FIELDS = {"id", "name", "keywords", "abilities", "models", "advanced", "fell_back", "charged",
                "moved", "ranged_attacks_last_turn", "allocation_order", "modifiers", "reserves",
-               "labels", "points", "can_lead", "leads"}
+               "labels", "points", "can_lead", "leads", "transport", "embarked"}
 
 
 # Limits (README, "Limits"): generous for real games, small enough that no file can make the
@@ -165,6 +166,7 @@ def parse_scenario(data: dict, file: str) -> ScenarioSpec:
     weapons = _weapons(top)
     mission = read_mission(top, board)  # (before the armies: how they deploy decides what a unit must give)
     armies, units = _armies(top, weapons, board, mission is not None and mission.deployment == "rules")
+    check_transports(top, units)
     script = read_script(top, units, weapons)
     check_deployment(top, mission, units, board)
     return ScenarioSpec(
@@ -450,6 +452,10 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
     seen_units.add(uid)
     ukw = _keywords(ur, "keywords")
     _in_version(ur, uid, ukw)
+    capacity = read_capacity(ur, ukw)  # 18.01
+    # 26 step 7 it starts embarked in that transport: not on the battlefield, so its models'
+    # positions overlap nothing (they stand for nothing until it disembarks)
+    embarked = _name(ur, "embarked")
     uab = _abilities(ur, "abilities")
     umods = _modifiers(ur, "modifiers", enemies)
     ulabels = _labels(ur, "labels")
@@ -544,11 +550,12 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
             if not _on_board(fp, board):
                 raise ScenarioError(ur.file, where, f"a base wholly on the {board[0]:g}\"x{board[1]:g}\" board",
                                     f"({x:g}, {y:g})")
-            for other_id, other_where, ofp in placed:
-                if geometry.overlaps(fp, ofp):
-                    raise ScenarioError(ur.file, where, "a base that overlaps no other model",
-                                        f"({x:g}, {y:g}) overlapping {other_id} at {other_where}")
-            placed.append((mid, where, fp))
+            if embarked is None:
+                for other_id, other_where, ofp in placed:
+                    if ofp is not None and geometry.overlaps(fp, ofp):
+                        raise ScenarioError(ur.file, where, "a base that overlaps no other model",
+                                            f"({x:g}, {y:g}) overlapping {other_id} at {other_where}")
+            placed.append((mid, where, None if embarked is not None else fp))
             models.append(ModelSpec(mid, name, role, x, y, shape, length, width, angle, profile,
                                     kws, tuple(wps), "CHARACTER" in kws, abil, mods, mlabels))
     order = ur.get("allocation_order", list, [])
@@ -562,7 +569,8 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
                     ranged_attacks_last_turn=ur.get("ranged_attacks_last_turn", bool, False),
                     allocation_order=tuple(order), reserves=ur.get("reserves", bool, False),
                     labels=ulabels, points=_ranged(ur, "points", int, POINTS, None, "points"),
-                    planned=not unplanned, can_lead=_can_lead(ur), leads=_name(ur, "leads"))
+                    planned=not unplanned, can_lead=_can_lead(ur), leads=_name(ur, "leads"),
+                    transport=capacity, embarked=embarked)
 
 
 def _can_lead(r: Reader) -> tuple[str, ...]:

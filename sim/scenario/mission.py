@@ -110,8 +110,8 @@ def check_deployment(top: Reader, mission: MissionSpec | None, units, board=(60.
     from sim.rules.coherency import coherency_problems
     models, problems = [], []
     for u in units:
-        if u.reserves:
-            continue  # (not on the battlefield: its positions wait for its ingress move)
+        if u.reserves or u.embarked is not None:
+            continue  # (not on the battlefield: its positions wait for its ingress move, or its disembark)
         mine = [(m.id, footprint(m.shape, m.x, m.y, m.length, m.width, m.angle)) for m in u.models]
         models += [(mid, u.owner, fp) for mid, fp in mine]
         found = coherency_problems(mine)  # 03.02 a unit is set up in coherency
@@ -127,14 +127,15 @@ def check_deployment(top: Reader, mission: MissionSpec | None, units, board=(60.
 
 def _check_reserves(top: Reader, mission: MissionSpec | None, units) -> None:
     """20.01 / Part A ruling 27: strategic reserves belong to a battle with a mission, and each
-    army may put at most half its units (rounded down) in them."""
+    army may put at most half its units (rounded down) in them (a unit embarked in a transport
+    in reserves is in them too)."""
     from sim.rules.reserves import FormationUnit, reserves_problems
     first = next(u for u in units if u.reserves)
     if mission is None:
         top.fail("no 'reserves' in free play: strategic reserves need a [mission] (20)", f"<{first.id} in reserves>",
                  "mission")
     for owner in (0, 1):
-        army = [FormationUnit(u.id, u.reserves) for u in units if u.owner == owner]
+        army = [FormationUnit(u.id, u.reserves, embarked_in=u.embarked) for u in units if u.owner == owner]
         problems = reserves_problems(army)
         if problems:
             top.fail("at most half of each army's units in strategic reserves (20.01, ruling 27)",

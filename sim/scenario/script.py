@@ -25,7 +25,7 @@ from sim.world import queries as W
 from sim.commands import charge_command, consolidate_command, overrun_command, pile_in_command
 
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem",
-                  "coherency_removal", "weapons", "charge_targets", "arrival", "role"}
+                  "coherency_removal", "weapons", "charge_targets", "arrival", "role", "emergency_disembark"}
 SHOOTING_TYPES = set(_SH.SHOOTING_TYPES)  # (10.02 step 2; snap shooting only a rule grants, 15.09)
 FIGHT_TYPES = tuple(FightType)  # 12.05 / 12.06
 STEPS = {r.script_step: r for r in C.RECORDS if r.script_step}
@@ -104,13 +104,22 @@ def _unit_of_step(r: Reader, key: str, unit_ids) -> str:
 
 def _move_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> ScriptStep:
     uid = _unit_of_step(r, key, unit_ids)
-    r.keys({key, "mode", "by", "to", "fly"}, {key})
+    r.keys({key, "mode", "by", "to", "fly", "embark"}, {key})
     mode = r.get("mode", str, MoveType.NORMAL)
     if mode not in MOVE_MODES:
         r.fail(", ".join(MOVE_MODES), mode, "mode")
     action = {"step": key, "unit": uid, "mode": mode}
     if r.has("fly"):
         action["fly"] = _fly(r)
+    if r.has("embark"):  # 18.02 the transport it embarks in right after the move
+        t = r.get("embark", str, what="a transport's unit id")
+        spec = unit_ids.get(t)
+        if spec is None or spec.owner != unit_ids[uid].owner or spec.transport is None or t == uid:
+            ours = sorted(u.id for u in units if u.owner == unit_ids[uid].owner and u.transport is not None and u.id != uid)
+            r.fail(f"a friendly TRANSPORT unit's id ({', '.join(ours) or 'none'}) (18.02)", t, "embark")
+        if mode == MoveType.STATIONARY:
+            r.fail("a normal, advance or fall-back move to embark after (18.02)", mode, "mode")
+        action["embark"] = t
     if mode == MoveType.STATIONARY:
         if r.has("by") or r.has("to"):
             r.fail("no 'by' or 'to' for a unit that remains stationary (09.04)", "<a destination>")
@@ -131,7 +140,7 @@ def _attack_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> Scr
     fight's ``to`` is an overrun fight's pile-in (12.06)."""
     uid = _unit_of_step(r, key, unit_ids)
     fight = record is C.FIGHT
-    r.keys({key, "type", "targets", "models", "decisions"} | ({"to"} if fight else set()), {key})
+    r.keys({key, "type", "targets", "models", "decisions"} | ({"to"} if fight else {"firing_deck"}), {key})
     unit = unit_ids[uid]
     # (a multi-profile weapon by a profile's name, or by its own for its first profile, 04.01.03)
     carried = {n for m in unit.models for w in m.weapons for n in (w.name, w.weapon) if n}
@@ -151,6 +160,19 @@ def _attack_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> Scr
             r.fail("no 'to' for a normal fight (the pile-in 'to' is an overrun fight's, 12.06)", "<to>", "to")
         action["type"] = FightType.OVERRUN
         action["to"] = _to_table(r, uid, model_ids)
+    if r.has("firing_deck"):  # 24.14 embarked model id = the ranged weapon it lends
+        fr = r.sub("firing_deck")
+        if not isinstance(fr.data, dict):
+            fr.fail("a table of embarked model id = weapon name (24.14)", fr.data)
+        # (a model of a friendly unit: whether it is embarked in this transport then is the rule's)
+        aboard = {m.id: m for u in units if u.owner == unit.owner and u.id != uid for m in u.models}
+        for mid, w in fr.data.items():
+            if mid not in aboard:
+                fr.fail(f"a model of a friendly unit embarked in {uid} (24.14)", mid, mid)
+            if not isinstance(w, str) or w not in {x.name for x in aboard[mid].weapons}:
+                fr.fail(f"a weapon {mid} carries ({', '.join(x.name for x in aboard[mid].weapons)})", w, mid)
+            carried.add(w)
+        action["firing_deck"] = dict(fr.data)
     if r.has("targets"):
         action["targets"] = _targets(r.sub("targets"), carried, unit_ids, uid)
     if r.has("models"):
@@ -198,7 +220,7 @@ def _placed_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> Scr
 def _formations_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> ScriptStep:
     """26 step 7 ``formations = "red"``, ``reserves = [unit ids]`` (none: every unit deploys);
     its ``decisions`` answer the roll-off winner's choice of roles (``role``, 26 step 5)."""
-    r.keys({key, "reserves", "decisions"}, {key})
+    r.keys({key, "reserves", "embarked", "decisions"}, {key})
     v = r.data[key]
     if v not in PLAYER:
         r.fail(f"{key} = \"{PLAYER[0]}\" or \"{PLAYER[1]}\" (whose battle formations)", v, key)
@@ -206,8 +228,16 @@ def _formations_step(r: Reader, key: str, record, unit_ids, model_ids, units) ->
     for i, t in enumerate(held):
         if not isinstance(t, str) or t not in unit_ids or unit_ids[t].owner != PLAYER.index(v):
             r.sub("reserves").fail(f"a unit id of {v}'s army", t, i)
+    aboard = r.get("embarked", dict, {}, what="a table of unit id = transport unit id (18.01)")
+    for u, t in aboard.items():
+        for x in (u, t):
+            if not isinstance(x, str) or x not in unit_ids or unit_ids[x].owner != PLAYER.index(v):
+                r.sub("embarked").fail(f"a unit id of {v}'s army", x, u)
     decisions = _decisions(r.sub("decisions"), None, units) if r.has("decisions") else {}
-    return ScriptStep({"step": key, "player": v, "reserves": list(held)}, decisions, r.path)
+    action = {"step": key, "player": v, "reserves": list(held)}
+    if aboard:
+        action["embarked"] = dict(aboard)
+    return ScriptStep(action, decisions, r.path)
 
 
 def _set_up_step(r: Reader, key: str, record, unit_ids, model_ids, units) -> ScriptStep:
@@ -430,9 +460,31 @@ def _ingress(battle, step):
         yield Expansion(cmd if cmd is not None else C.Ingress(a["unit"], ()), [])
 
 
+def _disembark(battle, step):
+    a = step.action
+    if a.get("to") is not None:
+        yield Expansion(C.Disembark(a["unit"], tuple((m, *p) for m, p in a["to"].items())), [])
+    else:  # (the automatic players' layout, toward the nearest objective it does not hold)
+        ent = battle.units[a["unit"]]
+        cmd = C.default_disembark(battle, ent, _goal(battle, ent))
+        yield Expansion(cmd if cmd is not None else C.Disembark(a["unit"], ()), [])
+
+
+def _goal(battle, ent):
+    """Where an automatic disembark heads: the objective nearest its transport (None: none)."""
+    ts = battle.turn_state
+    models = W.unit_models(W.embarked_in(ent))
+    if ts is None or not ts.objectives or not models:
+        return None
+    ps = [esper.component_for_entity(m, Position) for m in models]
+    cx, cy = sum(p.x for p in ps) / len(ps), sum(p.y for p in ps) / len(ps)
+    o = min(ts.objectives, key=lambda o: ((o.x - cx) ** 2 + (o.y - cy) ** 2, o.name))
+    return (o.x, o.y)
+
+
 def _formations(battle, step):
     a = step.action
-    yield Expansion(C.DeclareFormations(a["player"], tuple(a["reserves"])), [])
+    yield Expansion(C.DeclareFormations(a["player"], tuple(a["reserves"]), tuple(a.get("embarked", {}).items())), [])
 
 
 def _deploy(battle, step):
@@ -521,16 +573,20 @@ def expand(battle, step: ScriptStep) -> Expansion:
                 limit = move_limit(unit_ent, m, MoveType.ADVANCE, roll, fly)
                 x, y, _d = advance_end(pos.x, pos.y, x, y, limit)
             to.append((mid, round(x, 6), round(y, 6)))
-        return Expansion(Move(a["unit"], tuple(to), mode, fly=fly), [])
+        return Expansion(Move(a["unit"], tuple(to), mode, fly=fly, embark=a.get("embark")), [])
     # each selection, with why the shorthand would leave it out (None: it stays)
     sels: list[tuple[Selection, str | None]] = []
     usable: dict[tuple[str, str], bool] = {}  # (weapon, target): some model uses it
     shared: dict = {}  # what every model's shorthand check shares (shooting type, target views)
-    for m in W.unit_models(unit_ent):
+    lent = ()  # 24.14 the weapons embarked models lend the transport's first model
+    if a.get("firing_deck"):
+        lent = tuple(w for mid, name in a["firing_deck"].items() if mid in battle.models
+                     for w in W.weapons_of(battle.models[mid])[:] if w.name == name)
+    for k, m in enumerate(W.unit_models(unit_ent)):
         mid = W.model_id(m)
         mine = a["models"].get(mid)
         spec = mine if mine is not None else a["targets"]
-        loadout = W.weapons_of(m)
+        loadout = W.weapons_of(m) + (lent if k == 0 else ())
         firsts = None
         for w in loadout:
             if w.name in spec:
@@ -572,7 +628,8 @@ def expand(battle, step: ScriptStep) -> Expansion:
         else:
             left_out.append([s.model, s.weapon, s.target, why])
     if record is C.SHOOT:
-        return Expansion(Shoot(a["unit"], tuple(chosen), a.get("type")), left_out)
+        deck = tuple(a.get("firing_deck", {}).items())
+        return Expansion(Shoot(a["unit"], tuple(chosen), a.get("type"), firing_deck=deck), left_out)
     return Expansion(Fight(a["unit"], tuple(chosen)), left_out)
 
 
@@ -635,9 +692,10 @@ def why_not(battle, unit_ent, m, w, target_id, melee: bool, stype, shared: dict)
 _READERS = {C.END_PHASE: _end_phase_step, C.END_TURN: _end_turn_step, C.MOVE: _move_step, C.SHOOT: _attack_step,
             C.FIGHT: _attack_step, C.DECLARE_CHARGE: _placed_step, C.PILE_IN: _placed_step,
             C.CONSOLIDATE: _placed_step, C.INGRESS: _placed_step, C.DECLARE_FORMATIONS: _formations_step,
-            C.DEPLOY: _set_up_step, C.SCOUT_MOVE: _set_up_step}
+            C.DEPLOY: _set_up_step, C.SCOUT_MOVE: _set_up_step, C.DISEMBARK: _placed_step}
 """How each step is read, by the record of its first command."""
 _STEP_COMMANDS = {C.END_PHASE: _end_phase, C.END_TURN: _one, C.MOVE: _move, C.SHOOT: _one, C.FIGHT: _fight,
                   C.DECLARE_CHARGE: _charge, C.PILE_IN: _pile_in, C.CONSOLIDATE: _consolidate, C.INGRESS: _ingress,
-                  C.DECLARE_FORMATIONS: _formations, C.DEPLOY: _deploy, C.SCOUT_MOVE: _scout}
+                  C.DECLARE_FORMATIONS: _formations, C.DEPLOY: _deploy, C.SCOUT_MOVE: _scout,
+                  C.DISEMBARK: _disembark}
 """The commands each step gives, by the record of its first command."""

@@ -44,6 +44,8 @@ class UnitSpec:
     labels: tuple[str, ...] = ()  # inert labels for every model: abilities the engine does not implement
     points: int | None = None  # informative (an imported roster's points); no rule reads it
     can_lead: tuple[str, ...] = ()  # 19.01 the datasheets it can lead, by name (an imported Leader list)
+    transport: object = None  # 18.01 a TRANSPORT's capacity (sim.rules.transport.Capacity), None: carries none
+    embarked: str | None = None  # 26 step 7 the transport it starts embarked in (its unit id)
     # False: a unit of a battle deployed by the rules whose file gives no positions (its models
     # wait in a block until set up, 26 step 8); True: positions given (there, its owner's plan)
     planned: bool = True

@@ -64,7 +64,7 @@ def _offer(battle, player: int, moment: Moment):
     if result.to_own and not W.unit_destroyed(ent):
         suffer_mortal_wounds(battle, ent, result.to_own, source=source, by=source)
     battle.changes.touched(enemy)
-    remove_casualties(battle)
+    yield from remove_casualties(battle)
     return True
 
 

@@ -76,7 +76,7 @@ def _offer(battle, player: int, moment: Moment):
     battle.changes.touched(e)
     if mw:
         suffer_mortal_wounds(battle, e, mw, source="Explosives (15.05)", by=unit)
-        remove_casualties(battle)  # (not an attack: removed at once, 05.04.04)
+        yield from remove_casualties(battle)  # (not an attack: removed at once, 05.04.04)
     return True
 
 

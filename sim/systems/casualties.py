@@ -1,6 +1,7 @@
 """CasualtySystem: 05.04.04 models destroyed by an attack are removed once the attacking unit's
-attacks are all resolved (hazard rolls included), after their "when destroyed" rules (24.08
-Deadly Demise); then the activation ends, and what its command does next begins
+attacks are all resolved (hazard rolls included), after their "when destroyed" rules (18.05 a
+transport's passengers' emergency disembark, 24.08 Deadly Demise; the removal waits, tick by
+tick, for a decision it asks); then the activation ends, and what its command does next begins
 (Activation.then)."""
 
 from __future__ import annotations
@@ -24,7 +25,13 @@ class CasualtySystem(esper.Processor):
         if act is None or act.stage != _CLEANUP:
             return
         ent = battle.activation_unit
-        removed = remove_casualties(battle)
+        if act.removal is None:
+            act.removal = remove_casualties(battle)
+        try:  # (it may wait for a decision: 18.05 where a destroyed transport's passengers go)
+            next(act.removal)
+            return
+        except StopIteration as done:
+            removed = done.value
         battle.record({"type": ev.ATTACKS_DONE, "unit": esper.component_for_entity(ent, Unit).id,
                        "kind": act.kind, "removed": removed})
         esper.remove_component(ent, Activation)

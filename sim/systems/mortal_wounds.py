@@ -28,6 +28,6 @@ def suffer_mortal_wounds(battle, unit_ent: int, count: int, source: str, by: str
     for r in steps:
         if r["destroyed"]:
             battle.emit(ev.DESTROYED, model=r["model"], by=by)
-    if W.unit_destroyed(unit_ent):
+    if not W.alive_models(unit_ent):  # (on the battlefield or not: an embarked unit's hazard rolls, 18.05)
         battle.emit(ev.UNIT_DESTROYED, unit=uid, by=by)
     return steps

@@ -1,6 +1,8 @@
-"""05.04.04 Removing destroyed models, after their "when destroyed" rules (24.08 Deadly
-Demise): for the models an attack destroyed (CasualtySystem) and those a Desperate Escape's
-hazard rolls destroyed (09.07)."""
+"""05.04.04 Removing destroyed models, after their "when destroyed" rules: a destroyed
+TRANSPORT's passengers' emergency disembark first (18.05), then 24.08 Deadly Demise. For the
+models an attack destroyed (CasualtySystem), those a Desperate Escape's or a Combat disembark's
+hazard rolls destroyed (09.07, 18.04) and those a stratagem's mortal wounds destroyed (15.05,
+15.06)."""
 
 from __future__ import annotations
 
@@ -11,16 +13,19 @@ from sim.components import Unit
 from sim.rules.abilities import Hook
 from sim.rules.geometry import within_distance
 from sim.systems.mortal_wounds import suffer_mortal_wounds
+from sim.systems.transport import emergency_disembark
 from sim.world import mutations as M
 from sim.world import queries as W
 
 DEADLY_DEMISE_RANGE = 6.0
 
 
-def remove_casualties(battle) -> list[str]:
-    """05.04.04 Take the destroyed models off the table, after their "when destroyed" rules
-    (24.08 Deadly Demise, whose mortal wounds can destroy more models, whose own rules then
-    resolve). Returns the ids removed. Every casualty goes through here: an attack's, and a
+def remove_casualties(battle):
+    """05.04.04 Take the destroyed models off the table, after their "when destroyed" rules:
+    the last model of a TRANSPORT first lets its passengers make their emergency disembark
+    (18.05, which may ask where they go), then 24.08 Deadly Demise (whose mortal wounds can
+    destroy more models, whose own rules then resolve). A generator (it may wait for that
+    decision); returns the ids removed. Every casualty goes through here: an attack's, and a
     Desperate Escape's hazard rolls' (09.07)."""
     casualties = W.casualties()
     done: set[int] = set()  # (membership only)
@@ -29,6 +34,11 @@ def remove_casualties(battle) -> list[str]:
         more = False
         for e in batch:
             done.add(e)
+            t = W.unit_of(e)
+            if W.capacity(t) is not None and W.passengers(t) and not W.alive_models(t):
+                # 18.05 its passengers disembark before it is removed, and before 24.08
+                yield from emergency_disembark(battle, t)
+                more = True
             more |= _deadly_demise(battle, e)
         if not more:
             break

@@ -5,7 +5,7 @@ from __future__ import annotations
 import esper
 
 from sim.components import (Base, Character, Keyword, ModelAbilities, ModelId, Position, RollModifiers,
-                            Roster, Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
+                            Roster, Stats, Transport, Unit, UnitMember, UnitState, Weapon, Wounds)
 from sim.rules import geometry
 from sim.rules.abilities import Hook, effects_of
 from sim.rules.allocation import TargetModel, allocation_groups, default_order, preferred_groups
@@ -55,12 +55,20 @@ def build_world(battle, scenario) -> SpatialIndex:
         esper.add_component(unit_ent, roster(unit.models, us.allocation_order))
         if any(ms.modifiers for ms in us.models):
             esper.add_component(unit_ent, roll_modifiers(us, unit.models))
+        if us.transport is not None:
+            esper.add_component(unit_ent, Transport(us.transport))
     sp = SpatialIndex(fps, unit_index, [us.owner for us in scenario.units])
     mission = getattr(scenario, "mission", None)
     by_rules = mission is not None and mission.deployment == "rules"
-    for us in scenario.units:  # 20.01 units that start in strategic reserves are not on the table
-        if us.reserves or by_rules:  # (26 step 8: nor is any unit before it is set up)
+    for us in scenario.units:
+        # 20.01 units that start in strategic reserves, and 26 step 7 those that start embarked
+        # in a transport, are not on the table (26 step 8: nor is any unit before it is set up;
+        # then battle formations say who is embarked: sim.commands.deploy)
+        embarked = None if by_rules else us.embarked
+        if us.reserves or by_rules or embarked is not None:
             u = battle.units[us.id]
+            if embarked is not None:
+                esper.component_for_entity(u, UnitState).embarked_in = battle.units[embarked]
             sp.off_table.add(u)
             for m in esper.component_for_entity(u, Unit).models:
                 sp.remove(esper.component_for_entity(m, ModelId).order)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import esper
 
-from sim.components import Destroyed, Position
+from sim.components import Destroyed, Position, Unit, UnitState
 from sim.world import resources as R
 from sim.world.queries import footprint, model_row, unit_of
 
@@ -64,6 +64,26 @@ def move_models(moves) -> None:
         fps.append(footprint(ent))
     if rows:
         R.current.spatial.move_many(rows, fps)
+
+
+def embark(unit_ent: int, transport_ent: int) -> None:
+    """18.02 The unit embarks: it is in the transport (its UnitState says which) and off the
+    battlefield (01.02.04), its models out of every distance and engagement."""
+    sp = R.current.spatial
+    esper.component_for_entity(unit_ent, UnitState).embarked_in = transport_ent
+    sp.off_table.add(unit_ent)
+    for m in esper.component_for_entity(unit_ent, Unit).models:
+        sp.remove(model_row(m))
+    sp.forget_unit(unit_ent)
+
+
+def leave_transport(unit_ent: int) -> None:
+    """18.04 / 18.05 The unit is no longer embarked; its models are set up next
+    (``set_up``)."""
+    sp = R.current.spatial
+    esper.component_for_entity(unit_ent, UnitState).embarked_in = None
+    sp.off_table.discard(unit_ent)
+    sp.forget_unit(unit_ent)
 
 
 def set_up(unit_ent: int, places) -> list[int]:

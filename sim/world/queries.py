@@ -15,7 +15,7 @@ import esper
 import numpy as np
 
 from sim.components import (Base, Destroyed, Keyword, ModelAbilities, ModelId, Position, Roster,
-                            Stats, Unit, UnitMember, UnitState, Weapon, Wounds)
+                            Stats, Transport, Unit, UnitMember, UnitState, Weapon, Wounds)
 from sim.rules import geometry
 from sim.rules.allocation import Group, TargetModel, allocation_groups
 from sim.rules.attack import unit_toughness
@@ -135,9 +135,16 @@ def living(unit_ent: int) -> Living:
 
 
 def in_reserves(unit_ent: int) -> bool:
-    """20.01 The unit is in strategic reserves (not on the battlefield)."""
+    """20.01 The unit is in strategic reserves (not on the battlefield, not embarked, not
+    waiting to be deployed)."""
     res = R.current
-    return unit_ent in res.spatial.off_table and unit_ent not in res.undeployed
+    return unit_ent in res.spatial.off_table and unit_ent not in res.undeployed and embarked_in(unit_ent) is None
+
+
+def off_table(unit_ent: int) -> bool:
+    """01.02.04 The unit is not on the battlefield: in strategic reserves (20.01), embarked in
+    a transport (18.02) or waiting to be deployed (26 step 8)."""
+    return unit_ent in R.current.spatial.off_table
 
 
 def undeployed(unit_ent: int) -> bool:
@@ -156,6 +163,29 @@ def every_model_has(unit_ent: int, hook: str) -> bool:
 def ability_values(model_ent: int, hook: str) -> list:
     """The values of the model's abilities with ``hook`` (Scouts 6" -> [6])."""
     return [a.value for a in model_abilities(model_ent) if hook in a.spec.hooks]
+
+
+def embarked_in(unit_ent: int) -> int | None:
+    """18.02 The transport the unit is embarked in (its unit entity), or None."""
+    return esper.component_for_entity(unit_ent, UnitState).embarked_in
+
+
+def passengers(transport_ent: int) -> list[int]:
+    """18.02 The units embarked in the transport, in unit order."""
+    return [u for u in _units_in_order() if esper.component_for_entity(u, UnitState).embarked_in == transport_ent]
+
+
+def capacity(unit_ent: int):
+    """18.01 The unit's transport capacity (sim.rules.transport.Capacity), or None."""
+    t = esper.try_component(unit_ent, Transport)
+    return None if t is None else t.capacity
+
+
+def alive_models(unit_ent: int) -> list[int]:
+    """The unit's models that are not destroyed, on the battlefield or not (an embarked unit's,
+    or one in reserves, which ``unit_models`` leaves out: they are not on the battlefield)."""
+    return [m for m in esper.component_for_entity(unit_ent, Unit).models
+            if esper.component_for_entity(m, Wounds).remaining > 0]
 
 
 def living_slots(unit_ent: int) -> list[int]:
@@ -177,8 +207,8 @@ def model_keywords(ent: int) -> frozenset[str]:
 
 def unit_leaderships(unit_ent: int) -> list[int]:
     """01.06 The Leadership of each living model of the unit (a Leadership roll takes the
-    best, the lowest)."""
-    return [esper.component_for_entity(m, Stats).Ld for m in unit_models(unit_ent)]
+    best, the lowest), on the battlefield or not (08.03: embarked units test too)."""
+    return [esper.component_for_entity(m, Stats).Ld for m in alive_models(unit_ent)]
 
 
 def unit_keywords(unit_ent: int) -> frozenset[str]:
@@ -388,8 +418,9 @@ def wounds_left(ent: int) -> int:
 
 
 def feel_no_pain(unit_ent: int) -> dict[str, int]:
-    """24.12 Feel No Pain X+ per model id (models without it are absent)."""
+    """24.12 Feel No Pain X+ per living model id (models without it are absent), on the
+    battlefield or not (an embarked unit's hazard rolls, 18.05)."""
     r = esper.component_for_entity(unit_ent, Roster)
     if not any(r.fnp):
         return {}
-    return {r.ids[i]: r.fnp[i] for i in living_slots(unit_ent) if r.fnp[i]}
+    return {r.ids[i]: r.fnp[i] for i, w in enumerate(r.wounds) if w.remaining > 0 and r.fnp[i]}

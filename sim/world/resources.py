@@ -20,7 +20,8 @@ class Resources:
     # derived from who is on the battlefield (sim.world.spatial); built with the world
     spatial: SpatialIndex = field(metadata={
         "cache": "derived from the models' positions and removals; its one record of its own, "
-                 "the units in strategic reserves (off_table), is hashed as the state's reserves"})
+                 "the units off the table (off_table), is hashed as the state's reserves (those not "
+                 "embarked) and the embarked units' UnitState.embarked_in"})
     # 05.04.04 models destroyed and not yet removed from the table, in the order destroyed:
     # mutations.mark_destroyed adds them, mutations.remove_casualties takes them away
     casualties: list[int] = field(default_factory=list, metadata={"ids": "model"})

@@ -50,8 +50,9 @@ class SpatialIndex:
         # Unit entities in unit order, filled by sim.world.queries on first use. Never invalidated:
         # units are created only when the battle's world is built.
         self.units: list[int] | None = None
-        # 20.01 unit entities in strategic reserves: not on the battlefield, so their models
-        # count for nothing a distance or visibility reads (sim.world.queries.living: none)
+        # 01.02.04 unit entities not on the battlefield: in strategic reserves (20.01) or
+        # embarked in a transport (18.02), so their models count for nothing a distance or
+        # visibility reads (sim.world.queries.living: none)
         self.off_table: set[int] = set()
         # sim.plan.moves.bodies: the table as the movement rules read it (a BodyIndex), made
         # on first use after each set-up or removal; a move only notes the rows it changed

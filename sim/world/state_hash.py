@@ -38,7 +38,7 @@ from json.encoder import encode_basestring_ascii as _string
 from operator import attrgetter
 
 from sim.components import (Activation, Base, Character, Destroyed, Keyword, ModelAbilities, ModelId,
-                            Position, RollModifiers, Roster, Stats, Unit, UnitMember, UnitState,
+                            Position, RollModifiers, Roster, Stats, Transport, Unit, UnitMember, UnitState,
                             Weapon, Wounds)
 
 CACHE, IDS, RESET = "cache", "ids", "reset"
@@ -60,6 +60,7 @@ NOT_STATE = {
     UnitMember: "fixed by the scenario",
     ModelAbilities: "fixed by the scenario",
     RollModifiers: "fixed by the scenario",
+    Transport: "fixed by the scenario (18.01 a transport's capacity)",
     Roster: "derived from the model components when the world is built (its wounds are the "
             "models' own Wounds, hashed)",
     Activation: "lives only while a command resolves; the hash is taken between commands",

@@ -28,7 +28,8 @@ from sim.world import state_hash as SH
 TURN = {"advanced", "fell_back", "moved", "move_type", "model_moved", "set_up_this_turn",
         "oversized_set_up", "charged", "selected_to_shoot", "selected_to_fight",
         "ranged_attacks_this_turn", "advance_roll", "move_selected", "charge_roll",
-        "charge_resolved", "piled_in", "consolidated", "counteroffensive"}
+        "charge_resolved", "piled_in", "consolidated", "counteroffensive",
+        "disembarked", "transport_fired"}  # (18.04/18.05, 24.14: declared with the fields, issue 24)
 PHASE = {"step", "stratagems_used", "stratagem_targets", "engaged_at_fight_step",
          "eligible_this_phase", "in_progress", "smoke", "overrun", "melee_gains"}
 _ENTITIES = SimpleNamespace(units={"a": 1, "b": 2}, models={"a/1": 3})

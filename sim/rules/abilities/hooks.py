@@ -46,3 +46,4 @@ class Hook:
     CROSSES_TALLER = "crosses dense features of 4\" or less in normal, advance and fall-back moves (24.35)"
     LEADS = "may lead a friendly bodyguard unit: one attached unit (19.01)"
     SUPPORTS = "may join a friendly bodyguard unit as its support: one attached unit (19.01)"
+    FIRING_DECK = "embarked models shoot from it, each lending it one ranged weapon (24.14)"

@@ -268,6 +268,10 @@ _RECORDS = (
                UNIT, hooks=frozenset({Hook.FIGHTS_IN_FIRST_STEP})),
     AbilityDef("DEADLY DEMISE", "24.08", "When the model is destroyed, roll a D6: on a 6 every unit within 6\" "
                "suffers X mortal wounds.", UNIT, DICE, hooks=frozenset({Hook.EXPLODES})),
+    AbilityDef("FIRING DECK", "24.14", "When the TRANSPORT is selected to shoot in your Shooting phase, up to X "
+               "embarked models (of units not yet selected to shoot) each lend it one ranged weapon, not a "
+               "[ONE SHOT] one; its embarked units then cannot shoot this turn.", UNIT, COUNT,
+               hooks=frozenset({Hook.FIRING_DECK})),
     AbilityDef("HOVER", "24.17", "When the unit takes to the skies (21.03), its maximum distance is not "
                "reduced by 2\" (every model must have it).", UNIT, hooks=frozenset({Hook.NO_SKY_PENALTY})),
     AbilityDef("DEEP STRIKE", "24.09", "If every model has it, an ingress move may set the unit up anywhere more "

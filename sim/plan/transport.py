@@ -1,0 +1,278 @@
+"""18 Transports at the door: the checks of embarking (18.02, a Move's ``embark``), of a
+Disembark (18.04, 18.04.01) and of 24.14 Firing Deck (a Shoot's ``firing_deck``), each calling
+the pure rules (sim.rules.transport) on the battle's facts and refusing with the rule's words;
+and the layouts a disembarking unit may be set up in (sim.rules.movement.solvers.disembark, the
+automatic players' and 18.05's placements)."""
+
+from __future__ import annotations
+
+import math
+
+import esper
+
+from sim.components import Unit
+from sim.errors import PlanError
+from sim.plan import moves as MV
+from sim.plan.common import find_unit, not_there
+from sim.rules import transport as TR
+from sim.rules.abilities import Hook, tag
+from sim.rules.deployment import edge_gaps
+from sim.rules.geometry import EPS, distance, footprint, in_engagement_range
+from sim.rules.movement.moves import MoveType
+from sim.rules.movement.solvers.disembark import disembark_layout
+from sim.rules.turn import Phase
+from sim.world import queries as W
+
+# 18.05 the directions a layout may start from (its controller's choice), by name: radians
+# from the transport's centre (east = +x, north = +y: the edge at y = board depth)
+DIRECTIONS = (("north", math.pi / 2), ("north-east", math.pi / 4), ("east", 0.0), ("south-east", -math.pi / 4),
+              ("south", -math.pi / 2), ("south-west", -3 * math.pi / 4), ("west", math.pi),
+              ("north-west", 3 * math.pi / 4))
+
+
+def _uid(ent: int) -> str:
+    return esper.component_for_entity(ent, Unit).id
+
+
+def transport_footprints(t: int) -> list:
+    """The transport's models where they stand: living ones, and destroyed ones not yet removed
+    (18.05: its passengers disembark before it is removed)."""
+    return [W.footprint(m) for m in esper.component_for_entity(t, Unit).models if W.on_table(m)]
+
+
+def room_problems(t: int, adding=()) -> list[str]:
+    """18.01 Whether the units embarked in ``t``, with ``adding`` (unit entities) among them, fit
+    (capacity_problems: the rule a Move's embark and battle formations both call)."""
+    units = W.passengers(t) + list(adding)
+    return TR.capacity_problems(_uid(t), W.capacity(t), [
+        TR.Passenger(_uid(u), tuple((W.model_id(m), W.model_keywords(m)) for m in W.alive_models(u)))
+        for u in units])
+
+
+# --- 18.02 embark --------------------------------------------------------------------------
+
+def check_embark(battle, ent: int, cmd) -> None:
+    """18.02 A Move's ``embark``: a friendly TRANSPORT on the battlefield with room for the
+    unit, which carries no unit itself, and every model of the unit within 3" of it where the
+    move leaves it (and an advance's roll known: a free-play advance is selected first)."""
+    uid, tid = cmd.unit, cmd.embark
+    t = battle.units.get(tid)
+    if t is None or t == ent or esper.component_for_entity(t, Unit).owner != esper.component_for_entity(ent, Unit).owner:
+        raise PlanError(f"{uid} can embark only in a friendly TRANSPORT; {tid!r} is not one (18.02)")
+    gone = not_there(t, tid)
+    if gone:
+        raise PlanError(f"{uid} cannot embark: {gone} (18.02)")
+    if W.passengers(ent):
+        raise PlanError(f"{uid} carries units itself and cannot embark (18.02)")
+    st = W.unit_state(ent)
+    if cmd.mode == MoveType.ADVANCE and st.advance_roll is None:
+        raise PlanError(f"select {uid} to advance first: where an advance ends, and so whether it can "
+                        f"embark, waits on its roll (09.06, 18.02)")
+    ends = {mid: (x, y) for mid, x, y in cmd.to}
+    tfps = transport_footprints(t)
+    gaps = []
+    for m in W.unit_models(ent):
+        mid = W.model_id(m)
+        fp = W.footprint(m)
+        if mid in ends:
+            fp = fp.moved(*ends[mid])
+        gaps.append((mid, min(distance(fp, f) for f in tfps)))
+    ts = battle.turn_state
+    problems = TR.embark_problems(uid, tid, move=cmd.mode, round=None if ts is None else ts.round,
+                                  set_up_this_turn=st.set_up_this_turn, gaps=gaps,
+                                  room=room_problems(t, [ent]))
+    if problems:
+        raise PlanError(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+
+
+# --- 18.04 disembark -----------------------------------------------------------------------
+
+def _ingressed(t: int) -> bool:
+    return W.unit_state(t).move_type == MoveType.INGRESS
+
+
+def _engaged_ids(t: int) -> set[str]:
+    return {_uid(u) for u in W.engaged_with(t)}
+
+
+def _engaged_at(ent: int, fps) -> list[str]:
+    """03.04 The enemy units the unit would be engaged with, its models at ``fps`` ((model id,
+    footprint) each; the unit itself is off the battlefield, so the movement index has none of
+    its bodies)."""
+    found = []
+    for u in W.enemy_units(ent):
+        theirs = [W.footprint(m) for m in W.unit_models(u)]
+        if any(in_engagement_range(distance(fp, f)) for _mid, fp in fps for f in theirs):
+            found.append(_uid(u))
+    return sorted(found)
+
+
+def placement_problems(battle, ent: int, t: int, mode: str, to) -> list[str]:
+    """18.04 / 03.02 Where a disembarking unit's models are set up (``to``: (model id, x, y) for
+    each living model, once): wholly on the battlefield, on no other base, in no light or dense
+    feature, in coherency (03.02); wholly within the mode's distance of the transport (3" Rapid
+    and Tactical, 6" Combat); unengaged, save that a Combat disembark may be set up engaged
+    with enemy units the transport is engaged with; and a Rapid disembark from a transport that
+    made an ingress move this turn obeys the transport's set-up limits (18.04.01: 20.04's).
+    Returns every problem."""
+    from sim.rules.deployment import setup_problems
+    uid, tid = _uid(ent), _uid(t)
+    ids = [W.model_id(m) for m in W.alive_models(ent)]
+    given = [mid for mid, _x, _y in to]
+    if sorted(given) != sorted(ids):
+        return [f"a disembark sets up every living model of {uid} once ({', '.join(ids)}) (18.04, 03.02)"]
+    fps = []
+    for mid, x, y in to:
+        if not (math.isfinite(x) and math.isfinite(y)) or abs(x) > MV.FAR or abs(y) > MV.FAR:
+            return [f"{mid} would be set up off the battlefield, at ({x:g}, {y:g}) (03.02)"]
+        b = W.footprint(battle.models[mid])
+        fps.append((mid, footprint(b.shape, x, y, b.length, b.width, b.angle)))
+    board = battle.scenario.board
+    out = [f"{mid}: its base is not wholly on the battlefield (03.02, 03.01)"
+           for mid, fp in fps if min(edge_gaps(fp, board).values()) < -EPS]
+    others = [(W.model_id(m), W.footprint(m)) for u in W.all_units() if u != ent for m in W.unit_models(u)]
+    out += setup_problems(fps, others, battle.scenario.terrain)
+    out += TR.set_up_distance_problems(fps, transport_footprints(t), tid, mode)
+    engaged = _engaged_at(ent, fps)
+    allowed = _engaged_ids(t) if mode == TR.DisembarkMode.COMBAT else set()
+    bad = [e for e in engaged if e not in allowed]
+    if bad:
+        also = (f" (a combat disembark may be set up engaged only with the enemy units {tid} is engaged with"
+                f": {', '.join(sorted(allowed)) or 'none'})") if mode == TR.DisembarkMode.COMBAT else ""
+        out.append(f"{uid} would be set up within engagement range of {', '.join(bad)}; a {mode} sets up "
+                   f"unengaged{also} (03.02, 18.04)")
+    if mode == TR.DisembarkMode.RAPID and _ingressed(t):
+        out += [f"{p} (18.04.01: {tid} made an ingress move this turn)" for p in _ingress_limits(battle, ent, fps)]
+    return out
+
+
+def _ingress_limits(battle, ent: int, fps) -> list[str]:
+    """18.04.01 The limits the transport's ingress move obeyed (20.04), for its passengers."""
+    from sim.rules.reserves import ingress_problems
+    ts = battle.turn_state
+    owner = esper.component_for_entity(ent, Unit).owner
+    enemies = [(W.model_id(m), W.footprint(m)) for u in W.enemy_units(ent) for m in W.unit_models(u)]
+    zone = ts.mission.zones[1 - owner] if ts is not None and ts.mission.zones else None
+    return ingress_problems([f for _m, f in fps], battle.scenario.board, [f for _m, f in enemies],
+                            ts.round if ts is not None else 2, zone, names=[m for m, _f in fps],
+                            enemy_names=[m for m, _f in enemies])
+
+
+def layouts(battle, ent: int, t: int, mode: str, directions=DIRECTIONS) -> list[tuple[str, dict]]:
+    """Candidate layouts of the unit's living models round its transport for ``mode``, one per
+    direction it starts from (name, model id -> (x, y) of each model placed): the solver's
+    (sim.rules.movement.solvers.disembark), with the engagement the mode allows (18.05: with
+    any unit, only where a model has no unengaged spot) and 18.04.01's limits after the
+    transport's ingress. Each direction is (name, radians)."""
+    models = [(W.model_id(m), W.footprint(m)) for m in W.alive_models(ent)]
+    tfps = transport_footprints(t)
+    owner = esper.component_for_entity(ent, Unit).owner
+    if mode == TR.DisembarkMode.EMERGENCY:
+        engaged_with = None
+    elif mode == TR.DisembarkMode.COMBAT:
+        engaged_with = _engaged_ids(t)
+    else:
+        engaged_with = ()
+    accept = None
+    if mode == TR.DisembarkMode.RAPID and _ingressed(t):
+        def accept(fp):
+            return not _ingress_limits(battle, ent, [("m", fp)])
+    bodies = MV.bodies()
+    out = []
+    for name, angle in directions:
+        out.append((name, disembark_layout(models, tfps, TR.set_up_distance(mode), bodies, battle.scenario.terrain,
+                                           battle.scenario.board, owner, towards=angle,
+                                           engaged_with=engaged_with, accept=accept)))
+    return out
+
+
+def full_layouts(battle, ent: int, t: int, mode: str, directions=DIRECTIONS) -> list[tuple[str, tuple]]:
+    """``layouts`` that place every living model and pass ``placement_problems``: (name, the
+    Disembark's ``to``), in the directions' order, without repeats."""
+    n = len(W.alive_models(ent))
+    out, seen = [], set()
+    for name, places in layouts(battle, ent, t, mode, directions):
+        to = tuple((mid, x, y) for mid, (x, y) in places.items())
+        if len(to) == n and to not in seen and not placement_problems(battle, ent, t, mode, to):
+            seen.add(to)
+            out.append((name, to))
+    return out
+
+
+def tactical_possible(battle, ent: int, t: int, to=None) -> bool:
+    """18.04 Tactical: "the unit can be set up" wholly within 3" of the transport, unengaged.
+    The placement ``to`` (if it is one) shows it can; else the solver's layouts are tried,
+    starting from four sides (README: "can be set up" is judged by that search)."""
+    if to is not None and not placement_problems(battle, ent, t, TR.DisembarkMode.TACTICAL, to):
+        return True
+    return bool(full_layouts(battle, ent, t, TR.DisembarkMode.TACTICAL, DIRECTIONS[::2]))
+
+
+def disembark_check(battle, cmd) -> str:
+    """18.04 A Disembark: the unit is embarked in a transport on the battlefield, has not been
+    selected to move this phase, and is moved one at a time (09.02); its mode is the one the
+    rules give (sim.rules.transport.disembark_mode: Rapid after the transport's normal or
+    ingress move, Tactical while it stands or has not moved and the unit can be set up, else
+    Combat; none after it advanced or fell back); then where its models go
+    (``placement_problems``). Returns the mode; raises PlanError with the first problem."""
+    from sim.plan.phased import one_at_a_time
+    ent = find_unit(battle, cmd.unit)
+    t = W.embarked_in(ent)
+    if t is None:
+        raise PlanError(f"{cmd.unit} is not embarked in a transport (18.04)")
+    if not W.alive_models(ent):
+        raise PlanError(f"unit {cmd.unit} is destroyed")
+    tid = _uid(t)
+    if W.off_table(t):
+        raise PlanError(f"{cmd.unit} cannot disembark: {not_there(t, tid)} (18.04)")
+    st = W.unit_state(ent)
+    if st.move_selected is not None or st.move_type is not None:
+        raise PlanError(f"{cmd.unit} was already selected to move this phase ({st.move_selected or st.move_type}) "
+                        f"and cannot disembark (09.02, 18.04)")
+    one_at_a_time(battle, ent, "09.02")
+    tst = W.unit_state(t)
+    mode, why = TR.disembark_mode(tid, move_selected=tst.move_selected, move_type=tst.move_type,
+                                  advanced=tst.advanced, fell_back=tst.fell_back,
+                                  tactical_possible=lambda: tactical_possible(battle, ent, t, cmd.to))
+    if why:
+        raise PlanError(why)
+    problems = placement_problems(battle, ent, t, mode, cmd.to)
+    if problems:
+        lead = "" if mode != TR.DisembarkMode.TACTICAL else "the unit can be set up within 3\" of its transport, so it makes a tactical disembark: "
+        raise PlanError(lead + problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+    return mode
+
+
+# --- 24.14 Firing Deck ---------------------------------------------------------------------
+
+def firing_deck_of(unit_ent: int) -> int | None:
+    """24.14 The transport's Firing Deck X (the largest among its living models), or None."""
+    xs = [a.value for m in W.unit_models(unit_ent) for a in W.model_abilities(m) if Hook.FIRING_DECK in a.spec.hooks]
+    return max(xs) if xs else None
+
+
+def firing_deck_weapons(battle, unit_ent: int, picks) -> tuple:
+    """24.14 The weapons embarked models lend the transport (``picks``: (model id, weapon name)
+    each), checked by the rule (sim.rules.transport.firing_deck_problems): the profiles, in
+    order; PlanError naming the problem."""
+    uid = _uid(unit_ent)
+    ts = battle.turn_state
+    st = W.unit_state(unit_ent)
+    in_phase = (ts is None or ts.phase == Phase.SHOOTING) and not st.snap_shooting
+    out, found = [], []
+    for mid, weapon in picks:
+        m = battle.models.get(mid)
+        if m is None or W.embarked_in(W.unit_of(m)) != unit_ent:
+            raise PlanError(f"{mid} is not a model embarked in {uid} (24.14)")
+        if not W.alive(m):
+            raise PlanError(f"model {mid} is destroyed")
+        u = W.unit_of(m)
+        carried = W.weapons_of(m)
+        found.append(TR.FiringDeckPick(mid, _uid(u), W.unit_state(u).selected_to_shoot, weapon,
+                                       tuple((w.name, not w.is_melee, w.has(Hook.ONCE_PER_BATTLE)) for w in carried)))
+        out += [w for w in carried if w.name == weapon][:1]
+    problems = TR.firing_deck_problems(uid, firing_deck_of(unit_ent), found, in_shooting_phase=in_phase,
+                                       one_shot=tag(Hook.ONCE_PER_BATTLE))
+    if problems:
+        raise PlanError(problems[0])
+    return tuple(out)

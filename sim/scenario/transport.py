@@ -1,0 +1,105 @@
+"""18.01 / 26 step 7 Transports in a scenario: a TRANSPORT unit's capacity (``transport = {
+... }``, read as sim.rules.transport.Capacity) and the units that start embarked in one
+(``embarked = "<transport unit id>"``), checked with the rule (capacity_problems), each
+problem the usual one-line error naming the file and the place."""
+
+from __future__ import annotations
+
+from sim.rules.transport import DEDICATED, TRANSPORT, Capacity, Passenger, capacity_problems
+from sim.scenario.reader import Reader
+
+CAPACITY_FIELDS = {"models", "keywords", "not", "space", "units"}
+CAPACITY = (1, 1000)  # models' spaces a transport may have (README, Limits)
+SPACE = (1, 100)  # the space one model may take
+
+
+def _keyword(r: Reader, v, key, i) -> str:
+    if not isinstance(v, str) or not v.strip() or len(v) > 100:
+        r.sub(key).fail("a keyword string of 1 to 100 characters", v, i)
+    return v.strip().upper()
+
+
+def read_capacity(ur: Reader, keywords) -> Capacity | None:
+    """A unit's ``transport`` table (18.01): ``models`` (its capacity in models' spaces),
+    ``keywords`` (what every passenger model must have: each entry a keyword, or a list of
+    keywords of which it needs one), ``not`` (keywords that bar a model), ``space`` (keyword =
+    n: such a model takes the space of n) and ``units`` (at most that many units at once).
+    Only a unit with the TRANSPORT keyword has one."""
+    if not ur.has("transport"):
+        return None
+    r = ur.sub("transport")
+    r.keys(CAPACITY_FIELDS, {"models"})
+    if TRANSPORT not in keywords and DEDICATED not in keywords:
+        ur.fail("a 'transport' capacity only on a unit with the TRANSPORT keyword (18.01)",
+                f"<a capacity on a unit without TRANSPORT>", "transport")
+    n = r.req("models", int, what="how many models' spaces it has (a whole number)")
+    if not CAPACITY[0] <= n <= CAPACITY[1]:
+        r.fail(f"a capacity of {CAPACITY[0]} to {CAPACITY[1]} models", n, "models")
+    need = []
+    for i, v in enumerate(r.get("keywords", list, [], what="a list of keywords (or lists of alternatives)")):
+        alts = v if isinstance(v, list) else [v]
+        if not alts:
+            r.sub("keywords").fail("a keyword or a non-empty list of alternatives", v, i)
+        need.append(tuple(_keyword(r.sub("keywords"), a, i, j) for j, a in enumerate(alts)))
+    barred = tuple(_keyword(r, v, "not", i)
+                   for i, v in enumerate(r.get("not", list, [], what="a list of keywords")))
+    spaces = []
+    if r.has("space"):
+        sr = r.sub("space")
+        if not isinstance(sr.data, dict):
+            sr.fail("a table of keyword = the space such a model takes", sr.data)
+        for k, v in sr.data.items():
+            if isinstance(v, bool) or not isinstance(v, int) or not SPACE[0] <= v <= SPACE[1]:
+                sr.fail(f"a whole number of spaces from {SPACE[0]} to {SPACE[1]}", v, k)
+            spaces.append((k.strip().upper(), v))
+    units = r.get("units", int, None, what="a whole number of units")
+    if units is not None and not 1 <= units <= 100:
+        r.fail("a number of units from 1 to 100", units, "units")
+    return Capacity(n, tuple(need), barred, tuple(spaces), units)
+
+
+def check_transports(top: Reader, units) -> None:
+    """26 step 7 / 18.01 Each ``embarked`` names a friendly unit with a transport capacity, is
+    not itself carried or in strategic reserves on its own (it arrives inside its transport,
+    20.04), carries nobody itself, and each transport's passengers fit together
+    (sim.rules.transport.capacity_problems)."""
+    by_id = {u.id: u for u in units}
+    where = _places(top, units)
+    for u in units:
+        if u.embarked is None:
+            continue
+        r = where[u.id]
+        t = by_id.get(u.embarked)
+        if t is None or t.owner != u.owner or t.id == u.id:
+            friendly = sorted(x.id for x in units if x.owner == u.owner and x.transport is not None)
+            r.fail(f"a friendly TRANSPORT unit's id ({', '.join(friendly) or 'none in its army'})", u.embarked,
+                   "embarked")
+        if t.embarked is not None:
+            r.fail(f"a transport that is not itself embarked ({t.id} is embarked in {t.embarked}) (18.01)",
+                   u.embarked, "embarked")
+        if u.reserves:
+            r.fail(f"no 'reserves' on a unit embarked in a transport: it goes where its transport goes "
+                   f"(20.01, 20.04); put 'reserves' on {t.id}", True, "reserves")
+    for t in units:
+        aboard = [u for u in units if u.embarked == t.id]
+        if not aboard:
+            continue
+        if t.transport is None:
+            where[aboard[0].id].fail(f"a unit with a 'transport' capacity (18.01); {t.id} has none", t.id, "embarked")
+        problems = capacity_problems(t.id, t.transport, [
+            Passenger(u.id, tuple((m.id, m.keywords) for m in u.models)) for u in aboard])
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            where[aboard[-1].id].fail(f"units that fit in {t.id} together (18.01)", f"<{problems[0]}{more}>",
+                                      "embarked")
+
+
+def _places(top: Reader, units) -> dict[str, Reader]:
+    """Each unit's reader (armies[i].units[j]) by its id, for errors that name its place."""
+    out = {}
+    for ar in top.sub("armies").items():
+        for ur in ar.sub("units").items():
+            uid = ur.data.get("id") if isinstance(ur.data, dict) else None
+            if isinstance(uid, str):
+                out.setdefault(uid, ur)
+    return out

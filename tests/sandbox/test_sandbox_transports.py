@@ -1,0 +1,37 @@
+"""18 Transports in the sandbox: an embarked unit is listed, not drawn; the transport carries a
+badge with the count of embarked models and its unit card lists the passengers; in the Movement
+phase a Disembark button sets the unit up with the default layout in the mode the rules give,
+after which its models are on the table and the badge is gone. Screenshots of both go to
+tests/sandbox/screenshots/transport-*.png."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+
+from sandbox_support import ROOT
+from sim.phases.state import Phase
+
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+
+
+def test_a_transport_shows_what_it_carries_and_a_unit_disembarks_by_its_button(make):
+    d = make(ROOT / "scenarios" / "transport.toml")
+    sb = d.sb
+    d.pump(2)
+    d.click_button("phase:start")
+    ts = sb.battle.turn_state
+    assert ts.phase == Phase.MOVEMENT and ts.active == 0
+    assert not sb.scene.models["squad/1"].alive and sb.scene.units["squad"].embarked_in == "carrier"
+    assert sb.scene.units["carrier"].carried == 5 and "disembark:squad" in sb.names
+    d.click_model("carrier/1")
+    assert sb.selected_unit == "carrier"
+    SHOTS.mkdir(exist_ok=True)
+    pygame.image.save(sb.draw(), str(SHOTS / "transport-embarked.png"))
+    d.click_button("disembark:squad")
+    assert sb.status.startswith("done: disembark squad"), sb.status
+    assert sb.scene.models["squad/1"].alive and sb.scene.units["carrier"].carried == 0
+    assert "disembark:squad" not in {n for n, b in sb.names.items() if b.alive()}
+    d.pump(2)
+    pygame.image.save(sb.draw(), str(SHOTS / "transport-disembarked.png"))
