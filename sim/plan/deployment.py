@@ -38,18 +38,33 @@ def to_deploy(player: int) -> list[int]:
 
 def scouts_distance(unit_ent: int) -> int | None:
     """24.31 The unit's Scouts distance (24.02: sim.rules.pre_battle.unit_scouts), None if not
-    every model has Scouts."""
-    models = [m for m in esper.component_for_entity(unit_ent, Unit).models]
+    every model has Scouts; for a DEDICATED TRANSPORT without it, the distance of the units
+    embarked in it when every one of their models has Scouts (its third choice)."""
+    own = _own_scouts(unit_ent)
+    return own if own is not None else _carried_scouts(unit_ent)
+
+
+def _own_scouts(unit_ent: int) -> int | None:
+    models = esper.component_for_entity(unit_ent, Unit).models
     return PB.unit_scouts([v for v in W.ability_values(m, Hook.SCOUT_MOVE) if v is not None] for m in models)
+
+
+def _carried_scouts(unit_ent: int) -> int | None:
+    return PB.carried_scouts(W.unit_keywords(unit_ent), (
+        [v for v in W.ability_values(m, Hook.SCOUT_MOVE) if v is not None]
+        for p in W.passengers(unit_ent) for m in esper.component_for_entity(p, Unit).models))
 
 
 def may_scout(battle, unit_ent: int) -> bool:
     """24.31 The unit may still use its Scouts ability before the battle: every model has it,
-    it has not used it, and it is on the battlefield or in strategic reserves (not destroyed)."""
+    it has not used it, and it is on the battlefield or in strategic reserves (not destroyed);
+    a dedicated transport scouting for its passengers only from the battlefield."""
     ts = battle.turn_state
     if unit_ent in ts.scouted or scouts_distance(unit_ent) is None or W.embarked_in(unit_ent) is not None:
         return False  # (18.01 an embarked unit goes where its transport goes)
-    return W.in_reserves(unit_ent) or not W.unit_destroyed(unit_ent)
+    if W.in_reserves(unit_ent):
+        return _own_scouts(unit_ent) is not None
+    return not W.unit_destroyed(unit_ent)
 
 
 def scouts(battle, player: int) -> list[int]:

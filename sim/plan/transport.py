@@ -142,20 +142,15 @@ def placement_problems(battle, ent: int, t: int, mode: str, to) -> list[str]:
         out.append(f"{uid} would be set up within engagement range of {', '.join(bad)}; a {mode} sets up "
                    f"unengaged{also} (03.02, 18.04)")
     if mode == TR.DisembarkMode.RAPID and _ingressed(t):
-        out += [f"{p} (18.04.01: {tid} made an ingress move this turn)" for p in _ingress_limits(battle, ent, fps)]
+        out += [f"{p} (18.04.01: {tid} made an ingress move this turn)" for p in _ingress_limits(battle, ent, t, fps)]
     return out
 
 
-def _ingress_limits(battle, ent: int, fps) -> list[str]:
-    """18.04.01 The limits the transport's ingress move obeyed (20.04), for its passengers."""
-    from sim.rules.reserves import ingress_problems
-    ts = battle.turn_state
-    owner = esper.component_for_entity(ent, Unit).owner
-    enemies = [(W.model_id(m), W.footprint(m)) for u in W.enemy_units(ent) for m in W.unit_models(u)]
-    zone = ts.mission.zones[1 - owner] if ts is not None and ts.mission.zones else None
-    return ingress_problems([f for _m, f in fps], battle.scenario.board, [f for _m, f in enemies],
-                            ts.round if ts is not None else 2, zone, names=[m for m, _f in fps],
-                            enemy_names=[m for m, _f in enemies])
+def _ingress_limits(battle, ent: int, t: int, fps) -> list[str]:
+    """18.04.01 The limits the transport's ingress move obeyed (20.04; 24.09 when it has Deep
+    Strike), for its passengers."""
+    from sim.plan.phased import ingress_limits
+    return ingress_limits(battle, ent, fps, W.every_model_has(t, Hook.ARRIVES_ANYWHERE))
 
 
 def layouts(battle, ent: int, t: int, mode: str, directions=DIRECTIONS) -> list[tuple[str, dict]]:
@@ -176,7 +171,7 @@ def layouts(battle, ent: int, t: int, mode: str, directions=DIRECTIONS) -> list[
     accept = None
     if mode == TR.DisembarkMode.RAPID and _ingressed(t):
         def accept(fp):
-            return not _ingress_limits(battle, ent, [("m", fp)])
+            return not _ingress_limits(battle, ent, t, [("m", fp)])
     bodies = MV.bodies()
     out = []
     for name, angle in directions:
