@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sim.rules.geometry import footprint
+from sim.rules import pre_battle as PB
 from sim.rules.pre_battle import infiltrator_problems, next_deployer, roll_off, scout_end_problems, unit_scouts
 
 R32 = 16 / 25.4  # a 32 mm base's radius, inches
