@@ -452,7 +452,6 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
     seen_units.add(uid)
     ukw = _keywords(ur, "keywords")
     _in_version(ur, uid, ukw)
-    capacity = read_capacity(ur, ukw)  # 18.01
     # 26 step 7 it starts embarked in that transport: not on the battlefield, so its models'
     # positions overlap nothing (they stand for nothing until it disembarks)
     embarked = _name(ur, "embarked")
@@ -558,6 +557,9 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
             placed.append((mid, where, None if embarked is not None else fp))
             models.append(ModelSpec(mid, name, role, x, y, shape, length, width, angle, profile,
                                     kws, tuple(wps), "CHARACTER" in kws, abil, mods, mlabels))
+    # 18.01 (a TRANSPORT unit: its keyword on the unit, or on every model as a saved table writes it)
+    capacity = read_capacity(ur, set(ukw).union(*[set()] if not models else
+                                               [frozenset.intersection(*(m.keywords for m in models))]))
     order = ur.get("allocation_order", list, [])
     for i, o in enumerate(order):
         if not isinstance(o, str) or not 1 <= len(o) <= MAX_NAME:
