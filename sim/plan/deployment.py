@@ -99,6 +99,23 @@ def set_up_spots(battle, ent: int, region, pick=None):
     centre first, or (``pick``: the random player) toward one point of a 1" grid over the
     region that it draws."""
     from sim.rules.movement.solvers import placement as PL
+    models, rg, others, prefer = _set_up_problem(battle, ent, region, pick)
+    for p in PL.placement_options(models, rg, others, battle.scenario.terrain, prefer, count=OPTIONS, apart=APART):
+        yield tuple((mid, round(p.positions[mid][0], 6), round(p.positions[mid][1], 6)) for mid, _f in models)
+
+
+def no_room(battle, ent: int, region) -> str:
+    """Why the placement solver finds no set-up of the unit over ``region`` (its refusal's
+    sentence: the model that does not fit, the room free and the room needed), or ''."""
+    from sim.rules.movement.solvers import placement as PL
+    models, rg, others, prefer = _set_up_problem(battle, ent, region, None)
+    got = PL.place_unit(models, rg, others, battle.scenario.terrain, prefer,
+                        unit=esper.component_for_entity(ent, Unit).name)
+    return "" if got else got.reason
+
+
+def _set_up_problem(battle, ent: int, region, pick):
+    from sim.rules.movement.solvers import placement as PL
     from sim.rules.movement.solvers import regions as RG
     board = tuple(battle.scenario.board)
     owner = esper.component_for_entity(ent, Unit).owner
@@ -115,9 +132,7 @@ def set_up_spots(battle, ent: int, region, pick=None):
         x0, y0, x1, y1 = _box(region)
         point = pick([(x0 + i * GRID, y0 + j * GRID) for i in range(int((x1 - x0) / GRID) + 1)
                       for j in range(int((y1 - y0) / GRID) + 1)])
-    for p in PL.placement_options(models, rg, others, battle.scenario.terrain, PL.Prefer.toward(point),
-                                  count=OPTIONS, apart=APART):
-        yield tuple((mid, round(p.positions[mid][0], 6), round(p.positions[mid][1], 6)) for mid, _f in models)
+    return models, rg, others, PL.Prefer.toward(point)
 
 
 def planned_spot(battle, ent: int):
