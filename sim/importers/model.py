@@ -69,6 +69,7 @@ class Unit:
     labels: tuple[str, ...] = ()
     points: int | None = None
     can_lead: tuple[str, ...] = ()  # the datasheets it can lead (its Leader ability's list; sim.importers.leaders)
+    transport: dict | None = field(default=None, hash=False)  # 18.01 its capacity table (sim.importers.transport)
 
 
 @dataclass
@@ -82,6 +83,7 @@ class Collected:
     labels: list[str] = field(default_factory=list)
     invulns: list["Invuln"] = field(default_factory=list)
     leader_text: list[str] = field(default_factory=list)  # (read for names only, never kept)
+    transport_text: list[str] = field(default_factory=list)  # (read for numbers and keywords only, never kept)
 
     def add(self, name: str, description: str = "") -> None:
         name = B.clean_name(name)

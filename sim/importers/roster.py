@@ -36,6 +36,7 @@ from sim.errors import ImportFileError
 from sim.importers import bsdata as B
 from sim.importers import leaders as leaders_of
 from sim.importers import model as M
+from sim.importers import transport as TP
 from sim.importers.report import ENGINE_KEYWORDS, UnitReport
 
 MAX_UNITS = 500
@@ -103,7 +104,7 @@ class Assembler:
             rep.note(f"leader {lname!r} attached (its selection is nested in this unit's)")
         pts = _points(sel)
         unit = M.Unit(uid, unit.name, unit.models, unit.keywords, unit.abilities, unit.labels,
-                      int(round(pts)) if pts else None, unit.can_lead)
+                      int(round(pts)) if pts else None, unit.can_lead, unit.transport)
         rep.points = unit.points
         kws = {k for k in unit.keywords} | {k for m in unit.models for k in m.keywords}
         rep.keywords_without_rule = sorted(k for k in kws if k not in ENGINE_KEYWORDS)
@@ -148,8 +149,24 @@ class Assembler:
             rep.note("can lead: " + ", ".join(lead))
         elif texts:
             rep.note("a Leader ability naming no datasheet known to the import")
+        transport = self._capacity(sel, unit_kw, unit_found.transport_text
+                                   + [t for g in groups for t in g.found.transport_text], rep)
         return M.Unit("", name, tuple(models), tuple(unit_kw), unit_abil, tuple(unit_found.labels),
-                      can_lead=lead), leaders
+                      can_lead=lead, transport=transport), leaders
+
+    def _capacity(self, sel: dict, unit_kw, texts: list[str], rep: UnitReport) -> dict | None:
+        """18.01 The unit's transport capacity, read from its Transport profile's numbers and
+        keywords (sim.importers.transport); kept only on a TRANSPORT (or DEDICATED TRANSPORT)
+        unit; the report says what was read and what was not."""
+        if not texts:
+            return None
+        if "TRANSPORT" not in unit_kw and "DEDICATED TRANSPORT" not in unit_kw:
+            rep.note("a Transport capacity on a unit without the TRANSPORT keyword: not kept (18.01)")
+            return None
+        factions = [c.split(":", 1)[1] for c in B.category_names(sel) if B.is_faction(c)]
+        cap = TP.read_capacity(texts[0], factions)
+        rep.note(TP.words(cap))
+        return cap.table
 
     def _nested_leaders(self, groups: list[_Group], unit_kw, name: str, rep: UnitReport) -> list[_Group]:
         """A CHARACTER model nested in a unit that is not one (a roster's leader typed "model"
@@ -209,7 +226,9 @@ class Assembler:
     def _abilities(self, sel: dict, found: M.Collected) -> None:
         """The abilities a selection shows (a profile or rule marked hidden is not shown)."""
         for p in B.items(sel, "profiles"):
-            if B.profile_kind(p) == "ability" and _shown(p):
+            if B.profile_kind(p) == "ability" and _shown(p) and TP.is_capacity(B.text(p, "typeId"), B.text(p, "typeName")):
+                found.transport_text.append(B.characteristics(p).get("capacity", ""))
+            elif B.profile_kind(p) == "ability" and _shown(p):
                 desc = " ".join(v for k, v in B.characteristics(p).items())
                 found.add(B.text(p, "name"), desc)
         for r in B.items(sel, "rules"):
