@@ -13,13 +13,15 @@ from __future__ import annotations
 import math
 
 import esper
+import numpy as np
 
-from sim.components import Position, Unit
+from sim.components import Base, Position, Unit
 from sim.rules import pre_battle as PB
 from sim.rules.abilities import Hook
 from sim.world import queries as W
 
 GRID = 1.0  # inches between the anchors tried for a unit's set-up
+SLACK = 0.001  # inches kept from a scout move's full reach, so rounding never takes it past the limit
 
 
 # --- who may do what before the battle (26 steps 8, 11) -------------------------------------
@@ -81,6 +83,18 @@ def _anchors(box, prefer, pick=None) -> list[tuple[float, float]]:
     return out
 
 
+def _reach(model_ent: int) -> float:
+    """Half the longest side of the model's base: no point of it is further from its centre."""
+    b = esper.component_for_entity(model_ent, Base)
+    return max(b.length, b.width) / 2
+
+
+def _inner(model_ent: int) -> float:
+    """Half the shortest side of the model's base: all of it within this of its centre is base."""
+    b = esper.component_for_entity(model_ent, Base)
+    return min(b.length, b.width) / 2
+
+
 def _box(poly) -> tuple[float, float, float, float]:
     xs = [p[0] for p in poly]
     ys = [p[1] for p in poly]
@@ -91,7 +105,25 @@ def set_up_spots(battle, ent: int, region, pick=None):
     """Each candidate set-up of the unit over the ``region`` polygon: ((model id, x, y), ...)."""
     form = formation(ent)
     W_, H = battle.scenario.board
-    for ax, ay in _anchors(_box(region), (W_ / 2, H / 2), pick):
+    x0, y0, x1, y1 = _box(region)
+    reach = {W.model_id(m): _reach(m) for m in W.unit_models(ent, living=False)}
+    lo_x = min(dx - reach[mid] for mid, dx, _ in form)
+    hi_x = max(dx + reach[mid] for mid, dx, _ in form)
+    lo_y = min(dy - reach[mid] for mid, _, dy in form)
+    hi_y = max(dy + reach[mid] for mid, _, dy in form)
+    mine = W.unit_models(ent, living=False)
+    others = [m for m in esper.get_component(Position) if W.alive(m[0]) and W.on_table(m[0])
+              and m[0] not in mine]
+    ox = np.array([p.x for _m, p in others], dtype=float)
+    oy = np.array([p.y for _m, p in others], dtype=float)
+    orad = np.array([_inner(m) for m, _p in others], dtype=float)
+    inner = {W.model_id(m): _inner(m) for m in mine}
+    for ax, ay in _anchors((x0, y0, x1, y1), (W_ / 2, H / 2), pick):
+        if ax + lo_x < x0 - 1e-9 or ax + hi_x > x1 + 1e-9 or ay + lo_y < y0 - 1e-9 or ay + hi_y > y1 + 1e-9:
+            continue  # a base would stick out of the region's bounding box: cannot be wholly within
+        if len(ox) and any(np.any(np.hypot(ox - (ax + dx), oy - (ay + dy)) < orad + inner[mid] - 1e-9)
+                           for mid, dx, dy in form):
+            continue  # two bases' inscribed circles overlap: the bases certainly overlap
         yield tuple((mid, round(ax + dx, 6), round(ay + dy, 6)) for mid, dx, dy in form)
 
 
@@ -110,8 +142,9 @@ def battlefield(battle) -> tuple:
 def scout_spots(battle, ent: int, reach: float, pick=None):
     """24.32 Candidate scout moves of the whole unit (the same vector for every model, so its
     formation is kept) toward the nearest objective that is not the side's home objective
-    (``pick``: a random one), all of its reach
-    then 3/4, 1/2 and 1/4 of it (``pick``: one of those), none under 0.5"."""
+    (``pick``: a random one), all of its reach then 3/4, 1/2 and 1/4 of it, each straight at the
+    objective then veering 30 and 60 degrees either way (``pick``: one length and one bearing),
+    none under 0.5"."""
     models = W.unit_models(ent)
     ps = [esper.component_for_entity(m, Position) for m in models]
     cx = sum(p.x for p in ps) / len(ps)
@@ -122,15 +155,18 @@ def scout_spots(battle, ent: int, reach: float, pick=None):
     if not objs:
         return
     o = objs[0] if pick is None else pick(objs)
-    dx, dy = o.x - cx, o.y - cy
-    d = math.hypot(dx, dy)
+    d = math.hypot(o.x - cx, o.y - cy)
     if d < 1e-6:
         return
-    lengths = [min(reach, d) * f for f in (1.0, 0.75, 0.5, 0.25)]
+    base = math.atan2(o.y - cy, o.x - cx)
+    turns = [0.0, 30.0, -30.0, 60.0, -60.0]  # straight at it first, then veering round what is in the way
+    lengths = [(min(reach, d) - SLACK) * f for f in (1.0, 0.75, 0.5, 0.25)]
     if pick is not None:
-        lengths = [pick(lengths)]
+        turns, lengths = [pick(turns)], [pick(lengths)]
     for step in lengths:
         if step < 0.5:
             return
-        yield tuple((W.model_id(m), round(p.x + dx / d * step, 6), round(p.y + dy / d * step, 6))
-                    for m, p in zip(models, ps))
+        for t in turns:
+            a = base + math.radians(t)
+            yield tuple((W.model_id(m), round(p.x + math.cos(a) * step, 6), round(p.y + math.sin(a) * step, 6))
+                        for m, p in zip(models, ps))

@@ -162,9 +162,9 @@ def parse_scenario(data: dict, file: str) -> ScenarioSpec:
     _name(battle, "name")
     terrain = _terrain(top, board)
     weapons = _weapons(top)
-    armies, units = _armies(top, weapons, board, _deploys_by_rules(data))
+    mission = read_mission(top, board)  # (before the armies: how they deploy decides what a unit must give)
+    armies, units = _armies(top, weapons, board, mission is not None and mission.deployment == "rules")
     script = read_script(top, units, weapons)
-    mission = read_mission(top, board)
     check_deployment(top, mission, units, board)
     return ScenarioSpec(
         name=battle.req("name", str), description=battle.get("description", str, ""),
@@ -325,13 +325,6 @@ def _polygon(r: Reader, key: str):
     if not VERTICES[0] <= len(pts) <= VERTICES[1]:
         r.fail(f"a polygon of {VERTICES[0]} to {VERTICES[1]} vertices", f"<{len(pts)} vertices>", key)
     return pts
-
-
-def _deploys_by_rules(data: dict) -> bool:
-    """Whether the mission deploys the armies by the rules (26 step 8): then a unit's ``at`` is
-    optional, its positions (when given) the owner's plan. (read_mission checks the value.)"""
-    mission = data.get("mission")
-    return isinstance(mission, dict) and mission.get("deployment") == "rules"
 
 
 def _armies(top: Reader, weapons, board, by_rules: bool = False):

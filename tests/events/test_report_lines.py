@@ -41,6 +41,7 @@ DIGESTS = {
     "charge_terrain": "47bfce44fe9dac91",
     "close_quarters_choice": "059ecde43d43df85",
     "close_quarters_engaged": "14e1bcf7045efc02",
+    "deployment": "8af7602f8b495b97",
     "default": "44e89b0fb3b376f2",
     "fall_back": "a4e57607005d7c94",
     "hazard_fight": "e3699d579a4043e5",

@@ -7,110 +7,18 @@ byte-identically. Seeds come from hypothesis."""
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from pathlib import Path
 
-import esper
+from battle_checker import Checker
 from hypothesis import given, settings, strategies as st
 
 from sim.battle import Battle
-from sim.components import Unit, Wounds
 from sim.players import play_battle
-from sim.plan import moves as MV
-from sim.plan.fight import fight_targets, selectable_melee
-from sim.replay.log import Recorder, replay, write_log
-from sim.rules import geometry
-from sim.rules.coherency import coherency_problems
-from sim.rules.mission import CAPS, PRIMARY
-from sim.rules.movement.index import Body, BodyIndex
+from sim.replay.log import replay, write_log
 from sim.scenario.load import load_scenario
-from sim.world import queries as W
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = load_scenario(ROOT / "scenarios/battle_random.toml")
-MOVES = ("moved", "charge", "piled in", "consolidated")
-
-
-class Checker(Recorder):
-    """A recorder that also checks the invariants after each command."""
-
-    def __init__(self, battle, path):
-        super().__init__(battle, path)
-        self.battle = battle
-        self.moved: list[str] = []
-        self.checked = 0
-        battle.listeners.append(self._note)
-
-    def _note(self, e):
-        if e["type"] in MOVES and e.get("to"):
-            self.moved.append(e["unit"])
-        elif e["type"] == "weapons selected" and e["kind"] == "fight":
-            self._fought(e)
-
-    def _fought(self, e):
-        """12.04 / 04.01 Every model of a unit that fights and can (engaged with an enemy unit,
-        with a melee weapon to select) attacks: the players' fights pass the rules, and the rules
-        accept no fight that leaves such a model out."""
-        u = self.battle.units[e["unit"]]
-        engaged = W.engaged_with(u)
-        attacking = {mid for mid, _w, target, _n in e["selections"] if target is not None}
-        for m in W.unit_models(u):
-            mid = W.model_id(m)
-            if fight_targets(m, engaged) and selectable_melee(m, mid, W.unit_state(u).used_one_shot):
-                assert mid in attacking, (e, mid)
-
-    def end_command(self, battle):
-        super().end_command(battle)
-        battle._enter()
-        bw, bh = battle.scenario.board
-        fps = []
-        for u in W.all_units():
-            for m in W.unit_models(u):
-                fp = W.footprint(m)
-                xs, ys = geometry.outline(fp).T  # (every part of the base on the board, 03.01)
-                assert xs.min() >= -1e-6 and xs.max() <= bw + 1e-6, W.model_id(m)
-                assert ys.min() >= -1e-6 and ys.max() <= bh + 1e-6, W.model_id(m)
-                assert esper.component_for_entity(m, Wounds).remaining > 0
-                fps.append((W.model_id(m), fp))
-        for (a, fa), (b, fb) in itertools.combinations(fps, 2):
-            if abs(fa.x - fb.x) < fa.bounding_radius + fb.bounding_radius and \
-                    abs(fa.y - fb.y) < fa.bounding_radius + fb.bounding_radius:
-                assert not geometry.overlaps(fa, fb), f"{a} overlaps {b}"
-        for uid in self.moved:
-            u = battle.units[uid]
-            models = [(W.model_id(m), W.footprint(m)) for m in W.unit_models(u)]
-            assert not coherency_problems(models), (uid, coherency_problems(models))
-        self.moved.clear()
-        alive = W.spatial().units_with_models(len(W.all_units()))
-        for u in W.all_units():  # (enemy_units is kept per owner: the same as asking afresh)
-            me = esper.component_for_entity(u, Unit).owner
-            assert W.enemy_units(u) == [e for e in W.all_units()
-                                        if alive[esper.component_for_entity(e, Unit).order]
-                                        and esper.component_for_entity(e, Unit).owner != me]
-        assert_same_bodies(MV.bodies(), BodyIndex([
-            Body(W.model_id(m), esper.component_for_entity(u, Unit).id,
-                 esper.component_for_entity(u, Unit).owner, W.footprint(m))
-            for u in W.all_units() for m in W.unit_models(u)]))
-        ts = battle.turn_state
-        total, per_round = CAPS[PRIMARY]
-        for p in (0, 1):
-            assert 0 <= ts.vp[p] <= total
-            for r in range(1, 6):
-                assert ts.tallies[p].in_round(r, PRIMARY) <= per_round
-        self.checked += 1
-
-
-def assert_same_bodies(kept: BodyIndex, fresh: BodyIndex) -> None:
-    """The table as the movement rules read it (kept on the spatial index and brought up to
-    date after each move, sim.plan.moves.bodies) is the table built afresh from the world."""
-    assert kept.bodies == fresh.bodies and kept.ids == fresh.ids and kept.units == fresh.units
-    for a in ("players", "centres", "round", "radius", "bound"):
-        assert (getattr(kept, a) == getattr(fresh, a)).all(), a
-    assert {u: r.tolist() for u, r in kept.unit_rows.items()} == \
-        {u: r.tolist() for u, r in fresh.unit_rows.items()}
-    for j in range(len(kept)):
-        if not kept.round[j]:
-            assert (kept.core(j) == fresh.core(j)).all()
 
 
 @settings(max_examples=3, deadline=None, derandomize=True)
