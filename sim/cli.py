@@ -343,7 +343,7 @@ def cmd_import(args) -> int:
         return _err(f"--models: expected 1 to 200 models of a datasheet import, found {args.models}")
     try:
         if args.what == "roster":
-            army, rep = importers.load_roster(args.file, args.bases)
+            army, rep = importers.load_roster(args.file, args.bases, skip_bad=args.skip_bad)
             title = Path(args.file).stem
         else:
             army, rep = importers.load_datasheet(args.file, args.name, args.models, args.bases)
@@ -353,6 +353,11 @@ def cmd_import(args) -> int:
                                        seed=args.seed)
     except (ImportFileError, ScenarioError) as e:
         return _err(str(e))
+    for e in rep.skipped:  # (--skip-bad: asked for, so a warning and exit status 0)
+        print(_line(f"sim: warning: unit skipped (--skip-bad): {e}"), file=sys.stderr)
+    for w in rep.army:  # (a linked catalogue missing: this unit lost nothing, else it was refused)
+        if w.startswith("warning: "):
+            print(_line(f"sim: {w.replace('warning: ', f'warning: {args.file}: ', 1)}"), file=sys.stderr)
     if out is None:
         print(text, end="")
         return 0
@@ -372,12 +377,25 @@ _STAT_NAMES = {"m": "M", "t": "T", "sv": "Sv", "w": "W", "ld": "Ld", "oc": "OC",
 
 
 def cmd_datasheets(args) -> int:
+    """`sim datasheets CATALOGUE`: its datasheets as printed. What the catalogue loses to a linked
+    catalogue missing from its folder is said once, first, on standard error; exit status 1 when
+    datasheets are lost. `--coverage FOLDER`: every catalogue of the folder imported datasheet by
+    datasheet (sim.importers.coverage), a table of listed / imported / refused and the reasons."""
     from sim import importers
     from sim.errors import ImportFileError
+    if args.coverage is not None:
+        if args.catalogue is not None:
+            return _err(f"datasheets --coverage FOLDER: expected no CATALOGUE, found {args.catalogue!r}")
+        return _coverage(args.coverage, args.search or "")
+    if args.catalogue is None:
+        return _err("datasheets: expected CATALOGUE (or --coverage FOLDER), found neither")
+    notes: dict = {}
     try:
-        sheets = importers.list_datasheets(args.catalogue, args.search or "")
+        sheets = importers.list_datasheets(args.catalogue, args.search or "", notes=notes)
     except ImportFileError as e:
         return _err(str(e))
+    for w in notes.get("warnings", ()):
+        print(_line(f"sim: warning: {args.catalogue}: {w}"), file=sys.stderr)
     for s in sheets:
         pts = f", {s['points']:g} pts" if s["points"] else ""
         print(_line(f"{s['name']} ({s['type']}{pts})"))
@@ -394,6 +412,22 @@ def cmd_datasheets(args) -> int:
         if s["refused"]:  # (Part A ruling 28: `sim import datasheet` refuses it)
             print(_line(f"  refused: {s['refused']}"))
     print(f"{len(sheets)} datasheet(s)")
+    return 1 if notes.get("lost") else 0
+
+
+def _coverage(folder: str, only: str) -> int:
+    import os
+    import time
+
+    from sim.importers.coverage import cover, table
+    if not os.path.isdir(folder):
+        return _err(f"{folder}: expected a folder of catalogues, found {'a file' if os.path.exists(folder) else 'nothing'}")
+    t0 = time.perf_counter()
+    results = cover(folder, only)
+    if not results:
+        return _err(f"{folder}: expected catalogue files (.cat, .catz, .json), found none")
+    print(table(results))
+    print(f"({len(results)} catalogue(s) in {time.perf_counter() - t0:.1f} s)")
     return 0
 
 
@@ -488,9 +522,13 @@ def _main(argv=None) -> int:
     a.add_argument("--models", type=int, help="datasheet: the number of models (default: its minimum)")
     a.add_argument("--bases", help="a base size table (as assets/base_sizes.toml) tried first")
     a.add_argument("--seed", type=int, help="the battle's seed when a new scenario is made (default 1)")
+    a.add_argument("--skip-bad", action="store_true",
+                   help="roster: import the units that can be read; each one refused is named on stderr")
     a.set_defaults(fn=cmd_import)
     a = sub.add_parser("datasheets", help="list the datasheets of a catalogue with statlines and weapons")
-    a.add_argument("catalogue")
+    a.add_argument("catalogue", nargs="?")
+    a.add_argument("--coverage", metavar="FOLDER",
+                   help="import every datasheet of every catalogue in FOLDER; print listed / imported / refused")
     a.add_argument("--search", help="only datasheets whose name contains this text")
     a.set_defaults(fn=cmd_datasheets)
     args = p.parse_args(argv)

@@ -75,6 +75,7 @@ class Stats:
     Ld: int
     OC: int
     InSv: int | None = None
+    InSv_against: str = ""  # "ranged" or "melee": InSv counts only against those attacks (05.03)
 
 
 @dataclass(slots=True)
@@ -151,7 +152,8 @@ class Roster:
     full_order: tuple  # 05.03 the default allocation order then (Part A ruling 9)
     W_of: dict  # model id -> W, Sv, InSv (what 05.04 reads per model)
     Sv_of: dict
-    InSv_of: dict
+    InSv_of: dict  # the invulnerable save against ranged attacks (sim.rules.attack.invulnerable_against)
+    InSv_melee_of: dict  # against melee attacks (the same dict when no model's InSv has a condition)
     full_T: int  # 05.02.01 / 19.02 the unit's T for wound rolls while none of its models is lost
     OC: tuple[int, ...]  # 02.02 each model's Objective Control (14.02)
 

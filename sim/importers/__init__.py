@@ -35,12 +35,16 @@ class Army:
     weapons: dict  # name -> Weapon
 
 
-def load_roster(path: str | Path, bases: str | Path | None = None) -> tuple[Army, ImportReport]:
+def load_roster(path: str | Path, bases: str | Path | None = None,
+                skip_bad: bool = False) -> tuple[Army, ImportReport]:
     """A roster's units (``.ros``, ``.rosz`` or New Recruit JSON) and the import report.
-    ``bases``: a user base size table tried before assets/base_sizes.toml."""
+    ``bases``: a user base size table tried before assets/base_sizes.toml. A unit the importer
+    cannot read refuses the roster (the error names the unit), unless ``skip_bad``: then the
+    others are imported and the report's ``skipped`` lists each refused unit's error."""
+    from sim.errors import ImportFileError
     from sim.importers import bsdata as B
     from sim.importers.bases import BaseTable
-    from sim.importers.roster import Assembler, roster_selections
+    from sim.importers.roster import Assembler, detachment_rules, roster_selections, unit_names
     from sim.importers.source import read_document
     file = str(path)
     table = BaseTable(bases)
@@ -48,37 +52,67 @@ def load_roster(path: str | Path, bases: str | Path | None = None) -> tuple[Army
     sels, other = roster_selections(doc, file)
     if not sels:
         raise B.where_error(file, "forces", B.Bad("a roster with at least one unit", "<no unit selection>"))
-    asm = Assembler(file, table)
-    units = tuple(asm.assemble(sel, place) for sel, place in sels)
-    rep = ImportReport(file, "roster", asm.reports, [f"not a unit, not imported: {n!r}" for n in other if n])
-    return Army(units, asm.weapons), rep
+    asm = Assembler(file, table, known=unit_names(sels))
+    units, skipped = [], []
+    for sel, place in sels:
+        try:
+            units.append(asm.assemble(sel, place))
+        except ImportFileError as e:
+            if not skip_bad:
+                raise
+            skipped.append(e)
+    if not units:
+        raise skipped[0]
+    rules = detachment_rules(doc)
+    if rules:
+        units = [_with_labels(u, [r for _, r in rules]) for u in units]
+        for r in asm.reports:
+            for det, rule in rules:
+                r.label(f"detachment {det!r}", rule)
+    army = [f"not a unit, not imported: {n!r}" for n in other if n]
+    army += [f"detachment {det!r}: rule {rule!r} (an inert label on every unit)" for det, rule in rules]
+    rep = ImportReport(file, "roster", asm.reports, army, [str(e) for e in skipped])
+    return Army(tuple(units), asm.weapons), rep
 
 
-def list_datasheets(path: str | Path, search: str = "") -> list[dict]:
+def _with_labels(unit: Unit, labels: list[str]) -> Unit:
+    from dataclasses import replace
+    have = set(unit.labels) | {a for m in unit.models for a in m.labels}
+    return replace(unit, labels=unit.labels + tuple(x for x in dict.fromkeys(labels) if x not in have))
+
+
+def list_datasheets(path: str | Path, search: str = "", notes: dict | None = None) -> list[dict]:
     """Each datasheet of a catalogue (matching ``search``, case-insensitive) as
     Catalogue.summary gives it: name, points, statlines and weapons as printed, ability names,
-    and ``refused``: why the import would refuse its unit (Part A ruling 28), or None."""
+    and ``refused``: why the import would refuse its unit (Part A ruling 28), or None.
+    ``notes``: a dict given ``warnings``, the catalogue's losses once each (a linked catalogue
+    missing from the folder, with the links and datasheets it takes with it), and ``lost``, true
+    when datasheets are lost with it."""
     from sim.importers.catalogue import Catalogue
     cat = Catalogue(path)
+    if notes is not None:
+        notes["warnings"] = cat.warnings()
+        notes["lost"] = bool(cat.datasheets_lost() or any(m.imports_root for m in cat.missing_catalogues))
     want = search.casefold()
     return [cat.summary(e) for e in cat.datasheets()
             if not want or want in str(e.get("name", "")).casefold()]
 
 
 def load_datasheet(path: str | Path, name: str, models: int | None = None,
-                   bases: str | Path | None = None) -> tuple[Army, ImportReport]:
+                   bases: str | Path | None = None, catalogue=None) -> tuple[Army, ImportReport]:
     """One datasheet of a catalogue as a unit with its default wargear and its minimum number of
-    models (or ``models``)."""
+    models (or ``models``). ``catalogue``: a sim.importers.catalogue.Catalogue of ``path`` already
+    read (the coverage tool reads each once)."""
     from sim.importers.bases import BaseTable
     from sim.importers.catalogue import Catalogue
     from sim.importers.roster import Assembler
-    cat = Catalogue(path)
+    cat = catalogue if catalogue is not None else Catalogue(path)
     entry = cat.find(name)
     sel, notes = cat.build(entry, models)
-    asm = Assembler(cat.file, BaseTable(bases))
+    asm = Assembler(cat.file, BaseTable(bases), known=cat.datasheet_names())
     unit = asm.assemble(sel, f"datasheets[{name[:60]!r}]")
-    rep = ImportReport(cat.file, "datasheet", asm.reports)
-    for n in notes + [f"not found (link left unresolved): {m}" for m in cat.missing]:
+    rep = ImportReport(cat.file, "datasheet", asm.reports, [f"warning: {w}" for w in cat.warnings()])
+    for n in notes:
         rep.units[0].note(n)
     return Army((unit,), asm.weapons), rep
 

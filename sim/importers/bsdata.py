@@ -40,15 +40,18 @@ def number(d, key, default: float | None = None) -> float | None:
     v = d.get(key) if isinstance(d, dict) else None
     if isinstance(v, bool):
         return default
+    if isinstance(v, int) and abs(v) >= 10 ** 12:
+        return default  # (a huge JSON integer: no float of it is taken)
     if isinstance(v, (int, float)):
-        return float(v)
-    if isinstance(v, str):
+        f = float(v)
+    elif isinstance(v, str):
         try:
             f = float(v)
-        except ValueError:
+        except (ValueError, OverflowError):
             return default
-        return f if f == f and abs(f) < 1e12 else default
-    return default
+    else:
+        return default
+    return f if f == f and abs(f) < 1e12 else default  # (no NaN, no infinity, nothing huge)
 
 
 def _num_text(v) -> str:
@@ -128,7 +131,7 @@ class Bad(Exception):
 
 _INT = re.compile(r"^[+]?(\d{1,6})$")
 _ROLL = re.compile(r"^(\d{1,2})\s*\+?$")
-_INCHES = re.compile(r'^(\d{1,4})\s*\+?\s*(?:"|\u201d|\'\'|in(?:ch(?:es)?)?)?$', re.I)
+_INCHES = re.compile(r'^(\d{1,4})\s*\+?\s*(?:"|\u201d|\'\'|in(?:ch(?:es)?)?)?\s*\+?$', re.I)
 _AP = re.compile(r"^([-\u2013\u2212])?\s*(\d{1,3})$")
 NONE_MARKS = ("", "-", "\u2013", "\u2014", "n/a", "na", "none")
 
@@ -140,27 +143,49 @@ def _show(v: str) -> str:
 def whole(v: str, what: str) -> int:
     m = _INT.match(v.strip())
     if not m:
+        if not v.strip():
+            raise Bad(f"{what} as a whole number", "an empty value (a data error)")
         raise Bad(f"{what} as a whole number", _show(v))
     return int(m.group(1))
+
+
+def strength(v: str) -> int:
+    """A weapon's S: a whole number. A random S ("2D6", "D6+6": 02.02.03 allows it, rolled each
+    time it is needed) is refused with that reason: this version's S is a number."""
+    try:
+        return whole(v, "S")
+    except Bad:
+        try:
+            d = dice(v, "S")
+        except Bad:
+            raise Bad("S as a whole number", _show(v) if v.strip() else "an empty value (a data error)") from None
+        raise Bad("S as a whole number (a random S, 02.02.03, is not in this version)", repr(d)) from None
 
 
 def roll(v: str, what: str) -> int:
     """"3+" -> 3 (a missing "+" is tolerated)."""
     m = _ROLL.match(v.strip())
+    if not m and not v.strip():
+        raise Bad(f"{what} as a roll like 3+", "an empty value (a data error)")
     if not m:
         raise Bad(f"{what} as a roll like 3+", _show(v))
     return int(m.group(1))
 
 
 def inches(v: str, what: str) -> int:
-    """'6"' -> 6; "20+\"" (a minimum move) -> 20."""
+    """'6"' -> 6; '20+"', '20"+' (a minimum move, as AIRCRAFT print it) -> 20."""
     m = _INCHES.match(v.strip())
+    if not m and not v.strip():
+        raise Bad(f'{what} in inches like 6"', "an empty value (a data error)")
     if not m:
         raise Bad(f'{what} in inches like 6"', _show(v))
     return int(m.group(1))
 
 
 def ap(v: str) -> int:
+    """"-1" -> -1, "0" -> 0; "-" alone (no AP, as some profiles print it) -> 0."""
+    if v.strip() in ("-", "\u2013", "\u2212"):
+        return 0
     m = _AP.match(v.strip())
     if not m or (not m.group(1) and int(m.group(2)) != 0):
         raise Bad("AP as 0 or a negative whole number like -1", _show(v))

@@ -3,66 +3,65 @@ data repository publishes) holds datasheets as selection entries: inline, or sha
 (``sharedSelectionEntries``, ``sharedSelectionEntryGroups``, ``sharedProfiles``, ``sharedRules``)
 and reached through entry links and info links, possibly in a library catalogue it links to.
 
-* Links are resolved by id, first in the file, then in the catalogues it links to and its game
-  system when they lie beside it (found by the link's name with .cat, .catz or .json, or for the
-  game system the .gst/.gstz or JSON file whose root is a gameSystem); a link whose target is
-  found nowhere is named in the report. A link's own constraints, modifiers, costs, categories
-  and children are added to its target's.
+* The catalogues it links are found by id in its folder, their own links followed, and the game
+  system read (sim.importers.library); a catalogue found nowhere is reported once, with the
+  links and datasheets it takes with it (:meth:`Catalogue.warnings`). Links to entries,
+  profiles and rules are resolved by id in all of them; a link's own constraints, modifiers,
+  costs, categories and children are added to its target's. A datasheet one of whose links
+  points to nothing is refused, naming what is lost.
 * The default unit (``sim import datasheet``) takes every entry the catalogue makes compulsory
   (a "min" constraint on selections, per parent, or a defaultAmount), and in a group with a
   minimum the group's default entry (or its first), with the minimum number of models unless
   ``--models N`` says otherwise (extra models go to the entry with the most room).
-* Modifiers (and modifier groups) are applied when their conditions can be decided from the
-  unit itself (selections counted within the entry, its parent, the unit or the model): set,
-  increment, decrement and append on a characteristic, a name (Deadly Demise + "D3"), a cost, a
-  category, hidden. A modifier whose condition depends on the roster or force (a detachment, the
-  battle size) is not applied, and the report says so when it would change a characteristic or
-  a name.
+* Modifiers (and modifier groups) are decided for the unit alone in its force
+  (sim.importers.conditions): hidden rules and profiles (a detachment's rules, while no
+  detachment is chosen) are left out, names follow; characteristics, categories and points
+  change only where the unit itself decides them, and the report says when a modifier of a
+  characteristic or a name was not applied. The "from the Nth copy" surcharges
+  (``localConditionGroups``) never apply to a unit alone.
 * The result is the same kind of selection tree a roster holds, assembled by
   sim.importers.roster.
 """
-
 from __future__ import annotations
 
-import math
-import os
-from dataclasses import dataclass, field
+import re
 from pathlib import Path
 
 from sim.importers import bsdata as B
-from sim.importers.source import read_document
+from sim.importers.conditions import ALONE, STRICT, Conditions, Inst, modifiers, walk
+from sim.importers.library import Folder, Missing, load_links
 
 MAX_NODES = 20_000  # entries visited for one datasheet (a cycle of links stops here)
 MAX_MODELS = 200
-
-
-@dataclass
-class Inst:
-    """One entry chosen ``count`` times in all (for every copy of its parents)."""
-
-    entry: dict
-    count: int
-    parent: "Inst | None" = None
-    children: list["Inst"] = field(default_factory=list)
-    hidden: bool = False
-    name: str = ""
-    points: float = 0.0
+MAX_INFO_DEPTH = 16  # info groups inside each other
+_LINK_KEYS = ("entryLinks", "infoLinks")
 
 
 class Catalogue:
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, folder: Folder | None = None):
         self.path = Path(path)
         self.file = str(path)
-        root, doc = read_document(path, ("catalogue", "gameSystem"))
+        self.folder = folder if folder is not None else Folder(self.path.parent)
+        root, doc = self.folder.document(self.path, ("catalogue", "gameSystem"))
         self.root, self.doc = root, doc
         self.index: dict[str, dict] = {}
-        self.missing: list[str] = []
-        self.linked: list[dict] = []  # catalogues whose root entries are imported
-        self._index(doc)
-        self._load_links()
+        links = load_links(self.file, doc, self.path, self.folder, root == "catalogue")
+        self.linked: list[dict] = links.roots  # catalogues whose root entries are imported
+        self.missing_catalogues: list[Missing] = links.missing
+        self.no_system = links.no_system
+        per_doc = [(doc, self._index(doc))]
+        for d in links.docs:
+            per_doc.append((d, self._index(d)))
+        if links.system is not None:
+            per_doc.append((links.system, self._index(links.system)))
+        self.cond = Conditions(B.text(doc, "id"))
+        self._lost: list[str] | None = None  # while a datasheet is built: the links it loses
+        self._count_dangling(per_doc)
 
     # --- ids --------------------------------------------------------------------------------------
-    def _index(self, doc: dict) -> None:
+    def _index(self, doc: dict) -> list[dict]:
+        """Index every element with an id (first one of an id kept); the entry and info links met."""
+        found = []
         stack = [doc]
         while stack:
             d = stack.pop()
@@ -71,53 +70,58 @@ class Catalogue:
                     for x in v:
                         if isinstance(x, dict):
                             i = x.get("id")
-                            if isinstance(i, str) and "targetId" not in x and i not in self.index:
+                            if "targetId" in x:
+                                if k in _LINK_KEYS:
+                                    found.append(x)
+                            elif isinstance(i, str) and i not in self.index:
                                 self.index[i] = x
                             stack.append(x)
                 elif isinstance(v, dict):
                     stack.append(v)
+        return found
 
-    def _load_links(self) -> None:
-        folder = self.path.parent
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            names = []
-        for link in B.items(self.doc, "catalogueLinks"):
-            lname = B.text(link, "name")
-            found = None
-            for ext in (".cat", ".catz", ".json"):
-                if lname + ext in names:
-                    found = folder / (lname + ext)
-                    break
-            if found is None:
-                self.missing.append(f"catalogue {lname!r}")
-                continue
-            _, d = read_document(found, ("catalogue",))
-            self._index(d)
-            if B.flag(link, "importRootEntries"):
-                self.linked.append(d)
-        if self.root == "catalogue":
-            gst = None
-            for n in names:
-                p = folder / n
-                if n.lower().endswith((".gst", ".gstz")):
-                    gst = p
-                elif n.lower().endswith(".json") and p != self.path:
-                    try:
-                        with open(p, "rb") as f:
-                            head = f.read(64)
-                    except OSError:
-                        continue
-                    if b'"gameSystem"' in head:
-                        gst = p
-                if gst is not None:
-                    break
-            if gst is not None:
-                _, d = read_document(gst, ("gameSystem",))
-                self._index(d)
-            else:
-                self.missing.append("the game system file")
+    def _count_dangling(self, per_doc) -> None:
+        """Links to nothing, counted against the missing catalogue the linking catalogue links
+        (the first, when it links several); root entry links to nothing are datasheets lost."""
+        by_via = {}
+        for m in self.missing_catalogues:
+            by_via.setdefault(m.via, m)
+        roots = [self.doc, *self.linked]
+        self.dangling = 0  # links to nothing that no missing catalogue explains (a data error)
+        for d, found in per_doc:
+            m = by_via.get(B.text(d, "name"))
+            for link in found:
+                if B.text(link, "targetId") not in self.index:
+                    if m is not None:
+                        m.links += 1
+                    else:
+                        self.dangling += 1
+            if any(d is r for r in roots):
+                for link in B.items(d, "entryLinks"):
+                    if B.text(link, "targetId") not in self.index and not B.flag(link, "hidden"):
+                        target = m or (self.missing_catalogues[0] if self.missing_catalogues else None)
+                        if target is not None:
+                            target.datasheets.append(B.clean_name(B.text(link, "name")))
+
+    def warnings(self) -> list[str]:
+        """What the catalogue loses, once per missing catalogue (names and counts only)."""
+        folder = str(self.path.parent)
+        out = [m.text(folder) for m in self.missing_catalogues]
+        if self.dangling:
+            out.append(f"{self.dangling} link(s) point to nothing in the catalogues read (a data error)")
+        if self.no_system:
+            out.append(f"no game system file (.gst, .gstz or JSON) in {folder}: its shared rules and profiles "
+                       "are not read")
+        return out
+
+    def datasheets_lost(self) -> int:
+        return sum(len(m.datasheets) for m in self.missing_catalogues)
+
+    def _lose(self, kind: str, name: str) -> None:
+        if self._lost is not None:
+            what = f"{kind} {B.clean_name(name)[:60]!r}"
+            if what not in self._lost:
+                self._lost.append(what)
 
     # --- entries ----------------------------------------------------------------------------------
     def resolve(self, node: dict) -> dict | None:
@@ -127,13 +131,11 @@ class Catalogue:
             return node
         target = self.index.get(tid)
         if target is None:
-            name = B.text(node, "name")
-            if f"entry {name!r}" not in self.missing:
-                self.missing.append(f"entry {name!r}")
+            self._lose("entry", B.text(node, "name"))
             return None
         out = dict(target)
         for key in ("constraints", "modifiers", "modifierGroups", "categoryLinks", "entryLinks", "selectionEntries",
-                    "selectionEntryGroups", "profiles", "infoLinks", "rules"):
+                    "selectionEntryGroups", "profiles", "infoLinks", "infoGroups", "rules"):
             extra = B.items(node, key)
             if extra:
                 out[key] = B.items(target, key) + extra
@@ -150,6 +152,8 @@ class Catalogue:
         entries = list(B.items(entry, "selectionEntries"))
         groups = list(B.items(entry, "selectionEntryGroups"))
         for link in B.items(entry, "entryLinks"):
+            if B.flag(link, "hidden") and link.get("targetId") not in self.index:
+                continue  # (a hidden option to nothing loses nothing)
             r = self.resolve(link)
             if r is None:
                 continue
@@ -162,6 +166,8 @@ class Catalogue:
         out, seen = [], set()
         for doc in [self.doc, *self.linked]:
             for node in B.items(doc, "entryLinks") + B.items(doc, "selectionEntries"):
+                if "targetId" in node and node.get("targetId") not in self.index:
+                    continue  # (a datasheet lost with a missing catalogue: counted by warnings())
                 e = self.resolve(node)
                 if e is None or B.flag(e, "hidden") or B.text(e, "type") not in ("unit", "model"):
                     continue
@@ -170,6 +176,15 @@ class Catalogue:
                     seen.add(name.casefold())
                     out.append(e)
         return out
+
+    def datasheet_names(self) -> list[str]:
+        """The names a Leader ability's list may name: the datasheets listed, and every unit entry
+        of the catalogues read (sim.importers.leaders)."""
+        if not hasattr(self, "_names"):
+            names = [B.text(e, "name") for e in self.datasheets()]
+            names += [B.text(e, "name") for e in self.index.values() if B.text(e, "type") == "unit"]
+            self._names = list(dict.fromkeys(n for n in names if n))
+        return self._names
 
     def find(self, name: str) -> dict:
         sheets = self.datasheets()
@@ -184,59 +199,102 @@ class Catalogue:
         names = [B.clean_name(B.text(e, "name")) for e in sheets]
         close = part and [B.clean_name(B.text(e, "name")) for e in part][:5] or difflib.get_close_matches(name, names, 3)
         hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+        lost = [m for m in self.missing_catalogues if any(B.norm(d) == want for d in m.datasheets)]
+        if lost:
+            raise B.where_error(self.file, "datasheets", B.Bad(
+                f"datasheet {name[:60]!r} from catalogue {lost[0].name!r} (id {lost[0].id}), which is not in "
+                f"{self.path.parent}", "no such catalogue"))
         raise B.where_error(self.file, "datasheets", B.Bad(
             f"the name of a datasheet in the catalogue{hint}", repr(name[:60])))
 
     # --- profiles and rules of an entry ------------------------------------------------------------
-    def profiles(self, entry: dict) -> list[dict]:
-        out = list(B.items(entry, "profiles"))
+    def profiles(self, entry: dict, inst: Inst | None = None, depth: int = 0) -> list[dict]:
+        """The profiles an entry shows: its own, those of its info groups and info links
+        (profiles and info groups), hidden ones (after their modifiers, decided alone) left out."""
+        out = [p for p in B.items(entry, "profiles") if self.cond.shown(p, inst)]
+        if depth >= MAX_INFO_DEPTH:
+            return out
+        for g in B.items(entry, "infoGroups"):
+            if self.cond.shown(g, inst):
+                out.extend(self.profiles(g, inst, depth + 1))
         for link in B.items(entry, "infoLinks"):
             kind = B.text(link, "type")
-            if kind == "profile":
-                t = self.index.get(B.text(link, "targetId"))
-                if t is None:
-                    self.missing.append(f"profile {B.text(link, 'name')!r}")
-                else:
-                    out.append(t)
-            elif kind == "infoGroup":
-                t = self.index.get(B.text(link, "targetId"))
-                if t is not None:
-                    out.extend(self.profiles(t))
+            if kind not in ("profile", "infoGroup") or not self.cond.shown(link, inst):
+                continue
+            t = self.index.get(B.text(link, "targetId"))
+            if t is None:
+                self._lose(kind if kind == "profile" else "info group", B.text(link, "name"))
+            elif not self.cond.shown(t, inst):
+                continue
+            elif kind == "profile":
+                out.append(t)
+            else:
+                out.extend(self.profiles(t, inst, depth + 1))
         return out
 
-    def rules(self, entry: dict, inst: Inst | None = None, notes: list | None = None) -> list[str]:
-        """The names of the rules an entry has (own rules, and info links to rules, with the
-        link's name modifiers applied: "Deadly Demise" + "D3")."""
-        out = [B.text(r, "name") for r in B.items(entry, "rules")]
-        for link in B.items(entry, "infoLinks"):
+    def rules(self, entry: dict, inst: Inst | None = None, notes: list | None = None,
+              depth: int = 0) -> list[tuple[str, str]]:
+        """(name, description) of the rules an entry shows (its own, its info groups', and info
+        links to rules, with the link's name modifiers applied: "Deadly Demise" + "D3"); hidden
+        ones (after their modifiers, decided alone: a detachment's rule while the detachment is
+        not chosen) left out. The description is read for what it states (an invulnerable
+        save's condition), never written anywhere."""
+        out = [(B.text(r, "name"), B.text(r, "description")) for r in B.items(entry, "rules") if self.cond.shown(r, inst)]
+        if depth < MAX_INFO_DEPTH:
+            for g in B.items(entry, "infoGroups"):
+                if self.cond.shown(g, inst):
+                    out.extend(self.rules(g, inst, notes, depth + 1))
+        for link in B.items(entry, "infoLinks") if depth < MAX_INFO_DEPTH else ():
             kind = B.text(link, "type")
-            if kind == "rule":
-                name = B.text(link, "name") or B.text(self.index.get(B.text(link, "targetId"), {}), "name")
-                for mod, conds in _modifiers(link):
-                    if B.text(mod, "field") == "name":
-                        ok = self._holds(conds, inst) if inst is not None else (True if not conds else None)
-                        if ok:
-                            name = _apply_text(name, mod)
-                        elif ok is None and notes is not None:
-                            notes.append(f"rule {name!r}: a name modifier with a roster or force condition not applied")
-                out.append(name)
-            elif kind == "infoGroup":
-                t = self.index.get(B.text(link, "targetId"))
-                if t is not None:
-                    out.extend(self.rules(t, inst, notes))
-        return [n for n in out if n]
+            if kind not in ("rule", "infoGroup") or not self.cond.shown(link, inst):
+                continue
+            t = self.index.get(B.text(link, "targetId"))
+            if t is None:
+                self._lose(kind if kind == "rule" else "info group", B.text(link, "name"))
+                continue
+            if not self.cond.shown(t, inst):
+                continue
+            if kind == "infoGroup":
+                out.extend(self.rules(t, inst, notes, depth + 1))
+                continue
+            name = B.text(link, "name") or B.text(t, "name")
+            for mod, cs in modifiers(link):
+                if B.text(mod, "field") == "name":
+                    ok = self.cond.holds(cs, inst, ALONE) if inst is not None else (True if not cs else None)
+                    if ok:
+                        name = _apply_text(name, mod)
+                    elif ok is None and notes is not None:
+                        notes.append(f"rule {name!r}: a name modifier with a roster or force condition not applied")
+            out.append((name, B.text(t, "description")))
+        return [(n, d) for n, d in out if n]
 
     # --- the default unit --------------------------------------------------------------------------
     def build(self, entry: dict, models: int | None = None) -> tuple[dict, list[str]]:
-        """The datasheet's default selection tree (roster-like) and the notes for the report."""
+        """The datasheet's default selection tree (roster-like) and the notes for the report. A
+        link of the unit's entries, profiles or rules whose target is nowhere (a missing
+        catalogue, or a data error) refuses it, naming what is lost."""
         notes: list[str] = []
         self._nodes = 0
-        root = self._build(entry, 1, None, [])
-        slots = [i for i in _walk(root) if B.text(i.entry, "type") == "model" and i is not root]
-        if models is not None:
-            self._resize(root, slots, models, entry)
-        self._evaluate(root, notes)
-        return self._selection(root, notes), notes
+        self._lost = []
+        try:
+            root = self._build(entry, 1, None, [])
+            slots = [i for i in walk(root) if B.text(i.entry, "type") == "model" and i is not root]
+            if models is not None:
+                self._resize(root, slots, models, entry)
+            self._evaluate(root, notes)
+            sel = self._selection(root, notes)
+            lost = self._lost
+        finally:
+            self._lost = None
+        if lost:
+            name = B.clean_name(B.text(entry, "name"))[:60]
+            why = (f"catalogue {self.missing_catalogues[0].name!r} (id {self.missing_catalogues[0].id}, not in "
+                   f"{self.path.parent})" if self.missing_catalogues else "ids no catalogue read has (a data error)")
+            more = f" and {len(lost) - 3} more" if len(lost) > 3 else ""
+            raise B.where_error(self.file, f"datasheets[{name!r}]", B.Bad(
+                f"every link of datasheet {name!r} resolved",
+                f"{len(lost)} link(s) to {why}: " + ", ".join(lost[:3]) + more))
+        return sel, notes
 
     def _build(self, entry: dict, count: int, parent: Inst | None, path: list[str]) -> Inst:
         self._nodes += 1
@@ -257,10 +315,17 @@ class Catalogue:
                 inst.children.append(self._build(e, n * count, inst, path))
         for g in groups:
             if not B.flag(g, "hidden"):
-                self._group(g, inst, count, path)
+                self._group(g, inst, count, path, 0)
         return inst
 
-    def _group(self, g: dict, inst: Inst, count: int, path: list[str]) -> None:
+    def _group(self, g: dict, inst: Inst, count: int, path: list[str], depth: int) -> None:
+        if depth > MAX_INFO_DEPTH * 4:
+            raise B.where_error(self.file, B.text(g, "name")[:60], B.Bad(
+                f"selection groups nested at most {MAX_INFO_DEPTH * 4} deep", "deeper (a cycle of links?)"))
+        self._nodes += 1
+        if self._nodes > MAX_NODES:
+            raise B.where_error(self.file, B.text(g, "name")[:60], B.Bad(
+                f"a datasheet of at most {MAX_NODES:,} entries", "more (a cycle of links?)"))
         entries, groups = self.children(g)
         entries = [e for e in entries if not B.flag(e, "hidden")]
         picks = {id(e): _default(e) for e in entries}
@@ -275,7 +340,7 @@ class Catalogue:
                 inst.children.append(self._build(e, picks[id(e)] * count, inst, path))
         for sub in groups:
             if not B.flag(sub, "hidden"):
-                self._group(sub, inst, count, path)
+                self._group(sub, inst, count, path, depth + 1)
 
     def _resize(self, root: Inst, slots: list[Inst], n: int, entry: dict) -> None:
         if not slots:  # a single-model datasheet
@@ -297,16 +362,18 @@ class Catalogue:
 
     # --- modifiers ---------------------------------------------------------------------------------
     def _evaluate(self, root: Inst, notes: list[str]) -> None:
+        """Each entry's modifiers (sim.importers.conditions): hidden and names decided with the
+        unit alone in its force; characteristics, categories and points only where the unit
+        itself decides them (a single datasheet takes its unconditional cost)."""
         unknown_cost = 0
-        for inst in _walk(root):
+        for inst in walk(root):
             inst.points = B.pts(inst.entry)
-            inst.props = {}  # characteristic typeId -> value text (set by modifiers)
-            inst.extra_categories, inst.removed_categories = [], []
-        for inst in _walk(root):
-            for mod, conds in _modifiers(inst.entry):
+        for inst in walk(root):
+            for mod, cs in modifiers(inst.entry):
                 fld, kind = B.text(mod, "field"), B.text(mod, "type")
-                ok = self._holds(conds, inst)
-                times = self._repeats(mod, inst)
+                mode = ALONE if fld in ("hidden", "name") else STRICT
+                ok = self.cond.holds(cs, inst, mode)
+                times = self.cond.repeats(mod, inst, mode)
                 if ok is None or times is None:
                     if self._is_characteristic(fld) or fld == "name":
                         notes.append(f"{inst.name!r}: a modifier of {self._field_name(fld)} with a roster or force "
@@ -329,7 +396,7 @@ class Catalogue:
                     inst.points = v if kind == "set" else inst.points + v * times if kind == "increment" else \
                         inst.points - v * times if kind == "decrement" else inst.points
                 elif self._is_characteristic(fld):
-                    targets = [inst] + (list(_walk(inst))[1:] if "recursive" in B.text(mod, "affects")
+                    targets = [inst] + (list(walk(inst))[1:] if "recursive" in B.text(mod, "affects")
                                         or B.text(mod, "scope") == "root-entry" else [])
                     for t in targets:
                         t.props[fld] = _apply_char(t.props.get(fld), fld, mod, times, self._char_value(t, fld))
@@ -354,89 +421,20 @@ class Catalogue:
         return self._char_types().get(fld, fld) if fld != "name" else "its name"
 
     def _char_value(self, inst: Inst, fld: str) -> str | None:
-        for p in self.profiles(inst.entry):
+        for p in self.profiles(inst.entry, inst):
             for c in B.items(p, "characteristics"):
                 if B.text(c, "typeId") == fld:
                     return B.text(c, "$text")
         return None
 
-    def _holds(self, conds: list[tuple[str, dict]], inst: Inst | None):
-        """True, False, or None when a condition cannot be decided from the unit."""
-        result = True
-        for kind, c in conds:
-            if kind == "group":
-                sub = [self._holds([x], inst) for x in _group_members(c)]
-                t = B.text(c, "type")
-                if t == "or":
-                    v = True if True in sub else (None if None in sub else False)
-                else:
-                    v = False if False in sub else (None if None in sub else True)
-            else:
-                v = self._condition(c, inst)
-            if v is False:
-                return False
-            if v is None:
-                result = None
-        return result
-
-    def _condition(self, c: dict, inst: Inst | None):
-        if inst is None or B.text(c, "field") != "selections":
-            return None
-        scope = self._scope(B.text(c, "scope"), inst)
-        if scope is None:
-            return None
-        n = _count_of(scope, B.text(c, "childId"))
-        v = B.number(c, "value", 0.0) or 0.0
-        t = B.text(c, "type")
-        return {"atLeast": n >= v, "atMost": n <= v, "greaterThan": n > v, "lessThan": n < v, "equalTo": n == v,
-                "instanceOf": None, "notInstanceOf": None}.get(t, None) if t not in ("instanceOf", "notInstanceOf") \
-            else None
-
-    def _scope(self, scope: str, inst: Inst):
-        if scope in ("self", ""):
-            return inst
-        if scope == "parent":
-            return inst.parent
-        if scope in ("unit", "root-entry"):
-            while inst.parent is not None:
-                inst = inst.parent
-            return inst
-        if scope in ("model", "model-or-unit"):
-            x = inst
-            while x is not None and B.text(x.entry, "type") != "model":
-                x = x.parent
-            return x if x is not None else (self._scope("unit", inst) if scope == "model-or-unit" else None)
-        x = inst  # an entry id
-        while x is not None:
-            if scope in x.entry.get("_ids", ()) or scope == B.text(x.entry, "id"):
-                return x
-            x = x.parent
-        return None
-
-    def _repeats(self, mod: dict, inst: Inst):
-        reps = B.items(mod, "repeats")
-        if not reps:
-            return 1
-        total = 0
-        for r in reps:
-            if B.text(r, "field") != "selections":
-                return None
-            scope = self._scope(B.text(r, "scope"), inst)
-            if scope is None:
-                return None
-            per = B.number(r, "value", 1.0) or 1.0
-            n = _count_of(scope, B.text(r, "childId")) / per
-            total += int(math.ceil(n) if B.flag(r, "roundUp") else math.floor(n)) * int(B.number(r, "repeats", 1.0) or 1)
-        return total
-
     # --- to a roster-like selection ------------------------------------------------------------------
     def _selection(self, inst: Inst, notes: list[str]) -> dict:
         profiles = []
-        for p in self.profiles(inst.entry):
+        for p in self.profiles(inst.entry, inst):
             chars = []
             for c in B.items(p, "characteristics"):
                 tid = B.text(c, "typeId")
-                val = inst.props.get(tid) if tid in getattr(inst, "props", {}) else B.text(c, "$text")
+                val = inst.props.get(tid) if tid in inst.props else B.text(c, "$text")
                 chars.append({"name": B.text(c, "name"), "$text": val if val is not None else ""})
             profiles.append({"name": B.text(p, "name"), "typeName": B.text(p, "typeName"), "characteristics": chars})
         cats = [B.text(c, "name") or B.text(self.index.get(B.text(c, "targetId"), {}), "name")
@@ -444,7 +442,8 @@ class Catalogue:
         cats = [c for c in cats + inst.extra_categories if c and c not in inst.removed_categories]
         kids = [self._selection(c, notes) for c in inst.children if not c.hidden]
         return {"name": inst.name, "type": B.text(inst.entry, "type") or "upgrade", "number": inst.count,
-                "profiles": profiles, "rules": [{"name": n} for n in self.rules(inst.entry, inst, notes)],
+                "profiles": profiles,
+                "rules": [{"name": n, "description": d} for n, d in self.rules(inst.entry, inst, notes)],
                 "categories": [{"name": c} for c in dict.fromkeys(cats)],
                 "costs": [{"name": "pts", "value": inst.points * (inst.count if inst.parent is not None else 1)}],
                 "selections": kids}
@@ -480,7 +479,7 @@ class Catalogue:
                     weapons.setdefault((kind, pname), B.characteristics(p))
                 elif own and pname not in abilities:
                     abilities.append(pname)
-            for r in self.rules(e) if own else ():
+            for r, _ in self.rules(e) if own else ():
                 if r not in abilities:
                     abilities.append(r)
             if own:
@@ -491,14 +490,6 @@ class Catalogue:
         return {"name": B.clean_name(B.text(entry, "name")), "type": B.text(entry, "type"),
                 "points": B.pts(entry), "stats": stats, "weapons": weapons, "abilities": abilities,
                 "refused": scope.refusal(c for c in cats if c and not B.is_faction(c))}
-
-
-def _walk(inst: Inst):
-    stack = [inst]
-    while stack:
-        i = stack.pop()
-        yield i
-        stack.extend(reversed(i.children))
 
 
 def _scale(inst: Inst, count: int) -> None:
@@ -517,9 +508,9 @@ def _bound(entry: dict, kind: str) -> int | None:
             vals[B.text(c, "id")] = B.number(c, "value", 0.0) or 0.0
     if not vals:
         return None
-    for mod, conds in _modifiers(entry):
+    for mod, cs in modifiers(entry):
         cid = B.text(mod, "field")
-        if cid in vals and not conds and not B.items(mod, "repeats"):
+        if cid in vals and not cs and not B.items(mod, "repeats"):
             v = B.number(mod, "value", 0.0) or 0.0
             t = B.text(mod, "type")
             vals[cid] = v if t == "set" else vals[cid] + v if t == "increment" else vals[cid] - v if t == "decrement" \
@@ -534,39 +525,6 @@ def _default(entry: dict) -> int:
     if d is not None and d == int(d) and 0 <= d <= MAX_MODELS:
         n = max(n, int(d))
     return n
-
-
-def _modifiers(entry: dict):
-    """(modifier, conditions) of an entry: its own, and those of its modifier groups (nested),
-    each with the conditions of the groups it is in."""
-    out = []
-    stack = [(entry, [])]
-    while stack:
-        holder, inherited = stack.pop()
-        for m in B.items(holder, "modifiers"):
-            out.append((m, inherited + _conds(m)))
-        for g in B.items(holder, "modifierGroups"):
-            stack.append((g, inherited + _conds(g)))
-    return out
-
-
-def _conds(d: dict) -> list[tuple[str, dict]]:
-    return [("one", c) for c in B.items(d, "conditions")] + [("group", g) for g in B.items(d, "conditionGroups")]
-
-
-def _group_members(g: dict) -> list[tuple[str, dict]]:
-    return _conds(g)
-
-
-def _count_of(scope: Inst, child: str) -> int:
-    total = 0
-    for i in _walk(scope):
-        if i is scope:
-            continue
-        t = B.text(i.entry, "type")
-        if child in (t, ) or child in i.entry.get("_ids", ()) or child == B.text(i.entry, "id"):
-            total += i.count
-    return total
 
 
 def _is_pts(fld: str, entry: dict) -> bool:
@@ -593,7 +551,6 @@ def _apply_char(current: str | None, fld: str, mod: dict, times: int, base: str 
     if t == "append":
         return f"{value or ''} {v}".strip()
     if t in ("increment", "decrement") and value is not None:
-        import re
         m = re.match(r"^(\D*)(\d+)(.*)$", value.strip())
         step = B.number(mod, "value", 0.0) or 0.0
         if m:

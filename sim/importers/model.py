@@ -56,6 +56,7 @@ class Model:
     abilities: tuple[str, ...] = ()  # its own known abilities, as printed
     labels: tuple[str, ...] = ()  # its own abilities the engine does not implement
     role: str = "bodyguard"
+    InSv_against: str = ""  # "ranged" or "melee": its InSv counts only against those attacks (05.03)
 
 
 @dataclass(frozen=True)
@@ -67,16 +68,20 @@ class Unit:
     abilities: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()
     points: int | None = None
+    can_lead: tuple[str, ...] = ()  # the datasheets it can lead (its Leader ability's list; sim.importers.leaders)
 
 
 @dataclass
 class Collected:
     """Abilities met while reading one unit or model: the known ones as printed, the others as
-    labels, and an invulnerable save if one was named."""
+    labels, the invulnerable saves named (sim.importers.model.Invuln, resolved with the
+    statline's InSv by :func:`invulnerable_save`) and, of a CHARACTER, the datasheets its Leader
+    ability names."""
 
     abilities: list[str] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
-    invuln: int | None = None
+    invulns: list["Invuln"] = field(default_factory=list)
+    leader_text: list[str] = field(default_factory=list)  # (read for names only, never kept)
 
     def add(self, name: str, description: str = "") -> None:
         name = B.clean_name(name)
@@ -84,11 +89,10 @@ class Collected:
             return
         inv = invulnerable(name, description)
         if inv is not None:
-            if inv == 0:
-                _add(self.labels, name)
-            else:
-                self.invuln = inv if self.invuln is None else min(self.invuln, inv)
+            self.invulns.append(inv)
             return
+        if B.norm(name) == "leader" and description:
+            self.leader_text.append(description)
         try:
             parse_unit_abilities(name, "unit")
         except AbilityError:
@@ -105,20 +109,118 @@ def _add(lst: list, x) -> None:
 _INV_NAME = re.compile(r"invulnerable\s+save", re.I)
 _INV_VALUE = re.compile(r"(\d)\s*\+\s*(\*)?")
 _INV_DESC = re.compile(r"\b(\d)\+\s+invulnerable\s+save\b", re.I)
+_AGAINST = re.compile(r"\bagainst\s+(ranged|melee|shooting)\s+attacks\b|\((ranged|melee)\)", re.I)
+_NO_REROLL = re.compile(r"\bre-?roll", re.I)
+RANGED_ONLY, MELEE_ONLY = "ranged", "melee"
+UNKNOWN, NO_REROLL = "unknown", "no re-roll"
 
 
-def invulnerable(name: str, description: str = "") -> int | None:
-    """None: not an invulnerable save ability. 0: one the engine cannot apply as a plain InSv (a
-    condition, marked "*" in the data, or no value). Else the save's roll. The value is read from
-    the name ("Invulnerable Save (4+)") or, failing that, from the one "N+ invulnerable save" in
-    the description (the description itself is never kept)."""
+@dataclass(frozen=True)
+class Invuln:
+    """An invulnerable save the data names: its roll (None: none readable), whether the data
+    marks it as conditional ("5+*"), and the condition read from what the data states
+    (``against``: "ranged" or "melee" attacks only; ``condition``: NO_REROLL, a save that cannot
+    be re-rolled, or UNKNOWN, a condition the data does not state). Only the roll and these flags
+    are read from a description; the description itself is never kept."""
+
+    name: str
+    roll: int | None
+    starred: bool = False
+    against: str = ""
+    condition: str = ""
+
+
+def invulnerable(name: str, description: str = "") -> Invuln | None:
+    """None: not an invulnerable save ability. Else what it gives: the roll from the name
+    ("Invulnerable Save (4+)", "(5+*)") or, failing that, from the one "N+ invulnerable save" in
+    the description; its condition from the name or description ("against ranged attacks",
+    "(Ranged)"); a "*" with neither is a condition the data does not state."""
     if not _INV_NAME.search(name):
         return None
     m = _INV_VALUE.search(name)
-    if m:
-        return 0 if m.group(2) else int(m.group(1))
-    found = _INV_DESC.findall(description or "")
-    return int(found[0]) if len(set(found)) == 1 else 0
+    roll, starred = (int(m.group(1)), bool(m.group(2))) if m else (None, False)
+    starred = starred or name.strip().startswith("*")
+    if roll is None:
+        found = _INV_DESC.findall(description or "")
+        roll = int(found[0]) if len(set(found)) == 1 else None
+    return _condition(name, roll, starred, f"{name} {description or ''}")
+
+
+def _condition(name: str, roll, starred: bool, text: str) -> Invuln:
+    kinds = {(a or b).casefold() for a, b in _AGAINST.findall(text)}
+    kinds = {"ranged" if k == "shooting" else k for k in kinds}
+    if len(kinds) == 1:
+        return Invuln(name, roll, starred, kinds.pop())
+    if starred:
+        return Invuln(name, roll, True, "", NO_REROLL if _NO_REROLL.search(text) and not kinds else UNKNOWN)
+    return Invuln(name, roll)
+
+
+def statline_invuln(value: str) -> Invuln | None:
+    """The InSv characteristic as printed: "4+", "5+*" (a condition stated elsewhere), "5+
+    (Ranged)"; None when blank or "-". Raises Bad for anything else."""
+    v = value.strip()
+    if B.norm(v) in B.NONE_MARKS:
+        return None
+    m = re.match(r"^(\d)\s*\+?\s*(\*)?\s*(?:\(\s*(ranged|melee)\s*\))?\s*(\*)?$", v, re.I)
+    if not m:
+        raise B.Bad('InSv as a roll like 4+ (or 5+*, 5+ (Ranged))', repr(v[:40]))
+    roll = int(m.group(1))
+    if not 2 <= roll <= 6:
+        raise B.Bad("InSv from 2+ to 6+", repr(v[:40]))
+    if m.group(3):
+        return Invuln("InSv", roll, False, m.group(3).casefold())
+    return Invuln("InSv", roll, bool(m.group(2) or m.group(4)))
+
+
+def invulnerable_save(stat: Invuln | None, found: list[Invuln]) -> tuple[int | None, str, list[str], list[str]]:
+    """(InSv, InSv_against, notes, labels) of a model from its statline's InSv and the
+    invulnerable save abilities it and its unit have. A statline "5+*" takes its condition from
+    the ability that states one. The best save for every attack is kept; with none, the best
+    save against ranged (or melee) attacks only, kept as such (05.03). A save whose condition the
+    data does not state is not applied (its ability stays a label; a note says why); one that only
+    cannot be re-rolled is applied (a note says the restriction is not)."""
+    notes: list[str] = []
+    labels: list[str] = []
+    if stat is not None and stat.starred and not stat.against:
+        match = [f for f in found if f.roll in (None, stat.roll) and (f.starred or f.against or f.condition)]
+        why = next((f for f in match if f.against), None) or next((f for f in match if f.condition == NO_REROLL), None)
+        if why is not None:
+            stat = Invuln(why.name, stat.roll, True, why.against, "" if why.against else why.condition)
+            found = [f for f in found if f not in match]
+        else:
+            stat = Invuln(match[0].name if match else "InSv", stat.roll, True, "", UNKNOWN)
+            found = [f for f in found if f not in match[:1]]
+    cands = ([stat] if stat is not None else []) + [f for f in found if f.roll is not None]
+    for f in found:
+        if f.roll is None:
+            labels.append(f.name)
+            if f.starred or f.against or f.condition:
+                notes.append(f"{f.name!r}: an invulnerable save whose value the data does not give: not applied")
+
+    def what(c: Invuln) -> str:
+        return f"invulnerable save {c.roll}+" + ("*" if c.starred else "") + (f" ({c.name!r})" if c.name != "InSv" else "")
+
+    plain = [c for c in cands if not c.against and c.condition != UNKNOWN]
+    conditional = sorted((c for c in cands if c.against), key=lambda c: c.roll)
+    roll, against = (min(c.roll for c in plain), "") if plain else (None, "")
+    if roll is None and conditional:
+        roll, against = conditional[0].roll, conditional[0].against
+        notes.append(f"{what(conditional[0])} against {against} attacks only (05.03)")
+        conditional = conditional[1:]
+    for c in conditional:
+        if not (c.roll >= roll and not against):
+            notes.append(f"{what(c)} against {c.against} attacks only: not applied (a model has one InSv: "
+                         f"{roll}+{' against ' + against + ' attacks' if against else ''} kept)")
+    for c in cands:
+        if c.condition == UNKNOWN:
+            if c.name != "InSv":
+                labels.append(c.name)
+            notes.append(f"{what(c)}: a condition the data does not state (not ranged or melee attacks only): "
+                         "not applied")
+        elif c.condition == NO_REROLL and c.roll == roll and not against:
+            notes.append(f"{what(c)}: applied; that it cannot be re-rolled is not (the engine offers re-rolls)")
+    return roll, against, notes, list(dict.fromkeys(labels))
 
 
 # --- profiles -> records -----------------------------------------------------------------------
@@ -191,7 +293,7 @@ def weapon(profile: dict, file: str, place: str, name: str | None = None) -> Wea
     parsed = parse_weapon_abilities(abil_text, name)
     skill_key = "ws" if melee else "bs"
     fields = {}
-    for key, read in (("a", lambda v: B.dice(v, "A")), ("s", lambda v: B.whole(v, "S")), ("ap", B.ap),
+    for key, read in (("a", lambda v: B.dice(v, "A")), ("s", B.strength), ("ap", B.ap),
                       ("d", lambda v: B.dice(v, "D"))):
         try:
             fields[key] = read(need(key))
@@ -229,7 +331,8 @@ def _check_weapon_bounds(w: Weapon, file: str, place: str) -> None:
 
 
 def statline(profile: dict, file: str, place: str) -> dict:
-    """M T Sv W Ld OC and InSv of a Unit profile, as whole numbers (InSv None when blank)."""
+    """M T Sv W Ld OC of a Unit profile, as whole numbers, and its InSv as printed (an Invuln, or
+    None when blank; resolved with the abilities by :func:`invulnerable_save`)."""
     chars = B.characteristics(profile)
     out = {}
     readers = {"M": lambda v: 0 if B.norm(v) in ("-",) else B.inches(v, "M"),
@@ -249,15 +352,10 @@ def statline(profile: dict, file: str, place: str) -> dict:
         lo, hi = L.STATS.get(key, (2, 7))
         if not lo <= out[key] <= hi:
             raise B.where_error(file, f"{place}.{key}", B.Bad(f"{key} from {lo} to {hi}", repr(chars[key.casefold()])))
-    inv = chars.get("insv", "")
-    out["InSv"] = None
-    if B.norm(inv) not in B.NONE_MARKS:
-        try:
-            out["InSv"] = B.roll(inv, "InSv")
-        except B.Bad as e:
-            raise B.where_error(file, f"{place}.InSv", e) from None
-        if not 2 <= out["InSv"] <= 6:
-            raise B.where_error(file, f"{place}.InSv", B.Bad("InSv from 2+ to 6+", repr(inv)))
+    try:
+        out["InSv"] = statline_invuln(chars.get("insv", ""))
+    except B.Bad as e:
+        raise B.where_error(file, f"{place}.InSv", e) from None
     return out
 
 

@@ -39,12 +39,15 @@ class ImportReport:
     file: str
     kind: str  # "roster" or "datasheet"
     units: list[UnitReport] = field(default_factory=list)
-    army: list[str] = field(default_factory=list)  # selections that are not units (names only)
+    army: list[str] = field(default_factory=list)  # selections that are not units (names only), warnings
+    skipped: list[str] = field(default_factory=list)  # units refused and left out (`--skip-bad`): their errors
 
     def text(self) -> str:
         lines = [f"import report: {self.file} ({self.kind}, {len(self.units)} unit(s))"]
         for n in self.army:
             lines.append(f"  army: {n}")
+        for e in self.skipped:
+            lines.append(f"  skipped (--skip-bad): {e}")
         for u in self.units:
             pts = f", {u.points} pts" if u.points is not None else ""
             lines.append(f"  {u.id}: {u.name}{pts}")
@@ -59,7 +62,7 @@ class ImportReport:
         return "\n".join(lines)
 
     def as_dict(self) -> dict:
-        return {"file": self.file, "kind": self.kind, "army": list(self.army),
+        return {"file": self.file, "kind": self.kind, "army": list(self.army), "skipped": list(self.skipped),
                 "units": [{"id": u.id, "name": u.name, "points": u.points,
                            "labels": [{"where": w, "name": n} for w, n in u.labels],
                            "keywords_without_rule": list(u.keywords_without_rule),

@@ -32,7 +32,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from sim.errors import ImportFileError
 from sim.importers import bsdata as B
+from sim.importers import leaders as leaders_of
 from sim.importers import model as M
 from sim.importers.report import ENGINE_KEYWORDS, UnitReport
 
@@ -55,23 +57,38 @@ class _Group:
     gear: list[_Gear] = field(default_factory=list)
     found: M.Collected = field(default_factory=M.Collected)
     own_keywords: list[str] = field(default_factory=list)
+    role: str = "bodyguard"
 
 
 class Assembler:
     """Assembles units for one file: keeps the weapons met so far (unique names), the unit ids
     given, and the reports."""
 
-    def __init__(self, file: str, bases, taken_ids=(), weapons=None):
+    def __init__(self, file: str, bases, taken_ids=(), weapons=None, known=None):
         self.file, self.bases = file, bases
         self.ids = set(taken_ids)
         self.weapons: dict[str, M.Weapon] = dict(weapons or {})
         self.reports: list[UnitReport] = []
         self.seen = 0
+        self.known = leaders_of.known_names(known or ())  # datasheet names a Leader list may name
 
     # --- a unit ---------------------------------------------------------------------------------
     def assemble(self, sel: dict, place: str) -> M.Unit:
+        """The unit of one unit selection. A unit the importer cannot read is refused with the
+        one-line error, its place naming the unit."""
         name = B.clean_name(B.text(sel, "name"))
         M.check_name(name, self.file, f"{place}.name", "a unit name")
+        weapons, ids = dict(self.weapons), set(self.ids)
+        try:
+            return self._assemble(sel, place, name)
+        except ImportFileError as e:
+            self.weapons, self.ids = weapons, ids  # (nothing of a refused unit kept)
+            if repr(name[:60]) in e.path:  # (its place names it already: a datasheet's)
+                raise
+            raise ImportFileError(e.file, f"unit {name[:60]!r}, {e.path}" if e.path else f"unit {name[:60]!r}",
+                                  e.expected, e.found) from None
+
+    def _assemble(self, sel: dict, place: str, name: str) -> M.Unit:
         _in_version(sel, self.file, place, name)
         uid = self._id(name)
         rep = UnitReport(uid, name)
@@ -86,7 +103,7 @@ class Assembler:
             rep.note(f"leader {lname!r} attached (its selection is nested in this unit's)")
         pts = _points(sel)
         unit = M.Unit(uid, unit.name, unit.models, unit.keywords, unit.abilities, unit.labels,
-                      int(round(pts)) if pts else None)
+                      int(round(pts)) if pts else None, unit.can_lead)
         rep.points = unit.points
         kws = {k for k in unit.keywords} | {k for m in unit.models for k in m.keywords}
         rep.keywords_without_rule = sorted(k for k in kws if k not in ENGINE_KEYWORDS)
@@ -113,18 +130,38 @@ class Assembler:
             groups[0].gear.extend(loose)
             rep.note(f"wargear not held by a model given to {B.clean_name(B.text(groups[0].sel, 'name'))!r}: "
                              + ", ".join(sorted({B.clean_name(B.text(x.sel, 'name')) for x in loose})))
+        groups = self._nested_leaders(groups, unit_kw, name, rep)
         stat_profiles = [(p, f"{place}.profiles[{i}]") for i, p in enumerate(B.items(sel, "profiles"))
-                         if B.profile_kind(p) == B.STAT_TYPE]
+                         if B.profile_kind(p) == B.STAT_TYPE and _shown(p)]
+        shared = [(p, f"{g.place}.profiles[{i}]", B.clean_name(B.text(g.sel, "name")))
+                  for g in groups for i, p in enumerate(B.items(g.sel, "profiles"))
+                  if B.profile_kind(p) == B.STAT_TYPE and _shown(p)]
         models = []
         for g in groups:
-            models.extend(self._models(g, name, unit_kw, stat_profiles, unit_found, rep))
+            models.extend(self._models(g, name, unit_kw, stat_profiles, shared, unit_found, rep))
         for a in unit_found.labels:
             rep.label(who, a)
         unit_abil = tuple(unit_found.abilities)
-        if unit_found.invuln is not None:
-            models = [m if m.InSv is not None and m.InSv <= unit_found.invuln else _replace(m, InSv=unit_found.invuln)
-                      for m in models]
-        return M.Unit("", name, tuple(models), tuple(unit_kw), unit_abil, tuple(unit_found.labels)), leaders
+        texts = unit_found.leader_text + [t for g in groups for t in g.found.leader_text]
+        lead = tuple(leaders_of.can_lead(texts, self.known)) if texts else ()
+        if lead:
+            rep.note("can lead: " + ", ".join(lead))
+        elif texts:
+            rep.note("a Leader ability naming no datasheet known to the import")
+        return M.Unit("", name, tuple(models), tuple(unit_kw), unit_abil, tuple(unit_found.labels),
+                      can_lead=lead), leaders
+
+    def _nested_leaders(self, groups: list[_Group], unit_kw, name: str, rep: UnitReport) -> list[_Group]:
+        """A CHARACTER model nested in a unit that is not one (a roster's leader typed "model"
+        inside its bodyguard's selection, 19.01): its models lead the unit (role "leader")."""
+        if "CHARACTER" in unit_kw:
+            return groups
+        for g in groups:
+            if "CHARACTER" in g.own_keywords and g.role == "bodyguard":
+                g.role = "leader"
+                rep.note(f"leader {B.clean_name(B.text(g.sel, 'name'))!r} attached (a CHARACTER model nested in "
+                         "this unit's selection)")
+        return groups
 
     def _walk(self, sel, place, unit_kw, groups, loose, found, leaders, rep, top=False, holder=None):
         for i, child in enumerate(B.items(sel, "selections")):
@@ -170,12 +207,14 @@ class Assembler:
         return _Gear(sel, _count(sel, self.file, place), out)
 
     def _abilities(self, sel: dict, found: M.Collected) -> None:
+        """The abilities a selection shows (a profile or rule marked hidden is not shown)."""
         for p in B.items(sel, "profiles"):
-            if B.profile_kind(p) == "ability":
+            if B.profile_kind(p) == "ability" and _shown(p):
                 desc = " ".join(v for k, v in B.characteristics(p).items())
                 found.add(B.text(p, "name"), desc)
         for r in B.items(sel, "rules"):
-            found.add(B.text(r, "name"), B.text(r, "description"))
+            if _shown(r):
+                found.add(B.text(r, "name"), B.text(r, "description"))
 
     def _weapon_rules(self, sel: dict, gear: _Gear, rep: UnitReport) -> None:
         """Rules and ability profiles on a weapon selection: those its Keywords already print are
@@ -191,11 +230,11 @@ class Assembler:
                 rep.label(f"weapon {w.name!r}", B.clean_name(n))
 
     # --- models -----------------------------------------------------------------------------------
-    def _models(self, g: _Group, unit_name, unit_kw, stat_profiles, unit_found, rep) -> list[M.Model]:
+    def _models(self, g: _Group, unit_name, unit_kw, stat_profiles, shared, unit_found, rep) -> list[M.Model]:
         mname = B.clean_name(B.text(g.sel, "name")) or unit_name
         M.check_name(mname, self.file, f"{g.place}.name", "a model name")
         own_stats = [(p, f"{g.place}.profiles[{i}]") for i, p in enumerate(B.items(g.sel, "profiles"))
-                     if B.profile_kind(p) == B.STAT_TYPE]
+                     if B.profile_kind(p) == B.STAT_TYPE and _shown(p)]
         if own_stats:
             prof, pplace = own_stats[0]
         elif len(stat_profiles) == 1:
@@ -205,12 +244,26 @@ class Assembler:
             prof, pplace = (match or stat_profiles)[0]
             if not match:
                 rep.note(f"{mname!r}: no statline named after it; the unit's first ({B.text(prof, 'name')!r}) used")
+        elif shared:
+            # the unit's one profile, kept on one of its models (Khorne Berzerkers' on the
+            # Champion): the model named like it, else the only one, else the first
+            match = [sp for sp in shared if B.norm(B.text(sp[0], "name")) == B.norm(mname)]
+            distinct = list({B.norm(B.text(sp[0], "name")): sp for sp in shared}.values())
+            prof, pplace, holder = (match or distinct)[0]
+            how = "" if match or len(distinct) == 1 else f" (the first of {len(distinct)})"
+            rep.note(f"{mname!r}: no Unit profile of its own; the unit's shared one ({B.text(prof, 'name')!r}, on "
+                     f"{holder!r}) used{how}")
         else:
             raise B.where_error(self.file, f"{g.place}.profiles", B.Bad(
                 f"a Unit profile (M T Sv W Ld OC) for model {mname!r}", "<none>"))
         stats = M.statline(prof, self.file, pplace)
-        if g.found.invuln is not None and (stats["InSv"] is None or g.found.invuln < stats["InSv"]):
-            stats["InSv"] = g.found.invuln
+        insv, against, notes, inv_labels = M.invulnerable_save(stats["InSv"], unit_found.invulns + g.found.invulns)
+        stats["InSv"] = insv
+        for n in notes:
+            rep.note(f"{mname!r}: {n}")
+        for a in inv_labels:
+            if a not in g.found.labels and a not in unit_found.labels:
+                g.found.labels.append(a)
         for a in g.found.labels:
             rep.label(f"model {mname!r}", a)
         kws = set(unit_kw) | set(g.own_keywords)
@@ -234,7 +287,8 @@ class Assembler:
         common = dict(M=stats["M"], T=stats["T"], Sv=stats["Sv"], W=stats["W"], Ld=stats["Ld"], OC=stats["OC"],
                       InSv=stats["InSv"], base=base, keywords=tuple(g.own_keywords),
                       abilities=tuple(a for a in g.found.abilities if a not in unit_found.abilities),
-                      labels=tuple(a for a in g.found.labels if a not in unit_found.labels))
+                      labels=tuple(a for a in g.found.labels if a not in unit_found.labels), role=g.role,
+                      InSv_against=against)
         for lo in loadouts:
             t = tuple(lo)
             if out and out[-1].weapons == t:
@@ -253,11 +307,12 @@ class Assembler:
             by_kind.setdefault(kind, []).append(w)
         gname = B.clean_name(B.text(gear.sel, "name"))
         multi = [k for k, ws in by_kind.items() if len(ws) > 1]
+        taken = {w.name for _, w in gear.weapons}  # (a profile of the other kind may have the selection's name)
         out = []
         for kind, ws in by_kind.items():
             group = ""
             if len(ws) > 1:
-                group = self._group_name(gname or ws[0].name, kind if len(multi) > 1 else "", ws)
+                group = self._group_name(gname or ws[0].name, kind if len(multi) > 1 else "", taken, kind)
             names = [self._register(w if not group else _grouped(w, group), rep) for w in ws]
             out.extend(names)
             if group:
@@ -265,11 +320,15 @@ class Assembler:
                          + ", ".join(repr(n) for n in names) + "), one picked when it is selected (04.01.03)")
         return out
 
-    def _group_name(self, name: str, kind: str, ws: list[M.Weapon]) -> str:
+    def _group_name(self, name: str, kind: str, taken: set[str], own_kind: str) -> str:
         """The name of a multi-profile weapon: its selection's (with its kind when the selection
-        has profiles of both kinds), never a weapon profile's name (a script names either)."""
+        has profiles of both kinds, or when a profile has the selection's name: the Cerastus
+        shock lance's ranged profile is "Cerastus shock lance"), never a weapon profile's name
+        (a script names either)."""
         group = f"{name} ({kind})" if kind else name
-        profiles = {w.name for w in ws} | set(self.weapons)
+        profiles = taken | set(self.weapons)
+        if group in profiles and not kind:
+            group = f"{name} ({own_kind})"
         k = 2
         base = group
         while group in profiles:
@@ -310,6 +369,11 @@ def _in_version(sel: dict, file: str, place: str, name: str) -> None:
         stack.extend(c for c in B.items(s, "selections") if B.text(c, "type") in ("model", "unit"))
     if scope.refusal(c for c in cats if not B.is_faction(c)) is not None:
         raise B.where_error(file, f"{place}.categories", B.Bad(scope.EXPECTED, f"AIRCRAFT unit {name!r}"))
+
+
+def _shown(d: dict) -> bool:
+    """A profile or rule the list builder shows (one marked hidden is left out)."""
+    return not B.flag(d, "hidden")
 
 
 def _renamed(w: M.Weapon, name: str) -> M.Weapon:
@@ -381,3 +445,40 @@ def roster_selections(doc: dict, file: str):
     if len(units) > MAX_UNITS:
         raise B.where_error(file, "forces", B.Bad(f"at most {MAX_UNITS} units", str(len(units))))
     return units, other
+
+
+def detachment_rules(doc: dict) -> list[tuple[str, str]]:
+    """(detachment, rule) of the rules a roster's chosen detachment shows: the rules (and
+    ability profiles) of the selections under a force's "Detachment" selection, hidden ones left
+    out. Names only (the engine implements none of them: inert labels)."""
+    out = []
+    forces = list(B.items(doc, "forces"))
+    n = 0
+    while forces and n < MAX_SELECTIONS:
+        force = forces.pop(0)
+        forces.extend(B.items(force, "forces"))
+        for sel in B.items(force, "selections"):
+            if B.text(sel, "type") in ("unit", "model") or "detachment" not in B.norm(B.text(sel, "name")):
+                continue
+            stack = [(sel, B.clean_name(B.text(sel, "name")))]
+            while stack and n < MAX_SELECTIONS:
+                s, det = stack.pop()
+                n += 1
+                names = [B.text(r, "name") for r in B.items(s, "rules") if _shown(r)]
+                names += [B.text(p, "name") for p in B.items(s, "profiles")
+                          if B.profile_kind(p) == "ability" and _shown(p)]
+                out += [(det, B.clean_name(x)) for x in names if B.clean_name(x)]
+                stack.extend((c, B.clean_name(B.text(c, "name")) or det) for c in B.items(s, "selections")
+                             if B.text(c, "type") not in ("unit", "model"))
+    return list(dict.fromkeys(out))
+
+
+def unit_names(sels) -> list[str]:
+    """The names of a roster's unit selections (and of those nested in them): the datasheets a
+    Leader ability's list may name in this roster."""
+    out, stack = [], [s for s, _ in sels]
+    while stack:
+        s = stack.pop()
+        out.append(B.text(s, "name"))
+        stack.extend(c for c in B.items(s, "selections") if B.text(c, "type") == "unit")
+    return out

@@ -146,6 +146,8 @@ def unit_data(u: M.Unit, spots: list[list[tuple[float, float]]]) -> dict:
         d["labels"] = list(u.labels)
     if u.points is not None:
         d["points"] = u.points
+    if u.can_lead:
+        d["can_lead"] = list(u.can_lead)
     models = []
     for m, at in zip(u.models, spots):
         md = {"name": m.name, "count": m.count}
@@ -157,6 +159,8 @@ def unit_data(u: M.Unit, spots: list[list[tuple[float, float]]]) -> dict:
         md.update({"M": m.M, "T": m.T, "Sv": m.Sv, "W": m.W, "Ld": m.Ld, "OC": m.OC})
         if m.InSv is not None:
             md["InSv"] = m.InSv
+            if m.InSv_against:
+                md["InSv_against"] = m.InSv_against
         if m.role != "bodyguard":
             md["role"] = m.role
         if m.keywords:
@@ -297,6 +301,7 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
         taken_ids.add(uid)
         fixed.append(_rename(u, uid, renames))
     spots = place(fixed, zones[owner], file, taken)
+    _check_placed(fixed, spots, file)
     data["weapons"] = weapons_out
     data["armies"][owner]["units"] = kept + [unit_data(u, s) for u, s in zip(fixed, spots)]
     text = dump(data, header)
@@ -305,6 +310,26 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
     except ScenarioError as e:
         raise ImportFileError(file, e.path, f"units the scenario format accepts ({e.expected})", e.found) from None
     return text
+
+
+def _check_placed(units: list[M.Unit], spots, file: str) -> None:
+    """The importer's own check of what place() made, before the scenario loader's: each unit set
+    up in coherency (03.02), else the error names the unit and says it is the importer's
+    placement that failed (not the unit, not the deployment zone)."""
+    from sim.rules.coherency import coherency_problems
+    from sim.rules.geometry import footprint
+    for u, per_model in zip(units, spots):
+        fps = []
+        for m, at in zip(u.models, per_model):
+            length, width = _size(m.base)
+            fps += [(f"{u.id}/{len(fps) + k + 1}", footprint(m.base.shape, x, y, length, width, 0.0))
+                    for k, (x, y) in enumerate(at)]
+        found = coherency_problems(fps)
+        if found:
+            sizes = sorted({m.base.text() for m in u.models})
+            raise ImportFileError(file, f"unit {u.id!r}", "the importer's placement of each unit in coherency (03.02)",
+                                  f"{found[0]} (bases {', '.join(sizes)}; placed as a block of its largest base: "
+                                  "a placement limit, not a fault of the unit)")
 
 
 def free_ids(units: list[M.Unit], side: str, into: str | None, add: bool = False) -> dict[str, str]:
@@ -385,12 +410,12 @@ def spec_records(spec, owner: int) -> list[tuple]:
         models = []
         for ms in u.models:
             p = ms.profile
-            models.append((ms.name, ms.role, p.M, p.T, p.Sv, p.W, p.Ld, p.OC, p.InSv, ms.shape,
+            models.append((ms.name, ms.role, p.M, p.T, p.Sv, p.W, p.Ld, p.OC, p.InSv, p.InSv_against, ms.shape,
                            round(ms.length * MM, 3), round(ms.width * MM, 3), tuple(sorted(ms.keywords)),
                            tuple(a.printed for a in ms.abilities), tuple(u.labels) + tuple(ms.labels),
                            tuple(_weapon_record(w.name, w.range, w.A, w.skill, w.S, w.AP, w.D, w.abilities,
                                                 w.abilities_text, w.labels, w.weapon) for w in ms.weapons)))
-        out.append((u.id, u.name, u.points, tuple(models)))
+        out.append((u.id, u.name, u.points, u.can_lead, tuple(models)))
     return out
 
 
@@ -401,7 +426,7 @@ def unit_records(units: list[M.Unit], weapons: dict[str, M.Weapon]) -> list[tupl
     for u in units:
         models = []
         for m in u.models:
-            rec = (m.name, m.role, m.M, m.T, m.Sv, m.W, m.Ld, m.OC, m.InSv, m.base.shape,
+            rec = (m.name, m.role, m.M, m.T, m.Sv, m.W, m.Ld, m.OC, m.InSv, m.InSv_against, m.base.shape,
                    round(m.base.length_mm, 3), round(m.base.width_mm, 3), tuple(sorted(set(u.keywords) | set(m.keywords))),
                    tuple(u.abilities) + tuple(m.abilities), tuple(u.labels) + tuple(m.labels),
                    tuple(_weapon_record(w.name, w.range, parse_dice_expr(w.A), w.skill or 2, w.S, w.AP,
@@ -409,7 +434,7 @@ def unit_records(units: list[M.Unit], weapons: dict[str, M.Weapon]) -> list[tupl
                                         w.abilities, w.labels, w.weapon)
                          for w in (weapons[n] for n in m.weapons)))
             models.extend([rec] * m.count)
-        out.append((u.id, u.name, u.points, tuple(models)))
+        out.append((u.id, u.name, u.points, u.can_lead, tuple(models)))
     return out
 
 

@@ -218,8 +218,8 @@ class Context:
         p = setup.state
         self.damage = DI.support(setup.damage)
         # save rolls: the runs of faces that act alike on every model of the target
-        profiles = sorted({(tv.Sv[i], tv.InSv[i], tv.save_mod[i]) for i in range(len(tv.ids))}, key=repr)
-        self.profile_of = [profiles.index((tv.Sv[i], tv.InSv[i], tv.save_mod[i])) for i in range(len(tv.ids))]
+        profiles = sorted({(tv.Sv[i], tv.saves_InSv[i], tv.save_mod[i]) for i in range(len(tv.ids))}, key=repr)
+        self.profile_of = [profiles.index((tv.Sv[i], tv.saves_InSv[i], tv.save_mod[i])) for i in range(len(tv.ids))]
         table = [FA.save_fails(p.AP, sv, inv, mod) for sv, inv, mod in profiles]
         runs: list[list] = []  # [first face, faces, fails per profile]
         for f in range(1, 7):

@@ -73,7 +73,7 @@ def run_once(problem: Problem, dice: Dice, setups: dict, contexts: dict):
         st = DamageState(models, remaining, groups, ctx.order, ctx.precision,
                          fnp={i: f for i, f in zip(tv.ids, tv.fnp) if f}, W=dict(zip(tv.ids, tv.W)))
         saves = roll_saves(p, dice)
-        recs = inflict_damage(p, saves, st, dice, dict(zip(tv.ids, tv.Sv)), dict(zip(tv.ids, tv.InSv)),
+        recs = inflict_damage(p, saves, st, dice, dict(zip(tv.ids, tv.Sv)), dict(zip(tv.ids, tv.saves_InSv)),
                               {i: m for i, m in zip(tv.ids, tv.save_mod) if m} or None)
         for rec in recs:
             if rec.get("saved") is False:

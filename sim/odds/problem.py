@@ -58,6 +58,13 @@ class UnitView:
     preferred: tuple[str, ...]  # the scenario's declared allocation order (Part A ruling 9)
     explodes: tuple[bool, ...]  # 24.08 Deadly Demise
     monster_or_vehicle: tuple[bool, ...]
+    invuln: tuple = ()  # each model's invulnerable save against this attack (05.03; empty: InSv)
+
+    @property
+    def saves_InSv(self) -> tuple:
+        """The InSv each model's save rolls use against this attack (a save against ranged or
+        melee attacks only counts against those: sim.rules.attack.invulnerable_against)."""
+        return self.invuln or self.InSv
 
     @staticmethod
     def living(r) -> tuple[int, ...]:
@@ -152,6 +159,7 @@ def unit_view(battle, unit_ent: int, attacker: int | None = None, melee: bool = 
     return UnitView(
         uid=u.id, name=u.name, ids=tuple(r.ids), W=tuple(t.W for t in r.full), Sv=tuple(t.Sv for t in r.full),
         InSv=tuple(t.InSv for t in r.full), character=tuple(r.character), T=tuple(r.T),
+        invuln=tuple((r.InSv_melee_of if melee else r.InSv_of)[t.id] for t in r.full),
         bodyguard=tuple(r.bodyguard), keywords=tuple(W.model_keywords(m) for m in r.models),
         fnp=tuple(r.fnp), save_mod=tuple(smods.get(i, 0) for i in r.ids),
         start=tuple(max(w.remaining, 0) for w in r.wounds),

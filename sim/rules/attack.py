@@ -94,6 +94,16 @@ def save_fails(unmodified: int, AP: int, Sv: int, InSv: int | None, modifier: in
     return result + clamp_ap(AP) < Sv
 
 
+def invulnerable_against(InSv: int | None, against: str, melee: bool) -> int | None:
+    """05.03/05.04 The invulnerable save a model has against one attack: a datasheet may grant
+    one only against ranged attacks (an IMPERIAL KNIGHT's 5+) or only against melee attacks;
+    ``against`` is "ranged", "melee" or "" (every attack). None: no invulnerable save against
+    it."""
+    if InSv is None or not against:
+        return InSv
+    return InSv if (against == "melee") == melee else None
+
+
 def saved_by_invulnerable(unmodified: int, AP: int, Sv: int, InSv: int | None, modifier: int = 0) -> bool:
     """05.04 step 2: True when row 2 (the invulnerable save) is the row that stopped the damage
     and the armour save alone would not have (for the battle report)."""

@@ -89,3 +89,4 @@ class ModelProfile:
     Ld: int
     OC: int
     InSv: int | None = None
+    InSv_against: str = ""  # "ranged" or "melee": the InSv counts only against those attacks (invulnerable_against)

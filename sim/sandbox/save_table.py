@@ -124,6 +124,8 @@ def _model(ms, note: str = "") -> str:
     fields += [f"M = {p.M}", f"T = {p.T}", f"Sv = {p.Sv}", f"W = {p.W}", f"Ld = {p.Ld}", f"OC = {p.OC}"]
     if p.InSv:
         fields.append(f"InSv = {p.InSv}")
+        if p.InSv_against:
+            fields.append(f"InSv_against = {_q(p.InSv_against)}")
     if ms.role != "bodyguard":
         fields.append(f"role = {_q(ms.role)}")
     if ms.keywords:
@@ -171,6 +173,8 @@ def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the s
                 out.append("labels = [" + ", ".join(_q(k) for k in us.labels) + "]")
             if us.points is not None:
                 out.append(f"points = {us.points}")
+            if us.can_lead:
+                out.append("can_lead = [" + ", ".join(_q(k) for k in us.can_lead) + "]")
             out.append("models = [")
             out += [_model(ms, notes.get(ms.id, "")) for ms in us.models]
             out += ["]", ""]

@@ -25,10 +25,10 @@ from sim.scenario.spec import Army, ModelSpec, ScenarioSpec, UnitSpec
 
 MODEL_FIELDS = {"name", "id", "ids", "count", "base_mm", "base", "shape", "angle", "M", "T", "Sv",
                 "InSv", "W", "Ld", "OC", "keywords", "weapons", "at", "role", "abilities", "modifiers",
-                "labels"}
+                "labels", "InSv_against"}
 UNIT_FIELDS = {"id", "name", "keywords", "abilities", "models", "advanced", "fell_back", "charged",
                "moved", "ranged_attacks_last_turn", "allocation_order", "modifiers", "reserves",
-               "labels", "points"}
+               "labels", "points", "can_lead"}
 
 
 # Limits (README, "Limits"): generous for real games, small enough that no file can make the
@@ -472,7 +472,11 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
         insv = mr.get("InSv", int, None)
         if insv is not None and not 2 <= insv <= 6:
             mr.fail("InSv from 2 to 6 (2+..6+)", insv, "InSv")
-        profile = ModelProfile(stats["M"], stats["T"], stats["Sv"], stats["W"], stats["Ld"], stats["OC"], insv)
+        against = mr.get("InSv_against", str, "")  # 05.03 an invulnerable save against those attacks only
+        if against not in ("", "ranged", "melee") or (against and insv is None):
+            mr.fail("ranged or melee (the attacks its InSv counts against), with an InSv", against, "InSv_against")
+        profile = ModelProfile(stats["M"], stats["T"], stats["Sv"], stats["W"], stats["Ld"], stats["OC"], insv,
+                               against)
         kws = ukw | _keywords(mr, "keywords")
         _in_version(mr, uid, kws)
         abil = uab + _abilities(mr, "abilities")
@@ -555,7 +559,19 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
                     ranged_attacks_last_turn=ur.get("ranged_attacks_last_turn", bool, False),
                     allocation_order=tuple(order), reserves=ur.get("reserves", bool, False),
                     labels=ulabels, points=_ranged(ur, "points", int, POINTS, None, "points"),
-                    planned=not unplanned)
+                    can_lead=_can_lead(ur), planned=not unplanned)
+
+
+def _can_lead(r: Reader) -> tuple[str, ...]:
+    """The datasheets a CHARACTER unit can lead (19.01; an imported Leader ability's list), by
+    name: data kept for the attachment rules, read by none yet."""
+    v = r.get("can_lead", list, [])
+    if len(v) > LABELS:
+        r.fail(f"at most {LABELS} datasheet names", f"<{len(v)} names>", "can_lead")
+    for i, k in enumerate(v):
+        if not isinstance(k, str) or not k.strip() or len(k) > MAX_NAME:
+            r.sub("can_lead").fail(f"a datasheet name of 1 to {MAX_NAME} characters", k, i)
+    return tuple(v)
 
 
 def _waiting(before: list, count: int, length: float, width: float, board) -> list[tuple[float, float]]:

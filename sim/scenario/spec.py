@@ -43,6 +43,7 @@ class UnitSpec:
     reserves: bool = False  # 20.01 starts in strategic reserves (a battle with a mission)
     labels: tuple[str, ...] = ()  # inert labels for every model: abilities the engine does not implement
     points: int | None = None  # informative (an imported roster's points); no rule reads it
+    can_lead: tuple[str, ...] = ()  # 19.01 the datasheets it can lead, by name (an imported Leader list)
     # False: a unit of a battle deployed by the rules whose file gives no positions (its models
     # wait in a block until set up, 26 step 8); True: positions given (there, its owner's plan)
     planned: bool = True

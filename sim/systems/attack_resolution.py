@@ -404,7 +404,9 @@ class AttackResolutionSystem(esper.Processor):
         """15.02 The save dice a re-roll could turn into saves: failed against a living model
         of the target (its Sv, InSv and save-roll modifier) that some result would save."""
         smods = save_modifiers(pool.spec.target, ent, act.kind is _FIGHTING)
-        checks = {(m.Sv, m.InSv, smods.get(m.id, 0) if smods else 0) for m in pool.models if m.remaining > 0}
+        r = W.roster(pool.spec.target)
+        insv = r.InSv_melee_of if act.kind is _FIGHTING else r.InSv_of  # 05.03 (a save against one kind only)
+        checks = {(m.Sv, insv[m.id], smods.get(m.id, 0) if smods else 0) for m in pool.models if m.remaining > 0}
         return save_rerollable(pool.state, saves, checks)
 
     @staticmethod
@@ -438,17 +440,18 @@ class AttackResolutionSystem(esper.Processor):
             st = DamageState(models, remaining, pool.groups, pool.order, pool.precision,
                              fnp=W.feel_no_pain(target), W=r.W_of)
             smods = save_modifiers(target, ent, act.kind is _FIGHTING)
+            insv = r.InSv_melee_of if act.kind is _FIGHTING else r.InSv_of  # 05.03 (a save against one kind only)
             if (held is not None and pool.state.D.is_random
                     and battle.roll_window_open(esper.component_for_entity(ent, Unit).owner, ent)):
                 # 15.02: the damage rolls may be re-rolled: resolved step by step (damage_steps)
-                held.damage = (damage_steps(pool.state, pool.saves, st, battle.dice, r.Sv_of, r.InSv_of,
+                held.damage = (damage_steps(pool.state, pool.saves, st, battle.dice, r.Sv_of, insv,
                                             smods), st, pool.index)
                 records = _damage_steps(battle, ent, held)
                 if records is None:
                     return
                 held.damage = None
             else:
-                records = inflict_damage(pool.state, pool.saves, st, battle.dice, r.Sv_of, r.InSv_of, smods)
+                records = inflict_damage(pool.state, pool.saves, st, battle.dice, r.Sv_of, insv, smods)
         remaining = st.remaining
         attacker = esper.component_for_entity(ent, Unit).id
         destroyed = []

@@ -9,7 +9,7 @@ from sim.components import (Base, Character, Keyword, ModelAbilities, ModelId, P
 from sim.rules import geometry
 from sim.rules.abilities import Hook, effects_of
 from sim.rules.allocation import TargetModel, allocation_groups, default_order, preferred_groups
-from sim.rules.attack import unit_toughness
+from sim.rules.attack import invulnerable_against, unit_toughness
 from sim.world.queries import MONSTER_VEHICLE
 from sim.world.spatial import SpatialIndex
 
@@ -40,7 +40,7 @@ def build_world(battle, scenario) -> SpatialIndex:
                 Position(ms.x, ms.y),
                 Base(ms.shape, ms.length, ms.width, ms.angle),
                 Stats(ms.profile.M, ms.profile.T, ms.profile.Sv, ms.profile.W, ms.profile.Ld,
-                      ms.profile.OC, ms.profile.InSv),
+                      ms.profile.OC, ms.profile.InSv, ms.profile.InSv_against),
                 Wounds(ms.profile.W),
                 UnitMember(unit_ent, index, ms.role),
                 ModelAbilities(ms.abilities),
@@ -84,8 +84,8 @@ def roll_modifiers(us, models: list[int]) -> RollModifiers:
 def roster(models: list[int], allocation_order=()) -> Roster:
     """The unit's Roster, read off its models' components (listed order); ``allocation_order``
     is the scenario's declared order for the unit, if any (Part A ruling 9)."""
-    ids, rows, wounds, T, guard, char, fnp, stealth, lone, mv, full, weapons, damaged, oc = (
-        [] for _ in range(14))
+    ids, rows, wounds, T, guard, char, fnp, stealth, lone, mv, full, weapons, damaged, oc, against = (
+        [] for _ in range(15))
     keywords: set[str] = set()
     for m in models:
         st = esper.component_for_entity(m, Stats)
@@ -110,7 +110,11 @@ def roster(models: list[int], allocation_order=()) -> Roster:
         weapons.append(esper.component_for_entity(m, Weapon).profiles)
         damaged.append(max(dmg) if dmg else None)
         oc.append(st.OC)
+        against.append(st.InSv_against)
     full = tuple(full)
+    ranged_insv = {t.id: invulnerable_against(t.InSv, a, False) for t, a in zip(full, against)}
+    melee_insv = ({t.id: invulnerable_against(t.InSv, a, True) for t, a in zip(full, against)}
+                  if any(against) else ranged_insv)
     groups = allocation_groups(full)
     full_order = default_order(groups, full, preferred_groups(groups, full, allocation_order or ()))
     return Roster(
@@ -120,5 +124,5 @@ def roster(models: list[int], allocation_order=()) -> Roster:
         weapons=tuple(weapons), damaged=tuple(damaged), full=full,
         full_wounds=tuple(t.W for t in full), full_groups=groups, full_order=full_order,
         W_of={t.id: t.W for t in full}, Sv_of={t.id: t.Sv for t in full},
-        InSv_of={t.id: t.InSv for t in full}, full_T=unit_toughness(T, guard, range(len(models))),
+        InSv_of=ranged_insv, InSv_melee_of=melee_insv, full_T=unit_toughness(T, guard, range(len(models))),
         OC=tuple(oc))

@@ -53,7 +53,7 @@ def test_28_an_aircraft_unit_in_a_roster_is_refused(tmp_path, unit, model):
     rc, stdout, err = sim("import", "roster", path, "--army", "red", "--out", out)
     assert rc == 2 and stdout == "" and not out.exists()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
-    assert err.startswith(f"sim: {path}: forces[0].selections[") and WHY in err
+    assert err.startswith(f"sim: {path}: unit {unit!r}, forces[0].selections[") and WHY in err
     assert err.rstrip().endswith(f"found AIRCRAFT unit {unit!r}")
 
 

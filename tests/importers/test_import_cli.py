@@ -108,7 +108,7 @@ def test_nothing_is_written_when_the_import_fails(tmp_path):
             {"name": "X", "typeName": "Unit", "characteristics": [{"name": "M", "$text": "*"}]}]}]}]}}))
     rc, stdout, err = sim("import", "roster", bad, "--out", out)
     assert rc == 2 and stdout == "" and not out.exists()
-    assert err.startswith(f"sim: {bad}: forces[0].selections[0].profiles[0].M: expected M in inches")
+    assert err.startswith(f"sim: {bad}: unit 'X', forces[0].selections[0].profiles[0].M: expected M in inches")
     out.write_text("keep")
     assert sim("import", "roster", bad, "--out", out)[0] == 2 and out.read_text() == "keep"
 

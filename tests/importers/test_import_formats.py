@@ -51,10 +51,12 @@ def test_roster_imports_the_expected_units(path):
     assert walker.weapons.count("Slag cannon") == 2 and "Cinder projector" in walker.weapons
     assert walker.base.text() == "100mm"  # stated by the data
     assert strider.abilities == ("Deadly Demise D3", "Damaged: 1-4 wounds remaining")
-    assert strider.labels == ("Invulnerable Save (5+*)",) and walker.InSv is None  # conditional: a label
+    # "5+*" whose ability says against ranged attacks only: InSv 5 with that condition (05.03);
+    # the roster's chosen detachment rule: an inert label on every unit
+    assert strider.labels == ("Host of Embers",) and (walker.InSv, walker.InSv_against) == (5, "ranged")
     hounds = units["ember-hounds"]
     assert hounds.models[0].count == 6 and hounds.abilities == ("Feel No Pain 6+", "Fights First")
-    assert hounds.labels == ('Scout 6"',)
+    assert hounds.labels == ('Scout 6"', "Host of Embers")
     w = army.weapons
     assert (w["Arc carbine"].range, w["Arc carbine"].A, w["Arc carbine"].skill, w["Arc carbine"].AP) == (24, "2", 3, -1)
     assert w["Arc carbine"].abilities == "Rapid Fire 1" and w["Arc carbine"].labels == ("Oathbound Volley",)
