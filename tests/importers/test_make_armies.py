@@ -97,11 +97,11 @@ def test_the_command_line_writes_a_scenario_file(folder, tmp_path):
     assert out.read_text() == make_armies.scenario(folder, "Ember Pact", "Glass Choir", seed=3)
 
 
-@pytest.mark.slow
 def test_full_size_armies_deploy_by_the_rules_and_play_a_battle_round(folder, tmp_path):
     """Every unit of both 20-unit armies is set up by the players (or declared in strategic
     reserves), then the battle plays (one battle round: the mission's ``rounds``, to keep the
-    suite fast; `sim run` of a generated file plays all five)."""
+    suite fast, ~1.5 s on the reference machine; `sim run` of a generated file plays all five,
+    as tests/bench/bench_full_size.py does)."""
     table = tomllib.loads(make_armies.TABLE.read_text())
     table["mission"]["rounds"] = 1
     short = tmp_path / "table.toml"
