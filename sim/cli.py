@@ -339,12 +339,18 @@ def cmd_import(args) -> int:
         return _err("import datasheet: expected CATALOGUE NAME, found no datasheet name")
     if args.what == "roster" and args.name is not None:
         return _err(f"import roster: expected one FILE, found also {args.name!r}")
+    if args.attach and args.what != "roster":
+        return _err("--attach: expected a roster import, found a datasheet import")
     if args.models is not None and (args.what != "datasheet" or not 1 <= args.models <= 200):
         return _err(f"--models: expected 1 to 200 models of a datasheet import, found {args.models}")
     try:
         if args.what == "roster":
             army, rep = importers.load_roster(args.file, args.bases, skip_bad=args.skip_bad)
             title = Path(args.file).stem
+            if args.attach:  # 19.01 leaders the roster does not nest in their unit
+                from sim.importers.roster import attach_units
+                army = importers.Army(tuple(attach_units(army.units, rep.units, args.attach, args.file)),
+                                      army.weapons)
         else:
             army, rep = importers.load_datasheet(args.file, args.name, args.models, args.bases)
             title = args.name
@@ -524,6 +530,9 @@ def _main(argv=None) -> int:
     a.add_argument("--seed", type=int, help="the battle's seed when a new scenario is made (default 1)")
     a.add_argument("--skip-bad", action="store_true",
                    help="roster: import the units that can be read; each one refused is named on stderr")
+    a.add_argument("--attach", action="append", metavar="UNIT=BODYGUARD",
+                   help="roster: attach a leader to a unit (ids or names; 19.01), or 'auto': each leader to a "
+                   "unit its datasheet's list names; repeatable")
     a.set_defaults(fn=cmd_import)
     a = sub.add_parser("datasheets", help="list the datasheets of a catalogue with statlines and weapons")
     a.add_argument("catalogue", nargs="?")

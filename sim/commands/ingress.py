@@ -4,14 +4,13 @@ as any set-up (03.02) and as 20.03/20.04 say."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import esper
 
 from sim.commands.base import TO, UNIT, CommandRecord
-from sim.components import Position, Unit
-from sim.rules.deployment import half_extents
+from sim.components import Unit
+from sim.rules.abilities import Hook
 from sim.world import queries as W
 from sim.plan.phased import check_ingress
 from sim.rules.turn import Phase
@@ -33,31 +32,39 @@ def _apply(battle, cmd: Ingress) -> None:
 
 # --- where the automatic players arrive (Part A ruling 27) ----------------------------------
 
-def ingress_candidates(battle, u: int) -> list:
-    """Places an ingress move could set the unit up (20.04), as (anchor, command): the unit's
-    formation (its models' offsets from their centre, turned to lie along the edge) centred 3"
-    in from a battlefield edge, or further in if its bases reach further (so a base too large
-    for 6" of the edge touches it, 03.02.02), every 2" along each edge. Not checked: the
+OPTIONS = 12     # ingress set-ups offered per unit
+APART = 3.0      # inches between their anchors
+
+
+def ingress_candidates(battle, u: int, toward=()) -> list:
+    """Places an ingress move could set the unit up (20.04), as (anchor, command): the
+    placement solver's set-ups (sim.rules.movement.solvers.placement), each model on its own
+    base, coherent, wholly within 6" of a battlefield edge (a base too large for that touching
+    one, 03.02.02; 24.09 Deep Strike: anywhere), more than 8" from every enemy model, outside
+    the enemy zone before round 3, on no other base and no light or dense feature; nearest one
+    of the points ``toward`` first (none: from the battlefield's bottom-left). Not checked: the
     players check."""
-    bw, bh = battle.scenario.board
-    models = esper.component_for_entity(u, Unit).models
-    pts = [(W.model_id(m), esper.component_for_entity(m, Position), half_extents(W.footprint(m))) for m in models]
-    cx = sum(p.x for _m, p, _h in pts) / len(pts)
-    cy = sum(p.y for _m, p, _h in pts) / len(pts)
-    along = [(mid, p.x - cx, p.y - cy) for mid, p, _h in pts]  # (a formation along x)
-    across = [(mid, dy, dx) for mid, dx, dy in along]  # (the same turned along y)
-    # how far each formation reaches from its centre toward the edge (up to the next 1e-6")
-    deep = math.ceil(max(abs(p.y - cy) + h[1] for _m, p, h in pts) * 1e6) / 1e6
-    wide = math.ceil(max(abs(p.y - cy) + h[0] for _m, p, h in pts) * 1e6) / 1e6
-    iy, ix = max(3.0, deep), max(3.0, wide)
+    from sim.rules.movement.solvers import placement as PL
+    from sim.rules.movement.solvers import regions as RG
+    board = tuple(battle.scenario.board)
+    ts = battle.turn_state
+    owner = esper.component_for_entity(u, Unit).owner
+    models = [(W.model_id(m), W.footprint(m)) for m in esper.component_for_entity(u, Unit).models]
+    enemies = [(W.model_id(m), W.footprint(m)) for e in W.enemy_units(u) for m in W.unit_models(e)]
+    others = [(W.model_id(m), W.footprint(m)) for o in W.all_units() if o != u for m in W.unit_models(o)]
+    efs, names = [f for _m, f in enemies], [m for m, _f in enemies]
+    if W.every_model_has(u, Hook.ARRIVES_ANYWHERE):
+        region = RG.deep_strike(board, efs, names)
+    else:
+        zones = ts.zones() if ts is not None else ()
+        region = RG.ingress_strip(board, efs, zones[1 - owner] if zones else None,
+                            ts.round if ts is not None else 2, names)
+    uid = esper.component_for_entity(u, Unit).id
     out = []
-    k = 0.0
-    while k <= max(bw, bh):
-        for ax, ay, form in ((k, iy, along), (k, bh - iy, along), (ix, k, across), (bw - ix, k, across)):
-            if 0 <= ax <= bw and 0 <= ay <= bh:
-                to = tuple((mid, round(ax + dx, 6), round(ay + dy, 6)) for mid, dx, dy in form)
-                out.append(((ax, ay), Ingress(esper.component_for_entity(u, Unit).id, to)))
-        k += 2.0
+    for p in PL.placement_options(models, region, others, battle.scenario.terrain, PL.Prefer.toward(*toward),
+                                  count=OPTIONS, apart=APART):
+        to = tuple((mid, round(p.positions[mid][0], 6), round(p.positions[mid][1], 6)) for mid, _f in models)
+        out.append((p.anchor, Ingress(uid, to)))
     return out
 
 
@@ -67,7 +74,7 @@ def _preferred(battle, u: int, side: int) -> list:
     ts = battle.turn_state
     mine = {n for n, c in ts.control.items() if c.controller == side}
     objs = [o for o in ts.objectives if o.name not in mine] or list(ts.objectives)
-    cands = ingress_candidates(battle, u)
+    cands = ingress_candidates(battle, u, [(o.x, o.y) for o in objs])
     if objs:
         cands = sorted(cands, key=lambda c: min((c[0][0] - o.x) ** 2 + (c[0][1] - o.y) ** 2 for o in objs))
     return cands

@@ -5,24 +5,24 @@ default 60" x 44" table with no terrain, both sides played by the default player
 army empty until it is imported too), or an existing scenario file whose other army, terrain,
 mission and script are kept (the file is rewritten from its data: its comments are not). Each
 model is placed in its army's deployment zone (the mission's, else Part A ruling 22's default
-zones), units side by side in rows, each unit a block of rows 0.5" apart (in coherency),
-nothing overlapping. The text is parsed back by the scenario loader before anyone writes it, so
-what is written always passes `sim check`.
+zones) by the placement solver: each unit coherent on its own bases, clear of the other units
+and of the terrain, compact against the army's battlefield edge. The text is parsed back by
+the scenario loader before anyone writes it, so what is written always passes `sim check`.
 
 :func:`units_from_spec` reads the imported units back from a loaded scenario (the round trip
 test: units -> TOML -> loader -> units gives the same units)."""
 
 from __future__ import annotations
 
+import itertools
 import json
-import math
 import re
 import tomllib
 from pathlib import Path
 
 from sim.errors import ImportFileError, ScenarioError
 from sim.importers import model as M
-from sim.rules.geometry import EPS
+from sim.rules.geometry import Footprint
 from sim.rules.turn import PLAYER
 from sim.scenario import load as L
 
@@ -187,50 +187,38 @@ def _size(b: M.Base) -> tuple[float, float]:
     return b.length_mm / MM, b.width_mm / MM
 
 
-def place(units: list[M.Unit], zone, file: str, taken=()) -> list[list[list[tuple[float, float]]]]:
-    """Positions for every model (per unit, per model entry, per model), units side by side in
-    rows across the zone's bounding box (kept wholly inside the zone polygon). ``taken``: boxes
-    (x0, y0, x1, y1, inches) already occupied (the bases on the table when a unit is added): a
-    block is moved on past them, UNIT_GAP clear, as past the units placed before it."""
-    xs = [p[0] for p in zone]
-    ys = [p[1] for p in zone]
-    x0, x1, y0, y1 = min(xs) + EDGE, max(xs) - EDGE, min(ys) + EDGE, max(ys) - EDGE
-    width = x1 - x0
-    out = []
-    cx, cy, row_h = x0, y0, 0.0
+def _footprint(b: M.Base) -> Footprint:
+    L, Wd = _size(b)
+    return Footprint(b.shape, 0.0, 0.0, L, L if b.shape == "round" else Wd)
+
+
+def place(units: list[M.Unit], zone, file: str, taken=(), board=(60.0, 44.0),
+          terrain=()) -> list[list[list[tuple[float, float]]]]:
+    """Positions for every model (per unit, per model entry, per model): the army set up by the
+    placement solver (sim.rules.movement.solvers.placement.place_army), each model on its own
+    base, each unit coherent, wholly within the zone (03.02.02: an oversized base touching its
+    player's edge), compact against the player's battlefield edge, on no other base and no
+    light or dense feature of ``terrain``. ``taken``: (id, footprint) of the bases already on
+    the table (when a unit is added). An army that cannot fit is refused with the solver's
+    reason (the unit, the room free and the room its bases need)."""
+    from sim.rules.movement.solvers import placement as PL
+    from sim.rules.movement.solvers import regions as RG
+    army = []
     for u in units:
-        cell_w = max(_size(m.base)[0] for m in u.models) + GAP
-        cell_h = max(_size(m.base)[1] for m in u.models) + GAP
-        n = sum(m.count for m in u.models)
-        # a compact block: 03.03 wants every model within 9" of every other
-        cols = max(1, min(n, int((width + GAP) // cell_w), math.ceil(math.sqrt(n * cell_h / cell_w))))
-        rows = math.ceil(n / cols)
-        block_w, block_h = cols * cell_w - GAP, rows * cell_h - GAP
-        while True:
-            if cx > x0 and cx + block_w > x1 + EPS:
-                band = [b[3] for b in taken if b[1] - UNIT_GAP < cy + block_h and b[3] + UNIT_GAP > cy]
-                step = row_h + UNIT_GAP if row_h else (min(band) + UNIT_GAP - cy if band else UNIT_GAP)
-                cx, cy, row_h = x0, cy + step, 0.0
-            hit = [b for b in taken if b[0] - UNIT_GAP < cx + block_w and b[2] + UNIT_GAP > cx
-                   and b[1] - UNIT_GAP < cy + block_h and b[3] + UNIT_GAP > cy]
-            if not hit or cy + block_h > y1 + EPS:
-                break
-            cx = max(cx + 1e-6, max(b[2] for b in hit) + UNIT_GAP)
-        if block_w > width + EPS or cy + block_h > y1 + EPS:
-            raise ImportFileError(file, "", "an army that fits in its deployment zone "
-                                  f"({width + 2 * EDGE:g}\" x {y1 - y0 + 2 * EDGE:g}\")",
-                                  f"no room left for unit {u.id!r} ({len(out)} of {len(units)} placed)")
-        spots, k = [], 0
-        for m in u.models:
-            mine = []
-            for _ in range(m.count):
-                r, c = divmod(k, cols)
-                mine.append((cx + c * cell_w + cell_w / 2 - GAP / 2, cy + r * cell_h + cell_h / 2 - GAP / 2))
-                k += 1
-            spots.append(mine)
-        out.append(spots)
-        cx += block_w + UNIT_GAP
-        row_h = max(row_h, block_h)
+        n = itertools.count(1)
+        army.append((u.id, [(f"{u.id}/{next(n)}", _footprint(m.base)) for m in u.models for _ in range(m.count)]))
+    region = RG.deployment(zone, tuple(board))
+    got = PL.place_army(army, region, list(taken), tuple(terrain), PL.Prefer.back(zone, tuple(board)),
+                        gap=GAP, clearance=UNIT_GAP)
+    if not got:
+        xs = [p[0] for p in zone]
+        ys = [p[1] for p in zone]
+        raise ImportFileError(file, "", "an army that fits in its deployment zone "
+                              f"({max(xs) - min(xs):g}\" x {max(ys) - min(ys):g}\")", got.reason)
+    out = []
+    for u, (_uid, models) in zip(units, army):
+        pos = iter(got.units[u.id].positions[mid] for mid, _f in models)
+        out.append([[next(pos) for _ in range(m.count)] for m in u.models])
     return out
 
 
@@ -250,7 +238,7 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
     ``add``: the units join that army (its units kept where they stand, the new ones placed
     clear of every base on the table) instead of replacing it."""
     owner = PLAYER.index(side)
-    taken = []
+    taken, board, terrain = [], (60.0, 44.0), ()
     if into is not None and Path(into).exists():
         try:
             spec = L.load_scenario(into)
@@ -259,9 +247,10 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
         data = tomllib.loads(Path(into).read_text(encoding="utf-8"))
         zones = _zones(spec)
         replaced = set() if add else {u.id for u in spec.units if u.owner == owner}
+        board, terrain = spec.board, spec.terrain
         if add:
-            taken = [(m.x - r, m.y - r, m.x + r, m.y + r) for u in spec.units for m in u.models
-                     for r in (max(m.length, m.width) / 2,)]
+            taken = [(m.id, Footprint(m.shape, m.x, m.y, m.length, m.width, m.angle))
+                     for u in spec.units for m in u.models]
         steps = [s for s in data.get("script", []) if _names_any(s, replaced)]
         if steps:
             raise ImportFileError(str(into), "script", f"a script that names no unit of the {side} army it replaces",
@@ -300,7 +289,7 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
             uid, k = f"{u.id}-{k}", k + 1
         taken_ids.add(uid)
         fixed.append(_rename(u, uid, renames))
-    spots = place(fixed, zones[owner], file, taken)
+    spots = place(fixed, zones[owner], file, taken, board, terrain)
     _check_placed(fixed, spots, file)
     data["weapons"] = weapons_out
     data["armies"][owner]["units"] = kept + [unit_data(u, s) for u, s in zip(fixed, spots)]
@@ -328,7 +317,7 @@ def _check_placed(units: list[M.Unit], spots, file: str) -> None:
         if found:
             sizes = sorted({m.base.text() for m in u.models})
             raise ImportFileError(file, f"unit {u.id!r}", "the importer's placement of each unit in coherency (03.02)",
-                                  f"{found[0]} (bases {', '.join(sizes)}; placed as a block of its largest base: "
+                                  f"{found[0]} (bases {', '.join(sizes)}; placed by the placement solver: "
                                   "a placement limit, not a fault of the unit)")
 
 

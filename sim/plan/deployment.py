@@ -3,19 +3,19 @@
 out, nearest first to what they prefer. Not checked here: the caller checks each with the
 command's own check (Battle.check), which holds the rules.
 
-A unit is placed in its formation: its models' offsets from their centre as they stand (the
-scenario's planned positions, or the block its models wait in, sim.scenario.load), centred on
-each anchor of a 1" grid over the region's bounding box, nearest the battlefield's centre
-first (or in the random player's order)."""
+A unit's set-ups are the placement solver's (sim.rules.movement.solvers.placement): each
+model on its own base, coherent, wholly within the zone (or, Infiltrators, more than 8" from
+the enemy zone and models), on no other base and no light or dense feature; the default
+player's nearest the battlefield's centre first, the random player's toward a point of the
+region it draws."""
 
 from __future__ import annotations
 
 import math
 
 import esper
-import numpy as np
 
-from sim.components import Base, Position, Unit
+from sim.components import Position, Unit
 from sim.rules import pre_battle as PB
 from sim.rules.abilities import Hook
 from sim.world import queries as W
@@ -67,64 +67,42 @@ def formation(ent: int) -> list[tuple[str, float, float]]:
     return [(mid, p.x - cx, p.y - cy) for mid, p in ps]
 
 
-def _anchors(box, prefer, pick=None) -> list[tuple[float, float]]:
-    """The grid points of the box (x0, y0, x1, y1), nearest ``prefer`` first (``pick``: in the
-    order it draws them, one element of a list at a time)."""
-    x0, y0, x1, y1 = box
-    pts = [(x0 + i * GRID, y0 + j * GRID)
-           for i in range(int((x1 - x0) / GRID) + 1) for j in range(int((y1 - y0) / GRID) + 1)]
-    if pick is None:
-        return sorted(pts, key=lambda p: ((p[0] - prefer[0]) ** 2 + (p[1] - prefer[1]) ** 2, p))
-    out = []
-    while pts:
-        i = pick(list(range(len(pts))))
-        pts[i], pts[-1] = pts[-1], pts[i]
-        out.append(pts.pop())
-    return out
-
-
-def _reach(model_ent: int) -> float:
-    """Half the longest side of the model's base: no point of it is further from its centre."""
-    b = esper.component_for_entity(model_ent, Base)
-    return max(b.length, b.width) / 2
-
-
-def _inner(model_ent: int) -> float:
-    """Half the shortest side of the model's base: all of it within this of its centre is base."""
-    b = esper.component_for_entity(model_ent, Base)
-    return min(b.length, b.width) / 2
-
-
 def _box(poly) -> tuple[float, float, float, float]:
     xs = [p[0] for p in poly]
     ys = [p[1] for p in poly]
     return min(xs), min(ys), max(xs), max(ys)
 
 
+OPTIONS = 8      # set-ups offered per region
+APART = 4.0      # inches between their anchors
+
+
 def set_up_spots(battle, ent: int, region, pick=None):
-    """Each candidate set-up of the unit over the ``region`` polygon: ((model id, x, y), ...)."""
-    form = formation(ent)
-    W_, H = battle.scenario.board
-    x0, y0, x1, y1 = _box(region)
-    reach = {W.model_id(m): _reach(m) for m in W.unit_models(ent, living=False)}
-    lo_x = min(dx - reach[mid] for mid, dx, _ in form)
-    hi_x = max(dx + reach[mid] for mid, dx, _ in form)
-    lo_y = min(dy - reach[mid] for mid, _, dy in form)
-    hi_y = max(dy + reach[mid] for mid, _, dy in form)
-    mine = W.unit_models(ent, living=False)
-    others = [m for m in esper.get_component(Position) if W.alive(m[0]) and W.on_table(m[0])
-              and m[0] not in mine]
-    ox = np.array([p.x for _m, p in others], dtype=float)
-    oy = np.array([p.y for _m, p in others], dtype=float)
-    orad = np.array([_inner(m) for m, _p in others], dtype=float)
-    inner = {W.model_id(m): _inner(m) for m in mine}
-    for ax, ay in _anchors((x0, y0, x1, y1), (W_ / 2, H / 2), pick):
-        if ax + lo_x < x0 - 1e-9 or ax + hi_x > x1 + 1e-9 or ay + lo_y < y0 - 1e-9 or ay + hi_y > y1 + 1e-9:
-            continue  # a base would stick out of the region's bounding box: cannot be wholly within
-        if len(ox) and any(np.any(np.hypot(ox - (ax + dx), oy - (ay + dy)) < orad + inner[mid] - 1e-9)
-                           for mid, dx, dy in form):
-            continue  # two bases' inscribed circles overlap: the bases certainly overlap
-        yield tuple((mid, round(ax + dx, 6), round(ay + dy, 6)) for mid, dx, dy in form)
+    """Each candidate set-up of the unit over the ``region`` polygon: ((model id, x, y), ...),
+    by the placement solver: wholly within ``region`` (its deployment zone), or, when it is the
+    whole battlefield (``battlefield``), by Infiltrators (24.20); nearest the battlefield's
+    centre first, or (``pick``: the random player) toward one point of a 1" grid over the
+    region that it draws."""
+    from sim.rules.movement.solvers import placement as PL
+    from sim.rules.movement.solvers import regions as RG
+    board = tuple(battle.scenario.board)
+    owner = esper.component_for_entity(ent, Unit).owner
+    models = [(W.model_id(m), W.footprint(m)) for m in W.unit_models(ent, living=False)]
+    others = [(W.model_id(m), W.footprint(m)) for u in W.all_units() if u != ent for m in W.unit_models(u)]
+    if tuple(map(tuple, region)) == battlefield(battle):
+        zones = battle.turn_state.zones()
+        enemies = [(W.model_id(m), W.footprint(m)) for u in W.enemy_units(ent) for m in W.unit_models(u)]
+        rg = RG.infiltrators(board, zones[1 - owner], [f for _m, f in enemies], [m for m, _f in enemies])
+    else:
+        rg = RG.deployment(region, board)
+    point = (board[0] / 2, board[1] / 2)
+    if pick is not None:
+        x0, y0, x1, y1 = _box(region)
+        point = pick([(x0 + i * GRID, y0 + j * GRID) for i in range(int((x1 - x0) / GRID) + 1)
+                      for j in range(int((y1 - y0) / GRID) + 1)])
+    for p in PL.placement_options(models, rg, others, battle.scenario.terrain, PL.Prefer.toward(point),
+                                  count=OPTIONS, apart=APART):
+        yield tuple((mid, round(p.positions[mid][0], 6), round(p.positions[mid][1], 6)) for mid, _f in models)
 
 
 def planned_spot(battle, ent: int):

@@ -188,7 +188,9 @@ class RandomPlayer(Player):
         return None if st.move_selected is None else O.Move(O.uid(u), (), mode)
 
     def _ingress(self, battle, u: int):
-        cands = [cmd for _a, cmd in O.ingress_candidates(battle, u)]
+        bw, bh = battle.scenario.board   # (toward a point it draws: a 4" grid over the battlefield)
+        point = self._pick([(4.0 * i, 4.0 * j) for i in range(int(bw // 4) + 1) for j in range(int(bh // 4) + 1)])
+        cands = [cmd for _a, cmd in O.ingress_candidates(battle, u, [point])]
         for _ in range(TRIES * 2):
             cmd = self._pick(cands)
             if cmd is not None and battle.check(cmd) is None:

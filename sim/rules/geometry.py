@@ -24,8 +24,8 @@ import numpy as np
 __all__ = [
     "Footprint", "footprint", "round_base", "outline", "core", "distance", "within",
     "within_distance", "engaged", "in_engagement_range", "overlaps", "distance_matrix",
-    "disc_distances", "footprint_polygon_distance",
-    "EPS", "OVAL_VERTICES", "ENGAGEMENT_RANGE",
+    "disc_distances", "footprint_polygon_distance", "point_distances", "farthest_distance",
+    "wholly_within_distance", "EPS", "OVAL_VERTICES", "ENGAGEMENT_RANGE",
 ]
 
 EPS = 1e-9            # inches; measuring tolerance for "not more than X" (01.04.01)
@@ -382,3 +382,31 @@ def _round_core_distances(centres: np.ndarray, radii: np.ndarray, pack: tuple) -
     d = np.minimum(dv, np.sqrt(dx * dx + dy * dy).min(axis=2))
     d[inside] = 0.0
     return np.maximum(d - radii[:, None], 0.0)
+
+
+def point_distances(points, fp: Footprint) -> np.ndarray:
+    """01.04 Distances (N,) from points (N, 2) to the footprint's closed area (0 inside it),
+    with the arithmetic of ``distance`` (``_round_core_distances`` with radius-0 points)."""
+    pts = np.asarray(points, dtype=float).reshape(-1, 2)
+    if fp.shape == "round":
+        return np.maximum(np.hypot(pts[:, 0] - fp.x, pts[:, 1] - fp.y) - 0.5 * fp.length, 0.0)
+    return _round_core_distances(pts, np.zeros(len(pts)), _hull_pack((fp,)))[:, 0]
+
+
+def farthest_distance(fp: Footprint, target: Footprint) -> float:
+    """01.04.01 How far the farthest point of the base ``fp`` is from ``target`` (edge to
+    edge): a round base's centre distance plus its radius (exact while the centre is outside
+    the target: the distance to a convex base grows at most 1:1, and exactly so straight away
+    from it; a base centred on the target, which no set-up allows, is overstated); a hull's farthest core
+    vertex (exact for a rectangle; an oval's core lies inside the ellipse by the tolerance in
+    the module docstring)."""
+    if fp.shape == "round":
+        return float(point_distances([(fp.x, fp.y)], target)[0]) + 0.5 * fp.length
+    return float(point_distances(core(fp)[0], target).max())
+
+
+def wholly_within_distance(fp: Footprint, target: Footprint, inches: float) -> bool:
+    """01.04.01 "Wholly within X" of a model (e.g. 18.04 disembarking wholly within 3" of the
+    transport): every part of the base ``fp`` within X of ``target`` (``farthest_distance``
+    not more than X, up to EPS)."""
+    return bool(within_distance(farthest_distance(fp, target), inches))

@@ -98,6 +98,8 @@ class ActionsMixin:
             self.show_help = False
         elif self.ingress_unit is not None:
             self.cancel_ingress()
+        elif self.carry is not None:  # (a unit being set up before the battle: deploy_flow.py)
+            self.drop_carried()
         elif self.order is not None:
             self.order = None
             self.status = "order cancelled"

@@ -26,6 +26,7 @@ from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re
 from sim.sandbox.battle_flow import BattleFlowMixin
 from sim.sandbox.catalogue_browser import CatalogueMixin
 from sim.sandbox.confirm import ConfirmMixin
+from sim.sandbox.deploy_flow import DeployMixin, roll_off_line
 from sim.sandbox.import_dialog import ImportMixin
 from sim.sandbox.input import InputMixin
 from sim.sandbox.replay_view import ReplayMixin, build_replay_footer, build_replay_panel
@@ -50,7 +51,7 @@ LOG_ITEMS = 4000  # log lines kept in the (scrolling) list widget: in practice t
 
 
 class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin, UndoMixin, ConfirmMixin,
-              ToolsMixin, ImportMixin, CatalogueMixin):
+              ToolsMixin, ImportMixin, CatalogueMixin, DeployMixin):
     # sizes at UI scale 1 (multiplied by self.scale)
     STATUS_H = 30
 
@@ -151,6 +152,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             self.selected_unit = self.selected_model = None
         self.highlighted = set()
         self.init_battle_flow()
+        self.init_deploy_flow()
         self.label_rects = {}
         self.dirty = {"card", "orders", "log", "dice", "action", "tracker"}
         rects = getattr(self, "rects", None)
@@ -370,7 +372,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         ev = self.battle.events
         new = []
         for i in range(self._seen_events, len(ev)):
-            line = describe(ev[i])
+            line = describe(ev[i]) or roll_off_line(ev[i], [a.name for a in self.spec.armies])
             if line:
                 for sub in line.split("\n"):
                     new.append((sub.rstrip() or " ", f"#ev{i}"))
@@ -529,6 +531,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         if self.show_los:
             overlays.draw_hidden_marks(surf, cam, self.scene, self.battle.visibility.hidden_models())
         self.draw_tools(surf, look)  # links, move verdict, placements, range rings, tape
+        self.draw_deploy(surf)  # a unit being set up before the battle (deploy_flow.py)
         surf.set_clip(None)
         if self.rects["tracker"].h:
             tracker.draw_strip(surf, self.rects["tracker"])
@@ -573,6 +576,10 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             r = look.targets[self.hover_unit]
             return [f"{self.hover_unit}: " + ("legal target - click to target it" if r is None else r)]
         out = []
+        if self.carry is not None and self.carry["ghost"] is not None and self.carry["ghost"][2] is None:
+            out.append(f"set up {self.unit_label(self.carry['unit'])} here: legal - release or click")
+        elif self.carry is not None:  # (a refused set-up: its note says why, nothing may cover it)
+            return []
         if self.ingress_unit is not None and self.ingress_ghost is not None:
             why = self.ingress_ghost[2]
             out.append(f"set up {self.ingress_unit} here: " + ("legal - click" if why is None else why))

@@ -15,6 +15,7 @@ from sim.commands import EndPhase, Ingress, SelectToMove, StartBattle
 from sim.components import Position, Unit
 from sim.phases.gates import where
 from sim.phases.state import Phase
+from sim.rules.turn import PreBattleStep
 from sim.replay.report import describe
 from sim.world import queries as W
 
@@ -46,6 +47,8 @@ class BattleFlowMixin:
         """E: in a battle with a mission, Start battle or End phase; in free play End turn."""
         if not self.mission:
             self.end_turn()
+        elif self.pre_battle_step == PreBattleStep.RULES:  # (26 step 11: a pass, deploy_flow.py)
+            self.pass_pre_battle()
         elif self.battle.turn_state.round == 0:
             self.start_mission()
         else:

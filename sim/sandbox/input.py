@@ -20,6 +20,9 @@ class InputMixin:
         consumed = self.manager.process_events(event)
         if self.confirm_event(event):  # (a confirmation dialog open: it has the input)
             return
+        if event.type == pygame_gui.UI_BUTTON_START_PRESS:  # (a unit dragged from the deployment list)
+            self.list_press(event.ui_element)
+            return
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             fn = self.actions.get(event.ui_element)
             if fn is not None:
@@ -158,6 +161,8 @@ class InputMixin:
                 self._drag_motion(pos)
             elif self.ingress_unit is not None:
                 self.ingress_hover(pos)
+            elif self.carry is not None:
+                self.carry_hover(pos)
             self.mouse = pos
             self._hover(pos)
             return
@@ -176,6 +181,9 @@ class InputMixin:
                 return
             if consumed or not vp.collidepoint(pos):
                 return
+            if self.carry is not None and e.button == 1 and self.mode == "battle" and not self.carry["from_list"]:
+                self.carry_drop(pos)  # (a unit picked from the deployment list, then a click: deploy_flow.py)
+                return
             if e.button in (2, 3):
                 self.panning = pos
             elif e.button == 1:
@@ -188,7 +196,12 @@ class InputMixin:
             if e.button in (2, 3):
                 self.panning = None
             elif e.button == 1:
-                if self.mode == "setup":
+                if self.carry is not None and self.carry["from_list"] and self.mode == "battle":
+                    if vp.collidepoint(pos):  # (dragged from the list onto the table: dropped here)
+                        self.carry_drop(pos)
+                    else:  # (released elsewhere: it stays picked; a click on the table drops it)
+                        self.carry["from_list"] = False
+                elif self.mode == "setup":
                     self.setup_release(pos)
                 else:
                     self._release(pos)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from sim.commands import Move, SelectToMove
+from sim.commands import Move, ScoutMove, SelectToMove
 from sim.rules import coherency as CO
 from sim.rules import geometry
 from sim.sandbox import style as S
@@ -35,6 +35,7 @@ CELL = 0.05  # inches: the ghosts move this far (a grid cell) before the preview
 RECHECK = 0.1  # seconds (sandbox clock) between checks while the ghosts keep moving
 FREE_PLAY_ADVANCE = 6  # free play rolls the advance D6 as the models move: the check allows M + 6
 LINK_OK = (206, 214, 176)  # a coherency link (03.03: within 2" of another model of the unit)
+SCOUT = "scout"  # a drag's mode before the battle: a Scouts unit's scout move (24.31, deploy_flow.py)
 _ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./\-]*")
 
 
@@ -259,6 +260,13 @@ class MovesMixin:
         b = self.battle
         b._enter()
         uid = m.unit
+        reach = self.scout_reach(uid)  # (24.31 before the battle: a scout move, deploy_flow.py)
+        if reach is not None:
+            origin = {i: (self.scene.models[i].x, self.scene.models[i].y, reach) for i in ids}
+            self.verdict.clear()
+            return {"unit": uid, "models": ids, "grab": m.id, "origin": origin, "mode": SCOUT,
+                    "ring_label": f'Scouts {reach:g}"', "limit": reach,
+                    "start": self.camera.to_table(*start), "ghosts": {}}
         mode = self.drag_mode(uid)
         st = W.unit_state(b.units[uid])
         if mode == "advance" and b.turn_state is not None and st.move_selected is None:
@@ -295,6 +303,8 @@ class MovesMixin:
         origin = drag["origin"]
         to = tuple((i, *self._on_table(i, x, y, origin[i])) for i, (x, y) in sorted(drag["ghosts"].items())
                    if (x, y) != origin[i][:2])
+        if to and drag["mode"] == SCOUT:
+            return ScoutMove(drag["unit"], to)
         return Move(drag["unit"], to, drag["mode"]) if to else None
 
     def release_move(self, drag) -> None:
@@ -329,7 +339,10 @@ class MovesMixin:
             if cmd is not None:
                 if v.ask(b, self.scene.models, (d["unit"], d["mode"], ghost_key(d["ghosts"])), lambda: cmd,
                          self.clock):
-                    self.status = f"{d['unit']}, {d['mode']} move: " + (
+                    g, o = d["ghosts"].get(d["grab"]), d["origin"].get(d["grab"])
+                    far = f' {math.hypot(g[0] - o[0], g[1] - o[1]):.1f}" of {d["limit"]:g}"' \
+                        if d["mode"] == SCOUT and g and o else ""
+                    self.status = f"{d['unit']}, {d['mode']} move{far}: " + (
                         "legal - release to make it" if v.reason is None else f"would be refused: {v.reason}")
             else:
                 v.clear()

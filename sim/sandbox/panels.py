@@ -47,6 +47,8 @@ def build_unit_card(flow, sb) -> None:
     status = f"{army}  |  {uid}  |  {len(living)}/{len(uv.models)} models"
     if uv.engaged:
         status += "  |  engaged"
+    if W.undeployed(ent):  # (26 step 8: off the table until set up)
+        status += "  |  to be deployed"
     st = W.unit_state(ent)
     flags = [n for n, v in (("advanced", st.advanced), ("fell back", st.fell_back), ("charged", st.charged),
                             ("shot", st.selected_to_shoot), ("fought", st.selected_to_fight)) if v]
@@ -150,6 +152,10 @@ def build_orders(flow, sb) -> None:
 
 
 def _idle(flow, sb) -> None:
+    if sb.pre_battle_step is not None:  # 26 steps 7-11: the deployment as a phase
+        from sim.sandbox.deploy_flow import build_pre_battle_panel
+        build_pre_battle_panel(flow, sb)
+        return
     if sb.battle.turn_state is not None:  # a battle with a mission: the phase, reserves
         from sim.sandbox.battle_flow import build_phase_panel
         build_phase_panel(flow, sb)
@@ -292,6 +298,9 @@ def build_footer(flow, sb) -> None:
     elif sb.placement is not None:
         build_placement_footer(flow, sb)
         return
+    elif sb.pre_battle_step is not None:  # 26 steps 7-11 (deploy_flow.py)
+        from sim.sandbox.deploy_flow import build_pre_battle_footer
+        build_pre_battle_footer(flow, sb)
     elif sb.order is not None:
         flow.button("Resolve  (Enter)", sb.resolve, name="resolve", object_id="#primary", height=28)
         flow.button("Clear targets", sb.clear_targets, name="clear", height=28)
@@ -324,6 +333,9 @@ def _decision(flow, sb) -> None:
                         object_id="#toggle_on" if opt in chosen else "#toggle")
             flow.newline()
         flow.button("Confirm", lambda: sb.answer(list(chosen)), name="confirm", object_id="#primary")
+    elif req.kind == "role":  # 26 step 5
+        from sim.sandbox.deploy_flow import build_role
+        build_role(flow, sb, req)
     elif req.kind == "stratagem":
         from sim.sandbox.decision_panel import build_stratagem
         build_stratagem(flow, sb, req)

@@ -19,6 +19,7 @@ import esper
 from sim.components import Position, Wounds
 from sim.rules import terrain as TR
 from sim.rules.turn import PLAYER
+from sim.scenario.attach import as_written
 from sim.world import queries as W
 
 
@@ -110,7 +111,7 @@ def _modifier(m) -> str:
     return f"{{ roll = {_q(m.roll)}, value = {m.value}, source = {_q(m.source)}{against} }}"
 
 
-def _model(ms, note: str = "") -> str:
+def _model(ms, note: str = "", placed: bool = True) -> str:
     p = ms.profile
     fields = [f"name = {_q(ms.name)}", f"id = {_q(ms.id)}"]
     mm_l, mm_w = ms.length * 25.4, ms.width * 25.4
@@ -137,8 +138,24 @@ def _model(ms, note: str = "") -> str:
     if ms.modifiers:  # (its unit's and its own, written on the model)
         fields.append("modifiers = [" + ", ".join(_modifier(m) for m in ms.modifiers) + "]")
     fields.append("weapons = [" + ", ".join(_q(w.name) for w in ms.weapons) + "]")
-    fields.append(f"at = [[{_num(ms.x)}, {_num(ms.y)}]]")
+    if placed:  # (a unit waiting to be deployed by the rules has no place: 26 step 8)
+        fields.append(f"at = [[{_num(ms.x)}, {_num(ms.y)}]]")
     return "  { " + ", ".join(fields) + " }," + (f"  # {note}" if note else "")
+
+
+def _waiting(models) -> list[str]:
+    """A unit waiting to be deployed by the rules (26 step 8): no places, its like models as one
+    entry (``count``, ``ids``), so it waits in the same block as the file it came from."""
+    out, run = [], []
+    for ms in list(models) + [None]:
+        line = None if ms is None else _model(ms, placed=False).replace(f"id = {_q(ms.id)}, ", "")
+        if run and line != run[0][1]:
+            ids = ", ".join(_q(m.id) for m, _l in run)
+            out.append(run[0][1].replace(" },", f", count = {len(run)}, ids = [{ids}] }},"))
+            run = []
+        if ms is not None:
+            run.append((ms, line))
+    return out
 
 
 def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the sandbox.") -> str:
@@ -155,7 +172,7 @@ def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the s
         out += _weapon(w)
     for owner, army in enumerate(spec.armies):
         out += ["[[armies]]", f"name = {_q(army.name)}", f"colour = [{', '.join(str(c) for c in army.colour)}]", ""]
-        for us in spec.units:
+        for us in (part for whole in spec.units for part in as_written(whole)):  # (19.01 each with its leads)
             if us.owner != owner:
                 continue
             if not us.models:
@@ -175,8 +192,10 @@ def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the s
                 out.append(f"points = {us.points}")
             if us.can_lead:
                 out.append("can_lead = [" + ", ".join(_q(k) for k in us.can_lead) + "]")
+            if us.leads is not None:
+                out.append(f"leads = {_q(us.leads)}")
             out.append("models = [")
-            out += [_model(ms, notes.get(ms.id, "")) for ms in us.models]
+            out += [_model(ms, notes.get(ms.id, "")) for ms in us.models] if us.planned else _waiting(us.models)
             out += ["]", ""]
     if spec.mission is not None:
         out += _mission(spec.mission)
@@ -186,11 +205,13 @@ def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the s
 def _mission(m) -> list[str]:
     """The [mission] table (README "Whole battles"), every field written out."""
     sides = PLAYER
+    rules = m.deployment == "rules"  # (26 steps 5-11: no 'deployed'; the roles by a roll-off unless named)
     out = ["[mission]", f"name = {_q(m.name)}", f"rounds = {m.rounds}",
-           f"first = {_q('roll-off' if m.first is None else sides[m.first])}",
-           f"defender = {_q(sides[m.defender])}",
-           "players = { " + ", ".join(f"{side} = {_q(kind)}" for side, kind in zip(sides, m.players)) + " }",
-           f"deployed = {'true' if m.deployed else 'false'}"]
+           f"first = {_q('roll-off' if m.first is None else sides[m.first])}"]
+    if not (rules and m.roles_rolled):
+        out.append(f"defender = {_q(sides[m.defender])}")
+    out.append("players = { " + ", ".join(f"{side} = {_q(kind)}" for side, kind in zip(sides, m.players)) + " }")
+    out.append('deployment = "rules"' if rules else f"deployed = {'true' if m.deployed else 'false'}")
     if m.objectives:
         out.append("objectives = [")
         for o in m.objectives:

@@ -71,7 +71,8 @@ class Scene:
         for uent in W.all_units():
             u = esper.component_for_entity(uent, Unit)
             uv = UnitView(uent, u.id, u.name, u.owner, advance_roll=W.unit_state(uent).advance_roll)
-            off = W.in_reserves(uent)  # (20.01 in strategic reserves: not on the table to draw)
+            # (20.01 in strategic reserves, or 26 step 8 still to be deployed: not on the table to draw)
+            off = W.in_reserves(uent) or W.undeployed(uent)
             for m in u.models:
                 mid = W.model_id(m)
                 pos = esper.component_for_entity(m, Position)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
 import pygame
 
 from sim.rules import terrain as TR
@@ -178,6 +177,29 @@ class SetupMixin:
             self.status = f"placing a copy of {pp[0]}: click the table"
         self.dirty |= {"orders"}
 
+    def attach_selected(self, bodyguard: str) -> None:
+        """19.01 The selected unit joins ``bodyguard`` as its leader or support: one unit."""
+        uid = self.selected_unit
+        if self.mode != "setup" or uid is None:
+            return
+        name, mine = TE.unit_spec(self.spec, bodyguard).name, self.scene.units[uid].name
+        if self._edit(TE.attach, uid, bodyguard):
+            self.select(bodyguard, self.scene.units[bodyguard].models[0])
+            self.status = f"{mine} attached to {name}"
+        else:
+            self.status = f"not attached: {self.status.split(': ', 1)[-1]}"
+        self.dirty |= {"orders", "card"}
+
+    def detach_part(self, part: str) -> None:
+        """The unit ``part`` leaves the selected attached unit and stands on its own."""
+        uid = self.selected_unit
+        if self.mode != "setup" or uid is None:
+            return
+        if self._edit(TE.detach, uid, part):
+            self.select(part, self.scene.units[part].models[0])
+            self.status = f"{self.scene.units[part].name} detached from {self.scene.units[uid].name}"
+        self.dirty |= {"orders", "card"}
+
     def set_height(self, height: float | None) -> None:
         """Part A ruling 12: the selected area's dense features ``height`` inches tall (None: no
         height given; a library piece's own height)."""
@@ -281,8 +303,8 @@ class SetupMixin:
             label = f"{p['piece']}  {p['rot']:g} deg"
         else:
             tpl = p["template"]
-            at = TE.unit_at(tpl, tx, ty)
-            ok = self._unit_fits(tpl, at)
+            at, why = self._preview(tpl, tx, ty)
+            ok = why is None
             col = S.LEGAL if ok else S.ILLEGAL
             base = self.colours[p["owner"]]
             for m, (x, y) in zip(tpl.models, at):
@@ -296,27 +318,24 @@ class SetupMixin:
                     pygame.draw.ellipse(surf, S.mix(base, S.MAT, 0.35),
                                         pygame.Rect(c[0] - r, c[1] - cam.length(m.width / 2), 2 * r,
                                                     2 * cam.length(m.width / 2)))
-            label = f"{tpl.name} ({self.spec.armies[p['owner']].name})"
+            label = f"{tpl.name} ({self.spec.armies[p['owner']].name})" + ("" if ok else f": {why}")
         t = text(label, 12, col)
         surf.blit(t, (self.mouse[0] + 14, self.mouse[1] + 12))
 
-    def _unit_fits(self, tpl, at) -> bool:
-        """A quick preview check (the edit itself is checked exactly): on the board and clear of
-        other models' bounding circles."""
-        bw, bh = self.spec.board
-        xs = np.array([p[0] for p in at])
-        ys = np.array([p[1] for p in at])
-        rs = np.array([max(m.length, m.width) / 2 for m in tpl.models])
-        if (xs - rs < 0).any() or (ys - rs < 0).any() or (xs + rs > bw).any() or (ys + rs > bh).any():
-            return False
-        live = [m for m in self.scene.models.values() if m.alive]
-        if not live:
-            return True
-        ox = np.array([m.x for m in live])
-        oy = np.array([m.y for m in live])
-        orr = np.array([m.radius for m in live])
-        d = np.hypot(xs[:, None] - ox[None], ys[:, None] - oy[None])
-        return not (d < rs[:, None] + orr[None] - 1e-6).any()
+    def _preview(self, tpl, tx: float, ty: float):
+        """(positions, None) where the unit would be set up by a click at (tx, ty) (the
+        placement solver's, TE.unit_spots), or (its formation at the pointer, the reason it
+        cannot be); kept while the pointer stays on the same 1/4" and the table is unchanged."""
+        key = (id(self.spec), id(tpl), TE.snap(tx), TE.snap(ty))
+        memo = getattr(self, "_preview_memo", None)
+        if memo is not None and memo[0] == key:
+            return memo[1]
+        try:
+            got = (TE.unit_spots(self.spec, tpl, tx, ty), None)
+        except TE.EditError as e:
+            got = (TE.unit_at(tpl, tx, ty), str(e))
+        self._preview_memo = (key, got)
+        return got
 
 
 def build_setup_panel(flow, sb) -> None:
@@ -357,12 +376,16 @@ def build_setup_panel(flow, sb) -> None:
         flow.newline()
         flow.button("Duplicate (D)", sb.duplicate_selected, name="setup:duplicate", height=24, size=12)
         flow.button("Remove (Del)", sb.remove_selected, name="setup:remove", object_id="#danger", height=24, size=12)
+        shown = sb.selected_unit is not None and _attach_rows(flow, sb, TE.unit_spec(sb.spec, sb.selected_unit))
         if st.terrain is not None:
             flow.button("Rotate (R)", lambda: sb.rotate_placing(1), name="setup:rotate", height=24, size=12)
             area = sb.spec.terrain[st.terrain] if st.terrain < len(sb.spec.terrain) else None
             if area is not None and area.solid_features:
                 _height_buttons(flow, sb, area)
     flow.finish()
+    bar = getattr(flow.scroll, "vert_scroll_bar", None)
+    if what and shown and bar is not None:  # (the selection's attach rows are at the panel's end)
+        bar.set_scroll_from_start_percentage(1.0)
 
 
 def _height_buttons(flow, sb, area) -> None:
@@ -384,3 +407,31 @@ def _height_buttons(flow, sb, area) -> None:
     flow.button(own, lambda: sb.set_height(None), name="setup:height:none",
                 tip="the library piece's height" if piece else "counts as taller than 2\" (Part A ruling 12)",
                 object_id="#toggle_on" if (same and now is None) else "#toggle", height=24, size=12)
+
+
+def _attach_rows(flow, sb, us) -> bool:
+    """19.01 The selected unit's attachment: "Attach to..." a button per bodyguard the rule
+    allows, by name (else why none can be joined); of an attached unit, a button to detach each
+    unit that joined it. Whether it showed any."""
+    from sim.rules.leaders import join_role
+    from sim.scenario.attach import facts
+    if us.parts:
+        flow.newline()
+        for p in us.parts[1:]:
+            flow.button(f"Detach {p.name}", lambda p=p.id: sb.detach_part(p), name=f"setup:detach:{p.id}",
+                        tip=f"{p.name} stands on its own again", height=24, size=12)
+        return True
+    if join_role(a for m in us.models for a in m.abilities) is None or facts(us).roles:
+        return False
+    choices = TE.bodyguards(sb.spec, us.id)
+    legal = [(b, name) for b, name, problems in choices if not problems]
+    flow.newline()
+    flow.label("Attach to..." if legal else "Attach to: no unit it can join", "#muted", size=12)
+    flow.newline()
+    for b, name in legal:
+        flow.button(name, lambda b=b: sb.attach_selected(b), name=f"setup:attach:{b}",
+                    tip=f"{us.name} joins {name}: one unit (19.01)", height=24, size=12)
+    if not legal:
+        for _, name, problems in choices[:4]:
+            flow.para(f"{name}: {problems[0]}", "#muted", indent=8)
+    return True

@@ -13,8 +13,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from sim.errors import ScenarioError
+from sim.rules import leaders as LR
 from sim.rules import terrain as TR
 from sim.sandbox.save_table import dense_height, piece_params, spec_toml
+from sim.scenario import attach as A
 from sim.scenario.load import load_scenario, parse_scenario
 
 LIBRARY = Path(__file__).resolve().parents[2] / "assets" / "unit_library.toml"
@@ -135,10 +137,28 @@ def unit_at(template, x: float, y: float) -> list[tuple[float, float]]:
     return [(snap(x) + m.x - cx, snap(y) + m.y - cy) for m in template.models]
 
 
+def unit_spots(spec, template, x: float, y: float) -> list[tuple[float, float]]:
+    """Where the template's models are set up when placed by hand at (x, y): the placement
+    solver's set-up (sim.rules.movement.solvers.placement) on the battlefield nearest the
+    pointer, each model on its own base, coherent (03.03), clear of every base on the table and
+    of light and dense features. EditError with the solver's reason when there is no room."""
+    from sim.rules.geometry import Footprint
+    from sim.rules.movement.solvers import placement as PL
+    from sim.rules.movement.solvers import regions as RG
+    models = [(m.id, Footprint(m.shape, 0.0, 0.0, m.length, m.width, m.angle)) for m in template.models]
+    others = [(m.id, Footprint(m.shape, m.x, m.y, m.length, m.width, m.angle)) for u in spec.units for m in u.models]
+    got = PL.place_unit(models, RG.anywhere(tuple(spec.board)), others, spec.terrain,
+                        PL.Prefer.toward((snap(x), snap(y))), unit=template.name)
+    if not got:
+        raise EditError(got.reason)
+    return [(round(got.positions[m.id][0], 4), round(got.positions[m.id][1], 4)) for m in template.models]
+
+
 def add_unit(spec, template, owner: int, x: float, y: float, weapons: dict | None = None):
-    """A copy of ``template`` (a UnitSpec) for army ``owner``, centred on (x, y); its weapons
-    join the table's (renamed if the table has a different weapon of the same name)."""
-    ids = {u.id for u in spec.units}
+    """A copy of ``template`` (a UnitSpec) for army ``owner``, set up nearest (x, y) where the
+    placement solver finds room (``unit_spots``); its weapons join the table's (renamed if the
+    table has a different weapon of the same name)."""
+    ids = {p.id for u in spec.units for p in (u, *u.parts)}  # (19.01 a unit that joined another keeps its id)
     base = template.id.rsplit("-", 1)[0] if template.id.rsplit("-", 1)[-1].isdigit() else template.id
     uid, k = base, 2
     while uid in ids:
@@ -154,12 +174,13 @@ def add_unit(spec, template, owner: int, x: float, y: float, weapons: dict | Non
                 name, k = f"{w.name} ({k})", k + 1
             rename[w.name] = replace(w, name=name) if name != w.name else w
             table_w[name] = rename[w.name]
-    at = unit_at(template, x, y)
+    at = unit_spots(spec, template, x, y)
     models = tuple(replace(m, id=f"{uid}/{i + 1}", x=round(px, 6), y=round(py, 6),
                            weapons=tuple(rename[w.name] for w in m.weapons))
                    for i, (m, (px, py)) in enumerate(zip(template.models, at)))
     unit = replace(template, id=uid, owner=owner, models=models, advanced=False, fell_back=False,
-                   charged=False, moved=0.0, ranged_attacks_last_turn=False, allocation_order=())
+                   charged=False, moved=0.0, ranged_attacks_last_turn=False, allocation_order=(), leads=None,
+                   parts=())
     return checked(replace(spec, units=spec.units + (unit,), weapons=table_w, script=()))
 
 
@@ -180,3 +201,38 @@ def move_unit(spec, uid: str, dx: float, dy: float):
 
 def unit_spec(spec, uid: str):
     return next(u for u in spec.units if u.id == uid)
+
+
+# --- attached units (19.01) ---------------------------------------------------------------------
+def bodyguards(spec, uid: str) -> list[tuple[str, str, list[str]]]:
+    """(id, name, why not) of each friendly unit the unit ``uid`` might join as its leader or
+    support, judged by the rule (sim.rules.leaders) against the table's attachments ([]: it
+    may join that one)."""
+    units = spec.units
+    me = A.facts(unit_spec(spec, uid))
+    return [(b.id, b.name, problems)
+            for b, problems in LR.bodyguards_for(me, [A.facts(u) for u in units], A.joined(units))]
+
+
+def attach(spec, uid: str, bodyguard: str):
+    """19.01 The unit ``uid`` joins ``bodyguard``: one attached unit (the loader makes it from the
+    unit's ``leads``; a refusal is its message)."""
+    us = unit_spec(spec, uid)
+    problems = next((p for b, _, p in bodyguards(spec, uid) if b == bodyguard), None)
+    if problems:
+        raise EditError("; ".join(problems))
+    return checked(replace(spec, units=tuple(replace(u, leads=bodyguard) if u is us else u for u in spec.units),
+                           script=()))
+
+
+def detach(spec, uid: str, part: str):
+    """The unit ``part`` leaves the attached unit ``uid``: it stands on its own again (where
+    its models stand now), the bodyguard keeps any other unit that joined it."""
+    us = unit_spec(spec, uid)
+    parts = A.as_written(us)
+    if not us.parts or part == us.id or part not in {p.id for p in parts}:
+        raise EditError(f"{part} has not joined {us.name}")
+    units = []
+    for u in spec.units:
+        units += [replace(p, leads=None) if p.id == part else p for p in parts] if u is us else [u]
+    return checked(replace(spec, units=tuple(units), script=()))

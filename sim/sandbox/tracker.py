@@ -42,6 +42,8 @@ class TrackerInfo:
     over: bool
     result: str | None
     names: tuple[str, str]  # the armies' names
+    pre_battle: tuple | None = None  # 26 steps 5-11: (who acts, the step in words): deploy_flow.pre_battle_headline
+    rules_deployment: bool = False  # the battle begins with the roles and the deployment (26 steps 5-11)
 
 
 def tracker_info(battle) -> TrackerInfo | None:
@@ -50,9 +52,11 @@ def tracker_info(battle) -> TrackerInfo | None:
     if ts is None:
         return None
     names = tuple(a.name for a in battle.scenario.armies[:2])
+    from sim.sandbox.deploy_flow import pre_battle_headline
     return TrackerInfo(ts.round, ts.mission.rounds, ts.active, ts.chooser, str(ts.phase),
                        None if ts.step is None else str(ts.step), (ts.cp[0], ts.cp[1]),
-                       (ts.vp[0], ts.vp[1]), ts.over, ts.result, names)
+                       (ts.vp[0], ts.vp[1]), ts.over, ts.result, names, pre_battle_headline(battle),
+                       ts.mission.deployment == "rules")
 
 
 def possessive(name: str) -> str:
@@ -81,9 +85,15 @@ def result_text(info: TrackerInfo) -> str:
 def _segments(info: TrackerInfo, compact: bool) -> list[list[tuple]]:
     """The strip's groups, left to right; each a list of pieces: ('text', str, colour, bold)
     or ('dot', player)."""
-    if info.round == 0:
+    if info.round == 0 and info.pre_battle:  # (26 steps 5-11: the step and who acts in it)
+        head = [("text", "Before the battle" if not compact else "Pre-battle", PHASE_TEXT, True)]
+        who, words, short = info.pre_battle
+        where = [("dot", who), ("text", words if not compact else short, S.TEXT, True)]
+    elif info.round == 0:
+        roles = info.rules_deployment
         head = [("text", "Before the battle" if not compact else "Not started", PHASE_TEXT, True)]
-        where = [("text", "Start battle rolls off for the first turn" if not compact else "Start: roll-off",
+        where = [("text", ("Start battle rolls off for the roles, then deployment" if roles else
+                           "Start battle rolls off for the first turn") if not compact else "Start: roll-off",
                   LABEL, False)]
     elif info.over:
         head = [("text", f"Round {info.round}/{info.rounds}" if compact else
@@ -192,6 +202,9 @@ def phase_todo(battle) -> list[tuple[str, bool]]:
     ts = battle.turn_state
     if ts is None:
         return []
+    if ts.round == 0 and ts.mission.deployment == "rules":
+        return [("the battle has not started: Start battle rolls off for the roles, then each player declares "
+                 "battle formations and the armies deploy (26 steps 5-8)", True)]
     if ts.round == 0:
         return [("the battle has not started: Start battle rolls off for the first turn (26 step 10)", True)]
     if ts.over:
@@ -277,6 +290,8 @@ def build_tracker_buttons(flow, sb) -> None:
                 object_id=None if sb.mode == "battle" and sb.recorder.n else "#unavailable")
     if info is None:
         pass
+    elif info.round == 0 and (info.pre_battle or sb.battle.pending is not None):
+        pass  # (26 steps 5-11: the orders panel has the step's controls)
     elif info.round == 0:
         flow.button("Start battle  (E)", sb.start_mission, name="phase:start", height=26, width=150,
                     object_id="#primary" if idle else "#unavailable",

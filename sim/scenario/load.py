@@ -19,6 +19,7 @@ from sim.rules.dice import parse_dice_expr
 from sim.rules.modifiers import ROLLS, RollModifier
 from sim.rules.profiles import ModelProfile, WeaponProfile
 from sim.rules.turn import PLAYER_COLOURS
+from sim.scenario.attach import join
 from sim.scenario.reader import Reader
 from sim.scenario.script import read_script
 from sim.scenario.spec import Army, ModelSpec, ScenarioSpec, UnitSpec
@@ -28,7 +29,7 @@ MODEL_FIELDS = {"name", "id", "ids", "count", "base_mm", "base", "shape", "angle
                 "labels", "InSv_against"}
 UNIT_FIELDS = {"id", "name", "keywords", "abilities", "models", "advanced", "fell_back", "charged",
                "moved", "ranged_attacks_last_turn", "allocation_order", "modifiers", "reserves",
-               "labels", "points", "can_lead"}
+               "labels", "points", "can_lead", "leads"}
 
 
 # Limits (README, "Limits"): generous for real games, small enough that no file can make the
@@ -339,6 +340,7 @@ def _armies(top: Reader, weapons, board, by_rules: bool = False):
     # each unit id as written, with its army (for a modifier's ``against``; ids are checked
     # when each unit is read)
     owners: dict[str, int] = {}
+    readers: dict[str, Reader] = {}  # unit id -> its reader (for an attachment's error)
     for owner, ar in enumerate(items):
         raw = ar.data.get("units") if isinstance(ar.data, dict) else None
         for u in raw if isinstance(raw, list) else ():
@@ -358,9 +360,10 @@ def _armies(top: Reader, weapons, board, by_rules: bool = False):
         enemies = sorted(uid for uid, o in owners.items() if o != owner)
         for ur in ar.sub("units").items():
             units.append(_unit(ur, owner, weapons, board, seen_units, seen_models, placed, enemies, by_rules))
+            readers[units[-1].id] = ur
             if len(placed) > MODELS:
                 ur.fail(f"at most {MODELS} models in the scenario", f"<{len(placed)} models>", "models")
-    return tuple(armies), tuple(units)
+    return tuple(armies), join(tuple(units), readers, board, _waiting)  # 19.01 attached units
 
 
 def _keywords(r: Reader, key: str) -> frozenset[str]:
@@ -559,12 +562,12 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
                     ranged_attacks_last_turn=ur.get("ranged_attacks_last_turn", bool, False),
                     allocation_order=tuple(order), reserves=ur.get("reserves", bool, False),
                     labels=ulabels, points=_ranged(ur, "points", int, POINTS, None, "points"),
-                    can_lead=_can_lead(ur), planned=not unplanned)
+                    planned=not unplanned, can_lead=_can_lead(ur), leads=_name(ur, "leads"))
 
 
 def _can_lead(r: Reader) -> tuple[str, ...]:
     """The datasheets a CHARACTER unit can lead (19.01; an imported Leader ability's list), by
-    name: data kept for the attachment rules, read by none yet."""
+    name: read by the attachment rule (sim.rules.leaders) when the unit ``leads`` one."""
     v = r.get("can_lead", list, [])
     if len(v) > LABELS:
         r.fail(f"at most {LABELS} datasheet names", f"<{len(v)} names>", "can_lead")

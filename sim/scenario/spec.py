@@ -47,6 +47,12 @@ class UnitSpec:
     # False: a unit of a battle deployed by the rules whose file gives no positions (its models
     # wait in a block until set up, 26 step 8); True: positions given (there, its owner's plan)
     planned: bool = True
+    # 19.01 as written: the bodyguard unit (its id) this unit joins as leader or support; and, of
+    # an attached unit the loader made (sim.scenario.attach), the units it was made of as
+    # written, the bodyguard first (their models are in ``models``, the others' with role leader
+    # or support)
+    leads: str | None = None
+    parts: tuple["UnitSpec", ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

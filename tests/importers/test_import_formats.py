@@ -40,9 +40,9 @@ def test_roster_imports_the_expected_units(path):
     assert army.weapons["Duty blade"].weapon == ""
     # the invulnerable save given as an ability, and FNP, on the leader only
     assert marshal.InSv == 4 and marshal.W == 5
-    assert marshal.abilities == ("Feel No Pain 5+",)
+    assert marshal.abilities == ("Leader", "Feel No Pain 5+")  # (24.22: a unit ability the engine reads)
     assert set(marshal.keywords) >= {"CHARACTER"} and "BATTLELINE" not in marshal.keywords
-    assert set(marshal.labels) == {"Leader", "Kindled Command"}
+    assert set(marshal.labels) == {"Kindled Command"}
     assert blade.abilities == ("Stealth",) and "Oath of Cinders" in blade.labels
     assert "INFANTRY" in blades.keywords and not any(k.startswith("FACTION") for k in blades.keywords)
     assert blades.points == 165
@@ -66,7 +66,7 @@ def test_roster_imports_the_expected_units(path):
     # the report: every label with its place, base sources, the army-level selection
     reps = {u.id: u for u in rep.units}
     assert ("weapon 'Arc carbine'", "Oathbound Volley") in reps["warden-blades"].labels
-    assert ("leader 'Cinder Marshal'", "Leader") in reps["warden-blades"].labels
+    assert ("leader 'Cinder Marshal'", "Kindled Command") in reps["warden-blades"].labels
     assert ("unit", "Oath of Cinders") in reps["warden-blades"].labels
     assert any("generic" in src for _, _, src in reps["warden-blades"].bases)
     assert reps["furnace-strider"].bases == [("Furnace Strider", "100mm", "the data")]
@@ -115,7 +115,7 @@ def test_datasheet_default_loadout(path):
 def test_datasheet_links_and_name_modifiers(path):
     marshal = load_datasheet(path, "Cinder Marshal")[0].units[0]
     assert marshal.models[0].InSv == 4  # an info link to a shared profile
-    assert marshal.abilities == ("Feel No Pain 5+",)  # an info link with an append modifier
+    assert marshal.abilities == ("Leader", "Feel No Pain 5+")  # (24.22: a unit ability the engine reads)  # an info link with an append modifier
     strider = load_datasheet(path, "Furnace Strider")[0]
     assert "Deadly Demise D3" in strider.units[0].abilities
     assert strider.units[0].models[0].weapons.count("Slag cannon") == 2

@@ -4,6 +4,7 @@ the table saves as a scenario that loads back identical (what `sim check` accept
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 
 import pygame
@@ -58,11 +59,17 @@ def test_set_up_a_table_and_save_it(make):
     assert len(sb.spec.units) == n_units + 2, sb.status
     walker = next(u for u in sb.spec.units if u.id not in units)
     assert walker.owner == 1 and walker.models[0].profile.W == 12
-    # a placement that overlaps models is refused with the loader's reason, nothing changes
+    # a unit placed onto other models is set up where the placement solver finds room nearest
+    # the pointer (clear of every base: the loader checks), then removed again
     d.click_button("unit:1:brutes")
-    before = sb.spec
+    x0, y0 = new.models[0].x, new.models[0].y
     d.click(d.model_pos(new.models[0].id))
-    assert sb.spec is before and "overlap" in sb.status
+    brutes = next((u for u in sb.spec.units if u.id.startswith("brutes")), None)
+    assert brutes is not None, sb.status
+    assert all(math.hypot(m.x - x0, m.y - y0) < 8.0 for m in brutes.models)
+    assert min(math.hypot(m.x - x0, m.y - y0) for m in brutes.models) < 3.0
+    d.key(pygame.K_DELETE)
+    assert brutes.id not in {u.id for u in sb.spec.units}
     d.key(pygame.K_ESCAPE)
     # duplicate the command squad (D), place the copy, then remove it (Del)
     d.click_model(new.models[1].id)
@@ -174,3 +181,15 @@ def test_heights_of_a_drawn_area_round_trip_per_feature():
     woods = next(n for n, a in enumerate(spec.terrain) if not a.solid_features)
     with pytest.raises(TE.EditError, match="no dense feature"):
         TE.set_terrain_height(spec, woods, 2.0)
+
+
+def test_a_unit_placed_by_hand_where_there_is_no_room_is_refused_with_the_reason():
+    from sim.sandbox import table_edit as TE
+    lib, _w = TE.load_library()
+    spec = load_scenario(DEFAULT)
+    tpl = max(lib, key=lambda u: len(u.models))
+    tiny = dataclasses.replace(spec, board=(3.0, 3.0), units=(), terrain=())
+    with pytest.raises(TE.EditError, match=r"sq in free there, the unit's bases need"):
+        TE.unit_spots(tiny, tpl, 1.5, 1.5)
+    at = TE.unit_spots(dataclasses.replace(spec, units=(), terrain=()), tpl, 20.0, 20.0)
+    assert len(at) == len(tpl.models)

@@ -44,3 +44,5 @@ class Hook:
     DEPLOYS_FORWARD = "deployed anywhere far enough from the enemy and its zone (24.20)"
     SCOUT_MOVE = "a move of X\" before the battle (24.31, 24.32)"
     CROSSES_TALLER = "crosses dense features of 4\" or less in normal, advance and fall-back moves (24.35)"
+    LEADS = "may lead a friendly bodyguard unit: one attached unit (19.01)"
+    SUPPORTS = "may join a friendly bodyguard unit as its support: one attached unit (19.01)"

@@ -285,6 +285,14 @@ _RECORDS = (
                "features 4\" tall or less (every model must have it; in this version not its moving through "
                "models, nor taking MOBILE to cross any dense feature).", UNIT,
                hooks=frozenset({Hook.CROSSES_TALLER})),
+    # 24.22, 24.34: chosen before the battle (Muster Armies, 26 step 1); the judge of an
+    # attachment is sim.rules.leaders, the attached unit the scenario's (README "leads")
+    AbilityDef("LEADER", "24.22", "Before the battle this CHARACTER unit may join one friendly bodyguard unit "
+               "its datasheet lists, as its leader: one attached unit for every rule (at most one leader "
+               "per bodyguard).", UNIT, hooks=frozenset({Hook.LEADS})),
+    AbilityDef("SUPPORT", "24.34", "Before the battle this unit may join one friendly bodyguard unit its "
+               "datasheet lists, as its support: one attached unit for every rule (at most one support "
+               "per bodyguard).", UNIT, hooks=frozenset({Hook.SUPPORTS})),
 )
 
 REGISTRY: dict[str, AbilityDef] = {r.name: r for r in _RECORDS}

@@ -24,8 +24,9 @@ def _names() -> list[str]:
 
 
 def _name_pattern() -> re.Pattern:
-    """Any ability name or alias as a whole upper-case word (BLAST, not BLASTER)."""
-    return re.compile(r"(?<![A-Z])(" + "|".join(re.escape(n) for n in _names()) + r")(?![A-Z])")
+    """Any ability name or alias as a whole upper-case word (BLAST, not BLASTER, nor SUPPORT in
+    the identifier PYGAME_HIDE_SUPPORT_PROMPT)."""
+    return re.compile(r"(?<![A-Z_])(" + "|".join(re.escape(n) for n in _names()) + r")(?![A-Z_])")
 
 
 

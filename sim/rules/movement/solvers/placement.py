@@ -1,0 +1,655 @@
+"""03.02 Setting units up: the one placement solver every automatic set-up uses (deployment,
+26 step 8; ingress, 20.04; Deep Strike, 24.09; Infiltrators, 24.20; disembarking, 18.04-18.05;
+the importer's and the sandbox's placements).
+
+The API, on plain data (footprints from sim.rules.geometry; their positions are ignored, their
+shape, size and facing kept):
+
+* ``place_unit(models, region, others, terrain, prefer)`` -> ``Placement`` (a centre for
+  every model) or ``Refusal`` (false in a test; ``reason`` says which model does not fit and
+  how much room is missing). ``models``: (id, footprint) of one unit; ``region``: where it may
+  go (``regions.Region``, built by ``deployment``, ``ingress_strip``, ``deep_strike``,
+  ``infiltrators``, ``disembark``, ``emergency_disembark``, ``anywhere``); ``others``: (id,
+  footprint) of every other model on the table; ``terrain``: the terrain areas (no base ends on
+  a light or dense feature, Part A ruling 13); ``prefer``: ``Prefer`` (toward points, toward
+  bases edge to edge, against a battlefield edge: ``Prefer.front``/``Prefer.back`` of a zone).
+* ``placement_options(...)``: up to ``count`` different placements, best first, their anchors
+  at least ``apart`` from each other (a player's choice of spots).
+* ``place_army(units, region, ...)`` -> ``ArmyPlacement`` or ``Refusal``: a whole army, unit
+  by unit, the largest bases first, each unit clear of the ones placed before it.
+
+How: the unit's largest base (ties: lowest id) is the anchor. Its candidate spots are the
+region's own (``ModelRule.seeds``: a lattice, the spots against the zone's or the strip's
+edges, rings round the target or the enemies) and rings just clear of every other base; each
+is tested at once for every limit (vectorised), and the legal ones are ranked by the
+preference (ties: the lateral coordinate, then generation order). From the best anchor the
+other models are set up one at a time (largest first, then by id), each at the best-ranked
+legal spot among rings round the models already placed (at ``gap``, 1" and 1.9"), the spots
+touching two of them or one of them and a side of the zone or battlefield, and rings round the
+other bases near them; legal means every limit of
+the region, ``clearance`` from every other base, no light or dense feature, ``gap`` from its
+unit-mates, within 2" of one of them and within 9" of all (03.03: so the unit is one group of
+2" links spanning at most 9" by construction). If some model finds no spot, the
+unit is grown again from the same anchor compactly (nearest the anchor), then on a square lattice
+(the four axis directions: a hexagonal packing can leave a corner unusable), then the next anchor
+is tried (at most ``MAX_ANCHORS``, each ``ANCHOR_APART`` from the ones tried, or a tenth of
+the region's span when that is less). A placement
+found is checked by the rules' own functions (``deployment.setup_problems``, the region's
+``problems``) before it is returned. Everything is deterministic: candidates are generated in
+a fixed order and ranked by rounded keys, ties by that order.
+
+What it may miss: it is a greedy search over a finite candidate set, so a unit that fits only
+in some arrangement it does not generate is refused (the refusal says what room there was);
+a zone that is not convex is tested piece by piece (a base straddling two convex pieces is
+not tried). ``turn`` lets hull bases (ovals, rectangles) also take their facing + 90 degrees.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from sim.rules.coherency import COHERENCY_LINK, COHERENCY_SPAN
+from sim.rules.deployment import half_extents, player_edge, setup_problems
+from sim.rules.geometry import Footprint
+from sim.rules.movement.index import terrain_index
+from sim.rules.movement.kernels import placed_distances, points_polys_distance
+from sim.rules.movement.legality import feature_mask
+from sim.rules.movement.solvers.regions import OPPOSITE, SLACK, Region, base_area, farther_than, ring
+
+__all__ = ["Prefer", "Placement", "ArmyPlacement", "Refusal", "place_unit", "placement_options",
+           "place_army", "base_words", "GAP", "CLEARANCE", "ARMY_CLEARANCE", "MAX_ANCHORS"]
+
+Point = tuple[float, float]
+GAP = 0.1              # inches between the bases of one unit's models
+CLEARANCE = 0.25       # inches kept from every other base
+ARMY_CLEARANCE = 0.5   # ... between the units of an army set up together
+MAX_ANCHORS = 12       # anchor spots tried per unit
+ANCHOR_APART = 1.0     # inches between the anchors tried
+COMPACT = 1.0          # against an edge: weight of the distance to the anchor (keeps units compact)
+LOOSE = (1.0, 1.9)     # edge gaps of the rings round placed unit-mates when no tight spot is legal
+ANGLES = 12
+CHUNK = 256            # anchor candidates tested together, in rank order
+LINK = COHERENCY_LINK - SLACK
+SPAN = COHERENCY_SPAN - SLACK
+
+
+@dataclass(frozen=True, slots=True)
+class Prefer:
+    """Where a unit would rather stand: nearest one of ``points`` (centre distance), nearest
+    one of ``bases`` (edge to edge: a transport, 18.05 "as close as possible"), or against the
+    battlefield ``edge`` ("south" y = 0, "north", "west" x = 0, "east"), compact; nothing:
+    compact, the first spot in generation order."""
+
+    points: tuple[Point, ...] = ()
+    bases: tuple[Footprint, ...] = ()
+    edge: str | None = None
+
+    @staticmethod
+    def toward(*points: Point) -> "Prefer":
+        return Prefer(points=tuple((float(x), float(y)) for x, y in points))
+
+    @staticmethod
+    def toward_bases(*fps: Footprint) -> "Prefer":
+        return Prefer(bases=tuple(fps))
+
+    @staticmethod
+    def against(edge: str) -> "Prefer":
+        return Prefer(edge=edge)
+
+    @staticmethod
+    def back(zone, board) -> "Prefer":
+        """Compact against the zone's own battlefield edge (``deployment.player_edge``)."""
+        return Prefer(edge=player_edge(zone, board))
+
+    @staticmethod
+    def front(zone, board) -> "Prefer":
+        """Compact at the zone's side toward the enemy (against the opposite edge)."""
+        return Prefer(edge=OPPOSITE[player_edge(zone, board)])
+
+    def score(self, fp: Footprint, c: np.ndarray, board) -> np.ndarray:
+        """(K,) how far each spot is from what is preferred (0 for nothing preferred)."""
+        if self.points:
+            p = np.asarray(self.points, dtype=float)
+            return np.min(np.hypot(c[:, 0:1] - p[None, :, 0], c[:, 1:2] - p[None, :, 1]), axis=1)
+        if self.bases:
+            return placed_distances(fp, c, list(self.bases)).min(axis=1)
+        if self.edge is not None:
+            hx, hy = half_extents(fp)
+            W, H = board
+            return {"south": c[:, 1] - hy, "north": H - c[:, 1] - hy,
+                    "west": c[:, 0] - hx, "east": W - c[:, 0] - hx}[self.edge]
+        return np.zeros(len(c))
+
+    def lateral(self, c: np.ndarray) -> np.ndarray:
+        """(K,) the tie-break along the preferred edge: from its west (or south) end."""
+        if self.edge in ("south", "north"):
+            return c[:, 0]
+        if self.edge in ("west", "east"):
+            return c[:, 1]
+        return np.zeros(len(c))
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A unit set up: each model's centre and facing (by id), the models set up by 03.02.02
+    (touching an edge, or within 1" of a transport), the anchor spot, and (only when asked for
+    a partial set-up, 18.05) the models left out."""
+
+    positions: Mapping[str, Point]
+    angles: Mapping[str, float]
+    oversized: tuple[str, ...] = ()
+    anchor: Point = (0.0, 0.0)
+    left_out: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return True
+
+    def footprints(self, models: Sequence[tuple[str, Footprint]]) -> list[tuple[str, Footprint]]:
+        """(id, footprint) of the models placed, in the order of ``models``."""
+        return [(mid, fp.moved(*self.positions[mid], self.angles[mid])) for mid, fp in models
+                if mid in self.positions]
+
+
+@dataclass(frozen=True, slots=True)
+class ArmyPlacement:
+    """An army set up: each unit's Placement (by unit id) and the order they were placed in."""
+
+    units: Mapping[str, Placement]
+    order: tuple[str, ...]
+
+    def __bool__(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why no placement was found: the sentence, the unit and model it is about, the free room
+    of the region and the room the unit's bases need (square inches), and for an army the
+    units placed before it."""
+
+    reason: str
+    unit: str | None = None
+    model: str | None = None
+    free: float | None = None
+    need: float | None = None
+    placed: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+def base_words(fp: Footprint) -> str:
+    """'a 32 mm round base', 'a 170x105 mm oval base'."""
+    L, Wd = round(fp.length * 25.4), round(fp.width * 25.4)
+    return f"a {L} mm round base" if fp.shape == "round" else f"a {L}x{Wd} mm {fp.shape} base"
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+class _Table:
+    """The other bases (arrays: centres, round radii, bounding radii), the terrain index, the
+    region and the clearance: what every candidate is tested against. ``add`` puts a unit just
+    placed among the others (an army)."""
+
+    def __init__(self, region: Region, others, terrain, clearance: float):
+        self.region = region
+        self.terr = terrain_index(terrain)
+        self.clearance = max(float(clearance), SLACK)
+        self.others: list[tuple[str, Footprint]] = []
+        self.centres = np.zeros((0, 2))
+        self.radius = np.zeros(0)
+        self.bound = np.zeros(0)
+        self.hulls: list[int] = []
+        self.rules: dict = {}
+        self.add(others)
+
+    def add(self, items) -> None:
+        items = [(str(m), f) for m, f in items]
+        if not items:
+            return
+        k = len(self.others)
+        self.others += items
+        self.centres = np.vstack([self.centres, [(f.x, f.y) for _m, f in items]])
+        self.radius = np.concatenate([self.radius, [0.5 * f.length if f.shape == "round" else 0.0
+                                                    for _m, f in items]])
+        self.bound = np.concatenate([self.bound, [f.bounding_radius for _m, f in items]])
+        self.hulls += [k + i for i, (_m, f) in enumerate(items) if f.shape != "round"]
+
+    def rule(self, fp: Footprint):
+        key = (fp.shape, fp.length, fp.width, fp.angle)
+        got = self.rules.get(key)
+        if got is None:
+            got = self.rules[key] = self.region.rule_for(fp)
+        return got
+
+    def near(self, c: np.ndarray, reach: float) -> np.ndarray:
+        """Rows of the other bases that may come within ``reach`` of a spot in ``c``."""
+        if not len(self.centres) or not len(c):
+            return np.zeros(0, dtype=np.int64)
+        lo, hi = c.min(axis=0) - reach, c.max(axis=0) + reach
+        oc, b = self.centres, self.bound
+        keep = (oc[:, 0] + b >= lo[0]) & (oc[:, 0] - b <= hi[0]) & (oc[:, 1] + b >= lo[1]) & (oc[:, 1] - b <= hi[1])
+        return np.flatnonzero(keep)
+
+    def clear(self, fp: Footprint, c: np.ndarray) -> np.ndarray:
+        """(K,) the base at each centre is ``clearance`` from every other base and overlaps no
+        light or dense feature (Part A ruling 13; tested with the base grown by SLACK)."""
+        ok = np.ones(len(c), dtype=bool)
+        if not len(c):
+            return ok
+        rows = self.near(c, fp.bounding_radius + self.clearance)
+        if len(rows):
+            rnd = rows[self.radius[rows] > 0]
+            if fp.shape == "round" and len(rnd):
+                oc = self.centres[rnd]
+                d = np.hypot(c[:, 0:1] - oc[None, :, 0], c[:, 1:2] - oc[None, :, 1]) \
+                    - 0.5 * fp.length - self.radius[rnd][None, :]
+                ok &= (d >= self.clearance - 1e-9).all(axis=1)
+            rest = rows if fp.shape != "round" else rows[self.radius[rows] == 0]
+            if len(rest) and ok.any():
+                sel = np.flatnonzero(ok)
+                ok[sel] = farther_than(fp, c[sel], [self.others[j][1] for j in rest.tolist()],
+                                       self.clearance - 1e-9)
+        if len(self.terr.no_end) and ok.any():
+            sel = np.flatnonzero(ok)
+            grown = fp.moved(0.0, 0.0)
+            grown = Footprint(grown.shape, 0.0, 0.0, grown.length + 2 * SLACK, grown.width + 2 * SLACK, grown.angle)
+            ok[sel] = ~feature_mask(grown, c[sel], self.terr)
+        return ok
+
+    def legal(self, fp: Footprint, c: np.ndarray) -> np.ndarray:
+        """(K,) every limit of the region and ``clear``."""
+        ok = self.region_mask(fp, c)
+        if ok.any():
+            sel = np.flatnonzero(ok)
+            ok[sel] = self.clear(fp, c[sel])
+        return ok
+
+    def region_mask(self, fp: Footprint, c: np.ndarray) -> np.ndarray:
+        return self.rule(fp).mask(c) if len(c) else np.zeros(0, dtype=bool)
+
+    def contact_spots(self, fp: Footprint, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """Spots ``clearance`` clear of each other base whose box meets lo..hi (rings)."""
+        oc, b = self.centres, self.bound
+        if not len(oc):
+            return np.zeros((0, 2))
+        pad = fp.bounding_radius + self.clearance
+        keep = np.flatnonzero((oc[:, 0] + b >= lo[0] - pad) & (oc[:, 0] - b <= hi[0] + pad)
+                              & (oc[:, 1] + b >= lo[1] - pad) & (oc[:, 1] - b <= hi[1] + pad))
+        if not len(keep):
+            return np.zeros((0, 2))
+        if fp.shape == "round":
+            rr = self.radius[keep]
+            if (rr > 0).all():
+                ang = np.arange(ANGLES) * (2 * math.pi / ANGLES)
+                u = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+                t = rr + 0.5 * fp.length + self.clearance
+                return (oc[keep][:, None, :] + t[:, None, None] * u[None, :, :]).reshape(-1, 2)
+        return np.vstack([ring(fp, self.others[j][1], self.clearance, ANGLES) for j in keep.tolist()])
+
+    def free_area(self, fp: Footprint) -> float:
+        """Square inches of the region (where a point of ``fp``'s kind of base may be) that no
+        other base and no light or dense feature covers, counted on a lattice (at most ~40,000
+        points, at least 0.25" apart)."""
+        rg = self.region
+        W, H = rg.board
+        lo, hi = np.array([0.0, 0.0]), np.array([W, H])
+        if rg.zone is not None:
+            z = np.asarray(rg.zone)
+            lo, hi = z.min(axis=0), z.max(axis=0)
+        if rg.near is not None:
+            t = rg.near.target
+            reach = t.bounding_radius + rg.near.distance
+            lo = np.maximum(lo, [t.x - reach, t.y - reach])
+            hi = np.minimum(hi, [t.x + reach, t.y + reach])
+        span = np.maximum(hi - lo, 0.0)
+        step = max(0.25, math.sqrt(span[0] * span[1] / 40000.0))
+        xs = np.arange(lo[0] + step / 2, hi[0], step)
+        ys = np.arange(lo[1] + step / 2, hi[1], step)
+        if not len(xs) or not len(ys):
+            return 0.0
+        pts = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+        ok = self.rule(fp).point_mask(pts)
+        if ok.any() and len(self.others):
+            from sim.rules.geometry import point_distances
+            sel = np.flatnonzero(ok)
+            rows = self.near(pts[sel], 0.0)
+            for j in rows.tolist():
+                o = self.others[j][1]
+                if not ok.any():
+                    break
+                ok[sel] &= point_distances(pts[sel], o) > 0.0
+        if ok.any() and len(self.terr.no_end):
+            sel = np.flatnonzero(ok)
+            ok[sel] = (points_polys_distance(pts[sel], self.terr.no_end) > 0.0).all(axis=1)
+        return float(ok.sum()) * step * step
+
+
+# --- one unit ---------------------------------------------------------------------------------
+
+@dataclass
+class _Tried:
+    """The farthest an anchor's set-up got: how many models, and the one that found no spot."""
+
+    placed: int = -1
+    model: str | None = None
+    fp: Footprint | None = None
+    problems: list = field(default_factory=list)
+
+
+def _facings(fp: Footprint, turn: bool, region: Region) -> list[Footprint]:
+    """The facings tried for a base: its own; with ``turn`` (a hull), also turned 90 and 45
+    degrees both ways, and square to the ``near`` target (both ways); each once (a hull looks
+    the same turned 180)."""
+    if not turn or fp.shape == "round":
+        return [fp]
+    angles = [fp.angle, fp.angle + 90.0, fp.angle + 45.0, fp.angle - 45.0]
+    if region.near is not None:
+        angles += [region.near.target.angle, region.near.target.angle + 90.0]
+    out, seen = [], []
+    for a in angles:
+        k = round(a % 180.0, 6)
+        if k not in seen:
+            seen.append(k)
+            out.append(fp.moved(fp.x, fp.y, a % 360.0))
+    return out
+
+
+def _anchor_keys(prefer: Prefer, fp: Footprint, c: np.ndarray, board) -> list[np.ndarray]:
+    """Sort keys of the anchor spots: by the preference, then along the preferred edge; with
+    nothing preferred, from the bottom-left (lowest y, then x: a packer's corner)."""
+    if not (prefer.points or prefer.bases or prefer.edge):
+        return [np.round(c[:, 1], 6), np.round(c[:, 0], 6)]
+    s = prefer.score(fp, c, board)
+    return [np.round(s, 2) if prefer.edge else np.round(s, 6), np.round(prefer.lateral(c), 6)]
+
+
+def _model_keys(prefer: Prefer | None, fp: Footprint, c: np.ndarray, anchor: np.ndarray, board) -> list[np.ndarray]:
+    """Sort keys of the spots for a model after the anchor: by the preference (against an edge:
+    with the distance to the anchor added, to keep the unit compact); ``prefer`` None: the
+    distance to the anchor alone (the compact retry)."""
+    d = np.hypot(c[:, 0] - anchor[0], c[:, 1] - anchor[1])
+    if prefer is None:
+        return [np.round(d, 6)]
+    s = prefer.score(fp, c, board)
+    if prefer.edge:
+        return [np.round(s + COMPACT * d, 6), np.round(prefer.lateral(c), 6)]
+    return [np.round(s, 6), np.round(d, 6)]
+
+
+def _best(keys: list[np.ndarray]) -> int:
+    """The index of the smallest key (lexicographic), ties: the lowest index."""
+    return int(np.lexsort([np.arange(len(keys[0]))] + list(reversed(keys)))[0])
+
+
+def _grow_spots(fp: Footprint, placed: list[Footprint], table: _Table, gap: float, tight: bool,
+                square: bool = False) -> np.ndarray:
+    """Candidate centres for the next model. ``tight``: rings round each model placed at
+    ``gap``, the spots touching two of them (round bases), rings round the other bases near
+    them, and, for a model set up by 03.02.02, the region's own spots near them; otherwise
+    (when none of those is legal) rings at 1" and 1.9" (round an obstacle, still linked)."""
+    out = []
+    gaps = [gap] if tight else list(LOOSE)
+    rnd = fp.shape == "round" and all(p.shape == "round" for p in placed)
+    ang = np.arange(ANGLES) * (2 * math.pi / ANGLES)
+    if square:   # (a square lattice: the four axis directions alone, no spot between two)
+        ang = np.arange(4) * (math.pi / 2)
+    u = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    if rnd:
+        pc = np.array([(p.x, p.y) for p in placed])
+        pr = np.array([0.5 * p.length for p in placed])
+        r = 0.5 * fp.length
+        for g in gaps:
+            t = pr + r + g
+            out.append((pc[:, None, :] + t[:, None, None] * u[None, :, :]).reshape(-1, 2))
+        # touching two placed models at ``gap`` (circle intersections)
+        R = pr + r + gap
+        if tight and not square and len(pc) >= 2:
+            i, j = np.triu_indices(len(pc), 1)
+            dv = pc[j] - pc[i]
+            dd = np.hypot(dv[:, 0], dv[:, 1])
+            ok = (dd > 1e-9) & (dd <= R[i] + R[j]) & (dd >= np.abs(R[i] - R[j]))
+            if ok.any():
+                i, j, dv, dd = i[ok], j[ok], dv[ok], dd[ok]
+                a = (R[i] ** 2 - R[j] ** 2 + dd ** 2) / (2 * dd)
+                h = np.sqrt(np.maximum(R[i] ** 2 - a ** 2, 0.0))
+                e = dv / dd[:, None]
+                m = pc[i] + a[:, None] * e
+                n = np.stack([-e[:, 1], e[:, 0]], axis=1)
+                out += [m + h[:, None] * n, m - h[:, None] * n]
+        if tight:   # touching one placed model at ``gap`` and a side of the zone or the battlefield
+            for a0, t in table.rule(fp).lines():
+                v = pc - a0
+                along = v @ t
+                off = v[:, 0] * t[1] - v[:, 1] * t[0]
+                ok = np.abs(off) <= R
+                if ok.any():
+                    h = np.sqrt(np.maximum(R[ok] ** 2 - off[ok] ** 2, 0.0))
+                    foot = a0 + along[ok, None] * t
+                    out += [foot + h[:, None] * t, foot - h[:, None] * t]
+    else:
+        for p in placed:
+            for g in gaps:
+                out.append(ring(fp, p, g, ANGLES))
+    pts = np.array([(p.x, p.y) for p in placed])
+    lo, hi = pts.min(axis=0) - 2.0 - fp.bounding_radius, pts.max(axis=0) + 2.0 + fp.bounding_radius
+    if tight:
+        out.append(table.contact_spots(fp, lo, hi))
+    rule = table.rule(fp)
+    if tight and rule.mode:
+        s = rule.seeds()
+        if len(s):
+            near = np.all((s >= lo - 2 * fp.bounding_radius) & (s <= hi + 2 * fp.bounding_radius), axis=1)
+            out.append(s[near])
+    out = [o for o in out if len(o)]
+    return np.vstack(out) if out else np.zeros((0, 2))
+
+
+def _pick(f: Footprint, c: np.ndarray, placed: list[Footprint], table: _Table, prefer: Prefer, gap: float,
+          anchor: np.ndarray):
+    """(key, footprint) of the best-ranked legal spot among ``c`` for the base ``f``, or None:
+    the region's limits, ``gap`` from its unit-mates, within 2" of one and 9" of all (03.03),
+    clear of the other bases and terrain."""
+    if not len(c):
+        return None
+    ok = table.region_mask(f, c)
+    if not ok.any():
+        return None
+    c = c[ok]
+    d = placed_distances(f, c, placed)
+    near = d.min(axis=1)
+    ok = (near >= gap - 1e-9) & (near <= LINK) & (d.max(axis=1) <= SPAN)
+    if not ok.any():
+        return None
+    c = c[ok]
+    ok = table.clear(f, c)
+    if not ok.any():
+        return None
+    c = c[ok]
+    keys = _model_keys(prefer, f, c, anchor, table.region.board)
+    k = _best(keys)
+    return tuple(float(x[k]) for x in keys), f.moved(float(c[k, 0]), float(c[k, 1]))
+
+
+def _grow(order, anchor_fp: Footprint, table: _Table, prefer: Prefer, gap: float, turn: bool,
+          partial: bool, tried: _Tried, square: bool = False):
+    """Set the models of ``order`` (the anchor first, already at ``anchor_fp``) up one at a
+    time; the footprints placed (in order) and those left out, or None."""
+    placed = [anchor_fp]
+    ids = [order[0][0]]
+    left = []
+    a = np.array([anchor_fp.x, anchor_fp.y])
+    for mid, fp in order[1:]:
+        best = None
+        for tight in (True, False):
+            for f in _facings(fp, turn, table.region):
+                got = _pick(f, _grow_spots(f, placed, table, gap, tight, square), placed, table, prefer, gap, a)
+                if got is not None and (best is None or got[0] < best[0]):
+                    best = got
+            if best is not None:
+                break
+        if best is None:
+            if len(placed) > tried.placed:
+                tried.placed, tried.model, tried.fp = len(placed), mid, fp
+            if partial:
+                left.append(mid)
+                continue
+            return None
+        placed.append(best[1])
+        ids.append(mid)
+    return ids, placed, left
+
+
+def _solve(unit: str, models, table: _Table, prefer: Prefer, gap: float, turn: bool, partial: bool,
+           count: int = 1, apart: float = 0.0):
+    """Up to ``count`` placements (anchors ``apart`` from each other), and what the search
+    got to (for the refusal)."""
+    models = [(str(m), f) for m, f in models]
+    if not models:
+        return [], _Tried()
+    order = sorted(models, key=lambda p: (-base_area(p[1]), p[0]))
+    mid0, fp0 = order[0]
+    board = table.region.board
+    cands, groups, keys = [], [], []
+    for g, f in enumerate(_facings(fp0, turn, table.region)):
+        s = table.rule(f).seeds()
+        if len(s):
+            lo, hi = s.min(axis=0), s.max(axis=0)
+            s = np.vstack([s, table.contact_spots(f, lo, hi)])
+            cands.append(s)
+            groups.append(np.full(len(s), g))
+            keys.append(_anchor_keys(prefer, f, s, board))
+    tried = _Tried(placed=0, model=mid0, fp=fp0)
+    if not cands:
+        return [], tried
+    facings = _facings(fp0, turn, table.region)
+    c, group = np.vstack(cands), np.concatenate(groups)
+    keys = [np.concatenate([k[i] for k in keys]) for i in range(len(keys[0]))]
+    ranked = np.lexsort([np.arange(len(c))] + list(reversed(keys)))
+    found, anchors, attempts = [], [], []
+    span = c.max(axis=0) - c.min(axis=0)
+    step = min(ANCHOR_APART, max(0.1 * float(span.min()), 0.05))   # (a small region: anchors closer)
+    others = table.others
+    for i in _legal_in_rank_order(ranked, c, group, facings, table):
+        p = c[i]
+        if any((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 < step ** 2 for q in attempts):
+            continue
+        if any((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 < apart ** 2 for q in anchors):
+            continue
+        if len(attempts) >= MAX_ANCHORS * count:
+            break
+        attempts.append(p)
+        f0 = facings[int(group[i])]
+        at = f0.moved(float(p[0]), float(p[1]))
+        got = _grow(order, at, table, prefer, gap, turn, partial, tried)
+        if got is None and len(order) > 2:   # (a long unit may break 03.03's 9": compact instead)
+            got = _grow(order, at, table, None, gap, turn, partial, tried)
+        if got is None and len(order) > 2:   # (a hexagonal packing may leave a corner empty: square)
+            got = _grow(order, at, table, None, gap, turn, partial, tried, square=True)
+        if got is None:
+            continue
+        ids, placed, left = got
+        setup = list(zip(ids, placed))
+        problems = setup_problems(setup, others, table.terr) + table.region.problems(setup)
+        if problems:           # (never expected: the search tests what the rules test)
+            tried.problems = problems
+            continue
+        rules = [table.rule(f) for f in placed]
+        found.append(Placement({m: (f.x, f.y) for m, f in setup}, {m: f.angle for m, f in setup},
+                               tuple(m for m, r in zip(ids, rules) if r.mode), (float(p[0]), float(p[1])),
+                               tuple(left)))
+        anchors.append(p)
+        if len(found) >= count:
+            break
+    return found, tried
+
+
+def _legal_in_rank_order(ranked: np.ndarray, c: np.ndarray, group: np.ndarray, facings, table: _Table):
+    """The indices of the legal candidates among ``ranked``, in that order: tested a chunk at
+    a time, so a search that finds its anchor early tests few spots."""
+    for start in range(0, len(ranked), CHUNK):
+        idx = ranked[start:start + CHUNK]
+        ok = np.zeros(len(idx), dtype=bool)
+        for g, f in enumerate(facings):
+            sel = np.flatnonzero(group[idx] == g)
+            if len(sel):
+                ok[sel] = table.legal(f, c[idx[sel]])
+        yield from idx[ok].tolist()
+
+
+def _refusal(unit: str, models, table: _Table, tried: _Tried) -> Refusal:
+    rg = table.region
+    need = sum(base_area(f) for _m, f in models)
+    fp = tried.fp if tried.fp is not None else models[0][1]
+    free = table.free_area(fp)
+    room = f"{free:.1f} sq in free there, the unit's bases need {need:.1f}"
+    where = rg.words()
+    if tried.problems:
+        return Refusal(f"{unit}: the set-up found breaks a rule: {tried.problems[0]}", unit, tried.model, free, need)
+    if tried.placed <= 0:
+        rule = table.rule(fp)
+        alone = rule.seeds()
+        if not len(alone) or not rule.mask(alone).any():
+            return Refusal(f"{unit}: no spot {where} for {tried.model} ({base_words(fp)}) "
+                           f"({rg.sections()})", unit, tried.model, free, need)
+        return Refusal(f"{unit}: no room {where} for {tried.model} ({base_words(fp)}), clear of the other "
+                       f"bases and terrain: {room} ({rg.sections()})", unit, tried.model, free, need)
+    n = len(models)
+    return Refusal(f"{unit}: no coherent set-up {where}: at best {tried.placed} of {n} models placed; "
+                   f"{tried.model} ({base_words(fp)}) found no spot within {COHERENCY_LINK:g}\" of its unit "
+                   f"(and {COHERENCY_SPAN:g}\" of all of it) clear of the other bases and terrain; {room} "
+                   f"({rg.sections()}, 03.03)", unit, tried.model, free, need)
+
+
+def place_unit(models: Sequence[tuple[str, Footprint]], region: Region,
+               others: Sequence[tuple[str, Footprint]] = (), terrain=(), prefer: Prefer = Prefer(), *,
+               unit: str = "the unit", gap: float = GAP, clearance: float = CLEARANCE, turn: bool = False,
+               partial: bool = False) -> Placement | Refusal:
+    """03.02 Set one unit up (module docstring): a ``Placement`` of every model, or a
+    ``Refusal`` saying why not. ``partial``: models that find no spot are left out
+    (``Placement.left_out``) instead of refusing (18.05: they are destroyed)."""
+    table = _Table(region, others, terrain, clearance)
+    found, tried = _solve(unit, models, table, prefer, gap, turn, partial)
+    return found[0] if found else _refusal(unit, list(models), table, tried)
+
+
+def placement_options(models: Sequence[tuple[str, Footprint]], region: Region,
+                      others: Sequence[tuple[str, Footprint]] = (), terrain=(), prefer: Prefer = Prefer(), *,
+                      count: int = 8, apart: float = 4.0, gap: float = GAP, clearance: float = CLEARANCE,
+                      turn: bool = False) -> list[Placement]:
+    """Up to ``count`` placements of one unit, best first by ``prefer``, their anchors at
+    least ``apart`` inches from each other (empty: none found)."""
+    table = _Table(region, others, terrain, clearance)
+    return _solve("the unit", models, table, prefer, gap, turn, False, count, apart)[0]
+
+
+def place_army(units: Sequence[tuple[str, Sequence[tuple[str, Footprint]]]], region: Region,
+               others: Sequence[tuple[str, Footprint]] = (), terrain=(), prefer: Prefer = Prefer(), *,
+               gap: float = GAP, clearance: float = ARMY_CLEARANCE, turn: bool = False) -> ArmyPlacement | Refusal:
+    """Set a whole army up in ``region`` (its deployment zone): unit by unit, the unit with the
+    largest base first (then the most base area, then by id), each by ``place_unit``'s search
+    clear of the units placed before it. A ``Refusal`` names the unit that found no room and
+    the units placed before it."""
+    table = _Table(region, others, terrain, clearance)
+    order = sorted(((str(u), [(str(m), f) for m, f in ms]) for u, ms in units),
+                   key=lambda u: (-max((base_area(f) for _m, f in u[1]), default=0.0),
+                                  -sum(base_area(f) for _m, f in u[1]), u[0]))
+    out: dict[str, Placement] = {}
+    for uid, models in order:
+        if not models:
+            continue
+        found, tried = _solve(uid, models, table, prefer, gap, turn, False)
+        if not found:
+            r = _refusal(uid, models, table, tried)
+            return Refusal(f"no room for unit {uid} ({len(out)} of {len(order)} units placed): {r.reason}",
+                           uid, r.model, r.free, r.need, tuple(out))
+        out[uid] = found[0]
+        table.add(found[0].footprints(models))
+    return ArmyPlacement(out, tuple(out))

@@ -1,0 +1,580 @@
+"""03.02 Where a set-up may put a model: the regions of the placement solver (``placement``),
+given as data, tested for many candidate spots of one base at once, and checked afterwards by
+the rules' own functions.
+
+A ``Region`` is the board and any of these limits, each a rule of its own:
+
+* ``zone``: wholly within this polygon (26 step 8 deployment, 01.04.01 "wholly within"); a base
+  that cannot fit in it anywhere (``deployment.fits_within``) is set up touching ``zone_edge``
+  instead (03.02.02, its player's battlefield edge);
+* ``edge_strip``: wholly within this distance of a battlefield edge (20.04: 6"); a base that
+  cannot fit so (``reserves.fits_edge_strip``) touches an edge instead (03.02.02);
+* ``away``: more than D horizontally from these footprints and polygons (24.20 Infiltrators:
+  8" from the enemy zone and every enemy model; 24.09 Deep Strike and 20.04: 8" from every
+  enemy model; 20.04 before round 3: no part in the enemy zone, "more than 0""; 03.02
+  unengaged: more than 2" from every enemy model);
+* ``near``: wholly within D of one footprint (18.04 disembark: 3" of the transport; 18.05
+  emergency disembark: 6"); a base too large for that (its narrower side longer than D) is set
+  up within ``near.oversized`` of it instead (03.02.02: 1").
+
+Every limit is kept by ``SLACK`` (5e-4") inside, so a position written with four decimals
+(the importer's scenario text) still passes the rule; a base set up touching an edge is put
+``EDGE_GAP`` from it (within 03.02.02's ``EDGE_TOUCH``). ``Region.problems`` checks a set-up
+with the rules' functions (sim.rules.deployment, sim.rules.reserves, sim.rules.geometry).
+
+The constructors name the rule: ``deployment``, ``infiltrators``, ``deep_strike``,
+``ingress_strip``, ``disembark``, ``emergency_disembark``, ``anywhere``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+from sim.rules.deployment import EDGE_TOUCH, edge_gaps, fits_within, half_extents, player_edge, touches_edge
+from sim.rules.geometry import (ENGAGEMENT_RANGE, EPS, Footprint, core, distance, footprint_polygon_distance,
+                                point_distances, wholly_within_distance, within)
+from sim.rules.movement.kernels import _minkowski_sum, _points_convex_distance, placed_distances
+from sim.rules.polygons import ccw, convex_pieces
+from sim.rules.reserves import EDGE_DISTANCE, ENEMY_DISTANCE, fits_edge_strip
+
+__all__ = ["Region", "Away", "Near", "ModelRule", "deployment", "infiltrators", "deep_strike", "ingress_strip",
+           "disembark", "emergency_disembark", "anywhere", "ring", "farther_than", "base_area", "SLACK", "EDGE_GAP",
+           "LATTICE"]
+
+Point = tuple[float, float]
+SLACK = 5e-4          # inches every limit is kept inside by (positions rounded to 1e-4 still pass)
+EDGE_GAP = 1.5 * SLACK  # a base "touching" an edge (03.02.02) is set up this far from it
+LATTICE = 0.5         # inches between the region's own candidate spots (anchors)
+OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
+
+
+@dataclass(frozen=True, slots=True)
+class Away:
+    """More than ``distance`` horizontally from every footprint in ``fps`` and every polygon in
+    ``polygons`` (edge to edge; "more than 0" from a polygon: no part in it nor touching it).
+    ``what`` names them in messages; ``names`` the footprints (for the checks' messages)."""
+
+    distance: float
+    fps: tuple[Footprint, ...] = ()
+    polygons: tuple[tuple[Point, ...], ...] = ()
+    what: str = "every enemy model"
+    rule: str = ""
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Near:
+    """Wholly within ``distance`` of ``target`` (every part of the base, 01.04.01); a base too
+    large for that (its narrower side longer than ``distance``) within ``oversized`` of it
+    instead (03.02.02), or nowhere if None."""
+
+    distance: float
+    target: Footprint
+    what: str = "the transport"
+    rule: str = "18.04"
+    oversized: float | None = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """Where a set-up may put each model (module docstring). ``rule`` names the set-up for
+    messages (e.g. "26 step 8")."""
+
+    board: tuple[float, float]
+    zone: tuple[Point, ...] | None = None
+    zone_edge: str | None = None
+    edge_strip: float | None = None
+    away: tuple[Away, ...] = ()
+    near: Near | None = None
+    rule: str = "03.02"
+    _pieces: tuple = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self):
+        if self.zone is not None:
+            zone = tuple((float(x), float(y)) for x, y in self.zone)
+            object.__setattr__(self, "zone", zone)
+            object.__setattr__(self, "_pieces", _zone_pieces(zone))
+
+    # --- words --------------------------------------------------------------------------
+    def words(self) -> str:
+        """The region in words: 'wholly within the deployment zone, more than 8" from every
+        enemy model'."""
+        out = []
+        if self.zone is not None:
+            out.append("wholly within the deployment zone")
+        if self.edge_strip is not None:
+            out.append(f"wholly within {self.edge_strip:g}\" of a battlefield edge")
+        if self.near is not None:
+            out.append(f"wholly within {self.near.distance:g}\" of {self.near.what}")
+        for a in self.away:
+            if a.distance <= 0:
+                out.append(f"outside {a.what}")
+            else:
+                out.append(f"more than {a.distance:g}\" from {a.what}")
+        return ", ".join(out) or "on the battlefield"
+
+    def sections(self) -> str:
+        rules = [self.rule] + [a.rule for a in self.away if a.rule] + ([self.near.rule] if self.near else [])
+        return ", ".join(dict.fromkeys(r for r in rules if r))
+
+    # --- per model -----------------------------------------------------------------------
+    def rule_for(self, fp: Footprint) -> "ModelRule":
+        """The tests and candidate spots for one base (its shape, size and facing)."""
+        return _model_rule(self, fp.shape, fp.length, fp.width, fp.angle)
+
+    # --- the rules' own checks -----------------------------------------------------------
+    def problems(self, models: Sequence[tuple[str, Footprint]]) -> list[str]:
+        """Every way the set-up ``models`` ((id, footprint) each) breaks the region's limits,
+        as the rules word them (empty: none). The other 03.02 checks (no overlap, no terrain,
+        coherency) are ``sim.rules.deployment.setup_problems``'."""
+        from sim.rules.deployment import deployment_problems
+        from sim.rules.reserves import ingress_problems
+        out: list[str] = []
+        fps = [f for _m, f in models]
+        names = [m for m, _f in models]
+        if self.zone is not None:
+            edge = self.zone_edge
+            for mid, fp in models:
+                if edge is None or fits_within(fp, self.zone):
+                    out += deployment_problems([(mid, 0, fp)], [self.zone])
+                elif not touches_edge(fp, self.board, (edge,)):
+                    out += deployment_problems([(mid, 0, fp)], [self.zone], self.board)
+        if self.edge_strip is not None:
+            out += ingress_problems(fps, self.board, [], 2, names=names)
+        else:
+            for mid, fp in models:
+                g = edge_gaps(fp, self.board)
+                if min(g.values()) < -EPS:
+                    out.append(f"{mid}: its base is not wholly on the battlefield (03.01)")
+        if self.near is not None:
+            n = self.near
+            for mid, fp in models:
+                if n.oversized is not None and _too_big_for(fp, n.distance):
+                    if not within(fp, n.target, n.oversized):
+                        out.append(f"{mid}: too large to be set up wholly within {n.distance:g}\" of {n.what}, "
+                                   f"its base must be within {n.oversized:g}\" of it (03.02.02)")
+                elif not wholly_within_distance(fp, n.target, n.distance):
+                    out.append(f"{mid}: not wholly within {n.distance:g}\" of {n.what} ({n.rule})")
+        for a in self.away:
+            for mid, fp in models:
+                for j, o in enumerate(a.fps):
+                    d = distance(fp, o)
+                    if d <= a.distance + EPS:
+                        who = a.names[j] if j < len(a.names) else a.what
+                        out.append(f"{mid}: {d:.3f}\" from {who}; it must be set up more than "
+                                   f"{a.distance:g}\" from {a.what} ({a.rule or self.rule})")
+                        break
+                for poly in a.polygons:
+                    d = footprint_polygon_distance(fp, poly)
+                    if d <= a.distance + EPS:
+                        out.append(f"{mid}: {d:.3f}\" from {a.what}; it must be set up "
+                                   + (f"outside it" if a.distance <= 0 else f"more than {a.distance:g}\" from it")
+                                   + f" ({a.rule or self.rule})")
+                        break
+        return out
+
+
+# --- constructors ----------------------------------------------------------------------------
+
+def _unengaged(enemies: Sequence[Footprint], names=()) -> tuple[Away, ...]:
+    return (Away(ENGAGEMENT_RANGE, tuple(enemies), (), "every enemy model (unengaged)", "03.02",
+                 tuple(names)),) if enemies else ()
+
+
+def deployment(zone, board: tuple[float, float], enemies: Sequence[Footprint] = (), *,
+               oversized: bool = True) -> Region:
+    """26 step 8: wholly within the player's deployment zone ``zone``; 03.02.02: a base that
+    cannot fit in it touches the player's battlefield edge (``oversized``); unengaged (03.02)."""
+    zone = tuple((float(x), float(y)) for x, y in zone)
+    return Region(tuple(board), zone=zone, zone_edge=player_edge(zone, board) if oversized else None,
+                  away=_unengaged(enemies), rule="26 step 8")
+
+
+def infiltrators(board: tuple[float, float], enemy_zone, enemies: Sequence[Footprint], names=()) -> Region:
+    """24.20 Infiltrators: anywhere more than 8" horizontally from the enemy deployment zone and
+    from every enemy model."""
+    zone = tuple((float(x), float(y)) for x, y in enemy_zone)
+    return Region(tuple(board), away=(Away(ENEMY_DISTANCE, tuple(enemies), (zone,),
+                                           "the enemy deployment zone and every enemy model", "24.20",
+                                           tuple(names)),), rule="24.20")
+
+
+def deep_strike(board: tuple[float, float], enemies: Sequence[Footprint], names=()) -> Region:
+    """24.09 Deep Strike: anywhere more than 8" horizontally from every enemy model (even in the
+    enemy deployment zone)."""
+    return Region(tuple(board), away=(Away(ENEMY_DISTANCE, tuple(enemies), (), "every enemy model", "24.09",
+                                           tuple(names)),), rule="24.09")
+
+
+def ingress_strip(board: tuple[float, float], enemies: Sequence[Footprint], enemy_zone=None, round: int = 2,
+            names=()) -> Region:
+    """20.04 An ingress move: wholly within 6" of a battlefield edge (a base that cannot fit so
+    touches an edge, 03.02.02), more than 8" from every enemy model and, before battle round 3,
+    no part in the enemy deployment zone."""
+    from sim.rules.reserves import ZONE_BAN_BEFORE_ROUND
+    away = [Away(ENEMY_DISTANCE, tuple(enemies), (), "every enemy model", "20.04", tuple(names))]
+    if enemy_zone is not None and round < ZONE_BAN_BEFORE_ROUND:
+        away.append(Away(0.0, (), (tuple((float(x), float(y)) for x, y in enemy_zone),),
+                         "the enemy deployment zone", "20.04"))
+    return Region(tuple(board), edge_strip=EDGE_DISTANCE, away=tuple(away), rule="20.04")
+
+
+def disembark(board: tuple[float, float], transport: Footprint, enemies: Sequence[Footprint] = (),
+              distance: float = 3.0, rule: str = "18.04") -> Region:
+    """18.04 A disembark: wholly within ``distance`` (3"; a Combat disembark 6") of the
+    transport, unengaged (03.02); a model too large for that within 1" of it (03.02.02)."""
+    return Region(tuple(board), near=Near(distance, transport, "the transport", rule, 1.0),
+                  away=_unengaged(enemies), rule=rule)
+
+
+def emergency_disembark(board: tuple[float, float], transport: Footprint,
+                        enemies: Sequence[Footprint] = ()) -> Region:
+    """18.05 An emergency disembark: wholly within 6" of the destroyed transport, unengaged
+    (03.02; the caller asks again without ``enemies`` where the rule then allows engaged);
+    "as close as possible" is the preference (``Prefer.toward_bases``)."""
+    return disembark(board, transport, enemies, 6.0, "18.05")
+
+
+def anywhere(board: tuple[float, float]) -> Region:
+    """03.02 Anywhere on the battlefield (the sandbox's set-up by hand)."""
+    return Region(tuple(board), rule="03.02")
+
+
+# --- the tests for one base ------------------------------------------------------------------
+
+def _zone_pieces(zone: tuple) -> tuple:
+    """The zone's convex pieces as half-plane arrays: (outward normals (E, 2), offsets (E,))."""
+    out = []
+    for piece in convex_pieces(np.asarray(zone, dtype=float)):
+        p = ccw(piece)
+        e = np.roll(p, -1, axis=0) - p
+        ln = np.hypot(e[:, 0], e[:, 1])
+        ok = ln > 1e-12
+        n = np.stack([e[ok, 1], -e[ok, 0]], axis=1) / ln[ok, None]
+        out.append((n, (n * p[ok]).sum(axis=1)))
+    return tuple(out)
+
+
+def _too_big_for(fp: Footprint, d: float) -> bool:
+    """03.02.02 A base too large to be set up wholly within ``d`` of a model: its narrower side
+    is longer than ``d`` (set flat against the model, it reaches that far out)."""
+    return min(fp.length, fp.width) > d + EPS
+
+
+def _support(fp: Footprint, normals: np.ndarray) -> np.ndarray:
+    """How far the base reaches from its centre along each unit vector (E,)."""
+    pts, r = core(fp.moved(0.0, 0.0))
+    return (normals @ pts.T).max(axis=1) + r
+
+
+def _inner_box(m: float, board) -> Footprint:
+    W, H = board
+    return Footprint("rect", W / 2, H / 2, max(W - 2 * m, 1e-9), max(H - 2 * m, 1e-9))
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRule:
+    """The region's limits for one base: ``mode`` is "" (the region's own limits) or which
+    03.02.02 fallback applies ("zone edge", "any edge", "near"), with ``edges`` the edges it
+    must touch."""
+
+    region: Region
+    fp: Footprint
+    mode: str
+    edges: tuple[str, ...]
+
+    def mask(self, c: np.ndarray) -> np.ndarray:
+        """(K,) whether the base at each centre keeps every limit of the region (SLACK inside)."""
+        rg, fp = self.region, self.fp
+        c = np.asarray(c, dtype=float).reshape(-1, 2)
+        W, H = rg.board
+        hx, hy = half_extents(fp)
+        gx0, gx1, gy0, gy1 = c[:, 0] - hx, W - c[:, 0] - hx, c[:, 1] - hy, H - c[:, 1] - hy
+        ok = (gx0 >= SLACK) & (gx1 >= SLACK) & (gy0 >= SLACK) & (gy1 >= SLACK)
+        if self.mode in ("zone edge", "any edge"):
+            gaps = {"west": gx0, "east": gx1, "south": gy0, "north": gy1}
+            ok &= np.logical_or.reduce([gaps[e] <= EDGE_TOUCH - 2e-4 for e in self.edges])
+        elif rg.zone is not None and ok.any():
+            inside = np.zeros(len(c), dtype=bool)
+            for n, off in rg._pieces:
+                h = _support(fp, n) + SLACK
+                inside |= ((c @ n.T) <= off - h).all(axis=1)
+            ok &= inside
+        if rg.edge_strip is not None and self.mode == "" and ok.any():
+            box = _inner_box(rg.edge_strip - SLACK, rg.board)
+            ok[ok] = placed_distances(fp, c[ok], [box])[:, 0] > 0.0
+        if rg.near is not None and ok.any():
+            n = rg.near
+            sel = np.flatnonzero(ok)
+            if self.mode == "near":
+                ok[sel] = placed_distances(fp, c[sel], [n.target])[:, 0] <= n.oversized - SLACK
+            elif fp.shape == "round":
+                ok[sel] = point_distances(c[sel], n.target) + 0.5 * fp.length <= n.distance - SLACK
+            else:
+                off = core(fp.moved(0.0, 0.0))[0]
+                pts = (c[sel][:, None, :] + off[None, :, :]).reshape(-1, 2)
+                far = point_distances(pts, n.target).reshape(len(sel), len(off)).max(axis=1)
+                ok[sel] = far <= n.distance - SLACK
+        for a in rg.away:
+            if not ok.any():
+                break
+            sel = np.flatnonzero(ok)
+            if a.fps:
+                ok[sel] = farther_than(fp, c[sel], a.fps, a.distance + SLACK)
+                sel = np.flatnonzero(ok)
+            for poly in a.polygons:
+                if not len(sel):
+                    break
+                ok[sel] = _polygon_distances(fp, c[sel], poly) > max(a.distance, 0.0) + SLACK
+                sel = np.flatnonzero(ok)
+        return ok
+
+    def seeds(self) -> np.ndarray:
+        """Candidate centres the region itself offers (anchors): a lattice over where the base
+        may stand, spots touching the zone's edges from inside, the edge (oversized), the ring
+        round the ``near`` target, and the rings just outside each ``away`` footprint."""
+        rg, fp = self.region, self.fp
+        W, H = rg.board
+        hx, hy = half_extents(fp)
+        out = []
+        if self.mode in ("zone edge", "any edge"):
+            step = LATTICE / 2
+            for e in self.edges:
+                if e in ("south", "north"):
+                    xs = np.arange(hx + SLACK, W - hx - SLACK + 1e-9, step)
+                    y = hy + EDGE_GAP if e == "south" else H - hy - EDGE_GAP
+                    out.append(np.stack([xs, np.full(len(xs), y)], axis=1))
+                else:
+                    ys = np.arange(hy + SLACK, H - hy - SLACK + 1e-9, step)
+                    x = hx + EDGE_GAP if e == "west" else W - hx - EDGE_GAP
+                    out.append(np.stack([np.full(len(ys), x), ys], axis=1))
+            return np.vstack(out) if out else np.zeros((0, 2))
+        lo, hi = np.array([hx, hy]), np.array([W - hx, H - hy])
+        if rg.zone is not None:
+            z = np.asarray(rg.zone)
+            lo, hi = np.maximum(lo, z.min(axis=0)), np.minimum(hi, z.max(axis=0))
+        if rg.near is not None:
+            t = rg.near.target
+            reach = (rg.near.oversized if self.mode == "near" else rg.near.distance) + fp.bounding_radius
+            lo = np.maximum(lo, np.array([t.x, t.y]) - t.bounding_radius - reach)
+            hi = np.minimum(hi, np.array([t.x, t.y]) + t.bounding_radius + reach)
+        if np.all(hi >= lo):
+            xs = np.arange(lo[0], hi[0] + 1e-9, LATTICE)
+            ys = np.arange(lo[1], hi[1] + 1e-9, LATTICE)
+            g = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+            if rg.edge_strip is not None:   # (only the strips along the edges)
+                m = rg.edge_strip + max(hx, hy)
+                g = g[(g[:, 0] <= m) | (g[:, 0] >= W - m) | (g[:, 1] <= m) | (g[:, 1] >= H - m)]
+            out.append(g)
+        if rg.zone is not None:
+            out.append(_zone_edge_spots(fp, rg.zone))
+        if rg.edge_strip is not None:
+            out.append(_strip_spots(fp, rg.board, rg.edge_strip))
+        if rg.near is not None:
+            d = rg.near.oversized if self.mode == "near" else rg.near.distance
+            for gap in (SLACK, 0.5 * d):
+                out.append(ring(fp, rg.near.target, gap, 24))
+        for a in rg.away:
+            if len(a.fps) <= 200:
+                for o in a.fps:
+                    out.append(ring(fp, o, a.distance + 2 * SLACK, 16))
+        return np.vstack([o for o in out if len(o)]) if any(len(o) for o in out) else np.zeros((0, 2))
+
+    def lines(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+        """The lines (a point, a unit direction) along which the base's centre keeps it just
+        inside a side of the zone, or against a battlefield edge: where a packer sets a model
+        touching both a unit-mate and a side (bottom-left fill)."""
+        return _lines(self.region, self.fp.shape, self.fp.length, self.fp.width, self.fp.angle)
+
+    def point_mask(self, pts: np.ndarray) -> np.ndarray:
+        """(N,) whether each point is in the region (for the free-area estimate: a point of
+        the region, where some base could stand over it)."""
+        rg = self.region
+        W, H = rg.board
+        ok = (pts[:, 0] >= 0) & (pts[:, 0] <= W) & (pts[:, 1] >= 0) & (pts[:, 1] <= H)
+        if rg.zone is not None:
+            ok &= _points_in_zone(pts, rg._pieces)
+        if rg.edge_strip is not None:
+            e = np.minimum(np.minimum(pts[:, 0], W - pts[:, 0]), np.minimum(pts[:, 1], H - pts[:, 1]))
+            ok &= e <= rg.edge_strip
+        if rg.near is not None:
+            ok &= point_distances(pts, rg.near.target) <= rg.near.distance
+        for a in rg.away:
+            if a.fps:
+                d = np.min(np.stack([point_distances(pts, o) for o in a.fps]), axis=0)
+                ok &= d > a.distance
+            for poly in a.polygons:
+                ok &= _polygon_distances(Footprint("round", 0, 0, 1e-9, 1e-9), pts, poly) > max(a.distance, 0.0)
+        return ok
+
+
+def _points_in_zone(pts: np.ndarray, pieces) -> np.ndarray:
+    inside = np.zeros(len(pts), dtype=bool)
+    for n, off in pieces:
+        inside |= ((pts @ n.T) <= off[None, :] + 1e-9).all(axis=1)
+    return inside
+
+
+@lru_cache(maxsize=512)
+def _model_rule(region: Region, shape: str, length: float, width: float, angle: float) -> ModelRule:
+    fp = Footprint(shape, 0.0, 0.0, length, width, angle)
+    mode, edges = "", ()
+    if region.zone is not None and region.zone_edge is not None and not fits_within(fp, region.zone):
+        mode, edges = "zone edge", (region.zone_edge,)
+    elif region.edge_strip is not None and not fits_edge_strip(fp, region.board):
+        mode, edges = "any edge", ("south", "north", "west", "east")
+    elif region.near is not None and region.near.oversized is not None and _too_big_for(fp, region.near.distance):
+        mode = "near"
+    return ModelRule(region, fp, mode, edges)
+
+
+def _inner(fp: Footprint) -> float:
+    """A radius about the centre of a circle inside the base's core."""
+    return 0.5 * min(fp.length, fp.width) * (1.0 if fp.shape != "oval" else 0.998)
+
+
+def farther_than(fp: Footprint, c: np.ndarray, fps: Sequence[Footprint], d: float) -> np.ndarray:
+    """(K,) whether the base at each centre is more than ``d`` (edge to edge) from every one of
+    ``fps``: decided by the bounding and inner circles where they settle it, measured exactly
+    (``placed_distances``) where they do not."""
+    ok = np.ones(len(c), dtype=bool)
+    bf, inf = fp.bounding_radius, _inner(fp)
+    for o in fps:
+        if not ok.any():
+            break
+        cd = np.hypot(c[:, 0] - o.x, c[:, 1] - o.y)
+        maybe = ok & (cd <= bf + o.bounding_radius + d + 1e-6)
+        if not maybe.any():
+            continue
+        sure = maybe & (cd < inf + _inner(o) + d - 1e-6)
+        ok &= ~sure
+        sel = np.flatnonzero(maybe & ~sure)
+        if len(sel):
+            ok[sel] = placed_distances(fp, c[sel], [o])[:, 0] > d
+    return ok
+
+
+def _polygon_distances(fp: Footprint, c: np.ndarray, poly) -> np.ndarray:
+    """(K,) the edge distance from the base at each centre to the polygon's closed area
+    (exact: the least over its convex pieces of the distance from the centre to the piece
+    grown by the base)."""
+    best = np.full(len(c), np.inf)
+    pts, r = core(fp.moved(0.0, 0.0))
+    for piece in _pieces(tuple(map(tuple, poly))):
+        grown = piece if len(pts) == 1 else _minkowski_sum(piece, -pts)   # (-pts: the core turned 180 deg, still ccw)
+        best = np.minimum(best, np.maximum(_points_convex_distance(c, grown) - r, 0.0))
+    return best
+
+
+@lru_cache(maxsize=64)
+def _pieces(poly: tuple) -> tuple:
+    return tuple(ccw(p) for p in convex_pieces(np.asarray(poly, dtype=float)))
+
+
+def ring(fp: Footprint, ref: Footprint, gap: float, n: int = 12) -> np.ndarray:
+    """Centres (about ``n``, 2) where the base ``fp`` (its facing kept) stands exactly ``gap``
+    (edge to edge) from ``ref``, spread round it. Two round bases: ``n`` directions. Otherwise
+    the centres where ``fp`` touches ``ref`` form the boundary of the Minkowski sum M of
+    ``ref``'s core and ``fp``'s core turned 180 degrees (grown by their radii); each vertex of M
+    (and each edge's middle, when M has few) pushed out along its normal by ``gap`` plus the
+    radii is exactly that far from M, so exactly ``gap`` from ``ref``."""
+    if fp.shape == "round" and ref.shape == "round":
+        ang = np.arange(n) * (2 * math.pi / n)
+        u = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+        return np.array([ref.x, ref.y]) + u * (0.5 * fp.length + 0.5 * ref.length + gap)
+    return _hull_ring(fp.shape, fp.length, fp.width, fp.angle, ref, float(gap), n)
+
+
+@lru_cache(maxsize=4096)
+def _hull_ring(shape, length, width, angle, ref: Footprint, gap: float, n: int) -> np.ndarray:
+    pf, rf = core(Footprint(shape, 0.0, 0.0, length, width, angle))
+    po, ro = core(ref)
+    M = _minkowski_sum(ccw(po), -pf) if len(pf) > 1 else po
+    M = ccw(M)
+    e = np.roll(M, -1, axis=0) - M
+    ln = np.hypot(e[:, 0], e[:, 1])
+    keep = ln > 1e-12
+    M, e, ln = M[keep], e[keep], ln[keep]
+    en = np.stack([e[:, 1], -e[:, 0]], axis=1) / ln[:, None]          # outward edge normals
+    vn = en + np.roll(en, 1, axis=0)                                 # at each vertex: its two edges'
+    vn /= np.maximum(np.hypot(vn[:, 0], vn[:, 1]), 1e-12)[:, None]
+    t = gap + rf + ro
+    pts, nrm = [M], [vn]
+    if len(M) < n:                                                    # (few vertices: the edges' middles too)
+        pts.append(M + 0.5 * e)
+        nrm.append(en)
+    P, N = np.vstack(pts), np.vstack(nrm)
+    k = (np.arange(n) * len(P)) // n if n < len(P) else np.arange(len(P))
+    out = P[k] + t * N[k]
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=512)
+def _lines(region: Region, shape: str, length: float, width: float, angle: float) -> tuple:
+    fp = Footprint(shape, 0.0, 0.0, length, width, angle)
+    out = []
+    if region.zone is not None:
+        z = ccw(np.asarray(region.zone, dtype=float))
+        for a, b in zip(z, np.roll(z, -1, axis=0)):
+            e = b - a
+            ln = float(np.hypot(*e))
+            if ln > 1e-9:
+                t = e / ln
+                inward = np.array([-t[1], t[0]])
+                h = float(_support(fp, -inward[None, :])[0]) + SLACK + EDGE_GAP
+                out.append((a + h * inward, t))
+    W, H = region.board
+    hx, hy = half_extents(fp)
+    g = SLACK + EDGE_GAP
+    out += [(np.array([0.0, hy + g]), np.array([1.0, 0.0])), (np.array([0.0, H - hy - g]), np.array([1.0, 0.0])),
+            (np.array([hx + g, 0.0]), np.array([0.0, 1.0])), (np.array([W - hx - g, 0.0]), np.array([0.0, 1.0]))]
+    return tuple(out)
+
+
+def _zone_edge_spots(fp: Footprint, zone: tuple) -> np.ndarray:
+    """Centres putting the base against each edge of the zone from inside, every half LATTICE
+    along it, and into each corner (against both its edges), SLACK + EDGE_GAP in from them."""
+    z = ccw(np.asarray(zone, dtype=float))
+    out, lines = [], []
+    for a, b in zip(z, np.roll(z, -1, axis=0)):
+        e = b - a
+        ln = float(np.hypot(*e))
+        if ln <= 1e-9:
+            continue
+        t = e / ln
+        inward = np.array([-t[1], t[0]])
+        h = float(_support(fp, -inward[None, :])[0]) + SLACK + EDGE_GAP
+        s = np.arange(0.0, ln + 1e-9, LATTICE / 2)
+        out.append(a + s[:, None] * t + h * inward)
+        lines.append((inward, float(inward @ a) + h))
+    for (n1, o1), (n2, o2) in zip(lines, lines[1:] + lines[:1]):
+        A = np.array([n1, n2])
+        if abs(np.linalg.det(A)) > 1e-9:
+            out.append(np.linalg.solve(A, np.array([o1, o2]))[None, :])
+    return np.vstack(out) if out else np.zeros((0, 2))
+
+
+def _strip_spots(fp: Footprint, board, strip: float) -> np.ndarray:
+    """Centres putting the base against each battlefield edge and against the inner side of
+    the edge strip, every half LATTICE."""
+    W, H = board
+    hx, hy = half_extents(fp)
+    out = []
+    xs = np.arange(hx + SLACK, W - hx, LATTICE / 2)
+    ys = np.arange(hy + SLACK, H - hy, LATTICE / 2)
+    for y in (hy + EDGE_GAP, strip - hy - 2 * SLACK, H - hy - EDGE_GAP, H - strip + hy + 2 * SLACK):
+        out.append(np.stack([xs, np.full(len(xs), y)], axis=1))
+    for x in (hx + EDGE_GAP, strip - hx - 2 * SLACK, W - hx - EDGE_GAP, W - strip + hx + 2 * SLACK):
+        out.append(np.stack([np.full(len(ys), x), ys], axis=1))
+    return np.vstack(out)
+
+
+def base_area(fp: Footprint) -> float:
+    """The area of a base in square inches (round and oval: an ellipse; rect: a rectangle)."""
+    return fp.length * fp.width * (1.0 if fp.shape == "rect" else math.pi / 4)

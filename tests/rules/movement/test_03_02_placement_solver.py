@@ -1,0 +1,290 @@
+"""03.02 The placement solver (sim.rules.movement.solvers.placement): every placement it
+returns passes the rules' own checks (coherency 03.03, wholly within 01.04.01, no overlap 03.01,
+no light or dense feature Part A ruling 13, the distance limits of 24.09, 24.20, 18.04-18.05,
+20.04); it finds a placement where a brute-force packer does; and it refuses with a precise
+reason."""
+
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from sim.rules.coherency import is_coherent
+from sim.rules.deployment import deployment_problems, setup_problems, touches_edge, wholly_within
+from sim.rules.geometry import Footprint, distance, footprint_polygon_distance, overlaps
+from sim.rules.movement.solvers import placement as P
+from sim.rules.movement.solvers import regions as R
+from sim.rules.reserves import ingress_problems
+from sim.rules.terrain import Feature, TerrainArea
+
+MM = 1 / 25.4
+BOARD = (60.0, 44.0)
+SOUTH = ((0.0, 0.0), (60.0, 0.0), (60.0, 12.0), (0.0, 12.0))
+NORTH = ((0.0, 32.0), (60.0, 32.0), (60.0, 44.0), (0.0, 44.0))
+
+
+def rnd(mm):
+    return Footprint("round", 0.0, 0.0, mm * MM, mm * MM)
+
+
+def oval(a, b):
+    return Footprint("oval", 0.0, 0.0, a * MM, b * MM)
+
+
+def rect(a, b):
+    return Footprint("rect", 0.0, 0.0, a * MM, b * MM)
+
+
+def unit(prefix, fp, n):
+    return [(f"{prefix}{i}", fp) for i in range(n)]
+
+
+def ruin(name, x0, y0, x1, y1, category="dense"):
+    poly = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+    return TerrainArea(name, poly, (Feature(category, poly, 3.0 if category == "dense" else None),))
+
+
+def assert_rules_pass(models, placement, region, others=(), terrain=()):
+    setup = placement.footprints(models)
+    assert len(setup) == len(models)
+    assert setup_problems(setup, list(others), terrain) == []
+    assert region.problems(setup) == []
+    assert is_coherent(setup)
+    return setup
+
+
+# --- forced cases ----------------------------------------------------------------------------
+
+def test_03_02_a_unit_of_twenty_is_set_up_wholly_within_the_zone_in_coherency():
+    models = unit("w", rnd(32), 20)
+    region = R.deployment(SOUTH, BOARD)
+    got = P.place_unit(models, region, prefer=P.Prefer.front(SOUTH, BOARD))
+    assert got
+    setup = assert_rules_pass(models, got, region)
+    assert all(wholly_within(f, SOUTH) for _m, f in setup)
+    # the front: toward the enemy, so at the zone's north side
+    assert max(f.y for _m, f in setup) > 10.5
+
+
+def test_03_02_02_an_oversized_base_is_set_up_touching_its_players_edge():
+    zone = ((0.0, 0.0), (60.0, 0.0), (60.0, 3.0), (0.0, 3.0))   # 3" deep: a 170 mm oval cannot fit
+    models = [("big", oval(170, 105)), ("small", rnd(32))]
+    region = R.deployment(zone, BOARD)
+    got = P.place_unit(models, region)
+    assert got
+    setup = dict(assert_rules_pass(models, got, region))
+    assert got.oversized == ("big",)
+    assert touches_edge(setup["big"], BOARD, ("south",))
+    assert not wholly_within(setup["big"], zone)
+    assert wholly_within(setup["small"], zone)
+
+
+def test_03_02_a_full_zone_is_refused_with_the_room_missing():
+    zone = ((0.0, 0.0), (6.0, 0.0), (6.0, 4.0), (0.0, 4.0))
+    models = unit("w", rnd(32), 20)
+    got = P.place_unit(models, R.deployment(zone, BOARD), unit="warriors")
+    assert not got
+    assert got.unit == "warriors"
+    assert got.free is not None and got.need is not None and got.free < got.need + 10
+    assert "sq in free" in got.reason and "the unit's bases need" in got.reason
+    assert "of 20 models placed" in got.reason
+
+
+def test_03_02_a_zone_taken_by_other_bases_is_refused_naming_the_model():
+    zone = ((0.0, 0.0), (4.0, 0.0), (4.0, 4.0), (0.0, 4.0))
+    others = [("tank", Footprint("rect", 2.0, 2.0, 3.8, 3.8))]
+    got = P.place_unit([("a", rnd(40))], R.deployment(zone, BOARD), others)
+    assert not got
+    assert got.model == "a" and "no room" in got.reason and "40 mm round base" in got.reason
+
+
+def test_24_20_infiltrators_are_set_up_more_than_8_from_the_enemy_zone_and_models():
+    enemies = [("e1", Footprint("round", 30.0, 20.0, 1.26, 1.26)), ("e2", Footprint("round", 10.0, 22.0, 1.26, 1.26))]
+    region = R.infiltrators(BOARD, NORTH, [f for _m, f in enemies], [m for m, _f in enemies])
+    models = unit("s", rnd(32), 5)
+    got = P.place_unit(models, region, enemies, prefer=P.Prefer.toward((30.0, 30.0)))
+    assert got
+    setup = assert_rules_pass(models, got, region, enemies)
+    for _m, f in setup:
+        assert footprint_polygon_distance(f, NORTH) > 8.0
+        assert all(distance(f, e) > 8.0 for _e, e in enemies)
+    # as near the point as the limits allow: within 1" of the 8" line
+    assert min(footprint_polygon_distance(f, NORTH) for _m, f in setup) < 9.0
+
+
+def test_24_09_deep_strike_keeps_more_than_8_from_every_enemy_even_in_their_zone():
+    enemies = [("e1", Footprint("round", 30.0, 38.0, 1.26, 1.26))]
+    region = R.deep_strike(BOARD, [enemies[0][1]], ["e1"])
+    models = unit("d", rnd(40), 5)
+    got = P.place_unit(models, region, enemies, prefer=P.Prefer.toward((30.0, 38.0)))
+    assert got
+    setup = assert_rules_pass(models, got, region, enemies)
+    ds = [distance(f, enemies[0][1]) for _m, f in setup]
+    assert min(ds) > 8.0 and min(ds) < 9.0
+
+
+def test_20_04_ingress_is_wholly_within_6_of_an_edge_and_out_of_the_enemy_zone():
+    enemies = [("e1", Footprint("round", 5.0, 5.0, 1.26, 1.26))]
+    region = R.ingress_strip(BOARD, [enemies[0][1]], NORTH, round=2, names=["e1"])
+    models = unit("r", rnd(32), 10)
+    got = P.place_unit(models, region, enemies, prefer=P.Prefer.toward((30.0, 40.0)))
+    assert got
+    setup = assert_rules_pass(models, got, region, enemies)
+    assert ingress_problems([f for _m, f in setup], BOARD, [enemies[0][1]], 2, NORTH) == []
+
+
+def test_20_04_no_spot_near_an_edge_far_from_the_enemy_is_refused_precisely():
+    small = (12.0, 12.0)
+    enemies = [("e1", Footprint("round", 6.0, 6.0, 1.26, 1.26))]
+    got = P.place_unit(unit("r", rnd(32), 3), R.ingress_strip(small, [enemies[0][1]], names=["e1"]), enemies)
+    assert not got
+    assert "wholly within 6\" of a battlefield edge" in got.reason
+    assert "more than 8\" from every enemy model" in got.reason and "20.04" in got.reason
+
+
+@pytest.mark.parametrize("region_of, reach", [(R.disembark, 3.0), (R.emergency_disembark, 6.0)])
+def test_18_04_disembarking_models_are_wholly_within_the_distance_of_the_transport(region_of, reach):
+    transport = Footprint("rect", 30.0, 22.0, 5.0, 3.0)
+    others = [("ship", transport)]
+    region = region_of(BOARD, transport)
+    models = unit("p", rnd(32), 10)
+    got = P.place_unit(models, region, others, prefer=P.Prefer.toward_bases(transport))
+    assert got
+    setup = assert_rules_pass(models, got, region, others)
+    from sim.rules.geometry import wholly_within_distance
+    assert all(wholly_within_distance(f, transport, reach) for _m, f in setup)
+    # 18.05 as close as possible: the unit hugs the transport
+    assert min(distance(f, transport) for _m, f in setup) < 0.5
+
+
+def test_18_05_a_partial_set_up_leaves_out_the_models_that_find_no_room():
+    transport = Footprint("round", 30.0, 22.0, 2.0, 2.0)
+    region = R.disembark(BOARD, transport, distance=3.0)
+    models = unit("p", rnd(32), 30)
+    got = P.place_unit(models, region, [("ship", transport)], partial=True)
+    assert got and got.left_out
+    placed = [(m, f) for m, f in models if m not in got.left_out]
+    assert_rules_pass(placed, got, region, [("ship", transport)])
+
+
+def test_03_02_no_base_ends_on_a_dense_feature():
+    zone = ((0.0, 0.0), (12.0, 0.0), (12.0, 12.0), (0.0, 12.0))
+    terrain = (ruin("block", 2.0, 2.0, 10.0, 10.0),)
+    models = unit("w", rnd(32), 10)
+    region = R.deployment(zone, BOARD)
+    got = P.place_unit(models, region, terrain=terrain, prefer=P.Prefer.toward((6.0, 6.0)))
+    assert got
+    assert_rules_pass(models, got, region, terrain=terrain)
+
+
+def test_03_02_placement_is_deterministic():
+    models = unit("w", rnd(32), 10) + unit("x", oval(90, 52), 2)
+    region = R.deployment(SOUTH, BOARD)
+    a = P.place_unit(models, region, prefer=P.Prefer.toward((20.0, 6.0)))
+    b = P.place_unit(list(reversed(models)), region, prefer=P.Prefer.toward((20.0, 6.0)))
+    assert dict(a.positions) == dict(b.positions)
+
+
+# --- an army ----------------------------------------------------------------------------------
+
+def army():
+    """A 2,000-point army of the project's own invention: 20 units, 98 models."""
+    out = [("gaunt-host", unit("g", rnd(32), 20)), ("gaunt-host-b", unit("h", rnd(32), 20)),
+           ("line-a", unit("a", rnd(32), 10)), ("line-b", unit("b", rnd(32), 10)),
+           ("veterans", unit("v", rnd(40), 5)), ("heavies", unit("hv", rnd(50), 3)),
+           ("brutes", unit("br", rnd(60), 3)), ("riders", unit("rd", oval(90, 52), 3)),
+           ("cavalry", unit("cv", oval(105, 70), 2)), ("walker", [("wk", oval(105, 70))]),
+           ("tank-a", [("ta", rect(150, 90))]), ("tank-b", [("tb", rect(150, 90))]),
+           ("leviathan", [("lv", oval(170, 105))])]
+    out += [(f"hero-{k}", [(f"hero{k}", rnd(40))]) for k in range(5)]
+    out += [("drones", unit("dr", rnd(50), 3)), ("scouts", unit("sc", rnd(32), 10))]
+    return out
+
+
+def test_03_02_a_2000_point_army_is_set_up_in_a_60_by_12_zone_with_terrain():
+    terrain = (ruin("ruin-w", 14.0, 1.0, 18.0, 5.0), ruin("ruin-e", 42.0, 6.0, 46.0, 10.0, "light"))
+    units = army()
+    region = R.deployment(SOUTH, BOARD)
+    got = P.place_army(units, region, terrain=terrain, prefer=P.Prefer.back(SOUTH, BOARD))
+    assert got, got
+    assert sorted(got.units) == sorted(u for u, _m in units)
+    everything = []
+    for uid, models in units:
+        setup = assert_rules_pass(models, got.units[uid], region, everything, terrain)
+        everything += setup
+    assert deployment_problems([(m, 0, f) for m, f in everything], [SOUTH]) == []
+
+
+def test_03_02_an_army_too_big_for_its_zone_is_refused_naming_the_unit():
+    zone = ((0.0, 0.0), (20.0, 0.0), (20.0, 6.0), (0.0, 6.0))
+    got = P.place_army(army(), R.deployment(zone, BOARD))
+    assert not got
+    assert got.unit is not None and "units placed" in got.reason and "sq in free" in got.reason
+    assert set(got.placed) < {u for u, _m in army()}
+
+
+# --- invariants and the brute-force comparison -------------------------------------------------
+
+BASES = st.sampled_from([rnd(25), rnd(32), rnd(40), rnd(50), rnd(60), oval(90, 52), oval(105, 70), rect(100, 60)])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bases=st.lists(BASES, min_size=1, max_size=8),
+       x0=st.floats(0, 30), y0=st.floats(0, 20), w=st.floats(3, 25), h=st.floats(3, 15),
+       px=st.floats(0, 60), py=st.floats(0, 44),
+       enemies=st.lists(st.tuples(st.floats(2, 58), st.floats(2, 42)), max_size=3),
+       kind=st.sampled_from(["deployment", "deep strike", "ingress", "disembark"]))
+def test_03_02_every_placement_returned_passes_the_rules_checks(bases, x0, y0, w, h, px, py, enemies, kind):
+    models = [(f"m{i}", b) for i, b in enumerate(bases)]
+    foes = [(f"e{i}", Footprint("round", x, y, 1.26, 1.26)) for i, (x, y) in enumerate(enemies)]
+    efs = [f for _m, f in foes]
+    if kind == "deployment":
+        zone = ((x0, y0), (x0 + w, y0), (x0 + w, y0 + h), (x0, y0 + h))
+        region = R.deployment(zone, BOARD, efs)
+    elif kind == "deep strike":
+        region = R.deep_strike(BOARD, efs, [m for m, _f in foes])
+    elif kind == "ingress":
+        region = R.ingress_strip(BOARD, efs, NORTH, round=2, names=[m for m, _f in foes])
+    else:
+        region = R.disembark(BOARD, Footprint("rect", min(max(px, 5), 55), min(max(py, 5), 39), 5.0, 3.0), efs)
+        foes = foes + [("ship", region.near.target)]
+    got = P.place_unit(models, region, foes, prefer=P.Prefer.toward((px, py)))
+    if got:
+        assert_rules_pass(models, got, region, foes)
+    else:
+        assert got.reason
+
+
+def brute_force(models, zone, step=0.25):
+    """Every way to put the models' centres on a ``step`` lattice in the zone (small cases):
+    wholly within, no overlap, coherent. True if one exists."""
+    from sim.rules.deployment import half_extents
+    xs = [p[0] for p in zone]
+    ys = [p[1] for p in zone]
+    spots = []
+    for _m, f in models:
+        hx, hy = half_extents(f)
+        x0, y0 = min(xs) + hx + 0.01, min(ys) + hy + 0.01
+        pts = [(x0 + i * step, y0 + j * step) for i in range(int((max(xs) - x0) / step) + 1)
+               for j in range(int((max(ys) - y0) / step) + 1)]
+        spots.append([f.moved(x, y) for x, y in pts if wholly_within(f.moved(x, y), zone)])
+
+    def go(k, placed):
+        if k == len(models):
+            return is_coherent(list(zip([m for m, _f in models], placed)))
+        for f in spots[k]:
+            if all(not overlaps(f, g) for g in placed):
+                if go(k + 1, placed + [f]):
+                    return True
+        return False
+    return go(0, [])
+
+
+@pytest.mark.parametrize("bases, size", [
+    ([rnd(32)] * 4, (2.85, 2.85)), ([rnd(60)] * 2, (5.0, 2.5)), ([oval(90, 52), rnd(32)], (5.1, 2.2)),
+    ([rnd(40), rnd(40), rnd(32)], (4.7, 1.8)), ([rnd(50), rnd(25)], (3.0, 2.0))])
+def test_03_02_it_finds_a_placement_where_a_brute_force_packer_does(bases, size):
+    zone = ((0.0, 0.0), (size[0], 0.0), (size[0], size[1]), (0.0, size[1]))
+    models = [(f"m{i}", b) for i, b in enumerate(bases)]
+    assert brute_force(models, zone)
+    got = P.place_unit(models, R.deployment(zone, BOARD, oversized=False), gap=0.01, clearance=0.01)
+    assert got, got
