@@ -1,8 +1,9 @@
 """Benchmark: full-size armies (issue 24, Measures). Two armies made by tools/make_armies.py
 (about 100 points a unit), deployed by the rules and played headless for five battle rounds,
-at 10, 20 and 40 units a side (and 40 units of 2,000 points in all: small units, which the
-stand-in deployment of main can still fit in a 60" x 12" zone), default v default and random v
-random; one core.
+at 10, 20 and 40 units a side (and 40 units of 2,000 points in all: small units, as many points
+as the 20-unit armies; the grid stand-in the players deployed with before the placement solver
+could fit these and not 40 units of 4,000 points), default v default and random v random; one
+core.
 
 Prints, for each size and pair of players: the battles per second (the median battle of
 ``--battles``), its range, the commands and models per battle, and the time of the automatic
