@@ -93,14 +93,14 @@ class Collected:
         if inv is not None:
             self.invulns.append(inv)
             return
-        if B.norm(name) == "leader" and description:
-            self.leader_text.append(description)
         try:
-            parse_unit_abilities(name, "unit")
+            parsed = parse_unit_abilities(name, "unit")
         except AbilityError:
             _add(self.labels, name)
         else:
             _add(self.abilities, name)
+            if description and any(Hook.LEADS in a.spec.hooks for a in parsed):  # (19.01 its list of units)
+                self.leader_text.append(description)
 
 
 def _add(lst: list, x) -> None:

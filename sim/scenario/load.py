@@ -16,6 +16,7 @@ from sim.rules import geometry
 from sim.rules.abilities import AbilityError, parse_unit_abilities, parse_weapon_abilities
 from sim.rules.abilities import Hook, effects_of
 from sim.rules.dice import parse_dice_expr
+from sim.rules.leaders import LEADER, SUPPORT
 from sim.rules.modifiers import ROLLS, RollModifier
 from sim.rules.profiles import ModelProfile, WeaponProfile
 from sim.rules.turn import PLAYER_COLOURS
@@ -531,7 +532,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
                                 or not all(isinstance(i, str) and 1 <= len(i) <= MAX_NAME for i in ids)):
             mr.fail(f"{count} model ids", ids, "ids" if mr.has("ids") else "id")
         role = mr.get("role", str, "bodyguard")
-        if role not in ("bodyguard", "leader", "support"):
+        if role not in ("bodyguard", LEADER, SUPPORT):
             mr.fail("bodyguard, leader or support (19.01)", role, "role")
         name = _name(mr, "name", ur.get("name", str, uid))
         for i, (x, y) in enumerate(at):
