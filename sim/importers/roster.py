@@ -38,6 +38,7 @@ from sim.importers import leaders as leaders_of
 from sim.importers import model as M
 from sim.importers import transport as TP
 from sim.importers.attach import attach_leader
+from sim.rules import transport as TR
 from sim.importers.report import ENGINE_KEYWORDS, UnitReport
 
 MAX_UNITS = 500
@@ -159,9 +160,12 @@ class Assembler:
         """18.01 The unit's transport capacity, read from its Transport profile's numbers and
         keywords (sim.importers.transport); kept only on a TRANSPORT (or DEDICATED TRANSPORT)
         unit; the report says what was read and what was not."""
+        if TR.DEDICATED in unit_kw:
+            rep.note("a DEDICATED TRANSPORT with no unit embarked is destroyed when the battle starts (18.01): "
+                     "give a passenger `embarked = \"<this unit's id>\"`, or embark one in the battle formations")
         if not texts:
             return None
-        if "TRANSPORT" not in unit_kw and "DEDICATED TRANSPORT" not in unit_kw:
+        if TR.TRANSPORT not in unit_kw and TR.DEDICATED not in unit_kw:
             rep.note("a Transport capacity on a unit without the TRANSPORT keyword: not kept (18.01)")
             return None
         factions = [c.split(":", 1)[1] for c in B.category_names(sel) if B.is_faction(c)]

@@ -149,6 +149,8 @@ def test_18_01_a_catalogue_datasheet_imports_its_capacity(tmp_path):
     entry["categoryLinks"].append({"id": "cl-tr", "name": "Dedicated Transport", "targetId": "cat-dt"})
     entry["profiles"].append(_profile())
     path.write_text(json.dumps(doc))
-    army, _rep = load_datasheet(path, "Furnace Strider")
+    army, rep = load_datasheet(path, "Furnace Strider")
     strider = _unit(army)
     assert "DEDICATED TRANSPORT" in strider.keywords and strider.transport["models"] == 6
+    # (empty when the battle starts it is destroyed, 18.01: the report says how to embark a unit)
+    assert any("destroyed when the battle starts (18.01)" in n for r in rep.units for n in r.notes)
