@@ -20,6 +20,7 @@ import pygame
 from sim.commands import DeclareFormations, Deploy, EndPhase, ScoutMove
 from sim.commands.deploy import default_deploy, default_scout
 from sim.components import Unit
+from sim.events.pre_battle import roll_off
 from sim.plan import deployment as PD
 from sim.players import deployment as policy
 from sim.rules.abilities import Hook
@@ -68,11 +69,10 @@ def pre_battle_headline(battle) -> tuple[int, str, str] | None:
 def roll_off_line(e: dict, names) -> str | None:
     """A roll-off's dice event in the log's words ('roll-off for the first turn: Wardens 2,
     Raiders 4'): the report has no line for dice; the sandbox shows these two."""
-    purpose = str(e.get("purpose", ""))
-    if "roll-off (" not in purpose or len(e.get("results", ())) != 2:
+    got = roll_off(e)
+    if got is None:
         return None
-    what = purpose.split(" roll-off (")[0]
-    a, b = e["results"]
+    what, (a, b) = got
     return f"roll-off for {'the ' if what == 'first turn' else ''}{what}: {names[0]} {a}, {names[1]} {b}"
 
 
@@ -357,7 +357,7 @@ ROLE_TEXT = {"defender": "Defender: deploy first", "attacker": "Attacker: deploy
 
 def build_role(flow, sb, req) -> None:
     """26 step 5 The roll-off's winner chooses the roles: a button each (the default marked)."""
-    roll = next((e for e in reversed(sb.battle.events) if "roll-off (" in str(e.get("purpose", ""))), None)
+    roll = next((e for e in reversed(sb.battle.events) if roll_off(e) is not None), None)
     if roll is not None:
         flow.para(roll_off_line(roll, [a.name for a in sb.battle.scenario.armies]), "#muted")
     flow.para("The Defender sets up first and chooses nothing else; the Attacker sets up second "
