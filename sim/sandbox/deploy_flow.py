@@ -165,8 +165,8 @@ class DeployMixin:
 
     def set_up_command(self, uid: str, x: float, y: float, scouts: bool = False):
         """The unit's compact formation (its models' places as they wait, about their centre)
-        centred on the table point (x, y), kept on the board: the one spot sim.plan.deployment
-        gives for a region that is that point. Where it may go is the rules' to say."""
+        centred on the table point (x, y), kept on the board. Where it may go is the rules' to
+        say (the Deploy or ScoutMove check)."""
         b = self.battle
         b._enter()
         ent = b.units[uid]
@@ -175,9 +175,8 @@ class DeployMixin:
         r = {mid: self.scene.models[mid].radius for mid, _dx, _dy in form}
         x = min(max(x, -min(dx - r[m] for m, dx, _dy in form)), bw - max(dx + r[m] for m, dx, _dy in form))
         y = min(max(y, -min(dy - r[m] for m, _dx, dy in form)), bh - max(dy + r[m] for m, _dx, dy in form))
-        to = next(iter(PD.set_up_spots(b, ent, ((round(x, 4), round(y, 4)),))))
-        return (ScoutMove if scouts else Deploy)(uid, tuple((m, round(px, 4), round(py, 4))
-                                                                    for m, px, py in to))
+        return (ScoutMove if scouts else Deploy)(uid, tuple((m, round(x + dx, 4), round(y + dy, 4))
+                                                                    for m, dx, dy in form))
 
     def carry_hover(self, pos) -> None:
         """While a unit is carried: its set-up under the pointer and whether the rules take it."""
