@@ -341,6 +341,8 @@ def cmd_import(args) -> int:
         return _err(f"import roster: expected one FILE, found also {args.name!r}")
     if args.attach and args.what != "roster":
         return _err("--attach: expected a roster import, found a datasheet import")
+    if args.skip_bad and args.what != "roster":
+        return _err("--skip-bad: expected a roster import, found a datasheet import")
     if args.models is not None and (args.what != "datasheet" or not 1 <= args.models <= 200):
         return _err(f"--models: expected 1 to 200 models of a datasheet import, found {args.models}")
     try:
@@ -348,7 +350,7 @@ def cmd_import(args) -> int:
             army, rep = importers.load_roster(args.file, args.bases, skip_bad=args.skip_bad)
             title = Path(args.file).stem
             if args.attach:  # 19.01 leaders the roster does not nest in their unit
-                from sim.importers.roster import attach_units
+                from sim.importers.attach import attach_units
                 army = importers.Army(tuple(attach_units(army.units, rep.units, args.attach, args.file)),
                                       army.weapons)
         else:

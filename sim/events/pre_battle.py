@@ -61,3 +61,17 @@ class Scouted(Event):
     to: Annotated[list[Placed], "each model and where it ends"]
     distance: NotRequired[Annotated[float, "the scout move's maximum distance, inches"]]
     from_reserves: NotRequired[Annotated[bool, "set up from strategic reserves"]]
+
+
+ROLL_OFF = " roll-off ("  # (sim.phases.battle_round.roll_off's purpose: "<why> roll-off (red, blue)")
+
+
+def roll_off(e: dict) -> tuple[str, list[int]] | None:
+    """01.05.05 A roll-off's dice event: (what it decides, as its purpose words have it: "first
+    turn", "Attacker and Defender"; the two players' dice), or None for any other event."""
+    if e.get("type") != ev.DICE or len(e.get("results", ())) != 2:
+        return None
+    purpose = str(e.get("purpose", ""))
+    if ROLL_OFF not in purpose:
+        return None
+    return purpose.split(ROLL_OFF)[0], list(e["results"])

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.errors import ImportFileError, ScenarioError
+from sim.rules.turn import PLAYER
 
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
@@ -95,7 +96,7 @@ def cover(folder: str | Path, only: str = "", progress=None) -> list[CatalogueCo
             name = clean_name(text(entry, "name"))
             try:
                 army, rep = load_datasheet(path, name, catalogue=cat)
-                into_scenario(army, "red", None, str(path), name, rep)
+                into_scenario(army, PLAYER[0], None, str(path), name, rep)
             except (ImportFileError, ScenarioError) as e:
                 cc.refused.append(Refusal(name, reason_of(e), str(e)))
             else:

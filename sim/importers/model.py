@@ -69,6 +69,7 @@ class Unit:
     labels: tuple[str, ...] = ()
     points: int | None = None
     can_lead: tuple[str, ...] = ()  # the datasheets it can lead (its Leader ability's list; sim.importers.leaders)
+    transport: dict | None = field(default=None, hash=False)  # 18.01 its capacity table (sim.importers.transport)
 
 
 @dataclass
@@ -82,6 +83,7 @@ class Collected:
     labels: list[str] = field(default_factory=list)
     invulns: list["Invuln"] = field(default_factory=list)
     leader_text: list[str] = field(default_factory=list)  # (read for names only, never kept)
+    transport_text: list[str] = field(default_factory=list)  # (read for numbers and keywords only, never kept)
 
     def add(self, name: str, description: str = "") -> None:
         name = B.clean_name(name)
@@ -91,14 +93,14 @@ class Collected:
         if inv is not None:
             self.invulns.append(inv)
             return
-        if B.norm(name) == "leader" and description:
-            self.leader_text.append(description)
         try:
-            parse_unit_abilities(name, "unit")
+            parsed = parse_unit_abilities(name, "unit")
         except AbilityError:
             _add(self.labels, name)
         else:
             _add(self.abilities, name)
+            if description and any(Hook.LEADS in a.spec.hooks for a in parsed):  # (19.01 its list of units)
+                self.leader_text.append(description)
 
 
 def _add(lst: list, x) -> None:

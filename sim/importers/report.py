@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 # units' keyword checks, so none is dropped; the report lists the others as kept without a rule)
 ENGINE_KEYWORDS = frozenset({
     "INFANTRY", "VEHICLE", "MONSTER", "CHARACTER", "BEASTS", "SWARM", "MOBILE", "WALKER", "TITANIC",
-    "AIRCRAFT", "FORTIFICATION", "GRENADES", "EXPLOSIVES", "SMOKE", "PSYKER"})
+    "AIRCRAFT", "FORTIFICATION", "GRENADES", "EXPLOSIVES", "SMOKE", "PSYKER", "TRANSPORT", "DEDICATED TRANSPORT"})
 
 
 @dataclass

@@ -36,6 +36,9 @@ from sim.errors import ImportFileError
 from sim.importers import bsdata as B
 from sim.importers import leaders as leaders_of
 from sim.importers import model as M
+from sim.importers import transport as TP
+from sim.importers.attach import attach_leader
+from sim.rules import transport as TR
 from sim.importers.report import ENGINE_KEYWORDS, UnitReport
 
 MAX_UNITS = 500
@@ -99,11 +102,11 @@ class Assembler:
             lunit, more = self._unit(lsel, lplace, lname, rep, who=f"leader {lname!r}")
             if more:
                 raise B.where_error(self.file, more[0][1], B.Bad("a leader with no unit nested in it", "<a nested unit>"))
-            unit = _attach(unit, lunit)
+            unit = attach_leader(unit, lunit)
             rep.note(f"leader {lname!r} attached (its selection is nested in this unit's)")
         pts = _points(sel)
         unit = M.Unit(uid, unit.name, unit.models, unit.keywords, unit.abilities, unit.labels,
-                      int(round(pts)) if pts else None, unit.can_lead)
+                      int(round(pts)) if pts else None, unit.can_lead, unit.transport)
         rep.points = unit.points
         kws = {k for k in unit.keywords} | {k for m in unit.models for k in m.keywords}
         rep.keywords_without_rule = sorted(k for k in kws if k not in ENGINE_KEYWORDS)
@@ -148,8 +151,27 @@ class Assembler:
             rep.note("can lead: " + ", ".join(lead))
         elif texts:
             rep.note("a Leader ability naming no datasheet known to the import")
+        transport = self._capacity(sel, unit_kw, unit_found.transport_text
+                                   + [t for g in groups for t in g.found.transport_text], rep)
         return M.Unit("", name, tuple(models), tuple(unit_kw), unit_abil, tuple(unit_found.labels),
-                      can_lead=lead), leaders
+                      can_lead=lead, transport=transport), leaders
+
+    def _capacity(self, sel: dict, unit_kw, texts: list[str], rep: UnitReport) -> dict | None:
+        """18.01 The unit's transport capacity, read from its Transport profile's numbers and
+        keywords (sim.importers.transport); kept only on a TRANSPORT (or DEDICATED TRANSPORT)
+        unit; the report says what was read and what was not."""
+        if TR.DEDICATED in unit_kw:
+            rep.note("a DEDICATED TRANSPORT with no unit embarked is destroyed when the battle starts (18.01): "
+                     "give a passenger `embarked = \"<this unit's id>\"`, or embark one in the battle formations")
+        if not texts:
+            return None
+        if TR.TRANSPORT not in unit_kw and TR.DEDICATED not in unit_kw:
+            rep.note("a Transport capacity on a unit without the TRANSPORT keyword: not kept (18.01)")
+            return None
+        factions = [c.split(":", 1)[1] for c in B.category_names(sel) if B.is_faction(c)]
+        cap = TP.read_capacity(texts[0], factions)
+        rep.note(TP.words(cap))
+        return cap.table
 
     def _nested_leaders(self, groups: list[_Group], unit_kw, name: str, rep: UnitReport) -> list[_Group]:
         """A CHARACTER model nested in a unit that is not one (a roster's leader typed "model"
@@ -209,7 +231,9 @@ class Assembler:
     def _abilities(self, sel: dict, found: M.Collected) -> None:
         """The abilities a selection shows (a profile or rule marked hidden is not shown)."""
         for p in B.items(sel, "profiles"):
-            if B.profile_kind(p) == "ability" and _shown(p):
+            if B.profile_kind(p) == "ability" and _shown(p) and TP.is_capacity(B.text(p, "typeId"), B.text(p, "typeName")):
+                found.transport_text.append(B.characteristics(p).get("capacity", ""))
+            elif B.profile_kind(p) == "ability" and _shown(p):
                 desc = " ".join(v for k, v in B.characteristics(p).items())
                 found.add(B.text(p, "name"), desc)
         for r in B.items(sel, "rules"):
@@ -404,116 +428,6 @@ def _points(sel: dict) -> float:
         total += B.pts(s)
         stack.extend(B.items(s, "selections"))
     return total
-
-
-def _attach(unit: M.Unit, leader: M.Unit) -> M.Unit:
-    """19.01 The leader's models join the unit (role "leader"); keywords, abilities and labels
-    that are not common to every model move onto the models that have them."""
-    lmodels = [_replace(m, role="leader") for m in leader.models]
-    parts = [(unit, list(unit.models)), (leader, lmodels)]
-    common_kw = [k for k in unit.keywords if k in leader.keywords]
-    common_ab = [a for a in unit.abilities if a in leader.abilities]
-    common_lb = [a for a in unit.labels if a in leader.labels]
-    models = []
-    for u, ms in parts:
-        for m in ms:
-            models.append(_replace(
-                m, keywords=tuple(dict.fromkeys([k for k in u.keywords if k not in common_kw] + list(m.keywords))),
-                abilities=tuple(dict.fromkeys([a for a in u.abilities if a not in common_ab] + list(m.abilities))),
-                labels=tuple(dict.fromkeys([a for a in u.labels if a not in common_lb] + list(m.labels)))))
-    return M.Unit(unit.id, unit.name, tuple(models), tuple(common_kw), tuple(common_ab), tuple(common_lb))
-
-
-AUTO = "auto"  # --attach auto: each leader to a unit its datasheet's list names
-
-
-def attach_units(units: list, reports: list, wanted, file: str) -> list:
-    """19.01 Leaders attached after assembly (``sim import roster --attach``): ``wanted`` holds
-    "UNIT=BODYGUARD" (a unit's id or name each) or AUTO (each CHARACTER with the Leader or
-    Support ability not attached yet goes to the roster's first unit its ``can_lead`` list
-    names that the rule allows). Each attachment is judged by sim.rules.leaders; one asked for by
-    name that the rule refuses, or that names no unit, is an error naming both; the report says
-    "leader X attached to Y" or, for AUTO, "leader X left alone: why". The attached unit keeps
-    the bodyguard's id and name (as a nested leader's does) and sums the points."""
-    from sim.errors import ImportFileError
-    from sim.rules.abilities import AbilityError, parse_unit_abilities
-    from sim.rules.leaders import UnitFacts, attachment_problems, join_role
-
-    def facts(u) -> UnitFacts:
-        printed = list(u.abilities) + [a for m in u.models for a in m.abilities]
-        try:
-            abilities = [x for a in printed for x in parse_unit_abilities(a, "unit")]
-        except AbilityError:
-            abilities = []
-        kws = set(u.keywords) | {k for m in u.models for k in m.keywords}
-        return UnitFacts(u.id, u.name, 0, "CHARACTER" in kws, join_role(abilities), tuple(getattr(u, "can_lead", ())),
-                         frozenset(m.role for m in u.models) - {"bodyguard"})
-
-    units = list(units)
-    rep_of = {r.id: r for r in reports}
-    joined: list = []  # (leader facts, bodyguard facts)
-
-    def find(text: str, what: str):
-        hits = [u for u in units if u.id == text] or [u for u in units if u.name.casefold() == text.strip().casefold()]
-        if not hits:
-            raise ImportFileError(file, "--attach", f"the id or name of a unit of the roster as its {what} "
-                                  f"({', '.join(u.name for u in units)})", repr(text))
-        return hits[0]
-
-    def join(leader, guard, how: str) -> None:
-        nonlocal units
-        merged = _attach(guard, leader)
-        n, role = len(guard.models), facts(leader).joins_as
-        pts = [p for p in (guard.points, leader.points) if p is not None]
-        merged = M.Unit(guard.id, guard.name, merged.models[:n] + tuple(_replace(m, role=role) for m in merged.models[n:]),
-                        merged.keywords, merged.abilities, merged.labels, sum(pts) if pts else None)
-        joined.append((facts(leader), facts(guard)))
-        units = [merged if u is guard else u for u in units if u is not leader]
-        g, r = rep_of.get(guard.id), rep_of.pop(leader.id, None)
-        if g is not None:  # (the leader's report joins the unit's, as a nested leader's does)
-            g.note(f"leader {leader.name!r} attached to {guard.name!r} ({how})")
-            if r is not None:
-                for where, name in r.labels:
-                    g.label(f"leader {leader.name!r}" if where == "unit" else where, name)
-                g.bases += [b for b in r.bases if b not in g.bases]
-                for note in r.notes:
-                    g.note(f"{leader.name!r}: {note}")
-                g.points = merged.points
-                g.keywords_without_rule = sorted(set(g.keywords_without_rule) | set(r.keywords_without_rule))
-                reports.remove(r)
-
-    for w in wanted:
-        if w.strip().casefold() == AUTO:
-            continue
-        if "=" not in w:
-            raise ImportFileError(file, "--attach", "UNIT=BODYGUARD (a unit's id or name each) or auto", repr(w))
-        lname, gname = w.split("=", 1)
-        leader, guard = find(lname, "leader"), find(gname, "bodyguard")
-        problems = attachment_problems(facts(leader), facts(guard), joined)
-        if problems:
-            raise ImportFileError(file, "--attach", f"a unit {leader.name} can join (19.01)",
-                                  f"{guard.name!r}: " + "; ".join(problems))
-        join(leader, guard, "--attach")
-    if any(w.strip().casefold() == AUTO for w in wanted):
-        for leader in [u for u in units if facts(u).joins_as is not None and not facts(u).roles]:
-            if leader not in units or any(j.id == leader.id for j, _ in joined):
-                continue
-            me = facts(leader)
-            if not me.can_lead:
-                why = "its datasheet gives no list of units it can lead"
-            else:
-                named = [u for u in units if u is not leader and any(
-                    " ".join(n.split()).casefold() == " ".join(u.name.split()).casefold() for n in me.can_lead)]
-                legal = [u for u in named if not attachment_problems(me, facts(u), joined)]
-                if legal:
-                    join(leader, legal[0], "its datasheet's list")
-                    continue
-                why = (f"no unit of the roster is one it can lead ({', '.join(me.can_lead)})" if not named else
-                       "; ".join(attachment_problems(me, facts(named[0]), joined)))
-            r = rep_of.get(leader.id)
-            if r is not None:
-                r.note(f"leader {leader.name!r} left alone: {why}")
-    return units
 
 
 def roster_selections(doc: dict, file: str):

@@ -148,6 +148,8 @@ def unit_data(u: M.Unit, spots: list[list[tuple[float, float]]]) -> dict:
         d["points"] = u.points
     if u.can_lead:
         d["can_lead"] = list(u.can_lead)
+    if u.transport:
+        d["transport"] = u.transport
     models = []
     for m, at in zip(u.models, spots):
         md = {"name": m.name, "count": m.count}

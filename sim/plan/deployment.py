@@ -38,18 +38,33 @@ def to_deploy(player: int) -> list[int]:
 
 def scouts_distance(unit_ent: int) -> int | None:
     """24.31 The unit's Scouts distance (24.02: sim.rules.pre_battle.unit_scouts), None if not
-    every model has Scouts."""
-    models = [m for m in esper.component_for_entity(unit_ent, Unit).models]
+    every model has Scouts; for a DEDICATED TRANSPORT without it, the distance of the units
+    embarked in it when every one of their models has Scouts (its third choice)."""
+    own = _own_scouts(unit_ent)
+    return own if own is not None else _carried_scouts(unit_ent)
+
+
+def _own_scouts(unit_ent: int) -> int | None:
+    models = esper.component_for_entity(unit_ent, Unit).models
     return PB.unit_scouts([v for v in W.ability_values(m, Hook.SCOUT_MOVE) if v is not None] for m in models)
+
+
+def _carried_scouts(unit_ent: int) -> int | None:
+    return PB.carried_scouts(W.unit_keywords(unit_ent), (
+        [v for v in W.ability_values(m, Hook.SCOUT_MOVE) if v is not None]
+        for p in W.passengers(unit_ent) for m in esper.component_for_entity(p, Unit).models))
 
 
 def may_scout(battle, unit_ent: int) -> bool:
     """24.31 The unit may still use its Scouts ability before the battle: every model has it,
-    it has not used it, and it is on the battlefield or in strategic reserves (not destroyed)."""
+    it has not used it, and it is on the battlefield or in strategic reserves (not destroyed);
+    a dedicated transport scouting for its passengers only from the battlefield."""
     ts = battle.turn_state
     if unit_ent in ts.scouted or scouts_distance(unit_ent) is None or W.embarked_in(unit_ent) is not None:
         return False  # (18.01 an embarked unit goes where its transport goes)
-    return W.in_reserves(unit_ent) or not W.unit_destroyed(unit_ent)
+    if W.in_reserves(unit_ent):
+        return _own_scouts(unit_ent) is not None
+    return not W.unit_destroyed(unit_ent)
 
 
 def scouts(battle, player: int) -> list[int]:
@@ -84,6 +99,23 @@ def set_up_spots(battle, ent: int, region, pick=None):
     centre first, or (``pick``: the random player) toward one point of a 1" grid over the
     region that it draws."""
     from sim.rules.movement.solvers import placement as PL
+    models, rg, others, prefer = _set_up_problem(battle, ent, region, pick)
+    for p in PL.placement_options(models, rg, others, battle.scenario.terrain, prefer, count=OPTIONS, apart=APART):
+        yield tuple((mid, round(p.positions[mid][0], 6), round(p.positions[mid][1], 6)) for mid, _f in models)
+
+
+def no_room(battle, ent: int, region) -> str:
+    """Why the placement solver finds no set-up of the unit over ``region`` (its refusal's
+    sentence: the model that does not fit, the room free and the room needed), or ''."""
+    from sim.rules.movement.solvers import placement as PL
+    models, rg, others, prefer = _set_up_problem(battle, ent, region, None)
+    got = PL.place_unit(models, rg, others, battle.scenario.terrain, prefer,
+                        unit=esper.component_for_entity(ent, Unit).name)
+    return "" if got else got.reason
+
+
+def _set_up_problem(battle, ent: int, region, pick):
+    from sim.rules.movement.solvers import placement as PL
     from sim.rules.movement.solvers import regions as RG
     board = tuple(battle.scenario.board)
     owner = esper.component_for_entity(ent, Unit).owner
@@ -100,9 +132,7 @@ def set_up_spots(battle, ent: int, region, pick=None):
         x0, y0, x1, y1 = _box(region)
         point = pick([(x0 + i * GRID, y0 + j * GRID) for i in range(int((x1 - x0) / GRID) + 1)
                       for j in range(int((y1 - y0) / GRID) + 1)])
-    for p in PL.placement_options(models, rg, others, battle.scenario.terrain, PL.Prefer.toward(point),
-                                  count=OPTIONS, apart=APART):
-        yield tuple((mid, round(p.positions[mid][0], 6), round(p.positions[mid][1], 6)) for mid, _f in models)
+    return models, rg, others, PL.Prefer.toward(point)
 
 
 def planned_spot(battle, ent: int):

@@ -43,6 +43,22 @@ def one_at_a_time(battle, ent: int, section: str) -> None:
     raise PlanError(f"{other}'s {what} must be made first: units are resolved one at a time ({section})")
 
 
+def ingress_limits(battle, ent: int, fps, deep_strike: bool) -> list[str]:
+    """20.04 (24.09 with ``deep_strike``) where an ingress move may set the unit's models up
+    ((model id, footprint) each): near an edge, away from the enemy, out of the enemy's zone
+    (the zones as the roles have them, 26 step 5) before round 3. 18.04.01 holds the
+    passengers of a transport that ingressed to the same limits (the transport's Deep Strike)."""
+    from sim.rules.reserves import ingress_problems
+    ts = battle.turn_state
+    owner = esper.component_for_entity(ent, Unit).owner
+    enemies = [(W.model_id(m), W.footprint(m)) for u in W.enemy_units(ent) for m in W.unit_models(u)]
+    zones = ts.zones() if ts is not None else ()
+    zone = zones[1 - owner] if zones else None
+    return ingress_problems([f for _m, f in fps], battle.scenario.board, [f for _m, f in enemies],
+                            ts.round if ts is not None else 2, zone, names=[m for m, _f in fps],
+                            enemy_names=[m for m, _f in enemies], deep_strike=deep_strike)
+
+
 def check_ingress(battle, cmd) -> None:
     """20.03/20.04 An ingress move: a unit in strategic reserves, from battle round 2, set up
     with every model wholly within 6" of a battlefield edge (24.09 Deep Strike: anywhere), more
@@ -51,7 +67,6 @@ def check_ingress(battle, cmd) -> None:
     feature, in coherency."""
     from sim.rules.deployment import setup_problems
     from sim.rules.geometry import footprint
-    from sim.rules.reserves import ingress_problems
     ent = find_unit(battle, cmd.unit)
     if not W.in_reserves(ent):
         raise PlanError(f"{cmd.unit} is not in strategic reserves (20.04)")
@@ -69,14 +84,7 @@ def check_ingress(battle, cmd) -> None:
         m = battle.models[mid]
         b = W.footprint(m)
         fps.append((mid, footprint(b.shape, x, y, b.length, b.width, b.angle)))
-    owner = esper.component_for_entity(ent, Unit).owner
-    enemies = [(W.model_id(m), W.footprint(m)) for u in W.enemy_units(ent) for m in W.unit_models(u)]
-    zones = ts.zones() if ts is not None else ()
-    zone = zones[1 - owner] if zones else None
-    problems = ingress_problems([f for _m, f in fps], battle.scenario.board, [f for _m, f in enemies],
-                                ts.round if ts is not None else 2, zone, names=[m for m, _f in fps],
-                                enemy_names=[m for m, _f in enemies],
-                                deep_strike=W.every_model_has(ent, Hook.ARRIVES_ANYWHERE))
+    problems = ingress_limits(battle, ent, fps, W.every_model_has(ent, Hook.ARRIVES_ANYWHERE))
     others = [(W.model_id(m), W.footprint(m)) for u in W.all_units() if u != ent for m in W.unit_models(u)]
     problems += setup_problems(fps, others, battle.scenario.terrain)
     if problems:

@@ -1,11 +1,13 @@
 """18 Transports at the door: the checks of embarking (18.02, a Move's ``embark``), of a
 Disembark (18.04, 18.04.01) and of 24.14 Firing Deck (a Shoot's ``firing_deck``), each calling
 the pure rules (sim.rules.transport) on the battle's facts and refusing with the rule's words;
-and the layouts a disembarking unit may be set up in (sim.rules.movement.solvers.disembark, the
-automatic players' and 18.05's placements)."""
+and the layouts a disembarking unit may be set up in (the placement solver,
+sim.rules.movement.solvers.placement, with the regions ``disembark`` and ``emergency_disembark``:
+the automatic players', the sandbox's and 18.05's placements)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import esper
@@ -19,7 +21,8 @@ from sim.rules.abilities import Hook, tag
 from sim.rules.deployment import edge_gaps
 from sim.rules.geometry import EPS, distance, footprint, in_engagement_range
 from sim.rules.movement.moves import MoveType
-from sim.rules.movement.solvers.disembark import disembark_layout
+from sim.rules.movement.solvers import regions as RG
+from sim.rules.movement.solvers.placement import Prefer, place_unit, placement_options
 from sim.rules.turn import Phase
 from sim.world import queries as W
 
@@ -28,6 +31,7 @@ from sim.world import queries as W
 DIRECTIONS = (("north", math.pi / 2), ("north-east", math.pi / 4), ("east", 0.0), ("south-east", -math.pi / 4),
               ("south", -math.pi / 2), ("south-west", -3 * math.pi / 4), ("west", math.pi),
               ("north-west", 3 * math.pi / 4))
+CLOSE = 0.01  # inches an emergency disembark keeps from other bases (18.05 "as close as possible")
 
 
 def _uid(ent: int) -> str:
@@ -142,47 +146,104 @@ def placement_problems(battle, ent: int, t: int, mode: str, to) -> list[str]:
         out.append(f"{uid} would be set up within engagement range of {', '.join(bad)}; a {mode} sets up "
                    f"unengaged{also} (03.02, 18.04)")
     if mode == TR.DisembarkMode.RAPID and _ingressed(t):
-        out += [f"{p} (18.04.01: {tid} made an ingress move this turn)" for p in _ingress_limits(battle, ent, fps)]
+        out += [f"{p} (18.04.01: {tid} made an ingress move this turn)" for p in _ingress_limits(battle, ent, t, fps)]
     return out
 
 
-def _ingress_limits(battle, ent: int, fps) -> list[str]:
-    """18.04.01 The limits the transport's ingress move obeyed (20.04), for its passengers."""
-    from sim.rules.reserves import ingress_problems
-    ts = battle.turn_state
-    owner = esper.component_for_entity(ent, Unit).owner
-    enemies = [(W.model_id(m), W.footprint(m)) for u in W.enemy_units(ent) for m in W.unit_models(u)]
-    zone = ts.mission.zones[1 - owner] if ts is not None and ts.mission.zones else None
-    return ingress_problems([f for _m, f in fps], battle.scenario.board, [f for _m, f in enemies],
-                            ts.round if ts is not None else 2, zone, names=[m for m, _f in fps],
-                            enemy_names=[m for m, _f in enemies])
+def _ingress_limits(battle, ent: int, t: int, fps) -> list[str]:
+    """18.04.01 The limits the transport's ingress move obeyed (20.04; 24.09 when it has Deep
+    Strike), for its passengers."""
+    from sim.plan.phased import ingress_limits
+    return ingress_limits(battle, ent, fps, W.every_model_has(t, Hook.ARRIVES_ANYWHERE))
+
+
+def _region(battle, ent: int, t: int, mode: str, tfp, unengaged: bool = True):
+    """The region a ``mode`` disembark sets the unit up in (sim.rules.movement.solvers.regions):
+    wholly within the mode's distance of the transport model ``tfp``; unengaged, save that a
+    Combat disembark may be engaged with the enemy units the transport is engaged with (and an
+    emergency one asked again with ``unengaged`` False, 18.05); after the transport's ingress, a
+    Rapid disembark also within 20.04's limits (18.04.01: the ingress strip's)."""
+    board = battle.scenario.board
+    allowed = _engaged_ids(t) if mode == TR.DisembarkMode.COMBAT else set()
+    enemies = [] if not unengaged else [
+        W.footprint(m) for u in W.enemy_units(ent) if _uid(u) not in allowed for m in W.unit_models(u)]
+    if mode == TR.DisembarkMode.EMERGENCY:
+        return RG.out_of_wreck(board, tfp, enemies)
+    region = RG.out_of_transport(board, tfp, enemies, TR.set_up_distance(mode))
+    if mode == TR.DisembarkMode.RAPID and _ingressed(t):
+        ts = battle.turn_state
+        owner = esper.component_for_entity(ent, Unit).owner
+        foes = [W.footprint(m) for u in W.enemy_units(ent) for m in W.unit_models(u)]
+        if W.every_model_has(t, Hook.ARRIVES_ANYWHERE):  # (24.09 the transport's Deep Strike: no edge, no zone)
+            return dataclasses.replace(region, away=region.away + RG.deep_strike(board, foes).away)
+        zones = ts.zones() if ts is not None else ()  # (26 step 5: the zones as the roles have them)
+        strip = RG.ingress_strip(board, foes, zones[1 - owner] if zones else None, ts.round if ts is not None else 2)
+        region = dataclasses.replace(region, edge_strip=strip.edge_strip, away=region.away + strip.away)
+    return region
+
+
+def _others(ent: int, t: int) -> list:
+    """(model id, footprint) of every model on the battlefield but the unit's: the transport's
+    too (a destroyed one not yet removed stands there still, 18.05)."""
+    out = [(W.model_id(m), W.footprint(m)) for u in W.all_units() if u not in (ent, t) for m in W.unit_models(u)]
+    return out + [(W.model_id(m), W.footprint(m)) for m in esper.component_for_entity(t, Unit).models
+                  if W.on_table(m)]
+
+
+def _rounded(p) -> dict:
+    """A placement's centres, rounded to 1e-6" (within the regions' SLACK)."""
+    return {mid: (round(x, 6), round(y, 6)) for mid, (x, y) in p.positions.items()}
+
+
+def _direction_name(tc, p) -> str:
+    """The name in DIRECTIONS nearest the bearing of ``p`` from ``tc``."""
+    a = math.atan2(p[1] - tc[1], p[0] - tc[0])
+    return min(DIRECTIONS, key=lambda d: abs((a - d[1] + math.pi) % (2 * math.pi) - math.pi))[0]
 
 
 def layouts(battle, ent: int, t: int, mode: str, directions=DIRECTIONS) -> list[tuple[str, dict]]:
-    """Candidate layouts of the unit's living models round its transport for ``mode``, one per
-    direction it starts from (name, model id -> (x, y) of each model placed): the solver's
-    (sim.rules.movement.solvers.disembark), with the engagement the mode allows (18.05: with
-    any unit, only where a model has no unengaged spot) and 18.04.01's limits after the
-    transport's ingress. Each direction is (name, radians)."""
+    """Candidate layouts of the unit's living models round its transport for ``mode`` (name,
+    model id -> (x, y) of each model placed), made by the placement solver in the mode's region
+    (``_region``). A disembark: one per direction (name, radians from the transport's centre),
+    the solver preferring the side it names; every model placed or none (an empty layout).
+    18.05: as close as possible to the transport (``Prefer.toward_bases``), up to one layout per
+    direction, each named by the side of the transport its anchor (largest model) stands on
+    ("east", "east 2", ...), best first; unengaged where
+    possible: models that find no unengaged spot are left out, and the layouts set up engaged
+    are offered only where they place more models than any unengaged one; models left out of a
+    layout are destroyed (the caller's)."""
     models = [(W.model_id(m), W.footprint(m)) for m in W.alive_models(ent)]
     tfps = transport_footprints(t)
-    owner = esper.component_for_entity(ent, Unit).owner
+    if not models or not tfps:
+        return []
+    tfp = max(tfps, key=lambda f: (RG.base_area(f), -tfps.index(f)))   # (a unit of several: its largest)
+    tc = (tfp.x, tfp.y)
+    others = _others(ent, t)
+    terrain = battle.scenario.terrain
+    uid = _uid(ent)
     if mode == TR.DisembarkMode.EMERGENCY:
-        engaged_with = None
-    elif mode == TR.DisembarkMode.COMBAT:
-        engaged_with = _engaged_ids(t)
-    else:
-        engaged_with = ()
-    accept = None
-    if mode == TR.DisembarkMode.RAPID and _ingressed(t):
-        def accept(fp):
-            return not _ingress_limits(battle, ent, [("m", fp)])
-    bodies = MV.bodies()
+        out, best = [], -1
+        for unengaged in (True, False):
+            region = _region(battle, ent, t, mode, tfp, unengaged)
+            found = placement_options(models, region, others, terrain, Prefer.toward_bases(tfp),
+                                      count=len(DIRECTIONS), apart=2.0, partial=True, clearance=CLOSE)
+            most = max((len(p.positions) for p in found), default=0)
+            for p in found:
+                if unengaged or len(p.positions) > best:
+                    side = _direction_name(tc, p.anchor)
+                    k = sum(1 for n, _p in out if n.split(" ")[0] == side)
+                    out.append((side if not k else f"{side} {k + 1}", _rounded(p)))
+            best = max(best, most)
+            if best == len(models):
+                break
+        return out
+    region = _region(battle, ent, t, mode, tfp)
+    far = tfp.bounding_radius + TR.set_up_distance(mode) + 12.0
     out = []
     for name, angle in directions:
-        out.append((name, disembark_layout(models, tfps, TR.set_up_distance(mode), bodies, battle.scenario.terrain,
-                                           battle.scenario.board, owner, towards=angle,
-                                           engaged_with=engaged_with, accept=accept)))
+        aim = (tc[0] + far * math.cos(angle), tc[1] + far * math.sin(angle))
+        got = place_unit(models, region, others, terrain, Prefer.toward(aim), unit=uid)
+        out.append((name, _rounded(got) if got else {}))
     return out
 
 
@@ -201,11 +262,11 @@ def full_layouts(battle, ent: int, t: int, mode: str, directions=DIRECTIONS) -> 
 
 def tactical_possible(battle, ent: int, t: int, to=None) -> bool:
     """18.04 Tactical: "the unit can be set up" wholly within 3" of the transport, unengaged.
-    The placement ``to`` (if it is one) shows it can; else the solver's layouts are tried,
-    starting from four sides (README: "can be set up" is judged by that search)."""
+    The placement ``to`` (if it is one) shows it can; else the placement solver is asked
+    (README: "can be set up" is judged by that search)."""
     if to is not None and not placement_problems(battle, ent, t, TR.DisembarkMode.TACTICAL, to):
         return True
-    return bool(full_layouts(battle, ent, t, TR.DisembarkMode.TACTICAL, DIRECTIONS[::2]))
+    return any(full_layouts(battle, ent, t, TR.DisembarkMode.TACTICAL, (d,)) for d in DIRECTIONS[::2])
 
 
 def disembark_check(battle, cmd) -> str:

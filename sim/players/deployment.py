@@ -24,6 +24,7 @@ import esper
 from sim.commands import DeclareFormations, Deploy, EndPhase
 from sim.commands.deploy import default_deploy, default_scout
 from sim.components import Unit
+from sim.errors import ScriptError
 from sim.plan import deployment as PD
 from sim.plan.transport import room_problems
 from sim.rules.reserves import FormationUnit, reserves_problems
@@ -73,20 +74,22 @@ def formations(battle, side: int, pick=None) -> DeclareFormations:
 
 
 def deploy(battle, side: int, pick=None) -> Deploy:
+    """The next unit set up (in unit order, or the random player's draw first): where its file
+    plans it or where the placement solver finds room. When no unit of the side can be set up,
+    the army does not fit its zone: a ScriptError with the solver's reason (26 step 8)."""
     units = PD.to_deploy(side)
     if pick is not None:
-        units = [pick(units)]
+        first = pick(units)
+        units = [first] + [u for u in units if u != first]
     for u in units:
         cmd = default_deploy(battle, u, pick)
         if cmd is not None:
             return cmd
-    # (no room found: the unit's formation at its zone's centre, which the rules refuse, saying why)
     u = units[0]
-    zone = battle.turn_state.zones()[side]
-    cx = sum(p[0] for p in zone) / len(zone)
-    cy = sum(p[1] for p in zone) / len(zone)
-    return Deploy(esper.component_for_entity(u, Unit).id,
-                  tuple((mid, cx + dx, cy + dy) for mid, dx, dy in PD.formation(u)))
+    why = (PD.no_room(battle, u, battle.turn_state.zones()[side])
+           or f"no legal set-up of {esper.component_for_entity(u, Unit).name} was found")
+    raise ScriptError(f"{battle.scenario.path}: {PLAYER[side]}'s army does not fit its deployment zone: {why}"
+                      + ("" if "26 step 8" in why else " (26 step 8)"))
 
 
 def scout(battle, side: int, pick, tried: set):

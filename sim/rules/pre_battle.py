@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from sim.rules.transport import DEDICATED
 from sim.rules.geometry import EPS, Footprint, distance_matrix, footprint_polygon_distance
 
 __all__ = ["roll_off", "next_deployer", "unit_scouts", "infiltrator_problems", "scout_end_problems",
@@ -62,6 +63,18 @@ def unit_scouts(per_model: Iterable[Iterable[int]]) -> int | None:
         top = max(values)
         best = top if best is None else min(best, top)
     return best
+
+
+def carried_scouts(keywords: Iterable[str], per_passenger_model: Iterable[Iterable[int]]) -> int | None:
+    """24.31 (its third choice) A DEDICATED TRANSPORT makes the scout move for the units
+    embarked in it when every embarked model has Scouts: the distance is theirs, as
+    ``unit_scouts`` reads it over all those models. ``per_passenger_model``: each embarked
+    model's Scouts values. None: the transport cannot scout for them (not a dedicated
+    transport, nothing embarked, or a model without Scouts)."""
+    if DEDICATED not in set(keywords):
+        return None
+    models = [list(v) for v in per_passenger_model]
+    return unit_scouts(models) if models else None
 
 
 def _far_from(fps: Sequence[Footprint], names: Sequence[str], enemy_fps: Sequence[Footprint],

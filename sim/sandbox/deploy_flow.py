@@ -20,6 +20,7 @@ import pygame
 from sim.commands import DeclareFormations, Deploy, EndPhase, ScoutMove
 from sim.commands.deploy import default_deploy, default_scout
 from sim.components import Unit
+from sim.events.pre_battle import roll_off
 from sim.plan import deployment as PD
 from sim.players import deployment as policy
 from sim.rules.abilities import Hook
@@ -68,11 +69,10 @@ def pre_battle_headline(battle) -> tuple[int, str, str] | None:
 def roll_off_line(e: dict, names) -> str | None:
     """A roll-off's dice event in the log's words ('roll-off for the first turn: Wardens 2,
     Raiders 4'): the report has no line for dice; the sandbox shows these two."""
-    purpose = str(e.get("purpose", ""))
-    if "roll-off (" not in purpose or len(e.get("results", ())) != 2:
+    got = roll_off(e)
+    if got is None:
         return None
-    what = purpose.split(" roll-off (")[0]
-    a, b = e["results"]
+    what, (a, b) = got
     return f"roll-off for {'the ' if what == 'first turn' else ''}{what}: {names[0]} {a}, {names[1]} {b}"
 
 
@@ -165,8 +165,8 @@ class DeployMixin:
 
     def set_up_command(self, uid: str, x: float, y: float, scouts: bool = False):
         """The unit's compact formation (its models' places as they wait, about their centre)
-        centred on the table point (x, y), kept on the board: the one spot sim.plan.deployment
-        gives for a region that is that point. Where it may go is the rules' to say."""
+        centred on the table point (x, y), kept on the board. Where it may go is the rules' to
+        say (the Deploy or ScoutMove check)."""
         b = self.battle
         b._enter()
         ent = b.units[uid]
@@ -175,9 +175,8 @@ class DeployMixin:
         r = {mid: self.scene.models[mid].radius for mid, _dx, _dy in form}
         x = min(max(x, -min(dx - r[m] for m, dx, _dy in form)), bw - max(dx + r[m] for m, dx, _dy in form))
         y = min(max(y, -min(dy - r[m] for m, _dx, dy in form)), bh - max(dy + r[m] for m, _dx, dy in form))
-        to = next(iter(PD.set_up_spots(b, ent, ((round(x, 4), round(y, 4)),))))
-        return (ScoutMove if scouts else Deploy)(uid, tuple((m, round(px, 4), round(py, 4))
-                                                                    for m, px, py in to))
+        return (ScoutMove if scouts else Deploy)(uid, tuple((m, round(x + dx, 4), round(y + dy, 4))
+                                                                    for m, dx, dy in form))
 
     def carry_hover(self, pos) -> None:
         """While a unit is carried: its set-up under the pointer and whether the rules take it."""
@@ -357,7 +356,7 @@ ROLE_TEXT = {"defender": "Defender: deploy first", "attacker": "Attacker: deploy
 
 def build_role(flow, sb, req) -> None:
     """26 step 5 The roll-off's winner chooses the roles: a button each (the default marked)."""
-    roll = next((e for e in reversed(sb.battle.events) if "roll-off (" in str(e.get("purpose", ""))), None)
+    roll = next((e for e in reversed(sb.battle.events) if roll_off(e) is not None), None)
     if roll is not None:
         flow.para(roll_off_line(roll, [a.name for a in sb.battle.scenario.armies]), "#muted")
     flow.para("The Defender sets up first and chooses nothing else; the Attacker sets up second "

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import esper
 
-from sim.components import Position, Wounds
+from sim.components import Position, Unit, Wounds
 from sim.rules import terrain as TR
 from sim.rules.turn import PLAYER
 from sim.scenario.attach import as_written
@@ -194,12 +194,31 @@ def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the s
                 out.append("can_lead = [" + ", ".join(_q(k) for k in us.can_lead) + "]")
             if us.leads is not None:
                 out.append(f"leads = {_q(us.leads)}")
+            if us.transport is not None:
+                out.append(f"transport = {_capacity(us.transport)}")
+            if us.embarked is not None:
+                out.append(f"embarked = {_q(us.embarked)}")
             out.append("models = [")
             out += [_model(ms, notes.get(ms.id, "")) for ms in us.models] if us.planned else _waiting(us.models)
             out += ["]", ""]
     if spec.mission is not None:
         out += _mission(spec.mission)
     return "\n".join(out) + "\n"
+
+
+def _capacity(c) -> str:
+    """18.01 A transport's capacity as the scenario writes it (sim.scenario.transport)."""
+    parts = [f"models = {c.models}"]
+    if c.keywords:
+        parts.append("keywords = [" + ", ".join(
+            _q(alts[0]) if len(alts) == 1 else "[" + ", ".join(_q(a) for a in alts) + "]" for alts in c.keywords) + "]")
+    if c.excluded:
+        parts.append("not = [" + ", ".join(_q(k) for k in c.excluded) + "]")
+    if c.spaces:
+        parts.append("space = { " + ", ".join(f"{_q(k)} = {n}" for k, n in c.spaces) + " }")
+    if c.units is not None:
+        parts.append(f"units = {c.units}")
+    return "{ " + ", ".join(parts) + " }"
 
 
 def _mission(m) -> list[str]:
@@ -234,6 +253,12 @@ def spec_from_world(battle):
         ent = battle.units[us.id]
         if W.in_reserves(ent):
             units.append(us)  # (still in strategic reserves, as the scenario put it there)
+            continue
+        carrier = W.embarked_in(ent)
+        if carrier is not None:  # (18.02 inside a transport: its living models, at places that stand for nothing)
+            alive = {W.model_id(m) for m in W.alive_models(ent)}
+            units.append(replace(us, models=tuple(ms for ms in us.models if ms.id in alive), reserves=False,
+                                 embarked=esper.component_for_entity(carrier, Unit).id))
             continue
         living = {W.model_id(m): m for m in W.unit_models(ent)}
         models = []

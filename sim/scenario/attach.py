@@ -52,6 +52,10 @@ def join(units: tuple[UnitSpec, ...], readers: dict, board, waiting) -> tuple[Un
         if u.reserves != b.reserves:
             readers[uid].fail(f"a leader and its bodyguard both in strategic reserves or neither (one unit, "
                               f"19.01; {b.name} {'is' if b.reserves else 'is not'})", u.reserves, "reserves")
+        if u.embarked != b.embarked:
+            readers[uid].fail(f"a leader embarked where its bodyguard is (one unit, 19.01; {b.name} is "
+                              + (f"embarked in {b.embarked!r})" if b.embarked else "not embarked)"),
+                              u.embarked if u.embarked is not None else "<not embarked>", "embarked")
         if u.planned != b.planned:
             readers[uid].fail(f"positions ('at') for both a leader and its bodyguard or for neither (one unit, "
                               f"19.01; {b.name} {'has' if b.planned else 'has none'})",

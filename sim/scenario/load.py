@@ -16,6 +16,7 @@ from sim.rules import geometry
 from sim.rules.abilities import AbilityError, parse_unit_abilities, parse_weapon_abilities
 from sim.rules.abilities import Hook, effects_of
 from sim.rules.dice import parse_dice_expr
+from sim.rules.leaders import LEADER, SUPPORT
 from sim.rules.modifiers import ROLLS, RollModifier
 from sim.rules.profiles import ModelProfile, WeaponProfile
 from sim.rules.turn import PLAYER_COLOURS
@@ -452,7 +453,6 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
     seen_units.add(uid)
     ukw = _keywords(ur, "keywords")
     _in_version(ur, uid, ukw)
-    capacity = read_capacity(ur, ukw)  # 18.01
     # 26 step 7 it starts embarked in that transport: not on the battlefield, so its models'
     # positions overlap nothing (they stand for nothing until it disembarks)
     embarked = _name(ur, "embarked")
@@ -532,7 +532,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
                                 or not all(isinstance(i, str) and 1 <= len(i) <= MAX_NAME for i in ids)):
             mr.fail(f"{count} model ids", ids, "ids" if mr.has("ids") else "id")
         role = mr.get("role", str, "bodyguard")
-        if role not in ("bodyguard", "leader", "support"):
+        if role not in ("bodyguard", LEADER, SUPPORT):
             mr.fail("bodyguard, leader or support (19.01)", role, "role")
         name = _name(mr, "name", ur.get("name", str, uid))
         for i, (x, y) in enumerate(at):
@@ -558,6 +558,9 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
             placed.append((mid, where, None if embarked is not None else fp))
             models.append(ModelSpec(mid, name, role, x, y, shape, length, width, angle, profile,
                                     kws, tuple(wps), "CHARACTER" in kws, abil, mods, mlabels))
+    # 18.01 (a TRANSPORT unit: its keyword on the unit, or on every model as a saved table writes it)
+    capacity = read_capacity(ur, set(ukw).union(*[set()] if not models else
+                                               [frozenset.intersection(*(m.keywords for m in models))]))
     order = ur.get("allocation_order", list, [])
     for i, o in enumerate(order):
         if not isinstance(o, str) or not 1 <= len(o) <= MAX_NAME:

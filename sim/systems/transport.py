@@ -103,7 +103,7 @@ def emergency_disembark(battle, t: int):
     wholly within 6" of the transport, as close as possible, engaged only where a model can be
     set up no other way; models that cannot be set up are destroyed; the unit is then
     battle-shocked and cannot charge this turn. Where they go is the controlling player's
-    choice among the solver's layouts, one per direction they start from (an
+    choice among the placement solver's layouts (sim.plan.transport.layouts; an
     ``emergency_disembark`` decision when they differ; default: the most models set up, then
     the nearest). A generator."""
     for ent in W.passengers(t):

@@ -59,7 +59,7 @@ DIGESTS = {
     "shooting_stratagems": "4034d6ea447b113e",
     "stratagems_fight": "26fabcd30dccd604",
     "terrain_heights": "c3b53c3b283fb261",
-    "transport": "ef28cd89cd9ccd12",
+    "transport": "8291d7ee8f05c675",
     "vehicle_engaged": "72bfb2b509d9d0d6",
     "worked_example_attached": "35681e5875024a31",
     "worked_example_pools": "bd05515523e76890",

@@ -17,7 +17,7 @@ from sim.cli import main
 from sim.errors import ImportFileError
 from sim.importers import load_roster
 from sim.importers import model as M
-from sim.importers.roster import attach_units
+from sim.importers.attach import attach_units
 from sim.scenario.load import load_scenario
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -110,13 +110,13 @@ def test_19_01_auto_attaches_by_the_datasheets_list_and_reports_who_is_left_alon
     army, rep = load_roster(apart(tmp_path))
     units = attach_units(army.units, rep.units, ["auto"], "f")
     assert len(units) == 4
-    assert notes_of(rep, "cinder-marshal") == ["leader 'Cinder Marshal' left alone: its datasheet gives no list of "
-                                               "units it can lead"]
+    assert notes_of(rep, "cinder-marshal")[-1] == ("leader 'Cinder Marshal' left alone: its datasheet gives no "
+                                                   "list of units it can lead")
     # a list naming no unit of the roster
     army, rep = load_roster(apart(tmp_path))
     attach_units(_listed(army, "Cinder Marshal", ("Lychguard",)), rep.units, ["auto"], "f")
-    assert notes_of(rep, "cinder-marshal") == ["leader 'Cinder Marshal' left alone: no unit of the roster is one it "
-                                               "can lead (Lychguard)"]
+    assert notes_of(rep, "cinder-marshal")[-1] == ("leader 'Cinder Marshal' left alone: no unit of the roster is "
+                                                   "one it can lead (Lychguard)")
 
 
 def notes_of(rep, uid):
@@ -128,3 +128,15 @@ def test_19_01_an_import_error_names_the_unknown_unit(tmp_path):
     with pytest.raises(ImportFileError) as e:
         attach_units(army.units, rep.units, ["Overlord=Warden Blades"], "f")
     assert e.value.path == "--attach" and "as its leader (Warden Blades, Furnace Strider" in e.value.expected
+
+
+def test_19_01_a_leader_asked_to_attach_twice_is_named_as_already_attached(tmp_path):
+    army, rep = load_roster(apart(tmp_path))
+    with pytest.raises(ImportFileError) as e:
+        attach_units(army.units, rep.units, ["Cinder Marshal=Warden Blades", "Cinder Marshal=Ember Hounds"], "f")
+    assert e.value.path == "--attach" and "already attached to 'Warden Blades'" in e.value.found
+
+
+def test_skip_bad_is_for_rosters_only(tmp_path):
+    rc, _out, err = sim("import", "datasheet", str(DATA / "ashen.json"), "Warden Blades", "--skip-bad")
+    assert rc == 2 and "--skip-bad: expected a roster import" in err and "Traceback" not in err

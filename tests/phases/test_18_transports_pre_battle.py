@@ -80,3 +80,85 @@ def test_20_01_a_transport_in_reserves_carries_its_passengers_and_they_count():
         b._enter()
         assert W.in_reserves(b.units["rhino"]) and W.embarked_in(b.units["squad"]) == b.units["rhino"]
         assert not W.in_reserves(b.units["squad"])
+
+
+# --- 24.31 a dedicated transport scouts for its passengers; 18.04.01 after the transport's ingress ---
+
+def test_24_31_a_dedicated_transport_makes_the_scout_move_for_its_scouts_passengers():
+    from sim.commands import ScoutMove
+    from sim.plan.deployment import scouts, scouts_distance
+    red = [unit("rhino", _waiting(1, base_mm=100, W=10, T=9), keywords=("VEHICLE", "TRANSPORT", "DEDICATED TRANSPORT"),
+                transport=CAPACITY),
+           unit("squad", _waiting(3), abilities=['Scouts 6"'])]
+    blue = [unit("b1", _waiting(2))]
+    data = {"battle": {"name": "pre-battle", "seed": 1, "board": [60, 44]}, "weapons": WEAPONS,
+            "armies": [{"name": "A", "units": red}, {"name": "B", "units": blue}],
+            "mission": {"deployment": "rules", "first": "red", "defender": "red"}}
+    with Battle(parse_scenario(data, "test.toml"), dice=ForcedDice([1] * 20)) as b:
+        b.run_command(StartBattle())
+        b.run_command(DeclareFormations("red", (), (("squad", "rhino"),)))
+        b.run_command(DeclareFormations("blue"))
+        b.run_command(Deploy("rhino", (("rhino/1", 30.0, 6.0),)))
+        b.run_command(Deploy("b1", (("b1/1", 30.0, 40.0), ("b1/2", 31.5, 40.0))))
+        b.step_until_blocked()
+        b._enter()
+        assert scouts(b, 0) == [b.units["rhino"]] and scouts_distance(b.units["rhino"]) == 6
+        with pytest.raises(Refusal, match=r"may move at most 6"):
+            b.run_command(ScoutMove("rhino", (("rhino/1", 30.0, 12.5),)))
+        b.run_command(ScoutMove("rhino", (("rhino/1", 30.0, 11.0),)))
+        assert [e["unit"] for e in of_type(b, ev.SCOUTED)] == ["rhino"]
+
+
+def _ingressed_transport(abilities, at):
+    """Red's transport (the squad in it) arrives from reserves in round 2 at ``at``, after blue
+    won the roles roll-off and chose Defender (so the zones swap: red's is y 32-44)."""
+    from sim.commands import EndPhase, Ingress
+    from sim.rules.turn import Phase
+    red = [unit("rhino", _waiting(1, base_mm=60, W=10, T=9), keywords=("VEHICLE", "TRANSPORT"), transport=CAPACITY,
+                abilities=abilities),
+           unit("squad", _waiting(2)), unit("r1", _waiting(1)), unit("r2", _waiting(1))]
+    blue = [unit("b1", _waiting(1)), unit("b2", _waiting(1))]
+    data = {"battle": {"name": "z", "seed": 1, "board": [60, 44]}, "weapons": WEAPONS,
+            "armies": [{"name": "A", "units": red}, {"name": "B", "units": blue}],
+            "mission": {"deployment": "rules", "first": "red"}}
+    b = Battle(parse_scenario(data, "z.toml"), dice=ForcedDice([2, 5] + [4] * 400))
+    b.__enter__()
+    b.submit(StartBattle())
+    b.step_until_blocked()
+    b.answer("defender")
+    b.step_until_blocked()
+    ts = b.turn_state
+    assert ts.the_defender() == 1 and ts.zones()[0][0] == (0.0, 32.0)
+    b.run_command(DeclareFormations("blue"))
+    b.run_command(DeclareFormations("red", ("rhino",), (("squad", "rhino"),)))
+    b.run_command(Deploy("b1", (("b1/1", 10.0, 5.0),)))
+    b.run_command(Deploy("r1", (("r1/1", 10.0, 38.0),)))
+    b.run_command(Deploy("b2", (("b2/1", 50.0, 5.0),)))
+    b.run_command(Deploy("r2", (("r2/1", 50.0, 38.0),)))
+    b.step_until_blocked()
+    for _ in range(200):
+        if ts.round == 2 and ts.phase == Phase.MOVEMENT and ts.active == 0:
+            break
+        b.run_command(EndPhase(), answer=lambda r: r.default)
+    b.run_command(Ingress("rhino", (("rhino/1",) + at,)))
+    return b
+
+
+def test_18_04_01_passengers_keep_out_of_the_enemy_zone_as_the_roles_have_it():
+    from sim.commands import Disembark
+    b = _ingressed_transport([], (30.0, 41.0))
+    try:  # (red's own zone after the swap: not the enemy's)
+        b.run_command(Disembark("squad", (("squad/1", 27.5, 41.0), ("squad/2", 27.5, 42.5))))
+        assert W.embarked_in(b.units["squad"]) is None
+    finally:
+        b.__exit__(None, None, None)
+
+
+def test_18_04_01_a_deep_strike_transports_passengers_may_disembark_inland():
+    from sim.commands import Disembark
+    b = _ingressed_transport(["Deep Strike"], (30.0, 22.0))
+    try:
+        b.run_command(Disembark("squad", (("squad/1", 27.5, 22.0), ("squad/2", 27.5, 23.5))))
+        assert W.embarked_in(b.units["squad"]) is None
+    finally:
+        b.__exit__(None, None, None)

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sim.rules.geometry import footprint
+from sim.rules import pre_battle as PB
 from sim.rules.pre_battle import infiltrator_problems, next_deployer, roll_off, scout_end_problems, unit_scouts
 
 R32 = 16 / 25.4  # a 32 mm base's radius, inches
@@ -78,3 +79,11 @@ def test_24_32_a_scout_move_ends_more_than_8_from_every_enemy_unit():
     (p,) = scout_end_problems([disc(0, 0)], ["m"], [disc(0, 8 + 2 * R32)], ["e"])
     assert "24.32" in p
     assert scout_end_problems([disc(0, 0)], ["m"], [], []) == []
+
+
+def test_24_31_carried_scouts_a_dedicated_transport_scouts_for_passengers_that_all_have_it():
+    ded = ("VEHICLE", "TRANSPORT", "DEDICATED TRANSPORT")
+    assert PB.carried_scouts(ded, [[6], [6], [8, 6]]) == 6
+    assert PB.carried_scouts(ded, [[6], []]) is None            # a passenger model without Scouts
+    assert PB.carried_scouts(ded, []) is None                   # nothing embarked
+    assert PB.carried_scouts(("VEHICLE", "TRANSPORT"), [[6]]) is None  # not a dedicated transport

@@ -193,3 +193,25 @@ def test_a_unit_placed_by_hand_where_there_is_no_room_is_refused_with_the_reason
         TE.unit_spots(tiny, tpl, 1.5, 1.5)
     at = TE.unit_spots(dataclasses.replace(spec, units=(), terrain=()), tpl, 20.0, 20.0)
     assert len(at) == len(tpl.models)
+
+
+def test_a_saved_battle_keeps_its_transports_and_what_they_carry():
+    """18.01 / 26 step 7: a table saved from a battle writes each transport's capacity and the
+    units embarked in it (their living models), so the saved table starts as the battle stood:
+    only the dedicated transport that was empty is destroyed at its start."""
+    import tomllib
+
+    from sim.battle import Battle
+    from sim.commands import StartBattle
+    from sim.sandbox.save_table import spec_from_world, spec_toml
+    from sim.scenario.load import parse_scenario
+    spec = load_scenario(ROOT / "scenarios/transport.toml")
+    with Battle(spec) as b:
+        saved, notes = spec_from_world(b)
+        text = spec_toml(saved, notes)
+    again = parse_scenario(tomllib.loads(text), "saved.toml")
+    before = {u.id: (u.transport, u.embarked, len(u.models)) for u in spec.units}
+    assert {u.id: (u.transport, u.embarked, len(u.models)) for u in again.units} == before
+    with Battle(again) as b:
+        b.run_command(StartBattle())
+        assert [e["unit"] for e in b.events if e["type"] == "empty transport destroyed"] == ["husk"]

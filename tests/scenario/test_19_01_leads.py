@@ -165,6 +165,13 @@ def test_19_01_leader_and_bodyguard_start_together():
     assert e.path == "armies[0].units[0].reserves" and "Necron Warriors is not" in e.expected
 
 
+def test_19_01_leader_and_bodyguard_are_embarked_together():
+    carrier = unit("carrier", model((30, 20), ["gun"], base_mm=100, W=10, T=9), keywords=["VEHICLE", "TRANSPORT"],
+                   transport={"models": 12, "keywords": ["INFANTRY"]})
+    e = refusal([lord(embarked="carrier"), warriors(), carrier], mission={"first": "red", "deployed": False})
+    assert e.path == "armies[0].units[0].embarked" and "Necron Warriors is not embarked" in e.expected
+
+
 def test_19_01_a_modifier_against_a_leader_that_joined_names_the_bodyguard():
     mod = {"roll": "hit", "value": 1, "source": "Marked", "against": "overlord"}
     e = refusal([lord(), warriors()], [foe(modifiers=[mod])])

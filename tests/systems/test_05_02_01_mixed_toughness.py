@@ -63,5 +63,5 @@ def test_05_02_01_full_strength_t_on_the_roster_matches_the_rule():
             for ent in b.units.values():
                 r = W.roster(ent)
                 assert r.full_T == unit_toughness(r.T, r.bodyguard, range(len(r.models)))
-                if not W.in_reserves(ent):  # (20.01 off the battlefield: no model to wound)
+                if not W.off_table(ent):  # (01.02.04 in reserves, embarked, undeployed: no model to wound)
                     assert W.toughness(ent) == r.full_T

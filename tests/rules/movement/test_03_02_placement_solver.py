@@ -141,7 +141,7 @@ def test_20_04_no_spot_near_an_edge_far_from_the_enemy_is_refused_precisely():
     assert "more than 8\" from every enemy model" in got.reason and "20.04" in got.reason
 
 
-@pytest.mark.parametrize("region_of, reach", [(R.disembark, 3.0), (R.emergency_disembark, 6.0)])
+@pytest.mark.parametrize("region_of, reach", [(R.out_of_transport, 3.0), (R.out_of_wreck, 6.0)])
 def test_18_04_disembarking_models_are_wholly_within_the_distance_of_the_transport(region_of, reach):
     transport = Footprint("rect", 30.0, 22.0, 5.0, 3.0)
     others = [("ship", transport)]
@@ -158,7 +158,7 @@ def test_18_04_disembarking_models_are_wholly_within_the_distance_of_the_transpo
 
 def test_18_05_a_partial_set_up_leaves_out_the_models_that_find_no_room():
     transport = Footprint("round", 30.0, 22.0, 2.0, 2.0)
-    region = R.disembark(BOARD, transport, distance=3.0)
+    region = R.out_of_transport(BOARD, transport, distance=3.0)
     models = unit("p", rnd(32), 30)
     got = P.place_unit(models, region, [("ship", transport)], partial=True)
     assert got and got.left_out
@@ -245,7 +245,7 @@ def test_03_02_every_placement_returned_passes_the_rules_checks(bases, x0, y0, w
     elif kind == "ingress":
         region = R.ingress_strip(BOARD, efs, NORTH, round=2, names=[m for m, _f in foes])
     else:
-        region = R.disembark(BOARD, Footprint("rect", min(max(px, 5), 55), min(max(py, 5), 39), 5.0, 3.0), efs)
+        region = R.out_of_transport(BOARD, Footprint("rect", min(max(px, 5), 55), min(max(py, 5), 39), 5.0, 3.0), efs)
         foes = foes + [("ship", region.near.target)]
     got = P.place_unit(models, region, foes, prefer=P.Prefer.toward((px, py)))
     if got:

@@ -623,11 +623,11 @@ def place_unit(models: Sequence[tuple[str, Footprint]], region: Region,
 def placement_options(models: Sequence[tuple[str, Footprint]], region: Region,
                       others: Sequence[tuple[str, Footprint]] = (), terrain=(), prefer: Prefer = Prefer(), *,
                       count: int = 8, apart: float = 4.0, gap: float = GAP, clearance: float = CLEARANCE,
-                      turn: bool = False) -> list[Placement]:
+                      turn: bool = False, partial: bool = False) -> list[Placement]:
     """Up to ``count`` placements of one unit, best first by ``prefer``, their anchors at
-    least ``apart`` inches from each other (empty: none found)."""
+    least ``apart`` inches from each other (empty: none found); ``partial`` as ``place_unit``'s."""
     table = _Table(region, others, terrain, clearance)
-    return _solve("the unit", models, table, prefer, gap, turn, False, count, apart)[0]
+    return _solve("the unit", models, table, prefer, gap, turn, partial, count, apart)[0]
 
 
 def place_army(units: Sequence[tuple[str, Sequence[tuple[str, Footprint]]]], region: Region,

@@ -23,7 +23,7 @@ Every limit is kept by ``SLACK`` (5e-4") inside, so a position written with four
 with the rules' functions (sim.rules.deployment, sim.rules.reserves, sim.rules.geometry).
 
 The constructors name the rule: ``deployment``, ``infiltrators``, ``deep_strike``,
-``ingress_strip``, ``disembark``, ``emergency_disembark``, ``anywhere``.
+``ingress_strip``, ``out_of_transport`` (18.04), ``out_of_wreck`` (18.05), ``anywhere``.
 """
 
 from __future__ import annotations
@@ -40,10 +40,12 @@ from sim.rules.geometry import (ENGAGEMENT_RANGE, EPS, Footprint, core, distance
                                 point_distances, wholly_within_distance, within)
 from sim.rules.movement.kernels import _minkowski_sum, _points_convex_distance, placed_distances
 from sim.rules.polygons import ccw, convex_pieces
+from sim.rules.pre_battle import INFILTRATE_DISTANCE
+from sim.rules.transport import DISEMBARK_RANGE, EMERGENCY_RANGE
 from sim.rules.reserves import EDGE_DISTANCE, ENEMY_DISTANCE, fits_edge_strip
 
 __all__ = ["Region", "Away", "Near", "ModelRule", "deployment", "infiltrators", "deep_strike", "ingress_strip",
-           "disembark", "emergency_disembark", "anywhere", "ring", "farther_than", "base_area", "SLACK", "EDGE_GAP",
+           "out_of_transport", "out_of_wreck", "anywhere", "ring", "farther_than", "base_area", "SLACK", "EDGE_GAP",
            "LATTICE"]
 
 Point = tuple[float, float]
@@ -199,7 +201,7 @@ def infiltrators(board: tuple[float, float], enemy_zone, enemies: Sequence[Footp
     """24.20 Infiltrators: anywhere more than 8" horizontally from the enemy deployment zone and
     from every enemy model."""
     zone = tuple((float(x), float(y)) for x, y in enemy_zone)
-    return Region(tuple(board), away=(Away(ENEMY_DISTANCE, tuple(enemies), (zone,),
+    return Region(tuple(board), away=(Away(INFILTRATE_DISTANCE, tuple(enemies), (zone,),
                                            "the enemy deployment zone and every enemy model", "24.20",
                                            tuple(names)),), rule="24.20")
 
@@ -224,20 +226,20 @@ def ingress_strip(board: tuple[float, float], enemies: Sequence[Footprint], enem
     return Region(tuple(board), edge_strip=EDGE_DISTANCE, away=tuple(away), rule="20.04")
 
 
-def disembark(board: tuple[float, float], transport: Footprint, enemies: Sequence[Footprint] = (),
-              distance: float = 3.0, rule: str = "18.04") -> Region:
-    """18.04 A disembark: wholly within ``distance`` (3"; a Combat disembark 6") of the
-    transport, unengaged (03.02); a model too large for that within 1" of it (03.02.02)."""
+def out_of_transport(board: tuple[float, float], transport: Footprint, enemies: Sequence[Footprint] = (),
+                     distance: float = DISEMBARK_RANGE, rule: str = "18.04") -> Region:
+    """18.04 A disembark: wholly within ``distance`` (3"; a Combat disembark 6": the rule's
+    sim.rules.transport.set_up_distance) of the transport, unengaged (03.02); a model too large
+    for that within 1" of it (03.02.02)."""
     return Region(tuple(board), near=Near(distance, transport, "the transport", rule, 1.0),
                   away=_unengaged(enemies), rule=rule)
 
 
-def emergency_disembark(board: tuple[float, float], transport: Footprint,
-                        enemies: Sequence[Footprint] = ()) -> Region:
+def out_of_wreck(board: tuple[float, float], transport: Footprint, enemies: Sequence[Footprint] = ()) -> Region:
     """18.05 An emergency disembark: wholly within 6" of the destroyed transport, unengaged
     (03.02; the caller asks again without ``enemies`` where the rule then allows engaged);
     "as close as possible" is the preference (``Prefer.toward_bases``)."""
-    return disembark(board, transport, enemies, 6.0, "18.05")
+    return out_of_transport(board, transport, enemies, EMERGENCY_RANGE, "18.05")
 
 
 def anywhere(board: tuple[float, float]) -> Region:

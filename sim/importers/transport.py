@@ -1,0 +1,201 @@
+"""18.01 Transport capacity as the data gives it: a profile of type Transport (typeId
+``74f8-5443-9d6d-1f1e``) with one text characteristic, Capacity, in prose ("This model has a
+transport capacity of 12 ORKS INFANTRY models. Each MEGA ARMOUR model takes up the space of 2
+models. It cannot transport JUMP PACK models."). No field holds the numbers.
+
+So the text is read sentence by sentence, and only these forms are read, into the scenario's
+``transport = {...}`` table (sim.scenario.transport: ``models``, ``keywords``, ``not``,
+``space``); the prose itself is never kept:
+
+* "This model (or FORTIFICATION) has a transport capacity of N <keywords> models", optionally
+  "(excluding <list>)": N, and the keywords every passenger needs (alternatives joined by "or":
+  a list of them). The transport's own faction keywords (and ``<FACTION>``) are dropped from
+  them: the importer keeps no faction keyword on any unit (only one army's factions meet in a
+  transport);
+* "Each <list> model takes up the space of N models" (and "... and each <list> model takes up
+  the space of N models"), "The X model takes up the space of N models": ``space``;
+* "It (This model) cannot transport <list> models": ``not``.
+
+A list is keywords joined by commas, "or" and "and"; each a phrase of letters (no number, no
+"model", no "with"). Any other sentence (a capacity that depends on wargear, a second kind of
+passenger, a limit by Wounds characteristic, other rules text) is not read: ``Capacity.unread``
+counts them and the import report says so. A text whose first sentence does not read gives no
+capacity at all (the unit carries nobody; the report says so).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+CAPACITY_TYPE_ID = "74f8-5443-9d6d-1f1e"
+MAX_TEXT = 4000  # characters of a Capacity text looked at
+TYPES = ("INFANTRY", "MOUNTED", "MONSTER", "VEHICLE", "BEASTS", "BEAST", "SWARM", "CHARACTER")  # (read off the end of a phrase)
+_STOP = {"WITH", "THAT", "MODEL", "MODELS", "EACH", "IF", "IT", "ITS", "UP", "TO", "CAN", "WHILE", "NON"}
+
+_FIRST = re.compile(r"^this (?:model|fortification) has a transport capacity of (\d+) (.+?) models?"
+                    r"(?: \(excluding (.+?)(?: models?)?\))?$", re.I)
+_EACH = re.compile(r"^each (.+?) models? takes? up the space of (\d+) models?"
+                   r"(?:,? and each (.+?) models? takes? up the space of (\d+) models?)?$", re.I)
+_ONE = re.compile(r"^(?:the )?(.+?)(?: models?)? takes? up the space of (\d+) models?$", re.I)
+_NOT = re.compile(r"^(?:it|this model) cannot transport (.+?) models?$", re.I)
+_LIST = re.compile(r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", re.I)
+_PHRASE = re.compile(r"^(?:<FACTION>|[A-Z][A-Z'\-]*)(?: [A-Z][A-Z'\-]*)*$")
+
+
+@dataclass
+class Capacity:
+    """What a Capacity text gave: the scenario's ``transport`` table (None: not read) and how
+    many of its sentences were not read."""
+
+    table: dict | None
+    sentences: int = 0
+    unread: int = 0
+    forms: list[str] = field(default_factory=list)  # the unread sentences' first words (for the measure only)
+
+    @property
+    def full(self) -> bool:
+        return self.table is not None and not self.unread
+
+
+def is_capacity(profile_type_id: str, type_name: str) -> bool:
+    """A profile of the data's Transport type (by its typeId, or its type's name)."""
+    return profile_type_id == CAPACITY_TYPE_ID or type_name.strip().casefold() == "transport"
+
+
+def _clean(text: str) -> str:
+    text = text[:MAX_TEXT].replace("\u00a0", " ").replace("\u2019", "'").replace("\u2018", "'")
+    text = re.sub(r"\^\^|\*\*|\*|\^", " ", text)
+    return text
+
+
+def sentences(text: str) -> list[str]:
+    """The text's sentences, mark-up and trailing full stops dropped, spaces collapsed."""
+    out = []
+    for part in re.split(r"(?<=\.)\s+|\n+", _clean(text)):
+        s = " ".join(part.split()).rstrip(".").strip()
+        s = re.sub(r"\s+([,)])", r"\1", s).replace("( ", "(")
+        if s:
+            out.append(s)
+    return out
+
+
+def _keyword(phrase: str) -> str | None:
+    """One keyword of a list (upper case), or None when it is not a plain keyword phrase."""
+    p = " ".join(phrase.split()).upper()
+    if not p or not _PHRASE.match(p) or len(p) > 100 or any(w in _STOP for w in p.split()):
+        return None
+    return p
+
+
+def _items(text: str) -> list[str] | None:
+    out = []
+    for part in _LIST.split(text):
+        k = _keyword(part)
+        if k is None:
+            return None
+        out.append(k)
+    return out or None
+
+
+def _need(phrase: str, factions: set[str]) -> list | None:
+    """The keywords every passenger needs, from "ORKS INFANTRY" or "<FACTION> INFANTRY or
+    <FACTION> MOUNTED": each entry a keyword or a list of alternatives; None: not read."""
+    alts = _items(phrase)
+    if alts is None:
+        return None
+    parts = []
+    for a in alts:
+        words = a.split()
+        for f in sorted(factions, key=len, reverse=True):   # (the transport's own faction: dropped)
+            fw = f.split()
+            if words[:len(fw)] == fw and len(words) > len(fw):
+                words = words[len(fw):]
+                break
+        if words and words[0] == "<FACTION>":
+            words = words[1:]
+        if not words:
+            return None
+        typ = words[-1] if words[-1] in TYPES else None
+        rest = " ".join(words[:-1]) if typ else " ".join(words)
+        parts.append((rest or None, typ))
+    types = list(dict.fromkeys(t for _r, t in parts))
+    rests = list(dict.fromkeys(r for r, _t in parts))
+    if len(types) == 1:   # ("A INFANTRY or B INFANTRY": INFANTRY, and A or B)
+        out = [] if types[0] is None else [types[0]]
+        if None not in rests:
+            out.append(rests[0] if len(rests) == 1 else rests)
+        return out
+    if rests == [None] and None not in types:   # ("INFANTRY or MOUNTED")
+        return [types]
+    return None
+
+
+def read_capacity(text: str, factions=()) -> Capacity:
+    """The ``transport`` table a Capacity text gives (module docstring); ``factions``: the
+    transport's faction keywords (upper case), dropped from what its passengers need."""
+    fac = {" ".join(f.replace("\u2019", "'").split()).upper() for f in factions}
+    ss = sentences(text)
+    cap = Capacity(None, len(ss))
+    if not ss:
+        return cap
+    m = _FIRST.match(ss[0])
+    need = _need(m.group(2), fac) if m else None
+    barred = _items(m.group(3)) if m and m.group(3) else []
+    if m is None or need is None or barred is None:
+        cap.unread = len(ss)
+        cap.forms = [" ".join(s.split()[:8]) for s in ss]
+        return cap
+    table: dict = {"models": int(m.group(1))}
+    space: dict[str, int] = {}
+    nots = list(barred)
+    for s in ss[1:]:
+        got = False
+        if (e := _EACH.match(s)) is not None:
+            a, b = _items(e.group(1)), _items(e.group(3)) if e.group(3) else []
+            if a is not None and b is not None:
+                for k in a:
+                    space[k] = int(e.group(2))
+                for k in b:
+                    space[k] = int(e.group(4))
+                got = True
+        elif (n := _NOT.match(s)) is not None:
+            a = _items(n.group(1))
+            if a is not None:
+                nots += a
+                got = True
+        elif (o := _ONE.match(s)) is not None:
+            k = _keyword(o.group(1))
+            if k is not None:
+                space[k] = int(o.group(2))
+                got = True
+        if not got:
+            cap.unread += 1
+            cap.forms.append(" ".join(s.split()[:8]))
+    if need:
+        table["keywords"] = need
+    if nots:
+        table["not"] = list(dict.fromkeys(nots))
+    if space:
+        table["space"] = space
+    cap.table = table
+    return cap
+
+
+def words(cap: Capacity) -> str:
+    """The report's note on a capacity read."""
+    if cap.table is None:
+        return ("a Transport capacity the import cannot read (its first sentence is not of the form it reads): "
+                "no 'transport' table, so the unit carries nobody")
+    t = cap.table
+    out = f"transport capacity {t['models']} models"
+    if t.get("keywords"):
+        out += " (" + ", ".join(k if isinstance(k, str) else " or ".join(k) for k in t["keywords"]) + ")"
+    if t.get("not"):
+        out += "; not " + ", ".join(t["not"])
+    if t.get("space"):
+        out += "; " + ", ".join(f"{k} takes {n}" for k, n in t["space"].items())
+    if cap.unread:
+        out += (f"; {cap.unread} of its {cap.sentences} sentences not read (wargear, other passengers or other "
+                "rules): the capacity holds only what was read")
+    return out

@@ -1,0 +1,156 @@
+"""18.01 Transport capacity through the importers: the data's Transport profile (typeId
+74f8-5443-9d6d-1f1e, one Capacity text) read for its numbers and keywords only into the
+scenario's ``transport = {...}`` table; the forms it reads, the sentences it does not (counted
+in the report), a text it cannot read at all (no table: the unit carries nobody). The texts
+are the project's own inventions in the data's shape (mark-up, non-breaking spaces, curly
+apostrophes); the roster and catalogue are the project's fixtures with a Transport profile and
+category added."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sim.importers import into_scenario, load_datasheet, load_roster
+from sim.importers.transport import CAPACITY_TYPE_ID, read_capacity
+from sim.rules.transport import Passenger, capacity_problems
+from sim.scenario.load import parse_scenario
+
+DATA = Path(__file__).with_name("data")
+ASHEN = ["Ashen Concord"]
+
+
+@pytest.mark.parametrize("text,table", [
+    ("This model has a transport capacity of 10 ^^**Ashen Concord Infantry**^^ models.",
+     {"models": 10, "keywords": ["INFANTRY"]}),
+    ("This model has a transport capacity of 8 **^^Ashen Concord Infantry^^**models (excluding ^^**Ember "
+     "Guard**^^ and ^^**Pyre Lord**^^ models).",
+     {"models": 8, "keywords": ["INFANTRY"], "not": ["EMBER GUARD", "PYRE LORD"]}),
+    ("This model has a transport capacity of 14 ASHEN CONCORD INFANTRY\u00a0models. Each CINDER PLATE, JUMP "
+     "PACK or\u00a0GREAT HELM model takes up the space of 2 models and each\u00a0FORGE FRAME model takes up "
+     "the space of 3 models. It cannot transport BEAST or KINDLING DRONE models.",
+     {"models": 14, "keywords": ["INFANTRY"], "not": ["BEAST", "KINDLING DRONE"],
+      "space": {"CINDER PLATE": 2, "JUMP PACK": 2, "GREAT HELM": 2, "FORGE FRAME": 3}}),
+    ("This model has a transport capacity of 12 ^^**Ash-Wardens Infantry**^^ or **^^Slag-Priest Infantry**^^ "
+     "models. The ^^**Magma Hierarch**^^ model takes up the space of 6 models.",
+     {"models": 12, "keywords": ["INFANTRY", ["ASH-WARDENS", "SLAG-PRIEST"]], "space": {"MAGMA HIERARCH": 6}}),
+    ("This model has a transport capacity of 30 <FACTION> INFANTRY or <FACTION> MOUNTED models.",
+     {"models": 30, "keywords": [["INFANTRY", "MOUNTED"]]}),
+    ("This model has a transport capacity of 1\u00a0Furnace Walker model.",
+     {"models": 1, "keywords": ["FURNACE WALKER"]}),
+    ("This FORTIFICATION has a transport capacity of 9 EMBER\u2019S CHOSEN INFANTRY models.",
+     {"models": 9, "keywords": ["INFANTRY", "EMBER'S CHOSEN"]}),
+])
+def test_18_01_the_forms_read_fully(text, table):
+    cap = read_capacity(text, ASHEN)
+    assert cap.full and cap.table == table
+
+
+def test_18_01_a_sentence_not_read_is_counted_and_the_rest_kept():
+    cap = read_capacity("This model has a transport capacity of 10 ASHEN CONCORD INFANTRY models. If this model "
+                        "is equipped with a slag ram, it has a transport capacity of 5 ASHEN CONCORD INFANTRY "
+                        "models. Each model with a Wounds characteristic of 3 or more takes up the space of 2 "
+                        "models. It cannot transport BEAST models.", ASHEN)
+    assert not cap.full and cap.unread == 2 and cap.sentences == 4
+    assert cap.table == {"models": 10, "keywords": ["INFANTRY"], "not": ["BEAST"]}
+
+
+@pytest.mark.parametrize("text", [
+    "This model has a transport capacity of 1 ASHEN CONCORD INFANTRY unit.",
+    "This model has a transport capacity of 10 ASH WARDEN models and 1 FURNACE WALKER model.",
+    "This model has a transport capacity of all of the following:\n- 20 INFANTRY models\n- 2 VEHICLE models",
+    "This model has a transport capacity of 6 ASHEN CONCORD INFANTRY or 1 ASHEN CONCORD MONSTER models.",
+    "Embarked units can shoot.",
+    "",
+])
+def test_18_01_a_first_sentence_not_read_gives_no_capacity(text):
+    cap = read_capacity(text, ASHEN)
+    assert cap.table is None and not cap.full
+
+
+# --- through a roster and a catalogue -----------------------------------------------------------
+
+TEXT = ("This model has a transport capacity of 6 ^^**Ashen Concord Infantry**^^ models. Each ^^**Battleline**^^ "
+        "model takes up the space of 2 models. It cannot transport ^^**Beast**^^ models. Prose-only sentence "
+        "the importer never keeps.")
+
+
+def _profile(text=TEXT) -> dict:
+    return {"id": "p-cap", "name": "Furnace Strider", "typeName": "Transport", "typeId": CAPACITY_TYPE_ID,
+            "characteristics": [{"name": "Capacity", "typeId": "c-cap", "$text": text}]}
+
+
+def _roster(tmp_path, keyword: str | None = "Transport", text=TEXT) -> Path:
+    """ashen.json with a Transport profile (and the category ``keyword``) on Furnace Strider."""
+    doc = json.loads((DATA / "ashen.json").read_text())
+    sels = [s for f in doc["roster"]["forces"] for s in f["selections"]]
+    sel = next(s for s in sels if s["name"] == "Furnace Strider")
+    if keyword:
+        sel["categories"].append({"id": "cat-tr", "name": keyword, "entryId": "cat-tr"})
+    sel["profiles"].append(_profile(text))
+    path = tmp_path / "carrier.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _unit(army, name="Furnace Strider"):
+    return next(u for u in army.units if u.name == name)
+
+
+def test_18_01_a_roster_transport_imports_its_capacity_and_the_scenario_loads_it(tmp_path):
+    path = _roster(tmp_path)
+    army, rep = load_roster(path)
+    strider = _unit(army)
+    assert "TRANSPORT" in strider.keywords
+    assert strider.transport == {"models": 6, "keywords": ["INFANTRY"], "not": ["BEAST"], "space": {"BATTLELINE": 2}}
+    text = into_scenario(army, "red", None, str(path), "carrier", rep)
+    assert "transport capacity" not in text.casefold().replace("note: transport capacity", "")
+    assert "Prose-only" not in text and "takes up the space" not in text
+    spec = parse_scenario_text(text, tmp_path)
+    (u,) = [u for u in spec.units if u.name == "Furnace Strider"]
+    assert u.transport.models == 6 and u.transport.excluded == ("BEAST",)
+    # the loader's capacity is the rule's: the Warden Blades (BATTLELINE: 2 spaces each) do not fit
+    blades = next(x for x in spec.units if x.name == "Warden Blades")
+    assert capacity_problems("furnace-strider", u.transport, [
+        Passenger(blades.id, tuple((m.id, m.keywords) for m in blades.models))])
+    notes = next(r for r in rep.units if r.name == "Furnace Strider").notes
+    assert any("transport capacity 6 models (INFANTRY); not BEAST; BATTLELINE takes 2; 1 of its 4 sentences "
+               "not read" in n for n in notes)
+
+
+def parse_scenario_text(text: str, tmp_path):
+    import tomllib
+    return parse_scenario(tomllib.loads(text), str(tmp_path / "carrier.toml"))
+
+
+def test_18_01_a_capacity_on_a_unit_without_the_transport_keyword_is_not_kept(tmp_path):
+    army, rep = load_roster(_roster(tmp_path, keyword=None))
+    assert _unit(army).transport is None
+    notes = next(r for r in rep.units if r.name == "Furnace Strider").notes
+    assert any("without the TRANSPORT keyword" in n for n in notes)
+
+
+def test_18_01_an_unreadable_capacity_gives_no_table_and_the_report_says_so(tmp_path):
+    army, rep = load_roster(_roster(tmp_path, text="This model can carry a great many models."))
+    assert _unit(army).transport is None and "TRANSPORT" in _unit(army).keywords
+    notes = next(r for r in rep.units if r.name == "Furnace Strider").notes
+    assert any("cannot read" in n and "carries nobody" in n for n in notes)
+
+
+def test_18_01_a_catalogue_datasheet_imports_its_capacity(tmp_path):
+    folder = tmp_path / "cat"
+    shutil.copytree(DATA / "cat_json", folder)
+    path = folder / "Ashen Concord.json"
+    doc = json.loads(path.read_text())
+    entry = next(e for e in doc["catalogue"]["sharedSelectionEntries"] if e["name"] == "Furnace Strider")
+    entry["categoryLinks"].append({"id": "cl-tr", "name": "Dedicated Transport", "targetId": "cat-dt"})
+    entry["profiles"].append(_profile())
+    path.write_text(json.dumps(doc))
+    army, rep = load_datasheet(path, "Furnace Strider")
+    strider = _unit(army)
+    assert "DEDICATED TRANSPORT" in strider.keywords and strider.transport["models"] == 6
+    # (empty when the battle starts it is destroyed, 18.01: the report says how to embark a unit)
+    assert any("destroyed when the battle starts (18.01)" in n for r in rep.units for n in r.notes)
