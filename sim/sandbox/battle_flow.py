@@ -131,6 +131,12 @@ class BattleFlowMixin:
             return f"strategic reserves arrive from battle round 2 (20.04); now: round {ts.round}"
         if ts.phase != Phase.MOVEMENT:
             return f"an ingress move is made in the Movement phase (20.04); now: {where(ts)}"
+        return self._not_now(uid)
+
+    def _not_now(self, uid: str) -> str | None:
+        """Why the player at the screen cannot act with unit ``uid`` now: it is not its turn
+        (09.02), or an activation is being resolved (None: it may)."""
+        ts = self.battle.turn_state
         self.battle._enter()
         owner = esper.component_for_entity(self.battle.units[uid], Unit).owner
         if owner != ts.active:
@@ -213,12 +219,9 @@ class BattleFlowMixin:
         ts = self.battle.turn_state
         if ts is None or ts.phase != Phase.MOVEMENT:
             return "units disembark in their own Movement phase (18.04)"
-        self.battle._enter()
-        owner = esper.component_for_entity(self.battle.units[uid], Unit).owner
-        if owner != ts.active:
-            return f"only {self.battle.scenario.armies[ts.active].name}, whose turn it is, acts now (09.02)"
-        if self.battle.busy or self.resolving:
-            return "an activation is being resolved"
+        not_now = self._not_now(uid)
+        if not_now:
+            return not_now
         cmd = default_disembark(self.battle, self.battle.units[uid], None)
         if cmd is None:
             return self.battle.check(Disembark(uid, ())) or "no layout round its transport is legal (18.04)"

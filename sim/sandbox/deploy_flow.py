@@ -20,6 +20,7 @@ import pygame
 from sim.commands import DeclareFormations, Deploy, EndPhase, ScoutMove
 from sim.commands.deploy import default_deploy, default_scout
 from sim.components import Unit
+from sim.errors import ScriptError
 from sim.events.pre_battle import roll_off
 from sim.plan import deployment as PD
 from sim.players import deployment as policy
@@ -219,14 +220,19 @@ class DeployMixin:
 
     def auto_deploy(self, uid: str) -> None:
         """The default player's set-up of this unit (sim.commands.deploy.default_deploy)."""
+        self._auto(uid, default_deploy, "set-up found for {} in its zone: place it by hand")
+
+    def _auto(self, uid: str, default, none: str) -> None:
+        """Submit the default player's command for the unit (``default(battle, unit)``), or say
+        that it found none (``none``, with the unit's name)."""
         if not self._idle_for_command():
             return
         self.carry = None
         b = self.battle
         b._enter()
-        cmd = default_deploy(b, b.units[uid])
+        cmd = default(b, b.units[uid])
         if cmd is None:
-            self.status = f"no legal set-up found for {self.unit_label(uid)} in its zone: place it by hand"
+            self.status = "no legal " + none.format(self.unit_label(uid))
             return
         self.submit(cmd)
 
@@ -240,22 +246,20 @@ class DeployMixin:
         n = 0
         while self.pre_battle_step == PreBattleStep.DEPLOY and not self.resolving and b.pending is None:
             b._enter()
-            if not self.submit(policy.deploy(b, b.turn_state.chooser)):
+            try:
+                cmd = policy.deploy(b, b.turn_state.chooser)
+            except ScriptError as e:  # (26 step 8: the army does not fit its zone; the solver says why)
+                self.status = str(e).split(": ", 1)[-1]
+                return
+            if not self.submit(cmd):
                 return  # (the refusal is in the status line)
             n += 1
         if not self.resolving:
             self.status = f"auto-deployed {n} unit{'s' if n != 1 else ''}; " + self.status
 
     def auto_scout(self, uid: str) -> None:
-        if not self._idle_for_command():
-            return
-        b = self.battle
-        b._enter()
-        cmd = default_scout(b, b.units[uid])
-        if cmd is None:
-            self.status = f"no legal scout move found for {self.unit_label(uid)}: drag it, or pass"
-            return
-        self.submit(cmd)
+        """The default player's scout move for this unit (sim.commands.deploy.default_scout)."""
+        self._auto(uid, default_scout, "scout move found for {}: drag it, or pass")
 
     def pass_pre_battle(self) -> None:
         """26 step 11 The player with the choice resolves no more pre-battle rules."""

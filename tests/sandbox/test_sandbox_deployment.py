@@ -165,3 +165,21 @@ def test_the_deployment_controls_are_reachable_at_every_size(make):
         win = pygame.Rect(0, 0, *size)
         for name in ("reserve-mark:stalkers", "reserve-mark:late", "formations:confirm"):
             assert win.contains(d.button(name).rect), (size, name)
+
+
+def test_auto_deploying_an_army_that_does_not_fit_says_why(make, tmp_path):
+    """26 step 8: "Auto-deploy the rest" for an army whose units cannot all be set up in its zone
+    stops at the unit that does not fit and says the placement solver's reason (no crash)."""
+    from too_many_tanks import TEXT
+    path = tmp_path / "tanks.toml"
+    path.write_text(TEXT)
+    d = make(path)
+    sb = d.sb
+    d.pump(2)
+    d.click_button("phase:start")
+    d.click_button("formations:confirm")
+    d.click_button("formations:confirm")
+    assert sb.battle.turn_state.pre_battle == PreBattleStep.DEPLOY
+    d.click_button("place:auto-rest")
+    assert "army does not fit its deployment zone" in sb.status and "150 mm round base" in sb.status, sb.status
+    assert sb.battle.turn_state.pre_battle == PreBattleStep.DEPLOY
