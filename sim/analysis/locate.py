@@ -18,7 +18,7 @@ from sim.players.resolve import run_step
 from sim.rules import multi_profile as MP
 from sim.rules import shooting as SH
 from sim.rules.attack import AttackKind
-from sim.scenario.script import attack_action, attack_kind, expand, step_record
+from sim.scenario.script_run import attack_action, attack_kind, expand, step_record
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
 
@@ -216,7 +216,7 @@ def usable_command(battle, step: ScriptStep):
     script's ``targets`` shorthand leaves them out (in a fight, a model engaged with another
     enemy unit attacks that one instead, 12.04); all of them when none is usable (so the rules
     say why)."""
-    from sim.scenario.script import why_not, fights_elsewhere
+    from sim.scenario.script_run import why_not, fights_elsewhere
     cmd = expand(battle, step).command
     a = step.action
     unit_ent = battle.units[a["unit"]]

@@ -17,7 +17,7 @@ from sim.rules import multi_profile as MP
 from sim.rules.attack import AttackKind
 from sim.rules.geometry import in_engagement_range
 from sim.rules.movement.moves import sky_distance
-from sim.scenario.script import attack_action, expand
+from sim.scenario.script_run import attack_action, expand
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
 from sim.commands import overrun_command

@@ -8,7 +8,7 @@ from sim.battle import Battle
 from sim.decisions import Scripted
 from sim.errors import Refusal, ScriptError
 from sim.rules.command_reroll import names_a_save
-from sim.scenario.script import step_commands
+from sim.scenario.script_run import step_commands
 
 
 def answer_from(step_decisions: dict, side: int | None = None):
@@ -42,7 +42,7 @@ def note_left_out(battle: Battle, step, left_out: list) -> None:
 
 
 def run_step(battle: Battle, scenario, step, recorder=None) -> None:
-    """Submit and resolve every command of one script step (sim.scenario.script.step_commands)."""
+    """Submit and resolve every command of one script step (sim.scenario.script_run.step_commands)."""
     for cmd, left_out in step_commands(battle, step):
         submit_and_resolve(battle, scenario, step.where, cmd, answer_from(step.decisions), recorder,
                            step, left_out)

@@ -16,7 +16,7 @@ from sim.players import deployment as DEP
 from sim.players import options as O
 from sim.players.base import Choice, Player
 from sim.players.resolve import answer_from
-from sim.scenario.script import step_commands, step_record
+from sim.scenario.script_run import step_commands, step_record
 
 
 class ScriptedPlayer(Player):

@@ -22,7 +22,7 @@ from sim.decisions import Scripted
 from sim.errors import LogError, Refusal, ScenarioError, escape_controls
 from sim.players.resolve import note_left_out
 from sim.players.runner import frozen_heap
-from sim.scenario.script import expand
+from sim.scenario.script_run import expand
 
 FORMAT = "sim-replay"
 VERSION = 1

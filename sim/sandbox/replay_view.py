@@ -17,7 +17,7 @@ from sim.errors import LogError, Refusal, ScenarioError
 from sim.replay.log import logged_answers, logged_decisions, logged_left_out, open_log, replay_command
 from sim.replay.report import describe
 from sim.players.resolve import note_left_out
-from sim.scenario.script import expand
+from sim.scenario.script_run import expand
 
 PLAY_INTERVAL = 0.8  # seconds per command while playing
 

@@ -60,7 +60,7 @@ class UnitSpec:
 @dataclass(frozen=True, slots=True)
 class ScriptStep:
     """One scripted step: the action as written (validated shape) and its decisions; it becomes
-    a Command against the live battle (sim.scenario.script.to_command)."""
+    a Command against the live battle (sim.scenario.script_run.to_command)."""
 
     action: dict
     decisions: dict = field(default_factory=dict)

@@ -12,7 +12,7 @@ from sim.battle import Battle
 from sim.odds import engine as E
 from sim.odds import for_plan
 from sim.scenario.load import load_scenario
-from sim.scenario.script import to_command
+from sim.scenario.script_run import to_command
 
 ROOT = Path(__file__).resolve().parents[2]
 

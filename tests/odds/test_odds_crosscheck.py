@@ -27,7 +27,7 @@ from pathlib import Path
 import esper
 import pytest
 
-from sim.scenario.script import attack_kind
+from sim.scenario.script_run import attack_kind
 from sim.battle import Battle
 from sim.components import Stage
 from sim.odds.engine import solve
@@ -36,7 +36,7 @@ from sim.analysis.locate import first_attack, problem_at
 from sim.players.resolve import answer_from, submit_and_resolve
 from sim.rules.dice import Dice
 from sim.scenario.load import load_scenario
-from sim.scenario.script import to_command
+from sim.scenario.script_run import to_command
 from sim.analysis.stats import Tally, iter_runs
 from sim.world import queries as W
 

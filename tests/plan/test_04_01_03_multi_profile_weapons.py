@@ -14,7 +14,7 @@ from sim.commands import Fight, Selection, Shoot
 from sim.errors import ScenarioError
 from sim.odds import for_plan
 from sim.players import options as O
-from sim.scenario.script import to_command
+from sim.scenario.script_run import to_command
 from sim.scenario.spec import ScriptStep
 
 STD, SUP = "plasma - standard", "plasma - supercharge"

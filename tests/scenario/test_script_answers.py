@@ -20,7 +20,7 @@ from sim.replay.report import report
 from sim.rules.dice import ForcedDice
 from sim.players.runner import play
 from sim.scenario.load import load_scenario, parse_scenario
-from sim.scenario.script import to_command
+from sim.scenario.script_run import to_command
 
 HEAD = """
 [battle]
