@@ -146,3 +146,9 @@ def choose(battle, record, player: int, key: str, options: list, prompt: str, *,
 
 
 uid = _uid
+
+
+def pair(unit: str, target: str) -> str:
+    """A decision option naming a unit and the enemy unit it is used against: 'b1 -> r1' (a
+    script answers with the same words)."""
+    return f"{unit} -> {target}"

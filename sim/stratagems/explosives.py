@@ -10,7 +10,8 @@ from sim import events as ev
 from sim.rules import stratagems as SG
 from sim.rules.turn import Phase
 from sim.rules.geometry import within_distance
-from sim.stratagems.base import DECLINE, Fact, Moment, StratagemRecord, allowed, choose, own_units, pay, uid
+from sim.stratagems.base import (DECLINE, Fact, Moment, StratagemRecord, allowed, choose, own_units, pair, pay,
+                                 uid)
 from sim.stratagems.facts import ELIGIBLE_TO_SHOOT, UNENGAGED
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.systems.removal import remove_casualties
@@ -57,7 +58,7 @@ def _offer(battle, player: int, moment: Moment):
                 continue
             m = thrower(battle, u, e)
             if m is not None:
-                key = f"{uid(u)} -> {uid(e)}"
+                key = pair(uid(u), uid(e))
                 options.append(key)
                 found[key] = (u, e, m)
     if not options:

@@ -12,17 +12,12 @@ from sim.plan.validated import validated_shoot
 from sim.rules import shooting as SH
 from sim.rules import stratagems as SG
 from sim.rules.turn import Phase
-from sim.stratagems.base import DECLINE, Moment, StratagemRecord, allowed, choose, own_units, pay, uid
+from sim.stratagems.base import DECLINE, Moment, StratagemRecord, allowed, choose, own_units, pair, pay, uid
 from sim.stratagems.facts import UNENGAGED
 from sim.systems.activation import select_to_shoot
 from sim.world import queries as W
 
 NAME = "Fire Overwatch"
-
-
-def pair(unit: str, target: str) -> str:
-    """A decision option naming a unit and the enemy unit it is used against: 'b1 -> r1'."""
-    return f"{unit} -> {target}"
 
 
 def _offer(battle, player: int, moment: Moment):
