@@ -50,7 +50,7 @@ class Pool(Event):
     weapons: NotRequired[Annotated[list[str], "the pool's weapons' names, sorted"]]
     attackers: NotRequired[Annotated[list[str], "the attacking models' ids"]]
     skill: NotRequired[Annotated[int, "the BS or WS: the hit roll's target number"]]
-    S: NotRequired[Annotated[int, "the Strength"]]
+    S: NotRequired[Annotated[int | str, "the Strength (a random one as its dice, e.g. \"2D6\": 02.02.03)"]]
     AP: NotRequired[Annotated[int, "the Armour Penetration (0 or less)"]]
     D: NotRequired[Annotated[str, "the Damage: a number or dice ('2', 'D3+1')"]]
     T: NotRequired[Annotated[int, "the target's Toughness (05.02.01: its majority's)"]]
@@ -88,11 +88,12 @@ class WoundRolls(Event):
     """05.02 A pool's wound rolls, judged (sim.rules.sequence.judge_wounds)."""
 
     pool: Annotated[int, "the pool's index"]
-    S: Annotated[int, "the Strength"]
+    S: Annotated[int | str, "the Strength (a random one as its dice, e.g. \"2D6\": 02.02.03)"]
     T: Annotated[int, "the target's Toughness"]
     critical_on: Annotated[int, "the unmodified result that is a critical wound (24.03 may lower it)"]
     rolls: Annotated[list[int], "the wound rolls, re-rolls made"]
     rerolled: Annotated[list[int], "the results of the abilities' re-rolls (24.38, of 1s)"]
+    strengths: NotRequired[Annotated[list[int], "a random S: the S rolled for each wound roll (02.02.03)"]]
     wounds: Annotated[int, "the wounds scored, automatic ones included"]
     criticals: Annotated[int, "the critical wounds"]
     auto: Annotated[int, "the wounds scored automatically (lethal hits, 24.23)"]

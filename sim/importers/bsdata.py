@@ -149,17 +149,17 @@ def whole(v: str, what: str) -> int:
     return int(m.group(1))
 
 
-def strength(v: str) -> int:
-    """A weapon's S: a whole number. A random S ("2D6", "D6+6": 02.02.03 allows it, rolled each
-    time it is needed) is refused with that reason: this version's S is a number."""
+def strength(v: str) -> int | str:
+    """A weapon's S: a whole number, or a random S as dice like 2D6 or D6+6 (02.02.03: rolled
+    each time it is needed), written as the scenario format writes dice ("2D6")."""
     try:
         return whole(v, "S")
     except Bad:
         try:
-            d = dice(v, "S")
+            return dice(v, "S")
         except Bad:
-            raise Bad("S as a whole number", _show(v) if v.strip() else "an empty value (a data error)") from None
-        raise Bad("S as a whole number (a random S, 02.02.03, is not in this version)", repr(d)) from None
+            raise Bad("S as a whole number or dice like 2D6",
+                      _show(v) if v.strip() else "an empty value (a data error)") from None
 
 
 def roll(v: str, what: str) -> int:

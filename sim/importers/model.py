@@ -31,7 +31,7 @@ class Weapon:
     range: int | None  # None: melee
     A: str
     skill: int | None  # BS or WS; None only for a weapon that hits automatically
-    S: int
+    S: int | str  # a random S as dice ("2D6", 02.02.03)
     AP: int
     D: str
     abilities: str = ""  # the printed abilities the engine knows, comma-separated
@@ -321,7 +321,8 @@ def weapon(profile: dict, file: str, place: str, name: str | None = None) -> Wea
 
 def _check_weapon_bounds(w: Weapon, file: str, place: str) -> None:
     from sim.rules.dice import parse_dice_expr
-    if not L.S[0] <= w.S <= L.S[1]:
+    S = parse_dice_expr(str(w.S))  # (a random S: its lowest and highest results)
+    if not (L.S[0] <= S.minimum and S.maximum <= L.S[1]) or (S.is_random and not L.DICE_N[0] <= S.n <= L.DICE_N[1]):
         raise B.where_error(file, f"{place}.S", B.Bad(f"S from {L.S[0]} to {L.S[1]}", str(w.S)))
     if not L.AP[0] <= w.AP <= L.AP[1]:
         raise B.where_error(file, f"{place}.AP", B.Bad(f"AP from {L.AP[0]} to {L.AP[1]}", str(w.AP)))

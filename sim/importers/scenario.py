@@ -420,13 +420,22 @@ def unit_records(units: list[M.Unit], weapons: dict[str, M.Weapon]) -> list[tupl
             rec = (m.name, m.role, m.M, m.T, m.Sv, m.W, m.Ld, m.OC, m.InSv, m.InSv_against, m.base.shape,
                    round(m.base.length_mm, 3), round(m.base.width_mm, 3), tuple(sorted(set(u.keywords) | set(m.keywords))),
                    tuple(u.abilities) + tuple(m.abilities), tuple(u.labels) + tuple(m.labels),
-                   tuple(_weapon_record(w.name, w.range, parse_dice_expr(w.A), w.skill or 2, w.S, w.AP,
+                   tuple(_weapon_record(w.name, w.range, parse_dice_expr(w.A), w.skill or 2, _strength(w.S), w.AP,
                                         parse_dice_expr(w.D), parse_weapon_abilities(w.abilities, w.name),
                                         w.abilities, w.labels, w.weapon)
                          for w in (weapons[n] for n in m.weapons)))
             models.extend([rec] * m.count)
         out.append((u.id, u.name, u.points, u.can_lead, tuple(models)))
     return out
+
+
+def _strength(S: int | str):
+    """An imported S as the loader reads it: a number, or a random S as its DiceExpr."""
+    from sim.rules.dice import parse_dice_expr
+    if isinstance(S, int):
+        return S
+    d = parse_dice_expr(S)
+    return d if d.is_random else d.k
 
 
 def _weapon_record(*fields) -> tuple:

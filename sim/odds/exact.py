@@ -117,7 +117,7 @@ class Setup:
             hits[a:a + h.shape[0]] += h[:, a]
         self.hits = DI.trim(hits)
         # 05.02: per hit (wounds to save, devastating criticals); automatic wounds join the first
-        fail, normal, crit = FA.wound(p.S, p.T, p.wound_mod, p.critical_wound_on, SQ.wound_reroll_faces(p))
+        fail, normal, crit = FA.wound_of(p)
         wk = {(0, 0): fail, (1, 0): normal}
         if p.devastating:
             wk[(0, 1)] = crit

@@ -7,7 +7,7 @@ threshold of its own.
   face as roll_hits takes them;
 * wound rolls: sim.rules.sequence.wound_faces (05.02 wound_result, 24.03 critical threshold),
   and the faces the abilities re-roll (wound_reroll_faces: [TWIN-LINKED]'s failed rolls, re-roll
-  1s) taken face by face as roll_wounds takes them;
+  1s) taken face by face as roll_wounds takes them; a random S through strength_rolled;
 * saves: sim.rules.sequence.save_faces (05.04 step 2 save_fails, the model's modifier);
 * Feel No Pain: sim.rules.sequence.lose (damage, devastating wounds) and
   sim.rules.mortal.resolve_mortal_wounds (other mortal wounds), each rolled with a forced die;
@@ -19,9 +19,10 @@ import functools
 
 from sim.rules.allocation import TargetModel
 from sim.rules.attack import CRITICAL
-from sim.rules.dice import ForcedDice
+from sim.rules.dice import DiceExpr, ForcedDice
 from sim.rules.mortal import hazard_failures, resolve_mortal_wounds
-from sim.rules.sequence import NO_FACES, DamageState, hit_faces, lose, save_faces, wound_faces
+from sim.rules.sequence import (NO_FACES, DamageState, hit_faces, lose, save_faces, strength_rolled, wound_faces,
+                                wound_reroll_faces)
 
 FACES = range(1, 7)
 
@@ -63,6 +64,32 @@ def wound(S: int, T: int, modifier: int, critical_on: int,
     (sim.rules.sequence.wound_reroll_faces: [TWIN-LINKED]'s failed faces, re-roll 1s) rolled
     again once, the second result standing (roll_wounds)."""
     return _split_rerolled(wound_faces(S, T, modifier, critical_on), rerolled)
+
+
+def wound_of(p) -> tuple[float, float, float]:
+    """05.02 One wound roll of the pool ``p`` (a PoolState): wound() with its S, re-roll faces
+    (sim.rules.sequence.wound_reroll_faces) and modifiers; a random S (02.02.03) rolled for
+    each attack as sequence.strength_rolled rolls it: the chances of each S it can take,
+    weighted (each attack's S and wound roll are independent of every other attack's)."""
+    if isinstance(p.S, int):
+        return wound(p.S, p.T, p.wound_mod, p.critical_wound_on, wound_reroll_faces(p))
+    out = [0.0, 0.0, 0.0]
+    for s, ps in strength_chances(p.S):
+        for i, x in enumerate(wound(s, p.T, p.wound_mod, p.critical_wound_on, wound_reroll_faces(p, s))):
+            out[i] += ps * x
+    return out[0], out[1], out[2]
+
+
+@functools.lru_cache(maxsize=64)
+def strength_chances(S: DiceExpr) -> tuple[tuple[int, float], ...]:
+    """02.02.03 The S a random S can take and the chance of each: the expression's distribution
+    (sim.odds.dist.dice_expr) through sequence.strength_rolled (its floor of 1)."""
+    from sim.odds.dist import dice_expr, support
+    out: dict[int, float] = {}
+    for v, pv in support(dice_expr(S)):
+        s = strength_rolled(DiceExpr(0, 0, int(v)), ForcedDice([]))
+        out[s] = out.get(s, 0.0) + float(pv)
+    return tuple(sorted(out.items()))
 
 
 @functools.lru_cache(maxsize=512)

@@ -114,7 +114,8 @@ def _wounds(e) -> str:
     rr = f", re-rolled {e['rerolled']}" if e.get("rerolled") else ""  # ([TWIN-LINKED], re-roll 1s)
     dev = f", {e['devastating']} devastating" if e.get("devastating") else ""
     crit = f" (critical on {e['critical_on']}+)" if e.get("critical_on", 6) < 6 else ""
-    return (f"     wound rolls {e['rolls']} S{e['S']} vs T{e['T']}{crit}: {_n(e['wounds'], 'wound')}"
+    strength = f"S{e['S']} {e['strengths']}" if e.get("strengths") else f"S{e['S']}"  # (02.02.03)
+    return (f"     wound rolls {e['rolls']} {strength} vs T{e['T']}{crit}: {_n(e['wounds'], 'wound')}"
             f" ({e['criticals']} critical{dev}{rr}{_cr(e)})")
 
 

@@ -28,7 +28,7 @@ class PoolState:
 
     dice: int  # attack dice gathered
     skill: int  # BS/WS after characteristic modifiers (clamped 2+..6+)
-    S: int
+    S: int | DiceExpr  # a DiceExpr: a random S, rolled for each wound roll (strengths)
     AP: int
     D: DiceExpr
     T: int  # the target's T for wound rolls (05.02.01)
@@ -52,6 +52,9 @@ class PoolState:
     auto_wounds: int = 0  # LETHAL HITS: wound automatically, never critical (01.05.01)
     wounds: int = 0  # normal wounds that go to save rolls
     mortal_criticals: int = 0  # DEVASTATING WOUNDS critical wounds (each: mortal wounds = D)
+    # 02.02.03 a random S: the S rolled for each wound roll, in the order of the rolls (None: S
+    # is fixed)
+    strengths: list[int] | None = None
 
 
 @functools.lru_cache(maxsize=512)
@@ -104,13 +107,43 @@ def _failed_wound_faces(S: int, T: int, modifier: int, critical_on: int) -> froz
     return frozenset(f for f in range(1, 7) if not by_face[f])
 
 
-def wound_reroll_faces(p: PoolState) -> frozenset:
+def wound_reroll_faces(p: PoolState, S: int | None = None) -> frozenset:
     """01.05.02 The unmodified wound results the pool's abilities re-roll, once each, before any
     modifier: every failed one with [TWIN-LINKED] (24.38; a 1 always fails, so it holds the
-    1s too), else the 1s with the re-roll-1s ability of wound rolls."""
+    1s too), else the 1s with the re-roll-1s ability of wound rolls. ``S``: the attack's S
+    when the pool's is random (02.02.03, strength_rolled)."""
     if p.twin_linked:
-        return _failed_wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
+        return _failed_wound_faces(p.S if S is None else S, p.T, p.wound_mod, p.critical_wound_on)
     return ONES if p.reroll_wound_ones else NO_FACES
+
+
+def strength_rolled(S: DiceExpr, dice: Dice) -> int:
+    """02.02.03 A random S (2D6, D6+6), rolled when it is needed: for each attack, as its wound
+    roll is made (the project's reading: docs/rules-additions.md 02.02.03). A result below 1
+    counts as 1 (02.02.01: S is never below 1)."""
+    return max(1, S.roll(dice, "strength"))
+
+
+def strength_text(S: int | DiceExpr) -> int | str:
+    """A pool's S as the log writes it: the number, or a random S as its dice ("2D6")."""
+    return S if isinstance(S, int) else str(S)
+
+
+def _strengths(p: PoolState, dice: Dice) -> list[int] | None:
+    """The S of each of the pool's wound rolls about to be made: rolled for each when the pool's
+    S is random (kept in ``p.strengths``), else None."""
+    if not isinstance(p.S, DiceExpr):
+        return None
+    p.strengths = [strength_rolled(p.S, dice) for _ in range(p.hits)]
+    return p.strengths
+
+
+def _faces_each(p: PoolState) -> list[tuple] | None:
+    """The 05.02 table of each wound roll's faces when the pool's S is random (one table per
+    roll, for the S rolled for it), else None (one table for all: wound_faces)."""
+    if p.strengths is None:
+        return None
+    return [wound_faces(s, p.T, p.wound_mod, p.critical_wound_on) for s in p.strengths]
 
 
 def roll_hits(p: PoolState, dice: Dice) -> dict:
@@ -197,7 +230,7 @@ def roll_wounds(p: PoolState, dice: Dice) -> dict:
     wound_reroll_faces); [ANTI] criticals are judged on the unmodified re-rolled result. A
     critical wound with [DEVASTATING WOUNDS] skips saves and becomes mortal wounds equal to D
     (24.10)."""
-    if p.twin_linked or p.reroll_wound_ones:
+    if p.twin_linked or p.reroll_wound_ones or isinstance(p.S, DiceExpr):
         rolls, rerolled = wound_dice(p, dice)
         return judge_wounds(p, rolls, rerolled)
     return judge_wounds(p, list(dice.d6(p.hits, "wound rolls")) if p.hits else [], _NONE)
@@ -209,17 +242,23 @@ _NONE: dict[int, int] = {}  # (no die re-rolled: never written to)
 def wound_dice(p: PoolState, dice: Dice) -> tuple[list[int], dict[int, int]]:
     """05.02 The wound rolls, with the abilities' re-rolls made (wound_reroll_faces: the failed
     ones with [TWIN-LINKED], the 1s with the re-roll-1s ability): the rolls, and the dice
-    re-rolled (index -> the result re-rolled, 01.05.02: never re-rolled again)."""
+    re-rolled (index -> the result re-rolled, 01.05.02: never re-rolled again). A random S is
+    rolled for each first (02.02.03, strength_rolled) and kept for its re-roll."""
+    strengths = _strengths(p, dice)
     rolls = list(dice.d6(p.hits, "wound rolls")) if p.hits else []
     rerolled: dict[int, int] = {}
-    faces = wound_reroll_faces(p) if rolls else NO_FACES
-    if faces:
-        fails = [i for i, r in enumerate(rolls) if r in faces]
-        if fails:
-            again = dice.d6(len(fails), "wound re-rolls (twin-linked)" if p.twin_linked else "wound re-rolls (1s)")
-            for i, r in zip(fails, again):
-                rolls[i] = r
-                rerolled[i] = r
+    if strengths is None:
+        faces = wound_reroll_faces(p) if rolls else NO_FACES
+        fails = [i for i, r in enumerate(rolls) if r in faces] if faces else []
+    elif p.twin_linked or p.reroll_wound_ones:
+        fails = [i for i, r in enumerate(rolls) if r in wound_reroll_faces(p, strengths[i])]
+    else:
+        fails = []
+    if fails:
+        again = dice.d6(len(fails), "wound re-rolls (twin-linked)" if p.twin_linked else "wound re-rolls (1s)")
+        for i, r in zip(fails, again):
+            rolls[i] = r
+            rerolled[i] = r
     return rolls, rerolled
 
 
@@ -229,18 +268,23 @@ def wound_rerollable(p: PoolState, rolls, rerolled=()) -> list[int]:
     unmodified 6 always wounds), and the non-critical wounds when an ability acting in the
     pool does more with a critical wound (the registry's Hook.CRITICAL_WOUND_MORTALS: 24.10;
     [ANTI]'s lower threshold, 24.03, is in the faces)."""
-    better = better_faces(wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on),
-                          critical_matters(p.acting, Hook.CRITICAL_WOUND_MORTALS))
+    crit = critical_matters(p.acting, Hook.CRITICAL_WOUND_MORTALS)
+    each = _faces_each(p)
+    if each is not None:  # (a random S: each die against the S rolled for it)
+        return [i for i, r in enumerate(rolls) if r in better_faces(each[i], crit) and i not in rerolled]
+    better = better_faces(wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on), crit)
     return [i for i, r in enumerate(rolls) if r in better and i not in rerolled]
 
 
 def judge_wounds(p: PoolState, rolls: list[int], rerolled: dict[int, int]) -> dict:
     """05.02 The pool's wound ``rolls`` (re-rolls made) judged: wounds, critical wounds and
-    the [DEVASTATING WOUNDS] ones. ``rerolled``: the abilities' re-rolls (wound_dice)."""
-    by_face = wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
+    the [DEVASTATING WOUNDS] ones. ``rerolled``: the abilities' re-rolls (wound_dice). With a
+    random S each roll is judged against the S rolled for it (p.strengths, 02.02.03)."""
+    each = _faces_each(p)
+    by_face = wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on) if each is None else None
     crits = normal = 0
-    for r in rolls:
-        res = by_face[r]
+    for i, r in enumerate(rolls):
+        res = by_face[r] if each is None else each[i][r]
         if res == CRITICAL:
             crits += 1
         elif res:
@@ -250,8 +294,11 @@ def judge_wounds(p: PoolState, rolls: list[int], rerolled: dict[int, int]) -> di
         p.wounds = normal + p.auto_wounds
     else:
         p.wounds = normal + crits + p.auto_wounds
-    return {"rolls": rolls, "rerolled": list(rerolled.values()), "wounds": normal + crits + p.auto_wounds,
-            "criticals": crits, "auto": p.auto_wounds, "devastating": p.mortal_criticals}
+    out = {"rolls": rolls, "rerolled": list(rerolled.values()), "wounds": normal + crits + p.auto_wounds,
+           "criticals": crits, "auto": p.auto_wounds, "devastating": p.mortal_criticals}
+    if each is not None:
+        out["strengths"] = list(p.strengths)
+    return out
 
 
 def roll_saves(p: PoolState, dice: Dice) -> list[int]:

@@ -87,7 +87,8 @@ def latest_pool(events, preview: dict | None = None) -> dict | None:
                                 f"{e['criticals']} critical"))
         elif t == ev.WOUNDS:
             wm = pool.get("wound_mod", 0)
-            dice = [(r, wound_result(r, e["S"], e["T"], wm, e.get("critical_on", 6))) for r in e["rolls"]]
+            strengths = e.get("strengths") or [e["S"]] * len(e["rolls"])  # (a random S: each its own, 02.02.03)
+            dice = [(r, wound_result(r, s, e["T"], wm, e.get("critical_on", 6))) for r, s in zip(e["rolls"], strengths)]
             out["rows"].append(("Wound", dice, f"S{e['S']} vs T{e['T']}: {_n(e['wounds'], 'wound')}"))
         elif t == ev.HAZARD and e.get("rolls"):  # 06.03: after all the unit's attacks
             dice = [(r, FAIL if r <= 2 else SUCCESS) for r in e["rolls"]]

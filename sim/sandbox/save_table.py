@@ -96,7 +96,7 @@ def _weapon(w) -> list[str]:
     out.append(f"range = {w.range}" if w.range is not None else 'range = "melee"')
     out.append(f"A = {_dice(w.A)}")
     out.append(f"{'WS' if w.is_melee else 'BS'} = {w.skill}")
-    out += [f"S = {w.S}", f"AP = {w.AP}", f"D = {_dice(w.D)}"]
+    out += [f"S = {_dice(w.S)}", f"AP = {w.AP}", f"D = {_dice(w.D)}"]
     if w.abilities:
         out.append(f"abilities = {_q(w.abilities_text or ', '.join(a.label() for a in w.abilities))}")
     if w.labels:

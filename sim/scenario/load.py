@@ -276,9 +276,7 @@ def _weapons(top: Reader) -> dict[str, WeaponProfile]:
             r.fail(f"{skill_key} from 2 to 6 (2+..6+, 02.02.01)", skill, skill_key)
         A = _dice(r, "A", minimum=1)
         D = _dice(r, "D", minimum=1)
-        S_ = r.req("S", int)
-        if not S[0] <= S_ <= S[1]:
-            r.fail(f"S from {S[0]} to {S[1]}", S_, "S")
+        S_ = _strength(r)
         AP_ = r.req("AP", int)
         if not AP[0] <= AP_ <= AP[1]:
             r.fail(f"AP from {AP[0]} to {AP[1]} (e.g. -2)", AP_, "AP")
@@ -290,6 +288,21 @@ def _weapons(top: Reader) -> dict[str, WeaponProfile]:
             ws.sub(name).fail("a multi-profile weapon name that no profile under [weapons] has",
                               w.weapon, "weapon")
     return out
+
+
+def _strength(r: Reader):
+    """A weapon's S: a whole number, or a random S as dice ("2D6", "D6+6": 02.02.03, rolled for
+    each attack: sim.rules.sequence.strength_rolled) within the same bounds."""
+    v = r.data.get("S")
+    if isinstance(v, str):
+        d = _dice(r, "S", minimum=S[0])
+        if d.maximum > S[1]:
+            r.fail(f"S from {S[0]} to {S[1]}", v, "S")
+        return d if d.is_random else d.k
+    S_ = r.req("S", int)
+    if not S[0] <= S_ <= S[1]:
+        r.fail(f"S from {S[0]} to {S[1]}", S_, "S")
+    return S_
 
 
 def _dice(r: Reader, key: str, minimum: int):

@@ -20,7 +20,7 @@ from sim.rules.attack import AttackKind
 from sim.rules.allocation import default_order, preferred_groups
 from sim.rules.sequence import (DamageState, PoolState, damage_steps, hit_dice, hit_rerollable, inflict_damage,
                                 judge_hits, judge_wounds, roll_hits, roll_saves, roll_wounds, save_rerollable,
-                                wound_dice, wound_rerollable)
+                                strength_text, wound_dice, wound_rerollable)
 from sim.rules import command_reroll as RR
 from sim.rules.stratagems import Roll
 
@@ -214,7 +214,7 @@ class AttackResolutionSystem(esper.Processor):
         mods = first.hit_mods + first.skill_mods + first.wound_mods
         rec = {"type": ev.POOL, "pool": pool.index, "target": tunit, "dice": p.dice,
                "melee": act.kind is _FIGHTING, "weapons": sorted(weapons),
-               "attackers": list(pool.attackers), "skill": key.skill, "S": key.S,
+               "attackers": list(pool.attackers), "skill": key.skill, "S": strength_text(key.S),
                "AP": key.AP, "D": str(key.D), "T": p.T, "hit_mod": key.hit_mod,
                "wound_mod": key.wound_mod,
                "abilities": [a.label() for a in pool.abilities] if pool.abilities else [],
@@ -319,7 +319,7 @@ class AttackResolutionSystem(esper.Processor):
         p = pool.state
         if rec is None:
             rec = roll_wounds(p, battle.dice)
-        battle.record({"type": ev.WOUNDS, "pool": pool.index, "S": p.S, "T": p.T,
+        battle.record({"type": ev.WOUNDS, "pool": pool.index, "S": strength_text(p.S), "T": p.T,
                        "critical_on": p.critical_wound_on, **rec})
         pool.step = _ALLOCATION if (pool.state.wounds or pool.state.mortal_criticals) else _DONE
 

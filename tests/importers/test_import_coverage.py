@@ -231,8 +231,15 @@ def test_raw_values_a_minimum_move_and_a_dash_for_no_ap(tmp_path):
     assert u.models[0].M == 20 and army.weapons["Slag cannon"].AP == 0
 
 
+def test_raw_values_a_random_strength_is_read_as_dice(tmp_path):
+    """02.02.03: a random S ("2D6") is imported as dice; the scenario written loads it."""
+    path = _strider_with(tmp_path, S="2D6")
+    u, _, army = unit_of(path, "Furnace Strider")
+    assert army.weapons["Slag cannon"].S == "2D6"
+
+
 @pytest.mark.parametrize("over,place,found", [
-    ({"S": "2D6"}, ".S", "found '2D6'"),
+    ({"S": "lots"}, ".S", "found 'lots'"),
     ({"Sv": ""}, ".Sv", "found an empty value (a data error)"),
 ])
 def test_raw_values_the_engine_cannot_take_are_refused_with_the_reason(tmp_path, over, place, found):
@@ -242,7 +249,7 @@ def test_raw_values_the_engine_cannot_take_are_refused_with_the_reason(tmp_path,
     msg = str(e.value)
     assert "datasheets['Furnace Strider']" in msg and place + ":" in msg and msg.endswith(found)
     if "S" in over:
-        assert "a random S, 02.02.03, is not in this version" in msg
+        assert "S as a whole number or dice like 2D6" in msg
 
 
 # --- 7. points --------------------------------------------------------------------------------------
