@@ -123,7 +123,7 @@ class Conditions:
             return v if v is None or t == "instanceOf" else not v
         if t not in _COMPARE:
             return None
-        value = B.number(c, "value", 0.0) or 0.0
+        value = B.number(c, "value", 0.0, "the value of a condition of a modifier") or 0.0
         if fld == "forces":
             return _COMPARE[t](0, value) if mode == ALONE and scope in _ROSTER else None
         if fld != "selections":
@@ -210,7 +210,7 @@ class Conditions:
                 continue
             if all(self._local_one(c, cand, inst, order) for c in B.items(g, "conditions")):
                 n += cand.count
-        return _COMPARE[t](n, B.number(g, "value", 0.0) or 0.0)
+        return _COMPARE[t](n, B.number(g, "value", 0.0, "the value of a condition group of a modifier") or 0.0)
 
     def _local_one(self, c: dict, cand: Inst, inst: Inst, order: dict) -> bool:
         t = B.text(c, "type")
@@ -238,9 +238,10 @@ class Conditions:
             n = self.count(B.text(r, "scope"), B.text(r, "childId"), inst, mode)
             if n is None:
                 return None
-            per = B.number(r, "value", 1.0) or 1.0
+            per = B.number(r, "value", 1.0, f"the value of a repeat of a modifier of {inst.name[:60]!r}") or 1.0
             q = n / per
-            total += int(math.ceil(q) if B.flag(r, "roundUp") else math.floor(q)) * int(B.number(r, "repeats", 1.0) or 1)
+            times = B.number(r, "repeats", 1.0, f"the repeats of a modifier of {inst.name[:60]!r}") or 1
+            total += int(math.ceil(q) if B.flag(r, "roundUp") else math.floor(q)) * int(times)
         return total
 
     def shown(self, node: dict, inst: Inst | None) -> bool:
