@@ -22,16 +22,18 @@ one for a whole data set; sim.importers.coverage), keeping the few most recent d
 
 from __future__ import annotations
 
-import io
 import os
 import re
+import stat
 import zipfile
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.importers import bsdata as B
-from sim.importers.source import MAX_FILE_BYTES, read_document
+from sim.errors import ImportFileError
+from sim.importers.source import MAX_FILE_BYTES, read_document, zip_head
+from sim.scenario.files import read_head
 
 MAX_LINKS = 64  # catalogue links of one catalogue
 MAX_CATALOGUES = 48  # catalogues read for one catalogue (its links, theirs...)
@@ -71,7 +73,7 @@ class Folder:
         except OSError:
             names = []
         files = [self.path / n for n in names if n.lower().endswith(CATALOGUE_SUFFIXES + SYSTEM_SUFFIXES)]
-        self.files = [p for p in files[:MAX_FOLDER_FILES] if p.is_file()]
+        self.files = [p for p in files[:MAX_FOLDER_FILES] if _regular(p)]
         self._ids: dict[Path, str | None] = {}  # file -> its root id (None: not a catalogue)
         self._docs: OrderedDict = OrderedDict()  # file -> (root, doc), the most recent kept
 
@@ -140,29 +142,31 @@ class Folder:
                 return p
         for p in self.files:
             if p != skip and p.suffix.lower() == ".json":
-                try:
-                    with open(p, "rb") as f:
-                        head = f.read(64)
-                except OSError:
-                    continue
-                if b'"gameSystem"' in head:
+                head = read_head(p, 64)  # (a regular file only: a FIFO put there since is never opened to wait)
+                if head is not None and b'"gameSystem"' in head:
                     return p
         return None
 
 
+def _regular(p: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(p).st_mode)
+    except OSError:
+        return False
+
+
 def _head_bytes(path: Path) -> bytes:
-    """A file's bytes (a zip's first member's), at most MAX_FILE_BYTES, for the id test."""
-    with open(path, "rb") as f:
-        raw = f.read(MAX_FILE_BYTES + 1)
-    if len(raw) > MAX_FILE_BYTES:
+    """A file's bytes (a zip's document's first _HEAD bytes, decompressed in counted pieces by
+    sim.importers.source, whatever its method), at most MAX_FILE_BYTES, for the id test; b""
+    for anything that is not a regular file of that size or a readable zip."""
+    raw = read_head(path, MAX_FILE_BYTES + 1)
+    if raw is None or len(raw) > MAX_FILE_BYTES:
         return b""
     if raw[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
-        with zipfile.ZipFile(io.BytesIO(raw)) as z:
-            infos = [i for i in z.infolist() if not i.is_dir()]
-            if not infos:
-                return b""
-            with z.open(infos[0]) as m:
-                return m.read(_HEAD)
+        try:
+            return zip_head(raw, str(path), _HEAD)
+        except ImportFileError:
+            return b""
     return raw
 
 
