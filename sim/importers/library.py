@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import zipfile
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,6 +75,7 @@ class Folder:
         self.files = [p for p in files[:MAX_FOLDER_FILES] if _regular(p)]
         self._ids: dict[Path, str | None] = {}  # file -> its root id (None: not a catalogue)
         self._docs: OrderedDict = OrderedDict()  # file -> (root, doc), the most recent kept
+        self._id_sets: dict[Path, frozenset | None] = {}  # file -> the ids its bytes hold (_may_have)
 
     def document(self, path: Path, roots=("catalogue",)) -> tuple[str, dict]:
         """(root, content) of a file of the folder (read_document's limits and errors)."""
@@ -125,16 +125,13 @@ class Folder:
 
     def _may_have(self, path: Path, target_id: str) -> bool:
         """Cheap test before a file is parsed: its bytes hold ``id`` = target_id (XML: in its
-        root element; JSON: anywhere); a zip is looked into."""
-        try:
-            raw = _head_bytes(path)
-        except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, EOFError, NotImplementedError):
-            return False
-        tid = re.escape(target_id.encode())
-        if raw.lstrip()[:1] == b"<":
-            m = re.search(rb"<(?:\w+:)?(?:catalogue|gameSystem)\b[^>]*?\sid=\"" + tid + rb"\"", raw[:_HEAD])
-            return m is not None
-        return re.search(rb'"id"\s*:\s*"' + tid + rb'"', raw) is not None
+        root element; JSON: anywhere); a zip is looked into. Each file is read for it once
+        while the Folder lives (the ids it holds are kept), so a catalogue's many links to
+        catalogues the folder lacks cost one read of each file, not one per link."""
+        if path not in self._id_sets:
+            self._id_sets[path] = _ids_held(path)
+        held = self._id_sets[path]
+        return held is None or target_id.encode() in held
 
     def game_system(self, skip: Path) -> Path | None:
         for p in self.files:
@@ -146,6 +143,26 @@ class Folder:
                 if head is not None and b'"gameSystem"' in head:
                     return p
         return None
+
+
+_JSON_ID = re.compile(rb'"id"\s*:\s*"([^"]*)"')
+_XML_ROOT_ID = re.compile(rb"<(?:\w+:)?(?:catalogue|gameSystem)\b[^>]*?\sid=\"([^\"]*)\"")
+MAX_IDS_HELD = 100_000  # ids of one file kept for _may_have (beyond: the file is parsed when asked)
+
+
+def _ids_held(path: Path) -> frozenset | None:
+    """The ids a file's bytes hold, for Folder._may_have: an XML file's root element's, every
+    ``"id": "..."`` of a JSON file; None when there are too many to keep (then it may hold any)."""
+    raw = _head_bytes(path)
+    if raw.lstrip()[:1] == b"<":
+        m = _XML_ROOT_ID.search(raw[:_HEAD])
+        return frozenset([m.group(1)]) if m else frozenset()
+    ids = set()
+    for m in _JSON_ID.finditer(raw):
+        ids.add(m.group(1))
+        if len(ids) > MAX_IDS_HELD:
+            return None
+    return frozenset(ids)
 
 
 def _regular(p: Path) -> bool:

@@ -232,7 +232,9 @@ def place(units: list[M.Unit], zone, file: str, taken=(), board=(60.0, 44.0),
 # --- the scenario ----------------------------------------------------------------------------------
 
 def new_scenario(name: str) -> dict:
-    return {"battle": {"name": name[:100] or "Imported armies", "seed": 1, "board": [60, 44]},
+    from sim.errors import escape_controls
+    name = escape_controls(name)[:100]  # (the roster's file name or a datasheet's: a scenario string has no control characters)
+    return {"battle": {"name": name or "Imported armies", "seed": 1, "board": [60, 44]},
             "mission": {"first": "roll-off", "players": dict.fromkeys(PLAYER, "default")},
             "weapons": {},
             "armies": [{"name": ARMY_NAMES[0], "units": []}, {"name": ARMY_NAMES[1], "units": []}]}

@@ -259,3 +259,23 @@ def test_a_fifo_in_the_folder_is_never_opened(tmp_path):
     f = Folder(tmp_path)
     assert [p.name for p in f.files] == ["Ember Pact.json"]
     assert read_head(tmp_path / "wait.json", 64) is None  # (opened without blocking, refused by fstat)
+
+
+def test_links_to_catalogues_the_folder_lacks_read_each_file_once(tmp_path, monkeypatch):
+    """40 catalogue links to ids no file has, beside 12 library files: each file is read once
+    for the id test (it was once per link: 480 whole-file reads)."""
+    from sim.importers import library as LB
+    from sim.importers.catalogue import Catalogue
+    for i in range(12):
+        (tmp_path / f"Library {i}.json").write_text(json.dumps(
+            {"catalogue": {"id": f"lib-{i}", "name": f"Library {i}", "type": "catalogue", "library": True,
+                           "sharedProfiles": [H.gun(f"Gun {i}-{k}", f"g-{i}-{k}") for k in range(50)]}}))
+    links = [{"id": f"cl{k}", "name": f"Missing {k}", "targetId": f"missing-{k}", "importRootEntries": True}
+             for k in range(40)]
+    path = _catalogue(tmp_path, H.catalogue(catalogueLinks=links))
+    reads = []
+    real = LB._head_bytes  # noqa: SLF001
+    monkeypatch.setattr(LB, "_head_bytes", lambda p: reads.append(p) or real(p))
+    cat = Catalogue(path)
+    assert len(cat.missing_catalogues) == 40
+    assert len(reads) <= 14 and len(set(reads)) == len(reads)
