@@ -307,6 +307,7 @@ class Catalogue:
         catalogue, or a data error) refuses it, naming what is lost."""
         notes: list[str] = []
         self._nodes = 0
+        self.cond.steps = 0
         self._lost = []
         try:
             root = self._build(entry, 1, None, [])

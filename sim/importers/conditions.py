@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from sim.importers import bsdata as B
 
 ALONE, STRICT = "alone", "strict"
+MAX_STEPS = 5_000_000  # selections looked at by the conditions of one datasheet (a real one: some thousands)
 _COMPARE = {"atLeast": lambda n, v: n >= v, "atMost": lambda n, v: n <= v, "greaterThan": lambda n, v: n > v,
             "lessThan": lambda n, v: n < v, "equalTo": lambda n, v: n == v, "notEqualTo": lambda n, v: n != v}
 _ROSTER = ("force", "roster")
@@ -92,6 +93,17 @@ class Conditions:
 
     def __init__(self, primary: str):
         self.primary = primary
+        self.steps = 0  # selections looked at by conditions, for the datasheet being built (MAX_STEPS)
+
+    def _walk(self, inst: Inst):
+        """walk(inst), each selection counted against MAX_STEPS: every condition walks the unit,
+        so a datasheet of 20,000 entries each with a condition would take 400 million steps;
+        beyond the budget the datasheet is refused (Bad), not waited on."""
+        for i in walk(inst):
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise B.Bad(f"modifiers whose conditions look at most {MAX_STEPS:,} selections in all", "more")
+            yield i
 
     # --- conditions ---------------------------------------------------------------------------
     def holds(self, cs: list[tuple[str, dict]], inst: Inst | None, mode: str = STRICT):
@@ -137,11 +149,11 @@ class Conditions:
         if scope in _ROSTER or (scope == "parent" and inst.parent is None):
             if mode != ALONE:
                 return None
-            return sum(i.count for i in walk(root_of(inst)) if self._is(i, child))  # (the force: this unit)
+            return sum(i.count for i in self._walk(root_of(inst)) if self._is(i, child))  # (the force: this unit)
         where = self.scope(scope, inst)
         if where is None:
             return None
-        return sum(i.count for i in walk(where) if i is not where and self._is(i, child))
+        return sum(i.count for i in self._walk(where) if i is not where and self._is(i, child))
 
     def scope(self, scope: str, inst: Inst):
         if scope in ("self", ""):
@@ -203,9 +215,9 @@ class Conditions:
             where, include_self = self.scope(scope, inst), False
             if where is None:
                 return None
-        order = {id(i): k for k, i in enumerate(walk(root_of(inst)))}
+        order = {id(i): k for k, i in enumerate(self._walk(root_of(inst)))}
         n = 0
-        for cand in walk(where):
+        for cand in self._walk(where):
             if cand is where and not include_self:
                 continue
             if all(self._local_one(c, cand, inst, order) for c in B.items(g, "conditions")):

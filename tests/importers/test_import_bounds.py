@@ -279,3 +279,25 @@ def test_links_to_catalogues_the_folder_lacks_read_each_file_once(tmp_path, monk
     cat = Catalogue(path)
     assert len(cat.missing_catalogues) == 40
     assert len(reads) <= 14 and len(set(reads)) == len(reads)
+
+
+def test_conditions_have_a_budget_of_steps(tmp_path, monkeypatch):
+    """Every condition walks the unit: a datasheet of N entries each with a condition is N^2
+    steps; beyond the budget it is one error naming the datasheet."""
+    from sim.importers import conditions as CD
+    from sim.importers.catalogue import Catalogue
+    s = H.sheet()
+    s["selectionEntries"] += [{"id": f"x{i}", "name": f"X{i}", "type": "upgrade",
+                               "constraints": [{"id": f"xm{i}", "type": "min", "value": 1, "field": "selections",
+                                                "scope": "parent"}],
+                               "modifiers": [{"type": "set", "field": "name", "value": "Y",
+                                              "conditions": [{"type": "atLeast", "value": 1, "field": "selections",
+                                                              "scope": "unit", "childId": "model"}]}]}
+                              for i in range(60)]
+    cat = Catalogue(_catalogue(tmp_path, H.catalogue([s])))
+    entry = cat.datasheets()[0]
+    cat.build(entry)
+    assert 0 < cat.cond.steps < 60 * 70
+    monkeypatch.setattr(CD, "MAX_STEPS", 1000)
+    with pytest.raises(ImportFileError, match="Ember Wardens.*at most 1,000 selections"):
+        cat.build(entry)
