@@ -2,11 +2,11 @@
 importers must be no slower): each catalogue of FOLDER read once (sim.importers.catalogue,
 one shared Folder, as `sim datasheets --coverage` reads them), then each datasheet it lists
 built and written into a scenario (load_datasheet + into_scenario, as the coverage tool does),
-each timed alone. Prints the median and the 90th percentile per datasheet, the median
+each timed alone (CPU time of this process: the machine is shared). Prints the median and the 90th percentile per datasheet, the median
 catalogue read, the total, and the baseline of _baseline.py measured before and after, in the
 same run. The community data set is not in the repository: export it to a scratch folder.
 
-    python tests/bench/bench_import_median.py FOLDER
+    python tests/bench/bench_import_median.py FOLDER [NAME]   # NAME: only the catalogues whose file name holds it
 
 SIM_ROOT=/path/to/a/checkout times that checkout's importers instead of this one's (a
 before/after pair in the same session).
@@ -34,37 +34,39 @@ from sim.importers.coverage import catalogue_files  # noqa: E402
 from sim.importers.library import Folder  # noqa: E402
 
 
-def main(folder: str) -> None:
+def main(folder: str, only: str = "") -> None:
     before = _baseline.measure()
     shared = Folder(folder)
     per_sheet, per_cat, refused = [], [], 0
     digest = hashlib.sha256()  # every scenario written (or error), every listing: the same before and after
-    t_all = time.perf_counter()
+    t_all = time.process_time()
     for path in catalogue_files(folder):
-        t = time.perf_counter()
+        if only and only.casefold() not in path.name.casefold():
+            continue
+        t = time.process_time()
         try:
             cat = Catalogue(path, folder=shared)
             sheets = cat.datasheets()
         except (ImportFileError, ScenarioError):
             continue
-        per_cat.append(time.perf_counter() - t)
+        per_cat.append(time.process_time() - t)
         for entry in sheets:
             name = clean_name(text(entry, "name"))
-            t = time.perf_counter()
+            t = time.process_time()
             try:
                 army, rep = load_datasheet(path, name, catalogue=cat)
                 written = into_scenario(army, "red", None, str(path), name, rep)
             except (ImportFileError, ScenarioError) as e:
                 refused += 1
                 written = str(e)
-            per_sheet.append(time.perf_counter() - t)
+            per_sheet.append(time.process_time() - t)
             digest.update(f"{path.name}\0{name}\0{written}\0".encode())
         for e in sheets:
             try:
                 digest.update(repr(cat.summary(e)).encode())
             except (ImportFileError, ScenarioError) as err:
                 digest.update(str(err).encode())
-    total = time.perf_counter() - t_all
+    total = time.process_time() - t_all
     after = _baseline.measure()
     q = statistics.quantiles(per_sheet, n=10)
     print(f"{ROOT}: {len(per_cat)} catalogues, {len(per_sheet)} datasheets ({refused} refused) in {total:.1f} s")
@@ -75,4 +77,4 @@ def main(folder: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "/tmp/imp-bsdata")
+    main(sys.argv[1] if len(sys.argv) > 1 else "/tmp/imp-bsdata", sys.argv[2] if len(sys.argv) > 2 else "")
