@@ -95,15 +95,15 @@ class Conditions:
         self.primary = primary
         self.steps = 0  # selections looked at by conditions, for the datasheet being built (MAX_STEPS)
 
-    def _walk(self, inst: Inst):
-        """walk(inst), each selection counted against MAX_STEPS: every condition walks the unit,
+    def _walk(self, inst: Inst) -> list[Inst]:
+        """walk(inst), its selections counted against MAX_STEPS: every condition walks the unit,
         so a datasheet of 20,000 entries each with a condition would take 400 million steps;
         beyond the budget the datasheet is refused (Bad), not waited on."""
-        for i in walk(inst):
-            self.steps += 1
-            if self.steps > MAX_STEPS:
-                raise B.Bad(f"modifiers whose conditions look at most {MAX_STEPS:,} selections in all", "more")
-            yield i
+        nodes = list(walk(inst))
+        self.steps += len(nodes)
+        if self.steps > MAX_STEPS:
+            raise B.Bad(f"modifiers whose conditions look at most {MAX_STEPS:,} selections in all", "more")
+        return nodes
 
     # --- conditions ---------------------------------------------------------------------------
     def holds(self, cs: list[tuple[str, dict]], inst: Inst | None, mode: str = STRICT):
