@@ -12,6 +12,7 @@ from pathlib import Path
 from sim.errors import ImportFileError
 from sim.importers.model import Base
 from sim.scenario import load as L
+from sim.scenario.files import read_capped
 
 TABLE = Path(__file__).resolve().parents[2] / "assets" / "base_sizes.toml"
 MAX_BYTES = 1024 * 1024
@@ -51,16 +52,16 @@ class BaseTable:
 
 def _read(path: Path) -> tuple[dict, list]:
     name = str(path)
-    try:
-        raw = path.read_bytes()[:MAX_BYTES + 1]
-    except OSError as e:
-        raise ImportFileError(name, "", "a readable base size table", e.strerror or str(e)) from None
-    if len(raw) > MAX_BYTES:
-        raise ImportFileError(name, "", "a base size table of at most 1 MB", "more bytes")
+    # (read as the scenario loader reads a file: a regular file of at most MAX_BYTES, never a
+    # FIFO or a device, the size checked before reading)
+    raw = read_capped(path, name, MAX_BYTES, "a base size table", ImportFileError)
     try:
         data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError, RecursionError) as e:
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError) as e:
         raise ImportFileError(name, "", "a TOML base size table", type(e).__name__) from None
+    except (RecursionError, MemoryError):
+        raise ImportFileError(name, "", "a TOML base size table nested a few levels deep",
+                              "nesting too deep to read") from None
     unknown = set(data) - {"generic", "datasheets"}
     if unknown:
         raise ImportFileError(name, sorted(unknown)[0], "generic or datasheets", "an unknown table")

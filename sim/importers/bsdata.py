@@ -36,26 +36,53 @@ def flag(d, key) -> bool:
     return v is True or (isinstance(v, str) and v.strip().lower() == "true")
 
 
-def number(d, key, default: float | None = None) -> float | None:
+MAX_NUMBER = 1e9  # beyond any count, cost or modifier the data gives (a unit of 200 models, 100,000 points)
+
+
+def number(d, key, default: float | None = None, what: str = "") -> float | None:
+    """The number at ``key``: ``default`` when absent, not a number (a bool, words) or empty.
+    A number that is not finite (NaN, an infinity, "1e400", thousands of digits) or beyond
+    MAX_NUMBER raises Bad naming ``what`` (the caller adds the file and place): such a value is
+    never used, nor quietly replaced."""
     v = d.get(key) if isinstance(d, dict) else None
-    if isinstance(v, bool):
+    if isinstance(v, bool) or v is None:
         return default
-    if isinstance(v, int) and abs(v) >= 10 ** 12:
-        return default  # (a huge JSON integer: no float of it is taken)
-    if isinstance(v, (int, float)):
-        f = float(v)
+    if isinstance(v, int):
+        if abs(v) > MAX_NUMBER:
+            raise _too_big(what or key, _digits(v))
+        return float(v)
+    if isinstance(v, float):
+        f = v
     elif isinstance(v, str):
+        t = v.strip()
+        if len(t) > 40:
+            if t.lstrip("+-").isdigit():
+                raise _too_big(what or key, f"a number of {len(t.lstrip('+-')):,} digits")
+            return default
         try:
-            f = float(v)
-        except (ValueError, OverflowError):
+            f = float(t)
+        except ValueError:
             return default
     else:
         return default
-    return f if f == f and abs(f) < 1e12 else default  # (no NaN, no infinity, nothing huge)
+    if f != f or abs(f) > MAX_NUMBER:
+        raise _too_big(what or key, repr(v)[:40])
+    return f
+
+
+def _too_big(what: str, found: str) -> "Bad":
+    return Bad(f"{what} as a finite number from {-MAX_NUMBER:,.0f} to {MAX_NUMBER:,.0f}", found)
+
+
+def _digits(v: int) -> str:
+    n = len(str(abs(v))) if abs(v) < 10 ** 4000 else v.bit_length() * 30103 // 100000
+    return f"a number of {n:,} digits"
 
 
 def _num_text(v) -> str:
-    return str(int(v)) if float(v).is_integer() else str(v)
+    if isinstance(v, int):
+        return str(v) if abs(v) < 10 ** 4000 else "<a number of thousands of digits>"
+    return str(int(v)) if v == v and abs(v) != float("inf") and float(v).is_integer() else str(v)
 
 
 def norm(s: str) -> str:
@@ -102,11 +129,12 @@ def profile_kind(profile: dict) -> str:
 
 
 def pts(d) -> float:
-    """The points cost of one selection or entry (its own, not its children's)."""
+    """The points cost of one selection or entry (its own, not its children's). A cost that is
+    not a finite number within bounds raises Bad (number)."""
     total = 0.0
     for c in items(d, "costs"):
         if text(c, "name").strip().casefold() in PTS or text(c, "typeId") == "points":
-            total += number(c, "value", 0.0) or 0.0
+            total += number(c, "value", 0.0, f"the points cost of {clean_name(text(d, 'name'))[:60]!r}") or 0.0
     return total
 
 

@@ -33,7 +33,8 @@ from sim.importers.library import Folder, Missing, load_links
 
 MAX_NODES = 20_000  # entries visited for one datasheet (a cycle of links stops here)
 MAX_MODELS = 200
-MAX_INFO_DEPTH = 16  # info groups inside each other
+MAX_NESTING = 64  # entries and selection groups inside each other (a datasheet's tree)
+MAX_INFO_LINKS = 100_000  # info groups and links looked at for one entry's profiles or rules
 _LINK_KEYS = ("entryLinks", "infoLinks")
 
 
@@ -56,6 +57,7 @@ class Catalogue:
             per_doc.append((links.system, self._index(links.system)))
         self.cond = Conditions(B.text(doc, "id"))
         self._lost: list[str] | None = None  # while a datasheet is built: the links it loses
+        self._memo: dict = {}  # ids of an entry's lists -> (the lists, its profiles or rules): _info
         self._count_dangling(per_doc)
 
     # --- ids --------------------------------------------------------------------------------------
@@ -208,65 +210,95 @@ class Catalogue:
             f"the name of a datasheet in the catalogue{hint}", repr(name[:60])))
 
     # --- profiles and rules of an entry ------------------------------------------------------------
-    def profiles(self, entry: dict, inst: Inst | None = None, depth: int = 0) -> list[dict]:
+    def profiles(self, entry: dict, inst: Inst | None = None) -> list[dict]:
         """The profiles an entry shows: its own, those of its info groups and info links
         (profiles and info groups), hidden ones (after their modifiers, decided alone) left out."""
-        out = [p for p in B.items(entry, "profiles") if self.cond.shown(p, inst)]
-        if depth >= MAX_INFO_DEPTH:
-            return out
-        for g in B.items(entry, "infoGroups"):
-            if self.cond.shown(g, inst):
-                out.extend(self.profiles(g, inst, depth + 1))
-        for link in B.items(entry, "infoLinks"):
-            kind = B.text(link, "type")
-            if kind not in ("profile", "infoGroup") or not self.cond.shown(link, inst):
-                continue
-            t = self.index.get(B.text(link, "targetId"))
-            if t is None:
-                self._lose(kind if kind == "profile" else "info group", B.text(link, "name"))
-            elif not self.cond.shown(t, inst):
-                continue
-            elif kind == "profile":
-                out.append(t)
-            else:
-                out.extend(self.profiles(t, inst, depth + 1))
-        return out
+        return self._info(entry, inst, "profiles", None)
 
-    def rules(self, entry: dict, inst: Inst | None = None, notes: list | None = None,
-              depth: int = 0) -> list[tuple[str, str]]:
+    def rules(self, entry: dict, inst: Inst | None = None, notes: list | None = None) -> list[tuple[str, str]]:
         """(name, description) of the rules an entry shows (its own, its info groups', and info
         links to rules, with the link's name modifiers applied: "Deadly Demise" + "D3"); hidden
         ones (after their modifiers, decided alone: a detachment's rule while the detachment is
         not chosen) left out. The description is read for what it states (an invulnerable
         save's condition), never written anywhere."""
-        out = [(B.text(r, "name"), B.text(r, "description")) for r in B.items(entry, "rules") if self.cond.shown(r, inst)]
-        if depth < MAX_INFO_DEPTH:
-            for g in B.items(entry, "infoGroups"):
-                if self.cond.shown(g, inst):
-                    out.extend(self.rules(g, inst, notes, depth + 1))
-        for link in B.items(entry, "infoLinks") if depth < MAX_INFO_DEPTH else ():
-            kind = B.text(link, "type")
-            if kind not in ("rule", "infoGroup") or not self.cond.shown(link, inst):
+        return [(n, d) for n, d in self._info(entry, inst, "rules", notes) if n]
+
+    def _info(self, entry: dict, inst: Inst | None, own: str, notes: list | None) -> list:
+        """What :meth:`profiles` (``own`` "profiles") or :meth:`rules` (``own`` "rules") give, in
+        the data's order: the entry's own, then each info group's and info link's, depth first.
+        Walked without recursion; each info group is opened once (a group that links itself,
+        two that link each other, or one reached twice, adds its content once), and at most
+        MAX_INFO_LINKS groups and links are looked at in all. Listing (no instance, nothing
+        being built) remembers the answer for the entry's lists, which a shared entry's every
+        link to it shares (2,000 datasheets linking one entry read its links once), each
+        profile or rule in it once (19,000 links to one profile are one profile to list)."""
+        memo = inst is None and notes is None and self._lost is None
+        if memo:
+            lists = (own, entry.get(own), entry.get("infoGroups"), entry.get("infoLinks"))
+            key = tuple(id(x) for x in lists)
+            hit = self._memo.get(key)
+            if hit is not None:
+                return list(hit[1])
+        out: list = []
+        opened = {id(entry)}
+        steps = 0
+        stack: list = [("node", entry)]
+        while stack:
+            kind, node = stack.pop()
+            if kind == "item":
+                out.append(node)
                 continue
-            t = self.index.get(B.text(link, "targetId"))
-            if t is None:
-                self._lose(kind if kind == "rule" else "info group", B.text(link, "name"))
-                continue
-            if not self.cond.shown(t, inst):
-                continue
-            if kind == "infoGroup":
-                out.extend(self.rules(t, inst, notes, depth + 1))
-                continue
-            name = B.text(link, "name") or B.text(t, "name")
-            for mod, cs in modifiers(link):
-                if B.text(mod, "field") == "name":
-                    ok = self.cond.holds(cs, inst, ALONE) if inst is not None else (True if not cs else None)
-                    if ok:
-                        name = _apply_text(name, mod)
-                    elif ok is None and notes is not None:
-                        notes.append(f"rule {name!r}: a name modifier with a roster or force condition not applied")
-            out.append((name, B.text(t, "description")))
-        return [(n, d) for n, d in out if n]
+            if own == "profiles":
+                out.extend(p for p in B.items(node, "profiles") if self.cond.shown(p, inst))
+            else:
+                out.extend((B.text(r, "name"), B.text(r, "description")) for r in B.items(node, "rules")
+                           if self.cond.shown(r, inst))
+            tasks = []
+            groups, links = B.items(node, "infoGroups"), B.items(node, "infoLinks")
+            steps += len(groups) + len(links)
+            if steps > MAX_INFO_LINKS:
+                raise B.where_error(self.file, B.clean_name(B.text(entry, "name"))[:60], B.Bad(
+                    f"at most {MAX_INFO_LINKS:,} info groups and links read for one entry", "more"))
+            for g in groups:
+                if self.cond.shown(g, inst) and id(g) not in opened:
+                    opened.add(id(g))
+                    tasks.append(("node", g))
+            want = "profile" if own == "profiles" else "rule"
+            for link in links:
+                kind = B.text(link, "type")
+                if kind not in (want, "infoGroup") or not self.cond.shown(link, inst):
+                    continue
+                t = self.index.get(B.text(link, "targetId"))
+                if t is None:
+                    self._lose(kind if kind != "infoGroup" else "info group", B.text(link, "name"))
+                    continue
+                if not self.cond.shown(t, inst):
+                    continue
+                if kind == "infoGroup":
+                    if id(t) not in opened:
+                        opened.add(id(t))
+                        tasks.append(("node", t))
+                elif own == "profiles":
+                    tasks.append(("item", t))
+                else:
+                    tasks.append(("item", (self._rule_name(link, t, inst, notes), B.text(t, "description"))))
+            stack.extend(reversed(tasks))
+        if memo:  # (listing: a profile or rule shown twice is listed once, so it is kept once)
+            once = {(id(x) if own == "profiles" else x): x for x in out}
+            self._memo[key] = (lists, tuple(once.values()))
+            return list(once.values())
+        return out
+
+    def _rule_name(self, link: dict, rule: dict, inst: Inst | None, notes: list | None) -> str:
+        name = B.text(link, "name") or B.text(rule, "name")
+        for mod, cs in modifiers(link):
+            if B.text(mod, "field") == "name":
+                ok = self.cond.holds(cs, inst, ALONE) if inst is not None else (True if not cs else None)
+                if ok:
+                    name = _apply_text(name, mod)
+                elif ok is None and notes is not None:
+                    notes.append(f"rule {name!r}: a name modifier with a roster or force condition not applied")
+        return name
 
     # --- the default unit --------------------------------------------------------------------------
     def build(self, entry: dict, models: int | None = None) -> tuple[dict, list[str]]:
@@ -275,6 +307,7 @@ class Catalogue:
         catalogue, or a data error) refuses it, naming what is lost."""
         notes: list[str] = []
         self._nodes = 0
+        self.cond.steps = 0
         self._lost = []
         try:
             root = self._build(entry, 1, None, [])
@@ -284,6 +317,8 @@ class Catalogue:
             self._evaluate(root, notes)
             sel = self._selection(root, notes)
             lost = self._lost
+        except B.Bad as e:  # (a number that is no finite number: bsdata.number)
+            raise B.where_error(self.file, f"datasheets[{B.clean_name(B.text(entry, 'name'))[:60]!r}]", e) from None
         finally:
             self._lost = None
         if lost:
@@ -296,11 +331,8 @@ class Catalogue:
                 f"{len(lost)} link(s) to {why}: " + ", ".join(lost[:3]) + more))
         return sel, notes
 
-    def _build(self, entry: dict, count: int, parent: Inst | None, path: list[str]) -> Inst:
-        self._nodes += 1
-        if self._nodes > MAX_NODES:
-            raise B.where_error(self.file, B.text(entry, "name")[:60], B.Bad(
-                f"a datasheet of at most {MAX_NODES:,} entries", "more (a cycle of links?)"))
+    def _build(self, entry: dict, count: int, parent: Inst | None, path: list[str], depth: int = 0) -> Inst:
+        self._visit(entry, depth)
         inst = Inst(entry, count, parent, name=B.clean_name(B.text(entry, "name")))
         key = B.text(entry, "id")
         if key in path:
@@ -312,20 +344,26 @@ class Catalogue:
                 continue
             n = _default(e)
             if n:
-                inst.children.append(self._build(e, n * count, inst, path))
+                inst.children.append(self._build(e, n * count, inst, path, depth + 1))
         for g in groups:
             if not B.flag(g, "hidden"):
-                self._group(g, inst, count, path, 0)
+                self._group(g, inst, count, path, depth + 1)
         return inst
 
-    def _group(self, g: dict, inst: Inst, count: int, path: list[str], depth: int) -> None:
-        if depth > MAX_INFO_DEPTH * 4:
-            raise B.where_error(self.file, B.text(g, "name")[:60], B.Bad(
-                f"selection groups nested at most {MAX_INFO_DEPTH * 4} deep", "deeper (a cycle of links?)"))
+    def _visit(self, node: dict, depth: int) -> None:
+        """One more entry or group of the datasheet being built: at most MAX_NODES in all, and
+        entries and groups nested at most MAX_NESTING deep in all (a chain of 3,000 links, or a
+        group that links itself, is one error, not a RecursionError)."""
+        if depth > MAX_NESTING:
+            raise B.where_error(self.file, B.text(node, "name")[:60], B.Bad(
+                f"entries and selection groups nested at most {MAX_NESTING} deep", "deeper (a cycle of links?)"))
         self._nodes += 1
         if self._nodes > MAX_NODES:
-            raise B.where_error(self.file, B.text(g, "name")[:60], B.Bad(
+            raise B.where_error(self.file, B.text(node, "name")[:60], B.Bad(
                 f"a datasheet of at most {MAX_NODES:,} entries", "more (a cycle of links?)"))
+
+    def _group(self, g: dict, inst: Inst, count: int, path: list[str], depth: int) -> None:
+        self._visit(g, depth)
         entries, groups = self.children(g)
         entries = [e for e in entries if not B.flag(e, "hidden")]
         picks = {id(e): _default(e) for e in entries}
@@ -337,7 +375,7 @@ class Catalogue:
             picks[id(pick)] += need - have
         for e in entries:
             if picks[id(e)]:
-                inst.children.append(self._build(e, picks[id(e)] * count, inst, path))
+                inst.children.append(self._build(e, picks[id(e)] * count, inst, path, depth + 1))
         for sub in groups:
             if not B.flag(sub, "hidden"):
                 self._group(sub, inst, count, path, depth + 1)
@@ -392,7 +430,7 @@ class Catalogue:
                     (inst.extra_categories if kind in ("add", "set-primary") else
                      inst.removed_categories if kind in ("remove", "unset-primary") else []).append(B.text(cat, "name"))
                 elif _is_pts(fld, inst.entry):
-                    v = B.number(mod, "value", 0.0) or 0.0
+                    v = B.number(mod, "value", 0.0, f"the value of a points modifier of {inst.name[:60]!r}") or 0.0
                     inst.points = v if kind == "set" else inst.points + v * times if kind == "increment" else \
                         inst.points - v * times if kind == "decrement" else inst.points
                 elif self._is_characteristic(fld):
@@ -453,7 +491,14 @@ class Catalogue:
         """What `sim datasheets` prints of one datasheet: its statlines and weapons as printed (every
         option, not only the default), points, the names of its abilities, and ``refused``: why
         its unit cannot be imported into this version (Part A ruling 28, sim.rules.scope: an
-        AIRCRAFT category on it or one of its models), else None."""
+        AIRCRAFT category on it or one of its models), else None. A number of it that is no
+        finite number (a cost, a condition's value) refuses the listing, naming it."""
+        try:
+            return self._summary(entry)
+        except B.Bad as e:
+            raise B.where_error(self.file, f"datasheets[{B.clean_name(B.text(entry, 'name'))[:60]!r}]", e) from None
+
+    def _summary(self, entry: dict) -> dict:
         from sim.rules import scope
         stats, weapons, abilities, cats = {}, {}, [], []
         seen: set[str] = set()
@@ -505,13 +550,13 @@ def _bound(entry: dict, kind: str) -> int | None:
     vals = {}
     for c in B.items(entry, "constraints"):
         if B.text(c, "type") == kind and B.text(c, "field") == "selections" and B.text(c, "scope") in ("parent", ""):
-            vals[B.text(c, "id")] = B.number(c, "value", 0.0) or 0.0
+            vals[B.text(c, "id")] = B.number(c, "value", 0.0, f"the {kind} constraint of {_name(entry)}") or 0.0
     if not vals:
         return None
     for mod, cs in modifiers(entry):
         cid = B.text(mod, "field")
         if cid in vals and not cs and not B.items(mod, "repeats"):
-            v = B.number(mod, "value", 0.0) or 0.0
+            v = B.number(mod, "value", 0.0, f"the value of a modifier of the {kind} of {_name(entry)}") or 0.0
             t = B.text(mod, "type")
             vals[cid] = v if t == "set" else vals[cid] + v if t == "increment" else vals[cid] - v if t == "decrement" \
                 else vals[cid]
@@ -521,10 +566,14 @@ def _bound(entry: dict, kind: str) -> int | None:
 
 def _default(entry: dict) -> int:
     n = _bound(entry, "min") or 0
-    d = B.number(entry, "defaultAmount")
+    d = B.number(entry, "defaultAmount", None, f"the defaultAmount of {_name(entry)}")
     if d is not None and d == int(d) and 0 <= d <= MAX_MODELS:
         n = max(n, int(d))
     return n
+
+
+def _name(entry: dict) -> str:
+    return repr(B.clean_name(B.text(entry, "name"))[:60])
 
 
 def _is_pts(fld: str, entry: dict) -> bool:
@@ -552,7 +601,7 @@ def _apply_char(current: str | None, fld: str, mod: dict, times: int, base: str 
         return f"{value or ''} {v}".strip()
     if t in ("increment", "decrement") and value is not None:
         m = re.match(r"^(\D*)(\d+)(.*)$", value.strip())
-        step = B.number(mod, "value", 0.0) or 0.0
+        step = B.number(mod, "value", 0.0, f"the value of a modifier of {fld!r}") or 0.0
         if m:
             n = int(m.group(2)) + int(step * times) * (1 if t == "increment" else -1)
             return f"{m.group(1)}{max(n, 0)}{m.group(3)}"

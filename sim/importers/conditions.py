@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from sim.importers import bsdata as B
 
 ALONE, STRICT = "alone", "strict"
+MAX_STEPS = 5_000_000  # selections looked at by the conditions of one datasheet (a real one: some thousands)
 _COMPARE = {"atLeast": lambda n, v: n >= v, "atMost": lambda n, v: n <= v, "greaterThan": lambda n, v: n > v,
             "lessThan": lambda n, v: n < v, "equalTo": lambda n, v: n == v, "notEqualTo": lambda n, v: n != v}
 _ROSTER = ("force", "roster")
@@ -92,6 +93,17 @@ class Conditions:
 
     def __init__(self, primary: str):
         self.primary = primary
+        self.steps = 0  # selections looked at by conditions, for the datasheet being built (MAX_STEPS)
+
+    def _walk(self, inst: Inst) -> list[Inst]:
+        """walk(inst), its selections counted against MAX_STEPS: every condition walks the unit,
+        so a datasheet of 20,000 entries each with a condition would take 400 million steps;
+        beyond the budget the datasheet is refused (Bad), not waited on."""
+        nodes = list(walk(inst))
+        self.steps += len(nodes)
+        if self.steps > MAX_STEPS:
+            raise B.Bad(f"modifiers whose conditions look at most {MAX_STEPS:,} selections in all", "more")
+        return nodes
 
     # --- conditions ---------------------------------------------------------------------------
     def holds(self, cs: list[tuple[str, dict]], inst: Inst | None, mode: str = STRICT):
@@ -123,7 +135,7 @@ class Conditions:
             return v if v is None or t == "instanceOf" else not v
         if t not in _COMPARE:
             return None
-        value = B.number(c, "value", 0.0) or 0.0
+        value = B.number(c, "value", 0.0, "the value of a condition of a modifier") or 0.0
         if fld == "forces":
             return _COMPARE[t](0, value) if mode == ALONE and scope in _ROSTER else None
         if fld != "selections":
@@ -137,11 +149,11 @@ class Conditions:
         if scope in _ROSTER or (scope == "parent" and inst.parent is None):
             if mode != ALONE:
                 return None
-            return sum(i.count for i in walk(root_of(inst)) if self._is(i, child))  # (the force: this unit)
+            return sum(i.count for i in self._walk(root_of(inst)) if self._is(i, child))  # (the force: this unit)
         where = self.scope(scope, inst)
         if where is None:
             return None
-        return sum(i.count for i in walk(where) if i is not where and self._is(i, child))
+        return sum(i.count for i in self._walk(where) if i is not where and self._is(i, child))
 
     def scope(self, scope: str, inst: Inst):
         if scope in ("self", ""):
@@ -203,14 +215,14 @@ class Conditions:
             where, include_self = self.scope(scope, inst), False
             if where is None:
                 return None
-        order = {id(i): k for k, i in enumerate(walk(root_of(inst)))}
+        order = {id(i): k for k, i in enumerate(self._walk(root_of(inst)))}
         n = 0
-        for cand in walk(where):
+        for cand in self._walk(where):
             if cand is where and not include_self:
                 continue
             if all(self._local_one(c, cand, inst, order) for c in B.items(g, "conditions")):
                 n += cand.count
-        return _COMPARE[t](n, B.number(g, "value", 0.0) or 0.0)
+        return _COMPARE[t](n, B.number(g, "value", 0.0, "the value of a condition group of a modifier") or 0.0)
 
     def _local_one(self, c: dict, cand: Inst, inst: Inst, order: dict) -> bool:
         t = B.text(c, "type")
@@ -238,9 +250,10 @@ class Conditions:
             n = self.count(B.text(r, "scope"), B.text(r, "childId"), inst, mode)
             if n is None:
                 return None
-            per = B.number(r, "value", 1.0) or 1.0
+            per = B.number(r, "value", 1.0, f"the value of a repeat of a modifier of {inst.name[:60]!r}") or 1.0
             q = n / per
-            total += int(math.ceil(q) if B.flag(r, "roundUp") else math.floor(q)) * int(B.number(r, "repeats", 1.0) or 1)
+            times = B.number(r, "repeats", 1.0, f"the repeats of a modifier of {inst.name[:60]!r}") or 1
+            total += int(math.ceil(q) if B.flag(r, "roundUp") else math.floor(q)) * int(times)
         return total
 
     def shown(self, node: dict, inst: Inst | None) -> bool:

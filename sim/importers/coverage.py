@@ -59,10 +59,9 @@ def catalogue_files(folder: str | Path) -> list[Path]:
 
 def _is_catalogue(path: Path) -> bool:
     """A file whose root is a catalogue (not the game system): a cheap look at its head."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
-    except OSError:
+    from sim.scenario.files import read_head
+    head = read_head(path, 4096)  # (a regular file only: never a FIFO opened to wait on)
+    if head is None:
         return False
     if head[:2] == b"PK":
         return True  # (a .catz: read in full when covered)

@@ -22,16 +22,17 @@ one for a whole data set; sim.importers.coverage), keeping the few most recent d
 
 from __future__ import annotations
 
-import io
 import os
 import re
-import zipfile
+import stat
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.importers import bsdata as B
-from sim.importers.source import MAX_FILE_BYTES, read_document
+from sim.errors import ImportFileError
+from sim.importers.source import MAX_FILE_BYTES, read_document, zip_head
+from sim.scenario.files import read_head
 
 MAX_LINKS = 64  # catalogue links of one catalogue
 MAX_CATALOGUES = 48  # catalogues read for one catalogue (its links, theirs...)
@@ -71,9 +72,10 @@ class Folder:
         except OSError:
             names = []
         files = [self.path / n for n in names if n.lower().endswith(CATALOGUE_SUFFIXES + SYSTEM_SUFFIXES)]
-        self.files = [p for p in files[:MAX_FOLDER_FILES] if p.is_file()]
+        self.files = [p for p in files[:MAX_FOLDER_FILES] if _regular(p)]
         self._ids: dict[Path, str | None] = {}  # file -> its root id (None: not a catalogue)
         self._docs: OrderedDict = OrderedDict()  # file -> (root, doc), the most recent kept
+        self._id_sets: dict[Path, frozenset | None] = {}  # file -> the ids its bytes hold (_may_have)
 
     def document(self, path: Path, roots=("catalogue",)) -> tuple[str, dict]:
         """(root, content) of a file of the folder (read_document's limits and errors)."""
@@ -123,16 +125,13 @@ class Folder:
 
     def _may_have(self, path: Path, target_id: str) -> bool:
         """Cheap test before a file is parsed: its bytes hold ``id`` = target_id (XML: in its
-        root element; JSON: anywhere); a zip is looked into."""
-        try:
-            raw = _head_bytes(path)
-        except (OSError, zipfile.BadZipFile, ValueError, RuntimeError, EOFError, NotImplementedError):
-            return False
-        tid = re.escape(target_id.encode())
-        if raw.lstrip()[:1] == b"<":
-            m = re.search(rb"<(?:\w+:)?(?:catalogue|gameSystem)\b[^>]*?\sid=\"" + tid + rb"\"", raw[:_HEAD])
-            return m is not None
-        return re.search(rb'"id"\s*:\s*"' + tid + rb'"', raw) is not None
+        root element; JSON: anywhere); a zip is looked into. Each file is read for it once
+        while the Folder lives (the ids it holds are kept), so a catalogue's many links to
+        catalogues the folder lacks cost one read of each file, not one per link."""
+        if path not in self._id_sets:
+            self._id_sets[path] = _ids_held(path)
+        held = self._id_sets[path]
+        return held is None or target_id.encode() in held
 
     def game_system(self, skip: Path) -> Path | None:
         for p in self.files:
@@ -140,29 +139,51 @@ class Folder:
                 return p
         for p in self.files:
             if p != skip and p.suffix.lower() == ".json":
-                try:
-                    with open(p, "rb") as f:
-                        head = f.read(64)
-                except OSError:
-                    continue
-                if b'"gameSystem"' in head:
+                head = read_head(p, 64)  # (a regular file only: a FIFO put there since is never opened to wait)
+                if head is not None and b'"gameSystem"' in head:
                     return p
         return None
 
 
+_JSON_ID = re.compile(rb'"id"\s*:\s*"([^"]*)"')
+_XML_ROOT_ID = re.compile(rb"<(?:\w+:)?(?:catalogue|gameSystem)\b[^>]*?\sid=\"([^\"]*)\"")
+MAX_IDS_HELD = 100_000  # ids of one file kept for _may_have (beyond: the file is parsed when asked)
+
+
+def _ids_held(path: Path) -> frozenset | None:
+    """The ids a file's bytes hold, for Folder._may_have: an XML file's root element's, every
+    ``"id": "..."`` of a JSON file; None when there are too many to keep (then it may hold any)."""
+    raw = _head_bytes(path)
+    if raw.lstrip()[:1] == b"<":
+        m = _XML_ROOT_ID.search(raw[:_HEAD])
+        return frozenset([m.group(1)]) if m else frozenset()
+    ids = set()
+    for m in _JSON_ID.finditer(raw):
+        ids.add(m.group(1))
+        if len(ids) > MAX_IDS_HELD:
+            return None
+    return frozenset(ids)
+
+
+def _regular(p: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(p).st_mode)
+    except OSError:
+        return False
+
+
 def _head_bytes(path: Path) -> bytes:
-    """A file's bytes (a zip's first member's), at most MAX_FILE_BYTES, for the id test."""
-    with open(path, "rb") as f:
-        raw = f.read(MAX_FILE_BYTES + 1)
-    if len(raw) > MAX_FILE_BYTES:
+    """A file's bytes (a zip's document's first _HEAD bytes, decompressed in counted pieces by
+    sim.importers.source, whatever its method), at most MAX_FILE_BYTES, for the id test; b""
+    for anything that is not a regular file of that size or a readable zip."""
+    raw = read_head(path, MAX_FILE_BYTES + 1)
+    if raw is None or len(raw) > MAX_FILE_BYTES:
         return b""
     if raw[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
-        with zipfile.ZipFile(io.BytesIO(raw)) as z:
-            infos = [i for i in z.infolist() if not i.is_dir()]
-            if not infos:
-                return b""
-            with z.open(infos[0]) as m:
-                return m.read(_HEAD)
+        try:
+            return zip_head(raw, str(path), _HEAD)
+        except ImportFileError:
+            return b""
     return raw
 
 

@@ -43,6 +43,7 @@ from sim.importers.report import ENGINE_KEYWORDS, UnitReport
 
 MAX_UNITS = 500
 MAX_SELECTIONS = 200_000
+MAX_PROFILES = 256  # profiles of one selection (the data's: a few statlines, weapons and abilities)
 
 
 @dataclass
@@ -104,7 +105,7 @@ class Assembler:
                 raise B.where_error(self.file, more[0][1], B.Bad("a leader with no unit nested in it", "<a nested unit>"))
             unit = attach_leader(unit, lunit)
             rep.note(f"leader {lname!r} attached (its selection is nested in this unit's)")
-        pts = _points(sel)
+        pts = _points(sel, self.file, place)
         unit = M.Unit(uid, unit.name, unit.models, unit.keywords, unit.abilities, unit.labels,
                       int(round(pts)) if pts else None, unit.can_lead, unit.transport)
         rep.points = unit.points
@@ -222,7 +223,11 @@ class Assembler:
 
     def _gear(self, sel: dict, place: str) -> _Gear:
         out = []
-        for i, p in enumerate(B.items(sel, "profiles")):
+        profiles = B.items(sel, "profiles")
+        if len(profiles) > MAX_PROFILES:  # (before any is read: 25,000 profiles of one name)
+            raise B.where_error(self.file, f"{place}.profiles", B.Bad(
+                f"a selection of at most {MAX_PROFILES} profiles", f"<{len(profiles):,} profiles>"))
+        for i, p in enumerate(profiles):
             kind = B.profile_kind(p)
             if kind in (B.RANGED, B.MELEE):
                 out.append((kind, M.weapon(p, self.file, f"{place}.profiles[{i}]")))
@@ -415,18 +420,24 @@ def _replace(m: M.Model, **kw) -> M.Model:
 
 
 def _count(sel: dict, file: str, place: str) -> int:
-    n = B.number(sel, "number", 1.0 if sel.get("number") is None else None)
+    try:
+        n = B.number(sel, "number", 1.0 if sel.get("number") is None else None)
+    except B.Bad as e:
+        raise B.where_error(file, f"{place}.number", B.Bad("a number of 0 to 200", e.found)) from None
     if n is None or n != int(n) or not 0 <= n <= 200:
         raise B.where_error(file, f"{place}.number", B.Bad("a number of 0 to 200", repr(sel.get("number"))[:40]))
     return int(n)
 
 
-def _points(sel: dict) -> float:
-    total, stack = 0.0, [sel]
+def _points(sel: dict, file: str, place: str) -> float:
+    total, stack = 0.0, [(sel, place)]
     while stack:
-        s = stack.pop()
-        total += B.pts(s)
-        stack.extend(B.items(s, "selections"))
+        s, at = stack.pop()
+        try:
+            total += B.pts(s)
+        except B.Bad as e:
+            raise B.where_error(file, f"{at}.costs", e) from None
+        stack.extend((c, f"{at}.selections[{i}]") for i, c in enumerate(B.items(s, "selections")))
     return total
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import tomllib
 from pathlib import Path
@@ -97,7 +98,11 @@ def _table(path: str, d: dict, out: list[str], array: bool = False) -> None:
 
 
 def dump(doc: dict, header: str = "") -> str:
-    out = [f"# {line}" if line else "#" for line in header.splitlines()]
+    """The TOML text of ``doc``, ``header`` as ``#`` comments first: each comment line has its
+    control characters escaped (sim.errors.escape_controls: a name in the report may hold ESC
+    or a newline, which TOML does not allow in a comment), so the text always reads back."""
+    from sim.errors import escape_controls
+    out = [f"# {escape_controls(line)}" if line else "#" for line in header.splitlines()]
     if out:
         out.append("")
     order = ["battle", "mission", "terrain", "weapons", "armies", "script"]
@@ -227,7 +232,9 @@ def place(units: list[M.Unit], zone, file: str, taken=(), board=(60.0, 44.0),
 # --- the scenario ----------------------------------------------------------------------------------
 
 def new_scenario(name: str) -> dict:
-    return {"battle": {"name": name[:100] or "Imported armies", "seed": 1, "board": [60, 44]},
+    from sim.errors import escape_controls
+    name = escape_controls(name)[:100]  # (the roster's file name or a datasheet's: a scenario string has no control characters)
+    return {"battle": {"name": name or "Imported armies", "seed": 1, "board": [60, 44]},
             "mission": {"first": "roll-off", "players": dict.fromkeys(PLAYER, "default")},
             "weapons": {},
             "armies": [{"name": ARMY_NAMES[0], "units": []}, {"name": ARMY_NAMES[1], "units": []}]}
@@ -241,12 +248,12 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
     clear of every base on the table) instead of replacing it."""
     owner = PLAYER.index(side)
     taken, board, terrain = [], (60.0, 44.0), ()
-    if into is not None and Path(into).exists():
+    if exists(into):
         try:
             spec = L.load_scenario(into)
         except ScenarioError as e:
             raise ImportFileError(e.file, e.path, e.expected, e.found) from None
-        data = tomllib.loads(Path(into).read_text(encoding="utf-8"))
+        data = scenario_data(into)
         zones = _zones(spec)
         replaced = set() if add else {u.id for u in spec.units if u.owner == owner}
         board, terrain = spec.board, spec.terrain
@@ -326,16 +333,16 @@ def _check_placed(units: list[M.Unit], spots, file: str) -> None:
 def free_ids(units: list[M.Unit], side: str, into: str | None, add: bool = False) -> dict[str, str]:
     """Unit id -> the id it gets in the scenario at ``into`` (unchanged unless the other army,
     or with ``add`` its own, already has it)."""
-    if into is None or not Path(into).exists():
+    if not exists(into):
         return {u.id: u.id for u in units}
     try:
-        data = tomllib.loads(Path(into).read_text(encoding="utf-8"))
+        data = scenario_data(into)
         owner = PLAYER.index(side)
         stay = data["armies"][1 - owner].get("units", []) + (data["armies"][owner].get("units", []) if add else [])
         taken = {u.get("id") for u in stay}
         taken_models = {i for u in stay for m in u.get("models", [])
                         for i in ([m["id"]] if "id" in m else m.get("ids", []))}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, IndexError, TypeError, AttributeError):
+    except (ScenarioError, KeyError, IndexError, TypeError, AttributeError):
         return {u.id: u.id for u in units}  # (scenario_text reports what is wrong with the file)
     out = {}
     for u in units:
@@ -345,6 +352,30 @@ def free_ids(units: list[M.Unit], side: str, into: str | None, add: bool = False
         taken.add(uid)
         out[u.id] = uid
     return out
+
+
+def scenario_data(into: str) -> dict:
+    """The parsed TOML of the existing scenario at ``into`` (``--out``), read as the scenario
+    loader reads a file (sim.scenario.files.read_capped: a regular file of bounded size, never a
+    FIFO or a device; nesting too deep is an error, not a RecursionError). Raises
+    ImportFileError."""
+    from sim.scenario.files import read_capped
+    raw = read_capped(Path(into), into, L.MAX_FILE_BYTES, "a scenario file", ImportFileError)
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ImportFileError(into, "", "UTF-8 text", "undecodable bytes") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ImportFileError(into, "", "valid TOML", str(e)) from None
+    except (RecursionError, MemoryError, ValueError):
+        raise ImportFileError(into, "", f"a scenario file nested at most {L.MAX_DEPTH} deep, with whole numbers "
+                              f"of at most {len(str(L.MAX_INT))} digits", "deeper nesting or longer numbers") from None
+
+
+def exists(into: str | None) -> bool:
+    """Is there anything at ``into`` (a file, a FIFO, a device, a dangling link): then it is
+    read as a scenario, and refused unless it is one; only a path with nothing there is new."""
+    return into is not None and os.path.lexists(into)
 
 
 def _zones(spec):

@@ -18,8 +18,12 @@ one line naming the file, the place, what was expected and what was found.
 
 from __future__ import annotations
 
+import bz2
 import io
 import json
+import lzma
+import re
+import struct
 import zipfile
 import zlib
 from pathlib import Path
@@ -30,6 +34,8 @@ from sim.errors import ImportFileError
 MAX_FILE_BYTES = 32 * 1024 * 1024  # the file as stored, and what a zip member may unpack to
 MAX_JSON_TOKENS = 1_500_000  # commas, colons and brackets: a 3.5 MB catalogue has ~160,000
 MAX_XML_TAGS = 400_000  # '<' characters: a 3.5 MB catalogue has ~30,000 elements
+MAX_XML_ATTRIBUTES = 1_500_000  # '=' characters: each attribute has one (a 3.5 MB catalogue: ~120,000)
+MAX_XML_ELEMENT_ATTRIBUTES = 256  # attributes of one element (the data's have at most ~15)
 MAX_DEPTH = 100  # elements (or JSON containers) inside each other
 MAX_ZIP_MEMBERS = 16
 ROOTS = ("roster", "catalogue", "gameSystem")
@@ -62,34 +68,123 @@ def _read_bytes(path: Path, name: str) -> bytes:
 
 
 _ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError, RuntimeError,
-               NotImplementedError, ValueError, KeyError)
+               NotImplementedError, ValueError, KeyError, struct.error, lzma.LZMAError)
+_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate", zipfile.ZIP_BZIP2: "bzip2",
+            zipfile.ZIP_LZMA: "LZMA"}
+PIECE = 64 * 1024  # bytes a decompressor may give at once (every method is asked with max_length)
+MAX_ZIP_ENTRIES = 1000  # central directory records looked at before zipfile reads them
 
 
 def _unzip(raw: bytes, name: str) -> bytes:
     """The one document in a zip (``.rosz``, ``.catz``), read with its bytes counted."""
+    return _zip_member(raw, name, MAX_FILE_BYTES)
+
+
+def zip_head(raw: bytes, name: str, limit: int) -> bytes:
+    """The first ``limit`` bytes (or fewer) of the document in a zip: what a cheap look at a
+    file's head reads (sim.importers.library), decompressed in pieces like a whole read."""
+    return _zip_member(raw, name, limit, head=True)
+
+
+def _zip_member(raw: bytes, name: str, cap: int, head: bool = False) -> bytes:
+    """The document member of a zip, at most ``cap`` bytes unpacked (``head``: its first
+    ``cap`` bytes). Every method zip allows is decompressed by this module, in pieces of at
+    most PIECE bytes with ``max_length`` (zipfile's own reader decompresses a whole chunk of a
+    bzip2 or LZMA member at once: a 1.7 KB member can unpack to a gigabyte), the bytes counted
+    as they come; a member stops at the limit, not at what its header claims. Stored, deflate,
+    bzip2 and LZMA are read; any other method, and an encrypted member, are refused."""
+    if raw.count(b"PK\x01\x02") > MAX_ZIP_ENTRIES:
+        raise ImportFileError(name, "", f"a zip of at most {MAX_ZIP_ENTRIES} entries", "more")
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as z:
             infos = [i for i in z.infolist() if not i.is_dir()]
-            if not 1 <= len(infos) <= MAX_ZIP_MEMBERS:
-                raise ImportFileError(name, "", "a zip holding one roster or catalogue", f"<{len(infos)} files>")
-            docs = [i for i in infos if i.filename.lower().endswith((".ros", ".cat", ".gst", ".json", ".xml"))]
-            info = (docs or infos)[0]
-            out, total = [], 0
-            with z.open(info) as f:
-                while True:
-                    b = f.read(1 << 20)
-                    if not b:
-                        break
-                    total += len(b)
-                    if total > MAX_FILE_BYTES:
-                        raise ImportFileError(name, info.filename[:100], f"a zipped file of at most "
-                                              f"{MAX_FILE_BYTES // _MB} MB unpacked", "more bytes (a zip bomb?)")
-                    out.append(b)
-            return b"".join(out)
+        if not 1 <= len(infos) <= MAX_ZIP_MEMBERS:
+            raise ImportFileError(name, "", "a zip holding one roster or catalogue", f"<{len(infos)} files>")
+        docs = [i for i in infos if i.filename.lower().endswith((".ros", ".cat", ".gst", ".json", ".xml"))]
+        info = (docs or infos)[0]
+        where = info.filename[:100]
+        if info.flag_bits & 0x1:
+            raise ImportFileError(name, where, "a zip member that is not encrypted", "an encrypted member")
+        if info.compress_type not in _METHODS:
+            raise ImportFileError(name, where, "a zip member compressed with stored, deflate, bzip2 or LZMA",
+                                  f"compression method {info.compress_type}")
+        off = info.header_offset
+        sig, n, m = struct.unpack("<4s22xHH", raw[off:off + 30])
+        if sig != b"PK\x03\x04":
+            raise zipfile.BadZipFile("no local header")
+        start = off + 30 + n + m
+        data = memoryview(raw)[start:start + info.compress_size]
+        if len(data) != info.compress_size:
+            raise EOFError
+        out, crc = bytearray(), 0
+        for piece in _pieces(info.compress_type, data, cap):
+            out += piece
+            crc = zlib.crc32(piece, crc)
+            if len(out) > cap:
+                if head:
+                    return bytes(out[:cap])
+                raise ImportFileError(name, where, f"a zipped file of at most {cap // _MB} MB unpacked",
+                                      "more bytes (a zip bomb?)")
+        if not head and crc != info.CRC:
+            raise ImportFileError(name, where, "a whole zip file", "a damaged zip member (its CRC does not match)")
+        return bytes(out)
     except ImportFileError:
         raise
     except _ZIP_ERRORS as e:
         raise ImportFileError(name, "", "a whole zip file", f"a damaged or truncated zip ({type(e).__name__})") from None
+
+
+def _pieces(method: int, data: memoryview, cap: int):
+    """The member's bytes out, PIECE at most at a time, until its data ends or ``cap`` is passed."""
+    if method == zipfile.ZIP_STORED:
+        for i in range(0, len(data), PIECE):
+            yield bytes(data[i:i + PIECE])
+        return
+    if method == zipfile.ZIP_DEFLATED:
+        d = zlib.decompressobj(-15)
+        for i in range(0, len(data), PIECE):
+            buf = bytes(data[i:i + PIECE])
+            while buf:
+                piece = d.decompress(buf, PIECE)
+                if not piece and len(d.unconsumed_tail) == len(buf):
+                    raise EOFError  # (no progress: not deflate data)
+                buf = d.unconsumed_tail
+                yield piece
+                if d.eof:
+                    return
+        yield d.flush()
+        return
+    if method == zipfile.ZIP_BZIP2:
+        d = bz2.BZ2Decompressor()
+    else:
+        d, data = _lzma(data, cap)
+    for i in range(0, len(data), PIECE):
+        buf = bytes(data[i:i + PIECE])
+        while True:
+            piece = d.decompress(buf, PIECE)
+            buf = b""
+            yield piece
+            if d.eof:
+                return
+            if d.needs_input:
+                break
+    # (an LZMA stream may end without its end marker: the CRC says whether it is whole)
+
+
+def _lzma(data: memoryview, cap: int):
+    """An LZMA decompressor for zip's form of it (APPNOTE 5.8: a 2-byte version, the size of the
+    properties, the 5 properties bytes, then the raw LZMA stream), and the stream. The dictionary
+    is at most what the member may unpack to (nothing beyond ``cap`` bytes back can be copied
+    from), so a header claiming 4 GB does not allocate it."""
+    size, = struct.unpack("<H", data[2:4])
+    props = bytes(data[4:4 + size])
+    if size != 5 or len(props) != 5 or props[0] >= 9 * 5 * 5:
+        raise ValueError("LZMA properties")
+    lc, rest = props[0] % 9, props[0] // 9
+    dict_size, = struct.unpack("<I", props[1:5])
+    filt = {"id": lzma.FILTER_LZMA1, "lc": lc, "lp": rest % 5, "pb": rest // 5,
+            "dict_size": max(4096, min(dict_size, cap + 1))}
+    return lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[filt]), data[4 + size:]
 
 
 def _decode(raw: bytes, name: str) -> str:
@@ -140,16 +235,65 @@ def _check_depth(data, name: str) -> None:
 
 # --- XML ------------------------------------------------------------------------------------------
 
+class _TooMuch(Exception):
+    """Raised by the tree builder mid-parse: (place, expected, found)."""
+
+
+def _builder(name: str):
+    """An ElementTree tree builder that counts as expat parses: elements, attributes (of each
+    element and in all) and nesting, refusing at the element that passes a bound."""
+    from xml.etree.ElementTree import TreeBuilder
+
+    class Counting(TreeBuilder):
+        elements = attributes = depth = 0
+
+        def start(self, tag, attrs):
+            self.elements += 1
+            self.attributes += len(attrs)
+            self.depth += 1
+            where = _local(tag)[:60]
+            if len(attrs) > MAX_XML_ELEMENT_ATTRIBUTES:
+                raise _TooMuch(where, f"at most {MAX_XML_ELEMENT_ATTRIBUTES} attributes on one element",
+                               f"<{len(attrs):,} attributes>")
+            if self.depth > MAX_DEPTH:
+                raise _TooMuch(where, f"XML nested at most {MAX_DEPTH} deep", "deeper nesting")
+            if self.elements > MAX_XML_TAGS or self.attributes > MAX_XML_ATTRIBUTES:
+                raise _TooMuch(where, f"at most {MAX_XML_TAGS:,} XML elements and {MAX_XML_ATTRIBUTES:,} attributes",
+                               "more")
+            return super().start(tag, attrs)
+
+        def end(self, tag):
+            self.depth -= 1
+            return super().end(tag)
+
+    return Counting()
+
+
 def _xml(text: str, name: str) -> tuple[str, dict]:
     import defusedxml.ElementTree as DET
     from defusedxml import DefusedXmlException
     from xml.etree.ElementTree import ParseError
 
+    # cheap upper bounds first: every element starts with '<', every attribute has an '=' (a
+    # million attributes on one element would cost expat and ElementTree a gigabyte before any
+    # builder saw the element); then the builder counts exactly as the parse goes
     tags = text.count("<")
     if tags > MAX_XML_TAGS:
         raise ImportFileError(name, "", f"at most {MAX_XML_TAGS:,} XML elements", f"<about {tags:,}>")
+    attrs = text.count("=")
+    if attrs > MAX_XML_ATTRIBUTES:
+        raise ImportFileError(name, "", f"at most {MAX_XML_ATTRIBUTES:,} XML attributes", f"<up to {attrs:,}>")
+    widest = _widest_tag(text)
+    if widest > MAX_XML_ELEMENT_ATTRIBUTES:
+        raise ImportFileError(name, "", f"at most {MAX_XML_ELEMENT_ATTRIBUTES} attributes on one element",
+                              f"<up to {widest:,} on one>")
     try:
-        root = DET.fromstring(text, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+        parser = DET.DefusedXMLParser(target=_builder(name), forbid_dtd=True, forbid_entities=True,
+                                      forbid_external=True)
+        parser.feed(text)
+        root = parser.close()
+    except _TooMuch as e:
+        raise ImportFileError(name, *e.args) from None
     except DefusedXmlException as e:
         raise ImportFileError(name, "", "XML without a DTD or entity declarations",
                               f"{type(e).__name__} (refused, nothing expanded)") from None
@@ -160,6 +304,22 @@ def _xml(text: str, name: str) -> tuple[str, dict]:
     except (RecursionError, MemoryError, ValueError) as e:
         raise ImportFileError(name, "", "XML within limits", type(e).__name__) from None
     return _local(root.tag), _element(root, name, 0)
+
+
+_WIDE_TAG = re.compile(r"<[^<>=]*+(?:=[^<>=]*+){%d}" % (MAX_XML_ELEMENT_ATTRIBUTES + 1))
+
+
+def _widest_tag(text: str) -> int:
+    """More than MAX_XML_ELEMENT_ATTRIBUTES when some element may have that many attributes: a
+    '<' followed by that many '=' before the next '>' (one linear scan, possessive: no
+    backtracking); else 0."""
+    if text.count("=") <= MAX_XML_ELEMENT_ATTRIBUTES:
+        return 0
+    m = _WIDE_TAG.search(text)
+    if m is None:
+        return 0
+    end = text.find(">", m.start())
+    return text.count("=", m.start(), end if end >= 0 else len(text))
 
 
 def _local(tag: str) -> str:

@@ -45,3 +45,28 @@ def read_capped(path: Path, name: str, max_bytes: int, what: str,
         raise error(name, "", f"a readable {what.removeprefix('a ')}", e.strerror or str(e)) from None
     finally:
         os.close(fd)
+
+
+def read_head(path: Path, n: int) -> bytes | None:
+    """The first ``n`` bytes of a regular file, or None when it is anything else (a FIFO, a
+    device, a directory, unreadable): for cheap looks at the files of a folder, which must never
+    open a FIFO for a blocking read (opened without blocking, checked with fstat, then read)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks, total = [], 0
+        while total < n:
+            b = os.read(fd, n - total)
+            if not b:
+                break
+            chunks.append(b)
+            total += len(b)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
