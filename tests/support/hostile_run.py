@@ -60,10 +60,13 @@ def drive(argvs: list[tuple[str, ...]], folder: Path, extra_env: dict[str, str] 
 
 
 def drive_all(argvs: list[tuple[str, ...]], folder: Path, case_cpu: float, case_wall: float,
-              extra_env: dict[str, str] | None = None) -> dict:
+              extra_env: dict[str, str] | None = None, prelude: str = "") -> dict:
     """As ``drive``, each case with its own CPU and wall-clock seconds (hostile_driver.py); a
     driver killed by a case (the process's CPU cap, a signal) gives that case a result saying
-    so (status -1, ``"over": "killed ..."``), and the cases after it run in a fresh driver."""
+    so (status -1, ``"over": "killed ..."``), and the cases after it run in a fresh driver.
+    ``prelude``: Python run in the driver first (a test that takes a guard out)."""
+    start = ([sys.executable, "-c", f"{prelude}\nimport runpy; runpy.run_path({str(DRIVER)!r}, run_name='__main__')"]
+             if prelude else [sys.executable, str(DRIVER)])
     done: list[dict] = []
     peak, cap = 0, None
     while len(done) < len(argvs):
@@ -71,7 +74,7 @@ def drive_all(argvs: list[tuple[str, ...]], folder: Path, case_cpu: float, case_
         jobs, results = folder / "jobs.json", folder / "results.json"
         jobs.write_text(json.dumps([list(a) for a in todo]))
         results.unlink(missing_ok=True)
-        r = subprocess.run([sys.executable, str(DRIVER), str(jobs), str(results), str(case_cpu), str(case_wall)],
+        r = subprocess.run([*start, str(jobs), str(results), str(case_cpu), str(case_wall)],
                            cwd=ROOT, env=env(**(extra_env or {})), capture_output=True,
                            preexec_fn=lambda n=len(todo): limits(int((case_cpu + 15) * n) + 30))
         out = json.loads(results.read_text()) if results.exists() else {"results": []}
