@@ -438,7 +438,8 @@ def number_specs() -> list[Spec]:
         for label, _, text in (NUMBERS[0], NUMBERS[3], NUMBERS[4]):
             def build(f, which=which, fam=fam, text=text):
                 d = doc(which)
-                p, c = next((p, c) for p, c in _places(d) if isinstance(c, dict) and c.get("name") == fam and "$text" in c)
+                p, c = next((p, c) for p, c in _places(d)
+                            if isinstance(c, dict) and c.get("name") == fam and "$text" in c)
                 c["$text"] = text
                 if which == CAT:
                     return import_sheet(catalogue_folder(f, d, "json"), _sheet_at(p), f)
@@ -579,7 +580,8 @@ def link_specs() -> list[Spec]:
 
     for kind in ("info", "entry"):
         add(f"{kind} group linking itself", lambda kind=kind: _linked(kind, [("g0", ["g0"])], "g0"))
-        add(f"two {kind} groups linking each other", lambda kind=kind: _linked(kind, [("g0", ["g1"]), ("g1", ["g0"])], "g0"))
+        add(f"two {kind} groups linking each other",
+            lambda kind=kind: _linked(kind, [("g0", ["g1"]), ("g1", ["g0"])], "g0"))
         add(f"a chain of 3,000 {kind} group links",
             lambda kind=kind: _linked(kind, [(f"g{k}", [f"g{k + 1}"] if k < 2999 else []) for k in range(3000)], "g0"))
         add(f"{kind} groups 30 wide and 6 deep", lambda kind=kind: _linked(kind, _tree(30, 6), "g0"))
@@ -763,27 +765,33 @@ def _spread(fams: dict[str, tuple], per_depth: int) -> list[tuple[str, tuple]]:
 
 def mutation_specs() -> list[Spec]:
     """The catalogue and the roster fixtures, each field or container at every level set to a
-    value of another type: the listing or import, or one refusal naming the file."""
+    value of another type: the listing or import, or one refusal naming the file (the catalogue
+    listed and imported in turn)."""
     out = []
     k = 0
-    for which, per_depth in ((CAT, 4), ("roster", 3)):
+    for which, per_depth, each in ((CAT, 6, 2), ("roster", 4, 1)):
         fams = _first_of_each(doc(which), lambda p, v: True)
         for fam, path in _spread(fams, per_depth):
             v = _get(doc(which), path)
-            while True:
-                label, value = WRONG[k % len(WRONG)]
-                k += 1
-                if label != _kind(v) and not (label.startswith("empty") and not isinstance(v, (list, dict))):
-                    break
-            form = "json"  # (types are JSON's: XML has text only)
+            for _ in range(each):
+                while True:
+                    label, value = WRONG[k % len(WRONG)]
+                    k += 1
+                    if label != _kind(v) and not (label.startswith("empty") and not isinstance(v, (list, dict))):
+                        break
+                form = "json"  # (types are JSON's: XML has text only)
 
-            def build(f, which=which, path=path, value=value, form=form):
-                d = doc(which)
-                _set(d, path, copy.deepcopy(value))
-                if which == CAT:
-                    return datasheets(catalogue_folder(f, d, form), exits=(2, 0, 1))
-                return import_roster(roster_file(f, d, form), f, exits=(2, 0))
-            out.append(Spec("mutations", f"{'catalogue' if which == CAT else 'roster'} {fam}={label}", build))
+                def build(f, which=which, path=path, value=value, form=form, listing=k % 2 == 0):
+                    d = doc(which)
+                    _set(d, path, copy.deepcopy(value))
+                    if which == CAT and listing:
+                        return datasheets(catalogue_folder(f, d, form), exits=(2, 0, 1))
+                    if which == CAT:  # (the import reads what the listing does not: constraints, modifiers)
+                        inside = path[1:2] == ("sharedSelectionEntries",) and len(path) > 3
+                        return import_sheet(catalogue_folder(f, d, form), _sheet_at(path) if inside else first_sheet(),
+                                            f, exits=(2, 0))
+                    return import_roster(roster_file(f, d, form), f, exits=(2, 0))
+                out.append(Spec("mutations", f"{'catalogue' if which == CAT else 'roster'} {fam}={label}", build))
     return out
 
 
@@ -818,7 +826,8 @@ def scenario(guns: list[tuple[str, str, str]], defenders: list[tuple[int, int, i
     models, placed = [], 0
     for count, w, sv in defenders:
         models.append(f'  {{ name = "Horde {w}W {sv}+", count = {count}, base_mm = 25, M = 6, T = 4, Sv = {sv}, '
-                      f'W = {w}, Ld = 7, OC = 1, at = [{_grid(count, 5 + 1.3 * (placed % 20), y + 1.3 * (placed // 20))}] }}')
+                      f'W = {w}, Ld = 7, OC = 1, '
+                      f'at = [{_grid(count, 5 + 1.3 * (placed % 20), y + 1.3 * (placed // 20))}] }}')
         placed += count
     return (f'[battle]\nname = "{name}"\nseed = 3\nboard = [60, 44]\n\n{weapons}'
             f'[[armies]]\nname = "Red"\n\n[[armies.units]]\nid = "guns"\nname = "Guns"\nkeywords = ["INFANTRY"]\n'
@@ -854,8 +863,8 @@ def odds_specs() -> list[Spec]:
 
         def build(f, guns=guns, defenders=defenders, mc=mc, json_=k % 2 == 1):
             path = _write(f / "odds.toml", scenario(guns, defenders).encode())
-            return Case("", "", ("odds", str(path), "--unit", "guns", "--target", "horde", *(("--json",) if json_ else ())),
-                        (0,), (str(path),), mc)
+            argv = ("odds", str(path), "--unit", "guns", "--target", "horde") + (("--json",) if json_ else ())
+            return Case("", "", argv, (0,), (str(path),), mc)
         out.append(Spec("odds", what, build))
     for what in list(BIG)[:2]:
         guns, defenders = BIG[what]

@@ -207,7 +207,7 @@ def test_the_driver_answers_as_a_real_process(tmp_path):
     HC.generate(folder, pick)
     bad = []
     for c, d in zip(cases, driven):
-        r = HR.real(c.argv)
+        r = HR.real(c.argv, timeout=CASE_WALL)
         if (r["rc"], r["stdout"], r["stderr"]) != (d["rc"], d["stdout"], d["stderr"]):
             bad.append((c, r, [f"driver {d['rc']} {d['stderr'][:300]!r}, real process {r['rc']}"]))
     shutil.rmtree(folder)

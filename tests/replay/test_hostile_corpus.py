@@ -168,7 +168,8 @@ def test_the_memory_cap_holds_and_leaves_room(tmp_path):
     """The cap is set in the child and bites (2 GiB cannot be had), while the valid files the
     corpus is made from run under it with room to spare (a third of the cap)."""
     r = subprocess.run([sys.executable, "-c", "import resource, sys; print(resource.getrlimit(resource.RLIMIT_AS)[0]);"
-                        "bytearray(2 << 30)"], env=HR.env(**_SECRET_ENV), preexec_fn=HR.limits, capture_output=True, text=True)
+                        "bytearray(2 << 30)"], env=HR.env(**_SECRET_ENV), preexec_fn=HR.limits,
+                       capture_output=True, text=True)
     assert r.returncode == 1 and "MemoryError" in r.stderr and r.stdout.strip() == str(MEMORY_CAP), r
     out = _drive([("replay", str(HR.ROOT / "scenarios/replays/default.jsonl")),
                   ("check", str(HR.ROOT / "scenarios/default.toml")),

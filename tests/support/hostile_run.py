@@ -88,10 +88,14 @@ def drive_all(argvs: list[tuple[str, ...]], folder: Path, case_cpu: float, case_
     return _decoded({"results": done, "rlimit_as": cap, "vm_peak_kb": peak})
 
 
-def real(argv: tuple[str, ...], extra_env: dict[str, str] | None = None) -> dict:
-    """One command line as its own `python -m sim` process under the limits."""
-    r = subprocess.run([sys.executable, "-m", "sim", *argv], cwd=ROOT, env=env(**(extra_env or {})),
-                       preexec_fn=limits, capture_output=True)
+def real(argv: tuple[str, ...], extra_env: dict[str, str] | None = None, timeout: float | None = None) -> dict:
+    """One command line as its own `python -m sim` process under the limits (killed after
+    ``timeout`` seconds: status -1)."""
+    try:
+        r = subprocess.run([sys.executable, "-m", "sim", *argv], cwd=ROOT, env=env(**(extra_env or {})),
+                           preexec_fn=limits, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        return {"rc": -1, "stdout": e.stdout or b"", "stderr": (e.stderr or b"") + b"\n(timed out)"}
     return {"rc": r.returncode, "stdout": r.stdout, "stderr": r.stderr}
 
 
