@@ -4,8 +4,8 @@ tests/replay/test_hostile_corpus.py runs the first.
 
 Every case must give its exit status (2 for bad input; 0 where the clean answer is a result, as
 the Monte Carlo fallback of an attack too big to work out exactly), within 60 s of CPU time (and
-90 s of wall-clock time: a FIFO blocks without using any) and under the 1 GiB address-space cap,
-without a traceback. A refusal is exactly one line on stderr, `sim: NAME: ...` naming the file
+90 s of wall-clock time: a FIFO blocks without using any), under the 1 GiB address-space cap and
+CASE_RSS_MB of resident memory, without a traceback. A refusal is exactly one line on stderr, `sim: NAME: ...` naming the file
 at fault (the catalogue, the roster, --out, --bases) or naming the option, of bounded length,
 with nothing on stdout and no file written. A result prints what it must (the note of a Monte
 Carlo, the listing) and at most warnings on stderr; a scenario it writes is TOML tomllib reads.
@@ -36,6 +36,10 @@ CHUNKS = 4
 CASE_CPU = 60  # seconds of CPU time a case may take (issue 25: under 60 s)
 CASE_WALL = 90  # seconds of wall-clock time: a backstop for a case blocked without using CPU
 MAX_MESSAGE = 1000  # characters of a message after the name
+# Resident memory a case may reach (its own peak, hostile_driver.py). The address-space cap (1 GiB)
+# stops a case with a MemoryError, which a refusal may catch and still name the file: this catches
+# a case that got there. The cases within their bounds peak at 100-300 MB.
+CASE_RSS_MB = 640
 
 
 def bad_char(c: str) -> bool:
@@ -50,6 +54,8 @@ def problems(case: HC.Case, r: dict) -> list[str]:
     if "over" in r:
         return [f"stopped: over its limit ({r['over']}) after {r['secs']} s"]
     out = []
+    if r.get("rss_peak_kb", 0) > CASE_RSS_MB * 1024:
+        out.append(f"a peak of {r['rss_peak_kb'] // 1024} MB resident (at most {CASE_RSS_MB} MB)")
     rc, stdout, stderr = r["rc"], r["stdout"], r["stderr"]
     if rc not in case.exits:
         out.append(f"exit status {rc}, expected {' or '.join(map(str, case.exits))}")
@@ -223,7 +229,8 @@ def _result(rc: int, stdout: bytes = b"", stderr: bytes = b"", **more) -> dict:
 def test_the_checks_refuse_bad_answers(tmp_path):
     """A traceback, a second line, a wrong status, a control, bidirectional or zero-width
     character, another file's name, an unbounded line, output on stdout, a file written by a
-    refusal, a case over its seconds, a missing Monte Carlo note and unreadable TOML all fail."""
+    refusal, a case over its seconds or its memory, a missing Monte Carlo note and unreadable TOML
+    all fail."""
     cat = str(tmp_path / "x.cat")
     case = HC.Case("files/x", "files", ("datasheets", cat), (2,), (cat,), out=str(tmp_path / "out.toml"))
     good = f"sim: {cat}: line 3: expected a number, found nan\n".encode()
@@ -235,7 +242,8 @@ def test_the_checks_refuse_bad_answers(tmp_path):
               _result(2, b"", good.replace(b"nan", "\u200bnan".encode())),
               _result(2, b"", good.replace(b"x.cat", b"y.cat")), _result(2, b"", good[:-1] + b"x" * 5000 + b"\n"),
               _result(2, b"ok\n", good), _result(2, b"", b""), _result(2, b"", b"\xff\n"),
-              _result(-1, b"", b"", over="cpu"), _result(-1, b"", b"", over="killed (-9)")]:
+              _result(-1, b"", b"", over="cpu"), _result(-1, b"", b"", over="killed (-9)"),
+              _result(2, b"", good, rss_peak_kb=900_000)]:
         assert problems(case, r), r
     (tmp_path / "out.toml").write_text("x = 1\n")
     assert problems(case, _result(2, b"", good))

@@ -6,8 +6,9 @@ JOBS.json is a list of argument lists. For each, sim.cli.main(args) runs with st
 each replaced by a fresh text stream of the real one's encoding and error handling; the exit
 status is what ``raise SystemExit(main())`` (sim/__main__.py) gives, an exception escaping main
 is printed as Python prints it (a traceback on stderr, status 1). RESULTS.json gets, per job,
-the status, the bytes written to stdout and stderr (as Latin-1 text) and the seconds taken,
-and at the end this process's address-space limit and peak size. It is written again after each
+the status, the bytes written to stdout and stderr (as Latin-1 text), the seconds taken and the
+job's peak resident size (``rss_peak_kb``), and at the end this process's address-space limit
+and peak size. It is written again after each
 job, so a driver killed in the middle (the CPU cap, a crash) still tells what it did: the job
 after the last result is the one that killed it (hostile_run.drive_all goes on after it).
 
@@ -49,6 +50,7 @@ def run(argv: list[str], cpu: float | None = None, wall: float | None = None) ->
     out, err = _stream(sys.__stdout__), _stream(sys.__stderr__)
     sys.stdout, sys.stderr = out, err
     over = None
+    _reset_peak()
     start = time.perf_counter()
     try:
         if cpu:
@@ -85,7 +87,19 @@ def run(argv: list[str], cpu: float | None = None, wall: float | None = None) ->
            "stderr": err.buffer.getvalue().decode("latin-1"), "secs": round(secs, 4)}
     if over:
         out["over"] = over
+    if (peak := _status_kb("VmHWM:")) >= 0:
+        out["rss_peak_kb"] = peak
     return out
+
+
+def _reset_peak() -> None:
+    """The peak resident size (VmHWM) set back to the present one, so each job's own peak is read
+    after it (Linux: /proc/self/clear_refs, 5)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
 
 
 def _cpu_backstop(secs: float) -> None:
@@ -98,15 +112,19 @@ def _cpu_backstop(secs: float) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (want if hard == resource.RLIM_INFINITY else min(want, hard), hard))
 
 
-def _peak_kb() -> int:
+def _status_kb(field: str) -> int:
     try:
         with open("/proc/self/status") as f:
             for line in f:
-                if line.startswith("VmPeak:"):
+                if line.startswith(field):
                     return int(line.split()[1])
     except OSError:
         pass
     return -1
+
+
+def _peak_kb() -> int:
+    return _status_kb("VmPeak:")
 
 
 def _write(results_file: str, results: list[dict]) -> None:
