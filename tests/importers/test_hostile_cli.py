@@ -1,6 +1,6 @@
-"""Issue 25: the second hostile corpus (hostile_cli.py: importer files, odds and matrix attacks,
-options out of range; a few hundred generated cases) through the real command line, as
-tests/replay/test_hostile_corpus.py runs the first.
+"""Issue 25: the second hostile corpus (hostile_cli.py and hostile_cli_args.py: importer files,
+odds and matrix attacks, options out of range; a few hundred generated cases) through the real
+command line, as tests/replay/test_hostile_corpus.py runs the first.
 
 Every case must give its exit status (2 for bad input; 0 where the clean answer is a result, as
 the Monte Carlo fallback of an attack too big to work out exactly), within 60 s of CPU time (and
@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 import hostile_cli as HC
+import hostile_cli_args as HA
 import hostile_run as HR
 from sim.errors import escape_controls
 
@@ -174,7 +175,7 @@ def test_the_fixtures_import_unchanged(tmp_path):
         cases.append(HC.import_roster(HC.roster_file(f, HC.doc("roster"), form), f, "--bases",
                                       str(HR.ROOT / "assets/base_sizes.toml"), exits=(0,), out=str(f / "r.toml")))
     odds = tmp_path / "odds.toml"
-    odds.write_text(HC.scenario([("gun", "2", "")], [(5, 1, 4)], script=True))
+    odds.write_text(HA.scenario([("gun", "2", "")], [(5, 1, 4)], script=True))
     cases.append(HC.Case("", "", ("odds", str(odds), "--step", "1"), (0,), (str(odds),), "exact"))
     cases.append(HC.Case("", "", ("check", str(odds)), (0,), (str(odds),), "ok"))
     results = _run(cases, tmp_path)["results"]
