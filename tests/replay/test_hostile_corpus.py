@@ -17,68 +17,32 @@ from __future__ import annotations
 
 import collections
 import hashlib
-import json
-import os
-import resource
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import hostile_corpus as HC
+import hostile_run as HR
 from sim.errors import escape_controls
 
-ROOT = Path(__file__).resolve().parents[2]
-DRIVER = ROOT / "tests/support/hostile_driver.py"
-
-# Address space per process. The baseline, measured (VmPeak, one BLAS thread): `sim check`,
-# `sim run` and `sim replay` of the default scenario peak at 180-215 MB (numpy and esper
-# imported; resident 35-50 MB), and one driver process running the whole corpus at about 220 MB.
-# The worst logs within the replay limits peak below 500 MB. 1 GiB leaves room for another numpy
-# build and is far below what an unbounded input takes (before the value count, a 40 MB log of
-# empty lists died here with a MemoryError).
-MEMORY_CAP = 1 << 30
-CPU_CAP = 120  # seconds of CPU time per process: a backstop, not a timer (a chunk needs ~1 s)
+MEMORY_CAP = HR.MEMORY_CAP
 CHUNKS = 8
 MAX_MESSAGE = 1000  # characters of a message after the file name
+_SECRET_ENV = {HC.SECRET_ENV: HC.SECRET}
 
 
-def _limits() -> None:  # runs in the child, before exec
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_CAP, CPU_CAP + 5))
-
-
-def _env() -> dict[str, str]:
-    # no LANG: the C locale, as a bare shell or a cron job has it. One BLAS thread: the address
-    # space numpy reserves does not then grow with the machine's cores.
-    return {"PYTHONPATH": str(ROOT), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "OPENBLAS_NUM_THREADS": "1", HC.SECRET_ENV: HC.SECRET}
-
-
-def _drive(argvs: list[tuple[str, ...]], folder: Path) -> dict:
-    """Run the command lines in one driver process under the limits."""
-    jobs, results = folder / "jobs.json", folder / "results.json"
-    jobs.write_text(json.dumps([list(a) for a in argvs]))
-    r = subprocess.run([sys.executable, str(DRIVER), str(jobs), str(results)], cwd=ROOT, env=_env(),
-                       preexec_fn=_limits, capture_output=True)
-    assert r.returncode == 0, f"the driver failed ({r.returncode}): {r.stderr.decode(errors='replace')[-3000:]}"
-    out = json.loads(results.read_text())
-    for x in out["results"]:
-        x["stdout"], x["stderr"] = x["stdout"].encode("latin-1"), x["stderr"].encode("latin-1")
-    return out
+def _drive(argvs: list[tuple[str, ...]], folder) -> dict:
+    """Run the command lines in one driver process under the limits (hostile_run.drive)."""
+    return HR.drive(argvs, folder, _SECRET_ENV)
 
 
 def _real(argv: tuple[str, ...]) -> dict:
-    """One command line as its own `python -m sim` process under the limits."""
-    r = subprocess.run([sys.executable, "-m", "sim", *argv], cwd=ROOT, env=_env(), preexec_fn=_limits,
-                       capture_output=True)
-    return {"rc": r.returncode, "stdout": r.stdout, "stderr": r.stderr}
+    return HR.real(argv, _SECRET_ENV)
 
 
-def _is_control(c: str) -> bool:
-    return ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F
+_is_control = HR.is_control
 
 
 def problems(case: HC.Case, rc: int, stdout: bytes, stderr: bytes) -> list[str]:
@@ -204,11 +168,12 @@ def test_the_memory_cap_holds_and_leaves_room(tmp_path):
     """The cap is set in the child and bites (2 GiB cannot be had), while the valid files the
     corpus is made from run under it with room to spare (a third of the cap)."""
     r = subprocess.run([sys.executable, "-c", "import resource, sys; print(resource.getrlimit(resource.RLIMIT_AS)[0]);"
-                        "bytearray(2 << 30)"], env=_env(), preexec_fn=_limits, capture_output=True, text=True)
+                        "bytearray(2 << 30)"], env=HR.env(**_SECRET_ENV), preexec_fn=HR.limits,
+                       capture_output=True, text=True)
     assert r.returncode == 1 and "MemoryError" in r.stderr and r.stdout.strip() == str(MEMORY_CAP), r
-    out = _drive([("replay", str(ROOT / "scenarios/replays/default.jsonl")),
-                  ("check", str(ROOT / "scenarios/default.toml")),
-                  ("run", str(ROOT / "scenarios/default.toml"), "--quiet")], tmp_path)
+    out = _drive([("replay", str(HR.ROOT / "scenarios/replays/default.jsonl")),
+                  ("check", str(HR.ROOT / "scenarios/default.toml")),
+                  ("run", str(HR.ROOT / "scenarios/default.toml"), "--quiet")], tmp_path)
     assert [x["rc"] for x in out["results"]] == [0, 0, 0], out["results"]
     assert 0 < out["vm_peak_kb"] * 1024 < MEMORY_CAP // 3, out["vm_peak_kb"]
 
