@@ -28,12 +28,17 @@ _WHOLE = re.compile(r"[+-]?[0-9]{1,30}")
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with the project's error: one line, ``sim: <command>: <message>``, escaped,
-    exit status 2 (instead of the usage and the message on two or more lines)."""
+    """argparse with the project's error: one line, escaped, exit status 2 (instead of the usage
+    and the message on two or more lines): ``sim: --runs: expected ..., found ...`` for an
+    option's value (as the commands' own checks word it), ``sim: <command>: <message>`` for the
+    rest (an unknown argument, a missing one)."""
 
     def error(self, message: str):
-        where = self.prog.split(" ", 1)[1] + ": " if " " in self.prog else ""
-        sys.stderr.write(f"sim: {escape_controls(where + message)}\n")
+        if message.startswith("argument "):
+            line = message[len("argument "):]
+        else:
+            line = (self.prog.split(" ", 1)[1] + ": " if " " in self.prog else "") + message
+        sys.stderr.write(f"sim: {escape_controls(line)}\n")
         raise SystemExit(2)
 
 
@@ -43,15 +48,14 @@ def _found(text: str) -> str:
 
 
 def whole(low: int, high: int, what: str, grouped: bool = True):
-    """An argparse type: a whole number from ``low`` to ``high`` (``what`` it counts; the
-    bounds written with thousands separators unless not ``grouped``: a seed is copied whole)."""
+    """An argparse type: a whole number from ``low`` to ``high`` (``what`` the message calls it;
+    the bounds written with thousands separators unless not ``grouped``: a seed is copied whole)."""
     lo, hi = (f"{low:,}", f"{high:,}") if grouped else (str(low), str(high))
 
     def read(text: str) -> int:
         t = text.strip()
         if not _WHOLE.fullmatch(t) or not low <= int(t) <= high:
-            raise argparse.ArgumentTypeError(f"expected {what}: a whole number from {lo} to {hi}, "
-                                             f"found {_found(text)}")
+            raise argparse.ArgumentTypeError(f"expected {what} from {lo} to {hi}, found {_found(text)}")
         return int(t)
     read.__name__ = what  # (argparse names a type by it)
     return read
@@ -65,30 +69,29 @@ def number(low: float, high: float, what: str):
         except ValueError:
             v = math.nan
         if not (math.isfinite(v) and low <= v <= high):
-            raise argparse.ArgumentTypeError(f"expected {what}: a number from {low:g} to {high:g}, "
-                                             f"found {_found(text)}")
+            raise argparse.ArgumentTypeError(f"expected {what} from {low:g} to {high:g}, found {_found(text)}")
         return v
     read.__name__ = what
     return read
 
 
-seed = whole(-SEED_LIMIT, SEED_LIMIT, "a seed", grouped=False)
-jobs = whole(1, MAX_JOBS, "a number of processes")
-odds_runs = whole(0, MAX_ODDS_RUNS, "a number of runs of the battle")
+seed = whole(-SEED_LIMIT, SEED_LIMIT, "a whole number seed", grouped=False)
+jobs = whole(1, MAX_JOBS, "a whole number of processes")
+odds_runs = whole(0, MAX_ODDS_RUNS, "a number of Monte Carlo runs")
 step = whole(1, MAX_STEP, "a script step")
-models = whole(1, MAX_MODELS, "a number of models")
+models = whole(1, MAX_MODELS, "a whole number of models")
 
 
 def stats_runs(text: str) -> int:
     """`sim stats --runs`: from 1 to sim.analysis.stats.MAX_RUNS (read when the option is)."""
     from sim.analysis.stats import MAX_RUNS
-    return whole(1, MAX_RUNS, "a number of runs")(text)
+    return whole(1, MAX_RUNS, "a whole number of runs")(text)
 
 
 def inches(text: str) -> float:
     """`sim matrix --range`: from 0 to sim.analysis.matrix.MAX_RANGE inches."""
     from sim.analysis.matrix import MAX_RANGE
-    return number(0.0, MAX_RANGE, "a distance in inches")(text)
+    return number(0.0, MAX_RANGE, "a distance in inches")(text)  # (0 or more, as it said before)
 
 
 def last_seed_problem(first: int, runs: int, given: bool) -> str | None:
