@@ -496,7 +496,7 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, count: bool = True) 
         setups.clear()  # (kept for this pool only: the keys name it; their memory is bounded)
         contexts.clear()
         kept = 0
-        BU.python_steps(len(states) * (1 + len(tv.ids) // 64), "the target's states")
+        BU.python_steps(len(states) * (2 + len(tv.ids) // 16), "the target's states")
         by_r: dict = defaultdict(dict)
         for (r, u, mw), p in states.items():
             by_r[r][(u, mw)] = p
@@ -532,7 +532,8 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, count: bool = True) 
                 after = chain.mortals(after, mc) if mc else after[:, :, None]
                 if not count:
                     after = after.sum(axis=(1, 2), keepdims=True)
-                BU.python_steps(int(np.count_nonzero(after)) * len(counters), "the target's outcomes")
+                BU.python_steps(int(np.count_nonzero(after)) * len(counters) * (1 + len(tv.ids) // 16),
+                                "the target's outcomes")  # (each hashes its wounds left, a tuple)
                 for j, du, dmw in zip(*np.nonzero(after)):
                     p = float(after[j, du, dmw])
                     r2 = chain.states[j]
