@@ -129,6 +129,10 @@ def cmd_stats(args) -> int:
     except ScenarioError as e:
         return _err(str(e))
     first = spec.seed if args.seed is None else args.seed
+    from sim.options import last_seed_problem
+    bad = last_seed_problem(first, args.runs, args.seed is not None)
+    if bad:
+        return _err(bad if args.seed is not None else f"{args.scenario}: {bad}")
     last = first + args.runs - 1
     jobs = min(jobs, args.runs)
     tally = Tally(spec)
@@ -456,12 +460,13 @@ def _player_options(a) -> None:
 
 def _main(argv=None) -> int:
     from sim.rules.turn import PLAYER
-    p = argparse.ArgumentParser(prog="sim", description="Warhammer 40,000 (11th edition) battle simulator "
+    from sim import options as OPT
+    p = OPT.Parser(prog="sim", description="Warhammer 40,000 (11th edition) battle simulator "
                                 "(unofficial fan tool)")
     sub = p.add_subparsers(dest="cmd", required=True)
     a = sub.add_parser("play", help="open the battle sandbox")
     a.add_argument("scenario", nargs="?", default="scenarios/default.toml")
-    a.add_argument("--seed", type=int)
+    a.add_argument("--seed", type=OPT.seed)
     a.add_argument("--headless", action="store_true", help="run the script headless and print the report")
     a.add_argument("--replay", help="open a replay log to step through (forward, back, play)")
     a.add_argument("--scenario", dest="replay_scenario",
@@ -469,16 +474,16 @@ def _main(argv=None) -> int:
     a.set_defaults(fn=cmd_play)
     a = sub.add_parser("run", help="play a scenario's script headless and print the battle report")
     a.add_argument("scenario")
-    a.add_argument("--seed", type=int)
+    a.add_argument("--seed", type=OPT.seed)
     a.add_argument("--log", help="write the replay log (JSON Lines) here")
     a.add_argument("--quiet", action="store_true")
     _player_options(a)
     a.set_defaults(fn=cmd_run)
     a = sub.add_parser("stats", help="play a scenario's script with many seeds and summarise the outcomes")
     a.add_argument("scenario")
-    a.add_argument("--runs", type=int, default=1000, help="how many seeds (default 1000)")
-    a.add_argument("--seed", type=int, help="the first seed (default: the scenario's)")
-    a.add_argument("--jobs", type=int, help="processes side by side (default: one per core)")
+    a.add_argument("--runs", type=OPT.stats_runs, default=1000, help="how many seeds (default 1000)")
+    a.add_argument("--seed", type=OPT.seed, help="the first seed (default: the scenario's)")
+    a.add_argument("--jobs", type=OPT.jobs, help="processes side by side (default: one per core)")
     a.add_argument("--json", action="store_true", help="print the summary as JSON")
     a.add_argument("--quiet", action="store_true", help="no progress bar")
     a.add_argument("--backend", choices=("process", "ray"), default="process",
@@ -490,15 +495,15 @@ def _main(argv=None) -> int:
     a.set_defaults(fn=cmd_stats)
     a = sub.add_parser("odds", help="exact odds of one attack: a script step, or a unit against a target")
     a.add_argument("scenario")
-    a.add_argument("--step", type=int, help="the script's step N (from 1); the steps before it are played")
+    a.add_argument("--step", type=OPT.step, help="the script's step N (from 1); the steps before it are played")
     a.add_argument("--unit", help="the attacking unit (with --target)")
     a.add_argument("--target", help="the target unit (with --unit)")
     a.add_argument("--fight", action="store_true", default=None,
                    help="with --unit/--target: a fight (default: a fight when the units are engaged)")
-    a.add_argument("--seed", type=int, help="the seed the steps before it are played with (default: the scenario's)")
+    a.add_argument("--seed", type=OPT.seed, help="the seed the steps before it are played with (default: the scenario's)")
     a.add_argument("--json", action="store_true", help="print the odds as JSON")
     a.add_argument("--plot", help="write a plot of the distributions here (.png or .svg)")
-    a.add_argument("--runs", type=int, default=2000,
+    a.add_argument("--runs", type=OPT.odds_runs, default=2000,
                    help="when Deadly Demise (24.08) can change the losses: runs of the battle itself that "
                         "give them (default 2000; 0: the exact odds without it)")
     a.set_defaults(fn=cmd_odds)
@@ -506,7 +511,7 @@ def _main(argv=None) -> int:
                        "models destroyed, chance to wipe")
     a.add_argument("attackers", help="a scenario file (or assets/unit_library.toml) with the attacking units")
     a.add_argument("defenders", help="a scenario file with the defending units")
-    a.add_argument("--range", type=float, default=12.0, help="inches between the units (default 12)")
+    a.add_argument("--range", type=OPT.inches, default=12.0, help="inches between the units (default 12)")
     a.add_argument("--cover", action="store_true", help="the defender has the benefit of cover")
     a.add_argument("--fight", action="store_true", help="the units in base contact, melee weapons")
     a.add_argument("--csv", help="write the matrix as CSV here")
@@ -527,9 +532,9 @@ def _main(argv=None) -> int:
     a.add_argument("--army", choices=PLAYER, default=PLAYER[0], help=f"the army the units join (default {PLAYER[0]})")
     a.add_argument("--out", help="the scenario file to write (an existing one keeps its other army, terrain, "
                    "mission and script); default: print it")
-    a.add_argument("--models", type=int, help="datasheet: the number of models (default: its minimum)")
+    a.add_argument("--models", type=OPT.models, help="datasheet: the number of models (default: its minimum)")
     a.add_argument("--bases", help="a base size table (as assets/base_sizes.toml) tried first")
-    a.add_argument("--seed", type=int, help="the battle's seed when a new scenario is made (default 1)")
+    a.add_argument("--seed", type=OPT.seed, help="the battle's seed when a new scenario is made (default 1)")
     a.add_argument("--skip-bad", action="store_true",
                    help="roster: import the units that can be read; each one refused is named on stderr")
     a.add_argument("--attach", action="append", metavar="UNIT=BODYGUARD",
@@ -542,7 +547,10 @@ def _main(argv=None) -> int:
                    help="import every datasheet of every catalogue in FOLDER; print listed / imported / refused")
     a.add_argument("--search", help="only datasheets whose name contains this text")
     a.set_defaults(fn=cmd_datasheets)
-    args = p.parse_args(argv)
+    try:
+        args = p.parse_args(argv)
+    except SystemExit as e:  # (OPT.Parser has printed its one line; --help its help)
+        return e.code if isinstance(e.code, int) else EXIT_BAD_INPUT
     return args.fn(args)
 
 

@@ -230,9 +230,11 @@ def main(argv=None) -> int:
     a.add_argument("folder", help="the catalogue folder (the catalogues, their libraries, the game system)")
     a.add_argument("--red", required=True, help="the red army's catalogue (file name, extension optional)")
     a.add_argument("--blue", required=True, help="the blue army's catalogue")
-    a.add_argument("--seed", type=int, default=1, help="the picks' seed and the battle's (default 1)")
-    a.add_argument("--points", type=int, default=2000, help="each army's points at most (default 2000)")
-    a.add_argument("--units", type=int, default=20, help="units per army, about (default 20)")
+    from sim import options as OPT
+    a.add_argument("--seed", type=OPT.seed, default=1, help="the picks' seed and the battle's (default 1)")
+    a.add_argument("--points", type=OPT.whole(1, 100_000, "points"), default=2000,
+                   help="each army's points at most (default 2000)")
+    a.add_argument("--units", type=OPT.whole(1, 100, "units"), default=20, help="units per army, about (default 20)")
     a.add_argument("--table", default=str(TABLE), help="the scenario whose terrain and mission are used")
     a.add_argument("--out", help="the scenario file to write (default: standard output)")
     args = a.parse_args(argv)

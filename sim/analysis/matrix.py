@@ -31,6 +31,7 @@ from sim.rules.attack import AttackKind
 CENTRE = 100.0
 BOARD = (200.0, 200.0)
 GAP = 0.2  # inches between bases side by side
+MAX_RANGE = 1_000.0  # inches between the units at most (the longest weapon range a scenario takes)
 
 
 class Cell(NamedTuple):
@@ -132,7 +133,10 @@ def cell(att, dfn, rng: float, cover: bool, fight: bool, weapons: dict) -> Cell:
 
 def matrix(attackers: ScenarioSpec, defenders: ScenarioSpec, rng: float = 12.0, cover: bool = False,
            fight: bool = False) -> list[list[Cell]]:
-    """Rows: the attackers file's units (listed order); columns: the defenders file's."""
+    """Rows: the attackers file's units (listed order); columns: the defenders file's. ``rng``
+    from 0 to MAX_RANGE inches (as `sim matrix --range` reads it: sim.options)."""
+    if not (isinstance(rng, (int, float)) and math.isfinite(rng) and 0 <= rng <= MAX_RANGE):
+        raise ScenarioError("<matrix>", "range", f"a distance in inches from 0 to {MAX_RANGE:g}", repr(rng))
     if not attackers.units or not defenders.units:
         which = attackers if not attackers.units else defenders
         raise ScenarioError(which.path, "armies", "at least one unit", "none")

@@ -13,9 +13,11 @@ import itertools
 
 import numpy as np
 
+from sim.odds import budget as BU
 from sim.rules.dice import DiceExpr, ForcedDice
 
 ENUMERATE_UP_TO = 4  # dice in an expression enumerated face by face (6**4 = 1,296 rolls)
+CACHED_TABLE = 512  # binomial tables of up to this many rows are kept (2 MiB each at most)
 
 
 @functools.lru_cache(maxsize=256)
@@ -53,8 +55,7 @@ def support(p: np.ndarray):
     return [(int(k), float(v)) for k, v in enumerate(p) if v > 0.0]
 
 
-@functools.lru_cache(maxsize=4096)
-def _binomial_rows(n_max: int, p: float) -> np.ndarray:
+def _binomial_table(n_max: int, p: float) -> np.ndarray:
     """Row n = the Binomial(n, p) distribution (0..n_max columns), built by the recurrence
     row(n) = q * row(n-1) + p * row(n-1) shifted (no factorials: exact to rounding)."""
     rows = np.zeros((n_max + 1, n_max + 1))
@@ -67,10 +68,17 @@ def _binomial_rows(n_max: int, p: float) -> np.ndarray:
     return rows
 
 
+_binomial_rows = functools.lru_cache(maxsize=4096)(_binomial_table)
+
+
 def binomial_rows(n_max: int, p: float) -> np.ndarray:
     """A read-only table: row n is Binomial(n, p) over 0..n_max (rounded up to a multiple of 16
     so that tables are shared between close sizes)."""
     size = max(16, -(-n_max // 16) * 16)
+    BU.need((size + 1) ** 2, f"a binomial table of {size:,} rows")
+    if size > CACHED_TABLE:  # (built again when asked again: a large table is not kept)
+        BU.spend((size + 1) ** 2, f"a binomial table of {size:,} rows")
+        return _binomial_table(size, float(p))
     return _binomial_rows(size, float(p))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from sim.odds import budget as BU
 from sim.odds import exact as EX
 from sim.odds.blas import one_thread
 from sim.odds.montecarlo import simulate
@@ -22,16 +23,19 @@ MC_SEED = 1
 @functools.lru_cache(maxsize=128)
 def solve(problem: Problem, counters: bool = True) -> Odds:
     """The odds of ``problem``: exact, or a seeded Monte Carlo of the same rules when the exact
-    chain would be too large (the result says which, and why). Kept for equal problems.
+    chain would go beyond its memory or work budget (sim.odds.budget; the result says which,
+    and why; OddsError when the attack is too large for the Monte Carlo's budget too). Kept for equal problems.
     ``counters`` False leaves out the unsaved attacks and mortal wounds (the rest is the same,
     and cheaper when the target's models save differently)."""
     try:
-        with one_thread():
+        with one_thread(), BU.counting():
             return _exact(problem, counters)
     except EX.Intractable as e:
-        odds = simulate(problem, MC_RUNS, MC_SEED)
-        odds.notes.insert(0, f"Monte Carlo of the same rules ({MC_RUNS:,} runs, seed {MC_SEED}): "
-                             f"intractable exactly ({e})")
+        odds = simulate(problem, MC_RUNS, MC_SEED, BU.MC_WORK_BUDGET)
+        runs = f"{odds.runs:,} runs, seed {MC_SEED}"
+        if odds.runs < MC_RUNS:
+            runs += f": as many as its work budget of {BU.MC_WORK_BUDGET:,} steps allows"
+        odds.notes.insert(0, f"Monte Carlo of the same rules ({runs}): intractable exactly ({e})")
         return odds
 
 

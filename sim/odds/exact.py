@@ -44,6 +44,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from sim.odds import budget as BU
 from sim.odds import dist as DI
 from sim.odds import faces as FA
 from sim.odds.problem import PoolInput, Problem, UnitView
@@ -56,13 +57,10 @@ from sim.rules.dice import DiceExpr
 from sim.rules.mortal import hazard_mortal_wounds, mortal_wound_target
 from sim.rules import sequence as SQ
 from sim.rules.sequence import PoolState
+from sim.odds.budget import Intractable  # noqa: F401  (raised here, beyond the budgets)
 
 MAX_ENTRIES = 200_000  # outcomes of a target at once; beyond, the attack is too large to work out exactly
 MAX_STATES = 3_000  # states of one pool's chain (its matrices are dense)
-
-
-class Intractable(Exception):
-    """Too many states to work out exactly (the message says which)."""
 
 
 # --- a pool before allocation -----------------------------------------------------------------
@@ -71,12 +69,12 @@ class Intractable(Exception):
 class Setup:
     """A pool as gathered with these models of its target alive: its PoolState flags (set by its
     abilities' registry ``pool`` effects, as AttackResolutionSystem sets them), and the
-    distributions before allocation."""
+    distributions before allocation (``odds`` False: the flags only, what the Monte Carlo reads)."""
 
     __slots__ = ("state", "abilities", "precision", "dice", "hits", "joint_hits", "wound_table",
                  "wounds", "criticals", "damage")
 
-    def __init__(self, problem: Problem, pool: PoolInput, living: tuple[int, ...]):
+    def __init__(self, problem: Problem, pool: PoolInput, living: tuple[int, ...], odds: bool = True):
         tv = problem.targets[pool.target]
         keywords, has_char = tv.unit_keywords(living), tv.has_character(living)
         key = pool.key
@@ -92,10 +90,14 @@ class Setup:
         self.state = p
         self.precision = Hook.PRECISION in AB.effects_of(self.abilities)
         self.damage = DI.dice_expr(p.D)
+        if not odds:
+            return
         # 04.03 step 2: the attack dice
         dice = np.array([1.0])
         for m in pool.members:
-            dice = np.convolve(dice, _member_dice(m, keywords, has_char))
+            d = _member_dice(m, keywords, has_char)
+            BU.spend(len(dice) * len(d), "the attack dice")
+            dice = np.convolve(dice, d)
         self.dice = dice
         # 05.01: (hits to roll wounds for, automatic wounds) per attack die
         if p.torrent:
@@ -125,6 +127,8 @@ class Setup:
             wk[(1, 0)] += crit
         by_hits = _power_mixture_rows(wk, h.shape[0] - 1)
         nh, na = h.shape
+        BU.need((nh + na - 1) * by_hits.shape[2], "the wound rolls' table")
+        BU.spend(int(np.count_nonzero(h)) * by_hits.shape[1] * by_hits.shape[2], "the wound rolls' table")
         w = np.zeros((nh + na - 1, by_hits.shape[2]))
         for hh in range(nh):
             row = h[hh]
@@ -169,6 +173,9 @@ def _power_mixture_rows(kernel: dict, n_max: int) -> np.ndarray:
     ma = max(a for a, _b in kernel)
     mb = max(b for _a, b in kernel)
     shape = (n_max * ma + 1, n_max * mb + 1)
+    entries = (n_max + 1) * shape[0] * shape[1]
+    BU.need(entries, f"the joint table of up to {n_max:,} dice")
+    BU.spend(entries * len(kernel), f"the joint table of up to {n_max:,} dice")
     rows = np.zeros((n_max + 1, *shape))
     rows[0, 0, 0] = 1.0
     items = [(a, b, p) for (a, b), p in kernel.items() if p > 0.0]
@@ -317,14 +324,15 @@ class Chain:
 
         def grow(level, steps):
             nxt = []
+            BU.python_steps(len(level) * (len(ctx.runs) + 1), "the target's states")
             for r in level:
                 for s in steps(r):
                     if s not in index:
                         index[s] = len(states)
                         states.append(s)
                         nxt.append(s)
-            if len(states) > MAX_STATES:
-                raise Intractable(f"more than {MAX_STATES:,} states of the target")
+                        if len(states) > MAX_STATES:
+                            raise Intractable(f"more than {MAX_STATES:,} states of the target")
             return nxt
 
         level = [r0]
@@ -339,6 +347,11 @@ class Chain:
                 break
         self.states, self.index = states, index
         n = len(states)
+        if len(ctx._step) * (BU.ITEM * len(ctx.ids) + 400) > BU.MEMORY_BUDGET:
+            ctx._step.clear()  # (the transitions kept from other start states let go: a bounded cache)
+        BU.need((2 * len(ctx.runs) + (len(ctx.damage) + 1 if mortal else 0)) * n * n,
+                f"the transitions of {n:,} states")
+        BU.python_steps(n * (len(ctx.runs) + (1 if mortal else 0)) * len(ctx.damage), "the transitions")
         self.passes, self.fails = [], []
         for k in runs:
             tp, tf = np.zeros((n, n)), np.zeros((n, n))
@@ -365,6 +378,7 @@ class Chain:
         """One save roll of run k on w [state, failed so far, ...]."""
         n = w.shape[0]
         flat = w.reshape(n, -1)
+        BU.spend((2 * n + 2) * flat.size, "the save rolls")
         if not counters:
             return ((self.passes[k] + self.fails[k]) @ flat).reshape(w.shape)
         out = (self.passes[k] @ flat).reshape(w.shape)
@@ -378,6 +392,7 @@ class Chain:
         runs = self.ctx.runs
         n, M = len(self.states), len(wounds) - 1
         U = M + 1 if counters else 1
+        BU.need(4 * n * U * (M + 1), f"{M:,} save rolls on {n:,} states")
         v = np.zeros((n, U, M + 1))
         v[0, 0, :] = wounds
         if not runs:
@@ -413,12 +428,14 @@ class Chain:
     def mortals(self, x: np.ndarray, n: int) -> np.ndarray:
         """n [DEVASTATING WOUNDS] criticals on x [state, failed]: [state, failed, mortal wounds]."""
         top = max(self.mortal) if self.mortal else 0
+        BU.need(3 * x.size * (n * top + 1), f"{n:,} devastating wounds on {len(self.states):,} states")
         y = np.zeros((*x.shape, n * top + 1))
         y[:, :, 0] = x
         for _ in range(n):
             z = np.zeros_like(y)
             flat = y.reshape(y.shape[0], -1)
             for amount, t in self.mortal.items():
+                BU.spend((t.shape[0] + 2) * flat.size, "the devastating wounds")
                 moved = (t @ flat).reshape(y.shape)
                 if amount:
                     z[:, :, amount:] += moved[:, :, :-amount]
@@ -433,12 +450,15 @@ class Chain:
 
 class PoolOdds:
     """What one pool rolled: attack dice, hits, wounds, critical wounds (each given that its dice
-    were rolled) and the chance they were lost (its target destroyed before it)."""
+    were rolled: divided by the chance they were, the mass added, not by 1 - lost, which is
+    only rounding when the target is all but surely destroyed before the pool) and the chance
+    they were lost (its target destroyed before it)."""
 
     def __init__(self, pool: PoolInput, target: UnitView):
         self.pool = pool
         self.target = target
         self.lost = 0.0
+        self.rolled = 0.0
         self.dice = np.zeros(1)
         self.hits = np.zeros(1)
         self.wounds = np.zeros(1)
@@ -448,13 +468,14 @@ class PoolOdds:
         def acc(a, b):
             n = max(len(a), len(b))
             return np.pad(a, (0, n - len(a))) + np.pad(b * p, (0, n - len(b)))
+        self.rolled += p
         self.dice = acc(self.dice, setup.dice)
         self.hits = acc(self.hits, setup.hits)
         self.wounds = acc(self.wounds, setup.wounds)
         self.criticals = acc(self.criticals, setup.criticals)
 
     def finish(self) -> None:
-        rolled = 1.0 - self.lost
+        rolled = self.rolled
         for name in ("dice", "hits", "wounds", "criticals"):
             v = getattr(self, name)
             setattr(self, name, DI.trim(v / rolled) if rolled > 0 else np.array([1.0]))
@@ -472,6 +493,10 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, count: bool = True) 
         if pool.target != t:
             continue
         po = pool_odds[pool.index]
+        setups.clear()  # (kept for this pool only: the keys name it; their memory is bounded)
+        contexts.clear()
+        kept = 0
+        BU.python_steps(len(states) * (2 + len(tv.ids) // 16), "the target's states")
         by_r: dict = defaultdict(dict)
         for (r, u, mw), p in states.items():
             by_r[r][(u, mw)] = p
@@ -486,8 +511,15 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, count: bool = True) 
             living = UnitView.living(r0)
             setup = setups.get((pool.index, living))
             if setup is None:
-                setup = setups[(pool.index, living)] = Setup(problem, pool, living)
+                setup = Setup(problem, pool, living)
+                size = setup.joint_hits.size + setup.wound_table.size + 4 * len(setup.hits)
+                if kept + size > BU.MEMORY_BUDGET // BU.ITEM:  # (the set-ups kept so far let go)
+                    setups.clear()
+                    kept = 0
+                setups[(pool.index, living)] = setup
+                kept += size
             po.add(setup, mass)
+            BU.python_steps(4 * len(tv.ids), "an allocation context")
             ctx = Context(problem, pool, setup, r0)
             ctx = contexts.setdefault((pool.index, ctx.key()), ctx)  # (its transitions kept)
             table = setup.wound_table
@@ -500,6 +532,8 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, count: bool = True) 
                 after = chain.mortals(after, mc) if mc else after[:, :, None]
                 if not count:
                     after = after.sum(axis=(1, 2), keepdims=True)
+                BU.python_steps(int(np.count_nonzero(after)) * len(counters) * (1 + len(tv.ids) // 16),
+                                "the target's outcomes")  # (each hashes its wounds left, a tuple)
                 for j, du, dmw in zip(*np.nonzero(after)):
                     p = float(after[j, du, dmw])
                     r2 = chain.states[j]
@@ -544,6 +578,7 @@ def solve_hazard(problem: Problem) -> dict:
         by_wounds[hazard_mortal_wounds(f, problem.attacker_all_monster_or_vehicle)] += pf
     for mw in sorted(by_wounds):
         while done < mw:
+            BU.python_steps(len(cur) * (2 + len(av.ids) // 64), "the hazard rolls")
             nxt: dict = defaultdict(float)
             for r, p in cur.items():
                 for r2, q in step(r).items():

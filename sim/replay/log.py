@@ -22,6 +22,7 @@ from sim.decisions import Scripted
 from sim.errors import LogError, Refusal, ScenarioError, escape_controls
 from sim.players.resolve import note_left_out
 from sim.players.runner import frozen_heap
+from sim.rules.dice import SEED_LIMIT
 from sim.scenario.script_run import expand
 
 FORMAT = "sim-replay"
@@ -303,7 +304,8 @@ HEADER = {"format": (lambda v: v == FORMAT, f"{FORMAT!r}"),
           "scenario": (lambda v: _is_str(v) and 0 < len(v) <= 4096, "a scenario path"),
           "digest": (lambda v: _is_str(v) and len(v) == 64 and all(c in "0123456789abcdef" for c in v),
                      "a sha256 digest (64 hex digits)"),
-          "seed": (lambda v: _is_int(v) and -2 ** 63 <= v < 2 ** 63, "an integer seed"),
+          "seed": (lambda v: _is_int(v) and -SEED_LIMIT <= v <= SEED_LIMIT,
+                   f"an integer seed from {-SEED_LIMIT} to {SEED_LIMIT}"),
           "name": (_is_str, "the scenario's name")}
 
 

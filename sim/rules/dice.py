@@ -12,7 +12,12 @@ import random
 import re
 from typing import Callable, NamedTuple
 
-__all__ = ["Dice", "ForcedDice", "DiceExpr", "DiceExhausted", "parse_dice_expr"]
+__all__ = ["Dice", "ForcedDice", "DiceExpr", "DiceExhausted", "parse_dice_expr", "SEED_LIMIT"]
+
+SEED_LIMIT = 2**63 - 1
+"""A battle's seed is a whole number from -SEED_LIMIT to SEED_LIMIT: the one range a scenario
+file, a replay log and every command that takes a seed accept (a whole number of a scenario
+file is bounded so too: sim.scenario.load.MAX_INT)."""
 
 
 class DiceExhausted(RuntimeError):

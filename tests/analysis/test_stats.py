@@ -110,7 +110,7 @@ def test_cli_prints_a_table_and_json(gunner, capsys):
 
 @pytest.mark.parametrize("args, fragment", [
     (["--runs", "0"], "--runs: expected a whole number of runs from 1 to 1,000,000,000, found 0"),
-    (["--jobs", "0"], "--jobs: expected 1 or more processes, found 0"),
+    (["--jobs", "0"], "--jobs: expected a whole number of processes from 1 to 256, found 0"),
 ])
 def test_cli_bad_arguments(gunner, capsys, args, fragment):
     assert main(["stats", str(gunner), *args]) == 2

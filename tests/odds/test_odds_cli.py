@@ -94,7 +94,7 @@ def test_matrix_cover_lowers_the_damage():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--range", "-1"], "--range: expected a distance in inches of 0 or more, found -1.0"),
+    (["--range", "-1"], "--range: expected a distance in inches from 0 to 1000, found -1"),
     (["--plot", "m.gif"], "--plot: expected a file name ending .png or .svg, found m.gif"),
 ])
 def test_matrix_bad_input(capsys, args, message):

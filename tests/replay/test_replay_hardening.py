@@ -96,8 +96,11 @@ CASES = [
     ("trailer hash changed", trailer(hash="0" * 16), "diverge", r"trailer"),
     ("header name changed", header(name="Something else"), "diverge", r"header"),
     # header, field by field
-    ("seed 7.9", header(seed=2026.9), "error", r"line 1: expected 'seed' to be an integer seed, found a number 2026.9"),
+    ("seed 7.9", header(seed=2026.9), "error", r"line 1: expected 'seed' to be an integer seed from -9223372036854775807 to "
+                                                  r"9223372036854775807, found a number 2026.9"),
     ("seed a string", header(seed="2026"), "error", r"line 1: expected 'seed' to be an integer"),
+    ("seed -2**63", header(seed=-2**63), "error", r"line 1: expected 'seed' to be an integer seed from "),
+    ("seed 2**63", header(seed=2**63), "error", r"line 1: expected 'seed' to be an integer seed from "),
     ("seed true", header(seed=True), "error", r"line 1: expected 'seed' to be an integer"),
     ("seed of 5000 digits", lambda recs: lines_of(recs)[:1] and [lines_of(recs)[0].replace(
         '"seed":2026', '"seed":' + "9" * 5000)] + lines_of(recs)[1:], "error", r"line 1: expected a JSON object"),
