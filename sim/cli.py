@@ -138,6 +138,7 @@ def cmd_stats(args) -> int:
     from sim.errors import ScenarioError
     from sim.scenario.load import load_scenario
     from sim.analysis.stats import MAX_RUNS, Tally, format_summary, iter_runs, iter_runs_ray
+    from sim.analysis.workers import WorkerDied
     if not 1 <= args.runs <= MAX_RUNS:
         return _err(f"--runs: expected a whole number of runs from 1 to {MAX_RUNS:,}, found {args.runs}")
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
@@ -177,6 +178,9 @@ def cmd_stats(args) -> int:
     except Terminated:
         print(f"sim: terminated after {tally.n} runs", file=sys.stderr)
         return EXIT_TERMINATED
+    except WorkerDied as e:  # (killed, or out of memory: the runs after the gap are not summarised)
+        print(f"sim: {e} ({tally.n:,} done)", file=sys.stderr)
+        return 1
     finally:
         if bar is not None:
             bar.close()

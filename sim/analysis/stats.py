@@ -4,7 +4,8 @@ unit: the expected outcome of a plan for a list-builder, a check on the dice for
 Every run is an independent battle (its own world and dice stream, seed after seed), so runs
 can go side by side, one process per core (``jobs``). Seeds are handed out lazily (no list of
 them is made) and each result is added to a running tally (``Tally``) in seed order as it
-comes: memory does not grow with the number of runs. The tally keeps integers only (counts,
+comes: memory does not grow with the number of runs. The worker processes are
+sim.analysis.workers's (a worker that dies is reported, not waited for). The tally keeps integers only (counts,
 sums, sums of squares, a histogram per unit), and the summary divides them once, correctly
 rounded: the same for any number of jobs and on every Python version (a float ``sum()`` is
 compensated from 3.12 on, so summing floats would differ in the last digits).
@@ -13,9 +14,7 @@ compensated from 3.12 on, so summing floats would differ in the last digits).
 from __future__ import annotations
 
 import math
-import multiprocessing
 import signal
-import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -26,6 +25,7 @@ from sim.components import Roster
 from sim.errors import ScriptError
 from sim.rules.turn import PLAYER
 from sim.players.runner import frozen_heap, play
+from sim.analysis.workers import WorkerDied, ordered_runs
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +69,9 @@ _SPEC = None  # the scenario, in a worker process
 
 
 def _init(path: str, players=None) -> None:
-    """A worker's start. Ctrl-C is the parent's to answer (it ends the pool): a worker ignores
-    SIGINT, from its very start (it inherits the parent's SIG_IGN, iter_runs) and here again.
-    SIGTERM (the parent's Pool.terminate) ends it at once, as by default: the worker may have
-    inherited it blocked (iter_runs blocks it while the pool starts), so it is unblocked here
-    (one sent meanwhile ends the worker now)."""
+    """A worker's start (sim.analysis.workers, which sets its signals first): the scenario
+    loaded from its file."""
     global _SPEC
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     from sim.scenario.load import load_scenario
     _SPEC = with_players(load_scenario(path), players)
 
@@ -98,38 +92,15 @@ def iter_runs(spec, first: int, runs: int, jobs: int = 1) -> Iterator[RunResult]
     """Every RunResult of the seeds ``first`` .. ``first + runs - 1``, in seed order, as they
     come. With ``jobs`` > 1 the runs are shared among that many processes, which load the
     scenario from its file (``spec.path``) and take the seeds a few at a time from a range
-    (never a list); the pool is ended when the iteration ends, early or not (close it, or let
-    an exception through, to stop the workers)."""
-    seeds = range(first, first + runs)
+    (never a list); the workers are ended when the iteration ends, early or not (close it, or
+    let an exception through, to stop them); one that dies raises workers.WorkerDied."""
     if jobs <= 1 or runs < 2:
-        for s in seeds:
+        for s in range(first, first + runs):
             yield run_seed(spec, s)
         return
-    ctx = multiprocessing.get_context("spawn")  # (no state copied in from this process)
     chunk = max(1, min(runs // (jobs * 8), MAX_CHUNK))
-    # while the workers start, SIGINT is ignored (they inherit that: a Ctrl-C now cannot
-    # interrupt their start-up with a traceback; one in these few milliseconds is lost) and
-    # SIGTERM waits (blocked: so it cannot cut Pool() short half-built; it arrives below,
-    # inside the try that ends the pool; the workers inherit the mask and unblock it in _init)
-    # (only the main thread handles signals, and may set a handler)
-    main = threading.current_thread() is threading.main_thread()
-    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
-    old_int = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
-        players = None if spec.mission is None else spec.mission.players
-        pool = ctx.Pool(jobs, initializer=_init, initargs=(spec.path, players))
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, old_int)
-        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
-    try:
-        yield from pool.imap(_run, seeds, chunksize=chunk)
-    except BaseException:  # (a signal, an error, or the iteration closed early: stop them)
-        pool.terminate()
-        pool.join()
-        raise
-    pool.close()
-    pool.join()
+    players = None if spec.mission is None else spec.mission.players
+    yield from ordered_runs(__name__, (spec.path, players), first, runs, jobs, chunk)
 
 
 def _ray_chunk(spec, lo: int, n: int) -> list[RunResult]:
