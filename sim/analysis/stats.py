@@ -13,8 +13,10 @@ compensated from 3.12 on, so summing floats would differ in the last digits).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import signal
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -25,6 +27,7 @@ from sim.components import Roster
 from sim.errors import ScriptError
 from sim.rules.turn import PLAYER
 from sim.players.runner import frozen_heap, play
+from sim.analysis.reaper import Reaper
 from sim.analysis.workers import WorkerDied, ordered_runs
 
 
@@ -120,21 +123,67 @@ def iter_runs_ray(spec, first: int, runs: int, address: str | None = None, worke
     ``address`` (HOST:PORT, or "auto"): an existing cluster, which needs this package only as
     the shipped code (it goes with the tasks as a runtime_env module); None: a local Ray with
     ``workers`` CPUs (default: every core), shut down at the end. The scenario goes to the
-    workers once, through the object store (their files are not read)."""
+    workers once, through the object store (their files are not read). A local Ray's session
+    folder is one of ours, removed at the end, and a watchdog ends its processes and removes
+    the folder if this process is killed (sim.analysis.reaper)."""
     import os
 
     import ray
 
     import sim
     started = not ray.is_initialized()
-    if started:
-        env = {"py_modules": [os.path.dirname(os.path.abspath(sim.__file__))]}
-        if address:
-            ray.init(address=address, runtime_env=env, log_to_driver=False)
+    with contextlib.ExitStack() as stack:
+        if started:
+            env = {"py_modules": [os.path.dirname(os.path.abspath(sim.__file__))]}
+            if address:
+                kw = {"address": address}
+            else:  # (a local Ray of ours: its session folder and processes go with it, reaper)
+                kw = {"num_cpus": workers or os.cpu_count() or 1, "include_dashboard": False,
+                      "configure_logging": False, "_temp_dir": stack.enter_context(Reaper()).folder}
+            stack.callback(ray.shutdown)
+            with _signals_kept():
+                ray.init(runtime_env=env, log_to_driver=False, **kw)
+        yield from _ray_runs(spec, first, runs, chunk)
+
+
+@contextlib.contextmanager
+def _signals_kept():
+    """ray.init sets a SIGTERM handler of its own (sys.exit(15)), and its core worker a C++ one
+    that dumps a stack trace and aborts (absl's failure signal handler, which Ray's
+    RAY_DISABLE_FAILURE_SIGNAL_HANDLER keeps out, for this process and the ones ray.init
+    starts): the handlers before are put back (sim.cli's: one line, exit status 143) once it
+    returns."""
+    import os
+    main = threading.current_thread() is threading.main_thread()
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)} if main else {}
+    env = os.environ.get("RAY_DISABLE_FAILURE_SIGNAL_HANDLER")
+    os.environ["RAY_DISABLE_FAILURE_SIGNAL_HANDLER"] = "1"
+    try:
+        yield
+    except SystemExit as e:  # (Ray's handler answered a SIGTERM during ray.init: ours answers it)
+        h = before.get(signal.SIGTERM)
+        if e.code != signal.SIGTERM or not callable(h):
+            raise
+        signal.signal(signal.SIGTERM, h)
+        h(signal.SIGTERM, None)
+        raise
+    finally:
+        if env is None:
+            os.environ.pop("RAY_DISABLE_FAILURE_SIGNAL_HANDLER", None)
         else:
-            ray.init(num_cpus=workers or os.cpu_count() or 1, runtime_env=env, include_dashboard=False,
-                     log_to_driver=False, configure_logging=False)
+            os.environ["RAY_DISABLE_FAILURE_SIGNAL_HANDLER"] = env
+        for s, h in before.items():
+            if h is not None:
+                signal.signal(s, h)
+
+
+def _ray_runs(spec, first: int, runs: int, chunk: int | None) -> Iterator[RunResult]:
+    """iter_runs_ray's work on a Ray already running. A task whose worker died (killed, out of
+    memory) raises workers.WorkerDied: the runs from its chunk on are lost."""
+    import ray
+    from ray.exceptions import ActorDiedError, NodeDiedError, WorkerCrashedError
     pending: list = []  # the tasks in flight, in seed order
+    yielded = 0
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = chunk or max(1, min(runs // (cpus * 8), RAY_CHUNK))
@@ -147,18 +196,19 @@ def iter_runs_ray(spec, first: int, runs: int, address: str | None = None, worke
             if len(pending) >= cpus * RAY_IN_FLIGHT:
                 break
         while pending:
-            done = ray.get(pending.pop(0))
+            try:
+                done = ray.get(pending.pop(0))
+            except (WorkerCrashedError, NodeDiedError, ActorDiedError) as e:
+                raise WorkerDied(type(e).__name__, runs - yielded) from None
             lo = next(nxt, None)
             if lo is not None:
                 pending.append(task.remote(ref, lo, min(size, first + runs - lo)))
+            yielded += len(done)
             yield from done
     except BaseException:
         for r in pending:
             ray.cancel(r, force=True)
         raise
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def run_many(spec, seeds: list[int], jobs: int = 1) -> list[RunResult]:
