@@ -141,45 +141,78 @@ def iter_runs_ray(spec, first: int, runs: int, address: str | None = None, worke
                 kw = {"num_cpus": workers or os.cpu_count() or 1, "include_dashboard": False,
                       "configure_logging": False, "_temp_dir": stack.enter_context(Reaper()).folder}
             stack.callback(ray.shutdown)
-            with _signals_kept():
+            with _ray_signals(defer=False):
                 ray.init(runtime_env=env, log_to_driver=False, **kw)
-        yield from _ray_runs(spec, first, runs, chunk)
+        with _ray_signals(defer=True) as check:
+            yield from _ray_runs(spec, first, runs, chunk, check)
 
 
 @contextlib.contextmanager
-def _signals_kept():
-    """ray.init sets a SIGTERM handler of its own (sys.exit(15)), and its core worker a C++ one
-    that dumps a stack trace and aborts (absl's failure signal handler, which Ray's
-    RAY_DISABLE_FAILURE_SIGNAL_HANDLER keeps out, for this process and the ones ray.init
-    starts): the handlers before are put back (sim.cli's: one line, exit status 143) once it
-    returns."""
+def _ray_signals(defer: bool):
+    """SIGINT and SIGTERM answered by the handlers already there (sim.cli's: KeyboardInterrupt,
+    Terminated; one line, 130 or 143) while Ray runs in this process, which gets in their way:
+
+    - ray.init sets a SIGTERM handler of its own (sys.exit(15)) and its core worker a C++ one
+      that dumps a stack trace and aborts (absl's failure signal handler: kept out by Ray's
+      RAY_DISABLE_FAILURE_SIGNAL_HANDLER, for this process and the ones ray.init starts);
+    - an exception raised by a handler inside Ray's compiled code (ray.get checks for signals)
+      comes out as another (a SystemError) or not at all.
+
+    So the handlers are relayed: the first signal is noted, and whatever comes out of the block
+    after it (Ray's SystemExit(15), a SystemError) is replaced by what the handler raises, from
+    here. With ``defer`` the handler is not called when the signal comes, only by ``check()``
+    (yielded), which the block calls between Ray's calls. The handlers are put back at the end
+    (unless a signal was answered: sim.cli's then ignores the next, while cleaning up)."""
     import os
+    sigs = (signal.SIGINT, signal.SIGTERM)
     main = threading.current_thread() is threading.main_thread()
-    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)} if main else {}
+    before = {s: signal.getsignal(s) for s in sigs} if main else {}
+    seen: list[int] = []
+
+    def answer():
+        for s, h in before.items():
+            signal.signal(s, h)
+        before[seen[0]](seen[0], None)  # (raises, as the signal's own answer)
+
+    def note(signum, frame):
+        if not seen:
+            seen.append(signum)
+        if not defer:
+            answer()
+
+    def check():
+        if seen:
+            answer()
+
+    for s, h in before.items():
+        if callable(h):
+            signal.signal(s, note)
     env = os.environ.get("RAY_DISABLE_FAILURE_SIGNAL_HANDLER")
     os.environ["RAY_DISABLE_FAILURE_SIGNAL_HANDLER"] = "1"
     try:
-        yield
-    except SystemExit as e:  # (Ray's handler answered a SIGTERM during ray.init: ours answers it)
-        h = before.get(signal.SIGTERM)
-        if e.code != signal.SIGTERM or not callable(h):
-            raise
-        signal.signal(signal.SIGTERM, h)
-        h(signal.SIGTERM, None)
+        yield check
+    except BaseException as e:
+        if not seen and isinstance(e, SystemExit) and e.code == signal.SIGTERM and callable(
+                before.get(signal.SIGTERM)):  # (Ray's own handler answered a SIGTERM)
+            seen.append(signal.SIGTERM)
+        if seen and callable(before.get(seen[0])):
+            answer()
         raise
     finally:
         if env is None:
             os.environ.pop("RAY_DISABLE_FAILURE_SIGNAL_HANDLER", None)
         else:
             os.environ["RAY_DISABLE_FAILURE_SIGNAL_HANDLER"] = env
-        for s, h in before.items():
-            if h is not None:
-                signal.signal(s, h)
+        if not seen:
+            for s, h in before.items():
+                if h is not None:
+                    signal.signal(s, h)
 
 
-def _ray_runs(spec, first: int, runs: int, chunk: int | None) -> Iterator[RunResult]:
-    """iter_runs_ray's work on a Ray already running. A task whose worker died (killed, out of
-    memory) raises workers.WorkerDied: the runs from its chunk on are lost."""
+def _ray_runs(spec, first: int, runs: int, chunk: int | None, check) -> Iterator[RunResult]:
+    """iter_runs_ray's work on a Ray already running, ``check()`` called every fifth of a second
+    while it waits (a signal noted is answered then: _ray_signals). A task whose worker died
+    (killed, out of memory) raises workers.WorkerDied: the runs from its chunk on are lost."""
     import ray
     from ray.exceptions import ActorDiedError, NodeDiedError, WorkerCrashedError
     pending: list = []  # the tasks in flight, in seed order
@@ -196,6 +229,9 @@ def _ray_runs(spec, first: int, runs: int, chunk: int | None) -> Iterator[RunRes
             if len(pending) >= cpus * RAY_IN_FLIGHT:
                 break
         while pending:
+            while not ray.wait(pending[:1], timeout=0.2)[0]:
+                check()
+            check()
             try:
                 done = ray.get(pending.pop(0))
             except (WorkerCrashedError, NodeDiedError, ActorDiedError) as e:
