@@ -474,6 +474,22 @@ def main(argv=None) -> int:
     SIGINT and SIGTERM, at any moment until it returns, end it with one line and the status a
     shell gives a process the signal ended (130, 143; sim/__main__.py covers the imports
     before)."""
+    code = _main_escaped(argv)
+    if argv is None and "ray" in sys.modules:
+        # (the command line itself, after `stats --backend ray`: Ray's threads, still there once
+        # ray.shutdown has returned, crashed the interpreter's finalization with SIGSEGV after
+        # our last line, most of all after an interrupted start-up; so it is skipped, flushed)
+        import os
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    return code
+
+
+def _main_escaped(argv) -> int:
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _Escaped(out), _Escaped(err)
     try:
