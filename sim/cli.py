@@ -325,7 +325,8 @@ def _progress(total: int, quiet: bool):
     except ImportError:
         return None
     # (the bar's own carriage returns go to the stream itself; it prints only numbers)
-    return tqdm(total=total, unit="run", file=getattr(sys.stderr, "raw", sys.stderr), dynamic_ncols=True, mininterval=0.2, leave=False)
+    return tqdm(total=total, unit="run", file=getattr(sys.stderr, "unescaped", sys.stderr),
+                dynamic_ncols=True, mininterval=0.2, leave=False)
 
 
 def cmd_replay(args) -> int:
@@ -508,19 +509,19 @@ def _main_escaped(argv) -> int:
 
 
 class _Escaped:
-    """A text stream writing to ``raw`` with each line through escape_controls (the newlines
-    kept): the one place the command line's output is made safe for a terminal."""
+    """A text stream writing to ``unescaped`` with each line through escape_controls (the
+    newlines kept): the one place the command line's output is made safe for a terminal."""
 
-    def __init__(self, raw):
-        self.raw = raw
+    def __init__(self, unescaped):
+        self.unescaped = unescaped
 
     def write(self, text: str) -> int:
         from sim.errors import escape_controls
-        self.raw.write("\n".join(escape_controls(line) for line in text.split("\n")))
+        self.unescaped.write("\n".join(escape_controls(line) for line in text.split("\n")))
         return len(text)
 
     def __getattr__(self, name):  # (flush, isatty, encoding... as the stream's)
-        return getattr(self.raw, name)
+        return getattr(self.unescaped, name)
 
 
 def _player_options(a) -> None:

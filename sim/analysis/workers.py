@@ -86,11 +86,13 @@ def _worker(conn, parent: int, module: str, initargs: tuple) -> None:
 
 
 def _send(conn, msg) -> None:
+    """``msg`` to the parent; an exception that cannot be pickled goes as its text (a closed
+    pipe, OSError, goes up: the worker ends)."""
     try:
         conn.send(msg)
-    except (EOFError, OSError):
+    except OSError:
         raise
-    except Exception:  # noqa: BLE001 - an exception that cannot be pickled: its text
+    except Exception:  # noqa: BLE001 - pickling failed
         conn.send(("error", RuntimeError(f"{type(msg[1]).__name__}: {msg[1]}")))
 
 
