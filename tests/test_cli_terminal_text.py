@@ -54,11 +54,17 @@ def test_letters_accents_and_spaces_of_every_script_are_kept():
 HOSTILE_ARGS = ["--x\x1b]0;owned\x07\x1b[31m", "--\u202eevil\u200b", "\x1b[2J"]
 
 
+def _status(argv: list[str]) -> int:
+    """main's exit status, whether argparse's refusal comes out as SystemExit or is returned."""
+    try:
+        return main(argv)
+    except SystemExit as e:
+        return e.code
+
+
 @pytest.mark.parametrize("arg", HOSTILE_ARGS)
 def test_argparse_does_not_echo_an_unknown_argument_raw(capsys, arg):
-    with pytest.raises(SystemExit) as e:
-        main(["run", "scenarios/anti_vehicle.toml", arg])
-    assert e.value.code == 2
+    assert _status(["run", "scenarios/anti_vehicle.toml", arg]) == 2
     err = capsys.readouterr().err
     assert "unrecognized arguments" in err or "invalid choice" in err or "required" in err
     assert raw(err) == [], err
@@ -66,8 +72,7 @@ def test_argparse_does_not_echo_an_unknown_argument_raw(capsys, arg):
 
 
 def test_argparse_does_not_echo_an_unknown_command_raw(capsys):
-    with pytest.raises(SystemExit):
-        main(["\u202erun\x1b[31m"])
+    assert _status(["\u202erun\x1b[31m"]) == 2
     err = capsys.readouterr().err
     assert raw(err) == [] and "\\u202erun\\x1b[31m" in err, err
 
