@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+import threading
 from contextlib import closing, contextmanager
 
 EXIT_BAD_INPUT = 2
@@ -87,22 +88,45 @@ class Terminated(BaseException):
     """SIGTERM, raised in the main thread as Ctrl-C raises KeyboardInterrupt."""
 
 
+def _stop(signum, frame):
+    """SIGINT or SIGTERM: raise KeyboardInterrupt or Terminated (both ignored from now on). In
+    the middle of an import (the modules load lazily, command by command) the process ends at
+    once instead, with the same line and status: an exception there can come out as another
+    (numpy turns it into an ImportError of its C core), and nothing is open yet to clean up."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    f = frame
+    while f is not None:
+        if f.f_code.co_filename.startswith("<frozen importlib"):
+            import os
+            sys.stderr.flush()
+            os.write(2, b"sim: interrupted\n" if signum == signal.SIGINT else b"sim: terminated\n")
+            os._exit(EXIT_INTERRUPTED if signum == signal.SIGINT else EXIT_TERMINATED)
+        f = f.f_back
+    raise KeyboardInterrupt if signum == signal.SIGINT else Terminated
+
+
 @contextmanager
 def _stopped_by_signals():
     """While the block runs, SIGINT raises KeyboardInterrupt and SIGTERM raises Terminated,
     once: the first of them ignores both until the block ends, so cleaning up (ending a pool
-    of workers) is not cut short by a second. The handlers before are put back after."""
-    def stop(signum, frame):
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        raise KeyboardInterrupt if signum == signal.SIGINT else Terminated
-
-    old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    of workers) is not cut short by a second. The handlers before are put back after. Inside
+    a block already (main's), nothing changes; a signal ignored from the start (a shell's
+    background job: SIGINT) stays ignored; outside the main thread (which alone handles
+    signals), nothing changes."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is _stop):
+        yield
+        return
+    old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    for s, h in old.items():
+        if h is not signal.SIG_IGN:
+            signal.signal(s, _stop)
     try:
         yield
     finally:
         for s, h in old.items():
-            signal.signal(s, h)
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
 
 
 def cmd_stats(args) -> int:
@@ -114,6 +138,7 @@ def cmd_stats(args) -> int:
     from sim.errors import ScenarioError
     from sim.scenario.load import load_scenario
     from sim.analysis.stats import MAX_RUNS, Tally, format_summary, iter_runs, iter_runs_ray
+    from sim.analysis.workers import WorkerDied
     if not 1 <= args.runs <= MAX_RUNS:
         return _err(f"--runs: expected a whole number of runs from 1 to {MAX_RUNS:,}, found {args.runs}")
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
@@ -157,6 +182,9 @@ def cmd_stats(args) -> int:
     except Terminated:
         print(f"sim: terminated after {tally.n} runs", file=sys.stderr)
         return EXIT_TERMINATED
+    except WorkerDied as e:  # (killed, or out of memory: the runs after the gap are not summarised)
+        print(f"sim: {e} ({tally.n:,} done)", file=sys.stderr)
+        return 1
     finally:
         if bar is not None:
             bar.close()
@@ -300,7 +328,9 @@ def _progress(total: int, quiet: bool):
         from tqdm import tqdm
     except ImportError:
         return None
-    return tqdm(total=total, unit="run", file=sys.stderr, dynamic_ncols=True, mininterval=0.2, leave=False)
+    # (the bar's own carriage returns go to the stream itself; it prints only numbers)
+    return tqdm(total=total, unit="run", file=getattr(sys.stderr, "unescaped", sys.stderr),
+                dynamic_ncols=True, mininterval=0.2, leave=False)
 
 
 def cmd_replay(args) -> int:
@@ -444,10 +474,58 @@ def _coverage(folder: str, only: str) -> int:
 
 
 def main(argv=None) -> int:
+    """The command line. Everything it prints goes through escape_controls (_Escaped: no text
+    from a file or argv drives the terminal, argparse's echo of an unknown argument included).
+    SIGINT and SIGTERM, at any moment until it returns, end it with one line and the status a
+    shell gives a process the signal ended (130, 143; sim/__main__.py covers the imports
+    before)."""
+    code = _main_escaped(argv)
+    if argv is None and "ray" in sys.modules:
+        # (the command line itself, after `stats --backend ray`: Ray's threads, still there once
+        # ray.shutdown has returned, crashed the interpreter's finalization with SIGSEGV after
+        # our last line, most of all after an interrupted start-up; so it is skipped, flushed)
+        import os
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    return code
+
+
+def _main_escaped(argv) -> int:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Escaped(out), _Escaped(err)
     try:
-        return _main(argv)
+        with _stopped_by_signals():
+            return _main(argv)
+    except KeyboardInterrupt:
+        print("sim: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Terminated:
+        print("sim: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
     except BrokenPipeError:  # e.g. `sim run ... | head`
         return 0
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+class _Escaped:
+    """A text stream writing to ``unescaped`` with each line through escape_controls (the
+    newlines kept): the one place the command line's output is made safe for a terminal."""
+
+    def __init__(self, unescaped):
+        self.unescaped = unescaped
+
+    def write(self, text: str) -> int:
+        from sim.errors import escape_controls
+        self.unescaped.write("\n".join(escape_controls(line) for line in text.split("\n")))
+        return len(text)
+
+    def __getattr__(self, name):  # (flush, isatty, encoding... as the stream's)
+        return getattr(self.unescaped, name)
 
 
 def _player_options(a) -> None:

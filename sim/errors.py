@@ -9,6 +9,8 @@ sim.rules.dice.DiceExhausted).
 
 from __future__ import annotations
 
+import unicodedata
+
 
 class Refusal(Exception):
     """A command or answer the rules do not allow; nothing changed (sim.battle)."""
@@ -38,14 +40,24 @@ class ImportFileError(ScenarioError):
 
 
 def escape_controls(text: str) -> str:
-    """``text`` with every control character (C0, DEL, C1; newlines too) written as a repr-style
-    escape, so a message quoting a hostile file is one line and cannot drive the terminal."""
-    return "".join(c if not _is_control(c) else repr(c)[1:-1] for c in text)
+    """``text`` with every character that can drive a terminal or hide text written as a
+    repr-style escape (``\\x1b``, ``\\u202e``): the control characters (Unicode category Cc: C0,
+    DEL, C1, newlines too), the format characters (Cf: bidirectional overrides and isolates,
+    zero-width spaces and joiners, soft hyphens), the line and paragraph separators (Zl, Zp) and
+    lone surrogates (Cs: a file name's undecodable bytes, which no terminal encoding can write).
+    So a message or a name quoting a hostile file or argument is one line, reads as it is stored
+    and cannot drive the terminal. The one home of this escaping: every line the command line
+    prints goes through it (sim.cli)."""
+    if text.isprintable():  # (the common case, in C: none of those is printable)
+        return text
+    return "".join(repr(c)[1:-1] if _is_control(c) else c for c in text)
+
+
+_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 
 def _is_control(c: str) -> bool:
-    o = ord(c)
-    return o < 0x20 or 0x7F <= o <= 0x9F
+    return not c.isprintable() and unicodedata.category(c) in _ESCAPED_CATEGORIES
 
 
 class ScriptError(Exception):

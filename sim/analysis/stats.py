@@ -4,7 +4,8 @@ unit: the expected outcome of a plan for a list-builder, a check on the dice for
 Every run is an independent battle (its own world and dice stream, seed after seed), so runs
 can go side by side, one process per core (``jobs``). Seeds are handed out lazily (no list of
 them is made) and each result is added to a running tally (``Tally``) in seed order as it
-comes: memory does not grow with the number of runs. The tally keeps integers only (counts,
+comes: memory does not grow with the number of runs. The worker processes are
+sim.analysis.workers's (a worker that dies is reported, not waited for). The tally keeps integers only (counts,
 sums, sums of squares, a histogram per unit), and the summary divides them once, correctly
 rounded: the same for any number of jobs and on every Python version (a float ``sum()`` is
 compensated from 3.12 on, so summing floats would differ in the last digits).
@@ -12,8 +13,8 @@ compensated from 3.12 on, so summing floats would differ in the last digits).
 
 from __future__ import annotations
 
+import contextlib
 import math
-import multiprocessing
 import signal
 import threading
 from collections.abc import Iterable, Iterator
@@ -26,6 +27,8 @@ from sim.components import Roster
 from sim.errors import ScriptError
 from sim.rules.turn import PLAYER
 from sim.players.runner import frozen_heap, play
+from sim.analysis.reaper import Reaper
+from sim.analysis.workers import WorkerDied, ordered_runs
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +72,9 @@ _SPEC = None  # the scenario, in a worker process
 
 
 def _init(path: str, players=None) -> None:
-    """A worker's start. Ctrl-C is the parent's to answer (it ends the pool): a worker ignores
-    SIGINT, from its very start (it inherits the parent's SIG_IGN, iter_runs) and here again.
-    SIGTERM (the parent's Pool.terminate) ends it at once, as by default: the worker may have
-    inherited it blocked (iter_runs blocks it while the pool starts), so it is unblocked here
-    (one sent meanwhile ends the worker now)."""
+    """A worker's start (sim.analysis.workers, which sets its signals first): the scenario
+    loaded from its file."""
     global _SPEC
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     from sim.scenario.load import load_scenario
     _SPEC = with_players(load_scenario(path), players)
 
@@ -98,38 +95,15 @@ def iter_runs(spec, first: int, runs: int, jobs: int = 1) -> Iterator[RunResult]
     """Every RunResult of the seeds ``first`` .. ``first + runs - 1``, in seed order, as they
     come. With ``jobs`` > 1 the runs are shared among that many processes, which load the
     scenario from its file (``spec.path``) and take the seeds a few at a time from a range
-    (never a list); the pool is ended when the iteration ends, early or not (close it, or let
-    an exception through, to stop the workers)."""
-    seeds = range(first, first + runs)
+    (never a list); the workers are ended when the iteration ends, early or not (close it, or
+    let an exception through, to stop them); one that dies raises workers.WorkerDied."""
     if jobs <= 1 or runs < 2:
-        for s in seeds:
+        for s in range(first, first + runs):
             yield run_seed(spec, s)
         return
-    ctx = multiprocessing.get_context("spawn")  # (no state copied in from this process)
     chunk = max(1, min(runs // (jobs * 8), MAX_CHUNK))
-    # while the workers start, SIGINT is ignored (they inherit that: a Ctrl-C now cannot
-    # interrupt their start-up with a traceback; one in these few milliseconds is lost) and
-    # SIGTERM waits (blocked: so it cannot cut Pool() short half-built; it arrives below,
-    # inside the try that ends the pool; the workers inherit the mask and unblock it in _init)
-    # (only the main thread handles signals, and may set a handler)
-    main = threading.current_thread() is threading.main_thread()
-    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
-    old_int = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
-        players = None if spec.mission is None else spec.mission.players
-        pool = ctx.Pool(jobs, initializer=_init, initargs=(spec.path, players))
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, old_int)
-        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
-    try:
-        yield from pool.imap(_run, seeds, chunksize=chunk)
-    except BaseException:  # (a signal, an error, or the iteration closed early: stop them)
-        pool.terminate()
-        pool.join()
-        raise
-    pool.close()
-    pool.join()
+    players = None if spec.mission is None else spec.mission.players
+    yield from ordered_runs(__name__, (spec.path, players), first, runs, jobs, chunk)
 
 
 def _ray_chunk(spec, lo: int, n: int) -> list[RunResult]:
@@ -149,21 +123,100 @@ def iter_runs_ray(spec, first: int, runs: int, address: str | None = None, worke
     ``address`` (HOST:PORT, or "auto"): an existing cluster, which needs this package only as
     the shipped code (it goes with the tasks as a runtime_env module); None: a local Ray with
     ``workers`` CPUs (default: every core), shut down at the end. The scenario goes to the
-    workers once, through the object store (their files are not read)."""
+    workers once, through the object store (their files are not read). A local Ray's session
+    folder is one of ours, removed at the end, and a watchdog ends its processes and removes
+    the folder if this process is killed (sim.analysis.reaper)."""
     import os
 
     import ray
 
     import sim
     started = not ray.is_initialized()
-    if started:
-        env = {"py_modules": [os.path.dirname(os.path.abspath(sim.__file__))]}
-        if address:
-            ray.init(address=address, runtime_env=env, log_to_driver=False)
+    with contextlib.ExitStack() as stack:
+        if started:
+            env = {"py_modules": [os.path.dirname(os.path.abspath(sim.__file__))]}
+            if address:
+                kw = {"address": address}
+            else:  # (a local Ray of ours: its session folder and processes go with it, reaper)
+                kw = {"num_cpus": workers or os.cpu_count() or 1, "include_dashboard": False,
+                      "configure_logging": False, "_temp_dir": stack.enter_context(Reaper()).folder}
+            stack.callback(ray.shutdown)
+            with _ray_signals(defer=False):
+                ray.init(runtime_env=env, log_to_driver=False, **kw)
+        with _ray_signals(defer=True) as check:
+            yield from _ray_runs(spec, first, runs, chunk, check)
+
+
+@contextlib.contextmanager
+def _ray_signals(defer: bool):
+    """SIGINT and SIGTERM answered by the handlers already there (sim.cli's: KeyboardInterrupt,
+    Terminated; one line, 130 or 143) while Ray runs in this process, which gets in their way:
+
+    - ray.init sets a SIGTERM handler of its own (sys.exit(15)) and its core worker a C++ one
+      that dumps a stack trace and aborts (absl's failure signal handler: kept out by Ray's
+      RAY_DISABLE_FAILURE_SIGNAL_HANDLER, for this process and the ones ray.init starts);
+    - an exception raised by a handler inside Ray's compiled code (ray.get checks for signals)
+      comes out as another (a SystemError) or not at all.
+
+    So the handlers are relayed: the first signal is noted, and whatever comes out of the block
+    after it (Ray's SystemExit(15), a SystemError) is replaced by what the handler raises, from
+    here. With ``defer`` the handler is not called when the signal comes, only by ``check()``
+    (yielded), which the block calls between Ray's calls. The handlers are put back at the end
+    (unless a signal was answered: sim.cli's then ignores the next, while cleaning up)."""
+    import os
+    sigs = (signal.SIGINT, signal.SIGTERM)
+    main = threading.current_thread() is threading.main_thread()
+    before = {s: signal.getsignal(s) for s in sigs} if main else {}
+    seen: list[int] = []
+
+    def answer():
+        for s, h in before.items():
+            signal.signal(s, h)
+        before[seen[0]](seen[0], None)  # (raises, as the signal's own answer)
+
+    def note(signum, frame):
+        if not seen:
+            seen.append(signum)
+        if not defer:
+            answer()
+
+    def check():
+        if seen:
+            answer()
+
+    for s, h in before.items():
+        if callable(h):
+            signal.signal(s, note)
+    env = os.environ.get("RAY_DISABLE_FAILURE_SIGNAL_HANDLER")
+    os.environ["RAY_DISABLE_FAILURE_SIGNAL_HANDLER"] = "1"
+    try:
+        yield check
+    except BaseException as e:
+        if not seen and isinstance(e, SystemExit) and e.code == signal.SIGTERM and callable(
+                before.get(signal.SIGTERM)):  # (Ray's own handler answered a SIGTERM)
+            seen.append(signal.SIGTERM)
+        if seen and callable(before.get(seen[0])):
+            answer()
+        raise
+    finally:
+        if env is None:
+            os.environ.pop("RAY_DISABLE_FAILURE_SIGNAL_HANDLER", None)
         else:
-            ray.init(num_cpus=workers or os.cpu_count() or 1, runtime_env=env, include_dashboard=False,
-                     log_to_driver=False, configure_logging=False)
+            os.environ["RAY_DISABLE_FAILURE_SIGNAL_HANDLER"] = env
+        if not seen:
+            for s, h in before.items():
+                if h is not None:
+                    signal.signal(s, h)
+
+
+def _ray_runs(spec, first: int, runs: int, chunk: int | None, check) -> Iterator[RunResult]:
+    """iter_runs_ray's work on a Ray already running, ``check()`` called every fifth of a second
+    while it waits (a signal noted is answered then: _ray_signals). A task whose worker died
+    (killed, out of memory) raises workers.WorkerDied: the runs from its chunk on are lost."""
+    import ray
+    from ray.exceptions import ActorDiedError, NodeDiedError, WorkerCrashedError
     pending: list = []  # the tasks in flight, in seed order
+    yielded = 0
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = chunk or max(1, min(runs // (cpus * 8), RAY_CHUNK))
@@ -176,18 +229,22 @@ def iter_runs_ray(spec, first: int, runs: int, address: str | None = None, worke
             if len(pending) >= cpus * RAY_IN_FLIGHT:
                 break
         while pending:
-            done = ray.get(pending.pop(0))
+            while not ray.wait(pending[:1], timeout=0.2)[0]:
+                check()
+            check()
+            try:
+                done = ray.get(pending.pop(0))
+            except (WorkerCrashedError, NodeDiedError, ActorDiedError) as e:
+                raise WorkerDied(type(e).__name__, runs - yielded) from None
             lo = next(nxt, None)
             if lo is not None:
                 pending.append(task.remote(ref, lo, min(size, first + runs - lo)))
+            yielded += len(done)
             yield from done
     except BaseException:
         for r in pending:
             ray.cancel(r, force=True)
         raise
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def run_many(spec, seeds: list[int], jobs: int = 1) -> list[RunResult]:
