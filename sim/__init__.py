@@ -26,5 +26,5 @@ def answer_signals_early() -> None:
             signal.signal(s, early)
 
 
-if getattr(sys, "argv", None)[:1] == ["-m"]:  # (`python -m sim` finding its __main__: from here on)
+if (getattr(sys, "argv", None) or [])[:1] == ["-m"]:  # (`python -m sim` finding its __main__: from here on)
     answer_signals_early()

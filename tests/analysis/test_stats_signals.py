@@ -252,8 +252,10 @@ def _watchdogs(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+# (each case starts Ray, 10-30 s here: SIGINT while running takes the same path as SIGTERM
+# while running, from the same note between short ray.wait calls, and is left out; SIGINT is
+# tried while Ray starts, where the crash after our line was seen)
 @pytest.mark.parametrize("signum, code, word, when", [
-    (signal.SIGINT, 130, "interrupted", "running"),
     (signal.SIGTERM, 143, "terminated", "running"),
     (signal.SIGKILL, -9, None, "running"),
     (signal.SIGINT, 130, "interrupted", "starting"),
