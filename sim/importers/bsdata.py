@@ -70,6 +70,36 @@ def number(d, key, default: float | None = None, what: str = "") -> float | None
     return f
 
 
+# the fields of a modifier whose value is text, an id or a flag (a name appended, a category
+# added, hidden set), never a number; any other modifier's value is checked as a number
+TEXT_FIELDS = frozenset({"name", "hidden", "category", "annotation", "description", "page", "publicationId"})
+_HOLDERS = ("costs", "costLimits", "constraints", "modifiers", "modifierGroups", "repeats", "conditions",
+            "conditionGroups", "localConditionGroups")
+
+
+def check_numbers(node: dict, what: str) -> None:
+    """Every number of one entry, selection, link, profile or rule that the importer may read,
+    checked as :func:`number` checks it whether or not it is read (a modifier whose conditions do
+    not hold, a cost of no points type, a roster's total): its ``defaultAmount`` and ``number``,
+    and the ``value`` (and a repeat's ``repeats``) of its costs, constraints, modifiers (in
+    modifier groups too; a modifier of a text field excepted), their repeats, conditions and
+    condition groups. Raises Bad naming ``what`` (the entry) and the field's place in it. Its
+    children (selections, entries) are not looked at: each is checked as it is reached."""
+    for key in ("defaultAmount", "number"):
+        number(node, key, None, f"the {key} of {what}")
+    stack = [(node, "")]
+    while stack:
+        d, at = stack.pop()
+        for key in _HOLDERS:
+            for i, x in enumerate(items(d, key)):
+                place = f"{at}{key}[{i}]"
+                if key != "modifiers" or text(x, "field") not in TEXT_FIELDS:
+                    number(x, "value", None, f"{place}.value of {what}")
+                if key == "repeats":
+                    number(x, "repeats", None, f"{place}.repeats of {what}")
+                stack.append((x, place + "."))
+
+
 def _too_big(what: str, found: str) -> "Bad":
     return Bad(f"{what} as a finite number from {-MAX_NUMBER:,.0f} to {MAX_NUMBER:,.0f}", found)
 

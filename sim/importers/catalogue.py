@@ -150,7 +150,8 @@ class Catalogue:
         return out
 
     def children(self, entry: dict) -> tuple[list[dict], list[dict]]:
-        """(entries, groups) directly inside an entry or group, resolved."""
+        """(entries, groups) directly inside an entry or group, resolved, each one's numbers
+        checked (bsdata.check_numbers: an option not taken too, as its constraints are read)."""
         entries = list(B.items(entry, "selectionEntries"))
         groups = list(B.items(entry, "selectionEntryGroups"))
         for link in B.items(entry, "entryLinks"):
@@ -160,6 +161,8 @@ class Catalogue:
             if r is None:
                 continue
             (groups if B.text(link, "type") == "selectionEntryGroup" else entries).append(r)
+        for e in entries + groups:
+            B.check_numbers(e, _name(e))
         return entries, groups
 
     def datasheets(self) -> list[dict]:
@@ -248,6 +251,9 @@ class Catalogue:
             if kind == "item":
                 out.append(node)
                 continue
+            B.check_numbers(node, _name(node))
+            for x in B.items(node, "profiles") + B.items(node, "rules") + B.items(node, "infoLinks"):
+                B.check_numbers(x, _name(x))
             if own == "profiles":
                 out.extend(p for p in B.items(node, "profiles") if self.cond.shown(p, inst))
             else:
@@ -272,6 +278,7 @@ class Catalogue:
                 if t is None:
                     self._lose(kind if kind != "infoGroup" else "info group", B.text(link, "name"))
                     continue
+                B.check_numbers(t, _name(t))
                 if not self.cond.shown(t, inst):
                     continue
                 if kind == "infoGroup":
@@ -310,6 +317,7 @@ class Catalogue:
         self.cond.steps = 0
         self._lost = []
         try:
+            B.check_numbers(entry, _name(entry))
             root = self._build(entry, 1, None, [])
             slots = [i for i in walk(root) if B.text(i.entry, "type") == "model" and i is not root]
             if models is not None:
@@ -500,6 +508,7 @@ class Catalogue:
 
     def _summary(self, entry: dict) -> dict:
         from sim.rules import scope
+        B.check_numbers(entry, _name(entry))
         stats, weapons, abilities, cats = {}, {}, [], []
         seen: set[str] = set()
         stack, n = [entry], 0
