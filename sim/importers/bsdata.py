@@ -93,8 +93,9 @@ def check_numbers(node: dict, what: str) -> None:
         for key in _HOLDERS:
             for i, x in enumerate(items(d, key)):
                 place = f"{at}{key}[{i}]"
+                kind = text(x, "type").strip()[:20]
                 if key != "modifiers" or text(x, "field") not in TEXT_FIELDS:
-                    number(x, "value", None, f"{place}.value of {what}")
+                    number(x, "value", None, f"{place}.value{f' ({kind!r})' if kind else ''} of {what}")
                 if key == "repeats":
                     number(x, "repeats", None, f"{place}.repeats of {what}")
                 stack.append((x, place + "."))
