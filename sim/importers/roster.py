@@ -471,8 +471,7 @@ def check_numbers(doc: dict, file: str) -> None:
             raise B.where_error(file, place or "roster", e) from None
         for key in ("forces", "selections"):
             kids = B.items(node, key)
-            stack.extend((c, f"{place}{'.' if place else ''}{key}[{i}]", repr(B.clean_name(B.text(c, "name"))[:60]))
-                         for i, c in reversed(list(enumerate(kids))))
+            stack.extend((c, f"{place}{'.' if place else ''}{key}[{i}]", None) for i, c in reversed(list(enumerate(kids))))
 
 
 def roster_selections(doc: dict, file: str):
