@@ -43,6 +43,7 @@ def load_roster(path: str | Path, bases: str | Path | None = None,
     others are imported and the report's ``skipped`` lists each refused unit's error."""
     from sim.errors import ImportFileError
     from sim.importers import bsdata as B
+    from sim.importers import model as M
     from sim.importers.bases import BaseTable
     from sim.importers.roster import Assembler, detachment_rules, roster_selections, unit_names
     from sim.importers.source import read_document
@@ -64,6 +65,8 @@ def load_roster(path: str | Path, bases: str | Path | None = None,
     if not units:
         raise skipped[0]
     rules = detachment_rules(doc)
+    for det, rule in rules:  # (labels on every unit: named as a unit's abilities are, roster.py)
+        M.check_name(rule, file, f"forces: detachment {det[:60]!r}", "an ability name")
     if rules:
         units = [_with_labels(u, [r for _, r in rules]) for u in units]
         for r in asm.reports:

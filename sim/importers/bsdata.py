@@ -70,6 +70,47 @@ def number(d, key, default: float | None = None, what: str = "") -> float | None
     return f
 
 
+# the fields of a modifier whose value is text, an id or a flag (a name appended, a category
+# added, hidden set), never a number; any other modifier's value is checked as a number
+TEXT_FIELDS = frozenset({"name", "hidden", "category", "annotation", "description", "page", "publicationId"})
+_HOLDERS = frozenset({"costs", "costLimits", "constraints", "modifiers", "modifierGroups", "repeats", "conditions",
+                      "conditionGroups", "localConditionGroups"})
+
+
+def check_numbers(node: dict, what: str | None = None) -> None:
+    """Every number of one entry, selection, link, profile or rule that the importer may read,
+    checked as :func:`number` checks it whether or not it is read (a modifier whose conditions do
+    not hold, a cost of no points type, a roster's total): its ``defaultAmount`` and ``number``,
+    and the ``value`` (and a repeat's ``repeats``) of its costs, constraints, modifiers (in
+    modifier groups too; a modifier of a text field excepted), their repeats, conditions and
+    condition groups. Raises Bad naming ``what`` (by default the node's name) and the field's
+    place in it. Its children (selections, entries) are not looked at: each is checked as it is
+    reached."""
+    todo = [(node, "defaultAmount", "the defaultAmount"), (node, "number", "the number")]
+    stack = [(node, "")]
+    while stack:
+        d, at = stack.pop()
+        for key, v in d.items():
+            if key not in _HOLDERS or not isinstance(v, list):
+                continue
+            for i, x in enumerate(v):
+                if not isinstance(x, dict):
+                    continue
+                place = f"{at}{key}[{i}]"
+                if key != "modifiers" or text(x, "field") not in TEXT_FIELDS:
+                    todo.append((x, "value", place + ".value"))
+                if key == "repeats":
+                    todo.append((x, "repeats", place + ".repeats"))
+                stack.append((x, place + "."))
+    for d, key, place in todo:
+        try:
+            number(d, key, None, key)
+        except Bad as e:
+            kind = text(d, "type").strip()[:20] if key == "value" else ""
+            who = what if what is not None else repr(clean_name(text(node, "name"))[:60])
+            raise _too_big(f"{place}{f' ({kind!r})' if kind else ''} of {who}", e.found) from None
+
+
 def _too_big(what: str, found: str) -> "Bad":
     return Bad(f"{what} as a finite number from {-MAX_NUMBER:,.0f} to {MAX_NUMBER:,.0f}", found)
 

@@ -58,6 +58,7 @@ class Catalogue:
         self.cond = Conditions(B.text(doc, "id"))
         self._lost: list[str] | None = None  # while a datasheet is built: the links it loses
         self._memo: dict = {}  # ids of an entry's lists -> (the lists, its profiles or rules): _info
+        self._checked: set[int] = set()  # ids of the data's dicts whose numbers are checked: _check
         self._count_dangling(per_doc)
 
     # --- ids --------------------------------------------------------------------------------------
@@ -150,17 +151,31 @@ class Catalogue:
         return out
 
     def children(self, entry: dict) -> tuple[list[dict], list[dict]]:
-        """(entries, groups) directly inside an entry or group, resolved."""
+        """(entries, groups) directly inside an entry or group, resolved, each one's numbers
+        checked (bsdata.check_numbers: an option not taken too, as its constraints are read)."""
         entries = list(B.items(entry, "selectionEntries"))
         groups = list(B.items(entry, "selectionEntryGroups"))
+        for e in entries + groups:
+            self._check(e)
         for link in B.items(entry, "entryLinks"):
             if B.flag(link, "hidden") and link.get("targetId") not in self.index:
                 continue  # (a hidden option to nothing loses nothing)
             r = self.resolve(link)
             if r is None:
                 continue
+            self._check(link)
+            self._check(self.index[link["targetId"]])
             (groups if B.text(link, "type") == "selectionEntryGroup" else entries).append(r)
         return entries, groups
+
+    def _check(self, node: dict) -> None:
+        """bsdata.check_numbers of one element of the data (an entry, a link, a group, a
+        profile, a rule), once for the catalogue: the data's own dicts live as long as it does,
+        so their ids stand for them (an entry resolved from a link is new each time: its link
+        and its target are checked instead)."""
+        if id(node) not in self._checked:
+            B.check_numbers(node)
+            self._checked.add(id(node))
 
     def datasheets(self) -> list[dict]:
         """Every unit the catalogue offers at its root (and its linked catalogues' root entries
@@ -248,6 +263,10 @@ class Catalogue:
             if kind == "item":
                 out.append(node)
                 continue
+            if node is not entry:
+                self._check(node)
+            for x in B.items(node, "profiles") + B.items(node, "rules") + B.items(node, "infoLinks"):
+                self._check(x)
             if own == "profiles":
                 out.extend(p for p in B.items(node, "profiles") if self.cond.shown(p, inst))
             else:
@@ -272,6 +291,7 @@ class Catalogue:
                 if t is None:
                     self._lose(kind if kind != "infoGroup" else "info group", B.text(link, "name"))
                     continue
+                self._check(t)
                 if not self.cond.shown(t, inst):
                     continue
                 if kind == "infoGroup":
@@ -310,6 +330,7 @@ class Catalogue:
         self.cond.steps = 0
         self._lost = []
         try:
+            B.check_numbers(entry)
             root = self._build(entry, 1, None, [])
             slots = [i for i in walk(root) if B.text(i.entry, "type") == "model" and i is not root]
             if models is not None:
@@ -500,6 +521,7 @@ class Catalogue:
 
     def _summary(self, entry: dict) -> dict:
         from sim.rules import scope
+        B.check_numbers(entry)
         stats, weapons, abilities, cats = {}, {}, [], []
         seen: set[str] = set()
         stack, n = [entry], 0

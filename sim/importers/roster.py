@@ -143,6 +143,9 @@ class Assembler:
         models = []
         for g in groups:
             models.extend(self._models(g, name, unit_kw, stat_profiles, shared, unit_found, rep))
+        _check_names(self.file, place, unit_kw, unit_found.labels)
+        for g in groups:
+            _check_names(self.file, g.place, g.own_keywords, g.found.labels)
         for a in unit_found.labels:
             rep.label(who, a)
         unit_abil = tuple(unit_found.abilities)
@@ -419,6 +422,17 @@ def _replace(m: M.Model, **kw) -> M.Model:
     return replace(m, **kw)
 
 
+def _check_names(file: str, place: str, keywords, labels) -> None:
+    """Keywords (its categories) and inert labels (the names of abilities the engine does not
+    implement) are written into the scenario as names are: each of 1 to MAX_NAME characters with
+    no control character, or the file is refused here, naming it and the place (a name the
+    data grew past that by a modifier, a category name with an escape sequence)."""
+    for k in keywords:
+        M.check_name(k, file, f"{place}.categories", "a keyword")
+    for a in labels:
+        M.check_name(a, file, f"{place}.abilities", "an ability name")
+
+
 def _count(sel: dict, file: str, place: str) -> int:
     try:
         n = B.number(sel, "number", 1.0 if sel.get("number") is None else None)
@@ -441,9 +455,30 @@ def _points(sel: dict, file: str, place: str) -> float:
     return total
 
 
+def check_numbers(doc: dict, file: str) -> None:
+    """Every number of the roster checked (bsdata.check_numbers), whether or not the import reads
+    it: the roster's own costs and cost limits, and every force's and selection's (counts,
+    costs), at most MAX_SELECTIONS of them; the first that is not a finite number within bounds
+    refuses the roster, naming its place."""
+    stack = [(doc, "", "the roster")]
+    n = 0
+    while stack and n < MAX_SELECTIONS:
+        node, place, what = stack.pop()
+        n += 1
+        try:
+            B.check_numbers(node, what)
+        except B.Bad as e:
+            raise B.where_error(file, place or "roster", e) from None
+        for key in ("forces", "selections"):
+            kids = B.items(node, key)
+            stack.extend((c, f"{place}{'.' if place else ''}{key}[{i}]", None) for i, c in reversed(list(enumerate(kids))))
+
+
 def roster_selections(doc: dict, file: str):
     """(selection, place) of every unit in a roster's forces, in order; and the names of the
-    selections that are not units (detachment, battle size...), for the report."""
+    selections that are not units (detachment, battle size...), for the report. Every number of
+    the roster is checked first (check_numbers)."""
+    check_numbers(doc, file)
     units, other = [], []
     stack = [(f, f"forces[{i}]") for i, f in reversed(list(enumerate(B.items(doc, "forces"))))]
     while stack:
