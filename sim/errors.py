@@ -29,6 +29,9 @@ class ScenarioError(Exception):
         self.file, self.path, self.expected, self.found = file, path, expected, found
         super().__init__(str(self))
 
+    def __reduce__(self):  # (pickled whole, e.g. from a worker process: args holds the message only)
+        return type(self), (self.file, self.path, self.expected, self.found)
+
     def __str__(self) -> str:
         where = f"{self.file}: {self.path}" if self.path else self.file
         return escape_controls(f"{where}: expected {self.expected}, found {self.found}")

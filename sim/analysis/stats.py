@@ -71,12 +71,12 @@ MAX_CHUNK = 64  # seeds a worker takes at a time, at most (so results come back 
 _SPEC = None  # the scenario, in a worker process
 
 
-def _init(path: str, players=None) -> None:
-    """A worker's start (sim.analysis.workers, which sets its signals first): the scenario
-    loaded from its file."""
+def _init(spec) -> None:
+    """A worker's start (sim.analysis.workers, which sets its signals first): the scenario the
+    parent loaded and checked, sent whole (as the Ray backend sends it), never read again from
+    its file, which may have changed since."""
     global _SPEC
-    from sim.scenario.load import load_scenario
-    _SPEC = with_players(load_scenario(path), players)
+    _SPEC = spec
 
 
 def with_players(spec, players):
@@ -93,8 +93,8 @@ def _run(seed: int) -> RunResult:
 
 def iter_runs(spec, first: int, runs: int, jobs: int = 1) -> Iterator[RunResult]:
     """Every RunResult of the seeds ``first`` .. ``first + runs - 1``, in seed order, as they
-    come. With ``jobs`` > 1 the runs are shared among that many processes, which load the
-    scenario from its file (``spec.path``) and take the seeds a few at a time from a range
+    come. With ``jobs`` > 1 the runs are shared among that many processes, which are sent the
+    scenario itself (_init) and take the seeds a few at a time from a range
     (never a list); the workers are ended when the iteration ends, early or not (close it, or
     let an exception through, to stop them); one that dies raises workers.WorkerDied."""
     if jobs <= 1 or runs < 2:
@@ -102,8 +102,7 @@ def iter_runs(spec, first: int, runs: int, jobs: int = 1) -> Iterator[RunResult]
             yield run_seed(spec, s)
         return
     chunk = max(1, min(runs // (jobs * 8), MAX_CHUNK))
-    players = None if spec.mission is None else spec.mission.players
-    yield from ordered_runs(__name__, (spec.path, players), first, runs, jobs, chunk)
+    yield from ordered_runs(__name__, (spec,), first, runs, jobs, chunk)
 
 
 def _ray_chunk(spec, lo: int, n: int) -> list[RunResult]:

@@ -185,7 +185,10 @@ def ordered_runs(module: str, initargs: tuple, first: int, runs: int, jobs: int,
                 receive(w)
                 hand(w)
         for c in conns:
-            c.send(None)
+            try:
+                c.send(None)
+            except OSError:  # (it ended after its last result: nothing is lost)
+                pass
         for p in procs:
             p.join(5)
     finally:

@@ -603,13 +603,25 @@ def _is_pts(fld: str, entry: dict) -> bool:
         B.text(c, "typeId") == fld and B.text(c, "name").casefold() in B.PTS for c in B.items(entry, "costs"))
 
 
+MAX_TEXT = 1_000  # characters a name or characteristic may grow to by modifiers (the data's: < 100)
+
+
+def _bounded(text: str, what: str) -> str:
+    """A name or characteristic a modifier made: refused past MAX_TEXT (so appending many
+    modifiers stays linear: each append is checked as it is made, not after all of them)."""
+    if len(text) > MAX_TEXT:
+        raise B.Bad(f"{what} of at most {MAX_TEXT:,} characters after its modifiers",
+                    f"{len(text):,} characters")
+    return text
+
+
 def _apply_text(name: str, mod: dict) -> str:
     v = B.text(mod, "value")
     t = B.text(mod, "type")
     if t == "append":
-        return f"{name} {v}".strip()
+        return _bounded(f"{name} {v}".strip(), "a name")
     if t == "set":
-        return v
+        return _bounded(v, "a name")
     return name
 
 
@@ -618,13 +630,14 @@ def _apply_char(current: str | None, fld: str, mod: dict, times: int, base: str 
     t = B.text(mod, "type")
     v = B.text(mod, "value")
     if t == "set":
-        return v
+        return _bounded(v, f"the characteristic {fld!r}")
     if t == "append":
-        return f"{value or ''} {v}".strip()
+        return _bounded(f"{value or ''} {v}".strip(), f"the characteristic {fld!r}")
     if t in ("increment", "decrement") and value is not None:
-        m = re.match(r"^(\D*)(\d+)(.*)$", value.strip())
+        # (at most 9 digits: a longer number is no characteristic, and is left as it is)
+        m = re.match(r"^(\D*)(\d{1,9})(\D.*)?$", value.strip())
         step = B.number(mod, "value", 0.0, f"the value of a modifier of {fld!r}") or 0.0
         if m:
             n = int(m.group(2)) + int(step * times) * (1 if t == "increment" else -1)
-            return f"{m.group(1)}{max(n, 0)}{m.group(3)}"
+            return f"{m.group(1)}{max(n, 0)}{m.group(3) or ''}"
     return value

@@ -15,12 +15,12 @@ test: units -> TOML -> loader -> units gives the same units)."""
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import re
 import tomllib
 from pathlib import Path
 
+from sim.scenario.toml_text import quote
 from sim.errors import ImportFileError, ScenarioError
 from sim.importers import model as M
 from sim.rules.geometry import Footprint
@@ -41,7 +41,7 @@ INLINE_LISTS = {"models", "modifiers", "features", "objectives"}
 
 
 def _s(s: str) -> str:
-    return json.dumps(s, ensure_ascii=False)
+    return quote(s)
 
 
 def _key(k: str) -> str:

@@ -306,20 +306,23 @@ def _xml(text: str, name: str) -> tuple[str, dict]:
     return _local(root.tag), _element(root, name, 0)
 
 
-_WIDE_TAG = re.compile(r"<[^<>=]*+(?:=[^<>=]*+){%d}" % (MAX_XML_ELEMENT_ATTRIBUTES + 1))
+_QUOTED = r"""(?:"[^"]*+"|'[^']*+')"""  # an attribute's value: '>' and '=' may be inside it
+_WIDE_TAG = re.compile(r"""<[^<>"']*+(?:%s[^<>"']*+){%d}""" % (_QUOTED, MAX_XML_ELEMENT_ATTRIBUTES + 1))
+_TAG = re.compile(r"""<[^<>"']*+(?:%s[^<>"']*+)*+""" % _QUOTED)
 
 
 def _widest_tag(text: str) -> int:
     """More than MAX_XML_ELEMENT_ATTRIBUTES when some element may have that many attributes: a
-    '<' followed by that many '=' before the next '>' (one linear scan, possessive: no
+    '<' followed by that many quoted values before the next '>' outside quotes (every attribute
+    has one; a '>' or '=' inside a value does not end or count; one linear scan, possessive: no
     backtracking); else 0."""
     if text.count("=") <= MAX_XML_ELEMENT_ATTRIBUTES:
         return 0
     m = _WIDE_TAG.search(text)
     if m is None:
         return 0
-    end = text.find(">", m.start())
-    return text.count("=", m.start(), end if end >= 0 else len(text))
+    tag = _TAG.match(text, m.start())
+    return len(re.findall(_QUOTED, tag.group(0)))
 
 
 def _local(tag: str) -> str:

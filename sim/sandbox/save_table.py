@@ -10,7 +10,6 @@ writes only the returned text."""
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import replace
 
@@ -20,11 +19,12 @@ from sim.components import Position, Unit, Wounds
 from sim.rules import terrain as TR
 from sim.rules.turn import PLAYER
 from sim.scenario.attach import as_written
+from sim.scenario.toml_text import quote
 from sim.world import queries as W
 
 
 def _q(s: str) -> str:
-    return json.dumps(s)
+    return quote(s)
 
 
 def _num(v: float) -> str:

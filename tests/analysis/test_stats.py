@@ -217,3 +217,25 @@ def test_stats_of_battles_with_a_mission_count_results_and_vp_the_same_in_worker
     assert one == two and one["battles"] == 4
     assert one["red"] + one["blue"] + one["draw"] == 1.0
     assert one["red_vp_mean"] > one["blue_vp_mean"]  # (the default player beats the random one)
+
+
+def test_workers_play_the_scenario_the_parent_loaded_not_its_file_again(tmp_path):
+    """`sim stats --jobs 2`: the workers are sent the scenario the parent loaded and checked.
+    They loaded it again from its file, so a file changed meanwhile gave a traceback (a
+    ScenarioError that could not be unpickled) or, worse, another battle than the one tallied."""
+    import pickle
+    import shutil
+    from pathlib import Path
+
+    from sim.analysis.stats import iter_runs
+    from sim.errors import ScenarioError
+    from sim.scenario.load import load_scenario
+    src = Path(__file__).resolve().parents[2] / "scenarios" / "abilities_dice.toml"
+    copy = tmp_path / "s.toml"
+    shutil.copy(src, copy)
+    spec = load_scenario(copy)
+    copy.write_text("garbage = [")  # (changed after the parent's check)
+    alone = [r for r in iter_runs(spec, 1, 6, jobs=1)]
+    assert [r for r in iter_runs(spec, 1, 6, jobs=2)] == alone
+    e = ScenarioError("f.toml", "a.b", "a thing", "another")
+    assert str(pickle.loads(pickle.dumps(e))) == str(e)

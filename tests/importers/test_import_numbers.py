@@ -227,3 +227,39 @@ def test_names_the_loader_accepts_still_import(tmp_path):
     army, rep = load_datasheet(path, "Ember Wardens")
     assert "Oath\u2066 of\u2069 Cinders" in army.units[0].labels
     into_scenario(army, "red", None, str(path), "Ember Wardens", rep)
+
+
+# --- text a modifier grows, and characteristics of many digits (review of issue 25) ----------------
+
+def test_a_name_grown_by_appending_modifiers_is_refused_as_it_passes_the_bound(tmp_path):
+    """Each append is checked as it is made (sim.importers.catalogue.MAX_TEXT): 25,000 appends of
+    1,000 characters took 31 s before the one refusal at the end; now the second refuses."""
+    from sim.importers import load_datasheet
+    from sim.importers.catalogue import MAX_TEXT
+    mods = [{"type": "append", "field": "name", "value": "x" * 600}] * 50
+    doc = H.catalogue([H.sheet(modifiers=mods)])
+    with pytest.raises(ImportFileError) as e:
+        load_datasheet(_catalogue(tmp_path, doc), "Ember Wardens")
+    assert e.value.path == "datasheets['Ember Wardens']"
+    assert f"a name of at most {MAX_TEXT:,} characters after its modifiers" in e.value.expected
+
+
+def test_a_characteristic_of_thousands_of_digits_is_not_incremented_into_a_traceback():
+    """int() of 5,000 digits raised ValueError (Python's 4,300-digit limit): a number of more
+    than 9 digits is no characteristic and is left as it is, for its reader to refuse."""
+    from sim.importers.catalogue import _apply_char
+    long = "6" * 5000 + '"'
+    assert _apply_char(long, "c-M", {"type": "increment", "value": 1}, 1, None) == long
+    assert _apply_char('6"', "c-M", {"type": "increment", "value": 1}, 1, None) == '7"'
+    assert _apply_char("2D6", "c-A", {"type": "decrement", "value": 1}, 1, None) == "1D6"
+
+
+def test_the_wide_tag_scan_is_not_fooled_by_a_greater_than_sign_inside_values():
+    """A '>' inside an attribute's value hid every attribute after it from the scan, so the
+    element was built (554 MB for 1.4 million) before the exact count refused it."""
+    from sim.importers.source import MAX_XML_ELEMENT_ATTRIBUTES, _widest_tag
+    n = MAX_XML_ELEMENT_ATTRIBUTES + 1
+    assert _widest_tag("<a " + " ".join(f'a{i}=">"' for i in range(n)) + "/>") == n
+    assert _widest_tag("<a " + " ".join(f"a{i}='=>'" for i in range(n)) + "/>") == n
+    many_small = "<r>" + "".join(f'<e a="{i}" b="=">x=y</e>' for i in range(2 * n)) + "</r>"
+    assert _widest_tag(many_small) == 0
