@@ -185,6 +185,7 @@ def test_a_keyword_is_checked_at_import_naming_the_catalogue(tmp_path, text):
 
 @pytest.mark.parametrize("how", ["a control character", "appended past 100 characters"])
 def test_an_ability_name_is_checked_at_import_naming_the_file(tmp_path, how):
+    """(Appended past 1,000 characters, a name is refused as it grows: the test above.)"""
     from sim.importers import load_datasheet, load_roster
     if how == "a control character":
         rule = {"id": "r-oath", "name": "Oath\x1b[31m of Cinders"}
@@ -192,7 +193,7 @@ def test_an_ability_name_is_checked_at_import_naming_the_file(tmp_path, how):
     else:
         rule = {"id": "r-oath", "name": "Oath"}
         link = {"id": "il", "name": "Oath", "targetId": "r-oath", "type": "rule",
-                "modifiers": [{"type": "append", "field": "name", "value": int("9" * 4000)}]}
+                "modifiers": [{"type": "append", "field": "name", "value": int("9" * 400)}]}
     doc = H.catalogue([H.sheet(infoLinks=[link])], sharedRules=[rule])
     path = _catalogue(tmp_path, doc)
     with pytest.raises(ImportFileError) as e:
