@@ -13,8 +13,8 @@ import json
 
 def quote(s: str) -> str:
     """``s`` as a double-quoted TOML string: JSON's escapes (quotes, backslashes, C0 controls:
-    all TOML escapes too), and every other character that is not printable as ``\\uXXXX`` or
-    ``\\UXXXXXXXX``."""
+    all TOML escapes too), and every other character that is not printable as TOML's escape of
+    its code point (a backslash, ``u`` and 4 hex digits, or ``U`` and 8)."""
     out = json.dumps(s, ensure_ascii=False)
     if out.isprintable():
         return out
