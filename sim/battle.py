@@ -70,6 +70,8 @@ class Battle:
         esper.switch_world(self.world)  # (a new, empty world for build_world)
         # the per-battle resources the world queries read, installed with the world (_enter)
         self.resources = resources.Resources(build_world(self, scenario))
+        from sim.components import UnitRules
+        self.resources.has_rules = bool(esper.get_component(UnitRules))  # (sim.world.rule_effects)
         if mission is not None and mission.deployment == "rules":  # 26 step 8: every unit is still to set up
             self.resources.undeployed = set(self.units.values())
         resources.install(self.resources)

@@ -176,6 +176,16 @@ class RollModifiers:
     by_id: dict  # model id -> the same tuple
 
 
+@dataclass(frozen=True, slots=True)
+class UnitRules:
+    """On the entity of a unit that holds datasheet abilities, army rules or detachment rules
+    (sim.rules.effects): each as held (sim.rules.effects.vocabulary.Held: the record and its
+    bearers), its army's first, then its models', in the scenario's order. Fixed by the
+    scenario; read by sim.world.rule_effects."""
+
+    held: tuple
+
+
 @dataclass(slots=True)
 class UnitState:
     """Per-turn bookkeeping the shooting and fighting rules read (09.04-09.07, 10.02, 12.04).

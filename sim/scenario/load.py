@@ -28,10 +28,10 @@ from sim.scenario.transport import check_transports, read_capacity
 
 MODEL_FIELDS = {"name", "id", "ids", "count", "base_mm", "base", "shape", "angle", "M", "T", "Sv",
                 "InSv", "W", "Ld", "OC", "keywords", "weapons", "at", "role", "abilities", "modifiers",
-                "labels", "InSv_against"}
+                "labels", "InSv_against", "rules"}
 UNIT_FIELDS = {"id", "name", "keywords", "abilities", "models", "advanced", "fell_back", "charged",
                "moved", "ranged_attacks_last_turn", "allocation_order", "modifiers", "reserves",
-               "labels", "points", "can_lead", "leads", "transport", "embarked"}
+               "labels", "points", "can_lead", "leads", "transport", "embarked", "rules"}
 
 
 # Limits (README, "Limits"): generous for real games, small enough that no file can make the
@@ -363,7 +363,7 @@ def _armies(top: Reader, weapons, board, by_rules: bool = False):
             if isinstance(u, dict) and isinstance(u.get("id"), str):
                 owners.setdefault(u["id"], owner)
     for owner, ar in enumerate(items):
-        ar.keys({"name", "colour", "units"}, {"name", "units"})
+        ar.keys({"name", "colour", "units", "rules"}, {"name", "units"})
         colour = PLAYER_COLOURS[owner]
         if ar.has("colour"):
             c = ar.data["colour"]
@@ -372,7 +372,7 @@ def _armies(top: Reader, weapons, board, by_rules: bool = False):
                 ar.fail("an RGB colour [r, g, b] of 0..255", c, "colour")
             colour = tuple(c)
         _name(ar, "name")
-        armies.append(Army(ar.req("name", str), colour))
+        armies.append(Army(ar.req("name", str), colour, _rules(ar, "rules")))
         enemies = sorted(uid for uid, o in owners.items() if o != owner)
         for ur in ar.sub("units").items():
             units.append(_unit(ur, owner, weapons, board, seen_units, seen_models, placed, enemies, by_rules))
@@ -424,6 +424,26 @@ def _abilities(r: Reader, key: str):
         raise ScenarioError(r.file, r.at(key), "known unit abilities", f"{e.message} (token {e.token!r})") from None
 
 
+def _rules(r: Reader, key: str) -> tuple[str, ...]:
+    """A ``rules`` list (README "Rules"): datasheet abilities, army rules and detachment rules
+    the engine models (sim.rules.effects.table), each by its key or printed name; their keys,
+    in order, once each. A rule the engine does not model belongs in ``labels``."""
+    from sim.rules.effects import table
+    v = r.get(key, list, [])
+    if len(v) > LABELS:
+        r.fail(f"at most {LABELS} rules", f"<{len(v)} rules>", key)
+    out: list[str] = []
+    for i, k in enumerate(v):
+        if not isinstance(k, str) or not k.strip() or len(k) > MAX_NAME:
+            r.sub(key).fail(f"a rule's key or name of 1 to {MAX_NAME} characters", k, i)
+        rec = table.resolve(k.strip())
+        if rec is None:
+            r.sub(key).fail("a rule the engine models (`sim rules` lists them; put any other in labels)", k, i)
+        if rec.key not in out:
+            out.append(rec.key)
+    return tuple(out)
+
+
 def _modifiers(r: Reader, key: str, enemies) -> tuple[RollModifier, ...]:
     """A ``modifiers`` list (README): tables of roll (hit, wound, save, BS or WS), value (a
     whole number other than 0), source (its label) and, optionally, against (melee, ranged or
@@ -472,6 +492,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
     uab = _abilities(ur, "abilities")
     umods = _modifiers(ur, "modifiers", enemies)
     ulabels = _labels(ur, "labels")
+    urules = _rules(ur, "rules")
     models: list[ModelSpec] = []
     unplanned = False
     for mr in ur.sub("models").items():
@@ -504,6 +525,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
         abil = uab + _abilities(mr, "abilities")
         mods = umods + _modifiers(mr, "modifiers", enemies)
         mlabels = _labels(mr, "labels")
+        mrules = urules + tuple(k for k in _rules(mr, "rules") if k not in urules)
         wnames = mr.get("weapons", list, [])
         wps = []
         for i, wn in enumerate(wnames):
@@ -558,7 +580,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
             fp = geometry.footprint(shape, x, y, length, width, angle)
             if not planned:  # (a place to wait in until deployed: not on the battlefield)
                 models.append(ModelSpec(mid, name, role, x, y, shape, length, width, angle, profile,
-                                        kws, tuple(wps), "CHARACTER" in kws, abil, mods, mlabels))
+                                        kws, tuple(wps), "CHARACTER" in kws, abil, mods, mlabels, mrules))
                 continue
             if not _on_board(fp, board):
                 raise ScenarioError(ur.file, where, f"a base wholly on the {board[0]:g}\"x{board[1]:g}\" board",
@@ -570,7 +592,7 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
                                             f"({x:g}, {y:g}) overlapping {other_id} at {other_where}")
             placed.append((mid, where, None if embarked is not None else fp))
             models.append(ModelSpec(mid, name, role, x, y, shape, length, width, angle, profile,
-                                    kws, tuple(wps), "CHARACTER" in kws, abil, mods, mlabels))
+                                    kws, tuple(wps), "CHARACTER" in kws, abil, mods, mlabels, mrules))
     # 18.01 (a TRANSPORT unit: its keyword on the unit, or on every model as a saved table writes it)
     capacity = read_capacity(ur, set(ukw).union(*[set()] if not models else
                                                [frozenset.intersection(*(m.keywords for m in models))]))

@@ -26,6 +26,8 @@ class ModelSpec:
     abilities: tuple = ()
     modifiers: tuple = ()  # sim.rules.modifiers.RollModifier: its unit's, then its own
     labels: tuple[str, ...] = ()  # its own inert labels (abilities the engine does not implement)
+    # the keys of the rules of sim.rules.effects it holds (its unit's, then its own)
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,7 @@ class ScriptStep:
 class Army:
     name: str
     colour: tuple[int, int, int]
+    rules: tuple[str, ...] = ()  # keys of the army and detachment rules (sim.rules.effects) every unit holds
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import esper
 
 from sim.components import (Base, Character, Keyword, ModelAbilities, ModelId, Position, RollModifiers,
-                            Roster, Stats, Transport, Unit, UnitMember, UnitState, Weapon, Wounds)
+                            Roster, Stats, Transport, Unit, UnitMember, UnitRules, UnitState, Weapon, Wounds)
 from sim.rules import geometry
 from sim.rules.abilities import Hook, effects_of
 from sim.rules.allocation import TargetModel, allocation_groups, default_order, preferred_groups
@@ -57,6 +57,9 @@ def build_world(battle, scenario) -> SpatialIndex:
             esper.add_component(unit_ent, roll_modifiers(us, unit.models))
         if us.transport is not None:
             esper.add_component(unit_ent, Transport(us.transport))
+        held = unit_rules(scenario.armies[us.owner].rules if us.owner < len(scenario.armies) else (), us.models)
+        if held:
+            esper.add_component(unit_ent, UnitRules(held))
     sp = SpatialIndex(fps, unit_index, [us.owner for us in scenario.units])
     mission = getattr(scenario, "mission", None)
     by_rules = mission is not None and mission.deployment == "rules"
@@ -73,6 +76,23 @@ def build_world(battle, scenario) -> SpatialIndex:
             for m in esper.component_for_entity(u, Unit).models:
                 sp.remove(esper.component_for_entity(m, ModelId).order)
     return sp
+
+
+def unit_rules(army_rules, models) -> tuple:
+    """A unit's rules as held (sim.rules.effects.vocabulary.Held), once each: its army's (held by
+    the whole army: no bearers), then its models' in listed order (bearers: the models that have
+    it, or none when every model does)."""
+    from sim.rules.effects import table
+    from sim.rules.effects.vocabulary import Held
+    bearers: dict[str, list[str]] = {}
+    for ms in models:
+        for k in ms.rules:
+            if k not in army_rules:
+                bearers.setdefault(k, []).append(ms.id)
+    out = [Held(table.by_key(k)) for k in army_rules]
+    every = len(models)
+    out += [Held(table.by_key(k), () if len(ids) == every else tuple(ids)) for k, ids in bearers.items()]
+    return tuple(out)
 
 
 def roll_modifiers(us, models: list[int]) -> RollModifiers:

@@ -28,6 +28,15 @@ class Resources:
     # 26 step 8 units not yet set up: off the battlefield (in the spatial index's off_table,
     # as strategic reserves are) until their Deploy command, in a battle deployed by the rules
     undeployed: set[int] = field(default_factory=set, metadata={"ids": "unit"})
+    # some unit holds a rule of sim.rules.effects (a UnitRules component): else every query of
+    # sim.world.rule_effects answers nothing at once
+    has_rules: bool = field(default=False, metadata={"cache": "fixed by the scenario (its units' rules)"})
+    # the choices rules asked of their players (sim.rules.effects.vocabulary.RuleChoice), by
+    # "<player>:<rule key>": {"value": the enemy unit id picked or True once called, "round": the
+    # battle round, "player": whose turn it was made in}
+    rule_choices: dict = field(default_factory=dict)
+    # uses made of rules limited per battle, by "<player>:<rule key>"
+    rule_uses: dict = field(default_factory=dict)
 
 
 current: Resources | None = None  # the installed battle's (Battle._enter), else None

@@ -38,8 +38,8 @@ from json.encoder import encode_basestring_ascii as _string
 from operator import attrgetter
 
 from sim.components import (Activation, Base, Character, Destroyed, Keyword, ModelAbilities, ModelId,
-                            Position, RollModifiers, Roster, Stats, Transport, Unit, UnitMember, UnitState,
-                            Weapon, Wounds)
+                            Position, RollModifiers, Roster, Stats, Transport, Unit, UnitMember, UnitRules,
+                            UnitState, Weapon, Wounds)
 
 CACHE, IDS, RESET = "cache", "ids", "reset"
 ID_KINDS = ("unit", "model")
@@ -60,6 +60,7 @@ NOT_STATE = {
     UnitMember: "fixed by the scenario",
     ModelAbilities: "fixed by the scenario",
     RollModifiers: "fixed by the scenario",
+    UnitRules: "fixed by the scenario (its rules' choices and uses are the battle's Resources)",
     Transport: "fixed by the scenario (18.01 a transport's capacity)",
     Roster: "derived from the model components when the world is built (its wounds are the "
             "models' own Wounds, hashed)",

@@ -1,0 +1,89 @@
+"""Whether a grant of a rule acts now (sim.rules.effects.vocabulary.When): a pure function of the
+facts the battle reads off the world (sim.world.rule_effects builds them). Sections: 01.02.01
+half-strength, 14.02 objective range, 24.16 remained stationary, 19.01 attached units; the
+rest are the records' own conditions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.rules.effects import vocabulary as V
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What a grant's conditions read, for the affected unit at one moment (and, for an attack,
+    its target; for a saving throw, the attacking unit plays the target's part)."""
+
+    phase: str = ""  # the current sim.rules.turn.Phase value ("" before the battle)
+    own_turn: bool = True  # the affected unit's army is the active player
+    attack: str = ""  # "melee" / "ranged" while an attack (or a save against one) is worked out
+    battle_round: int = 0
+    charged: bool = False
+    stationary: bool = False
+    below_half: bool = False
+    on_objective: bool = False
+    leading: bool = False  # the bearer leads or supports a unit (19.01)
+    target_keywords: frozenset = frozenset()
+    target_chosen: bool = False  # the other unit is the one the rule's choice named
+    chosen: bool = False  # the rule's choice is in force
+    target_below_half: bool = False
+    target_distance: float | None = None  # inches between the units (closest models), if known
+
+
+_FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
+         V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
+         V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half"}
+
+
+def condition_holds(name: str, arg, f: Facts) -> bool:
+    """One condition of V.CONDITIONS against the facts."""
+    attr = _FACT.get(name)
+    if attr is not None:
+        return getattr(f, attr)
+    if name == V.TARGET_KEYWORD:
+        return str(arg).upper() in f.target_keywords
+    if name == V.TARGET_WITHIN:
+        return f.target_distance is not None and f.target_distance <= float(arg)
+    if name == V.BATTLE_ROUND:
+        return f.battle_round >= int(arg)
+    raise V.VocabularyError(f"unknown condition {name!r}")
+
+
+def why_not(when: V.When, f: Facts) -> str | None:
+    """The first part of ``when`` that does not hold, in words (None: it holds). The limit on
+    uses is the caller's (it needs the battle's count of uses)."""
+    if when.phases and f.phase not in when.phases:
+        return "not in this phase"
+    if when.attacks and f.attack != when.attacks:
+        return f"only for {when.attacks} attacks"
+    if when.turn == "own" and not f.own_turn:
+        return "only in its army's turn"
+    if when.turn == "enemy" and f.own_turn:
+        return "only in the opponent's turn"
+    for name, arg in when.conditions:
+        if not condition_holds(name, arg, f):
+            return "while " + condition_words(name, arg) + " (not now)"
+    return None
+
+
+def holds(when: V.When, f: Facts) -> bool:
+    """True if every part of ``when`` holds for these facts (its limit on uses aside)."""
+    return why_not(when, f) is None
+
+
+def condition_words(name: str, arg) -> str:
+    """A condition in words, for the unit card and the import report."""
+    return {
+        V.CHARGED: "it made a charge move this turn",
+        V.STATIONARY: "it remained stationary this turn",
+        V.BELOW_HALF: "it is below half-strength",
+        V.ON_OBJECTIVE: "it is within range of an objective marker",
+        V.LEADING: "the bearer is leading a unit",
+        V.TARGET_KEYWORD: f"the other unit is {str(arg).upper()}",
+        V.TARGET_CHOSEN: "the other unit is the one chosen for this rule",
+        V.CHOSEN: "the rule has been called",
+        V.TARGET_BELOW_HALF: "the other unit is below half-strength",
+        V.TARGET_WITHIN: f"the other unit is within {arg}\"",
+        V.BATTLE_ROUND: f"from battle round {arg}",
+    }[name]

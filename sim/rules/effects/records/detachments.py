@@ -1,0 +1,3 @@
+"""Detachment rules: one record each, in our own words (sim.rules.effects.vocabulary)."""
+
+RECORDS = ()

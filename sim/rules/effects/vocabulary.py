@@ -1,0 +1,244 @@
+"""The vocabulary of effects that datasheet abilities, army rules and detachment rules are written
+in (rules as data: sim.rules.effects.table holds the records). A rule is one :class:`RuleRecord`:
+its name and where it comes from, a one-line summary in the project's own words, the choice it
+asks of its player (if any), and its :class:`Grant` s. A grant says
+
+* **who** it affects (:data:`BEARER`, :data:`UNIT`, :data:`AURA`, :data:`ARMY`,
+  :data:`ENEMY_AURA`), narrowed by ``keywords`` the affected unit must have;
+* **when** it acts (:class:`When`: phases, the attack's kind, whose turn, conditions that must
+  hold, a limit on uses);
+* **what** it does (:class:`Effect`: a modifier, a re-roll, Feel No Pain, an invulnerable save, a
+  weapon ability conferred, mortal wounds on a trigger, models returned or wounds regained,
+  Fights First, a limit on being targeted, a change of stratagem cost).
+
+Whether a grant's conditions hold is sim.rules.effects.conditions (a pure function of facts);
+which grants reach a unit at a moment is sim.world.rule_effects; each kind of effect is read
+where its rule applies (the attack plan, movement, charges, the phases), as the ability
+registry's hooks are. Nothing here names a published rule: the records do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sim.rules.dice import DiceExpr
+
+# --- who a grant affects ----------------------------------------------------------------------
+BEARER = "bearer"  # the model that has the rule (its own attacks, saves, characteristics)
+UNIT = "unit"  # the bearer's unit (an attached unit, 19.01, as a whole)
+AURA = "aura"  # friendly units with a model within ``range``" of the bearer (its own unit included)
+ARMY = "army"  # every unit of the army whose rules hold it (army and detachment rules)
+ENEMY_AURA = "enemy aura"  # enemy units with a model within ``range``" of the bearer
+WHO = (BEARER, UNIT, AURA, ARMY, ENEMY_AURA)
+
+# --- what an effect does ----------------------------------------------------------------------
+MODIFY = "modify"  # ``stat`` + ``value``: a roll or characteristic modifier
+REROLL = "reroll"  # ``stat`` (a roll) + ``which`` (ONES, FAILED or ANY)
+FEEL_NO_PAIN = "feel no pain"  # ``value``: X+ (24.12)
+INVULNERABLE = "invulnerable"  # ``value``: X+ invulnerable save (the best one counts)
+WEAPON_ABILITY = "weapon ability"  # ``ability``: as printed, e.g. "LETHAL HITS", "SUSTAINED HITS 1"
+MORTAL_WOUNDS = "mortal wounds"  # ``dice`` mortal wounds to ``trigger``'s unit, on ``roll``+ of a D6 (0: always)
+RETURN = "return"  # ``dice`` wounds regained / models returned (``which``: WOUNDS or MODELS)
+FIGHTS_FIRST = "fights first"  # the unit fights in the first fighting step (12.04)
+TARGET_LIMIT = "target limit"  # enemies cannot target it unless within ``value``"
+STRATAGEM_COST = "stratagem cost"  # ``value`` added to the CP cost (of ``ability``: a stratagem's name; "" any)
+KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUNDS, RETURN, FIGHTS_FIRST,
+         TARGET_LIMIT, STRATAGEM_COST)
+
+# what a MODIFY changes: the rolls of the attack sequence and the phases, and characteristics
+# (a weapon's: A, S, AP, D; a model's: M, T, Sv, W, Ld, OC; "damage taken" lowers the Damage of
+# each attack allocated to the affected unit's models, never below 1)
+ROLL_STATS = ("hit", "wound", "save", "charge", "advance", "battle-shock")
+WEAPON_STATS = ("A", "S", "AP", "D", "BS", "WS")
+MODEL_STATS = ("M", "T", "Sv", "W", "Ld", "OC", "damage taken")
+STATS = ROLL_STATS + WEAPON_STATS + MODEL_STATS
+REROLL_STATS = ("hit", "wound", "save", "charge", "advance", "battle-shock", "damage")
+ONES, FAILED, ANY = "ones", "failed", "any"  # which results a REROLL re-rolls
+WOUNDS, MODELS = "wounds", "models"  # what a RETURN gives back
+
+# triggers of MORTAL_WOUNDS (what sets it off; the unit that takes them)
+ON_CHARGE = "charge move"  # after the affected unit ends a charge move: each enemy unit within engagement range
+ON_DESTROYED = "destroyed"  # when the bearer is destroyed: the unit that destroyed it
+ON_SELECTED_FIGHT = "selected to fight"  # when the affected unit is selected to fight: one engaged enemy unit
+TRIGGERS = (ON_CHARGE, ON_DESTROYED, ON_SELECTED_FIGHT)
+
+# moments of RETURN (when models come back or wounds are regained)
+AT_COMMAND = "command phase"  # in the affected unit's Command phase
+AT_END_OF_PHASE = "end of phase"  # at the end of each phase (of ``When.phases`` when given)
+
+# --- conditions (When.conditions): each a (name, argument) pair -------------------------------
+CHARGED = "charged"  # the affected unit made a charge move this turn
+STATIONARY = "stationary"  # it remained stationary this turn (24.16's sense)
+BELOW_HALF = "below half"  # it is below half-strength (01.02.01)
+ON_OBJECTIVE = "on objective"  # one of its models is within range of an objective marker (14.02)
+LEADING = "leading"  # the bearer is leading (or supporting) a unit: an attached unit (19.01)
+TARGET_KEYWORD = "target keyword"  # argument: the keyword the target (or attacker) unit must have
+TARGET_CHOSEN = "target chosen"  # the target is the enemy unit the rule's choice named (Oath of Moment)
+CHOSEN = "chosen"  # the rule's choice is in force (a Waaagh! called, a once-per-battle ability used)
+TARGET_BELOW_HALF = "target below half"  # the target unit is below half-strength
+TARGET_WITHIN = "target within"  # argument: inches; the target is within that distance of the attacker
+BATTLE_ROUND = "battle round"  # argument: the battle round is at least this
+CONDITIONS = (CHARGED, STATIONARY, BELOW_HALF, ON_OBJECTIVE, LEADING, TARGET_KEYWORD, TARGET_CHOSEN, CHOSEN,
+              TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND)
+WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND)
+
+# --- sources of a rule and the limits on uses -------------------------------------------------
+ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
+SOURCES = (ARMY_RULE, DETACHMENT_RULE, DATASHEET)
+ONCE_PER_BATTLE, ONCE_PER_TURN, ONCE_PER_PHASE = "once per battle", "once per turn", "once per phase"
+LIMITS = ("", ONCE_PER_BATTLE, ONCE_PER_TURN, ONCE_PER_PHASE)
+
+# --- choices a rule asks of its player (RuleChoice.kind) --------------------------------------
+PICK_ENEMY = "enemy unit"  # pick one enemy unit (Oath of Moment's target); CHOSEN/TARGET_CHOSEN read it
+CALL = "call"  # switch the rule on now or not (a Waaagh!'s turn, a once-per-battle ability)
+CHOICE_KINDS = (PICK_ENEMY, CALL)
+# how long a choice holds once made
+UNTIL_NEXT_CHOICE = "until the next choice"  # e.g. a target picked each Command phase
+THIS_TURN = "this turn"
+THIS_ROUND = "this battle round"
+UNTIL_YOUR_NEXT_COMMAND = "until your next Command phase"
+LASTS = (UNTIL_NEXT_CHOICE, THIS_TURN, THIS_ROUND, UNTIL_YOUR_NEXT_COMMAND)
+
+
+class VocabularyError(ValueError):
+    """A record written outside the vocabulary (raised when the table is built: a test builds it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What a grant does (module docstring). Only the fields its kind reads are set."""
+
+    kind: str
+    stat: str = ""  # MODIFY: one of STATS; REROLL: one of REROLL_STATS
+    value: int = 0  # MODIFY: +1 improves (to hit, to AP, to Sv: a better save); FNP/INVULNERABLE: X+
+    which: str = ""  # REROLL: ONES / FAILED / ANY; RETURN: WOUNDS / MODELS
+    ability: str = ""  # WEAPON_ABILITY: as printed; STRATAGEM_COST: the stratagem's name ("" every one)
+    dice: DiceExpr = DiceExpr(0, 0, 0)  # MORTAL_WOUNDS, RETURN: how many
+    roll: int = 0  # MORTAL_WOUNDS: on this D6 result or more (0: no roll)
+    trigger: str = ""  # MORTAL_WOUNDS: one of TRIGGERS; RETURN: AT_COMMAND or AT_END_OF_PHASE
+
+    def __post_init__(self) -> None:
+        k = self.kind
+        if k not in KINDS:
+            raise VocabularyError(f"unknown effect kind {k!r}")
+        if k == MODIFY and (self.stat not in STATS or not self.value):
+            raise VocabularyError(f"a modifier needs a stat of {STATS} and a value other than 0")
+        if k == REROLL and (self.stat not in REROLL_STATS or self.which not in (ONES, FAILED, ANY)):
+            raise VocabularyError(f"a re-roll needs a stat of {REROLL_STATS} and which of ones/failed/any")
+        if k in (FEEL_NO_PAIN, INVULNERABLE) and not 2 <= self.value <= 6:
+            raise VocabularyError(f"{k} needs X+ from 2 to 6")
+        if k == WEAPON_ABILITY and not self.ability:
+            raise VocabularyError("a conferred weapon ability needs its name")
+        if k == MORTAL_WOUNDS and (self.trigger not in TRIGGERS or not (self.dice.k or self.dice.is_random)):
+            raise VocabularyError(f"mortal wounds need a trigger of {TRIGGERS} and dice")
+        if k == RETURN and (self.which not in (WOUNDS, MODELS) or self.trigger not in (AT_COMMAND, AT_END_OF_PHASE)):
+            raise VocabularyError("a return needs which (wounds/models) and a moment (command phase/end of phase)")
+        if k == TARGET_LIMIT and self.value <= 0:
+            raise VocabularyError("a target limit needs a distance in inches")
+
+
+@dataclass(frozen=True, slots=True)
+class When:
+    """When a grant acts: every part given must hold (empty parts always do)."""
+
+    phases: tuple[str, ...] = ()  # sim.rules.turn.Phase values; () any phase
+    attacks: str = ""  # "melee" / "ranged": only for those attacks (and saves against them); "" any
+    turn: str = ""  # "own": in its army's turn; "enemy": in the opponent's; "" either
+    conditions: tuple[tuple[str, object], ...] = ()  # (name, argument) pairs of CONDITIONS
+    limit: str = ""  # one of LIMITS
+
+    def __post_init__(self) -> None:
+        if self.attacks not in ("", "melee", "ranged"):
+            raise VocabularyError(f"attacks must be melee or ranged, not {self.attacks!r}")
+        if self.turn not in ("", "own", "enemy"):
+            raise VocabularyError(f"turn must be own or enemy, not {self.turn!r}")
+        if self.limit not in LIMITS:
+            raise VocabularyError(f"unknown limit {self.limit!r}")
+        for c in self.conditions:
+            if not (isinstance(c, tuple) and len(c) == 2 and c[0] in CONDITIONS):
+                raise VocabularyError(f"a condition is a (name, argument) pair with a name of {CONDITIONS}: {c!r}")
+            if (c[0] in WITH_ARGUMENT) != (c[1] is not None):
+                raise VocabularyError(f"condition {c[0]!r}: an argument {'is needed' if c[0] in WITH_ARGUMENT else 'is not taken'}")
+
+
+ALWAYS = When()
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """One effect of a rule: who it affects, when, and what (module docstring)."""
+
+    what: Effect
+    who: str = UNIT
+    when: When = ALWAYS
+    range: float = 0.0  # AURA / ENEMY_AURA: inches from the bearer
+    keywords: tuple[str, ...] = ()  # the affected unit must have every one of these keywords
+
+    def __post_init__(self) -> None:
+        if self.who not in WHO:
+            raise VocabularyError(f"unknown 'who' {self.who!r}")
+        if (self.who in (AURA, ENEMY_AURA)) != (self.range > 0):
+            raise VocabularyError("an aura (and only an aura) needs a range")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleChoice:
+    """A choice the rule asks of its player (a decision like any other: scripts, players and the
+    sandbox answer it). Asked at ``moment`` (a Phase value, at its start, in its army's turn)
+    while uses remain (``uses``: 0 unlimited)."""
+
+    kind: str  # PICK_ENEMY or CALL
+    moment: str  # a sim.rules.turn.Phase value: asked at the start of that phase of its army's turn
+    prompt: str  # what is asked, in our words
+    lasts: str = UNTIL_NEXT_CHOICE
+    uses: int = 0  # per battle (Waaagh!: 1); 0: every time
+
+    def __post_init__(self) -> None:
+        if self.kind not in CHOICE_KINDS:
+            raise VocabularyError(f"unknown choice kind {self.kind!r}")
+        if self.lasts not in LASTS:
+            raise VocabularyError(f"unknown duration {self.lasts!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleRecord:
+    """One modelled rule (module docstring). ``key`` is the project's stable name for it (what
+    scenario files write); ``ids`` the community data's ids of the rule or profile; ``names``
+    how it is printed (the first is shown); ``partial`` says, in words, what of the rule this
+    version does not model ("" when it is modelled whole)."""
+
+    key: str
+    names: tuple[str, ...]
+    source: str  # ARMY_RULE, DETACHMENT_RULE or DATASHEET
+    summary: str  # one line, our words
+    grants: tuple[Grant, ...] = ()
+    ids: tuple[str, ...] = ()
+    faction: str = ""
+    detachment: str = ""  # a detachment rule: its detachment's name
+    choice: RuleChoice | None = None
+    partial: str = ""
+
+    def __post_init__(self) -> None:
+        if self.source not in SOURCES:
+            raise VocabularyError(f"{self.key}: unknown source {self.source!r}")
+        if not self.names or not self.summary:
+            raise VocabularyError(f"{self.key}: a record needs a name and a summary")
+        if not self.grants and not self.partial:
+            raise VocabularyError(f"{self.key}: a record with no grants must say why (partial)")
+        uses_choice = any(c[0] in (CHOSEN, TARGET_CHOSEN) for g in self.grants for c in g.when.conditions)
+        if uses_choice and self.choice is None:
+            raise VocabularyError(f"{self.key}: a grant reads the rule's choice, but the rule asks none")
+
+    @property
+    def name(self) -> str:
+        return self.names[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A rule as one unit holds it in a battle: the record, and its bearers (the ids of the
+    models whose datasheet carries it; () when the whole unit or army holds it: an army or
+    detachment rule, or a rule every model of the unit has)."""
+
+    record: RuleRecord
+    bearers: tuple[str, ...] = ()

@@ -1,0 +1,191 @@
+"""Which grants of datasheet abilities, army rules and detachment rules (sim.rules.effects) reach a
+unit now: the queries the attack plan, movement, charges and the phases ask, and the facts the
+grants' conditions read off the world (sim.rules.effects.conditions decides).
+
+A unit's rules are its UnitRules component (built from the scenario: its army's rules, its own
+and its models'). A grant reaches a unit
+
+* from the unit's own rules when its ``who`` is BEARER (only the bearer's attacks and saves:
+  the caller passes the model), UNIT or ARMY;
+* from a friendly unit's rule when it is an AURA and a model of the unit is within its range
+  of the bearer (of any model of the holding unit when the rule is the unit's as a whole);
+* from an enemy unit's rule when it is an ENEMY_AURA, likewise;
+
+and acts when its conditions hold (and uses remain, for a limited one). The choice a rule asks
+(Oath of Moment's target, the Waaagh!'s turn) is kept in the battle's Resources
+(``rule_choices``), by player and rule key. A battle with no rules (no UnitRules anywhere)
+answers every query with nothing at the cost of one attribute read."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import esper
+
+from sim.components import ModelId, Unit, UnitMember, UnitRules
+from sim.rules import command as CMD
+from sim.rules.effects import vocabulary as V
+from sim.rules.effects.conditions import Facts, why_not
+from sim.rules.turn import PLAYER
+from sim.world import queries as W
+from sim.world import resources as R
+
+
+class Acting(NamedTuple):
+    """A grant that reaches a unit: the rule as held (with its bearers), the grant, and the
+    entity of the unit that holds it."""
+
+    held: V.Held
+    grant: V.Grant
+    holder: int
+
+
+def any_rules() -> bool:
+    """True if some unit of the current battle holds a rule (else every query is empty)."""
+    res = R.current
+    return res is not None and res.has_rules
+
+
+def held_by(unit_ent: int) -> tuple:
+    """The rules a unit holds (sim.rules.effects.vocabulary.Held), in the scenario's order."""
+    r = esper.try_component(unit_ent, UnitRules)
+    return () if r is None else r.held
+
+
+def choice_key(owner: int, key: str) -> str:
+    return f"{PLAYER[owner]}:{key}"
+
+
+def choice_of(owner: int, key: str):
+    """The choice in force for a player's rule (the enemy unit id picked, or True once called),
+    else None."""
+    res = R.current
+    if res is None:
+        return None
+    c = res.rule_choices.get(choice_key(owner, key))
+    return None if c is None else c.get("value")
+
+
+def uses_of(owner: int, key: str) -> int:
+    res = R.current
+    return 0 if res is None else res.rule_uses.get(choice_key(owner, key), 0)
+
+
+def _within(unit_ent: int, holder: int, bearers: tuple, rng: float) -> bool:
+    """A model of ``unit_ent`` within ``rng``" of a living bearer (any model of ``holder`` for a
+    rule the holding unit has as a whole)."""
+    if unit_ent == holder:
+        return True
+    mine = W.unit_models(unit_ent)
+    if not mine:
+        return False
+    srcs = W.unit_models(holder)
+    if bearers:
+        srcs = [m for m in srcs if esper.component_for_entity(m, ModelId).id in bearers]
+    return any(W.nearest_distance(s, mine) <= rng for s in srcs)
+
+
+def reaching(unit_ent: int) -> list[Acting]:
+    """Every grant that reaches ``unit_ent`` now by who holds it and where (module docstring),
+    before its conditions: its own rules' first, then friendly auras, then enemy auras, each in
+    the battle's unit order."""
+    if not any_rules():
+        return []
+    out: list[Acting] = []
+    owner = esper.component_for_entity(unit_ent, Unit).owner
+    kws = W.unit_keywords(unit_ent)
+    for h in held_by(unit_ent):
+        for g in h.record.grants:
+            if g.who in (V.BEARER, V.UNIT, V.ARMY) or (g.who == V.AURA):
+                if all(k in kws for k in g.keywords):
+                    out.append(Acting(h, g, unit_ent))
+    for other in W.all_units():
+        if other == unit_ent or W.unit_destroyed(other) or W.off_table(other):
+            continue
+        friendly = esper.component_for_entity(other, Unit).owner == owner
+        for h in held_by(other):
+            for g in h.record.grants:
+                if g.who == (V.AURA if friendly else V.ENEMY_AURA) and all(k in kws for k in g.keywords) \
+                        and _within(unit_ent, other, h.bearers, g.range):
+                    out.append(Acting(h, g, other))
+    return out
+
+
+def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", other: int | None = None) -> Facts:
+    """The facts a grant of ``held`` (held by ``holder``) reads for ``unit_ent`` now; ``other``:
+    the other unit of an attack (its target, or the attacker for a save)."""
+    ts = battle.turn_state
+    st = W.unit_state(unit_ent)
+    owner = esper.component_for_entity(holder, Unit).owner
+    choice = choice_of(owner, held.record.key)
+    phase = "" if ts is None else str(ts.phase)
+    own_turn = True if ts is None else ts.active == esper.component_for_entity(unit_ent, Unit).owner
+    kws, chosen_target, other_half = frozenset(), False, False
+    dist = None
+    if other is not None:
+        kws = W.unit_keywords(other)
+        chosen_target = choice is not None and choice == esper.component_for_entity(other, Unit).id
+        other_half = _below_half(battle, other)
+        mine, theirs = W.unit_models(unit_ent), W.unit_models(other)
+        if mine and theirs:
+            dist = min(W.nearest_distances(mine, theirs))
+    leading = bool(held.bearers) and _leads(holder, held.bearers)
+    return Facts(phase=phase, own_turn=own_turn, attack=attack, battle_round=0 if ts is None else ts.round,
+                 charged=st.charged, stationary=st.moved == 0 and not st.advanced and not st.fell_back,
+                 below_half=_below_half(battle, unit_ent), on_objective=_on_objective(battle, unit_ent),
+                 leading=leading, target_keywords=kws, target_chosen=chosen_target,
+                 chosen=choice is not None and choice is not False, target_below_half=other_half,
+                 target_distance=dist)
+
+
+def _leads(holder: int, bearers: tuple) -> bool:
+    """19.01 a bearer is the leader or support of an attached unit."""
+    for m in W.unit_models(holder, living=False):
+        if esper.component_for_entity(m, ModelId).id in bearers:
+            if esper.component_for_entity(m, UnitMember).role != "bodyguard":
+                return True
+    return False
+
+
+def _below_half(battle, unit_ent: int) -> bool:
+    ts = battle.turn_state
+    models = W.unit_models(unit_ent)
+    start = len(W.unit_models(unit_ent, living=False)) if ts is None else ts.starting_strength.get(
+        unit_ent, len(W.unit_models(unit_ent, living=False)))
+    if start == 1 and models:
+        from sim.phases.upkeep import strength
+        return strength(battle, unit_ent) == CMD.BELOW_HALF if ts is not None else False
+    return CMD.half_strength(start, len(models)) in (CMD.BELOW_HALF,)
+
+
+def _on_objective(battle, unit_ent: int) -> bool:
+    ts = battle.turn_state
+    if ts is None or not ts.objectives:
+        return False
+    from sim.rules.objectives import in_range
+    return any(in_range(W.footprint(m), o) for m in W.unit_models(unit_ent) for o in ts.objectives)
+
+
+def acting(battle, unit_ent: int, kinds: tuple[str, ...], attack: str = "", other: int | None = None,
+           model: str = "") -> list[Acting]:
+    """The grants of ``kinds`` (V.KINDS) that act on ``unit_ent`` now: reaching it, their
+    conditions holding (sim.rules.effects.conditions), uses left; a BEARER grant only for its
+    bearer (``model``: the model id the question is about, "" for the unit as a whole)."""
+    out = []
+    for a in reaching(unit_ent):
+        g = a.grant
+        if g.what.kind not in kinds:
+            continue
+        if g.who == V.BEARER and a.held.bearers and model and model not in a.held.bearers:
+            continue
+        if why_not(g.when, facts(battle, unit_ent, a.held, a.holder, attack, other)) is not None:
+            continue
+        out.append(a)
+    return out
+
+
+def explain(battle, unit_ent: int) -> list[tuple[V.Held, V.Grant, str | None]]:
+    """Every grant reaching the unit, with why it does not act now (None: it acts): the unit
+    card's "what it does now"."""
+    return [(a.held, a.grant, why_not(a.grant.when, facts(battle, unit_ent, a.held, a.holder)))
+            for a in reaching(unit_ent)]
