@@ -386,7 +386,7 @@ def cmd_import(args) -> int:
             if args.attach:  # 19.01 leaders the roster does not nest in their unit
                 from sim.importers.attach import attach_units
                 army = importers.Army(tuple(attach_units(army.units, rep.units, args.attach, args.file)),
-                                      army.weapons)
+                                      army.weapons, army.rules)
         else:
             army, rep = importers.load_datasheet(args.file, args.name, args.models, args.bases)
             title = args.name

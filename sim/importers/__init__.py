@@ -29,10 +29,13 @@ __all__ = ["Army", "Base", "Model", "Unit", "Weapon", "ImportReport", "load_rost
 
 @dataclass(frozen=True)
 class Army:
-    """Imported units and the weapon profiles they use (by name)."""
+    """Imported units, the weapon profiles they use (by name), and the army's rules: the keys of
+    the army and detachment rules of sim.rules.effects every unit holds (the scenario's
+    ``[[armies]] rules``)."""
 
     units: tuple[Unit, ...]
     weapons: dict  # name -> Weapon
+    rules: tuple[str, ...] = ()
 
 
 def load_roster(path: str | Path, bases: str | Path | None = None,
@@ -45,7 +48,7 @@ def load_roster(path: str | Path, bases: str | Path | None = None,
     from sim.importers import bsdata as B
     from sim.importers import model as M
     from sim.importers.bases import BaseTable
-    from sim.importers.roster import Assembler, detachment_rules, roster_selections, unit_names
+    from sim.importers.roster import Assembler, detachment_rules, force_rules, roster_selections, unit_names
     from sim.importers.source import read_document
     file = str(path)
     table = BaseTable(bases)
@@ -64,18 +67,58 @@ def load_roster(path: str | Path, bases: str | Path | None = None,
             skipped.append(e)
     if not units:
         raise skipped[0]
-    rules = detachment_rules(doc)
-    for det, rule in rules:  # (labels on every unit: named as a unit's abilities are, roster.py)
+    factions = tuple(dict.fromkeys(c.split(":", 1)[1].strip() for s, _ in sels for c in B.category_names(s)
+                                   if B.is_faction(c)))
+    army_rules: list[tuple[str, str, str]] = []  # (from where, name, key)
+    inert: list[tuple[str, str]] = []
+    for det, rule, ids in detachment_rules(doc):  # (named as a unit's abilities are, roster.py)
         M.check_name(rule, file, f"forces: detachment {det[:60]!r}", "an ability name")
-    if rules:
-        units = [_with_labels(u, [r for _, r in rules]) for u in units]
+        rec = M.rule_record(ids, rule, factions)
+        if rec is not None:
+            army_rules.append((f"detachment {det!r}", rule, rec.key))
+        else:
+            inert.append((det, rule))
+    for force, rule, ids in force_rules(doc):
+        rec = M.rule_record(ids, rule, factions)
+        if rec is not None:
+            army_rules.append((f"force {force!r}", rule, rec.key))
+    units, hoisted = _army_rules(units, asm.reports)
+    army_rules += hoisted
+    if inert:  # (labels on every unit)
+        units = [_with_labels(u, [r for _, r in inert]) for u in units]
         for r in asm.reports:
-            for det, rule in rules:
+            for det, rule in inert:
                 r.label(f"detachment {det!r}", rule)
     army = [f"not a unit, not imported: {n!r}" for n in other if n]
-    army += [f"detachment {det!r}: rule {rule!r} (an inert label on every unit)" for det, rule in rules]
+    army += [f"detachment {det!r}: rule {rule!r} (not modelled: an inert label on every unit)" for det, rule in inert]
     rep = ImportReport(file, "roster", asm.reports, army, [str(e) for e in skipped])
-    return Army(tuple(units), asm.weapons), rep
+    rep.rules = list(dict.fromkeys(army_rules))
+    return Army(tuple(units), asm.weapons, tuple(dict.fromkeys(k for _, _, k in army_rules))), rep
+
+
+def _army_rules(units: list[Unit], reports) -> tuple[list[Unit], list[tuple[str, str, str]]]:
+    """An army rule (a record of sim.rules.effects whose source is an army rule) that every unit
+    of the roster holds as a whole is the army's (``[[armies]] rules``): taken off the units and
+    their reports. One only some units hold (an allied unit has not its army's rule) stays with
+    those units."""
+    from dataclasses import replace
+
+    from sim.rules.effects import table
+    from sim.rules.effects.vocabulary import ARMY_RULE
+    if not units:
+        return units, []
+    keys = [k for k in units[0].rules if (r := table.by_key(k)) is not None and r.source == ARMY_RULE
+            and all(k in u.rules for u in units)]
+    if not keys:
+        return units, []
+    names = {}
+    for r in reports:
+        for where, name, how in r.modelled:
+            if how in keys and where == "unit":
+                names.setdefault(how, name)
+        r.modelled = [m for m in r.modelled if not (m[2] in keys and m[0] == "unit")]
+    units = [replace(u, rules=tuple(k for k in u.rules if k not in keys)) for u in units]
+    return units, [("every unit's datasheet", names.get(k, table.by_key(k).name), k) for k in keys]
 
 
 def _with_labels(unit: Unit, labels: list[str]) -> Unit:
@@ -117,7 +160,23 @@ def load_datasheet(path: str | Path, name: str, models: int | None = None,
     rep = ImportReport(cat.file, "datasheet", asm.reports, [f"warning: {w}" for w in cat.warnings()])
     for n in notes:
         rep.units[0].note(n)
+    rep.left_out = _left_out(cat)
     return Army((unit,), asm.weapons), rep
+
+
+def _left_out(cat) -> list[str]:
+    """The detachment rules of the catalogue, by name, which a datasheet imported alone leaves
+    out (no detachment is chosen); a modelled one names its rule key. The core weapon abilities
+    a detachment's entry links (to the glossary) are not its rules."""
+    from sim.importers import model as M
+    import re
+    out = []
+    for det, rule, ids in cat.detachment_rules():
+        if M.core_weapon_ability(rule) or not re.search(r"[A-Za-z]", rule):
+            continue  # (a core weapon ability the detachment confers: a glossary link; a table's row)
+        how = M.modelled_as(rule, ids)
+        out.append(f"{det}: {rule}" + (f" (modelled: rule {how!r})" if how else ""))
+    return list(dict.fromkeys(out))
 
 
 def into_scenario(army: Army, side: str, into: str | Path | None, file: str, name: str,
@@ -140,7 +199,7 @@ def into_scenario(army: Army, side: str, into: str | Path | None, file: str, nam
         for r in report.units:
             r.id = ids.get(r.id, r.id)
         header += "\n" + report.text()
-    return scenario_text(units, army.weapons, side, into, file, name, header, seed, add)
+    return scenario_text(units, army.weapons, side, into, file, name, header, seed, add, army.rules)
 
 
 HEADER = "Imported by `sim import` (unofficial fan tool). Names and numbers only: no rules text."

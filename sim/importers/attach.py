@@ -20,14 +20,17 @@ def attach_leader(unit: M.Unit, leader: M.Unit) -> M.Unit:
     common_kw = [k for k in unit.keywords if k in leader.keywords]
     common_ab = [a for a in unit.abilities if a in leader.abilities]
     common_lb = [a for a in unit.labels if a in leader.labels]
+    common_ru = [a for a in unit.rules if a in leader.rules]
     models = []
     for u, ms in parts:
         for m in ms:
             models.append(replace(
                 m, keywords=tuple(dict.fromkeys([k for k in u.keywords if k not in common_kw] + list(m.keywords))),
                 abilities=tuple(dict.fromkeys([a for a in u.abilities if a not in common_ab] + list(m.abilities))),
-                labels=tuple(dict.fromkeys([a for a in u.labels if a not in common_lb] + list(m.labels)))))
-    return M.Unit(unit.id, unit.name, tuple(models), tuple(common_kw), tuple(common_ab), tuple(common_lb))
+                labels=tuple(dict.fromkeys([a for a in u.labels if a not in common_lb] + list(m.labels))),
+                rules=tuple(dict.fromkeys([a for a in u.rules if a not in common_ru] + list(m.rules)))))
+    return M.Unit(unit.id, unit.name, tuple(models), tuple(common_kw), tuple(common_ab), tuple(common_lb),
+                  rules=tuple(common_ru))
 
 
 AUTO = "auto"  # --attach auto: each leader to a unit its datasheet's list names
@@ -74,7 +77,8 @@ def attach_units(units: list, reports: list, wanted, file: str) -> list:
         n, role = len(guard.models), facts(leader).joins_as
         pts = [p for p in (guard.points, leader.points) if p is not None]
         merged = M.Unit(guard.id, guard.name, merged.models[:n] + tuple(replace(m, role=role) for m in merged.models[n:]),
-                        merged.keywords, merged.abilities, merged.labels, sum(pts) if pts else None)
+                        merged.keywords, merged.abilities, merged.labels, sum(pts) if pts else None,
+                        rules=merged.rules)
         joined.append((facts(leader), facts(guard)))
         joined_units.append((leader, guard.name))
         units = [merged if u is guard else u for u in units if u is not leader]
@@ -84,6 +88,10 @@ def attach_units(units: list, reports: list, wanted, file: str) -> list:
             if r is not None:
                 for where, name in r.labels:
                     g.label(f"leader {leader.name!r}" if where == "unit" else where, name)
+                for where, name, how in r.modelled:
+                    g.model(f"leader {leader.name!r}" if where == "unit" else where, name, how)
+                for where, name, how, why in r.held:
+                    g.hold(f"leader {leader.name!r}" if where == "unit" else where, name, how, why)
                 g.bases += [b for b in r.bases if b not in g.bases]
                 for note in r.notes:
                     g.note(f"{leader.name!r}: {note}")

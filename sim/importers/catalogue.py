@@ -28,7 +28,7 @@ import re
 from pathlib import Path
 
 from sim.importers import bsdata as B
-from sim.importers.conditions import ALONE, STRICT, Conditions, Inst, modifiers, walk
+from sim.importers.conditions import ALONE, STRICT, Conditions, Inst, conds, modifiers, walk
 from sim.importers.library import Folder, Missing, load_links
 
 MAX_NODES = 20_000  # entries visited for one datasheet (a cycle of links stops here)
@@ -194,6 +194,36 @@ class Catalogue:
                     out.append(e)
         return out
 
+    def detachment_rules(self) -> list[tuple[str, str, tuple]]:
+        """(detachment, rule, ids) of every detachment the catalogue offers (its root entry named
+        "Detachment", "Detachments" or "Detachment Choice", and its linked catalogues'): the
+        rules and ability profiles of each detachment entry, by name, with their ids."""
+        if hasattr(self, "_det_rules"):
+            return self._det_rules
+        out: list = []
+        for doc in [self.doc, *self.linked]:
+            for node in B.items(doc, "entryLinks") + B.items(doc, "selectionEntries"):
+                if B.norm(B.text(node, "name")) not in ("detachment", "detachments", "detachment choice"):
+                    continue
+                root = self.resolve(node)
+                if root is None:
+                    continue
+                stack, seen = [(root, 0)], 0
+                while stack and seen < 500:
+                    e, depth = stack.pop()
+                    seen += 1
+                    entries, groups = self.children(e)
+                    for d in entries:
+                        name = B.clean_name(B.text(d, "name"))
+                        for r, _, ids in self.rules(d):
+                            out.append((name, B.clean_name(r), ids))
+                        out += [(name, B.clean_name(B.text(p, "name")), (B.text(p, "id"),)) for p in self.profiles(d)
+                                if B.profile_kind(p) == "ability"]
+                    if depth < 3:
+                        stack.extend((g, depth + 1) for g in reversed(groups))
+        self._det_rules = [x for x in dict.fromkeys(out) if x[1]]
+        return self._det_rules
+
     def datasheet_names(self) -> list[str]:
         """The names a Leader ability's list may name: the datasheets listed, and every unit entry
         of the catalogues read (sim.importers.leaders)."""
@@ -225,20 +255,53 @@ class Catalogue:
             f"the name of a datasheet in the catalogue{hint}", repr(name[:60])))
 
     # --- profiles and rules of an entry ------------------------------------------------------------
-    def profiles(self, entry: dict, inst: Inst | None = None) -> list[dict]:
+    def profiles(self, entry: dict, inst: Inst | None = None, held: list | None = None) -> list[dict]:
         """The profiles an entry shows: its own, those of its info groups and info links
-        (profiles and info groups), hidden ones (after their modifiers, decided alone) left out."""
-        return self._info(entry, inst, "profiles", None)
+        (profiles and info groups), hidden ones (after their modifiers, decided alone) left out.
+        ``held``: given a list, the profiles hidden only while a condition of the roster is not
+        met are added to it (:meth:`_held`)."""
+        return self._info(entry, inst, "profiles", None, held)
 
-    def rules(self, entry: dict, inst: Inst | None = None, notes: list | None = None) -> list[tuple[str, str]]:
-        """(name, description) of the rules an entry shows (its own, its info groups', and info
-        links to rules, with the link's name modifiers applied: "Deadly Demise" + "D3"); hidden
-        ones (after their modifiers, decided alone: a detachment's rule while the detachment is
-        not chosen) left out. The description is read for what it states (an invulnerable
-        save's condition), never written anywhere."""
-        return [(n, d) for n, d in self._info(entry, inst, "rules", notes) if n]
+    def rules(self, entry: dict, inst: Inst | None = None, notes: list | None = None,
+              held: list | None = None) -> list[tuple[str, str, tuple]]:
+        """(name, description, ids) of the rules an entry shows (its own, its info groups', and
+        info links to rules, with the link's name modifiers applied: "Deadly Demise" + "D3");
+        hidden ones (after their modifiers, decided alone: a detachment's rule while the
+        detachment is not chosen) left out (given ``held``, added to it: :meth:`_held`). ``ids``:
+        the community data's ids of the rule (its own id; through an info link, the link's
+        target and the link's id), which the rules table is keyed by. The description is read
+        for what it states (an invulnerable save's condition), never written anywhere."""
+        return [(n, d, i) for n, d, i in self._info(entry, inst, "rules", notes, held) if n]
 
-    def _info(self, entry: dict, inst: Inst | None, own: str, notes: list | None) -> list:
+    def _held(self, node: dict, inst: Inst | None, held: list | None, name: str, ids: tuple) -> None:
+        """A rule or profile hidden while the unit stands alone, but only by a condition the unit
+        alone cannot decide (a detachment chosen in the force, another catalogue in the roster):
+        (name, ids, the condition in words) added to ``held`` (the report's "modelled when the
+        condition in the data holds")."""
+        if held is None or inst is None:
+            return
+        for mod, cs in modifiers(node):
+            if (B.text(mod, "field") == "hidden" and B.text(mod, "type") == "set" and B.flag(mod, "value")
+                    and cs and self.cond.holds(cs, inst, STRICT) is None):
+                held.append((B.clean_name(name), tuple(i for i in ids if i), self._words(cs)))
+                return
+
+    def _words(self, cs, depth: int = 0) -> str:
+        """The conditions of a hidden modifier in words ("hidden unless ..." is their negation):
+        names and numbers of the data, no rules text."""
+        parts = []
+        for kind, c in cs[:4]:
+            if kind == "one":
+                child = B.text(c, "childId")
+                what = B.clean_name(B.text(self.index.get(child, {}), "name")) or child
+                parts.append(f"{B.text(c, 'type')} {B.text(c, 'value')} {B.text(c, 'field')} of {what[:60]!r} in "
+                             f"{B.text(c, 'scope')}".replace("  ", " "))
+            elif depth < 3:
+                parts.append(f"{B.text(c, 'type') or 'and'}({self._words(conds(c), depth + 1)})")
+        more = " ..." if len(cs) > 4 else ""
+        return ("hidden when " if not depth else "") + ", ".join(parts) + more
+
+    def _info(self, entry: dict, inst: Inst | None, own: str, notes: list | None, held: list | None = None) -> list:
         """What :meth:`profiles` (``own`` "profiles") or :meth:`rules` (``own`` "rules") give, in
         the data's order: the entry's own, then each info group's and info link's, depth first.
         Walked without recursion; each info group is opened once (a group that links itself,
@@ -247,7 +310,7 @@ class Catalogue:
         being built) remembers the answer for the entry's lists, which a shared entry's every
         link to it shares (2,000 datasheets linking one entry read its links once), each
         profile or rule in it once (19,000 links to one profile are one profile to list)."""
-        memo = inst is None and notes is None and self._lost is None
+        memo = inst is None and notes is None and self._lost is None and held is None
         if memo:
             lists = (own, entry.get(own), entry.get("infoGroups"), entry.get("infoLinks"))
             key = tuple(id(x) for x in lists)
@@ -268,10 +331,17 @@ class Catalogue:
             for x in B.items(node, "profiles") + B.items(node, "rules") + B.items(node, "infoLinks"):
                 self._check(x)
             if own == "profiles":
-                out.extend(p for p in B.items(node, "profiles") if self.cond.shown(p, inst))
+                for p in B.items(node, "profiles"):
+                    if self.cond.shown(p, inst):
+                        out.append(p)
+                    elif B.profile_kind(p) == "ability":
+                        self._held(p, inst, held, B.text(p, "name"), (B.text(p, "id"),))
             else:
-                out.extend((B.text(r, "name"), B.text(r, "description")) for r in B.items(node, "rules")
-                           if self.cond.shown(r, inst))
+                for r in B.items(node, "rules"):
+                    if self.cond.shown(r, inst):
+                        out.append((B.text(r, "name"), B.text(r, "description"), (B.text(r, "id"),)))
+                    else:
+                        self._held(r, inst, held, B.text(r, "name"), (B.text(r, "id"),))
             tasks = []
             groups, links = B.items(node, "infoGroups"), B.items(node, "infoLinks")
             steps += len(groups) + len(links)
@@ -285,14 +355,21 @@ class Catalogue:
             want = "profile" if own == "profiles" else "rule"
             for link in links:
                 kind = B.text(link, "type")
-                if kind not in (want, "infoGroup") or not self.cond.shown(link, inst):
+                if kind not in (want, "infoGroup"):
                     continue
                 t = self.index.get(B.text(link, "targetId"))
+                lids = (B.text(link, "targetId"), B.text(link, "id"))
+                if not self.cond.shown(link, inst):
+                    if t is not None and kind == want and (own == "rules" or B.profile_kind(t) == "ability"):
+                        self._held(link, inst, held, B.text(link, "name") or B.text(t, "name"), lids)
+                    continue
                 if t is None:
                     self._lose(kind if kind != "infoGroup" else "info group", B.text(link, "name"))
                     continue
                 self._check(t)
                 if not self.cond.shown(t, inst):
+                    if kind == want and (own == "rules" or B.profile_kind(t) == "ability"):
+                        self._held(t, inst, held, B.text(link, "name") or B.text(t, "name"), lids)
                     continue
                 if kind == "infoGroup":
                     if id(t) not in opened:
@@ -301,7 +378,7 @@ class Catalogue:
                 elif own == "profiles":
                     tasks.append(("item", t))
                 else:
-                    tasks.append(("item", (self._rule_name(link, t, inst, notes), B.text(t, "description"))))
+                    tasks.append(("item", (self._rule_name(link, t, inst, notes), B.text(t, "description"), lids)))
             stack.extend(reversed(tasks))
         if memo:  # (listing: a profile or rule shown twice is listed once, so it is kept once)
             once = {(id(x) if own == "profiles" else x): x for x in out}
@@ -489,20 +566,24 @@ class Catalogue:
     # --- to a roster-like selection ------------------------------------------------------------------
     def _selection(self, inst: Inst, notes: list[str]) -> dict:
         profiles = []
-        for p in self.profiles(inst.entry, inst):
+        held: list = []
+        for p in self.profiles(inst.entry, inst, held):
             chars = []
             for c in B.items(p, "characteristics"):
                 tid = B.text(c, "typeId")
                 val = inst.props.get(tid) if tid in inst.props else B.text(c, "$text")
                 chars.append({"name": B.text(c, "name"), "$text": val if val is not None else ""})
-            profiles.append({"name": B.text(p, "name"), "typeName": B.text(p, "typeName"), "characteristics": chars})
+            profiles.append({"name": B.text(p, "name"), "id": B.text(p, "id"), "typeName": B.text(p, "typeName"),
+                             "characteristics": chars})
         cats = [B.text(c, "name") or B.text(self.index.get(B.text(c, "targetId"), {}), "name")
                 for c in B.items(inst.entry, "categoryLinks")]
         cats = [c for c in cats + inst.extra_categories if c and c not in inst.removed_categories]
         kids = [self._selection(c, notes) for c in inst.children if not c.hidden]
+        rules = [{"name": n, "description": d, "id": i[0], "ids": list(i)}
+                 for n, d, i in self.rules(inst.entry, inst, notes, held)]
         return {"name": inst.name, "type": B.text(inst.entry, "type") or "upgrade", "number": inst.count,
-                "profiles": profiles,
-                "rules": [{"name": n, "description": d} for n, d in self.rules(inst.entry, inst, notes)],
+                "profiles": profiles, "rules": rules,
+                "held": [{"name": n, "ids": list(i), "why": w} for n, i, w in dict.fromkeys(held)],
                 "categories": [{"name": c} for c in dict.fromkeys(cats)],
                 "costs": [{"name": "pts", "value": inst.points * (inst.count if inst.parent is not None else 1)}],
                 "selections": kids}
@@ -546,7 +627,7 @@ class Catalogue:
                     weapons.setdefault((kind, pname), B.characteristics(p))
                 elif own and pname not in abilities:
                     abilities.append(pname)
-            for r, _ in self.rules(e) if own else ():
+            for r, _, _ in self.rules(e) if own else ():
                 if r not in abilities:
                     abilities.append(r)
             if own:

@@ -57,6 +57,7 @@ class Model:
     labels: tuple[str, ...] = ()  # its own abilities the engine does not implement
     role: str = "bodyguard"
     InSv_against: str = ""  # "ranged" or "melee": its InSv counts only against those attacks (05.03)
+    rules: tuple[str, ...] = ()  # keys of its own modelled rules, beyond its unit's (sim.rules.effects)
 
 
 @dataclass(frozen=True)
@@ -70,22 +71,32 @@ class Unit:
     points: int | None = None
     can_lead: tuple[str, ...] = ()  # the datasheets it can lead (its Leader ability's list; sim.importers.leaders)
     transport: dict | None = field(default=None, hash=False)  # 18.01 its capacity table (sim.importers.transport)
+    rules: tuple[str, ...] = ()  # keys of the modelled rules every model holds (sim.rules.effects)
 
 
 @dataclass
 class Collected:
-    """Abilities met while reading one unit or model: the known ones as printed, the others as
-    labels, the invulnerable saves named (sim.importers.model.Invuln, resolved with the
-    statline's InSv by :func:`invulnerable_save`) and, of a CHARACTER, the datasheets its Leader
-    ability names."""
+    """Abilities met while reading one unit or model: the known ones as printed, the rules of
+    sim.rules.effects modelled (their keys, with the printed names met), the others as labels, the
+    invulnerable saves named (sim.importers.model.Invuln, resolved with the statline's InSv by
+    :func:`invulnerable_save`) and, of a CHARACTER, the datasheets its Leader ability names.
+    ``factions``: the unit's (a rule found by name alone must be of one of them)."""
 
     abilities: list[str] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
     invulns: list["Invuln"] = field(default_factory=list)
     leader_text: list[str] = field(default_factory=list)  # (read for names only, never kept)
     transport_text: list[str] = field(default_factory=list)  # (read for numbers and keywords only, never kept)
+    rules: list[str] = field(default_factory=list)  # keys of sim.rules.effects records, in order met
+    rule_names: dict = field(default_factory=dict)  # key -> the printed name met
+    held: list = field(default_factory=list)  # (name, how modelled, the data's condition): report only
+    factions: tuple = ()  # the unit's factions ("Faction: ..." categories)
 
-    def add(self, name: str, description: str = "") -> None:
+    def add(self, name: str, description: str = "", ids=()) -> None:
+        """One ability or rule by its printed name and the community data's ids (of the rule or
+        profile, and of the link to it): a core ability the engine implements is kept as printed;
+        else a rule with a record of sim.rules.effects (by id, else by name) is kept by its key;
+        else it is an inert label."""
         name = B.clean_name(name)
         if not name:
             return
@@ -96,11 +107,36 @@ class Collected:
         try:
             parsed = parse_unit_abilities(name, "unit")
         except AbilityError:
-            _add(self.labels, name)
+            rec = rule_record(ids, name, self.factions)
+            if rec is not None:
+                _add(self.rules, rec.key)
+                self.rule_names.setdefault(rec.key, name)
+            else:
+                _add(self.labels, name)
         else:
             _add(self.abilities, name)
             if description and any(Hook.LEADS in a.spec.hooks for a in parsed):  # (19.01 its list of units)
                 self.leader_text.append(description)
+
+
+def rule_record(ids, name: str, factions=()):
+    """The record of sim.rules.effects.table for a rule as the data attaches it (by its ids,
+    else by its printed name), or None. By name alone, a record of a faction the unit does not
+    have (``factions``: its "Faction: ..." categories; none known: any) is not taken."""
+    from sim.rules.abilities.value import norm
+    from sim.rules.effects import table
+    ids = tuple(i for i in ids if isinstance(i, str) and i)
+    if isinstance(factions, str):
+        factions = (factions,) if factions else ()
+    for f in tuple(factions) or ("",):
+        rec = table.lookup(ids, name, f)
+        if rec is None:
+            return None
+        if set(rec.ids) & set(ids) or not rec.faction or not factions:
+            return rec
+        if any(norm(rec.faction) == norm(x) for x in factions):
+            return rec
+    return None
 
 
 def _add(lst: list, x) -> None:
@@ -390,3 +426,32 @@ def _check_name(name: str, file: str, place: str, what: str) -> None:
 
 
 check_name = _check_name
+
+
+def modelled_as(name: str, ids=(), factions=()) -> str:
+    """How the engine models an ability of this name and these ids: report.CORE for a core
+    ability of sim.rules.abilities, a rule record's key, or "" (not modelled)."""
+    from sim.importers.report import CORE
+    name = B.clean_name(name)
+    if not name or invulnerable(name) is not None:
+        return ""
+    try:
+        parse_unit_abilities(name, "unit")
+    except AbilityError:
+        rec = rule_record(ids, name, factions)
+        return rec.key if rec is not None else ""
+    return CORE
+
+
+def core_weapon_ability(name: str) -> bool:
+    """Is this the name of a weapon ability the engine implements (sim.rules.abilities), as the
+    data names the rule it attaches: "Lethal Hits", or without its value: "Sustained Hits",
+    "Anti-", "Melta"."""
+    from sim.rules.abilities import WEAPON_ABILITY_NAMES
+    try:
+        parse_weapon_abilities(B.clean_name(name), "weapon")
+        return True
+    except AbilityError:
+        pass
+    n = re.sub(r"\s+", " ", B.clean_name(name).upper()).strip()
+    return any(n == a or n.startswith(a + " ") or n.startswith(a + "-") for a in WEAPON_ABILITY_NAMES)

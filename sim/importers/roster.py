@@ -39,7 +39,7 @@ from sim.importers import model as M
 from sim.importers import transport as TP
 from sim.importers.attach import attach_leader
 from sim.rules import transport as TR
-from sim.importers.report import ENGINE_KEYWORDS, UnitReport
+from sim.importers.report import CORE, ENGINE_KEYWORDS, UnitReport
 
 MAX_UNITS = 500
 MAX_SELECTIONS = 200_000
@@ -75,6 +75,7 @@ class Assembler:
         self.reports: list[UnitReport] = []
         self.seen = 0
         self.known = leaders_of.known_names(known or ())  # datasheet names a Leader list may name
+        self.factions: tuple[str, ...] = ()  # of the unit being read (a rule found by name: its faction's)
 
     # --- a unit ---------------------------------------------------------------------------------
     def assemble(self, sel: dict, place: str) -> M.Unit:
@@ -107,7 +108,7 @@ class Assembler:
             rep.note(f"leader {lname!r} attached (its selection is nested in this unit's)")
         pts = _points(sel, self.file, place)
         unit = M.Unit(uid, unit.name, unit.models, unit.keywords, unit.abilities, unit.labels,
-                      int(round(pts)) if pts else None, unit.can_lead, unit.transport)
+                      int(round(pts)) if pts else None, unit.can_lead, unit.transport, unit.rules)
         rep.points = unit.points
         kws = {k for k in unit.keywords} | {k for m in unit.models for k in m.keywords}
         rep.keywords_without_rule = sorted(k for k in kws if k not in ENGINE_KEYWORDS)
@@ -115,6 +116,7 @@ class Assembler:
         return unit
 
     def _unit(self, sel: dict, place: str, name: str, rep: UnitReport, who: str = "unit"):
+        self.factions = tuple(c.split(":", 1)[1].strip() for c in B.category_names(sel) if B.is_faction(c))
         unit_kw = [k.upper() for k in B.category_names(sel) if not B.is_faction(k)]
         unit_kw = list(dict.fromkeys(unit_kw))
         groups: list[_Group] = []
@@ -135,6 +137,14 @@ class Assembler:
             rep.note(f"wargear not held by a model given to {B.clean_name(B.text(groups[0].sel, 'name'))!r}: "
                              + ", ".join(sorted({B.clean_name(B.text(x.sel, 'name')) for x in loose})))
         groups = self._nested_leaders(groups, unit_kw, name, rep)
+        # a rule every model group carries is the unit's (held by every model); one only some
+        # carry stays with their models (its bearers)
+        unit_rules = list(unit_found.rules)
+        for key in dict.fromkeys(k for g in groups for k in g.found.rules):
+            if key not in unit_rules and all(key in g.found.rules for g in groups):
+                unit_rules.append(key)
+                unit_found.rule_names.setdefault(key, next(g.found.rule_names[key] for g in groups))
+        self._unit_rules = unit_rules
         stat_profiles = [(p, f"{place}.profiles[{i}]") for i, p in enumerate(B.items(sel, "profiles"))
                          if B.profile_kind(p) == B.STAT_TYPE and _shown(p)]
         shared = [(p, f"{g.place}.profiles[{i}]", B.clean_name(B.text(g.sel, "name")))
@@ -146,6 +156,12 @@ class Assembler:
         _check_names(self.file, place, unit_kw, unit_found.labels)
         for g in groups:
             _check_names(self.file, g.place, g.own_keywords, g.found.labels)
+        for a in unit_found.abilities:
+            rep.model(who, a, CORE)
+        for key in unit_rules:
+            rep.model(who, unit_found.rule_names.get(key, key), key)
+        for name_, how, why in unit_found.held:
+            rep.hold(who, name_, how, why)
         for a in unit_found.labels:
             rep.label(who, a)
         unit_abil = tuple(unit_found.abilities)
@@ -158,7 +174,7 @@ class Assembler:
         transport = self._capacity(sel, unit_kw, unit_found.transport_text
                                    + [t for g in groups for t in g.found.transport_text], rep)
         return M.Unit("", name, tuple(models), tuple(unit_kw), unit_abil, tuple(unit_found.labels),
-                      can_lead=lead, transport=transport), leaders
+                      can_lead=lead, transport=transport, rules=tuple(unit_rules)), leaders
 
     def _capacity(self, sel: dict, unit_kw, texts: list[str], rep: UnitReport) -> dict | None:
         """18.01 The unit's transport capacity, read from its Transport profile's numbers and
@@ -237,16 +253,26 @@ class Assembler:
         return _Gear(sel, _count(sel, self.file, place), out)
 
     def _abilities(self, sel: dict, found: M.Collected) -> None:
-        """The abilities a selection shows (a profile or rule marked hidden is not shown)."""
+        """The abilities a selection shows (a profile or rule marked hidden is not shown), with the
+        community data's ids of each (a rule's record is found by id, else by name: model.rule_record);
+        and those the catalogue reader found hidden only by a condition of the roster ("held"):
+        kept for the report when the engine models them."""
+        found.factions = self.factions
         for p in B.items(sel, "profiles"):
             if B.profile_kind(p) == "ability" and _shown(p) and TP.is_capacity(B.text(p, "typeId"), B.text(p, "typeName")):
                 found.transport_text.append(B.characteristics(p).get("capacity", ""))
             elif B.profile_kind(p) == "ability" and _shown(p):
                 desc = " ".join(v for k, v in B.characteristics(p).items())
-                found.add(B.text(p, "name"), desc)
+                found.add(B.text(p, "name"), desc, (B.text(p, "id"),))
         for r in B.items(sel, "rules"):
             if _shown(r):
-                found.add(B.text(r, "name"), B.text(r, "description"))
+                ids = [i for i in (r.get("ids") if isinstance(r.get("ids"), list) else []) if isinstance(i, str)]
+                found.add(B.text(r, "name"), B.text(r, "description"), tuple(ids) + (B.text(r, "id"),))
+        for h in B.items(sel, "held"):
+            ids = tuple(i for i in h.get("ids", ()) if isinstance(i, str))
+            how = M.modelled_as(B.text(h, "name"), ids, self.factions)
+            if how and not any(x[:2] == (B.clean_name(B.text(h, "name")), how) for x in found.held):
+                found.held.append((B.clean_name(B.text(h, "name")), how, B.text(h, "why")))
 
     def _weapon_rules(self, sel: dict, gear: _Gear, rep: UnitReport) -> None:
         """Rules and ability profiles on a weapon selection: those its Keywords already print are
@@ -258,8 +284,13 @@ class Assembler:
             k = B.norm(B.clean_name(n)).rstrip("-").strip()
             if not k or any(t.startswith(k) for t in printed):
                 continue
+            core = M.core_weapon_ability(n)
             for _, w in gear.weapons:
-                rep.label(f"weapon {w.name!r}", B.clean_name(n))
+                if core:  # (the engine implements it; the data gives it under a condition it does not print)
+                    rep.hold(f"weapon {w.name!r}", B.clean_name(n), CORE,
+                             "attached by the data, not in the weapon's Keywords: given under a condition")
+                else:
+                    rep.label(f"weapon {w.name!r}", B.clean_name(n))
 
     # --- models -----------------------------------------------------------------------------------
     def _models(self, g: _Group, unit_name, unit_kw, stat_profiles, shared, unit_found, rep) -> list[M.Model]:
@@ -296,6 +327,14 @@ class Assembler:
         for a in inv_labels:
             if a not in g.found.labels and a not in unit_found.labels:
                 g.found.labels.append(a)
+        own_rules = tuple(k for k in g.found.rules if k not in self._unit_rules)
+        for a in g.found.abilities:
+            if a not in unit_found.abilities:
+                rep.model(f"model {mname!r}", a, CORE)
+        for key in own_rules:
+            rep.model(f"model {mname!r}", g.found.rule_names.get(key, key), key)
+        for name_, how, why in g.found.held:
+            rep.hold(f"model {mname!r}", name_, how, why)
         for a in g.found.labels:
             rep.label(f"model {mname!r}", a)
         kws = set(unit_kw) | set(g.own_keywords)
@@ -320,7 +359,7 @@ class Assembler:
                       InSv=stats["InSv"], base=base, keywords=tuple(g.own_keywords),
                       abilities=tuple(a for a in g.found.abilities if a not in unit_found.abilities),
                       labels=tuple(a for a in g.found.labels if a not in unit_found.labels), role=g.role,
-                      InSv_against=against)
+                      InSv_against=against, rules=own_rules)
         for lo in loadouts:
             t = tuple(lo)
             if out and out[-1].weapons == t:
@@ -499,10 +538,10 @@ def roster_selections(doc: dict, file: str):
     return units, other
 
 
-def detachment_rules(doc: dict) -> list[tuple[str, str]]:
-    """(detachment, rule) of the rules a roster's chosen detachment shows: the rules (and
+def detachment_rules(doc: dict) -> list[tuple[str, str, tuple]]:
+    """(detachment, rule, ids) of the rules a roster's chosen detachments show: the rules (and
     ability profiles) of the selections under a force's "Detachment" selection, hidden ones left
-    out. Names only (the engine implements none of them: inert labels)."""
+    out, with the community data's ids (a rule's record is found by them, else by its name)."""
     out = []
     forces = list(B.items(doc, "forces"))
     n = 0
@@ -516,12 +555,26 @@ def detachment_rules(doc: dict) -> list[tuple[str, str]]:
             while stack and n < MAX_SELECTIONS:
                 s, det = stack.pop()
                 n += 1
-                names = [B.text(r, "name") for r in B.items(s, "rules") if _shown(r)]
-                names += [B.text(p, "name") for p in B.items(s, "profiles")
+                found = [(B.text(r, "name"), (B.text(r, "id"),)) for r in B.items(s, "rules") if _shown(r)]
+                found += [(B.text(p, "name"), (B.text(p, "id"),)) for p in B.items(s, "profiles")
                           if B.profile_kind(p) == "ability" and _shown(p)]
-                out += [(det, B.clean_name(x)) for x in names if B.clean_name(x)]
+                out += [(det, B.clean_name(x), i) for x, i in found if B.clean_name(x)]
                 stack.extend((c, B.clean_name(B.text(c, "name")) or det) for c in B.items(s, "selections")
                              if B.text(c, "type") not in ("unit", "model"))
+    return list(dict.fromkeys(out))
+
+
+def force_rules(doc: dict) -> list[tuple[str, str, tuple]]:
+    """(force, rule, ids) of the rules a roster's forces show at their own level (an army rule
+    the list builder lists once for the force), hidden ones left out."""
+    out, forces, n = [], list(B.items(doc, "forces")), 0
+    while forces and n < MAX_SELECTIONS:
+        force = forces.pop(0)
+        n += 1
+        forces.extend(B.items(force, "forces"))
+        fname = B.clean_name(B.text(force, "name")) or "force"
+        out += [(fname, B.clean_name(B.text(r, "name")), (B.text(r, "id"),)) for r in B.items(force, "rules")
+                if _shown(r) and B.clean_name(B.text(r, "name"))]
     return list(dict.fromkeys(out))
 
 

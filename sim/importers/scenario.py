@@ -149,6 +149,8 @@ def unit_data(u: M.Unit, spots: list[list[tuple[float, float]]]) -> dict:
         d["abilities"] = list(u.abilities)
     if u.labels:
         d["labels"] = list(u.labels)
+    if u.rules:
+        d["rules"] = list(u.rules)
     if u.points is not None:
         d["points"] = u.points
     if u.can_lead:
@@ -176,6 +178,8 @@ def unit_data(u: M.Unit, spots: list[list[tuple[float, float]]]) -> dict:
             md["abilities"] = list(m.abilities)
         if m.labels:
             md["labels"] = list(m.labels)
+        if m.rules:
+            md["rules"] = list(m.rules)
         md["weapons"] = list(m.weapons)
         md["at"] = [[_round(x), _round(y)] for x, y in at]
         models.append(md)
@@ -241,11 +245,14 @@ def new_scenario(name: str) -> dict:
 
 
 def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, into: str | None,
-                  file: str, name: str, header: str = "", seed: int | None = None, add: bool = False) -> str:
+                  file: str, name: str, header: str = "", seed: int | None = None, add: bool = False,
+                  army_rules=()) -> str:
     """The scenario text with ``units`` as army ``side`` (red or blue), in a new scenario or in
     the one at ``into`` (an existing file; its other army, terrain, mission and script kept).
     ``add``: the units join that army (its units kept where they stand, the new ones placed
-    clear of every base on the table) instead of replacing it."""
+    clear of every base on the table) instead of replacing it. ``army_rules``: the keys of the
+    army's rules (sim.rules.effects), written as the army's ``rules`` (with ``add``, after the
+    rules it has; else instead of them)."""
     owner = PLAYER.index(side)
     taken, board, terrain = [], (60.0, 44.0), ()
     if exists(into):
@@ -302,6 +309,14 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
     _check_placed(fixed, spots, file)
     data["weapons"] = weapons_out
     data["armies"][owner]["units"] = kept + [unit_data(u, s) for u, s in zip(fixed, spots)]
+    arm = data["armies"][owner]
+    held = [r for r in arm.get("rules", []) if isinstance(r, str)] if add else []
+    new = list(dict.fromkeys(held + list(army_rules)))
+    if new:
+        arm["rules"] = new
+        arm["units"] = arm.pop("units")  # (the army's keys before its units' tables)
+    else:
+        arm.pop("rules", None)
     text = dump(data, header)
     try:
         L.parse_scenario(tomllib.loads(text), file)
@@ -434,7 +449,7 @@ def spec_records(spec, owner: int) -> list[tuple]:
             p = ms.profile
             models.append((ms.name, ms.role, p.M, p.T, p.Sv, p.W, p.Ld, p.OC, p.InSv, p.InSv_against, ms.shape,
                            round(ms.length * MM, 3), round(ms.width * MM, 3), tuple(sorted(ms.keywords)),
-                           tuple(a.printed for a in ms.abilities), tuple(u.labels) + tuple(ms.labels),
+                           tuple(a.printed for a in ms.abilities), tuple(u.labels) + tuple(ms.labels), tuple(ms.rules),
                            tuple(_weapon_record(w.name, w.range, w.A, w.skill, w.S, w.AP, w.D, w.abilities,
                                                 w.abilities_text, w.labels, w.weapon) for w in ms.weapons)))
         out.append((u.id, u.name, u.points, u.can_lead, tuple(models)))
@@ -451,6 +466,7 @@ def unit_records(units: list[M.Unit], weapons: dict[str, M.Weapon]) -> list[tupl
             rec = (m.name, m.role, m.M, m.T, m.Sv, m.W, m.Ld, m.OC, m.InSv, m.InSv_against, m.base.shape,
                    round(m.base.length_mm, 3), round(m.base.width_mm, 3), tuple(sorted(set(u.keywords) | set(m.keywords))),
                    tuple(u.abilities) + tuple(m.abilities), tuple(u.labels) + tuple(m.labels),
+                   tuple(dict.fromkeys(tuple(u.rules) + tuple(m.rules))),
                    tuple(_weapon_record(w.name, w.range, parse_dice_expr(w.A), w.skill or 2, _strength(w.S), w.AP,
                                         parse_dice_expr(w.D), parse_weapon_abilities(w.abilities, w.name),
                                         w.abilities, w.labels, w.weapon)
