@@ -428,7 +428,9 @@ def cmd_datasheets(args) -> int:
     if args.coverage is not None:
         if args.catalogue is not None:
             return _err(f"datasheets --coverage FOLDER: expected no CATALOGUE, found {args.catalogue!r}")
-        return _coverage(args.coverage, args.search or "")
+        return _coverage(args.coverage, args.search or "", args.json)
+    if args.json:
+        return _err("datasheets --json: expected --coverage FOLDER with it, found a CATALOGUE listing")
     if args.catalogue is None:
         return _err("datasheets: expected CATALOGUE (or --coverage FOLDER), found neither")
     notes: dict = {}
@@ -457,18 +459,56 @@ def cmd_datasheets(args) -> int:
     return 1 if notes.get("lost") else 0
 
 
-def _coverage(folder: str, only: str) -> int:
+def cmd_rules(args) -> int:
+    """`sim rules`: every rule the engine models (sim.rules.effects.table): its key (what a
+    scenario's ``rules`` writes), name, source, faction and one-line summary; ``--faction``
+    keeps one faction's (and the rules of no faction); ``--json`` for machines."""
+    import json
+
+    from sim.rules.abilities.value import norm
+    from sim.rules.effects import table
+    recs = list(table.records())
+    if args.faction:
+        want = norm(args.faction)
+        factions = sorted({r.faction for r in recs if r.faction})
+        if not any(want in norm(f) for f in factions):
+            return _err(f"rules --faction: expected a faction of the modelled rules ({', '.join(factions)}), "
+                        f"found {args.faction!r}")
+        recs = [r for r in recs if not r.faction or want in norm(r.faction)]
+    rows = [{"key": r.key, "name": r.name, "names": list(r.names), "source": r.source, "faction": r.faction,
+             "detachment": r.detachment, "summary": r.summary, "partial": r.partial} for r in recs]
+    if args.json:
+        print(json.dumps(rows, indent=1, ensure_ascii=False))
+        return 0
+    for r in rows:
+        where = r["source"] + (f", {r['faction']}" if r["faction"] else "") + \
+            (f", detachment {r['detachment']}" if r["detachment"] else "")
+        print(_line(f"{r['key']}: {r['name']} ({where})"))
+        print(_line(f"  {r['summary']}"))
+        if r["partial"]:
+            print(_line(f"  not modelled: {r['partial']}"))
+    print(f"{len(rows)} modelled rule(s)")
+    return 0
+
+
+def _coverage(folder: str, only: str, as_json: bool = False) -> int:
+    import json
     import os
     import time
 
-    from sim.importers.coverage import cover, table
+    from sim.importers.coverage import as_dict, cover, rules_table, table
     if not os.path.isdir(folder):
         return _err(f"{folder}: expected a folder of catalogues, found {'a file' if os.path.exists(folder) else 'nothing'}")
     t0 = time.perf_counter()
     results = cover(folder, only)
     if not results:
         return _err(f"{folder}: expected catalogue files (.cat, .catz, .json), found none")
+    if as_json:
+        print(json.dumps(as_dict(results), indent=1, ensure_ascii=False))
+        return 0
     print(table(results))
+    print()
+    print(rules_table(results))
     print(f"({len(results)} catalogue(s) in {time.perf_counter() - t0:.1f} s)")
     return 0
 
@@ -624,7 +664,13 @@ def _main(argv=None) -> int:
     a.add_argument("--coverage", metavar="FOLDER",
                    help="import every datasheet of every catalogue in FOLDER; print listed / imported / refused")
     a.add_argument("--search", help="only datasheets whose name contains this text")
+    a.add_argument("--json", action="store_true", help="with --coverage: print the coverage as JSON")
     a.set_defaults(fn=cmd_datasheets)
+    a = sub.add_parser("rules", help="list every rule the engine models (datasheet abilities, army and detachment "
+                       "rules): the keys a scenario's `rules` takes")
+    a.add_argument("--faction", help="only this faction's rules (and those of no faction)")
+    a.add_argument("--json", action="store_true", help="print the rules as JSON")
+    a.set_defaults(fn=cmd_rules)
     try:
         args = p.parse_args(argv)
     except SystemExit as e:  # (OPT.Parser has printed its one line; --help its help)

@@ -9,6 +9,10 @@ loader loads (into_scenario). A datasheet that fails either is **refused**, with
 error's "expected" part as its reason (quoted names folded to '…', so alike refusals count
 together) and the datasheet named beside it. What a catalogue loses to a missing catalogue is
 kept as its warnings (sim.importers.catalogue.Catalogue.warnings).
+
+The rule instances of the datasheets imported are counted too (sim.importers.rule_count:
+modelled, inert, unknown), per catalogue and over the folder, with the most frequent rules not
+modelled yet; :func:`as_dict` is the whole result for machines (`--json`).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.errors import ImportFileError, ScenarioError
+from sim.importers.rule_count import INERT_, MODELLED, UNKNOWN, RuleTally
 from sim.rules.turn import PLAYER
 
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
@@ -39,6 +44,7 @@ class CatalogueCoverage:
     refused: list[Refusal] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     error: str = ""  # the catalogue itself could not be read
+    rules: RuleTally = field(default_factory=RuleTally)  # rule instances of the datasheets imported
 
     @property
     def library(self) -> bool:
@@ -100,6 +106,7 @@ def cover(folder: str | Path, only: str = "", progress=None) -> list[CatalogueCo
                 cc.refused.append(Refusal(name, reason_of(e), str(e)))
             else:
                 cc.imported += 1
+                cc.rules.add(rep, name)
     return out
 
 
@@ -126,3 +133,43 @@ def table(results: list[CatalogueCoverage]) -> str:
         lines += ["", "Catalogue warnings:"]
         lines += [f"- {n}: {w}" for n, w in warned]
     return "\n".join(lines)
+
+
+def total_rules(results: list[CatalogueCoverage]) -> RuleTally:
+    out = RuleTally()
+    for c in results:
+        out.merge(c.rules)
+    return out
+
+
+def rules_table(results: list[CatalogueCoverage], top: int = 20) -> str:
+    """The rule instances of the imported datasheets as a Markdown table per catalogue and in
+    all (modelled, inert, unknown, % modelled), then the most frequent unmodelled rules."""
+    lines = ["| catalogue | datasheets imported | rule instances | modelled | inert | unknown | % modelled |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for c in results:
+        t = c.rules
+        lines.append(f"| {c.name} | {c.imported} | {t.total} | {t.counts[MODELLED]} | {t.counts[INERT_]} | "
+                     f"{t.counts[UNKNOWN]} | {t.percent():.1f} |")
+    t = total_rules(results)
+    lines.append(f"| **all {len(results)} catalogues** | **{sum(c.imported for c in results)}** | **{t.total}** | "
+                 f"**{t.counts[MODELLED]}** | **{t.counts[INERT_]}** | **{t.counts[UNKNOWN]}** | **{t.percent():.1f}** |")
+    rows = t.top(top)
+    if rows:
+        lines += ["", f"Most frequent rules not modelled (of {len(t.unknown)}; name: instances, datasheets):"]
+        lines += [f"- {name}: {n}, {k}" for name, n, k in rows]
+    return "\n".join(lines)
+
+
+def as_dict(results: list[CatalogueCoverage], top: int = 50) -> dict:
+    """The coverage for machines (`sim datasheets --coverage FOLDER --json`)."""
+    t = total_rules(results)
+    return {
+        "catalogues": [{"name": c.name, "file": c.file, "listed": c.listed, "imported": c.imported,
+                        "refused": [{"datasheet": r.datasheet, "reason": r.reason} for r in c.refused],
+                        "warnings": list(c.warnings), "error": c.error, "rules": c.rules.as_dict()}
+                       for c in results],
+        "total": {"listed": sum(c.listed for c in results), "imported": sum(c.imported for c in results),
+                  "refused": sum(len(c.refused) for c in results), "rules": t.as_dict()},
+        "unmodelled": [{"name": n, "instances": k, "datasheets": d} for n, k, d in t.top(top)],
+    }

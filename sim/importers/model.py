@@ -111,6 +111,9 @@ class Collected:
             if rec is not None:
                 _add(self.rules, rec.key)
                 self.rule_names.setdefault(rec.key, name)
+            elif core_weapon_ability(name):  # (a glossary link: its weapons carry it, or get it under a condition)
+                from sim.importers.report import CORE, WEAPON_LINK
+                _add(self.held, (name, CORE, WEAPON_LINK))
             else:
                 _add(self.labels, name)
         else:

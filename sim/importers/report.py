@@ -50,6 +50,8 @@ class UnitReport:
 
 
 CORE = "core ability"  # a modelled ability of sim.rules.abilities (as opposed to a rule record's key)
+WEAPON_LINK = ("a weapon ability the data links on the datasheet: its weapons that print it in their Keywords "
+               "have it, the others only under a condition of the data")
 
 
 @dataclass

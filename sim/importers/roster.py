@@ -327,6 +327,9 @@ class Assembler:
         for a in inv_labels:
             if a not in g.found.labels and a not in unit_found.labels:
                 g.found.labels.append(a)
+        for f in unit_found.invulns + g.found.invulns:  # (read into InSv: modelled)
+            if f.roll is not None and f.name not in inv_labels:
+                rep.model("unit" if f in unit_found.invulns else f"model {mname!r}", f.name, CORE)
         own_rules = tuple(k for k in g.found.rules if k not in self._unit_rules)
         for a in g.found.abilities:
             if a not in unit_found.abilities:
