@@ -116,7 +116,7 @@ def _army_rules(units: list[Unit], reports) -> tuple[list[Unit], list[tuple[str,
         for where, name, how in r.modelled:
             if how in keys and where == "unit":
                 names.setdefault(how, name)
-        r.modelled = [m for m in r.modelled if not (m[2] in keys and m[0] == "unit")]
+        r.modelled = [m for m in r.modelled if m[2] not in keys]
     units = [replace(u, rules=tuple(k for k in u.rules if k not in keys)) for u in units]
     return units, [("every unit's datasheet", names.get(k, table.by_key(k).name), k) for k in keys]
 
