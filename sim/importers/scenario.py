@@ -252,7 +252,9 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
     ``add``: the units join that army (its units kept where they stand, the new ones placed
     clear of every base on the table) instead of replacing it. ``army_rules``: the keys of the
     army's rules (sim.rules.effects), written as the army's ``rules`` (with ``add``, after the
-    rules it has; else instead of them)."""
+    rules it has; else instead of them, and the replaced army's ``chosen`` dropped; a choice of
+    the other army that picked a replaced unit refuses the import, as a script step naming one
+    does)."""
     owner = PLAYER.index(side)
     taken, board, terrain = [], (60.0, 44.0), ()
     if exists(into):
@@ -271,6 +273,12 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
         if steps:
             raise ImportFileError(str(into), "script", f"a script that names no unit of the {side} army it replaces",
                                   f"<a step naming {sorted(_names_any(steps[0], replaced))[0]!r}>")
+        other_chosen = data["armies"][1 - owner].get("chosen") if isinstance(data.get("armies"), list) else None
+        picks = [k for k, v in other_chosen.items() if isinstance(v, str) and v in replaced] \
+            if isinstance(other_chosen, dict) else []
+        if picks:  # (the other army's rule picked a unit being replaced)
+            raise ImportFileError(str(into), f"armies[{1 - owner}].chosen", f"choices that name no unit of the "
+                                  f"{side} army it replaces", f"<{picks[0]!r} naming {other_chosen[picks[0]]!r}>")
     else:
         data = new_scenario(name)
         if seed is not None:
@@ -310,6 +318,8 @@ def scenario_text(units: list[M.Unit], weapons: dict[str, M.Weapon], side: str, 
     data["weapons"] = weapons_out
     data["armies"][owner]["units"] = kept + [unit_data(u, s) for u, s in zip(fixed, spots)]
     arm = data["armies"][owner]
+    if not add:
+        arm.pop("chosen", None)  # (the choices of the replaced army's rules)
     held = [r for r in arm.get("rules", []) if isinstance(r, str)] if add else []
     new = list(dict.fromkeys(held + list(army_rules)))
     if new:

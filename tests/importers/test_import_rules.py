@@ -258,3 +258,31 @@ def test_coverage_counts_a_rule_with_a_record_as_modelled(tmp_path):
     # the fixture's 12 instances, plus Oath of Moment and the Warden's Waaagh! on the Warden Blades
     # (the detachment's hidden copy of Waaagh! is not shown: not counted)
     assert c.rules.counts == {"modelled": 11, "inert": 0, "unknown": 3}
+
+
+def test_replacing_an_army_drops_its_choices_and_refuses_a_choice_that_picked_one_of_its_units(tmp_path):
+    from dataclasses import replace
+
+    from sim.errors import ImportFileError
+    from sim.importers.scenario import dump
+    cat, lib = ruled_catalogue()
+    army, _ = load_datasheet(write(tmp_path, cat, lib), "Warden Blades")  # (holds Oath of Moment)
+    path = tmp_path / "s.toml"
+    path.write_text(into_scenario(replace(army, rules=("waaagh",)), "red", None, "c.json", "t"))
+    data = tomllib.loads(into_scenario(army, "blue", path, str(path), "t"))  # (its unit: warden-blades-2)
+    data["armies"][0]["chosen"] = {"waaagh": True}
+    data["armies"][1]["chosen"] = {"oath-of-moment": "warden-blades"}
+    path.write_text(dump(data))
+    assert parse_scenario(tomllib.loads(path.read_text()), "s").armies[0].chosen == (("waaagh", True),)
+    try:
+        into_scenario(army, "red", path, str(path), "t")
+    except ImportFileError as e:
+        assert e.path == "armies[1].chosen" and "'oath-of-moment' naming 'warden-blades'" in e.found
+    else:
+        raise AssertionError("a choice picking a replaced unit was kept")
+    del data["armies"][1]["chosen"]
+    path.write_text(dump(data))
+    red = tomllib.loads(into_scenario(army, "red", path, str(path), "t"))["armies"][0]
+    assert "chosen" not in red and "rules" not in red
+    kept = tomllib.loads(into_scenario(army, "red", path, str(path), "t", add=True))["armies"][0]
+    assert kept["chosen"] == {"waaagh": True} and kept["rules"] == ["waaagh"]
