@@ -301,7 +301,7 @@ def test_hidden_rules_and_the_rules_of_a_detachment_not_chosen_are_not_imported(
 def test_a_rosters_chosen_detachment_rules_are_labels_on_its_units():
     army, rep = load_roster(F.DATA / "ashen.json")
     assert all("Host of Embers" in u.labels for u in army.units)
-    assert "detachment 'Kindling Host': rule 'Host of Embers' (an inert label on every unit)" in rep.army
+    assert "detachment 'Kindling Host': rule 'Host of Embers' (not modelled: an inert label on every unit)" in rep.army
 
 
 # --- 9. leader lists ------------------------------------------------------------------------------
