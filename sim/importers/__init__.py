@@ -82,7 +82,7 @@ def load_roster(path: str | Path, bases: str | Path | None = None,
         rec = M.rule_record(ids, rule, factions)
         if rec is not None:
             army_rules.append((f"force {force!r}", rule, rec.key))
-    units, hoisted = _army_rules(units, asm.reports)
+    units, hoisted = _army_rules(units, asm.reports, [k for _, _, k in army_rules])
     army_rules += hoisted
     if inert:  # (labels on every unit)
         units = [_with_labels(u, [r for _, r in inert]) for u in units]
@@ -96,11 +96,12 @@ def load_roster(path: str | Path, bases: str | Path | None = None,
     return Army(tuple(units), asm.weapons, tuple(dict.fromkeys(k for _, _, k in army_rules))), rep
 
 
-def _army_rules(units: list[Unit], reports) -> tuple[list[Unit], list[tuple[str, str, str]]]:
+def _army_rules(units: list[Unit], reports, army=()) -> tuple[list[Unit], list[tuple[str, str, str]]]:
     """An army rule (a record of sim.rules.effects whose source is an army rule) that every unit
     of the roster holds as a whole is the army's (``[[armies]] rules``): taken off the units and
     their reports. One only some units hold (an allied unit has not its army's rule) stays with
-    those units."""
+    those units. A rule the army has already (``army``: its chosen detachment's, which the data
+    may copy onto datasheets too) is taken off the units likewise."""
     from dataclasses import replace
 
     from sim.rules.effects import table
@@ -108,16 +109,19 @@ def _army_rules(units: list[Unit], reports) -> tuple[list[Unit], list[tuple[str,
     if not units:
         return units, []
     keys = [k for k in units[0].rules if (r := table.by_key(k)) is not None and r.source == ARMY_RULE
-            and all(k in u.rules for u in units)]
-    if not keys:
+            and all(k in u.rules for u in units) and k not in army]
+    drop = set(keys) | set(army)
+    if not drop:
         return units, []
     names = {}
     for r in reports:
         for where, name, how in r.modelled:
             if how in keys and where == "unit":
                 names.setdefault(how, name)
-        r.modelled = [m for m in r.modelled if m[2] not in keys]
-    units = [replace(u, rules=tuple(k for k in u.rules if k not in keys)) for u in units]
+        r.modelled = [m for m in r.modelled if m[2] not in drop]
+    units = [replace(u, rules=tuple(k for k in u.rules if k not in drop),
+                     models=tuple(replace(m, rules=tuple(k for k in m.rules if k not in drop)) for m in u.models))
+             for u in units]
     return units, [("every unit's datasheet", names.get(k, table.by_key(k).name), k) for k in keys]
 
 

@@ -171,10 +171,14 @@ def test_a_rosters_detachment_rule_with_a_record_is_the_armys(tmp_path):
     doc = F.roster()
     det = doc["forces"][0]["selections"][0]
     det["selections"][0]["rules"].append(shared_rule(WAAAGH_ID, "Waaagh!"))
+    hounds = doc["forces"][0]["selections"][3]
+    hounds["selections"][0]["rules"] = [shared_rule(WAAAGH_ID, "Waaagh!")]  # (copied onto a datasheet too)
     army, rep = load_roster(roster_with(tmp_path, doc))
     assert army.rules == ("waaagh",)
     assert ("detachment 'Kindling Host'", "Waaagh!", "waaagh") in rep.rules
     assert all("Waaagh!" not in u.labels and "waaagh" not in u.rules for u in army.units)
+    assert all(m.rules == () for u in army.units for m in u.models)
+    assert all(m[2] != "waaagh" for r in rep.units for m in r.modelled)
     assert all("Host of Embers" in u.labels for u in army.units)  # (not modelled: a label, as before)
     text = into_scenario(army, "red", None, "list.json", "t", rep)
     data = tomllib.loads(text)
