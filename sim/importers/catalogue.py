@@ -201,6 +201,14 @@ class Catalogue:
         if hasattr(self, "_det_rules"):
             return self._det_rules
         out: list = []
+        try:
+            self._detachments(out)
+        except B.Bad as e:  # (a number of a detachment's entry that is no number: listed as far as read)
+            out.append(("(the rest)", f"not read: {e.expected}, found {e.found}"[:200], ()))
+        self._det_rules = [x for x in dict.fromkeys(out) if x[1]]
+        return self._det_rules
+
+    def _detachments(self, out: list) -> None:
         for doc in [self.doc, *self.linked]:
             for node in B.items(doc, "entryLinks") + B.items(doc, "selectionEntries"):
                 if B.norm(B.text(node, "name")) not in ("detachment", "detachments", "detachment choice"):
@@ -221,8 +229,6 @@ class Catalogue:
                                 if B.profile_kind(p) == "ability"]
                     if depth < 3:
                         stack.extend((g, depth + 1) for g in reversed(groups))
-        self._det_rules = [x for x in dict.fromkeys(out) if x[1]]
-        return self._det_rules
 
     def datasheet_names(self) -> list[str]:
         """The names a Leader ability's list may name: the datasheets listed, and every unit entry

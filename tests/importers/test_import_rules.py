@@ -290,3 +290,14 @@ def test_replacing_an_army_drops_its_choices_and_refuses_a_choice_that_picked_on
     assert "chosen" not in red and "rules" not in red
     kept = tomllib.loads(into_scenario(army, "red", path, str(path), "t", add=True))["armies"][0]
     assert kept["chosen"] == {"waaagh": True} and kept["rules"] == ["waaagh"]
+
+
+def test_a_detachment_the_data_gets_wrong_does_not_refuse_a_datasheet_alone_nor_raise(tmp_path):
+    cat, lib = ruled_catalogue()
+    det = entry(cat, "Detachment")["selectionEntryGroups"][0]["selectionEntries"]
+    det[1]["costs"] = [{"name": "pts", "typeId": "pts-id", "value": "1e400"}]  # (no finite number)
+    army, rep = load_datasheet(write(tmp_path, cat, lib), "Ember Hounds")
+    assert army.units[0].name == "Ember Hounds"
+    # (the group's entries are checked as it is opened: nothing of it is listed)
+    assert rep.left_out == ["(the rest): not read: costs[0].value of 'Ash Vigil' as a finite number from "
+                            "-1,000,000,000 to 1,000,000,000, found '1e400'"]
