@@ -475,8 +475,10 @@ def cmd_rules(args) -> int:
             return _err(f"rules --faction: expected a faction of the modelled rules ({', '.join(factions)}), "
                         f"found {args.faction!r}")
         recs = [r for r in recs if not r.faction or want in norm(r.faction)]
+    from sim.rules.effects.words import grant_words
     rows = [{"key": r.key, "name": r.name, "names": list(r.names), "source": r.source, "faction": r.faction,
-             "detachment": r.detachment, "summary": r.summary, "partial": r.partial} for r in recs]
+             "detachment": r.detachment, "summary": r.summary, "effects": [grant_words(g) for g in r.grants],
+             "partial": r.partial} for r in recs]
     if args.json:
         print(json.dumps(rows, indent=1, ensure_ascii=False))
         return 0

@@ -31,6 +31,8 @@ def test_sim_rules_lists_every_modelled_rule():
     assert rc == 0 and len(rows) == n
     assert {"key": "reanimation-protocols", "name": "Reanimation Protocols", "source": "army rule",
             "faction": "Necrons"}.items() <= rows[[r["key"] for r in rows].index("reanimation-protocols")].items()
+    assert all(isinstance(r["effects"], list) and r["summary"] for r in rows)
+    assert len(rows[[r["key"] for r in rows].index("waaagh")]["effects"]) == len(table.by_key("waaagh").grants)
     rc, out, _ = sim("rules", "--faction", "orks", "--json")
     assert rc == 0 and {r["faction"] for r in json.loads(out)} <= {"Orks", ""}
     assert "waaagh" in [r["key"] for r in json.loads(out)] and "oath-of-moment" not in out

@@ -78,10 +78,13 @@ def load_roster(path: str | Path, bases: str | Path | None = None,
             army_rules.append((f"detachment {det!r}", rule, rec.key))
         else:
             inert.append((det, rule))
+    force_inert = []
     for force, rule, ids in force_rules(doc):
         rec = M.rule_record(ids, rule, factions)
         if rec is not None:
             army_rules.append((f"force {force!r}", rule, rec.key))
+        else:
+            force_inert.append((force, rule))
     units, hoisted = _army_rules(units, asm.reports, [k for _, _, k in army_rules])
     army_rules += hoisted
     if inert:  # (labels on every unit)
@@ -91,6 +94,7 @@ def load_roster(path: str | Path, bases: str | Path | None = None,
                 r.label(f"detachment {det!r}", rule)
     army = [f"not a unit, not imported: {n!r}" for n in other if n]
     army += [f"detachment {det!r}: rule {rule!r} (not modelled: an inert label on every unit)" for det, rule in inert]
+    army += [f"force {force[:60]!r}: rule {rule[:100]!r} (not modelled)" for force, rule in force_inert]
     rep = ImportReport(file, "roster", asm.reports, army, [str(e) for e in skipped])
     rep.rules = list(dict.fromkeys(army_rules))
     return Army(tuple(units), asm.weapons, tuple(dict.fromkeys(k for _, _, k in army_rules))), rep

@@ -173,9 +173,15 @@ def test_a_rosters_detachment_rule_with_a_record_is_the_armys(tmp_path):
     det["selections"][0]["rules"].append(shared_rule(WAAAGH_ID, "Waaagh!"))
     hounds = doc["forces"][0]["selections"][3]
     hounds["selections"][0]["rules"] = [shared_rule(WAAAGH_ID, "Waaagh!")]  # (copied onto a datasheet too)
+    doc["forces"][0]["rules"] = [shared_rule(OATH_ID, "Oath of Moment"), F.rule("Cinder Pact")]  # (force level)
+    army, rep = load_roster(roster_with(tmp_path, doc))
+    assert army.rules == ("waaagh", "oath-of-moment")
+    assert ("detachment 'Kindling Host'", "Waaagh!", "waaagh") in rep.rules
+    assert ("force 'Army Roster'", "Oath of Moment", "oath-of-moment") in rep.rules
+    assert "force 'Army Roster': rule 'Cinder Pact' (not modelled)" in rep.army
+    doc["forces"][0].pop("rules")
     army, rep = load_roster(roster_with(tmp_path, doc))
     assert army.rules == ("waaagh",)
-    assert ("detachment 'Kindling Host'", "Waaagh!", "waaagh") in rep.rules
     assert all("Waaagh!" not in u.labels and "waaagh" not in u.rules for u in army.units)
     assert all(m.rules == () for u in army.units for m in u.models)
     assert all(m[2] != "waaagh" for r in rep.units for m in r.modelled)
