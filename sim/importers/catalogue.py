@@ -19,6 +19,11 @@ and reached through entry links and info links, possibly in a library catalogue 
   change only where the unit itself decides them, and the report says when a modifier of a
   characteristic or a name was not applied. The "from the Nth copy" surcharges
   (``localConditionGroups``) never apply to a unit alone.
+* Rules and ability profiles keep the community data's ids (the rule's or profile's own, an
+  info link's target and id), by which the rules table (sim.rules.effects.table) finds their
+  records; those hidden only by a condition of the roster (a detachment chosen) are kept aside
+  for the report ("held": modelled when the data's condition holds). The catalogue's
+  detachments and their rules are listed by name (:meth:`Catalogue.detachment_rules`).
 * The result is the same kind of selection tree a roster holds, assembled by
   sim.importers.roster.
 """

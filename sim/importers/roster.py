@@ -22,9 +22,14 @@ Decisions (README "Importing rosters and catalogues"):
 * Keywords are the unit's categories without the faction ones ("Faction: ..."); a model's own
   categories beyond its unit's are its own keywords.
 * Abilities (ability profiles and rules) are read by name: one the engine implements is kept as
-  printed (Feel No Pain 5+, Stealth, Deadly Demise D3...), an invulnerable save becomes InSv,
-  any other is an inert label. A weapon's rules that restate its Keywords characteristic are not
-  labelled twice.
+  printed (Feel No Pain 5+, Stealth, Deadly Demise D3...), an invulnerable save becomes InSv;
+  one with a rule record (sim.rules.effects: found by the data's ids, else by name) is a rule of
+  the unit (of its models, when only some carry it); any other is an inert label. A weapon's
+  rules that restate its Keywords characteristic are not labelled twice; a core weapon ability
+  the data attaches without printing it is reported as given under a condition of the data.
+* Army rules (README "Rules of datasheets, armies and detachments"): the chosen detachment's
+  rules, the force's own rules and an army rule every unit holds go to the army's ``rules``
+  (sim.importers.load_roster).
 """
 
 from __future__ import annotations
