@@ -28,6 +28,8 @@ from sim.rules.turn import FightStep, FightType, Phase
 from sim.systems.activation import start_fight
 from sim.systems.placing import apply_positions
 from sim.world import queries as W
+from sim.world import rule_effects as RE
+from sim.phases import rule_effects as RX
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,9 @@ def _fight(battle, cmd: Fight):
         W.unit_state(ent).selected_to_fight = True
         if (yield from _selected(battle, ent)):
             battle.validated = None  # (WeaponSelectionSystem plans it again, with the gain)
+    if RE.any_rules():  # (a rule's mortal wounds when selected to fight: sim.phases.rule_effects)
+        if (yield from RX.fight_mortal_wounds(battle, ent)):
+            battle.validated = None  # (its targets may be gone: planned again)
     start_fight(battle, cmd, then=after_fight)  # (12.04 whose pick is next, once it has fought)
 
 
