@@ -185,6 +185,8 @@ def _leads(holder: int, bearers: tuple) -> bool:
 def _below_half(battle, unit_ent: int) -> bool:
     ts = battle.turn_state
     models = W.unit_models(unit_ent)
+    if not models:  # (destroyed: no strength to compare; a rule acting as it dies reads False)
+        return False
     start = len(W.unit_models(unit_ent, living=False)) if ts is None else ts.starting_strength.get(
         unit_ent, len(W.unit_models(unit_ent, living=False)))
     if start == 1 and models:

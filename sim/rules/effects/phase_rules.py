@@ -45,8 +45,8 @@ def modified_oc(oc: int, mod: int, shocked: bool) -> int | None:
 
 
 def modified_leaderships(lds: Sequence[int], improve: int) -> list[int]:
-    """02.02.01 Each model's Ld after modifiers (+1 improves: 7+ becomes 6+; capped at 4+ and
-    9+: sim.rules.command.modified_ld)."""
+    """02.02.01 Each model's Ld after modifiers (+1 improves: 7+ becomes 6+; never 4+ or better
+    nor 9+ or worse: sim.rules.command.modified_ld)."""
     return [CMD.modified_ld(ld, improve) for ld in lds]
 
 
