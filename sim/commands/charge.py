@@ -24,8 +24,10 @@ from sim.rules.turn import Phase
 from sim.systems.placing import apply_positions
 from sim.world import queries as W
 from sim.world import rule_effects as RE
-from sim.phases import rule_effects as RX
+from sim.systems import rule_effects as RX
+from sim.systems.removal import remove_casualties
 from sim.rules.effects import phase_rules as PR
+from sim.rules.effects import vocabulary as EV
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +96,7 @@ def _apply_declare(battle, cmd: DeclareCharge):
     rules = RE.any_rules()
     mod = RX.roll_modifier(battle, ent, "charge") if rules else 0
     new = None
-    if rules:  # (a rule's modifier and re-roll first: sim.phases.rule_effects; a die re-rolled once)
+    if rules:  # (a rule's modifier and re-roll first: sim.systems.rule_effects; a die re-rolled once)
         roll.failed = near is None or PR.modified_roll(st.charge_roll, mod) < near
         new = yield from RX.reroll(battle, ent, "charge", list(roll.dice), roll.failed)
         if new is not None:
@@ -158,8 +160,9 @@ def _apply_charge_move(battle, cmd: ChargeMove):
     sky = {"fly": True} if cmd.fly else {}  # (21.03 taking to the skies)
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=list(cmd.targets),
                 result="made", to=final, **sky)
-    if RE.any_rules():  # (a rule's mortal wounds after a charge move: sim.phases.rule_effects)
-        yield from RX.charge_mortal_wounds(battle, ent)
+    if RE.any_rules():  # (a rule's mortal wounds after a charge move: sim.systems.rule_effects)
+        if RX.trigger_mortal_wounds(battle, ent, EV.ON_CHARGE, RX.charge_targets(ent)):
+            yield from remove_casualties(battle)
     yield from battle.offer(Moment(SG.AFTER_CHARGE_MOVE, player=_owner(ent), unit=ent))
 
 

@@ -28,7 +28,7 @@ from sim.systems.removal import remove_casualties
 from sim.world import mutations as M
 from sim.world import queries as W
 from sim.world import rule_effects as RE
-from sim.phases import rule_effects as RX
+from sim.systems import rule_effects as RX
 from sim.rules.effects import phase_rules as PR
 
 
@@ -245,7 +245,7 @@ def _apply_select(battle, cmd: SelectToMove):
         if new is None:
             yield from battle.offer(Moment(SG.AFTER_ROLL, player=_owner(ent), unit=ent, roll=roll))
         (st.advance_roll,) = roll.dice
-        if RE.any_rules():  # (the rules' modifiers to the roll: sim.phases.rule_effects)
+        if RE.any_rules():  # (the rules' modifiers to the roll: sim.systems.rule_effects)
             st.advance_roll = PR.modified_roll(st.advance_roll, RX.roll_modifier(battle, ent, "advance"))
         fields["advance_roll"] = st.advance_roll
     elif cmd.mode == MoveType.STATIONARY:

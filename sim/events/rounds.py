@@ -86,7 +86,7 @@ class BattleShock(Event):
 
 @declare(ev.RULE_EFFECT)
 class RuleEffect(Event):
-    """A rule's effect outside the attack sequence (sim.phases.rule_effects): a roll or
+    """A rule's effect outside the attack sequence (sim.systems.rule_effects): a roll or
     characteristic it changed, a re-roll it gave, mortal wounds it set off, wounds regained
     and models returned."""
 

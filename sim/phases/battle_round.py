@@ -17,7 +17,8 @@ from sim.phases.fight_order import normalise_picker, pick_after_pass, start_figh
 from sim.plan.fight import fight_eligible
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
-from sim.phases import rule_choices, rule_effects, scoring, upkeep
+from sim.phases import rule_choices, scoring, upkeep
+from sim.systems import rule_effects
 from sim.rules.effects import vocabulary as EV
 from sim.rules import pre_battle as PB
 from sim.rules import stratagems as SG

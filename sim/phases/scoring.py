@@ -14,7 +14,7 @@ from sim.rules import mission as MS
 from sim.rules import objectives as OBJ
 from sim.world import queries as W
 from sim.world import rule_effects as RX
-from sim.phases import rule_effects
+from sim.world import rule_reads
 from sim.rules.effects import phase_rules as PR
 
 _MOMENT = {Phase.COMMAND: MS.END_OF_COMMAND_PHASE, Phase.END: MS.END_OF_TURN}
@@ -67,7 +67,7 @@ def oc_modifiers(battle) -> dict:
     out = {}
     for u in W.all_units():
         if not W.off_table(u) and not W.unit_destroyed(u):
-            mod = rule_effects.oc_modifier(battle, u)
+            mod = rule_reads.oc_modifier(battle, u)
             if mod:
                 out[u] = mod
     return out

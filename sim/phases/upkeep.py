@@ -19,7 +19,8 @@ from sim.world import resources as R
 from sim.world import queries as W
 from sim.world import state_hash as SH
 from sim.world import rule_effects as RX
-from sim.phases import rule_effects
+from sim.systems import rule_effects
+from sim.world import rule_reads
 from sim.rules.effects import phase_rules as PR
 
 
@@ -77,10 +78,10 @@ def battle_shock_roll(battle, u: int, *, in_battle_shock_step: bool, **fields) -
 
 def battle_shock_test(battle, u: int, in_battle_shock_step: bool, asked: bool, fields: dict):
     """``battle_shock_roll`` as a generator: the rules' modifiers to the unit's Ld and to the
-    roll, and their re-rolls of it (sim.phases.rule_effects; ``asked``: a re-roll the player may
+    roll, and their re-rolls of it (sim.systems.rule_effects and sim.world.rule_reads; ``asked``: a re-roll the player may
     choose is a decision), apply."""
     st = W.unit_state(u)
-    lds = rule_effects.leadership(battle, u)
+    lds = rule_reads.leadership(battle, u)
     dice = battle.dice.d6(2, f"battle-shock roll {_name(u)}")
     mod = rule_effects.roll_modifier(battle, u, "battle-shock") if RX.any_rules() else 0
     passed = PR.battle_shock_passes(sum(dice), mod, lds)

@@ -18,7 +18,7 @@ from sim.rules.abilities import Hook, tag
 from sim.rules.profiles import gain_abilities
 from sim.rules.turn import FightType
 from sim.world import queries as W
-from sim.phases import rule_effects as RX
+from sim.world import rule_reads as RX
 
 _EXTRA = tag(Hook.EXTRA_WEAPON)  # (as datasheets print it, for the reasons below)
 
@@ -26,7 +26,7 @@ _EXTRA = tag(Hook.EXTRA_WEAPON)  # (as datasheets print it, for the reasons belo
 def fights_first(unit_ent: int, battle=None) -> bool:
     """24.13 A Fights First unit: every model in it has Fights First; a unit that made a charge
     move this turn has it until the end of the turn (11.04); so has a unit a rule's FIGHTS_FIRST
-    effect acts on now (``battle`` given: sim.phases.rule_effects.fights_first)."""
+    effect acts on now (``battle`` given: sim.world.rule_reads.fights_first)."""
     st = W.unit_state(unit_ent)
     if st.charged or st.counteroffensive:  # (15.12 Counteroffensive: Fights First this phase)
         return True

@@ -18,7 +18,7 @@ from sim.rules.movement.solvers import charge as CH
 from sim.rules.movement.solvers import pile_in as PI
 from sim.world import queries as W
 from sim.world import resources as R
-from sim.phases import rule_effects as RX
+from sim.world import rule_reads as RX
 
 FAR = 10_000.0  # inches: a point this far out is off any battlefield (checked before any arithmetic)
 RULE_OF_MODE = {MoveType.NORMAL: "09.05", MoveType.ADVANCE: "09.06", MoveType.FALL_BACK: "09.07"}
@@ -160,7 +160,7 @@ def path_rules(unit_ent: int, fly: bool, through_enemies: bool = False, move: st
 
 def move_limit(unit_ent: int, model_ent: int, mode: str, roll: int | None, fly: bool, battle=None) -> float:
     """09.05-09.07, 03.01.01, 21.03/24.17 A model's maximum distance in a ``mode`` move: its M
-    (with the rules' modifiers, ``battle`` given: sim.phases.rule_effects.move_of), plus the
+    (with the rules' modifiers, ``battle`` given: sim.world.rule_reads.move_of), plus the
     advance roll in an advance (``roll``), 2" less taking to the skies (not with Hover)."""
     M = esper.component_for_entity(model_ent, Stats).M if battle is None else RX.move_of(battle, unit_ent, model_ent)
     limit = float(M + ((roll or 0) if mode == MoveType.ADVANCE else 0))

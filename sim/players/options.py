@@ -20,7 +20,7 @@ from sim.rules.movement.moves import sky_distance
 from sim.scenario.script_run import attack_action, expand
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
-from sim.phases import rule_effects as RX
+from sim.world import rule_reads as RX
 from sim.commands import overrun_command
 
 
@@ -107,7 +107,7 @@ def objective_goal(battle, u: int, side: int):
 
 def min_move(u: int, battle=None) -> int:
     """The unit's lowest Move characteristic (with the rules' modifiers, ``battle`` given:
-    sim.phases.rule_effects.move_of)."""
+    sim.world.rule_reads.move_of)."""
     if battle is not None and RX.RE.any_rules():
         return min(RX.move_of(battle, u, m) for m in W.unit_models(u))
     return min(esper.component_for_entity(m, Stats).M for m in W.unit_models(u))

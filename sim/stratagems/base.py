@@ -24,7 +24,7 @@ from sim.rules import stratagems as SG
 from sim.rules.stratagems import Moment, Roll  # noqa: F401  (the records' offers take them)
 from sim.rules.turn import PLAYER
 from sim.world import queries as W
-from sim.phases import rule_effects as RX
+from sim.world import rule_reads as RX
 
 USE, DECLINE = "use", "decline"
 

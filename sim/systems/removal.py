@@ -17,7 +17,7 @@ from sim.systems.transport import emergency_disembark
 from sim.world import mutations as M
 from sim.world import queries as W
 from sim.world import rule_effects as RE
-from sim.phases import rule_effects as RX
+from sim.systems import rule_effects as RX
 
 DEADLY_DEMISE_RANGE = 6.0
 
@@ -43,7 +43,7 @@ def remove_casualties(battle):
                 yield from emergency_disembark(battle, t)
                 more = True
             more |= _deadly_demise(battle, e)
-            if rules:  # (a rule's mortal wounds on the unit that destroyed it: sim.phases.rule_effects)
+            if rules:  # (a rule's mortal wounds on the unit that destroyed it: sim.systems.rule_effects)
                 more |= RX.destroyed_mortal_wounds(battle, e, esper.component_for_entity(e, Destroyed).by, fired)
         if not more:
             break

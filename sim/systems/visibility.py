@@ -19,7 +19,7 @@ from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 from sim.world import queries as W
 from sim.world import resources as R
 from sim.world import rule_effects as RE
-from sim.phases import rule_effects as RX
+from sim.world import rule_reads as RX
 from sim.plan.common import ranged_reach
 
 
@@ -59,7 +59,7 @@ class BattleVisibility:
         for unit_ent in self._lone_units:
             self._lone_operatives(unit_ent)
         self._set_reach()
-        # the rules' TARGET_LIMIT effects (sim.phases.rule_effects.target_limit) share 24.24's
+        # the rules' TARGET_LIMIT effects (sim.world.rule_reads.target_limit) share 24.24's
         # ranges: the units they limit now, and what that was worked out for
         self.rules = RE.any_rules()
         self._limited: set[int] = set()

@@ -47,7 +47,7 @@ def remove_casualties(ents: list[int]) -> None:
 
 
 def return_model(ent: int, x: float, y: float, wounds: int) -> None:
-    """A destroyed model a rule returns (sim.phases.rule_effects.returns): no longer destroyed,
+    """A destroyed model a rule returns (sim.systems.rule_effects.returns): no longer destroyed,
     with ``wounds`` left, set up at (x, y) (a place the rules chose: the caller's); its unit's
     caches are forgotten."""
     esper.remove_component(ent, Destroyed)

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import esper
 
-from sim.components import ModelId, Unit, UnitMember, UnitRules
+from sim.components import ModelId, Stats, Unit, UnitMember, UnitRules, Wounds
 from sim.rules import command as CMD
 from sim.rules.effects import vocabulary as V
 from sim.rules.effects.conditions import Facts, why_not
@@ -189,9 +189,12 @@ def _below_half(battle, unit_ent: int) -> bool:
         return False
     start = len(W.unit_models(unit_ent, living=False)) if ts is None else ts.starting_strength.get(
         unit_ent, len(W.unit_models(unit_ent, living=False)))
-    if start == 1 and models:
-        from sim.phases.upkeep import strength
-        return strength(battle, unit_ent) == CMD.BELOW_HALF if ts is not None else False
+    if start == 1 and models:  # (01.02.01 a single model: its wounds left against its W)
+        if ts is None:
+            return False
+        m = models[0]
+        return CMD.half_strength(1, 1, single_model_W=esper.component_for_entity(m, Stats).W,
+                                 wounds_left=esper.component_for_entity(m, Wounds).remaining) == CMD.BELOW_HALF
     return CMD.half_strength(start, len(models)) in (CMD.BELOW_HALF,)
 
 

@@ -246,3 +246,17 @@ def test_a_once_per_battle_grant_acts_once():
         b.run_command(SelectToMove("r", "advance"))
         assert of_type(b, "selected to move")[-1]["advance_roll"] == 3
         assert b.resources.rule_uses == {"red:test-rally|battle": 1}
+
+
+def test_a_return_of_models_at_the_command_phase_brings_one_back_whole():
+    red = [unit("r", model([(20, 20), (21.5, 20)], ["blade"], W=2), rules=["test-knit"])]
+    blue = [unit("b", model((50, 40), ["blade"]))]
+    with _battle(red, blue, [6, 6]) as b:  # (r at half-strength: its battle-shock roll, passed)
+        b._enter()
+        _killed_and_removed(b, "r/2")
+        b.run_command(StartBattle())
+        (eff,) = of_type(b, "rule effect")
+        assert eff["rule"] == "Test Knit" and eff["returned"] == ["r/2"]
+        assert wounds(b, "r/2") == 2
+        assert [e["phase"] for e in of_type(b, "phase")] == ["command", "movement"]
+        assert b.events.index(eff) < b.events.index(of_type(b, "phase")[-1])  # (in the Command phase)

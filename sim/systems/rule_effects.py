@@ -1,19 +1,18 @@
-"""Where the effects of datasheet abilities, army rules and detachment rules that act outside the
-attack sequence reach the battle: the glue between the phases and commands (which call these)
-and the pure rules (sim.rules.effects.phase_rules, which decide). Each asks
+"""Where the effects of datasheet abilities, army rules and detachment rules that act outside
+the attack sequence change the battle: the glue between the battle round and commands (which
+call these) and the pure rules (sim.rules.effects.phase_rules, which decide); what they make of
+a unit's characteristics is read by sim.world.rule_reads. Each asks
 sim.world.rule_effects.acting which grants act on the unit now; in a battle where no unit holds
 a rule every function returns at once (``any_rules``), so such a battle rolls the same dice and
 emits the same events as before.
 
-* MODIFY M (09.05-09.07 a move's distance), advance (09.06), charge (11.02), OC (14.02), Ld
-  (01.06) and battle-shock (01.07): ``move_modifier``, ``roll_modifier``, ``oc_modifier``,
-  ``leadership``;
-* REROLL advance / charge / battle-shock: ``reroll`` (ANY: the player is asked, a ``rule_reroll``
-  decision; FAILED / ONES: automatic);
-* MORTAL_WOUNDS on a trigger (06.02): ``trigger_mortal_wounds``;
-* RETURN (wounds regained, destroyed models returned): ``returns``;
-* FIGHTS_FIRST (12.04): ``fights_first``; TARGET_LIMIT (like 24.24): ``target_limit``;
-* STRATAGEM_COST (15.01): ``stratagem_cost``.
+* MODIFY advance (09.06), charge (11.02), battle-shock (01.07): ``roll_modifier``;
+* REROLL advance / charge / battle-shock: ``reroll`` (ANY: the player is asked, a
+  ``rule_reroll`` decision; FAILED / ONES: automatic);
+* MORTAL_WOUNDS on a trigger (06.02): ``trigger_mortal_wounds`` (the caller removes the
+  casualties), ``destroyed_mortal_wounds`` (sim.systems.removal);
+* RETURN (wounds regained, destroyed models returned, each set up by the pure placement rule):
+  ``returns``.
 
 Each effect that changes something is logged as a ``rule effect`` event naming the rule."""
 
@@ -26,8 +25,11 @@ from sim.components import ModelId, Stats, Unit, Wounds
 from sim.decisions import DecisionRequest, ask
 from sim.rules.effects import phase_rules as PR
 from sim.rules.effects import vocabulary as V
+from sim.systems.mortal_wounds import suffer_mortal_wounds
+from sim.world import mutations as M
 from sim.world import queries as W
 from sim.world import rule_effects as RE
+from sim.world.rule_reads import modifying
 
 REROLL, DECLINE = "reroll", "decline"
 
@@ -40,32 +42,9 @@ def _names(acts) -> str:
     return ", ".join(dict.fromkeys(a.held.record.name for a in acts))
 
 
-def _modifying(battle, u: int, stat: str, model: str = "") -> list:
-    return [a for a in RE.acting(battle, u, (V.MODIFY,), model=model) if a.grant.what.stat == stat]
-
-
 def _spend(battle, acts) -> None:
     for a in acts:
         RE.use(battle, a)
-
-
-# --- MODIFY -----------------------------------------------------------------------------------
-
-def move_modifier(battle, u: int, model_ent: int | None = None) -> int:
-    """The modifier to a model's Move characteristic now (MODIFY "M"; a BEARER grant only for
-    its bearer)."""
-    if battle is None or not RE.any_rules():
-        return 0
-    mid = "" if model_ent is None else esper.component_for_entity(model_ent, ModelId).id
-    return PR.modifier([a.grant.what for a in _modifying(battle, u, "M", mid)], "M")
-
-
-def move_of(battle, u: int, model_ent: int) -> int:
-    """A model's Move characteristic after the rules' modifiers (never below 0)."""
-    M = esper.component_for_entity(model_ent, Stats).M
-    if battle is None or not RE.any_rules():
-        return M
-    return PR.modified_move(M, move_modifier(battle, u, model_ent))
 
 
 def roll_modifier(battle, u: int, stat: str) -> int:
@@ -73,7 +52,7 @@ def roll_modifier(battle, u: int, stat: str) -> int:
     roll); logged when not 0 (a use of a limited grant is counted)."""
     if not RE.any_rules():
         return 0
-    acts = _modifying(battle, u, stat)
+    acts = modifying(battle, u, stat)
     mod = PR.modifier([a.grant.what for a in acts], stat)
     if mod:
         _spend(battle, acts)
@@ -81,24 +60,6 @@ def roll_modifier(battle, u: int, stat: str) -> int:
                     effect=f"{'+' if mod > 0 else ''}{mod} to its {stat} roll")
     return mod
 
-
-def oc_modifier(battle, u: int) -> int:
-    """The modifier to the unit's models' OC now (14.02; a battle-shocked unit's stays '-')."""
-    if not RE.any_rules():
-        return 0
-    return PR.modifier([a.grant.what for a in _modifying(battle, u, "OC")], "OC")
-
-
-def leadership(battle, u: int) -> list[int]:
-    """The unit's living models' Ld after the rules' modifiers (+1 improves: 02.02.01)."""
-    lds = W.unit_leaderships(u)
-    if not RE.any_rules():
-        return lds
-    mod = PR.modifier([a.grant.what for a in _modifying(battle, u, "Ld")], "Ld")
-    return PR.modified_leaderships(lds, mod) if mod else lds
-
-
-# --- REROLL of the phases' rolls --------------------------------------------------------------
 
 def reroll(battle, u: int, stat: str, dice: list, failed: bool, asked: bool = True):
     """01.05.02 A rule's re-roll of an advance, charge or battle-shock roll just made (a
@@ -150,7 +111,16 @@ def reroll_now(battle, u: int, stat: str, dice: list, failed: bool):
     raise RuntimeError("a rule re-roll asked where no decision can wait")  # (never: asked=False)
 
 
-# --- MORTAL_WOUNDS on a trigger ---------------------------------------------------------------
+def charge_targets(u: int) -> list[int]:
+    """ON_CHARGE's targets: each enemy unit within engagement range of the unit after its charge
+    move."""
+    return W.engaged_with(u)
+
+
+def fight_target(u: int) -> list[int]:
+    """ON_SELECTED_FIGHT's target: one engaged enemy unit (the first in unit order)."""
+    return W.engaged_with(u)[:1]
+
 
 def trigger_mortal_wounds(battle, u: int, trigger: str, targets: list[int], model: str = "") -> bool:
     """06.02 The MORTAL_WOUNDS effects on ``trigger`` acting on unit ``u`` (V.ON_CHARGE: each
@@ -160,7 +130,6 @@ def trigger_mortal_wounds(battle, u: int, trigger: str, targets: list[int], mode
     caller removes the casualties. Returns whether any were inflicted."""
     if not RE.any_rules() or not targets:
         return False
-    from sim.systems.mortal_wounds import suffer_mortal_wounds
     acts = [a for a in RE.acting(battle, u, (V.MORTAL_WOUNDS,), model=model) if a.grant.what.trigger == trigger]
     done = False
     uid = _uid(u)
@@ -184,30 +153,6 @@ def trigger_mortal_wounds(battle, u: int, trigger: str, targets: list[int], mode
                 suffer_mortal_wounds(battle, t, n, source=name, by=uid)
                 done = True
     return done
-
-
-def charge_mortal_wounds(battle, u: int):
-    """After unit ``u``'s charge move: ON_CHARGE mortal wounds on each enemy unit within
-    engagement range, then the casualties removed (a generator)."""
-    if not RE.any_rules():
-        return
-    if trigger_mortal_wounds(battle, u, V.ON_CHARGE, W.engaged_with(u)):
-        from sim.systems.removal import remove_casualties
-        yield from remove_casualties(battle)
-
-
-def fight_mortal_wounds(battle, u: int):
-    """When unit ``u`` is selected to fight: ON_SELECTED_FIGHT mortal wounds on one engaged
-    enemy unit (the first in unit order), then the casualties removed (a generator; returns
-    whether any were inflicted)."""
-    if not RE.any_rules():
-        return False
-    engaged = W.engaged_with(u)
-    if trigger_mortal_wounds(battle, u, V.ON_SELECTED_FIGHT, engaged[:1]):
-        from sim.systems.removal import remove_casualties
-        yield from remove_casualties(battle)
-        return True
-    return False
 
 
 def destroyed_mortal_wounds(battle, model_ent: int, by: str, fired: set) -> bool:
@@ -236,8 +181,6 @@ def destroyed_mortal_wounds(battle, model_ent: int, by: str, fired: set) -> bool
     return trigger_mortal_wounds(battle, u, V.ON_DESTROYED, [killer], model=mid)
 
 
-# --- RETURN -----------------------------------------------------------------------------------
-
 def returns(battle, moment: str, phase: str = "") -> None:
     """The RETURN effects due at ``moment`` (V.AT_COMMAND: in the unit's own Command phase;
     V.AT_END_OF_PHASE: at the end of a phase, ``phase`` its value), for every unit on the
@@ -261,7 +204,6 @@ def returns(battle, moment: str, phase: str = "") -> None:
 
 
 def _return(battle, u: int, a, e) -> None:
-    from sim.world import mutations as M
     name, uid = a.held.record.name, _uid(u)
     n = e.dice.roll(battle.dice, f"{name} ({uid})")
     every = W.unit_models(u, living=False)
@@ -313,33 +255,3 @@ def _place(battle, u: int, m: int):
             if theirs:
                 enemies.append(fp)
     return PR.place_returned(W.footprint(m), mine, others, enemies, battle.scenario.board)
-
-
-# --- FIGHTS_FIRST, TARGET_LIMIT, STRATAGEM_COST -----------------------------------------------
-
-def fights_first(battle, u: int) -> bool:
-    """12.04 step 1: a FIGHTS_FIRST effect acts on the unit now."""
-    if battle is None or not RE.any_rules():
-        return False
-    return bool(RE.acting(battle, u, (V.FIGHTS_FIRST,)))
-
-
-def target_limit(battle, u: int) -> float | None:
-    """The distance within which an enemy model must be to select the unit as the target of
-    ranged attacks (TARGET_LIMIT: the smallest that acts), or None."""
-    if battle is None or not RE.any_rules():
-        return None
-    xs = [float(a.grant.what.value) for a in RE.acting(battle, u, (V.TARGET_LIMIT,))]
-    return min(xs) if xs else None
-
-
-def stratagem_cost_modifier(battle, name: str, target: str | None) -> int:
-    """15.01 The modifier to the CP cost of stratagem ``name`` used on unit ``target`` (its id)
-    from the STRATAGEM_COST effects acting on it now (0 without any)."""
-    if target is None or not RE.any_rules():
-        return 0
-    u = battle.units.get(target)
-    if u is None:
-        return 0
-    effects = [a.grant.what for a in RE.acting(battle, u, (V.STRATAGEM_COST,))]
-    return PR.stratagem_cost_modifier(effects, name) if effects else 0
