@@ -101,16 +101,6 @@ def reroll(battle, u: int, stat: str, dice: list, failed: bool, asked: bool = Tr
     return new
 
 
-def reroll_now(battle, u: int, stat: str, dice: list, failed: bool):
-    """``reroll`` where no decision can wait: an ANY re-roll takes its default answer."""
-    g = reroll(battle, u, stat, dice, failed, asked=False)
-    try:
-        next(g)
-    except StopIteration as stop:
-        return stop.value
-    raise RuntimeError("a rule re-roll asked where no decision can wait")  # (never: asked=False)
-
-
 def charge_targets(u: int) -> list[int]:
     """ON_CHARGE's targets: each enemy unit within engagement range of the unit after its charge
     move."""
@@ -181,12 +171,13 @@ def destroyed_mortal_wounds(battle, model_ent: int, by: str, fired: set) -> bool
     return trigger_mortal_wounds(battle, u, V.ON_DESTROYED, [killer], model=mid)
 
 
-def returns(battle, moment: str, phase: str = "") -> None:
+def returns(battle, moment: str) -> None:
     """The RETURN effects due at ``moment`` (V.AT_COMMAND: in the unit's own Command phase;
-    V.AT_END_OF_PHASE: at the end of a phase, ``phase`` its value), for every unit on the
-    battlefield in unit order: ``dice`` wounds regained, healing wounded models first, then
-    returning destroyed models with 1 wound (sim.rules.effects.phase_rules.regain), each set up
-    by ``place_returned`` (none fits: it stays destroyed)."""
+    V.AT_END_OF_PHASE: at the end of a phase, the grant's When.phases naming which), for every
+    unit on the battlefield in unit order: WOUNDS, ``dice`` wounds regained, healing wounded
+    models first, then returning destroyed models with 1 wound (sim.rules.effects.phase_rules
+    .regain); MODELS, ``dice`` destroyed models returned with every wound. Each is set up by
+    ``place_returned`` (none fits: it stays destroyed, and the wounds meant for it are lost)."""
     if not RE.any_rules():
         return
     ts = battle.turn_state
