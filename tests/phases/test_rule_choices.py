@@ -116,3 +116,18 @@ def test_a_battle_with_choices_replays_byte_for_byte(tmp_path):
             log = write_log(tmp_path / f"{players[0]}.jsonl", rec)
         n, div = replay(log)
         assert div is None and n == b.commands_done
+
+
+def test_a_scripted_side_answers_its_command_phase_choice_with_its_next_step_of_that_round():
+    """Red's Command-phase choice is asked by the command that ends the turn before (StartBattle
+    in round 1, blue's last EndPhase in round 2): red's next step of that round answers it."""
+    from sim.players.runner import play
+    red = [unit("r1", model((20, 10), ["gun"]), rules=["Oath of Moment"]),
+           unit("r2", model((40, 10), ["gun"]), rules=["Oath of Moment"])]
+    blue = [unit("b1", model((20, 40), ["gun"])), unit("b2", model((42, 20), ["gun"]))]
+    script = [{"end_phase": "red", "decisions": {"rule_choice": "b1"}},
+              {"round": 2, "end_phase": "red"}]  # (round 2: no answer, the default b2)
+    spec = mission_scenario(red, blue, script=script, rounds=2)
+    with Battle(spec, seed=3) as b:
+        play(b, spec)
+        assert [e["value"] for e in of_type(b, "rule choice")] == ["b1", "b2"]
