@@ -103,3 +103,8 @@ def detachment_rule(key: str, names, detachment: str, summary: str, *grants: V.G
                     partial: str = "", choice: V.RuleChoice | None = None) -> V.RuleRecord:
     return V.RuleRecord(key, _names(names), V.DETACHMENT_RULE, summary, tuple(grants), tuple(ids), faction,
                         detachment, choice, partial)
+
+
+def led(what: V.Effect, attacks: str = "", **conds) -> V.Grant:
+    """While the bearer leads a unit (19.01), the whole unit has it."""
+    return V.Grant(what, V.UNIT, when(attacks, leading=True, **conds))
