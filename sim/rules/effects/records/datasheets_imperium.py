@@ -3,8 +3,8 @@ Custodes, Adeptus Mechanicus, Space Marine chapters): one record each, in our ow
 (sim.rules.effects.vocabulary). The community data prints many of them on several datasheets
 (each its own profile id): a record carries every id of its name and meaning."""
 
-from sim.rules.effects.records._kit import (FIGHTS_FIRST, ability, aura, bearer, cost, ds, enemy_aura, fnp, invuln, led, mod,
-                                            regain, reroll, unit, when)
+from sim.rules.effects.records._kit import (FIGHTS_FIRST, ability, aura, bearer, cost, ds, enemy_aura, fnp, invuln,
+                                            led, mod, regain, reroll, unit, when)
 from sim.rules.effects.vocabulary import (AT_COMMAND, AT_END_OF_PHASE, CALL, MODELS, ONCE_PER_BATTLE, ONCE_PER_TURN,
                                           ONES, PICK_ENEMY, THIS_TURN, UNTIL_NEXT_CHOICE, WOUNDS, RuleChoice)
 
@@ -28,7 +28,8 @@ RECORDS = (
     ds("self-repair", ("Self Repair", "Self-repair", "Grot Riggers"),
        "The model regains 1 lost wound at the start of your Command phase.",
        unit(regain(WOUNDS, AT_COMMAND, k=1)),
-       ids=('0249-2b47-6f71-b089', '0ad3-82b1-9962-2f29', '5fdb-9e2f-88df-12cf', 'dc43-396c-e44c-430e', 'e94b-d5c8-fb33-4f99'), faction=AGENTS),
+       ids=('0249-2b47-6f71-b089', '0ad3-82b1-9962-2f29', '5fdb-9e2f-88df-12cf', 'dc43-396c-e44c-430e',
+            'e94b-d5c8-fb33-4f99'), faction=AGENTS),
     ds("rites-of-battle", ("Rites of Battle", "Sacred Command", "Strategic Mastery"),
        "Once a round, a stratagem aimed at this unit costs 1 CP less.",
        unit(cost(-1), when(turn="own", limit=ONCE_PER_TURN)),
@@ -67,7 +68,8 @@ RECORDS = (
     ds("zealot", ("Zealot", "Moment of Glory"),
        "Once per battle in the Fight phase: +3 Strength and +3 Attacks on this model's melee weapons.",
        bearer(mod("S", 3), when("melee", chosen=True)), bearer(mod("A", 3), when("melee", chosen=True)),
-       ids=('91eb-180a-1e3e-2ba1', 'cf7e-519e-c4e1-5abc', 'e97c-a4cc-83c5-5a60'), faction=AGENTS, choice=_ONCE_FIGHT, partial=_OWN_TURN_FIGHT),
+       ids=('91eb-180a-1e3e-2ba1', 'cf7e-519e-c4e1-5abc', 'e97c-a4cc-83c5-5a60'),
+       faction=AGENTS, choice=_ONCE_FIGHT, partial=_OWN_TURN_FIGHT),
     ds("punishing-salvoes", "Punishing Salvoes",
        "If the model remained stationary, its ranged weapons have [SUSTAINED HITS 1] this turn.",
        bearer(ability("SUSTAINED HITS 1"), when("ranged", stationary=True)),
@@ -98,7 +100,8 @@ RECORDS = (
     ds("malefic-wardings", "Malefic Wardings (Psychic)",
        "While leading, the unit has a 6+ invulnerable save, 4+ against DAEMON attackers.",
        led(invuln(6)), led(invuln(4), target_keyword="DAEMON"),
-       ids=('3236-3866-ec87-2be6',), faction=AGENTS, partial="the 4+ invulnerable save against psychic attacks is not modelled"),
+       ids=('3236-3866-ec87-2be6',),
+       faction=AGENTS, partial="the 4+ invulnerable save against psychic attacks is not modelled"),
     ds("psyoculum", "Psyoculum",
        "While leading, the unit's ranged weapons have [ANTI-PSYKER 4+].",
        led(ability("ANTI-PSYKER 4+"), "ranged"),
@@ -163,7 +166,8 @@ RECORDS = (
     ds("armoured-resilience", ("Armoured Resilience", "Duty Eternal", "Stimulated by Pain", "Guardian Eternal"),
        "Each attack allocated to this model has its Damage reduced by 1.",
        bearer(mod("damage taken", -1)),
-       ids=('47d3-771a-7668-fd15', '731d-26c2-a9e8-d336', '913e-136d-35d5-5c63', 'c11b-ccbd-83-ec10', 'c534-53bb-4d73-23d2'), faction=KNIGHTS),
+       ids=('47d3-771a-7668-fd15', '731d-26c2-a9e8-d336', '913e-136d-35d5-5c63', 'c11b-ccbd-83-ec10',
+            'c534-53bb-4d73-23d2'), faction=KNIGHTS),
     # --- Adeptus Custodes ----------------------------------------------------------------------
     ds("deadly-unity", "Deadly Unity (Aura)",
        "ANATHEMA PSYKANA units within 6\" add 1 to their hit rolls.",
@@ -204,8 +208,10 @@ RECORDS = (
        ids=('ee9f-15cc-2a69-8a31',), faction=SORORITAS),
     ds("divine-deliverance", ("Divine Deliverance", "Instrument of the Emperor's Wrath"),
        "Once per battle in the Fight phase: +3 Attacks and [DEVASTATING WOUNDS] on this model's melee weapons.",
-       bearer(mod("A", 3), when("melee", chosen=True)), bearer(ability("DEVASTATING WOUNDS"), when("melee", chosen=True)),
-       ids=('946d-6991-50ea-72c1', 'd29e-6553-723c-5067'), faction=SORORITAS, choice=_ONCE_FIGHT, partial=_OWN_TURN_FIGHT),
+       bearer(mod("A", 3), when("melee", chosen=True)),
+       bearer(ability("DEVASTATING WOUNDS"), when("melee", chosen=True)),
+       ids=('946d-6991-50ea-72c1', 'd29e-6553-723c-5067'),
+       faction=SORORITAS, choice=_ONCE_FIGHT, partial=_OWN_TURN_FIGHT),
     ds("death-cult", "Death Cult",
        "Attacks at CHARACTER units may re-roll the wound roll.",
        unit(reroll("wound"), when(target_keyword="CHARACTER")),
@@ -274,10 +280,13 @@ RECORDS = (
        led(ability("LETHAL HITS")),
        ids=('0572-a04a-1973-cbab',), faction=MECHANICUS),
     # --- Space Marine chapters -------------------------------------------------------------------
-    ds("sanguinary-priest", ("Sanguinary Priest", "Medicus Ministorum", "Mad Dok", "Failure Is Not an Option", "Rites of Tempering"),
+    ds("sanguinary-priest",
+       ("Sanguinary Priest", "Medicus Ministorum", "Mad Dok", "Failure Is Not an Option", "Rites of Tempering"),
        "While leading, the unit has Feel No Pain 5+.",
        led(fnp(5)),
-       ids=('219d-340d-6681-ab1', '2ad4-2722-1059-760c', '44e8-17f8-5400-f2a', '76a3-866c-256-fa24', '77a0-3cc8-dacf-bbdf', '997a-75ae-da4b-a534', 'a752-2aba-3ea3-4da8', 'bb06-73be-d05e-4541'), faction="Blood Angels"),
+       ids=('219d-340d-6681-ab1', '2ad4-2722-1059-760c', '44e8-17f8-5400-f2a', '76a3-866c-256-fa24',
+            '77a0-3cc8-dacf-bbdf', '997a-75ae-da4b-a534', 'a752-2aba-3ea3-4da8', 'bb06-73be-d05e-4541'),
+       faction="Blood Angels"),
     ds("blood-chalice", "Blood Chalice",
        "While leading, the unit's melee weapons have AP 1 better.",
        led(mod("AP", 1), "melee"),

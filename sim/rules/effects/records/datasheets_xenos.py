@@ -2,7 +2,8 @@
 Votann) and of the unaligned fortifications every catalogue may take: one record each, in our own
 words (sim.rules.effects.vocabulary)."""
 
-from sim.rules.effects.records._kit import ability, aura, bearer, ds, enemy_aura, fnp, invuln, led, mod, reroll, unit, when
+from sim.rules.effects.records._kit import (ability, aura, bearer, ds, enemy_aura, fnp, invuln, led, mod, reroll,
+                                            unit, when)
 from sim.rules.effects.vocabulary import ONES, PICK_ENEMY, UNTIL_NEXT_CHOICE, RuleChoice
 
 ORKS, NIDS, GSC, TAU, UNALIGNED = "Orks", "Tyranids", "Genestealer Cults", "T'au Empire", "Unaligned Forces"
@@ -15,7 +16,8 @@ RECORDS = (
     ds("more-dakka", ("More Dakka", "Crisis Commander"),
        "While leading, the unit re-rolls ranged hit rolls of 1.",
        led(reroll("hit", ONES), "ranged"),
-       ids=('1597-2952-693f-60f2', '4c4-6591-d937-ac05', '6e21-b063-bf40-57af', 'a2ce-292e-f4ca-78ca', 'ae52-f631-b301-c1f3', 'db2b-7a43-7a2d-14ca'), faction=ORKS),
+       ids=('1597-2952-693f-60f2', '4c4-6591-d937-ac05', '6e21-b063-bf40-57af', 'a2ce-292e-f4ca-78ca',
+            'ae52-f631-b301-c1f3', 'db2b-7a43-7a2d-14ca'), faction=ORKS),
     ds("might-is-right", ("Might is Right", "Speedboss", "Drill Boss", "Beastboss"),
        "While leading, the unit gets +1 to hit in melee.",
        led(mod("hit", 1), "melee"),
@@ -61,7 +63,8 @@ RECORDS = (
     ds("bestial-prophet", ("Bestial Prophet", "Cult Demagogue", "Da Revolushun!"),
        "While leading, the unit gets +1 to hit.",
        led(mod("hit", 1)),
-       ids=('2b0d-53da-81d7-5f40', '4941-832c-725a-4ab4', '6a64-5c0f-6b5f-15e2', 'e6fd-1844-f9b2-6f07', 'f9a0-fb2-4a65-2c65'), faction=GSC),
+       ids=('2b0d-53da-81d7-5f40', '4941-832c-725a-4ab4', '6a64-5c0f-6b5f-15e2', 'e6fd-1844-f9b2-6f07',
+            'f9a0-fb2-4a65-2c65'), faction=GSC),
     ds("brood-progenitor", "Brood Progenitor (Aura, Psychic)",
        "TERMAGANTS units within 6\" have [LETHAL HITS] on ranged weapons.",
        aura(ability("LETHAL HITS"), 6, when("ranged"), keywords=("TERMAGANTS",)),
@@ -73,7 +76,8 @@ RECORDS = (
     ds("node-lash", "Node Lash (Psychic)",
        "While leading, the unit gets +1 to hit.",
        led(mod("hit", 1)),
-       ids=('3431-c2fc-bb66-b5f3',), faction=NIDS, partial="the +1 to wound against battle-shocked targets is not modelled"),
+       ids=('3431-c2fc-bb66-b5f3',),
+       faction=NIDS, partial="the +1 to wound against battle-shocked targets is not modelled"),
     ds("warp-field", "Warp Field (Aura, Psychic)",
        "TYRANIDS units within 6\" have a 6+ invulnerable save.",
        aura(invuln(6), 6, keywords=("TYRANIDS",)),
@@ -140,7 +144,8 @@ RECORDS = (
        ids=('f119-114a-a83a-4d1c',), faction=TAU),
     ds("sunforge", "Sunforge",
        "Ranged attacks at MONSTER or VEHICLE units may re-roll the wound and Damage rolls.",
-       *(unit(reroll(r), when("ranged", target_keyword=k)) for k in ("MONSTER", "VEHICLE") for r in ("wound", "damage")),
+       *(unit(reroll(r), when("ranged", target_keyword=k)) for k in ("MONSTER", "VEHICLE")
+         for r in ("wound", "damage")),
        ids=('883e-96af-3014-6550',), faction=TAU),
     ds("rites-of-feasting", "Rites of Feasting",
        "While leading, the unit has Feel No Pain 6+.",
