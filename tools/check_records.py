@@ -6,8 +6,8 @@
 It reports
 
 * **copying**: any record whose summary, partial or choice prompt shares a run of 8 or more
-  consecutive words with the data's description of a rule or profile it names by id (our records
-  must be our own words; names, numbers and keywords are fine, prose is not);
+  consecutive words with any description in the data (our records must be our own words; names,
+  numbers and keywords are fine, prose is not);
 * **ids**: record ids the data does not hold, and records whose printed names match none of the
   names the data gives those ids;
 * **instances**: every (catalogue, datasheet, ability) listing of the data (an ability counted
@@ -66,17 +66,25 @@ def _index(folder: str) -> dict[str, tuple[str, str]]:
     return out
 
 
+def _grams(text: str, n: int = RUN) -> set[tuple[str, ...]]:
+    w = _words(text)
+    return {tuple(w[i:i + n]) for i in range(len(w) - n + 1)}
+
+
 def check_text(records, index) -> tuple[list[str], list[str]]:
+    """Copying is checked against every text of the data (a record's options have no ids of their
+    own, and one rule's prose may sit under another's id); ids and names against the record's ids."""
     from sim.rules.abilities.value import norm
     copied, unknown = [], []
+    every: set = set()
+    for _, text in index.values():
+        every |= _grams(text)
     for r in records:
-        texts = [index[i][1] for i in r.ids if i in index]
         ours = [r.summary, r.partial] + ([r.choice.prompt] if r.choice else [])
-        for t in texts:
-            for o in ours:
-                run = shared_run(o, t)
-                if run:
-                    copied.append(f"{r.key}: '{run}'")
+        for o in ours:
+            hits = _grams(o) & every
+            if hits:
+                copied.append(f"{r.key}: '{' '.join(min(hits))}'")
         missing = [i for i in r.ids if i not in index]
         if missing:
             unknown.append(f"{r.key}: ids not in the data: {', '.join(missing)}")

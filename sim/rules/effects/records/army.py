@@ -125,7 +125,7 @@ RECORDS = (
                 "not modelled (Fortify Takeover is prioritised-efficiency-fortify-takeover)"),
     army_rule(
         "prioritised-efficiency-fortify-takeover", "Prioritised Efficiency (Fortify Takeover)",
-        "Fortify Takeover: +1 to hit while the unit is within range of an objective marker.",
+        "Fortify Takeover: +1 to hit while a model of the unit is in range of an objective.",
         army(mod("hit", 1), when(on_objective=True)),
         faction="Leagues of Votann",
         partial="control of the objective is not checked; -1 to be wounded by attacks with S above T is not "

@@ -6,6 +6,7 @@ from sim.rules.effects.records._kit import ability, aura, bearer, ds, invuln, le
 from sim.rules.effects.vocabulary import CALL, ONES, THIS_TURN, RuleChoice
 
 BA, DA, GK, IF, IH, SAL = ("Blood Angels", "Dark Angels", "Grey Knights", "Imperial Fists", "Iron Hands", "Salamanders")
+SW = "Space Wolves"
 _ASTARTES = ("ADEPTUS ASTARTES",)
 
 RECORDS = (
@@ -74,10 +75,10 @@ RECORDS = (
        "ADEPTUS ASTARTES MOUNTED units within 6\" have [IGNORES COVER] on ranged weapons.",
        aura(ability("IGNORES COVER"), 6, when("ranged"), keywords=("ADEPTUS ASTARTES", "MOUNTED")),
        ids=('e40d-a580-8e1f-cd2a',), faction=DA, partial="ADEPTUS ASTARTES FLY VEHICLE units do not gain it here"),
-    ds("vanquish-the-foe", "Vanquish the Foe",
+    ds("vanquish-the-foe", ("Vanquish the Foe", "Close In for the Kill"),
        "+1 to hit and +1 to wound against units below half-strength.",
        bearer(mod("hit", 1), when(target_below_half=True)), bearer(mod("wound", 1), when(target_below_half=True)),
-       ids=('7634-2d39-6144-eece',), faction=DA),
+       ids=('7634-2d39-6144-eece', 'fa50-4758-2b95-c8ca'), faction=DA),
     # --- Grey Knights --------------------------------------------------------------------------
     ds("eye-of-judgement", "Eye of Judgement (Psychic)",
        "This model may re-roll its wound rolls.",
@@ -108,6 +109,24 @@ RECORDS = (
        unit(reroll("wound", ONES)),
        ids=('f2c4-c894-81d4-d126',), faction=GK,
        partial="the full wound re-roll against a target within range of an objective marker is not modelled"),
+    ds("champion-of-the-kingsguard", "Champion of the Kingsguard",
+       "Melee attacks at CHARACTER units may re-roll the hit roll and the wound roll.",
+       bearer(reroll("hit"), when("melee", target_keyword="CHARACTER")),
+       bearer(reroll("wound"), when("melee", target_keyword="CHARACTER")),
+       ids=('d65d-22ee-7d91-448a',), faction=SW),
+    ds("wind-walker", "Wind Walker (Psychic)",
+       "While leading, the unit's ranged weapons have [ASSAULT].",
+       led(ability("ASSAULT"), "ranged"),
+       ids=('7c09-4906-3ef8-5839',),
+       faction=SW, partial="the fixed advance distance in place of the advance roll is not modelled"),
+    ds("for-the-khan", "For the Khan!",
+       "While leading, the unit's ranged weapons have [ASSAULT] and its melee weapons [LANCE].",
+       led(ability("ASSAULT"), "ranged"), led(ability("LANCE"), "melee"),
+       ids=('143-1a21-8afb-16c4',), faction="White Scars"),
+    ds("tyrannic-war-veterans", "Tyrannic War Veterans",
+       "The unit's weapons have [DEVASTATING WOUNDS] against TYRANIDS units.",
+       unit(ability("DEVASTATING WOUNDS: TYRANIDS")),
+       ids=('fdcb-433f-b79f-1ec1',), faction="Ultramarines"),
     # --- Imperial Fists, Iron Hands, Salamanders ----------------------------------------------
     ds("signum-array", "Signum Array",
        "While leading, the unit's ranged weapons have [IGNORES COVER].",
@@ -124,7 +143,7 @@ RECORDS = (
        led(reroll("wound"), "melee"),
        ids=('5a40-93b3-6c2a-f7cb',), faction=SAL),
     ds("the-lion-helm", "The Lion Helm",
-       "The bearer's unit has a 4+ invulnerable save.",
+       "Models in the bearer's unit get a 4+ invulnerable save.",
        unit(invuln(4)),
        ids=('3bab-46d5-38a4-e70f',), faction=DA, partial="the once-per-battle Watcher in the Dark is not modelled"),
 )
