@@ -105,8 +105,10 @@ def test_every_record_is_within_the_vocabulary(r):
             assert parse_weapon_abilities(g.what.ability, r.key)
         for kw in g.keywords:
             assert kw == kw.upper()
-    if r.choice is not None:
+    if r.choice is not None:  # a choice some grant reads (the converse the record itself checks)
         assert r.choice.moment in phases
+        assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN) for g in r.grants for c in g.when.conditions)
+    assert isinstance(r.ids, tuple) and isinstance(r.names, tuple)
     for text in (r.summary, r.partial):
         assert "\n" not in text and text == text.strip()
     assert len(r.summary) <= 160
