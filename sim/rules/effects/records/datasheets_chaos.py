@@ -4,6 +4,7 @@ Sons, World Eaters, Emperor's Children): one record each, in our own words
 
 from sim.rules.effects.records._kit import (FIGHTS_FIRST, ability, aura, bearer, ds, enemy_aura, invuln, led, mod,
                                             regain, reroll, unit, when)
+from sim.rules.effects import vocabulary as V
 from sim.rules.effects.vocabulary import (AT_COMMAND, AT_END_OF_PHASE, CALL, MODELS, ONES, PICK_ENEMY, THIS_TURN,
                                           UNTIL_NEXT_CHOICE, WOUNDS, RuleChoice)
 
@@ -92,7 +93,7 @@ RECORDS = (
     ds("fateskimmer", ("Fateskimmer", "United In Destruction"),
        "While leading, the unit's melee weapons have [LETHAL HITS].",
        led(ability("LETHAL HITS"), "melee"),
-       ids=('34b3-af3e-2476-eaae', '3851-87e1-704c-e97d'), faction=DAEMONS),
+       ids=('34b3-af3e-2476-eaae', '3851-87e1-704c-e97d', '3f64-f896-c54f-7fea'), faction=DAEMONS),
     ds("regenerating-monstrosity", ("Regenerating Monstrosity", "Unstoppable Monstrosity", "Unstoppable Monster"),
        "In each player's Command phase the model regains up to D3 lost wounds.",
        unit(regain(WOUNDS, AT_END_OF_PHASE, 1, 3), when(phases=("command",))),
@@ -233,6 +234,28 @@ RECORDS = (
        *(bearer(reroll(r), when(target_keyword=k)) for k in ("CHARACTER", "MONSTER", "WALKER")
          for r in ("hit", "wound")),
        ids=('01a5-5e86-b905-a68c',), faction=KNIGHTS),
+    # the greater daemons of the World Eaters, Emperor's Children and Thousand Sons catalogues: the same
+    # auras for their own legion's daemons
+    ds("daemon-lord-of-khorne-blood-legions", "Daemon Lord of Khorne (Aura)",
+       "BLOOD LEGIONS units within 6\" get +1 to hit in melee.",
+       aura(mod("hit", 1), 6, when("melee"), keywords=("BLOOD LEGIONS",)),
+       ids=('03a9-d9fd-9407-779c',), faction=WE),
+    ds("rage-embodied-blood-legions", "Rage Embodied (Aura)",
+       "BLOOD LEGIONS units within 6\" get +1 Attacks on melee weapons.",
+       aura(mod("A", 1), 6, when("melee"), keywords=("BLOOD LEGIONS",)),
+       ids=('727c-b62e-0603-2f54',), faction=WE),
+    ds("daemon-lord-of-slaanesh-legions-of-excess", "Daemon Lord of Slaanesh (Aura)",
+       "LEGIONS OF EXCESS units within 6\" have melee AP 1 better.",
+       aura(mod("AP", 1), 6, when("melee"), keywords=("LEGIONS OF EXCESS",)),
+       ids=('30a1-8f15-f406-fa7b',), faction=EC),
+    ds("daemon-lord-of-tzeentch-scintillating-legions", "Daemon Lord of Tzeentch (Aura)",
+       "SCINTILLATING LEGIONS units within 6\" add 1 to the Strength of their ranged attacks.",
+       aura(mod("S", 1), 6, when("ranged"), keywords=("SCINTILLATING LEGIONS",)),
+       ids=('12f3-b721-1932-8ee5',), faction=TS),
+    ds("arcane-shield-thousand-sons", "Arcane Shield (Psychic)",
+       "While leading, the unit can be shot only by models within 18\".",
+       led(V.Effect(V.TARGET_LIMIT, value=18)),
+       ids=('b7bd-2ab0-8ca3-2791',), faction=TS),
     # --- Death Guard, Thousand Sons, World Eaters, Emperor's Children ----------------------------
     ds("chaos-lord", "Chaos Lord",
        "While leading, the unit re-rolls hit rolls of 1.",
