@@ -30,7 +30,7 @@ RECORDS = (
         army(mod("S", 1), _WAAAGH_MELEE), army(mod("A", 1), _WAAAGH_MELEE), army(invuln(5), _WAAAGH),
         ids=("37c-6ef9-277-9091",), faction="Orks",
         choice=RuleChoice(CALL, "command", "Call the Waaagh! now (once per battle)?", UNTIL_YOUR_NEXT_COMMAND, uses=1),
-        partial="charging in a turn the unit advanced is not modelled"),
+        partial="charging after advancing is not modelled"),
     army_rule(
         "reanimation-protocols", "Reanimation Protocols",
         "As your Command phase ends each unit heals D3 wounds, standing destroyed models back up once whole.",
