@@ -2,7 +2,7 @@
 Sons, World Eaters, Emperor's Children): one record each, in our own words
 (sim.rules.effects.vocabulary)."""
 
-from sim.rules.effects.records._kit import (FIGHTS_FIRST, ability, aura, bearer, ds, enemy_aura, invuln, led, mod,
+from sim.rules.effects.records._kit import (FIGHTS_FIRST, ability, aura, bearer, cost, ds, enemy_aura, invuln, led, mod,
                                             regain, reroll, unit, when)
 from sim.rules.effects import vocabulary as V
 from sim.rules.effects.vocabulary import (AT_COMMAND, AT_END_OF_PHASE, CALL, MODELS, ONES, PICK_ENEMY, THIS_TURN,
@@ -43,6 +43,12 @@ RECORDS = (
        "The unit's melee weapons have [LANCE].",
        unit(ability("LANCE"), when("melee")),
        ids=('66bd-7c8d-e605-92b4',), faction=DAEMONS),
+    ds("pouncing-leap", ("Pouncing Leap", "Protection Protocols"),
+       "Heroic Intervention costs this unit 0 CP.",
+       unit(cost(-1, "Heroic Intervention")),
+       ids=('387b-eef6-e4eb-6f6d', '5f6b-e13c-2fb2-fdf7', '8fab-3b8c-1342-cfed'), faction=DAEMONS,
+       partial="using it after another unit used it this phase is not modelled; Into the Fray's extra CP is "
+               "still paid"),
     ds("daemon-lord-of-khorne", "Daemon Lord of Khorne (Aura)",
        f"KHORNE {LD} units within 6\" get +1 to hit in melee.",
        aura(mod("hit", 1), 6, when("melee"), keywords=("KHORNE", LD)),
