@@ -2,9 +2,9 @@
 Votann) and of the unaligned fortifications every catalogue may take: one record each, in our own
 words (sim.rules.effects.vocabulary)."""
 
-from sim.rules.effects.records._kit import (ability, aura, bearer, ds, enemy_aura, fnp, invuln, led, mod, reroll,
+from sim.rules.effects.records._kit import (ability, aura, bearer, cost, ds, enemy_aura, fnp, invuln, led, mod, reroll,
                                             unit, when)
-from sim.rules.effects.vocabulary import ONES, PICK_ENEMY, UNTIL_NEXT_CHOICE, RuleChoice
+from sim.rules.effects.vocabulary import ONCE_PER_TURN, ONES, PICK_ENEMY, UNTIL_NEXT_CHOICE, RuleChoice
 
 ORKS, NIDS, GSC, TAU, UNALIGNED = "Orks", "Tyranids", "Genestealer Cults", "T'au Empire", "Unaligned Forces"
 NECRONS, VOTANN = "Necrons", "Leagues of Votann"
@@ -57,6 +57,10 @@ RECORDS = (
        "The unit's weapons have [SUSTAINED HITS 1].",
        unit(ability("SUSTAINED HITS 1")),
        ids=('5021-8bf2-f214-c0ad', '5403-758b-7dcc-6733', '8fcc-7183-e211-b017'), faction=NIDS),
+    ds("pheromone-trail", "Pheromone Trail",
+       "Once per battle round Rapid Ingress costs this model 0 CP.",
+       unit(cost(-1, "Rapid Ingress"), when(turn="enemy", limit=ONCE_PER_TURN)),
+       ids=('5e16-936-6e44-955c',), faction=NIDS),
     ds("fear-of-the-unseen", "Fear of the Unseen (Aura)",
        "Enemy units within 6\" have Leadership 1 worse.",
        enemy_aura(mod("Ld", -1), 6),
