@@ -120,6 +120,10 @@ RECORDS = (
        unit(ability("LETHAL HITS"), when("ranged")),
        ids=('3541-c1ee-4233-00d0',), faction=GSC),
     # --- T'au Empire -------------------------------------------------------------------------------
+    ds("armour-hunter", "Armour Hunter",
+       "+1 to hit against MONSTER and VEHICLE units.",
+       bearer(mod("hit", 1), when(target_keyword="MONSTER")), bearer(mod("hit", 1), when(target_keyword="VEHICLE")),
+       ids=('9e7-373-d0d6-af25', 'db46-1f35-2996-964f'), faction=TAU),
     ds("hero-of-the-empire", "Hero of the Empire (Aura)",
        "T'AU EMPIRE units within 6\" re-roll ranged hit rolls of 1.",
        aura(reroll("hit", ONES), 6, when("ranged"), keywords=("T'AU EMPIRE",)),
