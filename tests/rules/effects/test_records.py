@@ -189,10 +189,3 @@ def test_the_copy_check_finds_a_shared_run_of_eight_words():
         "every hound of the pack may howl twice")
     assert tool.shared_run("every hound of the pack may howl", theirs) is None  # seven words
     assert tool.shared_run("Hounds howl twice when the moon is up.", theirs) is None
-
-
-def test_every_record_round_trips_through_the_toml_form(tmp_path):
-    from sim.rules.effects import data
-    path = tmp_path / "records.toml"
-    path.write_text(data.to_toml(ALL))
-    assert data.load_records(path) == ALL
