@@ -13,7 +13,7 @@ from sim import events as ev
 from sim.components import Stats, Unit
 from sim.rules.abilities import ABILITY_HELP, Hook, tag
 from sim.rules.shooting import SHOOTING_TYPES
-from sim.sandbox import range_rings
+from sim.sandbox import range_rings, rules_card
 from sim.sandbox.charge_flow import build_placement_footer, build_placement_panel, placement_buttons
 from sim.sandbox.orders import FightOrder, ShootOrder, weapon_line
 from sim.world import queries as W
@@ -124,6 +124,7 @@ def build_unit_card(flow, sb) -> None:
             flow.chip(a.label(), ability_tip(a))
         flow.newline()
     flow.space(2)
+    rules_card.build_rules(flow, sb, ent, uid)  # (issue 26: modelled rules, then inert labels)
     flow.label("Weapons", "#subheading")
     counts = Counter()
     order = []
