@@ -320,16 +320,18 @@ def build_footer(flow, sb) -> None:
 
 
 def _decision(flow, sb) -> None:
+    from sim.sandbox.decision_panel import build_generic, option_text
     req = sb.battle.pending
-    who = sb.battle.scenario.armies[req.player].name
+    armies = sb.battle.scenario.armies
+    who = armies[req.player].name if isinstance(req.player, int) and 0 <= req.player < len(armies) else "?"
     flow.label("Decision", "#heading")
-    flow.para(f"{who}: {req.prompt or req.kind}")
+    flow.para(f"{who}: {req.prompt or req.kind.replace('_', ' ')}")
     flow.newline()
     if req.kind in ("precision", "duplicate", "lethal_hits", "charge_targets", "arrival"):  # (pick one)
         if req.kind == "precision":
             flow.para("Click a highlighted CHARACTER on the table, or choose here:", "#muted")
         for opt in req.options:
-            label = str(opt)
+            label = option_text(sb, opt)
             oid = "#pick" if opt == req.default else None
             flow.button(label, lambda o=opt: sb.answer(o), name=f"answer:{opt}",
                         tip="the default policy's choice" if opt == req.default else None, object_id=oid)
@@ -369,6 +371,8 @@ def _decision(flow, sb) -> None:
             flow.button("down", lambda k=k: sb.move_group(k, +1), name=f"down:{k}", width=50, height=24, size=12)
             flow.newline()
         flow.button("Confirm", lambda: sb.answer(list(order)), name="confirm", object_id="#primary")
+    else:  # (a rule's choice, issue 26, or any kind without a dialog of its own)
+        build_generic(flow, sb, req)
     if sb.decision_error:
         flow.para(sb.decision_error, "#warning")
 
