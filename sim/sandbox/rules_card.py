@@ -7,7 +7,7 @@ inert labels (abilities the engine does not model), apart.
 Which grants reach the unit and why one does not act now is sim.world.rule_effects'
 (``reaching`` and ``explain``); what a grant does in words is sim.rules.effects.words. A grant
 that acts only in an attack (melee attacks, attacks at the marked unit) is asked once more with
-that attack's facts, so the card can say "acts on its melee attacks" instead of "not now".
+that attack's facts, so the card can say "acts on melee attacks" instead of "not now".
 Hovering a rule with an aura draws its range round its bearers (``AuraRings``). Reads only."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ AURA = (120, 214, 160)  # an aura's ring
 class GrantLine:
     words: str  # what it does, to whom, when (sim.rules.effects.words)
     state: str  # ACTS / ATTACK / NOT / OTHERS
-    why: str  # "acts now", "acts on its melee attacks", "not now: ..."
+    why: str  # "acts now", "acts on melee attacks", "not now: ..."
     short: str = ""  # what it does, shortly (the card's line; the words in the hover)
 
 
@@ -130,7 +130,7 @@ def _state(battle, ent, a: RE.Acting, reason, choice: str) -> GrantLine:
         attack = g.when.attacks
         reason = why_not(g.when, RE.facts(battle, ent, a.held, a.holder, attack, other))
         if reason is None:
-            on = f"its {attack} attacks" if attack else "its attacks"
+            on = f"{attack} attacks" if attack else "attacks"
             at = f" at {_unit_name(picked)}" if other is not None else ""
             return GrantLine(words, ATTACK, f"acts on {on}{at}", short)
     return GrantLine(words, NOT, _why(reason, rec, choice), short)
@@ -244,11 +244,10 @@ def build_rules(flow, sb, ent: int, uid: str) -> None:
                               width=room, height=20, size=12)
             flow.newline()
             if detail:
-                room = flow.width - 14 - 16
-                for g in r.grants:
-                    flow.label(flow.fit(f"{g.short}  \u2013  {g.why}", room), _state_id(g.state), size=12, indent=14)
+                for g in r.grants:  # (wrapped, not cut: the reason is the point)
+                    flow.para(f"{g.short} \u2013 {g.why}", _state_id(g.state), indent=14)
                 if r.partial:
-                    flow.label(flow.fit(f"not modelled: {r.partial}", room), "#muted", size=12, indent=14)
+                    flow.para(f"not modelled: {r.partial}", "#muted", indent=14)
     if labels:
         flow.label("Not modelled (labels)", "#subheading")
         flow.para(", ".join(labels), "#muted")
