@@ -212,7 +212,7 @@ def rule_tip(r: RuleLine) -> str:
     for g in r.grants:
         out.append(f"- {g.words}: <i>{g.why}</i>")
     if r.partial:
-        out.append(f"not modelled: {r.partial}")
+        out.append(f"left out: {r.partial}")
     if r.aura:
         out.append(f'hover: its aura ({r.aura:g}") on the table')
     return "<br>".join(out)
@@ -247,7 +247,7 @@ def build_rules(flow, sb, ent: int, uid: str) -> None:
                 for g in r.grants:  # (wrapped, not cut: the reason is the point)
                     flow.para(f"{g.short} \u2013 {g.why}", _state_id(g.state), indent=14)
                 if r.partial:
-                    flow.para(f"not modelled: {r.partial}", "#muted", indent=14)
+                    flow.para(f"({r.partial})", "#muted", indent=14)  # (what the version leaves out)
     if labels:
         flow.label("Not modelled (labels)", "#subheading")
         flow.para(", ".join(labels), "#muted")

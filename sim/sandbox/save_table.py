@@ -5,7 +5,8 @@ stands now (living models where they stand, the units' turn flags; wounds alread
 noted in a comment, since a scenario starts models at full wounds). Library terrain pieces are
 written as ``piece = ..., at = ..., rotation = ...`` when the polygon is exactly that piece (with
 ``height = ...`` when its dense features are not of the piece's own height); other areas as
-polygons, each feature with its height if it has one. Numbers are written so that they read back identically. Reads only;
+polygons, each feature with its height if it has one. Modelled rules (issue 26) are written on
+the armies, on a unit when every model holds the same ones, else on each model. Numbers are written so that they read back identically. Reads only;
 writes only the returned text."""
 
 from __future__ import annotations
