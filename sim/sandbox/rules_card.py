@@ -27,7 +27,7 @@ from sim.world import queries as W
 from sim.world import rule_effects as RE
 
 ACTS, ATTACK, NOT, OTHERS = "acts", "attack", "not", "others"  # a grant's state on the card
-MARK = {ACTS: "acts now", ATTACK: "acts", NOT: "not now", OTHERS: "on others"}
+MARK = {ACTS: "acts now", ATTACK: "acts on attacks", NOT: "not now", OTHERS: "acts on others"}
 DETAIL_GRANTS = 5  # more grant lines than this (or a short card): one line per rule
 AURA = (120, 214, 160)  # an aura's ring
 
@@ -61,14 +61,6 @@ class RuleLine:
             if s in states:
                 return s
         return OTHERS if states else NOT
-
-    def status(self) -> str:
-        """One line: whether it acts (the first grant saying so, else the first reason not)."""
-        for want in (ACTS, ATTACK, NOT, OTHERS):
-            for g in self.grants:
-                if g.state == want:
-                    return g.why
-        return "nothing modelled acts" if self.partial else "no effect reaches it"
 
 
 def _unit_name(uid) -> str:
@@ -236,9 +228,10 @@ def build_rules(flow, sb, ent: int, uid: str) -> None:
         for r in lines:
             flow.newline()
             flow.chip(r.name, rule_tip(r), name=f"rule:{r.key}:{r.holder}")
-            head = r.source + (f"  |  {r.choice}" if r.choice else "")
-            if not detail:
-                head += f"  |  {r.status()}"
+            if detail:
+                head = r.source + (f"  |  {r.choice}" if r.choice else "")
+            else:  # (one line: the choice in force, else the source; whether it acts; the rest on hover)
+                head = f"{r.choice or r.source}  |  {MARK[r.state]}"
             room = flow.width - (flow.x - flow.PAD) - 4
             flow.inline_label(flow.fit(head, room - 12, 13), _state_id(r.state) if not detail else "#muted",
                               width=room, height=20, size=12)

@@ -211,3 +211,27 @@ def test_option_words(make):
     assert option_text(sb, "mob/3") == "Raider (mob/3)"
     assert option_text(sb, "decline") == "Decline" and option_text(sb, "unheard-of") == "unheard-of"
     pygame.event.clear()
+
+
+def test_one_line_per_rule_when_space_is_short(make, monkeypatch):
+    monkeypatch.setattr(RC, "DETAIL_GRANTS", 0)
+    d = make(SHOWCASE)
+    sb = d.sb
+    d.click_model("mob/1")
+    labels = _card_labels(sb)
+    assert "not called (1 use left)  |  not now" in labels, [t for t in labels if "army" in t]
+    assert not [t for t in labels if "Strength" in t]  # (the effects are in the rule's hover)
+    assert "+1 to Strength" in sb.names["rule:waaagh:mob"].tool_tip_text
+
+
+def test_library_tip_shows_rules_apart_from_labels():
+    from sim.sandbox.setup_mode import library_tip
+    from sim.scenario.spec import ModelSpec
+    import dataclasses
+    fields = {f.name for f in dataclasses.fields(ModelSpec)}
+    assert {"rules", "labels"} <= fields
+
+    class Tpl:
+        labels = ("Big Shout",)
+        models = (type("M", (), {"rules": ("waaagh",), "labels": ("Ramshackle",)})(),) * 2
+    assert library_tip(Tpl) == "2 models<br>rules: Waaagh!<br>not modelled: Ramshackle, Big Shout"
