@@ -89,7 +89,7 @@ def choice_words(rec: V.RuleRecord, owner: int) -> str:
     used = RE.uses_of(owner, rec.key)
     left = f" ({max(0, c.uses - used)} use{'s' if c.uses - used != 1 else ''} left)" if c.uses else ""
     if c.kind == V.PICK_ENEMY:
-        return f"marked {_unit_name(value)}" if value is not None else "no enemy unit marked yet"
+        return f"marked {_unit_name(value)}" if value is not None else "no unit marked yet"
     res = RE.R.current
     made = {} if res is None else res.rule_choices.get(RE.choice_key(owner, rec.key), {})
     if value is not None and value is not False:

@@ -75,8 +75,8 @@ def test_oath_without_a_mark_says_why(make):
     sb = d.sb
     lines = RC.rule_lines(sb.battle, sb.battle.units["champion"])
     assert [(r.name, r.source, r.choice, r.state) for r in lines] == [
-        ("Oath of Moment", "army rule", "no enemy unit marked yet", RC.NOT)]
-    assert lines[0].grants[0].why == "not now: no enemy unit marked yet"
+        ("Oath of Moment", "army rule", "no unit marked yet", RC.NOT)]
+    assert lines[0].grants[0].why == "not now: no unit marked yet"
 
 
 def test_a_unit_without_rules_shows_none(make):
