@@ -24,6 +24,7 @@ from sim.rules.effects.words import effect_words, grant_words
 from sim.sandbox import range_rings as RR
 from sim.sandbox import style as S
 from sim.world import queries as W
+from sim.world import resources as R
 from sim.world import rule_effects as RE
 
 ACTS, ATTACK, NOT, OTHERS = "acts", "attack", "not", "others"  # a grant's state on the card
@@ -90,7 +91,7 @@ def choice_words(rec: V.RuleRecord, owner: int) -> str:
     left = f" ({max(0, c.uses - used)} use{'s' if c.uses - used != 1 else ''} left)" if c.uses else ""
     if c.kind == V.PICK_ENEMY:
         return f"marked {_unit_name(value)}" if value is not None else "no unit marked yet"
-    res = RE.R.current
+    res = R.current  # (when and by whom the choice was made: sim.world.resources.rule_choices)
     made = {} if res is None else res.rule_choices.get(RE.choice_key(owner, rec.key), {})
     if value is not None and value is not False:
         rnd = made.get("round")
