@@ -1,0 +1,34 @@
+"""sim.rules.effects.conditions: when a grant acts, as a pure function of the facts."""
+
+import pytest
+
+from sim.rules.effects import vocabulary as V
+from sim.rules.effects.conditions import Facts, condition_holds, holds, why_not
+
+
+def test_condition_holds_reads_each_fact():
+    f = Facts(charged=True, target_keywords=frozenset({"VEHICLE"}), target_distance=6.0, battle_round=2)
+    assert condition_holds(V.CHARGED, None, f)
+    assert not condition_holds(V.STATIONARY, None, f)
+    assert condition_holds(V.TARGET_KEYWORD, "vehicle", f)
+    assert not condition_holds(V.TARGET_KEYWORD, "MONSTER", f)
+    assert condition_holds(V.TARGET_WITHIN, 6, f) and not condition_holds(V.TARGET_WITHIN, 5.9, f)
+    assert not condition_holds(V.TARGET_WITHIN, 12, Facts())  # (no target: no distance)
+    assert condition_holds(V.BATTLE_ROUND, 2, f) and not condition_holds(V.BATTLE_ROUND, 3, f)
+    with pytest.raises(V.VocabularyError):
+        condition_holds("lucky", None, f)
+
+
+def test_why_not_names_the_first_part_that_fails():
+    w = V.When(phases=("fight",), attacks="melee", turn="own", conditions=((V.CHARGED, None),))
+    ok = Facts(phase="fight", attack="melee", own_turn=True, charged=True)
+    assert why_not(w, ok) is None and holds(w, ok)
+    assert why_not(w, Facts(phase="shooting", attack="melee", charged=True)) == "not in this phase"
+    assert why_not(w, Facts(phase="fight", attack="ranged", charged=True)) == "only for melee attacks"
+    assert why_not(w, Facts(phase="fight", attack="melee", own_turn=False, charged=True)) == "only in its army's turn"
+    assert why_not(w, Facts(phase="fight", attack="melee")) == "while it made a charge move this turn (not now)"
+    assert why_not(V.When(turn="enemy"), Facts(own_turn=True)) == "only in the opponent's turn"
+
+
+def test_holds_with_no_parts_is_always_true():
+    assert holds(V.ALWAYS, Facts())

@@ -1,0 +1,76 @@
+"""sim.rules.effects.vocabulary: a record written outside the vocabulary is refused when it is
+built, naming what is wrong (the table is built by a test, so a bad record never ships)."""
+
+import pytest
+
+from sim.rules.dice import DiceExpr
+from sim.rules.effects import vocabulary as V
+
+
+def test_effect_refuses_unknown_kind_and_incomplete_effects():
+    with pytest.raises(V.VocabularyError, match="unknown effect kind"):
+        V.Effect("teleport")
+    with pytest.raises(V.VocabularyError, match="modifier needs"):
+        V.Effect(V.MODIFY, "hit", 0)
+    with pytest.raises(V.VocabularyError, match="modifier needs"):
+        V.Effect(V.MODIFY, "luck", 1)
+    with pytest.raises(V.VocabularyError, match="re-roll needs"):
+        V.Effect(V.REROLL, "hit", which="some")
+    with pytest.raises(V.VocabularyError, match="X\\+ from 2 to 6"):
+        V.Effect(V.FEEL_NO_PAIN, value=7)
+    with pytest.raises(V.VocabularyError, match="mortal wounds need"):
+        V.Effect(V.MORTAL_WOUNDS, trigger=V.ON_CHARGE)
+    with pytest.raises(V.VocabularyError, match="return needs"):
+        V.Effect(V.RETURN, which=V.WOUNDS, dice=DiceExpr(1, 3, 0))
+    with pytest.raises(V.VocabularyError, match="target limit"):
+        V.Effect(V.TARGET_LIMIT)
+
+
+def test_effect_accepts_each_kind_written_whole():
+    made = [V.Effect(V.MODIFY, "hit", 1), V.Effect(V.REROLL, "wound", which=V.ONES),
+            V.Effect(V.FEEL_NO_PAIN, value=5), V.Effect(V.INVULNERABLE, value=4),
+            V.Effect(V.WEAPON_ABILITY, ability="LETHAL HITS"),
+            V.Effect(V.MORTAL_WOUNDS, dice=DiceExpr(1, 3, 0), roll=4, trigger=V.ON_CHARGE),
+            V.Effect(V.RETURN, which=V.MODELS, dice=DiceExpr(0, 0, 1), trigger=V.AT_COMMAND),
+            V.Effect(V.FIGHTS_FIRST), V.Effect(V.TARGET_LIMIT, value=12), V.Effect(V.STRATAGEM_COST, value=-1)]
+    assert sorted({e.kind for e in made}) == sorted(V.KINDS)
+
+
+def test_when_checks_its_parts():
+    with pytest.raises(V.VocabularyError, match="melee or ranged"):
+        V.When(attacks="psychic")
+    with pytest.raises(V.VocabularyError, match="own or enemy"):
+        V.When(turn="mine")
+    with pytest.raises(V.VocabularyError, match="unknown limit"):
+        V.When(limit="twice per battle")
+    with pytest.raises(V.VocabularyError, match="pair"):
+        V.When(conditions=("charged",))
+    with pytest.raises(V.VocabularyError, match="argument is needed"):
+        V.When(conditions=((V.TARGET_KEYWORD, None),))
+    with pytest.raises(V.VocabularyError, match="argument is not taken"):
+        V.When(conditions=((V.CHARGED, 3),))
+
+
+def test_grant_aura_needs_a_range_and_only_an_aura_has_one():
+    e = V.Effect(V.MODIFY, "hit", 1)
+    with pytest.raises(V.VocabularyError, match="aura"):
+        V.Grant(e, V.AURA)
+    with pytest.raises(V.VocabularyError, match="aura"):
+        V.Grant(e, V.UNIT, range=6)
+    assert V.Grant(e, V.AURA, range=6).range == 6
+
+
+def test_record_needs_summary_grants_or_reason_and_a_choice_when_it_reads_one():
+    e = V.Effect(V.MODIFY, "hit", 1)
+    with pytest.raises(V.VocabularyError, match="source"):
+        V.RuleRecord("k", ("K",), "codex", "x", (V.Grant(e),))
+    with pytest.raises(V.VocabularyError, match="summary"):
+        V.RuleRecord("k", ("K",), V.DATASHEET, "", (V.Grant(e),))
+    with pytest.raises(V.VocabularyError, match="no grants"):
+        V.RuleRecord("k", ("K",), V.DATASHEET, "x")
+    chosen = V.Grant(e, when=V.When(conditions=((V.TARGET_CHOSEN, None),)))
+    with pytest.raises(V.VocabularyError, match="asks none"):
+        V.RuleRecord("k", ("K",), V.ARMY_RULE, "x", (chosen,))
+    r = V.RuleRecord("k", ("K", "Kay"), V.ARMY_RULE, "x", (chosen,),
+                     choice=V.RuleChoice(V.PICK_ENEMY, "command", "pick"))
+    assert r.name == "K"
