@@ -5,6 +5,8 @@ The rules check the answer (sim.plan.answers.validate_answer); a refusal is show
 
 from __future__ import annotations
 
+import re
+
 from sim.stratagems import by_name
 
 
@@ -83,8 +85,8 @@ def toggle_removal(sb, mid: str) -> None:
 
 
 # --- any other decision (a rule's choice, issue 26, or a kind this panel has no dialog for) ----
-WORDS = {"decline": "Decline", "use": "Use", "call": "Call it now", "yes": "Yes", "no": "No", "pass": "Not now",
-         "skip": "Not now", "none": "None"}
+WORDS = {"decline": "Decline", "use": "Use", "call": "Call it now", "reroll": "Re-roll", "yes": "Yes", "no": "No",
+         "pass": "Not now", "skip": "Not now", "none": "None"}
 
 
 def option_text(sb, opt) -> str:
@@ -105,6 +107,18 @@ def option_text(sb, opt) -> str:
     if m is not None:
         return f"{m.name} ({s})"
     return WORDS.get(s.casefold(), s)
+
+
+def prompt_text(sb, req) -> str:
+    """The decision's prompt in words: the units its context names (``unit``, ``target``...) by
+    their names, a repeated "<rule>: " lead said once."""
+    text = req.prompt or req.kind.replace("_", " ")
+    ctx = req.context if isinstance(req.context, dict) else {}
+    for v in ctx.values():
+        if isinstance(v, str) and v in sb.scene.units:
+            text = re.sub(rf"(?<![\w/-]){re.escape(v)}(?![\w/-])", lambda _m, v=v: option_text(sb, v), text)
+    parts = text.split(": ")
+    return ": ".join(p for i, p in enumerate(parts) if i == 0 or p != parts[i - 1])
 
 
 def rule_of(req):

@@ -320,12 +320,12 @@ def build_footer(flow, sb) -> None:
 
 
 def _decision(flow, sb) -> None:
-    from sim.sandbox.decision_panel import build_generic, option_text
+    from sim.sandbox.decision_panel import build_generic, option_text, prompt_text
     req = sb.battle.pending
     armies = sb.battle.scenario.armies
     who = armies[req.player].name if isinstance(req.player, int) and 0 <= req.player < len(armies) else "?"
     flow.label("Decision", "#heading")
-    flow.para(f"{who}: {req.prompt or req.kind.replace('_', ' ')}")
+    flow.para(f"{who}: {prompt_text(sb, req)}")  # (units by their names)
     flow.newline()
     if req.kind in ("precision", "duplicate", "lethal_hits", "charge_targets", "arrival"):  # (pick one)
         if req.kind == "precision":

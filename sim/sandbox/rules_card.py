@@ -112,6 +112,8 @@ def _state(battle, ent, a: RE.Acting, reason, choice: str) -> GrantLine:
     g, rec = a.grant, a.held.record
     words = grant_words(g)
     short = effect_words(g.what) + (f" ({g.when.attacks})" if g.when.attacks else "")
+    if reason is None and RE.spent(battle, a):  # (a limited grant used up within its limit)
+        return GrantLine(words, NOT, f"not now: used ({g.when.limit})", short)
     if reason is None:
         return GrantLine(words, ACTS, "acts now", short)
     # an attack's facts: the attack kind the grant asks, against the unit the rule's choice named

@@ -182,23 +182,45 @@ def _write(p, text):
 
 
 def test_a_rule_choice_decision_names_units(make):
+    """The rule choices the battle asks (sim.phases.rule_choices), answered in the panel: the
+    Oath's enemy units by name; the answer is in force on the card."""
     d = make(SHOWCASE)
     sb = d.sb
-    sb.battle.pending = DecisionRequest("rule_choice", "oath", 0, ["mob", "boss"], "mob",
-                                        prompt="Oath of Moment: pick the enemy unit to mark",
-                                        context={"rule": "oath-of-moment"})
+    d.key(pygame.K_e, "e")  # start the battle: red's Command phase asks the Oath's mark
+    for _ in range(20):
+        if sb.battle.pending is not None:
+            break
+        d.pump(1)
+    req = sb.battle.pending
+    assert req is not None and req.kind == "rule_choice", req
+    labels = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel))
+    assert "Oathsworn Wardens: Oath of Moment: pick the enemy unit to mark" in labels
+    assert "Oath of Moment (army rule)" in labels
+    assert d.button("answer:mob").text == "Raider Mob" and d.button("answer:boss").text == "Raider Boss"
+    d.click_button("answer:boss")
+    assert sb.battle.resources.rule_choices["red:oath-of-moment"]["value"] == "boss"
+    d.click_model("wardens/1")
+    assert "army rule  |  marked Raider Boss" in _card_text(sb)
+
+
+def test_a_call_and_a_reroll_decision_in_words(make):
+    d = make(SHOWCASE)
+    sb = d.sb
+    sb.battle.pending = DecisionRequest("rule_choice", "blue:waaagh round 1", 1, ["call", "decline"], "decline",
+                                        prompt="Waaagh!: Call the Waaagh! now (once per battle)?",
+                                        context={"rule": "waaagh", "choice": V.CALL})
     sb.dirty.add("orders")
     try:
         d.pump(2)
-        labels = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel))
-        assert "Oathsworn Wardens: Oath of Moment: pick the enemy unit to mark" in labels
-        assert "Oath of Moment (army rule)" in labels
-        assert d.button("answer:mob").text == "Raider Mob" and d.button("answer:boss").text == "Raider Boss"
-        sb.battle.pending = DecisionRequest("rule_call", "waaagh", 1, [True, False], False,
-                                            prompt="Call the Waaagh! now (once per battle)?", context={"rule": "Waaagh!"})
+        assert d.button("answer:call").text == "Call it now" and d.button("answer:decline").text == "Decline"
+        sb.battle.pending = DecisionRequest("rule_reroll", "waaagh: mob charge", 1, ["reroll", "decline"], "reroll",
+                                            prompt="Waaagh!: re-roll mob's charge roll [1, 2]?",
+                                            context={"rule": "waaagh", "roll": "charge", "unit": "mob"})
         sb.dirty.add("orders")
         d.pump(2)
-        assert d.button("answer:True").text == "Yes" and d.button("answer:False").text == "No"
+        labels = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel))
+        assert "re-roll Raider Mob's charge roll [1, 2]?" in labels and "mob's" not in labels
+        assert d.button("answer:reroll").text == "Re-roll"
     finally:
         sb.battle.pending = None
 
@@ -235,3 +257,19 @@ def test_library_tip_shows_rules_apart_from_labels():
         labels = ("Big Shout",)
         models = (type("M", (), {"rules": ("waaagh",), "labels": ("Ramshackle",)})(),) * 2
     assert library_tip(Tpl) == "2 models<br>rules: Waaagh!<br>not modelled: Ramshackle, Big Shout"
+
+
+def test_a_limited_grant_used_says_so(make):
+    d = make(SHOWCASE)
+    sb = d.sb
+    sb.battle._enter()
+    rec = V.RuleRecord("test-once", ("Test Once",), V.DATASHEET, "Once per battle its unit may hit better.",
+                       grants=(V.Grant(V.Effect(V.MODIFY, "hit", 1), V.UNIT, V.When(limit=V.ONCE_PER_BATTLE)),))
+    boss = sb.battle.units["boss"]
+    held = esper.component_for_entity(boss, UnitRules).held
+    esper.add_component(boss, UnitRules(held + (V.Held(rec),)))
+    line = [r for r in RC.rule_lines(sb.battle, boss) if r.key == "test-once"][0]
+    assert line.grants[0].why == "acts now"
+    sb.battle.resources.rule_uses["blue:test-once|battle"] = 1
+    line = [r for r in RC.rule_lines(sb.battle, boss) if r.key == "test-once"][0]
+    assert (line.state, line.grants[0].why) == (RC.NOT, "not now: used (once per battle)")
