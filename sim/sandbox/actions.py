@@ -195,7 +195,8 @@ class ActionsMixin:
             return
         self.decision_state.clear()
         self.decision_error = None
-        self.status = f"answered: {value}"
+        from sim.sandbox.decision_panel import option_text
+        self.status = f"answered: {option_text(self, value)}"  # (a unit by its name)
         self.dirty |= {"orders", "log"}
         if self._cmd is not None and not self._cmd[0].attacks:
             self.finish()  # (a phase's or a move's decision: the rest resolves at once)

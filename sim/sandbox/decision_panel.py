@@ -5,6 +5,8 @@ The rules check the answer (sim.plan.answers.validate_answer); a refusal is show
 
 from __future__ import annotations
 
+import re
+
 from sim.stratagems import by_name
 
 
@@ -79,4 +81,87 @@ def toggle_removal(sb, mid: str) -> None:
         chosen.remove(mid)
     else:
         chosen.append(mid)
+    sb.dirty.add("orders")
+
+
+# --- any other decision (a rule's choice, issue 26, or a kind this panel has no dialog for) ----
+WORDS = {"decline": "Decline", "use": "Use", "call": "Call it now", "reroll": "Re-roll", "yes": "Yes", "no": "No",
+         "pass": "Not now", "skip": "Not now", "none": "None"}
+
+
+def option_text(sb, opt) -> str:
+    """An option in words: a unit id by its unit's NAME (its id too only when two units share
+    the name), a model id by its model's name, True/False as Yes/No, a list item by item."""
+    if opt is True or opt is False:
+        return "Yes" if opt else "No"
+    if opt is None:
+        return "None"
+    if isinstance(opt, (list, tuple)):
+        return ", ".join(option_text(sb, o) for o in opt) or "none"
+    s = str(opt)
+    uv = sb.scene.units.get(s)
+    if uv is not None:
+        twins = sum(1 for u in sb.scene.units.values() if u.name == uv.name)
+        return uv.name if twins == 1 else f"{uv.name} ({s})"
+    m = sb.scene.models.get(s)
+    if m is not None:
+        return f"{m.name} ({s})"
+    return WORDS.get(s.casefold(), s)
+
+
+def prompt_text(sb, req) -> str:
+    """The decision's prompt in words: the units its context names (``unit``, ``target``...) by
+    their names, a repeated "<rule>: " lead said once."""
+    text = req.prompt or req.kind.replace("_", " ")
+    ctx = req.context if isinstance(req.context, dict) else {}
+    for v in ctx.values():
+        if isinstance(v, str) and v in sb.scene.units:
+            text = re.sub(rf"(?<![\w/-]){re.escape(v)}(?![\w/-])", lambda _m, v=v: option_text(sb, v), text)
+    parts = text.split(": ")
+    return ": ".join(p for i, p in enumerate(parts) if i == 0 or p != parts[i - 1])
+
+
+def rule_of(req):
+    """The rule record a decision is about (its context's ``rule``, a key or printed name), if any."""
+    name = req.context.get("rule") if isinstance(req.context, dict) else None
+    if not isinstance(name, str) or not name:
+        return None
+    from sim.rules.effects import table
+    try:
+        return table.resolve(name)
+    except Exception:  # (a malformed name is no reason to fail drawing the panel)
+        return None
+
+
+def build_generic(flow, sb, req) -> None:
+    """Any decision without a dialog of its own: the rule's summary when it is a rule's choice,
+    then one button per option in words (a unit by its name); a decision whose default is a
+    list picks several: a toggle per option, then Confirm."""
+    rec = rule_of(req)
+    if rec is not None:
+        flow.para(f"{rec.name} ({rec.source}): {rec.summary}", "#muted")
+    options = list(req.options) if isinstance(req.options, (list, tuple)) else []
+    if isinstance(req.default, list):
+        chosen = sb.decision_state.setdefault("generic", list(req.default))
+        flow.para("Toggle the options to choose, then Confirm:", "#muted")
+        for k, opt in enumerate(options):
+            flow.button(flow.fit(option_text(sb, opt), flow.width - 8), lambda o=opt: toggle_generic(sb, o),
+                        name=f"pick:{k}", object_id="#toggle_on" if opt in chosen else "#toggle")
+            flow.newline()
+        flow.button("Confirm", lambda: sb.answer(list(chosen)), name="confirm", object_id="#primary")
+        return
+    for k, opt in enumerate(options):
+        tip = "the default policy's choice" if opt == req.default else None
+        flow.button(flow.fit(option_text(sb, opt), flow.width - 8), lambda o=opt: sb.answer(o),
+                    name=f"answer:{opt}" if isinstance(opt, (str, int, bool)) else f"answer:#{k}", tip=tip,
+                    object_id="#pick" if opt == req.default else None)
+        flow.newline()
+
+
+def toggle_generic(sb, opt) -> None:
+    chosen = sb.decision_state.setdefault("generic", [])
+    if opt in chosen:
+        chosen.remove(opt)
+    else:
+        chosen.append(opt)
     sb.dirty.add("orders")

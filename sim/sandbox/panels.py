@@ -13,7 +13,7 @@ from sim import events as ev
 from sim.components import Stats, Unit
 from sim.rules.abilities import ABILITY_HELP, Hook, tag
 from sim.rules.shooting import SHOOTING_TYPES
-from sim.sandbox import range_rings
+from sim.sandbox import range_rings, rules_card
 from sim.sandbox.charge_flow import build_placement_footer, build_placement_panel, placement_buttons
 from sim.sandbox.orders import FightOrder, ShootOrder, weapon_line
 from sim.world import queries as W
@@ -124,6 +124,7 @@ def build_unit_card(flow, sb) -> None:
             flow.chip(a.label(), ability_tip(a))
         flow.newline()
     flow.space(2)
+    rules_card.build_rules(flow, sb, ent, uid)  # (issue 26: modelled rules, then inert labels)
     flow.label("Weapons", "#subheading")
     counts = Counter()
     order = []
@@ -319,16 +320,18 @@ def build_footer(flow, sb) -> None:
 
 
 def _decision(flow, sb) -> None:
+    from sim.sandbox.decision_panel import build_generic, option_text, prompt_text
     req = sb.battle.pending
-    who = sb.battle.scenario.armies[req.player].name
+    armies = sb.battle.scenario.armies
+    who = armies[req.player].name if isinstance(req.player, int) and 0 <= req.player < len(armies) else "?"
     flow.label("Decision", "#heading")
-    flow.para(f"{who}: {req.prompt or req.kind}")
+    flow.para(f"{who}: {prompt_text(sb, req)}")  # (units by their names)
     flow.newline()
     if req.kind in ("precision", "duplicate", "lethal_hits", "charge_targets", "arrival"):  # (pick one)
         if req.kind == "precision":
             flow.para("Click a highlighted CHARACTER on the table, or choose here:", "#muted")
         for opt in req.options:
-            label = str(opt)
+            label = option_text(sb, opt)
             oid = "#pick" if opt == req.default else None
             flow.button(label, lambda o=opt: sb.answer(o), name=f"answer:{opt}",
                         tip="the default policy's choice" if opt == req.default else None, object_id=oid)
@@ -368,6 +371,8 @@ def _decision(flow, sb) -> None:
             flow.button("down", lambda k=k: sb.move_group(k, +1), name=f"down:{k}", width=50, height=24, size=12)
             flow.newline()
         flow.button("Confirm", lambda: sb.answer(list(order)), name="confirm", object_id="#primary")
+    else:  # (a rule's choice, issue 26, or any kind without a dialog of its own)
+        build_generic(flow, sb, req)
     if sb.decision_error:
         flow.para(sb.decision_error, "#warning")
 

@@ -5,7 +5,8 @@ stands now (living models where they stand, the units' turn flags; wounds alread
 noted in a comment, since a scenario starts models at full wounds). Library terrain pieces are
 written as ``piece = ..., at = ..., rotation = ...`` when the polygon is exactly that piece (with
 ``height = ...`` when its dense features are not of the piece's own height); other areas as
-polygons, each feature with its height if it has one. Numbers are written so that they read back identically. Reads only;
+polygons, each feature with its height if it has one. Modelled rules (issue 26) are written on
+the armies, on a unit when every model holds the same ones, else on each model. Numbers are written so that they read back identically. Reads only;
 writes only the returned text."""
 
 from __future__ import annotations
@@ -111,7 +112,19 @@ def _modifier(m) -> str:
     return f"{{ roll = {_q(m.roll)}, value = {m.value}, source = {_q(m.source)}{against} }}"
 
 
-def _model(ms, note: str = "", placed: bool = True) -> str:
+def _rules(keys) -> str:
+    """A ``rules`` list (sim.rules.effects keys, which the loader reads back as the same rules)."""
+    return "rules = [" + ", ".join(_q(k) for k in keys) + "]"
+
+
+def unit_rules(models) -> tuple[str, ...]:
+    """The rules to write on the unit: those every model holds in the same order (the loader
+    gives a model its unit's rules, then its own), else none (each model writes its own)."""
+    rs = {ms.rules for ms in models}
+    return rs.pop() if len(rs) == 1 else ()
+
+
+def _model(ms, note: str = "", placed: bool = True, on_unit: tuple = ()) -> str:
     p = ms.profile
     fields = [f"name = {_q(ms.name)}", f"id = {_q(ms.id)}"]
     mm_l, mm_w = ms.length * 25.4, ms.width * 25.4
@@ -135,6 +148,8 @@ def _model(ms, note: str = "", placed: bool = True) -> str:
         fields.append("abilities = [" + ", ".join(_q(a.label()) for a in ms.abilities) + "]")
     if ms.labels:
         fields.append("labels = [" + ", ".join(_q(k) for k in ms.labels) + "]")
+    if ms.rules and ms.rules != on_unit:  # (issue 26: its modelled rules, when not its unit's)
+        fields.append(_rules(ms.rules))
     if ms.modifiers:  # (its unit's and its own, written on the model)
         fields.append("modifiers = [" + ", ".join(_modifier(m) for m in ms.modifiers) + "]")
     fields.append("weapons = [" + ", ".join(_q(w.name) for w in ms.weapons) + "]")
@@ -143,12 +158,12 @@ def _model(ms, note: str = "", placed: bool = True) -> str:
     return "  { " + ", ".join(fields) + " }," + (f"  # {note}" if note else "")
 
 
-def _waiting(models) -> list[str]:
+def _waiting(models, on_unit: tuple = ()) -> list[str]:
     """A unit waiting to be deployed by the rules (26 step 8): no places, its like models as one
     entry (``count``, ``ids``), so it waits in the same block as the file it came from."""
     out, run = [], []
     for ms in list(models) + [None]:
-        line = None if ms is None else _model(ms, placed=False).replace(f"id = {_q(ms.id)}, ", "")
+        line = None if ms is None else _model(ms, placed=False, on_unit=on_unit).replace(f"id = {_q(ms.id)}, ", "")
         if run and line != run[0][1]:
             ids = ", ".join(_q(m.id) for m, _l in run)
             out.append(run[0][1].replace(" },", f", count = {len(run)}, ids = [{ids}] }},"))
@@ -171,7 +186,10 @@ def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the s
     for w in spec.weapons.values():
         out += _weapon(w)
     for owner, army in enumerate(spec.armies):
-        out += ["[[armies]]", f"name = {_q(army.name)}", f"colour = [{', '.join(str(c) for c in army.colour)}]", ""]
+        out += ["[[armies]]", f"name = {_q(army.name)}", f"colour = [{', '.join(str(c) for c in army.colour)}]"]
+        if army.rules:  # (issue 26: army and detachment rules every unit of it holds)
+            out.append(_rules(army.rules))
+        out.append("")
         for us in (part for whole in spec.units for part in as_written(whole)):  # (19.01 each with its leads)
             if us.owner != owner:
                 continue
@@ -198,8 +216,12 @@ def spec_toml(spec, notes: dict | None = None, header: str = "# Saved from the s
                 out.append(f"transport = {_capacity(us.transport)}")
             if us.embarked is not None:
                 out.append(f"embarked = {_q(us.embarked)}")
+            on_unit = unit_rules(us.models)
+            if on_unit:
+                out.append(_rules(on_unit))
             out.append("models = [")
-            out += [_model(ms, notes.get(ms.id, "")) for ms in us.models] if us.planned else _waiting(us.models)
+            out += ([_model(ms, notes.get(ms.id, ""), on_unit=on_unit) for ms in us.models] if us.planned
+                    else _waiting(us.models, on_unit))
             out += ["]", ""]
     if spec.mission is not None:
         out += _mission(spec.mission)

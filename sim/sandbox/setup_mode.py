@@ -361,7 +361,7 @@ def build_setup_panel(flow, sb) -> None:
         for tpl in st.library:
             on = st.placing is not None and st.placing.get("template") is tpl and st.placing["owner"] == owner
             flow.button(tpl.name, lambda t=tpl.id, o=owner: sb.pick_unit(t, o), name=f"unit:{owner}:{tpl.id}",
-                        tip=f"{len(tpl.models)} models",
+                        tip=library_tip(tpl),
                         object_id="#toggle_on" if on else "#toggle", height=24, size=12)
         flow.newline()
     build_import_section(flow, sb)  # Import army... (import_dialog.py)
@@ -386,6 +386,22 @@ def build_setup_panel(flow, sb) -> None:
     bar = getattr(flow.scroll, "vert_scroll_bar", None)
     if what and shown and bar is not None:  # (the selection's attach rows are at the panel's end)
         bar.set_scroll_from_start_percentage(1.0)
+
+
+def library_tip(tpl) -> str:
+    """A library unit's hover: its models, its modelled rules (issue 26) apart from its inert labels."""
+    out = [f"{len(tpl.models)} models"]
+    rules, labels = [], []
+    for ms in tpl.models:
+        rules += [k for k in ms.rules if k not in rules]
+        labels += [k for k in ms.labels if k not in labels]
+    labels += [k for k in getattr(tpl, "labels", ()) if k not in labels]
+    if rules:
+        from sim.rules.effects import table
+        out.append("rules: " + ", ".join(getattr(table.by_key(k), "name", k) for k in rules))
+    if labels:
+        out.append("not modelled: " + ", ".join(labels))
+    return "<br>".join(out)
 
 
 def _height_buttons(flow, sb, area) -> None:

@@ -12,6 +12,7 @@ import pygame
 from sim.sandbox.charge_flow import PlacementMixin
 from sim.sandbox.move_preview import MovesMixin
 from sim.sandbox.range_rings import RangeRings, hovered_weapon
+from sim.sandbox.rules_card import AuraRings, hovered_rule
 from sim.sandbox.tape import TapeMixin
 
 
@@ -106,6 +107,10 @@ class ToolsMixin(MovesMixin, PlacementMixin, TapeMixin):
         if rr is None:
             rr = self._range_rings = RangeRings()
         rr.draw(surf, self, hovered_weapon(self))
+        ar = getattr(self, "_aura_rings", None)
+        if ar is None:
+            ar = self._aura_rings = AuraRings()
+        ar.draw(surf, self, hovered_rule(self))  # (issue 26: a rule's aura, hovered on the card)
         self.draw_moves(surf, look)
         self.draw_placement(surf)
         self.draw_tape(surf)

@@ -16,7 +16,8 @@ from sim.rules.effects.vocabulary import RuleRecord, VocabularyError
 
 @functools.lru_cache(maxsize=1)
 def _tables() -> tuple[dict, dict, dict]:
-    from sim.rules.effects.records import ALL
+    from sim.rules.effects.records import load_all
+    ALL = load_all()
     by_key: dict[str, RuleRecord] = {}
     by_id: dict[str, RuleRecord] = {}
     by_name: dict[str, list[RuleRecord]] = {}

@@ -3,13 +3,14 @@ not written so refused with the place, what was expected and what was found."""
 
 import pytest
 
-from sim.rules.effects import data, table
+from sim.rules.effects import table
+from sim.scenario.rule_records import to_toml
 from sim.rules.effects.data import RecordFileError, load_records
 
 
 def test_to_toml_then_load_records_gives_every_record_back(tmp_path):
     p = tmp_path / "r.toml"
-    p.write_text(data.to_toml(table.records()), encoding="utf-8")
+    p.write_text(to_toml(table.records()), encoding="utf-8")
     assert load_records(p) == table.records()
 
 

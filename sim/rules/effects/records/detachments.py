@@ -1,3 +1,0 @@
-"""Detachment rules: one record each, in our own words (sim.rules.effects.vocabulary)."""
-
-RECORDS = ()

@@ -1,0 +1,191 @@
+"""The rule records (sim.rules.effects.records): the table builds, every record is written within
+the vocabulary, every army rule and first-listed detachment rule of the community data is either
+modelled or named here as beyond the vocabulary, and summaries are short one-liners.
+
+(Whether a summary copies the data's prose needs the data, which is not in the repository:
+tools/check_records.py checks that against a local copy.)"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+from sim.rules.abilities.parse import parse_weapon_abilities
+from sim.rules.abilities.value import norm
+from sim.rules.effects import table
+from sim.rules.effects import vocabulary as V
+from sim.rules.effects.conditions import Facts, holds
+from sim.rules.effects.records import ALL
+from sim.rules.turn import Phase
+
+# Every army rule the community catalogues (wh40k-11e) attach to datasheets: the key of its record,
+# or None with why it has none (the part that acts needs a kind the vocabulary lacks).
+ARMY_RULES = {
+    "Oath of Moment": "oath-of-moment",
+    "Waaagh!": "waaagh",
+    "Reanimation Protocols": "reanimation-protocols",
+    "Harbingers of Dread": "harbingers-of-dread",
+    "Nurgle's Gift (Aura)": "nurgles-gift",
+    "Martial Ka'tah": "martial-katah",
+    "Doctrina Imperatives": "doctrina-imperatives",
+    "Templar Vows": "templar-vows",
+    "For The Greater Good": "for-the-greater-good",
+    "Synapse": "synapse",
+    "Prioritised Efficiency": "prioritised-efficiency",
+    "The Shadow of Chaos": None,  # zones of the battlefield; battle-shock pass/fail triggers
+    "Thrill Seekers": None,  # shooting and charging after advancing or falling back
+    "Cabal of Sorcerers": None,  # psychic rituals (tests on 2D6 or 3D6)
+    "Blessings of Khorne": None,  # a dice pool spent on blessings each round
+    "Cult Ambush": None,  # destroyed units coming back through reserves
+    "Acts of Faith": None,  # Miracle dice replacing rolls
+    "Gate of Infinity": None,  # units moved back into strategic reserves
+    "Code Chivalric": None,  # oaths: deeds to complete and qualities
+    "Shadow in the Warp": None,  # forced battle-shock tests on the enemy
+    "Assigned Agents": None,  # list building only
+    "Mission Tactics": None,  # a pointer to the (missing) Deathwatch detachment rule
+}
+
+# The rule of the detachment each faction's catalogue lists first (none for factions whose
+# detachments are in catalogues missing from the snapshot): key, or None with why.
+FIRST_DETACHMENT_RULES = {
+    "Relentless Rage": "relentless-rage",  # World Eaters: Berzerker Warband
+    "The Blood of Martyrs": "the-blood-of-martyrs",  # Adepta Sororitas: Hallowed Martyrs
+    "Martial Mastery": "martial-mastery",  # Adeptus Custodes: Shield Host
+    "Deathwatch Mission Tactics": "deathwatch-mission-tactics",  # Agents: Alien Hunters (Ordo Xenos)
+    "Bold Gallantry": "bold-gallantry",  # Imperial Knights: Valourstrike Lance
+    "Methodical Annihilation": "methodical-annihilation",  # Leagues of Votann: Hearthband
+    "Get Stuck In": "get-stuck-in",  # Orks: War Horde
+    "Patient Hunter": "patient-hunter",  # T'au Empire: Kauyon
+    "Hyper Adaptions": "hyper-adaptions",  # Tyranids: Invasion Fleet
+    "Warp Rifts": None,  # Chaos Daemons: a Deep Strike distance
+    "Paragons of Terror": None,  # Chaos Knights: one more Dread ability
+    "Verminous Haze": None,  # Death Guard: Infiltrators (a deployment ability) for two units
+    "Internal Rivalries": None,  # Emperor's Children: a Favoured Champions unit; ignoring modifiers
+    "Flow of Magic": None,  # Thousand Sons: psychic attacks only; zones of the battlefield
+    "A Perfect Ambush": None,  # Genestealer Cults: units arrived from reserves
+    "Rad-bombardment": None,  # Adeptus Mechanicus: mortal wounds at the start of the round
+    "Duty Before All": None,  # Grey Knights: shooting and charging after falling back
+    "Command Protocols": None,  # Necrons: while a CHARACTER leads the unit (the rule is the army's)
+}
+
+KEY = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def test_the_table_builds_with_unique_keys_and_ids():
+    table._tables.cache_clear()
+    recs = table.records()
+    assert len(recs) == len(ALL)
+    ids = [i for r in ALL for i in r.ids]
+    assert len(ids) == len(set(ids))
+    assert len({r.key for r in ALL}) == len(ALL)
+
+
+def test_printed_names_are_unique_within_a_faction():
+    seen: dict[tuple[str, str], str] = {}
+    for r in ALL:
+        for n in r.names:
+            k = (norm(n), norm(r.faction))
+            assert k not in seen, f"{n!r} is in {seen[k]!r} and {r.key!r}"
+            seen[k] = r.key
+
+
+@pytest.mark.parametrize("r", ALL, ids=lambda r: r.key)
+def test_every_record_is_within_the_vocabulary(r):
+    assert KEY.match(r.key)
+    assert r.faction
+    assert r.source in V.SOURCES and (r.source == V.DETACHMENT_RULE) == bool(r.detachment)
+    assert r.grants, "a record with no grant is beyond the vocabulary: the importer reports it as not modelled"
+    phases = {p.value for p in Phase}
+    for g in r.grants:
+        assert set(g.when.phases) <= phases
+        if g.what.kind == V.WEAPON_ABILITY:
+            assert parse_weapon_abilities(g.what.ability, r.key)
+        for kw in g.keywords:
+            assert kw == kw.upper()
+    if r.choice is not None:  # a choice some grant reads (the converse the record itself checks)
+        assert r.choice.moment in phases
+        assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN) for g in r.grants for c in g.when.conditions)
+    assert isinstance(r.ids, tuple) and isinstance(r.names, tuple)
+    for text in (r.summary, r.partial):
+        assert "\n" not in text and text == text.strip()
+    assert len(r.summary) <= 160
+    for i in r.ids:
+        assert re.fullmatch(r"[0-9a-f]{1,4}(-[0-9a-f]{1,4}){3}", i), i
+
+
+@pytest.mark.parametrize("name,key", sorted(ARMY_RULES.items()))
+def test_every_army_rule_of_the_data_is_modelled_or_named_beyond_the_vocabulary(name, key):
+    r = table.lookup(name=name)
+    if key is None:
+        assert r is None
+    else:
+        assert r is not None and r.key == key and r.source == V.ARMY_RULE
+
+
+@pytest.mark.parametrize("name,key", sorted(FIRST_DETACHMENT_RULES.items()))
+def test_every_first_detachment_rule_is_modelled_or_named_beyond_the_vocabulary(name, key):
+    r = table.lookup(name=name)
+    if key is None:
+        assert r is None
+    else:
+        assert r is not None and r.key == key and r.source == V.DETACHMENT_RULE and r.detachment
+
+
+def test_a_record_is_found_by_community_id_before_name():
+    assert table.lookup(ids=("nope", "3b76-4053-ece9-6e7d"), name="Waaagh!").key == "oath-of-moment"
+    assert table.lookup(ids=("a511-d9ca-17d0-42c5",)).key == "reanimation-protocols"
+    # every profile id of an ability printed on several datasheets leads to its one record
+    r = table.by_key("armoured-resilience")
+    assert len(r.ids) > 1 and all(table.lookup(ids=(i,)) is r for i in r.ids)
+    # the options of a rule are records of their own, resolved by key or printed name
+    assert table.resolve("Martial Ka'tah (Rendax Stance)").key == "martial-katah-rendax"
+    assert table.resolve("martial-katah").name == "Martial Ka'tah"
+
+
+def test_eleventh_edition_numbers():
+    oath = table.by_key("oath-of-moment").grants[0].what
+    assert (oath.kind, oath.stat, oath.which) == (V.REROLL, "hit", V.ANY)
+    rp = table.by_key("reanimation-protocols").grants[0]
+    assert rp.what.trigger == V.AT_END_OF_PHASE and rp.when.phases == ("command",) and rp.when.turn == "own"
+    assert (rp.what.dice.n, rp.what.dice.sides) == (1, 3)
+    rage = {g.what.stat: g.what.value for g in table.by_key("relentless-rage").grants}
+    assert rage == {"A": 1, "S": 2}
+
+
+def _acting(key: str, **facts) -> list[str]:
+    f = Facts(**facts)
+    return [f"{g.what.kind}:{g.what.stat or g.what.ability}" for g in table.by_key(key).grants if holds(g.when, f)]
+
+
+def test_conditions_of_records_read_the_facts():
+    assert _acting("relentless-rage", attack="melee", charged=True) == ["modify:A", "modify:S"]
+    assert _acting("relentless-rage", attack="melee") == []
+    assert _acting("relentless-rage", attack="ranged", charged=True) == []
+    assert _acting("sanguinary-priest", leading=True) == ["feel no pain:"]
+    assert _acting("sanguinary-priest") == []
+    assert _acting("patient-hunter", attack="ranged", battle_round=2) == []
+    assert _acting("patient-hunter", attack="ranged", battle_round=3) == ["weapon ability:SUSTAINED HITS 1"]
+    assert _acting("fortis-doctrines", target_below_half=True) == ["modify:hit"]
+    assert _acting("sunderer-of-fortresses", target_keywords=frozenset({"VEHICLE"})) == ["modify:S", "modify:D"]
+    assert _acting("oath-of-moment", target_chosen=False) == []
+    assert _acting("waaagh", attack="melee", chosen=True) == ["modify:S", "modify:A", "invulnerable:"]
+
+
+def _check_tool():
+    path = Path(__file__).resolve().parents[3] / "tools" / "check_records.py"
+    spec = importlib.util.spec_from_file_location("check_records", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_copy_check_finds_a_shared_run_of_eight_words():
+    tool = _check_tool()
+    theirs = "When the moon rises, every hound of the pack may howl twice at the stars."
+    assert tool.shared_run("Ours: every hound of the pack may howl twice, loudly.", theirs) == (
+        "every hound of the pack may howl twice")
+    assert tool.shared_run("every hound of the pack may howl", theirs) is None  # seven words
+    assert tool.shared_run("Hounds howl twice when the moon is up.", theirs) is None

@@ -1,0 +1,45 @@
+"""sim.rules.effects.words on records of the table: what the unit card and the import report say
+of a rule is generated from its grants, so it says exactly what the engine does."""
+
+from __future__ import annotations
+
+from sim.rules.effects import table
+from sim.rules.effects.words import grant_words, record_words
+
+
+def test_an_army_rule_with_a_choice_and_a_part_left_out():
+    assert record_words(table.by_key("oath-of-moment")) == [
+        "Oath of Moment (army rule): Each Command phase mark one enemy unit; attacks against it may re-roll the "
+        "hit roll.",
+        "  - re-roll hit rolls for every unit of the army while the other unit is the one chosen for this rule",
+        "  - not modelled: the extra +1 to wound with a Codex: Space Marines detachment is not modelled",
+    ]
+
+
+def test_a_leader_ability():
+    assert [grant_words(g) for g in table.by_key("sanguinary-priest").grants] == [
+        "Feel No Pain 5+ for its unit while the bearer is leading a unit"]
+    assert [grant_words(g) for g in table.by_key("blood-chalice").grants] == [
+        "+1 to AP for its unit with melee attacks while the bearer is leading a unit"]
+
+
+def test_an_aura_narrowed_by_keywords():
+    assert [grant_words(g) for g in table.by_key("deadly-unity").grants] == [
+        "+1 to hit rolls for friendly units within 6\" (ANATHEMA PSYKANA only)"]
+
+
+def test_an_enemy_aura_and_a_detachment_rule():
+    assert [grant_words(g) for g in table.by_key("harbingers-of-dread").grants] == [
+        "-1 to Leadership for enemy units within 9\""]
+    assert [grant_words(g) for g in table.by_key("relentless-rage").grants] == [
+        "+1 to Attacks for every unit of the army (WORLD EATERS only) with melee attacks while it made a charge "
+        "move this turn",
+        "+2 to Strength for every unit of the army (WORLD EATERS only) with melee attacks while it made a charge "
+        "move this turn",
+    ]
+
+
+def test_a_return_at_the_end_of_the_command_phase():
+    assert [grant_words(g) for g in table.by_key("reanimation-protocols").grants] == [
+        "regains D3 wounds at the end of each phase for every unit of the army in the command phase in its "
+        "army's turn"]
