@@ -57,6 +57,7 @@ from sim.rules.dice import DiceExpr
 from sim.rules.mortal import hazard_mortal_wounds, mortal_wound_target
 from sim.rules import sequence as SQ
 from sim.rules.sequence import PoolState
+from sim.rules.effects.attack import damage_after
 from sim.odds.budget import Intractable  # noqa: F401  (raised here, beyond the budgets)
 
 MAX_ENTRIES = 200_000  # outcomes of a target at once; beyond, the attack is too large to work out exactly
@@ -239,6 +240,8 @@ class Context:
             runs.pop()  # (passing on every model: those faces change nothing)
         self.runs = [(f, n, fails) for f, n, fails in runs]
         self.lost_to_damage = [FA.damage_lost(x) for x in tv.fnp]
+        # the damage of an attack allocated to each model: a rule's change to it (05.04, never below 1)
+        self.damage_to = [_taken(self.damage, t) for t in tv.taken] if tv.taken else [self.damage] * len(tv.ids)
         self._step: dict = {}
 
     def key(self):
@@ -260,7 +263,7 @@ class Context:
                 step = {(r, 0): 1.0}
             else:
                 step = defaultdict(float)
-                for (r2, _lost), p in self.lose(r, i, self.damage):
+                for (r2, _lost), p in self.lose(r, i, self.damage_to[i]):
                     step[(r2, 1)] += p
                 step = dict(step)
         self._step[(k, r)] = step
@@ -306,6 +309,17 @@ class Context:
             step = dict(step)
         self._step[("mortal", r)] = step
         return step
+
+
+def _taken(damage, taken: int):
+    """The support of the damage of an attack allocated to a model whose rules change the Damage
+    it takes by ``taken`` (sim.rules.effects.attack.damage_after), equal amounts merged."""
+    if not taken:
+        return damage
+    out: dict[int, float] = defaultdict(float)
+    for amount, p in damage:
+        out[damage_after(amount, taken)] += p
+    return sorted(out.items())
 
 
 class Chain:

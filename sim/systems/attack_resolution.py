@@ -14,6 +14,7 @@ from sim.world import mutations as M, queries as W
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import abilities as AB
 from sim.plan.scenario_modifiers import save_modifiers
+from sim.plan.rule_effects import target_side
 from sim.rules import pools as PL
 from sim.rules.abilities import Hook
 from sim.rules.attack import AttackKind
@@ -198,7 +199,10 @@ class AttackResolutionSystem(esper.Processor):
                 ndice += a
                 attackers[d.model_id] = None
             pool.attackers = tuple(attackers)
-            pool.state = PoolState(ndice, key.skill, key.S, key.AP, key.D, W.toughness(target),
+            side = target_side(battle, target, ent, act.kind is _FIGHTING)  # (None: no rule acts)
+            T = (W.toughness(target) if side is None or side.T is None
+                 else side.toughness(W.roster(target).bodyguard, W.living(target).slots))
+            pool.state = PoolState(ndice, key.skill, key.S, key.AP, key.D, T,
                                    key.hit_mod, key.wound_mod, hit_fail_below=key.fail_below, snap=key.snap)
             if got is not None:
                 pool.held = Held(attack_dice=got or None)
@@ -222,6 +226,12 @@ class AttackResolutionSystem(esper.Processor):
                "modifiers": [[s, v] for s, v in mods] if mods else []}
         if key.snap:
             rec["snap"] = True  # 15.09: the BS is ignored
+        if first.rules:
+            rec["rules"] = [list(x) for x in first.rules]  # (sim.plan.rule_effects)
+        if battle.resources.has_rules:
+            side = target_side(battle, target, ent, act.kind is _FIGHTING)
+            if side is not None:
+                rec["target_rules"] = [list(x) for x in side.sources]
         if held is not None and held.attack_reroll is not None:
             rec["command_reroll"] = held.attack_reroll  # (15.02: "dice" counts the die re-rolled)
         battle.record(rec)
@@ -388,7 +398,7 @@ class AttackResolutionSystem(esper.Processor):
             saves = held.rolls = roll_saves(pool.state, battle.dice)
         # 15.02 the save roll is the defender's: a Command Re-roll is offered to the target's player
         rr = self._reroll(battle, pool.spec.target, pool, "save", saves,
-                          lambda: self._save_rerollable(ent, act, pool, saves), "save rolls")
+                          lambda: self._save_rerollable(battle, ent, act, pool, saves), "save rolls")
         if rr is PENDING:
             return
         held.rolls = None
@@ -400,12 +410,15 @@ class AttackResolutionSystem(esper.Processor):
         pool.step = _DAMAGE
 
     @staticmethod
-    def _save_rerollable(ent, act, pool: Pool, saves) -> list[int]:
+    def _save_rerollable(battle, ent, act, pool: Pool, saves) -> list[int]:
         """15.02 The save dice a re-roll could turn into saves: failed against a living model
         of the target (its Sv, InSv and save-roll modifier) that some result would save."""
         smods = save_modifiers(pool.spec.target, ent, act.kind is _FIGHTING)
         r = W.roster(pool.spec.target)
         insv = r.InSv_melee_of if act.kind is _FIGHTING else r.InSv_of  # 05.03 (a save against one kind only)
+        side = target_side(battle, pool.spec.target, ent, act.kind is _FIGHTING)
+        if side is not None:
+            smods, insv = side.save_mods(smods), ({**insv, **side.invuln} if side.invuln else insv)
         checks = {(m.Sv, insv[m.id], smods.get(m.id, 0) if smods else 0) for m in pool.models if m.remaining > 0}
         return save_rerollable(pool.state, saves, checks)
 
@@ -441,6 +454,14 @@ class AttackResolutionSystem(esper.Processor):
                              fnp=W.feel_no_pain(target), W=r.W_of)
             smods = save_modifiers(target, ent, act.kind is _FIGHTING)
             insv = r.InSv_melee_of if act.kind is _FIGHTING else r.InSv_of  # 05.03 (a save against one kind only)
+            side = target_side(battle, target, ent, act.kind is _FIGHTING)  # (None: no rule acts)
+            if side is not None:  # the rules acting on the target's models (sim.plan.rule_effects)
+                smods = side.save_mods(smods)
+                if side.invuln:
+                    insv = {**insv, **side.invuln}
+                if side.fnp:
+                    st.fnp = {**st.fnp, **{m: f for m, f in side.fnp.items() if st.remaining.get(m, 0) > 0}}
+                st.taken = side.taken
             if (held is not None and pool.state.D.is_random
                     and battle.roll_window_open(esper.component_for_entity(ent, Unit).owner, ent)):
                 # 15.02: the damage rolls may be re-rolled: resolved step by step (damage_steps)
