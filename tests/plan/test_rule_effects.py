@@ -296,3 +296,22 @@ def test_a_rule_named_in_a_scenario_file_acts_with_its_choice(tmp_path):
         assert of_type(b, "pool")[0]["rules"] == [["Oath of Moment", "re-roll hit rolls that fail"]]
         assert of_type(b, "hit rolls")[0]["rerolled"] == [3] and wounds(b, "t/1") == 4
         assert b.dice.remaining == 0
+
+
+def test_weapon_ability_ignores_cover_takes_the_benefit_of_cover_away():
+    sh = unit("sh", model((10, 10), ["rifle"], W=10))
+    t = unit("t", model((10, 30), ["knife"], W=5, Sv=7), abilities="Stealth")
+    for gift, skill in (((), 4), ((rec("flare", grant(V.WEAPON_ABILITY, ability="IGNORES COVER")),), 3)):
+        with Battle(scenario(WEAPONS, [sh], [t]), dice=ForcedDice([1])) as b:
+            if gift:
+                give(b, "sh", *gift)
+            b.run_command(Shoot("sh", (Selection("sh/1", "rifle", "t"),)))
+            pool = of_type(b, "pool")[0]
+            assert pool["skill"] == skill
+            assert (["benefit of cover (13.08)", -1] in pool["modifiers"]) == (not gift)
+
+
+def test_weapon_ability_heavy_gives_its_modifier_to_a_stationary_unit():
+    with shoot([rec("brace", grant(V.WEAPON_ABILITY, ability="HEAVY"))], [2, 1]) as b:
+        pool = of_type(b, "pool")[0]
+        assert "HEAVY" in pool["abilities"] and pool["hit_mod"] == 1 and of_type(b, "hit rolls")[0]["hits"] == 1

@@ -326,6 +326,13 @@ def spec(name: str) -> AbilityDef:
     return REGISTRY[ALIASES.get(name, name)]
 
 
+# 01.05.02 the project's re-roll abilities: (roll, of 1s only) -> the record (a rule's re-roll of
+# hit or wound rolls confers one: sim.rules.effects.attack)
+REROLL_ABILITIES: dict[tuple[str, bool], AbilityDef] = {
+    ("hit", True): REGISTRY["REROLL HITS 1"], ("hit", False): REGISTRY["REROLL HITS"],
+    ("wound", True): REGISTRY["REROLL WOUNDS 1"], ("wound", False): REGISTRY["REROLL WOUNDS"]}
+
+
 def with_hook(hook: str) -> AbilityDef:
     """The one record that has this hook (for messages that name the ability, e.g. "[BLAST]")."""
     found = [r for r in _RECORDS if hook in r.effects]

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
 from sim.rules.abilities.parse import parse_weapon_abilities
+from sim.rules.abilities.registry import REROLL_ABILITIES
 from sim.rules.attack import clamp_ap
 from sim.rules.dice import DiceExpr
 from sim.rules.effects import vocabulary as V
@@ -42,9 +43,6 @@ ATTACKER_KINDS = (V.MODIFY, V.REROLL, V.WEAPON_ABILITY)
 TARGET_KINDS = (V.MODIFY, V.FEEL_NO_PAIN, V.INVULNERABLE)
 CHARACTERISTICS = ("A", "S", "AP", "D")
 TARGET_STATS = ("save", "T", "damage taken")
-# the registry's re-roll abilities (01.05.02): (roll, of 1s only) -> the ability as printed
-REROLL_ABILITY = {("hit", True): "REROLL HITS 1", ("hit", False): "REROLL HITS",
-                  ("wound", True): "REROLL WOUNDS 1", ("wound", False): "REROLL WOUNDS"}
 
 
 class Acted(NamedTuple):
@@ -108,7 +106,7 @@ def attack_takes(acted: Iterable[Acted], melee: bool) -> AttackTakes | None:
         labels.append((source, effect_words(e)))
     for roll in ("hit", "wound"):
         if roll in rerolls:
-            abilities.append(REROLL_ABILITY[(roll, rerolls[roll])])
+            abilities.append(REROLL_ABILITIES[(roll, rerolls[roll])].name)
     if not labels:
         return None
     return AttackTakes(tuple(hit), tuple(skill), tuple(wound), net["A"], net["S"], net["AP"], net["D"],
