@@ -89,15 +89,20 @@ def _take(battle, unit_ent: int, d, takes) -> None:
             if not old.is_melee:
                 facts["stationary"] = SH.heavy_stationary(W.unit_engaged(unit_ent), st.set_up_this_turn, st.moved)
             if not d.snap:
-                hit = hit + plan_modifiers(new, "hit", facts, d.target)[len(plan_modifiers(old, "hit", facts, d.target)):]
-            wound = wound + plan_modifiers(new, "wound", facts, d.target)[len(plan_modifiers(old, "wound", facts,
-                                                                                              d.target)):]
+                hit = hit + _gained(old, new, "hit", facts, d.target)
+            wound = wound + _gained(old, new, "wound", facts, d.target)
             if Hook.DENIES_COVER in new.effects and Hook.DENIES_COVER not in old.effects and d.skill_mods:
                 d.skill_mods = tuple(m for m in d.skill_mods if m[0] != COVER_SOURCE)  # 24.18
         d.weapon = new
     d.hit_mods, d.skill_mods, d.wound_mods = d.hit_mods + hit, d.skill_mods + skill, d.wound_mods + wound
     d.rules = d.rules + takes.labels
     d.key = declared_key(d)
+
+
+def _gained(old, new, roll: str, facts: dict, target: int) -> tuple:
+    """The ``roll`` modifiers the abilities ``new`` has more than ``old`` give when the target is
+    picked (sim.plan.common.plan_modifiers: the added abilities come last)."""
+    return plan_modifiers(new, roll, facts, target)[len(plan_modifiers(old, roll, facts, target)):]
 
 
 class TargetSide(NamedTuple):
