@@ -5,6 +5,8 @@ expected and what was found. See the README for the format."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 import math
 import tomllib
@@ -357,13 +359,14 @@ def _armies(top: Reader, weapons, board, by_rules: bool = False):
     # when each unit is read)
     owners: dict[str, int] = {}
     readers: dict[str, Reader] = {}  # unit id -> its reader (for an attachment's error)
+    chosen_r: list[Reader] = []  # each army's reader, for its ``chosen`` (read once every unit is known)
     for owner, ar in enumerate(items):
         raw = ar.data.get("units") if isinstance(ar.data, dict) else None
         for u in raw if isinstance(raw, list) else ():
             if isinstance(u, dict) and isinstance(u.get("id"), str):
                 owners.setdefault(u["id"], owner)
     for owner, ar in enumerate(items):
-        ar.keys({"name", "colour", "units", "rules"}, {"name", "units"})
+        ar.keys({"name", "colour", "units", "rules", "chosen"}, {"name", "units"})
         colour = PLAYER_COLOURS[owner]
         if ar.has("colour"):
             c = ar.data["colour"]
@@ -373,13 +376,40 @@ def _armies(top: Reader, weapons, board, by_rules: bool = False):
             colour = tuple(c)
         _name(ar, "name")
         armies.append(Army(ar.req("name", str), colour, _rules(ar, "rules")))
+        chosen_r.append(ar)
         enemies = sorted(uid for uid, o in owners.items() if o != owner)
         for ur in ar.sub("units").items():
             units.append(_unit(ur, owner, weapons, board, seen_units, seen_models, placed, enemies, by_rules))
             readers[units[-1].id] = ur
             if len(placed) > MODELS:
                 ur.fail(f"at most {MODELS} models in the scenario", f"<{len(placed)} models>", "models")
-    return tuple(armies), join(tuple(units), readers, board, _waiting)  # 19.01 attached units
+    joined = join(tuple(units), readers, board, _waiting)  # 19.01 attached units
+    armies = [dataclasses.replace(a, chosen=_chosen(r, owner, a, joined)) for owner, (a, r) in
+              enumerate(zip(armies, chosen_r))]
+    return tuple(armies), joined
+
+
+def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
+    """An army's ``chosen`` table (README "Rules"): the choices of its rules in force as the
+    battle starts, by rule (key or name) -> the enemy unit it picked (an id) or true (called).
+    The rule must be one a unit of the army holds and one that asks that kind of choice."""
+    from sim.rules.effects import table
+    from sim.rules.effects import vocabulary as V
+    v = ar.get("chosen", dict, {})
+    held = set(army.rules) | {k for u in units if u.owner == owner for m in u.models for k in m.rules}
+    enemies = sorted(u.id for u in units if u.owner != owner)
+    out = []
+    for name, value in v.items():
+        rec = table.resolve(name)
+        if rec is None or rec.key not in held or rec.choice is None:
+            ar.sub("chosen").fail("a rule with a choice that a unit of this army holds", name, name)
+        if rec.choice.kind == V.PICK_ENEMY:
+            if value not in enemies:
+                ar.sub("chosen").fail(f"the id of an enemy unit ({', '.join(enemies)})", value, name)
+        elif value is not True:
+            ar.sub("chosen").fail("true (the rule is called)", value, name)
+        out.append((rec.key, value))
+    return tuple(out)
 
 
 def _keywords(r: Reader, key: str) -> frozenset[str]:

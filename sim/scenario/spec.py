@@ -74,6 +74,9 @@ class Army:
     name: str
     colour: tuple[int, int, int]
     rules: tuple[str, ...] = ()  # keys of the army and detachment rules (sim.rules.effects) every unit holds
+    # the choices of its rules in force when the battle starts: (rule key, the enemy unit id picked
+    # or True for a rule called), as a scenario sets a unit's state (``charged``)
+    chosen: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,3 +136,34 @@ def test_loader_refuses_a_rule_it_does_not_model(rules):
     with pytest.raises(ScenarioError) as e:
         parse_scenario(data, "t.toml")
     assert "rules" in str(e.value)
+
+
+def test_a_scenario_sets_choices_in_force_as_the_battle_starts():
+    data = {"battle": {"name": "t", "seed": 1, "board": [60, 44]}, "weapons": W,
+            "armies": [{"name": "A", "rules": ["Waaagh!", "Oath of Moment"],
+                        "chosen": {"Waaagh!": True, "oath-of-moment": "b"},
+                        "units": [unit("a", model(row(10, 10, 1), ["gun"]))]},
+                       {"name": "B", "units": [unit("b", model(row(10, 30, 1), ["gun"]))]}]}
+    spec = parse_scenario(data, "t.toml")
+    assert spec.armies[0].chosen == (("waaagh", True), ("oath-of-moment", "b"))
+    with Battle(spec) as b:
+        b._enter()
+        assert RE.choice_of(0, "waaagh") is True and RE.choice_of(0, "oath-of-moment") == "b"
+        assert len(RE.acting(b, b.units["a"], (V.REROLL,), other=b.units["b"])) == 1
+
+
+@pytest.mark.parametrize("chosen, found", [
+    ({"Reanimation Protocols": True}, "a rule with a choice"),  # (held, but asks no choice)
+    ({"Waaagh!": "b"}, "true (the rule is called)"),
+    ({"Oath of Moment": "a"}, "the id of an enemy unit"),
+    ({"Shadow of Nothing": True}, "a rule with a choice"),
+])
+def test_a_scenario_choice_must_fit_its_rule(chosen, found):
+    from sim.errors import ScenarioError
+    data = {"battle": {"name": "t", "seed": 1, "board": [60, 44]}, "weapons": W,
+            "armies": [{"name": "A", "rules": ["Waaagh!", "Oath of Moment", "Reanimation Protocols"],
+                        "chosen": chosen, "units": [unit("a", model(row(10, 10, 1), ["gun"]))]},
+                       {"name": "B", "units": [unit("b", model(row(10, 30, 1), ["gun"]))]}]}
+    with pytest.raises(ScenarioError) as e:
+        parse_scenario(data, "t.toml")
+    assert found in str(e.value)
