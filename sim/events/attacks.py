@@ -132,6 +132,7 @@ class SaveRolls(Event):
     pool: Annotated[int, "the pool's index"]
     rolls: Annotated[list[int], "the save rolls"]
     AP: Annotated[int, "the Armour Penetration they are made against"]
+    rerolled: NotRequired[Annotated[list[int], "the results of a rule's re-rolls of save rolls (01.05.02)"]]
     command_reroll: NotRequired[Annotated[CommandReroll, "a Command Re-roll of one save die (15.02; the "
                                                          "die's index in the rolls first made, sorted)"]]
 

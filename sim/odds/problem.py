@@ -61,6 +61,7 @@ class UnitView:
     monster_or_vehicle: tuple[bool, ...]
     invuln: tuple = ()  # each model's invulnerable save against this attack (05.03; empty: InSv)
     taken: tuple = ()  # each model's modifier to the Damage of each attack allocated to it (empty: none)
+    save_reroll: tuple = ()  # each model's re-roll of save rolls: "", "ones" or "failed" (empty: none)
     rules: tuple = field(default=(), compare=False)  # (rule, what it gives) acting on its models (report)
 
     @property
@@ -165,17 +166,18 @@ def unit_view(battle, unit_ent: int, attacker: int | None = None, melee: bool = 
     smods = smods or {}
     explodes = tuple(any(Hook.EXPLODES in a.spec.hooks for a in (W.model_abilities(m) or ())) for m in r.models)
     insv = r.InSv_melee_of if melee else r.InSv_of
-    T, fnp, taken, rules = tuple(r.T), tuple(r.fnp), (), ()
+    T, fnp, taken, rules, save_reroll = tuple(r.T), tuple(r.fnp), (), (), ()
     if side is not None:
         insv = {**insv, **side.invuln}
         T = side.T or T
         fnp = tuple(side.fnp.get(i, f) for i, f in zip(r.ids, fnp))
         taken = tuple(side.taken.get(i, 0) for i in r.ids) if side.taken else ()
         rules = side.sources
+        save_reroll = tuple(side.save_reroll.get(i, "") for i in r.ids) if side.save_reroll else ()
     return UnitView(
         uid=u.id, name=u.name, ids=tuple(r.ids), W=tuple(t.W for t in r.full), Sv=tuple(t.Sv for t in r.full),
         InSv=tuple(t.InSv for t in r.full), character=tuple(r.character), T=T,
-        invuln=tuple(insv[t.id] for t in r.full), taken=taken, rules=rules,
+        invuln=tuple(insv[t.id] for t in r.full), taken=taken, rules=rules, save_reroll=save_reroll,
         bodyguard=tuple(r.bodyguard), keywords=tuple(W.model_keywords(m) for m in r.models),
         fnp=fnp, save_mod=tuple(smods.get(i, 0) for i in r.ids),
         start=tuple(max(w.remaining, 0) for w in r.wounds),

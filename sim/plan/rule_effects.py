@@ -18,8 +18,9 @@ from sim.rules import shooting as SH
 from sim.rules.abilities import Hook
 from sim.rules.attack import unit_toughness
 from sim.rules.effects import vocabulary as V
-from sim.rules.effects.attack import (ATTACKER_KINDS, TARGET_KINDS, Acted, attack_takes, best_roll, target_takes,
-                                      toughness_with, weapon_taking)
+from sim.rules.effects.attack import (ATTACKER_KINDS, TARGET_KINDS, Acted, attack_takes, best_roll,
+                                      save_reroll_faces, target_takes, toughness_with, weapon_taking)
+from sim.rules.sequence import save_faces
 from sim.world import queries as W
 from sim.world import rule_effects as RE
 
@@ -118,10 +119,21 @@ class TargetSide(NamedTuple):
     invuln: dict  # model id -> the best of its own (against this attack) and the granted InSv
     taken: dict  # model id -> the modifier to the Damage of each attack allocated to it
     sources: tuple
+    save_reroll: dict  # model id -> its re-roll of save rolls ("ones" or "failed")
 
     def toughness(self, bodyguard, slots) -> int:
         """05.02.01 / 19.02 the unit's T for wound rolls with the models at ``slots`` alive."""
         return unit_toughness(self.T, bodyguard, slots)
+
+    def save_reroll_faces(self, AP: int, models, Sv: dict, InSv: dict, save_mods: dict | None) -> frozenset:
+        """01.05.02 The save results re-rolled for a pool at AP ``AP`` whose target has these
+        living ``models`` (ids), with their Sv, InSv and net save-roll modifiers
+        (sim.rules.effects.attack.save_reroll_faces)."""
+        if not self.save_reroll:
+            return frozenset()
+        mods = save_mods or {}
+        return save_reroll_faces((self.save_reroll.get(m, ""), _fails(AP, Sv[m], InSv[m], mods.get(m, 0)))
+                                 for m in models)
 
     def save_mods(self, scenario: dict | None) -> dict | None:
         """The net save-roll modifier of each model: the scenario's (sim.plan.scenario_modifiers)
@@ -132,6 +144,12 @@ class TargetSide(NamedTuple):
         for mid, v in self.save_mod.items():
             out[mid] = out.get(mid, 0) + v
         return {k: v for k, v in out.items() if v} or None
+
+
+def _fails(AP: int, Sv: int, InSv, modifier: int) -> tuple:
+    """Whether each face 1..6 fails the save (index 0 unused), by 05.04 step 2 (save_faces)."""
+    faces = save_faces(AP, Sv, InSv, modifier)
+    return (False,) + tuple(faces[f][0] for f in range(1, 7))
 
 
 def target_side(battle, target: int, attacker: int, melee: bool) -> TargetSide | None:
@@ -145,7 +163,7 @@ def target_side(battle, target: int, attacker: int, melee: bool) -> TargetSide |
         return None
     r = W.roster(target)
     own_insv = r.InSv_melee_of if melee else r.InSv_of
-    save_mod, fnp, invuln, taken, sources = {}, {}, {}, {}, {}
+    save_mod, fnp, invuln, taken, sources, reroll = {}, {}, {}, {}, {}, {}
     T = list(r.T)
     t_changed = False
     by_effects: dict[tuple, object] = {}
@@ -168,6 +186,8 @@ def target_side(battle, target: int, attacker: int, melee: bool) -> TargetSide |
             invuln[mid] = best_roll(own_insv[mid], tt.invuln)
         if tt.taken:
             taken[mid] = tt.taken
+        if tt.save_reroll:
+            reroll[mid] = tt.save_reroll
     if not sources:
         return None
-    return TargetSide(save_mod, tuple(T) if t_changed else None, fnp, invuln, taken, tuple(sources))
+    return TargetSide(save_mod, tuple(T) if t_changed else None, fnp, invuln, taken, tuple(sources), reroll)

@@ -48,6 +48,9 @@ class PoolState:
     reroll_wound_failed: bool = False  # 01.05.02: the re-roll-failed ability of wound rolls ([TWIN-LINKED]'s)
     hit_fail_below: int = 0  # 10.07 indirect: unmodified results below this fail (6 or 4)
     snap: bool = False  # 15.09 snap shooting: only an unmodified 6 hits, not a critical hit
+    # 01.05.02 the unmodified save results a rule acting on the target's models re-rolls, once
+    # each (sim.rules.effects.attack.save_reroll_faces; set at the save step)
+    save_reroll: frozenset = frozenset()
     # the hooks of the abilities acting in the pool (sim.rules.pools.apply_pool_effects): what a
     # critical result does more, for a Command Re-roll's offer (15.02)
     acting: frozenset = frozenset()
@@ -316,8 +319,28 @@ def judge_wounds(p: PoolState, rolls: list[int], rerolled: dict[int, int]) -> di
 
 
 def roll_saves(p: PoolState, dice: Dice) -> list[int]:
-    """05.03 step 3 Roll one save per wound, all at once; 05.04 takes them lowest first."""
-    return sorted(dice.d6(p.wounds, "save rolls")) if p.wounds else []
+    """05.03 step 3 Roll one save per wound, all at once (the re-rolls a rule gives made,
+    save_dice); 05.04 takes them lowest first."""
+    if not p.wounds:
+        return []
+    if p.save_reroll:
+        return sorted(save_dice(p, dice)[0])
+    return sorted(dice.d6(p.wounds, "save rolls"))
+
+
+def save_dice(p: PoolState, dice: Dice) -> tuple[list[int], dict[int, int]]:
+    """05.03 step 3 The save rolls, unsorted, with the re-rolls a rule acting on the target's
+    models gives made (01.05.02: once each, before modifiers; ``p.save_reroll``: the faces
+    re-rolled, sim.rules.effects.attack.save_reroll_faces): the rolls, and the dice re-rolled
+    (index -> the result re-rolled)."""
+    rolls = list(dice.d6(p.wounds, "save rolls")) if p.wounds else []
+    rerolled: dict[int, int] = {}
+    again_for = [i for i, r in enumerate(rolls) if r in p.save_reroll] if p.save_reroll else []
+    if again_for:
+        for i, r in zip(again_for, dice.d6(len(again_for), "save re-rolls")):
+            rolls[i] = r
+            rerolled[i] = r
+    return rolls, rerolled
 
 
 @dataclass(slots=True)

@@ -20,7 +20,7 @@ from sim.rules.abilities import Hook
 from sim.rules.attack import AttackKind
 from sim.rules.allocation import default_order, preferred_groups
 from sim.rules.sequence import (DamageState, PoolState, damage_steps, hit_dice, hit_rerollable, inflict_damage,
-                                judge_hits, judge_wounds, roll_hits, roll_saves, roll_wounds, save_rerollable,
+                                judge_hits, judge_wounds, roll_hits, roll_saves, roll_wounds, save_dice, save_rerollable,
                                 strength_text, wound_dice, wound_rerollable)
 from sim.rules import command_reroll as RR
 from sim.rules.stratagems import Roll
@@ -385,8 +385,14 @@ class AttackResolutionSystem(esper.Processor):
         pool.step = _SAVE
 
     def _save(self, battle, ent, act, pool: Pool) -> None:
-        pool.saves = roll_saves(pool.state, battle.dice)
-        battle.record({"type": ev.SAVES, "pool": pool.index, "rolls": pool.saves, "AP": pool.state.AP})
+        if battle.resources.has_rules:
+            pool.saves, rerolled = _rules_saves(battle, ent, act, pool)
+        else:
+            pool.saves, rerolled = roll_saves(pool.state, battle.dice), None
+        rec = {"type": ev.SAVES, "pool": pool.index, "rolls": pool.saves, "AP": pool.state.AP}
+        if rerolled is not None:
+            rec["rerolled"] = list(rerolled.values())
+        battle.record(rec)
         pool.step = _DAMAGE
 
     def _save_mission(self, battle, ent, act, pool: Pool) -> None:
@@ -395,15 +401,25 @@ class AttackResolutionSystem(esper.Processor):
         held = pool.held
         saves = held.rolls
         if saves is None:
-            saves = held.rolls = roll_saves(pool.state, battle.dice)
+            if battle.resources.has_rules:
+                saves, held.rerolled = _rules_saves(battle, ent, act, pool)
+                held.rolls = saves
+            else:
+                saves = held.rolls = roll_saves(pool.state, battle.dice)
         # 15.02 the save roll is the defender's: a Command Re-roll is offered to the target's player
+        # (never of a die a rule re-rolled already, 01.05.02)
+        done = held.rerolled or ()
         rr = self._reroll(battle, pool.spec.target, pool, "save", saves,
-                          lambda: self._save_rerollable(battle, ent, act, pool, saves), "save rolls")
+                          lambda: [i for i in self._save_rerollable(battle, ent, act, pool, saves) if i not in done],
+                          "save rolls")
         if rr is PENDING:
             return
         held.rolls = None
         pool.saves = sorted(saves)  # (05.04 takes them lowest first)
         rec = {"type": ev.SAVES, "pool": pool.index, "rolls": pool.saves, "AP": pool.state.AP}
+        if held.rerolled is not None:
+            rec["rerolled"] = list(held.rerolled.values())
+            held.rerolled = None
         if rr is not None:
             rec["command_reroll"] = rr  # (its die: the index in the sorted rolls first made)
         battle.record(rec)
@@ -496,6 +512,27 @@ class AttackResolutionSystem(esper.Processor):
                 battle.emit(ev.UNIT_DESTROYED, unit=esper.component_for_entity(target, Unit).id,
                             by=attacker)
         pool.step = _DONE
+
+
+def _rules_saves(battle, ent, act, pool: Pool) -> tuple[list[int], dict | None]:
+    """05.03 step 3 in a battle where rules are held: the pool's save rolls, sorted, with the
+    re-rolls a rule acting on the target's models gives made (sim.plan.rule_effects.target_side,
+    sim.rules.sequence.save_dice), and the dice re-rolled (their index in the sorted rolls ->
+    the result; None when no rule re-rolls saves here)."""
+    p, target = pool.state, pool.spec.target
+    side = target_side(battle, target, ent, act.kind is _FIGHTING)
+    if side is None or not side.save_reroll:
+        return roll_saves(p, battle.dice), None
+    r = W.roster(target)
+    insv = r.InSv_melee_of if act.kind is _FIGHTING else r.InSv_of
+    if side.invuln:
+        insv = {**insv, **side.invuln}
+    smods = side.save_mods(save_modifiers(target, ent, act.kind is _FIGHTING))
+    p.save_reroll = side.save_reroll_faces(p.AP, [m.id for m in pool.models if m.remaining > 0], r.Sv_of, insv,
+                                           smods)
+    rolls, rerolled = save_dice(p, battle.dice)
+    order = sorted(range(len(rolls)), key=rolls.__getitem__)
+    return [rolls[i] for i in order], {n: rolls[i] for n, i in enumerate(order) if i in rerolled}
 
 
 def _damage_steps(battle, ent, held: Held) -> list | None:

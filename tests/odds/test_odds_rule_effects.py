@@ -124,3 +124,22 @@ def test_exact_odds_match_a_monte_carlo_of_the_battle():
     # (by hand: 4 * 5/6 * 3/4 * 1/2 * 2/3 = 5/6, D2 -> 1 per unsaved attack)
     assert exact.mean == pytest.approx(5 / 6, abs=1e-12)
     assert abs(statistics.fmean(runs) - exact.mean) <= 4 * exact.sd / len(runs) ** 0.5
+
+
+@pytest.mark.parametrize("which, fail", [(V.FAILED, 1 / 4), (V.ONES, 1 / 2 - 1 / 12)])
+def test_save_rerolls_in_the_exact_odds(which, fail):
+    """Sv4+: a failed save re-rolled fails 1/2 * 1/2; a 1 re-rolled fails 1/2 - 1/6 * 1/2."""
+    o = odds("gun", theirs=(rec("faith", g(V.REROLL, "save", which=which)),), Sv=4)
+    assert o.targets[0].damage.mean == pytest.approx(BASE * fail, abs=1e-12)
+
+
+def test_save_rerolls_exact_odds_match_the_engines_monte_carlo():
+    from sim.odds.montecarlo import simulate
+    with battle(Sv=4, W=2, n=3) as b:
+        give(b, "t", rec("faith", g(V.REROLL, "save", which=V.FAILED)))
+        cmd = Shoot("sh", (Selection("sh/1", "volley", "t"),))
+        o = E.for_command(b, cmd)
+        from sim.odds.problem import problem_for_command
+        mc = simulate(problem_for_command(b, cmd), 4000, 5)
+    t, m = o.targets[0], mc.targets[0]
+    assert abs(t.damage.mean - m.damage.mean) <= 2.576 * t.damage.sd / 4000 ** 0.5

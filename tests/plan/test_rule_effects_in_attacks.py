@@ -315,3 +315,16 @@ def test_weapon_ability_heavy_gives_its_modifier_to_a_stationary_unit():
     with shoot([rec("brace", grant(V.WEAPON_ABILITY, ability="HEAVY"))], [2, 1]) as b:
         pool = of_type(b, "pool")[0]
         assert "HEAVY" in pool["abilities"] and pool["hit_mod"] == 1 and of_type(b, "hit rolls")[0]["hits"] == 1
+
+
+def test_reroll_saves_ones_and_failed_on_the_target():
+    r1 = rec("faith", grant(V.REROLL, "save", which=V.ONES))
+    with shoot([], [3, 4, 1, 5], Sv=4, target_records=[r1]) as b:  # the 1 re-rolled to 5: saved
+        saves = of_type(b, "save rolls")[0]
+        assert saves["rolls"] == [5] and saves["rerolled"] == [5] and of_type(b, "damage")[0]["steps"][0]["saved"]
+        assert "save re-rolls" in purposes(b)
+    rf = rec("faith", grant(V.REROLL, "save", which=V.FAILED))
+    with shoot([], [3, 4, 3, 2], Sv=4, target_records=[rf]) as b:  # the 3 re-rolled to 2: fails
+        assert of_type(b, "save rolls")[0]["rerolled"] == [2] and wounds(b, "t/1") == 4
+    with shoot([], [3, 4, 4], Sv=4, target_records=[rf]) as b:  # a 4 saves: no re-roll
+        assert of_type(b, "save rolls")[0]["rerolled"] == []

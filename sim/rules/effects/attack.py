@@ -40,7 +40,7 @@ from sim.rules.effects.words import effect_words
 
 # the kinds of effect read for an attacking unit's attacks, and for the target's models
 ATTACKER_KINDS = (V.MODIFY, V.REROLL, V.WEAPON_ABILITY)
-TARGET_KINDS = (V.MODIFY, V.FEEL_NO_PAIN, V.INVULNERABLE)
+TARGET_KINDS = (V.MODIFY, V.REROLL, V.FEEL_NO_PAIN, V.INVULNERABLE)
 CHARACTERISTICS = ("A", "S", "AP", "D")
 TARGET_STATS = ("save", "T", "damage taken")
 
@@ -161,6 +161,7 @@ class TargetTakes:
     fnp: int | None = None
     invuln: int | None = None
     sources: tuple[str, ...] = ()
+    save_reroll: str = ""  # "", ONES or FAILED (a re-roll of any save: of the failed ones)
 
 
 def target_takes(acted: Iterable[Acted]) -> TargetTakes | None:
@@ -168,6 +169,7 @@ def target_takes(acted: Iterable[Acted]) -> TargetTakes | None:
     effects acting on it (module docstring): None when they change nothing for an attack."""
     net = dict.fromkeys(TARGET_STATS, 0)
     fnp = invuln = None
+    reroll = ""
     sources = []  # (rule name, what it gives, in words)
     for source, e in acted:
         k = e.kind
@@ -177,12 +179,15 @@ def target_takes(acted: Iterable[Acted]) -> TargetTakes | None:
             fnp = best_roll(fnp, e.value)
         elif k == V.INVULNERABLE:
             invuln = best_roll(invuln, e.value)
+        elif k == V.REROLL and e.stat == "save":
+            reroll = V.ONES if e.which == V.ONES and reroll != V.FAILED else V.FAILED
         else:
             continue
         sources.append((source, effect_words(e)))
     if not sources:
         return None
-    return TargetTakes(net["save"], net["T"], net["damage taken"], fnp, invuln, tuple(dict.fromkeys(sources)))
+    return TargetTakes(net["save"], net["T"], net["damage taken"], fnp, invuln, tuple(dict.fromkeys(sources)),
+                       reroll)
 
 
 def best_roll(own: int | None, granted: int | None) -> int | None:
@@ -204,3 +209,23 @@ def damage_after(damage: int, taken: int) -> int:
     """05.04 / 02.02.01 The Damage of an attack allocated to a model whose rules change the
     Damage it takes by ``taken`` (-1: one less): never below 1."""
     return max(1, damage + taken)
+
+
+def save_reroll_faces(models) -> frozenset:
+    """01.05.02 / 05.03 The unmodified save results re-rolled (once each, before modifiers) when
+    a pool's save rolls are made all at once, before 05.04 allocates them: ``models``, for each
+    living model of the target, (its re-roll: "", ONES or FAILED; whether each face 1..6 fails
+    its save, index 0 unused). A die is re-rolled when every living model re-rolls it: a 1 with
+    ONES, a failing face with FAILED (so the re-roll never depends on the model the die goes
+    to; with models that save differently only the faces failing on all of them)."""
+    faces = None
+    for which, fails in models:
+        if not which:
+            return frozenset()
+        mine = {f for f in range(1, 7) if fails[f]}
+        if which == V.ONES:
+            mine &= {1}
+        faces = mine if faces is None else faces & mine
+        if not faces:
+            return frozenset()
+    return frozenset(faces or ())

@@ -103,3 +103,24 @@ def test_toughness_with():
 
 def test_damage_after():
     assert (damage_after(2, -1), damage_after(1, -1), damage_after(3, -5), damage_after(2, 1)) == (1, 1, 1, 3)
+
+
+def test_target_takes_a_save_reroll_failed_over_ones():
+    assert target_takes([reroll("save", V.ONES)]).save_reroll == V.ONES
+    assert target_takes([reroll("save", V.ONES), reroll("save", V.ANY)]).save_reroll == V.FAILED
+    assert target_takes([reroll("save", V.FAILED), reroll("save", V.ONES)]).save_reroll == V.FAILED
+
+
+def _fails(Sv):
+    return (False,) + tuple(f == 1 or f < Sv for f in range(1, 7))
+
+
+def test_save_reroll_faces():
+    from sim.rules.effects.attack import save_reroll_faces
+    assert save_reroll_faces([(V.FAILED, _fails(4))]) == {1, 2, 3}
+    assert save_reroll_faces([(V.ONES, _fails(4))]) == {1}
+    # models that save differently: only the faces failing on every one of them
+    assert save_reroll_faces([(V.FAILED, _fails(3)), (V.FAILED, _fails(5))]) == {1, 2}
+    # a living model without the re-roll: none (the die may go to it)
+    assert save_reroll_faces([(V.FAILED, _fails(3)), ("", _fails(3))]) == frozenset()
+    assert save_reroll_faces([]) == frozenset()
