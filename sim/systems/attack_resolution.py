@@ -20,8 +20,8 @@ from sim.rules.abilities import Hook
 from sim.rules.attack import AttackKind
 from sim.rules.allocation import default_order, preferred_groups
 from sim.rules.sequence import (DamageState, PoolState, damage_steps, hit_dice, hit_rerollable, inflict_damage,
-                                judge_hits, judge_wounds, roll_hits, roll_saves, roll_wounds, save_dice, save_rerollable,
-                                strength_text, wound_dice, wound_rerollable)
+                                judge_hits, judge_wounds, roll_hits, roll_saves, roll_wounds, save_dice,
+                                save_rerollable, strength_text, wound_dice, wound_rerollable)
 from sim.rules import command_reroll as RR
 from sim.rules.stratagems import Roll
 
