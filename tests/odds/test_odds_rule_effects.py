@@ -143,3 +143,69 @@ def test_save_rerolls_exact_odds_match_the_engines_monte_carlo():
         mc = simulate(problem_for_command(b, cmd), 4000, 5)
     t, m = o.targets[0], mc.targets[0]
     assert abs(t.damage.mean - m.damage.mean) <= 2.576 * t.damage.sd / 4000 ** 0.5
+
+
+OATH_FILE = """[battle]
+name = "oath"
+seed = 1
+board = [60, 44]
+
+[weapons.rifle]
+range = 36
+A = 10
+BS = 3
+S = 4
+AP = 0
+D = 1
+
+[[armies]]
+name = "A"
+rules = ["Oath of Moment"]
+chosen = { "Oath of Moment" = "t" }
+
+[[armies.units]]
+id = "sh"
+name = "Test Squad"
+keywords = ["INFANTRY"]
+[[armies.units.models]]
+at = [[10, 10]]
+weapons = ["rifle"]
+T = 4
+Sv = 3
+W = 2
+M = 6
+Ld = 6
+OC = 1
+
+[[armies]]
+name = "B"
+
+[[armies.units]]
+id = "t"
+name = "Test Boyz"
+keywords = ["INFANTRY"]
+[[armies.units.models]]
+at = [[10, 30]]
+weapons = ["rifle"]
+T = 4
+Sv = 7
+W = 100
+M = 6
+Ld = 6
+OC = 1
+"""
+
+
+def test_sim_odds_of_a_scenario_file_naming_a_rule_and_its_choice(tmp_path, capsys):
+    """``sim odds`` on a file whose army holds Oath of Moment with its target chosen: A10 BS3+
+    hits 10 * 8/9 (failed hits re-rolled), wounds half of those; the note names the rule."""
+    import json
+
+    from sim.cli import main
+    path = tmp_path / "oath.toml"
+    path.write_text(OATH_FILE)
+    assert main(["odds", str(path), "--unit", "sh", "--target", "t", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["pools"][0]["hits"]["mean"] == pytest.approx(80 / 9, abs=1e-12)
+    assert out["targets"][0]["damage"]["mean"] == pytest.approx(40 / 9, abs=1e-12)
+    assert "pool 0 takes from rules: Oath of Moment: re-roll hit rolls that fail" in out["notes"]
