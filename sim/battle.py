@@ -97,7 +97,7 @@ class Battle:
         v = self._visibility
         if v is not None:
             changes = self.changes
-            if changes.moved_models or changes.shots_changed:
+            if changes.moved_models or changes.shots_changed or v.rules:  # (rules: target limits)
                 v.refresh()
         return v
 

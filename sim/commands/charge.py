@@ -23,6 +23,11 @@ from sim.rules.stratagems import Moment, Roll
 from sim.rules.turn import Phase
 from sim.systems.placing import apply_positions
 from sim.world import queries as W
+from sim.world import rule_effects as RE
+from sim.systems import rule_effects as RX
+from sim.systems.removal import remove_casualties
+from sim.rules.effects import phase_rules as PR
+from sim.rules.effects import vocabulary as EV
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +93,19 @@ def _apply_declare(battle, cmd: DeclareCharge):
     near = MV.unit_gap(ent, W.enemy_units(ent))
     roll.failed = near is None or st.charge_roll < near
     roll.about = f"charge roll {st.charge_roll}"
-    yield from battle.offer(Moment(SG.AFTER_ROLL, player=_owner(ent), unit=ent, roll=roll))
+    rules = RE.any_rules()
+    mod = RX.roll_modifier(battle, ent, "charge") if rules else 0
+    new = None
+    if rules:  # (a rule's modifier and re-roll first: sim.systems.rule_effects; a die re-rolled once)
+        roll.failed = near is None or PR.modified_roll(st.charge_roll, mod) < near
+        new = yield from RX.reroll(battle, ent, "charge", list(roll.dice), roll.failed)
+        if new is not None:
+            roll.dice[:] = new
+    if new is None:
+        yield from battle.offer(Moment(SG.AFTER_ROLL, player=_owner(ent), unit=ent, roll=roll))
     st.charge_roll = sum(roll.dice)
+    if mod:
+        st.charge_roll = PR.modified_roll(st.charge_roll, mod)
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, result="declared")
 
 
@@ -144,6 +160,9 @@ def _apply_charge_move(battle, cmd: ChargeMove):
     sky = {"fly": True} if cmd.fly else {}  # (21.03 taking to the skies)
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, targets=list(cmd.targets),
                 result="made", to=final, **sky)
+    if RE.any_rules():  # (a rule's mortal wounds after a charge move: sim.systems.rule_effects)
+        if RX.trigger_mortal_wounds(battle, ent, EV.ON_CHARGE, RX.charge_targets(ent)):
+            yield from remove_casualties(battle)
     yield from battle.offer(Moment(SG.AFTER_CHARGE_MOVE, player=_owner(ent), unit=ent))
 
 

@@ -28,6 +28,10 @@ from sim.rules.turn import FightStep, FightType, Phase
 from sim.systems.activation import start_fight
 from sim.systems.placing import apply_positions
 from sim.world import queries as W
+from sim.world import rule_effects as RE
+from sim.systems import rule_effects as RX
+from sim.systems.removal import remove_casualties
+from sim.rules.effects import vocabulary as EV
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +83,10 @@ def _fight(battle, cmd: Fight):
         W.unit_state(ent).selected_to_fight = True
         if (yield from _selected(battle, ent)):
             battle.validated = None  # (WeaponSelectionSystem plans it again, with the gain)
+    if RE.any_rules():  # (a rule's mortal wounds when selected to fight: sim.systems.rule_effects)
+        if RX.trigger_mortal_wounds(battle, ent, EV.ON_SELECTED_FIGHT, RX.fight_target(ent)):
+            yield from remove_casualties(battle)
+            battle.validated = None  # (its targets may be gone: planned again)
     start_fight(battle, cmd, then=after_fight)  # (12.04 whose pick is next, once it has fought)
 
 

@@ -27,6 +27,9 @@ from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.systems.removal import remove_casualties
 from sim.world import mutations as M
 from sim.world import queries as W
+from sim.world import rule_effects as RE
+from sim.systems import rule_effects as RX
+from sim.rules.effects import phase_rules as PR
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +172,7 @@ def _advance_stops(battle, ent: int, cmd: Move, paths: dict, roll: int) -> dict 
     is (03.01). None, with a 'move not made' event, when that move is illegal."""
     short = {}
     for mid, path in paths.items():
-        limit = MOVES.move_limit(ent, battle.models[mid], MoveType.ADVANCE, roll, cmd.fly)
+        limit = MOVES.move_limit(ent, battle.models[mid], MoveType.ADVANCE, roll, cmd.fly, battle)
         short[mid] = MV.path_stop(path, limit)[0]
     if short == paths:
         return paths  # (every model within the roll: the move validated is the move made)
@@ -234,8 +237,16 @@ def _apply_select(battle, cmd: SelectToMove):
                     lambda _i, why: list(battle.dice.d6(1, f"advance roll {cmd.unit} ({why})")))
         (st.advance_roll,) = roll.dice
         roll.about = f"advance roll {st.advance_roll}"
-        yield from battle.offer(Moment(SG.AFTER_ROLL, player=_owner(ent), unit=ent, roll=roll))
+        new = None
+        if RE.any_rules():  # (a rule's re-roll first; a die re-rolled is not re-rolled again, 01.05.02)
+            new = yield from RX.reroll(battle, ent, "advance", list(roll.dice), False)
+            if new is not None:
+                roll.dice[:] = new
+        if new is None:
+            yield from battle.offer(Moment(SG.AFTER_ROLL, player=_owner(ent), unit=ent, roll=roll))
         (st.advance_roll,) = roll.dice
+        if RE.any_rules():  # (the rules' modifiers to the roll: sim.systems.rule_effects)
+            st.advance_roll = PR.modified_roll(st.advance_roll, RX.roll_modifier(battle, ent, "advance"))
         fields["advance_roll"] = st.advance_roll
     elif cmd.mode == MoveType.STATIONARY:
         st.move_type = MoveType.STATIONARY

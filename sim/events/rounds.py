@@ -84,6 +84,33 @@ class BattleShock(Event):
     note: NotRequired[Annotated[str, "what made the test (a Desperate Escape), or passed it (Insane Bravery)"]]
 
 
+@declare(ev.RULE_EFFECT)
+class RuleEffect(Event):
+    """A rule's effect outside the attack sequence (sim.systems.rule_effects): a roll or
+    characteristic it changed, a re-roll it gave, mortal wounds it set off, wounds regained
+    and models returned."""
+
+    rule: Annotated[str, "the rule's name"]
+    unit: Annotated[str, "the unit it acted on (or for)"]
+    effect: Annotated[str, "what it did, in words"]
+    roll: NotRequired[Annotated[str, "the roll it changed or re-rolled ('advance', 'charge', 'battle-shock')"]]
+    dice: NotRequired[Annotated[list[int], "the dice before a re-roll"]]
+    to: NotRequired[Annotated[list[int], "the dice after a re-roll"]]
+    target: NotRequired[Annotated[str, "the unit that suffers mortal wounds"]]
+    healed: NotRequired[Annotated[dict[str, int], "wounds regained, by model id"]]
+    returned: NotRequired[Annotated[list[str], "the models returned, in order"]]
+
+
+@declare(ev.RULE_CHOICE)
+class RuleChoice(Event):
+    """A choice a rule asks of its player (RuleChoice): made at the start of a phase, or
+    expired."""
+
+    rule: Annotated[str, "the rule's name"]
+    player: Annotated[str, "the player whose rule it is"]
+    value: Annotated[str | bool | None, "the enemy unit picked, true when called, false when not; null: expired"]
+
+
 @declare(ev.STRATAGEM)
 class Stratagem(Event):
     """15 A stratagem used: its CP paid."""

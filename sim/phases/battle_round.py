@@ -17,7 +17,9 @@ from sim.phases.fight_order import normalise_picker, pick_after_pass, start_figh
 from sim.plan.fight import fight_eligible
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
-from sim.phases import scoring, upkeep
+from sim.phases import rule_choices, scoring, upkeep
+from sim.systems import rule_effects
+from sim.rules.effects import vocabulary as EV
 from sim.rules import pre_battle as PB
 from sim.rules import stratagems as SG
 from sim.rules.stratagems import Moment
@@ -77,9 +79,12 @@ def _start_turn(battle, player: int):
     ts.active = ts.chooser = player
     battle.emit(ev.PLAYER_TURN, round=ts.round, player=PLAYER[player])
     _enter(battle, Phase.COMMAND)
+    yield from rule_choices.start_of_phase(battle)
     yield from upkeep.command_phase(battle)
+    rule_effects.returns(battle, EV.AT_COMMAND)
     _end_of_phase(battle)
     _enter(battle, Phase.MOVEMENT)
+    yield from rule_choices.start_of_phase(battle)
 
 
 def _enter(battle, phase: Phase) -> None:
@@ -91,8 +96,10 @@ def _enter(battle, phase: Phase) -> None:
 
 
 def _end_of_phase(battle) -> None:
-    """14.02.01 Control first, then mission scoring that falls at this moment."""
+    """14.02.01 Control first, then the rules' returns at the end of the phase (RETURN), then
+    mission scoring that falls at this moment."""
     scoring.settle_control(battle)
+    rule_effects.returns(battle, EV.AT_END_OF_PHASE)
     scoring.score(battle, battle.turn_state.phase)
 
 
@@ -107,17 +114,20 @@ def end_phase(battle):
         # start of the phase's, then those usable at any moment of it
         yield from battle.offer(Moment(SG.END_OF_PHASE))
         _enter(battle, Phase.SHOOTING)
+        yield from rule_choices.start_of_phase(battle)
         yield from battle.offer(Moment(SG.START_OF_PHASE))
         yield from battle.offer(Moment(SG.DURING_PHASE))
     elif phase == Phase.SHOOTING:
         _end_of_phase(battle)
         _enter(battle, Phase.CHARGE)
+        yield from rule_choices.start_of_phase(battle)
     elif phase == Phase.CHARGE:
         upkeep.unmade_charges(battle)
         _end_of_phase(battle)
         # 11.03, then the end of the phase's stratagems (RULES §28)
         yield from battle.offer(Moment(SG.END_OF_PHASE))
         _enter(battle, Phase.FIGHT)
+        yield from rule_choices.start_of_phase(battle)
         ts.step = FightStep.PILE_IN
         battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
     elif phase == Phase.FIGHT:

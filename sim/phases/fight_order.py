@@ -43,7 +43,7 @@ def whose_pick(battle, chooser: int, fights_first_step: bool, after_fight: bool 
     cannot), and whether the sequence is then in step 1 (Fights First combats): as
     normalise_picker says. None when no eligible unit remains (the Fight step ends)."""
     eligible = {p: fight_eligible(battle, p) for p in (0, 1)}
-    ff = {p: [u for u in eligible[p] if fights_first(u)] for p in (0, 1)}
+    ff = {p: [u for u in eligible[p] if fights_first(u, battle)] for p in (0, 1)}
     if after_fight and not fights_first_step and (ff[0] or ff[1]):
         fights_first_step = True
     if fights_first_step:

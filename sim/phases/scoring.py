@@ -13,6 +13,9 @@ from sim.phases.state import Phase
 from sim.rules import mission as MS
 from sim.rules import objectives as OBJ
 from sim.world import queries as W
+from sim.world import rule_effects as RX
+from sim.world import rule_reads
+from sim.rules.effects import phase_rules as PR
 
 _MOMENT = {Phase.COMMAND: MS.END_OF_COMMAND_PHASE, Phase.END: MS.END_OF_TURN}
 
@@ -31,7 +34,7 @@ def mission_objectives(scenario) -> tuple:
     return tuple(OBJ.on_terrain(o, scenario.terrain) for o in objs)
 
 
-def oc_models() -> list:
+def oc_models(mods: dict | None = None) -> list:
     """(player, OC or None for '-', footprint) of every model on the battlefield (14.02; a
     battle-shocked unit's OC is '-', 01.07). The footprints are the spatial index's, which every
     move and set-up keeps equal to the models' positions and bases."""
@@ -48,22 +51,41 @@ def oc_models() -> list:
             out.extend((owner, None, fps[rows[i]]) for i in slots)
         else:
             oc = r.OC
-            out.extend((owner, oc[i], fps[rows[i]]) for i in slots)
+            mod = mods.get(u, 0) if mods else 0
+            if mod:  # (a rule's modifier, 14.02: sim.rules.effects.phase_rules)
+                out.extend((owner, PR.modified_oc(oc[i], mod, False), fps[rows[i]]) for i in slots)
+            else:
+                out.extend((owner, oc[i], fps[rows[i]]) for i in slots)
     return out
 
 
-def control_levels(objectives: tuple) -> list:
+def oc_modifiers(battle) -> dict:
+    """The rules' OC modifiers of the units on the battlefield that have one now (sim.phases
+    .rule_effects), by unit; {} in a battle without rules."""
+    if battle is None or not RX.any_rules():
+        return {}
+    out = {}
+    for u in W.all_units():
+        if not W.off_table(u) and not W.unit_destroyed(u):
+            mod = rule_reads.oc_modifier(battle, u)
+            if mod:
+                out[u] = mod
+    return out
+
+
+def control_levels(objectives: tuple, battle=None) -> list:
     """14.02 Each objective's level of control per player now (sim.rules.objectives
     .control_levels_all over ``oc_models``). Kept while nothing it reads changes: who is on the
     battlefield and where (the spatial index's version, bumped by every move, set-up and
     removal), which units are battle-shocked, and the objectives; a model's owner and OC never
     change during a battle (sim.components.Roster)."""
     sp = W.spatial()
-    key = (sp.version, tuple(W.unit_state(u).battle_shocked for u in W.all_units()))
+    mods = oc_modifiers(battle)  # (the rules' OC modifiers: {} without rules)
+    key = (sp.version, tuple(W.unit_state(u).battle_shocked for u in W.all_units()), tuple(mods.items()))
     memo = sp.control_levels
     if memo is not None and memo[0] is objectives and memo[1] == key:
         return memo[2]
-    levels = OBJ.control_levels_all(objectives, oc_models())
+    levels = OBJ.control_levels_all(objectives, oc_models(mods))
     sp.control_levels = (objectives, key, levels)
     return levels
 
@@ -74,7 +96,7 @@ def settle_control(battle) -> None:
     ts = battle.turn_state
     if not ts.objectives:
         return
-    levels = control_levels(ts.objectives)
+    levels = control_levels(ts.objectives, battle)
     new = OBJ.settle_levels(ts.objectives, levels, ts.control)
     for o, lv in zip(ts.objectives, levels):
         before = ts.control.get(o.name, OBJ.UNCONTROLLED).controller

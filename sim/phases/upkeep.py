@@ -18,6 +18,10 @@ from sim.world import mutations as M
 from sim.world import resources as R
 from sim.world import queries as W
 from sim.world import state_hash as SH
+from sim.world import rule_effects as RX
+from sim.systems import rule_effects
+from sim.world import rule_reads
+from sim.rules.effects import phase_rules as PR
 
 
 def _units_of(player: int) -> list[int]:
@@ -56,20 +60,39 @@ def command_phase(battle):
         yield from battle.offer(moment)
         if moment.info.get("passed"):  # (a stratagem passed it without dice: 15.04)
             continue
-        battle_shock_roll(battle, u, in_battle_shock_step=True, strength=state)
+        if RX.any_rules():  # (a rule may re-roll it: the player may be asked)
+            yield from battle_shock_test(battle, u, True, True, fields={"strength": state})
+        else:
+            battle_shock_roll(battle, u, in_battle_shock_step=True, strength=state)
 
 
 def battle_shock_roll(battle, u: int, *, in_battle_shock_step: bool, **fields) -> None:
     """01.07 A battle-shock roll (a Leadership roll, 01.06: 2D6 against the unit's best Ld):
     a fail makes the unit battle-shocked; a pass clears it only in its Battle-shock step (08.03,
-    ruling 26). ``fields`` go into the event (its strength, a note)."""
+    ruling 26). ``fields`` go into the event (its strength, a note). A rule's re-roll of it
+    that the player may choose takes its default answer here (``battle_shock_test`` asks)."""
+    g = battle_shock_test(battle, u, in_battle_shock_step, False, fields)
+    for _ in g:  # (never waits: nothing is asked)
+        raise RuntimeError("a battle-shock roll asked where no decision can wait")
+
+
+def battle_shock_test(battle, u: int, in_battle_shock_step: bool, asked: bool, fields: dict):
+    """``battle_shock_roll`` as a generator: the rules' modifiers to the unit's Ld and to the
+    roll, and their re-rolls of it (sim.systems.rule_effects and sim.world.rule_reads; ``asked``: a re-roll the player may
+    choose is a decision), apply."""
     st = W.unit_state(u)
-    lds = W.unit_leaderships(u)
+    lds = rule_reads.leadership(battle, u)
     dice = battle.dice.d6(2, f"battle-shock roll {_name(u)}")
-    passed = CMD.leadership_passes(sum(dice), lds)
+    mod = rule_effects.roll_modifier(battle, u, "battle-shock") if RX.any_rules() else 0
+    passed = PR.battle_shock_passes(sum(dice), mod, lds)
+    if RX.any_rules():
+        new = yield from rule_effects.reroll(battle, u, "battle-shock", list(dice), not passed, asked)
+        if new is not None:
+            dice = new
+            passed = PR.battle_shock_passes(sum(dice), mod, lds)
     st.battle_shocked = CMD.battle_shock_after_roll(st.battle_shocked, passed, in_battle_shock_step)
     battle.changes.touched(u)
-    battle.emit(ev.BATTLE_SHOCK, unit=_name(u), roll=sum(dice), needed=min(lds), passed=passed,
+    battle.emit(ev.BATTLE_SHOCK, unit=_name(u), roll=sum(dice) + mod, needed=min(lds), passed=passed,
                 battle_shocked=st.battle_shocked, **fields)
 
 

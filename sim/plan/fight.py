@@ -19,19 +19,23 @@ from sim.rules.abilities import Hook, tag
 from sim.rules.profiles import gain_abilities
 from sim.rules.turn import FightType
 from sim.world import queries as W
+from sim.world import rule_reads as RX
 
 _EXTRA = tag(Hook.EXTRA_WEAPON)  # (as datasheets print it, for the reasons below)
 
 
-def fights_first(unit_ent: int) -> bool:
+def fights_first(unit_ent: int, battle=None) -> bool:
     """24.13 A Fights First unit: every model in it has Fights First; a unit that made a charge
-    move this turn has it until the end of the turn (11.04)."""
+    move this turn has it until the end of the turn (11.04); so has a unit a rule's FIGHTS_FIRST
+    effect acts on now (``battle`` given: sim.world.rule_reads.fights_first)."""
     st = W.unit_state(unit_ent)
     if st.charged or st.counteroffensive:  # (15.12 Counteroffensive: Fights First this phase)
         return True
     models = W.unit_models(unit_ent)
-    return bool(models) and all(any(Hook.FIGHTS_IN_FIRST_STEP in a.spec.hooks for a in W.model_abilities(m))
-                                for m in models)
+    if bool(models) and all(any(Hook.FIGHTS_IN_FIRST_STEP in a.spec.hooks for a in W.model_abilities(m))
+                            for m in models):
+        return True
+    return bool(models) and RX.fights_first(battle, unit_ent)
 
 
 def eligible_to_fight(battle, unit_ent: int) -> bool:
@@ -80,10 +84,10 @@ def fight_types(battle, ent: int) -> tuple[str, ...]:
 def check_fights_first(battle, unit_ent: int) -> None:
     """12.04 step 1 While an eligible Fights First unit has not been selected to fight, a unit
     without Fights First cannot be (PlanError naming those it waits for)."""
-    if fights_first(unit_ent):
+    if fights_first(unit_ent, battle):
         return
     waiting = [esper.component_for_entity(u, Unit).id for u in W.all_units()
-               if u != unit_ent and fights_first(u) and eligible_to_fight(battle, u)]
+               if u != unit_ent and fights_first(u, battle) and eligible_to_fight(battle, u)]
     if waiting:
         raise PlanError(f"Fights First units fight before the others (12.04 step 1): "
                         f"{', '.join(waiting)} must be selected to fight first")

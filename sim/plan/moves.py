@@ -18,6 +18,7 @@ from sim.rules.movement.solvers import charge as CH
 from sim.rules.movement.solvers import pile_in as PI
 from sim.world import queries as W
 from sim.world import resources as R
+from sim.world import rule_reads as RX
 
 FAR = 10_000.0  # inches: a point this far out is off any battlefield (checked before any arithmetic)
 RULE_OF_MODE = {MoveType.NORMAL: "09.05", MoveType.ADVANCE: "09.06", MoveType.FALL_BACK: "09.07"}
@@ -157,11 +158,12 @@ def path_rules(unit_ent: int, fly: bool, through_enemies: bool = False, move: st
     return {"may_cross_dense": may_cross_dense(unit_ent, move), "through_enemies": through_enemies}
 
 
-def move_limit(unit_ent: int, model_ent: int, mode: str, roll: int | None, fly: bool) -> float:
-    """09.05-09.07, 03.01.01, 21.03/24.17 A model's maximum distance in a ``mode`` move: its M,
-    plus the advance roll in an advance (``roll``), 2" less taking to the skies (not with
-    Hover)."""
-    limit = float(esper.component_for_entity(model_ent, Stats).M + ((roll or 0) if mode == MoveType.ADVANCE else 0))
+def move_limit(unit_ent: int, model_ent: int, mode: str, roll: int | None, fly: bool, battle=None) -> float:
+    """09.05-09.07, 03.01.01, 21.03/24.17 A model's maximum distance in a ``mode`` move: its M
+    (with the rules' modifiers, ``battle`` given: sim.world.rule_reads.move_of), plus the
+    advance roll in an advance (``roll``), 2" less taking to the skies (not with Hover)."""
+    M = esper.component_for_entity(model_ent, Stats).M if battle is None else RX.move_of(battle, unit_ent, model_ent)
+    limit = float(M + ((roll or 0) if mode == MoveType.ADVANCE else 0))
     return sky_distance(limit, hovers(unit_ent)) if fly else limit
 
 
@@ -192,7 +194,7 @@ def check_unit_move(battle, unit_ent: int, cmd, selected: str | None) -> None:
     check_sky(unit_ent, cmd.fly, cmd.mode)
     roll = (st.advance_roll if st.advance_roll is not None else 6) if cmd.mode == MoveType.ADVANCE else None
     paths = paths_of(battle, unit_ent, cmd.to, cmd.via)
-    limits = {mid: move_limit(unit_ent, battle.models[mid], cmd.mode, roll, cmd.fly) for mid in paths}
+    limits = {mid: move_limit(unit_ent, battle.models[mid], cmd.mode, roll, cmd.fly, battle) for mid in paths}
     _refuse(ML.check_move(
         esper.component_for_entity(unit_ent, Unit).id, paths, bodies(), _areas(battle),
         battle.scenario.board, max_distance=limits, rule=RULE_OF_MODE[cmd.mode],

@@ -113,7 +113,9 @@ class TargetView:
         # 24.24 can only apply if every model of the target unit has Lone Operative: only then
         # is BattleVisibility.lone_operative_beyond asked, per model
         lone = r.lone_operative
-        self.all_lone_operatives = bool(slots) and any(lone) and all(lone[i] for i in slots)
+        self.all_lone_operatives = bool(slots) and ((any(lone) and all(lone[i] for i in slots))
+                                                    or (battle.visibility.rules
+                                                        and battle.visibility.target_limited(target)))
         self._slot = shooters.slot
         # per shooting model, in the order of ``shooters.models``: the block of the visibility
         # matrix BattleVisibility.model_visible reads, and of the distance index

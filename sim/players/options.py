@@ -20,6 +20,7 @@ from sim.rules.movement.moves import sky_distance
 from sim.scenario.script_run import attack_action, expand
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
+from sim.world import rule_reads as RX
 from sim.commands import overrun_command
 
 
@@ -80,7 +81,7 @@ def moves_toward(battle, u: int, goal: tuple[float, float], mode: str) -> list:
     longest first, the ground move first at equal length. The player takes the first legal
     one, so a FLY unit flies only when no ground move as long is legal (a wall or a unit in
     the way)."""
-    reach = min_move(u)
+    reach = min_move(u, battle)
     cands = [(-step, 0, sx, sy) for step, sx, sy in _steps_toward(u, goal, reach)]
     if MV.can_fly(u):
         sky = sky_distance(reach, MV.hovers(u))
@@ -104,7 +105,11 @@ def objective_goal(battle, u: int, side: int):
     return centroid(near[0]) if near else None
 
 
-def min_move(u: int) -> int:
+def min_move(u: int, battle=None) -> int:
+    """The unit's lowest Move characteristic (with the rules' modifiers, ``battle`` given:
+    sim.world.rule_reads.move_of)."""
+    if battle is not None and RX.RE.any_rules():
+        return min(RX.move_of(battle, u, m) for m in W.unit_models(u))
     return min(esper.component_for_entity(m, Stats).M for m in W.unit_models(u))
 
 
@@ -209,7 +214,7 @@ def fight_pick(battle, side: int) -> int | None:
     ts = battle.turn_state
     eligible = fight_eligible(battle, side)
     if ts.fights_first_step:
-        ff = [u for u in eligible if fights_first(u)]
+        ff = [u for u in eligible if fights_first(u, battle)]
         eligible = ff or eligible
     return eligible[0] if eligible else None
 

@@ -43,7 +43,8 @@ class RandomPlayer(Player):
         return items[int(self.rng.random() * len(items))] if items else None
 
     def answer(self, battle, request):
-        if request.kind in ("precision", "duplicate", "lethal_hits", "stratagem", "role") and request.options:
+        if request.kind in ("precision", "duplicate", "lethal_hits", "stratagem", "role", "rule_choice",
+                            "rule_reroll") and request.options:
             return self._pick(list(request.options))
         return request.default
 
@@ -121,7 +122,7 @@ class RandomPlayer(Player):
                 from sim.plan.fight import fights_first
                 el = fight_eligible(battle, self.side)
                 if ts.fights_first_step:
-                    el = [u for u in el if fights_first(u)] or el
+                    el = [u for u in el if fights_first(u, battle)] or el
                 out += [lambda u=u: O.default_fight(battle, u, self._pick) for u in el]
                 out += [lambda u=u: overrun_command(battle, O.uid(u), None, self._pile_in_targets(u, overrun=True)) for u in el]
             else:
@@ -171,7 +172,7 @@ class RandomPlayer(Player):
     def _random_move(self, battle, u: int, mode: str):
         st = W.unit_state(u)
         fly = self._fly(u)
-        reach = O.min_move(u) + ((st.advance_roll or 0) if mode == "advance" else 0)
+        reach = O.min_move(u, battle) + ((st.advance_roll or 0) if mode == "advance" else 0)
         if fly:
             reach = sky_distance(reach, MV.hovers(u))
         for k in range(TRIES):

@@ -8,6 +8,7 @@ rules allow it, unless the pick would come straight back to it). Before the batt
 from __future__ import annotations
 
 from sim.commands import EndPhase
+from sim.decisions import Scripted
 from sim.commands.registry import phase_refusal
 from sim.phases.fight_order import pick_after_pass
 from sim.rules.turn import PLAYER
@@ -40,6 +41,20 @@ class ScriptedPlayer(Player):
 
     def unplayed(self) -> list:
         return self.steps[self.next:]
+
+    def answer(self, battle, request):
+        """A decision of this side raised by another command than its own steps': a rule's
+        choice asked at the start of a phase of its turn (sim.phases.rule_choices: the command
+        that ends the phase before asks it) is answered by the ``rule_choice`` of its next step
+        when that step is for this battle round and it is this side's turn; anything else takes
+        the default."""
+        ts = battle.turn_state
+        if request.kind == "rule_choice" and self.next < len(self.steps) and ts is not None:
+            step = self.steps[self.next]
+            if ("rule_choice" in step.decisions and ts.active == self.side
+                    and ts.round == step.action.get("round", 1)):
+                return Scripted(step.decisions["rule_choice"])
+        return request.default
 
     def choose(self, battle) -> Choice:
         if self._running is not None:

@@ -311,6 +311,10 @@ _LINES = {
     ev.EMBARKED: lambda e: f"   {e['unit']} embarks in {e['transport']} (18.02)",
     ev.DISEMBARKED: _disembarked,
     ev.DESTROYED_EMPTY: lambda e: f"   {e['unit']} is destroyed: a DEDICATED TRANSPORT with no unit embarked ({e['rule']})",
+    ev.RULE_EFFECT: lambda e: f"   {e['rule']}: {e['unit']} {e['effect']}",
+    ev.RULE_CHOICE: lambda e: (f"   {e['player']}'s {e['rule']}: "
+                               + ("expires" if e["value"] is None else "called" if e["value"] is True
+                                  else "not called" if e["value"] is False else f"{e['value']} is picked")),
     ev.STRATAGEM: lambda e: (f"   {e['player']} uses {e['stratagem']} ({e['section']}, {e['cp']} CP; {e['cp_left']} left)"
                              f" on {e['target']}" + (f": {e['about']}" if e.get("about") else "")),
     ev.EXPLOSIVES: lambda e: (f"   explosives (15.05): {e['model']} at {e['target']}, rolls {e['rolls']} (4+): "

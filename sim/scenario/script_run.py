@@ -195,7 +195,7 @@ def expand(battle, step: ScriptStep) -> Expansion:
             else:
                 continue
             if roll is not None:  # 09.06 the roll fell short: the model goes as far as it allows
-                limit = move_limit(unit_ent, m, MoveType.ADVANCE, roll, fly)
+                limit = move_limit(unit_ent, m, MoveType.ADVANCE, roll, fly, battle)
                 x, y, _d = advance_end(pos.x, pos.y, x, y, limit)
             to.append((mid, round(x, 6), round(y, 6)))
         return Expansion(Move(a["unit"], tuple(to), mode, fly=fly, embark=a.get("embark")), [])

@@ -24,6 +24,7 @@ from sim.rules import stratagems as SG
 from sim.rules.stratagems import Moment, Roll  # noqa: F401  (the records' offers take them)
 from sim.rules.turn import PLAYER
 from sim.world import queries as W
+from sim.world import rule_reads as RX
 
 USE, DECLINE = "use", "decline"
 
@@ -85,7 +86,7 @@ def context(battle, record, player: int, target: str | None, *, window: str, rol
                 used_this_phase=ts.stratagems_used[player], target=target,
                 units_targeted_this_phase=ts.stratagem_targets[player],
                 target_battle_shocked=battle_shocked, used_once_per_battle=ts.once_per_battle[player],
-                round=ts.round, roll=roll)
+                round=ts.round, roll=roll, cost_modifier=RX.stratagem_cost_modifier(battle, record.name, target))
 
 
 def usable_at_all(battle, record, player: int, window: str) -> bool:
@@ -110,7 +111,7 @@ def pay(battle, record, player: int, target: str | None, about: str, extra: bool
     """A use, paid for (15.01: its cost, with the optional "+N CP" section if ``extra``) and
     recorded for the limits (once per phase, one per unit per phase, once per battle)."""
     ts = battle.turn_state
-    price = SG.cost(record, extra=extra)
+    price = SG.cost(record, extra=extra, modifier=RX.stratagem_cost_modifier(battle, record.name, target))
     ts.cp[player] -= price
     ts.stratagems_used[player].append(record.name)
     if target is not None:

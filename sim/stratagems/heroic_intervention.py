@@ -19,6 +19,11 @@ from sim.stratagems.base import DECLINE, Fact, Moment, StratagemRecord, allowed,
 from sim.stratagems.facts import UNENGAGED
 from sim.systems.placing import apply_positions
 from sim.world import queries as W
+from sim.world import rule_effects as RE
+from sim.systems import rule_effects as RX
+from sim.systems.removal import remove_casualties
+from sim.rules.effects import vocabulary as EV
+from sim.rules.effects import phase_rules as PR
 
 NAME = "Heroic Intervention"
 LEAP, FRAY = "Leap to Defend", "Into the Fray"
@@ -53,6 +58,8 @@ def _offer(battle, player: int, moment: Moment):
     st = W.unit_state(u)
     battle.changes.touched(u)
     roll = sum(battle.dice.d6(2, f"charge roll {uid} ({NAME})"))
+    if RE.any_rules():  # (the rules' charge modifiers: sim.systems.rule_effects)
+        roll = PR.modified_roll(roll, RX.roll_modifier(battle, u, "charge"))
     if mode == FRAY:
         roll = CHG.into_the_fray_roll(roll)
     cap = CHG.CHARGE_RANGE if mode == LEAP else CHG.INTO_THE_FRAY_RANGE
@@ -89,6 +96,9 @@ def _offer(battle, player: int, moment: Moment):
     st.charged = True  # 11.04: Fights First until the end of the turn, 'made a charge move'
     battle.emit(ev.CHARGE, unit=uid, roll=roll, targets=list(targets), result="made", to=final,
                 note=f"{NAME} ({mode})", **({"fly": True} if sky else {}))  # (21.03)
+    if RE.any_rules():  # (a rule's mortal wounds after a charge move)
+        if RX.trigger_mortal_wounds(battle, u, EV.ON_CHARGE, RX.charge_targets(u)):
+            yield from remove_casualties(battle)
     return True
 
 

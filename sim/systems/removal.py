@@ -9,13 +9,15 @@ from __future__ import annotations
 import esper
 
 from sim import events as ev
-from sim.components import Unit
+from sim.components import Destroyed, Unit
 from sim.rules.abilities import Hook
 from sim.rules.geometry import within_distance
 from sim.systems.mortal_wounds import suffer_mortal_wounds
 from sim.systems.transport import emergency_disembark
 from sim.world import mutations as M
 from sim.world import queries as W
+from sim.world import rule_effects as RE
+from sim.systems import rule_effects as RX
 
 DEADLY_DEMISE_RANGE = 6.0
 
@@ -29,6 +31,7 @@ def remove_casualties(battle):
     Desperate Escape's hazard rolls' (09.07)."""
     casualties = W.casualties()
     done: set[int] = set()  # (membership only)
+    rules, fired = RE.any_rules(), set()
     batch = casualties
     while batch:
         more = False
@@ -40,6 +43,8 @@ def remove_casualties(battle):
                 yield from emergency_disembark(battle, t)
                 more = True
             more |= _deadly_demise(battle, e)
+            if rules:  # (a rule's mortal wounds on the unit that destroyed it: sim.systems.rule_effects)
+                more |= RX.destroyed_mortal_wounds(battle, e, esper.component_for_entity(e, Destroyed).by, fired)
         if not more:
             break
         casualties = W.casualties()

@@ -17,6 +17,9 @@ from sim.rules.abilities import Hook
 from sim.rules.visibility.sight import benefit_of_cover as cover_rule
 from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 from sim.world import queries as W
+from sim.world import resources as R
+from sim.world import rule_effects as RE
+from sim.world import rule_reads as RX
 from sim.plan.common import ranged_reach
 
 
@@ -56,6 +59,11 @@ class BattleVisibility:
         for unit_ent in self._lone_units:
             self._lone_operatives(unit_ent)
         self._set_reach()
+        # the rules' TARGET_LIMIT effects (sim.world.rule_reads.target_limit) share 24.24's
+        # ranges: the units they limit now, and what that was worked out for
+        self.rules = RE.any_rules()
+        self._limited: set[int] = set()
+        self._limits_key = None
         self._attacked: dict[str, bool] = {}
         self.sync_hidden()
         self.index.visible  # noqa: B018 - computed now, with the world, not on the first query
@@ -207,6 +215,45 @@ class BattleVisibility:
             # (once each: between two reads a model may have moved, piled in and been removed)
             self.moved(list(dict.fromkeys(changes.take_moved())))
         self.sync_hidden()
+        if self.rules:
+            self.sync_target_limits()
+
+    def sync_target_limits(self) -> None:
+        """A rule's TARGET_LIMIT (enemies cannot select the unit as a ranged target unless
+        within X") as 24.24's range: each living model of a unit it acts on gets the smaller of
+        its Lone Operative range and X. Worked out again when the turn, phase, positions or the
+        rules' choices change."""
+        battle = self.battle
+        ts = battle.turn_state
+        res = R.current
+        key = (None if ts is None else (ts.round, ts.active, str(ts.phase)), W.spatial().version,
+               tuple((k, repr(v.get("value"))) for k, v in res.rule_choices.items()))
+        if key == self._limits_key:
+            return
+        self._limits_key = key
+        now = {}
+        for u in battle.units.values():
+            if not W.off_table(u) and not W.unit_destroyed(u):
+                x = RX.target_limit(battle, u)
+                if x is not None:
+                    now[u] = x
+        idx = self.index
+        for u in sorted(self._limited | set(now)):
+            if any(W.roster(u).lone_operative):
+                self._lone_operatives(u)
+            else:
+                for m in W.unit_models(u):
+                    idx.set_lone_operative(W.model_id(m), None)
+            x = now.get(u)
+            if x is not None:
+                for m in W.unit_models(u):
+                    mid = W.model_id(m)
+                    idx.set_lone_operative(mid, min(float(idx.lo_x[idx.row[mid]]), x))
+        self._limited = set(now)
+
+    def target_limited(self, unit_ent: int) -> bool:
+        """A rule's TARGET_LIMIT acts on the unit now (its models' 24.24 ranges say how far)."""
+        return unit_ent in self._limited
 
 
 class VisibilitySystem(esper.Processor):

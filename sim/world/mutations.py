@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import esper
 
-from sim.components import Destroyed, Position, Unit, UnitState
+from sim.components import Destroyed, Position, Unit, UnitState, Wounds
 from sim.world import resources as R
 from sim.world.queries import footprint, model_row, unit_of
 
@@ -44,6 +44,19 @@ def remove_casualties(ents: list[int]) -> None:
     gone = set(ents)  # (membership only)
     pending = R.current.casualties
     pending[:] = [e for e in pending if e not in gone]
+
+
+def return_model(ent: int, x: float, y: float, wounds: int) -> None:
+    """A destroyed model a rule returns (sim.systems.rule_effects.returns): no longer destroyed,
+    with ``wounds`` left, set up at (x, y) (a place the rules chose: the caller's); its unit's
+    caches are forgotten."""
+    esper.remove_component(ent, Destroyed)
+    esper.component_for_entity(ent, Wounds).remaining = int(wounds)
+    pos = esper.component_for_entity(ent, Position)
+    pos.x, pos.y = x, y
+    sp = R.current.spatial
+    sp.place_many([model_row(ent)], [footprint(ent)])
+    sp.forget_unit(unit_of(ent))
 
 
 def move_model(ent: int, x: float, y: float) -> None:

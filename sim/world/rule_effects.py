@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import esper
 
-from sim.components import ModelId, Unit, UnitMember, UnitRules
+from sim.components import ModelId, Stats, Unit, UnitMember, UnitRules, Wounds
 from sim.rules import command as CMD
 from sim.rules.effects import vocabulary as V
 from sim.rules.effects.conditions import Facts, why_not
@@ -69,6 +69,41 @@ def choice_of(owner: int, key: str):
 def uses_of(owner: int, key: str) -> int:
     res = R.current
     return 0 if res is None else res.rule_uses.get(choice_key(owner, key), 0)
+
+
+def limit_key(battle, owner: int, key: str, limit: str) -> str:
+    """The rule_uses key counting the uses of a rule limited once per battle, turn or phase
+    (When.limit): "<player>:<rule key>|battle", "...|turn <round>.<active player>",
+    "...|phase <round>.<active player>.<phase>"."""
+    base = choice_key(owner, key)
+    if limit == V.ONCE_PER_BATTLE:
+        return f"{base}|battle"
+    ts = getattr(battle, "turn_state", None)
+    rnd, act, ph = (0, 0, "") if ts is None else (ts.round, ts.active, str(ts.phase))
+    if limit == V.ONCE_PER_TURN:
+        return f"{base}|turn {rnd}.{act}"
+    return f"{base}|phase {rnd}.{act}.{ph}"
+
+
+def spent(battle, a: "Acting") -> bool:
+    """A limited grant (When.limit) already used within its limit (a use is counted by
+    ``use``)."""
+    lim = a.grant.when.limit
+    if not lim:
+        return False
+    owner = esper.component_for_entity(a.holder, Unit).owner
+    res = R.current
+    return res is not None and res.rule_uses.get(limit_key(battle, owner, a.held.record.key, lim), 0) > 0
+
+
+def use(battle, a: "Acting") -> None:
+    """Count a use of a limited grant that just acted (nothing for an unlimited one)."""
+    lim = a.grant.when.limit
+    res = R.current
+    if not lim or res is None:
+        return
+    k = limit_key(battle, esper.component_for_entity(a.holder, Unit).owner, a.held.record.key, lim)
+    res.rule_uses[k] = res.rule_uses.get(k, 0) + 1
 
 
 def _within(unit_ent: int, holder: int, bearers: tuple, rng: float) -> bool:
@@ -150,11 +185,16 @@ def _leads(holder: int, bearers: tuple) -> bool:
 def _below_half(battle, unit_ent: int) -> bool:
     ts = battle.turn_state
     models = W.unit_models(unit_ent)
+    if not models:  # (destroyed: no strength to compare; a rule acting as it dies reads False)
+        return False
     start = len(W.unit_models(unit_ent, living=False)) if ts is None else ts.starting_strength.get(
         unit_ent, len(W.unit_models(unit_ent, living=False)))
-    if start == 1 and models:
-        from sim.phases.upkeep import strength
-        return strength(battle, unit_ent) == CMD.BELOW_HALF if ts is not None else False
+    if start == 1 and models:  # (01.02.01 a single model: its wounds left against its W)
+        if ts is None:
+            return False
+        m = models[0]
+        return CMD.half_strength(1, 1, single_model_W=esper.component_for_entity(m, Stats).W,
+                                 wounds_left=esper.component_for_entity(m, Wounds).remaining) == CMD.BELOW_HALF
     return CMD.half_strength(start, len(models)) in (CMD.BELOW_HALF,)
 
 
@@ -179,6 +219,8 @@ def acting(battle, unit_ent: int, kinds: tuple[str, ...], attack: str = "", othe
         if g.who == V.BEARER and a.held.bearers and model and model not in a.held.bearers:
             continue
         if why_not(g.when, facts(battle, unit_ent, a.held, a.holder, attack, other)) is not None:
+            continue
+        if g.when.limit and spent(battle, a):
             continue
         out.append(a)
     return out

@@ -57,7 +57,7 @@ ONES, FAILED, ANY = "ones", "failed", "any"  # which results a REROLL re-rolls
 WOUNDS, MODELS = "wounds", "models"  # what a RETURN gives back
 
 # triggers of MORTAL_WOUNDS (what sets it off; the unit that takes them)
-ON_CHARGE = "charge move"  # after the affected unit ends a charge move: each enemy unit within engagement range
+ON_CHARGE = "after charging"  # after the affected unit ends a charge move: each enemy unit within engagement range
 ON_DESTROYED = "destroyed"  # when the bearer is destroyed: the unit that destroyed it
 ON_SELECTED_FIGHT = "selected to fight"  # when the affected unit is selected to fight: one engaged enemy unit
 TRIGGERS = (ON_CHARGE, ON_DESTROYED, ON_SELECTED_FIGHT)

@@ -1,0 +1,93 @@
+"""The choices rules ask of their players (RuleChoice: Oath of Moment's target, the Waaagh!'s
+turn), as decisions like any other: at the start of each phase the choices made that no longer
+hold expire, then the active player is asked each choice of theirs whose moment this phase is (a
+``rule_choice`` decision: an enemy unit's id, or "call" / "decline"), while uses remain. Scripts
+(a step's ``decisions``), the default and random players and the sandbox answer it; the choice
+is kept in Resources.rule_choices ({"value", "round", "player"} by "<player>:<rule key>") and
+counted in Resources.rule_uses; each is logged as a ``rule choice`` event. What may be answered,
+the default answer and when a choice expires are sim.rules.effects.choices (pure)."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim.components import Unit
+from sim.decisions import DecisionRequest, ask
+from sim.rules.effects import choices as CH
+from sim.rules.effects import vocabulary as V
+from sim.rules.turn import PLAYER
+from sim.world import queries as W
+from sim.world import resources as R
+from sim.world import rule_effects as RE
+
+KIND = "rule_choice"
+
+
+def records_of(player: int) -> list:
+    """The rules asking a choice held by some unit of ``player`` (not destroyed), each once, in
+    unit order then the unit's order of rules."""
+    out: dict[str, V.RuleRecord] = {}
+    for u in W.all_units():
+        if esper.component_for_entity(u, Unit).owner != player or W.unit_destroyed(u):
+            continue
+        for h in RE.held_by(u):
+            if h.record.choice is not None:
+                out.setdefault(h.record.key, h.record)
+    return list(out.values())
+
+
+def _enemies(player: int) -> list[tuple[str, float]]:
+    """(unit id, distance to the nearest of ``player``'s units on the battlefield) of each enemy
+    unit on the battlefield, in unit order."""
+    mine, theirs = [], []
+    for u in W.all_units():
+        if W.off_table(u) or W.unit_destroyed(u):
+            continue
+        (mine if esper.component_for_entity(u, Unit).owner == player else theirs).append(u)
+    own = [m for u in mine for m in W.unit_models(u)]
+    out = []
+    for t in theirs:
+        models = W.unit_models(t)
+        d = min(W.nearest_distances(models, own)) if own and models else float("inf")
+        out.append((esper.component_for_entity(t, Unit).id, d))
+    return out
+
+
+def start_of_phase(battle):
+    """At the start of a phase (a generator): expire the choices that no longer hold (both
+    players'), then ask the active player's choices whose moment it is."""
+    if not RE.any_rules():
+        return
+    ts = battle.turn_state
+    res = R.current
+    phase = str(ts.phase)
+    for p in (0, 1):
+        for rec in records_of(p):
+            ck = RE.choice_key(p, rec.key)
+            c = res.rule_choices.get(ck)
+            if c is not None and CH.expired(rec.choice.lasts, c["round"], c["player"], ts.round, ts.active, p, phase):
+                del res.rule_choices[ck]
+                battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=None)
+    p = ts.active
+    for rec in records_of(p):
+        ch = rec.choice
+        ck = RE.choice_key(p, rec.key)
+        if ch.moment != phase or not CH.uses_left(ch, RE.uses_of(p, rec.key)):
+            continue
+        if ch.kind == V.CALL and ck in res.rule_choices:
+            continue  # (called and still in force)
+        enemies = _enemies(p)
+        opts = CH.options(ch, [u for u, _d in enemies])
+        if not opts:
+            continue
+        req = DecisionRequest(KIND, f"{ck} round {ts.round}", p, opts, CH.default_answer(ch, enemies, ts.round),
+                              prompt=f"{rec.name}: {ch.prompt}", context={"rule": rec.key, "choice": ch.kind})
+        answer = yield from ask(battle, req)
+        value = CH.value_of(ch, answer)
+        if value is None:
+            battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=False)
+            continue
+        res.rule_choices[ck] = {"value": value, "round": ts.round, "player": ts.active}
+        res.rule_uses[ck] = res.rule_uses.get(ck, 0) + 1
+        battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=value)

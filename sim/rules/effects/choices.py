@@ -1,0 +1,61 @@
+"""The choices rules ask of their players (sim.rules.effects.vocabulary.RuleChoice), pure: when
+one is asked, what may be answered, the default player's answer, and when a choice made stops
+holding. The battle asks them as ``rule_choice`` decisions at the start of the choice's phase
+in its player's turn (sim.phases.rule_choices)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from sim.rules.effects import vocabulary as V
+
+CALL, DECLINE = "call", "decline"
+CALL_RANGE = 12.0  # the default player calls a CALL rule once an enemy unit is this close...
+CALL_BY_ROUND = 3  # ...or in this battle round at the latest
+
+
+def uses_left(choice: V.RuleChoice, used: int) -> bool:
+    """The rule may still be chosen: unlimited (uses 0), or fewer uses made than it allows."""
+    return choice.uses <= 0 or used < choice.uses
+
+
+def options(choice: V.RuleChoice, enemies: Sequence[str]) -> list:
+    """What may be answered: PICK_ENEMY an enemy unit on the battlefield (its id); CALL "call"
+    or "decline". An empty list: nothing to pick (no enemy unit), the choice is not asked."""
+    if choice.kind == V.PICK_ENEMY:
+        return list(enemies)
+    return [CALL, DECLINE]
+
+
+def default_answer(choice: V.RuleChoice, enemies: Sequence[tuple[str, float]], round_: int):
+    """The default player's answer: PICK_ENEMY the enemy unit nearest its units (the one they
+    can most likely attack; ``enemies``: (unit id, distance) in unit order, ties to the first);
+    CALL "call" once an enemy unit is within 12" of one of its units, or from battle round 3."""
+    if choice.kind == V.PICK_ENEMY:
+        return min(enemies, key=lambda e: e[1])[0] if enemies else None
+    near = any(d <= CALL_RANGE for _u, d in enemies)
+    return CALL if near or round_ >= CALL_BY_ROUND else DECLINE
+
+
+def value_of(choice: V.RuleChoice, answer):
+    """The value kept for an answer (Resources.rule_choices): the enemy unit id picked, True
+    for a call, None for a decline (nothing is kept)."""
+    if choice.kind == V.PICK_ENEMY:
+        return answer
+    return True if answer == CALL else None
+
+
+def expired(lasts: str, made_round: int, made_player: int, now_round: int, now_player: int,
+            owner: int, phase: str) -> bool:
+    """Whether a choice made in battle round ``made_round``, ``made_player``'s turn, no longer
+    holds at the start of ``phase`` of ``now_player``'s turn in ``now_round``: THIS_TURN once
+    another turn begins; THIS_ROUND once another round begins; UNTIL_YOUR_NEXT_COMMAND at the
+    start of its owner's next Command phase; UNTIL_NEXT_CHOICE never (the next choice replaces
+    it)."""
+    if lasts == V.THIS_TURN:
+        return (now_round, now_player) != (made_round, made_player)
+    if lasts == V.THIS_ROUND:
+        return now_round != made_round
+    if lasts == V.UNTIL_YOUR_NEXT_COMMAND:
+        return now_player == owner and phase == "command" and (now_round, now_player) != (made_round, made_player)
+    return False

@@ -1,0 +1,248 @@
+"""Where the effects of datasheet abilities, army rules and detachment rules that act outside
+the attack sequence change the battle: the glue between the battle round and commands (which
+call these) and the pure rules (sim.rules.effects.phase_rules, which decide); what they make of
+a unit's characteristics is read by sim.world.rule_reads. Each asks
+sim.world.rule_effects.acting which grants act on the unit now; in a battle where no unit holds
+a rule every function returns at once (``any_rules``), so such a battle rolls the same dice and
+emits the same events as before.
+
+* MODIFY advance (09.06), charge (11.02), battle-shock (01.07): ``roll_modifier``;
+* REROLL advance / charge / battle-shock: ``reroll`` (ANY: the player is asked, a
+  ``rule_reroll`` decision; FAILED / ONES: automatic);
+* MORTAL_WOUNDS on a trigger (06.02): ``trigger_mortal_wounds`` (the caller removes the
+  casualties), ``destroyed_mortal_wounds`` (sim.systems.removal);
+* RETURN (wounds regained, destroyed models returned, each set up by the pure placement rule):
+  ``returns``.
+
+Each effect that changes something is logged as a ``rule effect`` event naming the rule."""
+
+from __future__ import annotations
+
+import esper
+
+from sim import events as ev
+from sim.components import ModelId, Stats, Unit, Wounds
+from sim.decisions import DecisionRequest, ask
+from sim.rules.effects import phase_rules as PR
+from sim.rules.effects import vocabulary as V
+from sim.systems.mortal_wounds import suffer_mortal_wounds
+from sim.world import mutations as M
+from sim.world import queries as W
+from sim.world import rule_effects as RE
+from sim.world.rule_reads import modifying
+
+REROLL, DECLINE = "reroll", "decline"
+
+
+def _uid(u: int) -> str:
+    return esper.component_for_entity(u, Unit).id
+
+
+def _names(acts) -> str:
+    return ", ".join(dict.fromkeys(a.held.record.name for a in acts))
+
+
+def _spend(battle, acts) -> None:
+    for a in acts:
+        RE.use(battle, a)
+
+
+def roll_modifier(battle, u: int, stat: str) -> int:
+    """The modifier to an advance, charge or battle-shock roll for the unit now (MODIFY of that
+    roll); logged when not 0 (a use of a limited grant is counted)."""
+    if not RE.any_rules():
+        return 0
+    acts = modifying(battle, u, stat)
+    mod = PR.modifier([a.grant.what for a in acts], stat)
+    if mod:
+        _spend(battle, acts)
+        battle.emit(ev.RULE_EFFECT, rule=_names(acts), unit=_uid(u), roll=stat,
+                    effect=f"{'+' if mod > 0 else ''}{mod} to its {stat} roll")
+    return mod
+
+
+def reroll(battle, u: int, stat: str, dice: list, failed: bool, asked: bool = True):
+    """01.05.02 A rule's re-roll of an advance, charge or battle-shock roll just made (a
+    generator; returns the new dice, or None when nothing was re-rolled). ANY: the unit's player
+    is asked (a ``rule_reroll`` decision, "reroll" or "decline"; the default:
+    sim.rules.effects.phase_rules.default_reroll); ``asked`` False takes the default without
+    asking (a roll made where no decision can wait). FAILED and ONES re-roll automatically.
+    Each die re-rolled once at most: the caller offers no Command Re-roll of a roll re-rolled."""
+    if not RE.any_rules():
+        return None
+    acts = [a for a in RE.acting(battle, u, (V.REROLL,)) if a.grant.what.stat == stat]
+    which = PR.reroll_which([a.grant.what for a in acts], stat)
+    if which is None:
+        return None
+    act = next(a for a in acts if a.grant.what.which == which)
+    name, uid = act.held.record.name, _uid(u)
+    if which == V.ANY:
+        default = REROLL if PR.default_reroll(stat, dice, failed) else DECLINE
+        if asked:
+            owner = esper.component_for_entity(u, Unit).owner
+            req = DecisionRequest("rule_reroll", f"{act.held.record.key}: {uid} {stat}", owner, [REROLL, DECLINE],
+                                  default, prompt=f"{name}: re-roll {uid}'s {stat} roll {list(dice)}?",
+                                  context={"rule": act.held.record.key, "roll": stat, "unit": uid})
+            answer = yield from ask(battle, req)
+        else:
+            answer = default
+        idx = list(range(len(dice))) if answer == REROLL else None
+    else:
+        idx = PR.automatic_reroll(which, dice, failed)
+    if not idx:
+        return None
+    new = list(dice)
+    fresh = battle.dice.d6(len(idx), f"{stat} roll {uid} ({name} re-roll)")
+    for i, d in zip(idx, fresh):
+        new[i] = d
+    RE.use(battle, act)
+    battle.emit(ev.RULE_EFFECT, rule=name, unit=uid, roll=stat, dice=list(dice), to=new,
+                effect=f"re-rolls its {stat} roll: {list(dice)} -> {new}")
+    return new
+
+
+def charge_targets(u: int) -> list[int]:
+    """ON_CHARGE's targets: each enemy unit within engagement range of the unit after its charge
+    move."""
+    return W.engaged_with(u)
+
+
+def fight_target(u: int) -> list[int]:
+    """ON_SELECTED_FIGHT's target: one engaged enemy unit (the first in unit order)."""
+    return W.engaged_with(u)[:1]
+
+
+def trigger_mortal_wounds(battle, u: int, trigger: str, targets: list[int], model: str = "") -> bool:
+    """06.02 The MORTAL_WOUNDS effects on ``trigger`` acting on unit ``u`` (V.ON_CHARGE: each
+    enemy unit within engagement range after its charge move; V.ON_SELECTED_FIGHT: one engaged
+    enemy unit; V.ON_DESTROYED: the unit that destroyed the bearer, ``model``): for each target
+    a D6 on the effect's ``roll`` or more (none when 0), then its ``dice`` mortal wounds. The
+    caller removes the casualties. Returns whether any were inflicted."""
+    if not RE.any_rules() or not targets:
+        return False
+    acts = [a for a in RE.acting(battle, u, (V.MORTAL_WOUNDS,), model=model) if a.grant.what.trigger == trigger]
+    done = False
+    uid = _uid(u)
+    for a in acts:
+        e, name = a.grant.what, a.held.record.name
+        RE.use(battle, a)
+        for t in targets:
+            if W.unit_destroyed(t):
+                continue
+            tid = _uid(t)
+            die = battle.dice.d6(1, f"{name} ({uid} at {tid})")[0] if e.roll > 0 else None
+            if not PR.triggered_mortal_wounds(e.roll, die):
+                battle.emit(ev.RULE_EFFECT, rule=name, unit=uid, target=tid,
+                            effect=f"rolls {die} against {tid}: no mortal wounds (needs {e.roll}+)")
+                continue
+            n = e.dice.roll(battle.dice, f"{name} mortal wounds ({uid} at {tid})")
+            battle.emit(ev.RULE_EFFECT, rule=name, unit=uid, target=tid,
+                        effect=f"inflicts {n} mortal wound{'s' if n != 1 else ''} on {tid}"
+                               + ("" if die is None else f" (rolled {die})"))
+            if n > 0:
+                suffer_mortal_wounds(battle, t, n, source=name, by=uid)
+                done = True
+    return done
+
+
+def destroyed_mortal_wounds(battle, model_ent: int, by: str, fired: set) -> bool:
+    """When a model is destroyed: ON_DESTROYED mortal wounds on the unit that destroyed it
+    (``by``: the Destroyed record's unit or model id; nothing when no unit did). A BEARER or a
+    bearer-held grant goes off for its bearer; a grant the unit holds as a whole when its last
+    model is destroyed (``fired``: the units whose whole-unit grant went off already, kept by the
+    caller). Returns whether any were inflicted (the caller removes casualties)."""
+    if not RE.any_rules():
+        return False
+    u = W.unit_of(model_ent)
+    killer = battle.units.get(by)
+    if killer is None and by in battle.models:
+        killer = W.unit_of(battle.models[by])
+    if killer is None or killer == u:
+        return False
+    mid = esper.component_for_entity(model_ent, ModelId).id
+    acts = [a for a in RE.reaching(u) if a.grant.what.kind == V.MORTAL_WOUNDS
+            and a.grant.what.trigger == V.ON_DESTROYED and a.holder == u]
+    whole = not W.alive_models(u) and u not in fired  # (a rule of the whole unit: once, its last model)
+    fire = any((mid in a.held.bearers) if a.held.bearers else whole for a in acts)
+    if not fire:
+        return False
+    if whole:
+        fired.add(u)
+    return trigger_mortal_wounds(battle, u, V.ON_DESTROYED, [killer], model=mid)
+
+
+def returns(battle, moment: str) -> None:
+    """The RETURN effects due at ``moment`` (V.AT_COMMAND: in the unit's own Command phase;
+    V.AT_END_OF_PHASE: at the end of a phase, the grant's When.phases naming which), for every
+    unit on the battlefield in unit order: WOUNDS, ``dice`` wounds regained, healing wounded
+    models first, then returning destroyed models with 1 wound (sim.rules.effects.phase_rules
+    .regain); MODELS, ``dice`` destroyed models returned with every wound. Each is set up by
+    ``place_returned`` (none fits: it stays destroyed, and the wounds meant for it are lost)."""
+    if not RE.any_rules():
+        return
+    ts = battle.turn_state
+    for u in W.all_units():
+        if W.off_table(u) or W.unit_destroyed(u):
+            continue
+        if moment == V.AT_COMMAND and ts is not None and esper.component_for_entity(u, Unit).owner != ts.active:
+            continue
+        for a in RE.acting(battle, u, (V.RETURN,)):
+            e = a.grant.what
+            if e.trigger != moment:
+                continue
+            RE.use(battle, a)
+            _return(battle, u, a, e)
+
+
+def _return(battle, u: int, a, e) -> None:
+    name, uid = a.held.record.name, _uid(u)
+    n = e.dice.roll(battle.dice, f"{name} ({uid})")
+    every = W.unit_models(u, living=False)
+    wounded = [(W.model_id(m), esper.component_for_entity(m, Wounds).remaining, esper.component_for_entity(m, Stats).W)
+               for m in every if W.alive(m)]
+    dead = [(W.model_id(m), esper.component_for_entity(m, Stats).W) for m in every
+            if not W.alive(m) and not W.on_table(m)]
+    if e.which == V.WOUNDS:
+        gains, back = PR.regain(n, wounded, dead)
+    else:  # (MODELS: whole models back, each with every wound)
+        gains, back = {}, [mid for mid, _w in dead][:n]
+    placed = []
+    for mid in back:
+        m = battle.models[mid]
+        spot = _place(battle, u, m)
+        if spot is None:  # (no room: it stays destroyed, and the wounds meant for it are lost)
+            gains.pop(mid, None)
+            continue
+        M.return_model(m, spot[0], spot[1], 1 if e.which == V.WOUNDS else esper.component_for_entity(m, Stats).W)
+        placed.append(mid)
+        if mid in gains:
+            gains[mid] -= 1  # (its first wound is its return)
+    for mid, g in gains.items():
+        if g > 0:
+            esper.component_for_entity(battle.models[mid], Wounds).remaining += g
+    healed = {mid: g for mid, g in gains.items() if g > 0}
+    battle.changes.touched(u)
+    if placed:
+        battle.changes.moved([battle.models[mid] for mid in placed])
+    battle.emit(ev.RULE_EFFECT, rule=name, unit=uid, healed=healed, returned=placed,
+                effect=f"regains {n} {'wound' if e.which == V.WOUNDS else 'model'}{'s' if n != 1 else ''}: "
+                       + (", ".join(f"{k} +{v}" for k, v in healed.items()) or "no wound healed")
+                       + (f"; {', '.join(placed)} returned" if placed else ""))
+
+
+def _place(battle, u: int, m: int):
+    """Where a returned model is set up (sim.rules.effects.phase_rules.place_returned)."""
+    fps = W.spatial().fps
+    mine = [W.footprint(x) for x in W.unit_models(u)]
+    owner = esper.component_for_entity(u, Unit).owner
+    others, enemies = [], []
+    for v in W.all_units():
+        if W.off_table(v):
+            continue
+        theirs = esper.component_for_entity(v, Unit).owner != owner
+        for x in W.unit_models(v):
+            fp = fps[W.model_row(x)]
+            others.append(fp)
+            if theirs:
+                enemies.append(fp)
+    return PR.place_returned(W.footprint(m), mine, others, enemies, battle.scenario.board)

@@ -1,0 +1,86 @@
+"""What the effects of datasheet abilities, army rules and detachment rules make of a unit's
+characteristics and standing now, read off the world (the plan, the players, visibility and the
+stratagems' limits ask; nothing here changes the battle): its Move (09.05-09.07), OC (14.02),
+Leadership (01.06), whether it fights first (12.04), how close an enemy must be to target it
+(like 24.24), a stratagem's CP cost modifier for it (15.01). Each asks
+sim.world.rule_effects.acting which grants act on the unit; the pure rules decide
+(sim.rules.effects.phase_rules). In a battle where no unit holds a rule each returns at once
+(``any_rules``). What changes the battle (roll modifiers and re-rolls, mortal wounds, returns)
+is sim.systems.rule_effects."""
+
+from __future__ import annotations
+
+import esper
+
+from sim.components import ModelId, Stats
+from sim.rules.effects import phase_rules as PR
+from sim.rules.effects import vocabulary as V
+from sim.world import queries as W
+from sim.world import rule_effects as RE
+
+
+def modifying(battle, u: int, stat: str, model: str = "") -> list:
+    """The MODIFY grants of ``stat`` acting on the unit now (a BEARER grant only for ``model``,
+    its bearer, when given)."""
+    return [a for a in RE.acting(battle, u, (V.MODIFY,), model=model) if a.grant.what.stat == stat]
+
+
+def move_modifier(battle, u: int, model_ent: int | None = None) -> int:
+    """The modifier to a model's Move characteristic now (MODIFY "M"; a BEARER grant only for
+    its bearer)."""
+    if battle is None or not RE.any_rules():
+        return 0
+    mid = "" if model_ent is None else esper.component_for_entity(model_ent, ModelId).id
+    return PR.modifier([a.grant.what for a in modifying(battle, u, "M", mid)], "M")
+
+
+def move_of(battle, u: int, model_ent: int) -> int:
+    """A model's Move characteristic after the rules' modifiers (never below 0)."""
+    M = esper.component_for_entity(model_ent, Stats).M
+    if battle is None or not RE.any_rules():
+        return M
+    return PR.modified_move(M, move_modifier(battle, u, model_ent))
+
+
+def oc_modifier(battle, u: int) -> int:
+    """The modifier to the unit's models' OC now (14.02; a battle-shocked unit's stays '-')."""
+    if not RE.any_rules():
+        return 0
+    return PR.modifier([a.grant.what for a in modifying(battle, u, "OC")], "OC")
+
+
+def leadership(battle, u: int) -> list[int]:
+    """The unit's living models' Ld after the rules' modifiers (+1 improves: 02.02.01)."""
+    lds = W.unit_leaderships(u)
+    if not RE.any_rules():
+        return lds
+    mod = PR.modifier([a.grant.what for a in modifying(battle, u, "Ld")], "Ld")
+    return PR.modified_leaderships(lds, mod) if mod else lds
+
+
+def fights_first(battle, u: int) -> bool:
+    """12.04 step 1: a FIGHTS_FIRST effect acts on the unit now."""
+    if battle is None or not RE.any_rules():
+        return False
+    return bool(RE.acting(battle, u, (V.FIGHTS_FIRST,)))
+
+
+def target_limit(battle, u: int) -> float | None:
+    """The distance within which an enemy model must be to select the unit as the target of
+    ranged attacks (TARGET_LIMIT: the smallest that acts), or None."""
+    if battle is None or not RE.any_rules():
+        return None
+    xs = [float(a.grant.what.value) for a in RE.acting(battle, u, (V.TARGET_LIMIT,))]
+    return min(xs) if xs else None
+
+
+def stratagem_cost_modifier(battle, name: str, target: str | None) -> int:
+    """15.01 The modifier to the CP cost of stratagem ``name`` used on unit ``target`` (its id)
+    from the STRATAGEM_COST effects acting on it now (0 without any)."""
+    if target is None or not RE.any_rules():
+        return 0
+    u = battle.units.get(target)
+    if u is None:
+        return 0
+    effects = [a.grant.what for a in RE.acting(battle, u, (V.STRATAGEM_COST,))]
+    return PR.stratagem_cost_modifier(effects, name) if effects else 0
