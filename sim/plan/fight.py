@@ -247,4 +247,5 @@ def plan_fight(battle, cmd, selected: bool = False) -> list[Declared]:
                              abilities=w.abilities)
                 d.key = declared_key(d)
                 declared.append(d)
-    return add_rule_effects(battle, unit_ent, add_scenario_modifiers(unit_ent, declared))
+    declared = add_scenario_modifiers(unit_ent, declared)
+    return add_rule_effects(battle, unit_ent, declared) if battle.resources.has_rules else declared

@@ -154,7 +154,9 @@ def _plan(targets: ShootPlanTargets, declared: list[Declared], elig: Mapping) ->
         problem = SH.snap_target_problem(ids, gap, seen)
         if problem:
             raise PlanError(problem)
-    declared = add_rule_effects(targets.battle, targets.unit_ent, add_scenario_modifiers(targets.unit_ent, declared))
+    declared = add_scenario_modifiers(targets.unit_ent, declared)
+    if targets.battle.resources.has_rules:
+        declared = add_rule_effects(targets.battle, targets.unit_ent, declared)
     return ShootPlan(targets.stype, declared, elig, list(targets.weapons.values()))
 
 

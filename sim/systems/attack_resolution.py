@@ -199,7 +199,8 @@ class AttackResolutionSystem(esper.Processor):
                 ndice += a
                 attackers[d.model_id] = None
             pool.attackers = tuple(attackers)
-            side = target_side(battle, target, ent, act.kind is _FIGHTING)  # (None: no rule acts)
+            side = (target_side(battle, target, ent, act.kind is _FIGHTING)  # (None: no rule acts)
+                    if battle.resources.has_rules else None)
             T = (W.toughness(target) if side is None or side.T is None
                  else side.toughness(W.roster(target).bodyguard, W.living(target).slots))
             pool.state = PoolState(ndice, key.skill, key.S, key.AP, key.D, T,
@@ -470,7 +471,8 @@ class AttackResolutionSystem(esper.Processor):
                              fnp=W.feel_no_pain(target), W=r.W_of)
             smods = save_modifiers(target, ent, act.kind is _FIGHTING)
             insv = r.InSv_melee_of if act.kind is _FIGHTING else r.InSv_of  # 05.03 (a save against one kind only)
-            side = target_side(battle, target, ent, act.kind is _FIGHTING)  # (None: no rule acts)
+            side = (target_side(battle, target, ent, act.kind is _FIGHTING)  # (None: no rule acts)
+                    if battle.resources.has_rules else None)
             if side is not None:  # the rules acting on the target's models (sim.plan.rule_effects)
                 smods = side.save_mods(smods)
                 if side.invuln:
