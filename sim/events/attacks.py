@@ -60,6 +60,9 @@ class Pool(Event):
     psychic: NotRequired[Annotated[bool, "psychic attacks that ignore modifiers (24.29)"]]
     ignored: NotRequired[Annotated[list[str], "the modifiers psychic attacks ignore"]]
     modifiers: NotRequired[Annotated[list[tuple[str, int]], "[source, value] of each modifier counted"]]
+    rules: NotRequired[Annotated[list[tuple[str, str]], "[rule, what it gives] of each rule's effect the attacks take"]]
+    target_rules: NotRequired[Annotated[list[tuple[str, str]], "[rule, what it gives] of each rule's effect the "
+                                                               "target's models take against them"]]
     snap: NotRequired[Annotated[bool, "snap shooting (15.09): the BS is ignored"]]
     command_reroll: NotRequired[Annotated[CommandReroll, "a Command Re-roll of one die of the attack-"
                                                          "count rolls (dice counts it)"]]
@@ -129,6 +132,7 @@ class SaveRolls(Event):
     pool: Annotated[int, "the pool's index"]
     rolls: Annotated[list[int], "the save rolls"]
     AP: Annotated[int, "the Armour Penetration they are made against"]
+    rerolled: NotRequired[Annotated[list[int], "the results of a rule's re-rolls of save rolls (01.05.02)"]]
     command_reroll: NotRequired[Annotated[CommandReroll, "a Command Re-roll of one save die (15.02; the "
                                                          "die's index in the rolls first made, sorted)"]]
 
@@ -151,8 +155,9 @@ class FailedStep(TypedDict):
     model: Annotated[str, "the model it went to"]
     group: Annotated[str, "the model's allocation group"]
     saved: Annotated[Literal[False], "false"]
-    damage: Annotated[int, "the damage rolled or fixed"]
+    damage: Annotated[int, "the damage rolled or fixed (after a rule's change to the Damage it takes)"]
     lost: Annotated[int, "the wounds the model lost (at most its remaining ones)"]
+    taken: NotRequired[Annotated[int, "the modifier a rule gave the Damage allocated to the model (never below 1)"]]
     destroyed: Annotated[bool, "the model was destroyed"]
     save_mod: NotRequired[Annotated[int, "the model's save-roll modifier"]]
     command_reroll: NotRequired[Annotated[CommandReroll, "a Command Re-roll of one damage die (15.02)"]]

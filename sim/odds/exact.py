@@ -57,6 +57,7 @@ from sim.rules.dice import DiceExpr
 from sim.rules.mortal import hazard_mortal_wounds, mortal_wound_target
 from sim.rules import sequence as SQ
 from sim.rules.sequence import PoolState
+from sim.rules.effects.attack import damage_after, save_reroll_faces
 from sim.odds.budget import Intractable  # noqa: F401  (raised here, beyond the budgets)
 
 MAX_ENTRIES = 200_000  # outcomes of a target at once; beyond, the attack is too large to work out exactly
@@ -228,17 +229,27 @@ class Context:
         profiles = sorted({(tv.Sv[i], tv.saves_InSv[i], tv.save_mod[i]) for i in range(len(tv.ids))}, key=repr)
         self.profile_of = [profiles.index((tv.Sv[i], tv.saves_InSv[i], tv.save_mod[i])) for i in range(len(tv.ids))]
         table = [FA.save_fails(p.AP, sv, inv, mod) for sv, inv, mod in profiles]
-        runs: list[list] = []  # [first face, faces, fails per profile]
+        # 01.05.02 the faces a rule acting on the target's models re-rolls (the battle's rule:
+        # sim.rules.effects.attack.save_reroll_faces): each face's chance after the re-rolls
+        rerolled = (save_reroll_faces((tv.save_reroll[i], FA.save_fails(p.AP, tv.Sv[i], tv.saves_InSv[i],
+                                                                          tv.save_mod[i]))
+                                      for i in range(len(tv.ids)) if r[i] > 0) if tv.save_reroll else ())
+        chance = [0.0] + [(0.0 if f in rerolled else 1 / 6) + len(rerolled) / 36 for f in range(1, 7)]
+        runs: list[list] = []  # [first face, faces, fails per profile, chance of a die showing one]
         for f in range(1, 7):
             fails = tuple(t[f] for t in table)
             if runs and runs[-1][2] == fails:
                 runs[-1][1] += 1
+                runs[-1][3] += chance[f]
             else:
-                runs.append([f, 1, fails])
+                runs.append([f, 1, fails, chance[f]])
         while runs and not any(runs[-1][2]):
             runs.pop()  # (passing on every model: those faces change nothing)
-        self.runs = [(f, n, fails) for f, n, fails in runs]
+        self.runs = [(f, n, fails, c) for f, n, fails, c in runs]
+        self.save_reroll = frozenset(rerolled)
         self.lost_to_damage = [FA.damage_lost(x) for x in tv.fnp]
+        # the damage of an attack allocated to each model: a rule's change to it (05.04, never below 1)
+        self.damage_to = [_taken(self.damage, t) for t in tv.taken] if tv.taken else [self.damage] * len(tv.ids)
         self._step: dict = {}
 
     def key(self):
@@ -260,7 +271,7 @@ class Context:
                 step = {(r, 0): 1.0}
             else:
                 step = defaultdict(float)
-                for (r2, _lost), p in self.lose(r, i, self.damage):
+                for (r2, _lost), p in self.lose(r, i, self.damage_to[i]):
                     step[(r2, 1)] += p
                 step = dict(step)
         self._step[(k, r)] = step
@@ -306,6 +317,17 @@ class Context:
             step = dict(step)
         self._step[("mortal", r)] = step
         return step
+
+
+def _taken(damage, taken: int):
+    """The support of the damage of an attack allocated to a model whose rules change the Damage
+    it takes by ``taken`` (sim.rules.effects.attack.damage_after), equal amounts merged."""
+    if not taken:
+        return damage
+    out: dict[int, float] = defaultdict(float)
+    for amount, p in damage:
+        out[damage_after(amount, taken)] += p
+    return sorted(out.items())
 
 
 class Chain:
@@ -398,9 +420,9 @@ class Chain:
         if not runs:
             return v.sum(axis=2)
         left = 1.0  # the share of faces from this run's first face up
-        for k, (_first, faces, _fails) in enumerate(runs):
-            q = min(1.0, (faces / 6) / left)
-            left -= faces / 6
+        for k, (_first, _faces, _fails, chance) in enumerate(runs):
+            q = min(1.0, chance / left)
+            left -= chance
             B = DI.binomial_rows(M, q)[:M + 1, :M + 1]  # B[m, c]: c of m dice show this run
             if k == len(runs) - 1:
                 # the dice left after it pass: P[s, u, c] = sum_m v[s, u, m] B[m, c], then

@@ -88,7 +88,9 @@ def run_once(problem: Problem, dice: Dice, setups: dict, contexts: dict):
         groups = allocation_groups(models)
         remaining = dict(zip(tv.ids, rem))
         st = DamageState(models, remaining, groups, ctx.order, ctx.precision,
-                         fnp={i: f for i, f in zip(tv.ids, tv.fnp) if f}, W=dict(zip(tv.ids, tv.W)))
+                         fnp={i: f for i, f in zip(tv.ids, tv.fnp) if f}, W=dict(zip(tv.ids, tv.W)),
+                         taken={i: t for i, t in zip(tv.ids, tv.taken) if t})
+        p.save_reroll = ctx.save_reroll  # (01.05.02: the faces a rule re-rolls at this state)
         saves = roll_saves(p, dice)
         recs = inflict_damage(p, saves, st, dice, dict(zip(tv.ids, tv.Sv)), dict(zip(tv.ids, tv.saves_InSv)),
                               {i: m for i, m in zip(tv.ids, tv.save_mod) if m} or None)

@@ -20,6 +20,7 @@ from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan.common import declared_key  # (before sim.plan.scenario_modifiers, which sim.plan imports back)
 from sim.plan.scenario_modifiers import save_modifiers  # noqa: E402,I001
+from sim.plan.rule_effects import target_side  # noqa: E402,I001
 from sim.rules import abilities as AB
 from sim.rules import pools as PL
 from sim.rules.abilities import Hook
@@ -59,6 +60,9 @@ class UnitView:
     explodes: tuple[bool, ...]  # 24.08 Deadly Demise
     monster_or_vehicle: tuple[bool, ...]
     invuln: tuple = ()  # each model's invulnerable save against this attack (05.03; empty: InSv)
+    taken: tuple = ()  # each model's modifier to the Damage of each attack allocated to it (empty: none)
+    save_reroll: tuple = ()  # each model's re-roll of save rolls: "", "ones" or "failed" (empty: none)
+    rules: tuple = field(default=(), compare=False)  # (rule, what it gives) acting on its models (report)
 
     @property
     def saves_InSv(self) -> tuple:
@@ -118,6 +122,7 @@ class PoolInput:
     attackers: tuple[str, ...]
     visible_characters: tuple[str, ...]  # 24.28 CHARACTERs of the target the attackers see
     weapons: tuple[str, ...]
+    rules: tuple = field(default=(), compare=False)  # (rule, what it gives) the attacks take (report)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,18 +155,31 @@ def _frozen(v):
 
 def unit_view(battle, unit_ent: int, attacker: int | None = None, melee: bool = False) -> UnitView:
     """A unit's UnitView now; ``attacker`` (a unit entity): the save modifiers its models have
-    against that unit's attacks (melee or not)."""
+    against that unit's attacks (melee or not), and what the rules acting on its models give
+    them against those attacks (sim.plan.rule_effects.target_side, as the battle reads them)."""
     r = W.roster(unit_ent)
     u = esper.component_for_entity(unit_ent, Unit)
     smods = save_modifiers(unit_ent, attacker, melee) if attacker is not None else None
+    side = target_side(battle, unit_ent, attacker, melee) if attacker is not None else None
+    if side is not None:
+        smods = side.save_mods(smods)
     smods = smods or {}
     explodes = tuple(any(Hook.EXPLODES in a.spec.hooks for a in (W.model_abilities(m) or ())) for m in r.models)
+    insv = r.InSv_melee_of if melee else r.InSv_of
+    T, fnp, taken, rules, save_reroll = tuple(r.T), tuple(r.fnp), (), (), ()
+    if side is not None:
+        insv = {**insv, **side.invuln}
+        T = side.T or T
+        fnp = tuple(side.fnp.get(i, f) for i, f in zip(r.ids, fnp))
+        taken = tuple(side.taken.get(i, 0) for i in r.ids) if side.taken else ()
+        rules = side.sources
+        save_reroll = tuple(side.save_reroll.get(i, "") for i in r.ids) if side.save_reroll else ()
     return UnitView(
         uid=u.id, name=u.name, ids=tuple(r.ids), W=tuple(t.W for t in r.full), Sv=tuple(t.Sv for t in r.full),
-        InSv=tuple(t.InSv for t in r.full), character=tuple(r.character), T=tuple(r.T),
-        invuln=tuple((r.InSv_melee_of if melee else r.InSv_of)[t.id] for t in r.full),
+        InSv=tuple(t.InSv for t in r.full), character=tuple(r.character), T=T,
+        invuln=tuple(insv[t.id] for t in r.full), taken=taken, rules=rules, save_reroll=save_reroll,
         bodyguard=tuple(r.bodyguard), keywords=tuple(W.model_keywords(m) for m in r.models),
-        fnp=tuple(r.fnp), save_mod=tuple(smods.get(i, 0) for i in r.ids),
+        fnp=fnp, save_mod=tuple(smods.get(i, 0) for i in r.ids),
         start=tuple(max(w.remaining, 0) for w in r.wounds),
         preferred=tuple(battle.scenario_allocation_orders.get(unit_ent, ())),
         explodes=explodes, monster_or_vehicle=tuple(r.monster_or_vehicle))
@@ -232,7 +250,7 @@ def build_problem(battle, declared, attacker_ent: int, kind: str, decisions: dic
                                      Hook.ADDS_DICE in d.weapon.effects) for d in members),
             first_abilities=members[0].abilities, attackers=attackers,
             visible_characters=tuple(visible_characters(battle, attackers, spec.target)),
-            weapons=tuple(sorted({d.weapon.name for d in members}))))
+            weapons=tuple(sorted({d.weapon.name for d in members})), rules=members[0].rules))
     attacker = unit_view(battle, attacker_ent)
     picked = tuple(sorted((k, _frozen(v)) for k, v in decisions.items()
                           if k in ("precision", "allocation_order", "lethal_hits")))

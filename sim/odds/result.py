@@ -123,8 +123,18 @@ def profile(pool) -> str:
     return f"{skill} S{k.S} AP{k.AP} D{k.D}{abil}{mods}"
 
 
+def _rules_words(rules) -> str:
+    return "; ".join(f"{name}: {what}" for name, what in rules)
+
+
 def notes_of(problem: Problem) -> list[str]:
     notes = []
+    for p in problem.pools:  # the rules' effects taken (sim.plan.rule_effects), named
+        if p.rules:
+            notes.append(f"pool {p.index} takes from rules: {_rules_words(p.rules)}")
+    for tv in problem.targets:
+        if tv.rules:
+            notes.append(f"{tv.uid}'s models take from rules: {_rules_words(tv.rules)}")
     for tv in problem.targets:
         if any(e and s > 0 for e, s in zip(tv.explodes, tv.start)):
             notes.append(f"not included: Deadly Demise (24.08) of {tv.uid}'s models destroyed by the attack")

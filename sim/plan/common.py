@@ -50,6 +50,7 @@ class Declared:
     ignored: tuple = ()  # modifier sources a [PSYCHIC] attack ignores (24.29)
     split: bool = False  # the weapon's attacks are split between several targets (24.06)
     key: AttackKey | None = None  # None without a target
+    rules: tuple = ()  # ((rule name, what it gives), ...) the rules' effects taken (sim.plan.rule_effects)
 
     def for_model(self, model: int, model_id: str) -> "Declared":
         """The same declaration made by another model (for_models for one)."""
@@ -66,6 +67,7 @@ class Declared:
                                                              self.wound_mods, self.fail_below)
         snap = self.snap
         abilities, ignored, split, key = self.abilities, self.ignored, self.split, self.key
+        rules = self.rules
         new = _new
         out = []
         for model, model_id in zip(models, model_ids):
@@ -86,6 +88,7 @@ class Declared:
             d.ignored = ignored
             d.split = split
             d.key = key
+            d.rules = rules
             out.append(d)
         return out
 

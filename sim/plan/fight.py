@@ -11,6 +11,7 @@ import esper
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan.scenario_modifiers import add_scenario_modifiers
+from sim.plan.rule_effects import add_rule_effects
 from sim.plan.common import (Declared, damaged_modifier, declared_key, find_unit, find_weapon, model_in,
                              not_there, one_shot_keys, wound_modifiers_at)
 from sim.rules import multi_profile as MP
@@ -246,4 +247,5 @@ def plan_fight(battle, cmd, selected: bool = False) -> list[Declared]:
                              abilities=w.abilities)
                 d.key = declared_key(d)
                 declared.append(d)
-    return add_scenario_modifiers(unit_ent, declared)
+    declared = add_scenario_modifiers(unit_ent, declared)
+    return add_rule_effects(battle, unit_ent, declared) if battle.resources.has_rules else declared

@@ -11,6 +11,7 @@ from typing import Mapping, NamedTuple
 from sim.world import queries as W
 from sim.errors import PlanError
 from sim.plan.scenario_modifiers import add_scenario_modifiers
+from sim.plan.rule_effects import add_rule_effects
 from sim.plan.common import Declared, find_unit, model_in, not_there
 from sim.plan.common import oversized_refusal
 from sim.plan.shoot_targets import Shooters, ShootPlanTargets, shooters_of
@@ -142,7 +143,7 @@ def plan_shoot(battle, cmd, selected: bool = False) -> ShootPlan:
 def _plan(targets: ShootPlanTargets, declared: list[Declared], elig: Mapping) -> ShootPlan:
     """The plan, once every selection is declared: 15.09's checks on the whole unit's targets
     under snap shooting (one enemy unit, visible to the unit, within 24" of it), then the
-    scenario's modifiers (02.02.01)."""
+    scenario's modifiers (02.02.01) and the rules' effects (sim.plan.rule_effects)."""
     if targets.stype == SH.SNAP:
         ids = sorted(targets.named())
         gap, seen = None, False
@@ -153,8 +154,10 @@ def _plan(targets: ShootPlanTargets, declared: list[Declared], elig: Mapping) ->
         problem = SH.snap_target_problem(ids, gap, seen)
         if problem:
             raise PlanError(problem)
-    return ShootPlan(targets.stype, add_scenario_modifiers(targets.unit_ent, declared), elig,
-                     list(targets.weapons.values()))
+    declared = add_scenario_modifiers(targets.unit_ent, declared)
+    if targets.battle.resources.has_rules:
+        declared = add_rule_effects(targets.battle, targets.unit_ent, declared)
+    return ShootPlan(targets.stype, declared, elig, list(targets.weapons.values()))
 
 
 def _aim(targets: ShootPlanTargets, aims: dict, shape: tuple, i: int, by_slot: list) -> list:

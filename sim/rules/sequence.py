@@ -1,8 +1,9 @@
 """05 The attack sequence for one pool of attack dice: 05.01 hit rolls, 05.02 wound rolls,
 05.03 save rolls, 05.04 inflict damage and 06.02 mortal wounds, with the weapon abilities
 that act inside it (24.03 ANTI, 24.10 DEVASTATING WOUNDS, 24.23 LETHAL HITS, 24.36 SUSTAINED
-HITS, 24.37 TORRENT, 24.38 TWIN-LINKED, 24.12 Feel No Pain, and the project's re-roll-1s
-abilities, 01.05.02).
+HITS, 24.37 TORRENT, 24.38 TWIN-LINKED, 24.12 Feel No Pain, and the project's re-roll
+abilities, 01.05.02, of 1s or of failed rolls), and the Damage a rule takes off each attack
+allocated to a model (sim.rules.effects.attack.damage_after).
 
 Each step is a function of the pool's state, the battle's dice and the target's wounds; it
 returns a JSON-safe record of what happened. No esper, no pygame."""
@@ -18,6 +19,7 @@ from sim.rules.allocation import Group, TargetModel, first_group_with_models, se
 from sim.rules.attack import CRITICAL, FAIL, hit_result, save_fails, saved_by_invulnerable, wound_result
 from sim.rules.command_reroll import better_faces, critical_matters
 from sim.rules.dice import Dice, DiceExpr
+from sim.rules.effects.attack import damage_after
 from sim.rules.mortal import mortal_wound_target
 from sim.rules.shooting import snap_hit_result
 
@@ -42,8 +44,13 @@ class PoolState:
     twin_linked: bool = False
     reroll_hit_ones: bool = False  # 01.05.02: the re-roll-1s ability of hit rolls (registry)
     reroll_wound_ones: bool = False  # 01.05.02: the re-roll-1s ability of wound rolls (registry)
+    reroll_hit_failed: bool = False  # 01.05.02: the re-roll-failed ability of hit rolls (registry)
+    reroll_wound_failed: bool = False  # 01.05.02: the re-roll-failed ability of wound rolls ([TWIN-LINKED]'s)
     hit_fail_below: int = 0  # 10.07 indirect: unmodified results below this fail (6 or 4)
     snap: bool = False  # 15.09 snap shooting: only an unmodified 6 hits, not a critical hit
+    # 01.05.02 the unmodified save results a rule acting on the target's models re-rolls, once
+    # each (sim.rules.effects.attack.save_reroll_faces; set at the save step)
+    save_reroll: frozenset = frozenset()
     # the hooks of the abilities acting in the pool (sim.rules.pools.apply_pool_effects): what a
     # critical result does more, for a Command Re-roll's offer (15.02)
     acting: frozenset = frozenset()
@@ -94,11 +101,20 @@ NO_FACES: frozenset = frozenset()
 
 def hit_reroll_faces(p: PoolState) -> frozenset:
     """01.05.02 The unmodified hit results the pool's abilities re-roll, once each, before any
-    modifier: the 1s with the re-roll-1s ability of hit rolls. None under 10.07 indirect
-    shooting or 15.09 snap shooting (no hit re-rolls), nor with [TORRENT] (no roll)."""
-    if not p.reroll_hit_ones or p.torrent or p.snap or p.hit_fail_below:
+    modifier: every failed one with the re-roll-failed ability of hit rolls (a 1 always fails,
+    so it holds the 1s too), else the 1s with the re-roll-1s ability. None under 10.07
+    indirect shooting or 15.09 snap shooting (no hit re-rolls), nor with [TORRENT] (no roll)."""
+    if not (p.reroll_hit_ones or p.reroll_hit_failed) or p.torrent or p.snap or p.hit_fail_below:
         return NO_FACES
+    if p.reroll_hit_failed:
+        return _failed_hit_faces(p.skill, p.hit_mod)
     return ONES
+
+
+@functools.lru_cache(maxsize=512)
+def _failed_hit_faces(skill: int, modifier: int) -> frozenset:
+    by_face = hit_faces(skill, modifier, 0)
+    return frozenset(f for f in range(1, 7) if not by_face[f])
 
 
 @functools.lru_cache(maxsize=512)
@@ -112,7 +128,7 @@ def wound_reroll_faces(p: PoolState, S: int | None = None) -> frozenset:
     modifier: every failed one with [TWIN-LINKED] (24.38; a 1 always fails, so it holds the
     1s too), else the 1s with the re-roll-1s ability of wound rolls. ``S``: the attack's S
     when the pool's is random (02.02.03, strength_rolled)."""
-    if p.twin_linked:
+    if p.twin_linked or p.reroll_wound_failed:
         return _failed_wound_faces(p.S if S is None else S, p.T, p.wound_mod, p.critical_wound_on)
     return ONES if p.reroll_wound_ones else NO_FACES
 
@@ -156,7 +172,7 @@ def roll_hits(p: PoolState, dice: Dice) -> dict:
     if p.torrent:
         p.hits = p.dice
         return {"rolls": [], "hits": p.hits, "criticals": 0, "auto": True}
-    if p.reroll_hit_ones:
+    if p.reroll_hit_ones or p.reroll_hit_failed:
         rolls, rerolled = hit_dice(p, dice)
         return judge_hits(p, rolls, dice, rerolled)
     return judge_hits(p, dice.d6(p.dice, "hit rolls"), dice)
@@ -173,7 +189,7 @@ def hit_dice(p: PoolState, dice: Dice) -> tuple[list[int], dict[int, int] | None
     rerolled: dict[int, int] = {}
     again_for = [i for i, r in enumerate(rolls) if r in faces]
     if again_for:
-        again = dice.d6(len(again_for), "hit re-rolls (1s)")
+        again = dice.d6(len(again_for), "hit re-rolls (failed)" if p.reroll_hit_failed else "hit re-rolls (1s)")
         for i, r in zip(again_for, again):
             rolls[i] = r
             rerolled[i] = r
@@ -230,7 +246,7 @@ def roll_wounds(p: PoolState, dice: Dice) -> dict:
     wound_reroll_faces); [ANTI] criticals are judged on the unmodified re-rolled result. A
     critical wound with [DEVASTATING WOUNDS] skips saves and becomes mortal wounds equal to D
     (24.10)."""
-    if p.twin_linked or p.reroll_wound_ones or isinstance(p.S, DiceExpr):
+    if p.twin_linked or p.reroll_wound_ones or p.reroll_wound_failed or isinstance(p.S, DiceExpr):
         rolls, rerolled = wound_dice(p, dice)
         return judge_wounds(p, rolls, rerolled)
     return judge_wounds(p, list(dice.d6(p.hits, "wound rolls")) if p.hits else [], _NONE)
@@ -250,12 +266,13 @@ def wound_dice(p: PoolState, dice: Dice) -> tuple[list[int], dict[int, int]]:
     if strengths is None:
         faces = wound_reroll_faces(p) if rolls else NO_FACES
         fails = [i for i, r in enumerate(rolls) if r in faces] if faces else []
-    elif p.twin_linked or p.reroll_wound_ones:
+    elif p.twin_linked or p.reroll_wound_ones or p.reroll_wound_failed:
         fails = [i for i, r in enumerate(rolls) if r in wound_reroll_faces(p, strengths[i])]
     else:
         fails = []
     if fails:
-        again = dice.d6(len(fails), "wound re-rolls (twin-linked)" if p.twin_linked else "wound re-rolls (1s)")
+        again = dice.d6(len(fails), "wound re-rolls (twin-linked)" if p.twin_linked else
+                        "wound re-rolls (failed)" if p.reroll_wound_failed else "wound re-rolls (1s)")
         for i, r in zip(fails, again):
             rolls[i] = r
             rerolled[i] = r
@@ -302,8 +319,28 @@ def judge_wounds(p: PoolState, rolls: list[int], rerolled: dict[int, int]) -> di
 
 
 def roll_saves(p: PoolState, dice: Dice) -> list[int]:
-    """05.03 step 3 Roll one save per wound, all at once; 05.04 takes them lowest first."""
-    return sorted(dice.d6(p.wounds, "save rolls")) if p.wounds else []
+    """05.03 step 3 Roll one save per wound, all at once (the re-rolls a rule gives made,
+    save_dice); 05.04 takes them lowest first."""
+    if not p.wounds:
+        return []
+    if p.save_reroll:
+        return sorted(save_dice(p, dice)[0])
+    return sorted(dice.d6(p.wounds, "save rolls"))
+
+
+def save_dice(p: PoolState, dice: Dice) -> tuple[list[int], dict[int, int]]:
+    """05.03 step 3 The save rolls, unsorted, with the re-rolls a rule acting on the target's
+    models gives made (01.05.02: once each, before modifiers; ``p.save_reroll``: the faces
+    re-rolled, sim.rules.effects.attack.save_reroll_faces): the rolls, and the dice re-rolled
+    (index -> the result re-rolled)."""
+    rolls = list(dice.d6(p.wounds, "save rolls")) if p.wounds else []
+    rerolled: dict[int, int] = {}
+    again_for = [i for i, r in enumerate(rolls) if r in p.save_reroll] if p.save_reroll else []
+    if again_for:
+        for i, r in zip(again_for, dice.d6(len(again_for), "save re-rolls")):
+            rolls[i] = r
+            rerolled[i] = r
+    return rolls, rerolled
 
 
 @dataclass(slots=True)
@@ -317,6 +354,9 @@ class DamageState:
     precision: str | None = None
     fnp: dict[str, int] = field(default_factory=dict)  # model id -> Feel No Pain X+
     W: dict[str, int] = field(default_factory=dict)
+    # model id -> the modifier a rule gives the Damage of each attack allocated to it (a
+    # "damage taken" effect, sim.rules.effects.attack.damage_after; absent: none)
+    taken: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self):
         if not self.W:
@@ -434,6 +474,9 @@ def damage_steps(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice
                 rerolled = yield DamageRoll(model, rolled, D, remaining[model])
                 if rerolled is not None:
                     dmg += rerolled["to"] - rerolled["from"]
+        taken = st.taken.get(model) if st.taken else None
+        if taken:
+            dmg = damage_after(dmg, taken)
         if st.fnp:
             lost, fnp = lose(st, model, dmg, dice, "damage")
         else:  # (lose without Feel No Pain, inline)
@@ -445,6 +488,8 @@ def damage_steps(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice
                "lost": lost, "destroyed": destroyed}
         if smod:
             rec["save_mod"] = smod
+        if taken:
+            rec["taken"] = taken
         if rerolled is not None:
             rec["command_reroll"] = rerolled
         if fnp:

@@ -14,13 +14,14 @@ from sim.world import mutations as M, queries as W
 from sim.decisions import PENDING, DecisionRequest
 from sim.rules import abilities as AB
 from sim.plan.scenario_modifiers import save_modifiers
+from sim.plan.rule_effects import target_side
 from sim.rules import pools as PL
 from sim.rules.abilities import Hook
 from sim.rules.attack import AttackKind
 from sim.rules.allocation import default_order, preferred_groups
 from sim.rules.sequence import (DamageState, PoolState, damage_steps, hit_dice, hit_rerollable, inflict_damage,
-                                judge_hits, judge_wounds, roll_hits, roll_saves, roll_wounds, save_rerollable,
-                                strength_text, wound_dice, wound_rerollable)
+                                judge_hits, judge_wounds, roll_hits, roll_saves, roll_wounds, save_dice,
+                                save_rerollable, strength_text, wound_dice, wound_rerollable)
 from sim.rules import command_reroll as RR
 from sim.rules.stratagems import Roll
 
@@ -198,7 +199,11 @@ class AttackResolutionSystem(esper.Processor):
                 ndice += a
                 attackers[d.model_id] = None
             pool.attackers = tuple(attackers)
-            pool.state = PoolState(ndice, key.skill, key.S, key.AP, key.D, W.toughness(target),
+            side = (target_side(battle, target, ent, act.kind is _FIGHTING)  # (None: no rule acts)
+                    if battle.resources.has_rules else None)
+            T = (W.toughness(target) if side is None or side.T is None
+                 else side.toughness(W.roster(target).bodyguard, W.living(target).slots))
+            pool.state = PoolState(ndice, key.skill, key.S, key.AP, key.D, T,
                                    key.hit_mod, key.wound_mod, hit_fail_below=key.fail_below, snap=key.snap)
             if got is not None:
                 pool.held = Held(attack_dice=got or None)
@@ -222,6 +227,12 @@ class AttackResolutionSystem(esper.Processor):
                "modifiers": [[s, v] for s, v in mods] if mods else []}
         if key.snap:
             rec["snap"] = True  # 15.09: the BS is ignored
+        if first.rules:
+            rec["rules"] = [list(x) for x in first.rules]  # (sim.plan.rule_effects)
+        if battle.resources.has_rules:
+            side = target_side(battle, target, ent, act.kind is _FIGHTING)
+            if side is not None:
+                rec["target_rules"] = [list(x) for x in side.sources]
         if held is not None and held.attack_reroll is not None:
             rec["command_reroll"] = held.attack_reroll  # (15.02: "dice" counts the die re-rolled)
         battle.record(rec)
@@ -375,8 +386,14 @@ class AttackResolutionSystem(esper.Processor):
         pool.step = _SAVE
 
     def _save(self, battle, ent, act, pool: Pool) -> None:
-        pool.saves = roll_saves(pool.state, battle.dice)
-        battle.record({"type": ev.SAVES, "pool": pool.index, "rolls": pool.saves, "AP": pool.state.AP})
+        if battle.resources.has_rules:
+            pool.saves, rerolled = _rules_saves(battle, ent, act, pool)
+        else:
+            pool.saves, rerolled = roll_saves(pool.state, battle.dice), None
+        rec = {"type": ev.SAVES, "pool": pool.index, "rolls": pool.saves, "AP": pool.state.AP}
+        if rerolled is not None:
+            rec["rerolled"] = list(rerolled.values())
+        battle.record(rec)
         pool.step = _DAMAGE
 
     def _save_mission(self, battle, ent, act, pool: Pool) -> None:
@@ -385,27 +402,40 @@ class AttackResolutionSystem(esper.Processor):
         held = pool.held
         saves = held.rolls
         if saves is None:
-            saves = held.rolls = roll_saves(pool.state, battle.dice)
+            if battle.resources.has_rules:
+                saves, held.rerolled = _rules_saves(battle, ent, act, pool)
+                held.rolls = saves
+            else:
+                saves = held.rolls = roll_saves(pool.state, battle.dice)
         # 15.02 the save roll is the defender's: a Command Re-roll is offered to the target's player
+        # (never of a die a rule re-rolled already, 01.05.02)
+        done = held.rerolled or ()
         rr = self._reroll(battle, pool.spec.target, pool, "save", saves,
-                          lambda: self._save_rerollable(ent, act, pool, saves), "save rolls")
+                          lambda: [i for i in self._save_rerollable(battle, ent, act, pool, saves) if i not in done],
+                          "save rolls")
         if rr is PENDING:
             return
         held.rolls = None
         pool.saves = sorted(saves)  # (05.04 takes them lowest first)
         rec = {"type": ev.SAVES, "pool": pool.index, "rolls": pool.saves, "AP": pool.state.AP}
+        if held.rerolled is not None:
+            rec["rerolled"] = list(held.rerolled.values())
+            held.rerolled = None
         if rr is not None:
             rec["command_reroll"] = rr  # (its die: the index in the sorted rolls first made)
         battle.record(rec)
         pool.step = _DAMAGE
 
     @staticmethod
-    def _save_rerollable(ent, act, pool: Pool, saves) -> list[int]:
+    def _save_rerollable(battle, ent, act, pool: Pool, saves) -> list[int]:
         """15.02 The save dice a re-roll could turn into saves: failed against a living model
         of the target (its Sv, InSv and save-roll modifier) that some result would save."""
         smods = save_modifiers(pool.spec.target, ent, act.kind is _FIGHTING)
         r = W.roster(pool.spec.target)
         insv = r.InSv_melee_of if act.kind is _FIGHTING else r.InSv_of  # 05.03 (a save against one kind only)
+        side = target_side(battle, pool.spec.target, ent, act.kind is _FIGHTING)
+        if side is not None:
+            smods, insv = side.save_mods(smods), ({**insv, **side.invuln} if side.invuln else insv)
         checks = {(m.Sv, insv[m.id], smods.get(m.id, 0) if smods else 0) for m in pool.models if m.remaining > 0}
         return save_rerollable(pool.state, saves, checks)
 
@@ -441,6 +471,15 @@ class AttackResolutionSystem(esper.Processor):
                              fnp=W.feel_no_pain(target), W=r.W_of)
             smods = save_modifiers(target, ent, act.kind is _FIGHTING)
             insv = r.InSv_melee_of if act.kind is _FIGHTING else r.InSv_of  # 05.03 (a save against one kind only)
+            side = (target_side(battle, target, ent, act.kind is _FIGHTING)  # (None: no rule acts)
+                    if battle.resources.has_rules else None)
+            if side is not None:  # the rules acting on the target's models (sim.plan.rule_effects)
+                smods = side.save_mods(smods)
+                if side.invuln:
+                    insv = {**insv, **side.invuln}
+                if side.fnp:
+                    st.fnp = {**st.fnp, **{m: f for m, f in side.fnp.items() if st.remaining.get(m, 0) > 0}}
+                st.taken = side.taken
             if (held is not None and pool.state.D.is_random
                     and battle.roll_window_open(esper.component_for_entity(ent, Unit).owner, ent)):
                 # 15.02: the damage rolls may be re-rolled: resolved step by step (damage_steps)
@@ -475,6 +514,27 @@ class AttackResolutionSystem(esper.Processor):
                 battle.emit(ev.UNIT_DESTROYED, unit=esper.component_for_entity(target, Unit).id,
                             by=attacker)
         pool.step = _DONE
+
+
+def _rules_saves(battle, ent, act, pool: Pool) -> tuple[list[int], dict | None]:
+    """05.03 step 3 in a battle where rules are held: the pool's save rolls, sorted, with the
+    re-rolls a rule acting on the target's models gives made (sim.plan.rule_effects.target_side,
+    sim.rules.sequence.save_dice), and the dice re-rolled (their index in the sorted rolls ->
+    the result; None when no rule re-rolls saves here)."""
+    p, target = pool.state, pool.spec.target
+    side = target_side(battle, target, ent, act.kind is _FIGHTING)
+    if side is None or not side.save_reroll:
+        return roll_saves(p, battle.dice), None
+    r = W.roster(target)
+    insv = r.InSv_melee_of if act.kind is _FIGHTING else r.InSv_of
+    if side.invuln:
+        insv = {**insv, **side.invuln}
+    smods = side.save_mods(save_modifiers(target, ent, act.kind is _FIGHTING))
+    p.save_reroll = side.save_reroll_faces(p.AP, [m.id for m in pool.models if m.remaining > 0], r.Sv_of, insv,
+                                           smods)
+    rolls, rerolled = save_dice(p, battle.dice)
+    order = sorted(range(len(rolls)), key=rolls.__getitem__)
+    return [rolls[i] for i in order], {n: rolls[i] for n, i in enumerate(order) if i in rerolled}
 
 
 def _damage_steps(battle, ent, held: Held) -> list | None:

@@ -172,6 +172,14 @@ def _reroll_wound_ones(a, p, answer) -> None:
     p.reroll_wound_ones = True  # 01.05.02 (the project's ability)
 
 
+def _reroll_hits_failed(a, p, answer) -> None:
+    p.reroll_hit_failed = True  # 01.05.02 (the project's ability)
+
+
+def _reroll_wounds_failed(a, p, answer) -> None:
+    p.reroll_wound_failed = True  # 01.05.02 (the project's ability; [TWIN-LINKED]'s re-roll, 24.38)
+
+
 def _lowest_matching_threshold(copies, target_keywords):
     """Part A ruling 8 for 24.03: the lowest threshold whose keyword the target has, else the
     first."""
@@ -255,6 +263,12 @@ _RECORDS = (
     AbilityDef("REROLL WOUNDS 1", "01.05.02", "(A project ability.) Each wound roll of an unmodified 1 is "
                "re-rolled once, before modifiers.", WEAPON, aliases=("RE-ROLL WOUNDS 1",),
                pool=_reroll_wound_ones),
+    AbilityDef("REROLL HITS", "01.05.02", "(A project ability.) Each failed hit roll is re-rolled once, before "
+               "modifiers; never under indirect or snap shooting.", WEAPON, aliases=("RE-ROLL HITS",),
+               pool=_reroll_hits_failed),
+    AbilityDef("REROLL WOUNDS", "01.05.02", "(A project ability.) Each failed wound roll is re-rolled once, before "
+               "modifiers (as [TWIN-LINKED] does).", WEAPON, aliases=("RE-ROLL WOUNDS",),
+               pool=_reroll_wounds_failed),
     AbilityDef("FEEL NO PAIN", "24.12", "Each time a model would lose a wound, mortal wounds included, roll a D6: "
                "on X+ that wound is not lost.", UNIT, ROLL, hooks=frozenset({Hook.IGNORES_WOUNDS})),
     AbilityDef("STEALTH", "24.33", "If every model has it, the unit counts as in cover against ranged attacks.",
@@ -310,6 +324,13 @@ ABILITY_HELP: dict[str, tuple[str, str]] = {r.name: (r.section, r.rule) for r in
 def spec(name: str) -> AbilityDef:
     """The record of an ability by its canonical name or an alias; KeyError if unknown."""
     return REGISTRY[ALIASES.get(name, name)]
+
+
+# 01.05.02 the project's re-roll abilities: (roll, of 1s only) -> the record (a rule's re-roll of
+# hit or wound rolls confers one: sim.rules.effects.attack)
+REROLL_ABILITIES: dict[tuple[str, bool], AbilityDef] = {
+    ("hit", True): REGISTRY["REROLL HITS 1"], ("hit", False): REGISTRY["REROLL HITS"],
+    ("wound", True): REGISTRY["REROLL WOUNDS 1"], ("wound", False): REGISTRY["REROLL WOUNDS"]}
 
 
 def with_hook(hook: str) -> AbilityDef:
