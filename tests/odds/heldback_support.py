@@ -18,6 +18,7 @@ RUNS = 200
 
 WEAPONS = {
     "choppa": weapon("melee", 3, 3, 4, -1, 1),
+    "slugga": weapon(12, 1, 5, 4, 0, 1, "[PISTOL]"),
     "bolt rifle": weapon(24, 2, 3, 4, -1, 1, "[ASSAULT, HEAVY]"),
     "boltgun": weapon(24, 2, 3, 4, 0, 1),
     "guardian spear": weapon("melee", 5, 2, 7, -2, 2),

@@ -253,3 +253,51 @@ def test_reanimation_protocols_returns_warriors_in_a_battle():
         returned_any = returned_any or bool(r1)
     assert sum(with_) > sum(without), (with_, without)
     assert returned_any
+
+
+# --- the same records where their condition does not hold: no change -------------------------
+
+def _oath_elsewhere(r):
+    """Oath of Moment on another enemy unit (the Gretchin-like decoy far away)."""
+    decoy = boyz(row(40, 40, 2), uid="decoy")
+    spec = {"battle": {"name": "heldback", "seed": 1, "board": [60, 44]}, "weapons": WEAPONS,
+            "armies": [{"name": "A", "units": [intercessors(row(10, 10, 5))]},
+                       {"name": "B", "units": [boyz(row(10, 20, 10)), decoy]}],
+            "script": [shoot("intercessors", "bolt rifle", "boyz")]}
+    if r:
+        spec["armies"][0] |= {"rules": ["oath-of-moment"], "chosen": {"oath-of-moment": "decoy"}}
+    return parse_scenario(spec, "heldback.toml")
+
+
+CONTROLS = [
+    # Nurgle's Gift 4.74" away: beyond the 3" contagion range, the Intercessors keep T4
+    ("nurgles-gift-out-of-range",
+     lambda r: one_attack(plague_marines(row(10, 10, 5)), intercessors(row(10, 16, 5)),
+                          shoot("plague", "boltgun", "intercessors"), rules=["nurgles-gift"] if r else ()),
+     "intercessors"),
+    # the Waaagh! held but not called: no +1 S / +1 A
+    ("waaagh-not-called", _boyz_fight(["waaagh"]), "intercessors"),
+    # the Waaagh! called: nothing for the Boyz' shooting (melee only)
+    ("waaagh-called-shooting",
+     lambda r: one_attack(boyz(row(10, 10, 5)) | {"models": [
+         {**boyz(row(10, 10, 5))["models"][0], "weapons": ["slugga"]}]}, intercessors(row(10, 18, 5)),
+         shoot("boyz", "slugga", "intercessors"), rules=["waaagh"] if r else (),
+         chosen={"waaagh": True} if r else None),
+     "intercessors"),
+    # Oath of Moment on another unit: no re-roll against the Boyz
+    ("oath-of-moment-elsewhere", _oath_elsewhere, "boyz"),
+    # Get Stuck In held by a unit without the ORKS keyword
+    ("get-stuck-in-not-orks",
+     lambda r: one_attack(intercessors(row(10, 10, 5)), boyz(row(10, 12, 5)),
+                          fight("intercessors", "close combat weapon", "boyz"), rules=["get-stuck-in"] if r else ()),
+     "boyz"),
+]
+
+
+@pytest.mark.parametrize("name, build, target", CONTROLS, ids=[c[0] for c in CONTROLS])
+def test_where_the_records_condition_fails_the_odds_do_not_move(name, build, target):
+    """The record held but its condition false (range, not called, melee only, another target,
+    keyword): the exact means (models destroyed, wounds lost) equal those without it (1e-12)."""
+    a, b = _target(exact(build(False)), target), _target(exact(build(True)), target)
+    assert b.damage.mean == pytest.approx(a.damage.mean, abs=1e-12)
+    assert b.destroyed.mean == pytest.approx(a.destroyed.mean, abs=1e-12)
