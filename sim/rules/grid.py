@@ -28,11 +28,14 @@ import math
 import numpy as np
 
 __all__ = ["GRID", "SNAP_REACH", "AIM_MARGIN", "snap", "snap_array", "snap_point", "snap_places",
-           "snap_turns", "snap_key", "snap_keys"]
+           "snap_turns", "snap_key", "snap_keys", "KEY_STEP"]
 
 GRID = 1e-6                      # inches: the step of every position a command carries
 _PER_INCH = 1_000_000.0          # 1 / GRID, exact as a float
 SNAP_REACH = math.sqrt(2) * GRID / 2   # the furthest a snap moves a point (half a step on each axis)
+KEY_STEP = 1e-5                  # inches: the step sort keys are compared at (ten grid steps: more
+                                 # than a snap changes a distance, 2 * SNAP_REACH)
+_KEYS_PER_INCH = 100_000.0       # 1 / KEY_STEP
 AIM_MARGIN = 2 * GRID            # how far inside a limit a solver aims (beyond SNAP_REACH + the
                                  # rules' 1e-7" touch tolerance)
 
@@ -70,15 +73,16 @@ def snap_turns(via):
 
 
 def snap_key(v: float) -> float:
-    """A float compared to choose between candidates (a distance, a score), on the grid: two
-    values the same but for numpy's last bits compare equal, so the choice falls to the
-    stated tie-break (unit order, model id), the same on every machine."""
-    return snap(v)
+    """A float compared to choose between candidates (a distance, a score) on the coarser key
+    step (``KEY_STEP``): two values the same but for numpy's last bits compare equal, so the
+    choice falls to the stated tie-break (unit order, model id, generation order), the same on
+    every machine; and spots aimed at one limit (base contact, a snap apart) tie too."""
+    return round(v * _KEYS_PER_INCH) / _KEYS_PER_INCH
 
 
 def snap_keys(a) -> np.ndarray:
     """``snap_key`` of each value of an array of sort keys."""
-    return snap_array(a)
+    return np.rint(np.asarray(a, dtype=float) * _KEYS_PER_INCH) / _KEYS_PER_INCH
 
 
 def _sized(t, n: int) -> bool:

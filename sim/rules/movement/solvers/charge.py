@@ -27,12 +27,12 @@ import numpy as np
 from sim.rules import charge as CHG
 from sim.rules.coherency import MoveProblem
 from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, in_engagement_range, within_distance
-from sim.rules.grid import snap_key, snap_keys
+from sim.rules.grid import AIM_MARGIN, snap_key, snap_keys
 from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, check_move, distances_from, engaged_units, fps_to_rows,
     near_rows,
 )
-from sim.rules.movement.solvers.place import CLOSER, Placer, Solution
+from sim.rules.movement.solvers.place import CLOSER, CONTACT_AIM, Placer, Solution
 from sim.rules.terrain import TerrainArea
 
 __all__ = [
@@ -356,7 +356,8 @@ def _place_as_a_block(placer: Placer, order, trows, others) -> str | None:
     gap = float(placer.start_gaps(lead, np.concatenate(list(trows.values()))).min())
     if L <= 0:
         return "the charging model stands on its target (11.04)"
-    vec = v / L * min(gap, placer.max[lead])
+    # (into base contact or the roll's end, each aimed inside by more than the grid's snap)
+    vec = v / L * max(min(gap - CONTACT_AIM, placer.max[lead] - AIM_MARGIN), 0.0)
     ahead = sorted(placer.ids, key=lambda m: (snap_key(-(placer.start[m].x * v[0] + placer.start[m].y * v[1])), m))
     for mid in ahead:
         s = placer.start[mid]
