@@ -47,7 +47,7 @@ DIGESTS = {
     "hazard_fight": "e3699d579a4043e5",
     "hazard_shooting": "76bc696dbe712db3",
     "hazard_vehicles": "2f0468c900c51537",
-    "imported_battle": "fa97069b1a1a606e",
+    "imported_battle": "f69ce761672e5b24",
     "modifiers": "8714c0763b0d1742",
     "multi_profile": "145eb910a4d1123b",
     "objective_contested": "25a168bc85fe9ec0",
