@@ -55,6 +55,7 @@ DIGESTS = {
     "precision_leader_visible": "24fc61c3bd7558c0",
     "psychic_cover_heavy": "1f7cdefa6f48f697",
     "reroll_ones": "81cb34cdf76d81cc",
+    "rules_showcase": "7f40f5ee691fb758",
     "reserves": "c75ce248dba06daa",
     "shooting_stratagems": "4034d6ea447b113e",
     "stratagems_fight": "26fabcd30dccd604",
