@@ -117,13 +117,23 @@ def _within(unit_ent: int, holder: int, bearers: tuple, rng: float) -> bool:
     srcs = W.unit_models(holder)
     if bearers:
         srcs = [m for m in srcs if esper.component_for_entity(m, ModelId).id in bearers]
-    return any(W.nearest_distance(s, mine) <= rng for s in srcs)
+    return bool(srcs) and min(W.nearest_distances(srcs, mine)) <= rng
 
 
-def reaching(unit_ent: int) -> list[Acting]:
-    """Every grant that reaches ``unit_ent`` now by who holds it and where (module docstring),
-    before its conditions: its own rules' first, then friendly auras, then enemy auras, each in
-    the battle's unit order."""
+def _aura_sources() -> tuple:
+    """Every (holding unit, held rule, grant) of an AURA or ENEMY_AURA grant in the battle, in
+    unit order: fixed by the scenario, so listed once (Resources.rule_auras)."""
+    res = R.current
+    if res.rule_auras is None:
+        res.rule_auras = tuple((u, h, g) for u in W.all_units() for h in held_by(u) for g in h.record.grants
+                               if g.who in (V.AURA, V.ENEMY_AURA))
+    return res.rule_auras
+
+
+def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting]:
+    """Every grant (of ``kinds``, all if None) that reaches ``unit_ent`` now by who holds it and
+    where (module docstring), before its conditions: its own rules' first, then the auras of the
+    other units, friendly and enemy, in the battle's unit order."""
     if not any_rules():
         return []
     out: list[Acting] = []
@@ -131,24 +141,29 @@ def reaching(unit_ent: int) -> list[Acting]:
     kws = W.unit_keywords(unit_ent)
     for h in held_by(unit_ent):
         for g in h.record.grants:
-            if g.who in (V.BEARER, V.UNIT, V.ARMY) or (g.who == V.AURA):
-                if all(k in kws for k in g.keywords):
-                    out.append(Acting(h, g, unit_ent))
-    for other in W.all_units():
-        if other == unit_ent or W.unit_destroyed(other) or W.off_table(other):
+            if kinds is not None and g.what.kind not in kinds:
+                continue
+            if g.who in (V.BEARER, V.UNIT, V.ARMY, V.AURA) and all(k in kws for k in g.keywords):
+                out.append(Acting(h, g, unit_ent))
+    for other, h, g in _aura_sources():
+        if other == unit_ent or (kinds is not None and g.what.kind not in kinds):
             continue
         friendly = esper.component_for_entity(other, Unit).owner == owner
-        for h in held_by(other):
-            for g in h.record.grants:
-                if g.who == (V.AURA if friendly else V.ENEMY_AURA) and all(k in kws for k in g.keywords) \
-                        and _within(unit_ent, other, h.bearers, g.range):
-                    out.append(Acting(h, g, other))
+        if g.who != (V.AURA if friendly else V.ENEMY_AURA) or not all(k in kws for k in g.keywords):
+            continue
+        if W.unit_destroyed(other) or W.off_table(other) or not _within(unit_ent, other, h.bearers, g.range):
+            continue
+        out.append(Acting(h, g, other))
     return out
 
 
-def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", other: int | None = None) -> Facts:
+def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", other: int | None = None,
+          need: frozenset | None = None) -> Facts:
     """The facts a grant of ``held`` (held by ``holder``) reads for ``unit_ent`` now; ``other``:
-    the other unit of an attack (its target, or the attacker for a save)."""
+    the other unit of an attack (its target, or the attacker for a save). ``need``: the names of
+    the conditions to be read (None: all); the costly facts no condition reads are left at
+    their defaults."""
+    every = need is None
     ts = battle.turn_state
     st = W.unit_state(unit_ent)
     owner = esper.component_for_entity(holder, Unit).owner
@@ -160,14 +175,15 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
     if other is not None:
         kws = W.unit_keywords(other)
         chosen_target = choice is not None and choice == esper.component_for_entity(other, Unit).id
-        other_half = _below_half(battle, other)
+        other_half = (every or V.TARGET_BELOW_HALF in need) and _below_half(battle, other)
         mine, theirs = W.unit_models(unit_ent), W.unit_models(other)
-        if mine and theirs:
+        if mine and theirs and (every or V.TARGET_WITHIN in need):
             dist = min(W.nearest_distances(mine, theirs))
-    leading = bool(held.bearers) and _leads(holder, held.bearers)
+    leading = (every or V.LEADING in need) and bool(held.bearers) and _leads(holder, held.bearers)
     return Facts(phase=phase, own_turn=own_turn, attack=attack, battle_round=0 if ts is None else ts.round,
                  charged=st.charged, stationary=st.moved == 0 and not st.advanced and not st.fell_back,
-                 below_half=_below_half(battle, unit_ent), on_objective=_on_objective(battle, unit_ent),
+                 below_half=(every or V.BELOW_HALF in need) and _below_half(battle, unit_ent),
+                 on_objective=(every or V.ON_OBJECTIVE in need) and _on_objective(battle, unit_ent),
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
                  target_distance=dist)
@@ -212,13 +228,12 @@ def acting(battle, unit_ent: int, kinds: tuple[str, ...], attack: str = "", othe
     conditions holding (sim.rules.effects.conditions), uses left; a BEARER grant only for its
     bearer (``model``: the model id the question is about, "" for the unit as a whole)."""
     out = []
-    for a in reaching(unit_ent):
+    for a in reaching(unit_ent, kinds):
         g = a.grant
-        if g.what.kind not in kinds:
-            continue
         if g.who == V.BEARER and a.held.bearers and model and model not in a.held.bearers:
             continue
-        if why_not(g.when, facts(battle, unit_ent, a.held, a.holder, attack, other)) is not None:
+        need = frozenset(c[0] for c in g.when.conditions)
+        if why_not(g.when, facts(battle, unit_ent, a.held, a.holder, attack, other, need)) is not None:
             continue
         if g.when.limit and spent(battle, a):
             continue
