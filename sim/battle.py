@@ -71,11 +71,14 @@ class Battle:
         # the per-battle resources the world queries read, installed with the world (_enter)
         self.resources = resources.Resources(build_world(self, scenario))
         from sim.components import UnitRules
+        from sim.rules.effects import table
         from sim.world.rule_effects import choice_key
         self.resources.has_rules = bool(esper.get_component(UnitRules))  # (sim.world.rule_effects)
         for owner, army in enumerate(scenario.armies):  # (the choices in force as it starts: a scenario's)
             for key, value in army.chosen:
                 self.resources.rule_choices[choice_key(owner, key)] = {"value": value, "round": 0, "player": owner}
+                if table.by_key(key).choice.uses:  # (a rule called once per battle: this was its call)
+                    self.resources.rule_uses[choice_key(owner, key)] = 1
         if mission is not None and mission.deployment == "rules":  # 26 step 8: every unit is still to set up
             self.resources.undeployed = set(self.units.values())
         resources.install(self.resources)

@@ -99,7 +99,7 @@ def _apply_declare(battle, cmd: DeclareCharge):
     mod = RX.roll_modifier(battle, ent, "charge") if rules else 0
     new = None
     if rules:  # (a rule's modifier and re-roll first: sim.systems.rule_effects; a die re-rolled once)
-        roll.failed = near is None or PR.modified_roll(st.charge_roll, mod) < near
+        roll.failed = near is None or PR.modified_roll(st.charge_roll, mod, PR.CHARGE_CAP) < near
         new = yield from RX.reroll(battle, ent, "charge", list(roll.dice), roll.failed)
         if new is not None:
             roll.dice[:] = new
@@ -107,7 +107,7 @@ def _apply_declare(battle, cmd: DeclareCharge):
         yield from battle.offer(Moment(SG.AFTER_ROLL, player=_owner(ent), unit=ent, roll=roll))
     st.charge_roll = sum(roll.dice)
     if mod:
-        st.charge_roll = PR.modified_roll(st.charge_roll, mod)
+        st.charge_roll = PR.modified_roll(st.charge_roll, mod, PR.CHARGE_CAP)
     battle.emit(ev.CHARGE, unit=cmd.unit, roll=st.charge_roll, result="declared")
 
 

@@ -59,7 +59,7 @@ def _offer(battle, player: int, moment: Moment):
     battle.changes.touched(u)
     roll = sum(battle.dice.d6(2, f"charge roll {uid} ({NAME})"))
     if RE.any_rules():  # (the rules' charge modifiers: sim.systems.rule_effects)
-        roll = PR.modified_roll(roll, RX.roll_modifier(battle, u, "charge"))
+        roll = PR.modified_roll(roll, RX.roll_modifier(battle, u, "charge"), PR.CHARGE_CAP)
     if mode == FRAY:
         roll = CHG.into_the_fray_roll(roll)
     cap = CHG.CHARGE_RANGE if mode == LEAP else CHG.INTO_THE_FRAY_RANGE

@@ -26,6 +26,7 @@ from sim.components import ModelId, Stats, Unit, UnitMember, UnitRules, Wounds
 from sim.rules import command as CMD
 from sim.rules.effects import vocabulary as V
 from sim.rules.effects.conditions import Facts, why_not
+from sim.rules.geometry import within_distance
 from sim.rules.turn import PLAYER
 from sim.world import queries as W
 from sim.world import resources as R
@@ -106,6 +107,11 @@ def use(battle, a: "Acting") -> None:
     res.rule_uses[k] = res.rule_uses.get(k, 0) + 1
 
 
+def _bearer_alive(holder: int, bearers: tuple) -> bool:
+    """A model of ``bearers`` (model ids) is still alive in the holding unit."""
+    return any(esper.component_for_entity(m, ModelId).id in bearers for m in W.unit_models(holder))
+
+
 def _within(unit_ent: int, holder: int, bearers: tuple, rng: float) -> bool:
     """A model of ``unit_ent`` within ``rng``" of a living bearer (any model of ``holder`` for a
     rule the holding unit has as a whole)."""
@@ -117,7 +123,7 @@ def _within(unit_ent: int, holder: int, bearers: tuple, rng: float) -> bool:
     srcs = W.unit_models(holder)
     if bearers:
         srcs = [m for m in srcs if esper.component_for_entity(m, ModelId).id in bearers]
-    return bool(srcs) and min(W.nearest_distances(srcs, mine)) <= rng
+    return bool(srcs) and within_distance(min(W.nearest_distances(srcs, mine)), rng)  # (01.04.01)
 
 
 def _aura_sources() -> tuple:
@@ -140,6 +146,8 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
     owner = esper.component_for_entity(unit_ent, Unit).owner
     kws = W.unit_keywords(unit_ent)
     for h in held_by(unit_ent):
+        if h.bearers and not _bearer_alive(unit_ent, h.bearers):
+            continue  # (a rule its bearers carry ends with them: a leader's, once the leader is destroyed)
         for g in h.record.grants:
             if kinds is not None and g.what.kind not in kinds:
                 continue
@@ -190,8 +198,8 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
 
 
 def _leads(holder: int, bearers: tuple) -> bool:
-    """19.01 a bearer is the leader or support of an attached unit."""
-    for m in W.unit_models(holder, living=False):
+    """19.01 a living bearer is the leader or support of an attached unit."""
+    for m in W.unit_models(holder):
         if esper.component_for_entity(m, ModelId).id in bearers:
             if esper.component_for_entity(m, UnitMember).role != "bodyguard":
                 return True

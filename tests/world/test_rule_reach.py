@@ -167,3 +167,26 @@ def test_a_scenario_choice_must_fit_its_rule(chosen, found):
     with pytest.raises(ScenarioError) as e:
         parse_scenario(data, "t.toml")
     assert found in str(e.value)
+
+
+def test_a_rule_its_bearer_carries_ends_with_the_bearer():
+    """A leader's rule (held by its model only) no longer reaches its unit once the leader is
+    destroyed; nor does 'leading' hold then."""
+    fury = _rec("fury-of-the-boss", V.Grant(HIT), V.Grant(V.Effect(V.MODIFY, "A", 1), when=V.When(
+        conditions=((V.LEADING, None),))))
+    a = unit("a", model(row(10, 10, 1), ["gun"], ids=["a/boss"], role="leader"), model(row(12, 10, 2), ["gun"]))
+    with _battle([a], [unit("b", model(row(10, 30, 1), ["gun"]))]) as b:
+        u = _give(b, "a", fury, bearers=("a/boss",))
+        assert len(RE.acting(b, u, (V.MODIFY,))) == 2
+        esper.component_for_entity(b.models["a/boss"], Wounds).remaining = 0
+        mark_destroyed(b.models["a/boss"], "test")
+        assert RE.reaching(u) == [] and RE.acting(b, u, (V.MODIFY,)) == []
+
+
+def test_a_scenario_choice_of_a_once_per_battle_call_is_its_use():
+    data = {"battle": {"name": "t", "seed": 1, "board": [60, 44]}, "weapons": W,
+            "armies": [{"name": "A", "rules": ["Waaagh!"], "chosen": {"Waaagh!": True},
+                        "units": [unit("a", model(row(10, 10, 1), ["gun"]))]},
+                       {"name": "B", "units": [unit("b", model(row(10, 30, 1), ["gun"]))]}]}
+    with Battle(parse_scenario(data, "t.toml")) as b:
+        assert b.resources.rule_uses == {RE.choice_key(0, "waaagh"): 1}

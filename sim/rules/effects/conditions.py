@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.rules.effects import vocabulary as V
+from sim.rules.geometry import within_distance
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +42,10 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
     attr = _FACT.get(name)
     if attr is not None:
         return getattr(f, attr)
-    if name == V.TARGET_KEYWORD:
-        return str(arg).upper() in f.target_keywords
-    if name == V.TARGET_WITHIN:
-        return f.target_distance is not None and f.target_distance <= float(arg)
+    if name == V.TARGET_KEYWORD:  # ("MONSTER/VEHICLE": any of them, 02.05.01)
+        return any(k.strip() in f.target_keywords for k in str(arg).upper().split("/"))
+    if name == V.TARGET_WITHIN:  # (01.04.01 "within", up to the measuring tolerance)
+        return f.target_distance is not None and within_distance(f.target_distance, float(arg))
     if name == V.BATTLE_ROUND:
         return f.battle_round >= int(arg)
     raise V.VocabularyError(f"unknown condition {name!r}")
@@ -80,7 +81,7 @@ def condition_words(name: str, arg) -> str:
         V.BELOW_HALF: "it is below half-strength",
         V.ON_OBJECTIVE: "it is within range of an objective marker",
         V.LEADING: "the bearer is leading a unit",
-        V.TARGET_KEYWORD: f"the other unit is {str(arg).upper()}",
+        V.TARGET_KEYWORD: f"the other unit is {' or '.join(k.strip() for k in str(arg).upper().split('/'))}",
         V.TARGET_CHOSEN: "the other unit is the one chosen for this rule",
         V.CHOSEN: "the rule has been called",
         V.TARGET_BELOW_HALF: "the other unit is below half-strength",

@@ -81,8 +81,11 @@ def _grant(t: dict, where: str) -> V.Grant:
     _check_keys(t, _GRANT_KEYS, where)
     if "effect" not in t:
         raise RecordFileError(f"{where}: expected an effect, found none")
+    rng = t.get("range", 0.0)
+    if isinstance(rng, bool) or not isinstance(rng, (int, float)) or not 0 <= rng <= 1000:
+        raise RecordFileError(f"{where}.range: expected a distance in inches (0 to 1000), found {rng!r}")
     return V.Grant(_effect(t["effect"], where + ".effect"), t.get("who", V.UNIT),
-                   _when(t.get("when", {}), where + ".when"), float(t.get("range", 0.0)),
+                   _when(t.get("when", {}), where + ".when"), float(rng),
                    _strings(t.get("keywords", []), where + ".keywords"))
 
 

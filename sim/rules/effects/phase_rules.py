@@ -28,14 +28,22 @@ def modifier(effects: Iterable[V.Effect], stat: str) -> int:
 
 
 def modified_move(M: int, mod: int) -> int:
-    """02.02.01 A Move characteristic after modifiers: never below 0."""
-    return max(0, int(M) + int(mod))
+    """02.02.01 A Move characteristic after modifiers: never below 1" (caps after all modifiers;
+    a model with no Move, 0, stays so)."""
+    if int(M) <= 0:
+        return int(M)
+    return max(1, int(M) + int(mod))
 
 
-def modified_roll(total: int, mod: int) -> int:
+CHARGE_CAP = 12  # 02.02.01 / 11.02: a charge roll is capped at 12 after modifiers
+
+
+def modified_roll(total: int, mod: int, cap: int | None = None) -> int:
     """01.05.04 An advance or charge roll after modifiers (the dice's total plus the sum of
-    modifiers), never below 0."""
-    return max(0, int(total) + int(mod))
+    modifiers), never below 0 and, given a ``cap`` (a charge roll's CHARGE_CAP, 02.02.01), never
+    above it."""
+    out = max(0, int(total) + int(mod))
+    return out if cap is None else min(cap, out)
 
 
 def modified_oc(oc: int, mod: int, shocked: bool) -> int | None:

@@ -22,6 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sim.rules.dice import DiceExpr
+from sim.rules.turn import Phase
+
+PHASES = tuple(p.value for p in Phase)  # the phases a grant may name (When.phases, RuleChoice.moment)
 
 # --- who a grant affects ----------------------------------------------------------------------
 BEARER = "bearer"  # the model that has the rule (its own attacks, saves, characteristics)
@@ -52,7 +55,7 @@ ROLL_STATS = ("hit", "wound", "save", "charge", "advance", "battle-shock")
 WEAPON_STATS = ("A", "S", "AP", "D", "BS", "WS")
 MODEL_STATS = ("M", "T", "Sv", "W", "Ld", "OC", "damage taken")
 STATS = ROLL_STATS + WEAPON_STATS + MODEL_STATS
-REROLL_STATS = ("hit", "wound", "save", "charge", "advance", "battle-shock", "damage")
+REROLL_STATS = ("hit", "wound", "save", "charge", "advance", "battle-shock")  # (a Damage re-roll: not modelled)
 ONES, FAILED, ANY = "ones", "failed", "any"  # which results a REROLL re-rolls
 WOUNDS, MODELS = "wounds", "models"  # what a RETURN gives back
 
@@ -148,6 +151,8 @@ class When:
     limit: str = ""  # one of LIMITS
 
     def __post_init__(self) -> None:
+        if any(p not in PHASES for p in self.phases):
+            raise VocabularyError(f"phases must be of {PHASES}, not {self.phases!r}")
         if self.attacks not in ("", "melee", "ranged"):
             raise VocabularyError(f"attacks must be melee or ranged, not {self.attacks!r}")
         if self.turn not in ("", "own", "enemy"):
@@ -190,6 +195,8 @@ class Grant:
             raise VocabularyError(f"unknown 'who' {self.who!r}")
         if (self.who in (AURA, ENEMY_AURA)) != (self.range > 0):
             raise VocabularyError("an aura (and only an aura) needs a range")
+        if self.who == ENEMY_AURA and self.what.kind == RETURN:
+            raise VocabularyError("a return brings back its own army's models: not as an enemy aura")
         if self.when.limit and not counts_uses(self.what):
             raise VocabularyError(f"a limit on uses ({self.when.limit}) is counted only for stratagem costs, mortal "
                                   "wounds, returns, and the modifiers and re-rolls of advance, charge and "
@@ -211,6 +218,10 @@ class RuleChoice:
     def __post_init__(self) -> None:
         if self.kind not in CHOICE_KINDS:
             raise VocabularyError(f"unknown choice kind {self.kind!r}")
+        if self.moment not in PHASES:
+            raise VocabularyError(f"a choice's moment must be a phase of {PHASES}, not {self.moment!r}")
+        if isinstance(self.uses, bool) or not isinstance(self.uses, int) or self.uses < 0:
+            raise VocabularyError(f"uses must be a whole number of 0 or more, not {self.uses!r}")
         if self.lasts not in LASTS:
             raise VocabularyError(f"unknown duration {self.lasts!r}")
 
@@ -238,8 +249,9 @@ class RuleRecord:
             raise VocabularyError(f"{self.key}: unknown source {self.source!r}")
         if not self.names or not self.summary:
             raise VocabularyError(f"{self.key}: a record needs a name and a summary")
-        if not self.grants and not self.partial:
-            raise VocabularyError(f"{self.key}: a record with no grants must say why (partial)")
+        if not self.grants:
+            raise VocabularyError(f"{self.key}: a record with no effect the engine applies is no record (the rule is "
+                                  "not modelled: leave it out, the importer reports it so)")
         uses_choice = any(c[0] in (CHOSEN, TARGET_CHOSEN) for g in self.grants for c in g.when.conditions)
         if uses_choice and self.choice is None:
             raise VocabularyError(f"{self.key}: a grant reads the rule's choice, but the rule asks none")

@@ -32,3 +32,15 @@ def test_why_not_names_the_first_part_that_fails():
 
 def test_holds_with_no_parts_is_always_true():
     assert holds(V.ALWAYS, Facts())
+
+
+def test_a_target_keyword_with_alternatives_holds_once_for_any_of_them():
+    """02.05.01 "MONSTER/VEHICLE": one condition, met by a unit with either (or both: once)."""
+    for kws, want in (({"MONSTER"}, True), ({"VEHICLE", "MONSTER"}, True), ({"INFANTRY"}, False)):
+        assert condition_holds(V.TARGET_KEYWORD, "monster/VEHICLE", Facts(target_keywords=frozenset(kws))) is want
+
+
+def test_target_within_takes_the_measuring_tolerance():
+    """01.04.01 within X: not more than X up to the measuring tolerance, as every other distance."""
+    assert condition_holds(V.TARGET_WITHIN, 6, Facts(target_distance=6.0 + 1e-9))
+    assert not condition_holds(V.TARGET_WITHIN, 6, Facts(target_distance=6.01))

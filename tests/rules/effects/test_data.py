@@ -34,3 +34,31 @@ def test_load_records_refuses_a_bad_file_saying_where(tmp_path, text, where, fou
     with pytest.raises(RecordFileError) as e:
         load_records(p)
     assert where in str(e.value) and found in str(e.value)
+
+
+@pytest.mark.parametrize("grant, found", [
+    ('effect = { kind = "modify", stat = "hit", value = 1 }\nwho = "aura"\nrange = "six"\n', "'six'"),
+    ('effect = { kind = "modify", stat = "hit", value = 1 }\nwhen = { phases = ["shootin"] }\n', "shootin"),
+    ('effect = { kind = "return", which = "wounds", dice = "D3", trigger = "end of phase" }\nwho = "enemy aura"\n'
+     'range = 6\n', "enemy aura"),
+])
+def test_load_records_refuses_a_grant_that_could_never_act(tmp_path, grant, found):
+    p = tmp_path / "r.toml"
+    p.write_text('[[rule]]\nkey = "k"\nnames = ["K"]\nsource = "army rule"\nsummary = "s"\n[[rule.grant]]\n' + grant,
+                 encoding="utf-8")
+    with pytest.raises(RecordFileError) as e:
+        load_records(p)
+    assert found in str(e.value)
+
+
+@pytest.mark.parametrize("choice, found", [
+    ('{ kind = "call", moment = "comand", prompt = "p" }', "comand"),
+    ('{ kind = "call", moment = "command", prompt = "p", uses = -3 }', "-3"),
+])
+def test_load_records_refuses_a_choice_never_asked(tmp_path, choice, found):
+    p = tmp_path / "r.toml"
+    p.write_text('[[rule]]\nkey = "k"\nnames = ["K"]\nsource = "army rule"\nsummary = "s"\nchoice = ' + choice +
+                 '\n[[rule.grant]]\neffect = { kind = "modify", stat = "hit", value = 1 }\n', encoding="utf-8")
+    with pytest.raises(RecordFileError) as e:
+        load_records(p)
+    assert found in str(e.value)

@@ -17,8 +17,10 @@ def _mod(stat, value):
 def test_modifiers_add_up_per_stat_and_bounds_hold():
     effects = [_mod("M", 2), _mod("M", -1), _mod("OC", 1), V.Effect(V.REROLL, "charge", which=V.ANY)]
     assert PR.modifier(effects, "M") == 1 and PR.modifier(effects, "OC") == 1 and PR.modifier(effects, "Ld") == 0
-    assert PR.modified_move(2, -3) == 0 and PR.modified_move(6, 2) == 8
+    assert PR.modified_move(2, -3) == 1 and PR.modified_move(6, 2) == 8  # (02.02.01: M never below 1")
+    assert PR.modified_move(0, 2) == 0  # (a model with no Move gains none)
     assert PR.modified_roll(1, -2) == 0 and PR.modified_roll(7, 1) == 8
+    assert PR.modified_roll(12, 1, PR.CHARGE_CAP) == 12 and PR.modified_roll(11, 1, PR.CHARGE_CAP) == 12
 
 
 def test_14_02_oc_modifier_never_lifts_battle_shock_and_never_below_zero():

@@ -66,7 +66,7 @@ def test_record_needs_summary_grants_or_reason_and_a_choice_when_it_reads_one():
         V.RuleRecord("k", ("K",), "codex", "x", (V.Grant(e),))
     with pytest.raises(V.VocabularyError, match="summary"):
         V.RuleRecord("k", ("K",), V.DATASHEET, "", (V.Grant(e),))
-    with pytest.raises(V.VocabularyError, match="no grants"):
+    with pytest.raises(V.VocabularyError, match="no effect the engine applies"):
         V.RuleRecord("k", ("K",), V.DATASHEET, "x")
     chosen = V.Grant(e, when=V.When(conditions=((V.TARGET_CHOSEN, None),)))
     with pytest.raises(V.VocabularyError, match="asks none"):
