@@ -72,13 +72,20 @@ class Battle:
         self.resources = resources.Resources(build_world(self, scenario))
         from sim.components import UnitRules
         from sim.rules.effects import table
+        from sim.rules.effects.vocabulary import DATASHEET
         from sim.world.rule_effects import choice_key
         self.resources.has_rules = bool(esper.get_component(UnitRules))  # (sim.world.rule_effects)
         for owner, army in enumerate(scenario.armies):  # (the choices in force as it starts: a scenario's)
             for key, value in army.chosen:
-                self.resources.rule_choices[choice_key(owner, key)] = {"value": value, "round": 0, "player": owner}
-                if table.by_key(key).choice.uses:  # (a rule called once per battle: this was its call)
-                    self.resources.rule_uses[choice_key(owner, key)] = 1
+                rec = table.by_key(key)
+                units = [u.id for u in scenario.units if u.owner == owner
+                         and (key in army.rules or any(key in m.rules for m in u.models))]
+                # (a datasheet ability's choice is each holding unit's own: the same for each)
+                for scope in (units if rec.source == DATASHEET else [""]):
+                    ck = choice_key(owner, key, scope)
+                    self.resources.rule_choices[ck] = {"value": value, "round": 0, "player": owner}
+                    if rec.choice.uses:  # (a rule called once per battle: this was its call)
+                        self.resources.rule_uses[ck] = 1
         if mission is not None and mission.deployment == "rules":  # 26 step 8: every unit is still to set up
             self.resources.undeployed = set(self.units.values())
         resources.install(self.resources)

@@ -24,17 +24,26 @@ from sim.world import rule_effects as RE
 KIND = "rule_choice"
 
 
-def records_of(player: int) -> list:
-    """The rules asking a choice held by some unit of ``player`` (not destroyed), each once, in
-    unit order then the unit's order of rules."""
-    out: dict[str, V.RuleRecord] = {}
+def records_of(player: int) -> list[tuple[V.RuleRecord, str, str]]:
+    """The rules asking a choice held by some unit of ``player`` (not destroyed), in unit order
+    then the unit's order of rules, as (record, scope, unit name): an army or detachment rule
+    once (scope ""), a datasheet ability once per unit holding it (scope: its id,
+    sim.world.rule_effects.scope_of)."""
+    out: dict[tuple[str, str], tuple] = {}
     for u in W.all_units():
-        if esper.component_for_entity(u, Unit).owner != player or W.unit_destroyed(u):
+        unit = esper.component_for_entity(u, Unit)
+        if unit.owner != player or W.unit_destroyed(u):
             continue
         for h in RE.held_by(u):
             if h.record.choice is not None:
-                out.setdefault(h.record.key, h.record)
+                scope = RE.scope_of(h.record, u)
+                out.setdefault((h.record.key, scope), (h.record, scope, unit.name if scope else ""))
     return list(out.values())
+
+
+def _unit(scope: str) -> dict:
+    """The event's ``unit`` for a datasheet ability's choice (none for an army's rule)."""
+    return {"unit": scope} if scope else {}
 
 
 def _enemies(player: int) -> list[tuple[str, float]]:
@@ -63,17 +72,17 @@ def start_of_phase(battle):
     res = R.current
     phase = str(ts.phase)
     for p in (0, 1):
-        for rec in records_of(p):
-            ck = RE.choice_key(p, rec.key)
+        for rec, scope, _name in records_of(p):
+            ck = RE.choice_key(p, rec.key, scope)
             c = res.rule_choices.get(ck)
             if c is not None and CH.expired(rec.choice.lasts, c["round"], c["player"], ts.round, ts.active, p, phase):
                 del res.rule_choices[ck]
-                battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=None)
+                battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=None, **_unit(scope))
     p = ts.active
-    for rec in records_of(p):
+    for rec, scope, name in records_of(p):
         ch = rec.choice
-        ck = RE.choice_key(p, rec.key)
-        if ch.moment != phase or not CH.uses_left(ch, RE.uses_of(p, rec.key)):
+        ck = RE.choice_key(p, rec.key, scope)
+        if ch.moment != phase or not CH.uses_left(ch, RE.uses_of(p, rec.key, scope)):
             continue
         if ch.kind == V.CALL and ck in res.rule_choices:
             continue  # (called and still in force)
@@ -82,12 +91,13 @@ def start_of_phase(battle):
         if not opts:
             continue
         req = DecisionRequest(KIND, f"{ck} round {ts.round}", p, opts, CH.default_answer(ch, enemies, ts.round),
-                              prompt=f"{rec.name}: {ch.prompt}", context={"rule": rec.key, "choice": ch.kind})
+                              prompt=f"{rec.name}{f' ({name})' if name else ''}: {ch.prompt}",
+                              context={"rule": rec.key, "choice": ch.kind, **({"unit": scope} if scope else {})})
         answer = yield from ask(battle, req)
         value = CH.value_of(ch, answer)
         if value is None:
-            battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=False)
+            battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=False, **_unit(scope))
             continue
         res.rule_choices[ck] = {"value": value, "round": ts.round, "player": ts.active}
         res.rule_uses[ck] = res.rule_uses.get(ck, 0) + 1
-        battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=value)
+        battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=value, **_unit(scope))

@@ -81,18 +81,19 @@ def _unit_ent(uid):
     return None
 
 
-def choice_words(rec: V.RuleRecord, owner: int) -> str:
-    """The choice in force for ``owner``'s rule, in words (the battle must be entered)."""
+def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
+    """The choice in force for ``owner``'s rule, in words (the battle must be entered); ``scope``:
+    the holding unit's id for a datasheet ability (sim.world.rule_effects.scope_of)."""
     c = rec.choice
     if c is None:
         return ""
-    value = RE.choice_of(owner, rec.key)
-    used = RE.uses_of(owner, rec.key)
+    value = RE.choice_of(owner, rec.key, scope)
+    used = RE.uses_of(owner, rec.key, scope)
     left = f" ({max(0, c.uses - used)} use{'s' if c.uses - used != 1 else ''} left)" if c.uses else ""
     if c.kind == V.PICK_ENEMY:
         return f"marked {_unit_name(value)}" if value is not None else "no unit marked yet"
     res = R.current  # (when and by whom the choice was made: sim.world.resources.rule_choices)
-    made = {} if res is None else res.rule_choices.get(RE.choice_key(owner, rec.key), {})
+    made = {} if res is None else res.rule_choices.get(RE.choice_key(owner, rec.key, scope), {})
     if value is not None and value is not False:
         rnd = made.get("round")
         return f"called in round {rnd}" if rnd else "called"
@@ -119,7 +120,7 @@ def _state(battle, ent, a: RE.Acting, reason, choice: str) -> GrantLine:
     # an attack's facts: the attack kind the grant asks, against the unit the rule's choice named
     conds = {c[0] for c in g.when.conditions}
     owner = esper.component_for_entity(a.holder, Unit).owner
-    picked = RE.choice_of(owner, rec.key) if V.TARGET_CHOSEN in conds else None
+    picked = RE.choice_of(owner, rec.key, RE.scope_of(rec, a.holder)) if V.TARGET_CHOSEN in conds else None
     other = _unit_ent(picked) if picked is not None else None
     if g.when.attacks or other is not None:
         attack = g.when.attacks
@@ -167,7 +168,7 @@ def rule_lines(battle, ent: int) -> list[RuleLine]:
             rec = held.record
             h_owner = esper.component_for_entity(holder, Unit).owner
             lines[k] = RuleLine(rec.key, rec.name, _source(battle, rec, holder, ent, held.bearers), rec.summary,
-                                choice_words(rec, h_owner), rec.partial,
+                                choice_words(rec, h_owner, RE.scope_of(rec, holder)), rec.partial,
                                 esper.component_for_entity(holder, Unit).id, held.bearers,
                                 max((g.range for g in rec.grants), default=0.0))
         return lines[k]

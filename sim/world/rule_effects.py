@@ -53,30 +53,40 @@ def held_by(unit_ent: int) -> tuple:
     return () if r is None else r.held
 
 
-def choice_key(owner: int, key: str) -> str:
-    return f"{PLAYER[owner]}:{key}"
+def choice_key(owner: int, key: str, unit: str = "") -> str:
+    """The key of a rule's choice and uses in Resources: "<player>:<rule key>" for a rule the
+    army holds as one (an army or detachment rule), "<player>:<rule key>@<unit id>" for a
+    datasheet's, which each unit holding it chooses and uses on its own (``scope_of``)."""
+    return f"{PLAYER[owner]}:{key}" + (f"@{unit}" if unit else "")
 
 
-def choice_of(owner: int, key: str):
+def scope_of(record: V.RuleRecord, holder: int) -> str:
+    """Whose choice and uses a held rule's are: the holding unit's id for a datasheet ability
+    (two units with it call it and use it apart), "" for an army or detachment rule (one per
+    army)."""
+    return esper.component_for_entity(holder, Unit).id if record.source == V.DATASHEET else ""
+
+
+def choice_of(owner: int, key: str, unit: str = ""):
     """The choice in force for a player's rule (the enemy unit id picked, or True once called),
-    else None."""
+    else None; ``unit``: the holding unit's id for a datasheet ability (scope_of)."""
     res = R.current
     if res is None:
         return None
-    c = res.rule_choices.get(choice_key(owner, key))
+    c = res.rule_choices.get(choice_key(owner, key, unit))
     return None if c is None else c.get("value")
 
 
-def uses_of(owner: int, key: str) -> int:
+def uses_of(owner: int, key: str, unit: str = "") -> int:
     res = R.current
-    return 0 if res is None else res.rule_uses.get(choice_key(owner, key), 0)
+    return 0 if res is None else res.rule_uses.get(choice_key(owner, key, unit), 0)
 
 
-def limit_key(battle, owner: int, key: str, limit: str) -> str:
+def limit_key(battle, owner: int, key: str, limit: str, unit: str = "") -> str:
     """The rule_uses key counting the uses of a rule limited once per battle, turn or phase
     (When.limit): "<player>:<rule key>|battle", "...|turn <round>.<active player>",
     "...|phase <round>.<active player>.<phase>"."""
-    base = choice_key(owner, key)
+    base = choice_key(owner, key, unit)
     if limit == V.ONCE_PER_BATTLE:
         return f"{base}|battle"
     ts = getattr(battle, "turn_state", None)
@@ -94,7 +104,8 @@ def spent(battle, a: "Acting") -> bool:
         return False
     owner = esper.component_for_entity(a.holder, Unit).owner
     res = R.current
-    return res is not None and res.rule_uses.get(limit_key(battle, owner, a.held.record.key, lim), 0) > 0
+    unit = scope_of(a.held.record, a.holder)
+    return res is not None and res.rule_uses.get(limit_key(battle, owner, a.held.record.key, lim, unit), 0) > 0
 
 
 def use(battle, a: "Acting") -> None:
@@ -103,7 +114,8 @@ def use(battle, a: "Acting") -> None:
     res = R.current
     if not lim or res is None:
         return
-    k = limit_key(battle, esper.component_for_entity(a.holder, Unit).owner, a.held.record.key, lim)
+    k = limit_key(battle, esper.component_for_entity(a.holder, Unit).owner, a.held.record.key, lim,
+                  scope_of(a.held.record, a.holder))
     res.rule_uses[k] = res.rule_uses.get(k, 0) + 1
 
 
@@ -175,7 +187,7 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
     ts = battle.turn_state
     st = W.unit_state(unit_ent)
     owner = esper.component_for_entity(holder, Unit).owner
-    choice = choice_of(owner, held.record.key)
+    choice = choice_of(owner, held.record.key, scope_of(held.record, holder))
     phase = "" if ts is None else str(ts.phase)
     own_turn = True if ts is None else ts.active == esper.component_for_entity(unit_ent, Unit).owner
     kws, chosen_target, other_half = frozenset(), False, False

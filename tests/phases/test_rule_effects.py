@@ -241,7 +241,7 @@ def test_15_01_a_once_per_battle_cost_cut_is_used_up_by_the_stratagem_it_made_ch
         _to(b, "charge")
         b.run_command(DeclareCharge("r"))  # 2 fails: Command Re-roll for 0 CP, the cut used up
         (st,) = of_type(b, "stratagem")
-        assert st["cp"] == 0 and b.resources.rule_uses == {"red:test-cheap-once|battle": 1}
+        assert st["cp"] == 0 and b.resources.rule_uses == {"red:test-cheap-once@r|battle": 1}
         from sim.world.rule_reads import stratagem_cost_modifier
         assert stratagem_cost_modifier(b, "Command Re-roll", "r") == 0  # (no second cut this battle)
 
@@ -259,7 +259,7 @@ def test_a_once_per_battle_grant_acts_once():
             b.run_command(EndPhase())
         b.run_command(SelectToMove("r", "advance"))
         assert of_type(b, "selected to move")[-1]["advance_roll"] == 3
-        assert b.resources.rule_uses == {"red:test-rally|battle": 1}
+        assert b.resources.rule_uses == {"red:test-rally@r|battle": 1}
 
 
 def test_a_return_of_models_at_the_command_phase_brings_one_back_whole():

@@ -270,6 +270,6 @@ def test_a_limited_grant_used_says_so(make):
     esper.add_component(boss, UnitRules(held + (V.Held(rec),)))
     line = [r for r in RC.rule_lines(sb.battle, boss) if r.key == "test-once"][0]
     assert line.grants[0].why == "acts now"
-    sb.battle.resources.rule_uses["blue:test-once|battle"] = 1
+    sb.battle.resources.rule_uses["blue:test-once@boss|battle"] = 1  # (a datasheet ability: its unit's own uses)
     line = [r for r in RC.rule_lines(sb.battle, boss) if r.key == "test-once"][0]
     assert (line.state, line.grants[0].why) == (RC.NOT, "not now: used (once per battle)")

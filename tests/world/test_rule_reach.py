@@ -113,10 +113,25 @@ def test_a_choice_in_force_makes_its_grants_act_for_its_player_only():
                  [unit("b", model(row(10, 30, 1), ["gun"])), unit("c", model(row(30, 30, 1), ["gun"]))]) as b:
         u = _give(b, "a", oath)
         assert RE.acting(b, u, (V.REROLL,), other=b.units["b"]) == []
-        b.resources.rule_choices[RE.choice_key(0, "mark")] = {"value": "b", "round": 1, "player": 0}
+        b.resources.rule_choices[RE.choice_key(0, "mark", "a")] = {"value": "b", "round": 1, "player": 0}
         assert len(RE.acting(b, u, (V.REROLL,), other=b.units["b"])) == 1
         assert RE.acting(b, u, (V.REROLL,), other=b.units["c"]) == []
-        assert RE.choice_of(1, "mark") is None
+        assert RE.choice_of(1, "mark", "a") is None and RE.choice_of(0, "mark") is None
+
+
+def test_two_units_with_one_datasheet_ability_call_it_and_use_it_apart():
+    """A datasheet ability's choice and uses are its holding unit's own (scope_of), an army
+    rule's the army's: one unit's call gives the other nothing."""
+    might = _rec("might", V.Grant(V.Effect(V.MODIFY, "A", 3), when=V.When(conditions=((V.CHOSEN, None),))),
+                 choice=V.RuleChoice(V.CALL, "fight", "call it?", uses=1))
+    with _battle([unit("k1", model(row(10, 10, 1), ["gun"])), unit("k2", model(row(30, 10, 1), ["gun"]))],
+                 [unit("b", model(row(10, 30, 1), ["gun"]))]) as b:
+        k1, k2 = _give(b, "k1", might), _give(b, "k2", might)
+        assert RE.scope_of(might, k1) == "k1" and RE.choice_key(0, "might", "k1") == "red:might@k1"
+        b.resources.rule_choices[RE.choice_key(0, "might", "k1")] = {"value": True, "round": 1, "player": 0}
+        assert len(RE.acting(b, k1, (V.MODIFY,))) == 1 and RE.acting(b, k2, (V.MODIFY,)) == []
+        oath = RE.held_by(k1)  # (an army rule's scope is the army's)
+        assert all(RE.scope_of(h.record, k1) == "" for h in oath if h.record.source != V.DATASHEET)
 
 
 def test_a_choice_made_enters_the_state_hash_and_none_made_leaves_it_unchanged():
