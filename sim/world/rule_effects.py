@@ -10,6 +10,8 @@ and its models'). A grant reaches a unit
 * from a friendly unit's rule when it is an AURA and a model of the unit is within its range
   of the bearer (of any model of the holding unit when the rule is the unit's as a whole);
 * from an enemy unit's rule when it is an ENEMY_AURA, likewise;
+* from a friendly unit's rule (its own included) when it is a CHOSEN_FRIEND grant and the
+  rule's PICK_FRIEND choice in force picked this unit (its range was checked when it was picked);
 
 and acts when its conditions hold (and uses remain, for a limited one). The choice a rule asks
 (Oath of Moment's target, the Waaagh!'s turn) is kept in the battle's Resources
@@ -129,18 +131,27 @@ def reaching(unit_ent: int) -> list[Acting]:
     out: list[Acting] = []
     owner = esper.component_for_entity(unit_ent, Unit).owner
     kws = W.unit_keywords(unit_ent)
+    my_id = esper.component_for_entity(unit_ent, Unit).id
+    picked: set = set()  # (a rule reaching a chosen friend once, however many units hold it)
     for h in held_by(unit_ent):
         for g in h.record.grants:
             if g.who in (V.BEARER, V.UNIT, V.ARMY) or (g.who == V.AURA):
                 if all(k in kws for k in g.keywords):
                     out.append(Acting(h, g, unit_ent))
+            elif g.who == V.CHOSEN_FRIEND and choice_of(owner, h.record.key) == my_id and (h.record.key, g) not in picked:
+                picked.add((h.record.key, g))
+                out.append(Acting(h, g, unit_ent))
     for other in W.all_units():
         if other == unit_ent or W.unit_destroyed(other) or W.off_table(other):
             continue
         friendly = esper.component_for_entity(other, Unit).owner == owner
         for h in held_by(other):
             for g in h.record.grants:
-                if g.who == (V.AURA if friendly else V.ENEMY_AURA) and all(k in kws for k in g.keywords) \
+                if g.who == V.CHOSEN_FRIEND:
+                    if friendly and (h.record.key, g) not in picked and choice_of(owner, h.record.key) == my_id:
+                        picked.add((h.record.key, g))
+                        out.append(Acting(h, g, other))
+                elif g.who == (V.AURA if friendly else V.ENEMY_AURA) and all(k in kws for k in g.keywords) \
                         and _within(unit_ent, other, h.bearers, g.range):
                     out.append(Acting(h, g, other))
     return out
@@ -165,7 +176,8 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
         if mine and theirs:
             dist = min(W.nearest_distances(mine, theirs))
     leading = bool(held.bearers) and _leads(holder, held.bearers)
-    return Facts(phase=phase, own_turn=own_turn, attack=attack, battle_round=0 if ts is None else ts.round,
+    return Facts(below_starting=_below_starting(battle, unit_ent), led=_led(unit_ent), has_target=other is not None,
+                 phase=phase, own_turn=own_turn, attack=attack, battle_round=0 if ts is None else ts.round,
                  charged=st.charged, stationary=st.moved == 0 and not st.advanced and not st.fell_back,
                  below_half=_below_half(battle, unit_ent), on_objective=_on_objective(battle, unit_ent),
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
@@ -180,6 +192,26 @@ def _leads(holder: int, bearers: tuple) -> bool:
             if esper.component_for_entity(m, UnitMember).role != "bodyguard":
                 return True
     return False
+
+
+def _led(unit_ent: int) -> bool:
+    """19.01 the unit is an attached unit: one of its models (living or not) is a leader."""
+    return any(esper.component_for_entity(m, UnitMember).role == "leader"
+               for m in W.unit_models(unit_ent, living=False))
+
+
+def _below_starting(battle, unit_ent: int) -> bool:
+    """01.02.01 fewer models than the unit's Starting Strength (a single model: it has lost wounds)."""
+    ts = battle.turn_state
+    models = W.unit_models(unit_ent)
+    if not models:
+        return False
+    start = len(W.unit_models(unit_ent, living=False)) if ts is None else ts.starting_strength.get(
+        unit_ent, len(W.unit_models(unit_ent, living=False)))
+    if start == 1:
+        m = models[0]
+        return esper.component_for_entity(m, Wounds).remaining < esper.component_for_entity(m, Stats).W
+    return len(models) < start
 
 
 def _below_half(battle, unit_ent: int) -> bool:

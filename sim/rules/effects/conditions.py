@@ -1,6 +1,6 @@
 """Whether a grant of a rule acts now (sim.rules.effects.vocabulary.When): a pure function of the
 facts the battle reads off the world (sim.world.rule_effects builds them). Sections: 01.02.01
-half-strength, 14.02 objective range, 24.16 remained stationary, 19.01 attached units; the
+half-strength and Starting Strength, 14.02 objective range, 24.16 remained stationary, 19.01 attached units; the
 rest are the records' own conditions."""
 
 from __future__ import annotations
@@ -29,11 +29,15 @@ class Facts:
     chosen: bool = False  # the rule's choice is in force
     target_below_half: bool = False
     target_distance: float | None = None  # inches between the units (closest models), if known
+    below_starting: bool = False  # fewer models than its Starting Strength (a single model: wounds lost, 01.02.01)
+    led: bool = False  # the unit is an attached unit with a leader (19.01)
+    has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
          V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
-         V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half"}
+         V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
+         V.BELOW_STARTING: "below_starting", V.LED: "led"}
 
 
 def condition_holds(name: str, arg, f: Facts) -> bool:
@@ -43,6 +47,8 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return getattr(f, attr)
     if name == V.TARGET_KEYWORD:
         return str(arg).upper() in f.target_keywords
+    if name == V.NOT_TARGET_KEYWORD:  # (only of an attack or a save: there must be another unit)
+        return f.has_target and str(arg).upper() not in f.target_keywords
     if name == V.TARGET_WITHIN:
         return f.target_distance is not None and f.target_distance <= float(arg)
     if name == V.BATTLE_ROUND:
@@ -86,4 +92,7 @@ def condition_words(name: str, arg) -> str:
         V.TARGET_BELOW_HALF: "the other unit is below half-strength",
         V.TARGET_WITHIN: f"the other unit is within {arg}\"",
         V.BATTLE_ROUND: f"from battle round {arg}",
+        V.BELOW_STARTING: "it is below its Starting Strength",
+        V.NOT_TARGET_KEYWORD: f"the other unit is not {str(arg).upper()}",
+        V.LED: "a leader is attached to it",
     }[name]
