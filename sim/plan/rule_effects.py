@@ -80,14 +80,15 @@ def add_rule_effects(battle, unit_ent: int, declared: list) -> list:
 
 
 def _attacked(battle, target: int, attacker: int, kind: str) -> tuple:
-    """The "hit taken", "wound taken" and "AP taken" effects acting on the unit ``target`` against
+    """The "hit taken", "wound taken" and "AP taken" effects (and a worse "Sv") acting on the unit ``target`` against
     an attack of ``kind`` by ``attacker`` (sim.rules.effects.attack.attacked_takes reads them); a
     BEARER one (an attack that targets the bearer) only when every living model of the target is
     one of its bearers."""
     out = []
     living = None
     for a in RE.acting(battle, target, ATTACKED_KINDS, attack=kind, other=attacker):
-        if a.grant.what.stat not in V.TAKEN_STATS:
+        e = a.grant.what
+        if not (e.stat in V.TAKEN_STATS or (e.stat == "Sv" and e.value < 0)):
             continue
         if a.grant.who == V.BEARER and a.held.bearers:
             if living is None:

@@ -20,7 +20,7 @@ The attacking model's attacks (:func:`attack_takes`, :func:`weapon_taking`):
 
 The unit an attack targets (:func:`attacked_takes`): its "hit taken" / "wound taken" modifiers
 join the attack's hit / wound modifiers (02.02.01: netted and clamped with the others), "AP
-taken" the weapon's AP (+1: the attack's AP improved by 1).
+taken" the weapon's AP (+1: the attack's AP improved by 1), as does a worse Save characteristic.
 
 The target's models (:func:`target_takes`): a save-roll modifier (02.02.01, not clamped), a T
 modifier (05.02: the unit's T for wound rolls is worked out from its models' T, 19.02), a
@@ -127,9 +127,11 @@ def attacked_takes(acted: Iterable[Acted], takes: AttackTakes | None) -> AttackT
     hit, wound, labels = [], [], []
     ap = 0
     for source, e in acted:
-        if e.kind != V.MODIFY or e.stat not in V.TAKEN_STATS:
+        if e.kind != V.MODIFY or not (e.stat in V.TAKEN_STATS or (e.stat == "Sv" and e.value < 0)):
             continue
-        if e.stat == "hit taken":
+        if e.stat == "Sv":  # (a worse Save characteristic: as an AP that much better, below)
+            ap -= e.value
+        elif e.stat == "hit taken":
             hit.append((source, e.value))
         elif e.stat == "wound taken":
             wound.append((source, e.value))
