@@ -177,6 +177,8 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
             dist = min(W.nearest_distances(mine, theirs))
     leading = bool(held.bearers) and _leads(holder, held.bearers)
     return Facts(below_starting=_below_starting(battle, unit_ent), led=_led(unit_ent), has_target=other is not None,
+                 target_on_objective=other is not None and _reads(held, V.TARGET_ON_OBJECTIVE)
+                 and _on_objective(battle, other),
                  phase=phase, own_turn=own_turn, attack=attack, battle_round=0 if ts is None else ts.round,
                  charged=st.charged, stationary=st.moved == 0 and not st.advanced and not st.fell_back,
                  below_half=_below_half(battle, unit_ent), on_objective=_on_objective(battle, unit_ent),
@@ -192,6 +194,11 @@ def _leads(holder: int, bearers: tuple) -> bool:
             if esper.component_for_entity(m, UnitMember).role != "bodyguard":
                 return True
     return False
+
+
+def _reads(held: V.Held, condition: str) -> bool:
+    """Some grant of the rule has ``condition`` (a costly fact is worked out only then)."""
+    return any(c[0] == condition for g in held.record.grants for c in g.when.conditions)
 
 
 def _led(unit_ent: int) -> bool:

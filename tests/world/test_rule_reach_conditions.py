@@ -68,3 +68,15 @@ def test_target_lacks_keyword_is_judged_against_the_other_unit():
         assert _keys(b, u, b.units["b"]) == ["thin"]
         assert _keys(b, u, b.units["m"]) == []
         assert _keys(b, u) == []  # (no other unit: nothing to lack it)
+
+
+def test_target_on_objective_reads_the_other_units_models():
+    from phased import mission_scenario
+    r = _rec("saturate", (V.TARGET_ON_OBJECTIVE, None))
+    red = [unit("a", model((10, 10), ["gun"]))]
+    blue = [unit("b", model((30, 30), ["gun"])), unit("c", model((50, 30), ["gun"]))]
+    with Battle(mission_scenario(red, blue, weapons=W, objectives=[{"name": "o1", "at": [30, 31], "kind": "central"}])) as b:
+        u = _give(b, "a", r)
+        assert _keys(b, u, b.units["b"]) == ["saturate"]
+        assert _keys(b, u, b.units["c"]) == []
+        assert _keys(b, u) == []

@@ -32,12 +32,13 @@ class Facts:
     below_starting: bool = False  # fewer models than its Starting Strength (a single model: wounds lost, 01.02.01)
     led: bool = False  # the unit is an attached unit with a leader (19.01)
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
+    target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
          V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
          V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
-         V.BELOW_STARTING: "below_starting", V.LED: "led"}
+         V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
 
 
 def condition_holds(name: str, arg, f: Facts) -> bool:
@@ -47,6 +48,8 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return getattr(f, attr)
     if name == V.TARGET_KEYWORD:
         return str(arg).upper() in f.target_keywords
+    if name == V.TARGET_NOT_BELOW_HALF:
+        return f.has_target and not f.target_below_half
     if name == V.NOT_TARGET_KEYWORD:  # (only of an attack or a save: there must be another unit)
         return f.has_target and str(arg).upper() not in f.target_keywords
     if name == V.TARGET_WITHIN:
@@ -95,4 +98,6 @@ def condition_words(name: str, arg) -> str:
         V.BELOW_STARTING: "it is below its Starting Strength",
         V.NOT_TARGET_KEYWORD: f"the other unit is not {str(arg).upper()}",
         V.LED: "a leader is attached to it",
+        V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
+        V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
     }[name]

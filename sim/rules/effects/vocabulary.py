@@ -87,8 +87,11 @@ BATTLE_ROUND = "battle round"  # argument: the battle round is at least this
 BELOW_STARTING = "below starting strength"  # it has fewer models (or wounds, a single model) than it started with
 NOT_TARGET_KEYWORD = "target lacks keyword"  # argument: a keyword the target (or attacker) unit must NOT have
 LED = "led"  # the affected unit is an attached unit with a leader (led by a CHARACTER, 19.01)
+TARGET_NOT_BELOW_HALF = "target not below half"  # the target unit is not below half-strength
+TARGET_ON_OBJECTIVE = "target on objective"  # a model of the target unit is within range of an objective marker
 CONDITIONS = (CHARGED, STATIONARY, BELOW_HALF, ON_OBJECTIVE, LEADING, TARGET_KEYWORD, TARGET_CHOSEN, CHOSEN,
-              TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND, BELOW_STARTING, NOT_TARGET_KEYWORD, LED)
+              TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND, BELOW_STARTING, NOT_TARGET_KEYWORD, LED,
+              TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE)
 WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD)
 
 # --- sources of a rule and the limits on uses -------------------------------------------------

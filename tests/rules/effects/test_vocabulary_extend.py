@@ -1,7 +1,8 @@
 """The vocabulary's later elements, each written in a records file and read back
 (sim.rules.effects.data): the target-side modifiers ("hit taken", "wound taken", "AP taken"),
 the PICK_FRIEND choice with its CHOSEN_FRIEND grants, and the conditions "below starting
-strength", "target lacks keyword" and "led"; each condition judged by
+strength", "target lacks keyword", "led", "target not below half" and "target on
+objective"; each condition judged by
 sim.rules.effects.conditions and said in words."""
 
 import pytest
@@ -62,6 +63,10 @@ def test_a_chosen_friend_grant_needs_a_pick_friend_choice_and_back(tmp_path):
     (["led"], Facts(led=True), Facts(), "a leader is attached to it"),
     (["target lacks keyword", "monster"], Facts(has_target=True, target_keywords=frozenset({"INFANTRY"})),
      Facts(has_target=True, target_keywords=frozenset({"MONSTER"})), "the other unit is not MONSTER"),
+    (["target not below half"], Facts(has_target=True), Facts(has_target=True, target_below_half=True),
+     "the other unit is not below half-strength"),
+    (["target on objective"], Facts(target_on_objective=True), Facts(),
+     "the other unit is within range of an objective marker"),
 ])
 def test_new_conditions_read_judged_and_said(tmp_path, cond, facts_true, facts_false, words):
     arg = f', "{cond[1]}"' if len(cond) == 2 else ""
@@ -75,5 +80,6 @@ def test_new_conditions_read_judged_and_said(tmp_path, cond, facts_true, facts_f
 def test_target_lacks_keyword_needs_another_unit():
     """Outside an attack (no target) "not MONSTER" does not hold: there is no unit to lack it."""
     assert not condition_holds(V.NOT_TARGET_KEYWORD, "MONSTER", Facts())
+    assert not condition_holds(V.TARGET_NOT_BELOW_HALF, None, Facts())
     with pytest.raises(V.VocabularyError, match="argument"):
         V.When(conditions=((V.NOT_TARGET_KEYWORD, None),))
