@@ -11,7 +11,9 @@ and its models'). A grant reaches a unit
   of the bearer (of any model of the holding unit when the rule is the unit's as a whole);
 * from an enemy unit's rule when it is an ENEMY_AURA, likewise;
 * from a friendly unit's rule (its own included) when it is a CHOSEN_FRIEND grant and the
-  rule's PICK_FRIEND choice in force picked this unit (its range was checked when it was picked);
+  rule's PICK_FRIEND choice in force picked this unit (its range was checked when it was picked),
+  or, for a rule asking no choice, a LEND rule of the same holder whose tag its name carries
+  picked it (the Bondsman rule lending a Knight's "... (Bondsman)" ability);
 
 and acts when its conditions hold (and uses remain, for a limited one). The choice a rule asks
 (Oath of Moment's target, the Waaagh!'s turn) is kept in the battle's Resources
@@ -138,7 +140,7 @@ def reaching(unit_ent: int) -> list[Acting]:
             if g.who in (V.BEARER, V.UNIT, V.ARMY) or (g.who == V.AURA):
                 if all(k in kws for k in g.keywords):
                     out.append(Acting(h, g, unit_ent))
-            elif g.who == V.CHOSEN_FRIEND and choice_of(owner, h.record.key) == my_id and (h.record.key, g) not in picked:
+            elif g.who == V.CHOSEN_FRIEND and _picked(owner, unit_ent, h, my_id) and (h.record.key, g) not in picked:
                 picked.add((h.record.key, g))
                 out.append(Acting(h, g, unit_ent))
     for other in W.all_units():
@@ -148,13 +150,28 @@ def reaching(unit_ent: int) -> list[Acting]:
         for h in held_by(other):
             for g in h.record.grants:
                 if g.who == V.CHOSEN_FRIEND:
-                    if friendly and (h.record.key, g) not in picked and choice_of(owner, h.record.key) == my_id:
+                    if friendly and (h.record.key, g) not in picked and _picked(owner, other, h, my_id):
                         picked.add((h.record.key, g))
                         out.append(Acting(h, g, other))
                 elif g.who == (V.AURA if friendly else V.ENEMY_AURA) and all(k in kws for k in g.keywords) \
                         and _within(unit_ent, other, h.bearers, g.range):
                     out.append(Acting(h, g, other))
     return out
+
+
+def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
+    """The CHOSEN_FRIEND grants of ``h`` (held by ``holder``) reach the unit ``uid``: the rule's own
+    PICK_FRIEND choice picked it, or (a rule asking no choice) a LEND rule of the holder whose tag
+    the rule's name carries ("... (Bondsman)") picked it."""
+    rec = h.record
+    if rec.choice is not None:
+        return choice_of(owner, rec.key) == uid
+    for lh in held_by(holder):
+        for g in lh.record.grants:
+            if g.what.kind == V.LEND and any(n.endswith(f"({g.what.ability})") for n in rec.names) \
+                    and choice_of(owner, lh.record.key) == uid:
+                return True
+    return False
 
 
 def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", other: int | None = None) -> Facts:

@@ -30,7 +30,8 @@ AURA = "aura"  # friendly units with a model within ``range``" of the bearer (it
 ARMY = "army"  # every unit of the army whose rules hold it (army and detachment rules)
 ENEMY_AURA = "enemy aura"  # enemy units with a model within ``range``" of the bearer
 CHOSEN_FRIEND = "chosen friend"  # the friendly unit the rule's PICK_FRIEND choice picked (within ``range``" of a
-# bearer when picked, with ``keywords``; range 0: anywhere)
+# bearer when picked, with ``keywords``; range 0: anywhere); of a rule that asks no choice: the unit that a
+# LEND rule of its holder picked, when the rule's name carries that LEND's tag ("Warden's Duty (Bondsman)")
 WHO = (BEARER, UNIT, AURA, ARMY, ENEMY_AURA, CHOSEN_FRIEND)
 
 # --- what an effect does ----------------------------------------------------------------------
@@ -44,8 +45,9 @@ RETURN = "return"  # ``dice`` wounds regained / models returned (``which``: WOUN
 FIGHTS_FIRST = "fights first"  # the unit fights in the first fighting step (12.04)
 TARGET_LIMIT = "target limit"  # enemies cannot target it unless within ``value``"
 STRATAGEM_COST = "stratagem cost"  # ``value`` added to the CP cost (of ``ability``: a stratagem's name; "" any)
+LEND = "lend"  # (a CHOSEN_FRIEND grant) the holder's rules tagged "(``ability``)" in their name reach the unit picked
 KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUNDS, RETURN, FIGHTS_FIRST,
-         TARGET_LIMIT, STRATAGEM_COST)
+         TARGET_LIMIT, STRATAGEM_COST, LEND)
 
 # what a MODIFY changes: the rolls of the attack sequence and the phases, and characteristics
 # (a weapon's: A, S, AP, D; a model's: M, T, Sv, W, Ld, OC; "damage taken" lowers the Damage of
@@ -147,6 +149,8 @@ class Effect:
             raise VocabularyError(f"mortal wounds need a trigger of {TRIGGERS} and dice")
         if k == RETURN and (self.which not in (WOUNDS, MODELS) or self.trigger not in (AT_COMMAND, AT_END_OF_PHASE)):
             raise VocabularyError("a return needs which (wounds/models) and a moment (command phase/end of phase)")
+        if k == LEND and not self.ability:
+            raise VocabularyError("a lending needs the tag of the rules it lends (e.g. \"Bondsman\")")
         if k == TARGET_LIMIT and self.value <= 0:
             raise VocabularyError("a target limit needs a distance in inches")
 
@@ -246,9 +250,14 @@ class RuleRecord:
         if uses_choice and self.choice is None:
             raise VocabularyError(f"{self.key}: a grant reads the rule's choice, but the rule asks none")
         friend = [g for g in self.grants if g.who == CHOSEN_FRIEND]
-        if friend and (self.choice is None or self.choice.kind != PICK_FRIEND):
+        if friend and self.choice is not None and self.choice.kind != PICK_FRIEND:
             raise VocabularyError(f"{self.key}: a grant reaches the chosen friendly unit, but the rule asks no "
                                   "friendly unit")
+        if friend and self.choice is None and not any(n.endswith(")") and "(" in n for n in self.names):
+            raise VocabularyError(f"{self.key}: a grant reaches the chosen friendly unit, but the rule asks no "
+                                  "friendly unit and carries no tag a LEND rule lends (a name ending \"(tag)\")")
+        if any(g.what.kind == LEND and g.who != CHOSEN_FRIEND for g in self.grants):
+            raise VocabularyError(f"{self.key}: a lending reaches the chosen friendly unit only (who = chosen friend)")
         if self.choice is not None and self.choice.kind == PICK_FRIEND and not friend:
             raise VocabularyError(f"{self.key}: the rule picks a friendly unit, but no grant reaches it")
 

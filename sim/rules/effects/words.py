@@ -42,6 +42,8 @@ def effect_words(e: V.Effect) -> str:
         return "fights first"
     if k == V.TARGET_LIMIT:
         return f"cannot be targeted from more than {e.value}\" away"
+    if k == V.LEND:
+        return f"is lent this model's ({e.ability}) abilities"
     if k == V.STRATAGEM_COST:
         what = e.ability or "stratagems"
         return f"{what} cost {e.value:+d} CP"

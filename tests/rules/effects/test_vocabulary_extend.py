@@ -45,6 +45,20 @@ def test_pick_friend_and_chosen_friend_read_and_written_back(tmp_path):
     assert _load(tmp_path, to_toml((r,))) == (r,)
 
 
+def test_lend_read_from_a_file_and_its_tagged_rules_need_no_choice(tmp_path):
+    text = (HEAD + 'choice = { kind = "friendly unit", moment = "command", prompt = "p" }\n[[rule.grant]]\n'
+            'who = "chosen friend"\neffect = { kind = "lend", ability = "Bondsman" }\nrange = 12.0\n'
+            '[[rule]]\nkey = "d"\nnames = ["Duty (Bondsman)"]\nsource = "datasheet"\nsummary = "s"\n'
+            '[[rule.grant]]\nwho = "chosen friend"\neffect = { kind = "modify", stat = "hit", value = 1 }\n')
+    lend, duty = _load(tmp_path, text)
+    assert lend.grants[0].what == V.Effect(V.LEND, ability="Bondsman") and duty.choice is None
+    assert "is lent this model's (Bondsman) abilities" in grant_words(lend.grants[0])
+    with pytest.raises(V.VocabularyError, match="tag"):
+        V.Effect(V.LEND)
+    with pytest.raises(V.VocabularyError, match="chosen friendly unit only"):
+        V.RuleRecord("k", ("K",), V.DATASHEET, "s", (V.Grant(V.Effect(V.LEND, ability="B")),))
+
+
 def test_a_chosen_friend_grant_needs_a_pick_friend_choice_and_back(tmp_path):
     grant = '[[rule.grant]]\nwho = "chosen friend"\neffect = { kind = "modify", stat = "hit", value = 1 }\n'
     with pytest.raises(RecordFileError, match="asks no friendly unit"):
