@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
+from sim.rules.grid import snap_places, snap_turns
 from sim.rules.turn import FightStep, Phase, PreBattleStep
 
 MISSING = object()  # (a field with no default must be given)
@@ -124,6 +125,18 @@ TARGETS = Field("targets", "a list of unit ids", lambda v: isinstance(v, list) a
 SELECTED = Field("targets", "a list of unit ids", TARGETS.valid, dump=list, load=TARGETS.load, default=(), omit=True)
 """The enemy units a pile-in or consolidation move selects (12.03, 12.08); none given: the
 selection Part A ruling 18 makes."""
+
+
+def on_grid(cmd) -> None:
+    """The ``__post_init__`` of every command that carries positions (``to``, and ``via`` where
+    it has one): each position is put on the measuring grid (sim.rules.grid) as the command is
+    made, whoever proposes it (a solver, a player, a script, the sandbox, a replay log), so the
+    check, the apply and the log all see the one snapped position, and numpy's last bits never
+    reach a command."""
+    object.__setattr__(cmd, "to", snap_places(cmd.to))
+    via = getattr(cmd, "via", None)
+    if via:
+        object.__setattr__(cmd, "via", snap_turns(via))
 
 
 def optional_str(name: str, what: str) -> Field:

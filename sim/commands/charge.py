@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
-from sim.commands.base import FLY, TARGETS, TO, UNIT, VIA, CommandRecord
+from sim.commands.base import FLY, TARGETS, TO, UNIT, VIA, CommandRecord, on_grid
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan import moves as MV
@@ -47,6 +47,8 @@ class ChargeMove:
     to: tuple[tuple[str, float, float], ...]
     via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
     fly: bool = False  # 21.03 take to the skies
+
+    __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
 
 def _owner(ent: int) -> int:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
-from sim.commands.base import SELECTED, TO, UNIT, VIA, CommandRecord, optional_str
+from sim.commands.base import SELECTED, TO, UNIT, VIA, CommandRecord, on_grid, optional_str
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.plan import moves as MV
@@ -34,6 +34,8 @@ class PileIn:
     via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
     targets: tuple[str, ...] = ()
 
+    __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
+
 
 @dataclass(frozen=True, slots=True)
 class Consolidate:
@@ -49,6 +51,8 @@ class Consolidate:
     via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
     targets: tuple[str, ...] = ()
     objective: str | None = None
+
+    __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
 
 def _place(battle, cmd, event: str) -> int:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
-from sim.commands.base import TO, UNIT, VIA, CommandRecord, Field
+from sim.commands.base import TO, UNIT, VIA, CommandRecord, on_grid, Field
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.phases import pre_battle as PRE
@@ -50,6 +50,8 @@ class Deploy:
     unit: str
     to: tuple[tuple[str, float, float], ...]
 
+    __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
+
 
 @dataclass(frozen=True, slots=True)
 class ScoutMove:
@@ -60,6 +62,8 @@ class ScoutMove:
     unit: str
     to: tuple[tuple[str, float, float], ...]
     via: tuple = ()
+
+    __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
 
 PLAYER_FIELD = Field("player", "red or blue", lambda v: v in PLAYER)

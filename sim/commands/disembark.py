@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import esper
 
-from sim.commands.base import TO, UNIT, CommandRecord
+from sim.commands.base import TO, UNIT, CommandRecord, on_grid
 from sim.components import Position, Unit
 from sim.plan import transport as PT
 from sim.rules import transport as TR
@@ -29,6 +29,8 @@ class Disembark:
 
     unit: str
     to: tuple[tuple[str, float, float], ...]
+
+    __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
 
 def _check(battle, cmd: Disembark) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
-from sim.commands.base import SELECTED, TO, UNIT, VIA, CommandRecord
+from sim.commands.base import SELECTED, TO, UNIT, VIA, CommandRecord, on_grid
 from sim.commands.shoot import SELECTIONS
 from sim.components import Unit
 from sim.errors import PlanError
@@ -53,6 +53,8 @@ class Overrun:
     to: tuple[tuple[str, float, float], ...] = ()
     via: tuple = ()  # (model id, ((x, y), ...)): turning points (Part A ruling 14), if any
     targets: tuple[str, ...] = ()  # 12.03 its pile-in targets (none given: Part A ruling 18's)
+
+    __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
 
 # --- Fight ---------------------------------------------------------------------------------

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 import esper
 
-from sim.commands.base import TO, UNIT, CommandRecord
+from sim.commands.base import TO, UNIT, CommandRecord, on_grid
 from sim.components import Unit
 from sim.rules.abilities import Hook
+from sim.rules.grid import snap_point
 from sim.world import queries as W
 from sim.plan.phased import check_ingress
 from sim.rules.turn import Phase
@@ -24,6 +25,8 @@ class Ingress:
 
     unit: str
     to: tuple[tuple[str, float, float], ...]
+
+    __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
 
 def _apply(battle, cmd: Ingress) -> None:
@@ -63,7 +66,7 @@ def ingress_candidates(battle, u: int, toward=()) -> list:
     out = []
     for p in PL.placement_options(models, region, others, battle.scenario.terrain, PL.Prefer.toward(*toward),
                                   count=OPTIONS, apart=APART):
-        to = tuple((mid, round(p.positions[mid][0], 6), round(p.positions[mid][1], 6)) for mid, _f in models)
+        to = tuple((mid, *snap_point(p.positions[mid])) for mid, _f in models)
         out.append((p.anchor, Ingress(uid, to)))
     return out
 

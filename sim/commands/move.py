@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import esper
 
 from sim import events as ev
-from sim.commands.base import FLY, TO, UNIT, VIA, CommandRecord, mode_field, optional_str
+from sim.commands.base import FLY, TO, UNIT, VIA, CommandRecord, on_grid, mode_field, optional_str
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.phases import upkeep
@@ -51,6 +51,8 @@ class Move:
     via: tuple = ()  # (model id, ((x, y), ...)): the turning points of a model's path, if not straight
     fly: bool = False  # 21.03 take to the skies
     embark: str | None = None  # 18.02 the transport it embarks in right after the move
+
+    __post_init__ = on_grid  # (every position on the measuring grid, sim.rules.grid)
 
 
 @dataclass(frozen=True, slots=True)

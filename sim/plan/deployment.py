@@ -18,6 +18,7 @@ import esper
 from sim.components import Position, Unit
 from sim.rules import pre_battle as PB
 from sim.rules.abilities import Hook
+from sim.rules.grid import snap, snap_point
 from sim.world import queries as W
 
 GRID = 1.0  # inches between the anchors tried for a unit's set-up
@@ -101,7 +102,7 @@ def set_up_spots(battle, ent: int, region, pick=None):
     from sim.rules.movement.solvers import placement as PL
     models, rg, others, prefer = _set_up_problem(battle, ent, region, pick)
     for p in PL.placement_options(models, rg, others, battle.scenario.terrain, prefer, count=OPTIONS, apart=APART):
-        yield tuple((mid, round(p.positions[mid][0], 6), round(p.positions[mid][1], 6)) for mid, _f in models)
+        yield tuple((mid, *snap_point(p.positions[mid])) for mid, _f in models)
 
 
 def no_room(battle, ent: int, region) -> str:
@@ -176,5 +177,5 @@ def scout_spots(battle, ent: int, reach: float, pick=None):
             return
         for t in turns:
             a = base + math.radians(t)
-            yield tuple((W.model_id(m), round(p.x + math.cos(a) * step, 6), round(p.y + math.sin(a) * step, 6))
+            yield tuple((W.model_id(m), snap(p.x + math.cos(a) * step), snap(p.y + math.sin(a) * step))
                         for m, p in zip(models, ps))

@@ -16,6 +16,7 @@ from sim.plan.common import (Declared, damaged_modifier, declared_key, find_unit
                              not_there, one_shot_keys, wound_modifiers_at)
 from sim.rules import multi_profile as MP
 from sim.rules.abilities import Hook, tag
+from sim.rules.grid import snap_key
 from sim.rules.profiles import gain_abilities
 from sim.rules.turn import FightType
 from sim.world import queries as W
@@ -107,7 +108,7 @@ def nearest_fight_target(model_ent: int, engaged: list[int]) -> int | None:
     can attack (fight_targets; ties: unit order, Part A ruling 29). None: it cannot fight."""
     best, target = None, None
     for t in fight_targets(model_ent, engaged):
-        d = W.nearest_distance(model_ent, W.unit_models(t))
+        d = snap_key(W.nearest_distance(model_ent, W.unit_models(t)))  # (ties: unit order on every machine)
         if best is None or d < best:
             best, target = d, t
     return target

@@ -282,7 +282,8 @@ def objectives(battle) -> list:
 
 
 def solution_ends(solution) -> tuple:
-    # (full floats: rounding could push two bases the solver placed touching into overlap)
+    """Each moving model's end of the solver's paths, for the command (its spots are on the
+    measuring grid already: the solver tested the very points the command carries)."""
     return tuple((mid, float(p[-1][0]), float(p[-1][1])) for mid, p in sorted(solution.paths.items()))
 
 

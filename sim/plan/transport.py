@@ -20,6 +20,7 @@ from sim.rules import transport as TR
 from sim.rules.abilities import Hook, tag
 from sim.rules.deployment import edge_gaps
 from sim.rules.geometry import EPS, distance, footprint, in_engagement_range
+from sim.rules.grid import snap_point
 from sim.rules.movement.moves import MoveType
 from sim.rules.movement.solvers import regions as RG
 from sim.rules.movement.solvers.placement import Prefer, place_unit, placement_options
@@ -191,8 +192,8 @@ def _others(ent: int, t: int) -> list:
 
 
 def _rounded(p) -> dict:
-    """A placement's centres, rounded to 1e-6" (within the regions' SLACK)."""
-    return {mid: (round(x, 6), round(y, 6)) for mid, (x, y) in p.positions.items()}
+    """A placement's centres, on the 1e-6" grid (sim.rules.grid; within the regions' SLACK)."""
+    return {mid: snap_point(xy) for mid, xy in p.positions.items()}
 
 
 def _direction_name(tc, p) -> str:

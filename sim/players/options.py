@@ -16,6 +16,7 @@ from sim.plan.shoot_targets import shooters_of
 from sim.rules import multi_profile as MP
 from sim.rules.attack import AttackKind
 from sim.rules.geometry import in_engagement_range
+from sim.rules.grid import snap, snap_key
 from sim.rules.movement.moves import sky_distance
 from sim.scenario.script_run import attack_action, expand
 from sim.scenario.spec import ScriptStep
@@ -44,7 +45,7 @@ def enemies_by_distance(u: int) -> list[int]:
     for i, e in enumerate(W.enemy_units(u)):
         gap = MV.unit_gap(u, [e])
         if gap is not None:
-            out.append((gap, i, e))
+            out.append((snap_key(gap), i, e))
     return [e for _g, _i, e in sorted(out)]
 
 
@@ -53,7 +54,7 @@ def translate(battle, u: int, dx: float, dy: float) -> tuple:
     out = []
     for m in W.unit_models(u):
         p = esper.component_for_entity(m, Position)
-        out.append((W.model_id(m), round(p.x + dx, 6), round(p.y + dy, 6)))
+        out.append((W.model_id(m), snap(p.x + dx), snap(p.y + dy)))
     return tuple(out)
 
 
@@ -99,7 +100,7 @@ def objective_goal(battle, u: int, side: int):
     if objs:
         mine = {n for n, c in ts.control.items() if c.controller == side}
         pool = [o for o in objs if o.name not in mine] or objs
-        o = min(pool, key=lambda o: (math.hypot(o.x - cx, o.y - cy), o.name))
+        o = min(pool, key=lambda o: (snap_key(math.hypot(o.x - cx, o.y - cy)), o.name))
         return (o.x, o.y)
     near = enemies_by_distance(u)
     return centroid(near[0]) if near else None

@@ -21,6 +21,7 @@ from sim.players import options as O
 from sim.players.base import Choice, Player
 from sim.plan import moves as MV
 from sim.rules.movement.moves import ConsolidationMode
+from sim.rules.grid import snap
 from sim.rules.movement.solvers import pile_in as PS
 from sim.plan.common import could_shoot
 from sim.plan.fight import was_eligible_to_fight
@@ -185,7 +186,7 @@ class RandomPlayer(Player):
                 for mid, x, y in O.translate(battle, u, 0.0, 0.0):
                     a = self.rng.random() * 2 * math.pi
                     d = self.rng.random() * reach
-                    to.append((mid, round(x + d * math.cos(a), 6), round(y + d * math.sin(a), 6)))
+                    to.append((mid, snap(x + d * math.cos(a)), snap(y + d * math.sin(a))))
                 to = tuple(to)
             cmd = O.Move(O.uid(u), to, mode, fly=fly)
             # (models scattered each their own way often break coherency: such a move is

@@ -24,6 +24,7 @@ from sim.rules import stratagems as SG
 from sim.rules.stratagems import Moment, Roll  # noqa: F401  (the records' offers take them)
 from sim.rules.turn import PLAYER
 from sim.world import queries as W
+from sim.systems.rule_effects import spend_stratagem_cost
 from sim.world import rule_reads as RX
 
 USE, DECLINE = "use", "decline"
@@ -112,6 +113,7 @@ def pay(battle, record, player: int, target: str | None, about: str, extra: bool
     recorded for the limits (once per phase, one per unit per phase, once per battle)."""
     ts = battle.turn_state
     price = SG.cost(record, extra=extra, modifier=RX.stratagem_cost_modifier(battle, record.name, target))
+    spend_stratagem_cost(battle, record.name, target)  # (a limited cost change is used up)
     ts.cp[player] -= price
     ts.stratagems_used[player].append(record.name)
     if target is not None:

@@ -246,3 +246,17 @@ def _place(battle, u: int, m: int):
             if theirs:
                 enemies.append(fp)
     return PR.place_returned(W.footprint(m), mine, others, enemies, battle.scenario.board)
+
+
+def spend_stratagem_cost(battle, name: str, target: str | None) -> None:
+    """15.01 A stratagem ``name`` was paid for on unit ``target`` (its id): a use is counted of
+    each limited STRATAGEM_COST grant that changed its cost (When.limit: once per battle, turn
+    or phase), so it changes no further cost within its limit."""
+    if target is None or not RE.any_rules():
+        return
+    u = battle.units.get(target)
+    if u is None:
+        return
+    for a in RE.acting(battle, u, (V.STRATAGEM_COST,)):
+        if a.grant.when.limit and PR.stratagem_cost_modifier([a.grant.what], name):
+            RE.use(battle, a)

@@ -121,13 +121,24 @@ def _within(unit_ent: int, holder: int, bearers: tuple, rng: float) -> bool:
     srcs = W.unit_models(holder)
     if bearers:
         srcs = [m for m in srcs if esper.component_for_entity(m, ModelId).id in bearers]
-    return any(W.nearest_distance(s, mine) <= rng for s in srcs)
+    return bool(srcs) and min(W.nearest_distances(srcs, mine)) <= rng
 
 
-def reaching(unit_ent: int) -> list[Acting]:
-    """Every grant that reaches ``unit_ent`` now by who holds it and where (module docstring),
-    before its conditions: its own rules' first, then friendly auras, then enemy auras, each in
-    the battle's unit order."""
+def _aura_sources() -> tuple:
+    """Every (holding unit, held rule, grant) of an AURA, ENEMY_AURA or CHOSEN_FRIEND grant in the
+    battle (those that reach other units), in unit order: fixed by the scenario, so listed once
+    (Resources.rule_auras)."""
+    res = R.current
+    if res.rule_auras is None:
+        res.rule_auras = tuple((u, h, g) for u in W.all_units() for h in held_by(u) for g in h.record.grants
+                               if g.who in (V.AURA, V.ENEMY_AURA, V.CHOSEN_FRIEND))
+    return res.rule_auras
+
+
+def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting]:
+    """Every grant (of ``kinds``, all if None) that reaches ``unit_ent`` now by who holds it and
+    where (module docstring), before its conditions: its own rules' first, then the auras of the
+    other units, friendly and enemy, in the battle's unit order."""
     if not any_rules():
         return []
     out: list[Acting] = []
@@ -137,25 +148,28 @@ def reaching(unit_ent: int) -> list[Acting]:
     picked: set = set()  # (a rule reaching a chosen friend once, however many units hold it)
     for h in held_by(unit_ent):
         for g in h.record.grants:
-            if g.who in (V.BEARER, V.UNIT, V.ARMY) or (g.who == V.AURA):
-                if all(k in kws for k in g.keywords):
-                    out.append(Acting(h, g, unit_ent))
-            elif g.who == V.CHOSEN_FRIEND and _picked(owner, unit_ent, h, my_id) and (h.record.key, g) not in picked:
+            if kinds is not None and g.what.kind not in kinds:
+                continue
+            if g.who in (V.BEARER, V.UNIT, V.ARMY, V.AURA) and all(k in kws for k in g.keywords):
+                out.append(Acting(h, g, unit_ent))
+            elif g.who == V.CHOSEN_FRIEND and (h.record.key, g) not in picked and _picked(owner, unit_ent, h, my_id):
                 picked.add((h.record.key, g))
                 out.append(Acting(h, g, unit_ent))
-    for other in W.all_units():
-        if other == unit_ent or W.unit_destroyed(other) or W.off_table(other):
+    for other, h, g in _aura_sources():
+        if other == unit_ent or (kinds is not None and g.what.kind not in kinds):
             continue
         friendly = esper.component_for_entity(other, Unit).owner == owner
-        for h in held_by(other):
-            for g in h.record.grants:
-                if g.who == V.CHOSEN_FRIEND:
-                    if friendly and (h.record.key, g) not in picked and _picked(owner, other, h, my_id):
-                        picked.add((h.record.key, g))
-                        out.append(Acting(h, g, other))
-                elif g.who == (V.AURA if friendly else V.ENEMY_AURA) and all(k in kws for k in g.keywords) \
-                        and _within(unit_ent, other, h.bearers, g.range):
-                    out.append(Acting(h, g, other))
+        if g.who == V.CHOSEN_FRIEND:
+            if friendly and (h.record.key, g) not in picked and not W.unit_destroyed(other) \
+                    and not W.off_table(other) and _picked(owner, other, h, my_id):
+                picked.add((h.record.key, g))
+                out.append(Acting(h, g, other))
+            continue
+        if g.who != (V.AURA if friendly else V.ENEMY_AURA) or not all(k in kws for k in g.keywords):
+            continue
+        if W.unit_destroyed(other) or W.off_table(other) or not _within(unit_ent, other, h.bearers, g.range):
+            continue
+        out.append(Acting(h, g, other))
     return out
 
 
@@ -174,9 +188,13 @@ def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
     return False
 
 
-def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", other: int | None = None) -> Facts:
+def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", other: int | None = None,
+          need: frozenset | None = None) -> Facts:
     """The facts a grant of ``held`` (held by ``holder``) reads for ``unit_ent`` now; ``other``:
-    the other unit of an attack (its target, or the attacker for a save)."""
+    the other unit of an attack (its target, or the attacker for a save). ``need``: the names of
+    the conditions to be read (None: all); the costly facts no condition reads are left at
+    their defaults."""
+    every = need is None
     ts = battle.turn_state
     st = W.unit_state(unit_ent)
     owner = esper.component_for_entity(holder, Unit).owner
@@ -188,17 +206,20 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
     if other is not None:
         kws = W.unit_keywords(other)
         chosen_target = choice is not None and choice == esper.component_for_entity(other, Unit).id
-        other_half = _below_half(battle, other)
+        other_half = (every or V.TARGET_BELOW_HALF in need or V.TARGET_NOT_BELOW_HALF in need) \
+            and _below_half(battle, other)
         mine, theirs = W.unit_models(unit_ent), W.unit_models(other)
-        if mine and theirs:
+        if mine and theirs and (every or V.TARGET_WITHIN in need):
             dist = min(W.nearest_distances(mine, theirs))
-    leading = bool(held.bearers) and _leads(holder, held.bearers)
-    return Facts(below_starting=_below_starting(battle, unit_ent), led=_led(unit_ent), has_target=other is not None,
-                 target_on_objective=other is not None and _reads(held, V.TARGET_ON_OBJECTIVE)
+    leading = (every or V.LEADING in need) and bool(held.bearers) and _leads(holder, held.bearers)
+    return Facts(below_starting=(every or V.BELOW_STARTING in need) and _below_starting(battle, unit_ent),
+                 led=(every or V.LED in need) and _led(unit_ent), has_target=other is not None,
+                 target_on_objective=other is not None and (every or V.TARGET_ON_OBJECTIVE in need)
                  and _on_objective(battle, other),
                  phase=phase, own_turn=own_turn, attack=attack, battle_round=0 if ts is None else ts.round,
                  charged=st.charged, stationary=st.moved == 0 and not st.advanced and not st.fell_back,
-                 below_half=_below_half(battle, unit_ent), on_objective=_on_objective(battle, unit_ent),
+                 below_half=(every or V.BELOW_HALF in need) and _below_half(battle, unit_ent),
+                 on_objective=(every or V.ON_OBJECTIVE in need) and _on_objective(battle, unit_ent),
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
                  target_distance=dist)
@@ -211,11 +232,6 @@ def _leads(holder: int, bearers: tuple) -> bool:
             if esper.component_for_entity(m, UnitMember).role != "bodyguard":
                 return True
     return False
-
-
-def _reads(held: V.Held, condition: str) -> bool:
-    """Some grant of the rule has ``condition`` (a costly fact is worked out only then)."""
-    return any(c[0] == condition for g in held.record.grants for c in g.when.conditions)
 
 
 def _led(unit_ent: int) -> bool:
@@ -268,13 +284,12 @@ def acting(battle, unit_ent: int, kinds: tuple[str, ...], attack: str = "", othe
     conditions holding (sim.rules.effects.conditions), uses left; a BEARER grant only for its
     bearer (``model``: the model id the question is about, "" for the unit as a whole)."""
     out = []
-    for a in reaching(unit_ent):
+    for a in reaching(unit_ent, kinds):
         g = a.grant
-        if g.what.kind not in kinds:
-            continue
         if g.who == V.BEARER and a.held.bearers and model and model not in a.held.bearers:
             continue
-        if why_not(g.when, facts(battle, unit_ent, a.held, a.holder, attack, other)) is not None:
+        need = frozenset(c[0] for c in g.when.conditions)
+        if why_not(g.when, facts(battle, unit_ent, a.held, a.holder, attack, other, need)) is not None:
             continue
         if g.when.limit and spent(battle, a):
             continue

@@ -208,7 +208,7 @@ def test_sim_odds_of_a_scenario_file_naming_a_rule_and_its_choice(tmp_path, caps
     out = json.loads(capsys.readouterr().out)
     assert out["pools"][0]["hits"]["mean"] == pytest.approx(80 / 9, abs=1e-12)
     assert out["targets"][0]["damage"]["mean"] == pytest.approx(40 / 9, abs=1e-12)
-    assert "pool 0 takes from rules: Oath of Moment: re-roll hit rolls that fail" in out["notes"]
+    assert "pool 0 takes from rules: Oath of Moment: re-roll hit rolls" in out["notes"]
 
 
 SIGHTS = (rec("sights", g(V.MODIFY, "hit", 1)),)

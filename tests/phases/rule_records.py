@@ -32,6 +32,8 @@ RECORDS = (
     _rec("test-fury", _g(V.Effect(V.MORTAL_WOUNDS, dice=DiceExpr(0, 0, 1), trigger=V.ON_SELECTED_FIGHT))),
     _rec("test-spite", _g(V.Effect(V.MORTAL_WOUNDS, dice=DiceExpr(0, 0, 2), trigger=V.ON_DESTROYED))),
     _rec("test-cheap", _g(V.Effect(V.STRATAGEM_COST, value=-1, ability="Command Re-roll"))),
+    _rec("test-cheap-once", _g(V.Effect(V.STRATAGEM_COST, value=-1, ability="Command Re-roll"),
+                               when=V.When(limit=V.ONCE_PER_BATTLE))),
     _rec("test-rally", _g(V.Effect(V.MODIFY, "advance", 2), when=V.When(limit=V.ONCE_PER_BATTLE))),
     _rec("test-knit", _g(V.Effect(V.RETURN, which=V.MODELS, dice=DiceExpr(0, 0, 1), trigger=V.AT_COMMAND))),
 )

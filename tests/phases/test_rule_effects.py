@@ -232,6 +232,20 @@ def test_15_01_a_stratagem_cost_modifier_makes_command_reroll_free():
         assert of_type(b, "charge")[-1]["roll"] == 12
 
 
+def test_15_01_a_once_per_battle_cost_cut_is_used_up_by_the_stratagem_it_made_cheaper():
+    red = [unit("r", model((20, 20), ["blade"]), rules=["test-cheap-once"])]
+    blue = [unit("b", model((20, 29), ["blade"]))]
+    with _battle(red, blue, [1, 1, 6, 6]) as b:
+        b.run_command(StartBattle())
+        b.turn_state.cp = [1, 0]
+        _to(b, "charge")
+        b.run_command(DeclareCharge("r"))  # 2 fails: Command Re-roll for 0 CP, the cut used up
+        (st,) = of_type(b, "stratagem")
+        assert st["cp"] == 0 and b.resources.rule_uses == {"red:test-cheap-once|battle": 1}
+        from sim.world.rule_reads import stratagem_cost_modifier
+        assert stratagem_cost_modifier(b, "Command Re-roll", "r") == 0  # (no second cut this battle)
+
+
 def test_a_once_per_battle_grant_acts_once():
     red = [unit("r", model((20, 20), ["blade"]), rules=["test-rally"])]
     blue = [unit("b", model((55, 40), ["blade"]))]

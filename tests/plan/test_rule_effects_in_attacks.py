@@ -293,7 +293,7 @@ def test_a_rule_named_in_a_scenario_file_acts_with_its_choice(tmp_path):
     with Battle(load_scenario(path), dice=ForcedDice([2, 3, 4, 1])) as b:
         b.resources.rule_choices[RE.choice_key(0, "oath-of-moment")] = {"value": "t", "round": 1, "player": 0}
         b.run_command(Shoot("sh", (Selection("sh/1", "rifle", "t"),)))
-        assert of_type(b, "pool")[0]["rules"] == [["Oath of Moment", "re-roll hit rolls that fail"]]
+        assert of_type(b, "pool")[0]["rules"] == [["Oath of Moment", "re-roll hit rolls"]]
         assert of_type(b, "hit rolls")[0]["rerolled"] == [3] and wounds(b, "t/1") == 4
         assert b.dice.remaining == 0
 

@@ -67,7 +67,7 @@ def test_card_shows_the_choice_in_force(make):
     d.click_model("wardens/1")
     text = _card_text(sb)
     assert "army rule  |  marked Raider Mob" in text
-    assert "re-roll hit rolls that fail \u2013 acts on attacks at Raider Mob" in text
+    assert "re-roll hit rolls \u2013 acts on attacks at Raider Mob" in text
 
 
 def test_oath_without_a_mark_says_why(make):
@@ -263,8 +263,8 @@ def test_a_limited_grant_used_says_so(make):
     d = make(SHOWCASE)
     sb = d.sb
     sb.battle._enter()
-    rec = V.RuleRecord("test-once", ("Test Once",), V.DATASHEET, "Once per battle its unit may hit better.",
-                       grants=(V.Grant(V.Effect(V.MODIFY, "hit", 1), V.UNIT, V.When(limit=V.ONCE_PER_BATTLE)),))
+    rec = V.RuleRecord("test-once", ("Test Once",), V.DATASHEET, "Once per battle its unit charges further.",
+                       grants=(V.Grant(V.Effect(V.MODIFY, "charge", 1), V.UNIT, V.When(limit=V.ONCE_PER_BATTLE)),))
     boss = sb.battle.units["boss"]
     held = esper.component_for_entity(boss, UnitRules).held
     esper.add_component(boss, UnitRules(held + (V.Held(rec),)))

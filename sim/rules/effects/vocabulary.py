@@ -180,6 +180,17 @@ class When:
 
 
 ALWAYS = When()
+_COUNTED_ROLLS = ("advance", "charge", "battle-shock")
+
+
+def counts_uses(e: Effect) -> bool:
+    """The battle counts each use of a grant of this effect (so a When.limit on it holds): the
+    effects applied at one moment by sim.systems.rule_effects and the stratagems' payment.
+    Effects read while planning (attack modifiers, characteristics, saves) are read many times
+    for one use, so a limit on them would not hold: the vocabulary refuses it."""
+    if e.kind in (STRATAGEM_COST, MORTAL_WOUNDS, RETURN):
+        return True
+    return e.kind in (MODIFY, REROLL) and e.stat in _COUNTED_ROLLS
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +211,10 @@ class Grant:
                 raise VocabularyError("a chosen friend's range (to pick it) cannot be negative")
         elif (self.who in (AURA, ENEMY_AURA)) != (self.range > 0):
             raise VocabularyError("an aura (and only an aura) needs a range")
+        if self.when.limit and not counts_uses(self.what):
+            raise VocabularyError(f"a limit on uses ({self.when.limit}) is counted only for stratagem costs, mortal "
+                                  "wounds, returns, and the modifiers and re-rolls of advance, charge and "
+                                  f"battle-shock rolls, not for {self.what.kind} {self.what.stat}".rstrip())
 
 
 @dataclass(frozen=True, slots=True)

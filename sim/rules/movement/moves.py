@@ -9,6 +9,7 @@ from enum import StrEnum
 from typing import Iterable, Mapping, Sequence
 
 from sim.rules.movement.kernels import path_length
+from sim.rules.grid import snap
 
 __all__ = ["MoveType", "MOVE_MODES", "SELECT_MODES", "mode_of_selection", "ConsolidationMode",
            "FLY", "SKY_PENALTY", "SKY_MOVES", "move_made", "second_move_refusal", "add_move",
@@ -127,7 +128,7 @@ def path_stop(path: Sequence[tuple[float, float]], limit: float) -> tuple[tuple,
     """09.06 / Part A ruling 14 A model sent along the base-centre polyline ``path`` (first
     point: where it stands) that may move only ``limit`` inches (an advance whose roll fell
     short): the part of the path it travels and its length. Within the limit the whole path;
-    beyond it the path is cut where the limit runs out (that point rounded to 1e-6", and
+    beyond it the path is cut where the limit runs out (that point on the 1e-6" grid, sim.rules.grid, and
     pulled back along its segment until the length is not over the limit, so the move it
     makes passes the 03.01 distance check)."""
     pts = tuple((float(x), float(y)) for x, y in path)
@@ -144,7 +145,7 @@ def path_stop(path: Sequence[tuple[float, float]], limit: float) -> tuple[tuple,
         left = limit - done
         for _ in range(8):
             f = max(left, 0.0) / seg
-            end = (round(ax + (bx - ax) * f, 6), round(ay + (by - ay) * f, 6))
+            end = (snap(ax + (bx - ax) * f), snap(ay + (by - ay) * f))
             length = done + math.hypot(end[0] - ax, end[1] - ay)
             if length <= limit:
                 break

@@ -75,3 +75,15 @@ def test_record_needs_summary_grants_or_reason_and_a_choice_when_it_reads_one():
     r = V.RuleRecord("k", ("K", "Kay"), V.ARMY_RULE, "x", (chosen,),
                      choice=V.RuleChoice(V.PICK_ENEMY, "command", "pick"))
     assert r.name == "K"
+
+
+def test_a_limit_on_uses_only_where_the_battle_counts_them():
+    once = V.When(limit=V.ONCE_PER_BATTLE)
+    for e in (V.Effect(V.STRATAGEM_COST, value=-1), V.Effect(V.REROLL, "charge", which=V.ANY),
+              V.Effect(V.MODIFY, "advance", 2), V.Effect(V.RETURN, which=V.MODELS, dice=DiceExpr(0, 0, 1),
+                                                         trigger=V.AT_COMMAND)):
+        assert V.Grant(e, when=once).when.limit == V.ONCE_PER_BATTLE
+    for e in (V.Effect(V.MODIFY, "hit", 1), V.Effect(V.REROLL, "wound", which=V.FAILED),
+              V.Effect(V.FEEL_NO_PAIN, value=5), V.Effect(V.WEAPON_ABILITY, ability="LANCE")):
+        with pytest.raises(V.VocabularyError, match="limit on uses"):
+            V.Grant(e, when=once)

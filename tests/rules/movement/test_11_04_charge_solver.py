@@ -15,6 +15,7 @@ from sim.rules.movement.solvers.charge import (
     charge_conditions, charge_target_distances, charge_targets, check_charge,
     default_charge_targets, solve_charge,
 )
+from sim.rules.movement.solvers.place import BASE_CONTACT
 from sim.rules.terrain import Feature, TerrainArea
 
 D32 = 32 / 25.4
@@ -76,8 +77,10 @@ def test_17_a_simple_charge_puts_the_front_models_in_base_contact():
     assert check_charge("a", ["b"], sol.paths, bodies, [], BOARD, roll=8) == []
     ends = ends_of(bodies, sol.paths)
     enemy = [x.fp for x in bodies if x.unit == "b"]
+    # (base contact: within BASE_CONTACT, 1.5e-6"; the solver aims at 0.7e-6" so that the spot,
+    # snapped to the 1e-6" grid, neither overlaps nor leaves contact: sim.rules.grid)
     contact = [m for m, f in ends.items() if m.startswith("a/")
-               and min(distance(f, e) for e in enemy) <= 1e-6]
+               and min(distance(f, e) for e in enemy) <= BASE_CONTACT]
     assert len(contact) >= 4
     assert engaged_units("a", {m: f for m, f in ends.items() if m.startswith("a/")},
                          bodies) == ["b"]

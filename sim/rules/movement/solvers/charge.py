@@ -27,11 +27,12 @@ import numpy as np
 from sim.rules import charge as CHG
 from sim.rules.coherency import MoveProblem
 from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, in_engagement_range, within_distance
+from sim.rules.grid import AIM_MARGIN, snap_key, snap_keys
 from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, check_move, distances_from, engaged_units, fps_to_rows,
     near_rows,
 )
-from sim.rules.movement.solvers.place import CLOSER, Placer, Solution
+from sim.rules.movement.solvers.place import CLOSER, CONTACT_AIM, Placer, Solution
 from sim.rules.terrain import TerrainArea
 
 __all__ = [
@@ -65,7 +66,7 @@ def charge_targets(unit: str, roll: float, bodies: Sequence[Body] | BodyIndex) -
     ties by id."""
     d = charge_target_distances(unit, bodies)
     limit = CHG.reach(roll)
-    return [u for u, _ in sorted(d.items(), key=lambda kv: (kv[1], kv[0])) if CHG.in_reach(_, limit)]
+    return [u for u, _ in sorted(d.items(), key=lambda kv: (snap_key(kv[1]), kv[0])) if CHG.in_reach(_, limit)]
 
 
 def default_charge_targets(unit: str, roll: float, bodies: Sequence[Body] | BodyIndex) -> list[str]:
@@ -123,7 +124,7 @@ def _refs(placer: Placer, mid: str, trows: dict[str, np.ndarray], reach: float):
     if not len(rows):
         return []
     d = placer.start_gaps(mid, rows)
-    order = np.lexsort([rows, d])
+    order = np.lexsort([rows, snap_keys(d)])
     return [idx.fps[int(rows[k])] for k in order.tolist() if d[k] <= reach + EPS][:MAX_REFS]
 
 
@@ -228,7 +229,7 @@ def charge_conditions(unit: str, targets: Collection[str], paths: Mapping[str, S
         if u in trows:
             continue
         urows = idx.unit_rows[u]
-        best = min((float(fps_to_rows([f], idx, urows).min()), mid) for mid, f in ends.items())
+        best = min((snap_key(float(fps_to_rows([f], idx, urows).min())), mid) for mid, f in ends.items())
         problems.append(MoveProblem(best[1], "11.04", f"it ends {best[0]:.2f}\" from {u}, which "
                                     f"is not a charge target; the unit may not end engaged with "
                                     f"any other enemy unit", best[0]))
@@ -287,7 +288,7 @@ def _attempt(unit, targets, roll, idx, areas, board, kw, place) -> Solution:
     trows = _target_rows(idx, targets)
     others = np.array([j for j in placer.enemy_rows.tolist() if idx.units[j] not in trows],
                       dtype=np.int64)
-    order = sorted(placer.ids, key=lambda m: (_model_tier(placer, m, trows)[1], m))
+    order = sorted(placer.ids, key=lambda m: (snap_key(_model_tier(placer, m, trows)[1]), m))
     failed = place(placer, order, trows, others)
     if failed:
         return Solution(None, failed, tuple(targets))
@@ -324,8 +325,8 @@ def _place_nearest_first(placer: Placer, order, trows, others) -> str | None:
         cands = [placer.rings(mid, refs, (0.0, 0.95, 1.95))]
         if placed:
             fp0 = placer.start[mid]
-            near = sorted(placed, key=lambda m: (math.hypot(placer.cur[m].x - fp0.x,
-                                                            placer.cur[m].y - fp0.y), m))[:4]
+            near = sorted(placed, key=lambda m: (snap_key(math.hypot(placer.cur[m].x - fp0.x,
+                                                                     placer.cur[m].y - fp0.y)), m))[:4]
             cands.append(placer.rings(mid, [placer.cur[m] for m in near], (0.0, 1.0, 1.95)))
         nearest = _refs(placer, mid, trows, math.inf)[:1]
         if nearest:
@@ -355,8 +356,9 @@ def _place_as_a_block(placer: Placer, order, trows, others) -> str | None:
     gap = float(placer.start_gaps(lead, np.concatenate(list(trows.values()))).min())
     if L <= 0:
         return "the charging model stands on its target (11.04)"
-    vec = v / L * min(gap, placer.max[lead])
-    ahead = sorted(placer.ids, key=lambda m: (-(placer.start[m].x * v[0] + placer.start[m].y * v[1]), m))
+    # (into base contact or the roll's end, each aimed inside by more than the grid's snap)
+    vec = v / L * max(min(gap - CONTACT_AIM, placer.max[lead] - AIM_MARGIN), 0.0)
+    ahead = sorted(placer.ids, key=lambda m: (snap_key(-(placer.start[m].x * v[0] + placer.start[m].y * v[1])), m))
     for mid in ahead:
         s = placer.start[mid]
         end = np.array([[s.x + vec[0], s.y + vec[1]]])

@@ -36,6 +36,7 @@ import numpy as np
 from sim.rules import objectives as O
 from sim.rules.coherency import MoveProblem
 from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, Footprint, in_engagement_range, within_distance
+from sim.rules.grid import snap_key, snap_keys
 from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, check_move, engaged_units, fps_to_rows, near_rows,
     distances_from,
@@ -107,7 +108,7 @@ def pile_in_targets(unit: str, bodies: Sequence[Body] | BodyIndex, *,
     if engaged:
         return engaged
     d = _enemy_unit_distances(unit, idx)
-    return [u for u, _ in sorted(d.items(), key=lambda kv: (kv[1], kv[0]))
+    return [u for u, _ in sorted(d.items(), key=lambda kv: (snap_key(kv[1]), kv[0]))
             if within_distance(_, PILE_IN_RANGE)]
 
 
@@ -141,14 +142,14 @@ def consolidation_choices(unit: str, bodies: Sequence[Body] | BodyIndex,
     if engaged:
         return (ConsolidationMode.ONGOING, engaged, [])
     d = _enemy_unit_distances(unit, idx)
-    near = sorted((dv, u) for u, dv in d.items() if within_distance(dv, CONSOLIDATION_RANGE))
+    near = sorted((snap_key(dv), u) for u, dv in d.items() if within_distance(dv, CONSOLIDATION_RANGE))
     if near:
         return (ConsolidationMode.ENGAGING, [u for _d, u in near], [])
     objs = []
     for k, o in enumerate(objectives):
         dk = min(O.distance_to(f, o) for f in fps.values())
         if within_distance(dk, CONSOLIDATION_RANGE):
-            objs.append((dk, k))
+            objs.append((snap_key(dk), k))
     if objs:
         return (ConsolidationMode.OBJECTIVE, [], [k for _d, k in sorted(objs)])
     return None
@@ -161,7 +162,7 @@ def _range_words(objective: O.Objective) -> str:
 
 def _closest_target(placer: Placer, mid: str, trows: dict[str, np.ndarray]) -> str:
     """12.03 The pile-in target closest to ``mid`` at the start (ties: lowest id)."""
-    return min((float(placer.start_gaps(mid, r).min()), t) for t, r in trows.items())[1]
+    return min((snap_key(float(placer.start_gaps(mid, r).min())), t) for t, r in trows.items())[1]
 
 
 def _score_enemy(placer: Placer, mid: str, target_rows: np.ndarray, *, require_engaged: bool,
@@ -195,14 +196,14 @@ def _enemy_spot(placer: Placer, mid: str, target_rows: np.ndarray, keep, *, enga
     idx = placer.idx
     fp0 = placer.start[mid]
     d = placer.start_gaps(mid, target_rows)
-    order = np.lexsort([target_rows, d])
+    order = np.lexsort([target_rows, snap_keys(d)])
     reach = placer.max[mid] + ENGAGEMENT_RANGE
     refs = [idx.fps[int(target_rows[k])] for k in order.tolist() if d[k] <= reach + EPS][:MAX_REFS]
     cands = [placer.rings(mid, refs, (0.0, 0.95, 1.95))]
     if not engaged_only:
         if friends:
-            near = sorted(friends, key=lambda m: (math.hypot(placer.cur[m].x - fp0.x,
-                                                             placer.cur[m].y - fp0.y), m))[:4]
+            near = sorted(friends, key=lambda m: (snap_key(math.hypot(placer.cur[m].x - fp0.x,
+                                                                      placer.cur[m].y - fp0.y)), m))[:4]
             cands.append(placer.rings(mid, [placer.cur[m] for m in near], (0.0, 1.0, 1.95)))
         first = idx.fps[int(target_rows[order[0]])]
         cands.append(placer.toward(mid, (first.x, first.y)))
@@ -267,8 +268,8 @@ def _objective_spot(placer: Placer, mid: str, objective: O.Objective, *, range_o
     if not range_only:
         cands.append(placer.toward(mid, (objective.x, objective.y)))
         if friends:
-            near = sorted(friends, key=lambda m: (math.hypot(placer.cur[m].x - fp0.x,
-                                                             placer.cur[m].y - fp0.y), m))[:4]
+            near = sorted(friends, key=lambda m: (snap_key(math.hypot(placer.cur[m].x - fp0.x,
+                                                                      placer.cur[m].y - fp0.y)), m))[:4]
             cands.append(placer.rings(mid, [placer.cur[m] for m in near], (0.0, 1.0, 1.95)))
     if stay_ok:
         cands.append(np.array([[fp0.x, fp0.y]]))
@@ -498,7 +499,7 @@ def _solve_enemy(unit: str, targets: Sequence[str], idx: BodyIndex, areas, board
     closest = {mid: _closest_target(placer, mid, trows) for mid in placer.ids}
     gap = {mid: float(placer.start_gaps(mid, trows[closest[mid]]).min()) for mid in placer.ids}
     placed = sorted(locked)
-    order = sorted((m for m in placer.ids if m not in locked), key=lambda m: (gap[m], m))
+    order = sorted((m for m in placer.ids if m not in locked), key=lambda m: (snap_key(gap[m]), m))
     for mid in order:
         keep = {u: idx.unit_rows[u] for u in sorted(began[mid])}
         res = _enemy_spot(placer, mid, trows[closest[mid]], keep, engaged_only=False,
@@ -582,7 +583,7 @@ def solve_consolidation(unit: str, bodies: Sequence[Body] | BodyIndex,
         objective = objectives[obj]
         placer = Placer(unit, idx, areas, board, max_distance=max_distance,
                         may_cross_dense=may_cross_dense)
-        order = sorted(placer.ids, key=lambda m: (O.distance_to(placer.start[m], objective), m))
+        order = sorted(placer.ids, key=lambda m: (snap_key(O.distance_to(placer.start[m], objective)), m))
         placed: list[str] = []
         for mid in order:
             res = _objective_spot(placer, mid, objective, range_only=False, coherent_with=placed,

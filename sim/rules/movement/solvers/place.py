@@ -14,6 +14,12 @@ range if possible", ruling 16 "as close as possible") means: ``find`` over the c
 of ``rings`` (around the reference models, at contact, 0.5"/0.95" and 1.95" off) finds a spot,
 with every other model where it ends. The candidate set is finite, so "possible" is judged on
 it; a spot it does not sample is not taken as possible (the documented tolerance).
+
+Every spot is on the measuring grid (sim.rules.grid) before it is tested: ``find`` snaps the
+candidate centres and ``detour`` its waypoints, so the spot a solver picks, verifies and hands
+to a command is the very point the command carries (and numpy's last bits never reach it).
+Spots aimed at a limit aim inside it by more than a snap can move them: base contact at
+``CONTACT_AIM``, a model's full distance ``AIM_MARGIN`` short.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import numpy as np
 
 from sim.rules.coherency import COHERENCY_LINK, COHERENCY_SPAN, link_groups
 from sim.rules.geometry import EPS, Footprint
+from sim.rules.grid import AIM_MARGIN, snap_array, snap_keys
 from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, blocking_rows, board_mask, feature_mask,
     fps_distance_matrix, fps_to_rows, near_rows, overlap_mask, path_blocker, path_length,
@@ -37,7 +44,11 @@ from sim.rules.terrain import TerrainArea
 __all__ = ["Solution", "Placer", "fp_dists", "CLOSER", "BASE_CONTACT", "ANGLES"]
 
 CLOSER = 1e-6          # Part A ruling 16: "closer" = the distance shrinks by more than this
-BASE_CONTACT = 1e-6    # 01.04.04: bases this close (edge to edge) are in base contact
+BASE_CONTACT = 1.5e-6  # 01.04.04: bases this close (edge to edge) are in base contact (a contact spot
+                       # aimed at CONTACT_AIM stays within it once snapped to the 1e-6" grid)
+CONTACT_AIM = 0.7e-6   # the edge gap a base-contact candidate aims at: snapped (at most SNAP_REACH,
+                       # 7.07e-7", away) it neither overlaps (by more than TOUCH, 1e-7") nor leaves
+                       # base contact
 ANGLES = 16            # candidate directions round each reference model
 DETOUR_GAP = 0.05      # clearance of a detour waypoint beyond the blocker (inches)
 MAX_TRACED = 12        # candidates (straight line blocked) given detour attempts per search
@@ -174,6 +185,7 @@ class Placer:
         ang = base[:, None] + rel[None, :]                              # (m, A)
         u = np.stack([np.cos(ang), np.sin(ang)], axis=-1)               # (m, A, 2)
         offs = np.asarray(offsets, dtype=float)
+        offs = np.where(offs == 0.0, CONTACT_AIM, offs)   # (base contact, aimed to survive the snap)
         if fp0.shape == "round" and all(f.shape == "round" for f in refs):
             rr = np.array([0.5 * f.length for f in refs]) + 0.5 * fp0.length
             t = rr[:, None, None] + offs[None, :, None]                  # (m, o, 1)
@@ -203,7 +215,7 @@ class Placer:
         base = math.atan2(v[1], v[0])
         out = []
         for f in fractions:
-            reach = min(L, self.max[mid] * f)
+            reach = min(L, max(self.max[mid] * f - AIM_MARGIN, 0.0))   # (the snapped spot stays within it)
             for sp in spread:
                 a = base + math.radians(sp)
                 out.append(s + reach * np.array([math.cos(a), math.sin(a)]))
@@ -222,6 +234,7 @@ class Placer:
         (03.03) with ``coherent_with`` (their current spots; None = no coherency test)."""
         if not len(cands):
             return None
+        cands = snap_array(cands)   # (the spots a command can carry: every test below is of them)
         fp0 = self.start[mid]
         s = np.array([fp0.x, fp0.y])
         D = self.max[mid]
@@ -236,7 +249,9 @@ class Placer:
         if not len(sel):
             return None
         keys = [np.asarray(k)[allowed] for k in keys]
-        order = np.lexsort([np.arange(len(sel))] + [np.round(k, 9) for k in reversed(keys)]) \
+        # (keys on the grid: candidates that differ only in numpy's last bits tie, and the tie
+        # goes to generation order, the same on every machine)
+        order = np.lexsort([np.arange(len(sel))] + [snap_keys(k) for k in reversed(keys)]) \
             if keys else np.arange(len(sel))
         # the costlier tests run on the best-ranked candidates first, a chunk at a time: the
         # answer (the first legal candidate in rank order) is the same, found sooner
@@ -290,7 +305,7 @@ class Placer:
         straight line, else a detour round a blocking base or dense feature (``detour``)."""
         fp0 = self.start[mid]
         s = np.array([fp0.x, fp0.y])
-        e = np.asarray(end, dtype=float)
+        e = snap_array(end)
         if not path_blocker(fp0, np.array([s, e]), self.idx, self.terr, self.board,
                             self.blockers, may_cross_dense=self.may_cross_dense):
             return ((float(s[0]), float(s[1])), (float(e[0]), float(e[1])))
@@ -300,10 +315,10 @@ class Placer:
         """A legal path to ``end`` through one or two waypoints (``_waypoints``), or None."""
         fp0 = self.start[mid]
         s = np.array([fp0.x, fp0.y])
-        e = np.asarray(end, dtype=float)
+        e = snap_array(end)
         D = self.max[mid]
         for seq in self._waypoints(fp0, s, e, D):
-            pts = np.array([s, *seq, e])
+            pts = np.array([s, *(snap_array(w) for w in seq), e])
             if path_length(pts) > D + EPS:
                 continue
             if not path_blocker(fp0, pts, self.idx, self.terr, self.board, self.blockers,
