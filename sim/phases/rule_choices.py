@@ -1,7 +1,7 @@
 """The choices rules ask of their players (RuleChoice: Oath of Moment's target, the Waaagh!'s
 turn), as decisions like any other: at the start of each phase the choices made that no longer
 hold expire, then the active player is asked each choice of theirs whose moment this phase is (a
-``rule_choice`` decision: an enemy unit's id, or "call" / "decline"), while uses remain. Scripts
+``rule_choice`` decision: an enemy unit's id, a friendly unit's id, or "call" / "decline"), while uses remain. Scripts
 (a step's ``decisions``), the default and random players and the sandbox answer it; the choice
 is kept in Resources.rule_choices ({"value", "round", "player"} by "<player>:<rule key>") and
 counted in Resources.rule_uses; each is logged as a ``rule choice`` event. What may be answered,
@@ -63,6 +63,37 @@ def _enemies(player: int) -> list[tuple[str, float]]:
     return out
 
 
+def _friends(player: int, rec: V.RuleRecord) -> list[tuple[str, float]]:
+    """(unit id, distance to the nearest bearer) of each friendly unit ``rec``'s PICK_FRIEND
+    choice may pick: on the battlefield, with its CHOSEN_FRIEND grant's keywords, within its range
+    (0: any distance) of a living bearer of the rule (a model of a unit holding it: its bearers,
+    or every model when the unit holds it as a whole), not a unit holding the rule itself; in unit
+    order."""
+    g = CH.friend_grant(rec)
+    bearers = []
+    for u in W.all_units():
+        if esper.component_for_entity(u, Unit).owner != player or W.unit_destroyed(u) or W.off_table(u):
+            continue
+        for h in RE.held_by(u):
+            if h.record.key == rec.key:
+                bearers += [m for m in W.unit_models(u) if not h.bearers or W.model_id(m) in h.bearers]
+    out = []
+    for u in W.all_units():
+        if esper.component_for_entity(u, Unit).owner != player or W.unit_destroyed(u) or W.off_table(u):
+            continue
+        if any(h.record.key == rec.key for h in RE.held_by(u)):
+            continue
+        kws = W.unit_keywords(u)
+        models = W.unit_models(u)
+        if not models or not all(k in kws for k in g.keywords):
+            continue
+        d = min(W.nearest_distances(models, bearers)) if bearers else float("inf")
+        if g.range > 0 and d > g.range:
+            continue
+        out.append((esper.component_for_entity(u, Unit).id, d))
+    return out
+
+
 def start_of_phase(battle):
     """At the start of a phase (a generator): expire the choices that no longer hold (both
     players'), then ask the active player's choices whose moment it is."""
@@ -86,7 +117,7 @@ def start_of_phase(battle):
             continue
         if ch.kind == V.CALL and ck in res.rule_choices:
             continue  # (called and still in force)
-        enemies = _enemies(p)
+        enemies = _friends(p, rec) if ch.kind == V.PICK_FRIEND else _enemies(p)
         opts = CH.options(ch, [u for u, _d in enemies])
         if not opts:
             continue

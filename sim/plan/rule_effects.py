@@ -18,8 +18,9 @@ from sim.rules import shooting as SH
 from sim.rules.abilities import Hook
 from sim.rules.attack import unit_toughness
 from sim.rules.effects import vocabulary as V
-from sim.rules.effects.attack import (ATTACKER_KINDS, TARGET_KINDS, Acted, attack_takes, best_roll,
-                                      save_reroll_faces, target_takes, toughness_with, weapon_taking)
+from sim.rules.effects.attack import (ATTACKED_KINDS, ATTACKER_KINDS, TARGET_KINDS, Acted, attack_takes,
+                                      attacked_takes, best_roll, save_reroll_faces, target_takes, toughness_with,
+                                      weapon_taking)
 from sim.rules.sequence import save_faces
 from sim.world import queries as W
 from sim.world import rule_effects as RE
@@ -52,26 +53,50 @@ def add_rule_effects(battle, unit_ent: int, declared: list) -> list:
     if not RE.any_rules():
         return declared
     acting: dict[tuple, list] = {}  # (target, melee) -> the grants acting on the unit's attacks
+    attacked: dict[tuple, tuple] = {}  # (target, melee) -> the target's "taken" effects acting
     taken: dict[tuple, object] = {}  # (target, melee, the model's acted effects) -> AttackTakes
     for d in declared:
         if d.target is None:
             continue
         melee = d.weapon.is_melee
+        kind = "melee" if melee else "ranged"
         acts = acting.get((d.target, melee))
         if acts is None:
-            acts = acting[(d.target, melee)] = RE.acting(battle, unit_ent, ATTACKER_KINDS,
-                                                         attack="melee" if melee else "ranged", other=d.target)
-        if not acts:
+            acts = acting[(d.target, melee)] = RE.acting(battle, unit_ent, ATTACKER_KINDS, attack=kind,
+                                                         other=d.target)
+            attacked[(d.target, melee)] = _attacked(battle, d.target, unit_ent, kind)
+        at = attacked[(d.target, melee)]
+        if not acts and not at:
             continue
         mine = tuple(_for_model(acts, d.model_id))
         ck = (d.target, melee, mine)
         if ck not in taken:
-            taken[ck] = attack_takes(mine, melee)
+            taken[ck] = attacked_takes(at, attack_takes(mine, melee))
         takes = taken[ck]
         if takes is None:
             continue
         _take(battle, unit_ent, d, takes)
     return declared
+
+
+def _attacked(battle, target: int, attacker: int, kind: str) -> tuple:
+    """The "hit taken", "wound taken" and "AP taken" effects (and a worse "Sv") acting on the unit ``target`` against
+    an attack of ``kind`` by ``attacker`` (sim.rules.effects.attack.attacked_takes reads them); a
+    BEARER one (an attack that targets the bearer) only when every living model of the target is
+    one of its bearers."""
+    out = []
+    living = None
+    for a in RE.acting(battle, target, ATTACKED_KINDS, attack=kind, other=attacker):
+        e = a.grant.what
+        if not (e.stat in V.TAKEN_STATS or (e.stat == "Sv" and e.value < 0)):
+            continue
+        if a.grant.who == V.BEARER and a.held.bearers:
+            if living is None:
+                living = [W.model_id(m) for m in W.unit_models(target)]
+            if any(m not in a.held.bearers for m in living):
+                continue
+        out.append(Acted(a.held.record.name, a.grant.what))
+    return tuple(out)
 
 
 def _take(battle, unit_ent: int, d, takes) -> None:

@@ -92,6 +92,8 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
     left = f" ({max(0, c.uses - used)} use{'s' if c.uses - used != 1 else ''} left)" if c.uses else ""
     if c.kind == V.PICK_ENEMY:
         return f"marked {_unit_name(value)}" if value is not None else "no unit marked yet"
+    if c.kind == V.PICK_FRIEND:
+        return f"affecting {_unit_name(value)}" if value is not None else "no friendly unit picked yet"
     res = R.current  # (when and by whom the choice was made: sim.world.resources.rule_choices)
     made = {} if res is None else res.rule_choices.get(RE.choice_key(owner, rec.key, scope), {})
     if value is not None and value is not False:
@@ -183,6 +185,9 @@ def rule_lines(battle, ent: int) -> list[RuleLine]:
         for g in held.record.grants:
             if g.who == V.ENEMY_AURA:
                 ln.grants.append(GrantLine(grant_words(g), OTHERS, f"on enemy units within {g.range:g}\"",
+                                           effect_words(g.what)))
+            elif g.who == V.CHOSEN_FRIEND and ln.choice.startswith("affecting "):
+                ln.grants.append(GrantLine(grant_words(g), OTHERS, f"on {ln.choice[len('affecting '):]}",
                                            effect_words(g.what)))
     return list(lines.values())
 

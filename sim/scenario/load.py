@@ -391,13 +391,15 @@ def _armies(top: Reader, weapons, board, by_rules: bool = False):
 
 def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
     """An army's ``chosen`` table (README "Rules"): the choices of its rules in force as the
-    battle starts, by rule (key or name) -> the enemy unit it picked (an id) or true (called).
+    battle starts, by rule (key or name) -> the enemy unit it picked (an id), the friendly unit it
+    picked (an id, for a rule that picks a friendly unit) or true (called).
     The rule must be one a unit of the army holds and one that asks that kind of choice."""
     from sim.rules.effects import table
     from sim.rules.effects import vocabulary as V
     v = ar.get("chosen", dict, {})
     held = set(army.rules) | {k for u in units if u.owner == owner for m in u.models for k in m.rules}
     enemies = sorted(u.id for u in units if u.owner != owner)
+    friends = sorted(u.id for u in units if u.owner == owner)
     out = []
     for name, value in v.items():
         rec = table.resolve(name)
@@ -406,6 +408,9 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
         if rec.choice.kind == V.PICK_ENEMY:
             if value not in enemies:
                 ar.sub("chosen").fail(f"the id of an enemy unit ({', '.join(enemies)})", value, name)
+        elif rec.choice.kind == V.PICK_FRIEND:
+            if value not in friends:
+                ar.sub("chosen").fail(f"the id of a friendly unit ({', '.join(friends)})", value, name)
         elif value is not True:
             ar.sub("chosen").fail("true (the rule is called)", value, name)
         out.append((rec.key, value))

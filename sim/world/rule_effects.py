@@ -10,6 +10,10 @@ and its models'). A grant reaches a unit
 * from a friendly unit's rule when it is an AURA and a model of the unit is within its range
   of the bearer (of any model of the holding unit when the rule is the unit's as a whole);
 * from an enemy unit's rule when it is an ENEMY_AURA, likewise;
+* from a friendly unit's rule (its own included) when it is a CHOSEN_FRIEND grant and the
+  rule's PICK_FRIEND choice in force picked this unit (its range was checked when it was picked),
+  or, for a rule asking no choice, a LEND rule of the same holder whose tag its name carries
+  picked it (the Bondsman rule lending a Knight's "... (Bondsman)" ability);
 
 and acts when its conditions hold (and uses remain, for a limited one). The choice a rule asks
 (Oath of Moment's target, the Waaagh!'s turn) is kept in the battle's Resources
@@ -139,12 +143,13 @@ def _within(unit_ent: int, holder: int, bearers: tuple, rng: float) -> bool:
 
 
 def _aura_sources() -> tuple:
-    """Every (holding unit, held rule, grant) of an AURA or ENEMY_AURA grant in the battle, in
-    unit order: fixed by the scenario, so listed once (Resources.rule_auras)."""
+    """Every (holding unit, held rule, grant) of an AURA, ENEMY_AURA or CHOSEN_FRIEND grant in the
+    battle (those that reach other units), in unit order: fixed by the scenario, so listed once
+    (Resources.rule_auras)."""
     res = R.current
     if res.rule_auras is None:
         res.rule_auras = tuple((u, h, g) for u in W.all_units() for h in held_by(u) for g in h.record.grants
-                               if g.who in (V.AURA, V.ENEMY_AURA))
+                               if g.who in (V.AURA, V.ENEMY_AURA, V.CHOSEN_FRIEND))
     return res.rule_auras
 
 
@@ -157,6 +162,8 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
     out: list[Acting] = []
     owner = esper.component_for_entity(unit_ent, Unit).owner
     kws = W.unit_keywords(unit_ent)
+    my_id = esper.component_for_entity(unit_ent, Unit).id
+    picked: set = set()  # (a rule reaching a chosen friend once, however many units hold it)
     for h in held_by(unit_ent):
         if h.bearers and not _bearer_alive(unit_ent, h.bearers):
             continue  # (a rule its bearers carry ends with them: a leader's, once the leader is destroyed)
@@ -165,16 +172,40 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
                 continue
             if g.who in (V.BEARER, V.UNIT, V.ARMY, V.AURA) and all(k in kws for k in g.keywords):
                 out.append(Acting(h, g, unit_ent))
+            elif g.who == V.CHOSEN_FRIEND and (h.record.key, g) not in picked and _picked(owner, unit_ent, h, my_id):
+                picked.add((h.record.key, g))
+                out.append(Acting(h, g, unit_ent))
     for other, h, g in _aura_sources():
         if other == unit_ent or (kinds is not None and g.what.kind not in kinds):
             continue
         friendly = esper.component_for_entity(other, Unit).owner == owner
+        if g.who == V.CHOSEN_FRIEND:
+            if friendly and (h.record.key, g) not in picked and not W.unit_destroyed(other) \
+                    and not W.off_table(other) and _picked(owner, other, h, my_id):
+                picked.add((h.record.key, g))
+                out.append(Acting(h, g, other))
+            continue
         if g.who != (V.AURA if friendly else V.ENEMY_AURA) or not all(k in kws for k in g.keywords):
             continue
         if W.unit_destroyed(other) or W.off_table(other) or not _within(unit_ent, other, h.bearers, g.range):
             continue
         out.append(Acting(h, g, other))
     return out
+
+
+def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
+    """The CHOSEN_FRIEND grants of ``h`` (held by ``holder``) reach the unit ``uid``: the rule's own
+    PICK_FRIEND choice picked it, or (a rule asking no choice) a LEND rule of the holder whose tag
+    the rule's name carries ("... (Bondsman)") picked it."""
+    rec = h.record
+    if rec.choice is not None:
+        return choice_of(owner, rec.key) == uid
+    for lh in held_by(holder):
+        for g in lh.record.grants:
+            if g.what.kind == V.LEND and any(n.endswith(f"({g.what.ability})") for n in rec.names) \
+                    and choice_of(owner, lh.record.key) == uid:
+                return True
+    return False
 
 
 def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", other: int | None = None,
@@ -195,12 +226,17 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
     if other is not None:
         kws = W.unit_keywords(other)
         chosen_target = choice is not None and choice == esper.component_for_entity(other, Unit).id
-        other_half = (every or V.TARGET_BELOW_HALF in need) and _below_half(battle, other)
+        other_half = (every or V.TARGET_BELOW_HALF in need or V.TARGET_NOT_BELOW_HALF in need) \
+            and _below_half(battle, other)
         mine, theirs = W.unit_models(unit_ent), W.unit_models(other)
         if mine and theirs and (every or V.TARGET_WITHIN in need):
             dist = min(W.nearest_distances(mine, theirs))
     leading = (every or V.LEADING in need) and bool(held.bearers) and _leads(holder, held.bearers)
-    return Facts(phase=phase, own_turn=own_turn, attack=attack, battle_round=0 if ts is None else ts.round,
+    return Facts(below_starting=(every or V.BELOW_STARTING in need) and _below_starting(battle, unit_ent),
+                 led=(every or V.LED in need) and _led(unit_ent), has_target=other is not None,
+                 target_on_objective=other is not None and (every or V.TARGET_ON_OBJECTIVE in need)
+                 and _on_objective(battle, other),
+                 phase=phase, own_turn=own_turn, attack=attack, battle_round=0 if ts is None else ts.round,
                  charged=st.charged, stationary=st.moved == 0 and not st.advanced and not st.fell_back,
                  below_half=(every or V.BELOW_HALF in need) and _below_half(battle, unit_ent),
                  on_objective=(every or V.ON_OBJECTIVE in need) and _on_objective(battle, unit_ent),
@@ -216,6 +252,26 @@ def _leads(holder: int, bearers: tuple) -> bool:
             if esper.component_for_entity(m, UnitMember).role != "bodyguard":
                 return True
     return False
+
+
+def _led(unit_ent: int) -> bool:
+    """19.01 the unit is an attached unit: one of its models (living or not) is a leader."""
+    return any(esper.component_for_entity(m, UnitMember).role == "leader"
+               for m in W.unit_models(unit_ent, living=False))
+
+
+def _below_starting(battle, unit_ent: int) -> bool:
+    """01.02.01 fewer models than the unit's Starting Strength (a single model: it has lost wounds)."""
+    ts = battle.turn_state
+    models = W.unit_models(unit_ent)
+    if not models:
+        return False
+    start = len(W.unit_models(unit_ent, living=False)) if ts is None else ts.starting_strength.get(
+        unit_ent, len(W.unit_models(unit_ent, living=False)))
+    if start == 1:
+        m = models[0]
+        return esper.component_for_entity(m, Wounds).remaining < esper.component_for_entity(m, Stats).W
+    return len(models) < start
 
 
 def _below_half(battle, unit_ent: int) -> bool:

@@ -209,3 +209,18 @@ def test_sim_odds_of_a_scenario_file_naming_a_rule_and_its_choice(tmp_path, caps
     assert out["pools"][0]["hits"]["mean"] == pytest.approx(80 / 9, abs=1e-12)
     assert out["targets"][0]["damage"]["mean"] == pytest.approx(40 / 9, abs=1e-12)
     assert "pool 0 takes from rules: Oath of Moment: re-roll hit rolls" in out["notes"]
+
+
+SIGHTS = (rec("sights", g(V.MODIFY, "hit", 1)),)
+
+
+@pytest.mark.parametrize("mine, theirs, Sv, expected", [
+    ((), (rec("blur", g(V.MODIFY, "hit taken", -1)),), 7, 10 * (1 / 2) * (1 / 2)),  # hits on 4+
+    ((), (rec("hide", g(V.MODIFY, "wound taken", -1)),), 7, 10 * (2 / 3) * (1 / 3)),  # wounds on 5+
+    (SIGHTS, (rec("blur", g(V.MODIFY, "hit taken", -1)),), 7, BASE),  # +1 and -1 net to 0: hits on 3+
+    ((), (rec("unravel", g(V.MODIFY, "AP taken", 1)),), 4, BASE * (2 / 3)),  # AP-1 vs Sv4+: saves on 5+
+    ((), (rec("ague", g(V.MODIFY, "Sv", -1)),), 4, BASE * (2 / 3)),  # Sv 5+ at AP0
+])
+def test_exact_odds_of_modifiers_taken_by_the_target(mine, theirs, Sv, expected):
+    o = odds("gun", mine, theirs, Sv=Sv)
+    assert o.targets[0].damage.mean == pytest.approx(expected, abs=1e-12)

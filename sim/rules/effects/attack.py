@@ -18,6 +18,10 @@ The attacking model's attacks (:func:`attack_takes`, :func:`weapon_taking`):
 * a conferred weapon ability (24) is parsed as printed and added to the weapon: the registry's
   own record then acts (one rule, one home).
 
+The unit an attack targets (:func:`attacked_takes`): its "hit taken" / "wound taken" modifiers
+join the attack's hit / wound modifiers (02.02.01: netted and clamped with the others), "AP
+taken" the weapon's AP (+1: the attack's AP improved by 1), as does a worse Save characteristic.
+
 The target's models (:func:`target_takes`): a save-roll modifier (02.02.01, not clamped), a T
 modifier (05.02: the unit's T for wound rolls is worked out from its models' T, 19.02), a
 change to the Damage of each attack allocated to the model (05.04: never below 1,
@@ -40,6 +44,7 @@ from sim.rules.effects.words import effect_words
 
 # the kinds of effect read for an attacking unit's attacks, and for the target's models
 ATTACKER_KINDS = (V.MODIFY, V.REROLL, V.WEAPON_ABILITY)
+ATTACKED_KINDS = (V.MODIFY,)  # (of the target unit's grants: the TAKEN_STATS ones)
 TARGET_KINDS = (V.MODIFY, V.REROLL, V.FEEL_NO_PAIN, V.INVULNERABLE)
 CHARACTERISTICS = ("A", "S", "AP", "D")
 TARGET_STATS = ("save", "T", "damage taken")
@@ -111,6 +116,33 @@ def attack_takes(acted: Iterable[Acted], melee: bool) -> AttackTakes | None:
         return None
     return AttackTakes(tuple(hit), tuple(skill), tuple(wound), net["A"], net["S"], net["AP"], net["D"],
                        tuple(dict.fromkeys(abilities)), tuple(labels))
+
+
+def attacked_takes(acted: Iterable[Acted], takes: AttackTakes | None) -> AttackTakes | None:
+    """02.02.01 What an attack takes from the effects acting on the unit it targets (``acted``:
+    its "hit taken", "wound taken" and "AP taken" modifiers), joined to what it takes from its
+    own model's (``takes``): the hit- and wound-roll ones appended to the attack's lists (netted
+    and clamped to +-1 with the others when the attack is keyed), the AP one added to the weapon's
+    AP modifier (+1: the attack's AP is improved by 1). None when neither changes anything."""
+    hit, wound, labels = [], [], []
+    ap = 0
+    for source, e in acted:
+        if e.kind != V.MODIFY or not (e.stat in V.TAKEN_STATS or (e.stat == "Sv" and e.value < 0)):
+            continue
+        if e.stat == "Sv":  # (a worse Save characteristic: as an AP that much better, below)
+            ap -= e.value
+        elif e.stat == "hit taken":
+            hit.append((source, e.value))
+        elif e.stat == "wound taken":
+            wound.append((source, e.value))
+        else:
+            ap += e.value
+        labels.append((source, effect_words(e)))
+    if not labels:
+        return takes
+    t = takes or AttackTakes()
+    return dataclasses.replace(t, hit_mods=t.hit_mods + tuple(hit), wound_mods=t.wound_mods + tuple(wound),
+                               AP=t.AP + ap, labels=t.labels + tuple(labels))
 
 
 def _plus(x: DiceExpr, v: int) -> DiceExpr:

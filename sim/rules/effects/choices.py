@@ -20,9 +20,10 @@ def uses_left(choice: V.RuleChoice, used: int) -> bool:
 
 
 def options(choice: V.RuleChoice, enemies: Sequence[str]) -> list:
-    """What may be answered: PICK_ENEMY an enemy unit on the battlefield (its id); CALL "call"
-    or "decline". An empty list: nothing to pick (no enemy unit), the choice is not asked."""
-    if choice.kind == V.PICK_ENEMY:
+    """What may be answered: PICK_ENEMY an enemy unit on the battlefield (its id); PICK_FRIEND an
+    eligible friendly unit (``enemies`` are then those candidates' ids); CALL "call" or "decline".
+    An empty list: nothing to pick, the choice is not asked."""
+    if choice.kind in (V.PICK_ENEMY, V.PICK_FRIEND):
         return list(enemies)
     return [CALL, DECLINE]
 
@@ -30,19 +31,27 @@ def options(choice: V.RuleChoice, enemies: Sequence[str]) -> list:
 def default_answer(choice: V.RuleChoice, enemies: Sequence[tuple[str, float]], round_: int):
     """The default player's answer: PICK_ENEMY the enemy unit nearest its units (the one they
     can most likely attack; ``enemies``: (unit id, distance) in unit order, ties to the first);
-    CALL "call" once an enemy unit is within 12" of one of its units, or from battle round 3."""
-    if choice.kind == V.PICK_ENEMY:
+    PICK_FRIEND the eligible friendly unit nearest a bearer (``enemies``: (unit id, distance to
+    the nearest bearer) of the candidates); CALL "call" once an enemy unit is within 12" of one of
+    its units, or from battle round 3."""
+    if choice.kind in (V.PICK_ENEMY, V.PICK_FRIEND):
         return min(enemies, key=lambda e: e[1])[0] if enemies else None
     near = any(d <= CALL_RANGE for _u, d in enemies)
     return CALL if near or round_ >= CALL_BY_ROUND else DECLINE
 
 
 def value_of(choice: V.RuleChoice, answer):
-    """The value kept for an answer (Resources.rule_choices): the enemy unit id picked, True
-    for a call, None for a decline (nothing is kept)."""
-    if choice.kind == V.PICK_ENEMY:
+    """The value kept for an answer (Resources.rule_choices): the unit id picked (enemy or
+    friendly), True for a call, None for a decline (nothing is kept)."""
+    if choice.kind in (V.PICK_ENEMY, V.PICK_FRIEND):
         return answer
     return True if answer == CALL else None
+
+
+def friend_grant(rec: V.RuleRecord) -> V.Grant | None:
+    """The grant of a PICK_FRIEND rule whose range and keywords say which friendly units may be
+    picked (its first CHOSEN_FRIEND grant)."""
+    return next((g for g in rec.grants if g.who == V.CHOSEN_FRIEND), None)
 
 
 def expired(lasts: str, made_round: int, made_player: int, now_round: int, now_player: int,

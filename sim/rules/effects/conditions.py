@@ -1,6 +1,6 @@
 """Whether a grant of a rule acts now (sim.rules.effects.vocabulary.When): a pure function of the
 facts the battle reads off the world (sim.world.rule_effects builds them). Sections: 01.02.01
-half-strength, 14.02 objective range, 24.16 remained stationary, 19.01 attached units; the
+half-strength and Starting Strength, 14.02 objective range, 24.16 remained stationary, 19.01 attached units; the
 rest are the records' own conditions."""
 
 from __future__ import annotations
@@ -30,11 +30,21 @@ class Facts:
     chosen: bool = False  # the rule's choice is in force
     target_below_half: bool = False
     target_distance: float | None = None  # inches between the units (closest models), if known
+    below_starting: bool = False  # fewer models than its Starting Strength (a single model: wounds lost, 01.02.01)
+    led: bool = False  # the unit is an attached unit with a leader (19.01)
+    has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
+    target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
          V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
-         V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half"}
+         V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
+         V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
+
+
+def _alternatives(arg) -> list[str]:
+    """A keyword argument's alternatives: "MONSTER/VEHICLE" -> ["MONSTER", "VEHICLE"]."""
+    return [k.strip() for k in str(arg).upper().split("/")]
 
 
 def condition_holds(name: str, arg, f: Facts) -> bool:
@@ -43,7 +53,11 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
     if attr is not None:
         return getattr(f, attr)
     if name == V.TARGET_KEYWORD:  # ("MONSTER/VEHICLE": any of them, 02.05.01)
-        return any(k.strip() in f.target_keywords for k in str(arg).upper().split("/"))
+        return any(k in f.target_keywords for k in _alternatives(arg))
+    if name == V.TARGET_NOT_BELOW_HALF:
+        return f.has_target and not f.target_below_half
+    if name == V.NOT_TARGET_KEYWORD:  # (none of them; only of an attack or a save: there must be another unit)
+        return f.has_target and not any(k in f.target_keywords for k in _alternatives(arg))
     if name == V.TARGET_WITHIN:  # (01.04.01 "within", up to the measuring tolerance)
         return f.target_distance is not None and within_distance(f.target_distance, float(arg))
     if name == V.BATTLE_ROUND:
@@ -87,4 +101,9 @@ def condition_words(name: str, arg) -> str:
         V.TARGET_BELOW_HALF: "the other unit is below half-strength",
         V.TARGET_WITHIN: f"the other unit is within {arg}\"",
         V.BATTLE_ROUND: f"from battle round {arg}",
+        V.BELOW_STARTING: "it is below its Starting Strength",
+        V.NOT_TARGET_KEYWORD: f"the other unit is not {str(arg).upper()}",
+        V.LED: "a leader is attached to it",
+        V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
+        V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
     }[name]

@@ -32,7 +32,10 @@ UNIT = "unit"  # the bearer's unit (an attached unit, 19.01, as a whole)
 AURA = "aura"  # friendly units with a model within ``range``" of the bearer (its own unit included)
 ARMY = "army"  # every unit of the army whose rules hold it (army and detachment rules)
 ENEMY_AURA = "enemy aura"  # enemy units with a model within ``range``" of the bearer
-WHO = (BEARER, UNIT, AURA, ARMY, ENEMY_AURA)
+CHOSEN_FRIEND = "chosen friend"  # the friendly unit the rule's PICK_FRIEND choice picked (within ``range``" of a
+# bearer when picked, with ``keywords``; range 0: anywhere); of a rule that asks no choice: the unit that a
+# LEND rule of its holder picked, when the rule's name carries that LEND's tag ("Warden's Duty (Bondsman)")
+WHO = (BEARER, UNIT, AURA, ARMY, ENEMY_AURA, CHOSEN_FRIEND)
 
 # --- what an effect does ----------------------------------------------------------------------
 MODIFY = "modify"  # ``stat`` + ``value``: a roll or characteristic modifier
@@ -45,8 +48,9 @@ RETURN = "return"  # ``dice`` wounds regained / models returned (``which``: WOUN
 FIGHTS_FIRST = "fights first"  # the unit fights in the first fighting step (12.04)
 TARGET_LIMIT = "target limit"  # enemies cannot target it unless within ``value``"
 STRATAGEM_COST = "stratagem cost"  # ``value`` added to the CP cost (of ``ability``: a stratagem's name; "" any)
+LEND = "lend"  # (a CHOSEN_FRIEND grant) the holder's rules tagged "(``ability``)" in their name reach the unit picked
 KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUNDS, RETURN, FIGHTS_FIRST,
-         TARGET_LIMIT, STRATAGEM_COST)
+         TARGET_LIMIT, STRATAGEM_COST, LEND)
 
 # what a MODIFY changes: the rolls of the attack sequence and the phases, and characteristics
 # (a weapon's: A, S, AP, D; a model's: M, T, Sv, W, Ld, OC; "damage taken" lowers the Damage of
@@ -54,7 +58,11 @@ KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUN
 ROLL_STATS = ("hit", "wound", "save", "charge", "advance", "battle-shock")
 WEAPON_STATS = ("A", "S", "AP", "D", "BS", "WS")
 MODEL_STATS = ("M", "T", "Sv", "W", "Ld", "OC", "damage taken")
-STATS = ROLL_STATS + WEAPON_STATS + MODEL_STATS
+# what attacks that target the affected unit take: added to the attacker's hit / wound roll
+# modifiers (netted and clamped with them, 02.02.01) and to its AP ("hit taken" -1: attacks at the
+# unit subtract 1 from the hit roll; "AP taken" +1: their AP is improved by 1)
+TAKEN_STATS = ("hit taken", "wound taken", "AP taken")
+STATS = ROLL_STATS + WEAPON_STATS + MODEL_STATS + TAKEN_STATS
 REROLL_STATS = ("hit", "wound", "save", "charge", "advance", "battle-shock")  # (a Damage re-roll: not modelled)
 ONES, FAILED, ANY = "ones", "failed", "any"  # which results a REROLL re-rolls
 WOUNDS, MODELS = "wounds", "models"  # what a RETURN gives back
@@ -81,9 +89,15 @@ CHOSEN = "chosen"  # the rule's choice is in force (a Waaagh! called, a once-per
 TARGET_BELOW_HALF = "target below half"  # the target unit is below half-strength
 TARGET_WITHIN = "target within"  # argument: inches; the target is within that distance of the attacker
 BATTLE_ROUND = "battle round"  # argument: the battle round is at least this
+BELOW_STARTING = "below starting strength"  # it has fewer models (or wounds, a single model) than it started with
+NOT_TARGET_KEYWORD = "target lacks keyword"  # argument: a keyword the target (or attacker) unit must NOT have
+LED = "led"  # the affected unit is an attached unit with a leader (led by a CHARACTER, 19.01)
+TARGET_NOT_BELOW_HALF = "target not below half"  # the target unit is not below half-strength
+TARGET_ON_OBJECTIVE = "target on objective"  # a model of the target unit is within range of an objective marker
 CONDITIONS = (CHARGED, STATIONARY, BELOW_HALF, ON_OBJECTIVE, LEADING, TARGET_KEYWORD, TARGET_CHOSEN, CHOSEN,
-              TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND)
-WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND)
+              TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND, BELOW_STARTING, NOT_TARGET_KEYWORD, LED,
+              TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE)
+WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD)
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
@@ -94,7 +108,9 @@ LIMITS = ("", ONCE_PER_BATTLE, ONCE_PER_TURN, ONCE_PER_PHASE)
 # --- choices a rule asks of its player (RuleChoice.kind) --------------------------------------
 PICK_ENEMY = "enemy unit"  # pick one enemy unit (Oath of Moment's target); CHOSEN/TARGET_CHOSEN read it
 CALL = "call"  # switch the rule on now or not (a Waaagh!'s turn, a once-per-battle ability)
-CHOICE_KINDS = (PICK_ENEMY, CALL)
+PICK_FRIEND = "friendly unit"  # pick one friendly unit (within the CHOSEN_FRIEND grant's range of a bearer, with
+# its keywords): the CHOSEN_FRIEND grants reach it
+CHOICE_KINDS = (PICK_ENEMY, CALL, PICK_FRIEND)
 # how long a choice holds once made
 UNTIL_NEXT_CHOICE = "until the next choice"  # e.g. a target picked each Command phase
 THIS_TURN = "this turn"
@@ -136,6 +152,8 @@ class Effect:
             raise VocabularyError(f"mortal wounds need a trigger of {TRIGGERS} and dice")
         if k == RETURN and (self.which not in (WOUNDS, MODELS) or self.trigger not in (AT_COMMAND, AT_END_OF_PHASE)):
             raise VocabularyError("a return needs which (wounds/models) and a moment (command phase/end of phase)")
+        if k == LEND and not self.ability:
+            raise VocabularyError("a lending needs the tag of the rules it lends (e.g. \"Bondsman\")")
         if k == TARGET_LIMIT and self.value <= 0:
             raise VocabularyError("a target limit needs a distance in inches")
 
@@ -193,7 +211,10 @@ class Grant:
     def __post_init__(self) -> None:
         if self.who not in WHO:
             raise VocabularyError(f"unknown 'who' {self.who!r}")
-        if (self.who in (AURA, ENEMY_AURA)) != (self.range > 0):
+        if self.who == CHOSEN_FRIEND:
+            if self.range < 0:
+                raise VocabularyError("a chosen friend's range (to pick it) cannot be negative")
+        elif (self.who in (AURA, ENEMY_AURA)) != (self.range > 0):
             raise VocabularyError("an aura (and only an aura) needs a range")
         if self.who == ENEMY_AURA and self.what.kind == RETURN:
             raise VocabularyError("a return brings back its own army's models: not as an enemy aura")
@@ -209,7 +230,7 @@ class RuleChoice:
     sandbox answer it). Asked at ``moment`` (a Phase value, at its start, in its army's turn)
     while uses remain (``uses``: 0 unlimited)."""
 
-    kind: str  # PICK_ENEMY or CALL
+    kind: str  # PICK_ENEMY, CALL or PICK_FRIEND
     moment: str  # a sim.rules.turn.Phase value: asked at the start of that phase of its army's turn
     prompt: str  # what is asked, in our words
     lasts: str = UNTIL_NEXT_CHOICE
@@ -255,6 +276,17 @@ class RuleRecord:
         uses_choice = any(c[0] in (CHOSEN, TARGET_CHOSEN) for g in self.grants for c in g.when.conditions)
         if uses_choice and self.choice is None:
             raise VocabularyError(f"{self.key}: a grant reads the rule's choice, but the rule asks none")
+        friend = [g for g in self.grants if g.who == CHOSEN_FRIEND]
+        if friend and self.choice is not None and self.choice.kind != PICK_FRIEND:
+            raise VocabularyError(f"{self.key}: a grant reaches the chosen friendly unit, but the rule asks no "
+                                  "friendly unit")
+        if friend and self.choice is None and not any(n.endswith(")") and "(" in n for n in self.names):
+            raise VocabularyError(f"{self.key}: a grant reaches the chosen friendly unit, but the rule asks no "
+                                  "friendly unit and carries no tag a LEND rule lends (a name ending \"(tag)\")")
+        if any(g.what.kind == LEND and g.who != CHOSEN_FRIEND for g in self.grants):
+            raise VocabularyError(f"{self.key}: a lending reaches the chosen friendly unit only (who = chosen friend)")
+        if self.choice is not None and self.choice.kind == PICK_FRIEND and not friend:
+            raise VocabularyError(f"{self.key}: the rule picks a friendly unit, but no grant reaches it")
 
     @property
     def name(self) -> str:

@@ -10,7 +10,9 @@ _STAT = {"hit": "hit rolls", "wound": "wound rolls", "save": "save rolls", "char
          "advance": "advance rolls", "battle-shock": "battle-shock rolls", "damage": "damage rolls",
          "A": "Attacks", "S": "Strength", "AP": "AP", "D": "Damage", "BS": "BS", "WS": "WS", "M": "Move",
          "T": "Toughness", "Sv": "Save", "W": "Wounds", "Ld": "Leadership", "OC": "Objective Control",
-         "damage taken": "Damage of attacks allocated to it"}
+         "damage taken": "Damage of attacks allocated to it",
+         "hit taken": "hit rolls of attacks that target it", "wound taken": "wound rolls of attacks that target it",
+         "AP taken": "AP of attacks that target it"}
 _WHO = {V.BEARER: "this model", V.UNIT: "its unit", V.ARMY: "every unit of the army"}
 
 
@@ -40,6 +42,8 @@ def effect_words(e: V.Effect) -> str:
         return "fights first"
     if k == V.TARGET_LIMIT:
         return f"cannot be targeted from more than {e.value}\" away"
+    if k == V.LEND:
+        return f"is lent this model's ({e.ability}) abilities"
     if k == V.STRATAGEM_COST:
         what = e.ability or "stratagems"
         return f"{what} cost {e.value:+d} CP"
@@ -60,13 +64,15 @@ def grant_words(g: V.Grant) -> str:
         who = f"friendly units within {g.range:g}\""
     elif g.who == V.ENEMY_AURA:
         who = f"enemy units within {g.range:g}\""
+    elif g.who == V.CHOSEN_FRIEND:
+        who = "the friendly unit picked" + (f" (within {g.range:g}\" of this model)" if g.range else "")
     if g.keywords:
         who += " (" + ", ".join(g.keywords) + " only)"
     parts = [effect_words(g.what), "for " + who]
     w = g.when
     if w.attacks:
         parts.append(f"with {w.attacks} attacks" if g.what.kind in (V.MODIFY, V.REROLL, V.WEAPON_ABILITY)
-                     and g.what.stat not in ("save", "damage taken") else f"against {w.attacks} attacks")
+                     and g.what.stat not in ("save", "damage taken", *V.TAKEN_STATS) else f"against {w.attacks} attacks")
     if w.phases:
         parts.append("in the " + " or ".join(w.phases) + " phase")
     if w.turn:

@@ -68,7 +68,7 @@ FIRST_DETACHMENT_RULES = {
     "A Perfect Ambush": None,  # Genestealer Cults: units arrived from reserves
     "Rad-bombardment": None,  # Adeptus Mechanicus: mortal wounds at the start of the round
     "Duty Before All": None,  # Grey Knights: shooting and charging after falling back
-    "Command Protocols": None,  # Necrons: while a CHARACTER leads the unit (the rule is the army's)
+    "Command Protocols": "command-protocols",  # Necrons: while a CHARACTER leads the unit
 }
 
 KEY = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -107,7 +107,8 @@ def test_every_record_is_within_the_vocabulary(r):
             assert kw == kw.upper()
     if r.choice is not None:  # a choice some grant reads (the converse the record itself checks)
         assert r.choice.moment in phases
-        assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN) for g in r.grants for c in g.when.conditions)
+        assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN) for g in r.grants for c in g.when.conditions) \
+            or any(g.who == V.CHOSEN_FRIEND for g in r.grants)
     assert isinstance(r.ids, tuple) and isinstance(r.names, tuple)
     for text in (r.summary, r.partial):
         assert "\n" not in text and text == text.strip()

@@ -32,7 +32,8 @@ def test_effect_accepts_each_kind_written_whole():
             V.Effect(V.WEAPON_ABILITY, ability="LETHAL HITS"),
             V.Effect(V.MORTAL_WOUNDS, dice=DiceExpr(1, 3, 0), roll=4, trigger=V.ON_CHARGE),
             V.Effect(V.RETURN, which=V.MODELS, dice=DiceExpr(0, 0, 1), trigger=V.AT_COMMAND),
-            V.Effect(V.FIGHTS_FIRST), V.Effect(V.TARGET_LIMIT, value=12), V.Effect(V.STRATAGEM_COST, value=-1)]
+            V.Effect(V.FIGHTS_FIRST), V.Effect(V.TARGET_LIMIT, value=12), V.Effect(V.STRATAGEM_COST, value=-1),
+            V.Effect(V.LEND, ability="Bondsman")]
     assert sorted({e.kind for e in made}) == sorted(V.KINDS)
 
 
