@@ -199,11 +199,11 @@ def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
     the rule's name carries ("... (Bondsman)") picked it."""
     rec = h.record
     if rec.choice is not None:
-        return choice_of(owner, rec.key) == uid
+        return choice_of(owner, rec.key, scope_of(rec, holder)) == uid
     for lh in held_by(holder):
         for g in lh.record.grants:
             if g.what.kind == V.LEND and any(n.endswith(f"({g.what.ability})") for n in rec.names) \
-                    and choice_of(owner, lh.record.key) == uid:
+                    and choice_of(owner, lh.record.key, scope_of(lh.record, holder)) == uid:
                 return True
     return False
 

@@ -52,8 +52,9 @@ def odds(name, mine=(), theirs=(), choices=(), **kw):
             give(b, "sh", *mine)
         if theirs:
             give(b, "t", *theirs)
-        for player, key in choices:
-            b.resources.rule_choices[RE.choice_key(player, key)] = {"value": True, "round": 1, "player": player}
+        for player, key in choices:  # (a datasheet ability's choice: its holding unit's, sh or t)
+            unit = ("sh", "t")[player]
+            b.resources.rule_choices[RE.choice_key(player, key, unit)] = {"value": True, "round": 1, "player": player}
         o = E.for_command(b, Shoot("sh", (Selection("sh/1", name, "t"),)))
     assert o.method == "exact"
     return o

@@ -40,7 +40,7 @@ def test_pick_friend_asked_with_eligible_units_default_the_nearest_and_it_acts_o
         b.run_command(StartBattle())
         (dec,) = [e for e in of_type(b, "decision") if e["kind"] == "rule_choice"]
         assert dec["player"] == 0 and dec["answer"] == "a2"  # ~5" away; a1 ~8"; a3 out of 12"; i1 no ARMIGER
-        assert b.resources.rule_choices["red:bondsman"]["value"] == "a2"
+        assert b.resources.rule_choices["red:bondsman@k"]["value"] == "a2"
         assert _acting_on(b, "a2") == ["crusaders-duty"]
         assert _acting_on(b, "a1") == [] and _acting_on(b, "k") == [] and _acting_on(b, "i1") == []
 
@@ -56,7 +56,7 @@ def test_pick_friend_options_are_the_eligible_units():
 def test_pick_friend_answered_by_a_script_and_the_picked_unit_attacks_with_it():
     with Battle(_knights(), dice=ForcedDice([2, 4, 1])) as b:
         b.run_command(StartBattle(), answer_from({"rule_choice": "a1"}))
-        assert b.resources.rule_choices["red:bondsman"]["value"] == "a1"
+        assert b.resources.rule_choices["red:bondsman@k"]["value"] == "a1"
         assert _acting_on(b, "a1") == ["crusaders-duty"] and _acting_on(b, "a2") == []
         (ch,) = of_type(b, "rule choice")
         assert ch["value"] == "a1" and ch["rule"] == "Bondsman"
@@ -71,7 +71,7 @@ def test_pick_friend_answered_by_a_script_and_the_picked_unit_attacks_with_it():
 def test_a_script_answer_naming_an_ineligible_unit_falls_back_to_the_default():
     with Battle(_knights(), dice=ForcedDice([])) as b:
         b.run_command(StartBattle(), answer_from({"rule_choice": "a3"}))  # beyond 12"
-        assert b.resources.rule_choices["red:bondsman"]["value"] == "a2"
+        assert b.resources.rule_choices["red:bondsman@k"]["value"] == "a2"
 
 
 def test_the_pick_holds_until_the_next_red_command_phase_then_is_made_again():
@@ -80,8 +80,8 @@ def test_the_pick_holds_until_the_next_red_command_phase_then_is_made_again():
         while b.turn_state.round == 1:
             b.run_command(EndPhase())
             if b.turn_state.round == 1:
-                assert b.resources.rule_choices["red:bondsman"]["value"] == "a1"
-        assert b.resources.rule_choices["red:bondsman"] == {"value": "a2", "round": 2, "player": 0}
+                assert b.resources.rule_choices["red:bondsman@k"]["value"] == "a1"
+        assert b.resources.rule_choices["red:bondsman@k"] == {"value": "a2", "round": 2, "player": 0}
 
 
 def test_a_lent_ability_without_its_lending_rule_reaches_no_one():
@@ -113,7 +113,7 @@ def test_the_sandbox_card_says_the_pick_in_words():
     from sim.rules.effects import table
     with Battle(_knights(), dice=ForcedDice([])) as b:
         b.run_command(StartBattle(), answer_from({"rule_choice": "a1"}))
-        assert choice_words(table.resolve("bondsman"), 0) == "affecting a1"
+        assert choice_words(table.resolve("bondsman"), 0, "k") == "affecting a1"
         (k_line,) = [ln for ln in rule_lines(b, b.units["k"]) if ln.key == "bondsman"]
         assert any("on a1" in str(g) for g in k_line.grants)
         assert any(ln.key == "crusaders-duty" for ln in rule_lines(b, b.units["a1"]))

@@ -225,7 +225,7 @@ def test_invulnerable_granted_only_while_its_choice_is_in_force():
     b = Battle(spec(Sv=3), dice=ForcedDice([3, 4, 4]))
     with b:
         give(b, "t", shield)
-        b.resources.rule_choices[RE.choice_key(1, "ward")] = {"value": True, "round": 1, "player": 1}
+        b.resources.rule_choices[RE.choice_key(1, "ward", "t")] = {"value": True, "round": 1, "player": 1}
         b.run_command(Shoot("sh", (Selection("sh/1", "cannon", "t"),)))
         step = of_type(b, "damage")[0]["steps"][0]
         assert step["saved"] and step["invulnerable"]
