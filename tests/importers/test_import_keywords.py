@@ -85,7 +85,7 @@ TABLE = [
     ("Reroll Wounds 1", ["REROLL WOUNDS 1"], []),
     ("[RE-ROLL HITS 1, RE-ROLL WOUNDS 1]", ["REROLL HITS 1", "REROLL WOUNDS 1"], []),
     ("Twin-linked, Re-roll Hits 1", ["TWIN-LINKED", "REROLL HITS 1"], []),
-    ("Re-roll Hits", [], ["Re-roll Hits"]),  # no "1": a re-roll of every hit is not the engine's
+    ("Re-roll Hits", ["REROLL HITS"], []),  # no "1": every failed hit roll re-rolled (the project's ability)
     ("Re-roll Hits 2", [], ["Re-roll Hits 2"]),
 ]
 
