@@ -100,7 +100,9 @@ def _apply_declare(battle, cmd: DeclareCharge):
     new = None
     if rules:  # (a rule's modifier and re-roll first: sim.systems.rule_effects; a die re-rolled once)
         roll.failed = near is None or PR.modified_roll(st.charge_roll, mod, PR.CHARGE_CAP) < near
-        new = yield from RX.reroll(battle, ent, "charge", list(roll.dice), roll.failed)
+        # (its possible targets: enemy units within 12", 11.02, for a re-roll of charges at some of them)
+        reach = [e for e in W.enemy_units(ent) if (d := MV.unit_gap(ent, [e])) is not None and d <= CHG.CHARGE_RANGE]
+        new = yield from RX.reroll(battle, ent, "charge", list(roll.dice), roll.failed, others=reach)
         if new is not None:
             roll.dice[:] = new
     if new is None:

@@ -61,16 +61,20 @@ def roll_modifier(battle, u: int, stat: str) -> int:
     return mod
 
 
-def reroll(battle, u: int, stat: str, dice: list, failed: bool, asked: bool = True):
+def reroll(battle, u: int, stat: str, dice: list, failed: bool, asked: bool = True, others=()):
     """01.05.02 A rule's re-roll of an advance, charge or battle-shock roll just made (a
     generator; returns the new dice, or None when nothing was re-rolled). ANY: the unit's player
     is asked (a ``rule_reroll`` decision, "reroll" or "decline"; the default:
     sim.rules.effects.phase_rules.default_reroll); ``asked`` False takes the default without
     asking (a roll made where no decision can wait). FAILED and ONES re-roll automatically.
-    Each die re-rolled once at most: the caller offers no Command Re-roll of a roll re-rolled."""
+    Each die re-rolled once at most: the caller offers no Command Re-roll of a roll re-rolled.
+    ``others``: the enemy units the roll is about (a charge's possible targets): a grant whose
+    conditions read the other unit (its keywords) acts if they hold for any of them."""
     if not RE.any_rules():
         return None
     acts = [a for a in RE.acting(battle, u, (V.REROLL,)) if a.grant.what.stat == stat]
+    for o in others:
+        acts += [a for a in RE.acting(battle, u, (V.REROLL,), other=o) if a.grant.what.stat == stat and a not in acts]
     which = PR.reroll_which([a.grant.what for a in acts], stat)
     if which is None:
         return None

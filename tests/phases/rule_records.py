@@ -23,6 +23,8 @@ def _g(effect, who=V.UNIT, when=V.ALWAYS, **kw):
 RECORDS = (
     _rec("test-swift", _g(V.Effect(V.MODIFY, "M", 2)), _g(V.Effect(V.MODIFY, "advance", 1))),
     _rec("test-eager", _g(V.Effect(V.REROLL, "charge", which=V.ANY)), _g(V.Effect(V.MODIFY, "charge", 1))),
+    _rec("test-witch-hunt", _g(V.Effect(V.REROLL, "charge", which=V.ANY),
+                               when=V.When(conditions=((V.TARGET_KEYWORD, "PSYKER"),)))),
     _rec("test-holders", _g(V.Effect(V.MODIFY, "OC", 1))),
     _rec("test-steady", _g(V.Effect(V.MODIFY, "Ld", 1))),
     _rec("test-stubborn", _g(V.Effect(V.REROLL, "battle-shock", which=V.FAILED))),

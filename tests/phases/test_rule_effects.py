@@ -47,6 +47,20 @@ def test_move_and_advance_modifiers_reach_the_move_limit():
         b.run_command(Move("q", (("q/1", 27.9, 30),)))  # 7.9" within M 8
 
 
+@pytest.mark.parametrize("keywords, rerolled", [(("INFANTRY", "PSYKER"), True), (("INFANTRY",), False)])
+def test_a_charge_reroll_at_units_with_a_keyword_reads_the_possible_targets(keywords, rerolled):
+    """A re-roll of charges at PSYKER units acts when a PSYKER unit is within 12" (a target the
+    charge may take, 11.02), and not otherwise."""
+    red = [unit("r", model((20, 20), ["blade"]), rules=["test-witch-hunt"])]
+    blue = [unit("b", model((20, 29), ["blade"]), keywords=keywords)]
+    with _battle(red, blue, [1, 2, 5, 5]) as b:
+        b.run_command(StartBattle())
+        b.turn_state.cp = [0, 0]
+        _to(b, "charge")
+        b.run_command(DeclareCharge("r"))  # 3 fails: re-rolled by default when the rule acts
+        assert (of_type(b, "charge")[-1]["roll"] == 10) is rerolled
+
+
 def test_charge_modifier_and_a_reroll_the_player_may_decline():
     red = [unit("r", model((20, 20), ["blade"]), rules=["test-eager"])]
     blue = [unit("b", model((20, 29), ["blade"]))]  # ~7.7" apart, edge to edge
