@@ -473,6 +473,10 @@ def _rules(r: Reader, key: str) -> tuple[str, ...]:
             r.sub(key).fail(f"a rule's key or name of 1 to {MAX_NAME} characters", k, i)
         rec = table.resolve(k.strip())
         if rec is None:
+            several = table.named(k.strip())
+            if several:
+                r.sub(key).fail("a rule's key: the name is printed by several rules ("
+                                + ", ".join(x.key for x in several) + ")", k, i)
             r.sub(key).fail("a rule the engine models (`sim rules` lists them; put any other in labels)", k, i)
         if rec.key not in out:
             out.append(rec.key)

@@ -205,3 +205,19 @@ def test_a_scenario_choice_of_a_once_per_battle_call_is_its_use():
                        {"name": "B", "units": [unit("b", model(row(10, 30, 1), ["gun"]))]}]}
     with Battle(parse_scenario(data, "t.toml")) as b:
         assert b.resources.rule_uses == {RE.choice_key(0, "waaagh"): 1}
+
+
+def test_a_name_several_rules_print_is_refused_naming_their_keys():
+    from sim.errors import ScenarioError
+    from sim.rules.effects import table
+    several = [n for r in table.records() for n in r.names if len(table.named(n)) > 1]
+    assert several  # (the table has such names: one per faction or option)
+    name = several[0]
+    data = {"battle": {"name": "t", "seed": 1, "board": [60, 44]}, "weapons": W,
+            "armies": [{"name": "A", "units": [unit("a", model(row(10, 10, 1), ["gun"]), rules=[name])]},
+                       {"name": "B", "units": [unit("b", model(row(10, 30, 1), ["gun"]))]}]}
+    with pytest.raises(ScenarioError) as e:
+        parse_scenario(data, "t.toml")
+    assert all(r.key in str(e.value) for r in table.named(name))
+    data["armies"][0]["units"][0]["rules"] = [table.named(name)[1].key]
+    assert parse_scenario(data, "t.toml").units[0].models[0].rules == (table.named(name)[1].key,)

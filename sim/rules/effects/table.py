@@ -62,6 +62,16 @@ def lookup(ids=(), name: str = "", faction: str = "") -> RuleRecord | None:
     return found[0]
 
 
+def named(name: str) -> tuple[RuleRecord, ...]:
+    """Every record printed with this name (any case), in table order."""
+    return tuple(_tables()[2].get(norm(name), ())) if name else ()
+
+
 def resolve(text: str) -> RuleRecord | None:
-    """A rule as a scenario file writes it: its key, or its printed name."""
-    return by_key(text) or lookup(name=text)
+    """A rule as a scenario file writes it: its key, or a printed name only one record has (a
+    name several records share, e.g. one per faction, resolves to none: its key says which)."""
+    r = by_key(text)
+    if r is not None:
+        return r
+    found = named(text)
+    return found[0] if len(found) == 1 else None
