@@ -9,6 +9,7 @@ import statistics
 
 import esper
 import pytest
+from oath_file import oath_file
 
 from scen import model, scenario, unit, weapon
 from sim.battle import Battle
@@ -146,55 +147,7 @@ def test_save_rerolls_exact_odds_match_the_engines_monte_carlo():
     assert abs(t.damage.mean - m.damage.mean) <= 2.576 * t.damage.sd / 4000 ** 0.5
 
 
-OATH_FILE = """[battle]
-name = "oath"
-seed = 1
-board = [60, 44]
-
-[weapons.rifle]
-range = 36
-A = 10
-BS = 3
-S = 4
-AP = 0
-D = 1
-
-[[armies]]
-name = "A"
-rules = ["Oath of Moment"]
-chosen = { "Oath of Moment" = "t" }
-
-[[armies.units]]
-id = "sh"
-name = "Test Squad"
-keywords = ["INFANTRY"]
-[[armies.units.models]]
-at = [[10, 10]]
-weapons = ["rifle"]
-T = 4
-Sv = 3
-W = 2
-M = 6
-Ld = 6
-OC = 1
-
-[[armies]]
-name = "B"
-
-[[armies.units]]
-id = "t"
-name = "Test Boyz"
-keywords = ["INFANTRY"]
-[[armies.units.models]]
-at = [[10, 30]]
-weapons = ["rifle"]
-T = 4
-Sv = 7
-W = 100
-M = 6
-Ld = 6
-OC = 1
-"""
+OATH_FILE = oath_file(A=10, W=100, chosen=True)
 
 
 def test_sim_odds_of_a_scenario_file_naming_a_rule_and_its_choice(tmp_path, capsys):

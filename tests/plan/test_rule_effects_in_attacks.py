@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import esper
 import pytest
+from oath_file import oath_file
 
 from scen import model, of_type, row, scenario, unit, weapon, wounds
 from sim.battle import Battle
@@ -233,55 +234,7 @@ def test_invulnerable_granted_only_while_its_choice_is_in_force():
 
 # --- a scenario file naming a rule -------------------------------------------------------------------
 
-FILE = """
-[battle]
-name = "oath"
-seed = 1
-board = [60, 44]
-
-[weapons.rifle]
-range = 36
-A = 1
-BS = 3
-S = 4
-AP = 0
-D = 1
-
-[[armies]]
-name = "A"
-rules = ["Oath of Moment"]
-
-[[armies.units]]
-id = "sh"
-name = "Test Squad"
-keywords = ["INFANTRY"]
-[[armies.units.models]]
-at = [[10, 10]]
-weapons = ["rifle"]
-T = 4
-Sv = 3
-W = 2
-M = 6
-Ld = 6
-OC = 1
-
-[[armies]]
-name = "B"
-
-[[armies.units]]
-id = "t"
-name = "Test Boyz"
-keywords = ["INFANTRY"]
-[[armies.units.models]]
-at = [[10, 30]]
-weapons = ["rifle"]
-T = 4
-Sv = 7
-W = 5
-M = 6
-Ld = 6
-OC = 1
-"""
+FILE = oath_file(A=1, W=5)
 
 
 def test_a_rule_named_in_a_scenario_file_acts_with_its_choice(tmp_path):
