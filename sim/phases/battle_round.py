@@ -18,6 +18,7 @@ from sim.plan.fight import fight_eligible
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.phases import rule_choices, scoring, upkeep
+from sim.phases import forced_shock  # -- shock:
 from sim.systems import rule_effects
 from sim.rules.effects import vocabulary as EV
 from sim.rules import pre_battle as PB
@@ -81,6 +82,7 @@ def _start_turn(battle, player: int):
     _enter(battle, Phase.COMMAND)
     yield from rule_choices.start_of_phase(battle)
     yield from upkeep.command_phase(battle)
+    yield from forced_shock.forced_tests(battle, EV.AT_COMMAND)  # -- shock: (08.04)
     rule_effects.returns(battle, EV.AT_COMMAND)
     _end_of_phase(battle)
     _enter(battle, Phase.MOVEMENT)

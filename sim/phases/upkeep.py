@@ -76,14 +76,16 @@ def battle_shock_roll(battle, u: int, *, in_battle_shock_step: bool, **fields) -
         raise RuntimeError("a battle-shock roll asked where no decision can wait")
 
 
-def battle_shock_test(battle, u: int, in_battle_shock_step: bool, asked: bool, fields: dict):
+def battle_shock_test(battle, u: int, in_battle_shock_step: bool, asked: bool, fields: dict, forced: int = 0):
     """``battle_shock_roll`` as a generator: the rules' modifiers to the unit's Ld and to the
     roll, and their re-rolls of it (sim.systems.rule_effects and sim.world.rule_reads; ``asked``: a re-roll the player may
-    choose is a decision), apply."""
+    choose is a decision), apply. ``forced``: the modifier a rule forcing the test gives it
+    (sim.phases.forced_shock), added to the others."""
     st = W.unit_state(u)
     lds = rule_reads.leadership(battle, u)
     dice = battle.dice.d6(2, f"battle-shock roll {_name(u)}")
     mod = rule_effects.roll_modifier(battle, u, "battle-shock") if RX.any_rules() else 0
+    mod += forced  # -- shock:
     passed = PR.battle_shock_passes(sum(dice), mod, lds)
     if RX.any_rules():
         new = yield from rule_effects.reroll(battle, u, "battle-shock", list(dice), not passed, asked)

@@ -85,6 +85,8 @@ def to_toml(records) -> str:
                 pairs.append(("lasts", _q(c.lasts)))
             if c.uses:
                 pairs.append(("uses", str(c.uses)))
+            if c.turn != V.OWN_TURN:  # -- shock:
+                pairs.append(("turn", _q(c.turn)))
             out.append(f"choice = {_inline(pairs)}")
         for g in r.grants:
             out.append("  [[rule.grant]]")

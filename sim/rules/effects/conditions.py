@@ -34,6 +34,8 @@ class Facts:
     led: bool = False  # the unit is an attached unit with a leader (19.01)
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
+    # -- shock: (keywords, distance to the affected unit) of each unit of the rule's (holder's) army on the battlefield
+    holder_units: tuple = ()
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
@@ -62,6 +64,10 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return f.target_distance is not None and within_distance(f.target_distance, float(arg))
     if name == V.BATTLE_ROUND:
         return f.battle_round >= int(arg)
+    if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # -- shock: (01.04.01 "within", up to the tolerance)
+        kw, inches = V.near_argument(arg)
+        near = any(kw in kws and within_distance(d, inches) for kws, d in f.holder_units)
+        return near == (name == V.NEAR_KEYWORD)
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -89,6 +95,9 @@ def holds(when: V.When, f: Facts) -> bool:
 
 def condition_words(name: str, arg) -> str:
     """A condition in words, for the unit card and the import report."""
+    if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # -- shock:
+        kw, inches = V.near_argument(arg)
+        return f"it is {'' if name == V.NEAR_KEYWORD else 'not '}within {inches:g}\" of a {kw} unit of the rule's army"
     return {
         V.CHARGED: "it made a charge move this turn",
         V.STATIONARY: "it remained stationary this turn",

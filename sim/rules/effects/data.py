@@ -33,6 +33,7 @@ _GRANT_KEYS = {"who", "effect", "when", "range", "keywords"}
 _EFFECT_KEYS = {"kind", "stat", "value", "which", "ability", "dice", "roll", "trigger"}
 _WHEN_KEYS = {"phases", "attacks", "turn", "conditions", "limit"}
 _CHOICE_KEYS = {"kind", "moment", "prompt", "lasts", "uses"}
+_CHOICE_KEYS |= {"turn"}  # -- shock: (RuleChoice.turn)
 
 
 class RecordFileError(ValueError):

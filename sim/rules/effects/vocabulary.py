@@ -36,6 +36,11 @@ CHOSEN_FRIEND = "chosen friend"  # the friendly unit the rule's PICK_FRIEND choi
 # bearer when picked, with ``keywords``; range 0: anywhere); of a rule that asks no choice: the unit that a
 # LEND rule of its holder picked, when the rule's name carries that LEND's tag ("Warden's Duty (Bondsman)")
 WHO = (BEARER, UNIT, AURA, ARMY, ENEMY_AURA, CHOSEN_FRIEND)
+# -- shock: who a forced battle-shock test (FORCED_SHOCK) reaches
+ENEMIES = "enemies"  # every enemy unit on the battlefield, while a unit holding the rule is on it
+ENGAGED_ENEMY = "engaged enemy"  # (FORCED_SHOCK only) one enemy unit engaged with the holding unit, its player picks
+# (the grant's When is read for the holding unit)
+WHO = WHO + (ENEMIES, ENGAGED_ENEMY)
 
 # --- what an effect does ----------------------------------------------------------------------
 MODIFY = "modify"  # ``stat`` + ``value``: a roll or characteristic modifier
@@ -51,6 +56,10 @@ STRATAGEM_COST = "stratagem cost"  # ``value`` added to the CP cost (of ``abilit
 LEND = "lend"  # (a CHOSEN_FRIEND grant) the holder's rules tagged "(``ability``)" in their name reach the unit picked
 KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUNDS, RETURN, FIGHTS_FIRST,
          TARGET_LIMIT, STRATAGEM_COST, LEND)
+# -- shock:
+FORCED_SHOCK = "battle-shock test"  # the affected unit takes a battle-shock test (01.07) at ``trigger`` (SHOCK_MOMENTS),
+# ``value`` added to it; ``roll``: only on a D6 of roll+ (0: always); ``dice``: mortal wounds it suffers first
+KINDS = KINDS + (FORCED_SHOCK,)
 
 # what a MODIFY changes: the rolls of the attack sequence and the phases, and characteristics
 # (a weapon's: A, S, AP, D; a model's: M, T, Sv, W, Ld, OC; "damage taken" lowers the Damage of
@@ -76,6 +85,10 @@ TRIGGERS = (ON_CHARGE, ON_DESTROYED, ON_SELECTED_FIGHT)
 # moments of RETURN (when models come back or wounds are regained)
 AT_COMMAND = "command phase"  # in the affected unit's Command phase
 AT_END_OF_PHASE = "end of phase"  # at the end of each phase (of ``When.phases`` when given)
+# -- shock: moments of FORCED_SHOCK (AT_COMMAND: in a Command phase, after its Battle-shock step, 08.04; of the
+# turn When.turn names, the affected unit's own or the enemy's)
+AT_START_OF_PHASE = "start of phase"  # at the start of each phase (of ``When.phases`` when given), after its choices
+SHOCK_MOMENTS = (AT_COMMAND, AT_START_OF_PHASE)
 
 # --- conditions (When.conditions): each a (name, argument) pair -------------------------------
 CHARGED = "charged"  # the affected unit made a charge move this turn
@@ -98,6 +111,24 @@ CONDITIONS = (CHARGED, STATIONARY, BELOW_HALF, ON_OBJECTIVE, LEADING, TARGET_KEY
               TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND, BELOW_STARTING, NOT_TARGET_KEYWORD, LED,
               TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE)
 WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD)
+# -- shock: argument "KEYWORD N": a unit of the rule's (the holder's) army with KEYWORD is within N" of the affected
+# unit (or none is: NOT_NEAR_KEYWORD); e.g. ["near keyword", "SYNAPSE 6"]
+NEAR_KEYWORD = "near keyword"
+NOT_NEAR_KEYWORD = "not near keyword"
+CONDITIONS = CONDITIONS + (NEAR_KEYWORD, NOT_NEAR_KEYWORD)
+WITH_ARGUMENT = WITH_ARGUMENT + (NEAR_KEYWORD, NOT_NEAR_KEYWORD)
+
+
+def near_argument(arg) -> tuple[str, float]:
+    """The (keyword, inches) of a NEAR_KEYWORD / NOT_NEAR_KEYWORD argument "KEYWORD N"."""
+    parts = str(arg).rsplit(" ", 1)
+    try:
+        inches = float(parts[1])
+    except (IndexError, ValueError):
+        raise VocabularyError(f"a near-keyword argument is \"KEYWORD N\" (N inches), not {arg!r}") from None
+    if not parts[0].strip() or inches <= 0:
+        raise VocabularyError(f"a near-keyword argument is \"KEYWORD N\" (N inches), not {arg!r}")
+    return parts[0].strip().upper(), inches
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
@@ -117,6 +148,9 @@ THIS_TURN = "this turn"
 THIS_ROUND = "this battle round"
 UNTIL_YOUR_NEXT_COMMAND = "until your next Command phase"
 LASTS = (UNTIL_NEXT_CHOICE, THIS_TURN, THIS_ROUND, UNTIL_YOUR_NEXT_COMMAND)
+# -- shock: in whose turn a choice is asked (RuleChoice.turn)
+OWN_TURN, EITHER_TURN = "own", "either"  # the choice's army's turn only / either player's
+CHOICE_TURNS = (OWN_TURN, EITHER_TURN)
 
 
 class VocabularyError(ValueError):
@@ -156,6 +190,9 @@ class Effect:
             raise VocabularyError("a lending needs the tag of the rules it lends (e.g. \"Bondsman\")")
         if k == TARGET_LIMIT and self.value <= 0:
             raise VocabularyError("a target limit needs a distance in inches")
+        # -- shock:
+        if k == FORCED_SHOCK and (self.trigger not in SHOCK_MOMENTS or self.roll not in (0, 2, 3, 4, 5, 6)):
+            raise VocabularyError(f"a forced battle-shock test needs a moment of {SHOCK_MOMENTS} (and a roll 2-6 or 0)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +219,8 @@ class When:
                 raise VocabularyError(f"a condition is a (name, argument) pair with a name of {CONDITIONS}: {c!r}")
             if (c[0] in WITH_ARGUMENT) != (c[1] is not None):
                 raise VocabularyError(f"condition {c[0]!r}: an argument {'is needed' if c[0] in WITH_ARGUMENT else 'is not taken'}")
+            if c[0] in (NEAR_KEYWORD, NOT_NEAR_KEYWORD):  # -- shock:
+                near_argument(c[1])
 
 
 ALWAYS = When()
@@ -194,6 +233,8 @@ def counts_uses(e: Effect) -> bool:
     Effects read while planning (attack modifiers, characteristics, saves) are read many times
     for one use, so a limit on them would not hold: the vocabulary refuses it."""
     if e.kind in (STRATAGEM_COST, MORTAL_WOUNDS, RETURN):
+        return True
+    if e.kind == FORCED_SHOCK:  # -- shock:
         return True
     return e.kind in (MODIFY, REROLL) and e.stat in _COUNTED_ROLLS
 
@@ -218,6 +259,14 @@ class Grant:
             raise VocabularyError("an aura (and only an aura) needs a range")
         if self.who == ENEMY_AURA and self.what.kind == RETURN:
             raise VocabularyError("a return brings back its own army's models: not as an enemy aura")
+        # -- shock:
+        if self.what.kind == FORCED_SHOCK and self.who not in (ENEMIES, ENEMY_AURA, ENGAGED_ENEMY):
+            raise VocabularyError("a forced battle-shock test reaches enemy units: who = enemies, enemy aura or "
+                                  "engaged enemy")
+        if self.who == ENGAGED_ENEMY and self.what.kind != FORCED_SHOCK:
+            raise VocabularyError("an engaged enemy (picked) is reached only by a forced battle-shock test")
+        if self.who == ENEMIES and self.what.kind == RETURN:
+            raise VocabularyError("a return brings back its own army's models: not for enemy units")
         if self.when.limit and not counts_uses(self.what):
             raise VocabularyError(f"a limit on uses ({self.when.limit}) is counted only for stratagem costs, mortal "
                                   "wounds, returns, and the modifiers and re-rolls of advance, charge and "
@@ -227,14 +276,15 @@ class Grant:
 @dataclass(frozen=True, slots=True)
 class RuleChoice:
     """A choice the rule asks of its player (a decision like any other: scripts, players and the
-    sandbox answer it). Asked at ``moment`` (a Phase value, at its start, in its army's turn)
-    while uses remain (``uses``: 0 unlimited)."""
+    sandbox answer it). Asked at ``moment`` (a Phase value, at its start, in its army's turn; in
+    either player's with ``turn`` EITHER_TURN) while uses remain (``uses``: 0 unlimited)."""
 
     kind: str  # PICK_ENEMY, CALL or PICK_FRIEND
     moment: str  # a sim.rules.turn.Phase value: asked at the start of that phase of its army's turn
     prompt: str  # what is asked, in our words
     lasts: str = UNTIL_NEXT_CHOICE
     uses: int = 0  # per battle (Waaagh!: 1); 0: every time
+    turn: str = OWN_TURN  # -- shock: OWN_TURN, or EITHER_TURN: asked in either player's turn (Shadow in the Warp)
 
     def __post_init__(self) -> None:
         if self.kind not in CHOICE_KINDS:
@@ -245,6 +295,8 @@ class RuleChoice:
             raise VocabularyError(f"uses must be a whole number of 0 or more, not {self.uses!r}")
         if self.lasts not in LASTS:
             raise VocabularyError(f"unknown duration {self.lasts!r}")
+        if self.turn not in CHOICE_TURNS:  # -- shock:
+            raise VocabularyError(f"a choice's turn must be of {CHOICE_TURNS}, not {self.turn!r}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,8 @@ ARMY_RULES = {
     "Acts of Faith": None,  # Miracle dice replacing rolls
     "Gate of Infinity": None,  # units moved back into strategic reserves
     "Code Chivalric": None,  # oaths: deeds to complete and qualities
-    "Shadow in the Warp": None,  # forced battle-shock tests on the enemy
+    # -- shock:
+    "Shadow in the Warp": "shadow-in-the-warp",
     "Assigned Agents": None,  # list building only
     "Mission Tactics": None,  # a pointer to the (missing) Deathwatch detachment rule
 }
