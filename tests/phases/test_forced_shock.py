@@ -1,0 +1,112 @@
+"""Forced battle-shock tests (sim.phases.forced_shock, the FORCED_SHOCK effect) in small battles
+with forced dice: Shadow in the Warp (every enemy unit, -1 near a SYNAPSE unit, called once per
+battle in either player's Command phase, by default, by a script and by the random player)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from phased import mission_scenario, model, unit
+from scen import of_type
+from sim.battle import Battle
+from sim.commands import EndPhase, StartBattle
+from sim.players.resolve import answer_from
+from sim.rules.dice import ForcedDice
+from sim.world import queries as W
+
+
+def _shadow(**kw):
+    """Red: a SYNAPSE unit r1 and r2, with Shadow in the Warp; blue: b1 4" from r1 (within 6" of
+    the SYNAPSE unit), b2 far from both."""
+    red = [unit("r1", model((20, 10), ["gun"]), keywords=("INFANTRY", "SYNAPSE"), rules=["shadow-in-the-warp"]),
+           unit("r2", model((50, 10), ["gun"]), rules=["shadow-in-the-warp"])]
+    blue = [unit("b1", model((20, 14), ["gun"])), unit("b2", model((50, 30), ["gun"]))]
+    return mission_scenario(red, blue, **kw)
+
+
+def _shocks(b):
+    return [(e["unit"], e["roll"], e["passed"], e.get("rule")) for e in of_type(b, "battle-shock")]
+
+
+def _shadow_decisions(b):
+    return [e for e in of_type(b, "decision") if e["kind"] == "rule_choice"]
+
+
+def test_shadow_in_the_warp_called_every_enemy_unit_tests_minus_1_near_synapse():
+    # red's round-1 Command phase: called (b1 is within 12"); after the Battle-shock step (08.04)
+    # b1 rolls 3+3 -1 (within 6" of SYNAPSE r1) = 5 < Ld 6: fails; b2 rolls 3+3 = 6: passes
+    with Battle(_shadow(), dice=ForcedDice([3, 3, 3, 3])) as b:
+        b.run_command(StartBattle())
+        assert _shocks(b) == [("b1", 5, False, "Shadow in the Warp"), ("b2", 6, True, "Shadow in the Warp")]
+        assert W.unit_state(b.units["b1"]).battle_shocked and not W.unit_state(b.units["b2"]).battle_shocked
+        assert b.resources.rule_uses["red:shadow-in-the-warp"] == 1
+        effects = [e["effect"] for e in of_type(b, "rule effect")]
+        assert effects == ["must take a battle-shock test (-1)", "must take a battle-shock test"]
+
+
+def test_shadow_in_the_warp_without_its_call_forces_no_test():
+    with Battle(_shadow(), dice=ForcedDice([])) as b:
+        b.run_command(StartBattle(), answer_from({"rule_choice": "decline"}))
+        assert _shocks(b) == [] and "red:shadow-in-the-warp" not in b.resources.rule_uses
+        assert [e["value"] for e in of_type(b, "rule choice")] == [False]
+
+
+def test_shadow_in_the_warp_called_in_the_enemy_command_phase_then_never_asked_again():
+    """Declined in red's Command phase, called in blue's (asked of red, the player not active):
+    blue's units test after blue's Battle-shock step; once used it is asked no more (once per
+    battle), in either player's Command phase."""
+    with Battle(_shadow(), dice=ForcedDice([2, 2, 6, 6, 6, 6])) as b:  # (then b1 in its round-2 step)
+        b.run_command(StartBattle(), answer_from({"rule_choice": "decline"}))
+        while b.turn_state.active == 0:
+            b.run_command(EndPhase())
+        decs = _shadow_decisions(b)
+        assert [(d["player"], d["answer"]) for d in decs] == [(0, "decline"), (0, "call")]
+        assert b.resources.rule_choices["red:shadow-in-the-warp"] == {"value": True, "round": 1, "player": 1}
+        assert _shocks(b) == [("b1", 3, False, "Shadow in the Warp"), ("b2", 12, True, "Shadow in the Warp")]
+        while b.turn_state.round < 3:
+            b.run_command(EndPhase())
+        assert len(_shadow_decisions(b)) == 2  # (no use left: not asked in rounds 2 and 3)
+        assert [e["value"] for e in of_type(b, "rule choice")] == [False, True, None]
+        assert [s[0] for s in _shocks(b) if s[3]] == ["b1", "b2"]
+
+
+def test_a_pass_of_a_forced_test_outside_the_battle_shock_step_does_not_clear_battle_shock():
+    with Battle(_shadow(), dice=ForcedDice([6, 6, 6, 6])) as b:
+        b._enter()
+        W.unit_state(b.units["b1"]).battle_shocked = True
+        b.run_command(StartBattle())
+        assert _shocks(b)[0] == ("b1", 11, True, "Shadow in the Warp")
+        assert W.unit_state(b.units["b1"]).battle_shocked  # (ruling 26)
+
+
+def test_a_scripted_side_answers_the_call_in_the_enemy_command_phase():
+    """A choice asked in either player's turn (context "turn" "either") is answered by the side's
+    next step of that round in the other player's turn too; one of its own turn only is not."""
+    from sim.decisions import DecisionRequest, Scripted
+    from sim.players.scripted import ScriptedPlayer
+    script = [{"end_phase": "red", "decisions": {"rule_choice": "decline"}}]
+    spec = _shadow(script=script, first="blue")
+    with Battle(spec, dice=ForcedDice([])) as b:
+        b.run_command(StartBattle(), answer_from({"rule_choice": "decline"}))
+        assert b.turn_state.active == 1 and _shadow_decisions(b)[0]["player"] == 0  # (asked in blue's turn)
+        red = ScriptedPlayer(0, b, spec)
+        either = DecisionRequest("rule_choice", "k", 0, ["call", "decline"], "call",
+                                 context={"rule": "shadow-in-the-warp", "turn": "either"})
+        own = DecisionRequest("rule_choice", "k", 0, ["call", "decline"], "call", context={"rule": "waaagh"})
+        assert red.answer(b, either) == Scripted("decline")
+        assert red.answer(b, own) == "call"
+
+
+def test_default_and_random_players_answer_the_call_and_play_the_same_battle_twice():
+    from sim.players import play_battle
+    spec = _shadow(rounds=3)
+    for players in (("default", "default"), ("random", "random")):
+        s = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=players))
+        runs = []
+        for _ in range(2):
+            with Battle(s, seed=11) as b:
+                play_battle(b, s, None)
+                decs = _shadow_decisions(b)
+                assert decs and all(d["answer"] in ("call", "decline") for d in decs) and b.turn_state.over
+                runs.append(list(b.events))
+        assert runs[0] == runs[1]
