@@ -81,7 +81,7 @@ def _pick_and_test(battle, holder: int, a, picked: set):
     rec, hid = a.held.record, _uid(holder)
     owner = _owner(holder)
     ts = battle.turn_state
-    req = DecisionRequest(KIND, f"{RE.choice_key(owner, rec.key, hid)} {moment} round {ts.round}", owner, opts,
+    req = DecisionRequest(KIND, f"{RE.choice_key(owner, rec.key, hid)} {ts.phase} {ts.round}.{ts.active}", owner, opts,
                           FS.default_pick(cands, picked),
                           prompt=f"{rec.name} ({hid}): which engaged enemy unit takes a battle-shock test?",
                           context={"rule": rec.key, "choice": V.ENGAGED_ENEMY, "unit": hid, "turn": V.EITHER_TURN})

@@ -110,3 +110,51 @@ def test_default_and_random_players_answer_the_call_and_play_the_same_battle_twi
                 assert decs and all(d["answer"] in ("call", "decline") for d in decs) and b.turn_state.over
                 runs.append(list(b.events))
         assert runs[0] == runs[1]
+
+
+def _terror():
+    """Red: two Brazen Engines (k1 engaged with b1 and b2; k2 with b1 only) with Terror of Khorne."""
+    red = [unit("k1", model((20, 20), ["gun"]), rules=["terror-of-khorne"]),
+           unit("k2", model((23, 21.2), ["gun"]), rules=["terror-of-khorne"])]
+    blue = [unit("b1", model((21.5, 20), ["gun"])), unit("b2", model((18.5, 20), ["gun"]))]
+    return mission_scenario(red, blue)
+
+
+def _to_fight(b, answers=None):
+    while str(b.turn_state.phase) != "charge":
+        b.run_command(EndPhase())
+    b.run_command(EndPhase(), answers)  # (the Fight phase starts: its forced tests)
+    assert str(b.turn_state.phase) == "fight"
+
+
+def test_terror_of_khorne_one_engaged_enemy_tests_at_minus_1_each_once_per_phase():
+    # k1 picks b1 by default (the first engaged, not battle-shocked): 3+3 -1 = 5 < 6, fails;
+    # k2 is engaged with b1 only, already picked this phase: nothing to pick, not asked
+    with Battle(_terror(), dice=ForcedDice([3, 3])) as b:
+        b.run_command(StartBattle())
+        b._enter()
+        assert b.units["b1"] in W.engaged_with(b.units["k2"])
+        assert b.units["b2"] not in W.engaged_with(b.units["k2"])
+        _to_fight(b)
+        assert _shocks(b) == [("b1", 5, False, "Terror of Khorne")]
+        decs = _shadow_decisions(b)
+        assert [(d["player"], d["answer"]) for d in decs] == [(0, "b1")]
+        assert W.unit_state(b.units["b1"]).battle_shocked
+
+
+def test_terror_of_khorne_picked_by_a_script_then_the_other_engine_takes_the_other():
+    # k1 is told b2 (3+4 -1 = 6: passes); k2 may still pick b1 (the script's b2 is not among its
+    # options: the default, b1: 2+2 -1 = 3, fails)
+    with Battle(_terror(), dice=ForcedDice([3, 4, 2, 2])) as b:
+        b.run_command(StartBattle())
+        _to_fight(b, answer_from({"rule_choice": "b2"}))
+        assert _shocks(b) == [("b2", 6, True, "Terror of Khorne"), ("b1", 3, False, "Terror of Khorne")]
+        assert [e["value"] for e in of_type(b, "rule choice")] == ["b2", "b1"]
+
+
+def test_terror_of_khorne_declined_forces_no_test():
+    with Battle(_terror(), dice=ForcedDice([])) as b:
+        b.run_command(StartBattle())
+        _to_fight(b, answer_from({"rule_choice": "decline"}))
+        assert _shocks(b) == []
+        assert [e["value"] for e in of_type(b, "rule choice")] == [False, False]
