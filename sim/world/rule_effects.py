@@ -34,6 +34,7 @@ from sim.rules import command as CMD
 from sim.rules.effects import vocabulary as V
 from sim.rules.effects.conditions import Facts, why_not
 from sim.rules.geometry import within_distance
+from sim.rules.geometry import EPS, footprint_polygon_distance  # -- shock:
 from sim.rules.turn import PLAYER
 from sim.world import queries as W
 from sim.world import resources as R
@@ -253,7 +254,19 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  on_objective=(every or V.ON_OBJECTIVE in need) and _on_objective(battle, unit_ent),
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
-                 target_distance=dist, holder_units=near)
+                 target_distance=dist, holder_units=near,
+                 in_own_zone=(every or V.IN_OWN_ZONE in need) and _in_own_zone(battle, unit_ent))
+
+
+def _in_own_zone(battle, unit_ent: int) -> bool:
+    """01.04.01 A model of the unit is within (any part of its base in) its own army's deployment
+    zone (the mission's, as the roles fell: TurnState.zones)."""
+    ts = battle.turn_state
+    zones = () if ts is None else ts.zones()
+    owner = esper.component_for_entity(unit_ent, Unit).owner
+    if owner >= len(zones):
+        return False
+    return any(footprint_polygon_distance(W.footprint(m), zones[owner]) <= EPS for m in W.unit_models(unit_ent))
 
 
 def _holder_units(unit_ent: int, holder: int) -> tuple:

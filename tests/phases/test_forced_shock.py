@@ -158,3 +158,42 @@ def test_terror_of_khorne_declined_forces_no_test():
         _to_fight(b, answer_from({"rule_choice": "decline"}))
         assert _shocks(b) == []
         assert [e["value"] for e in of_type(b, "rule choice")] == [False, False]
+
+
+def _rad():
+    """Red (the Defender: its zone y 0-12) holds Rad-bombardment; blue's zone is y 32-44: b1 (two
+    models) stands in it, b2 outside it."""
+    red = [unit("r1", model((20, 6), ["gun"]), rules=["rad-bombardment"])]
+    blue = [unit("b1", model([(20, 40), (21.5, 40)], ["gun"])), unit("b2", model((40, 25), ["gun"]))]
+    return mission_scenario(red, blue)
+
+
+def _to_round(b, n):
+    while b.turn_state.round < n:
+        b.run_command(EndPhase())
+
+
+def test_rad_bombardment_fallout_a_3_gives_a_mortal_wound_then_a_test_from_round_2():
+    # none in round 1; red's round-2 Command phase starts: b1 (in its zone) rolls 3: 1 mortal wound
+    # (one model destroyed), then 3+2 = 5 < 6: battle-shocked; b2 (outside its zone) rolls nothing
+    with Battle(_rad(), dice=ForcedDice([3, 3, 2])) as b:
+        b.run_command(StartBattle())
+        assert _shocks(b) == []
+        _to_round(b, 2)
+        assert _shocks(b) == [("b1", 5, False, "Rad-bombardment")]
+        (mw,) = of_type(b, "mortal wounds")
+        assert mw["unit"] == "b1" and mw["count"] == 1 and mw["source"] == "Rad-bombardment"
+        assert len(W.alive_models(b.units["b1"])) == 1 and W.unit_state(b.units["b1"]).battle_shocked
+        effects = [e["effect"] for e in of_type(b, "rule effect")]
+        assert effects == ["suffers 1 mortal wound (rolled 3)", "must take a battle-shock test"]
+
+
+def test_rad_bombardment_fallout_below_3_does_nothing_and_only_in_red_command_phase():
+    with Battle(_rad(), dice=ForcedDice([2])) as b:
+        b.run_command(StartBattle())
+        _to_round(b, 2)
+        assert _shocks(b) == [] and not of_type(b, "mortal wounds")
+        assert [e["effect"] for e in of_type(b, "rule effect")] == ["rolls 2: no test (needs 3+)"]
+        while b.turn_state.active == 0:  # (blue's own Command phase: no fallout)
+            b.run_command(EndPhase())
+        assert len(of_type(b, "rule effect")) == 1

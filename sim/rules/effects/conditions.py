@@ -36,12 +36,14 @@ class Facts:
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
     # -- shock: (keywords, distance to the affected unit) of each unit of the rule's (holder's) army on the battlefield
     holder_units: tuple = ()
+    in_own_zone: bool = False  # -- shock: a model of it is within its own army's deployment zone
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
          V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
          V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
          V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
+_FACT[V.IN_OWN_ZONE] = "in_own_zone"  # -- shock:
 
 
 def _alternatives(arg) -> list[str]:
@@ -95,6 +97,8 @@ def holds(when: V.When, f: Facts) -> bool:
 
 def condition_words(name: str, arg) -> str:
     """A condition in words, for the unit card and the import report."""
+    if name == V.IN_OWN_ZONE:  # -- shock:
+        return "it is within its own deployment zone"
     if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # -- shock:
         kw, inches = V.near_argument(arg)
         return f"it is {'' if name == V.NEAR_KEYWORD else 'not '}within {inches:g}\" of a {kw} unit of the rule's army"

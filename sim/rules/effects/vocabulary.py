@@ -115,7 +115,8 @@ WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD
 # unit (or none is: NOT_NEAR_KEYWORD); e.g. ["near keyword", "SYNAPSE 6"]
 NEAR_KEYWORD = "near keyword"
 NOT_NEAR_KEYWORD = "not near keyword"
-CONDITIONS = CONDITIONS + (NEAR_KEYWORD, NOT_NEAR_KEYWORD)
+IN_OWN_ZONE = "in own deployment zone"  # a model of the affected unit is within its own army's deployment zone
+CONDITIONS = CONDITIONS + (NEAR_KEYWORD, NOT_NEAR_KEYWORD, IN_OWN_ZONE)
 WITH_ARGUMENT = WITH_ARGUMENT + (NEAR_KEYWORD, NOT_NEAR_KEYWORD)
 
 

@@ -67,7 +67,8 @@ FIRST_DETACHMENT_RULES = {
     "Internal Rivalries": None,  # Emperor's Children: a Favoured Champions unit; ignoring modifiers
     "Flow of Magic": None,  # Thousand Sons: psychic attacks only; zones of the battlefield
     "A Perfect Ambush": None,  # Genestealer Cults: units arrived from reserves
-    "Rad-bombardment": None,  # Adeptus Mechanicus: mortal wounds at the start of the round
+    # -- shock:
+    "Rad-bombardment": "rad-bombardment",
     "Duty Before All": None,  # Grey Knights: shooting and charging after falling back
     "Command Protocols": "command-protocols",  # Necrons: while a CHARACTER leads the unit
 }
