@@ -70,6 +70,24 @@ def forced_tests(battle, moment: str):
             yield from _pick_and_test(battle, holder, a, picked.setdefault((a.held.record.key, _owner(holder)), set()))
 
 
+def in_step(battle, u: int, state: str):
+    """The test a rule forces on unit ``u`` in its own Battle-shock step (V.IN_SHOCK_STEP: the
+    first such grant acting on it), as a generator making it as the unit's one roll of the step
+    (08.03.01; a pass clears battle-shock), or None when no rule forces one."""
+    a = next((a for a in RE.acting(battle, u, (V.FORCED_SHOCK,))
+              if a.grant.who != V.ENGAGED_ENEMY and FS.due(a.grant.what, V.IN_SHOCK_STEP)), None)
+    if a is None:
+        return None
+
+    def test():
+        RE.use(battle, a)
+        e, name = a.grant.what, a.held.record.name
+        mod = f" ({e.value:+d})" if e.value else ""
+        battle.emit(ev.RULE_EFFECT, rule=name, unit=_uid(u), effect=f"must take a battle-shock test{mod}")
+        yield from upkeep.battle_shock_test(battle, u, True, True, {"strength": state, "rule": name}, forced=e.value)
+    return test()
+
+
 def _pick_and_test(battle, holder: int, a, picked: set):
     """An ENGAGED_ENEMY test: the holder's player picks one engaged enemy unit (not in
     ``picked``), which takes the test."""

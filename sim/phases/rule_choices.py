@@ -98,6 +98,13 @@ def _friends(player: int, rec: V.RuleRecord) -> list[tuple[str, float]]:
     return out
 
 
+def _taken(player: int) -> set:
+    """-- shock: every option the player's option choices (PICK_OPTION) picked so far."""
+    prefix = f"{PLAYER[player]}:"
+    return {o for k, c in R.current.rule_choices.items() if k.startswith(prefix) and isinstance(c.get("value"), list)
+            for o in c["value"]}
+
+
 def start_of_phase(battle):
     """At the start of a phase (a generator): expire the choices that no longer hold (both
     players'), then ask the active player's choices whose moment it is."""
@@ -123,7 +130,11 @@ def start_of_phase(battle):
             continue
         if ch.kind == V.CALL and ck in res.rule_choices:
             continue  # (called and still in force)
+        if not CH.asked_in_round(ch, ts.round, res.rule_choices.get(ck, {}).get("round")):  # -- shock:
+            continue
         enemies = _friends(p, rec) if ch.kind == V.PICK_FRIEND else _enemies(p)
+        if ch.kind == V.PICK_OPTION:  # -- shock: the options left, in the record's order
+            enemies = [(o, 0.0) for o in CH.options_left(ch, _taken(p))]
         opts = CH.options(ch, [u for u, _d in enemies])
         if not opts:
             continue
@@ -136,6 +147,8 @@ def start_of_phase(battle):
         if value is None:
             battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=False, **_unit(scope))
             continue
+        if ch.kind == V.PICK_OPTION:  # -- shock: added to the options picked before
+            value = CH.picked_value(res.rule_choices.get(ck, {}).get("value"), value)
         res.rule_choices[ck] = {"value": value, "round": ts.round, "player": ts.active}
         res.rule_uses[ck] = res.rule_uses.get(ck, 0) + 1
         battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=value, **_unit(scope))

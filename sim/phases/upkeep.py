@@ -54,16 +54,28 @@ def command_phase(battle):
     for u in _units_of(ts.active):
         st = W.unit_state(u)
         state = strength(battle, u)
-        if not CMD.needs_battle_shock_roll(st.battle_shocked, state):
+        forced = _forced_in_step(battle, u)  # -- shock: a rule's test in this step is its one roll (08.03.01)
+        if not CMD.needs_battle_shock_roll(st.battle_shocked, state) and forced is None:
             continue
         moment = Moment(SG.BEFORE_BATTLE_SHOCK_ROLL, player=ts.active, unit=u, info={"strength": state})
         yield from battle.offer(moment)
         if moment.info.get("passed"):  # (a stratagem passed it without dice: 15.04)
             continue
-        if RX.any_rules():  # (a rule may re-roll it: the player may be asked)
+        if forced is not None:  # -- shock:
+            yield from forced
+        elif RX.any_rules():  # (a rule may re-roll it: the player may be asked)
             yield from battle_shock_test(battle, u, True, True, fields={"strength": state})
         else:
             battle_shock_roll(battle, u, in_battle_shock_step=True, strength=state)
+
+
+def _forced_in_step(battle, u: int):
+    """-- shock: the test a rule forces on the unit in its Battle-shock step (V.IN_SHOCK_STEP, made
+    as its one roll of the step: sim.phases.forced_shock.in_step), as a generator, or None."""
+    if not RX.any_rules():
+        return None
+    from sim.phases import forced_shock
+    return forced_shock.in_step(battle, u, strength(battle, u))
 
 
 def battle_shock_roll(battle, u: int, *, in_battle_shock_step: bool, **fields) -> None:

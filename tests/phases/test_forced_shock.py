@@ -197,3 +197,78 @@ def test_rad_bombardment_fallout_below_3_does_nothing_and_only_in_red_command_ph
         while b.turn_state.active == 0:  # (blue's own Command phase: no fallout)
             b.run_command(EndPhase())
         assert len(of_type(b, "rule effect")) == 1
+
+
+# --- Harbingers of Dread: Dread abilities picked (PICK_OPTION) in rounds 1, 3 and 5; Paragons of Terror one more
+
+DREAD = "harbingers-of-dread-"
+
+
+def _dread(rules=("harbingers-of-dread",)):
+    """Red: a knight k with the Dread rules; blue: b1 (three models) 5" from it, b2 far away."""
+    red = [unit("k", model((20, 20), ["gun"]), keywords=("VEHICLE",), rules=list(rules))]
+    blue = [unit("b1", model([(20, 25), (21.5, 25), (23, 25)], ["gun"])), unit("b2", model((50, 40), ["gun"]))]
+    return mission_scenario(red, blue)
+
+
+def _picks(b):
+    return [(d["player"], d["answer"]) for d in _shadow_decisions(b)]
+
+
+def test_harbingers_of_dread_picks_one_dread_ability_in_rounds_1_3_and_5_by_default():
+    from sim.world.rule_reads import leadership
+    with Battle(_dread(), dice=ForcedDice([])) as b:
+        b.run_command(StartBattle())
+        assert _picks(b) == [(0, DREAD + "despair")]  # (the first option, at the start of round 1)
+        assert b.resources.rule_choices["red:harbingers-of-dread"]["value"] == [DREAD + "despair"]
+        b._enter()
+        assert leadership(b, b.units["b1"]) == [8, 8, 8]  # Ld 6, worsened by Deathly Terror and Despair
+        assert leadership(b, b.units["b2"]) == [6]  # (out of the 9" auras)
+        _to_round(b, 3)  # (not asked again in round 1 in blue's turn, nor in round 2; in red's round-3 Command phase)
+        assert _picks(b) == [(0, DREAD + "despair"), (0, DREAD + "doom")]
+        assert b.resources.rule_choices["red:harbingers-of-dread"]["round"] == 3
+        assert b.resources.rule_choices["red:harbingers-of-dread"]["value"] == [DREAD + "despair", DREAD + "doom"]
+
+
+def test_paragons_of_terror_picks_one_more_never_one_already_picked():
+    # the script names Dismay for every pick: Harbingers takes it; Paragons may not pick it again,
+    # so its answer falls back to its default, the first option left (Despair)
+    with Battle(_dread(("harbingers-of-dread", "paragons-of-terror")), dice=ForcedDice([])) as b:
+        b.run_command(StartBattle(), answer_from({"rule_choice": DREAD + "dismay"}))
+        assert _picks(b) == [(0, DREAD + "dismay"), (0, DREAD + "despair")]
+        assert b.resources.rule_choices["red:paragons-of-terror"]["value"] == [DREAD + "despair"]
+        _to_round(b, 2)
+        assert len(_picks(b)) == 2  # (Paragons: round 1 only)
+
+
+def test_dismay_forces_the_battle_shock_step_roll_of_a_unit_below_starting_strength():
+    # b1 lost one of its three models (below Starting Strength, not at half: no roll of its own);
+    # in blue's Battle-shock step Dismay makes it test: 3+3 = 6 < Ld 7 (Deathly Terror): fails
+    from scen import kill
+    with Battle(_dread(), dice=ForcedDice([3, 3])) as b:
+        b.run_command(StartBattle(), answer_from({"rule_choice": DREAD + "dismay"}))
+        kill(b, "b1/3")
+        while b.turn_state.active == 0:
+            b.run_command(EndPhase())
+        (shock,) = of_type(b, "battle-shock")
+        assert (shock["unit"], shock["roll"], shock["needed"], shock["passed"]) == ("b1", 6, 7, False)
+        assert shock["rule"] == "Harbingers of Dread (Dismay)" and shock["strength"] == "below starting"
+        assert W.unit_state(b.units["b1"]).battle_shocked
+
+
+def test_doom_and_darkness_act_once_picked():
+    from sim.rules.effects import vocabulary as V
+    from sim.world import rule_effects as RE
+    with Battle(_dread(("harbingers-of-dread", "paragons-of-terror")), dice=ForcedDice([])) as b:
+        b.run_command(StartBattle(), answer_from({"rule_choice": DREAD + "doom"}))  # (then Despair)
+        b._enter()
+        k, b1 = b.units["k"], b.units["b1"]
+
+        def names(**kw):
+            return [a.held.record.key for a in RE.acting(b, k, (V.MODIFY,), **kw)]
+        assert DREAD + "doom" not in names(attack="melee", other=b1)
+        W.unit_state(b1).battle_shocked = True
+        assert DREAD + "doom" in names(attack="melee", other=b1)
+        assert DREAD + "darkness" not in names(attack="ranged", other=b1)
+        b.resources.rule_choices["red:paragons-of-terror"]["value"] = [DREAD + "darkness"]
+        assert DREAD + "darkness" in names(attack="ranged", other=b1)

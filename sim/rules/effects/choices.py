@@ -22,7 +22,10 @@ def uses_left(choice: V.RuleChoice, used: int) -> bool:
 def options(choice: V.RuleChoice, enemies: Sequence[str]) -> list:
     """What may be answered: PICK_ENEMY an enemy unit on the battlefield (its id); PICK_FRIEND an
     eligible friendly unit (``enemies`` are then those candidates' ids); CALL "call" or "decline".
-    An empty list: nothing to pick, the choice is not asked."""
+    An empty list: nothing to pick, the choice is not asked. PICK_OPTION: the options left
+    (``enemies``: those, options_left)."""
+    if choice.kind == V.PICK_OPTION:  # -- shock:
+        return list(enemies)
     if choice.kind in (V.PICK_ENEMY, V.PICK_FRIEND):
         return list(enemies)
     return [CALL, DECLINE]
@@ -33,7 +36,10 @@ def default_answer(choice: V.RuleChoice, enemies: Sequence[tuple[str, float]], r
     can most likely attack; ``enemies``: (unit id, distance) in unit order, ties to the first);
     PICK_FRIEND the eligible friendly unit nearest a bearer (``enemies``: (unit id, distance to
     the nearest bearer) of the candidates); CALL "call" once an enemy unit is within 12" of one of
-    its units, or from battle round 3."""
+    its units, or from battle round 3. PICK_OPTION: the first option left (``enemies``: (key, 0)
+    in the record's order)."""
+    if choice.kind == V.PICK_OPTION:  # -- shock:
+        return enemies[0][0] if enemies else None
     if choice.kind in (V.PICK_ENEMY, V.PICK_FRIEND):
         return min(enemies, key=lambda e: e[1])[0] if enemies else None
     near = any(d <= CALL_RANGE for _u, d in enemies)
@@ -42,7 +48,10 @@ def default_answer(choice: V.RuleChoice, enemies: Sequence[tuple[str, float]], r
 
 def value_of(choice: V.RuleChoice, answer):
     """The value kept for an answer (Resources.rule_choices): the unit id picked (enemy or
-    friendly), True for a call, None for a decline (nothing is kept)."""
+    friendly), True for a call, None for a decline (nothing is kept). PICK_OPTION: the option's
+    key (added to the options picked before: ``picked_value``)."""
+    if choice.kind == V.PICK_OPTION:  # -- shock:
+        return answer
     if choice.kind in (V.PICK_ENEMY, V.PICK_FRIEND):
         return answer
     return True if answer == CALL else None
@@ -68,3 +77,23 @@ def expired(lasts: str, made_round: int, made_player: int, now_round: int, now_p
     if lasts == V.UNTIL_YOUR_NEXT_COMMAND:
         return now_player == owner and phase == "command" and (now_round, now_player) != (made_round, made_player)
     return False
+
+
+# -- shock: option choices (PICK_OPTION) and choices asked in some battle rounds only
+def options_left(choice: V.RuleChoice, taken) -> list[str]:
+    """The options of a PICK_OPTION choice not yet picked (``taken``: every option its army's
+    option choices picked), in the record's order."""
+    return [o for o in choice.options if o not in taken]
+
+
+def picked_value(before, answer: str) -> list[str]:
+    """The options in force once ``answer`` is picked: the earlier picks, then it."""
+    return [*(before or []), answer]
+
+
+def asked_in_round(choice: V.RuleChoice, round_: int, made_round: int | None) -> bool:
+    """A choice limited to some battle rounds (``rounds``) is asked in those only, once each
+    (``made_round``: the round its last answer was kept, None if never); others every time."""
+    if not choice.rounds:
+        return True
+    return round_ in choice.rounds and made_round != round_

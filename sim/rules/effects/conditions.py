@@ -37,6 +37,7 @@ class Facts:
     # -- shock: (keywords, distance to the affected unit) of each unit of the rule's (holder's) army on the battlefield
     holder_units: tuple = ()
     in_own_zone: bool = False  # -- shock: a model of it is within its own army's deployment zone
+    target_battle_shocked: bool = False  # -- shock: the other unit is battle-shocked
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
@@ -44,6 +45,7 @@ _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_
          V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
          V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
 _FACT[V.IN_OWN_ZONE] = "in_own_zone"  # -- shock:
+_FACT[V.TARGET_SHOCKED] = "target_battle_shocked"
 
 
 def _alternatives(arg) -> list[str]:
@@ -99,6 +101,8 @@ def condition_words(name: str, arg) -> str:
     """A condition in words, for the unit card and the import report."""
     if name == V.IN_OWN_ZONE:  # -- shock:
         return "it is within its own deployment zone"
+    if name == V.TARGET_SHOCKED:
+        return "the other unit is battle-shocked"
     if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # -- shock:
         kw, inches = V.near_argument(arg)
         return f"it is {'' if name == V.NEAR_KEYWORD else 'not '}within {inches:g}\" of a {kw} unit of the rule's army"

@@ -31,6 +31,10 @@ def _tables() -> tuple[dict, dict, dict]:
             by_id[i] = r
         for n in r.names:
             by_name.setdefault(norm(n), []).append(r)
+    for r in ALL:  # -- shock: an option choice names option records that exist
+        for o in (r.choice.options if r.choice is not None else ()):
+            if o not in by_key:
+                raise VocabularyError(f"{r.key}: its choice names an option {o!r} that no record has as its key")
     return by_key, by_id, by_name
 
 

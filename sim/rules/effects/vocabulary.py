@@ -88,7 +88,8 @@ AT_END_OF_PHASE = "end of phase"  # at the end of each phase (of ``When.phases``
 # -- shock: moments of FORCED_SHOCK (AT_COMMAND: in a Command phase, after its Battle-shock step, 08.04; of the
 # turn When.turn names, the affected unit's own or the enemy's)
 AT_START_OF_PHASE = "start of phase"  # at the start of each phase (of ``When.phases`` when given), after its choices
-SHOCK_MOMENTS = (AT_COMMAND, AT_START_OF_PHASE)
+IN_SHOCK_STEP = "battle-shock step"  # in the affected unit's own Battle-shock step (08.03), as its one roll of it
+SHOCK_MOMENTS = (AT_COMMAND, AT_START_OF_PHASE, IN_SHOCK_STEP)
 
 # --- conditions (When.conditions): each a (name, argument) pair -------------------------------
 CHARGED = "charged"  # the affected unit made a charge move this turn
@@ -116,7 +117,8 @@ WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD
 NEAR_KEYWORD = "near keyword"
 NOT_NEAR_KEYWORD = "not near keyword"
 IN_OWN_ZONE = "in own deployment zone"  # a model of the affected unit is within its own army's deployment zone
-CONDITIONS = CONDITIONS + (NEAR_KEYWORD, NOT_NEAR_KEYWORD, IN_OWN_ZONE)
+TARGET_SHOCKED = "target battle-shocked"  # the target (or attacker) unit is battle-shocked (01.07)
+CONDITIONS = CONDITIONS + (NEAR_KEYWORD, NOT_NEAR_KEYWORD, IN_OWN_ZONE, TARGET_SHOCKED)
 WITH_ARGUMENT = WITH_ARGUMENT + (NEAR_KEYWORD, NOT_NEAR_KEYWORD)
 
 
@@ -143,6 +145,11 @@ CALL = "call"  # switch the rule on now or not (a Waaagh!'s turn, a once-per-bat
 PICK_FRIEND = "friendly unit"  # pick one friendly unit (within the CHOSEN_FRIEND grant's range of a bearer, with
 # its keywords): the CHOSEN_FRIEND grants reach it
 CHOICE_KINDS = (PICK_ENEMY, CALL, PICK_FRIEND)
+# -- shock:
+PICK_OPTION = "option"  # pick one of the rule's ``options`` (keys of option records, whose grants then reach the
+# units holding the rule, for the rest of the battle); each pick adds to the earlier ones, none picked twice (by any
+# of its army's option choices)
+CHOICE_KINDS = CHOICE_KINDS + (PICK_OPTION,)
 # how long a choice holds once made
 UNTIL_NEXT_CHOICE = "until the next choice"  # e.g. a target picked each Command phase
 THIS_TURN = "this turn"
@@ -194,6 +201,8 @@ class Effect:
         # -- shock:
         if k == FORCED_SHOCK and (self.trigger not in SHOCK_MOMENTS or self.roll not in (0, 2, 3, 4, 5, 6)):
             raise VocabularyError(f"a forced battle-shock test needs a moment of {SHOCK_MOMENTS} (and a roll 2-6 or 0)")
+        if k == FORCED_SHOCK and self.trigger == IN_SHOCK_STEP and (self.roll or self.dice.k or self.dice.is_random):
+            raise VocabularyError("a test in the Battle-shock step is the unit's roll of the step: no D6 or mortal wounds")
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +295,8 @@ class RuleChoice:
     lasts: str = UNTIL_NEXT_CHOICE
     uses: int = 0  # per battle (Waaagh!: 1); 0: every time
     turn: str = OWN_TURN  # -- shock: OWN_TURN, or EITHER_TURN: asked in either player's turn (Shadow in the Warp)
+    options: tuple[str, ...] = ()  # -- shock: PICK_OPTION: the option records' keys
+    rounds: tuple[int, ...] = ()  # -- shock: asked only in these battle rounds, once each (() every round)
 
     def __post_init__(self) -> None:
         if self.kind not in CHOICE_KINDS:
@@ -298,6 +309,10 @@ class RuleChoice:
             raise VocabularyError(f"unknown duration {self.lasts!r}")
         if self.turn not in CHOICE_TURNS:  # -- shock:
             raise VocabularyError(f"a choice's turn must be of {CHOICE_TURNS}, not {self.turn!r}")
+        if (self.kind == PICK_OPTION) != bool(self.options) or not all(isinstance(o, str) and o for o in self.options):
+            raise VocabularyError("a choice of an option (and only one) names its options: the option records' keys")
+        if not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 5 for n in self.rounds):
+            raise VocabularyError(f"a choice's rounds are battle rounds 1 to 5, not {self.rounds!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,7 +338,7 @@ class RuleRecord:
             raise VocabularyError(f"{self.key}: unknown source {self.source!r}")
         if not self.names or not self.summary:
             raise VocabularyError(f"{self.key}: a record needs a name and a summary")
-        if not self.grants:
+        if not self.grants and not (self.choice is not None and self.choice.kind == PICK_OPTION):  # -- shock: (options)
             raise VocabularyError(f"{self.key}: a record with no effect the engine applies is no record (the rule is "
                                   "not modelled: leave it out, the importer reports it so)")
         uses_choice = any(c[0] in (CHOSEN, TARGET_CHOSEN) for g in self.grants for c in g.when.conditions)

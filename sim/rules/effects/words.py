@@ -45,7 +45,8 @@ def effect_words(e: V.Effect) -> str:
     if k == V.LEND:
         return f"is lent this model's ({e.ability}) abilities"
     if k == V.FORCED_SHOCK:  # -- shock:
-        when = "in the Command phase" if e.trigger == V.AT_COMMAND else "at the start of the phase"
+        when = {V.AT_COMMAND: "in the Command phase", V.IN_SHOCK_STEP: "in its Battle-shock step"}.get(
+            e.trigger, "at the start of the phase")
         roll = f"on a D6 of {e.roll}+, " if e.roll else ""
         many = e.dice.is_random or e.dice.k != 1
         mw = f"{_dice(e.dice)} mortal wound{'s' if many else ''} and " if e.dice.k or e.dice.is_random else ""
