@@ -19,6 +19,7 @@ import pygame
 
 from sim.components import Unit
 from sim.rules.effects import vocabulary as V
+from sim.rules.effects import table  # -- shock: (option records' names)
 from sim.rules.effects.conditions import why_not
 from sim.rules.effects.words import effect_words, grant_words
 from sim.sandbox import range_rings as RR
@@ -94,6 +95,9 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
         return f"marked {_unit_name(value)}" if value is not None else "no unit marked yet"
     if c.kind == V.PICK_FRIEND:
         return f"affecting {_unit_name(value)}" if value is not None else "no friendly unit picked yet"
+    if c.kind == V.PICK_OPTION:  # -- shock: the option records picked so far
+        names = [table.by_key(k).name for k in (value or []) if table.by_key(k) is not None]
+        return ("picked: " + ", ".join(names)) if names else "no option picked yet"
     res = R.current  # (when and by whom the choice was made: sim.world.resources.rule_choices)
     made = {} if res is None else res.rule_choices.get(RE.choice_key(owner, rec.key, scope), {})
     if value is not None and value is not False:

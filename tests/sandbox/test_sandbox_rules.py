@@ -273,3 +273,19 @@ def test_a_limited_grant_used_says_so(make):
     sb.battle.resources.rule_uses["blue:test-once@boss|battle"] = 1  # (a datasheet ability: its unit's own uses)
     line = [r for r in RC.rule_lines(sb.battle, boss) if r.key == "test-once"][0]
     assert (line.state, line.grants[0].why) == (RC.NOT, "not now: used (once per battle)")
+
+
+# -- shock:
+def test_an_option_choice_in_words_on_the_panel_and_the_card(make):
+    """A Dread ability picked (PICK_OPTION) reads by its record's name in the decision panel and on
+    the card (the showcase's mob given Harbingers of Dread for the test)."""
+    from sim.rules.effects import table
+    d = make(SHOWCASE)
+    sb = d.sb
+    assert option_text(sb, "harbingers-of-dread-doom") == "Harbingers of Dread (Doom)"
+    sb.battle._enter()
+    rec = table.by_key("harbingers-of-dread")
+    assert RC.choice_words(rec, 0) == "no option picked yet"
+    _choose(sb, "red", "harbingers-of-dread", ["harbingers-of-dread-despair", "harbingers-of-dread-doom"])
+    assert RC.choice_words(rec, 0) == "picked: Harbingers of Dread (Despair), Harbingers of Dread (Doom)"
+    pygame.event.clear()
