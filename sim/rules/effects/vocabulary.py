@@ -9,7 +9,8 @@ asks of its player (if any), and its :class:`Grant` s. A grant says
   hold, a limit on uses);
 * **what** it does (:class:`Effect`: a modifier, a re-roll, Feel No Pain, an invulnerable save, a
   weapon ability conferred, mortal wounds on a trigger, models returned or wounds regained,
-  Fights First, a limit on being targeted, a change of stratagem cost).
+  Fights First, a limit on being targeted, a change of stratagem cost; a forced battle-shock test
+  of enemy units, sim.phases.forced_shock).
 
 Whether a grant's conditions hold is sim.rules.effects.conditions (a pure function of facts);
 which grants reach a unit at a moment is sim.world.rule_effects; each kind of effect is read
