@@ -272,3 +272,32 @@ def test_doom_and_darkness_act_once_picked():
         assert DREAD + "darkness" not in names(attack="ranged", other=b1)
         b.resources.rule_choices["red:paragons-of-terror"]["value"] = [DREAD + "darkness"]
         assert DREAD + "darkness" in names(attack="ranged", other=b1)
+
+
+def test_a_battle_with_forced_tests_and_option_choices_replays_byte_for_byte(tmp_path):
+    """The default battle with Shadow in the Warp and Terror of Khorne on the first army, Harbingers
+    of Dread and Paragons of Terror on the second, played by the default and the random players:
+    recorded, replayed with no player (every pick and test is in the log)."""
+    from pathlib import Path
+    from sim.players import play_battle
+    from sim.replay.log import Recorder, replay, write_log
+    from sim.scenario.load import load_scenario
+    root = Path(__file__).resolve().parents[2]
+    parts = (root / "scenarios/battle_default.toml").read_text().split("[[armies]]\n")
+    assert len(parts) == 3
+    for i, rules in ((1, '["shadow-in-the-warp", "terror-of-khorne"]'), (2, '["harbingers-of-dread", "paragons-of-terror"]')):
+        head, rest = parts[i].split("\n", 1)
+        parts[i] = f"{head}\nrules = {rules}\n{rest}"
+    path = tmp_path / "shock.toml"
+    path.write_text("[[armies]]\n".join(parts))
+    spec = load_scenario(path)
+    for players in (("default", "default"), ("random", "random")):
+        s = dataclasses.replace(spec, script=(), mission=dataclasses.replace(spec.mission, players=players))
+        with Battle(s, seed=5) as b:
+            rec = Recorder(b, str(path))
+            play_battle(b, s, rec)
+            assert b.turn_state.over and any(e.get("rule") == "Shadow in the Warp" for e in of_type(b, "battle-shock"))
+            assert b.resources.rule_choices["blue:harbingers-of-dread"]["value"]
+            log = write_log(tmp_path / f"{players[0]}.jsonl", rec)
+        n, div = replay(log)
+        assert div is None and n == b.commands_done
