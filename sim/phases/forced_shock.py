@@ -73,7 +73,10 @@ def forced_tests(battle, moment: str):
 def in_step(battle, u: int, state: str):
     """The test a rule forces on unit ``u`` in its own Battle-shock step (V.IN_SHOCK_STEP: the
     first such grant acting on it), as a generator making it as the unit's one roll of the step
-    (08.03.01; a pass clears battle-shock), or None when no rule forces one."""
+    (08.03.01; a pass clears battle-shock), or None when no rule forces one (none of a unit off
+    the battlefield: in reserves or embarked, no rule's range reaches it)."""
+    if W.off_table(u):
+        return None
     a = next((a for a in RE.acting(battle, u, (V.FORCED_SHOCK,))
               if a.grant.who != V.ENGAGED_ENEMY and FS.due(a.grant.what, V.IN_SHOCK_STEP)), None)
     if a is None:
