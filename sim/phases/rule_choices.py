@@ -98,13 +98,6 @@ def _friends(player: int, rec: V.RuleRecord) -> list[tuple[str, float]]:
     return out
 
 
-def _taken(player: int) -> set:
-    """-- shock: every option the player's option choices (PICK_OPTION) picked so far."""
-    prefix = f"{PLAYER[player]}:"
-    return {o for k, c in R.current.rule_choices.items() if k.startswith(prefix) and isinstance(c.get("value"), list)
-            for o in c["value"]}
-
-
 def start_of_phase(battle):
     """At the start of a phase (a generator): expire the choices that no longer hold (both
     players'), then ask the active player's choices whose moment it is."""
@@ -130,15 +123,18 @@ def start_of_phase(battle):
             continue
         if ch.kind == V.CALL and ck in res.rule_choices:
             continue  # (called and still in force)
-        if not CH.asked_in_round(ch, ts.round, res.rule_choices.get(ck, {}).get("round")):  # -- shock:
+        if not CH.asked_in_round(ch, ts.round, res.rule_uses.get(CH.round_key(ck, ts.round), 0) > 0):  # -- shock:
             continue
         enemies = _friends(p, rec) if ch.kind == V.PICK_FRIEND else _enemies(p)
-        if ch.kind == V.PICK_OPTION:  # -- shock: the options left, in the record's order
-            enemies = [(o, 0.0) for o in CH.options_left(ch, _taken(p))]
         opts = CH.options(ch, [u for u, _d in enemies])
+        default = CH.default_answer(ch, enemies, ts.round)
+        if ch.lasts == V.KEPT:  # -- shock: the options not picked yet (for this rule, or the one it adds to)
+            kept = RE.choice_key(p, ch.adds_to or rec.key, scope)
+            opts = CH.options_left(ch, res.rule_choices.get(kept, {}).get("value") or [])
+            default = opts[0] if opts else None
         if not opts:
             continue
-        req = DecisionRequest(KIND, f"{ck} round {ts.round}", p, opts, CH.default_answer(ch, enemies, ts.round),
+        req = DecisionRequest(KIND, f"{ck} round {ts.round}", p, opts, default,
                               prompt=f"{rec.name}{f' ({name})' if name else ''}: {ch.prompt}",
                               context={"rule": rec.key, "choice": ch.kind, **({"unit": scope} if scope else {}),
                                        **({"turn": ch.turn} if ch.turn != V.OWN_TURN else {})})
@@ -147,8 +143,12 @@ def start_of_phase(battle):
         if value is None:
             battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=False, **_unit(scope))
             continue
-        if ch.kind == V.PICK_OPTION:  # -- shock: added to the options picked before
-            value = CH.picked_value(res.rule_choices.get(ck, {}).get("value"), value)
+        if ch.rounds:  # -- shock: (asked once in each of its rounds)
+            res.rule_uses[CH.round_key(ck, ts.round)] = 1
+        if ch.lasts == V.KEPT:  # -- shock: added to the options picked before (of the rule it adds to, if any)
+            before = res.rule_choices.get(kept, {}).get("value")
+            res.rule_choices[kept] = {"value": CH.picked_value(before, value), "round": ts.round, "player": ts.active}
+            value = CH.picked_value(res.rule_choices.get(ck, {}).get("value") if ch.adds_to else before, value)
         res.rule_choices[ck] = {"value": value, "round": ts.round, "player": ts.active}
         res.rule_uses[ck] = res.rule_uses.get(ck, 0) + 1
         battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=value, **_unit(scope))

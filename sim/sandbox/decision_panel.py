@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 from sim.stratagems import by_name
-from sim.rules.effects import table  # -- shock: (option records by name)
 
 
 def _unit_name(sb, uid: str) -> str:
@@ -92,8 +91,7 @@ WORDS = {"decline": "Decline", "use": "Use", "call": "Call it now", "reroll": "R
 
 def option_text(sb, opt) -> str:
     """An option in words: a unit id by its unit's NAME (its id too only when two units share
-    the name), a model id by its model's name, a rule record's key (an option picked) by its
-    name, True/False as Yes/No, a list item by item."""
+    the name), a model id by its model's name, True/False as Yes/No, a list item by item."""
     if opt is True or opt is False:
         return "Yes" if opt else "No"
     if opt is None:
@@ -108,9 +106,6 @@ def option_text(sb, opt) -> str:
     m = sb.scene.models.get(s)
     if m is not None:
         return f"{m.name} ({s})"
-    rec = table.by_key(s) if "-" in s else None  # -- shock: an option record (a PICK_OPTION choice) by its name
-    if rec is not None:
-        return rec.name
     return WORDS.get(s.casefold(), s)
 
 

@@ -19,7 +19,6 @@ import pygame
 
 from sim.components import Unit
 from sim.rules.effects import vocabulary as V
-from sim.rules.effects import table  # -- shock: (option records' names)
 from sim.rules.effects.conditions import why_not
 from sim.rules.effects.words import effect_words, grant_words
 from sim.sandbox import range_rings as RR
@@ -95,9 +94,10 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
         return f"marked {_unit_name(value)}" if value is not None else "no unit marked yet"
     if c.kind == V.PICK_FRIEND:
         return f"affecting {_unit_name(value)}" if value is not None else "no friendly unit picked yet"
-    if c.kind == V.PICK_OPTION:  # -- shock: the option records picked so far
-        names = [table.by_key(k).name for k in (value or []) if table.by_key(k) is not None]
-        return ("picked: " + ", ".join(names)) if names else "no option picked yet"
+    if c.kind == V.PICK_OPTION and isinstance(value, list):  # -- shock: (KEPT: every option picked so far)
+        return f"{', '.join(value)} chosen"
+    if c.kind == V.PICK_OPTION:
+        return f"{value} chosen" if value else f"no option chosen yet ({', '.join(c.options)})"
     res = R.current  # (when and by whom the choice was made: sim.world.resources.rule_choices)
     made = {} if res is None else res.rule_choices.get(RE.choice_key(owner, rec.key, scope), {})
     if value is not None and value is not False:
@@ -110,7 +110,8 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
 
 def _why(reason: str, rec: V.RuleRecord, choice: str) -> str:
     """"not now: <why>", the rule's choice named when that is what is missing."""
-    if rec.choice is not None and ("chosen for this rule" in reason or "has been called" in reason):
+    if rec.choice is not None and ("chosen for this rule" in reason or "has been called" in reason
+                                   or "is the option chosen" in reason):
         return "not now: " + choice.split(" (")[0]
     return "not now: " + reason.replace(" (not now)", "")
 

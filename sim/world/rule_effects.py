@@ -32,7 +32,6 @@ import esper
 from sim.components import ModelId, Stats, Unit, UnitMember, UnitRules, Wounds
 from sim.rules import command as CMD
 from sim.rules.effects import vocabulary as V
-from sim.rules.effects import table  # -- shock: (option records)
 from sim.rules.effects.conditions import Facts, why_not
 from sim.rules.geometry import within_distance
 from sim.rules.geometry import EPS, footprint_polygon_distance  # -- shock:
@@ -153,8 +152,7 @@ def _aura_sources() -> tuple:
     (Resources.rule_auras)."""
     res = R.current
     if res.rule_auras is None:
-        res.rule_auras = tuple((u, h, g) for u in W.all_units() for h in held_by(u) + _every_option(u)
-                               for g in h.record.grants
+        res.rule_auras = tuple((u, h, g) for u in W.all_units() for h in held_by(u) for g in h.record.grants
                                if g.who in (V.AURA, V.ENEMY_AURA, V.CHOSEN_FRIEND, V.ENEMIES))
     return res.rule_auras
 
@@ -170,7 +168,7 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
     kws = W.unit_keywords(unit_ent)
     my_id = esper.component_for_entity(unit_ent, Unit).id
     picked: set = set()  # (a rule reaching a chosen friend once, however many units hold it)
-    for h in with_options(unit_ent):
+    for h in held_by(unit_ent):
         if h.bearers and not _bearer_alive(unit_ent, h.bearers):
             continue  # (a rule its bearers carry ends with them: a leader's, once the leader is destroyed)
         for g in h.record.grants:
@@ -183,8 +181,6 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
                 out.append(Acting(h, g, unit_ent))
     for other, h, g in _aura_sources():
         if other == unit_ent or (kinds is not None and g.what.kind not in kinds):
-            continue
-        if not any(x is h for x in held_by(other)) and not _option_on(other, h.record.key):  # -- shock: (an option)
             continue
         friendly = esper.component_for_entity(other, Unit).owner == owner
         if g.who == V.CHOSEN_FRIEND:
@@ -205,36 +201,6 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
             continue
         out.append(Acting(h, g, other))
     return out
-
-
-# -- shock: option records (a PICK_OPTION choice's options) reach the units holding the rule once picked
-def _picked_options(holder: int, h: V.Held) -> list:
-    """The keys of the options ``h``'s PICK_OPTION choice picked (held by ``holder``), in order."""
-    ch = h.record.choice
-    if ch is None or ch.kind != V.PICK_OPTION:
-        return []
-    owner = esper.component_for_entity(holder, Unit).owner
-    return list(choice_of(owner, h.record.key, scope_of(h.record, holder)) or [])
-
-
-def with_options(unit_ent: int) -> tuple:
-    """The rules a unit holds, then the option records its rules' PICK_OPTION choices picked (each
-    held as the rule that picked it)."""
-    held = held_by(unit_ent)
-    extra = tuple(V.Held(table.by_key(k), h.bearers) for h in held for k in _picked_options(unit_ent, h))
-    return held + extra if extra else held
-
-
-def _every_option(unit_ent: int) -> tuple:
-    """Every option record the unit's rules may pick, held as the rule that may pick it (the aura
-    sources list them once; ``_option_on`` says whether one is picked now)."""
-    return tuple(V.Held(table.by_key(k), h.bearers) for h in held_by(unit_ent)
-                 for k in (h.record.choice.options if h.record.choice is not None else ()))
-
-
-def _option_on(holder: int, key: str) -> bool:
-    """The option record ``key`` is picked by a rule ``holder`` holds."""
-    return any(key in _picked_options(holder, h) for h in held_by(holder))
 
 
 def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
@@ -263,13 +229,14 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
     st = W.unit_state(unit_ent)
     owner = esper.component_for_entity(holder, Unit).owner
     choice = choice_of(owner, held.record.key, scope_of(held.record, holder))
+    kind = held.record.choice.kind if held.record.choice is not None else ""
     phase = "" if ts is None else str(ts.phase)
     own_turn = True if ts is None else ts.active == esper.component_for_entity(unit_ent, Unit).owner
     kws, chosen_target, other_half = frozenset(), False, False
     dist = None
     if other is not None:
         kws = W.unit_keywords(other)
-        chosen_target = choice is not None and choice == esper.component_for_entity(other, Unit).id
+        chosen_target = kind == V.PICK_ENEMY and choice == esper.component_for_entity(other, Unit).id
         other_half = (every or V.TARGET_BELOW_HALF in need or V.TARGET_NOT_BELOW_HALF in need) \
             and _below_half(battle, other)
         mine, theirs = W.unit_models(unit_ent), W.unit_models(other)
@@ -288,9 +255,11 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  on_objective=(every or V.ON_OBJECTIVE in need) and _on_objective(battle, unit_ent),
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
-                 target_distance=dist, holder_units=near,
+                 target_distance=dist, option=choice if kind == V.PICK_OPTION and choice else "",
+                 holder_units=near,
                  in_own_zone=(every or V.IN_OWN_ZONE in need) and _in_own_zone(battle, unit_ent),
-                 target_battle_shocked=other is not None and W.unit_state(other).battle_shocked)
+                 target_battle_shocked=other is not None and W.unit_state(other).battle_shocked,
+                 options_picked=tuple(choice) if kind == V.PICK_OPTION and isinstance(choice, list) else ())
 
 
 def _in_own_zone(battle, unit_ent: int) -> bool:

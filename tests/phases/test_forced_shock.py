@@ -199,9 +199,8 @@ def test_rad_bombardment_fallout_below_3_does_nothing_and_only_in_red_command_ph
         assert len(of_type(b, "rule effect")) == 1
 
 
-# --- Harbingers of Dread: Dread abilities picked (PICK_OPTION) in rounds 1, 3 and 5; Paragons of Terror one more
+# --- Harbingers of Dread: Dread abilities picked (PICK_OPTION, kept) in rounds 1, 3 and 5; Paragons of Terror one more
 
-DREAD = "harbingers-of-dread-"
 
 
 def _dread(rules=("harbingers-of-dread",)):
@@ -219,24 +218,25 @@ def test_harbingers_of_dread_picks_one_dread_ability_in_rounds_1_3_and_5_by_defa
     from sim.world.rule_reads import leadership
     with Battle(_dread(), dice=ForcedDice([])) as b:
         b.run_command(StartBattle())
-        assert _picks(b) == [(0, DREAD + "despair")]  # (the first option, at the start of round 1)
-        assert b.resources.rule_choices["red:harbingers-of-dread"]["value"] == [DREAD + "despair"]
+        assert _picks(b) == [(0, "Despair")]  # (the first option, at the start of round 1)
+        assert b.resources.rule_choices["red:harbingers-of-dread"]["value"] == ["Despair"]
         b._enter()
         assert leadership(b, b.units["b1"]) == [8, 8, 8]  # Ld 6, worsened by Deathly Terror and Despair
         assert leadership(b, b.units["b2"]) == [6]  # (out of the 9" auras)
         _to_round(b, 3)  # (not asked again in round 1 in blue's turn, nor in round 2; in red's round-3 Command phase)
-        assert _picks(b) == [(0, DREAD + "despair"), (0, DREAD + "doom")]
+        assert _picks(b) == [(0, "Despair"), (0, "Doom")]
         assert b.resources.rule_choices["red:harbingers-of-dread"]["round"] == 3
-        assert b.resources.rule_choices["red:harbingers-of-dread"]["value"] == [DREAD + "despair", DREAD + "doom"]
+        assert b.resources.rule_choices["red:harbingers-of-dread"]["value"] == ["Despair", "Doom"]
 
 
 def test_paragons_of_terror_picks_one_more_never_one_already_picked():
     # the script names Dismay for every pick: Harbingers takes it; Paragons may not pick it again,
     # so its answer falls back to its default, the first option left (Despair)
     with Battle(_dread(("harbingers-of-dread", "paragons-of-terror")), dice=ForcedDice([])) as b:
-        b.run_command(StartBattle(), answer_from({"rule_choice": DREAD + "dismay"}))
-        assert _picks(b) == [(0, DREAD + "dismay"), (0, DREAD + "despair")]
-        assert b.resources.rule_choices["red:paragons-of-terror"]["value"] == [DREAD + "despair"]
+        b.run_command(StartBattle(), answer_from({"rule_choice": "Dismay"}))
+        assert _picks(b) == [(0, "Dismay"), (0, "Despair")]
+        assert b.resources.rule_choices["red:paragons-of-terror"]["value"] == ["Despair"]
+        assert b.resources.rule_choices["red:harbingers-of-dread"]["value"] == ["Dismay", "Despair"]
         _to_round(b, 2)
         assert len(_picks(b)) == 2  # (Paragons: round 1 only)
 
@@ -246,13 +246,13 @@ def test_dismay_forces_the_battle_shock_step_roll_of_a_unit_below_starting_stren
     # in blue's Battle-shock step Dismay makes it test: 3+3 = 6 < Ld 7 (Deathly Terror): fails
     from scen import kill
     with Battle(_dread(), dice=ForcedDice([3, 3])) as b:
-        b.run_command(StartBattle(), answer_from({"rule_choice": DREAD + "dismay"}))
+        b.run_command(StartBattle(), answer_from({"rule_choice": "Dismay"}))
         kill(b, "b1/3")
         while b.turn_state.active == 0:
             b.run_command(EndPhase())
         (shock,) = of_type(b, "battle-shock")
         assert (shock["unit"], shock["roll"], shock["needed"], shock["passed"]) == ("b1", 6, 7, False)
-        assert shock["rule"] == "Harbingers of Dread (Dismay)" and shock["strength"] == "below starting"
+        assert shock["rule"] == "Harbingers of Dread" and shock["strength"] == "below starting"
         assert W.unit_state(b.units["b1"]).battle_shocked
 
 
@@ -260,18 +260,22 @@ def test_doom_and_darkness_act_once_picked():
     from sim.rules.effects import vocabulary as V
     from sim.world import rule_effects as RE
     with Battle(_dread(("harbingers-of-dread", "paragons-of-terror")), dice=ForcedDice([])) as b:
-        b.run_command(StartBattle(), answer_from({"rule_choice": DREAD + "doom"}))  # (then Despair)
+        b.run_command(StartBattle(), answer_from({"rule_choice": "Doom"}))  # (then Paragons' default: Despair)
         b._enter()
         k, b1 = b.units["k"], b.units["b1"]
 
-        def names(**kw):
-            return [a.held.record.key for a in RE.acting(b, k, (V.MODIFY,), **kw)]
-        assert DREAD + "doom" not in names(attack="melee", other=b1)
+        def wound(**kw):
+            return [a.grant.what.value for a in RE.acting(b, k, (V.MODIFY,), **kw) if a.grant.what.stat == "wound"]
+        assert wound(attack="melee", other=b1) == []
         W.unit_state(b1).battle_shocked = True
-        assert DREAD + "doom" in names(attack="melee", other=b1)
-        assert DREAD + "darkness" not in names(attack="ranged", other=b1)
-        b.resources.rule_choices["red:paragons-of-terror"]["value"] = [DREAD + "darkness"]
-        assert DREAD + "darkness" in names(attack="ranged", other=b1)
+        assert wound(attack="melee", other=b1) == [1]  # Doom: +1 to wound a battle-shocked unit
+
+        def hit_taken():
+            return [a.grant.what.value for a in RE.acting(b, k, (V.MODIFY,), attack="ranged", other=b1)
+                    if a.grant.what.stat == "hit taken"]
+        assert hit_taken() == []
+        b.resources.rule_choices["red:harbingers-of-dread"]["value"].append("Darkness")
+        assert hit_taken() == [-1]  # Darkness: Stealth
 
 
 def test_a_battle_with_forced_tests_and_option_choices_replays_byte_for_byte(tmp_path):

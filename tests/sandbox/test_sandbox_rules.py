@@ -276,16 +276,14 @@ def test_a_limited_grant_used_says_so(make):
 
 
 # -- shock:
-def test_an_option_choice_in_words_on_the_panel_and_the_card(make):
-    """A Dread ability picked (PICK_OPTION) reads by its record's name in the decision panel and on
-    the card (the showcase's mob given Harbingers of Dread for the test)."""
+def test_kept_option_picks_in_words_on_the_card(make):
+    """Dread abilities picked so far (a PICK_OPTION choice that keeps its picks) on the card."""
     from sim.rules.effects import table
     d = make(SHOWCASE)
     sb = d.sb
-    assert option_text(sb, "harbingers-of-dread-doom") == "Harbingers of Dread (Doom)"
     sb.battle._enter()
     rec = table.by_key("harbingers-of-dread")
-    assert RC.choice_words(rec, 0) == "no option picked yet"
-    _choose(sb, "red", "harbingers-of-dread", ["harbingers-of-dread-despair", "harbingers-of-dread-doom"])
-    assert RC.choice_words(rec, 0) == "picked: Harbingers of Dread (Despair), Harbingers of Dread (Doom)"
+    assert RC.choice_words(rec, 0) == "no option chosen yet (Despair, Doom, Dismay, Darkness)"
+    _choose(sb, "red", "harbingers-of-dread", ["Despair", "Doom"])
+    assert RC.choice_words(rec, 0) == "Despair, Doom chosen"
     pygame.event.clear()

@@ -21,13 +21,13 @@ def uses_left(choice: V.RuleChoice, used: int) -> bool:
 
 def options(choice: V.RuleChoice, enemies: Sequence[str]) -> list:
     """What may be answered: PICK_ENEMY an enemy unit on the battlefield (its id); PICK_FRIEND an
-    eligible friendly unit (``enemies`` are then those candidates' ids); CALL "call" or "decline".
-    An empty list: nothing to pick, the choice is not asked. PICK_OPTION: the options left
-    (``enemies``: those, options_left)."""
-    if choice.kind == V.PICK_OPTION:  # -- shock:
-        return list(enemies)
+    eligible friendly unit (``enemies`` are then those candidates' ids); PICK_OPTION one of the
+    rule's options (by name); CALL "call" or "decline". An empty list: nothing to pick, the choice
+    is not asked."""
     if choice.kind in (V.PICK_ENEMY, V.PICK_FRIEND):
         return list(enemies)
+    if choice.kind == V.PICK_OPTION:
+        return list(choice.options)
     return [CALL, DECLINE]
 
 
@@ -35,24 +35,21 @@ def default_answer(choice: V.RuleChoice, enemies: Sequence[tuple[str, float]], r
     """The default player's answer: PICK_ENEMY the enemy unit nearest its units (the one they
     can most likely attack; ``enemies``: (unit id, distance) in unit order, ties to the first);
     PICK_FRIEND the eligible friendly unit nearest a bearer (``enemies``: (unit id, distance to
-    the nearest bearer) of the candidates); CALL "call" once an enemy unit is within 12" of one of
-    its units, or from battle round 3. PICK_OPTION: the first option left (``enemies``: (key, 0)
-    in the record's order)."""
-    if choice.kind == V.PICK_OPTION:  # -- shock:
-        return enemies[0][0] if enemies else None
+    the nearest bearer) of the candidates); PICK_OPTION the first option the record lists (the
+    one it finds best most often); CALL "call" once an enemy unit is within 12" of one of its
+    units, or from battle round 3."""
     if choice.kind in (V.PICK_ENEMY, V.PICK_FRIEND):
         return min(enemies, key=lambda e: e[1])[0] if enemies else None
+    if choice.kind == V.PICK_OPTION:
+        return choice.options[0]
     near = any(d <= CALL_RANGE for _u, d in enemies)
     return CALL if near or round_ >= CALL_BY_ROUND else DECLINE
 
 
 def value_of(choice: V.RuleChoice, answer):
     """The value kept for an answer (Resources.rule_choices): the unit id picked (enemy or
-    friendly), True for a call, None for a decline (nothing is kept). PICK_OPTION: the option's
-    key (added to the options picked before: ``picked_value``)."""
-    if choice.kind == V.PICK_OPTION:  # -- shock:
-        return answer
-    if choice.kind in (V.PICK_ENEMY, V.PICK_FRIEND):
+    friendly) or the option's name, True for a call, None for a decline (nothing is kept)."""
+    if choice.kind in (V.PICK_ENEMY, V.PICK_FRIEND, V.PICK_OPTION):
         return answer
     return True if answer == CALL else None
 
@@ -79,11 +76,11 @@ def expired(lasts: str, made_round: int, made_player: int, now_round: int, now_p
     return False
 
 
-# -- shock: option choices (PICK_OPTION) and choices asked in some battle rounds only
-def options_left(choice: V.RuleChoice, taken) -> list[str]:
-    """The options of a PICK_OPTION choice not yet picked (``taken``: every option its army's
-    option choices picked), in the record's order."""
-    return [o for o in choice.options if o not in taken]
+# -- shock: option choices that keep their picks (V.KEPT) and choices asked in some battle rounds only
+def options_left(choice: V.RuleChoice, picked) -> list[str]:
+    """The options of a KEPT PICK_OPTION choice not picked yet (``picked``: the picks kept so far,
+    of its rule or of the rule it adds to), in the record's order."""
+    return [o for o in choice.options if o not in picked]
 
 
 def picked_value(before, answer: str) -> list[str]:
@@ -91,9 +88,14 @@ def picked_value(before, answer: str) -> list[str]:
     return [*(before or []), answer]
 
 
-def asked_in_round(choice: V.RuleChoice, round_: int, made_round: int | None) -> bool:
+def asked_in_round(choice: V.RuleChoice, round_: int, asked: bool) -> bool:
     """A choice limited to some battle rounds (``rounds``) is asked in those only, once each
-    (``made_round``: the round its last answer was kept, None if never); others every time."""
+    (``asked``: already answered in this round); others every time."""
     if not choice.rounds:
         return True
-    return round_ in choice.rounds and made_round != round_
+    return round_ in choice.rounds and not asked
+
+
+def round_key(choice_key: str, round_: int) -> str:
+    """The Resources.rule_uses key marking a choice limited to some rounds as answered in one."""
+    return f"{choice_key}|round {round_}"

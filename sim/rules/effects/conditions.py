@@ -34,10 +34,12 @@ class Facts:
     led: bool = False  # the unit is an attached unit with a leader (19.01)
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
+    option: str = ""  # the option the rule's PICK_OPTION choice holds ("" none)
     # -- shock: (keywords, distance to the affected unit) of each unit of the rule's (holder's) army on the battlefield
     holder_units: tuple = ()
     in_own_zone: bool = False  # -- shock: a model of it is within its own army's deployment zone
     target_battle_shocked: bool = False  # -- shock: the other unit is battle-shocked
+    options_picked: tuple = ()  # -- shock: every option a KEPT PICK_OPTION choice picked so far
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
@@ -60,6 +62,10 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return getattr(f, attr)
     if name == V.TARGET_KEYWORD:  # ("MONSTER/VEHICLE": any of them, 02.05.01)
         return any(k in f.target_keywords for k in _alternatives(arg))
+    if name == V.OPTION and f.options_picked:  # -- shock: (a KEPT choice: any option picked so far)
+        return arg in f.options_picked
+    if name == V.OPTION:
+        return f.option == arg
     if name == V.TARGET_NOT_BELOW_HALF:
         return f.has_target and not f.target_below_half
     if name == V.NOT_TARGET_KEYWORD:  # (none of them; only of an attack or a save: there must be another unit)
@@ -123,4 +129,5 @@ def condition_words(name: str, arg) -> str:
         V.LED: "a leader is attached to it",
         V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
         V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
+        V.OPTION: f"{arg} is the option chosen",
     }[name]

@@ -32,8 +32,8 @@ _RULE_KEYS = {"key", "names", "source", "summary", "grant", "ids", "faction", "d
 _GRANT_KEYS = {"who", "effect", "when", "range", "keywords"}
 _EFFECT_KEYS = {"kind", "stat", "value", "which", "ability", "dice", "roll", "trigger"}
 _WHEN_KEYS = {"phases", "attacks", "turn", "conditions", "limit"}
-_CHOICE_KEYS = {"kind", "moment", "prompt", "lasts", "uses"}
-_CHOICE_KEYS |= {"turn", "options", "rounds"}  # -- shock: (RuleChoice.turn, .options, .rounds)
+_CHOICE_KEYS = {"kind", "moment", "prompt", "lasts", "uses", "options"}
+_CHOICE_KEYS |= {"turn", "rounds", "adds_to"}  # -- shock: (RuleChoice.turn, .rounds, .adds_to)
 
 
 class RecordFileError(ValueError):
@@ -100,12 +100,13 @@ def _record(t: dict, where: str) -> V.RuleRecord:
     choice = None
     if "choice" in t:
         _check_keys(t["choice"], _CHOICE_KEYS, where + ".choice")
-        kw = dict(t["choice"])  # -- shock: (lists as tuples)
-        for k in ("options", "rounds"):
-            if k in kw:
-                if not isinstance(kw[k], list):
-                    raise RecordFileError(f"{where}.choice.{k}: expected a list, found {kw[k]!r}")
-                kw[k] = tuple(kw[k])
+        kw = dict(t["choice"])
+        if "options" in kw:
+            kw["options"] = _strings(kw["options"], where + ".choice.options")
+        if "rounds" in kw:  # -- shock:
+            if not isinstance(kw["rounds"], list):
+                raise RecordFileError(f"{where}.choice.rounds: expected a list of battle rounds, found {kw['rounds']!r}")
+            kw["rounds"] = tuple(kw["rounds"])
         choice = V.RuleChoice(**kw)
     return V.RuleRecord(t["key"], _strings(t["names"], where + ".names"), t["source"], t["summary"], grants,
                         _strings(t.get("ids", []), where + ".ids"), t.get("faction", ""), t.get("detachment", ""),

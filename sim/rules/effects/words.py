@@ -34,10 +34,10 @@ def effect_words(e: V.Effect) -> str:
         return f"its weapons gain [{e.ability.upper()}]"
     if k == V.MORTAL_WOUNDS:
         roll = f"on a {e.roll}+ " if e.roll else ""
-        return f"{roll}{_dice(e.dice)} mortal wounds ({e.trigger})"
+        return f"{roll}{e.dice} mortal wounds ({e.trigger})"
     if k == V.RETURN:
         when = "in its Command phase" if e.trigger == V.AT_COMMAND else "at the end of each phase"
-        return f"regains {_dice(e.dice)} {'wounds' if e.which == V.WOUNDS else 'models'} {when}"
+        return f"regains {e.dice} {'wounds' if e.which == V.WOUNDS else 'models'} {when}"
     if k == V.FIGHTS_FIRST:
         return "fights first"
     if k == V.TARGET_LIMIT:
@@ -49,19 +49,12 @@ def effect_words(e: V.Effect) -> str:
             e.trigger, "at the start of the phase")
         roll = f"on a D6 of {e.roll}+, " if e.roll else ""
         many = e.dice.is_random or e.dice.k != 1
-        mw = f"{_dice(e.dice)} mortal wound{'s' if many else ''} and " if e.dice.k or e.dice.is_random else ""
+        mw = f"{e.dice} mortal wound{'s' if many else ''} and " if e.dice.k or e.dice.is_random else ""
         return f"{roll}{mw}a battle-shock test{f' at {e.value:+d}' if e.value else ''} {when}"
     if k == V.STRATAGEM_COST:
         what = e.ability or "stratagems"
         return f"{what} cost {e.value:+d} CP"
     return k
-
-
-def _dice(d) -> str:
-    if d.is_random:
-        base = f"{d.n if d.n > 1 else ''}D{d.sides}"
-        return base + (f"+{d.k}" if d.k else "")
-    return str(d.k)
 
 
 def grant_words(g: V.Grant) -> str:

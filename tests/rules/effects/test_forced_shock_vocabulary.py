@@ -1,9 +1,11 @@
 """The vocabulary of forced battle-shock tests and option choices (sim.rules.effects.vocabulary
 FORCED_SHOCK, ENEMIES, ENGAGED_ENEMY, NEAR_KEYWORD, IN_OWN_ZONE, TARGET_SHOCKED, RuleChoice.turn /
-options / rounds) and their pure rules (sim.rules.effects.forced_shock, .choices): refused when
+rounds / adds_to, KEPT) and their pure rules (sim.rules.effects.forced_shock, .choices): refused when
 written wrong, read and written back, decided exactly."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 from hypothesis import given
@@ -64,39 +66,40 @@ def test_near_keyword_reads_the_rule_armys_units_within_the_tolerance():
     assert not condition_holds(V.TARGET_SHOCKED, None, Facts())
 
 
-def test_rule_choice_turn_options_and_rounds_are_checked():
+def test_rule_choice_turn_rounds_kept_picks_and_adds_to_are_checked():
     with pytest.raises(V.VocabularyError, match="turn"):
         V.RuleChoice(V.CALL, "command", "?", turn="enemy")
-    with pytest.raises(V.VocabularyError, match="names its options"):
-        V.RuleChoice(V.PICK_OPTION, "command", "?")
-    with pytest.raises(V.VocabularyError, match="names its options"):
-        V.RuleChoice(V.CALL, "command", "?", options=("a",))
     with pytest.raises(V.VocabularyError, match="rounds"):
-        V.RuleChoice(V.PICK_OPTION, "command", "?", options=("a",), rounds=(0,))
-    c = V.RuleChoice(V.PICK_OPTION, "command", "?", options=("a",), rounds=(1, 3, 5), turn=V.EITHER_TURN)
-    # a record whose only effects are its options may have no grant of its own (Paragons of Terror)
-    V.RuleRecord("x", ("X",), V.DETACHMENT_RULE, "x.", choice=c)
+        V.RuleChoice(V.PICK_OPTION, "command", "?", options=("a", "b"), rounds=(0,))
+    with pytest.raises(V.VocabularyError, match="only a choice of options keeps"):
+        V.RuleChoice(V.CALL, "command", "?", lasts=V.KEPT)
+    with pytest.raises(V.VocabularyError, match="lasts = kept"):
+        V.RuleChoice(V.PICK_OPTION, "command", "?", options=("a", "b"), adds_to="x")
+    c = V.RuleChoice(V.PICK_OPTION, "command", "?", options=("a", "b"), lasts=V.KEPT, rounds=(1,),
+                     turn=V.EITHER_TURN, adds_to="x")
+    # a record whose only effect is one more pick of another rule's options has no grant of its own
+    V.RuleRecord("y", ("Y",), V.DETACHMENT_RULE, "y.", choice=c)
     with pytest.raises(V.VocabularyError, match="no effect"):
-        V.RuleRecord("x", ("X",), V.DETACHMENT_RULE, "x.")
+        V.RuleRecord("y", ("Y",), V.DETACHMENT_RULE, "y.", choice=dataclasses.replace(c, adds_to="", lasts=V.KEPT))
+    # a kept choice: an OPTION condition holds for any option picked so far
+    assert condition_holds(V.OPTION, "b", Facts(options_picked=("a", "b")))
+    assert not condition_holds(V.OPTION, "c", Facts(options_picked=("a", "b")))
 
 
 def test_records_of_this_vocabulary_are_written_and_read_back_the_same(tmp_path):
-    keys = ["shadow-in-the-warp", "terror-of-khorne", "rad-bombardment", "harbingers-of-dread",
-            "harbingers-of-dread-dismay", "harbingers-of-dread-doom", "paragons-of-terror"]
+    keys = ["shadow-in-the-warp", "terror-of-khorne", "rad-bombardment", "harbingers-of-dread", "paragons-of-terror"]
     recs = [table.by_key(k) for k in keys]
     path = tmp_path / "r.toml"
     path.write_text(to_toml(recs))
     assert list(load_records(path)) == recs
-    for r in recs:  # (every option named is a record)
-        for o in (r.choice.options if r.choice else ()):
-            assert table.by_key(o) is not None and table.by_key(o).grants
+    assert table.by_key("paragons-of-terror").choice.options == table.by_key("harbingers-of-dread").choice.options
 
 
 def test_a_choice_options_written_as_text_is_refused_with_its_place(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text('[[rule]]\nkey = "x"\nnames = ["X"]\nsource = "army rule"\nsummary = "x."\n'
-                    'choice = { kind = "option", moment = "command", prompt = "?", options = "a" }\n')
-    with pytest.raises(RecordFileError, match=r"rule\[0\] \(x\)\.choice\.options: expected a list"):
+                    'choice = { kind = "option", moment = "command", prompt = "?", options = ["a", "b"], rounds = 1 }\n')
+    with pytest.raises(RecordFileError, match=r"rule\[0\] \(x\)\.choice\.rounds: expected a list"):
         load_records(path)
 
 
@@ -117,11 +120,11 @@ def test_gate_and_picks():
     assert FS.pick_options(["a"], {"a"}) == []
     assert FS.default_pick([("a", True), ("b", False)], set()) == "b"
     assert FS.default_pick([("a", True), ("b", True)], {"a"}) == "b"
-    c = V.RuleChoice(V.PICK_OPTION, "command", "?", options=("a", "b", "c"), rounds=(1, 3))
-    assert CH.options_left(c, {"b"}) == ["a", "c"] and CH.picked_value(["a"], "c") == ["a", "c"]
-    assert CH.asked_in_round(c, 1, None) and not CH.asked_in_round(c, 1, 1) and not CH.asked_in_round(c, 2, 1)
-    assert CH.asked_in_round(c, 3, 1)
-    assert CH.default_answer(c, [(o, 0.0) for o in CH.options_left(c, {"a"})], 1) == "b"
+    c = V.RuleChoice(V.PICK_OPTION, "command", "?", options=("a", "b", "c"), rounds=(1, 3), lasts=V.KEPT)
+    assert CH.options_left(c, ["b"]) == ["a", "c"] and CH.picked_value(["a"], "c") == ["a", "c"]
+    assert CH.picked_value(None, "a") == ["a"]
+    assert CH.asked_in_round(c, 1, False) and not CH.asked_in_round(c, 1, True) and not CH.asked_in_round(c, 2, False)
+    assert CH.asked_in_round(c, 3, False) and CH.round_key("red:x", 3) == "red:x|round 3"
 
 
 @given(st.lists(st.tuples(st.sampled_from("abcdef"), st.booleans()), max_size=6, unique_by=lambda c: c[0]),
