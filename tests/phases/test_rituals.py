@@ -5,6 +5,9 @@ to the end of the phase only, and a seeded battle replayed byte for byte."""
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import pytest
 
 from phased import mission_scenario, model, unit, weapon
@@ -16,6 +19,7 @@ from sim.rules.effects import vocabulary as V
 from sim.world import rule_effects as RE
 
 CABAL = ["cabal-of-sorcerers"]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _red(rules=CABAL, keywords=("INFANTRY", "PSYKER"), W=5, at=(10, 20)):
@@ -186,3 +190,37 @@ def test_destinys_ruin_rerolls_hit_rolls_of_1_or_any_on_10_or_more(test_dice, re
         assert of_type(b, "hit rolls")[-1]["rerolled"] == [4]
         _shoot(b, [2, 6, 6, 6], "gunner")  # a 2 (a miss) re-rolled (to a 6) only by "any", on 10 or more
         assert of_type(b, "hit rolls")[-1]["rerolled"] == ([6] if rerolled else [])
+
+
+def _cabal_file(tmp_path) -> Path:
+    """The default battle with Cabal of Sorcerers on the first army, each of its units a PSYKER."""
+    text = (ROOT / "scenarios/battle_default.toml").read_text()
+    parts = text.split("[[armies]]\n")
+    assert len(parts) == 3
+    head, rest = parts[1].split("\n", 1)
+    assert rest.count('keywords = ["INFANTRY"]') >= 2
+    parts[1] = f"{head}\nrules = [\"cabal-of-sorcerers\"]\n" + rest.replace('keywords = ["INFANTRY"]',
+                                                                           'keywords = ["INFANTRY", "PSYKER"]')
+    path = tmp_path / "cabal.toml"
+    path.write_text("[[armies]]\n".join(parts))
+    return path
+
+
+def test_a_battle_with_rituals_replays_byte_for_byte(tmp_path):
+    from sim.players import play_battle
+    from sim.replay.log import Recorder, replay, write_log
+    from sim.scenario.load import load_scenario
+    path = _cabal_file(tmp_path)
+    spec = load_scenario(path)
+    for players in (("default", "default"), ("random", "random")):
+        s = dataclasses.replace(spec, script=(), mission=dataclasses.replace(spec.mission, players=players))
+        with Battle(s, seed=5) as b:
+            rec = Recorder(b, str(path))
+            play_battle(b, s, rec)
+            tests = of_type(b, "psychic test")
+            assert tests and b.turn_state.over
+            if players[0] == "default":  # (each unit tries the first ritual left: all three in a turn)
+                assert len({t["ritual"] for t in tests if t["ritual"]}) == 3
+            log = write_log(tmp_path / f"{players[0]}.jsonl", rec)
+        n, div = replay(log)
+        assert div is None and n == b.commands_done
