@@ -224,3 +224,25 @@ def test_a_battle_with_rituals_replays_byte_for_byte(tmp_path):
             log = write_log(tmp_path / f"{players[0]}.jsonl", rec)
         n, div = replay(log)
         assert div is None and n == b.commands_done
+
+
+@pytest.mark.parametrize("y, asked", [(24, True), (30, False)])  # (edge to edge: ~2.7" and ~8.7")
+def test_mortal_sorcery_gives_psyker_units_within_6_inches_the_rituals(y, asked):
+    red = [unit("host", model((10, 20), ["gun"]), keywords=("VEHICLE",), rules=["mortal-sorcery"]),
+           unit("witch", model((10, y), ["gun"], W=5), keywords=("INFANTRY", "PSYKER"))]
+    with _battle(red, _blue(), [3, 5, 6]) as b:
+        _to_shooting(b)
+        decs = [e for e in of_type(b, "decision") if e["kind"] == "rule_choice"]
+        assert [d["key"] for d in decs] == (["red:mortal-sorcery@witch ritual round 1"] if asked else [])
+        if asked:
+            (t,) = of_type(b, "psychic test")
+            assert (t["rule"], t["unit"], t["manifested"]) == ("Mortal Sorcery (Aura)", "witch", True)
+
+
+def test_a_unit_with_cabal_and_in_a_mortal_sorcery_aura_is_offered_each_ritual_once():
+    red = _red() + [unit("host", model((10, 24), ["gun"]), keywords=("VEHICLE",), rules=["mortal-sorcery"])]
+    asked = []
+    with _battle(red, _blue(), []) as b:
+        _to_shooting(b, lambda req: asked.append(req) or "none" if req.kind == "rule_choice" else req.default)
+        (req,) = asked
+        assert req.context["rule"] == "cabal-of-sorcerers" and len(req.options) == 1 + 3 * 2
