@@ -246,3 +246,15 @@ def test_a_unit_with_cabal_and_in_a_mortal_sorcery_aura_is_offered_each_ritual_o
         _to_shooting(b, lambda req: asked.append(req) or "none" if req.kind == "rule_choice" else req.default)
         (req,) = asked
         assert req.context["rule"] == "cabal-of-sorcerers" and len(req.options) == 1 + 3 * 2
+
+
+def test_a_script_answers_the_ritual_with_its_step_and_a_stale_answer_falls_back_to_the_default():
+    from sim.players.runner import play
+    red = _red() + [unit("sorc2", model((10, 30), ["gun"], W=5), keywords=("INFANTRY", "PSYKER"), rules=CABAL)]
+    script = [{"end_phase": "red", "decisions": {"rule_choice": "twist-of-fate at b0 +D6"}}]
+    spec = mission_scenario(red, _blue(), script=script, rounds=1)
+    with Battle(spec, seed=3) as b:
+        play(b, spec)
+        decs = [e for e in of_type(b, "decision") if e["kind"] == "rule_choice"]
+        assert [d["answer"] for d in decs[:2]] == ["twist-of-fate at b0 +D6", "doombolt at b0"]
+        assert "does not apply" in decs[1]["note"]  # (Twist of Fate was tried already this turn)
