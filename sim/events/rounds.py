@@ -117,7 +117,7 @@ class RuleChoice(Event):
 class PsychicTest(Event):
     """A ritual attempted at the start of the Shooting phase (sim.phases.rituals): the Psychic
     test's dice, its perils (a double or triple: D3 mortal wounds to the caster's unit, told by
-    the rule effect event that follows), and whether the ritual was manifested."""
+    the rule effect event before it), and whether the ritual was manifested."""
 
     rule: Annotated[str, "the rule the caster attempts it by (Cabal of Sorcerers)"]
     ritual: Annotated[str, "the ritual's name"]

@@ -135,16 +135,14 @@ def _attempt(battle, u: int, caster: int, rule: V.RuleRecord, rec: V.RuleRecord,
     if extra:
         dice += battle.dice.d6(1, f"psychic test {cid} ({rec.name}, extra die)")
     total, perils = RT.psychic_test(dice)
-    n = 0
-    if perils:
+    if perils:  # (the perils first: whether the caster survives them decides the test)
         n = RT.PERILS.roll(battle.dice, f"perils {uid} ({rec.name})")
+        battle.emit(ev.RULE_EFFECT, rule=rule.name, unit=uid,
+                    effect=f"suffers {n} mortal wound{'s' if n != 1 else ''} (perils: {dice})")
         suffer_mortal_wounds(battle, u, n, source=f"{rule.name} perils", by=uid)
     done = RT.manifested(total, warp, W.alive(caster))
     battle.emit(ev.PSYCHIC_TEST, rule=rule.name, ritual=rec.name, unit=uid, model=cid, target=target,
                 dice=dice, total=total, needed=warp, perils=perils, manifested=done)
-    if perils:
-        battle.emit(ev.RULE_EFFECT, rule=rule.name, unit=uid,
-                    effect=f"suffers {n} mortal wound{'s' if n != 1 else ''} (perils: {dice})")
     if W.casualties():
         yield from remove_casualties(battle)
     if not done:

@@ -258,3 +258,14 @@ def test_a_script_answers_the_ritual_with_its_step_and_a_stale_answer_falls_back
         decs = [e for e in of_type(b, "decision") if e["kind"] == "rule_choice"]
         assert [d["answer"] for d in decs[:2]] == ["twist-of-fate at b0 +D6", "doombolt at b0"]
         assert "does not apply" in decs[1]["note"]  # (Twist of Fate was tried already this turn)
+
+
+def test_a_rule_one_model_carries_is_cast_by_that_model():
+    """As Rubric Marines' Aspiring Sorcerer: the bearer casts, not the unit's first model."""
+    marines = model([(10, 20), (11.5, 20)], ["gun"], W=2, keywords=("PSYKER",))  # (PSYKER too: the bearer still casts)
+    sorcerer = dict(model((13, 20), ["gun"], W=3, keywords=("PSYKER",)), rules=CABAL, name="Aspiring Sorcerer")
+    red = [unit("rubrics", marines, sorcerer)]
+    with _battle(red, _blue(), [3, 5, 6]) as b:
+        _to_shooting(b)
+        (t,) = of_type(b, "psychic test")
+        assert (t["unit"], t["model"], t["manifested"]) == ("rubrics", "rubrics/3", True)
