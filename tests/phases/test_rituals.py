@@ -269,3 +269,10 @@ def test_a_rule_one_model_carries_is_cast_by_that_model():
         _to_shooting(b)
         (t,) = of_type(b, "psychic test")
         assert (t["unit"], t["model"], t["manifested"]) == ("rubrics", "rubrics/3", True)
+
+
+@pytest.mark.parametrize("rule", ["doombolt", "Twist of Fate (Psychic)"])
+def test_a_ritual_named_in_a_scenarios_rules_is_refused_clearly(rule):
+    from sim.errors import ScenarioError
+    with pytest.raises(ScenarioError, match="a ritual is attempted through the rule that opens it"):
+        mission_scenario(_red(rules=[rule]), _blue())
