@@ -90,10 +90,10 @@ def start_of_shooting(battle):
         if caster is None or R.current.rule_uses.get(tried):
             continue
         left = _rituals_left(battle, p, caster, acts)
-        opts = RT.options([(r.key, [t for t, _d in ts_]) for r, _w, ts_ in left])
+        opts = RT.options([(r.key, [t for t, _d in targets]) for r, _w, targets in left])
         if len(opts) == 1:
             continue
-        default = RT.default_answer([(r.key, w, ts_) for r, w, ts_ in left])
+        default = RT.default_answer([(r.key, w, targets) for r, w, targets in left])
         req = DecisionRequest(KIND, f"{PLAYER[p]}:{rule.key}@{unit.id} ritual round {ts.round}", p, opts, default,
                               prompt=f"{rule.name} ({unit.name}): attempt a ritual with {W.model_id(caster)}?",
                               context={"rule": rule.key, "choice": "ritual", "unit": unit.id})
