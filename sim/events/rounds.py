@@ -112,6 +112,25 @@ class RuleChoice(Event):
     unit: NotRequired[Annotated[str, "the unit whose datasheet ability it is (each unit holding one chooses apart)"]]
 
 
+# -- cabal:
+@declare(ev.PSYCHIC_TEST)
+class PsychicTest(Event):
+    """A ritual attempted at the start of the Shooting phase (sim.phases.rituals): the Psychic
+    test's dice, its perils (a double or triple: D3 mortal wounds to the caster's unit, told by
+    the rule effect event before it), and whether the ritual was manifested."""
+
+    rule: Annotated[str, "the rule the caster attempts it by (Cabal of Sorcerers)"]
+    ritual: Annotated[str, "the ritual's name"]
+    unit: Annotated[str, "the caster's unit"]
+    model: Annotated[str, "the caster"]
+    target: Annotated[str, "the unit it is attempted at"]
+    dice: Annotated[list[int], "the dice rolled (two, or three with the extra die)"]
+    total: Annotated[int, "their total: the Psychic test result"]
+    needed: Annotated[int, "the ritual's Warp Charge"]
+    perils: Annotated[bool, "two or more dice showed the same number"]
+    manifested: Annotated[bool, "the caster survived and the total reached the Warp Charge"]
+
+
 @declare(ev.STRATAGEM)
 class Stratagem(Event):
     """15 A stratagem used: its CP paid."""

@@ -18,6 +18,7 @@ from sim.plan.fight import fight_eligible
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.phases import rule_choices, scoring, upkeep
+from sim.phases import rituals  # -- cabal
 from sim.systems import rule_effects
 from sim.rules.effects import vocabulary as EV
 from sim.rules import pre_battle as PB
@@ -100,6 +101,7 @@ def _end_of_phase(battle) -> None:
     mission scoring that falls at this moment."""
     scoring.settle_control(battle)
     rule_effects.returns(battle, EV.AT_END_OF_PHASE)
+    rituals.end_of_phase(battle)  # -- cabal: rituals last until the end of the phase
     scoring.score(battle, battle.turn_state.phase)
 
 
@@ -115,6 +117,7 @@ def end_phase(battle):
         yield from battle.offer(Moment(SG.END_OF_PHASE))
         _enter(battle, Phase.SHOOTING)
         yield from rule_choices.start_of_phase(battle)
+        yield from rituals.start_of_shooting(battle)  # -- cabal: the rules' rituals (sim.phases.rituals)
         yield from battle.offer(Moment(SG.START_OF_PHASE))
         yield from battle.offer(Moment(SG.DURING_PHASE))
     elif phase == Phase.SHOOTING:

@@ -315,6 +315,11 @@ _LINES = {
     ev.RULE_CHOICE: lambda e: (f"   {e['player']}'s {e['rule']}: "
                                + ("expires" if e["value"] is None else "called" if e["value"] is True
                                   else "not called" if e["value"] is False else f"{e['value']} is picked")),
+    # -- cabal:
+    ev.PSYCHIC_TEST: lambda e: (f"   {e['rule']}: {e['model']} ({e['unit']}) attempts {e['ritual']} at {e['target']}: "
+                                f"rolls {e['dice']} = {e['total']} (needs {e['needed']}+)"
+                                + (", perils" if e["perils"] else "")
+                                + (": manifested" if e["manifested"] else ": not manifested")),
     ev.STRATAGEM: lambda e: (f"   {e['player']} uses {e['stratagem']} ({e['section']}, {e['cp']} CP; {e['cp_left']} left)"
                              f" on {e['target']}" + (f": {e['about']}" if e.get("about") else "")),
     ev.EXPLOSIVES: lambda e: (f"   explosives (15.05): {e['model']} at {e['target']}, rolls {e['rolls']} (4+): "

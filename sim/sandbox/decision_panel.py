@@ -106,6 +106,13 @@ def option_text(sb, opt) -> str:
     m = sb.scene.models.get(s)
     if m is not None:
         return f"{m.name} ({s})"
+    if " at " in s:  # -- cabal: a ritual's answer, "<ritual key> at <unit id>[ +D6]" (sim.rules.effects.rituals)
+        from sim.rules.effects import rituals as RT
+        from sim.rules.effects import table
+        key, target, extra = RT.parse(s)
+        rec = table.by_key(key)
+        if rec is not None and target in sb.scene.units:
+            return f"{rec.name} at {option_text(sb, target)}" + (", with a third die" if extra else "")
     return WORDS.get(s.casefold(), s)
 
 

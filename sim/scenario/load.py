@@ -482,6 +482,9 @@ def _rules(r: Reader, key: str) -> tuple[str, ...]:
                 r.sub(key).fail("a rule's key: the name is printed by several rules ("
                                 + ", ".join(x.key for x in several) + ")", k, i)
             r.sub(key).fail("a rule the engine models (`sim rules` lists them; put any other in labels)", k, i)
+        if rec.source == "ritual":  # -- cabal: a ritual is attempted through the rule that opens it, never held
+            r.sub(key).fail("a rule a unit holds (a ritual is attempted through the rule that opens it: "
+                            "Cabal of Sorcerers)", k, i)
         if rec.key not in out:
             out.append(rec.key)
     return tuple(out)

@@ -34,6 +34,8 @@ class Resources:
     # the choices rules asked of their players (sim.rules.effects.vocabulary.RuleChoice), by
     # "<player>:<rule key>": {"value": the enemy unit id picked or True once called, "round": the
     # battle round, "player": whose turn it was made in}
+    # -- cabal: and the rituals in force (sim.phases.rituals), by "<player>:<ritual key>", with "result" (the
+    # Psychic test's total) and "ritual" (its key) besides; they end with the phase
     rule_choices: dict = field(default_factory=dict)
     # uses made of rules limited per battle, by "<player>:<rule key>"
     rule_uses: dict = field(default_factory=dict)

@@ -28,6 +28,7 @@ import esper
 
 from sim.components import ModelId, Stats, Unit, UnitMember, UnitRules, Wounds
 from sim.rules import command as CMD
+from sim.rules.effects import rituals as RT
 from sim.rules.effects import vocabulary as V
 from sim.rules.effects.conditions import Facts, why_not
 from sim.rules.geometry import within_distance
@@ -175,6 +176,9 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
             elif g.who == V.CHOSEN_FRIEND and (h.record.key, g) not in picked and _picked(owner, unit_ent, h, my_id):
                 picked.add((h.record.key, g))
                 out.append(Acting(h, g, unit_ent))
+    # -- cabal: the rituals its army manifested this phase (sim.phases.rituals)
+    if R.current.rule_choices:
+        out += _rituals(unit_ent, owner, kws, kinds)
     for other, h, g in _aura_sources():
         if other == unit_ent or (kinds is not None and g.what.kind not in kinds):
             continue
@@ -191,6 +195,41 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
             continue
         out.append(Acting(h, g, other))
     return out
+
+
+# -- cabal:
+def _rituals(unit_ent: int, owner: int, kws, kinds) -> list[Acting]:
+    """The lasting grants (sim.rules.effects.rituals.lasting) of each ritual in force for the
+    unit's army (a ``rule_choices`` entry with "ritual": sim.phases.rituals), with the grant's
+    keywords; the unit itself stands as the holder (its army's choice is the ritual's)."""
+    out = []
+    for c in R.current.rule_choices.values():
+        if "ritual" not in c or c["player"] != owner:
+            continue
+        held = _ritual_held(c["ritual"])
+        for g in RT.lasting(held.record):
+            if (kinds is None or g.what.kind in kinds) and all(k in kws for k in g.keywords):
+                out.append(Acting(held, g, unit_ent))
+    return out
+
+
+def _ritual_held(key: str) -> V.Held:
+    h = _RITUALS.get(key)
+    if h is None:
+        from sim.rules.effects import table
+        h = _RITUALS[key] = V.Held(table.by_key(key))
+    return h
+
+
+_RITUALS: dict = {}  # (a ritual's record as held: one per key, the records being fixed)
+
+
+def psychic_result(owner: int, key: str) -> int:
+    """The total of the Psychic test that manifested ritual ``key`` for ``owner`` (0: not in
+    force)."""
+    res = R.current
+    c = None if res is None else res.rule_choices.get(choice_key(owner, key))
+    return 0 if c is None else int(c.get("result", 0))
 
 
 def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
@@ -243,7 +282,10 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  on_objective=(every or V.ON_OBJECTIVE in need) and _on_objective(battle, unit_ent),
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
-                 target_distance=dist, option=choice if kind == V.PICK_OPTION and choice else "")
+                 target_distance=dist, option=choice if kind == V.PICK_OPTION and choice else "",
+                 # -- cabal:
+                 psychic_result=psychic_result(owner, held.record.key) if held.record.source == V.RITUAL_SOURCE
+                 else 0)
 
 
 def _leads(holder: int, bearers: tuple) -> bool:

@@ -232,6 +232,10 @@ def test_option_words(make):
     assert option_text(sb, ["mob", "boss"]) == "Raider Mob, Raider Boss"
     assert option_text(sb, "mob/3") == "Raider (mob/3)"
     assert option_text(sb, "decline") == "Decline" and option_text(sb, "unheard-of") == "unheard-of"
+    # -- cabal: a ritual's answer by the ritual's and the unit's names
+    assert option_text(sb, "doombolt at mob +D6") == "Doombolt (Psychic) at Raider Mob, with a third die"
+    assert option_text(sb, "twist-of-fate at mob") == "Twist of Fate (Psychic) at Raider Mob"
+    assert option_text(sb, "none") == "None" and option_text(sb, "tea at noon") == "tea at noon"
     pygame.event.clear()
 
 

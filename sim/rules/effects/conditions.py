@@ -35,6 +35,8 @@ class Facts:
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
     option: str = ""  # the option the rule's PICK_OPTION choice holds ("" none)
+    # -- cabal:
+    psychic_result: int = 0  # (a ritual's grants) the result of the Psychic test that manifested it
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
@@ -65,6 +67,9 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return f.target_distance is not None and within_distance(f.target_distance, float(arg))
     if name == V.BATTLE_ROUND:
         return f.battle_round >= int(arg)
+    # -- cabal:
+    if name == V.PSYCHIC_RESULT:
+        return f.psychic_result >= int(arg)
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -110,4 +115,6 @@ def condition_words(name: str, arg) -> str:
         V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
         V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
         V.OPTION: f"{arg} is the option chosen",
+        # -- cabal:
+        V.PSYCHIC_RESULT: f"its Psychic test totalled {arg} or more",
     }[name]

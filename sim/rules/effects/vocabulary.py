@@ -51,6 +51,10 @@ STRATAGEM_COST = "stratagem cost"  # ``value`` added to the CP cost (of ``abilit
 LEND = "lend"  # (a CHOSEN_FRIEND grant) the holder's rules tagged "(``ability``)" in their name reach the unit picked
 KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUNDS, RETURN, FIGHTS_FIRST,
          TARGET_LIMIT, STRATAGEM_COST, LEND)
+# -- cabal:
+RITUAL = "ritual"  # ``ability``: the key of a ritual record (source RITUAL_SOURCE) the unit may attempt at the start
+# of its Shooting phase by a Psychic test (2D6, a third D6 at will) of ``roll`` or more, at a unit within ``value``"
+KINDS = KINDS + (RITUAL,)
 
 # what a MODIFY changes: the rolls of the attack sequence and the phases, and characteristics
 # (a weapon's: A, S, AP, D; a model's: M, T, Sv, W, Ld, OC; "damage taken" lowers the Damage of
@@ -72,6 +76,9 @@ ON_CHARGE = "after charging"  # after the affected unit ends a charge move: each
 ON_DESTROYED = "destroyed"  # when the bearer is destroyed: the unit that destroyed it
 ON_SELECTED_FIGHT = "selected to fight"  # when the affected unit is selected to fight: one engaged enemy unit
 TRIGGERS = (ON_CHARGE, ON_DESTROYED, ON_SELECTED_FIGHT)
+# -- cabal:
+ON_MANIFEST = "manifested"  # (a ritual record's) when the ritual is manifested: the unit it targets
+TRIGGERS = TRIGGERS + (ON_MANIFEST,)
 
 # moments of RETURN (when models come back or wounds are regained)
 AT_COMMAND = "command phase"  # in the affected unit's Command phase
@@ -99,10 +106,18 @@ CONDITIONS = (CHARGED, STATIONARY, BELOW_HALF, ON_OBJECTIVE, LEADING, TARGET_KEY
               TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND, BELOW_STARTING, NOT_TARGET_KEYWORD, LED,
               TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE, OPTION)
 WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD, OPTION)
+# -- cabal:
+PSYCHIC_RESULT = "psychic result"  # argument: (a ritual record's) the Psychic test that manifested it totalled this or more
+CONDITIONS = CONDITIONS + (PSYCHIC_RESULT,)
+WITH_ARGUMENT = WITH_ARGUMENT + (PSYCHIC_RESULT,)
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
 SOURCES = (ARMY_RULE, DETACHMENT_RULE, DATASHEET)
+# -- cabal:
+RITUAL_SOURCE = "ritual"  # a psychic ritual: attempted through another rule's RITUAL grant (sim.rules.effects.rituals),
+# never held; its grants act, on its army's units, until the end of the phase it was manifested in
+SOURCES = SOURCES + (RITUAL_SOURCE,)
 ONCE_PER_BATTLE, ONCE_PER_TURN, ONCE_PER_PHASE = "once per battle", "once per turn", "once per phase"
 LIMITS = ("", ONCE_PER_BATTLE, ONCE_PER_TURN, ONCE_PER_PHASE)
 
@@ -158,6 +173,10 @@ class Effect:
             raise VocabularyError("a lending needs the tag of the rules it lends (e.g. \"Bondsman\")")
         if k == TARGET_LIMIT and self.value <= 0:
             raise VocabularyError("a target limit needs a distance in inches")
+        # -- cabal:
+        if k == RITUAL and (not self.ability or not 2 <= self.roll <= 18 or self.value <= 0):
+            raise VocabularyError("a ritual needs its record's key (ability), its Warp Charge (roll, 2 to 18) and the "
+                                  "range to its target (value, inches)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +319,15 @@ class RuleRecord:
             raise VocabularyError(f"{self.key}: a lending reaches the chosen friendly unit only (who = chosen friend)")
         if self.choice is not None and self.choice.kind == PICK_FRIEND and not friend:
             raise VocabularyError(f"{self.key}: the rule picks a friendly unit, but no grant reaches it")
+        # -- cabal:
+        ritual = self.source == RITUAL_SOURCE
+        if ritual and (self.choice is None or self.choice.kind != PICK_ENEMY):
+            raise VocabularyError(f"{self.key}: a ritual picks its target: it needs an enemy-unit choice")
+        if ritual and any(g.what.kind == RITUAL for g in self.grants):
+            raise VocabularyError(f"{self.key}: a ritual cannot open other rituals")
+        if not ritual and any(g.what.trigger == ON_MANIFEST or any(c[0] == PSYCHIC_RESULT for c in g.when.conditions)
+                              for g in self.grants):
+            raise VocabularyError(f"{self.key}: only a ritual's grants act when manifested or read its Psychic test")
 
     @property
     def name(self) -> str:

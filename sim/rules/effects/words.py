@@ -47,6 +47,12 @@ def effect_words(e: V.Effect) -> str:
     if k == V.STRATAGEM_COST:
         what = e.ability or "stratagems"
         return f"{what} cost {e.value:+d} CP"
+    # -- cabal:
+    if k == V.RITUAL:
+        from sim.rules.effects import table
+        name = getattr(table.by_key(e.ability), "name", e.ability)
+        return (f"may attempt the ritual {name} at the start of its Shooting phase (Psychic test 2D6, a third D6 "
+                f"at will, of {e.roll}+; doubles: D3 mortal wounds to it) at a unit within {e.value}\"")
     return k
 
 
@@ -59,6 +65,8 @@ def grant_words(g: V.Grant) -> str:
         who = f"enemy units within {g.range:g}\""
     elif g.who == V.CHOSEN_FRIEND:
         who = "the friendly unit picked" + (f" (within {g.range:g}\" of this model)" if g.range else "")
+    if g.what.trigger == V.ON_MANIFEST:  # -- cabal: a ritual's mortal wounds strike its target
+        who = "the unit it targets"
     if g.keywords:
         who += " (" + ", ".join(g.keywords) + " only)"
     parts = [effect_words(g.what), "for " + who]
