@@ -34,12 +34,16 @@ class Facts:
     led: bool = False  # the unit is an attached unit with a leader (19.01)
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
+    # -- code:
+    oath_quality: str = ""  # the quality of the oath its army swore (sim.rules.effects.oaths), "" none
+    honoured: bool = False  # its army's oath is fulfilled
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
          V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
          V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
          V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
+_FACT[V.HONOURED] = "honoured"  # -- code
 
 
 def _alternatives(arg) -> list[str]:
@@ -62,6 +66,8 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return f.target_distance is not None and within_distance(f.target_distance, float(arg))
     if name == V.BATTLE_ROUND:
         return f.battle_round >= int(arg)
+    if name == V.OATH_QUALITY:  # -- code
+        return f.oath_quality == str(arg)
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -106,4 +112,14 @@ def condition_words(name: str, arg) -> str:
         V.LED: "a leader is attached to it",
         V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
         V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
+        # -- code:
+        V.OATH_QUALITY: f"its army's oath has the quality {_quality_name(arg)}",
+        V.HONOURED: "its army is Honoured (its oath's deed done)",
     }[name]
+
+
+def _quality_name(key) -> str:  # -- code
+    """A quality's printed name, from its key (sim.rules.effects.oaths)."""
+    from sim.rules.effects.oaths import QUALITIES
+    q = QUALITIES.get(str(key))
+    return f"\"{q.name}\"" if q is not None else repr(key)

@@ -47,6 +47,9 @@ def effect_words(e: V.Effect) -> str:
     if k == V.STRATAGEM_COST:
         what = e.ability or "stratagems"
         return f"{what} cost {e.value:+d} CP"
+    if k == V.OATH:  # -- code
+        return (f"swears an oath before the battle (a deed and a quality); the deed done: Honoured and "
+                f"{e.value} CP ({e.value + 1} if the oath was rolled)")
     return k
 
 
@@ -59,6 +62,8 @@ def _dice(d) -> str:
 
 def grant_words(g: V.Grant) -> str:
     """A grant in one line: what, to whom, when."""
+    if g.what.kind == V.OATH:  # -- code (the army's, before the battle: no one affected, no moment)
+        return effect_words(g.what)
     who = _WHO.get(g.who)
     if g.who == V.AURA:
         who = f"friendly units within {g.range:g}\""
