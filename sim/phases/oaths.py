@@ -63,8 +63,7 @@ def swear(battle):
                                   f"{OA.DEFAULT_DEED} / {OA.DEFAULT_QUALITY}",
                                   prompt=f"{rec.name}: swear the oath, a deed and a quality, each picked or "
                                          f"\"random\" (rolled: one more CP when the deed is done)",
-                                  context={"rule": rec.key, "deeds": {k: d.name for k, d in OA.DEEDS.items()},
-                                           "qualities": {k: q.name for k, q in OA.QUALITIES.items()}})
+                                  context={"rule": rec.key, "legend": OA.legend()})
             answer = yield from ask(battle, req)
         deed, quality = OA.parse(answer)
         randomly = OA.RANDOM in (deed, quality)

@@ -33,6 +33,7 @@ class Deed:
     rolls: tuple[int, ...]  # the D6 results that roll it
     moment: str  # when it is judged
     summary: str  # our words
+    short: str = ""  # a few words
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,23 +42,29 @@ class Quality:
     name: str
     rolls: tuple[int, ...]
     summary: str
+    short: str = ""
 
 
 DEEDS = {d.key: d for d in (
     Deed(TYRANT, "We vow to lay low the tyrant...", (1, 2), END_OF_TURN,
-         "pick an enemy CHARACTER model at the start of the battle; done at the end of a turn once it is destroyed"),
+         "pick an enemy CHARACTER model at the start of the battle; done at the end of a turn once it is destroyed",
+         "the CHARACTER picked destroyed"),
     Deed(REALM, "We swear to reclaim the realm...", (3, 4), END_OF_ENEMY_TURN,
-         "done at the end of the opponent's turn if you control more objective markers than they do"),
+         "done at the end of the opponent's turn if you control more objective markers than they do",
+         "more objectives at the end of their turn"),
     Deed(TALLY, "We pledge to reap a great tally...", (5, 6), END_OF_ROUND,
-         "done at the end of a battle round in which more enemy units were destroyed than its number"),
+         "done at the end of a battle round in which more enemy units were destroyed than its number",
+         "more enemy units destroyed in a round than its number"),
 )}
 
 VALOUR, EAGER, LEGACY = "valour", "eager", "legacy"
 QUALITIES = {q.key: q for q in (
     Quality(VALOUR, "...with our martial valour risen over all.", (1, 2),
-            "one hit roll and one wound roll re-rolled each time a model shoots or fights"),
-    Quality(EAGER, "...and we are eager for the challenge.", (3, 4), "+2\" Move, +1 to Advance and Charge rolls"),
-    Quality(LEGACY, "...yet shall our legacy be unsullied.", (5, 6), "+2 OC and Leadership improved by 1"),
+            "one hit roll and one wound roll re-rolled each time a model shoots or fights (not modelled: no effect)",
+            "(not modelled)"),
+    Quality(EAGER, "...and we are eager for the challenge.", (3, 4), "+2\" Move, +1 to Advance and Charge rolls",
+            "+2\" M, +1 Advance and Charge"),
+    Quality(LEGACY, "...yet shall our legacy be unsullied.", (5, 6), "+2 OC and Leadership improved by 1", "+2 OC, Ld 1 better"),
 )}
 
 DEFAULT_DEED, DEFAULT_QUALITY = REALM, EAGER  # the default player's oath (a deed any army with objectives can do)
@@ -84,6 +91,13 @@ def options(table: dict) -> list[str]:
 def oath_options() -> list[str]:
     """The answers to the oath decision: "<deed> / <quality>", each part a key or RANDOM."""
     return [f"{d} / {q}" for d in options(DEEDS) for q in options(QUALITIES)]
+
+
+def legend() -> list[str]:
+    """What each part of an oath answer names, in short (the sandbox shows it over the options)."""
+    def part(table):
+        return "; ".join(f"{k} ({e.rolls[0]}-{e.rolls[-1]}) {e.short}" for k, e in table.items())
+    return [f"deeds: {part(DEEDS)}", f"qualities: {part(QUALITIES)}", f"{RANDOM}: rolled on a D6, one more CP"]
 
 
 def parse(answer: str) -> tuple[str, str]:
