@@ -308,3 +308,29 @@ def test_a_battle_with_an_oath_replays_byte_for_byte(tmp_path):
             log = write_log(tmp_path / f"{players[0]}.jsonl", rec)
         n, div = replay(log)
         assert div is None and n == b.commands_done
+
+
+def test_in_a_battle_deployed_by_the_rules_the_oath_comes_first_rolled_before_the_roles_roll_off():
+    from phased import WEAPONS
+    from sim.scenario.load import parse_scenario
+
+    def waiting(**kw):  # (two models to be deployed: no positions)
+        m = model([(0, 0)] * 2, ["gun"], **kw)
+        del m["at"]
+        return m
+
+    data = {"battle": {"name": "pre-battle", "seed": 1, "board": [60, 44]}, "weapons": WEAPONS,
+            "armies": [{"name": "A", "units": [unit("r1", waiting(), rules=RULE)]},
+                       {"name": "B", "units": [unit("b1", waiting())]}],
+            "mission": {"deployment": "rules", "first": "red"}}
+    # the deed's die (6: tally), then the roles' roll-off (red 5 v blue 2: red chooses)
+    with Battle(parse_scenario(data, "t.toml"), dice=ForcedDice([6, 5, 2])) as b:
+        b.submit(StartBattle())
+        b.step_until_blocked()
+        assert b.pending.kind == "oath" and b.pending.player == 0
+        b.answer("random / legacy")
+        b.step_until_blocked()
+        assert b.pending.kind == "role" and b.pending.player == 0
+        assert _oath(b) == {"deed": "tally", "quality": "legacy", "random": True, "cp": 3, "rule": "Code Chivalric"}
+        rolls = [(e["purpose"].split(" roll-off")[0], e["results"]) for e in of_type(b, "dice")]
+        assert rolls == [("Code Chivalric: the deed (red)", [6]), ("Attacker and Defender", [5, 2])]
