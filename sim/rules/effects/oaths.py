@@ -50,7 +50,7 @@ DEEDS = {d.key: d for d in (
          "pick an enemy CHARACTER model at the start of the battle; done at the end of a turn once it is destroyed",
          "the CHARACTER picked destroyed"),
     Deed(REALM, "We swear to reclaim the realm...", (3, 4), END_OF_ENEMY_TURN,
-         "done at the end of the opponent's turn if you control more objective markers than they do",
+         "done at the end of the opponent's turn while your army holds more objective markers than theirs",
          "more objectives at the end of their turn"),
     Deed(TALLY, "We pledge to reap a great tally...", (5, 6), END_OF_ROUND,
          "done at the end of a battle round in which more enemy units were destroyed than its number",
