@@ -179,9 +179,12 @@ class OathTarget(Event):
 
 @declare(ev.DEED)
 class Deed(Event):
-    """An oath's deed done, the first time: the army is Honoured until the battle ends (its CP: the cp event after)."""
+    """An oath's deed judged at its moment, until it is done: done the first time, the army is
+    Honoured until the battle ends (its CP: the cp event after)."""
 
     rule: Annotated[str, "the rule's name"]
-    player: Annotated[str, "the player whose oath is fulfilled"]
+    player: Annotated[str, "the player whose oath it is"]
     deed: Annotated[str, "the deed's name"]
     round: Annotated[int, "the battle round"]
+    done: Annotated[bool, "the deed is done (the oath fulfilled)"]
+    progress: Annotated[str, "where the deed stands, in words"]

@@ -5,7 +5,7 @@ battle's dice; a scenario's ``chosen`` may swear it instead), picks the enemy CH
 TYRANT deed names at the start of the battle (an ``oath_target`` decision: a model id), and its deed is judged at
 the end of each turn and battle round until it is done: then the army is Honoured and gains its
 CP, as the Command phase's are gained (TurnState.cp, a ``cp`` event). Everything is logged
-(``oath sworn``, ``oath target``, ``deed done`` events) and kept in Resources.oaths. A battle
+(``oath sworn``, ``oath target`` events, and a ``deed`` event each time the deed is judged) and kept in Resources.oaths. A battle
 without rules does nothing here (``any_rules``)."""
 
 from __future__ import annotations
@@ -145,8 +145,8 @@ def _facts(battle, player: int, oath: dict, moment: str) -> OA.DeedFacts:
 
 def judge(battle, moment: str) -> None:
     """At the end of a turn (OA.END_OF_TURN) or of a battle round (OA.END_OF_ROUND): each oath
-    not yet fulfilled whose deed is done now is fulfilled: the army is Honoured, a ``deed done``
-    event, and its CP gained (sim.rules.command.gain_cp: not held to the per-round cap)."""
+    not yet fulfilled whose deed is judged now is judged (a ``deed`` event, with its progress);
+    done, the oath is fulfilled: the army is Honoured and its CP gained (sim.rules.command.gain_cp: not held to the per-round cap)."""
     res = R.current
     if res is None or not res.oaths:
         return
@@ -155,10 +155,15 @@ def judge(battle, moment: str) -> None:
         oath = res.oaths.get(PLAYER[p])
         if oath is None or oath.get("fulfilled") is not None:
             continue
-        if not OA.deed_done(oath["deed"], _facts(battle, p, oath, moment)):
+        if not OA.judged_now(oath["deed"], moment, ts.active == p):
+            continue
+        f = _facts(battle, p, oath, moment)
+        done = OA.deed_done(oath["deed"], f)
+        battle.emit(ev.DEED, rule=oath["rule"], player=PLAYER[p], deed=OA.DEEDS[oath["deed"]].name, round=ts.round,
+                    done=done, progress=OA.progress(oath["deed"], f))
+        if not done:
             continue
         oath["fulfilled"] = ts.round
-        battle.emit(ev.DEED, rule=oath["rule"], player=PLAYER[p], deed=OA.DEEDS[oath["deed"]].name, round=ts.round)
         ts.cp[p] = CMD.gain_cp(ts.cp[p], oath["cp"], capped=False)
         battle.emit(ev.CP, gained=oath["cp"], cp={PLAYER[q]: ts.cp[q] for q in (0, 1)},
                     source=f"{oath['rule']}: the oath fulfilled", player=PLAYER[p])

@@ -318,7 +318,8 @@ _LINES = {
                         + (" (rolled: one more CP)" if e["random"] else "")),
     ev.OATH_TARGET: lambda e: (f"   {e['player']}'s {e['rule']}: " + (f"{e['model']} is the tyrant to lay low"
                                if e["model"] else "no enemy CHARACTER to lay low")),
-    ev.DEED: lambda e: f"   {e['player']}'s {e['rule']}: {e['deed']} done (round {e['round']}): the army is Honoured",
+    ev.DEED: lambda e: (f"   {e['player']}'s {e['rule']}: {e['deed']} " + ("done" if e["done"] else "not done yet")
+                        + f" ({e['progress']})" + (": the army is Honoured" if e["done"] else "")),
     ev.RULE_CHOICE: lambda e: (f"   {e['player']}'s {e['rule']}: "
                                + ("expires" if e["value"] is None else "called" if e["value"] is True
                                   else "not called" if e["value"] is False else f"{e['value']} is picked")),

@@ -145,3 +145,13 @@ def deed_done(deed: str, f: DeedFacts) -> bool:
     if deed == TYRANT:
         return f.tyrant_destroyed
     raise ValueError(f"unknown deed {deed!r}")
+
+
+def progress(deed: str, f: DeedFacts) -> str:
+    """Where the deed stands at its moment, in words (the log's ``deed`` event)."""
+    if deed == TALLY:
+        return (f"{f.enemy_units_destroyed_this_round} enemy unit(s) destroyed this battle round "
+                f"(more than {f.battle_round} needed)")
+    if deed == REALM:
+        return f"{f.objectives_controlled} objective marker(s) controlled against {f.objectives_controlled_by_opponent}"
+    return "the CHARACTER picked is destroyed" if f.tyrant_destroyed else "the CHARACTER picked is not destroyed"

@@ -38,7 +38,8 @@ def _oath(b, **kw):
 
 
 def _deeds(b):
-    return of_type(b, "deed done")
+    """The deeds done (judged and done)."""
+    return [e for e in of_type(b, "deed") if e["done"]]
 
 
 def _knights(blue=None, red_rules=RULE, **kw):
@@ -91,6 +92,10 @@ def test_realm_not_done_while_control_is_even():
         b.run_command(StartBattle())
         _to(b, 3, 0, "movement")
         assert _deeds(b) == []
+        # judged at the end of each of blue's turns, logged with where it stands
+        judged = [(e["round"], e["done"], e["progress"]) for e in of_type(b, "deed")]
+        assert judged == [(1, False, "0 objective marker(s) controlled against 0"),
+                          (2, False, "0 objective marker(s) controlled against 0")]
 
 
 def test_a_random_oath_rolls_both_parts_on_the_battles_dice_and_gains_three_cp():
@@ -145,6 +150,8 @@ def test_tally_not_done_with_one_enemy_unit_destroyed_in_round_1():
         _shoot(b, "r1", "b1")
         _to(b, 2, 0, "movement")
         assert _deeds(b) == []
+        (e,) = of_type(b, "deed")  # (judged at the end of the round only)
+        assert e["progress"] == "1 enemy unit(s) destroyed this battle round (more than 1 needed)"
 
 
 def _tyrant_blue():
@@ -178,7 +185,7 @@ def test_tyrant_done_at_the_end_of_the_turn_it_is_destroyed_not_before():
         assert d["round"] == 1 and d["deed"].startswith("We vow to lay low")
         types = [e["type"] for e in b.events]
         blue_turn = len(types) - types[::-1].index("player turn") - 1
-        assert types.index("deed done") < blue_turn  # (at the end of red's turn)
+        assert next(i for i, e in enumerate(b.events) if e["type"] == "deed" and e["done"]) < blue_turn  # (at the end of red's turn)
         assert b.turn_state.cp == [2 + 1, 1]
 
 
