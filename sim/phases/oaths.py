@@ -2,11 +2,12 @@
 them on): each army holding such a rule swears its oath before the battle, at the end of reading
 the mission (an ``oath`` decision: "<deed> / <quality>", either part "random" to roll it on the
 battle's dice; a scenario's ``chosen`` may swear it instead), picks the enemy CHARACTER model a
-TYRANT deed names at the start of the battle (an ``oath_target`` decision: a model id), and its deed is judged at
-the end of each turn and battle round until it is done: then the army is Honoured and gains its
-CP, as the Command phase's are gained (TurnState.cp, a ``cp`` event). Everything is logged
-(``oath sworn``, ``oath target`` events, and a ``deed`` event each time the deed is judged) and kept in Resources.oaths. A battle
-without rules does nothing here (``any_rules``)."""
+TYRANT deed names at the start of the battle (an ``oath_target`` decision: a model id), and its
+deed is judged at its moment (the end of a turn or of a battle round) until it is done: then the
+army is Honoured and gains its CP, as the Command phase's are gained (TurnState.cp, a ``cp``
+event). Everything is logged (``oath sworn`` and ``oath target`` events, a ``deed`` event each
+time the deed is judged) and kept in Resources.oaths. A battle without rules does nothing here
+(``any_rules``)."""
 
 from __future__ import annotations
 
@@ -146,7 +147,8 @@ def _facts(battle, player: int, oath: dict, moment: str) -> OA.DeedFacts:
 def judge(battle, moment: str) -> None:
     """At the end of a turn (OA.END_OF_TURN) or of a battle round (OA.END_OF_ROUND): each oath
     not yet fulfilled whose deed is judged now is judged (a ``deed`` event, with its progress);
-    done, the oath is fulfilled: the army is Honoured and its CP gained (sim.rules.command.gain_cp: not held to the per-round cap)."""
+    done, the oath is fulfilled: the army is Honoured and its CP gained (sim.rules.command.gain_cp:
+    not held to the per-round cap)."""
     res = R.current
     if res is None or not res.oaths:
         return

@@ -409,8 +409,9 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
             try:
                 oaths.parse(value)
             except ValueError:
-                ar.sub("chosen").fail(f"an oath \"<deed> / <quality>\", a deed of {', '.join(oaths.options(oaths.DEEDS))}"
-                                      f" and a quality of {', '.join(oaths.options(oaths.QUALITIES))}", value, name)
+                deeds, qualities = ", ".join(oaths.options(oaths.DEEDS)), ", ".join(oaths.options(oaths.QUALITIES))
+                ar.sub("chosen").fail(f"an oath \"<deed> / <quality>\", a deed of {deeds} and a quality of {qualities}",
+                                      value, name)
             out.append((rec.key, value))
             continue
         if rec is None or rec.key not in held or rec.choice is None:

@@ -27,14 +27,15 @@ MIDDLE = [{"name": "middle", "at": [20, 12], "kind": "central"}]
 
 
 def _to(b, round_, player, phase):
-    """End phases until battle round ``round_``, ``player``'s (0/1) turn, ``phase`` begins (a Command phase takes no command: its Movement phase is the first stop)."""
+    """End phases until battle round ``round_``, ``player``'s (0/1) turn, ``phase`` begins (a
+    Command phase takes no command: its Movement phase is the first stop)."""
     ts = b.turn_state
     while (ts.round, ts.active, str(ts.phase)) != (round_, player, phase):
         b.run_command(EndPhase())
 
 
-def _oath(b, **kw):
-    return b.resources.oaths.get("red", {}) | kw if kw else b.resources.oaths.get("red")
+def _oath(b):
+    return b.resources.oaths.get("red")
 
 
 def _deeds(b):
@@ -185,7 +186,8 @@ def test_tyrant_done_at_the_end_of_the_turn_it_is_destroyed_not_before():
         assert d["round"] == 1 and d["deed"].startswith("We vow to lay low")
         types = [e["type"] for e in b.events]
         blue_turn = len(types) - types[::-1].index("player turn") - 1
-        assert next(i for i, e in enumerate(b.events) if e["type"] == "deed" and e["done"]) < blue_turn  # (at the end of red's turn)
+        done_at = next(i for i, e in enumerate(b.events) if e["type"] == "deed" and e["done"])
+        assert done_at < blue_turn  # (at the end of red's turn)
         assert b.turn_state.cp == [2 + 1, 1]
 
 

@@ -64,7 +64,8 @@ QUALITIES = {q.key: q for q in (
             "(not modelled)"),
     Quality(EAGER, "...and we are eager for the challenge.", (3, 4), "+2\" Move, +1 to Advance and Charge rolls",
             "+2\" M, +1 Advance and Charge"),
-    Quality(LEGACY, "...yet shall our legacy be unsullied.", (5, 6), "+2 OC and Leadership improved by 1", "+2 OC, Ld 1 better"),
+    Quality(LEGACY, "...yet shall our legacy be unsullied.", (5, 6), "+2 OC and Leadership improved by 1",
+            "+2 OC, Ld 1 better"),
 )}
 
 DEFAULT_DEED, DEFAULT_QUALITY = REALM, EAGER  # the default player's oath (a deed any army with objectives can do)
