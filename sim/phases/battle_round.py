@@ -19,6 +19,8 @@ from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.phases import rule_choices, scoring, upkeep
 from sim.phases import rituals  # -- cabal
+from sim.phases import oaths  # -- code
+from sim.rules.effects import oaths as OA  # -- code
 from sim.systems import rule_effects
 from sim.rules.effects import vocabulary as EV
 from sim.rules import pre_battle as PB
@@ -38,6 +40,7 @@ def start_battle(battle):
     roll-off, then battle round 1 begins. (A battle deployed by the rules begins with steps
     5-11 instead: sim.phases.pre_battle, which calls these two in turn.) The scenario's
     battle formations stand declared: every DEDICATED TRANSPORT left empty is destroyed (18.01)."""
+    yield from oaths.swear(battle)  # -- code (the end of reading the mission: before all else here)
     destroy_empty_dedicated(battle)
     first_turn(battle)
     yield from begin(battle)
@@ -65,6 +68,7 @@ def begin(battle):
     # 01.02.01 every model of the unit, in strategic reserves too
     ts.starting_strength = {u: len(esper.component_for_entity(u, Unit).models) for u in W.all_units()}
     battle.emit(ev.BATTLE_START, first=PLAYER[ts.first], rounds=ts.mission.rounds)
+    yield from oaths.start_of_battle(battle)  # -- code
     yield from _start_round(battle, 1)
 
 
@@ -212,11 +216,13 @@ def _end_turn(battle):
     scoring.settle_control(battle)
     yield from upkeep.coherency_removals(battle)
     scoring.score(battle, Phase.END)
+    oaths.judge(battle, OA.END_OF_TURN)  # -- code
     upkeep.roll_over_turn(battle)
     if ts.active == ts.first:
         yield from _start_turn(battle, other(ts.first))
         return
     # 07.03 end of the battle round
+    oaths.judge(battle, OA.END_OF_ROUND)  # -- code
     upkeep.end_of_round(battle)
     if ts.round >= ts.mission.rounds:
         scoring.finish(battle)

@@ -39,6 +39,10 @@ class Resources:
     rule_choices: dict = field(default_factory=dict)
     # uses made of rules limited per battle, by "<player>:<rule key>"
     rule_uses: dict = field(default_factory=dict)
+    # -- code: the oaths sworn (sim.rules.effects.oaths), by player name: {"deed", "quality" (keys),
+    # "random" (a part rolled), "cp" (gained when fulfilled), "target" (TYRANT's model id, once picked),
+    # "fulfilled" (the battle round it was, once it is)}; empty (unhashed) in a battle without one
+    oaths: dict = field(default_factory=dict)
     # every (holding unit, held rule, aura grant) of the battle (sim.world.rule_effects), listed
     # on first use
     rule_auras: tuple | None = field(default=None, metadata={"cache": "fixed by the scenario (its units' rules)"})

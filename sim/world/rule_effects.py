@@ -272,7 +272,11 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
         if mine and theirs and (every or V.TARGET_WITHIN in need):
             dist = min(W.nearest_distances(mine, theirs))
     leading = (every or V.LEADING in need) and bool(held.bearers) and _leads(holder, held.bearers)
-    return Facts(below_starting=(every or V.BELOW_STARTING in need) and _below_starting(battle, unit_ent),
+    oaths = R.current.oaths  # -- code: the army's oath (sim.phases.oaths), if it swore one
+    oath = oaths.get(PLAYER[owner]) if oaths else None
+    return Facts(oath_quality="" if oath is None else oath["quality"],
+                 honoured=oath is not None and oath.get("fulfilled") is not None,
+                 below_starting=(every or V.BELOW_STARTING in need) and _below_starting(battle, unit_ent),
                  led=(every or V.LED in need) and _led(unit_ent), has_target=other is not None,
                  target_on_objective=other is not None and (every or V.TARGET_ON_OBJECTIVE in need)
                  and _on_objective(battle, other),

@@ -37,12 +37,16 @@ class Facts:
     option: str = ""  # the option the rule's PICK_OPTION choice holds ("" none)
     # -- cabal:
     psychic_result: int = 0  # (a ritual's grants) the result of the Psychic test that manifested it
+    # -- code:
+    oath_quality: str = ""  # the quality of the oath its army swore (sim.rules.effects.oaths), "" none
+    honoured: bool = False  # its army's oath is fulfilled
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
          V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
          V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
          V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
+_FACT[V.HONOURED] = "honoured"  # -- code
 
 
 def _alternatives(arg) -> list[str]:
@@ -70,6 +74,8 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
     # -- cabal:
     if name == V.PSYCHIC_RESULT:
         return f.psychic_result >= int(arg)
+    if name == V.OATH_QUALITY:  # -- code
+        return f.oath_quality == str(arg)
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -117,4 +123,14 @@ def condition_words(name: str, arg) -> str:
         V.OPTION: f"{arg} is the option chosen",
         # -- cabal:
         V.PSYCHIC_RESULT: f"its Psychic test totalled {arg} or more",
+        # -- code:
+        V.OATH_QUALITY: f"its army's oath has the quality {_quality_name(arg)}",
+        V.HONOURED: "its army is Honoured (its oath's deed done)",
     }[name]
+
+
+def _quality_name(key) -> str:  # -- code
+    """A quality's printed name, from its key (sim.rules.effects.oaths)."""
+    from sim.rules.effects.oaths import QUALITIES
+    q = QUALITIES.get(str(key))
+    return f"\"{q.name}\"" if q is not None else repr(key)

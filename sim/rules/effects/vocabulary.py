@@ -55,6 +55,10 @@ KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUN
 RITUAL = "ritual"  # ``ability``: the key of a ritual record (source RITUAL_SOURCE) the unit may attempt at the start
 # of its Shooting phase by a Psychic test (2D6, a third D6 at will) of ``roll`` or more, at a unit within ``value``"
 KINDS = KINDS + (RITUAL,)
+# -- code:
+OATH = "oath"  # (an ARMY grant) the army swears an oath before the battle: a deed and a quality (sim.rules.effects
+# .oaths); the deed done, the army is Honoured and gains ``value`` CP (one more if the oath was rolled at random)
+KINDS += (OATH,)
 
 # what a MODIFY changes: the rolls of the attack sequence and the phases, and characteristics
 # (a weapon's: A, S, AP, D; a model's: M, T, Sv, W, Ld, OC; "damage taken" lowers the Damage of
@@ -110,6 +114,11 @@ WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD
 PSYCHIC_RESULT = "psychic result"  # argument: (a ritual record's) the Psychic test that manifested it totalled this or more
 CONDITIONS = CONDITIONS + (PSYCHIC_RESULT,)
 WITH_ARGUMENT = WITH_ARGUMENT + (PSYCHIC_RESULT,)
+# -- code:
+OATH_QUALITY = "oath quality"  # argument: a quality's key (sim.rules.effects.oaths.QUALITIES); the army's oath has it
+HONOURED = "honoured"  # the army's oath is fulfilled (its deed done): it is Honoured until the end of the battle
+CONDITIONS += (OATH_QUALITY, HONOURED)
+WITH_ARGUMENT += (OATH_QUALITY,)
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
@@ -177,6 +186,9 @@ class Effect:
         if k == RITUAL and (not self.ability or not 2 <= self.roll <= 18 or self.value <= 0):
             raise VocabularyError("a ritual needs its record's key (ability), its Warp Charge (roll, 2 to 18) and the "
                                   "range to its target (value, inches)")
+        # -- code:
+        if k == OATH and self.value <= 0:
+            raise VocabularyError("an oath needs the CP its deed gains (value 1 or more)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +215,10 @@ class When:
                 raise VocabularyError(f"a condition is a (name, argument) pair with a name of {CONDITIONS}: {c!r}")
             if (c[0] in WITH_ARGUMENT) != (c[1] is not None):
                 raise VocabularyError(f"condition {c[0]!r}: an argument {'is needed' if c[0] in WITH_ARGUMENT else 'is not taken'}")
+            if c[0] == OATH_QUALITY:  # -- code
+                from sim.rules.effects.oaths import QUALITIES
+                if c[1] not in QUALITIES:
+                    raise VocabularyError(f"condition {c[0]!r}: a quality of {list(QUALITIES)}, not {c[1]!r}")
 
 
 ALWAYS = When()
@@ -239,6 +255,9 @@ class Grant:
             raise VocabularyError("an aura (and only an aura) needs a range")
         if self.who == ENEMY_AURA and self.what.kind == RETURN:
             raise VocabularyError("a return brings back its own army's models: not as an enemy aura")
+        # -- code:
+        if self.what.kind == OATH and (self.who != ARMY or self.when != ALWAYS):
+            raise VocabularyError("an oath is the army's, sworn before the battle: who = army, no when")
         if self.when.limit and not counts_uses(self.what):
             raise VocabularyError(f"a limit on uses ({self.when.limit}) is counted only for stratagem costs, mortal "
                                   "wounds, returns, and the modifiers and re-rolls of advance, charge and "

@@ -53,11 +53,16 @@ def effect_words(e: V.Effect) -> str:
         name = getattr(table.by_key(e.ability), "name", e.ability)
         return (f"may attempt the ritual {name} at the start of its Shooting phase (Psychic test 2D6, a third D6 "
                 f"at will, of {e.roll}+; doubles: D3 mortal wounds to it) at a unit within {e.value}\"")
+    if k == V.OATH:  # -- code
+        return (f"swears an oath before the battle (a deed and a quality); the deed done: Honoured and "
+                f"{e.value} CP ({e.value + 1} if the oath was rolled)")
     return k
 
 
 def grant_words(g: V.Grant) -> str:
     """A grant in one line: what, to whom, when."""
+    if g.what.kind == V.OATH:  # -- code (the army's, before the battle: no one affected, no moment)
+        return effect_words(g.what)
     who = _WHO.get(g.who)
     if g.who == V.AURA:
         who = f"friendly units within {g.range:g}\""

@@ -42,7 +42,7 @@ ARMY_RULES = {
     "Cult Ambush": None,  # destroyed units coming back through reserves
     "Acts of Faith": None,  # Miracle dice replacing rolls
     "Gate of Infinity": None,  # units moved back into strategic reserves
-    "Code Chivalric": None,  # oaths: deeds to complete and qualities
+    "Code Chivalric": "code-chivalric",  # -- code
     "Shadow in the Warp": None,  # forced battle-shock tests on the enemy
     "Assigned Agents": None,  # list building only
     "Mission Tactics": None,  # a pointer to the (missing) Deathwatch detachment rule
