@@ -31,6 +31,7 @@ import esper
 
 from sim.components import ModelId, Stats, Unit, UnitMember, UnitRules, Wounds
 from sim.rules import command as CMD
+from sim.rules.effects import rituals as RT
 from sim.rules.effects import vocabulary as V
 from sim.rules.effects.conditions import Facts, why_not
 from sim.rules.geometry import within_distance
@@ -179,6 +180,9 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
             elif g.who == V.CHOSEN_FRIEND and (h.record.key, g) not in picked and _picked(owner, unit_ent, h, my_id):
                 picked.add((h.record.key, g))
                 out.append(Acting(h, g, unit_ent))
+    # -- cabal: the rituals its army manifested this phase (sim.phases.rituals)
+    if R.current.rule_choices:
+        out += _rituals(unit_ent, owner, kws, kinds)
     for other, h, g in _aura_sources():
         if other == unit_ent or (kinds is not None and g.what.kind not in kinds):
             continue
@@ -201,6 +205,41 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
             continue
         out.append(Acting(h, g, other))
     return out
+
+
+# -- cabal:
+def _rituals(unit_ent: int, owner: int, kws, kinds) -> list[Acting]:
+    """The lasting grants (sim.rules.effects.rituals.lasting) of each ritual in force for the
+    unit's army (a ``rule_choices`` entry with "ritual": sim.phases.rituals), with the grant's
+    keywords; the unit itself stands as the holder (its army's choice is the ritual's)."""
+    out = []
+    for c in R.current.rule_choices.values():
+        if "ritual" not in c or c["player"] != owner:
+            continue
+        held = _ritual_held(c["ritual"])
+        for g in RT.lasting(held.record):
+            if (kinds is None or g.what.kind in kinds) and all(k in kws for k in g.keywords):
+                out.append(Acting(held, g, unit_ent))
+    return out
+
+
+def _ritual_held(key: str) -> V.Held:
+    h = _RITUALS.get(key)
+    if h is None:
+        from sim.rules.effects import table
+        h = _RITUALS[key] = V.Held(table.by_key(key))
+    return h
+
+
+_RITUALS: dict = {}  # (a ritual's record as held: one per key, the records being fixed)
+
+
+def psychic_result(owner: int, key: str) -> int:
+    """The total of the Psychic test that manifested ritual ``key`` for ``owner`` (0: not in
+    force)."""
+    res = R.current
+    c = None if res is None else res.rule_choices.get(choice_key(owner, key))
+    return 0 if c is None else int(c.get("result", 0))
 
 
 def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
@@ -245,7 +284,11 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
     leading = (every or V.LEADING in need) and bool(held.bearers) and _leads(holder, held.bearers)
     # -- shock:
     near = _holder_units(unit_ent, holder) if every or V.NEAR_KEYWORD in need or V.NOT_NEAR_KEYWORD in need else ()
-    return Facts(below_starting=(every or V.BELOW_STARTING in need) and _below_starting(battle, unit_ent),
+    oaths = R.current.oaths  # -- code: the army's oath (sim.phases.oaths), if it swore one
+    oath = oaths.get(PLAYER[owner]) if oaths else None
+    return Facts(oath_quality="" if oath is None else oath["quality"],
+                 honoured=oath is not None and oath.get("fulfilled") is not None,
+                 below_starting=(every or V.BELOW_STARTING in need) and _below_starting(battle, unit_ent),
                  led=(every or V.LED in need) and _led(unit_ent), has_target=other is not None,
                  target_on_objective=other is not None and (every or V.TARGET_ON_OBJECTIVE in need)
                  and _on_objective(battle, other),
@@ -259,7 +302,10 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  holder_units=near,
                  in_own_zone=(every or V.IN_OWN_ZONE in need) and _in_own_zone(battle, unit_ent),
                  target_battle_shocked=other is not None and W.unit_state(other).battle_shocked,
-                 options_picked=tuple(choice) if kind == V.PICK_OPTION and isinstance(choice, list) else ())
+                 options_picked=tuple(choice) if kind == V.PICK_OPTION and isinstance(choice, list) else (),
+                 # -- cabal:
+                 psychic_result=psychic_result(owner, held.record.key) if held.record.source == V.RITUAL_SOURCE
+                 else 0)
 
 
 def _in_own_zone(battle, unit_ent: int) -> bool:

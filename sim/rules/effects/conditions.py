@@ -40,6 +40,11 @@ class Facts:
     in_own_zone: bool = False  # -- shock: a model of it is within its own army's deployment zone
     target_battle_shocked: bool = False  # -- shock: the other unit is battle-shocked
     options_picked: tuple = ()  # -- shock: every option a KEPT PICK_OPTION choice picked so far
+    # -- cabal:
+    psychic_result: int = 0  # (a ritual's grants) the result of the Psychic test that manifested it
+    # -- code:
+    oath_quality: str = ""  # the quality of the oath its army swore (sim.rules.effects.oaths), "" none
+    honoured: bool = False  # its army's oath is fulfilled
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
@@ -48,6 +53,7 @@ _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_
          V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
 _FACT[V.IN_OWN_ZONE] = "in_own_zone"  # -- shock:
 _FACT[V.TARGET_SHOCKED] = "target_battle_shocked"
+_FACT[V.HONOURED] = "honoured"  # -- code
 
 
 def _alternatives(arg) -> list[str]:
@@ -78,6 +84,11 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         kw, inches = V.near_argument(arg)
         near = any(kw in kws and within_distance(d, inches) for kws, d in f.holder_units)
         return near == (name == V.NEAR_KEYWORD)
+    # -- cabal:
+    if name == V.PSYCHIC_RESULT:
+        return f.psychic_result >= int(arg)
+    if name == V.OATH_QUALITY:  # -- code
+        return f.oath_quality == str(arg)
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -130,4 +141,16 @@ def condition_words(name: str, arg) -> str:
         V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
         V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
         V.OPTION: f"{arg} is the option chosen",
+        # -- cabal:
+        V.PSYCHIC_RESULT: f"its Psychic test totalled {arg} or more",
+        # -- code:
+        V.OATH_QUALITY: f"its army's oath has the quality {_quality_name(arg)}",
+        V.HONOURED: "its army is Honoured (its oath's deed done)",
     }[name]
+
+
+def _quality_name(key) -> str:  # -- code
+    """A quality's printed name, from its key (sim.rules.effects.oaths)."""
+    from sim.rules.effects.oaths import QUALITIES
+    q = QUALITIES.get(str(key))
+    return f"\"{q.name}\"" if q is not None else repr(key)

@@ -61,6 +61,14 @@ KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUN
 FORCED_SHOCK = "battle-shock test"  # the affected unit takes a battle-shock test (01.07) at ``trigger`` (SHOCK_MOMENTS),
 # ``value`` added to it; ``roll``: only on a D6 of roll+ (0: always); ``dice``: mortal wounds it suffers first
 KINDS = KINDS + (FORCED_SHOCK,)
+# -- cabal:
+RITUAL = "ritual"  # ``ability``: the key of a ritual record (source RITUAL_SOURCE) the unit may attempt at the start
+# of its Shooting phase by a Psychic test (2D6, a third D6 at will) of ``roll`` or more, at a unit within ``value``"
+KINDS = KINDS + (RITUAL,)
+# -- code:
+OATH = "oath"  # (an ARMY grant) the army swears an oath before the battle: a deed and a quality (sim.rules.effects
+# .oaths); the deed done, the army is Honoured and gains ``value`` CP (one more if the oath was rolled at random)
+KINDS += (OATH,)
 
 # what a MODIFY changes: the rolls of the attack sequence and the phases, and characteristics
 # (a weapon's: A, S, AP, D; a model's: M, T, Sv, W, Ld, OC; "damage taken" lowers the Damage of
@@ -82,6 +90,9 @@ ON_CHARGE = "after charging"  # after the affected unit ends a charge move: each
 ON_DESTROYED = "destroyed"  # when the bearer is destroyed: the unit that destroyed it
 ON_SELECTED_FIGHT = "selected to fight"  # when the affected unit is selected to fight: one engaged enemy unit
 TRIGGERS = (ON_CHARGE, ON_DESTROYED, ON_SELECTED_FIGHT)
+# -- cabal:
+ON_MANIFEST = "manifested"  # (a ritual record's) when the ritual is manifested: the unit it targets
+TRIGGERS = TRIGGERS + (ON_MANIFEST,)
 
 # moments of RETURN (when models come back or wounds are regained)
 AT_COMMAND = "command phase"  # in the affected unit's Command phase
@@ -134,10 +145,23 @@ def near_argument(arg) -> tuple[str, float]:
     if not parts[0].strip() or inches <= 0:
         raise VocabularyError(f"a near-keyword argument is \"KEYWORD N\" (N inches), not {arg!r}")
     return parts[0].strip().upper(), inches
+# -- cabal:
+PSYCHIC_RESULT = "psychic result"  # argument: (a ritual record's) the Psychic test that manifested it totalled this or more
+CONDITIONS = CONDITIONS + (PSYCHIC_RESULT,)
+WITH_ARGUMENT = WITH_ARGUMENT + (PSYCHIC_RESULT,)
+# -- code:
+OATH_QUALITY = "oath quality"  # argument: a quality's key (sim.rules.effects.oaths.QUALITIES); the army's oath has it
+HONOURED = "honoured"  # the army's oath is fulfilled (its deed done): it is Honoured until the end of the battle
+CONDITIONS += (OATH_QUALITY, HONOURED)
+WITH_ARGUMENT += (OATH_QUALITY,)
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
 SOURCES = (ARMY_RULE, DETACHMENT_RULE, DATASHEET)
+# -- cabal:
+RITUAL_SOURCE = "ritual"  # a psychic ritual: attempted through another rule's RITUAL grant (sim.rules.effects.rituals),
+# never held; its grants act, on its army's units, until the end of the phase it was manifested in
+SOURCES = SOURCES + (RITUAL_SOURCE,)
 ONCE_PER_BATTLE, ONCE_PER_TURN, ONCE_PER_PHASE = "once per battle", "once per turn", "once per phase"
 LIMITS = ("", ONCE_PER_BATTLE, ONCE_PER_TURN, ONCE_PER_PHASE)
 
@@ -204,6 +228,13 @@ class Effect:
             raise VocabularyError(f"a forced battle-shock test needs a moment of {SHOCK_MOMENTS} (and a roll 2-6 or 0)")
         if k == FORCED_SHOCK and self.trigger == IN_SHOCK_STEP and (self.roll or self.dice.k or self.dice.is_random):
             raise VocabularyError("a test in the Battle-shock step is the unit's roll of the step: no D6 or mortal wounds")
+        # -- cabal:
+        if k == RITUAL and (not self.ability or not 2 <= self.roll <= 18 or self.value <= 0):
+            raise VocabularyError("a ritual needs its record's key (ability), its Warp Charge (roll, 2 to 18) and the "
+                                  "range to its target (value, inches)")
+        # -- code:
+        if k == OATH and self.value <= 0:
+            raise VocabularyError("an oath needs the CP its deed gains (value 1 or more)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +263,10 @@ class When:
                 raise VocabularyError(f"condition {c[0]!r}: an argument {'is needed' if c[0] in WITH_ARGUMENT else 'is not taken'}")
             if c[0] in (NEAR_KEYWORD, NOT_NEAR_KEYWORD):  # -- shock:
                 near_argument(c[1])
+            if c[0] == OATH_QUALITY:  # -- code
+                from sim.rules.effects.oaths import QUALITIES
+                if c[1] not in QUALITIES:
+                    raise VocabularyError(f"condition {c[0]!r}: a quality of {list(QUALITIES)}, not {c[1]!r}")
 
 
 ALWAYS = When()
@@ -278,6 +313,9 @@ class Grant:
             raise VocabularyError("an engaged enemy (picked) is reached only by a forced battle-shock test")
         if self.who == ENEMIES and self.what.kind == RETURN:
             raise VocabularyError("a return brings back its own army's models: not for enemy units")
+        # -- code:
+        if self.what.kind == OATH and (self.who != ARMY or self.when != ALWAYS):
+            raise VocabularyError("an oath is the army's, sworn before the battle: who = army, no when")
         if self.when.limit and not counts_uses(self.what):
             raise VocabularyError(f"a limit on uses ({self.when.limit}) is counted only for stratagem costs, mortal "
                                   "wounds, returns, and the modifiers and re-rolls of advance, charge and "
@@ -369,6 +407,15 @@ class RuleRecord:
             raise VocabularyError(f"{self.key}: a lending reaches the chosen friendly unit only (who = chosen friend)")
         if self.choice is not None and self.choice.kind == PICK_FRIEND and not friend:
             raise VocabularyError(f"{self.key}: the rule picks a friendly unit, but no grant reaches it")
+        # -- cabal:
+        ritual = self.source == RITUAL_SOURCE
+        if ritual and (self.choice is None or self.choice.kind != PICK_ENEMY):
+            raise VocabularyError(f"{self.key}: a ritual picks its target: it needs an enemy-unit choice")
+        if ritual and any(g.what.kind == RITUAL for g in self.grants):
+            raise VocabularyError(f"{self.key}: a ritual cannot open other rituals")
+        if not ritual and any(g.what.trigger == ON_MANIFEST or any(c[0] == PSYCHIC_RESULT for c in g.when.conditions)
+                              for g in self.grants):
+            raise VocabularyError(f"{self.key}: only a ritual's grants act when manifested or read its Psychic test")
 
     @property
     def name(self) -> str:

@@ -54,11 +54,22 @@ def effect_words(e: V.Effect) -> str:
     if k == V.STRATAGEM_COST:
         what = e.ability or "stratagems"
         return f"{what} cost {e.value:+d} CP"
+    # -- cabal:
+    if k == V.RITUAL:
+        from sim.rules.effects import table
+        name = getattr(table.by_key(e.ability), "name", e.ability)
+        return (f"may attempt the ritual {name} at the start of its Shooting phase (Psychic test 2D6, a third D6 "
+                f"at will, of {e.roll}+; doubles: D3 mortal wounds to it) at a unit within {e.value}\"")
+    if k == V.OATH:  # -- code
+        return (f"swears an oath before the battle (a deed and a quality); the deed done: Honoured and "
+                f"{e.value} CP ({e.value + 1} if the oath was rolled)")
     return k
 
 
 def grant_words(g: V.Grant) -> str:
     """A grant in one line: what, to whom, when."""
+    if g.what.kind == V.OATH:  # -- code (the army's, before the battle: no one affected, no moment)
+        return effect_words(g.what)
     who = _WHO.get(g.who)
     if g.who == V.AURA:
         who = f"friendly units within {g.range:g}\""
@@ -70,6 +81,8 @@ def grant_words(g: V.Grant) -> str:
         who = "every enemy unit"
     elif g.who == V.ENGAGED_ENEMY:
         who = "one enemy unit engaged with it (picked)"
+    if g.what.trigger == V.ON_MANIFEST:  # -- cabal: a ritual's mortal wounds strike its target
+        who = "the unit it targets"
     if g.keywords:
         who += " (" + ", ".join(g.keywords) + " only)"
     parts = [effect_words(g.what), "for " + who]
