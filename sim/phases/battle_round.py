@@ -18,6 +18,7 @@ from sim.plan.fight import fight_eligible
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.phases import rule_choices, scoring, upkeep
+from sim.phases import forced_shock  # -- shock:
 from sim.phases import rituals  # -- cabal
 from sim.phases import oaths  # -- code
 from sim.rules.effects import oaths as OA  # -- code
@@ -86,6 +87,7 @@ def _start_turn(battle, player: int):
     _enter(battle, Phase.COMMAND)
     yield from rule_choices.start_of_phase(battle)
     yield from upkeep.command_phase(battle)
+    yield from forced_shock.forced_tests(battle, EV.AT_COMMAND)  # -- shock: (08.04)
     rule_effects.returns(battle, EV.AT_COMMAND)
     _end_of_phase(battle)
     _enter(battle, Phase.MOVEMENT)

@@ -94,6 +94,8 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
         return f"marked {_unit_name(value)}" if value is not None else "no unit marked yet"
     if c.kind == V.PICK_FRIEND:
         return f"affecting {_unit_name(value)}" if value is not None else "no friendly unit picked yet"
+    if c.kind == V.PICK_OPTION and isinstance(value, list):  # -- shock: (KEPT: every option picked so far)
+        return f"{', '.join(value)} chosen"
     if c.kind == V.PICK_OPTION:
         return f"{value} chosen" if value else f"no option chosen yet ({', '.join(c.options)})"
     res = R.current  # (when and by whom the choice was made: sim.world.resources.rule_choices)

@@ -9,7 +9,10 @@ and its models'). A grant reaches a unit
   the caller passes the model), UNIT or ARMY;
 * from a friendly unit's rule when it is an AURA and a model of the unit is within its range
   of the bearer (of any model of the holding unit when the rule is the unit's as a whole);
-* from an enemy unit's rule when it is an ENEMY_AURA, likewise;
+* from an enemy unit's rule when it is an ENEMY_AURA, likewise; or ENEMIES (every enemy unit, once
+  per rule, while a unit holding it is on the battlefield);
+* an ENGAGED_ENEMY grant (a forced battle-shock test of an engaged enemy unit the holder's
+  player picks) reaches its holding unit: its conditions are read for the holder;
 * from a friendly unit's rule (its own included) when it is a CHOSEN_FRIEND grant and the
   rule's PICK_FRIEND choice in force picked this unit (its range was checked when it was picked),
   or, for a rule asking no choice, a LEND rule of the same holder whose tag its name carries
@@ -32,6 +35,7 @@ from sim.rules.effects import rituals as RT
 from sim.rules.effects import vocabulary as V
 from sim.rules.effects.conditions import Facts, why_not
 from sim.rules.geometry import within_distance
+from sim.rules.geometry import EPS, footprint_polygon_distance  # -- shock:
 from sim.rules.turn import PLAYER
 from sim.world import queries as W
 from sim.world import resources as R
@@ -150,7 +154,7 @@ def _aura_sources() -> tuple:
     res = R.current
     if res.rule_auras is None:
         res.rule_auras = tuple((u, h, g) for u in W.all_units() for h in held_by(u) for g in h.record.grants
-                               if g.who in (V.AURA, V.ENEMY_AURA, V.CHOSEN_FRIEND))
+                               if g.who in (V.AURA, V.ENEMY_AURA, V.CHOSEN_FRIEND, V.ENEMIES))
     return res.rule_auras
 
 
@@ -171,7 +175,7 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
         for g in h.record.grants:
             if kinds is not None and g.what.kind not in kinds:
                 continue
-            if g.who in (V.BEARER, V.UNIT, V.ARMY, V.AURA) and all(k in kws for k in g.keywords):
+            if g.who in (V.BEARER, V.UNIT, V.ARMY, V.AURA, V.ENGAGED_ENEMY) and all(k in kws for k in g.keywords):
                 out.append(Acting(h, g, unit_ent))
             elif g.who == V.CHOSEN_FRIEND and (h.record.key, g) not in picked and _picked(owner, unit_ent, h, my_id):
                 picked.add((h.record.key, g))
@@ -186,6 +190,12 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
         if g.who == V.CHOSEN_FRIEND:
             if friendly and (h.record.key, g) not in picked and not W.unit_destroyed(other) \
                     and not W.off_table(other) and _picked(owner, other, h, my_id):
+                picked.add((h.record.key, g))
+                out.append(Acting(h, g, other))
+            continue
+        if g.who == V.ENEMIES:  # -- shock: every enemy unit, once per rule, while a holder is on the battlefield
+            if not friendly and (h.record.key, g) not in picked and all(k in kws for k in g.keywords) \
+                    and not W.unit_destroyed(other) and not W.off_table(other):
                 picked.add((h.record.key, g))
                 out.append(Acting(h, g, other))
             continue
@@ -272,6 +282,8 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
         if mine and theirs and (every or V.TARGET_WITHIN in need):
             dist = min(W.nearest_distances(mine, theirs))
     leading = (every or V.LEADING in need) and bool(held.bearers) and _leads(holder, held.bearers)
+    # -- shock:
+    near = _holder_units(unit_ent, holder) if every or V.NEAR_KEYWORD in need or V.NOT_NEAR_KEYWORD in need else ()
     oaths = R.current.oaths  # -- code: the army's oath (sim.phases.oaths), if it swore one
     oath = oaths.get(PLAYER[owner]) if oaths else None
     return Facts(oath_quality="" if oath is None else oath["quality"],
@@ -287,9 +299,39 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
                  target_distance=dist, option=choice if kind == V.PICK_OPTION and choice else "",
+                 holder_units=near,
+                 in_own_zone=(every or V.IN_OWN_ZONE in need) and _in_own_zone(battle, unit_ent),
+                 target_battle_shocked=other is not None and W.unit_state(other).battle_shocked,
+                 options_picked=tuple(choice) if kind == V.PICK_OPTION and isinstance(choice, list) else (),
                  # -- cabal:
                  psychic_result=psychic_result(owner, held.record.key) if held.record.source == V.RITUAL_SOURCE
                  else 0)
+
+
+def _in_own_zone(battle, unit_ent: int) -> bool:
+    """01.04.01 A model of the unit is within (any part of its base in) its own army's deployment
+    zone (the mission's, as the roles fell: TurnState.zones)."""
+    ts = battle.turn_state
+    zones = () if ts is None else ts.zones()
+    owner = esper.component_for_entity(unit_ent, Unit).owner
+    if owner >= len(zones):
+        return False
+    return any(footprint_polygon_distance(W.footprint(m), zones[owner]) <= EPS for m in W.unit_models(unit_ent))
+
+
+def _holder_units(unit_ent: int, holder: int) -> tuple:
+    """(keywords, distance to ``unit_ent``) of each unit of ``holder``'s army on the battlefield,
+    in unit order (what a NEAR_KEYWORD condition reads)."""
+    owner = esper.component_for_entity(holder, Unit).owner
+    mine = W.unit_models(unit_ent)
+    out = []
+    for u in W.all_units():
+        if esper.component_for_entity(u, Unit).owner != owner or W.off_table(u) or W.unit_destroyed(u):
+            continue
+        models = W.unit_models(u)
+        if mine and models:
+            out.append((W.unit_keywords(u), 0.0 if u == unit_ent else min(W.nearest_distances(models, mine))))
+    return tuple(out)
 
 
 def _leads(holder: int, bearers: tuple) -> bool:

@@ -279,6 +279,18 @@ def test_a_limited_grant_used_says_so(make):
     assert (line.state, line.grants[0].why) == (RC.NOT, "not now: used (once per battle)")
 
 
+# -- shock:
+def test_kept_option_picks_in_words_on_the_card(make):
+    """Dread abilities picked so far (a PICK_OPTION choice that keeps its picks) on the card."""
+    from sim.rules.effects import table
+    d = make(SHOWCASE)
+    sb = d.sb
+    sb.battle._enter()
+    rec = table.by_key("harbingers-of-dread")
+    assert RC.choice_words(rec, 0) == "no option chosen yet (Despair, Doom, Dismay, Darkness)"
+    _choose(sb, "red", "harbingers-of-dread", ["Despair", "Doom"])
+    assert RC.choice_words(rec, 0) == "Despair, Doom chosen"
+    pygame.event.clear()
 # -- code:
 def test_an_oath_is_sworn_in_the_decision_panel_and_shown_on_the_card(make, tmp_path):
     """Code Chivalric's oath (sim.phases.oaths) asked as the battle starts: every answer a button,

@@ -35,6 +35,11 @@ class Facts:
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
     option: str = ""  # the option the rule's PICK_OPTION choice holds ("" none)
+    # -- shock: (keywords, distance to the affected unit) of each unit of the rule's (holder's) army on the battlefield
+    holder_units: tuple = ()
+    in_own_zone: bool = False  # -- shock: a model of it is within its own army's deployment zone
+    target_battle_shocked: bool = False  # -- shock: the other unit is battle-shocked
+    options_picked: tuple = ()  # -- shock: every option a KEPT PICK_OPTION choice picked so far
     # -- cabal:
     psychic_result: int = 0  # (a ritual's grants) the result of the Psychic test that manifested it
     # -- code:
@@ -46,6 +51,8 @@ _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_
          V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
          V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
          V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
+_FACT[V.IN_OWN_ZONE] = "in_own_zone"  # -- shock:
+_FACT[V.TARGET_SHOCKED] = "target_battle_shocked"
 _FACT[V.HONOURED] = "honoured"  # -- code
 
 
@@ -61,6 +68,8 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return getattr(f, attr)
     if name == V.TARGET_KEYWORD:  # ("MONSTER/VEHICLE": any of them, 02.05.01)
         return any(k in f.target_keywords for k in _alternatives(arg))
+    if name == V.OPTION and f.options_picked:  # -- shock: (a KEPT choice: any option picked so far)
+        return arg in f.options_picked
     if name == V.OPTION:
         return f.option == arg
     if name == V.TARGET_NOT_BELOW_HALF:
@@ -71,6 +80,10 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return f.target_distance is not None and within_distance(f.target_distance, float(arg))
     if name == V.BATTLE_ROUND:
         return f.battle_round >= int(arg)
+    if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # -- shock: (01.04.01 "within", up to the tolerance)
+        kw, inches = V.near_argument(arg)
+        near = any(kw in kws and within_distance(d, inches) for kws, d in f.holder_units)
+        return near == (name == V.NEAR_KEYWORD)
     # -- cabal:
     if name == V.PSYCHIC_RESULT:
         return f.psychic_result >= int(arg)
@@ -103,6 +116,13 @@ def holds(when: V.When, f: Facts) -> bool:
 
 def condition_words(name: str, arg) -> str:
     """A condition in words, for the unit card and the import report."""
+    if name == V.IN_OWN_ZONE:  # -- shock:
+        return "it is within its own deployment zone"
+    if name == V.TARGET_SHOCKED:
+        return "the other unit is battle-shocked"
+    if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # -- shock:
+        kw, inches = V.near_argument(arg)
+        return f"it is {'' if name == V.NEAR_KEYWORD else 'not '}within {inches:g}\" of a {kw} unit of the rule's army"
     return {
         V.CHARGED: "it made a charge move this turn",
         V.STATIONARY: "it remained stationary this turn",
