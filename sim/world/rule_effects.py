@@ -199,7 +199,8 @@ def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
     the rule's name carries ("... (Bondsman)") picked it."""
     rec = h.record
     if rec.choice is not None:
-        return choice_of(owner, rec.key, scope_of(rec, holder)) == uid
+        v = choice_of(owner, rec.key, scope_of(rec, holder))
+        return v == uid or (isinstance(v, list) and uid in v)  # (-- reserves: PICK_FRIENDS keeps a list)
     for lh in held_by(holder):
         for g in lh.record.grants:
             if g.what.kind == V.LEND and any(n.endswith(f"({g.what.ability})") for n in rec.names) \
@@ -242,7 +243,30 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  on_objective=(every or V.ON_OBJECTIVE in need) and _on_objective(battle, unit_ent),
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
-                 target_distance=dist)
+                 target_distance=dist,
+                 # -- reserves:
+                 arrived=(every or V.ARRIVED in need) and _arrived(battle, unit_ent),
+                 starting_strength=_starting(battle, unit_ent) if every or V.STARTING_STRENGTH in need else 0)
+
+
+# -- reserves:
+
+def _arrived(battle, unit_ent: int) -> bool:
+    """V.ARRIVED: set up as Reinforcements, its army's next Fight phase not yet over (20.03.01)."""
+    from sim.rules.reserves import arrival_in_force
+    ts = battle.turn_state
+    st = W.unit_state(unit_ent)
+    if ts is None or st.arrived is None:
+        return False
+    return arrival_in_force(st.arrived, ts.round, ts.active, str(ts.phase),
+                            esper.component_for_entity(unit_ent, Unit).owner, ts.first)
+
+
+def _starting(battle, unit_ent: int) -> int:
+    """01.02.01 The unit's Starting Strength in models (every model, before the battle begins)."""
+    ts = battle.turn_state
+    every = len(W.unit_models(unit_ent, living=False))
+    return every if ts is None else ts.starting_strength.get(unit_ent, every)
 
 
 def _leads(holder: int, bearers: tuple) -> bool:

@@ -84,3 +84,16 @@ def stratagem_cost_modifier(battle, name: str, target: str | None) -> int:
         return 0
     effects = [a.grant.what for a in RE.acting(battle, u, (V.STRATAGEM_COST,))]
     return PR.stratagem_cost_modifier(effects, name) if effects else 0
+
+
+# -- reserves:
+
+def conferred_hooks(unit_ent: int) -> frozenset:
+    """The hooks of the core unit abilities rules confer on the unit now (V.UNIT_ABILITY, e.g.
+    INFILTRATORS: 24.20's DEPLOYS_FORWARD), read by sim.world.queries.every_model_has as if every
+    model had the ability (such a grant has no conditions: the vocabulary refuses them)."""
+    from sim.rules.abilities.registry import spec
+    hooks: set = set()
+    for a in RE.reaching(unit_ent, (V.UNIT_ABILITY,)):
+        hooks |= spec(a.grant.what.ability.upper()).hooks
+    return frozenset(hooks)

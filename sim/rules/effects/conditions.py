@@ -34,12 +34,16 @@ class Facts:
     led: bool = False  # the unit is an attached unit with a leader (19.01)
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
+    # -- reserves:
+    arrived: bool = False  # set up as Reinforcements, its army's next Fight phase not yet over (V.ARRIVED)
+    starting_strength: int = 0  # its Starting Strength in models (01.02.01)
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
          V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
          V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
          V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
+_FACT[V.ARRIVED] = "arrived"  # -- reserves
 
 
 def _alternatives(arg) -> list[str]:
@@ -62,6 +66,8 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return f.target_distance is not None and within_distance(f.target_distance, float(arg))
     if name == V.BATTLE_ROUND:
         return f.battle_round >= int(arg)
+    if name == V.STARTING_STRENGTH:  # -- reserves
+        return f.starting_strength == int(arg)
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -106,4 +112,7 @@ def condition_words(name: str, arg) -> str:
         V.LED: "a leader is attached to it",
         V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
         V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
+        # -- reserves:
+        V.ARRIVED: "it was set up as Reinforcements, until the end of its army's next Fight phase",
+        V.STARTING_STRENGTH: f"its Starting Strength is {arg} models",
     }[name]

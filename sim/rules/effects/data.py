@@ -33,6 +33,17 @@ _GRANT_KEYS = {"who", "effect", "when", "range", "keywords"}
 _EFFECT_KEYS = {"kind", "stat", "value", "which", "ability", "dice", "roll", "trigger"}
 _WHEN_KEYS = {"phases", "attacks", "turn", "conditions", "limit"}
 _CHOICE_KEYS = {"kind", "moment", "prompt", "lasts", "uses"}
+# -- reserves:
+_RULE_KEYS |= {"pool"}
+_CHOICE_KEYS |= {"most", "at", "turn"}
+
+
+def _numbers(v, where: str) -> tuple:
+    """A number "by battle size" written as one whole number or a list of three."""
+    v = [v] if isinstance(v, int) and not isinstance(v, bool) else v
+    if not (isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        raise RecordFileError(f"{where}: expected a whole number or a list of three (by battle size), found {v!r}")
+    return tuple(v)
 
 
 class RecordFileError(ValueError):
@@ -99,10 +110,14 @@ def _record(t: dict, where: str) -> V.RuleRecord:
     choice = None
     if "choice" in t:
         _check_keys(t["choice"], _CHOICE_KEYS, where + ".choice")
-        choice = V.RuleChoice(**t["choice"])
+        kw = dict(t["choice"])
+        if "most" in kw:  # -- reserves
+            kw["most"] = _numbers(kw["most"], where + ".choice.most")
+        choice = V.RuleChoice(**kw)
     return V.RuleRecord(t["key"], _strings(t["names"], where + ".names"), t["source"], t["summary"], grants,
                         _strings(t.get("ids", []), where + ".ids"), t.get("faction", ""), t.get("detachment", ""),
-                        choice, t.get("partial", ""))
+                        choice, t.get("partial", ""),
+                        _numbers(t["pool"], where + ".pool") if "pool" in t else ())  # (-- reserves: pool)
 
 
 def load_records(path: str | Path) -> tuple[V.RuleRecord, ...]:

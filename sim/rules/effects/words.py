@@ -44,6 +44,13 @@ def effect_words(e: V.Effect) -> str:
         return f"cannot be targeted from more than {e.value}\" away"
     if k == V.LEND:
         return f"is lent this model's ({e.ability}) abilities"
+    # -- reserves:
+    if k == V.TO_RESERVES:
+        return "is removed from the battlefield into strategic reserves when picked (not within Engagement Range)"
+    if k == V.UNIT_ABILITY:
+        return f"its models gain {e.ability.upper()}"
+    if k == V.RESURGE:
+        return f"when destroyed, may come back whole into strategic reserves for {e.value} points of the pool"
     if k == V.STRATAGEM_COST:
         what = e.ability or "stratagems"
         return f"{what} cost {e.value:+d} CP"

@@ -39,9 +39,11 @@ ARMY_RULES = {
     "Thrill Seekers": None,  # shooting and charging after advancing or falling back
     "Cabal of Sorcerers": None,  # psychic rituals (tests on 2D6 or 3D6)
     "Blessings of Khorne": None,  # a dice pool spent on blessings each round
-    "Cult Ambush": None,  # destroyed units coming back through reserves
+    # -- reserves:
+    "Cult Ambush": "cult-ambush",  # (its markers: the record's partial)
     "Acts of Faith": None,  # Miracle dice replacing rolls
-    "Gate of Infinity": None,  # units moved back into strategic reserves
+    # -- reserves:
+    "Gate of Infinity": "gate-of-infinity",
     "Code Chivalric": None,  # oaths: deeds to complete and qualities
     "Shadow in the Warp": None,  # forced battle-shock tests on the enemy
     "Assigned Agents": None,  # list building only
@@ -62,10 +64,12 @@ FIRST_DETACHMENT_RULES = {
     "Hyper Adaptions": "hyper-adaptions",  # Tyranids: Invasion Fleet
     "Warp Rifts": None,  # Chaos Daemons: a Deep Strike distance
     "Paragons of Terror": None,  # Chaos Knights: one more Dread ability
-    "Verminous Haze": None,  # Death Guard: Infiltrators (a deployment ability) for two units
+    # -- reserves:
+    "Verminous Haze": "verminous-haze",  # Death Guard: Flyblown Host
     "Internal Rivalries": None,  # Emperor's Children: a Favoured Champions unit; ignoring modifiers
     "Flow of Magic": None,  # Thousand Sons: psychic attacks only; zones of the battlefield
-    "A Perfect Ambush": None,  # Genestealer Cults: units arrived from reserves
+    # -- reserves:
+    "A Perfect Ambush": "a-perfect-ambush",  # Genestealer Cults: Host of Ascension
     "Rad-bombardment": None,  # Adeptus Mechanicus: mortal wounds at the start of the round
     "Duty Before All": None,  # Grey Knights: shooting and charging after falling back
     "Command Protocols": "command-protocols",  # Necrons: while a CHARACTER leads the unit
@@ -103,10 +107,13 @@ def test_every_record_is_within_the_vocabulary(r):
         assert set(g.when.phases) <= phases
         if g.what.kind == V.WEAPON_ABILITY:
             assert parse_weapon_abilities(g.what.ability, r.key)
+        if g.what.kind == V.UNIT_ABILITY:  # -- reserves: a core unit ability of the registry
+            from sim.rules.abilities import UNIT_ABILITY_NAMES
+            assert g.what.ability.upper() in UNIT_ABILITY_NAMES
         for kw in g.keywords:
             assert kw == kw.upper()
     if r.choice is not None:  # a choice some grant reads (the converse the record itself checks)
-        assert r.choice.moment in phases
+        assert r.choice.moment in phases | {V.FORMATIONS}  # (-- reserves: or battle formations)
         assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN) for g in r.grants for c in g.when.conditions) \
             or any(g.who == V.CHOSEN_FRIEND for g in r.grants)
     assert isinstance(r.ids, tuple) and isinstance(r.names, tuple)
