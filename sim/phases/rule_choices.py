@@ -158,7 +158,7 @@ def friends_to_pick(player: int, rec: V.RuleRecord) -> list[str]:
     for u in W.all_units():
         if esper.component_for_entity(u, Unit).owner != player or not W.alive_models(u):
             continue
-        kws = W.unit_keywords(u)
+        kws = W.roster(u).keywords  # (every model's: before deployment no model is on the battlefield)
         if not all(k in kws for g in grants for k in g.keywords):
             continue
         if removes and removal_problem(not W.off_table(u), bool(W.engaged_with(u))) is not None:

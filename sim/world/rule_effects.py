@@ -161,7 +161,8 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
         return []
     out: list[Acting] = []
     owner = esper.component_for_entity(unit_ent, Unit).owner
-    kws = W.unit_keywords(unit_ent)
+    kws = W.unit_keywords(unit_ent) or W.roster(unit_ent).keywords  # (-- reserves: off the battlefield or
+    # destroyed, a unit keeps its keywords: a rule picking it before deployment, or acting as it is destroyed)
     my_id = esper.component_for_entity(unit_ent, Unit).id
     picked: set = set()  # (a rule reaching a chosen friend once, however many units hold it)
     for h in held_by(unit_ent):
