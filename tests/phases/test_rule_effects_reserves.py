@@ -290,3 +290,76 @@ def test_verminous_haze_default_picks_the_first_two_plague_marines_units():
         assert b.resources.rule_choices["red:verminous-haze"]["value"] == ["p1", "p3"]
         assert W.every_model_has(b.units["p1"], Hook.DEPLOYS_FORWARD)
         assert not W.every_model_has(b.units["p4"], Hook.DEPLOYS_FORWARD)
+
+
+# --- players and replays -----------------------------------------------------------------------
+
+def test_gate_of_infinity_in_whole_battles_by_the_players_replays_byte_for_byte(tmp_path):
+    """The default battle with Gate of Infinity on the first army: the random player picks units
+    at the end of the opponent's Fight phases (the default declines), and the log replays."""
+    import dataclasses
+    from pathlib import Path
+    from sim.players import play_battle
+    from sim.replay.log import Recorder, replay, write_log
+    from sim.scenario.load import load_scenario
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "scenarios/battle_default.toml").read_text()
+    head, sep, rest = text.partition("[[armies]]\n")
+    name_line, nl, tail = rest.partition("\n")
+    path = tmp_path / "gate.toml"
+    path.write_text(head + sep + name_line + nl + 'rules = ["gate-of-infinity"]\n' + tail)
+    spec = load_scenario(path)
+    picked = {}
+    for players in (("default", "default"), ("random", "random")):
+        s = dataclasses.replace(spec, script=(), mission=dataclasses.replace(spec.mission, players=players))
+        with Battle(s, seed=11) as b:
+            rec = Recorder(b, str(path))
+            play_battle(b, s, rec)
+            assert b.turn_state.over
+            choices = [e for e in b.events if e["type"] == "rule choice" and e["value"] is not None]
+            picked[players[0]] = [e["value"] for e in choices]
+            log = write_log(tmp_path / f"{players[0]}.jsonl", rec)
+        n, div = replay(log)
+        assert div is None and n == b.commands_done
+    assert picked["default"] and all(v is False for v in picked["default"])
+    assert any(isinstance(v, list) for v in picked["random"])
+
+
+def test_gate_of_infinity_answered_by_the_script_step_that_ends_the_opponents_fight_phase():
+    """Red's end_phase steps (the last ends its part of blue's Fight phase) carry the answer: a
+    list of units, one picked a request, then "done"."""
+    from sim.players.runner import play
+    red = [unit("g1", model((10, 5), ["gun"]), rules=GATE), unit("g2", model((20, 5), ["gun"]), rules=GATE)]
+    blue = [unit("b1", model((50, 40), ["gun"]))]
+    script = [{"end_phase": "red", "decisions": {"rule_choice": ["g2"]}} for _ in range(7)]
+    spec = mission_scenario(red, blue, script=script, rounds=1)
+    with Battle(spec, seed=3) as b:
+        play(b, spec)
+        asked = [(e["key"], e["answer"]) for e in of_type(b, "decision") if e["kind"] == "rule_choice"]
+        assert asked == [("red:gate-of-infinity round 1 pick 1", "g2"), ("red:gate-of-infinity round 1 pick 2", V.DONE)]
+        assert [e["unit"] for e in of_type(b, "rule effect")] == ["g2"]
+        # (the battle ends with round 1: a unit still in reserves then is destroyed, 20.01.02)
+        assert [e["by"] for e in of_type(b, "unit destroyed")] == ["still in strategic reserves (20.01.02)"]
+
+
+def test_verminous_haze_chosen_by_the_scenario_in_a_placed_battle_and_a_bad_list_refused():
+    """A battle whose armies are placed by the scenario asks no battle-formations choice: its
+    ``chosen`` names the units picked (a list of friendly unit ids)."""
+    from sim.errors import ScenarioError
+    pm = ("INFANTRY", "PLAGUE MARINES")
+    red = [unit("p1", model((10, 5), ["gun"]), keywords=pm), unit("p2", model((20, 5), ["gun"]), keywords=pm)]
+    blue = [unit("b1", model((50, 40), ["gun"]))]
+
+    def spec(chosen):
+        data = {"battle": {"name": "haze", "seed": 1, "board": [60, 44]}, "weapons": WEAPONS,
+                "armies": [{"name": "A", "units": red, "rules": ["verminous-haze"], "chosen": chosen},
+                           {"name": "B", "units": blue}]}
+        return parse_scenario(data, "test.toml")
+
+    with Battle(spec({"verminous-haze": ["p2"]}), dice=ForcedDice([])) as b:
+        b._enter()
+        assert W.every_model_has(b.units["p2"], Hook.DEPLOYS_FORWARD)
+        assert not W.every_model_has(b.units["p1"], Hook.DEPLOYS_FORWARD)
+    for bad in (["p1", "p2", "p1"], ["b1"], "p1", []):
+        with pytest.raises(ScenarioError, match="a list of 1 to 2 ids of friendly units"):
+            spec({"verminous-haze": bad})
