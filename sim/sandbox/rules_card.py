@@ -94,6 +94,9 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
         return f"marked {_unit_name(value)}" if value is not None else "no unit marked yet"
     if c.kind == V.PICK_FRIEND:
         return f"affecting {_unit_name(value)}" if value is not None else "no friendly unit picked yet"
+    if c.kind == V.PICK_FRIENDS:  # -- reserves: several friendly units
+        return ("picked " + ", ".join(_unit_name(v) for v in value)) if isinstance(value, list) and value \
+            else "no friendly units picked"
     res = R.current  # (when and by whom the choice was made: sim.world.resources.rule_choices)
     made = {} if res is None else res.rule_choices.get(RE.choice_key(owner, rec.key, scope), {})
     if value is not None and value is not False:

@@ -363,3 +363,21 @@ def test_verminous_haze_chosen_by_the_scenario_in_a_placed_battle_and_a_bad_list
     for bad in (["p1", "p2", "p1"], ["b1"], "p1", []):
         with pytest.raises(ScenarioError, match="a list of 1 to 2 ids of friendly units"):
             spec({"verminous-haze": bad})
+
+
+def test_cult_ambush_a_unit_back_in_reserves_arrives_by_an_ingress_move_and_outlasts_round_3():
+    ab = unit("ab", model([(10 + 1.5 * i, 30) for i in range(5)], ["gun"], T=3, Sv=6),
+              keywords=("INFANTRY", "ABERRANTS"), rules=["cult-ambush"])
+    sh = unit("sh", model((10, 10), ["burner"], W=10))
+    spec = mission_scenario([ab], [sh], rounds=4, weapons=WS)
+    with Battle(spec, dice=ForcedDice([6] * 15)) as b:
+        ans = answer_from({})
+        b.run_command(StartBattle(), ans)
+        _until(b, ans, 1, 1, "shooting")
+        b.run_command(Shoot("sh", (Selection("sh/1", "burner", "ab"),)), ans)
+        u = b.units["ab"]
+        assert W.in_reserves(u) and b.resources.rule_uses["red:cult-ambush|pool"] == 4
+        _until(b, ans, 4, 0, "movement")  # (kept in reserves past the end of round 3)
+        assert W.in_reserves(u) and not [e for e in of_type(b, "unit destroyed") if "reserves" in e.get("by", "")]
+        b.run_command(default_ingress(b, u, 0), ans)
+        assert len(W.unit_models(u)) == 5 and "ABERRANTS" in W.unit_keywords(u)

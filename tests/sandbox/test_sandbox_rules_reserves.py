@@ -37,3 +37,25 @@ def test_a_choice_of_friendly_units_names_them_and_done(make):
         sb.answer = real
         sb.battle.pending = None
         pygame.event.clear()
+
+
+def test_the_card_names_the_friendly_units_picked():
+    from sim.battle import Battle
+    from sim.rules.effects import table
+    from sim.sandbox import rules_card as RC
+    from sim.scenario.load import parse_scenario
+    w = {"gun": {"range": 24, "A": 1, "BS": 3, "S": 4, "AP": 0, "D": 1}}
+    pm = ["INFANTRY", "PLAGUE MARINES"]
+    m = {"count": 1, "M": 6, "T": 4, "Sv": 3, "W": 1, "Ld": 6, "OC": 1, "base_mm": 32, "weapons": ["gun"]}
+    red = [{"id": "p1", "name": "Plague Marines", "keywords": pm, "models": [dict(m, at=[[10, 5]])]},
+           {"id": "p2", "name": "Blightlords", "keywords": pm, "models": [dict(m, at=[[20, 5]])]}]
+    blue = [{"id": "b1", "name": "b1", "keywords": ["INFANTRY"], "models": [dict(m, at=[[50, 40]])]}]
+    data = {"battle": {"name": "t", "seed": 1, "board": [60, 44]}, "weapons": w,
+            "armies": [{"name": "A", "units": red, "rules": ["verminous-haze"], "chosen": {"verminous-haze": ["p2"]}},
+                       {"name": "B", "units": blue}]}
+    rec = table.by_key("verminous-haze")
+    with Battle(parse_scenario(data, "t.toml")) as b:
+        b._enter()
+        assert RC.choice_words(rec, 0) == "picked Blightlords"
+        b.resources.rule_choices.clear()
+        assert RC.choice_words(rec, 0) == "no friendly units picked"
