@@ -289,7 +289,8 @@ class RuleChoice:
         if self.kind not in CHOICE_KINDS:
             raise VocabularyError(f"unknown choice kind {self.kind!r}")
         if self.moment not in MOMENTS:  # (-- reserves: a phase, or FORMATIONS)
-            raise VocabularyError(f"a choice's moment must be a phase of {PHASES} or {FORMATIONS!r}, not {self.moment!r}")
+            raise VocabularyError(f"a choice's moment must be a phase of {PHASES} or {FORMATIONS!r}, "
+                                  f"not {self.moment!r}")
         if (self.kind == PICK_FRIENDS) != bool(self.most):
             raise VocabularyError("a choice of friendly units (and only it) needs the most it picks (most)")
         if self.most:

@@ -6,6 +6,8 @@ read back by the TOML files; and the pure rules they read (sim.rules.reserves)."
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sim.rules.effects import vocabulary as V
 from sim.rules.effects.conditions import Facts, holds
@@ -128,3 +130,14 @@ def test_removal_problem_20_02():
 def test_arrival_in_force_until_the_end_of_its_next_fight_phase(arrived, now, owner, expected):
     assert arrival_in_force(arrived, *now, owner=owner, first=0) is expected
     assert arrival_in_force(None, *now, owner=owner, first=0) is False
+
+
+@given(first=st.integers(0, 1), owner=st.integers(0, 1), round_=st.integers(1, 5), active=st.integers(0, 1))
+def test_arrival_lasts_through_exactly_one_of_its_armys_fight_phases(first, owner, round_, active):
+    """Whatever the turn of arrival, the arrived unit's army has exactly one Fight phase while it
+    holds (the first after arriving), and it holds in every turn from arrival up to that one."""
+    turns = [(r, p) for r in range(1, 8) for p in (first, 1 - first)]
+    start = turns.index((round_, active))
+    held = [t for t in turns if arrival_in_force((round_, active), *t, "fight", owner=owner, first=first)]
+    assert [t for t in held if t[1] == owner] == [next(t for t in turns[start:] if t[1] == owner)]
+    assert held == turns[start:start + len(held)]
