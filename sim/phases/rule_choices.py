@@ -140,12 +140,6 @@ def start_of_phase(battle):
 
 # -- reserves: a choice of several friendly units (V.PICK_FRIENDS) -------------------------------
 
-def battle_size(battle) -> str:
-    """The battle size the mission names (Strike Force in free play)."""
-    ts = battle.turn_state
-    return V.BATTLE_SIZES[1] if ts is None else ts.mission.size
-
-
 def friends_to_pick(player: int, rec: V.RuleRecord) -> list[str]:
     """The ids of the friendly units ``rec``'s PICK_FRIENDS choice may pick, in unit order: not
     destroyed (a model with wounds left, on the battlefield or waiting off it), with its
@@ -178,7 +172,7 @@ def ask_friends(battle, p: int, rec: V.RuleRecord, scope: str = "", name: str = 
     res = R.current
     ch = rec.choice
     ck = RE.choice_key(p, rec.key, scope)
-    most = V.by_size(ch.most, battle_size(battle))
+    most = V.by_size(ch.most, RE.battle_size(battle))
     when = f"round {ts.round}" if ts.pre_battle is None else "battle formations"
     picked: list[str] = []
     while len(picked) < most:

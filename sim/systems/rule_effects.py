@@ -293,9 +293,8 @@ def _pool_key(owner: int, rec: V.RuleRecord) -> str:
 def pool_left(battle, owner: int, rec: V.RuleRecord) -> int:
     """The points of a RESURGE rule's pool its army has left (V.by_size of the record's pool,
     less those spent)."""
-    from sim.phases.rule_choices import battle_size
     spent_ = battle.resources.rule_uses.get(_pool_key(owner, rec), 0)
-    return V.by_size(rec.pool, battle_size(battle)) - spent_
+    return V.by_size(rec.pool, RE.battle_size(battle)) - spent_
 
 
 def resurge(battle, units: list[int]):

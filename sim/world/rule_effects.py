@@ -252,6 +252,12 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
 
 # -- reserves:
 
+def battle_size(battle) -> str:
+    """The battle size the mission names (V.BATTLE_SIZES; Strike Force in free play)."""
+    ts = battle.turn_state
+    return V.BATTLE_SIZES[1] if ts is None else ts.mission.size
+
+
 def _arrived(battle, unit_ent: int) -> bool:
     """V.ARRIVED: set up as Reinforcements, its army's next Fight phase not yet over (20.03.01)."""
     from sim.rules.reserves import arrival_in_force
