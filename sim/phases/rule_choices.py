@@ -5,7 +5,11 @@ hold expire, then the active player is asked each choice of theirs whose moment 
 (a step's ``decisions``), the default and random players and the sandbox answer it; the choice
 is kept in Resources.rule_choices ({"value", "round", "player"} by "<player>:<rule key>") and
 counted in Resources.rule_uses; each is logged as a ``rule choice`` event. What may be answered,
-the default answer and when a choice expires are sim.rules.effects.choices (pure)."""
+the default answer and when a choice expires are sim.rules.effects.choices (pure).
+
+-- reserves: a choice of several friendly units (V.PICK_FRIENDS) is asked one unit a decision (a
+unit's id, or "done") at its moment: the start or the end of a phase, in its army's turn or the
+opponent's (``end_of_phase``), or at battle formations (``at_formations``); see ``ask_friends``."""
 
 from __future__ import annotations
 
