@@ -22,6 +22,7 @@ from sim.world import rule_effects as RX
 from sim.systems import rule_effects
 from sim.world import rule_reads
 from sim.rules.effects import phase_rules as PR
+from sim.rules.reserves import destroyed_at_end_of_round  # -- reserves
 
 
 def _units_of(player: int) -> list[int]:
@@ -222,6 +223,9 @@ def end_of_round(battle) -> None:
     sp = R.current.spatial
     held = [u for u in W.all_units() if W.in_reserves(u)
             or (W.embarked_in(u) is not None and W.in_reserves(W.embarked_in(u)))]
+    # -- reserves: a unit a rule put back into reserves stays there at the end of round 3 (20.03)
+    held = [u for u in held if destroyed_at_end_of_round(
+        ts.round, repositioned=W.unit_state(W.embarked_in(u) or u).repositioned, final_round=ts.mission.rounds)]
     for u in held:
         models = esper.component_for_entity(u, Unit).models
         for m in models:

@@ -107,3 +107,14 @@ def feel_no_pain(battle, u: int, own: dict[str, int]) -> dict[str, int]:
                 continue
             out[mid] = best_roll(out.get(mid), a.grant.what.value)
     return out
+# -- reserves:
+
+def conferred_hooks(unit_ent: int) -> frozenset:
+    """The hooks of the core unit abilities rules confer on the unit now (V.UNIT_ABILITY, e.g.
+    INFILTRATORS: 24.20's DEPLOYS_FORWARD), read by sim.world.queries.every_model_has as if every
+    model had the ability (such a grant has no conditions: the vocabulary refuses them)."""
+    from sim.rules.abilities.registry import spec
+    hooks: set = set()
+    for a in RE.reaching(unit_ent, (V.UNIT_ABILITY,)):
+        hooks |= spec(a.grant.what.ability.upper()).hooks
+    return frozenset(hooks)

@@ -45,6 +45,9 @@ class Facts:
     # -- code:
     oath_quality: str = ""  # the quality of the oath its army swore (sim.rules.effects.oaths), "" none
     honoured: bool = False  # its army's oath is fulfilled
+    # -- reserves:
+    arrived: bool = False  # set up as Reinforcements, its army's next Fight phase not yet over (V.ARRIVED)
+    starting_strength: int = 0  # its Starting Strength in models (01.02.01)
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
@@ -54,6 +57,7 @@ _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_
 _FACT[V.IN_OWN_ZONE] = "in_own_zone"  # -- shock:
 _FACT[V.TARGET_SHOCKED] = "target_battle_shocked"
 _FACT[V.HONOURED] = "honoured"  # -- code
+_FACT[V.ARRIVED] = "arrived"  # -- reserves
 
 
 def _alternatives(arg) -> list[str]:
@@ -89,6 +93,8 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return f.psychic_result >= int(arg)
     if name == V.OATH_QUALITY:  # -- code
         return f.oath_quality == str(arg)
+    if name == V.STARTING_STRENGTH:  # -- reserves
+        return f.starting_strength == int(arg)
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -146,6 +152,9 @@ def condition_words(name: str, arg) -> str:
         # -- code:
         V.OATH_QUALITY: f"its army's oath has the quality {_quality_name(arg)}",
         V.HONOURED: "its army is Honoured (its oath's deed done)",
+        # -- reserves:
+        V.ARRIVED: "it was set up as Reinforcements, until the end of its army's next Fight phase",
+        V.STARTING_STRENGTH: f"its Starting Strength is {arg} models",
     }[name]
 
 
