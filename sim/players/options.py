@@ -114,11 +114,16 @@ def min_move(u: int, battle=None) -> int:
     return min(esper.component_for_entity(m, Stats).M for m in W.unit_models(u))
 
 
-def qualifies_to_shoot(u: int) -> bool:
+def qualifies_to_shoot(u: int, battle=None) -> bool:
     """10.02 step 2: the unit qualifies for some shooting type (the plan's own verdict,
-    sim.plan.shoot_targets Shooters.types): a Shoot that asks for no type is refused otherwise
+    sim.plan.shoot_targets Shooters.types, with what the rules give it, ``battle`` given:
+    sim.plan.rule_effects.shooter_rules): a Shoot that asks for no type is refused otherwise
     (an advanced unit without [ASSAULT] weapons...), so a player need not build one."""
-    return shooters_of(u).types(W.unit_engaged(u), W.unit_state(u))[1] is not None
+    rules = None
+    if battle is not None and RX.RE.any_rules():
+        from sim.plan.rule_effects import shooter_rules
+        rules = shooter_rules(battle, u)
+    return shooters_of(u).types(W.unit_engaged(u), W.unit_state(u), rules)[1] is not None
 
 
 def shoot_at(battle, u: int, target: int, pick=None):

@@ -26,7 +26,7 @@ class ShootingTypeSystem(esper.Processor):
         if plan is not None and plan.command is act.command:
             act.shooting_type, elig = plan.shooting_type, plan.eligibility
         else:
-            act.shooting_type, elig = shooting_type_choice(ent, act.command.type)
+            act.shooting_type, elig = shooting_type_choice(ent, act.command.type, battle)
         eligible, reasons = {}, {}  # type -> qualifies; type -> why not (if it does not)
         for t, r in elig.items():
             eligible[t] = r is None

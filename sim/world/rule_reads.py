@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import esper
 
-from sim.components import ModelId, Stats
+from sim.components import ModelId, Stats, Unit
+from sim.rules.effects import eligibility as EL
 from sim.rules.effects import phase_rules as PR
 from sim.rules.effects import vocabulary as V
 from sim.world import queries as W
@@ -84,3 +85,35 @@ def stratagem_cost_modifier(battle, name: str, target: str | None) -> int:
         return 0
     effects = [a.grant.what for a in RE.acting(battle, u, (V.STRATAGEM_COST,))]
     return PR.stratagem_cost_modifier(effects, name) if effects else 0
+
+
+# -- elig: a rule's permission to shoot or charge after advancing or falling back
+def permitting(battle, u: int, act: str) -> list:
+    """09.06 / 09.07 The ELIGIBLE grants acting on the unit now that let it ``act`` (EL.SHOOT or
+    EL.CHARGE) after its move this turn: [] when its move bars nothing, or the grants acting do
+    not cover it (sim.rules.effects.eligibility.lifted)."""
+    if battle is None or not RE.any_rules():
+        return []
+    st = W.unit_state(u)
+    need = EL.needed(act, st.advanced, st.fell_back)
+    if not need:
+        return []
+    acts = [a for a in RE.acting(battle, u, (V.ELIGIBLE,)) if a.grant.what.ability in need]
+    return acts if EL.lifted((a.grant.what.ability for a in acts), act, st.advanced, st.fell_back) else []
+
+
+def permission_refusal(battle, u: int, act: str, target: int, acts: list) -> str | None:
+    """Why the permissions ``acts`` (permitting's) do not let the unit ``act`` at ``target``: a
+    condition of theirs on the other unit fails for it (Thrill Seekers' targets); None if they do."""
+    from sim.rules.effects.conditions import why_not
+    st = W.unit_state(u)
+    with_target = RE.acting(battle, u, (V.ELIGIBLE,), other=target)
+    if EL.lifted((a.grant.what.ability for a in with_target), act, st.advanced, st.fell_back):
+        return None
+    tid = esper.component_for_entity(target, Unit).id
+    for a in acts:
+        if a not in with_target:
+            need = frozenset(c[0] for c in a.grant.when.conditions)
+            why = why_not(a.grant.when, RE.facts(battle, u, a.held, a.holder, other=target, need=need))
+            return EL.refusal(a.held.record.name, a.grant.what.ability, tid, why or "now")
+    return None

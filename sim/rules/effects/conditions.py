@@ -34,12 +34,17 @@ class Facts:
     led: bool = False  # the unit is an attached unit with a leader (19.01)
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
+    # -- elig:
+    target_engaged_at_start: bool = False  # the other unit was engaged with this one when the turn began
+    target_targeted: bool = False  # another unit charged or attacked the other unit this phase
+    marked: bool = False  # the unit is its army's marked unit of the rule (a MARK grant moves it)
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
          V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
          V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
-         V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
+         V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective",
+         V.MARKED: "marked"}  # (-- elig: MARKED)
 
 
 def _alternatives(arg) -> list[str]:
@@ -62,6 +67,11 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return f.target_distance is not None and within_distance(f.target_distance, float(arg))
     if name == V.BATTLE_ROUND:
         return f.battle_round >= int(arg)
+    # -- elig: (restrictions on the other unit: they hold when there is none)
+    if name == V.NOT_ENGAGED_AT_START:
+        return not (f.has_target and f.target_engaged_at_start)
+    if name == V.NOT_TARGETED:
+        return not (f.has_target and f.target_targeted)
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -106,4 +116,8 @@ def condition_words(name: str, arg) -> str:
         V.LED: "a leader is attached to it",
         V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
         V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
+        # -- elig:
+        V.NOT_ENGAGED_AT_START: "the other unit was not engaged with it at the start of the turn",
+        V.NOT_TARGETED: "no other unit has charged or attacked the other unit this phase",
+        V.MARKED: "it is the army's marked unit of this rule",
     }[name]

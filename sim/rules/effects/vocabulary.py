@@ -51,6 +51,19 @@ STRATAGEM_COST = "stratagem cost"  # ``value`` added to the CP cost (of ``abilit
 LEND = "lend"  # (a CHOSEN_FRIEND grant) the holder's rules tagged "(``ability``)" in their name reach the unit picked
 KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUNDS, RETURN, FIGHTS_FIRST,
          TARGET_LIMIT, STRATAGEM_COST, LEND)
+# -- elig:
+ELIGIBLE = "eligible"  # ``ability``: one of PERMISSIONS, a shoot or a charge the core rules bar after a move (09.06/09.07)
+IGNORE_MODIFIERS = "ignore modifiers"  # ``stat`` of IGNORED_STATS: its penalties are ignored (its bonuses kept)
+MARK = "mark"  # the army's one marked unit of this rule moves to the affected unit on ``trigger`` (MARK_TRIGGERS)
+KINDS = KINDS + (ELIGIBLE, IGNORE_MODIFIERS, MARK)
+SHOOT_AFTER_ADVANCE = "shoot after advance"  # eligible to shoot in a turn it advanced (all shooting types)
+CHARGE_AFTER_ADVANCE = "charge after advance"  # eligible to declare a charge in a turn it advanced
+SHOOT_AFTER_FALL_BACK = "shoot after fall back"  # eligible to shoot in a turn it fell back
+CHARGE_AFTER_FALL_BACK = "charge after fall back"  # eligible to declare a charge in a turn it fell back
+PERMISSIONS = (SHOOT_AFTER_ADVANCE, CHARGE_AFTER_ADVANCE, SHOOT_AFTER_FALL_BACK, CHARGE_AFTER_FALL_BACK)
+IGNORED_STATS = ("M", "advance", "charge")  # what IGNORE_MODIFIERS may name
+ON_DESTROYING = "destroys a unit"  # MARK: the first time each turn the affected unit destroys an enemy unit
+MARK_TRIGGERS = (ON_DESTROYING,)
 
 # what a MODIFY changes: the rolls of the attack sequence and the phases, and characteristics
 # (a weapon's: A, S, AP, D; a model's: M, T, Sv, W, Ld, OC; "damage taken" lowers the Damage of
@@ -97,6 +110,13 @@ TARGET_ON_OBJECTIVE = "target on objective"  # a model of the target unit is wit
 CONDITIONS = (CHARGED, STATIONARY, BELOW_HALF, ON_OBJECTIVE, LEADING, TARGET_KEYWORD, TARGET_CHOSEN, CHOSEN,
               TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND, BELOW_STARTING, NOT_TARGET_KEYWORD, LED,
               TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE)
+# -- elig:
+NOT_ENGAGED_AT_START = "target not engaged at start"  # the other unit was not engaged with it when the turn began
+# (held when there is no other unit: on an ELIGIBLE grant it restricts the targets of the shoot or charge it permits)
+NOT_TARGETED = "target not targeted this phase"  # no other unit has charged or attacked the other unit this phase
+# (held when there is no other unit, likewise)
+MARKED = "marked"  # the affected unit is the army's marked unit of this rule (a MARK grant moves it)
+CONDITIONS = CONDITIONS + (NOT_ENGAGED_AT_START, NOT_TARGETED, MARKED)
 WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD)
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
@@ -156,6 +176,13 @@ class Effect:
             raise VocabularyError("a lending needs the tag of the rules it lends (e.g. \"Bondsman\")")
         if k == TARGET_LIMIT and self.value <= 0:
             raise VocabularyError("a target limit needs a distance in inches")
+        # -- elig:
+        if k == ELIGIBLE and self.ability not in PERMISSIONS:
+            raise VocabularyError(f"an eligibility needs an ability of {PERMISSIONS}")
+        if k == IGNORE_MODIFIERS and self.stat not in IGNORED_STATS:
+            raise VocabularyError(f"ignoring modifiers needs a stat of {IGNORED_STATS}")
+        if k == MARK and self.trigger not in MARK_TRIGGERS:
+            raise VocabularyError(f"a mark needs a trigger of {MARK_TRIGGERS}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +314,13 @@ class RuleRecord:
             raise VocabularyError(f"{self.key}: a lending reaches the chosen friendly unit only (who = chosen friend)")
         if self.choice is not None and self.choice.kind == PICK_FRIEND and not friend:
             raise VocabularyError(f"{self.key}: the rule picks a friendly unit, but no grant reaches it")
+        # -- elig:
+        marks = any(c[0] == MARKED for g in self.grants for c in g.when.conditions)
+        if marks != any(g.what.kind == MARK for g in self.grants):
+            raise VocabularyError(f"{self.key}: a grant that reads the rule's mark needs a grant that moves it, and "
+                                  "a mark needs a grant that reads it")
+        if any(g.what.kind == MARK and g.who not in (UNIT, ARMY) for g in self.grants):
+            raise VocabularyError(f"{self.key}: a mark moves to units of its own army (who = unit or army)")
 
     @property
     def name(self) -> str:

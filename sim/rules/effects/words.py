@@ -47,6 +47,15 @@ def effect_words(e: V.Effect) -> str:
     if k == V.STRATAGEM_COST:
         what = e.ability or "stratagems"
         return f"{what} cost {e.value:+d} CP"
+    # -- elig:
+    if k == V.ELIGIBLE:
+        act, _after, move = e.ability.partition(" after ")
+        verb = "shoot" if act == "shoot" else "declare a charge"
+        return f"may {verb} in a turn it {'advanced' if move == 'advance' else 'fell back'}"
+    if k == V.IGNORE_MODIFIERS:
+        return f"ignores penalties to its {_STAT[e.stat]}"
+    if k == V.MARK:
+        return "becomes the marked unit the first time each turn it destroys an enemy unit"
     return k
 
 

@@ -36,7 +36,7 @@ ARMY_RULES = {
     "Synapse": "synapse",
     "Prioritised Efficiency": "prioritised-efficiency",
     "The Shadow of Chaos": None,  # zones of the battlefield; battle-shock pass/fail triggers
-    "Thrill Seekers": None,  # shooting and charging after advancing or falling back
+    "Thrill Seekers": "thrill-seekers",  # -- elig
     "Cabal of Sorcerers": None,  # psychic rituals (tests on 2D6 or 3D6)
     "Blessings of Khorne": None,  # a dice pool spent on blessings each round
     "Cult Ambush": None,  # destroyed units coming back through reserves
@@ -63,11 +63,11 @@ FIRST_DETACHMENT_RULES = {
     "Warp Rifts": None,  # Chaos Daemons: a Deep Strike distance
     "Paragons of Terror": None,  # Chaos Knights: one more Dread ability
     "Verminous Haze": None,  # Death Guard: Infiltrators (a deployment ability) for two units
-    "Internal Rivalries": None,  # Emperor's Children: a Favoured Champions unit; ignoring modifiers
+    "Internal Rivalries": "internal-rivalries",  # -- elig: Emperor's Children: Slaanesh's Chosen
     "Flow of Magic": None,  # Thousand Sons: psychic attacks only; zones of the battlefield
     "A Perfect Ambush": None,  # Genestealer Cults: units arrived from reserves
     "Rad-bombardment": None,  # Adeptus Mechanicus: mortal wounds at the start of the round
-    "Duty Before All": None,  # Grey Knights: shooting and charging after falling back
+    "Duty Before All": "duty-before-all",  # -- elig: Grey Knights: Hallowed Conclave
     "Command Protocols": "command-protocols",  # Necrons: while a CHARACTER leads the unit
 }
 
