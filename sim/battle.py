@@ -78,6 +78,9 @@ class Battle:
         for owner, army in enumerate(scenario.armies):  # (the choices in force as it starts: a scenario's)
             for key, value in army.chosen:
                 rec = table.by_key(key)
+                if rec.choice is None:  # (-- elig: a rule's mark, on the unit the scenario names)
+                    self.resources.rule_marks[choice_key(owner, key) + "|marked"] = value
+                    continue
                 units = [u.id for u in scenario.units if u.owner == owner
                          and (key in army.rules or any(key in m.rules for m in u.models))]
                 # (a datasheet ability's choice is each holding unit's own: the same for each)

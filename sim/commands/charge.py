@@ -98,6 +98,8 @@ def _apply_declare(battle, cmd: DeclareCharge):
     roll.failed = near is None or st.charge_roll < near
     roll.about = f"charge roll {st.charge_roll}"
     rules = RE.any_rules()
+    if rules and (st.advanced or st.fell_back):  # (-- elig: the rule that let it declare, logged)
+        RX.permission_used(battle, ent, EL.CHARGE)
     mod = RX.roll_modifier(battle, ent, "charge") if rules else 0
     new = None
     if rules:  # (a rule's modifier and re-roll first: sim.systems.rule_effects; a die re-rolled once)

@@ -403,9 +403,13 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
     out = []
     for name, value in v.items():
         rec = table.resolve(name)
-        if rec is None or rec.key not in held or rec.choice is None:
-            ar.sub("chosen").fail("a rule with a choice that a unit of this army holds", name, name)
-        if rec.choice.kind == V.PICK_ENEMY:
+        marks = rec is not None and any(g.what.kind == V.MARK for g in rec.grants)  # (-- elig: its first marked unit)
+        if rec is None or rec.key not in held or (rec.choice is None and not marks):
+            ar.sub("chosen").fail("a rule with a choice (or a mark) that a unit of this army holds", name, name)
+        if rec.choice is None:  # (-- elig: a mark: the friendly unit it starts on)
+            if value not in friends:
+                ar.sub("chosen").fail(f"the id of a friendly unit ({', '.join(friends)}) the mark starts on", value, name)
+        elif rec.choice.kind == V.PICK_ENEMY:
             if value not in enemies:
                 ar.sub("chosen").fail(f"the id of an enemy unit ({', '.join(enemies)})", value, name)
         elif rec.choice.kind == V.PICK_FRIEND:
