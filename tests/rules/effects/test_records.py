@@ -172,7 +172,15 @@ def test_conditions_of_records_read_the_facts():
     assert _acting("fortis-doctrines", target_below_half=True) == ["modify:hit"]
     assert _acting("sunderer-of-fortresses", target_keywords=frozenset({"VEHICLE"})) == ["modify:S", "modify:D"]
     assert _acting("oath-of-moment", target_chosen=False) == []
-    assert _acting("waaagh", attack="melee", chosen=True) == ["modify:S", "modify:A", "invulnerable:"]
+    assert _acting("waaagh", attack="melee", chosen=True) == ["modify:S", "modify:A", "invulnerable:",
+                                                                "eligible:charge after advance"]
+    # -- elig: Thrill Seekers' permissions hold with no target, and restrict a target only
+    assert len(_acting("thrill-seekers")) == 4
+    assert _acting("thrill-seekers", has_target=True, target_engaged_at_start=True) == []
+    assert _acting("thrill-seekers", has_target=True, target_targeted=True) == []
+    assert len(_acting("thrill-seekers", has_target=True)) == 4
+    assert _acting("internal-rivalries", attack="melee")[-1] == "mark:"
+    assert _acting("internal-rivalries", attack="melee", marked=True)[-1] == "reroll:wound"
 
 
 def _check_tool():
