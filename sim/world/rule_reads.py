@@ -132,3 +132,13 @@ def permission_refusal(battle, u: int, act: str, target: int, acts: list) -> str
             why = why_not(a.grant.when, RE.facts(battle, u, a.held, a.holder, other=target, need=need))
             return EL.refusal(a.held.record.name, a.grant.what.ability, tid, why or "now")
     return None
+
+
+def advancing_costs_nothing(battle, u: int) -> bool:
+    """-- elig: ELIGIBLE grants acting on the unit now would let it both shoot and declare a charge
+    were it to advance (their conditions on a target aside): the default player's cue to advance
+    (sim.players.default)."""
+    if battle is None or not RE.any_rules():
+        return False
+    have = {a.grant.what.ability for a in RE.acting(battle, u, (V.ELIGIBLE,))}
+    return V.SHOOT_AFTER_ADVANCE in have and V.CHARGE_AFTER_ADVANCE in have

@@ -233,3 +233,27 @@ def test_internal_rivalries_the_favoured_unit_rerolls_its_wound_rolls():
         assert [e["unit"] for e in of_type(b, "unit destroyed")] == ["b0"]
         b.run_command(Shoot("c2", (Selection("c2/1", "gun", "b1"),)))
         assert [e["unit"] for e in of_type(b, "unit destroyed")] == ["b0"]
+
+
+# --- the players --------------------------------------------------------------------------------
+def _played(rules, players):
+    import dataclasses
+    from sim.players import play_battle
+    red = [unit("r", model((20, 6), ["gun", "blade"]), rules=list(rules))]
+    blue = [unit("b", model((20, 34), ["blade"], W=20))]  # (the objective 10" ahead of r, b 18" beyond it)
+    spec = mission_scenario(red, blue, rounds=1, objectives=[{"name": "o", "at": [20, 16], "kind": "central"}])
+    spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=players))
+    b = Battle(spec, seed=3)
+    play_battle(b, spec)
+    return b
+
+
+def test_the_default_player_advances_a_unit_a_rule_lets_shoot_and_charge_after_advancing_and_shoots():
+    with _played(["thrill-seekers"], ("default", "default")) as b:
+        (red_move,) = [e for e in of_type(b, "moved") if e["unit"] == "r"]
+        assert red_move["mode"] == "advance"
+        (st,) = [e for e in of_type(b, "shooting type") if e["unit"] == "r"]
+        assert st["shooting_type"] == "normal"
+        assert "shoots in a turn it advanced" in [e["effect"] for e in _effects(b, "Thrill Seekers")]
+    with _played([], ("default", "default")) as b:  # (without it: a normal move, then shooting as ever)
+        assert [e["mode"] for e in of_type(b, "moved") if e["unit"] == "r"] == ["normal"]
