@@ -264,9 +264,10 @@ def turn_key(battle) -> str:
 def note_engaged_at_start(battle, unit_ent: int) -> None:
     """Remember the enemy units ``unit_ent`` is engaged with as it starts its move this turn (a unit
     that advances or falls back started the turn engaged with those, or with none: 09.05-09.07 need
-    it unengaged to advance), for a unit an ELIGIBLE grant reaches (so a battle without one keeps
-    its state, and its hash, unchanged)."""
-    if not any_rules() or not reaching(unit_ent, (V.ELIGIBLE,)):
+    it unengaged to advance), for a unit an ELIGIBLE grant reaches whose conditions read it (so a
+    battle without one keeps its state, and its hash, unchanged)."""
+    if not any_rules() or not any(c[0] == V.NOT_ENGAGED_AT_START for a in reaching(unit_ent, (V.ELIGIBLE,))
+                                  for c in a.grant.when.conditions):
         return
     ids = sorted(esper.component_for_entity(e, Unit).id for e in W.engaged_with(unit_ent))
     R.current.rule_marks[f"{esper.component_for_entity(unit_ent, Unit).id}|engaged at start"] = {
