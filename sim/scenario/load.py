@@ -392,7 +392,8 @@ def _armies(top: Reader, weapons, board, by_rules: bool = False):
 def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
     """An army's ``chosen`` table (README "Rules"): the choices of its rules in force as the
     battle starts, by rule (key or name) -> the enemy unit it picked (an id), the friendly unit it
-    picked (an id, for a rule that picks a friendly unit) or true (called).
+    picked (an id, for a rule that picks a friendly unit), the option it picked (its name) or
+    true (called).
     The rule must be one a unit of the army holds and one that asks that kind of choice."""
     from sim.rules.effects import table
     from sim.rules.effects import vocabulary as V
@@ -403,18 +404,34 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
     out = []
     for name, value in v.items():
         rec = table.resolve(name)
-        marks = rec is not None and any(g.what.kind == V.MARK for g in rec.grants)  # (-- elig: its first marked unit)
-        if rec is None or rec.key not in held or (rec.choice is None and not marks):
-            ar.sub("chosen").fail("a rule with a choice (or a mark) that a unit of this army holds", name, name)
-        if rec.choice is None:  # (-- elig: a mark: the friendly unit it starts on)
+        # -- code: an oath (its OATH grant) sworn by the scenario: "<deed> / <quality>" (sim.rules.effects.oaths)
+        if rec is not None and rec.key in held and any(g.what.kind == V.OATH for g in rec.grants):
+            from sim.rules.effects import oaths
+            try:
+                oaths.parse(value)
+            except ValueError:
+                deeds, qualities = ", ".join(oaths.options(oaths.DEEDS)), ", ".join(oaths.options(oaths.QUALITIES))
+                ar.sub("chosen").fail(f"an oath \"<deed> / <quality>\", a deed of {deeds} and a quality of {qualities}",
+                                      value, name)
+            out.append((rec.key, value))
+            continue
+        # -- elig: a mark (its MARK grant): the friendly unit it starts on
+        if rec is not None and rec.key in held and rec.choice is None and any(g.what.kind == V.MARK for g in rec.grants):
             if value not in friends:
                 ar.sub("chosen").fail(f"the id of a friendly unit ({', '.join(friends)}) the mark starts on", value, name)
-        elif rec.choice.kind == V.PICK_ENEMY:
+            out.append((rec.key, value))
+            continue
+        if rec is None or rec.key not in held or rec.choice is None:
+            ar.sub("chosen").fail("a rule with a choice that a unit of this army holds", name, name)
+        if rec.choice.kind == V.PICK_ENEMY:
             if value not in enemies:
                 ar.sub("chosen").fail(f"the id of an enemy unit ({', '.join(enemies)})", value, name)
         elif rec.choice.kind == V.PICK_FRIEND:
             if value not in friends:
                 ar.sub("chosen").fail(f"the id of a friendly unit ({', '.join(friends)})", value, name)
+        elif rec.choice.kind == V.PICK_OPTION:
+            if value not in rec.choice.options:
+                ar.sub("chosen").fail(f"one of the rule's options ({', '.join(rec.choice.options)})", value, name)
         elif value is not True:
             ar.sub("chosen").fail("true (the rule is called)", value, name)
         out.append((rec.key, value))
@@ -482,6 +499,9 @@ def _rules(r: Reader, key: str) -> tuple[str, ...]:
                 r.sub(key).fail("a rule's key: the name is printed by several rules ("
                                 + ", ".join(x.key for x in several) + ")", k, i)
             r.sub(key).fail("a rule the engine models (`sim rules` lists them; put any other in labels)", k, i)
+        if rec.source == "ritual":  # -- cabal: a ritual is attempted through the rule that opens it, never held
+            r.sub(key).fail("a rule a unit holds (a ritual is attempted through the rule that opens it: "
+                            "Cabal of Sorcerers)", k, i)
         if rec.key not in out:
             out.append(rec.key)
     return tuple(out)

@@ -28,6 +28,7 @@ import esper
 
 from sim.components import ModelId, Stats, Unit, UnitMember, UnitRules, Wounds
 from sim.rules import command as CMD
+from sim.rules.effects import rituals as RT
 from sim.rules.effects import vocabulary as V
 from sim.rules.effects.conditions import Facts, why_not
 from sim.rules.geometry import within_distance
@@ -175,6 +176,9 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
             elif g.who == V.CHOSEN_FRIEND and (h.record.key, g) not in picked and _picked(owner, unit_ent, h, my_id):
                 picked.add((h.record.key, g))
                 out.append(Acting(h, g, unit_ent))
+    # -- cabal: the rituals its army manifested this phase (sim.phases.rituals)
+    if R.current.rule_choices:
+        out += _rituals(unit_ent, owner, kws, kinds)
     for other, h, g in _aura_sources():
         if other == unit_ent or (kinds is not None and g.what.kind not in kinds):
             continue
@@ -191,6 +195,41 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
             continue
         out.append(Acting(h, g, other))
     return out
+
+
+# -- cabal:
+def _rituals(unit_ent: int, owner: int, kws, kinds) -> list[Acting]:
+    """The lasting grants (sim.rules.effects.rituals.lasting) of each ritual in force for the
+    unit's army (a ``rule_choices`` entry with "ritual": sim.phases.rituals), with the grant's
+    keywords; the unit itself stands as the holder (its army's choice is the ritual's)."""
+    out = []
+    for c in R.current.rule_choices.values():
+        if "ritual" not in c or c["player"] != owner:
+            continue
+        held = _ritual_held(c["ritual"])
+        for g in RT.lasting(held.record):
+            if (kinds is None or g.what.kind in kinds) and all(k in kws for k in g.keywords):
+                out.append(Acting(held, g, unit_ent))
+    return out
+
+
+def _ritual_held(key: str) -> V.Held:
+    h = _RITUALS.get(key)
+    if h is None:
+        from sim.rules.effects import table
+        h = _RITUALS[key] = V.Held(table.by_key(key))
+    return h
+
+
+_RITUALS: dict = {}  # (a ritual's record as held: one per key, the records being fixed)
+
+
+def psychic_result(owner: int, key: str) -> int:
+    """The total of the Psychic test that manifested ritual ``key`` for ``owner`` (0: not in
+    force)."""
+    res = R.current
+    c = None if res is None else res.rule_choices.get(choice_key(owner, key))
+    return 0 if c is None else int(c.get("result", 0))
 
 
 def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
@@ -219,19 +258,22 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
     st = W.unit_state(unit_ent)
     owner = esper.component_for_entity(holder, Unit).owner
     choice = choice_of(owner, held.record.key, scope_of(held.record, holder))
+    kind = held.record.choice.kind if held.record.choice is not None else ""
     phase = "" if ts is None else str(ts.phase)
     own_turn = True if ts is None else ts.active == esper.component_for_entity(unit_ent, Unit).owner
     kws, chosen_target, other_half = frozenset(), False, False
     dist = None
     if other is not None:
         kws = W.unit_keywords(other)
-        chosen_target = choice is not None and choice == esper.component_for_entity(other, Unit).id
+        chosen_target = kind == V.PICK_ENEMY and choice == esper.component_for_entity(other, Unit).id
         other_half = (every or V.TARGET_BELOW_HALF in need or V.TARGET_NOT_BELOW_HALF in need) \
             and _below_half(battle, other)
         mine, theirs = W.unit_models(unit_ent), W.unit_models(other)
         if mine and theirs and (every or V.TARGET_WITHIN in need):
             dist = min(W.nearest_distances(mine, theirs))
     leading = (every or V.LEADING in need) and bool(held.bearers) and _leads(holder, held.bearers)
+    oaths = R.current.oaths  # -- code: the army's oath (sim.phases.oaths), if it swore one
+    oath = oaths.get(PLAYER[owner]) if oaths else None
     # -- elig: the restrictions on the other unit, and the rule's mark
     at_start = targeted = marked = False
     if other is not None and (every or V.NOT_ENGAGED_AT_START in need):
@@ -240,7 +282,9 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
         targeted = esper.component_for_entity(other, Unit).id in targeted_this_phase(battle, unit_ent)
     if every or V.MARKED in need:
         marked = mark_of(owner, held.record.key) == esper.component_for_entity(unit_ent, Unit).id
-    return Facts(target_engaged_at_start=at_start, target_targeted=targeted, marked=marked,
+    return Facts(oath_quality="" if oath is None else oath["quality"],
+                 honoured=oath is not None and oath.get("fulfilled") is not None,
+                 target_engaged_at_start=at_start, target_targeted=targeted, marked=marked,
                  below_starting=(every or V.BELOW_STARTING in need) and _below_starting(battle, unit_ent),
                  led=(every or V.LED in need) and _led(unit_ent), has_target=other is not None,
                  target_on_objective=other is not None and (every or V.TARGET_ON_OBJECTIVE in need)
@@ -251,7 +295,10 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  on_objective=(every or V.ON_OBJECTIVE in need) and _on_objective(battle, unit_ent),
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
-                 target_distance=dist)
+                 target_distance=dist, option=choice if kind == V.PICK_OPTION and choice else "",
+                 # -- cabal:
+                 psychic_result=psychic_result(owner, held.record.key) if held.record.source == V.RITUAL_SOURCE
+                 else 0)
 
 
 # -- elig: what the conditions NOT_ENGAGED_AT_START, NOT_TARGETED and MARKED read

@@ -41,10 +41,17 @@ def _effects(b, rule):
 
 
 # --- shooting after advancing -------------------------------------------------------------------
-def _advanced_shooter(rules, dice):
+def _option(b, key, option):
+    """The rule's option in force (as its Command phase choice, already asked, would hold it)."""
+    b.resources.rule_choices[RE.choice_key(0, key, "")] = {"value": option, "round": 1, "player": 0}
+
+
+def _advanced_shooter(rules, dice, option=None):
     red = [unit("r", model((20, 10), ["gun"]), rules=list(rules))]
     blue = [unit("b", model((20, 30), ["gun"]))]
     b = _battle(red, blue, dice)
+    if option:
+        _option(b, rules[0], option)
     b.run_command(SelectToMove("r", "advance"))  # the advance roll: 3
     b.run_command(Move("r", (("r/1", 20, 15),), "advance"))
     _to(b, "shooting")
@@ -73,12 +80,14 @@ def test_assault_conferred_lets_an_advanced_unit_use_assault_shooting():
     """Doctrina Imperatives (Conqueror) confers [ASSAULT] on ranged weapons: the unit qualifies
     for assault shooting (10.05) after advancing and fires its gun with it; the permission to
     shoot normally it does not give (10.04 still refuses)."""
-    with _advanced_shooter(["doctrina-imperatives-conqueror"], [3, 6, 6, 1]) as b:
+    with _advanced_shooter(["doctrina-imperatives"], [3, 6, 6, 1], "Conqueror Imperative") as b:
         assert "advanced this turn (10.04)" in b.check(Shoot("r", (Selection("r/1", "gun", "b"),), type="normal"))
         b.run_command(Shoot("r", (Selection("r/1", "gun", "b"),)))
         (st,) = of_type(b, "shooting type")
         assert st["shooting_type"] == "assault" and st["eligible"]["assault"] is True
         assert of_type(b, "unit destroyed")[0]["unit"] == "b"
+    with _advanced_shooter(["doctrina-imperatives"], [3], "Protector Imperative") as b:  # (no [ASSAULT] then)
+        assert "no [ASSAULT] weapon (10.05)" in b.check(Shoot("r", (Selection("r/1", "gun", "b"),)))
 
 
 # --- falling back: Duty Before All, and Thrill Seekers' restrictions ----------------------------
@@ -158,8 +167,12 @@ def test_the_waaagh_lets_units_charge_after_advancing_while_it_is_called():
                 assert "advanced this turn and cannot declare a charge" in why
 
 
-def test_suffer_not_the_unclean_lets_a_unit_charge_but_not_shoot_after_falling_back():
-    with _fell_back(["templar-vows-suffer-not"], ("INFANTRY", "ADEPTUS ASTARTES"), [4, 4]) as b:
+def test_templar_vows_suffer_not_the_unclean_lets_a_unit_charge_but_not_shoot_after_falling_back():
+    with _fell_back(["templar-vows"], ("INFANTRY", "ADEPTUS ASTARTES"), []) as b:  # (Abhor the Witch: not so)
+        _to(b, "charge")
+        assert "fell back this turn and cannot declare a charge" in b.check(DeclareCharge("r"))
+    with _fell_back(["templar-vows"], ("INFANTRY", "ADEPTUS ASTARTES"), [4, 4]) as b:
+        _option(b, "templar-vows", "Suffer Not the Unclean to Live")
         _to(b, "shooting")
         assert "fell back this turn (09.07)" in b.check(Shoot("r", (Selection("r/1", "gun", "b2"),)))
         _to(b, "charge")

@@ -34,6 +34,12 @@ class Facts:
     led: bool = False  # the unit is an attached unit with a leader (19.01)
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
+    option: str = ""  # the option the rule's PICK_OPTION choice holds ("" none)
+    # -- cabal:
+    psychic_result: int = 0  # (a ritual's grants) the result of the Psychic test that manifested it
+    # -- code:
+    oath_quality: str = ""  # the quality of the oath its army swore (sim.rules.effects.oaths), "" none
+    honoured: bool = False  # its army's oath is fulfilled
     # -- elig:
     target_engaged_at_start: bool = False  # the other unit was engaged with this one when the turn began
     target_targeted: bool = False  # another unit charged or attacked the other unit this phase
@@ -43,8 +49,9 @@ class Facts:
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
          V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
          V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
-         V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective",
-         V.MARKED: "marked"}  # (-- elig: MARKED)
+         V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
+_FACT[V.HONOURED] = "honoured"  # -- code
+_FACT[V.MARKED] = "marked"  # -- elig
 
 
 def _alternatives(arg) -> list[str]:
@@ -59,6 +66,8 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return getattr(f, attr)
     if name == V.TARGET_KEYWORD:  # ("MONSTER/VEHICLE": any of them, 02.05.01)
         return any(k in f.target_keywords for k in _alternatives(arg))
+    if name == V.OPTION:
+        return f.option == arg
     if name == V.TARGET_NOT_BELOW_HALF:
         return f.has_target and not f.target_below_half
     if name == V.NOT_TARGET_KEYWORD:  # (none of them; only of an attack or a save: there must be another unit)
@@ -67,6 +76,11 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return f.target_distance is not None and within_distance(f.target_distance, float(arg))
     if name == V.BATTLE_ROUND:
         return f.battle_round >= int(arg)
+    # -- cabal:
+    if name == V.PSYCHIC_RESULT:
+        return f.psychic_result >= int(arg)
+    if name == V.OATH_QUALITY:  # -- code
+        return f.oath_quality == str(arg)
     # -- elig: (restrictions on the other unit: they hold when there is none)
     if name == V.NOT_ENGAGED_AT_START:
         return not (f.has_target and f.target_engaged_at_start)
@@ -116,8 +130,21 @@ def condition_words(name: str, arg) -> str:
         V.LED: "a leader is attached to it",
         V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
         V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
+        V.OPTION: f"{arg} is the option chosen",
+        # -- cabal:
+        V.PSYCHIC_RESULT: f"its Psychic test totalled {arg} or more",
+        # -- code:
+        V.OATH_QUALITY: f"its army's oath has the quality {_quality_name(arg)}",
+        V.HONOURED: "its army is Honoured (its oath's deed done)",
         # -- elig:
         V.NOT_ENGAGED_AT_START: "the other unit was not engaged with it at the start of the turn",
         V.NOT_TARGETED: "no other unit has charged or attacked the other unit this phase",
         V.MARKED: "it is the army's marked unit of this rule",
     }[name]
+
+
+def _quality_name(key) -> str:  # -- code
+    """A quality's printed name, from its key (sim.rules.effects.oaths)."""
+    from sim.rules.effects.oaths import QUALITIES
+    q = QUALITIES.get(str(key))
+    return f"\"{q.name}\"" if q is not None else repr(key)

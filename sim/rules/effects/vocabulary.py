@@ -51,6 +51,14 @@ STRATAGEM_COST = "stratagem cost"  # ``value`` added to the CP cost (of ``abilit
 LEND = "lend"  # (a CHOSEN_FRIEND grant) the holder's rules tagged "(``ability``)" in their name reach the unit picked
 KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUNDS, RETURN, FIGHTS_FIRST,
          TARGET_LIMIT, STRATAGEM_COST, LEND)
+# -- cabal:
+RITUAL = "ritual"  # ``ability``: the key of a ritual record (source RITUAL_SOURCE) the unit may attempt at the start
+# of its Shooting phase by a Psychic test (2D6, a third D6 at will) of ``roll`` or more, at a unit within ``value``"
+KINDS = KINDS + (RITUAL,)
+# -- code:
+OATH = "oath"  # (an ARMY grant) the army swears an oath before the battle: a deed and a quality (sim.rules.effects
+# .oaths); the deed done, the army is Honoured and gains ``value`` CP (one more if the oath was rolled at random)
+KINDS += (OATH,)
 # -- elig:
 ELIGIBLE = "eligible"  # ``ability``: one of PERMISSIONS, a shoot or a charge the core rules bar after a move (09.06/09.07)
 IGNORE_MODIFIERS = "ignore modifiers"  # ``stat`` of IGNORED_STATS: its penalties are ignored (its bonuses kept)
@@ -85,6 +93,9 @@ ON_CHARGE = "after charging"  # after the affected unit ends a charge move: each
 ON_DESTROYED = "destroyed"  # when the bearer is destroyed: the unit that destroyed it
 ON_SELECTED_FIGHT = "selected to fight"  # when the affected unit is selected to fight: one engaged enemy unit
 TRIGGERS = (ON_CHARGE, ON_DESTROYED, ON_SELECTED_FIGHT)
+# -- cabal:
+ON_MANIFEST = "manifested"  # (a ritual record's) when the ritual is manifested: the unit it targets
+TRIGGERS = TRIGGERS + (ON_MANIFEST,)
 
 # moments of RETURN (when models come back or wounds are regained)
 AT_COMMAND = "command phase"  # in the affected unit's Command phase
@@ -107,9 +118,20 @@ NOT_TARGET_KEYWORD = "target lacks keyword"  # argument: a keyword the target (o
 LED = "led"  # the affected unit is an attached unit with a leader (led by a CHARACTER, 19.01)
 TARGET_NOT_BELOW_HALF = "target not below half"  # the target unit is not below half-strength
 TARGET_ON_OBJECTIVE = "target on objective"  # a model of the target unit is within range of an objective marker
+OPTION = "option"  # argument: one of the rule's options (RuleChoice.options); the option its PICK_OPTION choice holds
 CONDITIONS = (CHARGED, STATIONARY, BELOW_HALF, ON_OBJECTIVE, LEADING, TARGET_KEYWORD, TARGET_CHOSEN, CHOSEN,
               TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND, BELOW_STARTING, NOT_TARGET_KEYWORD, LED,
-              TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE)
+              TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE, OPTION)
+WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD, OPTION)
+# -- cabal:
+PSYCHIC_RESULT = "psychic result"  # argument: (a ritual record's) the Psychic test that manifested it totalled this or more
+CONDITIONS = CONDITIONS + (PSYCHIC_RESULT,)
+WITH_ARGUMENT = WITH_ARGUMENT + (PSYCHIC_RESULT,)
+# -- code:
+OATH_QUALITY = "oath quality"  # argument: a quality's key (sim.rules.effects.oaths.QUALITIES); the army's oath has it
+HONOURED = "honoured"  # the army's oath is fulfilled (its deed done): it is Honoured until the end of the battle
+CONDITIONS += (OATH_QUALITY, HONOURED)
+WITH_ARGUMENT += (OATH_QUALITY,)
 # -- elig:
 NOT_ENGAGED_AT_START = "target not engaged at start"  # the other unit was not engaged with it when the turn began
 # (held when there is no other unit: on an ELIGIBLE grant it restricts the targets of the shoot or charge it permits)
@@ -117,11 +139,14 @@ NOT_TARGETED = "target not targeted this phase"  # no other unit has charged or 
 # (held when there is no other unit, likewise)
 MARKED = "marked"  # the affected unit is the army's marked unit of this rule (a MARK grant moves it)
 CONDITIONS = CONDITIONS + (NOT_ENGAGED_AT_START, NOT_TARGETED, MARKED)
-WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD)
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
 SOURCES = (ARMY_RULE, DETACHMENT_RULE, DATASHEET)
+# -- cabal:
+RITUAL_SOURCE = "ritual"  # a psychic ritual: attempted through another rule's RITUAL grant (sim.rules.effects.rituals),
+# never held; its grants act, on its army's units, until the end of the phase it was manifested in
+SOURCES = SOURCES + (RITUAL_SOURCE,)
 ONCE_PER_BATTLE, ONCE_PER_TURN, ONCE_PER_PHASE = "once per battle", "once per turn", "once per phase"
 LIMITS = ("", ONCE_PER_BATTLE, ONCE_PER_TURN, ONCE_PER_PHASE)
 
@@ -130,7 +155,8 @@ PICK_ENEMY = "enemy unit"  # pick one enemy unit (Oath of Moment's target); CHOS
 CALL = "call"  # switch the rule on now or not (a Waaagh!'s turn, a once-per-battle ability)
 PICK_FRIEND = "friendly unit"  # pick one friendly unit (within the CHOSEN_FRIEND grant's range of a bearer, with
 # its keywords): the CHOSEN_FRIEND grants reach it
-CHOICE_KINDS = (PICK_ENEMY, CALL, PICK_FRIEND)
+PICK_OPTION = "option"  # pick one of the rule's ``options`` (a stance, an imperative, a vow): OPTION conditions read it
+CHOICE_KINDS = (PICK_ENEMY, CALL, PICK_FRIEND, PICK_OPTION)
 # how long a choice holds once made
 UNTIL_NEXT_CHOICE = "until the next choice"  # e.g. a target picked each Command phase
 THIS_TURN = "this turn"
@@ -176,6 +202,13 @@ class Effect:
             raise VocabularyError("a lending needs the tag of the rules it lends (e.g. \"Bondsman\")")
         if k == TARGET_LIMIT and self.value <= 0:
             raise VocabularyError("a target limit needs a distance in inches")
+        # -- cabal:
+        if k == RITUAL and (not self.ability or not 2 <= self.roll <= 18 or self.value <= 0):
+            raise VocabularyError("a ritual needs its record's key (ability), its Warp Charge (roll, 2 to 18) and the "
+                                  "range to its target (value, inches)")
+        # -- code:
+        if k == OATH and self.value <= 0:
+            raise VocabularyError("an oath needs the CP its deed gains (value 1 or more)")
         # -- elig:
         if k == ELIGIBLE and self.ability not in PERMISSIONS:
             raise VocabularyError(f"an eligibility needs an ability of {PERMISSIONS}")
@@ -209,6 +242,10 @@ class When:
                 raise VocabularyError(f"a condition is a (name, argument) pair with a name of {CONDITIONS}: {c!r}")
             if (c[0] in WITH_ARGUMENT) != (c[1] is not None):
                 raise VocabularyError(f"condition {c[0]!r}: an argument {'is needed' if c[0] in WITH_ARGUMENT else 'is not taken'}")
+            if c[0] == OATH_QUALITY:  # -- code
+                from sim.rules.effects.oaths import QUALITIES
+                if c[1] not in QUALITIES:
+                    raise VocabularyError(f"condition {c[0]!r}: a quality of {list(QUALITIES)}, not {c[1]!r}")
 
 
 ALWAYS = When()
@@ -245,6 +282,9 @@ class Grant:
             raise VocabularyError("an aura (and only an aura) needs a range")
         if self.who == ENEMY_AURA and self.what.kind == RETURN:
             raise VocabularyError("a return brings back its own army's models: not as an enemy aura")
+        # -- code:
+        if self.what.kind == OATH and (self.who != ARMY or self.when != ALWAYS):
+            raise VocabularyError("an oath is the army's, sworn before the battle: who = army, no when")
         if self.when.limit and not counts_uses(self.what):
             raise VocabularyError(f"a limit on uses ({self.when.limit}) is counted only for stratagem costs, mortal "
                                   "wounds, returns, and the modifiers and re-rolls of advance, charge and "
@@ -262,10 +302,16 @@ class RuleChoice:
     prompt: str  # what is asked, in our words
     lasts: str = UNTIL_NEXT_CHOICE
     uses: int = 0  # per battle (Waaagh!: 1); 0: every time
+    options: tuple[str, ...] = ()  # PICK_OPTION: the options' names (the default player takes the first)
 
     def __post_init__(self) -> None:
         if self.kind not in CHOICE_KINDS:
             raise VocabularyError(f"unknown choice kind {self.kind!r}")
+        if (self.kind == PICK_OPTION) != bool(self.options):
+            raise VocabularyError("a choice of options (and only one) lists its options")
+        if self.options and (len(self.options) < 2 or len(set(self.options)) != len(self.options)
+                             or not all(isinstance(o, str) and o.strip() == o and o for o in self.options)):
+            raise VocabularyError(f"a choice of options needs two or more distinct names, not {self.options!r}")
         if self.moment not in PHASES:
             raise VocabularyError(f"a choice's moment must be a phase of {PHASES}, not {self.moment!r}")
         if isinstance(self.uses, bool) or not isinstance(self.uses, int) or self.uses < 0:
@@ -300,9 +346,14 @@ class RuleRecord:
         if not self.grants:
             raise VocabularyError(f"{self.key}: a record with no effect the engine applies is no record (the rule is "
                                   "not modelled: leave it out, the importer reports it so)")
-        uses_choice = any(c[0] in (CHOSEN, TARGET_CHOSEN) for g in self.grants for c in g.when.conditions)
+        uses_choice = any(c[0] in (CHOSEN, TARGET_CHOSEN, OPTION) for g in self.grants for c in g.when.conditions)
         if uses_choice and self.choice is None:
             raise VocabularyError(f"{self.key}: a grant reads the rule's choice, but the rule asks none")
+        for g in self.grants:
+            for c in g.when.conditions:
+                if c[0] == OPTION and c[1] not in self.choice.options:
+                    raise VocabularyError(f"{self.key}: a grant reads the option {c[1]!r}, which the rule's choice "
+                                          f"does not offer ({', '.join(self.choice.options) or 'no options'})")
         friend = [g for g in self.grants if g.who == CHOSEN_FRIEND]
         if friend and self.choice is not None and self.choice.kind != PICK_FRIEND:
             raise VocabularyError(f"{self.key}: a grant reaches the chosen friendly unit, but the rule asks no "
@@ -314,6 +365,15 @@ class RuleRecord:
             raise VocabularyError(f"{self.key}: a lending reaches the chosen friendly unit only (who = chosen friend)")
         if self.choice is not None and self.choice.kind == PICK_FRIEND and not friend:
             raise VocabularyError(f"{self.key}: the rule picks a friendly unit, but no grant reaches it")
+        # -- cabal:
+        ritual = self.source == RITUAL_SOURCE
+        if ritual and (self.choice is None or self.choice.kind != PICK_ENEMY):
+            raise VocabularyError(f"{self.key}: a ritual picks its target: it needs an enemy-unit choice")
+        if ritual and any(g.what.kind == RITUAL for g in self.grants):
+            raise VocabularyError(f"{self.key}: a ritual cannot open other rituals")
+        if not ritual and any(g.what.trigger == ON_MANIFEST or any(c[0] == PSYCHIC_RESULT for c in g.when.conditions)
+                              for g in self.grants):
+            raise VocabularyError(f"{self.key}: only a ritual's grants act when manifested or read its Psychic test")
         # -- elig:
         marks = any(c[0] == MARKED for g in self.grants for c in g.when.conditions)
         if marks != any(g.what.kind == MARK for g in self.grants):

@@ -37,12 +37,12 @@ ARMY_RULES = {
     "Prioritised Efficiency": "prioritised-efficiency",
     "The Shadow of Chaos": None,  # zones of the battlefield; battle-shock pass/fail triggers
     "Thrill Seekers": "thrill-seekers",  # -- elig
-    "Cabal of Sorcerers": None,  # psychic rituals (tests on 2D6 or 3D6)
+    "Cabal of Sorcerers": "cabal-of-sorcerers",  # -- cabal: its rituals are records of source "ritual"
     "Blessings of Khorne": None,  # a dice pool spent on blessings each round
     "Cult Ambush": None,  # destroyed units coming back through reserves
     "Acts of Faith": None,  # Miracle dice replacing rolls
     "Gate of Infinity": None,  # units moved back into strategic reserves
-    "Code Chivalric": None,  # oaths: deeds to complete and qualities
+    "Code Chivalric": "code-chivalric",  # -- code
     "Shadow in the Warp": None,  # forced battle-shock tests on the enemy
     "Assigned Agents": None,  # list building only
     "Mission Tactics": None,  # a pointer to the (missing) Deathwatch detachment rule
@@ -105,9 +105,10 @@ def test_every_record_is_within_the_vocabulary(r):
             assert parse_weapon_abilities(g.what.ability, r.key)
         for kw in g.keywords:
             assert kw == kw.upper()
-    if r.choice is not None:  # a choice some grant reads (the converse the record itself checks)
+    if r.choice is not None and r.source != V.RITUAL_SOURCE:  # a choice some grant reads (the converse the record
+        # itself checks; -- cabal: a ritual's choice is the unit it is attempted at, struck or read)
         assert r.choice.moment in phases
-        assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN) for g in r.grants for c in g.when.conditions) \
+        assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN, V.OPTION) for g in r.grants for c in g.when.conditions) \
             or any(g.who == V.CHOSEN_FRIEND for g in r.grants)
     assert isinstance(r.ids, tuple) and isinstance(r.names, tuple)
     for text in (r.summary, r.partial):
@@ -141,9 +142,9 @@ def test_a_record_is_found_by_community_id_before_name():
     # every profile id of an ability printed on several datasheets leads to its one record
     r = table.by_key("armoured-resilience")
     assert len(r.ids) > 1 and all(table.lookup(ids=(i,)) is r for i in r.ids)
-    # the options of a rule are records of their own, resolved by key or printed name
-    assert table.resolve("Martial Ka'tah (Rendax Stance)").key == "martial-katah-rendax"
+    # a rule's options (stances, imperatives) are its choice's, resolved with the rule
     assert table.resolve("martial-katah").name == "Martial Ka'tah"
+    assert table.resolve("Martial Ka'tah").choice.options == ("Dacatarai Stance", "Rendax Stance")
 
 
 def test_eleventh_edition_numbers():
@@ -172,6 +173,11 @@ def test_conditions_of_records_read_the_facts():
     assert _acting("fortis-doctrines", target_below_half=True) == ["modify:hit"]
     assert _acting("sunderer-of-fortresses", target_keywords=frozenset({"VEHICLE"})) == ["modify:S", "modify:D"]
     assert _acting("oath-of-moment", target_chosen=False) == []
+    assert _acting("martial-katah", attack="melee", option="Rendax Stance") == ["weapon ability:LETHAL HITS"]
+    assert _acting("martial-katah", attack="melee", option="Dacatarai Stance") == ["weapon ability:SUSTAINED HITS 1"]
+    assert _acting("martial-katah", attack="melee") == []  # (no stance picked yet)
+    assert _acting("doctrina-imperatives", attack="ranged", option="Conqueror Imperative") == [
+        "weapon ability:ASSAULT", "modify:AP"]  # (the AP for BATTLELINE units: a keyword of the grant)
     assert _acting("waaagh", attack="melee", chosen=True) == ["modify:S", "modify:A", "invulnerable:",
                                                                 "eligible:charge after advance"]
     # -- elig: Thrill Seekers' permissions hold with no target, and restrict a target only
