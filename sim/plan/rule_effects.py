@@ -244,10 +244,13 @@ def shooter_rules(battle, unit_ent: int) -> ShooterRules:
     the shooting-type system and the players read (NO_SHOOTER_RULES in a battle without rules)."""
     if battle is None or not RE.any_rules():
         return NO_SHOOTER_RULES
-    permits = tuple(RR.permitting(battle, unit_ent, EL.SHOOT))
     st = W.unit_state(unit_ent)
-    assault = any(a.grant.who != V.BEARER and Hook.SHOOTS_AFTER_ADVANCING in conferred_hooks(a.grant.what.ability)
-                  for a in RE.acting(battle, unit_ent, (V.WEAPON_ABILITY,), attack="ranged"))
+    if not st.advanced and not st.fell_back:
+        return NO_SHOOTER_RULES  # (nothing to lift; [ASSAULT] matters only to a unit that advanced, 10.05)
+    permits = tuple(RR.permitting(battle, unit_ent, EL.SHOOT))
+    assault = st.advanced and any(
+        a.grant.who != V.BEARER and Hook.SHOOTS_AFTER_ADVANCING in conferred_hooks(a.grant.what.ability)
+        for a in RE.acting(battle, unit_ent, (V.WEAPON_ABILITY,), attack="ranged"))
     if not permits and not assault:
         return NO_SHOOTER_RULES
     return ShooterRules(bool(permits) and st.advanced, bool(permits) and st.fell_back, assault, permits)
