@@ -313,10 +313,11 @@ def mark_after_attacks(battle, u: int) -> None:
 def permission_used(battle, u: int, act: str) -> None:
     """-- elig: log the rules that let the unit ``act`` (shoot or declare a charge) in a turn it
     advanced or fell back (sim.world.rule_reads.permitting), as a ``rule effect``."""
+    from sim.rules.effects import eligibility as EL
     from sim.world.rule_reads import permitting
     acts = permitting(battle, u, act)
     if acts:
         st = W.unit_state(u)
         moved = "advanced" if st.advanced else "fell back"
         battle.emit(ev.RULE_EFFECT, rule=_names(acts), unit=_uid(u),
-                    effect=f"{'shoots' if act == 'shoot' else 'declares a charge'} in a turn it {moved}")
+                    effect=f"{'shoots' if act == EL.SHOOT else 'declares a charge'} in a turn it {moved}")

@@ -341,10 +341,8 @@ def targeted_this_phase(battle, unit_ent: int) -> set:
             break
         if t == ev.WEAPONS_SELECTED and e.get("unit") != me:
             out.update(s[2] for s in e.get("selections", ()) if s[2] is not None)
-        elif t == ev.COMMAND:
-            c = e.get("command", {})
-            if c.get("kind") == "charge move" and c.get("unit") != me:
-                out.update(c.get("targets", ()))
+        elif t == ev.CHARGE and e.get("unit") != me:
+            out.update(e.get("targets", ()))
     return out
 
 

@@ -16,8 +16,10 @@ from typing import Iterable
 
 from sim.rules.effects import vocabulary as V
 
-SHOOT, CHARGE = "shoot", "charge"
+SHOOT, CHARGE = "shooting", "charging"  # what a permission lets a unit do
 ACTS = (SHOOT, CHARGE)
+_SHOOTING = (V.SHOOT_AFTER_ADVANCE, V.SHOOT_AFTER_FALL_BACK)
+_AFTER_ADVANCE = (V.SHOOT_AFTER_ADVANCE, V.CHARGE_AFTER_ADVANCE)
 
 
 def needed(act: str, advanced: bool, fell_back: bool) -> tuple[str, ...]:
@@ -44,7 +46,12 @@ def lifted(permissions: Iterable[str], act: str, advanced: bool, fell_back: bool
 def refusal(rule: str, permission: str, target: str, why: str) -> str:
     """Why a permission of ``rule`` does not cover the shoot or charge at ``target``: ``why`` is
     the first of its conditions that fails for that target, in words (conditions.why_not)."""
-    act, _after, move = permission.partition(" after ")
-    moved = "advanced" if move == "advance" else "fell back"
-    verb = "shoot at" if act == SHOOT else "charge"
+    moved = "advanced" if permission in _AFTER_ADVANCE else "fell back"
+    verb = "shoot at" if permission in _SHOOTING else "charge"
     return f"{rule} lets it {verb} {target} in a turn it {moved} only {why.removesuffix(' (not now)')}: not so now"
+
+
+def permission_words(permission: str) -> str:
+    """A permission in words: "may make ranged attacks in a turn it advanced" (words.py's)."""
+    verb = "make ranged attacks" if permission in _SHOOTING else "declare a charge"
+    return f"may {verb} in a turn it {'advanced' if permission in _AFTER_ADVANCE else 'fell back'}"

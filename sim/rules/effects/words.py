@@ -58,9 +58,8 @@ def effect_words(e: V.Effect) -> str:
                 f"{e.value} CP ({e.value + 1} if the oath was rolled)")
     # -- elig:
     if k == V.ELIGIBLE:
-        act, _after, move = e.ability.partition(" after ")
-        verb = "shoot" if act == "shoot" else "declare a charge"
-        return f"may {verb} in a turn it {'advanced' if move == 'advance' else 'fell back'}"
+        from sim.rules.effects.eligibility import permission_words
+        return permission_words(e.ability)
     if k == V.IGNORE_MODIFIERS:
         return f"ignores penalties to its {_STAT[e.stat]}"
     if k == V.MARK:
