@@ -144,6 +144,8 @@ def _apply_move(battle, cmd: Move) -> None:
         moved.append(m)
         final.append([mid, x, y])
         distances.append((mid, MV.path_length(path)))
+    if cmd.mode == MoveType.FALL_BACK:  # (-- elig: whom it was engaged with, for a rule's permission)
+        RE.note_engaged_at_start(battle, ent)
     M.move_models(places)
     # 24.16 "moved": each model's total this turn; the unit's furthest-moving model counts
     st.model_moved, furthest = MV.add_move(st.model_moved, distances)

@@ -415,6 +415,12 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
                                       value, name)
             out.append((rec.key, value))
             continue
+        # -- elig: a mark (its MARK grant): the friendly unit it starts on
+        if rec is not None and rec.key in held and rec.choice is None and any(g.what.kind == V.MARK for g in rec.grants):
+            if value not in friends:
+                ar.sub("chosen").fail(f"the id of a friendly unit ({', '.join(friends)}) the mark starts on", value, name)
+            out.append((rec.key, value))
+            continue
         if rec is None or rec.key not in held or rec.choice is None:
             ar.sub("chosen").fail("a rule with a choice that a unit of this army holds", name, name)
         if rec.choice.kind == V.PICK_ENEMY:

@@ -49,6 +49,10 @@ class Resources:
     # -- reserves: in a battle with rules, sim.world.rule_reads.conferred_hooks (the hooks of the unit abilities
     # rules confer on a unit now), which queries.every_model_has reads; None without rules
     conferred: object = field(default=None, metadata={"cache": "fixed by the scenario (its units' rules)"})
+    # -- elig: what rules remember of the battle besides choices and uses (hashed once set): by
+    # "<player>:<rule key>|marked" the unit id a MARK grant moved the rule's mark to; by "<unit id>|engaged at
+    # start" {"turn": "<round>.<active player>", "units": [enemy unit ids]} for a unit an ELIGIBLE grant reaches
+    rule_marks: dict = field(default_factory=dict)
 
 
 current: Resources | None = None  # the installed battle's (Battle._enter), else None

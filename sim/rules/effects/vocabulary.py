@@ -77,6 +77,19 @@ UNIT_ABILITY = "unit ability"  # ``ability``: a core unit ability its models gai
 RESURGE = "resurge"  # when the unit is destroyed its army may spend ``value`` points of the rule's pool to set it
 # back, at its Starting Strength with every wound, into strategic reserves
 KINDS = KINDS + (TO_RESERVES, UNIT_ABILITY, RESURGE)
+# -- elig:
+ELIGIBLE = "eligible"  # ``ability``: one of PERMISSIONS, a shoot or a charge the core rules bar after a move (09.06/09.07)
+IGNORE_MODIFIERS = "ignore modifiers"  # ``stat`` of IGNORED_STATS: its penalties are ignored (its bonuses kept)
+MARK = "mark"  # the army's one marked unit of this rule moves to the affected unit on ``trigger`` (MARK_TRIGGERS)
+KINDS = KINDS + (ELIGIBLE, IGNORE_MODIFIERS, MARK)
+SHOOT_AFTER_ADVANCE = "shoot after advance"  # eligible to shoot in a turn it advanced (all shooting types)
+CHARGE_AFTER_ADVANCE = "charge after advance"  # eligible to declare a charge in a turn it advanced
+SHOOT_AFTER_FALL_BACK = "shoot after fall back"  # eligible to shoot in a turn it fell back
+CHARGE_AFTER_FALL_BACK = "charge after fall back"  # eligible to declare a charge in a turn it fell back
+PERMISSIONS = (SHOOT_AFTER_ADVANCE, CHARGE_AFTER_ADVANCE, SHOOT_AFTER_FALL_BACK, CHARGE_AFTER_FALL_BACK)
+IGNORED_STATS = ("M", "advance", "charge")  # what IGNORE_MODIFIERS may name
+ON_DESTROYING = "destroys a unit"  # MARK: the first time each turn the affected unit destroys an enemy unit
+MARK_TRIGGERS = (ON_DESTROYING,)
 
 # what a MODIFY changes: the rolls of the attack sequence and the phases, and characteristics
 # (a weapon's: A, S, AP, D; a model's: M, T, Sv, W, Ld, OC; "damage taken" lowers the Damage of
@@ -168,6 +181,13 @@ ARRIVED = "arrived"  # it was set up as Reinforcements (an ingress move, 20.03.0
 STARTING_STRENGTH = "starting strength"  # argument: the unit's Starting Strength (models, 01.02.01) is this
 CONDITIONS = CONDITIONS + (ARRIVED, STARTING_STRENGTH)
 WITH_ARGUMENT = WITH_ARGUMENT + (STARTING_STRENGTH,)
+# -- elig:
+NOT_ENGAGED_AT_START = "target not engaged at start"  # the other unit was not engaged with it when the turn began
+# (held when there is no other unit: on an ELIGIBLE grant it restricts the targets of the shoot or charge it permits)
+NOT_TARGETED = "target not targeted this phase"  # no other unit has charged or attacked the other unit this phase
+# (held when there is no other unit, likewise)
+MARKED = "marked"  # the affected unit is the army's marked unit of this rule (a MARK grant moves it)
+CONDITIONS = CONDITIONS + (NOT_ENGAGED_AT_START, NOT_TARGETED, MARKED)
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
@@ -276,6 +296,13 @@ class Effect:
             raise VocabularyError("a conferred unit ability needs its name")
         if k == RESURGE and self.value <= 0:
             raise VocabularyError("a resurgence needs its cost in points (value above 0)")
+        # -- elig:
+        if k == ELIGIBLE and self.ability not in PERMISSIONS:
+            raise VocabularyError(f"an eligibility needs an ability of {PERMISSIONS}")
+        if k == IGNORE_MODIFIERS and self.stat not in IGNORED_STATS:
+            raise VocabularyError(f"ignoring modifiers needs a stat of {IGNORED_STATS}")
+        if k == MARK and self.trigger not in MARK_TRIGGERS:
+            raise VocabularyError(f"a mark needs a trigger of {MARK_TRIGGERS}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,6 +512,13 @@ class RuleRecord:
         if not ritual and any(g.what.trigger == ON_MANIFEST or any(c[0] == PSYCHIC_RESULT for c in g.when.conditions)
                               for g in self.grants):
             raise VocabularyError(f"{self.key}: only a ritual's grants act when manifested or read its Psychic test")
+        # -- elig:
+        marks = any(c[0] == MARKED for g in self.grants for c in g.when.conditions)
+        if marks != any(g.what.kind == MARK for g in self.grants):
+            raise VocabularyError(f"{self.key}: a grant that reads the rule's mark needs a grant that moves it, and "
+                                  "a mark needs a grant that reads it")
+        if any(g.what.kind == MARK and g.who not in (UNIT, ARMY) for g in self.grants):
+            raise VocabularyError(f"{self.key}: a mark moves to units of its own army (who = unit or army)")
 
     @property
     def name(self) -> str:

@@ -70,6 +70,14 @@ def effect_words(e: V.Effect) -> str:
     if k == V.OATH:  # -- code
         return (f"swears an oath before the battle (a deed and a quality); the deed done: Honoured and "
                 f"{e.value} CP ({e.value + 1} if the oath was rolled)")
+    # -- elig:
+    if k == V.ELIGIBLE:
+        from sim.rules.effects.eligibility import permission_words
+        return permission_words(e.ability)
+    if k == V.IGNORE_MODIFIERS:
+        return f"ignores penalties to its {_STAT[e.stat]}"
+    if k == V.MARK:
+        return "becomes the marked unit the first time each turn it destroys an enemy unit"
     return k
 
 

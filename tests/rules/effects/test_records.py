@@ -36,7 +36,7 @@ ARMY_RULES = {
     "Synapse": "synapse",
     "Prioritised Efficiency": "prioritised-efficiency",
     "The Shadow of Chaos": None,  # zones of the battlefield; battle-shock pass/fail triggers
-    "Thrill Seekers": None,  # shooting and charging after advancing or falling back
+    "Thrill Seekers": "thrill-seekers",  # -- elig
     "Cabal of Sorcerers": "cabal-of-sorcerers",  # -- cabal: its rituals are records of source "ritual"
     "Blessings of Khorne": None,  # a dice pool spent on blessings each round
     # -- reserves:
@@ -67,12 +67,12 @@ FIRST_DETACHMENT_RULES = {
     "Paragons of Terror": "paragons-of-terror",
     # -- reserves:
     "Verminous Haze": "verminous-haze",  # Death Guard: Flyblown Host
-    "Internal Rivalries": None,  # Emperor's Children: a Favoured Champions unit; ignoring modifiers
+    "Internal Rivalries": "internal-rivalries",  # -- elig: Emperor's Children: Slaanesh's Chosen
     "Flow of Magic": None,  # Thousand Sons: psychic attacks only; zones of the battlefield
     "A Perfect Ambush": "a-perfect-ambush",  # Genestealer Cults: Host of Ascension
     # -- shock:
     "Rad-bombardment": "rad-bombardment",
-    "Duty Before All": None,  # Grey Knights: shooting and charging after falling back
+    "Duty Before All": "duty-before-all",  # -- elig: Grey Knights: Hallowed Conclave
     "Command Protocols": "command-protocols",  # Necrons: while a CHARACTER leads the unit
 }
 
@@ -182,12 +182,20 @@ def test_conditions_of_records_read_the_facts():
     assert _acting("fortis-doctrines", target_below_half=True) == ["modify:hit"]
     assert _acting("sunderer-of-fortresses", target_keywords=frozenset({"VEHICLE"})) == ["modify:S", "modify:D"]
     assert _acting("oath-of-moment", target_chosen=False) == []
-    assert _acting("waaagh", attack="melee", chosen=True) == ["modify:S", "modify:A", "invulnerable:"]
     assert _acting("martial-katah", attack="melee", option="Rendax Stance") == ["weapon ability:LETHAL HITS"]
     assert _acting("martial-katah", attack="melee", option="Dacatarai Stance") == ["weapon ability:SUSTAINED HITS 1"]
     assert _acting("martial-katah", attack="melee") == []  # (no stance picked yet)
     assert _acting("doctrina-imperatives", attack="ranged", option="Conqueror Imperative") == [
         "weapon ability:ASSAULT", "modify:AP"]  # (the AP for BATTLELINE units: a keyword of the grant)
+    assert _acting("waaagh", attack="melee", chosen=True) == ["modify:S", "modify:A", "invulnerable:",
+                                                                "eligible:charge after advance"]
+    # -- elig: Thrill Seekers' permissions hold with no target, and restrict a target only
+    assert len(_acting("thrill-seekers")) == 4
+    assert _acting("thrill-seekers", has_target=True, target_engaged_at_start=True) == []
+    assert _acting("thrill-seekers", has_target=True, target_targeted=True) == []
+    assert len(_acting("thrill-seekers", has_target=True)) == 4
+    assert _acting("internal-rivalries", attack="melee")[-1] == "mark:"
+    assert _acting("internal-rivalries", attack="melee", marked=True)[-1] == "reroll:wound"
 
 
 def _check_tool():
