@@ -60,6 +60,7 @@ OVERRUN = "overrun fight"  # 12.06 a unit selected to fight with the overrun fig
 CRUSHING_IMPACT = "crushing impact"  # 15.06 the dice and the mortal wounds they inflict
 RULE_EFFECT = "rule effect"  # a datasheet ability's, army or detachment rule's effect outside an attack
 RULE_CHOICE = "rule choice"  # a choice a rule asks of its player, made (or expired)
+DICE_POOL = "dice pool"  # -- faith: a die gained into a rule's pool (Miracle dice), or spent for a roll
 EMBARKED = "embarked"  # 18.02 a unit embarked in a transport right after its move
 DISEMBARKED = "disembarked"  # 18.04 / 18.05 a unit set up out of its transport, in a mode
 DESTROYED_EMPTY = "empty transport destroyed"  # 18.01 a DEDICATED TRANSPORT that starts the battle empty

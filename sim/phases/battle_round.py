@@ -18,6 +18,7 @@ from sim.plan.fight import fight_eligible
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.phases import rule_choices, scoring, upkeep
+from sim.systems import dice_pools
 from sim.systems import rule_effects
 from sim.rules.effects import vocabulary as EV
 from sim.rules import pre_battle as PB
@@ -71,6 +72,7 @@ def _start_round(battle, n: int):
     ts = battle.turn_state
     ts.round = n
     battle.emit(ev.ROUND, round=n)
+    yield from dice_pools.round_start(battle)  # -- faith: the rules' dice at the round's start
     yield from _start_turn(battle, ts.first)
 
 

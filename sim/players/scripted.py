@@ -51,7 +51,8 @@ class ScriptedPlayer(Player):
         ts = battle.turn_state
         if request.kind == "rule_choice" and self.next < len(self.steps) and ts is not None:
             step = self.steps[self.next]
-            if ("rule_choice" in step.decisions and ts.active == self.side
+            if ("rule_choice" in step.decisions
+                    and (ts.active == self.side or request.context.get("moment") == "battle round")
                     and ts.round == step.action.get("round", 1)):
                 return Scripted(step.decisions["rule_choice"])
         return request.default

@@ -19,7 +19,8 @@ from sim.world import queries as W
 
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem",
                   "coherency_removal", "weapons", "charge_targets", "arrival", "role", "emergency_disembark",
-                  "rule_choice", "rule_reroll"}
+                  "rule_choice", "rule_reroll",
+                  "dice_pool"}  # -- faith: a pool's die for a roll (sim.systems.dice_pools)
 SHOOTING_TYPES = set(_SH.SHOOTING_TYPES)  # (10.02 step 2; snap shooting only a rule grants, 15.09)
 FIGHT_TYPES = tuple(FightType)  # 12.05 / 12.06
 STEPS = {r.script_step: r for r in C.RECORDS if r.script_step}

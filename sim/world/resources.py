@@ -37,6 +37,9 @@ class Resources:
     rule_choices: dict = field(default_factory=dict)
     # uses made of rules limited per battle, by "<player>:<rule key>"
     rule_uses: dict = field(default_factory=dict)
+    # -- faith: the dice each army's rule keeps in its pool (GAIN_DICE, SUBSTITUTE: Miracle dice), by
+    # "<player>:<rule key>": their values, in the order gained (hashed once a die is gained)
+    dice_pools: dict = field(default_factory=dict)
     # every (holding unit, held rule, aura grant) of the battle (sim.world.rule_effects), listed
     # on first use
     rule_auras: tuple | None = field(default=None, metadata={"cache": "fixed by the scenario (its units' rules)"})

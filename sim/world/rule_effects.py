@@ -242,7 +242,8 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  on_objective=(every or V.ON_OBJECTIVE in need) and _on_objective(battle, unit_ent),
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
-                 target_distance=dist)
+                 target_distance=dist,
+                 options=frozenset(choice) if isinstance(choice, list) else frozenset())  # -- faith: DICE_OPTIONS
 
 
 def _leads(holder: int, bearers: tuple) -> bool:

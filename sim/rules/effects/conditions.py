@@ -34,6 +34,7 @@ class Facts:
     led: bool = False  # the unit is an attached unit with a leader (19.01)
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
+    options: frozenset = frozenset()  # -- faith: the options the rule's DICE_OPTIONS choice in force activated
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
@@ -62,6 +63,8 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return f.target_distance is not None and within_distance(f.target_distance, float(arg))
     if name == V.BATTLE_ROUND:
         return f.battle_round >= int(arg)
+    if name == V.OPTION:  # -- faith:
+        return arg in f.options
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -106,4 +109,5 @@ def condition_words(name: str, arg) -> str:
         V.LED: "a leader is attached to it",
         V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
         V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
+        V.OPTION: f"{arg} is active (chosen with the rule's dice this battle round)",  # -- faith:
     }[name]

@@ -51,6 +51,15 @@ STRATAGEM_COST = "stratagem cost"  # ``value`` added to the CP cost (of ``abilit
 LEND = "lend"  # (a CHOSEN_FRIEND grant) the holder's rules tagged "(``ability``)" in their name reach the unit picked
 KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUNDS, RETURN, FIGHTS_FIRST,
          TARGET_LIMIT, STRATAGEM_COST, LEND)
+# -- faith: dice economies (a pool of dice kept by the army, sim.rules.effects.dice_pool)
+GAIN_DICE = "gain dice"  # ``dice`` D6 rolled into the army's pool of this rule (kept as rolled) at ``trigger``
+SUBSTITUTE = "substitute"  # ``stat``: before that roll for the unit, a die of the rule's pool may stand for one of
+# its dice (an unmodified roll of its value), once per phase per unit
+KINDS = KINDS + (GAIN_DICE, SUBSTITUTE)
+AT_ROUND_START = "battle round"  # GAIN_DICE: at the start of each battle round
+ON_UNIT_DESTROYED = "unit destroyed"  # GAIN_DICE: each time a unit of the army holding the rule is destroyed
+GAIN_TRIGGERS = (AT_ROUND_START, ON_UNIT_DESTROYED)
+SUBSTITUTE_STATS = ("hit", "wound", "save", "charge", "advance", "battle-shock")  # (a Damage roll's: not modelled)
 
 # what a MODIFY changes: the rolls of the attack sequence and the phases, and characteristics
 # (a weapon's: A, S, AP, D; a model's: M, T, Sv, W, Ld, OC; "damage taken" lowers the Damage of
@@ -98,6 +107,10 @@ CONDITIONS = (CHARGED, STATIONARY, BELOW_HALF, ON_OBJECTIVE, LEADING, TARGET_KEY
               TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND, BELOW_STARTING, NOT_TARGET_KEYWORD, LED,
               TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE)
 WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD)
+# -- faith:
+OPTION = "option"  # argument: an option's name; the rule's DICE_OPTIONS choice in force activated it
+CONDITIONS = CONDITIONS + (OPTION,)
+WITH_ARGUMENT = WITH_ARGUMENT + (OPTION,)
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
@@ -111,6 +124,11 @@ CALL = "call"  # switch the rule on now or not (a Waaagh!'s turn, a once-per-bat
 PICK_FRIEND = "friendly unit"  # pick one friendly unit (within the CHOSEN_FRIEND grant's range of a bearer, with
 # its keywords): the CHOSEN_FRIEND grants reach it
 CHOICE_KINDS = (PICK_ENEMY, CALL, PICK_FRIEND)
+# -- faith:
+DICE_OPTIONS = "dice options"  # roll ``dice`` D6, then activate up to ``picks`` of ``options`` the roll affords
+# (each "Name: double 5+ or triple 2+", the dice spent once; sim.rules.effects.dice_options); OPTION reads them
+CHOICE_KINDS = CHOICE_KINDS + (DICE_OPTIONS,)
+AT_BATTLE_ROUND = "battle round"  # a DICE_OPTIONS choice's moment: the start of each battle round (either player's)
 # how long a choice holds once made
 UNTIL_NEXT_CHOICE = "until the next choice"  # e.g. a target picked each Command phase
 THIS_TURN = "this turn"
@@ -156,6 +174,11 @@ class Effect:
             raise VocabularyError("a lending needs the tag of the rules it lends (e.g. \"Bondsman\")")
         if k == TARGET_LIMIT and self.value <= 0:
             raise VocabularyError("a target limit needs a distance in inches")
+        # -- faith:
+        if k == GAIN_DICE and (self.trigger not in GAIN_TRIGGERS or self.dice.is_random or self.dice.k < 1):
+            raise VocabularyError(f"gaining dice needs a trigger of {GAIN_TRIGGERS} and a fixed number of dice")
+        if k == SUBSTITUTE and self.stat not in SUBSTITUTE_STATS:
+            raise VocabularyError(f"a substitution needs a stat of {SUBSTITUTE_STATS}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,11 +258,18 @@ class RuleChoice:
     prompt: str  # what is asked, in our words
     lasts: str = UNTIL_NEXT_CHOICE
     uses: int = 0  # per battle (Waaagh!: 1); 0: every time
+    # -- faith: a DICE_OPTIONS choice's dice rolled, options activated at most, and options
+    dice: int = 0
+    picks: int = 0
+    options: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in CHOICE_KINDS:
             raise VocabularyError(f"unknown choice kind {self.kind!r}")
-        if self.moment not in PHASES:
+        if self.kind == DICE_OPTIONS:  # -- faith:
+            from sim.rules.effects.dice_options import check_choice
+            check_choice(self)
+        elif self.moment not in PHASES:
             raise VocabularyError(f"a choice's moment must be a phase of {PHASES}, not {self.moment!r}")
         if isinstance(self.uses, bool) or not isinstance(self.uses, int) or self.uses < 0:
             raise VocabularyError(f"uses must be a whole number of 0 or more, not {self.uses!r}")
@@ -287,6 +317,15 @@ class RuleRecord:
             raise VocabularyError(f"{self.key}: a lending reaches the chosen friendly unit only (who = chosen friend)")
         if self.choice is not None and self.choice.kind == PICK_FRIEND and not friend:
             raise VocabularyError(f"{self.key}: the rule picks a friendly unit, but no grant reaches it")
+        # -- faith:
+        named = {c[1] for g in self.grants for c in g.when.conditions if c[0] == OPTION}
+        if named and (self.choice is None or self.choice.kind != DICE_OPTIONS):
+            raise VocabularyError(f"{self.key}: a grant reads an option, but the rule asks no dice options")
+        if named:
+            from sim.rules.effects.dice_options import option_names
+            unknown = sorted(named - set(option_names(self.choice)))
+            if unknown:
+                raise VocabularyError(f"{self.key}: a grant reads option {unknown[0]!r}, not one of the choice's")
 
     @property
     def name(self) -> str:

@@ -44,6 +44,13 @@ def effect_words(e: V.Effect) -> str:
         return f"cannot be targeted from more than {e.value}\" away"
     if k == V.LEND:
         return f"is lent this model's ({e.ability}) abilities"
+    # -- faith:
+    if k == V.GAIN_DICE:
+        when = "at the start of each battle round" if e.trigger == V.AT_ROUND_START else \
+            "each time a unit of the army holding it is destroyed"
+        return f"its army gains {_dice(e.dice)} dice (rolled, kept) in the rule's pool {when}"
+    if k == V.SUBSTITUTE:
+        return f"may spend a die of the rule's pool as one die of its {_STAT[e.stat]} (once per phase)"
     if k == V.STRATAGEM_COST:
         what = e.ability or "stratagems"
         return f"{what} cost {e.value:+d} CP"

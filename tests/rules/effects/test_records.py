@@ -38,9 +38,10 @@ ARMY_RULES = {
     "The Shadow of Chaos": None,  # zones of the battlefield; battle-shock pass/fail triggers
     "Thrill Seekers": None,  # shooting and charging after advancing or falling back
     "Cabal of Sorcerers": None,  # psychic rituals (tests on 2D6 or 3D6)
-    "Blessings of Khorne": None,  # a dice pool spent on blessings each round
+    # -- faith:
+    "Blessings of Khorne": "blessings-of-khorne",
     "Cult Ambush": None,  # destroyed units coming back through reserves
-    "Acts of Faith": None,  # Miracle dice replacing rolls
+    "Acts of Faith": "acts-of-faith",  # -- faith:
     "Gate of Infinity": None,  # units moved back into strategic reserves
     "Code Chivalric": None,  # oaths: deeds to complete and qualities
     "Shadow in the Warp": None,  # forced battle-shock tests on the enemy

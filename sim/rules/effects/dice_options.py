@@ -1,0 +1,112 @@
+"""A rule's dice options (sim.rules.effects.vocabulary.DICE_OPTIONS; Blessings of Khorne, the World
+Eaters' army rule): at the start of each battle round its player rolls ``dice`` D6, then activates
+up to ``picks`` of the rule's options that the roll affords, each paid with dice of its own (a die
+pays for one option only); an option activated acts until the round ends (its grants read the
+OPTION condition). Pure: how an option is written, what a roll affords, the default answer.
+
+An option is written ``"Name: double 5+ or triple 2+"``: it needs two dice showing the same value
+of 5 or more, or three the same of 2 or more (``double 1+`` is any double)."""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+from typing import Sequence
+
+NONE = "none"  # the answer activating no option
+JOIN = " + "  # an answer activating several: their names joined so
+_NEED = re.compile(r"^(double|triple)\s+([1-6])\+$")
+_COUNT = {"double": 2, "triple": 3}
+
+
+def parse_option(text: str) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """``"Warp Blades: double 5+ or triple 2+"`` -> ("Warp Blades", ((2, 5), (3, 2))): its name
+    and each way to pay for it, as (how many dice the same, the lowest value). ValueError
+    (the vocabulary's) when not so written."""
+    from sim.rules.effects.vocabulary import VocabularyError
+    name, sep, needs = text.partition(":")
+    name = name.strip()
+    if not sep or not name or JOIN.strip() in name or name == NONE:
+        raise VocabularyError(f"an option is written \"Name: double 5+ or triple 2+\", not {text!r}")
+    ways = []
+    for part in needs.split(" or "):
+        m = _NEED.match(part.strip().lower())
+        if m is None:
+            raise VocabularyError(f"option {name!r}: a need is \"double N+\" or \"triple N+\", not {part.strip()!r}")
+        ways.append((_COUNT[m.group(1)], int(m.group(2))))
+    return name, tuple(ways)
+
+
+def option_names(choice) -> list[str]:
+    return [parse_option(o)[0] for o in choice.options]
+
+
+def check_choice(choice) -> None:
+    """The vocabulary's check of a DICE_OPTIONS choice: its moment the battle round's start,
+    dice 1-20, picks 1 or more, options written as parse_option reads them, names distinct."""
+    from sim.rules.effects import vocabulary as V
+    if choice.moment != V.AT_BATTLE_ROUND:
+        raise V.VocabularyError(f"a dice options choice is made at {V.AT_BATTLE_ROUND!r}, not {choice.moment!r}")
+    if not (isinstance(choice.dice, int) and 1 <= choice.dice <= 20) or not (
+            isinstance(choice.picks, int) and choice.picks >= 1):
+        raise V.VocabularyError("a dice options choice needs dice (1 to 20) and picks (1 or more)")
+    if not choice.options:
+        raise V.VocabularyError("a dice options choice needs its options")
+    names = option_names(choice)
+    if len(set(names)) != len(names):
+        raise V.VocabularyError("a dice options choice names an option twice")
+
+
+def _payable(needs: Sequence[tuple[tuple[int, int], ...]], counts: dict[int, int]) -> bool:
+    """Every option of ``needs`` (its ways to pay) paid with dice of its own from ``counts``
+    (value -> dice showing it)."""
+    if not needs:
+        return True
+    first, rest = needs[0], needs[1:]
+    for n, low in first:
+        for v in range(low, 7):
+            if counts.get(v, 0) >= n:
+                counts[v] -= n
+                ok = _payable(rest, counts)
+                counts[v] += n
+                if ok:
+                    return True
+    return False
+
+
+def affordable(choice, rolled: Sequence[int]) -> list[tuple[str, ...]]:
+    """Every set of at most ``choice.picks`` options the dice ``rolled`` pay for together (each
+    with dice of its own), in the record's order: the singles first, then the pairs..."""
+    opts = [parse_option(o) for o in choice.options]
+    counts: dict[int, int] = {}
+    for r in rolled:
+        counts[r] = counts.get(r, 0) + 1
+    out = []
+    for k in range(1, choice.picks + 1):
+        for combo in combinations(range(len(opts)), k):
+            if _payable([opts[i][1] for i in combo], counts):
+                out.append(tuple(opts[i][0] for i in combo))
+    return out
+
+
+def answer_text(names: Sequence[str]) -> str:
+    return JOIN.join(names) if names else NONE
+
+
+def answers(choice, rolled: Sequence[int]) -> list[str]:
+    """The decision's options: each affordable set as its answer text, then "none"."""
+    return [answer_text(c) for c in affordable(choice, rolled)] + [NONE]
+
+
+def default_answer(choice, rolled: Sequence[int]) -> str:
+    """The default player's answer: the affordable set with the most options, then the one whose
+    options come latest in the record (the options needing rarer rolls, listed last, do more),
+    ties to the first; "none" when the roll affords nothing."""
+    order = {n: i for i, n in enumerate(option_names(choice))}
+    best = max(affordable(choice, rolled), key=lambda c: (len(c), sum(order[n] for n in c)), default=())
+    return answer_text(best)
+
+
+def value_of(answer: str) -> list[str] | None:
+    """The value kept for an answer (Resources.rule_choices): the names activated, None for none."""
+    return None if answer == NONE else answer.split(JOIN)
