@@ -1,0 +1,69 @@
+"""sim.rules.effects.dice_options (pure): how a DICE_OPTIONS rule's options are written, what a
+roll affords (each option paid with dice of its own), the default answer; Blessings of Khorne's
+record as the data writes it."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from sim.rules.effects import dice_options as DO
+from sim.rules.effects import table
+from sim.rules.effects import vocabulary as V
+
+KHORNE = table.by_key("blessings-of-khorne").choice
+
+
+def test_parse_option():
+    assert DO.parse_option("Warp Blades: double 5+ or triple 2+") == ("Warp Blades", ((2, 5), (3, 2)))
+    for bad in ("Warp Blades", "X: quadruple 2+", "X: double 7+", ": double 1+", "none: double 1+"):
+        with pytest.raises(V.VocabularyError):
+            DO.parse_option(bad)
+
+
+def test_blessings_of_khorne_without_a_double_affords_nothing():
+    assert DO.affordable(KHORNE, [1, 2, 3, 4, 5, 6]) == []
+    assert DO.answers(KHORNE, [1, 2, 3, 4, 5, 6]) == ["none"]
+    assert DO.default_answer(KHORNE, [1, 2, 3, 4, 5, 6]) == "none"
+
+
+def test_a_triple_pays_for_a_triple_blessing_and_a_double_of_ones_only_for_the_lowest():
+    """Three 2s: a double 2+ (two of them), or a triple 1+ / 2+; never two options (three dice)."""
+    assert DO.affordable(KHORNE, [2, 2, 2, 1, 3, 4]) == [
+        ("Unbridled Bloodlust",), ("Rage-fuelled Invigoration",), ("Martial Excellence",), ("Warp Blades",)]
+    assert DO.affordable(KHORNE, [1, 1, 2, 3, 4, 5]) == [("Unbridled Bloodlust",)]
+
+
+def test_the_rules_example_and_the_default():
+    """1, 2, 2, 2, 3, 4, 6, 6: the 6s pay for Warp Blades (double 5+), two 2s for a double 1+ or
+    2+; the triple 2 for Warp Blades leaves the 6s for Decapitating Strikes (double 6+)."""
+    rolled = [1, 2, 2, 2, 3, 4, 6, 6]
+    combos = DO.affordable(KHORNE, rolled)
+    assert ("Warp Blades", "Decapitating Strikes") in combos
+    assert ("Unbridled Bloodlust", "Warp Blades") in combos
+    assert ("Cleaving Blows", "Decapitating Strikes") not in combos  # (one pair of 6s)
+    assert DO.default_answer(KHORNE, rolled) == "Warp Blades + Decapitating Strikes"
+    assert DO.value_of("Warp Blades + Decapitating Strikes") == ["Warp Blades", "Decapitating Strikes"]
+    assert DO.value_of("none") is None
+
+
+@given(st.lists(st.integers(1, 6), min_size=8, max_size=8))
+def test_eight_dice_always_afford_a_blessing_and_the_default_is_an_option(rolled):
+    """Eight D6 always hold a double (six faces), and any double pays for Unbridled Bloodlust; each
+    set offered is paid with dice of its own."""
+    answers = DO.answers(KHORNE, rolled)
+    assert "Unbridled Bloodlust" in answers and DO.default_answer(KHORNE, rolled) in answers
+    for combo in DO.affordable(KHORNE, rolled):
+        assert len(combo) <= KHORNE.picks and len(set(combo)) == len(combo)
+
+
+def test_a_dice_options_choice_is_checked():
+    with pytest.raises(V.VocabularyError):
+        V.RuleChoice(V.DICE_OPTIONS, "command", "?", dice=8, picks=2, options=("A: double 1+",))
+    with pytest.raises(V.VocabularyError):
+        V.RuleChoice(V.DICE_OPTIONS, V.AT_BATTLE_ROUND, "?", dice=8, picks=2, options=("A: double 1+", "A: double 2+"))
+    with pytest.raises(V.VocabularyError):
+        V.RuleRecord("x", ("X",), V.ARMY_RULE, "x", (V.Grant(V.Effect(V.MODIFY, "charge", 1),
+                                                              when=V.When(conditions=((V.OPTION, "B"),))),),
+                     choice=V.RuleChoice(V.DICE_OPTIONS, V.AT_BATTLE_ROUND, "?", dice=8, picks=2,
+                                         options=("A: double 1+",)))
