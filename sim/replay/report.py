@@ -313,8 +313,12 @@ _LINES = {
     ev.DESTROYED_EMPTY: lambda e: f"   {e['unit']} is destroyed: a DEDICATED TRANSPORT with no unit embarked ({e['rule']})",
     ev.RULE_EFFECT: lambda e: f"   {e['rule']}: {e['unit']} {e['effect']}",
     ev.RULE_CHOICE: lambda e: (f"   {e['player']}'s {e['rule']}: "
+                               + (f"rolls {e['dice']}: " if e.get("dice") else "")  # -- faith: dice options
                                + ("expires" if e["value"] is None else "called" if e["value"] is True
-                                  else "not called" if e["value"] is False else f"{e['value']} is picked")),
+                                  else "not called" if e["value"] is False
+                                  else f"{' and '.join(e['value'])} active this battle round"
+                                  if isinstance(e["value"], list) else f"{e['value']} is picked")),
+    ev.DICE_POOL: lambda e: f"   {e['player']}'s {e['rule']}: {e['effect']} (pool {e['pool']})",  # -- faith:
     ev.STRATAGEM: lambda e: (f"   {e['player']} uses {e['stratagem']} ({e['section']}, {e['cp']} CP; {e['cp_left']} left)"
                              f" on {e['target']}" + (f": {e['about']}" if e.get("about") else "")),
     ev.EXPLOSIVES: lambda e: (f"   explosives (15.05): {e['model']} at {e['target']}, rolls {e['rolls']} (4+): "

@@ -392,7 +392,8 @@ def _armies(top: Reader, weapons, board, by_rules: bool = False):
 def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
     """An army's ``chosen`` table (README "Rules"): the choices of its rules in force as the
     battle starts, by rule (key or name) -> the enemy unit it picked (an id), the friendly unit it
-    picked (an id, for a rule that picks a friendly unit) or true (called).
+    picked (an id, for a rule that picks a friendly unit), true (called) or, for a rule's dice
+    options, the list of options in force (until the first battle round's roll).
     The rule must be one a unit of the army holds and one that asks that kind of choice."""
     from sim.rules.effects import table
     from sim.rules.effects import vocabulary as V
@@ -411,6 +412,14 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
         elif rec.choice.kind == V.PICK_FRIEND:
             if value not in friends:
                 ar.sub("chosen").fail(f"the id of a friendly unit ({', '.join(friends)})", value, name)
+        elif rec.choice.kind == V.DICE_OPTIONS:  # -- faith: the options in force (before the first round's roll)
+            from sim.rules.effects.dice_options import option_names
+            names = option_names(rec.choice)
+            if (not isinstance(value, list) or not value or len(value) > rec.choice.picks
+                    or any(v not in names for v in value) or len(set(value)) != len(value)):
+                ar.sub("chosen").fail(f"a list of at most {rec.choice.picks} of its options ({', '.join(names)})",
+                                      value, name)
+            value = list(value)
         elif value is not True:
             ar.sub("chosen").fail("true (the rule is called)", value, name)
         out.append((rec.key, value))

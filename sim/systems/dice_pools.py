@@ -28,10 +28,11 @@ KIND = "dice_pool"
 
 
 def _records(player: int, test) -> list[V.RuleRecord]:
-    """The rules held by some unit of ``player`` that ``test`` accepts, once each, in unit order."""
+    """The rules held by some unit of ``player`` not destroyed that ``test`` accepts, once each, in
+    unit order."""
     out: dict[str, V.RuleRecord] = {}
     for u in W.all_units():
-        if esper.component_for_entity(u, Unit).owner != player:
+        if esper.component_for_entity(u, Unit).owner != player or W.unit_destroyed(u):
             continue
         for h in RE.held_by(u):
             if h.record.key not in out and test(h.record):

@@ -44,3 +44,25 @@ def test_cleaving_blows_improves_ap_against_a_save():
     """Sv 4+ against AP 0: saves on 4+ (1/2); with Cleaving Blows' AP -1: on 5+ (1/3 saved)."""
     assert _odds((), Sv=4) == pytest.approx(BASE / 2, abs=1e-9)
     assert _odds(("Cleaving Blows",), Sv=4) == pytest.approx(BASE * (2 / 3), abs=1e-9)
+
+
+def _file_odds(chosen):
+    from sim.scenario.load import parse_scenario
+    red = unit("w", model((10, 10), ["axe"]))
+    blue = unit("t", model((10, 11.3), ["axe"], W=100, Sv=7))
+    army = {"name": "A", "units": [red], "rules": ["Blessings of Khorne"]}
+    if chosen is not None:
+        army["chosen"] = {"Blessings of Khorne": chosen}
+    data = {"battle": {"name": "test", "seed": 1, "board": [60, 44]}, "weapons": WEAPONS,
+            "armies": [army, {"name": "B", "units": [blue]}]}
+    with Battle(parse_scenario(data, "test.toml")) as b:
+        return E.for_command(b, Fight("w", (Selection("w/1", "axe", "t"),))).targets[0].damage.mean
+
+
+def test_a_scenario_sets_the_blessings_in_force_and_a_bad_list_is_refused():
+    from sim.errors import ScenarioError
+    assert _file_odds(None) == pytest.approx(BASE, abs=1e-9)
+    assert _file_odds(["Warp Blades"]) == pytest.approx(6 * ((1 / 2) * (1 / 2) + 1 / 6), abs=1e-9)
+    for bad in (["Warp Blades", "Cleaving Blows", "Total Carnage"], ["Bloodletting"], True):
+        with pytest.raises(ScenarioError, match="at most 2 of its options"):
+            _file_odds(bad)

@@ -106,7 +106,10 @@ def test_every_record_is_within_the_vocabulary(r):
             assert parse_weapon_abilities(g.what.ability, r.key)
         for kw in g.keywords:
             assert kw == kw.upper()
-    if r.choice is not None:  # a choice some grant reads (the converse the record itself checks)
+    if r.choice is not None and r.choice.kind == V.DICE_OPTIONS:  # -- faith: options some grant reads
+        assert r.choice.moment == V.AT_BATTLE_ROUND
+        assert any(c[0] == V.OPTION for g in r.grants for c in g.when.conditions)
+    elif r.choice is not None:  # a choice some grant reads (the converse the record itself checks)
         assert r.choice.moment in phases
         assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN) for g in r.grants for c in g.when.conditions) \
             or any(g.who == V.CHOSEN_FRIEND for g in r.grants)

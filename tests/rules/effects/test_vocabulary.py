@@ -34,6 +34,8 @@ def test_effect_accepts_each_kind_written_whole():
             V.Effect(V.RETURN, which=V.MODELS, dice=DiceExpr(0, 0, 1), trigger=V.AT_COMMAND),
             V.Effect(V.FIGHTS_FIRST), V.Effect(V.TARGET_LIMIT, value=12), V.Effect(V.STRATAGEM_COST, value=-1),
             V.Effect(V.LEND, ability="Bondsman")]
+    # -- faith:
+    made += [V.Effect(V.GAIN_DICE, dice=DiceExpr(0, 0, 1), trigger=V.AT_ROUND_START), V.Effect(V.SUBSTITUTE, "save")]
     assert sorted({e.kind for e in made}) == sorted(V.KINDS)
 
 
