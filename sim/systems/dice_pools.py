@@ -73,7 +73,7 @@ def round_start(battle):
             opts = DO.answers(ch, rolled)
             answer = DO.NONE
             if len(opts) > 1:
-                req = DecisionRequest("rule_choice", f"{ck} round {ts.round}", p, opts, DO.default_answer(ch, rolled),
+                req = DecisionRequest("rule_choice", f"{ck} round {ts.round}", p, opts, DO.default_answer(ch, rolled, DO.acting_options(rec)),
                                       prompt=f"{rec.name}: {ch.prompt} (rolled {rolled})",
                                       context={"rule": rec.key, "choice": ch.kind, "dice": rolled,
                                                "moment": V.AT_BATTLE_ROUND})

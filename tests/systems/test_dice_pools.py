@@ -162,7 +162,8 @@ def test_a_battle_with_miracle_dice_and_blessings_replays_byte_for_byte(tmp_path
         with Battle(s, seed=11) as b:
             rec = Recorder(b, str(path))
             play_battle(b, s, rec)
-            assert any("gained" in e for e in b.events if e["type"] == "dice pool") and b.turn_state.over
+            pool = [e for e in b.events if e["type"] == "dice pool"]
+            assert any("gained" in e for e in pool) and any("spent" in e for e in pool) and b.turn_state.over
             assert any(e["player"] == "blue" for e in b.events if e["type"] == "rule choice")
             log = write_log(tmp_path / f"{players[0]}.jsonl", rec)
         n, div = replay(log)

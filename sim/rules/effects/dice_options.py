@@ -98,13 +98,26 @@ def answers(choice, rolled: Sequence[int]) -> list[str]:
     return [answer_text(c) for c in affordable(choice, rolled)] + [NONE]
 
 
-def default_answer(choice, rolled: Sequence[int]) -> str:
-    """The default player's answer: the affordable set with the most options, then the one whose
+def default_answer(choice, rolled: Sequence[int], acting: frozenset | None = None) -> str:
+    """The default player's answer: the affordable set with the most options that act (``acting``:
+    the names of the options some grant reads; None: every option), then the one whose acting
     options come latest in the record (the options needing rarer rolls, listed last, do more),
-    ties to the first; "none" when the roll affords nothing."""
+    then the most options, ties to the first; "none" when the roll affords nothing."""
     order = {n: i for i, n in enumerate(option_names(choice))}
-    best = max(affordable(choice, rolled), key=lambda c: (len(c), sum(order[n] for n in c)), default=())
+    acts = set(order) if acting is None else acting
+
+    def rank(c):
+        useful = [n for n in c if n in acts]
+        return len(useful), sum(order[n] for n in useful), len(c)
+
+    best = max(affordable(choice, rolled), key=rank, default=())
     return answer_text(best)
+
+
+def acting_options(record) -> frozenset:
+    """The options of a record's DICE_OPTIONS choice that some grant of it reads (OPTION)."""
+    from sim.rules.effects import vocabulary as V
+    return frozenset(c[1] for g in record.grants for c in g.when.conditions if c[0] == V.OPTION)
 
 
 def value_of(answer: str) -> list[str] | None:

@@ -5,7 +5,7 @@ record as the data writes it."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from sim.rules.effects import dice_options as DO
 from sim.rules.effects import table
@@ -47,6 +47,7 @@ def test_the_rules_example_and_the_default():
     assert DO.value_of("none") is None
 
 
+@settings(deadline=None, derandomize=True)
 @given(st.lists(st.integers(1, 6), min_size=8, max_size=8))
 def test_eight_dice_always_afford_a_blessing_and_the_default_is_an_option(rolled):
     """Eight D6 always hold a double (six faces), and any double pays for Unbridled Bloodlust; each
@@ -67,3 +68,12 @@ def test_a_dice_options_choice_is_checked():
                                                               when=V.When(conditions=((V.OPTION, "B"),))),),
                      choice=V.RuleChoice(V.DICE_OPTIONS, V.AT_BATTLE_ROUND, "?", dice=8, picks=2,
                                          options=("A: double 1+",)))
+
+
+def test_the_default_prefers_options_that_act():
+    """6 6 3 3 3 ...: Total Carnage (double 3+; no grant here) is left for options that act."""
+    rec = table.by_key("blessings-of-khorne")
+    rolled = [6, 6, 3, 3, 1, 2, 4, 5]
+    assert DO.default_answer(KHORNE, rolled) == "Total Carnage + Decapitating Strikes"
+    assert DO.default_answer(KHORNE, rolled, DO.acting_options(rec)) == "Unbridled Bloodlust + Decapitating Strikes"
+    assert "Total Carnage" not in DO.acting_options(rec)
