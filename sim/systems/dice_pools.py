@@ -147,7 +147,7 @@ def substitute(battle, u: int, stat: str, chance, asked: bool = True):
     ``chance``: the roll's chance of success with a die standing at a value (the default's
     answer, sim.rules.effects.dice_pool.default_answer); ``asked`` False takes the default
     without asking (a roll made where no decision can wait)."""
-    if not RE.any_rules():
+    if not RE.any_rules() or not any(R.current.dice_pools.values()):  # (no die to spend: nothing to ask)
         return None
     got = _offer(battle, u, stat, chance)
     if got is None:
@@ -160,6 +160,8 @@ def substitute(battle, u: int, stat: str, chance, asked: bool = True):
 def substitute_now(battle, u: int, stat: str, chance, about: str = ""):
     """``substitute`` for a system that re-enters until the answer is in (the attack sequence's
     steps): PENDING while it waits, else the value spent or None."""
+    if not any(R.current.dice_pools.values()):  # (no die to spend: nothing to ask)
+        return None
     got = _offer(battle, u, stat, chance, about)
     if got is None:
         return None

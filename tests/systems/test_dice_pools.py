@@ -168,3 +168,20 @@ def test_a_battle_with_miracle_dice_and_blessings_replays_byte_for_byte(tmp_path
             log = write_log(tmp_path / f"{players[0]}.jsonl", rec)
         n, div = replay(log)
         assert div is None and n == b.commands_done
+
+
+def test_the_unit_card_shows_the_pool_and_the_blessings_active():
+    from sim.rules.effects import table
+    from sim.sandbox.rules_card import choice_words, rule_lines
+    red = [unit("r1", model((20, 10), ["blade"]), rules=["acts-of-faith"])]
+    blue = [unit("b1", model((20, 30), ["blade"]), rules=["blessings-of-khorne"])]
+    dice = [4] + [6, 6, 1, 2, 3, 4, 5, 1]
+    with Battle(mission_scenario(red, blue, weapons=WEAPONS), dice=ForcedDice(dice)) as b:
+        b.run_command(StartBattle())
+        assert choice_words(table.by_key("acts-of-faith"), 0) == "dice in its pool: 4"
+        assert choice_words(table.by_key("blessings-of-khorne"), 1) == \
+            "active this round: Unbridled Bloodlust, Decapitating Strikes"
+        (line,) = rule_lines(b, b.units["b1"])
+        assert line.choice.startswith("active this round")
+        states = {g.short: g.why for g in line.grants}
+        assert states["+1 to charge rolls"] == "acts now"
