@@ -17,6 +17,10 @@ Scenario scripts, the sandbox and the default policies (RULES.md Part A) all ans
   the closest, Part A ruling 17);
 * ``arrival`` (its user, 15.07): where a unit arriving by Rapid Ingress is set up, one of its
   legal spots (default: Part A ruling 27's).
+* ``dice_pool`` (the unit's player; -- faith): a die of a rule's pool to stand for one die of a
+  roll about to be made for the unit ("use 6", ..., "decline"; sim.systems.dice_pools); a rule's
+  dice options (``rule_choice``) name the options activated ("Warp Blades + Martial Excellence",
+  "none").
 
 A scenario script answers by kind, once for its whole step (``Scripted``): the answer is fitted
 to each request of that kind as it comes (sim.plan.answers.fit_scripted_answer).

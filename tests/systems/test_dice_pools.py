@@ -185,3 +185,22 @@ def test_the_unit_card_shows_the_pool_and_the_blessings_active():
         assert line.choice.startswith("active this round")
         states = {g.short: g.why for g in line.grants}
         assert states["+1 to charge rolls"] == "acts now"
+
+
+def test_a_miracle_die_stands_for_one_die_of_a_battle_shock_test():
+    """Below half-strength in its Command phase, Ld 8+: 2D6 passes 15 times in 36; with a 6 standing
+    for one die, 5 in 6: the default spends it, and 6 + 3 passes."""
+    from scen import kill
+    red = [unit("r1", model([(20, 10), (21.5, 10), (23, 10)], ["blade"], Ld=8), rules=["acts-of-faith"])]
+    blue = [unit("b1", model((20, 40), ["blade"]))]
+    with Battle(mission_scenario(red, blue, weapons=WEAPONS), dice=ForcedDice([6, 3])) as b:
+        kill(b, "r1/2")
+        kill(b, "r1/3")
+        b._enter()
+        from sim.world import mutations
+        mutations.remove_casualties(list(W.casualties()))
+        b.run_command(StartBattle())
+        (shock,) = of_type(b, "battle-shock")
+        assert shock["roll"] == 9 and shock["passed"]
+        assert [e["roll"] for e in of_type(b, "dice pool") if "spent" in e] == ["battle-shock"]
+        assert ("battle-shock roll r1", (3,)) in b.dice.log
