@@ -75,9 +75,14 @@ class Battle:
         from sim.rules.effects.vocabulary import DATASHEET
         from sim.world.rule_effects import choice_key
         self.resources.has_rules = bool(esper.get_component(UnitRules))  # (sim.world.rule_effects)
+        if self.resources.has_rules:  # -- reserves: what every_model_has reads of the unit abilities rules confer
+            from sim.world.rule_reads import conferred_hooks
+            self.resources.conferred = conferred_hooks
         for owner, army in enumerate(scenario.armies):  # (the choices in force as it starts: a scenario's)
             for key, value in army.chosen:
                 rec = table.by_key(key)
+                if rec.choice is None:  # (an oath the scenario swore: sim.phases.oaths reads it)
+                    continue
                 units = [u.id for u in scenario.units if u.owner == owner
                          and (key in army.rules or any(key in m.rules for m in u.models))]
                 # (a datasheet ability's choice is each holding unit's own: the same for each)

@@ -17,6 +17,9 @@ Scenario scripts, the sandbox and the default policies (RULES.md Part A) all ans
   the closest, Part A ruling 17);
 * ``arrival`` (its user, 15.07): where a unit arriving by Rapid Ingress is set up, one of its
   legal spots (default: Part A ruling 27's).
+* ``oath`` / ``oath_target`` (an oath rule's player, before the battle: sim.phases.oaths): the
+  oath sworn, "<deed> / <quality>" (either part "random"), and the enemy CHARACTER model a
+  ``tyrant`` deed names.
 * ``dice_pool`` (the unit's player; -- faith): a die of a rule's pool to stand for one die of a
   roll about to be made for the unit ("use 6", ..., "decline"; sim.systems.dice_pools); a rule's
   dice options (``rule_choice``) name the options activated ("Warp Blades + Martial Excellence",

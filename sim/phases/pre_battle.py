@@ -25,6 +25,8 @@ from sim import events as ev
 from sim.components import Unit
 from sim.decisions import DecisionRequest, ask
 from sim.phases import battle_round as flow
+from sim.phases import oaths  # -- code
+from sim.phases import rule_choices  # -- reserves
 from sim.phases.state import PreBattleStep
 from sim.plan.deployment import scouts, to_deploy
 from sim.rules import pre_battle as PB
@@ -36,7 +38,9 @@ from sim.world import resources as R
 
 
 def open_pre_battle(battle):
-    """26 step 5 (the roles), then step 7 begins."""
+    """26 step 5 (the roles), then step 7 begins. (First, as reading the mission ends: the
+    armies' oaths, sim.phases.oaths.)"""
+    yield from oaths.swear(battle)  # -- code
     ts = battle.turn_state
     mission = ts.mission
     more = {}
@@ -90,6 +94,8 @@ def declared(battle, player: int, reserves: tuple[str, ...], embarked: tuple[tup
             res.undeployed.discard(battle.units[uid])
             M.embark(battle.units[uid], battle.units[tid])
     destroy_empty_dedicated(battle)  # 18.01 after battle formations
+    for p in (d, 1 - d):  # -- reserves: the rules' choices made at battle formations (Defender first)
+        yield from rule_choices.at_formations(battle, p)
     yield from _deploy_next(battle, None)
 
 

@@ -90,7 +90,7 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
         pool = [] if res is None else res.dice_pools.get(RE.choice_key(owner, rec.key), [])
         return f"dice in its pool: {', '.join(map(str, sorted(pool, reverse=True))) or 'none'}"
     if c is None:
-        return ""
+        return oath_words(rec, owner)  # -- code
     value = RE.choice_of(owner, rec.key, scope)
     if c.kind == V.DICE_OPTIONS:  # -- faith:
         return f"active this round: {', '.join(value)}" if isinstance(value, list) else "none active this round"
@@ -100,6 +100,13 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
         return f"marked {_unit_name(value)}" if value is not None else "no unit marked yet"
     if c.kind == V.PICK_FRIEND:
         return f"affecting {_unit_name(value)}" if value is not None else "no friendly unit picked yet"
+    if c.kind == V.PICK_OPTION and isinstance(value, list):  # -- shock: (KEPT: every option picked so far)
+        return f"{', '.join(value)} chosen"
+    if c.kind == V.PICK_OPTION:
+        return f"{value} chosen" if value else f"no option chosen yet ({', '.join(c.options)})"
+    if c.kind == V.PICK_FRIENDS:  # -- reserves: several friendly units
+        return ("picked " + ", ".join(_unit_name(v) for v in value)) if isinstance(value, list) and value \
+            else "no friendly units picked"
     res = R.current  # (when and by whom the choice was made: sim.world.resources.rule_choices)
     made = {} if res is None else res.rule_choices.get(RE.choice_key(owner, rec.key, scope), {})
     if value is not None and value is not False:
@@ -110,9 +117,26 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
     return "not called" + left
 
 
+# -- code:
+def oath_words(rec: V.RuleRecord, owner: int) -> str:
+    """The oath an OATH rule's army swore (sim.phases.oaths), in words: "oath: <deed>, <quality>"
+    and ", Honoured" once its deed is done ("" for a rule without an oath)."""
+    if not any(g.what.kind == V.OATH for g in rec.grants):
+        return ""
+    from sim.rules.turn import PLAYER
+    res = R.current
+    oath = None if res is None else res.oaths.get(PLAYER[owner])
+    if oath is None:
+        return "oath not sworn yet"
+    rolled = " (rolled)" if oath["random"] else ""
+    return (f"oath: {oath['deed']}, {oath['quality']}{rolled}"
+            + (f", Honoured since round {oath['fulfilled']}" if oath.get("fulfilled") is not None else ""))
+
+
 def _why(reason: str, rec: V.RuleRecord, choice: str) -> str:
     """"not now: <why>", the rule's choice named when that is what is missing."""
-    if rec.choice is not None and ("chosen for this rule" in reason or "has been called" in reason):
+    if rec.choice is not None and ("chosen for this rule" in reason or "has been called" in reason
+                                   or "is the option chosen" in reason):
         return "not now: " + choice.split(" (")[0]
     return "not now: " + reason.replace(" (not now)", "")
 

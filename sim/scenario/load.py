@@ -392,8 +392,8 @@ def _armies(top: Reader, weapons, board, by_rules: bool = False):
 def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
     """An army's ``chosen`` table (README "Rules"): the choices of its rules in force as the
     battle starts, by rule (key or name) -> the enemy unit it picked (an id), the friendly unit it
-    picked (an id, for a rule that picks a friendly unit), true (called) or, for a rule's dice
-    options, the list of options in force (until the first battle round's roll).
+    picked (an id, for a rule that picks a friendly unit), the option it picked (its name) or
+    true (called).
     The rule must be one a unit of the army holds and one that asks that kind of choice."""
     from sim.rules.effects import table
     from sim.rules.effects import vocabulary as V
@@ -404,6 +404,17 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
     out = []
     for name, value in v.items():
         rec = table.resolve(name)
+        # -- code: an oath (its OATH grant) sworn by the scenario: "<deed> / <quality>" (sim.rules.effects.oaths)
+        if rec is not None and rec.key in held and any(g.what.kind == V.OATH for g in rec.grants):
+            from sim.rules.effects import oaths
+            try:
+                oaths.parse(value)
+            except ValueError:
+                deeds, qualities = ", ".join(oaths.options(oaths.DEEDS)), ", ".join(oaths.options(oaths.QUALITIES))
+                ar.sub("chosen").fail(f"an oath \"<deed> / <quality>\", a deed of {deeds} and a quality of {qualities}",
+                                      value, name)
+            out.append((rec.key, value))
+            continue
         if rec is None or rec.key not in held or rec.choice is None:
             ar.sub("chosen").fail("a rule with a choice that a unit of this army holds", name, name)
         if rec.choice.kind == V.PICK_ENEMY:
@@ -412,6 +423,15 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
         elif rec.choice.kind == V.PICK_FRIEND:
             if value not in friends:
                 ar.sub("chosen").fail(f"the id of a friendly unit ({', '.join(friends)})", value, name)
+        elif rec.choice.kind == V.PICK_OPTION:
+            if value not in rec.choice.options:
+                ar.sub("chosen").fail(f"one of the rule's options ({', '.join(rec.choice.options)})", value, name)
+        elif rec.choice.kind == V.PICK_FRIENDS:  # -- reserves: the friendly units picked, a list
+            most = max(rec.choice.most)
+            if not (isinstance(value, list) and 1 <= len(value) <= most and len(set(value)) == len(value)
+                    and all(x in friends for x in value)):
+                ar.sub("chosen").fail(f"a list of 1 to {most} ids of friendly units ({', '.join(friends)})",
+                                      value, name)
         elif rec.choice.kind == V.DICE_OPTIONS:  # -- faith: the options in force (before the first round's roll)
             from sim.rules.effects.dice_options import option_names
             names = option_names(rec.choice)
@@ -487,6 +507,9 @@ def _rules(r: Reader, key: str) -> tuple[str, ...]:
                 r.sub(key).fail("a rule's key: the name is printed by several rules ("
                                 + ", ".join(x.key for x in several) + ")", k, i)
             r.sub(key).fail("a rule the engine models (`sim rules` lists them; put any other in labels)", k, i)
+        if rec.source == "ritual":  # -- cabal: a ritual is attempted through the rule that opens it, never held
+            r.sub(key).fail("a rule a unit holds (a ritual is attempted through the rule that opens it: "
+                            "Cabal of Sorcerers)", k, i)
         if rec.key not in out:
             out.append(rec.key)
     return tuple(out)

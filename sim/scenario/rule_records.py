@@ -78,6 +78,8 @@ def to_toml(records) -> str:
         out.append(f"summary = {_q(r.summary)}")
         if r.partial:
             out.append(f"partial = {_q(r.partial)}")
+        if r.pool:  # -- reserves
+            out.append("pool = [" + ", ".join(map(str, r.pool)) + "]")
         if r.choice is not None:
             c = r.choice
             pairs = [("kind", _q(c.kind)), ("moment", _q(c.moment)), ("prompt", _q(c.prompt))]
@@ -85,8 +87,21 @@ def to_toml(records) -> str:
                 pairs.append(("lasts", _q(c.lasts)))
             if c.uses:
                 pairs.append(("uses", str(c.uses)))
+            if c.options:
+                pairs.append(("options", _list(c.options)))
+            if c.turn != V.OWN_TURN:  # -- shock:
+                pairs.append(("turn", _q(c.turn)))
+            if c.rounds:
+                pairs.append(("rounds", "[" + ", ".join(str(n) for n in c.rounds) + "]"))
+            if c.adds_to:
+                pairs.append(("adds_to", _q(c.adds_to)))
+            # -- reserves:
+            if c.most:
+                pairs.append(("most", "[" + ", ".join(map(str, c.most)) + "]"))
+            if c.at != V.AT_START:
+                pairs.append(("at", _q(c.at)))
             if c.kind == V.DICE_OPTIONS:  # -- faith:
-                pairs += [("dice", str(c.dice)), ("picks", str(c.picks)), ("options", _list(c.options))]
+                pairs += [("dice", str(c.dice)), ("picks", str(c.picks)), ("needs", _list(c.needs))]
             out.append(f"choice = {_inline(pairs)}")
         for g in r.grants:
             out.append("  [[rule.grant]]")

@@ -56,6 +56,8 @@ def remove_casualties(battle):
     if rules:  # -- faith: a pool's dice gained as a unit holding its rule is destroyed
         dice_pools.units_destroyed(battle, [u for u in units if W.unit_destroyed(u)])
     battle.changes.moved(casualties)
+    if rules:  # -- reserves: a rule bringing a destroyed unit back (V.RESURGE)
+        yield from RX.resurge(battle, list(dict.fromkeys(W.unit_of(e) for e in casualties)))
     return removed
 
 

@@ -9,7 +9,10 @@ and its models'). A grant reaches a unit
   the caller passes the model), UNIT or ARMY;
 * from a friendly unit's rule when it is an AURA and a model of the unit is within its range
   of the bearer (of any model of the holding unit when the rule is the unit's as a whole);
-* from an enemy unit's rule when it is an ENEMY_AURA, likewise;
+* from an enemy unit's rule when it is an ENEMY_AURA, likewise; or ENEMIES (every enemy unit, once
+  per rule, while a unit holding it is on the battlefield);
+* an ENGAGED_ENEMY grant (a forced battle-shock test of an engaged enemy unit the holder's
+  player picks) reaches its holding unit: its conditions are read for the holder;
 * from a friendly unit's rule (its own included) when it is a CHOSEN_FRIEND grant and the
   rule's PICK_FRIEND choice in force picked this unit (its range was checked when it was picked),
   or, for a rule asking no choice, a LEND rule of the same holder whose tag its name carries
@@ -28,9 +31,11 @@ import esper
 
 from sim.components import ModelId, Stats, Unit, UnitMember, UnitRules, Wounds
 from sim.rules import command as CMD
+from sim.rules.effects import rituals as RT
 from sim.rules.effects import vocabulary as V
 from sim.rules.effects.conditions import Facts, why_not
 from sim.rules.geometry import within_distance
+from sim.rules.geometry import EPS, footprint_polygon_distance  # -- shock:
 from sim.rules.turn import PLAYER
 from sim.world import queries as W
 from sim.world import resources as R
@@ -149,7 +154,7 @@ def _aura_sources() -> tuple:
     res = R.current
     if res.rule_auras is None:
         res.rule_auras = tuple((u, h, g) for u in W.all_units() for h in held_by(u) for g in h.record.grants
-                               if g.who in (V.AURA, V.ENEMY_AURA, V.CHOSEN_FRIEND))
+                               if g.who in (V.AURA, V.ENEMY_AURA, V.CHOSEN_FRIEND, V.ENEMIES))
     return res.rule_auras
 
 
@@ -161,7 +166,8 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
         return []
     out: list[Acting] = []
     owner = esper.component_for_entity(unit_ent, Unit).owner
-    kws = W.unit_keywords(unit_ent)
+    kws = W.unit_keywords(unit_ent) or W.roster(unit_ent).keywords  # (-- reserves: off the battlefield or
+    # destroyed, a unit keeps its keywords: a rule picking it before deployment, or acting as it is destroyed)
     my_id = esper.component_for_entity(unit_ent, Unit).id
     picked: set = set()  # (a rule reaching a chosen friend once, however many units hold it)
     for h in held_by(unit_ent):
@@ -170,11 +176,14 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
         for g in h.record.grants:
             if kinds is not None and g.what.kind not in kinds:
                 continue
-            if g.who in (V.BEARER, V.UNIT, V.ARMY, V.AURA) and all(k in kws for k in g.keywords):
+            if g.who in (V.BEARER, V.UNIT, V.ARMY, V.AURA, V.ENGAGED_ENEMY) and all(k in kws for k in g.keywords):
                 out.append(Acting(h, g, unit_ent))
             elif g.who == V.CHOSEN_FRIEND and (h.record.key, g) not in picked and _picked(owner, unit_ent, h, my_id):
                 picked.add((h.record.key, g))
                 out.append(Acting(h, g, unit_ent))
+    # -- cabal: the rituals its army manifested this phase (sim.phases.rituals)
+    if R.current.rule_choices:
+        out += _rituals(unit_ent, owner, kws, kinds)
     for other, h, g in _aura_sources():
         if other == unit_ent or (kinds is not None and g.what.kind not in kinds):
             continue
@@ -182,6 +191,12 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
         if g.who == V.CHOSEN_FRIEND:
             if friendly and (h.record.key, g) not in picked and not W.unit_destroyed(other) \
                     and not W.off_table(other) and _picked(owner, other, h, my_id):
+                picked.add((h.record.key, g))
+                out.append(Acting(h, g, other))
+            continue
+        if g.who == V.ENEMIES:  # -- shock: every enemy unit, once per rule, while a holder is on the battlefield
+            if not friendly and (h.record.key, g) not in picked and all(k in kws for k in g.keywords) \
+                    and not W.unit_destroyed(other) and not W.off_table(other):
                 picked.add((h.record.key, g))
                 out.append(Acting(h, g, other))
             continue
@@ -193,13 +208,49 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
     return out
 
 
+# -- cabal:
+def _rituals(unit_ent: int, owner: int, kws, kinds) -> list[Acting]:
+    """The lasting grants (sim.rules.effects.rituals.lasting) of each ritual in force for the
+    unit's army (a ``rule_choices`` entry with "ritual": sim.phases.rituals), with the grant's
+    keywords; the unit itself stands as the holder (its army's choice is the ritual's)."""
+    out = []
+    for c in R.current.rule_choices.values():
+        if "ritual" not in c or c["player"] != owner:
+            continue
+        held = _ritual_held(c["ritual"])
+        for g in RT.lasting(held.record):
+            if (kinds is None or g.what.kind in kinds) and all(k in kws for k in g.keywords):
+                out.append(Acting(held, g, unit_ent))
+    return out
+
+
+def _ritual_held(key: str) -> V.Held:
+    h = _RITUALS.get(key)
+    if h is None:
+        from sim.rules.effects import table
+        h = _RITUALS[key] = V.Held(table.by_key(key))
+    return h
+
+
+_RITUALS: dict = {}  # (a ritual's record as held: one per key, the records being fixed)
+
+
+def psychic_result(owner: int, key: str) -> int:
+    """The total of the Psychic test that manifested ritual ``key`` for ``owner`` (0: not in
+    force)."""
+    res = R.current
+    c = None if res is None else res.rule_choices.get(choice_key(owner, key))
+    return 0 if c is None else int(c.get("result", 0))
+
+
 def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
     """The CHOSEN_FRIEND grants of ``h`` (held by ``holder``) reach the unit ``uid``: the rule's own
     PICK_FRIEND choice picked it, or (a rule asking no choice) a LEND rule of the holder whose tag
     the rule's name carries ("... (Bondsman)") picked it."""
     rec = h.record
     if rec.choice is not None:
-        return choice_of(owner, rec.key, scope_of(rec, holder)) == uid
+        v = choice_of(owner, rec.key, scope_of(rec, holder))
+        return v == uid or (isinstance(v, list) and uid in v)  # (-- reserves: PICK_FRIENDS keeps a list)
     for lh in held_by(holder):
         for g in lh.record.grants:
             if g.what.kind == V.LEND and any(n.endswith(f"({g.what.ability})") for n in rec.names) \
@@ -219,20 +270,27 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
     st = W.unit_state(unit_ent)
     owner = esper.component_for_entity(holder, Unit).owner
     choice = choice_of(owner, held.record.key, scope_of(held.record, holder))
+    kind = held.record.choice.kind if held.record.choice is not None else ""
     phase = "" if ts is None else str(ts.phase)
     own_turn = True if ts is None else ts.active == esper.component_for_entity(unit_ent, Unit).owner
     kws, chosen_target, other_half = frozenset(), False, False
     dist = None
     if other is not None:
         kws = W.unit_keywords(other)
-        chosen_target = choice is not None and choice == esper.component_for_entity(other, Unit).id
+        chosen_target = kind == V.PICK_ENEMY and choice == esper.component_for_entity(other, Unit).id
         other_half = (every or V.TARGET_BELOW_HALF in need or V.TARGET_NOT_BELOW_HALF in need) \
             and _below_half(battle, other)
         mine, theirs = W.unit_models(unit_ent), W.unit_models(other)
         if mine and theirs and (every or V.TARGET_WITHIN in need):
             dist = min(W.nearest_distances(mine, theirs))
     leading = (every or V.LEADING in need) and bool(held.bearers) and _leads(holder, held.bearers)
-    return Facts(below_starting=(every or V.BELOW_STARTING in need) and _below_starting(battle, unit_ent),
+    # -- shock:
+    near = _holder_units(unit_ent, holder) if every or V.NEAR_KEYWORD in need or V.NOT_NEAR_KEYWORD in need else ()
+    oaths = R.current.oaths  # -- code: the army's oath (sim.phases.oaths), if it swore one
+    oath = oaths.get(PLAYER[owner]) if oaths else None
+    return Facts(oath_quality="" if oath is None else oath["quality"],
+                 honoured=oath is not None and oath.get("fulfilled") is not None,
+                 below_starting=(every or V.BELOW_STARTING in need) and _below_starting(battle, unit_ent),
                  led=(every or V.LED in need) and _led(unit_ent), has_target=other is not None,
                  target_on_objective=other is not None and (every or V.TARGET_ON_OBJECTIVE in need)
                  and _on_objective(battle, other),
@@ -242,8 +300,70 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  on_objective=(every or V.ON_OBJECTIVE in need) and _on_objective(battle, unit_ent),
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
-                 target_distance=dist,
-                 options=frozenset(choice) if isinstance(choice, list) else frozenset())  # -- faith: DICE_OPTIONS
+                 target_distance=dist, option=choice if kind == V.PICK_OPTION and choice else "",
+                 holder_units=near,
+                 in_own_zone=(every or V.IN_OWN_ZONE in need) and _in_own_zone(battle, unit_ent),
+                 target_battle_shocked=other is not None and W.unit_state(other).battle_shocked,
+                 options_picked=tuple(choice) if kind in (V.PICK_OPTION, V.DICE_OPTIONS)  # (-- faith: dice options)
+                 and isinstance(choice, list) else (),
+                 # -- cabal:
+                 psychic_result=psychic_result(owner, held.record.key) if held.record.source == V.RITUAL_SOURCE
+                 else 0,
+                 # -- reserves:
+                 arrived=(every or V.ARRIVED in need) and _arrived(battle, unit_ent),
+                 starting_strength=_starting(battle, unit_ent) if every or V.STARTING_STRENGTH in need else 0)
+
+
+def _in_own_zone(battle, unit_ent: int) -> bool:
+    """01.04.01 A model of the unit is within (any part of its base in) its own army's deployment
+    zone (the mission's, as the roles fell: TurnState.zones)."""
+    ts = battle.turn_state
+    zones = () if ts is None else ts.zones()
+    owner = esper.component_for_entity(unit_ent, Unit).owner
+    if owner >= len(zones):
+        return False
+    return any(footprint_polygon_distance(W.footprint(m), zones[owner]) <= EPS for m in W.unit_models(unit_ent))
+
+
+def _holder_units(unit_ent: int, holder: int) -> tuple:
+    """(keywords, distance to ``unit_ent``) of each unit of ``holder``'s army on the battlefield,
+    in unit order (what a NEAR_KEYWORD condition reads)."""
+    owner = esper.component_for_entity(holder, Unit).owner
+    mine = W.unit_models(unit_ent)
+    out = []
+    for u in W.all_units():
+        if esper.component_for_entity(u, Unit).owner != owner or W.off_table(u) or W.unit_destroyed(u):
+            continue
+        models = W.unit_models(u)
+        if mine and models:
+            out.append((W.unit_keywords(u), 0.0 if u == unit_ent else min(W.nearest_distances(models, mine))))
+    return tuple(out)
+
+
+# -- reserves:
+
+def battle_size(battle) -> str:
+    """The battle size the mission names (V.BATTLE_SIZES; Strike Force in free play)."""
+    ts = battle.turn_state
+    return V.BATTLE_SIZES[1] if ts is None else ts.mission.size
+
+
+def _arrived(battle, unit_ent: int) -> bool:
+    """V.ARRIVED: set up as Reinforcements, its army's next Fight phase not yet over (20.03.01)."""
+    from sim.rules.reserves import arrival_in_force
+    ts = battle.turn_state
+    st = W.unit_state(unit_ent)
+    if ts is None or st.arrived is None:
+        return False
+    return arrival_in_force(st.arrived, ts.round, ts.active, str(ts.phase),
+                            esper.component_for_entity(unit_ent, Unit).owner, ts.first)
+
+
+def _starting(battle, unit_ent: int) -> int:
+    """01.02.01 The unit's Starting Strength in models (every model, before the battle begins)."""
+    ts = battle.turn_state
+    every = len(W.unit_models(unit_ent, living=False))
+    return every if ts is None else ts.starting_strength.get(unit_ent, every)
 
 
 def _leads(holder: int, bearers: tuple) -> bool:

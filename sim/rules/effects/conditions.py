@@ -34,13 +34,30 @@ class Facts:
     led: bool = False  # the unit is an attached unit with a leader (19.01)
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
-    options: frozenset = frozenset()  # -- faith: the options the rule's DICE_OPTIONS choice in force activated
+    option: str = ""  # the option the rule's PICK_OPTION choice holds ("" none)
+    # -- shock: (keywords, distance to the affected unit) of each unit of the rule's (holder's) army on the battlefield
+    holder_units: tuple = ()
+    in_own_zone: bool = False  # -- shock: a model of it is within its own army's deployment zone
+    target_battle_shocked: bool = False  # -- shock: the other unit is battle-shocked
+    options_picked: tuple = ()  # -- shock: every option a KEPT PICK_OPTION choice picked so far
+    # -- cabal:
+    psychic_result: int = 0  # (a ritual's grants) the result of the Psychic test that manifested it
+    # -- code:
+    oath_quality: str = ""  # the quality of the oath its army swore (sim.rules.effects.oaths), "" none
+    honoured: bool = False  # its army's oath is fulfilled
+    # -- reserves:
+    arrived: bool = False  # set up as Reinforcements, its army's next Fight phase not yet over (V.ARRIVED)
+    starting_strength: int = 0  # its Starting Strength in models (01.02.01)
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
          V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
          V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
          V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
+_FACT[V.IN_OWN_ZONE] = "in_own_zone"  # -- shock:
+_FACT[V.TARGET_SHOCKED] = "target_battle_shocked"
+_FACT[V.HONOURED] = "honoured"  # -- code
+_FACT[V.ARRIVED] = "arrived"  # -- reserves
 
 
 def _alternatives(arg) -> list[str]:
@@ -55,6 +72,10 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return getattr(f, attr)
     if name == V.TARGET_KEYWORD:  # ("MONSTER/VEHICLE": any of them, 02.05.01)
         return any(k in f.target_keywords for k in _alternatives(arg))
+    if name == V.OPTION and f.options_picked:  # -- shock: (a KEPT choice: any option picked so far)
+        return arg in f.options_picked
+    if name == V.OPTION:
+        return f.option == arg
     if name == V.TARGET_NOT_BELOW_HALF:
         return f.has_target and not f.target_below_half
     if name == V.NOT_TARGET_KEYWORD:  # (none of them; only of an attack or a save: there must be another unit)
@@ -63,8 +84,17 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return f.target_distance is not None and within_distance(f.target_distance, float(arg))
     if name == V.BATTLE_ROUND:
         return f.battle_round >= int(arg)
-    if name == V.OPTION:  # -- faith:
-        return arg in f.options
+    if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # -- shock: (01.04.01 "within", up to the tolerance)
+        kw, inches = V.near_argument(arg)
+        near = any(kw in kws and within_distance(d, inches) for kws, d in f.holder_units)
+        return near == (name == V.NEAR_KEYWORD)
+    # -- cabal:
+    if name == V.PSYCHIC_RESULT:
+        return f.psychic_result >= int(arg)
+    if name == V.OATH_QUALITY:  # -- code
+        return f.oath_quality == str(arg)
+    if name == V.STARTING_STRENGTH:  # -- reserves
+        return f.starting_strength == int(arg)
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -92,6 +122,13 @@ def holds(when: V.When, f: Facts) -> bool:
 
 def condition_words(name: str, arg) -> str:
     """A condition in words, for the unit card and the import report."""
+    if name == V.IN_OWN_ZONE:  # -- shock:
+        return "it is within its own deployment zone"
+    if name == V.TARGET_SHOCKED:
+        return "the other unit is battle-shocked"
+    if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # -- shock:
+        kw, inches = V.near_argument(arg)
+        return f"it is {'' if name == V.NEAR_KEYWORD else 'not '}within {inches:g}\" of a {kw} unit of the rule's army"
     return {
         V.CHARGED: "it made a charge move this turn",
         V.STATIONARY: "it remained stationary this turn",
@@ -109,5 +146,20 @@ def condition_words(name: str, arg) -> str:
         V.LED: "a leader is attached to it",
         V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
         V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
-        V.OPTION: f"{arg} is active (chosen with the rule's dice this battle round)",  # -- faith:
+        V.OPTION: f"{arg} is the option chosen",
+        # -- cabal:
+        V.PSYCHIC_RESULT: f"its Psychic test totalled {arg} or more",
+        # -- code:
+        V.OATH_QUALITY: f"its army's oath has the quality {_quality_name(arg)}",
+        V.HONOURED: "its army is Honoured (its oath's deed done)",
+        # -- reserves:
+        V.ARRIVED: "it was set up as Reinforcements, until the end of its army's next Fight phase",
+        V.STARTING_STRENGTH: f"its Starting Strength is {arg} models",
     }[name]
+
+
+def _quality_name(key) -> str:  # -- code
+    """A quality's printed name, from its key (sim.rules.effects.oaths)."""
+    from sim.rules.effects.oaths import QUALITIES
+    q = QUALITIES.get(str(key))
+    return f"\"{q.name}\"" if q is not None else repr(key)

@@ -32,8 +32,20 @@ _RULE_KEYS = {"key", "names", "source", "summary", "grant", "ids", "faction", "d
 _GRANT_KEYS = {"who", "effect", "when", "range", "keywords"}
 _EFFECT_KEYS = {"kind", "stat", "value", "which", "ability", "dice", "roll", "trigger"}
 _WHEN_KEYS = {"phases", "attacks", "turn", "conditions", "limit"}
-_CHOICE_KEYS = {"kind", "moment", "prompt", "lasts", "uses"}
-_CHOICE_KEYS |= {"dice", "picks", "options"}  # -- faith: a DICE_OPTIONS choice's
+_CHOICE_KEYS = {"kind", "moment", "prompt", "lasts", "uses", "options"}
+_CHOICE_KEYS |= {"turn", "rounds", "adds_to"}  # -- shock: (RuleChoice.turn, .rounds, .adds_to)
+# -- reserves:
+_RULE_KEYS |= {"pool"}
+_CHOICE_KEYS |= {"most", "at"}
+_CHOICE_KEYS |= {"dice", "picks", "needs"}  # -- faith: a DICE_OPTIONS choice's
+
+
+def _numbers(v, where: str) -> tuple:
+    """A number "by battle size" written as one whole number or a list of three."""
+    v = [v] if isinstance(v, int) and not isinstance(v, bool) else v
+    if not (isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        raise RecordFileError(f"{where}: expected a whole number or a list of three (by battle size), found {v!r}")
+    return tuple(v)
 
 
 class RecordFileError(ValueError):
@@ -101,12 +113,21 @@ def _record(t: dict, where: str) -> V.RuleRecord:
     if "choice" in t:
         _check_keys(t["choice"], _CHOICE_KEYS, where + ".choice")
         kw = dict(t["choice"])
-        if "options" in kw:  # -- faith:
+        if "options" in kw:
             kw["options"] = _strings(kw["options"], where + ".choice.options")
+        if "rounds" in kw:  # -- shock:
+            if not isinstance(kw["rounds"], list):
+                raise RecordFileError(f"{where}.choice.rounds: expected a list of battle rounds, found {kw['rounds']!r}")
+            kw["rounds"] = tuple(kw["rounds"])
+        if "most" in kw:  # -- reserves
+            kw["most"] = _numbers(kw["most"], where + ".choice.most")
+        if "needs" in kw:  # -- faith:
+            kw["needs"] = _strings(kw["needs"], where + ".choice.needs")
         choice = V.RuleChoice(**kw)
     return V.RuleRecord(t["key"], _strings(t["names"], where + ".names"), t["source"], t["summary"], grants,
                         _strings(t.get("ids", []), where + ".ids"), t.get("faction", ""), t.get("detachment", ""),
-                        choice, t.get("partial", ""))
+                        choice, t.get("partial", ""),
+                        _numbers(t["pool"], where + ".pool") if "pool" in t else ())  # (-- reserves: pool)
 
 
 def load_records(path: str | Path) -> tuple[V.RuleRecord, ...]:

@@ -4,8 +4,9 @@ up to ``picks`` of the rule's options that the roll affords, each paid with dice
 pays for one option only); an option activated acts until the round ends (its grants read the
 OPTION condition). Pure: how an option is written, what a roll affords, the default answer.
 
-An option is written ``"Name: double 5+ or triple 2+"``: it needs two dice showing the same value
-of 5 or more, or three the same of 2 or more (``double 1+`` is any double)."""
+An option is named in the choice's ``options`` and paid as its ``needs`` (in the same order) say:
+``"double 5+ or triple 2+"`` needs two dice showing the same value of 5 or more, or three the same
+of 2 or more (``double 1+`` is any double)."""
 
 from __future__ import annotations
 
@@ -19,42 +20,45 @@ _NEED = re.compile(r"^(double|triple)\s+([1-6])\+$")
 _COUNT = {"double": 2, "triple": 3}
 
 
-def parse_option(text: str) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """``"Warp Blades: double 5+ or triple 2+"`` -> ("Warp Blades", ((2, 5), (3, 2))): its name
-    and each way to pay for it, as (how many dice the same, the lowest value). ValueError
-    (the vocabulary's) when not so written."""
+def parse_need(text: str) -> tuple[tuple[int, int], ...]:
+    """``"double 5+ or triple 2+"`` -> ((2, 5), (3, 2)): each way to pay for an option, as (how
+    many dice the same, the lowest value). VocabularyError when not so written."""
     from sim.rules.effects.vocabulary import VocabularyError
-    name, sep, needs = text.partition(":")
-    name = name.strip()
-    if not sep or not name or JOIN.strip() in name or name == NONE:
-        raise VocabularyError(f"an option is written \"Name: double 5+ or triple 2+\", not {text!r}")
     ways = []
-    for part in needs.split(" or "):
+    for part in str(text).split(" or "):
         m = _NEED.match(part.strip().lower())
         if m is None:
-            raise VocabularyError(f"option {name!r}: a need is \"double N+\" or \"triple N+\", not {part.strip()!r}")
+            raise VocabularyError(f"a need is \"double N+\" or \"triple N+\" (joined by \"or\"), not {part.strip()!r}")
         ways.append((_COUNT[m.group(1)], int(m.group(2))))
-    return name, tuple(ways)
+    return tuple(ways)
+
+
+def parse_options(choice) -> list[tuple[str, tuple[tuple[int, int], ...]]]:
+    """(name, ways to pay) of each option of a DICE_OPTIONS choice, in its order."""
+    return [(n, parse_need(t)) for n, t in zip(choice.options, choice.needs)]
 
 
 def option_names(choice) -> list[str]:
-    return [parse_option(o)[0] for o in choice.options]
+    return list(choice.options)
 
 
 def check_choice(choice) -> None:
     """The vocabulary's check of a DICE_OPTIONS choice: its moment the battle round's start,
-    dice 1-20, picks 1 or more, options written as parse_option reads them, names distinct."""
+    dice 1-20, picks 1 or more, distinct option names (none "none" or holding " + "), each with a
+    need parse_need reads."""
     from sim.rules.effects import vocabulary as V
     if choice.moment != V.AT_BATTLE_ROUND:
         raise V.VocabularyError(f"a dice options choice is made at {V.AT_BATTLE_ROUND!r}, not {choice.moment!r}")
     if not (isinstance(choice.dice, int) and 1 <= choice.dice <= 20) or not (
             isinstance(choice.picks, int) and choice.picks >= 1):
         raise V.VocabularyError("a dice options choice needs dice (1 to 20) and picks (1 or more)")
-    if not choice.options:
-        raise V.VocabularyError("a dice options choice needs its options")
+    if choice.kind != V.DICE_OPTIONS or not choice.options or len(choice.needs) != len(choice.options):
+        raise V.VocabularyError("a dice options choice (and only it) has dice, picks, and a need for each option")
     names = option_names(choice)
-    if len(set(names)) != len(names):
-        raise V.VocabularyError("a dice options choice names an option twice")
+    if len(set(names)) != len(names) or any(not isinstance(n, str) or not n.strip() or n != n.strip()
+                                            or n == NONE or JOIN.strip() in n for n in names):
+        raise V.VocabularyError(f"a dice options choice needs distinct option names, not {names!r}")
+    parse_options(choice)
 
 
 def _payable(needs: Sequence[tuple[tuple[int, int], ...]], counts: dict[int, int]) -> bool:
@@ -77,7 +81,7 @@ def _payable(needs: Sequence[tuple[tuple[int, int], ...]], counts: dict[int, int
 def affordable(choice, rolled: Sequence[int]) -> list[tuple[str, ...]]:
     """Every set of at most ``choice.picks`` options the dice ``rolled`` pay for together (each
     with dice of its own), in the record's order: the singles first, then the pairs..."""
-    opts = [parse_option(o) for o in choice.options]
+    opts = parse_options(choice)
     counts: dict[int, int] = {}
     for r in rolled:
         counts[r] = counts.get(r, 0) + 1

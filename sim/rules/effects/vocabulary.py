@@ -9,7 +9,8 @@ asks of its player (if any), and its :class:`Grant` s. A grant says
   hold, a limit on uses);
 * **what** it does (:class:`Effect`: a modifier, a re-roll, Feel No Pain, an invulnerable save, a
   weapon ability conferred, mortal wounds on a trigger, models returned or wounds regained,
-  Fights First, a limit on being targeted, a change of stratagem cost).
+  Fights First, a limit on being targeted, a change of stratagem cost; a forced battle-shock test
+  of enemy units, sim.phases.forced_shock).
 
 Whether a grant's conditions hold is sim.rules.effects.conditions (a pure function of facts);
 which grants reach a unit at a moment is sim.world.rule_effects; each kind of effect is read
@@ -36,6 +37,11 @@ CHOSEN_FRIEND = "chosen friend"  # the friendly unit the rule's PICK_FRIEND choi
 # bearer when picked, with ``keywords``; range 0: anywhere); of a rule that asks no choice: the unit that a
 # LEND rule of its holder picked, when the rule's name carries that LEND's tag ("Warden's Duty (Bondsman)")
 WHO = (BEARER, UNIT, AURA, ARMY, ENEMY_AURA, CHOSEN_FRIEND)
+# -- shock: who a forced battle-shock test (FORCED_SHOCK) reaches
+ENEMIES = "enemies"  # every enemy unit on the battlefield, while a unit holding the rule is on it
+ENGAGED_ENEMY = "engaged enemy"  # (FORCED_SHOCK only) one enemy unit engaged with the holding unit, its player picks
+# (the grant's When is read for the holding unit)
+WHO = WHO + (ENEMIES, ENGAGED_ENEMY)
 
 # --- what an effect does ----------------------------------------------------------------------
 MODIFY = "modify"  # ``stat`` + ``value``: a roll or characteristic modifier
@@ -51,6 +57,26 @@ STRATAGEM_COST = "stratagem cost"  # ``value`` added to the CP cost (of ``abilit
 LEND = "lend"  # (a CHOSEN_FRIEND grant) the holder's rules tagged "(``ability``)" in their name reach the unit picked
 KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUNDS, RETURN, FIGHTS_FIRST,
          TARGET_LIMIT, STRATAGEM_COST, LEND)
+# -- shock:
+FORCED_SHOCK = "battle-shock test"  # the affected unit takes a battle-shock test (01.07) at ``trigger`` (SHOCK_MOMENTS),
+# ``value`` added to it; ``roll``: only on a D6 of roll+ (0: always); ``dice``: mortal wounds it suffers first
+KINDS = KINDS + (FORCED_SHOCK,)
+# -- cabal:
+RITUAL = "ritual"  # ``ability``: the key of a ritual record (source RITUAL_SOURCE) the unit may attempt at the start
+# of its Shooting phase by a Psychic test (2D6, a third D6 at will) of ``roll`` or more, at a unit within ``value``"
+KINDS = KINDS + (RITUAL,)
+# -- code:
+OATH = "oath"  # (an ARMY grant) the army swears an oath before the battle: a deed and a quality (sim.rules.effects
+# .oaths); the deed done, the army is Honoured and gains ``value`` CP (one more if the oath was rolled at random)
+KINDS += (OATH,)
+# -- reserves:
+TO_RESERVES = "to reserves"  # (a CHOSEN_FRIEND grant) the unit picked is removed from the battlefield into strategic
+# reserves when picked (20.02: it may arrive again by an ingress move; not destroyed at the end of round 3)
+UNIT_ABILITY = "unit ability"  # ``ability``: a core unit ability its models gain, as printed ("INFILTRATORS"): the
+# ability registry's own record then acts (sim.world.queries.every_model_has)
+RESURGE = "resurge"  # when the unit is destroyed its army may spend ``value`` points of the rule's pool to set it
+# back, at its Starting Strength with every wound, into strategic reserves
+KINDS = KINDS + (TO_RESERVES, UNIT_ABILITY, RESURGE)
 # -- faith: dice economies (a pool of dice kept by the army, sim.rules.effects.dice_pool)
 GAIN_DICE = "gain dice"  # ``dice`` D6 rolled into the army's pool of this rule (kept as rolled) at ``trigger``
 SUBSTITUTE = "substitute"  # ``stat``: before that roll for the unit, a die of the rule's pool may stand for one of
@@ -81,10 +107,18 @@ ON_CHARGE = "after charging"  # after the affected unit ends a charge move: each
 ON_DESTROYED = "destroyed"  # when the bearer is destroyed: the unit that destroyed it
 ON_SELECTED_FIGHT = "selected to fight"  # when the affected unit is selected to fight: one engaged enemy unit
 TRIGGERS = (ON_CHARGE, ON_DESTROYED, ON_SELECTED_FIGHT)
+# -- cabal:
+ON_MANIFEST = "manifested"  # (a ritual record's) when the ritual is manifested: the unit it targets
+TRIGGERS = TRIGGERS + (ON_MANIFEST,)
 
 # moments of RETURN (when models come back or wounds are regained)
 AT_COMMAND = "command phase"  # in the affected unit's Command phase
 AT_END_OF_PHASE = "end of phase"  # at the end of each phase (of ``When.phases`` when given)
+# -- shock: moments of FORCED_SHOCK (AT_COMMAND: in a Command phase, after its Battle-shock step, 08.04; of the
+# turn When.turn names, the affected unit's own or the enemy's)
+AT_START_OF_PHASE = "start of phase"  # at the start of each phase (of ``When.phases`` when given), after its choices
+IN_SHOCK_STEP = "battle-shock step"  # in the affected unit's own Battle-shock step (08.03), as its one roll of it
+SHOCK_MOMENTS = (AT_COMMAND, AT_START_OF_PHASE, IN_SHOCK_STEP)
 
 # --- conditions (When.conditions): each a (name, argument) pair -------------------------------
 CHARGED = "charged"  # the affected unit made a charge move this turn
@@ -103,18 +137,54 @@ NOT_TARGET_KEYWORD = "target lacks keyword"  # argument: a keyword the target (o
 LED = "led"  # the affected unit is an attached unit with a leader (led by a CHARACTER, 19.01)
 TARGET_NOT_BELOW_HALF = "target not below half"  # the target unit is not below half-strength
 TARGET_ON_OBJECTIVE = "target on objective"  # a model of the target unit is within range of an objective marker
+OPTION = "option"  # argument: one of the rule's options (RuleChoice.options); the option its PICK_OPTION choice holds
 CONDITIONS = (CHARGED, STATIONARY, BELOW_HALF, ON_OBJECTIVE, LEADING, TARGET_KEYWORD, TARGET_CHOSEN, CHOSEN,
               TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND, BELOW_STARTING, NOT_TARGET_KEYWORD, LED,
-              TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE)
-WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD)
-# -- faith:
-OPTION = "option"  # argument: an option's name; the rule's DICE_OPTIONS choice in force activated it
-CONDITIONS = CONDITIONS + (OPTION,)
-WITH_ARGUMENT = WITH_ARGUMENT + (OPTION,)
+              TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE, OPTION)
+WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD, OPTION)
+# -- shock: argument "KEYWORD N": a unit of the rule's (the holder's) army with KEYWORD is within N" of the affected
+# unit (or none is: NOT_NEAR_KEYWORD); e.g. ["near keyword", "SYNAPSE 6"]
+NEAR_KEYWORD = "near keyword"
+NOT_NEAR_KEYWORD = "not near keyword"
+IN_OWN_ZONE = "in own deployment zone"  # a model of the affected unit is within its own army's deployment zone
+TARGET_SHOCKED = "target battle-shocked"  # the target (or attacker) unit is battle-shocked (01.07)
+CONDITIONS = CONDITIONS + (NEAR_KEYWORD, NOT_NEAR_KEYWORD, IN_OWN_ZONE, TARGET_SHOCKED)
+WITH_ARGUMENT = WITH_ARGUMENT + (NEAR_KEYWORD, NOT_NEAR_KEYWORD)
+
+
+def near_argument(arg) -> tuple[str, float]:
+    """The (keyword, inches) of a NEAR_KEYWORD / NOT_NEAR_KEYWORD argument "KEYWORD N"."""
+    parts = str(arg).rsplit(" ", 1)
+    try:
+        inches = float(parts[1])
+    except (IndexError, ValueError):
+        raise VocabularyError(f"a near-keyword argument is \"KEYWORD N\" (N inches), not {arg!r}") from None
+    if not parts[0].strip() or inches <= 0:
+        raise VocabularyError(f"a near-keyword argument is \"KEYWORD N\" (N inches), not {arg!r}")
+    return parts[0].strip().upper(), inches
+# -- cabal:
+PSYCHIC_RESULT = "psychic result"  # argument: (a ritual record's) the Psychic test that manifested it totalled this or more
+CONDITIONS = CONDITIONS + (PSYCHIC_RESULT,)
+WITH_ARGUMENT = WITH_ARGUMENT + (PSYCHIC_RESULT,)
+# -- code:
+OATH_QUALITY = "oath quality"  # argument: a quality's key (sim.rules.effects.oaths.QUALITIES); the army's oath has it
+HONOURED = "honoured"  # the army's oath is fulfilled (its deed done): it is Honoured until the end of the battle
+CONDITIONS += (OATH_QUALITY, HONOURED)
+WITH_ARGUMENT += (OATH_QUALITY,)
+# -- reserves:
+ARRIVED = "arrived"  # it was set up as Reinforcements (an ingress move, 20.03.01), until the end of its army's next
+# Fight phase (sim.rules.reserves.arrival_in_force)
+STARTING_STRENGTH = "starting strength"  # argument: the unit's Starting Strength (models, 01.02.01) is this
+CONDITIONS = CONDITIONS + (ARRIVED, STARTING_STRENGTH)
+WITH_ARGUMENT = WITH_ARGUMENT + (STARTING_STRENGTH,)
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
 SOURCES = (ARMY_RULE, DETACHMENT_RULE, DATASHEET)
+# -- cabal:
+RITUAL_SOURCE = "ritual"  # a psychic ritual: attempted through another rule's RITUAL grant (sim.rules.effects.rituals),
+# never held; its grants act, on its army's units, until the end of the phase it was manifested in
+SOURCES = SOURCES + (RITUAL_SOURCE,)
 ONCE_PER_BATTLE, ONCE_PER_TURN, ONCE_PER_PHASE = "once per battle", "once per turn", "once per phase"
 LIMITS = ("", ONCE_PER_BATTLE, ONCE_PER_TURN, ONCE_PER_PHASE)
 
@@ -123,10 +193,34 @@ PICK_ENEMY = "enemy unit"  # pick one enemy unit (Oath of Moment's target); CHOS
 CALL = "call"  # switch the rule on now or not (a Waaagh!'s turn, a once-per-battle ability)
 PICK_FRIEND = "friendly unit"  # pick one friendly unit (within the CHOSEN_FRIEND grant's range of a bearer, with
 # its keywords): the CHOSEN_FRIEND grants reach it
-CHOICE_KINDS = (PICK_ENEMY, CALL, PICK_FRIEND)
+PICK_OPTION = "option"  # pick one of the rule's ``options`` (a stance, an imperative, a vow): OPTION conditions read it
+CHOICE_KINDS = (PICK_ENEMY, CALL, PICK_FRIEND, PICK_OPTION)
+# -- reserves:
+PICK_FRIENDS = "friendly units"  # pick up to ``most`` friendly units, one at a time (DONE to stop): the CHOSEN_FRIEND
+# grants reach each of them (range 0 only; eligibility: the grants' keywords, and TO_RESERVES's)
+CHOICE_KINDS = CHOICE_KINDS + (PICK_FRIENDS,)
+DONE = "done"  # the answer that ends a PICK_FRIENDS choice's picks
+FORMATIONS = "battle formations"  # a choice's moment before the battle: 26 step 7, once both formations are revealed
+MOMENTS = PHASES + (FORMATIONS,)
+AT_START, AT_END = "start", "end"  # a choice asked at the start or at the end of its moment's phase
+BATTLE_SIZES = ("incursion", "strike force", "onslaught")  # a number "by battle size" is one of each, in this order
+
+
+def by_size(values: tuple[int, ...], size: str) -> int:
+    """The number of ``values`` for the battle size (one value: every size's; three: by
+    BATTLE_SIZES)."""
+    return values[0] if len(values) == 1 else values[BATTLE_SIZES.index(size)]
+
+
+def _sized(values, what: str) -> None:
+    if not (isinstance(values, tuple) and len(values) in (1, 3)
+            and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in values)):
+        raise VocabularyError(f"{what} is one whole number above 0, or three (by battle size: "
+                              f"{', '.join(BATTLE_SIZES)}), not {values!r}")
 # -- faith:
 DICE_OPTIONS = "dice options"  # roll ``dice`` D6, then activate up to ``picks`` of ``options`` the roll affords
-# (each "Name: double 5+ or triple 2+", the dice spent once; sim.rules.effects.dice_options); OPTION reads them
+# (each paid as its ``needs`` says, "double 5+ or triple 2+", the dice spent once; sim.rules.effects.dice_options);
+# OPTION conditions read the options activated
 CHOICE_KINDS = CHOICE_KINDS + (DICE_OPTIONS,)
 AT_BATTLE_ROUND = "battle round"  # a DICE_OPTIONS choice's moment: the start of each battle round (either player's)
 # how long a choice holds once made
@@ -135,6 +229,13 @@ THIS_TURN = "this turn"
 THIS_ROUND = "this battle round"
 UNTIL_YOUR_NEXT_COMMAND = "until your next Command phase"
 LASTS = (UNTIL_NEXT_CHOICE, THIS_TURN, THIS_ROUND, UNTIL_YOUR_NEXT_COMMAND)
+# -- shock: in whose turn a choice is asked (RuleChoice.turn)
+OWN_TURN, EITHER_TURN = "own", "either"  # the choice's army's turn only / either player's
+ENEMY_TURN = "enemy"  # -- reserves: the opponent's turn only (Gate of Infinity: a choice of friendly units)
+CHOICE_TURNS = (OWN_TURN, EITHER_TURN, ENEMY_TURN)
+KEPT = "kept with the earlier picks"  # (a PICK_OPTION choice) each option picked holds for the rest of the battle,
+# with those picked before (none picked twice): OPTION conditions hold for each
+LASTS = LASTS + (KEPT,)
 
 
 class VocabularyError(ValueError):
@@ -174,6 +275,22 @@ class Effect:
             raise VocabularyError("a lending needs the tag of the rules it lends (e.g. \"Bondsman\")")
         if k == TARGET_LIMIT and self.value <= 0:
             raise VocabularyError("a target limit needs a distance in inches")
+        # -- shock:
+        if k == FORCED_SHOCK and (self.trigger not in SHOCK_MOMENTS or self.roll not in (0, 2, 3, 4, 5, 6)):
+            raise VocabularyError(f"a forced battle-shock test needs a moment of {SHOCK_MOMENTS} (and a roll 2-6 or 0)")
+        if k == FORCED_SHOCK and self.trigger == IN_SHOCK_STEP and (self.roll or self.dice.k or self.dice.is_random):
+            raise VocabularyError("a test in the Battle-shock step is the unit's roll of the step: no D6 or mortal wounds")
+        # -- cabal:
+        if k == RITUAL and (not self.ability or not 2 <= self.roll <= 18 or self.value <= 0):
+            raise VocabularyError("a ritual needs its record's key (ability), its Warp Charge (roll, 2 to 18) and the "
+                                  "range to its target (value, inches)")
+        # -- code:
+        if k == OATH and self.value <= 0:
+            raise VocabularyError("an oath needs the CP its deed gains (value 1 or more)")
+        if k == UNIT_ABILITY and not self.ability:  # -- reserves
+            raise VocabularyError("a conferred unit ability needs its name")
+        if k == RESURGE and self.value <= 0:
+            raise VocabularyError("a resurgence needs its cost in points (value above 0)")
         # -- faith:
         if k == GAIN_DICE and (self.trigger not in GAIN_TRIGGERS or self.dice.is_random or self.dice.k < 1):
             raise VocabularyError(f"gaining dice needs a trigger of {GAIN_TRIGGERS} and a fixed number of dice")
@@ -205,6 +322,12 @@ class When:
                 raise VocabularyError(f"a condition is a (name, argument) pair with a name of {CONDITIONS}: {c!r}")
             if (c[0] in WITH_ARGUMENT) != (c[1] is not None):
                 raise VocabularyError(f"condition {c[0]!r}: an argument {'is needed' if c[0] in WITH_ARGUMENT else 'is not taken'}")
+            if c[0] in (NEAR_KEYWORD, NOT_NEAR_KEYWORD):  # -- shock:
+                near_argument(c[1])
+            if c[0] == OATH_QUALITY:  # -- code
+                from sim.rules.effects.oaths import QUALITIES
+                if c[1] not in QUALITIES:
+                    raise VocabularyError(f"condition {c[0]!r}: a quality of {list(QUALITIES)}, not {c[1]!r}")
 
 
 ALWAYS = When()
@@ -217,6 +340,8 @@ def counts_uses(e: Effect) -> bool:
     Effects read while planning (attack modifiers, characteristics, saves) are read many times
     for one use, so a limit on them would not hold: the vocabulary refuses it."""
     if e.kind in (STRATAGEM_COST, MORTAL_WOUNDS, RETURN):
+        return True
+    if e.kind == FORCED_SHOCK:  # -- shock:
         return True
     return e.kind in (MODIFY, REROLL) and e.stat in _COUNTED_ROLLS
 
@@ -241,6 +366,22 @@ class Grant:
             raise VocabularyError("an aura (and only an aura) needs a range")
         if self.who == ENEMY_AURA and self.what.kind == RETURN:
             raise VocabularyError("a return brings back its own army's models: not as an enemy aura")
+        # -- shock:
+        if self.what.kind == FORCED_SHOCK and self.who not in (ENEMIES, ENEMY_AURA, ENGAGED_ENEMY):
+            raise VocabularyError("a forced battle-shock test reaches enemy units: who = enemies, enemy aura or "
+                                  "engaged enemy")
+        if self.who == ENGAGED_ENEMY and self.what.kind != FORCED_SHOCK:
+            raise VocabularyError("an engaged enemy (picked) is reached only by a forced battle-shock test")
+        if self.who == ENEMIES and self.what.kind == RETURN:
+            raise VocabularyError("a return brings back its own army's models: not for enemy units")
+        # -- code:
+        if self.what.kind == OATH and (self.who != ARMY or self.when != ALWAYS):
+            raise VocabularyError("an oath is the army's, sworn before the battle: who = army, no when")
+        if self.what.kind == TO_RESERVES and self.who != CHOSEN_FRIEND:  # -- reserves
+            raise VocabularyError("a removal into reserves reaches the units picked only (who = chosen friend)")
+        if self.what.kind == UNIT_ABILITY and (self.when != ALWAYS or self.who in (AURA, ENEMY_AURA)):
+            raise VocabularyError("a conferred unit ability holds without conditions, for its unit, the army or the "
+                                  "unit picked (not as an aura)")
         if self.when.limit and not counts_uses(self.what):
             raise VocabularyError(f"a limit on uses ({self.when.limit}) is counted only for stratagem costs, mortal "
                                   "wounds, returns, and the modifiers and re-rolls of advance, charge and "
@@ -250,31 +391,66 @@ class Grant:
 @dataclass(frozen=True, slots=True)
 class RuleChoice:
     """A choice the rule asks of its player (a decision like any other: scripts, players and the
-    sandbox answer it). Asked at ``moment`` (a Phase value, at its start, in its army's turn)
-    while uses remain (``uses``: 0 unlimited)."""
+    sandbox answer it). Asked at ``moment`` (a Phase value, at its start, in its army's turn; in
+    either player's with ``turn`` EITHER_TURN) while uses remain (``uses``: 0 unlimited)."""
 
     kind: str  # PICK_ENEMY, CALL or PICK_FRIEND
     moment: str  # a sim.rules.turn.Phase value: asked at the start of that phase of its army's turn
     prompt: str  # what is asked, in our words
     lasts: str = UNTIL_NEXT_CHOICE
     uses: int = 0  # per battle (Waaagh!: 1); 0: every time
-    # -- faith: a DICE_OPTIONS choice's dice rolled, options activated at most, and options
+    options: tuple[str, ...] = ()  # PICK_OPTION: the options' names (the default player takes the first)
+    turn: str = OWN_TURN  # -- shock: OWN_TURN, or EITHER_TURN: asked in either player's turn (Shadow in the Warp)
+    rounds: tuple[int, ...] = ()  # -- shock: asked only in these battle rounds, once each (() every round)
+    adds_to: str = ""  # -- shock: (a KEPT option choice) the key of the rule whose options it picks one more of
+    # -- reserves:
+    most: tuple[int, ...] = ()  # PICK_FRIENDS: how many units at most (one number, or three by battle size)
+    at: str = AT_START  # asked at the start (AT_START) or the end (AT_END) of the moment's phase
+    # -- faith: a DICE_OPTIONS choice's dice rolled, options activated at most, and each option's need
+    # ("double 5+ or triple 2+", in the order of ``options``)
     dice: int = 0
     picks: int = 0
-    options: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in CHOICE_KINDS:
             raise VocabularyError(f"unknown choice kind {self.kind!r}")
-        if self.kind == DICE_OPTIONS:  # -- faith:
+        if self.kind == DICE_OPTIONS or self.needs or self.dice or self.picks:  # -- faith: its own checks
             from sim.rules.effects.dice_options import check_choice
             check_choice(self)
-        elif self.moment not in PHASES:
-            raise VocabularyError(f"a choice's moment must be a phase of {PHASES}, not {self.moment!r}")
+            return
+        if (self.kind == PICK_OPTION) != bool(self.options):
+            raise VocabularyError("a choice of options (and only one) lists its options")
+        if self.options and (len(self.options) < 2 or len(set(self.options)) != len(self.options)
+                             or not all(isinstance(o, str) and o.strip() == o and o for o in self.options)):
+            raise VocabularyError(f"a choice of options needs two or more distinct names, not {self.options!r}")
+        if self.moment not in MOMENTS:  # (-- reserves: a phase, or FORMATIONS)
+            raise VocabularyError(f"a choice's moment must be a phase of {PHASES} or {FORMATIONS!r}, "
+                                  f"not {self.moment!r}")
+        if (self.kind == PICK_FRIENDS) != bool(self.most):
+            raise VocabularyError("a choice of friendly units (and only it) needs the most it picks (most)")
+        if self.most:
+            _sized(self.most, "most")
+        if self.at not in (AT_START, AT_END) or self.turn not in CHOICE_TURNS:
+            raise VocabularyError(f"a choice is asked at the start or end of its phase, in a turn of {CHOICE_TURNS}, "
+                                  f"not {self.at!r} / {self.turn!r}")
+        if self.moment == FORMATIONS and (self.at != AT_START or self.turn != OWN_TURN):
+            raise VocabularyError("a choice at battle formations is asked once, with no phase end or turn")
+        if (self.at != AT_START or self.turn == ENEMY_TURN or self.moment == FORMATIONS) and self.kind != PICK_FRIENDS:
+            raise VocabularyError("only a choice of friendly units is asked at a phase's end, in the opponent's turn "
+                                  "only or at battle formations (in this version)")
+        if self.kind == PICK_FRIENDS and self.turn == EITHER_TURN:
+            raise VocabularyError("a choice of friendly units is asked in its army's turn or the opponent's, not both")
         if isinstance(self.uses, bool) or not isinstance(self.uses, int) or self.uses < 0:
             raise VocabularyError(f"uses must be a whole number of 0 or more, not {self.uses!r}")
         if self.lasts not in LASTS:
             raise VocabularyError(f"unknown duration {self.lasts!r}")
+        if not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 5 for n in self.rounds):
+            raise VocabularyError(f"a choice's rounds are battle rounds 1 to 5, not {self.rounds!r}")
+        if self.lasts == KEPT and self.kind != PICK_OPTION:
+            raise VocabularyError("only a choice of options keeps its picks together")
+        if self.adds_to and self.lasts != KEPT:
+            raise VocabularyError("a choice picking one more option of another rule keeps its picks (lasts = kept)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,20 +470,30 @@ class RuleRecord:
     detachment: str = ""  # a detachment rule: its detachment's name
     choice: RuleChoice | None = None
     partial: str = ""
+    pool: tuple[int, ...] = ()  # -- reserves: the points a RESURGE rule's army starts with (one, or by battle size)
 
     def __post_init__(self) -> None:
+        if self.pool:
+            _sized(self.pool, f"{self.key}: pool")
+        if any(g.what.kind == RESURGE for g in self.grants) != bool(self.pool):
+            raise VocabularyError(f"{self.key}: a rule that resurges units (and only it) needs a pool of points")
         if self.source not in SOURCES:
             raise VocabularyError(f"{self.key}: unknown source {self.source!r}")
         if not self.names or not self.summary:
             raise VocabularyError(f"{self.key}: a record needs a name and a summary")
-        if not self.grants:
+        if not self.grants and not (self.choice is not None and self.choice.adds_to):  # -- shock: (another's options)
             raise VocabularyError(f"{self.key}: a record with no effect the engine applies is no record (the rule is "
                                   "not modelled: leave it out, the importer reports it so)")
-        uses_choice = any(c[0] in (CHOSEN, TARGET_CHOSEN) for g in self.grants for c in g.when.conditions)
+        uses_choice = any(c[0] in (CHOSEN, TARGET_CHOSEN, OPTION) for g in self.grants for c in g.when.conditions)
         if uses_choice and self.choice is None:
             raise VocabularyError(f"{self.key}: a grant reads the rule's choice, but the rule asks none")
+        for g in self.grants:
+            for c in g.when.conditions:
+                if c[0] == OPTION and c[1] not in self.choice.options:
+                    raise VocabularyError(f"{self.key}: a grant reads the option {c[1]!r}, which the rule's choice "
+                                          f"does not offer ({', '.join(self.choice.options) or 'no options'})")
         friend = [g for g in self.grants if g.who == CHOSEN_FRIEND]
-        if friend and self.choice is not None and self.choice.kind != PICK_FRIEND:
+        if friend and self.choice is not None and self.choice.kind not in (PICK_FRIEND, PICK_FRIENDS):
             raise VocabularyError(f"{self.key}: a grant reaches the chosen friendly unit, but the rule asks no "
                                   "friendly unit")
         if friend and self.choice is None and not any(n.endswith(")") and "(" in n for n in self.names):
@@ -315,17 +501,19 @@ class RuleRecord:
                                   "friendly unit and carries no tag a LEND rule lends (a name ending \"(tag)\")")
         if any(g.what.kind == LEND and g.who != CHOSEN_FRIEND for g in self.grants):
             raise VocabularyError(f"{self.key}: a lending reaches the chosen friendly unit only (who = chosen friend)")
-        if self.choice is not None and self.choice.kind == PICK_FRIEND and not friend:
+        if self.choice is not None and self.choice.kind == PICK_FRIENDS and any(g.range for g in friend):  # -- reserves
+            raise VocabularyError(f"{self.key}: a choice of friendly units picks them at any distance (range 0)")
+        if self.choice is not None and self.choice.kind in (PICK_FRIEND, PICK_FRIENDS) and not friend:
             raise VocabularyError(f"{self.key}: the rule picks a friendly unit, but no grant reaches it")
-        # -- faith:
-        named = {c[1] for g in self.grants for c in g.when.conditions if c[0] == OPTION}
-        if named and (self.choice is None or self.choice.kind != DICE_OPTIONS):
-            raise VocabularyError(f"{self.key}: a grant reads an option, but the rule asks no dice options")
-        if named:
-            from sim.rules.effects.dice_options import option_names
-            unknown = sorted(named - set(option_names(self.choice)))
-            if unknown:
-                raise VocabularyError(f"{self.key}: a grant reads option {unknown[0]!r}, not one of the choice's")
+        # -- cabal:
+        ritual = self.source == RITUAL_SOURCE
+        if ritual and (self.choice is None or self.choice.kind != PICK_ENEMY):
+            raise VocabularyError(f"{self.key}: a ritual picks its target: it needs an enemy-unit choice")
+        if ritual and any(g.what.kind == RITUAL for g in self.grants):
+            raise VocabularyError(f"{self.key}: a ritual cannot open other rituals")
+        if not ritual and any(g.what.trigger == ON_MANIFEST or any(c[0] == PSYCHIC_RESULT for c in g.when.conditions)
+                              for g in self.grants):
+            raise VocabularyError(f"{self.key}: only a ritual's grants act when manifested or read its Psychic test")
 
     @property
     def name(self) -> str:

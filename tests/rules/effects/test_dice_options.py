@@ -14,11 +14,11 @@ from sim.rules.effects import vocabulary as V
 KHORNE = table.by_key("blessings-of-khorne").choice
 
 
-def test_parse_option():
-    assert DO.parse_option("Warp Blades: double 5+ or triple 2+") == ("Warp Blades", ((2, 5), (3, 2)))
-    for bad in ("Warp Blades", "X: quadruple 2+", "X: double 7+", ": double 1+", "none: double 1+"):
+def test_parse_need():
+    assert DO.parse_need("double 5+ or triple 2+") == ((2, 5), (3, 2))
+    for bad in ("quadruple 2+", "double 7+", "double", "double 1+ and triple 2+"):
         with pytest.raises(V.VocabularyError):
-            DO.parse_option(bad)
+            DO.parse_need(bad)
 
 
 def test_blessings_of_khorne_without_a_double_affords_nothing():
@@ -59,15 +59,17 @@ def test_eight_dice_always_afford_a_blessing_and_the_default_is_an_option(rolled
 
 
 def test_a_dice_options_choice_is_checked():
-    with pytest.raises(V.VocabularyError):
-        V.RuleChoice(V.DICE_OPTIONS, "command", "?", dice=8, picks=2, options=("A: double 1+",))
-    with pytest.raises(V.VocabularyError):
-        V.RuleChoice(V.DICE_OPTIONS, V.AT_BATTLE_ROUND, "?", dice=8, picks=2, options=("A: double 1+", "A: double 2+"))
+    ok = V.RuleChoice(V.DICE_OPTIONS, V.AT_BATTLE_ROUND, "?", dice=8, picks=2, options=("A",), needs=("double 1+",))
+    assert DO.parse_options(ok) == [("A", ((2, 1),))]
+    for kw in ({"moment": "command"}, {"options": ("A", "A"), "needs": ("double 1+", "double 2+")},
+               {"needs": ()}, {"needs": ("pair",)}, {"dice": 0}, {"picks": 0}, {"options": ("none",)}):
+        with pytest.raises(V.VocabularyError):
+            V.RuleChoice(**{"kind": V.DICE_OPTIONS, "moment": V.AT_BATTLE_ROUND, "prompt": "?", "dice": 8,
+                            "picks": 2, "options": ("A",), "needs": ("double 1+",), **kw})
     with pytest.raises(V.VocabularyError):
         V.RuleRecord("x", ("X",), V.ARMY_RULE, "x", (V.Grant(V.Effect(V.MODIFY, "charge", 1),
                                                               when=V.When(conditions=((V.OPTION, "B"),))),),
-                     choice=V.RuleChoice(V.DICE_OPTIONS, V.AT_BATTLE_ROUND, "?", dice=8, picks=2,
-                                         options=("A: double 1+",)))
+                     choice=ok)
 
 
 def test_the_default_prefers_options_that_act():

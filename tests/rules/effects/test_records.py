@@ -37,14 +37,15 @@ ARMY_RULES = {
     "Prioritised Efficiency": "prioritised-efficiency",
     "The Shadow of Chaos": None,  # zones of the battlefield; battle-shock pass/fail triggers
     "Thrill Seekers": None,  # shooting and charging after advancing or falling back
-    "Cabal of Sorcerers": None,  # psychic rituals (tests on 2D6 or 3D6)
-    # -- faith:
-    "Blessings of Khorne": "blessings-of-khorne",
-    "Cult Ambush": None,  # destroyed units coming back through reserves
+    "Cabal of Sorcerers": "cabal-of-sorcerers",  # -- cabal: its rituals are records of source "ritual"
+    "Blessings of Khorne": "blessings-of-khorne",  # -- faith:
+    # -- reserves:
+    "Cult Ambush": "cult-ambush",  # (its markers: the record's partial)
     "Acts of Faith": "acts-of-faith",  # -- faith:
-    "Gate of Infinity": None,  # units moved back into strategic reserves
-    "Code Chivalric": None,  # oaths: deeds to complete and qualities
-    "Shadow in the Warp": None,  # forced battle-shock tests on the enemy
+    "Gate of Infinity": "gate-of-infinity",  # -- reserves
+    # -- shock:
+    "Shadow in the Warp": "shadow-in-the-warp",
+    "Code Chivalric": "code-chivalric",  # -- code
     "Assigned Agents": None,  # list building only
     "Mission Tactics": None,  # a pointer to the (missing) Deathwatch detachment rule
 }
@@ -62,12 +63,15 @@ FIRST_DETACHMENT_RULES = {
     "Patient Hunter": "patient-hunter",  # T'au Empire: Kauyon
     "Hyper Adaptions": "hyper-adaptions",  # Tyranids: Invasion Fleet
     "Warp Rifts": None,  # Chaos Daemons: a Deep Strike distance
-    "Paragons of Terror": None,  # Chaos Knights: one more Dread ability
-    "Verminous Haze": None,  # Death Guard: Infiltrators (a deployment ability) for two units
+    # -- shock:
+    "Paragons of Terror": "paragons-of-terror",
+    # -- reserves:
+    "Verminous Haze": "verminous-haze",  # Death Guard: Flyblown Host
     "Internal Rivalries": None,  # Emperor's Children: a Favoured Champions unit; ignoring modifiers
     "Flow of Magic": None,  # Thousand Sons: psychic attacks only; zones of the battlefield
-    "A Perfect Ambush": None,  # Genestealer Cults: units arrived from reserves
-    "Rad-bombardment": None,  # Adeptus Mechanicus: mortal wounds at the start of the round
+    "A Perfect Ambush": "a-perfect-ambush",  # Genestealer Cults: Host of Ascension
+    # -- shock:
+    "Rad-bombardment": "rad-bombardment",
     "Duty Before All": None,  # Grey Knights: shooting and charging after falling back
     "Command Protocols": "command-protocols",  # Necrons: while a CHARACTER leads the unit
 }
@@ -98,21 +102,24 @@ def test_every_record_is_within_the_vocabulary(r):
     assert KEY.match(r.key)
     assert r.faction
     assert r.source in V.SOURCES and (r.source == V.DETACHMENT_RULE) == bool(r.detachment)
-    assert r.grants, "a record with no grant is beyond the vocabulary: the importer reports it as not modelled"
+    assert r.grants or (r.choice is not None and r.choice.adds_to), \
+        "a record with no grant (nor picks for another rule: -- shock) is beyond the vocabulary: the importer reports it"
     phases = {p.value for p in Phase}
     for g in r.grants:
         assert set(g.when.phases) <= phases
         if g.what.kind == V.WEAPON_ABILITY:
             assert parse_weapon_abilities(g.what.ability, r.key)
+        if g.what.kind == V.UNIT_ABILITY:  # -- reserves: a core unit ability of the registry
+            from sim.rules.abilities import UNIT_ABILITY_NAMES
+            assert g.what.ability.upper() in UNIT_ABILITY_NAMES
         for kw in g.keywords:
             assert kw == kw.upper()
-    if r.choice is not None and r.choice.kind == V.DICE_OPTIONS:  # -- faith: options some grant reads
-        assert r.choice.moment == V.AT_BATTLE_ROUND
-        assert any(c[0] == V.OPTION for g in r.grants for c in g.when.conditions)
-    elif r.choice is not None:  # a choice some grant reads (the converse the record itself checks)
-        assert r.choice.moment in phases
-        assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN) for g in r.grants for c in g.when.conditions) \
-            or any(g.who == V.CHOSEN_FRIEND for g in r.grants)
+    if r.choice is not None and r.source != V.RITUAL_SOURCE:  # a choice some grant reads (the converse the record
+        # itself checks; -- cabal: a ritual's choice is the unit it is attempted at, struck or read)
+        assert r.choice.moment in phases | {V.FORMATIONS, V.AT_BATTLE_ROUND}  # (-- reserves: or battle formations;
+        # -- faith: or the battle round's start, a DICE_OPTIONS choice's)
+        assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN, V.OPTION) for g in r.grants for c in g.when.conditions) \
+            or any(g.who == V.CHOSEN_FRIEND for g in r.grants) or r.choice.adds_to  # -- shock: (another's options)
     assert isinstance(r.ids, tuple) and isinstance(r.names, tuple)
     for text in (r.summary, r.partial):
         assert "\n" not in text and text == text.strip()
@@ -145,9 +152,9 @@ def test_a_record_is_found_by_community_id_before_name():
     # every profile id of an ability printed on several datasheets leads to its one record
     r = table.by_key("armoured-resilience")
     assert len(r.ids) > 1 and all(table.lookup(ids=(i,)) is r for i in r.ids)
-    # the options of a rule are records of their own, resolved by key or printed name
-    assert table.resolve("Martial Ka'tah (Rendax Stance)").key == "martial-katah-rendax"
+    # a rule's options (stances, imperatives) are its choice's, resolved with the rule
     assert table.resolve("martial-katah").name == "Martial Ka'tah"
+    assert table.resolve("Martial Ka'tah").choice.options == ("Dacatarai Stance", "Rendax Stance")
 
 
 def test_eleventh_edition_numbers():
@@ -177,6 +184,11 @@ def test_conditions_of_records_read_the_facts():
     assert _acting("sunderer-of-fortresses", target_keywords=frozenset({"VEHICLE"})) == ["modify:S", "modify:D"]
     assert _acting("oath-of-moment", target_chosen=False) == []
     assert _acting("waaagh", attack="melee", chosen=True) == ["modify:S", "modify:A", "invulnerable:"]
+    assert _acting("martial-katah", attack="melee", option="Rendax Stance") == ["weapon ability:LETHAL HITS"]
+    assert _acting("martial-katah", attack="melee", option="Dacatarai Stance") == ["weapon ability:SUSTAINED HITS 1"]
+    assert _acting("martial-katah", attack="melee") == []  # (no stance picked yet)
+    assert _acting("doctrina-imperatives", attack="ranged", option="Conqueror Imperative") == [
+        "weapon ability:ASSAULT", "modify:AP"]  # (the AP for BATTLELINE units: a keyword of the grant)
 
 
 def _check_tool():

@@ -34,6 +34,11 @@ def test_effect_accepts_each_kind_written_whole():
             V.Effect(V.RETURN, which=V.MODELS, dice=DiceExpr(0, 0, 1), trigger=V.AT_COMMAND),
             V.Effect(V.FIGHTS_FIRST), V.Effect(V.TARGET_LIMIT, value=12), V.Effect(V.STRATAGEM_COST, value=-1),
             V.Effect(V.LEND, ability="Bondsman")]
+    made.append(V.Effect(V.FORCED_SHOCK, value=-1, trigger=V.AT_COMMAND))  # -- shock:
+    made += [V.Effect(V.RITUAL, ability="doombolt", roll=7, value=24)]  # -- cabal
+    made.append(V.Effect(V.OATH, value=2))  # -- code
+    made += [V.Effect(V.TO_RESERVES), V.Effect(V.UNIT_ABILITY, ability="INFILTRATORS"),  # -- reserves
+             V.Effect(V.RESURGE, value=2)]
     # -- faith:
     made += [V.Effect(V.GAIN_DICE, dice=DiceExpr(0, 0, 1), trigger=V.AT_ROUND_START), V.Effect(V.SUBSTITUTE, "save")]
     assert sorted({e.kind for e in made}) == sorted(V.KINDS)
@@ -89,3 +94,24 @@ def test_a_limit_on_uses_only_where_the_battle_counts_them():
               V.Effect(V.FEEL_NO_PAIN, value=5), V.Effect(V.WEAPON_ABILITY, ability="LANCE")):
         with pytest.raises(V.VocabularyError, match="limit on uses"):
             V.Grant(e, when=once)
+
+
+def test_a_choice_of_options_lists_two_or_more_and_its_grants_read_only_those():
+    with pytest.raises(V.VocabularyError, match="lists its options"):
+        V.RuleChoice(V.PICK_OPTION, "fight", "stance?")
+    with pytest.raises(V.VocabularyError, match="lists its options"):
+        V.RuleChoice(V.CALL, "fight", "call?", options=("A", "B"))
+    with pytest.raises(V.VocabularyError, match="two or more distinct"):
+        V.RuleChoice(V.PICK_OPTION, "fight", "stance?", options=("A", "A"))
+    with pytest.raises(V.VocabularyError, match="two or more distinct"):
+        V.RuleChoice(V.PICK_OPTION, "fight", "stance?", options=("A",))
+    choice = V.RuleChoice(V.PICK_OPTION, "fight", "stance?", options=("Blade", "Shield"))
+    blade = V.Grant(V.Effect(V.MODIFY, "hit", 1), when=V.When(conditions=((V.OPTION, "Blade"),)))
+    spear = V.Grant(V.Effect(V.MODIFY, "hit", 1), when=V.When(conditions=((V.OPTION, "Spear"),)))
+    with pytest.raises(V.VocabularyError, match="asks none"):
+        V.RuleRecord("k", ("K",), V.ARMY_RULE, "x", (blade,))
+    with pytest.raises(V.VocabularyError, match="does not offer"):
+        V.RuleRecord("k", ("K",), V.ARMY_RULE, "x", (spear,), choice=choice)
+    with pytest.raises(V.VocabularyError, match="an argument is needed"):
+        V.When(conditions=((V.OPTION, None),))
+    assert V.RuleRecord("k", ("K",), V.ARMY_RULE, "x", (blade,), choice=choice).choice.options == ("Blade", "Shield")
