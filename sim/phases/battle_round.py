@@ -88,7 +88,7 @@ def _start_turn(battle, player: int):
     battle.emit(ev.PLAYER_TURN, round=ts.round, player=PLAYER[player])
     _enter(battle, Phase.COMMAND)
     yield from rule_choices.start_of_phase(battle)
-    yield from upkeep.command_phase(battle)
+    yield from upkeep.command_phase(battle, forced_shock.in_step)
     yield from forced_shock.forced_tests(battle, EV.AT_COMMAND)  # -- shock: (08.04)
     rule_effects.returns(battle, EV.AT_COMMAND)
     _end_of_phase(battle)

@@ -10,27 +10,14 @@ of 2 or more (``double 1+`` is any double)."""
 
 from __future__ import annotations
 
-import re
 from itertools import combinations
 from typing import Sequence
 
-NONE = "none"  # the answer activating no option
-JOIN = " + "  # an answer activating several: their names joined so
-_NEED = re.compile(r"^(double|triple)\s+([1-6])\+$")
-_COUNT = {"double": 2, "triple": 3}
+from sim.rules.effects import vocabulary as V
+from sim.rules.effects.vocabulary import parse_need  # (re-exported: the vocabulary checks the needs with it)
 
-
-def parse_need(text: str) -> tuple[tuple[int, int], ...]:
-    """``"double 5+ or triple 2+"`` -> ((2, 5), (3, 2)): each way to pay for an option, as (how
-    many dice the same, the lowest value). VocabularyError when not so written."""
-    from sim.rules.effects.vocabulary import VocabularyError
-    ways = []
-    for part in str(text).split(" or "):
-        m = _NEED.match(part.strip().lower())
-        if m is None:
-            raise VocabularyError(f"a need is \"double N+\" or \"triple N+\" (joined by \"or\"), not {part.strip()!r}")
-        ways.append((_COUNT[m.group(1)], int(m.group(2))))
-    return tuple(ways)
+NONE = V.NO_OPTION  # the answer activating no option
+JOIN = V.OPTION_JOIN  # an answer activating several: their names joined so
 
 
 def parse_options(choice) -> list[tuple[str, tuple[tuple[int, int], ...]]]:
@@ -40,25 +27,6 @@ def parse_options(choice) -> list[tuple[str, tuple[tuple[int, int], ...]]]:
 
 def option_names(choice) -> list[str]:
     return list(choice.options)
-
-
-def check_choice(choice) -> None:
-    """The vocabulary's check of a DICE_OPTIONS choice: its moment the battle round's start,
-    dice 1-20, picks 1 or more, distinct option names (none "none" or holding " + "), each with a
-    need parse_need reads."""
-    from sim.rules.effects import vocabulary as V
-    if choice.moment != V.AT_BATTLE_ROUND:
-        raise V.VocabularyError(f"a dice options choice is made at {V.AT_BATTLE_ROUND!r}, not {choice.moment!r}")
-    if not (isinstance(choice.dice, int) and 1 <= choice.dice <= 20) or not (
-            isinstance(choice.picks, int) and choice.picks >= 1):
-        raise V.VocabularyError("a dice options choice needs dice (1 to 20) and picks (1 or more)")
-    if choice.kind != V.DICE_OPTIONS or not choice.options or len(choice.needs) != len(choice.options):
-        raise V.VocabularyError("a dice options choice (and only it) has dice, picks, and a need for each option")
-    names = option_names(choice)
-    if len(set(names)) != len(names) or any(not isinstance(n, str) or not n.strip() or n != n.strip()
-                                            or n == NONE or JOIN.strip() in n for n in names):
-        raise V.VocabularyError(f"a dice options choice needs distinct option names, not {names!r}")
-    parse_options(choice)
 
 
 def _payable(needs: Sequence[tuple[tuple[int, int], ...]], counts: dict[int, int]) -> bool:
@@ -120,7 +88,6 @@ def default_answer(choice, rolled: Sequence[int], acting: frozenset | None = Non
 
 def acting_options(record) -> frozenset:
     """The options of a record's DICE_OPTIONS choice that some grant of it reads (OPTION)."""
-    from sim.rules.effects import vocabulary as V
     return frozenset(c[1] for g in record.grants for c in g.when.conditions if c[0] == V.OPTION)
 
 

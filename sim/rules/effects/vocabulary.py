@@ -20,6 +20,7 @@ registry's hooks are. Nothing here names a published rule: the records do.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from sim.rules.dice import DiceExpr
@@ -223,6 +224,37 @@ DICE_OPTIONS = "dice options"  # roll ``dice`` D6, then activate up to ``picks``
 # OPTION conditions read the options activated
 CHOICE_KINDS = CHOICE_KINDS + (DICE_OPTIONS,)
 AT_BATTLE_ROUND = "battle round"  # a DICE_OPTIONS choice's moment: the start of each battle round (either player's)
+NO_OPTION, OPTION_JOIN = "none", " + "  # a DICE_OPTIONS answer activating none; several, their names joined so
+_NEED = re.compile(r"^(double|triple)\s+([1-6])\+$")
+
+
+def parse_need(text) -> tuple[tuple[int, int], ...]:
+    """A DICE_OPTIONS option's need, "double 5+ or triple 2+" -> ((2, 5), (3, 2)): each way to pay
+    for it, as (how many dice showing the same value, the lowest value)."""
+    ways = []
+    for part in str(text).split(" or "):
+        m = _NEED.match(part.strip().lower())
+        if m is None:
+            raise VocabularyError(f"a need is \"double N+\" or \"triple N+\" (joined by \"or\"), not {part.strip()!r}")
+        ways.append((2 if m.group(1) == "double" else 3, int(m.group(2))))
+    return tuple(ways)
+
+
+def _check_dice_options(c) -> None:
+    """A DICE_OPTIONS choice (and only one) has its moment the battle round's start, dice 1-20,
+    picks 1 or more, distinct option names (none NO_OPTION or holding OPTION_JOIN), each with a need."""
+    if c.kind != DICE_OPTIONS or not c.options or len(c.needs) != len(c.options):
+        raise VocabularyError("a dice options choice (and only it) has dice, picks, and a need for each option")
+    if c.moment != AT_BATTLE_ROUND:
+        raise VocabularyError(f"a dice options choice is made at {AT_BATTLE_ROUND!r}, not {c.moment!r}")
+    if not (isinstance(c.dice, int) and 1 <= c.dice <= 20) or not (isinstance(c.picks, int) and c.picks >= 1):
+        raise VocabularyError("a dice options choice needs dice (1 to 20) and picks (1 or more)")
+    names = list(c.options)
+    if len(set(names)) != len(names) or any(not isinstance(n, str) or not n.strip() or n != n.strip()
+                                            or n == NO_OPTION or OPTION_JOIN.strip() in n for n in names):
+        raise VocabularyError(f"a dice options choice needs distinct option names, not {names!r}")
+    for t in c.needs:
+        parse_need(t)
 # how long a choice holds once made
 UNTIL_NEXT_CHOICE = "until the next choice"  # e.g. a target picked each Command phase
 THIS_TURN = "this turn"
@@ -416,8 +448,7 @@ class RuleChoice:
         if self.kind not in CHOICE_KINDS:
             raise VocabularyError(f"unknown choice kind {self.kind!r}")
         if self.kind == DICE_OPTIONS or self.needs or self.dice or self.picks:  # -- faith: its own checks
-            from sim.rules.effects.dice_options import check_choice
-            check_choice(self)
+            _check_dice_options(self)
             return
         if (self.kind == PICK_OPTION) != bool(self.options):
             raise VocabularyError("a choice of options (and only one) lists its options")

@@ -62,7 +62,7 @@ def effect_words(e: V.Effect) -> str:
     if k == V.GAIN_DICE:
         when = "at the start of each battle round" if e.trigger == V.AT_ROUND_START else \
             "each time a unit of the army holding it is destroyed"
-        n = _dice(e.dice)
+        n = str(e.dice)
         return f"its army's pool gains {'a die' if n == '1' else n + ' dice'} (rolled, then kept) {when}"
     if k == V.SUBSTITUTE:
         return f"may spend a die of the rule's pool as one die of its {_STAT[e.stat]} (once per phase)"
