@@ -4,6 +4,7 @@ the skies; Crushing Impact may follow, 15.06)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import esper
@@ -29,6 +30,8 @@ from sim.systems.removal import remove_casualties
 from sim.rules.effects import phase_rules as PR
 from sim.rules.effects import vocabulary as EV
 from sim.rules.effects import eligibility as EL
+from sim.rules.effects import dice_pool as DPR
+from sim.systems import dice_pools as DPS
 from sim.world import rule_reads as RR
 
 
@@ -88,13 +91,20 @@ def _apply_declare(battle, cmd: DeclareCharge):
     ent = battle.units[cmd.unit]
     battle.changes.touched(ent)
     st = W.unit_state(ent)
-    roll = Roll("charge", list(battle.dice.d6(2, f"charge roll {cmd.unit}")),
+    near = MV.unit_gap(ent, W.enemy_units(ent))
+    dice = battle.dice
+    if RE.any_rules():  # -- faith: a pool's die may stand for one of the two (sim.systems.dice_pools)
+        dice = DPS.dice_for(battle, (yield from DPS.substitute(
+            battle, ent, "charge", DPR.two_dice_chance(99 if near is None else math.ceil(near - 1e-9)
+                                                        - PR.modifier([a.grant.what for a in RR.modifying(
+                                                            battle, ent, "charge")], "charge")))),
+            f"charge roll {cmd.unit}")
+    roll = Roll("charge", list(dice.d6(2, f"charge roll {cmd.unit}")),
                 lambda _i, why: list(battle.dice.d6(2, f"charge roll {cmd.unit} ({why})")))
     st.charge_roll = sum(roll.dice)
     if battle.turn_state is not None:
         battle.turn_state.in_progress = ent  # (until its charge move is made or given up, 11.02)
     # a failed charge roll reaches no enemy unit (ruling 25's default re-rolls one: README)
-    near = MV.unit_gap(ent, W.enemy_units(ent))
     roll.failed = near is None or st.charge_roll < near
     roll.about = f"charge roll {st.charge_roll}"
     rules = RE.any_rules()

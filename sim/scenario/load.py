@@ -438,6 +438,14 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
                     and all(x in friends for x in value)):
                 ar.sub("chosen").fail(f"a list of 1 to {most} ids of friendly units ({', '.join(friends)})",
                                       value, name)
+        elif rec.choice.kind == V.DICE_OPTIONS:  # -- faith: the options in force (before the first round's roll)
+            from sim.rules.effects.dice_options import option_names
+            names = option_names(rec.choice)
+            if (not isinstance(value, list) or not value or len(value) > rec.choice.picks
+                    or any(v not in names for v in value) or len(set(value)) != len(value)):
+                ar.sub("chosen").fail(f"a list of at most {rec.choice.picks} of its options ({', '.join(names)})",
+                                      value, name)
+            value = list(value)
         elif value is not True:
             ar.sub("chosen").fail("true (the rule is called)", value, name)
         out.append((rec.key, value))

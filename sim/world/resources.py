@@ -43,6 +43,9 @@ class Resources:
     # "random" (a part rolled), "cp" (gained when fulfilled), "target" (TYRANT's model id, once picked),
     # "fulfilled" (the battle round it was, once it is)}; empty (unhashed) in a battle without one
     oaths: dict = field(default_factory=dict)
+    # -- faith: the dice each army's rule keeps in its pool (GAIN_DICE, SUBSTITUTE: Miracle dice), by
+    # "<player>:<rule key>": their values, in the order gained (hashed once a die is gained)
+    dice_pools: dict = field(default_factory=dict)
     # every (holding unit, held rule, aura grant) of the battle (sim.world.rule_effects), listed
     # on first use
     rule_auras: tuple | None = field(default=None, metadata={"cache": "fixed by the scenario (its units' rules)"})

@@ -313,7 +313,8 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  holder_units=near,
                  in_own_zone=(every or V.IN_OWN_ZONE in need) and _in_own_zone(battle, unit_ent),
                  target_battle_shocked=other is not None and W.unit_state(other).battle_shocked,
-                 options_picked=tuple(choice) if kind == V.PICK_OPTION and isinstance(choice, list) else (),
+                 options_picked=tuple(choice) if kind in (V.PICK_OPTION, V.DICE_OPTIONS)  # (-- faith: dice options)
+                 and isinstance(choice, list) else (),
                  # -- cabal:
                  psychic_result=psychic_result(owner, held.record.key) if held.record.source == V.RITUAL_SOURCE
                  else 0,

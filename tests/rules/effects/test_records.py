@@ -38,10 +38,10 @@ ARMY_RULES = {
     "The Shadow of Chaos": None,  # zones of the battlefield; battle-shock pass/fail triggers
     "Thrill Seekers": "thrill-seekers",  # -- elig
     "Cabal of Sorcerers": "cabal-of-sorcerers",  # -- cabal: its rituals are records of source "ritual"
-    "Blessings of Khorne": None,  # a dice pool spent on blessings each round
+    "Blessings of Khorne": "blessings-of-khorne",  # -- faith:
     # -- reserves:
     "Cult Ambush": "cult-ambush",  # (its markers: the record's partial)
-    "Acts of Faith": None,  # Miracle dice replacing rolls
+    "Acts of Faith": "acts-of-faith",  # -- faith:
     "Gate of Infinity": "gate-of-infinity",  # -- reserves
     # -- shock:
     "Shadow in the Warp": "shadow-in-the-warp",
@@ -116,7 +116,8 @@ def test_every_record_is_within_the_vocabulary(r):
             assert kw == kw.upper()
     if r.choice is not None and r.source != V.RITUAL_SOURCE:  # a choice some grant reads (the converse the record
         # itself checks; -- cabal: a ritual's choice is the unit it is attempted at, struck or read)
-        assert r.choice.moment in phases | {V.FORMATIONS}  # (-- reserves: or battle formations)
+        assert r.choice.moment in phases | {V.FORMATIONS, V.AT_BATTLE_ROUND}  # (-- reserves: or battle formations;
+        # -- faith: or the battle round's start, a DICE_OPTIONS choice's)
         assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN, V.OPTION) for g in r.grants for c in g.when.conditions) \
             or any(g.who == V.CHOSEN_FRIEND for g in r.grants) or r.choice.adds_to  # -- shock: (another's options)
     assert isinstance(r.ids, tuple) and isinstance(r.names, tuple)

@@ -41,6 +41,8 @@ def test_effect_accepts_each_kind_written_whole():
              V.Effect(V.RESURGE, value=2)]
     made += [V.Effect(V.ELIGIBLE, ability=V.SHOOT_AFTER_ADVANCE), V.Effect(V.IGNORE_MODIFIERS, "charge"),
              V.Effect(V.MARK, trigger=V.ON_DESTROYING)]  # -- elig
+    # -- faith:
+    made += [V.Effect(V.GAIN_DICE, dice=DiceExpr(0, 0, 1), trigger=V.AT_ROUND_START), V.Effect(V.SUBSTITUTE, "save")]
     assert sorted({e.kind for e in made}) == sorted(V.KINDS)
 
 
