@@ -71,28 +71,12 @@ class Battle:
         # the per-battle resources the world queries read, installed with the world (_enter)
         self.resources = resources.Resources(build_world(self, scenario))
         from sim.components import UnitRules
-        from sim.rules.effects import table
-        from sim.rules.effects.vocabulary import DATASHEET, MARK
-        from sim.world.rule_effects import choice_key
         self.resources.has_rules = bool(esper.get_component(UnitRules))  # (sim.world.rule_effects)
         if self.resources.has_rules:  # -- reserves: what every_model_has reads of the unit abilities rules confer
+            from sim.phases.rule_choices import scenario_choices
             from sim.world.rule_reads import conferred_hooks
             self.resources.conferred = conferred_hooks
-        for owner, army in enumerate(scenario.armies):  # (the choices in force as it starts: a scenario's)
-            for key, value in army.chosen:
-                rec = table.by_key(key)
-                if rec.choice is None:  # (an oath the scenario swore: sim.phases.oaths reads it; -- elig: a mark)
-                    if any(g.what.kind == MARK for g in rec.grants):  # (-- elig: a rule's mark, on the unit named)
-                        self.resources.rule_marks[choice_key(owner, key) + "|marked"] = value
-                    continue
-                units = [u.id for u in scenario.units if u.owner == owner
-                         and (key in army.rules or any(key in m.rules for m in u.models))]
-                # (a datasheet ability's choice is each holding unit's own: the same for each)
-                for scope in (units if rec.source == DATASHEET else [""]):
-                    ck = choice_key(owner, key, scope)
-                    self.resources.rule_choices[ck] = {"value": value, "round": 0, "player": owner}
-                    if rec.choice.uses:  # (a rule called once per battle: this was its call)
-                        self.resources.rule_uses[ck] = 1
+            scenario_choices(self.resources, scenario)  # (the choices in force as it starts: a scenario's)
         if mission is not None and mission.deployment == "rules":  # 26 step 8: every unit is still to set up
             self.resources.undeployed = set(self.units.values())
         resources.install(self.resources)

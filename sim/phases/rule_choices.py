@@ -264,3 +264,39 @@ def at_formations(battle, player: int):
         return
     for rec, scope, name in _moment_records(player, V.FORMATIONS):
         yield from ask_friends(battle, player, rec, scope, name)
+
+
+def scenario_choices(res, scenario) -> None:
+    """The choices a scenario sets in force as the battle starts (each army's ``chosen``, checked
+    by sim.scenario.load), into ``res`` (the battle's Resources, before it is installed): a
+    rule's choice (a datasheet ability's for each unit holding it; a once-per-battle call counts
+    as its use; an option a KEPT choice keeps starts its list of picks, of the rule it adds to as
+    well, and answers the first round it is asked in), a rule's mark on the unit named; an oath is
+    read by sim.phases.oaths."""
+    from sim.rules.effects import table
+    for owner, army in enumerate(scenario.armies):
+        for key, value in army.chosen:
+            rec = table.by_key(key)
+            if rec.choice is None:  # (an oath the scenario swore: sim.phases.oaths reads it; -- elig: a mark)
+                if any(g.what.kind == V.MARK for g in rec.grants):  # (-- elig: a rule's mark, on the unit named)
+                    res.rule_marks[RE.choice_key(owner, key) + "|marked"] = value
+                continue
+            ch = rec.choice
+            if ch.lasts == V.KEPT and isinstance(value, str):
+                value = [value]
+            units = [u.id for u in scenario.units if u.owner == owner
+                     and (key in army.rules or any(key in m.rules for m in u.models))]
+            # (a datasheet ability's choice is each holding unit's own: the same for each)
+            for scope in (units if rec.source == V.DATASHEET else [""]):
+                ck = RE.choice_key(owner, key, scope)
+                if ch.lasts == V.KEPT:  # (added to the picks kept so far: its own, or the rule's it adds to)
+                    for k in dict.fromkeys((ck, RE.choice_key(owner, ch.adds_to, scope) if ch.adds_to else ck)):
+                        before = res.rule_choices.get(k, {}).get("value") or []
+                        res.rule_choices[k] = {"value": [*before, *(v for v in value if v not in before)],
+                                               "round": 0, "player": owner}
+                    if ch.rounds:  # (its pick of the first round it is asked in)
+                        res.rule_uses[CH.round_key(ck, min(ch.rounds))] = 1
+                else:
+                    res.rule_choices[ck] = {"value": value, "round": 0, "player": owner}
+                if ch.uses:  # (a rule called once per battle: this was its call)
+                    res.rule_uses[ck] = 1

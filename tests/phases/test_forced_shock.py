@@ -305,3 +305,20 @@ def test_a_battle_with_forced_tests_and_option_choices_replays_byte_for_byte(tmp
             log = write_log(tmp_path / f"{players[0]}.jsonl", rec)
         n, div = replay(log)
         assert div is None and n == b.commands_done
+
+
+def test_a_scenario_chosen_dread_ability_starts_the_picks_kept_and_answers_round_1():
+    """A scenario's `chosen` option of a KEPT choice is its first pick (a list, never the letters
+    of a string): it acts, is not offered again, and round 1 asks no second pick; Paragons of
+    Terror's chosen pick joins Harbingers' picks."""
+    spec = _dread(("harbingers-of-dread", "paragons-of-terror"))
+    red, blue = spec.armies
+    spec = dataclasses.replace(spec, armies=(dataclasses.replace(red, chosen=(
+        ("harbingers-of-dread", "Doom"), ("paragons-of-terror", "Despair"))), blue))
+    with Battle(spec, dice=ForcedDice([])) as b:
+        assert b.resources.rule_choices["red:harbingers-of-dread"]["value"] == ["Doom", "Despair"]
+        b.run_command(StartBattle())
+        assert _picks(b) == []  # (round 1's picks were the scenario's)
+        _to_round(b, 3)
+        assert _picks(b) == [(0, "Dismay")]  # (the first option left)
+        assert b.resources.rule_choices["red:harbingers-of-dread"]["value"] == ["Doom", "Despair", "Dismay"]

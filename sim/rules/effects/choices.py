@@ -89,11 +89,13 @@ def expired(lasts: str, made_round: int, made_player: int, now_round: int, now_p
 def options_left(choice: V.RuleChoice, picked) -> list[str]:
     """The options of a KEPT PICK_OPTION choice not picked yet (``picked``: the picks kept so far,
     of its rule or of the rule it adds to), in the record's order."""
+    picked = [picked] if isinstance(picked, str) else picked
     return [o for o in choice.options if o not in picked]
 
 
 def picked_value(before, answer: str) -> list[str]:
     """The options in force once ``answer`` is picked: the earlier picks, then it."""
+    before = [before] if isinstance(before, str) else before
     return [*(before or []), answer]
 
 
