@@ -149,7 +149,7 @@ def _aura_sources() -> tuple:
     res = R.current
     if res.rule_auras is None:
         res.rule_auras = tuple((u, h, g) for u in W.all_units() for h in held_by(u) for g in h.record.grants
-                               if g.who in (V.AURA, V.ENEMY_AURA, V.CHOSEN_FRIEND))
+                               if g.who in (V.AURA, V.ENEMY_AURA, V.CHOSEN_FRIEND, V.ENEMIES))
     return res.rule_auras
 
 
@@ -179,6 +179,13 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
         if other == unit_ent or (kinds is not None and g.what.kind not in kinds):
             continue
         friendly = esper.component_for_entity(other, Unit).owner == owner
+        # -- zones: every enemy unit, once per holding army (an army rule every unit of it holds)
+        if g.who == V.ENEMIES:
+            if not friendly and (h.record.key, g) not in picked and not W.unit_destroyed(other) \
+                    and all(k in kws for k in g.keywords):
+                picked.add((h.record.key, g))
+                out.append(Acting(h, g, other))
+            continue
         if g.who == V.CHOSEN_FRIEND:
             if friendly and (h.record.key, g) not in picked and not W.unit_destroyed(other) \
                     and not W.off_table(other) and _picked(owner, other, h, my_id):
@@ -209,7 +216,7 @@ def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
 
 
 def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", other: int | None = None,
-          need: frozenset | None = None) -> Facts:
+          need: frozenset | None = None, psychic: bool = False) -> Facts:
     """The facts a grant of ``held`` (held by ``holder``) reads for ``unit_ent`` now; ``other``:
     the other unit of an attack (its target, or the attacker for a save). ``need``: the names of
     the conditions to be read (None: all); the costly facts no condition reads are left at
@@ -242,7 +249,37 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  on_objective=(every or V.ON_OBJECTIVE in need) and _on_objective(battle, unit_ent),
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
-                 target_distance=dist)
+                 target_distance=dist, psychic=psychic,
+                 **_domain_facts(battle, unit_ent, owner, every or bool(need & _DOMAIN_NEED)),
+                 keywords=W.unit_keywords(unit_ent) if (every or V.LACKS_KEYWORD in need) else frozenset())
+
+
+# -- zones:
+_DOMAIN_NEED = frozenset(V.DOMAIN_CONDITIONS)
+
+
+def domain_of(battle, owner: int):
+    """The player's domain now (sim.rules.effects.domain; the control in force is the one at the
+    start of the phase, 14.02.01), or None when the battle has no deployment zones."""
+    ts = battle.turn_state
+    zones = () if ts is None else ts.zones()
+    if len(zones) < 2:
+        return None
+    from sim.rules.effects.domain import domain
+    return domain(owner, zones[owner], zones[1 - owner], ts.objectives, ts.control)
+
+
+def _domain_facts(battle, unit_ent: int, owner: int, needed: bool) -> dict:
+    """The domain facts of ``unit_ent`` in the domain of the player ``owner`` (that holds the rule)."""
+    if not needed:
+        return {}
+    d = domain_of(battle, owner)
+    models = W.unit_models(unit_ent)
+    if d is None or not models or W.off_table(unit_ent):
+        return {}
+    from sim.rules.effects.domain import unit_wholly_within, unit_within
+    fps = [W.footprint(m) for m in models]
+    return {"in_domain": unit_within(fps, d), "wholly_in_domain": unit_wholly_within(fps, d)}
 
 
 def _leads(holder: int, bearers: tuple) -> bool:
@@ -299,17 +336,18 @@ def _on_objective(battle, unit_ent: int) -> bool:
 
 
 def acting(battle, unit_ent: int, kinds: tuple[str, ...], attack: str = "", other: int | None = None,
-           model: str = "") -> list[Acting]:
+           model: str = "", psychic: bool = False) -> list[Acting]:
     """The grants of ``kinds`` (V.KINDS) that act on ``unit_ent`` now: reaching it, their
     conditions holding (sim.rules.effects.conditions), uses left; a BEARER grant only for its
-    bearer (``model``: the model id the question is about, "" for the unit as a whole)."""
+    bearer (``model``: the model id the question is about, "" for the unit as a whole); ``psychic``:
+    the attack is made with a [PSYCHIC] weapon (24.29)."""
     out = []
     for a in reaching(unit_ent, kinds):
         g = a.grant
         if g.who == V.BEARER and a.held.bearers and model and model not in a.held.bearers:
             continue
         need = frozenset(c[0] for c in g.when.conditions)
-        if why_not(g.when, facts(battle, unit_ent, a.held, a.holder, attack, other, need)) is not None:
+        if why_not(g.when, facts(battle, unit_ent, a.held, a.holder, attack, other, need, psychic)) is not None:
             continue
         if g.when.limit and spent(battle, a):
             continue

@@ -34,12 +34,19 @@ class Facts:
     led: bool = False  # the unit is an attached unit with a leader (19.01)
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
+    # -- zones:
+    in_domain: bool = False  # a model of the unit is within the holding army's domain (sim.rules.effects.domain)
+    wholly_in_domain: bool = False  # every model of the unit is wholly within it
+    psychic: bool = False  # the attack is made with a [PSYCHIC] weapon (24.29)
+    keywords: frozenset = frozenset()  # the affected unit's keywords
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
          V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
          V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
          V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
+# -- zones:
+_FACT.update({V.IN_DOMAIN: "in_domain", V.WHOLLY_IN_DOMAIN: "wholly_in_domain", V.PSYCHIC_ATTACK: "psychic"})
 
 
 def _alternatives(arg) -> list[str]:
@@ -62,6 +69,11 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return f.target_distance is not None and within_distance(f.target_distance, float(arg))
     if name == V.BATTLE_ROUND:
         return f.battle_round >= int(arg)
+    # -- zones:
+    if name == V.NOT_WHOLLY_IN_DOMAIN:
+        return not f.wholly_in_domain
+    if name == V.LACKS_KEYWORD:
+        return not any(k in f.keywords for k in _alternatives(arg))
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -106,4 +118,12 @@ def condition_words(name: str, arg) -> str:
         V.LED: "a leader is attached to it",
         V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
         V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
+        # -- zones:
+        V.IN_DOMAIN: "it is within the army's domain (its deployment zone, and no man's land or the enemy zone "
+                     "while it holds half of their objectives)",
+        V.WHOLLY_IN_DOMAIN: "it is wholly within the army's domain (its deployment zone, and no man's land or the "
+                            "enemy zone while it holds half of their objectives)",
+        V.NOT_WHOLLY_IN_DOMAIN: "it is not wholly within the army's domain",
+        V.PSYCHIC_ATTACK: "the attack is a psychic attack",
+        V.LACKS_KEYWORD: f"it is not {' or '.join(_alternatives(arg))}",
     }[name]

@@ -36,6 +36,9 @@ CHOSEN_FRIEND = "chosen friend"  # the friendly unit the rule's PICK_FRIEND choi
 # bearer when picked, with ``keywords``; range 0: anywhere); of a rule that asks no choice: the unit that a
 # LEND rule of its holder picked, when the rule's name carries that LEND's tag ("Warden's Duty (Bondsman)")
 WHO = (BEARER, UNIT, AURA, ARMY, ENEMY_AURA, CHOSEN_FRIEND)
+# -- zones:
+ENEMIES = "enemies"  # every enemy unit of the holding army (an army or detachment rule: once per army)
+WHO += (ENEMIES,)
 
 # --- what an effect does ----------------------------------------------------------------------
 MODIFY = "modify"  # ``stat`` + ``value``: a roll or characteristic modifier
@@ -72,10 +75,17 @@ ON_CHARGE = "after charging"  # after the affected unit ends a charge move: each
 ON_DESTROYED = "destroyed"  # when the bearer is destroyed: the unit that destroyed it
 ON_SELECTED_FIGHT = "selected to fight"  # when the affected unit is selected to fight: one engaged enemy unit
 TRIGGERS = (ON_CHARGE, ON_DESTROYED, ON_SELECTED_FIGHT)
+# -- zones:
+ON_FAILED_SHOCK = "failed battle-shock"  # after the affected unit fails a battle-shock test: the unit itself
+TRIGGERS += (ON_FAILED_SHOCK,)
 
 # moments of RETURN (when models come back or wounds are regained)
 AT_COMMAND = "command phase"  # in the affected unit's Command phase
 AT_END_OF_PHASE = "end of phase"  # at the end of each phase (of ``When.phases`` when given)
+# -- zones:
+AT_PASSED_SHOCK = "passed battle-shock"  # after the affected unit passes a battle-shock test
+RETURN_MOMENTS = (AT_COMMAND, AT_END_OF_PHASE, AT_PASSED_SHOCK)
+ONE_MODEL = "wounds of one model"  # RETURN's ``which``: one wounded model regains up to ``dice`` wounds (no returns)
 
 # --- conditions (When.conditions): each a (name, argument) pair -------------------------------
 CHARGED = "charged"  # the affected unit made a charge move this turn
@@ -98,6 +108,16 @@ CONDITIONS = (CHARGED, STATIONARY, BELOW_HALF, ON_OBJECTIVE, LEADING, TARGET_KEY
               TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND, BELOW_STARTING, NOT_TARGET_KEYWORD, LED,
               TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE)
 WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD)
+# -- zones: the holding army's domain (sim.rules.effects.domain: its deployment zone; No Man's Land / the enemy's
+# zone while it controls at least half of their objectives), the attack's weapon, the affected unit's keywords
+IN_DOMAIN = "within domain"  # a model of the affected unit is within the holding army's domain
+WHOLLY_IN_DOMAIN = "wholly within domain"  # every model of the affected unit is wholly within it
+NOT_WHOLLY_IN_DOMAIN = "not wholly within domain"  # not every model of it is wholly within it
+PSYCHIC_ATTACK = "psychic attack"  # the attack is made with a [PSYCHIC] weapon (24.29)
+LACKS_KEYWORD = "lacks keyword"  # argument: a keyword the affected unit must NOT have ("A/B": none of them)
+DOMAIN_CONDITIONS = (IN_DOMAIN, WHOLLY_IN_DOMAIN, NOT_WHOLLY_IN_DOMAIN)
+CONDITIONS += DOMAIN_CONDITIONS + (PSYCHIC_ATTACK, LACKS_KEYWORD)
+WITH_ARGUMENT += (LACKS_KEYWORD,)
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
@@ -150,8 +170,8 @@ class Effect:
             raise VocabularyError("a conferred weapon ability needs its name")
         if k == MORTAL_WOUNDS and (self.trigger not in TRIGGERS or not (self.dice.k or self.dice.is_random)):
             raise VocabularyError(f"mortal wounds need a trigger of {TRIGGERS} and dice")
-        if k == RETURN and (self.which not in (WOUNDS, MODELS) or self.trigger not in (AT_COMMAND, AT_END_OF_PHASE)):
-            raise VocabularyError("a return needs which (wounds/models) and a moment (command phase/end of phase)")
+        if k == RETURN and (self.which not in (WOUNDS, MODELS, ONE_MODEL) or self.trigger not in RETURN_MOMENTS):
+            raise VocabularyError(f"a return needs which (wounds/models/{ONE_MODEL}) and a moment of {RETURN_MOMENTS}")
         if k == LEND and not self.ability:
             raise VocabularyError("a lending needs the tag of the rules it lends (e.g. \"Bondsman\")")
         if k == TARGET_LIMIT and self.value <= 0:
@@ -218,6 +238,9 @@ class Grant:
             raise VocabularyError("an aura (and only an aura) needs a range")
         if self.who == ENEMY_AURA and self.what.kind == RETURN:
             raise VocabularyError("a return brings back its own army's models: not as an enemy aura")
+        # -- zones:
+        if self.who == ENEMIES and (self.what.kind == RETURN or self.range):
+            raise VocabularyError("a grant to every enemy unit returns nothing and has no range")
         if self.when.limit and not counts_uses(self.what):
             raise VocabularyError(f"a limit on uses ({self.when.limit}) is counted only for stratagem costs, mortal "
                                   "wounds, returns, and the modifiers and re-rolls of advance, charge and "

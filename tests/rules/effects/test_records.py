@@ -35,7 +35,8 @@ ARMY_RULES = {
     "For The Greater Good": "for-the-greater-good",
     "Synapse": "synapse",
     "Prioritised Efficiency": "prioritised-efficiency",
-    "The Shadow of Chaos": None,  # zones of the battlefield; battle-shock pass/fail triggers
+    # -- zones:
+    "The Shadow of Chaos": "the-shadow-of-chaos",
     "Thrill Seekers": None,  # shooting and charging after advancing or falling back
     "Cabal of Sorcerers": None,  # psychic rituals (tests on 2D6 or 3D6)
     "Blessings of Khorne": None,  # a dice pool spent on blessings each round
@@ -64,7 +65,8 @@ FIRST_DETACHMENT_RULES = {
     "Paragons of Terror": None,  # Chaos Knights: one more Dread ability
     "Verminous Haze": None,  # Death Guard: Infiltrators (a deployment ability) for two units
     "Internal Rivalries": None,  # Emperor's Children: a Favoured Champions unit; ignoring modifiers
-    "Flow of Magic": None,  # Thousand Sons: psychic attacks only; zones of the battlefield
+    # -- zones:
+    "Flow of Magic": "flow-of-magic",  # Thousand Sons: Hexwarp Thrallband
     "A Perfect Ambush": None,  # Genestealer Cults: units arrived from reserves
     "Rad-bombardment": None,  # Adeptus Mechanicus: mortal wounds at the start of the round
     "Duty Before All": None,  # Grey Knights: shooting and charging after falling back
