@@ -216,7 +216,7 @@ def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
 
 
 def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", other: int | None = None,
-          need: frozenset | None = None, psychic: bool = False) -> Facts:
+          need: frozenset | None = None, psychic: bool = False, placed=None) -> Facts:
     """The facts a grant of ``held`` (held by ``holder``) reads for ``unit_ent`` now; ``other``:
     the other unit of an attack (its target, or the attacker for a save). ``need``: the names of
     the conditions to be read (None: all); the costly facts no condition reads are left at
@@ -250,7 +250,7 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
                  target_distance=dist, psychic=psychic,
-                 **_domain_facts(battle, unit_ent, owner, every or bool(need & _DOMAIN_NEED)),
+                 **_domain_facts(battle, unit_ent, owner, every or bool(need & _DOMAIN_NEED), placed),
                  keywords=W.unit_keywords(unit_ent) if (every or V.LACKS_KEYWORD in need) else frozenset())
 
 
@@ -269,16 +269,22 @@ def domain_of(battle, owner: int):
     return domain(owner, zones[owner], zones[1 - owner], ts.objectives, ts.control)
 
 
-def _domain_facts(battle, unit_ent: int, owner: int, needed: bool) -> dict:
-    """The domain facts of ``unit_ent`` in the domain of the player ``owner`` (that holds the rule)."""
+def _domain_facts(battle, unit_ent: int, owner: int, needed: bool, placed=None) -> dict:
+    """The domain facts of ``unit_ent`` in the domain of the player ``owner`` (that holds the rule);
+    ``placed``: the footprints the unit is being set up at (read instead of where it is)."""
     if not needed:
         return {}
     d = domain_of(battle, owner)
-    models = W.unit_models(unit_ent)
-    if d is None or not models or W.off_table(unit_ent):
+    if placed is not None:
+        fps = list(placed)
+    else:
+        models = W.unit_models(unit_ent)
+        if not models or W.off_table(unit_ent):
+            return {}
+        fps = [W.footprint(m) for m in models]
+    if d is None or not fps:
         return {}
     from sim.rules.effects.domain import unit_wholly_within, unit_within
-    fps = [W.footprint(m) for m in models]
     return {"in_domain": unit_within(fps, d), "wholly_in_domain": unit_wholly_within(fps, d)}
 
 
@@ -336,18 +342,19 @@ def _on_objective(battle, unit_ent: int) -> bool:
 
 
 def acting(battle, unit_ent: int, kinds: tuple[str, ...], attack: str = "", other: int | None = None,
-           model: str = "", psychic: bool = False) -> list[Acting]:
+           model: str = "", psychic: bool = False, placed=None) -> list[Acting]:
     """The grants of ``kinds`` (V.KINDS) that act on ``unit_ent`` now: reaching it, their
     conditions holding (sim.rules.effects.conditions), uses left; a BEARER grant only for its
     bearer (``model``: the model id the question is about, "" for the unit as a whole); ``psychic``:
-    the attack is made with a [PSYCHIC] weapon (24.29)."""
+    the attack is made with a [PSYCHIC] weapon (24.29); ``placed``: the footprints the unit is being
+    set up at, which its conditions on where it is read."""
     out = []
     for a in reaching(unit_ent, kinds):
         g = a.grant
         if g.who == V.BEARER and a.held.bearers and model and model not in a.held.bearers:
             continue
         need = frozenset(c[0] for c in g.when.conditions)
-        if why_not(g.when, facts(battle, unit_ent, a.held, a.holder, attack, other, need, psychic)) is not None:
+        if why_not(g.when, facts(battle, unit_ent, a.held, a.holder, attack, other, need, psychic, placed)) is not None:
             continue
         if g.when.limit and spent(battle, a):
             continue

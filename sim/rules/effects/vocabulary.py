@@ -54,6 +54,10 @@ STRATAGEM_COST = "stratagem cost"  # ``value`` added to the CP cost (of ``abilit
 LEND = "lend"  # (a CHOSEN_FRIEND grant) the holder's rules tagged "(``ability``)" in their name reach the unit picked
 KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUNDS, RETURN, FIGHTS_FIRST,
          TARGET_LIMIT, STRATAGEM_COST, LEND)
+# -- zones:
+ARRIVAL_DISTANCE = "arrival distance"  # a Deep Strike set-up (24.09) may be more than ``value``" from enemy models
+# instead of 8" (its conditions on where the unit is are read where it is being set up)
+KINDS += (ARRIVAL_DISTANCE,)
 
 # what a MODIFY changes: the rolls of the attack sequence and the phases, and characteristics
 # (a weapon's: A, S, AP, D; a model's: M, T, Sv, W, Ld, OC; "damage taken" lowers the Damage of
@@ -176,6 +180,8 @@ class Effect:
             raise VocabularyError("a lending needs the tag of the rules it lends (e.g. \"Bondsman\")")
         if k == TARGET_LIMIT and self.value <= 0:
             raise VocabularyError("a target limit needs a distance in inches")
+        if k == ARRIVAL_DISTANCE and self.value <= 0:  # -- zones
+            raise VocabularyError("an arrival distance needs a distance in inches")
 
 
 @dataclass(frozen=True, slots=True)

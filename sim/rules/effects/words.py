@@ -47,6 +47,8 @@ def effect_words(e: V.Effect) -> str:
         return f"regains {_dice(e.dice)} {'wounds' if e.which == V.WOUNDS else 'models'} {when}"
     if k == V.FIGHTS_FIRST:
         return "fights first"
+    if k == V.ARRIVAL_DISTANCE:  # -- zones
+        return f"may be set up by Deep Strike more than {e.value}\" from enemy models (not 8\")"
     if k == V.TARGET_LIMIT:
         return f"cannot be targeted from more than {e.value}\" away"
     if k == V.LEND:

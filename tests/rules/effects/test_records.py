@@ -61,7 +61,7 @@ FIRST_DETACHMENT_RULES = {
     "Get Stuck In": "get-stuck-in",  # Orks: War Horde
     "Patient Hunter": "patient-hunter",  # T'au Empire: Kauyon
     "Hyper Adaptions": "hyper-adaptions",  # Tyranids: Invasion Fleet
-    "Warp Rifts": None,  # Chaos Daemons: a Deep Strike distance
+    "Warp Rifts": "warp-rifts",  # -- zones: Chaos Daemons: Daemonic Incursion
     "Paragons of Terror": None,  # Chaos Knights: one more Dread ability
     "Verminous Haze": None,  # Death Guard: Infiltrators (a deployment ability) for two units
     "Internal Rivalries": None,  # Emperor's Children: a Favoured Champions unit; ignoring modifiers
