@@ -99,6 +99,9 @@ def holds(when: V.When, f: Facts) -> bool:
     return why_not(when, f) is None
 
 
+_DOMAIN = " (its deployment zone; no man's land / the enemy zone while it holds half of their objectives)"  # -- zones
+
+
 def condition_words(name: str, arg) -> str:
     """A condition in words, for the unit card and the import report."""
     return {
@@ -119,11 +122,9 @@ def condition_words(name: str, arg) -> str:
         V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
         V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
         # -- zones:
-        V.IN_DOMAIN: "it is within the army's domain (its deployment zone, and no man's land or the enemy zone "
-                     "while it holds half of their objectives)",
-        V.WHOLLY_IN_DOMAIN: "it is wholly within the army's domain (its deployment zone, and no man's land or the "
-                            "enemy zone while it holds half of their objectives)",
-        V.NOT_WHOLLY_IN_DOMAIN: "it is not wholly within the army's domain",
+        V.IN_DOMAIN: "it is within the domain of the rule's army" + _DOMAIN,
+        V.WHOLLY_IN_DOMAIN: "it is wholly within the domain of the rule's army" + _DOMAIN,
+        V.NOT_WHOLLY_IN_DOMAIN: "it is not wholly within the domain of the rule's army",
         V.PSYCHIC_ATTACK: "the attack is a psychic attack",
         V.LACKS_KEYWORD: f"it is not {' or '.join(_alternatives(arg))}",
     }[name]
