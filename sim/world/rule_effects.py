@@ -251,7 +251,25 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
                  target_distance=dist, psychic=psychic,
                  **_domain_facts(battle, unit_ent, owner, every or bool(need & _DOMAIN_NEED), placed),
-                 keywords=W.unit_keywords(unit_ent) if (every or V.LACKS_KEYWORD in need) else frozenset())
+                 keywords=W.unit_keywords(unit_ent) if (every or V.LACKS_KEYWORD in need) else frozenset(),
+                 army_near=_army_near(unit_ent, owner) if (every or V.NEAR_ARMY in need) else ())
+
+
+def _army_near(unit_ent: int, owner: int) -> tuple:
+    """(keywords, inches) of each other unit of the player ``owner`` on the battlefield: its
+    keywords and how far it is from ``unit_ent`` (closest models)."""
+    mine = W.unit_models(unit_ent)
+    if not mine or W.off_table(unit_ent):
+        return ()
+    out = []
+    for v in W.all_units():
+        if v == unit_ent or esper.component_for_entity(v, Unit).owner != owner or W.unit_destroyed(v) \
+                or W.off_table(v):
+            continue
+        theirs = W.unit_models(v)
+        if theirs:
+            out.append((W.unit_keywords(v), float(min(W.nearest_distances(theirs, mine)))))
+    return tuple(out)
 
 
 # -- zones:

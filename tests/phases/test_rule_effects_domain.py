@@ -139,3 +139,36 @@ def test_shadow_of_chaos_an_enemy_outside_the_domain_is_untouched():
         _kill(b, "e/1", "e/2")
         _to(b, 1, 1)
         assert of_type(b, "battle-shock")[0]["passed"] is False and not of_type(b, "mortal wounds")
+
+
+def _enemy(y):
+    return [unit("e", model([(26, y), (28, y), (30, y), (32, y)], ["gun"], Ld=7, W=1))]
+
+
+def test_shadow_of_chaos_an_enemy_near_a_greater_daemon_outside_the_domain_subtracts_1_and_takes_mortal_wounds():
+    gun = [unit("g", model((29, 26), ["gun"], base_mm=60), keywords=("MONSTER", "GREAT UNCLEAN ONE"))]
+    with _battle(gun, _enemy(22), [4, 3, 2]) as b:  # in No Man's Land, ~2.4" from it: 7 - 1 fails; D3 (2) = 1
+        b.run_command(StartBattle())
+        _kill(b, "e/1", "e/2")
+        _to(b, 1, 1)
+        (shock,) = of_type(b, "battle-shock")
+        assert shock["roll"] == 6 and shock["passed"] is False
+        (mw,) = of_type(b, "mortal wounds")
+        assert mw["count"] == 1 and mw["source"] == SHADOW
+        assert b.dice.remaining == 0
+    plain = [unit("g", model((29, 26), ["gun"], base_mm=60), keywords=("MONSTER",))]
+    with _battle(plain, _enemy(22), [4, 3]) as b:  # (no greater daemon: 7 passes)
+        b.run_command(StartBattle())
+        _kill(b, "e/1", "e/2")
+        _to(b, 1, 1)
+        assert of_type(b, "battle-shock")[0]["passed"] is True and not of_type(b, "mortal wounds")
+
+
+def test_shadow_of_chaos_in_the_domain_and_near_a_greater_daemon_subtracts_1_once():
+    gun = [unit("g", model((29, 4), ["gun"], base_mm=60), keywords=("MONSTER", "BLOODTHIRSTER"))]
+    with _battle(gun, _enemy(8), [5, 3]) as b:  # 8 - 1 = 7 passes Ld 7+ (not 8 - 2)
+        b.run_command(StartBattle())
+        _kill(b, "e/1", "e/2")
+        _to(b, 1, 1)
+        (shock,) = of_type(b, "battle-shock")
+        assert shock["roll"] == 7 and shock["passed"] is True and not of_type(b, "mortal wounds")

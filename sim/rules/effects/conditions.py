@@ -39,6 +39,7 @@ class Facts:
     wholly_in_domain: bool = False  # every model of the unit is wholly within it
     psychic: bool = False  # the attack is made with a [PSYCHIC] weapon (24.29)
     keywords: frozenset = frozenset()  # the affected unit's keywords
+    army_near: tuple = ()  # (keywords, inches) of each other unit of the rule's army: how far it is from the unit
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
@@ -74,6 +75,11 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return not f.wholly_in_domain
     if name == V.LACKS_KEYWORD:
         return not any(k in f.keywords for k in _alternatives(arg))
+    if name == V.NOT_IN_DOMAIN:
+        return not f.in_domain
+    if name == V.NEAR_ARMY:  # (01.04.01 "within", up to the measuring tolerance)
+        inches, kws = V.near_argument(arg)
+        return any(within_distance(d, inches) and any(k in ukws for k in kws) for ukws, d in f.army_near)
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -97,6 +103,11 @@ def why_not(when: V.When, f: Facts) -> str | None:
 def holds(when: V.When, f: Facts) -> bool:
     """True if every part of ``when`` holds for these facts (its limit on uses aside)."""
     return why_not(when, f) is None
+
+
+def _near_words(arg) -> str:
+    inches, kws = V.near_argument(arg)
+    return f"it is within {inches:g}\" of a unit of the rule's army that is {' or '.join(kws)}"
 
 
 _DOMAIN = " (its deployment zone; no man's land / the enemy zone while it holds half of their objectives)"  # -- zones
@@ -127,4 +138,6 @@ def condition_words(name: str, arg) -> str:
         V.NOT_WHOLLY_IN_DOMAIN: "it is not wholly within the domain of the rule's army",
         V.PSYCHIC_ATTACK: "the attack is a psychic attack",
         V.LACKS_KEYWORD: f"it is not {' or '.join(_alternatives(arg))}",
+        V.NOT_IN_DOMAIN: "it is not within the domain of the rule's army",
+        V.NEAR_ARMY: _near_words(arg) if name == V.NEAR_ARMY else "",
     }[name]

@@ -119,9 +119,27 @@ WHOLLY_IN_DOMAIN = "wholly within domain"  # every model of the affected unit is
 NOT_WHOLLY_IN_DOMAIN = "not wholly within domain"  # not every model of it is wholly within it
 PSYCHIC_ATTACK = "psychic attack"  # the attack is made with a [PSYCHIC] weapon (24.29)
 LACKS_KEYWORD = "lacks keyword"  # argument: a keyword the affected unit must NOT have ("A/B": none of them)
-DOMAIN_CONDITIONS = (IN_DOMAIN, WHOLLY_IN_DOMAIN, NOT_WHOLLY_IN_DOMAIN)
-CONDITIONS += DOMAIN_CONDITIONS + (PSYCHIC_ATTACK, LACKS_KEYWORD)
-WITH_ARGUMENT += (LACKS_KEYWORD,)
+NOT_IN_DOMAIN = "not within domain"  # no model of the affected unit is within it
+NEAR_ARMY = "near army keyword"  # argument '6" A/B': the affected unit is within 6" of a unit of the rule's army
+# that is A or B (a grant "in the domain and/or near A" is two grants: within domain; not within domain + near A)
+DOMAIN_CONDITIONS = (IN_DOMAIN, WHOLLY_IN_DOMAIN, NOT_WHOLLY_IN_DOMAIN, NOT_IN_DOMAIN)
+CONDITIONS += DOMAIN_CONDITIONS + (PSYCHIC_ATTACK, LACKS_KEYWORD, NEAR_ARMY)
+WITH_ARGUMENT += (LACKS_KEYWORD, NEAR_ARMY)
+
+
+def near_argument(arg) -> tuple[float, tuple[str, ...]]:
+    """NEAR_ARMY's argument '6" BLOODTHIRSTER/SKARBRAND' as (6.0, ("BLOODTHIRSTER", "SKARBRAND"));
+    VocabularyError when it is not written so."""
+    text = str(arg)
+    head, sep, rest = text.partition('"')
+    try:
+        inches = float(head)
+    except ValueError:
+        inches = 0.0
+    kws = tuple(k.strip().upper() for k in rest.split("/") if k.strip())
+    if not sep or inches <= 0 or not kws:
+        raise VocabularyError(f"condition {NEAR_ARMY!r} takes '<inches>\" KEYWORD/KEYWORD', not {text!r}")
+    return inches, kws
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
@@ -208,6 +226,8 @@ class When:
                 raise VocabularyError(f"a condition is a (name, argument) pair with a name of {CONDITIONS}: {c!r}")
             if (c[0] in WITH_ARGUMENT) != (c[1] is not None):
                 raise VocabularyError(f"condition {c[0]!r}: an argument {'is needed' if c[0] in WITH_ARGUMENT else 'is not taken'}")
+            if c[0] == NEAR_ARMY:  # -- zones
+                near_argument(c[1])
 
 
 ALWAYS = When()
