@@ -31,7 +31,13 @@ def _dice_expr_tuple(expr: DiceExpr) -> tuple[float, ...]:
         acc = np.array([1.0])
         for _ in range(expr.n):
             acc = np.convolve(acc, one)
-        return tuple(np.concatenate([np.zeros(expr.k), acc]).tolist())
+        if expr.k >= 0:
+            return tuple(np.concatenate([np.zeros(expr.k), acc]).tolist())
+        out = [0.0] * (len(acc) + expr.k)  # (a modifier took k below 0: each sum's value, DiceExpr.value)
+        for s_, p_ in enumerate(acc):
+            if p_:
+                out[expr.value(s_)] += p_
+        return tuple(out)
     counts: dict[int, int] = {}
     for faces in itertools.product(range(1, 7), repeat=expr.n):
         v = expr.roll(ForcedDice(list(faces)), "odds")

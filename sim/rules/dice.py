@@ -107,26 +107,56 @@ class DiceExpr(NamedTuple):
 
     @property
     def minimum(self) -> int:
-        return self.n + self.k if self.is_random else self.k
+        return self.value(self.n) if self.is_random else self.k
 
     @property
     def maximum(self) -> int:
-        return self.n * self.sides + self.k if self.is_random else self.k
+        return self.value(self.n * self.sides) if self.is_random else self.k
 
     @property
     def mean(self) -> float:
-        return self.n * (self.sides + 1) / 2 + self.k if self.is_random else float(self.k)
+        if not self.is_random:
+            return float(self.k)
+        if self.n + self.k >= 1:
+            return self.n * (self.sides + 1) / 2 + self.k
+        ways = {0: 1}  # (a modifier took k below the floor: the ways to roll each sum)
+        for _ in range(self.n):
+            nxt: dict[int, int] = {}
+            for s, w in ways.items():
+                for f in range(1, self.sides + 1):
+                    nxt[s + f] = nxt.get(s + f, 0) + w
+            ways = nxt
+        return sum(self.value(s) * w for s, w in ways.items()) / self.sides ** self.n
 
     def plus(self, k: int) -> "DiceExpr":
         return DiceExpr(self.n, self.sides, self.k + k)
 
+    def value(self, rolled_sum: int) -> int:
+        """The expression's value when its dice add up to ``rolled_sum``: the sum and ``k``,
+        never below 1 (02.02.01's caps: a random A, S or D a modifier lowered, "D3-1", rolls
+        1, 1, 2; a printed expression never goes below 1 anyway)."""
+        v = rolled_sum + self.k
+        return v if v > 0 else 1
+
+    def reroll_change(self, was: int, now: int) -> int:
+        """How the value changes when one of its dice, ``was``, is re-rolled to ``now`` (15.02):
+        exact for one die (D3-1: 1 -> 3 is +1); with several dice the floor of :meth:`value`
+        only matters when every die shows 1 and ``k`` is -n or less (2D6-2), which no profile
+        or modifier of the data reaches: the difference of the dice is taken."""
+        if self.n == 1:
+            return self.value(now) - self.value(was)
+        return now - was
+
     def roll(self, dice: Dice, purpose: str) -> int:
-        """Roll the expression (a D3 is a halved D6; 'D6+2' adds 2 as part of the value)."""
+        """Roll the expression (a D3 is a halved D6; 'D6+2' adds 2 as part of the value;
+        never below 1: :meth:`value`)."""
         if not self.is_random:
             return self.k
         if self.sides == 3:
-            return sum(dice.d3(self.n, purpose)) + self.k
-        return sum(dice.d6(self.n, purpose)) + self.k
+            v = sum(dice.d3(self.n, purpose)) + self.k
+        else:
+            v = sum(dice.d6(self.n, purpose)) + self.k
+        return v if v > 0 else 1
 
     def roll_dice(self, dice: Dice, purpose: str) -> tuple[int, ...]:
         """The expression's dice rolled, each die's result (a D3's halved): what :meth:`roll`
@@ -143,7 +173,7 @@ class DiceExpr(NamedTuple):
         if not self.is_random:
             return str(self.k)
         head = f"{self.n if self.n > 1 else ''}D{self.sides}"
-        return f"{head}+{self.k}" if self.k else head
+        return f"{head}+{self.k}" if self.k > 0 else f"{head}{self.k}" if self.k else head
 
 
 def parse_dice_expr(text) -> DiceExpr:

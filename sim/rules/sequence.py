@@ -469,11 +469,11 @@ def damage_steps(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice
             dmg = D.k
         else:
             rolled = D.roll_dice(dice, "damage roll")
-            dmg = sum(rolled) + D.k
+            dmg = D.value(sum(rolled))
             if dmg < remaining[model]:
                 rerolled = yield DamageRoll(model, rolled, D, remaining[model])
                 if rerolled is not None:
-                    dmg += rerolled["to"] - rerolled["from"]
+                    dmg += D.reroll_change(rerolled["from"], rerolled["to"])
         taken = st.taken.get(model) if st.taken else None
         if taken:
             dmg = damage_after(dmg, taken)
@@ -516,11 +516,11 @@ def damage_steps(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice
             mw = D.k
         else:
             rolled = D.roll_dice(dice, "damage roll (devastating wounds)")
-            mw = sum(rolled) + D.k
+            mw = D.value(sum(rolled))
             if mw < st.remaining[model]:
                 rerolled = yield DamageRoll(model, rolled, D, st.remaining[model], True)
                 if rerolled is not None:
-                    mw += rerolled["to"] - rerolled["from"]
+                    mw += D.reroll_change(rerolled["from"], rerolled["to"])
         lost, fnp = lose(st, model, mw, dice, "mortal wounds")
         rec = {"mortal": mw, "model": model, "lost": lost, "destroyed": st.remaining[model] <= 0,
                "source": "devastating wounds"}

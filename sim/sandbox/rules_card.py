@@ -96,6 +96,8 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
         return f"marked {_unit_name(value)}" if value is not None else "no unit marked yet"
     if c.kind == V.PICK_FRIEND:
         return f"affecting {_unit_name(value)}" if value is not None else "no friendly unit picked yet"
+    if c.kind == V.PICK_OPTION:
+        return f"{value} chosen" if value else f"no option chosen yet ({', '.join(c.options)})"
     res = R.current  # (when and by whom the choice was made: sim.world.resources.rule_choices)
     made = {} if res is None else res.rule_choices.get(RE.choice_key(owner, rec.key, scope), {})
     if value is not None and value is not False:
@@ -108,7 +110,8 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
 
 def _why(reason: str, rec: V.RuleRecord, choice: str) -> str:
     """"not now: <why>", the rule's choice named when that is what is missing."""
-    if rec.choice is not None and ("chosen for this rule" in reason or "has been called" in reason):
+    if rec.choice is not None and ("chosen for this rule" in reason or "has been called" in reason
+                                   or "is the option chosen" in reason):
         return "not now: " + choice.split(" (")[0]
     return "not now: " + reason.replace(" (not now)", "")
 

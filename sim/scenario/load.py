@@ -392,7 +392,8 @@ def _armies(top: Reader, weapons, board, by_rules: bool = False):
 def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
     """An army's ``chosen`` table (README "Rules"): the choices of its rules in force as the
     battle starts, by rule (key or name) -> the enemy unit it picked (an id), the friendly unit it
-    picked (an id, for a rule that picks a friendly unit) or true (called).
+    picked (an id, for a rule that picks a friendly unit), the option it picked (its name) or
+    true (called).
     The rule must be one a unit of the army holds and one that asks that kind of choice."""
     from sim.rules.effects import table
     from sim.rules.effects import vocabulary as V
@@ -411,6 +412,9 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
         elif rec.choice.kind == V.PICK_FRIEND:
             if value not in friends:
                 ar.sub("chosen").fail(f"the id of a friendly unit ({', '.join(friends)})", value, name)
+        elif rec.choice.kind == V.PICK_OPTION:
+            if value not in rec.choice.options:
+                ar.sub("chosen").fail(f"one of the rule's options ({', '.join(rec.choice.options)})", value, name)
         elif value is not True:
             ar.sub("chosen").fail("true (the rule is called)", value, name)
         out.append((rec.key, value))

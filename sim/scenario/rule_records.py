@@ -85,6 +85,8 @@ def to_toml(records) -> str:
                 pairs.append(("lasts", _q(c.lasts)))
             if c.uses:
                 pairs.append(("uses", str(c.uses)))
+            if c.options:
+                pairs.append(("options", _list(c.options)))
             out.append(f"choice = {_inline(pairs)}")
         for g in r.grants:
             out.append("  [[rule.grant]]")

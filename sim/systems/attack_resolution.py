@@ -125,7 +125,7 @@ def _each(expr, dice, purpose: str, got: list) -> int:
     rolled = expr.roll_dice(dice, purpose)
     for r in rolled:
         got.append((expr, r, purpose))
-    return sum(rolled) + expr.k
+    return expr.value(sum(rolled))
 
 
 class AttackResolutionSystem(esper.Processor):
@@ -258,7 +258,7 @@ class AttackResolutionSystem(esper.Processor):
         held.attack_dice = None
         if rr is not None:
             held.attack_reroll = rr
-            pool.state.dice += rr["to"] - rr["from"]
+            pool.state.dice += got[rr["die"]][0].reroll_change(rr["from"], rr["to"])
         return True
 
     @staticmethod

@@ -1,5 +1,6 @@
 """06.02 Mortal wounds suffered by a unit outside an attack pool (hazard rolls, Deadly Demise):
-one at a time to the model 06.02 selects, each offered to Feel No Pain (24.12)."""
+one at a time to the model 06.02 selects, each offered to Feel No Pain (24.12: the models' own and
+what the rules grant them now, sim.world.rule_reads.feel_no_pain)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,16 @@ from sim.components import Unit, Wounds
 from sim.rules.mortal import resolve_mortal_wounds
 from sim.world import mutations as M
 from sim.world import queries as W
+from sim.world import rule_reads as RR
 
 
 def suffer_mortal_wounds(battle, unit_ent: int, count: int, source: str, by: str) -> list[dict]:
     models = W.target_models(unit_ent)
     remaining = {m.id: m.remaining for m in models}
-    steps = resolve_mortal_wounds(count, models, remaining, W.feel_no_pain(unit_ent), battle.dice)
+    fnp = W.feel_no_pain(unit_ent)
+    if battle.resources.has_rules:  # (and the Feel No Pain rules grant it now)
+        fnp = RR.feel_no_pain(battle, unit_ent, fnp)
+    steps = resolve_mortal_wounds(count, models, remaining, fnp, battle.dice)
     for mid, rem in remaining.items():
         e = battle.models[mid]
         w = esper.component_for_entity(e, Wounds)

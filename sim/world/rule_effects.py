@@ -226,13 +226,14 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
     st = W.unit_state(unit_ent)
     owner = esper.component_for_entity(holder, Unit).owner
     choice = choice_of(owner, held.record.key, scope_of(held.record, holder))
+    kind = held.record.choice.kind if held.record.choice is not None else ""
     phase = "" if ts is None else str(ts.phase)
     own_turn = True if ts is None else ts.active == esper.component_for_entity(unit_ent, Unit).owner
     kws, chosen_target, other_half = frozenset(), False, False
     dist = None
     if other is not None:
         kws = W.unit_keywords(other)
-        chosen_target = choice is not None and choice == esper.component_for_entity(other, Unit).id
+        chosen_target = kind == V.PICK_ENEMY and choice == esper.component_for_entity(other, Unit).id
         other_half = (every or V.TARGET_BELOW_HALF in need or V.TARGET_NOT_BELOW_HALF in need) \
             and _below_half(battle, other)
         mine, theirs = W.unit_models(unit_ent), W.unit_models(other)
@@ -249,7 +250,7 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  on_objective=(every or V.ON_OBJECTIVE in need) and _on_objective(battle, unit_ent),
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
-                 target_distance=dist, psychic=psychic,
+                 target_distance=dist, option=choice if kind == V.PICK_OPTION and choice else "", psychic=psychic,
                  **_domain_facts(battle, unit_ent, owner, every or bool(need & _DOMAIN_NEED), placed),
                  keywords=W.unit_keywords(unit_ent) if (every or V.LACKS_KEYWORD in need) else frozenset(),
                  army_near=_army_near(unit_ent, owner) if (every or V.NEAR_ARMY in need) else ())

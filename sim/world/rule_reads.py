@@ -2,7 +2,8 @@
 characteristics and standing now, read off the world (the plan, the players, visibility and the
 stratagems' limits ask; nothing here changes the battle): its Move (09.05-09.07), OC (14.02),
 Leadership (01.06), whether it fights first (12.04), how close an enemy must be to target it
-(like 24.24), a stratagem's CP cost modifier for it (15.01). Each asks
+(like 24.24), a stratagem's CP cost modifier for it (15.01), its models' Feel No Pain against
+mortal wounds outside an attack (24.12). Each asks
 sim.world.rule_effects.acting which grants act on the unit; the pure rules decide
 (sim.rules.effects.phase_rules). In a battle where no unit holds a rule each returns at once
 (``any_rules``). What changes the battle (roll modifiers and re-rolls, mortal wounds, returns)
@@ -13,6 +14,7 @@ from __future__ import annotations
 import esper
 
 from sim.components import ModelId, Stats
+from sim.rules.effects.attack import best_roll
 from sim.rules.effects import phase_rules as PR
 from sim.rules.effects import vocabulary as V
 from sim.world import queries as W
@@ -84,6 +86,27 @@ def stratagem_cost_modifier(battle, name: str, target: str | None) -> int:
         return 0
     effects = [a.grant.what for a in RE.acting(battle, u, (V.STRATAGEM_COST,))]
     return PR.stratagem_cost_modifier(effects, name) if effects else 0
+
+
+def feel_no_pain(battle, u: int, own: dict[str, int]) -> dict[str, int]:
+    """24.12 Feel No Pain X+ of each living model of the unit against mortal wounds suffered
+    outside an attack (hazard rolls, Deadly Demise, a rule's mortal wounds: 06.02): ``own``, the
+    models' own (sim.world.queries.feel_no_pain), with the best a FEEL_NO_PAIN effect acting now
+    grants (one with no condition on an attack: outside one, none is worked out; a BEARER grant
+    only for its bearers)."""
+    if battle is None or not RE.any_rules():
+        return own
+    acts = RE.acting(battle, u, (V.FEEL_NO_PAIN,))
+    if not acts:
+        return own
+    out = dict(own)
+    for m in W.alive_models(u):
+        mid = esper.component_for_entity(m, ModelId).id
+        for a in acts:
+            if a.grant.who == V.BEARER and a.held.bearers and mid not in a.held.bearers:
+                continue
+            out[mid] = best_roll(out.get(mid), a.grant.what.value)
+    return out
 
 
 # -- zones:

@@ -76,6 +76,8 @@ def g(kind, stat="", value=0, which="", when=V.ALWAYS):
     ("heavy", (), (), 7, 2 * BASE),
     ("heavy", (), (rec("tough", g(V.MODIFY, "damage taken", -1)),), 7, BASE),  # D2 -> 1
     ("lobber", (), (rec("tough", g(V.MODIFY, "damage taken", -1)),), 7, BASE * (4 / 3)),  # max(1, D3-1): 1, 1, 2
+    ("lobber", (rec("blunt", g(V.MODIFY, "D", -1)),), (), 7, BASE * (4 / 3)),  # its D is D3-1: rolls 1, 1, 2
+    ("volley", (rec("slow", g(V.MODIFY, "A", -1)),), (), 7, 3 * (2 / 3) * (1 / 2) * 2),  # A4-1, D2
     ("gun", (), (rec("grit", V.Grant(V.Effect(V.FEEL_NO_PAIN, value=5))),), 7, BASE * (2 / 3)),
 ])
 def test_exact_odds_by_hand(weapon_, mine, theirs, Sv, expected):

@@ -105,13 +105,15 @@ CASES = [
     Case("custodian-guard-martial-katah",
          lambda r: one_attack(custodian_guard(row(10, 10, 1)), intercessors(row(10, 12.3, 5)),
                               fight("custodes", "guardian spear", "intercessors"),
-                              rules=["martial-katah"] if r else ()),
+                              rules=["martial-katah"] if r else (),
+                              chosen={"martial-katah": "Dacatarai Stance"} if r else None),
          "intercessors", "damage", UP, hand=(F(100, 27), None), pool=((F(25, 6), F(25, 9)), (F(5), F(10, 3)))),
     # Skitarii Rangers (10) shoot Boyz: galvanic rifles A1 BS4+ S4: 1/2 to hit; Protector: BS3+
     # and [HEAVY] (stationary, +1): 2+, 5/6. Wounds 5+ (1/3), Sv5+ fails 2/3: 10/9 -> 50/27.
     Case("skitarii-rangers-doctrina-imperatives",
          lambda r: one_attack(rangers(row(10, 10, 10)), boyz(row(10, 30, 10)),
-                              shoot("rangers", "galvanic rifle", "boyz"), rules=["doctrina-imperatives"] if r else ()),
+                              shoot("rangers", "galvanic rifle", "boyz"), rules=["doctrina-imperatives"] if r else (),
+                              chosen={"doctrina-imperatives": "Protector Imperative"} if r else None),
          "boyz", "destroyed", UP, hand=(F(10, 9), F(50, 27))),
     # Fire Warriors (10) shoot Boyz 20" away (no rapid fire): pulse rifles A1 BS4+ S5: wounds
     # 4+, Sv5+ fails 2/3. The Boyz Spotted: BS3+: 10 * 1/2 * 1/2 * 2/3 = 5/3 -> 10 * 2/3 ... = 20/9.

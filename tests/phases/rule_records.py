@@ -38,6 +38,8 @@ RECORDS = (
                                when=V.When(limit=V.ONCE_PER_BATTLE))),
     _rec("test-rally", _g(V.Effect(V.MODIFY, "advance", 2), when=V.When(limit=V.ONCE_PER_BATTLE))),
     _rec("test-knit", _g(V.Effect(V.RETURN, which=V.MODELS, dice=DiceExpr(0, 0, 1), trigger=V.AT_COMMAND))),
+    _rec("test-grit", _g(V.Effect(V.FEEL_NO_PAIN, value=5))),
+    _rec("test-parry", _g(V.Effect(V.FEEL_NO_PAIN, value=2), when=V.When(attacks="melee"))),
 )
 
 

@@ -131,3 +131,33 @@ def test_a_scripted_side_answers_its_command_phase_choice_with_its_next_step_of_
     with Battle(spec, seed=3) as b:
         play(b, spec)
         assert [e["value"] for e in of_type(b, "rule choice")] == ["b1", "b2"]
+
+
+def _katah(**army):
+    red = [unit("r1", model((20, 10), ["blade"]), rules=["martial-katah"])]
+    blue = [unit("b1", model((20, 40), ["blade"]))]
+    return mission_scenario(red, blue, **army)
+
+
+def test_pick_option_asked_at_its_phase_default_the_first_option_and_kept_till_the_next():
+    with Battle(_katah(), dice=ForcedDice([])) as b:
+        b.run_command(StartBattle())
+        assert not [e for e in of_type(b, "decision") if e["kind"] == "rule_choice"]  # (its moment: the Fight phase)
+        while str(b.turn_state.phase) != "fight":
+            b.run_command(EndPhase())
+        (dec,) = [e for e in of_type(b, "decision") if e["kind"] == "rule_choice"]
+        assert dec["answer"] == "Dacatarai Stance"
+        assert b.resources.rule_choices["red:martial-katah"]["value"] == "Dacatarai Stance"
+        (ch,) = of_type(b, "rule choice")
+        assert ch["rule"] == "Martial Ka'tah" and ch["value"] == "Dacatarai Stance"
+
+
+def test_pick_option_answered_by_a_script_and_a_refused_answer_falls_back_to_the_default():
+    for answer, kept in (("Rendax Stance", "Rendax Stance"), ("Bogus Stance", "Dacatarai Stance")):
+        with Battle(_katah(), dice=ForcedDice([])) as b:
+            b.run_command(StartBattle())
+            while str(b.turn_state.phase) != "shooting":
+                b.run_command(EndPhase())
+            b.run_command(EndPhase())  # (charge)
+            b.run_command(EndPhase(), answer_from({"rule_choice": answer}))  # into the Fight phase
+            assert b.resources.rule_choices["red:martial-katah"]["value"] == kept

@@ -288,3 +288,22 @@ def test_a_return_of_models_at_the_command_phase_brings_one_back_whole():
         assert wounds(b, "r/2") == 2
         assert [e["phase"] for e in of_type(b, "phase")] == ["command", "movement"]
         assert b.events.index(eff) < b.events.index(of_type(b, "phase")[-1])  # (in the Command phase)
+
+
+@pytest.mark.parametrize("theirs, dice, lost", [
+    (["test-grit"], [6, 6, 4, 5], 0),  # the granted 5+ Feel No Pain sets the mortal wound aside
+    (["test-grit"], [6, 6, 4, 4], 1),  # a 4 does not
+    (["test-parry"], [6, 6, 4], 1),  # a Feel No Pain against melee attacks only: none outside an attack
+])
+def test_24_12_a_granted_feel_no_pain_is_rolled_against_mortal_wounds_outside_an_attack(theirs, dice, lost):
+    red = [unit("r", model((20, 20), ["blade"]), rules=["test-impact"])]
+    blue = [unit("b", model((20, 25), ["blade"], W=2), rules=theirs)]
+    with _battle(red, blue, dice) as b:  # charge 12; the D6 4 sets off Test Impact's mortal wound
+        b.run_command(StartBattle())
+        b.turn_state.cp = [0, 0]
+        _to(b, "charge")
+        b.run_command(DeclareCharge("r"))
+        b.run_command(charge_command(b, "r", None, None))
+        (mw,) = of_type(b, "mortal wounds")
+        assert mw["count"] == 1 and wounds(b, "b/1") == 2 - lost
+        assert [s.get("fnp") for s in mw["steps"]] == ([[dice[3]]] if len(dice) > 3 else [None])

@@ -89,3 +89,23 @@ def test_02_02_03_dice_expr_roll_and_bounds():
     fixed = parse_dice_expr("2")
     assert fixed.roll(ForcedDice([]), "d") == 2  # no die consumed
     assert str(parse_dice_expr("2D6")) == "2D6"
+
+
+def test_02_02_01_a_random_characteristic_lowered_by_a_modifier_never_rolls_below_1():
+    d3m1 = DiceExpr(1, 3, -1)  # a D3 Damage with -1 from a rule (sim.rules.effects.attack.weapon_taking)
+    assert [d3m1.roll(ForcedDice([f]), "d") for f in (1, 2, 3, 4, 5, 6)] == [1, 1, 1, 1, 2, 2]
+    assert (d3m1.minimum, d3m1.maximum, str(d3m1)) == (1, 2, "D3-1")
+    assert d3m1.mean == pytest.approx(4 / 3)
+    assert d3m1.value(1) == 1 and d3m1.value(3) == 2
+    assert d3m1.reroll_change(1, 3) == 1 and d3m1.reroll_change(2, 1) == 0  # (1 and 2 both count 1)
+    assert DiceExpr(1, 6, -2).mean == pytest.approx((1 + 1 + 1 + 2 + 3 + 4) / 6)
+
+
+@given(st.integers(1, 3), st.sampled_from((3, 6)), st.integers(-8, 3), st.data())
+def test_02_02_01_dice_expr_value_is_the_capped_sum_and_its_bounds_hold(n, sides, k, data):
+    e = DiceExpr(n, sides, k)
+    faces = data.draw(st.lists(st.integers(1, 6), min_size=n, max_size=n))
+    v = e.roll(ForcedDice(faces), "d")
+    dice = [(f + 1) // 2 for f in faces] if sides == 3 else faces
+    assert v == max(1, sum(dice) + k)
+    assert e.minimum <= v <= e.maximum and e.minimum >= 1

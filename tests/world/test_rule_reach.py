@@ -167,16 +167,29 @@ def test_a_scenario_sets_choices_in_force_as_the_battle_starts():
         assert len(RE.acting(b, b.units["a"], (V.REROLL,), other=b.units["b"])) == 1
 
 
+def test_a_scenario_sets_an_option_in_force_and_only_its_grants_act():
+    for stance, ability in (("Rendax Stance", "LETHAL HITS"), ("Dacatarai Stance", "SUSTAINED HITS 1")):
+        data = {"battle": {"name": "t", "seed": 1, "board": [60, 44]}, "weapons": W,
+                "armies": [{"name": "A", "rules": ["Martial Ka'tah"], "chosen": {"Martial Ka'tah": stance},
+                            "units": [unit("a", model(row(10, 10, 1), ["gun"]))]},
+                           {"name": "B", "units": [unit("b", model(row(10, 30, 1), ["gun"]))]}]}
+        with Battle(parse_scenario(data, "t.toml")) as b:
+            b._enter()
+            acts = RE.acting(b, b.units["a"], (V.WEAPON_ABILITY,), attack="melee", other=b.units["b"])
+            assert [a.grant.what.ability for a in acts] == [ability]
+
+
 @pytest.mark.parametrize("chosen, found", [
     ({"Reanimation Protocols": True}, "a rule with a choice"),  # (held, but asks no choice)
     ({"Waaagh!": "b"}, "true (the rule is called)"),
     ({"Oath of Moment": "a"}, "the id of an enemy unit"),
     ({"Shadow of Nothing": True}, "a rule with a choice"),
+    ({"Martial Ka'tah": "Sword Stance"}, "one of the rule's options (Dacatarai Stance, Rendax Stance)"),
 ])
 def test_a_scenario_choice_must_fit_its_rule(chosen, found):
     from sim.errors import ScenarioError
     data = {"battle": {"name": "t", "seed": 1, "board": [60, 44]}, "weapons": W,
-            "armies": [{"name": "A", "rules": ["Waaagh!", "Oath of Moment", "Reanimation Protocols"],
+            "armies": [{"name": "A", "rules": ["Waaagh!", "Oath of Moment", "Reanimation Protocols", "martial-katah"],
                         "chosen": chosen, "units": [unit("a", model(row(10, 10, 1), ["gun"]))]},
                        {"name": "B", "units": [unit("b", model(row(10, 30, 1), ["gun"]))]}]}
     with pytest.raises(ScenarioError) as e:

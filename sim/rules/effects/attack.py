@@ -147,12 +147,12 @@ def attacked_takes(acted: Iterable[Acted], takes: AttackTakes | None) -> AttackT
 
 def _plus(x: DiceExpr, v: int) -> DiceExpr:
     """02.02.01 A or D changed by ``v``: a fixed value never below 1; a random one adds to its
-    constant (its least result is the dice's own then)."""
+    constant, its rolls never below 1 (sim.rules.dice.DiceExpr.value: D3-1 rolls 1, 1, 2)."""
     if not v:
         return x
     if not x.is_random:
         return DiceExpr(0, 0, max(1, x.k + v))
-    return x.plus(v) if x.minimum + v >= 1 else x.plus(1 - x.minimum)
+    return x.plus(v)
 
 
 @functools.lru_cache(maxsize=1024)

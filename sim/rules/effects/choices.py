@@ -21,10 +21,13 @@ def uses_left(choice: V.RuleChoice, used: int) -> bool:
 
 def options(choice: V.RuleChoice, enemies: Sequence[str]) -> list:
     """What may be answered: PICK_ENEMY an enemy unit on the battlefield (its id); PICK_FRIEND an
-    eligible friendly unit (``enemies`` are then those candidates' ids); CALL "call" or "decline".
-    An empty list: nothing to pick, the choice is not asked."""
+    eligible friendly unit (``enemies`` are then those candidates' ids); PICK_OPTION one of the
+    rule's options (by name); CALL "call" or "decline". An empty list: nothing to pick, the choice
+    is not asked."""
     if choice.kind in (V.PICK_ENEMY, V.PICK_FRIEND):
         return list(enemies)
+    if choice.kind == V.PICK_OPTION:
+        return list(choice.options)
     return [CALL, DECLINE]
 
 
@@ -32,18 +35,21 @@ def default_answer(choice: V.RuleChoice, enemies: Sequence[tuple[str, float]], r
     """The default player's answer: PICK_ENEMY the enemy unit nearest its units (the one they
     can most likely attack; ``enemies``: (unit id, distance) in unit order, ties to the first);
     PICK_FRIEND the eligible friendly unit nearest a bearer (``enemies``: (unit id, distance to
-    the nearest bearer) of the candidates); CALL "call" once an enemy unit is within 12" of one of
-    its units, or from battle round 3."""
+    the nearest bearer) of the candidates); PICK_OPTION the first option the record lists (the
+    one it finds best most often); CALL "call" once an enemy unit is within 12" of one of its
+    units, or from battle round 3."""
     if choice.kind in (V.PICK_ENEMY, V.PICK_FRIEND):
         return min(enemies, key=lambda e: e[1])[0] if enemies else None
+    if choice.kind == V.PICK_OPTION:
+        return choice.options[0]
     near = any(d <= CALL_RANGE for _u, d in enemies)
     return CALL if near or round_ >= CALL_BY_ROUND else DECLINE
 
 
 def value_of(choice: V.RuleChoice, answer):
     """The value kept for an answer (Resources.rule_choices): the unit id picked (enemy or
-    friendly), True for a call, None for a decline (nothing is kept)."""
-    if choice.kind in (V.PICK_ENEMY, V.PICK_FRIEND):
+    friendly) or the option's name, True for a call, None for a decline (nothing is kept)."""
+    if choice.kind in (V.PICK_ENEMY, V.PICK_FRIEND, V.PICK_OPTION):
         return answer
     return True if answer == CALL else None
 

@@ -34,6 +34,7 @@ class Facts:
     led: bool = False  # the unit is an attached unit with a leader (19.01)
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
+    option: str = ""  # the option the rule's PICK_OPTION choice holds ("" none)
     # -- zones:
     in_domain: bool = False  # a model of the unit is within the holding army's domain (sim.rules.effects.domain)
     wholly_in_domain: bool = False  # every model of the unit is wholly within it
@@ -62,6 +63,8 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return getattr(f, attr)
     if name == V.TARGET_KEYWORD:  # ("MONSTER/VEHICLE": any of them, 02.05.01)
         return any(k in f.target_keywords for k in _alternatives(arg))
+    if name == V.OPTION:
+        return f.option == arg
     if name == V.TARGET_NOT_BELOW_HALF:
         return f.has_target and not f.target_below_half
     if name == V.NOT_TARGET_KEYWORD:  # (none of them; only of an attack or a save: there must be another unit)
@@ -132,6 +135,7 @@ def condition_words(name: str, arg) -> str:
         V.LED: "a leader is attached to it",
         V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
         V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
+        V.OPTION: f"{arg} is the option chosen",
         # -- zones:
         V.IN_DOMAIN: "it is within the domain of the rule's army" + _DOMAIN,
         V.WHOLLY_IN_DOMAIN: "it is wholly within the domain of the rule's army" + _DOMAIN,

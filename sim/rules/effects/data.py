@@ -32,7 +32,7 @@ _RULE_KEYS = {"key", "names", "source", "summary", "grant", "ids", "faction", "d
 _GRANT_KEYS = {"who", "effect", "when", "range", "keywords"}
 _EFFECT_KEYS = {"kind", "stat", "value", "which", "ability", "dice", "roll", "trigger"}
 _WHEN_KEYS = {"phases", "attacks", "turn", "conditions", "limit"}
-_CHOICE_KEYS = {"kind", "moment", "prompt", "lasts", "uses"}
+_CHOICE_KEYS = {"kind", "moment", "prompt", "lasts", "uses", "options"}
 
 
 class RecordFileError(ValueError):
@@ -99,7 +99,10 @@ def _record(t: dict, where: str) -> V.RuleRecord:
     choice = None
     if "choice" in t:
         _check_keys(t["choice"], _CHOICE_KEYS, where + ".choice")
-        choice = V.RuleChoice(**t["choice"])
+        kw = dict(t["choice"])
+        if "options" in kw:
+            kw["options"] = _strings(kw["options"], where + ".choice.options")
+        choice = V.RuleChoice(**kw)
     return V.RuleRecord(t["key"], _strings(t["names"], where + ".names"), t["source"], t["summary"], grants,
                         _strings(t.get("ids", []), where + ".ids"), t.get("faction", ""), t.get("detachment", ""),
                         choice, t.get("partial", ""))

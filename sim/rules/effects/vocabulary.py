@@ -108,10 +108,11 @@ NOT_TARGET_KEYWORD = "target lacks keyword"  # argument: a keyword the target (o
 LED = "led"  # the affected unit is an attached unit with a leader (led by a CHARACTER, 19.01)
 TARGET_NOT_BELOW_HALF = "target not below half"  # the target unit is not below half-strength
 TARGET_ON_OBJECTIVE = "target on objective"  # a model of the target unit is within range of an objective marker
+OPTION = "option"  # argument: one of the rule's options (RuleChoice.options); the option its PICK_OPTION choice holds
 CONDITIONS = (CHARGED, STATIONARY, BELOW_HALF, ON_OBJECTIVE, LEADING, TARGET_KEYWORD, TARGET_CHOSEN, CHOSEN,
               TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND, BELOW_STARTING, NOT_TARGET_KEYWORD, LED,
-              TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE)
-WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD)
+              TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE, OPTION)
+WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD, OPTION)
 # -- zones: the holding army's domain (sim.rules.effects.domain: its deployment zone; No Man's Land / the enemy's
 # zone while it controls at least half of their objectives), the attack's weapon, the affected unit's keywords
 IN_DOMAIN = "within domain"  # a model of the affected unit is within the holding army's domain
@@ -152,7 +153,8 @@ PICK_ENEMY = "enemy unit"  # pick one enemy unit (Oath of Moment's target); CHOS
 CALL = "call"  # switch the rule on now or not (a Waaagh!'s turn, a once-per-battle ability)
 PICK_FRIEND = "friendly unit"  # pick one friendly unit (within the CHOSEN_FRIEND grant's range of a bearer, with
 # its keywords): the CHOSEN_FRIEND grants reach it
-CHOICE_KINDS = (PICK_ENEMY, CALL, PICK_FRIEND)
+PICK_OPTION = "option"  # pick one of the rule's ``options`` (a stance, an imperative, a vow): OPTION conditions read it
+CHOICE_KINDS = (PICK_ENEMY, CALL, PICK_FRIEND, PICK_OPTION)
 # how long a choice holds once made
 UNTIL_NEXT_CHOICE = "until the next choice"  # e.g. a target picked each Command phase
 THIS_TURN = "this turn"
@@ -284,10 +286,16 @@ class RuleChoice:
     prompt: str  # what is asked, in our words
     lasts: str = UNTIL_NEXT_CHOICE
     uses: int = 0  # per battle (Waaagh!: 1); 0: every time
+    options: tuple[str, ...] = ()  # PICK_OPTION: the options' names (the default player takes the first)
 
     def __post_init__(self) -> None:
         if self.kind not in CHOICE_KINDS:
             raise VocabularyError(f"unknown choice kind {self.kind!r}")
+        if (self.kind == PICK_OPTION) != bool(self.options):
+            raise VocabularyError("a choice of options (and only one) lists its options")
+        if self.options and (len(self.options) < 2 or len(set(self.options)) != len(self.options)
+                             or not all(isinstance(o, str) and o.strip() == o and o for o in self.options)):
+            raise VocabularyError(f"a choice of options needs two or more distinct names, not {self.options!r}")
         if self.moment not in PHASES:
             raise VocabularyError(f"a choice's moment must be a phase of {PHASES}, not {self.moment!r}")
         if isinstance(self.uses, bool) or not isinstance(self.uses, int) or self.uses < 0:
@@ -322,9 +330,14 @@ class RuleRecord:
         if not self.grants:
             raise VocabularyError(f"{self.key}: a record with no effect the engine applies is no record (the rule is "
                                   "not modelled: leave it out, the importer reports it so)")
-        uses_choice = any(c[0] in (CHOSEN, TARGET_CHOSEN) for g in self.grants for c in g.when.conditions)
+        uses_choice = any(c[0] in (CHOSEN, TARGET_CHOSEN, OPTION) for g in self.grants for c in g.when.conditions)
         if uses_choice and self.choice is None:
             raise VocabularyError(f"{self.key}: a grant reads the rule's choice, but the rule asks none")
+        for g in self.grants:
+            for c in g.when.conditions:
+                if c[0] == OPTION and c[1] not in self.choice.options:
+                    raise VocabularyError(f"{self.key}: a grant reads the option {c[1]!r}, which the rule's choice "
+                                          f"does not offer ({', '.join(self.choice.options) or 'no options'})")
         friend = [g for g in self.grants if g.who == CHOSEN_FRIEND]
         if friend and self.choice is not None and self.choice.kind != PICK_FRIEND:
             raise VocabularyError(f"{self.key}: a grant reaches the chosen friendly unit, but the rule asks no "

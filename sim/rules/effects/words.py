@@ -38,13 +38,13 @@ def effect_words(e: V.Effect) -> str:
     if k == V.MORTAL_WOUNDS:
         roll = f"on a {e.roll}+ " if e.roll else ""
         if e.trigger == V.ON_FAILED_SHOCK:  # -- zones
-            return f"{roll}{_dice(e.dice)} mortal wounds to it after it fails a battle-shock test"
-        return f"{roll}{_dice(e.dice)} mortal wounds ({e.trigger})"
+            return f"{roll}{e.dice} mortal wounds to it after it fails a battle-shock test"
+        return f"{roll}{e.dice} mortal wounds ({e.trigger})"
     if k == V.RETURN:
         when = _RETURN_WHEN[e.trigger]
         if e.which == V.ONE_MODEL:  # -- zones
-            return f"one wounded model regains up to {_dice(e.dice)} wounds {when}"
-        return f"regains {_dice(e.dice)} {'wounds' if e.which == V.WOUNDS else 'models'} {when}"
+            return f"one wounded model regains up to {e.dice} wounds {when}"
+        return f"regains {e.dice} {'wounds' if e.which == V.WOUNDS else 'models'} {when}"
     if k == V.FIGHTS_FIRST:
         return "fights first"
     if k == V.ARRIVAL_DISTANCE:  # -- zones
@@ -57,13 +57,6 @@ def effect_words(e: V.Effect) -> str:
         what = e.ability or "stratagems"
         return f"{what} cost {e.value:+d} CP"
     return k
-
-
-def _dice(d) -> str:
-    if d.is_random:
-        base = f"{d.n if d.n > 1 else ''}D{d.sides}"
-        return base + (f"+{d.k}" if d.k else "")
-    return str(d.k)
 
 
 def grant_words(g: V.Grant) -> str:

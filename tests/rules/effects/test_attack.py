@@ -71,7 +71,7 @@ def test_weapon_taking_changes_characteristics_with_their_caps():
     assert weapon_taking(w, AttackTakes(A=-5, S=-9, AP=-3, D=-2)) == gun(A="1", S=1, AP=0, D="1")
     r = gun(A="D6", D="D3")
     assert weapon_taking(r, AttackTakes(A=1, D=1)) == gun(A="D6+1", D="D3+1")
-    assert weapon_taking(r, AttackTakes(D=-1)).D == DiceExpr(1, 3, 0)  # (D3-1 could be 0: D never below 1)
+    assert weapon_taking(r, AttackTakes(D=-1)).D == DiceExpr(1, 3, -1)  # (rolls 1, 1, 2: DiceExpr.value)
 
 
 def test_weapon_taking_adds_conferred_abilities_once_and_caches():

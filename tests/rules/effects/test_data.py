@@ -54,6 +54,8 @@ def test_load_records_refuses_a_grant_that_could_never_act(tmp_path, grant, foun
 @pytest.mark.parametrize("choice, found", [
     ('{ kind = "call", moment = "comand", prompt = "p" }', "comand"),
     ('{ kind = "call", moment = "command", prompt = "p", uses = -3 }', "-3"),
+    ('{ kind = "option", moment = "fight", prompt = "p", options = "A, B" }', "choice.options"),
+    ('{ kind = "option", moment = "fight", prompt = "p", options = ["A"] }', "two or more"),
 ])
 def test_load_records_refuses_a_choice_never_asked(tmp_path, choice, found):
     p = tmp_path / "r.toml"

@@ -109,7 +109,7 @@ def test_every_record_is_within_the_vocabulary(r):
             assert kw == kw.upper()
     if r.choice is not None:  # a choice some grant reads (the converse the record itself checks)
         assert r.choice.moment in phases
-        assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN) for g in r.grants for c in g.when.conditions) \
+        assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN, V.OPTION) for g in r.grants for c in g.when.conditions) \
             or any(g.who == V.CHOSEN_FRIEND for g in r.grants)
     assert isinstance(r.ids, tuple) and isinstance(r.names, tuple)
     for text in (r.summary, r.partial):
@@ -143,9 +143,9 @@ def test_a_record_is_found_by_community_id_before_name():
     # every profile id of an ability printed on several datasheets leads to its one record
     r = table.by_key("armoured-resilience")
     assert len(r.ids) > 1 and all(table.lookup(ids=(i,)) is r for i in r.ids)
-    # the options of a rule are records of their own, resolved by key or printed name
-    assert table.resolve("Martial Ka'tah (Rendax Stance)").key == "martial-katah-rendax"
+    # a rule's options (stances, imperatives) are its choice's, resolved with the rule
     assert table.resolve("martial-katah").name == "Martial Ka'tah"
+    assert table.resolve("Martial Ka'tah").choice.options == ("Dacatarai Stance", "Rendax Stance")
 
 
 def test_eleventh_edition_numbers():
@@ -175,6 +175,11 @@ def test_conditions_of_records_read_the_facts():
     assert _acting("sunderer-of-fortresses", target_keywords=frozenset({"VEHICLE"})) == ["modify:S", "modify:D"]
     assert _acting("oath-of-moment", target_chosen=False) == []
     assert _acting("waaagh", attack="melee", chosen=True) == ["modify:S", "modify:A", "invulnerable:"]
+    assert _acting("martial-katah", attack="melee", option="Rendax Stance") == ["weapon ability:LETHAL HITS"]
+    assert _acting("martial-katah", attack="melee", option="Dacatarai Stance") == ["weapon ability:SUSTAINED HITS 1"]
+    assert _acting("martial-katah", attack="melee") == []  # (no stance picked yet)
+    assert _acting("doctrina-imperatives", attack="ranged", option="Conqueror Imperative") == [
+        "weapon ability:ASSAULT", "modify:AP"]  # (the AP for BATTLELINE units: a keyword of the grant)
 
 
 def _check_tool():

@@ -106,3 +106,24 @@ def test_a_limit_on_uses_only_where_the_battle_counts_them():
               V.Effect(V.FEEL_NO_PAIN, value=5), V.Effect(V.WEAPON_ABILITY, ability="LANCE")):
         with pytest.raises(V.VocabularyError, match="limit on uses"):
             V.Grant(e, when=once)
+
+
+def test_a_choice_of_options_lists_two_or_more_and_its_grants_read_only_those():
+    with pytest.raises(V.VocabularyError, match="lists its options"):
+        V.RuleChoice(V.PICK_OPTION, "fight", "stance?")
+    with pytest.raises(V.VocabularyError, match="lists its options"):
+        V.RuleChoice(V.CALL, "fight", "call?", options=("A", "B"))
+    with pytest.raises(V.VocabularyError, match="two or more distinct"):
+        V.RuleChoice(V.PICK_OPTION, "fight", "stance?", options=("A", "A"))
+    with pytest.raises(V.VocabularyError, match="two or more distinct"):
+        V.RuleChoice(V.PICK_OPTION, "fight", "stance?", options=("A",))
+    choice = V.RuleChoice(V.PICK_OPTION, "fight", "stance?", options=("Blade", "Shield"))
+    blade = V.Grant(V.Effect(V.MODIFY, "hit", 1), when=V.When(conditions=((V.OPTION, "Blade"),)))
+    spear = V.Grant(V.Effect(V.MODIFY, "hit", 1), when=V.When(conditions=((V.OPTION, "Spear"),)))
+    with pytest.raises(V.VocabularyError, match="asks none"):
+        V.RuleRecord("k", ("K",), V.ARMY_RULE, "x", (blade,))
+    with pytest.raises(V.VocabularyError, match="does not offer"):
+        V.RuleRecord("k", ("K",), V.ARMY_RULE, "x", (spear,), choice=choice)
+    with pytest.raises(V.VocabularyError, match="an argument is needed"):
+        V.When(conditions=((V.OPTION, None),))
+    assert V.RuleRecord("k", ("K",), V.ARMY_RULE, "x", (blade,), choice=choice).choice.options == ("Blade", "Shield")
