@@ -78,6 +78,8 @@ class Battle:
         for owner, army in enumerate(scenario.armies):  # (the choices in force as it starts: a scenario's)
             for key, value in army.chosen:
                 rec = table.by_key(key)
+                if rec.choice is None:  # (an oath the scenario swore: sim.phases.oaths reads it)
+                    continue
                 units = [u.id for u in scenario.units if u.owner == owner
                          and (key in army.rules or any(key in m.rules for m in u.models))]
                 # (a datasheet ability's choice is each holding unit's own: the same for each)

@@ -17,6 +17,9 @@ Scenario scripts, the sandbox and the default policies (RULES.md Part A) all ans
   the closest, Part A ruling 17);
 * ``arrival`` (its user, 15.07): where a unit arriving by Rapid Ingress is set up, one of its
   legal spots (default: Part A ruling 27's).
+* ``oath`` / ``oath_target`` (an oath rule's player, before the battle: sim.phases.oaths): the
+  oath sworn, "<deed> / <quality>" (either part "random"), and the enemy CHARACTER model a
+  ``tyrant`` deed names.
 
 A scenario script answers by kind, once for its whole step (``Scripted``): the answer is fitted
 to each request of that kind as it comes (sim.plan.answers.fit_scripted_answer).

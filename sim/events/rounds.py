@@ -69,6 +69,7 @@ class CP(Event):
     gained: Annotated[int, "the CP each player gains"]
     cp: Annotated[dict[str, int], "each player's CP after"]
     source: Annotated[str, "why ('08.02 core CP')"]
+    player: NotRequired[Annotated[str, "the one player who gains them (a rule's CP); absent: each player"]]
 
 
 @declare(ev.BATTLE_SHOCK)
@@ -112,6 +113,25 @@ class RuleChoice(Event):
     unit: NotRequired[Annotated[str, "the unit whose datasheet ability it is (each unit holding one chooses apart)"]]
 
 
+# -- cabal:
+@declare(ev.PSYCHIC_TEST)
+class PsychicTest(Event):
+    """A ritual attempted at the start of the Shooting phase (sim.phases.rituals): the Psychic
+    test's dice, its perils (a double or triple: D3 mortal wounds to the caster's unit, told by
+    the rule effect event before it), and whether the ritual was manifested."""
+
+    rule: Annotated[str, "the rule the caster attempts it by (Cabal of Sorcerers)"]
+    ritual: Annotated[str, "the ritual's name"]
+    unit: Annotated[str, "the caster's unit"]
+    model: Annotated[str, "the caster"]
+    target: Annotated[str, "the unit it is attempted at"]
+    dice: Annotated[list[int], "the dice rolled (two, or three with the extra die)"]
+    total: Annotated[int, "their total: the Psychic test result"]
+    needed: Annotated[int, "the ritual's Warp Charge"]
+    perils: Annotated[bool, "two or more dice showed the same number"]
+    manifested: Annotated[bool, "the caster survived and the total reached the Warp Charge"]
+
+
 @declare(ev.STRATAGEM)
 class Stratagem(Event):
     """15 A stratagem used: its CP paid."""
@@ -153,3 +173,37 @@ class Result(Event):
     vp: Annotated[dict[str, int], "each player's VP"]
     result: Annotated[str, "the winner's name, or 'draw'"]
     rounds: Annotated[int, "the battle rounds played"]
+
+
+# -- code:
+@declare(ev.OATH)
+class Oath(Event):
+    """An army swore its oath before the battle (sim.rules.effects.oaths): a deed and a quality."""
+
+    rule: Annotated[str, "the rule's name"]
+    player: Annotated[str, "the player whose army swore it"]
+    deed: Annotated[str, "the deed's name"]
+    quality: Annotated[str, "the quality's name"]
+    random: Annotated[bool, "the deed or the quality was rolled (the dice before it): one more CP"]
+
+
+@declare(ev.OATH_TARGET)
+class OathTarget(Event):
+    """The enemy CHARACTER model an oath's deed names, picked at the start of the battle."""
+
+    rule: Annotated[str, "the rule's name"]
+    player: Annotated[str, "the player whose oath it is"]
+    model: Annotated[str | None, "the model's id; null: the enemy has no CHARACTER model"]
+
+
+@declare(ev.DEED)
+class Deed(Event):
+    """An oath's deed judged at its moment, until it is done: done the first time, the army is
+    Honoured until the battle ends (its CP: the cp event after)."""
+
+    rule: Annotated[str, "the rule's name"]
+    player: Annotated[str, "the player whose oath it is"]
+    deed: Annotated[str, "the deed's name"]
+    round: Annotated[int, "the battle round"]
+    done: Annotated[bool, "the deed is done (the oath fulfilled)"]
+    progress: Annotated[str, "where the deed stands, in words"]

@@ -18,6 +18,10 @@ from sim.plan.fight import fight_eligible
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.phases import rule_choices, scoring, upkeep
+from sim.phases import forced_shock  # -- shock:
+from sim.phases import rituals  # -- cabal
+from sim.phases import oaths  # -- code
+from sim.rules.effects import oaths as OA  # -- code
 from sim.systems import rule_effects
 from sim.rules.effects import vocabulary as EV
 from sim.rules import pre_battle as PB
@@ -37,6 +41,7 @@ def start_battle(battle):
     roll-off, then battle round 1 begins. (A battle deployed by the rules begins with steps
     5-11 instead: sim.phases.pre_battle, which calls these two in turn.) The scenario's
     battle formations stand declared: every DEDICATED TRANSPORT left empty is destroyed (18.01)."""
+    yield from oaths.swear(battle)  # -- code (the end of reading the mission: before all else here)
     destroy_empty_dedicated(battle)
     first_turn(battle)
     yield from begin(battle)
@@ -64,6 +69,7 @@ def begin(battle):
     # 01.02.01 every model of the unit, in strategic reserves too
     ts.starting_strength = {u: len(esper.component_for_entity(u, Unit).models) for u in W.all_units()}
     battle.emit(ev.BATTLE_START, first=PLAYER[ts.first], rounds=ts.mission.rounds)
+    yield from oaths.start_of_battle(battle)  # -- code
     yield from _start_round(battle, 1)
 
 
@@ -81,6 +87,7 @@ def _start_turn(battle, player: int):
     _enter(battle, Phase.COMMAND)
     yield from rule_choices.start_of_phase(battle)
     yield from upkeep.command_phase(battle)
+    yield from forced_shock.forced_tests(battle, EV.AT_COMMAND)  # -- shock: (08.04)
     rule_effects.returns(battle, EV.AT_COMMAND)
     _end_of_phase(battle)
     _enter(battle, Phase.MOVEMENT)
@@ -100,6 +107,7 @@ def _end_of_phase(battle) -> None:
     mission scoring that falls at this moment."""
     scoring.settle_control(battle)
     rule_effects.returns(battle, EV.AT_END_OF_PHASE)
+    rituals.end_of_phase(battle)  # -- cabal: rituals last until the end of the phase
     scoring.score(battle, battle.turn_state.phase)
 
 
@@ -115,6 +123,7 @@ def end_phase(battle):
         yield from battle.offer(Moment(SG.END_OF_PHASE))
         _enter(battle, Phase.SHOOTING)
         yield from rule_choices.start_of_phase(battle)
+        yield from rituals.start_of_shooting(battle)  # -- cabal: the rules' rituals (sim.phases.rituals)
         yield from battle.offer(Moment(SG.START_OF_PHASE))
         yield from battle.offer(Moment(SG.DURING_PHASE))
     elif phase == Phase.SHOOTING:
@@ -209,11 +218,13 @@ def _end_turn(battle):
     scoring.settle_control(battle)
     yield from upkeep.coherency_removals(battle)
     scoring.score(battle, Phase.END)
+    oaths.judge(battle, OA.END_OF_TURN)  # -- code
     upkeep.roll_over_turn(battle)
     if ts.active == ts.first:
         yield from _start_turn(battle, other(ts.first))
         return
     # 07.03 end of the battle round
+    oaths.judge(battle, OA.END_OF_ROUND)  # -- code
     upkeep.end_of_round(battle)
     if ts.round >= ts.mission.rounds:
         scoring.finish(battle)

@@ -25,6 +25,7 @@ from sim import events as ev
 from sim.components import Unit
 from sim.decisions import DecisionRequest, ask
 from sim.phases import battle_round as flow
+from sim.phases import oaths  # -- code
 from sim.phases.state import PreBattleStep
 from sim.plan.deployment import scouts, to_deploy
 from sim.rules import pre_battle as PB
@@ -36,7 +37,9 @@ from sim.world import resources as R
 
 
 def open_pre_battle(battle):
-    """26 step 5 (the roles), then step 7 begins."""
+    """26 step 5 (the roles), then step 7 begins. (First, as reading the mission ends: the
+    armies' oaths, sim.phases.oaths.)"""
+    yield from oaths.swear(battle)  # -- code
     ts = battle.turn_state
     mission = ts.mission
     more = {}

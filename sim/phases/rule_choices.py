@@ -4,7 +4,10 @@ hold expire, then the active player is asked each choice of theirs whose moment 
 ``rule_choice`` decision: an enemy unit's id, a friendly unit's id, or "call" / "decline"), while uses remain. Scripts
 (a step's ``decisions``), the default and random players and the sandbox answer it; the choice
 is kept in Resources.rule_choices ({"value", "round", "player"} by "<player>:<rule key>") and
-counted in Resources.rule_uses; each is logged as a ``rule choice`` event. What may be answered,
+counted in Resources.rule_uses; each is logged as a ``rule choice`` event. A choice asked in
+either player's turn (RuleChoice.turn) is asked of its player in the other's turn too, after the
+active player's; then the forced battle-shock tests due at the start of the phase are made
+(sim.phases.forced_shock). What may be answered,
 the default answer and when a choice expires are sim.rules.effects.choices (pure)."""
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from sim.rules.turn import PLAYER
 from sim.world import queries as W
 from sim.world import resources as R
 from sim.world import rule_effects as RE
+from sim.phases import forced_shock  # -- shock:
 
 KIND = "rule_choice"
 
@@ -109,26 +113,44 @@ def start_of_phase(battle):
             if c is not None and CH.expired(rec.choice.lasts, c["round"], c["player"], ts.round, ts.active, p, phase):
                 del res.rule_choices[ck]
                 battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=None, **_unit(scope))
-    p = ts.active
-    for rec, scope, name in records_of(p):
+    # -- shock: the active player's choices, then the other player's asked in either player's turn
+    asked = [(ts.active, r) for r in records_of(ts.active)]
+    asked += [(1 - ts.active, r) for r in records_of(1 - ts.active) if r[0].choice.turn == V.EITHER_TURN]
+    for p, (rec, scope, name) in asked:
         ch = rec.choice
         ck = RE.choice_key(p, rec.key, scope)
         if ch.moment != phase or not CH.uses_left(ch, RE.uses_of(p, rec.key, scope)):
             continue
         if ch.kind == V.CALL and ck in res.rule_choices:
             continue  # (called and still in force)
+        if not CH.asked_in_round(ch, ts.round, res.rule_uses.get(CH.round_key(ck, ts.round), 0) > 0):  # -- shock:
+            continue
         enemies = _friends(p, rec) if ch.kind == V.PICK_FRIEND else _enemies(p)
         opts = CH.options(ch, [u for u, _d in enemies])
+        default = CH.default_answer(ch, enemies, ts.round)
+        if ch.lasts == V.KEPT:  # -- shock: the options not picked yet (for this rule, or the one it adds to)
+            kept = RE.choice_key(p, ch.adds_to or rec.key, scope)
+            opts = CH.options_left(ch, res.rule_choices.get(kept, {}).get("value") or [])
+            default = opts[0] if opts else None
         if not opts:
             continue
-        req = DecisionRequest(KIND, f"{ck} round {ts.round}", p, opts, CH.default_answer(ch, enemies, ts.round),
+        req = DecisionRequest(KIND, f"{ck} round {ts.round}", p, opts, default,
                               prompt=f"{rec.name}{f' ({name})' if name else ''}: {ch.prompt}",
-                              context={"rule": rec.key, "choice": ch.kind, **({"unit": scope} if scope else {})})
+                              context={"rule": rec.key, "choice": ch.kind, **({"unit": scope} if scope else {}),
+                                       **({"turn": ch.turn} if ch.turn != V.OWN_TURN else {})})
         answer = yield from ask(battle, req)
         value = CH.value_of(ch, answer)
         if value is None:
             battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=False, **_unit(scope))
             continue
+        if ch.rounds:  # -- shock: (asked once in each of its rounds)
+            res.rule_uses[CH.round_key(ck, ts.round)] = 1
+        if ch.lasts == V.KEPT:  # -- shock: added to the options picked before (of the rule it adds to, if any)
+            before = res.rule_choices.get(kept, {}).get("value")
+            res.rule_choices[kept] = {"value": CH.picked_value(before, value), "round": ts.round, "player": ts.active}
+            value = CH.picked_value(res.rule_choices.get(ck, {}).get("value") if ch.adds_to else before, value)
         res.rule_choices[ck] = {"value": value, "round": ts.round, "player": ts.active}
         res.rule_uses[ck] = res.rule_uses.get(ck, 0) + 1
         battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=value, **_unit(scope))
+    # -- shock: the rules acting at the start of the phase, once its choices are made (forced battle-shock tests)
+    yield from forced_shock.forced_tests(battle, V.AT_START_OF_PHASE)

@@ -54,16 +54,28 @@ def command_phase(battle):
     for u in _units_of(ts.active):
         st = W.unit_state(u)
         state = strength(battle, u)
-        if not CMD.needs_battle_shock_roll(st.battle_shocked, state):
+        forced = _forced_in_step(battle, u)  # -- shock: a rule's test in this step is its one roll (08.03.01)
+        if not CMD.needs_battle_shock_roll(st.battle_shocked, state) and forced is None:
             continue
         moment = Moment(SG.BEFORE_BATTLE_SHOCK_ROLL, player=ts.active, unit=u, info={"strength": state})
         yield from battle.offer(moment)
         if moment.info.get("passed"):  # (a stratagem passed it without dice: 15.04)
             continue
-        if RX.any_rules():  # (a rule may re-roll it: the player may be asked)
+        if forced is not None:  # -- shock:
+            yield from forced
+        elif RX.any_rules():  # (a rule may re-roll it: the player may be asked)
             yield from battle_shock_test(battle, u, True, True, fields={"strength": state})
         else:
             battle_shock_roll(battle, u, in_battle_shock_step=True, strength=state)
+
+
+def _forced_in_step(battle, u: int):
+    """-- shock: the test a rule forces on the unit in its Battle-shock step (V.IN_SHOCK_STEP, made
+    as its one roll of the step: sim.phases.forced_shock.in_step), as a generator, or None."""
+    if not RX.any_rules():
+        return None
+    from sim.phases import forced_shock
+    return forced_shock.in_step(battle, u, strength(battle, u))
 
 
 def battle_shock_roll(battle, u: int, *, in_battle_shock_step: bool, **fields) -> None:
@@ -76,14 +88,16 @@ def battle_shock_roll(battle, u: int, *, in_battle_shock_step: bool, **fields) -
         raise RuntimeError("a battle-shock roll asked where no decision can wait")
 
 
-def battle_shock_test(battle, u: int, in_battle_shock_step: bool, asked: bool, fields: dict):
+def battle_shock_test(battle, u: int, in_battle_shock_step: bool, asked: bool, fields: dict, forced: int = 0):
     """``battle_shock_roll`` as a generator: the rules' modifiers to the unit's Ld and to the
     roll, and their re-rolls of it (sim.systems.rule_effects and sim.world.rule_reads; ``asked``: a re-roll the player may
-    choose is a decision), apply."""
+    choose is a decision), apply. ``forced``: the modifier a rule forcing the test gives it
+    (sim.phases.forced_shock), added to the others."""
     st = W.unit_state(u)
     lds = rule_reads.leadership(battle, u)
     dice = battle.dice.d6(2, f"battle-shock roll {_name(u)}")
     mod = rule_effects.roll_modifier(battle, u, "battle-shock") if RX.any_rules() else 0
+    mod += forced  # -- shock:
     passed = PR.battle_shock_passes(sum(dice), mod, lds)
     if RX.any_rules():
         new = yield from rule_effects.reroll(battle, u, "battle-shock", list(dice), not passed, asked)

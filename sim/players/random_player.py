@@ -45,7 +45,7 @@ class RandomPlayer(Player):
 
     def answer(self, battle, request):
         if request.kind in ("precision", "duplicate", "lethal_hits", "stratagem", "role", "rule_choice",
-                            "rule_reroll") and request.options:
+                            "rule_reroll", "oath", "oath_target") and request.options:
             return self._pick(list(request.options))
         return request.default
 

@@ -46,12 +46,18 @@ class ScriptedPlayer(Player):
         """A decision of this side raised by another command than its own steps': a rule's
         choice asked at the start of a phase of its turn (sim.phases.rule_choices: the command
         that ends the phase before asks it) is answered by the ``rule_choice`` of its next step
-        when that step is for this battle round and it is this side's turn; anything else takes
-        the default."""
+        when that step is for this battle round and it is this side's turn (or the choice is asked
+        in either player's turn: context "turn" "either"); anything else takes the default. An oath's decisions (sim.phases.oaths, before the battle) are answered by the
+        ``oath`` / ``oath_target`` of the first of its steps that gives one."""
         ts = battle.turn_state
+        if request.kind in ("oath", "oath_target"):  # -- code: before the battle, from any step of this side's
+            for step in self.steps[self.next:]:
+                if request.kind in step.decisions:
+                    return Scripted(step.decisions[request.kind])
+            return request.default
         if request.kind == "rule_choice" and self.next < len(self.steps) and ts is not None:
             step = self.steps[self.next]
-            if ("rule_choice" in step.decisions and ts.active == self.side
+            if ("rule_choice" in step.decisions and (ts.active == self.side or request.context.get("turn") == "either")
                     and ts.round == step.action.get("round", 1)):
                 return Scripted(step.decisions["rule_choice"])
         return request.default

@@ -293,7 +293,8 @@ _LINES = {
     ev.PLAYER_TURN: lambda e: f"\n=== {e['player']}'s turn (round {e['round']})",
     ev.PHASE: _phase,
     ev.STEP: lambda e: f"   ({e['step']} step: {e['player']} chooses)",
-    ev.CP: lambda e: f"   +{e['gained']} CP each ({e['source']}): " + ", ".join(f"{p} {e['cp'][p]}" for p in PLAYER),
+    ev.CP: lambda e: (f"   +{e['gained']} CP " + (f"to {e['player']}" if e.get("player") else "each")
+                      + f" ({e['source']}): " + ", ".join(f"{p} {e['cp'][p]}" for p in PLAYER)),
     ev.BATTLE_SHOCK: _shock,
     ev.STATIONARY: lambda e: f"   remained stationary ({e['rule']}): {', '.join(e['units'])}",
     ev.SELECTED_TO_MOVE: lambda e: (f"== {e['unit']} is selected to {'remain stationary' if e['mode'] == 'stationary' else e['mode']}"
@@ -312,9 +313,21 @@ _LINES = {
     ev.DISEMBARKED: _disembarked,
     ev.DESTROYED_EMPTY: lambda e: f"   {e['unit']} is destroyed: a DEDICATED TRANSPORT with no unit embarked ({e['rule']})",
     ev.RULE_EFFECT: lambda e: f"   {e['rule']}: {e['unit']} {e['effect']}",
+    # -- code:
+    ev.OATH: lambda e: (f"   {e['player']}'s {e['rule']}: the oath is sworn: {e['deed']} {e['quality']}"
+                        + (" (rolled: one more CP)" if e["random"] else "")),
+    ev.OATH_TARGET: lambda e: (f"   {e['player']}'s {e['rule']}: " + (f"{e['model']} is the tyrant to lay low"
+                               if e["model"] else "no enemy CHARACTER to lay low")),
+    ev.DEED: lambda e: (f"   {e['player']}'s {e['rule']}: {e['deed']} " + ("done" if e["done"] else "not done yet")
+                        + f" ({e['progress']})" + (": the army is Honoured" if e["done"] else "")),
     ev.RULE_CHOICE: lambda e: (f"   {e['player']}'s {e['rule']}: "
                                + ("expires" if e["value"] is None else "called" if e["value"] is True
                                   else "not called" if e["value"] is False else f"{e['value']} is picked")),
+    # -- cabal:
+    ev.PSYCHIC_TEST: lambda e: (f"   {e['rule']}: {e['model']} ({e['unit']}) attempts {e['ritual']} at {e['target']}: "
+                                f"rolls {e['dice']} = {e['total']} (needs {e['needed']}+)"
+                                + (", perils" if e["perils"] else "")
+                                + (": manifested" if e["manifested"] else ": not manifested")),
     ev.STRATAGEM: lambda e: (f"   {e['player']} uses {e['stratagem']} ({e['section']}, {e['cp']} CP; {e['cp_left']} left)"
                              f" on {e['target']}" + (f": {e['about']}" if e.get("about") else "")),
     ev.EXPLOSIVES: lambda e: (f"   explosives (15.05): {e['model']} at {e['target']}, rolls {e['rolls']} (4+): "

@@ -106,6 +106,13 @@ def option_text(sb, opt) -> str:
     m = sb.scene.models.get(s)
     if m is not None:
         return f"{m.name} ({s})"
+    if " at " in s:  # -- cabal: a ritual's answer, "<ritual key> at <unit id>[ +D6]" (sim.rules.effects.rituals)
+        from sim.rules.effects import rituals as RT
+        from sim.rules.effects import table
+        key, target, extra = RT.parse(s)
+        rec = table.by_key(key)
+        if rec is not None and target in sb.scene.units:
+            return f"{rec.name} at {option_text(sb, target)}" + (", with a third die" if extra else "")
     return WORDS.get(s.casefold(), s)
 
 
@@ -140,6 +147,9 @@ def build_generic(flow, sb, req) -> None:
     rec = rule_of(req)
     if rec is not None:
         flow.para(f"{rec.name} ({rec.source}): {rec.summary}", "#muted")
+    legend = req.context.get("legend") if isinstance(req.context, dict) else None  # -- code: what options' words mean
+    for line in legend if isinstance(legend, list) else ():
+        flow.para(str(line), "#muted")
     options = list(req.options) if isinstance(req.options, (list, tuple)) else []
     if isinstance(req.default, list):
         chosen = sb.decision_state.setdefault("generic", list(req.default))
@@ -155,6 +165,30 @@ def build_generic(flow, sb, req) -> None:
         flow.button(flow.fit(option_text(sb, opt), flow.width - 8), lambda o=opt: sb.answer(o),
                     name=f"answer:{opt}" if isinstance(opt, (str, int, bool)) else f"answer:#{k}", tip=tip,
                     object_id="#pick" if opt == req.default else None)
+        flow.newline()
+
+
+# -- code:
+def build_oath(flow, sb, req) -> None:
+    """An oath (sim.phases.oaths): a row per deed, a button per quality ("random": rolled), the
+    legend of what each names above; the default policy's oath highlighted."""
+    rec = rule_of(req)
+    if rec is not None:
+        flow.para(f"{rec.name} ({rec.source}): {rec.summary}", "#muted")
+    for line in req.context.get("legend", ()):
+        flow.para(str(line), "#muted")
+    rows: dict[str, list[str]] = {}
+    for opt in req.options:
+        deed, quality = (p.strip() for p in str(opt).split("/", 1))
+        rows.setdefault(deed, []).append(quality)
+    for deed, qualities in rows.items():
+        flow.inline_label(deed, width=60, height=24)
+        w = max(40, (flow.width - 70) // max(1, len(qualities)) - 4)
+        for q in qualities:
+            opt = f"{deed} / {q}"
+            flow.button(flow.fit(q, w), lambda o=opt: sb.answer(o), name=f"answer:{opt}", width=w, height=24, size=12,
+                        tip="the default policy's oath" if opt == req.default else None,
+                        object_id="#pick" if opt == req.default else None)
         flow.newline()
 
 

@@ -88,7 +88,7 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
     the holding unit's id for a datasheet ability (sim.world.rule_effects.scope_of)."""
     c = rec.choice
     if c is None:
-        return ""
+        return oath_words(rec, owner)  # -- code
     value = RE.choice_of(owner, rec.key, scope)
     used = RE.uses_of(owner, rec.key, scope)
     left = f" ({max(0, c.uses - used)} use{'s' if c.uses - used != 1 else ''} left)" if c.uses else ""
@@ -96,6 +96,8 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
         return f"marked {_unit_name(value)}" if value is not None else "no unit marked yet"
     if c.kind == V.PICK_FRIEND:
         return f"affecting {_unit_name(value)}" if value is not None else "no friendly unit picked yet"
+    if c.kind == V.PICK_OPTION and isinstance(value, list):  # -- shock: (KEPT: every option picked so far)
+        return f"{', '.join(value)} chosen"
     if c.kind == V.PICK_OPTION:
         return f"{value} chosen" if value else f"no option chosen yet ({', '.join(c.options)})"
     res = R.current  # (when and by whom the choice was made: sim.world.resources.rule_choices)
@@ -106,6 +108,22 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
     if c.uses and used >= c.uses:
         return "used (no use left)"
     return "not called" + left
+
+
+# -- code:
+def oath_words(rec: V.RuleRecord, owner: int) -> str:
+    """The oath an OATH rule's army swore (sim.phases.oaths), in words: "oath: <deed>, <quality>"
+    and ", Honoured" once its deed is done ("" for a rule without an oath)."""
+    if not any(g.what.kind == V.OATH for g in rec.grants):
+        return ""
+    from sim.rules.turn import PLAYER
+    res = R.current
+    oath = None if res is None else res.oaths.get(PLAYER[owner])
+    if oath is None:
+        return "oath not sworn yet"
+    rolled = " (rolled)" if oath["random"] else ""
+    return (f"oath: {oath['deed']}, {oath['quality']}{rolled}"
+            + (f", Honoured since round {oath['fulfilled']}" if oath.get("fulfilled") is not None else ""))
 
 
 def _why(reason: str, rec: V.RuleRecord, choice: str) -> str:

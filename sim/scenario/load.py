@@ -404,6 +404,17 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
     out = []
     for name, value in v.items():
         rec = table.resolve(name)
+        # -- code: an oath (its OATH grant) sworn by the scenario: "<deed> / <quality>" (sim.rules.effects.oaths)
+        if rec is not None and rec.key in held and any(g.what.kind == V.OATH for g in rec.grants):
+            from sim.rules.effects import oaths
+            try:
+                oaths.parse(value)
+            except ValueError:
+                deeds, qualities = ", ".join(oaths.options(oaths.DEEDS)), ", ".join(oaths.options(oaths.QUALITIES))
+                ar.sub("chosen").fail(f"an oath \"<deed> / <quality>\", a deed of {deeds} and a quality of {qualities}",
+                                      value, name)
+            out.append((rec.key, value))
+            continue
         if rec is None or rec.key not in held or rec.choice is None:
             ar.sub("chosen").fail("a rule with a choice that a unit of this army holds", name, name)
         if rec.choice.kind == V.PICK_ENEMY:
@@ -482,6 +493,9 @@ def _rules(r: Reader, key: str) -> tuple[str, ...]:
                 r.sub(key).fail("a rule's key: the name is printed by several rules ("
                                 + ", ".join(x.key for x in several) + ")", k, i)
             r.sub(key).fail("a rule the engine models (`sim rules` lists them; put any other in labels)", k, i)
+        if rec.source == "ritual":  # -- cabal: a ritual is attempted through the rule that opens it, never held
+            r.sub(key).fail("a rule a unit holds (a ritual is attempted through the rule that opens it: "
+                            "Cabal of Sorcerers)", k, i)
         if rec.key not in out:
             out.append(rec.key)
     return tuple(out)

@@ -87,6 +87,12 @@ def to_toml(records) -> str:
                 pairs.append(("uses", str(c.uses)))
             if c.options:
                 pairs.append(("options", _list(c.options)))
+            if c.turn != V.OWN_TURN:  # -- shock:
+                pairs.append(("turn", _q(c.turn)))
+            if c.rounds:
+                pairs.append(("rounds", "[" + ", ".join(str(n) for n in c.rounds) + "]"))
+            if c.adds_to:
+                pairs.append(("adds_to", _q(c.adds_to)))
             out.append(f"choice = {_inline(pairs)}")
         for g in r.grants:
             out.append("  [[rule.grant]]")

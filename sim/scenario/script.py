@@ -19,7 +19,8 @@ from sim.world import queries as W
 
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem",
                   "coherency_removal", "weapons", "charge_targets", "arrival", "role", "emergency_disembark",
-                  "rule_choice", "rule_reroll"}
+                  "rule_choice", "rule_reroll",
+                  "oath", "oath_target"}  # -- code
 SHOOTING_TYPES = set(_SH.SHOOTING_TYPES)  # (10.02 step 2; snap shooting only a rule grants, 15.09)
 FIGHT_TYPES = tuple(FightType)  # 12.05 / 12.06
 STEPS = {r.script_step: r for r in C.RECORDS if r.script_step}
@@ -324,6 +325,19 @@ def _decisions(dr: Reader, unit, units) -> dict:
         for i, src in enumerate(v):
             if not isinstance(src, str):
                 dr.sub("psychic").fail("a modifier source (a string)", src, i)
+    if dr.has("oath"):  # -- code: "<deed> / <quality>" (sim.rules.effects.oaths)
+        from sim.rules.effects import oaths
+        v = dr.data["oath"]
+        try:
+            oaths.parse(v)
+        except ValueError:
+            dr.fail(f"an oath \"<deed> / <quality>\", a deed of {', '.join(oaths.options(oaths.DEEDS))} and a "
+                    f"quality of {', '.join(oaths.options(oaths.QUALITIES))}", v, "oath")
+    if dr.has("oath_target"):  # -- code
+        v = dr.data["oath_target"]
+        chars = [mid for mid, (_u, m) in enemy.items() if m.character]
+        if not (isinstance(v, str) and v in chars):
+            dr.fail(f"a CHARACTER model id of an enemy unit ({', '.join(chars) or 'none'})", v, "oath_target")
     if dr.has("duplicate"):
         dr.get("duplicate", str, what="a string: the label of the ability copy to use")
     if dr.has("stratagem"):

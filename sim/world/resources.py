@@ -34,9 +34,15 @@ class Resources:
     # the choices rules asked of their players (sim.rules.effects.vocabulary.RuleChoice), by
     # "<player>:<rule key>": {"value": the enemy unit id picked or True once called, "round": the
     # battle round, "player": whose turn it was made in}
+    # -- cabal: and the rituals in force (sim.phases.rituals), by "<player>:<ritual key>", with "result" (the
+    # Psychic test's total) and "ritual" (its key) besides; they end with the phase
     rule_choices: dict = field(default_factory=dict)
     # uses made of rules limited per battle, by "<player>:<rule key>"
     rule_uses: dict = field(default_factory=dict)
+    # -- code: the oaths sworn (sim.rules.effects.oaths), by player name: {"deed", "quality" (keys),
+    # "random" (a part rolled), "cp" (gained when fulfilled), "target" (TYRANT's model id, once picked),
+    # "fulfilled" (the battle round it was, once it is)}; empty (unhashed) in a battle without one
+    oaths: dict = field(default_factory=dict)
     # every (holding unit, held rule, aura grant) of the battle (sim.world.rule_effects), listed
     # on first use
     rule_auras: tuple | None = field(default=None, metadata={"cache": "fixed by the scenario (its units' rules)"})

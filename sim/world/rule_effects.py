@@ -9,7 +9,10 @@ and its models'). A grant reaches a unit
   the caller passes the model), UNIT or ARMY;
 * from a friendly unit's rule when it is an AURA and a model of the unit is within its range
   of the bearer (of any model of the holding unit when the rule is the unit's as a whole);
-* from an enemy unit's rule when it is an ENEMY_AURA, likewise;
+* from an enemy unit's rule when it is an ENEMY_AURA, likewise; or ENEMIES (every enemy unit, once
+  per rule, while a unit holding it is on the battlefield);
+* an ENGAGED_ENEMY grant (a forced battle-shock test of an engaged enemy unit the holder's
+  player picks) reaches its holding unit: its conditions are read for the holder;
 * from a friendly unit's rule (its own included) when it is a CHOSEN_FRIEND grant and the
   rule's PICK_FRIEND choice in force picked this unit (its range was checked when it was picked),
   or, for a rule asking no choice, a LEND rule of the same holder whose tag its name carries
@@ -28,9 +31,11 @@ import esper
 
 from sim.components import ModelId, Stats, Unit, UnitMember, UnitRules, Wounds
 from sim.rules import command as CMD
+from sim.rules.effects import rituals as RT
 from sim.rules.effects import vocabulary as V
 from sim.rules.effects.conditions import Facts, why_not
 from sim.rules.geometry import within_distance
+from sim.rules.geometry import EPS, footprint_polygon_distance  # -- shock:
 from sim.rules.turn import PLAYER
 from sim.world import queries as W
 from sim.world import resources as R
@@ -170,11 +175,14 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
         for g in h.record.grants:
             if kinds is not None and g.what.kind not in kinds:
                 continue
-            if g.who in (V.BEARER, V.UNIT, V.ARMY, V.AURA) and all(k in kws for k in g.keywords):
+            if g.who in (V.BEARER, V.UNIT, V.ARMY, V.AURA, V.ENGAGED_ENEMY) and all(k in kws for k in g.keywords):
                 out.append(Acting(h, g, unit_ent))
             elif g.who == V.CHOSEN_FRIEND and (h.record.key, g) not in picked and _picked(owner, unit_ent, h, my_id):
                 picked.add((h.record.key, g))
                 out.append(Acting(h, g, unit_ent))
+    # -- cabal: the rituals its army manifested this phase (sim.phases.rituals)
+    if R.current.rule_choices:
+        out += _rituals(unit_ent, owner, kws, kinds)
     for other, h, g in _aura_sources():
         if other == unit_ent or (kinds is not None and g.what.kind not in kinds):
             continue
@@ -192,12 +200,53 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
                 picked.add((h.record.key, g))
                 out.append(Acting(h, g, other))
             continue
+        if g.who == V.ENEMIES:  # -- shock: every enemy unit, once per rule, while a holder is on the battlefield
+            if not friendly and (h.record.key, g) not in picked and all(k in kws for k in g.keywords) \
+                    and not W.unit_destroyed(other) and not W.off_table(other):
+                picked.add((h.record.key, g))
+                out.append(Acting(h, g, other))
+            continue
         if g.who != (V.AURA if friendly else V.ENEMY_AURA) or not all(k in kws for k in g.keywords):
             continue
         if W.unit_destroyed(other) or W.off_table(other) or not _within(unit_ent, other, h.bearers, g.range):
             continue
         out.append(Acting(h, g, other))
     return out
+
+
+# -- cabal:
+def _rituals(unit_ent: int, owner: int, kws, kinds) -> list[Acting]:
+    """The lasting grants (sim.rules.effects.rituals.lasting) of each ritual in force for the
+    unit's army (a ``rule_choices`` entry with "ritual": sim.phases.rituals), with the grant's
+    keywords; the unit itself stands as the holder (its army's choice is the ritual's)."""
+    out = []
+    for c in R.current.rule_choices.values():
+        if "ritual" not in c or c["player"] != owner:
+            continue
+        held = _ritual_held(c["ritual"])
+        for g in RT.lasting(held.record):
+            if (kinds is None or g.what.kind in kinds) and all(k in kws for k in g.keywords):
+                out.append(Acting(held, g, unit_ent))
+    return out
+
+
+def _ritual_held(key: str) -> V.Held:
+    h = _RITUALS.get(key)
+    if h is None:
+        from sim.rules.effects import table
+        h = _RITUALS[key] = V.Held(table.by_key(key))
+    return h
+
+
+_RITUALS: dict = {}  # (a ritual's record as held: one per key, the records being fixed)
+
+
+def psychic_result(owner: int, key: str) -> int:
+    """The total of the Psychic test that manifested ritual ``key`` for ``owner`` (0: not in
+    force)."""
+    res = R.current
+    c = None if res is None else res.rule_choices.get(choice_key(owner, key))
+    return 0 if c is None else int(c.get("result", 0))
 
 
 def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
@@ -240,7 +289,13 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
         if mine and theirs and (every or V.TARGET_WITHIN in need):
             dist = min(W.nearest_distances(mine, theirs))
     leading = (every or V.LEADING in need) and bool(held.bearers) and _leads(holder, held.bearers)
-    return Facts(below_starting=(every or V.BELOW_STARTING in need) and _below_starting(battle, unit_ent),
+    # -- shock:
+    near = _holder_units(unit_ent, holder) if every or V.NEAR_KEYWORD in need or V.NOT_NEAR_KEYWORD in need else ()
+    oaths = R.current.oaths  # -- code: the army's oath (sim.phases.oaths), if it swore one
+    oath = oaths.get(PLAYER[owner]) if oaths else None
+    return Facts(oath_quality="" if oath is None else oath["quality"],
+                 honoured=oath is not None and oath.get("fulfilled") is not None,
+                 below_starting=(every or V.BELOW_STARTING in need) and _below_starting(battle, unit_ent),
                  led=(every or V.LED in need) and _led(unit_ent), has_target=other is not None,
                  target_on_objective=other is not None and (every or V.TARGET_ON_OBJECTIVE in need)
                  and _on_objective(battle, other),
@@ -250,26 +305,42 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  on_objective=(every or V.ON_OBJECTIVE in need) and _on_objective(battle, unit_ent),
                  leading=leading, target_keywords=kws, target_chosen=chosen_target,
                  chosen=choice is not None and choice is not False, target_below_half=other_half,
-                 target_distance=dist, option=choice if kind == V.PICK_OPTION and choice else "", psychic=psychic,
-                 **_domain_facts(battle, unit_ent, owner, every or bool(need & _DOMAIN_NEED), placed),
-                 keywords=W.unit_keywords(unit_ent) if (every or V.LACKS_KEYWORD in need) else frozenset(),
-                 army_near=_army_near(unit_ent, owner) if (every or V.NEAR_ARMY in need) else ())
+                 target_distance=dist, option=choice if kind == V.PICK_OPTION and choice else "",
+                 holder_units=near,
+                 in_own_zone=(every or V.IN_OWN_ZONE in need) and _in_own_zone(battle, unit_ent),
+                 target_battle_shocked=other is not None and W.unit_state(other).battle_shocked,
+                 options_picked=tuple(choice) if kind == V.PICK_OPTION and isinstance(choice, list) else (),
+                 # -- cabal:
+                 psychic_result=psychic_result(owner, held.record.key) if held.record.source == V.RITUAL_SOURCE
+                 else 0,
+                 # -- zones:
+                 psychic=psychic, **_domain_facts(battle, unit_ent, owner, every or bool(need & _DOMAIN_NEED), placed),
+                 keywords=W.unit_keywords(unit_ent) if (every or V.LACKS_KEYWORD in need) else frozenset())
 
 
-def _army_near(unit_ent: int, owner: int) -> tuple:
-    """(keywords, inches) of each other unit of the player ``owner`` on the battlefield: its
-    keywords and how far it is from ``unit_ent`` (closest models)."""
+def _in_own_zone(battle, unit_ent: int) -> bool:
+    """01.04.01 A model of the unit is within (any part of its base in) its own army's deployment
+    zone (the mission's, as the roles fell: TurnState.zones)."""
+    ts = battle.turn_state
+    zones = () if ts is None else ts.zones()
+    owner = esper.component_for_entity(unit_ent, Unit).owner
+    if owner >= len(zones):
+        return False
+    return any(footprint_polygon_distance(W.footprint(m), zones[owner]) <= EPS for m in W.unit_models(unit_ent))
+
+
+def _holder_units(unit_ent: int, holder: int) -> tuple:
+    """(keywords, distance to ``unit_ent``) of each unit of ``holder``'s army on the battlefield,
+    in unit order (what a NEAR_KEYWORD condition reads)."""
+    owner = esper.component_for_entity(holder, Unit).owner
     mine = W.unit_models(unit_ent)
-    if not mine or W.off_table(unit_ent):
-        return ()
     out = []
-    for v in W.all_units():
-        if v == unit_ent or esper.component_for_entity(v, Unit).owner != owner or W.unit_destroyed(v) \
-                or W.off_table(v):
+    for u in W.all_units():
+        if esper.component_for_entity(u, Unit).owner != owner or W.off_table(u) or W.unit_destroyed(u):
             continue
-        theirs = W.unit_models(v)
-        if theirs:
-            out.append((W.unit_keywords(v), float(min(W.nearest_distances(theirs, mine)))))
+        models = W.unit_models(u)
+        if mine and models:
+            out.append((W.unit_keywords(u), 0.0 if u == unit_ent else min(W.nearest_distances(models, mine))))
     return tuple(out)
 
 

@@ -232,6 +232,10 @@ def test_option_words(make):
     assert option_text(sb, ["mob", "boss"]) == "Raider Mob, Raider Boss"
     assert option_text(sb, "mob/3") == "Raider (mob/3)"
     assert option_text(sb, "decline") == "Decline" and option_text(sb, "unheard-of") == "unheard-of"
+    # -- cabal: a ritual's answer by the ritual's and the unit's names
+    assert option_text(sb, "doombolt at mob +D6") == "Doombolt (Psychic) at Raider Mob, with a third die"
+    assert option_text(sb, "twist-of-fate at mob") == "Twist of Fate (Psychic) at Raider Mob"
+    assert option_text(sb, "none") == "None" and option_text(sb, "tea at noon") == "tea at noon"
     pygame.event.clear()
 
 
@@ -273,6 +277,51 @@ def test_a_limited_grant_used_says_so(make):
     sb.battle.resources.rule_uses["blue:test-once@boss|battle"] = 1  # (a datasheet ability: its unit's own uses)
     line = [r for r in RC.rule_lines(sb.battle, boss) if r.key == "test-once"][0]
     assert (line.state, line.grants[0].why) == (RC.NOT, "not now: used (once per battle)")
+
+
+# -- shock:
+def test_kept_option_picks_in_words_on_the_card(make):
+    """Dread abilities picked so far (a PICK_OPTION choice that keeps its picks) on the card."""
+    from sim.rules.effects import table
+    d = make(SHOWCASE)
+    sb = d.sb
+    sb.battle._enter()
+    rec = table.by_key("harbingers-of-dread")
+    assert RC.choice_words(rec, 0) == "no option chosen yet (Despair, Doom, Dismay, Darkness)"
+    _choose(sb, "red", "harbingers-of-dread", ["Despair", "Doom"])
+    assert RC.choice_words(rec, 0) == "Despair, Doom chosen"
+    pygame.event.clear()
+# -- code:
+def test_an_oath_is_sworn_in_the_decision_panel_and_shown_on_the_card(make, tmp_path):
+    """Code Chivalric's oath (sim.phases.oaths) asked as the battle starts: every answer a button,
+    the legend of deeds and qualities above them; the answer sworn and its qualities on the card."""
+    text = SHOWCASE.read_text().replace('rules = ["Oath of Moment"]', 'rules = ["Code Chivalric"]')
+    d = make(_write(tmp_path / "oath.toml", text))
+    sb = d.sb
+    d.key(pygame.K_e, "e")
+    for _ in range(20):
+        if sb.battle.pending is not None:
+            break
+        d.pump(1)
+    req = sb.battle.pending
+    assert req is not None and req.kind == "oath", req
+    labels = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel))
+    assert "Code Chivalric: swear the oath" in labels
+    assert "deeds: tyrant (1-2)" in labels and "legacy (5-6) +2 OC" in labels
+    assert d.button("answer:random / random").text == "random"
+    assert sb.orders_flow.scroll.rect.contains(d.button("answer:random / random").rect)  # (a grid: all in view)
+    d.click_button("answer:tally / legacy")
+    for _ in range(20):
+        if "red" in sb.battle.resources.oaths:
+            break
+        d.pump(1)
+    assert sb.battle.resources.oaths["red"]["deed"] == "tally"
+    assert sb.battle.resources.oaths["red"]["quality"] == "legacy"
+    d.click_model("wardens/1")
+    assert "oath: tally, legacy  |  acts now" in _card_text(sb)
+    tip = sb.names["rule:code-chivalric:wardens"].tool_tip_text
+    assert "+2 to Objective Control" in tip and "legacy be unsullied" in tip and "acts now" in tip
+    assert "Move" in tip and "not now: while its army's oath has the quality" in tip
 
 
 # -- zones:

@@ -74,3 +74,28 @@ def expired(lasts: str, made_round: int, made_player: int, now_round: int, now_p
     if lasts == V.UNTIL_YOUR_NEXT_COMMAND:
         return now_player == owner and phase == "command" and (now_round, now_player) != (made_round, made_player)
     return False
+
+
+# -- shock: option choices that keep their picks (V.KEPT) and choices asked in some battle rounds only
+def options_left(choice: V.RuleChoice, picked) -> list[str]:
+    """The options of a KEPT PICK_OPTION choice not picked yet (``picked``: the picks kept so far,
+    of its rule or of the rule it adds to), in the record's order."""
+    return [o for o in choice.options if o not in picked]
+
+
+def picked_value(before, answer: str) -> list[str]:
+    """The options in force once ``answer`` is picked: the earlier picks, then it."""
+    return [*(before or []), answer]
+
+
+def asked_in_round(choice: V.RuleChoice, round_: int, asked: bool) -> bool:
+    """A choice limited to some battle rounds (``rounds``) is asked in those only, once each
+    (``asked``: already answered in this round); others every time."""
+    if not choice.rounds:
+        return True
+    return round_ in choice.rounds and not asked
+
+
+def round_key(choice_key: str, round_: int) -> str:
+    """The Resources.rule_uses key marking a choice limited to some rounds as answered in one."""
+    return f"{choice_key}|round {round_}"

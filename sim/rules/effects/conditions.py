@@ -35,18 +35,30 @@ class Facts:
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
     option: str = ""  # the option the rule's PICK_OPTION choice holds ("" none)
+    # -- shock: (keywords, distance to the affected unit) of each unit of the rule's (holder's) army on the battlefield
+    holder_units: tuple = ()
+    in_own_zone: bool = False  # -- shock: a model of it is within its own army's deployment zone
+    target_battle_shocked: bool = False  # -- shock: the other unit is battle-shocked
+    options_picked: tuple = ()  # -- shock: every option a KEPT PICK_OPTION choice picked so far
+    # -- cabal:
+    psychic_result: int = 0  # (a ritual's grants) the result of the Psychic test that manifested it
+    # -- code:
+    oath_quality: str = ""  # the quality of the oath its army swore (sim.rules.effects.oaths), "" none
+    honoured: bool = False  # its army's oath is fulfilled
     # -- zones:
     in_domain: bool = False  # a model of the unit is within the holding army's domain (sim.rules.effects.domain)
     wholly_in_domain: bool = False  # every model of the unit is wholly within it
     psychic: bool = False  # the attack is made with a [PSYCHIC] weapon (24.29)
     keywords: frozenset = frozenset()  # the affected unit's keywords
-    army_near: tuple = ()  # (keywords, inches) of each other unit of the rule's army: how far it is from the unit
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
          V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
          V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
          V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
+_FACT[V.IN_OWN_ZONE] = "in_own_zone"  # -- shock:
+_FACT[V.TARGET_SHOCKED] = "target_battle_shocked"
+_FACT[V.HONOURED] = "honoured"  # -- code
 # -- zones:
 _FACT.update({V.IN_DOMAIN: "in_domain", V.WHOLLY_IN_DOMAIN: "wholly_in_domain", V.PSYCHIC_ATTACK: "psychic"})
 
@@ -63,6 +75,8 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return getattr(f, attr)
     if name == V.TARGET_KEYWORD:  # ("MONSTER/VEHICLE": any of them, 02.05.01)
         return any(k in f.target_keywords for k in _alternatives(arg))
+    if name == V.OPTION and f.options_picked:  # -- shock: (a KEPT choice: any option picked so far)
+        return arg in f.options_picked
     if name == V.OPTION:
         return f.option == arg
     if name == V.TARGET_NOT_BELOW_HALF:
@@ -73,6 +87,16 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return f.target_distance is not None and within_distance(f.target_distance, float(arg))
     if name == V.BATTLE_ROUND:
         return f.battle_round >= int(arg)
+    if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # -- shock: (01.04.01 "within", up to the tolerance)
+        kw, inches = V.near_argument(arg)
+        alts = _alternatives(kw)  # (-- zones: "A/B N": a unit that is A or B)
+        near = any(any(k in kws for k in alts) and within_distance(d, inches) for kws, d in f.holder_units)
+        return near == (name == V.NEAR_KEYWORD)
+    # -- cabal:
+    if name == V.PSYCHIC_RESULT:
+        return f.psychic_result >= int(arg)
+    if name == V.OATH_QUALITY:  # -- code
+        return f.oath_quality == str(arg)
     # -- zones:
     if name == V.NOT_WHOLLY_IN_DOMAIN:
         return not f.wholly_in_domain
@@ -80,9 +104,6 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return not any(k in f.keywords for k in _alternatives(arg))
     if name == V.NOT_IN_DOMAIN:
         return not f.in_domain
-    if name == V.NEAR_ARMY:  # (01.04.01 "within", up to the measuring tolerance)
-        inches, kws = V.near_argument(arg)
-        return any(within_distance(d, inches) and any(k in ukws for k in kws) for ukws, d in f.army_near)
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -108,16 +129,18 @@ def holds(when: V.When, f: Facts) -> bool:
     return why_not(when, f) is None
 
 
-def _near_words(arg) -> str:
-    inches, kws = V.near_argument(arg)
-    return f"it is within {inches:g}\" of a unit of the rule's army that is {' or '.join(kws)}"
-
-
 _DOMAIN = " (its deployment zone; no man's land / the enemy zone while it holds half of their objectives)"  # -- zones
 
 
 def condition_words(name: str, arg) -> str:
     """A condition in words, for the unit card and the import report."""
+    if name == V.IN_OWN_ZONE:  # -- shock:
+        return "it is within its own deployment zone"
+    if name == V.TARGET_SHOCKED:
+        return "the other unit is battle-shocked"
+    if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # -- shock:
+        kw, inches = V.near_argument(arg)
+        return f"it is {'' if name == V.NEAR_KEYWORD else 'not '}within {inches:g}\" of a {' or '.join(_alternatives(kw))} unit of the rule's army"
     return {
         V.CHARGED: "it made a charge move this turn",
         V.STATIONARY: "it remained stationary this turn",
@@ -136,6 +159,11 @@ def condition_words(name: str, arg) -> str:
         V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
         V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
         V.OPTION: f"{arg} is the option chosen",
+        # -- cabal:
+        V.PSYCHIC_RESULT: f"its Psychic test totalled {arg} or more",
+        # -- code:
+        V.OATH_QUALITY: f"its army's oath has the quality {_quality_name(arg)}",
+        V.HONOURED: "its army is Honoured (its oath's deed done)",
         # -- zones:
         V.IN_DOMAIN: "it is within the domain of the rule's army" + _DOMAIN,
         V.WHOLLY_IN_DOMAIN: "it is wholly within the domain of the rule's army" + _DOMAIN,
@@ -143,5 +171,11 @@ def condition_words(name: str, arg) -> str:
         V.PSYCHIC_ATTACK: "the attack is a psychic attack",
         V.LACKS_KEYWORD: f"it is not {' or '.join(_alternatives(arg))}",
         V.NOT_IN_DOMAIN: "it is not within the domain of the rule's army",
-        V.NEAR_ARMY: _near_words(arg) if name == V.NEAR_ARMY else "",
     }[name]
+
+
+def _quality_name(key) -> str:  # -- code
+    """A quality's printed name, from its key (sim.rules.effects.oaths)."""
+    from sim.rules.effects.oaths import QUALITIES
+    q = QUALITIES.get(str(key))
+    return f"\"{q.name}\"" if q is not None else repr(key)

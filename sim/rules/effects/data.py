@@ -33,6 +33,7 @@ _GRANT_KEYS = {"who", "effect", "when", "range", "keywords"}
 _EFFECT_KEYS = {"kind", "stat", "value", "which", "ability", "dice", "roll", "trigger"}
 _WHEN_KEYS = {"phases", "attacks", "turn", "conditions", "limit"}
 _CHOICE_KEYS = {"kind", "moment", "prompt", "lasts", "uses", "options"}
+_CHOICE_KEYS |= {"turn", "rounds", "adds_to"}  # -- shock: (RuleChoice.turn, .rounds, .adds_to)
 
 
 class RecordFileError(ValueError):
@@ -102,6 +103,10 @@ def _record(t: dict, where: str) -> V.RuleRecord:
         kw = dict(t["choice"])
         if "options" in kw:
             kw["options"] = _strings(kw["options"], where + ".choice.options")
+        if "rounds" in kw:  # -- shock:
+            if not isinstance(kw["rounds"], list):
+                raise RecordFileError(f"{where}.choice.rounds: expected a list of battle rounds, found {kw['rounds']!r}")
+            kw["rounds"] = tuple(kw["rounds"])
         choice = V.RuleChoice(**kw)
     return V.RuleRecord(t["key"], _strings(t["names"], where + ".names"), t["source"], t["summary"], grants,
                         _strings(t.get("ids", []), where + ".ids"), t.get("faction", ""), t.get("detachment", ""),

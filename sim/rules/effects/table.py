@@ -12,6 +12,7 @@ import functools
 
 from sim.rules.abilities.value import norm
 from sim.rules.effects.vocabulary import RuleRecord, VocabularyError
+from sim.rules.effects import vocabulary as V  # -- shock:
 
 
 @functools.lru_cache(maxsize=1)
@@ -31,6 +32,13 @@ def _tables() -> tuple[dict, dict, dict]:
             by_id[i] = r
         for n in r.names:
             by_name.setdefault(norm(n), []).append(r)
+    for r in ALL:  # -- shock: a choice picking one more option of another rule names a rule offering them
+        c = r.choice
+        if c is not None and c.adds_to:
+            t = by_key.get(c.adds_to)
+            if t is None or t.choice is None or t.choice.lasts != V.KEPT or not set(c.options) <= set(t.choice.options):
+                raise VocabularyError(f"{r.key}: its choice adds to {c.adds_to!r}, which is no rule keeping picks "
+                                      f"of the options {list(c.options)}")
     return by_key, by_id, by_name
 
 

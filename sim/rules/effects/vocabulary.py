@@ -9,7 +9,8 @@ asks of its player (if any), and its :class:`Grant` s. A grant says
   hold, a limit on uses);
 * **what** it does (:class:`Effect`: a modifier, a re-roll, Feel No Pain, an invulnerable save, a
   weapon ability conferred, mortal wounds on a trigger, models returned or wounds regained,
-  Fights First, a limit on being targeted, a change of stratagem cost).
+  Fights First, a limit on being targeted, a change of stratagem cost; a forced battle-shock test
+  of enemy units, sim.phases.forced_shock).
 
 Whether a grant's conditions hold is sim.rules.effects.conditions (a pure function of facts);
 which grants reach a unit at a moment is sim.world.rule_effects; each kind of effect is read
@@ -36,9 +37,11 @@ CHOSEN_FRIEND = "chosen friend"  # the friendly unit the rule's PICK_FRIEND choi
 # bearer when picked, with ``keywords``; range 0: anywhere); of a rule that asks no choice: the unit that a
 # LEND rule of its holder picked, when the rule's name carries that LEND's tag ("Warden's Duty (Bondsman)")
 WHO = (BEARER, UNIT, AURA, ARMY, ENEMY_AURA, CHOSEN_FRIEND)
-# -- zones:
-ENEMIES = "enemies"  # every enemy unit of the holding army (an army or detachment rule: once per army)
-WHO += (ENEMIES,)
+# -- shock: who a forced battle-shock test (FORCED_SHOCK) reaches
+ENEMIES = "enemies"  # every enemy unit on the battlefield, while a unit holding the rule is on it
+ENGAGED_ENEMY = "engaged enemy"  # (FORCED_SHOCK only) one enemy unit engaged with the holding unit, its player picks
+# (the grant's When is read for the holding unit)
+WHO = WHO + (ENEMIES, ENGAGED_ENEMY)
 
 # --- what an effect does ----------------------------------------------------------------------
 MODIFY = "modify"  # ``stat`` + ``value``: a roll or characteristic modifier
@@ -54,6 +57,18 @@ STRATAGEM_COST = "stratagem cost"  # ``value`` added to the CP cost (of ``abilit
 LEND = "lend"  # (a CHOSEN_FRIEND grant) the holder's rules tagged "(``ability``)" in their name reach the unit picked
 KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUNDS, RETURN, FIGHTS_FIRST,
          TARGET_LIMIT, STRATAGEM_COST, LEND)
+# -- shock:
+FORCED_SHOCK = "battle-shock test"  # the affected unit takes a battle-shock test (01.07) at ``trigger`` (SHOCK_MOMENTS),
+# ``value`` added to it; ``roll``: only on a D6 of roll+ (0: always); ``dice``: mortal wounds it suffers first
+KINDS = KINDS + (FORCED_SHOCK,)
+# -- cabal:
+RITUAL = "ritual"  # ``ability``: the key of a ritual record (source RITUAL_SOURCE) the unit may attempt at the start
+# of its Shooting phase by a Psychic test (2D6, a third D6 at will) of ``roll`` or more, at a unit within ``value``"
+KINDS = KINDS + (RITUAL,)
+# -- code:
+OATH = "oath"  # (an ARMY grant) the army swears an oath before the battle: a deed and a quality (sim.rules.effects
+# .oaths); the deed done, the army is Honoured and gains ``value`` CP (one more if the oath was rolled at random)
+KINDS += (OATH,)
 # -- zones:
 ARRIVAL_DISTANCE = "arrival distance"  # a Deep Strike set-up (24.09) may be more than ``value``" from enemy models
 # instead of 8" (its conditions on where the unit is are read where it is being set up)
@@ -79,6 +94,9 @@ ON_CHARGE = "after charging"  # after the affected unit ends a charge move: each
 ON_DESTROYED = "destroyed"  # when the bearer is destroyed: the unit that destroyed it
 ON_SELECTED_FIGHT = "selected to fight"  # when the affected unit is selected to fight: one engaged enemy unit
 TRIGGERS = (ON_CHARGE, ON_DESTROYED, ON_SELECTED_FIGHT)
+# -- cabal:
+ON_MANIFEST = "manifested"  # (a ritual record's) when the ritual is manifested: the unit it targets
+TRIGGERS = TRIGGERS + (ON_MANIFEST,)
 # -- zones:
 ON_FAILED_SHOCK = "failed battle-shock"  # after the affected unit fails a battle-shock test: the unit itself
 TRIGGERS += (ON_FAILED_SHOCK,)
@@ -86,6 +104,11 @@ TRIGGERS += (ON_FAILED_SHOCK,)
 # moments of RETURN (when models come back or wounds are regained)
 AT_COMMAND = "command phase"  # in the affected unit's Command phase
 AT_END_OF_PHASE = "end of phase"  # at the end of each phase (of ``When.phases`` when given)
+# -- shock: moments of FORCED_SHOCK (AT_COMMAND: in a Command phase, after its Battle-shock step, 08.04; of the
+# turn When.turn names, the affected unit's own or the enemy's)
+AT_START_OF_PHASE = "start of phase"  # at the start of each phase (of ``When.phases`` when given), after its choices
+IN_SHOCK_STEP = "battle-shock step"  # in the affected unit's own Battle-shock step (08.03), as its one roll of it
+SHOCK_MOMENTS = (AT_COMMAND, AT_START_OF_PHASE, IN_SHOCK_STEP)
 # -- zones:
 AT_PASSED_SHOCK = "passed battle-shock"  # after the affected unit passes a battle-shock test
 RETURN_MOMENTS = (AT_COMMAND, AT_END_OF_PHASE, AT_PASSED_SHOCK)
@@ -113,6 +136,35 @@ CONDITIONS = (CHARGED, STATIONARY, BELOW_HALF, ON_OBJECTIVE, LEADING, TARGET_KEY
               TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND, BELOW_STARTING, NOT_TARGET_KEYWORD, LED,
               TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE, OPTION)
 WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD, OPTION)
+# -- shock: argument "KEYWORD N": a unit of the rule's (the holder's) army with KEYWORD is within N" of the affected
+# unit (or none is: NOT_NEAR_KEYWORD); e.g. ["near keyword", "SYNAPSE 6"]
+NEAR_KEYWORD = "near keyword"
+NOT_NEAR_KEYWORD = "not near keyword"
+IN_OWN_ZONE = "in own deployment zone"  # a model of the affected unit is within its own army's deployment zone
+TARGET_SHOCKED = "target battle-shocked"  # the target (or attacker) unit is battle-shocked (01.07)
+CONDITIONS = CONDITIONS + (NEAR_KEYWORD, NOT_NEAR_KEYWORD, IN_OWN_ZONE, TARGET_SHOCKED)
+WITH_ARGUMENT = WITH_ARGUMENT + (NEAR_KEYWORD, NOT_NEAR_KEYWORD)
+
+
+def near_argument(arg) -> tuple[str, float]:
+    """The (keyword, inches) of a NEAR_KEYWORD / NOT_NEAR_KEYWORD argument "KEYWORD N"."""
+    parts = str(arg).rsplit(" ", 1)
+    try:
+        inches = float(parts[1])
+    except (IndexError, ValueError):
+        raise VocabularyError(f"a near-keyword argument is \"KEYWORD N\" (N inches), not {arg!r}") from None
+    if not parts[0].strip() or inches <= 0:
+        raise VocabularyError(f"a near-keyword argument is \"KEYWORD N\" (N inches), not {arg!r}")
+    return parts[0].strip().upper(), inches
+# -- cabal:
+PSYCHIC_RESULT = "psychic result"  # argument: (a ritual record's) the Psychic test that manifested it totalled this or more
+CONDITIONS = CONDITIONS + (PSYCHIC_RESULT,)
+WITH_ARGUMENT = WITH_ARGUMENT + (PSYCHIC_RESULT,)
+# -- code:
+OATH_QUALITY = "oath quality"  # argument: a quality's key (sim.rules.effects.oaths.QUALITIES); the army's oath has it
+HONOURED = "honoured"  # the army's oath is fulfilled (its deed done): it is Honoured until the end of the battle
+CONDITIONS += (OATH_QUALITY, HONOURED)
+WITH_ARGUMENT += (OATH_QUALITY,)
 # -- zones: the holding army's domain (sim.rules.effects.domain: its deployment zone; No Man's Land / the enemy's
 # zone while it controls at least half of their objectives), the attack's weapon, the affected unit's keywords
 IN_DOMAIN = "within domain"  # a model of the affected unit is within the holding army's domain
@@ -120,31 +172,19 @@ WHOLLY_IN_DOMAIN = "wholly within domain"  # every model of the affected unit is
 NOT_WHOLLY_IN_DOMAIN = "not wholly within domain"  # not every model of it is wholly within it
 PSYCHIC_ATTACK = "psychic attack"  # the attack is made with a [PSYCHIC] weapon (24.29)
 LACKS_KEYWORD = "lacks keyword"  # argument: a keyword the affected unit must NOT have ("A/B": none of them)
-NOT_IN_DOMAIN = "not within domain"  # no model of the affected unit is within it
-NEAR_ARMY = "near army keyword"  # argument '6" A/B': the affected unit is within 6" of a unit of the rule's army
-# that is A or B (a grant "in the domain and/or near A" is two grants: within domain; not within domain + near A)
+NOT_IN_DOMAIN = "not within domain"  # no model of the affected unit is within it (a grant "in the domain and/or
+# near A" is two grants: within domain; not within domain + near keyword A)
 DOMAIN_CONDITIONS = (IN_DOMAIN, WHOLLY_IN_DOMAIN, NOT_WHOLLY_IN_DOMAIN, NOT_IN_DOMAIN)
-CONDITIONS += DOMAIN_CONDITIONS + (PSYCHIC_ATTACK, LACKS_KEYWORD, NEAR_ARMY)
-WITH_ARGUMENT += (LACKS_KEYWORD, NEAR_ARMY)
-
-
-def near_argument(arg) -> tuple[float, tuple[str, ...]]:
-    """NEAR_ARMY's argument '6" BLOODTHIRSTER/SKARBRAND' as (6.0, ("BLOODTHIRSTER", "SKARBRAND"));
-    VocabularyError when it is not written so."""
-    text = str(arg)
-    head, sep, rest = text.partition('"')
-    try:
-        inches = float(head)
-    except ValueError:
-        inches = 0.0
-    kws = tuple(k.strip().upper() for k in rest.split("/") if k.strip())
-    if not sep or inches <= 0 or not kws:
-        raise VocabularyError(f"condition {NEAR_ARMY!r} takes '<inches>\" KEYWORD/KEYWORD', not {text!r}")
-    return inches, kws
+CONDITIONS += DOMAIN_CONDITIONS + (PSYCHIC_ATTACK, LACKS_KEYWORD)
+WITH_ARGUMENT += (LACKS_KEYWORD,)
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
 SOURCES = (ARMY_RULE, DETACHMENT_RULE, DATASHEET)
+# -- cabal:
+RITUAL_SOURCE = "ritual"  # a psychic ritual: attempted through another rule's RITUAL grant (sim.rules.effects.rituals),
+# never held; its grants act, on its army's units, until the end of the phase it was manifested in
+SOURCES = SOURCES + (RITUAL_SOURCE,)
 ONCE_PER_BATTLE, ONCE_PER_TURN, ONCE_PER_PHASE = "once per battle", "once per turn", "once per phase"
 LIMITS = ("", ONCE_PER_BATTLE, ONCE_PER_TURN, ONCE_PER_PHASE)
 
@@ -161,6 +201,12 @@ THIS_TURN = "this turn"
 THIS_ROUND = "this battle round"
 UNTIL_YOUR_NEXT_COMMAND = "until your next Command phase"
 LASTS = (UNTIL_NEXT_CHOICE, THIS_TURN, THIS_ROUND, UNTIL_YOUR_NEXT_COMMAND)
+# -- shock: in whose turn a choice is asked (RuleChoice.turn)
+OWN_TURN, EITHER_TURN = "own", "either"  # the choice's army's turn only / either player's
+CHOICE_TURNS = (OWN_TURN, EITHER_TURN)
+KEPT = "kept with the earlier picks"  # (a PICK_OPTION choice) each option picked holds for the rest of the battle,
+# with those picked before (none picked twice): OPTION conditions hold for each
+LASTS = LASTS + (KEPT,)
 
 
 class VocabularyError(ValueError):
@@ -200,6 +246,18 @@ class Effect:
             raise VocabularyError("a lending needs the tag of the rules it lends (e.g. \"Bondsman\")")
         if k == TARGET_LIMIT and self.value <= 0:
             raise VocabularyError("a target limit needs a distance in inches")
+        # -- shock:
+        if k == FORCED_SHOCK and (self.trigger not in SHOCK_MOMENTS or self.roll not in (0, 2, 3, 4, 5, 6)):
+            raise VocabularyError(f"a forced battle-shock test needs a moment of {SHOCK_MOMENTS} (and a roll 2-6 or 0)")
+        if k == FORCED_SHOCK and self.trigger == IN_SHOCK_STEP and (self.roll or self.dice.k or self.dice.is_random):
+            raise VocabularyError("a test in the Battle-shock step is the unit's roll of the step: no D6 or mortal wounds")
+        # -- cabal:
+        if k == RITUAL and (not self.ability or not 2 <= self.roll <= 18 or self.value <= 0):
+            raise VocabularyError("a ritual needs its record's key (ability), its Warp Charge (roll, 2 to 18) and the "
+                                  "range to its target (value, inches)")
+        # -- code:
+        if k == OATH and self.value <= 0:
+            raise VocabularyError("an oath needs the CP its deed gains (value 1 or more)")
         if k == ARRIVAL_DISTANCE and self.value <= 0:  # -- zones
             raise VocabularyError("an arrival distance needs a distance in inches")
 
@@ -228,8 +286,12 @@ class When:
                 raise VocabularyError(f"a condition is a (name, argument) pair with a name of {CONDITIONS}: {c!r}")
             if (c[0] in WITH_ARGUMENT) != (c[1] is not None):
                 raise VocabularyError(f"condition {c[0]!r}: an argument {'is needed' if c[0] in WITH_ARGUMENT else 'is not taken'}")
-            if c[0] == NEAR_ARMY:  # -- zones
+            if c[0] in (NEAR_KEYWORD, NOT_NEAR_KEYWORD):  # -- shock:
                 near_argument(c[1])
+            if c[0] == OATH_QUALITY:  # -- code
+                from sim.rules.effects.oaths import QUALITIES
+                if c[1] not in QUALITIES:
+                    raise VocabularyError(f"condition {c[0]!r}: a quality of {list(QUALITIES)}, not {c[1]!r}")
 
 
 ALWAYS = When()
@@ -242,6 +304,8 @@ def counts_uses(e: Effect) -> bool:
     Effects read while planning (attack modifiers, characteristics, saves) are read many times
     for one use, so a limit on them would not hold: the vocabulary refuses it."""
     if e.kind in (STRATAGEM_COST, MORTAL_WOUNDS, RETURN):
+        return True
+    if e.kind == FORCED_SHOCK:  # -- shock:
         return True
     return e.kind in (MODIFY, REROLL) and e.stat in _COUNTED_ROLLS
 
@@ -266,9 +330,17 @@ class Grant:
             raise VocabularyError("an aura (and only an aura) needs a range")
         if self.who == ENEMY_AURA and self.what.kind == RETURN:
             raise VocabularyError("a return brings back its own army's models: not as an enemy aura")
-        # -- zones:
-        if self.who == ENEMIES and (self.what.kind == RETURN or self.range):
-            raise VocabularyError("a grant to every enemy unit returns nothing and has no range")
+        # -- shock:
+        if self.what.kind == FORCED_SHOCK and self.who not in (ENEMIES, ENEMY_AURA, ENGAGED_ENEMY):
+            raise VocabularyError("a forced battle-shock test reaches enemy units: who = enemies, enemy aura or "
+                                  "engaged enemy")
+        if self.who == ENGAGED_ENEMY and self.what.kind != FORCED_SHOCK:
+            raise VocabularyError("an engaged enemy (picked) is reached only by a forced battle-shock test")
+        if self.who == ENEMIES and self.what.kind == RETURN:
+            raise VocabularyError("a return brings back its own army's models: not for enemy units")
+        # -- code:
+        if self.what.kind == OATH and (self.who != ARMY or self.when != ALWAYS):
+            raise VocabularyError("an oath is the army's, sworn before the battle: who = army, no when")
         if self.when.limit and not counts_uses(self.what):
             raise VocabularyError(f"a limit on uses ({self.when.limit}) is counted only for stratagem costs, mortal "
                                   "wounds, returns, and the modifiers and re-rolls of advance, charge and "
@@ -278,8 +350,8 @@ class Grant:
 @dataclass(frozen=True, slots=True)
 class RuleChoice:
     """A choice the rule asks of its player (a decision like any other: scripts, players and the
-    sandbox answer it). Asked at ``moment`` (a Phase value, at its start, in its army's turn)
-    while uses remain (``uses``: 0 unlimited)."""
+    sandbox answer it). Asked at ``moment`` (a Phase value, at its start, in its army's turn; in
+    either player's with ``turn`` EITHER_TURN) while uses remain (``uses``: 0 unlimited)."""
 
     kind: str  # PICK_ENEMY, CALL or PICK_FRIEND
     moment: str  # a sim.rules.turn.Phase value: asked at the start of that phase of its army's turn
@@ -287,6 +359,9 @@ class RuleChoice:
     lasts: str = UNTIL_NEXT_CHOICE
     uses: int = 0  # per battle (Waaagh!: 1); 0: every time
     options: tuple[str, ...] = ()  # PICK_OPTION: the options' names (the default player takes the first)
+    turn: str = OWN_TURN  # -- shock: OWN_TURN, or EITHER_TURN: asked in either player's turn (Shadow in the Warp)
+    rounds: tuple[int, ...] = ()  # -- shock: asked only in these battle rounds, once each (() every round)
+    adds_to: str = ""  # -- shock: (a KEPT option choice) the key of the rule whose options it picks one more of
 
     def __post_init__(self) -> None:
         if self.kind not in CHOICE_KINDS:
@@ -302,6 +377,14 @@ class RuleChoice:
             raise VocabularyError(f"uses must be a whole number of 0 or more, not {self.uses!r}")
         if self.lasts not in LASTS:
             raise VocabularyError(f"unknown duration {self.lasts!r}")
+        if self.turn not in CHOICE_TURNS:  # -- shock:
+            raise VocabularyError(f"a choice's turn must be of {CHOICE_TURNS}, not {self.turn!r}")
+        if not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 5 for n in self.rounds):
+            raise VocabularyError(f"a choice's rounds are battle rounds 1 to 5, not {self.rounds!r}")
+        if self.lasts == KEPT and self.kind != PICK_OPTION:
+            raise VocabularyError("only a choice of options keeps its picks together")
+        if self.adds_to and self.lasts != KEPT:
+            raise VocabularyError("a choice picking one more option of another rule keeps its picks (lasts = kept)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,7 +410,7 @@ class RuleRecord:
             raise VocabularyError(f"{self.key}: unknown source {self.source!r}")
         if not self.names or not self.summary:
             raise VocabularyError(f"{self.key}: a record needs a name and a summary")
-        if not self.grants:
+        if not self.grants and not (self.choice is not None and self.choice.adds_to):  # -- shock: (another's options)
             raise VocabularyError(f"{self.key}: a record with no effect the engine applies is no record (the rule is "
                                   "not modelled: leave it out, the importer reports it so)")
         uses_choice = any(c[0] in (CHOSEN, TARGET_CHOSEN, OPTION) for g in self.grants for c in g.when.conditions)
@@ -349,6 +432,15 @@ class RuleRecord:
             raise VocabularyError(f"{self.key}: a lending reaches the chosen friendly unit only (who = chosen friend)")
         if self.choice is not None and self.choice.kind == PICK_FRIEND and not friend:
             raise VocabularyError(f"{self.key}: the rule picks a friendly unit, but no grant reaches it")
+        # -- cabal:
+        ritual = self.source == RITUAL_SOURCE
+        if ritual and (self.choice is None or self.choice.kind != PICK_ENEMY):
+            raise VocabularyError(f"{self.key}: a ritual picks its target: it needs an enemy-unit choice")
+        if ritual and any(g.what.kind == RITUAL for g in self.grants):
+            raise VocabularyError(f"{self.key}: a ritual cannot open other rituals")
+        if not ritual and any(g.what.trigger == ON_MANIFEST or any(c[0] == PSYCHIC_RESULT for c in g.when.conditions)
+                              for g in self.grants):
+            raise VocabularyError(f"{self.key}: only a ritual's grants act when manifested or read its Psychic test")
 
     @property
     def name(self) -> str:

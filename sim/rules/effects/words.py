@@ -53,14 +53,32 @@ def effect_words(e: V.Effect) -> str:
         return f"cannot be targeted from more than {e.value}\" away"
     if k == V.LEND:
         return f"is lent this model's ({e.ability}) abilities"
+    if k == V.FORCED_SHOCK:  # -- shock:
+        when = {V.AT_COMMAND: "in the Command phase", V.IN_SHOCK_STEP: "in its Battle-shock step"}.get(
+            e.trigger, "at the start of the phase")
+        roll = f"on a D6 of {e.roll}+, " if e.roll else ""
+        many = e.dice.is_random or e.dice.k != 1
+        mw = f"{e.dice} mortal wound{'s' if many else ''} and " if e.dice.k or e.dice.is_random else ""
+        return f"{roll}{mw}a battle-shock test{f' at {e.value:+d}' if e.value else ''} {when}"
     if k == V.STRATAGEM_COST:
         what = e.ability or "stratagems"
         return f"{what} cost {e.value:+d} CP"
+    # -- cabal:
+    if k == V.RITUAL:
+        from sim.rules.effects import table
+        name = getattr(table.by_key(e.ability), "name", e.ability)
+        return (f"may attempt the ritual {name} at the start of its Shooting phase (Psychic test 2D6, a third D6 "
+                f"at will, of {e.roll}+; doubles: D3 mortal wounds to it) at a unit within {e.value}\"")
+    if k == V.OATH:  # -- code
+        return (f"swears an oath before the battle (a deed and a quality); the deed done: Honoured and "
+                f"{e.value} CP ({e.value + 1} if the oath was rolled)")
     return k
 
 
 def grant_words(g: V.Grant) -> str:
     """A grant in one line: what, to whom, when."""
+    if g.what.kind == V.OATH:  # -- code (the army's, before the battle: no one affected, no moment)
+        return effect_words(g.what)
     who = _WHO.get(g.who)
     if g.who == V.AURA:
         who = f"friendly units within {g.range:g}\""
@@ -68,6 +86,12 @@ def grant_words(g: V.Grant) -> str:
         who = f"enemy units within {g.range:g}\""
     elif g.who == V.CHOSEN_FRIEND:
         who = "the friendly unit picked" + (f" (within {g.range:g}\" of this model)" if g.range else "")
+    elif g.who == V.ENEMIES:  # -- shock:
+        who = "every enemy unit"
+    elif g.who == V.ENGAGED_ENEMY:
+        who = "one enemy unit engaged with it (picked)"
+    if g.what.trigger == V.ON_MANIFEST:  # -- cabal: a ritual's mortal wounds strike its target
+        who = "the unit it targets"
     if g.keywords:
         who += " (" + ", ".join(g.keywords) + " only)"
     parts = [effect_words(g.what), "for " + who]

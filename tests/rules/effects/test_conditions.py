@@ -61,13 +61,9 @@ def test_domain_psychic_and_lacking_keyword_conditions_read_their_facts():
         "while it is within the domain of the rule's army")
 
 
-def test_near_army_keyword_reads_the_other_units_of_the_rules_army():
-    f = Facts(army_near=((frozenset({"MONSTER", "BLOODTHIRSTER"}), 6.0), (frozenset({"INFANTRY"}), 1.0)))
-    assert condition_holds(V.NEAR_ARMY, '6" BLOODTHIRSTER/SKARBRAND', f)
-    assert not condition_holds(V.NEAR_ARMY, '5.9" BLOODTHIRSTER', f)
-    assert not condition_holds(V.NEAR_ARMY, '12" SKARBRAND', f)
+def test_near_keyword_takes_alternatives_and_not_in_domain():
+    f = Facts(holder_units=((frozenset({"MONSTER", "BLOODTHIRSTER"}), 6.0), (frozenset({"INFANTRY"}), 1.0)))
+    assert condition_holds(V.NEAR_KEYWORD, "BLOODTHIRSTER/SKARBRAND 6", f)
+    assert not condition_holds(V.NEAR_KEYWORD, "BLOODTHIRSTER 5.9", f)
+    assert not condition_holds(V.NEAR_KEYWORD, "SKARBRAND/ROTIGUS 12", f)
     assert condition_holds(V.NOT_IN_DOMAIN, None, f) and not condition_holds(V.NOT_IN_DOMAIN, None, Facts(in_domain=True))
-    assert V.near_argument('6" bloodthirster / skarbrand') == (6.0, ("BLOODTHIRSTER", "SKARBRAND"))
-    for bad in ("6 BLOODTHIRSTER", '0" X', '6" ', "near"):
-        with pytest.raises(V.VocabularyError, match="takes"):
-            V.When(conditions=((V.NEAR_ARMY, bad),))
