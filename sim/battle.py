@@ -75,6 +75,9 @@ class Battle:
         from sim.rules.effects.vocabulary import DATASHEET
         from sim.world.rule_effects import choice_key
         self.resources.has_rules = bool(esper.get_component(UnitRules))  # (sim.world.rule_effects)
+        if self.resources.has_rules:  # -- reserves: what every_model_has reads of the unit abilities rules confer
+            from sim.world.rule_reads import conferred_hooks
+            self.resources.conferred = conferred_hooks
         for owner, army in enumerate(scenario.armies):  # (the choices in force as it starts: a scenario's)
             for key, value in army.chosen:
                 rec = table.by_key(key)

@@ -235,6 +235,13 @@ class UnitState:
     # 24.14 it was embarked in a transport whose embarked models shot from it (Firing Deck) this
     # turn: not eligible to shoot this turn
     transport_fired: bool = field(default=False, metadata={"reset": "turn"})
+    # -- reserves:
+    # 20.03.01 the turn (battle round, active player) it was last set up as Reinforcements (an
+    # ingress move), kept in a battle where some unit holds a rule (what V.ARRIVED reads)
+    arrived: tuple[int, int] | None = None
+    # 20.03 put into strategic reserves by a rule during the battle: not destroyed at the end of
+    # battle round 3 for not having arrived
+    repositioned: bool = False
 
 
 class Stage(StrEnum):

@@ -109,7 +109,8 @@ class RuleChoice(Event):
 
     rule: Annotated[str, "the rule's name"]
     player: Annotated[str, "the player whose rule it is"]
-    value: Annotated[str | bool | None, "the enemy unit picked, true when called, false when not; null: expired"]
+    value: Annotated[str | bool | list[str] | None, "the enemy unit picked (the friendly units picked: a list), true "
+                     "when called, false when not; null: expired"]
     unit: NotRequired[Annotated[str, "the unit whose datasheet ability it is (each unit holding one chooses apart)"]]
 
 

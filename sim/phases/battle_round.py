@@ -86,10 +86,11 @@ def _start_turn(battle, player: int):
     battle.emit(ev.PLAYER_TURN, round=ts.round, player=PLAYER[player])
     _enter(battle, Phase.COMMAND)
     yield from rule_choices.start_of_phase(battle)
-    yield from upkeep.command_phase(battle)
+    yield from upkeep.command_phase(battle, forced_shock.in_step)
     yield from forced_shock.forced_tests(battle, EV.AT_COMMAND)  # -- shock: (08.04)
     rule_effects.returns(battle, EV.AT_COMMAND)
     _end_of_phase(battle)
+    yield from rule_choices.end_of_phase(battle)  # -- reserves
     _enter(battle, Phase.MOVEMENT)
     yield from rule_choices.start_of_phase(battle)
 
@@ -118,6 +119,7 @@ def end_phase(battle):
     if phase == Phase.MOVEMENT:
         upkeep.remained_stationary(battle)
         _end_of_phase(battle)
+        yield from rule_choices.end_of_phase(battle)  # -- reserves
         # the end of the phase's stratagems (RULES §28), then the Shooting phase starts: the
         # start of the phase's, then those usable at any moment of it
         yield from battle.offer(Moment(SG.END_OF_PHASE))
@@ -128,11 +130,13 @@ def end_phase(battle):
         yield from battle.offer(Moment(SG.DURING_PHASE))
     elif phase == Phase.SHOOTING:
         _end_of_phase(battle)
+        yield from rule_choices.end_of_phase(battle)  # -- reserves
         _enter(battle, Phase.CHARGE)
         yield from rule_choices.start_of_phase(battle)
     elif phase == Phase.CHARGE:
         upkeep.unmade_charges(battle)
         _end_of_phase(battle)
+        yield from rule_choices.end_of_phase(battle)  # -- reserves
         # 11.03, then the end of the phase's stratagems (RULES §28)
         yield from battle.offer(Moment(SG.END_OF_PHASE))
         _enter(battle, Phase.FIGHT)
@@ -180,6 +184,7 @@ def _next_fight_step(battle):
         battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
     else:
         _end_of_phase(battle)
+        yield from rule_choices.end_of_phase(battle)  # -- reserves: e.g. units back into reserves
         yield from _end_turn(battle)
 
 

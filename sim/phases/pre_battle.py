@@ -26,6 +26,7 @@ from sim.components import Unit
 from sim.decisions import DecisionRequest, ask
 from sim.phases import battle_round as flow
 from sim.phases import oaths  # -- code
+from sim.phases import rule_choices  # -- reserves
 from sim.phases.state import PreBattleStep
 from sim.plan.deployment import scouts, to_deploy
 from sim.rules import pre_battle as PB
@@ -93,6 +94,8 @@ def declared(battle, player: int, reserves: tuple[str, ...], embarked: tuple[tup
             res.undeployed.discard(battle.units[uid])
             M.embark(battle.units[uid], battle.units[tid])
     destroy_empty_dedicated(battle)  # 18.01 after battle formations
+    for p in (d, 1 - d):  # -- reserves: the rules' choices made at battle formations (Defender first)
+        yield from rule_choices.at_formations(battle, p)
     yield from _deploy_next(battle, None)
 
 

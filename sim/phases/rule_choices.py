@@ -8,7 +8,11 @@ counted in Resources.rule_uses; each is logged as a ``rule choice`` event. A cho
 either player's turn (RuleChoice.turn) is asked of its player in the other's turn too, after the
 active player's; then the forced battle-shock tests due at the start of the phase are made
 (sim.phases.forced_shock). What may be answered,
-the default answer and when a choice expires are sim.rules.effects.choices (pure)."""
+the default answer and when a choice expires are sim.rules.effects.choices (pure).
+
+-- reserves: a choice of several friendly units (V.PICK_FRIENDS) is asked one unit a decision (a
+unit's id, or "done") at its moment: the start or the end of a phase, in its army's turn or the
+opponent's (``end_of_phase``), or at battle formations (``at_formations``); see ``ask_friends``."""
 
 from __future__ import annotations
 
@@ -121,6 +125,10 @@ def start_of_phase(battle):
         ck = RE.choice_key(p, rec.key, scope)
         if ch.moment != phase or not CH.uses_left(ch, RE.uses_of(p, rec.key, scope)):
             continue
+        if ch.kind == V.PICK_FRIENDS:  # -- reserves: asked by ask_friends (its moment's start or end)
+            if ch.at == V.AT_START and ch.turn == V.OWN_TURN:
+                yield from ask_friends(battle, p, rec, scope, name)
+            continue
         if ch.kind == V.CALL and ck in res.rule_choices:
             continue  # (called and still in force)
         if not CH.asked_in_round(ch, ts.round, res.rule_uses.get(CH.round_key(ck, ts.round), 0) > 0):  # -- shock:
@@ -154,3 +162,105 @@ def start_of_phase(battle):
         battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=value, **_unit(scope))
     # -- shock: the rules acting at the start of the phase, once its choices are made (forced battle-shock tests)
     yield from forced_shock.forced_tests(battle, V.AT_START_OF_PHASE)
+
+
+# -- reserves: a choice of several friendly units (V.PICK_FRIENDS) -------------------------------
+
+def friends_to_pick(player: int, rec: V.RuleRecord) -> list[str]:
+    """The ids of the friendly units ``rec``'s PICK_FRIENDS choice may pick, in unit order: not
+    destroyed (a model with wounds left, on the battlefield or waiting off it), with its
+    CHOSEN_FRIEND grants' keywords; for a TO_RESERVES grant, on the battlefield and not within
+    Engagement Range (sim.rules.reserves.removal_problem)."""
+    from sim.rules.reserves import removal_problem
+    grants = [g for g in rec.grants if g.who == V.CHOSEN_FRIEND]
+    removes = any(g.what.kind == V.TO_RESERVES for g in grants)
+    out = []
+    for u in W.all_units():
+        if esper.component_for_entity(u, Unit).owner != player or not W.alive_models(u):
+            continue
+        kws = W.roster(u).keywords  # (every model's: before deployment no model is on the battlefield)
+        if not all(k in kws for g in grants for k in g.keywords):
+            continue
+        if removes and removal_problem(not W.off_table(u), bool(W.engaged_with(u))) is not None:
+            continue
+        out.append(esper.component_for_entity(u, Unit).id)
+    return out
+
+
+def ask_friends(battle, p: int, rec: V.RuleRecord, scope: str = "", name: str = ""):
+    """Ask ``p``'s PICK_FRIENDS choice of ``rec`` (a generator): one ``rule_choice`` decision per
+    unit, a unit's id or DONE, up to the most the battle size allows (V.by_size); the units
+    picked are kept as a list (Resources.rule_choices), logged as one ``rule choice`` event, and
+    the effects that act when they are picked (TO_RESERVES) then act
+    (sim.systems.rule_effects.picked)."""
+    from sim.systems import rule_effects as RX
+    ts = battle.turn_state
+    res = R.current
+    ch = rec.choice
+    ck = RE.choice_key(p, rec.key, scope)
+    most = V.by_size(ch.most, RE.battle_size(battle))
+    when = f"round {ts.round}" if ts.pre_battle is None else "battle formations"
+    picked: list[str] = []
+    while len(picked) < most:
+        cands = [u for u in friends_to_pick(p, rec) if u not in picked]
+        if not cands:
+            break
+        req = DecisionRequest(KIND, f"{ck} {when} pick {len(picked) + 1}", p, cands + [V.DONE],
+                              CH.default_friends(rec, cands),
+                              prompt=f"{rec.name}{f' ({name})' if name else ''}: {ch.prompt} "
+                                     f"({len(picked)} of at most {most} picked)",
+                              context={"rule": rec.key, "choice": ch.kind, "picked": list(picked),
+                                       **({"unit": scope} if scope else {})})
+        answer = yield from ask(battle, req)
+        if answer not in cands:
+            break
+        picked.append(answer)
+    if not picked:
+        battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=False, **_unit(scope))
+        return
+    res.rule_choices[ck] = {"value": picked, "round": ts.round, "player": ts.active}
+    res.rule_uses[ck] = res.rule_uses.get(ck, 0) + 1
+    battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=list(picked), **_unit(scope))
+    RX.picked(battle, p, rec, picked)
+
+
+def _moment_records(player: int, moment: str) -> list:
+    """``player``'s rules asking a PICK_FRIENDS choice at ``moment`` with uses left, as records_of
+    gives them, but read off every unit of the player not destroyed (before the battle its units
+    wait off the battlefield)."""
+    out: dict = {}
+    for u in W.all_units():
+        unit = esper.component_for_entity(u, Unit)
+        if unit.owner != player or not W.alive_models(u):
+            continue
+        for h in RE.held_by(u):
+            ch = h.record.choice
+            if ch is not None and ch.kind == V.PICK_FRIENDS and ch.moment == moment:
+                scope = RE.scope_of(h.record, u)
+                if CH.uses_left(ch, RE.uses_of(player, h.record.key, scope)):
+                    out.setdefault((h.record.key, scope), (h.record, scope, unit.name if scope else ""))
+    return list(out.values())
+
+
+def end_of_phase(battle):
+    """At the end of a phase (a generator): the PICK_FRIENDS choices asked then (RuleChoice.at
+    AT_END) of the active player's own-turn rules, then of the other player's opponent's-turn
+    rules."""
+    if not RE.any_rules():
+        return
+    ts = battle.turn_state
+    for p in (ts.active, 1 - ts.active):
+        for rec, scope, name in _moment_records(p, str(ts.phase)):
+            ch = rec.choice
+            if ch.at == V.AT_END and (ch.turn == V.OWN_TURN) == (p == ts.active):
+                yield from ask_friends(battle, p, rec, scope, name)
+
+
+def at_formations(battle, player: int):
+    """26 step 7, once both battle formations are revealed (a generator): ``player``'s
+    PICK_FRIENDS choices whose moment is V.FORMATIONS (e.g. the units a rule gives a deployment
+    ability)."""
+    if not RE.any_rules():
+        return
+    for rec, scope, name in _moment_records(player, V.FORMATIONS):
+        yield from ask_friends(battle, player, rec, scope, name)

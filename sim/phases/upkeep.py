@@ -22,6 +22,7 @@ from sim.world import rule_effects as RX
 from sim.systems import rule_effects
 from sim.world import rule_reads
 from sim.rules.effects import phase_rules as PR
+from sim.rules.reserves import destroyed_at_end_of_round  # -- reserves
 
 
 def _units_of(player: int) -> list[int]:
@@ -44,9 +45,12 @@ def strength(battle, u: int) -> str:
     return CMD.half_strength(start, len(models))
 
 
-def command_phase(battle):
+def command_phase(battle, forced_step=None):
     """08.02 both players gain 1 CP; 08.03 the active player's battle-shock rolls, for each of
-    their units that is battle-shocked or at or below half-strength, in army order."""
+    their units that is battle-shocked or at or below half-strength, in army order. ``forced_step``
+    (sim.phases.forced_shock.in_step, passed by the battle round so that this module does not
+    import it): the test a rule forces on a unit in its Battle-shock step, as its one roll
+    (08.03.01), as a generator, or None."""
     ts = battle.turn_state
     for p in (0, 1):
         ts.cp[p] += CMD.CORE_CP
@@ -54,7 +58,7 @@ def command_phase(battle):
     for u in _units_of(ts.active):
         st = W.unit_state(u)
         state = strength(battle, u)
-        forced = _forced_in_step(battle, u)  # -- shock: a rule's test in this step is its one roll (08.03.01)
+        forced = forced_step(battle, u, state) if forced_step is not None and RX.any_rules() else None  # -- shock
         if not CMD.needs_battle_shock_roll(st.battle_shocked, state) and forced is None:
             continue
         moment = Moment(SG.BEFORE_BATTLE_SHOCK_ROLL, player=ts.active, unit=u, info={"strength": state})
@@ -67,15 +71,6 @@ def command_phase(battle):
             yield from battle_shock_test(battle, u, True, True, fields={"strength": state})
         else:
             battle_shock_roll(battle, u, in_battle_shock_step=True, strength=state)
-
-
-def _forced_in_step(battle, u: int):
-    """-- shock: the test a rule forces on the unit in its Battle-shock step (V.IN_SHOCK_STEP, made
-    as its one roll of the step: sim.phases.forced_shock.in_step), as a generator, or None."""
-    if not RX.any_rules():
-        return None
-    from sim.phases import forced_shock
-    return forced_shock.in_step(battle, u, strength(battle, u))
 
 
 def battle_shock_roll(battle, u: int, *, in_battle_shock_step: bool, **fields) -> None:
@@ -226,6 +221,9 @@ def end_of_round(battle) -> None:
     sp = R.current.spatial
     held = [u for u in W.all_units() if W.in_reserves(u)
             or (W.embarked_in(u) is not None and W.in_reserves(W.embarked_in(u)))]
+    # -- reserves: a unit a rule put back into reserves stays there at the end of round 3 (20.03)
+    held = [u for u in held if destroyed_at_end_of_round(
+        ts.round, repositioned=W.unit_state(W.embarked_in(u) or u).repositioned, final_round=ts.mission.rounds)]
     for u in held:
         models = esper.component_for_entity(u, Unit).models
         for m in models:

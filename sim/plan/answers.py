@@ -70,6 +70,8 @@ def fit_scripted_answer(battle, req, value) -> tuple[object, str | None]:
       for a Command Re-roll of one die of the attack sequence's or a hazard roll, a roll's name
       ("hit", "save"...), "hit 3" or "pool 1 hit 3" stands for the first die offered that it
       names (another roll's name: a decline; sim.rules.command_reroll.fit_script);
+    * ``rule_choice`` given as a list (the friendly units a rule picks, one per request): the first
+      of them offered, else "done";
     * any other kind: an answer not among the options falls back to the default.
 
     What a scripted answer may name is checked when the scenario is read
@@ -100,6 +102,8 @@ def fit_scripted_answer(battle, req, value) -> tuple[object, str | None]:
                 f"the script's weapons {list(wanted)} that can fire here: {fitted}")
         return req.default, (f"the script's answer does not apply: none of {list(wanted)} can fire "
                              f"here; the default {req.default!r} is used")
+    if kind == "rule_choice" and isinstance(value, list):  # -- reserves: the friendly units to pick, one a request
+        return next((u for u in value if u in req.options), "done" if "done" in req.options else req.default), None
     if value in req.options:
         return value, None
     if kind == "stratagem" and value == "use" and req.context.get("use") in req.options:

@@ -230,3 +230,34 @@ def ingress_problems(fps: Sequence[Footprint], board: tuple[float, float],
                 problems.append(f"{name}: within the enemy deployment zone; before battle round "
                                 f"{ZONE_BAN_BEFORE_ROUND} an ingress move cannot set up there (20.04)")
     return problems
+
+
+# -- reserves: rules that move units into reserves, bring them back, or read their arrival -----
+
+def removal_problem(on_battlefield: bool, engaged: bool) -> str | None:
+    """20.02 Why a unit cannot be removed from the battlefield into strategic reserves by a
+    rule that does so (None: it can): it is not on the battlefield, or it is within Engagement
+    Range of an enemy unit (the rules that reposition units into reserves exclude those)."""
+    if not on_battlefield:
+        return "it is not on the battlefield"
+    if engaged:
+        return "it is within Engagement Range of an enemy unit"
+    return None
+
+
+def turn_index(round_: int, player: int, first: int) -> int:
+    """07 The turns of the battle counted from 0: round 1's first player's turn, then the other's."""
+    return 2 * (round_ - 1) + (0 if player == first else 1)
+
+
+def arrival_in_force(arrived: tuple[int, int] | None, round_: int, active: int, phase: str,
+                     owner: int, first: int) -> bool:
+    """20.03.01 A unit set up as Reinforcements in the turn ``arrived`` (battle round, active
+    player), "until the end of your next Fight phase": in its army's own turn, the rest of that
+    turn; in the opponent's turn, the rest of it and the army's next turn; the End of the turn
+    (``phase`` "end") is after that Fight phase."""
+    if arrived is None:
+        return False
+    then, now = turn_index(arrived[0], arrived[1], first), turn_index(round_, active, first)
+    last = then if arrived[1] == owner else then + 1
+    return then <= now < last or (now == last and phase != "end")

@@ -87,6 +87,7 @@ def toggle_removal(sb, mid: str) -> None:
 # --- any other decision (a rule's choice, issue 26, or a kind this panel has no dialog for) ----
 WORDS = {"decline": "Decline", "use": "Use", "call": "Call it now", "reroll": "Re-roll", "yes": "Yes", "no": "No",
          "pass": "Not now", "skip": "Not now", "none": "None"}
+WORDS["done"] = "Done: no more units"  # -- reserves: the end of a choice of several friendly units (V.DONE)
 
 
 def option_text(sb, opt) -> str:

@@ -100,6 +100,9 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
         return f"{', '.join(value)} chosen"
     if c.kind == V.PICK_OPTION:
         return f"{value} chosen" if value else f"no option chosen yet ({', '.join(c.options)})"
+    if c.kind == V.PICK_FRIENDS:  # -- reserves: several friendly units
+        return ("picked " + ", ".join(_unit_name(v) for v in value)) if isinstance(value, list) and value \
+            else "no friendly units picked"
     res = R.current  # (when and by whom the choice was made: sim.world.resources.rule_choices)
     made = {} if res is None else res.rule_choices.get(RE.choice_key(owner, rec.key, scope), {})
     if value is not None and value is not False:

@@ -426,6 +426,12 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
         elif rec.choice.kind == V.PICK_OPTION:
             if value not in rec.choice.options:
                 ar.sub("chosen").fail(f"one of the rule's options ({', '.join(rec.choice.options)})", value, name)
+        elif rec.choice.kind == V.PICK_FRIENDS:  # -- reserves: the friendly units picked, a list
+            most = max(rec.choice.most)
+            if not (isinstance(value, list) and 1 <= len(value) <= most and len(set(value)) == len(value)
+                    and all(x in friends for x in value)):
+                ar.sub("chosen").fail(f"a list of 1 to {most} ids of friendly units ({', '.join(friends)})",
+                                      value, name)
         elif value is not True:
             ar.sub("chosen").fail("true (the rule is called)", value, name)
         out.append((rec.key, value))

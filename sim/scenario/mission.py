@@ -25,7 +25,8 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
     if not top.has("mission"):
         return None
     r = top.sub("mission")
-    r.keys({"name", "rounds", "first", "defender", "objectives", "players", "zones", "deployed", "deployment"})
+    r.keys({"name", "rounds", "first", "defender", "objectives", "players", "zones", "deployed", "deployment",
+            "size"})  # (-- reserves: the battle size)
     name = r.get("name", str, "battlefield dominance")
     if name != "battlefield dominance":
         r.fail("'battlefield dominance' (the one mission this simulator plays, 26)", name, "name")
@@ -94,7 +95,16 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
     return MissionSpec(name=name, rounds=rounds, first=first, defender=defender,
                        objectives=objectives, zones=tuple(tuple(z) for z in zones), players=players,
                        deployed=deployed and deployment == "placed", deployment=deployment,
-                       roles_rolled=deployment == "rules" and not r.has("defender"))
+                       roles_rolled=deployment == "rules" and not r.has("defender"), size=_size(r))
+
+
+def _size(r: Reader) -> str:
+    """-- reserves: the battle size (what a rule's numbers "by battle size" read; Strike Force unless given)."""
+    from sim.rules.effects.vocabulary import BATTLE_SIZES
+    size = r.get("size", str, "strike force")
+    if size not in BATTLE_SIZES:
+        r.fail(" or ".join(repr(s) for s in BATTLE_SIZES), size, "size")
+    return size
 
 
 def check_deployment(top: Reader, mission: MissionSpec | None, units, board=(60.0, 44.0)) -> None:

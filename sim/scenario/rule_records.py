@@ -78,6 +78,8 @@ def to_toml(records) -> str:
         out.append(f"summary = {_q(r.summary)}")
         if r.partial:
             out.append(f"partial = {_q(r.partial)}")
+        if r.pool:  # -- reserves
+            out.append("pool = [" + ", ".join(map(str, r.pool)) + "]")
         if r.choice is not None:
             c = r.choice
             pairs = [("kind", _q(c.kind)), ("moment", _q(c.moment)), ("prompt", _q(c.prompt))]
@@ -93,6 +95,11 @@ def to_toml(records) -> str:
                 pairs.append(("rounds", "[" + ", ".join(str(n) for n in c.rounds) + "]"))
             if c.adds_to:
                 pairs.append(("adds_to", _q(c.adds_to)))
+            # -- reserves:
+            if c.most:
+                pairs.append(("most", "[" + ", ".join(map(str, c.most)) + "]"))
+            if c.at != V.AT_START:
+                pairs.append(("at", _q(c.at)))
             out.append(f"choice = {_inline(pairs)}")
         for g in r.grants:
             out.append("  [[rule.grant]]")

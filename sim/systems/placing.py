@@ -48,6 +48,9 @@ def apply_ingress(battle, unit: str, to) -> None:
     st = W.unit_state(ent)
     st.move_selected = st.move_type = MoveType.INGRESS
     st.set_up_this_turn = True
+    ts = battle.turn_state
+    if ts is not None and battle.resources.has_rules:  # -- reserves: what V.ARRIVED reads
+        st.arrived = (ts.round, ts.active)
     board = battle.scenario.board
     deep_strike = W.every_model_has(ent, Hook.ARRIVES_ANYWHERE)  # (24.09: no edge to touch)
     oversized = [W.model_id(m) for m, fp in zip(places, fps)

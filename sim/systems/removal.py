@@ -52,6 +52,8 @@ def remove_casualties(battle):
     removed = [W.model_id(e) for e in casualties]
     M.remove_casualties(casualties)
     battle.changes.moved(casualties)
+    if rules:  # -- reserves: a rule bringing a destroyed unit back (V.RESURGE)
+        yield from RX.resurge(battle, list(dict.fromkeys(W.unit_of(e) for e in casualties)))
     return removed
 
 

@@ -283,3 +283,69 @@ def spend_stratagem_cost(battle, name: str, target: str | None) -> None:
     for a in RE.acting(battle, u, (V.STRATAGEM_COST,)):
         if a.grant.when.limit and PR.stratagem_cost_modifier([a.grant.what], name):
             RE.use(battle, a)
+
+
+# -- reserves: units a rule moves into reserves, and destroyed units it brings back --------------
+
+def picked(battle, player: int, rec: V.RuleRecord, units: list[str]) -> None:
+    """The effects that act when a PICK_FRIENDS choice of ``rec`` picked ``units``: TO_RESERVES
+    (20.02), each unit picked whose grant acts on it is removed from the battlefield into
+    strategic reserves, in the order picked (logged)."""
+    for uid in units:
+        u = battle.units[uid]
+        acts = [a for a in RE.acting(battle, u, (V.TO_RESERVES,)) if a.held.record.key == rec.key]
+        if not acts:
+            continue
+        models = W.unit_models(u)
+        M.to_reserves(u)
+        battle.changes.touched(u)
+        battle.changes.moved(models)
+        battle.emit(ev.RULE_EFFECT, rule=rec.name, unit=uid,
+                    effect=f"{uid} is removed from the battlefield into strategic reserves")
+
+
+def _pool_key(owner: int, rec: V.RuleRecord) -> str:
+    """The rule_uses key counting the points spent of a RESURGE rule's pool."""
+    return RE.choice_key(owner, rec.key) + "|pool"
+
+
+def pool_left(battle, owner: int, rec: V.RuleRecord) -> int:
+    """The points of a RESURGE rule's pool its army has left (V.by_size of the record's pool,
+    less those spent)."""
+    spent_ = battle.resources.rule_uses.get(_pool_key(owner, rec), 0)
+    return V.by_size(rec.pool, RE.battle_size(battle)) - spent_
+
+
+def resurge(battle, units: list[int]):
+    """When units are destroyed (sim.systems.removal, after their models are removed; a
+    generator): for each, in unit order, a RESURGE grant acting on it (its keywords and its
+    Starting Strength) whose cost its army's pool can pay may bring it back: its player is asked
+    (a ``rule_reroll``-like ``rule_choice`` decision, "call" or "decline"; default: call); if
+    called, the points are spent and the unit is set back, whole, into strategic reserves
+    (sim.world.mutations.restore_to_reserves), logged."""
+    from sim.rules.effects import choices as CH
+    for u in units:
+        if W.alive_models(u):
+            continue
+        owner = esper.component_for_entity(u, Unit).owner
+        acts = [a for a in RE.acting(battle, u, (V.RESURGE,))
+                if pool_left(battle, owner, a.held.record) >= a.grant.what.value]
+        if not acts:
+            continue
+        a = acts[0]
+        rec, cost, uid = a.held.record, a.grant.what.value, _uid(u)
+        left = pool_left(battle, owner, rec)
+        req = DecisionRequest("rule_choice", f"{rec.key}: {uid} destroyed", owner, [CH.CALL, CH.DECLINE], CH.CALL,
+                              prompt=f"{rec.name}: spend {cost} of {left} points to bring {uid} back into "
+                                     f"strategic reserves?",
+                              context={"rule": rec.key, "choice": V.CALL, "unit": uid})
+        answer = yield from ask(battle, req)
+        if answer != CH.CALL:
+            continue
+        key = _pool_key(owner, rec)
+        battle.resources.rule_uses[key] = battle.resources.rule_uses.get(key, 0) + cost
+        M.restore_to_reserves(u)
+        battle.changes.touched(u)
+        battle.emit(ev.RULE_EFFECT, rule=rec.name, unit=uid,
+                    effect=f"{uid} comes back whole into strategic reserves for {cost} points "
+                           f"({left - cost} left)")

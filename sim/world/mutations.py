@@ -115,3 +115,31 @@ def set_up(unit_ent: int, places) -> list[int]:
     res.undeployed.discard(unit_ent)
     res.spatial.place_many(rows, fps)
     return models
+
+
+# -- reserves:
+
+def to_reserves(unit_ent: int) -> None:
+    """20.02 A rule removes the unit from the battlefield into strategic reserves: off the
+    battlefield (01.02.04), its models out of every distance and engagement, until an ingress
+    move sets it up again; it stays put there at the end of battle round 3 (``repositioned``)."""
+    sp = R.current.spatial
+    st = esper.component_for_entity(unit_ent, UnitState)
+    st.repositioned = True
+    sp.off_table.add(unit_ent)
+    for m in esper.component_for_entity(unit_ent, Unit).models:
+        sp.remove(model_row(m))
+    sp.forget_unit(unit_ent)
+
+
+def restore_to_reserves(unit_ent: int) -> None:
+    """A destroyed unit a rule brings back (V.RESURGE): every model no longer destroyed, with
+    every wound, its turn's record and its [ONE SHOT] weapons fresh, in strategic reserves
+    (``to_reserves``) until an ingress move sets it up."""
+    from sim.components import Stats
+    for m in esper.component_for_entity(unit_ent, Unit).models:
+        if esper.has_component(m, Destroyed):
+            esper.remove_component(m, Destroyed)
+        esper.component_for_entity(m, Wounds).remaining = esper.component_for_entity(m, Stats).W
+    esper.add_component(unit_ent, UnitState())
+    to_reserves(unit_ent)

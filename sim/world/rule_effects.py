@@ -166,7 +166,8 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
         return []
     out: list[Acting] = []
     owner = esper.component_for_entity(unit_ent, Unit).owner
-    kws = W.unit_keywords(unit_ent)
+    kws = W.unit_keywords(unit_ent) or W.roster(unit_ent).keywords  # (-- reserves: off the battlefield or
+    # destroyed, a unit keeps its keywords: a rule picking it before deployment, or acting as it is destroyed)
     my_id = esper.component_for_entity(unit_ent, Unit).id
     picked: set = set()  # (a rule reaching a chosen friend once, however many units hold it)
     for h in held_by(unit_ent):
@@ -255,7 +256,8 @@ def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
     the rule's name carries ("... (Bondsman)") picked it."""
     rec = h.record
     if rec.choice is not None:
-        return choice_of(owner, rec.key, scope_of(rec, holder)) == uid
+        v = choice_of(owner, rec.key, scope_of(rec, holder))
+        return v == uid or (isinstance(v, list) and uid in v)  # (-- reserves: PICK_FRIENDS keeps a list)
     for lh in held_by(holder):
         for g in lh.record.grants:
             if g.what.kind == V.LEND and any(n.endswith(f"({g.what.ability})") for n in rec.names) \
@@ -315,7 +317,10 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  else 0,
                  # -- zones:
                  psychic=psychic, **_domain_facts(battle, unit_ent, owner, every or bool(need & _DOMAIN_NEED), placed),
-                 keywords=W.unit_keywords(unit_ent) if (every or V.LACKS_KEYWORD in need) else frozenset())
+                 keywords=W.unit_keywords(unit_ent) if (every or V.LACKS_KEYWORD in need) else frozenset(),
+                 # -- reserves:
+                 arrived=(every or V.ARRIVED in need) and _arrived(battle, unit_ent),
+                 starting_strength=_starting(battle, unit_ent) if every or V.STARTING_STRENGTH in need else 0)
 
 
 def _in_own_zone(battle, unit_ent: int) -> bool:
@@ -376,6 +381,32 @@ def _domain_facts(battle, unit_ent: int, owner: int, needed: bool, placed=None) 
         return {}
     from sim.rules.effects.domain import unit_wholly_within, unit_within
     return {"in_domain": unit_within(fps, d), "wholly_in_domain": unit_wholly_within(fps, d)}
+
+
+# -- reserves:
+
+def battle_size(battle) -> str:
+    """The battle size the mission names (V.BATTLE_SIZES; Strike Force in free play)."""
+    ts = battle.turn_state
+    return V.BATTLE_SIZES[1] if ts is None else ts.mission.size
+
+
+def _arrived(battle, unit_ent: int) -> bool:
+    """V.ARRIVED: set up as Reinforcements, its army's next Fight phase not yet over (20.03.01)."""
+    from sim.rules.reserves import arrival_in_force
+    ts = battle.turn_state
+    st = W.unit_state(unit_ent)
+    if ts is None or st.arrived is None:
+        return False
+    return arrival_in_force(st.arrived, ts.round, ts.active, str(ts.phase),
+                            esper.component_for_entity(unit_ent, Unit).owner, ts.first)
+
+
+def _starting(battle, unit_ent: int) -> int:
+    """01.02.01 The unit's Starting Strength in models (every model, before the battle begins)."""
+    ts = battle.turn_state
+    every = len(W.unit_models(unit_ent, living=False))
+    return every if ts is None else ts.starting_strength.get(unit_ent, every)
 
 
 def _leads(holder: int, bearers: tuple) -> bool:

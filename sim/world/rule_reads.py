@@ -123,3 +123,16 @@ def arrival_distance(battle, u: int, fps) -> tuple[float, list]:
         return ENEMY_DISTANCE, []
     best = min(float(a.grant.what.value) for a in acts)
     return min(best, ENEMY_DISTANCE), [a for a in acts if float(a.grant.what.value) == best]
+
+
+# -- reserves:
+
+def conferred_hooks(unit_ent: int) -> frozenset:
+    """The hooks of the core unit abilities rules confer on the unit now (V.UNIT_ABILITY, e.g.
+    INFILTRATORS: 24.20's DEPLOYS_FORWARD), read by sim.world.queries.every_model_has as if every
+    model had the ability (such a grant has no conditions: the vocabulary refuses them)."""
+    from sim.rules.abilities.registry import spec
+    hooks: set = set()
+    for a in RE.reaching(unit_ent, (V.UNIT_ABILITY,)):
+        hooks |= spec(a.grant.what.ability.upper()).hooks
+    return frozenset(hooks)

@@ -46,6 +46,15 @@ def default_answer(choice: V.RuleChoice, enemies: Sequence[tuple[str, float]], r
     return CALL if near or round_ >= CALL_BY_ROUND else DECLINE
 
 
+def default_friends(rec: V.RuleRecord, candidates: Sequence[str]):
+    """-- reserves: the default player's next pick of a PICK_FRIENDS choice: none (V.DONE) for a
+    rule that takes the units picked off the battlefield (TO_RESERVES: it keeps them fighting),
+    else the first candidate in unit order (a deployment ability is worth having)."""
+    if not candidates or any(g.what.kind == V.TO_RESERVES for g in rec.grants):
+        return V.DONE
+    return candidates[0]
+
+
 def value_of(choice: V.RuleChoice, answer):
     """The value kept for an answer (Resources.rule_choices): the unit id picked (enemy or
     friendly) or the option's name, True for a call, None for a decline (nothing is kept)."""

@@ -50,6 +50,9 @@ class Facts:
     wholly_in_domain: bool = False  # every model of the unit is wholly within it
     psychic: bool = False  # the attack is made with a [PSYCHIC] weapon (24.29)
     keywords: frozenset = frozenset()  # the affected unit's keywords
+    # -- reserves:
+    arrived: bool = False  # set up as Reinforcements, its army's next Fight phase not yet over (V.ARRIVED)
+    starting_strength: int = 0  # its Starting Strength in models (01.02.01)
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
@@ -61,6 +64,7 @@ _FACT[V.TARGET_SHOCKED] = "target_battle_shocked"
 _FACT[V.HONOURED] = "honoured"  # -- code
 # -- zones:
 _FACT.update({V.IN_DOMAIN: "in_domain", V.WHOLLY_IN_DOMAIN: "wholly_in_domain", V.PSYCHIC_ATTACK: "psychic"})
+_FACT[V.ARRIVED] = "arrived"  # -- reserves
 
 
 def _alternatives(arg) -> list[str]:
@@ -104,6 +108,8 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return not any(k in f.keywords for k in _alternatives(arg))
     if name == V.NOT_IN_DOMAIN:
         return not f.in_domain
+    if name == V.STARTING_STRENGTH:  # -- reserves
+        return f.starting_strength == int(arg)
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -171,6 +177,9 @@ def condition_words(name: str, arg) -> str:
         V.PSYCHIC_ATTACK: "the attack is a psychic attack",
         V.LACKS_KEYWORD: f"it is not {' or '.join(_alternatives(arg))}",
         V.NOT_IN_DOMAIN: "it is not within the domain of the rule's army",
+        # -- reserves:
+        V.ARRIVED: "it was set up as Reinforcements, until the end of its army's next Fight phase",
+        V.STARTING_STRENGTH: f"its Starting Strength is {arg} models",
     }[name]
 
 

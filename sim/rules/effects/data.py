@@ -34,6 +34,17 @@ _EFFECT_KEYS = {"kind", "stat", "value", "which", "ability", "dice", "roll", "tr
 _WHEN_KEYS = {"phases", "attacks", "turn", "conditions", "limit"}
 _CHOICE_KEYS = {"kind", "moment", "prompt", "lasts", "uses", "options"}
 _CHOICE_KEYS |= {"turn", "rounds", "adds_to"}  # -- shock: (RuleChoice.turn, .rounds, .adds_to)
+# -- reserves:
+_RULE_KEYS |= {"pool"}
+_CHOICE_KEYS |= {"most", "at"}
+
+
+def _numbers(v, where: str) -> tuple:
+    """A number "by battle size" written as one whole number or a list of three."""
+    v = [v] if isinstance(v, int) and not isinstance(v, bool) else v
+    if not (isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        raise RecordFileError(f"{where}: expected a whole number or a list of three (by battle size), found {v!r}")
+    return tuple(v)
 
 
 class RecordFileError(ValueError):
@@ -107,10 +118,13 @@ def _record(t: dict, where: str) -> V.RuleRecord:
             if not isinstance(kw["rounds"], list):
                 raise RecordFileError(f"{where}.choice.rounds: expected a list of battle rounds, found {kw['rounds']!r}")
             kw["rounds"] = tuple(kw["rounds"])
+        if "most" in kw:  # -- reserves
+            kw["most"] = _numbers(kw["most"], where + ".choice.most")
         choice = V.RuleChoice(**kw)
     return V.RuleRecord(t["key"], _strings(t["names"], where + ".names"), t["source"], t["summary"], grants,
                         _strings(t.get("ids", []), where + ".ids"), t.get("faction", ""), t.get("detachment", ""),
-                        choice, t.get("partial", ""))
+                        choice, t.get("partial", ""),
+                        _numbers(t["pool"], where + ".pool") if "pool" in t else ())  # (-- reserves: pool)
 
 
 def load_records(path: str | Path) -> tuple[V.RuleRecord, ...]:

@@ -73,6 +73,14 @@ KINDS += (OATH,)
 ARRIVAL_DISTANCE = "arrival distance"  # a Deep Strike set-up (24.09) may be more than ``value``" from enemy models
 # instead of 8" (its conditions on where the unit is are read where it is being set up)
 KINDS += (ARRIVAL_DISTANCE,)
+# -- reserves:
+TO_RESERVES = "to reserves"  # (a CHOSEN_FRIEND grant) the unit picked is removed from the battlefield into strategic
+# reserves when picked (20.02: it may arrive again by an ingress move; not destroyed at the end of round 3)
+UNIT_ABILITY = "unit ability"  # ``ability``: a core unit ability its models gain, as printed ("INFILTRATORS"): the
+# ability registry's own record then acts (sim.world.queries.every_model_has)
+RESURGE = "resurge"  # when the unit is destroyed its army may spend ``value`` points of the rule's pool to set it
+# back, at its Starting Strength with every wound, into strategic reserves
+KINDS = KINDS + (TO_RESERVES, UNIT_ABILITY, RESURGE)
 
 # what a MODIFY changes: the rolls of the attack sequence and the phases, and characteristics
 # (a weapon's: A, S, AP, D; a model's: M, T, Sv, W, Ld, OC; "damage taken" lowers the Damage of
@@ -177,6 +185,12 @@ NOT_IN_DOMAIN = "not within domain"  # no model of the affected unit is within i
 DOMAIN_CONDITIONS = (IN_DOMAIN, WHOLLY_IN_DOMAIN, NOT_WHOLLY_IN_DOMAIN, NOT_IN_DOMAIN)
 CONDITIONS += DOMAIN_CONDITIONS + (PSYCHIC_ATTACK, LACKS_KEYWORD)
 WITH_ARGUMENT += (LACKS_KEYWORD,)
+# -- reserves:
+ARRIVED = "arrived"  # it was set up as Reinforcements (an ingress move, 20.03.01), until the end of its army's next
+# Fight phase (sim.rules.reserves.arrival_in_force)
+STARTING_STRENGTH = "starting strength"  # argument: the unit's Starting Strength (models, 01.02.01) is this
+CONDITIONS = CONDITIONS + (ARRIVED, STARTING_STRENGTH)
+WITH_ARGUMENT = WITH_ARGUMENT + (STARTING_STRENGTH,)
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
@@ -195,6 +209,28 @@ PICK_FRIEND = "friendly unit"  # pick one friendly unit (within the CHOSEN_FRIEN
 # its keywords): the CHOSEN_FRIEND grants reach it
 PICK_OPTION = "option"  # pick one of the rule's ``options`` (a stance, an imperative, a vow): OPTION conditions read it
 CHOICE_KINDS = (PICK_ENEMY, CALL, PICK_FRIEND, PICK_OPTION)
+# -- reserves:
+PICK_FRIENDS = "friendly units"  # pick up to ``most`` friendly units, one at a time (DONE to stop): the CHOSEN_FRIEND
+# grants reach each of them (range 0 only; eligibility: the grants' keywords, and TO_RESERVES's)
+CHOICE_KINDS = CHOICE_KINDS + (PICK_FRIENDS,)
+DONE = "done"  # the answer that ends a PICK_FRIENDS choice's picks
+FORMATIONS = "battle formations"  # a choice's moment before the battle: 26 step 7, once both formations are revealed
+MOMENTS = PHASES + (FORMATIONS,)
+AT_START, AT_END = "start", "end"  # a choice asked at the start or at the end of its moment's phase
+BATTLE_SIZES = ("incursion", "strike force", "onslaught")  # a number "by battle size" is one of each, in this order
+
+
+def by_size(values: tuple[int, ...], size: str) -> int:
+    """The number of ``values`` for the battle size (one value: every size's; three: by
+    BATTLE_SIZES)."""
+    return values[0] if len(values) == 1 else values[BATTLE_SIZES.index(size)]
+
+
+def _sized(values, what: str) -> None:
+    if not (isinstance(values, tuple) and len(values) in (1, 3)
+            and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in values)):
+        raise VocabularyError(f"{what} is one whole number above 0, or three (by battle size: "
+                              f"{', '.join(BATTLE_SIZES)}), not {values!r}")
 # how long a choice holds once made
 UNTIL_NEXT_CHOICE = "until the next choice"  # e.g. a target picked each Command phase
 THIS_TURN = "this turn"
@@ -203,7 +239,8 @@ UNTIL_YOUR_NEXT_COMMAND = "until your next Command phase"
 LASTS = (UNTIL_NEXT_CHOICE, THIS_TURN, THIS_ROUND, UNTIL_YOUR_NEXT_COMMAND)
 # -- shock: in whose turn a choice is asked (RuleChoice.turn)
 OWN_TURN, EITHER_TURN = "own", "either"  # the choice's army's turn only / either player's
-CHOICE_TURNS = (OWN_TURN, EITHER_TURN)
+ENEMY_TURN = "enemy"  # -- reserves: the opponent's turn only (Gate of Infinity: a choice of friendly units)
+CHOICE_TURNS = (OWN_TURN, EITHER_TURN, ENEMY_TURN)
 KEPT = "kept with the earlier picks"  # (a PICK_OPTION choice) each option picked holds for the rest of the battle,
 # with those picked before (none picked twice): OPTION conditions hold for each
 LASTS = LASTS + (KEPT,)
@@ -260,6 +297,10 @@ class Effect:
             raise VocabularyError("an oath needs the CP its deed gains (value 1 or more)")
         if k == ARRIVAL_DISTANCE and self.value <= 0:  # -- zones
             raise VocabularyError("an arrival distance needs a distance in inches")
+        if k == UNIT_ABILITY and not self.ability:  # -- reserves
+            raise VocabularyError("a conferred unit ability needs its name")
+        if k == RESURGE and self.value <= 0:
+            raise VocabularyError("a resurgence needs its cost in points (value above 0)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,6 +382,11 @@ class Grant:
         # -- code:
         if self.what.kind == OATH and (self.who != ARMY or self.when != ALWAYS):
             raise VocabularyError("an oath is the army's, sworn before the battle: who = army, no when")
+        if self.what.kind == TO_RESERVES and self.who != CHOSEN_FRIEND:  # -- reserves
+            raise VocabularyError("a removal into reserves reaches the units picked only (who = chosen friend)")
+        if self.what.kind == UNIT_ABILITY and (self.when != ALWAYS or self.who in (AURA, ENEMY_AURA)):
+            raise VocabularyError("a conferred unit ability holds without conditions, for its unit, the army or the "
+                                  "unit picked (not as an aura)")
         if self.when.limit and not counts_uses(self.what):
             raise VocabularyError(f"a limit on uses ({self.when.limit}) is counted only for stratagem costs, mortal "
                                   "wounds, returns, and the modifiers and re-rolls of advance, charge and "
@@ -362,6 +408,9 @@ class RuleChoice:
     turn: str = OWN_TURN  # -- shock: OWN_TURN, or EITHER_TURN: asked in either player's turn (Shadow in the Warp)
     rounds: tuple[int, ...] = ()  # -- shock: asked only in these battle rounds, once each (() every round)
     adds_to: str = ""  # -- shock: (a KEPT option choice) the key of the rule whose options it picks one more of
+    # -- reserves:
+    most: tuple[int, ...] = ()  # PICK_FRIENDS: how many units at most (one number, or three by battle size)
+    at: str = AT_START  # asked at the start (AT_START) or the end (AT_END) of the moment's phase
 
     def __post_init__(self) -> None:
         if self.kind not in CHOICE_KINDS:
@@ -371,14 +420,27 @@ class RuleChoice:
         if self.options and (len(self.options) < 2 or len(set(self.options)) != len(self.options)
                              or not all(isinstance(o, str) and o.strip() == o and o for o in self.options)):
             raise VocabularyError(f"a choice of options needs two or more distinct names, not {self.options!r}")
-        if self.moment not in PHASES:
-            raise VocabularyError(f"a choice's moment must be a phase of {PHASES}, not {self.moment!r}")
+        if self.moment not in MOMENTS:  # (-- reserves: a phase, or FORMATIONS)
+            raise VocabularyError(f"a choice's moment must be a phase of {PHASES} or {FORMATIONS!r}, "
+                                  f"not {self.moment!r}")
+        if (self.kind == PICK_FRIENDS) != bool(self.most):
+            raise VocabularyError("a choice of friendly units (and only it) needs the most it picks (most)")
+        if self.most:
+            _sized(self.most, "most")
+        if self.at not in (AT_START, AT_END) or self.turn not in CHOICE_TURNS:
+            raise VocabularyError(f"a choice is asked at the start or end of its phase, in a turn of {CHOICE_TURNS}, "
+                                  f"not {self.at!r} / {self.turn!r}")
+        if self.moment == FORMATIONS and (self.at != AT_START or self.turn != OWN_TURN):
+            raise VocabularyError("a choice at battle formations is asked once, with no phase end or turn")
+        if (self.at != AT_START or self.turn == ENEMY_TURN or self.moment == FORMATIONS) and self.kind != PICK_FRIENDS:
+            raise VocabularyError("only a choice of friendly units is asked at a phase's end, in the opponent's turn "
+                                  "only or at battle formations (in this version)")
+        if self.kind == PICK_FRIENDS and self.turn == EITHER_TURN:
+            raise VocabularyError("a choice of friendly units is asked in its army's turn or the opponent's, not both")
         if isinstance(self.uses, bool) or not isinstance(self.uses, int) or self.uses < 0:
             raise VocabularyError(f"uses must be a whole number of 0 or more, not {self.uses!r}")
         if self.lasts not in LASTS:
             raise VocabularyError(f"unknown duration {self.lasts!r}")
-        if self.turn not in CHOICE_TURNS:  # -- shock:
-            raise VocabularyError(f"a choice's turn must be of {CHOICE_TURNS}, not {self.turn!r}")
         if not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 5 for n in self.rounds):
             raise VocabularyError(f"a choice's rounds are battle rounds 1 to 5, not {self.rounds!r}")
         if self.lasts == KEPT and self.kind != PICK_OPTION:
@@ -404,8 +466,13 @@ class RuleRecord:
     detachment: str = ""  # a detachment rule: its detachment's name
     choice: RuleChoice | None = None
     partial: str = ""
+    pool: tuple[int, ...] = ()  # -- reserves: the points a RESURGE rule's army starts with (one, or by battle size)
 
     def __post_init__(self) -> None:
+        if self.pool:
+            _sized(self.pool, f"{self.key}: pool")
+        if any(g.what.kind == RESURGE for g in self.grants) != bool(self.pool):
+            raise VocabularyError(f"{self.key}: a rule that resurges units (and only it) needs a pool of points")
         if self.source not in SOURCES:
             raise VocabularyError(f"{self.key}: unknown source {self.source!r}")
         if not self.names or not self.summary:
@@ -422,7 +489,7 @@ class RuleRecord:
                     raise VocabularyError(f"{self.key}: a grant reads the option {c[1]!r}, which the rule's choice "
                                           f"does not offer ({', '.join(self.choice.options) or 'no options'})")
         friend = [g for g in self.grants if g.who == CHOSEN_FRIEND]
-        if friend and self.choice is not None and self.choice.kind != PICK_FRIEND:
+        if friend and self.choice is not None and self.choice.kind not in (PICK_FRIEND, PICK_FRIENDS):
             raise VocabularyError(f"{self.key}: a grant reaches the chosen friendly unit, but the rule asks no "
                                   "friendly unit")
         if friend and self.choice is None and not any(n.endswith(")") and "(" in n for n in self.names):
@@ -430,7 +497,9 @@ class RuleRecord:
                                   "friendly unit and carries no tag a LEND rule lends (a name ending \"(tag)\")")
         if any(g.what.kind == LEND and g.who != CHOSEN_FRIEND for g in self.grants):
             raise VocabularyError(f"{self.key}: a lending reaches the chosen friendly unit only (who = chosen friend)")
-        if self.choice is not None and self.choice.kind == PICK_FRIEND and not friend:
+        if self.choice is not None and self.choice.kind == PICK_FRIENDS and any(g.range for g in friend):  # -- reserves
+            raise VocabularyError(f"{self.key}: a choice of friendly units picks them at any distance (range 0)")
+        if self.choice is not None and self.choice.kind in (PICK_FRIEND, PICK_FRIENDS) and not friend:
             raise VocabularyError(f"{self.key}: the rule picks a friendly unit, but no grant reaches it")
         # -- cabal:
         ritual = self.source == RITUAL_SOURCE

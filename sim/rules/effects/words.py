@@ -60,6 +60,13 @@ def effect_words(e: V.Effect) -> str:
         many = e.dice.is_random or e.dice.k != 1
         mw = f"{e.dice} mortal wound{'s' if many else ''} and " if e.dice.k or e.dice.is_random else ""
         return f"{roll}{mw}a battle-shock test{f' at {e.value:+d}' if e.value else ''} {when}"
+    # -- reserves:
+    if k == V.TO_RESERVES:
+        return "is removed from the battlefield into strategic reserves when picked (not within Engagement Range)"
+    if k == V.UNIT_ABILITY:
+        return f"its models gain {e.ability.upper()}"
+    if k == V.RESURGE:
+        return f"when destroyed, may come back whole into strategic reserves for {e.value} points of the pool"
     if k == V.STRATAGEM_COST:
         what = e.ability or "stratagems"
         return f"{what} cost {e.value:+d} CP"

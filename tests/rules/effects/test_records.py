@@ -40,9 +40,10 @@ ARMY_RULES = {
     "Thrill Seekers": None,  # shooting and charging after advancing or falling back
     "Cabal of Sorcerers": "cabal-of-sorcerers",  # -- cabal: its rituals are records of source "ritual"
     "Blessings of Khorne": None,  # a dice pool spent on blessings each round
-    "Cult Ambush": None,  # destroyed units coming back through reserves
+    # -- reserves:
+    "Cult Ambush": "cult-ambush",  # (its markers: the record's partial)
     "Acts of Faith": None,  # Miracle dice replacing rolls
-    "Gate of Infinity": None,  # units moved back into strategic reserves
+    "Gate of Infinity": "gate-of-infinity",  # -- reserves
     # -- shock:
     "Shadow in the Warp": "shadow-in-the-warp",
     "Code Chivalric": "code-chivalric",  # -- code
@@ -65,11 +66,12 @@ FIRST_DETACHMENT_RULES = {
     "Warp Rifts": "warp-rifts",  # -- zones: Chaos Daemons: Daemonic Incursion
     # -- shock:
     "Paragons of Terror": "paragons-of-terror",
-    "Verminous Haze": None,  # Death Guard: Infiltrators (a deployment ability) for two units
+    # -- reserves:
+    "Verminous Haze": "verminous-haze",  # Death Guard: Flyblown Host
     "Internal Rivalries": None,  # Emperor's Children: a Favoured Champions unit; ignoring modifiers
     # -- zones:
     "Flow of Magic": "flow-of-magic",  # Thousand Sons: Hexwarp Thrallband
-    "A Perfect Ambush": None,  # Genestealer Cults: units arrived from reserves
+    "A Perfect Ambush": "a-perfect-ambush",  # Genestealer Cults: Host of Ascension
     # -- shock:
     "Rad-bombardment": "rad-bombardment",
     "Duty Before All": None,  # Grey Knights: shooting and charging after falling back
@@ -109,11 +111,14 @@ def test_every_record_is_within_the_vocabulary(r):
         assert set(g.when.phases) <= phases
         if g.what.kind == V.WEAPON_ABILITY:
             assert parse_weapon_abilities(g.what.ability, r.key)
+        if g.what.kind == V.UNIT_ABILITY:  # -- reserves: a core unit ability of the registry
+            from sim.rules.abilities import UNIT_ABILITY_NAMES
+            assert g.what.ability.upper() in UNIT_ABILITY_NAMES
         for kw in g.keywords:
             assert kw == kw.upper()
     if r.choice is not None and r.source != V.RITUAL_SOURCE:  # a choice some grant reads (the converse the record
         # itself checks; -- cabal: a ritual's choice is the unit it is attempted at, struck or read)
-        assert r.choice.moment in phases
+        assert r.choice.moment in phases | {V.FORMATIONS}  # (-- reserves: or battle formations)
         assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN, V.OPTION) for g in r.grants for c in g.when.conditions) \
             or any(g.who == V.CHOSEN_FRIEND for g in r.grants) or r.choice.adds_to  # -- shock: (another's options)
     assert isinstance(r.ids, tuple) and isinstance(r.names, tuple)

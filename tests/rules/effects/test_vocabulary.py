@@ -38,6 +38,8 @@ def test_effect_accepts_each_kind_written_whole():
     made.append(V.Effect(V.FORCED_SHOCK, value=-1, trigger=V.AT_COMMAND))  # -- shock:
     made += [V.Effect(V.RITUAL, ability="doombolt", roll=7, value=24)]  # -- cabal
     made.append(V.Effect(V.OATH, value=2))  # -- code
+    made += [V.Effect(V.TO_RESERVES), V.Effect(V.UNIT_ABILITY, ability="INFILTRATORS"),  # -- reserves
+             V.Effect(V.RESURGE, value=2)]
     assert sorted({e.kind for e in made}) == sorted(V.KINDS)
 
 
