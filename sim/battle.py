@@ -72,7 +72,7 @@ class Battle:
         self.resources = resources.Resources(build_world(self, scenario))
         from sim.components import UnitRules
         from sim.rules.effects import table
-        from sim.rules.effects.vocabulary import DATASHEET
+        from sim.rules.effects.vocabulary import DATASHEET, MARK
         from sim.world.rule_effects import choice_key
         self.resources.has_rules = bool(esper.get_component(UnitRules))  # (sim.world.rule_effects)
         if self.resources.has_rules:  # -- reserves: what every_model_has reads of the unit abilities rules confer
@@ -81,7 +81,9 @@ class Battle:
         for owner, army in enumerate(scenario.armies):  # (the choices in force as it starts: a scenario's)
             for key, value in army.chosen:
                 rec = table.by_key(key)
-                if rec.choice is None:  # (an oath the scenario swore: sim.phases.oaths reads it)
+                if rec.choice is None:  # (an oath the scenario swore: sim.phases.oaths reads it; -- elig: a mark)
+                    if any(g.what.kind == MARK for g in rec.grants):  # (-- elig: a rule's mark, on the unit named)
+                        self.resources.rule_marks[choice_key(owner, key) + "|marked"] = value
                     continue
                 units = [u.id for u in scenario.units if u.owner == owner
                          and (key in army.rules or any(key in m.rules for m in u.models))]

@@ -4,6 +4,7 @@ the skies; Crushing Impact may follow, 15.06)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import esper
@@ -28,6 +29,10 @@ from sim.systems import rule_effects as RX
 from sim.systems.removal import remove_casualties
 from sim.rules.effects import phase_rules as PR
 from sim.rules.effects import vocabulary as EV
+from sim.rules.effects import eligibility as EL
+from sim.rules.effects import dice_pool as DPR
+from sim.systems import dice_pools as DPS
+from sim.world import rule_reads as RR
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +72,7 @@ def _check_declare(battle, cmd: DeclareCharge) -> None:
     st = W.unit_state(ent)
     if st.charge_roll is not None:
         raise PlanError(f"{cmd.unit} has already declared a charge this phase (11.02)")
-    if st.advanced or st.fell_back:
+    if (st.advanced or st.fell_back) and not RR.permitting(battle, ent, EL.CHARGE):  # (-- elig: or a rule lets it)
         raise PlanError(f"{cmd.unit} {'advanced' if st.advanced else 'fell back'} this turn and "
                         f"cannot declare a charge (11.02, 09.06/09.07)")
     if TR.charge_barred(st.disembarked):
@@ -86,16 +91,25 @@ def _apply_declare(battle, cmd: DeclareCharge):
     ent = battle.units[cmd.unit]
     battle.changes.touched(ent)
     st = W.unit_state(ent)
-    roll = Roll("charge", list(battle.dice.d6(2, f"charge roll {cmd.unit}")),
+    near = MV.unit_gap(ent, W.enemy_units(ent))
+    dice = battle.dice
+    if RE.any_rules():  # -- faith: a pool's die may stand for one of the two (sim.systems.dice_pools)
+        dice = DPS.dice_for(battle, (yield from DPS.substitute(
+            battle, ent, "charge", DPR.two_dice_chance(99 if near is None else math.ceil(near - 1e-9)
+                                                        - PR.modifier([a.grant.what for a in RR.modifying(
+                                                            battle, ent, "charge")], "charge")))),
+            f"charge roll {cmd.unit}")
+    roll = Roll("charge", list(dice.d6(2, f"charge roll {cmd.unit}")),
                 lambda _i, why: list(battle.dice.d6(2, f"charge roll {cmd.unit} ({why})")))
     st.charge_roll = sum(roll.dice)
     if battle.turn_state is not None:
         battle.turn_state.in_progress = ent  # (until its charge move is made or given up, 11.02)
     # a failed charge roll reaches no enemy unit (ruling 25's default re-rolls one: README)
-    near = MV.unit_gap(ent, W.enemy_units(ent))
     roll.failed = near is None or st.charge_roll < near
     roll.about = f"charge roll {st.charge_roll}"
     rules = RE.any_rules()
+    if rules and (st.advanced or st.fell_back):  # (-- elig: the rule that let it declare, logged)
+        RX.permission_used(battle, ent, EL.CHARGE)
     mod = RX.roll_modifier(battle, ent, "charge") if rules else 0
     new = None
     if rules:  # (a rule's modifier and re-roll first: sim.systems.rule_effects; a die re-rolled once)
@@ -134,10 +148,14 @@ def _check_charge_move(battle, cmd: ChargeMove) -> None:
         raise PlanError("a charge target is named twice (11.04)")
     reach = MV.charge_limit(ent, st.charge_roll, cmd.fly)
     limit = MV.charge_reach(ent, st.charge_roll, cmd.fly)
+    permits = RR.permitting(battle, ent, EL.CHARGE) if st.advanced or st.fell_back else []  # (-- elig)
     for t in cmd.targets:
         u = enemies.get(t)
         if u is None or W.unit_destroyed(u):
             raise PlanError(f"{t!r} is not an enemy unit on the battlefield (11.04)")
+        problem = permits and RR.permission_refusal(battle, ent, EL.CHARGE, u, permits)
+        if problem:
+            raise PlanError(problem)
         gap = MV.unit_gap(ent, [u])
         if not CHG.in_reach(gap, limit):
             sky = f", {reach:g}\" taking to the skies (21.03)" if cmd.fly else ""

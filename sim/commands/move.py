@@ -30,6 +30,7 @@ from sim.world import queries as W
 from sim.world import rule_effects as RE
 from sim.systems import rule_effects as RX
 from sim.rules.effects import phase_rules as PR
+from sim.systems import dice_pools as DPS
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +145,8 @@ def _apply_move(battle, cmd: Move) -> None:
         moved.append(m)
         final.append([mid, x, y])
         distances.append((mid, MV.path_length(path)))
+    if cmd.mode == MoveType.FALL_BACK:  # (-- elig: whom it was engaged with, for a rule's permission)
+        RE.note_engaged_at_start(battle, ent)
     M.move_models(places)
     # 24.16 "moved": each model's total this turn; the unit's furthest-moving model counts
     st.model_moved, furthest = MV.add_move(st.model_moved, distances)
@@ -235,7 +238,11 @@ def _apply_select(battle, cmd: SelectToMove):
         battle.turn_state.in_progress = ent  # (until its move is made, 09.02)
     fields = {}
     if cmd.mode == MoveType.ADVANCE:
-        roll = Roll("advance", list(battle.dice.d6(1, f"advance roll {cmd.unit}")),
+        dice = battle.dice
+        if RE.any_rules():  # -- faith: a pool's die may stand for it (sim.systems.dice_pools; the default: never)
+            dice = DPS.dice_for(battle, (yield from DPS.substitute(battle, ent, "advance", lambda _v: 1.0)),
+                                f"advance roll {cmd.unit}")
+        roll = Roll("advance", list(dice.d6(1, f"advance roll {cmd.unit}")),
                     lambda _i, why: list(battle.dice.d6(1, f"advance roll {cmd.unit} ({why})")))
         (st.advance_roll,) = roll.dice
         roll.about = f"advance roll {st.advance_roll}"

@@ -66,6 +66,7 @@ PSYCHIC_TEST = "psychic test"  # a ritual attempted: the Psychic test's dice, pe
 OATH = "oath sworn"  # an army's oath before the battle: its deed and quality (sim.phases.oaths)
 DEED = "deed"  # an oath's deed judged at its moment: done (the army is Honoured and gains CP) or not yet
 OATH_TARGET = "oath target"  # the enemy CHARACTER model a deed names, picked at the start of the battle
+DICE_POOL = "dice pool"  # -- faith: a die gained into a rule's pool (Miracle dice), or spent for a roll
 EMBARKED = "embarked"  # 18.02 a unit embarked in a transport right after its move
 DISEMBARKED = "disembarked"  # 18.04 / 18.05 a unit set up out of its transport, in a mode
 DESTROYED_EMPTY = "empty transport destroyed"  # 18.01 a DEDICATED TRANSPORT that starts the battle empty

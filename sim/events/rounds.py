@@ -112,6 +112,22 @@ class RuleChoice(Event):
     value: Annotated[str | bool | list[str] | None, "the enemy unit picked (the friendly units picked: a list), true "
                      "when called, false when not; null: expired"]
     unit: NotRequired[Annotated[str, "the unit whose datasheet ability it is (each unit holding one chooses apart)"]]
+    dice: NotRequired[Annotated[list[int], "the dice rolled for a dice options choice (Blessings of Khorne)"]]
+
+
+@declare(ev.DICE_POOL)
+class DicePool(Event):
+    """A die gained into a rule's pool (GAIN_DICE: rolled as gained, kept), or one spent to stand
+    for a die of a roll for a unit (SUBSTITUTE: sim.systems.dice_pools)."""
+
+    rule: Annotated[str, "the rule's name"]
+    player: Annotated[str, "the player whose pool it is"]
+    effect: Annotated[str, "what happened, in words"]
+    pool: Annotated[list[int], "the pool's dice after it"]
+    gained: NotRequired[Annotated[int, "the die gained (its value)"]]
+    spent: NotRequired[Annotated[int, "the die spent (its value)"]]
+    unit: NotRequired[Annotated[str, "the unit the die was spent for, or whose destruction gained it"]]
+    roll: NotRequired[Annotated[str, "the roll it stood in ('hit', 'wound', 'save', 'charge', 'advance', 'battle-shock')"]]
 
 
 # -- cabal:

@@ -22,6 +22,7 @@ from sim.phases import forced_shock  # -- shock:
 from sim.phases import rituals  # -- cabal
 from sim.phases import oaths  # -- code
 from sim.rules.effects import oaths as OA  # -- code
+from sim.systems import dice_pools
 from sim.systems import rule_effects
 from sim.rules.effects import vocabulary as EV
 from sim.rules import pre_battle as PB
@@ -77,6 +78,7 @@ def _start_round(battle, n: int):
     ts = battle.turn_state
     ts.round = n
     battle.emit(ev.ROUND, round=n)
+    yield from dice_pools.round_start(battle)  # -- faith: the rules' dice at the round's start
     yield from _start_turn(battle, ts.first)
 
 

@@ -23,6 +23,8 @@ from sim.systems import rule_effects
 from sim.world import rule_reads
 from sim.rules.effects import phase_rules as PR
 from sim.rules.reserves import destroyed_at_end_of_round  # -- reserves
+from sim.rules.effects import dice_pool as DPR  # -- faith
+from sim.systems import dice_pools  # -- faith
 
 
 def _units_of(player: int) -> list[int]:
@@ -90,7 +92,13 @@ def battle_shock_test(battle, u: int, in_battle_shock_step: bool, asked: bool, f
     (sim.phases.forced_shock), added to the others."""
     st = W.unit_state(u)
     lds = rule_reads.leadership(battle, u)
-    dice = battle.dice.d6(2, f"battle-shock roll {_name(u)}")
+    roller = battle.dice
+    if RX.any_rules():  # -- faith: a pool's die may stand for one of the two (sim.systems.dice_pools)
+        need = min(lds) - PR.modifier([a.grant.what for a in rule_reads.modifying(battle, u, "battle-shock")],
+                                      "battle-shock")
+        roller = dice_pools.dice_for(battle, (yield from dice_pools.substitute(
+            battle, u, "battle-shock", DPR.two_dice_chance(need), asked)), f"battle-shock roll {_name(u)}")
+    dice = roller.d6(2, f"battle-shock roll {_name(u)}")
     mod = rule_effects.roll_modifier(battle, u, "battle-shock") if RX.any_rules() else 0
     mod += forced  # -- shock:
     passed = PR.battle_shock_passes(sum(dice), mod, lds)

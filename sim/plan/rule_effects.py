@@ -19,11 +19,13 @@ from sim.rules.abilities import Hook
 from sim.rules.attack import unit_toughness
 from sim.rules.effects import vocabulary as V
 from sim.rules.effects.attack import (ATTACKED_KINDS, ATTACKER_KINDS, TARGET_KINDS, Acted, attack_takes,
-                                      attacked_takes, best_roll, save_reroll_faces, target_takes, toughness_with,
-                                      weapon_taking)
+                                      attacked_takes, best_roll, conferred_hooks, save_reroll_faces, target_takes,
+                                      toughness_with, weapon_taking)
+from sim.rules.effects import eligibility as EL
 from sim.rules.sequence import save_faces
 from sim.world import queries as W
 from sim.world import rule_effects as RE
+from sim.world import rule_reads as RR
 
 COVER_SOURCE = "benefit of cover (13.08)"  # (sim.plan.shoot_targets' label of the 13.08 BS modifier)
 
@@ -218,3 +220,51 @@ def target_side(battle, target: int, attacker: int, melee: bool) -> TargetSide |
     if not sources:
         return None
     return TargetSide(save_mod, tuple(T) if t_changed else None, fnp, invuln, taken, tuple(sources), reroll)
+
+
+# -- elig: what the rules give a unit selected to shoot before its attacks are declared
+class ShooterRules(NamedTuple):
+    """What the rules acting on a unit selected to shoot give it for 10.02 step 2 (the shooting
+    type, picked before any weapon is): ``advance_lifted`` / ``fall_back_lifted``: a permission
+    lets it shoot in a turn it advanced / fell back (sim.rules.effects.eligibility); ``assault``:
+    a conferred ability acting on its ranged attacks lets them shoot after advancing ([ASSAULT],
+    24.04), so it qualifies for assault shooting (10.05) and every ranged weapon may be fired
+    with it; ``permits``: the ELIGIBLE grants lifting its move's bar (their conditions on a
+    target are checked per target: target_refusal)."""
+
+    advance_lifted: bool = False
+    fall_back_lifted: bool = False
+    assault: bool = False
+    permits: tuple = ()
+
+
+NO_SHOOTER_RULES = ShooterRules()
+
+
+def shooter_rules(battle, unit_ent: int) -> ShooterRules:
+    """The ShooterRules of ``unit_ent`` now: the one seam the plan (sim.plan.shoot.plan_shoot),
+    the shooting-type system and the players read (NO_SHOOTER_RULES in a battle without rules)."""
+    if battle is None or not RE.any_rules():
+        return NO_SHOOTER_RULES
+    st = W.unit_state(unit_ent)
+    if not st.advanced and not st.fell_back:
+        return NO_SHOOTER_RULES  # (nothing to lift; [ASSAULT] matters only to a unit that advanced, 10.05)
+    permits = tuple(RR.permitting(battle, unit_ent, EL.SHOOT))
+    assault = st.advanced and any(
+        a.grant.who != V.BEARER and Hook.SHOOTS_AFTER_ADVANCING in conferred_hooks(a.grant.what.ability)
+        for a in RE.acting(battle, unit_ent, (V.WEAPON_ABILITY,), attack="ranged"))
+    if not permits and not assault:
+        return NO_SHOOTER_RULES
+    return ShooterRules(bool(permits) and st.advanced, bool(permits) and st.fell_back, assault, permits)
+
+
+def target_refusal(battle, unit_ent: int, rules: ShooterRules, shooting_type: str, target: int) -> str | None:
+    """Why the unit may not shoot at ``target`` under the permission it shoots by (a condition of
+    the permission on the other unit fails: Thrill Seekers' targets), or None. An advanced unit
+    using assault shooting (10.05) needs no permission, so none restricts it."""
+    if not rules.permits:
+        return None
+    st = W.unit_state(unit_ent)
+    if not st.fell_back and shooting_type == SH.ASSAULT:
+        return None
+    return RR.permission_refusal(battle, unit_ent, EL.SHOOT, target, list(rules.permits))

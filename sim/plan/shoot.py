@@ -11,7 +11,7 @@ from typing import Mapping, NamedTuple
 from sim.world import queries as W
 from sim.errors import PlanError
 from sim.plan.scenario_modifiers import add_scenario_modifiers
-from sim.plan.rule_effects import add_rule_effects
+from sim.plan.rule_effects import NO_SHOOTER_RULES, add_rule_effects, shooter_rules, target_refusal
 from sim.plan.common import Declared, find_unit, model_in, not_there
 from sim.plan.common import oversized_refusal
 from sim.plan.shoot_targets import Shooters, ShootPlanTargets, shooters_of
@@ -20,8 +20,11 @@ from sim.rules import shooting as SH
 from sim.rules.profiles import WeaponProfile
 
 
-def shooting_facts(unit_ent: int) -> SH.ShooterFacts:
-    return shooters_of(unit_ent).facts(W.unit_engaged(unit_ent), W.unit_state(unit_ent))
+def shooting_facts(unit_ent: int, battle=None) -> SH.ShooterFacts:
+    """10.02 The unit's ShooterFacts now (``battle`` given: with what the rules give it)."""
+    rules = None if battle is None or not battle.resources.has_rules else shooter_rules(battle, unit_ent)
+    return shooters_of(unit_ent).facts(W.unit_engaged(unit_ent), W.unit_state(unit_ent),
+                                       rules if rules is not NO_SHOOTER_RULES else None)
 
 
 def shooting_type_for(unit_ent: int, requested: str | None) -> str:
@@ -30,9 +33,11 @@ def shooting_type_for(unit_ent: int, requested: str | None) -> str:
     return shooting_type_choice(unit_ent, requested)[0]
 
 
-def shooting_type_choice(unit_ent: int, requested: str | None) -> tuple[str, Mapping]:
-    """shooting_type_for, and the unit's eligibility for each type (10.04-10.07)."""
-    elig, default = shooters_of(unit_ent).types(W.unit_engaged(unit_ent), W.unit_state(unit_ent))
+def shooting_type_choice(unit_ent: int, requested: str | None, battle=None) -> tuple[str, Mapping]:
+    """shooting_type_for, and the unit's eligibility for each type (10.04-10.07); ``battle`` given,
+    with what the rules give the unit (sim.plan.rule_effects.shooter_rules, as plan_shoot reads)."""
+    rules = None if battle is None or not battle.resources.has_rules else shooter_rules(battle, unit_ent)
+    elig, default = shooters_of(unit_ent).types(W.unit_engaged(unit_ent), W.unit_state(unit_ent), rules)
     return _chosen_type(elig, default, requested), elig
 
 
@@ -89,11 +94,15 @@ def plan_shoot(battle, cmd, selected: bool = False) -> ShootPlan:
     shooters = (Shooters(unit_ent, firing_deck_weapons(battle, unit_ent, cmd.firing_deck)) if cmd.firing_deck
                 else shooters_of(unit_ent, lv))
     engaged = W.unit_engaged(unit_ent)
-    elig, default = shooters.types(engaged, st)
+    rules = shooter_rules(battle, unit_ent) if battle.resources.has_rules else NO_SHOOTER_RULES  # (-- elig)
+    elig, default = shooters.types(engaged, st, None if rules is NO_SHOOTER_RULES else rules)
     # (the usual command requests no type and the unit qualifies for one: the default, inline)
     stype = default if cmd.type is None and default is not None else _chosen_type(elig, default, cmd.type)
     stationary = SH.heavy_stationary(engaged, st.set_up_this_turn, st.moved)  # 24.16 [HEAVY]
     targets = ShootPlanTargets(battle, unit_ent, stype, shooters, stationary)
+    if rules is not NO_SHOOTER_RULES:
+        targets.assault_conferred = rules.assault
+        targets.rules = rules
     declared: list[Declared] = []
     ids, kinds, mvs = shooters.ids, shooters.loadout_of, shooters.mv
     sels = cmd.selections
@@ -154,6 +163,12 @@ def _plan(targets: ShootPlanTargets, declared: list[Declared], elig: Mapping) ->
         problem = SH.snap_target_problem(ids, gap, seen)
         if problem:
             raise PlanError(problem)
+    rules = targets.rules  # (-- elig: the permission's conditions on each target)
+    if rules is not None and rules.permits:
+        for tid, ent in sorted(targets.named().items()):
+            problem = target_refusal(targets.battle, targets.unit_ent, rules, targets.stype, ent)
+            if problem:
+                raise PlanError(problem)
     declared = add_scenario_modifiers(targets.unit_ent, declared)
     if targets.battle.resources.has_rules:
         declared = add_rule_effects(targets.battle, targets.unit_ent, declared)

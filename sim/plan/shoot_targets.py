@@ -75,18 +75,28 @@ class Shooters:
                     W.unit_is_monster_or_vehicle(unit_ent), Hook.INDIRECT in abilities)
         self._types: dict[tuple, tuple] = {}  # (the four other fields) -> types()
 
-    def facts(self, engaged: bool, st) -> SH.ShooterFacts:
-        """10.02 The unit's ShooterFacts, given whether it is engaged and its UnitState."""
-        return SH.ShooterFacts(engaged, st.advanced, st.fell_back, *self.kit, st.snap_shooting)
+    def facts(self, engaged: bool, st, rules=None) -> SH.ShooterFacts:
+        """10.02 The unit's ShooterFacts, given whether it is engaged and its UnitState (and what
+        the rules give it: sim.plan.rule_effects.ShooterRules, None: nothing)."""
+        if rules is None:
+            return SH.ShooterFacts(engaged, st.advanced, st.fell_back, *self.kit, st.snap_shooting)
+        kit = (self.kit[0] or rules.assault,) + self.kit[1:]  # (-- elig: [ASSAULT] conferred, 24.04)
+        return SH.ShooterFacts(engaged, st.advanced, st.fell_back, *kit, st.snap_shooting,
+                               rules.advance_lifted, rules.fall_back_lifted)
 
-    def types(self, engaged: bool, st) -> tuple[Mapping, str | None]:
+    def types(self, engaged: bool, st, rules=None) -> tuple[Mapping, str | None]:
         """10.02 step 2 The unit's eligibility for each shooting type (10.04-10.07) and its
         default type (None: it qualifies for none), given whether it is engaged and its
-        UnitState; kept for each of the few combinations of the facts that change."""
+        UnitState (and ``rules``: sim.plan.rule_effects.ShooterRules, what the rules give it);
+        kept for each of the few combinations of the facts that change."""
         key = (engaged, st.advanced, st.fell_back, st.snap_shooting)
+        if rules is not None and not any(rules[:3]):
+            rules = None  # (-- elig: rules that give nothing: the facts of a battle without them)
+        if rules is not None:
+            key = key + (rules.advance_lifted, rules.fall_back_lifted, rules.assault)
         hit = self._types.get(key)
         if hit is None:
-            elig = SH.shooting_type_eligibility(self.facts(engaged, st))
+            elig = SH.shooting_type_eligibility(self.facts(engaged, st, rules))
             hit = self._types[key] = (elig, SH.default_shooting_type(elig))
         return hit
 
@@ -206,6 +216,8 @@ class ShootPlanTargets:
         # (the id of a weapon profile, target entity) -> its WeaponAt (the profiles outlive the plan)
         self._weapon_at: dict[tuple, WeaponAt] = {}
         self.weapons: dict[int, WeaponProfile] = {}  # the profiles selected: id -> profile, in order
+        self.assault_conferred = False  # (-- elig: a rule confers [ASSAULT] on its ranged weapons, 24.04)
+        self.rules = None  # (-- elig: sim.plan.rule_effects.ShooterRules giving something, else None)
 
     def loadout(self, i: int, sels) -> list[WeaponProfile]:
         """04.01 + 24.07 The weapon profiles the ``i``-th shooting model selects (``sels``, in
@@ -214,7 +226,7 @@ class ShootPlanTargets:
         share the answer; a problem raises PlanError for the model."""
         sh = self.shooters
         names = sels[0].weapon if len(sels) == 1 else tuple(s.weapon for s in sels)
-        key = (sh.loadout_of[i], names, sh.mv[i], self.stype)
+        key = (sh.loadout_of[i], names, sh.mv[i], self.stype, self.assault_conferred)
         weapons = sh.loadouts.get(key)
         if weapons is None:
             m, mid = sh.models[i], sh.ids[i]
@@ -226,7 +238,10 @@ class ShootPlanTargets:
                 problem = MP.profile_choice_problem(carried, names)
                 if problem:
                     raise PlanError(f"{mid}: {problem}")
-            problem = SH.weapon_selection_problem(self.stype, sh.mv[i], [SH.weapon_facts(w) for w in weapons])
+            facts = [SH.weapon_facts(w) for w in weapons]
+            if self.assault_conferred:  # (every ranged weapon of the unit fires as an [ASSAULT] one)
+                facts = [(n, cq, True, melee) for n, cq, _a, melee in facts]
+            problem = SH.weapon_selection_problem(self.stype, sh.mv[i], facts)
             if problem:
                 raise PlanError(f"{mid}: {problem}")
             sh.loadouts[key] = weapons

@@ -4,7 +4,10 @@ further than a ground move; in a charge, when no ground charge is found), shoots
 the closest enemy unit in reach (ruling 17), piles in and consolidates whenever a legal move
 exists (ruling 18), fights with every eligible unit (an unengaged one by an overrun fight,
 12.06, piling in when it can), picks and breaks ties by unit order
-(ruling 29), uses no stratagem (ruling 25), and answers decisions with their defaults.
+(ruling 29), uses no stratagem (ruling 25), and answers decisions with their defaults. A unit
+that rules let both shoot and declare a charge after advancing (Thrill Seekers) advances toward
+its goal instead of a normal move: it loses nothing by it (sim.world.rule_reads
+.advancing_costs_nothing); any unit shoots and charges whenever the rules accept it.
 
 Transports (18): at the start of its Movement phase, before any unit moves, each embarked unit
 disembarks (its transport not yet moved: a Tactical disembark, then its normal move toward its
@@ -16,13 +19,14 @@ passengers to the front once; re-embarking is left to scripts and the random pla
 from __future__ import annotations
 
 from sim import commands as C
-from sim.commands import DeclareCharge, EndPhase
+from sim.commands import DeclareCharge, EndPhase, SelectToMove
 from sim.phases.state import FightStep, Phase
 from sim.players import deployment as DEP
 from sim.players import options as O
 from sim.players.base import Choice, Player
 from sim.plan import moves as MV
 from sim.world import queries as W
+from sim.world import rule_reads as RR
 from sim.commands import charge_command, consolidate_command, pile_in_command
 
 
@@ -92,11 +96,24 @@ class DefaultPlayer(Player):
                     return cmd
         for u in O.own_units(battle, self.side):
             st = W.unit_state(u)
+            if st.move_selected == "advance" and st.move_type is None and (u, C.MOVE) not in self._done:
+                # (-- elig: the advance it was selected for, toward its goal, M + the roll)
+                self._done.add((u, C.MOVE))
+                goal = O.objective_goal(battle, u, self.side)
+                cmd = None if goal is None else self._first_legal(
+                    battle, O.moves_toward(battle, u, goal, "advance", st.advance_roll or 0))
+                return cmd if cmd is not None else O.Move(O.uid(u), (), "advance")
             if st.move_selected is not None or st.move_type is not None or (u, C.MOVE) in self._done:
                 continue
-            self._done.add((u, C.MOVE))
             if W.unit_engaged(u):
+                self._done.add((u, C.MOVE))
                 return O.stationary(u)  # (it stays to fight)
+            if RR.advancing_costs_nothing(battle, u) and (u, "advance") not in self._done:
+                self._done.add((u, "advance"))  # (-- elig: a rule lets it shoot and charge after advancing)
+                cmd = SelectToMove(O.uid(u), "advance")
+                if battle.check(cmd) is None:
+                    return cmd
+            self._done.add((u, C.MOVE))
             goal = O.objective_goal(battle, u, self.side)
             if goal is not None:
                 cmd = self._first_legal(battle, O.moves_toward(battle, u, goal, "normal"))

@@ -75,14 +75,14 @@ def _steps_toward(u: int, goal: tuple[float, float], reach: float) -> list:
     return out
 
 
-def moves_toward(battle, u: int, goal: tuple[float, float], mode: str) -> list:
+def moves_toward(battle, u: int, goal: tuple[float, float], mode: str, extra: int = 0) -> list:
     """The default player's candidate moves of the whole unit toward ``goal``, the same vector
     for every model (coherency kept): on the ground up to the unit's lowest M and, for a FLY
     unit, taking to the skies up to that less 2" (21.03; all of it with Hover, 24.17), merged
     longest first, the ground move first at equal length. The player takes the first legal
     one, so a FLY unit flies only when no ground move as long is legal (a wall or a unit in
-    the way)."""
-    reach = min_move(u, battle)
+    the way). ``extra``: inches more than M (an advance's roll, 09.06)."""
+    reach = min_move(u, battle) + extra
     cands = [(-step, 0, sx, sy) for step, sx, sy in _steps_toward(u, goal, reach)]
     if MV.can_fly(u):
         sky = sky_distance(reach, MV.hovers(u))
@@ -114,11 +114,16 @@ def min_move(u: int, battle=None) -> int:
     return min(esper.component_for_entity(m, Stats).M for m in W.unit_models(u))
 
 
-def qualifies_to_shoot(u: int) -> bool:
+def qualifies_to_shoot(u: int, battle=None) -> bool:
     """10.02 step 2: the unit qualifies for some shooting type (the plan's own verdict,
-    sim.plan.shoot_targets Shooters.types): a Shoot that asks for no type is refused otherwise
+    sim.plan.shoot_targets Shooters.types, with what the rules give it, ``battle`` given:
+    sim.plan.rule_effects.shooter_rules): a Shoot that asks for no type is refused otherwise
     (an advanced unit without [ASSAULT] weapons...), so a player need not build one."""
-    return shooters_of(u).types(W.unit_engaged(u), W.unit_state(u))[1] is not None
+    rules = None
+    if battle is not None and RX.RE.any_rules():
+        from sim.plan.rule_effects import shooter_rules
+        rules = shooter_rules(battle, u)
+    return shooters_of(u).types(W.unit_engaged(u), W.unit_state(u), rules)[1] is not None
 
 
 def shoot_at(battle, u: int, target: int, pick=None):

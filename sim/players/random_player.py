@@ -45,7 +45,8 @@ class RandomPlayer(Player):
 
     def answer(self, battle, request):
         if request.kind in ("precision", "duplicate", "lethal_hits", "stratagem", "role", "rule_choice",
-                            "rule_reroll", "oath", "oath_target") and request.options:
+                            "rule_reroll", "oath", "oath_target",
+                            "dice_pool") and request.options:  # (-- faith: dice_pool)
             return self._pick(list(request.options))
         return request.default
 
@@ -97,7 +98,7 @@ class RandomPlayer(Player):
             def candidate(u: int, e: int) -> bool:
                 if u not in seen:  # (a unit that qualifies for no shooting type: no target)
                     seen[u] = (set(could_shoot(battle, u, W.enemy_units(u)))
-                               if O.qualifies_to_shoot(u) else set())
+                               if O.qualifies_to_shoot(u, battle) else set())
                 return e in seen[u]
             for u in units:
                 if W.unit_state(u).selected_to_shoot:

@@ -321,8 +321,10 @@ _LINES = {
     ev.DEED: lambda e: (f"   {e['player']}'s {e['rule']}: {e['deed']} " + ("done" if e["done"] else "not done yet")
                         + f" ({e['progress']})" + (": the army is Honoured" if e["done"] else "")),
     ev.RULE_CHOICE: lambda e: (f"   {e['player']}'s {e['rule']}: "
+                               + (f"rolls {e['dice']}: " if e.get("dice") else "")  # -- faith: dice options
                                + ("expires" if e["value"] is None else "called" if e["value"] is True
                                   else "not called" if e["value"] is False else f"{e['value']} is picked")),
+    ev.DICE_POOL: lambda e: f"   {e['player']}'s {e['rule']}: {e['effect']} (pool {e['pool']})",  # -- faith:
     # -- cabal:
     ev.PSYCHIC_TEST: lambda e: (f"   {e['rule']}: {e['model']} ({e['unit']}) attempts {e['ritual']} at {e['target']}: "
                                 f"rolls {e['dice']} = {e['total']} (needs {e['needed']}+)"

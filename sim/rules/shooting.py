@@ -53,6 +53,9 @@ class ShooterFacts(NamedTuple):
     monster_or_vehicle: bool  # the unit is a MONSTER/VEHICLE unit (any model, 02.05.01)
     has_indirect: bool  # a model carries an [INDIRECT FIRE] weapon
     snap_granted: bool = False  # 15.09 a rule (15.08 Fire Overwatch) lets it shoot with snap shooting
+    # -- elig: a rule lets it shoot in a turn it advanced / fell back (sim.rules.effects.eligibility)
+    advance_lifted: bool = False
+    fall_back_lifted: bool = False
 
 
 _SNAP_ONLY = "a rule lets it shoot with snap shooting, and only that (15.08, 15.09)"
@@ -61,12 +64,13 @@ _SNAP_ONLY = "a rule lets it shoot with snap shooting, and only that (15.08, 15.
 @functools.lru_cache(maxsize=256)
 def shooting_type_eligibility(f: ShooterFacts) -> Mapping[str, str | None]:
     """10.04-10.07 For each shooting type, None if the unit qualifies, else the reason it does
-    not. 09.07: a unit that fell back is not eligible to shoot at all. 15.09: snap shooting is
+    not. 09.07: a unit that fell back is not eligible to shoot at all. (A rule may lift either bar:
+    ``advance_lifted`` / ``fall_back_lifted``, sim.rules.effects.eligibility.) 15.09: snap shooting is
     in the answer only for a unit a rule grants it to, and such a unit qualifies for it alone
     (15.08: "that unit shoots using snap shooting"). (Read-only: the answer for equal facts is
     shared.)"""
     types = SHOOTING_TYPES + GRANTED_TYPES if f.snap_granted else SHOOTING_TYPES
-    if f.fell_back:
+    if f.fell_back and not f.fall_back_lifted:
         reason = "fell back this turn (09.07): not eligible to shoot"
         return MappingProxyType({t: reason for t in types})
     if f.snap_granted:
@@ -74,21 +78,22 @@ def shooting_type_eligibility(f: ShooterFacts) -> Mapping[str, str | None]:
         out[SNAP] = None
         return MappingProxyType(out)
     out: dict[str, str | None] = {}
+    barred = f.advanced and not f.advance_lifted  # (a rule may lift the bar advancing puts on 10.04/10.06/10.07)
     # 10.04 normal: unengaged, did not advance
     out[NORMAL] = ("engaged (10.04 needs an unengaged unit)" if f.engaged
-                   else "advanced this turn (10.04)" if f.advanced else None)
+                   else "advanced this turn (10.04)" if barred else None)
     # 10.05 assault: unengaged, advanced, has an [ASSAULT] weapon
     out[ASSAULT] = ("engaged (10.05 needs an unengaged unit)" if f.engaged
                     else "did not advance this turn (10.05)" if not f.advanced
                     else f"no {_ASSAULT_TAG} weapon (10.05)" if not f.has_assault else None)
     # 10.06 close-quarters: engaged, did not advance, CQ weapon or MONSTER/VEHICLE
     out[CLOSE_QUARTERS] = ("not engaged (10.06 needs an engaged unit)" if not f.engaged
-                           else "advanced this turn (10.06)" if f.advanced
+                           else "advanced this turn (10.06)" if barred
                            else f"no {_CQ_TAGS} weapon and not MONSTER/VEHICLE (10.06)"
                            if not (f.has_close_quarters or f.monster_or_vehicle) else None)
     # 10.07 indirect: unengaged, did not advance, has an [INDIRECT FIRE] weapon
     out[INDIRECT] = ("engaged (10.07 needs an unengaged unit)" if f.engaged
-                     else "advanced this turn (10.07)" if f.advanced
+                     else "advanced this turn (10.07)" if barred
                      else f"no {_INDIRECT_TAG} weapon (10.07)" if not f.has_indirect else None)
     return MappingProxyType(out)
 

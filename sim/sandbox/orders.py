@@ -175,7 +175,7 @@ class ShootOrder(Order):
 
     def __init__(self, battle, unit_id: str):
         super().__init__(battle, unit_id)
-        self.eligibility = SH.shooting_type_eligibility(P.shooting_facts(self.unit_ent))
+        self.eligibility = SH.shooting_type_eligibility(P.shooting_facts(self.unit_ent, battle))
         self.type: str | None = None
         for m in W.unit_models(self.unit_ent):
             for w in W.weapons_of(m):

@@ -87,9 +87,15 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
     """The choice in force for ``owner``'s rule, in words (the battle must be entered); ``scope``:
     the holding unit's id for a datasheet ability (sim.world.rule_effects.scope_of)."""
     c = rec.choice
+    if any(g.what.kind == V.GAIN_DICE for g in rec.grants):  # -- faith: the rule's pool of dice (Miracle dice)
+        res = R.current
+        pool = [] if res is None else res.dice_pools.get(RE.choice_key(owner, rec.key), [])
+        return f"dice in its pool: {', '.join(map(str, sorted(pool, reverse=True))) or 'none'}"
     if c is None:
         return oath_words(rec, owner)  # -- code
     value = RE.choice_of(owner, rec.key, scope)
+    if c.kind == V.DICE_OPTIONS:  # -- faith:
+        return f"active this round: {', '.join(value)}" if isinstance(value, list) else "none active this round"
     used = RE.uses_of(owner, rec.key, scope)
     left = f" ({max(0, c.uses - used)} use{'s' if c.uses - used != 1 else ''} left)" if c.uses else ""
     if c.kind == V.PICK_ENEMY:

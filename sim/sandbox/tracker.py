@@ -19,6 +19,8 @@ from sim.rules.turn import PLAYER
 from sim.sandbox import style as S
 from sim.sandbox.fonts import text
 from sim.world import queries as W
+from sim.world import rule_reads as RR
+from sim.rules.effects import eligibility as EL
 
 TRACKER_H = 36  # pixels: the strip's height
 BG = (34, 38, 35)
@@ -248,7 +250,7 @@ def phase_todo(battle) -> list[tuple[str, bool]]:
                         f"round 3, destroyed (20.03)", False))
     elif ts.phase == Phase.SHOOTING:
         can = [_uid(u) for u in _own(battle, me) if not W.unit_state(u).selected_to_shoot
-               and not W.unit_state(u).fell_back
+               and (not W.unit_state(u).fell_back or RR.permitting(battle, u, EL.SHOOT))  # (-- elig: a rule's leave)
                and any(not w.is_melee for m in W.unit_models(u) for w in W.weapons_of(m))]
         if can:
             out.append((f"may still shoot: {', '.join(can)} (10.02)", False))

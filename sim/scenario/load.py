@@ -415,6 +415,12 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
                                       value, name)
             out.append((rec.key, value))
             continue
+        # -- elig: a mark (its MARK grant): the friendly unit it starts on
+        if rec is not None and rec.key in held and rec.choice is None and any(g.what.kind == V.MARK for g in rec.grants):
+            if value not in friends:
+                ar.sub("chosen").fail(f"the id of a friendly unit ({', '.join(friends)}) the mark starts on", value, name)
+            out.append((rec.key, value))
+            continue
         if rec is None or rec.key not in held or rec.choice is None:
             ar.sub("chosen").fail("a rule with a choice that a unit of this army holds", name, name)
         if rec.choice.kind == V.PICK_ENEMY:
@@ -432,6 +438,14 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
                     and all(x in friends for x in value)):
                 ar.sub("chosen").fail(f"a list of 1 to {most} ids of friendly units ({', '.join(friends)})",
                                       value, name)
+        elif rec.choice.kind == V.DICE_OPTIONS:  # -- faith: the options in force (before the first round's roll)
+            from sim.rules.effects.dice_options import option_names
+            names = option_names(rec.choice)
+            if (not isinstance(value, list) or not value or len(value) > rec.choice.picks
+                    or any(v not in names for v in value) or len(set(value)) != len(value)):
+                ar.sub("chosen").fail(f"a list of at most {rec.choice.picks} of its options ({', '.join(names)})",
+                                      value, name)
+            value = list(value)
         elif value is not True:
             ar.sub("chosen").fail("true (the rule is called)", value, name)
         out.append((rec.key, value))

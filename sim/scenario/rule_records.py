@@ -100,6 +100,8 @@ def to_toml(records) -> str:
                 pairs.append(("most", "[" + ", ".join(map(str, c.most)) + "]"))
             if c.at != V.AT_START:
                 pairs.append(("at", _q(c.at)))
+            if c.kind == V.DICE_OPTIONS:  # -- faith:
+                pairs += [("dice", str(c.dice)), ("picks", str(c.picks)), ("needs", _list(c.needs))]
             out.append(f"choice = {_inline(pairs)}")
         for g in r.grants:
             out.append("  [[rule.grant]]")

@@ -24,6 +24,9 @@ from sim.systems import rule_effects as RX
 from sim.systems.removal import remove_casualties
 from sim.rules.effects import vocabulary as EV
 from sim.rules.effects import phase_rules as PR
+import math  # -- faith:
+from sim.rules.effects import dice_pool as DPR
+from sim.systems import dice_pools as DPS
 
 NAME = "Heroic Intervention"
 LEAP, FRAY = "Leap to Defend", "Into the Fray"
@@ -57,7 +60,13 @@ def _offer(battle, player: int, moment: Moment):
     pay(battle, RECORD, player, uid, mode, extra=mode == FRAY)
     st = W.unit_state(u)
     battle.changes.touched(u)
-    roll = sum(battle.dice.d6(2, f"charge roll {uid} ({NAME})"))
+    dice = battle.dice
+    if RE.any_rules():  # -- faith: a pool's die may stand for one of the two (sim.systems.dice_pools)
+        near = MV.unit_gap(u, W.enemy_units(u))
+        dice = DPS.dice_for(battle, (yield from DPS.substitute(
+            battle, u, "charge", DPR.two_dice_chance(99 if near is None else math.ceil(near - 1e-9)))),
+            f"charge roll {uid} ({NAME})")
+    roll = sum(dice.d6(2, f"charge roll {uid} ({NAME})"))
     if RE.any_rules():  # (the rules' charge modifiers: sim.systems.rule_effects)
         roll = PR.modified_roll(roll, RX.roll_modifier(battle, u, "charge"), PR.CHARGE_CAP)
     if mode == FRAY:

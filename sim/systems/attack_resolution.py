@@ -24,6 +24,10 @@ from sim.rules.sequence import (DamageState, PoolState, damage_steps, hit_dice, 
                                 save_rerollable, strength_text, wound_dice, wound_rerollable)
 from sim.rules import command_reroll as RR
 from sim.rules.stratagems import Roll
+from sim.rules.dice import DiceExpr
+from sim.rules.effects import dice_pool as DPR
+from sim.rules.sequence import hit_faces, save_faces, wound_faces
+from sim.systems import dice_pools as DPS
 
 
 class Step(StrEnum):
@@ -87,6 +91,7 @@ class Pool:
     saves: list[int] = field(default_factory=list)
     models: tuple = ()  # the target's models as allocation sees them (from the allocation step)
     held: Held | None = None  # (a battle with a mission: what a Command Re-roll's question keeps)
+    subs: dict | None = None  # a pool die spent for a roll of the pool (SUBSTITUTE): roll -> value or None
 
 
 def _attack_dice(d, target: int, dice, got: list | None = None) -> int:
@@ -280,7 +285,10 @@ class AttackResolutionSystem(esper.Processor):
         """05.01 The hit rolls, made and judged now (``rec``: made already, _hit_mission)."""
         p = pool.state
         if rec is None:
-            rec = roll_hits(p, battle.dice)
+            dice = self._substituted(battle, ent, pool, "hit", "hit rolls") if battle.resources.has_rules else battle.dice
+            if dice is PENDING:
+                return
+            rec = roll_hits(p, dice)
         battle.record({"type": ev.HITS, "pool": pool.index, "skill": p.skill, "modifier": p.hit_mod, **rec})
         if act.kind is _SHOOTING:
             st = W.unit_state(ent)
@@ -317,7 +325,10 @@ class AttackResolutionSystem(esper.Processor):
         p = pool.state
         held = pool.held
         if held.rolls is None:
-            held.rolls, held.rerolled = make(p, battle.dice)
+            dice = self._substituted(battle, ent, pool, roll, purpose) if battle.resources.has_rules else battle.dice
+            if dice is PENDING:
+                return PENDING
+            held.rolls, held.rerolled = make(p, dice)
         rolls, rerolled = held.rolls, held.rerolled
         rr = self._reroll(battle, ent, pool, roll, rolls, lambda: rerollable(p, rolls, rerolled), purpose)
         if rr is PENDING:
@@ -329,7 +340,11 @@ class AttackResolutionSystem(esper.Processor):
         """05.02 The wound rolls, made and judged now (``rec``: made already, _wound_mission)."""
         p = pool.state
         if rec is None:
-            rec = roll_wounds(p, battle.dice)
+            dice = (self._substituted(battle, ent, pool, "wound", "wound rolls") if battle.resources.has_rules
+                    else battle.dice)
+            if dice is PENDING:
+                return
+            rec = roll_wounds(p, dice)
         battle.record({"type": ev.WOUNDS, "pool": pool.index, "S": strength_text(p.S), "T": p.T,
                        "critical_on": p.critical_wound_on, **rec})
         pool.step = _ALLOCATION if (pool.state.wounds or pool.state.mortal_criticals) else _DONE
@@ -387,7 +402,10 @@ class AttackResolutionSystem(esper.Processor):
 
     def _save(self, battle, ent, act, pool: Pool) -> None:
         if battle.resources.has_rules:
-            pool.saves, rerolled = _rules_saves(battle, ent, act, pool)
+            dice = self._substituted(battle, ent, pool, "save", "save rolls", act)
+            if dice is PENDING:
+                return
+            pool.saves, rerolled = _rules_saves(battle, ent, act, pool, dice)
         else:
             pool.saves, rerolled = roll_saves(pool.state, battle.dice), None
         rec = {"type": ev.SAVES, "pool": pool.index, "rolls": pool.saves, "AP": pool.state.AP}
@@ -403,7 +421,10 @@ class AttackResolutionSystem(esper.Processor):
         saves = held.rolls
         if saves is None:
             if battle.resources.has_rules:
-                saves, held.rerolled = _rules_saves(battle, ent, act, pool)
+                dice = self._substituted(battle, ent, pool, "save", "save rolls", act)
+                if dice is PENDING:
+                    return
+                saves, held.rerolled = _rules_saves(battle, ent, act, pool, dice)
                 held.rolls = saves
             else:
                 saves = held.rolls = roll_saves(pool.state, battle.dice)
@@ -451,6 +472,29 @@ class AttackResolutionSystem(esper.Processor):
         candidates = rerollable()
         return battle.offer_after_roll(owner, unit_ent, Roll(
             roll, rolls, lambda i, why: battle.dice.d6(1, f"{purpose} ({why})")[0], candidates, pool=pool.index))
+
+    # -- faith: a pool's die standing for one die of the hit, wound or save roll (SUBSTITUTE)
+    @staticmethod
+    def _substituted(battle, ent, pool: Pool, roll: str, purpose: str, act=None):
+        """The dice the pool's ``roll`` is made with: the battle's, or with a die of a rule's
+        pool standing for its first die when the player of the unit rolling (the attacker; the
+        target for a save) spends one (sim.systems.dice_pools: asked once per roll, the answer
+        kept on the pool). PENDING while the answer is awaited."""
+        subs = pool.subs
+        if subs is None:
+            subs = pool.subs = {}
+        if roll not in subs:
+            p = pool.state
+            n = p.dice if roll == "hit" else p.hits if roll == "wound" else p.wounds
+            if n <= 0 or (roll == "hit" and p.torrent):
+                return battle.dice
+            unit = pool.spec.target if roll == "save" else ent
+            got = DPS.substitute_now(battle, unit, roll, DPR.per_die_chance(_need(battle, ent, pool, roll, act), n),
+                                     f" (pool {pool.index})")
+            if got is PENDING:
+                return PENDING
+            subs[roll] = got
+        return DPS.dice_for(battle, subs[roll], purpose)
 
     # --- 05.04 -----------------------------------------------------------------------------------
     def _damage(self, battle, ent, act, pool: Pool) -> None:
@@ -516,15 +560,17 @@ class AttackResolutionSystem(esper.Processor):
         pool.step = _DONE
 
 
-def _rules_saves(battle, ent, act, pool: Pool) -> tuple[list[int], dict | None]:
+def _rules_saves(battle, ent, act, pool: Pool, dice=None) -> tuple[list[int], dict | None]:
     """05.03 step 3 in a battle where rules are held: the pool's save rolls, sorted, with the
     re-rolls a rule acting on the target's models gives made (sim.plan.rule_effects.target_side,
     sim.rules.sequence.save_dice), and the dice re-rolled (their index in the sorted rolls ->
-    the result; None when no rule re-rolls saves here)."""
+    the result; None when no rule re-rolls saves here). ``dice``: what the rolls are made with
+    (the battle's, or with a pool's die standing for one: sim.systems.dice_pools)."""
     p, target = pool.state, pool.spec.target
+    dice = battle.dice if dice is None else dice
     side = target_side(battle, target, ent, act.kind is _FIGHTING)
     if side is None or not side.save_reroll:
-        return roll_saves(p, battle.dice), None
+        return roll_saves(p, dice), None
     r = W.roster(target)
     insv = r.InSv_melee_of if act.kind is _FIGHTING else r.InSv_of
     if side.invuln:
@@ -532,9 +578,36 @@ def _rules_saves(battle, ent, act, pool: Pool) -> tuple[list[int], dict | None]:
     smods = side.save_mods(save_modifiers(target, ent, act.kind is _FIGHTING))
     p.save_reroll = side.save_reroll_faces(p.AP, [m.id for m in pool.models if m.remaining > 0], r.Sv_of, insv,
                                            smods)
-    rolls, rerolled = save_dice(p, battle.dice)
+    rolls, rerolled = save_dice(p, dice)
     order = sorted(range(len(rolls)), key=rolls.__getitem__)
     return [rolls[i] for i in order], {n: rolls[i] for n, i in enumerate(order) if i in rerolled}
+
+
+def _need(battle, ent, pool: Pool, roll: str, act) -> int:
+    """The lowest unmodified result that succeeds on the pool's hit, wound or save roll (a save:
+    against the first living model of the target as allocation sees it; 7: none, or not known
+    here, as with a random S), for the default player's choice of a pool's die."""
+    p = pool.state
+    if roll == "hit":
+        faces = hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap)
+    elif roll == "wound":
+        if isinstance(p.S, DiceExpr):
+            return 7
+        faces = wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on)
+    else:
+        models = [m for m in pool.models if m.remaining > 0]
+        if not models:
+            return 7
+        m = models[0]
+        smods = save_modifiers(pool.spec.target, ent, act.kind is _FIGHTING)
+        r = W.roster(pool.spec.target)
+        insv = r.InSv_melee_of if act.kind is _FIGHTING else r.InSv_of
+        side = target_side(battle, pool.spec.target, ent, act.kind is _FIGHTING)
+        if side is not None:
+            smods, insv = side.save_mods(smods), ({**insv, **side.invuln} if side.invuln else insv)
+        checks = save_faces(p.AP, m.Sv, insv[m.id], smods.get(m.id, 0) if smods else 0)
+        faces = (None,) + tuple(not fails for fails, _by_invuln in checks[1:])
+    return next((f for f in range(1, 7) if faces[f]), 7)
 
 
 def _damage_steps(battle, ent, held: Held) -> list | None:

@@ -12,6 +12,7 @@ from sim import events as ev
 from sim.components import Activation, Stage, Unit
 from sim.systems.commands import start
 from sim.systems.removal import remove_casualties
+from sim.systems import rule_effects as RX
 
 
 # (the stages and steps as module constants: reading an enum member is a look-up on its class,
@@ -34,6 +35,8 @@ class CasualtySystem(esper.Processor):
             removed = done.value
         battle.record({"type": ev.ATTACKS_DONE, "unit": esper.component_for_entity(ent, Unit).id,
                        "kind": act.kind, "removed": removed})
+        if battle.resources.has_rules:  # (-- elig: a rule's mark moved by an enemy unit destroyed)
+            RX.mark_after_attacks(battle, ent)
         esper.remove_component(ent, Activation)
         battle.activation_unit = None
         battle.activation = None

@@ -18,6 +18,7 @@ from sim.world import mutations as M
 from sim.world import queries as W
 from sim.world import rule_effects as RE
 from sim.systems import rule_effects as RX
+from sim.systems import dice_pools
 
 DEADLY_DEMISE_RANGE = 6.0
 
@@ -50,7 +51,10 @@ def remove_casualties(battle):
         casualties = W.casualties()
         batch = [e for e in casualties if e not in done]
     removed = [W.model_id(e) for e in casualties]
+    units = list(dict.fromkeys(W.unit_of(e) for e in casualties)) if rules else ()
     M.remove_casualties(casualties)
+    if rules:  # -- faith: a pool's dice gained as a unit holding its rule is destroyed
+        dice_pools.units_destroyed(battle, [u for u in units if W.unit_destroyed(u)])
     battle.changes.moved(casualties)
     if rules:  # -- reserves: a rule bringing a destroyed unit back (V.RESURGE)
         yield from RX.resurge(battle, list(dict.fromkeys(W.unit_of(e) for e in casualties)))

@@ -53,6 +53,14 @@ def roll_modifier(battle, u: int, stat: str) -> int:
     if not RE.any_rules():
         return 0
     acts = modifying(battle, u, stat)
+    if stat in V.IGNORED_STATS:  # (-- elig: the penalties it ignores, logged)
+        every = [a for a in RE.acting(battle, u, (V.MODIFY,)) if a.grant.what.stat == stat]
+        skipped = [a for a in every if a not in acts]
+        if skipped:
+            by = [a for a in RE.acting(battle, u, (V.IGNORE_MODIFIERS,)) if a.grant.what.stat == stat]
+            battle.emit(ev.RULE_EFFECT, rule=_names(by), unit=_uid(u), roll=stat,
+                        effect=f"ignores {PR.modifier([a.grant.what for a in skipped], stat):+d} to its {stat} roll "
+                               f"({_names(skipped)})")
     mod = PR.modifier([a.grant.what for a in acts], stat)
     if mod:
         _spend(battle, acts)
@@ -349,3 +357,52 @@ def resurge(battle, units: list[int]):
         battle.emit(ev.RULE_EFFECT, rule=rec.name, unit=uid,
                     effect=f"{uid} comes back whole into strategic reserves for {cost} points "
                            f"({left - cost} left)")
+
+
+# -- elig: a rule's mark moved by what a unit destroyed
+def mark_after_attacks(battle, u: int) -> None:
+    """After all of the unit's attacks are resolved (its casualties removed): if they destroyed an
+    enemy unit, each MARK grant acting on it (trigger ON_DESTROYING) moves its rule's mark to the
+    unit (Resources.rule_marks, "<player>:<rule key>|marked"), the first time in the turn for
+    that army's rule; logged as a ``rule effect``."""
+    if not RE.any_rules():
+        return
+    acts = [a for a in RE.acting(battle, u, (V.MARK,)) if a.grant.what.trigger == V.ON_DESTROYING]
+    if not acts:
+        return
+    me = _uid(u)
+    destroyed = []
+    for e in reversed(battle.events):  # (this activation's events: back to its command)
+        t = e.get("type")
+        if t == ev.COMMAND:
+            break
+        if t == ev.UNIT_DESTROYED and e.get("by") == me:
+            destroyed.append(e["unit"])
+    if not destroyed:
+        return
+    res = battle.resources
+    owner = esper.component_for_entity(u, Unit).owner
+    for key in dict.fromkeys(a.held.record.key for a in acts):
+        ck = RE.choice_key(owner, key)
+        if res.rule_marks.get(ck + "|moved") == RE.turn_key(battle):
+            continue  # (the first time in each turn only)
+        res.rule_marks[ck + "|moved"] = RE.turn_key(battle)
+        if res.rule_marks.get(ck + "|marked") == me:
+            continue
+        res.rule_marks[ck + "|marked"] = me
+        name = next(a.held.record.name for a in acts if a.held.record.key == key)
+        battle.emit(ev.RULE_EFFECT, rule=name, unit=me,
+                    effect=f"becomes its army's marked unit, having destroyed {', '.join(sorted(destroyed))}")
+
+
+def permission_used(battle, u: int, act: str) -> None:
+    """-- elig: log the rules that let the unit ``act`` (shoot or declare a charge) in a turn it
+    advanced or fell back (sim.world.rule_reads.permitting), as a ``rule effect``."""
+    from sim.rules.effects import eligibility as EL
+    from sim.world.rule_reads import permitting
+    acts = permitting(battle, u, act)
+    if acts:
+        st = W.unit_state(u)
+        moved = "advanced" if st.advanced else "fell back"
+        battle.emit(ev.RULE_EFFECT, rule=_names(acts), unit=_uid(u),
+                    effect=f"{'shoots' if act == EL.SHOOT else 'declares a charge'} in a turn it {moved}")

@@ -43,12 +43,19 @@ class Resources:
     # "random" (a part rolled), "cp" (gained when fulfilled), "target" (TYRANT's model id, once picked),
     # "fulfilled" (the battle round it was, once it is)}; empty (unhashed) in a battle without one
     oaths: dict = field(default_factory=dict)
+    # -- faith: the dice each army's rule keeps in its pool (GAIN_DICE, SUBSTITUTE: Miracle dice), by
+    # "<player>:<rule key>": their values, in the order gained (hashed once a die is gained)
+    dice_pools: dict = field(default_factory=dict)
     # every (holding unit, held rule, aura grant) of the battle (sim.world.rule_effects), listed
     # on first use
     rule_auras: tuple | None = field(default=None, metadata={"cache": "fixed by the scenario (its units' rules)"})
     # -- reserves: in a battle with rules, sim.world.rule_reads.conferred_hooks (the hooks of the unit abilities
     # rules confer on a unit now), which queries.every_model_has reads; None without rules
     conferred: object = field(default=None, metadata={"cache": "fixed by the scenario (its units' rules)"})
+    # -- elig: what rules remember of the battle besides choices and uses (hashed once set): by
+    # "<player>:<rule key>|marked" the unit id a MARK grant moved the rule's mark to; by "<unit id>|engaged at
+    # start" {"turn": "<round>.<active player>", "units": [enemy unit ids]} for a unit an ELIGIBLE grant reaches
+    rule_marks: dict = field(default_factory=dict)
 
 
 current: Resources | None = None  # the installed battle's (Battle._enter), else None

@@ -295,8 +295,17 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
     near = _holder_units(unit_ent, holder) if every or V.NEAR_KEYWORD in need or V.NOT_NEAR_KEYWORD in need else ()
     oaths = R.current.oaths  # -- code: the army's oath (sim.phases.oaths), if it swore one
     oath = oaths.get(PLAYER[owner]) if oaths else None
+    # -- elig: the restrictions on the other unit, and the rule's mark
+    at_start = targeted = marked = False
+    if other is not None and (every or V.NOT_ENGAGED_AT_START in need):
+        at_start = esper.component_for_entity(other, Unit).id in engaged_at_start(battle, unit_ent)
+    if other is not None and (every or V.NOT_TARGETED in need):
+        targeted = esper.component_for_entity(other, Unit).id in targeted_this_phase(battle, unit_ent)
+    if every or V.MARKED in need:
+        marked = mark_of(owner, held.record.key) == esper.component_for_entity(unit_ent, Unit).id
     return Facts(oath_quality="" if oath is None else oath["quality"],
                  honoured=oath is not None and oath.get("fulfilled") is not None,
+                 target_engaged_at_start=at_start, target_targeted=targeted, marked=marked,
                  below_starting=(every or V.BELOW_STARTING in need) and _below_starting(battle, unit_ent),
                  led=(every or V.LED in need) and _led(unit_ent), has_target=other is not None,
                  target_on_objective=other is not None and (every or V.TARGET_ON_OBJECTIVE in need)
@@ -311,7 +320,8 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  holder_units=near,
                  in_own_zone=(every or V.IN_OWN_ZONE in need) and _in_own_zone(battle, unit_ent),
                  target_battle_shocked=other is not None and W.unit_state(other).battle_shocked,
-                 options_picked=tuple(choice) if kind == V.PICK_OPTION and isinstance(choice, list) else (),
+                 options_picked=tuple(choice) if kind in (V.PICK_OPTION, V.DICE_OPTIONS)  # (-- faith: dice options)
+                 and isinstance(choice, list) else (),
                  # -- cabal:
                  psychic_result=psychic_result(owner, held.record.key) if held.record.source == V.RITUAL_SOURCE
                  else 0,
@@ -407,6 +417,57 @@ def _starting(battle, unit_ent: int) -> int:
     ts = battle.turn_state
     every = len(W.unit_models(unit_ent, living=False))
     return every if ts is None else ts.starting_strength.get(unit_ent, every)
+
+
+# -- elig: what the conditions NOT_ENGAGED_AT_START, NOT_TARGETED and MARKED read
+def turn_key(battle) -> str:
+    """"<round>.<active player>": the turn a record of Resources.rule_marks was made in."""
+    ts = battle.turn_state
+    return "0.0" if ts is None else f"{ts.round}.{ts.active}"
+
+
+def note_engaged_at_start(battle, unit_ent: int) -> None:
+    """Remember the enemy units ``unit_ent`` is engaged with as it starts its move this turn (a unit
+    that advances or falls back started the turn engaged with those, or with none: 09.05-09.07 need
+    it unengaged to advance), for a unit an ELIGIBLE grant reaches whose conditions read it (so a
+    battle without one keeps its state, and its hash, unchanged)."""
+    if not any_rules() or not any(c[0] == V.NOT_ENGAGED_AT_START for a in reaching(unit_ent, (V.ELIGIBLE,))
+                                  for c in a.grant.when.conditions):
+        return
+    ids = sorted(esper.component_for_entity(e, Unit).id for e in W.engaged_with(unit_ent))
+    R.current.rule_marks[f"{esper.component_for_entity(unit_ent, Unit).id}|engaged at start"] = {
+        "turn": turn_key(battle), "units": ids}
+
+
+def engaged_at_start(battle, unit_ent: int) -> tuple:
+    """The ids of the enemy units ``unit_ent`` was engaged with at the start of this turn, as noted
+    when it moved (note_engaged_at_start; () if it has not moved this turn)."""
+    res = R.current
+    got = None if res is None else res.rule_marks.get(f"{esper.component_for_entity(unit_ent, Unit).id}|engaged at start")
+    return tuple(got["units"]) if got and got["turn"] == turn_key(battle) else ()
+
+
+def targeted_this_phase(battle, unit_ent: int) -> set:
+    """The ids of the units another unit than ``unit_ent`` (of its army) has charged or selected as a
+    target of its attacks since the current phase began, read off the battle's events."""
+    from sim import events as ev
+    me = esper.component_for_entity(unit_ent, Unit).id
+    out: set = set()
+    for e in reversed(battle.events):
+        t = e.get("type")
+        if t == ev.PHASE:
+            break
+        if t == ev.WEAPONS_SELECTED and e.get("unit") != me:
+            out.update(s[2] for s in e.get("selections", ()) if s[2] is not None)
+        elif t == ev.CHARGE and e.get("unit") != me:
+            out.update(e.get("targets", ()))
+    return out
+
+
+def mark_of(owner: int, key: str):
+    """The unit id an army's rule ``key`` has marked (a MARK grant moves it), else None."""
+    res = R.current
+    return None if res is None else res.rule_marks.get(choice_key(owner, key) + "|marked")
 
 
 def _leads(holder: int, bearers: tuple) -> bool:

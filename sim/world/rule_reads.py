@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import esper
 
-from sim.components import ModelId, Stats
+from sim.components import ModelId, Stats, Unit
 from sim.rules.effects.attack import best_roll
+from sim.rules.effects import eligibility as EL
 from sim.rules.effects import phase_rules as PR
 from sim.rules.effects import vocabulary as V
 from sim.world import queries as W
@@ -23,8 +24,23 @@ from sim.world import rule_effects as RE
 
 def modifying(battle, u: int, stat: str, model: str = "") -> list:
     """The MODIFY grants of ``stat`` acting on the unit now (a BEARER grant only for ``model``,
-    its bearer, when given)."""
-    return [a for a in RE.acting(battle, u, (V.MODIFY,), model=model) if a.grant.what.stat == stat]
+    its bearer, when given), less the penalties it ignores (ignored_modifiers)."""
+    acts = [a for a in RE.acting(battle, u, (V.MODIFY,), model=model) if a.grant.what.stat == stat]
+    if acts and stat in V.IGNORED_STATS:  # (-- elig)
+        ignored = ignored_modifiers(battle, u, stat, acts, model)
+        if ignored:
+            acts = [a for a in acts if a not in ignored]
+    return acts
+
+
+def ignored_modifiers(battle, u: int, stat: str, acts: list, model: str = "") -> list:
+    """-- elig: of the MODIFY grants ``acts`` of ``stat``, those the unit ignores: every penalty,
+    when an IGNORE_MODIFIERS effect of that stat acts on it (sim.rules.effects.phase_rules
+    .kept_modifiers decides); [] otherwise."""
+    if not any(a.grant.what.stat == stat for a in RE.acting(battle, u, (V.IGNORE_MODIFIERS,), model=model)):
+        return []
+    _kept, ignored = PR.kept_modifiers([a.grant.what for a in acts], stat)
+    return [a for a in acts if any(a.grant.what is e for e in ignored)]
 
 
 def move_modifier(battle, u: int, model_ent: int | None = None) -> int:
@@ -136,3 +152,45 @@ def conferred_hooks(unit_ent: int) -> frozenset:
     for a in RE.reaching(unit_ent, (V.UNIT_ABILITY,)):
         hooks |= spec(a.grant.what.ability.upper()).hooks
     return frozenset(hooks)
+
+
+# -- elig: a rule's permission to shoot or charge after advancing or falling back
+def permitting(battle, u: int, act: str) -> list:
+    """09.06 / 09.07 The ELIGIBLE grants acting on the unit now that let it ``act`` (EL.SHOOT or
+    EL.CHARGE) after its move this turn: [] when its move bars nothing, or the grants acting do
+    not cover it (sim.rules.effects.eligibility.lifted)."""
+    if battle is None or not RE.any_rules():
+        return []
+    st = W.unit_state(u)
+    need = EL.needed(act, st.advanced, st.fell_back)
+    if not need:
+        return []
+    acts = [a for a in RE.acting(battle, u, (V.ELIGIBLE,)) if a.grant.what.ability in need]
+    return acts if EL.lifted((a.grant.what.ability for a in acts), act, st.advanced, st.fell_back) else []
+
+
+def permission_refusal(battle, u: int, act: str, target: int, acts: list) -> str | None:
+    """Why the permissions ``acts`` (permitting's) do not let the unit ``act`` at ``target``: a
+    condition of theirs on the other unit fails for it (Thrill Seekers' targets); None if they do."""
+    from sim.rules.effects.conditions import why_not
+    st = W.unit_state(u)
+    with_target = RE.acting(battle, u, (V.ELIGIBLE,), other=target)
+    if EL.lifted((a.grant.what.ability for a in with_target), act, st.advanced, st.fell_back):
+        return None
+    tid = esper.component_for_entity(target, Unit).id
+    for a in acts:
+        if a not in with_target:
+            need = frozenset(c[0] for c in a.grant.when.conditions)
+            why = why_not(a.grant.when, RE.facts(battle, u, a.held, a.holder, other=target, need=need))
+            return EL.refusal(a.held.record.name, a.grant.what.ability, tid, why or "now")
+    return None
+
+
+def advancing_costs_nothing(battle, u: int) -> bool:
+    """-- elig: ELIGIBLE grants acting on the unit now would let it both shoot and declare a charge
+    were it to advance (their conditions on a target aside): the default player's cue to advance
+    (sim.players.default)."""
+    if battle is None or not RE.any_rules():
+        return False
+    have = {a.grant.what.ability for a in RE.acting(battle, u, (V.ELIGIBLE,))}
+    return V.SHOOT_AFTER_ADVANCE in have and V.CHARGE_AFTER_ADVANCE in have

@@ -49,7 +49,7 @@ def test_card_lists_an_army_rule_not_called_yet(make):
     assert "army rule  |  not called (1 use left)" in text
     assert "+1 to Strength (melee) \u2013 not now: not called" in text
     assert "a 5+ invulnerable save \u2013 not now: not called" in text
-    assert "(charging after advancing is not modelled)" in text
+    assert "may declare a charge in a turn it advanced \u2013 not now: not called" in text  # -- elig
     tip = sb.names["rule:waaagh:mob"].tool_tip_text
     assert tip.startswith("<b>Waaagh!</b> (army rule)") and "invulnerable" in tip
 

@@ -261,3 +261,13 @@ def save_reroll_faces(models) -> frozenset:
         if not faces:
             return frozenset()
     return frozenset(faces or ())
+
+
+# -- elig:
+@functools.lru_cache(maxsize=64)
+def conferred_hooks(ability: str) -> frozenset:
+    """The registry hooks of a conferred weapon ability as printed (e.g. "ASSAULT": 10.05's "can
+    shoot after advancing"): what it gives a unit before any attack is declared (the shooting
+    type, 10.02 step 2, is picked before the weapons are)."""
+    from sim.rules.abilities import effects_of
+    return effects_of(parse_weapon_abilities(ability, "conferred"))

@@ -53,6 +53,10 @@ class Facts:
     # -- reserves:
     arrived: bool = False  # set up as Reinforcements, its army's next Fight phase not yet over (V.ARRIVED)
     starting_strength: int = 0  # its Starting Strength in models (01.02.01)
+    # -- elig:
+    target_engaged_at_start: bool = False  # the other unit was engaged with this one when the turn began
+    target_targeted: bool = False  # another unit charged or attacked the other unit this phase
+    marked: bool = False  # the unit is its army's marked unit of the rule (a MARK grant moves it)
 
 
 _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_half",
@@ -65,6 +69,7 @@ _FACT[V.HONOURED] = "honoured"  # -- code
 # -- zones:
 _FACT.update({V.IN_DOMAIN: "in_domain", V.WHOLLY_IN_DOMAIN: "wholly_in_domain", V.PSYCHIC_ATTACK: "psychic"})
 _FACT[V.ARRIVED] = "arrived"  # -- reserves
+_FACT[V.MARKED] = "marked"  # -- elig
 
 
 def _alternatives(arg) -> list[str]:
@@ -110,6 +115,11 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return not f.in_domain
     if name == V.STARTING_STRENGTH:  # -- reserves
         return f.starting_strength == int(arg)
+    # -- elig: (restrictions on the other unit: they hold when there is none)
+    if name == V.NOT_ENGAGED_AT_START:
+        return not (f.has_target and f.target_engaged_at_start)
+    if name == V.NOT_TARGETED:
+        return not (f.has_target and f.target_targeted)
     raise V.VocabularyError(f"unknown condition {name!r}")
 
 
@@ -180,6 +190,10 @@ def condition_words(name: str, arg) -> str:
         # -- reserves:
         V.ARRIVED: "it was set up as Reinforcements, until the end of its army's next Fight phase",
         V.STARTING_STRENGTH: f"its Starting Strength is {arg} models",
+        # -- elig:
+        V.NOT_ENGAGED_AT_START: "the other unit was not engaged with it at the start of the turn",
+        V.NOT_TARGETED: "no other unit has charged or attacked the other unit this phase",
+        V.MARKED: "it is the army's marked unit of this rule",
     }[name]
 
 

@@ -37,6 +37,7 @@ _CHOICE_KEYS |= {"turn", "rounds", "adds_to"}  # -- shock: (RuleChoice.turn, .ro
 # -- reserves:
 _RULE_KEYS |= {"pool"}
 _CHOICE_KEYS |= {"most", "at"}
+_CHOICE_KEYS |= {"dice", "picks", "needs"}  # -- faith: a DICE_OPTIONS choice's
 
 
 def _numbers(v, where: str) -> tuple:
@@ -120,6 +121,8 @@ def _record(t: dict, where: str) -> V.RuleRecord:
             kw["rounds"] = tuple(kw["rounds"])
         if "most" in kw:  # -- reserves
             kw["most"] = _numbers(kw["most"], where + ".choice.most")
+        if "needs" in kw:  # -- faith:
+            kw["needs"] = _strings(kw["needs"], where + ".choice.needs")
         choice = V.RuleChoice(**kw)
     return V.RuleRecord(t["key"], _strings(t["names"], where + ".names"), t["source"], t["summary"], grants,
                         _strings(t.get("ids", []), where + ".ids"), t.get("faction", ""), t.get("detachment", ""),

@@ -27,6 +27,17 @@ def modifier(effects: Iterable[V.Effect], stat: str) -> int:
     return sum(e.value for e in effects if e.kind == V.MODIFY and e.stat == stat)
 
 
+# -- elig:
+def kept_modifiers(effects: Iterable[V.Effect], stat: str) -> tuple[list[V.Effect], list[V.Effect]]:
+    """A unit that may ignore any or all modifiers to ``stat`` (an IGNORE_MODIFIERS effect acts on
+    it): the MODIFY effects it keeps (every bonus) and those it ignores (every penalty: ignoring
+    a bonus never helps it), as (kept, ignored)."""
+    kept, ignored = [], []
+    for e in effects:
+        (ignored if e.kind == V.MODIFY and e.stat == stat and e.value < 0 else kept).append(e)
+    return kept, ignored
+
+
 def modified_move(M: int, mod: int) -> int:
     """02.02.01 A Move characteristic after modifiers: never below 1" (caps after all modifiers;
     a model with no Move, 0, stays so)."""

@@ -20,6 +20,7 @@ registry's hooks are. Nothing here names a published rule: the records do.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from sim.rules.dice import DiceExpr
@@ -81,6 +82,28 @@ UNIT_ABILITY = "unit ability"  # ``ability``: a core unit ability its models gai
 RESURGE = "resurge"  # when the unit is destroyed its army may spend ``value`` points of the rule's pool to set it
 # back, at its Starting Strength with every wound, into strategic reserves
 KINDS = KINDS + (TO_RESERVES, UNIT_ABILITY, RESURGE)
+# -- elig:
+ELIGIBLE = "eligible"  # ``ability``: one of PERMISSIONS, a shoot or a charge the core rules bar after a move (09.06/09.07)
+IGNORE_MODIFIERS = "ignore modifiers"  # ``stat`` of IGNORED_STATS: its penalties are ignored (its bonuses kept)
+MARK = "mark"  # the army's one marked unit of this rule moves to the affected unit on ``trigger`` (MARK_TRIGGERS)
+KINDS = KINDS + (ELIGIBLE, IGNORE_MODIFIERS, MARK)
+SHOOT_AFTER_ADVANCE = "shoot after advance"  # eligible to shoot in a turn it advanced (all shooting types)
+CHARGE_AFTER_ADVANCE = "charge after advance"  # eligible to declare a charge in a turn it advanced
+SHOOT_AFTER_FALL_BACK = "shoot after fall back"  # eligible to shoot in a turn it fell back
+CHARGE_AFTER_FALL_BACK = "charge after fall back"  # eligible to declare a charge in a turn it fell back
+PERMISSIONS = (SHOOT_AFTER_ADVANCE, CHARGE_AFTER_ADVANCE, SHOOT_AFTER_FALL_BACK, CHARGE_AFTER_FALL_BACK)
+IGNORED_STATS = ("M", "advance", "charge")  # what IGNORE_MODIFIERS may name
+ON_DESTROYING = "destroys a unit"  # MARK: the first time each turn the affected unit destroys an enemy unit
+MARK_TRIGGERS = (ON_DESTROYING,)
+# -- faith: dice economies (a pool of dice kept by the army, sim.rules.effects.dice_pool)
+GAIN_DICE = "gain dice"  # ``dice`` D6 rolled into the army's pool of this rule (kept as rolled) at ``trigger``
+SUBSTITUTE = "substitute"  # ``stat``: before that roll for the unit, a die of the rule's pool may stand for one of
+# its dice (an unmodified roll of its value), once per phase per unit
+KINDS = KINDS + (GAIN_DICE, SUBSTITUTE)
+AT_ROUND_START = "battle round"  # GAIN_DICE: at the start of each battle round
+ON_UNIT_DESTROYED = "unit destroyed"  # GAIN_DICE: each time a unit of the army holding the rule is destroyed
+GAIN_TRIGGERS = (AT_ROUND_START, ON_UNIT_DESTROYED)
+SUBSTITUTE_STATS = ("hit", "wound", "save", "charge", "advance", "battle-shock")  # (a Damage roll's: not modelled)
 
 # what a MODIFY changes: the rolls of the attack sequence and the phases, and characteristics
 # (a weapon's: A, S, AP, D; a model's: M, T, Sv, W, Ld, OC; "damage taken" lowers the Damage of
@@ -191,6 +214,13 @@ ARRIVED = "arrived"  # it was set up as Reinforcements (an ingress move, 20.03.0
 STARTING_STRENGTH = "starting strength"  # argument: the unit's Starting Strength (models, 01.02.01) is this
 CONDITIONS = CONDITIONS + (ARRIVED, STARTING_STRENGTH)
 WITH_ARGUMENT = WITH_ARGUMENT + (STARTING_STRENGTH,)
+# -- elig:
+NOT_ENGAGED_AT_START = "target not engaged at start"  # the other unit was not engaged with it when the turn began
+# (held when there is no other unit: on an ELIGIBLE grant it restricts the targets of the shoot or charge it permits)
+NOT_TARGETED = "target not targeted this phase"  # no other unit has charged or attacked the other unit this phase
+# (held when there is no other unit, likewise)
+MARKED = "marked"  # the affected unit is the army's marked unit of this rule (a MARK grant moves it)
+CONDITIONS = CONDITIONS + (NOT_ENGAGED_AT_START, NOT_TARGETED, MARKED)
 
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
@@ -231,6 +261,43 @@ def _sized(values, what: str) -> None:
             and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in values)):
         raise VocabularyError(f"{what} is one whole number above 0, or three (by battle size: "
                               f"{', '.join(BATTLE_SIZES)}), not {values!r}")
+# -- faith:
+DICE_OPTIONS = "dice options"  # roll ``dice`` D6, then activate up to ``picks`` of ``options`` the roll affords
+# (each paid as its ``needs`` says, "double 5+ or triple 2+", the dice spent once; sim.rules.effects.dice_options);
+# OPTION conditions read the options activated
+CHOICE_KINDS = CHOICE_KINDS + (DICE_OPTIONS,)
+AT_BATTLE_ROUND = "battle round"  # a DICE_OPTIONS choice's moment: the start of each battle round (either player's)
+NO_OPTION, OPTION_JOIN = "none", " + "  # a DICE_OPTIONS answer activating none; several, their names joined so
+_NEED = re.compile(r"^(double|triple)\s+([1-6])\+$")
+
+
+def parse_need(text) -> tuple[tuple[int, int], ...]:
+    """A DICE_OPTIONS option's need, "double 5+ or triple 2+" -> ((2, 5), (3, 2)): each way to pay
+    for it, as (how many dice showing the same value, the lowest value)."""
+    ways = []
+    for part in str(text).split(" or "):
+        m = _NEED.match(part.strip().lower())
+        if m is None:
+            raise VocabularyError(f"a need is \"double N+\" or \"triple N+\" (joined by \"or\"), not {part.strip()!r}")
+        ways.append((2 if m.group(1) == "double" else 3, int(m.group(2))))
+    return tuple(ways)
+
+
+def _check_dice_options(c) -> None:
+    """A DICE_OPTIONS choice (and only one) has its moment the battle round's start, dice 1-20,
+    picks 1 or more, distinct option names (none NO_OPTION or holding OPTION_JOIN), each with a need."""
+    if c.kind != DICE_OPTIONS or not c.options or len(c.needs) != len(c.options):
+        raise VocabularyError("a dice options choice (and only it) has dice, picks, and a need for each option")
+    if c.moment != AT_BATTLE_ROUND:
+        raise VocabularyError(f"a dice options choice is made at {AT_BATTLE_ROUND!r}, not {c.moment!r}")
+    if not (isinstance(c.dice, int) and 1 <= c.dice <= 20) or not (isinstance(c.picks, int) and c.picks >= 1):
+        raise VocabularyError("a dice options choice needs dice (1 to 20) and picks (1 or more)")
+    names = list(c.options)
+    if len(set(names)) != len(names) or any(not isinstance(n, str) or not n.strip() or n != n.strip()
+                                            or n == NO_OPTION or OPTION_JOIN.strip() in n for n in names):
+        raise VocabularyError(f"a dice options choice needs distinct option names, not {names!r}")
+    for t in c.needs:
+        parse_need(t)
 # how long a choice holds once made
 UNTIL_NEXT_CHOICE = "until the next choice"  # e.g. a target picked each Command phase
 THIS_TURN = "this turn"
@@ -301,6 +368,18 @@ class Effect:
             raise VocabularyError("a conferred unit ability needs its name")
         if k == RESURGE and self.value <= 0:
             raise VocabularyError("a resurgence needs its cost in points (value above 0)")
+        # -- elig:
+        if k == ELIGIBLE and self.ability not in PERMISSIONS:
+            raise VocabularyError(f"an eligibility needs an ability of {PERMISSIONS}")
+        if k == IGNORE_MODIFIERS and self.stat not in IGNORED_STATS:
+            raise VocabularyError(f"ignoring modifiers needs a stat of {IGNORED_STATS}")
+        if k == MARK and self.trigger not in MARK_TRIGGERS:
+            raise VocabularyError(f"a mark needs a trigger of {MARK_TRIGGERS}")
+        # -- faith:
+        if k == GAIN_DICE and (self.trigger not in GAIN_TRIGGERS or self.dice.is_random or self.dice.k < 1):
+            raise VocabularyError(f"gaining dice needs a trigger of {GAIN_TRIGGERS} and a fixed number of dice")
+        if k == SUBSTITUTE and self.stat not in SUBSTITUTE_STATS:
+            raise VocabularyError(f"a substitution needs a stat of {SUBSTITUTE_STATS}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,10 +490,18 @@ class RuleChoice:
     # -- reserves:
     most: tuple[int, ...] = ()  # PICK_FRIENDS: how many units at most (one number, or three by battle size)
     at: str = AT_START  # asked at the start (AT_START) or the end (AT_END) of the moment's phase
+    # -- faith: a DICE_OPTIONS choice's dice rolled, options activated at most, and each option's need
+    # ("double 5+ or triple 2+", in the order of ``options``)
+    dice: int = 0
+    picks: int = 0
+    needs: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in CHOICE_KINDS:
             raise VocabularyError(f"unknown choice kind {self.kind!r}")
+        if self.kind == DICE_OPTIONS or self.needs or self.dice or self.picks:  # -- faith: its own checks
+            _check_dice_options(self)
+            return
         if (self.kind == PICK_OPTION) != bool(self.options):
             raise VocabularyError("a choice of options (and only one) lists its options")
         if self.options and (len(self.options) < 2 or len(set(self.options)) != len(self.options)
@@ -510,6 +597,13 @@ class RuleRecord:
         if not ritual and any(g.what.trigger == ON_MANIFEST or any(c[0] == PSYCHIC_RESULT for c in g.when.conditions)
                               for g in self.grants):
             raise VocabularyError(f"{self.key}: only a ritual's grants act when manifested or read its Psychic test")
+        # -- elig:
+        marks = any(c[0] == MARKED for g in self.grants for c in g.when.conditions)
+        if marks != any(g.what.kind == MARK for g in self.grants):
+            raise VocabularyError(f"{self.key}: a grant that reads the rule's mark needs a grant that moves it, and "
+                                  "a mark needs a grant that reads it")
+        if any(g.what.kind == MARK and g.who not in (UNIT, ARMY) for g in self.grants):
+            raise VocabularyError(f"{self.key}: a mark moves to units of its own army (who = unit or army)")
 
     @property
     def name(self) -> str:

@@ -67,6 +67,14 @@ def effect_words(e: V.Effect) -> str:
         return f"its models gain {e.ability.upper()}"
     if k == V.RESURGE:
         return f"when destroyed, may come back whole into strategic reserves for {e.value} points of the pool"
+    # -- faith:
+    if k == V.GAIN_DICE:
+        when = "at the start of each battle round" if e.trigger == V.AT_ROUND_START else \
+            "each time a unit of the army holding it is destroyed"
+        n = str(e.dice)
+        return f"its army's pool gains {'a die' if n == '1' else n + ' dice'} (rolled, then kept) {when}"
+    if k == V.SUBSTITUTE:
+        return f"may spend a die of the rule's pool as one die of its {_STAT[e.stat]} (once per phase)"
     if k == V.STRATAGEM_COST:
         what = e.ability or "stratagems"
         return f"{what} cost {e.value:+d} CP"
@@ -79,6 +87,14 @@ def effect_words(e: V.Effect) -> str:
     if k == V.OATH:  # -- code
         return (f"swears an oath before the battle (a deed and a quality); the deed done: Honoured and "
                 f"{e.value} CP ({e.value + 1} if the oath was rolled)")
+    # -- elig:
+    if k == V.ELIGIBLE:
+        from sim.rules.effects.eligibility import permission_words
+        return permission_words(e.ability)
+    if k == V.IGNORE_MODIFIERS:
+        return f"ignores penalties to its {_STAT[e.stat]}"
+    if k == V.MARK:
+        return "becomes the marked unit the first time each turn it destroys an enemy unit"
     return k
 
 
@@ -102,6 +118,8 @@ def grant_words(g: V.Grant) -> str:
     if g.keywords:
         who += " (" + ", ".join(g.keywords) + " only)"
     parts = [effect_words(g.what), "for " + who]
+    if g.what.kind == V.GAIN_DICE:  # -- faith: the army's pool's, for no unit
+        parts = parts[:1]
     w = g.when
     if w.attacks:
         parts.append(f"with {w.attacks} attacks" if g.what.kind in (V.MODIFY, V.REROLL, V.WEAPON_ABILITY)

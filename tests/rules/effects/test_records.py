@@ -37,12 +37,12 @@ ARMY_RULES = {
     "Prioritised Efficiency": "prioritised-efficiency",
     # -- zones:
     "The Shadow of Chaos": "the-shadow-of-chaos",
-    "Thrill Seekers": None,  # shooting and charging after advancing or falling back
+    "Thrill Seekers": "thrill-seekers",  # -- elig
     "Cabal of Sorcerers": "cabal-of-sorcerers",  # -- cabal: its rituals are records of source "ritual"
-    "Blessings of Khorne": None,  # a dice pool spent on blessings each round
+    "Blessings of Khorne": "blessings-of-khorne",  # -- faith:
     # -- reserves:
     "Cult Ambush": "cult-ambush",  # (its markers: the record's partial)
-    "Acts of Faith": None,  # Miracle dice replacing rolls
+    "Acts of Faith": "acts-of-faith",  # -- faith:
     "Gate of Infinity": "gate-of-infinity",  # -- reserves
     # -- shock:
     "Shadow in the Warp": "shadow-in-the-warp",
@@ -68,13 +68,13 @@ FIRST_DETACHMENT_RULES = {
     "Paragons of Terror": "paragons-of-terror",
     # -- reserves:
     "Verminous Haze": "verminous-haze",  # Death Guard: Flyblown Host
-    "Internal Rivalries": None,  # Emperor's Children: a Favoured Champions unit; ignoring modifiers
+    "Internal Rivalries": "internal-rivalries",  # -- elig: Emperor's Children: Slaanesh's Chosen
     # -- zones:
     "Flow of Magic": "flow-of-magic",  # Thousand Sons: Hexwarp Thrallband
     "A Perfect Ambush": "a-perfect-ambush",  # Genestealer Cults: Host of Ascension
     # -- shock:
     "Rad-bombardment": "rad-bombardment",
-    "Duty Before All": None,  # Grey Knights: shooting and charging after falling back
+    "Duty Before All": "duty-before-all",  # -- elig: Grey Knights: Hallowed Conclave
     "Command Protocols": "command-protocols",  # Necrons: while a CHARACTER leads the unit
 }
 
@@ -118,7 +118,8 @@ def test_every_record_is_within_the_vocabulary(r):
             assert kw == kw.upper()
     if r.choice is not None and r.source != V.RITUAL_SOURCE:  # a choice some grant reads (the converse the record
         # itself checks; -- cabal: a ritual's choice is the unit it is attempted at, struck or read)
-        assert r.choice.moment in phases | {V.FORMATIONS}  # (-- reserves: or battle formations)
+        assert r.choice.moment in phases | {V.FORMATIONS, V.AT_BATTLE_ROUND}  # (-- reserves: or battle formations;
+        # -- faith: or the battle round's start, a DICE_OPTIONS choice's)
         assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN, V.OPTION) for g in r.grants for c in g.when.conditions) \
             or any(g.who == V.CHOSEN_FRIEND for g in r.grants) or r.choice.adds_to  # -- shock: (another's options)
     assert isinstance(r.ids, tuple) and isinstance(r.names, tuple)
@@ -184,12 +185,20 @@ def test_conditions_of_records_read_the_facts():
     assert _acting("fortis-doctrines", target_below_half=True) == ["modify:hit"]
     assert _acting("sunderer-of-fortresses", target_keywords=frozenset({"VEHICLE"})) == ["modify:S", "modify:D"]
     assert _acting("oath-of-moment", target_chosen=False) == []
-    assert _acting("waaagh", attack="melee", chosen=True) == ["modify:S", "modify:A", "invulnerable:"]
     assert _acting("martial-katah", attack="melee", option="Rendax Stance") == ["weapon ability:LETHAL HITS"]
     assert _acting("martial-katah", attack="melee", option="Dacatarai Stance") == ["weapon ability:SUSTAINED HITS 1"]
     assert _acting("martial-katah", attack="melee") == []  # (no stance picked yet)
     assert _acting("doctrina-imperatives", attack="ranged", option="Conqueror Imperative") == [
         "weapon ability:ASSAULT", "modify:AP"]  # (the AP for BATTLELINE units: a keyword of the grant)
+    assert _acting("waaagh", attack="melee", chosen=True) == ["modify:S", "modify:A", "invulnerable:",
+                                                                "eligible:charge after advance"]
+    # -- elig: Thrill Seekers' permissions hold with no target, and restrict a target only
+    assert len(_acting("thrill-seekers")) == 4
+    assert _acting("thrill-seekers", has_target=True, target_engaged_at_start=True) == []
+    assert _acting("thrill-seekers", has_target=True, target_targeted=True) == []
+    assert len(_acting("thrill-seekers", has_target=True)) == 4
+    assert _acting("internal-rivalries", attack="melee")[-1] == "mark:"
+    assert _acting("internal-rivalries", attack="melee", marked=True)[-1] == "reroll:wound"
 
 
 def _check_tool():

@@ -40,6 +40,10 @@ def test_effect_accepts_each_kind_written_whole():
     made.append(V.Effect(V.OATH, value=2))  # -- code
     made += [V.Effect(V.TO_RESERVES), V.Effect(V.UNIT_ABILITY, ability="INFILTRATORS"),  # -- reserves
              V.Effect(V.RESURGE, value=2)]
+    made += [V.Effect(V.ELIGIBLE, ability=V.SHOOT_AFTER_ADVANCE), V.Effect(V.IGNORE_MODIFIERS, "charge"),
+             V.Effect(V.MARK, trigger=V.ON_DESTROYING)]  # -- elig
+    # -- faith:
+    made += [V.Effect(V.GAIN_DICE, dice=DiceExpr(0, 0, 1), trigger=V.AT_ROUND_START), V.Effect(V.SUBSTITUTE, "save")]
     assert sorted({e.kind for e in made}) == sorted(V.KINDS)
 
 
@@ -132,3 +136,19 @@ def test_a_choice_of_options_lists_two_or_more_and_its_grants_read_only_those():
     with pytest.raises(V.VocabularyError, match="an argument is needed"):
         V.When(conditions=((V.OPTION, None),))
     assert V.RuleRecord("k", ("K",), V.ARMY_RULE, "x", (blade,), choice=choice).choice.options == ("Blade", "Shield")
+
+
+# -- elig:
+def test_eligible_ignore_modifiers_and_mark_check_their_fields_and_a_mark_is_read():
+    with pytest.raises(V.VocabularyError, match="eligibility"):
+        V.Effect(V.ELIGIBLE, ability="fight after advance")
+    with pytest.raises(V.VocabularyError, match="ignoring modifiers"):
+        V.Effect(V.IGNORE_MODIFIERS, "hit")
+    with pytest.raises(V.VocabularyError, match="a mark needs a trigger"):
+        V.Effect(V.MARK)
+    mark = V.Grant(V.Effect(V.MARK, trigger=V.ON_DESTROYING), V.ARMY)
+    read = V.Grant(V.Effect(V.REROLL, "wound", which=V.ANY), V.ARMY, V.When(conditions=((V.MARKED, None),)))
+    V.RuleRecord("k", ("K",), V.ARMY_RULE, "s", (mark, read))
+    for grants in ((mark,), (read,)):
+        with pytest.raises(V.VocabularyError, match="mark"):
+            V.RuleRecord("k", ("K",), V.ARMY_RULE, "s", grants)
