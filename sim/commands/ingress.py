@@ -56,7 +56,9 @@ def ingress_candidates(battle, u: int, toward=()) -> list:
     enemies = [(W.model_id(m), W.footprint(m)) for e in W.enemy_units(u) for m in W.unit_models(e)]
     others = [(W.model_id(m), W.footprint(m)) for o in W.all_units() if o != u for m in W.unit_models(o)]
     efs, names = [f for _m, f in enemies], [m for m, _f in enemies]
+    regions = []
     if W.every_model_has(u, Hook.ARRIVES_ANYWHERE):
+        regions = _shorter_deep_strikes(battle, u, board, efs, names)  # (-- zones: a rule's shorter distance)
         region = RG.deep_strike(board, efs, names)
     else:
         zones = ts.zones() if ts is not None else ()
@@ -64,11 +66,31 @@ def ingress_candidates(battle, u: int, toward=()) -> list:
                             ts.round if ts is not None else 2, names)
     uid = esper.component_for_entity(u, Unit).id
     out = []
-    for p in PL.placement_options(models, region, others, battle.scenario.terrain, PL.Prefer.toward(*toward),
-                                  count=OPTIONS, apart=APART):
-        to = tuple((mid, *snap_point(p.positions[mid])) for mid, _f in models)
-        out.append((p.anchor, Ingress(uid, to)))
+    for reg in regions + [region]:
+        for p in PL.placement_options(models, reg, others, battle.scenario.terrain, PL.Prefer.toward(*toward),
+                                      count=OPTIONS, apart=APART):
+            to = tuple((mid, *snap_point(p.positions[mid])) for mid, _f in models)
+            out.append((p.anchor, Ingress(uid, to)))
     return out
+
+
+def _shorter_deep_strikes(battle, u: int, board, efs, names) -> list:
+    """-- zones: the Deep Strike regions of a rule's shorter arrival distance (ARRIVAL_DISTANCE)
+    that may act on the unit: the shorter distance within its army's deployment zone when its
+    domain is that zone alone, else anywhere (the candidates are checked: those the rule does not
+    allow are refused there)."""
+    from sim.rules.effects import vocabulary as V
+    from sim.rules.movement.solvers import regions as RG
+    from sim.world import rule_effects as RE
+    if not RE.any_rules():
+        return []
+    dists = sorted({float(a.grant.what.value) for a in RE.reaching(u, (V.ARRIVAL_DISTANCE,))})
+    if not dists:
+        return []
+    owner = esper.component_for_entity(u, Unit).owner
+    d = RE.domain_of(battle, owner)
+    zone = d.own if d is not None and not d.no_mans_land and not d.enemy_zone else None
+    return [RG.deep_strike(board, efs, names, distance=x, zone=zone) for x in dists]
 
 
 def _preferred(battle, u: int, side: int) -> list:

@@ -111,6 +111,10 @@ def battle_shock_test(battle, u: int, in_battle_shock_step: bool, asked: bool, f
     battle.changes.touched(u)
     battle.emit(ev.BATTLE_SHOCK, unit=_name(u), roll=sum(dice) + mod, needed=min(lds), passed=passed,
                 battle_shocked=st.battle_shocked, **fields)
+    # -- zones: a rule's effect on the test's outcome (wounds back on a pass, mortal wounds on a fail)
+    if RX.any_rules() and rule_effects.after_battle_shock(battle, u, passed):
+        from sim.systems.removal import remove_casualties
+        yield from remove_casualties(battle)
 
 
 def remained_stationary(battle) -> None:

@@ -54,9 +54,21 @@ def ingress_limits(battle, ent: int, fps, deep_strike: bool) -> list[str]:
     enemies = [(W.model_id(m), W.footprint(m)) for u in W.enemy_units(ent) for m in W.unit_models(u)]
     zones = ts.zones() if ts is not None else ()
     zone = zones[1 - owner] if zones else None
+    near = ingress_distance(battle, ent, fps, deep_strike)
     return ingress_problems([f for _m, f in fps], battle.scenario.board, [f for _m, f in enemies],
                             ts.round if ts is not None else 2, zone, names=[m for m, _f in fps],
-                            enemy_names=[m for m, _f in enemies], deep_strike=deep_strike)
+                            enemy_names=[m for m, _f in enemies], deep_strike=deep_strike, enemy_distance=near)
+
+
+def ingress_distance(battle, ent: int, fps, deep_strike: bool) -> float:
+    """-- zones: how far from every enemy model a Deep Strike set-up at ``fps`` ((model id,
+    footprint) each) must be: a rule's shorter distance acting there (sim.world.rule_reads
+    .arrival_distance), else 8" (24.09)."""
+    from sim.rules.reserves import ENEMY_DISTANCE
+    if not deep_strike:
+        return ENEMY_DISTANCE
+    from sim.world.rule_reads import arrival_distance
+    return arrival_distance(battle, ent, [f for _m, f in fps])[0]
 
 
 def check_ingress(battle, cmd) -> None:

@@ -54,7 +54,7 @@ def add_rule_effects(battle, unit_ent: int, declared: list) -> list:
     returns the list."""
     if not RE.any_rules():
         return declared
-    acting: dict[tuple, list] = {}  # (target, melee) -> the grants acting on the unit's attacks
+    acting: dict[tuple, list] = {}  # (target, melee, psychic) -> the grants acting on the unit's attacks
     attacked: dict[tuple, tuple] = {}  # (target, melee) -> the target's "taken" effects acting
     taken: dict[tuple, object] = {}  # (target, melee, the model's acted effects) -> AttackTakes
     for d in declared:
@@ -62,11 +62,13 @@ def add_rule_effects(battle, unit_ent: int, declared: list) -> list:
             continue
         melee = d.weapon.is_melee
         kind = "melee" if melee else "ranged"
-        acts = acting.get((d.target, melee))
+        psychic = Hook.IGNORES_MODIFIERS in d.weapon.effects  # (-- zones: a [PSYCHIC] attack, 24.29)
+        acts = acting.get((d.target, melee, psychic))
         if acts is None:
-            acts = acting[(d.target, melee)] = RE.acting(battle, unit_ent, ATTACKER_KINDS, attack=kind,
-                                                         other=d.target)
-            attacked[(d.target, melee)] = _attacked(battle, d.target, unit_ent, kind)
+            acts = acting[(d.target, melee, psychic)] = RE.acting(battle, unit_ent, ATTACKER_KINDS, attack=kind,
+                                                                  other=d.target, psychic=psychic)
+            if (d.target, melee) not in attacked:
+                attacked[(d.target, melee)] = _attacked(battle, d.target, unit_ent, kind)
         at = attacked[(d.target, melee)]
         if not acts and not at:
             continue

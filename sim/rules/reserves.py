@@ -169,7 +169,8 @@ def oversized_restricted(oversized: bool, keywords) -> bool:
 def ingress_problems(fps: Sequence[Footprint], board: tuple[float, float],
                      enemy_fps: Sequence[Footprint], round: int,
                      enemy_zone_polygon=None, names: Sequence[str] | None = None,
-                     enemy_names: Sequence[str] | None = None, deep_strike: bool = False) -> list[str]:
+                     enemy_names: Sequence[str] | None = None, deep_strike: bool = False,
+                     enemy_distance: float = ENEMY_DISTANCE) -> list[str]:
     """20.04 / 20.03 / 03.02 Where an ingress move may set a unit up, model by model:
 
     * not before battle round 2 (20.03);
@@ -183,7 +184,8 @@ def ingress_problems(fps: Sequence[Footprint], board: tuple[float, float],
 
     24.09 Deep Strike (``deep_strike``: every model of the unit has it): the edge and
     deployment-zone limits do not apply; the unit may be set up anywhere on the battlefield
-    more than 8" from every enemy model.
+    more than 8" from every enemy model (``enemy_distance``: a rule's shorter distance for this
+    set-up, e.g. 6").
 
     The other 03.02 set-up checks (coherency, unengaged, overlaps) are the set-up code's.
     Returns every problem (empty list = legal), each naming the model (``names``, else
@@ -218,9 +220,10 @@ def ingress_problems(fps: Sequence[Footprint], board: tuple[float, float],
         if near is not None:
             j = int(near[i].argmin())
             d = float(near[i, j])
-            if d <= ENEMY_DISTANCE + EPS:
+            limit = enemy_distance if deep_strike else ENEMY_DISTANCE
+            if d <= limit + EPS:
                 problems.append(f"{name}: {_inches(d)} from {enemy_names[j]}; an ingress move "
-                                f"sets up more than {ENEMY_DISTANCE:g}\" from all enemy models (20.04)")
+                                f"sets up more than {limit:g}\" from all enemy models (20.04)")
         if enemy_zone_polygon is not None and round < ZONE_BAN_BEFORE_ROUND and not deep_strike:
             dz = footprint_polygon_distance(fp, enemy_zone_polygon)
             if dz <= EPS:

@@ -8,7 +8,8 @@ Which grants reach the unit and why one does not act now is sim.world.rule_effec
 (``reaching`` and ``explain``); what a grant does in words is sim.rules.effects.words. A grant
 that acts only in an attack (melee attacks, attacks at the marked unit) is asked once more with
 that attack's facts, so the card can say "acts on melee attacks" instead of "not now".
-Hovering a rule with an aura draws its range round its bearers (``AuraRings``). Reads only."""
+Hovering a rule with an aura draws its range round its bearers (``AuraRings``); hovering a rule
+that reads its army's domain (sim.rules.effects.domain) tints the domain faintly. Reads only."""
 
 from __future__ import annotations
 
@@ -52,6 +53,7 @@ class RuleLine:
     holder: str = ""  # the unit id of the unit holding it
     bearers: tuple = ()
     aura: float = 0.0  # the largest aura range of its grants ("), 0: none
+    domain: bool = False  # -- zones: a grant reads its army's domain (hovering it tints the domain)
     grants: list = field(default_factory=list)
 
     @property
@@ -202,7 +204,9 @@ def rule_lines(battle, ent: int) -> list[RuleLine]:
             lines[k] = RuleLine(rec.key, rec.name, _source(battle, rec, holder, ent, held.bearers), rec.summary,
                                 choice_words(rec, h_owner, RE.scope_of(rec, holder)), rec.partial,
                                 esper.component_for_entity(holder, Unit).id, held.bearers,
-                                max((g.range for g in rec.grants), default=0.0))
+                                max((g.range for g in rec.grants), default=0.0),
+                                domain=any(c[0] in V.DOMAIN_CONDITIONS for g in rec.grants
+                                           for c in g.when.conditions))  # (-- zones)
         return lines[k]
 
     for held in RE.held_by(ent):
@@ -246,6 +250,8 @@ def rule_tip(r: RuleLine) -> str:
         out.append(f"left out: {r.partial}")
     if r.aura:
         out.append(f'hover: its aura ({r.aura:g}") on the table')
+    elif r.domain:  # -- zones
+        out.append("hover: its army's domain on the table")
     return "<br>".join(out)
 
 
@@ -320,6 +326,48 @@ def aura_rings(battle, scene, cam, key: str, holder: str) -> tuple[list, str]:
     return [], ""
 
 
+# -- zones:
+DOMAIN = (196, 150, 220)  # a domain's tint
+
+
+def domain_areas(battle, key: str, holder: str):
+    """The domain a hovered rule reads (its conditions name it) of its holding unit's army, with
+    the label; (None, "") when the rule reads none or the battle has no deployment zones."""
+    battle._enter()
+    ent = battle.units.get(holder)
+    if ent is None:
+        return None, ""
+    for held in RE.held_by(ent):
+        if held.record.key != key:
+            continue
+        if not any(c[0] in V.DOMAIN_CONDITIONS for g in held.record.grants for c in g.when.conditions):
+            return None, ""
+        d = RE.domain_of(battle, esper.component_for_entity(ent, Unit).owner)
+        if d is None:
+            return None, ""
+        return d, f"{held.record.name}: domain ({', '.join(d.areas)})"
+    return None, ""
+
+
+def _control_key(battle) -> tuple:
+    """Who controls what now (the domain changes with it)."""
+    ts = battle.turn_state
+    return () if ts is None else tuple((k, getattr(c, "controller", c)) for k, c in ts.control.items())
+
+
+def domain_layer(size, cam, d) -> pygame.Surface:
+    """The domain tinted on a layer of the surface's size: No Man's Land (the board less both
+    zones) when it is in, then each zone tinted when in, cleared when not."""
+    layer = pygame.Surface(size, pygame.SRCALPHA)
+    tint = (*DOMAIN, 34)
+    if d.no_mans_land:
+        W_, H_ = cam.board
+        pygame.draw.polygon(layer, tint, [cam.to_screen(x, y) for x, y in ((0, 0), (W_, 0), (W_, H_), (0, H_))])
+    for poly, inside in ((d.enemy, d.enemy_zone), (d.own, True)):
+        pygame.draw.polygon(layer, tint if inside else (0, 0, 0, 0), [cam.to_screen(x, y) for x, y in poly])
+    return layer
+
+
 class AuraRings:
     """The hovered rule's aura, rendered once per (table state, camera, rule)."""
 
@@ -328,6 +376,7 @@ class AuraRings:
         self.rings: list = []
         self.label = ""
         self._layer = None
+        self._domain = None  # (-- zones: the hovered rule's domain, tinted)
 
     def draw(self, surf, sb, hovered) -> None:
         if hovered is None:
@@ -335,11 +384,20 @@ class AuraRings:
             return
         cam = sb.camera
         vp = cam.viewport
-        key = (sb.scene.version, cam.key, hovered, surf.get_size())
+        key = (sb.scene.version, cam.key, hovered, surf.get_size(), _control_key(sb.battle))
         if key != self.key:
             self.key = key
             self.rings, self.label = aura_rings(sb.battle, sb.scene, cam, *hovered)
             self._layer = RR.union_layer(vp.size, vp.topleft, self.rings, AURA, 22, 200) if self.rings else None
+            self._domain = None
+            if not self.rings:  # (-- zones: a rule reading its army's domain)
+                d, label = domain_areas(sb.battle, *hovered)
+                if d is not None:
+                    self._domain, self.label = domain_layer(surf.get_size(), cam, d), label
+        if self._domain is not None:
+            surf.blit(self._domain, (0, 0))
+            self._tag(surf, vp.x + 8, vp.y + 8)
+            return
         if self._layer is None:
             return
         surf.blit(self._layer, vp.topleft)
@@ -348,6 +406,12 @@ class AuraRings:
         lab = text(self.label, 12, S.TEXT)
         x = min(max(top.centre[0] - lab.get_width() / 2, vp.x + 4), vp.right - lab.get_width() - 4)
         y = min(max(top.centre[1] - top.radius - lab.get_height() - 3, vp.y + 4), vp.bottom - lab.get_height() - 4)
+        self._tag(surf, x, y)
+
+    def _tag(self, surf, x, y) -> None:
+        """The label on a dark tag at (x, y)."""
+        from sim.sandbox.fonts import text
+        lab = text(self.label, 12, S.TEXT)
         bg = pygame.Surface((lab.get_width() + 8, lab.get_height() + 2), pygame.SRCALPHA)
         bg.fill((24, 28, 26, 200))
         surf.blit(bg, (x - 4, y - 1))

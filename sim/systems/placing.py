@@ -59,3 +59,25 @@ def apply_ingress(battle, unit: str, to) -> None:
     battle.changes.moved(places)
     more = {"oversized": oversized} if oversized else {}  # (03.02.02 the models set up touching an edge)
     battle.emit(ev.INGRESS, unit=unit, to=[[mid, x, y] for mid, x, y in to], **more)
+    if deep_strike:
+        _shorter_arrival(battle, ent, unit, fps)
+
+
+def _shorter_arrival(battle, ent: int, unit: str, fps) -> None:
+    """-- zones: a Deep Strike set-up within 8" of an enemy model that a rule's shorter arrival
+    distance allowed (sim.world.rule_reads.arrival_distance) is logged as that rule's effect."""
+    from sim.world import rule_effects as RE
+    if not RE.any_rules():
+        return
+    from sim.rules.geometry import distance_matrix
+    from sim.rules.reserves import ENEMY_DISTANCE
+    from sim.world.rule_reads import arrival_distance
+    enemies = [W.footprint(m) for u in W.enemy_units(ent) for m in W.unit_models(u)]
+    if not enemies:
+        return
+    near = float(distance_matrix(fps, enemies).min())
+    limit, acts = arrival_distance(battle, ent, fps)
+    if acts and near <= ENEMY_DISTANCE:
+        battle.emit(ev.RULE_EFFECT, rule=", ".join(dict.fromkeys(a.held.record.name for a in acts)), unit=unit,
+                    effect=f"set up by Deep Strike {near:.2f}\" from the nearest enemy model (more than {limit:g}\" "
+                           f"allowed, not {ENEMY_DISTANCE:g}\")")

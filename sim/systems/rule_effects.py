@@ -216,6 +216,8 @@ def _return(battle, u: int, a, e) -> None:
             if not W.alive(m) and not W.on_table(m)]
     if e.which == V.WOUNDS:
         gains, back = PR.regain(n, wounded, dead)
+    elif e.which == V.ONE_MODEL:  # -- zones: one wounded model, no returns
+        gains, back = PR.regain_one(n, wounded), []
     else:  # (MODELS: whole models back, each with every wound)
         gains, back = {}, [mid for mid, _w in dead][:n]
     placed = []
@@ -258,6 +260,23 @@ def _place(battle, u: int, m: int):
             if theirs:
                 enemies.append(fp)
     return PR.place_returned(W.footprint(m), mine, others, enemies, battle.scenario.board)
+
+
+# -- zones:
+def after_battle_shock(battle, u: int, passed: bool) -> bool:
+    """01.07 Just after the unit's battle-shock test: passed, the RETURN effects of the moment
+    V.AT_PASSED_SHOCK acting on it (as ``returns`` applies them); failed, the MORTAL_WOUNDS
+    effects of the trigger V.ON_FAILED_SHOCK acting on it, to the unit itself (06.02). Returns
+    whether mortal wounds were inflicted (the caller removes the casualties)."""
+    if not RE.any_rules() or W.unit_destroyed(u):
+        return False
+    if not passed:
+        return trigger_mortal_wounds(battle, u, V.ON_FAILED_SHOCK, [u])
+    for a in RE.acting(battle, u, (V.RETURN,)):
+        if a.grant.what.trigger == V.AT_PASSED_SHOCK:
+            RE.use(battle, a)
+            _return(battle, u, a, a.grant.what)
+    return False
 
 
 def spend_stratagem_cost(battle, name: str, target: str | None) -> None:

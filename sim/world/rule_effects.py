@@ -188,6 +188,13 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
         if other == unit_ent or (kinds is not None and g.what.kind not in kinds):
             continue
         friendly = esper.component_for_entity(other, Unit).owner == owner
+        # -- zones: every enemy unit, once per holding army (an army rule every unit of it holds)
+        if g.who == V.ENEMIES:
+            if not friendly and (h.record.key, g) not in picked and not W.unit_destroyed(other) \
+                    and all(k in kws for k in g.keywords):
+                picked.add((h.record.key, g))
+                out.append(Acting(h, g, other))
+            continue
         if g.who == V.CHOSEN_FRIEND:
             if friendly and (h.record.key, g) not in picked and not W.unit_destroyed(other) \
                     and not W.off_table(other) and _picked(owner, other, h, my_id):
@@ -260,7 +267,7 @@ def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
 
 
 def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", other: int | None = None,
-          need: frozenset | None = None) -> Facts:
+          need: frozenset | None = None, psychic: bool = False, placed=None) -> Facts:
     """The facts a grant of ``held`` (held by ``holder``) reads for ``unit_ent`` now; ``other``:
     the other unit of an attack (its target, or the attacker for a save). ``need``: the names of
     the conditions to be read (None: all); the costly facts no condition reads are left at
@@ -318,6 +325,9 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  # -- cabal:
                  psychic_result=psychic_result(owner, held.record.key) if held.record.source == V.RITUAL_SOURCE
                  else 0,
+                 # -- zones:
+                 psychic=psychic, **_domain_facts(battle, unit_ent, owner, every or bool(need & _DOMAIN_NEED), placed),
+                 keywords=W.unit_keywords(unit_ent) if (every or V.LACKS_KEYWORD in need) else frozenset(),
                  # -- reserves:
                  arrived=(every or V.ARRIVED in need) and _arrived(battle, unit_ent),
                  starting_strength=_starting(battle, unit_ent) if every or V.STARTING_STRENGTH in need else 0)
@@ -347,6 +357,40 @@ def _holder_units(unit_ent: int, holder: int) -> tuple:
         if mine and models:
             out.append((W.unit_keywords(u), 0.0 if u == unit_ent else min(W.nearest_distances(models, mine))))
     return tuple(out)
+
+
+# -- zones:
+_DOMAIN_NEED = frozenset(V.DOMAIN_CONDITIONS)
+
+
+def domain_of(battle, owner: int):
+    """The player's domain now (sim.rules.effects.domain; the control in force is the one at the
+    start of the phase, 14.02.01), or None when the battle has no deployment zones."""
+    ts = battle.turn_state
+    zones = () if ts is None else ts.zones()
+    if len(zones) < 2:
+        return None
+    from sim.rules.effects.domain import domain
+    return domain(owner, zones[owner], zones[1 - owner], ts.objectives, ts.control)
+
+
+def _domain_facts(battle, unit_ent: int, owner: int, needed: bool, placed=None) -> dict:
+    """The domain facts of ``unit_ent`` in the domain of the player ``owner`` (that holds the rule);
+    ``placed``: the footprints the unit is being set up at (read instead of where it is)."""
+    if not needed:
+        return {}
+    d = domain_of(battle, owner)
+    if placed is not None:
+        fps = list(placed)
+    else:
+        models = W.unit_models(unit_ent)
+        if not models or W.off_table(unit_ent):
+            return {}
+        fps = [W.footprint(m) for m in models]
+    if d is None or not fps:
+        return {}
+    from sim.rules.effects.domain import unit_wholly_within, unit_within
+    return {"in_domain": unit_within(fps, d), "wholly_in_domain": unit_wholly_within(fps, d)}
 
 
 # -- reserves:
@@ -480,17 +524,19 @@ def _on_objective(battle, unit_ent: int) -> bool:
 
 
 def acting(battle, unit_ent: int, kinds: tuple[str, ...], attack: str = "", other: int | None = None,
-           model: str = "") -> list[Acting]:
+           model: str = "", psychic: bool = False, placed=None) -> list[Acting]:
     """The grants of ``kinds`` (V.KINDS) that act on ``unit_ent`` now: reaching it, their
     conditions holding (sim.rules.effects.conditions), uses left; a BEARER grant only for its
-    bearer (``model``: the model id the question is about, "" for the unit as a whole)."""
+    bearer (``model``: the model id the question is about, "" for the unit as a whole); ``psychic``:
+    the attack is made with a [PSYCHIC] weapon (24.29); ``placed``: the footprints the unit is being
+    set up at, which its conditions on where it is read."""
     out = []
     for a in reaching(unit_ent, kinds):
         g = a.grant
         if g.who == V.BEARER and a.held.bearers and model and model not in a.held.bearers:
             continue
         need = frozenset(c[0] for c in g.when.conditions)
-        if why_not(g.when, facts(battle, unit_ent, a.held, a.holder, attack, other, need)) is not None:
+        if why_not(g.when, facts(battle, unit_ent, a.held, a.holder, attack, other, need, psychic, placed)) is not None:
             continue
         if g.when.limit and spent(battle, a):
             continue

@@ -125,6 +125,22 @@ def feel_no_pain(battle, u: int, own: dict[str, int]) -> dict[str, int]:
     return out
 
 
+# -- zones:
+def arrival_distance(battle, u: int, fps) -> tuple[float, list]:
+    """24.09 How far from every enemy model a Deep Strike set-up of the unit at ``fps`` (its
+    models' footprints as set up) must be: the smallest ARRIVAL_DISTANCE acting on it there (its
+    conditions on where the unit is read at ``fps``), else the core 8" (20.04); with the grants
+    that set it."""
+    from sim.rules.reserves import ENEMY_DISTANCE
+    if battle is None or not RE.any_rules():
+        return ENEMY_DISTANCE, []
+    acts = RE.acting(battle, u, (V.ARRIVAL_DISTANCE,), placed=list(fps))
+    if not acts:
+        return ENEMY_DISTANCE, []
+    best = min(float(a.grant.what.value) for a in acts)
+    return min(best, ENEMY_DISTANCE), [a for a in acts if float(a.grant.what.value) == best]
+
+
 # -- reserves:
 
 def conferred_hooks(unit_ent: int) -> frozenset:

@@ -322,3 +322,29 @@ def test_an_oath_is_sworn_in_the_decision_panel_and_shown_on_the_card(make, tmp_
     tip = sb.names["rule:code-chivalric:wardens"].tool_tip_text
     assert "+2 to Objective Control" in tip and "legacy be unsullied" in tip and "acts now" in tip
     assert "Move" in tip and "not now: while its army's oath has the quality" in tip
+
+
+# -- zones:
+def test_hovering_a_rule_that_reads_the_domain_tints_it(make):
+    """The Shadow of Chaos on the Champion: hovering its chip tints red's domain (its deployment
+    zone alone: nothing is controlled yet) and changes nothing."""
+    from sim.rules.effects import table
+    d = make(SHOWCASE)
+    sb = d.sb
+    sb.battle._enter()
+    champ = sb.battle.units["champion"]
+    held = esper.component_for_entity(champ, UnitRules).held
+    esper.add_component(champ, UnitRules(held + (V.Held(table.by_key("the-shadow-of-chaos")),)))
+    line = [r for r in RC.rule_lines(sb.battle, champ) if r.key == "the-shadow-of-chaos"][0]
+    assert line.domain and "its army's domain on the table" in RC.rule_tip(line)
+    d.click_model("champion/1")
+    before = sb.battle.state_hash()
+    d.move(sb.names["rule:the-shadow-of-chaos:champion"].rect.center)
+    d.pump(2)
+    layer = sb._aura_rings._domain
+    assert layer is not None and sb._aura_rings.label == "The Shadow of Chaos: domain (own deployment zone)"
+    inside, outside = sb.camera.to_screen(5, 5), sb.camera.to_screen(5, 15)
+    assert layer.get_at((round(inside[0]), round(inside[1]))).a > 0
+    assert layer.get_at((round(outside[0]), round(outside[1]))).a == 0
+    assert sb.battle.state_hash() == before
+    assert RC.domain_areas(sb.battle, "oath-of-moment", "champion") == (None, "")

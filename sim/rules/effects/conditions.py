@@ -45,6 +45,11 @@ class Facts:
     # -- code:
     oath_quality: str = ""  # the quality of the oath its army swore (sim.rules.effects.oaths), "" none
     honoured: bool = False  # its army's oath is fulfilled
+    # -- zones:
+    in_domain: bool = False  # a model of the unit is within the holding army's domain (sim.rules.effects.domain)
+    wholly_in_domain: bool = False  # every model of the unit is wholly within it
+    psychic: bool = False  # the attack is made with a [PSYCHIC] weapon (24.29)
+    keywords: frozenset = frozenset()  # the affected unit's keywords
     # -- reserves:
     arrived: bool = False  # set up as Reinforcements, its army's next Fight phase not yet over (V.ARRIVED)
     starting_strength: int = 0  # its Starting Strength in models (01.02.01)
@@ -61,6 +66,8 @@ _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_
 _FACT[V.IN_OWN_ZONE] = "in_own_zone"  # -- shock:
 _FACT[V.TARGET_SHOCKED] = "target_battle_shocked"
 _FACT[V.HONOURED] = "honoured"  # -- code
+# -- zones:
+_FACT.update({V.IN_DOMAIN: "in_domain", V.WHOLLY_IN_DOMAIN: "wholly_in_domain", V.PSYCHIC_ATTACK: "psychic"})
 _FACT[V.ARRIVED] = "arrived"  # -- reserves
 _FACT[V.MARKED] = "marked"  # -- elig
 
@@ -91,13 +98,21 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return f.battle_round >= int(arg)
     if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # -- shock: (01.04.01 "within", up to the tolerance)
         kw, inches = V.near_argument(arg)
-        near = any(kw in kws and within_distance(d, inches) for kws, d in f.holder_units)
+        alts = _alternatives(kw)  # (-- zones: "A/B N": a unit that is A or B)
+        near = any(any(k in kws for k in alts) and within_distance(d, inches) for kws, d in f.holder_units)
         return near == (name == V.NEAR_KEYWORD)
     # -- cabal:
     if name == V.PSYCHIC_RESULT:
         return f.psychic_result >= int(arg)
     if name == V.OATH_QUALITY:  # -- code
         return f.oath_quality == str(arg)
+    # -- zones:
+    if name == V.NOT_WHOLLY_IN_DOMAIN:
+        return not f.wholly_in_domain
+    if name == V.LACKS_KEYWORD:
+        return not any(k in f.keywords for k in _alternatives(arg))
+    if name == V.NOT_IN_DOMAIN:
+        return not f.in_domain
     if name == V.STARTING_STRENGTH:  # -- reserves
         return f.starting_strength == int(arg)
     # -- elig: (restrictions on the other unit: they hold when there is none)
@@ -130,6 +145,9 @@ def holds(when: V.When, f: Facts) -> bool:
     return why_not(when, f) is None
 
 
+_DOMAIN = " (its deployment zone; no man's land / the enemy zone while it holds half of their objectives)"  # -- zones
+
+
 def condition_words(name: str, arg) -> str:
     """A condition in words, for the unit card and the import report."""
     if name == V.IN_OWN_ZONE:  # -- shock:
@@ -138,7 +156,7 @@ def condition_words(name: str, arg) -> str:
         return "the other unit is battle-shocked"
     if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # -- shock:
         kw, inches = V.near_argument(arg)
-        return f"it is {'' if name == V.NEAR_KEYWORD else 'not '}within {inches:g}\" of a {kw} unit of the rule's army"
+        return f"it is {'' if name == V.NEAR_KEYWORD else 'not '}within {inches:g}\" of a {' or '.join(_alternatives(kw))} unit of the rule's army"
     return {
         V.CHARGED: "it made a charge move this turn",
         V.STATIONARY: "it remained stationary this turn",
@@ -162,6 +180,13 @@ def condition_words(name: str, arg) -> str:
         # -- code:
         V.OATH_QUALITY: f"its army's oath has the quality {_quality_name(arg)}",
         V.HONOURED: "its army is Honoured (its oath's deed done)",
+        # -- zones:
+        V.IN_DOMAIN: "it is within the domain of the rule's army" + _DOMAIN,
+        V.WHOLLY_IN_DOMAIN: "it is wholly within the domain of the rule's army" + _DOMAIN,
+        V.NOT_WHOLLY_IN_DOMAIN: "it is not wholly within the domain of the rule's army",
+        V.PSYCHIC_ATTACK: "the attack is a psychic attack",
+        V.LACKS_KEYWORD: f"it is not {' or '.join(_alternatives(arg))}",
+        V.NOT_IN_DOMAIN: "it is not within the domain of the rule's army",
         # -- reserves:
         V.ARRIVED: "it was set up as Reinforcements, until the end of its army's next Fight phase",
         V.STARTING_STRENGTH: f"its Starting Strength is {arg} models",

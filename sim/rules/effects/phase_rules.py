@@ -145,6 +145,19 @@ def regain(n: int, wounded: Sequence[tuple[str, int, int]],
     return gains, back
 
 
+# -- zones:
+def regain_one(n: int, wounded: Sequence[tuple[str, int, int]]) -> dict:
+    """A RETURN of ONE_MODEL: one wounded living model regains up to ``n`` lost wounds (never
+    above its W; no destroyed model returns): the one that lost the most wounds (ties: listed
+    order). ``wounded``: (model id, wounds left, W) of each living model. Returns {model id:
+    wounds gained} (empty when none is wounded)."""
+    hurt = [(rem - w, i, mid, w - rem) for i, (mid, rem, w) in enumerate(wounded) if rem < w]
+    if not hurt or n <= 0:
+        return {}
+    _gap, _i, mid, lost = min(hurt)
+    return {mid: min(int(n), lost)}
+
+
 def place_returned(fp: Footprint, unit: Sequence[Footprint], others: Sequence[Footprint],
                    enemies: Sequence[Footprint], board: tuple[float, float], gap: float = 0.25) -> tuple[float, float] | None:
     """Where a returned model is set up: touching-distance ``gap`` from a living model of its

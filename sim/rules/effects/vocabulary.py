@@ -70,6 +70,10 @@ KINDS = KINDS + (RITUAL,)
 OATH = "oath"  # (an ARMY grant) the army swears an oath before the battle: a deed and a quality (sim.rules.effects
 # .oaths); the deed done, the army is Honoured and gains ``value`` CP (one more if the oath was rolled at random)
 KINDS += (OATH,)
+# -- zones:
+ARRIVAL_DISTANCE = "arrival distance"  # a Deep Strike set-up (24.09) may be more than ``value``" from enemy models
+# instead of 8" (its conditions on where the unit is are read where it is being set up)
+KINDS += (ARRIVAL_DISTANCE,)
 # -- reserves:
 TO_RESERVES = "to reserves"  # (a CHOSEN_FRIEND grant) the unit picked is removed from the battlefield into strategic
 # reserves when picked (20.02: it may arrive again by an ingress move; not destroyed at the end of round 3)
@@ -124,6 +128,9 @@ TRIGGERS = (ON_CHARGE, ON_DESTROYED, ON_SELECTED_FIGHT)
 # -- cabal:
 ON_MANIFEST = "manifested"  # (a ritual record's) when the ritual is manifested: the unit it targets
 TRIGGERS = TRIGGERS + (ON_MANIFEST,)
+# -- zones:
+ON_FAILED_SHOCK = "failed battle-shock"  # after the affected unit fails a battle-shock test: the unit itself
+TRIGGERS += (ON_FAILED_SHOCK,)
 
 # moments of RETURN (when models come back or wounds are regained)
 AT_COMMAND = "command phase"  # in the affected unit's Command phase
@@ -133,6 +140,10 @@ AT_END_OF_PHASE = "end of phase"  # at the end of each phase (of ``When.phases``
 AT_START_OF_PHASE = "start of phase"  # at the start of each phase (of ``When.phases`` when given), after its choices
 IN_SHOCK_STEP = "battle-shock step"  # in the affected unit's own Battle-shock step (08.03), as its one roll of it
 SHOCK_MOMENTS = (AT_COMMAND, AT_START_OF_PHASE, IN_SHOCK_STEP)
+# -- zones:
+AT_PASSED_SHOCK = "passed battle-shock"  # after the affected unit passes a battle-shock test
+RETURN_MOMENTS = (AT_COMMAND, AT_END_OF_PHASE, AT_PASSED_SHOCK)
+ONE_MODEL = "wounds of one model"  # RETURN's ``which``: one wounded model regains up to ``dice`` wounds (no returns)
 
 # --- conditions (When.conditions): each a (name, argument) pair -------------------------------
 CHARGED = "charged"  # the affected unit made a charge move this turn
@@ -185,6 +196,18 @@ OATH_QUALITY = "oath quality"  # argument: a quality's key (sim.rules.effects.oa
 HONOURED = "honoured"  # the army's oath is fulfilled (its deed done): it is Honoured until the end of the battle
 CONDITIONS += (OATH_QUALITY, HONOURED)
 WITH_ARGUMENT += (OATH_QUALITY,)
+# -- zones: the holding army's domain (sim.rules.effects.domain: its deployment zone; No Man's Land / the enemy's
+# zone while it controls at least half of their objectives), the attack's weapon, the affected unit's keywords
+IN_DOMAIN = "within domain"  # a model of the affected unit is within the holding army's domain
+WHOLLY_IN_DOMAIN = "wholly within domain"  # every model of the affected unit is wholly within it
+NOT_WHOLLY_IN_DOMAIN = "not wholly within domain"  # not every model of it is wholly within it
+PSYCHIC_ATTACK = "psychic attack"  # the attack is made with a [PSYCHIC] weapon (24.29)
+LACKS_KEYWORD = "lacks keyword"  # argument: a keyword the affected unit must NOT have ("A/B": none of them)
+NOT_IN_DOMAIN = "not within domain"  # no model of the affected unit is within it (a grant "in the domain and/or
+# near A" is two grants: within domain; not within domain + near keyword A)
+DOMAIN_CONDITIONS = (IN_DOMAIN, WHOLLY_IN_DOMAIN, NOT_WHOLLY_IN_DOMAIN, NOT_IN_DOMAIN)
+CONDITIONS += DOMAIN_CONDITIONS + (PSYCHIC_ATTACK, LACKS_KEYWORD)
+WITH_ARGUMENT += (LACKS_KEYWORD,)
 # -- reserves:
 ARRIVED = "arrived"  # it was set up as Reinforcements (an ingress move, 20.03.01), until the end of its army's next
 # Fight phase (sim.rules.reserves.arrival_in_force)
@@ -321,8 +344,8 @@ class Effect:
             raise VocabularyError("a conferred weapon ability needs its name")
         if k == MORTAL_WOUNDS and (self.trigger not in TRIGGERS or not (self.dice.k or self.dice.is_random)):
             raise VocabularyError(f"mortal wounds need a trigger of {TRIGGERS} and dice")
-        if k == RETURN and (self.which not in (WOUNDS, MODELS) or self.trigger not in (AT_COMMAND, AT_END_OF_PHASE)):
-            raise VocabularyError("a return needs which (wounds/models) and a moment (command phase/end of phase)")
+        if k == RETURN and (self.which not in (WOUNDS, MODELS, ONE_MODEL) or self.trigger not in RETURN_MOMENTS):
+            raise VocabularyError(f"a return needs which (wounds/models/{ONE_MODEL}) and a moment of {RETURN_MOMENTS}")
         if k == LEND and not self.ability:
             raise VocabularyError("a lending needs the tag of the rules it lends (e.g. \"Bondsman\")")
         if k == TARGET_LIMIT and self.value <= 0:
@@ -339,6 +362,8 @@ class Effect:
         # -- code:
         if k == OATH and self.value <= 0:
             raise VocabularyError("an oath needs the CP its deed gains (value 1 or more)")
+        if k == ARRIVAL_DISTANCE and self.value <= 0:  # -- zones
+            raise VocabularyError("an arrival distance needs a distance in inches")
         if k == UNIT_ABILITY and not self.ability:  # -- reserves
             raise VocabularyError("a conferred unit ability needs its name")
         if k == RESURGE and self.value <= 0:

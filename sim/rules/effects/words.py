@@ -14,6 +14,9 @@ _STAT = {"hit": "hit rolls", "wound": "wound rolls", "save": "save rolls", "char
          "hit taken": "hit rolls of attacks that target it", "wound taken": "wound rolls of attacks that target it",
          "AP taken": "AP of attacks that target it"}
 _WHO = {V.BEARER: "this model", V.UNIT: "its unit", V.ARMY: "every unit of the army"}
+_WHO[V.ENEMIES] = "every enemy unit"  # -- zones
+_RETURN_WHEN = {V.AT_COMMAND: "in its Command phase", V.AT_END_OF_PHASE: "at the end of each phase",
+                V.AT_PASSED_SHOCK: "after it passes a battle-shock test"}  # -- zones
 
 
 def effect_words(e: V.Effect) -> str:
@@ -34,12 +37,18 @@ def effect_words(e: V.Effect) -> str:
         return f"its weapons gain [{e.ability.upper()}]"
     if k == V.MORTAL_WOUNDS:
         roll = f"on a {e.roll}+ " if e.roll else ""
+        if e.trigger == V.ON_FAILED_SHOCK:  # -- zones
+            return f"{roll}{e.dice} mortal wounds to it after it fails a battle-shock test"
         return f"{roll}{e.dice} mortal wounds ({e.trigger})"
     if k == V.RETURN:
-        when = "in its Command phase" if e.trigger == V.AT_COMMAND else "at the end of each phase"
+        when = _RETURN_WHEN[e.trigger]
+        if e.which == V.ONE_MODEL:  # -- zones
+            return f"one wounded model regains up to {e.dice} wounds {when}"
         return f"regains {e.dice} {'wounds' if e.which == V.WOUNDS else 'models'} {when}"
     if k == V.FIGHTS_FIRST:
         return "fights first"
+    if k == V.ARRIVAL_DISTANCE:  # -- zones
+        return f"may be set up by Deep Strike more than {e.value}\" from enemy models (not 8\")"
     if k == V.TARGET_LIMIT:
         return f"cannot be targeted from more than {e.value}\" away"
     if k == V.LEND:

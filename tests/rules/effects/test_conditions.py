@@ -44,3 +44,26 @@ def test_target_within_takes_the_measuring_tolerance():
     """01.04.01 within X: not more than X up to the measuring tolerance, as every other distance."""
     assert condition_holds(V.TARGET_WITHIN, 6, Facts(target_distance=6.0 + 1e-9))
     assert not condition_holds(V.TARGET_WITHIN, 6, Facts(target_distance=6.01))
+
+
+# -- zones:
+def test_domain_psychic_and_lacking_keyword_conditions_read_their_facts():
+    inside = Facts(in_domain=True, wholly_in_domain=True, psychic=True, keywords=frozenset({"BATTLELINE"}))
+    across = Facts(in_domain=True)
+    assert condition_holds(V.IN_DOMAIN, None, across) and not condition_holds(V.WHOLLY_IN_DOMAIN, None, across)
+    assert condition_holds(V.NOT_WHOLLY_IN_DOMAIN, None, across)
+    assert not condition_holds(V.NOT_WHOLLY_IN_DOMAIN, None, inside)
+    assert condition_holds(V.PSYCHIC_ATTACK, None, inside) and not condition_holds(V.PSYCHIC_ATTACK, None, across)
+    assert not condition_holds(V.LACKS_KEYWORD, "battleline", inside)
+    assert condition_holds(V.LACKS_KEYWORD, "BATTLELINE", across)
+    assert not condition_holds(V.LACKS_KEYWORD, "INFANTRY/BATTLELINE", inside)
+    assert why_not(V.When(conditions=((V.IN_DOMAIN, None),)), Facts()).startswith(
+        "while it is within the domain of the rule's army")
+
+
+def test_near_keyword_takes_alternatives_and_not_in_domain():
+    f = Facts(holder_units=((frozenset({"MONSTER", "BLOODTHIRSTER"}), 6.0), (frozenset({"INFANTRY"}), 1.0)))
+    assert condition_holds(V.NEAR_KEYWORD, "BLOODTHIRSTER/SKARBRAND 6", f)
+    assert not condition_holds(V.NEAR_KEYWORD, "BLOODTHIRSTER 5.9", f)
+    assert not condition_holds(V.NEAR_KEYWORD, "SKARBRAND/ROTIGUS 12", f)
+    assert condition_holds(V.NOT_IN_DOMAIN, None, f) and not condition_holds(V.NOT_IN_DOMAIN, None, Facts(in_domain=True))

@@ -119,3 +119,12 @@ def test_choices_expire_per_lasts():
 
 def test_dice_expr_of_records_roll_as_given():
     assert DiceExpr(0, 0, 2).roll(None, "x") == 2
+
+
+# -- zones:
+def test_regain_one_heals_the_most_wounded_model_up_to_its_wounds():
+    from sim.rules.effects.phase_rules import regain_one
+    wounded = [("a", 2, 3), ("b", 1, 3), ("c", 1, 3)]
+    assert regain_one(3, wounded) == {"b": 2}  # (2 lost: never above W; ties: listed order)
+    assert regain_one(1, wounded) == {"b": 1}
+    assert regain_one(3, [("a", 3, 3)]) == {} and regain_one(0, wounded) == {}

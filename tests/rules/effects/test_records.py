@@ -35,7 +35,8 @@ ARMY_RULES = {
     "For The Greater Good": "for-the-greater-good",
     "Synapse": "synapse",
     "Prioritised Efficiency": "prioritised-efficiency",
-    "The Shadow of Chaos": None,  # zones of the battlefield; battle-shock pass/fail triggers
+    # -- zones:
+    "The Shadow of Chaos": "the-shadow-of-chaos",
     "Thrill Seekers": "thrill-seekers",  # -- elig
     "Cabal of Sorcerers": "cabal-of-sorcerers",  # -- cabal: its rituals are records of source "ritual"
     "Blessings of Khorne": "blessings-of-khorne",  # -- faith:
@@ -62,13 +63,14 @@ FIRST_DETACHMENT_RULES = {
     "Get Stuck In": "get-stuck-in",  # Orks: War Horde
     "Patient Hunter": "patient-hunter",  # T'au Empire: Kauyon
     "Hyper Adaptions": "hyper-adaptions",  # Tyranids: Invasion Fleet
-    "Warp Rifts": None,  # Chaos Daemons: a Deep Strike distance
+    "Warp Rifts": "warp-rifts",  # -- zones: Chaos Daemons: Daemonic Incursion
     # -- shock:
     "Paragons of Terror": "paragons-of-terror",
     # -- reserves:
     "Verminous Haze": "verminous-haze",  # Death Guard: Flyblown Host
     "Internal Rivalries": "internal-rivalries",  # -- elig: Emperor's Children: Slaanesh's Chosen
-    "Flow of Magic": None,  # Thousand Sons: psychic attacks only; zones of the battlefield
+    # -- zones:
+    "Flow of Magic": "flow-of-magic",  # Thousand Sons: Hexwarp Thrallband
     "A Perfect Ambush": "a-perfect-ambush",  # Genestealer Cults: Host of Ascension
     # -- shock:
     "Rad-bombardment": "rad-bombardment",

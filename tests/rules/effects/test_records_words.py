@@ -43,3 +43,21 @@ def test_a_return_at_the_end_of_the_command_phase():
     assert [grant_words(g) for g in table.by_key("reanimation-protocols").grants] == [
         "regains D3 wounds at the end of each phase for every unit of the army in the command phase in its "
         "army's turn"]
+
+
+# -- zones:
+def test_the_shadow_of_chaos_and_warp_rifts_in_words():
+    words = [grant_words(g) for g in table.by_key("the-shadow-of-chaos").grants]
+    assert words[0].startswith("+1 to battle-shock rolls for every unit of the army while it is within the domain")
+    assert words[1].startswith("one wounded model regains up to D3 wounds after it passes a battle-shock test")
+    assert words[1].endswith("while it is not BATTLELINE")
+    assert words[2].startswith("regains D3 models after it passes a battle-shock test for every unit of the army "
+                               "(BATTLELINE only)")
+    assert words[3].startswith("-1 to battle-shock rolls for every enemy unit while")
+    assert words[4].startswith("D3 mortal wounds to it after it fails a battle-shock test for every enemy unit")
+    assert grant_words(table.by_key("warp-rifts").grants[0]).startswith(
+        "may be set up by Deep Strike more than 6\" from enemy models (not 8\") for every unit of the army while "
+        "it is wholly within the domain of the rule's army")
+    assert grant_words(table.by_key("flow-of-magic").grants[0]) == (
+        "re-roll wound rolls of 1 for every unit of the army while the attack is a psychic attack while it is not "
+        "wholly within the domain of the rule's army")

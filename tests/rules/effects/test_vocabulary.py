@@ -34,6 +34,7 @@ def test_effect_accepts_each_kind_written_whole():
             V.Effect(V.RETURN, which=V.MODELS, dice=DiceExpr(0, 0, 1), trigger=V.AT_COMMAND),
             V.Effect(V.FIGHTS_FIRST), V.Effect(V.TARGET_LIMIT, value=12), V.Effect(V.STRATAGEM_COST, value=-1),
             V.Effect(V.LEND, ability="Bondsman")]
+    made.append(V.Effect(V.ARRIVAL_DISTANCE, value=6))  # -- zones
     made.append(V.Effect(V.FORCED_SHOCK, value=-1, trigger=V.AT_COMMAND))  # -- shock:
     made += [V.Effect(V.RITUAL, ability="doombolt", roll=7, value=24)]  # -- cabal
     made.append(V.Effect(V.OATH, value=2))  # -- code
@@ -44,6 +45,24 @@ def test_effect_accepts_each_kind_written_whole():
     # -- faith:
     made += [V.Effect(V.GAIN_DICE, dice=DiceExpr(0, 0, 1), trigger=V.AT_ROUND_START), V.Effect(V.SUBSTITUTE, "save")]
     assert sorted({e.kind for e in made}) == sorted(V.KINDS)
+
+
+# -- zones:
+def test_zones_kinds_triggers_and_conditions_are_checked():
+    with pytest.raises(V.VocabularyError, match="arrival distance needs a distance"):
+        V.Effect(V.ARRIVAL_DISTANCE)
+    V.Effect(V.RETURN, which=V.ONE_MODEL, dice=DiceExpr(1, 3, 0), trigger=V.AT_PASSED_SHOCK)
+    with pytest.raises(V.VocabularyError, match="a return needs"):
+        V.Effect(V.RETURN, which="limbs", dice=DiceExpr(1, 3, 0), trigger=V.AT_PASSED_SHOCK)
+    V.Effect(V.MORTAL_WOUNDS, dice=DiceExpr(1, 3, 0), trigger=V.ON_FAILED_SHOCK)
+    back = V.Effect(V.RETURN, which=V.MODELS, dice=DiceExpr(0, 0, 1), trigger=V.AT_PASSED_SHOCK)
+    with pytest.raises(V.VocabularyError, match="not for enemy units"):
+        V.Grant(back, V.ENEMIES)
+    V.When(conditions=((V.WHOLLY_IN_DOMAIN, None), (V.PSYCHIC_ATTACK, None), (V.LACKS_KEYWORD, "BATTLELINE")))
+    with pytest.raises(V.VocabularyError, match="argument is needed"):
+        V.When(conditions=((V.LACKS_KEYWORD, None),))
+    with pytest.raises(V.VocabularyError, match="argument is not taken"):
+        V.When(conditions=((V.IN_DOMAIN, 6),))
 
 
 def test_when_checks_its_parts():

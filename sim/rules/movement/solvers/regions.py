@@ -206,11 +206,14 @@ def infiltrators(board: tuple[float, float], enemy_zone, enemies: Sequence[Footp
                                            tuple(names)),), rule="24.20")
 
 
-def deep_strike(board: tuple[float, float], enemies: Sequence[Footprint], names=()) -> Region:
+def deep_strike(board: tuple[float, float], enemies: Sequence[Footprint], names=(), distance: float = ENEMY_DISTANCE,
+                zone=None) -> Region:
     """24.09 Deep Strike: anywhere more than 8" horizontally from every enemy model (even in the
-    enemy deployment zone)."""
-    return Region(tuple(board), away=(Away(ENEMY_DISTANCE, tuple(enemies), (), "every enemy model", "24.09",
-                                           tuple(names)),), rule="24.09")
+    enemy deployment zone); a rule's shorter ``distance`` within a ``zone`` (a polygon: wholly
+    within it) where the rule allows it."""
+    zone = None if zone is None else tuple((float(x), float(y)) for x, y in zone)
+    return Region(tuple(board), zone=zone, away=(Away(distance, tuple(enemies), (), "every enemy model", "24.09",
+                                                      tuple(names)),), rule="24.09")
 
 
 def ingress_strip(board: tuple[float, float], enemies: Sequence[Footprint], enemy_zone=None, round: int = 2,
