@@ -210,7 +210,8 @@ def ask_friends(battle, p: int, rec: V.RuleRecord, scope: str = "", name: str = 
                               prompt=f"{rec.name}{f' ({name})' if name else ''}: {ch.prompt} "
                                      f"({len(picked)} of at most {most} picked)",
                               context={"rule": rec.key, "choice": ch.kind, "picked": list(picked),
-                                       **({"unit": scope} if scope else {})})
+                                       **({"unit": scope} if scope else {}),
+                                       **({"turn": ch.turn} if ch.turn != V.OWN_TURN else {})})
         answer = yield from ask(battle, req)
         if answer not in cands:
             break

@@ -79,10 +79,16 @@ def battle_shock_roll(battle, u: int, *, in_battle_shock_step: bool, **fields) -
     """01.07 A battle-shock roll (a Leadership roll, 01.06: 2D6 against the unit's best Ld):
     a fail makes the unit battle-shocked; a pass clears it only in its Battle-shock step (08.03,
     ruling 26). ``fields`` go into the event (its strength, a note). A rule's re-roll of it
-    that the player may choose takes its default answer here (``battle_shock_test`` asks)."""
+    that the player may choose takes its default answer here (``battle_shock_test`` asks). Where
+    nothing can wait (a Desperate Escape's roll, made inside the move), a decision the outcome's
+    casualties ask (a transport's emergency disembark, a rule bringing a destroyed unit back)
+    takes its default answer at once, logged as any decision."""
     g = battle_shock_test(battle, u, in_battle_shock_step, False, fields)
-    for _ in g:  # (never waits: nothing is asked)
-        raise RuntimeError("a battle-shock roll asked where no decision can wait")
+    for _ in g:
+        req = battle.pending
+        if req is None:
+            raise RuntimeError("a battle-shock roll waited on nothing")
+        battle.answer(req.default)
 
 
 def battle_shock_test(battle, u: int, in_battle_shock_step: bool, asked: bool, fields: dict, forced: int = 0):
@@ -95,7 +101,7 @@ def battle_shock_test(battle, u: int, in_battle_shock_step: bool, asked: bool, f
     roller = battle.dice
     if RX.any_rules():  # -- faith: a pool's die may stand for one of the two (sim.systems.dice_pools)
         need = min(lds) - PR.modifier([a.grant.what for a in rule_reads.modifying(battle, u, "battle-shock")],
-                                      "battle-shock")
+                                      "battle-shock") - forced  # (a forcing rule's modifier too: -- shock)
         roller = dice_pools.dice_for(battle, (yield from dice_pools.substitute(
             battle, u, "battle-shock", DPR.two_dice_chance(need), asked)), f"battle-shock roll {_name(u)}")
     dice = roller.d6(2, f"battle-shock roll {_name(u)}")

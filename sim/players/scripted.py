@@ -7,6 +7,8 @@ rules allow it, unless the pick would come straight back to it). Before the batt
 
 from __future__ import annotations
 
+from sim.rules.effects import vocabulary as V
+
 from sim.commands import EndPhase
 from sim.decisions import Scripted
 from sim.commands.registry import phase_refusal
@@ -47,7 +49,7 @@ class ScriptedPlayer(Player):
         choice asked at the start of a phase of its turn (sim.phases.rule_choices: the command
         that ends the phase before asks it) is answered by the ``rule_choice`` of its next step
         when that step is for this battle round and it is this side's turn (or the choice is asked
-        in either player's turn: context "turn" "either"); anything else takes the default. An oath's decisions (sim.phases.oaths, before the battle) are answered by the
+        in either player's turn or the opponent's: context "turn" "either" / "enemy"); anything else takes the default. An oath's decisions (sim.phases.oaths, before the battle) are answered by the
         ``oath`` / ``oath_target`` of the first of its steps that gives one."""
         ts = battle.turn_state
         if request.kind in ("oath", "oath_target"):  # -- code: before the battle, from any step of this side's
@@ -57,7 +59,8 @@ class ScriptedPlayer(Player):
             return request.default
         if request.kind == "rule_choice" and self.next < len(self.steps) and ts is not None:
             step = self.steps[self.next]
-            if ("rule_choice" in step.decisions and (ts.active == self.side or request.context.get("turn") == "either")
+            if ("rule_choice" in step.decisions
+                    and (ts.active == self.side or request.context.get("turn") in (V.EITHER_TURN, V.ENEMY_TURN))
                     and ts.round == step.action.get("round", 1)):
                 return Scripted(step.decisions["rule_choice"])
         return request.default

@@ -188,13 +188,6 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
         if other == unit_ent or (kinds is not None and g.what.kind not in kinds):
             continue
         friendly = esper.component_for_entity(other, Unit).owner == owner
-        # -- zones: every enemy unit, once per holding army (an army rule every unit of it holds)
-        if g.who == V.ENEMIES:
-            if not friendly and (h.record.key, g) not in picked and not W.unit_destroyed(other) \
-                    and all(k in kws for k in g.keywords):
-                picked.add((h.record.key, g))
-                out.append(Acting(h, g, other))
-            continue
         if g.who == V.CHOSEN_FRIEND:
             if friendly and (h.record.key, g) not in picked and not W.unit_destroyed(other) \
                     and not W.off_table(other) and _picked(owner, other, h, my_id):

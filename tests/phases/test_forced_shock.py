@@ -322,3 +322,20 @@ def test_a_scenario_chosen_dread_ability_starts_the_picks_kept_and_answers_round
         _to_round(b, 3)
         assert _picks(b) == [(0, "Dismay")]  # (the first option left)
         assert b.resources.rule_choices["red:harbingers-of-dread"]["value"] == ["Doom", "Despair", "Dismay"]
+
+
+def test_a_battle_shock_roll_that_cannot_wait_takes_the_default_of_a_decision_its_outcome_asks(monkeypatch):
+    """A Desperate Escape's roll is made inside the move: a decision its outcome's casualties ask
+    (a transport's emergency disembark, Cult Ambush's call) takes its default answer at once."""
+    from sim.decisions import DecisionRequest, ask
+    from sim.phases import upkeep
+    got = []
+
+    def test(battle, u, step, asked, fields, forced=0):
+        got.append((yield from ask(battle, DecisionRequest("rule_choice", "k", 0, ["call", "decline"], "decline"))))
+    monkeypatch.setattr(upkeep, "battle_shock_test", test)
+    with Battle(_shadow(), dice=ForcedDice([])) as b:
+        b._enter()
+        upkeep.battle_shock_roll(b, b.units["r1"], in_battle_shock_step=False)
+        assert got == ["decline"] and b.pending is None
+        assert [e["answer"] for e in of_type(b, "decision")] == ["decline"]

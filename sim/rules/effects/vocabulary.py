@@ -501,7 +501,24 @@ class RuleChoice:
             raise VocabularyError(f"unknown choice kind {self.kind!r}")
         if self.kind == DICE_OPTIONS or self.needs or self.dice or self.picks:  # -- faith: its own checks
             _check_dice_options(self)
-            return
+            if self.most or self.at != AT_START or self.turn != OWN_TURN or self.rounds or self.adds_to:
+                raise VocabularyError("a dice options choice is made as each battle round starts: no most, at, turn, "
+                                      "rounds or adds_to")
+        else:
+            self._check_asked()
+        if isinstance(self.uses, bool) or not isinstance(self.uses, int) or self.uses < 0:
+            raise VocabularyError(f"uses must be a whole number of 0 or more, not {self.uses!r}")
+        if self.lasts not in LASTS:
+            raise VocabularyError(f"unknown duration {self.lasts!r}")
+        if not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 5 for n in self.rounds):
+            raise VocabularyError(f"a choice's rounds are battle rounds 1 to 5, not {self.rounds!r}")
+        if self.lasts == KEPT and self.kind != PICK_OPTION:
+            raise VocabularyError("only a choice of options keeps its picks together")
+        if self.adds_to and self.lasts != KEPT:
+            raise VocabularyError("a choice picking one more option of another rule keeps its picks (lasts = kept)")
+
+    def _check_asked(self) -> None:
+        """Every choice but a dice options one: its options, its moment, and where it is asked."""
         if (self.kind == PICK_OPTION) != bool(self.options):
             raise VocabularyError("a choice of options (and only one) lists its options")
         if self.options and (len(self.options) < 2 or len(set(self.options)) != len(self.options)
@@ -524,16 +541,8 @@ class RuleChoice:
                                   "only or at battle formations (in this version)")
         if self.kind == PICK_FRIENDS and self.turn == EITHER_TURN:
             raise VocabularyError("a choice of friendly units is asked in its army's turn or the opponent's, not both")
-        if isinstance(self.uses, bool) or not isinstance(self.uses, int) or self.uses < 0:
-            raise VocabularyError(f"uses must be a whole number of 0 or more, not {self.uses!r}")
-        if self.lasts not in LASTS:
-            raise VocabularyError(f"unknown duration {self.lasts!r}")
-        if not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 5 for n in self.rounds):
-            raise VocabularyError(f"a choice's rounds are battle rounds 1 to 5, not {self.rounds!r}")
-        if self.lasts == KEPT and self.kind != PICK_OPTION:
-            raise VocabularyError("only a choice of options keeps its picks together")
-        if self.adds_to and self.lasts != KEPT:
-            raise VocabularyError("a choice picking one more option of another rule keeps its picks (lasts = kept)")
+        if self.kind == PICK_FRIENDS and self.turn == ENEMY_TURN and self.at == AT_START:
+            raise VocabularyError("a choice of friendly units in the opponent's turn is asked at the end of its phase")
 
 
 @dataclass(frozen=True, slots=True)

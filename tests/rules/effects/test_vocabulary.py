@@ -152,3 +152,15 @@ def test_eligible_ignore_modifiers_and_mark_check_their_fields_and_a_mark_is_rea
     for grants in ((mark,), (read,)):
         with pytest.raises(V.VocabularyError, match="mark"):
             V.RuleRecord("k", ("K",), V.ARMY_RULE, "s", grants)
+
+
+def test_a_dice_options_choice_keeps_the_common_checks_and_a_friends_choice_is_asked_where_it_can_be():
+    dice = dict(kind=V.DICE_OPTIONS, moment=V.AT_BATTLE_ROUND, prompt="p", dice=8, picks=2,
+                options=("A", "B"), needs=("double 5+", "triple 2+"))
+    assert V.RuleChoice(**dice).picks == 2
+    for bad in ({"uses": -5}, {"lasts": "bogus"}, {"turn": "nobody"}, {"rounds": (9,)}):
+        with pytest.raises(V.VocabularyError):
+            V.RuleChoice(**dice, **bad)
+    with pytest.raises(V.VocabularyError, match="end of its phase"):
+        V.RuleChoice(V.PICK_FRIENDS, "fight", "p", most=(2,), turn=V.ENEMY_TURN)
+    assert V.RuleChoice(V.PICK_FRIENDS, "fight", "p", most=(2,), turn=V.ENEMY_TURN, at=V.AT_END).most == (2,)
