@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 from phased import mission_scenario, model, unit
+from rules_replay import default_table_with, played_and_replayed
 from scen import of_type
 from sim.battle import Battle
 from sim.commands import EndPhase, StartBattle
@@ -282,29 +283,12 @@ def test_a_battle_with_forced_tests_and_option_choices_replays_byte_for_byte(tmp
     """The default battle with Shadow in the Warp and Terror of Khorne on the first army, Harbingers
     of Dread and Paragons of Terror on the second, played by the default and the random players:
     recorded, replayed with no player (every pick and test is in the log)."""
-    from pathlib import Path
-    from sim.players import play_battle
-    from sim.replay.log import Recorder, replay, write_log
-    from sim.scenario.load import load_scenario
-    root = Path(__file__).resolve().parents[2]
-    parts = (root / "scenarios/battle_default.toml").read_text().split("[[armies]]\n")
-    assert len(parts) == 3
-    for i, rules in ((1, '["shadow-in-the-warp", "terror-of-khorne"]'), (2, '["harbingers-of-dread", "paragons-of-terror"]')):
-        head, rest = parts[i].split("\n", 1)
-        parts[i] = f"{head}\nrules = {rules}\n{rest}"
-    path = tmp_path / "shock.toml"
-    path.write_text("[[armies]]\n".join(parts))
-    spec = load_scenario(path)
-    for players in (("default", "default"), ("random", "random")):
-        s = dataclasses.replace(spec, script=(), mission=dataclasses.replace(spec.mission, players=players))
-        with Battle(s, seed=5) as b:
-            rec = Recorder(b, str(path))
-            play_battle(b, s, rec)
-            assert b.turn_state.over and any(e.get("rule") == "Shadow in the Warp" for e in of_type(b, "battle-shock"))
-            assert b.resources.rule_choices["blue:harbingers-of-dread"]["value"]
-            log = write_log(tmp_path / f"{players[0]}.jsonl", rec)
-        n, div = replay(log)
-        assert div is None and n == b.commands_done
+    def check(b):
+        assert any(e.get("rule") == "Shadow in the Warp" for e in of_type(b, "battle-shock"))
+        assert b.resources.rule_choices["blue:harbingers-of-dread"]["value"]
+    path = default_table_with(tmp_path, ["shadow-in-the-warp", "terror-of-khorne"],
+                              ["harbingers-of-dread", "paragons-of-terror"], "shock")
+    played_and_replayed(tmp_path, path, 5, check)
 
 
 def test_a_scenario_chosen_dread_ability_starts_the_picks_kept_and_answers_round_1():

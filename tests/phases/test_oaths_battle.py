@@ -7,11 +7,11 @@ an oath replayed byte for byte."""
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import pytest
 
 from phased import mission_scenario, model, unit
+from rules_replay import default_table_with, played_and_replayed
 from scen import kill, of_type
 from sim.battle import Battle
 from sim.commands import DeclareCharge, EndPhase, Selection, SelectToMove, Shoot, StartBattle
@@ -21,7 +21,6 @@ from sim.rules.dice import ForcedDice
 from sim.world import rule_effects as RE
 from sim.world import rule_reads as RR
 
-ROOT = Path(__file__).resolve().parents[2]
 RULE = ["Code Chivalric"]
 MIDDLE = [{"name": "middle", "at": [20, 12], "kind": "central"}]
 
@@ -290,33 +289,10 @@ def test_a_script_step_answers_the_oath_and_a_bad_answer_is_refused():
         parse_scenario(_data(script=[{"end_phase": "red", "decisions": {"oath": "tally"}}]), "t.toml")
 
 
-def _scenario_file(tmp_path) -> Path:
-    """The default battle with Code Chivalric on the first army."""
-    text = (ROOT / "scenarios/battle_default.toml").read_text()
-    parts = text.split("[[armies]]\n")
-    assert len(parts) == 3
-    head, rest = parts[1].split("\n", 1)
-    parts[1] = f"{head}\nrules = [\"code-chivalric\"]\n{rest}"
-    path = tmp_path / "oath.toml"
-    path.write_text("[[armies]]\n".join(parts))
-    return path
-
-
 def test_a_battle_with_an_oath_replays_byte_for_byte(tmp_path):
-    from sim.players import play_battle
-    from sim.replay.log import Recorder, replay, write_log
-    from sim.scenario.load import load_scenario
-    path = _scenario_file(tmp_path)
-    spec = load_scenario(path)
-    for players in (("default", "default"), ("random", "random")):
-        s = dataclasses.replace(spec, script=(), mission=dataclasses.replace(spec.mission, players=players))
-        with Battle(s, seed=7) as b:
-            rec = Recorder(b, str(path))
-            play_battle(b, s, rec)
-            assert of_type(b, "oath sworn") and b.turn_state.over
-            log = write_log(tmp_path / f"{players[0]}.jsonl", rec)
-        n, div = replay(log)
-        assert div is None and n == b.commands_done
+    """The default battle with Code Chivalric on the first army."""
+    played_and_replayed(tmp_path, default_table_with(tmp_path, ["code-chivalric"], name="oath"), 7,
+                        lambda b: of_type(b, "oath sworn"))
 
 
 def test_in_a_battle_deployed_by_the_rules_the_oath_comes_first_rolled_before_the_roles_roll_off():

@@ -5,17 +5,13 @@ battle with choices recorded and replayed byte for byte."""
 
 from __future__ import annotations
 
-import dataclasses
-from pathlib import Path
-
 from phased import mission_scenario, model, unit
+from rules_replay import default_table_with, played_and_replayed
 from scen import of_type
 from sim.battle import Battle
 from sim.commands import EndPhase, StartBattle
 from sim.players.resolve import answer_from
 from sim.rules.dice import ForcedDice
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _oath():
@@ -87,35 +83,12 @@ def test_call_made_when_an_enemy_is_within_12_inches_or_scripted():
         assert "red:waaagh" not in b.resources.rule_choices
 
 
-def _scenario_file(tmp_path) -> Path:
-    """The default battle with Oath of Moment on the first army and the Waaagh! on the second."""
-    text = (ROOT / "scenarios/battle_default.toml").read_text()
-    parts = text.split("[[armies]]\n")
-    assert len(parts) == 3
-    for i, rule in ((1, "oath-of-moment"), (2, "waaagh")):
-        head, rest = parts[i].split("\n", 1)
-        parts[i] = f"{head}\nrules = [\"{rule}\"]\n{rest}"
-    path = tmp_path / "choices.toml"
-    path.write_text("[[armies]]\n".join(parts))
-    return path
-
-
 def test_a_battle_with_choices_replays_byte_for_byte(tmp_path):
-    from sim.players import play_battle
-    from sim.replay.log import Recorder, replay, write_log
-    from sim.scenario.load import load_scenario
-    path = _scenario_file(tmp_path)
-    spec = load_scenario(path)
-    for players in (("default", "default"), ("random", "random")):
-        s = dataclasses.replace(spec, script=(), mission=dataclasses.replace(spec.mission, players=players))
-        with Battle(s, seed=7) as b:
-            rec = Recorder(b, str(path))
-            play_battle(b, s, rec)
-            choices = [e for e in b.events if e["type"] == "rule choice"]
-            assert choices and any(e["player"] == "red" for e in choices) and b.turn_state.over
-            log = write_log(tmp_path / f"{players[0]}.jsonl", rec)
-        n, div = replay(log)
-        assert div is None and n == b.commands_done
+    """The default battle with Oath of Moment on the first army and the Waaagh! on the second."""
+    def check(b):
+        choices = [e for e in b.events if e["type"] == "rule choice"]
+        assert choices and any(e["player"] == "red" for e in choices)
+    played_and_replayed(tmp_path, default_table_with(tmp_path, ["oath-of-moment"], ["waaagh"], "choices"), 7, check)
 
 
 def test_a_scripted_side_answers_its_command_phase_choice_with_its_next_step_of_that_round():

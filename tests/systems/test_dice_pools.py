@@ -6,9 +6,8 @@ a battle with both recorded and replayed byte for byte."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from phased import mission_scenario, model, unit, weapon
+from rules_replay import default_table_with, played_and_replayed
 from scen import of_type
 from sim.battle import Battle
 from sim.commands import DeclareCharge, EndPhase, Selection, Shoot, StartBattle
@@ -144,30 +143,13 @@ def test_blessings_of_khorne_a_roll_affording_nothing_asks_nothing_and_last_roun
 
 
 def test_a_battle_with_miracle_dice_and_blessings_replays_byte_for_byte(tmp_path):
-    from pathlib import Path
-    from sim.players import play_battle
-    from sim.replay.log import Recorder, replay, write_log
-    from sim.scenario.load import load_scenario
-    root = Path(__file__).resolve().parents[2]
-    text = (root / "scenarios/battle_default.toml").read_text()
-    parts = text.split("[[armies]]\n")
-    for i, rule in ((1, "acts-of-faith"), (2, "blessings-of-khorne")):
-        head, rest = parts[i].split("\n", 1)
-        parts[i] = f"{head}\nrules = [\"{rule}\"]\n{rest}"
-    path = tmp_path / "faith.toml"
-    path.write_text("[[armies]]\n".join(parts))
-    spec = load_scenario(path)
-    for players in (("default", "default"), ("random", "random")):
-        s = dataclasses.replace(spec, script=(), mission=dataclasses.replace(spec.mission, players=players))
-        with Battle(s, seed=11) as b:
-            rec = Recorder(b, str(path))
-            play_battle(b, s, rec)
-            pool = [e for e in b.events if e["type"] == "dice pool"]
-            assert any("gained" in e for e in pool) and any("spent" in e for e in pool) and b.turn_state.over
-            assert any(e["player"] == "blue" for e in b.events if e["type"] == "rule choice")
-            log = write_log(tmp_path / f"{players[0]}.jsonl", rec)
-        n, div = replay(log)
-        assert div is None and n == b.commands_done
+    """The default battle with Acts of Faith on the first army and Blessings of Khorne on the second."""
+    def check(b):
+        pool = [e for e in b.events if e["type"] == "dice pool"]
+        assert any("gained" in e for e in pool) and any("spent" in e for e in pool)
+        assert any(e["player"] == "blue" for e in b.events if e["type"] == "rule choice")
+    path = default_table_with(tmp_path, ["acts-of-faith"], ["blessings-of-khorne"], "faith")
+    played_and_replayed(tmp_path, path, 11, check)
 
 
 def test_the_unit_card_shows_the_pool_and_the_blessings_active():
