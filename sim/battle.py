@@ -72,7 +72,7 @@ class Battle:
         self.resources = resources.Resources(build_world(self, scenario))
         from sim.components import UnitRules
         self.resources.has_rules = bool(esper.get_component(UnitRules))  # (sim.world.rule_effects)
-        if self.resources.has_rules:  # -- reserves: what every_model_has reads of the unit abilities rules confer
+        if self.resources.has_rules:  # what every_model_has reads of the unit abilities rules confer
             from sim.phases.rule_choices import scenario_choices
             from sim.world.rule_reads import conferred_hooks
             self.resources.conferred = conferred_hooks

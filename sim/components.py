@@ -235,7 +235,6 @@ class UnitState:
     # 24.14 it was embarked in a transport whose embarked models shot from it (Firing Deck) this
     # turn: not eligible to shoot this turn
     transport_fired: bool = field(default=False, metadata={"reset": "turn"})
-    # -- reserves:
     # 20.03.01 the turn (battle round, active player) it was last set up as Reinforcements (an
     # ingress move), kept in a battle where some unit holds a rule (what V.ARRIVED reads)
     arrived: tuple[int, int] | None = None

@@ -20,7 +20,7 @@ Scenario scripts, the sandbox and the default policies (RULES.md Part A) all ans
 * ``oath`` / ``oath_target`` (an oath rule's player, before the battle: sim.phases.oaths): the
   oath sworn, "<deed> / <quality>" (either part "random"), and the enemy CHARACTER model a
   ``tyrant`` deed names.
-* ``dice_pool`` (the unit's player; -- faith): a die of a rule's pool to stand for one die of a
+* ``dice_pool`` (the unit's player): a die of a rule's pool to stand for one die of a
   roll about to be made for the unit ("use 6", ..., "decline"; sim.systems.dice_pools); a rule's
   dice options (``rule_choice``) name the options activated ("Warp Blades + Martial Excellence",
   "none").

@@ -72,7 +72,7 @@ def _check_declare(battle, cmd: DeclareCharge) -> None:
     st = W.unit_state(ent)
     if st.charge_roll is not None:
         raise PlanError(f"{cmd.unit} has already declared a charge this phase (11.02)")
-    if (st.advanced or st.fell_back) and not RR.permitting(battle, ent, EL.CHARGE):  # (-- elig: or a rule lets it)
+    if (st.advanced or st.fell_back) and not RR.permitting(battle, ent, EL.CHARGE):  # (or a rule lets it)
         raise PlanError(f"{cmd.unit} {'advanced' if st.advanced else 'fell back'} this turn and "
                         f"cannot declare a charge (11.02, 09.06/09.07)")
     if TR.charge_barred(st.disembarked):
@@ -93,7 +93,7 @@ def _apply_declare(battle, cmd: DeclareCharge):
     st = W.unit_state(ent)
     near = MV.unit_gap(ent, W.enemy_units(ent))
     dice = battle.dice
-    if RE.any_rules():  # -- faith: a pool's die may stand for one of the two (sim.systems.dice_pools)
+    if RE.any_rules():  # a pool's die may stand for one of the two (sim.systems.dice_pools)
         dice = DPS.dice_for(battle, (yield from DPS.substitute(
             battle, ent, "charge", DPR.two_dice_chance(99 if near is None else math.ceil(near - 1e-9)
                                                         - PR.modifier([a.grant.what for a in RR.modifying(
@@ -108,7 +108,7 @@ def _apply_declare(battle, cmd: DeclareCharge):
     roll.failed = near is None or st.charge_roll < near
     roll.about = f"charge roll {st.charge_roll}"
     rules = RE.any_rules()
-    if rules and (st.advanced or st.fell_back):  # (-- elig: the rule that let it declare, logged)
+    if rules and (st.advanced or st.fell_back):  # (the rule that let it declare, logged)
         RX.permission_used(battle, ent, EL.CHARGE)
     mod = RX.roll_modifier(battle, ent, "charge") if rules else 0
     new = None
@@ -148,7 +148,7 @@ def _check_charge_move(battle, cmd: ChargeMove) -> None:
         raise PlanError("a charge target is named twice (11.04)")
     reach = MV.charge_limit(ent, st.charge_roll, cmd.fly)
     limit = MV.charge_reach(ent, st.charge_roll, cmd.fly)
-    permits = RR.permitting(battle, ent, EL.CHARGE) if st.advanced or st.fell_back else []  # (-- elig)
+    permits = RR.permitting(battle, ent, EL.CHARGE) if st.advanced or st.fell_back else []
     for t in cmd.targets:
         u = enemies.get(t)
         if u is None or W.unit_destroyed(u):

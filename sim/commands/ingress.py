@@ -58,7 +58,7 @@ def ingress_candidates(battle, u: int, toward=()) -> list:
     efs, names = [f for _m, f in enemies], [m for m, _f in enemies]
     regions = []
     if W.every_model_has(u, Hook.ARRIVES_ANYWHERE):
-        regions = _shorter_deep_strikes(battle, u, board, efs, names)  # (-- zones: a rule's shorter distance)
+        regions = _shorter_deep_strikes(battle, u, board, efs, names)  # (a rule's shorter distance)
         region = RG.deep_strike(board, efs, names)
     else:
         zones = ts.zones() if ts is not None else ()
@@ -75,7 +75,7 @@ def ingress_candidates(battle, u: int, toward=()) -> list:
 
 
 def _shorter_deep_strikes(battle, u: int, board, efs, names) -> list:
-    """-- zones: the Deep Strike regions of a rule's shorter arrival distance (ARRIVAL_DISTANCE)
+    """The Deep Strike regions of a rule's shorter arrival distance (ARRIVAL_DISTANCE)
     that may act on the unit: the shorter distance within its army's deployment zone when its
     domain is that zone alone, else anywhere (the candidates are checked: those the rule does not
     allow are refused there)."""

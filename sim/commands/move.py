@@ -145,7 +145,7 @@ def _apply_move(battle, cmd: Move) -> None:
         moved.append(m)
         final.append([mid, x, y])
         distances.append((mid, MV.path_length(path)))
-    if cmd.mode == MoveType.FALL_BACK:  # (-- elig: whom it was engaged with, for a rule's permission)
+    if cmd.mode == MoveType.FALL_BACK:  # (whom it was engaged with, for a rule's permission)
         RE.note_engaged_at_start(battle, ent)
     M.move_models(places)
     # 24.16 "moved": each model's total this turn; the unit's furthest-moving model counts
@@ -239,7 +239,7 @@ def _apply_select(battle, cmd: SelectToMove):
     fields = {}
     if cmd.mode == MoveType.ADVANCE:
         dice = battle.dice
-        if RE.any_rules():  # -- faith: a pool's die may stand for it (sim.systems.dice_pools; the default: never)
+        if RE.any_rules():  # a pool's die may stand for it (sim.systems.dice_pools; the default: never)
             dice = DPS.dice_for(battle, (yield from DPS.substitute(battle, ent, "advance", lambda _v: 1.0)),
                                 f"advance roll {cmd.unit}")
         roll = Roll("advance", list(dice.d6(1, f"advance roll {cmd.unit}")),

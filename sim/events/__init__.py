@@ -60,13 +60,11 @@ OVERRUN = "overrun fight"  # 12.06 a unit selected to fight with the overrun fig
 CRUSHING_IMPACT = "crushing impact"  # 15.06 the dice and the mortal wounds they inflict
 RULE_EFFECT = "rule effect"  # a datasheet ability's, army or detachment rule's effect outside an attack
 RULE_CHOICE = "rule choice"  # a choice a rule asks of its player, made (or expired)
-# -- cabal:
 PSYCHIC_TEST = "psychic test"  # a ritual attempted: the Psychic test's dice, perils and whether it was manifested
-# -- code:
 OATH = "oath sworn"  # an army's oath before the battle: its deed and quality (sim.phases.oaths)
 DEED = "deed"  # an oath's deed judged at its moment: done (the army is Honoured and gains CP) or not yet
 OATH_TARGET = "oath target"  # the enemy CHARACTER model a deed names, picked at the start of the battle
-DICE_POOL = "dice pool"  # -- faith: a die gained into a rule's pool (Miracle dice), or spent for a roll
+DICE_POOL = "dice pool"  # a die gained into a rule's pool (Miracle dice), or spent for a roll
 EMBARKED = "embarked"  # 18.02 a unit embarked in a transport right after its move
 DISEMBARKED = "disembarked"  # 18.04 / 18.05 a unit set up out of its transport, in a mode
 DESTROYED_EMPTY = "empty transport destroyed"  # 18.01 a DEDICATED TRANSPORT that starts the battle empty

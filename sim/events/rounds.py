@@ -130,7 +130,6 @@ class DicePool(Event):
     roll: NotRequired[Annotated[str, "the roll it stood in ('hit', 'wound', 'save', 'charge', 'advance', 'battle-shock')"]]
 
 
-# -- cabal:
 @declare(ev.PSYCHIC_TEST)
 class PsychicTest(Event):
     """A ritual attempted at the start of the Shooting phase (sim.phases.rituals): the Psychic
@@ -192,7 +191,6 @@ class Result(Event):
     rounds: Annotated[int, "the battle rounds played"]
 
 
-# -- code:
 @declare(ev.OATH)
 class Oath(Event):
     """An army swore its oath before the battle (sim.rules.effects.oaths): a deed and a quality."""

@@ -135,7 +135,7 @@ def rule_record(ids, name: str, factions=()):
         rec = table.lookup(ids, name, f)
         if rec is None:
             return None
-        if rec.source == "ritual":  # -- cabal: a ritual is attempted through its rule, never held
+        if rec.source == "ritual":  # a ritual is attempted through its rule, never held
             return None
         if set(rec.ids) & set(ids) or not rec.faction or not factions:
             return rec

@@ -18,10 +18,10 @@ from sim.plan.fight import fight_eligible
 from sim.rules.turn import PLAYER
 from sim.phases.state import FightStep, Phase
 from sim.phases import rule_choices, scoring, upkeep
-from sim.phases import forced_shock  # -- shock:
-from sim.phases import rituals  # -- cabal
-from sim.phases import oaths  # -- code
-from sim.rules.effects import oaths as OA  # -- code
+from sim.phases import forced_shock
+from sim.phases import rituals
+from sim.phases import oaths
+from sim.rules.effects import oaths as OA
 from sim.systems import dice_pools
 from sim.systems import rule_effects
 from sim.rules.effects import vocabulary as EV
@@ -42,7 +42,7 @@ def start_battle(battle):
     roll-off, then battle round 1 begins. (A battle deployed by the rules begins with steps
     5-11 instead: sim.phases.pre_battle, which calls these two in turn.) The scenario's
     battle formations stand declared: every DEDICATED TRANSPORT left empty is destroyed (18.01)."""
-    yield from oaths.swear(battle)  # -- code (the end of reading the mission: before all else here)
+    yield from oaths.swear(battle)  # (the end of reading the mission: before all else here)
     destroy_empty_dedicated(battle)
     first_turn(battle)
     yield from begin(battle)
@@ -70,7 +70,7 @@ def begin(battle):
     # 01.02.01 every model of the unit, in strategic reserves too
     ts.starting_strength = {u: len(esper.component_for_entity(u, Unit).models) for u in W.all_units()}
     battle.emit(ev.BATTLE_START, first=PLAYER[ts.first], rounds=ts.mission.rounds)
-    yield from oaths.start_of_battle(battle)  # -- code
+    yield from oaths.start_of_battle(battle)
     yield from _start_round(battle, 1)
 
 
@@ -78,7 +78,7 @@ def _start_round(battle, n: int):
     ts = battle.turn_state
     ts.round = n
     battle.emit(ev.ROUND, round=n)
-    yield from dice_pools.round_start(battle)  # -- faith: the rules' dice at the round's start
+    yield from dice_pools.round_start(battle)  # the rules' dice at the round's start
     yield from _start_turn(battle, ts.first)
 
 
@@ -89,10 +89,10 @@ def _start_turn(battle, player: int):
     _enter(battle, Phase.COMMAND)
     yield from rule_choices.start_of_phase(battle)
     yield from upkeep.command_phase(battle, forced_shock.in_step)
-    yield from forced_shock.forced_tests(battle, EV.AT_COMMAND)  # -- shock: (08.04)
+    yield from forced_shock.forced_tests(battle, EV.AT_COMMAND)  # (08.04)
     rule_effects.returns(battle, EV.AT_COMMAND)
     _end_of_phase(battle)
-    yield from rule_choices.end_of_phase(battle)  # -- reserves
+    yield from rule_choices.end_of_phase(battle)
     _enter(battle, Phase.MOVEMENT)
     yield from rule_choices.start_of_phase(battle)
 
@@ -110,7 +110,7 @@ def _end_of_phase(battle) -> None:
     mission scoring that falls at this moment."""
     scoring.settle_control(battle)
     rule_effects.returns(battle, EV.AT_END_OF_PHASE)
-    rituals.end_of_phase(battle)  # -- cabal: rituals last until the end of the phase
+    rituals.end_of_phase(battle)  # rituals last until the end of the phase
     scoring.score(battle, battle.turn_state.phase)
 
 
@@ -121,24 +121,24 @@ def end_phase(battle):
     if phase == Phase.MOVEMENT:
         upkeep.remained_stationary(battle)
         _end_of_phase(battle)
-        yield from rule_choices.end_of_phase(battle)  # -- reserves
+        yield from rule_choices.end_of_phase(battle)
         # the end of the phase's stratagems (RULES §28), then the Shooting phase starts: the
         # start of the phase's, then those usable at any moment of it
         yield from battle.offer(Moment(SG.END_OF_PHASE))
         _enter(battle, Phase.SHOOTING)
         yield from rule_choices.start_of_phase(battle)
-        yield from rituals.start_of_shooting(battle)  # -- cabal: the rules' rituals (sim.phases.rituals)
+        yield from rituals.start_of_shooting(battle)  # the rules' rituals (sim.phases.rituals)
         yield from battle.offer(Moment(SG.START_OF_PHASE))
         yield from battle.offer(Moment(SG.DURING_PHASE))
     elif phase == Phase.SHOOTING:
         _end_of_phase(battle)
-        yield from rule_choices.end_of_phase(battle)  # -- reserves
+        yield from rule_choices.end_of_phase(battle)
         _enter(battle, Phase.CHARGE)
         yield from rule_choices.start_of_phase(battle)
     elif phase == Phase.CHARGE:
         upkeep.unmade_charges(battle)
         _end_of_phase(battle)
-        yield from rule_choices.end_of_phase(battle)  # -- reserves
+        yield from rule_choices.end_of_phase(battle)
         # 11.03, then the end of the phase's stratagems (RULES §28)
         yield from battle.offer(Moment(SG.END_OF_PHASE))
         _enter(battle, Phase.FIGHT)
@@ -186,7 +186,7 @@ def _next_fight_step(battle):
         battle.emit(ev.STEP, step=str(ts.step), player=PLAYER[ts.chooser])
     else:
         _end_of_phase(battle)
-        yield from rule_choices.end_of_phase(battle)  # -- reserves: e.g. units back into reserves
+        yield from rule_choices.end_of_phase(battle)  # e.g. units back into reserves
         yield from _end_turn(battle)
 
 
@@ -225,13 +225,13 @@ def _end_turn(battle):
     scoring.settle_control(battle)
     yield from upkeep.coherency_removals(battle)
     scoring.score(battle, Phase.END)
-    oaths.judge(battle, OA.END_OF_TURN)  # -- code
+    oaths.judge(battle, OA.END_OF_TURN)
     upkeep.roll_over_turn(battle)
     if ts.active == ts.first:
         yield from _start_turn(battle, other(ts.first))
         return
     # 07.03 end of the battle round
-    oaths.judge(battle, OA.END_OF_ROUND)  # -- code
+    oaths.judge(battle, OA.END_OF_ROUND)
     upkeep.end_of_round(battle)
     if ts.round >= ts.mission.rounds:
         scoring.finish(battle)

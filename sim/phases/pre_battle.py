@@ -25,8 +25,8 @@ from sim import events as ev
 from sim.components import Unit
 from sim.decisions import DecisionRequest, ask
 from sim.phases import battle_round as flow
-from sim.phases import oaths  # -- code
-from sim.phases import rule_choices  # -- reserves
+from sim.phases import oaths
+from sim.phases import rule_choices
 from sim.phases.state import PreBattleStep
 from sim.plan.deployment import scouts, to_deploy
 from sim.rules import pre_battle as PB
@@ -40,7 +40,7 @@ from sim.world import resources as R
 def open_pre_battle(battle):
     """26 step 5 (the roles), then step 7 begins. (First, as reading the mission ends: the
     armies' oaths, sim.phases.oaths.)"""
-    yield from oaths.swear(battle)  # -- code
+    yield from oaths.swear(battle)
     ts = battle.turn_state
     mission = ts.mission
     more = {}
@@ -94,7 +94,7 @@ def declared(battle, player: int, reserves: tuple[str, ...], embarked: tuple[tup
             res.undeployed.discard(battle.units[uid])
             M.embark(battle.units[uid], battle.units[tid])
     destroy_empty_dedicated(battle)  # 18.01 after battle formations
-    for p in (d, 1 - d):  # -- reserves: the rules' choices made at battle formations (Defender first)
+    for p in (d, 1 - d):  # the rules' choices made at battle formations (Defender first)
         yield from rule_choices.at_formations(battle, p)
     yield from _deploy_next(battle, None)
 

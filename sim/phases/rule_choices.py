@@ -10,7 +10,7 @@ active player's; then the forced battle-shock tests due at the start of the phas
 (sim.phases.forced_shock). What may be answered,
 the default answer and when a choice expires are sim.rules.effects.choices (pure).
 
--- reserves: a choice of several friendly units (V.PICK_FRIENDS) is asked one unit a decision (a
+A choice of several friendly units (V.PICK_FRIENDS) is asked one unit a decision (a
 unit's id, or "done") at its moment: the start or the end of a phase, in its army's turn or the
 opponent's (``end_of_phase``), or at battle formations (``at_formations``); see ``ask_friends``."""
 
@@ -27,7 +27,7 @@ from sim.rules.turn import PLAYER
 from sim.world import queries as W
 from sim.world import resources as R
 from sim.world import rule_effects as RE
-from sim.phases import forced_shock  # -- shock:
+from sim.phases import forced_shock
 
 KIND = "rule_choice"
 
@@ -117,7 +117,7 @@ def start_of_phase(battle):
             if c is not None and CH.expired(rec.choice.lasts, c["round"], c["player"], ts.round, ts.active, p, phase):
                 del res.rule_choices[ck]
                 battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=None, **_unit(scope))
-    # -- shock: the active player's choices, then the other player's asked in either player's turn
+    # the active player's choices, then the other player's asked in either player's turn
     asked = [(ts.active, r) for r in records_of(ts.active)]
     asked += [(1 - ts.active, r) for r in records_of(1 - ts.active) if r[0].choice.turn == V.EITHER_TURN]
     for p, (rec, scope, name) in asked:
@@ -125,18 +125,18 @@ def start_of_phase(battle):
         ck = RE.choice_key(p, rec.key, scope)
         if ch.moment != phase or not CH.uses_left(ch, RE.uses_of(p, rec.key, scope)):
             continue
-        if ch.kind == V.PICK_FRIENDS:  # -- reserves: asked by ask_friends (its moment's start or end)
+        if ch.kind == V.PICK_FRIENDS:  # asked by ask_friends (its moment's start or end)
             if ch.at == V.AT_START and ch.turn == V.OWN_TURN:
                 yield from ask_friends(battle, p, rec, scope, name)
             continue
         if ch.kind == V.CALL and ck in res.rule_choices:
             continue  # (called and still in force)
-        if not CH.asked_in_round(ch, ts.round, res.rule_uses.get(CH.round_key(ck, ts.round), 0) > 0):  # -- shock:
+        if not CH.asked_in_round(ch, ts.round, res.rule_uses.get(CH.round_key(ck, ts.round), 0) > 0):
             continue
         enemies = _friends(p, rec) if ch.kind == V.PICK_FRIEND else _enemies(p)
         opts = CH.options(ch, [u for u, _d in enemies])
         default = CH.default_answer(ch, enemies, ts.round)
-        if ch.lasts == V.KEPT:  # -- shock: the options not picked yet (for this rule, or the one it adds to)
+        if ch.lasts == V.KEPT:  # the options not picked yet (for this rule, or the one it adds to)
             kept = RE.choice_key(p, ch.adds_to or rec.key, scope)
             opts = CH.options_left(ch, res.rule_choices.get(kept, {}).get("value") or [])
             default = opts[0] if opts else None
@@ -151,20 +151,20 @@ def start_of_phase(battle):
         if value is None:
             battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=False, **_unit(scope))
             continue
-        if ch.rounds:  # -- shock: (asked once in each of its rounds)
+        if ch.rounds:  # (asked once in each of its rounds)
             res.rule_uses[CH.round_key(ck, ts.round)] = 1
-        if ch.lasts == V.KEPT:  # -- shock: added to the options picked before (of the rule it adds to, if any)
+        if ch.lasts == V.KEPT:  # added to the options picked before (of the rule it adds to, if any)
             before = res.rule_choices.get(kept, {}).get("value")
             res.rule_choices[kept] = {"value": CH.picked_value(before, value), "round": ts.round, "player": ts.active}
             value = CH.picked_value(res.rule_choices.get(ck, {}).get("value") if ch.adds_to else before, value)
         res.rule_choices[ck] = {"value": value, "round": ts.round, "player": ts.active}
         res.rule_uses[ck] = res.rule_uses.get(ck, 0) + 1
         battle.emit(ev.RULE_CHOICE, rule=rec.name, player=PLAYER[p], value=value, **_unit(scope))
-    # -- shock: the rules acting at the start of the phase, once its choices are made (forced battle-shock tests)
+    # the rules acting at the start of the phase, once its choices are made (forced battle-shock tests)
     yield from forced_shock.forced_tests(battle, V.AT_START_OF_PHASE)
 
 
-# -- reserves: a choice of several friendly units (V.PICK_FRIENDS) -------------------------------
+# a choice of several friendly units (V.PICK_FRIENDS) -------------------------------
 
 def friends_to_pick(player: int, rec: V.RuleRecord) -> list[str]:
     """The ids of the friendly units ``rec``'s PICK_FRIENDS choice may pick, in unit order: not
@@ -278,8 +278,8 @@ def scenario_choices(res, scenario) -> None:
     for owner, army in enumerate(scenario.armies):
         for key, value in army.chosen:
             rec = table.by_key(key)
-            if rec.choice is None:  # (an oath the scenario swore: sim.phases.oaths reads it; -- elig: a mark)
-                if any(g.what.kind == V.MARK for g in rec.grants):  # (-- elig: a rule's mark, on the unit named)
+            if rec.choice is None:  # (an oath the scenario swore: sim.phases.oaths reads it; a mark)
+                if any(g.what.kind == V.MARK for g in rec.grants):  # (a rule's mark, on the unit named)
                     res.rule_marks[RE.choice_key(owner, key) + "|marked"] = value
                 continue
             ch = rec.choice

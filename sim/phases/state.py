@@ -46,7 +46,7 @@ class MissionSpec:
     # the first-turn roll-off, pre-battle rules), the players' commands setting every unit up
     deployment: str = "placed"
     roles_rolled: bool = False  # 26 step 5 by the roll-off (a "rules" deployment naming no defender)
-    size: str = "strike force"  # -- reserves: the battle size (sim.rules.effects.vocabulary.BATTLE_SIZES)
+    size: str = "strike force"  # the battle size (sim.rules.effects.vocabulary.BATTLE_SIZES)
 
 
 @dataclass(slots=True)

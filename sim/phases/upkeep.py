@@ -22,9 +22,9 @@ from sim.world import rule_effects as RX
 from sim.systems import rule_effects
 from sim.world import rule_reads
 from sim.rules.effects import phase_rules as PR
-from sim.rules.reserves import destroyed_at_end_of_round  # -- reserves
-from sim.rules.effects import dice_pool as DPR  # -- faith
-from sim.systems import dice_pools  # -- faith
+from sim.rules.reserves import destroyed_at_end_of_round
+from sim.rules.effects import dice_pool as DPR
+from sim.systems import dice_pools
 
 
 def _units_of(player: int) -> list[int]:
@@ -60,14 +60,14 @@ def command_phase(battle, forced_step=None):
     for u in _units_of(ts.active):
         st = W.unit_state(u)
         state = strength(battle, u)
-        forced = forced_step(battle, u, state) if forced_step is not None and RX.any_rules() else None  # -- shock
+        forced = forced_step(battle, u, state) if forced_step is not None and RX.any_rules() else None
         if not CMD.needs_battle_shock_roll(st.battle_shocked, state) and forced is None:
             continue
         moment = Moment(SG.BEFORE_BATTLE_SHOCK_ROLL, player=ts.active, unit=u, info={"strength": state})
         yield from battle.offer(moment)
         if moment.info.get("passed"):  # (a stratagem passed it without dice: 15.04)
             continue
-        if forced is not None:  # -- shock:
+        if forced is not None:
             yield from forced
         elif RX.any_rules():  # (a rule may re-roll it: the player may be asked)
             yield from battle_shock_test(battle, u, True, True, fields={"strength": state})
@@ -99,14 +99,14 @@ def battle_shock_test(battle, u: int, in_battle_shock_step: bool, asked: bool, f
     st = W.unit_state(u)
     lds = rule_reads.leadership(battle, u)
     roller = battle.dice
-    if RX.any_rules():  # -- faith: a pool's die may stand for one of the two (sim.systems.dice_pools)
+    if RX.any_rules():  # a pool's die may stand for one of the two (sim.systems.dice_pools)
         need = min(lds) - PR.modifier([a.grant.what for a in rule_reads.modifying(battle, u, "battle-shock")],
-                                      "battle-shock") - forced  # (a forcing rule's modifier too: -- shock)
+                                      "battle-shock") - forced  # (a forcing rule's modifier too:)
         roller = dice_pools.dice_for(battle, (yield from dice_pools.substitute(
             battle, u, "battle-shock", DPR.two_dice_chance(need), asked)), f"battle-shock roll {_name(u)}")
     dice = roller.d6(2, f"battle-shock roll {_name(u)}")
     mod = rule_effects.roll_modifier(battle, u, "battle-shock") if RX.any_rules() else 0
-    mod += forced  # -- shock:
+    mod += forced
     passed = PR.battle_shock_passes(sum(dice), mod, lds)
     if RX.any_rules():
         new = yield from rule_effects.reroll(battle, u, "battle-shock", list(dice), not passed, asked)
@@ -117,7 +117,7 @@ def battle_shock_test(battle, u: int, in_battle_shock_step: bool, asked: bool, f
     battle.changes.touched(u)
     battle.emit(ev.BATTLE_SHOCK, unit=_name(u), roll=sum(dice) + mod, needed=min(lds), passed=passed,
                 battle_shocked=st.battle_shocked, **fields)
-    # -- zones: a rule's effect on the test's outcome (wounds back on a pass, mortal wounds on a fail)
+    # a rule's effect on the test's outcome (wounds back on a pass, mortal wounds on a fail)
     if RX.any_rules() and rule_effects.after_battle_shock(battle, u, passed):
         from sim.systems.removal import remove_casualties
         yield from remove_casualties(battle)
@@ -235,7 +235,7 @@ def end_of_round(battle) -> None:
     sp = R.current.spatial
     held = [u for u in W.all_units() if W.in_reserves(u)
             or (W.embarked_in(u) is not None and W.in_reserves(W.embarked_in(u)))]
-    # -- reserves: a unit a rule put back into reserves stays there at the end of round 3 (20.03)
+    # a unit a rule put back into reserves stays there at the end of round 3 (20.03)
     held = [u for u in held if destroyed_at_end_of_round(
         ts.round, repositioned=W.unit_state(W.embarked_in(u) or u).repositioned, final_round=ts.mission.rounds)]
     for u in held:

@@ -102,7 +102,7 @@ def fit_scripted_answer(battle, req, value) -> tuple[object, str | None]:
                 f"the script's weapons {list(wanted)} that can fire here: {fitted}")
         return req.default, (f"the script's answer does not apply: none of {list(wanted)} can fire "
                              f"here; the default {req.default!r} is used")
-    if kind == "rule_choice" and isinstance(value, list):  # -- reserves: the friendly units to pick, one a request
+    if kind == "rule_choice" and isinstance(value, list):  # the friendly units to pick, one a request
         return next((u for u in value if u in req.options), "done" if "done" in req.options else req.default), None
     if value in req.options:
         return value, None

@@ -61,7 +61,7 @@ def ingress_limits(battle, ent: int, fps, deep_strike: bool) -> list[str]:
 
 
 def ingress_distance(battle, ent: int, fps, deep_strike: bool) -> float:
-    """-- zones: how far from every enemy model a Deep Strike set-up at ``fps`` ((model id,
+    """How far from every enemy model a Deep Strike set-up at ``fps`` ((model id,
     footprint) each) must be: a rule's shorter distance acting there (sim.world.rule_reads
     .arrival_distance), else 8" (24.09)."""
     from sim.rules.reserves import ENEMY_DISTANCE

@@ -62,7 +62,7 @@ def add_rule_effects(battle, unit_ent: int, declared: list) -> list:
             continue
         melee = d.weapon.is_melee
         kind = "melee" if melee else "ranged"
-        psychic = Hook.IGNORES_MODIFIERS in d.weapon.effects  # (-- zones: a [PSYCHIC] attack, 24.29)
+        psychic = Hook.IGNORES_MODIFIERS in d.weapon.effects  # (a [PSYCHIC] attack, 24.29)
         acts = acting.get((d.target, melee, psychic))
         if acts is None:
             acts = acting[(d.target, melee, psychic)] = RE.acting(battle, unit_ent, ATTACKER_KINDS, attack=kind,
@@ -222,7 +222,7 @@ def target_side(battle, target: int, attacker: int, melee: bool) -> TargetSide |
     return TargetSide(save_mod, tuple(T) if t_changed else None, fnp, invuln, taken, tuple(sources), reroll)
 
 
-# -- elig: what the rules give a unit selected to shoot before its attacks are declared
+# what the rules give a unit selected to shoot before its attacks are declared
 class ShooterRules(NamedTuple):
     """What the rules acting on a unit selected to shoot give it for 10.02 step 2 (the shooting
     type, picked before any weapon is): ``advance_lifted`` / ``fall_back_lifted``: a permission

@@ -94,7 +94,7 @@ def plan_shoot(battle, cmd, selected: bool = False) -> ShootPlan:
     shooters = (Shooters(unit_ent, firing_deck_weapons(battle, unit_ent, cmd.firing_deck)) if cmd.firing_deck
                 else shooters_of(unit_ent, lv))
     engaged = W.unit_engaged(unit_ent)
-    rules = shooter_rules(battle, unit_ent) if battle.resources.has_rules else NO_SHOOTER_RULES  # (-- elig)
+    rules = shooter_rules(battle, unit_ent) if battle.resources.has_rules else NO_SHOOTER_RULES
     elig, default = shooters.types(engaged, st, None if rules is NO_SHOOTER_RULES else rules)
     # (the usual command requests no type and the unit qualifies for one: the default, inline)
     stype = default if cmd.type is None and default is not None else _chosen_type(elig, default, cmd.type)
@@ -163,7 +163,7 @@ def _plan(targets: ShootPlanTargets, declared: list[Declared], elig: Mapping) ->
         problem = SH.snap_target_problem(ids, gap, seen)
         if problem:
             raise PlanError(problem)
-    rules = targets.rules  # (-- elig: the permission's conditions on each target)
+    rules = targets.rules  # (the permission's conditions on each target)
     if rules is not None and rules.permits:
         for tid, ent in sorted(targets.named().items()):
             problem = target_refusal(targets.battle, targets.unit_ent, rules, targets.stype, ent)

@@ -80,7 +80,7 @@ class Shooters:
         the rules give it: sim.plan.rule_effects.ShooterRules, None: nothing)."""
         if rules is None:
             return SH.ShooterFacts(engaged, st.advanced, st.fell_back, *self.kit, st.snap_shooting)
-        kit = (self.kit[0] or rules.assault,) + self.kit[1:]  # (-- elig: [ASSAULT] conferred, 24.04)
+        kit = (self.kit[0] or rules.assault,) + self.kit[1:]  # ([ASSAULT] conferred, 24.04)
         return SH.ShooterFacts(engaged, st.advanced, st.fell_back, *kit, st.snap_shooting,
                                rules.advance_lifted, rules.fall_back_lifted)
 
@@ -91,7 +91,7 @@ class Shooters:
         kept for each of the few combinations of the facts that change."""
         key = (engaged, st.advanced, st.fell_back, st.snap_shooting)
         if rules is not None and not any(rules[:3]):
-            rules = None  # (-- elig: rules that give nothing: the facts of a battle without them)
+            rules = None  # (rules that give nothing: the facts of a battle without them)
         if rules is not None:
             key = key + (rules.advance_lifted, rules.fall_back_lifted, rules.assault)
         hit = self._types.get(key)
@@ -216,8 +216,8 @@ class ShootPlanTargets:
         # (the id of a weapon profile, target entity) -> its WeaponAt (the profiles outlive the plan)
         self._weapon_at: dict[tuple, WeaponAt] = {}
         self.weapons: dict[int, WeaponProfile] = {}  # the profiles selected: id -> profile, in order
-        self.assault_conferred = False  # (-- elig: a rule confers [ASSAULT] on its ranged weapons, 24.04)
-        self.rules = None  # (-- elig: sim.plan.rule_effects.ShooterRules giving something, else None)
+        self.assault_conferred = False  # (a rule confers [ASSAULT] on its ranged weapons, 24.04)
+        self.rules = None  # (sim.plan.rule_effects.ShooterRules giving something, else None)
 
     def loadout(self, i: int, sels) -> list[WeaponProfile]:
         """04.01 + 24.07 The weapon profiles the ``i``-th shooting model selects (``sels``, in

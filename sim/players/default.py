@@ -97,7 +97,7 @@ class DefaultPlayer(Player):
         for u in O.own_units(battle, self.side):
             st = W.unit_state(u)
             if st.move_selected == "advance" and st.move_type is None and (u, C.MOVE) not in self._done:
-                # (-- elig: the advance it was selected for, toward its goal, M + the roll)
+                # (the advance it was selected for, toward its goal, M + the roll)
                 self._done.add((u, C.MOVE))
                 goal = O.objective_goal(battle, u, self.side)
                 cmd = None if goal is None else self._first_legal(
@@ -109,7 +109,7 @@ class DefaultPlayer(Player):
                 self._done.add((u, C.MOVE))
                 return O.stationary(u)  # (it stays to fight)
             if RR.advancing_costs_nothing(battle, u) and (u, "advance") not in self._done:
-                self._done.add((u, "advance"))  # (-- elig: a rule lets it shoot and charge after advancing)
+                self._done.add((u, "advance"))  # (a rule lets it shoot and charge after advancing)
                 cmd = SelectToMove(O.uid(u), "advance")
                 if battle.check(cmd) is None:
                     return cmd

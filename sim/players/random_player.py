@@ -46,7 +46,7 @@ class RandomPlayer(Player):
     def answer(self, battle, request):
         if request.kind in ("precision", "duplicate", "lethal_hits", "stratagem", "role", "rule_choice",
                             "rule_reroll", "oath", "oath_target",
-                            "dice_pool") and request.options:  # (-- faith: dice_pool)
+                            "dice_pool") and request.options:  # (dice_pool)
             return self._pick(list(request.options))
         return request.default
 

@@ -52,7 +52,7 @@ class ScriptedPlayer(Player):
         in either player's turn or the opponent's: context "turn" "either" / "enemy"); anything else takes the default. An oath's decisions (sim.phases.oaths, before the battle) are answered by the
         ``oath`` / ``oath_target`` of the first of its steps that gives one."""
         ts = battle.turn_state
-        if request.kind in ("oath", "oath_target"):  # -- code: before the battle, from any step of this side's
+        if request.kind in ("oath", "oath_target"):  # before the battle, from any step of this side's
             for step in self.steps[self.next:]:
                 if request.kind in step.decisions:
                     return Scripted(step.decisions[request.kind])

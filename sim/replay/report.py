@@ -313,7 +313,6 @@ _LINES = {
     ev.DISEMBARKED: _disembarked,
     ev.DESTROYED_EMPTY: lambda e: f"   {e['unit']} is destroyed: a DEDICATED TRANSPORT with no unit embarked ({e['rule']})",
     ev.RULE_EFFECT: lambda e: f"   {e['rule']}: {e['unit']} {e['effect']}",
-    # -- code:
     ev.OATH: lambda e: (f"   {e['player']}'s {e['rule']}: the oath is sworn: {e['deed']} {e['quality']}"
                         + (" (rolled: one more CP)" if e["random"] else "")),
     ev.OATH_TARGET: lambda e: (f"   {e['player']}'s {e['rule']}: " + (f"{e['model']} is the tyrant to lay low"
@@ -321,11 +320,10 @@ _LINES = {
     ev.DEED: lambda e: (f"   {e['player']}'s {e['rule']}: {e['deed']} " + ("done" if e["done"] else "not done yet")
                         + f" ({e['progress']})" + (": the army is Honoured" if e["done"] else "")),
     ev.RULE_CHOICE: lambda e: (f"   {e['player']}'s {e['rule']}: "
-                               + (f"rolls {e['dice']}: " if e.get("dice") else "")  # -- faith: dice options
+                               + (f"rolls {e['dice']}: " if e.get("dice") else "")  # dice options
                                + ("expires" if e["value"] is None else "called" if e["value"] is True
                                   else "not called" if e["value"] is False else f"{e['value']} is picked")),
-    ev.DICE_POOL: lambda e: f"   {e['player']}'s {e['rule']}: {e['effect']} (pool {e['pool']})",  # -- faith:
-    # -- cabal:
+    ev.DICE_POOL: lambda e: f"   {e['player']}'s {e['rule']}: {e['effect']} (pool {e['pool']})",
     ev.PSYCHIC_TEST: lambda e: (f"   {e['rule']}: {e['model']} ({e['unit']}) attempts {e['ritual']} at {e['target']}: "
                                 f"rolls {e['dice']} = {e['total']} (needs {e['needed']}+)"
                                 + (", perils" if e["perils"] else "")

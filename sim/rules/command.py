@@ -17,7 +17,7 @@ __all__ = [
     "CORE_CP", "STARTING_CP", "OTHER_CP_PER_ROUND",
     "FULL", "BELOW_STARTING", "AT_HALF", "BELOW_HALF", "DESTROYED", "STRENGTHS",
     "starting_cp", "gain_core_cp", "other_cp_granted",
-    "gain_cp",  # -- code
+    "gain_cp",
     "half_strength", "below_starting_strength", "at_or_below_half",
     "needs_battle_shock_roll", "leadership_passes", "modified_ld", "leadership_roll",
     "battle_shock_after_roll", "oc_while", "fall_back_modes", "may_start_action", "may_surge",
@@ -63,7 +63,6 @@ def other_cp_granted(gained_this_round: int, amount: int) -> int:
     return max(0, min(amount, OTHER_CP_PER_ROUND - gained_this_round))
 
 
-# -- code:
 def gain_cp(cp: int, amount: int, *, capped: bool = True, gained_this_round: int = 0) -> int:
     """A player's CP after a rule grants them ``amount`` beyond Core CP (08.02): held to the [EC]
     cap of 1 per battle round from other sources (other_cp_granted; ``gained_this_round``: what

@@ -232,7 +232,7 @@ def ingress_problems(fps: Sequence[Footprint], board: tuple[float, float],
     return problems
 
 
-# -- reserves: rules that move units into reserves, bring them back, or read their arrival -----
+# rules that move units into reserves, bring them back, or read their arrival -----
 
 def removal_problem(on_battlefield: bool, engaged: bool) -> str | None:
     """20.02 Why a unit cannot be removed from the battlefield into strategic reserves by a

@@ -53,7 +53,7 @@ class ShooterFacts(NamedTuple):
     monster_or_vehicle: bool  # the unit is a MONSTER/VEHICLE unit (any model, 02.05.01)
     has_indirect: bool  # a model carries an [INDIRECT FIRE] weapon
     snap_granted: bool = False  # 15.09 a rule (15.08 Fire Overwatch) lets it shoot with snap shooting
-    # -- elig: a rule lets it shoot in a turn it advanced / fell back (sim.rules.effects.eligibility)
+    # a rule lets it shoot in a turn it advanced / fell back (sim.rules.effects.eligibility)
     advance_lifted: bool = False
     fall_back_lifted: bool = False
 

@@ -87,7 +87,7 @@ def toggle_removal(sb, mid: str) -> None:
 # --- any other decision (a rule's choice, issue 26, or a kind this panel has no dialog for) ----
 WORDS = {"decline": "Decline", "use": "Use", "call": "Call it now", "reroll": "Re-roll", "yes": "Yes", "no": "No",
          "pass": "Not now", "skip": "Not now", "none": "None"}
-WORDS["done"] = "Done: no more units"  # -- reserves: the end of a choice of several friendly units (V.DONE)
+WORDS["done"] = "Done: no more units"  # the end of a choice of several friendly units (V.DONE)
 
 
 def option_text(sb, opt) -> str:
@@ -107,7 +107,7 @@ def option_text(sb, opt) -> str:
     m = sb.scene.models.get(s)
     if m is not None:
         return f"{m.name} ({s})"
-    if " at " in s:  # -- cabal: a ritual's answer, "<ritual key> at <unit id>[ +D6]" (sim.rules.effects.rituals)
+    if " at " in s:  # a ritual's answer, "<ritual key> at <unit id>[ +D6]" (sim.rules.effects.rituals)
         from sim.rules.effects import rituals as RT
         from sim.rules.effects import table
         key, target, extra = RT.parse(s)
@@ -148,7 +148,7 @@ def build_generic(flow, sb, req) -> None:
     rec = rule_of(req)
     if rec is not None:
         flow.para(f"{rec.name} ({rec.source}): {rec.summary}", "#muted")
-    legend = req.context.get("legend") if isinstance(req.context, dict) else None  # -- code: what options' words mean
+    legend = req.context.get("legend") if isinstance(req.context, dict) else None  # what options' words mean
     for line in legend if isinstance(legend, list) else ():
         flow.para(str(line), "#muted")
     options = list(req.options) if isinstance(req.options, (list, tuple)) else []
@@ -169,7 +169,6 @@ def build_generic(flow, sb, req) -> None:
         flow.newline()
 
 
-# -- code:
 def build_oath(flow, sb, req) -> None:
     """An oath (sim.phases.oaths): a row per deed, a button per quality ("random": rolled), the
     legend of what each names above; the default policy's oath highlighted."""

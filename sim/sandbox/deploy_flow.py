@@ -54,7 +54,7 @@ def pre_battle_headline(battle) -> tuple[int, str, str] | None:
         if req is not None and req.kind == "role":
             return req.player, f"Roles: {names[req.player]} won the roll-off and chooses", \
                 f"Roles: {names[req.player]} chooses"
-        if req is not None and req.kind in ("oath", "oath_target"):  # -- code (sim.phases.oaths)
+        if req is not None and req.kind in ("oath", "oath_target"):  # (sim.phases.oaths)
             return req.player, f"Oath: {names[req.player]} swears its oath", f"Oath: {names[req.player]}"
         return None
     who, short = f"{names[ts.chooser]} ({role_name(ts, ts.chooser)})", names[ts.chooser]

@@ -371,7 +371,7 @@ def _decision(flow, sb) -> None:
             flow.button("down", lambda k=k: sb.move_group(k, +1), name=f"down:{k}", width=50, height=24, size=12)
             flow.newline()
         flow.button("Confirm", lambda: sb.answer(list(order)), name="confirm", object_id="#primary")
-    elif req.kind == "oath":  # -- code (a deed and a quality: a grid)
+    elif req.kind == "oath":  # (a deed and a quality: a grid)
         from sim.sandbox.decision_panel import build_oath
         build_oath(flow, sb, req)
     else:  # (a rule's choice, issue 26, or any kind without a dialog of its own)

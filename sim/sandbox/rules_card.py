@@ -53,7 +53,7 @@ class RuleLine:
     holder: str = ""  # the unit id of the unit holding it
     bearers: tuple = ()
     aura: float = 0.0  # the largest aura range of its grants ("), 0: none
-    domain: bool = False  # -- zones: a grant reads its army's domain (hovering it tints the domain)
+    domain: bool = False  # a grant reads its army's domain (hovering it tints the domain)
     grants: list = field(default_factory=list)
 
     @property
@@ -87,14 +87,14 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
     """The choice in force for ``owner``'s rule, in words (the battle must be entered); ``scope``:
     the holding unit's id for a datasheet ability (sim.world.rule_effects.scope_of)."""
     c = rec.choice
-    if any(g.what.kind == V.GAIN_DICE for g in rec.grants):  # -- faith: the rule's pool of dice (Miracle dice)
+    if any(g.what.kind == V.GAIN_DICE for g in rec.grants):  # the rule's pool of dice (Miracle dice)
         res = R.current
         pool = [] if res is None else res.dice_pools.get(RE.choice_key(owner, rec.key), [])
         return f"dice in its pool: {', '.join(map(str, sorted(pool, reverse=True))) or 'none'}"
     if c is None:
-        return oath_words(rec, owner)  # -- code
+        return oath_words(rec, owner)
     value = RE.choice_of(owner, rec.key, scope)
-    if c.kind == V.DICE_OPTIONS:  # -- faith:
+    if c.kind == V.DICE_OPTIONS:
         return f"active this round: {', '.join(value)}" if isinstance(value, list) else "none active this round"
     used = RE.uses_of(owner, rec.key, scope)
     left = f" ({max(0, c.uses - used)} use{'s' if c.uses - used != 1 else ''} left)" if c.uses else ""
@@ -102,11 +102,11 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
         return f"marked {_unit_name(value)}" if value is not None else "no unit marked yet"
     if c.kind == V.PICK_FRIEND:
         return f"affecting {_unit_name(value)}" if value is not None else "no friendly unit picked yet"
-    if c.kind == V.PICK_OPTION and isinstance(value, list):  # -- shock: (KEPT: every option picked so far)
+    if c.kind == V.PICK_OPTION and isinstance(value, list):  # (KEPT: every option picked so far)
         return f"{', '.join(value)} chosen"
     if c.kind == V.PICK_OPTION:
         return f"{value} chosen" if value else f"no option chosen yet ({', '.join(c.options)})"
-    if c.kind == V.PICK_FRIENDS:  # -- reserves: several friendly units
+    if c.kind == V.PICK_FRIENDS:  # several friendly units
         return ("picked " + ", ".join(_unit_name(v) for v in value)) if isinstance(value, list) and value \
             else "no friendly units picked"
     res = R.current  # (when and by whom the choice was made: sim.world.resources.rule_choices)
@@ -119,7 +119,6 @@ def choice_words(rec: V.RuleRecord, owner: int, scope: str = "") -> str:
     return "not called" + left
 
 
-# -- code:
 def oath_words(rec: V.RuleRecord, owner: int) -> str:
     """The oath an OATH rule's army swore (sim.phases.oaths), in words: "oath: <deed>, <quality>"
     and ", Honoured" once its deed is done ("" for a rule without an oath)."""
@@ -206,7 +205,7 @@ def rule_lines(battle, ent: int) -> list[RuleLine]:
                                 esper.component_for_entity(holder, Unit).id, held.bearers,
                                 max((g.range for g in rec.grants), default=0.0),
                                 domain=any(c[0] in V.DOMAIN_CONDITIONS for g in rec.grants
-                                           for c in g.when.conditions))  # (-- zones)
+                                           for c in g.when.conditions))
         return lines[k]
 
     for held in RE.held_by(ent):
@@ -250,7 +249,7 @@ def rule_tip(r: RuleLine) -> str:
         out.append(f"left out: {r.partial}")
     if r.aura:
         out.append(f'hover: its aura ({r.aura:g}") on the table')
-    elif r.domain:  # -- zones
+    elif r.domain:
         out.append("hover: its army's domain on the table")
     return "<br>".join(out)
 
@@ -326,7 +325,6 @@ def aura_rings(battle, scene, cam, key: str, holder: str) -> tuple[list, str]:
     return [], ""
 
 
-# -- zones:
 DOMAIN = (196, 150, 220)  # a domain's tint
 
 
@@ -376,7 +374,7 @@ class AuraRings:
         self.rings: list = []
         self.label = ""
         self._layer = None
-        self._domain = None  # (-- zones: the hovered rule's domain, tinted)
+        self._domain = None  # (the hovered rule's domain, tinted)
 
     def draw(self, surf, sb, hovered) -> None:
         if hovered is None:
@@ -390,7 +388,7 @@ class AuraRings:
             self.rings, self.label = aura_rings(sb.battle, sb.scene, cam, *hovered)
             self._layer = RR.union_layer(vp.size, vp.topleft, self.rings, AURA, 22, 200) if self.rings else None
             self._domain = None
-            if not self.rings:  # (-- zones: a rule reading its army's domain)
+            if not self.rings:  # (a rule reading its army's domain)
                 d, label = domain_areas(sb.battle, *hovered)
                 if d is not None:
                     self._domain, self.label = domain_layer(surf.get_size(), cam, d), label

@@ -253,7 +253,7 @@ def _mission(m) -> list[str]:
         out.append(f"defender = {_q(sides[m.defender])}")
     out.append("players = { " + ", ".join(f"{side} = {_q(kind)}" for side, kind in zip(sides, m.players)) + " }")
     out.append('deployment = "rules"' if rules else f"deployed = {'true' if m.deployed else 'false'}")
-    if m.size != "strike force":  # -- reserves: the battle size a rule's numbers read
+    if m.size != "strike force":  # the battle size a rule's numbers read
         out.append(f"size = {_q(m.size)}")
     if m.objectives:
         out.append("objectives = [")

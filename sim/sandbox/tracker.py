@@ -250,7 +250,7 @@ def phase_todo(battle) -> list[tuple[str, bool]]:
                         f"round 3, destroyed (20.03)", False))
     elif ts.phase == Phase.SHOOTING:
         can = [_uid(u) for u in _own(battle, me) if not W.unit_state(u).selected_to_shoot
-               and (not W.unit_state(u).fell_back or RR.permitting(battle, u, EL.SHOOT))  # (-- elig: a rule's leave)
+               and (not W.unit_state(u).fell_back or RR.permitting(battle, u, EL.SHOOT))  # (a rule's leave)
                and any(not w.is_melee for m in W.unit_models(u) for w in W.weapons_of(m))]
         if can:
             out.append((f"may still shoot: {', '.join(can)} (10.02)", False))

@@ -404,7 +404,7 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
     out = []
     for name, value in v.items():
         rec = table.resolve(name)
-        # -- code: an oath (its OATH grant) sworn by the scenario: "<deed> / <quality>" (sim.rules.effects.oaths)
+        # an oath (its OATH grant) sworn by the scenario: "<deed> / <quality>" (sim.rules.effects.oaths)
         if rec is not None and rec.key in held and any(g.what.kind == V.OATH for g in rec.grants):
             from sim.rules.effects import oaths
             try:
@@ -415,7 +415,7 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
                                       value, name)
             out.append((rec.key, value))
             continue
-        # -- elig: a mark (its MARK grant): the friendly unit it starts on
+        # a mark (its MARK grant): the friendly unit it starts on
         if rec is not None and rec.key in held and rec.choice is None and any(g.what.kind == V.MARK for g in rec.grants):
             if value not in friends:
                 ar.sub("chosen").fail(f"the id of a friendly unit ({', '.join(friends)}) the mark starts on", value, name)
@@ -432,13 +432,13 @@ def _chosen(ar: Reader, owner: int, army: Army, units) -> tuple:
         elif rec.choice.kind == V.PICK_OPTION:
             if value not in rec.choice.options:
                 ar.sub("chosen").fail(f"one of the rule's options ({', '.join(rec.choice.options)})", value, name)
-        elif rec.choice.kind == V.PICK_FRIENDS:  # -- reserves: the friendly units picked, a list
+        elif rec.choice.kind == V.PICK_FRIENDS:  # the friendly units picked, a list
             most = max(rec.choice.most)
             if not (isinstance(value, list) and 1 <= len(value) <= most and len(set(value)) == len(value)
                     and all(x in friends for x in value)):
                 ar.sub("chosen").fail(f"a list of 1 to {most} ids of friendly units ({', '.join(friends)})",
                                       value, name)
-        elif rec.choice.kind == V.DICE_OPTIONS:  # -- faith: the options in force (before the first round's roll)
+        elif rec.choice.kind == V.DICE_OPTIONS:  # the options in force (before the first round's roll)
             from sim.rules.effects.dice_options import option_names
             names = option_names(rec.choice)
             if (not isinstance(value, list) or not value or len(value) > rec.choice.picks
@@ -513,7 +513,7 @@ def _rules(r: Reader, key: str) -> tuple[str, ...]:
                 r.sub(key).fail("a rule's key: the name is printed by several rules ("
                                 + ", ".join(x.key for x in several) + ")", k, i)
             r.sub(key).fail("a rule the engine models (`sim rules` lists them; put any other in labels)", k, i)
-        if rec.source == "ritual":  # -- cabal: a ritual is attempted through the rule that opens it, never held
+        if rec.source == "ritual":  # a ritual is attempted through the rule that opens it, never held
             r.sub(key).fail("a rule a unit holds (a ritual is attempted through the rule that opens it: "
                             "Cabal of Sorcerers)", k, i)
         if rec.key not in out:

@@ -26,7 +26,7 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
         return None
     r = top.sub("mission")
     r.keys({"name", "rounds", "first", "defender", "objectives", "players", "zones", "deployed", "deployment",
-            "size"})  # (-- reserves: the battle size)
+            "size"})  # (the battle size)
     name = r.get("name", str, "battlefield dominance")
     if name != "battlefield dominance":
         r.fail("'battlefield dominance' (the one mission this simulator plays, 26)", name, "name")
@@ -99,7 +99,7 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
 
 
 def _size(r: Reader) -> str:
-    """-- reserves: the battle size (what a rule's numbers "by battle size" read; Strike Force unless given)."""
+    """The battle size (what a rule's numbers "by battle size" read; Strike Force unless given)."""
     from sim.rules.effects.vocabulary import BATTLE_SIZES
     size = r.get("size", str, "strike force")
     if size not in BATTLE_SIZES:

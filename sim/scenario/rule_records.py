@@ -78,7 +78,7 @@ def to_toml(records) -> str:
         out.append(f"summary = {_q(r.summary)}")
         if r.partial:
             out.append(f"partial = {_q(r.partial)}")
-        if r.pool:  # -- reserves
+        if r.pool:
             out.append("pool = [" + ", ".join(map(str, r.pool)) + "]")
         if r.choice is not None:
             c = r.choice
@@ -89,18 +89,17 @@ def to_toml(records) -> str:
                 pairs.append(("uses", str(c.uses)))
             if c.options:
                 pairs.append(("options", _list(c.options)))
-            if c.turn != V.OWN_TURN:  # -- shock:
+            if c.turn != V.OWN_TURN:
                 pairs.append(("turn", _q(c.turn)))
             if c.rounds:
                 pairs.append(("rounds", "[" + ", ".join(str(n) for n in c.rounds) + "]"))
             if c.adds_to:
                 pairs.append(("adds_to", _q(c.adds_to)))
-            # -- reserves:
             if c.most:
                 pairs.append(("most", "[" + ", ".join(map(str, c.most)) + "]"))
             if c.at != V.AT_START:
                 pairs.append(("at", _q(c.at)))
-            if c.kind == V.DICE_OPTIONS:  # -- faith:
+            if c.kind == V.DICE_OPTIONS:
                 pairs += [("dice", str(c.dice)), ("picks", str(c.picks)), ("needs", _list(c.needs))]
             out.append(f"choice = {_inline(pairs)}")
         for g in r.grants:

@@ -20,8 +20,8 @@ from sim.world import queries as W
 DECISION_KINDS = {"allocation_order", "precision", "psychic", "duplicate", "lethal_hits", "stratagem",
                   "coherency_removal", "weapons", "charge_targets", "arrival", "role", "emergency_disembark",
                   "rule_choice", "rule_reroll",
-                  "oath", "oath_target"}  # -- code
-DECISION_KINDS |= {"dice_pool"}  # -- faith: a pool's die for a roll (sim.systems.dice_pools)
+                  "oath", "oath_target"}
+DECISION_KINDS |= {"dice_pool"}  # a pool's die for a roll (sim.systems.dice_pools)
 SHOOTING_TYPES = set(_SH.SHOOTING_TYPES)  # (10.02 step 2; snap shooting only a rule grants, 15.09)
 FIGHT_TYPES = tuple(FightType)  # 12.05 / 12.06
 STEPS = {r.script_step: r for r in C.RECORDS if r.script_step}
@@ -326,7 +326,7 @@ def _decisions(dr: Reader, unit, units) -> dict:
         for i, src in enumerate(v):
             if not isinstance(src, str):
                 dr.sub("psychic").fail("a modifier source (a string)", src, i)
-    if dr.has("oath"):  # -- code: "<deed> / <quality>" (sim.rules.effects.oaths)
+    if dr.has("oath"):  # "<deed> / <quality>" (sim.rules.effects.oaths)
         from sim.rules.effects import oaths
         v = dr.data["oath"]
         try:
@@ -334,7 +334,7 @@ def _decisions(dr: Reader, unit, units) -> dict:
         except ValueError:
             dr.fail(f"an oath \"<deed> / <quality>\", a deed of {', '.join(oaths.options(oaths.DEEDS))} and a "
                     f"quality of {', '.join(oaths.options(oaths.QUALITIES))}", v, "oath")
-    if dr.has("oath_target"):  # -- code
+    if dr.has("oath_target"):
         v = dr.data["oath_target"]
         chars = [mid for mid, (_u, m) in enemy.items() if m.character]
         if not (isinstance(v, str) and v in chars):

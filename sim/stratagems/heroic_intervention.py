@@ -24,7 +24,7 @@ from sim.systems import rule_effects as RX
 from sim.systems.removal import remove_casualties
 from sim.rules.effects import vocabulary as EV
 from sim.rules.effects import phase_rules as PR
-import math  # -- faith:
+import math
 from sim.rules.effects import dice_pool as DPR
 from sim.systems import dice_pools as DPS
 
@@ -61,7 +61,7 @@ def _offer(battle, player: int, moment: Moment):
     st = W.unit_state(u)
     battle.changes.touched(u)
     dice = battle.dice
-    if RE.any_rules():  # -- faith: a pool's die may stand for one of the two (sim.systems.dice_pools)
+    if RE.any_rules():  # a pool's die may stand for one of the two (sim.systems.dice_pools)
         near = MV.unit_gap(u, W.enemy_units(u))
         dice = DPS.dice_for(battle, (yield from DPS.substitute(
             battle, u, "charge", DPR.two_dice_chance(99 if near is None else math.ceil(near - 1e-9)))),

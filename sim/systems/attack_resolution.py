@@ -473,7 +473,7 @@ class AttackResolutionSystem(esper.Processor):
         return battle.offer_after_roll(owner, unit_ent, Roll(
             roll, rolls, lambda i, why: battle.dice.d6(1, f"{purpose} ({why})")[0], candidates, pool=pool.index))
 
-    # -- faith: a pool's die standing for one die of the hit, wound or save roll (SUBSTITUTE)
+    # a pool's die standing for one die of the hit, wound or save roll (SUBSTITUTE)
     @staticmethod
     def _substituted(battle, ent, pool: Pool, roll: str, purpose: str, act=None):
         """The dice the pool's ``roll`` is made with: the battle's, or with a die of a rule's

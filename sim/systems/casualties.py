@@ -35,7 +35,7 @@ class CasualtySystem(esper.Processor):
             removed = done.value
         battle.record({"type": ev.ATTACKS_DONE, "unit": esper.component_for_entity(ent, Unit).id,
                        "kind": act.kind, "removed": removed})
-        if battle.resources.has_rules:  # (-- elig: a rule's mark moved by an enemy unit destroyed)
+        if battle.resources.has_rules:  # (a rule's mark moved by an enemy unit destroyed)
             RX.mark_after_attacks(battle, ent)
         esper.remove_component(ent, Activation)
         battle.activation_unit = None

@@ -49,7 +49,7 @@ def apply_ingress(battle, unit: str, to) -> None:
     st.move_selected = st.move_type = MoveType.INGRESS
     st.set_up_this_turn = True
     ts = battle.turn_state
-    if ts is not None and battle.resources.has_rules:  # -- reserves: what V.ARRIVED reads
+    if ts is not None and battle.resources.has_rules:  # what V.ARRIVED reads
         st.arrived = (ts.round, ts.active)
     board = battle.scenario.board
     deep_strike = W.every_model_has(ent, Hook.ARRIVES_ANYWHERE)  # (24.09: no edge to touch)
@@ -64,7 +64,7 @@ def apply_ingress(battle, unit: str, to) -> None:
 
 
 def _shorter_arrival(battle, ent: int, unit: str, fps) -> None:
-    """-- zones: a Deep Strike set-up within 8" of an enemy model that a rule's shorter arrival
+    """A Deep Strike set-up within 8" of an enemy model that a rule's shorter arrival
     distance allowed (sim.world.rule_reads.arrival_distance) is logged as that rule's effect."""
     from sim.world import rule_effects as RE
     if not RE.any_rules():

@@ -53,10 +53,10 @@ def remove_casualties(battle):
     removed = [W.model_id(e) for e in casualties]
     units = list(dict.fromkeys(W.unit_of(e) for e in casualties)) if rules else ()
     M.remove_casualties(casualties)
-    if rules:  # -- faith: a pool's dice gained as a unit holding its rule is destroyed
+    if rules:  # a pool's dice gained as a unit holding its rule is destroyed
         dice_pools.units_destroyed(battle, [u for u in units if W.unit_destroyed(u)])
     battle.changes.moved(casualties)
-    if rules:  # -- reserves: a rule bringing a destroyed unit back (V.RESURGE)
+    if rules:  # a rule bringing a destroyed unit back (V.RESURGE)
         yield from RX.resurge(battle, list(dict.fromkeys(W.unit_of(e) for e in casualties)))
     return removed
 

@@ -53,7 +53,7 @@ def roll_modifier(battle, u: int, stat: str) -> int:
     if not RE.any_rules():
         return 0
     acts = modifying(battle, u, stat)
-    if stat in V.IGNORED_STATS:  # (-- elig: the penalties it ignores, logged)
+    if stat in V.IGNORED_STATS:  # (the penalties it ignores, logged)
         every = [a for a in RE.acting(battle, u, (V.MODIFY,)) if a.grant.what.stat == stat]
         skipped = [a for a in every if a not in acts]
         if skipped:
@@ -216,7 +216,7 @@ def _return(battle, u: int, a, e) -> None:
             if not W.alive(m) and not W.on_table(m)]
     if e.which == V.WOUNDS:
         gains, back = PR.regain(n, wounded, dead)
-    elif e.which == V.ONE_MODEL:  # -- zones: one wounded model, no returns
+    elif e.which == V.ONE_MODEL:  # one wounded model, no returns
         gains, back = PR.regain_one(n, wounded), []
     else:  # (MODELS: whole models back, each with every wound)
         gains, back = {}, [mid for mid, _w in dead][:n]
@@ -262,7 +262,6 @@ def _place(battle, u: int, m: int):
     return PR.place_returned(W.footprint(m), mine, others, enemies, battle.scenario.board)
 
 
-# -- zones:
 def after_battle_shock(battle, u: int, passed: bool) -> bool:
     """01.07 Just after the unit's battle-shock test: passed, the RETURN effects of the moment
     V.AT_PASSED_SHOCK acting on it (as ``returns`` applies them); failed, the MORTAL_WOUNDS
@@ -293,7 +292,7 @@ def spend_stratagem_cost(battle, name: str, target: str | None) -> None:
             RE.use(battle, a)
 
 
-# -- reserves: units a rule moves into reserves, and destroyed units it brings back --------------
+# units a rule moves into reserves, and destroyed units it brings back --------------
 
 def picked(battle, player: int, rec: V.RuleRecord, units: list[str]) -> None:
     """The effects that act when a PICK_FRIENDS choice of ``rec`` picked ``units``: TO_RESERVES
@@ -359,7 +358,7 @@ def resurge(battle, units: list[int]):
                            f"({left - cost} left)")
 
 
-# -- elig: a rule's mark moved by what a unit destroyed
+# a rule's mark moved by what a unit destroyed
 def mark_after_attacks(battle, u: int) -> None:
     """After all of the unit's attacks are resolved (its casualties removed): if they destroyed an
     enemy unit, each MARK grant acting on it (trigger ON_DESTROYING) moves its rule's mark to the
@@ -396,7 +395,7 @@ def mark_after_attacks(battle, u: int) -> None:
 
 
 def permission_used(battle, u: int, act: str) -> None:
-    """-- elig: log the rules that let the unit ``act`` (shoot or declare a charge) in a turn it
+    """Log the rules that let the unit ``act`` (shoot or declare a charge) in a turn it
     advanced or fell back (sim.world.rule_reads.permitting), as a ``rule effect``."""
     from sim.rules.effects import eligibility as EL
     from sim.world.rule_reads import permitting

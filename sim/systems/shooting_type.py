@@ -36,7 +36,7 @@ class ShootingTypeSystem(esper.Processor):
             eligible[t] = r is None
             if r:
                 reasons[t] = r
-        if battle.resources.has_rules and act.shooting_type is not None:  # (-- elig: a rule's leave, logged)
+        if battle.resources.has_rules and act.shooting_type is not None:  # (a rule's leave, logged)
             st = W.unit_state(ent)
             if st.fell_back or (st.advanced and act.shooting_type != SH.ASSAULT):
                 RX.permission_used(battle, ent, EL.SHOOT)

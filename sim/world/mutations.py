@@ -117,7 +117,6 @@ def set_up(unit_ent: int, places) -> list[int]:
     return models
 
 
-# -- reserves:
 
 def to_reserves(unit_ent: int) -> None:
     """20.02 A rule removes the unit from the battlefield into strategic reserves: off the

@@ -157,7 +157,7 @@ def every_model_has(unit_ent: int, hook: str) -> bool:
     destroyed has an ability with ``hook`` (on the battlefield or not)."""
     models = [m for m in esper.component_for_entity(unit_ent, Unit).models
               if esper.component_for_entity(m, Wounds).remaining > 0]
-    conferred = R.current.conferred  # -- reserves: a unit ability a rule confers (V.UNIT_ABILITY)
+    conferred = R.current.conferred  # a unit ability a rule confers (V.UNIT_ABILITY)
     if models and conferred is not None and hook in conferred(unit_ent):
         return True
     return bool(models) and all(any(hook in a.spec.hooks for a in model_abilities(m)) for m in models)

@@ -34,25 +34,25 @@ class Resources:
     # the choices rules asked of their players (sim.rules.effects.vocabulary.RuleChoice), by
     # "<player>:<rule key>": {"value": the enemy unit id picked or True once called, "round": the
     # battle round, "player": whose turn it was made in}
-    # -- cabal: and the rituals in force (sim.phases.rituals), by "<player>:<ritual key>", with "result" (the
+    # and the rituals in force (sim.phases.rituals), by "<player>:<ritual key>", with "result" (the
     # Psychic test's total) and "ritual" (its key) besides; they end with the phase
     rule_choices: dict = field(default_factory=dict)
     # uses made of rules limited per battle, by "<player>:<rule key>"
     rule_uses: dict = field(default_factory=dict)
-    # -- code: the oaths sworn (sim.rules.effects.oaths), by player name: {"deed", "quality" (keys),
+    # the oaths sworn (sim.rules.effects.oaths), by player name: {"deed", "quality" (keys),
     # "random" (a part rolled), "cp" (gained when fulfilled), "target" (TYRANT's model id, once picked),
     # "fulfilled" (the battle round it was, once it is)}; empty (unhashed) in a battle without one
     oaths: dict = field(default_factory=dict)
-    # -- faith: the dice each army's rule keeps in its pool (GAIN_DICE, SUBSTITUTE: Miracle dice), by
+    # the dice each army's rule keeps in its pool (GAIN_DICE, SUBSTITUTE: Miracle dice), by
     # "<player>:<rule key>": their values, in the order gained (hashed once a die is gained)
     dice_pools: dict = field(default_factory=dict)
     # every (holding unit, held rule, aura grant) of the battle (sim.world.rule_effects), listed
     # on first use
     rule_auras: tuple | None = field(default=None, metadata={"cache": "fixed by the scenario (its units' rules)"})
-    # -- reserves: in a battle with rules, sim.world.rule_reads.conferred_hooks (the hooks of the unit abilities
+    # in a battle with rules, sim.world.rule_reads.conferred_hooks (the hooks of the unit abilities
     # rules confer on a unit now), which queries.every_model_has reads; None without rules
     conferred: object = field(default=None, metadata={"cache": "fixed by the scenario (its units' rules)"})
-    # -- elig: what rules remember of the battle besides choices and uses (hashed once set): by
+    # what rules remember of the battle besides choices and uses (hashed once set): by
     # "<player>:<rule key>|marked" the unit id a MARK grant moved the rule's mark to; by "<unit id>|engaged at
     # start" {"turn": "<round>.<active player>", "units": [enemy unit ids]} for a unit an ELIGIBLE grant reaches
     rule_marks: dict = field(default_factory=dict)

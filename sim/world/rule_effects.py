@@ -35,7 +35,7 @@ from sim.rules.effects import rituals as RT
 from sim.rules.effects import vocabulary as V
 from sim.rules.effects.conditions import Facts, why_not
 from sim.rules.geometry import within_distance
-from sim.rules.geometry import EPS, footprint_polygon_distance  # -- shock:
+from sim.rules.geometry import EPS, footprint_polygon_distance
 from sim.rules.turn import PLAYER
 from sim.world import queries as W
 from sim.world import resources as R
@@ -166,7 +166,7 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
         return []
     out: list[Acting] = []
     owner = esper.component_for_entity(unit_ent, Unit).owner
-    kws = W.unit_keywords(unit_ent) or W.roster(unit_ent).keywords  # (-- reserves: off the battlefield or
+    kws = W.unit_keywords(unit_ent) or W.roster(unit_ent).keywords  # (off the battlefield or
     # destroyed, a unit keeps its keywords: a rule picking it before deployment, or acting as it is destroyed)
     my_id = esper.component_for_entity(unit_ent, Unit).id
     picked: set = set()  # (a rule reaching a chosen friend once, however many units hold it)
@@ -181,7 +181,7 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
             elif g.who == V.CHOSEN_FRIEND and (h.record.key, g) not in picked and _picked(owner, unit_ent, h, my_id):
                 picked.add((h.record.key, g))
                 out.append(Acting(h, g, unit_ent))
-    # -- cabal: the rituals its army manifested this phase (sim.phases.rituals)
+    # the rituals its army manifested this phase (sim.phases.rituals)
     if R.current.rule_choices:
         out += _rituals(unit_ent, owner, kws, kinds)
     for other, h, g in _aura_sources():
@@ -194,7 +194,7 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
                 picked.add((h.record.key, g))
                 out.append(Acting(h, g, other))
             continue
-        if g.who == V.ENEMIES:  # -- shock: every enemy unit, once per rule, while a holder is on the battlefield
+        if g.who == V.ENEMIES:  # every enemy unit, once per rule, while a holder is on the battlefield
             if not friendly and (h.record.key, g) not in picked and all(k in kws for k in g.keywords) \
                     and not W.unit_destroyed(other) and not W.off_table(other):
                 picked.add((h.record.key, g))
@@ -208,7 +208,6 @@ def reaching(unit_ent: int, kinds: tuple[str, ...] | None = None) -> list[Acting
     return out
 
 
-# -- cabal:
 def _rituals(unit_ent: int, owner: int, kws, kinds) -> list[Acting]:
     """The lasting grants (sim.rules.effects.rituals.lasting) of each ritual in force for the
     unit's army (a ``rule_choices`` entry with "ritual": sim.phases.rituals), with the grant's
@@ -250,7 +249,7 @@ def _picked(owner: int, holder: int, h: V.Held, uid: str) -> bool:
     rec = h.record
     if rec.choice is not None:
         v = choice_of(owner, rec.key, scope_of(rec, holder))
-        return v == uid or (isinstance(v, list) and uid in v)  # (-- reserves: PICK_FRIENDS keeps a list)
+        return v == uid or (isinstance(v, list) and uid in v)  # (PICK_FRIENDS keeps a list)
     for lh in held_by(holder):
         for g in lh.record.grants:
             if g.what.kind == V.LEND and any(n.endswith(f"({g.what.ability})") for n in rec.names) \
@@ -284,11 +283,10 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
         if mine and theirs and (every or V.TARGET_WITHIN in need):
             dist = min(W.nearest_distances(mine, theirs))
     leading = (every or V.LEADING in need) and bool(held.bearers) and _leads(holder, held.bearers)
-    # -- shock:
     near = _holder_units(unit_ent, holder) if every or V.NEAR_KEYWORD in need or V.NOT_NEAR_KEYWORD in need else ()
-    oaths = R.current.oaths  # -- code: the army's oath (sim.phases.oaths), if it swore one
+    oaths = R.current.oaths  # the army's oath (sim.phases.oaths), if it swore one
     oath = oaths.get(PLAYER[owner]) if oaths else None
-    # -- elig: the restrictions on the other unit, and the rule's mark
+    # the restrictions on the other unit, and the rule's mark
     at_start = targeted = marked = False
     if other is not None and (every or V.NOT_ENGAGED_AT_START in need):
         at_start = esper.component_for_entity(other, Unit).id in engaged_at_start(battle, unit_ent)
@@ -313,15 +311,12 @@ def facts(battle, unit_ent: int, held: V.Held, holder: int, attack: str = "", ot
                  holder_units=near,
                  in_own_zone=(every or V.IN_OWN_ZONE in need) and _in_own_zone(battle, unit_ent),
                  target_battle_shocked=other is not None and W.unit_state(other).battle_shocked,
-                 options_picked=tuple(choice) if kind in (V.PICK_OPTION, V.DICE_OPTIONS)  # (-- faith: dice options)
+                 options_picked=tuple(choice) if kind in (V.PICK_OPTION, V.DICE_OPTIONS)  # (dice options)
                  and isinstance(choice, list) else (),
-                 # -- cabal:
                  psychic_result=psychic_result(owner, held.record.key) if held.record.source == V.RITUAL_SOURCE
                  else 0,
-                 # -- zones:
                  psychic=psychic, **_domain_facts(battle, unit_ent, owner, every or bool(need & _DOMAIN_NEED), placed),
                  keywords=W.unit_keywords(unit_ent) if (every or V.LACKS_KEYWORD in need) else frozenset(),
-                 # -- reserves:
                  arrived=(every or V.ARRIVED in need) and _arrived(battle, unit_ent),
                  starting_strength=_starting(battle, unit_ent) if every or V.STARTING_STRENGTH in need else 0)
 
@@ -352,7 +347,6 @@ def _holder_units(unit_ent: int, holder: int) -> tuple:
     return tuple(out)
 
 
-# -- zones:
 _DOMAIN_NEED = frozenset(V.DOMAIN_CONDITIONS)
 
 
@@ -386,7 +380,6 @@ def _domain_facts(battle, unit_ent: int, owner: int, needed: bool, placed=None) 
     return {"in_domain": unit_within(fps, d), "wholly_in_domain": unit_wholly_within(fps, d)}
 
 
-# -- reserves:
 
 def battle_size(battle) -> str:
     """The battle size the mission names (V.BATTLE_SIZES; Strike Force in free play)."""
@@ -412,7 +405,7 @@ def _starting(battle, unit_ent: int) -> int:
     return every if ts is None else ts.starting_strength.get(unit_ent, every)
 
 
-# -- elig: what the conditions NOT_ENGAGED_AT_START, NOT_TARGETED and MARKED read
+# what the conditions NOT_ENGAGED_AT_START, NOT_TARGETED and MARKED read
 def turn_key(battle) -> str:
     """"<round>.<active player>": the turn a record of Resources.rule_marks was made in."""
     ts = battle.turn_state

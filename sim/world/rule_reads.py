@@ -26,7 +26,7 @@ def modifying(battle, u: int, stat: str, model: str = "") -> list:
     """The MODIFY grants of ``stat`` acting on the unit now (a BEARER grant only for ``model``,
     its bearer, when given), less the penalties it ignores (ignored_modifiers)."""
     acts = [a for a in RE.acting(battle, u, (V.MODIFY,), model=model) if a.grant.what.stat == stat]
-    if acts and stat in V.IGNORED_STATS:  # (-- elig)
+    if acts and stat in V.IGNORED_STATS:
         ignored = ignored_modifiers(battle, u, stat, acts, model)
         if ignored:
             acts = [a for a in acts if a not in ignored]
@@ -34,7 +34,7 @@ def modifying(battle, u: int, stat: str, model: str = "") -> list:
 
 
 def ignored_modifiers(battle, u: int, stat: str, acts: list, model: str = "") -> list:
-    """-- elig: of the MODIFY grants ``acts`` of ``stat``, those the unit ignores: every penalty,
+    """Of the MODIFY grants ``acts`` of ``stat``, those the unit ignores: every penalty,
     when an IGNORE_MODIFIERS effect of that stat acts on it (sim.rules.effects.phase_rules
     .kept_modifiers decides); [] otherwise."""
     if not any(a.grant.what.stat == stat for a in RE.acting(battle, u, (V.IGNORE_MODIFIERS,), model=model)):
@@ -125,7 +125,6 @@ def feel_no_pain(battle, u: int, own: dict[str, int]) -> dict[str, int]:
     return out
 
 
-# -- zones:
 def arrival_distance(battle, u: int, fps) -> tuple[float, list]:
     """24.09 How far from every enemy model a Deep Strike set-up of the unit at ``fps`` (its
     models' footprints as set up) must be: the smallest ARRIVAL_DISTANCE acting on it there (its
@@ -141,7 +140,6 @@ def arrival_distance(battle, u: int, fps) -> tuple[float, list]:
     return min(best, ENEMY_DISTANCE), [a for a in acts if float(a.grant.what.value) == best]
 
 
-# -- reserves:
 
 def conferred_hooks(unit_ent: int) -> frozenset:
     """The hooks of the core unit abilities rules confer on the unit now (V.UNIT_ABILITY, e.g.
@@ -154,7 +152,7 @@ def conferred_hooks(unit_ent: int) -> frozenset:
     return frozenset(hooks)
 
 
-# -- elig: a rule's permission to shoot or charge after advancing or falling back
+# a rule's permission to shoot or charge after advancing or falling back
 def permitting(battle, u: int, act: str) -> list:
     """09.06 / 09.07 The ELIGIBLE grants acting on the unit now that let it ``act`` (EL.SHOOT or
     EL.CHARGE) after its move this turn: [] when its move bars nothing, or the grants acting do
@@ -187,7 +185,7 @@ def permission_refusal(battle, u: int, act: str, target: int, acts: list) -> str
 
 
 def advancing_costs_nothing(battle, u: int) -> bool:
-    """-- elig: ELIGIBLE grants acting on the unit now would let it both shoot and declare a charge
+    """ELIGIBLE grants acting on the unit now would let it both shoot and declare a charge
     were it to advance (their conditions on a target aside): the default player's cue to advance
     (sim.players.default)."""
     if battle is None or not RE.any_rules():

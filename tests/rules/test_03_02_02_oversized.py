@@ -100,7 +100,7 @@ def test_03_02_02_a_scenario_deploys_an_oversized_model_touching_its_edge():
         _deployed((30, r + 1))
 
 
-# --- reserves: the pure rules ------------------------------------------------------------------
+# -the pure rules ------------------------------------------------------------------
 
 def test_03_02_02_what_fits_within_6_inches_of_an_edge():
     assert fits_edge_strip(round_base(178, 0, 0), BOARD)  # 7.01": only in a corner of the board

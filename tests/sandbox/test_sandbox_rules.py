@@ -49,7 +49,7 @@ def test_card_lists_an_army_rule_not_called_yet(make):
     assert "army rule  |  not called (1 use left)" in text
     assert "+1 to Strength (melee) \u2013 not now: not called" in text
     assert "a 5+ invulnerable save \u2013 not now: not called" in text
-    assert "may declare a charge in a turn it advanced \u2013 not now: not called" in text  # -- elig
+    assert "may declare a charge in a turn it advanced \u2013 not now: not called" in text
     tip = sb.names["rule:waaagh:mob"].tool_tip_text
     assert tip.startswith("<b>Waaagh!</b> (army rule)") and "invulnerable" in tip
 
@@ -232,7 +232,7 @@ def test_option_words(make):
     assert option_text(sb, ["mob", "boss"]) == "Raider Mob, Raider Boss"
     assert option_text(sb, "mob/3") == "Raider (mob/3)"
     assert option_text(sb, "decline") == "Decline" and option_text(sb, "unheard-of") == "unheard-of"
-    # -- cabal: a ritual's answer by the ritual's and the unit's names
+    # a ritual's answer by the ritual's and the unit's names
     assert option_text(sb, "doombolt at mob +D6") == "Doombolt (Psychic) at Raider Mob, with a third die"
     assert option_text(sb, "twist-of-fate at mob") == "Twist of Fate (Psychic) at Raider Mob"
     assert option_text(sb, "none") == "None" and option_text(sb, "tea at noon") == "tea at noon"
@@ -279,7 +279,6 @@ def test_a_limited_grant_used_says_so(make):
     assert (line.state, line.grants[0].why) == (RC.NOT, "not now: used (once per battle)")
 
 
-# -- shock:
 def test_kept_option_picks_in_words_on_the_card(make):
     """Dread abilities picked so far (a PICK_OPTION choice that keeps its picks) on the card."""
     from sim.rules.effects import table
@@ -291,7 +290,6 @@ def test_kept_option_picks_in_words_on_the_card(make):
     _choose(sb, "red", "harbingers-of-dread", ["Despair", "Doom"])
     assert RC.choice_words(rec, 0) == "Despair, Doom chosen"
     pygame.event.clear()
-# -- code:
 def test_an_oath_is_sworn_in_the_decision_panel_and_shown_on_the_card(make, tmp_path):
     """Code Chivalric's oath (sim.phases.oaths) asked as the battle starts: every answer a button,
     the legend of deeds and qualities above them; the answer sworn and its qualities on the card."""
@@ -324,7 +322,6 @@ def test_an_oath_is_sworn_in_the_decision_panel_and_shown_on_the_card(make, tmp_
     assert "Move" in tip and "not now: while its army's oath has the quality" in tip
 
 
-# -- zones:
 def test_hovering_a_rule_that_reads_the_domain_tints_it(make):
     """The Shadow of Chaos on the Champion: hovering its chip tints red's domain (its deployment
     zone alone: nothing is controlled yet) and changes nothing."""

@@ -263,7 +263,6 @@ def save_reroll_faces(models) -> frozenset:
     return frozenset(faces or ())
 
 
-# -- elig:
 @functools.lru_cache(maxsize=64)
 def conferred_hooks(ability: str) -> frozenset:
     """The registry hooks of a conferred weapon ability as printed (e.g. "ASSAULT": 10.05's "can

@@ -47,7 +47,7 @@ def default_answer(choice: V.RuleChoice, enemies: Sequence[tuple[str, float]], r
 
 
 def default_friends(rec: V.RuleRecord, candidates: Sequence[str]):
-    """-- reserves: the default player's next pick of a PICK_FRIENDS choice: none (V.DONE) for a
+    """The default player's next pick of a PICK_FRIENDS choice: none (V.DONE) for a
     rule that takes the units picked off the battlefield (TO_RESERVES: it keeps them fighting),
     else the first candidate in unit order (a deployment ability is worth having)."""
     if not candidates or any(g.what.kind == V.TO_RESERVES for g in rec.grants):
@@ -85,7 +85,7 @@ def expired(lasts: str, made_round: int, made_player: int, now_round: int, now_p
     return False
 
 
-# -- shock: option choices that keep their picks (V.KEPT) and choices asked in some battle rounds only
+# option choices that keep their picks (V.KEPT) and choices asked in some battle rounds only
 def options_left(choice: V.RuleChoice, picked) -> list[str]:
     """The options of a KEPT PICK_OPTION choice not picked yet (``picked``: the picks kept so far,
     of its rule or of the rule it adds to), in the record's order."""

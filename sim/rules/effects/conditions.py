@@ -35,25 +35,20 @@ class Facts:
     has_target: bool = False  # there is another unit (an attack's target, or its attacker for a save)
     target_on_objective: bool = False  # a model of the other unit is within range of an objective marker
     option: str = ""  # the option the rule's PICK_OPTION choice holds ("" none)
-    # -- shock: (keywords, distance to the affected unit) of each unit of the rule's (holder's) army on the battlefield
+    # (keywords, distance to the affected unit) of each unit of the rule's (holder's) army on the battlefield
     holder_units: tuple = ()
-    in_own_zone: bool = False  # -- shock: a model of it is within its own army's deployment zone
-    target_battle_shocked: bool = False  # -- shock: the other unit is battle-shocked
-    options_picked: tuple = ()  # -- shock: every option a KEPT PICK_OPTION choice picked so far
-    # -- cabal:
+    in_own_zone: bool = False  # a model of it is within its own army's deployment zone
+    target_battle_shocked: bool = False  # the other unit is battle-shocked
+    options_picked: tuple = ()  # every option a KEPT PICK_OPTION choice picked so far
     psychic_result: int = 0  # (a ritual's grants) the result of the Psychic test that manifested it
-    # -- code:
     oath_quality: str = ""  # the quality of the oath its army swore (sim.rules.effects.oaths), "" none
     honoured: bool = False  # its army's oath is fulfilled
-    # -- zones:
     in_domain: bool = False  # a model of the unit is within the holding army's domain (sim.rules.effects.domain)
     wholly_in_domain: bool = False  # every model of the unit is wholly within it
     psychic: bool = False  # the attack is made with a [PSYCHIC] weapon (24.29)
     keywords: frozenset = frozenset()  # the affected unit's keywords
-    # -- reserves:
     arrived: bool = False  # set up as Reinforcements, its army's next Fight phase not yet over (V.ARRIVED)
     starting_strength: int = 0  # its Starting Strength in models (01.02.01)
-    # -- elig:
     target_engaged_at_start: bool = False  # the other unit was engaged with this one when the turn began
     target_targeted: bool = False  # another unit charged or attacked the other unit this phase
     marked: bool = False  # the unit is its army's marked unit of the rule (a MARK grant moves it)
@@ -63,13 +58,12 @@ _FACT = {V.CHARGED: "charged", V.STATIONARY: "stationary", V.BELOW_HALF: "below_
          V.ON_OBJECTIVE: "on_objective", V.LEADING: "leading", V.TARGET_CHOSEN: "target_chosen",
          V.CHOSEN: "chosen", V.TARGET_BELOW_HALF: "target_below_half",
          V.BELOW_STARTING: "below_starting", V.LED: "led", V.TARGET_ON_OBJECTIVE: "target_on_objective"}
-_FACT[V.IN_OWN_ZONE] = "in_own_zone"  # -- shock:
+_FACT[V.IN_OWN_ZONE] = "in_own_zone"
 _FACT[V.TARGET_SHOCKED] = "target_battle_shocked"
-_FACT[V.HONOURED] = "honoured"  # -- code
-# -- zones:
+_FACT[V.HONOURED] = "honoured"
 _FACT.update({V.IN_DOMAIN: "in_domain", V.WHOLLY_IN_DOMAIN: "wholly_in_domain", V.PSYCHIC_ATTACK: "psychic"})
-_FACT[V.ARRIVED] = "arrived"  # -- reserves
-_FACT[V.MARKED] = "marked"  # -- elig
+_FACT[V.ARRIVED] = "arrived"
+_FACT[V.MARKED] = "marked"
 
 
 def _alternatives(arg) -> list[str]:
@@ -84,7 +78,7 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return getattr(f, attr)
     if name == V.TARGET_KEYWORD:  # ("MONSTER/VEHICLE": any of them, 02.05.01)
         return any(k in f.target_keywords for k in _alternatives(arg))
-    if name == V.OPTION and f.options_picked:  # -- shock: (a KEPT choice: any option picked so far)
+    if name == V.OPTION and f.options_picked:  # (a KEPT choice: any option picked so far)
         return arg in f.options_picked
     if name == V.OPTION:
         return f.option == arg
@@ -96,26 +90,24 @@ def condition_holds(name: str, arg, f: Facts) -> bool:
         return f.target_distance is not None and within_distance(f.target_distance, float(arg))
     if name == V.BATTLE_ROUND:
         return f.battle_round >= int(arg)
-    if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # -- shock: (01.04.01 "within", up to the tolerance)
+    if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # (01.04.01 "within", up to the tolerance)
         kw, inches = V.near_argument(arg)
-        alts = _alternatives(kw)  # (-- zones: "A/B N": a unit that is A or B)
+        alts = _alternatives(kw)  # ("A/B N": a unit that is A or B)
         near = any(any(k in kws for k in alts) and within_distance(d, inches) for kws, d in f.holder_units)
         return near == (name == V.NEAR_KEYWORD)
-    # -- cabal:
     if name == V.PSYCHIC_RESULT:
         return f.psychic_result >= int(arg)
-    if name == V.OATH_QUALITY:  # -- code
+    if name == V.OATH_QUALITY:
         return f.oath_quality == str(arg)
-    # -- zones:
     if name == V.NOT_WHOLLY_IN_DOMAIN:
         return not f.wholly_in_domain
     if name == V.LACKS_KEYWORD:
         return not any(k in f.keywords for k in _alternatives(arg))
     if name == V.NOT_IN_DOMAIN:
         return not f.in_domain
-    if name == V.STARTING_STRENGTH:  # -- reserves
+    if name == V.STARTING_STRENGTH:
         return f.starting_strength == int(arg)
-    # -- elig: (restrictions on the other unit: they hold when there is none)
+    # (restrictions on the other unit: they hold when there is none)
     if name == V.NOT_ENGAGED_AT_START:
         return not (f.has_target and f.target_engaged_at_start)
     if name == V.NOT_TARGETED:
@@ -145,16 +137,16 @@ def holds(when: V.When, f: Facts) -> bool:
     return why_not(when, f) is None
 
 
-_DOMAIN = " (its deployment zone; no man's land / the enemy zone while it holds half of their objectives)"  # -- zones
+_DOMAIN = " (its deployment zone; no man's land / the enemy zone while it holds half of their objectives)"
 
 
 def condition_words(name: str, arg) -> str:
     """A condition in words, for the unit card and the import report."""
-    if name == V.IN_OWN_ZONE:  # -- shock:
+    if name == V.IN_OWN_ZONE:
         return "it is within its own deployment zone"
     if name == V.TARGET_SHOCKED:
         return "the other unit is battle-shocked"
-    if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):  # -- shock:
+    if name in (V.NEAR_KEYWORD, V.NOT_NEAR_KEYWORD):
         kw, inches = V.near_argument(arg)
         return f"it is {'' if name == V.NEAR_KEYWORD else 'not '}within {inches:g}\" of a {' or '.join(_alternatives(kw))} unit of the rule's army"
     return {
@@ -175,29 +167,24 @@ def condition_words(name: str, arg) -> str:
         V.TARGET_NOT_BELOW_HALF: "the other unit is not below half-strength",
         V.TARGET_ON_OBJECTIVE: "the other unit is within range of an objective marker",
         V.OPTION: f"{arg} is the option chosen",
-        # -- cabal:
         V.PSYCHIC_RESULT: f"its Psychic test totalled {arg} or more",
-        # -- code:
         V.OATH_QUALITY: f"its army's oath has the quality {_quality_name(arg)}",
         V.HONOURED: "its army is Honoured (its oath's deed done)",
-        # -- zones:
         V.IN_DOMAIN: "it is within the domain of the rule's army" + _DOMAIN,
         V.WHOLLY_IN_DOMAIN: "it is wholly within the domain of the rule's army" + _DOMAIN,
         V.NOT_WHOLLY_IN_DOMAIN: "it is not wholly within the domain of the rule's army",
         V.PSYCHIC_ATTACK: "the attack is a psychic attack",
         V.LACKS_KEYWORD: f"it is not {' or '.join(_alternatives(arg))}",
         V.NOT_IN_DOMAIN: "it is not within the domain of the rule's army",
-        # -- reserves:
         V.ARRIVED: "it was set up as Reinforcements, until the end of its army's next Fight phase",
         V.STARTING_STRENGTH: f"its Starting Strength is {arg} models",
-        # -- elig:
         V.NOT_ENGAGED_AT_START: "the other unit was not engaged with it at the start of the turn",
         V.NOT_TARGETED: "no other unit has charged or attacked the other unit this phase",
         V.MARKED: "it is the army's marked unit of this rule",
     }[name]
 
 
-def _quality_name(key) -> str:  # -- code
+def _quality_name(key) -> str:
     """A quality's printed name, from its key (sim.rules.effects.oaths)."""
     from sim.rules.effects.oaths import QUALITIES
     q = QUALITIES.get(str(key))

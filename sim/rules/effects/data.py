@@ -33,11 +33,10 @@ _GRANT_KEYS = {"who", "effect", "when", "range", "keywords"}
 _EFFECT_KEYS = {"kind", "stat", "value", "which", "ability", "dice", "roll", "trigger"}
 _WHEN_KEYS = {"phases", "attacks", "turn", "conditions", "limit"}
 _CHOICE_KEYS = {"kind", "moment", "prompt", "lasts", "uses", "options"}
-_CHOICE_KEYS |= {"turn", "rounds", "adds_to"}  # -- shock: (RuleChoice.turn, .rounds, .adds_to)
-# -- reserves:
+_CHOICE_KEYS |= {"turn", "rounds", "adds_to"}  # (RuleChoice.turn, .rounds, .adds_to)
 _RULE_KEYS |= {"pool"}
 _CHOICE_KEYS |= {"most", "at"}
-_CHOICE_KEYS |= {"dice", "picks", "needs"}  # -- faith: a DICE_OPTIONS choice's
+_CHOICE_KEYS |= {"dice", "picks", "needs"}  # a DICE_OPTIONS choice's
 
 
 def _numbers(v, where: str) -> tuple:
@@ -115,19 +114,19 @@ def _record(t: dict, where: str) -> V.RuleRecord:
         kw = dict(t["choice"])
         if "options" in kw:
             kw["options"] = _strings(kw["options"], where + ".choice.options")
-        if "rounds" in kw:  # -- shock:
+        if "rounds" in kw:
             if not isinstance(kw["rounds"], list):
                 raise RecordFileError(f"{where}.choice.rounds: expected a list of battle rounds, found {kw['rounds']!r}")
             kw["rounds"] = tuple(kw["rounds"])
-        if "most" in kw:  # -- reserves
+        if "most" in kw:
             kw["most"] = _numbers(kw["most"], where + ".choice.most")
-        if "needs" in kw:  # -- faith:
+        if "needs" in kw:
             kw["needs"] = _strings(kw["needs"], where + ".choice.needs")
         choice = V.RuleChoice(**kw)
     return V.RuleRecord(t["key"], _strings(t["names"], where + ".names"), t["source"], t["summary"], grants,
                         _strings(t.get("ids", []), where + ".ids"), t.get("faction", ""), t.get("detachment", ""),
                         choice, t.get("partial", ""),
-                        _numbers(t["pool"], where + ".pool") if "pool" in t else ())  # (-- reserves: pool)
+                        _numbers(t["pool"], where + ".pool") if "pool" in t else ())  # (pool)
 
 
 def load_records(path: str | Path) -> tuple[V.RuleRecord, ...]:

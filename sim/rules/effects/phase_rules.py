@@ -27,7 +27,6 @@ def modifier(effects: Iterable[V.Effect], stat: str) -> int:
     return sum(e.value for e in effects if e.kind == V.MODIFY and e.stat == stat)
 
 
-# -- elig:
 def kept_modifiers(effects: Iterable[V.Effect], stat: str) -> tuple[list[V.Effect], list[V.Effect]]:
     """A unit that may ignore any or all modifiers to ``stat`` (an IGNORE_MODIFIERS effect acts on
     it): the MODIFY effects it keeps (every bonus) and those it ignores (every penalty: ignoring
@@ -145,7 +144,6 @@ def regain(n: int, wounded: Sequence[tuple[str, int, int]],
     return gains, back
 
 
-# -- zones:
 def regain_one(n: int, wounded: Sequence[tuple[str, int, int]]) -> dict:
     """A RETURN of ONE_MODEL: one wounded living model regains up to ``n`` lost wounds (never
     above its W; no destroyed model returns): the one that lost the most wounds (ties: listed

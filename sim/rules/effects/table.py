@@ -12,7 +12,7 @@ import functools
 
 from sim.rules.abilities.value import norm
 from sim.rules.effects.vocabulary import RuleRecord, VocabularyError
-from sim.rules.effects import vocabulary as V  # -- shock:
+from sim.rules.effects import vocabulary as V
 
 
 @functools.lru_cache(maxsize=1)
@@ -32,7 +32,7 @@ def _tables() -> tuple[dict, dict, dict]:
             by_id[i] = r
         for n in r.names:
             by_name.setdefault(norm(n), []).append(r)
-    for r in ALL:  # -- shock: a choice picking one more option of another rule names a rule offering them
+    for r in ALL:  # a choice picking one more option of another rule names a rule offering them
         c = r.choice
         if c is not None and c.adds_to:
             t = by_key.get(c.adds_to)

@@ -38,7 +38,7 @@ CHOSEN_FRIEND = "chosen friend"  # the friendly unit the rule's PICK_FRIEND choi
 # bearer when picked, with ``keywords``; range 0: anywhere); of a rule that asks no choice: the unit that a
 # LEND rule of its holder picked, when the rule's name carries that LEND's tag ("Warden's Duty (Bondsman)")
 WHO = (BEARER, UNIT, AURA, ARMY, ENEMY_AURA, CHOSEN_FRIEND)
-# -- shock: who a forced battle-shock test (FORCED_SHOCK) reaches
+# who a forced battle-shock test (FORCED_SHOCK) reaches
 ENEMIES = "enemies"  # every enemy unit on the battlefield, while a unit holding the rule is on it
 ENGAGED_ENEMY = "engaged enemy"  # (FORCED_SHOCK only) one enemy unit engaged with the holding unit, its player picks
 # (the grant's When is read for the holding unit)
@@ -58,23 +58,18 @@ STRATAGEM_COST = "stratagem cost"  # ``value`` added to the CP cost (of ``abilit
 LEND = "lend"  # (a CHOSEN_FRIEND grant) the holder's rules tagged "(``ability``)" in their name reach the unit picked
 KINDS = (MODIFY, REROLL, FEEL_NO_PAIN, INVULNERABLE, WEAPON_ABILITY, MORTAL_WOUNDS, RETURN, FIGHTS_FIRST,
          TARGET_LIMIT, STRATAGEM_COST, LEND)
-# -- shock:
 FORCED_SHOCK = "battle-shock test"  # the affected unit takes a battle-shock test (01.07) at ``trigger`` (SHOCK_MOMENTS),
 # ``value`` added to it; ``roll``: only on a D6 of roll+ (0: always); ``dice``: mortal wounds it suffers first
 KINDS = KINDS + (FORCED_SHOCK,)
-# -- cabal:
 RITUAL = "ritual"  # ``ability``: the key of a ritual record (source RITUAL_SOURCE) the unit may attempt at the start
 # of its Shooting phase by a Psychic test (2D6, a third D6 at will) of ``roll`` or more, at a unit within ``value``"
 KINDS = KINDS + (RITUAL,)
-# -- code:
 OATH = "oath"  # (an ARMY grant) the army swears an oath before the battle: a deed and a quality (sim.rules.effects
 # .oaths); the deed done, the army is Honoured and gains ``value`` CP (one more if the oath was rolled at random)
 KINDS += (OATH,)
-# -- zones:
 ARRIVAL_DISTANCE = "arrival distance"  # a Deep Strike set-up (24.09) may be more than ``value``" from enemy models
 # instead of 8" (its conditions on where the unit is are read where it is being set up)
 KINDS += (ARRIVAL_DISTANCE,)
-# -- reserves:
 TO_RESERVES = "to reserves"  # (a CHOSEN_FRIEND grant) the unit picked is removed from the battlefield into strategic
 # reserves when picked (20.02: it may arrive again by an ingress move; not destroyed at the end of round 3)
 UNIT_ABILITY = "unit ability"  # ``ability``: a core unit ability its models gain, as printed ("INFILTRATORS"): the
@@ -82,7 +77,6 @@ UNIT_ABILITY = "unit ability"  # ``ability``: a core unit ability its models gai
 RESURGE = "resurge"  # when the unit is destroyed its army may spend ``value`` points of the rule's pool to set it
 # back, at its Starting Strength with every wound, into strategic reserves
 KINDS = KINDS + (TO_RESERVES, UNIT_ABILITY, RESURGE)
-# -- elig:
 ELIGIBLE = "eligible"  # ``ability``: one of PERMISSIONS, a shoot or a charge the core rules bar after a move (09.06/09.07)
 IGNORE_MODIFIERS = "ignore modifiers"  # ``stat`` of IGNORED_STATS: its penalties are ignored (its bonuses kept)
 MARK = "mark"  # the army's one marked unit of this rule moves to the affected unit on ``trigger`` (MARK_TRIGGERS)
@@ -95,7 +89,7 @@ PERMISSIONS = (SHOOT_AFTER_ADVANCE, CHARGE_AFTER_ADVANCE, SHOOT_AFTER_FALL_BACK,
 IGNORED_STATS = ("M", "advance", "charge")  # what IGNORE_MODIFIERS may name
 ON_DESTROYING = "destroys a unit"  # MARK: the first time each turn the affected unit destroys an enemy unit
 MARK_TRIGGERS = (ON_DESTROYING,)
-# -- faith: dice economies (a pool of dice kept by the army, sim.rules.effects.dice_pool)
+# dice economies (a pool of dice kept by the army, sim.rules.effects.dice_pool)
 GAIN_DICE = "gain dice"  # ``dice`` D6 rolled into the army's pool of this rule (kept as rolled) at ``trigger``
 SUBSTITUTE = "substitute"  # ``stat``: before that roll for the unit, a die of the rule's pool may stand for one of
 # its dice (an unmodified roll of its value), once per phase per unit
@@ -125,22 +119,19 @@ ON_CHARGE = "after charging"  # after the affected unit ends a charge move: each
 ON_DESTROYED = "destroyed"  # when the bearer is destroyed: the unit that destroyed it
 ON_SELECTED_FIGHT = "selected to fight"  # when the affected unit is selected to fight: one engaged enemy unit
 TRIGGERS = (ON_CHARGE, ON_DESTROYED, ON_SELECTED_FIGHT)
-# -- cabal:
 ON_MANIFEST = "manifested"  # (a ritual record's) when the ritual is manifested: the unit it targets
 TRIGGERS = TRIGGERS + (ON_MANIFEST,)
-# -- zones:
 ON_FAILED_SHOCK = "failed battle-shock"  # after the affected unit fails a battle-shock test: the unit itself
 TRIGGERS += (ON_FAILED_SHOCK,)
 
 # moments of RETURN (when models come back or wounds are regained)
 AT_COMMAND = "command phase"  # in the affected unit's Command phase
 AT_END_OF_PHASE = "end of phase"  # at the end of each phase (of ``When.phases`` when given)
-# -- shock: moments of FORCED_SHOCK (AT_COMMAND: in a Command phase, after its Battle-shock step, 08.04; of the
+# moments of FORCED_SHOCK (AT_COMMAND: in a Command phase, after its Battle-shock step, 08.04; of the
 # turn When.turn names, the affected unit's own or the enemy's)
 AT_START_OF_PHASE = "start of phase"  # at the start of each phase (of ``When.phases`` when given), after its choices
 IN_SHOCK_STEP = "battle-shock step"  # in the affected unit's own Battle-shock step (08.03), as its one roll of it
 SHOCK_MOMENTS = (AT_COMMAND, AT_START_OF_PHASE, IN_SHOCK_STEP)
-# -- zones:
 AT_PASSED_SHOCK = "passed battle-shock"  # after the affected unit passes a battle-shock test
 RETURN_MOMENTS = (AT_COMMAND, AT_END_OF_PHASE, AT_PASSED_SHOCK)
 ONE_MODEL = "wounds of one model"  # RETURN's ``which``: one wounded model regains up to ``dice`` wounds (no returns)
@@ -167,7 +158,7 @@ CONDITIONS = (CHARGED, STATIONARY, BELOW_HALF, ON_OBJECTIVE, LEADING, TARGET_KEY
               TARGET_BELOW_HALF, TARGET_WITHIN, BATTLE_ROUND, BELOW_STARTING, NOT_TARGET_KEYWORD, LED,
               TARGET_NOT_BELOW_HALF, TARGET_ON_OBJECTIVE, OPTION)
 WITH_ARGUMENT = (TARGET_KEYWORD, TARGET_WITHIN, BATTLE_ROUND, NOT_TARGET_KEYWORD, OPTION)
-# -- shock: argument "KEYWORD N": a unit of the rule's (the holder's) army with KEYWORD is within N" of the affected
+# argument "KEYWORD N": a unit of the rule's (the holder's) army with KEYWORD is within N" of the affected
 # unit (or none is: NOT_NEAR_KEYWORD); e.g. ["near keyword", "SYNAPSE 6"]
 NEAR_KEYWORD = "near keyword"
 NOT_NEAR_KEYWORD = "not near keyword"
@@ -187,16 +178,14 @@ def near_argument(arg) -> tuple[str, float]:
     if not parts[0].strip() or inches <= 0:
         raise VocabularyError(f"a near-keyword argument is \"KEYWORD N\" (N inches), not {arg!r}")
     return parts[0].strip().upper(), inches
-# -- cabal:
 PSYCHIC_RESULT = "psychic result"  # argument: (a ritual record's) the Psychic test that manifested it totalled this or more
 CONDITIONS = CONDITIONS + (PSYCHIC_RESULT,)
 WITH_ARGUMENT = WITH_ARGUMENT + (PSYCHIC_RESULT,)
-# -- code:
 OATH_QUALITY = "oath quality"  # argument: a quality's key (sim.rules.effects.oaths.QUALITIES); the army's oath has it
 HONOURED = "honoured"  # the army's oath is fulfilled (its deed done): it is Honoured until the end of the battle
 CONDITIONS += (OATH_QUALITY, HONOURED)
 WITH_ARGUMENT += (OATH_QUALITY,)
-# -- zones: the holding army's domain (sim.rules.effects.domain: its deployment zone; No Man's Land / the enemy's
+# the holding army's domain (sim.rules.effects.domain: its deployment zone; No Man's Land / the enemy's
 # zone while it controls at least half of their objectives), the attack's weapon, the affected unit's keywords
 IN_DOMAIN = "within domain"  # a model of the affected unit is within the holding army's domain
 WHOLLY_IN_DOMAIN = "wholly within domain"  # every model of the affected unit is wholly within it
@@ -208,13 +197,11 @@ NOT_IN_DOMAIN = "not within domain"  # no model of the affected unit is within i
 DOMAIN_CONDITIONS = (IN_DOMAIN, WHOLLY_IN_DOMAIN, NOT_WHOLLY_IN_DOMAIN, NOT_IN_DOMAIN)
 CONDITIONS += DOMAIN_CONDITIONS + (PSYCHIC_ATTACK, LACKS_KEYWORD)
 WITH_ARGUMENT += (LACKS_KEYWORD,)
-# -- reserves:
 ARRIVED = "arrived"  # it was set up as Reinforcements (an ingress move, 20.03.01), until the end of its army's next
 # Fight phase (sim.rules.reserves.arrival_in_force)
 STARTING_STRENGTH = "starting strength"  # argument: the unit's Starting Strength (models, 01.02.01) is this
 CONDITIONS = CONDITIONS + (ARRIVED, STARTING_STRENGTH)
 WITH_ARGUMENT = WITH_ARGUMENT + (STARTING_STRENGTH,)
-# -- elig:
 NOT_ENGAGED_AT_START = "target not engaged at start"  # the other unit was not engaged with it when the turn began
 # (held when there is no other unit: on an ELIGIBLE grant it restricts the targets of the shoot or charge it permits)
 NOT_TARGETED = "target not targeted this phase"  # no other unit has charged or attacked the other unit this phase
@@ -225,7 +212,6 @@ CONDITIONS = CONDITIONS + (NOT_ENGAGED_AT_START, NOT_TARGETED, MARKED)
 # --- sources of a rule and the limits on uses -------------------------------------------------
 ARMY_RULE, DETACHMENT_RULE, DATASHEET = "army rule", "detachment rule", "datasheet"
 SOURCES = (ARMY_RULE, DETACHMENT_RULE, DATASHEET)
-# -- cabal:
 RITUAL_SOURCE = "ritual"  # a psychic ritual: attempted through another rule's RITUAL grant (sim.rules.effects.rituals),
 # never held; its grants act, on its army's units, until the end of the phase it was manifested in
 SOURCES = SOURCES + (RITUAL_SOURCE,)
@@ -239,7 +225,6 @@ PICK_FRIEND = "friendly unit"  # pick one friendly unit (within the CHOSEN_FRIEN
 # its keywords): the CHOSEN_FRIEND grants reach it
 PICK_OPTION = "option"  # pick one of the rule's ``options`` (a stance, an imperative, a vow): OPTION conditions read it
 CHOICE_KINDS = (PICK_ENEMY, CALL, PICK_FRIEND, PICK_OPTION)
-# -- reserves:
 PICK_FRIENDS = "friendly units"  # pick up to ``most`` friendly units, one at a time (DONE to stop): the CHOSEN_FRIEND
 # grants reach each of them (range 0 only; eligibility: the grants' keywords, and TO_RESERVES's)
 CHOICE_KINDS = CHOICE_KINDS + (PICK_FRIENDS,)
@@ -261,7 +246,6 @@ def _sized(values, what: str) -> None:
             and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in values)):
         raise VocabularyError(f"{what} is one whole number above 0, or three (by battle size: "
                               f"{', '.join(BATTLE_SIZES)}), not {values!r}")
-# -- faith:
 DICE_OPTIONS = "dice options"  # roll ``dice`` D6, then activate up to ``picks`` of ``options`` the roll affords
 # (each paid as its ``needs`` says, "double 5+ or triple 2+", the dice spent once; sim.rules.effects.dice_options);
 # OPTION conditions read the options activated
@@ -304,9 +288,9 @@ THIS_TURN = "this turn"
 THIS_ROUND = "this battle round"
 UNTIL_YOUR_NEXT_COMMAND = "until your next Command phase"
 LASTS = (UNTIL_NEXT_CHOICE, THIS_TURN, THIS_ROUND, UNTIL_YOUR_NEXT_COMMAND)
-# -- shock: in whose turn a choice is asked (RuleChoice.turn)
+# in whose turn a choice is asked (RuleChoice.turn)
 OWN_TURN, EITHER_TURN = "own", "either"  # the choice's army's turn only / either player's
-ENEMY_TURN = "enemy"  # -- reserves: the opponent's turn only (Gate of Infinity: a choice of friendly units)
+ENEMY_TURN = "enemy"  # the opponent's turn only (Gate of Infinity: a choice of friendly units)
 CHOICE_TURNS = (OWN_TURN, EITHER_TURN, ENEMY_TURN)
 KEPT = "kept with the earlier picks"  # (a PICK_OPTION choice) each option picked holds for the rest of the battle,
 # with those picked before (none picked twice): OPTION conditions hold for each
@@ -350,32 +334,27 @@ class Effect:
             raise VocabularyError("a lending needs the tag of the rules it lends (e.g. \"Bondsman\")")
         if k == TARGET_LIMIT and self.value <= 0:
             raise VocabularyError("a target limit needs a distance in inches")
-        # -- shock:
         if k == FORCED_SHOCK and (self.trigger not in SHOCK_MOMENTS or self.roll not in (0, 2, 3, 4, 5, 6)):
             raise VocabularyError(f"a forced battle-shock test needs a moment of {SHOCK_MOMENTS} (and a roll 2-6 or 0)")
         if k == FORCED_SHOCK and self.trigger == IN_SHOCK_STEP and (self.roll or self.dice.k or self.dice.is_random):
             raise VocabularyError("a test in the Battle-shock step is the unit's roll of the step: no D6 or mortal wounds")
-        # -- cabal:
         if k == RITUAL and (not self.ability or not 2 <= self.roll <= 18 or self.value <= 0):
             raise VocabularyError("a ritual needs its record's key (ability), its Warp Charge (roll, 2 to 18) and the "
                                   "range to its target (value, inches)")
-        # -- code:
         if k == OATH and self.value <= 0:
             raise VocabularyError("an oath needs the CP its deed gains (value 1 or more)")
-        if k == ARRIVAL_DISTANCE and self.value <= 0:  # -- zones
+        if k == ARRIVAL_DISTANCE and self.value <= 0:
             raise VocabularyError("an arrival distance needs a distance in inches")
-        if k == UNIT_ABILITY and not self.ability:  # -- reserves
+        if k == UNIT_ABILITY and not self.ability:
             raise VocabularyError("a conferred unit ability needs its name")
         if k == RESURGE and self.value <= 0:
             raise VocabularyError("a resurgence needs its cost in points (value above 0)")
-        # -- elig:
         if k == ELIGIBLE and self.ability not in PERMISSIONS:
             raise VocabularyError(f"an eligibility needs an ability of {PERMISSIONS}")
         if k == IGNORE_MODIFIERS and self.stat not in IGNORED_STATS:
             raise VocabularyError(f"ignoring modifiers needs a stat of {IGNORED_STATS}")
         if k == MARK and self.trigger not in MARK_TRIGGERS:
             raise VocabularyError(f"a mark needs a trigger of {MARK_TRIGGERS}")
-        # -- faith:
         if k == GAIN_DICE and (self.trigger not in GAIN_TRIGGERS or self.dice.is_random or self.dice.k < 1):
             raise VocabularyError(f"gaining dice needs a trigger of {GAIN_TRIGGERS} and a fixed number of dice")
         if k == SUBSTITUTE and self.stat not in SUBSTITUTE_STATS:
@@ -406,9 +385,9 @@ class When:
                 raise VocabularyError(f"a condition is a (name, argument) pair with a name of {CONDITIONS}: {c!r}")
             if (c[0] in WITH_ARGUMENT) != (c[1] is not None):
                 raise VocabularyError(f"condition {c[0]!r}: an argument {'is needed' if c[0] in WITH_ARGUMENT else 'is not taken'}")
-            if c[0] in (NEAR_KEYWORD, NOT_NEAR_KEYWORD):  # -- shock:
+            if c[0] in (NEAR_KEYWORD, NOT_NEAR_KEYWORD):
                 near_argument(c[1])
-            if c[0] == OATH_QUALITY:  # -- code
+            if c[0] == OATH_QUALITY:
                 from sim.rules.effects.oaths import QUALITIES
                 if c[1] not in QUALITIES:
                     raise VocabularyError(f"condition {c[0]!r}: a quality of {list(QUALITIES)}, not {c[1]!r}")
@@ -425,7 +404,7 @@ def counts_uses(e: Effect) -> bool:
     for one use, so a limit on them would not hold: the vocabulary refuses it."""
     if e.kind in (STRATAGEM_COST, MORTAL_WOUNDS, RETURN):
         return True
-    if e.kind == FORCED_SHOCK:  # -- shock:
+    if e.kind == FORCED_SHOCK:
         return True
     return e.kind in (MODIFY, REROLL) and e.stat in _COUNTED_ROLLS
 
@@ -450,7 +429,6 @@ class Grant:
             raise VocabularyError("an aura (and only an aura) needs a range")
         if self.who == ENEMY_AURA and self.what.kind == RETURN:
             raise VocabularyError("a return brings back its own army's models: not as an enemy aura")
-        # -- shock:
         if self.what.kind == FORCED_SHOCK and self.who not in (ENEMIES, ENEMY_AURA, ENGAGED_ENEMY):
             raise VocabularyError("a forced battle-shock test reaches enemy units: who = enemies, enemy aura or "
                                   "engaged enemy")
@@ -458,10 +436,9 @@ class Grant:
             raise VocabularyError("an engaged enemy (picked) is reached only by a forced battle-shock test")
         if self.who == ENEMIES and self.what.kind == RETURN:
             raise VocabularyError("a return brings back its own army's models: not for enemy units")
-        # -- code:
         if self.what.kind == OATH and (self.who != ARMY or self.when != ALWAYS):
             raise VocabularyError("an oath is the army's, sworn before the battle: who = army, no when")
-        if self.what.kind == TO_RESERVES and self.who != CHOSEN_FRIEND:  # -- reserves
+        if self.what.kind == TO_RESERVES and self.who != CHOSEN_FRIEND:
             raise VocabularyError("a removal into reserves reaches the units picked only (who = chosen friend)")
         if self.what.kind == UNIT_ABILITY and (self.when != ALWAYS or self.who in (AURA, ENEMY_AURA)):
             raise VocabularyError("a conferred unit ability holds without conditions, for its unit, the army or the "
@@ -484,13 +461,12 @@ class RuleChoice:
     lasts: str = UNTIL_NEXT_CHOICE
     uses: int = 0  # per battle (Waaagh!: 1); 0: every time
     options: tuple[str, ...] = ()  # PICK_OPTION: the options' names (the default player takes the first)
-    turn: str = OWN_TURN  # -- shock: OWN_TURN, or EITHER_TURN: asked in either player's turn (Shadow in the Warp)
-    rounds: tuple[int, ...] = ()  # -- shock: asked only in these battle rounds, once each (() every round)
-    adds_to: str = ""  # -- shock: (a KEPT option choice) the key of the rule whose options it picks one more of
-    # -- reserves:
+    turn: str = OWN_TURN  # OWN_TURN, or EITHER_TURN: asked in either player's turn (Shadow in the Warp)
+    rounds: tuple[int, ...] = ()  # asked only in these battle rounds, once each (() every round)
+    adds_to: str = ""  # (a KEPT option choice) the key of the rule whose options it picks one more of
     most: tuple[int, ...] = ()  # PICK_FRIENDS: how many units at most (one number, or three by battle size)
     at: str = AT_START  # asked at the start (AT_START) or the end (AT_END) of the moment's phase
-    # -- faith: a DICE_OPTIONS choice's dice rolled, options activated at most, and each option's need
+    # a DICE_OPTIONS choice's dice rolled, options activated at most, and each option's need
     # ("double 5+ or triple 2+", in the order of ``options``)
     dice: int = 0
     picks: int = 0
@@ -499,7 +475,7 @@ class RuleChoice:
     def __post_init__(self) -> None:
         if self.kind not in CHOICE_KINDS:
             raise VocabularyError(f"unknown choice kind {self.kind!r}")
-        if self.kind == DICE_OPTIONS or self.needs or self.dice or self.picks:  # -- faith: its own checks
+        if self.kind == DICE_OPTIONS or self.needs or self.dice or self.picks:  # its own checks
             _check_dice_options(self)
             if self.most or self.at != AT_START or self.turn != OWN_TURN or self.rounds or self.adds_to:
                 raise VocabularyError("a dice options choice is made as each battle round starts: no most, at, turn, "
@@ -524,7 +500,7 @@ class RuleChoice:
         if self.options and (len(self.options) < 2 or len(set(self.options)) != len(self.options)
                              or not all(isinstance(o, str) and o.strip() == o and o for o in self.options)):
             raise VocabularyError(f"a choice of options needs two or more distinct names, not {self.options!r}")
-        if self.moment not in MOMENTS:  # (-- reserves: a phase, or FORMATIONS)
+        if self.moment not in MOMENTS:  # (a phase, or FORMATIONS)
             raise VocabularyError(f"a choice's moment must be a phase of {PHASES} or {FORMATIONS!r}, "
                                   f"not {self.moment!r}")
         if (self.kind == PICK_FRIENDS) != bool(self.most):
@@ -562,7 +538,7 @@ class RuleRecord:
     detachment: str = ""  # a detachment rule: its detachment's name
     choice: RuleChoice | None = None
     partial: str = ""
-    pool: tuple[int, ...] = ()  # -- reserves: the points a RESURGE rule's army starts with (one, or by battle size)
+    pool: tuple[int, ...] = ()  # the points a RESURGE rule's army starts with (one, or by battle size)
 
     def __post_init__(self) -> None:
         if self.pool:
@@ -573,7 +549,7 @@ class RuleRecord:
             raise VocabularyError(f"{self.key}: unknown source {self.source!r}")
         if not self.names or not self.summary:
             raise VocabularyError(f"{self.key}: a record needs a name and a summary")
-        if not self.grants and not (self.choice is not None and self.choice.adds_to):  # -- shock: (another's options)
+        if not self.grants and not (self.choice is not None and self.choice.adds_to):  # (another's options)
             raise VocabularyError(f"{self.key}: a record with no effect the engine applies is no record (the rule is "
                                   "not modelled: leave it out, the importer reports it so)")
         uses_choice = any(c[0] in (CHOSEN, TARGET_CHOSEN, OPTION) for g in self.grants for c in g.when.conditions)
@@ -593,11 +569,10 @@ class RuleRecord:
                                   "friendly unit and carries no tag a LEND rule lends (a name ending \"(tag)\")")
         if any(g.what.kind == LEND and g.who != CHOSEN_FRIEND for g in self.grants):
             raise VocabularyError(f"{self.key}: a lending reaches the chosen friendly unit only (who = chosen friend)")
-        if self.choice is not None and self.choice.kind == PICK_FRIENDS and any(g.range for g in friend):  # -- reserves
+        if self.choice is not None and self.choice.kind == PICK_FRIENDS and any(g.range for g in friend):
             raise VocabularyError(f"{self.key}: a choice of friendly units picks them at any distance (range 0)")
         if self.choice is not None and self.choice.kind in (PICK_FRIEND, PICK_FRIENDS) and not friend:
             raise VocabularyError(f"{self.key}: the rule picks a friendly unit, but no grant reaches it")
-        # -- cabal:
         ritual = self.source == RITUAL_SOURCE
         if ritual and (self.choice is None or self.choice.kind != PICK_ENEMY):
             raise VocabularyError(f"{self.key}: a ritual picks its target: it needs an enemy-unit choice")
@@ -606,7 +581,6 @@ class RuleRecord:
         if not ritual and any(g.what.trigger == ON_MANIFEST or any(c[0] == PSYCHIC_RESULT for c in g.when.conditions)
                               for g in self.grants):
             raise VocabularyError(f"{self.key}: only a ritual's grants act when manifested or read its Psychic test")
-        # -- elig:
         marks = any(c[0] == MARKED for g in self.grants for c in g.when.conditions)
         if marks != any(g.what.kind == MARK for g in self.grants):
             raise VocabularyError(f"{self.key}: a grant that reads the rule's mark needs a grant that moves it, and "

@@ -14,9 +14,9 @@ _STAT = {"hit": "hit rolls", "wound": "wound rolls", "save": "save rolls", "char
          "hit taken": "hit rolls of attacks that target it", "wound taken": "wound rolls of attacks that target it",
          "AP taken": "AP of attacks that target it"}
 _WHO = {V.BEARER: "this model", V.UNIT: "its unit", V.ARMY: "every unit of the army"}
-_WHO[V.ENEMIES] = "every enemy unit"  # -- zones
+_WHO[V.ENEMIES] = "every enemy unit"
 _RETURN_WHEN = {V.AT_COMMAND: "in its Command phase", V.AT_END_OF_PHASE: "at the end of each phase",
-                V.AT_PASSED_SHOCK: "after it passes a battle-shock test"}  # -- zones
+                V.AT_PASSED_SHOCK: "after it passes a battle-shock test"}
 
 
 def effect_words(e: V.Effect) -> str:
@@ -37,37 +37,35 @@ def effect_words(e: V.Effect) -> str:
         return f"its weapons gain [{e.ability.upper()}]"
     if k == V.MORTAL_WOUNDS:
         roll = f"on a {e.roll}+ " if e.roll else ""
-        if e.trigger == V.ON_FAILED_SHOCK:  # -- zones
+        if e.trigger == V.ON_FAILED_SHOCK:
             return f"{roll}{e.dice} mortal wounds to it after it fails a battle-shock test"
         return f"{roll}{e.dice} mortal wounds ({e.trigger})"
     if k == V.RETURN:
         when = _RETURN_WHEN[e.trigger]
-        if e.which == V.ONE_MODEL:  # -- zones
+        if e.which == V.ONE_MODEL:
             return f"one wounded model regains up to {e.dice} wounds {when}"
         return f"regains {e.dice} {'wounds' if e.which == V.WOUNDS else 'models'} {when}"
     if k == V.FIGHTS_FIRST:
         return "fights first"
-    if k == V.ARRIVAL_DISTANCE:  # -- zones
+    if k == V.ARRIVAL_DISTANCE:
         return f"may be set up by Deep Strike more than {e.value}\" from enemy models (not 8\")"
     if k == V.TARGET_LIMIT:
         return f"cannot be targeted from more than {e.value}\" away"
     if k == V.LEND:
         return f"is lent this model's ({e.ability}) abilities"
-    if k == V.FORCED_SHOCK:  # -- shock:
+    if k == V.FORCED_SHOCK:
         when = {V.AT_COMMAND: "in the Command phase", V.IN_SHOCK_STEP: "in its Battle-shock step"}.get(
             e.trigger, "at the start of the phase")
         roll = f"on a D6 of {e.roll}+, " if e.roll else ""
         many = e.dice.is_random or e.dice.k != 1
         mw = f"{e.dice} mortal wound{'s' if many else ''} and " if e.dice.k or e.dice.is_random else ""
         return f"{roll}{mw}a battle-shock test{f' at {e.value:+d}' if e.value else ''} {when}"
-    # -- reserves:
     if k == V.TO_RESERVES:
         return "is removed from the battlefield into strategic reserves when picked (not within Engagement Range)"
     if k == V.UNIT_ABILITY:
         return f"its models gain {e.ability.upper()}"
     if k == V.RESURGE:
         return f"when destroyed, may come back whole into strategic reserves for {e.value} points of the pool"
-    # -- faith:
     if k == V.GAIN_DICE:
         when = "at the start of each battle round" if e.trigger == V.AT_ROUND_START else \
             "each time a unit of the army holding it is destroyed"
@@ -78,16 +76,14 @@ def effect_words(e: V.Effect) -> str:
     if k == V.STRATAGEM_COST:
         what = e.ability or "stratagems"
         return f"{what} cost {e.value:+d} CP"
-    # -- cabal:
     if k == V.RITUAL:
         from sim.rules.effects import table
         name = getattr(table.by_key(e.ability), "name", e.ability)
         return (f"may attempt the ritual {name} at the start of its Shooting phase (Psychic test 2D6, a third D6 "
                 f"at will, of {e.roll}+; doubles: D3 mortal wounds to it) at a unit within {e.value}\"")
-    if k == V.OATH:  # -- code
+    if k == V.OATH:
         return (f"swears an oath before the battle (a deed and a quality); the deed done: Honoured and "
                 f"{e.value} CP ({e.value + 1} if the oath was rolled)")
-    # -- elig:
     if k == V.ELIGIBLE:
         from sim.rules.effects.eligibility import permission_words
         return permission_words(e.ability)
@@ -100,7 +96,7 @@ def effect_words(e: V.Effect) -> str:
 
 def grant_words(g: V.Grant) -> str:
     """A grant in one line: what, to whom, when."""
-    if g.what.kind == V.OATH:  # -- code (the army's, before the battle: no one affected, no moment)
+    if g.what.kind == V.OATH:  # (the army's, before the battle: no one affected, no moment)
         return effect_words(g.what)
     who = _WHO.get(g.who)
     if g.who == V.AURA:
@@ -109,16 +105,16 @@ def grant_words(g: V.Grant) -> str:
         who = f"enemy units within {g.range:g}\""
     elif g.who == V.CHOSEN_FRIEND:
         who = "the friendly unit picked" + (f" (within {g.range:g}\" of this model)" if g.range else "")
-    elif g.who == V.ENEMIES:  # -- shock:
+    elif g.who == V.ENEMIES:
         who = "every enemy unit"
     elif g.who == V.ENGAGED_ENEMY:
         who = "one enemy unit engaged with it (picked)"
-    if g.what.trigger == V.ON_MANIFEST:  # -- cabal: a ritual's mortal wounds strike its target
+    if g.what.trigger == V.ON_MANIFEST:  # a ritual's mortal wounds strike its target
         who = "the unit it targets"
     if g.keywords:
         who += " (" + ", ".join(g.keywords) + " only)"
     parts = [effect_words(g.what), "for " + who]
-    if g.what.kind == V.GAIN_DICE:  # -- faith: the army's pool's, for no unit
+    if g.what.kind == V.GAIN_DICE:  # the army's pool's, for no unit
         parts = parts[:1]
     w = g.when
     if w.attacks:

@@ -46,7 +46,6 @@ def test_target_within_takes_the_measuring_tolerance():
     assert not condition_holds(V.TARGET_WITHIN, 6, Facts(target_distance=6.01))
 
 
-# -- zones:
 def test_domain_psychic_and_lacking_keyword_conditions_read_their_facts():
     inside = Facts(in_domain=True, wholly_in_domain=True, psychic=True, keywords=frozenset({"BATTLELINE"}))
     across = Facts(in_domain=True)

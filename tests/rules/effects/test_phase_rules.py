@@ -121,7 +121,6 @@ def test_dice_expr_of_records_roll_as_given():
     assert DiceExpr(0, 0, 2).roll(None, "x") == 2
 
 
-# -- zones:
 def test_regain_one_heals_the_most_wounded_model_up_to_its_wounds():
     from sim.rules.effects.phase_rules import regain_one
     wounded = [("a", 2, 3), ("b", 1, 3), ("c", 1, 3)]

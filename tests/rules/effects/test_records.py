@@ -35,18 +35,15 @@ ARMY_RULES = {
     "For The Greater Good": "for-the-greater-good",
     "Synapse": "synapse",
     "Prioritised Efficiency": "prioritised-efficiency",
-    # -- zones:
     "The Shadow of Chaos": "the-shadow-of-chaos",
-    "Thrill Seekers": "thrill-seekers",  # -- elig
-    "Cabal of Sorcerers": "cabal-of-sorcerers",  # -- cabal: its rituals are records of source "ritual"
-    "Blessings of Khorne": "blessings-of-khorne",  # -- faith:
-    # -- reserves:
+    "Thrill Seekers": "thrill-seekers",
+    "Cabal of Sorcerers": "cabal-of-sorcerers",  # its rituals are records of source "ritual"
+    "Blessings of Khorne": "blessings-of-khorne",
     "Cult Ambush": "cult-ambush",  # (its markers: the record's partial)
-    "Acts of Faith": "acts-of-faith",  # -- faith:
-    "Gate of Infinity": "gate-of-infinity",  # -- reserves
-    # -- shock:
+    "Acts of Faith": "acts-of-faith",
+    "Gate of Infinity": "gate-of-infinity",
     "Shadow in the Warp": "shadow-in-the-warp",
-    "Code Chivalric": "code-chivalric",  # -- code
+    "Code Chivalric": "code-chivalric",
     "Assigned Agents": None,  # list building only
     "Mission Tactics": None,  # a pointer to the (missing) Deathwatch detachment rule
 }
@@ -63,18 +60,14 @@ FIRST_DETACHMENT_RULES = {
     "Get Stuck In": "get-stuck-in",  # Orks: War Horde
     "Patient Hunter": "patient-hunter",  # T'au Empire: Kauyon
     "Hyper Adaptions": "hyper-adaptions",  # Tyranids: Invasion Fleet
-    "Warp Rifts": "warp-rifts",  # -- zones: Chaos Daemons: Daemonic Incursion
-    # -- shock:
+    "Warp Rifts": "warp-rifts",  # Chaos Daemons: Daemonic Incursion
     "Paragons of Terror": "paragons-of-terror",
-    # -- reserves:
     "Verminous Haze": "verminous-haze",  # Death Guard: Flyblown Host
-    "Internal Rivalries": "internal-rivalries",  # -- elig: Emperor's Children: Slaanesh's Chosen
-    # -- zones:
+    "Internal Rivalries": "internal-rivalries",  # Emperor's Children: Slaanesh's Chosen
     "Flow of Magic": "flow-of-magic",  # Thousand Sons: Hexwarp Thrallband
     "A Perfect Ambush": "a-perfect-ambush",  # Genestealer Cults: Host of Ascension
-    # -- shock:
     "Rad-bombardment": "rad-bombardment",
-    "Duty Before All": "duty-before-all",  # -- elig: Grey Knights: Hallowed Conclave
+    "Duty Before All": "duty-before-all",  # Grey Knights: Hallowed Conclave
     "Command Protocols": "command-protocols",  # Necrons: while a CHARACTER leads the unit
 }
 
@@ -105,23 +98,23 @@ def test_every_record_is_within_the_vocabulary(r):
     assert r.faction
     assert r.source in V.SOURCES and (r.source == V.DETACHMENT_RULE) == bool(r.detachment)
     assert r.grants or (r.choice is not None and r.choice.adds_to), \
-        "a record with no grant (nor picks for another rule: -- shock) is beyond the vocabulary: the importer reports it"
+        "a record with no grant (nor picks for another rule) is beyond the vocabulary: the importer reports it"
     phases = {p.value for p in Phase}
     for g in r.grants:
         assert set(g.when.phases) <= phases
         if g.what.kind == V.WEAPON_ABILITY:
             assert parse_weapon_abilities(g.what.ability, r.key)
-        if g.what.kind == V.UNIT_ABILITY:  # -- reserves: a core unit ability of the registry
+        if g.what.kind == V.UNIT_ABILITY:  # a core unit ability of the registry
             from sim.rules.abilities import UNIT_ABILITY_NAMES
             assert g.what.ability.upper() in UNIT_ABILITY_NAMES
         for kw in g.keywords:
             assert kw == kw.upper()
     if r.choice is not None and r.source != V.RITUAL_SOURCE:  # a choice some grant reads (the converse the record
-        # itself checks; -- cabal: a ritual's choice is the unit it is attempted at, struck or read)
-        assert r.choice.moment in phases | {V.FORMATIONS, V.AT_BATTLE_ROUND}  # (-- reserves: or battle formations;
-        # -- faith: or the battle round's start, a DICE_OPTIONS choice's)
+        # itself checks; a ritual's choice is the unit it is attempted at, struck or read)
+        assert r.choice.moment in phases | {V.FORMATIONS, V.AT_BATTLE_ROUND}  # (or battle formations;
+        # or the battle round's start, a DICE_OPTIONS choice's)
         assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN, V.OPTION) for g in r.grants for c in g.when.conditions) \
-            or any(g.who == V.CHOSEN_FRIEND for g in r.grants) or r.choice.adds_to  # -- shock: (another's options)
+            or any(g.who == V.CHOSEN_FRIEND for g in r.grants) or r.choice.adds_to  # (another's options)
     assert isinstance(r.ids, tuple) and isinstance(r.names, tuple)
     for text in (r.summary, r.partial):
         assert "\n" not in text and text == text.strip()
@@ -192,7 +185,7 @@ def test_conditions_of_records_read_the_facts():
         "weapon ability:ASSAULT", "modify:AP"]  # (the AP for BATTLELINE units: a keyword of the grant)
     assert _acting("waaagh", attack="melee", chosen=True) == ["modify:S", "modify:A", "invulnerable:",
                                                                 "eligible:charge after advance"]
-    # -- elig: Thrill Seekers' permissions hold with no target, and restrict a target only
+    # Thrill Seekers' permissions hold with no target, and restrict a target only
     assert len(_acting("thrill-seekers")) == 4
     assert _acting("thrill-seekers", has_target=True, target_engaged_at_start=True) == []
     assert _acting("thrill-seekers", has_target=True, target_targeted=True) == []

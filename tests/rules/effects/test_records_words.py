@@ -29,7 +29,7 @@ def test_an_aura_narrowed_by_keywords():
 
 
 def test_an_enemy_aura_and_a_detachment_rule():
-    assert [grant_words(g) for g in table.by_key("harbingers-of-dread").grants][:1] == [  # -- shock: (then Dread picks)
+    assert [grant_words(g) for g in table.by_key("harbingers-of-dread").grants][:1] == [  # (then Dread picks)
         "-1 to Leadership for enemy units within 9\""]
     assert [grant_words(g) for g in table.by_key("relentless-rage").grants] == [
         "+1 to Attacks for every unit of the army (WORLD EATERS only) with melee attacks while it made a charge "
@@ -45,7 +45,6 @@ def test_a_return_at_the_end_of_the_command_phase():
         "army's turn"]
 
 
-# -- zones:
 def test_the_shadow_of_chaos_and_warp_rifts_in_words():
     words = [grant_words(g) for g in table.by_key("the-shadow-of-chaos").grants]
     assert words[0].startswith("+1 to battle-shock rolls for every unit of the army while it is within the domain")

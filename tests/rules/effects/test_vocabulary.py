@@ -34,20 +34,18 @@ def test_effect_accepts_each_kind_written_whole():
             V.Effect(V.RETURN, which=V.MODELS, dice=DiceExpr(0, 0, 1), trigger=V.AT_COMMAND),
             V.Effect(V.FIGHTS_FIRST), V.Effect(V.TARGET_LIMIT, value=12), V.Effect(V.STRATAGEM_COST, value=-1),
             V.Effect(V.LEND, ability="Bondsman")]
-    made.append(V.Effect(V.ARRIVAL_DISTANCE, value=6))  # -- zones
-    made.append(V.Effect(V.FORCED_SHOCK, value=-1, trigger=V.AT_COMMAND))  # -- shock:
-    made += [V.Effect(V.RITUAL, ability="doombolt", roll=7, value=24)]  # -- cabal
-    made.append(V.Effect(V.OATH, value=2))  # -- code
-    made += [V.Effect(V.TO_RESERVES), V.Effect(V.UNIT_ABILITY, ability="INFILTRATORS"),  # -- reserves
+    made.append(V.Effect(V.ARRIVAL_DISTANCE, value=6))
+    made.append(V.Effect(V.FORCED_SHOCK, value=-1, trigger=V.AT_COMMAND))
+    made += [V.Effect(V.RITUAL, ability="doombolt", roll=7, value=24)]
+    made.append(V.Effect(V.OATH, value=2))
+    made += [V.Effect(V.TO_RESERVES), V.Effect(V.UNIT_ABILITY, ability="INFILTRATORS"),
              V.Effect(V.RESURGE, value=2)]
     made += [V.Effect(V.ELIGIBLE, ability=V.SHOOT_AFTER_ADVANCE), V.Effect(V.IGNORE_MODIFIERS, "charge"),
-             V.Effect(V.MARK, trigger=V.ON_DESTROYING)]  # -- elig
-    # -- faith:
+             V.Effect(V.MARK, trigger=V.ON_DESTROYING)]
     made += [V.Effect(V.GAIN_DICE, dice=DiceExpr(0, 0, 1), trigger=V.AT_ROUND_START), V.Effect(V.SUBSTITUTE, "save")]
     assert sorted({e.kind for e in made}) == sorted(V.KINDS)
 
 
-# -- zones:
 def test_zones_kinds_triggers_and_conditions_are_checked():
     with pytest.raises(V.VocabularyError, match="arrival distance needs a distance"):
         V.Effect(V.ARRIVAL_DISTANCE)
@@ -138,7 +136,6 @@ def test_a_choice_of_options_lists_two_or_more_and_its_grants_read_only_those():
     assert V.RuleRecord("k", ("K",), V.ARMY_RULE, "x", (blade,), choice=choice).choice.options == ("Blade", "Shield")
 
 
-# -- elig:
 def test_eligible_ignore_modifiers_and_mark_check_their_fields_and_a_mark_is_read():
     with pytest.raises(V.VocabularyError, match="eligibility"):
         V.Effect(V.ELIGIBLE, ability="fight after advance")
