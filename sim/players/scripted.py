@@ -49,8 +49,9 @@ class ScriptedPlayer(Player):
         choice asked at the start of a phase of its turn (sim.phases.rule_choices: the command
         that ends the phase before asks it) is answered by the ``rule_choice`` of its next step
         when that step is for this battle round and it is this side's turn (or the choice is asked
-        in either player's turn or the opponent's: context "turn" "either" / "enemy"); anything else takes the default. An oath's decisions (sim.phases.oaths, before the battle) are answered by the
-        ``oath`` / ``oath_target`` of the first of its steps that gives one."""
+        in either player's turn or the opponent's: context "turn" "either" / "enemy"); anything
+        else takes the default. An oath's decisions (sim.phases.oaths, before the battle) are
+        answered by the ``oath`` / ``oath_target`` of the first of its steps that gives one."""
         ts = battle.turn_state
         if request.kind in ("oath", "oath_target"):  # before the battle, from any step of this side's
             for step in self.steps[self.next:]:

@@ -76,7 +76,7 @@ def round_start(battle):
                 req = DecisionRequest("rule_choice", f"{ck} round {ts.round}", p, opts, DO.default_answer(ch, rolled, DO.acting_options(rec)),
                                       prompt=f"{rec.name}: {ch.prompt} (rolled {rolled})",
                                       context={"rule": rec.key, "choice": ch.kind, "dice": rolled,
-                                               "moment": V.AT_BATTLE_ROUND, "turn": "either"})
+                                               "moment": V.AT_ROUND_START, "turn": V.EITHER_TURN})
                 answer = yield from ask(battle, req)
             value = DO.value_of(answer) if answer in opts else None
             if value is None:

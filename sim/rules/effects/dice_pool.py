@@ -2,10 +2,10 @@
 Adepta Sororitas' army rule, whose Miracle dice these are): the army gains dice at the rule's
 moments, each rolled as it is gained and keeping its value; before a roll for a unit holding the
 rule, its player may spend one die of the pool to stand for one of the roll's dice (that die is
-not rolled: the pool's value counts as its unmodified result; of a roll of several dice, one
-only), once per phase for each unit. Pure: the options offered, the pool after a spend, the
-default player's answer. The battle keeps the pools (Resources.dice_pools) and asks
-(sim.systems.dice_pools)."""
+not rolled: the pool's value counts as its unmodified result, as a result set to a value does,
+01.05.08; of a roll of several dice, one only), once per phase for each unit. Pure: the options
+offered, the pool after a spend, the default player's answer. The battle keeps the pools
+(Resources.dice_pools) and asks (sim.systems.dice_pools)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ manifested ritual does at once. The battle asks and rolls in sim.phases.rituals.
 
 The test (our reading of the rule that grants RITUAL, e.g. Cabal of Sorcerers): roll 2D6 and, at
 the player's choice, a third D6; if any two dice show the same number (a double, or a triple),
-the caster's unit suffers D3 mortal wounds (perils); then, if the caster is still alive, the
+the caster's unit suffers D3 mortal wounds (perils, 06.02); then, if the caster is still alive, the
 ritual is manifested when the dice's total is at least its Warp Charge. Each ritual is attempted
 once per turn by the army, each caster attempts one per turn. A ritual is a record of its own
 (source RITUAL_SOURCE): its grants act on the units of its army until the end of the phase, its

@@ -94,7 +94,7 @@ GAIN_DICE = "gain dice"  # ``dice`` D6 rolled into the army's pool of this rule 
 SUBSTITUTE = "substitute"  # ``stat``: before that roll for the unit, a die of the rule's pool may stand for one of
 # its dice (an unmodified roll of its value), once per phase per unit
 KINDS = KINDS + (GAIN_DICE, SUBSTITUTE)
-AT_ROUND_START = "battle round"  # GAIN_DICE: at the start of each battle round
+AT_ROUND_START = "battle round"  # the start of each battle round: GAIN_DICE's trigger, a DICE_OPTIONS choice's moment
 ON_UNIT_DESTROYED = "unit destroyed"  # GAIN_DICE: each time a unit of the army holding the rule is destroyed
 GAIN_TRIGGERS = (AT_ROUND_START, ON_UNIT_DESTROYED)
 SUBSTITUTE_STATS = ("hit", "wound", "save", "charge", "advance", "battle-shock")  # (a Damage roll's: not modelled)
@@ -250,7 +250,6 @@ DICE_OPTIONS = "dice options"  # roll ``dice`` D6, then activate up to ``picks``
 # (each paid as its ``needs`` says, "double 5+ or triple 2+", the dice spent once; sim.rules.effects.dice_options);
 # OPTION conditions read the options activated
 CHOICE_KINDS = CHOICE_KINDS + (DICE_OPTIONS,)
-AT_BATTLE_ROUND = "battle round"  # a DICE_OPTIONS choice's moment: the start of each battle round (either player's)
 NO_OPTION, OPTION_JOIN = "none", " + "  # a DICE_OPTIONS answer activating none; several, their names joined so
 _NEED = re.compile(r"^(double|triple)\s+([1-6])\+$")
 
@@ -272,8 +271,8 @@ def _check_dice_options(c) -> None:
     picks 1 or more, distinct option names (none NO_OPTION or holding OPTION_JOIN), each with a need."""
     if c.kind != DICE_OPTIONS or not c.options or len(c.needs) != len(c.options):
         raise VocabularyError("a dice options choice (and only it) has dice, picks, and a need for each option")
-    if c.moment != AT_BATTLE_ROUND:
-        raise VocabularyError(f"a dice options choice is made at {AT_BATTLE_ROUND!r}, not {c.moment!r}")
+    if c.moment != AT_ROUND_START:
+        raise VocabularyError(f"a dice options choice is made at {AT_ROUND_START!r}, not {c.moment!r}")
     if not (isinstance(c.dice, int) and 1 <= c.dice <= 20) or not (isinstance(c.picks, int) and c.picks >= 1):
         raise VocabularyError("a dice options choice needs dice (1 to 20) and picks (1 or more)")
     names = list(c.options)

@@ -59,12 +59,12 @@ def test_eight_dice_always_afford_a_blessing_and_the_default_is_an_option(rolled
 
 
 def test_a_dice_options_choice_is_checked():
-    ok = V.RuleChoice(V.DICE_OPTIONS, V.AT_BATTLE_ROUND, "?", dice=8, picks=2, options=("A",), needs=("double 1+",))
+    ok = V.RuleChoice(V.DICE_OPTIONS, V.AT_ROUND_START, "?", dice=8, picks=2, options=("A",), needs=("double 1+",))
     assert DO.parse_options(ok) == [("A", ((2, 1),))]
     for kw in ({"moment": "command"}, {"options": ("A", "A"), "needs": ("double 1+", "double 2+")},
                {"needs": ()}, {"needs": ("pair",)}, {"dice": 0}, {"picks": 0}, {"options": ("none",)}):
         with pytest.raises(V.VocabularyError):
-            V.RuleChoice(**{"kind": V.DICE_OPTIONS, "moment": V.AT_BATTLE_ROUND, "prompt": "?", "dice": 8,
+            V.RuleChoice(**{"kind": V.DICE_OPTIONS, "moment": V.AT_ROUND_START, "prompt": "?", "dice": 8,
                             "picks": 2, "options": ("A",), "needs": ("double 1+",), **kw})
     with pytest.raises(V.VocabularyError):
         V.RuleRecord("x", ("X",), V.ARMY_RULE, "x", (V.Grant(V.Effect(V.MODIFY, "charge", 1),

@@ -111,7 +111,7 @@ def test_every_record_is_within_the_vocabulary(r):
             assert kw == kw.upper()
     if r.choice is not None and r.source != V.RITUAL_SOURCE:  # a choice some grant reads (the converse the record
         # itself checks; a ritual's choice is the unit it is attempted at, struck or read)
-        assert r.choice.moment in phases | {V.FORMATIONS, V.AT_BATTLE_ROUND}  # (or battle formations;
+        assert r.choice.moment in phases | {V.FORMATIONS, V.AT_ROUND_START}  # (or battle formations;
         # or the battle round's start, a DICE_OPTIONS choice's)
         assert any(c[0] in (V.CHOSEN, V.TARGET_CHOSEN, V.OPTION) for g in r.grants for c in g.when.conditions) \
             or any(g.who == V.CHOSEN_FRIEND for g in r.grants) or r.choice.adds_to  # (another's options)

@@ -152,7 +152,7 @@ def test_eligible_ignore_modifiers_and_mark_check_their_fields_and_a_mark_is_rea
 
 
 def test_a_dice_options_choice_keeps_the_common_checks_and_a_friends_choice_is_asked_where_it_can_be():
-    dice = dict(kind=V.DICE_OPTIONS, moment=V.AT_BATTLE_ROUND, prompt="p", dice=8, picks=2,
+    dice = dict(kind=V.DICE_OPTIONS, moment=V.AT_ROUND_START, prompt="p", dice=8, picks=2,
                 options=("A", "B"), needs=("double 5+", "triple 2+"))
     assert V.RuleChoice(**dice).picks == 2
     for bad in ({"uses": -5}, {"lasts": "bogus"}, {"turn": "nobody"}, {"rounds": (9,)}):
