@@ -1,4 +1,6 @@
-"""The Player interface: what a side does when it has the choice, and its answers."""
+"""The Player interface: what a side does when it has the choice, and its answers; and what a
+player that weighs its options says about them (Weighed, Explanation: `sim run --explain`, the
+sandbox's log when the computer plays a side)."""
 
 from __future__ import annotations
 
@@ -11,28 +13,68 @@ from sim.rules.turn import PLAYER
 class Choice(NamedTuple):
     """A player's next command; where it comes from (for messages: a script step or the
     player); how its decisions are answered (None: by the player's ``answer``); the script
-    step it expands (for the left-out note) and what its shorthand left out."""
+    step it expands (for the left-out note) and what its shorthand left out; ``why``: the
+    choice in words, with names (the sandbox's log when the computer plays: "shoots Warden
+    Guard at Raider Mob: 3.2 models expected"), None where the player says nothing."""
 
     command: object
     where: str
     answer: Callable | None = None
     step: object = None
     left_out: list = []
+    why: str | None = None
+
+
+class Weighed(NamedTuple):
+    """One option a player weighed: in words (names, never ids) and its value in the player's
+    own measure (``unit``: "pts", "VP", "models"...), higher is better."""
+
+    label: str
+    value: float
+    unit: str = ""
+
+
+class Explanation(NamedTuple):
+    """What a player weighed for one of its decisions (``what``: "shooting: Warden Guard"),
+    what it chose (words) and its options, best first (at most a few: `--explain` prints the
+    top three)."""
+
+    player: str
+    what: str
+    chosen: str
+    options: tuple[Weighed, ...]
+
+    def text(self, top: int = 3) -> str:
+        lines = [f"{self.player}: {self.what}: {self.chosen}"]
+        for o in self.options[:top]:
+            lines.append(f"    {o.value:8.2f} {o.unit:<6} {o.label}")
+        return "\n".join(lines)
 
 
 class Player:
     """One side's choices: ``choose`` when it is this side's choice (TurnState.chooser),
-    ``answer`` for a decision of this side (DecisionRequest.player)."""
+    ``answer`` for a decision of this side (DecisionRequest.player). ``on_explain``: called
+    with each Explanation a player that weighs options makes (None: it builds none)."""
 
     kind = "player"
 
     def __init__(self, side: int, battle, scenario):
         self.side = side
         self.scenario = scenario
+        self.on_explain: Callable[[Explanation], None] | None = None
 
     @property
     def name(self) -> str:
         return f"{PLAYER[self.side]} {self.kind} player"
+
+    @property
+    def explaining(self) -> bool:
+        """Someone listens (build the words of an Explanation only then: they cost)."""
+        return self.on_explain is not None
+
+    def explain(self, what: str, chosen: str, options) -> None:
+        if self.on_explain is not None:
+            self.on_explain(Explanation(self.name, what, chosen, tuple(options)))
 
     def choose(self, battle) -> Choice:
         return Choice(EndPhase(), self.name)

@@ -7,9 +7,11 @@ from sim.errors import ScriptError
 from sim.players.default import DefaultPlayer
 from sim.players.random_player import RandomPlayer
 from sim.players.scripted import ScriptedPlayer
+from sim.players.tactician import TacticianPlayer
 
 MAX_COMMANDS = 20_000  # a battle that needs more is a bug in a player, never bad input
-KINDS = {"scripted": ScriptedPlayer, "default": DefaultPlayer, "random": RandomPlayer}
+KINDS = {"scripted": ScriptedPlayer, "default": DefaultPlayer, "random": RandomPlayer,
+         "tactician": TacticianPlayer}
 
 
 def make_player(kind: str, side: int, battle, scenario):

@@ -9,7 +9,7 @@ from sim.rules.objectives import default_zones
 from sim.rules.turn import PLAYER
 from sim.scenario.reader import Reader
 
-PLAYER_KINDS = ("scripted", "random", "default")
+PLAYER_KINDS = ("scripted", "random", "default", "tactician")
 OBJECTIVE_KINDS = ("home", "central", "expansion")
 MAX_OBJECTIVES = 12
 

@@ -1,0 +1,86 @@
+"""The tactician: a player that plays Battlefield Dominance to win, judging its options with the
+same rules and the exact odds engine (sim.odds) the battle resolves with (issue 27).
+
+Each phase's choices have one home in this package; the player only dispatches:
+* ``attacks``   shooting and fighting: weapons and units to targets, expected value destroyed;
+* ``charges``   which charges to declare, pile-in and consolidation targets;
+* ``movement``  objectives, threat, advancing, falling back, disembarking, arriving;
+* ``decisions`` the answers to decisions: stratagems, allocation, [PRECISION] picks...;
+* ``judge``     what an attack is worth (sim.odds), what a unit is worth; ``threat`` the enemy's reach.
+
+Every phase module offers ``candidates(player, battle) -> list[Scored]``: the commands it would
+play now, checked legal by the rules, best first (the search player reads them); ``choose`` is
+the first. The tactician draws from its own stream (seeded from the battle's seed and its side),
+never from the battle's dice, and its commands go in the log like any player's: a replay needs
+no player.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+from sim.commands import EndPhase
+from sim.phases.state import Phase
+from sim.players import deployment as DEP
+from sim.players.base import Choice, Player
+from sim.players.default import DefaultPlayer
+
+
+class Scored(NamedTuple):
+    """A candidate command, its value in the tactician's measure (higher is better) and the
+    choice in words (names, not ids)."""
+
+    value: float
+    command: object
+    label: str
+
+
+class TacticianPlayer(Player):
+    kind = "tactician"
+
+    def __init__(self, side, battle, scenario):
+        super().__init__(side, battle, scenario)
+        self.rng = random.Random(f"sim-tactician-player/{battle.seed}/{side}")
+        # the default player's choices for what the tactician does not judge itself (and its
+        # record of what it tried this phase, shared: sim.players.default)
+        self.fallback = DefaultPlayer(side, battle, scenario)
+        self.memo: dict = {}  # per phase: what the phase modules worked out once (cleared with it)
+        self._phase_key = None
+
+    def fresh(self, battle) -> None:
+        """A new phase or step: forget what was tried and worked out in the last one."""
+        ts = battle.turn_state
+        key = (ts.round, ts.active, ts.phase, ts.step, ts.pre_battle)
+        if key != self._phase_key:
+            self._phase_key = key
+            self.memo.clear()
+        self.fallback._fresh(battle)
+
+    def candidates(self, battle) -> list[Scored]:
+        """The commands the tactician would play now, legal, best first (empty: end the phase)."""
+        from sim.players.tactician import attacks, charges, movement
+        self.fresh(battle)
+        ts = battle.turn_state
+        if ts.pre_battle is not None:  # (26 steps 7-11)
+            return [Scored(0.0, DEP.choose(battle, self.side, None, self.fallback._done), "")]
+        if ts.phase == Phase.MOVEMENT:
+            return movement.candidates(self, battle)
+        if ts.phase == Phase.SHOOTING:
+            return attacks.shooting_candidates(self, battle)
+        if ts.phase == Phase.CHARGE:
+            return charges.candidates(self, battle)
+        if ts.phase == Phase.FIGHT:
+            return attacks.fight_candidates(self, battle)
+        return []
+
+    def choose(self, battle) -> Choice:
+        cands = self.candidates(battle)
+        if not cands:
+            return Choice(EndPhase(), self.name)
+        best = cands[0]
+        return Choice(best.command, self.name, why=best.label or None)
+
+    def answer(self, battle, request):
+        from sim.players.tactician import decisions
+        return decisions.answer(self, battle, request)
