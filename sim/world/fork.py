@@ -50,38 +50,17 @@ SHARE = None  # (a COMPONENTS entry: the instance is shared, it never changes on
 
 def _copier(cls, *containers: str):
     """A copier for slotted dataclass ``cls``: a new instance with the same field values, the
-    fields named in ``containers`` (lists, dicts, sets of plain values) copied."""
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    new = object.__new__
-    if not containers:
-        def copy(o):
-            c = new(cls)
-            for n in names:
-                object.__setattr__(c, n, getattr(o, n))
-            return c
-    else:
-        def copy(o):
-            c = new(cls)
-            for n in names:
-                object.__setattr__(c, n, getattr(o, n))
-            for n in containers:
-                v = getattr(o, n)
-                object.__setattr__(c, n, type(v)(v))
-            return c
-    return copy
-
-
-def _copy_position(o, _new=object.__new__, _P=K.Position):
-    c = _new(_P)
-    c.x = o.x
-    c.y = o.y
-    return c
-
-
-def _copy_wounds(o, _new=object.__new__, _W=K.Wounds):
-    c = _new(_W)
-    c.remaining = o.remaining
-    return c
+    fields named in ``containers`` (lists, dicts, sets of plain values) copied. Written out
+    field by field (as dataclasses writes its __init__): a loop over the names costs twice as
+    much, and a battle has a few hundred of these to copy."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    assert all(n.isidentifier() for n in names) and set(containers) <= set(names)
+    set_ = "object.__setattr__(c, {0!r}, o.{0})" if cls.__dataclass_params__.frozen else "c.{0} = o.{0}"
+    lines = [set_.format(n) if n not in containers else f"c.{n} = o.{n}.copy()" for n in names]
+    src = "def copy(o):\n    c = new(cls)\n" + "".join(f"    {x}\n" for x in lines) + "    return c\n"
+    scope = {"new": object.__new__, "cls": cls}
+    exec(src, scope)  # noqa: S102 - source made above from the dataclass's own field names
+    return scope["copy"]
 
 
 # Every component type of sim.components: SHARE, or how it is copied. Roster is copied apart
@@ -92,8 +71,8 @@ COMPONENTS: dict[type, object] = {
     K.Stats: SHARE, K.UnitMember: SHARE, K.ModelAbilities: SHARE,
     K.Unit: SHARE,  # (its models list is made by build_world and never changed after)
     K.Transport: SHARE, K.RollModifiers: SHARE, K.UnitRules: SHARE,  # (frozen)
-    K.Position: _copy_position,
-    K.Wounds: _copy_wounds,
+    K.Position: _copier(K.Position),
+    K.Wounds: _copier(K.Wounds),
     K.Destroyed: _copier(K.Destroyed),
     K.UnitState: _copier(K.UnitState, "model_moved"),
     K.Roster: "roster",
@@ -150,16 +129,22 @@ def _clone_value(v):
     raise TypeError(f"fork: no copier for a value of type {t.__module__}.{t.__qualname__}")
 
 
+_FIELDS: dict[type, tuple] = {}
+
+
 def _clone_dataclass(o, special: dict | None = None):
     """A copy of slotted dataclass ``o``: each field through ``special`` (field -> function, or
     SHARE) else _clone_value."""
     cls = type(o)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
     c = object.__new__(cls)
     special = special or {}
-    for f in dataclasses.fields(cls):
-        v = getattr(o, f.name)
-        s = special.get(f.name, _clone_value)
-        object.__setattr__(c, f.name, v if s is SHARE else s(v))
+    for n in names:
+        v = getattr(o, n)
+        s = special.get(n, _clone_value)
+        object.__setattr__(c, n, v if s is SHARE else s(v))
     return c
 
 
@@ -223,8 +208,10 @@ def copy_dice(dice: Dice, seed: int | None) -> Dice:
         return new
     if type(dice) is not Dice:
         raise TypeError(f"fork: cannot copy dice of type {type(dice).__qualname__}")
-    new = Dice(dice.seed)
-    rng = random.Random()
+    new = object.__new__(Dice)  # (Dice() would seed a stream only to replace it)
+    new.seed = dice.seed
+    new.listener = None
+    rng = random.Random.__new__(random.Random)
     rng.setstate(dice._rng.getstate())
     new._rng = rng
     new.count = dice.count
