@@ -2,16 +2,18 @@
 search player and thrown away.
 
 Only the state that changes during a battle is copied; what never changes once the world is
-built is shared. Three tables say which is which, and anything in none of them stops the fork
-with a TypeError, so a new component, a new field or a new attribute cannot be forgotten:
+built is shared. Tables say which is which, and anything in none of them stops the fork with a
+TypeError, so a new component, a new field or a new attribute cannot be forgotten:
 
 - ``COMPONENTS``: each esper component type -> SHARE (never changed once built), or its
   copier (a new instance with the same field values; the listed nested containers copied too).
 - ``_clone_value``'s ``_CLONERS``: the plain values of the turn state, the resources and the
   changes (lists, dicts, sets copied element by element; atoms, enums, frozen dataclasses and
-  tuples of them shared).
-- ``SPATIAL``: the spatial index's attributes -> how each is copied (or, for a cache that reads
-  the original's objects, dropped to be made again on first use).
+  tuples of them shared); ``RESOURCES`` and ``TURN_STATE`` name their fields shared or copied
+  otherwise.
+- ``SPATIAL``, ``VISIBILITY``: the spatial index's and the visibility's attributes -> how each is
+  copied (a cache that holds the original's objects is dropped, made again on first use).
+- ``_BATTLE_ATTRS``: every attribute of a Battle, each set by ``fork_battle``.
 
 The esper world is copied through esper's per-world context table (``esper._context_map``):
 the same entity ids, so ``battle.units`` and ``battle.models`` stay valid; each entity's
@@ -31,13 +33,11 @@ import weakref
 from collections import deque
 
 import esper
-import numpy as np
 
 from sim import components as K
 from sim import events as ev
 from sim.rules.dice import Dice, ForcedDice
 from sim.world import resources as R
-from sim.world.changes import Changes
 from sim.world.spatial import SpatialIndex
 
 
@@ -63,6 +63,8 @@ def _copier(cls, *containers: str):
     return scope["copy"]
 
 
+_ROSTER = "roster"  # (a COMPONENTS entry: copied with its wounds the fork's Wounds components)
+
 # Every component type of sim.components: SHARE, or how it is copied. Roster is copied apart
 # (its ``wounds`` are the models' own Wounds components: the fork's). Activation exists only
 # while a command is being resolved: a fork is never made then.
@@ -75,7 +77,7 @@ COMPONENTS: dict[type, object] = {
     K.Wounds: _copier(K.Wounds),
     K.Destroyed: _copier(K.Destroyed),
     K.UnitState: _copier(K.UnitState, "model_moved"),
-    K.Roster: "roster",
+    K.Roster: _ROSTER,
 }
 NOT_AT_IDLE = (K.Activation,)
 
@@ -154,11 +156,7 @@ def _copy_array(a):
     return a.copy()
 
 
-def _drop(_v):
-    return _DROPPED
-
-
-_DROPPED = object()
+_MISSING = object()
 
 # Every attribute of a SpatialIndex: how it is copied. Dropped: caches that hold the original's
 # objects (Living reads its Roster) or are keyed by the identity of an array the fork makes
@@ -181,8 +179,8 @@ def copy_spatial(sp: SpatialIndex) -> SpatialIndex:
     new = object.__new__(SpatialIndex)
     d = new.__dict__
     for k, v in sp.__dict__.items():
-        how = SPATIAL.get(k, _DROPPED)
-        if how is _DROPPED:
+        how = SPATIAL.get(k, _MISSING)
+        if how is _MISSING:
             raise TypeError(f"fork: SpatialIndex.{k} is not in sim.world.fork.SPATIAL")
         d[k] = v if how is SHARE else how(v)
     return new
@@ -238,8 +236,10 @@ def history(events: list) -> list:
 
 
 def copy_world(battle) -> tuple:
-    """A copy of the battle's esper world context (the tuple esper keeps per world), the
-    battle's world being the current one. Returns (context, old component -> new, by id)."""
+    """A copy of the battle's esper world context (the tuple esper keeps per world: its entity
+    counter, component index, entities, dead entities, query caches, processors...), the battle's
+    world being the current one (esper's module globals hold it then). The same entity ids; the
+    query caches and processors start empty."""
     if esper.current_world != battle.world:
         raise ForkError("fork: the battle's world is not the current one")
     entities = esper._entities
@@ -250,13 +250,13 @@ def copy_world(battle) -> tuple:
     rosters = []
     wounds_map: dict[int, K.Wounds] = {}
     for t, ents in esper._components.items():
-        how = COMPONENTS.get(t, _DROPPED)
+        how = COMPONENTS.get(t, _MISSING)
         if how is SHARE:
             continue
-        if how is _DROPPED:
+        if how is _MISSING:
             raise TypeError(f"fork: component {t.__module__}.{t.__qualname__} is not in "
                             "sim.world.fork.COMPONENTS")
-        if how == "roster":
+        if how is _ROSTER:
             rosters.extend(ents)
             continue
         if t is K.Wounds:
@@ -307,7 +307,7 @@ def fork_battle(battle, seed: int | None = None, record_dice: bool = False):
     if record_dice:
         f.dice.listener = f._on_roll
     f.pending = None
-    f._answers = dict(battle._answers)
+    f._answers = _clone_dict(battle._answers)
     f.queue = deque()
     f.action = None
     f.activation_unit = None
@@ -333,8 +333,8 @@ def fork_battle(battle, seed: int | None = None, record_dice: bool = False):
     if v is not None:
         nv = object.__new__(BattleVisibility)
         for k, val in vars(v).items():
-            how = VISIBILITY.get(k, _DROPPED)
-            if how is _DROPPED:
+            how = VISIBILITY.get(k, _MISSING)
+            if how is _MISSING:
                 raise TypeError(f"fork: BattleVisibility.{k} is not in sim.world.fork.VISIBILITY")
             setattr(nv, k, val if how is SHARE else how(val))
         nv.battle = f

@@ -8,6 +8,7 @@ of forks work, a closed fork is freed; esper reads each battle's own world."""
 from __future__ import annotations
 
 import dataclasses
+import enum
 import gc
 import json
 import types
@@ -115,16 +116,11 @@ def _immutable(o) -> bool:
     if isinstance(o, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
                       types.MethodType, types.CodeType)):
         return True
-    if isinstance(o, enum_types):
+    if isinstance(o, enum.Enum):
         return True
     if dataclasses.is_dataclass(t) and t.__dataclass_params__.frozen:
         return True
     return False
-
-
-import enum  # noqa: E402
-
-enum_types = (enum.Enum,)
 
 
 def reachable(roots, stop_ids: set) -> dict[int, object]:
@@ -149,6 +145,8 @@ def reachable(roots, stop_ids: set) -> dict[int, object]:
         if isinstance(o, np.ndarray):
             if o.flags.writeable:
                 found[i] = o
+            if o.base is not None:  # (a read-only view: of which array)
+                stack.append(o.base)
             continue
         if t not in (tuple, frozenset) and not (isinstance(o, tuple) and hasattr(o, "_fields")):
             found[i] = o
