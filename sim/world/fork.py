@@ -282,11 +282,10 @@ def copy_world(battle) -> tuple:
 _copy_roster = _copier(K.Roster)
 
 
-def fork_battle(battle, seed: int | None = None, record_dice: bool = False):
-    """Battle.fork: see there."""
-    from sim.battle import Battle, _world_ids
-    from sim.systems.visibility import BattleVisibility
-
+def fork_battle(battle, world: str, seed: int | None = None, record_dice: bool = False):
+    """Battle.fork's copy: a new battle of the same class whose esper world ``world`` is a copy
+    of ``battle``'s (added to esper's table; the battle's world stays the current one), with
+    everything but its systems (Battle.fork registers them in the new world)."""
     if battle.resources is None:
         raise ForkError("fork: the battle is closed")
     if battle.busy:
@@ -297,10 +296,10 @@ def fork_battle(battle, seed: int | None = None, record_dice: bool = False):
         raise TypeError(f"fork: Battle attributes not in sim.world.fork._BATTLE_ATTRS: {sorted(unknown)}")
     context = copy_world(battle)
 
-    f = object.__new__(Battle)
+    f = object.__new__(type(battle))
     f.scenario = battle.scenario
     f.seed = battle.seed if seed is None else int(seed)
-    f.world = f"battle-{next(_world_ids)}"
+    f.world = world
     f.events = history(battle.events)
     f.listeners = []
     f.dice = copy_dice(battle.dice, seed)
@@ -325,13 +324,14 @@ def fork_battle(battle, seed: int | None = None, record_dice: bool = False):
     f.forked_from = battle.world
     f.forked_events = len(f.events)
     f._origin = weakref.ref(battle)
+    f.systems = ()
     # the visibility: the original's brought up to date (what Changes says it is behind on
     # taken in), then copied (its index's copy shares only what the index never changes)
     v = battle.visibility
     f.changes = _clone_dataclass(battle.changes)
     f._visibility = None
     if v is not None:
-        nv = object.__new__(BattleVisibility)
+        nv = object.__new__(type(v))
         for k, val in vars(v).items():
             how = VISIBILITY.get(k, _MISSING)
             if how is _MISSING:
@@ -339,15 +339,7 @@ def fork_battle(battle, seed: int | None = None, record_dice: bool = False):
             setattr(nv, k, val if how is SHARE else how(val))
         nv.battle = f
         f._visibility = nv
-
-    esper._context_map[f.world] = context
-    esper.switch_world(f.world)
-    R.install(f.resources)
-    try:
-        from sim.systems import register_systems
-        f.systems = tuple(proc.process for proc in register_systems(f))
-    finally:
-        battle._enter()
+    esper._context_map[world] = context
     return f
 
 
@@ -358,26 +350,18 @@ VISIBILITY = {
     "_attacked": dict.copy,
 }
 
-# Attributes shared by design, by the type of the object holding them (the fork's copy holds the
-# original's): fixed by the scenario, or never changed in place (the tests walk around them).
-SHARED_ATTRS: dict[type, frozenset] = {}
-
-
-def _shared_attrs() -> None:
-    from sim.phases.state import TurnState
-    from sim.rules.visibility.index import VisibilityIndex
-    SHARED_ATTRS[SpatialIndex] = frozenset(k for k, v in SPATIAL.items() if v is SHARE)
-    SHARED_ATTRS[R.Resources] = frozenset(k for k, v in RESOURCES.items() if v is SHARE)
-    SHARED_ATTRS[TurnState] = frozenset(k for k, v in TURN_STATE.items() if v is SHARE)
+# Attributes shared by design, by the qualified name of the class of the object holding them (the
+# fork's copy holds the original's): fixed by the scenario, or never changed in place.
+SHARED_ATTRS: dict[str, frozenset] = {
+    "sim.world.spatial.SpatialIndex": frozenset(k for k, v in SPATIAL.items() if v is SHARE),
+    "sim.world.resources.Resources": frozenset(k for k, v in RESOURCES.items() if v is SHARE),
+    "sim.phases.state.TurnState": frozenset(k for k, v in TURN_STATE.items() if v is SHARE),
     # VisibilityIndex.copy: "arrays and the containers the index changes copied, the rest
     # (terrain blockers, ids, fixed pair lists) shared"
-    SHARED_ATTRS[VisibilityIndex] = VISIBILITY_INDEX_SHARED
-    from sim.systems.attack_resolution import AttackResolutionSystem
-    SHARED_ATTRS[AttackResolutionSystem] = frozenset({"_steps"})  # (its class's table of steps)
-    SHARED_ATTRS[K.Roster] = frozenset(f.name for f in dataclasses.fields(K.Roster)) - {"wounds"}
-
-
-VISIBILITY_INDEX_SHARED = frozenset({"blk", "_all_pairs", "_area_edges"})
+    "sim.rules.visibility.index.VisibilityIndex": frozenset({"blk", "_all_pairs", "_area_edges"}),
+    "sim.systems.attack_resolution.AttackResolutionSystem": frozenset({"_steps"}),  # (its class's)
+    "sim.components.Roster": frozenset(f.name for f in dataclasses.fields(K.Roster)) - {"wounds"},
+}
 
 
 # Every attribute of a Battle (Battle.__init__); fork_battle sets each on the fork.
@@ -388,5 +372,3 @@ _BATTLE_ATTRS = frozenset({
     "changes", "systems", "forked_from", "forked_events", "_origin",
 })
 
-
-_shared_attrs()

@@ -150,7 +150,7 @@ def reachable(roots, stop_ids: set) -> dict[int, object]:
             continue
         if t not in (tuple, frozenset) and not (isinstance(o, tuple) and hasattr(o, "_fields")):
             found[i] = o
-        names = shared_attrs.get(t)
+        names = shared_attrs.get(f"{t.__module__}.{t.__qualname__}")
         if not isinstance(o, (list, dict, set, tuple, frozenset)) and (
                 hasattr(o, "__dict__") or hasattr(t, "__slots__")):
             attrs = dict(getattr(o, "__dict__", {}))
