@@ -403,3 +403,49 @@ def test_the_past_the_rules_read_reads_the_same_on_a_fork():
             seen[0] += any(theirs[0])
             seen[1] += any(theirs[1])
     assert all(seen)  # (some were targeted, some destroyed: the test read something)
+
+
+# --- other kinds of battles ------------------------------------------------------------------------
+
+def test_forks_of_a_battle_deployed_by_the_rules_play_on_as_the_original():
+    """Forks before the battle begins (26 steps 5-11: units still to set up) and in it."""
+    path = ROOT / "scenarios/deployment.toml"
+    with Battle(load_scenario(path)) as ref:
+        script = play(ref, players_for(ref, ("random", "random")))
+        end = ref.state_hash()
+    with Battle(load_scenario(path)) as b:
+        done = 0
+        for k in (1, 8, len(script) // 2):
+            replay(b, script[done:k])
+            assert (b.turn_state.round == 0) == (k < 10)  # (the first two before battle round 1)
+            with b.fork() as f:
+                assert f.state_hash() == b.state_hash()
+                replay(f, script[k:k + 5])
+                replay(b, script[k:k + 5])
+                assert f.state_hash() == b.state_hash()
+            done = k + 5
+        replay(b, script[done:])
+        assert b.turn_state.over and b.state_hash() == end
+
+
+def test_a_fork_of_a_battle_in_free_play():
+    """A scenario without a mission (no turn state): its script's steps, forked half way."""
+    from sim.players.resolve import run_step
+    spec = load_scenario(ROOT / "scenarios/abilities_defence.toml")
+    assert spec.mission is None and len(spec.script) > 2
+    half = len(spec.script) // 2
+    with Battle(spec) as ref:
+        for step in spec.script:
+            run_step(ref, spec, step)
+        end = ref.state_hash()
+    with Battle(spec) as b:
+        for step in spec.script[:half]:
+            run_step(b, spec, step)
+        with b.fork() as f:
+            assert f.turn_state is None
+            for step in spec.script[half:]:
+                run_step(f, spec, step)
+            assert f.state_hash() == end
+        for step in spec.script[half:]:
+            run_step(b, spec, step)
+        assert b.state_hash() == end
