@@ -177,6 +177,18 @@ def state_roots(battle) -> list:
 
 def test_a_fork_shares_no_mutable_state_with_its_original():
     b, _ = default_mid_battle()
+    assert_shares_nothing(b)
+
+
+def test_a_fork_of_a_battle_with_rules_shares_no_mutable_state_with_its_original(tmp_path):
+    path = default_table_with(tmp_path, ["oath-of-moment", "acts-of-faith"], ["waaagh"])
+    b, _ = mid_battle(path, 75, seed=7)
+    res = b.resources
+    assert res.rule_choices and res.dice_pools  # (the rules' records are there to be copied)
+    assert_shares_nothing(b)
+
+
+def assert_shares_nothing(b) -> None:
     f = b.fork()
     esper.switch_world("default")  # (esper's table then holds both worlds' current contexts)
     try:
