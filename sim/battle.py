@@ -67,6 +67,11 @@ class Battle:
         # (_accepted_before): a player checks a command, then submits that very command
         self._checked: tuple | None = None
         self.scenario_allocation_orders: dict[int, tuple[str, ...]] = {}
+        # a fork (Battle.fork): the world of the battle it was forked from, and how many events
+        # it started with (what the rules read of the past: sim.world.fork.history)
+        self.forked_from: str | None = None
+        self.forked_events = 0
+        self._origin = None  # (a fork: a weak reference to its original, entered again when it closes)
         esper.switch_world(self.world)  # (a new, empty world for build_world)
         # the per-battle resources the world queries read, installed with the world (_enter)
         self.resources = resources.Resources(build_world(self, scenario))
@@ -120,7 +125,9 @@ class Battle:
         the dice's listener), so that the battle and its parts are freed by reference counting
         alone, with the cyclic collector off (sim.players.runner.frozen_heap) or frozen at the next
         run. What a finished battle is read for stays: events, units, models, turn, seed.
-        Closing twice is harmless."""
+        Closing twice is harmless. A fork closed while its world is the current one enters its
+        original's again (if still open)."""
+        origin = self._origin() if self._origin is not None and esper.current_world == self.world else None
         if resources.current is self.resources:
             resources.install(None)
         if self.world in esper.list_worlds():
@@ -137,6 +144,30 @@ class Battle:
         self.action = None
         if getattr(self.dice, "listener", None) == self._on_roll:
             self.dice.listener = None
+        if origin is not None and origin.resources is not None:
+            origin._enter()
+
+    def fork(self, seed: int | None = None, record_dice: bool = False) -> "Battle":
+        """An independent copy of the battle as it is now, to be played forward and thrown away
+        (a search player's look ahead): its own esper world (the same entity ids: ``units`` and
+        ``models`` hold), resources, turn state and visibility; what never changes shared
+        (sim.world.fork says what is copied and what is shared). Its dice go on from the same
+        state (``seed`` None: the same commands give the same events and state hash) or from a
+        fresh stream of ``seed``. Its events start with what the rules read of the past (this
+        battle round's, of a few kinds: ``forked_events`` of them); no listeners; dice events
+        only with ``record_dice``. Only where a player chooses a command (not ``busy``): else
+        ForkError. close() it when done; the original is unchanged and plays on as if never
+        forked."""
+        from sim.systems import register_systems
+        from sim.world.fork import fork_battle
+        f = fork_battle(self, f"battle-{next(_world_ids)}", seed, record_dice)
+        esper.switch_world(f.world)
+        resources.install(f.resources)
+        try:
+            f.systems = tuple(proc.process for proc in register_systems(f))
+        finally:
+            self._enter()
+        return f
 
     def __enter__(self):
         return self
