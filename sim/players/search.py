@@ -1,0 +1,351 @@
+"""The search player (issue 27 item 2): the tactician's choices, weighed by playing them forward.
+
+At each of its choices the player takes the tactician's candidates (best first: the top
+``TOP_K``), the end of the phase where the rules allow it, and a few of the rules' other options
+for the unit the tactician would act with (moves toward the other objectives, staying still,
+advancing; shooting at the other enemy units near it). Each is judged by rolling the battle
+forward on forks (Battle.fork): several dice futures, the same for every candidate (seeds drawn
+from the player's own stream), the tactician playing both sides to the end of the current turn,
+and the position then scored (``score``: VP, material, objectives). The best mean wins; ties go
+to the tactician's order. Decisions are the tactician's answers.
+
+The budget (``budget``: seconds a decision on the reference machine, kind ``search:0.5``) is
+turned into a fixed amount of work, rollout commands (``work_for``), so that a battle is the
+same on any machine, however busy: nothing here reads a clock. It is spent by successive
+halving: every candidate plays one future, then the better half more, and so on.
+
+The real battle is never disturbed: the forks have their own worlds, dice and events, the real
+battle's world is entered again before the player returns, and the tactician's record of what
+it tried this phase is put back when the search plays another command than its first.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import esper
+
+from sim import commands as C
+from sim.commands import EndPhase, Move, SelectToMove, Shoot
+from sim.components import Roster, Unit
+from sim.errors import Refusal
+from sim.phases.state import Phase
+from sim.players import options as O
+from sim.players.base import Choice, Player, Weighed
+from sim.players.tactician import TacticianPlayer
+from sim.scenario.mission import MAX_BUDGET, MIN_BUDGET
+from sim.world import queries as W
+
+DEFAULT_BUDGET = 0.5  # seconds a decision on the reference machine
+REFERENCE_BASELINE = 0.055  # seconds of the same-run baseline loop there (tests/bench/_baseline.py)
+# One rollout command (a tactician's choice, checked, submitted and resolved, on a fork of
+# battle_default), in baseline loops: measured by tests/bench/bench_search.py on this project's
+# machines; re-measure when the tactician's choices get dearer.
+COMMAND_COST = 0.05
+FORK_COST = 1  # a fork and its close, counted as that many rollout commands
+TOP_K = 3  # the tactician's candidates weighed
+MAX_OPTIONS = 6  # candidates weighed in all
+MAX_FUTURES = 16  # dice futures a candidate plays at most
+ROLLOUT_CAP = 400  # commands one rollout plays at most (a turn takes far fewer)
+SEARCHED = (Phase.MOVEMENT, Phase.SHOOTING, Phase.CHARGE, Phase.FIGHT)
+
+# the measure a rollout's end is scored in: VP
+OBJECTIVE_VP = 3.0  # an objective controlled (what holding it scores in a Command phase, 26)
+OC_MARGIN_VP = 0.1  # each point of OC over the opponent's on an objective (at most MARGIN_CAP)
+MARGIN_CAP = 6
+ARMY_VP = 30.0  # the whole of an army's points
+RESULT_VP = 20.0  # the battle won
+
+
+def work_for(budget: float) -> int:
+    """The rollout commands a budget of ``budget`` seconds on the reference machine buys."""
+    return max(1, int(budget / (REFERENCE_BASELINE * COMMAND_COST)))
+
+
+class SearchPlayer(Player):
+    kind = "search"
+
+    def __init__(self, side, battle, scenario, budget: float | None = None):
+        super().__init__(side, battle, scenario)
+        self.budget = DEFAULT_BUDGET if budget is None else float(budget)
+        if not MIN_BUDGET <= self.budget <= MAX_BUDGET:
+            raise ValueError(f"a search budget from {MIN_BUDGET:g} to {MAX_BUDGET:g} seconds, found {budget!r}")
+        self.work = work_for(self.budget)
+        self.rng = random.Random(f"sim-search-player/{battle.seed}/{side}")
+        self.tactician = TacticianPlayer(side, battle, scenario)
+        self._worth: dict[str, float] = {}  # unit id -> points a model (the scenario's: fixed)
+        self._army: float | None = None  # the mean army's points at the start
+        # what each search did: (options weighed, rollouts, rollout commands); the benchmark reads it
+        self.searches: list[tuple[int, int, int]] = []
+
+    # --- the player ----------------------------------------------------------------------
+    def choose(self, battle) -> Choice:
+        t = self.tactician
+        saved = _save(t)
+        cands = t.candidates(battle)
+        ts = battle.turn_state
+        if ts.pre_battle is not None or ts.phase not in SEARCHED:
+            return _first(self, cands)
+        options = self.options(battle, cands)
+        if len(options) < 2:
+            return _first(self, cands)
+        means = self.search(battle, options, saved)
+        battle._enter()  # (the real battle's world again: the forks switched it)
+        best = max(range(len(options)), key=lambda i: (means[i] if means[i] is not None else -math.inf, -i))
+        command, label = options[best]
+        if not (cands and command is cands[0].command):
+            _restore(t, saved)  # (the tactician proposes its own again next time)
+        if self.explaining:
+            weighed = sorted(((means[i], i) for i in range(len(options)) if means[i] is not None),
+                             key=lambda m: (-m[0], m[1]))
+            self.explain(_what(battle, ts), _words(battle, command, label),
+                         [Weighed(_words(battle, options[i][0], options[i][1]), m, "VP") for m, i in weighed])
+        return Choice(command, self.name, why=label or None)
+
+    def answer(self, battle, request):
+        return self.tactician.answer(battle, request)
+
+    # --- the options weighed ---------------------------------------------------------------
+    def options(self, battle, cands) -> list[tuple[object, str]]:
+        """(command, label): the tactician's top candidates, the end of the phase, then the
+        rules' other options for the unit of its first; each legal now, each once."""
+        out: list[tuple[object, str]] = []
+        seen: set[str] = set()
+
+        def add(cmd, label=""):
+            if cmd is None or len(out) >= MAX_OPTIONS:
+                return
+            key = json.dumps(C.to_dict(cmd), sort_keys=True)
+            if key in seen:
+                return
+            seen.add(key)
+            if battle.check(cmd) is None:
+                out.append((cmd, label))
+
+        for s in cands[:TOP_K]:
+            add(s.command, s.label)
+        add(EndPhase(), "end the phase")
+        if cands:
+            for cmd in _alternatives(battle, self.side, cands[0].command):
+                add(cmd)
+        return out
+
+    # --- the search ------------------------------------------------------------------------
+    def search(self, battle, options, saved) -> list[float | None]:
+        """Each option's mean score over the futures it played (None: none), by successive
+        halving within ``self.work`` rollout commands (the first round always plays one future
+        of each option)."""
+        n = len(options)
+        sums = [0.0] * n
+        counts = [0] * n
+        seeds: list[int] = []
+        spent = rollouts = 0
+        alive = list(range(n))
+        per_round = 1  # futures each survivor plays this round
+        while True:
+            start = len(seeds)
+            while len(seeds) < start + per_round:
+                seeds.append(int(self.rng.random() * 2**53))
+            for i in alive:
+                for seed in seeds[start:]:
+                    value, used = self.rollout(battle, options[i][0], seed, saved)
+                    sums[i] += value
+                    counts[i] += 1
+                    spent += used + FORK_COST
+                    rollouts += 1
+            if len(alive) > 1 and start > 0:  # (halve after the first round of more than one future)
+                alive.sort(key=lambda i: (-sums[i] / counts[i], i))
+                alive = sorted(alive[:(len(alive) + 1) // 2])
+            if len(alive) == 1:
+                break
+            cost = spent / rollouts  # (mean commands a rollout: counted, not timed)
+            rounds = max(1, math.ceil(math.log2(len(alive))))
+            per_round = min(int((self.work - spent) / rounds / (len(alive) * cost)), MAX_FUTURES - len(seeds))
+            if per_round < 1:
+                break
+        self.searches.append((n, rollouts, spent))
+        return [sums[i] / counts[i] if counts[i] else None for i in range(n)]
+
+    def rollout(self, battle, command, seed: int, saved) -> tuple[float, int]:
+        """Play ``command`` on a fork with the dice future ``seed``, then the tactician for both
+        sides to the end of the turn; (the score then, commands played)."""
+        f = fork(battle, seed)
+        try:
+            players = [TacticianPlayer(s, f, self.scenario) for s in (0, 1)]
+            _load(players[self.side], saved)
+            ts = f.turn_state
+            now = (ts.round, ts.active)
+
+            def by_player(req):
+                return players[req.player].answer(f, req)
+
+            played = 0
+            try:
+                f.submit(command)
+                f.resolve(by_player)
+                played += 1
+                while not ts.over and (ts.round, ts.active) == now and played < ROLLOUT_CAP:
+                    c = players[ts.chooser].choose(f)
+                    f.submit(c.command)
+                    f.resolve(c.answer or by_player)
+                    played += 1
+            except Refusal:
+                pass  # (a rollout player's command the rules refuse: the position as it is)
+            return self.score(f), played
+        finally:
+            f.close()
+
+    # --- the measure ---------------------------------------------------------------------------
+    def score(self, b) -> float:
+        """The battle ``b`` as it stands, for this side, in VP: VP scored, the points of the
+        armies left (ARMY_VP for a whole army), objectives controlled and the OC margin on each,
+        the result when over."""
+        b._enter()
+        ts = b.turn_state
+        me, them = self.side, 1 - self.side
+        value = float(ts.vp[me] - ts.vp[them])
+        worth = [0.0, 0.0]
+        for uid, u in b.units.items():
+            owner = esper.component_for_entity(u, Unit).owner
+            worth[owner] += len(W.alive_models(u)) * self.worth(b, uid, u)
+        value += ARMY_VP * (worth[me] - worth[them]) / self.army(b)
+        if ts.objectives:
+            from sim.phases.scoring import control_levels
+            for o, lv in zip(ts.objectives, control_levels(ts.objectives, b)):
+                c = ts.control.get(o.name)
+                who = None if c is None else c.controller
+                value += OBJECTIVE_VP * ((who == me) - (who == them))
+                margin = max(-MARGIN_CAP, min(MARGIN_CAP, lv.get(me, 0) - lv.get(them, 0)))
+                value += OC_MARGIN_VP * margin
+        if ts.over:
+            from sim.rules.turn import PLAYER
+            value += RESULT_VP * ((ts.result == PLAYER[me]) - (ts.result == PLAYER[them]))
+        return value
+
+    def worth(self, b, uid: str, u: int) -> float:
+        w = self._worth.get(uid)
+        if w is None:
+            from sim.players.tactician.judge import model_worth
+            w = self._worth[uid] = model_worth(b, u)
+        return w
+
+    def army(self, b) -> float:
+        if self._army is None:
+            total = sum(len(esper.component_for_entity(u, Roster).full) * self.worth(b, uid, u)
+                        for uid, u in b.units.items())
+            self._army = max(1.0, total / 2)
+        return self._army
+
+
+# --- forks -----------------------------------------------------------------------------------
+def fork(battle, seed: int):
+    """A copy of ``battle`` as it is now, with the dice future ``seed`` (Battle.fork)."""
+    f = getattr(battle, "fork", None)
+    if f is not None:
+        return f(seed)
+    return _replayed(battle, seed)
+
+
+def _replayed(battle, seed: int):
+    """A stand-in for Battle.fork until it lands: the battle rebuilt from its scenario and its
+    commands so far replayed with their answers (as sim.replay does), then its dice reseeded."""
+    from sim import events as ev
+    from sim.battle import Battle
+    from sim.decisions import Scripted
+    from sim.replay.log import logged_answers
+    done: list[tuple[dict, list]] = []
+    for e in battle.events:
+        if e["type"] == ev.COMMAND:
+            done.append((e["command"], []))
+        elif e["type"] == ev.DECISION and done:
+            done[-1][1].append(Scripted(e["scripted"]) if "scripted" in e else e["answer"])
+    f = Battle(battle.scenario, seed=battle.seed, record_dice=False)
+    for cmd, answers in done:
+        f.submit(C.from_dict(cmd))
+        f.resolve(logged_answers(answers))
+    f.dice._rng = random.Random(seed)
+    return f
+
+
+# --- the tactician's record of the phase ----------------------------------------------------
+def _save(t: TacticianPlayer) -> tuple:
+    fb = t.fallback
+    return t._phase_key, dict(t.memo), fb._phase, set(fb._done)
+
+
+def _restore(t: TacticianPlayer, saved: tuple) -> None:
+    t._phase_key, memo, t.fallback._phase, done = saved
+    t.memo.clear()
+    t.memo.update(memo)
+    t.fallback._done = set(done)
+
+
+def _load(t: TacticianPlayer, saved: tuple) -> None:
+    """A rollout's tactician for this side: what the real one had tried this phase (its
+    fallback's record: plain tuples), and a memo of its own (worked out again: never shared)."""
+    t.fallback._phase = saved[2]
+    t.fallback._done = set(saved[3])
+
+
+def _first(player: SearchPlayer, cands) -> Choice:
+    if not cands:
+        return Choice(EndPhase(), player.name)
+    return Choice(cands[0].command, player.name, why=cands[0].label or None)
+
+
+# --- the rules' other options ------------------------------------------------------------------
+def _alternatives(battle, side: int, cmd) -> list:
+    """Other commands for the unit of ``cmd`` (not yet checked): for a normal move, moves toward
+    each other objective, staying still and advancing; for a shot, the same weapons at each of
+    the nearest other enemy units."""
+    u = battle.units.get(getattr(cmd, "unit", None))
+    if u is None:
+        return []
+    out: list = []
+    if isinstance(cmd, Move) and cmd.mode == "normal" and not cmd.embark:
+        ts = battle.turn_state
+        if ts.in_progress is None and W.unit_state(u).move_selected is None:
+            cx, cy = O.centroid(u)
+            goals = sorted(ts.objectives, key=lambda o: (math.hypot(o.x - cx, o.y - cy), o.name))
+            for o in goals[:3]:
+                out.extend(O.moves_toward(battle, u, (o.x, o.y), "normal")[:1])
+            out.append(O.stationary(u))
+            out.append(SelectToMove(O.uid(u), "advance"))
+    elif isinstance(cmd, Shoot):
+        for e in O.enemies_by_distance(u)[:3]:
+            exp = O.shoot_at(battle, u, e)
+            if exp is not None:
+                out.append(exp.command)
+    return out
+
+
+# --- words ---------------------------------------------------------------------------------------
+def _what(battle, ts) -> str:
+    return f"round {ts.round}, {ts.phase.name.lower()} phase"
+
+
+def _words(battle, cmd, label: str) -> str:
+    if label:
+        return label
+    name = type(cmd).__name__
+    u = battle.units.get(getattr(cmd, "unit", None))
+    if u is None:
+        return name
+    unit = esper.component_for_entity(u, Unit).name
+    if isinstance(cmd, Move):
+        return f"{cmd.mode} move of {unit}"
+    if isinstance(cmd, SelectToMove):
+        return f"{unit} selected for a {cmd.mode} move"
+    if isinstance(cmd, Shoot):
+        names = []
+        for s in cmd.selections:
+            t = battle.units.get(s.target)
+            if t is None and s.target in battle.models:
+                t = W.unit_of(battle.models[s.target])
+            n = None if t is None else esper.component_for_entity(t, Unit).name
+            if n is not None and n not in names:
+                names.append(n)
+        return f"{unit} shoots at {', '.join(names)}"
+    return f"{name} of {unit}"
