@@ -67,6 +67,10 @@ class Battle:
         # (_accepted_before): a player checks a command, then submits that very command
         self._checked: tuple | None = None
         self.scenario_allocation_orders: dict[int, tuple[str, ...]] = {}
+        # a fork (Battle.fork): the world of the battle it was forked from, and how many events
+        # it started with (what the rules read of the past: sim.world.fork.history)
+        self.forked_from: str | None = None
+        self.forked_events = 0
         esper.switch_world(self.world)  # (a new, empty world for build_world)
         # the per-battle resources the world queries read, installed with the world (_enter)
         self.resources = resources.Resources(build_world(self, scenario))
@@ -137,6 +141,20 @@ class Battle:
         self.action = None
         if getattr(self.dice, "listener", None) == self._on_roll:
             self.dice.listener = None
+
+    def fork(self, seed: int | None = None, record_dice: bool = False) -> "Battle":
+        """An independent copy of the battle as it is now, to be played forward and thrown away
+        (a search player's look ahead): its own esper world (the same entity ids: ``units`` and
+        ``models`` hold), resources, turn state and visibility; what never changes shared
+        (sim.world.fork says what is copied and what is shared). Its dice go on from the same
+        state (``seed`` None: the same commands give the same events and state hash) or from a
+        fresh stream of ``seed``. Its events start with what the rules read of the past (this
+        battle round's, of a few kinds: ``forked_events`` of them); no listeners; dice events
+        only with ``record_dice``. Only where a player chooses a command (not ``busy``): else
+        ForkError. close() it when done; the original is unchanged and plays on as if never
+        forked."""
+        from sim.world.fork import fork_battle
+        return fork_battle(self, seed, record_dice)
 
     def __enter__(self):
         return self

@@ -258,7 +258,8 @@ class BattleVisibility:
 
 class VisibilitySystem(esper.Processor):
     def __init__(self, battle):
-        battle.visibility = BattleVisibility(battle)
+        if battle._visibility is None:  # (a fork brings a copy of its original's: Battle.fork)
+            battle.visibility = BattleVisibility(battle)
 
     def process(self, battle) -> None:
         """Nothing to do each tick: Battle.visibility takes in what changed when it is read
