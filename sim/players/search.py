@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import statistics
 
 import esper
 
@@ -57,6 +58,8 @@ OC_MARGIN_VP = 0.1  # each point of OC over the opponent's on an objective (at m
 MARGIN_CAP = 6
 ARMY_VP = 30.0  # the whole of an army's points
 RESULT_VP = 20.0  # the battle won
+MIN_GAIN = 0.25  # VP an option must gain over the tactician's first, on the same futures...
+Z = 1.0  # ...and this many standard errors of the paired differences
 
 
 def work_for(budget: float) -> int:
@@ -91,9 +94,8 @@ class SearchPlayer(Player):
         options = self.options(battle, cands)
         if len(options) < 2:
             return _first(self, cands)
-        means = self.search(battle, options, saved)
+        means, best = self.search(battle, options, saved)
         battle._enter()  # (the real battle's world again: the forks switched it)
-        best = max(range(len(options)), key=lambda i: (means[i] if means[i] is not None else -math.inf, -i))
         command, label = options[best]
         if not (cands and command is cands[0].command):
             _restore(t, saved)  # (the tactician proposes its own again next time)
@@ -133,13 +135,16 @@ class SearchPlayer(Player):
         return out
 
     # --- the search ------------------------------------------------------------------------
-    def search(self, battle, options, saved) -> list[float | None]:
-        """Each option's mean score over the futures it played (None: none), by successive
-        halving within ``self.work`` rollout commands (the first round always plays one future
-        of each option)."""
+    def search(self, battle, options, saved) -> tuple[list[float | None], int]:
+        """Each option's mean score over the futures it played (None: none) and the option
+        chosen. Successive halving within ``self.work`` rollout commands: every option plays
+        one future (whatever the budget), then the better half and the tactician's first
+        (option 0, the incumbent) more futures, the same for each, and so on. Another option
+        than the incumbent is chosen only when it beats it on the same futures by more than
+        MIN_GAIN and Z standard errors of the paired differences (two futures at least): the
+        dice's noise alone does not overturn the tactician."""
         n = len(options)
-        sums = [0.0] * n
-        counts = [0] * n
+        values: list[list[float]] = [[] for _ in range(n)]
         seeds: list[int] = []
         spent = rollouts = 0
         alive = list(range(n))
@@ -151,13 +156,12 @@ class SearchPlayer(Player):
             for i in alive:
                 for seed in seeds[start:]:
                     value, used = self.rollout(battle, options[i][0], seed, saved)
-                    sums[i] += value
-                    counts[i] += 1
+                    values[i].append(value)
                     spent += used + FORK_COST
                     rollouts += 1
-            if len(alive) > 1 and start > 0:  # (halve after the first round of more than one future)
-                alive.sort(key=lambda i: (-sums[i] / counts[i], i))
-                alive = sorted(alive[:(len(alive) + 1) // 2])
+            if len(alive) > 2 and start > 0:  # (halve after the second round: one future is little)
+                ranked = sorted(alive, key=lambda i: (-_mean(values[i]), i))
+                alive = sorted(set(ranked[:(len(alive) + 1) // 2]) | {0})
             if len(alive) == 1:
                 break
             cost = spent / rollouts  # (mean commands a rollout: counted, not timed)
@@ -166,7 +170,17 @@ class SearchPlayer(Player):
             if per_round < 1:
                 break
         self.searches.append((n, rollouts, spent))
-        return [sums[i] / counts[i] if counts[i] else None for i in range(n)]
+        best, gain = 0, 0.0
+        for i in alive:
+            k = min(len(values[i]), len(values[0]))
+            if i == 0 or k < 2:
+                continue
+            d = [values[i][j] - values[0][j] for j in range(k)]
+            m = _mean(d)
+            se = statistics.stdev(d) / math.sqrt(k)
+            if m > max(MIN_GAIN, Z * se) and m > gain:
+                best, gain = i, m
+        return [_mean(v) if v else None for v in values], best
 
     def rollout(self, battle, command, seed: int, saved) -> tuple[float, int]:
         """Play ``command`` on a fork with the dice future ``seed``, then the tactician for both
@@ -264,6 +278,10 @@ def _load(t: TacticianPlayer, saved: tuple) -> None:
     fallback's record: plain tuples), and a memo of its own (worked out again: never shared)."""
     t.fallback._phase = saved[2]
     t.fallback._done = set(saved[3])
+
+
+def _mean(v) -> float:
+    return sum(v) / len(v)
 
 
 def _first(player: SearchPlayer, cands) -> Choice:
