@@ -71,6 +71,7 @@ class Battle:
         # it started with (what the rules read of the past: sim.world.fork.history)
         self.forked_from: str | None = None
         self.forked_events = 0
+        self._origin = None  # (a fork: a weak reference to its original, entered again when it closes)
         esper.switch_world(self.world)  # (a new, empty world for build_world)
         # the per-battle resources the world queries read, installed with the world (_enter)
         self.resources = resources.Resources(build_world(self, scenario))
@@ -124,7 +125,9 @@ class Battle:
         the dice's listener), so that the battle and its parts are freed by reference counting
         alone, with the cyclic collector off (sim.players.runner.frozen_heap) or frozen at the next
         run. What a finished battle is read for stays: events, units, models, turn, seed.
-        Closing twice is harmless."""
+        Closing twice is harmless. A fork closed while its world is the current one enters its
+        original's again (if still open)."""
+        origin = self._origin() if self._origin is not None and esper.current_world == self.world else None
         if resources.current is self.resources:
             resources.install(None)
         if self.world in esper.list_worlds():
@@ -141,6 +144,8 @@ class Battle:
         self.action = None
         if getattr(self.dice, "listener", None) == self._on_roll:
             self.dice.listener = None
+        if origin is not None and origin.resources is not None:
+            origin._enter()
 
     def fork(self, seed: int | None = None, record_dice: bool = False) -> "Battle":
         """An independent copy of the battle as it is now, to be played forward and thrown away

@@ -27,6 +27,7 @@ import dataclasses
 import enum
 import itertools
 import random
+import weakref
 from collections import deque
 
 import esper
@@ -336,6 +337,7 @@ def fork_battle(battle, seed: int | None = None, record_dice: bool = False):
     f.resources = _clone_dataclass(battle.resources, RESOURCES)
     f.forked_from = battle.world
     f.forked_events = len(f.events)
+    f._origin = weakref.ref(battle)
     # the visibility: the original's brought up to date (what Changes says it is behind on
     # taken in), then copied (its index's copy shares only what the index never changes)
     v = battle.visibility
@@ -369,10 +371,35 @@ VISIBILITY = {
     "_attacked": dict.copy,
 }
 
+# Attributes shared by design, by the type of the object holding them (the fork's copy holds the
+# original's): fixed by the scenario, or never changed in place (the tests walk around them).
+SHARED_ATTRS: dict[type, frozenset] = {}
+
+
+def _shared_attrs() -> None:
+    from sim.phases.state import TurnState
+    from sim.rules.visibility.index import VisibilityIndex
+    SHARED_ATTRS[SpatialIndex] = frozenset(k for k, v in SPATIAL.items() if v is SHARE)
+    SHARED_ATTRS[R.Resources] = frozenset(k for k, v in RESOURCES.items() if v is SHARE)
+    SHARED_ATTRS[TurnState] = frozenset(k for k, v in TURN_STATE.items() if v is SHARE)
+    # VisibilityIndex.copy: "arrays and the containers the index changes copied, the rest
+    # (terrain blockers, ids, fixed pair lists) shared"
+    SHARED_ATTRS[VisibilityIndex] = VISIBILITY_INDEX_SHARED
+    from sim.systems.attack_resolution import AttackResolutionSystem
+    SHARED_ATTRS[AttackResolutionSystem] = frozenset({"_steps"})  # (its class's table of steps)
+    SHARED_ATTRS[K.Roster] = frozenset(f.name for f in dataclasses.fields(K.Roster)) - {"wounds"}
+
+
+VISIBILITY_INDEX_SHARED = frozenset({"blk", "_all_pairs", "_area_edges"})
+
+
 # Every attribute of a Battle (Battle.__init__); fork_battle sets each on the fork.
 _BATTLE_ATTRS = frozenset({
     "scenario", "seed", "world", "events", "listeners", "dice", "pending", "_answers", "queue",
     "action", "activation_unit", "activation", "turn", "turn_state", "commands_done", "units",
     "models", "_visibility", "validated", "_checked", "scenario_allocation_orders", "resources",
-    "changes", "systems", "forked_from", "forked_events",
+    "changes", "systems", "forked_from", "forked_events", "_origin",
 })
+
+
+_shared_attrs()

@@ -1,0 +1,326 @@
+"""Battle.fork (sim.world.fork): an independent copy of a battle at an idle point.
+
+A fork shares nothing mutable with its original; playing it changes nothing of the original,
+which plays on exactly as a battle never forked; with the same commands and answers a fork
+(seed None) gives the original's events and state hash, with another seed other dice; forks
+of forks work, a closed fork is freed; esper reads each battle's own world."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import json
+import types
+import weakref
+
+import esper
+import numpy as np
+import pytest
+
+from sim import components as K
+from sim.battle import Battle
+from sim.commands import StartBattle
+from sim.players.loop import make_player
+from sim.scenario.load import load_scenario
+from sim.world import fork as FK
+from tests.support.rules_replay import ROOT, default_table_with
+
+DEFAULT = ROOT / "scenarios/battle_default.toml"
+
+
+# --- playing ------------------------------------------------------------------------------------
+
+def players_for(battle, kinds=None):
+    sc = battle.scenario
+    return [make_player(k, s, battle, sc) for s, k in enumerate(kinds or battle.turn_state.mission.players)]
+
+
+def play(battle, players, commands: int | None = None) -> list:
+    """Play ``commands`` commands (None: to the end) with ``players``; returns what was played:
+    (command, the answers given), to be played again on another battle (``replay``)."""
+    ts = battle.turn_state
+    script = []
+    if ts.round == 0:
+        battle.run_command(StartBattle(), lambda req: players[req.player].answer(battle, req))
+    while not ts.over and (commands is None or len(script) < commands):
+        c = players[ts.chooser].choose(battle)
+        answers = []
+
+        def answer(req, c=c):
+            a = c.answer(req) if c.answer else players[req.player].answer(battle, req)
+            answers.append(a)
+            return a
+        battle.submit(c.command)
+        battle.resolve(answer)
+        script.append((c.command, answers))
+    return script
+
+
+def replay(battle, script) -> None:
+    for command, answers in script:
+        it = iter(answers)
+        battle.submit(command)
+        battle.resolve(lambda req: next(it))
+
+
+def mid_battle(path=DEFAULT, commands: int = 60, seed: int | None = None):
+    """A battle of the file played ``commands`` commands in by its players (and the players)."""
+    b = Battle(load_scenario(path), seed=seed)
+    players = players_for(b)
+    play(b, players, commands)
+    assert not b.turn_state.over and not b.busy
+    return b, players
+
+
+def without_dice(events) -> str:
+    return json.dumps([e for e in events if e["type"] != "dice"], sort_keys=True)
+
+
+# --- sharing ------------------------------------------------------------------------------------
+
+def _immutable(o) -> bool:
+    t = type(o)
+    if t in (int, float, str, bool, bytes, complex, type(None), range):
+        return True
+    if isinstance(o, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                      types.MethodType, types.CodeType)):
+        return True
+    if isinstance(o, enum_types):
+        return True
+    if dataclasses.is_dataclass(t) and t.__dataclass_params__.frozen:
+        return True
+    return False
+
+
+import enum  # noqa: E402
+
+enum_types = (enum.Enum,)
+
+
+def reachable(roots, stop_ids: set) -> dict[int, object]:
+    """Every object reachable from ``roots`` that can change (list, dict, set, a writeable array,
+    an instance of a class that is not a frozen dataclass...), by id. The walk does not enter
+    immutables (it enters tuples and frozensets, which may hold mutables), objects in
+    ``stop_ids`` (the battles themselves, the scenario), objects of sim.world.fork's shared
+    component types, attributes sim.world.fork declares shared, and frozen dataclasses (fixed by
+    the scenario)."""
+    shared_types = tuple(t for t, how in FK.COMPONENTS.items() if how is FK.SHARE)
+    shared_attrs = FK.SHARED_ATTRS
+    seen: dict[int, object] = {}
+    found: dict[int, object] = {}
+    stack = list(roots)
+    while stack:
+        o = stack.pop()
+        i = id(o)
+        if i in seen or i in stop_ids or _immutable(o) or isinstance(o, shared_types):
+            continue
+        seen[i] = o
+        t = type(o)
+        if isinstance(o, np.ndarray):
+            if o.flags.writeable:
+                found[i] = o
+            continue
+        if t not in (tuple, frozenset) and not (isinstance(o, tuple) and hasattr(o, "_fields")):
+            found[i] = o
+        names = shared_attrs.get(t)
+        if not isinstance(o, (list, dict, set, tuple, frozenset)) and (
+                hasattr(o, "__dict__") or hasattr(t, "__slots__")):
+            attrs = dict(getattr(o, "__dict__", {}))
+            for cls in t.__mro__:
+                for s in getattr(cls, "__slots__", ()):
+                    if hasattr(o, s):
+                        attrs[s] = getattr(o, s)
+            for k, v in attrs.items():
+                if names is None or k not in names:
+                    stack.append(v)
+            continue
+        stack.extend(gc.get_referents(o))
+    return found
+
+
+def state_roots(battle) -> list:
+    """What a battle's state is: its esper world (as esper keeps it), resources, turn state,
+    changes, dice, visibility, systems, answers."""
+    ctx = esper._context_map[battle.world]
+    return [ctx, battle.resources, battle.turn_state, battle.changes, battle.dice,
+            battle._visibility, battle._answers, battle.queue, battle.listeners,
+            [p.__self__ for p in battle.systems]]
+
+
+def test_a_fork_shares_no_mutable_state_with_its_original():
+    b, _ = mid_battle()
+    f = b.fork()
+    esper.switch_world("default")  # (esper's table then holds both worlds' current contexts)
+    try:
+        stop = {id(b), id(f), id(b.scenario), id(b.units), id(b.models), id(b.scenario_allocation_orders)}
+        mine = reachable(state_roots(f), stop)
+        theirs = reachable(state_roots(b), stop)
+        both = [o for i, o in mine.items() if i in theirs]
+        ents = esper._context_map[f.world][2]
+        assert all(id(c[K.Position]) in mine for c in ents.values() if K.Position in c)  # (it walked the world)
+        assert id(f.resources.spatial.dist) in mine and id(f._visibility.index._los) in mine
+        assert not both, [type(o).__qualname__ for o in both][:20]
+    finally:
+        f.close()
+        b.close()
+
+
+def test_what_is_shared_is_not_changed_by_playing_a_fork_to_the_end():
+    b, _ = mid_battle()
+    b._enter()
+    shared = [(c, repr(c)) for e, comps in esper._entities.items() for c in comps.values()
+              if FK.COMPONENTS.get(type(c), 0) is FK.SHARE]
+    assert shared
+    f = b.fork()
+    play(f, players_for(f))
+    assert f.turn_state.over
+    assert [repr(c) for c, _ in shared] == [r for _, r in shared]
+    f.close()
+    b.close()
+
+
+# --- independence and determinism ------------------------------------------------------------------
+
+def test_playing_a_fork_leaves_the_original_as_it_was_and_it_plays_on_as_if_never_forked():
+    b, players = mid_battle()
+    before, events = b.state_hash(), json.dumps(b.events, sort_keys=True)
+    f = b.fork()
+    play(f, players_for(f, ("random", "random")))
+    assert f.turn_state.over
+    assert b.state_hash() == before and json.dumps(b.events, sort_keys=True) == events
+    play(b, players)
+    f.close()
+    ref, ref_players = mid_battle()
+    play(ref, ref_players)
+    assert b.turn_state.over and b.state_hash() == ref.state_hash()
+    assert json.dumps(b.events, sort_keys=True) == json.dumps(ref.events, sort_keys=True)
+    b.close()
+    ref.close()
+
+
+def test_a_fork_given_the_same_commands_gives_the_same_events_and_state_hash():
+    b, players = mid_battle()
+    f = b.fork()
+    assert f.state_hash() == b.state_hash()
+    at = len(b.events)
+    script = play(b, players)
+    replay(f, script)
+    assert f.turn_state.over and f.state_hash() == b.state_hash()
+    assert without_dice(f.events[f.forked_events:]) == without_dice(b.events[at:])
+    assert f.dice.count == b.dice.count
+    f.close()
+    b.close()
+
+
+def test_a_fork_with_a_seed_rolls_other_dice_and_one_without_the_same():
+    b, _ = mid_battle()
+    same, other = b.fork(), b.fork(seed=b.seed + 1)
+    assert other.seed == b.seed + 1 and same.seed == b.seed
+    assert same.dice.d6(30, "test") == b.dice.d6(30, "test")
+    assert other.dice.d6(30, "test") != same.dice.d6(30, "test")
+    for f in (same, other):
+        f.close()
+    b.close()
+
+
+def test_forks_of_forks_and_closing_a_fork_frees_it():
+    b, players = mid_battle()
+    f = b.fork()
+    script = play(f, players_for(f), 15)
+    ff = f.fork()
+    assert ff.state_hash() == f.state_hash() and ff.forked_from == f.world
+    rest = play(f, players_for(f))
+    replay(ff, rest)
+    assert ff.state_hash() == f.state_hash()
+    worlds = (f.world, ff.world)
+    gone = [weakref.ref(x) for x in (f, ff)]
+    f.close()
+    ff.close()
+    del f, ff
+    gc.collect()
+    assert not any(w in esper.list_worlds() for w in worlds)
+    assert all(r() is None for r in gone)
+    assert esper.current_world == b.world  # (a fork closed while entered enters its original again)
+    play(b, players)  # (the original plays on)
+    assert b.turn_state.over
+    b.close()
+
+
+def test_each_battle_reads_its_own_world_whichever_was_entered_last():
+    b, _ = mid_battle()
+    b._enter()
+    unit = next(iter(b.units.values()))
+    model = esper.component_for_entity(unit, K.Unit).models[0]
+    f = b.fork()
+    assert esper.current_world == b.world  # (forking leaves the original entered)
+    f._enter()
+    pos = esper.component_for_entity(model, K.Position)
+    pos.x += 1.0  # (the fork's own Position)
+    orig = b.state()
+    assert esper.current_world == b.world
+    b._enter()
+    assert esper.component_for_entity(model, K.Position) is not pos
+    assert orig != f.state()
+    f.close()
+    b.close()
+
+
+def test_a_fork_of_a_battle_resolving_a_command_is_refused():
+    b, players = mid_battle()
+    c = players[b.turn_state.chooser].choose(b)
+    b.submit(c.command)
+    assert b.busy
+    with pytest.raises(FK.ForkError, match="resolving a command"):
+        b.fork()
+    b.resolve(c.answer or (lambda req: players[req.player].answer(b, req)))
+    b.fork().close()
+    b.close()
+    with pytest.raises(FK.ForkError, match="closed"):
+        b.fork()
+
+
+# --- the tables -----------------------------------------------------------------------------------
+
+def test_every_component_type_is_in_the_fork_table():
+    declared = {v for v in vars(K).values() if isinstance(v, type) and dataclasses.is_dataclass(v)
+                and v.__module__ == K.__name__}
+    assert declared == set(FK.COMPONENTS) | set(FK.NOT_AT_IDLE)
+
+
+def test_a_component_type_missing_from_the_table_stops_the_fork():
+    @dataclasses.dataclass(slots=True)
+    class NewThing:
+        value: int = 0
+
+    b, _ = mid_battle(commands=2)
+    b._enter()
+    esper.add_component(next(iter(b.units.values())), NewThing())
+    with pytest.raises(TypeError, match="NewThing is not in sim.world.fork.COMPONENTS"):
+        b.fork()
+    b.close()
+
+
+def test_a_value_of_an_unknown_type_in_the_state_stops_the_fork():
+    b, _ = mid_battle(commands=2)
+    b.resources.rule_marks["x"] = object()
+    with pytest.raises(TypeError, match="no copier"):
+        b.fork()
+    b.close()
+
+
+# --- rules that read the past -------------------------------------------------------------------
+
+@pytest.mark.parametrize("red, blue", [(["oath-of-moment"], ["waaagh"]), (["code-chivalric"], [])])
+def test_a_fork_of_a_battle_with_rules_plays_on_as_its_original(tmp_path, red, blue):
+    """Rules that read the battle's past events (sim.world.fork.HISTORY) read the fork's kept part."""
+    path = default_table_with(tmp_path, red, blue)
+    for n in (40, 75):
+        b, players = mid_battle(path, commands=n, seed=7)
+        f = b.fork()
+        at = len(b.events)
+        script = play(b, players)
+        replay(f, script)
+        assert f.state_hash() == b.state_hash()
+        assert without_dice(f.events[f.forked_events:]) == without_dice(b.events[at:])
+        f.close()
+        b.close()
