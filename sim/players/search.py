@@ -57,6 +57,7 @@ OBJECTIVE_VP = 3.0  # an objective controlled (what holding it scores in a Comma
 OC_MARGIN_VP = 0.1  # each point of OC over the opponent's on an objective (at most MARGIN_CAP)
 MARGIN_CAP = 6
 ARMY_VP = 30.0  # the whole of an army's points
+ALIVE_SHARE = 0.5  # of a model's worth for being alive; the rest by its wounds left
 RESULT_VP = 20.0  # the battle won
 MIN_GAIN = 0.25  # VP an option must gain over the tactician's first, on the same futures...
 Z = 1.0  # ...and this many standard errors of the paired differences
@@ -214,8 +215,8 @@ class SearchPlayer(Player):
     # --- the measure ---------------------------------------------------------------------------
     def score(self, b) -> float:
         """The battle ``b`` as it stands, for this side, in VP: VP scored, the points of the
-        armies left (ARMY_VP for a whole army), objectives controlled and the OC margin on each,
-        the result when over."""
+        armies left (ARMY_VP for a whole army; a model's worth half for being alive, half by its
+        wounds left), objectives controlled and the OC margin on each, the result when over."""
         b._enter()
         ts = b.turn_state
         me, them = self.side, 1 - self.side
@@ -223,7 +224,10 @@ class SearchPlayer(Player):
         worth = [0.0, 0.0]
         for uid, u in b.units.items():
             owner = esper.component_for_entity(u, Unit).owner
-            worth[owner] += len(W.alive_models(u)) * self.worth(b, uid, u)
+            r = esper.component_for_entity(u, Roster)
+            left = sum(ALIVE_SHARE + (1.0 - ALIVE_SHARE) * w.remaining / full
+                       for w, full in zip(r.wounds, r.full_wounds) if w.remaining > 0)
+            worth[owner] += left * self.worth(b, uid, u)
         value += ARMY_VP * (worth[me] - worth[them]) / self.army(b)
         if ts.objectives:
             from sim.phases.scoring import control_levels
@@ -261,23 +265,34 @@ def fork(battle, seed: int):
 
 
 # --- the tactician's record of the phase ----------------------------------------------------
+def _memo_copy(memo: dict) -> dict:
+    """The tactician's memo with its sets copied (its phase modules' records of what they have
+    proposed: a restore must undo additions to them); the rest, caches worked out from the
+    position (threat maps, plans, odds), kept as they are."""
+    return {k: (set(v) if isinstance(v, set) else v) for k, v in memo.items()}
+
+
 def _save(t: TacticianPlayer) -> tuple:
     fb = t.fallback
-    return t._phase_key, dict(t.memo), fb._phase, set(fb._done)
+    return t._phase_key, _memo_copy(t.memo), fb._phase, set(fb._done)
 
 
 def _restore(t: TacticianPlayer, saved: tuple) -> None:
     t._phase_key, memo, t.fallback._phase, done = saved
     t.memo.clear()
-    t.memo.update(memo)
+    t.memo.update(_memo_copy(memo))
     t.fallback._done = set(done)
 
 
 def _load(t: TacticianPlayer, saved: tuple) -> None:
-    """A rollout's tactician for this side: what the real one had tried this phase (its
-    fallback's record: plain tuples), and a memo of its own (worked out again: never shared)."""
-    t.fallback._phase = saved[2]
-    t.fallback._done = set(saved[3])
+    """A rollout's tactician for this side: what the real one had proposed this phase (its
+    records: sets of plain tuples, copied), never its caches (worked out again on the fork:
+    a cache of the real battle's objects is never shared)."""
+    key, memo, phase, done = saved
+    t._phase_key = key
+    t.memo.update({k: set(v) for k, v in memo.items() if isinstance(v, set)})
+    t.fallback._phase = phase
+    t.fallback._done = set(done)
 
 
 def _mean(v) -> float:

@@ -18,9 +18,10 @@ from sim.commands import EndPhase, Shoot, StartBattle
 from sim.errors import ScenarioError
 from sim.phases.state import Phase
 from sim.players import make_player, play_battle
+from sim.players import options as O
 from sim.players import search as S
 from sim.players.search import SearchPlayer
-from sim.players.tactician import TacticianPlayer
+from sim.players.tactician import Scored
 from sim.replay.log import Recorder, replay, write_log
 from sim.scenario.load import load_scenario
 from sim.scenario.mission import split_kind
@@ -28,8 +29,7 @@ from sim.scenario.mission import split_kind
 ROOT = Path(__file__).resolve().parents[2]
 
 # One red gunner; blue's nearest unit is a wall it can hardly hurt, the farther one a squad it can
-# destroy, worth twice as much. The tactician's skeleton shoots the nearest (the default player's
-# policy); playing forward shows the squad is the better target.
+# destroy, worth twice as much: playing forward shows the squad is the better target.
 TWO_TARGETS = """
 [battle]
 name = "Two targets"
@@ -107,20 +107,47 @@ def _at_shooting(spec):
     return b
 
 
+def _shots(b):
+    """The gunners' shot at the wall and at the runners."""
+    g = b.units["gunners"]
+    return [O.shoot_at(b, g, b.units[t]).command for t in ("wall", "runners")]
+
+
+def _wall_first(p, b):
+    """The tactician's candidates made to put the wall first (whatever its own judgement: the
+    search is tested, not the tactician), recording what it proposed as its phase modules do."""
+    wall, runners = _shots(b)
+
+    def candidates(battle):
+        p.tactician.fresh(battle)
+        p.tactician.memo.setdefault("done", set()).add(("gunners", "shoot"))
+        p.tactician.fallback._done.add(("gunners", "shoot"))
+        return [Scored(2.0, wall, "Gunners shoots at Stone Wall"), Scored(1.0, runners, "Gunners shoots at Runners")]
+    p.tactician.candidates = candidates
+    return wall, runners
+
+
 def test_search_finds_a_better_target_than_the_tacticians_first(two_targets):
     spec = load_scenario(two_targets)
     with _at_shooting(spec) as b:
-        first = TacticianPlayer(0, b, spec).candidates(b)[0].command
         p = SearchPlayer(0, b, spec, budget=0.2)
+        wall, runners = _wall_first(p, b)
         said = []
         p.on_explain = said.append
         c = p.choose(b)
-        assert isinstance(c.command, Shoot) and {s.target for s in c.command.selections} == {"runners"}
-        assert {s.target for s in first.selections} == {"wall"}  # (the skeleton's nearest: a real choice)
+        assert c.command == runners
         assert said and said[0].chosen == "Gunners shoots at Runners"
         assert [o.label for o in said[0].options][0] == "Gunners shoots at Runners"
-        assert any("Stone Wall" in o.label for o in said[0].options)
-        assert p.searches and p.searches[0][1] >= 3  # (every option played at least once)
+        assert any(o.label == "Gunners shoots at Stone Wall" for o in said[0].options)
+        assert p.searches and p.searches[0][0] >= 3  # (the wall, the runners, the end of the phase)
+
+
+def test_one_future_does_not_overturn_the_tacticians_first(two_targets):
+    spec = load_scenario(two_targets)
+    with _at_shooting(spec) as b:
+        p = SearchPlayer(0, b, spec, budget=0.01)  # (one future each: no evidence of a gain)
+        wall, _ = _wall_first(p, b)
+        assert p.choose(b).command == wall and p.searches[0][1] == p.searches[0][0]
 
 
 def test_search_leaves_the_battle_it_searches_alone(two_targets):
@@ -128,13 +155,17 @@ def test_search_leaves_the_battle_it_searches_alone(two_targets):
     with _at_shooting(spec) as b:
         p = SearchPlayer(0, b, spec, budget=0.2)
         t = p.tactician
+        t.fresh(b)
+        t.memo["done"] = {("other", "unit")}
+        _wall_first(p, b)
         events, mark, state = list(b.events), b.state_hash(), b.dice._rng.getstate()
         c = p.choose(b)
         assert b.events == events and b.state_hash() == mark and b.dice._rng.getstate() == state
         assert esper.current_world == b.world and not b.busy
         # it chose another command than the tactician's first: the tactician's record of the
-        # phase is as before it was asked (it proposes its own again next time)
-        assert c.command != t.candidates(b)[0].command
+        # phase is as before it was asked (so it proposes its own again next time)
+        assert c.command == _shots(b)[1]
+        assert t.memo["done"] == {("other", "unit")} and ("gunners", "shoot") not in t.fallback._done
         b.run_command(c.command)  # (and the real battle takes the choice)
         assert any(e["type"] == "command" for e in b.events[len(events):])
 
