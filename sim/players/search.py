@@ -42,9 +42,10 @@ from sim.world import queries as W
 DEFAULT_BUDGET = 0.5  # seconds a decision on the reference machine
 REFERENCE_BASELINE = 0.055  # seconds of the same-run baseline loop there (tests/bench/_baseline.py)
 # One rollout command (a tactician's choice, checked, submitted and resolved, on a fork of
-# battle_default), in baseline loops: measured by tests/bench/bench_search.py on this project's
-# machines; re-measure when the tactician's choices get dearer.
-COMMAND_COST = 0.02
+# battle_default, with the rollout's share of scoring and forking), in baseline loops: measured by
+# tests/bench/bench_search.py, 0.017-0.032 with the tactician's skeleton, 0.033 with its attacks,
+# movement and decisions helpers' work merged; re-measure when the tactician's choices get dearer.
+COMMAND_COST = 0.035
 FORK_COST = 1  # a fork and its close, counted as that many rollout commands
 TOP_K = 3  # the tactician's candidates weighed
 MAX_OPTIONS = 6  # candidates weighed in all
