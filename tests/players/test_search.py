@@ -255,3 +255,22 @@ def test_budget_on_the_command_line_sets_every_search_player(two_targets, tmp_pa
     assert s.mission.players == ("search:0.25", "search:0.25")
     s = with_players(spec, SimpleNamespace(red=None, blue=None, budget=None))
     assert s.mission.players == ("search", "tactician")
+
+
+def test_a_search_battle_makes_no_reference_cycles(two_targets):
+    """The forks it plays and throws away are freed by reference counting alone (a headless run
+    switches the cyclic collector off: sim.players.runner.frozen_heap)."""
+    import gc
+    spec = load_scenario(two_targets)
+    with Battle(spec) as warm:  # (what a first run imports once is not counted)
+        play_battle(warm, spec)
+    gc.collect()
+    gc.disable()
+    try:
+        with Battle(spec) as b:
+            p = SearchPlayer(0, b, spec, budget=0.2)
+            play_battle(b, spec, players=[p, make_player("tactician", 1, b, spec)])
+            assert p.searches
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
