@@ -12,7 +12,8 @@ to the tactician's order. Decisions are the tactician's answers.
 The budget (``budget``: seconds a decision on the reference machine, kind ``search:0.5``) is
 turned into a fixed amount of work, rollout commands (``work_for``), so that a battle is the
 same on any machine, however busy: nothing here reads a clock. It is spent by successive
-halving: every candidate plays one future, then the better half more, and so on.
+halving: every candidate plays two futures, then the better half more, and so on; as many
+candidates as the budget affords two futures each (none: the tactician's first is played).
 
 The real battle is never disturbed: the forks have their own worlds, dice and events, the real
 battle's world is entered again before the player returns, and the tactician's record of what
@@ -50,6 +51,8 @@ FORK_COST = 1  # a fork and its close, counted as that many rollout commands
 TOP_K = 3  # the tactician's candidates weighed
 MAX_OPTIONS = 6  # candidates weighed in all
 MAX_FUTURES = 16  # dice futures a candidate plays at most
+FIRST_FUTURES = 2  # ...and at least (the paired differences' spread needs two)
+ROLLOUT_GUESS = 16  # rollout commands a rollout is taken to cost before any was played
 ROLLOUT_CAP = 400  # commands one rollout plays at most (a turn takes far fewer)
 SEARCHED = (Phase.MOVEMENT, Phase.SHOOTING, Phase.CHARGE, Phase.FIGHT)
 
@@ -84,6 +87,7 @@ class SearchPlayer(Player):
         self._army: float | None = None  # the mean army's points at the start
         # what each search did: (options weighed, rollouts, rollout commands); the benchmark reads it
         self.searches: list[tuple[int, int, int]] = []
+        self._cost: dict = {}  # phase -> (rollout commands, rollouts) so far: what a rollout costs
 
     # --- the player ----------------------------------------------------------------------
     def choose(self, battle) -> Choice:
@@ -93,10 +97,10 @@ class SearchPlayer(Player):
         ts = battle.turn_state
         if ts.pre_battle is not None or ts.phase not in SEARCHED:
             return _first(self, cands)
-        options = self.options(battle, cands)
+        options = self.options(battle, cands)[:self.affordable(ts.phase)]
         if len(options) < 2:
             return _first(self, cands)
-        means, best = self.search(battle, options, saved)
+        means, best = self.search(battle, options, saved, ts.phase)
         battle._enter()  # (the real battle's world again: the forks switched it)
         command, label = options[best]
         if not (cands and command is cands[0].command):
@@ -137,20 +141,27 @@ class SearchPlayer(Player):
         return out
 
     # --- the search ------------------------------------------------------------------------
-    def search(self, battle, options, saved) -> tuple[list[float | None], int]:
+    def affordable(self, phase) -> int:
+        """How many options the budget lets this search weigh: FIRST_FUTURES futures each, at
+        the commands a rollout of this phase has cost so far (counted, not timed: ROLLOUT_GUESS
+        before the first); fewer than two: no search."""
+        commands, rollouts = self._cost.get(phase, (ROLLOUT_GUESS, 1))
+        return int(self.work / (FIRST_FUTURES * commands / rollouts))
+
+    def search(self, battle, options, saved, phase=None) -> tuple[list[float | None], int]:
         """Each option's mean score over the futures it played (None: none) and the option
         chosen. Successive halving within ``self.work`` rollout commands: every option plays
-        one future (whatever the budget), then the better half and the tactician's first
-        (option 0, the incumbent) more futures, the same for each, and so on. Another option
-        than the incumbent is chosen only when it beats it on the same futures by more than
-        MIN_GAIN and Z standard errors of the paired differences (two futures at least): the
-        dice's noise alone does not overturn the tactician."""
+        FIRST_FUTURES futures, then the better half and the tactician's first (option 0, the
+        incumbent) more, the same futures for each, and so on. Another option than the
+        incumbent is chosen only when it beats it on the same futures by more than MIN_GAIN
+        and Z standard errors of the paired differences: the dice's noise alone does not
+        overturn the tactician."""
         n = len(options)
         values: list[list[float]] = [[] for _ in range(n)]
         seeds: list[int] = []
         spent = rollouts = 0
         alive = list(range(n))
-        per_round = 1  # futures each survivor plays this round
+        per_round = FIRST_FUTURES  # futures each survivor plays this round
         while True:
             start = len(seeds)
             while len(seeds) < start + per_round:
@@ -161,7 +172,7 @@ class SearchPlayer(Player):
                     values[i].append(value)
                     spent += used + FORK_COST
                     rollouts += 1
-            if len(alive) > 2 and start > 0:  # (halve after the second round: one future is little)
+            if len(alive) > 2:
                 ranked = sorted(alive, key=lambda i: (-_mean(values[i]), i))
                 alive = sorted(set(ranked[:(len(alive) + 1) // 2]) | {0})
             if len(alive) == 1:
@@ -172,6 +183,8 @@ class SearchPlayer(Player):
             if per_round < 1:
                 break
         self.searches.append((n, rollouts, spent))
+        commands, played = self._cost.get(phase, (0, 0))
+        self._cost[phase] = (commands + spent, played + rollouts)
         best, gain = 0, 0.0
         for i in alive:
             k = min(len(values[i]), len(values[0]))

@@ -130,7 +130,7 @@ def _wall_first(p, b):
 def test_search_finds_a_better_target_than_the_tacticians_first(two_targets):
     spec = load_scenario(two_targets)
     with _at_shooting(spec) as b:
-        p = SearchPlayer(0, b, spec, budget=0.2)
+        p = SearchPlayer(0, b, spec, budget=0.5)
         wall, runners = _wall_first(p, b)
         said = []
         p.on_explain = said.append
@@ -142,12 +142,12 @@ def test_search_finds_a_better_target_than_the_tacticians_first(two_targets):
         assert p.searches and p.searches[0][0] >= 3  # (the wall, the runners, the end of the phase)
 
 
-def test_one_future_does_not_overturn_the_tacticians_first(two_targets):
+def test_a_budget_too_small_for_two_futures_plays_the_tacticians_first(two_targets):
     spec = load_scenario(two_targets)
     with _at_shooting(spec) as b:
-        p = SearchPlayer(0, b, spec, budget=0.01)  # (one future each: no evidence of a gain)
+        p = SearchPlayer(0, b, spec, budget=0.01)  # (less than two futures each: no search)
         wall, _ = _wall_first(p, b)
-        assert p.choose(b).command == wall and p.searches[0][1] == p.searches[0][0]
+        assert p.choose(b).command == wall and p.searches == []
 
 
 def test_search_leaves_the_battle_it_searches_alone(two_targets):
@@ -174,8 +174,10 @@ def _played(tmp_path, spec, path, players, seed, name):
     s = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=players))
     with Battle(s, seed=seed) as b:
         rec = Recorder(b, str(path))
-        play_battle(b, s, rec)
+        ps = [make_player(kind, side, b, s) for side, kind in enumerate(players)]
+        play_battle(b, s, rec, ps)
         assert b.turn_state.over
+        assert ps[0].searches  # (it searched: the forks were played)
         return write_log(tmp_path / f"{name}.jsonl", rec), b.commands_done
 
 
@@ -184,8 +186,8 @@ def test_a_search_battle_is_deterministic_and_replays_without_a_player(tmp_path)
     path.write_text((ROOT / "scenarios/imported_battle.toml").read_text().replace("[mission]\n", "[mission]\nrounds = 2\n"))
     spec = load_scenario(path)
     assert spec.mission.rounds == 2
-    log1, n = _played(tmp_path, spec, path, ("search:0.05", "tactician"), 4, "one")
-    log2, _ = _played(tmp_path, spec, path, ("search:0.05", "tactician"), 4, "two")
+    log1, n = _played(tmp_path, spec, path, ("search:0.2", "tactician"), 4, "one")
+    log2, _ = _played(tmp_path, spec, path, ("search:0.2", "tactician"), 4, "two")
     assert Path(log1).read_bytes() == Path(log2).read_bytes()
     done, div = replay(log1)
     assert div is None and done == n
@@ -195,7 +197,7 @@ def test_the_budget_is_a_fixed_amount_of_work(two_targets):
     spec = load_scenario(two_targets)
     assert S.work_for(0.5) == S.work_for(0.5) > S.work_for(0.1) > 0
     spent = []
-    for budget in (0.1, 0.1, 0.4):
+    for budget in (0.3, 0.3, 1.0):
         with _at_shooting(spec) as b:
             p = SearchPlayer(0, b, spec, budget=budget)
             p.choose(b)
