@@ -6,8 +6,11 @@ for the unit the tactician would act with (moves toward the other objectives, st
 advancing; shooting at the other enemy units near it). Each is judged by rolling the battle
 forward on forks (Battle.fork): several dice futures, the same for every candidate (seeds drawn
 from the player's own stream), the tactician playing both sides to the end of the current turn,
-and the position then scored (``score``: VP, material, objectives). The best mean wins; ties go
-to the tactician's order. Decisions are the tactician's answers.
+and the position then scored (``score``: VP, material, objectives). The tactician's first is
+the incumbent: another option is played only when it beats it on the same futures by more than
+MIN_GAIN VP and Z standard errors of the paired differences (the best such mean gain; ties go to
+the tactician's order), so that the dice's noise alone never overturns it. Decisions are the
+tactician's answers.
 
 The budget (``budget``: seconds a decision on the reference machine, kind ``search:0.5``) is
 turned into a fixed amount of work, rollout commands (``work_for``), so that a battle is the
