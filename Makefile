@@ -38,6 +38,7 @@ bench: $(TSTAMP)
 	$(PY) tests/bench/bench_moves.py
 	$(PY) tests/bench/bench_import.py
 	$(PY) tests/bench/bench_odds.py
+	$(PY) tests/bench/bench_fork.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

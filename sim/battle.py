@@ -158,8 +158,16 @@ class Battle:
         only with ``record_dice``. Only where a player chooses a command (not ``busy``): else
         ForkError. close() it when done; the original is unchanged and plays on as if never
         forked."""
+        from sim.systems import register_systems
         from sim.world.fork import fork_battle
-        return fork_battle(self, seed, record_dice)
+        f = fork_battle(self, f"battle-{next(_world_ids)}", seed, record_dice)
+        esper.switch_world(f.world)
+        resources.install(f.resources)
+        try:
+            f.systems = tuple(proc.process for proc in register_systems(f))
+        finally:
+            self._enter()
+        return f
 
     def __enter__(self):
         return self

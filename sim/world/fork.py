@@ -2,16 +2,18 @@
 search player and thrown away.
 
 Only the state that changes during a battle is copied; what never changes once the world is
-built is shared. Three tables say which is which, and anything in none of them stops the fork
-with a TypeError, so a new component, a new field or a new attribute cannot be forgotten:
+built is shared. Tables say which is which, and anything in none of them stops the fork with a
+TypeError, so a new component, a new field or a new attribute cannot be forgotten:
 
 - ``COMPONENTS``: each esper component type -> SHARE (never changed once built), or its
   copier (a new instance with the same field values; the listed nested containers copied too).
 - ``_clone_value``'s ``_CLONERS``: the plain values of the turn state, the resources and the
   changes (lists, dicts, sets copied element by element; atoms, enums, frozen dataclasses and
-  tuples of them shared).
-- ``SPATIAL``: the spatial index's attributes -> how each is copied (or, for a cache that reads
-  the original's objects, dropped to be made again on first use).
+  tuples of them shared); ``RESOURCES`` and ``TURN_STATE`` name their fields shared or copied
+  otherwise.
+- ``SPATIAL``, ``VISIBILITY``: the spatial index's and the visibility's attributes -> how each is
+  copied (a cache that holds the original's objects is dropped, made again on first use).
+- ``_BATTLE_ATTRS``: every attribute of a Battle, each set by ``fork_battle``.
 
 The esper world is copied through esper's per-world context table (``esper._context_map``):
 the same entity ids, so ``battle.units`` and ``battle.models`` stay valid; each entity's
@@ -31,13 +33,11 @@ import weakref
 from collections import deque
 
 import esper
-import numpy as np
 
 from sim import components as K
 from sim import events as ev
 from sim.rules.dice import Dice, ForcedDice
 from sim.world import resources as R
-from sim.world.changes import Changes
 from sim.world.spatial import SpatialIndex
 
 
@@ -50,39 +50,20 @@ SHARE = None  # (a COMPONENTS entry: the instance is shared, it never changes on
 
 def _copier(cls, *containers: str):
     """A copier for slotted dataclass ``cls``: a new instance with the same field values, the
-    fields named in ``containers`` (lists, dicts, sets of plain values) copied."""
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    new = object.__new__
-    if not containers:
-        def copy(o):
-            c = new(cls)
-            for n in names:
-                object.__setattr__(c, n, getattr(o, n))
-            return c
-    else:
-        def copy(o):
-            c = new(cls)
-            for n in names:
-                object.__setattr__(c, n, getattr(o, n))
-            for n in containers:
-                v = getattr(o, n)
-                object.__setattr__(c, n, type(v)(v))
-            return c
-    return copy
+    fields named in ``containers`` (lists, dicts, sets of plain values) copied. Written out
+    field by field (as dataclasses writes its __init__): a loop over the names costs twice as
+    much, and a battle has a few hundred of these to copy."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    assert all(n.isidentifier() for n in names) and set(containers) <= set(names)
+    set_ = "object.__setattr__(c, {0!r}, o.{0})" if cls.__dataclass_params__.frozen else "c.{0} = o.{0}"
+    lines = [set_.format(n) if n not in containers else f"c.{n} = o.{n}.copy()" for n in names]
+    src = "def copy(o):\n    c = new(cls)\n" + "".join(f"    {x}\n" for x in lines) + "    return c\n"
+    scope = {"new": object.__new__, "cls": cls}
+    exec(src, scope)  # noqa: S102 - source made above from the dataclass's own field names
+    return scope["copy"]
 
 
-def _copy_position(o, _new=object.__new__, _P=K.Position):
-    c = _new(_P)
-    c.x = o.x
-    c.y = o.y
-    return c
-
-
-def _copy_wounds(o, _new=object.__new__, _W=K.Wounds):
-    c = _new(_W)
-    c.remaining = o.remaining
-    return c
-
+_ROSTER = "roster"  # (a COMPONENTS entry: copied with its wounds the fork's Wounds components)
 
 # Every component type of sim.components: SHARE, or how it is copied. Roster is copied apart
 # (its ``wounds`` are the models' own Wounds components: the fork's). Activation exists only
@@ -92,11 +73,11 @@ COMPONENTS: dict[type, object] = {
     K.Stats: SHARE, K.UnitMember: SHARE, K.ModelAbilities: SHARE,
     K.Unit: SHARE,  # (its models list is made by build_world and never changed after)
     K.Transport: SHARE, K.RollModifiers: SHARE, K.UnitRules: SHARE,  # (frozen)
-    K.Position: _copy_position,
-    K.Wounds: _copy_wounds,
+    K.Position: _copier(K.Position),
+    K.Wounds: _copier(K.Wounds),
     K.Destroyed: _copier(K.Destroyed),
     K.UnitState: _copier(K.UnitState, "model_moved"),
-    K.Roster: "roster",
+    K.Roster: _ROSTER,
 }
 NOT_AT_IDLE = (K.Activation,)
 
@@ -150,16 +131,22 @@ def _clone_value(v):
     raise TypeError(f"fork: no copier for a value of type {t.__module__}.{t.__qualname__}")
 
 
+_FIELDS: dict[type, tuple] = {}
+
+
 def _clone_dataclass(o, special: dict | None = None):
     """A copy of slotted dataclass ``o``: each field through ``special`` (field -> function, or
     SHARE) else _clone_value."""
     cls = type(o)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
     c = object.__new__(cls)
     special = special or {}
-    for f in dataclasses.fields(cls):
-        v = getattr(o, f.name)
-        s = special.get(f.name, _clone_value)
-        object.__setattr__(c, f.name, v if s is SHARE else s(v))
+    for n in names:
+        v = getattr(o, n)
+        s = special.get(n, _clone_value)
+        object.__setattr__(c, n, v if s is SHARE else s(v))
     return c
 
 
@@ -169,11 +156,7 @@ def _copy_array(a):
     return a.copy()
 
 
-def _drop(_v):
-    return _DROPPED
-
-
-_DROPPED = object()
+_MISSING = object()
 
 # Every attribute of a SpatialIndex: how it is copied. Dropped: caches that hold the original's
 # objects (Living reads its Roster) or are keyed by the identity of an array the fork makes
@@ -196,8 +179,8 @@ def copy_spatial(sp: SpatialIndex) -> SpatialIndex:
     new = object.__new__(SpatialIndex)
     d = new.__dict__
     for k, v in sp.__dict__.items():
-        how = SPATIAL.get(k, _DROPPED)
-        if how is _DROPPED:
+        how = SPATIAL.get(k, _MISSING)
+        if how is _MISSING:
             raise TypeError(f"fork: SpatialIndex.{k} is not in sim.world.fork.SPATIAL")
         d[k] = v if how is SHARE else how(v)
     return new
@@ -223,8 +206,10 @@ def copy_dice(dice: Dice, seed: int | None) -> Dice:
         return new
     if type(dice) is not Dice:
         raise TypeError(f"fork: cannot copy dice of type {type(dice).__qualname__}")
-    new = Dice(dice.seed)
-    rng = random.Random()
+    new = object.__new__(Dice)  # (Dice() would seed a stream only to replace it)
+    new.seed = dice.seed
+    new.listener = None
+    rng = random.Random.__new__(random.Random)
     rng.setstate(dice._rng.getstate())
     new._rng = rng
     new.count = dice.count
@@ -251,8 +236,10 @@ def history(events: list) -> list:
 
 
 def copy_world(battle) -> tuple:
-    """A copy of the battle's esper world context (the tuple esper keeps per world), the
-    battle's world being the current one. Returns (context, old component -> new, by id)."""
+    """A copy of the battle's esper world context (the tuple esper keeps per world: its entity
+    counter, component index, entities, dead entities, query caches, processors...), the battle's
+    world being the current one (esper's module globals hold it then). The same entity ids; the
+    query caches and processors start empty."""
     if esper.current_world != battle.world:
         raise ForkError("fork: the battle's world is not the current one")
     entities = esper._entities
@@ -263,13 +250,13 @@ def copy_world(battle) -> tuple:
     rosters = []
     wounds_map: dict[int, K.Wounds] = {}
     for t, ents in esper._components.items():
-        how = COMPONENTS.get(t, _DROPPED)
+        how = COMPONENTS.get(t, _MISSING)
         if how is SHARE:
             continue
-        if how is _DROPPED:
+        if how is _MISSING:
             raise TypeError(f"fork: component {t.__module__}.{t.__qualname__} is not in "
                             "sim.world.fork.COMPONENTS")
-        if how == "roster":
+        if how is _ROSTER:
             rosters.extend(ents)
             continue
         if t is K.Wounds:
@@ -295,11 +282,10 @@ def copy_world(battle) -> tuple:
 _copy_roster = _copier(K.Roster)
 
 
-def fork_battle(battle, seed: int | None = None, record_dice: bool = False):
-    """Battle.fork: see there."""
-    from sim.battle import Battle, _world_ids
-    from sim.systems.visibility import BattleVisibility
-
+def fork_battle(battle, world: str, seed: int | None = None, record_dice: bool = False):
+    """Battle.fork's copy: a new battle of the same class whose esper world ``world`` is a copy
+    of ``battle``'s (added to esper's table; the battle's world stays the current one), with
+    everything but its systems (Battle.fork registers them in the new world)."""
     if battle.resources is None:
         raise ForkError("fork: the battle is closed")
     if battle.busy:
@@ -310,17 +296,17 @@ def fork_battle(battle, seed: int | None = None, record_dice: bool = False):
         raise TypeError(f"fork: Battle attributes not in sim.world.fork._BATTLE_ATTRS: {sorted(unknown)}")
     context = copy_world(battle)
 
-    f = object.__new__(Battle)
+    f = object.__new__(type(battle))
     f.scenario = battle.scenario
     f.seed = battle.seed if seed is None else int(seed)
-    f.world = f"battle-{next(_world_ids)}"
+    f.world = world
     f.events = history(battle.events)
     f.listeners = []
     f.dice = copy_dice(battle.dice, seed)
     if record_dice:
         f.dice.listener = f._on_roll
     f.pending = None
-    f._answers = dict(battle._answers)
+    f._answers = _clone_dict(battle._answers)
     f.queue = deque()
     f.action = None
     f.activation_unit = None
@@ -338,29 +324,22 @@ def fork_battle(battle, seed: int | None = None, record_dice: bool = False):
     f.forked_from = battle.world
     f.forked_events = len(f.events)
     f._origin = weakref.ref(battle)
+    f.systems = ()
     # the visibility: the original's brought up to date (what Changes says it is behind on
     # taken in), then copied (its index's copy shares only what the index never changes)
     v = battle.visibility
     f.changes = _clone_dataclass(battle.changes)
     f._visibility = None
     if v is not None:
-        nv = object.__new__(BattleVisibility)
+        nv = object.__new__(type(v))
         for k, val in vars(v).items():
-            how = VISIBILITY.get(k, _DROPPED)
-            if how is _DROPPED:
+            how = VISIBILITY.get(k, _MISSING)
+            if how is _MISSING:
                 raise TypeError(f"fork: BattleVisibility.{k} is not in sim.world.fork.VISIBILITY")
             setattr(nv, k, val if how is SHARE else how(val))
         nv.battle = f
         f._visibility = nv
-
-    esper._context_map[f.world] = context
-    esper.switch_world(f.world)
-    R.install(f.resources)
-    try:
-        from sim.systems import register_systems
-        f.systems = tuple(proc.process for proc in register_systems(f))
-    finally:
-        battle._enter()
+    esper._context_map[world] = context
     return f
 
 
@@ -371,26 +350,18 @@ VISIBILITY = {
     "_attacked": dict.copy,
 }
 
-# Attributes shared by design, by the type of the object holding them (the fork's copy holds the
-# original's): fixed by the scenario, or never changed in place (the tests walk around them).
-SHARED_ATTRS: dict[type, frozenset] = {}
-
-
-def _shared_attrs() -> None:
-    from sim.phases.state import TurnState
-    from sim.rules.visibility.index import VisibilityIndex
-    SHARED_ATTRS[SpatialIndex] = frozenset(k for k, v in SPATIAL.items() if v is SHARE)
-    SHARED_ATTRS[R.Resources] = frozenset(k for k, v in RESOURCES.items() if v is SHARE)
-    SHARED_ATTRS[TurnState] = frozenset(k for k, v in TURN_STATE.items() if v is SHARE)
+# Attributes shared by design, by the qualified name of the class of the object holding them (the
+# fork's copy holds the original's): fixed by the scenario, or never changed in place.
+SHARED_ATTRS: dict[str, frozenset] = {
+    "sim.world.spatial.SpatialIndex": frozenset(k for k, v in SPATIAL.items() if v is SHARE),
+    "sim.world.resources.Resources": frozenset(k for k, v in RESOURCES.items() if v is SHARE),
+    "sim.phases.state.TurnState": frozenset(k for k, v in TURN_STATE.items() if v is SHARE),
     # VisibilityIndex.copy: "arrays and the containers the index changes copied, the rest
     # (terrain blockers, ids, fixed pair lists) shared"
-    SHARED_ATTRS[VisibilityIndex] = VISIBILITY_INDEX_SHARED
-    from sim.systems.attack_resolution import AttackResolutionSystem
-    SHARED_ATTRS[AttackResolutionSystem] = frozenset({"_steps"})  # (its class's table of steps)
-    SHARED_ATTRS[K.Roster] = frozenset(f.name for f in dataclasses.fields(K.Roster)) - {"wounds"}
-
-
-VISIBILITY_INDEX_SHARED = frozenset({"blk", "_all_pairs", "_area_edges"})
+    "sim.rules.visibility.index.VisibilityIndex": frozenset({"blk", "_all_pairs", "_area_edges"}),
+    "sim.systems.attack_resolution.AttackResolutionSystem": frozenset({"_steps"}),  # (its class's)
+    "sim.components.Roster": frozenset(f.name for f in dataclasses.fields(K.Roster)) - {"wounds"},
+}
 
 
 # Every attribute of a Battle (Battle.__init__); fork_battle sets each on the fork.
@@ -401,5 +372,3 @@ _BATTLE_ATTRS = frozenset({
     "changes", "systems", "forked_from", "forked_events", "_origin",
 })
 
-
-_shared_attrs()
