@@ -70,13 +70,21 @@ def with_players(spec, args):
 
     from sim.errors import ScenarioError
     from sim.rules.turn import PLAYER
+    from sim.scenario.mission import split_kind
     chosen = [getattr(args, side, None) for side in PLAYER]
-    if all(c is None for c in chosen):
+    budget = getattr(args, "budget", None)
+    if all(c is None for c in chosen) and budget is None:
         return spec
     if spec.mission is None:
         raise ScenarioError(spec.path, "mission", "a [mission] table (players play a whole battle; "
                             "this scenario is free play)", "<missing>")
     players = tuple(c or spec.mission.players[i] for i, c in enumerate(chosen))
+    if budget is not None:
+        searching = [split_kind(p)[0] == "search" for p in players]
+        if not any(searching):
+            raise ScenarioError(spec.path, "mission.players", "a search player for --budget (--red search, "
+                                "--blue search, or the scenario's)", f"<{' and '.join(players)}>")
+        players = tuple(f"search:{budget:g}" if s else p for s, p in zip(searching, players))
     return dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=players))
 
 
@@ -570,12 +578,41 @@ class _Escaped:
         return getattr(self.unescaped, name)
 
 
+def _player_kind(text: str) -> str:
+    """--red/--blue: a player kind (sim.scenario.mission.split_kind), 'search:0.5' with a budget."""
+    import argparse
+
+    from sim import options as OPT
+    from sim.scenario.mission import KIND_TEXT, split_kind
+    try:
+        split_kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {KIND_TEXT}, found {OPT._found(text)}") from None
+    return text
+
+
+def _budget(text: str) -> float:
+    """--budget: a search player's seconds a decision on the reference machine."""
+    import argparse
+
+    from sim import options as OPT
+    from sim.scenario.mission import MAX_BUDGET, MIN_BUDGET, budget
+    try:
+        return budget(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds a decision from {MIN_BUDGET:g} to {MAX_BUDGET:g}, "
+                                         f"found {OPT._found(text)}") from None
+
+
 def _player_options(a) -> None:
     from sim.rules.turn import PLAYER
-    from sim.scenario.mission import PLAYER_KINDS
     for side in PLAYER:
-        a.add_argument(f"--{side}", choices=PLAYER_KINDS,
-                       help=f"who plays {side} in a battle with a mission (default: the scenario's [mission] players)")
+        a.add_argument(f"--{side}", type=_player_kind, metavar="KIND",
+                       help=f"who plays {side} in a battle with a mission: scripted, random, default, tactician, "
+                       f"search or search:SECONDS (default: the scenario's [mission] players)")
+    a.add_argument("--budget", type=_budget, metavar="SECONDS",
+                   help="the search players' time a decision, in seconds on the reference machine (a fixed amount "
+                   "of work: the battle is the same on any machine; default 0.5)")
 
 
 def _main(argv=None) -> int:

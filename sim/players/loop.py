@@ -7,15 +7,22 @@ from sim.errors import ScriptError
 from sim.players.default import DefaultPlayer
 from sim.players.random_player import RandomPlayer
 from sim.players.scripted import ScriptedPlayer
+from sim.players.search import SearchPlayer
 from sim.players.tactician import TacticianPlayer
 
 MAX_COMMANDS = 20_000  # a battle that needs more is a bug in a player, never bad input
 KINDS = {"scripted": ScriptedPlayer, "default": DefaultPlayer, "random": RandomPlayer,
-         "tactician": TacticianPlayer}
+         "tactician": TacticianPlayer, "search": SearchPlayer}
 
 
 def make_player(kind: str, side: int, battle, scenario):
-    return KINDS[kind](side, battle, scenario)
+    """The player a kind names (sim.scenario.mission.split_kind: 'search:0.5' is a search player
+    with a budget of 0.5 s a decision)."""
+    from sim.scenario.mission import split_kind
+    name, budget = split_kind(kind)
+    if budget is not None:
+        return KINDS[name](side, battle, scenario, budget=budget)
+    return KINDS[name](side, battle, scenario)
 
 
 def play_battle(battle, scenario, recorder=None, players=None) -> None:

@@ -3,21 +3,60 @@ played round by round, phase by phase (07); without one it is free play."""
 
 from __future__ import annotations
 
+import re
+
 from sim.phases.state import DEPLOYMENTS, MissionSpec, ObjectiveSpec
 from sim.rules.mission import BATTLE_ROUNDS
 from sim.rules.objectives import default_zones
 from sim.rules.turn import PLAYER
 from sim.scenario.reader import Reader
 
-PLAYER_KINDS = ("scripted", "random", "default", "tactician")
+PLAYER_KINDS = ("scripted", "random", "default", "tactician", "search")
+BUDGETED_KINDS = ("search",)  # kinds that take a budget: "search:0.5" (seconds a decision, sim.players.search)
+MIN_BUDGET, MAX_BUDGET = 0.01, 60.0
+KIND_TEXT = (" or ".join(repr(k) for k in PLAYER_KINDS)
+             + f" ('search:SECONDS' with a budget from {MIN_BUDGET:g} to {MAX_BUDGET:g} seconds a decision)")
 OBJECTIVE_KINDS = ("home", "central", "expansion")
 MAX_OBJECTIVES = 12
+
+
+def split_kind(text: str) -> tuple[str, float | None]:
+    """A player kind as a scenario file or --red/--blue names it: its name and its budget
+    ('search:0.5' -> ('search', 0.5); 'default' -> ('default', None)). Raises ValueError
+    (no message: the caller says what it expected, KIND_TEXT) for anything else."""
+    name, sep, rest = text.partition(":")
+    if name not in PLAYER_KINDS or (sep and name not in BUDGETED_KINDS):
+        raise ValueError(text)
+    if not sep:
+        return name, None
+    return name, budget(rest)
+
+
+def budget(text: str) -> float:
+    """A search player's budget in seconds a decision on the reference machine: a finite
+    number from MIN_BUDGET to MAX_BUDGET (ValueError otherwise)."""
+    t = text.strip()
+    if not re.fullmatch(r"[0-9]{1,6}(\.[0-9]{0,6})?|\.[0-9]{1,6}", t):
+        raise ValueError(text)
+    v = float(t)
+    if not MIN_BUDGET <= v <= MAX_BUDGET:
+        raise ValueError(text)
+    return v
 
 
 def _side(r: Reader, key: str, allowed=PLAYER) -> str:
     v = r.req(key, str)
     if v not in allowed:
         r.fail(" or ".join(repr(a) for a in allowed), v, key)
+    return v
+
+
+def _kind(r: Reader, key: str) -> str:
+    v = r.req(key, str)
+    try:
+        split_kind(v)
+    except ValueError:
+        r.fail(KIND_TEXT, v, key)
     return v
 
 
@@ -42,7 +81,7 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
     if r.has("players"):
         pr = r.sub("players")
         pr.keys(set(PLAYER))
-        players = tuple(_side(pr, s, PLAYER_KINDS) if pr.has(s) else "scripted" for s in PLAYER)
+        players = tuple(_kind(pr, s) if pr.has(s) else "scripted" for s in PLAYER)
     objectives = ()
     if r.has("objectives"):
         items = r.sub("objectives").items()

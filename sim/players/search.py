@@ -1,0 +1,378 @@
+"""The search player (issue 27 item 2): the tactician's choices, weighed by playing them forward.
+
+At each of its choices the player takes the tactician's candidates (best first: the top
+``TOP_K``), the end of the phase where the rules allow it, and a few of the rules' other options
+for the unit the tactician would act with (moves toward the other objectives, staying still,
+advancing; shooting at the other enemy units near it). Each is judged by rolling the battle
+forward on forks (Battle.fork): several dice futures, the same for every candidate (seeds drawn
+from the player's own stream), the tactician playing both sides to the end of the current turn,
+and the position then scored (``score``: VP, material, objectives). The tactician's first is
+the incumbent: another option is played only when it beats it on the same futures by more than
+MIN_GAIN VP and Z standard errors of the paired differences (the best such mean gain; ties go to
+the tactician's order), so that the dice's noise alone never overturns it. Decisions are the
+tactician's answers.
+
+The budget (``budget``: seconds a decision on the reference machine, kind ``search:0.5``) is
+turned into a fixed amount of work, rollout commands (``work_for``), so that a battle is the
+same on any machine, however busy: nothing here reads a clock. It is spent by successive
+halving: every candidate plays two futures, then the better half more, and so on; as many
+candidates as the budget affords two futures each (none: the tactician's first is played).
+
+The real battle is never disturbed: the forks have their own worlds, dice and events, the real
+battle's world is entered again before the player returns, and the tactician's record of what
+it tried this phase is put back when the search plays another command than its first.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import statistics
+
+import esper
+
+from sim import commands as C
+from sim.commands import EndPhase, Move, SelectToMove, Shoot
+from sim.components import Roster, Unit
+from sim.errors import Refusal
+from sim.phases.state import Phase
+from sim.players import options as O
+from sim.players.base import Choice, Player, Weighed
+from sim.players.tactician import TacticianPlayer
+from sim.scenario.mission import MAX_BUDGET, MIN_BUDGET
+from sim.world import queries as W
+
+DEFAULT_BUDGET = 0.5  # seconds a decision on the reference machine
+REFERENCE_BASELINE = 0.055  # seconds of the same-run baseline loop there (tests/bench/_baseline.py)
+# One rollout command (a tactician's choice, checked, submitted and resolved, on a fork of
+# battle_default, with the rollout's share of scoring and forking), in baseline loops: measured by
+# tests/bench/bench_search.py, 0.017-0.032 with the tactician's skeleton, 0.033 with its attacks,
+# movement and decisions helpers' work merged; re-measure when the tactician's choices get dearer.
+COMMAND_COST = 0.035
+FORK_COST = 1  # a fork and its close, counted as that many rollout commands
+TOP_K = 3  # the tactician's candidates weighed
+MAX_OPTIONS = 6  # candidates weighed in all
+MAX_FUTURES = 16  # dice futures a candidate plays at most
+FIRST_FUTURES = 2  # ...and at least (the paired differences' spread needs two)
+ROLLOUT_GUESS = 16  # rollout commands a rollout is taken to cost before any was played
+ROLLOUT_CAP = 400  # commands one rollout plays at most (a turn takes far fewer)
+SEARCHED = (Phase.MOVEMENT, Phase.SHOOTING, Phase.CHARGE, Phase.FIGHT)
+
+# the measure a rollout's end is scored in: VP
+OBJECTIVE_VP = 3.0  # an objective controlled (what holding it scores in a Command phase, 26)
+OC_MARGIN_VP = 0.1  # each point of OC over the opponent's on an objective (at most MARGIN_CAP)
+MARGIN_CAP = 6
+ARMY_VP = 30.0  # the whole of an army's points
+ALIVE_SHARE = 0.5  # of a model's worth for being alive; the rest by its wounds left
+RESULT_VP = 20.0  # the battle won
+MIN_GAIN = 0.25  # VP an option must gain over the tactician's first, on the same futures...
+Z = 1.0  # ...and this many standard errors of the paired differences
+
+
+def work_for(budget: float) -> int:
+    """The rollout commands a budget of ``budget`` seconds on the reference machine buys."""
+    return max(1, int(budget / (REFERENCE_BASELINE * COMMAND_COST)))
+
+
+class SearchPlayer(Player):
+    kind = "search"
+
+    def __init__(self, side, battle, scenario, budget: float | None = None):
+        super().__init__(side, battle, scenario)
+        self.budget = DEFAULT_BUDGET if budget is None else float(budget)
+        if not MIN_BUDGET <= self.budget <= MAX_BUDGET:
+            raise ValueError(f"a search budget from {MIN_BUDGET:g} to {MAX_BUDGET:g} seconds, found {budget!r}")
+        self.work = work_for(self.budget)
+        self.rng = random.Random(f"sim-search-player/{battle.seed}/{side}")
+        self.tactician = TacticianPlayer(side, battle, scenario)
+        self._worth: dict[str, float] = {}  # unit id -> points a model (the scenario's: fixed)
+        self._army: float | None = None  # the mean army's points at the start
+        # what each search did: (options weighed, rollouts, rollout commands); the benchmark reads it
+        self.searches: list[tuple[int, int, int]] = []
+        self._cost: dict = {}  # phase -> (rollout commands, rollouts) so far: what a rollout costs
+
+    # --- the player ----------------------------------------------------------------------
+    def choose(self, battle) -> Choice:
+        t = self.tactician
+        saved = _save(t)
+        cands = t.candidates(battle)
+        ts = battle.turn_state
+        if ts.pre_battle is not None or ts.phase not in SEARCHED:
+            return _first(self, cands)
+        options = self.options(battle, cands)[:self.affordable(ts.phase)]
+        if len(options) < 2:
+            return _first(self, cands)
+        means, best = self.search(battle, options, saved, ts.phase)
+        battle._enter()  # (the real battle's world again: the forks switched it)
+        command, label = options[best]
+        if not (cands and command is cands[0].command):
+            _restore(t, saved)  # (the tactician proposes its own again next time)
+        if self.explaining:
+            weighed = sorted(((means[i], i) for i in range(len(options)) if means[i] is not None),
+                             key=lambda m: (-m[0], m[1]))
+            self.explain(_what(battle, ts), _words(battle, command, label),
+                         [Weighed(_words(battle, options[i][0], options[i][1]), m, "VP") for m, i in weighed])
+        return Choice(command, self.name, why=label or None)
+
+    def answer(self, battle, request):
+        return self.tactician.answer(battle, request)
+
+    # --- the options weighed ---------------------------------------------------------------
+    def options(self, battle, cands) -> list[tuple[object, str]]:
+        """(command, label): the tactician's top candidates, the end of the phase, then the
+        rules' other options for the unit of its first; each legal now, each once."""
+        out: list[tuple[object, str]] = []
+        seen: set[str] = set()
+
+        def add(cmd, label=""):
+            if cmd is None or len(out) >= MAX_OPTIONS:
+                return
+            key = json.dumps(C.to_dict(cmd), sort_keys=True)
+            if key in seen:
+                return
+            seen.add(key)
+            if battle.check(cmd) is None:
+                out.append((cmd, label))
+
+        for s in cands[:TOP_K]:
+            add(s.command, s.label)
+        add(EndPhase(), "end the phase")
+        if cands:
+            for cmd in _alternatives(battle, self.side, cands[0].command):
+                add(cmd)
+        return out
+
+    # --- the search ------------------------------------------------------------------------
+    def affordable(self, phase) -> int:
+        """How many options the budget lets this search weigh: FIRST_FUTURES futures each, at
+        the commands a rollout of this phase has cost so far (counted, not timed: ROLLOUT_GUESS
+        before the first); fewer than two: no search."""
+        commands, rollouts = self._cost.get(phase, (ROLLOUT_GUESS, 1))
+        return int(self.work / (FIRST_FUTURES * commands / rollouts))
+
+    def search(self, battle, options, saved, phase=None) -> tuple[list[float | None], int]:
+        """Each option's mean score over the futures it played (None: none) and the option
+        chosen. Successive halving within ``self.work`` rollout commands: every option plays
+        FIRST_FUTURES futures, then the better half and the tactician's first (option 0, the
+        incumbent) more, the same futures for each, and so on. Another option than the
+        incumbent is chosen only when it beats it on the same futures by more than MIN_GAIN
+        and Z standard errors of the paired differences: the dice's noise alone does not
+        overturn the tactician."""
+        n = len(options)
+        values: list[list[float]] = [[] for _ in range(n)]
+        seeds: list[int] = []
+        spent = rollouts = 0
+        alive = list(range(n))
+        per_round = FIRST_FUTURES  # futures each survivor plays this round
+        while True:
+            start = len(seeds)
+            while len(seeds) < start + per_round:
+                seeds.append(int(self.rng.random() * 2**53))
+            for i in alive:
+                for seed in seeds[start:]:
+                    value, used = self.rollout(battle, options[i][0], seed, saved)
+                    values[i].append(value)
+                    spent += used + FORK_COST
+                    rollouts += 1
+            if len(alive) > 2:
+                ranked = sorted(alive, key=lambda i: (-_mean(values[i]), i))
+                alive = sorted(set(ranked[:(len(alive) + 1) // 2]) | {0})
+            if len(alive) == 1:
+                break
+            cost = spent / rollouts  # (mean commands a rollout: counted, not timed)
+            rounds = max(1, math.ceil(math.log2(len(alive))))
+            per_round = min(int((self.work - spent) / rounds / (len(alive) * cost)), MAX_FUTURES - len(seeds))
+            if per_round < 1:
+                break
+        self.searches.append((n, rollouts, spent))
+        commands, played = self._cost.get(phase, (0, 0))
+        self._cost[phase] = (commands + spent, played + rollouts)
+        best, gain = 0, 0.0
+        for i in alive:
+            k = min(len(values[i]), len(values[0]))
+            if i == 0 or k < 2:
+                continue
+            d = [values[i][j] - values[0][j] for j in range(k)]
+            m = _mean(d)
+            se = statistics.stdev(d) / math.sqrt(k)
+            if m > max(MIN_GAIN, Z * se) and m > gain:
+                best, gain = i, m
+        return [_mean(v) if v else None for v in values], best
+
+    def rollout(self, battle, command, seed: int, saved) -> tuple[float, int]:
+        """Play ``command`` on a fork with the dice future ``seed``, then the tactician for both
+        sides to the end of the turn; (the score then, commands played)."""
+        f = fork(battle, seed)
+        try:
+            players = [TacticianPlayer(s, f, self.scenario) for s in (0, 1)]
+            _load(players[self.side], saved)
+            ts = f.turn_state
+            now = (ts.round, ts.active)
+
+            def by_player(req):
+                return players[req.player].answer(f, req)
+
+            played = 0
+            try:
+                f.submit(command)
+                f.resolve(by_player)
+                played += 1
+                while not ts.over and (ts.round, ts.active) == now and played < ROLLOUT_CAP:
+                    c = players[ts.chooser].choose(f)
+                    f.submit(c.command)
+                    f.resolve(c.answer or by_player)
+                    played += 1
+            except Refusal:
+                pass  # (a rollout player's command the rules refuse: the position as it is)
+            return self.score(f), played
+        finally:
+            f.close()
+
+    # --- the measure ---------------------------------------------------------------------------
+    def score(self, b) -> float:
+        """The battle ``b`` as it stands, for this side, in VP: VP scored, the points of the
+        armies left (ARMY_VP for a whole army; a model's worth half for being alive, half by its
+        wounds left), objectives controlled and the OC margin on each, the result when over."""
+        b._enter()
+        ts = b.turn_state
+        me, them = self.side, 1 - self.side
+        value = float(ts.vp[me] - ts.vp[them])
+        worth = [0.0, 0.0]
+        for uid, u in b.units.items():
+            owner = esper.component_for_entity(u, Unit).owner
+            r = esper.component_for_entity(u, Roster)
+            left = sum(ALIVE_SHARE + (1.0 - ALIVE_SHARE) * w.remaining / full
+                       for w, full in zip(r.wounds, r.full_wounds) if w.remaining > 0)
+            worth[owner] += left * self.worth(b, uid, u)
+        value += ARMY_VP * (worth[me] - worth[them]) / self.army(b)
+        if ts.objectives:
+            from sim.phases.scoring import control_levels
+            for o, lv in zip(ts.objectives, control_levels(ts.objectives, b)):
+                c = ts.control.get(o.name)
+                who = None if c is None else c.controller
+                value += OBJECTIVE_VP * ((who == me) - (who == them))
+                margin = max(-MARGIN_CAP, min(MARGIN_CAP, lv.get(me, 0) - lv.get(them, 0)))
+                value += OC_MARGIN_VP * margin
+        if ts.over:
+            from sim.rules.turn import PLAYER
+            value += RESULT_VP * ((ts.result == PLAYER[me]) - (ts.result == PLAYER[them]))
+        return value
+
+    def worth(self, b, uid: str, u: int) -> float:
+        w = self._worth.get(uid)
+        if w is None:
+            from sim.players.tactician.judge import model_worth
+            w = self._worth[uid] = model_worth(b, u)
+        return w
+
+    def army(self, b) -> float:
+        if self._army is None:
+            total = sum(len(esper.component_for_entity(u, Roster).full) * self.worth(b, uid, u)
+                        for uid, u in b.units.items())
+            self._army = max(1.0, total / 2)
+        return self._army
+
+
+# --- forks -----------------------------------------------------------------------------------
+def fork(battle, seed: int):
+    """A copy of ``battle`` as it is now, with the dice future ``seed`` (Battle.fork; the
+    benchmark wraps it to time it)."""
+    return battle.fork(seed)
+
+
+# --- the tactician's record of the phase ----------------------------------------------------
+def _memo_copy(memo: dict) -> dict:
+    """The tactician's memo with its sets copied (its phase modules' records of what they have
+    proposed: a restore must undo additions to them); the rest, caches worked out from the
+    position (threat maps, plans, odds), kept as they are."""
+    return {k: (set(v) if isinstance(v, set) else v) for k, v in memo.items()}
+
+
+def _save(t: TacticianPlayer) -> tuple:
+    fb = t.fallback
+    return t._phase_key, _memo_copy(t.memo), fb._phase, set(fb._done)
+
+
+def _restore(t: TacticianPlayer, saved: tuple) -> None:
+    t._phase_key, memo, t.fallback._phase, done = saved
+    t.memo.clear()
+    t.memo.update(_memo_copy(memo))
+    t.fallback._done = set(done)
+
+
+def _load(t: TacticianPlayer, saved: tuple) -> None:
+    """A rollout's tactician for this side: what the real one had proposed this phase (its
+    records: sets of plain tuples, copied), never its caches (worked out again on the fork:
+    a cache of the real battle's objects is never shared)."""
+    key, memo, phase, done = saved
+    t._phase_key = key
+    t.memo.update({k: set(v) for k, v in memo.items() if isinstance(v, set)})
+    t.fallback._phase = phase
+    t.fallback._done = set(done)
+
+
+def _mean(v) -> float:
+    return sum(v) / len(v)
+
+
+def _first(player: SearchPlayer, cands) -> Choice:
+    if not cands:
+        return Choice(EndPhase(), player.name)
+    return Choice(cands[0].command, player.name, why=cands[0].label or None)
+
+
+# --- the rules' other options ------------------------------------------------------------------
+def _alternatives(battle, side: int, cmd) -> list:
+    """Other commands for the unit of ``cmd`` (not yet checked): for a normal move, moves toward
+    each other objective, staying still and advancing; for a shot, the same weapons at each of
+    the nearest other enemy units."""
+    u = battle.units.get(getattr(cmd, "unit", None))
+    if u is None:
+        return []
+    out: list = []
+    if isinstance(cmd, Move) and cmd.mode == "normal" and not cmd.embark:
+        ts = battle.turn_state
+        if ts.in_progress is None and W.unit_state(u).move_selected is None:
+            cx, cy = O.centroid(u)
+            goals = sorted(ts.objectives, key=lambda o: (math.hypot(o.x - cx, o.y - cy), o.name))
+            for o in goals[:3]:
+                out.extend(O.moves_toward(battle, u, (o.x, o.y), "normal")[:1])
+            out.append(O.stationary(u))
+            out.append(SelectToMove(O.uid(u), "advance"))
+    elif isinstance(cmd, Shoot):
+        for e in O.enemies_by_distance(u)[:3]:
+            exp = O.shoot_at(battle, u, e)
+            if exp is not None:
+                out.append(exp.command)
+    return out
+
+
+# --- words ---------------------------------------------------------------------------------------
+def _what(battle, ts) -> str:
+    return f"round {ts.round}, {ts.phase.name.lower()} phase"
+
+
+def _words(battle, cmd, label: str) -> str:
+    if label:
+        return label
+    name = type(cmd).__name__
+    u = battle.units.get(getattr(cmd, "unit", None))
+    if u is None:
+        return name
+    unit = esper.component_for_entity(u, Unit).name
+    if isinstance(cmd, Move):
+        return f"{cmd.mode} move of {unit}"
+    if isinstance(cmd, SelectToMove):
+        return f"{unit} selected for a {cmd.mode} move"
+    if isinstance(cmd, Shoot):
+        names = []
+        for s in cmd.selections:
+            t = battle.units.get(s.target)
+            if t is None and s.target in battle.models:
+                t = W.unit_of(battle.models[s.target])
+            n = None if t is None else esper.component_for_entity(t, Unit).name
+            if n is not None and n not in names:
+                names.append(n)
+        return f"{unit} shoots at {', '.join(names)}"
+    return f"{name} of {unit}"

@@ -1,0 +1,122 @@
+"""Benchmark: the search player's decisions (sim.players.search), one core.
+
+Whole battles on the default table (scenarios/battle_default.toml), the search player (red, at
+``--budget`` seconds a decision on the reference machine) against the tactician (blue). Prints,
+for the decisions it searched: the time a decision took (median, 90th percentile, largest), also
+as the reference machine's seconds (scaled by the same-run baseline loop against its ~55 ms
+there), the rollouts and rollout commands a decision played, and what a rollout command and a
+fork cost here in baseline loops (the constants sim.players.search.COMMAND_COST and FORK_COST
+turn a budget into work: the figures to fix them by). Beside them: the same-run baseline,
+before and after (tests/bench/_baseline.py).
+Run: .venv/bin/python tests/bench/bench_search.py [--battles N] [--budget SECONDS] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import _baseline  # noqa: E402  (beside this script)
+from sim.battle import Battle  # noqa: E402
+from sim.players import play_battle  # noqa: E402
+from sim.players import search as S  # noqa: E402
+from sim.players.runner import frozen_heap  # noqa: E402
+from sim.players.tactician import TacticianPlayer  # noqa: E402
+from sim.scenario.load import load_scenario  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO = ROOT / "scenarios/battle_default.toml"
+
+
+class Timed(S.SearchPlayer):
+    """The search player, its decisions and forks timed (the timing reads the clock; the
+    decisions do not)."""
+
+    def __init__(self, *a, **k):
+        super().__init__(*a, **k)
+        self.decisions: list[float] = []  # seconds of each searched decision
+        self.fork_s = 0.0
+        self.forks = 0
+        self.rollout_s = 0.0
+
+    def choose(self, battle):
+        n = len(self.searches)
+        t0 = time.perf_counter()
+        c = super().choose(battle)
+        if len(self.searches) > n:
+            self.decisions.append(time.perf_counter() - t0)
+        return c
+
+    def rollout(self, battle, command, seed, saved):
+        t0 = time.perf_counter()
+        r = super().rollout(battle, command, seed, saved)
+        self.rollout_s += time.perf_counter() - t0
+        return r
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--battles", type=int, default=1)
+    ap.add_argument("--budget", type=float, default=S.DEFAULT_BUDGET)
+    ap.add_argument("--seed", type=int, default=5)
+    args = ap.parse_args()
+    before = _baseline.measure()
+    spec = load_scenario(SCENARIO)
+    spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("search", "tactician")))
+    real_fork = S.fork
+    players: list[Timed] = []
+
+    def timed_fork(battle, seed):
+        t0 = time.perf_counter()
+        f = real_fork(battle, seed)
+        players[-1].fork_s += time.perf_counter() - t0
+        players[-1].forks += 1
+        return f
+
+    S.fork = timed_fork
+    results = []
+    t0 = time.perf_counter()
+    for k in range(args.battles):
+        with Battle(spec, seed=args.seed + k) as b, frozen_heap():
+            p = Timed(0, b, spec, budget=args.budget)
+            players.append(p)
+            play_battle(b, spec, players=[p, TacticianPlayer(1, b, spec)])
+            results.append(b.turn_state.result)
+    wall = time.perf_counter() - t0
+    S.fork = real_fork
+    after = _baseline.measure()
+    base = _baseline.mean(before, after).python_s
+    to_ref = S.REFERENCE_BASELINE / base
+    times = sorted(t for p in players for t in p.decisions)
+    searches = [s for p in players for s in p.searches]
+    commands = sum(s[2] for s in searches) - S.FORK_COST * sum(s[1] for s in searches)
+    rollouts = sum(s[1] for s in searches)
+    fork_s = sum(p.fork_s for p in players)
+    command_s = sum(p.rollout_s for p in players) - fork_s
+
+    def pct(q):
+        return times[min(len(times) - 1, int(q * len(times)))]
+    print(f"{args.battles} battle(s) of {SCENARIO.name}, search (budget {args.budget:g} s, {S.work_for(args.budget)} "
+          f"rollout commands) v tactician: results {results}, {wall:.1f} s in all")
+    print(f"decisions searched: {len(times)}; time a decision: median {statistics.median(times) * 1e3:.0f} ms, "
+          f"90% {pct(0.9) * 1e3:.0f} ms, largest {times[-1] * 1e3:.0f} ms here = median "
+          f"{statistics.median(times) * to_ref:.2f} s, 90% {pct(0.9) * to_ref:.2f} s, largest {times[-1] * to_ref:.2f} s "
+          f"on the reference machine")
+    print(f"options a decision: median {statistics.median(s[0] for s in searches):.0f}; rollouts a decision: median "
+          f"{statistics.median(s[1] for s in searches):.0f}, largest {max(s[1] for s in searches)}; rollout commands "
+          f"a decision: median {statistics.median(s[2] for s in searches):.0f}, largest {max(s[2] for s in searches)}")
+    print(f"a rollout command: {command_s / max(1, commands) * 1e3:.2f} ms = "
+          f"{command_s / max(1, commands) / base:.4f} baseline loops (COMMAND_COST = {S.COMMAND_COST}); a fork: "
+          f"{fork_s / max(1, rollouts) * 1e3:.2f} ms = {fork_s / max(1, rollouts) / max(1e-9, command_s / max(1, commands)):.2f} "
+          f"rollout commands (FORK_COST = {S.FORK_COST})")
+    print(_baseline.line(before, after, [f"a decision's median = {statistics.median(times) / base:.2f} baseline loops"]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,278 @@
+"""The search player (issue 27 item 2): the tactician's choices weighed by rollouts on forks. It
+finds a better command than the tactician's first where playing forward shows one; it never
+disturbs the battle it searches (events, dice, world, the tactician's record); a battle it
+plays is the same for a seed, byte for byte, and replays from its log with no player; its
+budget is read from a scenario's kind ("search:0.5") or --budget, with one clear error."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import esper
+import pytest
+
+from sim.battle import Battle
+from sim.cli import main
+from sim.commands import EndPhase, Shoot, StartBattle
+from sim.errors import ScenarioError
+from sim.phases.state import Phase
+from sim.players import make_player, play_battle
+from sim.players import options as O
+from sim.players import search as S
+from sim.players.search import SearchPlayer
+from sim.players.tactician import Scored
+from sim.replay.log import Recorder, replay, write_log
+from sim.scenario.load import load_scenario
+from sim.scenario.mission import split_kind
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# One red gunner; blue's nearest unit is a wall it can hardly hurt, the farther one a squad it can
+# destroy, worth twice as much: playing forward shows the squad is the better target.
+TWO_TARGETS = """
+[battle]
+name = "Two targets"
+seed = 3
+board = [60, 44]
+
+[mission]
+first = "red"
+rounds = 1
+players = { red = "search", blue = "tactician" }
+
+[weapons."long rifle"]
+range = 48
+A = 6
+BS = 2
+S = 6
+AP = -2
+D = 2
+
+[weapons."stick"]
+range = "melee"
+A = 1
+WS = 5
+S = 3
+AP = 0
+D = 1
+
+[[armies]]
+name = "Red"
+
+[[armies.units]]
+id = "gunners"
+name = "Gunners"
+keywords = ["INFANTRY"]
+points = 100
+models = [
+  { name = "Gunner", count = 1, base_mm = 32, M = 1, T = 4, Sv = 3, W = 3, Ld = 6, OC = 1, weapons = ["long rifle"], at = [[30, 8]] },
+]
+
+[[armies]]
+name = "Blue"
+
+[[armies.units]]
+id = "wall"
+name = "Stone Wall"
+keywords = ["VEHICLE"]
+points = 100
+models = [
+  { name = "Wall", count = 1, base_mm = 60, M = 1, T = 12, Sv = 2, W = 24, Ld = 6, OC = 1, weapons = ["stick"], at = [[30, 34]] },
+]
+
+[[armies.units]]
+id = "runners"
+name = "Runners"
+keywords = ["INFANTRY"]
+points = 200
+models = [
+  { name = "Runner", count = 3, base_mm = 32, M = 1, T = 3, Sv = 6, W = 1, Ld = 6, OC = 1, weapons = ["stick"], at = [[50, 40], [52, 40], [54, 40]] },
+]
+"""
+
+
+@pytest.fixture
+def two_targets(tmp_path):
+    path = tmp_path / "two_targets.toml"
+    path.write_text(TWO_TARGETS)
+    return path
+
+
+def _at_shooting(spec):
+    b = Battle(spec)
+    b.run_command(StartBattle())
+    while b.turn_state.phase != Phase.SHOOTING:
+        b.run_command(EndPhase())
+    return b
+
+
+def _shots(b):
+    """The gunners' shot at the wall and at the runners."""
+    g = b.units["gunners"]
+    return [O.shoot_at(b, g, b.units[t]).command for t in ("wall", "runners")]
+
+
+def _wall_first(p, b):
+    """The tactician's candidates made to put the wall first (whatever its own judgement: the
+    search is tested, not the tactician), recording what it proposed as its phase modules do."""
+    wall, runners = _shots(b)
+
+    def candidates(battle):
+        p.tactician.fresh(battle)
+        p.tactician.memo.setdefault("done", set()).add(("gunners", "shoot"))
+        p.tactician.fallback._done.add(("gunners", "shoot"))
+        return [Scored(2.0, wall, "Gunners shoots at Stone Wall"), Scored(1.0, runners, "Gunners shoots at Runners")]
+    p.tactician.candidates = candidates
+    return wall, runners
+
+
+def test_search_finds_a_better_target_than_the_tacticians_first(two_targets):
+    spec = load_scenario(two_targets)
+    with _at_shooting(spec) as b:
+        p = SearchPlayer(0, b, spec, budget=0.5)
+        wall, runners = _wall_first(p, b)
+        said = []
+        p.on_explain = said.append
+        c = p.choose(b)
+        assert c.command == runners
+        assert said and said[0].chosen == "Gunners shoots at Runners"
+        assert [o.label for o in said[0].options][0] == "Gunners shoots at Runners"
+        assert any(o.label == "Gunners shoots at Stone Wall" for o in said[0].options)
+        assert p.searches and p.searches[0][0] >= 3  # (the wall, the runners, the end of the phase)
+
+
+def test_a_budget_too_small_for_two_futures_plays_the_tacticians_first(two_targets):
+    spec = load_scenario(two_targets)
+    with _at_shooting(spec) as b:
+        p = SearchPlayer(0, b, spec, budget=0.01)  # (less than two futures each: no search)
+        wall, _ = _wall_first(p, b)
+        assert p.choose(b).command == wall and p.searches == []
+
+
+def test_search_leaves_the_battle_it_searches_alone(two_targets):
+    spec = load_scenario(two_targets)
+    with _at_shooting(spec) as b:
+        p = SearchPlayer(0, b, spec, budget=0.2)
+        t = p.tactician
+        t.fresh(b)
+        t.memo["done"] = {("other", "unit")}
+        _wall_first(p, b)
+        events, mark, state = list(b.events), b.state_hash(), b.dice._rng.getstate()
+        c = p.choose(b)
+        assert b.events == events and b.state_hash() == mark and b.dice._rng.getstate() == state
+        assert esper.current_world == b.world and not b.busy
+        # it chose another command than the tactician's first: the tactician's record of the
+        # phase is as before it was asked (so it proposes its own again next time)
+        assert c.command == _shots(b)[1]
+        assert t.memo["done"] == {("other", "unit")} and ("gunners", "shoot") not in t.fallback._done
+        b.run_command(c.command)  # (and the real battle takes the choice)
+        assert any(e["type"] == "command" for e in b.events[len(events):])
+
+
+def _played(tmp_path, spec, path, players, seed, name):
+    s = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=players))
+    with Battle(s, seed=seed) as b:
+        rec = Recorder(b, str(path))
+        ps = [make_player(kind, side, b, s) for side, kind in enumerate(players)]
+        play_battle(b, s, rec, ps)
+        assert b.turn_state.over
+        assert ps[0].searches  # (it searched: the forks were played)
+        return write_log(tmp_path / f"{name}.jsonl", rec), b.commands_done
+
+
+def test_a_search_battle_is_deterministic_and_replays_without_a_player(tmp_path):
+    path = tmp_path / "short_battle.toml"  # (three units a side, two battle rounds)
+    path.write_text((ROOT / "scenarios/imported_battle.toml").read_text().replace("[mission]\n", "[mission]\nrounds = 2\n"))
+    spec = load_scenario(path)
+    assert spec.mission.rounds == 2
+    log1, n = _played(tmp_path, spec, path, ("search:0.2", "tactician"), 4, "one")
+    log2, _ = _played(tmp_path, spec, path, ("search:0.2", "tactician"), 4, "two")
+    assert Path(log1).read_bytes() == Path(log2).read_bytes()
+    done, div = replay(log1)
+    assert div is None and done == n
+
+
+def test_the_budget_is_a_fixed_amount_of_work(two_targets):
+    spec = load_scenario(two_targets)
+    assert S.work_for(0.5) == S.work_for(0.5) > S.work_for(0.1) > 0
+    spent = []
+    for budget in (0.3, 0.3, 1.0):
+        with _at_shooting(spec) as b:
+            p = SearchPlayer(0, b, spec, budget=budget)
+            p.choose(b)
+            spent.append(p.searches[0])
+    assert spent[0] == spent[1]  # (the same work: no clock)
+    assert spent[2][1] > spent[0][1]  # (a larger budget plays more futures)
+
+
+@pytest.mark.parametrize("text,kind", [("search", ("search", None)), ("search:0.5", ("search", 0.5)),
+                                       ("search:2", ("search", 2.0)), ("search:.25", ("search", 0.25)),
+                                       ("tactician", ("tactician", None))])
+def test_player_kinds_read(text, kind):
+    assert split_kind(text) == kind
+
+
+@pytest.mark.parametrize("text", ["search:x", "search:", "search:0", "search:61", "search:-1", "search:nan",
+                                  "search:1e3", "default:0.5", "clever", "search:0.5:1"])
+def test_bad_player_kinds_are_refused(text):
+    with pytest.raises(ValueError):
+        split_kind(text)
+
+
+def test_a_scenario_with_a_bad_search_budget_is_one_clear_error(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text(TWO_TARGETS.replace('red = "search"', 'red = "search:x"'))
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(path)
+    assert e.value.path == "mission.players.red"
+    assert "'search:SECONDS' with a budget from 0.01 to 60 seconds" in str(e.value) and "search:x" in str(e.value)
+    path.write_text(TWO_TARGETS.replace('red = "search"', 'red = "search:0.3"'))
+    spec = load_scenario(path)
+    with Battle(spec) as b:
+        p = make_player(spec.mission.players[0], 0, b, spec)
+        assert isinstance(p, SearchPlayer) and p.budget == 0.3 and p.work == S.work_for(0.3)
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--red", "search:x"], "--red: expected 'scripted' or 'random' or 'default' or 'tactician' or 'search'"),
+    (["--blue", "search:0"], "--blue: expected"),
+    (["--red", "search", "--budget", "abc"], "--budget: expected seconds a decision from 0.01 to 60, found 'abc'"),
+    (["--red", "search", "--budget", "0"], "--budget: expected seconds a decision from 0.01 to 60, found 0"),
+    (["--red", "default", "--blue", "tactician", "--budget", "0.5"], "expected a search player for --budget"),
+])
+def test_bad_budgets_on_the_command_line_are_one_clear_line(two_targets, capsys, args, words):
+    code = main(["run", str(two_targets), "--quiet", *args])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert words in err, err
+
+
+def test_budget_on_the_command_line_sets_every_search_player(two_targets, tmp_path):
+    from types import SimpleNamespace
+
+    from sim.cli import with_players
+    spec = load_scenario(two_targets)
+    s = with_players(spec, SimpleNamespace(red=None, blue="search", budget=0.25))
+    assert s.mission.players == ("search:0.25", "search:0.25")
+    s = with_players(spec, SimpleNamespace(red=None, blue=None, budget=None))
+    assert s.mission.players == ("search", "tactician")
+
+
+def test_a_search_battle_makes_no_reference_cycles(two_targets):
+    """The forks it plays and throws away are freed by reference counting alone (a headless run
+    switches the cyclic collector off: sim.players.runner.frozen_heap)."""
+    import gc
+    spec = load_scenario(two_targets)
+    with Battle(spec) as warm:  # (what a first run imports once is not counted)
+        play_battle(warm, spec)
+    gc.collect()
+    gc.disable()
+    try:
+        with Battle(spec) as b:
+            p = SearchPlayer(0, b, spec, budget=0.2)
+            play_battle(b, spec, players=[p, make_player("tactician", 1, b, spec)])
+            assert p.searches
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
