@@ -194,6 +194,11 @@ def plan(options: dict[int, list[Option]]) -> list[tuple[float, Option]]:
         del left[o.unit]
         add_load(o, load)
         chosen.append(o)
+    last = []  # (units with nothing left worth shooting still shoot, last, when it costs nothing)
+    for u in sorted(left, key=lambda x: O.uid(x)):
+        free = [o for o in left[u] if o.cost <= 0.0]
+        if free:
+            last.append(max(free, key=lambda o: (marginal(o, load), sum(x[0] for x in o.per_target.values()))))
     out = []
     for o in chosen:  # urgency against the plan without this unit's own load
         rest: dict = {}
@@ -204,7 +209,7 @@ def plan(options: dict[int, list[Option]]) -> list[tuple[float, Option]]:
         second = vals[1] if len(vals) > 1 else 0.0
         out.append((vals[0] - max(0.0, second), o))
     out.sort(key=lambda x: (-x[0], O.uid(x[1].unit)))
-    return out
+    return out + [(-1.0, o) for o in last]
 
 
 def words(o: Option, value: float) -> str:

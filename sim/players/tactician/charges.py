@@ -85,7 +85,8 @@ def charge_value(battle, u: int, t: int) -> float:
     if not alive_t:
         return 0.0
     killed = min(float(alive_t), melee_wounds(u, t) / max(1.0, _first(t)[3]))
-    gain = killed * J.model_worth(battle, t) * J.target_priority(battle, t)
+    stake = J.objective_stakes(battle).get(O.uid(t), 0.0)
+    gain = killed * (J.model_worth(battle, t) + stake) * J.target_priority(battle, t)
     if killed >= alive_t - 1e-9:
         gain += 0.25 * J.unit_worth(battle, t) * len(W.unit_models(t)) / max(1, len(esper.component_for_entity(t, Roster).full))
     left = 1.0 - killed / alive_t

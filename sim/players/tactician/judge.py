@@ -143,13 +143,15 @@ def attack_value(battle, command) -> tuple[float, float] | None:
 
 
 def result_value(battle, t: TargetResult) -> float:
-    """The worth of one target's result: models destroyed, with some credit for wounds dealt to
-    models that survive (a wound on a 12-wound tank brings its end nearer)."""
+    """The worth of one target's result: models destroyed (each with the Objective Control it
+    takes off the objectives it holds, ``objective_stakes``), with some credit for wounds dealt
+    to models that survive (a wound on a 12-wound tank brings its end nearer)."""
     u = battle.units[t.uid]
     ppm = model_worth(battle, u)
     r = esper.component_for_entity(u, Roster)
     per_wound = ppm / max(1.0, sum(r.full_wounds) / max(1, len(r.full_wounds)))
-    return (1.0 - DAMAGE_CREDIT) * ppm * t.destroyed + DAMAGE_CREDIT * per_wound * t.damage
+    stake = objective_stakes(battle).get(t.uid, 0.0)
+    return (1.0 - DAMAGE_CREDIT) * ppm * t.destroyed + DAMAGE_CREDIT * per_wound * t.damage + stake * t.destroyed
 
 
 def name(u: int) -> str:
@@ -167,6 +169,7 @@ def wounds_left(u: int) -> int:
 
 OBJECTIVE_REACH = 3.0  # 14.02 a model within 3" of an objective marker contests it (edge to centre)
 NEAR_OBJECTIVE = 6.0   # a unit this close to an objective is on it or about to be
+NEAR_WEIGHT, NEAR_RANGE = 2.0, 24.0  # an enemy unit next to ours matters up to this much more
 
 
 def near_objective(battle, u: int, reach: float = NEAR_OBJECTIVE) -> bool:
@@ -195,13 +198,15 @@ def target_priority(battle, t: int) -> float:
     from sim.plan import moves as MV
     f = 1.0
     if near_objective(battle, t):
-        f += 0.25
+        f += 0.1  # (on or about to be on an objective; what it holds there: objective_stakes)
     r = esper.component_for_entity(t, Roster)
     reach = max((w.range or 0 for ws in r.weapons for w in ws), default=0)
     melee = any(w.is_melee for ws in r.weapons for w in ws)
     gap = MV.unit_gap(t, W.enemy_units(t))
-    if gap is not None and (gap <= reach or (melee and gap <= 12.0)):
-        f += 0.15
+    if gap is not None:
+        if gap <= reach or (melee and gap <= 12.0):
+            f += 0.15
+        f += NEAR_WEIGHT * max(0.0, 1.0 - gap / NEAR_RANGE)  # (the nearer our units, the sooner it strikes)
     memo[key] = f
     return f
 
@@ -209,3 +214,50 @@ def target_priority(battle, t: int) -> float:
 def _state_key(battle):
     ts = battle.turn_state
     return None if ts is None else (ts.round, ts.active, ts.phase)
+
+
+OC_WORTH = 10.0  # worth of one point of enemy Objective Control taken off an objective it holds or contests
+
+
+def objective_stakes(battle) -> dict:
+    """Per unit id: the worth, per model destroyed, of the Objective Control it takes off the
+    objectives it stands on (14.02: the sum of the OC of each side's models in range), full
+    where its side controls or ties an objective its loss could flip or make contested, a third
+    where the margin is beyond it. Worked out once per table state."""
+    ts = battle.turn_state
+    objs = list(ts.objectives) if ts is not None else []
+    memo = _WORTH.setdefault(battle, {})
+    key = ("stakes", _state_key(battle), len(battle.events))
+    got = memo.get("stakes")
+    if got is not None and got[0] == key:
+        return got[1]
+    out: dict = {}
+    if objs:
+        from sim.rules import objectives as OBJ
+        fps = W.spatial().fps
+        rows = []  # (unit id, owner, OC, footprint) per living model
+        for u in W.all_units():
+            unit = esper.component_for_entity(u, Unit)
+            r = esper.component_for_entity(u, Roster)
+            lv = W.living(u)
+            for slot, row in zip(lv.slots, lv.rows.tolist()):
+                rows.append((unit.id, unit.owner, r.OC[slot], fps[row]))
+        if rows:
+            for o in objs:
+                hit = OBJ.models_in_range([fp for *_x, fp in rows], o)
+                level = {0: 0, 1: 0}
+                by_unit: dict = {}
+                for (uid, owner, oc, _fp), h in zip(rows, hit.tolist()):
+                    if h:
+                        level[owner] += oc
+                        n, s = by_unit.get(uid, (0, 0))
+                        by_unit[uid] = (n + 1, s + oc)
+                for uid, (n, s) in by_unit.items():
+                    owner = esper.component_for_entity(battle.units[uid], Unit).owner
+                    margin = level[owner] - level[1 - owner]
+                    if margin < 0 or not s:
+                        continue
+                    weight = 1.0 if margin <= s else 1.0 / 3.0
+                    out[uid] = out.get(uid, 0.0) + weight * OC_WORTH * s / n
+    memo["stakes"] = (key, out)
+    return out

@@ -132,3 +132,21 @@ def test_fights_the_engaged_enemy_worth_most():
         assert b.check(cands[0].command) is None
         targets = [s.target for s in cands[0].command.selections]
         assert targets.count("b-boss") >= 2  # (every model that reaches the boss attacks it)
+
+
+def test_a_unit_holding_an_objective_is_shot_before_an_equal_one_off_it():
+    # two equal enemy units at equal distances; one holds an objective our unit contests
+    red = [unit("r-gun", model([(19.25, 8), (20.75, 8)], ["gun"])),
+           unit("r-holder", model([(40, 19.5)], ["gun"]))]
+    blue = [unit("b-holder", model([(37.75, 23.5), (39.25, 23.5)], ["gun"]), points=40),
+            unit("b-other", model([(0.75, 23.5), (2.25, 23.5)], ["gun"]), points=40)]
+    objectives = [{"name": "hill", "at": [38.5, 21.5], "kind": "central"}]
+    spec = mission_scenario(red, blue, weapons=WEAPONS, objectives=objectives)
+    with Battle(spec, seed=1) as b:
+        b.run_command(StartBattle())
+        p = _to_shooting(b)
+        stakes = J.objective_stakes(b)
+        assert stakes.get("b-holder", 0.0) > 0.0 and "b-other" not in stakes
+        gun = b.units["r-gun"]
+        alone = A.plan({gun: A.unit_options(p, b, gun)})
+        assert _targets(alone[0][1].command) == {"b-holder"}
