@@ -80,12 +80,18 @@ def evaluate(player, battle, u: int, command, label: str) -> Option | None:
 
 def marginal(opt: Option, load: dict) -> float:
     """An option's value given what the plan already sends at its targets: ``load`` is, per
-    target uid, (expected models destroyed, P(still standing)) by the units planned before."""
+    target uid, (expected models destroyed, P(still standing)) by the units planned before; the
+    option's models destroyed there count up to the models expected left (no overkill)."""
     total = -opt.cost
-    for uid, (v, _d, alive, _wiped) in opt.per_target.items():
-        gone, standing = load.get(uid, (0.0, 1.0))
-        left = max(0.0, 1.0 - gone / max(1, alive))
-        total += v * min(left, standing) if uid in load else v
+    for uid, (v, d, alive, _wiped) in opt.per_target.items():
+        if uid not in load:
+            total += v
+            continue
+        gone, _standing = load[uid]
+        # (its models destroyed count only up to those expected left: fire is focused until
+        # the target is expected gone, then goes elsewhere)
+        left = max(0.0, alive - gone)
+        total += v * min(1.0, left / d) if d > 1e-9 else v * (1.0 if left > 1e-9 else 0.0)
     return total
 
 
