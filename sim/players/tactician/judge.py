@@ -1,7 +1,17 @@
 """What the tactician's judgements rest on: what a unit is worth, and what an attack is expected
-to destroy, worked out by the odds engine (sim.odds) from the same rules the battle rolls with."""
+to destroy, worked out by the odds engine (sim.odds) from the same rules the battle rolls with.
+
+A unit's worth is its file's points where it has them; where it has none (the default battle),
+a value in the same scale from what the unit is: each model's wounds and saves (how much it takes
+to remove it), its weapons' expected output (how much it removes: ``quick_damage`` against a
+reference target) and its Objective Control. An attack's value is the worth of the models it is
+expected to destroy, with some credit for the wounds it leaves on models that survive it
+(``attack_odds``: exact distributions from sim.odds)."""
 
 from __future__ import annotations
+
+import weakref
+from typing import NamedTuple
 
 import esper
 
@@ -11,32 +21,137 @@ from sim.odds.engine import solve
 from sim.odds.problem import OddsError, problem_for_command
 from sim.world import queries as W
 
+# the reference target of a weapon's expected output (a typical line infantry model)
+REF_T, REF_SV, REF_W = 4, 3, 2
+PER_WOUND = 3.0      # worth of one wound of a model with no save worth speaking of
+PER_OUTPUT = 6.0     # worth of one expected wound a turn its weapons deal the reference target
+PER_OC = 2.0         # worth of a point of Objective Control
+DAMAGE_CREDIT = 0.3  # share of an attack's value given by wounds dealt, not models destroyed
+
+_WORTH: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # battle -> {unit id: worth}
+
+
+def p_success(need: int) -> float:
+    """A D6 roll of ``need`` or more (an unmodified 1 always fails, a 6 always succeeds)."""
+    return min(5, max(1, 7 - need)) / 6.0
+
+
+def p_wound(s: int, t: int) -> float:
+    """05.02 The wound roll's chance for Strength ``s`` against Toughness ``t``."""
+    if s >= 2 * t:
+        return p_success(2)
+    if s > t:
+        return p_success(3)
+    if s == t:
+        return p_success(4)
+    if 2 * s <= t:
+        return p_success(6)
+    return p_success(5)
+
+
+def p_unsaved(sv: int, ap: int, insv: int | None) -> float:
+    """05.03 The chance a save fails: the armour save worsened by AP, or the invulnerable save."""
+    need = sv - ap
+    if insv is not None:
+        need = min(need, insv)
+    return 1.0 if need > 6 else 1.0 - p_success(need)
+
+
+def quick_damage(w, t: int = REF_T, sv: int = REF_SV, insv: int | None = None, wounds: int = REF_W) -> float:
+    """A weapon profile's expected wounds dealt to one target of Toughness ``t`` (a rough
+    estimate, no abilities read: what ranks targets before the exact odds are asked)."""
+    hit = p_success(w.skill) if w.skill else 1.0
+    return w.A.mean * hit * p_wound(w.S, t) * p_unsaved(sv, w.AP, insv) * min(float(w.D.mean), float(wounds))
+
+
+def model_output(profiles) -> tuple[float, float]:
+    """(ranged, melee) expected wounds a turn of a model's weapons against the reference target:
+    every ranged weapon, the best melee one."""
+    ranged = sum(quick_damage(w) for w in profiles if not w.is_melee)
+    melee = max((quick_damage(w) for w in profiles if w.is_melee), default=0.0)
+    return ranged, melee
+
+
+def _estimated_worth(r: Roster) -> float:
+    """A unit's worth where its file gives no points (see the module's docstring)."""
+    total = 0.0
+    for i, mid in enumerate(r.ids):
+        sv, insv = r.Sv_of.get(mid, 7), r.InSv_of.get(mid)
+        toughness = 1.0 / max(0.17, p_unsaved(sv, -1, insv))  # (how many AP -1 wounds one wound takes)
+        ranged, melee = model_output(r.weapons[i])
+        total += (PER_WOUND * r.full_wounds[i] * (0.5 + 0.5 * toughness)
+                  + PER_OUTPUT * (ranged + melee) + PER_OC * r.OC[i])
+    return total
+
+
+def unit_worth(battle, u: int) -> float:
+    """A unit's worth at full strength: its file's points, else the estimate (kept per battle)."""
+    unit = esper.component_for_entity(u, Unit)
+    cache = _WORTH.setdefault(battle, {})
+    got = cache.get(unit.id)
+    if got is None:
+        r = esper.component_for_entity(u, Roster)
+        spec = next((s for s in battle.scenario.units if s.id == unit.id), None)
+        got = cache[unit.id] = float(spec.points if spec is not None and spec.points else _estimated_worth(r))
+    return got
+
 
 def model_worth(battle, u: int) -> float:
-    """A unit's points per model (its file's points spread evenly; 10 a model where the file
-    gives none)."""
-    unit = esper.component_for_entity(u, Unit)
+    """A unit's worth per model (its points, or its estimated worth, spread evenly)."""
     r = esper.component_for_entity(u, Roster)
-    spec = next((s for s in battle.scenario.units if s.id == unit.id), None)
-    pts = (spec.points if spec is not None else None) or 10.0 * len(r.full)
-    return pts / max(1, len(r.full))
+    return unit_worth(battle, u) / max(1, len(r.full))
+
+
+class TargetResult(NamedTuple):
+    """One target of an attack: expected models destroyed, wounds dealt, P(wiped out)."""
+
+    uid: str
+    models: int      # alive when the attack starts
+    destroyed: float
+    damage: float
+    wiped: float
+
+
+class AttackOdds(NamedTuple):
+    targets: tuple      # TargetResult per target
+    hazard_lost: float  # the attacker's expected models destroyed by its own hazard rolls
+
+
+def attack_odds(battle, command) -> AttackOdds | None:
+    """The exact odds of a Shoot or Fight command, summarised (None when the rules refuse it)."""
+    try:
+        odds = solve(problem_for_command(battle, command), counters=False)
+    except (OddsError, PlanError):
+        return None
+    ts = tuple(TargetResult(t.uid, t.models, t.destroyed.mean, t.damage.mean, t.wiped) for t in odds.targets)
+    hz = odds.hazard_destroyed.mean if odds.hazard_rolls else 0.0
+    return AttackOdds(ts, hz)
 
 
 def attack_value(battle, command) -> tuple[float, float] | None:
     """(expected models destroyed, expected points destroyed) of a Shoot or Fight command in the
     battle as it is now, from the exact odds (a Monte Carlo of the same rules where the exact
-    chain is intractable); None when the rules refuse it."""
-    try:
-        odds = solve(problem_for_command(battle, command), counters=False)
-    except (OddsError, PlanError):
+    chain is intractable); None when the rules refuse it. Points: the unit's worth per model."""
+    odds = attack_odds(battle, command)
+    if odds is None:
         return None
     models = pts = 0.0
     for t in odds.targets:
-        u = battle.units[t.uid]
-        m = t.destroyed.mean
-        models += m
-        pts += m * model_worth(battle, u)
+        models += t.destroyed
+        pts += t.destroyed * model_worth(battle, battle.units[t.uid])
     return models, pts
+
+
+def result_value(battle, t: TargetResult) -> float:
+    """The worth of one target's result: models destroyed (each with the Objective Control it
+    takes off the objectives it holds, ``objective_stakes``), with some credit for wounds dealt
+    to models that survive (a wound on a 12-wound tank brings its end nearer)."""
+    u = battle.units[t.uid]
+    ppm = model_worth(battle, u)
+    r = esper.component_for_entity(u, Roster)
+    per_wound = ppm / max(1.0, sum(r.full_wounds) / max(1, len(r.full_wounds)))
+    stake = objective_stakes(battle).get(t.uid, 0.0)
+    return (1.0 - DAMAGE_CREDIT) * ppm * t.destroyed + DAMAGE_CREDIT * per_wound * t.damage + stake * t.destroyed
 
 
 def name(u: int) -> str:
@@ -45,3 +160,104 @@ def name(u: int) -> str:
 
 def alive(u: int) -> int:
     return len(W.alive_models(u))
+
+
+def wounds_left(u: int) -> int:
+    r = esper.component_for_entity(u, Roster)
+    return sum(max(0, w.remaining) for w in r.wounds)
+
+
+OBJECTIVE_REACH = 3.0  # 14.02 a model within 3" of an objective marker contests it (edge to centre)
+NEAR_OBJECTIVE = 6.0   # a unit this close to an objective is on it or about to be
+NEAR_WEIGHT, NEAR_RANGE = 2.0, 24.0  # an enemy unit next to ours matters up to this much more
+
+
+def near_objective(battle, u: int, reach: float = NEAR_OBJECTIVE) -> bool:
+    """Some living model of the unit within ``reach`` of an objective marker's centre."""
+    ts = battle.turn_state
+    objs = list(ts.objectives) if ts is not None else []
+    if not objs:
+        return False
+    from sim.components import Position
+    for m in W.unit_models(u):
+        p = esper.component_for_entity(m, Position)
+        for o in objs:
+            if (p.x - o.x) ** 2 + (p.y - o.y) ** 2 <= reach * reach:
+                return True
+    return False
+
+
+def target_priority(battle, t: int) -> float:
+    """How much more than its worth destroying enemy unit ``t`` matters now: more when it is on
+    or near an objective (its OC), more when it has our units within its reach (its threat)."""
+    memo = _WORTH.setdefault(battle, {})
+    key = ("prio", esper.component_for_entity(t, Unit).id, _state_key(battle))
+    got = memo.get(key)
+    if got is not None:
+        return got
+    from sim.plan import moves as MV
+    f = 1.0
+    if near_objective(battle, t):
+        f += 0.1  # (on or about to be on an objective; what it holds there: objective_stakes)
+    r = esper.component_for_entity(t, Roster)
+    reach = max((w.range or 0 for ws in r.weapons for w in ws), default=0)
+    melee = any(w.is_melee for ws in r.weapons for w in ws)
+    gap = MV.unit_gap(t, W.enemy_units(t))
+    if gap is not None:
+        if gap <= reach or (melee and gap <= 12.0):
+            f += 0.15
+        f += NEAR_WEIGHT * max(0.0, 1.0 - gap / NEAR_RANGE)  # (the nearer our units, the sooner it strikes)
+    memo[key] = f
+    return f
+
+
+def _state_key(battle):
+    ts = battle.turn_state
+    return None if ts is None else (ts.round, ts.active, ts.phase)
+
+
+OC_WORTH = 10.0  # worth of one point of enemy Objective Control taken off an objective it holds or contests
+
+
+def objective_stakes(battle) -> dict:
+    """Per unit id: the worth, per model destroyed, of the Objective Control it takes off the
+    objectives it stands on (14.02: the sum of the OC of each side's models in range), full
+    where its side controls or ties an objective its loss could flip or make contested, a third
+    where the margin is beyond it. Worked out once per table state."""
+    ts = battle.turn_state
+    objs = list(ts.objectives) if ts is not None else []
+    memo = _WORTH.setdefault(battle, {})
+    key = ("stakes", _state_key(battle), len(battle.events))
+    got = memo.get("stakes")
+    if got is not None and got[0] == key:
+        return got[1]
+    out: dict = {}
+    if objs:
+        from sim.rules import objectives as OBJ
+        fps = W.spatial().fps
+        rows = []  # (unit id, owner, OC, footprint) per living model
+        for u in W.all_units():
+            unit = esper.component_for_entity(u, Unit)
+            r = esper.component_for_entity(u, Roster)
+            lv = W.living(u)
+            for slot, row in zip(lv.slots, lv.rows.tolist()):
+                rows.append((unit.id, unit.owner, r.OC[slot], fps[row]))
+        if rows:
+            for o in objs:
+                hit = OBJ.models_in_range([fp for *_x, fp in rows], o)
+                level = {0: 0, 1: 0}
+                by_unit: dict = {}
+                for (uid, owner, oc, _fp), h in zip(rows, hit.tolist()):
+                    if h:
+                        level[owner] += oc
+                        n, s = by_unit.get(uid, (0, 0))
+                        by_unit[uid] = (n + 1, s + oc)
+                for uid, (n, s) in by_unit.items():
+                    owner = esper.component_for_entity(battle.units[uid], Unit).owner
+                    margin = level[owner] - level[1 - owner]
+                    if margin < 0 or not s:
+                        continue
+                    weight = 1.0 if margin <= s else 1.0 / 3.0
+                    out[uid] = out.get(uid, 0.0) + weight * OC_WORTH * s / n
+    memo["stakes"] = (key, out)
+    return out

@@ -1,0 +1,119 @@
+"""Benchmark: the tactician's decisions, in whole battles on the default table against the
+default player, one core (issue 27: each decision under ~50 ms on the reference machine).
+
+Plays ``--battles`` battles of scenarios/battle_default.toml, the tactician on one side (red
+on odd seeds, blue on even ones) and the default player on the other, timing each of the
+tactician's ``choose`` calls (the phase it was made in), then the default v default battles of
+the same seeds. Prints the distribution of the decision times per phase (median, p90, max),
+the battles per second of each pairing, the tactician's results, and beside them a baseline
+measured in the same run, before and after (tests/bench/_baseline.py), with the median and p90
+decision in units of the pure-Python loop (which reads the same on any machine).
+Run: .venv/bin/python tests/bench/bench_tactician.py [--battles N] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import dataclasses
+import io
+import pstats
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import _baseline  # noqa: E402  (beside this script)
+from sim.battle import Battle  # noqa: E402
+from sim.phases.state import Phase  # noqa: E402
+from sim.players import play_battle  # noqa: E402
+from sim.players.default import DefaultPlayer  # noqa: E402
+from sim.players.runner import frozen_heap  # noqa: E402
+from sim.players.tactician import TacticianPlayer  # noqa: E402
+from sim.scenario.load import load_scenario  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO = ROOT / "scenarios/battle_default.toml"
+
+
+class Timed(TacticianPlayer):
+    """The tactician, its ``choose`` calls timed (per phase)."""
+
+    times: dict = {}
+
+    def choose(self, battle):
+        ts = battle.turn_state
+        what = "pre-battle" if ts.pre_battle is not None else Phase(ts.phase).name.lower()
+        t0 = time.perf_counter()
+        c = super().choose(battle)
+        Timed.times.setdefault(what, []).append(time.perf_counter() - t0)
+        return c
+
+
+def one_battle(spec, seed: int, tactician: bool) -> tuple[float, str | None]:
+    t0 = time.perf_counter()
+    with Battle(spec, seed=seed) as b, frozen_heap():
+        side = seed % 2  # (red on odd seeds... as PLAYER's order: 0 red, 1 blue)
+        players = [DefaultPlayer(s, b, spec) for s in (0, 1)]
+        if tactician:
+            players[side] = Timed(side, b, spec)
+        play_battle(b, spec, players=players)
+        result = b.turn_state.result
+    won = None
+    if tactician:
+        won = "win" if result == ("red", "blue")[side] else ("draw" if result == "draw" else "loss")
+    return time.perf_counter() - t0, won
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--battles", type=int, default=6)
+    ap.add_argument("--profile", action="store_true", help="also profile one battle")
+    args = ap.parse_args()
+    spec = load_scenario(SCENARIO)
+    spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("default", "default")))
+    before = _baseline.measure()
+    one_battle(spec, 0, True)  # warm-up (imports, caches)
+    Timed.times.clear()
+    seeds = range(1, args.battles + 1)
+    t0 = time.perf_counter()
+    results = [one_battle(spec, s, True) for s in seeds]
+    tac_wall = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for s in seeds:
+        one_battle(spec, s, False)
+    def_wall = time.perf_counter() - t0
+    after = _baseline.measure()
+    loop_s = _baseline.mean(before, after).python_s
+    every = [t for v in Timed.times.values() for t in v]
+    print(f"{args.battles} battles, tactician v default (sides alternating), one core: "
+          f"{args.battles / tac_wall:.2f} battles/s; default v default, same seeds: {args.battles / def_wall:.2f} "
+          f"battles/s; tactician: {sum(r == 'win' for _t, r in results)} wins, "
+          f"{sum(r == 'draw' for _t, r in results)} draws, {sum(r == 'loss' for _t, r in results)} losses")
+    print(f"tactician decisions: {len(every)}, median {statistics.median(every) * 1e3:.1f} ms, "
+          f"p90 {pct(every, 0.9) * 1e3:.1f} ms, p99 {pct(every, 0.99) * 1e3:.1f} ms, max {max(every) * 1e3:.1f} ms")
+    for what, v in sorted(Timed.times.items()):
+        print(f"  {what:<10} {len(v):5d} decisions: median {statistics.median(v) * 1e3:6.1f} ms, "
+              f"p90 {pct(v, 0.9) * 1e3:6.1f} ms, max {max(v) * 1e3:6.1f} ms, total {sum(v):6.2f} s")
+    print(_baseline.line(before, after, [
+        f"median decision {statistics.median(every) / loop_s:.2f} loops, p90 {pct(every, 0.9) / loop_s:.2f} loops "
+        f"(target: 50 ms on the reference machine, about 1 loop)"]))
+    if args.profile:
+        pr = cProfile.Profile()
+        pr.enable()
+        one_battle(spec, 999, True)
+        pr.disable()
+        out = io.StringIO()
+        pstats.Stats(pr, stream=out).sort_stats("cumtime").print_stats(30)
+        print(out.getvalue())
+
+
+if __name__ == "__main__":
+    main()
