@@ -34,6 +34,7 @@ FIRE_WEIGHT = 0.5       # what the next Shooting phase's expected points count f
 HELD_EXPOSURE = 0.5     # the part of the threat that counts for a unit ending on its objective
 FALL_BACK_RATIO = 1.3   # falls back when the enemy it is engaged with out-fights it by this much
 ADVANCE_MARGIN = 0.5    # VP an advance must gain over the best normal move
+LAST_ROUND_EXPOSURE = 0.2  # the threat's weight in the last battle round (scored at its turn's end)
 MAX_ETA = 2             # turns: objectives further than this are not assigned in the first pass
 TOP = 3                 # legal options offered per unit (best first)
 
@@ -151,6 +152,7 @@ def position_value(player, battle, u: int, dx: float, dy: float, stationary: boo
     o = pl.objective.get(u)
     v = 0.0
     words = []
+    dest = ""
     on_it = False
     if o is not None:
         gap = _ranges(b, o, dx, dy)
@@ -158,28 +160,34 @@ def position_value(player, battle, u: int, dx: float, dy: float, stationary: boo
         worth = pl.value[o.name]
         if on_it:
             v += worth
-            words.append(f"on {o.name}")
+            there = 0 if in_range(b, o) else b.oc  # (our OC there now counts it already)
+            dest = f"{'on' if stationary else 'to'} {o.name}"
+            words.append(f"OC {pl.held[o.name] + there} v {pl.need[o.name] - 1}")
         else:
             v += 0.6 * worth * max(1, b.M) / (max(1, b.M) + gap)
-            words.append(f"{gap:.0f}\" from {o.name}")
+            dest = f"{gap:.0f}\" short of {o.name}" if stationary else f"toward {o.name}"
+            words.append(f"{gap:.0f}\" short" if not stationary else "")
     goal = pl.goal.get(u)
     if o is None and goal is not None:
         c = b.centre
         v -= 0.05 * math.dist((c[0] + dx, c[1] + dy), goal)
     risk = tm.exposure(u, dx, dy) / PTS_PER_VP
-    v -= risk * (HELD_EXPOSURE if on_it else 1.0)
+    ts = battle.turn_state
+    last = ts.mission is not None and ts.round >= ts.mission.rounds
+    # (the last round scores at the end of this turn: what the enemy does after counts little)
+    v -= risk * (HELD_EXPOSURE if on_it else 1.0) * (LAST_ROUND_EXPOSURE if last else 1.0)
     fire = tm.firepower(u, dx, dy) / PTS_PER_VP
     if stationary and any("HEAVY" in w.names for w, _n in b.ranged):
         fire *= 1.2  # (24.16 [HEAVY]: +1 to hit for a unit that remained stationary)
     v += FIRE_WEIGHT * fire
     if risk > 0.05:
         words.append(f"risk {risk * PTS_PER_VP:.0f} pts")
-    return v, ", ".join(words)
+    words = "; ".join(w for w in words if w)
+    return v, (dest + (f" ({words})" if words else "")).strip()
 
 
 def _label(battle, u: int, what: str, words: str) -> str:
-    name = W_name(u)
-    return f"{name} {what}" + (f" ({words})" if words else "")
+    return f"{W_name(u)} {what}" + (f" {words}" if words else "")
 
 
 def W_name(u: int) -> str:
@@ -264,9 +272,8 @@ def _moves(player, battle, u: int, mode: str, extra: int = 0) -> list:
             seen.add(key)
             dx, dy = _shift(cmd, u)
             v, words = position_value(player, battle, u, dx, dy)
-            o = pl.objective.get(u)
-            dest = f"toward {o.name}" if o is not None else "moves"
-            out.append((v, len(out), cmd, _label(battle, u, f"{mode} move {dest}", words)))
+            what = {"normal": "moves", "advance": "advances"}.get(mode, f"makes a {mode} move")
+            out.append((v, len(out), cmd, _label(battle, u, what, words)))
     return out
 
 
