@@ -26,15 +26,19 @@ from sim.rules.abilities import Hook
 from sim.world import queries as W
 from sim.world import rule_reads as RR
 
-PTS_PER_VP = 10.0       # points destroyed worth one VP (a 5-model squad of 10-point models: 5 VP)
+import os
+PTS_PER_VP = float(os.environ.get("MVT_PTS", "10"))       # points destroyed worth one VP (a 5-model squad of 10-point models: 5 VP)
 HOME_VALUE = 8.0        # 3 VP a scoring, and +2 for every other objective while it is held
 ENEMY_HOME_VALUE = 6.0  # 3 VP, and the enemy's +2s denied
 OBJECTIVE_VALUE = 5.0   # 3 VP, +2 with the home objective held
 FIRE_WEIGHT = 0.5       # what the next Shooting phase's expected points count for here
 HELD_EXPOSURE = 0.5     # the part of the threat that counts for a unit ending on its objective
 FALL_BACK_RATIO = 1.3   # falls back when the enemy it is engaged with out-fights it by this much
+FALL_BACK_MIN = 3.0     # points: a fight that costs less than this is not worth leaving
 ADVANCE_MARGIN = 0.5    # VP an advance must gain over the best normal move
 LAST_ROUND_EXPOSURE = 0.2  # the threat's weight in the last battle round (scored at its turn's end)
+HOLDER_RANGE = 30      # inches of range that make a unit a good holder of our home objective
+HOLDER_BONUS = 1.5      # how much the assignment prefers such a unit there
 MAX_ETA = 2             # turns: objectives further than this are not assigned in the first pass
 TOP = 3                 # legal options offered per unit (best first)
 
@@ -71,6 +75,18 @@ def in_range(body, o, dx: float = 0.0, dy: float = 0.0) -> bool:
     return _ranges(body, o, dx, dy) <= 1e-6
 
 
+def _oc_with(battle, side: int, b, o) -> int:
+    """Our level of control of ``o`` now, with unit ``b`` in range of it."""
+    ts = battle.turn_state
+    lv = control_levels(tuple(ts.objectives), battle)[[x.name for x in ts.objectives].index(o.name)]
+    return lv.get(side, 0) + (0 if in_range(b, o) else b.oc)
+
+
+def holder(body) -> bool:
+    """A unit that loses little holding an objective: it shoots far (HOLDER_RANGE)."""
+    return body.max_range >= HOLDER_RANGE
+
+
 def eta(body, o) -> int:
     """Turns until the unit can be in range of the objective (0: it is)."""
     d = _ranges(body, o)
@@ -98,16 +114,17 @@ def _make_plan(player, battle, tm: ThreatMap) -> Plan:
         pl.need[o.name] = max(1, tm.enemy_oc_reaching((o.x, o.y)) + 1)
         pl.held[o.name] = lv.get(side, 0)
         pl.assigned[o.name] = 0
-    units = [b for b in tm.mine if b.oc > 0]
+    units = [b for b in tm.mine if b.oc_full > 0]
     free = {b.ent for b in units}
     # 1. a unit on an objective stays while the OC there is needed (the one holding it first)
     for o in objs:
-        on = sorted((b for b in units if b.ent in free and in_range(b, o)), key=lambda b: (-b.oc, b.ent))
+        on = sorted((b for b in units if b.ent in free and in_range(b, o)),
+                    key=lambda b: (not holder(b), -b.oc_full, b.ent))
         for b in on:
             if pl.assigned[o.name] >= pl.need[o.name]:
                 break
             pl.objective[b.ent] = o
-            pl.assigned[o.name] += b.oc
+            pl.assigned[o.name] += b.oc_full
             free.discard(b.ent)
     # 2. the objectives most worth it, soonest reached, filled up to the OC needed
     pairs = []
@@ -115,12 +132,14 @@ def _make_plan(player, battle, tm: ThreatMap) -> Plan:
         for o in objs:
             t = eta(b, o)
             if t <= MAX_ETA:
-                pairs.append((-pl.value[o.name] / (1 + t), _ranges(b, o), b.ent, o.name, b, o))
+                # (our home is best held by a unit that shoots far: it loses nothing standing)
+                bonus = HOLDER_BONUS if o.kind == "home" and o.owner == side and holder(b) else 0.0
+                pairs.append((-pl.value[o.name] / (1 + t) - bonus, _ranges(b, o), b.ent, o.name, b, o))
     pairs.sort(key=lambda x: x[:4])
     for _s, _d, ent, _n, b, o in pairs:
         if ent in free and pl.assigned[o.name] < pl.need[o.name]:
             pl.objective[ent] = o
-            pl.assigned[o.name] += b.oc
+            pl.assigned[o.name] += b.oc_full
             free.discard(ent)
     # 3. the rest: where the OC is still short, else the nearest objective we do not hold
     for b in units:
@@ -129,12 +148,19 @@ def _make_plan(player, battle, tm: ThreatMap) -> Plan:
         short = [o for o in objs if pl.assigned[o.name] < pl.need[o.name]]
         pool = short or [o for o in objs if pl.held[o.name] <= 0] or objs
         o = min(pool, key=lambda o: (-pl.value[o.name] / (1 + eta(b, o)), _ranges(b, o), o.name))
+        if holder(b) and eta(b, o) > 1:
+            # (a far-shooting unit with no objective near: it supports from where it shoots)
+            pl.objective[b.ent] = None
+            pl.goal[b.ent] = (o.x, o.y)
+            continue
         pl.objective[b.ent] = o
-        pl.assigned[o.name] += b.oc
+        pl.assigned[o.name] += b.oc_full
     for b in tm.mine:
         o = pl.objective.get(b.ent)
         if o is not None:
             pl.goal[b.ent] = (o.x, o.y)
+        elif b.ent in pl.goal:
+            pass
         else:  # (no OC: it goes for the enemy nearest our objectives' side, to fight)
             near = min(tm.enemies, key=lambda e: (math.dist(e.centre, b.centre), e.ent), default=None)
             pl.goal[b.ent] = near.centre if near is not None else None
@@ -160,9 +186,8 @@ def position_value(player, battle, u: int, dx: float, dy: float, stationary: boo
         worth = pl.value[o.name]
         if on_it:
             v += worth
-            there = 0 if in_range(b, o) else b.oc  # (our OC there now counts it already)
             dest = f"{'on' if stationary else 'to'} {o.name}"
-            words.append(f"OC {pl.held[o.name] + there} v {pl.need[o.name] - 1}")
+            words.append(f"OC {_oc_with(battle, player.side, b, o)} v {pl.need[o.name] - 1}")
         else:
             v += 0.6 * worth * max(1, b.M) / (max(1, b.M) + gap)
             dest = f"{gap:.0f}\" short of {o.name}" if stationary else f"toward {o.name}"
@@ -223,6 +248,20 @@ def _away(b, tm: ThreatMap, length: float, only=None) -> tuple[float, float]:
     return cx + ax / n * length, cy + ay / n * length
 
 
+def _toward(battle, u: int, goal, mode: str, extra: int = 0) -> list:
+    """options.moves_toward, each step a hair short of the unit's reach (a step of exactly M
+    can land a grid step beyond it once snapped, sim.rules.grid)."""
+    out = []
+    for cmd in O.moves_toward(battle, u, goal, mode, extra):
+        dx, dy = _shift(cmd, u)
+        d = math.hypot(dx, dy)
+        if d > 1.0:
+            k = (d - 0.01) / d
+            cmd = Move(cmd.unit, O.translate(battle, u, dx * k, dy * k), cmd.mode, fly=cmd.fly)
+        out.append(cmd)
+    return out
+
+
 def _detours(b, goal, turns=(35.0, -35.0, 70.0, -70.0)) -> list:
     """Points as far as the goal but off to either side (round a wall or a unit in the way)."""
     cx, cy = b.centre
@@ -265,7 +304,7 @@ def _moves(player, battle, u: int, mode: str, extra: int = 0) -> list:
     out = []
     seen = set()
     for goal in goals:
-        for cmd in O.moves_toward(battle, u, goal, mode, extra):
+        for cmd in _toward(battle, u, goal, mode, extra):
             key = (cmd.to, cmd.fly)
             if key in seen:
                 continue
@@ -352,10 +391,10 @@ def _engaged_options(player, battle, u, b, tm, stay, v0, w0) -> list[Scored]:
     holding = o is not None and in_range(b, o)
     fight = (ours - theirs) / PTS_PER_VP
     scored = [(v0 + fight, -1, stay, _label(battle, u, "stays to fight", f"{ours:.0f} v {theirs:.0f} pts"))]
-    if theirs > FALL_BACK_RATIO * ours and not holding:
+    if theirs > FALL_BACK_RATIO * ours + FALL_BACK_MIN and not holding:
         away = _away(b, tm, b.M, only={e.ent for e in foes})
         for i, goal in enumerate(g for g in (away, pl.goal.get(u)) if g is not None):
-            for cmd in O.moves_toward(battle, u, goal, "fall back"):
+            for cmd in _toward(battle, u, goal, "fall back"):
                 dx, dy = _shift(cmd, u)
                 v, words = position_value(player, battle, u, dx, dy)
                 scored.append((v + 1.0, len(scored), cmd,
@@ -384,7 +423,7 @@ def _advance_option(player, battle, u, b, tm, best_normal: float):
         return None  # (a normal move gets there)
     if not in_range(b, o, ux * min(d, b.M + 3.5), uy * min(d, b.M + 3.5)):
         return None  # (an advance's mean does not either)
-    full = O.moves_toward(battle, u, goal, "normal")
+    full = _toward(battle, u, goal, "normal")
     if not full or battle.check(full[0]) is not None:
         return None  # (the way is not open)
     step = min(d, b.M + 3.5)
@@ -412,11 +451,11 @@ def _adopt(player, battle, u: int) -> None:
     tm = threat_map(player, battle)
     b = tm.body(battle, u)
     objs = list(battle.turn_state.objectives or ())
-    if objs and b.oc > 0:
+    if objs and b.oc_full > 0:
         short = [o for o in objs if pl.assigned[o.name] < pl.need[o.name]] or objs
         o = min(short, key=lambda o: (-pl.value[o.name] / (1 + eta(b, o)), _ranges(b, o), o.name))
         pl.objective[u] = o
-        pl.assigned[o.name] += b.oc
+        pl.assigned[o.name] += b.oc_full
         pl.goal[u] = (o.x, o.y)
     elif tm.enemies:
         e = min(tm.enemies, key=lambda e: (math.dist(e.centre, b.centre), e.ent))

@@ -64,7 +64,7 @@ class Body:
     """One unit as the threat map sees it: its models' centres and reach, move, OC, worth, its
     defence (its first living model's) and its weapons (profile, how many models carry it)."""
 
-    __slots__ = ("ent", "side", "name", "xy", "radius", "M", "oc", "worth", "models", "T", "Sv", "InSv",
+    __slots__ = ("ent", "side", "name", "xy", "radius", "M", "oc", "oc_full", "worth", "models", "T", "Sv", "InSv",
                  "W", "ranged", "melee", "engaged")
 
     def __init__(self, battle, u: int):
@@ -79,7 +79,9 @@ class Body:
         self.M = O.min_move(u, battle) if models else 0
         st = W.unit_state(u)
         stats = [esper.component_for_entity(m, Stats) for m in models]
-        self.oc = 0 if st.battle_shocked else sum(max(0, s.OC) for s in stats)
+        # (its OC now, and as it will be once a battle-shock passes, 01.07)
+        self.oc_full = sum(max(0, s.OC) for s in stats)
+        self.oc = 0 if st.battle_shocked else self.oc_full
         self.worth = model_worth(battle, u)
         first = stats[0] if stats else Stats(0, 4, 7, 1, 7, 0)
         self.T = W.toughness(u) if models else first.T
