@@ -31,6 +31,7 @@ PTS_PER_VP = float(os.environ.get("MVT_PTS", "10"))       # points destroyed wor
 HOME_VALUE = 8.0        # 3 VP a scoring, and +2 for every other objective while it is held
 ENEMY_HOME_VALUE = 6.0  # 3 VP, and the enemy's +2s denied
 OBJECTIVE_VALUE = 5.0   # 3 VP, +2 with the home objective held
+CHARGE_WEIGHT = float(os.environ.get("MVT_CHARGE", "0"))  # what a charge this turn counts for here
 FIRE_WEIGHT = 0.5       # what the next Shooting phase's expected points count for here
 HELD_EXPOSURE = 0.5     # the part of the threat that counts for a unit ending on its objective
 FALL_BACK_RATIO = 1.3   # falls back when the enemy it is engaged with out-fights it by this much
@@ -205,6 +206,8 @@ def position_value(player, battle, u: int, dx: float, dy: float, stationary: boo
     if stationary and any("HEAVY" in w.names for w, _n in b.ranged):
         fire *= 1.2  # (24.16 [HEAVY]: +1 to hit for a unit that remained stationary)
     v += FIRE_WEIGHT * fire
+    if CHARGE_WEIGHT and not W.unit_state(u).advanced:
+        v += CHARGE_WEIGHT * tm.charge_value(u, dx, dy) / PTS_PER_VP
     if risk > 0.05:
         words.append(f"risk {risk * PTS_PER_VP:.0f} pts")
     words = "; ".join(w for w in words if w)
@@ -301,6 +304,9 @@ def _moves(player, battle, u: int, mode: str, extra: int = 0) -> list:
         goals.append(goal)
         goals += _detours(b, goal)
     goals.append(_away(b, tm, b.M + extra))
+    if CHARGE_WEIGHT and b.melee and tm.enemies and mode == "normal":
+        e = min(tm.enemies, key=lambda e: (math.dist(e.centre, b.centre), e.ent))
+        goals.append(e.centre)  # (within charge reach of the nearest enemy)
     out = []
     seen = set()
     for goal in goals:

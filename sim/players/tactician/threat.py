@@ -217,6 +217,20 @@ class ThreatMap:
             best = max(best, damage(me, e, False, within=g))
         return best
 
+    def charge_value(self, u: int, dx: float = 0.0, dy: float = 0.0) -> float:
+        """Points our unit ``u`` could expect from a charge this turn from where (dx, dy) puts
+        it: its best target within 12" (11.01), the 2D6 roll's chance to reach engagement range
+        times its fight's expected points."""
+        me = self.bodies[u]
+        if not me.melee:
+            return 0.0
+        best = 0.0
+        for e, g in zip(self.enemies, self.gaps(me, dx, dy)):
+            if g > CHARGE_REACH:
+                continue
+            best = max(best, p_2d6_at_least(g - ENGAGEMENT_RANGE) * damage(me, e, True))
+        return best
+
     def enemy_oc_reaching(self, point: tuple[float, float], reach: float = 3.0) -> int:
         """The OC of the enemy units that could be within ``reach`` of ``point`` after their next
         move (an advance's mean included)."""
