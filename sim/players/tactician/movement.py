@@ -15,12 +15,17 @@ from __future__ import annotations
 
 import math
 
+import esper
+import numpy as np
+
 from sim import commands as C
 from sim.commands import Move, SelectToMove
+from sim.components import Position, Unit
 from sim.phases.scoring import control_levels
 from sim.players import options as O
 from sim.players.tactician import Scored
-from sim.players.tactician.threat import ThreatMap, damage, threat_map
+from sim.players.base import Weighed
+from sim.players.tactician.threat import ThreatMap, damage, gap, threat_map
 from sim.rules import objectives as OBJ
 from sim.rules.abilities import Hook
 from sim.world import queries as W
@@ -182,17 +187,19 @@ def position_value(player, battle, u: int, dx: float, dy: float, stationary: boo
     dest = ""
     on_it = False
     if o is not None:
-        gap = _ranges(b, o, dx, dy)
-        on_it = gap <= 1e-6
+        short = _ranges(b, o, dx, dy)
+        on_it = short <= 1e-6
         worth = pl.value[o.name]
         if on_it:
             v += worth
             dest = f"{'on' if stationary else 'to'} {o.name}"
             words.append(f"OC {_oc_with(battle, player.side, b, o)} v {pl.need[o.name] - 1}")
         else:
-            v += 0.6 * worth * max(1, b.M) / (max(1, b.M) + gap)
-            dest = f"{gap:.0f}\" short of {o.name}" if stationary else f"toward {o.name}"
-            words.append(f"{gap:.0f}\" short" if not stationary else "")
+            # (the way there: each move's length of it is worth a fifth of the objective; a
+            # progress term falling off with distance, tried first, left units idling far off)
+            v += worth * (0.7 - 0.2 * short / max(1, b.M))
+            dest = f"{short:.0f}\" short of {o.name}" if stationary else f"toward {o.name}"
+            words.append(f"{short:.0f}\" short" if not stationary else "")
     goal = pl.goal.get(u)
     if o is None and goal is not None:
         c = b.centre
@@ -215,19 +222,15 @@ def position_value(player, battle, u: int, dx: float, dy: float, stationary: boo
 
 
 def _label(battle, u: int, what: str, words: str) -> str:
-    return f"{W_name(u)} {what}" + (f" {words}" if words else "")
+    return f"{unit_name(u)} {what}" + (f" {words}" if words else "")
 
 
-def W_name(u: int) -> str:
-    import esper
-    from sim.components import Unit
+def unit_name(u: int) -> str:
     return esper.component_for_entity(u, Unit).name
 
 
 def _shift(cmd, u: int) -> tuple[float, float]:
     """The (dx, dy) a whole-unit translation moves the unit by."""
-    import esper
-    from sim.components import Position
     if not cmd.to:
         return 0.0, 0.0
     mid, x, y = cmd.to[0]
@@ -336,7 +339,7 @@ def candidates(player, battle) -> list[Scored]:
         threat_map(player, battle).body(battle, going, fresh=True)
         _adopt(player, battle, going)
         best = _legal_best(battle, _moves(player, battle, going, "normal"))
-        return best + [Scored(-99.0, Move(O.uid(going), (), "normal"), f"{W_name(going)} stays")]
+        return best + [Scored(-99.0, Move(O.uid(going), (), "normal"), f"{unit_name(going)} stays")]
     for u in O.embarked_units(battle, side):
         if (u, C.DISEMBARK) in done:
             continue
@@ -359,7 +362,7 @@ def candidates(player, battle) -> list[Scored]:
         if st.move_selected == "advance" and st.move_type is None and (u, C.MOVE) not in done:
             done.add((u, C.MOVE))
             best = _legal_best(battle, _moves(player, battle, u, "advance", st.advance_roll or 0))
-            return best + [Scored(-99.0, Move(O.uid(u), (), "advance"), f"{W_name(u)} stays")]
+            return best + [Scored(-99.0, Move(O.uid(u), (), "advance"), f"{unit_name(u)} stays")]
         if st.move_selected is not None or st.move_type is not None or (u, "options") in done:
             continue
         done.add((u, "options"))
@@ -383,7 +386,15 @@ def unit_options(player, battle, u: int) -> list[Scored]:
     adv = _advance_option(player, battle, u, b, tm, best[0].value if best else v0)
     if adv is not None:
         best = [adv] + best
+    _explain(player, u, best)
     return best
+
+
+def _explain(player, u: int, best: list[Scored]) -> None:
+    """The options weighed for one unit, for `--explain` and the sandbox (only when listened to)."""
+    if best and player.explaining:
+        player.explain(f"movement: {unit_name(u)}", best[0].label,
+                       [Weighed(c.label, c.value, "VP") for c in best])
 
 
 def _engaged_options(player, battle, u, b, tm, stay, v0, w0) -> list[Scored]:
@@ -405,7 +416,9 @@ def _engaged_options(player, battle, u, b, tm, stay, v0, w0) -> list[Scored]:
                 v, words = position_value(player, battle, u, dx, dy)
                 scored.append((v + 1.0, len(scored), cmd,
                                _label(battle, u, "falls back", f"out-fought {theirs:.0f} v {ours:.0f} pts; {words}")))
-    return _legal_best(battle, scored)
+    best = _legal_best(battle, scored)
+    _explain(player, u, best)
+    return best
 
 
 def _advance_option(player, battle, u, b, tm, best_normal: float):
@@ -447,7 +460,6 @@ def _advance_option(player, battle, u, b, tm, best_normal: float):
 
 
 def _near(b, e, reach: float) -> bool:
-    from sim.players.tactician.threat import gap
     return gap(b, e) <= reach
 
 
@@ -498,13 +510,12 @@ def _disembark(player, battle, u: int):
             continue
         v = -_exposure_at(player, battle, u, cmd) / PTS_PER_VP - 0.01 * i
         if best is None or v > best.value:
-            best = Scored(v, cmd, f"{W_name(u)} disembarks toward the objective")
+            best = Scored(v, cmd, f"{unit_name(u)} disembarks toward the objective")
     return best
 
 
 def _exposure_at(player, battle, u: int, cmd) -> float:
     """The threat to unit ``u`` were its models set up where ``cmd.to`` puts them."""
-    import numpy as np
     tm = threat_map(player, battle)
     b = tm.body(battle, u)
     xy = np.array([(x, y) for _m, x, y in cmd.to], dtype=float).reshape(-1, 2)
@@ -528,5 +539,5 @@ def _ingress(player, battle, u: int):
         n += 1
         v = -_exposure_at(player, battle, u, cmd) / PTS_PER_VP - 0.01 * i
         if best is None or v > best.value:
-            best = Scored(v, cmd, f"{W_name(u)} arrives from reserves")
+            best = Scored(v, cmd, f"{unit_name(u)} arrives from reserves")
     return best
