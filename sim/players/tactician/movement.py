@@ -176,8 +176,8 @@ def _make_plan(player, battle, tm: ThreatMap) -> Plan:
 # --- scoring a position ----------------------------------------------------------------------
 
 def position_value(player, battle, u: int, dx: float, dy: float, stationary: bool = False) -> tuple[float, str]:
-    """A unit's worth (VP) ending moved by (dx, dy): its objective (in range, or the way there),
-    other objectives it helps hold, less the threat where it stands, plus what it could shoot."""
+    """A unit's worth (VP) ending moved by (dx, dy), and the words for it: its objective (in
+    range, or the way there), less the threat where it stands, plus what it could shoot."""
     tm = threat_map(player, battle)
     pl = plan(player, battle)
     b = tm.body(battle, u)
@@ -331,15 +331,18 @@ def candidates(player, battle) -> list[Scored]:
     """The next unit's options this Movement phase, legal, best first (empty: end the phase)."""
     ts = battle.turn_state
     side = player.side
+    # (what it decided not to do this phase: disembark or arrive; a unit's options are read off
+    # its state, so asking again before a command is played gives the same options)
     done = player.memo.setdefault("done", set())
     going = ts.in_progress
-    if going is not None and W.unit_state(going).move_selected is None and (going, C.MOVE) not in done:
+    if going is not None and W.unit_state(going).move_selected is None:
         # (18.04 a Tactical disembark's move comes next)
-        done.add((going, C.MOVE))
-        threat_map(player, battle).body(battle, going, fresh=True)
-        _adopt(player, battle, going)
+        if (going, "adopted") not in done:
+            done.add((going, "adopted"))
+            threat_map(player, battle).body(battle, going, fresh=True)
+            _adopt(player, battle, going)
         best = _legal_best(battle, _moves(player, battle, going, "normal"))
-        return best + [Scored(-99.0, Move(O.uid(going), (), "normal"), f"{unit_name(going)} stays")]
+        return best + _stay(battle, going, "normal")
     for u in O.embarked_units(battle, side):
         if (u, C.DISEMBARK) in done:
             continue
@@ -359,17 +362,21 @@ def candidates(player, battle) -> list[Scored]:
         if W.off_table(u) or W.embarked_in(u) is not None:
             continue
         st = W.unit_state(u)
-        if st.move_selected == "advance" and st.move_type is None and (u, C.MOVE) not in done:
-            done.add((u, C.MOVE))
+        if st.move_selected == "advance" and st.move_type is None:
             best = _legal_best(battle, _moves(player, battle, u, "advance", st.advance_roll or 0))
-            return best + [Scored(-99.0, Move(O.uid(u), (), "advance"), f"{unit_name(u)} stays")]
-        if st.move_selected is not None or st.move_type is not None or (u, "options") in done:
+            return best + _stay(battle, u, "advance")
+        if st.move_selected is not None or st.move_type is not None:
             continue
-        done.add((u, "options"))
         out = unit_options(player, battle, u)
         if out:
             return out
     return []
+
+
+def _stay(battle, u: int, mode: str) -> list[Scored]:
+    """The unit's move of no distance (it stays where it is), when the rules accept it."""
+    cmd = Move(O.uid(u), (), mode)
+    return [Scored(-99.0, cmd, f"{unit_name(u)} stays")] if battle.check(cmd) is None else []
 
 
 def unit_options(player, battle, u: int) -> list[Scored]:
@@ -541,3 +548,61 @@ def _ingress(player, battle, u: int):
         if best is None or v > best.value:
             best = Scored(v, cmd, f"{unit_name(u)} arrives from reserves")
     return best
+
+
+# --- deployment (26 step 8): offered for the integrator to wire in --------------------------
+
+def deploy_candidates(player, battle) -> list[Scored]:
+    """26 steps 7-11 The tactician's pre-battle choice: in the deployment step, its next unit
+    (unit order) set up where the placement solver finds room nearest the point it wants: a
+    far-shooting unit on our home objective (it holds it and shoots from there), any other
+    toward the nearest objective that is not ours, at the front of the zone; the other steps
+    (formations, Scouts) as the default player (sim.players.deployment)."""
+    from sim.commands.deploy import default_deploy
+    from sim.plan import deployment as PD
+    from sim.players import deployment as DEP
+    from sim.rules.turn import PreBattleStep
+    ts = battle.turn_state
+    if ts.pre_battle != PreBattleStep.DEPLOY:
+        return [Scored(0.0, DEP.choose(battle, player.side, None, player.fallback._done), "")]
+    for u in PD.to_deploy(player.side):
+        target = _deploy_target(battle, player.side, u)
+        if target is None:
+            break
+        def pick(points, target=target):
+            return min(points, key=lambda p: (math.dist(p, target[:2]), p))
+        cmd = default_deploy(battle, u, pick)
+        if cmd is not None:
+            return [Scored(0.0, cmd, f"{unit_name(u)} deploys toward {target[2]}")]
+    return [Scored(0.0, DEP.deploy(battle, player.side), "")]
+
+
+def _deploy_target(battle, side: int, u: int):
+    """(x, y, objective name) the unit deploys toward, or None without objectives."""
+    objs = list(battle.turn_state.objectives or ())
+    if not objs:
+        return None
+    reach = _reach(u)
+    home = [o for o in objs if o.kind == "home" and o.owner == side]
+    placed = [x for x in O.own_units(battle, side) if x != u and not W.off_table(x)]
+    holding = [x for x in placed if _reach(x) >= HOLDER_RANGE and math.dist(O.centroid(x), (home[0].x, home[0].y)) < 9] \
+        if home else []
+    placed = [O.centroid(x) for x in placed]
+    if home and reach >= HOLDER_RANGE and not holding:
+        return home[0].x, home[0].y, home[0].name  # (one far-shooting unit holds home)
+    zone = battle.turn_state.zones()[side]
+    cx = sum(p[0] for p in zone) / len(zone)
+    cy = sum(p[1] for p in zone) / len(zone)
+    pool = [o for o in objs if o.kind != "home"] or objs
+    # (spread along the front: the objective the fewest of our units already face)
+    facing = {o.name: 0 for o in pool}
+    for c in placed:
+        facing[min(pool, key=lambda o: (abs(o.x - c[0]), o.name)).name] += 1
+    o = min(pool, key=lambda o: (facing[o.name], math.dist((o.x, o.y), (cx, cy)), o.name))
+    return o.x, o.y, o.name
+
+
+def _reach(u: int) -> int:
+    """The unit's longest ranged weapon (0: none)."""
+    return max((w.range for m in W.unit_models(u, living=False) for w in W.weapons_of(m) if not w.is_melee),
+               default=0)

@@ -5,6 +5,8 @@ stays out of a big threat when nothing is gained; and it chooses the same for th
 
 from __future__ import annotations
 
+import math
+
 from phased import mission_scenario, model, unit, weapon
 from sim.battle import Battle
 from sim.commands import EndPhase, Move, StartBattle
@@ -144,3 +146,48 @@ def test_the_plan_sends_enough_oc_to_a_contested_objective():
         assert pl.need["mid"] == 4
         assert pl.objective[b.units["r1"]].name == pl.objective[b.units["r2"]].name == "mid"
         assert pl.assigned["mid"] >= 4
+
+
+def test_deployment_puts_one_far_shooting_unit_on_home_and_spreads_the_rest():
+    from pathlib import Path
+
+    from sim.players.resolve import submit_and_resolve
+    from sim.players.tactician.threat import Body
+    from sim.rules.turn import PreBattleStep
+    from sim.scenario.load import load_scenario
+    path = Path(__file__).resolve().parents[3] / "scenarios/deployment.toml"
+    s = load_scenario(path)
+    with Battle(s, seed=11) as b:
+        ps = [TacticianPlayer(i, b, s) for i in (0, 1)]
+        submit_and_resolve(b, s, "start", StartBattle(), lambda req: ps[req.player].answer(b, req), None)
+        ts = b.turn_state
+        targets = {0: [], 1: []}
+        while ts.pre_battle is not None:
+            p = ps[ts.chooser]
+            p.fresh(b)
+            c = MVT.deploy_candidates(p, b)[0]
+            assert b.check(c.command) is None
+            if ts.pre_battle == PreBattleStep.DEPLOY and c.label:
+                targets[ts.chooser].append(c.label.rsplit(" toward ", 1)[1])
+            submit_and_resolve(b, s, "test", c.command, lambda req: ps[req.player].answer(b, req), None)
+        b._enter()
+        for side, home in ((0, "defender home"), (1, "attacker home")):
+            assert targets[side].count(home) == 1
+            assert {"central", "expansion west", "expansion east"} <= set(targets[side])
+            o = next(o for o in ts.objectives if o.name == home)
+            near = [u for u in MVT.O.own_units(b, side)
+                    if math.dist(MVT.O.centroid(u), (o.x, o.y)) < 9 and Body(b, u).max_range >= MVT.HOLDER_RANGE]
+            assert near
+
+
+def test_asking_again_before_playing_gives_the_same_options():
+    # (a search player reads the options of a position more than once)
+    red = [unit("r1", model([(9, 10), (10.5, 10)], ["gun", "blade"], OC=2), name="Warden Guard"),
+           unit("r2", model([(40, 8), (41.5, 8)], ["gun"], OC=1), name="Warden Gunners")]
+    objs = [{"name": "west", "at": [10, 18], "kind": "central"}]
+    b, p = _at_movement(red, FAR, objs)
+    with b:
+        first = p.candidates(b)
+        assert p.candidates(b) == first
+        b.run_command(first[0].command)
+        assert p.candidates(b)[0].label.startswith("Warden Gunners")
