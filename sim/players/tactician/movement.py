@@ -115,9 +115,14 @@ def _make_plan(player, battle, tm: ThreatMap) -> Plan:
     objs = list(ts.objectives or ())
     pl = Plan()
     levels = control_levels(tuple(ts.objectives), battle) if objs else []
+    last = ts.mission is not None and ts.round >= ts.mission.rounds
     for o, lv in zip(objs, levels):
         pl.value[o.name] = objective_value(o, side)
-        pl.need[o.name] = max(1, tm.enemy_oc_reaching((o.x, o.y)) + 1)
+        # (the OC to have there when it scores: after the enemy's next move, or, in the last
+        # round, which scores at the end of this turn (RULES §26), against what is there now)
+        enemy = max((v for p, v in lv.items() if p != side), default=0) if last else \
+            tm.enemy_oc_reaching((o.x, o.y))
+        pl.need[o.name] = max(1, enemy + 1)
         pl.held[o.name] = lv.get(side, 0)
         pl.assigned[o.name] = 0
     units = [b for b in tm.mine if b.oc_full > 0]

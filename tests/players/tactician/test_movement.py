@@ -21,9 +21,9 @@ WEAPONS = {"gun": weapon(24, 1, 3, 4, 0, 1), "blade": weapon("melee", 2, 3, 4, 0
 FAR = [unit("b-far", model([(50, 40)], ["gun"], OC=1), name="Far Sentry")]
 
 
-def _at_movement(red, blue, objectives, seed=3):
+def _at_movement(red, blue, objectives, seed=3, rounds=5):
     """A battle at red's first Movement phase and red's tactician."""
-    b = Battle(mission_scenario(red, blue, objectives=objectives, weapons=WEAPONS), seed=seed)
+    b = Battle(mission_scenario(red, blue, objectives=objectives, weapons=WEAPONS, rounds=rounds), seed=seed)
     b.run_command(StartBattle())
     ts = b.turn_state
     while not (ts.phase == Phase.MOVEMENT and ts.chooser == 0):
@@ -191,3 +191,15 @@ def test_asking_again_before_playing_gives_the_same_options():
         assert p.candidates(b) == first
         b.run_command(first[0].command)
         assert p.candidates(b)[0].label.startswith("Warden Gunners")
+
+
+def test_in_the_last_round_the_oc_needed_is_the_enemy_s_there_now():
+    # (the last round scores at the end of this turn: an enemy that could come next turn does
+    # not count; before it, it does)
+    red = [unit("r1", model([(9, 10), (10.5, 10)], ["gun"], OC=1), name="Warden Pair")]
+    blue = [unit("b1", model([(12, 30), (13.5, 30), (15, 30)], ["gun"], OC=1), name="Raider Mob")]
+    objs = [{"name": "mid", "at": [12, 20], "kind": "central"}]
+    for rounds, need in ((5, 4), (1, 1)):
+        b, p = _at_movement(red, blue, objs, rounds=rounds)
+        with b:
+            assert MVT.plan(p, b).need["mid"] == need
