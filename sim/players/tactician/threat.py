@@ -1,0 +1,252 @@
+"""What the enemy can do to a unit where it might stand, for the tactician's movement (issue 27
+item 1): each enemy unit's reach next turn (its move, then its weapons' ranges or a 2D6 charge:
+11.02, 03.04) and the points it is expected to destroy of one of ours, by a plain expectation of
+the attack sequence (05: hit, wound, save, damage; no re-rolls or critical effects): cheap enough
+to ask of every candidate position, where sim.odds (tactician.judge) answers only for legal
+commands in the position as it is. Worked out once a phase (``threat_map``: player.memo)."""
+
+from __future__ import annotations
+
+import math
+
+import esper
+import numpy as np
+
+from sim.components import Position, Stats, Unit
+from sim.players import options as O
+from sim.players.tactician.judge import model_worth
+from sim.rules.abilities import Hook
+from sim.rules.geometry import ENGAGEMENT_RANGE
+from sim.world import queries as W
+
+CHARGE_REACH = 12.0  # 11.01 a charge is declared only at units within 12"
+SHOOTING_SHARE = 0.3  # an enemy unit's fire is shared among our units in its reach: the part one draws
+
+
+def p_2d6_at_least(n: float) -> float:
+    """P(2D6 >= n): a charge roll's chance to cover ``n`` inches (11.02)."""
+    need = math.ceil(n - 1e-9)
+    if need <= 2:
+        return 1.0
+    if need > 12:
+        return 0.0
+    ways = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= need)
+    return ways / 36.0
+
+
+def _p_hit(w) -> float:
+    if w.has(Hook.AUTOMATIC_HITS):
+        return 1.0
+    return max(1, min(5, 7 - w.skill)) / 6.0
+
+
+def _p_wound(S: int, T: int) -> float:
+    if S >= 2 * T:
+        return 5 / 6
+    if S > T:
+        return 4 / 6
+    if S == T:
+        return 3 / 6
+    if 2 * S <= T:
+        return 1 / 6
+    return 2 / 6
+
+
+def _p_unsaved(Sv: int, InSv: int | None, AP: int) -> float:
+    need = Sv - AP
+    if InSv is not None:
+        need = min(need, InSv)
+    need = max(2, need)
+    return 1.0 if need > 6 else (need - 1) / 6.0
+
+
+class Body:
+    """One unit as the threat map sees it: its models' centres and reach, move, OC, worth, its
+    defence (its first living model's) and its weapons (profile, how many models carry it)."""
+
+    __slots__ = ("ent", "side", "name", "xy", "radius", "M", "oc", "oc_full", "worth", "models", "T", "Sv", "InSv",
+                 "W", "ranged", "melee", "engaged")
+
+    def __init__(self, battle, u: int):
+        self.ent = u
+        unit = esper.component_for_entity(u, Unit)
+        self.side, self.name = unit.owner, unit.name
+        models = W.unit_models(u)
+        self.models = len(models)
+        self.xy = np.array([(esper.component_for_entity(m, Position).x, esper.component_for_entity(m, Position).y)
+                            for m in models], dtype=float).reshape(-1, 2)
+        self.radius = np.array([W.footprint(m).bounding_radius for m in models], dtype=float)
+        self.M = O.min_move(u, battle) if models else 0
+        st = W.unit_state(u)
+        stats = [esper.component_for_entity(m, Stats) for m in models]
+        # (its OC now, and as it will be once a battle-shock passes, 01.07)
+        self.oc_full = sum(max(0, s.OC) for s in stats)
+        self.oc = 0 if st.battle_shocked else self.oc_full
+        self.worth = model_worth(battle, u)
+        first = stats[0] if stats else Stats(0, 4, 7, 1, 7, 0)
+        self.T = W.toughness(u) if models else first.T
+        self.Sv, self.InSv, self.W = first.Sv, first.InSv, max(1, first.W)
+        ranged: dict = {}
+        melee: dict = {}
+        for m in models:
+            ws = W.weapons_of(m)
+            for w in ws:
+                if w.is_melee:
+                    continue
+                ranged[w] = ranged.get(w, 0) + 1
+            mel = [w for w in ws if w.is_melee]
+            if mel:  # (a model fights with one melee weapon, its best here, and its extra ones)
+                best = max((w for w in mel if not w.has(Hook.EXTRA_WEAPON)), default=None,
+                           key=lambda w: w.A.mean * (7 - w.skill) * (w.S + 2) * w.D.mean * (1 - w.AP))
+                for w in ([best] if best is not None else []) + [w for w in mel if w.has(Hook.EXTRA_WEAPON)]:
+                    melee[w] = melee.get(w, 0) + 1
+        self.ranged = sorted(ranged.items(), key=lambda kv: (kv[0].range, kv[0].name))
+        self.melee = sorted(melee.items(), key=lambda kv: kv[0].name)
+        self.engaged = W.unit_engaged(u)
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        c = self.xy.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    @property
+    def max_range(self) -> float:
+        return max((w.range for w, _n in self.ranged), default=0.0)
+
+
+def expected_models(w, count: int, target: Body) -> float:
+    """Models of ``target`` the weapon carried by ``count`` models is expected to destroy (05:
+    attacks x hit x wound x unsaved x the share of a model each unsaved attack takes)."""
+    attacks = w.A.mean * count
+    per = min(w.D.mean, target.W) / target.W
+    return attacks * _p_hit(w) * _p_wound(w.S, target.T) * _p_unsaved(target.Sv, target.InSv, w.AP) * per
+
+
+def damage(attacker: Body, target: Body, melee: bool, within: float | None = None) -> float:
+    """Points of ``target`` the attacker's ranged weapons (those reaching ``within`` inches when
+    given) or melee weapons are expected to destroy, at most the whole unit."""
+    if melee:
+        models = sum(expected_models(w, n, target) for w, n in attacker.melee)
+    else:
+        models = sum(expected_models(w, n, target) for w, n in attacker.ranged
+                     if within is None or w.range >= within)
+    return min(models, target.models) * target.worth
+
+
+def gap(a: Body, b: Body, dx: float = 0.0, dy: float = 0.0, xy=None) -> float:
+    """The closest distance between the two units' models, base edge to base edge (bounding
+    circles), with ``a`` moved by (dx, dy) (or its models' centres at ``xy``)."""
+    xy = a.xy if xy is None else xy
+    if not len(xy) or not len(b.xy):
+        return math.inf
+    d = np.hypot(xy[:, None, 0] + dx - b.xy[None, :, 0], xy[:, None, 1] + dy - b.xy[None, :, 1])
+    d = d - a.radius[:len(xy), None] - b.radius[None, :]
+    return max(0.0, float(d.min()))
+
+
+class ThreatMap:
+    """The enemy's reach next turn against each of our units, for any position of it."""
+
+    def __init__(self, battle, side: int):
+        self.side = side
+        self.bodies: dict[int, Body] = {}
+        for u in W.all_units():
+            if W.unit_destroyed(u) or W.off_table(u) or not W.unit_models(u):
+                continue
+            self.bodies[u] = Body(battle, u)
+        self.enemies = [b for b in self.bodies.values() if b.side != side]
+        self.mine = [b for b in self.bodies.values() if b.side == side]
+        self._dmg: dict = {}
+        # (every enemy model in one block: one distance matrix per position asked about)
+        self._exy = np.concatenate([e.xy for e in self.enemies]) if self.enemies else np.zeros((0, 2))
+        self._er = np.concatenate([e.radius for e in self.enemies]) if self.enemies else np.zeros(0)
+        self._starts = np.cumsum([0] + [len(e.xy) for e in self.enemies[:-1]]).astype(int)
+
+    def gaps(self, me: Body, dx: float = 0.0, dy: float = 0.0, xy=None) -> list[float]:
+        """``gap`` from our unit (moved by (dx, dy), or at ``xy``) to each enemy unit, in order."""
+        xy = me.xy if xy is None else xy
+        if not self.enemies or not len(xy):
+            return [math.inf] * len(self.enemies)
+        d = np.hypot(xy[:, None, 0] + dx - self._exy[None, :, 0], xy[:, None, 1] + dy - self._exy[None, :, 1])
+        d = (d - me.radius[:len(xy), None] - self._er[None, :]).min(axis=0)
+        return np.maximum(np.minimum.reduceat(d, self._starts), 0.0).tolist()
+
+    def body(self, battle, u: int, fresh: bool = False) -> Body:
+        """Our unit's body (made anew with ``fresh``: a unit set up or disembarked this phase)."""
+        b = self.bodies.get(u)
+        if b is None or fresh:
+            b = self.bodies[u] = Body(battle, u)
+            self.mine = [x for x in self.mine if x.ent != u] + [b]
+        return b
+
+    def dmg(self, a: Body, t: Body, melee: bool) -> float:
+        key = (a.ent, t.ent, melee)
+        v = self._dmg.get(key)
+        if v is None:
+            v = self._dmg[key] = damage(a, t, melee)
+        return v
+
+    def exposure(self, u: int, dx: float = 0.0, dy: float = 0.0, ignore=(), xy=None) -> float:
+        """Points of our unit ``u`` the enemy is expected to destroy in its next turn were ``u``
+        moved by (dx, dy): each enemy unit's shooting that reaches it after a move (a share of
+        it) and its charge's chance times its fight. ``ignore``: enemy units left out; ``xy``:
+        the models' centres instead (a unit not yet on the battlefield)."""
+        me = self.bodies[u]
+        total = 0.0
+        for e, g in zip(self.enemies, self.gaps(me, dx, dy, xy)):
+            if e.ent in ignore:
+                continue
+            after_move = g - e.M
+            if e.ranged:
+                models = sum(expected_models(w, n, me) for w, n in e.ranged if w.range >= after_move)
+                total += SHOOTING_SHARE * min(models, me.models) * me.worth
+            if e.melee and after_move <= CHARGE_REACH:
+                total += p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True)
+        return min(total, me.models * me.worth)
+
+    def firepower(self, u: int, dx: float = 0.0, dy: float = 0.0) -> float:
+        """Points our unit ``u`` could shoot next Shooting phase from where (dx, dy) puts it: its
+        best target among the enemy units its weapons reach (no line of sight here)."""
+        me = self.bodies[u]
+        if not me.ranged:
+            return 0.0
+        best = 0.0
+        for e, g in zip(self.enemies, self.gaps(me, dx, dy)):
+            if g > me.max_range:
+                continue
+            best = max(best, damage(me, e, False, within=g))
+        return best
+
+    def charge_value(self, u: int, dx: float = 0.0, dy: float = 0.0) -> float:
+        """Points our unit ``u`` could expect from a charge this turn from where (dx, dy) puts
+        it: its best target within 12" (11.01), the 2D6 roll's chance to reach engagement range
+        times its fight's expected points."""
+        me = self.bodies[u]
+        if not me.melee:
+            return 0.0
+        best = 0.0
+        for e, g in zip(self.enemies, self.gaps(me, dx, dy)):
+            if g > CHARGE_REACH:
+                continue
+            best = max(best, p_2d6_at_least(g - ENGAGEMENT_RANGE) * damage(me, e, True))
+        return best
+
+    def enemy_oc_reaching(self, point: tuple[float, float], reach: float = 3.0) -> int:
+        """The OC of the enemy units that could be within ``reach`` of ``point`` after their next
+        move (an advance's mean included)."""
+        total = 0
+        for e in self.enemies:
+            if not e.oc:
+                continue
+            d = np.hypot(e.xy[:, 0] - point[0], e.xy[:, 1] - point[1]) - e.radius
+            if float(d.min()) <= e.M + 3.5 + reach:
+                total += e.oc
+        return total
+
+
+def threat_map(player, battle) -> ThreatMap:
+    """The phase's threat map (worked out once a phase: player.memo)."""
+    tm = player.memo.get("threat")
+    if tm is None:
+        tm = player.memo["threat"] = ThreatMap(battle, player.side)
+    return tm

@@ -1,0 +1,89 @@
+"""The tactician's threat map (issue 27 item 1): a charge roll's chances (11.02), the plain
+expectation of an attack (05), and each enemy unit's reach next turn: its move, then its
+weapons' ranges or a charge declared within 12" (11.01)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from phased import mission_scenario, model, unit, weapon
+from sim.battle import Battle
+from sim.commands import StartBattle
+from sim.players.tactician import threat as T
+
+WEAPONS = {"gun": weapon(24, 2, 3, 4, 0, 1), "blade": weapon("melee", 2, 3, 4, 0, 1),
+           "sword": weapon("melee", 5, 2, 5, -2, 2)}
+OBJS = [{"name": "mid", "at": [30, 22], "kind": "central"}]
+
+
+@pytest.mark.parametrize("n, p", [(2, 1.0), (1.5, 1.0), (7, 21 / 36), (6.2, 21 / 36), (12, 1 / 36), (12.5, 0.0)])
+def test_p_2d6_at_least(n, p):
+    assert math.isclose(T.p_2d6_at_least(n), p)
+
+
+def _battle(red, blue):
+    b = Battle(mission_scenario(red, blue, objectives=OBJS, weapons=WEAPONS), seed=1)
+    b.run_command(StartBattle())
+    b._enter()
+    return b
+
+
+def test_the_expected_models_of_a_plain_attack():
+    # 5 models x 2 attacks, hit 3+ (4/6), S4 v T4 wound 4+ (3/6), Sv3 at AP0 fails 2/6: D1 v W1
+    red = [unit("r1", model([(10 + 1.5 * i, 10) for i in range(5)], ["gun"]))]
+    blue = [unit("b1", model([(10 + 1.5 * i, 30) for i in range(5)], ["gun"], T=4, Sv=3, W=1))]
+    with _battle(red, blue) as b:
+        tm = T.ThreatMap(b, 0)
+        shooter, target = tm.bodies[b.units["r1"]], tm.bodies[b.units["b1"]]
+        assert math.isclose(T.damage(shooter, target, melee=False) / target.worth, 10 * 4 / 6 * 3 / 6 * 2 / 6)
+        assert T.damage(shooter, target, melee=False, within=25) == 0.0  # (beyond its 24")
+
+
+def test_a_d2_weapon_takes_a_whole_w2_model_and_half_of_nothing_more():
+    red = [unit("r1", model([(10, 10)], ["sword"]))]
+    blue = [unit("b1", model([(10, 30), (11.5, 30)], ["gun"], T=4, Sv=3, W=2))]
+    with _battle(red, blue) as b:
+        tm = T.ThreatMap(b, 0)
+        # 5 attacks, WS2+ (5/6), S5 v T4 (4/6), Sv3 at AP-2 fails 4/6, D2 v W2: one model each
+        expect = 5 * 5 / 6 * 4 / 6 * 4 / 6
+        got = T.damage(tm.bodies[b.units["r1"]], tm.bodies[b.units["b1"]], melee=True)
+        assert math.isclose(got, min(expect, 2) * tm.bodies[b.units["b1"]].worth)
+
+
+def test_an_enemy_beyond_its_move_and_charge_threatens_nothing_and_within_it_does():
+    # (the enemy: M 6, no guns; our unit 30" away, then moved to 14" away)
+    red = [unit("r1", model([(29.25, 4), (30.75, 4)], ["gun"], W=1))]
+    blue = [unit("b1", model([(26 + 1.6 * i, 35) for i in range(6)], ["sword"], M=6))]
+    with _battle(red, blue) as b:
+        tm = T.ThreatMap(b, 0)
+        u = b.units["r1"]
+        assert tm.exposure(u) == 0.0
+        near = tm.exposure(u, 0.0, 16.0)  # (gap about 14": 8" to charge after its 6" move)
+        g = T.gap(tm.bodies[u], tm.bodies[b.units["b1"]], 0.0, 16.0)
+        p = T.p_2d6_at_least(g - 6 - 2)
+        assert 0 < p < 1
+        assert math.isclose(near, p * tm.dmg(tm.bodies[b.units["b1"]], tm.bodies[u], True))
+        assert tm.exposure(u, 0.0, 26.0) > near  # (closer: a surer charge)
+
+
+def test_guns_threaten_within_move_plus_range_a_share_of_their_fire():
+    red = [unit("r1", model([(29.25, 4), (30.75, 4)], ["gun"], W=1))]
+    blue = [unit("b1", model([(30, 40)], ["gun"], M=6))]
+    with _battle(red, blue) as b:
+        tm = T.ThreatMap(b, 0)
+        u = b.units["r1"]
+        assert tm.exposure(u) == 0.0  # (about 35" away: 6" + 24" do not reach)
+        me, e = tm.bodies[u], tm.bodies[b.units["b1"]]
+        assert math.isclose(tm.exposure(u, 0.0, 10.0), T.SHOOTING_SHARE * T.damage(e, me, melee=False))
+
+
+def test_the_enemy_oc_that_can_reach_an_objective():
+    red = [unit("r1", model([(10, 4)], ["gun"]))]
+    blue = [unit("b1", model([(30, 32), (31.5, 32)], ["gun"], OC=2)),   # 10" off: can reach
+            unit("b2", model([(55, 40)], ["gun"], OC=5)),                # far: cannot
+            unit("b3", model([(30, 28)], ["gun"], OC=0))]                # no OC
+    with _battle(red, blue) as b:
+        tm = T.ThreatMap(b, 0)
+        assert tm.enemy_oc_reaching((30, 22)) == 4
