@@ -1,0 +1,194 @@
+"""The tactician's answers to decisions (issue 27 item 1): a Command Re-roll where it pays (a
+failed charge roll a new roll would likely make; a high-value shot) and never where it cannot
+(a passed roll, a hopeless one, a trivial die); no stratagem it cannot pay for; Insane Bravery
+for a unit holding an objective; [PRECISION] at the most valuable CHARACTER; the defender's
+allocation order keeping the special weapon's bearer alive; every answer deterministic."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from phased import mission_scenario, model, unit, weapon
+from scen import of_type, scenario, wounds
+from sim.battle import Battle
+from sim.commands import DeclareCharge, EndPhase, Selection, Shoot, StartBattle
+from sim.decisions import DecisionRequest
+from sim.players import play_battle
+from sim.players.tactician import TacticianPlayer
+from sim.players.tactician import decisions
+from sim.rules.dice import ForcedDice
+from sim.scenario.load import load_scenario, parse_scenario
+
+ROOT = Path(__file__).resolve().parents[3]
+WEAPONS = {
+    "gun": weapon(24, 1, 3, 4, 0, 1),
+    "blade": weapon("melee", 2, 3, 4, 0, 1),
+    "lascannon": weapon(48, 1, 3, 12, -3, "D6+1"),
+}
+
+
+def _battle(red, blue, dice, *, phase, cp=(2, 2), objectives=None):
+    spec = mission_scenario(red, blue, weapons=WEAPONS, objectives=objectives)
+    b = Battle(spec, dice=ForcedDice(list(dice)))
+    b.run_command(StartBattle())
+    b.turn_state.cp = [0, 0]
+    while str(b.turn_state.phase) != phase:
+        b.run_command(EndPhase())
+    b.turn_state.cp = list(cp)
+    return b
+
+
+def _by(b, sides=(0,)):
+    """Decisions of ``sides`` answered by tacticians (the others: their defaults)."""
+    players = {s: TacticianPlayer(s, b, b.scenario) for s in sides}
+    return lambda req: players[req.player].answer(b, req) if req.player in players else req.default
+
+
+def _rerolls(b):
+    return [e for e in of_type(b, "stratagem") if e["stratagem"] == "Command Re-roll"]
+
+
+# --- Command Re-roll of a charge roll ---------------------------------------------------------------
+
+def _charge(dice, gap_centres=9.0, cp=(2, 2)):
+    red = [unit("r", model((20, 20), ["blade"]))]
+    blue = [unit("b", model((20, 20 + gap_centres), ["blade"]))]
+    b = _battle(red, blue, dice, phase="charge", cp=cp)
+    b.run_command(DeclareCharge("r"), _by(b))
+    return b
+
+
+def test_a_failed_charge_roll_needing_8_is_re_rolled():
+    # 9" between centres, 32 mm bases: 7.74" apart, a roll of 8 needed (42%); 2+3 fails
+    with _charge([2, 3, 4, 4]) as b:
+        (used,) = _rerolls(b)
+        assert used["about"] == "charge roll 5" and b.turn_state.cp[0] == 1
+        assert [e["roll"] for e in of_type(b, "charge") if e["result"] == "declared"] == [8]
+
+
+def test_a_passed_charge_roll_is_not_re_rolled():
+    with _charge([5, 5]) as b:
+        assert _rerolls(b) == [] and b.turn_state.cp[0] == 2
+        assert [d for d in of_type(b, "decision") if d["kind"] == "stratagem"][0]["answer"] == "decline"
+
+
+def test_a_hopeless_charge_is_not_re_rolled():
+    # 12.9" between centres: 11.64" apart, 12 needed (3%): the CP is kept
+    with _charge([1, 1], gap_centres=12.9) as b:
+        assert _rerolls(b) == [] and b.turn_state.cp[0] == 2
+
+
+# --- Command Re-roll of a hit roll -------------------------------------------------------------------
+
+def _shot(weapon_name, target_kw, dice, cp=(2, 2)):
+    red = [unit("r1", model((20, 10), [weapon_name]))]
+    blue = [unit("b1", model((20, 30), ["gun"], **target_kw), **({"points": 240} if "W" in target_kw else {}))]
+    b = _battle(red, blue, dice, phase="shooting", cp=cp)
+    b.run_command(Shoot("r1", (Selection("r1/1", weapon_name, "b1"),)), _by(b))
+    return b
+
+
+def test_a_missed_lascannon_shot_at_a_costly_tank_is_re_rolled():
+    # hit 1 (a miss), re-rolled 5; wound 6; save 1; damage 6+1: the tank loses 7 wounds
+    with _shot("lascannon", {"W": 12, "T": 10, "Sv": 3}, [1, 5, 6, 1, 6]) as b:
+        (used,) = _rerolls(b)
+        assert used["about"].startswith("pool 0 hit 0") and b.turn_state.cp[0] == 1
+
+
+def test_a_missed_rifle_shot_at_a_cheap_model_is_not_re_rolled():
+    with _shot("gun", {}, [1]) as b:
+        assert _rerolls(b) == [] and b.turn_state.cp[0] == 2
+
+
+# --- the CP budget ---------------------------------------------------------------------------------
+
+def test_no_stratagem_without_the_cp():
+    red = [unit("r", model((20, 20), ["gun"] * 1))]
+    blue = [unit("b", model((20, 30), ["blade"]), points=500)]
+    with _battle(red, blue, [], phase="movement", cp=(0, 0)) as b:
+        b._enter()
+        t = TacticianPlayer(0, b, b.scenario)
+        req = DecisionRequest("stratagem", "Fire Overwatch", 0, ["r -> b", "decline"], "decline",
+                              context={"stratagem": "Fire Overwatch"})
+        assert t.answer(b, req) == "decline"
+        b.turn_state.cp = [5, 0]
+        req = DecisionRequest("stratagem", "Command Re-roll: r charge roll 2", 0, ["use", "decline"], "use",
+                              context={"stratagem": "Command Re-roll", "target": "r", "roll": "charge"})
+        b.turn_state.cp = [0, 0]
+        assert t.answer(b, req) == "decline"  # (even where the default would use it)
+
+
+def test_insane_bravery_for_a_unit_on_an_objective_only():
+    red = [unit("r", model((20, 20), ["gun"], Ld=8))]
+    blue = [unit("b", model((40, 40), ["blade"]))]
+    req = DecisionRequest("stratagem", "Insane Bravery: r battle-shock roll", 0, ["use", "decline"], "decline",
+                          context={"stratagem": "Insane Bravery", "target": "r"})
+    near = [{"name": "here", "at": [20, 21], "kind": "central"}]
+    far = [{"name": "there", "at": [50, 5], "kind": "central"}]
+    with _battle(red, blue, [], phase="movement", cp=(2, 2), objectives=near) as b:
+        b._enter()
+        assert TacticianPlayer(0, b, b.scenario).answer(b, req) == "use"
+    with _battle(red, blue, [], phase="movement", cp=(2, 2), objectives=far) as b:
+        b._enter()
+        assert TacticianPlayer(0, b, b.scenario).answer(b, req) == "decline"
+
+
+# --- [PRECISION] and allocation -----------------------------------------------------------------------
+
+def test_precision_picks_the_most_valuable_character():
+    lord = unit("lord", model((10, 10), ["gun"], keywords=("CHARACTER",), W=4, name="Lord"),
+                name="Lord", abilities="Leader", leads="guard", points=150)
+    aide = unit("aide", model((10, 12), ["gun"], keywords=("CHARACTER",), W=4, name="Aide"),
+                name="Aide", abilities="Support", leads="guard", points=40)
+    guard = unit("guard", model([(12, 10), (13.5, 10)], ["gun"]), name="Guard", points=40)
+    data = {"battle": {"name": "t", "seed": 1, "board": [60, 44]}, "weapons": WEAPONS,
+            "armies": [{"name": "A", "units": [unit("r", model((10, 30), ["gun"]))]},
+                       {"name": "B", "units": [lord, aide, guard]}]}
+    spec = parse_scenario(data, "test.toml")
+    with Battle(spec) as b:
+        b._enter()
+        chars = [m for m in b.models if m.startswith(("lord", "aide"))]
+        t = TacticianPlayer(0, b, spec)
+        for options in (chars, list(reversed(chars))):
+            req = DecisionRequest("precision", "pool 0", 0, options + ["decline"], options[0])
+            assert b.models[t.answer(b, req)] == b.models[next(m for m in chars if m.startswith("lord"))]
+
+
+def test_the_defender_keeps_the_special_weapon_bearer_for_last():
+    # the gunner (W2, a lascannon) is listed first: by default its group is first (05.03, Part A
+    # ruling 9); the tactician allocates to the riflemen's group first
+    squad = unit("b1", model((20, 30), ["lascannon"], W=2, Sv=4, name="Gunner"),
+                 model([(22, 30), (23.5, 30), (25, 30)], ["gun"], Sv=4, name="Rifleman"), points=100)
+    red = [unit("r1", model((20, 10), ["gun"]))]
+    orders = []
+    for sides in ((), (1,)):  # the default, then the tactician
+        # hit 6, wound 6, save 1
+        with _battle(red, [squad], [6, 6, 1], phase="shooting") as b:
+            b.run_command(Shoot("r1", (Selection("r1/1", "gun", "b1"),)), _by(b, sides=sides))
+            (alloc,) = of_type(b, "allocation order")
+            orders.append(alloc["order"])
+            lost = (wounds(b, "b1/1"), wounds(b, "b1/2"))
+    assert orders == [["b1/1", "b1/2"], ["b1/2", "b1/1"]]
+    assert lost == (2, 0)  # (the tactician's: a rifleman fell, the gunner is whole)
+
+
+# --- determinism -------------------------------------------------------------------------------------
+
+def test_the_tactician_s_decisions_are_the_same_for_a_seed():
+    spec = load_scenario(ROOT / "scenarios/battle_default.toml")
+    s = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("tactician", "tactician")))
+    seen = []
+    for _ in range(2):
+        with Battle(s, seed=11, record_dice=False) as b:
+            play_battle(b, s)
+            seen.append([(e["player"], e["stratagem"], e["about"]) for e in of_type(b, "stratagem")])
+    assert seen[0] == seen[1] and seen[0]
+
+
+def test_an_unjudged_kind_takes_its_default():
+    spec = scenario(WEAPONS, [unit("r", model((10, 10), ["gun"]))], [unit("b", model((30, 30), ["gun"]))])
+    with Battle(spec) as b:
+        b._enter()
+        req = DecisionRequest("duplicate", "pool 0", 0, ["a", "b"], "b")
+        assert decisions.answer(TacticianPlayer(0, b, spec), b, req) == "b"
