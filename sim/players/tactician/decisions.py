@@ -10,9 +10,8 @@ import esper
 
 from sim.components import Unit
 from sim.players.tactician import decisions_stratagems
-from sim.players.tactician.decisions_value import damage_value, fail_save, mean, model_value
+from sim.players.tactician.decisions_value import damage_value, fail_save, mean, model_name, model_value
 from sim.rules.allocation import order_problems
-from sim.world import queries as W
 
 
 def answer(player, battle, request):
@@ -52,8 +51,8 @@ def precision(player, battle, req):
     best = max(chars, key=lambda c: (vals[c], -chars.index(c)))
     if player.explaining:
         from sim.players.base import Weighed
-        player.explain("precision", _model_name(battle, best),
-                       [Weighed(_model_name(battle, c), vals[c], "pts")
+        player.explain("precision", model_name(battle, best),
+                       [Weighed(model_name(battle, c), vals[c], "pts")
                         for c in sorted(chars, key=lambda c: -vals[c])][:3])
     return best
 
@@ -80,8 +79,8 @@ def allocation_order(player, battle, req):
     if player.explaining and order != default:
         from sim.players.base import Weighed
         player.explain(f"allocation: {esper.component_for_entity(pool.spec.target, Unit).name}",
-                       ", ".join(_model_name(battle, k) for k in order),
-                       [Weighed(f"{_model_name(battle, k)} first", -loss[k], "pts") for k in order[:3]])
+                       ", ".join(model_name(battle, k) for k in order),
+                       [Weighed(f"{model_name(battle, k)} first", -loss[k], "pts") for k in order[:3]])
     return order
 
 
@@ -96,15 +95,6 @@ def charge_targets(player, battle, req):
 def _melee(act) -> bool:
     from sim.systems.attack_resolution import _FIGHTING
     return act is not None and act.kind is _FIGHTING
-
-
-def _model_name(battle, mid: str) -> str:
-    m = battle.models.get(mid)
-    if m is None:
-        return mid
-    from sim.components import Character
-    c = esper.component_for_entity(m, Character).name if esper.has_component(m, Character) else ""
-    return c or esper.component_for_entity(W.unit_of(m), Unit).name
 
 
 _BY_KIND = {"stratagem": decisions_stratagems.answer, "precision": precision,

@@ -13,7 +13,7 @@ from sim.components import Stats
 from sim.rules.attack import CRITICAL, SUCCESS
 from sim.rules.sequence import hit_faces, wound_faces
 from sim.players.tactician.decisions_value import (damage_value, fail_save, first_target_model, mean,
-                                                   unit_value)
+                                                   model_value, unit_value)
 from sim.world import queries as W
 
 
@@ -44,10 +44,7 @@ def melee_value(battle, u: int, target: int, *, model: int | None = None,
             if w.range is None:
                 best = max(best, weapon_value(battle, w, target, model=model))
         total += best
-    cap = unit_value(battle, target) if model is None else None
-    if model is not None:
-        from sim.players.tactician.decisions_value import model_value
-        cap = model_value(battle, model)
+    cap = unit_value(battle, target) if model is None else model_value(battle, model)
     return min(total, cap)
 
 

@@ -10,7 +10,7 @@ import math
 
 import esper
 
-from sim.components import Stats, Unit, Wounds
+from sim.components import Stats, Wounds
 from sim.plan import moves as MV
 from sim.rules.charge import CHARGE_RANGE
 from sim.rules.attack import CRITICAL, SUCCESS
@@ -18,7 +18,7 @@ from sim.rules.mortal import hazard_mortal_wounds
 from sim.rules.sequence import hit_faces, save_faces
 from sim.players.tactician.decisions_attacks import melee_value
 from sim.players.tactician.decisions_value import (cp_price, damage_value, first_target_model, hit_chances,
-                                                   hit_roll_value, model_value, two_d6_at_least,
+                                                   hit_roll_value, model_value, two_d6_at_least, unit_name,
                                                    value_per_wound, wound_faces_of, wound_roll_value, mean)
 from sim.world import queries as W
 
@@ -160,7 +160,7 @@ def answer(player, battle, req):
     roll = req.context.get("roll")
     price = cp_price(battle, req.player, 1)
     target = req.context.get("target", "")
-    name = _unit_name(battle, target)
+    name = unit_name(battle, target)
     if roll in ("charge", "advance"):
         if roll == "advance" or USE not in req.options:
             return _say(player, f"Command Re-roll: {name}'s {roll} roll", DECLINE, [], price)
@@ -176,11 +176,6 @@ def answer(player, battle, req):
     chosen = best if gains[best] >= price else DECLINE
     return _say(player, f"Command Re-roll: {name}'s {roll} roll", chosen,
                 sorted(((f"re-roll {o}", g) for o, g in gains.items()), key=lambda x: -x[1]), price)
-
-
-def _unit_name(battle, uid: str) -> str:
-    u = battle.units.get(uid)
-    return esper.component_for_entity(u, Unit).name if u is not None else uid
 
 
 def _say(player, what: str, chosen, options, price: float):

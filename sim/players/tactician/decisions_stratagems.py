@@ -8,12 +8,13 @@ import math
 
 import esper
 
-from sim.components import Character, Unit, Wounds
+from sim.components import Character, Stats, Wounds
 from sim.plan import moves as MV
 from sim.players.tactician import decisions_reroll
 from sim.players.tactician.decisions_attacks import melee_value, snap_value
-from sim.players.tactician.decisions_value import (OBJECTIVE_POINTS, cp_price, model_value, near_objective,
-                                                   two_d6_at_least, unit_value, value_per_wound)
+from sim.players.tactician.decisions_value import (OBJECTIVE_POINTS, cp_price, model_name, model_value,
+                                                   near_objective, two_d6_at_least, unit_name, unit_value,
+                                                   value_per_wound)
 from sim.rules.charge import INTO_THE_FRAY_RANGE
 from sim.world import queries as W
 
@@ -43,11 +44,6 @@ def mortal_value(battle, u: int, n: float) -> float:
     return out
 
 
-def _name(battle, uid: str) -> str:
-    u = battle.units.get(uid)
-    return esper.component_for_entity(u, Unit).name if u is not None else uid
-
-
 def _best(options: dict[str, float]) -> str | None:
     """The option of the largest value (the first of equals: the offer's order)."""
     if not options:
@@ -75,7 +71,7 @@ def _pick(player, battle, req, values: dict[str, float], cost_of, words) -> str:
 def _pair_words(battle):
     def words(o: str) -> str:
         a, b = o.split(" -> ", 1)
-        return f"{_name(battle, a)} at {_name(battle, b)}"
+        return f"{unit_name(battle, a)} at {unit_name(battle, b)}"
     return words
 
 
@@ -88,7 +84,7 @@ def insane_bravery(player, battle, req) -> str:
     p_fail = 1.0 - two_d6_at_least(ld)
     held = near_objective(battle, u)
     v = p_fail * ((OBJECTIVE_POINTS if held else 0.0) + 0.1 * unit_value(battle, u))
-    return _pick(player, battle, req, {USE: v}, lambda _o: 1, lambda o: f"{_name(battle, req.context['target'])} "
+    return _pick(player, battle, req, {USE: v}, lambda _o: 1, lambda o: f"{unit_name(battle, req.context['target'])} "
                  f"passes ({p_fail:.0%} to fail{', on an objective' if held else ''})" if o == USE else o)
 
 
@@ -130,7 +126,7 @@ def heroic_intervention(player, battle, req) -> str:
             best = max(best, p * melee_value(battle, u, e))
         values[o] = best
     return _pick(player, battle, req, values, lambda o: 2 if "Into the Fray" in o else 1,
-                 lambda o: f"{_name(battle, o.split(': ', 1)[0])}: {o.split(': ', 1)[1]}")
+                 lambda o: f"{unit_name(battle, o.split(': ', 1)[0])}: {o.split(': ', 1)[1]}")
 
 
 def counteroffensive(player, battle, req) -> str:
@@ -147,7 +143,7 @@ def counteroffensive(player, battle, req) -> str:
             continue
         u = battle.units[o]
         values[o] = COUNTER_SHARE * max((melee_value(battle, u, e) for e in W.engaged_with(u)), default=0.0)
-    return _pick(player, battle, req, values, lambda _o: 2, lambda o: _name(battle, o))
+    return _pick(player, battle, req, values, lambda _o: 2, lambda o: unit_name(battle, o))
 
 
 def epic_challenge(player, battle, req) -> str:
@@ -166,7 +162,7 @@ def epic_challenge(player, battle, req) -> str:
                 if esper.has_component(c, Character):
                     best = max(best, melee_value(battle, u, e, model=c, models=[m]) - plain)
         values[o] = best
-    return _pick(player, battle, req, values, lambda _o: 1, lambda o: o)
+    return _pick(player, battle, req, values, lambda _o: 1, lambda o: model_name(battle, o))
 
 
 def explosives(player, battle, req) -> str:
@@ -179,7 +175,6 @@ def explosives(player, battle, req) -> str:
 
 def crushing_impact(player, battle, req) -> str:
     """15.06 one D6 per point of T: 5+ wounds the enemy, a 1 the unit itself (6 at most each)."""
-    from sim.components import Stats
     own = battle.units[req.context["target"]]
     values = {}
     for o in req.options:
@@ -189,7 +184,8 @@ def crushing_impact(player, battle, req) -> str:
         n = esper.component_for_entity(battle.models[mid], Stats).T
         values[o] = (mortal_value(battle, battle.units[eid], min(6.0, n / 3))
                      - mortal_value(battle, own, min(6.0, n / 6)))
-    return _pick(player, battle, req, values, lambda _o: 1, lambda o: o.replace(" -> ", " at "))
+    return _pick(player, battle, req, values, lambda _o: 1, lambda o: " at ".join(
+        (model_name(battle, o.split(" -> ")[0]), unit_name(battle, o.split(" -> ")[1]))))
 
 
 def smokescreen(player, battle, req) -> str:
@@ -200,7 +196,7 @@ def smokescreen(player, battle, req) -> str:
         u = battle.units[o]
         gap = MV.unit_gap(u, W.enemy_units(u))
         values[o] = SMOKE_SHARE * unit_value(battle, u) if gap is not None and gap <= SHOT_AT else 0.0
-    return _pick(player, battle, req, values, lambda _o: 1, lambda o: _name(battle, o))
+    return _pick(player, battle, req, values, lambda _o: 1, lambda o: unit_name(battle, o))
 
 
 def rapid_ingress(player, battle, req) -> str:
@@ -215,7 +211,7 @@ def rapid_ingress(player, battle, req) -> str:
             continue
         u = battle.units[o]
         values[o] = unit_value(battle, u) * (1.0 if last_chance else INGRESS_SHARE)
-    return _pick(player, battle, req, values, lambda _o: 1, lambda o: _name(battle, o))
+    return _pick(player, battle, req, values, lambda _o: 1, lambda o: unit_name(battle, o))
 
 
 def _went_first(battle, player: int) -> bool:

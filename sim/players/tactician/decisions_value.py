@@ -186,3 +186,19 @@ def two_d6_at_least(n: int) -> float:
     if n > 12:
         return 0.0
     return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= n) / 36
+
+
+# --- names (never ids) in what the tactician says ------------------------------------------------
+
+def unit_name(battle, uid: str) -> str:
+    u = battle.units.get(uid)
+    return esper.component_for_entity(u, Unit).name if u is not None else uid
+
+
+def model_name(battle, mid: str) -> str:
+    """A model in words: a CHARACTER's own name, else its unit's name."""
+    m = battle.models.get(mid)
+    if m is None:
+        return mid
+    c = esper.component_for_entity(m, Character).name if esper.has_component(m, Character) else ""
+    return c or esper.component_for_entity(W.unit_of(m), Unit).name

@@ -63,6 +63,7 @@ def test_a_failed_charge_roll_needing_8_is_re_rolled():
     # 9" between centres, 32 mm bases: 7.74" apart, a roll of 8 needed (42%); 2+3 fails
     with _charge([2, 3, 4, 4]) as b:
         (used,) = _rerolls(b)
+        assert [e["answer"] for e in of_type(b, "decision") if e["kind"] == "stratagem"] == ["use"]
         assert used["about"] == "charge roll 5" and b.turn_state.cp[0] == 1
         assert [e["roll"] for e in of_type(b, "charge") if e["result"] == "declared"] == [8]
 
@@ -150,9 +151,14 @@ def test_precision_picks_the_most_valuable_character():
         b._enter()
         chars = [m for m in b.models if m.startswith(("lord", "aide"))]
         t = TacticianPlayer(0, b, spec)
+        said = []
+        t.on_explain = said.append
         for options in (chars, list(reversed(chars))):
             req = DecisionRequest("precision", "pool 0", 0, options + ["decline"], options[0])
             assert b.models[t.answer(b, req)] == b.models[next(m for m in chars if m.startswith("lord"))]
+        # explained in names: the characters' own, never their ids
+        assert [e.chosen for e in said] == ["Lord", "Lord"]
+        assert [o.label for o in said[0].options] == ["Lord", "Aide"]
 
 
 def test_the_defender_keeps_the_special_weapon_bearer_for_last():
