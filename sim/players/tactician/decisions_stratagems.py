@@ -95,7 +95,7 @@ def fire_overwatch(player, battle, req) -> str:
         if o == DECLINE:
             continue
         a, b = o.split(" -> ", 1)
-        key = ("overwatch", o)
+        key = ("overwatch", battle.turn_state.round, battle.turn_state.active, o)  # (this phase's)
         if key not in player.memo:
             u, e = battle.units[a], battle.units[b]
             player.memo[key] = snap_value(battle, u, e, snap_selections(battle, u, e))

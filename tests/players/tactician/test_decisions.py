@@ -25,6 +25,7 @@ WEAPONS = {
     "gun": weapon(24, 1, 3, 4, 0, 1),
     "blade": weapon("melee", 2, 3, 4, 0, 1),
     "lascannon": weapon(48, 1, 3, 12, -3, "D6+1"),
+    "rifle": weapon(24, 2, 3, 4, 0, 1),
 }
 
 
@@ -104,20 +105,38 @@ def test_a_missed_rifle_shot_at_a_cheap_model_is_not_re_rolled():
 
 # --- the CP budget ---------------------------------------------------------------------------------
 
-def test_no_stratagem_without_the_cp():
-    red = [unit("r", model((20, 20), ["gun"] * 1))]
-    blue = [unit("b", model((20, 30), ["blade"]), points=500)]
-    with _battle(red, blue, [], phase="movement", cp=(0, 0)) as b:
-        b._enter()
+def test_no_re_roll_without_the_cp():
+    # the failed charge of test_a_failed_charge_roll_needing_8_is_re_rolled, with no CP: the
+    # offer is not made (15.01); asked anyway, the tactician declines (the default would use it)
+    with _charge([2, 3], cp=(0, 0)) as b:
+        assert _rerolls(b) == []
         t = TacticianPlayer(0, b, b.scenario)
-        req = DecisionRequest("stratagem", "Fire Overwatch", 0, ["r -> b", "decline"], "decline",
-                              context={"stratagem": "Fire Overwatch"})
-        assert t.answer(b, req) == "decline"
-        b.turn_state.cp = [5, 0]
-        req = DecisionRequest("stratagem", "Command Re-roll: r charge roll 2", 0, ["use", "decline"], "use",
+        req = DecisionRequest("stratagem", "Command Re-roll: r charge roll 5", 0, ["use", "decline"], "use",
                               context={"stratagem": "Command Re-roll", "target": "r", "roll": "charge"})
-        b.turn_state.cp = [0, 0]
-        assert t.answer(b, req) == "decline"  # (even where the default would use it)
+        assert t.answer(b, req) == "decline"
+        b.turn_state.cp = [2, 2]
+        assert t.answer(b, req) == "use"
+
+
+def _overwatch_answer(target_points, cp):
+    """Blue's answer to Fire Overwatch (15.08) at the end of red's Movement phase: ten riflemen
+    (20 snap shots, only 6s hit) at five red models 20" away."""
+    red = [unit("r", model([(10 + 1.5 * i, 10) for i in range(5)], ["gun"], Sv=4), name="Raiders",
+                points=target_points)]
+    blue = [unit("b", model([(10 + 1.5 * i, 30) for i in range(10)], ["rifle"]), name="Wardens")]
+    with _battle(red, blue, [], phase="movement", cp=(0, cp)) as b:
+        b._enter()
+        req = DecisionRequest("stratagem", "Fire Overwatch", 1, ["b -> r", "decline"], "decline",
+                              context={"stratagem": "Fire Overwatch"})
+        return TacticianPlayer(1, b, b.scenario).answer(b, req)
+
+
+def test_fire_overwatch_when_the_snap_shots_are_worth_the_cp():
+    # 20 shots x 1/6 x 1/2 x 1/2 = 0.83 models expected: at 30 points a model, 25 points
+    assert _overwatch_answer(150, cp=3) == "b -> r"
+    # at 4 points a model, 3.3 points: not worth a CP
+    assert _overwatch_answer(20, cp=3) == "decline"
+    assert _overwatch_answer(150, cp=0) == "decline"
 
 
 def test_insane_bravery_for_a_unit_on_an_objective_only():
