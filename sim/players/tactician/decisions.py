@@ -12,6 +12,7 @@ from sim.components import Unit
 from sim.players.tactician import decisions_stratagems
 from sim.players.tactician.decisions_value import damage_value, fail_save, mean, model_name, model_value
 from sim.rules.allocation import order_problems
+from sim.rules.attack import AttackKind
 
 
 def answer(player, battle, request):
@@ -93,8 +94,7 @@ def charge_targets(player, battle, req):
 
 
 def _melee(act) -> bool:
-    from sim.systems.attack_resolution import _FIGHTING
-    return act is not None and act.kind is _FIGHTING
+    return act is not None and act.kind is AttackKind.FIGHTING
 
 
 _BY_KIND = {"stratagem": decisions_stratagems.answer, "precision": precision,

@@ -13,7 +13,7 @@ import esper
 from sim.components import Stats, Wounds
 from sim.plan import moves as MV
 from sim.rules.charge import CHARGE_RANGE
-from sim.rules.attack import CRITICAL, SUCCESS
+from sim.rules.attack import CRITICAL, SUCCESS, AttackKind
 from sim.rules.mortal import hazard_mortal_wounds
 from sim.rules.sequence import hit_faces, save_faces
 from sim.players.tactician.decisions_attacks import melee_value
@@ -40,8 +40,7 @@ def _pool(battle, req):
     i = req.context["pool"]
     if not 0 <= i < len(act.pools):
         return None, None
-    from sim.systems.attack_resolution import _FIGHTING
-    return act.pools[i], act.kind is _FIGHTING
+    return act.pools[i], act.kind is AttackKind.FIGHTING
 
 
 def _face_gains(values: list[float], face: int) -> float:

@@ -28,8 +28,11 @@ SHOT_AT = 24.0  # Smokescreen: an enemy unit this near is taken to shoot at the 
 
 def mortal_value(battle, u: int, n: float) -> float:
     """What ``n`` mortal wounds on unit ``u`` are worth (06.02: spilling from model to model,
-    non-CHARACTER models first)."""
-    models = sorted(W.unit_models(u), key=lambda m: esper.has_component(m, Character))
+    non-CHARACTER models first, a wounded one before the others)."""
+    def key(m):
+        return (esper.has_component(m, Character),
+                esper.component_for_entity(m, Wounds).remaining >= esper.component_for_entity(m, Stats).W)
+    models = sorted(W.unit_models(u), key=key)
     out, left = 0.0, n
     for m in models:
         if left <= 0:
@@ -44,24 +47,16 @@ def mortal_value(battle, u: int, n: float) -> float:
     return out
 
 
-def _best(options: dict[str, float]) -> str | None:
-    """The option of the largest value (the first of equals: the offer's order)."""
-    if not options:
-        return None
-    return max(options, key=lambda o: (options[o], -list(options).index(o)))
-
-
 def _pick(player, battle, req, values: dict[str, float], cost_of, words) -> str:
-    """The best of ``values`` if its gain pays for its cost now, else decline; explained."""
-    best = _best(values)
-    chosen = DECLINE
-    price = math.inf
-    if best is not None:
-        price = cp_price(battle, req.player, cost_of(best))
-        if values[best] >= price:
-            chosen = best
+    """The option whose value most exceeds the price of its CP now (cost_of(option) CP; the
+    first of equals, in the offer's order), if it exceeds it; else decline. Explained."""
+    prices = {o: cp_price(battle, req.player, cost_of(o)) for o in values}
+    order = list(values)
+    best = max(order, key=lambda o: (values[o] - prices[o], -order.index(o))) if order else None
+    chosen = best if best is not None and values[best] >= prices[best] else DECLINE
     if player.explaining:
         from sim.players.base import Weighed
+        price = prices[best] if best is not None else math.inf
         ws = [Weighed(words(o), v, "pts") for o, v in sorted(values.items(), key=lambda x: -x[1])[:2]]
         ws.append(Weighed("the CP's price now", -1.0 if price == math.inf else price, "pts"))
         player.explain(req.context.get("stratagem", "stratagem"), DECLINE if chosen == DECLINE else words(chosen), ws)

@@ -10,7 +10,7 @@ import dataclasses
 from pathlib import Path
 
 from phased import mission_scenario, model, unit, weapon
-from scen import of_type, scenario, wounds
+from scen import of_type, row, scenario, wounds
 from sim.battle import Battle
 from sim.commands import DeclareCharge, EndPhase, Selection, Shoot, StartBattle
 from sim.decisions import DecisionRequest
@@ -137,6 +137,23 @@ def test_fire_overwatch_when_the_snap_shots_are_worth_the_cp():
     # at 4 points a model, 3.3 points: not worth a CP
     assert _overwatch_answer(20, cp=3) == "decline"
     assert _overwatch_answer(150, cp=0) == "decline"
+
+
+def test_explosives_at_the_unit_its_mortal_wounds_are_worth_most():
+    # three mortal wounds expected (15.05): three 20-point models of b1, or 3 of b2's 12 wounds
+    # (a 120-point model: 30 points), or three 2-point models of b3
+    red = [unit("r", model((20, 10), ["gun"]))]
+    blue = [unit("b1", model(row(10, 16, 4), ["gun"]), points=80),
+            unit("b2", model((30, 16), ["gun"], W=12, T=10), points=120),
+            unit("b3", model(row(40, 16, 4), ["gun"]), points=8)]
+    options = ["r -> b1", "r -> b2", "r -> b3", "decline"]
+    with _battle(red, blue, [], phase="shooting", cp=(3, 0)) as b:
+        b._enter()
+        t = TacticianPlayer(0, b, b.scenario)
+        req = DecisionRequest("stratagem", "Explosives", 0, options, "decline", context={"stratagem": "Explosives"})
+        assert t.answer(b, req) == "r -> b1"
+        req.options = ["r -> b3", "decline"]
+        assert t.answer(b, req) == "decline"
 
 
 def test_insane_bravery_for_a_unit_on_an_objective_only():
