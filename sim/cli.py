@@ -50,7 +50,10 @@ def cmd_run(args) -> int:
     with Battle(spec, seed=args.seed) as battle, frozen_heap():
         rec = Recorder(battle, args.scenario) if args.log else None
         try:
-            play(battle, spec, rec)
+            if getattr(args, "explain", False) and battle.turn_state is not None:
+                _play_explained(battle, spec, rec)
+            else:
+                play(battle, spec, rec)
         except ScriptError as e:
             return _err(str(e))
         if not args.quiet:
@@ -62,6 +65,18 @@ def cmd_run(args) -> int:
             except OSError as e:
                 return _err(f"{args.log}: cannot write the log: {e.strerror or e}")
     return 0
+
+
+def _play_explained(battle, spec, recorder) -> None:
+    """`sim run --explain`: the battle played by its players, each Explanation a player makes
+    (what it weighed for a decision and the values, top three: sim.players.base) printed as it
+    comes, before the report. Players that weigh nothing print nothing."""
+    from sim.players import play_battle
+    from sim.players.loop import make_player
+    players = [make_player(kind, side, battle, spec) for side, kind in enumerate(battle.turn_state.mission.players)]
+    for p in players:
+        p.on_explain = lambda e: print(e.text())
+    play_battle(battle, spec, recorder, players=players)
 
 
 def with_players(spec, args):
@@ -693,6 +708,9 @@ def _main(argv=None) -> int:
     a.add_argument("--seed", type=OPT.seed)
     a.add_argument("--log", help="write the replay log (JSON Lines) here")
     a.add_argument("--quiet", action="store_true")
+    a.add_argument("--explain", action="store_true",
+                   help="print what the players weighed for each of their decisions (the options and their "
+                   "expected values, top three), as they play")
     _player_options(a)
     a.set_defaults(fn=cmd_run)
     a = sub.add_parser("stats", help="play a scenario's script with many seeds and summarise the outcomes")
