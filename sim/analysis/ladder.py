@@ -355,6 +355,7 @@ class Tally:
         self.cells = {(s, i, j): PairTally(i, j) for s in range(len(ladder.specs))
                       for i, j in pairs(len(ladder.players))}
         self.stops: dict[str, int] = {}
+        self.first_stopped: dict[str, Game] = {}  # each reason's first game (to play it again)
 
     def add(self, r: GameResult) -> None:
         g = r.game
@@ -364,6 +365,7 @@ class Tally:
         if r.result is None:
             c.stopped += 1
             self.stops[r.stopped] = self.stops.get(r.stopped, 0) + 1
+            self.first_stopped.setdefault(r.stopped, g)
             return
         a_red = g.red == i
         a_vp, b_vp = (r.vp[0], r.vp[1]) if a_red else (r.vp[1], r.vp[0])
@@ -375,6 +377,17 @@ class Tally:
             c.losses += 1
         c.margin += a_vp - b_vp
         c.margin_sq += (a_vp - b_vp) ** 2
+
+    def stopped_lines(self) -> list[str]:
+        """Each reason battles were not played out, most frequent first, with its first battle
+        (scenario, seed, red and blue: `sim run SCENARIO --seed S --red R --blue B` plays it)."""
+        lad = self.ladder
+        out = []
+        for reason, n in sorted(self.stops.items(), key=lambda kv: -kv[1]):
+            g = self.first_stopped[reason]
+            out.append(f"not played out in {n} battle(s) (first: {lad.paths[g.scenario]} seed {g.seed}, "
+                       f"{lad.players[g.red]} red v {lad.players[g.blue]} blue): {reason}")
+        return out
 
     def pair(self, i: int, j: int, scenario: int | None = None) -> PairTally:
         """Player i's games against j (i != j): on one scenario, or all of them (None)."""

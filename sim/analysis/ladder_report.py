@@ -81,13 +81,13 @@ def text(t: Tally) -> str:
         out.extend("  " + line for line in _table(*_rows(t, scope)))
     out.append("")
     out.append(f"({DRAWS_NOTE})")
-    for reason, n in sorted(t.stops.items(), key=lambda kv: -kv[1]):
-        out.append(f"not played out in {n} battle(s): {reason}")
+    out.extend(t.stopped_lines())
     return "\n".join(out)
 
 
 def markdown(t: Tally) -> str:
-    """The players x players tables as Markdown (the README's ladder table), each scope's."""
+    """The players x players tables as Markdown (the README's ladder table), each scope's, and
+    under each its pairs' lines."""
     out = [header(t) + "."]
     for scope, title in _scopes(t):
         head, rows = _rows(t, scope)
@@ -97,6 +97,9 @@ def markdown(t: Tally) -> str:
         out.append("| " + " | ".join(["row v column", *head[1:]]) + " |")
         out.append("|" + "|".join(["---", *("---:" for _ in head[1:])]) + "|")
         out.extend("| " + " | ".join(r) + " |" for r in rows)
+        out.append("")
+        out.extend("- " + _pair_line(t, i, j, scope) for i, j in pairs(len(t.ladder.players)))
+    out.extend(["", *t.stopped_lines()] if t.stops else [])
     return "\n".join(out)
 
 
@@ -110,7 +113,23 @@ def as_dict(t: Tally) -> dict:
         return {"pairs": [{"players": [names[i], names[j]], **t.pair(i, j, s).summary()}
                           for i, j in pairs(len(names))],
                 "elo": dict(zip(names, t.ratings(s)))}
-    return {"players": list(names), "battles_per_pair": lad.battles, "total": lad.total,
+    return _rounded({"players": list(names), "battles_per_pair": lad.battles, "total": lad.total,
             "scenarios": [{"path": p, "name": sp.name, "seeds": [f, f + lad.battles - 1], **scope(s)}
                           for s, (p, sp, f) in enumerate(zip(lad.paths, lad.specs, lad.firsts))],
-            "all": scope(None), "not_played_out": dict(sorted(t.stops.items())), "note": DRAWS_NOTE}
+            "all": scope(None), "not_played_out": [
+                {"reason": r, "battles": n, "first": {"scenario": lad.paths[g.scenario], "seed": g.seed,
+                                                      "red": names[g.red], "blue": names[g.blue]}}
+                for r, n in sorted(t.stops.items()) for g in [t.first_stopped[r]]],
+            "note": DRAWS_NOTE})
+
+
+def _rounded(x):
+    """Every float to 9 significant digits (the last bits of a logarithm may differ between
+    platforms' maths libraries; the JSON should not)."""
+    if isinstance(x, float):
+        return float(f"{x:.9g}")
+    if isinstance(x, dict):
+        return {k: _rounded(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_rounded(v) for v in x]
+    return x
