@@ -256,3 +256,20 @@ def test_run_explain_prints_each_explanation_before_the_report(tiny, capsys, mon
     assert "blue random player" not in out  # the random player weighs nothing
     assert main(["run", str(tiny), "--red", "default", "--blue", "random"]) == 0
     assert "a choice" not in capsys.readouterr().out  # without --explain nobody listens
+
+
+def test_the_full_size_ladder_scenario_is_made_from_the_invented_catalogues(tmp_path):
+    """scenarios/ladder/full_size.toml (the README's full-size ladder) is tools/make_armies.py's
+    output for the invented catalogues of tests/importers/full_size.py, word for word below its
+    header: nothing in it comes from anywhere else, and a change to the army maker shows here."""
+    import sys
+    sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "tests" / "importers")]
+    try:
+        import full_size
+        import make_armies
+    finally:
+        del sys.path[:2]
+    folder = full_size.write(tmp_path / "catalogues")
+    made = make_armies.scenario(folder, "Ember Pact", "Glass Choir", seed=1, points=2000, units=20)
+    kept = (ROOT / "scenarios" / "ladder" / "full_size.toml").read_text()
+    assert kept[kept.index("\n[battle]"):] == made[made.index("\n[battle]"):]

@@ -2,7 +2,7 @@
 
 Plays the first ``--battles`` seeds of a ladder's schedule (every pair of ``--players``, each
 seed both ways) on each scenario (default: scenarios/battle_default.toml, ten units a side, and
-scenarios/full_size.toml, twenty), timing each battle as `sim ladder --jobs 1` plays it
+scenarios/ladder/full_size.toml, twenty), timing each battle as `sim ladder --jobs 1` plays it
 (sim.analysis.ladder.Ladder.play). Prints per scenario and pair of players the median seconds a
 battle (and its range), and what a ladder of those players takes at that rate: seconds per seed
 (both ways, every pair) and for the README's ladder (``--seeds``, default 20 seeds a pair).
@@ -27,7 +27,7 @@ import _baseline  # noqa: E402  (beside this script)
 from sim.analysis.ladder import Ladder, pairs, parse_players  # noqa: E402
 from sim.scenario.load import load_scenario  # noqa: E402
 
-SCENARIOS = ("scenarios/battle_default.toml", "scenarios/full_size.toml")
+SCENARIOS = ("scenarios/battle_default.toml", "scenarios/ladder/full_size.toml")
 
 
 def main() -> None:
