@@ -60,26 +60,44 @@ def parse_players(text: str, kinds: tuple[str, ...] | None = None) -> tuple[str,
     names = [n.strip() for n in text.split(",")]
     if any(not n for n in names):
         raise LadderError(f"--players: expected comma-separated player names, found {text!r}")
+    from sim.scenario import mission
+    budgeted = getattr(mission, "BUDGETED_KINDS", PARAMETRISED)
     for n in names:
         kind, sep, param = n.partition(":")
         if kind not in kinds:
             raise LadderError(f"--players: expected players among {', '.join(kinds)}, found {n!r}")
         if sep:
-            if kind not in PARAMETRISED:
-                raise LadderError(f"--players: expected no parameter for {kind} (only {', '.join(PARAMETRISED)} "
+            if kind not in budgeted:
+                raise LadderError(f"--players: expected no parameter for {kind} (only {', '.join(budgeted)} "
                                   f"takes one: KIND:NUMBER), found {n!r}")
-            try:
-                v = float(param) if len(param) <= 20 else math.nan
-            except ValueError:
-                v = math.nan
-            if not (math.isfinite(v) and v > 0):
-                raise LadderError(f"--players: expected {kind}:NUMBER with a positive number, found {n!r}")
+            if not _budget_ok(n, param):
+                span = (f"from {mission.MIN_BUDGET:g} to {mission.MAX_BUDGET:g}" if hasattr(mission, "MAX_BUDGET")
+                        else "above 0")
+                raise LadderError(f"--players: expected {kind}:NUMBER, a budget {span}, found {n!r}")
     if len(names) < 2:
         raise LadderError(f"--players: expected two players or more, found {len(names)} ({text})")
     dup = next((n for i, n in enumerate(names) if n in names[:i]), None)
     if dup is not None:
         raise LadderError(f"--players: expected each player once, found {dup!r} twice")
     return tuple(names)
+
+
+def _budget_ok(name: str, param: str) -> bool:
+    """Whether a player name's parameter is one its kind takes: as a scenario file's players
+    are read (sim.scenario.mission.split_kind, where there is one), else a positive number."""
+    from sim.scenario import mission
+    split = getattr(mission, "split_kind", None)
+    if split is not None:
+        try:
+            split(name)
+        except ValueError:
+            return False
+        return True
+    try:
+        v = float(param) if len(param) <= 20 else math.nan
+    except ValueError:
+        v = math.nan
+    return math.isfinite(v) and v > 0
 
 
 # -- the schedule ---------------------------------------------------------------------------

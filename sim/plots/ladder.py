@@ -25,7 +25,7 @@ def scores(tally, path: str, title: str) -> None:
             share[i, j] = p["score"]
             lo, hi = p["score_95"]
             ax.text(j, i, f"{100 * p['score']:.0f}%\n({100 * lo:.0f}-{100 * hi:.0f})", ha="center", va="center",
-                    fontsize=8, color="black" if 0.35 <= p["score"] <= 0.8 else "white")
+                    fontsize=8, color="black" if 0.2 <= p["score"] <= 0.85 else "white")
     im = ax.imshow(share, cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(k), names, rotation=30, ha="right")
     ax.set_yticks(range(k), [f"{n} (Elo {r:.0f})" for n, r in zip(names, ratings)])

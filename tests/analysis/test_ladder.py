@@ -67,9 +67,9 @@ def test_player_names_pass_through_with_their_parameter():
     ("default,,random", "comma-separated"),
     ("default,scripted", "'scripted'"),
     ("default,random:3", "no parameter for random"),
-    ("default,search:fast", "positive number"),
-    ("default,search:-1", "positive number"),
-    ("default,search:nan", "positive number"),
+    ("default,search:fast", "expected search:NUMBER, a budget"),
+    ("default,search:-1", "expected search:NUMBER, a budget"),
+    ("default,search:nan", "expected search:NUMBER, a budget"),
 ])
 def test_bad_player_lists_are_refused(text, fragment):
     with pytest.raises(LD.LadderError, match=fragment):
