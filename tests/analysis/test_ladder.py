@@ -273,3 +273,38 @@ def test_the_full_size_ladder_scenario_is_made_from_the_invented_catalogues(tmp_
     made = make_armies.scenario(folder, "Ember Pact", "Glass Choir", seed=1, points=2000, units=20)
     kept = (ROOT / "scenarios" / "ladder" / "full_size.toml").read_text()
     assert kept[kept.index("\n[battle]"):] == made[made.index("\n[battle]"):]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_ctrl_c_stops_a_ladder_with_one_line_and_no_worker_left():
+    """As `sim stats` (tests/analysis/test_stats_signals.py): Ctrl-C, to the whole process
+    group, ends the ladder and its workers with "sim: interrupted after N battles", status 130."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    from test_stats_signals import _alive, _children, _has_loaded, _wait_for
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.Popen([sys.executable, "-m", "sim", "ladder", "scenarios/battle_default.toml",
+                          "--players", "default,random", "--battles", "1000", "--jobs", "2"],
+                         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
+    try:
+        def workers():
+            return [c for c in _children(p.pid)
+                    if "resource_tracker" not in Path(f"/proc/{c}/cmdline").read_text(errors="replace")]
+        _wait_for(lambda: len(workers()) == 2 and all(_has_loaded(w) for w in workers()), "the workers to start")
+        seen = _children(p.pid)
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 130, err
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and re.fullmatch(r"sim: interrupted after \d+ battles", lines[0]), err
+    _wait_for(lambda: not any(_alive(c) for c in seen), "the workers to end", limit=30)
