@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from sim.analysis.ladder import Tally, pairs
 
-DRAWS_NOTE = ("score: wins + half the draws, over the games, with its 95% Wilson score interval; "
+DRAWS_NOTE = ("win rate: wins + half the draws (a draw counts half), over the battles, with its 95% Wilson "
+              "score interval; "
               "VP margin: the first player's VP minus the other's, mean and 95% t interval; "
               "Elo: maximum likelihood (Bradley-Terry, a draw half a win) with one virtual draw per pair, "
               "mean 1500")
@@ -16,7 +17,7 @@ def _pct(x: float) -> str:
 
 
 def _cell(t: Tally, i: int, j: int, scenario: int | None) -> str:
-    """Row player i's score against column player j, and its interval: "85% (70-93)"."""
+    """Row player i's win rate (a draw half) against column player j, and its interval: "85% (70-93)"."""
     p = t.pair(i, j, scenario).summary()
     if p["score"] is None:
         return "-"
@@ -40,7 +41,7 @@ def _pair_line(t: Tally, i: int, j: int, scenario: int | None) -> str:
     if p["games"]:
         lo, hi = p["score_95"]
         m, mlo, mhi = p["vp_margin"], *p["vp_margin_95"]
-        line += (f"; score {100 * p['score']:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]; "
+        line += (f"; win rate {100 * p['score']:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]; "
                  f"VP margin {m:+.1f} [{mlo:+.1f}, {mhi:+.1f}]")
     if p["stopped"]:
         line += f"; {p['stopped']} not played out"
@@ -70,7 +71,7 @@ def header(t: Tally) -> str:
 
 
 def text(t: Tally) -> str:
-    """Per scope: each pair's line, then the players x players table (row's score against the
+    """Per scope: each pair's line, then the players x players table (row's win rate against the
     column, 95% interval) with the Elo ratings; the note on what the numbers are; games that
     could not be played out, with the reasons."""
     out = [header(t)]

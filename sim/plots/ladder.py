@@ -1,10 +1,10 @@
-"""`sim ladder --plot`: the players x players matrix of scores (row against column) as a heatmap."""
+"""`sim ladder --plot`: the players x players matrix of win rates (row against column) as a heatmap."""
 
 from __future__ import annotations
 
 
 def scores(tally, path: str, title: str) -> None:
-    """Each row player's score against each column player (wins + half the draws, colour), the
+    """Each row player's win rate against each column player (wins + half the draws, colour), the
     cell labelled with it and its 95% interval; the rows name each player's Elo rating."""
     import matplotlib
     matplotlib.use("Agg")
@@ -31,7 +31,7 @@ def scores(tally, path: str, title: str) -> None:
     ax.set_yticks(range(k), [f"{n} (Elo {r:.0f})" for n, r in zip(names, ratings)])
     ax.set_xlabel("against")
     ax.set_ylabel("player")
-    fig.colorbar(im, ax=ax, label="score: wins + half the draws (95% Wilson interval)")
+    fig.colorbar(im, ax=ax, label="win rate, a draw counting half (95% Wilson interval)")
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(path)
