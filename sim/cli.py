@@ -1,4 +1,4 @@
-"""`sim play | run | stats | odds | matrix | replay | check | import | datasheets`. Bad input gets one clear message and exit status 2."""
+"""`sim play | run | stats | ladder | odds | matrix | replay | check | import | datasheets`. Bad input gets one clear message and exit status 2."""
 
 from __future__ import annotations
 
@@ -50,7 +50,10 @@ def cmd_run(args) -> int:
     with Battle(spec, seed=args.seed) as battle, frozen_heap():
         rec = Recorder(battle, args.scenario) if args.log else None
         try:
-            play(battle, spec, rec)
+            if getattr(args, "explain", False) and battle.turn_state is not None:
+                _play_explained(battle, spec, rec)
+            else:
+                play(battle, spec, rec)
         except ScriptError as e:
             return _err(str(e))
         if not args.quiet:
@@ -62,6 +65,18 @@ def cmd_run(args) -> int:
             except OSError as e:
                 return _err(f"{args.log}: cannot write the log: {e.strerror or e}")
     return 0
+
+
+def _play_explained(battle, spec, recorder) -> None:
+    """`sim run --explain`: the battle played by its players, each Explanation a player makes
+    (what it weighed for a decision and the values, top three: sim.players.base) printed as it
+    comes, before the report. Players that weigh nothing print nothing."""
+    from sim.players import play_battle
+    from sim.players.loop import make_player
+    players = [make_player(kind, side, battle, spec) for side, kind in enumerate(battle.turn_state.mission.players)]
+    for p in players:
+        p.on_explain = lambda e: print(e.text())
+    play_battle(battle, spec, recorder, players=players)
 
 
 def with_players(spec, args):
@@ -228,6 +243,102 @@ def cmd_stats(args) -> int:
     return 0
 
 
+def cmd_ladder(args) -> int:
+    """`sim ladder SCENARIO... --players A,B[,...] --battles N`: every pair of players over N seeds
+    of each scenario, each seed played both ways; each pair's results, the players x players
+    table and the Elo ratings (sim.analysis.ladder)."""
+    import json
+    import os
+    import time
+
+    from sim.errors import ScenarioError
+    from sim.options import last_seed_problem
+    from sim.scenario.load import load_scenario
+    from sim.analysis import ladder as LD
+    from sim.analysis import ladder_report as LR
+    from sim.analysis.workers import WorkerDied
+    try:
+        players = LD.parse_players(args.players)
+    except LD.LadderError as e:
+        return _err(str(e))
+    if not 1 <= args.battles <= LD.MAX_BATTLES:
+        return _err(f"--battles: expected a whole number of seeds from 1 to {LD.MAX_BATTLES:,}, found {args.battles}")
+    if args.address is not None and args.backend != "ray":
+        return _err(f"--address: expected it with --backend ray, found --backend {args.backend}")
+    if args.json and args.markdown:
+        return _err("--json: expected it or --markdown, found both")
+    bad = _plot_path(args.plot)
+    if bad:
+        return _err(bad)
+    if args.logs is not None and os.path.exists(args.logs) and not os.path.isdir(args.logs):
+        return _err(f"--logs: expected a folder for the replay logs, found a file: {args.logs}")
+    specs, firsts = [], []
+    for path in args.scenario:
+        try:
+            spec = load_scenario(path)
+        except ScenarioError as e:
+            return _err(str(e))
+        if spec.mission is None:
+            return _err(f"{path}: expected a [mission] table (a ladder plays whole battles), found a free-play "
+                        f"scenario")
+        first = spec.seed if args.seed is None else args.seed
+        bad = last_seed_problem(first, args.battles, args.seed is not None)
+        if bad:
+            return _err(bad if args.seed is not None else f"{path}: {bad}")
+        specs.append(spec)
+        firsts.append(first)
+    lad = LD.Ladder(tuple(specs), tuple(args.scenario), players, args.battles, tuple(firsts), args.logs)
+    jobs = min(args.jobs if args.jobs is not None else (os.cpu_count() or 1), lad.total)
+    tally = LD.Tally(lad)
+    start = time.perf_counter()
+    if args.backend == "ray":
+        import importlib.util
+        if importlib.util.find_spec("ray") is None:
+            return _err("--backend: expected ray installed (pip install -e .[cluster]), found it missing")
+        source = LD.iter_games_ray(lad, args.address, args.jobs)
+    else:
+        source = LD.iter_games(lad, jobs)
+    bar = _progress(lad.total, args.quiet, "battle")
+    try:
+        with _stopped_by_signals(), closing(source) as games:
+            for r in games:
+                tally.add(r)
+                if bar is not None:
+                    bar.update(1)
+    except KeyboardInterrupt:
+        print(f"sim: interrupted after {tally.n} battles", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Terminated:
+        print(f"sim: terminated after {tally.n} battles", file=sys.stderr)
+        return EXIT_TERMINATED
+    except WorkerDied as e:
+        print(f"sim: {e} ({tally.n:,} done)", file=sys.stderr)
+        return 1
+    except OSError as e:  # (a replay log that cannot be written)
+        return _err(f"--logs: cannot write a replay log: {e.strerror or e}")
+    finally:
+        if bar is not None:
+            bar.close()
+    secs = time.perf_counter() - start
+    if args.plot:
+        try:
+            from sim.plots import ladder as plot_ladder
+            plot_ladder.scores(tally, args.plot, f"ladder: {lad.battles} seed(s) a pair, both ways, "
+                               f"{', '.join(os.path.basename(p) for p in lad.paths)}")
+        except (OSError, ValueError) as e:
+            return _err(f"{args.plot}: cannot write the plot: {getattr(e, 'strerror', None) or e}")
+    if args.json:
+        print(json.dumps({**LR.as_dict(tally), "elapsed_s": round(secs, 3)}, indent=1, sort_keys=True))
+        return 0
+    if args.markdown:
+        print(LR.markdown(tally))
+        return 0
+    where = (f"Ray ({args.address or 'local'})" if args.backend == "ray" else f"{jobs} process(es)")
+    print(f"{where}, {secs:.1f} s ({lad.total / max(secs, 1e-9):.2f} battles/s)")
+    print(LR.text(tally))
+    return 0
+
+
 def _plot_path(path: str | None) -> str | None:
     """None when ``path`` is a .png or .svg file name (or no path), else the message."""
     if path is None:
@@ -327,7 +438,7 @@ def cmd_matrix(args) -> int:
     return 0
 
 
-def _progress(total: int, quiet: bool):
+def _progress(total: int, quiet: bool, unit: str = "run"):
     """A progress bar on standard error (runs, runs/s, time left), or None: with --quiet, when
     standard error is not a terminal, or without tqdm."""
     if quiet or not sys.stderr.isatty():
@@ -337,7 +448,7 @@ def _progress(total: int, quiet: bool):
     except ImportError:
         return None
     # (the bar's own carriage returns go to the stream itself; it prints only numbers)
-    return tqdm(total=total, unit="run", file=getattr(sys.stderr, "unescaped", sys.stderr),
+    return tqdm(total=total, unit=unit, file=getattr(sys.stderr, "unescaped", sys.stderr),
                 dynamic_ncols=True, mininterval=0.2, leave=False)
 
 
@@ -634,6 +745,9 @@ def _main(argv=None) -> int:
     a.add_argument("--seed", type=OPT.seed)
     a.add_argument("--log", help="write the replay log (JSON Lines) here")
     a.add_argument("--quiet", action="store_true")
+    a.add_argument("--explain", action="store_true",
+                   help="print what the players weighed for each of their decisions (the options and their "
+                   "expected values, top three), as they play")
     _player_options(a)
     a.set_defaults(fn=cmd_run)
     a = sub.add_parser("stats", help="play a scenario's script with many seeds and summarise the outcomes")
@@ -650,6 +764,26 @@ def _main(argv=None) -> int:
     a.add_argument("--plot", help="write each unit's models-destroyed distribution here (.png or .svg)")
     _player_options(a)
     a.set_defaults(fn=cmd_stats)
+    a = sub.add_parser("ladder", help="play every pair of players over seeded battles, sides swapped: "
+                       "win rates with intervals, VP margins, Elo ratings")
+    a.add_argument("scenario", nargs="+", help="scenario files with a [mission] (each is played by every pair)")
+    a.add_argument("--players", default="default,random,tactician",
+                   help="comma-separated players, two or more (KIND, or KIND:NUMBER for a kind that takes a "
+                   "budget, e.g. search:0.5; default: default,random,tactician)")
+    from sim.analysis.ladder import MAX_BATTLES
+    a.add_argument("--battles", type=OPT.whole(1, MAX_BATTLES, "a whole number of seeds"), default=10,
+                   help="seeds per pair and scenario, each played both ways (default 10: 20 battles a pair)")
+    a.add_argument("--seed", type=OPT.seed, help="the first seed (default: each scenario's)")
+    a.add_argument("--jobs", type=OPT.jobs, help="processes side by side (default: one per core)")
+    a.add_argument("--backend", choices=("process", "ray"), default="process",
+                   help="where the battles go: local processes (--jobs) or Ray (pip install -e .[cluster])")
+    a.add_argument("--address", help="with --backend ray: an existing Ray cluster, HOST:PORT")
+    a.add_argument("--json", action="store_true", help="print the results as JSON")
+    a.add_argument("--markdown", action="store_true", help="print the players x players tables as Markdown")
+    a.add_argument("--plot", help="write the score matrix here (.png or .svg)")
+    a.add_argument("--logs", help="write every battle's replay log into this folder (sim replay plays one back)")
+    a.add_argument("--quiet", action="store_true", help="no progress bar")
+    a.set_defaults(fn=cmd_ladder)
     a = sub.add_parser("odds", help="exact odds of one attack: a script step, or a unit against a target")
     a.add_argument("scenario")
     a.add_argument("--step", type=OPT.step, help="the script's step N (from 1); the steps before it are played")

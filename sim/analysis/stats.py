@@ -116,7 +116,7 @@ RAY_IN_FLIGHT = 4  # tasks in flight per worker: results come back in order with
 
 
 def iter_runs_ray(spec, first: int, runs: int, address: str | None = None, workers: int | None = None,
-                  chunk: int | None = None) -> Iterator[RunResult]:
+                  chunk: int | None = None, task=None) -> Iterator[RunResult]:
     """iter_runs on Ray: the seeds in chunks, one task each, a few per worker in flight, their
     results yielded in seed order (so the tally, and the summary, are those of ``jobs`` = 1).
     ``address`` (HOST:PORT, or "auto"): an existing cluster, which needs this package only as
@@ -124,7 +124,9 @@ def iter_runs_ray(spec, first: int, runs: int, address: str | None = None, worke
     ``workers`` CPUs (default: every core), shut down at the end. The scenario goes to the
     workers once, through the object store (their files are not read). A local Ray's session
     folder is one of ours, removed at the end, and a watchdog ends its processes and removes
-    the folder if this process is killed (sim.analysis.reaper)."""
+    the folder if this process is killed (sim.analysis.reaper). ``task``: the function a Ray task
+    runs, ``task(spec, lo, n)`` -> the results of lo .. lo + n - 1 (default ``_ray_chunk``;
+    `sim ladder` sends its own, games for seeds)."""
     import os
 
     import ray
@@ -143,7 +145,7 @@ def iter_runs_ray(spec, first: int, runs: int, address: str | None = None, worke
             with _ray_signals(defer=False):
                 ray.init(runtime_env=env, log_to_driver=False, **kw)
         with _ray_signals(defer=True) as check:
-            yield from _ray_runs(spec, first, runs, chunk, check)
+            yield from _ray_runs(spec, first, runs, chunk, check, task or _ray_chunk)
 
 
 @contextlib.contextmanager
@@ -208,7 +210,7 @@ def _ray_signals(defer: bool):
                     signal.signal(s, h)
 
 
-def _ray_runs(spec, first: int, runs: int, chunk: int | None, check) -> Iterator[RunResult]:
+def _ray_runs(spec, first: int, runs: int, chunk: int | None, check, fn=_ray_chunk) -> Iterator[RunResult]:
     """iter_runs_ray's work on a Ray already running, ``check()`` called every fifth of a second
     while it waits (a signal noted is answered then: _ray_signals). A task whose worker died
     (killed, out of memory) raises workers.WorkerDied: the runs from its chunk on are lost."""
@@ -219,7 +221,7 @@ def _ray_runs(spec, first: int, runs: int, chunk: int | None, check) -> Iterator
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = chunk or max(1, min(runs // (cpus * 8), RAY_CHUNK))
-        task = ray.remote(_ray_chunk).options(num_cpus=1, max_retries=0)
+        task = ray.remote(fn).options(num_cpus=1, max_retries=0)
         ref = ray.put(spec)
         starts = range(first, first + runs, size)
         nxt = iter(starts)
