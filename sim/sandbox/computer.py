@@ -153,8 +153,10 @@ def command_words(sb, cmd) -> str:
         return "declares its battle formations: " + ", ".join(_name(sb, r) for r in cmd.reserves) + \
             " in strategic reserves"
     if isinstance(cmd, EndPhase):
-        if ts is None or ts.round == 0:
+        if ts is None:
             return "is done"
+        if ts.round == 0:
+            return f"is done with the {ts.pre_battle} step" if ts.pre_battle is not None else "is done"
         if ts.phase == Phase.FIGHT and ts.step is not None:
             return f"is done in the Fight phase's {ts.step} step (round {ts.round})"
         return f"ends its {PHASE_NAMES[ts.phase]} (round {ts.round})"
@@ -179,7 +181,7 @@ class ComputerMixin:
         self._ai_acc = 0.0
         self._ai_thinking = False
         self._ai_once = False  # "." pressed: one command now
-        self._ai_cmd = None  # (side, Choice) of the command being resolved
+        self._ai_cmd = None  # (side, Choice, its words) of the command being resolved
         self._ai_submitting = False  # (the computer's command at the door: not refused as the person's)
         self._ai_turn_key = None
         self.ai_notes_of: dict = {}  # battle -> {event index: [log lines]}
@@ -262,8 +264,8 @@ class ComputerMixin:
         ts = b.turn_state
         if ts is None:
             return
-        if not self.resolving:
-            self._ai_cmd = None  # (a command of the computer's is over, or was undone)
+        if not self.resolving and self._ai_cmd is not None:
+            self._ai_cmd = None  # (a command of the computer's was undone)
         if b.pending is not None or self.resolving:
             self._ai_resolve()  # (a decision of the person's waits: the orders panel asks it)
             return
@@ -284,8 +286,7 @@ class ComputerMixin:
                 return
         if not self._ai_thinking:  # (this frame says so; the next one chooses)
             self._ai_thinking = True
-            self.status = f"{self.ai_who(side)} is thinking..."
-            self.dirty |= {"orders"}
+            self.status = f"{self.ai_who(side)} is thinking..."  # (the status line: drawn before it chooses)
             return
         self._ai_thinking = False
         self._ai_once = False
@@ -296,6 +297,7 @@ class ComputerMixin:
         """The person's choice: the computer waits (said once, when it comes to them)."""
         ts = self.battle.turn_state
         key = (ts.round, ts.active, str(ts.phase), str(ts.step), str(ts.pre_battle), side)
+        self._ai_once = False  # (a "." pressed on the person's turn is not kept for the computer's)
         if key != self._ai_turn_key and self.ai_turn_changed(key):
             self.status = f"your turn, {self.spec.armies[side].name}: {where(ts)} - the computer waits"
             self.dirty |= {"orders"}
@@ -338,15 +340,13 @@ class ComputerMixin:
             self._ai_log(start, f"{line} - refused")
             return
         self._ai_log(start, line)
-        self._ai_cmd = (side, choice)
+        self._ai_cmd = (side, choice, words)
         if uid is not None and uid in self.scene.units:
             self.selected_unit, self.selected_model = uid, None
             self.highlighted = set(before)
             self.ai_trail = (self.clock, uid, side, before, targets)
             self.dirty |= {"card"}
         self._ai_resolve()
-        if not self.resolving:
-            self.status = words
 
     def _ai_log(self, at: int, line: str) -> None:
         self.ai_notes.setdefault(at, []).append(line)
@@ -355,20 +355,27 @@ class ComputerMixin:
 
     def _ai_resolve(self) -> None:
         """The computer's decisions answered, and its command resolved to its end, within this
-        frame; it stops at a decision of the person's (and leaves the person's own command to
-        be stepped by the person)."""
+        frame; it stops at a decision of the person's. The person's own attacks are theirs to
+        step; their other commands go on once their decisions are answered."""
         b = self.battle
         for _ in range(1000):
             req = b.pending
             if req is not None:
                 if req.player not in self.ai or not self._ai_answer(req):
                     break
-            elif self.resolving and self._ai_cmd is not None:
+            elif self.resolving and (self._ai_cmd is not None or self._resolves_at_once()):
                 self.finish()
             else:
                 break
-        if not self.resolving:
+        if not self.resolving and self._ai_cmd is not None:
+            side, _choice, words = self._ai_cmd
+            self.status = f"{self.spec.armies[side].name} (computer): {words}"  # (names, not the outcome's ids)
             self._ai_cmd = None
+
+    def _resolves_at_once(self) -> bool:
+        """The person's command being resolved is one the sandbox resolves at once but for its
+        decisions (not an attack stepped through): once answered, it goes on by itself."""
+        return self._cmd is not None and not self._cmd[0].attacks
 
     def _ai_answer(self, req) -> bool:
         """The computer's own decision: its player's answer (the Choice's, for its command),

@@ -63,7 +63,7 @@ def build_section(flow, sb) -> None:
     flow.label(f"Computer: {who}", "#subheading")
     ts = sb.battle.turn_state
     if ts is not None and not ts.over and ts.round and ts.chooser in sb.ai:
-        state = "thinking..." if sb._ai_thinking else "paused" if sb.ai_paused else f"playing, {speed_text(sb.ai_speed)}"
+        state = "paused" if sb.ai_paused else f"playing, {speed_text(sb.ai_speed)}"
         flow.para(f"its turn: {state}", "#warning" if sb.ai_paused else "#muted")
     flow.newline()
     flow.button("Resume (A)" if sb.ai_paused else "Pause (A)", sb.ai_toggle_pause, name="ai:pause",

@@ -153,6 +153,35 @@ def test_the_computer_answers_its_decisions_in_the_persons_turn(make_ai):
     assert theirs, "the shot asked the computer nothing (the test needs a decision of its)"
 
 
+def test_the_computer_makes_its_pre_battle_steps(make_ai):
+    """A battle deployed by the rules: the computer declares its formations, deploys and scouts
+    for its side; the person's steps wait for the person (here: the default player's commands
+    through the sandbox's door, as the person's drops would be)."""
+    from sim.players.default import DefaultPlayer
+    d = make_ai(ROOT / "scenarios" / "deployment.toml", ai={1: "default"}, ai_speed=20)
+    sb = d.sb
+    d.key(pygame.K_e, "e")
+    person = DefaultPlayer(0, sb.battle, sb.spec)
+    for _ in range(3000):
+        d.pump(1, draw=False)
+        ts, req = sb.battle.turn_state, sb.battle.pending
+        if req is not None:
+            assert req.player not in sb.ai
+            answer_by_panel(d)
+        elif ts.round >= 1:
+            break
+        elif ts.chooser == 0 and not sb.resolving:
+            assert sb.submit(person.choose(sb.battle).command), sb.status
+    else:
+        raise AssertionError(f"the deployment did not end: {sb.status}")
+    lines = notes(sb)
+    assert any("declares its battle formations" in t for t in lines), lines
+    assert sum(" is deployed" in t for t in lines) >= 5
+    sb.battle._enter()
+    from sim.plan import deployment as PD
+    assert PD.to_deploy(1) == []
+
+
 # ------------------------------------------------------------------------------ pacing
 def test_pause_step_and_speed_keys(make_ai):
     d = make_ai(TABLE, ai={1: "default"}, ai_speed=0)  # (0: starts paused)
