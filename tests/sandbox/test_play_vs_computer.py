@@ -41,8 +41,8 @@ def answer_by_panel(d) -> None:
 def play_computer_turn(d, limit: int = 3000) -> list[tuple[int, str, str]]:
     """Pump frames until the computer's turn is over and the person's (red's round 1 Movement
     phase) begins; the person answers what they are asked and passes when the Fight phase's
-    steps give them the choice. Returns (active side, kind, prompt)
-    of each decision the person was asked."""
+    steps give them the choice. Returns (active side, kind, its buttons' texts) of each decision
+    the person was asked."""
     sb = d.sb
     asked = []
     for _ in range(limit):
@@ -50,7 +50,8 @@ def play_computer_turn(d, limit: int = 3000) -> list[tuple[int, str, str]]:
         req = sb.battle.pending
         assert req is None or req.player not in sb.ai, f"the computer's own decision was left to ask: {req.kind}"
         if req is not None:
-            asked.append((sb.battle.turn_state.active, req.kind, req.prompt))
+            labels = [sb.names[f"answer:{o}"].text for o in req.options if f"answer:{o}" in sb.names]
+            asked.append((sb.battle.turn_state.active, req.kind, " | ".join(labels)))
             answer_by_panel(d)
             continue
         ts = sb.battle.turn_state
@@ -108,6 +109,8 @@ def test_the_computer_plays_its_turn_then_waits_for_the_person(make_ai):
         assert not re.search(r"(?<!\()\b[rw]-[a-z]+", t), t  # (no bare unit id)
     # the person was asked their decisions of the computer's turn (Fire Overwatch, saves)
     assert any(active == 1 and kind == "stratagem" for active, kind, _p in asked), asked
+    # (Fire Overwatch's options: shooter -> target, by their names)
+    assert any(re.search(r"Warden [\w ]+(\(w-\w+\))? -> Raider", labels) for _a, _k, labels in asked), asked
     # the person's turn: the app waits
     before, n = sb.battle.state_hash(), len(lines)
     d.pump(60, draw=False)
