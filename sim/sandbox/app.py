@@ -25,7 +25,7 @@ from sim.sandbox import dice_tray, fonts, markers, overlays, panels, style, trac
 from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re-exported)
 from sim.sandbox.battle_flow import BattleFlowMixin
 from sim.sandbox.catalogue_browser import CatalogueMixin
-from sim.sandbox.computer import DEFAULT_SPEED, ComputerDialogMixin, ComputerMixin, draw_trail
+from sim.sandbox.computer import DEFAULT_SPEED, ComputerDialogMixin, ComputerMixin, draw_trail, slide
 from sim.sandbox.confirm import ConfirmMixin
 from sim.sandbox.deploy_flow import DeployMixin, roll_off_line
 from sim.sandbox.import_dialog import ImportMixin
@@ -477,6 +477,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
                        if 0 <= self.clock - t < FADE}
         self._pool_marks(look)
         self.tools_look(look)
+        slide(self, look)  # (the computer's moved models slide into place: computer.py)
         return look
 
     def _pool_marks(self, look: Look) -> None:

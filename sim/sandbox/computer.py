@@ -32,6 +32,7 @@ DEFAULT_SPEED = 2.0
 DEFAULT_KIND = "tactician"
 TRAIL = 2.5  # seconds a command's trail (moved models, a shot's line) stays on the table
 TRAIL_COLOUR = (250, 236, 120)
+SLIDE = 0.45  # seconds the computer's moved models take to slide from where they stood (a drawing)
 
 
 def ai_kinds() -> tuple[str, ...]:
@@ -405,6 +406,24 @@ class ComputerMixin:
 
 
 # ============================================================================ drawing
+def slide(sb, look) -> None:
+    """The computer's moved models drawn sliding from where they stood to where they are, for
+    the first SLIDE seconds after its command (as ghosts of the Look: nothing moves in the
+    world, which has them where the command put them already)."""
+    t = sb.ai_trail
+    if t is None or look.ghosts or sb.drag is not None:
+        return
+    age = sb.clock - t[0]
+    if not 0 <= age < SLIDE:
+        return
+    k = age / SLIDE
+    k = k * k * (3 - 2 * k)  # (eased)
+    for mid, (x0, y0) in t[3].items():
+        m = sb.scene.models.get(mid)
+        if m is not None and m.alive and math.hypot(m.x - x0, m.y - y0) > 0.05:
+            look.ghosts[mid] = (x0 + (m.x - x0) * k, y0 + (m.y - y0) * k)
+
+
 def draw_trail(surf, sb) -> None:
     """The computer's last command on the table, fading: where its models stood (small rings)
     and a line to where they are; a line from it to each unit it targets."""
@@ -492,7 +511,7 @@ class ComputerDialogMixin:
     def ai_dialog_key(self, k) -> bool:
         """Keys while the dialog is open: Enter plays, Esc closes it (hot-seat unless chosen);
         the others do nothing (True: the key was the dialog's)."""
-        if not self.ai_dialog_open:
+        if not self.ai_dialog_open or k == pygame.K_F1:  # (the help still opens)
             return False
         if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
             self.close_ai_dialog()

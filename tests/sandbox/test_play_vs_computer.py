@@ -238,3 +238,22 @@ def test_parse_ai_and_speed():
     assert parse_speed("0") == 0 and parse_speed("2.5") == 2.5
     with pytest.raises(ValueError):
         parse_speed("nan")
+
+
+def test_a_moved_unit_slides_into_place_and_the_world_stays(make_ai):
+    """The computer's moved models are drawn sliding from where they stood (ghosts of the Look)
+    for SLIDE seconds, then where they are; drawing them changes nothing in the world."""
+    from sim.sandbox.computer import SLIDE
+    d = make_ai(TABLE, ai={1: "default"})
+    sb = d.sb
+    m = sb.scene.models["r-wolves/1"]
+    sb.ai_trail = (sb.clock, "r-wolves", 1, {m.id: (m.x - 4.0, m.y)}, ("w-squad1",))
+    before = sb.battle.state_hash()
+    sb.clock += SLIDE / 2
+    x, y = sb.look().ghosts[m.id]
+    assert m.x - 4.0 < x < m.x and y == pytest.approx(m.y)
+    sb.draw()
+    sb.clock += SLIDE
+    assert m.id not in sb.look().ghosts
+    sb.draw()
+    assert sb.battle.state_hash() == before
