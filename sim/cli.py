@@ -467,8 +467,30 @@ def cmd_replay(args) -> int:
 
 
 def cmd_play(args) -> int:
+    from sim.sandbox.computer import DEFAULT_SPEED, parse_ai, parse_speed
+    try:
+        ai = parse_ai(args.ai) if args.ai is not None else None
+        speed = parse_speed(args.ai_speed) if args.ai_speed is not None else DEFAULT_SPEED
+    except ValueError as e:
+        return _err(str(e))
+    if args.ai_speed is not None and not ai:
+        return _err("--ai-speed: goes with --ai SIDE (the side the computer plays)")
+    if ai and args.replay is not None:
+        return _err("--ai: a replay is watched, not played: leave out --ai or --replay")
+    if ai:
+        from sim.errors import ScenarioError
+        from sim.rules.turn import PLAYER
+        from sim.scenario.load import load_scenario
+        try:
+            spec = load_scenario(args.scenario)
+        except ScenarioError as e:
+            return _err(str(e))
+        if spec.mission is None:
+            return _err(f"--ai: {args.scenario} has no [mission]: the computer plays a side of a battle with a "
+                        f"mission (this scenario is free play)")
     if args.headless:
-        return cmd_run(argparse.Namespace(scenario=args.scenario, seed=args.seed, log=None, quiet=False))
+        sides = {PLAYER[s]: k for s, k in ai.items()} if ai else {}
+        return cmd_run(argparse.Namespace(scenario=args.scenario, seed=args.seed, log=None, quiet=False, **sides))
     try:
         from sim.sandbox.app import run_sandbox
     except ImportError as e:  # the sandbox is optional until it lands
@@ -476,7 +498,8 @@ def cmd_play(args) -> int:
         return cmd_run(argparse.Namespace(scenario=args.scenario, seed=args.seed, log=None, quiet=False))
     if args.replay_scenario is not None and args.replay is None:
         return _err("--scenario: goes with --replay LOG (the scenario to replay it against)")
-    return run_sandbox(args.scenario, args.seed, replay=args.replay, replay_scenario=args.replay_scenario)
+    return run_sandbox(args.scenario, args.seed, replay=args.replay, replay_scenario=args.replay_scenario,
+                       ai=ai, ai_speed=speed)
 
 
 def cmd_import(args) -> int:
@@ -739,6 +762,11 @@ def _main(argv=None) -> int:
     a.add_argument("--replay", help="open a replay log to step through (forward, back, play)")
     a.add_argument("--scenario", dest="replay_scenario",
                    help="with --replay: the scenario file to replay it against (as sim replay --scenario)")
+    a.add_argument("--ai", action="append", metavar="SIDE[:PLAYER]",
+                   help="the computer plays SIDE (red or blue; again for both) with PLAYER (default, random or "
+                        "tactician; default: tactician); none: hot-seat, no dialog (default: a dialog asks)")
+    a.add_argument("--ai-speed", metavar="N",
+                   help="the computer's commands a second (default 2; 0: paused, '.' plays one command)")
     a.set_defaults(fn=cmd_play)
     a = sub.add_parser("run", help="play a scenario's script headless and print the battle report")
     a.add_argument("scenario")

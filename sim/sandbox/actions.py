@@ -129,6 +129,10 @@ class ActionsMixin:
         if self.mode != "battle":
             self.status = "leave set-up (F2) or the replay (Esc) to give orders"
             return False
+        why = self.ai_refusal(cmd)  # (the computer's side is the computer's to command: computer.py)
+        if why:
+            self.status = why
+            return False
         try:
             self.battle.submit(cmd)
         except Refusal as e:
@@ -169,7 +173,8 @@ class ActionsMixin:
         req = self.battle.pending
         if req is not None:
             who = self.battle.scenario.armies[req.player].name
-            self.status = f"decision for {who}: {req.prompt or req.kind} (see the orders panel)"
+            self.status = f"{who} (the computer) decides" if req.player in self.ai else \
+                f"decision for {who}: {req.prompt or req.kind} (see the orders panel)"
         else:
             self.status = f"resolving {self.stage_text()} - Step (Space), Auto (P) or Finish"
 

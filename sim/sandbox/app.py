@@ -25,6 +25,7 @@ from sim.sandbox import dice_tray, fonts, markers, overlays, panels, style, trac
 from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re-exported)
 from sim.sandbox.battle_flow import BattleFlowMixin
 from sim.sandbox.catalogue_browser import CatalogueMixin
+from sim.sandbox.computer import DEFAULT_SPEED, ComputerDialogMixin, ComputerMixin, draw_trail, slide
 from sim.sandbox.confirm import ConfirmMixin
 from sim.sandbox.deploy_flow import DeployMixin, roll_off_line
 from sim.sandbox.import_dialog import ImportMixin
@@ -51,7 +52,7 @@ LOG_ITEMS = 4000  # log lines kept in the (scrolling) list widget: in practice t
 
 
 class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin, UndoMixin, ConfirmMixin,
-              ToolsMixin, ImportMixin, CatalogueMixin, DeployMixin):
+              ToolsMixin, ImportMixin, CatalogueMixin, DeployMixin, ComputerMixin, ComputerDialogMixin):
     # sizes at UI scale 1 (multiplied by self.scale)
     STATUS_H = 30
 
@@ -61,7 +62,11 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
     CARD_SHARE = 0.42  # of the window's height, for the unit card
 
     def __init__(self, scenario_path, surface: pygame.Surface | None = None, size=(1440, 900),
-                 seed: int | None = None, save_dir: str | Path = "sandbox-saves"):
+                 seed: int | None = None, save_dir: str | Path = "sandbox-saves", ai: dict | None = None,
+                 ai_speed: float = DEFAULT_SPEED, ask_ai: bool = False):
+        """``ai``: {side: player kind} the computer plays (sim.sandbox.computer; none: hot-seat),
+        ``ai_speed`` its commands a second (0: paused); ``ask_ai``: open the dialog that asks who
+        the computer plays (a battle with a mission)."""
         if not pygame.get_init():
             pygame.init()
         self.surface = surface if surface is not None else pygame.Surface(size)
@@ -98,9 +103,13 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self._stash = None  # the battle set aside while a replay is watched (replay_view.py)
         self.zones = markers.ZoneLayer()
         self.odds = OddsView()  # the declared order's odds (odds_panel.py)
+        self.init_computer(ai, ai_speed)  # the computer playing a side (computer.py)
         self.start_battle(self.spec, seed)  # also: order, drag, press, resolving, ... (per battle)
         self.status = f"{self.spec.name} - click a unit to select it (F1 for help)"
         self.camera = Camera(self.spec.board, pygame.Rect(0, 0, *self.size))
+        self.ai_dialog_open = bool(ask_ai and self.mission and self.battle.turn_state.round == 0)
+        if self.ai_dialog_open:
+            self.status = "who plays each army? Choose, then Play (Enter)"
         self._new_manager()
         self._build()
 
@@ -219,6 +228,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.footer_flow = None
         self.action_flow = None
         self.tracker_flow = None
+        self.ai_dialog_flow = None
         self.dirty = {"card", "orders", "log", "dice", "action", "tracker"}
         self._refresh_panels(force_log=True)
 
@@ -340,6 +350,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
                 body, foot = panels.build_orders, panels.build_footer
             self._rebuild_footer(foot)
             self._rebuild_flow("orders_flow", "orders", body)
+            self.refresh_ai_dialog()  # (over the table while it asks who the computer plays)
         if "tracker" in self.dirty or "action" in self.dirty:
             if self.tracker_flow is not None:
                 self.tracker_flow.kill()
@@ -371,7 +382,10 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         on the next rows; every row of an event highlights its models when clicked)."""
         ev = self.battle.events
         new = []
+        notes = self.ai_notes  # (the computer's commands in words, before their events: computer.py)
         for i in range(self._seen_events, len(ev)):
+            for note in notes.get(i, ()):
+                new.append((note, f"#ev{i}"))
             line = describe(ev[i]) or roll_off_line(ev[i], [a.name for a in self.spec.armies])
             if line:
                 for sub in line.split("\n"):
@@ -411,6 +425,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.clock += dt
         self.confirm_update()
         self.replay_update(dt)
+        self.computer_update(dt)  # the computer's side: a command per tick of its pacing (computer.py)
         if self.auto and self.resolving and self.battle.pending is None:
             self._acc += dt
             while self._acc >= 1.0 / self.speed and self.resolving and self.battle.pending is None:
@@ -462,6 +477,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
                        if 0 <= self.clock - t < FADE}
         self._pool_marks(look)
         self.tools_look(look)
+        slide(self, look)  # (the computer's moved models slide into place: computer.py)
         return look
 
     def _pool_marks(self, look: Look) -> None:
@@ -532,12 +548,17 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             overlays.draw_hidden_marks(surf, cam, self.scene, self.battle.visibility.hidden_models())
         self.draw_tools(surf, look)  # links, move verdict, placements, range rings, tape
         self.draw_deploy(surf)  # a unit being set up before the battle (deploy_flow.py)
+        draw_trail(surf, self)  # the computer's last command, fading (computer.py)
         surf.set_clip(None)
         if self.rects["tracker"].h:
             tracker.draw_strip(surf, self.rects["tracker"])
             self.tracker_shown = tracker.draw_tracker(surf, self.rects["tracker_text"],
                                                       tracker.tracker_info(self.battle), self.colours,
                                                       ui=self.scale)
+        if self.ai_dialog_open:  # (the table dimmed under the dialog asking who the computer plays)
+            veil = pygame.Surface(cam.viewport.size, pygame.SRCALPHA)
+            veil.fill((10, 12, 10, 150))
+            surf.blit(veil, cam.viewport.topleft)
         self.manager.draw_ui(surf)
         tip = self._tip_lines(look)
         if tip:
@@ -612,9 +633,10 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
 
 
 def run_sandbox(scenario_path, seed: int | None = None, replay: str | None = None,
-                replay_scenario: str | None = None) -> int:
+                replay_scenario: str | None = None, ai: dict | None = None, ai_speed: float = DEFAULT_SPEED) -> int:
     """Open the sandbox window on a scenario (or, with ``replay``, watching that replay log).
-    Returns a process exit status."""
+    ``ai``: {side: player kind} the computer plays (None: ask in a dialog when the scenario has
+    a mission; {}: hot-seat). Returns a process exit status."""
     from sim.errors import ScenarioError
     headless = os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen")
     if not headless and os.name != "nt" and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
@@ -630,10 +652,16 @@ def run_sandbox(scenario_path, seed: int | None = None, replay: str | None = Non
               file=sys.stderr)
         return 2
     try:
-        sb = Sandbox(scenario_path, screen, seed=seed)
+        sb = Sandbox(scenario_path, screen, seed=seed, ai=ai, ai_speed=ai_speed,
+                     ask_ai=ai is None and replay is None)
     except ScenarioError as e:
         pygame.quit()
         print(f"sim: {e}", file=sys.stderr)
+        return 2
+    if ai and not sb.mission:
+        pygame.quit()
+        print(f"sim: --ai: {scenario_path} has no [mission]: the computer plays a side of a battle with a "
+              f"mission (this scenario is free play)", file=sys.stderr)
         return 2
     if replay is not None and not sb.open_replay(replay, replay_scenario):
         pygame.quit()

@@ -258,7 +258,10 @@ class BattleFlowMixin:
         what = f"{record.kind} {unit}".strip()
         if req is not None:
             who = self.battle.scenario.armies[req.player].name
-            self.status = f"{what}: {who} decides - {req.prompt or req.kind} (the orders panel)"
+            if req.player in self.ai:  # (the computer's own: answered by its player, never asked)
+                self.status = f"{what}: {who} (the computer) decides"
+            else:
+                self.status = f"{what}: {who} decides - {req.prompt or req.kind} (the orders panel)"
         else:
             self.status = f"resolving {what}: {self.stage_text()} - Step (Space), Auto (P) or Finish"
 
@@ -308,6 +311,8 @@ def build_phase_panel(flow, sb) -> None:
         flow.para(line, "#warning" if required else "#muted")
     flow.newline()
     if info.round == 0:
+        from sim.sandbox.computer_panel import build_pre_battle_choice
+        build_pre_battle_choice(flow, sb)  # (who the computer plays, and the dialog's button)
         flow.button("Start battle  (E)", sb.start_mission, name="phase:start-panel", object_id="#primary")
         flow.newline()
     ts = b.turn_state

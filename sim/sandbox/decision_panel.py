@@ -30,6 +30,9 @@ def option_label(sb, req, opt) -> tuple[str, int | None]:
     if opt == "use":
         target = req.context.get("target")
         return f"Use {name} ({cost} CP)" + (f" on {target}" if target else ""), cost
+    if " -> " in str(opt):  # "unit -> target" (Fire Overwatch's shooter and target): by their names
+        uid, tid = str(opt).split(" -> ", 1)
+        return f"{option_text(sb, uid)} -> {option_text(sb, tid)} ({cost} CP)", cost
     if ": " in str(opt):  # "unit: mode" (15.11's modes)
         uid, mode = str(opt).split(": ", 1)
         return f"{_unit_name(sb, uid)}: {mode} ({cost} CP)", cost

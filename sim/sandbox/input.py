@@ -57,6 +57,8 @@ class InputMixin:
         if self.show_help and k in (pygame.K_ESCAPE, pygame.K_F1):
             self.show_help = False
             return
+        if self.ai_dialog_key(k):  # (the dialog asking who the computer plays: Enter, Esc)
+            return
         if k == pygame.K_F1 or uni == "?":
             self.toggle_help()
         elif ctrl and k == pygame.K_s:
@@ -77,6 +79,14 @@ class InputMixin:
             self._replay_key(k, bool(mods & pygame.KMOD_SHIFT))
         elif self.tool_key(e):  # T tape, C charge, I pile in, O consolidate (sim.sandbox.tools)
             pass
+        elif k == pygame.K_a:  # the computer: pause / resume, one command, slower, faster (computer.py)
+            self.ai_toggle_pause()
+        elif k == pygame.K_PERIOD or uni == ".":
+            self.ai_step_once()
+        elif k == pygame.K_LEFTBRACKET or uni == "[":
+            self.ai_faster(-1)
+        elif k == pygame.K_RIGHTBRACKET or uni == "]":
+            self.ai_faster(1)
         elif k == pygame.K_s:
             self.begin_shoot()
         elif k == pygame.K_f:

@@ -239,6 +239,7 @@ HELP = [
     ("V", "sight: shade what the selected model cannot see, lines of sight"),
     ("Tab", "next unit"),
     ("E", "start the battle / end the phase (free play: the turn)"),
+    ("A   .   [   ]", "the computer: pause / resume, one command, slower, faster"),
     ("Ctrl+Z", "undo the phase's last command;  Ctrl+R  restart"),
     ("Home  or  0", "fit the table to the window"),
     ("Ctrl+S", "save the replay log;  Ctrl+T  save the table"),

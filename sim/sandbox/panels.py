@@ -163,6 +163,13 @@ def build_orders(flow, sb) -> None:
 
 
 def _idle(flow, sb) -> None:
+    if sb.ai and sb.mode == "battle" and sb.battle.turn_state is not None and sb.battle.turn_state.round:  # the computer playing a side (computer_panel.py)
+        from sim.sandbox.computer_panel import build_section
+        build_section(flow, sb)
+        if sb.battle.turn_state.chooser in sb.ai:  # (its turn: nothing to order; the phase as it goes)
+            from sim.sandbox.battle_flow import build_phase_panel
+            build_phase_panel(flow, sb)
+            return
     if sb.pre_battle_step is not None:  # 26 steps 7-11: the deployment as a phase
         from sim.sandbox.deploy_flow import build_pre_battle_panel
         build_pre_battle_panel(flow, sb)

@@ -58,7 +58,12 @@ class UndoMixin:
         except (Refusal, ValueError, KeyError, TypeError) as e:  # (a bug: the log replays by design)
             self.status = f"undo failed: the battle could not be simulated again: {e}"
             return
+        notes = self.ai_notes  # (the computer's lines of the commands kept: the same events)
         self.adopt_battle(battle, rec)
+        self.ai_notes_of = {battle: {i: n for i, n in notes.items() if i < len(battle.events)}}
         self.unsaved = True
         what = f"{last.kind} {getattr(last, 'unit', '')}".strip()
         self.status = f"undone: {what} (the battle simulated again from its start: {len(keep)} command(s))"
+        if self.ai and not self.ai_paused:  # (else the computer would play the same command again)
+            self.ai_paused = True
+            self.status += "; the computer is paused (A resumes)"

@@ -92,9 +92,9 @@ def screen():
 def make(screen, tmp_path):
     made = []
 
-    def _make(scenario, seed=None):
+    def _make(scenario, seed=None, **options):  # (options: the Sandbox's, e.g. ai=, ai_speed=, ask_ai=)
         from sim.sandbox.app import Sandbox
-        sb = Sandbox(str(scenario), screen, seed=seed, save_dir=tmp_path)
+        sb = Sandbox(str(scenario), screen, seed=seed, save_dir=tmp_path, **options)
         made.append(sb)
         return Driver(sb)
 
