@@ -467,7 +467,7 @@ def cmd_replay(args) -> int:
 
 
 def cmd_play(args) -> int:
-    from sim.sandbox.computer import DEFAULT_SPEED, parse_ai, parse_speed
+    from sim.sandbox.computer_options import DEFAULT_SPEED, parse_ai, parse_speed
     try:
         ai = parse_ai(args.ai) if args.ai is not None else None
         speed = parse_speed(args.ai_speed) if args.ai_speed is not None else DEFAULT_SPEED

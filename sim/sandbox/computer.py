@@ -26,57 +26,12 @@ from sim.errors import Refusal
 from sim.phases.gates import where
 from sim.phases.state import Phase
 from sim.rules.turn import PHASE_NAMES, PLAYER
+from sim.sandbox.computer_options import (DEFAULT_KIND, DEFAULT_SPEED, SPEEDS, ai_kinds, parse_ai,  # noqa: F401
+                                         parse_speed, speed_text)
 
-SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 20.0)  # commands a second the speed keys step through
-DEFAULT_SPEED = 2.0
-DEFAULT_KIND = "tactician"
 TRAIL = 2.5  # seconds a command's trail (moved models, a shot's line) stays on the table
 TRAIL_COLOUR = (250, 236, 120)
 SLIDE = 0.45  # seconds the computer's moved models take to slide from where they stood (a drawing)
-
-
-def ai_kinds() -> tuple[str, ...]:
-    """The players that may play a side in the sandbox (every headless kind but a script)."""
-    from sim.players.loop import KINDS
-    return tuple(k for k in KINDS if k != "scripted")
-
-
-def parse_ai(values) -> dict[int, str]:
-    """``--ai`` values ("red", "blue:random", "none") as {side: player kind}. Raises ValueError
-    with the message for a bad one."""
-    kinds = ai_kinds()
-    out: dict[int, str] = {}
-    for raw in values or ():
-        text = str(raw).strip().casefold()
-        if text == "none":
-            continue
-        side, _, kind = text.partition(":")
-        kind = kind or DEFAULT_KIND
-        if side not in PLAYER:
-            raise ValueError(f"--ai {raw}: the side is one of {', '.join(PLAYER)} (or none), "
-                             f"optionally with :PLAYER")
-        if kind not in kinds:
-            raise ValueError(f"--ai {raw}: the computer's player is one of {', '.join(kinds)}, not {kind!r}")
-        s = PLAYER.index(side)
-        if s in out:
-            raise ValueError(f"--ai {raw}: {side} is already given")
-        out[s] = kind
-    return out
-
-
-def parse_speed(text) -> float:
-    """``--ai-speed``: commands a second, 0 (paused: one command per press of ".") to 60."""
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        raise ValueError(f"--ai-speed {text}: a number of commands a second (0 pauses; at most 60)") from None
-    if not (0 <= v <= 60) or math.isnan(v):
-        raise ValueError(f"--ai-speed {text}: a number of commands a second from 0 (paused) to 60")
-    return v
-
-
-def speed_text(v: float) -> str:
-    return f"{v:g}/s"
 
 
 # ============================================================================ words

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pygame
 
 from sim.rules.turn import PLAYER
-from sim.sandbox.computer import SPEEDS, ai_kinds, speed_text
+from sim.sandbox.computer_options import SPEEDS, ai_kinds, speed_text
 
 KEYS = "Keys: A pauses / resumes the computer, '.' plays one command, '[' slower, ']' faster."
 

@@ -18,22 +18,11 @@ no player.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
-
 from sim.commands import EndPhase
 from sim.phases.state import Phase
-from sim.players import deployment as DEP
 from sim.players.base import Choice, Player
 from sim.players.default import DefaultPlayer
-
-
-class Scored(NamedTuple):
-    """A candidate command, its value in the tactician's measure (higher is better) and the
-    choice in words (names, not ids)."""
-
-    value: float
-    command: object
-    label: str
+from sim.players.tactician.scored import Scored
 
 
 class TacticianPlayer(Player):
@@ -63,7 +52,7 @@ class TacticianPlayer(Player):
         self.fresh(battle)
         ts = battle.turn_state
         if ts.pre_battle is not None:  # (26 steps 7-11)
-            return [Scored(0.0, DEP.choose(battle, self.side, None, self.fallback._done), "")]
+            return movement.deploy_candidates(self, battle)
         if ts.phase == Phase.MOVEMENT:
             return movement.candidates(self, battle)
         if ts.phase == Phase.SHOOTING:
@@ -84,3 +73,5 @@ class TacticianPlayer(Player):
     def answer(self, battle, request):
         from sim.players.tactician import decisions
         return decisions.answer(self, battle, request)
+
+__all__ = ["Scored", "TacticianPlayer"]

@@ -26,7 +26,7 @@ from sim.commands import Fight, Selection
 from sim.components import Roster, Unit
 from sim.phases.state import FightStep
 from sim.players import options as O
-from sim.players.tactician import Scored
+from sim.players.tactician.scored import Scored
 from sim.players.tactician import judge as J
 from sim.plan.common import could_shoot
 from sim.plan.fight import fight_eligible, fight_targets, fights_first, nearest_fight_target, selectable_melee

@@ -23,7 +23,7 @@ from sim.commands import ChargeMove, DeclareCharge, charge_command, consolidate_
 from sim.components import Roster, Unit
 from sim.phases.state import FightStep
 from sim.players import options as O
-from sim.players.tactician import Scored
+from sim.players.tactician.scored import Scored
 from sim.players.tactician import judge as J
 from sim.plan import moves as MV
 from sim.plan.fight import was_eligible_to_fight

@@ -23,7 +23,7 @@ from sim.commands import Move, SelectToMove
 from sim.components import Position, Unit
 from sim.phases.scoring import control_levels
 from sim.players import options as O
-from sim.players.tactician import Scored
+from sim.players.tactician.scored import Scored
 from sim.players.base import Weighed
 from sim.players.tactician.threat import ThreatMap, damage, gap, threat_map
 from sim.rules import objectives as OBJ

@@ -17,7 +17,7 @@ from sim.players.tactician import movement as MVT
 from sim.world import queries as W
 
 WEAPONS = {"gun": weapon(24, 1, 3, 4, 0, 1), "blade": weapon("melee", 2, 3, 4, 0, 1),
-           "sword": weapon("melee", 5, 2, 5, -2, 2)}
+           "sword": weapon("melee", 5, 2, 5, -2, 2), "axe": weapon("melee", 8, 2, 6, -3, 3)}
 FAR = [unit("b-far", model([(50, 40)], ["gun"], OC=1), name="Far Sentry")]
 
 
@@ -73,8 +73,9 @@ def test_a_unit_does_not_leave_an_objective_it_alone_holds():
 
 
 def test_a_unit_out_fought_off_an_objective_falls_back():
-    red = [unit("r1", model([(30, 10)], ["gun", "blade"], OC=2), name="Warden Scout")]
-    blue = [unit("b1", model([(26 + 1.6 * i, 11.6) for i in range(6)], ["sword"], OC=1), name="Raider Mob")]
+    # (a lone shooter with no blade, engaged by six axes: whatever it is worth, it loses it all)
+    red = [unit("r1", model([(30, 10)], ["gun"], OC=2), name="Warden Scout")]
+    blue = [unit("b1", model([(26 + 1.6 * i, 11.6) for i in range(6)], ["axe"], OC=1), name="Raider Mob")]
     objs = [{"name": "far", "at": [30, 40], "kind": "central"}]
     b, p = _at_movement(red, blue, objs)
     with b:

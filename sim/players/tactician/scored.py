@@ -1,0 +1,14 @@
+"""A candidate command of the tactician, as its phase modules offer it (and the search player reads it)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Scored(NamedTuple):
+    """A candidate command, its value in the tactician's measure (higher is better) and the
+    choice in words (names, not ids)."""
+
+    value: float
+    command: object
+    label: str
