@@ -33,7 +33,7 @@ import statistics
 import esper
 
 from sim import commands as C
-from sim.commands import EndPhase, Move, SelectToMove, Shoot
+from sim.commands import EndPhase, SelectToMove
 from sim.components import Roster, Unit
 from sim.errors import Refusal
 from sim.phases.state import Phase
@@ -324,23 +324,25 @@ def _first(player: SearchPlayer, cands) -> Choice:
 
 # --- the rules' other options ------------------------------------------------------------------
 def _alternatives(battle, side: int, cmd) -> list:
-    """Other commands for the unit of ``cmd`` (not yet checked): for a normal move, moves toward
-    each other objective, staying still and advancing; for a shot, the same weapons at each of
-    the nearest other enemy units."""
+    """Other commands for the unit of ``cmd`` (not yet checked), by phase: in the Movement
+    phase, for a unit not yet selected to move, moves toward each of the three nearest
+    objectives, staying still and advancing; in the Shooting phase, the unit's weapons at each
+    of the three nearest enemy units."""
     u = battle.units.get(getattr(cmd, "unit", None))
     if u is None:
         return []
     out: list = []
-    if isinstance(cmd, Move) and cmd.mode == "normal" and not cmd.embark:
-        ts = battle.turn_state
-        if ts.in_progress is None and W.unit_state(u).move_selected is None:
+    ts = battle.turn_state
+    if ts.phase == Phase.MOVEMENT:
+        if ts.in_progress is None and W.unit_state(u).move_selected is None and W.unit_state(u).move_type is None \
+                and not W.unit_engaged(u):
             cx, cy = O.centroid(u)
             goals = sorted(ts.objectives, key=lambda o: (math.hypot(o.x - cx, o.y - cy), o.name))
             for o in goals[:3]:
                 out.extend(O.moves_toward(battle, u, (o.x, o.y), "normal")[:1])
             out.append(O.stationary(u))
             out.append(SelectToMove(O.uid(u), "advance"))
-    elif isinstance(cmd, Shoot):
+    elif ts.phase == Phase.SHOOTING:
         for e in O.enemies_by_distance(u)[:3]:
             exp = O.shoot_at(battle, u, e)
             if exp is not None:
@@ -354,25 +356,8 @@ def _what(battle, ts) -> str:
 
 
 def _words(battle, cmd, label: str) -> str:
+    """The option in words: the tactician's label, else the command's kind and its unit's name."""
     if label:
         return label
-    name = type(cmd).__name__
     u = battle.units.get(getattr(cmd, "unit", None))
-    if u is None:
-        return name
-    unit = esper.component_for_entity(u, Unit).name
-    if isinstance(cmd, Move):
-        return f"{cmd.mode} move of {unit}"
-    if isinstance(cmd, SelectToMove):
-        return f"{unit} selected for a {cmd.mode} move"
-    if isinstance(cmd, Shoot):
-        names = []
-        for s in cmd.selections:
-            t = battle.units.get(s.target)
-            if t is None and s.target in battle.models:
-                t = W.unit_of(battle.models[s.target])
-            n = None if t is None else esper.component_for_entity(t, Unit).name
-            if n is not None and n not in names:
-                names.append(n)
-        return f"{unit} shoots at {', '.join(names)}"
-    return f"{name} of {unit}"
+    return cmd.record.kind if u is None else f"{cmd.record.kind}: {esper.component_for_entity(u, Unit).name}"
