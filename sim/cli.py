@@ -161,7 +161,6 @@ def cmd_stats(args) -> int:
     from sim.errors import ScenarioError
     from sim.scenario.load import load_scenario
     from sim.analysis.stats import MAX_RUNS, Tally, format_summary, iter_runs, iter_runs_ray
-    from sim.analysis.workers import WorkerDied
     if not 1 <= args.runs <= MAX_RUNS:
         return _err(f"--runs: expected a whole number of runs from 1 to {MAX_RUNS:,}, found {args.runs}")
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
@@ -192,25 +191,9 @@ def cmd_stats(args) -> int:
         source = iter_runs_ray(spec, first, args.runs, args.address, args.jobs)
     else:
         source = iter_runs(spec, first, args.runs, jobs)
-    bar = _progress(args.runs, args.quiet)
-    try:
-        with _stopped_by_signals(), closing(source) as runs:
-            for r in runs:
-                tally.add(r)
-                if bar is not None:
-                    bar.update(1)
-    except KeyboardInterrupt:
-        print(f"sim: interrupted after {tally.n} runs", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except Terminated:
-        print(f"sim: terminated after {tally.n} runs", file=sys.stderr)
-        return EXIT_TERMINATED
-    except WorkerDied as e:  # (killed, or out of memory: the runs after the gap are not summarised)
-        print(f"sim: {e} ({tally.n:,} done)", file=sys.stderr)
-        return 1
-    finally:
-        if bar is not None:
-            bar.close()
+    code = _tally_all(source, tally, args.runs, args.quiet, "run")
+    if code is not None:
+        return code
     secs = time.perf_counter() - start
     if args.plot:
         try:
@@ -256,7 +239,6 @@ def cmd_ladder(args) -> int:
     from sim.scenario.load import load_scenario
     from sim.analysis import ladder as LD
     from sim.analysis import ladder_report as LR
-    from sim.analysis.workers import WorkerDied
     try:
         players = LD.parse_players(args.players)
     except LD.LadderError as e:
@@ -298,27 +280,12 @@ def cmd_ladder(args) -> int:
         source = LD.iter_games_ray(lad, args.address, args.jobs)
     else:
         source = LD.iter_games(lad, jobs)
-    bar = _progress(lad.total, args.quiet, "battle")
     try:
-        with _stopped_by_signals(), closing(source) as games:
-            for r in games:
-                tally.add(r)
-                if bar is not None:
-                    bar.update(1)
-    except KeyboardInterrupt:
-        print(f"sim: interrupted after {tally.n} battles", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except Terminated:
-        print(f"sim: terminated after {tally.n} battles", file=sys.stderr)
-        return EXIT_TERMINATED
-    except WorkerDied as e:
-        print(f"sim: {e} ({tally.n:,} done)", file=sys.stderr)
-        return 1
+        code = _tally_all(source, tally, lad.total, args.quiet, "battle")
     except OSError as e:  # (a replay log that cannot be written)
         return _err(f"--logs: cannot write a replay log: {e.strerror or e}")
-    finally:
-        if bar is not None:
-            bar.close()
+    if code is not None:
+        return code
     secs = time.perf_counter() - start
     if args.plot:
         try:
@@ -436,6 +403,34 @@ def cmd_matrix(args) -> int:
     for n in notes:
         print(_line(f"note: {n}"))
     return 0
+
+
+def _tally_all(source, tally, total: int, quiet: bool, unit: str) -> int | None:
+    """Add every result of ``source`` (an iterator of runs or battles, closed at the end) to
+    ``tally`` with a progress bar; None when all came, else the exit status after the line
+    said why: Ctrl-C, SIGTERM (ignored once the first comes, _stopped_by_signals), or a worker
+    that died (killed, or out of memory: the results after the gap are not summarised)."""
+    from sim.analysis.workers import WorkerDied
+    bar = _progress(total, quiet, unit)
+    try:
+        with _stopped_by_signals(), closing(source) as results:
+            for r in results:
+                tally.add(r)
+                if bar is not None:
+                    bar.update(1)
+    except KeyboardInterrupt:
+        print(f"sim: interrupted after {tally.n} {unit}s", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Terminated:
+        print(f"sim: terminated after {tally.n} {unit}s", file=sys.stderr)
+        return EXIT_TERMINATED
+    except WorkerDied as e:
+        print(f"sim: {e} ({tally.n:,} done)", file=sys.stderr)
+        return 1
+    finally:
+        if bar is not None:
+            bar.close()
+    return None
 
 
 def _progress(total: int, quiet: bool, unit: str = "run"):
