@@ -13,6 +13,7 @@ import esper
 from sim.components import Stats, Wounds
 from sim.plan import moves as MV
 from sim.rules.charge import CHARGE_RANGE
+from sim.stratagems.command_reroll import NAME as COMMAND_REROLL
 from sim.rules.attack import CRITICAL, SUCCESS, AttackKind
 from sim.rules.mortal import hazard_mortal_wounds
 from sim.rules.sequence import hit_faces, save_faces
@@ -162,18 +163,18 @@ def answer(player, battle, req):
     name = unit_name(battle, target)
     if roll in ("charge", "advance"):
         if roll == "advance" or USE not in req.options:
-            return _say(player, f"Command Re-roll: {name}'s {roll} roll", DECLINE, [], price)
+            return _say(player, f"{COMMAND_REROLL}: {name}'s {roll} roll", DECLINE, [], price)
         p, gain, need = charge_gain(battle, req)
         use = p >= MIN_CHARGE_CHANCE and gain >= price
         chosen = USE if use else DECLINE
-        return _say(player, f"Command Re-roll: {name}'s charge roll (needs {need})", chosen,
+        return _say(player, f"{COMMAND_REROLL}: {name}'s charge roll (needs {need})", chosen,
                     [(f"re-roll ({p:.0%} to make it)", gain)], price)
     gains = die_gains(battle, req)
     if not gains:
         return DECLINE
     best = max(gains, key=lambda o: (gains[o], -list(gains).index(o)))
     chosen = best if gains[best] >= price else DECLINE
-    return _say(player, f"Command Re-roll: {name}'s {roll} roll", chosen,
+    return _say(player, f"{COMMAND_REROLL}: {name}'s {roll} roll", chosen,
                 sorted(((f"re-roll {o}", g) for o, g in gains.items()), key=lambda x: -x[1]), price)
 
 

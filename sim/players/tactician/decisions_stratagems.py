@@ -215,17 +215,22 @@ def _went_first(battle, player: int) -> bool:
     return battle.turn_state.first == player
 
 
-JUDGED = {"Insane Bravery": insane_bravery, "Fire Overwatch": fire_overwatch,
-          "Heroic Intervention": heroic_intervention, "Counteroffensive": counteroffensive,
-          "Epic Challenge": epic_challenge, "Explosives": explosives, "Crushing Impact": crushing_impact,
-          "Smokescreen": smokescreen, "Rapid Ingress": rapid_ingress}
+def _judged() -> dict:
+    """The stratagems the tactician judges, by the name their record gives them (sim.stratagems)."""
+    from sim.stratagems import counteroffensive as s_co, crushing_impact as s_ci, epic_challenge as s_ec
+    from sim.stratagems import explosives as s_ex, fire_overwatch as s_fo, heroic_intervention as s_hi
+    from sim.stratagems import insane_bravery as s_ib, rapid_ingress as s_ri, smokescreen as s_sm
+    return {s_ib.NAME: insane_bravery, s_fo.NAME: fire_overwatch, s_hi.NAME: heroic_intervention,
+            s_co.NAME: counteroffensive, s_ec.NAME: epic_challenge, s_ex.NAME: explosives,
+            s_ci.NAME: crushing_impact, s_sm.NAME: smokescreen, s_ri.NAME: rapid_ingress}
 
 
 def answer(player, battle, req):
     name = req.context.get("stratagem")
-    if name == "Command Re-roll":
+    from sim.stratagems.command_reroll import NAME as COMMAND_REROLL
+    if name == COMMAND_REROLL:
         return decisions_reroll.answer(player, battle, req)
-    f = JUDGED.get(name)
+    f = _judged().get(name)
     if f is None:
         return req.default
     return f(player, battle, req)
