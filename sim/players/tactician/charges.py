@@ -47,7 +47,7 @@ def p_reach(gap: float) -> float:
     if gap is None or gap > CHG.CHARGE_RANGE + EPS:
         return 0.0
     need = max(0, math.ceil(gap - EPS))
-    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= need) / 36.0
+    return J.p_2d6_at_least(need)
 
 
 def _first(u: int):
@@ -120,7 +120,7 @@ def declare_value(battle, u: int) -> tuple[float, str]:
     vals = {tid: charge_value(battle, u, battle.units[tid]) for _d, tid in near}
     ev = 0.0
     for roll in range(2, 13):
-        p = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == roll) / 36.0
+        p = J.TWO_D6[roll]
         best = max((vals[tid] for d, tid in near if CHG.in_reach(d, CHG.reach(roll))), default=0.0)
         ev += p * max(0.0, best)
     risk = overwatch_risk(battle, u, [battle.units[tid] for _d, tid in near])

@@ -180,12 +180,9 @@ def near_objective(battle, u: int) -> bool:
 
 
 def two_d6_at_least(n: int) -> float:
-    """P(2D6 >= n)."""
-    if n <= 2:
-        return 1.0
-    if n > 12:
-        return 0.0
-    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= n) / 36
+    """P(2D6 >= n) (sim.players.tactician.judge, its one home)."""
+    from sim.players.tactician.judge import p_2d6_at_least
+    return p_2d6_at_least(n)
 
 
 # --- names (never ids) in what the tactician says ------------------------------------------------

@@ -10,6 +10,7 @@ expected to destroy, with some credit for the wounds it leaves on models that su
 
 from __future__ import annotations
 
+import math
 import weakref
 from typing import NamedTuple
 
@@ -19,6 +20,8 @@ from sim.components import Roster, Unit
 from sim.errors import PlanError
 from sim.odds.engine import solve
 from sim.odds.problem import OddsError, problem_for_command
+from sim.rules.attack import CRITICAL, SUCCESS
+from sim.rules.sequence import save_faces, wound_faces
 from sim.world import queries as W
 
 # the reference target of a weapon's expected output (a typical line infantry model)
@@ -37,24 +40,25 @@ def p_success(need: int) -> float:
 
 
 def p_wound(s: int, t: int) -> float:
-    """05.02 The wound roll's chance for Strength ``s`` against Toughness ``t``."""
-    if s >= 2 * t:
-        return p_success(2)
-    if s > t:
-        return p_success(3)
-    if s == t:
-        return p_success(4)
-    if 2 * s <= t:
-        return p_success(6)
-    return p_success(5)
+    """05.02 The wound roll's chance for Strength ``s`` against Toughness ``t``, unmodified
+    (the rules' own faces, sim.rules.sequence.wound_faces)."""
+    return sum(1 for f in wound_faces(s, t, 0, 6)[1:] if f in (SUCCESS, CRITICAL)) / 6.0
 
 
 def p_unsaved(sv: int, ap: int, insv: int | None) -> float:
-    """05.03 The chance a save fails: the armour save worsened by AP, or the invulnerable save."""
-    need = sv - ap
-    if insv is not None:
-        need = min(need, insv)
-    return 1.0 if need > 6 else 1.0 - p_success(need)
+    """05.03 The chance a save fails: the armour save worsened by AP, or the invulnerable save
+    (the rules' own faces, sim.rules.sequence.save_faces)."""
+    return sum(1 for f in save_faces(ap, sv, insv, 0)[1:] if f[0]) / 6.0
+
+
+TWO_D6 = tuple(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == n) / 36.0 for n in range(13))
+"""P(2D6 = n), n from 0 to 12 (a charge roll, 11.02; a battle-shock test, 01.07)."""
+
+
+def p_2d6_at_least(n: float) -> float:
+    """P(2D6 >= n), ``n`` rounded up to a whole number."""
+    need = math.ceil(n - 1e-9)
+    return sum(TWO_D6[max(need, 0):]) if need <= 12 else 0.0
 
 
 def quick_damage(w, t: int = REF_T, sv: int = REF_SV, insv: int | None = None, wounds: int = REF_W) -> float:

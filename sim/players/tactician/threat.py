@@ -14,6 +14,7 @@ import numpy as np
 
 from sim.components import Position, Stats, Unit
 from sim.players import options as O
+from sim.players.tactician import judge as J
 from sim.players.tactician.judge import model_worth
 from sim.rules.abilities import Hook
 from sim.rules.geometry import ENGAGEMENT_RANGE
@@ -23,41 +24,8 @@ CHARGE_REACH = 12.0  # 11.01 a charge is declared only at units within 12"
 SHOOTING_SHARE = 0.3  # an enemy unit's fire is shared among our units in its reach: the part one draws
 
 
-def p_2d6_at_least(n: float) -> float:
-    """P(2D6 >= n): a charge roll's chance to cover ``n`` inches (11.02)."""
-    need = math.ceil(n - 1e-9)
-    if need <= 2:
-        return 1.0
-    if need > 12:
-        return 0.0
-    ways = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= need)
-    return ways / 36.0
-
-
 def _p_hit(w) -> float:
-    if w.has(Hook.AUTOMATIC_HITS):
-        return 1.0
-    return max(1, min(5, 7 - w.skill)) / 6.0
-
-
-def _p_wound(S: int, T: int) -> float:
-    if S >= 2 * T:
-        return 5 / 6
-    if S > T:
-        return 4 / 6
-    if S == T:
-        return 3 / 6
-    if 2 * S <= T:
-        return 1 / 6
-    return 2 / 6
-
-
-def _p_unsaved(Sv: int, InSv: int | None, AP: int) -> float:
-    need = Sv - AP
-    if InSv is not None:
-        need = min(need, InSv)
-    need = max(2, need)
-    return 1.0 if need > 6 else (need - 1) / 6.0
+    return 1.0 if w.has(Hook.AUTOMATIC_HITS) else J.p_success(w.skill)
 
 
 class Body:
@@ -119,7 +87,7 @@ def expected_models(w, count: int, target: Body) -> float:
     attacks x hit x wound x unsaved x the share of a model each unsaved attack takes)."""
     attacks = w.A.mean * count
     per = min(w.D.mean, target.W) / target.W
-    return attacks * _p_hit(w) * _p_wound(w.S, target.T) * _p_unsaved(target.Sv, target.InSv, w.AP) * per
+    return attacks * _p_hit(w) * J.p_wound(w.S, target.T) * J.p_unsaved(target.Sv, w.AP, target.InSv) * per
 
 
 def damage(attacker: Body, target: Body, melee: bool, within: float | None = None) -> float:
@@ -201,7 +169,7 @@ class ThreatMap:
                 models = sum(expected_models(w, n, me) for w, n in e.ranged if w.range >= after_move)
                 total += SHOOTING_SHARE * min(models, me.models) * me.worth
             if e.melee and after_move <= CHARGE_REACH:
-                total += p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True)
+                total += J.p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True)
         return min(total, me.models * me.worth)
 
     def firepower(self, u: int, dx: float = 0.0, dy: float = 0.0) -> float:
@@ -228,7 +196,7 @@ class ThreatMap:
         for e, g in zip(self.enemies, self.gaps(me, dx, dy)):
             if g > CHARGE_REACH:
                 continue
-            best = max(best, p_2d6_at_least(g - ENGAGEMENT_RANGE) * damage(me, e, True))
+            best = max(best, J.p_2d6_at_least(g - ENGAGEMENT_RANGE) * damage(me, e, True))
         return best
 
     def enemy_oc_reaching(self, point: tuple[float, float], reach: float = 3.0) -> int:

@@ -11,6 +11,7 @@ import pytest
 from phased import mission_scenario, model, unit, weapon
 from sim.battle import Battle
 from sim.commands import StartBattle
+from sim.players.tactician import judge as J
 from sim.players.tactician import threat as T
 
 WEAPONS = {"gun": weapon(24, 2, 3, 4, 0, 1), "blade": weapon("melee", 2, 3, 4, 0, 1),
@@ -20,7 +21,7 @@ OBJS = [{"name": "mid", "at": [30, 22], "kind": "central"}]
 
 @pytest.mark.parametrize("n, p", [(2, 1.0), (1.5, 1.0), (7, 21 / 36), (6.2, 21 / 36), (12, 1 / 36), (12.5, 0.0)])
 def test_p_2d6_at_least(n, p):
-    assert math.isclose(T.p_2d6_at_least(n), p)
+    assert math.isclose(J.p_2d6_at_least(n), p)
 
 
 def _battle(red, blue):
@@ -62,7 +63,7 @@ def test_an_enemy_beyond_its_move_and_charge_threatens_nothing_and_within_it_doe
         assert tm.exposure(u) == 0.0
         near = tm.exposure(u, 0.0, 16.0)  # (gap about 14": 8" to charge after its 6" move)
         g = T.gap(tm.bodies[u], tm.bodies[b.units["b1"]], 0.0, 16.0)
-        p = T.p_2d6_at_least(g - 6 - 2)
+        p = J.p_2d6_at_least(g - 6 - 2)
         assert 0 < p < 1
         assert math.isclose(near, p * tm.dmg(tm.bodies[b.units["b1"]], tm.bodies[u], True))
         assert tm.exposure(u, 0.0, 26.0) > near  # (closer: a surer charge)
