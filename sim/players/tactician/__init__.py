@@ -10,14 +10,13 @@ Each phase's choices have one home in this package; the player only dispatches:
 
 Every phase module offers ``candidates(player, battle) -> list[Scored]``: the commands it would
 play now, checked legal by the rules, best first (the search player reads them); ``choose`` is
-the first. The tactician draws from its own stream (seeded from the battle's seed and its side),
-never from the battle's dice, and its commands go in the log like any player's: a replay needs
-no player.
+the first. The tactician draws nothing at random (its choices are a function of the battle as it
+is, ties broken by unit and option order), never touches the battle's dice, and its commands go
+in the log like any player's: a battle is the same for a seed, and a replay needs no player.
 """
 
 from __future__ import annotations
 
-import random
 from sim.commands import EndPhase
 from sim.phases.state import Phase
 from sim.players.base import Choice, Player
@@ -30,7 +29,6 @@ class TacticianPlayer(Player):
 
     def __init__(self, side, battle, scenario):
         super().__init__(side, battle, scenario)
-        self.rng = random.Random(f"sim-tactician-player/{battle.seed}/{side}")
         # the default player's choices for what the tactician does not judge itself (and its
         # record of what it tried this phase, shared: sim.players.default)
         self.fallback = DefaultPlayer(side, battle, scenario)
@@ -73,5 +71,6 @@ class TacticianPlayer(Player):
     def answer(self, battle, request):
         from sim.players.tactician import decisions
         return decisions.answer(self, battle, request)
+
 
 __all__ = ["Scored", "TacticianPlayer"]
