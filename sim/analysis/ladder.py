@@ -18,6 +18,8 @@ scale, a draw half a win and half a loss), with one virtual draw added to every 
 
 from __future__ import annotations
 
+from sim.rules.turn import PLAYER
+
 import math
 import re
 from dataclasses import dataclass
@@ -389,7 +391,7 @@ class Tally:
         a_vp, b_vp = (r.vp[0], r.vp[1]) if a_red else (r.vp[1], r.vp[0])
         if r.result == "draw":
             c.draws += 1
-        elif (r.result == "red") == a_red:
+        elif (r.result == PLAYER[0]) == a_red:
             c.wins += 1
         else:
             c.losses += 1

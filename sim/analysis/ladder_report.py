@@ -3,6 +3,8 @@ as text, as Markdown (the README's table) or as a dictionary (--json)."""
 
 from __future__ import annotations
 
+from sim.rules.turn import PLAYER
+
 from sim.analysis.ladder import Tally, pairs
 
 DRAWS_NOTE = ("win rate: wins + half the draws (a draw counts half), over the battles, with its 95% Wilson "
@@ -119,7 +121,7 @@ def as_dict(t: Tally) -> dict:
                           for s, (p, sp, f) in enumerate(zip(lad.paths, lad.specs, lad.firsts))],
             "all": scope(None), "not_played_out": [
                 {"reason": r, "battles": n, "first": {"scenario": lad.paths[g.scenario], "seed": g.seed,
-                                                      "red": names[g.red], "blue": names[g.blue]}}
+                                                      PLAYER[0]: names[g.red], PLAYER[1]: names[g.blue]}}
                 for r, n in sorted(t.stops.items()) for g in [t.first_stopped[r]]],
             "note": DRAWS_NOTE})
 

@@ -16,16 +16,14 @@ A mixin of :class:`sim.sandbox.app.Sandbox`; nothing here writes the world."""
 from __future__ import annotations
 
 import math
+import re
 
 import pygame
 
-from sim.commands import (ChargeMove, Consolidate, DeclareCharge, DeclareFormations, Deploy, Disembark, EndPhase,
-                          EndTurn, Fight, Ingress, Move, Overrun, PileIn, ScoutMove, SelectToMove, Shoot,
-                          StartBattle)
+from sim.commands import describe, to_dict
 from sim.errors import Refusal
 from sim.phases.gates import where
-from sim.phases.state import Phase
-from sim.rules.turn import PHASE_NAMES, PLAYER
+from sim.rules.turn import PLAYER
 from sim.sandbox.computer_options import (DEFAULT_KIND, DEFAULT_SPEED, SPEEDS, ai_kinds, parse_ai,  # noqa: F401
                                          parse_speed, speed_text)
 
@@ -40,87 +38,30 @@ def _name(sb, uid) -> str:
     return option_text(sb, uid)
 
 
-def _targets(sb, selections) -> str:
-    """'Raider Mob (4 long rifle), Raider Boss (1 pistol)': each target with its weapons."""
-    by: dict = {}
-    for s in selections:
-        if s.target is None:
-            continue
-        by.setdefault(s.target, {}).setdefault(s.weapon, 0)
-        by[s.target][s.weapon] += 1
-    parts = []
-    for tgt, weapons in by.items():
-        w = ", ".join(f"{n} {wn}" for wn, n in weapons.items())
-        parts.append(f"{_name(sb, tgt)} ({w})")
-    return ", ".join(parts) or "no target"
-
-
 def _moved(sb, to) -> str:
-    """How far the furthest model goes (from where the scene shows it before the command)."""
+    """' (4.5")': how far the farthest model goes, read before the move (from where it stands)."""
     d = 0.0
-    for mid, x, y in to:
+    for mid, x, y in to or ():
         m = sb.scene.models.get(mid)
         if m is not None and m.alive:
             d = max(d, math.hypot(x - m.x, y - m.y))
     return f" ({d:.1f}\")" if d >= 0.05 else ""
 
 
-MODE_WORDS = {"normal": "makes a normal move", "advance": "advances", "fall back": "falls back"}
-SELECT_WORDS = {"stationary": "remains stationary", "advance": "is selected to advance",
-                "fall back": "is selected to fall back", "desperate escape": "falls back by Desperate Escape"}
-
-
 def command_words(sb, cmd) -> str:
-    """A command in words with unit names, for a command its player did not explain: "Warden
-    Guard shoots Raider Mob (5 rifle)". Read before the command is submitted (a move's distance
-    is from where its models stand)."""
-    u = getattr(cmd, "unit", None)
-    who = _name(sb, u) if u is not None else ""
-    ts = sb.battle.turn_state
-    if isinstance(cmd, Shoot):
-        return f"{who} shoots {_targets(sb, cmd.selections)}"
-    if isinstance(cmd, Fight):
-        return f"{who} fights {_targets(sb, cmd.selections)}"
-    if isinstance(cmd, Overrun):
-        return f"{who} makes an overrun fight" + _moved(sb, cmd.to)
-    if isinstance(cmd, Move):
-        return f"{who} {MODE_WORDS.get(cmd.mode, cmd.mode + ' move')}" + _moved(sb, cmd.to)
-    if isinstance(cmd, SelectToMove):
-        return f"{who} {SELECT_WORDS.get(cmd.mode, 'is selected to ' + cmd.mode)}"
-    if isinstance(cmd, DeclareCharge):
-        return f"{who} declares a charge at {', '.join(_name(sb, t) for t in cmd.targets)}"
-    if isinstance(cmd, ChargeMove):
-        return f"{who} makes its charge move" + _moved(sb, cmd.to)
-    if isinstance(cmd, PileIn):
-        return f"{who} piles in" + _moved(sb, cmd.to)
-    if isinstance(cmd, Consolidate):
-        return f"{who} consolidates" + _moved(sb, cmd.to)
-    if isinstance(cmd, Ingress):
-        return f"{who} arrives from strategic reserves"
-    if isinstance(cmd, Disembark):
-        return f"{who} disembarks"
-    if isinstance(cmd, Deploy):
-        return f"{who} is deployed"
-    if isinstance(cmd, ScoutMove):
-        return f"{who} makes a scout move" + _moved(sb, cmd.to)
-    if isinstance(cmd, DeclareFormations):
-        if not cmd.reserves:
-            return "declares its battle formations: no unit in strategic reserves"
-        return "declares its battle formations: " + ", ".join(_name(sb, r) for r in cmd.reserves) + \
-            " in strategic reserves"
-    if isinstance(cmd, EndPhase):
-        if ts is None:
-            return "is done"
-        if ts.round == 0:
-            return f"is done with the {ts.pre_battle} step" if ts.pre_battle is not None else "is done"
-        if ts.phase == Phase.FIGHT and ts.step is not None:
-            return f"is done in the Fight phase's {ts.step} step (round {ts.round})"
-        return f"ends its {PHASE_NAMES[ts.phase]} (round {ts.round})"
-    if isinstance(cmd, EndTurn):
-        return "ends its turn"
-    if isinstance(cmd, StartBattle):
-        return "starts the battle"
-    return f"{cmd.record.kind} {who}".strip()
+    """A command in words with unit names, for a command its player did not explain: the battle
+    report's own line for it (its record's ``describe``, sim.commands), each unit id in it read
+    as the unit's name, and how far a move goes. Read before the command is submitted."""
+    line = describe(to_dict(cmd))
+    if line is None:  # (a command its record leaves to its events: its kind, and its unit)
+        u = getattr(cmd, "unit", None)
+        line = cmd.record.kind if u is None else f"{u}: {cmd.record.kind}"
+    line = line.lstrip("=").strip()
+    ids = sorted(sb.battle.units, key=len, reverse=True)
+    if ids:
+        line = re.sub(r"(?<![\w-])(" + "|".join(re.escape(u) for u in ids) + r")(?![\w-])",
+                      lambda m: _name(sb, m.group(1)), line)
+    return line + _moved(sb, getattr(cmd, "to", None))
 
 
 # ============================================================================ the mixin

@@ -28,6 +28,7 @@ from sim.players.base import Weighed
 from sim.players.tactician.threat import ThreatMap, damage, gap, threat_map
 from sim.rules import objectives as OBJ
 from sim.rules.abilities import Hook
+from sim.rules.abilities.registry import REGISTRY
 from sim.world import queries as W
 from sim.world import rule_reads as RR
 
@@ -46,6 +47,9 @@ LAST_ROUND_EXPOSURE = 0.2  # the threat's weight in the last battle round (score
 HOLDER_RANGE = 30      # inches of range that make a unit a good holder of our home objective
 HOLDER_BONUS = 1.5      # how much the assignment prefers such a unit there
 MAX_ETA = 2             # turns: objectives further than this are not assigned in the first pass
+STATIONARY_HIT = frozenset(d.name for d in REGISTRY.values()  # (the registry's records whose hit bonus
+                           if d.modifier is not None and d.modifier.roll == "hit"  # needs the unit to stay put)
+                           and d.modifier.when == "stationary")
 TOP = 3                 # legal options offered per unit (best first)
 
 
@@ -215,8 +219,8 @@ def position_value(player, battle, u: int, dx: float, dy: float, stationary: boo
     # (the last round scores at the end of this turn: what the enemy does after counts little)
     v -= risk * (HELD_EXPOSURE if on_it else 1.0) * (LAST_ROUND_EXPOSURE if last else 1.0)
     fire = tm.firepower(u, dx, dy) / PTS_PER_VP
-    if stationary and any("HEAVY" in w.names for w, _n in b.ranged):
-        fire *= 1.2  # (24.16 [HEAVY]: +1 to hit for a unit that remained stationary)
+    if stationary and any(STATIONARY_HIT & set(w.names) for w, _n in b.ranged):
+        fire *= 1.2  # (an ability's +1 to hit for a unit that remained stationary: 24.16)
     v += FIRE_WEIGHT * fire
     if CHARGE_WEIGHT and not W.unit_state(u).advanced:
         v += CHARGE_WEIGHT * tm.charge_value(u, dx, dy) / PTS_PER_VP
