@@ -132,20 +132,6 @@ def attack_odds(battle, command) -> AttackOdds | None:
     return AttackOdds(ts, hz)
 
 
-def attack_value(battle, command) -> tuple[float, float] | None:
-    """(expected models destroyed, expected points destroyed) of a Shoot or Fight command in the
-    battle as it is now, from the exact odds (a Monte Carlo of the same rules where the exact
-    chain is intractable); None when the rules refuse it. Points: the unit's worth per model."""
-    odds = attack_odds(battle, command)
-    if odds is None:
-        return None
-    models = pts = 0.0
-    for t in odds.targets:
-        models += t.destroyed
-        pts += t.destroyed * model_worth(battle, battle.units[t.uid])
-    return models, pts
-
-
 def result_value(battle, t: TargetResult) -> float:
     """The worth of one target's result: models destroyed (each with the Objective Control it
     takes off the objectives it holds, ``objective_stakes``), with some credit for wounds dealt
@@ -160,10 +146,6 @@ def result_value(battle, t: TargetResult) -> float:
 
 def name(u: int) -> str:
     return esper.component_for_entity(u, Unit).name
-
-
-def alive(u: int) -> int:
-    return len(W.alive_models(u))
 
 
 def wounds_left(u: int) -> int:

@@ -352,21 +352,18 @@ def candidates(player, battle) -> list[Scored]:
             _adopt(player, battle, going)
         best = _legal_best(battle, _moves(player, battle, going, "normal"))
         return best + _stay(battle, going, "normal")
-    for u in O.embarked_units(battle, side):
-        if (u, C.DISEMBARK) in done:
+    # (18.04 embarked units first, then from round 2 those in strategic reserves, 20.04: each
+    # asked once a phase; a unit that does not come out or arrive is not asked again)
+    arrivals = [(u, C.DISEMBARK, _disembark) for u in O.embarked_units(battle, side)]
+    if ts.round >= 2:
+        arrivals += [(u, C.INGRESS, _ingress) for u in O.reserves_units(battle, side)]
+    for u, what, make in arrivals:
+        if (u, what) in done:
             continue
-        done.add((u, C.DISEMBARK))
-        cmd = _disembark(player, battle, u)
+        done.add((u, what))
+        cmd = make(player, battle, u)
         if cmd is not None:
             return [cmd]
-    if ts.round >= 2:
-        for u in O.reserves_units(battle, side):
-            if (u, C.INGRESS) in done:
-                continue
-            done.add((u, C.INGRESS))
-            cmd = _ingress(player, battle, u)
-            if cmd is not None:
-                return [cmd]
     for u in O.own_units(battle, side):
         if W.off_table(u) or W.embarked_in(u) is not None:
             continue
