@@ -11,6 +11,7 @@ from odds_support import pool, problem, unit
 from sim.odds import budget as BU
 from sim.odds import engine as E
 from sim.odds import exact as EX
+from sim.odds import fast as FA
 from sim.odds.montecarlo import simulate
 from sim.odds.problem import OddsError
 
@@ -50,8 +51,8 @@ def test_below_the_memory_budget_the_answer_is_exact_and_above_it_the_monte_carl
 def test_the_work_budget_stops_the_exact_engine_where_the_count_says_and_the_answer_is_repeatable(monkeypatch):
     pr = problem([pool(index=i, A=10, D="D3", S=4 + i % 5, AP=-(i % 3)) for i in range(6)],
                  [unit(models=((10, 2, 3, None, False),))])
-    with BU.counting() as b:
-        EX.solve_target(pr, 0, {p.index: EX.PoolOdds(p, pr.targets[0]) for p in pr.pools}, False)
+    with BU.counting() as b:  # (the path solve takes: sim.odds.fast)
+        FA.solve_target(pr, 0, {p.index: EX.PoolOdds(p, pr.targets[0]) for p in pr.pools}, False)
     assert 0 < b.work  # (what the exact answer costs)
     monkeypatch.setattr(BU, "WORK_BUDGET", b.work // 2)
     first = E.solve(pr, counters=False)
