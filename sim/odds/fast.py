@@ -243,6 +243,50 @@ class UnionChain:
             v = new
         raise AssertionError("unreachable")
 
+    def per_dice(self, x: np.ndarray, M: int, counters: bool) -> np.ndarray | None:
+        """x [state, failed so far (or a passive axis)] -> Y [state, failed, m]: where m save rolls
+        (m = 0..M) leave the target, each m apart, so that any distribution of the number of
+        save rolls (and of devastating criticals with it) is a product with Y. For at most two
+        runs of failing faces (one or two save characteristics among the target's models);
+        None for more (Chain.saves then). With one run the rolls that do not show it pass, so
+        m rolls are A^m, A = q T + (1 - q) I; with two, c of m show the first run
+        (Binomial(m, q1), taken first: lowest first, 05.04) and the m - c others are A2^(m-c)."""
+        runs = self.ctx.runs
+        n, U = x.shape
+        BU.need(3 * n * U * (M + 1), f"{M:,} save rolls on {n:,} states")
+        Y = np.zeros((n, U, M + 1))
+        if not runs:
+            Y[:] = x[:, :, None]
+            return Y
+        if len(runs) > 2:
+            return None
+        qs, left = [], 1.0
+        for _first, _faces, _fails, chance in runs:
+            qs.append(min(1.0, chance / left))
+            left -= chance
+        last = len(runs) - 1
+
+        def A(w):  # one die of the last run's share: it shows the run or passes
+            return qs[last] * self._apply(last, w, counters) + (1.0 - qs[last]) * w
+
+        if last == 0:
+            Y[:, :, 0] = x
+            for m in range(1, M + 1):
+                Y[:, :, m] = A(Y[:, :, m - 1])
+            return Y
+        Z = np.zeros((n, U, M + 1))  # Z[..., c] = T1^c x
+        Z[:, :, 0] = x
+        for c in range(1, M + 1):
+            Z[:, :, c] = self._apply(0, Z[:, :, c - 1], counters)
+        B1 = DI.binomial_rows(M, qs[0])[:M + 1, :M + 1]
+        W = Z
+        for r in range(M + 1):  # W[..., c] = A2^r T1^c x, which m = r + c rolls reach with B1[m, c]
+            c = np.arange(M + 1 - r)
+            Y[:, :, r:] += W * B1[r + c, c]
+            if r < M:
+                W = A(np.ascontiguousarray(W[:, :, :M - r]))
+        return Y
+
     def criticals(self, y: np.ndarray, first: int = 0) -> np.ndarray:
         """y [state, x, batch], batch b holding ``first + b`` [DEVASTATING WOUNDS] criticals
         still to resolve: [state, x] after each batch's criticals (their mortal wounds not
@@ -395,19 +439,38 @@ def _advance(chain: UnionChain, table: np.ndarray, starts: list, mass, xu, xm, c
     what is not counted)."""
     n, ns = len(chain.states), len(starts)
     cols = [mc for mc in range(table.shape[1]) if table[:, mc].any()]
+    M = max(len(DI.trim(table[:, mc])) for mc in cols) - 1
+    w = np.zeros((M + 1, cols[-1] + 1))
+    w[:, cols] = table[:M + 1, cols]  # [save rolls, devastating criticals]
     if not counters:
-        M = max(len(DI.trim(table[:, mc])) for mc in cols) - 1
-        BU.need(4 * n * len(cols) * (M + 1), f"{M:,} save rolls on {n:,} states")
-        v = np.zeros((n, 1, len(cols), M + 1))
-        v[:ns, 0] = mass[starts][:, None, None] * table[:M + 1, cols].T[None]
-        after = chain.saves(v, False)  # [state, 1, batch]
-        if cols[-1] == 0:
-            return after[:, 0, 0], None, None
-        y = np.zeros((n, 1, cols[-1] + 1))
-        y[:, :, cols] = after
+        x = np.zeros((n, 1))
+        x[:ns, 0] = mass[starts]
+        Y = chain.per_dice(x, M, False)
+        if Y is None:
+            BU.need(4 * n * len(cols) * (M + 1), f"{M:,} save rolls on {n:,} states")
+            v = np.zeros((n, 1, len(cols), M + 1))
+            v[:ns, 0] = mass[starts][:, None, None] * table[:M + 1, cols].T[None]
+            after = chain.saves(v, False)  # [state, 1, batch]
+            y = np.zeros((n, 1, cols[-1] + 1))
+            y[:, :, cols] = after
+        else:
+            y = Y @ w  # [state, 1, criticals]
         return chain.criticals(y)[:, 0], None, None
     u0, w0 = xu[starts], xm[starts]
     uw, ww = _trimmed_width(u0), _trimmed_width(w0)
+    xu0 = np.zeros((n, uw + M))
+    xu0[:ns, :uw] = u0[:, :uw]
+    xm0 = np.zeros((n, ww))
+    xm0[:ns] = w0[:, :ww]
+    Yu, Ym = chain.per_dice(xu0, M, True), chain.per_dice(xm0, M, False)
+    if Yu is not None:
+        u = chain.criticals(Yu @ w)
+        m_by = Ym @ w  # [state, mortal so far, criticals]
+        m_out = None
+        for mc in cols:
+            got = chain.counted_criticals(m_by[:, :, mc], mc)
+            m_out = got if m_out is None else _plus(m_out, got)
+        return u.sum(axis=1), u, m_out
     u_out, m_out = None, None
     for mc in cols:
         col = DI.trim(table[:, mc])
@@ -421,9 +484,9 @@ def _advance(chain: UnionChain, table: np.ndarray, starts: list, mass, xu, xm, c
             u = chain.criticals(u[:, :, None], mc)
         v = np.zeros((n, ww, 1, M + 1))
         v[:ns, :, 0] = w0[:, :ww, None] * col
-        w = chain.counted_criticals(chain.saves(v, False)[:, :, 0], mc)
+        got = chain.counted_criticals(chain.saves(v, False)[:, :, 0], mc)
         u_out = u if u_out is None else _plus(u_out, u)
-        m_out = w if m_out is None else _plus(m_out, w)
+        m_out = got if m_out is None else _plus(m_out, got)
     return u_out.sum(axis=1), u_out, m_out
 
 
