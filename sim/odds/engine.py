@@ -27,17 +27,28 @@ def solve(problem: Problem, counters: bool = True) -> Odds:
     chain would go beyond its memory or work budget (sim.odds.budget; the result says which,
     and why; OddsError when the attack is too large for the Monte Carlo's budget too). Kept for equal problems.
     ``counters`` False leaves out the unsaved attacks and mortal wounds (the rest is the same,
-    and cheaper when the target's models save differently)."""
+    and cheaper). Counting them may take a share of the work budget (sim.odds.budget.COUNTERS_SHARE);
+    beyond it, or beyond the memory budget, the odds are exact without them, the note saying so."""
     try:
-        with one_thread(), BU.counting():
+        with one_thread(), BU.counting(BU.COUNTERS_SHARE if counters else 1):
             return _exact(problem, counters)
     except EX.Intractable as e:
-        odds = simulate(problem, MC_RUNS, MC_SEED, BU.MC_WORK_BUDGET)
-        runs = f"{odds.runs:,} runs, seed {MC_SEED}"
-        if odds.runs < MC_RUNS:
-            runs += f": as many as its work budget of {BU.MC_WORK_BUDGET:,} steps allows"
-        odds.notes.insert(0, f"Monte Carlo of the same rules ({runs}): intractable exactly ({e})")
-        return odds
+        reason = e
+    if counters:
+        try:
+            with one_thread(), BU.counting():
+                odds = _exact(problem, False)
+            odds.notes.insert(0, f"unsaved attacks and mortal wounds not counted: intractable exactly with them "
+                                 f"({reason}); the rest is exact")
+            return odds
+        except EX.Intractable as e:
+            reason = e
+    odds = simulate(problem, MC_RUNS, MC_SEED, BU.MC_WORK_BUDGET)
+    runs = f"{odds.runs:,} runs, seed {MC_SEED}"
+    if odds.runs < MC_RUNS:
+        runs += f": as many as its work budget of {BU.MC_WORK_BUDGET:,} steps allows"
+    odds.notes.insert(0, f"Monte Carlo of the same rules ({runs}): intractable exactly ({reason})")
+    return odds
 
 
 def solve_reference(problem: Problem, counters: bool = True) -> Odds:

@@ -41,6 +41,7 @@ from sim.rules.allocation import first_group_with_models, select_model
 
 PRUNE_BELOW = 1e-15  # a start state below this chance may be dropped...
 PRUNE_TOTAL = 1e-13  # ...while the chance dropped in one target stays below this
+PRUNE_TAIL = 1e-14  # the most likely numbers of save rolls and devastating criticals cut from a pool's table
 
 
 class Final:
@@ -392,8 +393,13 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, counters: bool = Tru
         for setup, m in setups.values():
             po.add(setup, m)
         results = []  # (global index of each chain state, chance, [unsaved], [mortal])
+        tables: dict = {}  # id(set-up) -> (its wound table without its least likely tails, the chance cut)
         for ctx, setup, starts in chains.values():
-            table = setup.wound_table
+            if id(setup) not in tables:
+                tables[id(setup)] = _tails(setup.wound_table, min(PRUNE_TAIL, PRUNE_TOTAL - pruned))
+            table, cut = tables[id(setup)]
+            if cut:
+                pruned += cut * float(mass[starts].sum())
             chain = UnionChain(ctx, [states[g] for g in starts], table.shape[0] - 1, table.shape[1] - 1)
             gidx = np.empty(len(chain.states), dtype=np.intp)
             for j, r in enumerate(chain.states):
@@ -402,7 +408,7 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, counters: bool = Tru
                     g = index[r] = len(states)
                     states.append(r)
                 gidx[j] = g
-            results.append((gidx,) + _advance(chain, setup.wound_table, starts, mass, xu, xm, counters))
+            results.append((gidx,) + _advance(chain, table, starts, mass, xu, xm, counters))
         S = len(states)
         if counters:
             U = max([xu.shape[1]] + [r[2].shape[1] for r in results])
@@ -431,6 +437,24 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, counters: bool = Tru
     if not counters:
         return Final(out, None, None, pruned)
     return Final(out, xu.sum(axis=0), xm.sum(axis=0), pruned)
+
+
+def _tails(table: np.ndarray, allowance: float) -> tuple[np.ndarray, float]:
+    """``table`` [save rolls, devastating criticals] without its highest rows and columns whose
+    chance is at most ``allowance`` in all (half each way), and the chance cut: 120 dice with
+    [SUSTAINED HITS] can make 240 wounds, of which more than about 130 have a chance far below
+    1e-15, and the save rolls' work grows with the square of the rows."""
+    if allowance <= 0.0:
+        return table, 0.0
+    rows = np.cumsum(table.sum(axis=1)[::-1])  # rows[k]: the chance of the last k + 1 rows
+    keep_rows = table.shape[0] - int(np.searchsorted(rows, allowance / 2, side="right"))
+    cols = np.cumsum(table[:keep_rows].sum(axis=0)[::-1])
+    keep_cols = table.shape[1] - int(np.searchsorted(cols, allowance / 2, side="right"))
+    keep_rows, keep_cols = max(keep_rows, 1), max(keep_cols, 1)
+    if keep_rows == table.shape[0] and keep_cols == table.shape[1]:
+        return table, 0.0
+    cut = table[:keep_rows, :keep_cols]
+    return cut, max(0.0, float(table.sum() - cut.sum()))
 
 
 def _advance(chain: UnionChain, table: np.ndarray, starts: list, mass, xu, xm, counters: bool):
