@@ -486,8 +486,11 @@ def _advance(chain: UnionChain, table: np.ndarray, starts: list, mass, xu, xm, c
     xu0[:ns, :uw] = u0[:, :uw]
     xm0 = np.zeros((n, ww))
     xm0[:ns] = w0[:, :ww]
-    Yu, Ym = chain.per_dice(xu0, M, True), chain.per_dice(xm0, M, False)
+    # (per number of rolls when there are devastating criticals to batch; without them one pass
+    # over the counts of rolls, Chain.saves's, does half the work)
+    Yu = chain.per_dice(xu0, M, True) if len(cols) > 1 else None
     if Yu is not None:
+        Ym = chain.per_dice(xm0, M, False)
         u = chain.criticals(Yu @ w)
         m_by = Ym @ w  # [state, mortal so far, criticals]
         m_out = None
