@@ -506,9 +506,11 @@ class PoolOdds:
         self.criticals = np.zeros(1)
 
     def add(self, setup: Setup, p: float) -> None:
-        def acc(a, b):
-            n = max(len(a), len(b))
-            return np.pad(a, (0, n - len(a))) + np.pad(b * p, (0, n - len(b)))
+        def acc(a, b):  # (a + b * p, the shorter padded with zeros)
+            out = np.zeros(max(len(a), len(b)))
+            out[:len(a)] = a
+            out[:len(b)] += b * p
+            return out
         self.rolled += p
         self.dice = acc(self.dice, setup.dice)
         self.hits = acc(self.hits, setup.hits)
