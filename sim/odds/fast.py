@@ -37,6 +37,8 @@ from sim.odds import budget as BU
 from sim.odds import dist as DI
 from sim.odds import exact as EX
 from sim.odds.problem import Problem, UnitView
+from sim.rules import abilities as AB
+from sim.rules.abilities import Hook
 from sim.rules.allocation import first_group_with_models, select_model
 
 PRUNE_BELOW = 1e-15  # a start state below this chance may be dropped...
@@ -332,9 +334,51 @@ def _trimmed_width(a: np.ndarray) -> int:
     return int(nz[-1]) + 1 if len(nz) else 1
 
 
+SMALL_POOL = 40  # attack dice at most of a lone pool with [DEVASTATING WOUNDS] the reference path works out
+
+
+def _lone(problem: Problem, t: int) -> bool:
+    """One pool at target ``t`` (one start state: nothing to share), and either no devastating
+    criticals (one pass over the counts of save rolls, the same work on both paths) or at most
+    SMALL_POOL attack dice (none an ability adds): the reference path does the same work with
+    less around it."""
+    pools = [p for p in problem.pools if p.target == t]
+    if len(pools) != 1:
+        return False
+    if Hook.CRITICAL_WOUND_MORTALS not in AB.effects_of(pools[0].first_abilities):
+        return True
+    most = 0
+    for m in pools[0].members:
+        if m.adds_dice:
+            return False
+        most += m.attacks if m.attacks is not None else m.A.n * max(m.A.sides, 1) + m.A.k
+    return most <= SMALL_POOL
+
+
+def _from_joint(final: dict, counters: bool) -> Final:
+    """The reference path's joint {(wounds left, unsaved, mortal): chance} as a Final."""
+    states: dict = defaultdict(float)
+    unsaved, mortal = defaultdict(float), defaultdict(float)
+    for (r, u, mw), p in final.items():
+        states[r] += p
+        unsaved[u] += p
+        mortal[mw] += p
+    if not counters:
+        return Final(dict(states), None, None, 0.0)
+
+    def array(d):
+        out = np.zeros(max(d) + 1)
+        for k, p in d.items():
+            out[k] += p
+        return out
+    return Final(dict(states), array(unsaved), array(mortal), 0.0)
+
+
 def solve_target(problem: Problem, t: int, pool_odds: dict, counters: bool = True) -> Final:
     """Target ``t`` after every pool at it, in order (sim.odds.exact.solve_target's answer, its
-    counters as two marginals)."""
+    counters as two marginals; a lone small pool by that path itself)."""
+    if _lone(problem, t):
+        return _from_joint(EX.solve_target(problem, t, pool_odds, counters), counters)
     tv = problem.targets[t]
     states: list[tuple] = [tv.start]
     index = {tv.start: 0}
@@ -469,7 +513,7 @@ def _advance(chain: UnionChain, table: np.ndarray, starts: list, mass, xu, xm, c
     if not counters:
         x = np.zeros((n, 1))
         x[:ns, 0] = mass[starts]
-        Y = chain.per_dice(x, M, False)
+        Y = chain.per_dice(x, M, False) if len(cols) > 1 else None  # (as with the counters, below)
         if Y is None:
             BU.need(4 * n * len(cols) * (M + 1), f"{M:,} save rolls on {n:,} states")
             v = np.zeros((n, 1, len(cols), M + 1))

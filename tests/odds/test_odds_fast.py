@@ -62,14 +62,24 @@ TWO_SAVES = unit(models=((5, 3, 3, None, False), (5, 3, 4, None, False)), fnp=5)
 
 @pytest.mark.parametrize("counters", [False, True])
 @pytest.mark.parametrize("pools", [1, 3, 6])
-def test_the_issue_attack_split_into_pools_equals_the_reference(pools, counters):
+def test_the_issue_attack_split_into_pools_equals_the_reference(pools, counters, monkeypatch):
     """60 attacks of D6 damage at 10 models W3 with Feel No Pain 5+ in two save profiles, as one,
-    three and six pools (each pool a different S and AP)."""
+    three and six pools (each pool a different S and AP); a lone pool too by the fast path (which
+    hands a lone pool to the reference path when that is as cheap)."""
+    monkeypatch.setattr(FA, "_lone", lambda problem, t: False)
     pr = problem([pool(index=i, A=60 // pools, S=5 + i % 3, AP=-1 - i % 2, D="D6") for i in range(pools)],
                  [TWO_SAVES])
     if pools == 6 and counters:  # (the reference path takes seconds here: three pools are enough)
         pr = problem(list(pr.pools[:3]), [TWO_SAVES])
     same(pr, counters)
+
+
+def test_a_lone_pool_goes_the_reference_way_unless_it_is_large_with_devastating_wounds():
+    target = [unit(models=((10, 2, 3, None, False),))]
+    assert FA._lone(problem([pool(A=60, D="D6")], target), 0)
+    assert FA._lone(problem([pool(A=40, abilities="DEVASTATING WOUNDS")], target), 0)
+    assert not FA._lone(problem([pool(A="20D6", abilities="DEVASTATING WOUNDS")], target), 0)
+    assert not FA._lone(problem([pool(index=0, A=4), pool(index=1, A=4, S=5)], target), 0)
 
 
 @pytest.mark.parametrize("counters", [False, True])
