@@ -13,15 +13,22 @@ six pools at ten models meant hundreds of chains and tens of thousands of entrie
   never on which start state it came from. Groups are keyed by what never changes as models die
   (each non-CHARACTER group holds every model of its W, Sv and InSv, a destroyed one is never
   picked; a CHARACTER is its own group), so start states that allocate alike share one chain,
-  and the save rolls of all of them are worked out in one pass of numpy arithmetic (the start
-  states and, without counters, the numbers of devastating criticals along a batch axis).
+  and the save rolls of all of them are worked out in one pass of numpy arithmetic.
+* **Per number of save rolls.** With devastating criticals (resolved after every save roll of
+  the pool) the chain is worked out for each number of save rolls at once (UnionChain.per_dice:
+  with one or two runs of failing faces, powers of one die's transition), so the joint table
+  of (save rolls, criticals) is a product, not a batch of chains.
 * **Counters as marginals.** What a report shows of the counters is each one's distribution; each
   is a Markov chain with the wounds left ((wounds left, unsaved attacks) and (wounds left, mortal
   wounds)), so each is carried on its own instead of as a joint three-way table. Without counters
   (the preview, the matrix, the players) only the wounds left are carried.
 * **Pruning.** A start state whose chance is below ``PRUNE_BELOW`` is dropped, smallest first,
-  while the chance dropped in all stays below ``PRUNE_TOTAL``: the answer then sums to 1 - pruned,
-  and the result carries the pruned chance (sim.odds.result.Odds.pruned).
+  and a pool's least likely numbers of save rolls and criticals (at most ``PRUNE_TAIL`` a table),
+  while the chance dropped in all stays below ``PRUNE_TOTAL``: the answer then sums to
+  1 - pruned, and the result carries the pruned chance (sim.odds.result.Odds.pruned).
+
+A lone pool at a target (one start state, nothing to share) goes the reference path's way
+unless it is large with devastating criticals: the same work there, with less around it.
 
 The budgets of sim.odds.budget are counted as the reference path counts them (each array's
 entries before it is allocated, each multiply-add and Python step), so an attack too large for
