@@ -793,8 +793,7 @@ def _main(argv=None) -> int:
     a.add_argument("--players", default="default,random,tactician",
                    help="comma-separated players, two or more (KIND, or KIND:NUMBER for a kind that takes a "
                    "budget, e.g. search:0.5; default: default,random,tactician)")
-    from sim.analysis.ladder import MAX_BATTLES
-    a.add_argument("--battles", type=OPT.whole(1, MAX_BATTLES, "a whole number of seeds"), default=10,
+    a.add_argument("--battles", type=OPT.ladder_battles, default=10,
                    help="seeds per pair and scenario, each played both ways (default 10: 20 battles a pair)")
     a.add_argument("--seed", type=OPT.seed, help="the first seed (default: each scenario's)")
     a.add_argument("--jobs", type=OPT.jobs, help="processes side by side (default: one per core)")

@@ -17,7 +17,6 @@ import re
 import sys
 
 from sim.errors import escape_controls
-from sim.rules.dice import SEED_LIMIT
 
 MAX_TEXT = 40  # characters of a refused value quoted in the message
 MAX_JOBS = 256  # processes side by side (`sim stats --jobs`)
@@ -75,7 +74,14 @@ def number(low: float, high: float, what: str):
     return read
 
 
-seed = whole(-SEED_LIMIT, SEED_LIMIT, "a whole number seed", grouped=False)
+def seed(text: str) -> int:
+    """--seed: a whole number from -SEED_LIMIT to SEED_LIMIT (sim.rules.dice, read when the option
+    is: `sim --help` imports no dice)."""
+    from sim.rules.dice import SEED_LIMIT
+    return whole(-SEED_LIMIT, SEED_LIMIT, "a whole number seed", grouped=False)(text)
+
+
+seed.__name__ = "a whole number seed"  # (argparse names a type by it)
 jobs = whole(1, MAX_JOBS, "a whole number of processes")
 odds_runs = whole(0, MAX_ODDS_RUNS, "a number of Monte Carlo runs")
 step = whole(1, MAX_STEP, "a script step")
@@ -88,6 +94,12 @@ def stats_runs(text: str) -> int:
     return whole(1, MAX_RUNS, "a whole number of runs")(text)
 
 
+def ladder_battles(text: str) -> int:
+    """`sim ladder --battles`: from 1 to sim.analysis.ladder.MAX_BATTLES (read when the option is)."""
+    from sim.analysis.ladder import MAX_BATTLES
+    return whole(1, MAX_BATTLES, "a whole number of seeds")(text)
+
+
 def inches(text: str) -> float:
     """`sim matrix --range`: from 0 to sim.analysis.matrix.MAX_RANGE inches."""
     from sim.analysis.matrix import MAX_RANGE
@@ -97,6 +109,7 @@ def inches(text: str) -> float:
 def last_seed_problem(first: int, runs: int, given: bool) -> str | None:
     """`sim stats`: the seeds ``first`` .. ``first + runs - 1`` all within the range, or the
     message (``given``: the first seed came from --seed, else from the scenario)."""
+    from sim.rules.dice import SEED_LIMIT
     last = first + runs - 1
     if last <= SEED_LIMIT:
         return None

@@ -28,6 +28,8 @@ import contextvars
 
 MEMORY_BUDGET = 64 * 2**20  # bytes of float64 arrays one step of the exact engine holds at once
 WORK_BUDGET = 2 * 10**9  # work units of one attack's exact odds (a second or two on the reference machine)
+COUNTERS_SHARE = 4  # counting unsaved attacks and mortal wounds may take WORK_BUDGET / this; beyond, the odds
+# are worked out again without them (sim.odds.engine.solve): the counters are the dearest part
 PY_STEP = 200  # work units one Python-level step counts (a multiply-add counts 1)
 MC_WORK_BUDGET = 5_000_000  # steps of the Monte Carlo fallback in all (its runs end there)
 MC_MAX_ATTACK_DICE = 20_000  # attack dice one run may roll at most (beyond: no answer, OddsError)
@@ -44,24 +46,30 @@ def mib(nbytes: int) -> str:
 
 
 class Budget:
-    """The work one attack has spent so far."""
+    """The work one attack has spent so far, and its share of WORK_BUDGET (1: all of it)."""
 
-    __slots__ = ("work",)
+    __slots__ = ("work", "share")
 
-    def __init__(self):
+    def __init__(self, share: int = 1):
         self.work = 0
+        self.share = share
+
+    @property
+    def limit(self) -> int:
+        return WORK_BUDGET // self.share
 
 
 _current: contextvars.ContextVar = contextvars.ContextVar("odds_budget", default=None)
 
 
 @contextlib.contextmanager
-def counting():
-    """Count the work of one attack from zero (nested: the outer count goes on)."""
+def counting(share: int = 1):
+    """Count the work of one attack from zero, within WORK_BUDGET / ``share`` (nested: the outer
+    count goes on)."""
     if _current.get() is not None:
         yield _current.get()
         return
-    token = _current.set(Budget())
+    token = _current.set(Budget(share))
     try:
         yield _current.get()
     finally:
@@ -85,8 +93,8 @@ def spend(units: int, what: str) -> None:
             raise Intractable(f"{what} would go beyond the work budget of {WORK_BUDGET:,} units")
         return
     b.work += units
-    if b.work > WORK_BUDGET:
-        raise Intractable(f"{what} went beyond the work budget of {WORK_BUDGET:,} units")
+    if b.work > b.limit:
+        raise Intractable(f"{what} went beyond the work budget of {b.limit:,} units")
 
 
 def python_steps(n: int, what: str) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from sim.odds import budget as BU
 from sim.odds import exact as EX
+from sim.odds import fast as FA
 from sim.odds.blas import one_thread
 from sim.odds.montecarlo import simulate
 from sim.odds.problem import Problem, build_problem, problem_for_command
@@ -26,26 +27,52 @@ def solve(problem: Problem, counters: bool = True) -> Odds:
     chain would go beyond its memory or work budget (sim.odds.budget; the result says which,
     and why; OddsError when the attack is too large for the Monte Carlo's budget too). Kept for equal problems.
     ``counters`` False leaves out the unsaved attacks and mortal wounds (the rest is the same,
-    and cheaper when the target's models save differently)."""
+    and cheaper). Counting them may take a share of the work budget (sim.odds.budget.COUNTERS_SHARE);
+    beyond it, or beyond the memory budget, the odds are exact without them, the note saying so."""
     try:
-        with one_thread(), BU.counting():
+        with one_thread(), BU.counting(BU.COUNTERS_SHARE if counters else 1):
             return _exact(problem, counters)
     except EX.Intractable as e:
-        odds = simulate(problem, MC_RUNS, MC_SEED, BU.MC_WORK_BUDGET)
-        runs = f"{odds.runs:,} runs, seed {MC_SEED}"
-        if odds.runs < MC_RUNS:
-            runs += f": as many as its work budget of {BU.MC_WORK_BUDGET:,} steps allows"
-        odds.notes.insert(0, f"Monte Carlo of the same rules ({runs}): intractable exactly ({e})")
-        return odds
+        reason = e
+    if counters:
+        try:
+            with one_thread(), BU.counting():
+                odds = _exact(problem, False)
+            odds.notes.insert(0, f"unsaved attacks and mortal wounds not counted: intractable exactly with them "
+                                 f"({reason}); the rest is exact")
+            return odds
+        except EX.Intractable as e:
+            reason = e
+    odds = simulate(problem, MC_RUNS, MC_SEED, BU.MC_WORK_BUDGET)
+    runs = f"{odds.runs:,} runs, seed {MC_SEED}"
+    if odds.runs < MC_RUNS:
+        runs += f": as many as its work budget of {BU.MC_WORK_BUDGET:,} steps allows"
+    odds.notes.insert(0, f"Monte Carlo of the same rules ({runs}): intractable exactly ({reason})")
+    return odds
 
 
-def _exact(problem: Problem, counters: bool = True) -> Odds:
+def solve_reference(problem: Problem, counters: bool = True) -> Odds:
+    """The exact odds by the reference path (sim.odds.exact.solve_target: each start state of a
+    pool on its own, the counters joint), which solve's answer equals within 1e-12 (the tests
+    compare them); not kept, no fallback (Intractable escapes)."""
+    with one_thread(), BU.counting():
+        return _exact(problem, counters, reference=True)
+
+
+def _exact(problem: Problem, counters: bool = True, reference: bool = False) -> Odds:
     pool_odds = {p.index: EX.PoolOdds(p, problem.targets[p.target]) for p in problem.pools}
     targets = []
     err = 0.0
+    pruned = 0.0
     for t, tv in enumerate(problem.targets):
-        final = EX.solve_target(problem, t, pool_odds, counters)
-        err = max(err, abs(sum(final.values()) - 1.0))
+        if reference:
+            final = EX.solve_target(problem, t, pool_odds, counters)
+            total = sum(final.values())
+        else:
+            final = FA.solve_target(problem, t, pool_odds, counters)
+            pruned += final.pruned
+            total = sum(final.states.values()) + final.pruned
+        err = max(err, abs(total - 1.0))
         targets.append(target_odds(tv, final, counters))
     pools = []
     for p in problem.pools:
@@ -62,7 +89,7 @@ def _exact(problem: Problem, counters: bool = True) -> Odds:
     if err > SUM_TOLERANCE:
         raise AssertionError(f"odds: probabilities sum to 1 within {err:.1e}, beyond {SUM_TOLERANCE:g}")
     return Odds(problem.label, problem.attacker.uid, problem.kind, "exact", targets, pools, problem.hazard_rolls,
-                hl, hd, notes_of(problem), max_sum_error=err)
+                hl, hd, notes_of(problem), max_sum_error=err, pruned=pruned)
 
 
 # --- a small API for a front end (the sandbox's orders panel) ----------------------------------
@@ -125,4 +152,4 @@ def for_command(battle, command, decisions: dict | None = None) -> Odds:
 
 
 __all__ = ["Measure", "Odds", "PoolSummary", "TargetOdds", "for_command", "for_plan", "preview", "problem_for_plan",
-           "solve", "solve_preview"]
+           "solve", "solve_preview", "solve_reference"]

@@ -126,16 +126,15 @@ class Setup:
             wk[(0, 1)] = crit
         else:
             wk[(1, 0)] += crit
-        by_hits = _power_mixture_rows(wk, h.shape[0] - 1)
         nh, na = h.shape
-        BU.need((nh + na - 1) * by_hits.shape[2], "the wound rolls' table")
-        BU.spend(int(np.count_nonzero(h)) * by_hits.shape[1] * by_hits.shape[2], "the wound rolls' table")
-        w = np.zeros((nh + na - 1, by_hits.shape[2]))
-        for hh in range(nh):
+        width = (nh - 1) * (1 if p.devastating else 0) + 1
+        BU.need((nh + na - 1) * width + 2 * nh * width, "the wound rolls' table")
+        BU.spend(int(np.count_nonzero(h)) * nh * width + nh * nh * width * len(wk), "the wound rolls' table")
+        w = np.zeros((nh + na - 1, width))
+        for hh, table in enumerate(_power_rows(wk, nh - 1)):  # (the joint of hh hits' wound rolls, one at a time)
             row = h[hh]
             if not row.any():
                 continue
-            table = by_hits[hh]
             for a in np.flatnonzero(row):
                 w[a:a + table.shape[0]] += row[a] * table
         self.wound_table = w  # (wounds to save, devastating criticals)
@@ -167,6 +166,26 @@ def _power_mixture(kernel: dict, counts: np.ndarray) -> np.ndarray:
     chance), N distributed as ``counts``."""
     rows = _power_mixture_rows(kernel, len(counts) - 1)
     return np.tensordot(counts, rows, axes=1)
+
+
+def _power_rows(kernel: dict, n_max: int):
+    """_power_mixture_rows's rows one at a time (row n from row n - 1, the same arithmetic),
+    holding two of them: the joint tables of many hits' wound rolls fit where all of them at
+    once (n_max**3 entries) would not."""
+    ma = max(a for a, _b in kernel)
+    mb = max(b for _a, b in kernel)
+    shape = (n_max * ma + 1, n_max * mb + 1)
+    items = [(a, b, p) for (a, b), p in kernel.items() if p > 0.0]
+    prev = np.zeros(shape)
+    prev[0, 0] = 1.0
+    yield prev
+    for n in range(1, n_max + 1):
+        cur = np.zeros(shape)
+        ha, hb = (n - 1) * ma + 1, (n - 1) * mb + 1  # the support so far
+        for a, b, p in items:
+            cur[a:a + ha, b:b + hb] += p * prev[:ha, :hb]
+        yield cur
+        prev = cur
 
 
 def _power_mixture_rows(kernel: dict, n_max: int) -> np.ndarray:
@@ -487,9 +506,11 @@ class PoolOdds:
         self.criticals = np.zeros(1)
 
     def add(self, setup: Setup, p: float) -> None:
-        def acc(a, b):
-            n = max(len(a), len(b))
-            return np.pad(a, (0, n - len(a))) + np.pad(b * p, (0, n - len(b)))
+        def acc(a, b):  # (a + b * p, the shorter padded with zeros)
+            out = np.zeros(max(len(a), len(b)))
+            out[:len(a)] = a
+            out[:len(b)] += b * p
+            return out
         self.rolled += p
         self.dice = acc(self.dice, setup.dice)
         self.hits = acc(self.hits, setup.hits)

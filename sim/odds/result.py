@@ -97,6 +97,7 @@ class Odds:
     runs: int | None = None
     seed: int | None = None
     max_sum_error: float = 0.0
+    pruned: float = 0.0  # the chance of the states dropped as below 1e-15 (sim.odds.fast; at most 1e-13)
 
     def target(self, uid: str) -> TargetOdds:
         return next(t for t in self.targets if t.uid == uid)
@@ -109,7 +110,9 @@ class Odds:
                "notes": list(self.notes)}
         if self.method == "exact":
             out["arithmetic"] = (f"float64; every distribution sums to 1 within {SUM_TOLERANCE:g} "
-                                 f"(largest error here {self.max_sum_error:.1e})")
+                                 f"(largest error here {self.max_sum_error:.1e}"
+                                 + (f"; states below 1e-15 dropped: {self.pruned:.1e} in all" if self.pruned else "")
+                                 + ")")
         else:
             out["runs"], out["seed"] = self.runs, self.seed
         return out
@@ -152,21 +155,31 @@ def measure(name: str, values: dict) -> Measure:
     return Measure(name, p)
 
 
-def target_odds(tv, final: dict, counted: bool = True) -> TargetOdds:
-    """The measures of a target from its final distribution {(wounds left, failed, mortal): p}."""
+def target_odds(tv, final, counted: bool = True) -> TargetOdds:
+    """The measures of a target from its final distribution: the reference path's joint
+    {(wounds left, failed, mortal): p} (sim.odds.exact), or sim.odds.fast's Final (the wounds
+    left, and each counter's distribution on its own)."""
+    if isinstance(final, dict):
+        states, unsaved, mortal = {}, {}, {}
+        for (r, u, mw), p in final.items():
+            states[r] = states.get(r, 0.0) + p
+            unsaved[u] = unsaved.get(u, 0.0) + p
+            mortal[mw] = mortal.get(mw, 0.0) + p
+    else:
+        states = final.states
+        unsaved = {k: float(v) for k, v in enumerate(final.unsaved)} if final.unsaved is not None else {0: 1.0}
+        mortal = {k: float(v) for k, v in enumerate(final.mortal)} if final.mortal is not None else {0: 1.0}
     alive0 = [i for i, x in enumerate(tv.start) if x > 0]
-    destroyed, damage, unsaved, mortal = {}, {}, {}, {}
+    destroyed, damage = {}, {}
     groups = allocation_groups(tv.target_models(tv.start))
     index = {m: i for i, m in enumerate(tv.ids)}
     by_group = [dict() for _ in groups]
     w0 = sum(tv.start)
-    for (r, u, mw), p in final.items():
+    for r, p in states.items():
         d = sum(1 for i in alive0 if r[i] <= 0)
         destroyed[d] = destroyed.get(d, 0.0) + p
         lost = w0 - sum(r)
         damage[lost] = damage.get(lost, 0.0) + p
-        unsaved[u] = unsaved.get(u, 0.0) + p
-        mortal[mw] = mortal.get(mw, 0.0) + p
         for g, acc in zip(groups, by_group):
             k = sum(1 for m in g.members if r[index[m]] <= 0)
             acc[k] = acc.get(k, 0.0) + p

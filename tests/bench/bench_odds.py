@@ -7,6 +7,14 @@
   (reading it is timed apart), the cache cleared before each of 15 repeats: the median, with the
   unsaved-attack and mortal-wound counters (what `sim odds` prints) and without them (what
   sim.odds.engine.for_plan gives a front end);
+* many pools (issue 29): the same 60 attacks split into 1, 3 and 6 pools (the shooters' weapons
+  differ in S and AP), and 120 attacks in 6 pools with [SUSTAINED HITS 1], [LETHAL HITS],
+  [DEVASTATING WOUNDS], [TWIN-LINKED] and [ANTI-INFANTRY 4+] among them, at the same target:
+  solve without counters (what the sandbox's preview, `sim matrix` and the players ask; the
+  preview's whole half in its worker, sim.odds.engine.solve_preview, timed too) and with them
+  (`sim odds`), median of 5, beside the reference path the engine took before
+  (sim.odds.engine.solve_reference: a chain per start state, the counters joint; once each, and
+  with counters only up to three pools unless --reference-all: it takes seconds there);
 * `sim stats` of a one-activation scenario (scenarios/hazard_shooting.toml), peak RSS of the
   whole process at 1,000 and 20,000 runs (--jobs 1; a fresh interpreter each);
 * runs/s of the same scenario on 1 and 2 local processes and on a 2-worker local Ray instance
@@ -15,7 +23,7 @@
 
 Every figure is printed beside a baseline measured in the same run, before and after
 (tests/bench/_baseline.py), and relative to its pure-Python loop.
-Run: .venv/bin/python tests/bench/bench_odds.py  [--runs N]  [--no-ray]
+Run: .venv/bin/python tests/bench/bench_odds.py  [--runs N]  [--no-ray]  [--pools-only]  [--reference-all]
 """
 
 from __future__ import annotations
@@ -85,6 +93,75 @@ def odds_case(case: int) -> tuple[float, float, float, float]:
     return statistics.median(reads), out[0], out[1], odds.targets[0].destroyed.mean
 
 
+POOL_REPEATS = 5
+MIXED = ["", "[SUSTAINED HITS 1]", "[LETHAL HITS]", "[DEVASTATING WOUNDS]", "[TWIN-LINKED]", "[ANTI-INFANTRY 4+]"]
+
+
+def _pools_scenario(pools: int, per_model: int, mixed: bool) -> dict:
+    """Case 2's target; ten shooters, model i carrying weapon i % pools (each weapon its own S and
+    AP, and with ``mixed`` its own ability), ``per_model`` attacks each."""
+    spec = _scenario(2)
+    spec["weapons"] = {f"gun{i}": {"range": 24, "A": per_model, "BS": 3, "S": 5 + i % 3, "AP": -1 - i % 2, "D": "D6",
+                                   **({"abilities": MIXED[i % len(MIXED)]} if mixed and MIXED[i % len(MIXED)] else {})}
+                       for i in range(pools)}
+    shooters = spec["armies"][0]["units"][0]
+    row = shooters["models"][0]
+    shooters["models"] = [{**row, "count": 1, "weapons": [f"gun{i % pools}"], "at": [row["at"][i]]} for i in range(10)]
+    return spec
+
+
+def pools_case(pools: int, per_model: int, mixed: bool, reference: bool, reference_counters: bool) -> dict:
+    """Seconds (median of POOL_REPEATS) of solve without and with counters, of solve_preview, and
+    of the reference path (once; None when not run); expected models destroyed; the method."""
+    spec = parse_scenario(_pools_scenario(pools, per_model, mixed), "bench.toml")
+    with Battle(spec) as b:
+        cmd = Shoot("sh", tuple(Selection(f"sh/{i + 1}", f"gun{i % pools}", "t") for i in range(10)))
+        problem = problem_for_command(b, cmd)
+    assert len(problem.pools) == pools, len(problem.pools)
+    out = {}
+    for name, fn in (("plain", lambda: E.solve(problem, False)), ("counters", lambda: E.solve(problem, True)),
+                     ("preview", lambda: E.solve_preview(problem))):
+        times = []
+        for _ in range(POOL_REPEATS):
+            E.solve.cache_clear()
+            t0 = time.perf_counter()
+            got = fn()
+            times.append(time.perf_counter() - t0)
+        out[name] = statistics.median(times)
+        if name == "plain":
+            out["method"], out["mean"] = got.method, got.targets[0].destroyed.mean
+        elif name == "counters":
+            out["counted"] = got.method
+    for name, counters, wanted in (("ref plain", False, reference), ("ref counters", True, reference_counters)):
+        out[name] = None
+        if wanted:
+            t0 = time.perf_counter()
+            try:
+                E.solve_reference(problem, counters)
+                out[name] = time.perf_counter() - t0
+            except Exception:  # (beyond the budget there: the engine gave the Monte Carlo)
+                out[name] = float("nan")
+    return out
+
+
+def _ms(x) -> str:
+    return "-" if x is None else "intractable" if x != x else f"{x * 1e3:.1f} ms"
+
+
+def pools_lines(reference_all: bool) -> tuple[list[str], list[tuple[str, dict]]]:
+    cases = [(f"60 attacks D6 in {k} pool(s)", k, 6, False) for k in (1, 3, 6)]
+    cases.append(("120 attacks D6 in 6 pools, mixed abilities", 6, 12, True))
+    lines, got = [], []
+    for label, k, per, mixed in cases:
+        r = pools_case(k, per, mixed, True, reference_all or k <= 3)
+        got.append((label, r))
+        lines.append(f"{label} at 10 x W3 FNP 5+ (Sv3+, Sv4+): without counters {_ms(r['plain'])} "
+                     f"({r['method']}), the preview's solve {_ms(r['preview'])}, with counters {_ms(r['counters'])} "
+                     f"({r['counted']}); the reference path before: {_ms(r['ref plain'])} without, "
+                     f"{_ms(r['ref counters'])} with; expected models destroyed {r['mean']:.4f}")
+    return lines, got
+
+
 def peak_rss_mb(runs: int) -> float:
     """Peak RSS (MB) of a fresh `sim stats --jobs 1 --quiet` of ``runs`` runs (its own process)."""
     code = ("import resource, sys; from sim.cli import main; "
@@ -126,6 +203,14 @@ def ray_runs_per_second(runs: int) -> tuple[float, float]:
 def main() -> None:
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 4000
     before = _baseline.measure()
+    lines, pooled = pools_lines("--reference-all" in sys.argv)
+    for line in lines:
+        print(line, flush=True)
+    if "--pools-only" in sys.argv:
+        after = _baseline.measure()
+        loop_ms = _baseline.mean(before, after).python_s * 1e3
+        print(_baseline.line(before, after, [_pool_ratios(pooled, loop_ms)]))
+        return
     r1, c1, n1, m1 = odds_case(1)
     print(f"exact odds, 10 x A2 BS3+ S4 AP-1 D1 at 10 x T4 Sv3+ W2 (median of {REPEATS}): "
           f"{c1 * 1e3:.2f} ms with counters, {n1 * 1e3:.2f} ms without (target < 5 ms); reading the "
@@ -150,10 +235,20 @@ def main() -> None:
     after = _baseline.measure()
     loop_ms = _baseline.mean(before, after).python_s * 1e3
     ratios = [f"odds ms per pure-Python-loop ms: case 1 {c1 * 1e3 / loop_ms:.3f}, case 2 {c2 * 1e3 / loop_ms:.3f} "
-              f"(without counters {n2 * 1e3 / loop_ms:.3f})",
+              f"(without counters {n2 * 1e3 / loop_ms:.3f})", _pool_ratios(pooled, loop_ms),
               f"runs per pure-Python loop: 1 process {one * loop_ms / 1e3:.1f}, 2 processes {two * loop_ms / 1e3:.1f}"
               + (f", Ray {ray_rate * loop_ms / 1e3:.1f}" if ray_rate else "")]
     print(_baseline.line(before, after, ratios))
+
+
+def _pool_ratios(pooled, loop_ms: float) -> str:
+    """The pools' figures in pure-Python loops (the issue's 50 ms on the reference machine is
+    about 0.9 of its ~55 ms loop)."""
+    def loops(x):
+        return "-" if x is None else "intractable" if x != x else f"{x * 1e3 / loop_ms:.3f}"
+    return "pools in loops (target < 0.9 without counters): " + ", ".join(
+        f"{label}: {loops(r['plain'])} / preview {loops(r['preview'])} / counters {loops(r['counters'])} "
+        f"(before {loops(r['ref plain'])} / {loops(r['ref counters'])})" for label, r in pooled)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from odds_support import pool, problem, unit
 from sim.odds import budget as BU
 from sim.odds import engine as E
 from sim.odds import exact as EX
+from sim.odds import fast as FA
 from sim.odds.montecarlo import simulate
 from sim.odds.problem import OddsError
 
@@ -22,17 +23,39 @@ def fresh():
     E.solve.cache_clear()
 
 
-def test_a_horde_of_save_rolls_beyond_the_memory_budget_gets_the_monte_carlo():
+def test_a_horde_of_save_rolls_too_large_to_count_gets_the_exact_odds_without_the_counters():
     """10 weapons of A 20D6+100 at 200 W1 models asked numpy for (201, 1670, 1670) float64
-    (4 GiB) to count unsaved attacks: now counted first, and the Monte Carlo answers, its work
-    bounded (fewer runs than its default, said in the note)."""
+    (4 GiB) to count unsaved attacks: counted first, and beyond the memory budget the odds are
+    worked out again without the counters (issue 29; the Monte Carlo answered here before):
+    exact, the note saying what is left out and why."""
     pr = problem([pool(A="20D6+100", copies=10)], [unit(models=((200, 1, 4, None, False),))])
     odds = E.solve(pr)
-    assert odds.method == "monte carlo"
+    assert odds.method == "exact"
     note = odds.notes[0]
+    assert note.startswith("unsaved attacks and mortal wounds not counted: intractable exactly with them (")
     assert "beyond the memory budget of 64 MiB" in note and "save rolls on 201 states" in note, note
-    assert odds.runs < E.MC_RUNS and f"({odds.runs:,} runs, seed 1: as many as its work budget" in note
+    assert odds.targets[0].unsaved is None and odds.targets[0].mortal is None
     assert odds.targets[0].destroyed.mean == pytest.approx(200.0)
+
+
+def test_counting_beyond_its_share_of_the_work_budget_gives_the_odds_without_the_counters(monkeypatch):
+    """The counters may take WORK_BUDGET / COUNTERS_SHARE: an attack whose counting costs more
+    (and whose odds without them cost less) gets the exact odds without them, equal to what
+    solve gives when not asked for them."""
+    pr = problem([pool(index=i, A=10, D="D3", S=4 + i, AP=-i, abilities="DEVASTATING WOUNDS") for i in range(3)],
+                 [unit(models=((5, 2, 3, None, False), (5, 2, 4, None, False)))])
+    costs = {}
+    for counters in (True, False):
+        with BU.counting() as b:
+            E._exact(pr, counters)
+        costs[counters] = b.work
+    assert costs[False] < costs[True]
+    monkeypatch.setattr(BU, "WORK_BUDGET", max(costs[False] + 1, costs[True] * BU.COUNTERS_SHARE // 2))
+    odds = E.solve(pr, counters=True)
+    assert odds.method == "exact" and odds.targets[0].unsaved is None
+    assert "not counted" in odds.notes[0] and f"work budget of {BU.WORK_BUDGET // BU.COUNTERS_SHARE:,}" in odds.notes[0]
+    plain = E.solve(pr, counters=False)
+    assert odds.targets[0].destroyed.p.tolist() == plain.targets[0].destroyed.p.tolist()
 
 
 def test_below_the_memory_budget_the_answer_is_exact_and_above_it_the_monte_carlo(monkeypatch):
@@ -50,8 +73,8 @@ def test_below_the_memory_budget_the_answer_is_exact_and_above_it_the_monte_carl
 def test_the_work_budget_stops_the_exact_engine_where_the_count_says_and_the_answer_is_repeatable(monkeypatch):
     pr = problem([pool(index=i, A=10, D="D3", S=4 + i % 5, AP=-(i % 3)) for i in range(6)],
                  [unit(models=((10, 2, 3, None, False),))])
-    with BU.counting() as b:
-        EX.solve_target(pr, 0, {p.index: EX.PoolOdds(p, pr.targets[0]) for p in pr.pools}, False)
+    with BU.counting() as b:  # (the path solve takes: sim.odds.fast)
+        FA.solve_target(pr, 0, {p.index: EX.PoolOdds(p, pr.targets[0]) for p in pr.pools}, False)
     assert 0 < b.work  # (what the exact answer costs)
     monkeypatch.setattr(BU, "WORK_BUDGET", b.work // 2)
     first = E.solve(pr, counters=False)
