@@ -228,15 +228,16 @@ def _run(k: int) -> GameResult:
 
 
 def iter_games(ladder: Ladder, jobs: int = 1):
-    """Every GameResult of the schedule, in order, as they come (``jobs`` processes)."""
+    """Every GameResult of the schedule, in order, as they come (``jobs`` processes, which take
+    the games in chunks sized by the time a battle takes, as `sim stats`'s seeds: usually one
+    battle a chunk)."""
     total = ladder.total
     if jobs <= 1 or total < 2:
         for k in range(total):
             yield ladder.play(k)
         return
     from sim.analysis.workers import ordered_runs
-    chunk = max(1, min(total // (jobs * 8), 8))
-    yield from ordered_runs(__name__, (ladder,), 0, total, jobs, chunk)
+    yield from ordered_runs(__name__, (ladder,), 0, total, jobs)
 
 
 def _ray_chunk(ladder: Ladder, lo: int, n: int) -> list[GameResult]:
