@@ -227,6 +227,19 @@ def _run(k: int) -> GameResult:
     return _LADDER.play(k)
 
 
+def _warm() -> None:
+    """What a process does once (sim.analysis.workers forks the workers after it): each
+    scenario's first Battle built (its imports and the tables every seed copies), the battle
+    loop and the players' modules imported."""
+    from sim.battle import Battle
+    from sim.players import play_battle  # noqa: F401
+    from sim.analysis.stats import with_players
+    for spec, first in zip(_LADDER.specs, _LADDER.firsts):
+        spec = with_players(spec, _LADDER.players[:2])
+        with Battle(spec, seed=first, record_dice=False):
+            pass
+
+
 def iter_games(ladder: Ladder, jobs: int = 1):
     """Every GameResult of the schedule, in order, as they come (``jobs`` processes, which take
     the games in chunks sized by the time a battle takes, as `sim stats`'s seeds: usually one

@@ -90,6 +90,13 @@ def _run(seed: int) -> RunResult:
     return run_seed(_SPEC, seed)
 
 
+def _warm() -> None:
+    """What a process does once before its first run (sim.analysis.workers forks the workers
+    after it): the imports and tables the first Battle of the scenario builds."""
+    with Battle(_SPEC, seed=_SPEC.seed, record_dice=False):
+        pass
+
+
 def _pack(results: list[RunResult]) -> tuple:
     """A chunk's results as a worker sends them: plain tuples of ints and strings, without the
     seeds (the chunk's range says them), about half the bytes of pickled RunResults and a

@@ -193,14 +193,12 @@ def ordered_runs(module: str, initargs: tuple, first: int, runs: int, jobs: int,
     ctx = multiprocessing.get_context(method) if method else _context()
     mod = importlib.import_module(module)
     unpack = getattr(mod, "_unpack", None)
-    if ctx.get_start_method() == "fork" and runs > jobs:
-        # the first seed played here, before the workers are forked: what a process does once
-        # (the imports the battle makes, the tables every seed starts from a copy of) is done
-        # once for all of them (each worker paid it again with its first run: ~25 times a run
-        # of a small scenario)
+    if ctx.get_start_method() == "fork" and hasattr(mod, "_warm"):
+        # what a process does once (the imports a battle makes, the tables every seed starts
+        # from a copy of: building the first Battle took ~50 times a small scenario's run) is
+        # done here, before the workers are forked, once for all of them
         mod._init(*initargs)
-        yield mod._run(first)
-        first, runs = first + 1, runs - 1
+        mod._warm()
     import ctypes  # noqa: F401 - (loaded once here, for the workers' _die_with_parent)
     for stream in (sys.stdout, sys.stderr):  # (a forked child would print their buffers again)
         try:
