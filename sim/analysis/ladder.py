@@ -260,10 +260,11 @@ def _ray_chunk(ladder: Ladder, lo: int, n: int) -> list[GameResult]:
     return [ladder.play(k) for k in range(lo, lo + n)]
 
 
-def iter_games_ray(ladder: Ladder, address: str | None = None, workers: int | None = None):
-    """iter_games on Ray (sim.analysis.stats.iter_runs_ray's machinery, these tasks)."""
+def iter_games_ray(ladder: Ladder, address: str | None = None, workers: int | None = None, costs=None):
+    """iter_games on Ray (sim.analysis.stats.iter_runs_ray's machinery, these tasks; ``costs``:
+    a sim.analysis.ray_session.Costs told what Ray's start-up and shutdown took)."""
     from sim.analysis.stats import iter_runs_ray
-    yield from iter_runs_ray(ladder, 0, ladder.total, address, workers, task=_ray_chunk)
+    yield from iter_runs_ray(ladder, 0, ladder.total, address, workers, task=_ray_chunk, costs=costs)
 
 
 # -- the numbers ----------------------------------------------------------------------------
