@@ -121,46 +121,41 @@ def main() -> None:
 
 
 def ray_rows(results, loop: float) -> None:
-    import ray
+    import contextlib
 
-    import sim
+    from sim.analysis import ray_session
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    c0, t0 = _cpu(), time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
-             runtime_env={"py_modules": [os.path.dirname(os.path.abspath(sim.__file__))]})
-    start = time.perf_counter() - t0
-    print(f"Ray, a local 2-CPU instance: ray.init {start:.2f} s")
+    c0 = _cpu()
+    costs = ray_session.Costs()
+    stack = contextlib.ExitStack()
+    # (as `sim stats --backend ray` finds or starts one: a local 2-CPU instance of its own here,
+    # unless a `ray start` one is running; then kept for every batch, as the command keeps one)
+    ray_session.connect(stack, None, 2, costs, contextlib.nullcontext)
+    print(costs.line())
+    evens = []
     try:
         for name, path, runs, short, spec, (w1, c1, t1), _, (ws1, _) in results:
             first = spec.seed
-            stamps = []
-
-            def source(n):
-                for r in iter_runs_ray(spec, first, n):
-                    if not stamps:
-                        stamps.append(time.perf_counter())
-                    yield r
-
-            t_first = time.perf_counter()
-            wr, cr, tr = timed(lambda: tally(spec, source(runs)))
-            first_s = stamps[0] - t_first
+            run_costs = ray_session.Costs()
+            wr, cr, tr = timed(lambda: tally(spec, iter_runs_ray(spec, first, runs, costs=run_costs)))
             assert summary(tr) == summary(t1), "Ray gave another summary"
             wrs, _, _ = timed(lambda: tally(spec, iter_runs_ray(spec, first, short)))
-            print(f"{name} on Ray ({runs} runs; the first result after {first_s:.2f} s):")
-            print(row("Ray, 2 workers", runs, wr, cr, w1, None, loop)
-                  .replace("CPU", "CPU of this process"))
+            print(f"{name} on Ray ({runs} runs; the first result after {run_costs.first_s:.2f} s):")
+            print(row("Ray, 2 workers", runs, wr, cr, w1, None, loop).replace("CPU", "CPU of this process"))
             per1, perr = w1 / runs, (wr - wrs) / (runs - short)
             fixed = max(0.0, wrs - short * perr)
             print(f"  Ray running already: fixed cost ~{fixed * 1e3:.0f} ms a batch, pays "
-                  f"{break_even(fixed, per1, perr)}; starting it too: pays "
-                  f"{break_even(fixed + start, per1, perr)} (shutdown apart)")
+                  f"{break_even(fixed, per1, perr)}")
+            evens.append((name, fixed, per1, perr))
             sys.stdout.flush()
     finally:
-        t0 = time.perf_counter()
-        ray.shutdown()
-        stop = time.perf_counter() - t0
-        print(f"Ray: ray.shutdown {stop:.2f} s; CPU of this process and its reaped children from "
-              f"ray.init to now {_cpu() - c0:.1f} s")
+        stack.close()
+        print(costs.line() + f"; CPU of this process and its reaped children from start-up to "
+              f"shutdown {_cpu() - c0:.1f} s (Ray's workers' own CPU is not counted)")
+    if costs.how == "started":
+        for name, fixed, per1, perr in evens:
+            print(f"  {name.split(':')[0]}: a Ray started for the batch (start-up and shutdown too) pays "
+                  f"{break_even(fixed + costs.start_s + (costs.stop_s or 0.0), per1, perr)}")
 
 
 if __name__ == "__main__":
