@@ -451,6 +451,7 @@ def _progress(total: int, quiet: bool, unit: str = "run"):
     except ImportError:
         return None
     # (the bar's own carriage returns go to the stream itself; it prints only numbers)
+    tqdm.monitor_interval = 0  # (no monitor thread: the workers are forked from this process)
     return tqdm(total=total, unit=unit, file=getattr(sys.stderr, "unescaped", sys.stderr),
                 dynamic_ncols=True, mininterval=0.2, leave=False)
 

@@ -12,8 +12,18 @@ missing chunk).
 The other way round, a worker whose parent dies (SIGKILL, nothing of the parent's cleans up)
 ends at once and quietly: on Linux the kernel sends it SIGKILL (prctl PR_SET_PDEATHSIG, set
 first thing); elsewhere it finds its pipe closed and exits without a word (no BrokenPipe
-traceback). This module imports nothing heavy, so a worker sets that before it imports the
-simulator.
+traceback). This module imports nothing heavy, so a spawned worker sets that before it
+imports the simulator.
+
+What two cores gain (issue 29): a spawned worker was a fresh interpreter importing the
+simulator and building its first battle, ~0.3-0.65 s of CPU each before its first run, and the
+seeds went out in fixed chunks of at most 64 (tens of round trips a second for short runs, the
+last chunks unbalanced for long ones): two processes ran 0.86x-1.61x one, with ~19% more CPU.
+Now, on Linux, the parent builds the first battle (the module's ``_warm``), then forks the
+workers once (a few milliseconds; they share its imports and tables); chunks are sized by the
+run time measured (Chunker: one seed first, then ~0.3 s of work, shrinking at the end so the
+workers finish together; battles one at a time, one per worker); results come back a chunk at a
+time in a compact form (the module's ``_pack`` / ``_unpack``) and are yielded in seed order.
 """
 
 from __future__ import annotations
@@ -173,8 +183,11 @@ def _context():
     """How workers start: forked on Linux (a copy of this process, the simulator already
     imported and the work already loaded: a few milliseconds, where a fresh interpreter
     importing it took ~0.3 s of CPU per worker, more on a busy machine); spawned elsewhere
-    (fork is unsafe on macOS)."""
-    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+    (fork is unsafe on macOS), and where this process has Ray running (its gRPC threads do not
+    survive a fork)."""
+    ray = sys.modules.get("ray")
+    ray_on = ray is not None and getattr(ray, "is_initialized", lambda: False)()
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods() and not ray_on:
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
 
