@@ -148,3 +148,11 @@ def test_ladder_workers_end_when_the_parent_is_killed_mid_battle():
     assert p.returncode == -signal.SIGKILL
     assert out == "" and err == ""
     _wait_for(lambda: not any(_alive(w) for w in ws), "the workers to end", limit=30)
+
+
+def test_spawned_workers_give_the_same_results(gunner):
+    """Where fork is not used (macOS, or Ray running in the process) the workers are spawned,
+    fresh interpreters sent the scenario: the same results, in seed order."""
+    assert W._context().get_start_method() == ("fork" if sys.platform.startswith("linux") else "spawn")
+    alone = list(iter_runs(gunner, 1, 9, jobs=1))
+    assert list(W.ordered_runs("sim.analysis.stats", (gunner,), 1, 9, 2, method="spawn")) == alone
