@@ -109,19 +109,20 @@ def _unpack(lo: int, rows: tuple) -> Iterator[RunResult]:
         yield RunResult(lo + k, destroyed, lost, stopped, vp, result)
 
 
-def iter_runs(spec, first: int, runs: int, jobs: int = 1, chunk: int | None = None) -> Iterator[RunResult]:
+def iter_runs(spec, first: int, runs: int, jobs: int = 1, chunk: int | None = None,
+              busy: list | None = None) -> Iterator[RunResult]:
     """Every RunResult of the seeds ``first`` .. ``first + runs - 1``, in seed order, as they
     come. With ``jobs`` > 1 the runs are shared among that many processes, which are sent the
     scenario itself (_init) and take the seeds a few at a time from a range
     (never a list); the workers are ended when the iteration ends, early or not (close it, or
     let an exception through, to stop them); one that dies raises workers.WorkerDied. The
     chunks are sized by the time a run takes (workers.Chunker: a first chunk of one seed, then
-    about 0.3 s of work each); ``chunk`` fixes their size instead."""
+    about 0.3 s of work each); ``chunk`` fixes their size instead; ``busy``: workers.ordered_runs's."""
     if jobs <= 1 or runs < 2:
         for s in range(first, first + runs):
             yield run_seed(spec, s)
         return
-    yield from ordered_runs(__name__, (spec,), first, runs, jobs, chunk)
+    yield from ordered_runs(__name__, (spec,), first, runs, jobs, chunk, busy=busy)
 
 
 def _ray_chunk(spec, lo: int, n: int) -> tuple:

@@ -91,15 +91,16 @@ def _worker(conn, parent: int, module: str, initargs: tuple, others=()) -> None:
             failed = e
         while (task := conn.recv()) is not None:
             if failed is not None:
-                _send(conn, ("error", failed, 0.0))
+                _send(conn, ("error", failed, 0.0, 0.0))
                 continue
             lo, n = task
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             try:
                 done = [mod._run(s) for s in range(lo, lo + n)]
-                out = ("ok", pack(done) if pack is not None else done, time.perf_counter() - t0)
+                out = ("ok", pack(done) if pack is not None else done, time.perf_counter() - t0,
+                       time.process_time() - c0)
             except Exception as e:  # noqa: BLE001 - a defect: raised again in the parent
-                out = ("error", e, 0.0)
+                out = ("error", e, 0.0, 0.0)
             _send(conn, out)
     except (EOFError, OSError):  # (the parent is gone, or ended the pipe: nothing to say)
         pass
@@ -113,7 +114,7 @@ def _send(conn, msg) -> None:
     except OSError:
         raise
     except Exception:  # noqa: BLE001 - pickling failed
-        conn.send(("error", RuntimeError(f"{type(msg[1]).__name__}: {msg[1]}"), 0.0))
+        conn.send(("error", RuntimeError(f"{type(msg[1]).__name__}: {msg[1]}"), 0.0, 0.0))
 
 
 def _how(code: int | None) -> str:
@@ -193,7 +194,7 @@ def _context():
 
 
 def ordered_runs(module: str, initargs: tuple, first: int, runs: int, jobs: int,
-                 chunk: int | None = None, method: str | None = None) -> Iterator:
+                 chunk: int | None = None, method: str | None = None, busy: list | None = None) -> Iterator:
     """``module._run(seed)`` for the seeds ``first`` .. ``first + runs - 1``, in seed order, from
     ``jobs`` worker processes, started once (forked on Linux, _context; ``method`` names
     another start method) and each running ``module._init(*initargs)`` first. The seeds go out
@@ -202,7 +203,11 @@ def ordered_runs(module: str, initargs: tuple, first: int, runs: int, jobs: int,
     where the module has them: a compact form), held until their turn, at most ``WINDOW``
     chunks per worker out ahead of the next one to yield (memory does not grow with the runs).
     Closing the iterator, or an exception through it (a signal), ends the workers (SIGTERM,
-    then SIGKILL if one lingers). A worker that dies raises WorkerDied."""
+    then SIGKILL if one lingers). A worker that dies raises WorkerDied. ``busy`` (a list): given
+    each worker's CPU seconds in its runs, one entry a worker (how evenly the work was shared;
+    tests/bench/bench_batches.py)."""
+    if busy is not None:
+        busy[:] = [0.0] * jobs
     ctx = multiprocessing.get_context(method) if method else _context()
     mod = importlib.import_module(module)
     unpack = getattr(mod, "_unpack", None)
@@ -266,11 +271,13 @@ def ordered_runs(module: str, initargs: tuple, first: int, runs: int, jobs: int,
             """Every result worker w has sent; WorkerDied if it has ended."""
             try:
                 while conns[w].poll():
-                    kind, val, secs = conns[w].recv()
+                    kind, val, secs, cpu = conns[w].recv()
                     if kind == "error":
                         raise val
                     lo, n = out[w].popleft()
                     sizes.measured(n, secs)
+                    if busy is not None:
+                        busy[w] += cpu
                     results[lo] = val
             except (EOFError, OSError):
                 procs[w].join()  # (its pipe closed, or reset: it is ending)

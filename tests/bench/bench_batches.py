@@ -66,6 +66,31 @@ def summary(t: Tally):
     return (t.summary(), t.stopped_early(), t.outcomes())
 
 
+def fingerprint(t: Tally) -> str:
+    import hashlib
+    return hashlib.sha256(repr(summary(t)).encode()).hexdigest()[:16]
+
+
+def one_batch(path: str, runs: int, jobs: int) -> dict:
+    """A batch in this process, as `sim stats` runs it after loading the scenario (the first
+    battle built cold, as in the command): wall, CPU (with the workers'), the workers' CPU in
+    their runs, and the summary's fingerprint."""
+    spec = load_scenario(ROOT / path)
+    busy: list = []
+    wall, cpu, t = timed(lambda: tally(spec, iter_runs(spec, spec.seed, runs, jobs, busy=busy)))
+    return {"wall": wall, "cpu": cpu, "busy": busy, "sum": fingerprint(t)}
+
+
+def fresh(path: str, runs: int, jobs: int) -> dict:
+    """one_batch in a fresh interpreter (no cache warmed by an earlier batch of this script)."""
+    import json
+    import subprocess
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.run([sys.executable, __file__, "--one", path, str(runs), str(jobs)], env=env,
+                       capture_output=True, text=True, check=True)
+    return json.loads(p.stdout.splitlines()[-1])
+
+
 def row(label: str, runs: int, wall: float, cpu: float, one_wall: float | None, one_cpu: float | None,
         loop: float) -> str:
     speed = f", {one_wall / wall:.2f}x" if one_wall else ""
@@ -81,6 +106,11 @@ def break_even(fixed: float, per_one: float, per_many: float) -> str:
 
 
 def main() -> None:
+    if "--one" in sys.argv:
+        import json
+        k = sys.argv.index("--one")
+        print(json.dumps(one_batch(sys.argv[k + 1], int(sys.argv[k + 2]), int(sys.argv[k + 3]))))
+        return
     quick = "--quick" in sys.argv
     use_ray = "--no-ray" not in sys.argv
     if use_ray:
@@ -93,27 +123,29 @@ def main() -> None:
     loop = before.python_s
     print(f"baseline before: pure-Python loop {before.python_s * 1e3:.1f} ms; load average "
           f"{os.getloadavg()[0]:.2f}; {os.cpu_count()} cores")
-    lines, results = [], []
+    results = []
     for name, path, runs, short in BATCHES:
         if quick:
             runs, short = max(4, runs // 10), max(2, short // 2)
-        spec = load_scenario(ROOT / path)
-        first = spec.seed
-        w1, c1, t1 = timed(lambda: tally(spec, iter_runs(spec, first, runs, 1)))
-        w2, c2, t2 = timed(lambda: tally(spec, iter_runs(spec, first, runs, 2)))
-        ws1, _, _ = timed(lambda: tally(spec, iter_runs(spec, first, short, 1)))
-        ws2, _, _ = timed(lambda: tally(spec, iter_runs(spec, first, short, 2)))
-        assert summary(t2) == summary(t1), "two processes gave another summary"
-        results.append((name, path, runs, short, spec, (w1, c1, t1), (w2, c2), (ws1, ws2)))
-        print(f"{name} ({runs} runs):")
+        one, two = fresh(path, runs, 1), fresh(path, runs, 2)
+        s1, s2 = fresh(path, short, 1), fresh(path, short, 2)
+        assert two["sum"] == one["sum"], "two processes gave another summary"
+        w1, c1, w2, c2 = one["wall"], one["cpu"], two["wall"], two["cpu"]
+        print(f"{name} ({runs} runs; each batch in a fresh process, as the command):")
         print(row("1 process", runs, w1, c1, None, None, loop))
         print(row("2 processes", runs, w2, c2, w1, c1, loop))
-        per1, per2 = w1 / runs, (w2 - ws2) / (runs - short)
-        fixed2 = max(0.0, ws2 - short * per2)
-        line = (f"  2 processes' fixed cost ~{fixed2 * 1e3:.0f} ms ({short} runs: {ws2:.2f} s against "
-                f"{ws1:.2f} s in one process): pays {break_even(fixed2, per1, per2)}")
-        print(line)
+        b = two["busy"]
+        serial = c2 - sum(b) + max(b)  # (all CPU but the workers' runs counted as if serial)
+        print(f"  the workers' CPU in their runs: {' / '.join(f'{x:.2f}' for x in b)} s of {c2:.2f} s; one "
+              f"process's CPU over (the busier worker's + everything else, as if serial): {c1 / serial:.2f}x "
+              f"(a floor for the speed-up when each process has a core of its own)")
+        per1, per2 = w1 / runs, (w2 - s2["wall"]) / (runs - short)
+        fixed2 = max(0.0, s2["wall"] - short * per2)
+        print(f"  2 processes' fixed cost ~{fixed2 * 1e3:.0f} ms ({short} runs: {s2['wall']:.2f} s against "
+              f"{s1['wall']:.2f} s in one process): pays {break_even(fixed2, per1, per2)}")
         sys.stdout.flush()
+        spec = load_scenario(ROOT / path)
+        results.append((name, path, runs, short, spec, (w1, c1, one["sum"])))
     if use_ray:
         ray_rows(results, loop)
     after = _baseline.measure()
@@ -134,11 +166,11 @@ def ray_rows(results, loop: float) -> None:
     print(costs.line())
     evens = []
     try:
-        for name, path, runs, short, spec, (w1, c1, t1), _, (ws1, _) in results:
+        for name, path, runs, short, spec, (w1, c1, sum1) in results:
             first = spec.seed
             run_costs = ray_session.Costs()
             wr, cr, tr = timed(lambda: tally(spec, iter_runs_ray(spec, first, runs, costs=run_costs)))
-            assert summary(tr) == summary(t1), "Ray gave another summary"
+            assert fingerprint(tr) == sum1, "Ray gave another summary"
             wrs, _, _ = timed(lambda: tally(spec, iter_runs_ray(spec, first, short)))
             print(f"{name} on Ray ({runs} runs; the first result after {run_costs.first_s:.2f} s):")
             print(row("Ray, 2 workers", runs, wr, cr, w1, None, loop).replace("CPU", "CPU of this process"))
