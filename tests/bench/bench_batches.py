@@ -138,7 +138,7 @@ def main() -> None:
         serial = c2 - sum(b) + max(b)  # (all CPU but the workers' runs counted as if serial)
         print(f"  the workers' CPU in their runs: {' / '.join(f'{x:.2f}' for x in b)} s of {c2:.2f} s; one "
               f"process's CPU over (the busier worker's + everything else, as if serial): {c1 / serial:.2f}x "
-              f"(a floor for the speed-up when each process has a core of its own)")
+              f"(the speed-up to expect when each process has a core of its own, round-trip waits aside: an estimate, not a measure)")
         per1, per2 = w1 / runs, (w2 - s2["wall"]) / (runs - short)
         fixed2 = max(0.0, s2["wall"] - short * per2)
         print(f"  2 processes' fixed cost ~{fixed2 * 1e3:.0f} ms ({short} runs: {s2['wall']:.2f} s against "
