@@ -40,6 +40,7 @@ bench: $(TSTAMP)
 	$(PY) tests/bench/bench_odds.py
 	$(PY) tests/bench/bench_fork.py
 	$(PY) tests/bench/bench_startup.py
+	$(PY) tests/bench/bench_batches.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -188,7 +188,9 @@ def cmd_stats(args) -> int:
         import importlib.util
         if importlib.util.find_spec("ray") is None:
             return _err("--backend: expected ray installed (pip install -e .[cluster]), found it missing")
-        source = iter_runs_ray(spec, first, args.runs, args.address, args.jobs)
+        from sim.analysis.ray_session import Costs
+        costs = Costs()
+        source = iter_runs_ray(spec, first, args.runs, args.address, args.jobs, costs=costs)
     else:
         source = iter_runs(spec, first, args.runs, jobs)
     code = _tally_all(source, tally, args.runs, args.quiet, "run")
@@ -214,6 +216,8 @@ def cmd_stats(args) -> int:
     where = (f"Ray ({args.address or 'local'})" if args.backend == "ray" else f"{jobs} process(es)")
     print(f"{spec.name}: {args.runs} runs of the script (seeds {first}..{last}), "
           f"{where}, {secs:.1f} s ({args.runs / max(secs, 1e-9):,.0f} runs/s)")
+    if args.backend == "ray":
+        print(costs.line())
     print(format_summary(summary))
     out = tally.outcomes()
     if out is not None:
@@ -277,7 +281,9 @@ def cmd_ladder(args) -> int:
         import importlib.util
         if importlib.util.find_spec("ray") is None:
             return _err("--backend: expected ray installed (pip install -e .[cluster]), found it missing")
-        source = LD.iter_games_ray(lad, args.address, args.jobs)
+        from sim.analysis.ray_session import Costs
+        costs = Costs()
+        source = LD.iter_games_ray(lad, args.address, args.jobs, costs)
     else:
         source = LD.iter_games(lad, jobs)
     try:
@@ -302,6 +308,8 @@ def cmd_ladder(args) -> int:
         return 0
     where = (f"Ray ({args.address or 'local'})" if args.backend == "ray" else f"{jobs} process(es)")
     print(f"{where}, {secs:.1f} s ({lad.total / max(secs, 1e-9):.2f} battles/s)")
+    if args.backend == "ray":
+        print(costs.line())
     print(LR.text(tally))
     return 0
 
@@ -443,6 +451,7 @@ def _progress(total: int, quiet: bool, unit: str = "run"):
     except ImportError:
         return None
     # (the bar's own carriage returns go to the stream itself; it prints only numbers)
+    tqdm.monitor_interval = 0  # (no monitor thread: the workers are forked from this process)
     return tqdm(total=total, unit=unit, file=getattr(sys.stderr, "unescaped", sys.stderr),
                 dynamic_ncols=True, mininterval=0.2, leave=False)
 

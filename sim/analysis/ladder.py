@@ -227,16 +227,30 @@ def _run(k: int) -> GameResult:
     return _LADDER.play(k)
 
 
+def _warm() -> None:
+    """What a process does once (sim.analysis.workers forks the workers after it): each
+    scenario's first Battle built (its imports and the tables every seed copies), the battle
+    loop and the players' modules imported."""
+    from sim.battle import Battle
+    from sim.players import play_battle  # noqa: F401
+    from sim.analysis.stats import with_players
+    for spec, first in zip(_LADDER.specs, _LADDER.firsts):
+        spec = with_players(spec, _LADDER.players[:2])
+        with Battle(spec, seed=first, record_dice=False):
+            pass
+
+
 def iter_games(ladder: Ladder, jobs: int = 1):
-    """Every GameResult of the schedule, in order, as they come (``jobs`` processes)."""
+    """Every GameResult of the schedule, in order, as they come (``jobs`` processes, which take
+    the games in chunks sized by the time a battle takes, as `sim stats`'s seeds: usually one
+    battle a chunk)."""
     total = ladder.total
     if jobs <= 1 or total < 2:
         for k in range(total):
             yield ladder.play(k)
         return
     from sim.analysis.workers import ordered_runs
-    chunk = max(1, min(total // (jobs * 8), 8))
-    yield from ordered_runs(__name__, (ladder,), 0, total, jobs, chunk)
+    yield from ordered_runs(__name__, (ladder,), 0, total, jobs)
 
 
 def _ray_chunk(ladder: Ladder, lo: int, n: int) -> list[GameResult]:
@@ -246,10 +260,11 @@ def _ray_chunk(ladder: Ladder, lo: int, n: int) -> list[GameResult]:
     return [ladder.play(k) for k in range(lo, lo + n)]
 
 
-def iter_games_ray(ladder: Ladder, address: str | None = None, workers: int | None = None):
-    """iter_games on Ray (sim.analysis.stats.iter_runs_ray's machinery, these tasks)."""
+def iter_games_ray(ladder: Ladder, address: str | None = None, workers: int | None = None, costs=None):
+    """iter_games on Ray (sim.analysis.stats.iter_runs_ray's machinery, these tasks; ``costs``:
+    a sim.analysis.ray_session.Costs told what Ray's start-up and shutdown took)."""
     from sim.analysis.stats import iter_runs_ray
-    yield from iter_runs_ray(ladder, 0, ladder.total, address, workers, task=_ray_chunk)
+    yield from iter_runs_ray(ladder, 0, ladder.total, address, workers, task=_ray_chunk, costs=costs)
 
 
 # -- the numbers ----------------------------------------------------------------------------

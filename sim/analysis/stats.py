@@ -27,7 +27,6 @@ from sim.components import Roster
 from sim.errors import ScriptError
 from sim.rules.turn import PLAYER
 from sim.players.runner import frozen_heap, play
-from sim.analysis.reaper import Reaper
 from sim.analysis.workers import WorkerDied, ordered_runs
 
 
@@ -66,7 +65,6 @@ def run_seed(spec, seed: int) -> RunResult:
 
 
 MAX_RUNS = 1_000_000_000  # `sim stats --runs` at most (more would take weeks)
-MAX_CHUNK = 64  # seeds a worker takes at a time, at most (so results come back steadily)
 
 _SPEC = None  # the scenario, in a worker process
 
@@ -91,24 +89,47 @@ def _run(seed: int) -> RunResult:
     return run_seed(_SPEC, seed)
 
 
-def iter_runs(spec, first: int, runs: int, jobs: int = 1) -> Iterator[RunResult]:
+def _warm() -> None:
+    """What a process does once before its first run (sim.analysis.workers forks the workers
+    after it): the imports and tables the first Battle of the scenario builds."""
+    with Battle(_SPEC, seed=_SPEC.seed, record_dice=False):
+        pass
+
+
+def _pack(results: list[RunResult]) -> tuple:
+    """A chunk's results as a worker sends them: plain tuples of ints and strings, without the
+    seeds (the chunk's range says them), about half the bytes of pickled RunResults and a
+    fiftieth of the time to pickle and unpickle."""
+    return tuple((r.destroyed, r.wounds_lost, r.stopped, r.vp, r.result) for r in results)
+
+
+def _unpack(lo: int, rows: tuple) -> Iterator[RunResult]:
+    """The RunResults of a chunk sent by _pack, its first seed ``lo``."""
+    for k, (destroyed, lost, stopped, vp, result) in enumerate(rows):
+        yield RunResult(lo + k, destroyed, lost, stopped, vp, result)
+
+
+def iter_runs(spec, first: int, runs: int, jobs: int = 1, chunk: int | None = None,
+              busy: list | None = None) -> Iterator[RunResult]:
     """Every RunResult of the seeds ``first`` .. ``first + runs - 1``, in seed order, as they
     come. With ``jobs`` > 1 the runs are shared among that many processes, which are sent the
     scenario itself (_init) and take the seeds a few at a time from a range
     (never a list); the workers are ended when the iteration ends, early or not (close it, or
-    let an exception through, to stop them); one that dies raises workers.WorkerDied."""
+    let an exception through, to stop them); one that dies raises workers.WorkerDied. The
+    chunks are sized by the time a run takes (workers.Chunker: a first chunk of one seed, then
+    about 0.3 s of work each); ``chunk`` fixes their size instead; ``busy``: workers.ordered_runs's."""
     if jobs <= 1 or runs < 2:
         for s in range(first, first + runs):
             yield run_seed(spec, s)
         return
-    chunk = max(1, min(runs // (jobs * 8), MAX_CHUNK))
-    yield from ordered_runs(__name__, (spec,), first, runs, jobs, chunk)
+    yield from ordered_runs(__name__, (spec,), first, runs, jobs, chunk, busy=busy)
 
 
-def _ray_chunk(spec, lo: int, n: int) -> list[RunResult]:
-    """A Ray task: the RunResults of the seeds lo .. lo + n - 1 (the scenario shipped with it)."""
+def _ray_chunk(spec, lo: int, n: int) -> tuple:
+    """A Ray task: the RunResults of the seeds lo .. lo + n - 1 (the scenario shipped with it),
+    as _pack sends them."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    return [run_seed(spec, s) for s in range(lo, lo + n)]
+    return _pack([run_seed(spec, s) for s in range(lo, lo + n)])
 
 
 RAY_CHUNK = 64  # seeds per Ray task, at most
@@ -116,36 +137,33 @@ RAY_IN_FLIGHT = 4  # tasks in flight per worker: results come back in order with
 
 
 def iter_runs_ray(spec, first: int, runs: int, address: str | None = None, workers: int | None = None,
-                  chunk: int | None = None, task=None) -> Iterator[RunResult]:
+                  chunk: int | None = None, task=None, costs=None) -> Iterator[RunResult]:
     """iter_runs on Ray: the seeds in chunks, one task each, a few per worker in flight, their
     results yielded in seed order (so the tally, and the summary, are those of ``jobs`` = 1).
-    ``address`` (HOST:PORT, or "auto"): an existing cluster, which needs this package only as
-    the shipped code (it goes with the tasks as a runtime_env module); None: a local Ray with
-    ``workers`` CPUs (default: every core), shut down at the end. The scenario goes to the
-    workers once, through the object store (their files are not read). A local Ray's session
-    folder is one of ours, removed at the end, and a watchdog ends its processes and removes
-    the folder if this process is killed (sim.analysis.reaper). ``task``: the function a Ray task
-    runs, ``task(spec, lo, n)`` -> the results of lo .. lo + n - 1 (default ``_ray_chunk``;
-    `sim ladder` sends its own, games for seeds)."""
-    import os
+    Which Ray (sim.analysis.ray_session): this process's if it has one, else ``address``
+    (HOST:PORT, or "auto": an existing cluster, which needs this package only as the shipped
+    code, a runtime_env module), else a Ray started on this machine by `ray start`, all left
+    running; else a local Ray of our own with ``workers`` CPUs (default: every core), shut down
+    at the end. ``costs`` (a ray_session.Costs) is told what its start-up, first result and
+    shutdown took. The scenario goes to the workers once, through the object store (their files
+    are not read). A local Ray's session folder is one of ours, removed at the end, and a
+    watchdog ends its processes and removes the folder if this process is killed
+    (sim.analysis.reaper). ``task``: the function a Ray task runs, ``task(spec, lo, n)`` -> the
+    results of lo .. lo + n - 1 (default ``_ray_chunk``, its results _pack-ed; `sim ladder`
+    sends its own, games for seeds, as they are)."""
+    import time
 
-    import ray
-
-    import sim
-    started = not ray.is_initialized()
+    from sim.analysis import ray_session
+    costs = ray_session.Costs() if costs is None else costs
+    unpack = _unpack if task is None else None
     with contextlib.ExitStack() as stack:
-        if started:
-            env = {"py_modules": [os.path.dirname(os.path.abspath(sim.__file__))]}
-            if address:
-                kw = {"address": address}
-            else:  # (a local Ray of ours: its session folder and processes go with it, reaper)
-                kw = {"num_cpus": workers or os.cpu_count() or 1, "include_dashboard": False,
-                      "configure_logging": False, "_temp_dir": stack.enter_context(Reaper()).folder}
-            stack.callback(ray.shutdown)
-            with _ray_signals(defer=False):
-                ray.init(runtime_env=env, log_to_driver=False, **kw)
+        ray_session.connect(stack, address, workers, costs, lambda: _ray_signals(defer=False))
+        t1 = time.perf_counter()
         with _ray_signals(defer=True) as check:
-            yield from _ray_runs(spec, first, runs, chunk, check, task or _ray_chunk)
+            for r in _ray_runs(spec, first, runs, chunk, check, task or _ray_chunk, unpack):
+                if costs.first_s is None:
+                    costs.first_s = time.perf_counter() - t1
+                yield r
 
 
 @contextlib.contextmanager
@@ -210,23 +228,25 @@ def _ray_signals(defer: bool):
                     signal.signal(s, h)
 
 
-def _ray_runs(spec, first: int, runs: int, chunk: int | None, check, fn=_ray_chunk) -> Iterator[RunResult]:
+def _ray_runs(spec, first: int, runs: int, chunk: int | None, check, fn=_ray_chunk,
+             unpack=None) -> Iterator[RunResult]:
     """iter_runs_ray's work on a Ray already running, ``check()`` called every fifth of a second
     while it waits (a signal noted is answered then: _ray_signals). A task whose worker died
     (killed, out of memory) raises workers.WorkerDied: the runs from its chunk on are lost."""
     import ray
     from ray.exceptions import ActorDiedError, NodeDiedError, WorkerCrashedError
     pending: list = []  # the tasks in flight, in seed order
+    starts: list = []  # their first seeds
     yielded = 0
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = chunk or max(1, min(runs // (cpus * 8), RAY_CHUNK))
         task = ray.remote(fn).options(num_cpus=1, max_retries=0)
         ref = ray.put(spec)
-        starts = range(first, first + runs, size)
-        nxt = iter(starts)
+        nxt = iter(range(first, first + runs, size))
         for lo in nxt:
             pending.append(task.remote(ref, lo, min(size, first + runs - lo)))
+            starts.append(lo)
             if len(pending) >= cpus * RAY_IN_FLIGHT:
                 break
         while pending:
@@ -237,11 +257,13 @@ def _ray_runs(spec, first: int, runs: int, chunk: int | None, check, fn=_ray_chu
                 done = ray.get(pending.pop(0))
             except (WorkerCrashedError, NodeDiedError, ActorDiedError) as e:
                 raise WorkerDied(type(e).__name__, runs - yielded) from None
+            here = starts.pop(0)
             lo = next(nxt, None)
             if lo is not None:
                 pending.append(task.remote(ref, lo, min(size, first + runs - lo)))
+                starts.append(lo)
             yielded += len(done)
-            yield from done
+            yield from (unpack(here, done) if unpack is not None else done)
     except BaseException:
         for r in pending:
             ray.cancel(r, force=True)

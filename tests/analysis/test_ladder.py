@@ -285,7 +285,7 @@ def test_ctrl_c_stops_a_ladder_with_one_line_and_no_worker_left():
     import subprocess
     import sys
 
-    from test_stats_signals import _alive, _children, _has_loaded, _wait_for
+    from test_stats_signals import _alive, _children, _has_loaded, _wait_for, _workers
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     p = subprocess.Popen([sys.executable, "-m", "sim", "ladder", "scenarios/battle_default.toml",
                           "--players", "default,random", "--battles", "1000", "--jobs", "2"],
@@ -293,8 +293,7 @@ def test_ctrl_c_stops_a_ladder_with_one_line_and_no_worker_left():
                          text=True, start_new_session=True)
     try:
         def workers():
-            return [c for c in _children(p.pid)
-                    if "resource_tracker" not in Path(f"/proc/{c}/cmdline").read_text(errors="replace")]
+            return _workers(p.pid)
         _wait_for(lambda: len(workers()) == 2 and all(_has_loaded(w) for w in workers()), "the workers to start")
         seen = _children(p.pid)
         os.killpg(p.pid, signal.SIGINT)

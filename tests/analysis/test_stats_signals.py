@@ -65,12 +65,8 @@ def test_a_signal_stops_stats_with_one_line_and_no_worker_left(signum, code, wor
     try:
         # started: both workers (and multiprocessing's resource tracker) are there, and the
         # workers have loaded the scenario (their initializer imported sim.scenario.load)
-        def workers():
-            return [c for c in _children(p.pid)
-                    if "resource_tracker" not in Path(f"/proc/{c}/cmdline").read_text(errors="replace")]
-
         def started():
-            ws = workers()
+            ws = _workers(p.pid)
             return len(ws) == 2 and all(_has_loaded(w) for w in ws)
 
         _wait_for(started, "the workers to start")
@@ -163,8 +159,16 @@ def _start_stats(*extra: str, env_extra: dict | None = None):
 
 
 def _workers(pid: int) -> list[int]:
-    return [c for c in _children(pid)
-            if "resource_tracker" not in Path(f"/proc/{c}/cmdline").read_text(errors="replace")]
+    """The children of ``pid`` but multiprocessing's resource tracker (one that ends while this
+    reads is left out: it is no worker any more)."""
+    out = []
+    for c in _children(pid):
+        try:
+            if "resource_tracker" not in Path(f"/proc/{c}/cmdline").read_text(errors="replace"):
+                out.append(c)
+        except OSError:
+            pass
+    return out
 
 
 def _started(p) -> list[int]:
