@@ -261,6 +261,8 @@ def overlaps(a: Footprint, b: Footprint) -> bool:
     """01.04 Footprints share area (touching edges is not overlapping); for scenario checks."""
     if a.shape == "round" and b.shape == "round":
         return math.hypot(a.x - b.x, a.y - b.y) < 0.5 * (a.length + b.length) - 1e-7
+    if math.hypot(a.x - b.x, a.y - b.y) > a.bounding_radius + b.bounding_radius + 1e-6:
+        return False  # (bounding circles apart: the cores cannot meet; the exact test decides the rest)
     pa, ra = core(a)
     pb, rb = core(b)
     if ra == 0 and rb == 0:
@@ -329,15 +331,47 @@ def distance_matrix(fps_a, fps_b) -> np.ndarray:
         if rnd_b:
             out[np.ix_(ha, rnd_b)] = _round_core_distances(
                 cb[rnd_b], rb[rnd_b], _hull_pack(tuple(fps_a[i] for i in ha))).T
-        for i in ha:
-            for j in hb:
-                out[i, j] = distance(fps_a[i], fps_b[j])
+        if hb:
+            _hull_block(fps_a, ha, fps_b, hb, out)
     if hb:
         rnd_a = [i for i, f in enumerate(fps_a) if f.shape == "round"]
         if rnd_a:
             out[np.ix_(rnd_a, hb)] = _round_core_distances(
                 ca[rnd_a], ra[rnd_a], _hull_pack(tuple(fps_b[j] for j in hb)))
     return out
+
+
+def _hull_block(fps_a, ha: list[int], fps_b, hb: list[int], out: np.ndarray) -> None:
+    """``out[i, j] = distance(fps_a[i], fps_b[j])`` for every hull i of ``ha`` and j of ``hb``.
+    A pair whose bounding circles (``_circle``) are apart (``_convex_distance``'s test) cannot
+    meet, so its distance is the minimum of the full (vertex, edge) grid both ways round
+    (which ``_convex_distance``'s pruned minimum equals to the bit): those pairs are measured
+    together, grouped by the two cores' vertex counts, with ``_point_segment_dist``'s
+    elementwise arithmetic; the others (and pairs whose answer is kept) go through
+    ``distance``."""
+    groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for i in ha:
+        a = fps_a[i]
+        pa, _ra, _pae, (ca, rca) = _hull(a)
+        for j in hb:
+            b = fps_b[j]
+            pb, _rb, _pbe, (cb, rcb) = _hull(b)
+            dc = ca - cb
+            if math.sqrt(float(dc[0] * dc[0] + dc[1] * dc[1])) <= rca + rcb + _APART:
+                out[i, j] = distance(a, b)
+            else:
+                groups.setdefault((len(pa), len(pb)), []).append((i, j))
+    for pairs in groups.values():
+        for s in range(0, len(pairs), 64):  # (temporaries of a few MB at most)
+            part = pairs[s:s + 64]
+            P = np.stack([_hull(fps_a[i])[0] for i, _j in part])
+            PE = np.stack([_hull(fps_a[i])[2] for i, _j in part])
+            Q = np.stack([_hull(fps_b[j])[0] for _i, j in part])
+            QE = np.stack([_hull(fps_b[j])[2] for _i, j in part])
+            d1 = _point_segment_dist(P[:, :, None, :], Q[:, None, :, :], QE[:, None, :, :]).min(axis=(1, 2))
+            d2 = _point_segment_dist(Q[:, :, None, :], P[:, None, :, :], PE[:, None, :, :]).min(axis=(1, 2))
+            for (i, j), x, y in zip(part, d1.tolist(), d2.tolist()):
+                out[i, j] = max(0.0, min(x, y) - 0.0 - 0.0)
 
 
 @functools.lru_cache(maxsize=256)
