@@ -730,6 +730,9 @@ def _waiting(before: list, count: int, length: float, width: float, board) -> li
 
 
 def _on_board(fp, board) -> bool:
+    r = fp.bounding_radius  # (its bounding circle on the board: so is its outline)
+    if fp.x - r >= 0 and fp.y - r >= 0 and fp.x + r <= board[0] and fp.y + r <= board[1]:
+        return True
     pts = geometry.outline(fp, 32)
     return bool((pts[:, 0] >= -1e-6).all() and (pts[:, 0] <= board[0] + 1e-6).all()
                 and (pts[:, 1] >= -1e-6).all() and (pts[:, 1] <= board[1] + 1e-6).all())
