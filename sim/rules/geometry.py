@@ -344,11 +344,8 @@ def distance_matrix(fps_a, fps_b) -> np.ndarray:
 def _hull_block(fps_a, ha: list[int], fps_b, hb: list[int], out: np.ndarray) -> None:
     """``out[i, j] = distance(fps_a[i], fps_b[j])`` for every hull i of ``ha`` and j of ``hb``.
     A pair whose bounding circles (``_circle``) are apart (``_convex_distance``'s test) cannot
-    meet, so its distance is the minimum of the full (vertex, edge) grid both ways round
-    (which ``_convex_distance``'s pruned minimum equals to the bit): those pairs are measured
-    together, grouped by the two cores' vertex counts, with ``_point_segment_dist``'s
-    elementwise arithmetic; the others (and pairs whose answer is kept) go through
-    ``distance``."""
+    meet: those pairs are measured together (``_apart_distances``, grouped by the two cores'
+    vertex counts); the others go through ``distance``."""
     groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for i in ha:
         a = fps_a[i]
@@ -362,16 +359,51 @@ def _hull_block(fps_a, ha: list[int], fps_b, hb: list[int], out: np.ndarray) -> 
             else:
                 groups.setdefault((len(pa), len(pb)), []).append((i, j))
     for pairs in groups.values():
-        for s in range(0, len(pairs), 64):  # (temporaries of a few MB at most)
-            part = pairs[s:s + 64]
-            P = np.stack([_hull(fps_a[i])[0] for i, _j in part])
-            PE = np.stack([_hull(fps_a[i])[2] for i, _j in part])
-            Q = np.stack([_hull(fps_b[j])[0] for _i, j in part])
-            QE = np.stack([_hull(fps_b[j])[2] for _i, j in part])
-            d1 = _point_segment_dist(P[:, :, None, :], Q[:, None, :, :], QE[:, None, :, :]).min(axis=(1, 2))
-            d2 = _point_segment_dist(Q[:, :, None, :], P[:, None, :, :], PE[:, None, :, :]).min(axis=(1, 2))
-            for (i, j), x, y in zip(part, d1.tolist(), d2.tolist()):
-                out[i, j] = max(0.0, min(x, y) - 0.0 - 0.0)
+        ha_ = [_hull(fps_a[i]) for i, _j in pairs]
+        hb_ = [_hull(fps_b[j]) for _i, j in pairs]
+        for (i, j), d in zip(pairs, _apart_distances(ha_, hb_)):
+            out[i, j] = max(0.0, d - 0.0 - 0.0)  # (a hull's radius is 0: _hull_distance's arithmetic)
+
+
+def _apart_distances(ha: list, hb: list) -> list[float]:
+    """``_convex_distance`` of many pairs of polygons at once (``_hull`` of each: every first
+    polygon with the same vertex count, every second too), each pair's bounding circles apart:
+    the same bounds, the same entries kept and the same arithmetic entry by entry (all
+    elementwise), so each answer is ``_convex_distance``'s to the bit."""
+    P = np.stack([h[0] for h in ha])
+    PE = np.stack([h[2] for h in ha])
+    Q = np.stack([h[0] for h in hb])
+    QE = np.stack([h[2] for h in hb])
+    cp = np.stack([h[3][0] for h in ha])
+    cq = np.stack([h[3][0] for h in hb])
+    rp = np.array([h[3][1] for h in ha])
+    rq = np.array([h[3][1] for h in hb])
+    n = len(ha)
+    ar = np.arange(n)
+    lb_p = np.hypot(P[..., 0] - cq[:, 0, None], P[..., 1] - cq[:, 1, None]) - rq[:, None]
+    lb_q = np.hypot(Q[..., 0] - cp[:, 0, None], Q[..., 1] - cp[:, 1, None]) - rp[:, None]
+    i0, j0 = np.argmin(lb_p, axis=1), np.argmin(lb_q, axis=1)
+    u = np.minimum(_point_segment_dist(P[ar, i0][:, None, :], Q, QE).min(axis=1),
+                   _point_segment_dist(Q[ar, j0][:, None, :], P, PE).min(axis=1))
+    cut = (u + _PRUNE_SLACK)[:, None]
+    ep_lb = _edge_bounds_many(P, PE, cq) - rq[:, None]
+    eq_lb = _edge_bounds_many(Q, QE, cp) - rp[:, None]
+    best = []
+    for V, lb_v, A, B, lb_e in ((P, lb_p, Q, QE, eq_lb), (Q, lb_q, P, PE, ep_lb)):
+        keep = (lb_v <= cut)[:, :, None] & (lb_e <= cut)[:, None, :]
+        k, vi, ej = np.nonzero(keep)
+        d = _point_segment_dist(V[k, vi], A[k, ej], B[k, ej])
+        m = np.full(n, np.inf)
+        np.minimum.at(m, k, d)
+        best.append(m)
+    return np.minimum(best[0], best[1]).tolist()
+
+
+def _edge_bounds_many(poly: np.ndarray, pe: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``_edge_bounds`` for many polygons (n, k, 2) and points (n, 2) at once: (n, k)."""
+    m = 0.5 * (poly + pe)
+    h = 0.5 * np.hypot(pe[..., 0] - poly[..., 0], pe[..., 1] - poly[..., 1])
+    return np.hypot(m[..., 0] - c[:, 0, None], m[..., 1] - c[:, 1, None]) - h
 
 
 @functools.lru_cache(maxsize=256)
