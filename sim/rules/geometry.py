@@ -346,18 +346,24 @@ def _hull_block(fps_a, ha: list[int], fps_b, hb: list[int], out: np.ndarray) -> 
     A pair whose bounding circles (``_circle``) are apart (``_convex_distance``'s test) cannot
     meet: those pairs are measured together (``_apart_distances``, grouped by the two cores'
     vertex counts); the others go through ``distance``."""
+    hulls_a = [_hull(fps_a[i]) for i in ha]
+    hulls_b = [_hull(fps_b[j]) for j in hb]
+    # (_convex_distance's test for every pair at once: the same IEEE arithmetic elementwise)
+    ca = np.array([h[3][0] for h in hulls_a]).reshape(-1, 2)
+    cb = np.array([h[3][0] for h in hulls_b]).reshape(-1, 2)
+    rca = np.array([h[3][1] for h in hulls_a])
+    rcb = np.array([h[3][1] for h in hulls_b])
+    dx = ca[:, None, 0] - cb[None, :, 0]
+    dy = ca[:, None, 1] - cb[None, :, 1]
+    near = np.sqrt(dx * dx + dy * dy) <= (rca[:, None] + rcb[None, :]) + _APART
     groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for i in ha:
-        a = fps_a[i]
-        pa, _ra, _pae, (ca, rca) = _hull(a)
-        for j in hb:
-            b = fps_b[j]
-            pb, _rb, _pbe, (cb, rcb) = _hull(b)
-            dc = ca - cb
-            if math.sqrt(float(dc[0] * dc[0] + dc[1] * dc[1])) <= rca + rcb + _APART:
-                out[i, j] = distance(a, b)
+    for x, i in enumerate(ha):
+        va = len(hulls_a[x][0])
+        for y, j in enumerate(hb):
+            if near[x, y]:
+                out[i, j] = distance(fps_a[i], fps_b[j])
             else:
-                groups.setdefault((len(pa), len(pb)), []).append((i, j))
+                groups.setdefault((va, len(hulls_b[y][0])), []).append((i, j))
     for pairs in groups.values():
         ha_ = [_hull(fps_a[i]) for i, _j in pairs]
         hb_ = [_hull(fps_b[j]) for _i, j in pairs]
@@ -390,12 +396,20 @@ def _apart_distances(ha: list, hb: list) -> list[float]:
     eq_lb = _edge_bounds_many(Q, QE, cp) - rp[:, None]
     best = []
     for V, lb_v, A, B, lb_e in ((P, lb_p, Q, QE, eq_lb), (Q, lb_q, P, PE, ep_lb)):
-        keep = (lb_v <= cut)[:, :, None] & (lb_e <= cut)[:, None, :]
-        k, vi, ej = np.nonzero(keep)
-        d = _point_segment_dist(V[k, vi], A[k, ej], B[k, ej])
-        m = np.full(n, np.inf)
-        np.minimum.at(m, k, d)
-        best.append(m)
+        # each pair's kept vertices and edges (bound <= cut) are among its kv (ke) with the
+        # smallest bounds, kv (ke) the most any pair keeps: every pair measures those, so
+        # every entry _convex_distance keeps is measured, and any other is a real entry of
+        # the grid, no smaller than its minimum (which the kept entries reach)
+        kv = int((lb_v <= cut).sum(axis=1).max())
+        ke = int((lb_e <= cut).sum(axis=1).max())
+        if kv == 0 or ke == 0:
+            best.append(np.full(n, np.inf))
+            continue
+        vi = np.argsort(lb_v, axis=1, kind="stable")[:, :kv]
+        ej = np.argsort(lb_e, axis=1, kind="stable")[:, :ke]
+        k = ar[:, None, None]
+        d = _point_segment_dist(V[k, vi[:, :, None]], A[k, ej[:, None, :]], B[k, ej[:, None, :]])
+        best.append(d.reshape(n, -1).min(axis=1))
     return np.minimum(best[0], best[1]).tolist()
 
 
