@@ -11,7 +11,7 @@ pure-Python loop (battles in the time the loop takes), which reads the same on a
 
 Growth (issue 29 item 1): the default table's armies and terrain copied onto a table 1x, 2x
 and 4x as big (tests/bench/_scaled_table.py: copies side by side; 20, 40 and 80 units), random
-v random, the same seeds at each size: the median battle at each size, in ms and in loops of
+v random, the same seeds at each size, the sizes interleaved: the median battle at each size, in ms and in loops of
 the baseline, x2 and x4 against x1, and the growth exponent (the cost grows as units^e:
 e = log(x4 / x1) / log 4); and the scenario load of each table (its TOML text read and checked,
 sim.scenario.load.load_scenario, the median of ``--loads``). ``--growth-battles 0`` skips it.
@@ -67,29 +67,37 @@ SIZES = (1, 2, 4)
 
 
 def growth(battles: int, loads: int) -> tuple[dict, dict, dict]:
-    """Median battle seconds, median load seconds and (units, models) at each size of SIZES."""
-    battle_s, load_s, counts = {}, {}, {}
+    """Median battle seconds, median load seconds and (units, models) at each size of SIZES.
+    The sizes are interleaved (each load, each seed: x1, x2, x4 in turn), so a machine that
+    gets busier or quieter during the run weighs on every size alike."""
+    specs, counts = {}, {}
+    loads_s: dict[int, list[float]] = {k: [] for k in SIZES}
+    battles_s: dict[int, list[float]] = {k: [] for k in SIZES}
     with tempfile.TemporaryDirectory() as tmp:
+        paths = {}
         for k in SIZES:
-            path = Path(tmp) / f"default_x{k}.toml"
-            path.write_text(_scaled_table.scaled_text(k), encoding="utf-8")
-            times = []
-            for _ in range(loads):
+            paths[k] = Path(tmp) / f"default_x{k}.toml"
+            paths[k].write_text(_scaled_table.scaled_text(k), encoding="utf-8")
+        for _ in range(loads):
+            for k in SIZES:
                 t0 = time.perf_counter()
-                spec = load_scenario(path)
-                times.append(time.perf_counter() - t0)
-            load_s[k] = statistics.median(times)
-            counts[k] = (len(spec.units), sum(len(u.models) for u in spec.units))
-            one_battle(spec, 0, {})  # warm-up
-            battle_s[k] = statistics.median(one_battle(spec, seed, {})[0] for seed in range(1, battles + 1))
-    return battle_s, load_s, counts
+                specs[k] = load_scenario(paths[k])
+                loads_s[k].append(time.perf_counter() - t0)
+    for k in SIZES:
+        counts[k] = (len(specs[k].units), sum(len(u.models) for u in specs[k].units))
+        one_battle(specs[k], 0, {})  # warm-up
+    for seed in range(1, battles + 1):
+        for k in SIZES:
+            battles_s[k].append(one_battle(specs[k], seed, {})[0])
+    return ({k: statistics.median(v) for k, v in battles_s.items()},
+            {k: statistics.median(v) for k, v in loads_s.items()}, counts)
 
 
 def growth_lines(battle_s: dict, load_s: dict, counts: dict, loop_s: float, battles: int) -> list[str]:
     x1 = battle_s[1]
     exp = math.log(battle_s[4] / x1) / math.log(4)
     lines = [f"growth, random v random on the default table copied x1/x2/x4 (median of {battles} battles each, "
-             "same seeds): " + "; ".join(
+             "same seeds, interleaved): " + "; ".join(
                  f"x{k} ({counts[k][0]} units, {counts[k][1]} models) {battle_s[k] * 1e3:.0f} ms "
                  f"= {battle_s[k] / loop_s:.2f} loops"
                  + (f" = {battle_s[k] / x1:.2f}x x1" if k != 1 else "") for k in SIZES)
