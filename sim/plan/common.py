@@ -293,12 +293,13 @@ def could_shoot(battle, u: int, targets, within: float | None = None) -> list[in
     rows = W.living(u).index
     if not W.index_size(rows) or not targets:
         return []
-    nearest = W.spatial().dist[rows].min(axis=0)  # (each model's distance to the closest of ours)
+    nearest = W.unit_nearest(rows)  # (each unit's distance to the closest of ours)
     out = []
     for t in targets:
-        cols = W.living(t).index
-        if not W.index_size(cols) or nearest[cols].min() > reach + 1e-6 + _SLACK:
+        d = nearest.get(t)
+        if d is None or d > reach + 1e-6 + _SLACK:
             continue
+        cols = W.living(t).index
         idx = battle.visibility.index
         near = W.block(idx.dist, rows, cols) <= reach + 1e-6
         # (line of sight resolved only for the pairs within reach: the others are not asked)

@@ -261,6 +261,8 @@ def overlaps(a: Footprint, b: Footprint) -> bool:
     """01.04 Footprints share area (touching edges is not overlapping); for scenario checks."""
     if a.shape == "round" and b.shape == "round":
         return math.hypot(a.x - b.x, a.y - b.y) < 0.5 * (a.length + b.length) - 1e-7
+    if math.hypot(a.x - b.x, a.y - b.y) > a.bounding_radius + b.bounding_radius + 1e-6:
+        return False  # (bounding circles apart: the cores cannot meet; the exact test decides the rest)
     pa, ra = core(a)
     pb, rb = core(b)
     if ra == 0 and rb == 0:
@@ -329,15 +331,93 @@ def distance_matrix(fps_a, fps_b) -> np.ndarray:
         if rnd_b:
             out[np.ix_(ha, rnd_b)] = _round_core_distances(
                 cb[rnd_b], rb[rnd_b], _hull_pack(tuple(fps_a[i] for i in ha))).T
-        for i in ha:
-            for j in hb:
-                out[i, j] = distance(fps_a[i], fps_b[j])
+        if hb:
+            _hull_block(fps_a, ha, fps_b, hb, out)
     if hb:
         rnd_a = [i for i, f in enumerate(fps_a) if f.shape == "round"]
         if rnd_a:
             out[np.ix_(rnd_a, hb)] = _round_core_distances(
                 ca[rnd_a], ra[rnd_a], _hull_pack(tuple(fps_b[j] for j in hb)))
     return out
+
+
+def _hull_block(fps_a, ha: list[int], fps_b, hb: list[int], out: np.ndarray) -> None:
+    """``out[i, j] = distance(fps_a[i], fps_b[j])`` for every hull i of ``ha`` and j of ``hb``.
+    A pair whose bounding circles (``_circle``) are apart (``_convex_distance``'s test) cannot
+    meet: those pairs are measured together (``_apart_distances``, grouped by the two cores'
+    vertex counts); the others go through ``distance``."""
+    hulls_a = [_hull(fps_a[i]) for i in ha]
+    hulls_b = [_hull(fps_b[j]) for j in hb]
+    # (_convex_distance's test for every pair at once: the same IEEE arithmetic elementwise)
+    ca = np.array([h[3][0] for h in hulls_a]).reshape(-1, 2)
+    cb = np.array([h[3][0] for h in hulls_b]).reshape(-1, 2)
+    rca = np.array([h[3][1] for h in hulls_a])
+    rcb = np.array([h[3][1] for h in hulls_b])
+    dx = ca[:, None, 0] - cb[None, :, 0]
+    dy = ca[:, None, 1] - cb[None, :, 1]
+    near = np.sqrt(dx * dx + dy * dy) <= (rca[:, None] + rcb[None, :]) + _APART
+    groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for x, i in enumerate(ha):
+        va = len(hulls_a[x][0])
+        for y, j in enumerate(hb):
+            if near[x, y]:
+                out[i, j] = distance(fps_a[i], fps_b[j])
+            else:
+                groups.setdefault((va, len(hulls_b[y][0])), []).append((i, j))
+    for pairs in groups.values():
+        ha_ = [_hull(fps_a[i]) for i, _j in pairs]
+        hb_ = [_hull(fps_b[j]) for _i, j in pairs]
+        for (i, j), d in zip(pairs, _apart_distances(ha_, hb_)):
+            out[i, j] = max(0.0, d - 0.0 - 0.0)  # (a hull's radius is 0: _hull_distance's arithmetic)
+
+
+def _apart_distances(ha: list, hb: list) -> list[float]:
+    """``_convex_distance`` of many pairs of polygons at once (``_hull`` of each: every first
+    polygon with the same vertex count, every second too), each pair's bounding circles apart:
+    the same bounds, the same entries kept and the same arithmetic entry by entry (all
+    elementwise), so each answer is ``_convex_distance``'s to the bit."""
+    P = np.stack([h[0] for h in ha])
+    PE = np.stack([h[2] for h in ha])
+    Q = np.stack([h[0] for h in hb])
+    QE = np.stack([h[2] for h in hb])
+    cp = np.stack([h[3][0] for h in ha])
+    cq = np.stack([h[3][0] for h in hb])
+    rp = np.array([h[3][1] for h in ha])
+    rq = np.array([h[3][1] for h in hb])
+    n = len(ha)
+    ar = np.arange(n)
+    lb_p = np.hypot(P[..., 0] - cq[:, 0, None], P[..., 1] - cq[:, 1, None]) - rq[:, None]
+    lb_q = np.hypot(Q[..., 0] - cp[:, 0, None], Q[..., 1] - cp[:, 1, None]) - rp[:, None]
+    i0, j0 = np.argmin(lb_p, axis=1), np.argmin(lb_q, axis=1)
+    u = np.minimum(_point_segment_dist(P[ar, i0][:, None, :], Q, QE).min(axis=1),
+                   _point_segment_dist(Q[ar, j0][:, None, :], P, PE).min(axis=1))
+    cut = (u + _PRUNE_SLACK)[:, None]
+    ep_lb = _edge_bounds_many(P, PE, cq) - rq[:, None]
+    eq_lb = _edge_bounds_many(Q, QE, cp) - rp[:, None]
+    best = []
+    for V, lb_v, A, B, lb_e in ((P, lb_p, Q, QE, eq_lb), (Q, lb_q, P, PE, ep_lb)):
+        # each pair's kept vertices and edges (bound <= cut) are among its kv (ke) with the
+        # smallest bounds, kv (ke) the most any pair keeps: every pair measures those, so
+        # every entry _convex_distance keeps is measured, and any other is a real entry of
+        # the grid, no smaller than its minimum (which the kept entries reach)
+        kv = int((lb_v <= cut).sum(axis=1).max())
+        ke = int((lb_e <= cut).sum(axis=1).max())
+        if kv == 0 or ke == 0:
+            best.append(np.full(n, np.inf))
+            continue
+        vi = np.argsort(lb_v, axis=1, kind="stable")[:, :kv]
+        ej = np.argsort(lb_e, axis=1, kind="stable")[:, :ke]
+        k = ar[:, None, None]
+        d = _point_segment_dist(V[k, vi[:, :, None]], A[k, ej[:, None, :]], B[k, ej[:, None, :]])
+        best.append(d.reshape(n, -1).min(axis=1))
+    return np.minimum(best[0], best[1]).tolist()
+
+
+def _edge_bounds_many(poly: np.ndarray, pe: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``_edge_bounds`` for many polygons (n, k, 2) and points (n, 2) at once: (n, k)."""
+    m = 0.5 * (poly + pe)
+    h = 0.5 * np.hypot(pe[..., 0] - poly[..., 0], pe[..., 1] - poly[..., 1])
+    return np.hypot(m[..., 0] - c[:, 0, None], m[..., 1] - c[:, 1, None]) - h
 
 
 @functools.lru_cache(maxsize=256)

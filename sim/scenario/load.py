@@ -15,6 +15,7 @@ from pathlib import Path
 from sim.scenario.files import read_capped
 from sim.errors import ScenarioError
 from sim.rules import geometry
+from sim.rules.bounds import CircleGrid
 from sim.rules.abilities import AbilityError, parse_unit_abilities, parse_weapon_abilities
 from sim.rules.abilities import Hook, effects_of
 from sim.rules.dice import parse_dice_expr
@@ -354,7 +355,7 @@ def _armies(top: Reader, weapons, board, by_rules: bool = False):
     armies, units = [], []
     seen_units: set[str] = set()
     seen_models: dict[str, str] = {}
-    placed: list[tuple[str, str, geometry.Footprint]] = []
+    placed = _Placed()  # (id, where, footprint or None) of every model read so far
     # each unit id as written, with its army (for a modifier's ``against``; ids are checked
     # when each unit is read)
     owners: dict[str, int] = {}
@@ -551,6 +552,17 @@ def _modifiers(r: Reader, key: str, enemies) -> tuple[RollModifier, ...]:
     return tuple(out)
 
 
+class _Placed(list):
+    """The models read so far, (id, where, footprint or None: embarked), with the bounding
+    circles of those on the battlefield in a grid (sim.rules.bounds): ``filed[k]`` is the
+    place in the list of the grid's circle ``k``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.grid = CircleGrid()
+        self.filed: list[int] = []
+
+
 def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, enemies=(), by_rules=False) -> UnitSpec:
     ur.keys(UNIT_FIELDS, {"id", "models"})
     uid = ur.req("id", str)
@@ -663,10 +675,14 @@ def _unit(ur: Reader, owner, weapons, board, seen_units, seen_models, placed, en
                 raise ScenarioError(ur.file, where, f"a base wholly on the {board[0]:g}\"x{board[1]:g}\" board",
                                     f"({x:g}, {y:g})")
             if embarked is None:
-                for other_id, other_where, ofp in placed:
-                    if ofp is not None and geometry.overlaps(fp, ofp):
+                # (the bounding circles' grid names the models that may overlap, in the order placed)
+                for k in placed.grid.near(fp.x, fp.y, fp.bounding_radius):
+                    other_id, other_where, ofp = placed[placed.filed[k]]
+                    if geometry.overlaps(fp, ofp):
                         raise ScenarioError(ur.file, where, "a base that overlaps no other model",
                                             f"({x:g}, {y:g}) overlapping {other_id} at {other_where}")
+                placed.filed.append(len(placed))
+                placed.grid.add(fp.x, fp.y, fp.bounding_radius)
             placed.append((mid, where, None if embarked is not None else fp))
             models.append(ModelSpec(mid, name, role, x, y, shape, length, width, angle, profile,
                                     kws, tuple(wps), "CHARACTER" in kws, abil, mods, mlabels, mrules))
@@ -714,6 +730,9 @@ def _waiting(before: list, count: int, length: float, width: float, board) -> li
 
 
 def _on_board(fp, board) -> bool:
+    r = fp.bounding_radius  # (its bounding circle on the board: so is its outline)
+    if fp.x - r >= 0 and fp.y - r >= 0 and fp.x + r <= board[0] and fp.y + r <= board[1]:
+        return True
     pts = geometry.outline(fp, 32)
     return bool((pts[:, 0] >= -1e-6).all() and (pts[:, 0] <= board[0] + 1e-6).all()
                 and (pts[:, 1] >= -1e-6).all() and (pts[:, 1] <= board[1] + 1e-6).all())

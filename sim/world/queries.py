@@ -300,6 +300,41 @@ def nearest_distances(model_ents: list[int], others: list[int]) -> list[float]:
     return spatial().nearest_rows([model_row(m) for m in model_ents], [model_row(o) for o in others])
 
 
+def unit_nearest(rows: slice | np.ndarray) -> dict[int, float]:
+    """01.04 For every unit with a model on the battlefield: the distance from the closest of
+    the models ``rows`` (a ``Living.index``, not empty) to the closest of its living models
+    (unit entity -> inches; the minimum of the distance matrix's block, so exactly the value
+    ``block(dist, rows, living(u).index).min()`` gives). One pass over the models on the
+    battlefield, whatever the number of units asked about."""
+    sp = spatial()
+    perm, starts, ents = _living_layout(sp)
+    if not ents:
+        return {}
+    nearest = sp.dist[rows].min(axis=0)[perm]
+    return dict(zip(ents, np.minimum.reduceat(nearest, starts).tolist()))
+
+
+def _living_layout(sp: SpatialIndex) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Every living model's row grouped by unit (in unit order), where each unit's run starts,
+    and the units (those with a living model on the battlefield): kept on the spatial index
+    while its version stands (any move, removal or set-up bumps it)."""
+    hit = sp.living_layout
+    if hit is not None and hit[0] == sp.version:
+        return hit[1]
+    parts, starts, ents, n = [], [], [], 0
+    for u in _units_in_order():
+        r = living(u).rows
+        if len(r):
+            parts.append(r)
+            starts.append(n)
+            ents.append(u)
+            n += len(r)
+    perm = np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
+    out = (perm, np.asarray(starts, dtype=np.intp), ents)
+    sp.living_layout = (sp.version, out)
+    return out
+
+
 def models_engaged(a: int, b: int) -> bool:
     """03.04 Engagement range: within 2" horizontally (2-D battlefield)."""
     return geometry.in_engagement_range(model_distance(a, b))

@@ -66,6 +66,8 @@ class SpatialIndex:
         self.version = 0
         # sim.phases.scoring.control_levels: (objectives, (version, battle-shocked units), levels)
         self.control_levels = None
+        # sim.world.queries._living_layout: (version, (living rows by unit, run starts, units))
+        self.living_layout = None
 
     def _touch(self, i: int, others, delta: int) -> None:
         """Count (delta +1) or discount (-1) the contacts between model ``i`` and ``others``

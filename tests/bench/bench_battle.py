@@ -8,7 +8,14 @@ phase (from one phase event to the next), the commands per battle, and where the
 (cProfile, one battle, the top functions by own time). Beside the figures: a baseline measured
 in the same run, before and after (tests/bench/_baseline.py), and the rate relative to the
 pure-Python loop (battles in the time the loop takes), which reads the same on any machine.
-Run: .venv/bin/python tests/bench/bench_battle.py [--battles N] [--profile]
+
+Growth (issue 29 item 1): the default table's armies and terrain copied onto a table 1x, 2x
+and 4x as big (tests/bench/_scaled_table.py: copies side by side; 20, 40 and 80 units), random
+v random, the same seeds at each size, the sizes interleaved: the median battle at each size, in ms and in loops of
+the baseline, x2 and x4 against x1, and the growth exponent (the cost grows as units^e:
+e = log(x4 / x1) / log 4); and the scenario load of each table (its TOML text read and checked,
+sim.scenario.load.load_scenario, the median of ``--loads``). ``--growth-battles 0`` skips it.
+Run: .venv/bin/python tests/bench/bench_battle.py [--battles N] [--growth-battles N] [--profile [--size K]]
 """
 
 from __future__ import annotations
@@ -18,14 +25,17 @@ import cProfile
 import dataclasses
 import io
 import pstats
+import math
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import _baseline  # noqa: E402  (beside this script)
+import _scaled_table  # noqa: E402  (beside this script)
 from sim.battle import Battle  # noqa: E402
 from sim.players import play_battle  # noqa: E402
 from sim.players.runner import frozen_heap  # noqa: E402
@@ -53,10 +63,60 @@ def one_battle(spec, seed: int, phases: dict) -> tuple[float, int]:
     return t1 - t0, n
 
 
+SIZES = (1, 2, 4)
+
+
+def growth(battles: int, loads: int) -> tuple[dict, dict, dict]:
+    """Median battle seconds, median load seconds and (units, models) at each size of SIZES.
+    The sizes are interleaved (each load, each seed: x1, x2, x4 in turn), so a machine that
+    gets busier or quieter during the run weighs on every size alike."""
+    specs, counts = {}, {}
+    loads_s: dict[int, list[float]] = {k: [] for k in SIZES}
+    battles_s: dict[int, list[float]] = {k: [] for k in SIZES}
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {}
+        for k in SIZES:
+            paths[k] = Path(tmp) / f"default_x{k}.toml"
+            paths[k].write_text(_scaled_table.scaled_text(k), encoding="utf-8")
+        for _ in range(loads):
+            for k in SIZES:
+                t0 = time.perf_counter()
+                specs[k] = load_scenario(paths[k])
+                loads_s[k].append(time.perf_counter() - t0)
+    for k in SIZES:
+        counts[k] = (len(specs[k].units), sum(len(u.models) for u in specs[k].units))
+        one_battle(specs[k], 0, {})  # warm-up
+    for seed in range(1, battles + 1):
+        for k in SIZES:
+            battles_s[k].append(one_battle(specs[k], seed, {})[0])
+    return ({k: statistics.median(v) for k, v in battles_s.items()},
+            {k: statistics.median(v) for k, v in loads_s.items()}, counts)
+
+
+def growth_lines(battle_s: dict, load_s: dict, counts: dict, loop_s: float, battles: int) -> list[str]:
+    x1 = battle_s[1]
+    exp = math.log(battle_s[4] / x1) / math.log(4)
+    lines = [f"growth, random v random on the default table copied x1/x2/x4 (median of {battles} battles each, "
+             "same seeds, interleaved): " + "; ".join(
+                 f"x{k} ({counts[k][0]} units, {counts[k][1]} models) {battle_s[k] * 1e3:.0f} ms "
+                 f"= {battle_s[k] / loop_s:.2f} loops"
+                 + (f" = {battle_s[k] / x1:.2f}x x1" if k != 1 else "") for k in SIZES)
+             + f"; exponent {exp:.2f} (units^e; issue 29: x4 at most 4.4x x1, e <= 1.07; "
+               f"x2 at most ~1.8 loops)"]
+    lines.append("scenario load (the TOML file read and checked): " + "; ".join(
+        f"x{k} {load_s[k] * 1e3:.1f} ms = {load_s[k] / loop_s:.2f} loops" for k in SIZES)
+        + f"; x4 {load_s[4] / load_s[1]:.2f}x x1 (issue 29: x4 under 100 ms on the reference machine, "
+          "about 1.8 loops)")
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--battles", type=int, default=20)
+    ap.add_argument("--growth-battles", type=int, default=5, help="battles at each size of the growth figures (0: none)")
+    ap.add_argument("--loads", type=int, default=5, help="scenario loads at each size")
     ap.add_argument("--profile", action="store_true", help="also profile one battle")
+    ap.add_argument("--size", type=int, default=1, choices=SIZES, help="the table size the profile plays")
     args = ap.parse_args()
     spec = load_scenario(SCENARIO)
     spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("random", "random")))
@@ -70,6 +130,7 @@ def main() -> None:
         times.append(t)
         commands.append(n)
     wall = time.perf_counter() - start
+    grown = growth(args.growth_battles, args.loads) if args.growth_battles > 0 else None
     after = _baseline.measure()
     loop_s = _baseline.mean(before, after).python_s
     med = statistics.median(times)
@@ -80,7 +141,12 @@ def main() -> None:
     print("median time per phase: " + ", ".join(
         f"{name} {statistics.median(v) * 1e3:.2f} ms" for name, v in sorted(phases.items())))
     print(_baseline.line(before, after, [f"{loop_s / med:.2f} battles in the time of one pure-Python loop"]))
+    if grown is not None:
+        for line in growth_lines(*grown, loop_s, args.growth_battles):
+            print(line)
     if args.profile:
+        if args.size != 1:
+            spec = _scaled_table.scaled_spec(args.size)
         pr = cProfile.Profile()
         pr.enable()
         one_battle(spec, 999, {})

@@ -288,12 +288,35 @@ def placed_distances(fp: Footprint, centres: np.ndarray, others: Sequence[Footpr
         c = np.array([(others[j].x, others[j].y) for j in rnd], dtype=float)
         r = np.array([0.5 * others[j].length for j in rnd])
         out[:, rnd] = disc_distances(centres, np.full(K, 0.5 * fp.length), c, r)
+    if fp.shape != "round" and rnd:
+        _hull_to_discs(fp, centres, others, rnd, out)
     for j, o in enumerate(others):
-        if fp.shape == "round" and o.shape == "round":
+        if o.shape == "round":
             continue
         pts, poly, r = _pair_terms(fp, centres, o)
         out[:, j] = np.maximum(_points_convex_distance(pts, poly) - r, 0.0)
     return out
+
+
+_BATCH = 1 << 16  # (points x polygon edges in one kernel call: temporaries of at most a few MB)
+
+
+def _hull_to_discs(fp: Footprint, centres: np.ndarray, others: Sequence[Footprint], rnd: list[int],
+                   out: np.ndarray) -> None:
+    """``placed_distances``' columns ``rnd`` (round bases) for a hull ``fp``: _pair_terms'
+    translation trick for every disc at once (the discs' centres less each spot, against the
+    hull's core about its centre). Every entry has the arithmetic of the pair-by-pair loop
+    (elementwise kernels, minima along the polygon only), so the answers are the same to the bit."""
+    K = len(centres)
+    off = _offsets(fp)
+    c = np.array([(others[j].x, others[j].y) for j in rnd], dtype=float)
+    r = np.array([0.5 * others[j].length for j in rnd])
+    step = max(1, _BATCH // max(1, K * len(off)))
+    for s in range(0, len(rnd), step):
+        cs = c[s:s + step]
+        pts = (cs[:, None, :] - centres[None, :, :]).reshape(-1, 2)
+        d = _points_convex_distance(pts, off).reshape(len(cs), K)
+        out[:, rnd[s:s + step]] = np.maximum(d - r[s:s + step, None], 0.0).T
 
 
 def placed_overlaps(fp: Footprint, centres: np.ndarray, others: Sequence[Footprint]) -> np.ndarray:

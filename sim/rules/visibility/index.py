@@ -151,6 +151,10 @@ class VisibilityIndex(PairResolution):
         self.full_dense = np.ones((n, n), dtype=bool)
         self.stats = {"pairs": 0, "exact_los": 0, "exact_full": 0}
         self._visible = self._all_pairs = self._hidden = None
+        # entries of _visible gone stale since it was made (its rows and columns of these
+        # models, and these (observer, target) pairs): recomputed when next read (_fresh_visible)
+        self._vis_rows: set[int] = set()
+        self._vis_pairs: list[tuple[np.ndarray, np.ndarray]] = []
         # each model's reach (set_reach): pairs within it of either model are resolved
         # together on the first read after a move (_ensure_los); the others when read
         self.reach = np.full(n, np.inf)
@@ -232,7 +236,8 @@ class VisibilityIndex(PairResolution):
         a = self.hideable & self.within_any
         self._cover[rows, :] = a[None, :] | ~self._fv[rows, :]
         self._cover[:, rows] = a[rows][None, :] | ~self._fv[:, rows]
-        self._visible = self._hidden = None
+        self._hidden = None
+        self._stale_rows(rows)  # (their distances, sight and hidden flags: their rows and columns)
 
     def set_reach(self, reach: Sequence[float]) -> None:
         """How far each model (index order) may look for a target (its unit's longest ranged
@@ -248,7 +253,7 @@ class VisibilityIndex(PairResolution):
         new = np.inf if x is None else clamp_range(x)
         if self.lo_x[i] != new:
             self.lo_x[i] = new
-            self._visible = None
+            self._stale_rows([i])
 
     def set_unit_made_ranged_attacks(self, unit_id: str, made: bool) -> None:
         """13.09 Record whether a unit made ranged attacks this turn or the previous one. The
@@ -262,7 +267,8 @@ class VisibilityIndex(PairResolution):
             self.attacked_units.discard(unit_id)
         rows = self._unit_cols(unit_id)
         if (self.hideable[rows] & self.within_obscuring[rows]).any():
-            self._visible = self._hidden = None
+            self._hidden = None
+            self._stale_rows(rows)  # (their hidden flags: their columns)
 
     @property
     def fully_visible(self) -> np.ndarray:
@@ -322,10 +328,62 @@ class VisibilityIndex(PairResolution):
     @property
     def visible(self) -> np.ndarray:
         """06.01 + 13.09 + 24.24 visible[i, j]: target j is visible to observer i."""
-        los = self.los          # (every pair resolved first: the cache then holds every entry)
+        self.los                # (every pair resolved first: the cache then holds every entry)
+        return self._fresh_visible()
+
+    def _fresh_visible(self) -> np.ndarray:
+        """``_visible`` brought up to date: made whole when there is none, else only its stale
+        entries recomputed (each entry is a function of its own pair's and its target's data
+        only, so the others stand); every entry whose sight is known (the others are False and
+        not read before resolved)."""
         if self._visible is None:
+            los = self._los if self._all_known else self._los & self._los_known
             self._visible = self._visible_of(los)
+            self._vis_rows, self._vis_pairs = set(), []
+            return self._visible
+        if not self._vis_rows and not self._vis_pairs:
+            return self._visible
+        n = len(self.fps)
+        parts = list(self._vis_pairs)
+        if self._vis_rows:
+            d = np.array(sorted(self._vis_rows), dtype=np.int64)
+            every = np.arange(n)
+            parts.append((np.repeat(d, n), np.tile(every, len(d))))     # their rows
+            parts.append((np.tile(every, len(d)), np.repeat(d, n)))     # their columns
+        I = np.concatenate([p[0] for p in parts])
+        J = np.concatenate([p[1] for p in parts])
+        self._vis_rows, self._vis_pairs = set(), []
+        if len(I) * 3 >= n * n:  # (most of it: the whole matrix at once)
+            self._visible = None
+            return self._fresh_visible()
+        self._visible[I, J] = self._visible_entries(I, J)
         return self._visible
+
+    def _stale_rows(self, rows) -> None:
+        if self._visible is not None:
+            self._vis_rows.update(int(r) for r in rows)
+
+    def _stale_pairs(self, I, J) -> None:
+        if self._visible is not None and len(I):
+            self._vis_pairs.append((np.asarray(I, dtype=np.int64), np.asarray(J, dtype=np.int64)))
+
+    def _visible_entries(self, I: np.ndarray, J: np.ndarray) -> np.ndarray:
+        """``_visible_of``'s entries (I, J) (1-D index arrays): the same arithmetic entry by
+        entry, and the same full_dense entries filled (``_ensure_dense`` of the same need)."""
+        n = len(self.fps)
+        hj = self.hidden[J]
+        enemy = self.army[I] != self.army[J]
+        los = self._los[I, J] & self._los_known[I, J]
+        d = self.dist[I, J]
+        need_e = hj & enemy & los & (d > self.det_gone[J] + EPS) & (d <= self.det_full[J] + EPS)
+        if need_e.any():
+            need = np.zeros((n, n), dtype=bool)
+            need[I[need_e], J[need_e]] = True
+            self._ensure_dense(need)
+        gone = hj & ~self.full_dense[I, J]
+        in_det = np.where(gone, d <= self.det_gone[J] + EPS, d <= self.det_full[J] + EPS)
+        ok = (~hj | in_det) & (d <= self.lo_x[J] + EPS)
+        return los & (~enemy | ok)
 
     def _visible_of(self, los) -> np.ndarray:
         """``visible`` from these ``los`` entries (every entry that is asked for known)."""
@@ -357,13 +415,10 @@ class VisibilityIndex(PairResolution):
                 c = np.arange(n)[cols] if isinstance(cols, slice) else np.asarray(cols, dtype=np.int64)
                 ui, uj = np.nonzero(unknown)
                 self._ensure_los(r[ui], c[uj])
-        if self._visible is None:
-            # (every entry whose sight is known: the others are not read before resolved)
-            los = self._los if self._all_known else self._los & self._los_known
-            self._visible = self._visible_of(los)
+        visible = self._fresh_visible()
         if isinstance(rows, slice) or isinstance(cols, slice):
-            return self._visible[rows, cols].copy()
-        return self._visible[np.asarray(rows)[:, None], cols]
+            return visible[rows, cols].copy()
+        return visible[np.asarray(rows)[:, None], cols]
 
     def is_visible(self, a_id: str, b_id: str) -> bool:
         """06.01 Is model b visible to model a (terrain, hidden, Lone Operative)?"""

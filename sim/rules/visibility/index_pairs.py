@@ -312,7 +312,8 @@ class PairResolution:
         key = np.unique(key)
         lo, hi = key // n, key % n
         self._resolve(lo, hi)
-        self._visible = None        # (the cache holds only entries known when it was made)
+        self._stale_pairs(lo, hi)   # (the cache holds only entries known when it was made)
+        self._stale_pairs(hi, lo)
         self._all_known = bool(self._los_known.all())
         a = self.hideable & self.within_any
         self._cover[lo, hi] = a[hi] | ~self._fv[lo, hi]
