@@ -304,6 +304,13 @@ def _legal_best(battle, scored: list, top: int = TOP) -> list[Scored]:
     return out
 
 
+def _top(player) -> int:
+    """How many legal options to find: TOP, or 1 when only the first is wanted (the player's
+    own choose, not explaining: the first legal one in order is the same either way, and the
+    checks of the rest are saved; TacticianPlayer.first_only)."""
+    return 1 if getattr(player, "first_only", False) else TOP
+
+
 def _moves(player, battle, u: int, mode: str, extra: int = 0) -> list:
     """Whole-unit translations of ``mode`` toward the unit's goal and away from the threat,
     each scored: (value, order, command, label)."""
@@ -350,8 +357,8 @@ def candidates(player, battle) -> list[Scored]:
             done.add((going, "adopted"))
             threat_map(player, battle).body(battle, going, fresh=True)
             _adopt(player, battle, going)
-        best = _legal_best(battle, _moves(player, battle, going, "normal"))
-        return best + _stay(battle, going, "normal")
+        best = _legal_best(battle, _moves(player, battle, going, "normal"), _top(player))
+        return best + _stay(player, battle, going, "normal", best)
     # (18.04 embarked units first, then from round 2 those in strategic reserves, 20.04: each
     # asked once a phase; a unit that does not come out or arrive is not asked again)
     arrivals = [(u, C.DISEMBARK, _disembark) for u in O.embarked_units(battle, side)]
@@ -369,8 +376,8 @@ def candidates(player, battle) -> list[Scored]:
             continue
         st = W.unit_state(u)
         if st.move_selected == "advance" and st.move_type is None:
-            best = _legal_best(battle, _moves(player, battle, u, "advance", st.advance_roll or 0))
-            return best + _stay(battle, u, "advance")
+            best = _legal_best(battle, _moves(player, battle, u, "advance", st.advance_roll or 0), _top(player))
+            return best + _stay(player, battle, u, "advance", best)
         if st.move_selected is not None or st.move_type is not None:
             continue
         out = unit_options(player, battle, u)
@@ -379,8 +386,11 @@ def candidates(player, battle) -> list[Scored]:
     return []
 
 
-def _stay(battle, u: int, mode: str) -> list[Scored]:
-    """The unit's move of no distance (it stays where it is), when the rules accept it."""
+def _stay(player, battle, u: int, mode: str, best: list) -> list[Scored]:
+    """The unit's move of no distance (it stays where it is), when the rules accept it (not
+    asked when only the first option is wanted and there is one: player.first_only)."""
+    if best and getattr(player, "first_only", False):
+        return []
     cmd = Move(O.uid(u), (), mode)
     return [Scored(-99.0, cmd, f"{unit_name(u)} stays")] if battle.check(cmd) is None else []
 
@@ -395,7 +405,7 @@ def unit_options(player, battle, u: int) -> list[Scored]:
         return _engaged_options(player, battle, u, b, tm, stay, v0, w0)
     scored = [(v0, -1, stay, _label(battle, u, "remains stationary", w0))]
     scored += _moves(player, battle, u, "normal")
-    best = _legal_best(battle, scored)
+    best = _legal_best(battle, scored, _top(player))
     adv = _advance_option(player, battle, u, b, tm, best[0].value if best else v0)
     if adv is not None:
         best = [adv] + best
@@ -429,7 +439,7 @@ def _engaged_options(player, battle, u, b, tm, stay, v0, w0) -> list[Scored]:
                 v, words = position_value(player, battle, u, dx, dy)
                 scored.append((v + 1.0, len(scored), cmd,
                                _label(battle, u, "falls back", f"out-fought {theirs:.0f} v {ours:.0f} pts; {words}")))
-    best = _legal_best(battle, scored)
+    best = _legal_best(battle, scored, _top(player))
     _explain(player, u, best)
     return best
 
