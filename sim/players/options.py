@@ -82,13 +82,19 @@ def moves_toward(battle, u: int, goal: tuple[float, float], mode: str, extra: in
     longest first, the ground move first at equal length. The player takes the first legal
     one, so a FLY unit flies only when no ground move as long is legal (a wall or a unit in
     the way). ``extra``: inches more than M (an advance's roll, 09.06)."""
+    return [Move(uid(u), translate(battle, u, sx, sy), mode, fly=fly) for fly, sx, sy in steps_toward(battle, u, goal, extra)]
+
+
+def steps_toward(battle, u: int, goal: tuple[float, float], extra: int = 0) -> list:
+    """(fly, dx, dy) of each of moves_toward's moves, in its order (the vectors alone, for a
+    player that builds its own moves from them)."""
     reach = min_move(u, battle) + extra
     cands = [(-step, 0, sx, sy) for step, sx, sy in _steps_toward(u, goal, reach)]
     if MV.can_fly(u):
         sky = sky_distance(reach, MV.hovers(u))
         cands += [(-step, 1, sx, sy) for step, sx, sy in _steps_toward(u, goal, sky)]
     cands.sort(key=lambda c: (c[0], c[1]))
-    return [Move(uid(u), translate(battle, u, sx, sy), mode, fly=bool(fly)) for _s, fly, sx, sy in cands]
+    return [(bool(fly), sx, sy) for _s, fly, sx, sy in cands]
 
 
 def objective_goal(battle, u: int, side: int):

@@ -29,6 +29,7 @@ from sim.players.tactician.threat import ThreatMap, damage, gap, threat_map
 from sim.rules import objectives as OBJ
 from sim.rules.abilities import Hook
 from sim.rules.abilities.registry import REGISTRY
+from sim.rules.grid import snap
 from sim.world import queries as W
 from sim.world import rule_reads as RR
 
@@ -266,14 +267,22 @@ def _away(b, tm: ThreatMap, length: float, only=None) -> tuple[float, float]:
 def _toward(battle, u: int, goal, mode: str, extra: int = 0) -> list:
     """options.moves_toward, each step a hair short of the unit's reach (a step of exactly M
     can land a grid step beyond it once snapped, sim.rules.grid)."""
+    models = W.unit_models(u)
+    if not models:
+        return O.moves_toward(battle, u, goal, mode, extra)
+    # (each step's shift as its move would make it, the first model's snapped place less where
+    # it stands, _shift: only the moves kept are built)
+    p = esper.component_for_entity(models[0], Position)
+    px, py = p.x, p.y
+    unit = O.uid(u)
     out = []
-    for cmd in O.moves_toward(battle, u, goal, mode, extra):
-        dx, dy = _shift(cmd, u)
+    for fly, sx, sy in O.steps_toward(battle, u, goal, extra):
+        dx, dy = snap(px + sx) - px, snap(py + sy) - py
         d = math.hypot(dx, dy)
         if d > 1.0:
             k = (d - 0.01) / d
-            cmd = Move(cmd.unit, O.translate(battle, u, dx * k, dy * k), cmd.mode, fly=cmd.fly)
-        out.append(cmd)
+            sx, sy = dx * k, dy * k
+        out.append(Move(unit, O.translate(battle, u, sx, sy), mode, fly=fly))
     return out
 
 

@@ -183,16 +183,26 @@ class ThreatMap:
         the models' centres instead (a unit not yet on the battlefield)."""
         me = self.bodies[u]
         total = 0.0
-        for e, g in zip(self.enemies, self.gaps(me, dx, dy, xy)):
+        n, worth = me.models, me.worth
+        for (e, move, shots, melee), g in zip(self.against(me), self.gaps(me, dx, dy, xy)):
             if e.ent in ignore:
                 continue
-            after_move = g - e.M
-            if e.ranged:
-                models = sum(m for r, m in self.shots(e, me) if r >= after_move)
-                total += SHOOTING_SHARE * min(models, me.models) * me.worth
-            if e.melee and after_move <= CHARGE_REACH:
+            after_move = g - move
+            if shots:
+                models = sum(m for r, m in shots if r >= after_move)
+                total += SHOOTING_SHARE * min(models, n) * worth
+            if melee and after_move <= CHARGE_REACH:
                 total += J.p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True)
-        return min(total, me.models * me.worth)
+        return min(total, n * worth)
+
+    def against(self, me: Body) -> list:
+        """Per enemy unit, in order: (its body, its M, ``shots(e, me)``, whether it has melee
+        weapons): what exposure reads of each (kept)."""
+        key = ("against", me)
+        v = self._shots.get(key)
+        if v is None:
+            v = self._shots[key] = [(e, e.M, self.shots(e, me), bool(e.melee)) for e in self.enemies]
+        return v
 
     def firepower(self, u: int, dx: float = 0.0, dy: float = 0.0) -> float:
         """Points our unit ``u`` could shoot next Shooting phase from where (dx, dy) puts it: its
