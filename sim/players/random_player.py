@@ -191,8 +191,11 @@ class RandomPlayer(Player):
                 to = tuple(to)
             cmd = O.Move(O.uid(u), to, mode, fly=fly)
             # (models scattered each their own way often break coherency: such a move is
-            # refused by the rules' last check, asked alone first; a formation kept is not)
-            if (k % 2 == 0 or MV.coherent_at(u, to)) and battle.check(cmd) is None:
+            # refused by the rules' last check, asked alone first; a formation kept is not;
+            # nor is a move the rules would certainly refuse from where it ends,
+            # options.quick_refusal: the same verdicts, and the same draws, as checking them)
+            if (k % 2 == 0 or MV.coherent_at(u, to)) and not O.quick_refusal(battle, cmd) \
+                    and battle.check(cmd) is None:
                 return self._embark(battle, u, cmd)
 
         return None if st.move_selected is None else O.Move(O.uid(u), (), mode)

@@ -306,7 +306,8 @@ def _legal_best(battle, scored: list, top: int = TOP) -> list[Scored]:
     """The legal ones among ``scored`` (value, order, command, label), best first, at most ``top``."""
     out = []
     for v, _i, cmd, label in sorted(scored, key=lambda s: (-s[0], s[1])):
-        if cmd is not None and battle.check(cmd) is None:
+        # (a move the rules would certainly refuse is not checked: options.quick_refusal)
+        if cmd is not None and not O.quick_refusal(battle, cmd) and battle.check(cmd) is None:
             out.append(Scored(v, cmd, label))
             if len(out) >= top:
                 break
