@@ -216,7 +216,9 @@ def objective_stakes(battle) -> dict:
     ts = battle.turn_state
     objs = list(ts.objectives) if ts is not None else []
     memo = _WORTH.setdefault(battle, {})
-    key = ("stakes", _state_key(battle), len(battle.events))
+    # (what it reads changes only when a model moves, is set up or removed: the spatial index's
+    # version, which each of those bumps; not with every event, as the dice of each attack)
+    key = ("stakes", _state_key(battle), W.spatial().version)
     got = memo.get("stakes")
     if got is not None and got[0] == key:
         return got[1]
