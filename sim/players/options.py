@@ -5,6 +5,7 @@ rulings 16-29 live here, so the scripted, default and random players share them.
 from __future__ import annotations
 
 import math
+import weakref
 
 import esper
 import numpy as np
@@ -26,9 +27,21 @@ from sim.world import rule_reads as RX
 from sim.commands import MOVE, overrun_command
 
 
+_OWN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # spatial index -> (version, {side: units})
+
+
 def own_units(battle, side: int) -> list[int]:
-    return [u for u in W.all_units()
-            if esper.component_for_entity(u, Unit).owner == side and not W.unit_destroyed(u)]
+    """The side's units with a model on the battlefield, in unit order (kept while the spatial
+    index's version stands: every move, set-up and removal bumps it)."""
+    sp = W.spatial()
+    kept = _OWN.get(sp)
+    if kept is None or kept[0] != sp.version:
+        kept = _OWN[sp] = (sp.version, {})
+    got = kept[1].get(side)
+    if got is None:
+        got = kept[1][side] = [u for u in W.all_units()
+                               if esper.component_for_entity(u, Unit).owner == side and not W.unit_destroyed(u)]
+    return list(got)
 
 
 def uid(u: int) -> str:
