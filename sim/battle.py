@@ -63,8 +63,9 @@ class Battle:
         self.models: dict[str, int] = {}
         self._visibility = None  # set by VisibilitySystem; read through .visibility
         self.validated = None  # sim.plan.validated.ValidatedPlan: the last accepted Shoot/Fight's plan
-        # the last command ``check`` accepted, with the battle's mark then and its plan
-        # (_accepted_before): a player checks a command, then submits that very command
+        # the verdicts ``check`` gave since the battle's mark last changed: (mark, {id of the
+        # command: (the command, its refusal or None, its plan)}) (_verdict): a player checks its
+        # options, then submits one of those very commands; none is validated twice
         self._checked: tuple | None = None
         self.scenario_allocation_orders: dict[int, tuple[str, ...]] = {}
         # a fork (Battle.fork): the world of the battle it was forked from, and how many events
@@ -209,7 +210,6 @@ class Battle:
         if self.activation_unit is not None or self.queue or self.pending is not None or self.action is not None:
             raise Refusal("another activation is still being resolved")
         problem = None if self._accepted_before(command) else C.validate(self, command)
-        self._checked = None
         if problem:
             self.emit(ev.REFUSED, command=C.to_dict(command), reason=problem)
             raise Refusal(problem)
@@ -222,11 +222,22 @@ class Battle:
         self._enter()
         if self.busy:
             return "another activation is still being resolved"
-        if self._accepted_before(command):
-            return None
+        table = self._verdicts()
+        got = table.get(id(command))
+        if got is not None and got[0] is command:  # (checked already, nothing happened since)
+            self.validated = got[2]
+            return got[1]
         problem = C.validate(self, command)
-        self._checked = None if problem else (command, self._mark(), self.validated)
+        table[id(command)] = (command, problem, None if problem else self.validated)
         return problem
+
+    def _verdicts(self) -> dict:
+        """The verdicts given since the battle's mark last changed (a fresh table when it has)."""
+        mark = self._mark()
+        c = self._checked
+        if c is None or c[0] != mark:
+            c = self._checked = (mark, {})
+        return c[1]
 
     def _mark(self) -> tuple[int, int]:
         """What changes whenever anything a command's legality reads may have changed: every
@@ -235,14 +246,17 @@ class Battle:
         return len(self.events), self.commands_done
 
     def _accepted_before(self, command) -> bool:
-        """``command`` (this very object) is the last one ``check`` accepted, and nothing has
-        happened since: the verdict stands, and its plan is put back (validate_command's
-        ``battle.validated``). A player checks its choice and then submits it (sim.players):
+        """``command`` (this very object) is one ``check`` accepted, and nothing has happened
+        since: the verdict stands, and its plan is put back (validate_command's
+        ``battle.validated``). A player checks its options and then submits one (sim.players):
         validating it again would compute the same answer."""
         c = self._checked
-        if c is None or c[0] is not command or c[1] != self._mark():
+        if c is None or c[0] != self._mark():
             return False
-        self.validated = c[2]
+        got = c[1].get(id(command))
+        if got is None or got[0] is not command or got[1] is not None:
+            return False
+        self.validated = got[2]
         return True
 
     def decide(self, request: DecisionRequest):

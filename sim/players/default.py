@@ -47,7 +47,8 @@ class DefaultPlayer(Player):
 
     def _first_legal(self, battle, candidates):
         for cmd in candidates:
-            if cmd is not None and battle.check(cmd) is None:
+            # (a move the rules would certainly refuse is not checked: options.quick_refusal)
+            if cmd is not None and not O.quick_refusal(battle, cmd) and battle.check(cmd) is None:
                 return cmd
         return None
 

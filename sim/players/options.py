@@ -5,8 +5,10 @@ rulings 16-29 live here, so the scripted, default and random players share them.
 from __future__ import annotations
 
 import math
+import weakref
 
 import esper
+import numpy as np
 
 from sim.commands import Fight, Move, SelectToMove, Selection
 from sim.components import Position, Stats, Unit
@@ -15,19 +17,31 @@ from sim.plan.fight import fight_eligible, fights_first, nearest_fight_target, s
 from sim.plan.shoot_targets import shooters_of
 from sim.rules import multi_profile as MP
 from sim.rules.attack import AttackKind
-from sim.rules.geometry import in_engagement_range
+from sim.rules.geometry import ENGAGEMENT_RANGE, in_engagement_range
 from sim.rules.grid import snap, snap_key
 from sim.rules.movement.moves import sky_distance
 from sim.scenario.script_run import attack_action, expand
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
 from sim.world import rule_reads as RX
-from sim.commands import overrun_command
+from sim.commands import MOVE, overrun_command
+
+
+_OWN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # spatial index -> (version, {side: units})
 
 
 def own_units(battle, side: int) -> list[int]:
-    return [u for u in W.all_units()
-            if esper.component_for_entity(u, Unit).owner == side and not W.unit_destroyed(u)]
+    """The side's units with a model on the battlefield, in unit order (kept while the spatial
+    index's version stands: every move, set-up and removal bumps it)."""
+    sp = W.spatial()
+    kept = _OWN.get(sp)
+    if kept is None or kept[0] != sp.version:
+        kept = _OWN[sp] = (sp.version, {})
+    got = kept[1].get(side)
+    if got is None:
+        got = kept[1][side] = [u for u in W.all_units()
+                               if esper.component_for_entity(u, Unit).owner == side and not W.unit_destroyed(u)]
+    return list(got)
 
 
 def uid(u: int) -> str:
@@ -82,13 +96,71 @@ def moves_toward(battle, u: int, goal: tuple[float, float], mode: str, extra: in
     longest first, the ground move first at equal length. The player takes the first legal
     one, so a FLY unit flies only when no ground move as long is legal (a wall or a unit in
     the way). ``extra``: inches more than M (an advance's roll, 09.06)."""
+    return [Move(uid(u), translate(battle, u, sx, sy), mode, fly=fly) for fly, sx, sy in steps_toward(battle, u, goal, extra)]
+
+
+def steps_toward(battle, u: int, goal: tuple[float, float], extra: int = 0) -> list:
+    """(fly, dx, dy) of each of moves_toward's moves, in its order (the vectors alone, for a
+    player that builds its own moves from them)."""
     reach = min_move(u, battle) + extra
     cands = [(-step, 0, sx, sy) for step, sx, sy in _steps_toward(u, goal, reach)]
     if MV.can_fly(u):
         sky = sky_distance(reach, MV.hovers(u))
         cands += [(-step, 1, sx, sy) for step, sx, sy in _steps_toward(u, goal, sky)]
     cands.sort(key=lambda c: (c[0], c[1]))
-    return [Move(uid(u), translate(battle, u, sx, sy), mode, fly=bool(fly)) for _s, fly, sx, sy in cands]
+    return [(bool(fly), sx, sy) for _s, fly, sx, sy in cands]
+
+
+QUICK_MARGIN = 1e-3  # inches: how clearly over a limit quick_refusal wants a base before it says so
+_INNER: list = [None, None]  # (the BodyIndex last read, each of its bases' inscribed radius)
+
+
+def _inner_radii(idx) -> np.ndarray:
+    """Half the smaller side of each base of the BodyIndex: a disc about its centre that the
+    base holds whatever its shape and facing (kept for the last index read)."""
+    if _INNER[0] is not idx:
+        _INNER[0], _INNER[1] = idx, np.array([0.5 * min(f.length, f.width) for f in idx.fps], dtype=float)
+    return _INNER[1]
+
+
+def quick_refusal(battle, cmd) -> bool:
+    """A quick, conservative look at a Move before Battle.check (sim.plan.moves.check_unit_move):
+    True only when the rules would certainly refuse it, from where it ends alone: a model's base
+    over the battlefield edge (03.01), overlapping a model of another unit (03.01), or within
+    engagement range of an enemy model (a normal, advance or fall-back move ends unengaged:
+    09.05-09.07), judged by the discs the bases hold (half the smaller side) and by more than
+    QUICK_MARGIN. False says nothing: the command is checked as ever. A player trying moves
+    skips the check of one it says True of; the verdict would be the same."""
+    if cmd.record is not MOVE:
+        return False
+    to = cmd.to
+    if not to:
+        return False
+    idx = MV.bodies()
+    rows = idx.unit_rows.get(cmd.unit)
+    if rows is None or not len(idx.ids):
+        return False
+    try:
+        moved = [idx.row[m] for m, _x, _y in to]
+        pts = np.array([(float(x), float(y)) for _m, x, y in to], dtype=float)
+    except (KeyError, TypeError, ValueError):
+        return False  # (not a plain move of the unit's models: the check says what is wrong)
+    inner = _inner_radii(idx)
+    r = inner[moved]
+    bw, bh = battle.scenario.board
+    x, y = pts[:, 0], pts[:, 1]
+    if (np.minimum(np.minimum(x - r, y - r), np.minimum(bw - x - r, bh - y - r)) < -QUICK_MARGIN).any():
+        return True
+    others = np.ones(len(idx.ids), dtype=bool)
+    others[rows] = False
+    if not others.any():
+        return False
+    c = idx.centres[others]
+    gap = np.hypot(x[:, None] - c[None, :, 0], y[:, None] - c[None, :, 1]) - r[:, None] - inner[others][None, :]
+    if (gap < -QUICK_MARGIN).any():
+        return True
+    enemy = idx.players[others] != idx.players[rows[0]]
+    return bool((gap[:, enemy] < ENGAGEMENT_RANGE - QUICK_MARGIN).any())
 
 
 def objective_goal(battle, u: int, side: int):

@@ -93,13 +93,17 @@ class RandomPlayer(Player):
                     out.append(lambda u=u: self._random_move(battle, u, "normal"))
                     out.append(SelectToMove(O.uid(u), "advance"))
         elif ts.phase == Phase.SHOOTING:
-            seen: dict[int, set[int]] = {}  # (each unit's could_shoot, all its targets at once)
+            qualifies: dict[int, bool] = {}  # (each unit's, asked once a choice)
 
             def candidate(u: int, e: int) -> bool:
-                if u not in seen:  # (a unit that qualifies for no shooting type: no target)
-                    seen[u] = (set(could_shoot(battle, u, W.enemy_units(u)))
-                               if O.qualifies_to_shoot(u, battle) else set())
-                return e in seen[u]
+                # (a unit that qualifies for no shooting type: no target; else could_shoot of
+                # the one pair drawn: its answer for a target is the same alone as among all
+                # of the unit's targets, and the pairs never drawn are never asked, nor their
+                # sight resolved: a large table has many units out of each other's reach)
+                q = qualifies.get(u)
+                if q is None:
+                    q = qualifies[u] = O.qualifies_to_shoot(u, battle)
+                return q and bool(could_shoot(battle, u, (e,)))
             for u in units:
                 if W.unit_state(u).selected_to_shoot:
                     continue
@@ -191,8 +195,11 @@ class RandomPlayer(Player):
                 to = tuple(to)
             cmd = O.Move(O.uid(u), to, mode, fly=fly)
             # (models scattered each their own way often break coherency: such a move is
-            # refused by the rules' last check, asked alone first; a formation kept is not)
-            if (k % 2 == 0 or MV.coherent_at(u, to)) and battle.check(cmd) is None:
+            # refused by the rules' last check, asked alone first; a formation kept is not;
+            # nor is a move the rules would certainly refuse from where it ends,
+            # options.quick_refusal: the same verdicts, and the same draws, as checking them)
+            if (k % 2 == 0 or MV.coherent_at(u, to)) and not O.quick_refusal(battle, cmd) \
+                    and battle.check(cmd) is None:
                 return self._embark(battle, u, cmd)
 
         return None if st.move_selected is None else O.Move(O.uid(u), (), mode)

@@ -1,5 +1,7 @@
 """Benchmark: the tactician's decisions, in whole battles on the default table against the
-default player, one core (issue 27: each decision under ~50 ms on the reference machine).
+default player, one core (issue 27: each decision under ~50 ms on the reference machine); with
+``--opponent tactician``, tactician v tactician battles (issue 27: at least 2 a second on the
+reference machine, about 9 pure-Python loops a battle).
 
 Plays ``--battles`` battles of scenarios/battle_default.toml, the tactician on one side (red
 on odd seeds, blue on even ones) and the default player on the other, timing each of the
@@ -8,7 +10,7 @@ the same seeds. Prints the distribution of the decision times per phase (median,
 the battles per second of each pairing, the tactician's results, and beside them a baseline
 measured in the same run, before and after (tests/bench/_baseline.py), with the median and p90
 decision in units of the pure-Python loop (which reads the same on any machine).
-Run: .venv/bin/python tests/bench/bench_tactician.py [--battles N] [--profile]
+Run: .venv/bin/python tests/bench/bench_tactician.py [--battles N] [--opponent tactician] [--profile]
 """
 
 from __future__ import annotations
@@ -52,13 +54,15 @@ class Timed(TacticianPlayer):
         return c
 
 
-def one_battle(spec, seed: int, tactician: bool) -> tuple[float, str | None]:
+def one_battle(spec, seed: int, tactician: bool, opponent: str = "default") -> tuple[float, str | None]:
     t0 = time.perf_counter()
     with Battle(spec, seed=seed) as b, frozen_heap():
         side = seed % 2  # (red on odd seeds... as PLAYER's order: 0 red, 1 blue)
         players = [DefaultPlayer(s, b, spec) for s in (0, 1)]
         if tactician:
             players[side] = Timed(side, b, spec)
+            if opponent == "tactician":
+                players[1 - side] = Timed(1 - side, b, spec)
         play_battle(b, spec, players=players)
         result = b.turn_state.result
     won = None
@@ -75,16 +79,18 @@ def pct(xs: list[float], q: float) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--battles", type=int, default=6)
+    ap.add_argument("--opponent", choices=("default", "tactician"), default="default",
+                    help="the tactician's opponent (default: the default player)")
     ap.add_argument("--profile", action="store_true", help="also profile one battle")
     args = ap.parse_args()
     spec = load_scenario(SCENARIO)
     spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("default", "default")))
     before = _baseline.measure()
-    one_battle(spec, 0, True)  # warm-up (imports, caches)
+    one_battle(spec, 0, True, args.opponent)  # warm-up (imports, caches)
     Timed.times.clear()
     seeds = range(1, args.battles + 1)
     t0 = time.perf_counter()
-    results = [one_battle(spec, s, True) for s in seeds]
+    results = [one_battle(spec, s, True, args.opponent) for s in seeds]
     tac_wall = time.perf_counter() - t0
     t0 = time.perf_counter()
     for s in seeds:
@@ -93,7 +99,7 @@ def main() -> None:
     after = _baseline.measure()
     loop_s = _baseline.mean(before, after).python_s
     every = [t for v in Timed.times.values() for t in v]
-    print(f"{args.battles} battles, tactician v default (sides alternating), one core: "
+    print(f"{args.battles} battles, tactician v {args.opponent} (sides alternating), one core: "
           f"{args.battles / tac_wall:.2f} battles/s; default v default, same seeds: {args.battles / def_wall:.2f} "
           f"battles/s; tactician: {sum(r == 'win' for _t, r in results)} wins, "
           f"{sum(r == 'draw' for _t, r in results)} draws, {sum(r == 'loss' for _t, r in results)} losses")
@@ -102,13 +108,16 @@ def main() -> None:
     for what, v in sorted(Timed.times.items()):
         print(f"  {what:<10} {len(v):5d} decisions: median {statistics.median(v) * 1e3:6.1f} ms, "
               f"p90 {pct(v, 0.9) * 1e3:6.1f} ms, max {max(v) * 1e3:6.1f} ms, total {sum(v):6.2f} s")
+    battle = statistics.median(t for t, _r in results)
     print(_baseline.line(before, after, [
         f"median decision {statistics.median(every) / loop_s:.2f} loops, p90 {pct(every, 0.9) / loop_s:.2f} loops "
-        f"(target: 50 ms on the reference machine, about 1 loop)"]))
+        f"(target: 50 ms on the reference machine, about 1 loop)",
+        f"median battle {battle:.2f} s = {battle / loop_s:.1f} loops (tactician v {args.opponent}; the target for "
+        f"tactician v tactician: 2 a second on the reference machine, about 9 loops)"]))
     if args.profile:
         pr = cProfile.Profile()
         pr.enable()
-        one_battle(spec, 999, True)
+        one_battle(spec, 999, True, args.opponent)
         pr.disable()
         out = io.StringIO()
         pstats.Stats(pr, stream=out).sort_stats("cumtime").print_stats(30)

@@ -110,9 +110,10 @@ def test_24_16_heavy_lost_after_one_move_of_more_than_3in():
 
 
 def test_09_05_01_a_move_checked_before_it_was_made_is_checked_again_after(monkeypatch):
-    """Battle.check's verdict is kept for the very command it accepted, until anything happens
-    (a player checks its choice, then submits it: validated once); a command made since makes
-    the old verdict void, so the same Move submitted again is refused (09.05.01)."""
+    """Battle.check's verdicts are kept for the very commands it judged, until anything happens
+    (a player checks its options, then submits one: each validated once, whatever was checked
+    between); a command made since makes the old verdicts void, so the same Move submitted
+    again is refused (09.05.01)."""
     import sim.commands as commands_module
     calls = []
     real = commands_module.validate
@@ -129,6 +130,9 @@ def test_09_05_01_a_move_checked_before_it_was_made_is_checked_again_after(monke
         assert b.check(other) is None
         assert b.check(cmd) is not None  # (another command's verdict stands for no other)
         n = len(calls)
-        assert b.check(other) is None and len(calls) == n + 1
+        assert b.check(other) is None and b.check(cmd) is not None and len(calls) == n  # (kept, both)
         b.emit("note", text="anything that happens is an event")
-        assert b.check(other) is None and len(calls) == n + 2  # (checked again)
+        assert b.check(other) is None and len(calls) == n + 1  # (checked again)
+        b.check(cmd)
+        b.submit(other)
+        assert len(calls) == n + 2  # (submitted on its verdict, another command checked between)

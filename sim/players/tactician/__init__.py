@@ -33,6 +33,9 @@ class TacticianPlayer(Player):
         # record of what it tried this phase, shared: sim.players.default)
         self.fallback = DefaultPlayer(side, battle, scenario)
         self.memo: dict = {}  # per phase: what the phase modules worked out once (cleared with it)
+        # (True while choose asks for the best option alone, not explaining: the phase modules
+        # may then stop at the first legal one instead of finding their TOP; the same choice)
+        self.first_only = False
         self._phase_key = None
 
     def fresh(self, battle) -> None:
@@ -62,7 +65,11 @@ class TacticianPlayer(Player):
         return []
 
     def choose(self, battle) -> Choice:
-        cands = self.candidates(battle)
+        self.first_only = not self.explaining
+        try:
+            cands = self.candidates(battle)
+        finally:
+            self.first_only = False
         if not cands:
             return Choice(EndPhase(), self.name)
         best = cands[0]

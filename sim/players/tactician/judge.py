@@ -58,7 +58,10 @@ TWO_D6 = tuple(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == n) / 
 def p_2d6_at_least(n: float) -> float:
     """P(2D6 >= n), ``n`` rounded up to a whole number."""
     need = math.ceil(n - 1e-9)
-    return sum(TWO_D6[max(need, 0):]) if need <= 12 else 0.0
+    return _AT_LEAST[max(need, 0)] if need <= 12 else 0.0
+
+
+_AT_LEAST = tuple(sum(TWO_D6[need:]) for need in range(13))  # (p_2d6_at_least's sums, each made once)
 
 
 def quick_damage(w, t: int = REF_T, sv: int = REF_SV, insv: int | None = None, wounds: int = REF_W) -> float:
@@ -213,7 +216,9 @@ def objective_stakes(battle) -> dict:
     ts = battle.turn_state
     objs = list(ts.objectives) if ts is not None else []
     memo = _WORTH.setdefault(battle, {})
-    key = ("stakes", _state_key(battle), len(battle.events))
+    # (what it reads changes only when a model moves, is set up or removed: the spatial index's
+    # version, which each of those bumps; not with every event, as the dice of each attack)
+    key = ("stakes", _state_key(battle), W.spatial().version)
     got = memo.get("stakes")
     if got is not None and got[0] == key:
         return got[1]

@@ -29,6 +29,7 @@ from sim.players.tactician.threat import ThreatMap, damage, gap, threat_map
 from sim.rules import objectives as OBJ
 from sim.rules.abilities import Hook
 from sim.rules.abilities.registry import REGISTRY
+from sim.rules.grid import snap
 from sim.world import queries as W
 from sim.world import rule_reads as RR
 
@@ -266,14 +267,22 @@ def _away(b, tm: ThreatMap, length: float, only=None) -> tuple[float, float]:
 def _toward(battle, u: int, goal, mode: str, extra: int = 0) -> list:
     """options.moves_toward, each step a hair short of the unit's reach (a step of exactly M
     can land a grid step beyond it once snapped, sim.rules.grid)."""
+    models = W.unit_models(u)
+    if not models:
+        return O.moves_toward(battle, u, goal, mode, extra)
+    # (each step's shift as its move would make it, the first model's snapped place less where
+    # it stands, _shift: only the moves kept are built)
+    p = esper.component_for_entity(models[0], Position)
+    px, py = p.x, p.y
+    unit = O.uid(u)
     out = []
-    for cmd in O.moves_toward(battle, u, goal, mode, extra):
-        dx, dy = _shift(cmd, u)
+    for fly, sx, sy in O.steps_toward(battle, u, goal, extra):
+        dx, dy = snap(px + sx) - px, snap(py + sy) - py
         d = math.hypot(dx, dy)
         if d > 1.0:
             k = (d - 0.01) / d
-            cmd = Move(cmd.unit, O.translate(battle, u, dx * k, dy * k), cmd.mode, fly=cmd.fly)
-        out.append(cmd)
+            sx, sy = dx * k, dy * k
+        out.append(Move(unit, O.translate(battle, u, sx, sy), mode, fly=fly))
     return out
 
 
@@ -297,11 +306,19 @@ def _legal_best(battle, scored: list, top: int = TOP) -> list[Scored]:
     """The legal ones among ``scored`` (value, order, command, label), best first, at most ``top``."""
     out = []
     for v, _i, cmd, label in sorted(scored, key=lambda s: (-s[0], s[1])):
-        if cmd is not None and battle.check(cmd) is None:
+        # (a move the rules would certainly refuse is not checked: options.quick_refusal)
+        if cmd is not None and not O.quick_refusal(battle, cmd) and battle.check(cmd) is None:
             out.append(Scored(v, cmd, label))
             if len(out) >= top:
                 break
     return out
+
+
+def _top(player) -> int:
+    """How many legal options to find: TOP, or 1 when only the first is wanted (the player's
+    own choose, not explaining: the first legal one in order is the same either way, and the
+    checks of the rest are saved; TacticianPlayer.first_only)."""
+    return 1 if getattr(player, "first_only", False) else TOP
 
 
 def _moves(player, battle, u: int, mode: str, extra: int = 0) -> list:
@@ -350,8 +367,8 @@ def candidates(player, battle) -> list[Scored]:
             done.add((going, "adopted"))
             threat_map(player, battle).body(battle, going, fresh=True)
             _adopt(player, battle, going)
-        best = _legal_best(battle, _moves(player, battle, going, "normal"))
-        return best + _stay(battle, going, "normal")
+        best = _legal_best(battle, _moves(player, battle, going, "normal"), _top(player))
+        return best + _stay(player, battle, going, "normal", best)
     # (18.04 embarked units first, then from round 2 those in strategic reserves, 20.04: each
     # asked once a phase; a unit that does not come out or arrive is not asked again)
     arrivals = [(u, C.DISEMBARK, _disembark) for u in O.embarked_units(battle, side)]
@@ -369,8 +386,8 @@ def candidates(player, battle) -> list[Scored]:
             continue
         st = W.unit_state(u)
         if st.move_selected == "advance" and st.move_type is None:
-            best = _legal_best(battle, _moves(player, battle, u, "advance", st.advance_roll or 0))
-            return best + _stay(battle, u, "advance")
+            best = _legal_best(battle, _moves(player, battle, u, "advance", st.advance_roll or 0), _top(player))
+            return best + _stay(player, battle, u, "advance", best)
         if st.move_selected is not None or st.move_type is not None:
             continue
         out = unit_options(player, battle, u)
@@ -379,8 +396,11 @@ def candidates(player, battle) -> list[Scored]:
     return []
 
 
-def _stay(battle, u: int, mode: str) -> list[Scored]:
-    """The unit's move of no distance (it stays where it is), when the rules accept it."""
+def _stay(player, battle, u: int, mode: str, best: list) -> list[Scored]:
+    """The unit's move of no distance (it stays where it is), when the rules accept it (not
+    asked when only the first option is wanted and there is one: player.first_only)."""
+    if best and getattr(player, "first_only", False):
+        return []
     cmd = Move(O.uid(u), (), mode)
     return [Scored(-99.0, cmd, f"{unit_name(u)} stays")] if battle.check(cmd) is None else []
 
@@ -395,7 +415,7 @@ def unit_options(player, battle, u: int) -> list[Scored]:
         return _engaged_options(player, battle, u, b, tm, stay, v0, w0)
     scored = [(v0, -1, stay, _label(battle, u, "remains stationary", w0))]
     scored += _moves(player, battle, u, "normal")
-    best = _legal_best(battle, scored)
+    best = _legal_best(battle, scored, _top(player))
     adv = _advance_option(player, battle, u, b, tm, best[0].value if best else v0)
     if adv is not None:
         best = [adv] + best
@@ -429,7 +449,7 @@ def _engaged_options(player, battle, u, b, tm, stay, v0, w0) -> list[Scored]:
                 v, words = position_value(player, battle, u, dx, dy)
                 scored.append((v + 1.0, len(scored), cmd,
                                _label(battle, u, "falls back", f"out-fought {theirs:.0f} v {ours:.0f} pts; {words}")))
-    best = _legal_best(battle, scored)
+    best = _legal_best(battle, scored, _top(player))
     _explain(player, u, best)
     return best
 

@@ -125,6 +125,12 @@ class ThreatMap:
         self.enemies = [b for b in self.bodies.values() if b.side != side]
         self.mine = [b for b in self.bodies.values() if b.side == side]
         self._dmg: dict = {}
+        # (per (attacker body, target body): each of the attacker's ranged weapons' range and
+        # expected models destroyed, in the attacker's order (expected_models is a function of
+        # the two bodies alone); and the last gaps asked for: exposure and firepower ask the
+        # same position's in turn)
+        self._shots: dict = {}
+        self._last_gaps = None
         # (every enemy model in one block: one distance matrix per position asked about)
         self._exy = np.concatenate([e.xy for e in self.enemies]) if self.enemies else np.zeros((0, 2))
         self._er = np.concatenate([e.radius for e in self.enemies]) if self.enemies else np.zeros(0)
@@ -132,12 +138,28 @@ class ThreatMap:
 
     def gaps(self, me: Body, dx: float = 0.0, dy: float = 0.0, xy=None) -> list[float]:
         """``gap`` from our unit (moved by (dx, dy), or at ``xy``) to each enemy unit, in order."""
+        key = (me, dx, dy) if xy is None else None
+        last = self._last_gaps
+        if key is not None and last is not None and last[0] == key:
+            return last[1]
         xy = me.xy if xy is None else xy
         if not self.enemies or not len(xy):
             return [math.inf] * len(self.enemies)
         d = np.hypot(xy[:, None, 0] + dx - self._exy[None, :, 0], xy[:, None, 1] + dy - self._exy[None, :, 1])
         d = (d - me.radius[:len(xy), None] - self._er[None, :]).min(axis=0)
-        return np.maximum(np.minimum.reduceat(d, self._starts), 0.0).tolist()
+        out = np.maximum(np.minimum.reduceat(d, self._starts), 0.0).tolist()
+        if key is not None:
+            self._last_gaps = (key, out)
+        return out
+
+    def shots(self, a: Body, t: Body) -> list:
+        """(range, expected models of ``t`` destroyed) of each of ``a``'s ranged weapons, in
+        ``a.ranged``'s order (expected_models, worked out once per pair of bodies)."""
+        key = (a, t)
+        v = self._shots.get(key)
+        if v is None:
+            v = self._shots[key] = [(w.range, expected_models(w, n, t)) for w, n in a.ranged]
+        return v
 
     def body(self, battle, u: int, fresh: bool = False) -> Body:
         """Our unit's body (made anew with ``fresh``: a unit set up or disembarked this phase)."""
@@ -161,16 +183,26 @@ class ThreatMap:
         the models' centres instead (a unit not yet on the battlefield)."""
         me = self.bodies[u]
         total = 0.0
-        for e, g in zip(self.enemies, self.gaps(me, dx, dy, xy)):
+        n, worth = me.models, me.worth
+        for (e, move, shots, melee), g in zip(self.against(me), self.gaps(me, dx, dy, xy)):
             if e.ent in ignore:
                 continue
-            after_move = g - e.M
-            if e.ranged:
-                models = sum(expected_models(w, n, me) for w, n in e.ranged if w.range >= after_move)
-                total += SHOOTING_SHARE * min(models, me.models) * me.worth
-            if e.melee and after_move <= CHARGE_REACH:
+            after_move = g - move
+            if shots:
+                models = sum(m for r, m in shots if r >= after_move)
+                total += SHOOTING_SHARE * min(models, n) * worth
+            if melee and after_move <= CHARGE_REACH:
                 total += J.p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True)
-        return min(total, me.models * me.worth)
+        return min(total, n * worth)
+
+    def against(self, me: Body) -> list:
+        """Per enemy unit, in order: (its body, its M, ``shots(e, me)``, whether it has melee
+        weapons): what exposure reads of each (kept)."""
+        key = ("against", me)
+        v = self._shots.get(key)
+        if v is None:
+            v = self._shots[key] = [(e, e.M, self.shots(e, me), bool(e.melee)) for e in self.enemies]
+        return v
 
     def firepower(self, u: int, dx: float = 0.0, dy: float = 0.0) -> float:
         """Points our unit ``u`` could shoot next Shooting phase from where (dx, dy) puts it: its
@@ -178,11 +210,14 @@ class ThreatMap:
         me = self.bodies[u]
         if not me.ranged:
             return 0.0
+        max_range = me.max_range
         best = 0.0
         for e, g in zip(self.enemies, self.gaps(me, dx, dy)):
-            if g > me.max_range:
+            if g > max_range:
                 continue
-            best = max(best, damage(me, e, False, within=g))
+            # (damage(me, e, False, within=g), its per-weapon terms kept: the same sum)
+            models = sum(m for r, m in self.shots(me, e) if r >= g)
+            best = max(best, min(models, e.models) * e.worth)
         return best
 
     def charge_value(self, u: int, dx: float = 0.0, dy: float = 0.0) -> float:

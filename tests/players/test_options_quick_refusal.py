@@ -1,0 +1,96 @@
+"""The players' quick look at a move before Battle.check (sim.players.options.quick_refusal):
+True only for a move the rules refuse (03.01 the battlefield edge and other models' bases;
+09.05-09.07 a move ends unengaged), so a player that skips the check of such a move chooses as
+if it had checked it. Constructed positions for each reason and for moves it must let through,
+and every move the random, default and tactician players try in whole battles, each judged by
+both."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import esper
+import pytest
+
+from scen import model, row, scenario, unit, weapon
+from sim.battle import Battle
+from sim.commands import Move, SelectToMove
+from sim.components import Position
+from sim.players import options as O
+from sim.players import play_battle
+from sim.scenario.load import load_scenario
+from sim.world import queries as W
+
+WEAPONS = {"claws": weapon("melee", 1, 4, 4, 0, 1)}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def spec():
+    ours = unit("ours", model(row(10, 10, 3), ["claws"], M=20))
+    friends = unit("friends", model((20, 10), ["claws"]))
+    theirs = unit("theirs", model((30, 10), ["claws"]))
+    return scenario(WEAPONS, [ours, friends], [theirs])
+
+
+def shifted(b, uid, dx, dy, mode="normal"):
+    b._enter()
+    to = []
+    for m in W.unit_models(b.units[uid]):
+        p = esper.component_for_entity(m, Position)
+        to.append((W.model_id(m), p.x + dx, p.y + dy))
+    return Move(uid, tuple(to), mode)
+
+
+@pytest.mark.parametrize("dx,dy,why", [
+    (-9.5, 0.0, "over the battlefield edge"),        # (its first model's centre 0.5" from the edge)
+    (0.0, -9.9, "over the battlefield edge"),
+    (7.0, 0.0, "overlapping the base"),              # (its third model onto the friendly model)
+    (14.0, 0.5, "engagement range"),                 # (its third model 1" from the enemy's base)
+])
+def test_a_move_it_calls_refused_is_refused_by_the_rules(dx, dy, why):
+    with Battle(spec()) as b:
+        cmd = shifted(b, "ours", dx, dy)
+        assert O.quick_refusal(b, cmd)
+        assert why in b.check(cmd)
+
+
+@pytest.mark.parametrize("dx,dy", [
+    (0.0, 3.0), (-8.0, 0.0),     # (legal: 1.37" from the edge)
+    (4.0, 0.0),                  # (legal: clear of the friendly model)
+    (13.3, 0.0),                 # (legal: its third model 2.4" from the enemy's base)
+])
+def test_a_move_it_lets_through_is_left_to_the_rules(dx, dy):
+    with Battle(spec()) as b:
+        cmd = shifted(b, "ours", dx, dy)
+        assert not O.quick_refusal(b, cmd) and b.check(cmd) is None
+
+
+def test_only_moves_with_places_are_looked_at():
+    with Battle(spec()) as b:
+        b._enter()
+        assert not O.quick_refusal(b, SelectToMove("ours", "advance"))
+        assert not O.quick_refusal(b, Move("ours", (), "normal"))
+        assert not O.quick_refusal(b, Move("ours", (("nobody", 1.0, 1.0),), "normal"))
+
+
+@pytest.mark.parametrize("players,seed", [(("random", "random"), 3), (("default", "random"), 4),
+                                          (("tactician", "random"), 5)])
+def test_every_move_it_calls_refused_in_whole_battles_is_refused(monkeypatch, players, seed):
+    """Each call the players make is answered by both: whenever the quick look says refused,
+    Battle.check refuses too (and the look says it often enough for this to mean something)."""
+    real = O.quick_refusal
+    said = []
+
+    def both(battle, cmd):
+        quick = real(battle, cmd)
+        if quick:
+            said.append(cmd)
+            assert battle.check(cmd) is not None, cmd
+        return quick
+    monkeypatch.setattr(O, "quick_refusal", both)
+    s = load_scenario(ROOT / "scenarios/battle_default.toml")
+    s = dataclasses.replace(s, mission=dataclasses.replace(s.mission, players=players))
+    with Battle(s, seed=seed) as b:
+        play_battle(b, s)
+    assert len(said) >= 3
