@@ -308,7 +308,7 @@ def _legal_best(battle, scored: list, top: int = TOP) -> list[Scored]:
         if cmd is None:
             continue
         why = battle.check(cmd)
-        if why is not None and "path" in why and isinstance(cmd, Move) and cmd.to and not cmd.via:
+        if why is not None and "path" in why and getattr(cmd, "to", None) and getattr(cmd, "via", None) == ():
             cmd = detoured(battle, cmd)
             why = battle.check(cmd) if cmd is not None else why
         if why is None:
@@ -389,7 +389,7 @@ def _routed(battle, u: int, b, goal, mode: str, extra: int = 0) -> list:
     14), checked by the rules like any move."""
     from sim.plan import moves as MV
     from sim.rules.movement.index import terrain_index
-    from sim.rules.movement.solvers.place import _corner_points
+    from sim.rules.movement.solvers.place import corner_points
     if MV.can_fly(u):
         return []
     polys = terrain_index(battle.scenario.terrain).uncrossable(MV.may_cross_dense(u, mode)).polys
@@ -403,7 +403,7 @@ def _routed(battle, u: int, b, goal, mode: str, extra: int = 0) -> list:
     out = []
     models = [(W.model_id(m), esper.component_for_entity(m, Position)) for m in W.unit_models(u)]
     for poly in near:
-        for c in _corner_points(poly.pts, spread + ROUTE_GAP):
+        for c in corner_points(poly.pts, spread + ROUTE_GAP):
             lx, ly = float(c[0]) - cx, float(c[1]) - cy
             first = math.hypot(lx, ly)
             if first < 1.0 or first > reach:
