@@ -42,14 +42,16 @@ def fights_first(unit_ent: int, battle=None) -> bool:
 def eligible_to_fight(battle, unit_ent: int) -> bool:
     """12.04 Eligible to fight: a unit on the battlefield not yet selected to fight this phase,
     and engaged now, engaged at the start of the Fight step, or that made a charge move this
-    turn. (In free play there is no Fight step: engaged now, or charged.)"""
+    turn; or one a consolidation engaged (12.08: it "becomes eligible to fight", even when the
+    unit that engaged it is gone before its pick). (In free play there is no Fight step: engaged now, or charged.)"""
     if W.unit_destroyed(unit_ent):
         return False
     st = W.unit_state(unit_ent)
     if st.selected_to_fight:
         return False
     ts = battle.turn_state
-    return st.charged or (ts is not None and unit_ent in ts.engaged_at_fight_step) or W.unit_engaged(unit_ent)
+    return (st.charged or (ts is not None and (unit_ent in ts.engaged_at_fight_step or unit_ent in ts.pending_fights))
+            or W.unit_engaged(unit_ent))
 
 
 def fight_eligible(battle, player: int) -> list[int]:

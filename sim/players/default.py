@@ -157,7 +157,7 @@ class DefaultPlayer(Player):
         ts = battle.turn_state
         owed = O.pending_fight(battle, self.side)
         if owed is not None:
-            return O.default_fight(battle, owed)
+            return O.owed_fight(battle, owed)
         if ts.step == FightStep.FIGHT:
             u = O.fight_pick(battle, self.side)
             return None if u is None else O.fight_command(battle, u)

@@ -286,6 +286,17 @@ def pending_fight(battle, side: int) -> int | None:
     return None
 
 
+def owed_fight(battle, u: int, pick=None):
+    """The command for a unit that must fight now (pending_fight): its fight once its overrun
+    pile-in is made (12.06); a unit a consolidation engaged (12.08: selected to fight, one at a
+    time) that is no longer engaged when its pick comes (the unit that engaged it destroyed)
+    may only make an overrun fight (12.06), engaged it makes a normal one (default_fight)."""
+    ts = battle.turn_state
+    if ts.overrun != u and not W.unit_engaged(u):
+        return overrun_command(battle, uid(u), None)
+    return default_fight(battle, u, pick)
+
+
 def fight_pick(battle, side: int) -> int | None:
     """12.04 The unit a side picks to fight now: its first eligible unit (Fights First units
     first while step 1 lasts; ties: unit order, Part A ruling 29)."""

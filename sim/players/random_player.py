@@ -122,7 +122,7 @@ class RandomPlayer(Player):
         elif ts.phase == Phase.FIGHT:
             owed = O.pending_fight(battle, self.side)
             if owed is not None:
-                return [lambda: O.default_fight(battle, owed, self._pick)]
+                return [lambda: O.owed_fight(battle, owed, self._pick)]  # (12.06 / 12.08)
             if ts.step == FightStep.FIGHT:
                 from sim.plan.fight import fight_eligible
                 from sim.plan.fight import fights_first

@@ -36,6 +36,9 @@ from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
 
 WIPE_BONUS = 0.25  # a unit wiped out is worth this share of its worth more (its OC, its actions gone)
+# the fight choice picks the unit a Counteroffensive made the next pick (TurnState.forced_pick,
+# 15.12), so decisions_stratagems may use the stratagem (a refused pick would end the battle)
+HONOURS_FORCED_PICK = True
 
 
 class Option(NamedTuple):
@@ -329,15 +332,17 @@ def fight_candidates(player, battle) -> list[Scored]:
     ts = battle.turn_state
     owed = O.pending_fight(battle, player.side)
     if owed is not None:
-        if not W.unit_engaged(owed):
-            return [Scored(0.0, O.default_fight(battle, owed), f"{J.name(owed)} fights")]
+        if not W.unit_engaged(owed):  # (12.06 / 12.08: an overrun fight, or its fight after one)
+            return [Scored(0.0, O.owed_fight(battle, owed), f"{J.name(owed)} fights")]
         opts = fight_options(player, battle, owed)
         out = [Scored(sum(x[0] for x in o.per_target.values()), o.command, words(o, sum(x[0] for x in o.per_target.values())))
                for o in opts]
-        return out or [Scored(0.0, O.default_fight(battle, owed), f"{J.name(owed)} fights")]
+        return out or [Scored(0.0, O.owed_fight(battle, owed), f"{J.name(owed)} fights")]
     if ts.step == FightStep.FIGHT:
         eligible = fight_eligible(battle, player.side)
-        if ts.fights_first_step:
+        if ts.forced_pick is not None:  # (15.12 a Counteroffensive's unit is the next pick)
+            eligible = [u for u in eligible if u == ts.forced_pick] or [ts.forced_pick]
+        elif ts.fights_first_step:
             eligible = [u for u in eligible if fights_first(u, battle)] or eligible
         scored = []
         for u in eligible:

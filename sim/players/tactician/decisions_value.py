@@ -10,6 +10,7 @@ import math
 import esper
 
 from sim.components import Character, Stats, Unit, Wounds
+from sim.players.tactician.judge import model_value  # (the one measure of a model's worth)
 from sim.rules.attack import CRITICAL, SUCCESS
 from sim.rules.objectives import in_range
 from sim.rules.sequence import hit_faces, save_faces, wound_faces
@@ -44,35 +45,7 @@ def cp_price(battle, player: int, cost: int = 1) -> float:
 
 # --- what a model is worth -----------------------------------------------------------------------
 
-def _spec_of(battle, unit_id: str):
-    return next((s for s in battle.scenario.units if s.id == unit_id), None)
-
-
-def weight(ms) -> float:
-    """A model's share of its unit's points (a ModelSpec): its wounds and what its best weapon
-    can do (A x D x S / 4, means), so that a special weapon's bearer is worth more than the
-    squad's riflemen."""
-    best = max((mean(w.A) * mean(w.D) * w.S / 4 for w in ms.weapons), default=0.0)
-    return ms.profile.W + best
-
-
-def model_value(battle, m: int) -> float:
-    """A model's points: its own unit's as the file gives them (an attached unit's leader counts
-    its own datasheet's, 19.01), shared among its models by ``weight``; 10 a wound where the
-    file gives none (a CHARACTER's twice that)."""
-    mid = W.model_id(m)
-    u = W.unit_of(m)
-    spec = _spec_of(battle, esper.component_for_entity(u, Unit).id)
-    if spec is not None:
-        for part in (spec.parts or (spec,)):
-            ms = next((x for x in part.models if x.id == mid), None)
-            if ms is not None:
-                if part.points:
-                    return part.points * weight(ms) / max(1e-9, sum(weight(x) for x in part.models))
-                break
-    w = esper.component_for_entity(m, Stats).W
-    return 10.0 * w * (2.0 if esper.has_component(m, Character) else 1.0)
-
+# (a model's worth: model_value, one measure, its home sim.players.tactician.judge)
 
 def unit_value(battle, u: int) -> float:
     """A unit's living models' points."""

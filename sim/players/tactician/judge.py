@@ -79,16 +79,19 @@ def model_output(profiles) -> tuple[float, float]:
     return ranged, melee
 
 
+def _model_estimate(r: Roster, i: int) -> float:
+    """The estimate of the model in slot ``i`` (see the module's docstring)."""
+    mid = r.ids[i]
+    sv, insv = r.Sv_of.get(mid, 7), r.InSv_of.get(mid)
+    toughness = 1.0 / max(0.17, p_unsaved(sv, -1, insv))  # (how many AP -1 wounds one wound takes)
+    ranged, melee = model_output(r.weapons[i])
+    return (PER_WOUND * r.full_wounds[i] * (0.5 + 0.5 * toughness)
+            + PER_OUTPUT * (ranged + melee) + PER_OC * r.OC[i])
+
+
 def _estimated_worth(r: Roster) -> float:
     """A unit's worth where its file gives no points (see the module's docstring)."""
-    total = 0.0
-    for i, mid in enumerate(r.ids):
-        sv, insv = r.Sv_of.get(mid, 7), r.InSv_of.get(mid)
-        toughness = 1.0 / max(0.17, p_unsaved(sv, -1, insv))  # (how many AP -1 wounds one wound takes)
-        ranged, melee = model_output(r.weapons[i])
-        total += (PER_WOUND * r.full_wounds[i] * (0.5 + 0.5 * toughness)
-                  + PER_OUTPUT * (ranged + melee) + PER_OC * r.OC[i])
-    return total
+    return sum(_model_estimate(r, i) for i in range(len(r.ids)))
 
 
 def unit_worth(battle, u: int) -> float:
@@ -104,9 +107,38 @@ def unit_worth(battle, u: int) -> float:
 
 
 def model_worth(battle, u: int) -> float:
-    """A unit's worth per model (its points, or its estimated worth, spread evenly)."""
+    """A unit's worth per model (its points, or its estimated worth, spread evenly): the mean of
+    its models' ``model_value``."""
     r = esper.component_for_entity(u, Roster)
     return unit_worth(battle, u) / max(1, len(r.full))
+
+
+def model_value(battle, m: int) -> float:
+    """One model's worth, the one measure of it (the tactician's every judgement, its answers to
+    decisions included): its unit's worth (``unit_worth``) shared among the unit's models by
+    each one's estimate (its wounds and saves, its weapons' output, its OC: a special weapon's
+    bearer is worth more than the squad's riflemen); of an attached unit (19.01), each part's
+    own points among that part's models, where the file gives them."""
+    u = W.unit_of(m)
+    unit = esper.component_for_entity(u, Unit)
+    cache = _WORTH.setdefault(battle, {})
+    shares = cache.get(("shares", unit.id))
+    if shares is None:
+        r = esper.component_for_entity(u, Roster)
+        est = [max(1e-9, _model_estimate(r, i)) for i in range(len(r.ids))]
+        slot = {mid: i for i, mid in enumerate(r.ids)}
+        spec = next((s for s in battle.scenario.units if s.id == unit.id), None)
+        groups = [(None, list(range(len(r.ids))))]
+        if spec is not None and spec.parts and all(p.points for p in spec.parts):
+            groups = [(float(p.points), [slot[x.id] for x in p.models if x.id in slot]) for p in spec.parts]
+        shares = [0.0] * len(r.ids)
+        for points, idx in groups:
+            total = sum(est[i] for i in idx)
+            worth = unit_worth(battle, u) * total / sum(est) if points is None else points
+            for i in idx:
+                shares[i] = worth * est[i] / total
+        cache[("shares", unit.id)] = shares
+    return shares[esper.component_for_entity(u, Roster).models.index(m)]
 
 
 class TargetResult(NamedTuple):

@@ -150,3 +150,20 @@ def test_a_unit_holding_an_objective_is_shot_before_an_equal_one_off_it():
         gun = b.units["r-gun"]
         alone = A.plan({gun: A.unit_options(p, b, gun)})
         assert _targets(alone[0][1].command) == {"b-holder"}
+
+
+def test_a_counteroffensive_s_unit_is_the_next_pick():
+    # two red units engaged; a Counteroffensive (15.12) made the one worth less the next pick
+    red = [unit("r-claws", model([(20, 20), (21.5, 20), (23, 20)], ["claw"], W=3, Sv=2)),
+           unit("r-blades", model([(40, 20)], ["blade"]))]
+    blue = [unit("b-boss", model([(20, 21.4)], ["blade"], W=2), points=150),
+            unit("b-grunts", model([(40, 21.4)], ["blade"]), points=20)]
+    with _battle(red, blue) as b:
+        p = _to_fight(b)
+        free = p.candidates(b)
+        assert free and free[0].command.unit == "r-claws"  # (its fight is worth more)
+        assert A.HONOURS_FORCED_PICK
+        b.turn_state.forced_pick = b.units["r-blades"]
+        cands = p.candidates(b)
+        assert cands and {c.command.unit for c in cands} == {"r-blades"}
+        assert b.check(cands[0].command) is None

@@ -101,7 +101,8 @@ def test_a_unit_out_fought_on_an_objective_it_holds_stays():
 def test_a_unit_stays_out_of_a_big_threat_when_nothing_is_gained():
     # (its objective is far beyond the enemy; moving toward it would put it in charge reach of
     # six sword-armed models for a sliver of progress)
-    red = [unit("r1", model([(29.25, 6), (30.75, 6)], ["gun", "blade"], OC=2), name="Warden Guard")]
+    # (a unit worth 200 points: what the threat could take is worth far more than the progress)
+    red = [unit("r1", model([(29.25, 6), (30.75, 6)], ["gun", "blade"], OC=2), name="Warden Guard", points=200)]
     blue = [unit("b1", model([(26 + 1.6 * i, 30) for i in range(6)], ["sword"], M=8, OC=1), name="Raider Mob")]
     objs = [{"name": "far", "at": [30, 40], "kind": "central"}]
     b, p = _at_movement(red, blue, objs)

@@ -107,6 +107,9 @@ def _corner_points(poly: np.ndarray, clearance: float) -> list[np.ndarray]:
     return out
 
 
+corner_points = _corner_points  # (public: the tactician's routes round dense features use it too)
+
+
 class Placer:
     """The move of one unit in progress (solver-internal; mutable, never shared)."""
 
