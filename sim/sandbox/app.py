@@ -35,6 +35,8 @@ from sim.sandbox.setup_mode import SetupMixin, SetupState, build_setup_panel
 from sim.sandbox.sight import SightMask
 from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
+from sim.sandbox.labels import TableLabels
+from sim.sandbox.screen_layout import arrange
 from sim.sandbox.odds_panel import OddsView
 from sim.sandbox.orders import FightOrder, ShootOrder
 from sim.sandbox.scene import Scene
@@ -102,6 +104,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self._confirm = None  # (dialog, callback): asking before losing work (confirm.py)
         self._stash = None  # the battle set aside while a replay is watched (replay_view.py)
         self.zones = markers.ZoneLayer()
+        self.table_labels = TableLabels()  # every name on the table, placed clear of the rest
         self.odds = OddsView()  # the declared order's odds (odds_panel.py)
         self.init_computer(ai, ai_speed)  # the computer playing a side (computer.py)
         self.start_battle(self.spec, seed)  # also: order, drag, press, resolving, ... (per battle)
@@ -190,7 +193,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         card_h = int(h * self.CARD_SHARE)
         log_w = int(lw * 0.58)
         bw = min(round(tracker.BUTTONS_W * s), lw)
-        return {
+        return arrange({  # (the window's shape: screen_layout.py)
             "status": pygame.Rect(0, 0, lw, sh),
             "tracker": pygame.Rect(0, sh, lw, th),
             "tracker_text": pygame.Rect(0, sh, lw - bw, th),
@@ -202,7 +205,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             "card": pygame.Rect(lw, 0, rw, card_h),
             "orders": pygame.Rect(lw, card_h, rw, h - card_h - fh),
             "footer": pygame.Rect(lw, h - fh, rw, fh),
-        }
+        }, self.size, s, self.spec.board)
 
     def _bar_height(self, width: int) -> int:
         """The action bar's height for the buttons it has now (they wrap onto more rows rather
@@ -529,8 +532,9 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         placing = self.ingress_unit is not None and self.mode == "battle"
         if placing:  # (20.04 the band within 6" of the edges, under the units)
             markers.draw_edge_band(surf, cam, self.spec.board)
-        self.label_rects = draw_units(surf, cam, self.scene, look, self.colours, self.hulls,
-                                      avoid=self.layer.label_rects)
+        drawn = draw_units(surf, cam, self.scene, look, self.colours, self.hulls)
+        self.label_rects = self.table_labels.draw(surf, cam, self.scene, look, self.hulls, drawn, self.spec.terrain,
+                                                  ts, self.colours, [a.name for a in self.spec.armies])
         if placing and self.ingress_ghost is not None:  # (where the click would set it up)
             owner = self.scene.units[self.ingress_unit].owner
             markers.draw_ghosts(surf, cam, self.scene, self.ingress_ghost[1].to, self.colours[owner],
