@@ -260,16 +260,14 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%" if x >= 0.0005 or x == 0 else "<0.1%"
 
 
-def text(cols: list[Column], cond: Conditions, title: str = "") -> str:
-    """The columns side by side: expected attacks, hits, wounds, damage, models destroyed, the
-    chance to destroy the unit, and "at least k models destroyed" with percentages."""
-    width = max(14, *(len(c.label) for c in cols), *(len(c.defender) for c in cols)) + 2
-    head = f"{'':<26}"
-    rows = [title or f"odds ({cond.text()})", head + "".join(f"{c.label:>{width}}" for c in cols),
-            f"{'against':<26}" + "".join(f"{c.defender:>{width}}" for c in cols)]
+def rows(cols: list[Column]) -> list[tuple[str, list[str]]]:
+    """The table the calculator shows: (row name, a value per column), the columns' labels and
+    defenders first: expected attacks, hits, wounds, damage, models destroyed, the chance to
+    destroy the unit, and "at least k models destroyed" with percentages."""
+    out = [("", [c.label for c in cols]), ("against", [c.defender for c in cols])]
 
     def row(name, f):
-        rows.append(f"{name:<26}" + "".join(f"{(f(c) if c.answered else '-'):>{width}}" for c in cols))
+        out.append((name, [f(c) if c.answered else "-" for c in cols]))
 
     row("attacks", lambda c: f"{c.attacks:.2f}")
     row("hits", lambda c: f"{c.hits:.2f}")
@@ -282,12 +280,25 @@ def text(cols: list[Column], cond: Conditions, title: str = "") -> str:
         row(f"at least {k} model{'s' if k > 1 else ''}",
             lambda c, k=k: _pct(float(c.destroyed.at_least()[k])) if k < len(c.destroyed.p) else
             ("0.0%" if k <= c.models else ""))
+    return out
+
+
+def notes(cols: list[Column]) -> list[str]:
+    out = []
     for c in cols:
         if not c.answered or c.note:
-            rows.append(f"note: {c.label}: {c.note or 'no answer'}")
+            out.append(f"note: {c.label}: {c.note or 'no answer'}")
         if c.answered and c.method != "exact":
-            rows.append(f"note: {c.label}: {c.method} (not exact)")
-    return "\n".join(rows)
+            out.append(f"note: {c.label}: {c.method} (not exact)")
+    return out
+
+
+def text(cols: list[Column], cond: Conditions, title: str = "") -> str:
+    """The columns side by side (``rows``), then the notes."""
+    width = max(14, *(len(c.label) for c in cols), *(len(c.defender) for c in cols)) + 2
+    lines = [title or f"odds ({cond.text()})"]
+    lines += [f"{name:<26}" + "".join(f"{v:>{width}}" for v in values) for name, values in rows(cols)]
+    return "\n".join(lines + notes(cols))
 
 
 def as_dict(cols: list[Column], cond: Conditions) -> dict:

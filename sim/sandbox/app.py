@@ -35,6 +35,7 @@ from sim.sandbox.setup_mode import SetupMixin, SetupState, build_setup_panel
 from sim.sandbox.sight import SightMask
 from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
+from sim.sandbox.calculator_panel import CalculatorPanel
 from sim.sandbox.labels import TableLabels
 from sim.sandbox.screen_layout import arrange
 from sim.sandbox.odds_panel import OddsView
@@ -105,6 +106,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self._stash = None  # the battle set aside while a replay is watched (replay_view.py)
         self.zones = markers.ZoneLayer()
         self.table_labels = TableLabels()  # every name on the table, placed clear of the rest
+        self.calculator = CalculatorPanel()  # two units' odds, no table needed (calculator_panel.py)
         self.odds = OddsView()  # the declared order's odds (odds_panel.py)
         self.init_computer(ai, ai_speed)  # the computer playing a side (computer.py)
         self.start_battle(self.spec, seed)  # also: order, drag, press, resolving, ... (per battle)
@@ -299,6 +301,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             f.button("Sight (V)", self.toggle_los, **sight)
             f.button("Set up (F2)", self.toggle_setup, name="bar:setup", height=28,
                      tip="edit the table: terrain pieces and units")
+            f.button("Odds calculator", lambda: self.calculator.toggle(self), name="bar:calculator", height=28,
+                     tip="two units' odds: pick them, toggle range, cover and the conditions")
             f.button("Open replay", self.open_replay_dialog, name="bar:open", height=28, tip="Ctrl+O")
             f.button("Save replay", self.save_replay, name="bar:save", height=28,
                      tip="Ctrl+S; the table as a scenario file: Ctrl+T")
@@ -457,6 +461,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.resolving_status()
         self.tools_update()  # move preview, placements (sim.sandbox.tools)
         self.odds.update(self)  # the order's odds: worked out off the frame path (odds_panel.py)
+        self.calculator.update(self)
         self._refresh_panels()
         self.manager.update(dt)
 
