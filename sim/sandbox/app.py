@@ -36,6 +36,7 @@ from sim.sandbox.sight import SightMask
 from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
 from sim.sandbox.calculator_panel import CalculatorPanel
+from sim.sandbox.charge_odds import ChargeOdds, tip as charge_tip
 from sim.sandbox.labels import TableLabels
 from sim.sandbox.screen_layout import arrange
 from sim.sandbox.odds_panel import OddsView
@@ -107,6 +108,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.zones = markers.ZoneLayer()
         self.table_labels = TableLabels()  # every name on the table, placed clear of the rest
         self.calculator = CalculatorPanel()  # two units' odds, no table needed (calculator_panel.py)
+        self.charge_odds = ChargeOdds()  # a charge's chance before it is declared (charge_odds.py)
         self.odds = OddsView()  # the declared order's odds (odds_panel.py)
         self.init_computer(ai, ai_speed)  # the computer playing a side (computer.py)
         self.start_battle(self.spec, seed)  # also: order, drag, press, resolving, ... (per battle)
@@ -484,6 +486,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         look.fading = {m: 1 - (self.clock - t) / FADE for m, t in self.dead_at.items()
                        if 0 <= self.clock - t < FADE}
         self._pool_marks(look)
+        look.notes = {u: f"charge {100 * p:.0f}%" for u, (_gap, p) in self.charge_odds.of(self).items()}
         self.tools_look(look)
         slide(self, look)  # (the computer's moved models slide into place: computer.py)
         return look
@@ -613,6 +616,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         if self.ingress_unit is not None and self.ingress_ghost is not None:
             why = self.ingress_ghost[2]
             out.append(f"set up {self.ingress_unit} here: " + ("legal - click" if why is None else why))
+        if self.hover_unit:
+            out += charge_tip(self, self.hover_unit)
         if self.hover_model and self.hover_model in self.scene.models:
             m = self.scene.models[self.hover_model]
             s = f"{m.name} ({m.id})  W {m.remaining}/{m.W}"

@@ -32,6 +32,7 @@ class Look:
     grab: str | None = None  # the model under the cursor while dragging
     ring_label: str | None = None  # the dragged move's limit in words (M, + the advance roll)
     ui: float = 1.0  # the UI scale (text on the table follows it)
+    notes: dict = field(default_factory=dict)  # unit id -> words after its name (a charge's chance)
 
 
 class TableLayer:

@@ -234,7 +234,9 @@ def unit_requests(cam, scene, look, hulls, ui: float) -> list[Request]:
         box = pygame.Rect(math.floor(cam.ox + lx * k), math.floor(cam.oy + ly * k),
                           max(1, math.ceil((hx - lx) * k)), max(1, math.ceil((hy - ly) * k)))
         colour = S.SELECT if uid == look.selected_unit else S.TEXT_DIM
-        t = text(uv.name + ("  - engaged" if uv.engaged else ""), fs, colour)
+        note = look.notes.get(uid)
+        t = text(uv.name + ("  - engaged" if uv.engaged else "") + (f"  - {note}" if note else ""), fs,
+                 S.HIGHLIGHT if note else colour)
         out.append(Request(UNIT, uid, t, box))
     return out
 
@@ -255,7 +257,8 @@ class TableLabels:
         from sim.sandbox.markers import objective_colour
         control = () if ts is None else tuple(sorted((n, getattr(c, "controller", None))
                                                      for n, c in ts.control.items()))
-        key = (scene.version, cam.key, look.selected_unit, look.ui, control, len(terrain), tuple(colours))
+        key = (scene.version, cam.key, look.selected_unit, look.ui, control, len(terrain), tuple(colours),
+               tuple(sorted(look.notes.items())))
         if look.ghosts or key != self.key:
             self.placed = self._place(cam, scene, look, hulls, drawn, terrain, ts, colours, names,
                                       objective_colour)
