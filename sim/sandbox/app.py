@@ -37,7 +37,7 @@ from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
 from sim.sandbox.calculator_panel import CalculatorPanel
 from sim.sandbox.charge_odds import ChargeOdds, tip as charge_tip
-from sim.sandbox.labels import TableLabels
+from sim.sandbox.labels import TableLabels, hovered_box
 from sim.sandbox.screen_layout import arrange
 from sim.sandbox.odds_panel import OddsView
 from sim.sandbox.orders import FightOrder, ShootOrder
@@ -574,7 +574,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.manager.draw_ui(surf)
         tip = self._tip_lines(look)
         if tip:
-            overlays.draw_tip(surf, self.mouse, tip, ui=self.scale)
+            overlays.draw_tip(surf, self.mouse, tip, ui=self.scale, avoid=hovered_box(self))
         if self.show_help:
             overlays.draw_help(surf, ui=self.scale)
         return surf

@@ -288,3 +288,19 @@ class TableLabels:
             if ts.zones():
                 reqs += zone_requests(cam, ts.zones(), colours, names, look.ui)
         return place(reqs, blockers, cam.viewport, max(2, round(3 * look.ui)))
+
+
+def hovered_box(sb) -> pygame.Rect | None:
+    """The screen box of the unit (or the model) under the cursor: what a hover tip describes,
+    which it must not cover (sim.sandbox.overlays.tip_rect)."""
+    cam = sb.camera
+    uid = sb.hover_unit
+    if uid is None and sb.hover_model in sb.scene.models:
+        uid = sb.scene.models[sb.hover_model].unit
+    hull = sb.hulls.get(sb.scene).get(uid) if uid is not None else None
+    if hull is None or not len(hull):
+        return None
+    (lx, ly), (hx, hy) = hull.min(axis=0).tolist(), hull.max(axis=0).tolist()
+    k = cam.scale
+    return pygame.Rect(math.floor(cam.ox + lx * k), math.floor(cam.oy + ly * k),
+                       max(1, math.ceil((hx - lx) * k)), max(1, math.ceil((hy - ly) * k)))

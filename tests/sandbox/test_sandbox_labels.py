@@ -129,3 +129,27 @@ def test_victory_points_stay_on_the_strip_at_800x600(sized):
     sb = sized("battle_default.toml", (800, 600))
     assert any(g.startswith("VP") for g in sb.tracker_shown), sb.tracker_shown
     assert any(g.startswith("CP") for g in sb.tracker_shown)
+
+
+def test_a_tip_does_not_cover_what_it_describes():
+    from sim.sandbox.overlays import tip_rect
+    window = pygame.Rect(0, 0, 800, 600)
+    unit = pygame.Rect(300, 280, 260, 40)  # (a wide unit, the cursor on its middle)
+    r = tip_rect((420, 300), (220, 60), window, unit)
+    assert not r.colliderect(unit) and window.contains(r)
+    corner = pygame.Rect(700, 520, 90, 70)  # (at the window's corner: a place still found)
+    r = tip_rect((760, 560), (220, 60), window, corner)
+    assert not r.colliderect(corner) and window.contains(r)
+
+
+def test_the_hover_tip_of_a_model_leaves_its_unit_visible(sized):
+    sb = sized("battle_default.toml", (1024, 700))
+    from sim.sandbox.labels import hovered_box
+    m = next(iter(sb.scene.living(sb.spec.units[0].id)))
+    sb.mouse = tuple(round(v) for v in sb.camera.to_screen(m.x, m.y))
+    sb.hover_model, sb.hover_unit = m.id, m.unit
+    box = hovered_box(sb)
+    assert box is not None and box.collidepoint(sb.mouse)
+    from sim.sandbox.overlays import tip_rect
+    r = tip_rect(sb.mouse, (200, 40), pygame.Rect((0, 0), sb.size), box, sb.scale)
+    assert not r.colliderect(box)
