@@ -20,8 +20,6 @@ def run(args, err) -> int:
                    f"{'--attacker' if args.attacker else '--defender'}")
     if args.plot:
         return err("--plot: expected a scenario's attack (SCENARIO --unit/--step), found --attacker/--defender")
-    if args.charged and args.fight is False:
-        return err("--charged: expected a fight, found it with a shooting")
     cond = C.Conditions(range=12.0 if args.range is None else args.range, cover=args.cover,
                         stationary=args.stationary, charged=args.charged, fight=bool(args.fight))
     if cond.melee and (args.cover or args.stationary or args.range is not None):

@@ -103,6 +103,17 @@ def test_cli_prints_the_odds():
     assert "Ember Hounds" in r.stdout and "Raider Mob" in r.stdout and "at least 1 model" in r.stdout
 
 
+def test_cli_json_for_machines():
+    import json
+    r = _sim("--attacker", CAT, "Warden Blades", "--defender", CAT, "Ember Hounds", "--weapons", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["conditions"]["range"] == 12.0 and len(doc["columns"]) == 3
+    whole = doc["columns"][0]
+    assert whole["label"] == "Warden Blades" and 0 <= whole["p_destroy_unit"] <= 1
+    assert abs(sum(whole["models_destroyed"]["p"]) - 1) < 1e-12
+
+
 @pytest.mark.parametrize("args, says", [
     (["--attacker", CAT, "Nobody", "--defender", CAT, "Ember Hounds"], "it holds 'Warden Blades'"),
     (["--attacker", CAT, "Ember Hounds"], "found only --attacker"),
