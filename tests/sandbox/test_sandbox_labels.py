@@ -78,6 +78,14 @@ def test_no_label_overlaps_a_label_or_a_model(sized, scenario, size):
             {o.name for o in sb.battle.turn_state.objectives}
 
 
+@pytest.mark.parametrize("scenario", sorted(p.name for p in (ROOT / "scenarios").glob("*.toml")))
+def test_every_shipped_scenario_at_800x600(sized, scenario):
+    sb = sized(scenario, (800, 600))
+    assert _overlaps(sb) == []
+    units = {p.key for p in sb.table_labels.placed if p.kind == UNIT}
+    assert units == {u for u, v in sb.scene.units.items() if not v.destroyed and sb.scene.living(u)}
+
+
 def test_labels_of_units_out_of_sight_are_not_drawn_when_zoomed(sized):
     sb = sized("battle_default.toml", (1024, 700))
     vp = sb.camera.viewport
