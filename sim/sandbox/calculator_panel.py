@@ -44,6 +44,8 @@ class CalculatorPanel:
         self._image = None
         self._buttons: dict = {}
         self._picks: dict = {}  # option text -> calculator Pick (built once)
+        self.catalogue: tuple | None = None  # (path, datasheets) picked with the panel's Catalogue...
+        self._dialog = None
 
     @property
     def open(self) -> bool:
@@ -58,12 +60,51 @@ class CalculatorPanel:
             n = seen[us.name] = seen.get(us.name, 0) + 1
             shown = us.name if n == 1 else f"{us.name} ({n})"
             out[f"{shown} ({names[us.owner]})"] = ("table", us.id, shown)
-        cat = getattr(sb, "catalogue", None)
-        if cat:
-            for s in cat["sheets"]:
+        cats = [(c["path"], c["sheets"]) for c in (getattr(sb, "catalogue", None),) if c] + \
+            ([self.catalogue] if self.catalogue else [])
+        for path, sheets in cats:
+            for s in sheets:
                 if not s.get("refused"):
-                    out[f"{s['name']} (catalogue)"] = ("catalogue", cat["path"], s["name"])
+                    out.setdefault(f"{s['name']} (catalogue)", ("catalogue", path, s["name"]))
         return out
+
+    def open_dialog(self, sb) -> None:
+        """Catalogue...: a file dialog for a catalogue whose datasheets join the choices."""
+        from pathlib import Path
+
+        from pygame_gui.windows import UIFileDialog
+
+        from sim.sandbox.catalogue_browser import SUFFIXES
+        start = Path(getattr(sb, "catalogue_start", None) or getattr(sb, "import_start", None) or Path.cwd())
+        self._dialog = UIFileDialog(pygame.Rect(160, 80, 560, 460), sb.manager, "A catalogue for the calculator",
+                                    initial_file_path=str(start), allow_picking_directories=False,
+                                    allowed_suffixes=SUFFIXES)
+
+    def picked(self, sb, event) -> bool:
+        """A file dialog's pick: True if it was this panel's (its catalogue is then read)."""
+        if self._dialog is None or event.ui_element is not self._dialog:
+            return False
+        self._dialog = None
+        self.open_catalogue(sb, event.text)
+        return True
+
+    def open_catalogue(self, sb, path) -> bool:
+        """Read a catalogue's datasheets into the choices (a refusal: the error in the panel)."""
+        from sim.errors import ScenarioError, escape_controls
+        from sim.importers import list_datasheets
+        try:
+            sheets = list_datasheets(str(path))
+        except (ScenarioError, OSError, ValueError) as e:
+            sb.status = escape_controls(f"calculator: catalogue failed: {e}")
+            return False
+        self.catalogue = (str(path), sheets)
+        self._read_menus()
+        self.choices = self._options(sb)
+        if self.open:
+            self.window.kill()
+            self._build(sb)
+        sb.status = escape_controls(f"calculator: {len(sheets)} datasheet(s) of {path} to choose from")
+        return True
 
     def pick(self, sb, option: str):
         """The calculator's Pick for a choice (a table unit as its scenario gives it, or a
@@ -134,7 +175,7 @@ class CalculatorPanel:
         x = pad
         for name, text in (("range-", "-"), ("range", f'{self.range}"'), ("range+", "+"), ("cover", "Cover"),
                            ("stationary", "Stationary"), ("charged", "Charged"), ("fight", "Fight"),
-                           ("weapons", "Each weapon")):
+                           ("weapons", "Each weapon"), ("catalogue", "Catalogue...")):
             bw = round((26 if len(text) <= 3 else 14 + 7.5 * len(text)) * s)
             b = UIButton(pygame.Rect(x, y, bw, row), text, sb.manager, container=self.window,
                          object_id="#toggle_on" if getattr(self, self._attr(name), False) is True else None)
@@ -153,6 +194,9 @@ class CalculatorPanel:
         return {"weapons": "per_weapon"}.get(name, name)
 
     def _press(self, sb, name: str) -> None:
+        if name == "catalogue":
+            self.open_dialog(sb)
+            return
         if name in ("range-", "range+"):
             i = min(range(len(RANGES)), key=lambda k: abs(RANGES[k] - self.range))
             self.range = RANGES[max(0, min(len(RANGES) - 1, i + (1 if name == "range+" else -1)))]

@@ -64,3 +64,22 @@ def test_a_browsed_catalogues_datasheets_are_choices(make):
     d.click_button("calc:charged")
     d.pump(2)
     assert calc.lines()[1].strip().startswith("Ember Hounds") and not calc.error
+
+
+def test_the_panels_own_catalogue_pick(make):
+    import pygame_gui
+    d = make(SCENARIO)
+    sb = d.sb
+    d.click_button("bar:calculator")
+    calc = sb.calculator
+    assert not any(c[0] == "catalogue" for c in calc.choices.values())
+    d.click_button("calc:catalogue")
+    dialog = calc._dialog
+    assert dialog is not None and dialog.alive()
+    d.post(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, text=str(CAT), ui_element=dialog)
+    d.pump(2)
+    assert "Furnace Strider (catalogue)" in calc.choices and calc.open
+    assert sb.mode == "battle"  # (not taken for a replay to open)
+    calc.choose(sb, defender="Furnace Strider (catalogue)")
+    d.pump(2)
+    assert "Furnace Strider" in calc.lines()[2] and not calc.error
