@@ -58,7 +58,7 @@ class Conditions:
 
     def text(self) -> str:
         if self.melee:
-            return "fight" + (", charged" if self.charged else ", no charge")
+            return "a fight" + (", charged" if self.charged else ", no charge")
         return (f"shooting at {self.range:g}\", " + ("stationary" if self.stationary else "moved")
                 + (", defender in cover" if self.cover else ""))
 
@@ -144,7 +144,8 @@ def _as_spec_unit(army, file: str, name: str):
 
     from sim import importers
     from sim.scenario.load import parse_scenario
-    text = importers.into_scenario(army, "red", None, file, name)
+    from sim.rules.turn import PLAYER
+    text = importers.into_scenario(army, PLAYER[0], None, file, name)
     spec = parse_scenario(tomllib.loads(text), file)
     return spec.units[0], dict(spec.weapons), tuple(spec.armies[0].rules)
 

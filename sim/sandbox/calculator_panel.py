@@ -36,7 +36,7 @@ class CalculatorPanel:
         self.choices: dict = {}  # option text -> ("table", unit id) or ("catalogue", path, name)
         self.attacker = self.defender = None  # option texts
         self.range = 12
-        self.cover = self.stationary = self.charged = self.fight = self.per_weapon = False
+        self.cover = self.stationary = self.charged = self.melee = self.per_weapon = False
         self.key = None
         self.columns: list = []
         self.error = ""
@@ -174,7 +174,7 @@ class CalculatorPanel:
         self._buttons = {}
         x = pad
         for name, text in (("range-", "-"), ("range", f'{self.range}"'), ("range+", "+"), ("cover", "Cover"),
-                           ("stationary", "Stationary"), ("charged", "Charged"), ("fight", "Fight"),
+                           ("stationary", "Stationary"), ("charged", "Charged"), ("melee", "Fight"),
                            ("weapons", "Each weapon"), ("catalogue", "Catalogue...")):
             bw = round((26 if len(text) <= 3 else 14 + 7.5 * len(text)) * s)
             b = UIButton(pygame.Rect(x, y, bw, row), text, sb.manager, container=self.window,
@@ -191,6 +191,7 @@ class CalculatorPanel:
 
     @staticmethod
     def _attr(name: str) -> str:
+        """The panel's attribute a toggle button flips (Fight: ``melee``, Each weapon: ``per_weapon``)."""
         return {"weapons": "per_weapon"}.get(name, name)
 
     def _press(self, sb, name: str) -> None:
@@ -204,8 +205,8 @@ class CalculatorPanel:
             attr = self._attr(name)
             setattr(self, attr, not getattr(self, attr))
             if name == "charged" and self.charged:
-                self.fight = False
-            if name == "fight" and self.fight:
+                self.melee = False
+            if name == "melee" and self.melee:
                 self.charged = False
         self._read_menus()
         self.window.kill()
@@ -221,7 +222,7 @@ class CalculatorPanel:
     def conditions(self):
         from sim.analysis import calculator as C
         return C.Conditions(range=float(self.range), cover=self.cover, stationary=self.stationary,
-                            charged=self.charged, fight=self.fight)
+                            charged=self.charged, fight=self.melee)
 
     # --- the frame ----------------------------------------------------------------------------
     def update(self, sb) -> None:
