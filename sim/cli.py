@@ -335,6 +335,12 @@ def cmd_odds(args) -> int:
     from sim.odds.problem import OddsError
     from sim.analysis.locate import at_step, battle_monte_carlo, deadly_demise_matters, problem_at, unit_against
     from sim.scenario.load import load_scenario
+    if args.attacker or args.defender:  # (the calculator: issue 28 item 11)
+        from sim.analysis.calculator_cli import run
+        return run(args, _err)
+    if args.scenario is None:
+        return _err("sim odds: expected SCENARIO (with --step or --unit/--target), or --attacker FILE NAME "
+                    "--defender FILE NAME, found neither")
     if (args.step is None) == (args.unit is None and args.target is None):
         return _err("sim odds: expected --step N, or --unit A --target B, found "
                     + ("both" if args.step is not None else "neither"))
@@ -815,8 +821,18 @@ def _main(argv=None) -> int:
     a.add_argument("--logs", help="write every battle's replay log into this folder (sim replay plays one back)")
     a.add_argument("--quiet", action="store_true", help="no progress bar")
     a.set_defaults(fn=cmd_ladder)
-    a = sub.add_parser("odds", help="exact odds of one attack: a script step, or a unit against a target")
-    a.add_argument("scenario")
+    a = sub.add_parser("odds", help="exact odds of one attack: a script step, a unit against a target, or "
+                       "--attacker FILE NAME --defender FILE NAME (catalogues, rosters, scenarios)")
+    a.add_argument("scenario", nargs="?")
+    a.add_argument("--attacker", nargs=2, action="append", metavar=("FILE", "NAME"),
+                   help="the calculator: a unit of a catalogue, roster or scenario (again: side by side)")
+    a.add_argument("--defender", nargs=2, action="append", metavar=("FILE", "NAME"),
+                   help="the calculator: the unit attacked (again: side by side)")
+    a.add_argument("--range", type=OPT.inches, help="with --attacker: inches apart (default 12)")
+    a.add_argument("--cover", action="store_true", help="with --attacker: the defender in cover")
+    a.add_argument("--stationary", action="store_true", help="with --attacker: it remained stationary (else moved)")
+    a.add_argument("--charged", action="store_true", help="with --attacker: a fight after its charge")
+    a.add_argument("--weapons", action="store_true", help="with --attacker: each weapon's odds too, side by side")
     a.add_argument("--step", type=OPT.step, help="the script's step N (from 1); the steps before it are played")
     a.add_argument("--unit", help="the attacking unit (with --target)")
     a.add_argument("--target", help="the target unit (with --unit)")

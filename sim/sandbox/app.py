@@ -35,6 +35,10 @@ from sim.sandbox.setup_mode import SetupMixin, SetupState, build_setup_panel
 from sim.sandbox.sight import SightMask
 from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
+from sim.sandbox.calculator_panel import CalculatorPanel
+from sim.sandbox.charge_odds import ChargeOdds, tip as charge_tip
+from sim.sandbox.labels import TableLabels, hovered_box
+from sim.sandbox.screen_layout import arrange
 from sim.sandbox.odds_panel import OddsView
 from sim.sandbox.orders import FightOrder, ShootOrder
 from sim.sandbox.scene import Scene
@@ -102,6 +106,9 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self._confirm = None  # (dialog, callback): asking before losing work (confirm.py)
         self._stash = None  # the battle set aside while a replay is watched (replay_view.py)
         self.zones = markers.ZoneLayer()
+        self.table_labels = TableLabels()  # every name on the table, placed clear of the rest
+        self.calculator = CalculatorPanel()  # two units' odds, no table needed (calculator_panel.py)
+        self.charge_odds = ChargeOdds()  # a charge's chance before it is declared (charge_odds.py)
         self.odds = OddsView()  # the declared order's odds (odds_panel.py)
         self.init_computer(ai, ai_speed)  # the computer playing a side (computer.py)
         self.start_battle(self.spec, seed)  # also: order, drag, press, resolving, ... (per battle)
@@ -190,7 +197,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         card_h = int(h * self.CARD_SHARE)
         log_w = int(lw * 0.58)
         bw = min(round(tracker.BUTTONS_W * s), lw)
-        return {
+        return arrange({  # (the window's shape: screen_layout.py)
             "status": pygame.Rect(0, 0, lw, sh),
             "tracker": pygame.Rect(0, sh, lw, th),
             "tracker_text": pygame.Rect(0, sh, lw - bw, th),
@@ -202,7 +209,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             "card": pygame.Rect(lw, 0, rw, card_h),
             "orders": pygame.Rect(lw, card_h, rw, h - card_h - fh),
             "footer": pygame.Rect(lw, h - fh, rw, fh),
-        }
+        }, self.size, s, self.spec.board)
 
     def _bar_height(self, width: int) -> int:
         """The action bar's height for the buttons it has now (they wrap onto more rows rather
@@ -296,6 +303,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             f.button("Sight (V)", self.toggle_los, **sight)
             f.button("Set up (F2)", self.toggle_setup, name="bar:setup", height=28,
                      tip="edit the table: terrain pieces and units")
+            f.button("Odds calculator", lambda: self.calculator.toggle(self), name="bar:calculator", height=28,
+                     tip="two units' odds: pick them, toggle range, cover and the conditions")
             f.button("Open replay", self.open_replay_dialog, name="bar:open", height=28, tip="Ctrl+O")
             f.button("Save replay", self.save_replay, name="bar:save", height=28,
                      tip="Ctrl+S; the table as a scenario file: Ctrl+T")
@@ -454,6 +463,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.resolving_status()
         self.tools_update()  # move preview, placements (sim.sandbox.tools)
         self.odds.update(self)  # the order's odds: worked out off the frame path (odds_panel.py)
+        self.calculator.update(self)
         self._refresh_panels()
         self.manager.update(dt)
 
@@ -476,6 +486,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         look.fading = {m: 1 - (self.clock - t) / FADE for m, t in self.dead_at.items()
                        if 0 <= self.clock - t < FADE}
         self._pool_marks(look)
+        look.notes = {u: f"charge {100 * p:.0f}%" for u, (_gap, p) in self.charge_odds.of(self).items()}
         self.tools_look(look)
         slide(self, look)  # (the computer's moved models slide into place: computer.py)
         return look
@@ -529,8 +540,9 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         placing = self.ingress_unit is not None and self.mode == "battle"
         if placing:  # (20.04 the band within 6" of the edges, under the units)
             markers.draw_edge_band(surf, cam, self.spec.board)
-        self.label_rects = draw_units(surf, cam, self.scene, look, self.colours, self.hulls,
-                                      avoid=self.layer.label_rects)
+        drawn = draw_units(surf, cam, self.scene, look, self.colours, self.hulls)
+        self.label_rects = self.table_labels.draw(surf, cam, self.scene, look, self.hulls, drawn, self.spec.terrain,
+                                                  ts, self.colours, [a.name for a in self.spec.armies])
         if placing and self.ingress_ghost is not None:  # (where the click would set it up)
             owner = self.scene.units[self.ingress_unit].owner
             markers.draw_ghosts(surf, cam, self.scene, self.ingress_ghost[1].to, self.colours[owner],
@@ -562,7 +574,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.manager.draw_ui(surf)
         tip = self._tip_lines(look)
         if tip:
-            overlays.draw_tip(surf, self.mouse, tip, ui=self.scale)
+            overlays.draw_tip(surf, self.mouse, tip, ui=self.scale, avoid=hovered_box(self))
         if self.show_help:
             overlays.draw_help(surf, ui=self.scale)
         return surf
@@ -604,6 +616,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         if self.ingress_unit is not None and self.ingress_ghost is not None:
             why = self.ingress_ghost[2]
             out.append(f"set up {self.ingress_unit} here: " + ("legal - click" if why is None else why))
+        if self.hover_unit:
+            out += charge_tip(self, self.hover_unit)
         if self.hover_model and self.hover_model in self.scene.models:
             m = self.scene.models[self.hover_model]
             s = f"{m.name} ({m.id})  W {m.remaining}/{m.W}"

@@ -32,6 +32,7 @@ class Look:
     grab: str | None = None  # the model under the cursor while dragging
     ring_label: str | None = None  # the dragged move's limit in words (M, + the advance roll)
     ui: float = 1.0  # the UI scale (text on the table follows it)
+    notes: dict = field(default_factory=dict)  # unit id -> words after its name (a charge's chance)
 
 
 class TableLayer:
@@ -43,13 +44,11 @@ class TableLayer:
         self.key = None
         self.surface: pygame.Surface | None = None
         self.ui = 1.0  # the UI scale, for the text
-        self.label_rects: list[pygame.Rect] = []  # terrain names, where drawn (units' labels avoid them)
 
     def get(self, size, camera, ui: float = 1.0) -> pygame.Surface:
         key = (tuple(size), camera.key, ui)
         if key != self.key or self.surface is None:
             self.ui = ui
-            self.label_rects = []
             self.surface = pygame.Surface(size).convert()
             self._render(self.surface, camera)
             self.key = key
@@ -105,13 +104,6 @@ class TableLayer:
         for area in self.terrain:
             pts = [cam.to_screen(x, y) for x, y in area.polygon]
             _dashed_polygon(surf, S.AREA_EDGE, pts, max(4, round(cam.length(0.5))))
-            if cam.scale >= 9:
-                xs = [p[0] for p in pts]
-                ys = [p[1] for p in pts]
-                t = text(area.name, S.font_px(11, self.ui), S.shade(S.AREA_EDGE, 0.9))
-                at = (sum(xs) / len(xs) - t.get_width() / 2, max(ys) + 2)
-                surf.blit(t, at)
-                self.label_rects.append(pygame.Rect(round(at[0]), round(at[1]), t.get_width(), t.get_height()))
             if cam.scale >= 9:  # a dense feature's height (Part A ruling 12), where one is given
                 for f in area.features:
                     if f.solid and f.height is not None:
@@ -187,7 +179,6 @@ class UnitHulls:
         self.version = None
         self.hulls: dict[str, np.ndarray] = {}
         self.bases: tuple = (None, {})  # (key, model id -> screen rect of its base)
-        self.labels: tuple = (None, {})  # (key, unit id -> label rect) when nothing is dragged
 
     def get(self, scene) -> dict[str, np.ndarray]:
         if scene.version != self.version:
@@ -212,11 +203,9 @@ def unit_hull(fps, pad: float = 0.35) -> np.ndarray:
     return hull + v / n * pad
 
 
-def draw_units(surf, cam, scene, look: Look, colours, hulls: UnitHulls, now: float = 0.0,
-               avoid=()) -> dict[str, pygame.Rect]:
-    """Unit outlines, then the models on top, then the units' labels placed clear of each
-    other, of the models and of the rects in ``avoid`` (terrain names). Returns each label's
-    rect by unit id."""
+def draw_units(surf, cam, scene, look: Look, colours, hulls: UnitHulls, now: float = 0.0) -> dict:
+    """Unit outlines, then the models on top (their names: sim.sandbox.labels, with every
+    other name on the table). Returns each unit's outline as drawn (table inches, by id)."""
     hs = hulls.get(scene)
     drawn = {}
     for uid, uv in scene.units.items():
@@ -244,18 +233,17 @@ def draw_units(surf, cam, scene, look: Look, colours, hulls: UnitHulls, now: flo
             pygame.draw.polygon(surf, S.HOVER, pts, 1)
         elif uid not in look.targets and not uv.engaged:
             pygame.draw.polygon(surf, S.mix(base, S.MAT, 0.35), pts, 1)
+    mark = S.attack_mark(tuple(tuple(c) for c in colours)) if look.current_group else None
     for mid in scene.order:
         m = scene.models[mid]
         if m.alive:
-            _draw_model(surf, cam, m, look, colours[m.owner])
+            _draw_model(surf, cam, m, look, colours[m.owner], mark)
         elif mid in look.fading:
             _draw_fading(surf, cam, m, colours[m.owner], look.fading[mid])
     for uv in scene.units.values():
         if uv.carried and not uv.destroyed:
             _carried_badge(surf, cam, scene, uv)
-    if cam.scale >= 7:
-        return _unit_labels(surf, cam, scene, look, drawn, avoid, hulls)
-    return {}
+    return drawn
 
 
 def _ghost_hull(scene, uid, look, static):
@@ -319,14 +307,15 @@ def _model_sprite(colour, r: float, character: bool, W: int, remaining: int) -> 
     return spr
 
 
-def _draw_model(surf, cam, m, look: Look, colour) -> None:
+def _draw_model(surf, cam, m, look: Look, colour, mark=None) -> None:
     fp = _ghost_fp(m, look)
     cx, cy = cam.ox + fp.x * cam.scale, cam.oy + fp.y * cam.scale
     r = max(2.0, fp.length * 0.5 * cam.scale)
     if m.id in look.pickable:
         _ring(surf, cam, fp, S.HIGHLIGHT, max(3, r * 0.35), 2)
-    if m.id in look.current_group:
-        _ring(surf, cam, fp, S.ILLEGAL, max(2, r * 0.22), 2)
+    if m.id in look.current_group:  # (the models being attacked: a colour no army uses)
+        _ring(surf, cam, fp, S.shade(mark, 0.35), max(2, r * 0.22) + 1, 4)
+        _ring(surf, cam, fp, mark, max(2, r * 0.22), 2)
     if fp.shape == "round":
         spr = _model_sprite(colour, r, m.character, m.W, m.remaining)
         surf.blit(spr, (cx - spr.get_width() / 2, cy - spr.get_height() / 2))
@@ -424,95 +413,3 @@ def _base_rect(cam, fp) -> pygame.Rect:
         rx, ry = np.abs(o[:, 0] - fp.x).max(), np.abs(o[:, 1] - fp.y).max()
     return pygame.Rect(round(cam.ox + (fp.x - rx) * cam.scale), round(cam.oy + (fp.y - ry) * cam.scale),
                        round(2 * rx * cam.scale), round(2 * ry * cam.scale))
-
-
-_BG: dict[tuple[int, int], pygame.Surface] = {}
-
-
-def _unit_labels(surf, cam, scene, look: Look, hulls, avoid=(), cache: UnitHulls | None = None) -> dict[str, pygame.Rect]:
-    """Each unit's name in a box beside its outline: above it if that spot is free, else below,
-    to the right, to the left or a row further out; the first spot that overlaps no label
-    placed before, no model's base and nothing in ``avoid`` (else the least covered one).
-    Placed again only when the scene, the camera, the selection or a drag changes."""
-    fs = S.font_px(12, look.ui)
-    key = (scene.version, cam.key, look.selected_unit, look.ui, len(avoid))
-    if cache is not None and not look.ghosts and cache.labels[0] == key:
-        placed = cache.labels[1]
-        for uid, r in placed.items():
-            _blit_label(surf, r, _label_text(scene, uid, look, fs))
-        return placed
-    bkey = (scene.version, cam.key)
-    if cache is not None and cache.bases[0] == bkey:
-        bases = cache.bases[1]
-    else:
-        bases = {m.id: _base_rect(cam, m.fp) for m in scene.models.values() if m.alive}
-        if cache is not None:
-            cache.bases = (bkey, bases)
-    if look.ghosts:
-        bases = dict(bases)
-        for mid in look.ghosts:
-            m = scene.models.get(mid)
-            if m is not None and m.alive:
-                bases[mid] = _base_rect(cam, _ghost_fp(m, look))
-    blockers = list(bases.values()) + list(avoid)
-    vp = cam.viewport
-    placed: dict[str, pygame.Rect] = {}
-    gap = max(2, round(3 * look.ui))
-    boxes = []  # (top, unit id, x0, y0, x1, y1): each outline's screen box, in Python floats
-    for uid in scene.units:
-        hull = hulls.get(uid)
-        if hull is not None and len(hull):
-            (lx, ly), (hx, hy) = hull.min(axis=0).tolist(), hull.max(axis=0).tolist()
-            k = cam.scale
-            boxes.append((ly, uid, cam.ox + lx * k, cam.oy + ly * k, cam.ox + hx * k, cam.oy + hy * k))
-    boxes.sort(key=lambda b: b[0])  # top to bottom: stable as the selection changes
-    for _top, uid, x0, y0, x1, y1 in boxes:
-        t = _label_text(scene, uid, look, fs)
-        w, h = t.get_width() + 8, t.get_height()
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        spots = [(cx - w / 2, y0 - h - gap), (cx - w / 2, y1 + gap), (x1 + gap, cy - h / 2),
-                 (x0 - w - gap, cy - h / 2), (cx - w / 2, y0 - 2 * h - 2 * gap),
-                 (cx - w / 2, y1 + h + 2 * gap), (x1 + gap, y0 - h - gap), (x0 - w - gap, y0 - h - gap),
-                 (x1 + gap, y1 + gap), (x0 - w - gap, y1 + gap)]
-        best, best_cost = None, None
-        taken = list(placed.values())
-        for sx, sy in spots:
-            r = pygame.Rect(round(sx), round(sy), w, h)
-            if not vp.contains(r):
-                r.clamp_ip(vp)
-            cost = _covered(r, taken) * 4 + _covered(r, blockers)
-            if best is None or cost < best_cost:
-                best, best_cost = r, cost
-            if cost == 0:
-                break
-        placed[uid] = best
-        _blit_label(surf, best, t)
-    if cache is not None and not look.ghosts:
-        cache.labels = (key, placed)
-    return placed
-
-
-def _label_text(scene, uid: str, look: Look, fs: int) -> pygame.Surface:
-    uv = scene.units[uid]
-    colour = S.SELECT if uid == look.selected_unit else S.TEXT_DIM
-    return text(uv.name + ("  - engaged" if uv.engaged else ""), fs, colour)
-
-
-def _blit_label(surf, r: pygame.Rect, t: pygame.Surface) -> None:
-    bg = _BG.get(r.size)
-    if bg is None:
-        if len(_BG) > 500:
-            _BG.clear()
-        bg = _BG[r.size] = pygame.Surface(r.size, pygame.SRCALPHA)
-        bg.fill((24, 28, 26, 150))
-    surf.blit(bg, r.topleft)
-    surf.blit(t, (r.x + 4, r.y))
-
-
-def _covered(r: pygame.Rect, rects) -> int:
-    """The area of ``r`` that the rects cover (overlaps counted once per rect)."""
-    total = 0
-    for i in r.collidelistall(rects):
-        c = r.clip(rects[i])
-        total += c.w * c.h
-    return total

@@ -29,7 +29,8 @@ class InputMixin:
                 fn()
             return
         if event.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
-            if not self.import_picked(event) and not self.catalogue_picked(event):  # (import_dialog.py, catalogue_browser.py)
+            if not self.import_picked(event) and not self.catalogue_picked(event) \
+                    and not self.calculator.picked(self, event):  # (import_dialog.py, catalogue_browser.py, calculator_panel.py)
                 self.open_replay(event.text)
             return
         if event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED:

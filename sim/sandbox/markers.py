@@ -47,14 +47,6 @@ class ZoneLayer:
             pts = _pts(cam, zone)
             pygame.draw.polygon(surf, (*c, 24), pts)
             _dashed_polygon(surf, (*c, 150), pts, max(4, round(cam.length(0.6))))
-            if cam.scale >= 7:
-                t = text(f"{names[p]}{chr(39) if names[p].endswith('s') else chr(39) + 's'} deployment zone", round(11 * ui), S.mix(c, S.TEXT, 0.55))
-                xs = [q[0] for q in pts]
-                ys = [q[1] for q in pts]
-                # inside the zone, by its edge nearest the board's middle
-                mid_y = cam.to_screen(0, cam.board[1] / 2)[1]
-                y = max(ys) - t.get_height() - 3 if abs(max(ys) - mid_y) < abs(min(ys) - mid_y) else min(ys) + 3
-                surf.blit(t, (min(xs) + 6, y))
 
 
 def objective_colour(ts, name: str, colours):
@@ -66,7 +58,7 @@ def objective_colour(ts, name: str, colours):
 def draw_objectives(surf, cam, ts, colours, names, hover: str | None = None, ui: float = 1.0) -> None:
     """Each objective: its control range (3" from the 40 mm marker's edge, 14.01.01) as a thin
     ring, the marker disc in its controller's colour (neutral when nobody controls it), a
-    terrain objective's area outlined, and its name when there is room."""
+    terrain objective's area outlined (its name: sim.sandbox.labels)."""
     r_mark = OBJ.MARKER_DIAMETER / 2
     for o in ts.objectives:
         colour, who = objective_colour(ts, o.name, colours)
@@ -89,14 +81,6 @@ def draw_objectives(surf, cam, ts, colours, names, hover: str | None = None, ui:
             own = colours[o.owner] if o.owner is not None and o.owner < len(colours) else NEUTRAL
             pygame.draw.circle(surf, own, (cx, cy), r * 0.42)
             pygame.draw.circle(surf, S.shade(own, 0.45), (cx, cy), r * 0.42, 1)
-        if cam.scale >= 8:
-            label = o.name if o.kind != "home" or o.owner is None else f"{names[o.owner]} home"
-            t = text(label, round(11 * ui), S.mix(colour, S.TEXT, 0.6))
-            bg = pygame.Surface((t.get_width() + 6, t.get_height()), pygame.SRCALPHA)
-            bg.fill((24, 28, 26, 140))
-            y = cy + cam.length(r_mark + OBJ.CONTROL_RANGE) * 0.55
-            surf.blit(bg, (cx - bg.get_width() / 2, y))
-            surf.blit(t, (cx - t.get_width() / 2, y))
 
 
 def objective_at(ts, x: float, y: float, slack: float = 0.6):

@@ -20,10 +20,10 @@ import pygame
 from pygame_gui.elements import UIImage
 
 from sim.odds import engine as E
-from sim.sandbox import odds_worker
+from sim.sandbox import odds_summary, odds_worker
 from sim.sandbox.fonts import font
 
-ROW_H = 58  # one target: a line of text, the bars, their k labels
+ROW_H = 88  # one target: a line of text, the hits-wounds-damage line, the bars with their % and k labels
 NOTE_LINES = 3
 LINE_H = 15
 BG = (30, 33, 40)
@@ -62,7 +62,7 @@ class _Thread:
         self.futures: list = []
 
     def submit(self, job: int, problem) -> None:
-        self.futures.append((job, self.pool.submit(E.solve_preview, problem)))
+        self.futures.append((job, self.pool.submit(odds_summary.solve_summary, problem)))
 
     def poll(self) -> list:
         out = []
@@ -100,6 +100,7 @@ class OddsView:
         self.key = None
         self.state = "none"  # none | working | ready | refused
         self.preview: E.Preview | None = None
+        self.chains: tuple = ()  # per target: attacks, hits, wounds, damage (odds_summary.Chain)
         self.notes: tuple = ()
         self.method = ""
         self.refusal = ""
@@ -144,6 +145,7 @@ class OddsView:
 
     def _start(self, sb, k) -> None:
         self.preview, self.notes, self.method, self.refusal = None, (), "", ""
+        self.chains = ()
         if k is None:
             self.state, self.targets = "none", ()
             return
@@ -194,7 +196,8 @@ class OddsView:
             if job != self.job:
                 continue
             if ok:
-                self.preview, self.notes, self.method = value
+                self.preview, self.notes, self.method = value[:3]
+                self.chains = value[3] if len(value) > 3 else ()
                 self.state = "ready"
             else:
                 self.state, self.refusal = "refused", f"odds: {value}"
@@ -239,6 +242,13 @@ class OddsView:
         return [f"{uid}: {mean:.2f} models destroyed expected; destroys the unit {100 * wiped:.1f}%"
                 for uid, mean, wiped, _hist in self.preview.targets]
 
+    def chain_lines(self) -> list[str]:
+        """Per target (when ready): the expected attack dice, hits, wounds and damage."""
+        if self.state != "ready":
+            return []
+        return [f"attacks {c.attacks:.1f} > hits {c.hits:.1f} > wounds {c.wounds:.1f} > damage {c.damage:.1f} "
+                f"of {c.wounds_left}" for c in self.chains]
+
     def note_lines(self) -> list[str]:
         if self.state != "ready":
             return []
@@ -257,9 +267,12 @@ class OddsView:
             head, _, tail = text.partition("; ")
             surf.blit(f.render(_fit(f, head, w - 8), True, colour), (4, y))
             if i < len(rows):
+                chain = self.chain_lines()
+                if i < len(chain):
+                    surf.blit(small.render(_fit(small, chain[i], w - 8), True, MUTED), (4, y + 16))
                 t = f.render(tail, True, WARN if rows[i][2] >= 0.5 else TEXT)
-                surf.blit(t, (w - 4 - t.get_width(), y + 17))  # (over the bars' right end)
-                _bars(surf, pygame.Rect(4, y + 17, w - 12 - t.get_width(), ROW_H - 21), rows[i][3], small)
+                surf.blit(t, (w - 4 - t.get_width(), y + 31))  # (over the bars' right end)
+                _bars(surf, pygame.Rect(4, y + 31, w - 12 - t.get_width(), ROW_H - 35), rows[i][3], small)
             y += ROW_H
         y = h - NOTE_LINES * LINE_H - 4
         for text in self.note_lines()[:NOTE_LINES]:
@@ -271,22 +284,27 @@ class OddsView:
 
 def _bars(surf, r: pygame.Rect, hist, small) -> None:
     """P(k models destroyed) for k = 0..n: a bar each, its height the probability (the tallest
-    fills the row), k under it."""
+    fills the row), k under it and its percentage over it where there is room."""
     n = len(hist)
     if n == 0:
         return
     label_h = 11
     gap = 2
-    bw = max(2, min(22, (r.w - gap * n) // n))
+    bw = max(2, min(30, (r.w - gap * n) // n))
     top = max(hist) or 1.0
     hh = r.h - label_h
+    pct_h = 11 if bw >= 18 else 0  # (a percentage needs a bar about "35%" wide)
+    hh_bars = hh - pct_h
     pygame.draw.line(surf, MUTED, (r.x, r.y + hh), (r.x + n * (bw + gap), r.y + hh))
     step = max(1, (n * 14) // max(1, r.w) + 1)
     for k, p in enumerate(hist):
         x = r.x + k * (bw + gap)
-        bh = int(round(hh * p / top))
+        bh = int(round(hh_bars * p / top))
         if bh:
             pygame.draw.rect(surf, BAR, (x, r.y + hh - bh, bw, bh))
+        if pct_h and p >= 0.005:
+            t = small.render(f"{100 * p:.0f}%", True, TEXT)
+            surf.blit(t, (x + (bw - t.get_width()) // 2, r.y + hh - bh - t.get_height()))
         if k % step == 0 or k == n - 1:
             t = small.render(str(k), True, MUTED)
             surf.blit(t, (x + (bw - t.get_width()) // 2, r.y + hh + 1))

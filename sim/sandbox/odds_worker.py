@@ -6,7 +6,7 @@ from __future__ import annotations
 
 
 def serve(conn) -> None:
-    from sim.odds.engine import solve_preview
+    from sim.sandbox.odds_summary import solve_summary as solve_preview  # (with hits, wounds, damage)
     while True:
         try:
             job, problem = conn.recv()

@@ -198,24 +198,44 @@ def draw_hidden_marks(surf, cam, scene, hidden: list[str]) -> None:
             pygame.draw.arc(surf, S.HIDDEN, box, a, a + 0.38, 2)
 
 
-def draw_tip(surf, pos, lines, colour=S.TEXT, ui: float = 1.0) -> None:
-    """A small tooltip box near the cursor (for table hover info); ``ui``: the UI scale."""
+def tip_rect(pos, size, window, avoid=None, ui: float = 1.0) -> pygame.Rect:
+    """Where a tooltip of ``size`` goes: beside the cursor (below right, then above right, below
+    left, above left), inside ``window``, the first place that does not cover ``avoid`` (the
+    screen box of what it describes); below right when none is clear."""
+    w, h = size
+    dx, dy = round(16 * ui), round(14 * ui)
+    x, y = pos
+    tries = [(x + dx, y + dy), (x + dx, y - dy - h), (x - dx - w, y + dy), (x - dx - w, y - dy - h)]
+    if avoid is not None:  # (then clear of the whole box: right of it, left of it, under, over)
+        tries += [(avoid.right + 4, y - h // 2), (avoid.left - 4 - w, y - h // 2), (x - w // 2, avoid.bottom + 4),
+                  (x - w // 2, avoid.top - 4 - h)]
+    first = None
+    for tx, ty in tries:
+        r = pygame.Rect(tx, ty, w, h)
+        r.x = min(max(r.x, window.x + 4), window.right - w - 4)
+        r.y = min(max(r.y, window.y + 4), window.bottom - h - 4)
+        first = first or r
+        if avoid is None or not r.colliderect(avoid):
+            return r
+    return first
+
+
+def draw_tip(surf, pos, lines, colour=S.TEXT, ui: float = 1.0, avoid=None) -> None:
+    """A small tooltip box near the cursor (for table hover info); ``ui``: the UI scale;
+    ``avoid``: the screen box of what it describes (the tip does not cover it where it fits)."""
     if not lines:
         return
     ts = [text(l, S.font_px(12, ui), colour) for l in lines]
     w = max(t.get_width() for t in ts) + 12
     h = sum(t.get_height() for t in ts) + 8
-    x, y = pos[0] + round(16 * ui), pos[1] + round(14 * ui)
-    sw, sh = surf.get_size()
-    x = min(x, sw - w - 4)
-    y = min(y, sh - h - 4)
+    r = tip_rect(pos, (w, h), surf.get_rect(), avoid, ui)
     box = pygame.Surface((w, h), pygame.SRCALPHA)
     box.fill((28, 30, 26, 225))
     pygame.draw.rect(box, (138, 132, 96), box.get_rect(), 1)
-    surf.blit(box, (x, y))
-    yy = y + 4
+    surf.blit(box, r.topleft)
+    yy = r.y + 4
     for t in ts:
-        surf.blit(t, (x + 6, yy))
+        surf.blit(t, (r.x + 6, yy))
         yy += t.get_height()
 
 

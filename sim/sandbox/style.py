@@ -44,6 +44,19 @@ DIE_CRITICAL = ((214, 170, 64), (30, 24, 10))
 DIE_NA = ((52, 56, 54), (110, 114, 108))
 
 
+# the attacked models' mark: of these, the one farthest from every army's colour (and the mat)
+MARK_CHOICES = ((255, 64, 240), (40, 236, 255), (150, 255, 40), (255, 140, 0))
+
+
+def attack_mark(colours) -> tuple:
+    """The colour that rings the models being attacked: no army uses anything near it (a red
+    ring vanished on red models, issue 28 item 9)."""
+    def dist(a, b):
+        return sum((int(x) - int(y)) ** 2 for x, y in zip(a[:3], b[:3]))
+    return max(MARK_CHOICES, key=lambda c: min(dist(c, x) for x in (*colours, MAT, SELECT, HIGHLIGHT, LEGAL,
+                                                                     ILLEGAL)))
+
+
 def shade(c, f: float):
     """Darken (f < 1) or lighten (f > 1) an RGB colour."""
     if f <= 1:

@@ -146,6 +146,10 @@ def draw_tracker(surf, rect: pygame.Rect, info: TrackerInfo | None, colours, ui:
         groups = _segments(info, compact=True)
         if _width(groups, size, ui) > rect.w - 16:
             size = round(12 * ui)
+    if _width(groups, size, ui) > rect.w - 16:
+        size = S.MIN_FONT  # (then the smallest legible text before any group gives way)
+    while len(groups) > 2 and _width(groups, size, ui) > rect.w - 16:
+        groups = groups[1:]  # (a narrow window: the round, then the turn, give way to CP and VP)
     clip = surf.get_clip()
     surf.set_clip(rect)
     x = rect.x + 10

@@ -1,0 +1,306 @@
+"""Every name written on the table placed in one pass so that none overlaps another or a model
+(issue 28 item 9): objective names first (beside their marker), then the units' names (beside
+their outline, a leader line back to it when the nearest free spot is farther out), then the
+terrain areas' and deployment zones' names, which are left out where no free spot is near.
+
+A label is a request: its text surface, the screen box of what it names, and whether it must be
+shown. Spots are tried nearest first; a spot is free when it lies inside the table's viewport
+and overlaps no label placed before, no model's base and no objective marker. A must-show label
+with no free spot takes the least covered one. A label whose thing is off the viewport is not
+shown (zoomed in, the names of units out of sight do not pile up at its edge).
+
+Read-only, like draw_table: the placement is kept while nothing it depends on changes."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pygame
+
+from sim.sandbox import style as S
+from sim.sandbox.fonts import text
+
+UNIT, OBJECTIVE, TERRAIN, ZONE = "unit", "objective", "terrain", "zone"
+MIN_SCALE = 4.5  # px per inch below which no name is written on the table
+RINGS = 5  # rows of spots tried farther out (with a leader line) before a label gives up
+PRIORITY = {OBJECTIVE: 0, UNIT: 1, TERRAIN: 2, ZONE: 3}
+
+
+@dataclass
+class Request:
+    kind: str
+    key: str  # unit id, objective name, terrain index, zone index
+    surf: pygame.Surface
+    box: pygame.Rect  # the screen box of what it names
+    must: bool = True
+    first: str = "above"  # the preferred side: "above", "below" (an objective: under its marker)
+    alpha: int = 150
+    spots: list | None = None  # its own spots (top-left corners), instead of those around ``box``
+
+
+@dataclass
+class Placed:
+    kind: str
+    key: str
+    rect: pygame.Rect
+    surf: pygame.Surface
+    leader: tuple | None = None  # ((x, y), (x, y)) a line from the label to what it names
+    alpha: int = 150
+
+
+def font_px(cam_scale: float, ui: float, size: float = 12) -> int:
+    """A label's font size: the UI's, a little smaller on a small table (never below MIN_FONT)."""
+    shrink = 1.0 if cam_scale >= 9 else 0.9
+    return S.font_px(size * shrink, ui)
+
+
+def _spots(box: pygame.Rect, w: int, h: int, gap: int, first: str):
+    """Top-left corners beside ``box``, nearest first: above, below, right, left, the corners;
+    then rows farther out (ring k >= 1), which need a leader line."""
+    cx, cy = box.centerx, box.centery
+    near = [(cx - w / 2, box.top - h - gap), (cx - w / 2, box.bottom + gap), (box.right + gap, cy - h / 2),
+            (box.left - w - gap, cy - h / 2), (box.right + gap, box.top - h - gap),
+            (box.left - w - gap, box.top - h - gap), (box.right + gap, box.bottom + gap),
+            (box.left - w - gap, box.bottom + gap)]
+    if first == "below":
+        near[0], near[1] = near[1], near[0]
+    for p in near:
+        yield 0, p
+    for k in range(1, RINGS + 1):
+        dy, dx = k * (h + gap), k * (w // 3 + gap)
+        for p in ((cx - w / 2, box.top - h - gap - dy), (cx - w / 2, box.bottom + gap + dy),
+                  (box.right + gap + dx, cy - h / 2), (box.left - w - gap - dx, cy - h / 2),
+                  (cx - w / 2 + dx, box.top - h - gap - dy), (cx - w / 2 - dx, box.top - h - gap - dy),
+                  (cx - w / 2 + dx, box.bottom + gap + dy), (cx - w / 2 - dx, box.bottom + gap + dy)):
+            yield k, p
+
+
+def _covered(r: pygame.Rect, rects) -> int:
+    total = 0
+    for i in r.collidelistall(rects):
+        c = r.clip(rects[i])
+        total += c.w * c.h
+    return total
+
+
+def _leader(r: pygame.Rect, box: pygame.Rect):
+    """From the label's edge nearest ``box`` to the nearest point of ``box``."""
+    bx = min(max(r.centerx, box.left), box.right)
+    by = min(max(r.centery, box.top), box.bottom)
+    lx = min(max(bx, r.left), r.right - 1)
+    ly = min(max(by, r.top), r.bottom - 1)
+    return (lx, ly), (bx, by)
+
+
+def place(requests: list[Request], blockers: list[pygame.Rect], viewport: pygame.Rect,
+          gap: int = 3) -> list[Placed]:
+    """The labels placed, in ``requests``' priority order (objectives, units, terrain, zones;
+    within a kind top to bottom): none overlapping another or a blocker where a free spot
+    exists within RINGS rows; an optional label without one is left out."""
+    order = sorted(requests, key=lambda q: (PRIORITY[q.kind], q.box.top, q.box.left, q.key))
+    taken: list[pygame.Rect] = []
+    out: list[Placed] = []
+    for q in order:
+        if not q.box.colliderect(viewport):
+            continue  # (out of sight: no name at the edge)
+        w, h = q.surf.get_width() + 8, q.surf.get_height()
+        best = best_cost = best_k = None
+        spots = _spots(q.box, w, h, gap, q.first) if q.spots is None else ((0, p) for p in q.spots)
+        for k, (sx, sy) in spots:
+            r = pygame.Rect(round(sx), round(sy), w, h)
+            if not viewport.contains(r):
+                if not q.must or k:
+                    continue
+                r.clamp_ip(viewport)
+            cost = _covered(r, taken) * 4 + _covered(r, blockers)
+            if cost == 0:
+                best, best_cost, best_k = r, 0, k
+                break
+            if q.must and k == 0 and (best is None or cost < best_cost):
+                best, best_cost, best_k = r, cost, k
+        if best is None or (best_cost and not q.must):
+            continue
+        lead = _leader(best, q.box) if best_k else None
+        taken.append(best)
+        out.append(Placed(q.kind, q.key, best, q.surf, lead, q.alpha))
+    return out
+
+
+_BG: dict[tuple, pygame.Surface] = {}
+
+
+def draw(surf, placed: list[Placed]) -> None:
+    for p in placed:
+        if p.leader is not None:
+            (ax, ay), (bx, by) = p.leader
+            pygame.draw.line(surf, S.TEXT_DIM, (ax, ay), (bx, by), 1)
+            pygame.draw.circle(surf, S.TEXT_DIM, (bx, by), 2)
+        key = (p.rect.size, p.alpha)
+        bg = _BG.get(key)
+        if bg is None:
+            if len(_BG) > 500:
+                _BG.clear()
+            bg = _BG[key] = pygame.Surface(p.rect.size, pygame.SRCALPHA)
+            bg.fill((24, 28, 26, p.alpha))
+        surf.blit(bg, p.rect.topleft)
+        surf.blit(p.surf, (p.rect.x + 4, p.rect.y))
+
+
+# --- the requests of each kind --------------------------------------------------------------
+
+def terrain_requests(cam, terrain, ui: float) -> list[Request]:
+    """Each terrain area's name, under the area (optional)."""
+    if cam.scale < 7:
+        return []
+    fs = font_px(cam.scale, ui, 11)
+    out = []
+    for i, area in enumerate(terrain):
+        pts = [cam.to_screen(x, y) for x, y in area.polygon]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        box = pygame.Rect(round(min(xs)), round(min(ys)), round(max(xs) - min(xs)), round(max(ys) - min(ys)))
+        out.append(Request(TERRAIN, str(i), text(area.name, fs, S.shade(S.AREA_EDGE, 0.9)), box, must=False,
+                           first="below", alpha=90))
+    return out
+
+
+def zone_requests(cam, zones, colours, names, ui: float) -> list[Request]:
+    """Each deployment zone's name, inside the zone along its edge nearest the middle of the
+    board, at the first free spot from the left (optional)."""
+    if cam.scale < 7:
+        return []
+    out = []
+    mid_y = cam.to_screen(0, cam.board[1] / 2)[1]
+    fs = font_px(cam.scale, ui, 11)
+    for p, zone in enumerate(zones):
+        if p >= len(colours) or len(zone) < 3:
+            continue
+        c = S.mix(colours[p], S.MAT, 0.25)
+        pts = [cam.to_screen(x, y) for x, y in zone]
+        xs, ys = [q[0] for q in pts], [q[1] for q in pts]
+        name = names[p]
+        t = text(f"{name}{chr(39) if name.endswith('s') else chr(39) + 's'} deployment zone", fs,
+                 S.mix(c, S.TEXT, 0.55))
+        w, h = t.get_width() + 8, t.get_height()
+        near_bottom = abs(max(ys) - mid_y) < abs(min(ys) - mid_y)
+        rows = [max(ys) - h - 3, max(ys) - 2 * h - 5] if near_bottom else [min(ys) + 3, min(ys) + h + 5]
+        box = pygame.Rect(round(min(xs)), round(min(ys)), round(max(xs) - min(xs)), round(max(ys) - min(ys)))
+        step = max(8, w // 3)
+        spots = [(x, y) for y in rows for x in range(round(min(xs)) + 4, round(max(xs)) - w - 3, step)]
+        out.append(Request(ZONE, str(p), t, box, must=False, alpha=60, spots=spots))
+    return out
+
+
+def objective_requests(cam, ts, colours, names, ui: float, colour_of) -> list[Request]:
+    """Each objective's name, under its marker."""
+    from sim.rules import objectives as OBJ
+    if cam.scale < MIN_SCALE:
+        return []
+    fs = font_px(cam.scale, ui, 11)
+    r = max(4.0, cam.length(OBJ.MARKER_DIAMETER / 2))
+    out = []
+    for o in ts.objectives:
+        colour, _ = colour_of(ts, o.name, colours)
+        cx, cy = cam.to_screen(o.x, o.y)
+        label = o.name if o.kind != "home" or o.owner is None else f"{names[o.owner]} home"
+        box = pygame.Rect(round(cx - r), round(cy - r), round(2 * r), round(2 * r))
+        out.append(Request(OBJECTIVE, o.name, text(label, fs, S.mix(colour, S.TEXT, 0.6)), box, first="below",
+                           alpha=140))
+    return out
+
+
+def objective_blockers(cam, ts) -> list[pygame.Rect]:
+    from sim.rules import objectives as OBJ
+    r = max(4.0, cam.length(OBJ.MARKER_DIAMETER / 2))
+    out = []
+    for o in ts.objectives:
+        cx, cy = cam.to_screen(o.x, o.y)
+        out.append(pygame.Rect(round(cx - r), round(cy - r), round(2 * r), round(2 * r)))
+    return out
+
+
+def unit_requests(cam, scene, look, hulls, ui: float) -> list[Request]:
+    """Each unit's name (and "engaged") beside its outline, the selected one highlighted."""
+    if cam.scale < MIN_SCALE:
+        return []
+    fs = font_px(cam.scale, ui, 12)
+    out = []
+    k = cam.scale
+    for uid, uv in scene.units.items():
+        hull = hulls.get(uid)
+        if uv.destroyed or hull is None or not len(hull):
+            continue
+        (lx, ly), (hx, hy) = hull.min(axis=0).tolist(), hull.max(axis=0).tolist()
+        box = pygame.Rect(math.floor(cam.ox + lx * k), math.floor(cam.oy + ly * k),
+                          max(1, math.ceil((hx - lx) * k)), max(1, math.ceil((hy - ly) * k)))
+        colour = S.SELECT if uid == look.selected_unit else S.TEXT_DIM
+        note = look.notes.get(uid)
+        t = text(uv.name + ("  - engaged" if uv.engaged else "") + (f"  - {note}" if note else ""), fs,
+                 S.HIGHLIGHT if note else colour)
+        out.append(Request(UNIT, uid, t, box))
+    return out
+
+
+class TableLabels:
+    """The names on the table, placed again only when what they depend on changes (the scene,
+    the camera, the selection, the UI scale, who controls each objective; every frame while a
+    unit is dragged)."""
+
+    def __init__(self):
+        self.key = None
+        self.placed: list[Placed] = []
+
+    def draw(self, surf, cam, scene, look, hulls, drawn, terrain, ts, colours, names) -> dict[str, pygame.Rect]:
+        """Places (or reuses) and draws every label; returns the units' label rects by unit id.
+        ``hulls``: draw_table's UnitHulls (its cache of base rects); ``drawn``: the outlines
+        draw_units drew this frame."""
+        from sim.sandbox.markers import objective_colour
+        control = () if ts is None else tuple(sorted((n, getattr(c, "controller", None))
+                                                     for n, c in ts.control.items()))
+        key = (scene.version, cam.key, look.selected_unit, look.ui, control, len(terrain), tuple(colours),
+               tuple(sorted(look.notes.items())))
+        if look.ghosts or key != self.key:
+            self.placed = self._place(cam, scene, look, hulls, drawn, terrain, ts, colours, names,
+                                      objective_colour)
+            self.key = None if look.ghosts else key
+        draw(surf, self.placed)
+        return {p.key: p.rect for p in self.placed if p.kind == UNIT}
+
+    def _place(self, cam, scene, look, hulls, drawn, terrain, ts, colours, names, colour_of) -> list[Placed]:
+        from sim.sandbox.draw_table import _base_rect, _ghost_fp
+        bkey = (scene.version, cam.key)
+        if hulls.bases[0] == bkey:
+            bases = hulls.bases[1]
+        else:
+            bases = {m.id: _base_rect(cam, m.fp) for m in scene.models.values() if m.alive}
+            hulls.bases = (bkey, bases)
+        if look.ghosts:
+            bases = dict(bases)
+            for mid in look.ghosts:
+                m = scene.models.get(mid)
+                if m is not None and m.alive:
+                    bases[mid] = _base_rect(cam, _ghost_fp(m, look))
+        blockers = list(bases.values())
+        reqs = unit_requests(cam, scene, look, drawn, look.ui) + terrain_requests(cam, terrain, look.ui)
+        if ts is not None:
+            blockers += objective_blockers(cam, ts)
+            reqs += objective_requests(cam, ts, colours, names, look.ui, colour_of)
+            if ts.zones():
+                reqs += zone_requests(cam, ts.zones(), colours, names, look.ui)
+        return place(reqs, blockers, cam.viewport, max(2, round(3 * look.ui)))
+
+
+def hovered_box(sb) -> pygame.Rect | None:
+    """The screen box of the unit (or the model) under the cursor: what a hover tip describes,
+    which it must not cover (sim.sandbox.overlays.tip_rect)."""
+    cam = sb.camera
+    uid = sb.hover_unit
+    if uid is None and sb.hover_model in sb.scene.models:
+        uid = sb.scene.models[sb.hover_model].unit
+    hull = sb.hulls.get(sb.scene).get(uid) if uid is not None else None
+    if hull is None or not len(hull):
+        return None
+    (lx, ly), (hx, hy) = hull.min(axis=0).tolist(), hull.max(axis=0).tolist()
+    k = cam.scale
+    return pygame.Rect(math.floor(cam.ox + lx * k), math.floor(cam.oy + ly * k),
+                       max(1, math.ceil((hx - lx) * k)), max(1, math.ceil((hy - ly) * k)))
