@@ -24,7 +24,7 @@ class ActionsMixin:
             self.dirty |= {"card", "orders"}
         self.selected_unit, self.selected_model = unit_id, model_id
         if unit_id:
-            self.status = f"selected {self.scene.units[unit_id].name} ({unit_id})"
+            self.status = f"selected {self.scene.units[unit_id].name}"
 
     def next_unit(self) -> None:
         ids = [u for u, v in self.scene.units.items() if not v.destroyed]

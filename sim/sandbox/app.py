@@ -17,6 +17,7 @@ import pygame_gui
 from pygame_gui.elements import UILabel, UISelectionList
 
 from sim.battle import Battle
+from sim.names import in_words
 from sim.components import Activation, Stage, Unit
 from sim.rules.attack import AttackKind
 from sim.replay.log import Recorder
@@ -27,6 +28,7 @@ from sim.sandbox.battle_flow import BattleFlowMixin
 from sim.sandbox.catalogue_browser import CatalogueMixin
 from sim.sandbox.computer import DEFAULT_SPEED, ComputerDialogMixin, ComputerMixin, draw_trail, slide
 from sim.sandbox.confirm import ConfirmMixin
+from sim.sandbox.decision_panel import auto_answer
 from sim.sandbox.deploy_flow import DeployMixin, roll_off_line
 from sim.sandbox.import_dialog import ImportMixin
 from sim.sandbox.input import InputMixin
@@ -217,7 +219,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.names.clear()
         self.rects = r = self._rects()
         self.camera.set_viewport(r["table"])
-        self.status_label = UILabel(r["status"], self._fit_status(self.status), self.manager, object_id="#status")
+        self.status_label = UILabel(r["status"], self._fit_status(in_words(self.status, self.scene.words)), self.manager,
+                                    object_id="#status")
         self._status_shown = self.status
         self.log_list = UISelectionList(r["log"], [], self.manager)
         self._log_shown = -1
@@ -361,10 +364,10 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         if "log" in self.dirty or force_log:
             self._update_log()
         if "dice" in self.dirty:
-            self.tray.show(dice_tray.latest_pool(self.battle.events, self._save_preview()))
+            self.tray.show(dice_tray.tray_info(self), self)  # (a Command Re-roll's dice: clickable)
         self.dirty.clear()
         if self.status != self._status_shown:
-            self.status_label.set_text(self._fit_status(self.status))
+            self.status_label.set_text(self._fit_status(in_words(self.status, self.scene.words)))
             self._status_shown = self.status
 
     def _fit_status(self, text: str) -> str:
@@ -387,6 +390,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             for note in notes.get(i, ()):
                 new.append((note, f"#ev{i}"))
             line = describe(ev[i]) or roll_off_line(ev[i], [a.name for a in self.spec.armies])
+            line = in_words(line, self.scene.words)  # (names, not ids: sim.names)
             if line:
                 for sub in line.split("\n"):
                     new.append((sub.rstrip() or " ", f"#ev{i}"))
@@ -441,7 +445,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         pk = None if self.battle.pending is None else (self.battle.pending.kind, self.battle.pending.key)
         if pk != self._pending_key:
             self._pending_key = pk
-            self.dirty |= {"orders"}
+            self.dirty |= {"orders", "dice"}
+            auto_answer(self)  # (a Command Re-roll the person's setting does not ask about: decision_panel.py)
         if self.battle.busy != self._busy_seen:
             self._busy_seen = self.battle.busy
             self.dirty |= {"orders", "action"}
@@ -606,7 +611,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             out.append(f"set up {self.ingress_unit} here: " + ("legal - click" if why is None else why))
         if self.hover_model and self.hover_model in self.scene.models:
             m = self.scene.models[self.hover_model]
-            s = f"{m.name} ({m.id})  W {m.remaining}/{m.W}"
+            s = f"{m.name} ({self.scene.units[m.unit].name})  W {m.remaining}/{m.W}" if m.unit in self.scene.units \
+                else f"{m.name}  W {m.remaining}/{m.W}"
             if m.character:
                 s += "  CHARACTER"
             out.append(s)

@@ -334,7 +334,7 @@ def build_phase_panel(flow, sb) -> None:
         flow.label("Embarked (18)", "#subheading")
         for uid, tid, owner in aboard:
             why = sb.disembark_problem(uid) if owner == ts.active and ts.phase == Phase.MOVEMENT else None
-            flow.inline_label(flow.fit(f"{sb.scene.units[uid].name} ({uid}) in {tid}", flow.width - 100),
+            flow.inline_label(flow.fit(f"{sb.scene.units[uid].name} in {sb.scene.units[tid].name if tid in sb.scene.units else tid}", flow.width - 100),
                               width=flow.width - 100, height=26)
             if owner == ts.active and ts.phase == Phase.MOVEMENT:
                 flow.button("Disembark", lambda u=uid: sb.disembark(u), name=f"disembark:{uid}", width=90,
@@ -349,7 +349,7 @@ def build_phase_panel(flow, sb) -> None:
         for uid, owner in waiting:
             why = sb.ingress_problem(uid)
             placing = sb.ingress_unit == uid
-            flow.inline_label(flow.fit(f"{sb.scene.units[uid].name} ({uid}), {b.scenario.armies[owner].name}",
+            flow.inline_label(flow.fit(f"{sb.scene.units[uid].name}, {b.scenario.armies[owner].name}",
                                        flow.width - 90), width=flow.width - 90, height=26)
             flow.button("placing..." if placing else "Set up", lambda u=uid: sb.begin_ingress(u),
                         name=f"reserve:{uid}", width=80,
