@@ -38,7 +38,7 @@ from sim.sandbox.sight import SightMask
 from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
 from sim.sandbox.odds_panel import OddsView
-from sim.sandbox.orders import FightOrder, ShootOrder
+from sim.sandbox.orders import FightOrder, ShootOrder, order_refusal
 from sim.sandbox.scene import Scene
 from sim.sandbox.undo import UndoMixin
 from sim.sandbox.tools import ToolsMixin
@@ -287,10 +287,11 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             f.button("Open replay", self.open_replay_dialog, name="bar:open", height=28, tip="Ctrl+O")
         else:
             idle = not (self.battle.busy or self.resolving)
-            f.button("Shoot (S)", self.begin_shoot, name="bar:shoot",
-                     object_id="#toggle_on" if isinstance(self.order, ShootOrder) else None, height=28)
-            f.button("Fight (F)", self.begin_fight, name="bar:fight",
-                     object_id="#toggle_on" if isinstance(self.order, FightOrder) else None, height=28)
+            for label, fn, name, cls in (("Shoot (S)", self.begin_shoot, "bar:shoot", ShootOrder),
+                                         ("Fight (F)", self.begin_fight, "bar:fight", FightOrder)):
+                why = order_refusal(self, cls.record)  # (greyed with the reason: orders.py)
+                f.button(label, fn, name=name, height=28, tip=f"Not now: {why}" if why else None,
+                         object_id="#toggle_on" if isinstance(self.order, cls) else "#unavailable" if why else None)
             f.button(f"Move: {self.move_mode} (M)", self.cycle_move_mode, name="bar:move", height=28)
             f.button("Step (Space)", self.step, name="bar:step", height=28,
                      object_id=None if not idle else "#unavailable", tip="Auto-play: P" if not idle else "nothing to resolve")
@@ -455,7 +456,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         tk = tracker.tracker_info(self.battle), self.battle.busy or self.resolving, self.recorder.n, self.mode
         if tk != getattr(self, "_tracker_key", None):
             self._tracker_key = tk
-            self.dirty |= {"tracker", "orders"}
+            self.dirty |= {"tracker", "orders", "action"}  # (the bar's orders greyed by phase)
         self.resolving_status()
         self.tools_update()  # move preview, placements (sim.sandbox.tools)
         self.odds.update(self)  # the order's odds: worked out off the frame path (odds_panel.py)

@@ -58,8 +58,9 @@ class BattleFlowMixin:
         if self.mode != "battle":
             self.status = "leave set-up (F2) or the replay (Esc) to give orders"
             return False
-        if self.battle.busy or self.resolving:
-            self.status = "an activation is being resolved: step it to the end first"
+        if self.battle.busy or self.resolving or self.battle.pending is not None:
+            from sim.sandbox.decision_panel import what_is_pending
+            self.status = what_is_pending(self)  # (in words: whose decision, or which step)
             return False
         if self.order is not None:
             self.status = "finish or cancel the current order first (Esc cancels it)"

@@ -267,3 +267,22 @@ def toggle_generic(sb, opt) -> None:
     else:
         chosen.append(opt)
     sb.dirty.add("orders")
+
+
+# --- what stands in the way of the next order, in words (End phase, Shoot, Fight...) ----------
+def what_is_pending(sb) -> str:
+    """Why the sandbox cannot take a new order now, in words a player can act on: the decision
+    waiting for an answer (whose, about what, where to answer it), or the activation still
+    being resolved (whose, and at which step) and how to see it through."""
+    b = sb.battle
+    req = b.pending
+    if req is not None:
+        armies = b.scenario.armies
+        who = armies[req.player].name if isinstance(req.player, int) and 0 <= req.player < len(armies) else "a player"
+        about = prompt_text(sb, req)
+        return (f"{who} has a decision to answer first: {about} - answer it in the orders panel "
+                f"(Use default answers it as the default policy would)")
+    stage = in_words(sb.stage_text(), sb.scene.words)
+    if stage in ("done", "starting..."):
+        return "an order is still being resolved: Step (Space) or Finish to see it through"
+    return f"still resolving {stage}: Step (Space) or Finish to see it through, then end the phase"

@@ -17,7 +17,7 @@ from sim.rules.shooting import SHOOTING_TYPES
 from sim.sandbox import range_rings, rules_card
 from sim.sandbox.decision_panel import option_text
 from sim.sandbox.charge_flow import build_placement_footer, build_placement_panel, placement_buttons
-from sim.sandbox.orders import FightOrder, ShootOrder, weapon_line
+from sim.sandbox.orders import FightOrder, ShootOrder, order_refusal, weapon_line
 from sim.world import queries as W
 
 # the card's characteristics: heading and column width (scale 1 units, the gap included)
@@ -192,8 +192,10 @@ def _idle(flow, sb) -> None:
         return
     flow.label(f"{sb.scene.units[sb.selected_unit].name}", "#subheading")
     flow.newline()
-    flow.button("Shoot  (S)", sb.begin_shoot, name=C.SHOOT.kind, object_id="#primary")
-    flow.button("Fight  (F)", sb.begin_fight, name=C.FIGHT.kind, object_id="#primary")
+    for label, fn, record in (("Shoot  (S)", sb.begin_shoot, C.SHOOT), ("Fight  (F)", sb.begin_fight, C.FIGHT)):
+        why = order_refusal(sb, record)  # (greyed with the reason when the phase does not accept it)
+        flow.button(label, fn, name=record.kind, object_id="#unavailable" if why else "#primary",
+                    tip=f"Not now: {why}" if why else None)
     placement_buttons(flow, sb)
     flow.space(6)
     flow.label("Move mode (M)", "#subheading")
