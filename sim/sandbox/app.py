@@ -28,7 +28,7 @@ from sim.sandbox.battle_flow import BattleFlowMixin
 from sim.sandbox.catalogue_browser import CatalogueMixin
 from sim.sandbox.computer import DEFAULT_SPEED, ComputerDialogMixin, ComputerMixin, draw_trail, slide
 from sim.sandbox.confirm import ConfirmMixin
-from sim.sandbox.decision_panel import auto_answer
+from sim.sandbox.decision_panel import auto_answer, hovered_marks
 from sim.sandbox.deploy_flow import DeployMixin, roll_off_line
 from sim.sandbox.import_dialog import ImportMixin
 from sim.sandbox.input import InputMixin
@@ -464,7 +464,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.manager.update(dt)
 
     def look(self) -> Look:
-        look = Look(self.selected_unit, self.selected_model, self.hover_unit, set(self.highlighted))
+        look = Look(self.selected_unit, self.selected_model, self.hover_unit,
+                    set(self.highlighted) | hovered_marks(self))  # (an option or log line hovered)
         look.ui = self.scale
         if self.mode == "setup":
             look.ghosts = self.setup_ghosts()

@@ -5,7 +5,7 @@ The rules check the answer (sim.plan.answers.validate_answer); a refusal is show
 
 from __future__ import annotations
 
-from sim.names import in_words
+from sim.names import ids_in, in_words
 from sim.rules import command_reroll as RR
 from sim.stratagems import by_name
 
@@ -117,8 +117,9 @@ def build_stratagem(flow, sb, req) -> None:
         tip = "the default policy's choice (Part A ruling 25)" if opt == req.default else None
         if cost is not None:
             tip = (tip + "<br>" if tip else "") + f"{cost} CP of {who}'s {cp}"
-        flow.button(flow.fit(text, flow.width - 8), lambda o=opt: sb.answer(o), name=f"answer:{opt}", tip=tip,
-                    object_id="#primary" if opt == req.default else None)
+        b = flow.button(flow.fit(text, flow.width - 8), lambda o=opt: sb.answer(o), name=f"answer:{opt}", tip=tip,
+                        object_id="#primary" if opt == req.default else None)
+        mark_option(sb, b, opt, req.context.get("target") if opt != "decline" else None)
         flow.newline()
     if is_reroll(req):  # (the setting: ask me about...)
         flow.space(4)
@@ -231,9 +232,10 @@ def build_generic(flow, sb, req) -> None:
         return
     for k, opt in enumerate(options):
         tip = "the default policy's choice" if opt == req.default else None
-        flow.button(flow.fit(option_text(sb, opt), flow.width - 8), lambda o=opt: sb.answer(o),
-                    name=f"answer:{opt}" if isinstance(opt, (str, int, bool)) else f"answer:#{k}", tip=tip,
-                    object_id="#pick" if opt == req.default else None)
+        b = flow.button(flow.fit(option_text(sb, opt), flow.width - 8), lambda o=opt: sb.answer(o),
+                        name=f"answer:{opt}" if isinstance(opt, (str, int, bool)) else f"answer:#{k}", tip=tip,
+                        object_id="#pick" if opt == req.default else None)
+        mark_option(sb, b, opt)
         flow.newline()
 
 
@@ -286,3 +288,79 @@ def what_is_pending(sb) -> str:
     if stage in ("done", "starting..."):
         return "an order is still being resolved: Step (Space) or Finish to see it through"
     return f"still resolving {stage}: Step (Space) or Finish to see it through, then end the phase"
+
+
+# --- hover: the units and models an option or a log line names, highlighted on the table -----
+def mark_option(sb, button, *values) -> None:
+    """Remember which units and models ``button`` (an option) names: its option values, read for
+    unit and model ids (a unit id, a model id, "unit -> target", "unit: mode"...)."""
+    ids: set[str] = set()
+    words = sb.scene.words
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            for x in v:
+                mark_option(sb, button, x)
+            continue
+        if not isinstance(v, str):
+            continue
+        ids.update(ids_in(v, words))
+    if ids:
+        marks = sb.__dict__.setdefault("option_marks", {})
+        marks[button] = marks.get(button, frozenset()) | _models_of(sb, ids)
+
+
+def _models_of(sb, ids) -> frozenset:
+    out = set()
+    for i in ids:
+        uv = sb.scene.units.get(i)
+        if uv is not None:
+            out.update(m for m in uv.models if sb.scene.models[m].alive)
+        elif i in sb.scene.models:
+            out.add(i)
+    return frozenset(out)
+
+
+def hovered_marks(sb) -> set:
+    """The models to highlight for what the pointer is on: an option's button (mark_option) or
+    a log line (the models its event names)."""
+    marks = getattr(sb, "option_marks", None)
+    out: set = set()
+    if marks:
+        for b in [b for b in marks if not b.alive()]:
+            del marks[b]
+        for b, ms in marks.items():
+            if b.hovered:
+                out |= ms
+    log = getattr(sb, "log_list", None)
+    if log is not None and log.rect.collidepoint(sb.mouse):
+        key = (sb.mouse, len(sb.battle.events), sb._log_shown)
+        if getattr(sb, "_log_hover", (None,))[0] != key:
+            found: set = set()
+            for item in log.item_list:
+                btn = item.get("button_element")
+                if btn is not None and btn.hovered:
+                    oid = str(item.get("object_id") or "")
+                    if oid.startswith("#ev") and oid[3:].isdigit() and int(oid[3:]) < len(sb.battle.events):
+                        found = set(_models_of(sb, _event_ids(sb, sb.battle.events[int(oid[3:])])))
+                    break
+            sb._log_hover = (key, found)
+        out |= sb._log_hover[1]
+    return out
+
+
+def _event_ids(sb, e) -> set:
+    """The unit and model ids an event names (its values, nested ones too)."""
+    out: set = set()
+
+    def walk(v):
+        if isinstance(v, str):
+            if v in sb.scene.units or v in sb.scene.models:
+                out.add(v)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+    walk(e)
+    return out

@@ -15,7 +15,7 @@ from sim.names import in_words
 from sim.rules.abilities import ABILITY_HELP, Hook, tag
 from sim.rules.shooting import SHOOTING_TYPES
 from sim.sandbox import range_rings, rules_card
-from sim.sandbox.decision_panel import option_text
+from sim.sandbox.decision_panel import mark_option, option_text
 from sim.sandbox.charge_flow import build_placement_footer, build_placement_panel, placement_buttons
 from sim.sandbox.orders import FightOrder, ShootOrder, order_refusal, weapon_line
 from sim.world import queries as W
@@ -356,8 +356,9 @@ def _decision(flow, sb) -> None:
         for opt in req.options:
             label = option_text(sb, opt)
             oid = "#pick" if opt == req.default else None
-            flow.button(label, lambda o=opt: sb.answer(o), name=f"answer:{opt}",
-                        tip="the default policy's choice" if opt == req.default else None, object_id=oid)
+            b = flow.button(label, lambda o=opt: sb.answer(o), name=f"answer:{opt}",
+                            tip="the default policy's choice" if opt == req.default else None, object_id=oid)
+            mark_option(sb, b, opt)  # (hover: its units and models highlighted on the table)
     elif req.kind == "psychic":
         chosen = sb.decision_state.setdefault("psychic", list(req.default))
         mods = dict((s, v) for s, v in req.context.get("modifiers", []))

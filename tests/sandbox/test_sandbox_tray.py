@@ -152,3 +152,17 @@ def test_save_dice_no_model_needed_are_not_drawn():
               {"type": ev.DAMAGE, "steps": [{"save": 2, "saved": False, "lost": 1}]}]
     rows = dict((r[0], r) for r in dice_tray.latest_pool(events)["rows"])
     assert rows["Save"][1] == [(2, FAIL)] and "2 not needed" in rows["Save"][2]
+
+
+def test_hovering_an_option_highlights_the_units_it_names(make):
+    d, b = _ask_hit_reroll(make)
+    sb = d.sb
+    btn = d.button("answer:pool 0 hit 0: 1")
+    d.move(btn.rect.center)
+    d.pump(3)
+    assert "r1/1" in sb.look().highlighted  # (the unit whose roll it re-rolls)
+    from sim.sandbox.decision_panel import hovered_marks
+    assert hovered_marks(sb) == {"r1/1"}
+    d.move((5, 5))
+    d.pump(3)
+    assert hovered_marks(sb) == set()
