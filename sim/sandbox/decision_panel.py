@@ -328,8 +328,9 @@ def hovered_marks(sb) -> set:
     if marks:
         for b in [b for b in marks if not b.alive()]:
             del marks[b]
+        panel = sb.rects["orders"]
         for b, ms in marks.items():
-            if b.hovered:
+            if _under(b, sb.mouse) and panel.collidepoint(sb.mouse):
                 out |= ms
     log = getattr(sb, "log_list", None)
     if log is not None and log.rect.collidepoint(sb.mouse):
@@ -338,7 +339,7 @@ def hovered_marks(sb) -> set:
             found: set = set()
             for item in log.item_list:
                 btn = item.get("button_element")
-                if btn is not None and btn.hovered:
+                if btn is not None and _under(btn, sb.mouse):
                     oid = str(item.get("object_id") or "")
                     if oid.startswith("#ev") and oid[3:].isdigit() and int(oid[3:]) < len(sb.battle.events):
                         found = set(_models_of(sb, _event_ids(sb, sb.battle.events[int(oid[3:])])))
@@ -364,3 +365,9 @@ def _event_ids(sb, e) -> set:
                 walk(x)
     walk(e)
     return out
+
+
+def _under(button, pos) -> bool:
+    """The pointer is on ``button`` (read from the sandbox's pointer, which every motion event
+    sets, rather than the widget's own hover state)."""
+    return bool(button.visible) and button.rect.collidepoint(pos)

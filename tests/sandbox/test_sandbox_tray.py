@@ -166,3 +166,14 @@ def test_hovering_an_option_highlights_the_units_it_names(make):
     d.move((5, 5))
     d.pump(3)
     assert hovered_marks(sb) == set()
+
+
+def test_hovering_a_log_line_highlights_the_models_its_event_names(make):
+    d, b = _ask_hit_reroll(make)
+    sb = d.sb
+    from sim.sandbox.decision_panel import hovered_marks
+    item = next(i for i in sb.log_list.item_list
+                if "selected to shoot" in i["text"] and i.get("button_element") is not None)
+    d.move(item["button_element"].rect.center)
+    d.pump(2)
+    assert "r1/1" in hovered_marks(sb)
