@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import esper
 
+from sim.names import in_words
 from sim import events as ev
 from sim.commands import Disembark, EndPhase, Ingress, SelectToMove, StartBattle, default_disembark
 from sim.components import Position, Unit
@@ -309,7 +310,7 @@ def build_phase_panel(flow, sb) -> None:
         flow.label(f"battle round {info.round} of {info.rounds}, {T.possessive(info.names[info.active])} turn",
                    "#subheading")
     for line, required in T.phase_todo(b):
-        flow.para(line, "#warning" if required else "#muted")
+        flow.para(in_words(line, sb.scene.words), "#warning" if required else "#muted")  # (names: sim.names)
     flow.newline()
     if info.round == 0:
         from sim.sandbox.computer_panel import build_pre_battle_choice
@@ -320,7 +321,7 @@ def build_phase_panel(flow, sb) -> None:
     if ts.round and not ts.over and ts.phase == Phase.MOVEMENT and sb.selected_unit is not None \
             and sb.selected_unit in sb.scene.units and not sb.scene.units[sb.selected_unit].destroyed:
         flow.space(2)
-        flow.label(f"Select {sb.selected_unit} to move (09.02)", "#subheading")
+        flow.label(f"Select {sb.scene.units[sb.selected_unit].name} to move (09.02)", "#subheading")
         flow.newline()
         for mode, tip in SELECT_MODES:
             why = sb.select_problem(mode)
