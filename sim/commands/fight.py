@@ -12,7 +12,7 @@ import esper
 
 from sim import events as ev
 from sim.commands.base import SELECTED, TO, UNIT, VIA, CommandRecord, on_grid
-from sim.commands.shoot import SELECTIONS
+from sim.commands.shoot import SELECTIONS, targets_of
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.phases.battle_round import after_fight
@@ -169,7 +169,7 @@ def overrun_command(battle, uid: str, to, targets=None):
 FIGHT = CommandRecord(
     "fight", Fight, "12.04", "select a unit to fight (a normal fight), with one melee weapon per model and its targets",
     (UNIT, SELECTIONS), check=_check_fight, apply=_apply_fight,
-    describe=lambda c: f"== {c['unit']} is selected to fight", phase=Phase.FIGHT, step=FightStep.FIGHT,
+    describe=lambda c: f"== {c['unit']} is selected to fight" + targets_of(c), phase=Phase.FIGHT, step=FightStep.FIGHT,
     selects_to_fight=True, fights=True, attacks=True, script_step="fight")
 
 OVERRUN_FIGHT = CommandRecord(

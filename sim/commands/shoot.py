@@ -93,11 +93,21 @@ def _after_shooting(battle, ent: int):
     yield from battle.offer(Moment(SG.DURING_PHASE))
 
 
+def targets_of(c: dict) -> str:
+    """' at b1, b2': the units a Shoot or Fight command's selections target, in the order they
+    are first named (the report's words for the command; a person reads them as names)."""
+    sel = c.get("selections")
+    targets = list(dict.fromkeys(s.get("target") for s in sel if isinstance(s, dict) and s.get("target"))) \
+        if isinstance(sel, list) else []
+    return f" at {', '.join(targets)}" if targets else ""
+
+
 def _describe(c: dict) -> str:
     deck = ""
     if c.get("firing_deck"):
         deck = "; embarked models shoot from it: " + ", ".join(f"{m} ({w})" for m, w in c["firing_deck"]) + " (24.14)"
-    return f"== {c['unit']} is selected to shoot" + (f" ({c['type']})" if c.get("type") else "") + deck
+    return (f"== {c['unit']} is selected to shoot" + (f" ({c['type']})" if c.get("type") else "")
+            + targets_of(c) + deck)
 
 
 SHOOT = CommandRecord(

@@ -47,6 +47,8 @@ class MissionSpec:
     deployment: str = "placed"
     roles_rolled: bool = False  # 26 step 5 by the roll-off (a "rules" deployment naming no defender)
     size: str = "strike force"  # the battle size (sim.rules.effects.vocabulary.BATTLE_SIZES)
+    # per army: which Command Re-roll questions its player is asked (sim.rules.command_reroll.ASK)
+    command_reroll: tuple[str, str] = ("always", "always")
 
 
 @dataclass(slots=True)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from sim import events as ev
 from sim.commands import describe as describe_command
+from sim.names import everything_of_battle, in_words
+from sim.rules.command_reroll import about_words, option_words
 from sim.rules.abilities import Hook, tag
 from sim.rules.transport import DisembarkMode
 from sim.rules.turn import PLAYER
@@ -37,7 +41,7 @@ def _cr(e: dict, before: str = "; ", after: str = "") -> str:
     """A Command Re-roll (15.02) of one die of the roll, between ``before`` and ``after``:
     '; Command Re-roll: die 3, 1 -> 5'; nothing without one."""
     rr = e.get("command_reroll")
-    return f"{before}Command Re-roll: die {rr['die']}, {rr['from']} -> {rr['to']}{after}" if rr else ""
+    return f"{before}Command Re-roll: die {rr['die'] + 1}, {rr['from']} -> {rr['to']}{after}" if rr else ""
 
 
 def describe(e: dict) -> str | None:
@@ -194,9 +198,16 @@ def _moved(e) -> str:
 
 
 def _decision(e) -> str:
-    what = f"stratagem {e['key']}" if e["kind"] == "stratagem" else e["kind"]  # (which one, and for whom)
-    line = f"     decision ({what}, player {e['player'] + 1}): {e['answer']}"
+    what = f"stratagem {_pools_from_1(e['key'])}" if e["kind"] == "stratagem" else e["kind"]  # (which one, for whom)
+    answer = option_words(e["answer"]) if isinstance(e["answer"], str) else e["answer"]  # (a die: from 1)
+    line = f"     decision ({what}, player {e['player'] + 1}): {answer}"
     return line + (f"\n       note: {e['note']}" if e.get("note") else "")
+
+
+def _pools_from_1(key: str) -> str:
+    """A decision's key as a person reads it: its pools counted from 1 ("pool 0 hit roll" is
+    "pool 1 hit roll"; the key itself, counted from 0, is what logs and scripts hold)."""
+    return re.sub(r"\bpool (\d+)\b", lambda m: f"pool {int(m.group(1)) + 1}", key)
 
 
 def _nothing_happens(events, i: int) -> bool:
@@ -329,7 +340,7 @@ _LINES = {
                                 + (", perils" if e["perils"] else "")
                                 + (": manifested" if e["manifested"] else ": not manifested")),
     ev.STRATAGEM: lambda e: (f"   {e['player']} uses {e['stratagem']} ({e['section']}, {e['cp']} CP; {e['cp_left']} left)"
-                             f" on {e['target']}" + (f": {e['about']}" if e.get("about") else "")),
+                             f" on {e['target']}" + (f": {about_words(e['about'])}" if e.get("about") else "")),
     ev.EXPLOSIVES: lambda e: (f"   explosives (15.05): {e['model']} at {e['target']}, rolls {e['rolls']} (4+): "
                               f"{_n(e['mortal_wounds'], 'mortal wound')}"),
     ev.COHERENCY_REMOVED: lambda e: f"   {e['unit']} out of coherency ({e['rule']}): {', '.join(e['models'])} removed",
@@ -346,13 +357,18 @@ _LINES = {
 
 
 def report(events, battle=None) -> str:
+    """The battle report; given the ``battle``, its units and models by the names a person
+    reads (sim.names: "Raider Mob (2)"), and the state at the end."""
+    words = None
+    if battle is not None:
+        words = everything_of_battle(battle)
     lines = []
     for i, e in enumerate(events):
         if e["type"] == ev.STEP and _nothing_happens(events, i):
             continue  # (a Fight-phase step in which the player had nothing to do)
         line = describe(e)
         if line:
-            lines.append(line)
+            lines.append(line if words is None else in_words(line, words))
     if battle is not None:
         lines.append("")
         lines.append(state_table(battle))
@@ -364,6 +380,7 @@ def state_table(battle) -> str:
     from sim.components import Unit, Wounds
     from sim.world import queries as W
     battle._enter()
+    names = everything_of_battle(battle)
     out = ["state at the end:"]
     for ent in W.all_units():
         u = esper.component_for_entity(ent, Unit)
@@ -375,6 +392,6 @@ def state_table(battle) -> str:
         if alive and W.in_reserves(ent):
             status = "in strategic reserves"
         elif alive and W.embarked_in(ent) is not None:
-            status = f"embarked in {esper.component_for_entity(W.embarked_in(ent), Unit).id}"
-        out.append(f"  {army:<12} {u.id:<16} {u.name:<24} {status}")
+            status = f"embarked in {names.get(esper.component_for_entity(W.embarked_in(ent), Unit).id)}"
+        out.append(f"  {army:<12} {names.get(u.id, u.name):<28} {status}")
     return "\n".join(out)

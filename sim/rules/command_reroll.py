@@ -45,10 +45,77 @@ def raisable(value: int, sides: int) -> bool:
     return value < sides
 
 
+def whole_roll_raisable(dice, sides: int = 6) -> bool:
+    """15.02 An advance or charge roll (re-rolled in full) worth offering: another roll could
+    give more, so its total is below the highest (never an advance of 6, never a charge of
+    12). Whether a charge that reached is worth the risk is the player's to say (ASK)."""
+    return sum(dice) < sides * len(dice)
+
+
+# --- which questions a player is asked (issue 28: a per-player setting) ---------------------
+ALWAYS, FAILED, NEVER = "always", "failed", "never"
+ASK = (ALWAYS, FAILED, NEVER)
+"""What a player is asked about: every die worth re-rolling (the default), only a die of a
+failed roll (a failed hit, wound, save or hazard roll, a charge that reaches no enemy unit),
+or never. The scenario's ``[mission] command_reroll`` sets it per player, the sandbox's
+settings for the person at the screen."""
+_ALL_FAILED = ("save", "hazard")  # (their offered dice are all failed ones: a failed save, a 1-2)
+_NEVER_FAIL = ("attacks", "damage", "advance")  # (a low roll is not a failed one)
+
+
+def failed_dice(kind: str, candidates, failing=None) -> list[int]:
+    """The offered dice (``candidates``) of a roll of ``kind`` that failed: ``failing`` when the
+    step knows them (a hit or wound roll's failed dice), else all of a save or hazard roll's,
+    none of an attack-count, damage or advance roll's."""
+    if failing is not None:
+        return [i for i in candidates if i in failing]
+    if kind in _NEVER_FAIL:
+        return []
+    return list(candidates) if kind in _ALL_FAILED else []
+
+
+def asked_dice(setting: str, candidates, failed) -> list[int]:
+    """The offered dice a player whose setting is ``setting`` (ASK) is asked about."""
+    if setting == NEVER:
+        return []
+    if setting == FAILED:
+        return [i for i in candidates if i in failed]
+    return list(candidates)
+
+
+def asks_whole(setting: str, failed: bool) -> bool:
+    """Whether a player with ``setting`` is asked about a whole roll (an advance or charge
+    roll; ``failed``: a charge roll that reaches no enemy unit)."""
+    return setting == ALWAYS or (setting == FAILED and failed)
+
+
 def option(roll: str, die: int, value: int, pool: int | None = None) -> str:
-    """The option naming one die: "pool 0 hit 3: 1" (pool 0's hit roll, its die 3, showing 1);
-    "hazard 1: 2" for a roll of no pool."""
+    """The option naming one die, as scripts and logs write it (counted from 0): "pool 0 hit 3:
+    1" (pool 0's hit roll, its die 3, showing 1); "hazard 1: 2" for a roll of no pool. A
+    person reads it as option_words says."""
     return f"{roll} {die}: {value}" if pool is None else f"pool {pool} {roll} {die}: {value}"
+
+
+def option_words(value: str) -> str:
+    """An option as a person reads it, counted from 1: "pool 0 hit 3: 1" is "pool 1, hit
+    die 4 (rolled 1)"; "hazard 1: 2" is "hazard die 2 (rolled 2)"; anything else unchanged."""
+    m = SCRIPT_FORM.match(value) if isinstance(value, str) else None
+    if m is None or m.group(3) is None or ":" not in value:
+        return value
+    pool, roll, die = m.groups()
+    shown = value.rsplit(":", 1)[1].strip()
+    lead = "" if pool is None else f"pool {int(pool) + 1}, "
+    return f"{lead}{roll} die {int(die) + 1} (rolled {shown})"
+
+
+def about_words(about: str) -> str:
+    """A Command Re-roll's note as a person reads it (the stratagem event's ``about``, counted
+    from 0: "pool 0 hit 3 (was 1)"): "pool 1, hit die 4 (was 1)"."""
+    m = re.match(r"^(?:pool (\d+) )?(attacks|hit|wound|save|damage|hazard) (\d+)( \(was \d+\))$", about or "")
+    if m is None:
+        return about
+    pool, roll, die, was = m.groups()
+    return ("" if pool is None else f"pool {int(pool) + 1}, ") + f"{roll} die {int(die) + 1}{was}"
 
 
 def fit_script(req, value) -> tuple[object, str | None] | None:

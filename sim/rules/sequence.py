@@ -196,17 +196,18 @@ def hit_dice(p: PoolState, dice: Dice) -> tuple[list[int], dict[int, int] | None
     return rolls, rerolled
 
 
-def hit_rerollable(p: PoolState, rolls, rerolled=()) -> list[int]:
+def hit_rerollable(p: PoolState, rolls, rerolled=(), failed_only: bool = False) -> list[int]:
     """01.05.02 / 15.02 The hit dice a re-roll could better (command_reroll.better_faces) and
     not re-rolled already (hit_dice: the re-roll-1s abilities): the failed ones (an unmodified
     6 always hits), and the non-critical hits when an ability acting in the pool does more with
     a critical hit (the registry's Hook.CRITICAL_HIT_EFFECT: 24.23, 24.36). None under 10.07
     indirect shooting or 15.09 snap shooting, which forbid hit re-rolls, nor with [TORRENT]
-    (no roll)."""
+    (no roll). ``failed_only``: the failed ones alone (a player who is asked only about
+    failed rolls, command_reroll.asked_dice)."""
     if p.torrent or p.snap or p.hit_fail_below:
         return []
     better = better_faces(hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap),
-                          critical_matters(p.acting, Hook.CRITICAL_HIT_EFFECT))
+                          not failed_only and critical_matters(p.acting, Hook.CRITICAL_HIT_EFFECT))
     return [i for i, r in enumerate(rolls) if r in better and i not in (rerolled or ())]
 
 
@@ -279,13 +280,13 @@ def wound_dice(p: PoolState, dice: Dice) -> tuple[list[int], dict[int, int]]:
     return rolls, rerolled
 
 
-def wound_rerollable(p: PoolState, rolls, rerolled=()) -> list[int]:
+def wound_rerollable(p: PoolState, rolls, rerolled=(), failed_only: bool = False) -> list[int]:
     """01.05.02 / 15.02 The wound dice a re-roll could better (command_reroll.better_faces)
     and not re-rolled already (wound_dice: [TWIN-LINKED], re-roll 1s): the failed ones (an
     unmodified 6 always wounds), and the non-critical wounds when an ability acting in the
     pool does more with a critical wound (the registry's Hook.CRITICAL_WOUND_MORTALS: 24.10;
-    [ANTI]'s lower threshold, 24.03, is in the faces)."""
-    crit = critical_matters(p.acting, Hook.CRITICAL_WOUND_MORTALS)
+    [ANTI]'s lower threshold, 24.03, is in the faces). ``failed_only``: the failed ones alone."""
+    crit = not failed_only and critical_matters(p.acting, Hook.CRITICAL_WOUND_MORTALS)
     each = _faces_each(p)
     if each is not None:  # (a random S: each die against the S rolled for it)
         return [i for i, r in enumerate(rolls) if r in better_faces(each[i], crit) and i not in rerolled]

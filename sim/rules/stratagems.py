@@ -59,6 +59,7 @@ class Roll:
     pool: int | None = None
     about: str = ""
     rerolled: Any = None
+    failing: list | None = None  # the candidates that failed (None: as the roll's kind says, command_reroll.failed_dice)
 
 
 @dataclass(slots=True)

@@ -10,21 +10,22 @@ from pathlib import Path
 
 import esper
 
+from sim import commands as C
 from sim.commands import EndTurn
 from sim.components import Activation, ModelId, Stage, Unit
 from sim.errors import Refusal
 from sim.replay.log import write_atomic, write_log
-from sim.sandbox.orders import FightOrder, ShootOrder
+from sim.sandbox.orders import FightOrder, ShootOrder, order_refusal
 
 
 class ActionsMixin:
     # ======================================================================= actions
     def select(self, unit_id: str | None, model_id: str | None = None) -> None:
         if unit_id != self.selected_unit:
-            self.dirty |= {"card", "orders"}
+            self.dirty |= {"card", "orders", "action"}  # (the bar's orders: greyed for the unit's side)
         self.selected_unit, self.selected_model = unit_id, model_id
         if unit_id:
-            self.status = f"selected {self.scene.units[unit_id].name} ({unit_id})"
+            self.status = f"selected {self.scene.units[unit_id].name}"
 
     def next_unit(self) -> None:
         ids = [u for u, v in self.scene.units.items() if not v.destroyed]
@@ -38,8 +39,9 @@ class ActionsMixin:
         if self.mode != "battle":
             self.status = "leave set-up (F2) or the replay (Esc) to give orders"
             return False
-        if self.battle.busy or self.resolving:
-            self.status = "an activation is being resolved: step it to the end first"
+        if self.battle.busy or self.resolving or self.battle.pending is not None:
+            from sim.sandbox.decision_panel import what_is_pending
+            self.status = what_is_pending(self)  # (in words: whose decision, or which step)
             return False
         if self.selected_unit is None or self.scene.units[self.selected_unit].destroyed:
             self.status = "select a unit first"
@@ -47,16 +49,26 @@ class ActionsMixin:
         return True
 
     def begin_shoot(self) -> None:
-        if not self._can_order():
+        if not self._can_order() or self._order_refused(C.SHOOT, "Shoot"):
             return
         self.order = ShootOrder(self.battle, self.selected_unit)
         elig = [t for t, r in self.order.eligibility.items() if r is None]
         self.status = ("choose a shooting type" if elig else
                        "this unit qualifies for no shooting type (hover the types for why)")
+        if len(elig) == 1:  # (the one type allowed: chosen, issue 28 item 5)
+            self.order.choose_type(elig[0])
+            self.status = self.order.message
         self.dirty |= {"orders", "action"}
 
+    def _order_refused(self, record, what: str) -> bool:
+        """The phase does not accept the order (sim.sandbox.orders.order_refusal): said, True."""
+        why = order_refusal(self, record)
+        if why:
+            self.status = f"{what}: {why}"
+        return why is not None
+
     def begin_fight(self) -> None:
-        if not self._can_order():
+        if not self._can_order() or self._order_refused(C.FIGHT, "Fight"):
             return
         self.order = FightOrder(self.battle, self.selected_unit)
         self.status = self.order.eligible and f"not eligible to fight: {self.order.eligible}" or \

@@ -17,6 +17,7 @@ import pygame_gui
 from pygame_gui.elements import UILabel, UISelectionList
 
 from sim.battle import Battle
+from sim.names import in_words
 from sim.components import Activation, Stage, Unit
 from sim.rules.attack import AttackKind
 from sim.replay.log import Recorder
@@ -27,6 +28,7 @@ from sim.sandbox.battle_flow import BattleFlowMixin
 from sim.sandbox.catalogue_browser import CatalogueMixin
 from sim.sandbox.computer import DEFAULT_SPEED, ComputerDialogMixin, ComputerMixin, draw_trail, slide
 from sim.sandbox.confirm import ConfirmMixin
+from sim.sandbox.decision_panel import auto_answer, hovered_marks
 from sim.sandbox.deploy_flow import DeployMixin, roll_off_line
 from sim.sandbox.import_dialog import ImportMixin
 from sim.sandbox.input import InputMixin
@@ -40,7 +42,7 @@ from sim.sandbox.charge_odds import ChargeOdds, tip as charge_tip
 from sim.sandbox.labels import TableLabels, hovered_box
 from sim.sandbox.screen_layout import arrange
 from sim.sandbox.odds_panel import OddsView
-from sim.sandbox.orders import FightOrder, ShootOrder
+from sim.sandbox.orders import FightOrder, ShootOrder, order_refusal
 from sim.sandbox.scene import Scene
 from sim.sandbox.undo import UndoMixin
 from sim.sandbox.tools import ToolsMixin
@@ -224,7 +226,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.names.clear()
         self.rects = r = self._rects()
         self.camera.set_viewport(r["table"])
-        self.status_label = UILabel(r["status"], self._fit_status(self.status), self.manager, object_id="#status")
+        self.status_label = UILabel(r["status"], self._fit_status(in_words(self.status, self.scene.words)), self.manager,
+                                    object_id="#status")
         self._status_shown = self.status
         self.log_list = UISelectionList(r["log"], [], self.manager)
         self._log_shown = -1
@@ -291,10 +294,11 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             f.button("Open replay", self.open_replay_dialog, name="bar:open", height=28, tip="Ctrl+O")
         else:
             idle = not (self.battle.busy or self.resolving)
-            f.button("Shoot (S)", self.begin_shoot, name="bar:shoot",
-                     object_id="#toggle_on" if isinstance(self.order, ShootOrder) else None, height=28)
-            f.button("Fight (F)", self.begin_fight, name="bar:fight",
-                     object_id="#toggle_on" if isinstance(self.order, FightOrder) else None, height=28)
+            for label, fn, name, cls in (("Shoot (S)", self.begin_shoot, "bar:shoot", ShootOrder),
+                                         ("Fight (F)", self.begin_fight, "bar:fight", FightOrder)):
+                why = order_refusal(self, cls.record)  # (greyed with the reason: orders.py)
+                f.button(label, fn, name=name, height=28, tip=f"Not now: {why}" if why else None,
+                         object_id="#toggle_on" if isinstance(self.order, cls) else "#unavailable" if why else None)
             f.button(f"Move: {self.move_mode} (M)", self.cycle_move_mode, name="bar:move", height=28)
             f.button("Step (Space)", self.step, name="bar:step", height=28,
                      object_id=None if not idle else "#unavailable", tip="Auto-play: P" if not idle else "nothing to resolve")
@@ -370,10 +374,10 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         if "log" in self.dirty or force_log:
             self._update_log()
         if "dice" in self.dirty:
-            self.tray.show(dice_tray.latest_pool(self.battle.events, self._save_preview()))
+            self.tray.show(dice_tray.tray_info(self), self)  # (a Command Re-roll's dice: clickable)
         self.dirty.clear()
         if self.status != self._status_shown:
-            self.status_label.set_text(self._fit_status(self.status))
+            self.status_label.set_text(self._fit_status(in_words(self.status, self.scene.words)))
             self._status_shown = self.status
 
     def _fit_status(self, text: str) -> str:
@@ -396,6 +400,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             for note in notes.get(i, ()):
                 new.append((note, f"#ev{i}"))
             line = describe(ev[i]) or roll_off_line(ev[i], [a.name for a in self.spec.armies])
+            line = in_words(line, self.scene.words)  # (names, not ids: sim.names)
             if line:
                 for sub in line.split("\n"):
                     new.append((sub.rstrip() or " ", f"#ev{i}"))
@@ -450,7 +455,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         pk = None if self.battle.pending is None else (self.battle.pending.kind, self.battle.pending.key)
         if pk != self._pending_key:
             self._pending_key = pk
-            self.dirty |= {"orders"}
+            self.dirty |= {"orders", "dice"}
+            auto_answer(self)  # (a Command Re-roll the person's setting does not ask about: decision_panel.py)
         if self.battle.busy != self._busy_seen:
             self._busy_seen = self.battle.busy
             self.dirty |= {"orders", "action"}
@@ -459,7 +465,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         tk = tracker.tracker_info(self.battle), self.battle.busy or self.resolving, self.recorder.n, self.mode
         if tk != getattr(self, "_tracker_key", None):
             self._tracker_key = tk
-            self.dirty |= {"tracker", "orders"}
+            self.dirty |= {"tracker", "orders", "action"}  # (the bar's orders greyed by phase)
         self.resolving_status()
         self.tools_update()  # move preview, placements (sim.sandbox.tools)
         self.odds.update(self)  # the order's odds: worked out off the frame path (odds_panel.py)
@@ -468,7 +474,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.manager.update(dt)
 
     def look(self) -> Look:
-        look = Look(self.selected_unit, self.selected_model, self.hover_unit, set(self.highlighted))
+        look = Look(self.selected_unit, self.selected_model, self.hover_unit,
+                    set(self.highlighted) | hovered_marks(self))  # (an option or log line hovered)
         look.ui = self.scale
         if self.mode == "setup":
             look.ghosts = self.setup_ghosts()
@@ -620,7 +627,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             out += charge_tip(self, self.hover_unit)
         if self.hover_model and self.hover_model in self.scene.models:
             m = self.scene.models[self.hover_model]
-            s = f"{m.name} ({m.id})  W {m.remaining}/{m.W}"
+            s = f"{m.name} ({self.scene.units[m.unit].name})  W {m.remaining}/{m.W}" if m.unit in self.scene.units \
+                else f"{m.name}  W {m.remaining}/{m.W}"
             if m.character:
                 s += "  CHARACTER"
             out.append(s)

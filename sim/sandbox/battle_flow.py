@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import esper
 
+from sim.names import in_words
 from sim import events as ev
 from sim.commands import Disembark, EndPhase, Ingress, SelectToMove, StartBattle, default_disembark
 from sim.components import Position, Unit
@@ -58,8 +59,9 @@ class BattleFlowMixin:
         if self.mode != "battle":
             self.status = "leave set-up (F2) or the replay (Esc) to give orders"
             return False
-        if self.battle.busy or self.resolving:
-            self.status = "an activation is being resolved: step it to the end first"
+        if self.battle.busy or self.resolving or self.battle.pending is not None:
+            from sim.sandbox.decision_panel import what_is_pending
+            self.status = what_is_pending(self)  # (in words: whose decision, or which step)
             return False
         if self.order is not None:
             self.status = "finish or cancel the current order first (Esc cancels it)"
@@ -308,7 +310,7 @@ def build_phase_panel(flow, sb) -> None:
         flow.label(f"battle round {info.round} of {info.rounds}, {T.possessive(info.names[info.active])} turn",
                    "#subheading")
     for line, required in T.phase_todo(b):
-        flow.para(line, "#warning" if required else "#muted")
+        flow.para(in_words(line, sb.scene.words), "#warning" if required else "#muted")  # (names: sim.names)
     flow.newline()
     if info.round == 0:
         from sim.sandbox.computer_panel import build_pre_battle_choice
@@ -319,7 +321,7 @@ def build_phase_panel(flow, sb) -> None:
     if ts.round and not ts.over and ts.phase == Phase.MOVEMENT and sb.selected_unit is not None \
             and sb.selected_unit in sb.scene.units and not sb.scene.units[sb.selected_unit].destroyed:
         flow.space(2)
-        flow.label(f"Select {sb.selected_unit} to move (09.02)", "#subheading")
+        flow.label(f"Select {sb.scene.units[sb.selected_unit].name} to move (09.02)", "#subheading")
         flow.newline()
         for mode, tip in SELECT_MODES:
             why = sb.select_problem(mode)
@@ -334,7 +336,7 @@ def build_phase_panel(flow, sb) -> None:
         flow.label("Embarked (18)", "#subheading")
         for uid, tid, owner in aboard:
             why = sb.disembark_problem(uid) if owner == ts.active and ts.phase == Phase.MOVEMENT else None
-            flow.inline_label(flow.fit(f"{sb.scene.units[uid].name} ({uid}) in {tid}", flow.width - 100),
+            flow.inline_label(flow.fit(f"{sb.scene.units[uid].name} in {sb.scene.units[tid].name if tid in sb.scene.units else tid}", flow.width - 100),
                               width=flow.width - 100, height=26)
             if owner == ts.active and ts.phase == Phase.MOVEMENT:
                 flow.button("Disembark", lambda u=uid: sb.disembark(u), name=f"disembark:{uid}", width=90,
@@ -349,7 +351,7 @@ def build_phase_panel(flow, sb) -> None:
         for uid, owner in waiting:
             why = sb.ingress_problem(uid)
             placing = sb.ingress_unit == uid
-            flow.inline_label(flow.fit(f"{sb.scene.units[uid].name} ({uid}), {b.scenario.armies[owner].name}",
+            flow.inline_label(flow.fit(f"{sb.scene.units[uid].name}, {b.scenario.armies[owner].name}",
                                        flow.width - 90), width=flow.width - 90, height=26)
             flow.button("placing..." if placing else "Set up", lambda u=uid: sb.begin_ingress(u),
                         name=f"reserve:{uid}", width=80,

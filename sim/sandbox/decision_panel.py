@@ -5,14 +5,68 @@ The rules check the answer (sim.plan.answers.validate_answer); a refusal is show
 
 from __future__ import annotations
 
-import re
-
+from sim.names import ids_in, in_words
+from sim.rules import command_reroll as RR
 from sim.stratagems import by_name
 
 
 def _unit_name(sb, uid: str) -> str:
+    """A unit by the name a person reads (sim.names: "Raider Mob (2)" when two share it)."""
     uv = sb.scene.units.get(uid)
-    return f"{uv.name} ({uid})" if uv is not None else uid
+    return uv.name if uv is not None else uid
+
+
+# --- Command Re-roll (15.02): which questions the person is asked (sim.rules.command_reroll.ASK) ---
+ASK_WORDS = {RR.ALWAYS: "every die that can do better", RR.FAILED: "only failed rolls", RR.NEVER: "never"}
+
+
+def reroll_setting(sb, player: int) -> str:
+    """What the person playing ``player`` is asked about (the sandbox's setting; at first the
+    scenario's ``[mission] command_reroll``)."""
+    asks = getattr(sb, "reroll_asks", None)
+    if asks is None:
+        mission = getattr(sb.spec, "mission", None)
+        asks = sb.reroll_asks = list(mission.command_reroll) if mission is not None else [RR.ALWAYS, RR.ALWAYS]
+    return asks[player] if 0 <= player < len(asks) else RR.ALWAYS
+
+
+def set_reroll_setting(sb, player: int, value: str) -> None:
+    reroll_setting(sb, player)
+    sb.reroll_asks[player] = value
+    sb.status = f"Command Re-roll: {sb.spec.armies[player].name} is asked about {ASK_WORDS[value]}"
+    if not auto_answer(sb):
+        sb.dirty |= {"orders", "dice"}
+
+
+def is_reroll(req) -> bool:
+    ctx = getattr(req, "context", None)
+    return isinstance(ctx, dict) and ctx.get("stratagem") == "Command Re-roll" and "roll" in ctx
+
+
+def reroll_options(sb, req) -> list:
+    """The options of a Command Re-roll decision the person is asked about, by their setting
+    (the dice of failed rolls only, or none), "decline" last."""
+    setting = reroll_setting(sb, req.player)
+    ctx = req.context
+    dice = ctx.get("dice")
+    if dice is None:  # (a whole roll: use or decline)
+        return list(req.options) if RR.asks_whole(setting, bool(ctx.get("failed"))) else ["decline"]
+    keep = set(RR.asked_dice(setting, list(dice.values()), ctx.get("failed") or []))
+    return [o for o in req.options if o == "decline" or dice.get(o) in keep]
+
+
+def auto_answer(sb) -> bool:
+    """A Command Re-roll the person's setting does not ask about is declined for them (the log
+    keeps the decision, so a replay is the same). True when it answered."""
+    req = sb.battle.pending
+    if req is None or not is_reroll(req) or req.player in getattr(sb, "ai", {}):
+        return False
+    if reroll_options(sb, req) != ["decline"] or "decline" not in req.options:
+        return False
+    sb.answer("decline")
+    sb.status = (f"Command Re-roll not asked ({sb.spec.armies[req.player].name}: asked about "
+                 f"{ASK_WORDS[reroll_setting(sb, req.player)]}): declined")
+    return True
 
 
 def option_label(sb, req, opt) -> tuple[str, int | None]:
@@ -27,9 +81,11 @@ def option_label(sb, req, opt) -> tuple[str, int | None]:
     if record is None:
         return str(opt), None
     cost = record.cost_of(opt)
+    if is_reroll(req) and opt in req.context.get("dice", {}):  # (a die, counted from 1 for people)
+        return f"Re-roll {RR.option_words(str(opt))} ({cost} CP)", cost
     if opt == "use":
         target = req.context.get("target")
-        return f"Use {name} ({cost} CP)" + (f" on {target}" if target else ""), cost
+        return f"Use {name} ({cost} CP)" + (f" on {_unit_name(sb, target)}" if target else ""), cost
     if " -> " in str(opt):  # "unit -> target" (Fire Overwatch's shooter and target): by their names
         uid, tid = str(opt).split(" -> ", 1)
         return f"{option_text(sb, uid)} -> {option_text(sb, tid)} ({cost} CP)", cost
@@ -51,13 +107,28 @@ def build_stratagem(flow, sb, req) -> None:
         pass
     flow.label(f"CP to spend: {who} {cp}", "#subheading")
     flow.newline()
-    for opt in req.options:
+    options = list(req.options)
+    if is_reroll(req):
+        options = reroll_options(sb, req)
+        if req.context.get("dice"):
+            flow.para("The dice are in the tray: click one to re-roll it, or choose here.", "#muted")
+    for opt in options:
         text, cost = option_label(sb, req, opt)
         tip = "the default policy's choice (Part A ruling 25)" if opt == req.default else None
         if cost is not None:
             tip = (tip + "<br>" if tip else "") + f"{cost} CP of {who}'s {cp}"
-        flow.button(flow.fit(text, flow.width - 8), lambda o=opt: sb.answer(o), name=f"answer:{opt}", tip=tip,
-                    object_id="#primary" if opt == req.default else None)
+        b = flow.button(flow.fit(text, flow.width - 8), lambda o=opt: sb.answer(o), name=f"answer:{opt}", tip=tip,
+                        object_id="#primary" if opt == req.default else None)
+        mark_option(sb, b, opt, req.context.get("target") if opt != "decline" else None)
+        flow.newline()
+    if is_reroll(req):  # (the setting: ask me about...)
+        flow.space(4)
+        flow.label(f"Ask {who} about Command Re-rolls:", "#muted", size=12)
+        flow.newline()
+        now = reroll_setting(sb, req.player)
+        for v in RR.ASK:
+            flow.button(ASK_WORDS[v], lambda v=v: set_reroll_setting(sb, req.player, v), name=f"ask:{v}",
+                        object_id="#toggle_on" if v == now else "#toggle", height=22, size=12)
         flow.newline()
 
 
@@ -69,7 +140,7 @@ def build_removal(flow, sb, req) -> None:
               "(03.03); the numbers are the order of removal. The preselection is ruling 29's.", "#muted")
     for mid in req.options:
         m = sb.scene.models.get(mid)
-        label = f"{m.name} ({mid})" if m is not None else str(mid)
+        label = m.name if m is not None else str(mid)
         if mid in chosen:
             label = f"{chosen.index(mid) + 1}. remove {label}"
         flow.button(flow.fit(label, flow.width - 8), lambda o=mid: toggle_removal(sb, o), name=f"coh:{mid}",
@@ -94,8 +165,8 @@ WORDS["done"] = "Done: no more units"  # the end of a choice of several friendly
 
 
 def option_text(sb, opt) -> str:
-    """An option in words: a unit id by its unit's NAME (its id too only when two units share
-    the name), a model id by its model's name, True/False as Yes/No, a list item by item."""
+    """An option in words: a unit id by its unit's name (sim.names: numbered when two units
+    share one), a model id by its model's name and its unit's, True/False as Yes/No, a list item by item."""
     if opt is True or opt is False:
         return "Yes" if opt else "No"
     if opt is None:
@@ -104,12 +175,11 @@ def option_text(sb, opt) -> str:
         return ", ".join(option_text(sb, o) for o in opt) or "none"
     s = str(opt)
     uv = sb.scene.units.get(s)
-    if uv is not None:
-        twins = sum(1 for u in sb.scene.units.values() if u.name == uv.name)
-        return uv.name if twins == 1 else f"{uv.name} ({s})"
+    if uv is not None:  # (the scene's names are sim.names': numbered when two units share one)
+        return uv.name
     m = sb.scene.models.get(s)
     if m is not None:
-        return f"{m.name} ({s})"
+        return f"{m.name} of {sb.scene.units[m.unit].name}" if m.unit in sb.scene.units else m.name
     if " at " in s:  # a ritual's answer, "<ritual key> at <unit id>[ +D6]" (sim.rules.effects.rituals)
         from sim.rules.effects import rituals as RT
         from sim.rules.effects import table
@@ -123,11 +193,7 @@ def option_text(sb, opt) -> str:
 def prompt_text(sb, req) -> str:
     """The decision's prompt in words: the units its context names (``unit``, ``target``...) by
     their names, a repeated "<rule>: " lead said once."""
-    text = req.prompt or req.kind.replace("_", " ")
-    ctx = req.context if isinstance(req.context, dict) else {}
-    for v in ctx.values():
-        if isinstance(v, str) and v in sb.scene.units:
-            text = re.sub(rf"(?<![\w/-]){re.escape(v)}(?![\w/-])", lambda _m, v=v: option_text(sb, v), text)
+    text = in_words(req.prompt or req.kind.replace("_", " "), sb.scene.words)
     parts = text.split(": ")
     return ": ".join(p for i, p in enumerate(parts) if i == 0 or p != parts[i - 1])
 
@@ -166,9 +232,10 @@ def build_generic(flow, sb, req) -> None:
         return
     for k, opt in enumerate(options):
         tip = "the default policy's choice" if opt == req.default else None
-        flow.button(flow.fit(option_text(sb, opt), flow.width - 8), lambda o=opt: sb.answer(o),
-                    name=f"answer:{opt}" if isinstance(opt, (str, int, bool)) else f"answer:#{k}", tip=tip,
-                    object_id="#pick" if opt == req.default else None)
+        b = flow.button(flow.fit(option_text(sb, opt), flow.width - 8), lambda o=opt: sb.answer(o),
+                        name=f"answer:{opt}" if isinstance(opt, (str, int, bool)) else f"answer:#{k}", tip=tip,
+                        object_id="#pick" if opt == req.default else None)
+        mark_option(sb, b, opt)
         flow.newline()
 
 
@@ -202,3 +269,105 @@ def toggle_generic(sb, opt) -> None:
     else:
         chosen.append(opt)
     sb.dirty.add("orders")
+
+
+# --- what stands in the way of the next order, in words (End phase, Shoot, Fight...) ----------
+def what_is_pending(sb) -> str:
+    """Why the sandbox cannot take a new order now, in words a player can act on: the decision
+    waiting for an answer (whose, about what, where to answer it), or the activation still
+    being resolved (whose, and at which step) and how to see it through."""
+    b = sb.battle
+    req = b.pending
+    if req is not None:
+        armies = b.scenario.armies
+        who = armies[req.player].name if isinstance(req.player, int) and 0 <= req.player < len(armies) else "a player"
+        about = prompt_text(sb, req)
+        return (f"{who} has a decision to answer first: {about} - answer it in the orders panel "
+                f"(Use default answers it as the default policy would)")
+    stage = in_words(sb.stage_text(), sb.scene.words)
+    if stage in ("done", "starting..."):
+        return "an order is still being resolved: Step (Space) or Finish to see it through"
+    return f"still resolving {stage}: Step (Space) or Finish to see it through, then end the phase"
+
+
+# --- hover: the units and models an option or a log line names, highlighted on the table -----
+def mark_option(sb, button, *values) -> None:
+    """Remember which units and models ``button`` (an option) names: its option values, read for
+    unit and model ids (a unit id, a model id, "unit -> target", "unit: mode"...)."""
+    ids: set[str] = set()
+    words = sb.scene.words
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            for x in v:
+                mark_option(sb, button, x)
+            continue
+        if not isinstance(v, str):
+            continue
+        ids.update(ids_in(v, words))
+    if ids:
+        marks = sb.__dict__.setdefault("option_marks", {})
+        marks[button] = marks.get(button, frozenset()) | _models_of(sb, ids)
+
+
+def _models_of(sb, ids) -> frozenset:
+    out = set()
+    for i in ids:
+        uv = sb.scene.units.get(i)
+        if uv is not None:
+            out.update(m for m in uv.models if sb.scene.models[m].alive)
+        elif i in sb.scene.models:
+            out.add(i)
+    return frozenset(out)
+
+
+def hovered_marks(sb) -> set:
+    """The models to highlight for what the pointer is on: an option's button (mark_option) or
+    a log line (the models its event names)."""
+    marks = getattr(sb, "option_marks", None)
+    out: set = set()
+    if marks:
+        for b in [b for b in marks if not b.alive()]:
+            del marks[b]
+        panel = sb.rects["orders"]
+        for b, ms in marks.items():
+            if _under(b, sb.mouse) and panel.collidepoint(sb.mouse):
+                out |= ms
+    log = getattr(sb, "log_list", None)
+    if log is not None and log.rect.collidepoint(sb.mouse):
+        key = (sb.mouse, len(sb.battle.events), sb._log_shown)
+        if getattr(sb, "_log_hover", (None,))[0] != key:
+            found: set = set()
+            for item in log.item_list:
+                btn = item.get("button_element")
+                if btn is not None and _under(btn, sb.mouse):
+                    oid = str(item.get("object_id") or "")
+                    if oid.startswith("#ev") and oid[3:].isdigit() and int(oid[3:]) < len(sb.battle.events):
+                        found = set(_models_of(sb, _event_ids(sb, sb.battle.events[int(oid[3:])])))
+                    break
+            sb._log_hover = (key, found)
+        out |= sb._log_hover[1]
+    return out
+
+
+def _event_ids(sb, e) -> set:
+    """The unit and model ids an event names (its values, nested ones too)."""
+    out: set = set()
+
+    def walk(v):
+        if isinstance(v, str):
+            if v in sb.scene.units or v in sb.scene.models:
+                out.add(v)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+    walk(e)
+    return out
+
+
+def _under(button, pos) -> bool:
+    """The pointer is on ``button`` (read from the sandbox's pointer, which every motion event
+    sets, rather than the widget's own hover state)."""
+    return bool(button.visible) and button.rect.collidepoint(pos)

@@ -1,6 +1,10 @@
 """The dice tray: the latest pool's hit, wound and save dice and the hazard rolls that follow
-the unit's attacks, drawn as pips on faces. Every die of every row is drawn: dice shrink to
-fit a row, then wrap onto more lines, and the tray scrolls when the rows are taller than it.
+the unit's attacks, drawn as pips on faces. Every die rolled is drawn (and no die that was not):
+dice shrink to fit a row, then wrap onto more lines, and the tray scrolls when the rows are
+taller than it. A pool belongs to its activation: the next command clears it.
+
+While a Command Re-roll is asked (15.02), the roll's dice are drawn and the ones offered are
+buttons: a click re-rolls that die (the decision's answer). Dice and pools are counted from 1.
 
 Classification re-applies the pure single-die rules (sim.rules.attack) to the logged rolls;
 the counts in the events stay the authority (shown beside each row). Save dice are classified
@@ -10,7 +14,7 @@ from the world); the damage event then gives each die's verdict."""
 from __future__ import annotations
 
 import pygame
-from pygame_gui.elements import UIImage, UIPanel, UIScrollingContainer
+from pygame_gui.elements import UIButton, UIImage, UIPanel, UIScrollingContainer
 
 from sim import events as ev
 from sim.rules.attack import CRITICAL, FAIL, SUCCESS, hit_result, save_fails, wound_result
@@ -61,14 +65,17 @@ def _needs(pv: dict) -> str:
 
 
 def latest_pool(events, preview: dict | None = None) -> dict | None:
-    """The most recent pool with dice and what its steps rolled so far (``preview``: the
-    save_preview of the pool being resolved, if any)."""
+    """The most recent pool with dice of the activation being resolved (or the last one, until
+    the next command) and what its steps rolled so far (``preview``: the save_preview of the
+    pool being resolved, if any). None once another command has begun."""
     start = None
     for i in range(len(events) - 1, -1, -1):
         e = events[i]
         if e["type"] == ev.POOL and e.get("dice"):
             start = i
             break
+        if e["type"] == ev.COMMAND:  # (a pool belongs to its activation: a new command clears it)
+            return None
     if start is None:
         return None
     pool = events[start]
@@ -80,6 +87,11 @@ def latest_pool(events, preview: dict | None = None) -> dict | None:
         if t == ev.HITS:
             if e.get("auto"):
                 out["rows"].append(("Hit", [], f"automatic: {_n(e['hits'], 'hit')}"))
+                continue
+            if e.get("snap"):  # 15.09: an unmodified 6 hits, never critically (the log's rule)
+                dice = [(r, SUCCESS if r == 6 else FAIL) for r in e["rolls"]]
+                out["rows"].append(("Hit", dice, f"snap shooting, need an unmodified 6: {_n(e['hits'], 'hit')}, "
+                                    "never critical"))
                 continue
             dice = [(r, hit_result(r, e["skill"], e.get("modifier", 0))) for r in e["rolls"]]
             mod = f" {e['modifier']:+d}" if e.get("modifier") else ""
@@ -111,13 +123,66 @@ def latest_pool(events, preview: dict | None = None) -> dict | None:
             verdict = [(s["save"], SUCCESS if s["saved"] else FAIL) for s in steps]
             lost = sum(s.get("lost", 0) for s in e["steps"] if isinstance(s.get("lost"), int))
             for k, (label, dice, note) in enumerate(out["rows"]):
-                if label == "Save":
-                    rest = [(r, None) for r, _ in dice[len(verdict):]]
+                if label == "Save":  # (the dice each save used; those no model needed are not drawn)
+                    unused = len(dice) - len(verdict)
                     saved = sum(1 for _r, v in verdict if v)
-                    out["rows"][k] = ("Save", verdict + rest,
+                    out["rows"][k] = ("Save", verdict,
                                       f"AP{out.get('save_ap', 0)}: {saved} saved, {len(verdict) - saved} "
-                                      f"failed, {_n(lost, 'wound')} lost")
+                                      f"failed, {_n(lost, 'wound')} lost"
+                                      + (f"; {unused} not needed" if unused > 0 else ""))
     return out
+
+
+# --- a Command Re-roll being asked (15.02): the roll's dice, the offered ones clickable -------
+ROW_LABEL = {"attacks": "Attacks", "hit": "Hit", "wound": "Wound", "save": "Save", "damage": "Damage",
+             "hazard": "Hazard", "advance": "Advance", "charge": "Charge"}
+
+
+def asking(req) -> dict | None:
+    """The row a pending Command Re-roll decision draws: (label, dice, note) with the offered
+    dice (index -> option; none for a whole roll, answered with its own button), or None when
+    ``req`` is not one. A die's colour: failed (offered and failed), success otherwise
+    (a non-critical success may be offered for a critical), unknown for a count or a damage
+    roll."""
+    ctx = getattr(req, "context", None)
+    if not isinstance(ctx, dict) or ctx.get("stratagem") != "Command Re-roll" or "values" not in ctx:
+        return None
+    kind = ctx.get("roll", "")
+    values = list(ctx["values"])
+    offered = {i: opt for opt, i in ctx.get("dice", {}).items()}
+    failed = ctx.get("failed")
+    if kind in ("attacks", "damage", "advance"):
+        dice = [(v, None) for v in values]
+    elif isinstance(failed, bool):  # (a whole roll: a charge that reached or not)
+        dice = [(v, FAIL if failed else SUCCESS) for v in values]
+    else:
+        dice = [(v, FAIL if i in (failed or ()) else CRITICAL if v == 6 and i not in offered else SUCCESS)
+                for i, v in enumerate(values)]
+    what = f"{len(offered)} of these dice can" if len(offered) != 1 else "1 of these dice can"
+    note = (f"Command Re-roll: {what} come out better - click one to re-roll it (1 CP), or Decline"
+            if offered else "Command Re-roll: re-roll the whole roll (1 CP)? Answer in the orders panel")
+    return {"row": (ROW_LABEL.get(kind, kind.capitalize()) + "?", dice, note), "offered": offered,
+            "pool": ctx.get("pool")}
+
+
+def tray_info(sb) -> dict | None:
+    """What the tray shows now: the latest pool of the activation (latest_pool), with the roll
+    a Command Re-roll asks about added as a row of clickable dice."""
+    info = latest_pool(sb.battle.events, sb._save_preview())
+    req = sb.battle.pending
+    ask = asking(req)
+    if ask is not None and req.player not in getattr(sb, "ai", {}):  # (the person's setting: which dice)
+        from sim.sandbox.decision_panel import reroll_options
+        keep = set(reroll_options(sb, req))
+        ask["offered"] = {i: o for i, o in ask["offered"].items() if o in keep}
+    elif ask is not None:
+        ask["offered"] = {}  # (the computer answers its own)
+    if ask is None:
+        return None if info is None else dict(info, names=sb.scene.unit_names)
+    if info is None or (ask["pool"] is not None and info["pool"].get("pool") != ask["pool"]):
+        info = {"pool": None, "rows": []}
+    info = dict(info, rows=list(info["rows"]) + [ask["row"]], offered=ask["offered"], names=sb.scene.unit_names)
+    return info
 
 
 def _n(count: int, word: str) -> str:
@@ -130,6 +195,7 @@ class Layout:
 
     def __init__(self):
         self.rows: list[tuple[str, int]] = []  # (label, dice drawn)
+        self.dice: list[tuple] = []  # (rect, option, index, value) of each die a click re-rolls
         self.head = ""
         self.height = 0
 
@@ -148,7 +214,10 @@ def render(width: int, info, scale: float = 1.0, min_height: int = 0) -> tuple[p
         lay.height = min_height
         return surf, lay
     p = info["pool"]
-    head = f"Pool {p['pool'] + 1}: {p['dice']} dice of {', '.join(p.get('weapons', []))} at {p['target']}"
+    names = info.get("names") or {}
+    head = ("A roll just made" if p is None else
+            f"Pool {p['pool'] + 1}: {p['dice']} dice of {', '.join(p.get('weapons', []))} at "
+            f"{names.get(p['target'], p['target'])}")
     lay.head = head
     heads = _wrap(head, fs, width - 2 * pad, bold=True)
     x0 = pad + round(54 * s)  # the dice start here, after the row's label
@@ -175,11 +244,18 @@ def render(width: int, info, scale: float = 1.0, min_height: int = 0) -> tuple[p
         ts = text(t, fs, S.TEXT, True)
         surf.blit(ts, (pad, y))
         y += ts.get_height()
-    for label, dice, notes, size_d, per_line, top, row_h in plan:
+    offered = info.get("offered") or {}
+    last = len(plan) - 1
+    for n, (label, dice, notes, size_d, per_line, top, row_h) in enumerate(plan):
         surf.blit(text(label, S.font_px(12, s), S.TEXT_DIM, True), (pad, top + max(0, (size_d - fs) // 2)))
         for k, (r, res) in enumerate(dice):
             line, col = divmod(k, per_line)
-            _die(surf, x0 + col * (size_d + gap), top + line * (size_d + gap), size_d, r, res)
+            dx, dy = x0 + col * (size_d + gap), top + line * (size_d + gap)
+            _die(surf, dx, dy, size_d, r, res)
+            if n == last and k in offered:  # (the row a Command Re-roll asks about: a ring, a button)
+                pygame.draw.rect(surf, S.TEXT, pygame.Rect(dx - 2, dy - 2, size_d + 4, size_d + 4), 2,
+                                 border_radius=max(2, size_d // 5))
+                lay.dice.append((pygame.Rect(dx, dy, size_d, size_d), offered[k], k, r))
         lines = -(-len(dice) // per_line) if dice else 0
         ny = top + lines * (size_d + gap)
         for t in notes:
@@ -187,10 +263,13 @@ def render(width: int, info, scale: float = 1.0, min_height: int = 0) -> tuple[p
             surf.blit(ts, (x0, ny))
             ny += ts.get_height()
         lay.rows.append((label, len(dice)))
-    # legend
+    # legend (of the kinds of die drawn)
     lx = pad
     ds = round(13 * s)
-    for name, res in (("fail", FAIL), ("success", SUCCESS), ("critical", CRITICAL), ("not yet known", None)):
+    shown = {res for _l, dice, *_rest in plan for _r, res in dice}
+    for name, res in (("fail", FAIL), ("success", SUCCESS), ("critical", CRITICAL), ("not judged", None)):
+        if res not in shown:
+            continue
         _die(surf, lx, legend_y, ds, 6 if res == CRITICAL else 4 if res else 1 if res == FAIL else 3, res)
         t = text(name, small, S.TEXT_DIM)
         surf.blit(t, (lx + ds + 4, legend_y))
@@ -229,7 +308,9 @@ class TrayView:
         self.layout = Layout()
         self.info = None
 
-    def show(self, info) -> None:
+    def show(self, info, sb=None) -> None:
+        """Draw ``info`` (tray_info); with ``sb``, the dice a Command Re-roll offers become
+        buttons that answer it (registered in the sandbox's actions, named "die:<k>", k from 1)."""
         self.info = info
         w, h = self.inner.size
         surf, lay = render(w, info, self.scale, h)
@@ -242,6 +323,16 @@ class TrayView:
                                            allow_scroll_x=False)
         UIImage(pygame.Rect((0, 0), surf.get_size()), surf, self.manager, container=self.scroll)
         self.scroll.set_scrollable_area_dimensions(surf.get_size())
+        if sb is not None:
+            for b in [b for b in sb.actions if not b.alive()]:  # (the previous tray's buttons)
+                sb.actions.pop(b, None)
+            for name in [k for k in sb.names if k.startswith("die:")]:
+                sb.names.pop(name, None)
+            for rect, opt, k, value in lay.dice:
+                b = UIButton(rect, str(value), self.manager, container=self.scroll, object_id="#pick",
+                             tool_tip_text=f"re-roll die {k + 1} (showing {value}): 1 CP")
+                sb.actions[b] = lambda o=opt: sb.answer(o)
+                sb.names[f"die:{k + 1}"] = b
         bar = getattr(self.scroll, "vert_scroll_bar", None)
         if bar is not None and surf.get_height() > h:
             bar.set_scroll_from_start_percentage(1.0)

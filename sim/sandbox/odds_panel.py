@@ -211,6 +211,7 @@ class OddsView:
         """The odds block in the orders panel (an image the frame path repaints in place)."""
         self.image = None
         self._rendered = None
+        self.names = sb.scene.unit_names  # (targets by the names a person reads: sim.names)
         if self.key_of(sb) is None:
             return
         flow.space(2)
@@ -239,7 +240,8 @@ class OddsView:
             return [f"no odds: {self.refusal}"]
         if self.state == "working" or self.preview is None:
             return [f"{t}: working out the odds..." for t in self.targets]
-        return [f"{uid}: {mean:.2f} models destroyed expected; destroys the unit {100 * wiped:.1f}%"
+        names = getattr(self, "names", {})
+        return [f"{names.get(uid, uid)}: {mean:.2f} models destroyed expected; destroys the unit {100 * wiped:.1f}%"
                 for uid, mean, wiped, _hist in self.preview.targets]
 
     def chain_lines(self) -> list[str]:

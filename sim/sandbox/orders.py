@@ -15,6 +15,7 @@ import esper
 from sim import plan as P
 from sim import commands as C
 from sim.commands import Fight, Selection, Shoot
+from sim.commands.registry import phase_refusal
 from sim.components import Unit
 from sim.rules import multi_profile as MP
 from sim.rules import shooting as SH
@@ -428,3 +429,15 @@ def _model_name(battle, mid: str) -> str:
             if ms.id == mid:
                 return ms.name
     return mid
+
+
+def order_refusal(sb, record) -> str | None:
+    """Why the phase does not accept an order of ``record``'s kind (sim.commands: SHOOT, FIGHT)
+    for the selected unit now, in the rules' words (07.02, sim.commands.registry.phase_refusal),
+    or None: the buttons of such an order are greyed with it, and its key says it."""
+    b = sb.battle
+    ts = b.turn_state
+    if ts is None or sb.mode != "battle":
+        return None
+    uv = sb.scene.units.get(sb.selected_unit) if sb.selected_unit else None
+    return phase_refusal(ts, record, None if uv is None else uv.owner)

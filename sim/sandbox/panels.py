@@ -11,15 +11,23 @@ import esper
 from sim import commands as C
 from sim import events as ev
 from sim.components import Stats, Unit
+from sim.names import in_words
 from sim.rules.abilities import ABILITY_HELP, Hook, tag
 from sim.rules.shooting import SHOOTING_TYPES
 from sim.sandbox import range_rings, rules_card
+from sim.sandbox.decision_panel import mark_option, option_text
 from sim.sandbox.charge_flow import build_placement_footer, build_placement_panel, placement_buttons
-from sim.sandbox.orders import FightOrder, ShootOrder, weapon_line
+from sim.sandbox.orders import FightOrder, ShootOrder, order_refusal, weapon_line
 from sim.world import queries as W
 
 # the card's characteristics: heading and column width (scale 1 units, the gap included)
 STAT_COLS = (("M", 32), ("T", 28), ("Sv", 32), ("W", 30), ("Ld", 32), ("OC", 32), ("InSv", 44))
+
+def _name(sb, uid) -> str:
+    """A unit by the name a person reads (sim.names, through the scene)."""
+    uv = sb.scene.units.get(uid)
+    return uv.name if uv is not None else str(uid)
+
 
 def ability_tip(a) -> str:
     name = getattr(a, "name", str(a))
@@ -44,13 +52,13 @@ def build_unit_card(flow, sb) -> None:
     flow.label(u.name, "#heading")
     uv = sb.scene.units[uid]
     living = sb.scene.living(uid)
-    status = f"{army}  |  {uid}  |  {len(living)}/{len(uv.models)} models"
+    status = f"{army}  |  {len(living)}/{len(uv.models)} models"
     if uv.engaged:
         status += "  |  engaged"
     if W.undeployed(ent):  # (26 step 8: off the table until set up)
         status += "  |  to be deployed"
     if uv.embarked_in is not None:
-        status += f"  |  embarked in {uv.embarked_in}"
+        status += f"  |  embarked in {_name(sb, uv.embarked_in)}"
     st = W.unit_state(ent)
     flags = [n for n, v in (("advanced", st.advanced), ("fell back", st.fell_back), ("charged", st.charged),
                             ("shot", st.selected_to_shoot), ("fought", st.selected_to_fight)) if v]
@@ -96,7 +104,7 @@ def build_unit_card(flow, sb) -> None:
         for v, (_h, w) in zip((f'{M}"', T, f"{Sv}+", Wd, f"{Ld}+", OC, inv), STAT_COLS):
             flow.inline_label(str(v), width=w - 4, height=22)
         flow.newline()
-        wounded = [f"{m.id} {m.remaining}/{m.W}" for m in ms if m.remaining < m.W]
+        wounded = [f"{m.name} {m.remaining}/{m.W}" for m in ms if m.remaining < m.W]
         if wounded:
             flow.label("wounded: " + ", ".join(wounded), "#warning", indent=12)
     flow.space(2)
@@ -107,7 +115,7 @@ def build_unit_card(flow, sb) -> None:
         for p in W.passengers(ent):
             pv = sb.scene.units[esper.component_for_entity(p, Unit).id]
             n = sum(1 for x in pv.models if sb.scene.models[x].remaining > 0)
-            flow.label(f"{pv.name} ({pv.id}): {n} model{'s' if n != 1 else ''}", indent=12)
+            flow.label(f"{pv.name}: {n} model{'s' if n != 1 else ''}", indent=12)
     kws = sorted(W.unit_keywords(ent)) if living else []
     if kws:
         flow.label("Keywords", "#subheading")
@@ -184,8 +192,10 @@ def _idle(flow, sb) -> None:
         return
     flow.label(f"{sb.scene.units[sb.selected_unit].name}", "#subheading")
     flow.newline()
-    flow.button("Shoot  (S)", sb.begin_shoot, name=C.SHOOT.kind, object_id="#primary")
-    flow.button("Fight  (F)", sb.begin_fight, name=C.FIGHT.kind, object_id="#primary")
+    for label, fn, record in (("Shoot  (S)", sb.begin_shoot, C.SHOOT), ("Fight  (F)", sb.begin_fight, C.FIGHT)):
+        why = order_refusal(sb, record)  # (greyed with the reason when the phase does not accept it)
+        flow.button(label, fn, name=record.kind, object_id="#unavailable" if why else "#primary",
+                    tip=f"Not now: {why}" if why else None)
     placement_buttons(flow, sb)
     flow.space(6)
     flow.label("Move mode (M)", "#subheading")
@@ -216,7 +226,8 @@ def _type_row(flow, sb, order: ShootOrder) -> None:
 def _weapon_rows(flow, sb, order) -> None:
     for mid in order.models():
         idx = order.model_slots(mid)
-        flow.label(f"{order.slots[idx[0]].model_name}  ({mid})", "#muted", size=12)
+        m = sb.scene.models.get(mid)
+        flow.label(m.name if m is not None else order.slots[idx[0]].model_name, "#muted", size=12)
         flow.newline()
         flow.x += 10
         for k, i in enumerate(idx):
@@ -225,12 +236,12 @@ def _weapon_rows(flow, sb, order) -> None:
             if alt and k and order.slots[idx[k - 1]].weapon.weapon == s.weapon.weapon:
                 flow.inline_label("or", width=20, height=22)  # 04.01.03 profiles are alternatives
             problem = order.slot_problem(s)
-            tgt = f" -> {s.target}" if s.target and len(s.split) < 2 else " (split)" if s.split else ""
+            tgt = f" -> {_name(sb, s.target)}" if s.target and len(s.split) < 2 else " (split)" if s.split else ""
             text = f"{s.weapon.name}{tgt}"
             tip = f"{weapon_line(s.weapon)}" + (
                 f"<br>a profile of {s.weapon.weapon}: pick one (04.01.03)" if alt else "") + (
                 f"<br>{problem}" if problem else "") + (
-                f"<br>target: {s.target}" if s.target else "")
+                f"<br>target: {_name(sb, s.target)}" if s.target else "")
             oid = "#toggle_on" if s.selected else ("#unavailable" if problem else "#toggle")
             flow.button(text, lambda i=i: sb.toggle_slot(i), name=f"slot:{i}", tip=tip, object_id=oid,
                         height=22, size=12)
@@ -244,7 +255,7 @@ def _split_rows(flow, sb, i, s) -> None:
     flow.newline()
     for t, n in s.split.items():
         flow.x += 24
-        flow.inline_label(f"{n} of A{s.weapon.A.k} at {t}", width=170, height=22)
+        flow.inline_label(flow.fit(f"{n} of A{s.weapon.A.k} at {_name(sb, t)}", 166), width=170, height=22)
         flow.button("-", lambda t=t: sb.adjust_split(i, t, -1), name=f"split:{i}:{t}:-", width=26, height=22, size=12)
         flow.button("+", lambda t=t: sb.adjust_split(i, t, +1), name=f"split:{i}:{t}:+", width=26, height=22, size=12)
         flow.newline()
@@ -279,9 +290,9 @@ def _order_footer(flow, sb, order) -> None:
     flow.para("Click an enemy unit: green ones are legal for a selected weapon; hover a red one "
               "for the reason. Each click targets the selected weapons that have none yet.", "#muted")
     for line in order.summary():
-        flow.label(line, indent=6, size=12)
+        flow.label(in_words(line, sb.scene.words), indent=6, size=12)
     if order.message:
-        flow.para(order.message, "#warning")
+        flow.para(in_words(order.message, sb.scene.words), "#warning")
 
 
 def _resolving(flow, sb) -> None:
@@ -306,8 +317,13 @@ def build_footer(flow, sb) -> None:
     """The fixed row under the orders panel: the buttons that finish what the panel declares."""
     flow.y = 6
     b = sb.battle
-    if b.pending is not None:
-        flow.button("Use default", lambda: sb.answer(b.pending.default), name="default")
+    if b.pending is not None:  # (always in view, however long the panel's list of options)
+        if "decline" in (b.pending.options if isinstance(b.pending.options, (list, tuple)) else ()) \
+                and b.pending.default != "decline":
+            flow.button("Decline", lambda: sb.answer("decline"), name="footer:decline", height=28)
+        flow.button("Use default" + (": decline" if b.pending.default == "decline" else ""),
+                    lambda: sb.answer(b.pending.default), name="default", height=28,
+                    tip=f"the default policy's answer: {option_text(sb, b.pending.default)}")
     elif b.busy or sb.resolving:
         flow.button("Step  (Space)", sb.step, name="step", object_id="#primary", height=28)
         flow.button("Auto: on" if sb.auto else "Auto  (P)", sb.toggle_auto, name="auto",
@@ -340,8 +356,9 @@ def _decision(flow, sb) -> None:
         for opt in req.options:
             label = option_text(sb, opt)
             oid = "#pick" if opt == req.default else None
-            flow.button(label, lambda o=opt: sb.answer(o), name=f"answer:{opt}",
-                        tip="the default policy's choice" if opt == req.default else None, object_id=oid)
+            b = flow.button(label, lambda o=opt: sb.answer(o), name=f"answer:{opt}",
+                            tip="the default policy's choice" if opt == req.default else None, object_id=oid)
+            mark_option(sb, b, opt)  # (hover: its units and models highlighted on the table)
     elif req.kind == "psychic":
         chosen = sb.decision_state.setdefault("psychic", list(req.default))
         mods = dict((s, v) for s, v in req.context.get("modifiers", []))

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import esper
 import numpy as np
 
+from sim import names
 from sim.components import Character, Destroyed, Position, Stats, Unit, Wounds
 from sim.rules import geometry
 from sim.world import queries as W
@@ -58,7 +59,10 @@ class Scene:
         self.models: dict[str, ModelView] = {}
         self.units: dict[str, UnitView] = {}
         self.order: list[str] = []  # model ids in creation order
-        self.names = {ms.id: ms.name for us in battle.scenario.units for ms in us.models}
+        # (the names a person reads: "Raider Mob (2)", "Raider 3": sim.names)
+        self.names = names.models_of_battle(battle)
+        self.unit_names = names.of_battle(battle)
+        self.words = {**self.names, **self.unit_names}  # (ids in a line of text: names.in_words)
         self.refresh(force=True)
 
     def refresh(self, force: bool = False) -> bool:
@@ -72,7 +76,7 @@ class Scene:
         units: dict[str, UnitView] = {}
         for uent in W.all_units():
             u = esper.component_for_entity(uent, Unit)
-            uv = UnitView(uent, u.id, u.name, u.owner, advance_roll=W.unit_state(uent).advance_roll)
+            uv = UnitView(uent, u.id, self.unit_names.get(u.id, u.name), u.owner, advance_roll=W.unit_state(uent).advance_roll)
             # (20.01 in strategic reserves, 26 step 8 still to be deployed, 18.02 embarked in a
             # transport: not on the table to draw)
             t = W.embarked_in(uent)

@@ -368,7 +368,7 @@ def build_setup_panel(flow, sb) -> None:
     flow.space(4)
     what = None
     if sb.selected_unit is not None:
-        what = f"{sb.scene.units[sb.selected_unit].name} ({sb.selected_unit})"
+        what = sb.scene.units[sb.selected_unit].name
     elif st.terrain is not None and st.terrain < len(sb.spec.terrain):
         what = f"terrain: {sb.spec.terrain[st.terrain].name}"
     flow.label("Selected: " + (what or "nothing"), "#subheading")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from sim.phases.state import DEPLOYMENTS, MissionSpec, ObjectiveSpec
+from sim.rules.command_reroll import ALWAYS, ASK
 from sim.rules.mission import BATTLE_ROUNDS
 from sim.rules.objectives import default_zones
 from sim.rules.turn import PLAYER
@@ -65,7 +66,7 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
         return None
     r = top.sub("mission")
     r.keys({"name", "rounds", "first", "defender", "objectives", "players", "zones", "deployed", "deployment",
-            "size"})  # (the battle size)
+            "size", "command_reroll"})  # (the battle size; which Command Re-roll questions each player is asked)
     name = r.get("name", str, "battlefield dominance")
     if name != "battlefield dominance":
         r.fail("'battlefield dominance' (the one mission this simulator plays, 26)", name, "name")
@@ -82,6 +83,7 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
         pr = r.sub("players")
         pr.keys(set(PLAYER))
         players = tuple(_kind(pr, s) if pr.has(s) else "scripted" for s in PLAYER)
+    asks = _asks(r)
     objectives = ()
     if r.has("objectives"):
         items = r.sub("objectives").items()
@@ -134,7 +136,24 @@ def read_mission(top: Reader, board) -> MissionSpec | None:
     return MissionSpec(name=name, rounds=rounds, first=first, defender=defender,
                        objectives=objectives, zones=tuple(tuple(z) for z in zones), players=players,
                        deployed=deployed and deployment == "placed", deployment=deployment,
-                       roles_rolled=deployment == "rules" and not r.has("defender"), size=_size(r))
+                       roles_rolled=deployment == "rules" and not r.has("defender"), size=_size(r),
+                       command_reroll=asks)
+
+
+def _asks(r: Reader) -> tuple[str, str]:
+    """``command_reroll = { red = "failed" }``: per side, which Command Re-roll questions its
+    player is asked (sim.rules.command_reroll.ASK; a side not named: "always")."""
+    if not r.has("command_reroll"):
+        return (ALWAYS, ALWAYS)
+    cr = r.sub("command_reroll")
+    cr.keys(set(PLAYER))
+    out = []
+    for s in PLAYER:
+        v = cr.get(s, str, ALWAYS)
+        if v not in ASK:
+            cr.fail(" or ".join(repr(a) for a in ASK) + " (which Command Re-roll questions the player is asked)", v, s)
+        out.append(v)
+    return tuple(out)
 
 
 def _size(r: Reader) -> str:

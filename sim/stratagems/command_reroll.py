@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from sim.decisions import PENDING, DecisionRequest, ask
 from sim.rules import stratagems as SG
+from sim.rules import command_reroll as RR
 from sim.rules.command_reroll import option
 from sim.stratagems.base import DECLINE, USE, Moment, Roll, StratagemRecord, context, pay, uid
 from sim.world import queries as W
@@ -60,12 +61,28 @@ def default_answer(roll: Roll) -> str:
     return USE if roll.kind == "charge" and roll.failed else DECLINE
 
 
+def asks(battle, player: int) -> str:
+    """Which Command Re-roll questions ``player`` is asked (sim.rules.command_reroll.ASK): the
+    scenario's ``[mission] command_reroll`` (free play: always)."""
+    mission = getattr(battle.scenario, "mission", None)
+    return RR.ALWAYS if mission is None else mission.command_reroll[player]
+
+
 def _request(battle, player: int, unit_ent: int, roll: Roll) -> DecisionRequest | None:
     """The decision offering a Command Re-roll of ``roll`` (the whole roll, or one of the dice
     at its candidates: the options name them, then "decline"), or None when the 15.01 limits
-    refuse it or there is no die to offer."""
-    if roll.candidates is not None and not roll.candidates:
-        return None
+    refuse it, there is no die that could come out better (an advance of 6, a charge of 12:
+    sim.rules.command_reroll) or none the player's setting asks about (``asks``)."""
+    setting = asks(battle, player)
+    failed = []
+    if roll.candidates is None:
+        if not RR.whole_roll_raisable(roll.dice) or not RR.asks_whole(setting, roll.failed):
+            return None
+    else:
+        failed = RR.failed_dice(roll.kind, roll.candidates, roll.failing)
+        roll.candidates = RR.asked_dice(setting, roll.candidates, failed)
+        if not roll.candidates:
+            return None
     target = uid(unit_ent)
     ctx = context(battle, RECORD, player, target, window=SG.AFTER_ROLL, roll=roll.kind,
                   battle_shocked=W.unit_state(unit_ent).battle_shocked)
@@ -75,16 +92,19 @@ def _request(battle, player: int, unit_ent: int, roll: Roll) -> DecisionRequest 
         return DecisionRequest("stratagem", f"{NAME}: {target} {roll.about}".strip(), player, [USE, DECLINE],
                                default_answer(roll),
                                prompt=f"use {NAME} ({RECORD.section}, {COST} CP) on {target}: {roll.about}?",
-                               context={"stratagem": NAME, "target": target, "roll": roll.kind})
+                               context={"stratagem": NAME, "target": target, "roll": roll.kind,
+                                        "values": list(roll.dice), "failed": roll.failed})
     prefix = "" if roll.pool is None else f"pool {roll.pool} "  # (for the key and prompt)
     dice = {option(roll.kind, i, roll.dice[i], roll.pool): i for i in roll.candidates}
     options = list(dice) + [DECLINE]
     what = f"{prefix}{roll.kind} roll" + (f" {roll.about}" if roll.about else "")
+    shown = ("" if roll.pool is None else f"pool {roll.pool + 1} ") + f"{roll.kind} roll" + (
+        f" {roll.about}" if roll.about else "")  # (for people: pools counted from 1)
     return DecisionRequest(
         "stratagem", f"{NAME}: {target} {what}", player, options, DECLINE,
-        prompt=f"use {NAME} ({RECORD.section}, {COST} CP) on {target}'s {what} {list(roll.dice)}: which die?",
+        prompt=f"use {NAME} ({RECORD.section}, {COST} CP) on {target}'s {shown} {list(roll.dice)}: which die?",
         context={"stratagem": NAME, "target": target, "use": options[0], "roll": roll.kind, "dice": dice,
-                 "pool": roll.pool})
+                 "pool": roll.pool, "values": list(roll.dice), "failed": failed})
 
 
 def _use(battle, req: DecisionRequest, answer, roll: Roll):

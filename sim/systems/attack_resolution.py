@@ -330,7 +330,8 @@ class AttackResolutionSystem(esper.Processor):
                 return PENDING
             held.rolls, held.rerolled = make(p, dice)
         rolls, rerolled = held.rolls, held.rerolled
-        rr = self._reroll(battle, ent, pool, roll, rolls, lambda: rerollable(p, rolls, rerolled), purpose)
+        rr = self._reroll(battle, ent, pool, roll, rolls, lambda: rerollable(p, rolls, rerolled), purpose,
+                          lambda: rerollable(p, rolls, rerolled, failed_only=True))
         if rr is PENDING:
             return PENDING
         held.rolls = held.rerolled = None
@@ -461,17 +462,19 @@ class AttackResolutionSystem(esper.Processor):
         return save_rerollable(pool.state, saves, checks)
 
     @staticmethod
-    def _reroll(battle, unit_ent, pool: Pool, roll: str, rolls: list, rerollable, purpose: str):
+    def _reroll(battle, unit_ent, pool: Pool, roll: str, rolls: list, rerollable, purpose: str, failing=None):
         """15.02 A Command Re-roll of one die of the pool's ``roll`` (hit, wound, save), offered
         to the player of ``unit_ent`` when they may use it and ``rerollable()`` names a die it
         could change: PENDING while the answer is pending, None, or the re-roll's record (the
-        die replaced in ``rolls``)."""
+        die replaced in ``rolls``). ``failing()``: those of them that failed (a hit or wound
+        roll's; a save's candidates are all failed saves)."""
         owner = esper.component_for_entity(unit_ent, Unit).owner
         if not battle.roll_window_open(owner, unit_ent):
             return None
         candidates = rerollable()
         return battle.offer_after_roll(owner, unit_ent, Roll(
-            roll, rolls, lambda i, why: battle.dice.d6(1, f"{purpose} ({why})")[0], candidates, pool=pool.index))
+            roll, rolls, lambda i, why: battle.dice.d6(1, f"{purpose} ({why})")[0], candidates, pool=pool.index,
+            failing=None if failing is None or not candidates else failing()))
 
     # a pool's die standing for one die of the hit, wound or save roll (SUBSTITUTE)
     @staticmethod

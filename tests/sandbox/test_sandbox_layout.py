@@ -295,5 +295,5 @@ def test_move_wording(make):
     a = d.model_pos("tank/1")
     d.drag(a, (a[0] + 3 * sb.camera.scale, a[1]))
     text = [t.strip() for t, _ in sb._log_items]
-    assert "== tank makes an advance move" in text, text
+    assert "== Warden Tank makes an advance move" in text, text  # (the log reads names: sim.names)
     assert any(t.startswith("moved 1 model,") for t in text), text

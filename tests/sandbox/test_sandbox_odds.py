@@ -52,7 +52,8 @@ def test_odds_follow_the_order_and_equal_for_plan(make):
     assert odds.preview == want  # the very numbers of sim.odds.for_plan
     uid, mean, wiped, hist = want.first
     assert uid == "guards" and mean > 0 and len(hist) > 1
-    assert odds.lines() == [f"guards: {mean:.2f} models destroyed expected; destroys the unit {100 * wiped:.1f}%"]
+    name = sb.scene.units["guards"].name  # (the target by the name a person reads: sim.names)
+    assert odds.lines() == [f"{name}: {mean:.2f} models destroyed expected; destroys the unit {100 * wiped:.1f}%"]
     SHOTS.mkdir(exist_ok=True)
     pygame.image.save(sb.draw(), str(SHOTS / "odds_panel.png"))
     # toggle one model's rifle off: the odds change, and still equal for_plan

@@ -230,7 +230,7 @@ def test_option_words(make):
     sb = d.sb
     assert option_text(sb, "mob") == "Raider Mob"
     assert option_text(sb, ["mob", "boss"]) == "Raider Mob, Raider Boss"
-    assert option_text(sb, "mob/3") == "Raider (mob/3)"
+    assert option_text(sb, "mob/3") == "Raider 3 of Raider Mob"  # (a model by its name and its unit's: sim.names)
     assert option_text(sb, "decline") == "Decline" and option_text(sb, "unheard-of") == "unheard-of"
     # a ritual's answer by the ritual's and the unit's names
     assert option_text(sb, "doombolt at mob +D6") == "Doombolt (Psychic) at Raider Mob, with a third die"

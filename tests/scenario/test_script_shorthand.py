@@ -235,7 +235,7 @@ def test_cli_run_prints_who_was_left_out(tmp_path, capsys):
     path.write_text(shoot_text('{ "plasma" = "mob" }'))
     assert main(["run", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "sq/3 left out: out of range (04.02)" in out
+    assert "Gunner 3 left out: out of range (04.02)" in out  # (sq/3, by its name: sim.names)
 
 
 def test_shorthand_models_are_left_out_when_a_models_own_entry_uses_the_weapon():

@@ -1,0 +1,117 @@
+"""The name a person reads for a unit (issue 28 item 1): one home for it, used by the sandbox's
+panels, buttons, dice tray, status line and log, ``sim run``'s report and the CLI's other text.
+Ids stay where a machine reads them (``--json``, replay logs).
+
+A unit is shown by its datasheet name ("Raider Mob"); when two or more units of the battle
+share that name, each is numbered in the scenario's order: "Raider Mob (1)", "Raider Mob (2)"
+(numbered from 1, the order a person reads the roster in). Pure: reads only the scenario's unit
+specs (ids, names), so a name never changes during a battle, and a destroyed unit keeps its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+
+def unit_names(units) -> dict[str, str]:
+    """{unit id: the name a person reads}, from ``units``: (id, name) pairs or objects with
+    ``id`` and ``name`` (a scenario's UnitSpecs), in the scenario's order."""
+    pairs = [tuple(u) if isinstance(u, tuple) else (u.id, u.name) for u in units]
+    count = Counter(name for _uid, name in pairs)
+    seen: Counter = Counter()
+    out = {}
+    for uid, name in pairs:
+        if count[name] > 1:
+            seen[name] += 1
+            out[uid] = f"{name} ({seen[name]})"
+        else:
+            out[uid] = name
+    return out
+
+
+def model_names(units) -> dict[str, str]:
+    """{model id: the name a person reads}, from a scenario's UnitSpecs: the model's name,
+    numbered from 1 within its unit when several of the unit's models share it ("Raider 3")."""
+    out = {}
+    for us in units:
+        count = Counter(ms.name for ms in us.models)
+        seen: Counter = Counter()
+        for ms in us.models:
+            if count[ms.name] > 1:
+                seen[ms.name] += 1
+                out[ms.id] = f"{ms.name} {seen[ms.name]}"
+            else:
+                out[ms.id] = ms.name
+    return out
+
+
+def of_battle(battle) -> dict[str, str]:
+    """The names of a battle's units (its scenario's units, cached on the scenario object)."""
+    spec = battle.scenario
+    cache = _CACHE.get(id(spec))
+    if cache is None or cache[0] is not spec:
+        cache = (spec, unit_names(spec.units))
+        _CACHE[id(spec)] = cache
+        if len(_CACHE) > 64:  # (a long session's many tables: keep a few)
+            _CACHE.pop(next(iter(_CACHE)))
+    return cache[1]
+
+
+_CACHE: dict[int, tuple] = {}
+
+
+def models_of_battle(battle) -> dict[str, str]:
+    """The names of a battle's models (model_names of its scenario, cached like of_battle)."""
+    spec = battle.scenario
+    cache = _MCACHE.get(id(spec))
+    if cache is None or cache[0] is not spec:
+        cache = (spec, model_names(spec.units))
+        _MCACHE[id(spec)] = cache
+        if len(_MCACHE) > 64:
+            _MCACHE.pop(next(iter(_MCACHE)))
+    return cache[1]
+
+
+_MCACHE: dict[int, tuple] = {}
+
+
+def name(names: dict[str, str], uid: str) -> str:
+    """The name of unit ``uid`` (the id itself for a unit not in ``names``)."""
+    return names.get(uid, uid)
+
+
+def in_words(text: str, names: dict[str, str]) -> str:
+    """``text`` with every unit id in it (a whole word: not part of a longer id or a model id
+    such as "w-retinue/2") read as the unit's name."""
+    if not text or not names:
+        return text
+    rx = _pattern(names)
+    return rx.sub(lambda m: names[m.group(1)], text)
+
+
+def everything_of_battle(battle) -> dict[str, str]:
+    """Unit and model ids of a battle with their names (for in_words on a line that names both)."""
+    return {**models_of_battle(battle), **of_battle(battle)}
+
+
+def ids_in(text: str, names: dict[str, str]) -> list[str]:
+    """The unit ids ``text`` names, in order of first mention."""
+    if not text or not names:
+        return []
+    return list(dict.fromkeys(m.group(1) for m in _pattern(names).finditer(text)))
+
+
+_RX: dict[tuple, re.Pattern] = {}
+
+
+def _pattern(names: dict[str, str]) -> re.Pattern:
+    key = tuple(names)
+    rx = _RX.get(key)
+    if rx is None:
+        ids = sorted(names, key=len, reverse=True)  # (the longest first: "a-b1" before "a-b")
+        rx = re.compile(r"(?<![\w/-])(" + "|".join(re.escape(u) for u in ids) + r")(?![\w/-])")
+        if len(_RX) > 64:
+            _RX.clear()
+        _RX[key] = rx
+    return rx

@@ -1,0 +1,36 @@
+"""sim.names: the name a person reads for a unit (issue 28 item 1): the datasheet name,
+numbered from 1 in the scenario's order when several units share it; models numbered within
+their unit; ids in a line of text read as names, never part of a longer id or a model id."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace as NS
+
+from sim import names as N
+
+
+def _units():
+    m = lambda i, n: NS(id=i, name=n)  # noqa: E731
+    return [NS(id="r-mob1", name="Raider Mob", models=[m("r-mob1/1", "Raider"), m("r-mob1/2", "Raider"),
+                                                        m("r-boss", "Boss")]),
+            NS(id="w-squad", name="Warden Squad", models=[m("w-squad/1", "Warden")]),
+            NS(id="r-mob10", name="Raider Mob", models=[m("r-mob10/1", "Raider")])]
+
+
+def test_units_sharing_a_name_are_numbered_in_the_scenarios_order():
+    assert N.unit_names(_units()) == {"r-mob1": "Raider Mob (1)", "w-squad": "Warden Squad",
+                                      "r-mob10": "Raider Mob (2)"}
+
+
+def test_models_sharing_a_name_are_numbered_within_their_unit():
+    got = N.model_names(_units())
+    assert got["r-mob1/1"] == "Raider 1" and got["r-mob1/2"] == "Raider 2" and got["r-boss"] == "Boss"
+    assert got["r-mob10/1"] == "Raider" and got["w-squad/1"] == "Warden"
+
+
+def test_ids_in_text_read_as_names_whole_ids_only():
+    names = N.unit_names(_units())
+    line = "r-mob1 -> w-squad; r-mob10 shoots; r-mob1/2 and r-mob12 untouched"
+    assert N.in_words(line, names) == ("Raider Mob (1) -> Warden Squad; Raider Mob (2) shoots; "
+                                       "r-mob1/2 and r-mob12 untouched")
+    assert N.ids_in(line, names) == ["r-mob1", "w-squad", "r-mob10"]
