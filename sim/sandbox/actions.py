@@ -21,7 +21,7 @@ class ActionsMixin:
     # ======================================================================= actions
     def select(self, unit_id: str | None, model_id: str | None = None) -> None:
         if unit_id != self.selected_unit:
-            self.dirty |= {"card", "orders"}
+            self.dirty |= {"card", "orders", "action"}  # (the action bar shows the unit's move type)
         self.selected_unit, self.selected_model = unit_id, model_id
         if unit_id:
             self.status = f"selected {self.scene.units[unit_id].name} ({unit_id})"
@@ -237,8 +237,11 @@ class ActionsMixin:
 
     def cycle_move_mode(self) -> None:
         modes = ("normal", "advance", "fall back")
+        if self.selected_unit is None:
+            self.status = "select a unit first: each unit's move type is its own (M)"
+            return
         self.set_move_mode(modes[(modes.index(self.move_mode) + 1) % 3])
-        self.status = f"move mode: {self.move_mode}"
+        self.status = f"{self.unit_label(self.selected_unit)}: {self.move_mode} move (M: the next type)"
 
     def end_turn(self) -> None:
         if self.battle.busy or self.resolving or self.order is not None:

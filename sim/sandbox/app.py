@@ -288,7 +288,11 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
                      object_id="#toggle_on" if isinstance(self.order, ShootOrder) else None, height=28)
             f.button("Fight (F)", self.begin_fight, name="bar:fight",
                      object_id="#toggle_on" if isinstance(self.order, FightOrder) else None, height=28)
-            f.button(f"Move: {self.move_mode} (M)", self.cycle_move_mode, name="bar:move", height=28)
+            if self.staged is not None:  # (a unit's move placed model by model, in the Move button's place)
+                f.button("Confirm move (Enter)", self.confirm_staged, name="bar:confirm_move", height=28,
+                         tip="make the placed models' move; Esc drops it")
+            else:
+                f.button(f"Move: {self.move_mode} (M)", self.cycle_move_mode, name="bar:move", height=28)
             f.button("Step (Space)", self.step, name="bar:step", height=28,
                      object_id=None if not idle else "#unavailable", tip="Auto-play: P" if not idle else "nothing to resolve")
             if not self.mission:  # (a battle with a mission ends phases: the tracker's End phase)

@@ -40,6 +40,12 @@ class ToolsMixin(MovesMixin, PlacementMixin, TapeMixin):
             self.clear_tape()
         elif k == pygame.K_ESCAPE and p is not None:
             self.close_placement()
+        elif k == pygame.K_r and (self.drag is not None or self.staged is not None):
+            self.rotate_formation(-1 if e.mod & pygame.KMOD_SHIFT else 1)  # (unit_move.py)
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.staged is not None and self.order is None:
+            self.confirm_staged()
+        elif k == pygame.K_ESCAPE and self.staged is not None and self.drag is None:
+            self.drop_staged()
         else:
             return False
         return True
@@ -95,6 +101,8 @@ class ToolsMixin(MovesMixin, PlacementMixin, TapeMixin):
         self.placement_update()
 
     def tools_look(self, look) -> None:
+        if self.mode == "battle":
+            self.staged_look(look)  # (a staged move's ghosts: unit_move.py)
         if self.drag is not None:
             look.ring_label = self.drag.get("ring_label")
         if self.mode == "battle":
