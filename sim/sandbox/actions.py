@@ -272,6 +272,7 @@ class ActionsMixin:
             write_atomic(self.save_dir / self.scenario_path, spec_toml(self.spec))
         write_log(path, self.recorder, self.saved_upto)  # with its scenario, if the log could not find it
         self.unsaved = self.resolving  # (a command being resolved is not in the log yet)
+        self.saved_commands = self.recorder.n  # ("not saved" counts the commands after this save)
         self.status = f"replay saved: {path} (check it with: sim replay {path})"
         return path
 

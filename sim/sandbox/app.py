@@ -125,6 +125,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         battle = Battle(spec, seed=seed)
         self.adopt_battle(battle, Recorder(battle, self.scenario_path))
         self.unsaved = False
+        self.saved_commands = 0  # (the commands in the last saved replay: confirm.py counts those after)
 
     def stashed_battle(self):
         return None if self._stash is None else self._stash["battle"]
@@ -148,6 +149,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self._seen_events = 0
         self._log_items: list[tuple[str, str]] = []
         self._log_shown = -1
+        self._log_wrap = None  # (the log's rows are this battle's: rebuilt, not kept from the last one)
         self._pending_key = None
         self._busy_seen = False
         self.resolving = False

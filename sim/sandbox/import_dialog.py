@@ -31,7 +31,8 @@ class ImportMixin:
         if self.mode != "setup":
             self.status = "Import army... is in set-up mode (F2)"
             return
-        start = Path(getattr(self, "import_start", None) or Path.cwd())  # (a folder, or a file to preselect)
+        from sim.sandbox.dialogs import start_folder
+        start = Path(getattr(self, "import_start", None) or start_folder(self, "import", Path.cwd()))  # (a folder, or a file)
         self._import_dialog = UIFileDialog(pygame.Rect(160, 80, 560, 460), self.manager, "Import an army roster",
                                            initial_file_path=str(start), allow_picking_directories=False,
                                            allowed_suffixes=SUFFIXES)
@@ -49,6 +50,8 @@ class ImportMixin:
     def import_choose(self, path) -> None:
         self.importing = str(path)
         self.import_start = str(Path(path).parent)
+        from sim.sandbox.dialogs import remember
+        remember(self, "import", path)
         self.status = f"import {Path(path).name}: choose the army it becomes (set-up panel)"
         self.dirty.add("orders")
 

@@ -10,6 +10,8 @@ import math
 import pygame
 import pygame_gui
 
+from sim.sandbox import dialogs
+
 
 class InputMixin:
     # ======================================================================= input
@@ -35,8 +37,10 @@ class InputMixin:
         if event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED:
             self.catalogue_search(event)  # (the catalogue's search box)
             return
-        if event.type in (pygame.KEYDOWN, pygame.KEYUP) and self.catalogue_typing():
-            return  # (typed into the search box, not hotkeys)
+        if event.type == pygame_gui.UI_WINDOW_CLOSE:
+            dialogs.closed(self, event.ui_element)  # (its folder remembered: dialogs.py)
+        if event.type in (pygame.KEYDOWN, pygame.KEYUP) and (self.catalogue_typing() or dialogs.keyboard_taken(self)):
+            return  # (typed into a text field or a dialog, not hotkeys)
         if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and event.ui_element is self.log_list:
             self._log_clicked()
             return
