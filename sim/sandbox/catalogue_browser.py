@@ -167,6 +167,8 @@ class CatalogueMixin:
                 text = into_scenario(army, side, table, path, self.spec.name, report, add=True)
             spec = parse_scenario(tomllib.loads(text), self.scenario_path)
         except ScenarioError as e:
+            if CROWDED in str(e) and self._place_by_hand(name, side):
+                return False
             self.status = escape_controls(f"catalogue failed: {e}")
             return False
         except (OSError, ValueError) as e:
@@ -180,6 +182,40 @@ class CatalogueMixin:
         self.status = escape_controls(f"added {name} ({', '.join(new)}) to the {side} army ({spec.armies[owner].name})")
         self.dirty |= {"orders", "card", "action", "log"}
         return True
+
+
+    def _place_by_hand(self, name: str, side: str) -> bool:
+        """The army's zone has no room for datasheet ``name``'s unit: it is built on an empty
+        table of the same size and handed to set-up's placing, so that the player clicks where
+        it goes (set-up's own placement then sets it up nearest the click, clear of every base)."""
+        from sim.importers import into_scenario, load_datasheet
+        from sim.importers.scenario import dump, new_scenario
+        from sim.scenario.load import parse_scenario
+        path = self.catalogue["path"]
+        owner = PLAYER.index(side)
+        try:
+            army, report = load_datasheet(path, name)
+            with tempfile.TemporaryDirectory(prefix="sandbox-catalogue-") as tmp:
+                table = Path(tmp) / "table.toml"
+                doc = new_scenario(self.spec.name)
+                doc["battle"]["board"] = list(self.spec.board)
+                table.write_text(dump(doc), encoding="utf-8")
+                text = into_scenario(army, side, table, path, self.spec.name, report, add=True)
+            alone = parse_scenario(tomllib.loads(text), self.scenario_path)
+        except (ScenarioError, OSError, ValueError):
+            return False
+        tpl = next((u for u in alone.units if u.owner == owner), None)
+        if tpl is None:
+            return False
+        self.setup.placing = {"kind": "unit", "template": tpl, "owner": owner}
+        army_name = self.spec.armies[owner].name if owner < len(self.spec.armies) else side
+        self.status = escape_controls(f"the {side} zone has no room for {name}: click the table to place it "
+                                      f"by hand for {army_name} (Esc stops)")
+        self.dirty |= {"orders"}
+        return True
+
+
+CROWDED = "an army that fits in its deployment zone"  # (the importer's words when the zone is full)
 
 
 def build_catalogue_button(flow, sb) -> None:

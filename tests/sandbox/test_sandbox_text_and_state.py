@@ -151,3 +151,42 @@ def test_play_with_a_replay_and_its_scenario_works_from_any_folder(tmp_path, mon
     default = table_for_play("scenarios/default.toml")
     assert default != "scenarios/default.toml" and (ROOT / "scenarios" / "default.toml").samefile(default)
     assert table_for_play("mine.toml", "x.jsonl", scn) == "mine.toml"  # (a table given is kept)
+
+
+def test_import_army_with_a_catalogue_opens_it_in_catalogue(make):
+    d = make(TABLE)
+    sb = d.sb
+    before = [u.id for u in sb.spec.units]
+    d.key(pygame.K_F2)
+    sb.import_start = str(CATALOGUE)
+    d.click_button("import:open")
+    d.click(sb._import_dialog.ok_button.rect.center)
+    d.click_button("import:red")
+    assert "is a catalogue" in sb.status and "Catalogue..." in sb.status, sb.status
+    assert sb.catalogue is not None and "Ember Hounds" in visible_sheets(sb)
+    assert [u.id for u in sb.spec.units] == before
+
+
+def test_a_catalogue_unit_is_placed_by_hand_when_its_zone_is_crowded(make, monkeypatch):
+    from sim.errors import ImportFileError
+    from sim.importers import scenario as IS
+    real = IS.place
+
+    def crowded(units, zone, file, taken=(), *a, **k):  # (the zone full whenever the table has bases)
+        if taken:
+            raise ImportFileError(file, "", "an army that fits in its deployment zone (44\" x 12\")", "no room")
+        return real(units, zone, file, taken, *a, **k)
+    monkeypatch.setattr(IS, "place", crowded)
+    d = make(TABLE)
+    sb = d.sb
+    open_catalogue(d)
+    d.click_button("catalogue:sheet:Ember Hounds")
+    d.click_button("catalogue:red")
+    assert "no room" in sb.status and "place it by hand" in sb.status, sb.status
+    p = sb.setup.placing
+    assert p is not None and p["kind"] == "unit" and p["template"].name == "Ember Hounds" and p["owner"] == 0
+    before = {u.id for u in sb.spec.units}
+    spot = sb.camera.to_screen(sb.spec.board[0] / 2, sb.spec.board[1] / 2)
+    d.click(spot)
+    new = [u for u in sb.spec.units if u.id not in before]
+    assert len(new) == 1 and new[0].name == "Ember Hounds" and new[0].owner == 0, sb.status
