@@ -168,3 +168,25 @@ def test_a_dragged_formation_turns_with_r(make):
     ang = math.degrees(math.atan2(after["squad/5"][1] - g[1], after["squad/5"][0] - g[0]))
     assert math.isclose(ang, 30.0, abs_tol=0.5), ang
     release(d, b)
+
+
+def test_a_failed_charge_is_shown_on_the_table_with_its_roll_and_the_distance_needed(make):
+    from sim.phases.state import Phase
+    from test_sandbox_moves import colour_near
+    d = mission(make, seed=4, phase=Phase.CHARGE)
+    sb = d.sb
+    d.click_model("chargers/3")
+    d.key(pygame.K_c)
+    _settle(d)
+    p = sb.placement
+    assert p is not None and p.stage == "failed"
+    assert p.near is not None and p.near[0] == "line" and math.isclose(p.near[1], 4.04, abs_tol=0.01)
+    surf = sb.draw()
+    for m in sb.scene.living("chargers"):  # the unit ringed red
+        assert colour_near(surf, sb.camera.to_screen(m.x, m.y), int(sb.camera.length(1.0)), S.ILLEGAL) > 5
+    plain = sb.draw().copy()
+    d.key(pygame.K_ESCAPE)  # (closed: no longer drawn)
+    after = sb.draw()
+    m = sb.scene.living("chargers")[2]
+    c = sb.camera.to_screen(m.x, m.y)
+    assert colour_near(plain, c, int(sb.camera.length(1.0)), S.ILLEGAL) > colour_near(after, c, int(sb.camera.length(1.0)), S.ILLEGAL)
