@@ -519,7 +519,7 @@ def draw_failed_charge(surf, sb, p) -> None:
     dice = " + ".join(map(str, p.dice)) if p.dice else ""
     lines = [f'rolled {p.roll}"' + (f" ({dice})" if dice else ""),
              f'needed {near[1]:.2f}" to reach {sb.unit_label(near[0])}']
-    draw_note(surf, mid, lines, S.ILLEGAL, "charge failed")
+    draw_note(surf, mid, lines, S.ILLEGAL, "charge failed", away_from=sb_)
 
 
 def _path(surf, cam, pts, r: float) -> None:

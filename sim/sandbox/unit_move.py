@@ -25,6 +25,7 @@ from sim.errors import PlanError
 from sim.plan import moves as MOVES
 from sim.sandbox import style as S
 from sim.sandbox.fonts import text
+from sim.sandbox.table_notes import draw_note, ghost_ring, wrap
 from sim.world import queries as W
 
 SNAP_RADII = (0.05, 0.1, 0.15, 0.25, 0.35, 0.5, 0.75, 1.0)  # inches: "a small margin"
@@ -299,7 +300,6 @@ class UnitMoveMixin:
         s = self.staged
         if s is None:
             return
-        from sim.sandbox.move_preview import draw_note, ghost_ring, wrap
         cam = self.camera
         dragged = set(self.drag["ghosts"]) if self.drag is not None else set()
         first_bad = None
