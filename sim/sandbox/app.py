@@ -673,6 +673,7 @@ def run_sandbox(scenario_path, seed: int | None = None, replay: str | None = Non
         pygame.quit()
         print(f"sim: {sb.status}", file=sys.stderr)
         return 2
+    sb.skip_empty_phases = True  # (a player's window skips empty phases; K toggles: phase_skip.py)
     pygame.display.set_caption(f"sim - {sb.spec.name}")
     clock = pygame.time.Clock()
     running = True

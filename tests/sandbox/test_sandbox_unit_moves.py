@@ -190,3 +190,49 @@ def test_a_failed_charge_is_shown_on_the_table_with_its_roll_and_the_distance_ne
     m = sb.scene.living("chargers")[2]
     c = sb.camera.to_screen(m.x, m.y)
     assert colour_near(plain, c, int(sb.camera.length(1.0)), S.ILLEGAL) > colour_near(after, c, int(sb.camera.length(1.0)), S.ILLEGAL)
+
+
+def _far_apart(tmp_path):
+    """The moves mission with the Raiders 30" away: no charge can be declared, no one fights."""
+    from test_sandbox_moves import MISSION
+    text = MISSION.read_text().replace(", 14]", ", 40]").replace(", 23.3]", ", 41.5]")
+    path = tmp_path / "far_apart.toml"
+    path.write_text(text)
+    return path
+
+
+def _at_shooting(make, path, skip: bool):
+    from sim.commands import EndPhase, StartBattle
+    d = make(path, seed=5)
+    sb = d.sb
+    sb.skip_empty_phases = skip
+    assert sb.submit(StartBattle())
+    sb.finish()
+    _settle(d)
+    while str(sb.battle.turn_state.phase) != "shooting":
+        assert sb.submit(EndPhase()), sb.status
+        sb.finish()
+        _settle(d)
+    d.pump(2)
+    return d
+
+
+def test_empty_charge_and_fight_phases_are_skipped_when_the_setting_is_on(make, tmp_path):
+    d = _at_shooting(make, _far_apart(tmp_path), skip=True)
+    sb = d.sb
+    turn = sb.battle.turn_state.chooser
+    d.key(pygame.K_e, "e")  # End phase: Shooting ends, then the empty Charge and Fight phases
+    _settle(d)
+    ts = sb.battle.turn_state
+    assert (str(ts.phase), ts.chooser) != ("charge", turn) and str(ts.phase) != "fight", (ts.phase, sb.status)
+    assert "skipped the empty charge, fight" in sb.status, sb.status
+
+
+def test_empty_phases_are_not_skipped_when_the_setting_is_off_or_a_charge_can_be_declared(make, tmp_path):
+    d = _at_shooting(make, _far_apart(tmp_path), skip=False)
+    d.key(pygame.K_e, "e")
+    assert str(d.sb.battle.turn_state.phase) == "charge"
+    from test_sandbox_moves import MISSION
+    d = _at_shooting(make, MISSION, skip=True)  # (the Assault Squad is 4" from the Line Squad)
+    d.key(pygame.K_e, "e")
+    assert str(d.sb.battle.turn_state.phase) == "charge", d.sb.status
