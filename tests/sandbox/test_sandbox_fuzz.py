@@ -686,10 +686,12 @@ class Fuzz:
         """Models change place only by an accepted Move, and end where it said (an advance: on
         the line to where it said, no further); wounds are only ever lost."""
         ev = self.sb.battle.events
+        start = self._seen
         new, self._seen = ev[self._seen:], len(ev)
-        # (the command of a move may have come in an earlier look: a replay stepped one event
-        # at a time, or a decision between the command and its move)
-        moved, cmd = {}, getattr(self, "_cmd", None)
+        # (the command of a move may have come before this look: a replay stepped one event at
+        # a time, or a decision between the command and its move: the last one before it)
+        cmd = next((e["command"] for e in reversed(ev[:start]) if e["type"] == "command"), None)
+        moved = {}
         for e in new:
             if e["type"] == "command":
                 cmd = e["command"]
@@ -714,7 +716,6 @@ class Fuzz:
                             and min(y0, ay) - 1e-6 <= y <= max(y0, ay) + 1e-6, (mid, (x0, y0), (ax, ay), (x, y))
                     else:
                         assert (x, y) == (ax, ay), (mid, (ax, ay), (x, y))
-        self._cmd = cmd
         for mid, (x, y, rem) in now.items():
             x0, y0, r0 = self._last[mid]
             assert rem <= r0, f"{mid} went from {r0} to {rem} wounds"
@@ -747,7 +748,6 @@ class Fuzz:
         sb = self.sb
         self._seg = {"recorder": sb.recorder, "spec": sb.spec, "path": sb.scenario_path, "edited": sb.edited}
         self._seen = len(sb.battle.events)
-        self._cmd = None
         b = sb.battle
         b._enter()
         self._last = {mid: (esper.component_for_entity(e, Position).x, esper.component_for_entity(e, Position).y,
