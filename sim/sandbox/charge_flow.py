@@ -515,11 +515,14 @@ def draw_failed_charge(surf, sb, p) -> None:
                                                                      mf[0].id, mf[1].id))
     sa, sb_ = cam.to_screen(a.x, a.y), cam.to_screen(b.x, b.y)
     _dashed_line(surf, S.ILLEGAL, sa, sb_, 6, 2)
-    mid = ((sa[0] + sb_[0]) / 2, (sa[1] + sb_[1]) / 2)
     dice = " + ".join(map(str, p.dice)) if p.dice else ""
     lines = [f'rolled {p.roll}"' + (f" ({dice})" if dice else ""),
              f'needed {near[1]:.2f}" to reach {sb.unit_label(near[0])}']
-    draw_note(surf, mid, lines, S.ILLEGAL, "charge failed", away_from=sb_)
+    top = min(cam.to_screen(m.x, m.y)[1] for m in mine) - cam.length(max(m.radius for m in mine)) - 4
+    bottom = max(cam.to_screen(m.x, m.y)[1] for m in mine) + cam.length(max(m.radius for m in mine)) + 4
+    above = sb_[1] > sa[1]  # (the note on the side of the unit away from the enemy, clear of both)
+    draw_note(surf, (sa[0], top if above else bottom), lines, S.ILLEGAL, "charge failed",
+              away_from=(sa[0], bottom + 1) if above else None)
 
 
 def _path(surf, cam, pts, r: float) -> None:

@@ -15,6 +15,7 @@ import esper
 
 from sim.commands import DeclareCharge, EndPhase
 from sim.components import Unit
+from sim.rules.turn import Phase
 from sim.world import queries as W
 
 MAX_SKIPS = 12  # (a Fight phase ends step by step: its steps count one each)
@@ -33,16 +34,15 @@ class PhaseSkipMixin:
         ts = b.turn_state
         if ts is None or b.pending is not None or b.busy or self.resolving:
             return False
-        phase = str(ts.phase)
         b._enter()
-        if phase == "charge":
+        if ts.phase is Phase.CHARGE:
             for u in W.all_units():
                 unit = esper.component_for_entity(u, Unit)
                 if unit.owner == ts.chooser and not W.unit_destroyed(u) and \
                         b.check(DeclareCharge(unit.id)) is None:
                     return False
             return True
-        if phase == "fight":
+        if ts.phase is Phase.FIGHT:
             return not any(not W.unit_destroyed(u) and (W.unit_engaged(u) or W.unit_state(u).charged)
                            for u in W.all_units())
         return False
