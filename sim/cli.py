@@ -508,8 +508,9 @@ def cmd_play(args) -> int:
         return cmd_run(argparse.Namespace(scenario=args.scenario, seed=args.seed, log=None, quiet=False))
     if args.replay_scenario is not None and args.replay is None:
         return _err("--scenario: goes with --replay LOG (the scenario to replay it against)")
-    return run_sandbox(args.scenario, args.seed, replay=args.replay, replay_scenario=args.replay_scenario,
-                       ai=ai, ai_speed=speed)
+    from sim.sandbox.replay_view import table_for_play  # (from any folder, with --replay and --scenario)
+    return run_sandbox(table_for_play(args.scenario, args.replay, args.replay_scenario), args.seed,
+                       replay=args.replay, replay_scenario=args.replay_scenario, ai=ai, ai_speed=speed)
 
 
 def cmd_import(args) -> int:

@@ -190,15 +190,21 @@ def check_unit_move(battle, unit_ent: int, cmd, selected: str | None) -> None:
     paths clear of enemy bases (Desperate Escape may pass through them; taking to the skies
     passes through every model and feature) and the board edge, no end on another base or in
     a light or dense feature, unengaged at the end, and the unit coherent (03.03)."""
-    st = W.unit_state(unit_ent)
     check_sky(unit_ent, cmd.fly, cmd.mode)
+    _refuse(unit_move_problems(battle, unit_ent, cmd, selected))
+
+
+def unit_move_problems(battle, unit_ent: int, cmd, selected: str | None) -> list:
+    """Every problem (``ML.MoveProblem``, each naming its model) ``check_unit_move`` finds with
+    where ``cmd`` puts the models (a front end shows each model's own verdict with them)."""
+    st = W.unit_state(unit_ent)
     roll = (st.advance_roll if st.advance_roll is not None else 6) if cmd.mode == MoveType.ADVANCE else None
     paths = paths_of(battle, unit_ent, cmd.to, cmd.via)
     limits = {mid: move_limit(unit_ent, battle.models[mid], cmd.mode, roll, cmd.fly, battle) for mid in paths}
-    _refuse(ML.check_move(
+    return ML.check_move(
         esper.component_for_entity(unit_ent, Unit).id, paths, bodies(), _areas(battle),
         battle.scenario.board, max_distance=limits, rule=RULE_OF_MODE[cmd.mode],
-        **path_rules(unit_ent, cmd.fly, selected == "desperate escape", cmd.mode), end_unengaged=True))
+        **path_rules(unit_ent, cmd.fly, selected == "desperate escape", cmd.mode), end_unengaged=True)
 
 
 def check_scout_move(battle, unit_ent: int, cmd, distance: float) -> None:

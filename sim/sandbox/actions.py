@@ -22,7 +22,7 @@ class ActionsMixin:
     # ======================================================================= actions
     def select(self, unit_id: str | None, model_id: str | None = None) -> None:
         if unit_id != self.selected_unit:
-            self.dirty |= {"card", "orders", "action"}  # (the bar's orders: greyed for the unit's side)
+            self.dirty |= {"card", "orders", "action"}  # (the bar: orders greyed for the unit's side, its move type)
         self.selected_unit, self.selected_model = unit_id, model_id
         if unit_id:
             self.status = f"selected {self.scene.units[unit_id].name}"
@@ -249,8 +249,11 @@ class ActionsMixin:
 
     def cycle_move_mode(self) -> None:
         modes = ("normal", "advance", "fall back")
+        if self.selected_unit is None:
+            self.status = "select a unit first: each unit's move type is its own (M)"
+            return
         self.set_move_mode(modes[(modes.index(self.move_mode) + 1) % 3])
-        self.status = f"move mode: {self.move_mode}"
+        self.status = f"{self.unit_label(self.selected_unit)}: {self.move_mode} move (M: the next type)"
 
     def end_turn(self) -> None:
         if self.battle.busy or self.resolving or self.order is not None:
@@ -281,6 +284,7 @@ class ActionsMixin:
             write_atomic(self.save_dir / self.scenario_path, spec_toml(self.spec))
         write_log(path, self.recorder, self.saved_upto)  # with its scenario, if the log could not find it
         self.unsaved = self.resolving  # (a command being resolved is not in the log yet)
+        self.saved_commands = self.recorder.n  # ("not saved" counts the commands after this save)
         self.status = f"replay saved: {path} (check it with: sim replay {path})"
         return path
 

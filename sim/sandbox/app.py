@@ -134,6 +134,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         battle = Battle(spec, seed=seed)
         self.adopt_battle(battle, Recorder(battle, self.scenario_path))
         self.unsaved = False
+        self.saved_commands = 0  # (the commands in the last saved replay: confirm.py counts those after)
 
     def stashed_battle(self):
         return None if self._stash is None else self._stash["battle"]
@@ -157,6 +158,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self._seen_events = 0
         self._log_items: list[tuple[str, str]] = []
         self._log_shown = -1
+        self._log_wrap = None  # (the log's rows are this battle's: rebuilt, not kept from the last one)
         self._pending_key = None
         self._busy_seen = False
         self.resolving = False
@@ -299,7 +301,11 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
                 why = order_refusal(self, cls.record)  # (greyed with the reason: orders.py)
                 f.button(label, fn, name=name, height=28, tip=f"Not now: {why}" if why else None,
                          object_id="#toggle_on" if isinstance(self.order, cls) else "#unavailable" if why else None)
-            f.button(f"Move: {self.move_mode} (M)", self.cycle_move_mode, name="bar:move", height=28)
+            if self.staged is not None:  # (a unit's move placed model by model, in the Move button's place)
+                f.button("Confirm move (Enter)", self.confirm_staged, name="bar:confirm_move", height=28,
+                         tip="make the placed models' move; Esc drops it")
+            else:
+                f.button(f"Move: {self.move_mode} (M)", self.cycle_move_mode, name="bar:move", height=28)
             f.button("Step (Space)", self.step, name="bar:step", height=28,
                      object_id=None if not idle else "#unavailable", tip="Auto-play: P" if not idle else "nothing to resolve")
             if not self.mission:  # (a battle with a mission ends phases: the tracker's End phase)
@@ -689,6 +695,7 @@ def run_sandbox(scenario_path, seed: int | None = None, replay: str | None = Non
         pygame.quit()
         print(f"sim: {sb.status}", file=sys.stderr)
         return 2
+    sb.skip_empty_phases = True  # (a player's window skips empty phases; K toggles: phase_skip.py)
     pygame.display.set_caption(f"sim - {sb.spec.name}")
     clock = pygame.time.Clock()
     running = True

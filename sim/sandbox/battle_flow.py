@@ -80,7 +80,8 @@ class BattleFlowMixin:
         eligible unit is within 5" of an enemy, 12.04.01)."""
         if self._idle_for_command():
             self.ingress_unit = None
-            self.submit(EndPhase())
+            if self.submit(EndPhase()):
+                self.skip_empty()  # (the setting: phase_skip.py)
 
     def select_to_move(self, mode: str) -> None:
         """09.02 Select the selected unit to move with ``mode`` before any model moves; the

@@ -23,6 +23,7 @@ import pygame
 
 from sim.errors import ScenarioError, escape_controls
 from sim.rules.turn import PLAYER
+from sim.sandbox.widgets import SCROLL_BAR_W
 
 SUFFIXES = {".cat", ".catz", ".json"}
 MAX_SHOWN = 150  # datasheet buttons at most (the rest counted: refine the search)
@@ -40,11 +41,22 @@ def statline(stats: dict) -> str:
 
 def sheet_line(sheet: dict) -> str:
     """A datasheet's button text: name, its first statline, points."""
+    head, pts = sheet_parts(sheet)
+    return "  ".join(x for x in (head, pts) if x)
+
+
+def sheet_parts(sheet: dict) -> tuple[str, str]:
+    """(name and first statline, points): a narrow button cuts the first, never the points."""
     stats = sheet.get("stats") or {}
     first = statline(next(iter(stats.values()))) if stats else ""
     pts = sheet.get("points")
     pts = f"{pts:g} pts" if isinstance(pts, (int, float)) and pts else ""
-    return escape_controls("  ".join(x for x in (str(sheet.get("name", "")), first, pts) if x))
+    return escape_controls("  ".join(x for x in (str(sheet.get("name", "")), first) if x)), pts
+
+
+def sorted_sheets(sheets: list[dict]) -> list[dict]:
+    """The datasheets by name (case-insensitive), as a list a player scans."""
+    return sorted(sheets, key=lambda s: (str(s.get("name", "")).casefold(), str(s.get("name", ""))))
 
 
 def matches(sheets: list[dict], search: str) -> list[dict]:
@@ -62,7 +74,8 @@ class CatalogueMixin:
         if self.mode != "setup":
             self.status = "Catalogue... is in set-up mode (F2)"
             return
-        start = Path(getattr(self, "catalogue_start", None) or getattr(self, "import_start", None) or Path.cwd())
+        from sim.sandbox.dialogs import start_folder
+        start = Path(getattr(self, "catalogue_start", None) or start_folder(self, "catalogue", Path.cwd()))
         self._catalogue_dialog = UIFileDialog(pygame.Rect(160, 80, 560, 460), self.manager, "Browse a catalogue",
                                               initial_file_path=str(start), allow_picking_directories=False,
                                               allowed_suffixes=SUFFIXES)
@@ -82,6 +95,8 @@ class CatalogueMixin:
         path = str(path)
         name = Path(path).name
         self.catalogue_start = str(Path(path).parent)
+        from sim.sandbox.dialogs import remember
+        remember(self, "catalogue", path)
         try:
             sheets = list_datasheets(path)
         except ScenarioError as e:  # (ImportFileError is one)
@@ -90,7 +105,8 @@ class CatalogueMixin:
         except (OSError, ValueError) as e:
             self.status = escape_controls(f"catalogue failed: {name}: {e}")
             return False
-        self.catalogue = {"path": path, "sheets": sheets, "search": "", "adding": None, "focus": False}
+        self.catalogue = {"path": path, "sheets": sorted_sheets(sheets), "search": "", "adding": None,
+                          "focus": False}
         self.status = f"catalogue {name}: {len(sheets)} datasheet(s); click one to add it to an army"
         self.dirty.add("orders")
         return True
@@ -101,13 +117,16 @@ class CatalogueMixin:
         self.dirty.add("orders")
 
     def catalogue_search(self, event) -> bool:
-        """The search box's text changed: the list is filtered again (the box keeps the focus)."""
+        """The search box's text changed: the datasheet buttons are filtered in place (shown,
+        hidden and moved up; the panel and the box itself are not rebuilt, so no key typed
+        meanwhile is lost, at any typing speed)."""
         entry = self._catalogue_entry
         if self.catalogue is None or entry is None or event.ui_element is not entry:
             return False
         self.catalogue["search"] = entry.get_text()
-        self.catalogue["focus"] = True
-        self.dirty.add("orders")
+        if not catalogue_filter(self):
+            self.catalogue["focus"] = True
+            self.dirty.add("orders")
         return True
 
     def catalogue_typing(self) -> bool:
@@ -148,6 +167,8 @@ class CatalogueMixin:
                 text = into_scenario(army, side, table, path, self.spec.name, report, add=True)
             spec = parse_scenario(tomllib.loads(text), self.scenario_path)
         except ScenarioError as e:
+            if CROWDED in str(e) and self._place_by_hand(name, side):
+                return False
             self.status = escape_controls(f"catalogue failed: {e}")
             return False
         except (OSError, ValueError) as e:
@@ -161,6 +182,40 @@ class CatalogueMixin:
         self.status = escape_controls(f"added {name} ({', '.join(new)}) to the {side} army ({spec.armies[owner].name})")
         self.dirty |= {"orders", "card", "action", "log"}
         return True
+
+
+    def _place_by_hand(self, name: str, side: str) -> bool:
+        """The army's zone has no room for datasheet ``name``'s unit: it is built on an empty
+        table of the same size and handed to set-up's placing, so that the player clicks where
+        it goes (set-up's own placement then sets it up nearest the click, clear of every base)."""
+        from sim.importers import into_scenario, load_datasheet
+        from sim.importers.scenario import dump, new_scenario
+        from sim.scenario.load import parse_scenario
+        path = self.catalogue["path"]
+        owner = PLAYER.index(side)
+        try:
+            army, report = load_datasheet(path, name)
+            with tempfile.TemporaryDirectory(prefix="sandbox-catalogue-") as tmp:
+                table = Path(tmp) / "table.toml"
+                doc = new_scenario(self.spec.name)
+                doc["battle"]["board"] = list(self.spec.board)
+                table.write_text(dump(doc), encoding="utf-8")
+                text = into_scenario(army, side, table, path, self.spec.name, report, add=True)
+            alone = parse_scenario(tomllib.loads(text), self.scenario_path)
+        except (ScenarioError, OSError, ValueError):
+            return False
+        tpl = next((u for u in alone.units if u.owner == owner), None)
+        if tpl is None:
+            return False
+        self.setup.placing = {"kind": "unit", "template": tpl, "owner": owner}
+        army_name = self.spec.armies[owner].name if owner < len(self.spec.armies) else side
+        self.status = escape_controls(f"the {side} zone has no room for {name}: click the table to place it "
+                                      f"by hand for {army_name} (Esc stops)")
+        self.dirty |= {"orders"}
+        return True
+
+
+CROWDED = "an army that fits in its deployment zone"  # (the importer's words when the zone is full)
 
 
 def build_catalogue_button(flow, sb) -> None:
@@ -194,7 +249,7 @@ def build_catalogue_panel(flow, sb) -> bool:
     flow.row_h = 30
     flow.newline(4)
     shown = matches(cat["sheets"], cat["search"])
-    flow.label(f"{len(shown)} of {len(cat['sheets'])} datasheet(s)", "#muted", size=12)
+    sb._catalogue_count = flow.label(f"{len(shown)} of {len(cat['sheets'])} datasheet(s)", "#muted", size=12)
     adding = cat.get("adding")
     if adding is not None:
         flow.space(2)
@@ -208,17 +263,60 @@ def build_catalogue_panel(flow, sb) -> bool:
         flow.button("Cancel", sb.catalogue_cancel, name="catalogue:cancel")
         flow.newline()
     flow.space(2)
-    for sheet in shown[:MAX_SHOWN]:
+    flow.newline()
+    every = len(cat["sheets"]) <= MAX_BUILT  # (all built once: the search then only shows and hides)
+    top = flow.y
+    rows = []
+    for sheet in (cat["sheets"] if every else shown[:MAX_SHOWN]):
         name = str(sheet.get("name", ""))
         tip = "; ".join(escape_controls(f"{m}: {statline(s)}") for m, s in (sheet.get("stats") or {}).items())
         if sheet.get("refused"):
             tip = f"refused: {sheet['refused']}" + (f"; {tip}" if tip else "")
         on = name == adding
-        flow.button(flow.fit(sheet_line(sheet), w, 12), lambda n=name: sb.catalogue_choose(n),
-                    name=f"catalogue:sheet:{name}", tip=tip or None, width=w, height=26, size=12,
-                    object_id="#toggle_on" if on else "#toggle")
+        head, pts = sheet_parts(sheet)
+        label = flow.fit(head, w - (flow.text_w("  " + pts, 12) * 1.05 if pts else 0), 12) + (f"  {pts}" if pts else "")
+        b = flow.button(label, lambda n=name: sb.catalogue_choose(n),
+                        name=f"catalogue:sheet:{name}", tip=tip or None, width=w, height=26, size=12,
+                        object_id="#toggle_on" if on else "#toggle")
+        rows.append((sheet, b))
         flow.newline()
-    if len(shown) > MAX_SHOWN:
-        flow.label(f"... {len(shown) - MAX_SHOWN} more: refine the search", "#muted", size=12)
+    sb._catalogue_more = flow.label(" ", "#muted", size=12)
     flow.finish()
+    sb._catalogue_rows = (flow, top, rows, every)
+    catalogue_filter(sb)
+    return True
+
+
+MAX_BUILT = 600  # datasheets with a button built once (a bigger catalogue is rebuilt per search)
+
+
+def catalogue_filter(sb) -> bool:
+    """Show the datasheet buttons the search matches (at most MAX_SHOWN), one under another,
+    hide the rest, and say how many: in place, without rebuilding the panel. False when the
+    buttons cannot do it (a catalogue too big to build them all: the panel is rebuilt)."""
+    cat = sb.catalogue
+    built = getattr(sb, "_catalogue_rows", None)
+    if cat is None or built is None:
+        return False
+    flow, top, rows, every = built
+    if not every or not rows or not rows[0][1].alive():
+        return False
+    want = cat["search"].casefold().strip()
+    k = 0
+    for sheet, b in rows:
+        if (not want or want in str(sheet.get("name", "")).casefold()) and k < MAX_SHOWN:
+            b.set_relative_position((flow.px(flow.PAD), flow.px(top + k * 28)))
+            b.show()
+            k += 1
+        else:
+            b.hide()
+    n = len(matches(cat["sheets"], cat["search"]))
+    sb._catalogue_count.set_text(f"{n} of {len(cat['sheets'])} datasheet(s)")
+    more = sb._catalogue_more
+    more.set_relative_position((flow.px(flow.PAD), flow.px(top + k * 28 + 2)))
+    more.set_text(f"... {n - MAX_SHOWN} more: refine the search" if n > MAX_SHOWN else " ")
+    h = flow.px(top + k * 28 + 30 + flow.PAD)
+    outer = flow.outer.rect.h
+    flow.scroll.set_scrollable_area_dimensions((flow.outer.rect.w - 2 - SCROLL_BAR_W + 4,
+                                                h if h > outer + 8 else outer - 2))
     return True

@@ -202,6 +202,7 @@ class PlacementMixin:
         if not p.legal:
             near = min(dist.items(), key=lambda kv: (kv[1], kv[0]), default=None)
             p.stage = "failed"
+            p.near = near  # (drawn on the table: draw_failed_charge)
             p.note = ("No enemy unit within reach" + (f" (nearest: {near[0]}, {near[1]:.2f}\")" if near else "")
                       + ": the charge fails and nothing moves (11.02).")
             if self.submit(ChargeMove(p.unit, (), ())):
@@ -461,6 +462,8 @@ class PlacementMixin:
         """Where each model stands (a faint outline), its path to the ghost, the ghost ringed
         green or red by the battle's verdict, the dragged model's reach, the refusal."""
         p = getattr(self, "placement", None)
+        if p is not None and p.stage == "failed":
+            draw_failed_charge(surf, self, p)
         if p is None or p.stage != "placing":
             return
         cam = self.camera
@@ -491,6 +494,35 @@ class PlacementMixin:
                 [self.scene.models[n] for n in v.named if n not in p.ghosts and n in self.scene.models]
             draw_note(surf, cam.to_screen(*g), wrap(v.reason), S.ILLEGAL, f"{VERB[p.record]}: would be refused",
                       centroid(cam.to_screen(m.x, m.y) for m in foes))
+
+
+def draw_failed_charge(surf, sb, p) -> None:
+    """A charge that failed, on the table: the charging unit ringed red, a dashed line from its
+    model nearest the nearest enemy unit to that unit's nearest model, and beside it the roll
+    and the distance it needed (until the panel is closed)."""
+    from sim.rules import geometry
+    cam = sb.camera
+    mine = sb.scene.living(p.unit)
+    for m in mine:
+        ghost_ring(surf, cam, m.fp, S.ILLEGAL, 2)
+    near = getattr(p, "near", None)
+    if not mine or near is None or near[0] not in sb.scene.units:
+        return
+    foes = sb.scene.living(near[0])
+    if not foes:
+        return
+    a, b = min(((m, f) for m in mine for f in foes), key=lambda mf: (geometry.distance(mf[0].fp, mf[1].fp),
+                                                                     mf[0].id, mf[1].id))
+    sa, sb_ = cam.to_screen(a.x, a.y), cam.to_screen(b.x, b.y)
+    _dashed_line(surf, S.ILLEGAL, sa, sb_, 6, 2)
+    dice = " + ".join(map(str, p.dice)) if p.dice else ""
+    lines = [f'rolled {p.roll}"' + (f" ({dice})" if dice else ""),
+             f'needed {near[1]:.2f}" to reach {sb.unit_label(near[0])}']
+    top = min(cam.to_screen(m.x, m.y)[1] for m in mine) - cam.length(max(m.radius for m in mine)) - 4
+    bottom = max(cam.to_screen(m.x, m.y)[1] for m in mine) + cam.length(max(m.radius for m in mine)) + 4
+    above = sb_[1] > sa[1]  # (the note on the side of the unit away from the enemy, clear of both)
+    draw_note(surf, (sa[0], top if above else bottom), lines, S.ILLEGAL, "charge failed",
+              away_from=(sa[0], bottom + 1) if above else None)
 
 
 def _path(surf, cam, pts, r: float) -> None:

@@ -32,7 +32,8 @@ class ConfirmMixin:
             return
         lost = []
         if commands:
-            n = self.recorder.n + (1 if self.resolving else 0)
+            since = self.recorder.n - getattr(self, "saved_commands", 0)  # (since the last save)
+            n = max(1, since + (1 if self.resolving else 0))
             lost.append(f"{n} command{'s' if n != 1 else ''} not saved in a replay (Ctrl+S saves them)")
         if edited:
             lost.append("the table's set-up edits (Ctrl+T saves the table)")

@@ -31,7 +31,8 @@ class ImportMixin:
         if self.mode != "setup":
             self.status = "Import army... is in set-up mode (F2)"
             return
-        start = Path(getattr(self, "import_start", None) or Path.cwd())  # (a folder, or a file to preselect)
+        from sim.sandbox.dialogs import start_folder
+        start = Path(getattr(self, "import_start", None) or start_folder(self, "import", Path.cwd()))  # (a folder, or a file)
         self._import_dialog = UIFileDialog(pygame.Rect(160, 80, 560, 460), self.manager, "Import an army roster",
                                            initial_file_path=str(start), allow_picking_directories=False,
                                            allowed_suffixes=SUFFIXES)
@@ -49,6 +50,8 @@ class ImportMixin:
     def import_choose(self, path) -> None:
         self.importing = str(path)
         self.import_start = str(Path(path).parent)
+        from sim.sandbox.dialogs import remember
+        remember(self, "import", path)
         self.status = f"import {Path(path).name}: choose the army it becomes (set-up panel)"
         self.dirty.add("orders")
 
@@ -75,6 +78,8 @@ class ImportMixin:
                 text = into_scenario(army, side, table, path, self.spec.name, report)
             spec = parse_scenario(tomllib.loads(text), self.scenario_path)
         except ScenarioError as e:  # (ImportFileError is one)
+            if self._catalogue_instead(path):
+                return False
             self.status = escape_controls(f"import failed: {e}")
             return False
         except (OSError, ValueError) as e:
@@ -88,6 +93,21 @@ class ImportMixin:
         self._log_items += [(x, "#import") for x in self.import_report]  # (and in the log)
         self.status = f"imported {name}: {n} unit(s) as the {side} army ({spec.armies[owner].name}); the report is in the log and the set-up panel"
         self.dirty |= {"orders", "card", "action", "log"}
+        return True
+
+
+    def _catalogue_instead(self, path: str) -> bool:
+        """A catalogue given to Import army...: it is opened in Catalogue... (its datasheets are
+        added one at a time) instead of failing with the roster reader's words."""
+        from sim.importers import list_datasheets
+        try:
+            list_datasheets(path)
+        except (ScenarioError, OSError, ValueError):
+            return False
+        if not self.catalogue_open(path):
+            return False
+        self.status = escape_controls(f"{Path(path).name} is a catalogue, not a roster: it is open in "
+                                      f"Catalogue... - click a datasheet to add it to an army")
         return True
 
 

@@ -10,6 +10,8 @@ import math
 import pygame
 import pygame_gui
 
+from sim.sandbox import dialogs
+
 
 class InputMixin:
     # ======================================================================= input
@@ -36,8 +38,10 @@ class InputMixin:
         if event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED:
             self.catalogue_search(event)  # (the catalogue's search box)
             return
-        if event.type in (pygame.KEYDOWN, pygame.KEYUP) and self.catalogue_typing():
-            return  # (typed into the search box, not hotkeys)
+        if event.type == pygame_gui.UI_WINDOW_CLOSE:
+            dialogs.closed(self, event.ui_element)  # (its folder remembered: dialogs.py)
+        if event.type in (pygame.KEYDOWN, pygame.KEYUP) and (self.catalogue_typing() or dialogs.keyboard_taken(self)):
+            return  # (typed into a text field or a dialog, not hotkeys)
         if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and event.ui_element is self.log_list:
             self._log_clicked()
             return
@@ -179,7 +183,9 @@ class InputMixin:
             return
         if e.type == pygame.MOUSEWHEEL:
             placing = self.setup.placing if self.mode == "setup" else None
-            if placing is not None and placing["kind"] == "terrain" and vp.collidepoint(self.mouse):
+            if self.drag is not None and self.mode == "battle":  # (the dragged formation turns)
+                self.rotate_formation(1 if e.y > 0 else -1)
+            elif placing is not None and placing["kind"] == "terrain" and vp.collidepoint(self.mouse):
                 self.rotate_placing(1 if e.y > 0 else -1)
             elif vp.collidepoint(self.mouse) and not self.show_help:
                 self.camera.zoom_at(self.mouse, 1.15 ** max(-3, min(3, e.y)))
@@ -242,6 +248,11 @@ class InputMixin:
             elif m is not None:
                 self.status = "click an enemy unit to target it (Esc cancels the order)"
             return
+        g = self.staged_ghost_at(*self.camera.to_table(*pos))  # (a model placed in a staged move)
+        if g is not None:
+            self.select(self.scene.models[g].unit, g)
+            self.press = (pos, g, True)
+            return
         if m is None:
             self.press = (pos, None, shift)
             return
@@ -263,18 +274,8 @@ class InputMixin:
             if self.drag is None:
                 return
         d = self.drag
-        tx, ty = self.camera.to_table(*pos)
-        dx, dy = tx - d["start"][0], ty - d["start"][1]
-        dist = (dx * dx + dy * dy) ** 0.5
-        limit = min(o[2] for o in d["origin"].values())
-        if dist > limit > 0:
-            dx, dy = dx * limit / dist, dy * limit / dist
-        bw, bh = self.spec.board
-        ghosts = {}
-        for i, (x, y, _l) in d["origin"].items():
-            r = self.scene.models[i].radius
-            ghosts[i] = (min(max(x + dx, r), bw - r), min(max(y + dy, r), bh - r))
-        d["ghosts"] = ghosts
+        d["pos"] = pos
+        d["ghosts"] = self.drag_ghosts(d, *self.camera.to_table(*pos))  # (unit_move.py)
 
     def _release(self, pos) -> None:
         press, self.press = self.press, None

@@ -28,6 +28,8 @@ from sim.rules import geometry
 from sim.sandbox import style as S
 from sim.sandbox.draw_table import _dashed_line
 from sim.sandbox.fonts import text
+from sim.sandbox.table_notes import draw_note, ghost_ring, wrap  # noqa: F401 (re-exported)
+from sim.sandbox.unit_move import UnitMoveMixin
 from sim.rules.movement.moves import mode_of_selection
 from sim.world import queries as W
 
@@ -170,48 +172,6 @@ def _label(surf, t, pos) -> None:
     surf.blit(t, pos)
 
 
-def wrap(s: str, width: int = 58) -> list[str]:
-    words, lines, line = s.split(), [], ""
-    for w in words:
-        if line and len(line) + 1 + len(w) > width:
-            lines.append(line)
-            line = w
-        else:
-            line = f"{line} {w}".strip()
-    if line:
-        lines.append(line)
-    return lines
-
-
-def draw_note(surf, anchor, lines, colour, title: str | None = None, away_from=None) -> pygame.Rect:
-    """A small boxed note beside a table point (the reason a move is refused), kept inside the
-    clip rectangle (the table viewport): below the point, or above it when ``away_from`` (a
-    screen point the note should not hide, such as the enemy it names) is below."""
-    ts = ([text(title, 12, colour, True)] if title else []) + [text(s, 12, S.TEXT) for s in lines]
-    w = max(t.get_width() for t in ts) + 14
-    h = sum(t.get_height() for t in ts) + 10
-    area = surf.get_clip() or surf.get_rect()
-    x = min(max(anchor[0] + 18, area.x + 4), area.right - w - 4)
-    above = away_from is not None and away_from[1] > anchor[1]
-    y = anchor[1] - h - 18 if above else anchor[1] + 14
-    y = min(max(y, area.y + 4), area.bottom - h - 4)
-    box = pygame.Surface((w, h), pygame.SRCALPHA)
-    box.fill((30, 30, 28, 232))
-    pygame.draw.rect(box, (*colour, 255), box.get_rect(), 1)
-    surf.blit(box, (x, y))
-    yy = y + 5
-    for t in ts:
-        surf.blit(t, (x + 7, yy))
-        yy += t.get_height()
-    return pygame.Rect(x, y, w, h)
-
-
-def ghost_ring(surf, cam, fp, colour, width: int = 2) -> None:
-    x, y = cam.to_screen(fp.x, fp.y)
-    r = max(3, cam.length(0.5 * max(fp.length, fp.width))) + 2 + width
-    pygame.draw.circle(surf, colour, (x, y), r, width)
-
-
 def centroid(points):
     """The mean of screen points (None for none)."""
     points = list(points)
@@ -220,7 +180,7 @@ def centroid(points):
     return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
 
 
-class MovesMixin:
+class MovesMixin(UnitMoveMixin):
     """The drag that makes a Move: how it starts (an advance is selected and rolled first in a
     battle with a mission), the live verdict, the release, and what is drawn for them."""
 
@@ -237,10 +197,13 @@ class MovesMixin:
         return self._moves_state()["verdict"]
 
     def drag_mode(self, uid: str) -> str:
-        """The move the drag makes: the one the unit was selected for (09.02), else the mode
-        chosen with M."""
+        """The move the drag makes: the one the unit was selected for (09.02), else the type
+        chosen with M for that unit (each unit its own, normal until chosen)."""
         st = W.unit_state(self.battle.units[uid])
-        return mode_of_selection(st.move_selected) or self.move_mode
+        s = self.staged
+        if s is not None and s["unit"] == uid:
+            return s["mode"]
+        return mode_of_selection(st.move_selected) or self.unit_mode(uid)
 
     def move_limit(self, uid: str, mode: str, M: int) -> tuple[float, str]:
         """The longest move a model may make (what the check allows) and the ring's label."""
@@ -287,8 +250,10 @@ class MovesMixin:
             mv = self.scene.models[i]
             origin[i] = (mv.x, mv.y, self.move_limit(uid, mode, mv.M)[0])
         self.verdict.clear()
+        s = self.staged  # (a staged move of this unit: its ghosts start where they were placed)
+        base = {i: (s["ghosts"].get(i) or origin[i][:2]) for i in ids} if s is not None and s["unit"] == uid else None
         return {"unit": uid, "models": ids, "grab": m.id, "origin": origin, "mode": mode,
-                "ring_label": label, "limit": ring_limit,
+                "ring_label": label, "limit": ring_limit, "base": base,
                 "start": self.camera.to_table(*start), "ghosts": {}}
 
     def _advance_text(self, uid: str) -> str:
@@ -299,25 +264,48 @@ class MovesMixin:
                 f"{M + st.advance_roll}\" (09.06) - drag it")
 
     def drag_command(self, drag) -> Move | None:
-        """The Move the release would submit (None: nothing moved)."""
-        origin = drag["origin"]
-        to = tuple((i, *self._on_table(i, x, y, origin[i])) for i, (x, y) in sorted(drag["ghosts"].items())
+        """The Move the release would submit (None: nothing moved), with the models already
+        placed in the unit's staged move (unit_move.py)."""
+        origin = dict(drag["origin"])
+        ghosts = dict(drag["ghosts"])
+        s = self.staged
+        if s is not None and s["unit"] == drag["unit"] and drag["mode"] != SCOUT:
+            for i, g in s["ghosts"].items():
+                if i not in ghosts:
+                    ghosts[i], origin[i] = g, s["origin"][i]
+        to = tuple((i, *self._on_table(i, x, y, origin[i])) for i, (x, y) in sorted(ghosts.items())
                    if (x, y) != origin[i][:2])
         if to and drag["mode"] == SCOUT:
             return ScoutMove(drag["unit"], to)
         return Move(drag["unit"], to, drag["mode"]) if to else None
 
     def release_move(self, drag) -> None:
-        """09.05-09.07 The move is made only if the battle accepts it where the ghosts are."""
+        """09.05-09.07 The move is made only if the battle accepts it where the ghosts are. One
+        model of a unit of several dragged (Shift, or its ghost), or any drag of a unit with a
+        staged move: the ghosts join the unit's staged move, made as one move on Enter
+        (unit_move.py). A refused move is offered the nearest legal spot when one is near."""
+        s = self.staged
+        several = len(self.scene.living(drag["unit"])) > 1
+        if drag["mode"] != SCOUT and ((s is not None and s["unit"] == drag["unit"])
+                                      or (len(drag["models"]) == 1 and several)):
+            if s is not None and s["unit"] != drag["unit"]:
+                self.status = (f"{self.unit_label(s['unit'])} has a move being placed: confirm it (Enter) "
+                               f"or drop it (Esc) first")
+                return
+            self.verdict.clear()
+            self.stage(drag)
+            return
         cmd = self.drag_command(drag)
         if cmd is None:
             return
         reason = self.battle.check(cmd)
         if reason is not None:
-            self.status = f"refused: {reason}"
             self.verdict.clear()
+            if not (drag["mode"] != SCOUT and self.offer_snap(drag, reason)):
+                self.status = f"refused: {reason}"
             return
-        self.submit(cmd)
+        if self.submit(cmd):
+            self.moved_unit(drag["unit"])
 
     # ------------------------------------------------------------------ each frame
     def moves_update(self) -> None:
@@ -340,10 +328,15 @@ class MovesMixin:
                 if v.ask(b, self.scene.models, (d["unit"], d["mode"], ghost_key(d["ghosts"])), lambda: cmd,
                          self.clock):
                     g, o = d["ghosts"].get(d["grab"]), d["origin"].get(d["grab"])
-                    far = f' {math.hypot(g[0] - o[0], g[1] - o[1]):.1f}" of {d["limit"]:g}"' \
-                        if d["mode"] == SCOUT and g and o else ""
-                    self.status = f"{d['unit']}, {d['mode']} move{far}: " + (
-                        "legal - release to make it" if v.reason is None else f"would be refused: {v.reason}")
+                    far = ""
+                    if g and o:
+                        gone = math.hypot(g[0] - o[0], g[1] - o[1])
+                        far = f' {gone:.1f}" of {o[2]:g}" ({max(0.0, o[2] - gone):.1f}" left)'
+                    staging = len(d["models"]) == 1 and len(self.scene.living(d["unit"])) > 1 \
+                        or (self.staged is not None and self.staged["unit"] == d["unit"])
+                    self.status = f"{self.unit_label(d['unit'])}, {d['mode']} move{far}: " + (
+                        ("legal - release to place it (Enter makes the unit's move)" if staging
+                         else "legal - release to make it") if v.reason is None else f"would be refused: {v.reason}")
             else:
                 v.clear()
 
@@ -372,9 +365,17 @@ class MovesMixin:
         d = self.drag
         p = getattr(self, "placement", None)
         if d is not None and d.get("ghosts"):
-            fps, links = self._links_for(d["unit"], d["ghosts"])
+            s = self.staged
+            ghosts = {**s["ghosts"], **d["ghosts"]} if s is not None and s["unit"] == d["unit"] else d["ghosts"]
+            fps, links = self._links_for(d["unit"], ghosts)
             draw_links(surf, self.camera, fps, links)
+            self.draw_staged(surf)
             self._draw_verdict(surf, d)
+            self.draw_drag_distance(surf, d)
+        elif self.staged is not None and self.mode == "battle":
+            fps, links = self._links_for(self.staged["unit"], self.staged["ghosts"])
+            draw_links(surf, self.camera, fps, links)
+            self.draw_staged(surf)
         elif p is not None and p.stage == "placing":
             fps, links = self._links_for(p.unit, p.ghosts)
             draw_links(surf, self.camera, fps, links)

@@ -58,6 +58,8 @@ class ReplayMixin:
         except (LogError, ScenarioError, OSError, KeyError, ValueError) as e:
             self.status = f"cannot open the replay: {e}"
             return False
+        from sim.sandbox.dialogs import remember
+        remember(self, "replay", path)
         if self.mode == "setup":
             self.toggle_setup()
         if self.mode == "battle" and self._stash is None:  # set aside, to come back to (leave_replay)
@@ -237,7 +239,9 @@ class ReplayMixin:
     def _replay_dialog(self) -> None:
         from pygame_gui.windows import UIFileDialog
         import pygame
-        start = self.save_dir if self.save_dir.is_dir() else Path("scenarios/replays")
+        from sim.sandbox.dialogs import start_folder
+        start = start_folder(self, "replay", self.save_dir if self.save_dir.is_dir() else
+                             Path(__file__).resolve().parents[2] / "scenarios" / "replays")
         w, h = self.size
         dw, dh = min(round(560 * self.scale), w - 20), min(round(460 * self.scale), h - 20)
         self._file_dialog = UIFileDialog(pygame.Rect((w - dw) // 2, (h - dh) // 2, dw, dh), self.manager,
@@ -290,3 +294,18 @@ def build_replay_footer(flow, sb) -> None:
                 tip="the whole next command (Shift+Right)")
     flow.button("Leave", sb.leave_replay, name="replay:leave", height=28, tip="Esc")
     flow.finish()
+
+
+DEFAULT_TABLE = "scenarios/default.toml"  # (`sim play`'s default scenario, relative to the project)
+
+
+def table_for_play(scenario: str, replay: str | None = None, replay_scenario: str | None = None) -> str:
+    """The table `sim play` opens first, from any folder: with ``--replay LOG --scenario PATH``
+    the replay's scenario (the default table is not needed, and outside the project root it is
+    not there); the default table, when not found where `sim play` runs, from the project's
+    own folder."""
+    if replay is not None and replay_scenario is not None and scenario == DEFAULT_TABLE:
+        return str(replay_scenario)
+    if scenario == DEFAULT_TABLE and not Path(scenario).exists():
+        return str(Path(__file__).resolve().parents[2] / DEFAULT_TABLE)
+    return scenario

@@ -11,12 +11,13 @@ import pygame
 
 from sim.sandbox.charge_flow import PlacementMixin
 from sim.sandbox.move_preview import MovesMixin
+from sim.sandbox.phase_skip import PhaseSkipMixin
 from sim.sandbox.range_rings import RangeRings, hovered_weapon
 from sim.sandbox.rules_card import AuraRings, hovered_rule
 from sim.sandbox.tape import TapeMixin
 
 
-class ToolsMixin(MovesMixin, PlacementMixin, TapeMixin):
+class ToolsMixin(MovesMixin, PlacementMixin, TapeMixin, PhaseSkipMixin):
     placement = None  # a charge_flow.Placement while one is being placed
 
     # ------------------------------------------------------------------ input
@@ -40,6 +41,14 @@ class ToolsMixin(MovesMixin, PlacementMixin, TapeMixin):
             self.clear_tape()
         elif k == pygame.K_ESCAPE and p is not None:
             self.close_placement()
+        elif k == pygame.K_k:
+            self.toggle_skip_empty()  # (phase_skip.py)
+        elif k == pygame.K_r and (self.drag is not None or self.staged is not None):
+            self.rotate_formation(-1 if e.mod & pygame.KMOD_SHIFT else 1)  # (unit_move.py)
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.staged is not None and self.order is None:
+            self.confirm_staged()
+        elif k == pygame.K_ESCAPE and self.staged is not None and self.drag is None:
+            self.drop_staged()
         else:
             return False
         return True
@@ -95,6 +104,8 @@ class ToolsMixin(MovesMixin, PlacementMixin, TapeMixin):
         self.placement_update()
 
     def tools_look(self, look) -> None:
+        if self.mode == "battle":
+            self.staged_look(look)  # (a staged move's ghosts: unit_move.py)
         if self.drag is not None:
             look.ring_label = self.drag.get("ring_label")
         if self.mode == "battle":

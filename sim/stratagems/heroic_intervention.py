@@ -34,6 +34,17 @@ NEAR_AN_ENEMY = Fact("within 12 inches of an enemy unit",
                      lambda battle, u: CHG.may_declare(MV.unit_gap(u, W.enemy_units(u))))
 
 
+def has_targets(u: int, mode: str) -> bool:
+    """15.11 A mode is offered only when it could have a target: Leap to Defend an enemy unit
+    that charged this phase within 12" (after a charge that failed, or none, there is none);
+    Into the Fray an enemy unit within 6"."""
+    enemies = W.enemy_units(u)
+    if mode == LEAP:
+        charged = [e for e in enemies if W.unit_state(e).charged]
+        return bool(charged) and CHG.may_declare(MV.unit_gap(u, charged))
+    return CHG.in_reach(MV.unit_gap(u, enemies), CHG.INTO_THE_FRAY_RANGE)
+
+
 def _offer(battle, player: int, moment: Moment):
     """The answer names the unit and the mode ("unit: mode"); the charge roll follows, then its
     target: the player picks one of the enemy units it may charge (11.04: within 12" and the
@@ -47,7 +58,7 @@ def _offer(battle, player: int, moment: Moment):
         if unit.owner != player or W.unit_destroyed(u):
             continue
         for mode, extra in ((LEAP, False), (FRAY, True)):
-            if allowed(battle, RECORD, player, u, SG.END_OF_PHASE, extra=extra):
+            if has_targets(u, mode) and allowed(battle, RECORD, player, u, SG.END_OF_PHASE, extra=extra):
                 options.append(f"{unit.id}: {mode}")
     if not options:
         return False

@@ -35,7 +35,8 @@ def _pick(d, path) -> None:
 
 
 def _sheets(sb) -> list[str]:
-    return sorted(k.split(":", 2)[2] for k, b in sb.names.items() if k.startswith("catalogue:sheet:") and b.alive())
+    return sorted(k.split(":", 2)[2] for k, b in sb.names.items()
+                  if k.startswith("catalogue:sheet:") and b.alive() and b.visible)
 
 
 def _type(d, text: str) -> None:

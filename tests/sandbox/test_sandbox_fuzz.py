@@ -686,8 +686,12 @@ class Fuzz:
         """Models change place only by an accepted Move, and end where it said (an advance: on
         the line to where it said, no further); wounds are only ever lost."""
         ev = self.sb.battle.events
+        start = self._seen
         new, self._seen = ev[self._seen:], len(ev)
-        moved, cmd = {}, None
+        # (the command of a move may have come before this look: a replay stepped one event at
+        # a time, or a decision between the command and its move: the last one before it)
+        cmd = next((e["command"] for e in reversed(ev[:start]) if e["type"] == "command"), None)
+        moved = {}
         for e in new:
             if e["type"] == "command":
                 cmd = e["command"]

@@ -59,6 +59,40 @@ def test_15_11_not_offered_without_the_cp_or_when_declined():
         assert [e for e in of_type(b, "decision") if e["kind"] == "stratagem"] == []
 
 
+def _offered_after_a_failed_charge(red_at, blue_at):
+    """r1 declares a charge at b1 and rolls 1 + 1 (fails); blue has 2 CP: the options offered."""
+    red = [unit("r1", model(red_at, ["blade"]))]
+    blue = [unit("b1", model(blue_at, ["blade"]))]
+    offered = []
+    with Battle(mission_scenario(red, blue), dice=ForcedDice([1, 1] + [1] * 20)) as b:
+        b.run_command(StartBattle())
+        b.turn_state.cp = [0, 2]
+        _to(b, "charge")
+        b.run_command(DeclareCharge("r1"))
+        b.run_command(ChargeMove("r1", (), ()))
+        assert not W.unit_state(b.units["r1"]).charged
+
+        def blue_answers(req):
+            if req.kind == "stratagem":
+                offered.extend(req.options)
+            return req.default
+        b.run_command(EndPhase(), blue_answers)
+    return offered
+
+
+def test_15_11_no_leap_to_defend_after_a_charge_that_failed():
+    # b1 4.74" from r1: Into the Fray (any enemy within 6") may be offered, Leap to Defend (only
+    # at units that charged this phase) may not: r1's charge failed
+    offered = _offered_after_a_failed_charge((20, 10), (20, 16))
+    assert "b1: Into the Fray" in offered
+    assert "b1: Leap to Defend" not in offered
+
+
+def test_15_11_nothing_offered_after_a_failed_charge_with_no_enemy_within_6():
+    # b1 7.74" from r1: within 12" (r1 could declare), but no mode has a target
+    assert _offered_after_a_failed_charge((20, 10), (20, 19)) == []
+
+
 # --- 21.03 taking to the skies: a Heroic Intervention is a charge like any other ----------------
 
 # a dense wall 1" thick at x = 18..19: a MONSTER's path may not cross it on the ground (Part A 12)

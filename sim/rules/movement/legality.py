@@ -497,6 +497,8 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
        those of 2" or less; a height, those at most that tall: 13.06, 24.35, Part A ruling 12);
     6. its end base overlaps no other model's base, friend or foe (03.01; touching is fine);
     7. its end base overlaps no light or dense feature (03.01, Part A ruling 13);
+    (6 and 7 ask only of the models that move or turn: a model left where it stands does not
+    end a move, so a base already over a feature does not refuse its unit's move of others);
     8. if ``end_unengaged``, it ends outside the engagement range of every enemy model (``rule``);
     then 9. the unit is in coherency after the move if ``check_coherency`` (03.03).
     Returns the problems (empty = legal); never raises on well-typed input (a ``max_distance``
@@ -572,7 +574,10 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
     engaged_at = _nearest_enemy(e, idx, player) if end_unengaged else [None] * len(ends)
     for k, r in enumerate(rlist):
         mid = idx.ids[r]
-        if hits[k]:
+        # (a model the move leaves where it stands, unturned, does not end a move: ruling 13
+        # binds the models that move, not where an untouched one already is)
+        stays = not _points(paths.get(mid)) and not (angles and mid in angles)
+        if hits[k] and not stays:
             j, depth = hits[k][0]
             side = "enemy" if idx.players[j] != player else "friendly"
             per[r].append(MoveProblem(mid, "03.01", f"it would end overlapping the base of "
@@ -588,7 +593,7 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
                                                    f"it would end overlapping the base of "
                                                    f"{idx.ids[rlist[other]]}, a model of its own "
                                                    f"unit"))
-        if feature_hits[k] is not None:
+        if feature_hits[k] is not None and not stays:
             per[r].append(MoveProblem(mid, "03.01, Part A 13", *feature_hits[k]))
         if engaged_at[k] is not None:
             j, d = engaged_at[k]

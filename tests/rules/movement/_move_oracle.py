@@ -318,8 +318,9 @@ def oracle_verdict(unit, paths, bodies, areas, board, *, max_distance, rule,
                 ask.update(dict.fromkeys(PATH_KINDS, NOT_ASKED))
         end = base_shape(end_fp)
         ends.append(end)
-        ask["overlap"] = overlaps_any(end, end.c, others)
-        ask["feature"] = overlaps_any(end, end.c, features)
+        stays = not len(pts) and turn is None  # (ruling 13 binds the models that move)
+        ask["overlap"] = False if stays else overlaps_any(end, end.c, others)
+        ask["feature"] = False if stays else overlaps_any(end, end.c, features)
         if end_unengaged:
             reach = ENGAGEMENT + MARGIN
             ask["engagement"] = any_of(above(ENGAGEMENT, distance(end, x, reach))

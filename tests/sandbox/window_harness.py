@@ -1,0 +1,249 @@
+"""Journeys in a real window (issue 28 item 12): the sandbox's own loop (events, update with the
+real frame time, draw, flip) driven by real input, waiting on the sandbox's state, never on time.
+
+Two ways in:
+* ``xdotool``: under Xvfb (when both exist), the journey runs in a child process that opens an
+  X11 window and moves the real pointer and keyboard with xdotool (the X server delivers the
+  events to SDL as to any program);
+* ``queue``: with the dummy video driver, the same journey's input is posted into the pygame
+  event queue, one event per frame, the frames ticking with real time.
+
+A journey is a function of a ``Harness``: ``click``, ``drag``, ``type``, ``key`` and ``wait``
+(frames run until a predicate of the sandbox holds; a timeout only reports the failure). Run
+one from the command line: ``python tests/sandbox/window_harness.py JOURNEY xdotool`` (what the
+test does under Xvfb); exit status 0 when it held, else 1 with the reason."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+SIZE = (1440, 900)
+TIMEOUT = 10.0  # seconds a wait may take before the journey fails (never a pause: a bound)
+
+
+def have_x() -> bool:
+    return shutil.which("Xvfb") is not None and shutil.which("xdotool") is not None
+
+
+class Harness:
+    """The sandbox in a window and the input of one backend (``xdotool`` or ``queue``)."""
+
+    def __init__(self, scenario, backend: str, seed: int | None = None):
+        import pygame
+        from sim.sandbox.app import Sandbox
+        self.pg = pygame
+        self.backend = backend
+        pygame.display.init()
+        pygame.font.init()
+        self.screen = pygame.display.set_mode(SIZE)
+        self.sb = Sandbox(str(scenario), self.screen, seed=seed, save_dir=tempfile.mkdtemp(prefix="harness-"))
+        self.clock = pygame.time.Clock()
+        self.frames = 0
+        self.wid = None
+        if backend == "xdotool":
+            self.wid = str(pygame.display.get_wm_info()["window"])
+            self._xdo("windowfocus", "--sync", self.wid)  # (no window manager: focus, not activate)
+        self.frame()
+
+    # ------------------------------------------------------------------ the loop
+    def frame(self) -> None:
+        """One frame of run_sandbox's loop, with the real frame time."""
+        pg = self.pg
+        dt = self.clock.tick(120) / 1000.0
+        for e in pg.event.get():
+            if e.type == pg.VIDEORESIZE:
+                self.sb.surface = pg.display.get_surface()
+            self.sb.handle(e)
+        self.sb.update(dt)
+        self.sb.draw(pg.display.get_surface())
+        pg.display.flip()
+        self.frames += 1
+
+    def wait(self, pred, what: str, timeout: float = TIMEOUT) -> None:
+        """Run frames until ``pred()`` holds (at least one frame); fail after ``timeout``."""
+        end = time.monotonic() + timeout
+        while True:
+            self.frame()
+            if pred():
+                return
+            if time.monotonic() > end:
+                raise AssertionError(f"waited {timeout:g} s for {what}; status: {self.sb.status}")
+
+    def settle(self, n: int = 3) -> None:
+        for _ in range(n):
+            self.frame()
+
+    # ------------------------------------------------------------------ input
+    def _xdo(self, *args) -> None:
+        subprocess.run(["xdotool", *args], check=True, env=os.environ.copy())
+
+    def _post(self, type_, **kw) -> None:
+        self.pg.event.post(self.pg.event.Event(type_, **kw))
+        self.frame()  # (one event a frame: as fast as a real hand, with real frame times)
+
+    def move(self, pos) -> None:
+        x, y = int(pos[0]), int(pos[1])
+        if self.backend == "xdotool":
+            self._xdo("mousemove", "--window", self.wid, str(x), str(y))
+            self.wait(lambda: self.sb.mouse == (x, y), f"the pointer at {(x, y)}")
+        else:
+            self._post(self.pg.MOUSEMOTION, pos=(x, y), rel=(0, 0), buttons=(0, 0, 0))
+
+    def press(self, pos, down: bool, shift: bool = False) -> None:
+        x, y = int(pos[0]), int(pos[1])
+        if self.backend == "xdotool":
+            self._xdo("mousedown" if down else "mouseup", "1")  # (XTEST: to the window under the pointer)
+            self.settle(2)
+        else:
+            t = self.pg.MOUSEBUTTONDOWN if down else self.pg.MOUSEBUTTONUP
+            self._post(t, pos=(x, y), button=1, shift=shift)
+
+    def click(self, pos) -> None:
+        self.move(pos)
+        self.press(pos, True)
+        self.press(pos, False)
+        self.settle(2)
+
+    def drag(self, a, b, steps: int = 4, shift: bool = False) -> None:
+        if shift and self.backend == "xdotool":
+            self._xdo("keydown", "shift")
+        self.move(a)
+        self.press(a, True, shift)
+        for i in range(1, steps + 1):
+            p = (a[0] + (b[0] - a[0]) * i / steps, a[1] + (b[1] - a[1]) * i / steps)
+            if self.backend == "xdotool":
+                self.move(p)
+            else:
+                self._post(self.pg.MOUSEMOTION, pos=(int(p[0]), int(p[1])), rel=(0, 0), buttons=(1, 0, 0))
+        self.press(b, False, shift)
+        if shift and self.backend == "xdotool":
+            self._xdo("keyup", "shift")
+        self.settle(2)
+
+    def type(self, text: str) -> None:
+        """``text`` typed as fast as the backend can (xdotool: no delay between keys; the queue:
+        every key of it in one frame)."""
+        pg = self.pg
+        if self.backend == "xdotool":
+            self._xdo("type", "--delay", "0", text)  # (XTEST: to the focused window)
+            return
+        for ch in text:
+            pg.event.post(pg.event.Event(pg.KEYDOWN, key=ord(ch), unicode=ch, mod=0, scancode=0))
+            pg.event.post(pg.event.Event(pg.TEXTINPUT, text=ch))
+            pg.event.post(pg.event.Event(pg.KEYUP, key=ord(ch), unicode=ch, mod=0, scancode=0))
+        self.frame()
+
+    def key(self, name: str) -> None:
+        """A named key (xdotool's names: Return, Escape, F2, m)."""
+        pg = self.pg
+        if self.backend == "xdotool":
+            self._xdo("key", name)
+            self.settle(2)
+            return
+        code = {"Return": pg.K_RETURN, "Escape": pg.K_ESCAPE, "F2": pg.K_F2}.get(name) or pg.key.key_code(name)
+        uni = name if len(name) == 1 else ""
+        self._post(pg.KEYDOWN, key=code, unicode=uni, mod=0, scancode=0)
+        self._post(pg.KEYUP, key=code, unicode=uni, mod=0, scancode=0)
+
+    def close(self) -> None:
+        self.sb.battle.close()
+        self.pg.display.quit()
+
+
+# --- journeys ------------------------------------------------------------------------------------
+
+MISSION = HERE / "data" / "extra" / "moves_mission.toml"
+TABLE = ROOT / "scenarios" / "default.toml"
+CATALOGUE = ROOT / "tests" / "importers" / "data" / "cat_xml" / "Ashen Concord.cat"
+
+
+def _to_movement(h: Harness) -> None:
+    from sim.commands import StartBattle
+    sb = h.sb
+    assert sb.submit(StartBattle())
+    sb.finish()
+    h.wait(lambda: sb.battle.pending is None or sb.names.get("default") is not None, "the first decision")
+    while sb.battle.pending is not None:
+        sb.answer(sb.battle.pending.default)
+        h.settle(1)
+    h.wait(lambda: str(sb.battle.turn_state.phase) == "movement", "the Movement phase")
+
+
+def journey_typing(h: Harness) -> None:
+    """The catalogue's search typed at full speed: every key arrives, no shortcut fires."""
+    sb = h.sb
+    h.key("F2")
+    h.wait(lambda: sb.mode == "setup", "set-up mode")
+    sb.catalogue_open(CATALOGUE)
+    h.wait(lambda: sb._catalogue_entry is not None and sb._catalogue_entry.alive(), "the search box")
+    units = [u.id for u in sb.spec.units]
+    h.click(sb._catalogue_entry.rect.center)
+    h.wait(sb.catalogue_typing, "the search box's focus")
+    h.type("emberd")
+    h.wait(lambda: sb._catalogue_entry.get_text() == "emberd", "the typed text", timeout=5)
+    assert [u.id for u in sb.spec.units] == units, "a typed key fired a set-up shortcut"
+
+
+def journey_unit_move(h: Harness) -> None:
+    """Two models of a unit placed one at a time (Shift-drag), then Enter: one move, both moved."""
+    sb = h.sb
+    _to_movement(h)
+    before = {m.id: (m.x, m.y) for m in sb.scene.living("squad")}
+    n = len(sb.battle.events)
+    px = sb.camera.length(1.0)
+    for mid, dx in (("squad/1", -1.5), ("squad/5", 1.5)):
+        m = sb.scene.models[mid]
+        a = sb.camera.to_screen(m.x, m.y)
+        h.drag(a, (a[0] + dx * px, a[1]), shift=True)
+        h.wait(lambda mid=mid: sb.staged is not None and mid in sb.staged["ghosts"], f"{mid} placed")
+    assert {m.id: (m.x, m.y) for m in sb.scene.living("squad")} == before
+    h.key("Return")
+    h.wait(lambda: any(e["type"] == "moved" for e in sb.battle.events[n:]), "the unit's move")
+    moved = [e for e in sb.battle.events[n:] if e["type"] == "moved"]
+    assert len(moved) == 1 and {t[0] for t in moved[0]["to"]} == {"squad/1", "squad/5"}, moved
+
+
+JOURNEYS = {"typing": (journey_typing, TABLE), "unit_move": (journey_unit_move, MISSION)}
+
+
+def run(name: str, backend: str) -> None:
+    fn, scenario = JOURNEYS[name]
+    h = Harness(scenario, backend, seed=5)
+    try:
+        fn(h)
+    finally:
+        h.close()
+
+
+def start_xvfb(display: str = ":72"):
+    """An Xvfb of our own (the caller ends it by its pid)."""
+    proc = subprocess.Popen(["Xvfb", display, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + TIMEOUT
+    while time.monotonic() < end:  # (ready when a client can connect)
+        if subprocess.run(["xdotool", "getmouselocation"], env={**os.environ, "DISPLAY": display},
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+            return proc
+        if proc.poll() is not None:
+            return None
+        time.sleep(0.05)
+    proc.kill()
+    return None
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    try:
+        run(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "xdotool")
+    except AssertionError as e:
+        print(f"journey {sys.argv[1]} failed: {e}", file=sys.stderr)
+        sys.exit(1)
+    print(f"journey {sys.argv[1]} held")
