@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from odds_support import pool, problem, unit
 from sim.odds import engine as E
 from sim.odds import fast as FA
+from sim.odds.budget import Intractable
 
 TOLERANCE = 1e-12
 
@@ -115,7 +116,7 @@ ROW = st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(2, 6), st.samp
 
 
 @st.composite
-def attacks(draw):
+def attacks(draw, most_pools: int = 4):
     rows = draw(st.lists(ROW, min_size=2, max_size=3))
     rows = [(1 if ch else n, w, sv, inv, ch) for n, w, sv, inv, ch in rows]
     W = [w for n, w, *_ in rows for _ in range(n)]
@@ -127,11 +128,18 @@ def attacks(draw):
     pools = [pool(index=i, A=draw(st.sampled_from([1, 2, 4, 6, "D3", "D6"])), skill=draw(st.integers(2, 5)),
                   S=draw(st.integers(3, 8)), AP=-draw(st.integers(0, 3)),
                   D=draw(st.sampled_from([1, 2, 3, "D3", "D6"])), abilities=draw(ABILITIES), visible=characters)
-             for i in range(draw(st.integers(2, 4)))]
+             for i in range(draw(st.integers(2, most_pools)))]
     return problem(pools, [target])
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(attacks(), st.booleans())
-def test_the_fast_path_equals_the_reference_on_random_small_attacks(pr, counters):
-    same(pr, counters)
+@given(st.booleans().flatmap(lambda counters: st.tuples(attacks(3 if counters else 4), st.just(counters))))
+def test_the_fast_path_equals_the_reference_on_random_small_attacks(case):
+    """(With the counters the reference path keeps them joint, so four pools with sustained hits
+    can go beyond its work budget: three at most then, and an attack the reference itself cannot
+    count is no comparison.)"""
+    pr, counters = case
+    try:
+        same(pr, counters)
+    except Intractable:
+        reject()
