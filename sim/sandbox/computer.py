@@ -64,6 +64,18 @@ def command_words(sb, cmd) -> str:
     return line + _moved(sb, getattr(cmd, "to", None))
 
 
+def computer_words(sb, side: int, choice) -> str:
+    """The computer's choice in the log: its player's kind, then, for a choice the player
+    weighed by its odds (``Choice.expected``: the odds it already computed, never solved
+    again), the command's own words with unit names and the expectation ("Tactician: Warden
+    Squad is selected to shoot at Raider Mob (2): 3.2 models, 45 pts expected"); else the
+    player's words for it (``Choice.why``), else the command's."""
+    kind = str(sb.ai.get(side, "computer")).split(":")[0].capitalize()
+    if choice.expected:
+        return f"{kind}: {command_words(sb, choice.command)}: {choice.expected}"
+    return f"{kind}: {choice.why or command_words(sb, choice.command)}"
+
+
 # ============================================================================ the mixin
 class ComputerMixin:
     def init_computer(self, ai: dict | None = None, speed: float = DEFAULT_SPEED) -> None:
@@ -214,7 +226,7 @@ class ComputerMixin:
             self.status = f"the computer ({self.ai[side]}) failed to choose: {type(e).__name__}: {e} - paused"
             return
         cmd = choice.command
-        words = choice.why or command_words(self, cmd)
+        words = computer_words(self, side, choice)
         line = f"> {self.spec.armies[side].name} (computer): {words}"
         uid = getattr(cmd, "unit", None)
         before = {}
