@@ -23,6 +23,7 @@ import pygame
 from sim.commands import describe, to_dict
 from sim.errors import Refusal
 from sim.phases.gates import where
+from sim.sandbox.tracker import army_names
 from sim.rules.turn import PLAYER
 from sim.sandbox.computer_options import (DEFAULT_KIND, DEFAULT_SPEED, SPEEDS, ai_kinds, parse_ai,  # noqa: F401
                                          parse_speed, speed_text)
@@ -208,7 +209,7 @@ class ComputerMixin:
         key = (ts.round, ts.active, str(ts.phase), str(ts.step), str(ts.pre_battle), side)
         self._ai_once = False  # (a "." pressed on the person's turn is not kept for the computer's)
         if key != self._ai_turn_key and self.ai_turn_changed(key):
-            self.status = f"your turn, {self.spec.armies[side].name}: {where(ts)} - the computer waits"
+            self.status = f"your turn, {self.spec.armies[side].name}: {where(ts, army_names(self.battle))} - the computer waits"
             self.dirty |= {"orders"}
         self._ai_turn_key = key
 
