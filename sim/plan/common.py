@@ -280,9 +280,11 @@ def could_shoot_at(battle, u: int, target: int, within: float | None = None) -> 
 
 
 def could_shoot(battle, u: int, targets, within: float | None = None) -> list[int]:
-    """``could_shoot_at`` for each of ``targets``: those it accepts, in order. Distances first
-    (the spatial index's, always current, from the unit's models to every model at once): a
-    target out of reach of every model needs no line of sight."""
+    """``could_shoot_at`` for each of ``targets``: those it accepts, in order: some model of the
+    unit sees a model of the target and has one (the same or another) within reach (04.02: the
+    target unit visible to the model, and within range). Distances first (the spatial index's,
+    always current, from the unit's models to every model at once): a target out of reach of
+    every model needs no line of sight."""
     reach = ranged_reach(u)
     if reach is None:
         return []
@@ -302,7 +304,16 @@ def could_shoot(battle, u: int, targets, within: float | None = None) -> list[in
         cols = W.living(t).index
         idx = battle.visibility.index
         near = W.block(idx.dist, rows, cols) <= reach + 1e-6
-        # (line of sight resolved only for the pairs within reach: the others are not asked)
+        # (line of sight resolved first for the pairs within reach: a model that sees a model
+        # in reach is enough, and is the common case)
         if (idx.visible_block(rows, cols, near) & near).any():
             out.append(t)
+            continue
+        # (04.02 asks the unit visible to the model and the unit within range: one of its
+        # models may be seen and another in range; asked only of the models with one in reach)
+        reaching = near.any(axis=1)
+        if reaching.any():
+            rest = reaching[:, None] & ~near
+            if (idx.visible_block(rows, cols, rest) & rest).any():
+                out.append(t)
     return out

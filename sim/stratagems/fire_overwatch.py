@@ -38,7 +38,7 @@ def _offer(battle, player: int, moment: Moment):
             continue
         if enemies is None:
             enemies = W.enemy_units(u)
-        # (could_shoot: the targets some model sees in range; for the others, no plan)
+        # (could_shoot: the targets some model sees and has in range (04.02); for the others, no plan)
         for e in could_shoot(battle, u, enemies, SH.SNAP_RANGE):
             sels = snap_selections(battle, u, e)
             if sels:

@@ -2,8 +2,8 @@
 read before planning a shot (could_shoot: several targets at once): the unit's ranged reach
 (kept per unit while the same models live) and the distances of the spatial index first,
 line of sight only for a target in reach.
-Its answers are those of the plain check (visible and within reach, read off the visibility
-index) for every pair of units, at every phase of whole random battles."""
+Its answers are those of the plain check (a model that sees the unit and has it within reach,
+read off the visibility index) for every pair of units, at every phase of whole random battles."""
 
 from __future__ import annotations
 
@@ -43,8 +43,8 @@ def _plain(battle, u, e, within=None) -> bool:
     cols = np.array([W.model_row(m) for m in W.unit_models(e)], dtype=np.intp)
     if not len(rows) or not len(cols):
         return False
-    sub = np.ix_(rows, cols)
-    return bool((idx.visible[sub] & (idx.dist[sub] <= reach + 1e-6)).any())
+    sub = np.ix_(rows, cols)  # (04.02: a model that sees one of the unit's models and has one in reach)
+    return bool((idx.visible[sub].any(axis=1) & (idx.dist[sub] <= reach + 1e-6).any(axis=1)).any())
 
 
 def test_04_02_ranged_reach_follows_the_living_models():
@@ -85,3 +85,42 @@ def test_04_02_could_shoot_at_answers_as_the_plain_check_through_whole_battles()
             b.listeners.append(on_event)
             play_battle(b, spec)
     assert checked > 1000 and 0 < in_reach < checked  # (both answers were seen)
+
+
+WALL = [[18, 5], [34, 5], [34, 5.5], [18, 5.5]]  # a solid wall (dense terrain, 13.05)
+
+
+def _seen_far_hidden_near():
+    """A pistol (12") model south of a wall; the target unit: one model 7" away behind the wall
+    (hidden, in range) and one 20" away on the open side (seen, out of range). The target unit
+    is visible to the model (its far model) and within range (its near one): 04.02 allows it."""
+    from sim.scenario.load import parse_scenario
+    from scen import model as smodel, unit as sunit
+    return parse_scenario({
+        "battle": {"name": "split", "seed": 1, "board": [60, 44]},
+        "terrain": [{"name": "wall", "area": WALL, "features": [{"category": "dense", "polygon": WALL}]}],
+        "weapons": WEAPONS,
+        "armies": [{"name": "A", "units": [sunit("sh", smodel([(26, 2)], ["pistol"]))]},
+                   {"name": "B", "units": [sunit("t", smodel([(26, 9), (46, 2)], ["pistol"]))]}],
+    }, "split.toml")
+
+
+def test_04_02_could_shoot_at_a_unit_one_model_of_which_is_seen_and_another_in_range():
+    """04.02 asks the target UNIT visible to the model and within range of it: the model seen
+    and the model in range may differ. could_shoot_at is a necessary condition of the plan, so
+    it keeps such a target (it used to ask one model both seen and in range, and Fire
+    Overwatch's offer and the players skipped a legal shot)."""
+    from sim.commands import Selection, Shoot
+    with Battle(_seen_far_hidden_near()) as b:
+        b._enter()
+        b.visibility.refresh()
+        sh, t = b.units["sh"], b.units["t"]
+        idx = b.visibility.index
+        near, far = W.model_row(W.unit_models(t)[0]), W.model_row(W.unit_models(t)[1])
+        me = W.model_row(W.unit_models(sh)[0])
+        assert not idx.visible[me, near] and idx.visible[me, far]  # (the layout is as described)
+        assert idx.dist[me, near] <= 12 < idx.dist[me, far]
+        assert b.check(Shoot("sh", (Selection("sh/1", "pistol", "t"),))) is None  # (the plan allows it)
+        assert could_shoot_at(b, sh, t)
+        assert could_shoot(b, sh, [t]) == [t]
+        assert not could_shoot_at(b, sh, t, within=4.0)  # (nothing of it within 4")

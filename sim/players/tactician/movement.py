@@ -56,6 +56,7 @@ STATIONARY_HIT = frozenset(d.name for d in REGISTRY.values()  # (the registry's 
                            if d.modifier is not None and d.modifier.roll == "hit"  # needs the unit to stay put)
                            and d.modifier.when == "stationary")
 TOP = 3                 # legal options offered per unit (best first)
+MAX_DETOURS = 2         # blocked moves a choice tries to route round (each ~5 ms; most find none)
 
 
 class Plan:
@@ -311,13 +312,17 @@ def _detours(b, goal, turns=(35.0, -35.0, 70.0, -70.0)) -> list:
 def _legal_best(battle, scored: list, top: int = TOP) -> list[Scored]:
     """The legal ones among ``scored`` (value, order, command, label), best first, at most ``top``
     (a whole-unit move whose straight paths are blocked: the same ends reached by detours round
-    the bases and dense features in the way, ``detoured``, when the rules accept them)."""
+    the bases and dense features in the way, ``detoured``, when the rules accept them; the best
+    MAX_DETOURS such moves are tried, which bounds a choice's time)."""
     out = []
+    detours = MAX_DETOURS  # (the best MAX_DETOURS blocked ends are routed round; the rest are left)
     for v, _i, cmd, label in sorted(scored, key=lambda s: (-s[0], s[1])):
         if cmd is None or O.quick_refusal(battle, cmd):
             continue  # (a move the rules would certainly refuse is not checked: options.quick_refusal)
         why = battle.check(cmd)
-        if why is not None and "path" in why and getattr(cmd, "to", None) and getattr(cmd, "via", None) == ():
+        if (why is not None and detours and "path" in why and getattr(cmd, "to", None)
+                and getattr(cmd, "via", None) == ()):
+            detours -= 1
             cmd = detoured(battle, cmd)
             why = battle.check(cmd) if cmd is not None else why
         if why is None:
