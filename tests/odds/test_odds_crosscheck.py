@@ -10,8 +10,8 @@ The seeds are fixed, so the test is deterministic.
 
 **Battles with a mission**: the battle is played with the scenario's seed up to its first
 attack (the roll-off, moves and charges before it are dice too), then that activation is
-resolved again and again with fresh dice streams (seeds 1..N), which is the state the exact odds
-describe; 60 runs (25 for battle_default, whose prefix takes ~0.2 s), the same 99% interval.
+resolved again and again on forks of the battle there (Battle.fork) with fresh dice streams
+(seeds 1..200), which is the state the exact odds describe; the same 99% interval.
 scenarios/reserves.toml has no attack (its default players never shoot or fight).
 
 The plan the odds use (sim.odds.problem.finish_declared: 24.02 duplicated abilities, 24.29
@@ -34,7 +34,6 @@ from sim.odds.engine import solve
 from sim.odds.problem import finish_declared
 from sim.analysis.locate import first_attack, problem_at
 from sim.players.resolve import answer_from, submit_and_resolve
-from sim.rules.dice import Dice
 from sim.scenario.load import load_scenario
 from sim.scenario.script_run import to_command
 from sim.analysis.stats import Tally, iter_runs
@@ -44,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ALL = sorted(ROOT.glob("scenarios/*.toml"))
 Z99 = 2.576
 RUNS = 600
+MISSION_RUNS = 200
 
 
 def _free_play():
@@ -103,22 +103,24 @@ def test_exact_odds_against_the_battle_with_a_mission(path):
     loc = first_attack(spec)
     with loc.battle:
         odds = solve(problem_at(loc))
-    uids = [t.uid for t in odds.targets] + [odds.attacker]
-    runs = 25 if path.stem == "battle_default" else 60
-    sums = {u: [0, 0] for u in uids}
-    for s in range(1, runs + 1):
-        loc = first_attack(spec)
-        with loc.battle as b:
-            before = _losses(b, uids)
-            b.dice = Dice(s)
-            # (the attack alone: a stratagem its step answers, such as the Explosives used after
-            # the unit has shot, 15.05, is declined; its mortal wounds are not the attack's)
-            attack_only = {k: v for k, v in loc.decisions.items() if k != "stratagem"}
-            submit_and_resolve(b, spec, loc.where, loc.command, answer_from(attack_only))
-            after = _losses(b, uids)
-        for u in uids:
-            sums[u][0] += sum(1 for x, y in zip(before[u], after[u]) if x > 0 and y == 0)
-            sums[u][1] += sum(before[u]) - sum(after[u])
+        uids = [t.uid for t in odds.targets] + [odds.attacker]
+        sums = {u: [0, 0] for u in uids}
+        outcomes = set()  # (the wounds each run took: the forks' dice differ, the attack landed)
+        # (the attack alone: a stratagem its step answers, such as the Explosives used after
+        # the unit has shot, 15.05, is declined; its mortal wounds are not the attack's)
+        attack_only = {k: v for k, v in loc.decisions.items() if k != "stratagem"}
+        for s in range(1, MISSION_RUNS + 1):
+            with loc.battle.fork(seed=s) as b:  # (the battle at its first attack, fresh dice)
+                before = _losses(b, uids)
+                submit_and_resolve(b, spec, loc.where, loc.command, answer_from(attack_only))
+                after = _losses(b, uids)
+            loc.battle._enter()
+            for u in uids:
+                sums[u][0] += sum(1 for x, y in zip(before[u], after[u]) if x > 0 and y == 0)
+                sums[u][1] += sum(before[u]) - sum(after[u])
+            outcomes.add(tuple(sum(before[u]) - sum(after[u]) for u in uids))
+    assert len(outcomes) > 1 or odds.targets[0].damage.sd == 0.0, outcomes
+    runs = MISSION_RUNS
     for t in odds.targets:
         _close(sums[t.uid][0] / runs, t.destroyed, runs, f"{t.uid} models destroyed")
         _close(sums[t.uid][1] / runs, t.damage, runs, f"{t.uid} wounds lost")
