@@ -73,9 +73,12 @@ def _play_explained(battle, spec, recorder) -> None:
     comes, before the report. Players that weigh nothing print nothing."""
     from sim.players import play_battle
     from sim.players.loop import make_player
+    from sim.names import everything_of_battle, in_words
     players = [make_player(kind, side, battle, spec) for side, kind in enumerate(battle.turn_state.mission.players)]
-    for p in players:
-        p.on_explain = lambda e: print(e.text())
+    names = everything_of_battle(battle)
+    for p in players:  # (the player by its army's name; any id in its words read as a name)
+        who = f"{spec.armies[p.side].name} ({p.kind})"
+        p.on_explain = lambda e, who=who: print(in_words(e._replace(player=who).text(), names))
     play_battle(battle, spec, recorder, players=players)
 
 

@@ -15,7 +15,10 @@ class Choice(NamedTuple):
     player); how its decisions are answered (None: by the player's ``answer``); the script
     step it expands (for the left-out note) and what its shorthand left out; ``why``: the
     choice in words, with names (the sandbox's log when the computer plays: "shoots Warden
-    Guard at Raider Mob: 3.2 models expected"), None where the player says nothing."""
+    Guard at Raider Mob: 3.2 models expected"), None where the player says nothing;
+    ``expected``: what the player expects of it in words ("3.2 models, 45 pts expected", from
+    the odds it already weighed it by), None where it weighed none (the sandbox's log adds it
+    to the command's own words)."""
 
     command: object
     where: str
@@ -23,6 +26,7 @@ class Choice(NamedTuple):
     step: object = None
     left_out: list = []
     why: str | None = None
+    expected: str | None = None
 
 
 class Weighed(NamedTuple):

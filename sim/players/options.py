@@ -13,6 +13,7 @@ import numpy as np
 from sim.commands import Fight, Move, SelectToMove, Selection
 from sim.components import Position, Stats, Unit
 from sim.plan import moves as MV
+from sim.plan.common import could_shoot
 from sim.plan.fight import fight_eligible, fights_first, nearest_fight_target, selectable_melee
 from sim.plan.shoot_targets import shooters_of
 from sim.rules import multi_profile as MP
@@ -196,6 +197,17 @@ def qualifies_to_shoot(u: int, battle=None) -> bool:
         from sim.plan.rule_effects import shooter_rules
         rules = shooter_rules(battle, u)
     return shooters_of(u).types(W.unit_engaged(u), W.unit_state(u), rules)[1] is not None
+
+
+def may_shoot_now(battle, u: int) -> bool:
+    """Whether ``u`` could be selected to shoot now with a target (10.02): on the battlefield,
+    not yet selected to shoot, qualifying for a shooting type (``qualifies_to_shoot``), with an
+    enemy unit ``could_shoot`` accepts (visible and within reach). A necessary condition, never
+    the rule itself (Battle.check decides): a side with no such unit has nothing to do in its
+    Shooting phase (the sandbox's skipping of empty phases asks it)."""
+    if W.unit_destroyed(u) or W.off_table(u) or W.unit_state(u).selected_to_shoot:
+        return False
+    return qualifies_to_shoot(u, battle) and bool(could_shoot(battle, u, W.enemy_units(u)))
 
 
 def shoot_at(battle, u: int, target: int, pick=None):

@@ -113,7 +113,8 @@ class SearchPlayer(Player):
                              key=lambda m: (-m[0], m[1]))
             self.explain(_what(battle, ts), _words(battle, command, label),
                          [Weighed(_words(battle, options[i][0], options[i][1]), m, "VP") for m, i in weighed])
-        return Choice(command, self.name, why=label or None)
+        expected = next((c.expect for c in cands if c.command is command), "")
+        return Choice(command, self.name, why=label or None, expected=expected or None)
 
     def answer(self, battle, request):
         return self.tactician.answer(battle, request)
@@ -319,7 +320,7 @@ def _mean(v) -> float:
 def _first(player: SearchPlayer, cands) -> Choice:
     if not cands:
         return Choice(EndPhase(), player.name)
-    return Choice(cands[0].command, player.name, why=cands[0].label or None)
+    return Choice(cands[0].command, player.name, why=cands[0].label or None, expected=cands[0].expect or None)
 
 
 # --- the rules' other options ------------------------------------------------------------------

@@ -22,7 +22,7 @@ from sim.components import Activation, Stage, Unit
 from sim.rules.attack import AttackKind
 from sim.replay.log import Recorder
 from sim.replay.report import describe
-from sim.sandbox import dice_tray, fonts, markers, overlays, panels, style, tracker
+from sim.sandbox import bar_pages, dice_tray, fonts, markers, overlays, panels, style, tracker
 from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re-exported)
 from sim.sandbox.battle_flow import BattleFlowMixin
 from sim.sandbox.catalogue_browser import CatalogueMixin
@@ -281,13 +281,15 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         """The action bar's buttons, most used first (a narrow window wraps the rest onto a
         second row)."""
         sight = dict(name="bar:los", height=28, object_id="#toggle_on" if self.show_los else None,
-                     tip="what the selected model can see: shading and lines of sight (V)")
+                     tip="what the selected model can see: shading and lines of sight (V)", short="Sight")
+        if self.mode == "battle" and bar_pages.more_page(self, f):  # (a narrow window's spare buttons)
+            return
         if self.mode == "setup":
             f.button("Done (F2)", self.toggle_setup, name="bar:setup", object_id="#toggle_on", height=28,
-                     tip="leave set-up: the battle starts from this table")
-            f.button("Duplicate (D)", self.duplicate_selected, name="bar:duplicate", height=28)
-            f.button("Remove (Del)", self.remove_selected, name="bar:remove", height=28)
-            f.button("Rotate (R)", lambda: self.rotate_placing(1), name="bar:rotate", height=28)
+                     tip="leave set-up: the battle starts from this table", short="Done")
+            f.button("Duplicate (D)", self.duplicate_selected, name="bar:duplicate", height=28, short="Duplicate")
+            f.button("Remove (Del)", self.remove_selected, name="bar:remove", height=28, short="Remove")
+            f.button("Rotate (R)", lambda: self.rotate_placing(1), name="bar:rotate", height=28, short="Rotate")
             f.button("Sight (V)", self.toggle_los, **sight)
             f.button("Save table", self.save_table, name="bar:table", height=28, tip="Ctrl+T")
         elif self.mode == "replay":  # (stepping and playing: the footer under the replay panel)
@@ -300,24 +302,22 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
                                          ("Fight (F)", self.begin_fight, "bar:fight", FightOrder)):
                 why = order_refusal(self, cls.record)  # (greyed with the reason: orders.py)
                 f.button(label, fn, name=name, height=28, tip=f"Not now: {why}" if why else None,
-                         object_id="#toggle_on" if isinstance(self.order, cls) else "#unavailable" if why else None)
+                         object_id="#toggle_on" if isinstance(self.order, cls) else "#unavailable" if why else None,
+                         short=label.split(" (")[0])
             if self.staged is not None:  # (a unit's move placed model by model, in the Move button's place)
                 f.button("Confirm move (Enter)", self.confirm_staged, name="bar:confirm_move", height=28,
-                         tip="make the placed models' move; Esc drops it")
+                         tip="make the placed models' move; Esc drops it", short="Confirm move")
             else:
-                f.button(f"Move: {self.move_mode} (M)", self.cycle_move_mode, name="bar:move", height=28)
-            f.button("Step (Space)", self.step, name="bar:step", height=28,
+                f.button(f"Move: {self.move_mode} (M)", self.cycle_move_mode, name="bar:move", height=28,
+                         short=f"Move: {self.move_mode}")
+            f.button("Step (Space)", self.step, name="bar:step", height=28, short="Step",
                      object_id=None if not idle else "#unavailable", tip="Auto-play: P" if not idle else "nothing to resolve")
             if not self.mission:  # (a battle with a mission ends phases: the tracker's End phase)
-                f.button("End turn (E)", self.end_turn, name="bar:end", height=28)
+                f.button("End turn (E)", self.end_turn, name="bar:end", height=28, short="End turn")
             f.button("Sight (V)", self.toggle_los, **sight)
-            f.button("Set up (F2)", self.toggle_setup, name="bar:setup", height=28,
-                     tip="edit the table: terrain pieces and units")
             f.button("Odds calculator", lambda: self.calculator.toggle(self), name="bar:calculator", height=28,
-                     tip="two units' odds: pick them, toggle range, cover and the conditions")
-            f.button("Open replay", self.open_replay_dialog, name="bar:open", height=28, tip="Ctrl+O")
-            f.button("Save replay", self.save_replay, name="bar:save", height=28,
-                     tip="Ctrl+S; the table as a scenario file: Ctrl+T")
+                     tip="two units' odds: pick them, toggle range, cover and the conditions", short="Odds")
+            bar_pages.spare_buttons(self, f)  # (Set up, Open replay, Save replay: behind "More" when narrow)
         f.button("?", self.toggle_help, name="bar:help", height=28, width=30, tip="keys (F1)")
 
     def _forget(self, flow) -> None:

@@ -15,8 +15,9 @@ from sim import events as ev
 from sim.commands import Disembark, EndPhase, Ingress, SelectToMove, StartBattle, default_disembark
 from sim.components import Position, Unit
 from sim.phases.gates import where
+from sim.sandbox.tracker import army_names
 from sim.phases.state import Phase
-from sim.rules.turn import PreBattleStep
+from sim.rules.turn import PLAYER, PreBattleStep
 from sim.replay.report import describe
 from sim.world import queries as W
 
@@ -133,7 +134,7 @@ class BattleFlowMixin:
         if ts.round < 2:
             return f"strategic reserves arrive from battle round 2 (20.04); now: round {ts.round}"
         if ts.phase != Phase.MOVEMENT:
-            return f"an ingress move is made in the Movement phase (20.04); now: {where(ts)}"
+            return f"an ingress move is made in the Movement phase (20.04); now: {where(ts, army_names(self.battle))}"
         return self._not_now(uid)
 
     def _not_now(self, uid: str) -> str | None:
@@ -281,11 +282,13 @@ class BattleFlowMixin:
             line = describe(e)
             if line:
                 lines += [s.strip(" =-") for s in line.split("\n") if s.strip(" =-")]
+        sides = dict(zip(PLAYER, army_names(self.battle)))  # ("red scores 2 VP": the army's name)
+        lines = [in_words(s, sides) for s in lines]
         head = f"done: {record.kind} {unit}".strip()
         ts = self.battle.turn_state
         if ts is not None and record.boundary:  # (it started the battle or ended a phase)
             vp = [s for s in lines if " VP" in s]
-            tail = (f"now {where(ts)}" if not ts.over else lines[-1] if lines else "the battle is over")
+            tail = (f"now {where(ts, army_names(self.battle))}" if not ts.over else lines[-1] if lines else "the battle is over")
             return "; ".join([head] + vp[-2:] + [tail])
         body = "; ".join(lines[-2:])
         return f"{head} - {body}" if body else head

@@ -2,7 +2,10 @@
 --defender`: pick two units (from the table, or from the catalogue browsed in set-up mode),
 toggle the range, cover, stationary, charged (or a fight without a charge) and each weapon side
 by side, and read the expected attacks, hits, wounds, damage, models destroyed, the chance to
-destroy the unit and "at least k models" with percentages.
+destroy the unit and "at least k models" with percentages. Several attacks side by side:
+"Compare" keeps the pair shown (attacker and defender) as a column, so the next pair chosen is
+read beside it (several units on one target, one unit on several targets; up to MAX_PINNED
+kept, "Clear" drops them); "Each weapon" adds each weapon's own column.
 
 The figures are sim.analysis.calculator's (sim.odds's exact odds of the two units set up on an
 empty board), the units at full strength as their datasheets give them. Worked out in the frame
@@ -21,6 +24,7 @@ TEXT = (222, 226, 232)
 MUTED = (150, 156, 168)
 BAR = (110, 170, 235)
 RANGES = (1, 3, 6, 9, 12, 18, 24, 30, 36, 48)
+MAX_PINNED = 3  # pairs kept beside the one chosen (four columns fit the panel)
 
 
 def _option(o) -> str:
@@ -38,6 +42,8 @@ class CalculatorPanel:
         self.range = 12
         self.cover = self.stationary = self.charged = self.melee = self.per_weapon = False
         self.key = None
+        self.pinned: list[tuple[str, str]] = []  # (attacker, defender) option texts read beside the chosen pair
+        self.chosen_at = 0  # the chosen pair's first column (after the kept pairs')
         self.columns: list = []
         self.error = ""
         self._menus = (None, None)
@@ -54,11 +60,11 @@ class CalculatorPanel:
     # --- choices ------------------------------------------------------------------------------
     def _options(self, sb) -> dict:
         out = {}
+        from sim.names import unit_names
         names = [a.name for a in sb.spec.armies]
-        seen: dict = {}
+        shown_as = unit_names(sb.spec.units)  # (as the table names them: "Raider Mob (2)")
         for us in sb.spec.units:
-            n = seen[us.name] = seen.get(us.name, 0) + 1
-            shown = us.name if n == 1 else f"{us.name} ({n})"
+            shown = shown_as[us.id]
             out[f"{shown} ({names[us.owner]})"] = ("table", us.id, shown)
         cats = [(c["path"], c["sheets"]) for c in (getattr(sb, "catalogue", None),) if c] + \
             ([self.catalogue] if self.catalogue else [])
@@ -176,6 +182,8 @@ class CalculatorPanel:
         for name, text in (("range-", "-"), ("range", f'{self.range}"'), ("range+", "+"), ("cover", "Cover"),
                            ("stationary", "Stationary"), ("charged", "Charged"), ("melee", "Fight"),
                            ("weapons", "Each weapon"), ("catalogue", "Catalogue...")):
+            if name == "catalogue":  # (a row of its own: comparing and the catalogue)
+                x, y = pad, y + row + pad
             bw = round((26 if len(text) <= 3 else 14 + 7.5 * len(text)) * s)
             b = UIButton(pygame.Rect(x, y, bw, row), text, sb.manager, container=self.window,
                          object_id="#toggle_on" if getattr(self, self._attr(name), False) is True else None)
@@ -183,6 +191,19 @@ class CalculatorPanel:
             sb.names[f"calc:{name}"] = b
             self._buttons[name] = b
             x += bw + 3
+        for name, text in (("compare", "Compare"), ("clear", "Clear")):
+            bw = round((14 + 7.5 * len(text)) * s)
+            b = UIButton(pygame.Rect(x, y, bw, row), text, sb.manager, container=self.window,
+                         tool_tip_text="keep this pair's column and choose another beside it" if name == "compare"
+                         else "drop the kept columns")
+            sb.actions[b] = lambda n=name, sb=sb: self._press(sb, n)
+            sb.names[f"calc:{name}"] = b
+            self._buttons[name] = b
+            x += bw + 3
+        if self.pinned:
+            kept = ", ".join(f"{a.rsplit(' (', 1)[0]} v {d.rsplit(' (', 1)[0]}" for a, d in self.pinned)
+            UILabel(pygame.Rect(x + 4, y, max(10, inner.w - x - pad - 4), row), f"beside: {kept}", sb.manager,
+                    container=self.window)
         y += row + pad
         self._image = UIImage(pygame.Rect(pad, y, inner.w - 2 * pad, inner.h - y - pad),
                               pygame.Surface((max(1, inner.w - 2 * pad), max(1, inner.h - y - pad))), sb.manager,
@@ -198,10 +219,17 @@ class CalculatorPanel:
         if name == "catalogue":
             self.open_dialog(sb)
             return
+        self._read_menus()
+        if name == "compare":
+            pair = (self.attacker, self.defender)
+            if pair not in self.pinned:
+                self.pinned = (self.pinned + [pair])[-MAX_PINNED:]
+        elif name == "clear":
+            self.pinned = []
         if name in ("range-", "range+"):
             i = min(range(len(RANGES)), key=lambda k: abs(RANGES[k] - self.range))
             self.range = RANGES[max(0, min(len(RANGES) - 1, i + (1 if name == "range+" else -1)))]
-        elif name != "range":
+        elif name not in ("range", "compare", "clear"):
             attr = self._attr(name)
             setattr(self, attr, not getattr(self, attr))
             if name == "charged" and self.charged:
@@ -232,7 +260,8 @@ class CalculatorPanel:
             self.window = None
             return
         self._read_menus()
-        key = (self.attacker, self.defender, self.conditions(), self.per_weapon, self._image.rect.size)
+        key = (self.attacker, self.defender, tuple(self.pinned), self.conditions(), self.per_weapon,
+               self._image.rect.size)
         if key == self.key:
             return
         self.key = key
@@ -244,8 +273,12 @@ class CalculatorPanel:
         from sim.errors import ScenarioError
         self.columns, self.error = [], ""
         try:
-            att, dfn = self.pick(sb, self.attacker), self.pick(sb, self.defender)
-            self.columns = C.columns(att, dfn, self.conditions(), per_weapon=self.per_weapon)
+            pairs = [p for p in self.pinned if p != (self.attacker, self.defender)]
+            for a, d in pairs + [(self.attacker, self.defender)]:  # (the kept pairs, then the chosen one)
+                self.chosen_at = len(self.columns)
+                if a in self.choices and d in self.choices:
+                    self.columns += C.columns(self.pick(sb, a), self.pick(sb, d), self.conditions(),
+                                              per_weapon=self.per_weapon)
         except (ScenarioError, OSError) as e:
             self.error = str(e)
 
@@ -288,8 +321,8 @@ class CalculatorPanel:
         for n in C.notes(self.columns):
             surf.blit(font(10).render(n[:160], True, MUTED), (4, y))
             y += 13
-        cols = [c for c in self.columns if c.answered]
-        if cols and y < h - 40:  # (the first column's models destroyed, with percentages)
+        cols = [c for c in self.columns[self.chosen_at:] + self.columns if c.answered]
+        if cols and y < h - 40:  # (the chosen pair's models destroyed, with percentages)
             _bars(surf, pygame.Rect(4, y + 4, w - 8, h - y - 8), cols[0].destroyed.p, font(10))
         return surf
 

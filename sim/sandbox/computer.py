@@ -23,6 +23,7 @@ import pygame
 from sim.commands import describe, to_dict
 from sim.errors import Refusal
 from sim.phases.gates import where
+from sim.sandbox.tracker import army_names
 from sim.rules.turn import PLAYER
 from sim.sandbox.computer_options import (DEFAULT_KIND, DEFAULT_SPEED, SPEEDS, ai_kinds, parse_ai,  # noqa: F401
                                          parse_speed, speed_text)
@@ -62,6 +63,18 @@ def command_words(sb, cmd) -> str:
         line = re.sub(r"(?<![\w-])(" + "|".join(re.escape(u) for u in ids) + r")(?![\w-])",
                       lambda m: _name(sb, m.group(1)), line)
     return line + _moved(sb, getattr(cmd, "to", None))
+
+
+def computer_words(sb, side: int, choice) -> str:
+    """The computer's choice in the log: its player's kind, then, for a choice the player
+    weighed by its odds (``Choice.expected``: the odds it already computed, never solved
+    again), the command's own words with unit names and the expectation ("Tactician: Warden
+    Squad is selected to shoot at Raider Mob (2): 3.2 models, 45 pts expected"); else the
+    player's words for it (``Choice.why``), else the command's."""
+    kind = str(sb.ai.get(side, "computer")).split(":")[0].capitalize()
+    if choice.expected:
+        return f"{kind}: {command_words(sb, choice.command)}: {choice.expected}"
+    return f"{kind}: {choice.why or command_words(sb, choice.command)}"
 
 
 # ============================================================================ the mixin
@@ -196,7 +209,7 @@ class ComputerMixin:
         key = (ts.round, ts.active, str(ts.phase), str(ts.step), str(ts.pre_battle), side)
         self._ai_once = False  # (a "." pressed on the person's turn is not kept for the computer's)
         if key != self._ai_turn_key and self.ai_turn_changed(key):
-            self.status = f"your turn, {self.spec.armies[side].name}: {where(ts)} - the computer waits"
+            self.status = f"your turn, {self.spec.armies[side].name}: {where(ts, army_names(self.battle))} - the computer waits"
             self.dirty |= {"orders"}
         self._ai_turn_key = key
 
@@ -214,7 +227,7 @@ class ComputerMixin:
             self.status = f"the computer ({self.ai[side]}) failed to choose: {type(e).__name__}: {e} - paused"
             return
         cmd = choice.command
-        words = choice.why or command_words(self, cmd)
+        words = computer_words(self, side, choice)
         line = f"> {self.spec.armies[side].name} (computer): {words}"
         uid = getattr(cmd, "unit", None)
         before = {}

@@ -198,14 +198,15 @@ def _idle(flow, sb) -> None:
                     tip=f"Not now: {why}" if why else None)
     placement_buttons(flow, sb)
     flow.space(6)
-    flow.label("Move mode (M)", "#subheading")
+    flow.label("Move type (M): this unit's own", "#subheading")
     flow.newline()
     for mode in ("normal", "advance", "fall back"):
         flow.button(mode, lambda m=mode: sb.set_move_mode(m), name=f"mode:{mode}",
                     object_id="#toggle_on" if sb.move_mode == mode else "#toggle")
     flow.newline()
-    flow.para("Drag a model of the selected unit to move the whole unit; hold Shift to move one "
-              "model. The ring shows how far each model may go.", "#muted")
+    flow.para("The type is this unit's, reset after its move. Drag a model to move the whole unit; "
+              "Shift-drag places one model at a time, Enter confirms the unit's move. R or the wheel "
+              "turns a dragged formation. The ring shows how far each model may go.", "#muted")
 
 
 def _type_row(flow, sb, order: ShootOrder) -> None:

@@ -1,6 +1,9 @@
 """Skipping empty phases (issue 28 item 10), a setting (K toggles it; `sim play` starts with it
 on): after the player ends a phase, each following phase in which nothing can be done is ended
 too, and the status line names the phases skipped. Empty means, by the rules' own checks:
+  * a Shooting phase in which no unit of the player whose turn it is could shoot
+    (``sim.players.options.may_shoot_now``, the question the players ask: on the table, a
+    shooting type it qualifies for, an enemy visible and within reach, 10.02);
   * a Charge phase in which no unit of the player whose turn it is may declare a charge
     (``Battle.check`` on DeclareCharge for each: 11.02, within 12" of an enemy, not advanced or
     fallen back, ...);
@@ -15,6 +18,7 @@ import esper
 
 from sim.commands import DeclareCharge, EndPhase
 from sim.components import Unit
+from sim.players.options import may_shoot_now
 from sim.rules.turn import Phase
 from sim.world import queries as W
 
@@ -35,6 +39,9 @@ class PhaseSkipMixin:
         if ts is None or b.pending is not None or b.busy or self.resolving:
             return False
         b._enter()
+        if ts.phase is Phase.SHOOTING:
+            return not any(esper.component_for_entity(u, Unit).owner == ts.chooser and may_shoot_now(b, u)
+                           for u in W.all_units())
         if ts.phase is Phase.CHARGE:
             for u in W.all_units():
                 unit = esper.component_for_entity(u, Unit)

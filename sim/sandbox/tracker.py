@@ -53,12 +53,17 @@ def tracker_info(battle) -> TrackerInfo | None:
     ts = battle.turn_state
     if ts is None:
         return None
-    names = tuple(a.name for a in battle.scenario.armies[:2])
+    names = army_names(battle)
     from sim.sandbox.deploy_flow import pre_battle_headline
     return TrackerInfo(ts.round, ts.mission.rounds, ts.active, ts.chooser, str(ts.phase),
                        None if ts.step is None else str(ts.step), (ts.cp[0], ts.cp[1]),
                        (ts.vp[0], ts.vp[1]), ts.over, ts.result, names, pre_battle_headline(battle),
                        ts.mission.deployment == "rules")
+
+
+def army_names(battle) -> tuple[str, ...]:
+    """How the sandbox calls each side: its army's name (the scenario's), side by side."""
+    return tuple(a.name for a in battle.scenario.armies[:2])
 
 
 def possessive(name: str) -> str:

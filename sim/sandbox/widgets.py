@@ -159,7 +159,11 @@ class Bar:
     always shows (the action bar, the footer under the orders panel). Buttons are collected
     first (``button``, with Flow's arguments), measured (``height_for``), then made in a rect of
     that height (``place``). ``y``, ``x`` and ``finish`` are there so that a builder written for
-    a Flow works on a Bar."""
+    a Flow works on a Bar.
+
+    A bar that would wrap first tries each button's ``short`` text (its key left to the tip and
+    the F1 help), then moves its ``spare`` buttons behind a "More" button (``more``: its
+    callback, the owner shows them in the bar's place), so a narrow window keeps one row."""
 
     PAD = 6
     GAP = 4
@@ -170,15 +174,26 @@ class Bar:
         self.names = names
         self.s = scale
         self.specs: list = []  # dict per button, None for a forced row break
+        self.more: dict | None = None  # the "More" button's spec (spare buttons hidden behind it)
         self.outer = self.scroll = None
         self.y = self.x = 0  # (ignored: a Bar lays out its own rows)
 
     # --- collecting ---------------------------------------------------------------------------
     def button(self, text: str, callback: Callable | None, name: str | None = None,
                tip: str | None = None, object_id: str | None = None, width: int | None = None,
-               height: int = 26, size: int = 13) -> None:
-        self.specs.append(dict(text=text, callback=callback, name=name, tip=tip, object_id=object_id,
-                               width=width or button_width(text, size, self.s), height=height))
+               height: int = 26, size: int = 13, short: str | None = None, spare: bool = False) -> None:
+        spec = dict(text=text, callback=callback, name=name, tip=tip, object_id=object_id,
+                    width=width or button_width(text, size, self.s), height=height, spare=spare)
+        if short is not None:  # (a narrow window's text: the full one becomes the tip's first line)
+            spec["short"] = dict(spec, text=short, width=width or button_width(short, size, self.s),
+                                 tip=text + (f" - {tip}" if tip else ""))
+        self.specs.append(spec)
+
+    def more_button(self, callback: Callable, height: int = 26, size: int = 13) -> None:
+        """Where the spare buttons go when the bar is too narrow for them."""
+        self.more = dict(text="More...", callback=callback, name="bar:more", object_id=None, height=height,
+                         tip="the buttons that do not fit: Set up, Open replay, Save replay...",
+                         width=button_width("More...", size, self.s), spare=False)
 
     def newline(self, gap: int = 0) -> None:
         if self.specs and self.specs[-1] is not None:
@@ -188,15 +203,41 @@ class Bar:
         pass
 
     # --- layout -------------------------------------------------------------------------------
+    def fitted(self, width_px: int) -> list:
+        """The buttons as the bar shows them at ``width_px``: their full texts when one row
+        holds them, else their short texts, else without the spare ones, behind "More"."""
+        short = [s.get("short", s) if s is not None else None for s in self.specs]
+        for specs in (self.specs, short):
+            if len({r.y for _s, r in self._rows(specs, width_px)}) <= 1:
+                return specs
+        spares = [i for i, s in enumerate(short) if s is not None and s["spare"]]
+        if self.more is None or not spares:
+            return short
+        for n in range(1, len(spares) + 1):  # (the last spare buttons first: as few hidden as fit)
+            hidden = set(spares[-n:])
+            kept = [s for i, s in enumerate(short) if i not in hidden]
+            at = len(kept) - 1 if kept and kept[-1] is not None and kept[-1]["width"] <= 40 else len(kept)
+            specs = kept[:at] + [dict(self.more, hidden=[short[i] for i in sorted(hidden)])] + kept[at:]
+            if len({r.y for _s, r in self._rows(specs, width_px)}) <= 1:
+                break
+        return specs  # ("More" before a last small "?")
+
     def layout(self, width_px: int) -> tuple[list[tuple[dict, pygame.Rect]], int]:
         """Each button's rect (relative to the bar) in rows that fit ``width_px``, and the
         bar's height in px."""
+        out = self._rows(self.fitted(width_px), width_px)
+        s = self.s
+        pad, gap = round(self.PAD * s), round(self.GAP * s)
+        y_end = max((r.bottom for _s, r in out), default=0)
+        return out, (y_end + pad + 2 if out else 0)  # (no buttons: no bar)
+
+    def _rows(self, specs: list, width_px: int) -> list[tuple[dict, pygame.Rect]]:
         s = self.s
         pad, gap = round(self.PAD * s), round(self.GAP * s)
         room = max(1, width_px - 2 * pad - 2)
         out = []
         x, y, row_h = pad, pad, 0
-        for spec in self.specs:
+        for spec in specs:
             if spec is None:
                 if row_h:
                     x, y, row_h = pad, y + row_h + gap, 0
@@ -207,7 +248,7 @@ class Bar:
             out.append((spec, pygame.Rect(x, y, w, h)))
             x += w + gap
             row_h = max(row_h, h)
-        return out, (y + row_h + pad + 2 if out else 0)  # (no buttons: no bar)
+        return out
 
     def height_for(self, width_px: int) -> int:
         return self.layout(width_px)[1]

@@ -125,7 +125,7 @@ def test_the_tactician_plays_a_side(make_ai):
     start(d)
     play_computer_turn(d)
     lines = notes(d.sb)
-    assert any("shoots" in t for t in lines) and any("end phase" in t for t in lines)
+    assert any("is selected to shoot" in t and "expected" in t for t in lines) and any("end phase" in t for t in lines)
 
 
 def test_the_computer_answers_its_decisions_in_the_persons_turn(make_ai):

@@ -73,7 +73,7 @@ def test_tracker_shows_where_the_battle_is_and_follows_end_phase(make):
     ts = sb.battle.turn_state
     assert (ts.round, ts.active, ts.phase) == (1, 0, Phase.MOVEMENT)
     assert shown(sb) == ["Round 1 of 2", "[0] Wardens' turn Movement phase", "CP [0] 1 [1] 1", "VP [0] 0 [1] 0"]
-    assert "now round 1, red's Movement phase" in sb.status
+    assert "now round 1, Wardens' Movement phase" in sb.status
     d.click_button("phase:end")
     settle(d)  # (blue's Fire Overwatch, offered at the end of red's Movement phase: declined)
     assert ts.phase == Phase.SHOOTING and shown(sb)[1] == "[0] Wardens' turn Shooting phase"
@@ -166,7 +166,7 @@ def test_a_whole_turn_through_the_phases(make):
     assert ts.vp == [2, 0] and (ts.round, ts.active, ts.phase) == (1, 1, Phase.MOVEMENT)
     got = shown(sb)
     assert got[1] == "[1] Raiders' turn Movement phase" and got[3] == "VP [0] 2 [1] 0"
-    assert "red scores 2 VP" in sb.status and "blue's Movement phase" in sb.status
+    assert "Wardens scores 2 VP" in sb.status and "Raiders' Movement phase" in sb.status
     # the sandbox's log replays as any log does
     path = sb.save_replay()
     n, div = replay(path)

@@ -16,8 +16,9 @@ CAT = ROOT / "tests" / "importers" / "data" / "cat_xml" / "Ashen Concord.cat"
 
 
 def _pick(sb, uid):
-    us = next(u for u in sb.spec.units if u.id == uid)
-    return C.Pick(us, dict(sb.spec.weapons), tuple(sb.spec.armies[us.owner].rules), "", us.name)
+    from sim.names import unit_names
+    us = next(u for u in sb.spec.units if u.id == uid)  # (named as the table names it: "Raider Mob (1)")
+    return C.Pick(us, dict(sb.spec.weapons), tuple(sb.spec.armies[us.owner].rules), "", unit_names(sb.spec.units)[uid])
 
 
 def test_calculator_panel_gives_the_command_lines_figures(make):

@@ -73,7 +73,7 @@ class TacticianPlayer(Player):
         if not cands:
             return Choice(EndPhase(), self.name)
         best = cands[0]
-        return Choice(best.command, self.name, why=best.label or None)
+        return Choice(best.command, self.name, why=best.label or None, expected=best.expect or None)
 
     def answer(self, battle, request):
         from sim.players.tactician import decisions

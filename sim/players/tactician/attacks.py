@@ -222,8 +222,14 @@ def plan(options: dict[int, list[Option]]) -> list[tuple[float, Option]]:
 
 
 def words(o: Option, value: float) -> str:
+    return f"{o.label}: {expectation(o, value)}"
+
+
+def expectation(o: Option, value: float) -> str:
+    """What the option is expected to do, from the odds it was judged by (sim.odds, kept in
+    the Option): models destroyed and their worth."""
     models = sum(d for _v, d, _a, _w in o.per_target.values())
-    return f"{o.label}: {models:.1f} models, {value:.0f} pts expected"
+    return f"{models:.1f} models, {value:.0f} pts expected"
 
 
 def shooting_candidates(player, battle) -> list[Scored]:
@@ -241,14 +247,15 @@ def shooting_candidates(player, battle) -> list[Scored]:
     for _urg, o in planned[1:]:
         add_load(o, rest)
     first = planned[0][1]
-    out = [Scored(marginal(first, rest), first.command, words(first, marginal(first, rest)))]
+    v0 = marginal(first, rest)
+    out = [Scored(v0, first.command, words(first, v0), expectation(first, v0))]
     seen = {first.command}
     others = sorted(((marginal(o, rest), o) for opts in options.values() for o in opts),
                     key=lambda x: (-x[0], O.uid(x[1].unit), x[1].label))
     for v, o in others:
         if o.command not in seen and v > 0:
             seen.add(o.command)
-            out.append(Scored(v, o.command, words(o, v)))
+            out.append(Scored(v, o.command, words(o, v), expectation(o, v)))
     if player.explaining:
         from sim.players.base import Weighed
         player.explain(f"shooting: {J.name(first.unit)}", out[0].label,
@@ -349,20 +356,20 @@ def fight_candidates(player, battle) -> list[Scored]:
             if not W.unit_engaged(u):
                 cmd = O.fight_command(battle, u)  # (an overrun fight, 12.06)
                 if cmd is not None and battle.check(cmd) is None:
-                    scored.append((0.0, 0.0, cmd, f"{J.name(u)} makes an overrun fight"))
+                    scored.append((0.0, 0.0, cmd, f"{J.name(u)} makes an overrun fight", ""))
                 continue
             opts = fight_options(player, battle, u)
             for o in opts:
                 v = sum(x[0] for x in o.per_target.values()) - o.cost
-                scored.append((v + strike_back(battle, o), v, o.command, words(o, v)))
+                scored.append((v + strike_back(battle, o), v, o.command, words(o, v), expectation(o, v)))
             if not opts:  # (no melee attacks to make: it is selected all the same, 12.04)
                 cmd = O.fight_command(battle, u)
                 if cmd is not None and battle.check(cmd) is None:
-                    scored.append((0.0, 0.0, cmd, f"{J.name(u)} fights"))
+                    scored.append((0.0, 0.0, cmd, f"{J.name(u)} fights", ""))
         if not scored:
             return []
         scored.sort(key=lambda s: (-s[0], s[3]))
-        out = [Scored(p, cmd, label) for p, _v, cmd, label in scored]
+        out = [Scored(p, cmd, label, expect) for p, _v, cmd, label, expect in scored]
         if player.explaining:
             from sim.players.base import Weighed
             player.explain("fighting", out[0].label, [Weighed(s.label, s.value, "pts") for s in out[:5]])
