@@ -250,10 +250,10 @@ def test_run_explain_prints_each_explanation_before_the_report(tiny, capsys, mon
     monkeypatch.setitem(loop.KINDS, "default", Explaining)
     assert main(["run", str(tiny), "--red", "default", "--blue", "random", "--explain"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("red default player: a choice: the first\n")
+    assert out.startswith("Wardens (default): a choice: the first\n")  # (the army and its player)
     assert "option 2" in out and "option 3" not in out  # the top three
-    assert out.index("red default player: a choice") < out.index("Random patrols")  # before the report
-    assert "blue random player" not in out  # the random player weighs nothing
+    assert out.index("Wardens (default): a choice") < out.index("Random patrols")  # before the report
+    assert "(random)" not in out  # the random player weighs nothing
     assert main(["run", str(tiny), "--red", "default", "--blue", "random"]) == 0
     assert "a choice" not in capsys.readouterr().out  # without --explain nobody listens
 
