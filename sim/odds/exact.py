@@ -349,6 +349,69 @@ def _taken(damage, taken: int):
     return sorted(out.items())
 
 
+def transitions(ctx: Context, starts: list, saves: int, mortal: int) -> tuple:
+    """The states reachable from ``starts`` (found by following the single steps, which the
+    rules decide: at most ``saves`` save rolls, then at most ``mortal`` devastating criticals),
+    their index, and the transitions over them: per run of save faces those of a save roll that
+    passes and of one that fails, per amount those of a critical (Chain's matrices; the starts
+    are the first states). Shared by Chain and sim.odds.fast.UnionChain."""
+    states = list(starts)
+    index = {r: i for i, r in enumerate(states)}
+    runs = range(len(ctx.runs))
+
+    def grow(level, steps):
+        nxt = []
+        BU.python_steps(len(level) * (len(ctx.runs) + 1), "the target's states")
+        for r in level:
+            for s in steps(r):
+                if s not in index:
+                    index[s] = len(states)
+                    states.append(s)
+                    nxt.append(s)
+                    if len(states) > MAX_STATES:
+                        raise Intractable(f"more than {MAX_STATES:,} states of the target")
+        return nxt
+
+    level = list(starts)
+    for _ in range(saves):
+        level = grow(level, lambda r: [s for k in runs for (s, _n) in ctx._save(k, r)])
+        if not level:
+            break
+    level = states[:]  # (the criticals come after every save roll, from wherever they left it)
+    for _ in range(mortal):
+        level = grow(level, lambda r: [s for (s, _n) in ctx._mortal(r)])
+        if not level:
+            break
+    n = len(states)
+    if len(ctx._step) * (BU.ITEM * len(ctx.ids) + 400) > BU.MEMORY_BUDGET:
+        ctx._step.clear()  # (the transitions kept from other start states let go: a bounded cache)
+    BU.need((2 * len(ctx.runs) + (len(ctx.damage) + 1 if mortal else 0)) * n * n,
+            f"the transitions of {n:,} states")
+    BU.python_steps(n * (len(ctx.runs) + (1 if mortal else 0)) * len(ctx.damage), "the transitions")
+    passes, fails = [], []
+    for k in runs:
+        tp, tf = np.zeros((n, n)), np.zeros((n, n))
+        for j, r in enumerate(states):
+            for (s, failed), p in ctx._save(k, r).items():
+                i = index.get(s)
+                if i is not None:  # (beyond the last step: no mass ever moves along it)
+                    (tf if failed else tp)[i, j] += p
+        passes.append(tp)
+        fails.append(tf)
+    mortals: dict[int, np.ndarray] = {}
+    if mortal:
+        for j, r in enumerate(states):
+            for (s, amount), p in ctx._mortal(r).items():
+                i = index.get(s)
+                if i is None:
+                    continue
+                t = mortals.get(amount)
+                if t is None:
+                    t = mortals[amount] = np.zeros((n, n))
+                t[i, j] += p
+    return states, index, passes, fails, mortals
+
+
 class Chain:
     """The chain of one pool from one start state r0, as matrices over the states reachable from
     it (found by following the single steps, which the rules decide): per run of save faces the
@@ -359,61 +422,8 @@ class Chain:
         """The states reachable from r0 in at most ``saves`` save rolls and then at most
         ``mortal`` devastating criticals."""
         self.ctx = ctx
-        states = [r0]
-        index = {r0: 0}
-        runs = range(len(ctx.runs))
-
-        def grow(level, steps):
-            nxt = []
-            BU.python_steps(len(level) * (len(ctx.runs) + 1), "the target's states")
-            for r in level:
-                for s in steps(r):
-                    if s not in index:
-                        index[s] = len(states)
-                        states.append(s)
-                        nxt.append(s)
-                        if len(states) > MAX_STATES:
-                            raise Intractable(f"more than {MAX_STATES:,} states of the target")
-            return nxt
-
-        level = [r0]
-        for _ in range(saves):
-            level = grow(level, lambda r: [s for k in runs for (s, _n) in ctx._save(k, r)])
-            if not level:
-                break
-        level = states[:]  # (the criticals come after every save roll, from wherever they left it)
-        for _ in range(mortal):
-            level = grow(level, lambda r: [s for (s, _n) in ctx._mortal(r)])
-            if not level:
-                break
-        self.states, self.index = states, index
-        n = len(states)
-        if len(ctx._step) * (BU.ITEM * len(ctx.ids) + 400) > BU.MEMORY_BUDGET:
-            ctx._step.clear()  # (the transitions kept from other start states let go: a bounded cache)
-        BU.need((2 * len(ctx.runs) + (len(ctx.damage) + 1 if mortal else 0)) * n * n,
-                f"the transitions of {n:,} states")
-        BU.python_steps(n * (len(ctx.runs) + (1 if mortal else 0)) * len(ctx.damage), "the transitions")
-        self.passes, self.fails = [], []
-        for k in runs:
-            tp, tf = np.zeros((n, n)), np.zeros((n, n))
-            for j, r in enumerate(states):
-                for (s, failed), p in ctx._save(k, r).items():
-                    i = index.get(s)
-                    if i is not None:  # (beyond the last step: no mass ever moves along it)
-                        (tf if failed else tp)[i, j] += p
-            self.passes.append(tp)
-            self.fails.append(tf)
-        self.mortal: dict[int, np.ndarray] = {}
-        if mortal:
-            for j, r in enumerate(states):
-                for (s, amount), p in ctx._mortal(r).items():
-                    i = index.get(s)
-                    if i is None:
-                        continue
-                    t = self.mortal.get(amount)
-                    if t is None:
-                        t = self.mortal[amount] = np.zeros((n, n))
-                    t[i, j] += p
+        (self.states, self.index, self.passes, self.fails,
+         self.mortal) = transitions(ctx, [r0], saves, mortal)
 
     def _apply(self, k: int, w: np.ndarray, counters: bool) -> np.ndarray:
         """One save roll of run k on w [state, failed so far, ...]."""

@@ -152,60 +152,9 @@ class UnionChain:
 
     def __init__(self, ctx: EX.Context, starts: list, saves: int, mortal: int):
         self.ctx = ctx
-        states = list(starts)
-        index = {r: i for i, r in enumerate(states)}
-        runs = range(len(ctx.runs))
-
-        def grow(level, steps):
-            nxt = []
-            BU.python_steps(len(level) * (len(ctx.runs) + 1), "the target's states")
-            for r in level:
-                for s in steps(r):
-                    if s not in index:
-                        index[s] = len(states)
-                        states.append(s)
-                        nxt.append(s)
-                        if len(states) > EX.MAX_STATES:
-                            raise EX.Intractable(f"more than {EX.MAX_STATES:,} states of the target")
-            return nxt
-
-        level = list(starts)
-        for _ in range(saves):
-            level = grow(level, lambda r: [s for k in runs for (s, _n) in ctx._save(k, r)])
-            if not level:
-                break
-        level = states[:]
-        for _ in range(mortal):
-            level = grow(level, lambda r: [s for (s, _n) in ctx._mortal(r)])
-            if not level:
-                break
-        self.states, self.index = states, index
-        n = len(states)
-        BU.need((2 * len(ctx.runs) + (len(ctx.damage) + 1 if mortal else 0)) * n * n,
-                f"the transitions of {n:,} states")
-        BU.python_steps(n * (len(ctx.runs) + (1 if mortal else 0)) * len(ctx.damage), "the transitions")
-        self.passes, self.fails, self.either = [], [], []
-        for k in runs:
-            tp, tf = np.zeros((n, n)), np.zeros((n, n))
-            for j, r in enumerate(states):
-                for (s, failed), p in ctx._save(k, r).items():
-                    i = index.get(s)
-                    if i is not None:
-                        (tf if failed else tp)[i, j] += p
-            self.passes.append(tp)
-            self.fails.append(tf)
-            self.either.append(tp + tf)
-        self.mortal: dict[int, np.ndarray] = {}
-        if mortal:
-            for j, r in enumerate(states):
-                for (s, amount), p in ctx._mortal(r).items():
-                    i = index.get(s)
-                    if i is None:
-                        continue
-                    t = self.mortal.get(amount)
-                    if t is None:
-                        t = self.mortal[amount] = np.zeros((n, n))
-                    t[i, j] += p
+        (self.states, self.index, self.passes, self.fails,
+         self.mortal) = EX.transitions(ctx, starts, saves, mortal)
+        self.either = [tp + tf for tp, tf in zip(self.passes, self.fails)]
         self.any_mortal = sum(self.mortal.values()) if self.mortal else None
 
     def _apply(self, k: int, w: np.ndarray, counters: bool) -> np.ndarray:
