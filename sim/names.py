@@ -46,34 +46,30 @@ def model_names(units) -> dict[str, str]:
     return out
 
 
-def of_battle(battle) -> dict[str, str]:
-    """The names of a battle's units (its scenario's units, cached on the scenario object)."""
+def _cached(table: dict, battle, make) -> dict[str, str]:
+    """``make(spec.units)`` for the battle's scenario, kept in ``table`` per scenario object
+    (a long session's many tables: the last 64)."""
     spec = battle.scenario
-    cache = _CACHE.get(id(spec))
+    cache = table.get(id(spec))
     if cache is None or cache[0] is not spec:
-        cache = (spec, unit_names(spec.units))
-        _CACHE[id(spec)] = cache
-        if len(_CACHE) > 64:  # (a long session's many tables: keep a few)
-            _CACHE.pop(next(iter(_CACHE)))
+        cache = table[id(spec)] = (spec, make(spec.units))
+        if len(table) > 64:
+            table.pop(next(iter(table)))
     return cache[1]
 
 
 _CACHE: dict[int, tuple] = {}
+_MCACHE: dict[int, tuple] = {}
+
+
+def of_battle(battle) -> dict[str, str]:
+    """The names of a battle's units (its scenario's units, cached on the scenario object)."""
+    return _cached(_CACHE, battle, unit_names)
 
 
 def models_of_battle(battle) -> dict[str, str]:
     """The names of a battle's models (model_names of its scenario, cached like of_battle)."""
-    spec = battle.scenario
-    cache = _MCACHE.get(id(spec))
-    if cache is None or cache[0] is not spec:
-        cache = (spec, model_names(spec.units))
-        _MCACHE[id(spec)] = cache
-        if len(_MCACHE) > 64:
-            _MCACHE.pop(next(iter(_MCACHE)))
-    return cache[1]
-
-
-_MCACHE: dict[int, tuple] = {}
+    return _cached(_MCACHE, battle, model_names)
 
 
 def name(names: dict[str, str], uid: str) -> str:
