@@ -6,24 +6,12 @@ from __future__ import annotations
 
 import pygame
 
-from sim.commands import EndPhase, StartBattle
 from test_sandbox_moves import MISSION, _settle
-from test_sandbox_unit_moves import _far_apart
+from test_sandbox_unit_moves import _at_phase, _far_apart
 
 
 def _at_movement(make, path, skip: bool):
-    d = make(path, seed=5)
-    sb = d.sb
-    sb.skip_empty_phases = skip
-    assert sb.submit(StartBattle())
-    sb.finish()
-    _settle(d)
-    while str(sb.battle.turn_state.phase) != "movement":
-        assert sb.submit(EndPhase()), sb.status
-        sb.finish()
-        _settle(d)
-    d.pump(2)
-    return d
+    return _at_phase(make, path, skip, "movement")
 
 
 def test_an_empty_shooting_phase_is_skipped_when_the_setting_is_on(make, tmp_path):

@@ -201,7 +201,9 @@ def _far_apart(tmp_path):
     return path
 
 
-def _at_shooting(make, path, skip: bool):
+def _at_phase(make, path, skip: bool, phase: str):
+    """The sandbox on ``path`` (seed 5) with skipping empty phases ``skip``, started and taken
+    through End phase until ``phase``."""
     from sim.commands import EndPhase, StartBattle
     d = make(path, seed=5)
     sb = d.sb
@@ -209,7 +211,7 @@ def _at_shooting(make, path, skip: bool):
     assert sb.submit(StartBattle())
     sb.finish()
     _settle(d)
-    while str(sb.battle.turn_state.phase) != "shooting":
+    while str(sb.battle.turn_state.phase) != phase:
         assert sb.submit(EndPhase()), sb.status
         sb.finish()
         _settle(d)
@@ -218,7 +220,7 @@ def _at_shooting(make, path, skip: bool):
 
 
 def test_empty_charge_and_fight_phases_are_skipped_when_the_setting_is_on(make, tmp_path):
-    d = _at_shooting(make, _far_apart(tmp_path), skip=True)
+    d = _at_phase(make, _far_apart(tmp_path), True, "shooting")
     sb = d.sb
     turn = sb.battle.turn_state.chooser
     d.key(pygame.K_e, "e")  # End phase: Shooting ends, then the empty Charge and Fight phases
@@ -229,7 +231,7 @@ def test_empty_charge_and_fight_phases_are_skipped_when_the_setting_is_on(make, 
 
 
 def test_empty_phases_are_not_skipped_when_the_setting_is_off_or_a_charge_can_be_declared(make, tmp_path):
-    d = _at_shooting(make, _far_apart(tmp_path), skip=False)
+    d = _at_phase(make, _far_apart(tmp_path), False, "shooting")
     d.key(pygame.K_e, "e")
     assert str(d.sb.battle.turn_state.phase) == "charge"
     from test_sandbox_moves import MISSION
