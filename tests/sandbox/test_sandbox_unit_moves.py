@@ -235,6 +235,6 @@ def test_empty_phases_are_not_skipped_when_the_setting_is_off_or_a_charge_can_be
     d.key(pygame.K_e, "e")
     assert str(d.sb.battle.turn_state.phase) == "charge"
     from test_sandbox_moves import MISSION
-    d = _at_shooting(make, MISSION, skip=True)  # (the Assault Squad is 4" from the Line Squad)
+    d = _at_phase(make, MISSION, True, "shooting")  # (the Assault Squad is 4" from the Line Squad)
     d.key(pygame.K_e, "e")
     assert str(d.sb.battle.turn_state.phase) == "charge", d.sb.status
