@@ -13,6 +13,7 @@ import esper
 from sim.components import Stats, Wounds
 from sim.plan import moves as MV
 from sim.rules.charge import CHARGE_RANGE
+from sim.rules.command_reroll import option_words
 from sim.stratagems.command_reroll import NAME as COMMAND_REROLL
 from sim.rules.attack import CRITICAL, SUCCESS, AttackKind
 from sim.rules.mortal import hazard_mortal_wounds
@@ -175,7 +176,7 @@ def answer(player, battle, req):
     best = max(gains, key=lambda o: (gains[o], -list(gains).index(o)))
     chosen = best if gains[best] >= price else DECLINE
     return _say(player, f"{COMMAND_REROLL}: {name}'s {roll} roll", chosen,
-                sorted(((f"re-roll {o}", g) for o, g in gains.items()), key=lambda x: -x[1]), price)
+                sorted(((f"re-roll {option_words(o)}", g) for o, g in gains.items()), key=lambda x: -x[1]), price)
 
 
 def _say(player, what: str, chosen, options, price: float):
@@ -183,5 +184,5 @@ def _say(player, what: str, chosen, options, price: float):
         from sim.players.base import Weighed
         ws = [Weighed(label, value, "pts") for label, value in options[:2]]
         ws.append(Weighed("the CP's price now", price if price != math.inf else -1.0, "pts"))
-        player.explain(what, str(chosen), ws)
+        player.explain(what, option_words(str(chosen)), ws)  # (dice counted from 1, as people read them)
     return chosen

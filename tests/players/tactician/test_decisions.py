@@ -234,3 +234,21 @@ def test_an_unjudged_kind_takes_its_default():
         b._enter()
         req = DecisionRequest("duplicate", "pool 0", 0, ["a", "b"], "b")
         assert decisions.answer(TacticianPlayer(0, b, spec), b, req) == "b"
+
+
+def test_a_re_roll_s_explanation_counts_pools_and_dice_from_1():
+    """--explain reads as people do (issue 28 item 2): the re-rolled die of the lascannon's hit
+    roll (pool 0, die 0 in the log) is "pool 1, hit die 1"."""
+    red = [unit("r1", model((20, 10), ["lascannon"]))]
+    blue = [unit("b1", model((20, 30), ["gun"], W=12, T=10, Sv=3), points=240)]
+    with _battle(red, blue, [1, 5, 6, 1, 6], phase="shooting") as b:
+        tac = TacticianPlayer(0, b, b.scenario)
+        said = []
+        tac.on_explain = said.append
+        b.run_command(Shoot("r1", (Selection("r1/1", "lascannon", "b1"),)),
+                      lambda req: tac.answer(b, req) if req.player == 0 else req.default)
+        (used,) = _rerolls(b)
+        assert used["about"].startswith("pool 0 hit 0")  # (the log keeps the machine's count)
+        text = "\n".join(e.text() for e in said)
+        assert "Command Re-roll" in text and "pool 1, hit die 1 (rolled 1)" in text, text
+        assert "pool 0" not in text, text
