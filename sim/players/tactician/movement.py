@@ -23,6 +23,7 @@ from sim.commands import Move, SelectToMove
 from sim.components import Position, Unit
 from sim.phases.scoring import control_levels
 from sim.players import options as O
+from sim.players.tactician import routes as R
 from sim.players.tactician.scored import Scored
 from sim.players.base import Weighed
 from sim.players.tactician.threat import ThreatMap, damage, gap, threat_map
@@ -293,27 +294,11 @@ def _toward(battle, u: int, goal, mode: str, extra: int = 0) -> list:
     return out
 
 
-def _detours(b, goal, turns=(35.0, -35.0, 70.0, -70.0)) -> list:
-    """Points as far as the goal but off to either side (round a wall or a unit in the way)."""
-    cx, cy = b.centre
-    dx, dy = goal[0] - cx, goal[1] - cy
-    d = math.hypot(dx, dy)
-    if d < 1e-6:
-        return []
-    out = []
-    for t in turns:
-        a = math.radians(t)
-        ca, sa = math.cos(a), math.sin(a)
-        step = min(d, b.M * 1.5)
-        out.append((cx + (dx * ca - dy * sa) / d * step, cy + (dx * sa + dy * ca) / d * step))
-    return out
-
-
 def _legal_best(battle, scored: list, top: int = TOP) -> list[Scored]:
     """The legal ones among ``scored`` (value, order, command, label), best first, at most ``top``
     (a whole-unit move whose straight paths are blocked: the same ends reached by detours round
-    the bases and dense features in the way, ``detoured``, when the rules accept them; the best
-    MAX_DETOURS such moves are tried, which bounds a choice's time)."""
+    the bases and dense features in the way, ``routes.detoured``, when the rules accept them;
+    the best MAX_DETOURS such moves are tried, which bounds a choice's time)."""
     out = []
     detours = MAX_DETOURS  # (the best MAX_DETOURS blocked ends are routed round; the rest are left)
     for v, _i, cmd, label in sorted(scored, key=lambda s: (-s[0], s[1])):
@@ -323,7 +308,7 @@ def _legal_best(battle, scored: list, top: int = TOP) -> list[Scored]:
         if (why is not None and detours and "path" in why and getattr(cmd, "to", None)
                 and getattr(cmd, "via", None) == ()):
             detours -= 1
-            cmd = detoured(battle, cmd)
+            cmd = R.detoured(battle, cmd)
             why = battle.check(cmd) if cmd is not None else why
         if why is None:
             out.append(Scored(v, cmd, label))
@@ -339,35 +324,6 @@ def _top(player) -> int:
     return 1 if getattr(player, "first_only", False) else TOP
 
 
-def detoured(battle, cmd):
-    """The move ``cmd`` with each model's path round what blocks its straight line (03.01; Part
-    A ruling 14: its turning points, ``via``), each within the model's move (its straight
-    distance's reach: the unit's M, plus the advance roll), or None when some model finds none
-    (sim.rules.movement.solvers.place.Placer.trace: one or two waypoints by bases and corners)."""
-    from sim.plan import moves as MV
-    from sim.rules.movement.solvers.place import Placer
-    u = battle.units[cmd.unit]
-    if cmd.fly:
-        return None
-    st = W.unit_state(u)
-    reach = O.min_move(u, battle) + ((st.advance_roll or 0) if cmd.mode == "advance" else 0)
-    try:
-        placer = Placer(cmd.unit, MV.bodies(), battle.scenario.terrain, battle.scenario.board,
-                        max_distance=float(reach), may_cross_dense=MV.may_cross_dense(u, cmd.mode))
-    except ValueError:
-        return None
-    via = []
-    for mid, x, y in cmd.to:
-        path = placer.trace(mid, np.array([x, y]))
-        if path is None:
-            return None
-        if len(path) > 2:
-            via.append((mid, tuple(path[1:-1])))
-    if not via:
-        return None
-    return Move(cmd.unit, cmd.to, cmd.mode, via=tuple(via), fly=cmd.fly, embark=cmd.embark)
-
-
 def _moves(player, battle, u: int, mode: str, extra: int = 0) -> list:
     """Whole-unit translations of ``mode`` toward the unit's goal and away from the threat,
     each scored: (value, order, command, label)."""
@@ -378,14 +334,14 @@ def _moves(player, battle, u: int, mode: str, extra: int = 0) -> list:
     goal = pl.goal.get(u)
     if goal is not None:
         goals.append(goal)
-        goals += _detours(b, goal)
+        goals += R.detours(b, goal)
     goals.append(_away(b, tm, b.M + extra))
     if CHARGE_WEIGHT and b.melee and tm.enemies and mode == "normal":
         e = min(tm.enemies, key=lambda e: (math.dist(e.centre, b.centre), e.ent))
         goals.append(e.centre)  # (within charge reach of the nearest enemy)
     out = []
     seen = set()
-    routed = _routed(battle, u, b, pl.goal.get(u), mode, extra) if pl.goal.get(u) is not None else []
+    routed = R.routed(battle, u, b, pl.goal.get(u), mode, extra) if pl.goal.get(u) is not None else []
     for goal in goals + [None]:
         for cmd in (_toward(battle, u, goal, mode, extra) if goal is not None else routed):
             key = (cmd.to, cmd.fly)
@@ -396,49 +352,6 @@ def _moves(player, battle, u: int, mode: str, extra: int = 0) -> list:
             v, words = position_value(player, battle, u, dx, dy)
             what = {"normal": "moves", "advance": "advances"}.get(mode, f"makes a {mode} move")
             out.append((v, len(out), cmd, _label(battle, u, what, words)))
-    return out
-
-
-ROUTE_GAP = 0.3  # inches: a route's turning point clears a feature's corner by the unit's spread and this
-
-
-def _routed(battle, u: int, b, goal, mode: str, extra: int = 0) -> list:
-    """Whole-unit moves toward ``goal`` that turn once, at a corner of a dense feature the unit
-    may not cross (13.06; a wall, a ruin or a container in the way): to the corner (cleared by
-    the unit's spread, so every model's path passes it), then on toward the goal with what is
-    left of the move; each model the same turning point relative to it (``via``: Part A ruling
-    14), checked by the rules like any move."""
-    from sim.plan import moves as MV
-    from sim.rules.movement.index import terrain_index
-    from sim.rules.movement.solvers.place import corner_points
-    if MV.can_fly(u):
-        return []
-    polys = terrain_index(battle.scenario.terrain).uncrossable(MV.may_cross_dense(u, mode)).polys
-    if not polys or not len(b.xy):
-        return []
-    reach = O.min_move(u, battle) + extra - 0.02
-    cx, cy = b.centre
-    spread = float(np.max(np.hypot(b.xy[:, 0] - cx, b.xy[:, 1] - cy) + b.radius))
-    near = [p for p in polys if not (np.any(p.lo > (cx + reach + spread, cy + reach + spread))
-                                     or np.any(p.hi < (cx - reach - spread, cy - reach - spread)))]
-    out = []
-    models = [(W.model_id(m), esper.component_for_entity(m, Position)) for m in W.unit_models(u)]
-    for poly in near:
-        for c in corner_points(poly.pts, spread + ROUTE_GAP):
-            lx, ly = float(c[0]) - cx, float(c[1]) - cy
-            first = math.hypot(lx, ly)
-            if first < 1.0 or first > reach:
-                continue
-            gx, gy = goal[0] - float(c[0]), goal[1] - float(c[1])
-            left = min(reach - first, math.hypot(gx, gy))
-            g = math.hypot(gx, gy) or 1.0
-            ex, ey = lx + gx / g * left, ly + gy / g * left
-            to = O.translate(battle, u, ex, ey)
-            via = tuple((mid, ((p.x + lx, p.y + ly),)) for mid, p in models) if left > 0.05 else ()
-            try:
-                out.append(Move(O.uid(u), to, mode, via=via))
-            except ValueError:
-                continue
     return out
 
 
