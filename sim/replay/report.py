@@ -347,7 +347,7 @@ _LINES = {
     ev.CONTROL: lambda e: (f"   objective {e['objective']}: "
                            + (f"controlled by {e['controller']}" if e["controller"] else "no longer controlled")
                            + " (" + ", ".join(f"{p} OC {v}" for p, v in e["levels"].items()) + ")"),
-    ev.VP: lambda e: (f"   {e['player']} scores {e['granted']} VP: {e['source']}"
+    ev.VP: lambda e: (f"   +{e['granted']} VP to {e['player']}: {e['source']}"  # (no verb: an army's name reads the same)
                       + (f" ({e['scored'] - e['granted']} lost to the cap)" if e["granted"] < e["scored"] else "")
                       + f"; total {e['total']}"),
     ev.RESULT: lambda e: (f"\n===== the battle ends after round {e['rounds']}: "

@@ -282,7 +282,7 @@ class BattleFlowMixin:
             line = describe(e)
             if line:
                 lines += [s.strip(" =-") for s in line.split("\n") if s.strip(" =-")]
-        sides = dict(zip(PLAYER, army_names(self.battle)))  # ("red scores 2 VP": the army's name)
+        sides = dict(zip(PLAYER, army_names(self.battle)))  # ("+2 VP to red": the army's name)
         lines = [in_words(s, sides) for s in lines]
         head = f"done: {record.kind} {unit}".strip()
         ts = self.battle.turn_state

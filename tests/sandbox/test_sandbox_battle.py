@@ -166,7 +166,7 @@ def test_a_whole_turn_through_the_phases(make):
     assert ts.vp == [2, 0] and (ts.round, ts.active, ts.phase) == (1, 1, Phase.MOVEMENT)
     got = shown(sb)
     assert got[1] == "[1] Raiders' turn Movement phase" and got[3] == "VP [0] 2 [1] 0"
-    assert "Wardens scores 2 VP" in sb.status and "Raiders' Movement phase" in sb.status
+    assert "+2 VP to Wardens" in sb.status and "Raiders' Movement phase" in sb.status
     # the sandbox's log replays as any log does
     path = sb.save_replay()
     n, div = replay(path)
