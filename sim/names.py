@@ -91,6 +91,26 @@ def everything_of_battle(battle) -> dict[str, str]:
     return {**models_of_battle(battle), **of_battle(battle)}
 
 
+def ids_named(event, known) -> list[str]:
+    """The ids an event names: its string values (nested ones too, its ``type`` left out) that
+    ``known`` accepts, in order of first mention (the units and models a person sees named)."""
+    out: dict[str, None] = {}
+
+    def walk(v):
+        if isinstance(v, str):
+            if known(v):
+                out[v] = None
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                if k != "type":
+                    walk(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+    walk(event)
+    return list(out)
+
+
 def ids_in(text: str, names: dict[str, str]) -> list[str]:
     """The unit ids ``text`` names, in order of first mention."""
     if not text or not names:

@@ -34,3 +34,12 @@ def test_ids_in_text_read_as_names_whole_ids_only():
     assert N.in_words(line, names) == ("Raider Mob (1) -> Warden Squad; Raider Mob (2) shoots; "
                                        "r-mob1/2 and r-mob12 untouched")
     assert N.ids_in(line, names) == ["r-mob1", "w-squad", "r-mob10"]
+
+
+def test_ids_named_reads_an_event_s_values_nested_and_leaves_its_type_out():
+    from sim.names import ids_named
+    known = {"r-squad1", "r-squad1/2", "b-mob"}.__contains__
+    event = {"type": "r-squad1", "unit": "b-mob", "hits": [{"model": "r-squad1/2"}, "b-mob", "x"],
+             "about": ("r-squad1",)}
+    assert ids_named(event, known) == ["b-mob", "r-squad1/2", "r-squad1"]
+    assert ids_named({"type": "phase"}, known) == []

@@ -14,6 +14,7 @@ from sim import commands as C
 from sim.commands import EndTurn
 from sim.components import Activation, ModelId, Stage, Unit
 from sim.errors import Refusal
+from sim.names import ids_named
 from sim.replay.log import write_atomic, write_log
 from sim.sandbox.orders import FightOrder, ShootOrder, order_refusal
 
@@ -337,26 +338,14 @@ _STEP_WORDS = {"gather": "gathering the dice", "hit": "hit rolls", "wound": "wou
 
 
 def concerned_models(battle, event: dict) -> set[str]:
-    """The model ids an event names, directly or through its units."""
+    """The model ids an event names, directly or through its units (sim.names.ids_named)."""
     out: set[str] = set()
-    units = battle.units
-    models = battle.models
-
-    def walk(v):
-        if isinstance(v, str):
-            if v in models:
-                out.add(v)
-            elif v in units:
-                battle._enter()
-                for m in esper.component_for_entity(units[v], Unit).models:
-                    out.add(esper.component_for_entity(m, ModelId).id)
-        elif isinstance(v, dict):
-            for k, x in v.items():
-                if k != "type":
-                    walk(x)
-        elif isinstance(v, (list, tuple)):
-            for x in v:
-                walk(x)
-
-    walk(event)
+    units, models = battle.units, battle.models
+    for v in ids_named(event, lambda v: v in models or v in units):
+        if v in models:
+            out.add(v)
+        else:
+            battle._enter()
+            for m in esper.component_for_entity(units[v], Unit).models:
+                out.add(esper.component_for_entity(m, ModelId).id)
     return out

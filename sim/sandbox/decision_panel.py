@@ -5,7 +5,7 @@ The rules check the answer (sim.plan.answers.validate_answer); a refusal is show
 
 from __future__ import annotations
 
-from sim.names import ids_in, in_words
+from sim.names import ids_in, ids_named, in_words
 from sim.rules import command_reroll as RR
 from sim.stratagems import by_name
 
@@ -342,28 +342,11 @@ def hovered_marks(sb) -> set:
                 if btn is not None and _under(btn, sb.mouse):
                     oid = str(item.get("object_id") or "")
                     if oid.startswith("#ev") and oid[3:].isdigit() and int(oid[3:]) < len(sb.battle.events):
-                        found = set(_models_of(sb, _event_ids(sb, sb.battle.events[int(oid[3:])])))
+                        found = set(_models_of(sb, ids_named(sb.battle.events[int(oid[3:])],
+                                                              lambda v: v in sb.scene.units or v in sb.scene.models)))
                     break
             sb._log_hover = (key, found)
         out |= sb._log_hover[1]
-    return out
-
-
-def _event_ids(sb, e) -> set:
-    """The unit and model ids an event names (its values, nested ones too)."""
-    out: set = set()
-
-    def walk(v):
-        if isinstance(v, str):
-            if v in sb.scene.units or v in sb.scene.models:
-                out.add(v)
-        elif isinstance(v, dict):
-            for x in v.values():
-                walk(x)
-        elif isinstance(v, (list, tuple)):
-            for x in v:
-                walk(x)
-    walk(e)
     return out
 
 

@@ -212,8 +212,14 @@ def test_workers_end_quietly_when_the_parent_is_killed():
     """SIGKILL to the parent: the workers end (the kernel kills them, PR_SET_PDEATHSIG; else
     their closed pipe ends them) without a word on the standard error they share with it."""
     p = _start_stats("--jobs", "2")
+    kill_parent_quietly(p, lambda: _started(p))
+
+
+def kill_parent_quietly(p, started) -> None:
+    """SIGKILL to ``p`` once ``started()`` gives its workers: it dies with nothing written, and
+    the workers end too (tests/analysis/test_workers.py asks the same of `sim ladder`)."""
     try:
-        ws = _started(p)
+        ws = started()
         os.kill(p.pid, signal.SIGKILL)
         # (the workers hold the pipes too: the streams end when they have ended)
         out, err = p.communicate(timeout=60)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -127,7 +126,7 @@ def test_ladder_workers_end_when_the_parent_is_killed_mid_battle():
     too (the kernel kills them: PR_SET_PDEATHSIG), and say nothing."""
     sys.path.insert(0, str(Path(__file__).parent))
     try:
-        from test_stats_signals import _alive, _has_loaded, _wait_for, _workers
+        from test_stats_signals import _has_loaded, _wait_for, _workers, kill_parent_quietly
     finally:
         sys.path.pop(0)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -135,19 +134,12 @@ def test_ladder_workers_end_when_the_parent_is_killed_mid_battle():
                           "--players", "default,random", "--battles", "1000", "--jobs", "2", "--quiet"],
                          cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, start_new_session=True)
-    try:
+
+    def started():
         _wait_for(lambda: len(_workers(p.pid)) == 2 and all(_has_loaded(w) for w in _workers(p.pid)),
                   "the workers to start")
-        ws = _workers(p.pid)
-        os.kill(p.pid, signal.SIGKILL)
-        out, err = p.communicate(timeout=60)
-    finally:
-        if p.poll() is None:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
-    assert p.returncode == -signal.SIGKILL
-    assert out == "" and err == ""
-    _wait_for(lambda: not any(_alive(w) for w in ws), "the workers to end", limit=30)
+        return _workers(p.pid)
+    kill_parent_quietly(p, started)
 
 
 def test_spawned_workers_give_the_same_results(gunner):
