@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import esper
 
-from sim.names import in_words
+from sim.names import in_words, sides_of_battle
 from sim import events as ev
 from sim.commands import Disembark, EndPhase, Ingress, SelectToMove, StartBattle, default_disembark
 from sim.components import Position, Unit
 from sim.phases.gates import where
 from sim.sandbox.tracker import army_names
 from sim.phases.state import Phase
-from sim.rules.turn import PLAYER, PreBattleStep
+from sim.rules.turn import PreBattleStep
 from sim.replay.report import describe
 from sim.world import queries as W
 
@@ -282,7 +282,7 @@ class BattleFlowMixin:
             line = describe(e)
             if line:
                 lines += [s.strip(" =-") for s in line.split("\n") if s.strip(" =-")]
-        sides = dict(zip(PLAYER, army_names(self.battle)))  # ("+2 VP to red": the army's name)
+        sides = sides_of_battle(self.battle)  # ("+2 VP to red": the army's name)
         lines = [in_words(s, sides) for s in lines]
         head = f"done: {record.kind} {unit}".strip()
         ts = self.battle.turn_state
@@ -330,7 +330,7 @@ def build_phase_panel(flow, sb) -> None:
         for mode, tip in SELECT_MODES:
             why = sb.select_problem(mode)
             flow.button(mode, lambda m=mode: sb.select_to_move(m), name=f"select:{mode}",
-                        tip=tip + (f"<br>Not now: {why}" if why else ""),
+                        tip=tip + (f"<br>Not now: {sb.said(why)}" if why else ""),
                         object_id="#unavailable" if why else "#toggle")
         flow.newline()
         flow.para("A normal move needs no selection: drag the unit.", "#muted")
@@ -344,7 +344,7 @@ def build_phase_panel(flow, sb) -> None:
                               width=flow.width - 100, height=26)
             if owner == ts.active and ts.phase == Phase.MOVEMENT:
                 flow.button("Disembark", lambda u=uid: sb.disembark(u), name=f"disembark:{uid}", width=90,
-                            tip=why or "set it up round its transport (the default layout; the rules give "
+                            tip=sb.said(why) if why else "set it up round its transport (the default layout; the rules give "
                                        "the mode: Rapid, Tactical or Combat, 18.04)",
                             object_id="#unavailable" if why else "#primary")
             flow.newline()
@@ -359,7 +359,7 @@ def build_phase_panel(flow, sb) -> None:
                                        flow.width - 90), width=flow.width - 90, height=26)
             flow.button("placing..." if placing else "Set up", lambda u=uid: sb.begin_ingress(u),
                         name=f"reserve:{uid}", width=80,
-                        tip=why or "click the table within 6\" of an edge to set it up (20.04)",
+                        tip=sb.said(why) if why else "click the table within 6\" of an edge to set it up (20.04)",
                         object_id="#toggle_on" if placing else "#unavailable" if why else "#primary")
             flow.newline()
     flow.space(4)

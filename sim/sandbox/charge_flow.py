@@ -492,7 +492,7 @@ class PlacementMixin:
             g = p.ghosts[named[0]]
             foes = [m for u in p.targets for m in self.scene.living(u)] or \
                 [self.scene.models[n] for n in v.named if n not in p.ghosts and n in self.scene.models]
-            draw_note(surf, cam.to_screen(*g), wrap(v.reason), S.ILLEGAL, f"{VERB[p.record]}: would be refused",
+            draw_note(surf, cam.to_screen(*g), wrap(self.said(v.reason)), S.ILLEGAL, f"{VERB[p.record]}: would be refused",
                       centroid(cam.to_screen(m.x, m.y) for m in foes))
 
 
@@ -629,7 +629,7 @@ def build_placement_panel(flow, sb) -> None:
     if v.reason is None:
         flow.para("Legal: Confirm (Enter) makes the move.", "#muted")
     else:
-        flow.para(f"Would be refused: {v.reason}", "#warning")
+        flow.para(f"Would be refused: {sb.said(v.reason)}", "#warning")
 
 
 def build_placement_footer(flow, sb) -> None:

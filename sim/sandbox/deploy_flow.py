@@ -305,7 +305,7 @@ class DeployMixin:
             ghost_ring(surf, cam, fp, colour, 2)
         if why is not None:
             x, y = cmd.to[0][1], cmd.to[0][2]
-            draw_note(surf, cam.to_screen(x, y), wrap(why), S.ILLEGAL, "this set-up would be refused")
+            draw_note(surf, cam.to_screen(x, y), wrap(self.said(why)), S.ILLEGAL, "this set-up would be refused")
 
     def _draw_hint(self, surf, uid: str) -> None:
         """24.20 Where a model of the unit could stand as Infiltrators: the cells more than 8"

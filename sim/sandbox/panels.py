@@ -215,7 +215,7 @@ def _type_row(flow, sb, order: ShootOrder) -> None:
     for t in SHOOTING_TYPES:
         reason = order.eligibility[t]
         if reason is not None:
-            flow.button(t, lambda t=t: sb.choose_type(t), name=f"type:{t}", tip=f"Not eligible: {reason}",
+            flow.button(t, lambda t=t: sb.choose_type(t), name=f"type:{t}", tip=f"Not eligible: {sb.said(reason)}",
                         object_id="#unavailable")
         else:
             tip = "eligible" + (" (the default choice)" if t == order.default_type else "")
@@ -402,7 +402,7 @@ def _decision(flow, sb) -> None:
     else:  # (a rule's choice, issue 26, or any kind without a dialog of its own)
         build_generic(flow, sb, req)
     if sb.decision_error:
-        flow.para(sb.decision_error, "#warning")
+        flow.para(sb.said(sb.decision_error), "#warning")
 
 
 def precision_choice(events, key: str) -> str | None:

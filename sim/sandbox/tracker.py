@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import esper
 import pygame
 
+from sim.names import possessive  # ("Raiders' turn", "Iron Host's turn": one home)
 from sim.components import Unit, Wounds
 from sim.rules.turn import PHASE_NAMES as NAMES
 from sim.phases.state import FightStep, Phase
@@ -66,9 +67,6 @@ def army_names(battle) -> tuple[str, ...]:
     return tuple(a.name for a in battle.scenario.armies[:2])
 
 
-def possessive(name: str) -> str:
-    """"Raiders' turn", "Red's turn"."""
-    return name + ("'" if name.endswith("s") else "'s")
 
 
 def phase_title(info: TrackerInfo) -> str:

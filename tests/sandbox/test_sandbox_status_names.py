@@ -35,3 +35,43 @@ def test_the_log_names_the_sides_by_their_armies(make):
     assert any("Wardens: command phase" in t for t in shown), shown
     assert any("Wardens 1, Raiders 1" in t for t in shown), shown  # (+1 CP each)
     assert not [t for t in shown if re.search(r"\b(red|blue)\b", t)], shown
+
+
+def _shown(sb) -> str:
+    sb.update(0)
+    return sb.status_label.text
+
+
+def test_a_refused_order_names_the_armies_in_the_status_line_with_their_possessive(make):
+    """The engine refuses in its own words ("only red, whose turn it is, ...; the unit is
+    blue's"); the status line reads them as people's words, by the armies' names, a name ending
+    in s taking a bare apostrophe ("Raiders'", never "Raiders's")."""
+    d = mission(make, seed=5)
+    sb = d.sb
+    mob = sb.scene.living("mob")[0]
+    a = d.model_pos(mob.id)
+    d.drag(a, (a[0] + 30, a[1]))  # (the Raiders' unit, in the Wardens' Movement phase)
+    shown = _shown(sb)
+    assert "only Wardens, whose turn it is" in shown and "the unit is Raiders'" in shown, shown
+    assert "Raiders's" not in shown and not re.search(r"\b(red|blue)\b", shown), shown
+
+
+def test_an_order_the_phase_does_not_take_says_whose_phase_it_is_in_words(make):
+    d = mission(make, seed=5)
+    sb = d.sb
+    d.click_model(sb.scene.living("squad")[0].id)
+    d.key(pygame.K_s, "s")  # (Shoot in the Movement phase: refused, greyed with the reason)
+    shown = _shown(sb)
+    assert "now: round 1, Wardens' Movement phase" in shown, shown
+    tip = sb.names["bar:shoot"].tool_tip_text if "bar:shoot" in sb.names else None
+    assert tip is None or ("Wardens' Movement phase" in tip and "Wardens's" not in tip), tip
+
+
+def test_engine_text_in_people_words_names_players_units_and_possessives(make):
+    """Sandbox.said, the one home every engine text goes through to a person (status line,
+    decision panel's refused answer, notes on the table, greyed buttons' reasons)."""
+    d = mission(make, seed=5)
+    sb = d.sb
+    assert sb.said("it is red's choice; the unit is blue's (mob, mob's)") == \
+        "it is Wardens' choice; the unit is Raiders' (Raider Mob, Raider Mob's)"
+    assert sb.said("reddish blue-ish red/2") == "reddish blue-ish red/2"  # (whole words only)
