@@ -21,6 +21,7 @@ from sim.commands import DeclareFormations, Deploy, EndPhase, ScoutMove
 from sim.commands.deploy import default_deploy, default_scout
 from sim.components import Unit
 from sim.errors import ScriptError
+from sim.names import possessive
 from sim.events.pre_battle import roll_off
 from sim.plan import deployment as PD
 from sim.players import deployment as policy
@@ -466,7 +467,7 @@ def build_pre_battle_footer(flow, sb) -> None:
     ts = sb.battle.turn_state
     who = sb.battle.scenario.armies[ts.chooser].name
     if ts.pre_battle == PreBattleStep.FORMATIONS:
-        flow.button(f"Confirm {who}'s formations", sb.confirm_formations, name="formations:confirm",
+        flow.button(f"Confirm {possessive(who)} formations", sb.confirm_formations, name="formations:confirm",
                     object_id="#primary", height=28, tip="declare them (26 step 7)")
     elif ts.pre_battle == PreBattleStep.DEPLOY:
         flow.button("Auto-deploy the rest", sb.auto_deploy_rest, name="place:auto-rest", height=28,

@@ -75,3 +75,20 @@ def test_engine_text_in_people_words_names_players_units_and_possessives(make):
     assert sb.said("it is red's choice; the unit is blue's (mob, mob's)") == \
         "it is Wardens' choice; the unit is Raiders' (Raider Mob, Raider Mob's)"
     assert sb.said("reddish blue-ish red/2") == "reddish blue-ish red/2"  # (whole words only)
+
+
+def test_a_stratagems_cost_tip_names_the_army_with_its_possessive(make):
+    """'1 CP of Wardens' 1' (was "Wardens's")."""
+    from sandbox_support import DATA
+    d = make(DATA / "extra" / "battle_turn.toml")
+    sb = d.sb
+    d.pump(2)
+    d.click_button("phase:start")
+    d.click_model("runners/1")
+    d.click_button("select:advance")
+    req = sb.battle.pending
+    assert req is not None and req.kind == "stratagem"
+    d.pump(2)
+    tip = d.button("answer:use").tool_tip_text
+    army = sb.battle.scenario.armies[req.player].name
+    assert army.endswith("s") and f"CP of {army}' " in tip and "s's" not in tip, tip
