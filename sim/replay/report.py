@@ -200,7 +200,7 @@ def _moved(e) -> str:
 def _decision(e) -> str:
     what = f"stratagem {_pools_from_1(e['key'])}" if e["kind"] == "stratagem" else e["kind"]  # (which one, for whom)
     answer = option_words(e["answer"]) if isinstance(e["answer"], str) else e["answer"]  # (a die: from 1)
-    line = f"     decision ({what}, player {e['player'] + 1}): {answer}"
+    line = f"     decision ({what}, {PLAYER[e['player']]}): {answer}"  # (a person reads the army: sim.names)
     return line + (f"\n       note: {e['note']}" if e.get("note") else "")
 
 

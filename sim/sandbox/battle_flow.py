@@ -263,9 +263,9 @@ class BattleFlowMixin:
         if req is not None:
             who = self.battle.scenario.armies[req.player].name
             if req.player in self.ai:  # (the computer's own: answered by its player, never asked)
-                self.status = f"{what}: {who} (the computer) decides"
-            else:
-                self.status = f"{what}: {who} decides - {req.prompt or req.kind} (the orders panel)"
+                self.status = f"{what}: the computer decides for {who}"
+            else:  # (no verb after an army's name: "Wardens decides" reads wrong)
+                self.status = f"{what}: a decision for {who} - {req.prompt or req.kind} (the orders panel)"
         else:
             self.status = f"resolving {what}: {self.stage_text()} - Step (Space), Auto (P) or Finish"
 

@@ -92,3 +92,21 @@ def test_a_stratagems_cost_tip_names_the_army_with_its_possessive(make):
     tip = d.button("answer:use").tool_tip_text
     army = sb.battle.scenario.armies[req.player].name
     assert army.endswith("s") and f"CP of {army}' " in tip and "s's" not in tip, tip
+
+
+def test_a_decision_in_the_log_names_the_army_that_made_it(make):
+    """'decision (stratagem ..., Wardens): decline' (was 'player 1': a number a person cannot read)."""
+    from sandbox_support import DATA
+    d = make(DATA / "extra" / "battle_turn.toml")
+    sb = d.sb
+    d.pump(2)
+    d.click_button("phase:start")
+    d.click_model("runners/1")
+    d.click_button("select:advance")
+    req = sb.battle.pending
+    army = sb.battle.scenario.armies[req.player].name
+    d.click_button("answer:decline")
+    d.pump(3)
+    said = [t for t, _oid in sb._log_items if "decision (" in t]
+    assert said and all(f", {army}): " in t for t in said), said
+    assert not [t for t in said if re.search(r"player \d", t)], said
