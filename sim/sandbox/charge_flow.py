@@ -549,11 +549,16 @@ def _path(surf, cam, pts, r: float) -> None:
 def placement_buttons(flow, sb) -> None:
     """The idle orders panel's row of move commands (beside Shoot and Fight), and the selected
     unit's move so far (an advance roll made before its drag)."""
+    from sim.sandbox.orders import order_refusal
     flow.newline()
-    flow.button("Charge  (C)", sb.begin_charge, name="charge",
-                tip="declare a charge (11.02): the 2D6 roll, then targets and the solver's placement")
-    flow.button("Pile in  (I)", sb.begin_pile_in, name=VERB[C.PILE_IN], tip="12.03: up to 3\" closer to the enemy")
-    flow.button("Consolidate  (O)", sb.begin_consolidate, name=VERB[C.CONSOLIDATE], tip="12.08: up to 3\"")
+    for label, fn, name, record, tip in (
+            ("Charge  (C)", sb.begin_charge, "charge", C.DECLARE_CHARGE,
+             "declare a charge (11.02): the 2D6 roll, then targets and the solver's placement"),
+            ("Pile in  (I)", sb.begin_pile_in, VERB[C.PILE_IN], C.PILE_IN, "12.03: up to 3\" closer to the enemy"),
+            ("Consolidate  (O)", sb.begin_consolidate, VERB[C.CONSOLIDATE], C.CONSOLIDATE, "12.08: up to 3\"")):
+        why = order_refusal(sb, record)  # (greyed with the reason when the phase does not accept it)
+        flow.button(label, fn, name=name, tip=f"Not now: {why}" if why else tip,
+                    object_id="#unavailable" if why else None)
     flow.newline()
     sb.battle._enter()
     st = W.unit_state(sb.battle.units[sb.selected_unit])
