@@ -617,6 +617,11 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         return out
 
     def _tip_lines(self, look: Look) -> list[str]:
+        """The tip beside the pointer, in people's words (a target's refusal, a set-up's reason:
+        engine text through said; "r-squad2: legal target" was shown with the id)."""
+        return [self.said(s) for s in self._tip_words(look)]
+
+    def _tip_words(self, look: Look) -> list[str]:
         if not self.camera.viewport.collidepoint(self.mouse) or self.drag is not None or self.show_help \
                 or self.tape.a is not None:  # (a tape's readout is enough)
             return []

@@ -8,6 +8,7 @@ import re
 import pygame
 
 from sim.phases.gates import where
+from sim.phases.state import Phase
 from test_sandbox_moves import mission
 
 
@@ -110,3 +111,19 @@ def test_a_decision_in_the_log_names_the_army_that_made_it(make):
     said = [t for t, _oid in sb._log_items if "decision (" in t]
     assert said and all(f", {army}): " in t for t in said), said
     assert not [t for t in said if re.search(r"player \d", t)], said
+
+
+def test_a_target_tip_names_the_unit_not_its_id(make):
+    """Hovering an enemy while an order is open: 'Raider Mob: legal target...' (was 'mob: ...')."""
+    d = mission(make, seed=5, phase=Phase.SHOOTING)
+    sb = d.sb
+    d.click_model(sb.scene.living("squad")[0].id)
+    d.key(pygame.K_s, "s")
+    target = sb.scene.living("mob")[0]
+    d.move(d.model_pos(target.id))
+    d.pump(2)
+    look = sb.look()
+    assert "mob" in look.targets, look.targets
+    tip = sb._tip_lines(look)
+    assert tip and tip[0].startswith("Raider Mob: "), tip
+    assert not [t for t in tip if re.search(r"(?<![\w-])mob(?![\w-])", t)], tip
