@@ -290,8 +290,23 @@ class BattleFlowMixin:
             vp = [s for s in lines if " VP" in s]
             tail = (f"now {where(ts, army_names(self.battle))}" if not ts.over else lines[-1] if lines else "the battle is over")
             return "; ".join([head] + vp[-2:] + [tail])
-        body = "; ".join(lines[-2:])
+        done = [e for e in self.battle.events[start:] if e["type"] == ev.ATTACKS_DONE]
+        body = "; ".join(self._casualties(done) if done else lines[-2:])
         return f"{head} - {body}" if body else head
+
+    def _casualties(self, done: list) -> list[str]:
+        """What a unit's attacks did, as a player asks it after rolling: the models removed, by
+        unit ("2 models of Raider Mob (3) removed; Raider Mob (3) is destroyed"), not the last
+        dice lines (a hazard roll said after the damage was done)."""
+        by_unit: dict[str, int] = {}
+        for e in done:
+            for mid in e["removed"]:
+                m = self.scene.models.get(mid)
+                uid = m.unit if m is not None else mid
+                by_unit[uid] = by_unit.get(uid, 0) + 1
+        out = [f"{n} model{'s' if n != 1 else ''} of {uid} removed" for uid, n in by_unit.items()]
+        gone = [e["unit"] for e in self.battle.events[self._cmd[2]:] if e["type"] == ev.UNIT_DESTROYED]
+        return (out or ["no model removed"]) + [f"{uid} is destroyed" for uid in dict.fromkeys(gone)]
 
 
 # ============================================================================ the orders panel
