@@ -53,10 +53,10 @@ def pre_battle_headline(battle) -> tuple[int, str, str] | None:
     req = battle.pending
     if ts.pre_battle is None:
         if req is not None and req.kind == "role":
-            return req.player, f"Roles: {names[req.player]} won the roll-off and chooses", \
-                f"Roles: {names[req.player]} chooses"
+            return req.player, f"Roles: {possessive(names[req.player])} choice (won the roll-off)", \
+                f"Roles: {possessive(names[req.player])} choice"  # (no verb after an army's name)
         if req is not None and req.kind in ("oath", "oath_target"):  # (sim.phases.oaths)
-            return req.player, f"Oath: {names[req.player]} swears its oath", f"Oath: {names[req.player]}"
+            return req.player, f"Oath: {possessive(names[req.player])} oath to swear", f"Oath: {names[req.player]}"
         return None
     who, short = f"{names[ts.chooser]} ({role_name(ts, ts.chooser)})", names[ts.chooser]
     battle._enter()

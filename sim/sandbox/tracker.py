@@ -115,7 +115,7 @@ def _segments(info: TrackerInfo, compact: bool) -> list[list[tuple]]:
         where = turn + [("gap",), ("text", phase, PHASE_TEXT, True)]
         if info.phase == Phase.FIGHT and info.chooser != info.active:
             where += [("gap",), ("dot", info.chooser),
-                      ("text", "chooses" if compact else f"{info.names[info.chooser]} chooses", S.TEXT, False)]
+                      ("text", "choice" if compact else f"{possessive(info.names[info.chooser])} choice", S.TEXT, False)]
     score = []
     for label, vals in (("CP", info.cp), ("VP", info.vp)):
         group = [("text", label, LABEL, False)]

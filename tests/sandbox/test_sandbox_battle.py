@@ -125,7 +125,7 @@ def test_a_whole_turn_through_the_phases(make):
     settle(d)  # (a Heroic Intervention offered to blue would be declined)
     assert (ts.phase, ts.step, ts.chooser) == (Phase.FIGHT, FightStep.PILE_IN, 0)
     d.click_button("phase:end")  # red's part of the pile-in step, then blue's
-    assert ts.chooser == 1 and shown(sb)[1] == "[0] Wardens' turn Fight phase: pile in [1] Raiders chooses"
+    assert ts.chooser == 1 and shown(sb)[1] == "[0] Wardens' turn Fight phase: pile in [1] Raiders' choice"
     d.click_button("phase:end")
     assert (ts.step, ts.chooser) == (FightStep.FIGHT, 0)
     # the brawlers must fight: passing is refused, with the rule, and nothing changes
