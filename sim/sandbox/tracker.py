@@ -83,7 +83,7 @@ def result_text(info: TrackerInfo) -> str:
     winner = PLAYER.index(info.result) if info.result in PLAYER else None
     if winner is None:
         return "the battle is over"
-    return f"the battle is over: {info.names[winner]} win, {info.vp[winner]}-{info.vp[1 - winner]} VP"
+    return f"the battle is over: won by {info.names[winner]}, {info.vp[winner]}-{info.vp[1 - winner]} VP"
 
 
 # ============================================================================= drawing
