@@ -98,7 +98,7 @@ def test_a_whole_turn_through_the_phases(make):
     req = sb.battle.pending
     assert req is not None and req.kind == "stratagem" and req.context["stratagem"] == "Command Re-roll"
     assert "1 CP" in d.button("answer:use").text and d.button("answer:decline").text == "Decline"
-    assert "decides" in sb.status  # (not "accepted" while it waits)
+    assert "a decision for" in sb.status  # (not "accepted" while it waits)
     d.click_button("answer:use")  # the stratagem, answered by its button
     assert sb.battle.pending is None and not sb.resolving
     used = [e for e in sb.battle.events if e["type"] == "stratagem"]
