@@ -7,6 +7,7 @@ commands in the position as it is. Worked out once a phase (``threat_map``: play
 
 from __future__ import annotations
 
+import bisect
 import math
 
 import esper
@@ -112,6 +113,29 @@ def gap(a: Body, b: Body, dx: float = 0.0, dy: float = 0.0, xy=None) -> float:
     return max(0.0, float(d.min()))
 
 
+class Shots(list):
+    """``ThreatMap.shots``' list, with what ``_reaching`` reads kept beside it: the ranges, and
+    when they rise (``Body.ranged`` is in range order) the sum of each run of weapons from one
+    to the last, added in the list's order."""
+
+    __slots__ = ("ranges", "tails")
+
+    def __init__(self, items):
+        super().__init__(items)
+        self.ranges = [r for r, _m in self]
+        ms = [m for _r, m in self]
+        rising = all(a <= b for a, b in zip(self.ranges, self.ranges[1:]))
+        self.tails = [sum(ms[k:]) for k in range(len(ms) + 1)] if rising else None
+
+
+def _reaching(shots: Shots, gap: float):
+    """``sum(m for r, m in shots if r >= gap)``: the expected models of the weapons that reach
+    ``gap``: in range order, those are a run to the last, whose sum is kept (the same sum)."""
+    if shots.tails is None or gap != gap:
+        return sum(m for r, m in shots if r >= gap)
+    return shots.tails[bisect.bisect_left(shots.ranges, gap)]
+
+
 class ThreatMap:
     """The enemy's reach next turn against each of our units, for any position of it."""
 
@@ -158,7 +182,7 @@ class ThreatMap:
         key = (a, t)
         v = self._shots.get(key)
         if v is None:
-            v = self._shots[key] = [(w.range, expected_models(w, n, t)) for w, n in a.ranged]
+            v = self._shots[key] = Shots((w.range, expected_models(w, n, t)) for w, n in a.ranged)
         return v
 
     def body(self, battle, u: int, fresh: bool = False) -> Body:
@@ -189,7 +213,7 @@ class ThreatMap:
                 continue
             after_move = g - move
             if shots:
-                models = sum(m for r, m in shots if r >= after_move)
+                models = _reaching(shots, after_move)
                 total += SHOOTING_SHARE * min(models, n) * worth
             if melee and after_move <= CHARGE_REACH:
                 total += J.p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True)
@@ -216,7 +240,7 @@ class ThreatMap:
             if g > max_range:
                 continue
             # (damage(me, e, False, within=g), its per-weapon terms kept: the same sum)
-            models = sum(m for r, m in self.shots(me, e) if r >= g)
+            models = _reaching(self.shots(me, e), g)
             best = max(best, min(models, e.models) * e.worth)
         return best
 
