@@ -114,6 +114,17 @@ def shoot_spec(battle, u: int, spec: dict):
     return expand(battle, step).command
 
 
+def _shoot(player, battle, u: int, spec: dict):
+    """``shoot_spec``, kept for the phase (player.memo) while no model moves, arrives or is
+    removed (the spatial index's version): what it reads of the table (who can see and reach
+    whom, 04.02) changes only then; the wounds the shooting before it dealt do not count."""
+    key = ("spec", u, tuple(spec.items()), W.spatial().version)
+    got = player.memo.get(key)
+    if got is None:
+        got = player.memo[key] = shoot_spec(battle, u, spec)
+    return got
+
+
 def ranged_groups(u: int) -> dict[str, list[str]]:
     """The unit's ranged weapons: weapon name -> its profiles' names (one for a weapon with a
     single profile; 04.01.03), in the order first carried."""
@@ -151,7 +162,7 @@ def unit_options(player, battle, u: int) -> list[Option]:
             tid = O.uid(t)
             for g, profiles in groups.items():
                 for p in profiles:
-                    o = evaluate(player, battle, u, shoot_spec(battle, u, {p: tid}), "")
+                    o = evaluate(player, battle, u, _shoot(player, battle, u, {p: tid}), "")
                     if o is not None:
                         v = sum(x[0] for x in o.per_target.values()) - o.cost
                         if (g, tid) not in best_of or v > best_of[(g, tid)][0]:
@@ -165,7 +176,7 @@ def unit_options(player, battle, u: int) -> list[Option]:
                 continue
         else:
             spec = {next(iter(groups.values()))[0]: tid}
-        o = evaluate(player, battle, u, shoot_spec(battle, u, spec), f"{who} shoots {J.name(t)}")
+        o = evaluate(player, battle, u, _shoot(player, battle, u, spec), f"{who} shoots {J.name(t)}")
         if o is not None:
             out.append(o)
     if len(groups) > 1 and best_of:  # each weapon at the target it does most to
@@ -177,7 +188,7 @@ def unit_options(player, battle, u: int) -> list[Option]:
                 spec[p] = tid
         if len(set(spec.values())) > 1:
             names = ", ".join(f"{p} at {J.name(battle.units[t])}" for p, t in spec.items())
-            o = evaluate(player, battle, u, shoot_spec(battle, u, spec), f"{who} shoots {names}")
+            o = evaluate(player, battle, u, _shoot(player, battle, u, spec), f"{who} shoots {names}")
             if o is not None:
                 out.append(o)
     return out
