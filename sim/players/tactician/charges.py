@@ -80,7 +80,21 @@ def ranged_wounds(attacker: int, defender: int) -> float:
 
 
 def charge_value(battle, u: int, t: int) -> float:
-    """What a charge of ``u`` at ``t`` that reaches is worth (see the module's docstring)."""
+    """What a charge of ``u`` at ``t`` that reaches is worth (see the module's docstring); kept
+    while the table stands (the phase and the spatial index's version: what it reads, the
+    living models and the objectives' stakes, changes only with a move, a set-up or a removal)."""
+    memo = J._WORTH.setdefault(battle, {})
+    key = (J._state_key(battle), W.spatial().version)
+    kept = memo.get("charge values")
+    if kept is None or kept[0] != key:
+        kept = memo["charge values"] = (key, {})
+    got = kept[1].get((u, t))
+    if got is None:
+        got = kept[1][(u, t)] = _charge_value(battle, u, t)
+    return got
+
+
+def _charge_value(battle, u: int, t: int) -> float:
     alive_t = len(W.unit_models(t))
     if not alive_t:
         return 0.0

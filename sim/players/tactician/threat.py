@@ -34,7 +34,7 @@ class Body:
     defence (its first living model's) and its weapons (profile, how many models carry it)."""
 
     __slots__ = ("ent", "side", "name", "xy", "radius", "M", "oc", "oc_full", "worth", "models", "T", "Sv", "InSv",
-                 "W", "ranged", "melee", "engaged")
+                 "W", "ranged", "melee", "engaged", "_centre")
 
     def __init__(self, battle, u: int):
         self.ent = u
@@ -72,11 +72,14 @@ class Body:
         self.ranged = sorted(ranged.items(), key=lambda kv: (kv[0].range, kv[0].name))
         self.melee = sorted(melee.items(), key=lambda kv: kv[0].name)
         self.engaged = W.unit_engaged(u)
+        self._centre = None
 
     @property
     def centre(self) -> tuple[float, float]:
-        c = self.xy.mean(axis=0)
-        return float(c[0]), float(c[1])
+        if self._centre is None:  # (its models' centres never change: worked out once)
+            c = self.xy.mean(axis=0)
+            self._centre = float(c[0]), float(c[1])
+        return self._centre
 
     @property
     def max_range(self) -> float:
