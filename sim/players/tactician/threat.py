@@ -188,6 +188,14 @@ class ThreatMap:
             v = self._shots[key] = Shots((w.range, expected_models(w, n, t)) for w, n in a.ranged)
         return v
 
+    def melee(self, a: Body, t: Body) -> float:
+        """``damage(a, t, True)``, worked out once per pair of bodies (it reads nothing else)."""
+        key = ("melee", a, t)
+        v = self._shots.get(key)
+        if v is None:
+            v = self._shots[key] = damage(a, t, True)
+        return v
+
     def body(self, battle, u: int, fresh: bool = False) -> Body:
         """Our unit's body (made anew with ``fresh``: a unit set up or disembarked this phase)."""
         b = self.bodies.get(u)
@@ -258,7 +266,7 @@ class ThreatMap:
         for e, g in zip(self.enemies, self.gaps(me, dx, dy)):
             if g > CHARGE_REACH:
                 continue
-            best = max(best, J.p_2d6_at_least(g - ENGAGEMENT_RANGE) * damage(me, e, True))
+            best = max(best, J.p_2d6_at_least(g - ENGAGEMENT_RANGE) * self.melee(me, e))
         return best
 
     def enemy_oc_reaching(self, point: tuple[float, float], reach: float = 3.0) -> int:
