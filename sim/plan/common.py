@@ -292,10 +292,17 @@ def could_shoot(battle, u: int, targets, within: float | None = None) -> list[in
         return list(targets)
     if within is not None:
         reach = min(reach, within)
-    rows = W.living(u).index
+    lv = W.living(u)
+    rows = lv.index
     if not W.index_size(rows) or not targets:
         return []
-    nearest = W.unit_nearest(rows)  # (each unit's distance to the closest of ours)
+    # (each unit's distance to the closest of ours: kept with our living models while the
+    # spatial index's version stands, as any move, set-up or removal bumps it)
+    version = W.spatial().version
+    kept = lv.memo.get("unit nearest")
+    if kept is None or kept[0] != version:
+        kept = lv.memo["unit nearest"] = (version, W.unit_nearest(rows))
+    nearest = kept[1]
     out = []
     for t in targets:
         d = nearest.get(t)

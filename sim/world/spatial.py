@@ -64,6 +64,11 @@ class SpatialIndex:
         # removal, a unit's caches forgotten): an answer derived from those alone stays good
         # while the version it was made at is the current one (sim.phases.scoring's control)
         self.version = 0
+        # Bumped by every change of who is on the battlefield (a set-up, a removal, a unit's
+        # caches forgotten: an embarkation, a disembarkation...), not by a move: an answer
+        # derived from who is there, not where, stays good while it stands (the players'
+        # lists of units, sim.players.options)
+        self.presence_version = 0
         # sim.phases.scoring.control_levels: (objectives, (version, battle-shocked units), levels)
         self.control_levels = None
         # sim.world.queries._living_layout: (version, (living rows by unit, run starts, units))
@@ -127,6 +132,8 @@ class SpatialIndex:
                 self.near[j].discard(i)
             self.near[i] = set()
             self._present[i] = True
+        self._alive_units = None
+        self.presence_version += 1
         self.move_many(indices, fps)
         self._forget_bodies()
 
@@ -140,6 +147,7 @@ class SpatialIndex:
         self._alive_units = None
         self._forget_bodies()
         self.version += 1
+        self.presence_version += 1
 
     def forget_unit(self, unit_ent: int) -> None:
         self.living.pop(unit_ent, None)
@@ -147,6 +155,7 @@ class SpatialIndex:
         self.ranged_abilities.pop(unit_ent, None)
         self._forget_bodies()
         self.version += 1
+        self.presence_version += 1
 
     def _forget_bodies(self) -> None:
         self.bodies = None
@@ -156,8 +165,7 @@ class SpatialIndex:
         self.living.clear()
         self.keywords.clear()
         self.ranged_abilities.clear()
-        self._alive_units = None
-        self._forget_bodies()
+        self._forget_bodies()  # (a move changes where models are, not which are present)
         self.version += 1
 
     def units_with_models(self, n_units: int) -> np.ndarray:

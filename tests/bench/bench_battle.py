@@ -15,7 +15,8 @@ v random, the same seeds at each size, the sizes interleaved: the median battle 
 the baseline, x2 and x4 against x1, and the growth exponent (the cost grows as units^e:
 e = log(x4 / x1) / log 4); and the scenario load of each table (its TOML text read and checked,
 sim.scenario.load.load_scenario, the median of ``--loads``). ``--growth-battles 0`` skips it.
-Run: .venv/bin/python tests/bench/bench_battle.py [--battles N] [--growth-battles N] [--profile [--size K]]
+Run: .venv/bin/python tests/bench/bench_battle.py [growth] [--battles N] [--growth-battles N] [--profile [--size K]]
+(``growth``: only the growth and load figures, beside their same-run baseline.)
 """
 
 from __future__ import annotations
@@ -112,6 +113,7 @@ def growth_lines(battle_s: dict, load_s: dict, counts: dict, loop_s: float, batt
 
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("only", nargs="?", choices=("growth",), help="growth: only the growth and load figures")
     ap.add_argument("--battles", type=int, default=20)
     ap.add_argument("--growth-battles", type=int, default=5, help="battles at each size of the growth figures (0: none)")
     ap.add_argument("--loads", type=int, default=5, help="scenario loads at each size")
@@ -121,6 +123,14 @@ def main() -> None:
     spec = load_scenario(SCENARIO)
     spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("random", "random")))
     before = _baseline.measure()
+    if args.only == "growth":
+        grown = growth(max(args.growth_battles, 1), args.loads)
+        after = _baseline.measure()
+        loop_s = _baseline.mean(before, after).python_s
+        print(_baseline.line(before, after, []))
+        for line in growth_lines(*grown, loop_s, max(args.growth_battles, 1)):
+            print(line)
+        return
     one_battle(spec, 0, {})  # warm-up (imports, caches)
     phases: dict[str, list[float]] = {}
     times, commands = [], []
