@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules import geometry
+from sim.rules.distance_rows import DistanceRows
 
 
 class SpatialIndex:
@@ -17,7 +18,10 @@ class SpatialIndex:
         self.unit_of = np.asarray(unit_of, dtype=np.int64)  # unit index per model
         self._present = [True] * len(self.fps)  # on the battlefield, per model index
         self._unit_of_list = [int(u) for u in unit_of]
-        self.dist = geometry.distance_matrix(self.fps, self.fps)
+        # (the table as distance rows read it: a move's rows against every model without
+        # reading every footprint again)
+        self.table = DistanceRows(self.fps)
+        self.dist = self.table.rows(self.fps)
         np.fill_diagonal(self.dist, np.inf)
         self._owner_of_unit = list(owner_of_unit)  # owner per unit index
         # owner per model index (numpy: compared with a whole row at once)
@@ -101,9 +105,11 @@ class SpatialIndex:
         """``move`` for several models at once (one unit's move): their rows are computed in
         one distance matrix, then the engagement neighbours are updated model by model, so the
         result is what moving them one at a time gives."""
+        table = self.table
         for i, fp in zip(indices, fps):
             self.fps[i] = fp
-        rows = geometry.distance_matrix(fps, self.fps)
+            table.set(i, fp)
+        rows = table.rows(fps)  # (geometry.distance_matrix(fps, self.fps), to the bit)
         for k, index in enumerate(indices):
             row = rows[k]
             row[index] = np.inf

@@ -189,6 +189,7 @@ class VisibilityIndex(PairResolution):
                 v = type(v)(v)
             setattr(new, k, v)
         new._cover_ro = _read_only(new._cover)
+        new._table = self._table.copy()  # (the footprints it keeps change with the copy's moves)
         return new
 
     # --- public API --------------------------------------------------------------------------
