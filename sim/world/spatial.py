@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules import geometry
-from sim.rules.distance_rows import DistanceRows
+from sim.rules.distance_rows import DistanceRows, full_matrix
 
 
 class SpatialIndex:
@@ -21,7 +21,7 @@ class SpatialIndex:
         # (the table as distance rows read it: a move's rows against every model without
         # reading every footprint again)
         self.table = DistanceRows(self.fps)
-        self.dist = self.table.rows(self.fps)
+        self.dist = full_matrix(self.fps).copy()  # (self.table.rows(self.fps), kept per table)
         np.fill_diagonal(self.dist, np.inf)
         self._owner_of_unit = list(owner_of_unit)  # owner per unit index
         # owner per model index (numpy: compared with a whole row at once)

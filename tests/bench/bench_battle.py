@@ -11,10 +11,12 @@ pure-Python loop (battles in the time the loop takes), which reads the same on a
 
 Growth (issue 29 item 1): the default table's armies and terrain copied onto a table 1x, 2x
 and 4x as big (tests/bench/_scaled_table.py: copies side by side; 20, 40 and 80 units), random
-v random, the same seeds at each size, the sizes interleaved: the median battle at each size, in ms and in loops of
-the baseline, x2 and x4 against x1, and the growth exponent (the cost grows as units^e:
-e = log(x4 / x1) / log 4); and the scenario load of each table (its TOML text read and checked,
-sim.scenario.load.load_scenario, the median of ``--loads``). ``--growth-battles 0`` skips it.
+v random, the same seeds at each size, the sizes interleaved: the median battle at each size
+(its table's distances and sight kept from the battle before, as in a batch of battles), in
+ms and in loops of the baseline, x2 and x4 against x1, and the growth exponent (the cost
+grows as units^e: e = log(x4 / x1) / log 4); and the scenario load of each table (its TOML text read and checked,
+sim.scenario.load.load_scenario, the median of ``--loads``) and the set-up of a table's first
+battle (nothing kept: ``cold_setup``). ``--growth-battles 0`` skips it.
 Run: .venv/bin/python tests/bench/bench_battle.py [growth] [--battles N] [--growth-battles N] [--profile [--size K]]
 (``growth``: only the growth and load figures, beside their same-run baseline.)
 """
@@ -67,11 +69,28 @@ def one_battle(spec, seed: int, phases: dict) -> tuple[float, int]:
 SIZES = (1, 2, 4)
 
 
-def growth(battles: int, loads: int) -> tuple[dict, dict, dict]:
-    """Median battle seconds, median load seconds and (units, models) at each size of SIZES.
-    The sizes are interleaved (each load, each seed: x1, x2, x4 in turn), so a machine that
-    gets busier or quieter during the run weighs on every size alike."""
+def cold_setup(spec) -> float:
+    """Seconds to set a battle up with no table kept from an earlier battle (the first battle
+    of a table: its distance matrix and the sight of every pair worked out)."""
+    import sim.rules.distance_rows as DR
+    import sim.rules.visibility.index as VI
+    DR.forget_tables()
+    VI._BUILT.clear()
+    t0 = time.perf_counter()
+    with Battle(spec, seed=0):
+        pass
+    return time.perf_counter() - t0
+
+
+def growth(battles: int, loads: int) -> tuple[dict, dict, dict, dict]:
+    """Median battle seconds, median load seconds, (units, models) and median cold set-up
+    seconds (``cold_setup``) at each size of SIZES. The battles' tables are kept between
+    battles (as in a batch of battles of one scenario: each after the first starts from a copy
+    of the table's distances and sight). The sizes are interleaved (each load, each seed: x1,
+    x2, x4 in turn), so a machine that gets busier or quieter during the run weighs on every
+    size alike."""
     specs, counts = {}, {}
+    cold_s: dict[int, list[float]] = {k: [] for k in SIZES}
     loads_s: dict[int, list[float]] = {k: [] for k in SIZES}
     battles_s: dict[int, list[float]] = {k: [] for k in SIZES}
     with tempfile.TemporaryDirectory() as tmp:
@@ -86,15 +105,21 @@ def growth(battles: int, loads: int) -> tuple[dict, dict, dict]:
                 loads_s[k].append(time.perf_counter() - t0)
     for k in SIZES:
         counts[k] = (len(specs[k].units), sum(len(u.models) for u in specs[k].units))
+    for _ in range(loads):
+        for k in SIZES:
+            cold_s[k].append(cold_setup(specs[k]))
+    for k in SIZES:
         one_battle(specs[k], 0, {})  # warm-up
     for seed in range(1, battles + 1):
         for k in SIZES:
             battles_s[k].append(one_battle(specs[k], seed, {})[0])
     return ({k: statistics.median(v) for k, v in battles_s.items()},
-            {k: statistics.median(v) for k, v in loads_s.items()}, counts)
+            {k: statistics.median(v) for k, v in loads_s.items()}, counts,
+            {k: statistics.median(v) for k, v in cold_s.items()})
 
 
-def growth_lines(battle_s: dict, load_s: dict, counts: dict, loop_s: float, battles: int) -> list[str]:
+def growth_lines(battle_s: dict, load_s: dict, counts: dict, cold_s: dict, loop_s: float,
+                 battles: int) -> list[str]:
     x1 = battle_s[1]
     exp = math.log(battle_s[4] / x1) / math.log(4)
     lines = [f"growth, random v random on the default table copied x1/x2/x4 (median of {battles} battles each, "
@@ -108,6 +133,10 @@ def growth_lines(battle_s: dict, load_s: dict, counts: dict, loop_s: float, batt
         f"x{k} {load_s[k] * 1e3:.1f} ms = {load_s[k] / loop_s:.2f} loops" for k in SIZES)
         + f"; x4 {load_s[4] / load_s[1]:.2f}x x1 (issue 29: x4 under 100 ms on the reference machine, "
           "about 1.8 loops)")
+    lines.append("battle set-up with no table kept (a table's first battle: its distances and sight "
+                 "worked out; the battles above start from a copy): " + "; ".join(
+                     f"x{k} {cold_s[k] * 1e3:.0f} ms = {cold_s[k] / loop_s:.2f} loops" for k in SIZES)
+                 + f"; x4 {cold_s[4] / cold_s[1]:.2f}x x1")
     return lines
 
 

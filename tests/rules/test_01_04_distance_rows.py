@@ -73,3 +73,14 @@ def test_a_footprint_that_changes_between_round_and_not_is_measured_as_it_is_now
     table.set(0, now[0])
     table.set(1, now[1])
     assert np.array_equal(table.rows(now), distance_matrix(now, now))
+
+
+@settings(max_examples=20, deadline=None)
+@given(tables())
+def test_full_matrix_is_distance_matrix_kept_per_table(data):
+    from sim.rules import distance_rows as DR
+    fps = data[0] * 6  # (more rows than one block)
+    DR.forget_tables()
+    first = DR.full_matrix(fps)
+    assert np.array_equal(first, distance_matrix(fps, fps)) and not first.flags.writeable
+    assert DR.full_matrix(list(fps)) is first

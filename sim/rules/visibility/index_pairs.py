@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from sim.rules.distance_rows import DistanceRows
+from sim.rules.distance_rows import DistanceRows, full_matrix
 from sim.rules.geometry import OVAL_VERTICES, Footprint, core, disc_distances
 from sim.rules.visibility.batch import (csr_subset as _csr_subset, outline_crossings_round,
                                  pairs_visible_round)
@@ -35,7 +35,6 @@ def _csr_rows(sel, n, pstart, pidx, ostart, opts):
 
 
 _REACH_SLACK = 1e-3  # inches beyond a reach still resolved with the near pairs (only cost)
-_ROWS = 32      # rows per block of distance_matrix calls (bases that are not round)
 _OUTER_GROW = 1e-7  # inches added to a bounding radius (its rounding), within the capsule's 1e-6
 _INNER_SHRINK = 1 - 1e-6
 
@@ -117,9 +116,8 @@ class PairResolution:
         n = len(self.fps)
         if getattr(self, "dist", None) is None or self.dist.shape != (n, n):
             self.dist = np.empty((n, n))
-        if not self.round.all():
-            for r0 in range(0, n, _ROWS):
-                self.dist[r0:r0 + _ROWS] = self._table.rows(self.fps[r0:r0 + _ROWS])
+        if not self.round.all():  # (geometry.distance_matrix, kept per table: the spatial index's too)
+            self.dist[:] = full_matrix(self.fps)
             return
         cx, cy, r = self.centres[:, 0].copy(), self.centres[:, 1].copy(), self.radius
         dx, dy = cx[:, None] - cx, cy[:, None] - cy
