@@ -119,13 +119,14 @@ class RandomPlayer(Player):
                     return [lambda u=u: self._random_move(battle, u, "fall back")]
                 if st.move_selected is not None:
                     continue
-                out.append(O.stationary(u))
+                # (each command made only when drawn: most options of a choice never are)
+                out.append(lambda u=u: O.stationary(u))
                 if W.unit_engaged(u):
                     out.append(lambda u=u: self._random_move(battle, u, "fall back"))
-                    out.append(SelectToMove(O.uid(u), "desperate escape"))
+                    out.append(lambda u=u: SelectToMove(O.uid(u), "desperate escape"))
                 else:
                     out.append(lambda u=u: self._random_move(battle, u, "normal"))
-                    out.append(SelectToMove(O.uid(u), "advance"))
+                    out.append(lambda u=u: SelectToMove(O.uid(u), "advance"))
         elif ts.phase == Phase.SHOOTING:
             # every (unit not yet selected to shoot, enemy unit) pair, unit by unit, then End
             # Phase: made only when drawn (_ShootOptions)
@@ -138,7 +139,7 @@ class RandomPlayer(Player):
                 if st.charge_roll is not None and not st.charge_resolved:
                     # its charge is resolved before anything else (11.02 step 3)
                     return [lambda u=u: charge_command(battle, O.uid(u), None, None, fly=self._fly(u))]
-                out.append(DeclareCharge(O.uid(u)))
+                out.append(lambda u=u: DeclareCharge(O.uid(u)))
         elif ts.phase == Phase.FIGHT:
             owed = O.pending_fight(battle, self.side)
             if owed is not None:
