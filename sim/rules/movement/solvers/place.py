@@ -138,7 +138,10 @@ class Placer:
                                else max_distance) for mid in self.ids}
         self.cur: dict[str, Footprint] = dict(self.start)
         self._row_of = {mid: k for k, mid in enumerate(self.ids)}
-        self._start_d = fps_to_rows([self.start[m] for m in self.ids], idx, np.arange(len(idx)))
+        # distances from each model's start to the bodies, measured when first asked for
+        # (start_gaps: usually a few units' rows; fps_to_rows measures each column alone)
+        self._start_d = np.empty((len(self.ids), len(idx)))
+        self._start_known = np.zeros(len(idx), dtype=bool)
         self.path: dict[str, tuple[Point, ...]] = {}
         for mid, pts in (ends or {}).items():
             if mid in self.start and len(pts):
@@ -168,6 +171,11 @@ class Placer:
 
     def start_gaps(self, mid: str, rows: np.ndarray) -> np.ndarray:
         """Distances from ``mid``'s start to the bodies ``rows`` (cached)."""
+        need = rows[~self._start_known[rows]]
+        if len(need):
+            need = np.unique(need)
+            self._start_d[:, need] = fps_to_rows([self.start[m] for m in self.ids], self.idx, need)
+            self._start_known[need] = True
         return self._start_d[self._row_of[mid], rows]
 
     # --- candidates ------------------------------------------------------------------------
