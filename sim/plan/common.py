@@ -292,17 +292,10 @@ def could_shoot(battle, u: int, targets, within: float | None = None) -> list[in
         return list(targets)
     if within is not None:
         reach = min(reach, within)
-    lv = W.living(u)
-    rows = lv.index
+    rows = W.living(u).index
     if not W.index_size(rows) or not targets:
         return []
-    # (each unit's distance to the closest of ours: kept with our living models while the
-    # spatial index's version stands, as any move, set-up or removal bumps it)
-    version = W.spatial().version
-    kept = lv.memo.get("unit nearest")
-    if kept is None or kept[0] != version:
-        kept = lv.memo["unit nearest"] = (version, W.unit_nearest(rows))
-    nearest = kept[1]
+    nearest = W.unit_nearest_kept(u)  # (each unit's distance to the closest of ours)
     out = []
     for t in targets:
         d = nearest.get(t)
