@@ -140,14 +140,16 @@ def steps_toward(battle, u: int, goal: tuple[float, float], extra: int = 0) -> l
 
 
 QUICK_MARGIN = 1e-3  # inches: how clearly over a limit quick_refusal wants a base before it says so
-_INNER: list = [None, None]  # (the BodyIndex last read, each of its bases' inscribed radius)
+_INNER: list = [None, None]  # (the model ids of the BodyIndex last read, each base's inscribed radius)
 
 
 def _inner_radii(idx) -> np.ndarray:
     """Half the smaller side of each base of the BodyIndex: a disc about its centre that the
-    base holds whatever its shape and facing (kept for the last index read)."""
-    if _INNER[0] is not idx:
-        _INNER[0], _INNER[1] = idx, np.array([0.5 * min(f.length, f.width) for f in idx.fps], dtype=float)
+    base holds whatever its shape and facing (kept for the models of the last index read: a
+    move makes a new index of the same models, BodyIndex.moved, sharing their ids list, and
+    a base keeps its sizes as it moves)."""
+    if _INNER[0] is not idx.ids:
+        _INNER[0], _INNER[1] = idx.ids, np.array([0.5 * min(f.length, f.width) for f in idx.fps], dtype=float)
     return _INNER[1]
 
 
