@@ -57,7 +57,7 @@ from sim.rules.visibility.index_pairs import PairResolution
 __all__ = ["ModelEntry", "VisibilityIndex"]
 
 _BUILT: dict = {}      # VisibilityIndex.built: (areas, models) -> a pristine index, oldest first
-_BUILT_KEEP = 2
+_BUILT_KEEP = 4  # (a benchmark alternates three tables; a batch of battles plays one)
 
 
 def _keep_heap() -> None:
@@ -189,6 +189,7 @@ class VisibilityIndex(PairResolution):
                 v = type(v)(v)
             setattr(new, k, v)
         new._cover_ro = _read_only(new._cover)
+        new._table = self._table.copy()  # (the footprints it keeps change with the copy's moves)
         return new
 
     # --- public API --------------------------------------------------------------------------
