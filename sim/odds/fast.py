@@ -545,7 +545,8 @@ def _advance(chain: UnionChain, table: np.ndarray, starts: list, mass, xu, xm, c
     # over the counts of rolls, Chain.saves's, does half the work)
     Yu = chain.per_dice(xu0, M, True) if len(cols) > 1 else None
     if Yu is not None:
-        Ym = chain.per_dice(xm0, M, False)
+        # (no mortal wounds so far: their table is the chance of each state, Yu's sum)
+        Ym = Yu.sum(axis=1, keepdims=True) if ww == 1 else chain.per_dice(xm0, M, False)
         u = chain.criticals(Yu @ w)
         m_by = Ym @ w  # [state, mortal so far, criticals]
         return u.sum(axis=1), u, chain.counted_criticals_each(m_by)

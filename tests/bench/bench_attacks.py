@@ -6,7 +6,8 @@ the heap alive when the battle starts is set aside from the cyclic collector). E
 (its Shoot command and the EndTurn after it, submitted and resolved) is timed; prints the
 median activation's rate for one process (and, for reference, whole battles' rate: a battle's
 first activation also sets up what its shooting unit keeps for the next plans, its first shot
-changes who can be hidden (13.09), and every cache is cold), then the machine's
+changes who can be hidden (13.09), and every cache is cold) beside the raw Python d6 rate
+measured in the same run (raw_d6_rate: issue 29 asks the attack path for at least 1/10 of it), then the machine's
 throughput with one battle process per core (independent battles run side by side, as a batch
 of seeded replays or statistics runs would). The commands are made before the clock starts.
 Every mode also prints a baseline measured in the same run, before and after its measurement
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import random
 import statistics
 import sys
 import time
@@ -118,10 +120,15 @@ def main() -> None:
             f"per activation, us per pure-Python-loop ms: submit {sub / loop_ms:.2f}, ticks "
             f"{ticks / loop_ms:.2f}, end turn {end / loop_ms:.2f}"]))
         return
+    raw_before = raw_d6_rate()
     per_activation, whole = measure(spec, RUNS)
+    raw = (raw_before + raw_d6_rate()) / 2
     print(f"one process: {DICE / per_activation:,.0f} attack dice per second, the median over "
           f"{RUNS} battles x {TARGETS} activations of 20 dice (events and dice logged): "
           f"{per_activation * 1e6:,.0f} us an activation")
+    print(f"  the raw Python d6 rate in the same run (sim.rules.dice's int(random() * 6) + 1, one "
+          f"die at a time in a plain loop, before and after): {raw:,.0f} dice per second; the "
+          f"attack path is {DICE / per_activation / raw:.1%} of it (issue 29's mark: 10%)")
     print(f"  whole battles, first activations included (a battle's first activation sets up what "
           f"the shooting unit keeps and meets cold caches: ~0.2 ms once): {DICE / whole:,.0f} "
           f"attack dice per second")
@@ -141,6 +148,18 @@ def main() -> None:
 
 RUNS = 7
 DICE = 20  # attack dice per activation
+RAW_DICE = 1_000_000
+
+
+def raw_d6_rate(n: int = RAW_DICE) -> float:
+    """D6 per second rolled the way sim.rules.dice.Dice derives them from one seeded
+    random.Random, one die at a time in a plain loop, nothing kept: the floor of any Python
+    simulator's per-die cost, which the attack path is read against (issue 29: at least 1/10)."""
+    rand = random.Random(1).random
+    t0 = time.perf_counter()
+    for _ in range(n):
+        int(rand() * 6.0) + 1
+    return n / (time.perf_counter() - t0)
 
 
 def measure(spec, runs: int) -> tuple[float, float]:
