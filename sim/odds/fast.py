@@ -236,14 +236,14 @@ class UnionChain:
         coef = np.zeros((M + 1, M + 1))  # [c2, c1]
         for c1 in range(M + 1):
             coef[:, c1] = (col[c1:] * B1[c1:, c1]) @ B2[:M + 1 - c1]
-        z = np.empty(x.shape + (M + 1,))  # z[..., c1] = T1^c1 x
-        z[..., 0] = x
+        z = np.empty((M + 1,) + x.shape)  # z[c1] = T1^c1 x
+        z[0] = x
         for c1 in range(1, M + 1):
-            z[..., c1] = self._apply(0, z[..., c1 - 1], counters)
-        s = z @ coef.T  # [state, failed, c2]
-        acc = np.ascontiguousarray(s[..., M])
+            z[c1] = self._apply(0, z[c1 - 1], counters)
+        s = np.tensordot(coef, z, axes=([1], [0]))  # [c2, state, failed]
+        acc = s[M]
         for c2 in range(M - 1, -1, -1):
-            acc = s[..., c2] + self._apply(1, acc, counters)
+            acc = s[c2] + self._apply(1, acc, counters)
         return acc
 
     def per_dice(self, x: np.ndarray, M: int, counters: bool) -> np.ndarray | None:
