@@ -106,12 +106,28 @@ def add_load(opt: Option, load: dict) -> None:
 
 # --- shooting --------------------------------------------------------------------------------
 
-def shoot_spec(battle, u: int, spec: dict):
+def shoot_spec(battle, u: int, spec: dict, shared: dict | None = None):
     """A Shoot of ``u`` from a weapon -> target uid table (the shorthand: models that cannot
-    use a weapon at its target leave it out, 04.02)."""
+    use a weapon at its target leave it out, 04.02). ``shared``: expand's, kept by the caller
+    while nothing moves or dies."""
     step = ScriptStep(attack_action(AttackKind.SHOOTING, O.uid(u), {w: {t: None} for w, t in spec.items()}),
                       {}, "policy")
-    return expand(battle, step).command
+    return expand(battle, step, shared).command
+
+
+def _shoot(player, battle, u: int, spec: dict):
+    """``shoot_spec``, kept for the phase (player.memo) while no model moves, arrives or is
+    removed (the spatial index's version): what it reads of the table (who can see and reach
+    whom, 04.02) changes only then; the wounds the shooting before it dealt do not count."""
+    version = W.spatial().version
+    key = ("spec", u, tuple(spec.items()), version)
+    got = player.memo.get(key)
+    if got is None:
+        # (the unit's shooting type and its view of each target, shared by its expansions
+        # while the table stands: sim.scenario.script_run.expand)
+        shared = player.memo.setdefault(("expand shared", u, version), {})
+        got = player.memo[key] = shoot_spec(battle, u, spec, shared)
+    return got
 
 
 def ranged_groups(u: int) -> dict[str, list[str]]:
@@ -151,7 +167,7 @@ def unit_options(player, battle, u: int) -> list[Option]:
             tid = O.uid(t)
             for g, profiles in groups.items():
                 for p in profiles:
-                    o = evaluate(player, battle, u, shoot_spec(battle, u, {p: tid}), "")
+                    o = evaluate(player, battle, u, _shoot(player, battle, u, {p: tid}), "")
                     if o is not None:
                         v = sum(x[0] for x in o.per_target.values()) - o.cost
                         if (g, tid) not in best_of or v > best_of[(g, tid)][0]:
@@ -165,7 +181,7 @@ def unit_options(player, battle, u: int) -> list[Option]:
                 continue
         else:
             spec = {next(iter(groups.values()))[0]: tid}
-        o = evaluate(player, battle, u, shoot_spec(battle, u, spec), f"{who} shoots {J.name(t)}")
+        o = evaluate(player, battle, u, _shoot(player, battle, u, spec), f"{who} shoots {J.name(t)}")
         if o is not None:
             out.append(o)
     if len(groups) > 1 and best_of:  # each weapon at the target it does most to
@@ -177,7 +193,7 @@ def unit_options(player, battle, u: int) -> list[Option]:
                 spec[p] = tid
         if len(set(spec.values())) > 1:
             names = ", ".join(f"{p} at {J.name(battle.units[t])}" for p, t in spec.items())
-            o = evaluate(player, battle, u, shoot_spec(battle, u, spec), f"{who} shoots {names}")
+            o = evaluate(player, battle, u, _shoot(player, battle, u, spec), f"{who} shoots {names}")
             if o is not None:
                 out.append(o)
     return out

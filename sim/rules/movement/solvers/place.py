@@ -110,6 +110,24 @@ def _corner_points(poly: np.ndarray, clearance: float) -> list[np.ndarray]:
 corner_points = _corner_points  # (public: the tactician's routes round dense features use it too)
 
 
+_LAST_START: list = [None, {}]  # (the BodyIndex last read, {unit: its models' start distances})
+
+
+def _start_distances(unit: str, idx: BodyIndex, fps: list) -> np.ndarray:
+    """The distances from the unit's models (``fps``, where they stand in ``idx``) to every
+    body of ``idx`` (read-only), kept for the last BodyIndex read (it never changes): a
+    solver, its own verification and the command's check each place the same unit on one
+    table."""
+    kept = _LAST_START
+    if kept[0] is not idx:
+        kept[0], kept[1] = idx, {}
+    got = kept[1].get(unit)
+    if got is None:
+        got = kept[1][unit] = fps_to_rows(fps, idx, np.arange(len(idx)))
+        got.flags.writeable = False
+    return got
+
+
 class Placer:
     """The move of one unit in progress (solver-internal; mutable, never shared)."""
 
@@ -138,7 +156,7 @@ class Placer:
                                else max_distance) for mid in self.ids}
         self.cur: dict[str, Footprint] = dict(self.start)
         self._row_of = {mid: k for k, mid in enumerate(self.ids)}
-        self._start_d = fps_to_rows([self.start[m] for m in self.ids], idx, np.arange(len(idx)))
+        self._start_d = _start_distances(unit, idx, [self.start[m] for m in self.ids])
         self.path: dict[str, tuple[Point, ...]] = {}
         for mid, pts in (ends or {}).items():
             if mid in self.start and len(pts):
