@@ -139,8 +139,8 @@ def declare_value(battle, u: int) -> tuple[float, str]:
         ev += p * max(0.0, best)
     risk = overwatch_risk(battle, u, [battle.units[tid] for _d, tid in near])
     top = max(near, key=lambda x: (vals[x[1]], -x[0]))
-    words = (f"{J.name(u)} declares a charge: {p_reach(top[0]):.0%} to reach "
-             f"{J.name(battle.units[top[1]])} {top[0]:.1f}\" away; {ev - risk:.1f} pts expected")
+    words = (f"{J.shown(battle, u)} declares a charge: {p_reach(top[0]):.0%} to reach "
+             f"{J.shown(battle, battle.units[top[1]])} {top[0]:.1f}\" away; {ev - risk:.1f} pts expected")
     return ev - risk, words
 
 
@@ -164,8 +164,8 @@ def charge_move(battle, u: int) -> tuple[float, object, str]:
         tried.add((tid, fly))
         cmd = charge_command(battle, uid, [tid], None, fly=fly)
         if cmd.targets and battle.check(cmd) is None:
-            return v, cmd, f"{J.name(u)} charges {J.name(battle.units[tid])}: {v:.1f} pts expected"
-    return 0.0, ChargeMove(uid, (), ()), f"{J.name(u)} makes no charge"
+            return v, cmd, f"{J.shown(battle, u)} charges {J.shown(battle, battle.units[tid])}: {v:.1f} pts expected"
+    return 0.0, ChargeMove(uid, (), ()), f"{J.shown(battle, u)} makes no charge"
 
 
 def candidates(player, battle) -> list[Scored]:
@@ -258,7 +258,7 @@ def fight_moves(player, battle) -> list[Scored]:
         for build in (lambda: make(battle, u, rule), rule):
             cmd = build()
             if cmd is not None and cmd.to and battle.check(cmd) is None:
-                return [Scored(0.0, cmd, f"{J.name(u)} {'piles in' if ts.step == FightStep.PILE_IN else 'consolidates'}")]
+                return [Scored(0.0, cmd, f"{J.shown(battle, u)} {'piles in' if ts.step == FightStep.PILE_IN else 'consolidates'}")]
             if kept and cmd is kept[0]:
                 break  # (the rule's move was the chosen one: refused, it is not tried again)
     return []

@@ -21,9 +21,10 @@ import numpy as np
 
 from sim import commands as C
 from sim.commands import Move, SelectToMove
-from sim.components import Position, Unit
+from sim.components import Position
 from sim.phases.scoring import control_levels
 from sim.players import options as O
+from sim.players.tactician import judge as J
 from sim.players.tactician import routes as R
 from sim.players.tactician.scored import Scored
 from sim.players.base import Weighed
@@ -254,11 +255,11 @@ def _position(player, battle, u: int, dx: float, dy: float, stationary: bool, wo
 
 
 def _label(battle, u: int, what: str, words: str) -> str:
-    return f"{unit_name(u)} {what}" + (f" {words}" if words else "")
+    return f"{unit_name(battle, u)} {what}" + (f" {words}" if words else "")
 
 
-def unit_name(u: int) -> str:
-    return esper.component_for_entity(u, Unit).name
+def unit_name(battle, u: int) -> str:
+    return J.shown(battle, u)  # (the name a person reads: words only)
 
 
 def _shift(cmd, u: int) -> tuple[float, float]:
@@ -442,7 +443,7 @@ def _stay(player, battle, u: int, mode: str, best: list) -> list[Scored]:
     if best and getattr(player, "first_only", False):
         return []
     cmd = Move(O.uid(u), (), mode)
-    return [Scored(-99.0, cmd, f"{unit_name(u)} stays")] if battle.check(cmd) is None else []
+    return [Scored(-99.0, cmd, f"{unit_name(battle, u)} stays")] if battle.check(cmd) is None else []
 
 
 def unit_options(player, battle, u: int) -> list[Scored]:
@@ -459,14 +460,14 @@ def unit_options(player, battle, u: int) -> list[Scored]:
     adv = _advance_option(player, battle, u, b, tm, best[0].value if best else v0)
     if adv is not None:
         best = [adv] + best
-    _explain(player, u, best)
+    _explain(player, battle, u, best)
     return best
 
 
-def _explain(player, u: int, best: list[Scored]) -> None:
+def _explain(player, battle, u: int, best: list[Scored]) -> None:
     """The options weighed for one unit, for `--explain` and the sandbox (only when listened to)."""
     if best and player.explaining:
-        player.explain(f"movement: {unit_name(u)}", best[0].label,
+        player.explain(f"movement: {unit_name(battle, u)}", best[0].label,
                        [Weighed(c.label, c.value, "VP") for c in best])
 
 
@@ -490,7 +491,7 @@ def _engaged_options(player, battle, u, b, tm, stay, v0, w0) -> list[Scored]:
                 scored.append((v + 1.0, len(scored), cmd,
                                _label(battle, u, "falls back", f"out-fought {theirs:.0f} v {ours:.0f} pts; {words}")))
     best = _legal_best(battle, scored, _top(player))
-    _explain(player, u, best)
+    _explain(player, battle, u, best)
     return best
 
 
@@ -583,7 +584,7 @@ def _disembark(player, battle, u: int):
             continue
         v = -_exposure_at(player, battle, u, cmd) / PTS_PER_VP - 0.01 * i
         if best is None or v > best.value:
-            best = Scored(v, cmd, f"{unit_name(u)} disembarks toward the objective")
+            best = Scored(v, cmd, f"{unit_name(battle, u)} disembarks toward the objective")
     return best
 
 
@@ -612,7 +613,7 @@ def _ingress(player, battle, u: int):
         n += 1
         v = -_exposure_at(player, battle, u, cmd) / PTS_PER_VP - 0.01 * i
         if best is None or v > best.value:
-            best = Scored(v, cmd, f"{unit_name(u)} arrives from reserves")
+            best = Scored(v, cmd, f"{unit_name(battle, u)} arrives from reserves")
     return best
 
 
@@ -639,7 +640,7 @@ def deploy_candidates(player, battle) -> list[Scored]:
             return min(points, key=lambda p: (math.dist(p, target[:2]), p))
         cmd = default_deploy(battle, u, pick)
         if cmd is not None:
-            return [Scored(0.0, cmd, f"{unit_name(u)} deploys toward {target[2]}")]
+            return [Scored(0.0, cmd, f"{unit_name(battle, u)} deploys toward {target[2]}")]
     return [Scored(0.0, DEP.deploy(battle, player.side), "")]
 
 
