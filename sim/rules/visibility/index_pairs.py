@@ -24,6 +24,7 @@ from sim.rules.visibility.kernels import footprint_fully_visible, pair_visible
 from sim.rules.visibility.pairs import (area_boxes, capsule_inputs, pack_area_edges, umbra_blocked,
                                  within_candidates, within_pairs)
 from sim.rules.terrain import model_within_area
+from sim.rules.visibility.arrays import tile
 
 
 def _csr_rows(sel, n, pstart, pidx, ostart, opts):
@@ -165,7 +166,7 @@ class PairResolution:
             rows = np.unique(np.asarray(list(rows), dtype=np.int64))
             others = np.arange(n)
             I = np.repeat(rows, n)
-            J = np.tile(others, len(rows))
+            J = tile(others, len(rows))
             keep = (I != J) & ~(np.isin(J, rows) & (J < I))
             I, J = np.minimum(I[keep], J[keep]), np.maximum(I[keep], J[keep])
         if not self.include_friendly:
@@ -218,7 +219,7 @@ class PairResolution:
         pk = self.blk.pieces
         Q = len(ca)
         ow, pt = outline_crossings_round(np.concatenate([ca, cb]), np.concatenate([ra, rb]),
-                                         pk, ps, pi, np.tile(np.arange(Q), 2))
+                                         pk, ps, pi, tile(np.arange(Q), 2))
         if len(ow):
             ow = np.concatenate([np.repeat(np.arange(Q), os_[1:] - os_[:-1]), ow % Q])
             order = np.argsort(ow, kind="stable")
