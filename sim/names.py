@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from sim.rules.turn import PLAYER
+
 
 def unit_names(units) -> dict[str, str]:
     """{unit id: the name a person reads}, from ``units``: (id, name) pairs or objects with
@@ -79,11 +81,25 @@ def name(names: dict[str, str], uid: str) -> str:
 
 def in_words(text: str, names: dict[str, str]) -> str:
     """``text`` with every unit id in it (a whole word: not part of a longer id or a model id
-    such as "w-retinue/2") read as the unit's name."""
+    such as "w-retinue/2") read as the unit's name; a possessive follows the name ("blue's"
+    read as "Raiders'", "red's" as "Iron Host's"). The one home that turns engine text (a
+    refusal, a reason, an event's line, a decision's prompt) into people's words: ``names``
+    also maps the players (sides_of_battle) when the text is the engine's."""
     if not text or not names:
         return text
     rx = _pattern(names)
-    return rx.sub(lambda m: names[m.group(1)], text)
+    return rx.sub(lambda m: possessive(names[m.group(1)]) if m.group(2) else names[m.group(1)], text)
+
+
+def possessive(name: str) -> str:
+    """"Wardens'", "Iron Host's": the possessive of a name a person reads."""
+    return name + ("'" if name.endswith("s") else "'s")
+
+
+def sides_of_battle(battle) -> dict[str, str]:
+    """{player key ("red", "blue": sim.rules.turn.PLAYER): the army's name}, the players as a
+    person reads them ("Wardens"); the engine's texts name them by key (logs, refusals)."""
+    return dict(zip(PLAYER, (a.name for a in battle.scenario.armies)))
 
 
 def everything_of_battle(battle) -> dict[str, str]:
@@ -126,7 +142,7 @@ def _pattern(names: dict[str, str]) -> re.Pattern:
     rx = _RX.get(key)
     if rx is None:
         ids = sorted(names, key=len, reverse=True)  # (the longest first: "a-b1" before "a-b")
-        rx = re.compile(r"(?<![\w/-])(" + "|".join(re.escape(u) for u in ids) + r")(?![\w/-])")
+        rx = re.compile(r"(?<![\w/-])(" + "|".join(re.escape(u) for u in ids) + r")(?![\w/-])('s\b)?")
         if len(_RX) > 64:
             _RX.clear()
         _RX[key] = rx

@@ -43,3 +43,17 @@ def test_ids_named_reads_an_event_s_values_nested_and_leaves_its_type_out():
              "about": ("r-squad1",)}
     assert ids_named(event, known) == ["b-mob", "r-squad1/2", "r-squad1"]
     assert ids_named({"type": "phase"}, known) == []
+
+
+def test_a_possessive_follows_the_name_it_is_read_as():
+    """Engine text says "blue's" and "r-mob1's"; a person reads the name's own possessive."""
+    words = {"red": "Iron Host", "blue": "Raiders", **N.unit_names(_units())}
+    assert N.in_words("it is red's turn; the unit is blue's", words) == "it is Iron Host's turn; the unit is Raiders'"
+    assert N.in_words("w-squad's move; r-mob1's charge", words) == "Warden Squad's move; Raider Mob (1)'s charge"
+    assert N.in_words("reddish red blue-ish", words) == "reddish Iron Host blue-ish"  # (whole words only)
+    assert N.possessive("Raiders") == "Raiders'" and N.possessive("Iron Host") == "Iron Host's"
+
+
+def test_the_sides_of_a_battle_are_read_by_their_armies_names():
+    battle = NS(scenario=NS(armies=[NS(name="Wardens"), NS(name="Raiders")]))
+    assert N.sides_of_battle(battle) == {"red": "Wardens", "blue": "Raiders"}

@@ -48,7 +48,7 @@ def open_pre_battle(battle):
         winner = flow.roll_off(battle, "Attacker and Defender")
         role = yield from ask(battle, DecisionRequest(
             "role", "26 step 5", winner, list(ROLES), ROLES[1],
-            f"{PLAYER[winner]} won the roll-off: be the Defender (deploy first) or the Attacker? (26 step 5)"))
+            f"{battle.scenario.armies[winner].name} won the roll-off: be the Defender (deploy first) or the Attacker? (26 step 5)"))
         ts.defender = winner if role == ROLES[0] else 1 - winner
         more["chosen_by"] = PLAYER[winner]
         if ts.defender != mission.defender:  # (the home objectives go with the roles)

@@ -200,7 +200,7 @@ def _moved(e) -> str:
 def _decision(e) -> str:
     what = f"stratagem {_pools_from_1(e['key'])}" if e["kind"] == "stratagem" else e["kind"]  # (which one, for whom)
     answer = option_words(e["answer"]) if isinstance(e["answer"], str) else e["answer"]  # (a die: from 1)
-    line = f"     decision ({what}, player {e['player'] + 1}): {answer}"
+    line = f"     decision ({what}, {PLAYER[e['player']]}): {answer}"  # (a person reads the army: sim.names)
     return line + (f"\n       note: {e['note']}" if e.get("note") else "")
 
 
@@ -303,7 +303,7 @@ _LINES = {
     ev.ROUND: lambda e: f"\n===== battle round {e['round']} =====",
     ev.PLAYER_TURN: lambda e: f"\n=== {e['player']}'s turn (round {e['round']})",
     ev.PHASE: _phase,
-    ev.STEP: lambda e: f"   ({e['step']} step: {e['player']} chooses)",
+    ev.STEP: lambda e: f"   ({e['step']} step: {e['player']}'s choice)",  # (no verb after a name: "Wardens' choice")
     ev.CP: lambda e: (f"   +{e['gained']} CP " + (f"to {e['player']}" if e.get("player") else "each")
                       + f" ({e['source']}): " + ", ".join(f"{p} {e['cp'][p]}" for p in PLAYER)),
     ev.BATTLE_SHOCK: _shock,
@@ -352,7 +352,7 @@ _LINES = {
                       + f"; total {e['total']}"),
     ev.RESULT: lambda e: (f"\n===== the battle ends after round {e['rounds']}: "
                           + ", ".join(f"{p} {e['vp'][p]} VP" for p in PLAYER) + ": "
-                          + ("a draw" if e["result"] == "draw" else f"{e['result']} wins")),
+                          + ("a draw" if e["result"] == "draw" else f"won by {e['result']}")),
 }
 
 

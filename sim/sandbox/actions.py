@@ -186,7 +186,7 @@ class ActionsMixin:
         req = self.battle.pending
         if req is not None:
             who = self.battle.scenario.armies[req.player].name
-            self.status = f"{who} (the computer) decides" if req.player in self.ai else \
+            self.status = f"the computer decides for {who}" if req.player in self.ai else \
                 f"decision for {who}: {req.prompt or req.kind} (see the orders panel)"
         else:
             self.status = f"resolving {self.stage_text()} - Step (Space), Auto (P) or Finish"

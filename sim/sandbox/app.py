@@ -228,7 +228,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.names.clear()
         self.rects = r = self._rects()
         self.camera.set_viewport(r["table"])
-        self.status_label = UILabel(r["status"], self._fit_status(in_words(self.status, self.scene.words)), self.manager,
+        self.status_label = UILabel(r["status"], self._fit_status(self.said(self.status)), self.manager,
                                     object_id="#status")
         self._status_shown = self.status
         self.log_list = UISelectionList(r["log"], [], self.manager)
@@ -383,8 +383,15 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             self.tray.show(dice_tray.tray_info(self), self)  # (a Command Re-roll's dice: clickable)
         self.dirty.clear()
         if self.status != self._status_shown:
-            self.status_label.set_text(self._fit_status(in_words(self.status, self.scene.words)))
+            self.status_label.set_text(self._fit_status(self.said(self.status)))
             self._status_shown = self.status
+
+    def said(self, text: str) -> str:
+        """Engine text (a refusal, a reason, an event's line, a prompt) in people's words: the
+        players by their armies' names, units and models by theirs (sim.names.in_words, the one
+        home). Every such text reaches a person through here: the status line, the decision
+        panel, the notes on the table, the greyed buttons' reasons."""
+        return in_words(text, self.scene.words)
 
     def _fit_status(self, text: str) -> str:
         """The status line cut with an ellipsis to the width it has (one line, never clipped)."""
@@ -610,6 +617,11 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         return out
 
     def _tip_lines(self, look: Look) -> list[str]:
+        """The tip beside the pointer, in people's words (a target's refusal, a set-up's reason:
+        engine text through said; "r-squad2: legal target" was shown with the id)."""
+        return [self.said(s) for s in self._tip_words(look)]
+
+    def _tip_words(self, look: Look) -> list[str]:
         if not self.camera.viewport.collidepoint(self.mouse) or self.drag is not None or self.show_help \
                 or self.tape.a is not None:  # (a tape's readout is enough)
             return []

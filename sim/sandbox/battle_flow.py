@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import esper
 
-from sim.names import in_words
+from sim.names import in_words, sides_of_battle
 from sim import events as ev
 from sim.commands import Disembark, EndPhase, Ingress, SelectToMove, StartBattle, default_disembark
 from sim.components import Position, Unit
 from sim.phases.gates import where
 from sim.sandbox.tracker import army_names
 from sim.phases.state import Phase
-from sim.rules.turn import PLAYER, PreBattleStep
+from sim.rules.turn import PreBattleStep
 from sim.replay.report import describe
 from sim.world import queries as W
 
@@ -263,9 +263,9 @@ class BattleFlowMixin:
         if req is not None:
             who = self.battle.scenario.armies[req.player].name
             if req.player in self.ai:  # (the computer's own: answered by its player, never asked)
-                self.status = f"{what}: {who} (the computer) decides"
-            else:
-                self.status = f"{what}: {who} decides - {req.prompt or req.kind} (the orders panel)"
+                self.status = f"{what}: the computer decides for {who}"
+            else:  # (no verb after an army's name: "Wardens decides" reads wrong)
+                self.status = f"{what}: a decision for {who} - {req.prompt or req.kind} (the orders panel)"
         else:
             self.status = f"resolving {what}: {self.stage_text()} - Step (Space), Auto (P) or Finish"
 
@@ -282,7 +282,7 @@ class BattleFlowMixin:
             line = describe(e)
             if line:
                 lines += [s.strip(" =-") for s in line.split("\n") if s.strip(" =-")]
-        sides = dict(zip(PLAYER, army_names(self.battle)))  # ("+2 VP to red": the army's name)
+        sides = sides_of_battle(self.battle)  # ("+2 VP to red": the army's name)
         lines = [in_words(s, sides) for s in lines]
         head = f"done: {record.kind} {unit}".strip()
         ts = self.battle.turn_state
@@ -290,8 +290,23 @@ class BattleFlowMixin:
             vp = [s for s in lines if " VP" in s]
             tail = (f"now {where(ts, army_names(self.battle))}" if not ts.over else lines[-1] if lines else "the battle is over")
             return "; ".join([head] + vp[-2:] + [tail])
-        body = "; ".join(lines[-2:])
+        done = [e for e in self.battle.events[start:] if e["type"] == ev.ATTACKS_DONE]
+        body = "; ".join(self._casualties(done) if done else lines[-2:])
         return f"{head} - {body}" if body else head
+
+    def _casualties(self, done: list) -> list[str]:
+        """What a unit's attacks did, as a player asks it after rolling: the models removed, by
+        unit ("2 models of Raider Mob (3) removed; Raider Mob (3) is destroyed"), not the last
+        dice lines (a hazard roll said after the damage was done)."""
+        by_unit: dict[str, int] = {}
+        for e in done:
+            for mid in e["removed"]:
+                m = self.scene.models.get(mid)
+                uid = m.unit if m is not None else mid
+                by_unit[uid] = by_unit.get(uid, 0) + 1
+        out = [f"{n} model{'s' if n != 1 else ''} of {uid} removed" for uid, n in by_unit.items()]
+        gone = [e["unit"] for e in self.battle.events[self._cmd[2]:] if e["type"] == ev.UNIT_DESTROYED]
+        return (out or ["no model removed"]) + [f"{uid} is destroyed" for uid in dict.fromkeys(gone)]
 
 
 # ============================================================================ the orders panel
@@ -330,7 +345,7 @@ def build_phase_panel(flow, sb) -> None:
         for mode, tip in SELECT_MODES:
             why = sb.select_problem(mode)
             flow.button(mode, lambda m=mode: sb.select_to_move(m), name=f"select:{mode}",
-                        tip=tip + (f"<br>Not now: {why}" if why else ""),
+                        tip=tip + (f"<br>Not now: {sb.said(why)}" if why else ""),
                         object_id="#unavailable" if why else "#toggle")
         flow.newline()
         flow.para("A normal move needs no selection: drag the unit.", "#muted")
@@ -344,7 +359,7 @@ def build_phase_panel(flow, sb) -> None:
                               width=flow.width - 100, height=26)
             if owner == ts.active and ts.phase == Phase.MOVEMENT:
                 flow.button("Disembark", lambda u=uid: sb.disembark(u), name=f"disembark:{uid}", width=90,
-                            tip=why or "set it up round its transport (the default layout; the rules give "
+                            tip=sb.said(why) if why else "set it up round its transport (the default layout; the rules give "
                                        "the mode: Rapid, Tactical or Combat, 18.04)",
                             object_id="#unavailable" if why else "#primary")
             flow.newline()
@@ -359,7 +374,7 @@ def build_phase_panel(flow, sb) -> None:
                                        flow.width - 90), width=flow.width - 90, height=26)
             flow.button("placing..." if placing else "Set up", lambda u=uid: sb.begin_ingress(u),
                         name=f"reserve:{uid}", width=80,
-                        tip=why or "click the table within 6\" of an edge to set it up (20.04)",
+                        tip=sb.said(why) if why else "click the table within 6\" of an edge to set it up (20.04)",
                         object_id="#toggle_on" if placing else "#unavailable" if why else "#primary")
             flow.newline()
     flow.space(4)

@@ -492,7 +492,7 @@ class PlacementMixin:
             g = p.ghosts[named[0]]
             foes = [m for u in p.targets for m in self.scene.living(u)] or \
                 [self.scene.models[n] for n in v.named if n not in p.ghosts and n in self.scene.models]
-            draw_note(surf, cam.to_screen(*g), wrap(v.reason), S.ILLEGAL, f"{VERB[p.record]}: would be refused",
+            draw_note(surf, cam.to_screen(*g), wrap(self.said(v.reason)), S.ILLEGAL, f"{VERB[p.record]}: would be refused",
                       centroid(cam.to_screen(m.x, m.y) for m in foes))
 
 
@@ -549,11 +549,16 @@ def _path(surf, cam, pts, r: float) -> None:
 def placement_buttons(flow, sb) -> None:
     """The idle orders panel's row of move commands (beside Shoot and Fight), and the selected
     unit's move so far (an advance roll made before its drag)."""
+    from sim.sandbox.orders import order_refusal
     flow.newline()
-    flow.button("Charge  (C)", sb.begin_charge, name="charge",
-                tip="declare a charge (11.02): the 2D6 roll, then targets and the solver's placement")
-    flow.button("Pile in  (I)", sb.begin_pile_in, name=VERB[C.PILE_IN], tip="12.03: up to 3\" closer to the enemy")
-    flow.button("Consolidate  (O)", sb.begin_consolidate, name=VERB[C.CONSOLIDATE], tip="12.08: up to 3\"")
+    for label, fn, name, record, tip in (
+            ("Charge  (C)", sb.begin_charge, "charge", C.DECLARE_CHARGE,
+             "declare a charge (11.02): the 2D6 roll, then targets and the solver's placement"),
+            ("Pile in  (I)", sb.begin_pile_in, VERB[C.PILE_IN], C.PILE_IN, "12.03: up to 3\" closer to the enemy"),
+            ("Consolidate  (O)", sb.begin_consolidate, VERB[C.CONSOLIDATE], C.CONSOLIDATE, "12.08: up to 3\"")):
+        why = order_refusal(sb, record)  # (greyed with the reason when the phase does not accept it)
+        flow.button(label, fn, name=name, tip=f"Not now: {why}" if why else tip,
+                    object_id="#unavailable" if why else None)
     flow.newline()
     sb.battle._enter()
     st = W.unit_state(sb.battle.units[sb.selected_unit])
@@ -629,7 +634,7 @@ def build_placement_panel(flow, sb) -> None:
     if v.reason is None:
         flow.para("Legal: Confirm (Enter) makes the move.", "#muted")
     else:
-        flow.para(f"Would be refused: {v.reason}", "#warning")
+        flow.para(f"Would be refused: {sb.said(v.reason)}", "#warning")
 
 
 def build_placement_footer(flow, sb) -> None:

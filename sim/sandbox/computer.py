@@ -333,6 +333,17 @@ def slide(sb, look) -> None:
             look.ghosts[mid] = (x0 + (m.x - x0) * k, y0 + (m.y - y0) * k)
 
 
+def trail_aim(sb, tid: str) -> tuple[float, float] | None:
+    """Where the trail's line to a target unit ends: the middle of its living models (its
+    removed ones, left where they fell, would put the mark on empty table), else of all."""
+    tv = sb.scene.units.get(tid)
+    pts = [sb.scene.models[mm] for mm in tv.models if mm in sb.scene.models] if tv else []
+    pts = [p for p in pts if p.alive] or pts
+    if not pts:
+        return None
+    return sum(p.x for p in pts) / len(pts), sum(p.y for p in pts) / len(pts)
+
+
 def draw_trail(surf, sb) -> None:
     """The computer's last command on the table, fading: where its models stood (small rings)
     and a line to where they are; a line from it to each unit it targets."""
@@ -363,13 +374,10 @@ def draw_trail(surf, sb) -> None:
         cx = sum(p[0] for p in now) / len(now)
         cy = sum(p[1] for p in now) / len(now)
         for tid in targets:
-            tv = sb.scene.units.get(tid)
-            pts = [sb.scene.models[mm] for mm in tv.models if mm in sb.scene.models] if tv else []
-            if not pts:
+            aim = trail_aim(sb, tid)
+            if aim is None:
                 continue
-            tx = sum(p.x for p in pts) / len(pts)
-            ty = sum(p.y for p in pts) / len(pts)
-            end = cam.to_screen(tx, ty)
+            end = cam.to_screen(*aim)
             pygame.draw.line(layer, (*(240, 120, 90), int(230 * alpha)), (cx, cy), end, 3)
             pygame.draw.circle(layer, (*(240, 120, 90), int(230 * alpha)), (int(end[0]), int(end[1])), 6, 2)
     surf.blit(layer, (0, 0))

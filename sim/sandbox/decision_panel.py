@@ -5,7 +5,7 @@ The rules check the answer (sim.plan.answers.validate_answer); a refusal is show
 
 from __future__ import annotations
 
-from sim.names import ids_in, ids_named, in_words
+from sim.names import ids_in, ids_named, in_words, possessive
 from sim.rules import command_reroll as RR
 from sim.stratagems import by_name
 
@@ -116,7 +116,7 @@ def build_stratagem(flow, sb, req) -> None:
         text, cost = option_label(sb, req, opt)
         tip = "the default policy's choice (Part A ruling 25)" if opt == req.default else None
         if cost is not None:
-            tip = (tip + "<br>" if tip else "") + f"{cost} CP of {who}'s {cp}"
+            tip = (tip + "<br>" if tip else "") + f"{cost} CP of {possessive(who)} {cp}"
         b = flow.button(flow.fit(text, flow.width - 8), lambda o=opt: sb.answer(o), name=f"answer:{opt}", tip=tip,
                         object_id="#primary" if opt == req.default else None)
         mark_option(sb, b, opt, req.context.get("target") if opt != "decline" else None)

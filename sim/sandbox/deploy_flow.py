@@ -21,6 +21,7 @@ from sim.commands import DeclareFormations, Deploy, EndPhase, ScoutMove
 from sim.commands.deploy import default_deploy, default_scout
 from sim.components import Unit
 from sim.errors import ScriptError
+from sim.names import possessive
 from sim.events.pre_battle import roll_off
 from sim.plan import deployment as PD
 from sim.players import deployment as policy
@@ -52,10 +53,10 @@ def pre_battle_headline(battle) -> tuple[int, str, str] | None:
     req = battle.pending
     if ts.pre_battle is None:
         if req is not None and req.kind == "role":
-            return req.player, f"Roles: {names[req.player]} won the roll-off and chooses", \
-                f"Roles: {names[req.player]} chooses"
+            return req.player, f"Roles: {possessive(names[req.player])} choice (won the roll-off)", \
+                f"Roles: {possessive(names[req.player])} choice"  # (no verb after an army's name)
         if req is not None and req.kind in ("oath", "oath_target"):  # (sim.phases.oaths)
-            return req.player, f"Oath: {names[req.player]} swears its oath", f"Oath: {names[req.player]}"
+            return req.player, f"Oath: {possessive(names[req.player])} oath to swear", f"Oath: {names[req.player]}"
         return None
     who, short = f"{names[ts.chooser]} ({role_name(ts, ts.chooser)})", names[ts.chooser]
     battle._enter()
@@ -305,7 +306,7 @@ class DeployMixin:
             ghost_ring(surf, cam, fp, colour, 2)
         if why is not None:
             x, y = cmd.to[0][1], cmd.to[0][2]
-            draw_note(surf, cam.to_screen(x, y), wrap(why), S.ILLEGAL, "this set-up would be refused")
+            draw_note(surf, cam.to_screen(x, y), wrap(self.said(why)), S.ILLEGAL, "this set-up would be refused")
 
     def _draw_hint(self, surf, uid: str) -> None:
         """24.20 Where a model of the unit could stand as Infiltrators: the cells more than 8"
@@ -466,7 +467,7 @@ def build_pre_battle_footer(flow, sb) -> None:
     ts = sb.battle.turn_state
     who = sb.battle.scenario.armies[ts.chooser].name
     if ts.pre_battle == PreBattleStep.FORMATIONS:
-        flow.button(f"Confirm {who}'s formations", sb.confirm_formations, name="formations:confirm",
+        flow.button(f"Confirm {possessive(who)} formations", sb.confirm_formations, name="formations:confirm",
                     object_id="#primary", height=28, tip="declare them (26 step 7)")
     elif ts.pre_battle == PreBattleStep.DEPLOY:
         flow.button("Auto-deploy the rest", sb.auto_deploy_rest, name="place:auto-rest", height=28,

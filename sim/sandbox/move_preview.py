@@ -404,4 +404,4 @@ class MovesMixin(UnitMoveMixin):
         enemy = centroid(cam.to_screen(self.scene.models[n].x, self.scene.models[n].y) for n in v.named
                          if n in self.scene.models and self.scene.models[n].unit != d["unit"])
         if g is not None:
-            draw_note(surf, cam.to_screen(*g), wrap(v.reason), S.ILLEGAL, "this move would be refused", enemy)
+            draw_note(surf, cam.to_screen(*g), wrap(self.said(v.reason)), S.ILLEGAL, "this move would be refused", enemy)

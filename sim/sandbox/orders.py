@@ -440,4 +440,5 @@ def order_refusal(sb, record) -> str | None:
     if ts is None or sb.mode != "battle":
         return None
     uv = sb.scene.units.get(sb.selected_unit) if sb.selected_unit else None
-    return phase_refusal(ts, record, None if uv is None else uv.owner)
+    why = phase_refusal(ts, record, None if uv is None else uv.owner)
+    return why and sb.said(why)  # (the players by their armies' names: "Raiders' Movement phase")

@@ -200,9 +200,10 @@ def _idle(flow, sb) -> None:
     flow.space(6)
     flow.label("Move type (M): this unit's own", "#subheading")
     flow.newline()
+    why = order_refusal(sb, C.MOVE)  # (greyed with the reason outside the Movement phase)
     for mode in ("normal", "advance", "fall back"):
-        flow.button(mode, lambda m=mode: sb.set_move_mode(m), name=f"mode:{mode}",
-                    object_id="#toggle_on" if sb.move_mode == mode else "#toggle")
+        flow.button(mode, lambda m=mode: sb.set_move_mode(m), name=f"mode:{mode}", tip=f"Not now: {why}" if why else None,
+                    object_id="#unavailable" if why else "#toggle_on" if sb.move_mode == mode else "#toggle")
     flow.newline()
     flow.para("The type is this unit's, reset after its move. Drag a model to move the whole unit; "
               "Shift-drag places one model at a time, Enter confirms the unit's move. R or the wheel "
@@ -215,7 +216,7 @@ def _type_row(flow, sb, order: ShootOrder) -> None:
     for t in SHOOTING_TYPES:
         reason = order.eligibility[t]
         if reason is not None:
-            flow.button(t, lambda t=t: sb.choose_type(t), name=f"type:{t}", tip=f"Not eligible: {reason}",
+            flow.button(t, lambda t=t: sb.choose_type(t), name=f"type:{t}", tip=f"Not eligible: {sb.said(reason)}",
                         object_id="#unavailable")
         else:
             tip = "eligible" + (" (the default choice)" if t == order.default_type else "")
@@ -402,7 +403,7 @@ def _decision(flow, sb) -> None:
     else:  # (a rule's choice, issue 26, or any kind without a dialog of its own)
         build_generic(flow, sb, req)
     if sb.decision_error:
-        flow.para(sb.decision_error, "#warning")
+        flow.para(sb.said(sb.decision_error), "#warning")
 
 
 def precision_choice(events, key: str) -> str | None:

@@ -13,7 +13,6 @@ import numpy as np
 from sim import names
 from sim.components import Character, Destroyed, Position, Stats, Unit, Wounds
 from sim.rules import geometry
-from sim.rules.turn import PLAYER
 from sim.world import queries as W
 
 
@@ -64,8 +63,7 @@ class Scene:
         self.names = names.models_of_battle(battle)
         self.unit_names = names.of_battle(battle)
         # (ids in a line of text: names.in_words; the sides by their armies' names, "red" -> "Wardens")
-        sides = dict(zip(PLAYER, (a.name for a in battle.scenario.armies)))
-        self.words = {**sides, **self.names, **self.unit_names}
+        self.words = {**names.sides_of_battle(battle), **self.names, **self.unit_names}
         self.refresh(force=True)
 
     def refresh(self, force: bool = False) -> bool:

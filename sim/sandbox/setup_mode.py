@@ -318,7 +318,7 @@ class SetupMixin:
                     pygame.draw.ellipse(surf, S.mix(base, S.MAT, 0.35),
                                         pygame.Rect(c[0] - r, c[1] - cam.length(m.width / 2), 2 * r,
                                                     2 * cam.length(m.width / 2)))
-            label = f"{tpl.name} ({self.spec.armies[p['owner']].name})" + ("" if ok else f": {why}")
+            label = f"{tpl.name} ({self.spec.armies[p['owner']].name})" + ("" if ok else f": {self.said(why)}")
         t = text(label, 12, col)
         surf.blit(t, (self.mouse[0] + 14, self.mouse[1] + 12))
 

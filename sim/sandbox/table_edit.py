@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from sim.errors import ScenarioError
+from sim.names import possessive
 from sim.rules import leaders as LR
 from sim.rules import terrain as TR
 from sim.sandbox.save_table import dense_height, piece_params, spec_toml
@@ -188,7 +189,7 @@ def remove_unit(spec, uid: str):
     us = unit_spec(spec, uid)
     if not any(u.owner == us.owner and u.id != uid for u in spec.units):
         army = spec.armies[us.owner].name
-        raise EditError(f"{us.name} is {army}'s last unit, and an army needs at least one: "
+        raise EditError(f"{us.name} is {possessive(army)} last unit, and an army needs at least one: "
                         f"add another unit to {army} first")
     return checked(replace(spec, units=tuple(u for u in spec.units if u.id != uid), script=()))
 

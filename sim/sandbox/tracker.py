@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import esper
 import pygame
 
+from sim.names import possessive  # ("Raiders' turn", "Iron Host's turn": one home)
 from sim.components import Unit, Wounds
 from sim.rules.turn import PHASE_NAMES as NAMES
 from sim.phases.state import FightStep, Phase
@@ -66,9 +67,6 @@ def army_names(battle) -> tuple[str, ...]:
     return tuple(a.name for a in battle.scenario.armies[:2])
 
 
-def possessive(name: str) -> str:
-    """"Raiders' turn", "Red's turn"."""
-    return name + ("'" if name.endswith("s") else "'s")
 
 
 def phase_title(info: TrackerInfo) -> str:
@@ -85,7 +83,7 @@ def result_text(info: TrackerInfo) -> str:
     winner = PLAYER.index(info.result) if info.result in PLAYER else None
     if winner is None:
         return "the battle is over"
-    return f"the battle is over: {info.names[winner]} win, {info.vp[winner]}-{info.vp[1 - winner]} VP"
+    return f"the battle is over: won by {info.names[winner]}, {info.vp[winner]}-{info.vp[1 - winner]} VP"
 
 
 # ============================================================================= drawing
@@ -117,7 +115,7 @@ def _segments(info: TrackerInfo, compact: bool) -> list[list[tuple]]:
         where = turn + [("gap",), ("text", phase, PHASE_TEXT, True)]
         if info.phase == Phase.FIGHT and info.chooser != info.active:
             where += [("gap",), ("dot", info.chooser),
-                      ("text", "chooses" if compact else f"{info.names[info.chooser]} chooses", S.TEXT, False)]
+                      ("text", "choice" if compact else f"{possessive(info.names[info.chooser])} choice", S.TEXT, False)]
     score = []
     for label, vals in (("CP", info.cp), ("VP", info.vp)):
         group = [("text", label, LABEL, False)]

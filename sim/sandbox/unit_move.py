@@ -174,7 +174,7 @@ class UnitMoveMixin:
         reason = self.battle.check(cmd)
         if reason is not None:
             self._judge_staged()
-            self.status = f"refused: {reason} (move the models marked red, or Esc to drop the move)"
+            self.status = f"refused: {reason} (move the models ringed as refused, or Esc to drop the move)"
             return True
         uid = s["unit"]
         if self.submit(cmd):

@@ -192,7 +192,7 @@ class Bar:
     def more_button(self, callback: Callable, height: int = 26, size: int = 13) -> None:
         """Where the spare buttons go when the bar is too narrow for them."""
         self.more = dict(text="More...", callback=callback, name="bar:more", object_id=None, height=height,
-                         tip="the buttons that do not fit: Set up, Open replay, Save replay...",
+                         tip="the buttons that do not fit",
                          width=button_width("More...", size, self.s), spare=False)
 
     def newline(self, gap: int = 0) -> None:
@@ -217,10 +217,17 @@ class Bar:
             hidden = set(spares[-n:])
             kept = [s for i, s in enumerate(short) if i not in hidden]
             at = len(kept) - 1 if kept and kept[-1] is not None and kept[-1]["width"] <= 40 else len(kept)
-            specs = kept[:at] + [dict(self.more, hidden=[short[i] for i in sorted(hidden)])] + kept[at:]
+            gone = [short[i] for i in sorted(hidden)]
+            more = dict(self.more, hidden=gone, tip="the buttons that do not fit: " + ", ".join(h["text"] for h in gone))
+            specs = kept[:at] + [more] + kept[at:]
             if len({r.y for _s, r in self._rows(specs, width_px)}) <= 1:
                 break
         return specs  # ("More" before a last small "?")
+
+    def hidden(self, width_px: int) -> list[str]:
+        """The names of the spare buttons the bar hides behind "More" at ``width_px`` (none
+        when every button fits), in the bar's order."""
+        return [h["name"] for s in self.fitted(width_px) if s is not None for h in s.get("hidden", ())]
 
     def layout(self, width_px: int) -> tuple[list[tuple[dict, pygame.Rect]], int]:
         """Each button's rect (relative to the bar) in rows that fit ``width_px``, and the

@@ -162,7 +162,7 @@ def to_command(battle, step: ScriptStep):
     return expand(battle, step).command
 
 
-def expand(battle, step: ScriptStep) -> Expansion:
+def expand(battle, step: ScriptStep, shared: dict | None = None) -> Expansion:
     """Expand a script step against the live battle (before it is submitted). The ``targets``
     shorthand selects each weapon, at its one target, for the models that can use it there
     (04.02: visible, in range, unengaged unless 10.06/17.03; engaged with the model in a
@@ -173,7 +173,9 @@ def expand(battle, step: ScriptStep) -> Expansion:
     each model selects it at that target anyway, so the command is refused with the rule's
     reason, as the explicit command would be. Per-model ``models`` entries are taken as
     written. A multi-profile weapon named by its own name selects its first profile listed;
-    named by a profile, that profile (04.01.03)."""
+    named by a profile, that profile (04.01.03). ``shared``: what the models' checks share
+    (the shooting type, each target's view), kept by a caller that expands several steps of
+    one unit while nothing moves or dies (a new one each call when not given)."""
     a = step.action
     record = step_record(step)
     if record is C.END_TURN:
@@ -202,7 +204,8 @@ def expand(battle, step: ScriptStep) -> Expansion:
     # each selection, with why the shorthand would leave it out (None: it stays)
     sels: list[tuple[Selection, str | None]] = []
     usable: dict[tuple[str, str], bool] = {}  # (weapon, target): some model uses it
-    shared: dict = {}  # what every model's shorthand check shares (shooting type, target views)
+    if shared is None:
+        shared = {}  # what every model's shorthand check shares (shooting type, target views)
     lent = ()  # 24.14 the weapons embarked models lend the transport's first model
     if a.get("firing_deck"):
         lent = tuple(w for mid, name in a["firing_deck"].items() if mid in battle.models

@@ -19,3 +19,7 @@ def test_explanations_name_the_armies_and_units(capsys):
     assert heads and all(h.startswith(("Wardens (tactician): ", "Raiders (tactician): ")) for h in heads), heads[:5]
     assert any(re.match(r"Raiders \(tactician\): shooting: Raider [\w ]+: .* models, \d+ pts expected", h) for h in heads)
     assert not re.search(r"(?<![\w-])[rw]-[a-z]+\d*(?![\w-])", out), "a unit id in the explanations"
+    # (units that share a datasheet's name are told apart as everywhere else: "Raider Mob (2)")
+    assert re.search(r"Raider Mob \(\d\)", out) and re.search(r"Warden Squad \(\d\)", out)
+    shared = re.findall(r"(?:Raider Mob|Warden Squad)(?! \(\d\))", out)
+    assert not shared, f"{len(shared)} unit names of a shared datasheet name without their number"

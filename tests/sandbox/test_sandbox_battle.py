@@ -98,7 +98,7 @@ def test_a_whole_turn_through_the_phases(make):
     req = sb.battle.pending
     assert req is not None and req.kind == "stratagem" and req.context["stratagem"] == "Command Re-roll"
     assert "1 CP" in d.button("answer:use").text and d.button("answer:decline").text == "Decline"
-    assert "decides" in sb.status  # (not "accepted" while it waits)
+    assert "a decision for" in sb.status  # (not "accepted" while it waits)
     d.click_button("answer:use")  # the stratagem, answered by its button
     assert sb.battle.pending is None and not sb.resolving
     used = [e for e in sb.battle.events if e["type"] == "stratagem"]
@@ -125,7 +125,7 @@ def test_a_whole_turn_through_the_phases(make):
     settle(d)  # (a Heroic Intervention offered to blue would be declined)
     assert (ts.phase, ts.step, ts.chooser) == (Phase.FIGHT, FightStep.PILE_IN, 0)
     d.click_button("phase:end")  # red's part of the pile-in step, then blue's
-    assert ts.chooser == 1 and shown(sb)[1] == "[0] Wardens' turn Fight phase: pile in [1] Raiders chooses"
+    assert ts.chooser == 1 and shown(sb)[1] == "[0] Wardens' turn Fight phase: pile in [1] Raiders' choice"
     d.click_button("phase:end")
     assert (ts.step, ts.chooser) == (FightStep.FIGHT, 0)
     # the brawlers must fight: passing is refused, with the rule, and nothing changes

@@ -23,3 +23,18 @@ def test_the_tacticians_attacks_are_logged_with_their_expectation(make):
     assert all(": Tactician: " in t for t in lines), lines
     for t in lines:
         assert not re.search(r"(?<!\()\b[rw]-[a-z]+", t), t  # (no bare unit id)
+
+
+def test_the_trails_line_to_a_target_ends_among_its_living_models(make):
+    """The computer's trail marks its target at the middle of the models still standing (its
+    removed models, left where they fell, put the mark on empty table)."""
+    from test_sandbox_moves import mission
+    from sim.sandbox.computer import trail_aim
+    d = mission(make, seed=5)
+    sb = d.sb
+    ms = sb.scene.living("mob")
+    ms[0].x -= 12.0  # (a model that fell far from where its unit now stands)
+    ms[0].alive = False
+    rest = ms[1:]
+    aim = trail_aim(sb, "mob")
+    assert aim == (sum(m.x for m in rest) / len(rest), sum(m.y for m in rest) / len(rest))

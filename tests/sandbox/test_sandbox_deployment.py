@@ -55,7 +55,7 @@ def test_a_whole_rules_deployment_in_the_sandbox(make):
     assert req is not None and req.kind == "role"
     names = [a.name for a in sb.spec.armies]
     assert any(row.startswith("roll-off for Attacker and Defender: Wardens ") for row, _ in sb._log_items)
-    assert sb.tracker_shown[1] == f"[{req.player}] Roles: {names[req.player]} won the roll-off and chooses"
+    assert sb.tracker_shown[1] == f"[{req.player}] Roles: {names[req.player]}' choice (won the roll-off)"
     d.click_button("answer:defender" if req.player == 1 else "answer:attacker")  # blue defends either way
     ts = sb.battle.turn_state
     assert ts.the_defender() == 1 and ts.pre_battle == PreBattleStep.FORMATIONS and ts.chooser == 1

@@ -188,3 +188,27 @@ def test_refusal_is_shown_not_raised(make):
     assert "no weapon has a target" in sb.status or "refused" in sb.status
     d.key(pygame.K_ESCAPE)
     assert sb.order is None
+
+
+def test_the_status_line_after_shooting_says_what_the_attacks_removed(make):
+    """After the dice, the status line says the casualties by unit ('1 model of Guards removed'
+    or 'no model removed'), not the last dice lines (a hazard roll made after the damage)."""
+    import re
+    d = make(TABLE, seed=3)
+    sb = d.sb
+    d.click_model("snipers/1")
+    d.click_button("shoot")
+    d.click_button("type:normal")
+    d.click_model("guards/2")
+    d.click_button("resolve")
+    _resolve_all(d, pick_character="captain")
+    done = [e for e in sb.battle.events if e["type"] == "attacks resolved"]
+    assert len(done) == 1
+    sb.update(0)
+    shown = sb.status_label.text
+    n = len(done[0]["removed"])
+    if n:
+        assert re.search(rf"- {n} models? of [A-Z][\w ]+ removed", shown), shown
+    else:
+        assert "- no model removed" in shown, shown
+    assert "resolved its attacks" not in shown and "rolls" not in shown, shown

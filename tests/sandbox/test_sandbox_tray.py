@@ -177,3 +177,22 @@ def test_hovering_a_log_line_highlights_the_models_its_event_names(make):
     d.move(item["button_element"].rect.center)
     d.pump(2)
     assert "r1/1" in hovered_marks(sb)
+
+
+def test_charge_pile_in_consolidate_and_move_types_are_greyed_outside_their_phase(make):
+    """The orders panel's other orders too (issue 28 item 5): in the Movement phase Charge, Pile
+    in and Consolidate are greyed with the reason; in the Shooting phase the move types are."""
+    d, b = _battle(make, [4] * 10, phase="movement")
+    sb = d.sb
+    d.click_model("r1/1")
+    d.pump(2)
+    for name, where in (("charge", "Charge phase"), ("pile in", "pile in step"), ("consolidate", "consolidate step")):
+        btn = d.button(name)
+        assert btn.object_ids[-1] == "#unavailable" and where in btn.tool_tip_text, (name, btn.tool_tip_text)
+    assert all(d.button(f"mode:{m}").object_ids[-1] != "#unavailable" for m in ("normal", "advance", "fall back"))
+    d, b = _battle(make, [4] * 10)  # (the Shooting phase)
+    sb = d.sb
+    d.click_model("r1/1")
+    d.pump(2)
+    mode = d.button("mode:advance")
+    assert mode.object_ids[-1] == "#unavailable" and "Movement phase" in mode.tool_tip_text, mode.tool_tip_text

@@ -48,7 +48,9 @@ class Option(NamedTuple):
     command: object
     per_target: dict   # target uid -> (value, expected models destroyed, alive, P(wiped))
     cost: float        # what it costs us (hazard losses)
-    label: str
+    label: str         # the words a person reads (units by their names: "Raider Mob (2)")
+    key: str = ""      # the tie-break between options of equal value: the label as it was
+                       # spelled with datasheet names (J.name), so the choices stay the same
 
 
 # --- values -----------------------------------------------------------------------------------
@@ -60,8 +62,9 @@ def _signature(battle, command) -> tuple:
     return tuple((i, J.wounds_left(battle.units[i])) for i in sorted(ids))
 
 
-def evaluate(player, battle, u: int, command, label: str) -> Option | None:
-    """The option of ``command`` (None when the rules refuse it), its odds kept in the memo."""
+def evaluate(player, battle, u: int, command, label: str, tie: str = "") -> Option | None:
+    """The option of ``command`` (None when the rules refuse it), its odds kept in the memo.
+    ``label``: its words; ``tie``: its tie-break (Option.key)."""
     if command is None:
         return None
     key = ("odds", command, _signature(battle, command))
@@ -78,7 +81,7 @@ def evaluate(player, battle, u: int, command, label: str) -> Option | None:
         v += WIPE_BONUS * t.wiped * J.model_worth(battle, tu) * t.models
         per[t.uid] = (v, t.destroyed, t.models, t.wiped)
     cost = odds.hazard_lost * J.model_worth(battle, u)
-    return Option(u, command, per, cost, label)
+    return Option(u, command, per, cost, label, tie)
 
 
 def marginal(opt: Option, load: dict) -> float:
@@ -106,12 +109,28 @@ def add_load(opt: Option, load: dict) -> None:
 
 # --- shooting --------------------------------------------------------------------------------
 
-def shoot_spec(battle, u: int, spec: dict):
+def shoot_spec(battle, u: int, spec: dict, shared: dict | None = None):
     """A Shoot of ``u`` from a weapon -> target uid table (the shorthand: models that cannot
-    use a weapon at its target leave it out, 04.02)."""
+    use a weapon at its target leave it out, 04.02). ``shared``: expand's, kept by the caller
+    while nothing moves or dies."""
     step = ScriptStep(attack_action(AttackKind.SHOOTING, O.uid(u), {w: {t: None} for w, t in spec.items()}),
                       {}, "policy")
-    return expand(battle, step).command
+    return expand(battle, step, shared).command
+
+
+def _shoot(player, battle, u: int, spec: dict):
+    """``shoot_spec``, kept for the phase (player.memo) while no model moves, arrives or is
+    removed (the spatial index's version): what it reads of the table (who can see and reach
+    whom, 04.02) changes only then; the wounds the shooting before it dealt do not count."""
+    version = W.spatial().version
+    key = ("spec", u, tuple(spec.items()), version)
+    got = player.memo.get(key)
+    if got is None:
+        # (the unit's shooting type and its view of each target, shared by its expansions
+        # while the table stands: sim.scenario.script_run.expand)
+        shared = player.memo.setdefault(("expand shared", u, version), {})
+        got = player.memo[key] = shoot_spec(battle, u, spec, shared)
+    return got
 
 
 def ranged_groups(u: int) -> dict[str, list[str]]:
@@ -144,14 +163,14 @@ def unit_options(player, battle, u: int) -> list[Option]:
         return []
     groups = ranged_groups(u)
     plural = len(groups) > 1 or any(len(p) > 1 for p in groups.values())
-    who = J.name(u)
+    who = J.shown(battle, u)
     best_of: dict = {}  # (group, target uid) -> (value, profile)
     if plural:
         for t in targets:
             tid = O.uid(t)
             for g, profiles in groups.items():
                 for p in profiles:
-                    o = evaluate(player, battle, u, shoot_spec(battle, u, {p: tid}), "")
+                    o = evaluate(player, battle, u, _shoot(player, battle, u, {p: tid}), "")
                     if o is not None:
                         v = sum(x[0] for x in o.per_target.values()) - o.cost
                         if (g, tid) not in best_of or v > best_of[(g, tid)][0]:
@@ -165,7 +184,8 @@ def unit_options(player, battle, u: int) -> list[Option]:
                 continue
         else:
             spec = {next(iter(groups.values()))[0]: tid}
-        o = evaluate(player, battle, u, shoot_spec(battle, u, spec), f"{who} shoots {J.name(t)}")
+        o = evaluate(player, battle, u, _shoot(player, battle, u, spec), f"{who} shoots {J.shown(battle, t)}",
+                     f"{J.name(u)} shoots {J.name(t)}")
         if o is not None:
             out.append(o)
     if len(groups) > 1 and best_of:  # each weapon at the target it does most to
@@ -176,8 +196,10 @@ def unit_options(player, battle, u: int) -> list[Option]:
                 v, tid, p = max(cands, key=lambda c: (c[0], c[1]))
                 spec[p] = tid
         if len(set(spec.values())) > 1:
-            names = ", ".join(f"{p} at {J.name(battle.units[t])}" for p, t in spec.items())
-            o = evaluate(player, battle, u, shoot_spec(battle, u, spec), f"{who} shoots {names}")
+            names = ", ".join(f"{p} at {J.shown(battle, battle.units[t])}" for p, t in spec.items())
+            plain = ", ".join(f"{p} at {J.name(battle.units[t])}" for p, t in spec.items())
+            o = evaluate(player, battle, u, _shoot(player, battle, u, spec), f"{who} shoots {names}",
+                         f"{J.name(u)} shoots {plain}")
             if o is not None:
                 out.append(o)
     return out
@@ -251,14 +273,14 @@ def shooting_candidates(player, battle) -> list[Scored]:
     out = [Scored(v0, first.command, words(first, v0), expectation(first, v0))]
     seen = {first.command}
     others = sorted(((marginal(o, rest), o) for opts in options.values() for o in opts),
-                    key=lambda x: (-x[0], O.uid(x[1].unit), x[1].label))
+                    key=lambda x: (-x[0], O.uid(x[1].unit), x[1].key))
     for v, o in others:
         if o.command not in seen and v > 0:
             seen.add(o.command)
             out.append(Scored(v, o.command, words(o, v), expectation(o, v)))
     if player.explaining:
         from sim.players.base import Weighed
-        player.explain(f"shooting: {J.name(first.unit)}", out[0].label,
+        player.explain(f"shooting: {J.shown(battle, first.unit)}", out[0].label,
                        [Weighed(s.label, s.value, "pts") for s in out[:5]])
     return out
 
@@ -299,8 +321,9 @@ def fight_option(player, battle, u: int, target: int | None) -> Option | None:
     if not sels:
         return None
     cmd = Fight(O.uid(u), tuple(sels))
-    what = "its nearest enemies" if target is None else J.name(target)
-    return evaluate(player, battle, u, cmd, f"{J.name(u)} fights {what}")
+    what = "its nearest enemies" if target is None else J.shown(battle, target)
+    plain = "its nearest enemies" if target is None else J.name(target)
+    return evaluate(player, battle, u, cmd, f"{J.shown(battle, u)} fights {what}", f"{J.name(u)} fights {plain}")
 
 
 def fight_options(player, battle, u: int) -> list[Option]:
@@ -311,7 +334,7 @@ def fight_options(player, battle, u: int) -> list[Option]:
         if o is not None and o.command not in seen:
             seen.add(o.command)
             out.append(o)
-    out.sort(key=lambda o: (-sum(x[0] for x in o.per_target.values()), o.label))
+    out.sort(key=lambda o: (-sum(x[0] for x in o.per_target.values()), o.key))
     return out
 
 
@@ -340,11 +363,11 @@ def fight_candidates(player, battle) -> list[Scored]:
     owed = O.pending_fight(battle, player.side)
     if owed is not None:
         if not W.unit_engaged(owed):  # (12.06 / 12.08: an overrun fight, or its fight after one)
-            return [Scored(0.0, O.owed_fight(battle, owed), f"{J.name(owed)} fights")]
+            return [Scored(0.0, O.owed_fight(battle, owed), f"{J.shown(battle, owed)} fights")]
         opts = fight_options(player, battle, owed)
         out = [Scored(sum(x[0] for x in o.per_target.values()), o.command, words(o, sum(x[0] for x in o.per_target.values())))
                for o in opts]
-        return out or [Scored(0.0, O.owed_fight(battle, owed), f"{J.name(owed)} fights")]
+        return out or [Scored(0.0, O.owed_fight(battle, owed), f"{J.shown(battle, owed)} fights")]
     if ts.step == FightStep.FIGHT:
         eligible = fight_eligible(battle, player.side)
         if ts.forced_pick is not None:  # (15.12 a Counteroffensive's unit is the next pick)
@@ -356,7 +379,7 @@ def fight_candidates(player, battle) -> list[Scored]:
             if not W.unit_engaged(u):
                 cmd = O.fight_command(battle, u)  # (an overrun fight, 12.06)
                 if cmd is not None and battle.check(cmd) is None:
-                    scored.append((0.0, 0.0, cmd, f"{J.name(u)} makes an overrun fight", ""))
+                    scored.append((0.0, 0.0, cmd, f"{J.shown(battle, u)} makes an overrun fight", ""))
                 continue
             opts = fight_options(player, battle, u)
             for o in opts:
@@ -365,7 +388,7 @@ def fight_candidates(player, battle) -> list[Scored]:
             if not opts:  # (no melee attacks to make: it is selected all the same, 12.04)
                 cmd = O.fight_command(battle, u)
                 if cmd is not None and battle.check(cmd) is None:
-                    scored.append((0.0, 0.0, cmd, f"{J.name(u)} fights", ""))
+                    scored.append((0.0, 0.0, cmd, f"{J.shown(battle, u)} fights", ""))
         if not scored:
             return []
         scored.sort(key=lambda s: (-s[0], s[3]))

@@ -80,7 +80,21 @@ def ranged_wounds(attacker: int, defender: int) -> float:
 
 
 def charge_value(battle, u: int, t: int) -> float:
-    """What a charge of ``u`` at ``t`` that reaches is worth (see the module's docstring)."""
+    """What a charge of ``u`` at ``t`` that reaches is worth (see the module's docstring); kept
+    while the table stands (the phase and the spatial index's version: what it reads, the
+    living models and the objectives' stakes, changes only with a move, a set-up or a removal)."""
+    memo = J._WORTH.setdefault(battle, {})
+    key = (J._state_key(battle), W.spatial().version)
+    kept = memo.get("charge values")
+    if kept is None or kept[0] != key:
+        kept = memo["charge values"] = (key, {})
+    got = kept[1].get((u, t))
+    if got is None:
+        got = kept[1][(u, t)] = _charge_value(battle, u, t)
+    return got
+
+
+def _charge_value(battle, u: int, t: int) -> float:
     alive_t = len(W.unit_models(t))
     if not alive_t:
         return 0.0
@@ -125,8 +139,8 @@ def declare_value(battle, u: int) -> tuple[float, str]:
         ev += p * max(0.0, best)
     risk = overwatch_risk(battle, u, [battle.units[tid] for _d, tid in near])
     top = max(near, key=lambda x: (vals[x[1]], -x[0]))
-    words = (f"{J.name(u)} declares a charge: {p_reach(top[0]):.0%} to reach "
-             f"{J.name(battle.units[top[1]])} {top[0]:.1f}\" away; {ev - risk:.1f} pts expected")
+    words = (f"{J.shown(battle, u)} declares a charge: {p_reach(top[0]):.0%} to reach "
+             f"{J.shown(battle, battle.units[top[1]])} {top[0]:.1f}\" away; {ev - risk:.1f} pts expected")
     return ev - risk, words
 
 
@@ -150,8 +164,8 @@ def charge_move(battle, u: int) -> tuple[float, object, str]:
         tried.add((tid, fly))
         cmd = charge_command(battle, uid, [tid], None, fly=fly)
         if cmd.targets and battle.check(cmd) is None:
-            return v, cmd, f"{J.name(u)} charges {J.name(battle.units[tid])}: {v:.1f} pts expected"
-    return 0.0, ChargeMove(uid, (), ()), f"{J.name(u)} makes no charge"
+            return v, cmd, f"{J.shown(battle, u)} charges {J.shown(battle, battle.units[tid])}: {v:.1f} pts expected"
+    return 0.0, ChargeMove(uid, (), ()), f"{J.shown(battle, u)} makes no charge"
 
 
 def candidates(player, battle) -> list[Scored]:
@@ -183,35 +197,36 @@ def candidates(player, battle) -> list[Scored]:
 
 # --- pile-in and consolidation (12.03, 12.08) ---------------------------------------------------
 
-def _pile_in(battle, u: int):
+def _pile_in(battle, u: int, rule):
     """12.03 A pile-in: an engaged unit's targets are the rule's; an unengaged one that charged
-    piles in toward the enemy unit within 5" worth most (the others if it cannot reach it)."""
+    piles in toward the enemy unit within 5" worth most (the others if it cannot reach it).
+    ``rule()``: the rule's own move (Part A ruling 18, ``_rule_default``)."""
     uid = O.uid(u)
     st = W.unit_state(u)
     if W.unit_destroyed(u) or st.piled_in:
         return None
     if W.unit_engaged(u) or not st.charged:
-        return pile_in_command(battle, uid, None)
+        return rule()
     near = PS.pile_in_targets(uid, MV.bodies())
     ranked = sorted(near, key=lambda t: (-charge_value(battle, u, battle.units[t]), t))
     for tgt in ranked[:1]:
         cmd = pile_in_command(battle, uid, None, [tgt])
         if cmd is not None and cmd.to and battle.check(cmd) is None:
             return cmd
-    return pile_in_command(battle, uid, None)
+    return rule()
 
 
-def _consolidate(battle, u: int):
+def _consolidate(battle, u: int, rule):
     """12.08 A consolidation: engaging, toward the enemy unit within 3" worth charging most (the
     rule's nearest if none is worth it); objective, toward an objective within 3" the side does
-    not control (else the rule's nearest)."""
+    not control (else the rule's nearest). ``rule()``: the rule's own move (``_rule_default``)."""
     uid = O.uid(u)
     if W.unit_destroyed(u) or W.unit_state(u).consolidated or not was_eligible_to_fight(battle, u):
         return None
     objs = MV.objectives(battle)
     choices = PS.consolidation_choices(uid, MV.bodies(), objs)
     if choices is None or choices[0] == ConsolidationMode.ONGOING:
-        return consolidate_command(battle, uid, None)
+        return rule()
     mode, units, idxs = choices
     if mode == ConsolidationMode.ENGAGING:
         best = max(units, key=lambda t: (charge_value(battle, u, battle.units[t]), t))
@@ -232,10 +247,20 @@ def fight_moves(player, battle) -> list[Scored]:
         if (u, ts.step) in done:
             continue
         done.add((u, ts.step))
-        for build in (make, lambda b, x: _rule_default(b, x, ts.step)):
-            cmd = build(battle, u)
+        # (the rule's move worked out once: the chosen move may be it, and it is the fallback;
+        # the solver's answer for one position is the same each time)
+        kept = []
+
+        def rule(u=u):
+            if not kept:
+                kept.append(_rule_default(battle, u, ts.step))
+            return kept[0]
+        for build in (lambda: make(battle, u, rule), rule):
+            cmd = build()
             if cmd is not None and cmd.to and battle.check(cmd) is None:
-                return [Scored(0.0, cmd, f"{J.name(u)} {'piles in' if ts.step == FightStep.PILE_IN else 'consolidates'}")]
+                return [Scored(0.0, cmd, f"{J.shown(battle, u)} {'piles in' if ts.step == FightStep.PILE_IN else 'consolidates'}")]
+            if kept and cmd is kept[0]:
+                break  # (the rule's move was the chosen one: refused, it is not tried again)
     return []
 
 

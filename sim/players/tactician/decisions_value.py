@@ -9,6 +9,7 @@ import math
 
 import esper
 
+from sim import names
 from sim.components import Character, Stats, Unit, Wounds
 from sim.players.tactician.judge import model_value  # (the one measure of a model's worth)
 from sim.rules.attack import CRITICAL, SUCCESS
@@ -161,8 +162,8 @@ def two_d6_at_least(n: int) -> float:
 # --- names (never ids) in what the tactician says ------------------------------------------------
 
 def unit_name(battle, uid: str) -> str:
-    u = battle.units.get(uid)
-    return esper.component_for_entity(u, Unit).name if u is not None else uid
+    """The name a person reads ("Raider Mob (2)": sim.names), for the tactician's words only."""
+    return names.of_battle(battle).get(uid, uid)
 
 
 def model_name(battle, mid: str) -> str:

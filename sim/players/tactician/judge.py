@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import esper
 
+from sim import names
 from sim.components import Roster, Unit
 from sim.errors import PlanError
 from sim.odds.engine import solve
@@ -180,7 +181,16 @@ def result_value(battle, t: TargetResult) -> float:
 
 
 def name(u: int) -> str:
+    """The unit's datasheet name, shared by units of one datasheet: the spelling of the
+    tie-break keys (attacks.Option.key), kept as it was so that the choices stay the same."""
     return esper.component_for_entity(u, Unit).name
+
+
+def shown(battle, u: int) -> str:
+    """The unit's name as a person reads it ("Raider Mob (2)" when two share one: sim.names),
+    for the words the tactician says (--explain, the sandbox's log), never a key."""
+    uid = esper.component_for_entity(u, Unit).id
+    return names.of_battle(battle).get(uid) or name(u)
 
 
 def wounds_left(u: int) -> int:

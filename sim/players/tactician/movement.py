@@ -13,6 +13,7 @@ expected to destroy of it where it ends (PTS_PER_VP), plus what it could shoot f
 
 from __future__ import annotations
 
+import functools
 import math
 
 import esper
@@ -20,9 +21,10 @@ import numpy as np
 
 from sim import commands as C
 from sim.commands import Move, SelectToMove
-from sim.components import Position, Unit
+from sim.components import Position
 from sim.phases.scoring import control_levels
 from sim.players import options as O
+from sim.players.tactician import judge as J
 from sim.players.tactician import routes as R
 from sim.players.tactician.scored import Scored
 from sim.players.base import Weighed
@@ -194,6 +196,15 @@ def _make_plan(player, battle, tm: ThreatMap) -> Plan:
 def position_value(player, battle, u: int, dx: float, dy: float, stationary: bool = False) -> tuple[float, str]:
     """A unit's worth (VP) ending moved by (dx, dy), and the words for it: its objective (in
     range, or the way there), less the threat where it stands, plus what it could shoot."""
+    return _position(player, battle, u, dx, dy, stationary, True)
+
+
+def position_worth(player, battle, u: int, dx: float, dy: float, stationary: bool = False) -> float:
+    """``position_value``'s value alone (its words are made only for the options shown)."""
+    return _position(player, battle, u, dx, dy, stationary, False)[0]
+
+
+def _position(player, battle, u: int, dx: float, dy: float, stationary: bool, wordy: bool) -> tuple[float, str]:
     tm = threat_map(player, battle)
     pl = plan(player, battle)
     b = tm.body(battle, u)
@@ -210,14 +221,16 @@ def position_value(player, battle, u: int, dx: float, dy: float, stationary: boo
         worth = pl.value[o.name] * min(1.0, pl.assigned[o.name] / max(1, pl.need[o.name])) ** HOLD_POWER
         if on_it:
             v += worth
-            dest = f"{'on' if stationary else 'to'} {o.name}"
-            words.append(f"OC {_oc_with(battle, player.side, b, o)} v {pl.need[o.name] - 1}")
+            if wordy:
+                dest = f"{'on' if stationary else 'to'} {o.name}"
+                words.append(f"OC {_oc_with(battle, player.side, b, o)} v {pl.need[o.name] - 1}")
         else:
             # (the way there: each move's length of it is worth a fifth of the objective; a
             # progress term falling off with distance, tried first, left units idling far off)
             v += worth * (0.7 - 0.2 * short / max(1, b.M))
-            dest = f"{short:.0f}\" short of {o.name}" if stationary else f"toward {o.name}"
-            words.append(f"{short:.0f}\" short" if not stationary else "")
+            if wordy:
+                dest = f"{short:.0f}\" short of {o.name}" if stationary else f"toward {o.name}"
+                words.append(f"{short:.0f}\" short" if not stationary else "")
     goal = pl.goal.get(u)
     if o is None and goal is not None:
         c = b.centre
@@ -233,6 +246,8 @@ def position_value(player, battle, u: int, dx: float, dy: float, stationary: boo
     v += FIRE_WEIGHT * fire
     if CHARGE_WEIGHT and not W.unit_state(u).advanced:
         v += CHARGE_WEIGHT * tm.charge_value(u, dx, dy) / PTS_PER_VP
+    if not wordy:
+        return v, ""
     if risk > 0.05:
         words.append(f"risk {risk * PTS_PER_VP:.0f} pts")
     words = "; ".join(w for w in words if w)
@@ -240,11 +255,11 @@ def position_value(player, battle, u: int, dx: float, dy: float, stationary: boo
 
 
 def _label(battle, u: int, what: str, words: str) -> str:
-    return f"{unit_name(u)} {what}" + (f" {words}" if words else "")
+    return f"{unit_name(battle, u)} {what}" + (f" {words}" if words else "")
 
 
-def unit_name(u: int) -> str:
-    return esper.component_for_entity(u, Unit).name
+def unit_name(battle, u: int) -> str:
+    return J.shown(battle, u)  # (the name a person reads: words only)
 
 
 def _shift(cmd, u: int) -> tuple[float, float]:
@@ -275,14 +290,22 @@ def _away(b, tm: ThreatMap, length: float, only=None) -> tuple[float, float]:
 def _toward(battle, u: int, goal, mode: str, extra: int = 0) -> list:
     """options.moves_toward, each step a hair short of the unit's reach (a step of exactly M
     can land a grid step beyond it once snapped, sim.rules.grid)."""
-    models = W.unit_models(u)
-    if not models:
+    if not W.unit_models(u):
         return O.moves_toward(battle, u, goal, mode, extra)
+    unit = O.uid(u)
+    return [Move(unit, to, mode, fly=fly) for fly, to, _dx, _dy in _toward_ends(battle, u, goal, extra)]
+
+
+def _toward_ends(battle, u: int, goal, extra: int = 0) -> list:
+    """_toward's moves before they are made: (fly, to, dx, dy) each, ``to`` the models' ends (on
+    the grid: the Move made of it carries the same) and (dx, dy) the shift its first model
+    makes (``_shift`` of the Move). Making a Move snaps its ends again (a grid point snaps to
+    itself); a choice makes only the few it checks."""
+    models = W.unit_models(u)
     # (each step's shift as its move would make it, the first model's snapped place less where
     # it stands, _shift: only the moves kept are built)
     p = esper.component_for_entity(models[0], Position)
     px, py = p.x, p.y
-    unit = O.uid(u)
     out = []
     for fly, sx, sy in O.steps_toward(battle, u, goal, extra):
         dx, dy = snap(px + sx) - px, snap(py + sy) - py
@@ -290,7 +313,8 @@ def _toward(battle, u: int, goal, mode: str, extra: int = 0) -> list:
         if d > 1.0:
             k = (d - 0.01) / d
             sx, sy = dx * k, dy * k
-        out.append(Move(unit, O.translate(battle, u, sx, sy), mode, fly=fly))
+        to = O.translate(battle, u, sx, sy)
+        out.append((fly, to, to[0][1] - px, to[0][2] - py))
     return out
 
 
@@ -302,6 +326,8 @@ def _legal_best(battle, scored: list, top: int = TOP) -> list[Scored]:
     out = []
     detours = MAX_DETOURS  # (the best MAX_DETOURS blocked ends are routed round; the rest are left)
     for v, _i, cmd, label in sorted(scored, key=lambda s: (-s[0], s[1])):
+        if callable(cmd):  # (a move made only now it is checked: _moves)
+            cmd = cmd()
         if cmd is None or O.quick_refusal(battle, cmd):
             continue  # (a move the rules would certainly refuse is not checked: options.quick_refusal)
         why = battle.check(cmd)
@@ -311,7 +337,7 @@ def _legal_best(battle, scored: list, top: int = TOP) -> list[Scored]:
             cmd = R.detoured(battle, cmd)
             why = battle.check(cmd) if cmd is not None else why
         if why is None:
-            out.append(Scored(v, cmd, label))
+            out.append(Scored(v, cmd, label() if callable(label) else label))
             if len(out) >= top:
                 break
     return out
@@ -342,17 +368,28 @@ def _moves(player, battle, u: int, mode: str, extra: int = 0) -> list:
     out = []
     seen = set()
     routed = R.routed(battle, u, b, pl.goal.get(u), mode, extra) if pl.goal.get(u) is not None else []
+    what = {"normal": "moves", "advance": "advances"}.get(mode, f"makes a {mode} move")
+    unit = O.uid(u)
+    # (each move made, and its words written, only when _legal_best checks it or shows it)
     for goal in goals + [None]:
-        for cmd in (_toward(battle, u, goal, mode, extra) if goal is not None else routed):
-            key = (cmd.to, cmd.fly)
+        if goal is None:
+            ends = [(cmd.fly, cmd.to, *_shift(cmd, u), cmd) for cmd in routed]
+        else:
+            ends = [(fly, to, dx, dy, None) for fly, to, dx, dy in _toward_ends(battle, u, goal, extra)] \
+                if W.unit_models(u) else [(c.fly, c.to, *_shift(c, u), c) for c in _toward(battle, u, goal, mode, extra)]
+        for fly, to, dx, dy, cmd in ends:
+            key = (to, fly)
             if key in seen:
                 continue
             seen.add(key)
-            dx, dy = _shift(cmd, u)
-            v, words = position_value(player, battle, u, dx, dy)
-            what = {"normal": "moves", "advance": "advances"}.get(mode, f"makes a {mode} move")
-            out.append((v, len(out), cmd, _label(battle, u, what, words)))
+            v = position_worth(player, battle, u, dx, dy)
+            make = cmd if cmd is not None else functools.partial(Move, unit, to, mode, fly=fly)
+            out.append((v, len(out), make, functools.partial(_move_label, player, battle, u, dx, dy, what)))
     return out
+
+
+def _move_label(player, battle, u: int, dx: float, dy: float, what: str) -> str:
+    return _label(battle, u, what, position_value(player, battle, u, dx, dy)[1])
 
 
 # --- the phase ---------------------------------------------------------------------------------
@@ -406,7 +443,7 @@ def _stay(player, battle, u: int, mode: str, best: list) -> list[Scored]:
     if best and getattr(player, "first_only", False):
         return []
     cmd = Move(O.uid(u), (), mode)
-    return [Scored(-99.0, cmd, f"{unit_name(u)} stays")] if battle.check(cmd) is None else []
+    return [Scored(-99.0, cmd, f"{unit_name(battle, u)} stays")] if battle.check(cmd) is None else []
 
 
 def unit_options(player, battle, u: int) -> list[Scored]:
@@ -423,14 +460,14 @@ def unit_options(player, battle, u: int) -> list[Scored]:
     adv = _advance_option(player, battle, u, b, tm, best[0].value if best else v0)
     if adv is not None:
         best = [adv] + best
-    _explain(player, u, best)
+    _explain(player, battle, u, best)
     return best
 
 
-def _explain(player, u: int, best: list[Scored]) -> None:
+def _explain(player, battle, u: int, best: list[Scored]) -> None:
     """The options weighed for one unit, for `--explain` and the sandbox (only when listened to)."""
     if best and player.explaining:
-        player.explain(f"movement: {unit_name(u)}", best[0].label,
+        player.explain(f"movement: {unit_name(battle, u)}", best[0].label,
                        [Weighed(c.label, c.value, "VP") for c in best])
 
 
@@ -454,7 +491,7 @@ def _engaged_options(player, battle, u, b, tm, stay, v0, w0) -> list[Scored]:
                 scored.append((v + 1.0, len(scored), cmd,
                                _label(battle, u, "falls back", f"out-fought {theirs:.0f} v {ours:.0f} pts; {words}")))
     best = _legal_best(battle, scored, _top(player))
-    _explain(player, u, best)
+    _explain(player, battle, u, best)
     return best
 
 
@@ -547,7 +584,7 @@ def _disembark(player, battle, u: int):
             continue
         v = -_exposure_at(player, battle, u, cmd) / PTS_PER_VP - 0.01 * i
         if best is None or v > best.value:
-            best = Scored(v, cmd, f"{unit_name(u)} disembarks toward the objective")
+            best = Scored(v, cmd, f"{unit_name(battle, u)} disembarks toward the objective")
     return best
 
 
@@ -576,7 +613,7 @@ def _ingress(player, battle, u: int):
         n += 1
         v = -_exposure_at(player, battle, u, cmd) / PTS_PER_VP - 0.01 * i
         if best is None or v > best.value:
-            best = Scored(v, cmd, f"{unit_name(u)} arrives from reserves")
+            best = Scored(v, cmd, f"{unit_name(battle, u)} arrives from reserves")
     return best
 
 
@@ -603,7 +640,7 @@ def deploy_candidates(player, battle) -> list[Scored]:
             return min(points, key=lambda p: (math.dist(p, target[:2]), p))
         cmd = default_deploy(battle, u, pick)
         if cmd is not None:
-            return [Scored(0.0, cmd, f"{unit_name(u)} deploys toward {target[2]}")]
+            return [Scored(0.0, cmd, f"{unit_name(battle, u)} deploys toward {target[2]}")]
     return [Scored(0.0, DEP.deploy(battle, player.side), "")]
 
 

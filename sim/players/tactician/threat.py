@@ -7,6 +7,7 @@ commands in the position as it is. Worked out once a phase (``threat_map``: play
 
 from __future__ import annotations
 
+import bisect
 import math
 
 import esper
@@ -33,7 +34,7 @@ class Body:
     defence (its first living model's) and its weapons (profile, how many models carry it)."""
 
     __slots__ = ("ent", "side", "name", "xy", "radius", "M", "oc", "oc_full", "worth", "models", "T", "Sv", "InSv",
-                 "W", "ranged", "melee", "engaged")
+                 "W", "ranged", "melee", "engaged", "_centre")
 
     def __init__(self, battle, u: int):
         self.ent = u
@@ -71,11 +72,14 @@ class Body:
         self.ranged = sorted(ranged.items(), key=lambda kv: (kv[0].range, kv[0].name))
         self.melee = sorted(melee.items(), key=lambda kv: kv[0].name)
         self.engaged = W.unit_engaged(u)
+        self._centre = None
 
     @property
     def centre(self) -> tuple[float, float]:
-        c = self.xy.mean(axis=0)
-        return float(c[0]), float(c[1])
+        if self._centre is None:  # (its models' centres never change: worked out once)
+            c = self.xy.mean(axis=0)
+            self._centre = float(c[0]), float(c[1])
+        return self._centre
 
     @property
     def max_range(self) -> float:
@@ -110,6 +114,29 @@ def gap(a: Body, b: Body, dx: float = 0.0, dy: float = 0.0, xy=None) -> float:
     d = np.hypot(xy[:, None, 0] + dx - b.xy[None, :, 0], xy[:, None, 1] + dy - b.xy[None, :, 1])
     d = d - a.radius[:len(xy), None] - b.radius[None, :]
     return max(0.0, float(d.min()))
+
+
+class Shots(list):
+    """``ThreatMap.shots``' list, with what ``_reaching`` reads kept beside it: the ranges, and
+    when they rise (``Body.ranged`` is in range order) the sum of each run of weapons from one
+    to the last, added in the list's order."""
+
+    __slots__ = ("ranges", "tails")
+
+    def __init__(self, items):
+        super().__init__(items)
+        self.ranges = [r for r, _m in self]
+        ms = [m for _r, m in self]
+        rising = all(a <= b for a, b in zip(self.ranges, self.ranges[1:]))
+        self.tails = [sum(ms[k:]) for k in range(len(ms) + 1)] if rising else None
+
+
+def _reaching(shots: Shots, gap: float):
+    """``sum(m for r, m in shots if r >= gap)``: the expected models of the weapons that reach
+    ``gap``: in range order, those are a run to the last, whose sum is kept (the same sum)."""
+    if shots.tails is None or gap != gap:
+        return sum(m for r, m in shots if r >= gap)
+    return shots.tails[bisect.bisect_left(shots.ranges, gap)]
 
 
 class ThreatMap:
@@ -158,7 +185,15 @@ class ThreatMap:
         key = (a, t)
         v = self._shots.get(key)
         if v is None:
-            v = self._shots[key] = [(w.range, expected_models(w, n, t)) for w, n in a.ranged]
+            v = self._shots[key] = Shots((w.range, expected_models(w, n, t)) for w, n in a.ranged)
+        return v
+
+    def melee(self, a: Body, t: Body) -> float:
+        """``damage(a, t, True)``, worked out once per pair of bodies (it reads nothing else)."""
+        key = ("melee", a, t)
+        v = self._shots.get(key)
+        if v is None:
+            v = self._shots[key] = damage(a, t, True)
         return v
 
     def body(self, battle, u: int, fresh: bool = False) -> Body:
@@ -189,7 +224,7 @@ class ThreatMap:
                 continue
             after_move = g - move
             if shots:
-                models = sum(m for r, m in shots if r >= after_move)
+                models = _reaching(shots, after_move)
                 total += SHOOTING_SHARE * min(models, n) * worth
             if melee and after_move <= CHARGE_REACH:
                 total += J.p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True)
@@ -216,7 +251,7 @@ class ThreatMap:
             if g > max_range:
                 continue
             # (damage(me, e, False, within=g), its per-weapon terms kept: the same sum)
-            models = sum(m for r, m in self.shots(me, e) if r >= g)
+            models = _reaching(self.shots(me, e), g)
             best = max(best, min(models, e.models) * e.worth)
         return best
 
@@ -231,7 +266,7 @@ class ThreatMap:
         for e, g in zip(self.enemies, self.gaps(me, dx, dy)):
             if g > CHARGE_REACH:
                 continue
-            best = max(best, J.p_2d6_at_least(g - ENGAGEMENT_RANGE) * damage(me, e, True))
+            best = max(best, J.p_2d6_at_least(g - ENGAGEMENT_RANGE) * self.melee(me, e))
         return best
 
     def enemy_oc_reaching(self, point: tuple[float, float], reach: float = 3.0) -> int:

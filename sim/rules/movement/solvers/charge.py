@@ -44,9 +44,24 @@ WITHIN_ONE = 1.0        # 11.04: "within 1"" of a charge target
 MAX_REFS = 6            # target models tried as anchors for one charging model
 
 
+_LAST_DISTANCES: list = [None, {}]  # (the BodyIndex last read, {unit: its distances}): see below
+
+
 def charge_target_distances(unit: str, bodies: Sequence[Body] | BodyIndex) -> dict[str, float]:
-    """11.04 The edge-to-edge distance (before moving) from ``unit`` to every enemy unit."""
+    """11.04 The edge-to-edge distance (before moving) from ``unit`` to every enemy unit (kept
+    for the last BodyIndex read, which never changes: a charge's declaration, its targets, its
+    solver and its check all ask it of one table)."""
     idx = as_index(bodies)
+    kept = _LAST_DISTANCES
+    if kept[0] is not idx:
+        kept[0], kept[1] = idx, {}
+    got = kept[1].get(unit)
+    if got is None:
+        got = kept[1][unit] = _target_distances(unit, idx)
+    return dict(got)
+
+
+def _target_distances(unit: str, idx: BodyIndex) -> dict[str, float]:
     rows = idx.unit_rows.get(unit)
     if rows is None:
         raise ValueError(f"unit {unit!r} has no models among the bodies")
