@@ -34,7 +34,9 @@ def test_resize_small_and_large(make):
         assert sb.camera.viewport == sb.rects["table"]
         heights[size] = sb.names["bar:shoot"].rect.h
         d.pump(1)
-        pygame.image.save(sb.draw(), str(ROOT / "tests" / "sandbox" / "screenshots" / f"resize-{size[0]}x{size[1]}.png"))
+        shots = ROOT / "tests" / "sandbox" / "screenshots"  # (git-ignored: absent from a fresh clone)
+        shots.mkdir(exist_ok=True)
+        pygame.image.save(sb.draw(), str(shots / f"resize-{size[0]}x{size[1]}.png"))
     assert sb.scale == base
     assert heights[(2560, 1440)] > heights[(1440, 900)] >= heights[(800, 600)]
     # the card's text follows the scale too
