@@ -475,7 +475,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             self.dirty |= {"orders", "action"}
         if self.resolving and "log" in self.dirty:
             self.dirty.add("orders")  # the stage text
-        tk = tracker.tracker_info(self.battle), self.battle.busy or self.resolving, self.recorder.n, self.mode
+        tk = (tracker.tracker_info(self.battle), self.battle.busy or self.resolving, self.recorder.n, self.mode,
+              self.undo_refusal())  # (Undo greyed while the computer has the choice: undo.py)
         if tk != getattr(self, "_tracker_key", None):
             self._tracker_key = tk
             self.dirty |= {"tracker", "orders", "action"}  # (the bar's orders greyed by phase)
