@@ -5,7 +5,7 @@ The rules check the answer (sim.plan.answers.validate_answer); a refusal is show
 
 from __future__ import annotations
 
-from sim.names import ids_in, ids_named, in_words, possessive
+from sim.names import ids_in, ids_named, in_words, model_of_unit, possessive
 from sim.rules import command_reroll as RR
 from sim.stratagems import by_name
 
@@ -179,7 +179,7 @@ def option_text(sb, opt) -> str:
         return uv.name
     m = sb.scene.models.get(s)
     if m is not None:
-        return f"{m.name} of {sb.scene.units[m.unit].name}" if m.unit in sb.scene.units else m.name
+        return model_of_unit(m.name, sb.scene.units[m.unit].name) if m.unit in sb.scene.units else m.name
     if " at " in s:  # a ritual's answer, "<ritual key> at <unit id>[ +D6]" (sim.rules.effects.rituals)
         from sim.rules.effects import rituals as RT
         from sim.rules.effects import table
