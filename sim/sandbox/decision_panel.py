@@ -92,7 +92,9 @@ def option_label(sb, req, opt) -> tuple[str, int | None]:
     if ": " in str(opt):  # "unit: mode" (15.11's modes)
         uid, mode = str(opt).split(": ", 1)
         return f"{_unit_name(sb, uid)}: {mode} ({cost} CP)", cost
-    return f"{_unit_name(sb, str(opt))} ({cost} CP)", cost
+    # (a unit's option: the stratagem it uses, then its cost - "Warden Squad (3) (2 CP)" read as
+    # a number beside a number and did not say what the button does)
+    return f"{record.name}: {_unit_name(sb, str(opt))}, {cost} CP", cost
 
 
 def build_stratagem(flow, sb, req) -> None:
