@@ -30,6 +30,13 @@ from sim.world.build import build_world
 _world_ids = itertools.count(1)
 
 
+def _settling(processors) -> tuple:
+    """The method step_until_blocked calls on each system, in the declared order: its
+    ``settle`` (the steps it can take in a row with nothing else acting between them: the
+    same events, fewer ticks), or its ``process``."""
+    return tuple(getattr(proc, "settle", proc.process) for proc in processors)
+
+
 class Battle:
     """One battle. Use as a context manager (or call close()) so its esper world is deleted."""
 
@@ -92,7 +99,7 @@ class Battle:
         # each system's process method, in the declared order: a tick calls them as esper.process
         # would (Battle.tick), each with a plain call (esper.process passes *args and **kwargs
         # on to each of them: about half a tick's cost when the systems have nothing to do)
-        self.systems = tuple(proc.process for proc in register_systems(self))
+        self.systems = _settling(register_systems(self))
 
     # --- visibility, brought up to date when read ---------------------------------------------
     @property
@@ -165,7 +172,7 @@ class Battle:
         esper.switch_world(f.world)
         resources.install(f.resources)
         try:
-            f.systems = tuple(proc.process for proc in register_systems(f))
+            f.systems = _settling(register_systems(f))
         finally:
             self._enter()
         return f
@@ -296,8 +303,8 @@ class Battle:
         self._enter()
         if self.pending is None:
             esper.clear_dead_entities()
-            for process in self.systems:
-                process(self)
+            for settle in self.systems:
+                settle.__self__.process(self)  # (one step each, not settle: a front end shows each)
 
     def step_until_blocked(self, limit: int = 100000) -> None:
         """Tick until idle or a decision is pending."""

@@ -155,6 +155,8 @@ class UnionChain:
         (self.states, self.index, self.passes, self.fails,
          self.mortal) = EX.transitions(ctx, starts, saves, mortal)
         self.either = [tp + tf for tp, tf in zip(self.passes, self.fails)]
+        # (with the counters a save roll is one product with both: passes over fails)
+        self.both = [np.vstack((tp, tf)) for tp, tf in zip(self.passes, self.fails)]
         self.any_mortal = sum(self.mortal.values()) if self.mortal else None
 
     def _apply(self, k: int, w: np.ndarray, counters: bool) -> np.ndarray:
@@ -164,9 +166,9 @@ class UnionChain:
         BU.spend((2 * n + 2) * flat.size, "the save rolls")
         if not counters:
             return (self.either[k] @ flat).reshape(w.shape)
-        out = (self.passes[k] @ flat).reshape(w.shape)
-        failed = (self.fails[k] @ flat).reshape(w.shape)
-        out[:, 1:] += failed[:, :-1]
+        both = self.both[k] @ flat
+        out = both[:n].reshape(w.shape)
+        out[:, 1:] += both[n:].reshape(w.shape)[:, :-1]
         return out
 
     def saves(self, v: np.ndarray, counters: bool) -> np.ndarray:
@@ -201,6 +203,48 @@ class UnionChain:
                     w = self._apply(k, np.ascontiguousarray(w), counters)
             v = new
         raise AssertionError("unreachable")
+
+    def saves_of(self, x: np.ndarray, col: np.ndarray, counters: bool) -> np.ndarray | None:
+        """:meth:`saves` of an input that is one table ``x`` [state, failed so far (or a passive
+        axis)] times the distribution ``col`` of the number of save rolls (v = x col, as a pool's
+        are): [state, failed]. For at most two runs of failing faces (None for more): c1 rolls
+        of the first run (Binomial(m, q1), taken first, 05.04) and c2 of the second (Binomial(m
+        - c1, q2)) give T2^c2 T1^c1 x, so with z_c1 = T1^c1 x the answer is sum over c2 of
+        T2^c2 s_c2, s_c2 = sum over c1 of coef[c2, c1] z_c1 (coef: the chance of c1 and c2 over
+        col), worked out as s_0 + T2(s_1 + T2(s_2 + ...)): 2M products on x's size, where
+        :meth:`saves` makes about M^2/2 (each count of rolls carried apart). With one run, the
+        count c of rolls that show it is a mixture of binomials and the answer sum of T^c
+        p_c x. ``x`` needs room for M more failed rolls on its second axis with ``counters``."""
+        runs = self.ctx.runs
+        M = len(col) - 1
+        if not runs:
+            return x * col.sum()
+        if len(runs) > 2:
+            return None
+        qs, left = [], 1.0
+        for _first, _faces, _fails, chance in runs:
+            qs.append(min(1.0, chance / left))
+            left -= chance
+        B1 = DI.binomial_rows(M, qs[0])[:M + 1, :M + 1]
+        if len(runs) == 1:
+            p = col @ B1  # the count of rolls that show the run
+            acc = p[M] * x
+            for c in range(M - 1, -1, -1):
+                acc = p[c] * x + self._apply(0, acc, counters)
+            return acc
+        B2 = DI.binomial_rows(M, qs[1])[:M + 1, :M + 1]
+        coef = np.zeros((M + 1, M + 1))  # [c2, c1]
+        for c1 in range(M + 1):
+            coef[:, c1] = (col[c1:] * B1[c1:, c1]) @ B2[:M + 1 - c1]
+        z = np.empty((M + 1,) + x.shape)  # z[c1] = T1^c1 x
+        z[0] = x
+        for c1 in range(1, M + 1):
+            z[c1] = self._apply(0, z[c1 - 1], counters)
+        s = np.tensordot(coef, z, axes=([1], [0]))  # [c2, state, failed]
+        acc = s[M]
+        for c2 in range(M - 1, -1, -1):
+            acc = s[c2] + self._apply(1, acc, counters)
+        return acc
 
     def per_dice(self, x: np.ndarray, M: int, counters: bool) -> np.ndarray | None:
         """x [state, failed so far (or a passive axis)] -> Y [state, failed, m]: where m save rolls
@@ -265,6 +309,17 @@ class UnionChain:
         flat = y.reshape(n, -1)
         BU.spend((n + 2) * flat.size, "the devastating wounds")
         return (self.any_mortal @ flat).reshape(y.shape)
+
+    def counted_criticals_each(self, y: np.ndarray) -> np.ndarray:
+        """y [state, mortal so far, c] (c criticals to come) -> [state, mortal wounds]: the sum
+        over c of counted_criticals(y[:, :, c], c), as y_0 + C(y_1 + C(y_2 + ...)) (one critical's
+        step C applied once per c, not c times for each)."""
+        top_c = _trimmed_width(y.any(axis=0)) - 1
+        acc = y[:, :, top_c]
+        for c in range(top_c - 1, -1, -1):
+            acc = self.counted_criticals(acc, 1)
+            acc[:, :y.shape[1]] += y[:, :, c]
+        return acc
 
     def counted_criticals(self, x: np.ndarray, count: int) -> np.ndarray:
         """``count`` criticals on x [state, mortal wounds so far]: [state, mortal wounds]."""
@@ -490,20 +545,33 @@ def _advance(chain: UnionChain, table: np.ndarray, starts: list, mass, xu, xm, c
     # over the counts of rolls, Chain.saves's, does half the work)
     Yu = chain.per_dice(xu0, M, True) if len(cols) > 1 else None
     if Yu is not None:
-        Ym = chain.per_dice(xm0, M, False)
+        # (no mortal wounds so far: their table is the chance of each state, Yu's sum)
+        Ym = Yu.sum(axis=1, keepdims=True) if ww == 1 else chain.per_dice(xm0, M, False)
         u = chain.criticals(Yu @ w)
         m_by = Ym @ w  # [state, mortal so far, criticals]
-        m_out = None
-        for mc in cols:
-            got = chain.counted_criticals(m_by[:, :, mc], mc)
-            m_out = got if m_out is None else _plus(m_out, got)
-        return u.sum(axis=1), u, m_out
+        return u.sum(axis=1), u, chain.counted_criticals_each(m_by)
     u_out, m_out = None, None
     for mc in cols:
         col = DI.trim(table[:, mc])
         M = len(col) - 1
         U = uw + M
         BU.need(4 * n * (U + ww) * (M + 1), f"{M:,} save rolls on {n:,} states")
+        if len(chain.ctx.runs) <= 2:  # (the pool's input is one table times col: saves_of)
+            x = np.zeros((n, U))
+            x[:ns, :uw] = u0[:, :uw]
+            u = chain.saves_of(x, col, True)
+            if ww == 1:  # (no mortal wounds so far: their table is the chance of each state)
+                m = u.sum(axis=1, keepdims=True)
+            else:
+                x = np.zeros((n, ww))
+                x[:ns] = w0[:, :ww]
+                m = chain.saves_of(x, col, False)
+            if mc:
+                u = chain.criticals(u[:, :, None], mc)
+            got = chain.counted_criticals(m, mc)
+            u_out = u if u_out is None else _plus(u_out, u)
+            m_out = got if m_out is None else _plus(m_out, got)
+            continue
         v = np.zeros((n, U, 1, M + 1))
         v[:ns, :uw, 0] = u0[:, :uw, None] * col
         u = chain.saves(v, True)[:, :, 0]

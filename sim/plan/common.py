@@ -295,7 +295,7 @@ def could_shoot(battle, u: int, targets, within: float | None = None) -> list[in
     rows = W.living(u).index
     if not W.index_size(rows) or not targets:
         return []
-    nearest = W.unit_nearest(rows)  # (each unit's distance to the closest of ours)
+    nearest = W.unit_nearest_kept(u)  # (each unit's distance to the closest of ours)
     out = []
     for t in targets:
         d = nearest.get(t)

@@ -28,12 +28,16 @@ CONSOLIDATION = 3.0  # 12.08
 
 def unit_gap(unit_ent: int, others: list[int]) -> float | None:
     """01.04 The closest distance between a living model of the unit and a living model of
-    any of ``others`` (None: no such pair)."""
-    mine = W.unit_models(unit_ent)
-    theirs = [m for u in others for m in W.unit_models(u)]
-    if not mine or not theirs:
-        return None
-    return min(W.nearest_distances(mine, theirs))
+    any of ``others`` (None: no such pair). The minimum of the same entries of the distance
+    matrix as over every pair of models, read from each unit's nearest distance to ours
+    (W.unit_nearest_kept: one pass over the models per layout, not one per question)."""
+    near = W.unit_nearest_kept(unit_ent)
+    best = None
+    for u in others:
+        d = near.get(u)
+        if d is not None and (best is None or d < best):
+            best = d
+    return best
 
 
 def bodies() -> ML.BodyIndex:

@@ -28,20 +28,47 @@ from sim.world import rule_reads as RX
 from sim.commands import MOVE, overrun_command
 
 
-_OWN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # spatial index -> (version, {side: units})
+_OWN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # spatial index -> _Kept
+
+
+class _Kept:
+    """What the players' lists of units are made from, kept per spatial index: each side's
+    units (fixed: units are made only when the world is built), and the lists that depend on
+    who is on the battlefield only (kept while its presence_version stands: every set-up,
+    removal, embarkation or disembarkation bumps it; a move does not)."""
+
+    __slots__ = ("side_units", "presence", "own", "embarked", "off")
+
+    def __init__(self) -> None:
+        self.side_units: dict[int, list[int]] = {}
+        self.presence = -1
+        self.own: dict[int, list[int]] = {}       # side -> own_units
+        self.embarked: dict[int, list[int]] = {}  # side -> its units embarked in a transport
+        self.off: dict[int, list[int]] = {}       # side -> its units off the battlefield
+
+
+def _kept(side: int) -> tuple[_Kept, list[int]]:
+    sp = W.spatial()
+    kept = _OWN.get(sp)
+    if kept is None:
+        kept = _OWN[sp] = _Kept()
+    if kept.presence != sp.presence_version:
+        kept.presence = sp.presence_version
+        kept.own, kept.embarked, kept.off = {}, {}, {}
+    units = kept.side_units.get(side)
+    if units is None:
+        units = kept.side_units[side] = [u for u in W.all_units()
+                                         if esper.component_for_entity(u, Unit).owner == side]
+    return kept, units
 
 
 def own_units(battle, side: int) -> list[int]:
     """The side's units with a model on the battlefield, in unit order (kept while the spatial
-    index's version stands: every move, set-up and removal bumps it)."""
-    sp = W.spatial()
-    kept = _OWN.get(sp)
-    if kept is None or kept[0] != sp.version:
-        kept = _OWN[sp] = (sp.version, {})
-    got = kept[1].get(side)
+    index's presence_version stands: every set-up and removal bumps it; a move changes none)."""
+    kept, units = _kept(side)
+    got = kept.own.get(side)
     if got is None:
-        got = kept[1][side] = [u for u in W.all_units()
-                               if esper.component_for_entity(u, Unit).owner == side and not W.unit_destroyed(u)]
+        got = kept.own[side] = [u for u in units if not W.unit_destroyed(u)]
     return list(got)
 
 
@@ -113,14 +140,16 @@ def steps_toward(battle, u: int, goal: tuple[float, float], extra: int = 0) -> l
 
 
 QUICK_MARGIN = 1e-3  # inches: how clearly over a limit quick_refusal wants a base before it says so
-_INNER: list = [None, None]  # (the BodyIndex last read, each of its bases' inscribed radius)
+_INNER: list = [None, None]  # (the model ids of the BodyIndex last read, each base's inscribed radius)
 
 
 def _inner_radii(idx) -> np.ndarray:
     """Half the smaller side of each base of the BodyIndex: a disc about its centre that the
-    base holds whatever its shape and facing (kept for the last index read)."""
-    if _INNER[0] is not idx:
-        _INNER[0], _INNER[1] = idx, np.array([0.5 * min(f.length, f.width) for f in idx.fps], dtype=float)
+    base holds whatever its shape and facing (kept for the models of the last index read: a
+    move makes a new index of the same models, BodyIndex.moved, sharing their ids list, and
+    a base keeps its sizes as it moves)."""
+    if _INNER[0] is not idx.ids:
+        _INNER[0], _INNER[1] = idx.ids, np.array([0.5 * min(f.length, f.width) for f in idx.fps], dtype=float)
     return _INNER[1]
 
 
@@ -329,11 +358,15 @@ def stationary(u: int) -> SelectToMove:
 def embarked_units(battle, side: int) -> list[int]:
     """18.04 The side's units embarked in a transport on the battlefield, alive and not yet
     selected to move this phase, in unit order."""
+    kept, units = _kept(side)
+    inside = kept.embarked.get(side)  # (embarking and disembarking bump presence_version)
+    if inside is None:
+        inside = kept.embarked[side] = [u for u in units if W.embarked_in(u) is not None]
     out = []
-    for u in W.all_units():
+    for u in inside:
         t = W.embarked_in(u)
-        if (t is not None and esper.component_for_entity(u, Unit).owner == side and not W.off_table(t)
-                and W.alive_models(u) and W.unit_state(u).move_selected is None and W.unit_state(u).move_type is None):
+        if (not W.off_table(t) and W.alive_models(u) and W.unit_state(u).move_selected is None
+                and W.unit_state(u).move_type is None):
             out.append(u)
     return out
 
@@ -350,8 +383,12 @@ def near_goal_or_enemy(u: int, goal, reach: float) -> bool:
 
 def reserves_units(battle, side: int) -> list[int]:
     """20.04 The side's units still in strategic reserves, in unit order."""
-    return [u for u in W.all_units()
-            if esper.component_for_entity(u, Unit).owner == side and W.in_reserves(u)]
+    kept, units = _kept(side)
+    off = kept.off.get(side)  # (a unit leaves or joins the battlefield: presence_version bumps)
+    if off is None:
+        off_table = W.spatial().off_table
+        off = kept.off[side] = [u for u in units if u in off_table]
+    return [u for u in off if W.in_reserves(u)]
 
 
 from sim.commands import default_ingress, ingress_candidates  # noqa: E402,F401  (the players use them as options)

@@ -32,6 +32,38 @@ from sim.commands import charge_command, consolidate_command, overrun_command, p
 TRIES = 4  # random destinations tried per move before the unit remains stationary
 
 
+class _ShootOptions:
+    """The random player's Shooting phase options, made when drawn: option ``i < n * m`` is the
+    Shoot of shooter ``i // m`` at enemy ``i % m`` (None when no plan could accept it), the
+    last one End Phase. A unit that qualifies for no shooting type has no target (asked once
+    a choice); otherwise could_shoot of the one pair drawn: its answer for a target is the
+    same alone as among all of the unit's targets, and the pairs never drawn are never asked,
+    nor their sight resolved (a large table has many units out of each other's reach). Of a
+    multi-profile weapon, a profile picked uniformly for the unit (04.01.03)."""
+
+    __slots__ = ("battle", "shooters", "enemies", "pick", "qualifies")
+
+    def __init__(self, battle, shooters: list[int], enemies: list[int], pick) -> None:
+        self.battle, self.shooters, self.enemies, self.pick = battle, shooters, enemies, pick
+        self.qualifies: dict[int, bool] = {}
+
+    def __len__(self) -> int:
+        return len(self.shooters) * len(self.enemies) + 1
+
+    def __getitem__(self, i: int):
+        m = len(self.enemies)
+        if i == len(self.shooters) * m:
+            return EndPhase()
+        u, e = self.shooters[i // m], self.enemies[i % m]
+        q = self.qualifies.get(u)
+        if q is None:
+            q = self.qualifies[u] = O.qualifies_to_shoot(u, self.battle)
+        if q and could_shoot(self.battle, u, (e,)):
+            # (could_shoot only skips what no plan would accept, unplanned)
+            return O.shoot_command(self.battle, u, e, self.pick)
+        return None
+
+
 class RandomPlayer(Player):
     kind = "random"
 
@@ -60,7 +92,9 @@ class RandomPlayer(Player):
         order = list(range(len(options)))
         while order:  # a uniformly random option that the rules accept
             i = order.pop(int(self.rng.random() * len(order)))
-            cmd = options[i]() if callable(options[i]) else options[i]
+            cmd = options[i]
+            if callable(cmd):
+                cmd = cmd()
             if cmd is not None and battle.check(cmd) is None:
                 return Choice(cmd, self.name)
         return Choice(EndPhase(), self.name)
@@ -85,40 +119,27 @@ class RandomPlayer(Player):
                     return [lambda u=u: self._random_move(battle, u, "fall back")]
                 if st.move_selected is not None:
                     continue
-                out.append(O.stationary(u))
+                # (each command made only when drawn: most options of a choice never are)
+                out.append(lambda u=u: O.stationary(u))
                 if W.unit_engaged(u):
                     out.append(lambda u=u: self._random_move(battle, u, "fall back"))
-                    out.append(SelectToMove(O.uid(u), "desperate escape"))
+                    out.append(lambda u=u: SelectToMove(O.uid(u), "desperate escape"))
                 else:
                     out.append(lambda u=u: self._random_move(battle, u, "normal"))
-                    out.append(SelectToMove(O.uid(u), "advance"))
+                    out.append(lambda u=u: SelectToMove(O.uid(u), "advance"))
         elif ts.phase == Phase.SHOOTING:
-            qualifies: dict[int, bool] = {}  # (each unit's, asked once a choice)
-
-            def candidate(u: int, e: int) -> bool:
-                # (a unit that qualifies for no shooting type: no target; else could_shoot of
-                # the one pair drawn: its answer for a target is the same alone as among all
-                # of the unit's targets, and the pairs never drawn are never asked, nor their
-                # sight resolved: a large table has many units out of each other's reach)
-                q = qualifies.get(u)
-                if q is None:
-                    q = qualifies[u] = O.qualifies_to_shoot(u, battle)
-                return q and bool(could_shoot(battle, u, (e,)))
-            for u in units:
-                if W.unit_state(u).selected_to_shoot:
-                    continue
-                for e in W.enemy_units(u):
-                    # (could_shoot only skips what no plan would accept, unplanned)
-                    # (of a multi-profile weapon, a profile picked uniformly for the unit, 04.01.03)
-                    out.append(lambda u=u, e=e: O.shoot_command(battle, u, e, self._pick)
-                               if candidate(u, e) else None)
+            # every (unit not yet selected to shoot, enemy unit) pair, unit by unit, then End
+            # Phase: made only when drawn (_ShootOptions)
+            shooters = [u for u in units if not W.unit_state(u).selected_to_shoot]
+            enemies = W.enemy_units(shooters[0]) if shooters else []  # (the same for every unit of a side)
+            return _ShootOptions(battle, shooters, enemies, self._pick)
         elif ts.phase == Phase.CHARGE:
             for u in units:
                 st = W.unit_state(u)
                 if st.charge_roll is not None and not st.charge_resolved:
                     # its charge is resolved before anything else (11.02 step 3)
                     return [lambda u=u: charge_command(battle, O.uid(u), None, None, fly=self._fly(u))]
-                out.append(DeclareCharge(O.uid(u)))
+                out.append(lambda u=u: DeclareCharge(O.uid(u)))
         elif ts.phase == Phase.FIGHT:
             owed = O.pending_fight(battle, self.side)
             if owed is not None:

@@ -216,13 +216,7 @@ def judge_hits(p: PoolState, rolls, dice: Dice, rerolled: dict[int, int] | None 
     hits and what they trigger (the sustained hits' random X rolled now). ``rerolled``: the
     abilities' re-rolls (hit_dice; None when the pool has none)."""
     by_face = hit_faces(p.skill, p.hit_mod, p.hit_fail_below, p.snap)
-    crits = normal = 0
-    for r in rolls:
-        res = by_face[r]
-        if res == CRITICAL:
-            crits += 1
-        elif res:
-            normal += 1
+    crits, normal = _tally(rolls, by_face)
     extra = 0
     if p.sustained and crits:
         x = p.sustained
@@ -239,6 +233,29 @@ def judge_hits(p: PoolState, rolls, dice: Dice, rerolled: dict[int, int] | None 
     if p.snap:
         out["snap"] = True
     return out
+
+
+def _tally(rolls, by_face: tuple) -> tuple[int, int]:
+    """(critical, other successful) results among ``rolls`` judged by ``by_face`` (a face's
+    result, index 1..6): a pool's dice counted face by face (list.count, at C speed) once there
+    are more dice than faces."""
+    crits = normal = 0
+    if len(rolls) > 6:
+        for face in (1, 2, 3, 4, 5, 6):
+            res = by_face[face]
+            if res:
+                if res == CRITICAL:
+                    crits += rolls.count(face)
+                else:
+                    normal += rolls.count(face)
+        return crits, normal
+    for r in rolls:
+        res = by_face[r]
+        if res == CRITICAL:
+            crits += 1
+        elif res:
+            normal += 1
+    return crits, normal
 
 
 def roll_wounds(p: PoolState, dice: Dice) -> dict:
@@ -299,14 +316,16 @@ def judge_wounds(p: PoolState, rolls: list[int], rerolled: dict[int, int]) -> di
     the [DEVASTATING WOUNDS] ones. ``rerolled``: the abilities' re-rolls (wound_dice). With a
     random S each roll is judged against the S rolled for it (p.strengths, 02.02.03)."""
     each = _faces_each(p)
-    by_face = wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on) if each is None else None
-    crits = normal = 0
-    for i, r in enumerate(rolls):
-        res = by_face[r] if each is None else each[i][r]
-        if res == CRITICAL:
-            crits += 1
-        elif res:
-            normal += 1
+    if each is None:
+        crits, normal = _tally(rolls, wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on))
+    else:  # (a random S: each roll against its own table)
+        crits = normal = 0
+        for i, r in enumerate(rolls):
+            res = each[i][r]
+            if res == CRITICAL:
+                crits += 1
+            elif res:
+                normal += 1
     if p.devastating:
         p.mortal_criticals = crits
         p.wounds = normal + p.auto_wounds

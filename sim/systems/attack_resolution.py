@@ -172,6 +172,36 @@ class AttackResolutionSystem(esper.Processor):
             if act.pool_index >= len(act.pools):
                 act.stage = _HAZARD
 
+    def settle(self, battle) -> None:
+        """process, then the current pool's next steps in the same call while nothing else can
+        act between them (Battle.step_until_blocked: the same events in the same order, fewer
+        ticks): a step that waits (a decision pending, or PrecisionAllocationSystem's turn at
+        the Allocation Order step) or a command in progress (CommandSystem resumes it each
+        tick) ends the call, and so does the pool's end (the next pool starts on the next
+        tick, as with one step a tick). Battle.tick keeps one step a tick (the sandbox shows
+        each)."""
+        act = battle.activation
+        if act is None or act.stage != _ATTACKS:
+            return
+        pools, i = act.pools, act.pool_index
+        was = pools[i] if i < len(pools) else None
+        step = _GATHER if was is None else was.step
+        self.process(battle)
+        if act.stage != _ATTACKS or act.pool_index != i:
+            return
+        pool = pools[i]
+        if was is not None and pool is not was:
+            return
+        steps = self._steps
+        while (pool.step is not step and pool.step is not _DONE and battle.pending is None
+               and battle.action is None and (pool.step is not _ALLOCATION or pool.precision_checked)):
+            step = pool.step
+            steps[step](self, battle, battle.activation_unit, act, pool)
+        if pool.step is _DONE:
+            act.pool_index += 1
+            if act.pool_index >= len(pools):
+                act.stage = _HAZARD
+
     # --- 04.03 step 2: gather attack dice ------------------------------------------------------
     def _gather(self, battle, ent, act, pool: Pool) -> None:
         target = pool.spec.target

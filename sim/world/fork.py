@@ -162,7 +162,7 @@ _MISSING = object()
 # objects (Living reads its Roster) or are keyed by the identity of an array the fork makes
 # anew; they are made again on first use.
 SPATIAL = {
-    "fps": list.copy, "unit_of": _copy_array, "_present": list.copy, "_unit_of_list": list.copy,
+    "fps": list.copy, "table": lambda t: t.copy(), "unit_of": _copy_array, "_present": list.copy, "_unit_of_list": list.copy,
     "dist": _copy_array, "_owner_of_unit": list.copy, "_owner": _copy_array,
     "near": lambda near: [s.copy() for s in near],
     "contacts": lambda cs: [d.copy() for d in cs],
@@ -171,7 +171,7 @@ SPATIAL = {
     "units": lambda u: None if u is None else list(u), "off_table": set.copy,
     "bodies": SHARE,  # (a BodyIndex: immutable, made anew on every change)
     "bodies_moved": dict.copy, "row_ids": lambda r: None if r is None else dict(r),
-    "version": SHARE, "control_levels": lambda _c: None, "living_layout": lambda _c: None,
+    "version": SHARE, "presence_version": SHARE, "control_levels": lambda _c: None, "living_layout": lambda _c: None,
 }
 
 

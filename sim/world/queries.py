@@ -314,6 +314,18 @@ def unit_nearest(rows: slice | np.ndarray) -> dict[int, float]:
     return dict(zip(ents, np.minimum.reduceat(nearest, starts).tolist()))
 
 
+def unit_nearest_kept(unit_ent: int) -> dict[int, float]:
+    """``unit_nearest`` of the unit's living models ({} when it has none on the battlefield),
+    kept with them while the spatial index's version stands (any move, set-up or removal
+    bumps it)."""
+    lv = living(unit_ent)
+    version = R.current.spatial.version
+    kept = lv.memo.get("unit nearest")
+    if kept is None or kept[0] != version:
+        kept = lv.memo["unit nearest"] = (version, unit_nearest(lv.index) if index_size(lv.index) else {})
+    return kept[1]
+
+
 def _living_layout(sp: SpatialIndex) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Every living model's row grouped by unit (in unit order), where each unit's run starts,
     and the units (those with a living model on the battlefield): kept on the spatial index

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules import geometry
+from sim.rules.distance_rows import DistanceRows, full_matrix
 
 
 class SpatialIndex:
@@ -17,7 +18,10 @@ class SpatialIndex:
         self.unit_of = np.asarray(unit_of, dtype=np.int64)  # unit index per model
         self._present = [True] * len(self.fps)  # on the battlefield, per model index
         self._unit_of_list = [int(u) for u in unit_of]
-        self.dist = geometry.distance_matrix(self.fps, self.fps)
+        # (the table as distance rows read it: a move's rows against every model without
+        # reading every footprint again)
+        self.table = DistanceRows(self.fps)
+        self.dist = full_matrix(self.fps).copy()  # (self.table.rows(self.fps), kept per table)
         np.fill_diagonal(self.dist, np.inf)
         self._owner_of_unit = list(owner_of_unit)  # owner per unit index
         # owner per model index (numpy: compared with a whole row at once)
@@ -64,6 +68,11 @@ class SpatialIndex:
         # removal, a unit's caches forgotten): an answer derived from those alone stays good
         # while the version it was made at is the current one (sim.phases.scoring's control)
         self.version = 0
+        # Bumped by every change of who is on the battlefield (a set-up, a removal, a unit's
+        # caches forgotten: an embarkation, a disembarkation...), not by a move: an answer
+        # derived from who is there, not where, stays good while it stands (the players'
+        # lists of units, sim.players.options)
+        self.presence_version = 0
         # sim.phases.scoring.control_levels: (objectives, (version, battle-shocked units), levels)
         self.control_levels = None
         # sim.world.queries._living_layout: (version, (living rows by unit, run starts, units))
@@ -96,9 +105,11 @@ class SpatialIndex:
         """``move`` for several models at once (one unit's move): their rows are computed in
         one distance matrix, then the engagement neighbours are updated model by model, so the
         result is what moving them one at a time gives."""
+        table = self.table
         for i, fp in zip(indices, fps):
             self.fps[i] = fp
-        rows = geometry.distance_matrix(fps, self.fps)
+            table.set(i, fp)
+        rows = table.rows(fps)  # (geometry.distance_matrix(fps, self.fps), to the bit)
         for k, index in enumerate(indices):
             row = rows[k]
             row[index] = np.inf
@@ -127,6 +138,8 @@ class SpatialIndex:
                 self.near[j].discard(i)
             self.near[i] = set()
             self._present[i] = True
+        self._alive_units = None
+        self.presence_version += 1
         self.move_many(indices, fps)
         self._forget_bodies()
 
@@ -140,6 +153,7 @@ class SpatialIndex:
         self._alive_units = None
         self._forget_bodies()
         self.version += 1
+        self.presence_version += 1
 
     def forget_unit(self, unit_ent: int) -> None:
         self.living.pop(unit_ent, None)
@@ -147,6 +161,7 @@ class SpatialIndex:
         self.ranged_abilities.pop(unit_ent, None)
         self._forget_bodies()
         self.version += 1
+        self.presence_version += 1
 
     def _forget_bodies(self) -> None:
         self.bodies = None
@@ -156,8 +171,7 @@ class SpatialIndex:
         self.living.clear()
         self.keywords.clear()
         self.ranged_abilities.clear()
-        self._alive_units = None
-        self._forget_bodies()
+        self._forget_bodies()  # (a move changes where models are, not which are present)
         self.version += 1
 
     def units_with_models(self, n_units: int) -> np.ndarray:

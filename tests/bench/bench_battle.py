@@ -11,11 +11,16 @@ pure-Python loop (battles in the time the loop takes), which reads the same on a
 
 Growth (issue 29 item 1): the default table's armies and terrain copied onto a table 1x, 2x
 and 4x as big (tests/bench/_scaled_table.py: copies side by side; 20, 40 and 80 units), random
-v random, the same seeds at each size, the sizes interleaved: the median battle at each size, in ms and in loops of
-the baseline, x2 and x4 against x1, and the growth exponent (the cost grows as units^e:
-e = log(x4 / x1) / log 4); and the scenario load of each table (its TOML text read and checked,
-sim.scenario.load.load_scenario, the median of ``--loads``). ``--growth-battles 0`` skips it.
-Run: .venv/bin/python tests/bench/bench_battle.py [--battles N] [--growth-battles N] [--profile [--size K]]
+v random, the same seeds at each size, the sizes interleaved: the median battle at each size
+(its table's distances and sight kept from the battle before, as in a batch of battles), in
+ms and in loops of the baseline, x2 and x4 against x1, and the growth exponent (the cost
+grows as units^e: e = log(x4 / x1) / log 4); and the scenario load of each table (its TOML text read and checked,
+sim.scenario.load.load_scenario, the median of ``--loads``) and the set-up of a table's first
+battle (nothing kept: ``cold_setup``). ``--growth-battles 0`` skips it.
+Run: .venv/bin/python tests/bench/bench_battle.py [growth] [--battles N] [--growth-battles N] [--profile [--size K]]
+(``growth``: only the growth and load figures, beside their same-run baseline; ``growth --cpu``:
+timed as the process's CPU time, the baseline loop's too: on a shared, busy machine the wall
+time of a battle counts the time it waited for a core.)
 """
 
 from __future__ import annotations
@@ -43,6 +48,26 @@ from sim.scenario.load import load_scenario  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "scenarios/battle_default.toml"
+# what the figures are timed with: wall time; ``--cpu`` (growth only): the process's CPU time,
+# the baseline loop's too, which a shared machine's waiting for a core does not inflate
+CLOCK = time.perf_counter
+
+
+def cpu_loop_seconds(repeats: int = _baseline.REPEATS) -> float:
+    """The baseline's pure-Python loop (_baseline.python_loop) in CPU seconds: the median of
+    ``repeats`` after a warm-up, the collector paused as _baseline times it."""
+    import gc
+    _baseline.python_loop()
+    gc.disable()
+    try:
+        times = []
+        for _ in range(repeats):
+            t0 = time.process_time()
+            _baseline.python_loop()
+            times.append(time.process_time() - t0)
+    finally:
+        gc.enable()
+    return statistics.median(times)
 
 
 def one_battle(spec, seed: int, phases: dict) -> tuple[float, int]:
@@ -50,14 +75,14 @@ def one_battle(spec, seed: int, phases: dict) -> tuple[float, int]:
 
     def on_event(e):
         if e["type"] in ("phase", "result"):
-            marks.append((time.perf_counter(), e.get("phase", "end")))
+            marks.append((CLOCK(), e.get("phase", "end")))
 
-    t0 = time.perf_counter()
+    t0 = CLOCK()
     with Battle(spec, seed=seed) as b, frozen_heap():
         b.listeners.append(on_event)
         play_battle(b, spec)
         n = b.commands_done
-    t1 = time.perf_counter()
+    t1 = CLOCK()
     for (ta, name), (tb, _) in zip(marks, marks[1:]):
         phases.setdefault(name, []).append(tb - ta)
     return t1 - t0, n
@@ -66,11 +91,28 @@ def one_battle(spec, seed: int, phases: dict) -> tuple[float, int]:
 SIZES = (1, 2, 4)
 
 
-def growth(battles: int, loads: int) -> tuple[dict, dict, dict]:
-    """Median battle seconds, median load seconds and (units, models) at each size of SIZES.
-    The sizes are interleaved (each load, each seed: x1, x2, x4 in turn), so a machine that
-    gets busier or quieter during the run weighs on every size alike."""
+def cold_setup(spec) -> float:
+    """Seconds to set a battle up with no table kept from an earlier battle (the first battle
+    of a table: its distance matrix and the sight of every pair worked out)."""
+    import sim.rules.distance_rows as DR
+    import sim.rules.visibility.index as VI
+    DR.forget_tables()
+    VI._BUILT.clear()
+    t0 = CLOCK()
+    with Battle(spec, seed=0):
+        pass
+    return CLOCK() - t0
+
+
+def growth(battles: int, loads: int) -> tuple[dict, dict, dict, dict]:
+    """Median battle seconds, median load seconds, (units, models) and median cold set-up
+    seconds (``cold_setup``) at each size of SIZES. The battles' tables are kept between
+    battles (as in a batch of battles of one scenario: each after the first starts from a copy
+    of the table's distances and sight). The sizes are interleaved (each load, each seed: x1,
+    x2, x4 in turn), so a machine that gets busier or quieter during the run weighs on every
+    size alike."""
     specs, counts = {}, {}
+    cold_s: dict[int, list[float]] = {k: [] for k in SIZES}
     loads_s: dict[int, list[float]] = {k: [] for k in SIZES}
     battles_s: dict[int, list[float]] = {k: [] for k in SIZES}
     with tempfile.TemporaryDirectory() as tmp:
@@ -80,20 +122,26 @@ def growth(battles: int, loads: int) -> tuple[dict, dict, dict]:
             paths[k].write_text(_scaled_table.scaled_text(k), encoding="utf-8")
         for _ in range(loads):
             for k in SIZES:
-                t0 = time.perf_counter()
+                t0 = CLOCK()
                 specs[k] = load_scenario(paths[k])
-                loads_s[k].append(time.perf_counter() - t0)
+                loads_s[k].append(CLOCK() - t0)
     for k in SIZES:
         counts[k] = (len(specs[k].units), sum(len(u.models) for u in specs[k].units))
+    for _ in range(loads):
+        for k in SIZES:
+            cold_s[k].append(cold_setup(specs[k]))
+    for k in SIZES:
         one_battle(specs[k], 0, {})  # warm-up
     for seed in range(1, battles + 1):
         for k in SIZES:
             battles_s[k].append(one_battle(specs[k], seed, {})[0])
     return ({k: statistics.median(v) for k, v in battles_s.items()},
-            {k: statistics.median(v) for k, v in loads_s.items()}, counts)
+            {k: statistics.median(v) for k, v in loads_s.items()}, counts,
+            {k: statistics.median(v) for k, v in cold_s.items()})
 
 
-def growth_lines(battle_s: dict, load_s: dict, counts: dict, loop_s: float, battles: int) -> list[str]:
+def growth_lines(battle_s: dict, load_s: dict, counts: dict, cold_s: dict, loop_s: float,
+                 battles: int) -> list[str]:
     x1 = battle_s[1]
     exp = math.log(battle_s[4] / x1) / math.log(4)
     lines = [f"growth, random v random on the default table copied x1/x2/x4 (median of {battles} battles each, "
@@ -107,29 +155,55 @@ def growth_lines(battle_s: dict, load_s: dict, counts: dict, loop_s: float, batt
         f"x{k} {load_s[k] * 1e3:.1f} ms = {load_s[k] / loop_s:.2f} loops" for k in SIZES)
         + f"; x4 {load_s[4] / load_s[1]:.2f}x x1 (issue 29: x4 under 100 ms on the reference machine, "
           "about 1.8 loops)")
+    lines.append("battle set-up with no table kept (a table's first battle: its distances and sight "
+                 "worked out; the battles above start from a copy): " + "; ".join(
+                     f"x{k} {cold_s[k] * 1e3:.0f} ms = {cold_s[k] / loop_s:.2f} loops" for k in SIZES)
+                 + f"; x4 {cold_s[4] / cold_s[1]:.2f}x x1")
     return lines
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("only", nargs="?", choices=("growth",), help="growth: only the growth and load figures")
     ap.add_argument("--battles", type=int, default=20)
     ap.add_argument("--growth-battles", type=int, default=5, help="battles at each size of the growth figures (0: none)")
     ap.add_argument("--loads", type=int, default=5, help="scenario loads at each size")
     ap.add_argument("--profile", action="store_true", help="also profile one battle")
     ap.add_argument("--size", type=int, default=1, choices=SIZES, help="the table size the profile plays")
+    ap.add_argument("--cpu", action="store_true",
+                    help="growth: time with the process's CPU time, the baseline loop's too (a shared machine)")
     args = ap.parse_args()
     spec = load_scenario(SCENARIO)
     spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("random", "random")))
     before = _baseline.measure()
+    if args.only == "growth" and args.cpu:
+        global CLOCK
+        CLOCK = time.process_time
+        before_s = cpu_loop_seconds()
+        grown = growth(max(args.growth_battles, 1), args.loads)
+        after_s = cpu_loop_seconds()
+        print(f"baseline (same run, CPU time, before/after): pure-Python loop {before_s * 1e3:.1f}/"
+              f"{after_s * 1e3:.1f} ms; every figure below is CPU time")
+        for line in growth_lines(*grown, (before_s + after_s) / 2, max(args.growth_battles, 1)):
+            print(line)
+        return
+    if args.only == "growth":
+        grown = growth(max(args.growth_battles, 1), args.loads)
+        after = _baseline.measure()
+        loop_s = _baseline.mean(before, after).python_s
+        print(_baseline.line(before, after, []))
+        for line in growth_lines(*grown, loop_s, max(args.growth_battles, 1)):
+            print(line)
+        return
     one_battle(spec, 0, {})  # warm-up (imports, caches)
     phases: dict[str, list[float]] = {}
     times, commands = [], []
-    start = time.perf_counter()
+    start = CLOCK()
     for seed in range(1, args.battles + 1):
         t, n = one_battle(spec, seed, phases)
         times.append(t)
         commands.append(n)
-    wall = time.perf_counter() - start
+    wall = CLOCK() - start
     grown = growth(args.growth_battles, args.loads) if args.growth_battles > 0 else None
     after = _baseline.measure()
     loop_s = _baseline.mean(before, after).python_s

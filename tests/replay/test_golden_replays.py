@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from other_pythons import other_interpreters, with_deps
 from sim.battle import Battle
 from sim.replay.log import Recorder, replay
 from sim.players.runner import play
@@ -90,44 +91,13 @@ def test_same_seed_same_bytes_different_seed_different_dice(monkeypatch):
     assert record(path, seed=99) != record(path, seed=100)
 
 
-def _other_interpreters() -> list[str]:
-    """CPython 3.11+ interpreters on this machine other than the running one (pyenv's)."""
-    found = []
-    roots = [Path.home() / ".pyenv/versions"]
-    for root in roots:
-        if not root.is_dir():
-            continue
-        for v in sorted(root.iterdir()):
-            exe = v / "bin/python3"
-            parts = v.name.split(".")
-            if not exe.exists() or len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
-                continue
-            if (int(parts[0]), int(parts[1])) < (3, 11):
-                continue
-            if (int(parts[0]), int(parts[1])) == sys.version_info[:2]:
-                continue
-            found.append(str(exe))
-    return found
-
-
-@pytest.mark.parametrize("exe", _other_interpreters() or [None])
-def test_byte_identical_across_python_versions(exe, tmp_path, monkeypatch):
-    """Runs the default scenario under another CPython with this checkout's sim on its path.
-    The other interpreter needs esper and numpy; the test installs nothing and is skipped when
-    they are missing there."""
+@pytest.mark.parametrize("exe", other_interpreters() or [None])
+def test_byte_identical_across_python_versions(exe, tmp_path, tmp_path_factory, monkeypatch):
+    """Runs the default scenario under another CPython with this checkout's sim on its path
+    (the interpreter, or the session's venv of it with esper and numpy: other_pythons)."""
     if exe is None:
         pytest.skip("no other CPython 3.11+ interpreter found")
-    probe = subprocess.run([exe, "-c", "import esper, numpy"], capture_output=True)
-    if probe.returncode != 0:
-        venv = tmp_path / "venv"
-        made = subprocess.run([exe, "-m", "venv", str(venv)], capture_output=True)
-        if made.returncode != 0:
-            pytest.skip(f"{exe}: cannot make a venv")
-        pip = subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "-q", "esper>=3.9,<4", "numpy"],
-                             capture_output=True, timeout=300)
-        if pip.returncode != 0:
-            pytest.skip(f"{exe}: cannot install esper and numpy")
-        exe = str(venv / "bin/python")
+    exe = with_deps(exe, tmp_path_factory)
     out = tmp_path / "default.jsonl"
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
     r = subprocess.run([exe, "-m", "sim", "run", "scenarios/default.toml", "--quiet", "--log", str(out)],

@@ -87,3 +87,20 @@ def test_24_36_24_23_sustained_extra_hits_are_not_critical_so_not_lethal():
     rec = roll_hits(p, ForcedDice([6]))
     # the critical wounds automatically; its 1 extra hit is a normal hit that must roll to wound
     assert (p.auto_wounds, p.hits, rec["criticals"]) == (1, 1, 1)
+
+
+def test_05_01_05_02_a_pool_counted_face_by_face_as_die_by_die():
+    """sequence._tally: a pool of more dice than faces is counted face by face (list.count); the
+    same counts as judging each die, for every face table and any rolls."""
+    import random
+
+    from sim.rules.sequence import _tally, hit_faces, wound_faces
+    rng = random.Random(5)
+    tables = [hit_faces(s, m, f) for s in (2, 3, 4, 6) for m in (-1, 0, 1) for f in (0, 4)]
+    tables += [wound_faces(S, T, m, c) for S, T in ((4, 4), (8, 4), (3, 7)) for m in (-1, 0, 1) for c in (4, 6)]
+    for by_face in tables:
+        for n in (0, 1, 6, 7, 20, 61):
+            rolls = [rng.randint(1, 6) for _ in range(n)]
+            crits = sum(1 for r in rolls if by_face[r] == CRITICAL)
+            normal = sum(1 for r in rolls if by_face[r] and by_face[r] != CRITICAL)
+            assert _tally(rolls, by_face) == (crits, normal)

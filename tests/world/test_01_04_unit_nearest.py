@@ -1,6 +1,7 @@
 """01.04 sim.world.queries.unit_nearest (could_shoot's reach test, one pass over the models on
 the battlefield) against the distance matrix's block for each unit, through moves and destroyed
-models: the same floats, and no unit without a living model."""
+models: the same floats, and no unit without a living model; its kept copy (unit_nearest_kept)
+and sim.plan.moves.unit_gap (read from it) the same after every step."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.battle import Battle
+from sim.plan.moves import unit_gap
 from sim.world import mutations as M
 from sim.world import queries as W
 from scen import kill, model, row, scenario, unit, weapon
@@ -29,6 +31,12 @@ def brute(u: int) -> dict[int, float]:
             for t in W.all_units() if W.index_size(W.living(t).index)}
 
 
+def gap_brute(u: int, others: list[int]) -> float | None:
+    """The closest distance between a living model of ``u`` and one of ``others``, pair by pair."""
+    mine, theirs = W.unit_models(u), [m for t in others for m in W.unit_models(t)]
+    return min((W.model_distance(a, b) for a in mine for b in theirs), default=None)
+
+
 step = st.one_of(
     st.tuples(st.just("move"), st.sampled_from(IDS), st.floats(6, 40), st.floats(6, 30)),
     st.tuples(st.just("kill"), st.sampled_from(IDS), st.just(0.0), st.just(0.0)))
@@ -43,7 +51,11 @@ def test_unit_nearest_is_the_block_minimum(steps):
         for kind, mid, x, y in steps + [("ask", "", 0.0, 0.0)]:
             for u in units:
                 if W.index_size(W.living(u).index):
-                    assert W.unit_nearest(W.living(u).index) == brute(u)
+                    assert W.unit_nearest(W.living(u).index) == brute(u) == W.unit_nearest_kept(u)
+                else:
+                    assert W.unit_nearest_kept(u) == {}
+                for others in (units, units[2:], units[:1]):
+                    assert unit_gap(u, others) == gap_brute(u, others)
             if kind == "ask":
                 continue
             ent = b.models[mid]

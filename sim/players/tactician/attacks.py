@@ -62,9 +62,9 @@ def _signature(battle, command) -> tuple:
     return tuple((i, J.wounds_left(battle.units[i])) for i in sorted(ids))
 
 
-def evaluate(player, battle, u: int, command, label: str, key: str = "") -> Option | None:
+def evaluate(player, battle, u: int, command, label: str, tie: str = "") -> Option | None:
     """The option of ``command`` (None when the rules refuse it), its odds kept in the memo.
-    ``label``: its words; ``key``: its tie-break (Option.key)."""
+    ``label``: its words; ``tie``: its tie-break (Option.key)."""
     if command is None:
         return None
     key = ("odds", command, _signature(battle, command))
@@ -81,7 +81,7 @@ def evaluate(player, battle, u: int, command, label: str, key: str = "") -> Opti
         v += WIPE_BONUS * t.wiped * J.model_worth(battle, tu) * t.models
         per[t.uid] = (v, t.destroyed, t.models, t.wiped)
     cost = odds.hazard_lost * J.model_worth(battle, u)
-    return Option(u, command, per, cost, label, key)
+    return Option(u, command, per, cost, label, tie)
 
 
 def marginal(opt: Option, load: dict) -> float:

@@ -94,7 +94,11 @@ class BodyIndex:
         key = ("others", unit)
         got = self._rows_of.get(key)
         if got is None:
-            got = np.array([j for j, u in enumerate(self.units) if u != unit], dtype=np.int64)
+            keep = np.ones(len(self.ids), dtype=bool)
+            mine = self.unit_rows.get(unit)
+            if mine is not None:
+                keep[mine] = False
+            got = np.flatnonzero(keep).astype(np.int64)
             got.flags.writeable = False
             self._rows_of[key] = got
         return got

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules.visibility.kernels import SIGHT_EPS, Pieces
+from sim.rules.visibility.arrays import roll_next, tile
 
 __all__ = ["ragged_expand", "csr_subset", "segments_blocked_ragged", "pairs_visible_round",
            "outline_crossings_round"]
@@ -180,7 +181,7 @@ def _lines_free(nx, ny, s, owner, D, pk, pstart, pidx) -> np.ndarray:
     nx, ny, s, owner = nx[good], ny[good], s[good], owner[good]
     # both discs in one call (entry by entry the same arithmetic): A's chords, then B's
     n = len(owner)
-    t0, t1 = _disc_chord(np.tile(nx, 2), np.tile(ny, 2), np.tile(s, 2),
+    t0, t1 = _disc_chord(tile(nx, 2), tile(ny, 2), tile(s, 2),
                          *(np.concatenate([D[i].take(owner), D[i + 3].take(owner)]) for i in range(3)))
     ta0, ta1, tb0, tb1 = t0[:n], t1[:n], t0[n:], t1[n:]
     ok = ~(np.isnan(ta0) | np.isnan(tb0))
@@ -219,7 +220,7 @@ def outline_crossings_round(c, r, pk: Pieces, start, idx, rows=None):
         return q[:0], np.zeros((0, 2))
     q, k = q.take(near), k.take(near)
     a = pk.verts[k]
-    b = np.roll(a, -1, axis=1)
+    b = roll_next(a, 1)
     V = a.shape[1]
     a, b = a.reshape(-1, 2), b.reshape(-1, 2)
     q = np.repeat(q, V)
@@ -255,12 +256,12 @@ def _first_lines(D, qs, oi, oown, ox, oy):
     pm = np.array([1.0, -1.0, 1.0, -1.0])
     sg = np.concatenate([np.ones(2 * nq), -np.ones(2 * nq), np.ones(4 * no)])
     rt = np.concatenate([pm.repeat(nq), pm.repeat(no)])
-    c1 = [np.concatenate([np.tile(D[i].take(qs), 4), np.tile(D[i].take(oq), 2),
-                          np.tile(D[i + 3].take(oq), 2)]) for i in range(3)]
-    c2 = [np.concatenate([np.tile(D[3].take(qs), 4), np.tile(ox.take(oi), 4)]),
-          np.concatenate([np.tile(D[4].take(qs), 4), np.tile(oy.take(oi), 4)]),
-          np.concatenate([np.tile(D[5].take(qs), 4), np.zeros(4 * no)])]
-    return (*_tangent(*c1, *c2, sg, rt), np.concatenate([np.tile(qs, 4), np.tile(oq, 4)]))
+    c1 = [np.concatenate([tile(D[i].take(qs), 4), tile(D[i].take(oq), 2),
+                          tile(D[i + 3].take(oq), 2)]) for i in range(3)]
+    c2 = [np.concatenate([tile(D[3].take(qs), 4), tile(ox.take(oi), 4)]),
+          np.concatenate([tile(D[4].take(qs), 4), tile(oy.take(oi), 4)]),
+          np.concatenate([tile(D[5].take(qs), 4), np.zeros(4 * no)])]
+    return (*_tangent(*c1, *c2, sg, rt), np.concatenate([tile(qs, 4), tile(oq, 4)]))
 
 
 def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) -> np.ndarray:

@@ -32,6 +32,7 @@ import numpy as np
 
 from sim.rules.visibility.batch import ragged_expand
 from sim.rules.visibility.kernels import Pieces
+from sim.rules.visibility.arrays import roll_prev
 
 __all__ = ["FIXED", "RING", "near_a", "point_certificates", "ring_shadowed", "sample_inside",
            "star_free"]
@@ -66,7 +67,7 @@ def _umbra_rows(D, e, k, pk: Pieces):
     nx, ny, off, vx, vy = (a.take(k, axis=1) for a in pk.soa)  # (V, E)
     cx, cy, r = D[0].take(e), D[1].take(e), D[2].take(e) + 1e-6
     F = nx * cx + ny * cy > off
-    T = F != np.roll(F, 1, axis=0)
+    T = F != roll_prev(F)
     V = len(F)
     a, b = T.argmax(axis=0), V - 1 - T[::-1].argmax(axis=0)
     E = np.arange(len(e))
@@ -363,7 +364,7 @@ def _silhouettes(D, q, pk: Pieces, pstart, pidx):
     qe = q.take(e)
     sd = nx * D[3].take(qe) + ny * D[4].take(qe) - off
     F = sd > 0
-    T = F != np.roll(F, 1, axis=0)
+    T = F != roll_prev(F)
     V = len(F)
     a, b = T.argmax(axis=0), V - 1 - T[::-1].argmax(axis=0)
     E = np.arange(len(e))
@@ -471,7 +472,7 @@ def _piece_angles(qx, qy, ux, uy, e, k, pk: Pieces):
     smax = sd.max(axis=0)
     close = smax < _CLOSE
     inside = (smax < -_CLOSE) & pk.convex.take(k)
-    T = F != np.roll(F, 1, axis=0)
+    T = F != roll_prev(F)
     V = len(F)
     a, b = T.argmax(axis=0), V - 1 - T[::-1].argmax(axis=0)
     E = np.arange(len(e))

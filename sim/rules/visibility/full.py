@@ -37,6 +37,7 @@ from sim.rules.visibility.certs import (
     star_free,
 )
 from sim.rules.visibility.kernels import Pieces
+from sim.rules.visibility.arrays import tile
 
 __all__ = ["points_visible_round", "fully_visible_round"]
 
@@ -202,7 +203,7 @@ def _arc_samples(D, q, ostart, opts):
     is_x = np.concatenate([np.ones(len(own), bool), np.zeros(len(q) * RING, bool)])
     own = np.concatenate([own, np.repeat(q, RING)])
     ang = np.concatenate([np.mod(ang, 2 * np.pi),
-                          np.tile(np.linspace(0, 2 * np.pi, RING, endpoint=False), len(q))])
+                          tile(np.linspace(0, 2 * np.pi, RING, endpoint=False), len(q))])
     order = np.lexsort((ang, own))
     own, ang, is_x = own[order], ang[order], is_x[order]
     nxt = np.arange(1, len(own) + 1)

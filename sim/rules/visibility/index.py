@@ -53,11 +53,12 @@ from sim.rules.visibility.sight import (
     DETECTION_RANGE, HIDEABLE, TerrainBlockers, clamp_range, detection_range,
 )
 from sim.rules.visibility.index_pairs import PairResolution
+from sim.rules.visibility.arrays import tile
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
 
 _BUILT: dict = {}      # VisibilityIndex.built: (areas, models) -> a pristine index, oldest first
-_BUILT_KEEP = 2
+_BUILT_KEEP = 4  # (a benchmark alternates three tables; a batch of battles plays one)
 
 
 def _keep_heap() -> None:
@@ -189,6 +190,7 @@ class VisibilityIndex(PairResolution):
                 v = type(v)(v)
             setattr(new, k, v)
         new._cover_ro = _read_only(new._cover)
+        new._table = self._table.copy()  # (the footprints it keeps change with the copy's moves)
         return new
 
     # --- public API --------------------------------------------------------------------------
@@ -348,8 +350,8 @@ class VisibilityIndex(PairResolution):
         if self._vis_rows:
             d = np.array(sorted(self._vis_rows), dtype=np.int64)
             every = np.arange(n)
-            parts.append((np.repeat(d, n), np.tile(every, len(d))))     # their rows
-            parts.append((np.tile(every, len(d)), np.repeat(d, n)))     # their columns
+            parts.append((np.repeat(d, n), tile(every, len(d))))     # their rows
+            parts.append((tile(every, len(d)), np.repeat(d, n)))     # their columns
         I = np.concatenate([p[0] for p in parts])
         J = np.concatenate([p[1] for p in parts])
         self._vis_rows, self._vis_pairs = set(), []

@@ -14,7 +14,8 @@ import math
 
 import numpy as np
 
-from sim.rules.geometry import OVAL_VERTICES, Footprint, core, disc_distances, distance_matrix
+from sim.rules.distance_rows import DistanceRows, full_matrix
+from sim.rules.geometry import OVAL_VERTICES, Footprint, core, disc_distances
 from sim.rules.visibility.batch import (csr_subset as _csr_subset, outline_crossings_round,
                                  pairs_visible_round)
 from sim.rules.visibility.full import fully_visible_round
@@ -23,6 +24,7 @@ from sim.rules.visibility.kernels import footprint_fully_visible, pair_visible
 from sim.rules.visibility.pairs import (area_boxes, capsule_inputs, pack_area_edges, umbra_blocked,
                                  within_candidates, within_pairs)
 from sim.rules.terrain import model_within_area
+from sim.rules.visibility.arrays import tile
 
 
 def _csr_rows(sel, n, pstart, pidx, ostart, opts):
@@ -34,7 +36,6 @@ def _csr_rows(sel, n, pstart, pidx, ostart, opts):
 
 
 _REACH_SLACK = 1e-3  # inches beyond a reach still resolved with the near pairs (only cost)
-_ROWS = 32      # rows per block of distance_matrix calls (bases that are not round)
 _OUTER_GROW = 1e-7  # inches added to a bounding radius (its rounding), within the capsule's 1e-6
 _INNER_SHRINK = 1 - 1e-6
 
@@ -69,6 +70,9 @@ class PairResolution:
             self.rin = np.array([_inner_radius(f) for f in fps], dtype=float)
             self.within = np.zeros((n, len(self.blk.areas)), dtype=bool)
             self._cores = {}
+            # (the table as distance rows read it: the moved models' rows against every model
+            # without reading every footprint again; geometry.distance_matrix to the bit)
+            self._table = DistanceRows(fps)
             self._full_distances()
             if n:
                 self.within[:] = self._within_rows(list(range(n)))
@@ -82,11 +86,12 @@ class PairResolution:
                 self.radius[i] = 0.5 * self.fps[i].length if self.round[i] else 0.0
                 self.rin[i] = _inner_radius(self.fps[i])
                 self._cores.pop(i, None)
+                self._table.set(i, self.fps[i])
             rows = list(rows)
             if self.round.all():        # (distance_matrix's step, from the arrays kept here)
                 d = disc_distances(self.centres[rows], self.radius[rows], self.centres, self.radius)
             else:
-                d = distance_matrix([self.fps[i] for i in rows], self.fps)
+                d = self._table.rows([self.fps[i] for i in rows])
             self.dist[rows, :] = d
             self.dist[:, rows] = d.T
             if rows:                # only the moved models' areas change
@@ -112,9 +117,8 @@ class PairResolution:
         n = len(self.fps)
         if getattr(self, "dist", None) is None or self.dist.shape != (n, n):
             self.dist = np.empty((n, n))
-        if not self.round.all():
-            for r0 in range(0, n, _ROWS):
-                self.dist[r0:r0 + _ROWS] = distance_matrix(self.fps[r0:r0 + _ROWS], self.fps)
+        if not self.round.all():  # (geometry.distance_matrix, kept per table: the spatial index's too)
+            self.dist[:] = full_matrix(self.fps)
             return
         cx, cy, r = self.centres[:, 0].copy(), self.centres[:, 1].copy(), self.radius
         dx, dy = cx[:, None] - cx, cy[:, None] - cy
@@ -162,7 +166,7 @@ class PairResolution:
             rows = np.unique(np.asarray(list(rows), dtype=np.int64))
             others = np.arange(n)
             I = np.repeat(rows, n)
-            J = np.tile(others, len(rows))
+            J = tile(others, len(rows))
             keep = (I != J) & ~(np.isin(J, rows) & (J < I))
             I, J = np.minimum(I[keep], J[keep]), np.maximum(I[keep], J[keep])
         if not self.include_friendly:
@@ -215,7 +219,7 @@ class PairResolution:
         pk = self.blk.pieces
         Q = len(ca)
         ow, pt = outline_crossings_round(np.concatenate([ca, cb]), np.concatenate([ra, rb]),
-                                         pk, ps, pi, np.tile(np.arange(Q), 2))
+                                         pk, ps, pi, tile(np.arange(Q), 2))
         if len(ow):
             ow = np.concatenate([np.repeat(np.arange(Q), os_[1:] - os_[:-1]), ow % Q])
             order = np.argsort(ow, kind="stable")

@@ -24,6 +24,7 @@ the point that are tangent to A or pass through an obstacle vertex.
 from __future__ import annotations
 
 import numpy as np
+from sim.rules.visibility.arrays import roll_next, tile
 
 __all__ = ["Pieces", "segments_blocked", "pair_visible", "pair_witness", "footprint_fully_visible", "points_visible_from", "SIGHT_EPS"]
 
@@ -53,7 +54,7 @@ class Pieces:
             n = len(p)
             verts[k, :n] = p
             verts[k, n:] = p[0]
-            e = np.roll(p, -1, axis=0) - p
+            e = roll_next(p) - p
             nr = np.stack([e[:, 1], -e[:, 0]], axis=1)
             nr /= np.linalg.norm(nr, axis=1, keepdims=True)
             normals[k, :n] = nr
@@ -82,8 +83,8 @@ class Pieces:
         # convex (counter-clockwise, no reflex vertex): polygons.convex_pieces can return a
         # non-convex "rhombus" along a diagonal; the kernels' separating-axis test then blocks
         # less than the polygon, so the certificates that rely on convexity skip it
-        e = np.roll(self.verts, -1, axis=1) - self.verts
-        cr = e[..., 0] * np.roll(e, -1, axis=1)[..., 1] - e[..., 1] * np.roll(e, -1, axis=1)[..., 0]
+        e = roll_next(self.verts, 1) - self.verts
+        cr = e[..., 0] * roll_next(e, 1)[..., 1] - e[..., 1] * roll_next(e, 1)[..., 0]
         self.convex = (cr >= -1e-12).all(axis=1)
         # one id per distinct vertex position (pieces of one polygon share vertices)
         self.vid = np.unique(self.verts.reshape(-1, 2), axis=0, return_inverse=True)[1] \
@@ -209,8 +210,8 @@ def _chord(n, s, core_pts, r):
     # convex polygon core, radius 0: clip the line
     di = core_pts @ n.T - s[None, :]          # (V, L) signed distance of vertices
     ti = (core_pts @ u.T) - np.einsum("li,li->l", x0, u)[None, :]
-    dj = np.roll(di, -1, axis=0)
-    tj = np.roll(ti, -1, axis=0)
+    dj = roll_next(di)
+    tj = roll_next(ti)
     den = di - dj
     cross = (di * dj <= 0) & (np.abs(den) > 1e-15)
     te = np.where(cross, ti + (tj - ti) * di / np.where(cross, den, 1.0), np.nan)
@@ -231,7 +232,7 @@ def _outline_crossings(core_pts, r, pk: Pieces) -> np.ndarray:
     if len(pk) == 0:
         return np.zeros((0, 2))
     a = pk.verts.reshape(-1, 2)
-    b = np.roll(pk.verts, -1, axis=1).reshape(-1, 2)
+    b = roll_next(pk.verts, 1).reshape(-1, 2)
     out = []
     if len(core_pts) == 1:
         c = core_pts[0]
@@ -249,7 +250,7 @@ def _outline_crossings(core_pts, r, pk: Pieces) -> np.ndarray:
             out.append(a[good] + t[good, None] * d[good])
     else:                                   # (core edge i, blocker edge j) arrays
         p = core_pts
-        e = np.roll(p, -1, axis=0) - p
+        e = roll_next(p) - p
         d = b - a
         ex, ey, dx, dy = e[:, 0:1], e[:, 1:2], d[:, 0], d[:, 1]
         den = ex * dy - ey * dx
@@ -279,7 +280,7 @@ def _overlaps_footprint(core_pts, r, pk: Pieces) -> bool:
     d = np.einsum("ci,kvi->kcv", core_pts, pk.normals) - pk.offs[:, None, :]
     if np.any(d.max(axis=2) < -1e-9):
         return True
-    e = np.roll(core_pts, -1, axis=0) - core_pts
+    e = roll_next(core_pts) - core_pts
     v = pk.vertex_list()
     w = v[:, None, :] - core_pts[None, :, :]
     if np.any(((e[None, :, 0] * w[..., 1] - e[None, :, 1] * w[..., 0]) > 1e-9).all(axis=1)):
@@ -440,10 +441,10 @@ def _points_visible_exact(a_core, a_r, pts, pk, obst):
     gr = np.concatenate([np.full(ka, a_r), np.zeros(ko)])
     G = len(gc)
     qi = np.repeat(np.arange(Q), G)
-    gi = np.tile(np.arange(G), Q)
+    gi = tile(np.arange(G), Q)
     if ka >= 3 and supports_only:  # lines through q and a vertex of A: only those supporting
         # A (_supports), unless q is inside A (or on its outline): every line through q kept
-        e = np.roll(a_core, -1, axis=0) - a_core
+        e = roll_next(a_core) - a_core
         w = pts[:, None, :] - a_core[None, :, :]
         into = ((e[None, :, 0] * w[..., 1] - e[None, :, 1] * w[..., 0]) >= -1e-9).all(axis=1)
         on = np.flatnonzero(gi < ka)
@@ -451,7 +452,7 @@ def _points_visible_exact(a_core, a_r, pts, pk, obst):
         keep[on] = _supports(a_core, gi[on], pts[qi[on]] - gc[gi[on]]) | into[qi[on]]
         qi, gi = qi[keep], gi[keep]
     n, s = _common_tangents(pts[qi], np.zeros(len(qi)), gc[gi], gr[gi])
-    owner = np.tile(qi, len(n) // len(qi))
+    owner = tile(qi, len(n) // len(qi))
     good = ~np.isnan(n[:, 0])
     good &= _near(n, s, a_core, a_r)
     n, s, owner = n[good], s[good], owner[good]
@@ -487,7 +488,7 @@ def _line_circle_angles(n, s, c, r) -> np.ndarray:
 def _line_polyline_params(n, s, poly) -> list[np.ndarray]:
     """Per edge of a closed polygon: parameters in (0, 1) where the lines cross it."""
     out = []
-    q = np.roll(poly, -1, axis=0)
+    q = roll_next(poly)
     for i in range(len(poly)):
         da = n @ poly[i] - s
         db = n @ q[i] - s
@@ -506,7 +507,7 @@ def boundary_samples(b_core, b_r, n, s, ring: int = 16, interior: int = 8) -> np
         ang = np.concatenate([_line_circle_angles(n, s, c, b_r),
                               np.linspace(0, 2 * np.pi, ring, endpoint=False)])
         ang = np.sort(np.mod(ang, 2 * np.pi))
-        mids = 0.5 * (ang + np.roll(ang, -1))
+        mids = 0.5 * (ang + roll_next(ang))
         mids[-1] = 0.5 * (ang[-1] + ang[0] + 2 * np.pi)
         ang = np.concatenate([mids, ang])
         pts = c + b_r * np.stack([np.cos(ang), np.sin(ang)], axis=1)
@@ -514,7 +515,7 @@ def boundary_samples(b_core, b_r, n, s, ring: int = 16, interior: int = 8) -> np
         inner = c + 0.5 * b_r * np.stack([np.cos(t), np.sin(t)], axis=1)
         return np.concatenate([pts, inner, c[None]])
     poly = b_core
-    q = np.roll(poly, -1, axis=0)
+    q = roll_next(poly)
     pts = [poly]
     for i, ts in enumerate(_line_polyline_params(n, s, poly)):
         ts = np.sort(np.concatenate([[0.0, 1.0], ts, np.linspace(0, 1, 4)[1:-1]]))
@@ -547,7 +548,7 @@ def footprint_fully_visible(a_core, a_r, b_core, b_r, pk: Pieces,
     ns, ss = [], []
     if ko:
         oi = np.repeat(np.arange(ko), len(a_core))
-        ai = np.tile(np.arange(len(a_core)), ko)
+        ai = tile(np.arange(len(a_core)), ko)
         if len(a_core) >= 3 and supports_only:  # only the lines supporting A at its vertex
             keep = _supports(a_core, ai, crit[oi] - a_core[ai])
             oi, ai = oi[keep], ai[keep]

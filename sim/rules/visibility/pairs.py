@@ -39,6 +39,7 @@ import numpy as np
 from sim.rules.geometry import EPS
 from sim.rules.visibility.batch import sat_cross_k
 from sim.rules.visibility.sight import AREA, DENSE
+from sim.rules.visibility.arrays import roll_next, roll_prev, tile
 
 __all__ = ["umbra_blocked", "capsule_inputs", "pack_area_edges", "area_boxes",
            "within_candidates", "within_pairs"]
@@ -53,7 +54,7 @@ def pack_area_edges(polys):
     real = np.zeros((len(polys), E), dtype=bool)
     for k, poly in enumerate(polys):
         n = len(poly)
-        P0[k, :n], P1[k, :n] = poly, np.roll(poly, -1, axis=0)
+        P0[k, :n], P1[k, :n] = poly, roll_next(poly)
         P0[k, n:], P1[k, n:] = P0[k, n - 1], P1[k, n - 1]
         real[k, :n] = True
     ab = P1 - P0
@@ -199,7 +200,7 @@ def _capsule_chunk(ix, I, J, R, p, k, inside):
     del rx, ry, t
     real = np.arange(dvs2.shape[0])[:, None] < pk.nverts[k][None, :]
     inside[:] = (real & (np.sqrt(dvs2) <= R.take(p)[None, :])).T
-    Wx, Wy = np.roll(Vx, -1, axis=0) - Vx, np.roll(Vy, -1, axis=0) - Vy
+    Wx, Wy = roll_next(Vx) - Vx, roll_next(Vy) - Vy
     WW = np.maximum(Wx * Wx + Wy * Wy, 1e-30)
     de = np.full(len(p), np.inf)
     for px, py in ((ax, ay), (bx, by)):
@@ -275,7 +276,7 @@ def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
     U = len(uo)
     tb = np.minimum((th * _BIN_SCALE).astype(np.int64), _BINS - 1)
     key = np.concatenate([tb, tb + _BINS])
-    key += np.tile(oinv * (2 * _BINS), 2)
+    key += tile(oinv * (2 * _BINS), 2)
     order = np.argsort(key)
     order %= P
     first = np.zeros(U * 2 * _BINS + 1, dtype=np.int64)
@@ -345,13 +346,13 @@ def _chord_lines(ix, obs, dense_only: bool = False):
         fv += cy[:, None] * ny[v]
         np.greater(fv, off[v], out=F[v])
     F = F.reshape(V, U * K)                                      # edge v faces the centre
-    T = F != np.roll(F, 1, axis=0)                               # silhouette vertices
+    T = F != roll_prev(F)                               # silhouette vertices
     del F                                                        # (dels: keep the peak small)
     a = T.argmax(axis=0)                                         # first / last silhouette vertex
     b = (V - 1) - T[::-1].argmax(axis=0)                         # (only read where valid)
     valid = T.sum(axis=0) == 2
     del T
-    kk = np.tile(np.arange(K), U)
+    kk = tile(np.arange(K), U)
     a *= K
     a += kk
     b *= K
@@ -432,7 +433,7 @@ def _umbra_sparse(ix, obs, tgt, dense_only):
     ob = obs.take(p)
     nx, ny, off, vx, vy = (a.take(kk, axis=1) for a in pk.soa)  # (V, E)
     F = nx * C[ob, 0] + ny * C[ob, 1] > off                      # edge v faces the centre
-    T = F != np.roll(F, 1, axis=0)
+    T = F != roll_prev(F)
     V = len(F)
     a, b = T.argmax(axis=0), V - 1 - T[::-1].argmax(axis=0)
     E = np.arange(len(p))

@@ -167,3 +167,19 @@ def test_a_counteroffensive_s_unit_is_the_next_pick():
         cands = p.candidates(b)
         assert cands and {c.command.unit for c in cands} == {"r-blades"}
         assert b.check(cands[0].command) is None
+
+
+def test_an_options_tie_break_key_is_its_words_with_datasheet_names_never_the_odds_memo_key():
+    # two identical target units: their options are worth the same, so the order between them
+    # is the tie-break key, the label spelled with datasheet names (Option.key); the odds memo's
+    # own key (a tuple holding the command) once shadowed it, and sorting equal options raised
+    red = [unit("r-gun", model([(10, 10), (11.5, 10)], ["gun"]))]
+    blue = [unit("b-twin1", model([(8, 22), (9.5, 22)], ["gun"]), points=60),
+            unit("b-twin2", model([(12, 22), (13.5, 22)], ["gun"]), points=60)]
+    with _battle(red, blue) as b:
+        p = _to_shooting(b)
+        gun = b.units["r-gun"]
+        opts = A.unit_options(p, b, gun)
+        assert sorted(o.key for o in opts) == ["r-gun shoots b-twin1", "r-gun shoots b-twin2"]
+        cands = p.candidates(b)  # (sorts the options of equal value by their keys)
+        assert {frozenset(_targets(c.command)) for c in cands} == {frozenset({"b-twin1"}), frozenset({"b-twin2"})}

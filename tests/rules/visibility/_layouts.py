@@ -149,30 +149,75 @@ def boundary_dist(pts, poly):
     return np.hypot(q[..., 0], q[..., 1]).min(axis=1)
 
 
-def strictly_free(p0, p1, polys, margin=1e-6):
-    """Segments (S,2) that certainly miss every polygon: no proper edge crossing, endpoints
-    outside by more than ``margin``, and no polygon vertex within ``margin`` of the segment."""
-    free = np.ones(len(p0), bool)
-    d = p1 - p0
+def points_clear(pts, polys, margin=1e-6):
+    """Points (N,2) that are outside every polygon by more than ``margin``."""
+    ok = np.ones(len(pts), bool)
     for poly in polys:
+        ok &= ~(inside_mask(pts, poly) | (boundary_dist(pts, poly) < margin))
+    return ok
+
+
+def segments_clear(p0, p1, polys, margin=1e-6):
+    """Segments (S,2) with no proper crossing of any polygon's edge and no polygon vertex within
+    ``margin`` of them (the endpoints are points_clear's business). A polygon whose box, grown
+    by ``margin``, misses a segment's box can do neither to it, so only the segments whose box
+    meets it (and not yet found blocked) are tested against it."""
+    free = np.ones(len(p0), bool)
+    lo, hi = np.minimum(p0, p1), np.maximum(p0, p1)
+    for poly in polys:
+        plo, phi = poly.min(axis=0) - margin, poly.max(axis=0) + margin
+        near = np.flatnonzero(free & (hi[:, 0] >= plo[0]) & (lo[:, 0] <= phi[0])
+                              & (hi[:, 1] >= plo[1]) & (lo[:, 1] <= phi[1]))
+        if not len(near):
+            continue
+        q0, q1 = p0[near], p1[near]
+        d = q1 - q0
         a = poly
         b = np.roll(poly, -1, axis=0)
         e = b - a
 
         def orient(o, v, pts):  # o, v: (E,2) ; pts (S,2) -> (S,E)
             return v[None, :, 0] * (pts[:, None, 1] - o[None, :, 1]) - v[None, :, 1] * (pts[:, None, 0] - o[None, :, 0])
-        d1, d2 = orient(a, e, p0), orient(a, e, p1)
-        d3 = d[:, None, 0] * (a[None, :, 1] - p0[:, None, 1]) - d[:, None, 1] * (a[None, :, 0] - p0[:, None, 0])
-        d4 = d[:, None, 0] * (b[None, :, 1] - p0[:, None, 1]) - d[:, None, 1] * (b[None, :, 0] - p0[:, None, 0])
+        d1, d2 = orient(a, e, q0), orient(a, e, q1)
+        d3 = d[:, None, 0] * (a[None, :, 1] - q0[:, None, 1]) - d[:, None, 1] * (a[None, :, 0] - q0[:, None, 0])
+        d4 = d[:, None, 0] * (b[None, :, 1] - q0[:, None, 1]) - d[:, None, 1] * (b[None, :, 0] - q0[:, None, 0])
         cross = ((d1 * d2) < 0) & ((d3 * d4) < 0)
-        free &= ~cross.any(axis=1)
         L2 = np.maximum(np.einsum("si,si->s", d, d), 1e-30)
-        t = np.clip(((a[None, :, :] - p0[:, None, :]) * d[:, None, :]).sum(-1) / L2[:, None], 0, 1)
-        q = p0[:, None, :] + t[..., None] * d[:, None, :] - a[None]
-        free &= ~(np.hypot(q[..., 0], q[..., 1]) < margin).any(axis=1)
-        for p in (p0, p1):
-            free &= ~(inside_mask(p, poly) | (boundary_dist(p, poly) < margin))
+        t = np.clip(((a[None, :, :] - q0[:, None, :]) * d[:, None, :]).sum(-1) / L2[:, None], 0, 1)
+        q = q0[:, None, :] + t[..., None] * d[:, None, :] - a[None]
+        close = (np.hypot(q[..., 0], q[..., 1]) < margin).any(axis=1)
+        free[near] = ~(cross.any(axis=1) | close)
     return free
+
+
+def _clear_rows(p, polys, margin):
+    """points_clear of each row of ``p``, each distinct point tested once (callers repeat one
+    point for a whole batch)."""
+    u, inv = np.unique(p, axis=0, return_inverse=True)
+    return points_clear(u, polys, margin)[inv.reshape(-1)]
+
+
+def strictly_free(p0, p1, polys, margin=1e-6):
+    """Segments (S,2) that certainly miss every polygon: no proper edge crossing, endpoints
+    outside by more than ``margin``, and no polygon vertex within ``margin`` of the segment."""
+    if not len(p0):
+        return np.ones(0, bool)
+    return segments_clear(p0, p1, polys, margin) & _clear_rows(p0, polys, margin) & _clear_rows(p1, polys, margin)
+
+
+def seen_from(pa, pb, polys, margin=1e-6):
+    """For each point of ``pb``: is there a strictly_free segment to it from some point of
+    ``pa``? (strictly_free of every pair, each point's own test made once, the pairs in
+    batches.)"""
+    pa = pa[points_clear(pa, polys, margin)]
+    seen = points_clear(pb, polys, margin) & (len(pa) > 0)
+    todo = np.flatnonzero(seen)
+    for k in range(0, len(todo), 16):
+        ks = todo[k:k + 16]
+        p0 = np.tile(pa, (len(ks), 1))
+        p1 = np.repeat(pb[ks], len(pa), axis=0)
+        seen[ks] = segments_clear(p0, p1, polys, margin).reshape(len(ks), len(pa)).any(axis=1)
+    return seen
 
 
 def depth_inside(pts, polys):
@@ -186,16 +231,16 @@ def depth_inside(pts, polys):
 
 
 def brute_visible(areas, a, b, n=160):
+    """Is some segment between ``n`` outline points of A and ``n`` of B strictly free
+    (strictly_free) of every blocker?"""
     polys = active_polygons(areas, a, b)
     pa, pb = circle_points(a, n), circle_points(b, n)
-    # endpoints inside a blocker can never start a clear line: drop them first
-    for poly in polys:
-        pa = pa[~inside_mask(pa, poly)]
-        pb = pb[~inside_mask(pb, poly)]
+    # an endpoint inside or touching a blocker can never start a clear line: drop them first
+    pa, pb = pa[points_clear(pa, polys)], pb[points_clear(pb, polys)]
     for k in range(0, len(pa), 8):      # chunks, stopping at the first clear segment
         rows = pa[k:k + 8]
         p0 = np.repeat(rows, len(pb), axis=0)
         p1 = np.tile(pb, (len(rows), 1))
-        if strictly_free(p0, p1, polys).any():
+        if segments_clear(p0, p1, polys).any():
             return True
     return False

@@ -111,7 +111,7 @@ def test_hull_sight_and_point_sight_match_brute_force():
     outline points: a clear segment the brute force finds means the kernel says visible (for
     the pair, and for each point of B seen from some outline point of A), and every witness
     the kernel gives stays out of every blocker."""
-    from _layouts import active_polygons, depth_inside, inside_mask, strictly_free
+    from _layouts import active_polygons, depth_inside, inside_mask, seen_from
     from sim.rules.visibility.kernels import pair_witness
 
     rng = np.random.default_rng(47)
@@ -131,9 +131,7 @@ def test_hull_sight_and_point_sight_match_brute_force():
             pa, pb = pa[~inside_mask(pa, poly)], pb[~inside_mask(pb, poly)]
         (ac, ar), (bc, br) = core(a), core(b)
         w = pair_witness(ac, ar, bc, br, pk, verts)
-        seen = np.zeros(len(pb), dtype=bool)
-        for k in range(len(pb)):
-            seen[k] = strictly_free(pa, np.repeat(pb[k:k + 1], len(pa), axis=0), polys).any()
+        seen = seen_from(pa, pb, polys)
         if seen.any():
             assert w is not None
         if w is not None:
@@ -152,7 +150,7 @@ def test_06_01_sight_to_and_from_a_base_a_wall_overlaps_matches_brute_force():
     through its vertices and add its outline crossings (kernels._overlaps_footprint: a
     wall's vertex inside the base, or edges crossing, counts too). Against the brute force
     over dense outline points, for the pair (sight) and for B's points seen from A."""
-    from _layouts import active_polygons, inside_mask, strictly_free
+    from _layouts import active_polygons, inside_mask, seen_from
     from sim.rules.visibility.kernels import _overlaps_footprint, pair_witness
 
     rng = np.random.default_rng(53)
@@ -181,8 +179,7 @@ def test_06_01_sight_to_and_from_a_base_a_wall_overlaps_matches_brute_force():
             pa, pb = pa[~inside_mask(pa, poly)], pb[~inside_mask(pb, poly)]
         if not len(pa) or not len(pb):
             continue
-        seen = np.array([strictly_free(pa, np.repeat(pb[k:k + 1], len(pa), axis=0), polys).any()
-                         for k in range(len(pb))])
+        seen = seen_from(pa, pb, polys)
         if seen.any():
             assert pair_witness(ac, ar, bc, br, pk, verts) is not None
         got = points_visible_from(ac, ar, pb, pk, verts)
@@ -196,7 +193,7 @@ def test_06_01_a_sight_line_to_the_sliver_of_a_base_left_of_a_wall():
     ruin's dense wall (x 26.5-27); the only clear lines from A reach the sliver of B left of
     the wall, through B's corner, cutting B: lines the supporting-line rule would drop. A
     brute force over the two outlines finds them; so must the kernel."""
-    from _layouts import active_polygons, strictly_free
+    from _layouts import active_polygons, seen_from
     from sim.rules.terrain import Feature, TerrainArea
     ruin = TerrainArea("ruins", ((27.0, 12.0), (27.0, 22.0), (21.0, 22.0), (21.0, 12.0)), (
         Feature("dense", ((27.0, 12.0), (27.0, 17.5), (26.5, 17.5), (26.5, 12.5), (23.5, 12.5),
@@ -211,8 +208,7 @@ def test_06_01_a_sight_line_to_the_sliver_of_a_base_left_of_a_wall():
     pk, verts = _pair_pieces(blk, a, b, blk.active(blk.within(a), blk.within(b)))
     polys = active_polygons([ruin], a, b)
     pa, pb = _points_of(a, 240, 3), _points_of(b, 480, 3)
-    assert any(strictly_free(pa, np.repeat(pb[k:k + 1], len(pa), axis=0), polys).any()
-               for k in range(len(pb)))
+    assert seen_from(pa, pb, polys).any()
     (ac, ar), (bc, br) = core(a), core(b)
     from sim.rules.visibility.kernels import pair_witness
     w = pair_witness(ac, ar, bc, br, pk, verts)

@@ -113,18 +113,19 @@ corner_points = _corner_points  # (public: the tactician's routes round dense fe
 _LAST_START: list = [None, {}]  # (the BodyIndex last read, {unit: its models' start distances})
 
 
-def _start_distances(unit: str, idx: BodyIndex, fps: list) -> np.ndarray:
-    """The distances from the unit's models (``fps``, where they stand in ``idx``) to every
-    body of ``idx`` (read-only), kept for the last BodyIndex read (it never changes): a
-    solver, its own verification and the command's check each place the same unit on one
-    table."""
+def _start_distances(unit: str, idx: BodyIndex, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distances from the unit's ``n`` models (where they stand in ``idx``) to every body
+    of ``idx``, and which bodies' columns are measured yet: kept for the last BodyIndex read (it
+    never changes): a solver, its own verification and the command's check each place the same
+    unit on one table. A column is measured when first asked for (Placer.start_gaps: usually a
+    few units' rows), each one alone (fps_to_rows: any subset of rows gives the full call's
+    columns to the bit), so a column is the same whoever asked first."""
     kept = _LAST_START
     if kept[0] is not idx:
         kept[0], kept[1] = idx, {}
     got = kept[1].get(unit)
     if got is None:
-        got = kept[1][unit] = fps_to_rows(fps, idx, np.arange(len(idx)))
-        got.flags.writeable = False
+        got = kept[1][unit] = (np.empty((n, len(idx))), np.zeros(len(idx), dtype=bool))
     return got
 
 
@@ -156,7 +157,7 @@ class Placer:
                                else max_distance) for mid in self.ids}
         self.cur: dict[str, Footprint] = dict(self.start)
         self._row_of = {mid: k for k, mid in enumerate(self.ids)}
-        self._start_d = _start_distances(unit, idx, [self.start[m] for m in self.ids])
+        self._start_d, self._start_known = _start_distances(unit, idx, len(self.ids))
         self.path: dict[str, tuple[Point, ...]] = {}
         for mid, pts in (ends or {}).items():
             if mid in self.start and len(pts):
@@ -185,7 +186,13 @@ class Placer:
                                        if u in self.idx.unit_rows] or [np.zeros(0, np.int64)]))
 
     def start_gaps(self, mid: str, rows: np.ndarray) -> np.ndarray:
-        """Distances from ``mid``'s start to the bodies ``rows`` (cached)."""
+        """Distances from ``mid``'s start to the bodies ``rows`` (a new array; measured when
+        first asked for, then kept: _start_distances)."""
+        need = rows[~self._start_known[rows]]
+        if len(need):
+            need = np.unique(need)
+            self._start_d[:, need] = fps_to_rows([self.start[m] for m in self.ids], self.idx, need)
+            self._start_known[need] = True
         return self._start_d[self._row_of[mid], rows]
 
     # --- candidates ------------------------------------------------------------------------

@@ -1,0 +1,86 @@
+"""01.04 DistanceRows (sim.rules.distance_rows): the rows of a table that changes a few
+footprints at a time are geometry.distance_matrix's, to the bit, after any sequence of moves;
+a copy moves on its own."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.rules.distance_rows import DistanceRows
+from sim.rules.geometry import Footprint, distance_matrix
+
+_SHAPES = (("round", 1.26, 1.26), ("round", 1.57, 1.57), ("oval", 2.95, 1.65), ("oval", 3.94, 3.94),
+           ("rect", 5.9, 3.54))
+coord = st.floats(-10.0, 40.0, allow_nan=False, allow_infinity=False)
+angle = st.sampled_from((0.0, 30.0, 90.0, 137.5))
+
+
+@st.composite
+def tables(draw):
+    """A table of 1-14 footprints of mixed shapes, and moves: (the rows moved together, new
+    footprints), each keeping a footprint's shape and size."""
+    kinds = draw(st.lists(st.sampled_from(range(len(_SHAPES))), min_size=1, max_size=14))
+    fps = [Footprint(*_pick(k, draw(coord), draw(coord), draw(angle))) for k in kinds]
+    moves = []
+    for _ in range(draw(st.integers(0, 5))):
+        rows = draw(st.lists(st.integers(0, len(fps) - 1), min_size=1, max_size=4, unique=True))
+        moves.append([(i, draw(coord), draw(coord), draw(angle)) for i in rows])
+    return fps, moves
+
+
+def _pick(k, x, y, a):
+    shape, length, width = _SHAPES[k]
+    return shape, x, y, length, width, (0.0 if shape == "round" else a)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables())
+def test_rows_are_distance_matrix_to_the_bit_after_any_moves(data):
+    fps, moves = data
+    table = DistanceRows(fps)
+    assert np.array_equal(table.rows(fps), distance_matrix(fps, fps))
+    now = list(fps)
+    for move in moves:
+        moved = []
+        for i, x, y, a in move:
+            fp = now[i].moved(x, y, None if now[i].shape == "round" else a)
+            now[i] = fp
+            table.set(i, fp)
+            moved.append(fp)
+        assert np.array_equal(table.rows(moved), distance_matrix(moved, now))
+        assert np.array_equal(table.rows(now), distance_matrix(now, now))
+
+
+def test_a_copy_moves_on_its_own():
+    fps = [Footprint("round", 0.0, 0.0, 1.26, 1.26), Footprint("oval", 5.0, 0.0, 2.95, 1.65),
+           Footprint("rect", 0.0, 8.0, 5.9, 3.54)]
+    table = DistanceRows(fps)
+    twin = table.copy()
+    twin.set(1, fps[1].moved(20.0, 0.0))
+    twin.set(0, fps[0].moved(0.0, 3.0))
+    assert np.array_equal(table.rows(fps), distance_matrix(fps, fps))
+    moved = [fps[0].moved(0.0, 3.0), fps[1].moved(20.0, 0.0), fps[2]]
+    assert np.array_equal(twin.rows(moved), distance_matrix(moved, moved))
+
+
+def test_a_footprint_that_changes_between_round_and_not_is_measured_as_it_is_now():
+    fps = [Footprint("round", 0.0, 0.0, 1.26, 1.26), Footprint("oval", 5.0, 0.0, 2.95, 1.65),
+           Footprint("round", 0.0, 8.0, 1.57, 1.57)]
+    table = DistanceRows(fps)
+    now = [Footprint("oval", 1.0, 0.0, 2.95, 1.65), Footprint("round", 5.0, 2.0, 1.26, 1.26), fps[2]]
+    table.set(0, now[0])
+    table.set(1, now[1])
+    assert np.array_equal(table.rows(now), distance_matrix(now, now))
+
+
+@settings(max_examples=20, deadline=None)
+@given(tables())
+def test_full_matrix_is_distance_matrix_kept_per_table(data):
+    from sim.rules import distance_rows as DR
+    fps = data[0] * 6  # (more rows than one block)
+    DR.forget_tables()
+    first = DR.full_matrix(fps)
+    assert np.array_equal(first, distance_matrix(fps, fps)) and not first.flags.writeable
+    assert DR.full_matrix(list(fps)) is first
