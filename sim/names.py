@@ -48,6 +48,27 @@ def model_names(units) -> dict[str, str]:
     return out
 
 
+def model_of_unit(model: str, unit: str) -> str:
+    """"Raider 1 of Raider Mob (2)": a model's name with its unit's shown name, the one form
+    for a model whose unit the text does not otherwise make clear."""
+    return f"{model} of {unit}"
+
+
+def models_with_units(units) -> dict[str, str]:
+    """{model id: the name a person reads where the text does not say its unit}: model_names,
+    each with its unit's shown name (model_of_unit) when another unit has a model of the same
+    datasheet name ("Raider 1" in two Raider Mobs); a model no other unit has stays as it is."""
+    units = list(units)
+    shown = unit_names(units)
+    models = model_names(units)
+    holders: dict[str, set] = {}  # (a datasheet model name: the units that have such a model)
+    for us in units:
+        for ms in us.models:
+            holders.setdefault(ms.name, set()).add(us.id)
+    return {ms.id: model_of_unit(models[ms.id], shown[us.id]) if len(holders[ms.name]) > 1 else models[ms.id]
+            for us in units for ms in us.models}
+
+
 def _cached(table: dict, battle, make) -> dict[str, str]:
     """``make(spec.units)`` for the battle's scenario, kept in ``table`` per scenario object
     (a long session's many tables: the last 64)."""
@@ -62,6 +83,7 @@ def _cached(table: dict, battle, make) -> dict[str, str]:
 
 _CACHE: dict[int, tuple] = {}
 _MCACHE: dict[int, tuple] = {}
+_WCACHE: dict[int, tuple] = {}
 
 
 def of_battle(battle) -> dict[str, str]:
@@ -72,6 +94,11 @@ def of_battle(battle) -> dict[str, str]:
 def models_of_battle(battle) -> dict[str, str]:
     """The names of a battle's models (model_names of its scenario, cached like of_battle)."""
     return _cached(_MCACHE, battle, model_names)
+
+
+def models_with_units_of_battle(battle) -> dict[str, str]:
+    """models_with_units of a battle's scenario (cached like of_battle)."""
+    return _cached(_WCACHE, battle, models_with_units)
 
 
 def name(names: dict[str, str], uid: str) -> str:
@@ -105,6 +132,12 @@ def sides_of_battle(battle) -> dict[str, str]:
 def everything_of_battle(battle) -> dict[str, str]:
     """Unit and model ids of a battle with their names (for in_words on a line that names both)."""
     return {**models_of_battle(battle), **of_battle(battle)}
+
+
+def everything_with_units_of_battle(battle) -> dict[str, str]:
+    """everything_of_battle with each model whose unit a line does not make clear read with it
+    (models_with_units: "Raider 1 of Raider Mob (2)")."""
+    return {**models_with_units_of_battle(battle), **of_battle(battle)}
 
 
 def ids_named(event, known) -> list[str]:

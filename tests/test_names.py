@@ -57,3 +57,13 @@ def test_a_possessive_follows_the_name_it_is_read_as():
 def test_the_sides_of_a_battle_are_read_by_their_armies_names():
     battle = NS(scenario=NS(armies=[NS(name="Wardens"), NS(name="Raiders")]))
     assert N.sides_of_battle(battle) == {"red": "Wardens", "blue": "Raiders"}
+
+
+def test_a_model_another_unit_has_too_reads_with_its_units_name():
+    """'Raider 1' is in each Raider Mob: where a line does not say the unit (a removed model
+    named after its attacker), the model reads with its unit's shown name; a model no other
+    unit has (the Boss, the lone Warden) stays as it is."""
+    got = N.models_with_units(_units())
+    assert got["r-mob1/1"] == "Raider 1 of Raider Mob (1)" and got["r-mob10/1"] == "Raider of Raider Mob (2)"
+    assert got["r-boss"] == "Boss" and got["w-squad/1"] == "Warden"
+    assert N.model_of_unit("Raider 2", "Raider Mob (1)") == "Raider 2 of Raider Mob (1)"

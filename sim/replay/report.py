@@ -6,7 +6,7 @@ import re
 
 from sim import events as ev
 from sim.commands import describe as describe_command
-from sim.names import everything_of_battle, in_words
+from sim.names import everything_of_battle, everything_with_units_of_battle, in_words
 from sim.rules.command_reroll import about_words, option_words
 from sim.rules.abilities import Hook, tag
 from sim.rules.transport import DisembarkMode
@@ -356,19 +356,26 @@ _LINES = {
 }
 
 
+# (events whose line names models without saying their unit: an attack's removed models after
+# the attacker's name, a model's deadly demise, a thrower, the tyrant to lay low: their models
+# read with their unit's name where another unit has such a model, sim.names.models_with_units;
+# an attack's dice lines sit under the line naming its target and keep the short names)
+MODELS_AWAY = frozenset({ev.ATTACKS_DONE, ev.DEADLY_DEMISE, ev.EXPLOSIVES, ev.OATH_TARGET})
+
+
 def report(events, battle=None) -> str:
     """The battle report; given the ``battle``, its units and models by the names a person
     reads (sim.names: "Raider Mob (2)"), and the state at the end."""
-    words = None
+    words = away = None
     if battle is not None:
-        words = everything_of_battle(battle)
+        words, away = everything_of_battle(battle), everything_with_units_of_battle(battle)
     lines = []
     for i, e in enumerate(events):
         if e["type"] == ev.STEP and _nothing_happens(events, i):
             continue  # (a Fight-phase step in which the player had nothing to do)
         line = describe(e)
         if line:
-            lines.append(line if words is None else in_words(line, words))
+            lines.append(line if words is None else in_words(line, away if e["type"] in MODELS_AWAY else words))
     if battle is not None:
         lines.append("")
         lines.append(state_table(battle))

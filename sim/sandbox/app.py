@@ -17,11 +17,11 @@ import pygame_gui
 from pygame_gui.elements import UILabel, UISelectionList
 
 from sim.battle import Battle
-from sim.names import in_words
+from sim.names import in_words, model_of_unit
 from sim.components import Activation, Stage, Unit
 from sim.rules.attack import AttackKind
 from sim.replay.log import Recorder
-from sim.replay.report import describe
+from sim.replay.report import MODELS_AWAY, describe
 from sim.sandbox import bar_pages, dice_tray, fonts, markers, overlays, panels, style, tracker
 from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re-exported)
 from sim.sandbox.battle_flow import BattleFlowMixin
@@ -413,7 +413,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             for note in notes.get(i, ()):
                 new.append((note, f"#ev{i}"))
             line = describe(ev[i]) or roll_off_line(ev[i], [a.name for a in self.spec.armies])
-            line = in_words(line, self.scene.words)  # (names, not ids: sim.names)
+            line = in_words(line, self.scene.words_away if ev[i]["type"] in MODELS_AWAY
+                            else self.scene.words)  # (names, not ids: sim.names)
             if line:
                 for sub in line.split("\n"):
                     new.append((sub.rstrip() or " ", f"#ev{i}"))
@@ -475,7 +476,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             self.dirty |= {"orders", "action"}
         if self.resolving and "log" in self.dirty:
             self.dirty.add("orders")  # the stage text
-        tk = tracker.tracker_info(self.battle), self.battle.busy or self.resolving, self.recorder.n, self.mode
+        tk = (tracker.tracker_info(self.battle), self.battle.busy or self.resolving, self.recorder.n, self.mode,
+              self.undo_refusal())  # (Undo greyed while the computer has the choice: undo.py)
         if tk != getattr(self, "_tracker_key", None):
             self._tracker_key = tk
             self.dirty |= {"tracker", "orders", "action"}  # (the bar's orders greyed by phase)
@@ -645,8 +647,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             out += charge_tip(self, self.hover_unit)
         if self.hover_model and self.hover_model in self.scene.models:
             m = self.scene.models[self.hover_model]
-            s = f"{m.name} ({self.scene.units[m.unit].name})  W {m.remaining}/{m.W}" if m.unit in self.scene.units \
-                else f"{m.name}  W {m.remaining}/{m.W}"
+            s = (model_of_unit(m.name, self.scene.units[m.unit].name) if m.unit in self.scene.units
+                 else m.name) + f"  W {m.remaining}/{m.W}"
             if m.character:
                 s += "  CHARACTER"
             out.append(s)

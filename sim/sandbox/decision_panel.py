@@ -5,7 +5,7 @@ The rules check the answer (sim.plan.answers.validate_answer); a refusal is show
 
 from __future__ import annotations
 
-from sim.names import ids_in, ids_named, in_words, possessive
+from sim.names import ids_in, ids_named, in_words, model_of_unit, possessive
 from sim.rules import command_reroll as RR
 from sim.stratagems import by_name
 
@@ -92,7 +92,9 @@ def option_label(sb, req, opt) -> tuple[str, int | None]:
     if ": " in str(opt):  # "unit: mode" (15.11's modes)
         uid, mode = str(opt).split(": ", 1)
         return f"{_unit_name(sb, uid)}: {mode} ({cost} CP)", cost
-    return f"{_unit_name(sb, str(opt))} ({cost} CP)", cost
+    # (a unit's option: the stratagem it uses, then its cost - "Warden Squad (3) (2 CP)" read as
+    # a number beside a number and did not say what the button does)
+    return f"{record.name}: {_unit_name(sb, str(opt))}, {cost} CP", cost
 
 
 def build_stratagem(flow, sb, req) -> None:
@@ -179,7 +181,7 @@ def option_text(sb, opt) -> str:
         return uv.name
     m = sb.scene.models.get(s)
     if m is not None:
-        return f"{m.name} of {sb.scene.units[m.unit].name}" if m.unit in sb.scene.units else m.name
+        return model_of_unit(m.name, sb.scene.units[m.unit].name) if m.unit in sb.scene.units else m.name
     if " at " in s:  # a ritual's answer, "<ritual key> at <unit id>[ +D6]" (sim.rules.effects.rituals)
         from sim.rules.effects import rituals as RT
         from sim.rules.effects import table

@@ -49,8 +49,8 @@ def build_unit_card(flow, sb) -> None:
     ent = battle.units[uid]
     u = esper.component_for_entity(ent, Unit)
     army = battle.scenario.armies[u.owner].name
-    flow.label(u.name, "#heading")
     uv = sb.scene.units[uid]
+    flow.label(uv.name, "#heading")  # (the shown name, "Warden Squad (1)": sim.names)
     living = sb.scene.living(uid)
     status = f"{army}  |  {len(living)}/{len(uv.models)} models"
     if uv.engaged:
@@ -81,10 +81,13 @@ def build_unit_card(flow, sb) -> None:
     flow.newline()
     seen = Counter()
     rows = {}
+    # (a row per datasheet model and profile, "Warden x5": the shown names are numbered per model,
+    # "Warden 1".."Warden 5", and made one row per model)
+    sheet = {ms.id: ms.name for us in battle.scenario.units if us.id == uid for ms in us.models}
     for mid in uv.models:
         m = sb.scene.models[mid]
         stt = esper.component_for_entity(m.ent, Stats)
-        key = (m.name, stt.M, stt.T, stt.Sv, stt.W, stt.Ld, stt.OC, stt.InSv)
+        key = (sheet.get(mid, m.name), stt.M, stt.T, stt.Sv, stt.W, stt.Ld, stt.OC, stt.InSv)
         if m.alive:
             seen[key] += 1
             rows.setdefault(key, []).append(m)

@@ -64,6 +64,8 @@ class Scene:
         self.unit_names = names.of_battle(battle)
         # (ids in a line of text: names.in_words; the sides by their armies' names, "red" -> "Wardens")
         self.words = {**names.sides_of_battle(battle), **self.names, **self.unit_names}
+        # (a line that does not say a model's unit: "Raider 1 of Raider Mob (2)", report.MODELS_AWAY)
+        self.words_away = {**self.words, **names.models_with_units_of_battle(battle), **self.unit_names}
         self.refresh(force=True)
 
     def refresh(self, force: bool = False) -> bool:

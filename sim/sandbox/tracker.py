@@ -305,10 +305,13 @@ def build_tracker_buttons(flow, sb) -> None:
     flow.x = 6
     info = tracker_info(sb.battle)
     idle = not (sb.battle.busy or sb.resolving) and sb.mode == "battle"
-    # (Undo also takes back a command still resolving, as Ctrl+Z does: shown available then too)
+    # (Undo also takes back a command still resolving, as Ctrl+Z does: shown available then too;
+    # greyed with its reason while the computer has the choice, sim.sandbox.undo.undo_refusal)
+    why = sb.undo_refusal()
     flow.button("Undo", sb.undo, name="phase:undo", height=26, width=62,
-                tip="take back the last command of this phase, or the one resolving (Ctrl+Z)",
-                object_id=None if sb.mode == "battle" and sb.recorder.n else "#unavailable")
+                tip=f"Not now: {why}" if why else
+                "take back the last command of this phase, or the one resolving (Ctrl+Z)",
+                object_id="#unavailable" if why else None)
     if info is None:
         pass
     elif info.round == 0 and (info.pre_battle or sb.battle.pending is not None):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from sim import names
 from sim.battle import Battle
 from sim.commands import command_from_dict
 from sim.errors import Refusal
@@ -39,9 +40,27 @@ def resimulate(spec, seed: int, scenario_path: str, commands, answers) -> tuple[
 
 
 class UndoMixin:
-    def undo(self) -> None:
+    def undo_refusal(self) -> str | None:
+        """Why Undo does nothing now (its button greyed with it, Ctrl+Z says it), or None. While
+        the computer has the choice (its turn, its selections in a Fight phase, paused or not)
+        the last command is the computer's: not the person's to take back (undo works on the
+        person's turn, on their own commands)."""
         if self.mode != "battle":
-            self.status = "undo works on the battle (leave set-up or the replay first)"
+            return "undo works on the battle (leave set-up or the replay first)"
+        ts = self.battle.turn_state
+        if self.ai and ts is not None and not ts.over and ts.round > 0 and \
+                (ts.chooser in self.ai or getattr(self, "_ai_cmd", None) is not None):
+            side = self._ai_cmd[0] if getattr(self, "_ai_cmd", None) is not None else ts.chooser
+            return (f"the computer is playing {self.spec.armies[side].name}: its commands are not yours "
+                    f"to take back (undo works on your turn)")
+        if not self.recorder.n:
+            return "nothing to undo: no command has been given in this battle"
+        return None
+
+    def undo(self) -> None:
+        why = self.undo_refusal()
+        if why:
+            self.status = why
             return
         commands, answers = logged_commands(self.recorder.lines)
         if not commands:
@@ -62,8 +81,7 @@ class UndoMixin:
         self.adopt_battle(battle, rec)
         self.ai_notes_of = {battle: {i: n for i, n in notes.items() if i < len(battle.events)}}
         self.unsaved = True
-        what = f"{last.kind} {getattr(last, 'unit', '')}".strip()
+        u = getattr(last, "unit", None)  # (the unit by its name: sim.names)
+        what = f"{last.kind} {names.name(names.of_battle(battle), u) if u else ''}".strip()
         self.status = f"undone: {what} (the battle simulated again from its start: {len(keep)} command(s))"
-        if self.ai and not self.ai_paused:  # (else the computer would play the same command again)
-            self.ai_paused = True
-            self.status += "; the computer is paused (A resumes)"
+        # (the computer plays on as it was: undo takes back the person's commands only, on their turn)
