@@ -221,10 +221,7 @@ class UnionChain:
             return x * col.sum()
         if len(runs) > 2:
             return None
-        qs, left = [], 1.0
-        for _first, _faces, _fails, chance in runs:
-            qs.append(min(1.0, chance / left))
-            left -= chance
+        qs = _run_shares(runs)
         B1 = DI.binomial_rows(M, qs[0])[:M + 1, :M + 1]
         if len(runs) == 1:
             p = col @ B1  # the count of rolls that show the run
@@ -263,10 +260,7 @@ class UnionChain:
             return Y
         if len(runs) > 2:
             return None
-        qs, left = [], 1.0
-        for _first, _faces, _fails, chance in runs:
-            qs.append(min(1.0, chance / left))
-            left -= chance
+        qs = _run_shares(runs)
         last = len(runs) - 1
 
         def A(w):  # one die of the last run's share: it shows the run or passes
@@ -591,3 +585,13 @@ def _plus(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a = a.copy()
     a[:, :b.shape[1]] += b
     return a
+
+
+def _run_shares(runs) -> list[float]:
+    """Each run of failing save faces as the chance a die shows it given it showed none of the
+    runs before (a chain of binomials: the count of dice showing run k among those left)."""
+    qs, left = [], 1.0
+    for _first, _faces, _fails, chance in runs:
+        qs.append(min(1.0, chance / left))
+        left -= chance
+    return qs

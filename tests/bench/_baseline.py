@@ -112,20 +112,27 @@ def numpy_kernel() -> int:
     return crossings + hits
 
 
-def _median_seconds(fn: Callable[[], object], repeats: int) -> float:
+def _median_seconds(fn: Callable[[], object], repeats: int, clock: Callable[[], float] = time.perf_counter) -> float:
     fn()  # warm-up
     collecting = gc.isenabled()
     gc.disable()
     try:
         times = []
         for _ in range(repeats):
-            t0 = time.perf_counter()
+            t0 = clock()
             fn()
-            times.append(time.perf_counter() - t0)
+            times.append(clock() - t0)
     finally:
         if collecting:
             gc.enable()
     return statistics.median(times)
+
+
+def python_loop_cpu_seconds(repeats: int = REPEATS) -> float:
+    """The pure-Python loop timed as this process's CPU time (time.process_time), the same
+    median of ``repeats`` after a warm-up, the collector paused: the baseline of a benchmark
+    that times CPU rather than the wall clock, on a machine shared with other work."""
+    return _median_seconds(python_loop, repeats, time.process_time)
 
 
 def measure(repeats: int = REPEATS) -> Baseline:

@@ -53,23 +53,6 @@ SCENARIO = ROOT / "scenarios/battle_default.toml"
 CLOCK = time.perf_counter
 
 
-def cpu_loop_seconds(repeats: int = _baseline.REPEATS) -> float:
-    """The baseline's pure-Python loop (_baseline.python_loop) in CPU seconds: the median of
-    ``repeats`` after a warm-up, the collector paused as _baseline times it."""
-    import gc
-    _baseline.python_loop()
-    gc.disable()
-    try:
-        times = []
-        for _ in range(repeats):
-            t0 = time.process_time()
-            _baseline.python_loop()
-            times.append(time.process_time() - t0)
-    finally:
-        gc.enable()
-    return statistics.median(times)
-
-
 def one_battle(spec, seed: int, phases: dict) -> tuple[float, int]:
     marks = []
 
@@ -179,9 +162,9 @@ def main() -> None:
     if args.only == "growth" and args.cpu:
         global CLOCK
         CLOCK = time.process_time
-        before_s = cpu_loop_seconds()
+        before_s = _baseline.python_loop_cpu_seconds()
         grown = growth(max(args.growth_battles, 1), args.loads)
-        after_s = cpu_loop_seconds()
+        after_s = _baseline.python_loop_cpu_seconds()
         print(f"baseline (same run, CPU time, before/after): pure-Python loop {before_s * 1e3:.1f}/"
               f"{after_s * 1e3:.1f} ms; every figure below is CPU time")
         for line in growth_lines(*grown, (before_s + after_s) / 2, max(args.growth_battles, 1)):

@@ -76,23 +76,6 @@ def one_battle(spec, seed: int, tactician: bool, opponent: str = "default") -> t
     return CLOCK[0]() - t0, won
 
 
-def cpu_loop() -> float:
-    """The baseline's pure-Python loop in CPU seconds (the median of its repeats, the cyclic
-    collector paused, as tests/bench/_baseline.py times it by the wall clock)."""
-    import gc
-    _baseline.python_loop()
-    times = []
-    for _ in range(_baseline.REPEATS):
-        gc.disable()
-        try:
-            t0 = time.process_time()
-            _baseline.python_loop()
-            times.append(time.process_time() - t0)
-        finally:
-            gc.enable()
-    return statistics.median(times)
-
-
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -112,7 +95,7 @@ def main() -> None:
     spec = load_scenario(args.scenario)
     spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("default", "default")))
     before = _baseline.measure()
-    cpu_before = cpu_loop() if args.cpu else None
+    cpu_before = _baseline.python_loop_cpu_seconds() if args.cpu else None
     one_battle(spec, 0, True, args.opponent)  # warm-up (imports, caches)
     Timed.times.clear()
     seeds = range(1, args.battles + 1)
@@ -123,7 +106,7 @@ def main() -> None:
     for s in seeds:
         one_battle(spec, s, False)
     def_wall = CLOCK[0]() - t0
-    cpu_after = cpu_loop() if args.cpu else None
+    cpu_after = _baseline.python_loop_cpu_seconds() if args.cpu else None
     after = _baseline.measure()
     loop_s = _baseline.mean(before, after).python_s
     if args.cpu:

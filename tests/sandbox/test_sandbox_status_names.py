@@ -78,8 +78,8 @@ def test_engine_text_in_people_words_names_players_units_and_possessives(make):
     assert sb.said("reddish blue-ish red/2") == "reddish blue-ish red/2"  # (whole words only)
 
 
-def test_a_stratagems_cost_tip_names_the_army_with_its_possessive(make):
-    """'1 CP of Wardens' 1' (was "Wardens's")."""
+def _advance_asked(make):
+    """The runners selected to advance: the battle asks their player about a stratagem."""
     from sandbox_support import DATA
     d = make(DATA / "extra" / "battle_turn.toml")
     sb = d.sb
@@ -87,7 +87,12 @@ def test_a_stratagems_cost_tip_names_the_army_with_its_possessive(make):
     d.click_button("phase:start")
     d.click_model("runners/1")
     d.click_button("select:advance")
-    req = sb.battle.pending
+    return d, sb, sb.battle.pending
+
+
+def test_a_stratagems_cost_tip_names_the_army_with_its_possessive(make):
+    """'1 CP of Wardens' 1' (was "Wardens's")."""
+    d, sb, req = _advance_asked(make)
     assert req is not None and req.kind == "stratagem"
     d.pump(2)
     tip = d.button("answer:use").tool_tip_text
@@ -97,14 +102,7 @@ def test_a_stratagems_cost_tip_names_the_army_with_its_possessive(make):
 
 def test_a_decision_in_the_log_names_the_army_that_made_it(make):
     """'decision (stratagem ..., Wardens): decline' (was 'player 1': a number a person cannot read)."""
-    from sandbox_support import DATA
-    d = make(DATA / "extra" / "battle_turn.toml")
-    sb = d.sb
-    d.pump(2)
-    d.click_button("phase:start")
-    d.click_model("runners/1")
-    d.click_button("select:advance")
-    req = sb.battle.pending
+    d, sb, req = _advance_asked(make)
     army = sb.battle.scenario.armies[req.player].name
     d.click_button("answer:decline")
     d.pump(3)
