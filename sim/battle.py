@@ -30,11 +30,18 @@ from sim.world.build import build_world
 _world_ids = itertools.count(1)
 
 
-def _settling(processors) -> tuple:
-    """The method step_until_blocked calls on each system, in the declared order: its
-    ``settle`` (the steps it can take in a row with nothing else acting between them: the
-    same events, fewer ticks), or its ``process``."""
-    return tuple(getattr(proc, "settle", proc.process) for proc in processors)
+def _install_systems(battle) -> None:
+    """The battle's systems, in the declared order, as the two lists of methods a run calls:
+    ``systems``, each one's ``process`` (one step each: Battle.tick, which a front end shows
+    step by step), and ``settling``, each one's ``settle`` where it has one (the steps it can
+    take in a row with nothing else acting between them: the same events, fewer ticks) or its
+    ``process`` (Battle.step_until_blocked). Each is called plainly, as esper.process would
+    call them (it passes *args and **kwargs on to each: about half a tick's cost when the
+    systems have nothing to do)."""
+    from sim.systems import register_systems
+    procs = register_systems(battle)
+    battle.systems = tuple(proc.process for proc in procs)
+    battle.settling = tuple(getattr(proc, "settle", proc.process) for proc in procs)
 
 
 class Battle:
@@ -95,11 +102,7 @@ class Battle:
         resources.install(self.resources)
         # what the systems must catch up with (every unit: the scenario may have set its state)
         self.changes = Changes(touched_units=dict.fromkeys(self.units.values()))
-        from sim.systems import register_systems
-        # each system's process method, in the declared order: a tick calls them as esper.process
-        # would (Battle.tick), each with a plain call (esper.process passes *args and **kwargs
-        # on to each of them: about half a tick's cost when the systems have nothing to do)
-        self.systems = _settling(register_systems(self))
+        _install_systems(self)
 
     # --- visibility, brought up to date when read ---------------------------------------------
     @property
@@ -166,13 +169,12 @@ class Battle:
         only with ``record_dice``. Only where a player chooses a command (not ``busy``): else
         ForkError. close() it when done; the original is unchanged and plays on as if never
         forked."""
-        from sim.systems import register_systems
         from sim.world.fork import fork_battle
         f = fork_battle(self, f"battle-{next(_world_ids)}", seed, record_dice)
         esper.switch_world(f.world)
         resources.install(f.resources)
         try:
-            f.systems = _settling(register_systems(f))
+            _install_systems(f)
         finally:
             self._enter()
         return f
@@ -303,13 +305,13 @@ class Battle:
         self._enter()
         if self.pending is None:
             esper.clear_dead_entities()
-            for settle in self.systems:
-                settle.__self__.process(self)  # (one step each, not settle: a front end shows each)
+            for process in self.systems:
+                process(self)
 
     def step_until_blocked(self, limit: int = 100000) -> None:
         """Tick until idle or a decision is pending."""
         self._enter()
-        clear_dead_entities, systems = esper.clear_dead_entities, self.systems
+        clear_dead_entities, systems = esper.clear_dead_entities, self.settling
         for _ in range(limit):
             # (self.busy and self.tick, inline: a headless run spends its life here)
             if self.pending is not None or (self.activation_unit is None and not self.queue

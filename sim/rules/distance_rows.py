@@ -104,8 +104,10 @@ def full_matrix(fps: Sequence[Footprint]) -> np.ndarray:
     the spatial index and the visibility index each start from this matrix. Measured in blocks
     of rows (each entry's arithmetic is the same whichever rows share its call)."""
     fps = tuple(fps)
-    hit = _FULL.get(fps)
-    if hit is None:
+    hit = _FULL.pop(fps, None)
+    if hit is not None:
+        _FULL[fps] = hit  # (the most recent last again)
+    else:
         table = DistanceRows(fps)
         hit = np.empty((len(fps), len(fps)))
         for r0 in range(0, len(fps), _BLOCK):

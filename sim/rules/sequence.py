@@ -249,8 +249,13 @@ def _tally(rolls, by_face: tuple) -> tuple[int, int]:
                 else:
                     normal += rolls.count(face)
         return crits, normal
-    for r in rolls:
-        res = by_face[r]
+    return _count([by_face[r] for r in rolls])
+
+
+def _count(results) -> tuple[int, int]:
+    """(critical, other successful) among the dice's ``results``, die by die."""
+    crits = normal = 0
+    for res in results:
         if res == CRITICAL:
             crits += 1
         elif res:
@@ -319,13 +324,7 @@ def judge_wounds(p: PoolState, rolls: list[int], rerolled: dict[int, int]) -> di
     if each is None:
         crits, normal = _tally(rolls, wound_faces(p.S, p.T, p.wound_mod, p.critical_wound_on))
     else:  # (a random S: each roll against its own table)
-        crits = normal = 0
-        for i, r in enumerate(rolls):
-            res = each[i][r]
-            if res == CRITICAL:
-                crits += 1
-            elif res:
-                normal += 1
+        crits, normal = _count([each[i][r] for i, r in enumerate(rolls)])
     if p.devastating:
         p.mortal_criticals = crits
         p.wounds = normal + p.auto_wounds

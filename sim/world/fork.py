@@ -324,7 +324,7 @@ def fork_battle(battle, world: str, seed: int | None = None, record_dice: bool =
     f.forked_from = battle.world
     f.forked_events = len(f.events)
     f._origin = weakref.ref(battle)
-    f.systems = ()
+    f.systems = f.settling = ()
     # the visibility: the original's brought up to date (what Changes says it is behind on
     # taken in), then copied (its index's copy shares only what the index never changes)
     v = battle.visibility
@@ -369,6 +369,6 @@ _BATTLE_ATTRS = frozenset({
     "scenario", "seed", "world", "events", "listeners", "dice", "pending", "_answers", "queue",
     "action", "activation_unit", "activation", "turn", "turn_state", "commands_done", "units",
     "models", "_visibility", "validated", "_checked", "scenario_allocation_orders", "resources",
-    "changes", "systems", "forked_from", "forked_events", "_origin",
+    "changes", "systems", "settling", "forked_from", "forked_events", "_origin",
 })
 
