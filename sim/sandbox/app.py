@@ -13,7 +13,6 @@ from pathlib import Path
 
 import esper
 import pygame
-import pygame_gui
 from pygame_gui.elements import UILabel, UISelectionList
 
 from sim.battle import Battle
@@ -26,6 +25,7 @@ from sim.sandbox import bar_pages, dice_tray, fonts, markers, overlays, panels, 
 from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re-exported)
 from sim.sandbox.battle_flow import BattleFlowMixin
 from sim.sandbox.catalogue_browser import CatalogueMixin
+from sim.sandbox.ui_manager import UIManager
 from sim.sandbox.computer import DEFAULT_SPEED, ComputerDialogMixin, ComputerMixin, draw_trail, slide
 from sim.sandbox.confirm import ConfirmMixin
 from sim.sandbox.decision_panel import auto_answer, hovered_marks
@@ -248,7 +248,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         """A UI manager whose theme is scaled to the window (fonts, list rows, tooltips)."""
         self.scale = style.ui_scale(self.size)
         theme = style.scaled_theme(THEME, self.scale)
-        self.manager = pygame_gui.UIManager(self.size, theme)
+        self.manager = UIManager(self.size, theme)  # (its theme ids kept by a cheap key: ui_manager.py)
         self._footer_h = None
 
     def resize(self, size) -> None:
