@@ -41,8 +41,8 @@ from sim.rules.visibility.batch import sat_cross_k
 from sim.rules.visibility.sight import AREA, DENSE
 from sim.rules.visibility.arrays import roll_next, roll_prev, tile
 
-__all__ = ["umbra_blocked", "capsule_inputs", "pack_area_edges", "area_boxes",
-           "within_candidates", "within_pairs"]
+__all__ = ["umbra_blocked", "capsule_inputs", "ChordCache", "pack_area_edges", "area_boxes",
+           "within_candidates", "within_candidates_one", "within_pairs"]
 
 
 def pack_area_edges(polys):
@@ -78,6 +78,15 @@ def within_candidates(centres, rad, boxes):
     m = (cx >= boxes[:, 0] - g) & (cx <= boxes[:, 2] + g) & (cy >= boxes[:, 1] - g) \
         & (cy <= boxes[:, 3] + g)
     return np.nonzero(m)
+
+
+def within_candidates_one(cx: float, cy: float, rad: float, boxes: list) -> list:
+    """``within_candidates`` for one model (centre, radius as floats; ``boxes`` the boxes as
+    a list of 4-tuples): the areas, the same arithmetic in plain Python (a moved model:
+    cheaper than a dozen small numpy calls)."""
+    g = rad + (EPS + 1e-6)
+    return [a for a, (x0, y0, x1, y1) in enumerate(boxes)
+            if cx >= x0 - g and cx <= x1 + g and cy >= y0 - g and cy <= y1 + g]
 
 
 def within_pairs(centres, rad, area, edges) -> np.ndarray:
@@ -250,6 +259,8 @@ def umbra_blocked(ix, obs, tgt, dense_only: bool = False) -> np.ndarray:
             obs, tgt, uo, oinv = tgt, obs, ut, tinv
     if P < _SPARSE * len(uo):
         return _umbra_sparse(ix, obs, tgt, dense_only)
+    if len(uo) == 1 and not dense_only and getattr(ix, "kept_chords", None) is not None:
+        return _umbra_one_target(ix, tgt, int(uo[0]))
     if len(uo) <= _OBS_CHUNK:
         return _umbra_part(ix, obs, tgt, uo, oinv, dense_only)
     step = -(-len(uo) // -(-len(uo) // _OBS_CHUNK))  # equal parts of <= _OBS_CHUNK observers
@@ -449,4 +460,71 @@ def _umbra_sparse(ix, obs, tgt, dense_only):
         tw = ix.within[tg, ln["area"]]
         ok &= np.where(tw, ln["act_in"], ln["act_out"])
     blocked[p[ok]] = True
+    return blocked
+
+
+class ChordCache:
+    """``_chord_lines`` of every model as an observer (rows: the index's model order), kept
+    until the model moves (``fresh``): the chord rows ``L`` (9, n * K), the angular interval
+    (``lo``; ``span``: its width + 1e-9 rad, -1 where the chord is not ``valid``) and
+    ``act_out`` (the piece active for a target not within its area); ``act_in`` is the
+    observer's no matter (a dense piece)."""
+
+    __slots__ = ("L", "lo", "span", "act_out", "fresh")
+
+    def __init__(self, n: int, K: int):
+        self.L = np.empty((9, n * K))          # (entry observer * K + piece: one take)
+        self.lo = np.empty((n, K))
+        self.span = np.empty((n, K))
+        self.act_out = np.zeros((n, K), dtype=bool)
+        self.fresh = np.zeros(n, dtype=bool)
+
+    def fill(self, ix, obs) -> None:
+        """Compute the rows of observers ``obs`` (unique) that are not fresh."""
+        obs = obs[~self.fresh.take(obs)]
+        if len(obs) == 0:
+            return
+        K = self.lo.shape[1]
+        ln = _chord_lines(ix, obs)
+        self.L[:, (obs[:, None] * K + np.arange(K)).ravel()] = np.array(ln["L"])
+        self.lo[obs] = ln["lo"].reshape(-1, K)
+        self.span[obs] = np.where(ln["valid"], ln["width"] + 1e-9, -1.0).reshape(-1, K)
+        self.act_out[obs] = ln["act_out"].reshape(-1, K)
+        self.fresh[obs] = True
+
+
+def _umbra_one_target(ix, obs, t: int):
+    """``umbra_blocked`` for pairs (observer ``obs[p]``, model ``t``) of one model and many
+    others (a model moved), lit from the others' side (the certificate holds either way:
+    every segment between the two bases crosses the chord): their chords are kept between
+    moves (``ix.kept_chords``, a ChordCache); candidates are the (observer, piece) entries
+    whose angular interval holds the direction of t's centre (the umbra lies in the cone
+    from the observer's centre through the chord), then the three half-plane tests and the
+    13.10 / 13.11 activity of the piece, as in ``_umbra_part``."""
+    cache = ix.kept_chords(obs)
+    C = ix.centres
+    P = len(obs)
+    blocked = np.zeros(P, bool)
+    tx, ty = C[t, 0], C[t, 1]
+    th = _mod_2pi(np.arctan2(ty - C[obs, 1], tx - C[obs, 0]))
+    d = th[:, None] - cache.lo.take(obs, axis=0)
+    d = np.where(d < 0, d + _TWO_PI, d)
+    p, k = np.nonzero(d <= cache.span.take(obs, axis=0))
+    if len(p) == 0:
+        return blocked
+    ob = obs.take(p)
+    L = cache.L.take(ob * cache.lo.shape[1] + k, axis=1)
+    r = ix.rad[t] + _GROW
+    ok = None
+    for row in (6, 0, 3):               # (the arithmetic of _umbra_part, entry by entry)
+        v = L[row] * tx
+        v += L[row + 1] * ty
+        v += r
+        q = v <= L[row + 2]
+        ok = q if ok is None else ok & q
+    p, k, ob = p[ok], k[ok], ob[ok]
+    ar = ix.blk.area.take(k)
+    keep = np.where(ix.within[t].take(ar), ix.blk.kind.take(k) == DENSE,
+                    cache.act_out[ob, k])
+    blocked[p[keep]] = True
     return blocked
