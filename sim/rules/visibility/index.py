@@ -52,7 +52,7 @@ from sim.rules.terrain import TerrainArea
 from sim.rules.visibility.sight import (
     DETECTION_RANGE, HIDEABLE, TerrainBlockers, clamp_range, detection_range,
 )
-from sim.rules.visibility.index_pairs import PairResolution
+from sim.rules.visibility.index_pairs import PairResolution, _flat
 from sim.rules.visibility.arrays import tile
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
@@ -235,12 +235,14 @@ class VisibilityIndex(PairResolution):
             self._chords.fresh[rows] = False
         I, J = self._pairs_for(rows)
         # line of sight (and with it fully visible) resolved when read: _ensure_los
-        self._los_known[I, J] = False
-        self._los_known[J, I] = False
+        n = len(self.fps)
+        fij, fji = I * n + J, J * n + I
+        for a in (self._los_known, self._fv_known):
+            flat = _flat(a)
+            flat[fij] = False
+            flat[fji] = False
         self._near_pending = True
         self._all_known = False
-        self._fv_known[I, J] = False
-        self._fv_known[J, I] = False
         self._dense_known[rows, :] = False
         self._dense_known[:, rows] = False
         a = self.hideable & self.within_any

@@ -22,8 +22,8 @@ from sim.rules.visibility.full import fully_visible_round
 from sim.rules.visibility.hull_full import hull_full_certificates
 from sim.rules.visibility.kernels import footprint_fully_visible, pair_visible
 from sim.rules.visibility.pairs import (ChordCache, area_boxes, capsule_inputs, pack_area_edges,
-                                        umbra_blocked, within_candidates, within_candidates_one,
-                                        within_pairs)
+                                        edge_lists, umbra_blocked, within_candidates,
+                                        within_candidates_one, within_one, within_pairs)
 from sim.rules.terrain import model_within_area
 from sim.rules.visibility.arrays import tile
 
@@ -135,7 +135,8 @@ class PairResolution:
     def _pack_areas(self) -> None:
         self._area_edges = pack_area_edges(self.blk.area_polys)
         self._area_boxes = area_boxes(self.blk.area_polys)
-        self._box_list = [tuple(b) for b in self._area_boxes.tolist()]
+        self._box_list = tuple(tuple(b) for b in self._area_boxes.tolist())  # (immutable: shared)
+        self._edge_lists = edge_lists(self._area_edges)
 
     def _within_rows(self, rows) -> np.ndarray:
         """13.x Areas each model is within (any part of the base inside the area's footprint):
@@ -149,12 +150,18 @@ class PairResolution:
             return out
         if len(rows) == 1:          # (one model moved: its candidates in plain Python)
             (cx, cy), = self.centres[rows].tolist()
-            a = within_candidates_one(cx, cy, float(self.rad[rows[0]]), self._box_list)
-            if not a:
-                return out
-            m, a = np.zeros(len(a), dtype=np.int64), np.array(a, dtype=np.int64)
-        else:
-            m, a = within_candidates(self.centres[rows], self.rad[rows], self._area_boxes)
+            r = int(rows[0])
+            rad = float(self.rad[r])
+            for a in within_candidates_one(cx, cy, rad, self._box_list):
+                if not self.round[r]:
+                    out[0, a] = model_within_area(self.fps[r], self.blk.areas[a])
+                elif self._edge_lists[a] is not None:
+                    out[0, a] = within_one(cx, cy, rad, self._edge_lists[a])
+                else:
+                    out[0, a] = within_pairs(self.centres[rows], self.rad[rows],
+                                             np.array([a]), self._area_edges)[0]
+            return out
+        m, a = within_candidates(self.centres[rows], self.rad[rows], self._area_boxes)
         rnd = self.round[rows[m]]
         if rnd.any():
             m_r, a_r = m[rnd], a[rnd]

@@ -34,6 +34,8 @@ the areas round bases are within.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from sim.rules.geometry import EPS
@@ -42,7 +44,7 @@ from sim.rules.visibility.sight import AREA, DENSE
 from sim.rules.visibility.arrays import roll_next, roll_prev, tile
 
 __all__ = ["umbra_blocked", "capsule_inputs", "ChordCache", "pack_area_edges", "area_boxes",
-           "within_candidates", "within_candidates_one", "within_pairs"]
+           "within_candidates", "within_candidates_one", "within_pairs", "within_one", "edge_lists"]
 
 
 def pack_area_edges(polys):
@@ -80,13 +82,43 @@ def within_candidates(centres, rad, boxes):
     return np.nonzero(m)
 
 
-def within_candidates_one(cx: float, cy: float, rad: float, boxes: list) -> list:
+def within_candidates_one(cx: float, cy: float, rad: float, boxes) -> list:
     """``within_candidates`` for one model (centre, radius as floats; ``boxes`` the boxes as
-    a list of 4-tuples): the areas, the same arithmetic in plain Python (a moved model:
+    a sequence of 4-tuples): the areas, the same arithmetic in plain Python (a moved model:
     cheaper than a dozen small numpy calls)."""
     g = rad + (EPS + 1e-6)
     return [a for a, (x0, y0, x1, y1) in enumerate(boxes)
             if cx >= x0 - g and cx <= x1 + g and cy >= y0 - g and cy <= y1 + g]
+
+
+def edge_lists(edges) -> tuple:
+    """``pack_area_edges``'s arrays as plain tuples: per area, its real edges as tuples
+    (x0, y0, abx, aby, ab2, y1) (``within_one``'s input); None for an area with an edge of
+    length 0 (within_pairs's NaN arithmetic, left to it)."""
+    x0, y0, abx, aby, ab2, y1, real = (a.tolist() for a in edges)
+    out = []
+    for a in range(len(real)):
+        es = tuple((x0[a][e], y0[a][e], abx[a][e], aby[a][e], ab2[a][e], y1[a][e])
+                   for e in range(len(real[a])) if real[a][e])
+        out.append(es if es and all(e[4] > 0 for e in es) else None)
+    return tuple(out)  # (immutable: an index's copies share it)
+
+
+def within_one(cx: float, cy: float, rad: float, area_edges) -> bool:
+    """``within_pairs`` for one (model, area) pair, the same arithmetic in plain Python
+    (``area_edges``: the area's entry of ``edge_lists``; a model moved)."""
+    best = None
+    crossings = 0
+    for x0, y0, abx, aby, ab2, y1 in area_edges:
+        apx, apy = cx - x0, cy - y0
+        t = min(max((apx * abx + apy * aby) / ab2, 0.0), 1.0)
+        dx, dy = apx - t * abx, apy - t * aby
+        d2 = dx * dx + dy * dy
+        if best is None or d2 < best:
+            best = d2
+        if (y0 > cy) != (y1 > cy) and x0 + (cy - y0) * abx / (y1 - y0) > cx:
+            crossings += 1
+    return crossings % 2 == 1 or math.sqrt(best) <= rad + EPS
 
 
 def within_pairs(centres, rad, area, edges) -> np.ndarray:
