@@ -280,15 +280,14 @@ def umbra_blocked(ix, obs, tgt, dense_only: bool = False) -> np.ndarray:
     K = len(ix.blk.pieces)
     if K == 0 or P == 0:
         return blocked
-    uo, oinv = np.unique(obs, return_inverse=True)
-    if len(uo) > 1:
-        # the certificate is symmetric (every segment between the two bases is blocked, and
-        # a piece's 13.10 / 13.11 activity depends on the pair only): light the umbrae from
-        # the side with fewer models (one chord set per observer; a moved model's pairs
-        # then share one observer whichever side of I < J it falls on)
-        ut, tinv = np.unique(tgt, return_inverse=True)
-        if len(ut) < len(uo):
-            obs, tgt, uo, oinv = tgt, obs, ut, tinv
+    uo, oinv = _unique_inverse(obs)
+    # the certificate is symmetric (every segment between the two bases is blocked, and a
+    # piece's 13.10 / 13.11 activity depends on the pair only): light the umbrae from the
+    # side with fewer models (one chord set per observer; a moved model's pairs then share
+    # one observer whichever side of I < J it falls on)
+    if len(uo) > 1 and np.count_nonzero(np.bincount(tgt)) < len(uo):
+        ut, tinv = _unique_inverse(tgt)
+        obs, tgt, uo, oinv = tgt, obs, ut, tinv
     if P < _SPARSE * len(uo):
         return _umbra_sparse(ix, obs, tgt, dense_only)
     if len(uo) == 1 and not dense_only and getattr(ix, "kept_chords", None) is not None:
@@ -301,6 +300,17 @@ def umbra_blocked(ix, obs, tgt, dense_only: bool = False) -> np.ndarray:
         blocked[sel] = _umbra_part(ix, obs[sel], tgt[sel], uo[u0:u0 + step],
                                    oinv[sel] - u0, dense_only)
     return blocked
+
+
+def _unique_inverse(a):
+    """``np.unique(a, return_inverse=True)``, without its sort when ``a`` is already in
+    order (the pairs of a full recompute are, observer-major)."""
+    if len(a) > 1 and (a[1:] >= a[:-1]).all():
+        first = np.empty(len(a), dtype=bool)
+        first[0] = True
+        np.not_equal(a[1:], a[:-1], out=first[1:])
+        return a[first], np.cumsum(first) - 1
+    return np.unique(a, return_inverse=True)
 
 
 def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
