@@ -26,7 +26,7 @@ a block, one entry, or the whole matrix through the ``fully_visible``/``cover``
 properties). Every stage works pair by pair with the same inputs and kernels, so a read
 answers exactly what an eager pass would, whichever pairs share its batch. The geometry and
 the resolution live in the index's base class, sim.rules.visibility.index_pairs.PairResolution. Pairs
-are resolved in stages, all pairs at once (sim.rules.visibility.pairs): a "definitely blocked"
+are resolved in stages, all pairs at once (sim.rules.visibility.pairs, .umbra): a "definitely blocked"
 certificate (the target's bounding circle inside the umbra of one piece's chord lit by the
 observer's bounding circle; candidates by angular bins per observer), then for the pairs
 left the pieces meeting their capsule; pairs with a blocker in the capsule and a blocked

@@ -21,9 +21,10 @@ from sim.rules.visibility.batch import (csr_subset as _csr_subset, outline_cross
 from sim.rules.visibility.full import fully_visible_round
 from sim.rules.visibility.hull_full import hull_full_certificates
 from sim.rules.visibility.kernels import footprint_fully_visible, pair_visible
-from sim.rules.visibility.pairs import (ChordCache, area_boxes, capsule_inputs, pack_area_edges,
-                                        edge_lists, umbra_blocked, within_candidates,
-                                        within_candidates_one, within_one, within_pairs)
+from sim.rules.visibility.pairs import (area_boxes, capsule_inputs, edge_lists, pack_area_edges,
+                                        within_candidates, within_candidates_one, within_one,
+                                        within_pairs)
+from sim.rules.visibility.umbra import ChordCache, umbra_blocked
 from sim.rules.terrain import model_within_area
 from sim.rules.visibility.arrays import tile
 
@@ -313,7 +314,7 @@ class PairResolution:
 
     def kept_chords(self, obs) -> ChordCache:
         """The chords of models ``obs`` (unique) as observers, brought up to date: kept per
-        model until it moves (pairs.umbra_blocked's one-model case reads them)."""
+        model until it moves (umbra.umbra_blocked's one-model case reads them)."""
         if self._chords is None:
             self._chords = ChordCache(len(self.fps), len(self.blk.pieces))
         self._chords.fill(self, obs)

@@ -1,5 +1,5 @@
 """06.01 / 13.10 / 13.11 The "definitely blocked" stage of the VisibilityIndex (umbra of one
-piece's chord, sim.rules.visibility.pairs.umbra_blocked) and the batched exact stages, against the
+piece's chord, sim.rules.visibility.umbra.umbra_blocked) and the batched exact stages, against the
 single-pair exact functions: every pair the stage certifies blocked has no line of sight,
 with round, oval and rectangular bases, bases overlapping terrain, both orientations of a
 pair and the dense-only variant (13.11.01); and the index's matrices equal the pair functions
@@ -8,7 +8,7 @@ on the benchmark-style table (many pieces, many pairs per batch)."""
 import numpy as np
 
 from sim.rules.geometry import footprint, round_base
-from sim.rules.visibility.pairs import _umbra_one_target, _umbra_part, _umbra_sparse, umbra_blocked
+from sim.rules.visibility.umbra import _umbra_one_target, _umbra_part, _umbra_sparse, umbra_blocked
 from sim.rules.terrain import default_table
 from sim.rules.visibility.sight import TerrainBlockers, model_visible
 from sim.rules.visibility.index import ModelEntry, VisibilityIndex
@@ -132,7 +132,7 @@ def test_no_certificate_from_a_non_convex_piece():
     """The umbra argument needs a convex piece (its chord lies inside it): the sliver that
     convex_pieces can leave along an L wall's diagonal (Pieces.convex False) never certifies a
     pair, whatever the observer; the convex pieces of the same wall do."""
-    from sim.rules.visibility.pairs import _chord_lines
+    from sim.rules.visibility.umbra import _chord_lines
     from sim.rules.terrain import Feature, TerrainArea
     wall = ((10, 10), (15.5, 10), (15.5, 10.5), (10.5, 10.5), (10.5, 13.5), (10, 13.5))
     areas = [TerrainArea("ruin", ((8, 8), (18, 8), (18, 16), (8, 16)), (Feature("dense", wall),))]
