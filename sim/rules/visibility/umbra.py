@@ -292,7 +292,7 @@ def _umbra_sparse(ix, obs, tgt, dense_only):
 
 class ChordCache:
     """``_chord_lines`` of every model as an observer (rows: the index's model order), kept
-    until the model moves (``fresh``): the chord rows ``L`` (9, n * K), the angular interval
+    until the model moves (``fresh``): the chord rows ``L`` (n * K, 9), the angular interval
     (``lo``; ``span``: its width + 1e-9 rad, -1 where the chord is not ``valid``) and
     ``act_out`` (the piece active for a target not within its area); ``act_in`` is the
     observer's no matter (a dense piece)."""
@@ -300,7 +300,7 @@ class ChordCache:
     __slots__ = ("L", "lo", "span", "act_out", "fresh")
 
     def __init__(self, n: int, K: int):
-        self.L = np.empty((9, n * K))          # (entry observer * K + piece: one take)
+        self.L = np.empty((n * K, 9))   # (row observer * K + piece: an entry's rows in one line)
         self.lo = np.empty((n, K))
         self.span = np.empty((n, K))
         self.act_out = np.zeros((n, K), dtype=bool)
@@ -313,7 +313,7 @@ class ChordCache:
             return
         K = self.lo.shape[1]
         ln = _chord_lines(ix, obs)
-        self.L[:, (obs[:, None] * K + np.arange(K)).ravel()] = np.array(ln["L"])
+        self.L[(obs[:, None] * K + np.arange(K)).ravel()] = np.array(ln["L"]).T
         self.lo[obs] = ln["lo"].reshape(-1, K)
         self.span[obs] = np.where(ln["valid"], ln["width"] + 1e-9, -1.0).reshape(-1, K)
         self.act_out[obs] = ln["act_out"].reshape(-1, K)
@@ -340,7 +340,7 @@ def _umbra_one_target(ix, obs, t: int):
     if len(p) == 0:
         return blocked
     ob = obs.take(p)
-    L = cache.L.take(ob * cache.lo.shape[1] + k, axis=1)
+    L = cache.L.take(ob * cache.lo.shape[1] + k, axis=0).T
     r = ix.rad[t] + _GROW
     ok = None
     for row in (6, 0, 3):               # (the arithmetic of _umbra_part, entry by entry)
