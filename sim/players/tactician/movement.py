@@ -371,6 +371,7 @@ def _moves(player, battle, u: int, mode: str, extra: int = 0) -> list:
     what = {"normal": "moves", "advance": "advances"}.get(mode, f"makes a {mode} move")
     unit = O.uid(u)
     # (each move made, and its words written, only when _legal_best checks it or shows it)
+    kept = []
     for goal in goals + [None]:
         if goal is None:
             ends = [(cmd.fly, cmd.to, *_shift(cmd, u), cmd) for cmd in routed]
@@ -382,9 +383,12 @@ def _moves(player, battle, u: int, mode: str, extra: int = 0) -> list:
             if key in seen:
                 continue
             seen.add(key)
-            v = position_worth(player, battle, u, dx, dy)
-            make = cmd if cmd is not None else functools.partial(Move, unit, to, mode, fly=fly)
-            out.append((v, len(out), make, functools.partial(_move_label, player, battle, u, dx, dy, what)))
+            kept.append((fly, to, dx, dy, cmd))
+    tm.prime(b, [(dx, dy) for _f, _t, dx, dy, _c in kept])  # (every position's gaps in one step)
+    for fly, to, dx, dy, cmd in kept:
+        v = position_worth(player, battle, u, dx, dy)
+        make = cmd if cmd is not None else functools.partial(Move, unit, to, mode, fly=fly)
+        out.append((v, len(out), make, functools.partial(_move_label, player, battle, u, dx, dy, what)))
     return out
 
 

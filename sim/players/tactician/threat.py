@@ -158,6 +158,7 @@ class ThreatMap:
         # same position's in turn)
         self._shots: dict = {}
         self._last_gaps = None
+        self._primed: dict = {}  # (our body, dx, dy) -> gaps, worked out together (``prime``)
         # (every enemy model in one block: one distance matrix per position asked about)
         self._exy = np.concatenate([e.xy for e in self.enemies]) if self.enemies else np.zeros((0, 2))
         self._er = np.concatenate([e.radius for e in self.enemies]) if self.enemies else np.zeros(0)
@@ -169,6 +170,11 @@ class ThreatMap:
         last = self._last_gaps
         if key is not None and last is not None and last[0] == key:
             return last[1]
+        if key is not None:
+            got = self._primed.get(key)
+            if got is not None:
+                self._last_gaps = (key, got)
+                return got
         xy = me.xy if xy is None else xy
         if not self.enemies or not len(xy):
             return [math.inf] * len(self.enemies)
@@ -178,6 +184,22 @@ class ThreatMap:
         if key is not None:
             self._last_gaps = (key, out)
         return out
+
+    def prime(self, me: Body, shifts) -> None:
+        """``gaps`` of our unit moved by each (dx, dy) of ``shifts``, worked out in one step and
+        kept for the asking (a choice values a unit's candidate positions in turn): the same
+        arithmetic element by element, so the same gaps to the bit."""
+        shifts = [s for s in dict.fromkeys(shifts) if (me, s[0], s[1]) not in self._primed]
+        if not shifts or not self.enemies or not len(me.xy):
+            return
+        sh = np.array(shifts, dtype=float).reshape(-1, 2)
+        xy = me.xy
+        d = np.hypot(xy[None, :, None, 0] + sh[:, None, None, 0] - self._exy[None, None, :, 0],
+                     xy[None, :, None, 1] + sh[:, None, None, 1] - self._exy[None, None, :, 1])
+        d = (d - me.radius[None, :len(xy), None] - self._er[None, None, :]).min(axis=1)
+        rows = np.maximum(np.minimum.reduceat(d, self._starts, axis=1), 0.0).tolist()
+        for (dx, dy), row in zip(shifts, rows):
+            self._primed[(me, dx, dy)] = row
 
     def shots(self, a: Body, t: Body) -> list:
         """(range, expected models of ``t`` destroyed) of each of ``a``'s ranged weapons, in
