@@ -288,11 +288,12 @@ def objective_stakes(battle) -> dict:
             for slot, row in zip(lv.slots, lv.rows.tolist()):
                 rows.append((unit.id, unit.owner, r.OC[slot], fps[row]))
         if rows:
-            for o in objs:
-                hit = OBJ.models_in_range([fp for *_x, fp in rows], o)
+            # (who is in range of what, every objective at once: each column models_in_range's)
+            hits = OBJ.models_in_range_all([fp for *_x, fp in rows], objs).T.tolist()
+            for o, hit in zip(objs, hits):
                 level = {0: 0, 1: 0}
                 by_unit: dict = {}
-                for (uid, owner, oc, _fp), h in zip(rows, hit.tolist()):
+                for (uid, owner, oc, _fp), h in zip(rows, hit):
                     if h:
                         level[owner] += oc
                         n, s = by_unit.get(uid, (0, 0))

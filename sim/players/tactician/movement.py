@@ -498,10 +498,12 @@ def unit_options(player, battle, u: int) -> list[Scored]:
     tm = threat_map(player, battle)
     b = tm.body(battle, u)
     stay = O.stationary(u)
-    v0, w0 = position_value(player, battle, u, 0.0, 0.0, stationary=True)
     if W.unit_engaged(u):
+        v0, w0 = position_value(player, battle, u, 0.0, 0.0, stationary=True)
         return _engaged_options(player, battle, u, b, tm, stay, v0, w0)
-    scored = [(v0, -1, stay, _label(battle, u, "remains stationary", w0))]
+    # (its words written only when _legal_best shows it: _stay_label)
+    v0 = position_worth(player, battle, u, 0.0, 0.0, stationary=True)
+    scored = [(v0, -1, stay, functools.partial(_stay_label, player, battle, u))]
     scored += _moves(player, battle, u, "normal")
     best = _legal_best(battle, scored, _top(player))
     adv = _advance_option(player, battle, u, b, tm, best[0].value if best else v0)
@@ -509,6 +511,10 @@ def unit_options(player, battle, u: int) -> list[Scored]:
         best = [adv] + best
     _explain(player, battle, u, best)
     return best
+
+
+def _stay_label(player, battle, u: int) -> str:
+    return _label(battle, u, "remains stationary", position_value(player, battle, u, 0.0, 0.0, stationary=True)[1])
 
 
 def _explain(player, battle, u: int, best: list[Scored]) -> None:
