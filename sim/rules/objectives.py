@@ -145,6 +145,13 @@ def models_in_range(fps: Sequence[Footprint], objective: Objective) -> np.ndarra
     return _in_range_matrix(list(fps), (objective,))[:, 0]
 
 
+def models_in_range_all(fps: Sequence[Footprint], objectives: Sequence[Objective]) -> np.ndarray:
+    """14.01.01 ``models_in_range`` of each objective at once: (models, objectives) bools, each
+    column the one ``models_in_range`` gives for its objective (the bounding-circle test only
+    rules out models that cannot be in range; the exact rule decides for the rest)."""
+    return _in_range_matrix(list(fps), tuple(objectives))
+
+
 # (a model whose bounding circle is more than this beyond what can count is out of range
 # whatever its shape: the cheap test below only rules models out, the exact rule decides)
 _SLACK = 1e-6

@@ -158,14 +158,26 @@ class AttackOdds(NamedTuple):
 
 
 def attack_odds(battle, command) -> AttackOdds | None:
-    """The exact odds of a Shoot or Fight command, summarised (None when the rules refuse it)."""
+    """The exact odds of a Shoot or Fight command, summarised (None when the rules refuse it);
+    kept for the battle per equal Problem (the odds are a function of it alone, as sim.odds's
+    own cache has it: an attack asked again in a later phase, or after the engine's 128 kept
+    problems have moved on, is not solved again)."""
     try:
-        odds = solve(problem_for_command(battle, command), counters=False)
+        problem = problem_for_command(battle, command)
+    except (OddsError, PlanError):
+        return None
+    kept = _WORTH.setdefault(battle, {}).setdefault("odds", {})
+    got = kept.get(problem)
+    if got is not None:
+        return got
+    try:
+        odds = solve(problem, counters=False)
     except (OddsError, PlanError):
         return None
     ts = tuple(TargetResult(t.uid, t.models, t.destroyed.mean, t.damage.mean, t.wiped) for t in odds.targets)
     hz = odds.hazard_destroyed.mean if odds.hazard_rolls else 0.0
-    return AttackOdds(ts, hz)
+    got = kept[problem] = AttackOdds(ts, hz)
+    return got
 
 
 def result_value(battle, t: TargetResult) -> float:
@@ -276,11 +288,12 @@ def objective_stakes(battle) -> dict:
             for slot, row in zip(lv.slots, lv.rows.tolist()):
                 rows.append((unit.id, unit.owner, r.OC[slot], fps[row]))
         if rows:
-            for o in objs:
-                hit = OBJ.models_in_range([fp for *_x, fp in rows], o)
+            # (who is in range of what, every objective at once: each column models_in_range's)
+            hits = OBJ.models_in_range_all([fp for *_x, fp in rows], objs).T.tolist()
+            for o, hit in zip(objs, hits):
                 level = {0: 0, 1: 0}
                 by_unit: dict = {}
-                for (uid, owner, oc, _fp), h in zip(rows, hit.tolist()):
+                for (uid, owner, oc, _fp), h in zip(rows, hit):
                     if h:
                         level[owner] += oc
                         n, s = by_unit.get(uid, (0, 0))

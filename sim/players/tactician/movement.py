@@ -204,6 +204,49 @@ def position_worth(player, battle, u: int, dx: float, dy: float, stationary: boo
     return _position(player, battle, u, dx, dy, stationary, False)[0]
 
 
+def position_worths(player, battle, u: int, shifts: list) -> list[float]:
+    """``position_worth`` of the unit moved by each (dx, dy) of ``shifts`` (not stationary):
+    the threat map's terms for every position at once (ThreatMap.exposure_rows...), the rest as
+    ``_position`` adds them, in its order: the same values to the bit."""
+    if not shifts:
+        return []
+    tm = threat_map(player, battle)
+    pl = plan(player, battle)
+    b = tm.body(battle, u)
+    o = pl.objective.get(u)
+    goal = pl.goal.get(u)
+    ts = battle.turn_state
+    last = ts.mission is not None and ts.round >= ts.mission.rounds
+    risks = tm.exposure_rows(u, shifts)
+    fires = tm.firepower_rows(u, shifts)
+    charging = CHARGE_WEIGHT and not W.unit_state(u).advanced
+    charges = tm.charge_value_rows(u, shifts) if charging else None
+    if o is not None:
+        worth = pl.value[o.name] * min(1.0, pl.assigned[o.name] / max(1, pl.need[o.name])) ** HOLD_POWER
+    out = []
+    for i, (dx, dy) in enumerate(shifts):
+        v = 0.0
+        on_it = False
+        if o is not None:
+            short = _ranges(b, o, dx, dy)
+            on_it = short <= 1e-6
+            if on_it:
+                v += worth
+            else:
+                v += worth * (0.7 - 0.2 * short / max(1, b.M))
+        if o is None and goal is not None:
+            c = b.centre
+            v -= 0.05 * math.dist((c[0] + dx, c[1] + dy), goal)
+        risk = risks[i] / PTS_PER_VP
+        v -= RISK_WEIGHT * risk * (HELD_EXPOSURE if on_it else 1.0) * (LAST_ROUND_EXPOSURE if last else 1.0)
+        fire = fires[i] / PTS_PER_VP
+        v += FIRE_WEIGHT * fire
+        if charging:
+            v += CHARGE_WEIGHT * charges[i] / PTS_PER_VP
+        out.append(v)
+    return out
+
+
 def _position(player, battle, u: int, dx: float, dy: float, stationary: bool, wordy: bool) -> tuple[float, str]:
     tm = threat_map(player, battle)
     pl = plan(player, battle)
@@ -371,6 +414,7 @@ def _moves(player, battle, u: int, mode: str, extra: int = 0) -> list:
     what = {"normal": "moves", "advance": "advances"}.get(mode, f"makes a {mode} move")
     unit = O.uid(u)
     # (each move made, and its words written, only when _legal_best checks it or shows it)
+    kept = []
     for goal in goals + [None]:
         if goal is None:
             ends = [(cmd.fly, cmd.to, *_shift(cmd, u), cmd) for cmd in routed]
@@ -382,9 +426,12 @@ def _moves(player, battle, u: int, mode: str, extra: int = 0) -> list:
             if key in seen:
                 continue
             seen.add(key)
-            v = position_worth(player, battle, u, dx, dy)
-            make = cmd if cmd is not None else functools.partial(Move, unit, to, mode, fly=fly)
-            out.append((v, len(out), make, functools.partial(_move_label, player, battle, u, dx, dy, what)))
+            kept.append((fly, to, dx, dy, cmd))
+    # (every position valued at once: position_worths, the same values as position_worth's)
+    values = position_worths(player, battle, u, [(dx, dy) for _f, _t, dx, dy, _c in kept])
+    for (fly, to, dx, dy, cmd), v in zip(kept, values):
+        make = cmd if cmd is not None else functools.partial(Move, unit, to, mode, fly=fly)
+        out.append((v, len(out), make, functools.partial(_move_label, player, battle, u, dx, dy, what)))
     return out
 
 
@@ -451,10 +498,12 @@ def unit_options(player, battle, u: int) -> list[Scored]:
     tm = threat_map(player, battle)
     b = tm.body(battle, u)
     stay = O.stationary(u)
-    v0, w0 = position_value(player, battle, u, 0.0, 0.0, stationary=True)
     if W.unit_engaged(u):
+        v0, w0 = position_value(player, battle, u, 0.0, 0.0, stationary=True)
         return _engaged_options(player, battle, u, b, tm, stay, v0, w0)
-    scored = [(v0, -1, stay, _label(battle, u, "remains stationary", w0))]
+    # (its words written only when _legal_best shows it: _stay_label)
+    v0 = position_worth(player, battle, u, 0.0, 0.0, stationary=True)
+    scored = [(v0, -1, stay, functools.partial(_stay_label, player, battle, u))]
     scored += _moves(player, battle, u, "normal")
     best = _legal_best(battle, scored, _top(player))
     adv = _advance_option(player, battle, u, b, tm, best[0].value if best else v0)
@@ -462,6 +511,10 @@ def unit_options(player, battle, u: int) -> list[Scored]:
         best = [adv] + best
     _explain(player, battle, u, best)
     return best
+
+
+def _stay_label(player, battle, u: int) -> str:
+    return _label(battle, u, "remains stationary", position_value(player, battle, u, 0.0, 0.0, stationary=True)[1])
 
 
 def _explain(player, battle, u: int, best: list[Scored]) -> None:

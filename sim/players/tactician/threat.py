@@ -139,6 +139,27 @@ def _reaching(shots: Shots, gap: float):
     return shots.tails[bisect.bisect_left(shots.ranges, gap)]
 
 
+_AT_LEAST_ROW = np.array(J._AT_LEAST + (0.0,))  # (p_2d6_at_least's table, 0 beyond 12: its last entry)
+
+
+def _p_2d6_rows(n: np.ndarray) -> np.ndarray:
+    """``J.p_2d6_at_least`` of each of ``n`` (the same ceiling and table, element by element)."""
+    need = np.ceil(n - 1e-9)
+    return _AT_LEAST_ROW[np.clip(need, 0, 13).astype(np.intp)]
+
+
+def _reaching_rows(shots: Shots, gaps: np.ndarray) -> np.ndarray:
+    """``_reaching`` of each of ``gaps`` (no NaN among them): the kept run sums read at each
+    gap's place in the ranges, or each weapon's term added in the list's order where it reaches
+    (adding 0.0 where it does not: the same sums)."""
+    if shots.tails is not None:
+        return np.array(shots.tails, dtype=float)[np.searchsorted(np.array(shots.ranges, dtype=float), gaps, "left")]
+    acc = np.zeros(len(gaps))
+    for r, m in shots:
+        acc = acc + np.where(r >= gaps, m, 0.0)
+    return acc
+
+
 class ThreatMap:
     """The enemy's reach next turn against each of our units, for any position of it."""
 
@@ -158,6 +179,7 @@ class ThreatMap:
         # same position's in turn)
         self._shots: dict = {}
         self._last_gaps = None
+        self._primed: dict = {}  # (our body, dx, dy) -> gaps, worked out together (``prime``)
         # (every enemy model in one block: one distance matrix per position asked about)
         self._exy = np.concatenate([e.xy for e in self.enemies]) if self.enemies else np.zeros((0, 2))
         self._er = np.concatenate([e.radius for e in self.enemies]) if self.enemies else np.zeros(0)
@@ -169,6 +191,11 @@ class ThreatMap:
         last = self._last_gaps
         if key is not None and last is not None and last[0] == key:
             return last[1]
+        if key is not None:
+            got = self._primed.get(key)
+            if got is not None:
+                self._last_gaps = (key, got)
+                return got
         xy = me.xy if xy is None else xy
         if not self.enemies or not len(xy):
             return [math.inf] * len(self.enemies)
@@ -178,6 +205,22 @@ class ThreatMap:
         if key is not None:
             self._last_gaps = (key, out)
         return out
+
+    def prime(self, me: Body, shifts) -> None:
+        """``gaps`` of our unit moved by each (dx, dy) of ``shifts``, worked out in one step and
+        kept for the asking (a choice values a unit's candidate positions in turn): the same
+        arithmetic element by element, so the same gaps to the bit."""
+        shifts = [s for s in dict.fromkeys(shifts) if (me, s[0], s[1]) not in self._primed]
+        if not shifts or not self.enemies or not len(me.xy):
+            return
+        sh = np.array(shifts, dtype=float).reshape(-1, 2)
+        xy = me.xy
+        d = np.hypot(xy[None, :, None, 0] + sh[:, None, None, 0] - self._exy[None, None, :, 0],
+                     xy[None, :, None, 1] + sh[:, None, None, 1] - self._exy[None, None, :, 1])
+        d = (d - me.radius[None, :len(xy), None] - self._er[None, None, :]).min(axis=1)
+        rows = np.maximum(np.minimum.reduceat(d, self._starts, axis=1), 0.0).tolist()
+        for (dx, dy), row in zip(shifts, rows):
+            self._primed[(me, dx, dy)] = row
 
     def shots(self, a: Body, t: Body) -> list:
         """(range, expected models of ``t`` destroyed) of each of ``a``'s ranged weapons, in
@@ -229,6 +272,59 @@ class ThreatMap:
             if melee and after_move <= CHARGE_REACH:
                 total += J.p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True)
         return min(total, n * worth)
+
+    def gap_rows(self, me: Body, shifts) -> np.ndarray:
+        """``gaps`` for each (dx, dy) of ``shifts``: one row each (``prime``'s, kept)."""
+        self.prime(me, shifts)
+        return np.array([self.gaps(me, dx, dy) for dx, dy in shifts], dtype=float).reshape(len(shifts), -1)
+
+    def exposure_rows(self, u: int, shifts) -> list[float]:
+        """``exposure(u, dx, dy)`` for each (dx, dy) of ``shifts``: the same terms added in the
+        same order, each position's an element of one array (so the same sums to the bit)."""
+        me = self.bodies[u]
+        n, worth = me.models, me.worth
+        G = self.gap_rows(me, shifts)
+        total = np.zeros(len(shifts))
+        for i, (e, move, shots, melee) in enumerate(self.against(me)):
+            after_move = G[:, i] - move
+            if shots:
+                total = total + SHOOTING_SHARE * np.minimum(_reaching_rows(shots, after_move), n) * worth
+            if melee:
+                near = after_move <= CHARGE_REACH
+                if near.any():
+                    total = np.where(near, total + _p_2d6_rows(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True),
+                                     total)
+        return np.minimum(total, n * worth).tolist()
+
+    def firepower_rows(self, u: int, shifts) -> list[float]:
+        """``firepower(u, dx, dy)`` for each (dx, dy) of ``shifts`` (the same maxima)."""
+        me = self.bodies[u]
+        if not me.ranged:
+            return [0.0] * len(shifts)
+        max_range = me.max_range
+        G = self.gap_rows(me, shifts)
+        best = np.zeros(len(shifts))
+        for i, e in enumerate(self.enemies):
+            g = G[:, i]
+            reach = g <= max_range
+            if reach.any():
+                val = np.minimum(_reaching_rows(self.shots(me, e), g), e.models) * e.worth
+                best = np.where(reach, np.maximum(best, val), best)
+        return best.tolist()
+
+    def charge_value_rows(self, u: int, shifts) -> list[float]:
+        """``charge_value(u, dx, dy)`` for each (dx, dy) of ``shifts`` (the same maxima)."""
+        me = self.bodies[u]
+        if not me.melee:
+            return [0.0] * len(shifts)
+        G = self.gap_rows(me, shifts)
+        best = np.zeros(len(shifts))
+        for i, e in enumerate(self.enemies):
+            g = G[:, i]
+            near = g <= CHARGE_REACH
+            if near.any():
+                best = np.where(near, np.maximum(best, _p_2d6_rows(g - ENGAGEMENT_RANGE) * self.melee(me, e)), best)
+        return best.tolist()
 
     def against(self, me: Body) -> list:
         """Per enemy unit, in order: (its body, its M, ``shots(e, me)``, whether it has melee

@@ -183,3 +183,22 @@ def test_an_options_tie_break_key_is_its_words_with_datasheet_names_never_the_od
         assert sorted(o.key for o in opts) == ["r-gun shoots b-twin1", "r-gun shoots b-twin2"]
         cands = p.candidates(b)  # (sorts the options of equal value by their keys)
         assert {frozenset(_targets(c.command)) for c in cands} == {frozenset({"b-twin1"}), frozenset({"b-twin2"})}
+
+
+def test_an_attack_s_odds_are_solved_once_a_battle_for_an_equal_problem(monkeypatch):
+    # (judge.attack_odds keeps each Problem's odds for the battle: the candidates solved the best
+    # option's; asked again, as the same command or an equal one, with sim.odds's own cache
+    # emptied, it is not solved again, and the answer is the same)
+    red = [unit("r-gun", model([(10, 10), (11.5, 10)], ["gun"]))]
+    blue = [unit("b1", model([(10, 22), (11.5, 22), (13, 22)], ["gun"]))]
+    with _battle(red, blue) as b:
+        p = _to_shooting(b)
+        cmd = p.candidates(b)[0].command
+        solve = J.solve
+        solve.cache_clear()
+        calls = []
+        monkeypatch.setattr(J, "solve", lambda problem, counters=True: calls.append(problem) or solve(problem, counters))
+        first = J.attack_odds(b, cmd)
+        again = J.attack_odds(b, Shoot(cmd.unit, cmd.selections, cmd.type))
+        assert first is not None and again == first and first.targets[0].destroyed > 0
+        assert calls == []

@@ -205,3 +205,23 @@ def test_in_the_last_round_the_oc_needed_is_the_enemy_s_there_now():
         b, p = _at_movement(red, blue, objs, rounds=rounds)
         with b:
             assert MVT.plan(p, b).need["mid"] == need
+
+
+def test_positions_valued_together_equal_each_valued_alone():
+    # (position_worths, the threat map's terms for many positions at once, gives each position's
+    # position_worth to the bit: the choices stay the same; a melee unit and a shooting one,
+    # positions in and out of the enemy's reach, its shooting and a charge)
+    red = [unit("r1", model([(9, 10), (10.5, 10)], ["gun", "blade"], OC=2), name="Warden Guard"),
+           unit("r2", model([(40, 8), (41.5, 8), (43, 8)], ["gun"], OC=1), name="Warden Gunners")]
+    blue = [unit("b1", model([(26 + 1.6 * i, 30) for i in range(6)], ["sword"], M=8, OC=1), name="Raider Mob"),
+            unit("b2", model([(50, 36), (51.5, 36)], ["gun", "blade"], OC=1), name="Raider Guns")]
+    objs = [{"name": "west", "at": [10, 18], "kind": "central"}, {"name": "east", "at": [45, 22], "kind": "central"}]
+    b, p = _at_movement(red, blue, objs)
+    with b:
+        shifts = [(dx * 1.7, dy * 2.3) for dx in range(-4, 5) for dy in range(-3, 9)] + [(0.0, 0.0), (0.0, 0.0)]
+        for uid in ("r1", "r2"):
+            u = b.units[uid]
+            together = MVT.position_worths(p, b, u, shifts)
+            alone = [MVT.position_worth(p, b, u, dx, dy) for dx, dy in shifts]
+            assert together == alone
+            assert len(set(together)) > 10  # (positions that differ: the test compares something)

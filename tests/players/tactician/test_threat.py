@@ -88,3 +88,19 @@ def test_the_enemy_oc_that_can_reach_an_objective():
     with _battle(red, blue) as b:
         tm = T.ThreatMap(b, 0)
         assert tm.enemy_oc_reaching((30, 22)) == 4
+
+
+def test_the_rows_of_many_positions_equal_each_position_alone():
+    # (exposure_rows, firepower_rows and charge_value_rows: the same sums, to the bit, as the
+    # one-position calls, positions near and far, in and beyond reach and charge range)
+    red = [unit("r1", model([(29.25, 4), (30.75, 4)], ["gun", "blade"], W=1))]
+    blue = [unit("b1", model([(26 + 1.6 * i, 35) for i in range(6)], ["sword"], M=6)),
+            unit("b2", model([(10, 30), (11.5, 30)], ["gun"], M=6))]
+    with _battle(red, blue) as b:
+        tm = T.ThreatMap(b, 0)
+        u = b.units["r1"]
+        shifts = [(dx * 1.3, dy * 2.9) for dx in range(-6, 7) for dy in range(0, 11)]
+        assert tm.exposure_rows(u, shifts) == [tm.exposure(u, dx, dy) for dx, dy in shifts]
+        assert tm.firepower_rows(u, shifts) == [tm.firepower(u, dx, dy) for dx, dy in shifts]
+        assert tm.charge_value_rows(u, shifts) == [tm.charge_value(u, dx, dy) for dx, dy in shifts]
+        assert len(set(tm.exposure_rows(u, shifts))) > 3 and max(tm.charge_value_rows(u, shifts)) > 0
