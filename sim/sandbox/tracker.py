@@ -296,7 +296,10 @@ def phase_todo(battle) -> list[tuple[str, bool]]:
 
 
 # ============================================================================= its buttons
-BUTTONS_W = 240  # pixels: the strip's right part, for the buttons' panel
+# pixels at UI scale 1: the strip's right part, for the buttons' panel: Undo and End phase on one
+# row (6 + 62 + 4 + 150) clear of the panel's scroll bar room (SCROLL_BAR_W px + 2) at the smallest
+# scale (style.MIN_SCALE 0.9: 222 + 22 / 0.9 = 246.4)
+BUTTONS_W = 250
 
 
 def build_tracker_buttons(flow, sb) -> None:

@@ -33,7 +33,8 @@ class Flow:
         inner = pygame.Rect(0, 0, rect.w - 2, rect.h - 2)
         self.scroll = UIScrollingContainer(inner, manager=manager, container=self.outer,
                                            allow_scroll_x=False)
-        self.width = (rect.w - 2 - SCROLL_BAR_W) / scale  # room for the scroll bar
+        # (a row's room after the left PAD: from PAD to PAD + width, clear of the scroll bar)
+        self.width = (rect.w - 2 - SCROLL_BAR_W) / scale - self.PAD
         self.y = self.PAD
         self.x = self.PAD
         self.row_h = 0
