@@ -297,9 +297,10 @@ def phase_todo(battle) -> list[tuple[str, bool]]:
 
 # ============================================================================= its buttons
 # pixels at UI scale 1: the strip's right part, for the buttons' panel: Undo and End phase on one
-# row (6 + 62 + 4 + 150) clear of the panel's scroll bar room (SCROLL_BAR_W px + 2) at the smallest
-# scale (style.MIN_SCALE 0.9: 222 + 22 / 0.9 = 246.4)
-BUTTONS_W = 250
+# row (6 + 62 + 4 + PHASE_W: 212) clear of the panel's scroll bar room (SCROLL_BAR_W px + 2, which
+# does not scale) at the smallest scale (style.MIN_SCALE 0.9: 212 + 22 / 0.9 = 236.4 <= 240)
+BUTTONS_W = 240
+PHASE_W = 140  # End phase, Start battle, Restart (their text: under 100 at every scale)
 
 
 def build_tracker_buttons(flow, sb) -> None:
@@ -320,14 +321,14 @@ def build_tracker_buttons(flow, sb) -> None:
     elif info.round == 0 and (info.pre_battle or sb.battle.pending is not None):
         pass  # (26 steps 5-11: the orders panel has the step's controls)
     elif info.round == 0:
-        flow.button("Start battle  (E)", sb.start_mission, name="phase:start", height=26, width=150,
+        flow.button("Start battle  (E)", sb.start_mission, name="phase:start", height=26, width=PHASE_W,
                     object_id="#primary" if idle else "#unavailable",
                     tip="26 steps 10-12: roll off for the first turn; battle round 1 begins")
     elif info.over:
-        flow.button("Restart  (Ctrl+R)", sb.restart, name="phase:restart", height=26, width=150,
+        flow.button("Restart  (Ctrl+R)", sb.restart, name="phase:restart", height=26, width=PHASE_W,
                     tip="a new battle from the scenario as opened")
     else:
-        flow.button("End phase  (E)", sb.end_phase, name="phase:end", height=26, width=150,
+        flow.button("End phase  (E)", sb.end_phase, name="phase:end", height=26, width=PHASE_W,
                     object_id="#primary" if idle else "#unavailable",
                     tip=f"end {'this step' if info.phase == Phase.FIGHT else 'the ' + phase_title(info)} "
                         f"(07.02); the rules say if something must be done first")
