@@ -238,9 +238,9 @@ class OddsView:
         """The text of each row, as drawn (tests read it)."""
         if self.state == "refused":
             return [f"no odds: {self.refusal}"]
-        if self.state == "working" or self.preview is None:
-            return [f"{t}: working out the odds..." for t in self.targets]
         names = getattr(self, "names", {})
+        if self.state == "working" or self.preview is None:
+            return [f"{names.get(t, t)}: working out the odds..." for t in self.targets]
         return [f"{names.get(uid, uid)}: {mean:.2f} models destroyed expected; destroys the unit {100 * wiped:.1f}%"
                 for uid, mean, wiped, _hist in self.preview.targets]
 
