@@ -1,0 +1,59 @@
+"""Orders a real-window play found offered when the rules would refuse them (issue 28 leftovers):
+a unit that already shot this phase kept a live Shoot button (the order was built, its targets
+drawn as legal, and only Resolve said "already selected to shoot"); now Shoot is greyed with the
+reason and S says it. The odds block says a refusal in full, wrapped, with names."""
+
+from __future__ import annotations
+
+import re
+
+import pygame
+
+from sim.sandbox.odds_panel import BG
+from sim.phases.state import Phase
+from test_sandbox_battle import settle
+from test_sandbox_moves import mission
+from test_sandbox_odds import TABLE, _declare, _settle
+
+
+def test_a_unit_that_shot_cannot_start_another_shoot_order(make):
+    d = mission(make, seed=5, phase=Phase.SHOOTING)
+    sb = d.sb
+    d.click_model(sb.scene.living("squad")[0].id)
+    assert d.button("shoot").object_ids[-1] != "#unavailable"
+    d.key(pygame.K_s, "s")
+    if sb.order.type is None:
+        d.click_button("type:normal")
+    d.click_model(sb.scene.living("mob")[0].id)
+    d.key(pygame.K_RETURN, "\r")
+    settle(d)
+    assert sb.order is None and sb.status.startswith("done: shoot"), sb.status
+    d.click_model(sb.scene.living("squad")[0].id)
+    b = d.button("shoot")
+    assert b.object_ids[-1] == "#unavailable", b.object_ids
+    assert "already selected to shoot this phase (10.02)" in b.tool_tip_text, b.tool_tip_text
+    assert d.button("bar:shoot").object_ids[-1] == "#unavailable"
+    d.key(pygame.K_s, "s")
+    assert sb.order is None
+    name = sb.scene.units["squad"].name
+    assert f"{name} was already selected to shoot this phase (10.02)" in sb.status, sb.status
+
+
+def test_the_odds_refusal_is_said_in_full_with_names(make):
+    d = make(TABLE)
+    sb = d.sb
+    _declare(d)
+    _settle(d)
+    s = next(s for s in sb.order.slots if s.selected)
+    s.target = "pickets"  # (a target the rules refuse: test_sandbox_odds)
+    d.pump(2)
+    odds = sb.odds
+    assert odds.state == "refused"
+    why = sb.battle.check(sb.order.command())
+    assert odds.lines() == [f"no odds: {sb.said(why)}"]
+    assert not re.search(r"(?<![\w/-])(snipers|guards|pickets)(?![\w-])", odds.lines()[0]), odds.lines()
+    odds.size = (200, odds.height())  # (a narrow panel: the reason wraps onto more rows)
+    surf = odds.render()
+    inked = [y for y in range(surf.get_height())
+             if any(surf.get_at((x, y))[:3] != BG[:3] for x in range(surf.get_width()))]
+    assert inked and max(inked) - min(inked) > 2 * 16, (min(inked), max(inked))  # (three rows or more)
