@@ -57,3 +57,27 @@ def test_the_odds_refusal_is_said_in_full_with_names(make):
     inked = [y for y in range(surf.get_height())
              if any(surf.get_at((x, y))[:3] != BG[:3] for x in range(surf.get_width()))]
     assert inked and max(inked) - min(inked) > 2 * 16, (min(inked), max(inked))  # (three rows or more)
+
+
+def test_finish_goes_past_a_command_reroll_the_setting_does_not_ask(make):
+    """With 'never' chosen for both armies, one Finish resolves the whole attack (was: it stopped
+    at each Command Re-roll question, declined a frame later, and Finish had to be pressed again
+    for every roll)."""
+    from sim.rules import command_reroll as RR
+    from sim.sandbox.decision_panel import set_reroll_setting
+    d = mission(make, seed=5, phase=Phase.SHOOTING)
+    sb = d.sb
+    for player in (0, 1):
+        set_reroll_setting(sb, player, RR.NEVER)
+    start = len(sb.battle.events)
+    d.click_model(sb.scene.living("squad")[0].id)
+    d.key(pygame.K_s, "s")
+    if sb.order.type is None:
+        d.click_button("type:normal")
+    d.click_model(sb.scene.living("mob")[0].id)
+    d.key(pygame.K_RETURN, "\r")
+    assert sb.resolving
+    sb.finish()  # (the Finish button's call, without the frames after it)
+    assert not sb.resolving and sb.battle.pending is None, sb.status
+    declined = [e for e in sb.battle.events[start:] if e["type"] == "decision" and "Re-roll" in str(e)]
+    assert declined, "no Command Re-roll was offered: the test would not see the defect"
