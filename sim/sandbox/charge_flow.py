@@ -578,13 +578,13 @@ def build_placement_panel(flow, sb) -> None:
         dice = " + ".join(map(str, p.dice))
         flow.label(f'Charge roll: {p.roll}"   (2D6: {dice})', "#subheading")
         if p.stage == "failed":
-            flow.para(p.note, "#warning")
+            flow.para(sb.said(p.note), "#warning")  # (units by their names: sim.names)
             return
         flow.para("Targets (11.04): enemy units within 12\", nearest first; those within the roll "
                   "can be picked (click them here or on the table).", "#muted")
         flow.newline()
         for u, d in p.distances.items():
-            label = f'{u}  {d:.2f}"'
+            label = f'{sb.scene.units[u].name}  {d:.2f}"'
             if u in p.legal:
                 flow.button(label, lambda u=u: sb.toggle_charge_target(u), name=f"target:{u}",
                             object_id="#toggle_on" if u in p.targets else "#toggle",
@@ -606,14 +606,14 @@ def build_placement_panel(flow, sb) -> None:
                             object_id="#toggle_on" if o == p.objective else "#toggle")
             flow.newline()
         elif p.fixed:
-            flow.label("towards (the rule's): " + ", ".join(p.targets), "#muted")
+            flow.label("towards (the rule's): " + ", ".join(sb.scene.units[u].name for u in p.targets), "#muted")
         elif p.legal:
             flow.para(("Pile-in targets (12.03): enemy units within 5\", nearest first"
                        if p.record is C.PILE_IN else "Targets (12.08): enemy units within 3\", nearest first")
                       + "; pick one or more (here or on the table).", "#muted")
             flow.newline()
             for u in p.legal:
-                flow.button(u, lambda u=u: sb.toggle_target(u), name=f"target:{u}",
+                flow.button(sb.scene.units[u].name, lambda u=u: sb.toggle_target(u), name=f"target:{u}",
                             object_id="#toggle_on" if u in p.targets else "#toggle", tip=sb.scene.units[u].name)
             flow.newline()
     flow.space(4)

@@ -32,3 +32,27 @@ def test_the_resolving_panel_names_the_unit(make):
     shown = " ".join(lab.text for lab in _labels(sb.orders_flow))
     assert "Marksman Squad shoot" in shown, shown
     assert not re.search(r"(?<![\w-])snipers(?![\w-])", shown), shown
+
+
+def test_the_charge_panel_names_its_targets(make):
+    """The charge roll's target buttons ('Raider Line  7.99"', were the ids) and a failed
+    charge's note ('nearest: Raider Line, ...')."""
+    from sim.phases.state import Phase
+    from test_sandbox_moves import _settle, mission
+    d = mission(make, seed=5, phase=Phase.CHARGE)
+    sb = d.sb
+    d.click_model("chargers/3")
+    d.key(pygame.K_c)
+    _settle(d)
+    assert sb.placement is not None and sb.placement.stage == "placing", sb.status
+    name = sb.scene.units["line"].name
+    assert d.button("target:line").text.startswith(f"{name}  "), d.button("target:line").text
+    d = mission(make, seed=4, phase=Phase.CHARGE)
+    sb = d.sb
+    d.click_model("chargers/3")
+    d.key(pygame.K_c)
+    _settle(d)
+    assert sb.placement is not None and sb.placement.stage == "failed", sb.status
+    assert "(nearest: line," in sb.placement.note  # (the engine-side note keeps the id)
+    shown = " ".join(lab.text for lab in _labels(sb.orders_flow))
+    assert f"nearest: {name}" in shown and "nearest: line" not in shown, shown
