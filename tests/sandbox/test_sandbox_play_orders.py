@@ -81,3 +81,23 @@ def test_finish_goes_past_a_command_reroll_the_setting_does_not_ask(make):
     assert not sb.resolving and sb.battle.pending is None, sb.status
     declined = [e for e in sb.battle.events[start:] if e["type"] == "decision" and "Re-roll" in str(e)]
     assert declined, "no Command Re-roll was offered: the test would not see the defect"
+
+
+def test_a_unit_whose_charge_failed_has_a_greyed_charge_button(make):
+    """After its charge failed the unit's Charge button is greyed with the reason (was live: a
+    second press was refused only in the status line)."""
+    from test_sandbox_moves import _settle as answer_defaults
+    d = mission(make, seed=4, phase=Phase.CHARGE)
+    sb = d.sb
+    d.click_model("chargers/3")
+    b = d.button("charge")
+    assert b.object_ids[-1] != "#unavailable", b.tool_tip_text
+    d.key(pygame.K_c)
+    answer_defaults(d)
+    assert sb.placement is not None and sb.placement.stage == "failed", sb.status
+    d.key(pygame.K_ESCAPE)
+    d.click_model("chargers/3")
+    b = d.button("charge")
+    assert b.object_ids[-1] == "#unavailable", b.object_ids
+    name = sb.scene.units["chargers"].name
+    assert f"{name}'s charge has already been resolved this phase (11.02)" in b.tool_tip_text, b.tool_tip_text
