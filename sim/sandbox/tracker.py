@@ -328,8 +328,11 @@ def build_tracker_buttons(flow, sb) -> None:
         flow.button("Restart  (Ctrl+R)", sb.restart, name="phase:restart", height=26, width=PHASE_W,
                     tip="a new battle from the scenario as opened")
     else:
+        from sim.commands import EndPhase
+        theirs = sb.ai_refusal(EndPhase())  # (the computer has the choice: computer.py)
         flow.button("End phase  (E)", sb.end_phase, name="phase:end", height=26, width=PHASE_W,
-                    object_id="#primary" if idle else "#unavailable",
-                    tip=f"end {'this step' if info.phase == Phase.FIGHT else 'the ' + phase_title(info)} "
-                        f"(07.02); the rules say if something must be done first")
+                    object_id="#primary" if idle and theirs is None else "#unavailable",
+                    tip=f"Not now: {theirs}" if theirs else
+                    f"end {'this step' if info.phase == Phase.FIGHT else 'the ' + phase_title(info)} "
+                    f"(07.02); the rules say if something must be done first")
     flow.finish()

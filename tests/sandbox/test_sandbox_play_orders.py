@@ -101,3 +101,17 @@ def test_a_unit_whose_charge_failed_has_a_greyed_charge_button(make):
     assert b.object_ids[-1] == "#unavailable", b.object_ids
     name = sb.scene.units["chargers"].name
     assert f"{name}'s charge has already been resolved this phase (11.02)" in b.tool_tip_text, b.tool_tip_text
+
+
+def test_end_phase_is_greyed_while_the_computer_has_the_turn(make):
+    """The tracker's End phase was green during the computer's turn (E was refused, the reason
+    overwritten at once by "is thinking..."): now greyed, its tip says why."""
+    from test_play_vs_computer import TABLE as CROSSING, start
+    d = make(CROSSING, ai={1: "default"}, ai_speed=0, ask_ai=False)  # (0: paused; blue moves first)
+    sb = d.sb
+    start(d)
+    d.pump(2)
+    assert sb.battle.turn_state.chooser == 1
+    b = d.button("phase:end")
+    assert b.object_ids[-1] == "#unavailable", b.object_ids
+    assert "the computer plays Raiders" in b.tool_tip_text, b.tool_tip_text
