@@ -115,3 +115,27 @@ def test_end_phase_is_greyed_while_the_computer_has_the_turn(make):
     b = d.button("phase:end")
     assert b.object_ids[-1] == "#unavailable", b.object_ids
     assert "the computer plays Raiders" in b.tool_tip_text, b.tool_tip_text
+
+
+def test_an_empty_fight_phase_handed_over_by_the_computer_is_skipped(make):
+    """The computer's Fight phase with nothing engaged: its steps came to the person one by one
+    (pile in, fight, consolidate: three End phase presses for nothing); with empty phases skipped
+    (the setting `sim play` starts with) they end by themselves and the person's turn begins."""
+    from test_play_vs_computer import TABLE as CROSSING, start
+    d = make(CROSSING, ai={1: "default"}, ai_speed=20, ask_ai=False)
+    sb = d.sb
+    sb.skip_empty_phases = True
+    start(d)
+    for _ in range(3000):
+        d.pump(1, draw=False)
+        if sb.battle.pending is not None:
+            d.click_button("confirm" if sb.battle.pending.kind in ("allocation_order", "coherency_removal")
+                           else "default")
+            continue
+        ts = sb.battle.turn_state
+        if ts.active == 0 and ts.phase == Phase.MOVEMENT and not sb.resolving:
+            break
+    else:
+        raise AssertionError(f"the person's turn did not come: {sb.status}")
+    fights = [e for e in sb.battle.events if e["type"] == "step" and "fight" in str(e).lower()]
+    assert fights, "the computer's Fight phase was not reached"
