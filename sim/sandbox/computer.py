@@ -266,7 +266,7 @@ class ComputerMixin:
 
     def _ai_log(self, at: int, line: str) -> None:
         self.ai_notes.setdefault(at, []).append(line)
-        self.ai_last = (self.ai_last + [line])[-4:]
+        self.ai_last = (self.ai_last + [line])[-8:]  # (runs of equal lines shown once: computer_panel)
         self.dirty |= {"log", "orders"}
 
     def _ai_resolve(self) -> None:

@@ -11,7 +11,7 @@ import pygame
 
 from sim.sandbox.odds_panel import BG
 from sim.phases.state import Phase
-from test_sandbox_battle import settle
+from test_sandbox_battle import _labels, settle
 from test_sandbox_moves import mission
 from test_sandbox_odds import TABLE, _declare, _settle
 
@@ -139,3 +139,21 @@ def test_an_empty_fight_phase_handed_over_by_the_computer_is_skipped(make):
         raise AssertionError(f"the person's turn did not come: {sb.status}")
     fights = [e for e in sb.battle.events if e["type"] == "step" and "fight" in str(e).lower()]
     assert fights, "the computer's Fight phase was not reached"
+
+
+def test_the_computers_repeated_lines_show_once_counted(make):
+    """The computer's part of the orders panel showed 'Tactician: end phase' three times in a
+    row (its Fight phase steps); a run of equal lines is one line with its count."""
+    from test_play_vs_computer import TABLE as CROSSING, start
+    from sim.sandbox.computer_panel import repeats
+    assert repeats(["a", "b", "b", "b", "a"]) == [("a", 1), ("b", 3), ("a", 1)]
+    d = make(CROSSING, ai={1: "default"}, ai_speed=0, ask_ai=False)
+    sb = d.sb
+    start(d)
+    line = "> Raiders (computer): Tactician: end phase"
+    sb.ai_last = ["> Raiders (computer): Tactician: Raider Mob (1) moves", line, line, line]
+    sb.dirty.add("orders")
+    d.pump(2)
+    shown = [lab.text for lab in _labels(sb.orders_flow) if "Tactician" in lab.text]
+    assert shown == ["Raiders (computer): Tactician: Raider Mob (1) moves",
+                     "Raiders (computer): Tactician: end phase (3 times)"], shown
