@@ -56,3 +56,24 @@ def test_the_charge_panel_names_its_targets(make):
     assert "(nearest: line," in sb.placement.note  # (the engine-side note keeps the id)
     shown = " ".join(lab.text for lab in _labels(sb.orders_flow))
     assert f"nearest: {name}" in shown and "nearest: line" not in shown, shown
+
+
+def test_a_placed_models_refusal_on_the_table_names_its_models(make, monkeypatch):
+    """The note beside a placed (Shift-dragged) model whose move would be refused read the
+    engine's ids ("w-squad2/3: 4.49\\" from ... (w-squad2/2)"); it reads names, as the status line."""
+    from sim.sandbox import unit_move
+    from test_sandbox_moves import mission
+    from test_sandbox_unit_moves import inches, shift_drag
+    d = mission(make, seed=5)
+    sb = d.sb
+    a = d.model_pos("squad/3")
+    shift_drag(d, a, (a[0], a[1] + inches(sb, 3.5)))  # (within engagement range of the mob)
+    reason = sb.staged["verdicts"]["squad/3"]
+    assert "squad/3" in reason or "mob" in reason, reason  # (the engine's text: ids)
+    notes = []
+    monkeypatch.setattr(unit_move, "draw_note", lambda surf, anchor, lines, *a, **k: notes.append(lines))
+    sb.draw()
+    assert notes, "no note drawn"
+    shown = " ".join(" ".join(lines) for lines in notes)
+    assert not re.search(r"(?<![\w-])(squad|mob)(/\d+)?(?![\w-])", shown), shown
+    assert sb.scene.units["mob"].name in shown or sb.scene.names["squad/3"] in shown, shown
