@@ -211,6 +211,7 @@ class ComputerMixin:
         if key != self._ai_turn_key and self.ai_turn_changed(key):
             self.status = f"your turn, {self.spec.armies[side].name}: {where(ts, army_names(self.battle))} - the computer waits"
             self.dirty |= {"orders"}
+            self.highlighted = set()  # (the computer's last unit, ringed while it acted: not the person's)
             # (an empty phase or Fight-phase step handed over by the computer: ended for the person,
             # as after their own End phase, the setting on: phase_skip.py)
             if ts.round > 0 and self.skip_empty():

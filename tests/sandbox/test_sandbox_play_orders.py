@@ -139,6 +139,8 @@ def test_an_empty_fight_phase_handed_over_by_the_computer_is_skipped(make):
         raise AssertionError(f"the person's turn did not come: {sb.status}")
     fights = [e for e in sb.battle.events if e["type"] == "step" and "fight" in str(e).lower()]
     assert fights, "the computer's Fight phase was not reached"
+    d.pump(2)
+    assert not sb.highlighted, sb.highlighted  # (the computer's last unit is not ringed on the person's turn)
 
 
 def test_the_computers_repeated_lines_show_once_counted(make):
