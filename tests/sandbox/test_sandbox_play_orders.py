@@ -159,3 +159,20 @@ def test_the_computers_repeated_lines_show_once_counted(make):
     shown = [lab.text for lab in _labels(sb.orders_flow) if "Tactician" in lab.text]
     assert shown == ["Raiders (computer): Tactician: Raider Mob (1) moves",
                      "Raiders (computer): Tactician: end phase (3 times)"], shown
+
+
+def test_an_engaged_unit_is_not_told_to_drag_a_normal_move(make):
+    """The Movement phase's panel told an engaged unit 'A normal move needs no selection: drag
+    the unit.' (the drag is then refused: 09.05); it says to fall back or remain stationary."""
+    from test_sandbox_battle import TABLE as TURN
+    d = make(TURN)
+    sb = d.sb
+    d.pump(2)
+    d.click_button("phase:start")
+    d.click_model("brawlers/1")
+    assert sb.scene.units["brawlers"].engaged
+    shown = " ".join(lab.text for lab in _labels(sb.orders_flow))
+    assert "Engaged: no normal move (09.05)" in shown and "needs no selection" not in shown, shown
+    d.click_model("squad/1")  # (a unit not engaged: as before)
+    shown = " ".join(lab.text for lab in _labels(sb.orders_flow))
+    assert "A normal move needs no selection" in shown, shown
