@@ -7,7 +7,10 @@ to dodge a cycle still runs, so the cycle is still there, only hidden (DESIGN.md
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from pathlib import Path
+
+from source_trees import parsed
 
 SIM = Path(__file__).resolve().parents[1] / "sim"
 
@@ -26,7 +29,19 @@ def modules(root: Path) -> dict[str, Path]:
 def import_graph(root: Path) -> dict[str, set[str]]:
     """Module -> the package's modules it imports (anywhere in its body). ``from a import b``
     names module ``a.b`` when there is one, else ``a``; a name that is not one of the package's
-    modules stands for the closest package that is."""
+    modules stands for the closest package that is. (sim's own is worked out once per test
+    process: a copy of it.)"""
+    if root == SIM:
+        return {m: set(d) for m, d in _sim_graph().items()}
+    return _import_graph(root)
+
+
+@lru_cache(maxsize=1)
+def _sim_graph() -> dict[str, set[str]]:
+    return _import_graph(SIM)
+
+
+def _import_graph(root: Path) -> dict[str, set[str]]:
     mods = modules(root)
 
     def known(name: str) -> str | None:
@@ -38,7 +53,7 @@ def import_graph(root: Path) -> dict[str, set[str]]:
     for mod, path in mods.items():
         package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
         found = set()
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.Import):
                 found |= {known(a.name) for a in node.names}
             elif isinstance(node, ast.ImportFrom):
@@ -205,7 +220,7 @@ def private_imports(root: Path = SIM) -> list[str]:
     """``from sim.x import _name`` across top-level packages: a private name is its package's own."""
     found = []
     for mod, path in modules(root).items():
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(root.name):
                 for a in node.names:
                     if a.name.startswith("_") and package_of(node.module) != package_of(mod):

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import esper
 import pygame
-import pygame_gui
 from pygame_gui.elements import UILabel, UISelectionList
 
 from sim.battle import Battle
@@ -26,6 +25,7 @@ from sim.sandbox import bar_pages, dice_tray, fonts, markers, overlays, panels, 
 from sim.sandbox.actions import ActionsMixin, concerned_models  # noqa: F401 (re-exported)
 from sim.sandbox.battle_flow import BattleFlowMixin
 from sim.sandbox.catalogue_browser import CatalogueMixin
+from sim.sandbox.ui_manager import UIManager
 from sim.sandbox.computer import DEFAULT_SPEED, ComputerDialogMixin, ComputerMixin, draw_trail, slide
 from sim.sandbox.confirm import ConfirmMixin
 from sim.sandbox.decision_panel import auto_answer, hovered_marks
@@ -248,7 +248,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         """A UI manager whose theme is scaled to the window (fonts, list rows, tooltips)."""
         self.scale = style.ui_scale(self.size)
         theme = style.scaled_theme(THEME, self.scale)
-        self.manager = pygame_gui.UIManager(self.size, theme)
+        self.manager = UIManager(self.size, theme)  # (its theme ids kept by a cheap key: ui_manager.py)
         self._footer_h = None
 
     def resize(self, size) -> None:
@@ -263,9 +263,6 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self._build()
 
     def _action_bar(self) -> bool:
-        if self.action_flow is not None:
-            self._forget(self.action_flow)
-            self.action_flow.kill()
         f = Bar(self.manager, self.actions, self.names, self.scale)
         self._bar_buttons(f)
         rect = self.rects["action"]
@@ -273,7 +270,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             self.action_flow = None
             self._build()
             return True
-        f.place(rect)
+        f.place(rect, reuse=self.action_flow)  # (its buttons made again kept: widgets.Bar)
+        self._forget_dead()
         self.action_flow = f
         return False
 
@@ -320,30 +318,29 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             bar_pages.spare_buttons(self, f)  # (Set up, Open replay, Save replay: behind "More" when narrow)
         f.button("?", self.toggle_help, name="bar:help", height=28, width=30, tip="keys (F1)")
 
-    def _forget(self, flow) -> None:
-        dead = [b for b in self.actions if b.ui_container is flow.scroll.get_container()
-                or not b.alive()]
-        for b in dead:
-            self.actions.pop(b, None)
-        for k in [k for k, b in self.names.items() if not b.alive() or b in dead]:
-            self.names.pop(k, None)
-
     def _rebuild_flow(self, attr: str, rect_name: str, builder) -> None:
+        """Build a panel again: its last build's widgets that are made again are kept
+        (sim.sandbox.widgets.Flow), the rest removed with their callbacks and names."""
         old = getattr(self, attr)
-        if old is not None:
-            old.kill()
-            self._forget(old)
-        f = Flow(self.manager, self.rects[rect_name], self.actions, self.names, scale=self.scale)
+        f = Flow(self.manager, self.rects[rect_name], self.actions, self.names, scale=self.scale, reuse=old)
         builder(f, self)
+        f.settle()
+        if old is not None and not f.kept_panel:
+            old.kill()
+        self._forget_dead()
         setattr(self, attr, f)
+
+    def _forget_dead(self) -> None:
+        """The callbacks and names of buttons no longer on screen."""
+        for b in [b for b in self.actions if not b.alive()]:
+            self.actions.pop(b, None)
+        for k in [k for k, b in self.names.items() if not b.alive()]:
+            self.names.pop(k, None)
 
     def _rebuild_footer(self, builder) -> None:
         """The footer under the orders panel: as many rows as its buttons need, the orders
         panel taking the rest of the column."""
         old = self.footer_flow
-        if old is not None:
-            old.kill()
-            self._forget(old)
         f = Bar(self.manager, self.actions, self.names, self.scale)
         builder(f, self)
         r = self.rects
@@ -352,7 +349,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self._footer_h = fh
         r["footer"] = pygame.Rect(col.x, col.bottom - fh, col.w, fh)
         r["orders"] = pygame.Rect(col.x, r["card"].bottom, col.w, col.bottom - fh - r["card"].bottom)
-        f.place(r["footer"])
+        f.place(r["footer"], reuse=old)
+        self._forget_dead()
         self.footer_flow = f
 
     def _refresh_panels(self, force_log: bool = False) -> None:
@@ -371,12 +369,12 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             self._rebuild_flow("orders_flow", "orders", body)
             self.refresh_ai_dialog()  # (over the table while it asks who the computer plays)
         if "tracker" in self.dirty or "action" in self.dirty:
-            if self.tracker_flow is not None:
-                self.tracker_flow.kill()
-                self._forget(self.tracker_flow)
-                self.tracker_flow = None
             if self.rects["tracker"].h:
                 self._rebuild_flow("tracker_flow", "tracker_buttons", tracker.build_tracker_buttons)
+            elif self.tracker_flow is not None:
+                self.tracker_flow.kill()
+                self._forget_dead()
+                self.tracker_flow = None
         if "log" in self.dirty or force_log:
             self._update_log()
         if "dice" in self.dirty:

@@ -423,7 +423,7 @@ class ComputerDialogMixin:
         old = self.ai_dialog_flow
         if old is not None:
             old.kill()
-            self._forget(old)
+            self._forget_dead()
             self.ai_dialog_flow = None
         if not self.ai_dialog_open:
             return

@@ -295,20 +295,24 @@ def what_is_pending(sb) -> str:
 # --- hover: the units and models an option or a log line names, highlighted on the table -----
 def mark_option(sb, button, *values) -> None:
     """Remember which units and models ``button`` (an option) names: its option values, read for
-    unit and model ids (a unit id, a model id, "unit -> target", "unit: mode"...)."""
+    unit and model ids (a unit id, a model id, "unit -> target", "unit: mode"...). A panel
+    rebuilt with the same button (sim.sandbox.widgets.Flow keeps it) marks it afresh."""
     ids: set[str] = set()
     words = sb.scene.words
-    for v in values:
+
+    def collect(v) -> None:
         if isinstance(v, (list, tuple)):
             for x in v:
-                mark_option(sb, button, x)
-            continue
-        if not isinstance(v, str):
-            continue
-        ids.update(ids_in(v, words))
+                collect(x)
+        elif isinstance(v, str):
+            ids.update(ids_in(v, words))
+
+    collect(values)
+    marks = sb.__dict__.setdefault("option_marks", {})
     if ids:
-        marks = sb.__dict__.setdefault("option_marks", {})
-        marks[button] = marks.get(button, frozenset()) | _models_of(sb, ids)
+        marks[button] = _models_of(sb, ids)
+    else:
+        marks.pop(button, None)
 
 
 def _models_of(sb, ids) -> frozenset:

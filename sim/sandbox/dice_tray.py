@@ -307,11 +307,15 @@ class TrayView:
         self.scroll = None
         self.layout = Layout()
         self.info = None
+        self._shown = None  # what the tray last drew (its info, the names copied)
 
     def show(self, info, sb=None) -> None:
         """Draw ``info`` (tray_info); with ``sb``, the dice a Command Re-roll offers become
         buttons that answer it (registered in the sandbox's actions, named "die:<k>", k from 1)."""
-        self.info = info
+        shown = None if info is None else dict(info, names=dict(info.get("names") or {}))
+        if self.scroll is not None and shown == self._shown and self.scroll.alive():
+            return  # (the same pool as drawn: a tray drawn again costs milliseconds)
+        self.info, self._shown = info, shown
         w, h = self.inner.size
         surf, lay = render(w, info, self.scale, h)
         if lay.height > h:  # a scroll bar: draw again in the room it leaves

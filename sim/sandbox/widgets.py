@@ -24,23 +24,95 @@ class Flow:
     PAD = 8
 
     def __init__(self, manager, rect: pygame.Rect, actions: dict, names: dict, container=None,
-                 scale: float = 1.0):
+                 scale: float = 1.0, reuse: "Flow | None" = None):
         self.manager = manager
         self.actions = actions  # button -> callback (owned by the sandbox)
         self.names = names  # name -> button (for tests and shortcuts)
         self.s = scale
-        self.outer = UIPanel(rect, manager=manager, container=container)
-        inner = pygame.Rect(0, 0, rect.w - 2, rect.h - 2)
-        self.scroll = UIScrollingContainer(inner, manager=manager, container=self.outer,
-                                           allow_scroll_x=False)
+        self._at = (pygame.Rect(rect), container, manager, scale)
+        self._outer = self._scroll = None  # made (or taken from ``reuse``) with the first widget
+        self._reuse = reuse if reuse is not None and reuse._at == self._at else None
+        self._spare: dict = {}  # key -> the reused build's widgets of that key, not yet taken
+        self._old: list = []  # every widget of the reused build (those the builder made itself too)
+        self._made: list = []  # (key, widget) of this build, in order
+        self._dims = None  # the scrollable area's size finish() set
+        self._finished = False
+        self.kept_panel = False  # the last build's panel taken
         # (a row's room after the left PAD: from PAD to PAD + width, clear of the scroll bar)
         self.width = (rect.w - 2 - SCROLL_BAR_W) / scale - self.PAD
         self.y = self.PAD
         self.x = self.PAD
         self.row_h = 0
 
+    # --- the panel: made afresh, or the last build's kept ------------------------------------------
+    # A panel is rebuilt whenever what it shows may have changed; most rebuilds show much of
+    # what it showed. Made with ``reuse`` (the last build of the same panel, in the same rect), a
+    # Flow keeps that build's panel and scrolling container, and each widget made again with the
+    # same key (kind, text, rect, tip, style, name); ``settle`` then removes the widgets not made
+    # again. The scroll position stays when the first widget is the same (the same contents,
+    # changed), else the panel shows its top. Widgets cost milliseconds each in pygame-gui (a
+    # scrolling container tens); keeping them keeps a pointer's hover too.
+    def _ensure(self, key=None) -> None:
+        if self._scroll is not None:
+            return
+        old, self._reuse = self._reuse, None
+        if old is not None and old._outer is not None and old._outer.alive():
+            self._outer, self._scroll = old._outer, old._scroll
+            self._dims, self.kept_panel = old._dims, True
+            for k, w in old._made:
+                self._spare.setdefault(k, []).append(w)
+            self._old = list(self._scroll.get_container().elements)
+            if key is None or not old._made or old._made[0][0] != key:  # (other contents: the top)
+                self._scroll.get_container().set_relative_position((0, 0))
+                self._dims = None
+            return
+        rect, container, manager, _s = self._at
+        self._outer = UIPanel(rect, manager=manager, container=container)
+        inner = pygame.Rect(0, 0, rect.w - 2, rect.h - 2)
+        self._scroll = UIScrollingContainer(inner, manager=manager, container=self._outer,
+                                            allow_scroll_x=False)
+
+    @property
+    def outer(self):
+        self._ensure()
+        return self._outer
+
+    @property
+    def scroll(self):
+        self._ensure()
+        return self._scroll
+
+    def _make(self, key: tuple, rect: pygame.Rect, make: Callable):
+        """A widget of ``key`` (its kind, text, size...) at ``rect``: the reused build's, moved
+        there, or ``make()``."""
+        self._ensure(key)
+        spare = self._spare.get(key)
+        while spare:
+            w = spare.pop(0)
+            if w.alive():
+                if w.relative_rect.topleft != rect.topleft:
+                    w.set_relative_position(rect.topleft)
+                break
+        else:
+            w = make()
+        self._made.append((key, w))
+        return w
+
+    def settle(self) -> None:
+        """The end of a build: the reused build's widgets not made again are removed (and the
+        scrollable area fitted, if the builder did not)."""
+        self._ensure()
+        if not self._finished:
+            self.finish()
+        made = {id(w) for _k, w in self._made}
+        for w in self._old:
+            if id(w) not in made and w.alive():
+                w.kill()
+        self._old, self._spare = [], {}
+
     def kill(self) -> None:
-        self.outer.kill()
+        if self._outer is not None:
+            self._outer.kill()
 
     # --- units ------------------------------------------------------------------------------
     def px(self, v: float) -> int:
@@ -75,8 +147,9 @@ class Flow:
         w = width or (self.width - indent)
         h = self.line_h(size, bold) + 4
         text = self.fit(text, max(10, w), size, bold)
-        lab = UILabel(self._rect(self.PAD + indent, self.y, max(10, w), h), text, self.manager,
-                      container=self.scroll, object_id=object_id)
+        r = self._rect(self.PAD + indent, self.y, max(10, w), h)
+        lab = self._make(("label", text, r.size, object_id), r,
+                         lambda: UILabel(r, text, self.manager, container=self.scroll, object_id=object_id))
         self.row_h = h
         self.newline(0)
         return lab
@@ -106,10 +179,14 @@ class Flow:
         w = min(w, self.width)
         if self.x + w > self.PAD + self.width and self.x > self.PAD:
             self.newline()
-        b = UIButton(self._rect(self.x, self.y, w, height), text, self.manager, container=self.scroll,
-                     tool_tip_text=tip, object_id=object_id)
+        r = self._rect(self.x, self.y, w, height)
+        b = self._make(("button", text, r.size, tip, object_id, name), r,
+                       lambda: UIButton(r, text, self.manager, container=self.scroll, tool_tip_text=tip,
+                                        object_id=object_id))
         if callback is not None:
             self.actions[b] = callback
+        else:
+            self.actions.pop(b, None)
         if name:
             self.names[name] = b
         self.x += w + 4
@@ -127,8 +204,9 @@ class Flow:
             self.newline()
         if width:
             text = self.fit(text, w, size, margin=4)
-        lab = UILabel(self._rect(self.x, self.y, w, height), text, self.manager, container=self.scroll,
-                      object_id=object_id)
+        r = self._rect(self.x, self.y, w, height)
+        lab = self._make(("label", text, r.size, object_id), r,
+                         lambda: UILabel(r, text, self.manager, container=self.scroll, object_id=object_id))
         self.x += w + 4
         self.row_h = max(self.row_h, height)
         return lab
@@ -147,7 +225,11 @@ class Flow:
         h = self.px(self.y + self.PAD)
         if h <= self.outer.rect.h + 8:
             h = self.outer.rect.h - 2  # fits: no scroll bar
-        self.scroll.set_scrollable_area_dimensions((self.outer.rect.w - 2 - SCROLL_BAR_W + 4, h))
+        dims = (self.outer.rect.w - 2 - SCROLL_BAR_W + 4, h)
+        if self._dims != dims or not self.kept_panel:  # (the kept panel's may be right already)
+            self.scroll.set_scrollable_area_dimensions(dims)
+        self._dims = dims
+        self._finished = True
 
 
 def button_width(text: str, size: int, scale: float) -> float:
@@ -177,6 +259,7 @@ class Bar:
         self.specs: list = []  # dict per button, None for a forced row break
         self.more: dict | None = None  # the "More" button's spec (spare buttons hidden behind it)
         self.outer = self.scroll = None
+        self._made: list = []  # (key, button) as placed
         self.y = self.x = 0  # (ignored: a Bar lays out its own rows)
 
     # --- collecting ---------------------------------------------------------------------------
@@ -261,17 +344,38 @@ class Bar:
     def height_for(self, width_px: int) -> int:
         return self.layout(width_px)[1]
 
-    def place(self, rect: pygame.Rect) -> None:
-        """Make the panel and its buttons in ``rect``."""
+    def place(self, rect: pygame.Rect, reuse: "Bar | None" = None) -> None:
+        """Make the panel and its buttons in ``rect``. With ``reuse`` (the bar's last build, in
+        the same rect) its panel is kept and each of its buttons made again (the same text,
+        rect, tip, style and name) is kept (as Flow's widgets are); ``reuse`` is spent either
+        way (its other buttons removed, or all of it)."""
         rect = pygame.Rect(rect.x, rect.y, rect.w, max(1, rect.h))
-        self.outer = self.scroll = UIPanel(rect, manager=self.manager)
+        spare: dict = {}
+        if reuse is not None and reuse.outer is not None and reuse.outer.alive() \
+                and reuse.outer.rect == rect and reuse.manager is self.manager:
+            self.outer = self.scroll = reuse.outer
+            for k, b in reuse._made:
+                spare[k] = b
+        else:
+            if reuse is not None:
+                reuse.kill()
+            self.outer = self.scroll = UIPanel(rect, manager=self.manager)
+        self._made = []
         for spec, r in self.layout(rect.w)[0]:
-            b = UIButton(r, spec["text"], self.manager, container=self.outer,
-                         tool_tip_text=spec["tip"], object_id=spec["object_id"])
+            key = (spec["text"], tuple(r), spec["tip"], spec["object_id"], spec["name"])
+            b = spare.pop(key, None)
+            if b is None or not b.alive():
+                b = UIButton(r, spec["text"], self.manager, container=self.outer,
+                             tool_tip_text=spec["tip"], object_id=spec["object_id"])
+            self._made.append((key, b))
             if spec["callback"] is not None:
                 self.actions[b] = spec["callback"]
+            else:
+                self.actions.pop(b, None)
             if spec["name"]:
                 self.names[spec["name"]] = b
+        for b in spare.values():
+            b.kill()
 
     def kill(self) -> None:
         if self.outer is not None:

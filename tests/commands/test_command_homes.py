@@ -14,6 +14,7 @@ from pathlib import Path
 
 from sim import commands as C
 from code_strings import code_strings
+from source_trees import parsed
 
 SIM = Path(__file__).resolve().parents[2] / "sim"
 HOME = SIM / "commands"
@@ -49,7 +50,7 @@ def _names(node) -> list[str]:
 
 def _class_tests(path: Path):
     """Class names an ``isinstance`` call or a ``match`` case of the module tests, with lines."""
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(path)):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance"
                 and len(node.args) == 2):
             for n in _names(node.args[1]):

@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from source_trees import parsed
+
 SIM = Path(__file__).resolve().parents[2] / "sim"
 HOME = SIM / "events"
 
@@ -71,7 +73,7 @@ def _bindings(scope) -> tuple[set[str], set[str]]:
 
 def reading_sites(path: Path, rel: str) -> list[str]:
     """Where a module reads an event's type against a string, or a dice event's purpose."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     _typed, module_strings = _bindings(tree)
     found = []
 

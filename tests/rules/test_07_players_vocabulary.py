@@ -8,6 +8,7 @@ import ast
 from pathlib import Path
 
 from sim.rules.turn import PLAYER, PLAYER_COLOURS, FightStep, Phase
+from source_trees import parsed
 
 SIM = Path(__file__).resolve().parents[2] / "sim"
 HOME = SIM / "rules" / "turn.py"
@@ -17,7 +18,7 @@ def _spellings(path: Path) -> list[tuple[int, str]]:
     """The string constants in ``path`` that are a player's name (any case) or a player colour."""
     names = {p.lower() for p in PLAYER}
     out = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.lower() in names:
             out.append((node.lineno, node.value))
         if isinstance(node, ast.Tuple) and all(isinstance(e, ast.Constant) for e in node.elts):

@@ -111,8 +111,10 @@ def test_index_agrees_with_pair_functions_on_a_table_with_dense_heights():
                     continue
                 a, b = idx.fps[i], idx.fps[j]
                 assert idx.los[i, j] == model_visible(a, b, blk)
-                assert idx.fully_visible[i, j] == model_fully_visible(a, b, blk)
-                differ += model_fully_visible(a, b, blk) != model_fully_visible(a, b, flat)
+                fully = model_fully_visible(a, b, blk)
+                assert idx.fully_visible[i, j] == fully
+                if not differ:  # (the flat table's answer until one pair differs)
+                    differ += fully != model_fully_visible(a, b, flat)
     assert differ > 0              # (the heights decide some pairs)
 
 
