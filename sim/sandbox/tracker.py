@@ -87,9 +87,10 @@ def result_text(info: TrackerInfo) -> str:
 
 
 # ============================================================================= drawing
-def _segments(info: TrackerInfo, compact: bool) -> list[list[tuple]]:
+def _segments(info: TrackerInfo, compact: bool, tight: bool = False) -> list[list[tuple]]:
     """The strip's groups, left to right; each a list of pieces: ('text', str, colour, bold)
-    or ('dot', player)."""
+    or ('dot', player). ``tight``: the army whose turn it is by its dot alone (800x600: the
+    round stays shown)."""
     if info.round == 0 and info.pre_battle:  # (26 steps 5-11: the step and who acts in it)
         head = [("text", "Before the battle" if not compact else "Pre-battle", PHASE_TEXT, True)]
         who, words, short = info.pre_battle
@@ -108,7 +109,8 @@ def _segments(info: TrackerInfo, compact: bool) -> list[list[tuple]]:
         head = [("text", f"R{info.round}/{info.rounds}" if compact else f"Round {info.round} of {info.rounds}",
                  PHASE_TEXT, True)]
         who = info.names[info.active]
-        turn = [("dot", info.active), ("text", who if compact else f"{possessive(who)} turn", S.TEXT, False)]
+        turn = [("dot", info.active)] + ([] if tight else
+                                         [("text", who if compact else f"{possessive(who)} turn", S.TEXT, False)])
         phase = phase_title(info)
         if compact:
             phase = phase.replace(" phase", "").replace("End of Turn step", "End of turn")
@@ -151,6 +153,8 @@ def draw_tracker(surf, rect: pygame.Rect, info: TrackerInfo | None, colours, ui:
             size = round(12 * ui)
     if _width(groups, size, ui) > rect.w - 16:
         size = S.MIN_FONT  # (then the smallest legible text before any group gives way)
+    if _width(groups, size, ui) > rect.w - 16:
+        groups = _segments(info, compact=True, tight=True)  # (the turn's army by its dot alone)
     while len(groups) > 2 and _width(groups, size, ui) > rect.w - 16:
         groups = groups[1:]  # (a narrow window: the round, then the turn, give way to CP and VP)
     clip = surf.get_clip()

@@ -76,3 +76,19 @@ def test_every_button_clear_of_the_scroll_bar_at_800x600(screen, make):
     assert misplaced(sb) == []
     for name in ("select:fall back", "select:advance", "phase:end", "phase:undo"):
         assert _pressed_at_centre(d, name), name
+
+
+def test_the_tracker_keeps_the_round_at_800x600(screen, make):
+    """At 800x600 the strip dropped the round ('R1/5') to fit CP and VP; the army whose turn it
+    is gives way to its dot first, so the round, the phase, CP and VP all show."""
+    pygame.display.set_mode(SIZE)
+    d = make(ROOT / "scenarios" / "battle_default.toml")
+    sb = d.sb
+    d.post(pygame.VIDEORESIZE, size=SIZE, w=SIZE[0], h=SIZE[1])
+    d.pump(2)
+    d.click_button("phase:start")
+    sb.update(1 / 60)
+    sb.draw()
+    shown = sb.tracker_shown
+    assert len(shown) == 4 and shown[0] == "R1/5", shown
+    assert "Movement" in shown[1] and shown[2].startswith("CP") and shown[3].startswith("VP"), shown
