@@ -16,7 +16,9 @@ v random, the same seeds at each size, the sizes interleaved: the median battle 
 ms and in loops of the baseline, x2 and x4 against x1, and the growth exponent (the cost
 grows as units^e: e = log(x4 / x1) / log 4); and the scenario load of each table (its TOML text read and checked,
 sim.scenario.load.load_scenario, the median of ``--loads``) and the set-up of a table's first
-battle (nothing kept: ``cold_setup``). ``--growth-battles 0`` skips it.
+battle (nothing kept: ``cold_setup``); and where the time grows: each phase's time a battle at x1
+and x4 (from one phase event to the next, so the Movement phase holds the Fire Overwatch offer
+at its end) and x4 against x1. ``--growth-battles 0`` skips it.
 Run: .venv/bin/python tests/bench/bench_battle.py [growth] [--battles N] [--growth-battles N] [--profile [--size K]]
 (``growth``: only the growth and load figures, beside their same-run baseline; ``growth --cpu``:
 timed as the process's CPU time, the baseline loop's too: on a shared, busy machine the wall
@@ -87,9 +89,10 @@ def cold_setup(spec) -> float:
     return CLOCK() - t0
 
 
-def growth(battles: int, loads: int) -> tuple[dict, dict, dict, dict]:
-    """Median battle seconds, median load seconds, (units, models) and median cold set-up
-    seconds (``cold_setup``) at each size of SIZES. The battles' tables are kept between
+def growth(battles: int, loads: int) -> tuple[dict, dict, dict, dict, dict]:
+    """Median battle seconds, median load seconds, (units, models), median cold set-up
+    seconds (``cold_setup``) and the seconds a battle spends in each phase (summed over the
+    battles, divided by their number) at each size of SIZES. The battles' tables are kept between
     battles (as in a batch of battles of one scenario: each after the first starts from a copy
     of the table's distances and sight). The sizes are interleaved (each load, each seed: x1,
     x2, x4 in turn), so a machine that gets busier or quieter during the run weighs on every
@@ -98,6 +101,7 @@ def growth(battles: int, loads: int) -> tuple[dict, dict, dict, dict]:
     cold_s: dict[int, list[float]] = {k: [] for k in SIZES}
     loads_s: dict[int, list[float]] = {k: [] for k in SIZES}
     battles_s: dict[int, list[float]] = {k: [] for k in SIZES}
+    phases: dict[int, dict[str, list[float]]] = {k: {} for k in SIZES}
     with tempfile.TemporaryDirectory() as tmp:
         paths = {}
         for k in SIZES:
@@ -117,14 +121,15 @@ def growth(battles: int, loads: int) -> tuple[dict, dict, dict, dict]:
         one_battle(specs[k], 0, {})  # warm-up
     for seed in range(1, battles + 1):
         for k in SIZES:
-            battles_s[k].append(one_battle(specs[k], seed, {})[0])
+            battles_s[k].append(one_battle(specs[k], seed, phases[k])[0])
     return ({k: statistics.median(v) for k, v in battles_s.items()},
             {k: statistics.median(v) for k, v in loads_s.items()}, counts,
-            {k: statistics.median(v) for k, v in cold_s.items()})
+            {k: statistics.median(v) for k, v in cold_s.items()},
+            {k: {name: (sum(v) / battles, len(v) / battles) for name, v in phases[k].items()} for k in SIZES})
 
 
-def growth_lines(battle_s: dict, load_s: dict, counts: dict, cold_s: dict, loop_s: float,
-                 battles: int) -> list[str]:
+def growth_lines(battle_s: dict, load_s: dict, counts: dict, cold_s: dict, phase_s: dict,
+                 loop_s: float, battles: int) -> list[str]:
     x1 = battle_s[1]
     exp = math.log(battle_s[4] / x1) / math.log(4)
     lines = [f"growth, random v random on the default table copied x1/x2/x4 (median of {battles} battles each, "
@@ -142,6 +147,13 @@ def growth_lines(battle_s: dict, load_s: dict, counts: dict, cold_s: dict, loop_
                  "worked out; the battles above start from a copy): " + "; ".join(
                      f"x{k} {cold_s[k] * 1e3:.0f} ms = {cold_s[k] / loop_s:.2f} loops" for k in SIZES)
                  + f"; x4 {cold_s[4] / cold_s[1]:.2f}x x1")
+    # (where the growth is: each phase's time a battle at x1 and x4, its spans (a phase event to
+    # the next: one per phase a turn, more when a phase is entered again) and x4 against x1)
+    names = sorted(set(phase_s[1]) | set(phase_s[4]), key=lambda n: -phase_s[4].get(n, (0, 0))[0])
+    lines.append("where the time grows, each phase a battle (mean of the battles above; phase event to the next): "
+                 + "; ".join(f"{n} x1 {phase_s[1].get(n, (0, 0))[0] * 1e3:.0f} ms, x4 {phase_s[4].get(n, (0, 0))[0] * 1e3:.0f} ms"
+                             + (f" ({phase_s[4][n][0] / phase_s[1][n][0]:.1f}x)" if phase_s[1].get(n, (0, 0))[0] else "")
+                             for n in names))
     return lines
 
 

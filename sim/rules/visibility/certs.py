@@ -7,7 +7,7 @@ the kernels' 1e-9" crossing tolerance and float rounding, so it gives the answer
 kernels.footprint_fully_visible exactly:
 
 * ``ring_shadowed`` ("not fully visible"): a point of B's fixed outline ring lies in the
-  umbra of one convex piece lit by A (the certificate of pairs.umbra_blocked, for a
+  umbra of one convex piece lit by A (the certificate of umbra.umbra_blocked, for a
   point). Every segment from A to it crosses the piece, so no candidate line is free.
 * ``sample_inside`` ("not fully visible"): one of B's fixed samples lies inside a convex
   piece.
@@ -61,7 +61,7 @@ _RING_COS, _RING_SIN = FIXED[:RING, 0].copy(), FIXED[:RING, 1].copy()
 def _umbra_rows(D, e, k, pk: Pieces):
     """For entries (pair ``e``, piece ``k``): the umbra of the chord between the piece's
     silhouette vertices seen from A's centre, lit by disc A grown by 1e-6" (as in
-    pairs.umbra_blocked), as three half-planes n . x <= o (unit n, o pulled in by the
+    umbra.umbra_blocked), as three half-planes n . x <= o (unit n, o pulled in by the
     target's 1e-6" margin): rows (nx, ny, o) of a (3, 3, E) array (the chord line, then the
     tangents through its ends), and ``valid`` (convex pieces only)."""
     nx, ny, off, vx, vy = (a.take(k, axis=1) for a in pk.soa)  # (V, E)

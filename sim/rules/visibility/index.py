@@ -26,7 +26,7 @@ a block, one entry, or the whole matrix through the ``fully_visible``/``cover``
 properties). Every stage works pair by pair with the same inputs and kernels, so a read
 answers exactly what an eager pass would, whichever pairs share its batch. The geometry and
 the resolution live in the index's base class, sim.rules.visibility.index_pairs.PairResolution. Pairs
-are resolved in stages, all pairs at once (sim.rules.visibility.pairs): a "definitely blocked"
+are resolved in stages, all pairs at once (sim.rules.visibility.pairs, .umbra): a "definitely blocked"
 certificate (the target's bounding circle inside the umbra of one piece's chord lit by the
 observer's bounding circle; candidates by angular bins per observer), then for the pairs
 left the pieces meeting their capsule; pairs with a blocker in the capsule and a blocked
@@ -52,7 +52,7 @@ from sim.rules.terrain import TerrainArea
 from sim.rules.visibility.sight import (
     DETECTION_RANGE, HIDEABLE, TerrainBlockers, clamp_range, detection_range,
 )
-from sim.rules.visibility.index_pairs import PairResolution
+from sim.rules.visibility.index_pairs import PairResolution, _flat
 from sim.rules.visibility.arrays import tile
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
@@ -152,6 +152,9 @@ class VisibilityIndex(PairResolution):
         self.full_dense = np.ones((n, n), dtype=bool)
         self.stats = {"pairs": 0, "exact_los": 0, "exact_full": 0}
         self._visible = self._all_pairs = self._hidden = None
+        self._capsules = None   # (the last _resolve's capsule inputs: PairResolution._resolve)
+        self._chords = None     # (each model's chords as an observer: PairResolution.kept_chords)
+        self._attacked = None   # (hidden's: each model's unit in attacked_units)
         # entries of _visible gone stale since it was made (its rows and columns of these
         # models, and these (observer, target) pairs): recomputed when next read (_fresh_visible)
         self._vis_rows: set[int] = set()
@@ -190,6 +193,7 @@ class VisibilityIndex(PairResolution):
                 v = type(v)(v)
             setattr(new, k, v)
         new._cover_ro = _read_only(new._cover)
+        new._capsules = new._chords = None  # (kept work: the copy finds its own again)
         new._table = self._table.copy()  # (the footprints it keeps change with the copy's moves)
         return new
 
@@ -199,6 +203,7 @@ class VisibilityIndex(PairResolution):
         """06.01 / 13.08 Recompute line of sight, fully visible and cover from scratch."""
         n = len(self.fps)
         self._refresh_geometry()
+        self._capsules = None
         self._los[:] = False
         self._los_known[:] = True
         self._near_pending, self._all_known = False, True
@@ -225,14 +230,19 @@ class VisibilityIndex(PairResolution):
         if not rows:
             return
         self._refresh_geometry(rows)
+        self._capsules = None
+        if self._chords is not None:
+            self._chords.fresh[rows] = False
         I, J = self._pairs_for(rows)
         # line of sight (and with it fully visible) resolved when read: _ensure_los
-        self._los_known[I, J] = False
-        self._los_known[J, I] = False
+        n = len(self.fps)
+        fij, fji = I * n + J, J * n + I
+        for a in (self._los_known, self._fv_known):
+            flat = _flat(a)
+            flat[fij] = False
+            flat[fji] = False
         self._near_pending = True
         self._all_known = False
-        self._fv_known[I, J] = False
-        self._fv_known[J, I] = False
         self._dense_known[rows, :] = False
         self._dense_known[:, rows] = False
         a = self.hideable & self.within_any
@@ -267,6 +277,7 @@ class VisibilityIndex(PairResolution):
             self.attacked_units.add(unit_id)
         else:
             self.attacked_units.discard(unit_id)
+        self._attacked = None
         rows = self._unit_cols(unit_id)
         if (self.hideable[rows] & self.within_obscuring[rows]).any():
             self._hidden = None
@@ -292,8 +303,9 @@ class VisibilityIndex(PairResolution):
     def hidden(self) -> np.ndarray:
         """13.09 Per-model hidden flags."""
         if self._hidden is None:
-            attacked = np.array([u in self.attacked_units for u in self.units], dtype=bool)
-            self._hidden = self.hideable & self.within_obscuring & ~attacked
+            if self._attacked is None:   # (each model's unit made ranged attacks: kept till changed)
+                self._attacked = np.array([u in self.attacked_units for u in self.units], dtype=bool)
+            self._hidden = self.hideable & self.within_obscuring & ~self._attacked
         return self._hidden
 
     @property

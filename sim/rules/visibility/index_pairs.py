@@ -21,8 +21,10 @@ from sim.rules.visibility.batch import (csr_subset as _csr_subset, outline_cross
 from sim.rules.visibility.full import fully_visible_round
 from sim.rules.visibility.hull_full import hull_full_certificates
 from sim.rules.visibility.kernels import footprint_fully_visible, pair_visible
-from sim.rules.visibility.pairs import (area_boxes, capsule_inputs, pack_area_edges, umbra_blocked,
-                                 within_candidates, within_pairs)
+from sim.rules.visibility.pairs import (area_boxes, capsule_inputs, edge_lists, pack_area_edges,
+                                        within_candidates, within_candidates_one, within_one,
+                                        within_pairs)
+from sim.rules.visibility.umbra import ChordCache, umbra_blocked
 from sim.rules.terrain import model_within_area
 from sim.rules.visibility.arrays import tile
 
@@ -33,6 +35,13 @@ def _csr_rows(sel, n, pstart, pidx, ostart, opts):
     if len(sel) == n:
         return pstart, pidx, ostart, opts
     return (*_csr_subset(pstart, pidx, sel), *_csr_subset(ostart, opts, sel))
+
+
+def _flat(a: np.ndarray) -> np.ndarray:
+    """A 1-D view of a C-contiguous matrix (raises rather than copy: writes must land)."""
+    v = a.view()
+    v.shape = (-1,)
+    return v
 
 
 _REACH_SLACK = 1e-3  # inches beyond a reach still resolved with the near pairs (only cost)
@@ -127,6 +136,8 @@ class PairResolution:
     def _pack_areas(self) -> None:
         self._area_edges = pack_area_edges(self.blk.area_polys)
         self._area_boxes = area_boxes(self.blk.area_polys)
+        self._box_list = tuple(tuple(b) for b in self._area_boxes.tolist())  # (immutable: shared)
+        self._edge_lists = edge_lists(self._area_edges)
 
     def _within_rows(self, rows) -> np.ndarray:
         """13.x Areas each model is within (any part of the base inside the area's footprint):
@@ -137,6 +148,19 @@ class PairResolution:
         rows = np.asarray(rows, dtype=np.int64)
         out = np.zeros((len(rows), len(self.blk.areas)), dtype=bool)
         if out.size == 0:
+            return out
+        if len(rows) == 1:          # (one model moved: its candidates in plain Python)
+            (cx, cy), = self.centres[rows].tolist()
+            r = int(rows[0])
+            rad = float(self.rad[r])
+            for a in within_candidates_one(cx, cy, rad, self._box_list):
+                if not self.round[r]:
+                    out[0, a] = model_within_area(self.fps[r], self.blk.areas[a])
+                elif self._edge_lists[a] is not None:
+                    out[0, a] = within_one(cx, cy, rad, self._edge_lists[a])
+                else:
+                    out[0, a] = within_pairs(self.centres[rows], self.rad[rows],
+                                             np.array([a]), self._area_edges)[0]
             return out
         m, a = within_candidates(self.centres[rows], self.rad[rows], self._area_boxes)
         rnd = self.round[rows[m]]
@@ -235,6 +259,9 @@ class PairResolution:
         blocked = umbra_blocked(self, I, J)
         rest = np.flatnonzero(~blocked)
         pstart, pidx, ostart, opts, centre_free = capsule_inputs(self, I[rest], J[rest])
+        # (kept for _ensure_full: the pairs it settles below read these same inputs; no model
+        # moves before it reads them, else update drops them)
+        self._capsules = (I[rest], J[rest], pstart, pidx, ostart, opts)
         clear = np.zeros(P, bool)
         clear[rest] = (pstart[1:] - pstart[:-1]) == 0
         los = np.zeros(P, bool)
@@ -245,19 +272,17 @@ class PairResolution:
             ps, pi = _csr_subset(pstart, pidx, sub)
             os_, op = _csr_subset(ostart, opts, sub)
             los[rest[sub]] = self._exact_los(I[rest], J[rest], sub, ps, pi, os_, op)
-        self._los[I, J] = los
-        self._los[J, I] = los
-        self._los_known[I, J] = True
-        self._los_known[J, I] = True
-        self._clear[I, J] = clear
-        self._clear[J, I] = clear
+        # (both entries of each pair, by flat index: a 2-D index pair costs several times more)
+        n = len(self.fps)
+        fij, fji = I * n + J, J * n + I
         # fully visible: True for a clear capsule, False without sight; pairs with sight and a
         # piece in the capsule are left unknown until read (_ensure_full)
         known = clear | ~los
-        self._fv[I, J] = clear
-        self._fv[J, I] = clear
-        self._fv_known[I, J] = known
-        self._fv_known[J, I] = known
+        for a, v in ((self._los, los), (self._los_known, True), (self._clear, clear),
+                     (self._fv, clear), (self._fv_known, known)):
+            flat = _flat(a)
+            flat[fij] = v
+            flat[fji] = v
 
     def _ensure_full(self, I, J) -> None:
         """06.01 Resolve fully visible for the directed pairs (I, J) not yet known (each from
@@ -272,11 +297,46 @@ class PairResolution:
             return
         I, J = I[todo], J[todo]
         lo, hi = np.minimum(I, J), np.maximum(I, J)
-        pstart, pidx, ostart, opts, _ = capsule_inputs(self, lo, hi)
-        f = self._full_pairs(I, J, pstart, pidx, ostart, opts)
+        f = np.empty(len(I), dtype=bool)
+        rows = self._kept_capsule_rows(lo, hi)
+        have = rows >= 0
+        if have.any():              # (the capsule inputs _resolve found for these pairs)
+            h, kI, kJ, ps, pi, os_, op = np.flatnonzero(have), *self._capsules
+            f[h] = self._full_pairs(I[h], J[h], *_csr_subset(ps, pi, rows[h]),
+                                    *_csr_subset(os_, op, rows[h]))
+        if not have.all():
+            h = np.flatnonzero(~have)
+            pstart, pidx, ostart, opts, _ = capsule_inputs(self, lo[h], hi[h])
+            f[h] = self._full_pairs(I[h], J[h], pstart, pidx, ostart, opts)
         self._fv[I, J] = f
         self._fv_known[I, J] = True
         self._cover[I, J] = (self.hideable & self.within_any)[J] | ~f
+
+    def kept_chords(self, obs) -> ChordCache:
+        """The chords of models ``obs`` (unique) as observers, brought up to date: kept per
+        model until it moves (umbra.umbra_blocked's one-model case reads them)."""
+        if self._chords is None:
+            self._chords = ChordCache(len(self.fps), len(self.blk.pieces))
+        self._chords.fill(self, obs)
+        return self._chords
+
+    def _kept_capsule_rows(self, lo, hi) -> np.ndarray:
+        """For unordered pairs (lo < hi): each one's row in the capsule inputs the last
+        ``_resolve`` kept (``_capsules``), or -1. A pair's inputs are its own (capsule_inputs
+        works pair by pair), so a kept row is what capsule_inputs would give it now."""
+        kept = self._capsules
+        rows = np.full(len(lo), -1, dtype=np.int64)
+        if kept is None or len(kept[0]) == 0:
+            return rows
+        n = len(self.fps)
+        keys = kept[0] * n + kept[1]
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        want = lo * n + hi
+        pos = np.minimum(np.searchsorted(keys, want), len(keys) - 1)
+        found = keys[pos] == want
+        rows[found] = order[pos[found]]
+        return rows
 
     def _ensure_los(self, I, J) -> None:
         """06.01 Resolve line of sight (and what _resolve settles with it) for the pairs (I, J)

@@ -4,18 +4,8 @@ which pair of models, resolved for all pairs at once (numpy).
 Only *active* pieces count (13.10: obscuring areas neither model is within; 13.11: dense
 features of areas either model is within). For pairs (I, J) of models (round or not):
 
-1. ``umbra_blocked`` (certificate "definitely blocked"): per observer, for every piece, the
-   chord t1-t2 joining the piece's silhouette vertices seen from the observer's centre and
-   the umbra of that chord lit by the observer's bounding circle (two tangent half-planes
-   through t1 and t2 and the far side of the chord). A target whose bounding circle lies
-   in it (margins 1e-6") cannot be seen: every segment between the bases crosses the
-   chord's relative interior, which lies in the piece's open interior (or crosses the
-   piece's edge into it). Candidates: the targets of the angular bins (1024 per turn, one
-   sort of the targets by observer and bin) a chord's angular interval meets; the tests go
-   in batches of some thousands of (observer, piece, target) triples, piece-major (pieces
-   with most candidates first), dropping pairs already blocked. With few targets per
-   observer (a single model moved), no sort: each pair's own candidates are the pieces
-   whose bounding circle comes near its centre segment.
+1. the "definitely blocked" certificate (sim.rules.visibility.umbra: the umbra of one convex
+   piece's chord);
 2. ``capsule_inputs``: for the pairs left, the pieces whose bounding circle comes near the
    centre segment, then the exact centre crossing (separating axes) -> ``centre_free``;
    the pieces meeting the capsule around the centre segment (radius = the larger bounding
@@ -34,15 +24,17 @@ the areas round bases are within.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from sim.rules.geometry import EPS
 from sim.rules.visibility.batch import sat_cross_k
 from sim.rules.visibility.sight import AREA, DENSE
-from sim.rules.visibility.arrays import roll_next, roll_prev, tile
+from sim.rules.visibility.arrays import roll_next
 
-__all__ = ["umbra_blocked", "capsule_inputs", "pack_area_edges", "area_boxes",
-           "within_candidates", "within_pairs"]
+__all__ = ["capsule_inputs", "pack_area_edges", "area_boxes",
+           "within_candidates", "within_candidates_one", "within_pairs", "within_one", "edge_lists"]
 
 
 def pack_area_edges(polys):
@@ -78,6 +70,45 @@ def within_candidates(centres, rad, boxes):
     m = (cx >= boxes[:, 0] - g) & (cx <= boxes[:, 2] + g) & (cy >= boxes[:, 1] - g) \
         & (cy <= boxes[:, 3] + g)
     return np.nonzero(m)
+
+
+def within_candidates_one(cx: float, cy: float, rad: float, boxes) -> list:
+    """``within_candidates`` for one model (centre, radius as floats; ``boxes`` the boxes as
+    a sequence of 4-tuples): the areas, the same arithmetic in plain Python (a moved model:
+    cheaper than a dozen small numpy calls)."""
+    g = rad + (EPS + 1e-6)
+    return [a for a, (x0, y0, x1, y1) in enumerate(boxes)
+            if cx >= x0 - g and cx <= x1 + g and cy >= y0 - g and cy <= y1 + g]
+
+
+def edge_lists(edges) -> tuple:
+    """``pack_area_edges``'s arrays as plain tuples: per area, its real edges as tuples
+    (x0, y0, abx, aby, ab2, y1) (``within_one``'s input); None for an area with an edge of
+    length 0 (within_pairs's NaN arithmetic, left to it)."""
+    x0, y0, abx, aby, ab2, y1, real = (a.tolist() for a in edges)
+    out = []
+    for a in range(len(real)):
+        es = tuple((x0[a][e], y0[a][e], abx[a][e], aby[a][e], ab2[a][e], y1[a][e])
+                   for e in range(len(real[a])) if real[a][e])
+        out.append(es if es and all(e[4] > 0 for e in es) else None)
+    return tuple(out)  # (immutable: an index's copies share it)
+
+
+def within_one(cx: float, cy: float, rad: float, area_edges) -> bool:
+    """``within_pairs`` for one (model, area) pair, the same arithmetic in plain Python
+    (``area_edges``: the area's entry of ``edge_lists``; a model moved)."""
+    best = None
+    crossings = 0
+    for x0, y0, abx, aby, ab2, y1 in area_edges:
+        apx, apy = cx - x0, cy - y0
+        t = min(max((apx * abx + apy * aby) / ab2, 0.0), 1.0)
+        dx, dy = apx - t * abx, apy - t * aby
+        d2 = dx * dx + dy * dy
+        if best is None or d2 < best:
+            best = d2
+        if (y0 > cy) != (y1 > cy) and x0 + (cy - y0) * abx / (y1 - y0) > cx:
+            crossings += 1
+    return crossings % 2 == 1 or math.sqrt(best) <= rad + EPS
 
 
 def within_pairs(centres, rad, area, edges) -> np.ndarray:
@@ -168,13 +199,6 @@ def capsule_inputs(ix, I, J, dense_only: bool = False):
     return pstart, k, ostart, opts, centre_free
 
 
-def _mod_2pi(x):
-    """``x % 2pi`` (numpy's float remainder, bit for bit) for x in [-2pi, 2pi], cheaper."""
-    out = np.where(x < 0, x + _TWO_PI, x)
-    out[x >= _TWO_PI] = 0.0
-    return out
-
-
 _CAP_CHUNK = 8192       # (pair, piece) entries per chunk of capsule_inputs
 
 
@@ -210,243 +234,3 @@ def _capsule_chunk(ix, I, J, R, p, k, inside):
         qy -= uu * Wy
         de = np.minimum(de, (qx * qx + qy * qy).min(axis=0))
     return cross, np.where(cross, 0.0, np.sqrt(np.minimum(dvs2.min(axis=0), de)))
-
-
-_TWO_PI = 2.0 * np.pi
-_GROW = 1e-6            # bounding circles grown by this much (both sides): margins of the certificate
-_CHUNK = 8192           # triples per batch (pairs blocked by a batch leave the next ones)
-_OBS_CHUNK = 100        # observers per part: (observers x pieces) chord arrays
-_BINS = 1024            # angular bins per turn for the umbra candidates
-_BIN_SCALE = _BINS / _TWO_PI
-_SPARSE = 8             # fewer targets than this per observer: no angular sort (_umbra_sparse)
-
-
-def umbra_blocked(ix, obs, tgt, dense_only: bool = False) -> np.ndarray:
-    """Stage 1 for directed pairs (observer ``obs``, target ``tgt``): ``blocked`` where the
-    target's (grown) bounding circle lies wholly in the umbra of a chord t1-t2 of one
-    convex active piece, lit by the observer's (grown) bounding circle.
-
-    The chord joins the piece's silhouette vertices seen from the observer's centre; any
-    segment from the light to a point of the umbra crosses the chord's relative interior,
-    hence enters the piece's open interior (a chord of a convex piece is inside it), so
-    every sight segment between the footprints is blocked. Candidates: per observer, the
-    targets whose direction lies in the chord's angular interval (angular bins, one sort
-    for all observers; with few targets per observer, the pieces near each pair's centre
-    segment), then three half-plane tests per (observer, piece, target) and the 13.10 /
-    13.11 activity of the piece for the pair."""
-    P = len(obs)
-    blocked = np.zeros(P, bool)
-    K = len(ix.blk.pieces)
-    if K == 0 or P == 0:
-        return blocked
-    uo, oinv = np.unique(obs, return_inverse=True)
-    if len(uo) > 1:
-        # the certificate is symmetric (every segment between the two bases is blocked, and
-        # a piece's 13.10 / 13.11 activity depends on the pair only): light the umbrae from
-        # the side with fewer models (one chord set per observer; a moved model's pairs
-        # then share one observer whichever side of I < J it falls on)
-        ut, tinv = np.unique(tgt, return_inverse=True)
-        if len(ut) < len(uo):
-            obs, tgt, uo, oinv = tgt, obs, ut, tinv
-    if P < _SPARSE * len(uo):
-        return _umbra_sparse(ix, obs, tgt, dense_only)
-    if len(uo) <= _OBS_CHUNK:
-        return _umbra_part(ix, obs, tgt, uo, oinv, dense_only)
-    step = -(-len(uo) // -(-len(uo) // _OBS_CHUNK))  # equal parts of <= _OBS_CHUNK observers
-    for u0 in range(0, len(uo), step):          # observers in parts: small (U*K) arrays
-        sel = np.flatnonzero((oinv >= u0) & (oinv < u0 + step))
-        blocked[sel] = _umbra_part(ix, obs[sel], tgt[sel], uo[u0:u0 + step],
-                                   oinv[sel] - u0, dense_only)
-    return blocked
-
-
-def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
-    """``umbra_blocked`` for the pairs of observers ``uo`` (``oinv``: index into ``uo``)."""
-    P = len(obs)
-    blocked = np.zeros(P, bool)
-    pk = ix.blk.pieces
-    K = len(pk)
-    C = ix.centres
-    tx, ty = C[tgt, 0], C[tgt, 1]
-    th = np.arctan2(ty - C[obs, 1], tx - C[obs, 0])
-    th = _mod_2pi(th)
-    # targets by observer and angular bin (twice: angle and angle + 2 pi, for intervals
-    # through angle 0); a chord's candidates are the targets of the bins its angular
-    # interval meets (a superset: the half-plane tests decide)
-    U = len(uo)
-    tb = np.minimum((th * _BIN_SCALE).astype(np.int64), _BINS - 1)
-    key = np.concatenate([tb, tb + _BINS])
-    key += tile(oinv * (2 * _BINS), 2)
-    order = np.argsort(key)
-    order %= P
-    first = np.zeros(U * 2 * _BINS + 1, dtype=np.int64)
-    np.cumsum(np.bincount(key, minlength=U * 2 * _BINS), out=first[1:])
-    ln = _chord_lines(ix, uo, dense_only)
-    base = np.repeat(np.arange(U) * (2 * _BINS), K)
-    b0 = np.minimum((ln["lo"] * _BIN_SCALE).astype(np.int64), _BINS - 1)
-    b1 = np.minimum(((ln["lo"] + ln["width"]) * _BIN_SCALE).astype(np.int64), 2 * _BINS - 1)
-    s = first.take(base + b0)
-    cnt = first.take(base + b1 + 1) - s
-    cnt[~ln["valid"]] = 0
-    # lines piece-major, pieces with the most candidates first: triples of pairs already
-    # blocked by an earlier batch are dropped (blocked is an OR over lines)
-    kord = np.argsort(-cnt.reshape(len(uo), K).sum(axis=0), kind="stable")
-    perm = (np.arange(len(uo)) * K + kord[:, None]).ravel()
-    cnt, s = cnt.take(perm), s.take(perm)
-    cum = np.cumsum(cnt)
-    tot = int(cum[-1])
-    if tot == 0:
-        return blocked
-    rb = ix.rad[tgt] + _GROW
-    NA = ix.within.shape[1]
-    wflat = ix.within.ravel()
-    trow = tgt * NA
-    L = ln["L"]
-    cuts = np.searchsorted(cum, np.arange(_CHUNK, tot, _CHUNK), "left")
-    for l0, l1 in zip(np.concatenate([[0], cuts]), np.concatenate([cuts, [len(cnt)]])):
-        c = cnt[l0:l1]
-        n = int(c.sum())
-        if n == 0:
-            continue
-        ik = np.repeat(perm[l0:l1], c)
-        pos = np.arange(n) - np.repeat(np.cumsum(c) - c - s[l0:l1], c)
-        p = order.take(pos)
-        if l0:
-            live = ~blocked.take(p)
-            ik, p = ik[live], p[live]
-        qx, qy, r = tx.take(p), ty.take(p), rb.take(p)
-        ok = None
-        for row in (6, 0, 3):               # chord first: it rejects the near targets
-            v = L[row].take(ik) * qx
-            v += L[row + 1].take(ik) * qy
-            v += r
-            t = v <= L[row + 2].take(ik)
-            ok = t if ok is None else ok & t
-        ik, p = ik[ok], p[ok]
-        if not dense_only:
-            tw = wflat.take(trow.take(p) + ln["area"].take(ik))
-            keep = np.where(tw, ln["act_in"].take(ik), ln["act_out"].take(ik))
-            p = p[keep]
-        blocked[p] = True
-    return blocked
-
-
-def _chord_lines(ix, obs, dense_only: bool = False):
-    """For every observer in ``obs`` and every piece (flattened observer-major, U*K): the
-    chord t1-t2 between the piece's silhouette vertices seen from the observer's centre
-    and the umbra of that chord (``_chord_rows``)."""
-    pk = ix.blk.pieces
-    nx, ny, off, vx, vy = pk.soa                                 # (V, K)
-    V, K = nx.shape
-    U = len(obs)
-    cx, cy = ix.centres[obs, 0], ix.centres[obs, 1]
-    F = np.empty((V, U, K), dtype=bool)
-    for v in range(V):                                           # (U, K) float rows only
-        fv = cx[:, None] * nx[v]
-        fv += cy[:, None] * ny[v]
-        np.greater(fv, off[v], out=F[v])
-    F = F.reshape(V, U * K)                                      # edge v faces the centre
-    T = F != roll_prev(F)                               # silhouette vertices
-    del F                                                        # (dels: keep the peak small)
-    a = T.argmax(axis=0)                                         # first / last silhouette vertex
-    b = (V - 1) - T[::-1].argmax(axis=0)                         # (only read where valid)
-    valid = T.sum(axis=0) == 2
-    del T
-    kk = tile(np.arange(K), U)
-    a *= K
-    a += kk
-    b *= K
-    b += kk
-    return _chord_rows(ix, np.repeat(obs, K), kk, vx.take(a), vy.take(a), vx.take(b),
-                       vy.take(b), valid, dense_only)
-
-
-def _chord_rows(ix, ob, kk, x1, y1, x2, y2, valid, dense_only: bool):
-    """For entries (observer ``ob``, piece ``kk``) with silhouette vertices (x1, y1), (x2, y2)
-    seen from the observer's centre: the three half-planes n . x <= o (rows of ``L``: 0-2
-    tangent to the observer's grown bounding circle through t1, 3-5 through t2, 6-8 the
-    chord line facing the observer) whose intersection is the umbra of the chord t1-t2.
-    Also the chord's angular interval seen from the centre (``lo``, ``width``), ``valid``,
-    the piece's ``area`` and whether it is active for the observer and a target within /
-    not within that area."""
-    ccx, ccy = ix.centres[ob, 0], ix.centres[ob, 1]
-    r = ix.rad[ob] + _GROW
-    sw = (x1 - ccx) * (y2 - ccy) - (y1 - ccy) * (x2 - ccx) < 0   # t1 -> t2 counter-clockwise
-    x1, x2 = np.where(sw, x2, x1), np.where(sw, x1, x2)
-    y1, y2 = np.where(sw, y2, y1), np.where(sw, y1, y2)
-    del sw
-    a1 = np.arctan2(y1 - ccy, x1 - ccx)
-    a2 = np.arctan2(y2 - ccy, x2 - ccx)
-    width = _mod_2pi(a2 - a1)
-    del a2
-    a1 = _mod_2pi(a1)
-    ex, ey = x2 - x1, y2 - y1
-    le = np.sqrt(ex * ex + ey * ey)
-    valid &= le > 1e-9
-    le[le == 0] = 1.0
-    ncx, ncy = -ey / le, ex / le                                 # chord normal towards the centre
-    del ex, ey, le
-    oc = ncx * x1 + ncy * y1
-    valid &= ncx * ccx + ncy * ccy - r >= oc + 1e-9              # light strictly on the near side
-    rows = [None] * 9
-    rows[6], rows[7], rows[8] = ncx, ncy, oc                     # target beyond the chord
-    for base, (px, py, qx, qy, sg) in ((0, (x1, y1, x2, y2, 1.0)), (3, (x2, y2, x1, y1, -1.0))):
-        wx, wy = ccx - px, ccy - py
-        d2 = wx * wx + wy * wy
-        h = np.sqrt(np.maximum(d2 - r * r, 0.0))
-        # unit normal n, n . (c - t) = -r: the light on the negative side, tangent at t;
-        # the sign keeps the other chord end on the light's side
-        n_x = (-r * wx - sg * h * wy) / d2
-        n_y = (-r * wy + sg * h * wx) / d2
-        valid &= (d2 > r * r) & (n_x * (qx - px) + n_y * (qy - py) <= 0)
-        rows[base], rows[base + 1], rows[base + 2] = n_x, n_y, n_x * px + n_y * py
-        del wx, wy, d2, h, n_x, n_y
-    del x1, y1, x2, y2, px, py, qx, qy, ccx, ccy, r
-    area = ix.blk.area.take(kk)
-    kind = ix.blk.kind.take(kk)
-    w_obs = ix.within[ob, area]
-    if dense_only:
-        act_in = act_out = kind == DENSE
-    else:
-        act_in = (kind == DENSE)                                 # target within the area
-        act_out = np.where(kind == DENSE, w_obs, ~w_obs)         # target not within it
-    valid &= act_in | act_out
-    # only a convex piece holds its chords (Pieces.convex: convex_pieces can leave a
-    # non-convex sliver along an L wall's diagonal; its pairs go to the exact stages)
-    valid &= ix.blk.pieces.convex.take(kk)
-    return {"L": rows, "valid": valid, "lo": a1, "width": width,
-            "area": area, "act_in": act_in, "act_out": act_out}
-
-
-def _umbra_sparse(ix, obs, tgt, dense_only):
-    """``umbra_blocked`` for pairs whose observers have few targets each (a model moved):
-    the chords only of the pieces whose bounding circle comes near the segment between the
-    pair's centres (within the larger bounding radius: the others meet no segment between
-    the bases, so their umbra holds no target), each tested against its pair's target."""
-    pk = ix.blk.pieces
-    C = ix.centres
-    R = np.maximum(ix.rad[obs], ix.rad[tgt]) + 1e-6
-    p, kk = np.nonzero(_near_segment(ix, obs, tgt, R))
-    blocked = np.zeros(len(obs), bool)
-    if len(p) == 0:
-        return blocked
-    ob = obs.take(p)
-    nx, ny, off, vx, vy = (a.take(kk, axis=1) for a in pk.soa)  # (V, E)
-    F = nx * C[ob, 0] + ny * C[ob, 1] > off                      # edge v faces the centre
-    T = F != roll_prev(F)
-    V = len(F)
-    a, b = T.argmax(axis=0), V - 1 - T[::-1].argmax(axis=0)
-    E = np.arange(len(p))
-    ln = _chord_rows(ix, ob, kk, vx[a, E], vy[a, E], vx[b, E], vy[b, E], T.sum(axis=0) == 2,
-                     dense_only)
-    tg = tgt.take(p)
-    qx, qy, r = C[tg, 0], C[tg, 1], ix.rad[tg] + _GROW
-    L = ln["L"]
-    ok = ln["valid"]
-    for row in (6, 0, 3):
-        ok &= L[row] * qx + L[row + 1] * qy + r <= L[row + 2]
-    if not dense_only:
-        tw = ix.within[tg, ln["area"]]
-        ok &= np.where(tw, ln["act_in"], ln["act_out"])
-    blocked[p[ok]] = True
-    return blocked

@@ -1,5 +1,5 @@
 """06.01 / 13.10 / 13.11 The "definitely blocked" stage of the VisibilityIndex (umbra of one
-piece's chord, sim.rules.visibility.pairs.umbra_blocked) and the batched exact stages, against the
+piece's chord, sim.rules.visibility.umbra.umbra_blocked) and the batched exact stages, against the
 single-pair exact functions: every pair the stage certifies blocked has no line of sight,
 with round, oval and rectangular bases, bases overlapping terrain, both orientations of a
 pair and the dense-only variant (13.11.01); and the index's matrices equal the pair functions
@@ -8,7 +8,7 @@ on the benchmark-style table (many pieces, many pairs per batch)."""
 import numpy as np
 
 from sim.rules.geometry import footprint, round_base
-from sim.rules.visibility.pairs import _umbra_part, _umbra_sparse, umbra_blocked
+from sim.rules.visibility.umbra import _umbra_one_target, _umbra_part, _umbra_sparse, umbra_blocked
 from sim.rules.terrain import default_table
 from sim.rules.visibility.sight import TerrainBlockers, model_visible
 from sim.rules.visibility.index import ModelEntry, VisibilityIndex
@@ -78,6 +78,39 @@ def test_sparse_candidates_certify_the_same_pairs_as_angular_bins():
     assert certified > 500
 
 
+def test_one_model_lit_from_the_others_kept_chords_is_sound():
+    """One model against many (a model moved): the certificate lit from each other model with
+    its chords kept between moves (_umbra_one_target, ChordCache) certifies only pairs without
+    sight, about as many as lighting from the one model (angular bins), and the same after
+    models move (their kept chords made again), with round, oval and rectangular bases."""
+    rng = np.random.default_rng(23)
+    certified = by_bins = 0
+    for n in range(40):
+        if n % 4:
+            areas, a, b = random_layout(rng)
+            fps = [a, b] + [_fp(rng) for _ in range(12)]
+        else:
+            areas = default_table()
+            fps = [_fp(rng, 1, 43) for _ in range(6)] + \
+                [round_base(32, *rng.uniform([1, 1], [59, 43])) for _ in range(20)]
+        idx = _index(areas, fps)
+        blk = TerrainBlockers.build(areas)
+        for step in range(3):
+            for t in range(0, len(fps), 3):
+                others = np.array([k for k in range(len(fps)) if k != t])
+                blocked = _umbra_one_target(idx, others, t)
+                for q in np.flatnonzero(blocked):
+                    assert not model_visible(idx.fps[others[q]], idx.fps[t], blk), (n, t, others[q])
+                fresh = _index(areas, idx.fps)
+                assert (blocked == _umbra_one_target(fresh, others, t)).all()
+                certified += int(blocked.sum())
+                by_bins += int(_umbra_part(idx, np.full(len(others), t), others, np.array([t]),
+                                           np.zeros(len(others), np.int64), False).sum())
+            k = int(rng.integers(len(fps)))          # a model moves: its chords are made again
+            idx.update([f"m{k}"], [idx.fps[k].moved(*rng.uniform([1, 1], [29, 29]))])
+    assert certified > 500 and abs(certified - by_bins) < 0.1 * by_bins
+
+
 def test_big_table_matches_pair_function_and_incremental():
     rng = np.random.default_rng(3)
     areas = default_table()
@@ -99,7 +132,7 @@ def test_no_certificate_from_a_non_convex_piece():
     """The umbra argument needs a convex piece (its chord lies inside it): the sliver that
     convex_pieces can leave along an L wall's diagonal (Pieces.convex False) never certifies a
     pair, whatever the observer; the convex pieces of the same wall do."""
-    from sim.rules.visibility.pairs import _chord_lines
+    from sim.rules.visibility.umbra import _chord_lines
     from sim.rules.terrain import Feature, TerrainArea
     wall = ((10, 10), (15.5, 10), (15.5, 10.5), (10.5, 10.5), (10.5, 13.5), (10, 13.5))
     areas = [TerrainArea("ruin", ((8, 8), (18, 8), (18, 16), (8, 16)), (Feature("dense", wall),))]
