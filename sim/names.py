@@ -69,6 +69,40 @@ def models_with_units(units) -> dict[str, str]:
             for us in units for ms in us.models}
 
 
+def models_in_units(units) -> dict[str, tuple[str, str]]:
+    """{model id: (its unit's id, the model's name: model_names)}, from a scenario's UnitSpecs
+    (for models_by_unit)."""
+    units = list(units)
+    models = model_names(units)
+    return {ms.id: (us.id, models[ms.id]) for us in units for ms in us.models}
+
+
+def models_by_unit(mids, models: dict[str, tuple[str, str]], names: dict[str, str]) -> str:
+    """A list of models as a person reads it, grouped by unit in order of first mention: a
+    unit's several models counted ("3 of Raider Mob (2)"), a unit's one model named with its
+    unit (model_of_unit: "Warden Sergeant of Warden Squad"). ``models``: models_in_units;
+    ``names``: the units' names (a unit not in it by its id)."""
+    by_unit: dict[str, list[str]] = {}
+    for mid in mids:
+        by_unit.setdefault(models[mid][0], []).append(mid)
+    return ", ".join(f"{len(ms)} of {name(names, uid)}" if len(ms) > 1 else
+                     model_of_unit(models[ms[0]][1], name(names, uid)) for uid, ms in by_unit.items())
+
+
+# (the lists of models that in_words reads grouped by unit, given the models: an attack's
+# casualties, "removed: r-squad2/1, r-squad2/3, w-squad1/4", report.describe's line)
+_LISTED = re.compile(r"(removed: )([^;\n]+)")
+
+
+def _grouped(text: str, models: dict[str, tuple[str, str]], names: dict[str, str]) -> str:
+    def sub(m):
+        mids = m.group(2).split(", ")
+        if not all(mid in models for mid in mids):
+            return m.group(0)  # ("none", or names already: left as it is)
+        return m.group(1) + models_by_unit(mids, models, names)
+    return _LISTED.sub(sub, text)
+
+
 def _cached(table: dict, battle, make) -> dict[str, str]:
     """``make(spec.units)`` for the battle's scenario, kept in ``table`` per scenario object
     (a long session's many tables: the last 64)."""
@@ -84,6 +118,7 @@ def _cached(table: dict, battle, make) -> dict[str, str]:
 _CACHE: dict[int, tuple] = {}
 _MCACHE: dict[int, tuple] = {}
 _WCACHE: dict[int, tuple] = {}
+_UCACHE: dict[int, tuple] = {}
 
 
 def of_battle(battle) -> dict[str, str]:
@@ -101,19 +136,28 @@ def models_with_units_of_battle(battle) -> dict[str, str]:
     return _cached(_WCACHE, battle, models_with_units)
 
 
+def models_in_units_of_battle(battle) -> dict[str, tuple[str, str]]:
+    """models_in_units of a battle's scenario (cached like of_battle)."""
+    return _cached(_UCACHE, battle, models_in_units)
+
+
 def name(names: dict[str, str], uid: str) -> str:
     """The name of unit ``uid`` (the id itself for a unit not in ``names``)."""
     return names.get(uid, uid)
 
 
-def in_words(text: str, names: dict[str, str]) -> str:
+def in_words(text: str, names: dict[str, str], models: dict[str, tuple[str, str]] | None = None) -> str:
     """``text`` with every unit id in it (a whole word: not part of a longer id or a model id
     such as "w-retinue/2") read as the unit's name; a possessive follows the name ("blue's"
     read as "Raiders'", "red's" as "Iron Host's"). The one home that turns engine text (a
     refusal, a reason, an event's line, a decision's prompt) into people's words: ``names``
-    also maps the players (sides_of_battle) when the text is the engine's."""
+    also maps the players (sides_of_battle) when the text is the engine's. Given ``models``
+    (models_in_units), a list of removed models reads grouped by unit (models_by_unit:
+    "removed: 3 of Raider Mob (2), Warden Sergeant of Warden Squad")."""
     if not text or not names:
         return text
+    if models and "removed: " in text:
+        text = _grouped(text, models, names)
     rx = _pattern(names)
     return rx.sub(lambda m: possessive(names[m.group(1)]) if m.group(2) else names[m.group(1)], text)
 

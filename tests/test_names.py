@@ -67,3 +67,19 @@ def test_a_model_another_unit_has_too_reads_with_its_units_name():
     assert got["r-mob1/1"] == "Raider 1 of Raider Mob (1)" and got["r-mob10/1"] == "Raider of Raider Mob (2)"
     assert got["r-boss"] == "Boss" and got["w-squad/1"] == "Warden"
     assert N.model_of_unit("Raider 2", "Raider Mob (1)") == "Raider 2 of Raider Mob (1)"
+
+
+def test_removed_models_read_grouped_by_unit():
+    """An attack's casualties ("removed: id, id, ..."): a unit's several models counted, its one
+    model named with the unit, in order of first mention; without the models table (a log's
+    machine text) and for "none" the line is as it was."""
+    units = _units()
+    words = {**N.model_names(units), **N.unit_names(units)}
+    models = N.models_in_units(units)
+    line = "w-squad has resolved its attacks; removed: r-mob1/1, r-boss, w-squad/1, r-mob1/2"
+    assert N.in_words(line, words, models) == ("Warden Squad has resolved its attacks; removed: 3 of Raider Mob (1), "
+                                               "Warden of Warden Squad")
+    assert N.in_words("r-mob10 ...; removed: r-mob10/1", words, models) == "Raider Mob (2) ...; removed: Raider of Raider Mob (2)"
+    assert N.in_words(line, words) == "Warden Squad has resolved its attacks; removed: Raider 1, Boss, Warden, Raider 2"
+    assert N.in_words("r-mob1 ...; removed: none", words, models) == "Raider Mob (1) ...; removed: none"
+    assert N.models_by_unit(["w-squad/1"], models, {}) == "Warden of w-squad"  # (a unit without a name: its id)

@@ -6,7 +6,7 @@ import re
 
 from sim import events as ev
 from sim.commands import describe as describe_command
-from sim.names import everything_of_battle, everything_with_units_of_battle, in_words
+from sim.names import everything_of_battle, everything_with_units_of_battle, in_words, models_in_units_of_battle
 from sim.rules.command_reroll import about_words, option_words
 from sim.rules.abilities import Hook, tag
 from sim.rules.transport import DisembarkMode
@@ -366,16 +366,17 @@ MODELS_AWAY = frozenset({ev.ATTACKS_DONE, ev.DEADLY_DEMISE, ev.EXPLOSIVES, ev.OA
 def report(events, battle=None) -> str:
     """The battle report; given the ``battle``, its units and models by the names a person
     reads (sim.names: "Raider Mob (2)"), and the state at the end."""
-    words = away = None
+    words = away = grouped = None
     if battle is not None:
         words, away = everything_of_battle(battle), everything_with_units_of_battle(battle)
+        grouped = models_in_units_of_battle(battle)  # (removed models by unit: sim.names.in_words)
     lines = []
     for i, e in enumerate(events):
         if e["type"] == ev.STEP and _nothing_happens(events, i):
             continue  # (a Fight-phase step in which the player had nothing to do)
         line = describe(e)
         if line:
-            lines.append(line if words is None else in_words(line, away if e["type"] in MODELS_AWAY else words))
+            lines.append(line if words is None else in_words(line, away if e["type"] in MODELS_AWAY else words, grouped))
     if battle is not None:
         lines.append("")
         lines.append(state_table(battle))

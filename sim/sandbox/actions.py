@@ -175,7 +175,10 @@ class ActionsMixin:
     def finish(self) -> None:
         if not self.resolving:
             return
+        from sim.sandbox.decision_panel import auto_answer
         self.battle.step_until_blocked()
+        while self.resolving and auto_answer(self):  # (a Command Re-roll the setting does not ask about:
+            self.battle.step_until_blocked()  # declined for the person, and Finish goes on to the end)
         self._check_done()
         self._show_stage()
 

@@ -389,7 +389,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         players by their armies' names, units and models by theirs (sim.names.in_words, the one
         home). Every such text reaches a person through here: the status line, the decision
         panel, the notes on the table, the greyed buttons' reasons."""
-        return in_words(text, self.scene.words)
+        return in_words(text, self.scene.words, self.scene.model_units)
 
     def _fit_status(self, text: str) -> str:
         """The status line cut with an ellipsis to the width it has (one line, never clipped)."""
@@ -412,7 +412,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
                 new.append((note, f"#ev{i}"))
             line = describe(ev[i]) or roll_off_line(ev[i], [a.name for a in self.spec.armies])
             line = in_words(line, self.scene.words_away if ev[i]["type"] in MODELS_AWAY
-                            else self.scene.words)  # (names, not ids: sim.names)
+                            else self.scene.words, self.scene.model_units)  # (names, not ids: sim.names)
             if line:
                 for sub in line.split("\n"):
                     new.append((sub.rstrip() or " ", f"#ev{i}"))

@@ -348,7 +348,8 @@ def build_phase_panel(flow, sb) -> None:
                         tip=tip + (f"<br>Not now: {sb.said(why)}" if why else ""),
                         object_id="#unavailable" if why else "#toggle")
         flow.newline()
-        flow.para("A normal move needs no selection: drag the unit.", "#muted")
+        flow.para("Engaged: no normal move (09.05); select it to fall back or to remain stationary."
+                  if sb.scene.units[sb.selected_unit].engaged else "A normal move needs no selection: drag the unit.", "#muted")
     aboard = T.embarked(b)
     if aboard and ts.round and not ts.over:
         flow.space(2)

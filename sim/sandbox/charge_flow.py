@@ -92,22 +92,29 @@ class PlacementMixin:
         if not self._placement_ok():
             return
         b, uid = self.battle, self.selected_unit
-        st = W.unit_state(b.units[uid])
-        if st.charge_roll is None:
-            cmd = DeclareCharge(uid)
-            reason = b.check(cmd)
-            if reason is not None:
-                self.status = f"cannot charge: {reason}"
-                return
-            if not self.submit(cmd):
+        reason = self.charge_problem()
+        if reason is not None:
+            self.status = f"cannot charge: {reason}"
+            return
+        if W.unit_state(b.units[uid]).charge_roll is None:
+            if not self.submit(DeclareCharge(uid)):
                 return
             self.finish()
-        elif st.charge_resolved:
-            self.status = f"{uid}'s charge has already been resolved this phase (11.02)"
-            return
         self.placement = Placement(C.CHARGE_MOVE, uid, stage="rolling")
         self.dirty |= {"orders", "action"}
         self.placement_update()
+
+    def charge_problem(self) -> str | None:
+        """Why the selected unit cannot declare a charge (11.02) now, or take up the one it
+        declared: the rules' reason (the Charge button greyed with it), or None."""
+        b, uid = self.battle, self.selected_unit
+        b._enter()
+        st = W.unit_state(b.units[uid])
+        if st.charge_roll is None:
+            return b.check(DeclareCharge(uid))
+        if st.charge_resolved:
+            return f"{uid}'s charge has already been resolved this phase (11.02)"
+        return None
 
     def begin_pile_in(self) -> None:
         self._begin_placed(C.PILE_IN)
@@ -551,12 +558,15 @@ def placement_buttons(flow, sb) -> None:
     unit's move so far (an advance roll made before its drag)."""
     from sim.sandbox.orders import order_refusal
     flow.newline()
-    for label, fn, name, record, tip in (
+    for label, fn, name, record, tip, problem in (
             ("Charge  (C)", sb.begin_charge, "charge", C.DECLARE_CHARGE,
-             "declare a charge (11.02): the 2D6 roll, then targets and the solver's placement"),
-            ("Pile in  (I)", sb.begin_pile_in, VERB[C.PILE_IN], C.PILE_IN, "12.03: up to 3\" closer to the enemy"),
-            ("Consolidate  (O)", sb.begin_consolidate, VERB[C.CONSOLIDATE], C.CONSOLIDATE, "12.08: up to 3\"")):
+             "declare a charge (11.02): the 2D6 roll, then targets and the solver's placement", sb.charge_problem),
+            ("Pile in  (I)", sb.begin_pile_in, VERB[C.PILE_IN], C.PILE_IN, "12.03: up to 3\" closer to the enemy", None),
+            ("Consolidate  (O)", sb.begin_consolidate, VERB[C.CONSOLIDATE], C.CONSOLIDATE, "12.08: up to 3\"", None)):
         why = order_refusal(sb, record)  # (greyed with the reason when the phase does not accept it)
+        if why is None and problem is not None:
+            why = problem()  # (the unit's own: a charge already made, none within 12", ...)
+            why = why and sb.said(why)
         flow.button(label, fn, name=name, tip=f"Not now: {why}" if why else tip,
                     object_id="#unavailable" if why else None)
     flow.newline()
@@ -578,13 +588,13 @@ def build_placement_panel(flow, sb) -> None:
         dice = " + ".join(map(str, p.dice))
         flow.label(f'Charge roll: {p.roll}"   (2D6: {dice})', "#subheading")
         if p.stage == "failed":
-            flow.para(p.note, "#warning")
+            flow.para(sb.said(p.note), "#warning")  # (units by their names: sim.names)
             return
         flow.para("Targets (11.04): enemy units within 12\", nearest first; those within the roll "
                   "can be picked (click them here or on the table).", "#muted")
         flow.newline()
         for u, d in p.distances.items():
-            label = f'{u}  {d:.2f}"'
+            label = f'{sb.scene.units[u].name}  {d:.2f}"'
             if u in p.legal:
                 flow.button(label, lambda u=u: sb.toggle_charge_target(u), name=f"target:{u}",
                             object_id="#toggle_on" if u in p.targets else "#toggle",
@@ -606,14 +616,14 @@ def build_placement_panel(flow, sb) -> None:
                             object_id="#toggle_on" if o == p.objective else "#toggle")
             flow.newline()
         elif p.fixed:
-            flow.label("towards (the rule's): " + ", ".join(p.targets), "#muted")
+            flow.label("towards (the rule's): " + ", ".join(sb.scene.units[u].name for u in p.targets), "#muted")
         elif p.legal:
             flow.para(("Pile-in targets (12.03): enemy units within 5\", nearest first"
                        if p.record is C.PILE_IN else "Targets (12.08): enemy units within 3\", nearest first")
                       + "; pick one or more (here or on the table).", "#muted")
             flow.newline()
             for u in p.legal:
-                flow.button(u, lambda u=u: sb.toggle_target(u), name=f"target:{u}",
+                flow.button(sb.scene.units[u].name, lambda u=u: sb.toggle_target(u), name=f"target:{u}",
                             object_id="#toggle_on" if u in p.targets else "#toggle", tip=sb.scene.units[u].name)
             flow.newline()
     flow.space(4)

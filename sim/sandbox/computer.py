@@ -211,6 +211,13 @@ class ComputerMixin:
         if key != self._ai_turn_key and self.ai_turn_changed(key):
             self.status = f"your turn, {self.spec.armies[side].name}: {where(ts, army_names(self.battle))} - the computer waits"
             self.dirty |= {"orders"}
+            self.highlighted = set()  # (the computer's last unit, ringed while it acted: not the person's)
+            # (an empty phase or Fight-phase step handed over by the computer: ended for the person,
+            # as after their own End phase, the setting on: phase_skip.py)
+            if ts.round > 0 and self.skip_empty():
+                ts = self.battle.turn_state
+                key = (ts.round, ts.active, str(ts.phase), str(ts.step), str(ts.pre_battle), ts.chooser)
+                self.dirty |= {"orders", "action", "tracker"}
         self._ai_turn_key = key
 
     def ai_turn_changed(self, key) -> bool:
@@ -260,7 +267,7 @@ class ComputerMixin:
 
     def _ai_log(self, at: int, line: str) -> None:
         self.ai_notes.setdefault(at, []).append(line)
-        self.ai_last = (self.ai_last + [line])[-4:]
+        self.ai_last = (self.ai_last + [line])[-8:]  # (runs of equal lines shown once: computer_panel)
         self.dirty |= {"log", "orders"}
 
     def _ai_resolve(self) -> None:

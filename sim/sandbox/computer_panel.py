@@ -72,9 +72,20 @@ def build_section(flow, sb) -> None:
     flow.button("Slower ([)", lambda: sb.ai_faster(-1), name="ai:slower", height=24, size=12)
     flow.button("Faster (])", lambda: sb.ai_faster(1), name="ai:faster", height=24, size=12)
     flow.newline()
-    for line in sb.ai_last[-3:]:
-        flow.para(line.lstrip("> "), "#muted")
+    for line, n in repeats(sb.ai_last)[-3:]:  # (three "end phase" in a row: one line, counted)
+        flow.para(line.lstrip("> ") + (f" ({n} times)" if n > 1 else ""), "#muted")
     flow.space(4)
+
+
+def repeats(lines) -> list[tuple[str, int]]:
+    """``lines`` with each run of equal lines as one (line, how many)."""
+    out: list[list] = []
+    for line in lines:
+        if out and out[-1][0] == line:
+            out[-1][1] += 1
+        else:
+            out.append([line, 1])
+    return [(line, n) for line, n in out]
 
 
 def build_pre_battle_choice(flow, sb) -> None:

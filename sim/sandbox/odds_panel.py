@@ -21,7 +21,9 @@ from pygame_gui.elements import UIImage
 
 from sim.odds import engine as E
 from sim.sandbox import odds_summary, odds_worker
+from sim.names import in_words
 from sim.sandbox.fonts import font
+from sim.sandbox.widgets import wrap_line
 
 ROW_H = 88  # one target: a line of text, the hits-wounds-damage line, the bars with their % and k labels
 NOTE_LINES = 3
@@ -212,6 +214,7 @@ class OddsView:
         self.image = None
         self._rendered = None
         self.names = sb.scene.unit_names  # (targets by the names a person reads: sim.names)
+        self.words = sb.scene.words  # (a refusal's units, models and players, likewise)
         if self.key_of(sb) is None:
             return
         flow.space(2)
@@ -236,11 +239,11 @@ class OddsView:
 
     def lines(self) -> list[str]:
         """The text of each row, as drawn (tests read it)."""
-        if self.state == "refused":
-            return [f"no odds: {self.refusal}"]
-        if self.state == "working" or self.preview is None:
-            return [f"{t}: working out the odds..." for t in self.targets]
         names = getattr(self, "names", {})
+        if self.state == "refused":  # (the rules' reason, its units by their names: sim.names)
+            return [f"no odds: {in_words(self.refusal, getattr(self, 'words', names))}"]
+        if self.state == "working" or self.preview is None:
+            return [f"{names.get(t, t)}: working out the odds..." for t in self.targets]
         return [f"{names.get(uid, uid)}: {mean:.2f} models destroyed expected; destroys the unit {100 * wiped:.1f}%"
                 for uid, mean, wiped, _hist in self.preview.targets]
 
@@ -265,7 +268,12 @@ class OddsView:
         y = 2
         rows = self.preview.targets if self.state == "ready" and self.preview is not None else ()
         for i, text in enumerate(self.lines()):
-            colour = WARN if self.state == "refused" else TEXT if rows else MUTED
+            if self.state == "refused":  # (the reason in full, wrapped: it is the point)
+                for row in wrap_line(text, f, w - 8)[:max(1, (h - y) // 16)]:
+                    surf.blit(f.render(row, True, WARN), (4, y))
+                    y += 16
+                continue
+            colour = TEXT if rows else MUTED
             head, _, tail = text.partition("; ")
             surf.blit(f.render(_fit(f, head, w - 8), True, colour), (4, y))
             if i < len(rows):

@@ -173,6 +173,8 @@ class Order(ABC):
 
 class ShootOrder(Order):
     record = C.SHOOT
+    # (the unit's state flag once it made such an order this phase, and the reason: order_refusal)
+    done = ("selected_to_shoot", "{unit} was already selected to shoot this phase (10.02)")
 
     def __init__(self, battle, unit_id: str):
         super().__init__(battle, unit_id)
@@ -271,6 +273,7 @@ class ShootOrder(Order):
 
 class FightOrder(Order):
     record = C.FIGHT
+    done = ("selected_to_fight", "{unit} was already selected to fight this phase (12.04)")
 
     def __init__(self, battle, unit_id: str):
         super().__init__(battle, unit_id)
@@ -441,4 +444,13 @@ def order_refusal(sb, record) -> str | None:
         return None
     uv = sb.scene.units.get(sb.selected_unit) if sb.selected_unit else None
     why = phase_refusal(ts, record, None if uv is None else uv.owner)
+    order = _ORDERS.get(record)
+    if why is None and uv is not None and order is not None and uv.id in b.units:
+        b._enter()  # (a unit that shot or fought this phase: greyed, not refused at Resolve)
+        flag, text = order.done
+        if getattr(W.unit_state(b.units[uv.id]), flag):
+            why = text.format(unit=uv.id)
     return why and sb.said(why)  # (the players by their armies' names: "Raiders' Movement phase")
+
+
+_ORDERS = {cls.record: cls for cls in (ShootOrder, FightOrder)}

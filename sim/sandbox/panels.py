@@ -302,7 +302,7 @@ def _order_footer(flow, sb, order) -> None:
 
 def _resolving(flow, sb) -> None:
     flow.label("Resolving", "#heading")
-    flow.para(sb.stage_text(), "#muted")
+    flow.para(sb.said(sb.stage_text()), "#muted")  # (the unit by its name: sim.names)
     flow.newline()
     flow.label("Auto-play speed", "#muted")
     flow.newline()

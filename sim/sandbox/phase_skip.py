@@ -10,7 +10,9 @@ too, and the status line names the phases skipped. Empty means, by the rules' ow
   * a Fight phase in which no unit on the table is engaged or has charged (12.02: only those
     are eligible to fight).
 Nothing is skipped past a decision (a stratagem offered at the end of a phase stops it), past a
-phase the computer plays, or at the end of a battle round. A mixin of the Sandbox."""
+phase the computer plays, or at the end of a battle round. Against the computer, an empty phase or
+step it hands over to the person (their part of its Fight phase) is skipped the same way
+(computer.py). A mixin of the Sandbox."""
 
 from __future__ import annotations
 

@@ -66,6 +66,8 @@ class Scene:
         self.words = {**names.sides_of_battle(battle), **self.names, **self.unit_names}
         # (a line that does not say a model's unit: "Raider 1 of Raider Mob (2)", report.MODELS_AWAY)
         self.words_away = {**self.words, **names.models_with_units_of_battle(battle), **self.unit_names}
+        # (a list of removed models read grouped by unit: "3 of Raider Mob (2)", names.in_words)
+        self.model_units = names.models_in_units_of_battle(battle)
         self.refresh(force=True)
 
     def refresh(self, force: bool = False) -> bool:

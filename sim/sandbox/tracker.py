@@ -87,9 +87,10 @@ def result_text(info: TrackerInfo) -> str:
 
 
 # ============================================================================= drawing
-def _segments(info: TrackerInfo, compact: bool) -> list[list[tuple]]:
+def _segments(info: TrackerInfo, compact: bool, tight: bool = False) -> list[list[tuple]]:
     """The strip's groups, left to right; each a list of pieces: ('text', str, colour, bold)
-    or ('dot', player)."""
+    or ('dot', player). ``tight``: the army whose turn it is by its dot alone (800x600: the
+    round stays shown)."""
     if info.round == 0 and info.pre_battle:  # (26 steps 5-11: the step and who acts in it)
         head = [("text", "Before the battle" if not compact else "Pre-battle", PHASE_TEXT, True)]
         who, words, short = info.pre_battle
@@ -108,7 +109,8 @@ def _segments(info: TrackerInfo, compact: bool) -> list[list[tuple]]:
         head = [("text", f"R{info.round}/{info.rounds}" if compact else f"Round {info.round} of {info.rounds}",
                  PHASE_TEXT, True)]
         who = info.names[info.active]
-        turn = [("dot", info.active), ("text", who if compact else f"{possessive(who)} turn", S.TEXT, False)]
+        turn = [("dot", info.active)] + ([] if tight else
+                                         [("text", who if compact else f"{possessive(who)} turn", S.TEXT, False)])
         phase = phase_title(info)
         if compact:
             phase = phase.replace(" phase", "").replace("End of Turn step", "End of turn")
@@ -151,6 +153,8 @@ def draw_tracker(surf, rect: pygame.Rect, info: TrackerInfo | None, colours, ui:
             size = round(12 * ui)
     if _width(groups, size, ui) > rect.w - 16:
         size = S.MIN_FONT  # (then the smallest legible text before any group gives way)
+    if _width(groups, size, ui) > rect.w - 16:
+        groups = _segments(info, compact=True, tight=True)  # (the turn's army by its dot alone)
     while len(groups) > 2 and _width(groups, size, ui) > rect.w - 16:
         groups = groups[1:]  # (a narrow window: the round, then the turn, give way to CP and VP)
     clip = surf.get_clip()
@@ -296,7 +300,11 @@ def phase_todo(battle) -> list[tuple[str, bool]]:
 
 
 # ============================================================================= its buttons
-BUTTONS_W = 240  # pixels: the strip's right part, for the buttons' panel
+# pixels at UI scale 1: the strip's right part, for the buttons' panel: Undo and End phase on one
+# row (6 + 62 + 4 + PHASE_W: 212) clear of the panel's scroll bar room (SCROLL_BAR_W px + 2, which
+# does not scale) at the smallest scale (style.MIN_SCALE 0.9: 212 + 22 / 0.9 = 236.4 <= 240)
+BUTTONS_W = 240
+PHASE_W = 140  # End phase, Start battle, Restart (their text: under 100 at every scale)
 
 
 def build_tracker_buttons(flow, sb) -> None:
@@ -317,15 +325,18 @@ def build_tracker_buttons(flow, sb) -> None:
     elif info.round == 0 and (info.pre_battle or sb.battle.pending is not None):
         pass  # (26 steps 5-11: the orders panel has the step's controls)
     elif info.round == 0:
-        flow.button("Start battle  (E)", sb.start_mission, name="phase:start", height=26, width=150,
+        flow.button("Start battle  (E)", sb.start_mission, name="phase:start", height=26, width=PHASE_W,
                     object_id="#primary" if idle else "#unavailable",
                     tip="26 steps 10-12: roll off for the first turn; battle round 1 begins")
     elif info.over:
-        flow.button("Restart  (Ctrl+R)", sb.restart, name="phase:restart", height=26, width=150,
+        flow.button("Restart  (Ctrl+R)", sb.restart, name="phase:restart", height=26, width=PHASE_W,
                     tip="a new battle from the scenario as opened")
     else:
-        flow.button("End phase  (E)", sb.end_phase, name="phase:end", height=26, width=150,
-                    object_id="#primary" if idle else "#unavailable",
-                    tip=f"end {'this step' if info.phase == Phase.FIGHT else 'the ' + phase_title(info)} "
-                        f"(07.02); the rules say if something must be done first")
+        from sim.commands import EndPhase
+        theirs = sb.ai_refusal(EndPhase())  # (the computer has the choice: computer.py)
+        flow.button("End phase  (E)", sb.end_phase, name="phase:end", height=26, width=PHASE_W,
+                    object_id="#primary" if idle and theirs is None else "#unavailable",
+                    tip=f"Not now: {theirs}" if theirs else
+                    f"end {'this step' if info.phase == Phase.FIGHT else 'the ' + phase_title(info)} "
+                    f"(07.02); the rules say if something must be done first")
     flow.finish()

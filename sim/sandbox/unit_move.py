@@ -318,7 +318,8 @@ class UnitMoveMixin:
             if bad and first_bad is None:
                 first_bad = (b, bad)
         if first_bad is not None and self.drag is None:
-            draw_note(surf, first_bad[0], wrap(first_bad[1]), S.ILLEGAL, "this model's move would be refused")
+            draw_note(surf, first_bad[0], wrap(self.said(first_bad[1])), S.ILLEGAL,  # (names: sim.names)
+                      "this model's move would be refused")
 
     def draw_drag_distance(self, surf, d) -> None:
         """Beside the grabbed ghost: how far it has moved and how far it may still go."""

@@ -38,7 +38,8 @@ class Flow:
         self._dims = None  # the scrollable area's size finish() set
         self._finished = False
         self.kept_panel = False  # the last build's panel taken
-        self.width = (rect.w - 2 - SCROLL_BAR_W) / scale  # room for the scroll bar
+        # (a row's room after the left PAD: from PAD to PAD + width, clear of the scroll bar)
+        self.width = (rect.w - 2 - SCROLL_BAR_W) / scale - self.PAD
         self.y = self.PAD
         self.x = self.PAD
         self.row_h = 0

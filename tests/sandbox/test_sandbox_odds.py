@@ -86,7 +86,7 @@ def test_refused_order_shows_the_rules_reason(make):
     d.pump(2)
     assert sb.odds.state == "refused"
     assert sb.odds.lines()[0].startswith("no odds: ") and sb.odds.preview is None
-    assert sb.battle.check(sb.order.command()) in sb.odds.lines()[0]
+    assert sb.said(sb.battle.check(sb.order.command())) in sb.odds.lines()[0]  # (in names: sim.names)
 
 
 def test_frame_path_only_checks_and_builds_when_the_order_changes(make, monkeypatch):
