@@ -23,8 +23,6 @@ from sim.world import rule_reads as RX
 from sim.plan.common import ranged_reach
 
 
-_all_per_row = functools.partial(np.logical_and.reduce, axis=1)
-
 
 @functools.lru_cache(maxsize=None)
 def _cover_answers(stealth: bool, indirect: bool, smoke: bool = False) -> tuple[bool, bool]:
@@ -178,18 +176,7 @@ class BattleVisibility:
                                  self._smoke(target_unit))
         if yes == no:  # (Stealth, indirect shooting or Smokescreen: the models' flags change nothing)
             return [yes] * W.index_size(observers)
-        block = self.index.cover_block(observers, lv.index)
-        if len(block) == 1:  # (one row: read as a list faster than numpy reduces it)
-            every = [False not in block[0].tolist()]
-        else:
-            # (counted first, a third of the cost of a reduction per row: usually no target
-            # model qualifies against any attacking model, or every one does)
-            qualify = W.count_true(block)
-            if qualify == 0:
-                return [no] * len(block)
-            if qualify == block.size:
-                return [yes] * len(block)
-            every = _all_per_row(block).tolist()
+        every = self.index.cover_every(observers, lv.index).tolist()
         return every if yes else [yes if e else no for e in every]
 
     def _smoke(self, target_unit: int) -> bool:

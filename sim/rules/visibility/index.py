@@ -324,6 +324,49 @@ class VisibilityIndex(PairResolution):
             return self._cover_ro[rows, cols]
         return self._cover_ro[np.asarray(rows)[:, None], cols]
 
+    def cover_every(self, rows, cols) -> np.ndarray:
+        """13.08 Per row: every column qualifies for cover (``cover_block(rows, cols)`` reduced
+        with ``all`` per row; index arrays or slices), resolving only the fully-visible entries
+        that can change it. A column qualifying by area (INFANTRY/BEASTS/SWARM within one)
+        qualifies either way; a row is settled False by any other column fully visible to it.
+        The unknown entries of the rows left open are resolved at once, but for the pairs only
+        the one-pair kernel settles (``_ensure_full``'s ``defer``); those then one by one,
+        nearest first, each only while its row is open. Each entry is the same pair-by-pair
+        answer as a whole block's (the module docstring), so the rows are too."""
+        a = (self.hideable & self.within_any)[cols]
+        if isinstance(rows, slice) or isinstance(cols, slice):
+            kb, fb = self._fv_known[rows, cols], self._fv[rows, cols]
+        else:
+            rows = np.asarray(rows)
+            kb, fb = self._fv_known[rows[:, None], cols], self._fv[rows[:, None], cols]
+        hit = kb & fb
+        hit &= ~a
+        if kb.all():
+            return ~hit.any(axis=1)
+        todo = ~kb & ~a
+        shut = hit.any(axis=1)
+        todo &= ~shut[:, None]      # (rows settled False need nothing more)
+        if not todo.any():
+            return ~shut
+        n = len(self.fps)
+        r = np.arange(n)[rows] if isinstance(rows, slice) else rows
+        c = np.arange(n)[cols] if isinstance(cols, slice) else np.asarray(cols)
+        ri, ci = np.nonzero(todo)
+        defer: list = []
+        self._ensure_full(r[ri], c[ci], defer)
+        blk = (r[:, None], c[None, :])
+        hit = self._fv_known[blk] & self._fv[blk]
+        hit &= ~a
+        shut = hit.any(axis=1)
+        if defer:
+            pos = {int(i): k for k, i in enumerate(r.tolist())}
+            d = self.dist
+            for item in sorted(defer, key=lambda it: (d[it[0], it[1]], it[0], it[1])):
+                k = pos[item[0]]
+                if not shut[k] and self._settle_deferred(item):
+                    shut[k] = True
+        return ~shut
+
     def _ensure_all(self) -> None:
         if not self._fv_known.all():
             I, J = np.nonzero(~self._fv_known)

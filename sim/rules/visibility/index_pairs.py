@@ -284,9 +284,11 @@ class PairResolution:
             flat[fij] = v
             flat[fji] = v
 
-    def _ensure_full(self, I, J) -> None:
+    def _ensure_full(self, I, J, defer: list | None = None) -> None:
         """06.01 Resolve fully visible for the directed pairs (I, J) not yet known (each from
-        its unordered pair's capsule inputs, as _resolve would), and their cover entries."""
+        its unordered pair's capsule inputs, as _resolve would), and their cover entries.
+        With ``defer`` (a list), the pairs only the one-pair kernel settles are left unknown
+        and appended to it instead, for ``_settle_deferred`` (``_full_pairs``)."""
         todo = ~self._fv_known[I, J]
         if not todo.any():
             return
@@ -298,19 +300,42 @@ class PairResolution:
         I, J = I[todo], J[todo]
         lo, hi = np.minimum(I, J), np.maximum(I, J)
         f = np.empty(len(I), dtype=bool)
+        left = [] if defer is not None else None
         rows = self._kept_capsule_rows(lo, hi)
         have = rows >= 0
         if have.any():              # (the capsule inputs _resolve found for these pairs)
             h, kI, kJ, ps, pi, os_, op = np.flatnonzero(have), *self._capsules
             f[h] = self._full_pairs(I[h], J[h], *_csr_subset(ps, pi, rows[h]),
-                                    *_csr_subset(os_, op, rows[h]))
+                                    *_csr_subset(os_, op, rows[h]), left)
+            if left:
+                left = [(h[q], *rest) for q, *rest in left]
         if not have.all():
             h = np.flatnonzero(~have)
             pstart, pidx, ostart, opts, _ = capsule_inputs(self, lo[h], hi[h])
-            f[h] = self._full_pairs(I[h], J[h], pstart, pidx, ostart, opts)
+            more = [] if defer is not None else None
+            f[h] = self._full_pairs(I[h], J[h], pstart, pidx, ostart, opts, more)
+            if more:
+                left += [(h[q], *rest) for q, *rest in more]
+        if left:                    # (deferred: still unknown)
+            keep = np.ones(len(I), dtype=bool)
+            keep[[q for q, *_rest in left]] = False
+            defer += [(int(I[q]), int(J[q]), *rest) for q, *rest in left]
+            I, J, f = I[keep], J[keep], f[keep]
         self._fv[I, J] = f
         self._fv_known[I, J] = True
         self._cover[I, J] = (self.hideable & self.within_any)[J] | ~f
+
+    def _settle_deferred(self, item) -> bool:
+        """06.01 Fully visible for one pair ``_ensure_full`` deferred: (observer, target, its
+        pieces, its obstacle vertices), by kernels.footprint_fully_visible as ``_full_pairs``
+        would (no model moved since), recorded with its cover entry."""
+        i, j, pieces, opts = item
+        (ac, ar), (bc, br) = self._core(i), self._core(j)
+        f = footprint_fully_visible(ac, ar, bc, br, pieces, opts)
+        self._fv[i, j] = f
+        self._fv_known[i, j] = True
+        self._cover[i, j] = bool(self.hideable[j] and self.within_any[j]) or not f
+        return f
 
     def kept_chords(self, obs) -> ChordCache:
         """The chords of models ``obs`` (unique) as observers, brought up to date: kept per
@@ -398,10 +423,12 @@ class PairResolution:
         ri, ci = np.nonzero(todo)
         self._ensure_full(r[ri], c[ci])
 
-    def _full_pairs(self, I, J, pstart, pidx, ostart, opts) -> np.ndarray:
+    def _full_pairs(self, I, J, pstart, pidx, ostart, opts, defer: list | None = None) -> np.ndarray:
         """06.01 Exact fully-visible for directed pairs (observer I, target J), given their
         capsule inputs (every pair with a piece): round pairs batched (full), others
-        certificates first (hull_full), then kernels.footprint_fully_visible."""
+        certificates first (hull_full), then kernels.footprint_fully_visible; with ``defer``
+        (a list) that kernel is not run: (pair, its pieces, its obstacle vertices) appended
+        instead, the pair's answer left unspecified."""
         self.stats["exact_full"] += len(I)
         out = np.ones(len(I), dtype=bool)
         pk = self.blk.pieces
@@ -419,6 +446,9 @@ class PairResolution:
             h = h[~settled]
         for q in h.tolist():
             a, b = pstart[q], pstart[q + 1]
+            if defer is not None:
+                defer.append((q, pk.subset(pidx[a:b]), opts[ostart[q]:ostart[q + 1]]))
+                continue
             (ac, ar), (bc, br) = self._core(I[q]), self._core(J[q])
             out[q] = footprint_fully_visible(ac, ar, bc, br, pk.subset(pidx[a:b]),
                                              opts[ostart[q]:ostart[q + 1]])
