@@ -152,7 +152,7 @@ class VisibilityIndex(PairResolution):
         self.full_dense = np.ones((n, n), dtype=bool)
         self.stats = {"pairs": 0, "exact_los": 0, "exact_full": 0}
         self._visible = self._all_pairs = self._hidden = None
-        self._capsules = None   # (the last _resolve's capsule inputs: PairResolution._resolve)
+        self._capsules = None   # (capsule inputs kept since the last move: PairResolution._keep_capsules)
         self._chords = None     # (each model's chords as an observer: PairResolution.kept_chords)
         self._attacked = None   # (hidden's: each model's unit in attacked_units)
         # entries of _visible gone stale since it was made (its rows and columns of these

@@ -259,9 +259,9 @@ class PairResolution:
         blocked = umbra_blocked(self, I, J)
         rest = np.flatnonzero(~blocked)
         pstart, pidx, ostart, opts, centre_free = capsule_inputs(self, I[rest], J[rest])
-        # (kept for _ensure_full: the pairs it settles below read these same inputs; no model
-        # moves before it reads them, else update drops them)
-        self._capsules = (I[rest], J[rest], pstart, pidx, ostart, opts)
+        # (kept for _ensure_full: the pairs it settles below read these same inputs, those of
+        # every _resolve since the last move; update drops them)
+        self._keep_capsules(I[rest], J[rest], (pstart, pidx, ostart, opts))
         clear = np.zeros(P, bool)
         clear[rest] = (pstart[1:] - pstart[:-1]) == 0
         los = np.zeros(P, bool)
@@ -301,14 +301,17 @@ class PairResolution:
         lo, hi = np.minimum(I, J), np.maximum(I, J)
         f = np.empty(len(I), dtype=bool)
         left = [] if defer is not None else None
-        rows = self._kept_capsule_rows(lo, hi)
-        have = rows >= 0
-        if have.any():              # (the capsule inputs _resolve found for these pairs)
-            h, kI, kJ, ps, pi, os_, op = np.flatnonzero(have), *self._capsules
+        kept, rows = self._kept_capsule_rows(lo, hi)
+        have = kept >= 0
+        for k in (np.unique(kept[have]).tolist() if have.any() else ()):
+            # (the capsule inputs a _resolve found for these pairs, batch by batch)
+            h = np.flatnonzero(kept == k)
+            ps, pi, os_, op = self._capsules[0][k]
+            part = [] if defer is not None else None
             f[h] = self._full_pairs(I[h], J[h], *_csr_subset(ps, pi, rows[h]),
-                                    *_csr_subset(os_, op, rows[h]), left)
-            if left:
-                left = [(h[q], *rest) for q, *rest in left]
+                                    *_csr_subset(os_, op, rows[h]), part)
+            if part:
+                left += [(h[q], *rest) for q, *rest in part]
         if not have.all():
             h = np.flatnonzero(~have)
             pstart, pidx, ostart, opts, _ = capsule_inputs(self, lo[h], hi[h])
@@ -345,23 +348,28 @@ class PairResolution:
         self._chords.fill(self, obs)
         return self._chords
 
-    def _kept_capsule_rows(self, lo, hi) -> np.ndarray:
-        """For unordered pairs (lo < hi): each one's row in the capsule inputs the last
-        ``_resolve`` kept (``_capsules``), or -1. A pair's inputs are its own (capsule_inputs
-        works pair by pair), so a kept row is what capsule_inputs would give it now."""
-        kept = self._capsules
-        rows = np.full(len(lo), -1, dtype=np.int64)
-        if kept is None or len(kept[0]) == 0:
-            return rows
-        n = len(self.fps)
-        keys = kept[0] * n + kept[1]
-        order = np.argsort(keys, kind="stable")
-        keys = keys[order]
-        want = lo * n + hi
-        pos = np.minimum(np.searchsorted(keys, want), len(keys) - 1)
-        found = keys[pos] == want
-        rows[found] = order[pos[found]]
-        return rows
+    def _keep_capsules(self, lo, hi, inputs) -> None:
+        """Keep the capsule inputs (CSR ``inputs``) of unordered pairs (lo < hi) until a
+        model moves: ``_capsules`` = (the batches, {pair key: (batch, row)})."""
+        if self._capsules is None:
+            self._capsules = ([], {})
+        batches, at = self._capsules
+        k = len(batches)
+        batches.append(inputs)
+        at.update(zip((lo * len(self.fps) + hi).tolist(), zip([k] * len(lo), range(len(lo)))))
+
+    def _kept_capsule_rows(self, lo, hi) -> tuple[np.ndarray, np.ndarray]:
+        """For unordered pairs (lo < hi): each one's batch and row in the capsule inputs kept
+        since the last move (``_keep_capsules``), or -1 and -1. A pair's inputs are its own
+        (capsule_inputs works pair by pair), so a kept row is what capsule_inputs would give it
+        now."""
+        if self._capsules is None:
+            none = np.full(len(lo), -1, dtype=np.int64)
+            return none, none
+        at, miss = self._capsules[1], (-1, -1)
+        got = np.array([at.get(k, miss) for k in (lo * len(self.fps) + hi).tolist()],
+                       dtype=np.int64).reshape(-1, 2)
+        return got[:, 0], got[:, 1]
 
     def _ensure_los(self, I, J) -> None:
         """06.01 Resolve line of sight (and what _resolve settles with it) for the pairs (I, J)
