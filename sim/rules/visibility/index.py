@@ -23,7 +23,8 @@ whole matrix through ``los``/``visible``). Resolving sight settles fully visible
 the capsule stage does (a clear capsule: fully visible; no sight: not); the pairs left
 (sight, and a piece in the capsule) are resolved when first read (``_ensure_full``: a row,
 a block, one entry, or the whole matrix through the ``fully_visible``/``cover``
-properties). Every stage works pair by pair with the same inputs and kernels, so a read
+properties; ``cover_every`` only those that can change whether every target model qualifies,
+13.08). Every stage works pair by pair with the same inputs and kernels, so a read
 answers exactly what an eager pass would, whichever pairs share its batch. The geometry and
 the resolution live in the index's base class, sim.rules.visibility.index_pairs.PairResolution. Pairs
 are resolved in stages, all pairs at once (sim.rules.visibility.pairs, .umbra): a "definitely blocked"
