@@ -256,6 +256,9 @@ class ActionsMixin:
         if self.selected_unit is None:
             self.status = "select a unit first: each unit's move type is its own (M)"
             return
+        if self.selected_for() is not None:  # (its type was fixed by its selection: 09.02)
+            self.status = f"{self.unit_label(self.selected_unit)} was selected: {self.move_choice()} (09.02)"
+            return
         self.set_move_mode(modes[(modes.index(self.move_mode) + 1) % 3])
         self.status = f"{self.unit_label(self.selected_unit)}: {self.move_mode} move (M: the next type)"
 

@@ -306,8 +306,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
                 f.button("Confirm move (Enter)", self.confirm_staged, name="bar:confirm_move", height=28,
                          tip="make the placed models' move; Esc drops it", short="Confirm move")
             else:
-                f.button(f"Move: {self.move_mode} (M)", self.cycle_move_mode, name="bar:move", height=28,
-                         short=f"Move: {self.move_mode}")
+                f.button(f"Move: {self.move_choice()} (M)", self.cycle_move_mode, name="bar:move", height=28,
+                         short=f"Move: {self.move_choice()}")
             f.button("Step (Space)", self.step, name="bar:step", height=28, short="Step",
                      object_id=None if not idle else "#unavailable", tip="Auto-play: P" if not idle else "nothing to resolve")
             if not self.mission:  # (a battle with a mission ends phases: the tracker's End phase)

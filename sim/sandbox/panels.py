@@ -200,13 +200,14 @@ def _idle(flow, sb) -> None:
         flow.button(label, fn, name=record.kind, object_id="#unavailable" if why else "#primary",
                     tip=f"Not now: {why}" if why else None)
     placement_buttons(flow, sb)
+    if sb.battle.turn_state is not None:  # (a battle with a mission: the phase panel's one move-type row)
+        return
     flow.space(6)
     flow.label("Move type (M): this unit's own", "#subheading")
     flow.newline()
-    why = order_refusal(sb, C.MOVE)  # (greyed with the reason outside the Movement phase)
     for mode in ("normal", "advance", "fall back"):
-        flow.button(mode, lambda m=mode: sb.set_move_mode(m), name=f"mode:{mode}", tip=f"Not now: {why}" if why else None,
-                    object_id="#unavailable" if why else "#toggle_on" if sb.move_mode == mode else "#toggle")
+        flow.button(mode, lambda m=mode: sb.set_move_mode(m), name=f"mode:{mode}",
+                    object_id="#toggle_on" if sb.move_mode == mode else "#toggle")
     flow.newline()
     flow.para("The type is this unit's, reset after its move. Drag a model to move the whole unit; "
               "Shift-drag places one model at a time, Enter confirms the unit's move. R or the wheel "

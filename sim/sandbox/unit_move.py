@@ -87,6 +87,21 @@ class UnitMoveMixin:
             else:
                 modes[uid] = mode
 
+    def move_choice(self) -> str:
+        """What the selected unit's move is, as one truth for the panel and the bar: the type
+        it was selected for this phase (09.02), else the type chosen for its drag."""
+        return self.selected_for() or self.move_mode
+
+    def selected_for(self) -> str | None:
+        """The move type the selected unit was selected for this phase (09.02), or None."""
+        uid = getattr(self, "selected_unit", None)
+        b = getattr(self, "battle", None)
+        if uid and b is not None and uid in b.units and b.turn_state is not None:
+            b._enter()
+            chosen = W.unit_state(b.units[uid]).move_selected
+            return None if chosen is None else str(chosen)
+        return None
+
     def _unit_modes(self) -> dict:
         if getattr(self, "battle", None) is None:
             return {}
