@@ -51,3 +51,26 @@ def test_the_movement_panel_has_one_move_type_control_that_agrees_with_the_bar(m
     d.key(pygame.K_m, "m")  # (fixed by the selection: the row and the bar still agree)
     assert _toggled(d, "select:") == ["select:stationary"] and "stationary" in d.button("bar:move").text
 
+
+
+LONG_REFUSAL = ("refused: Runner 2 of Runners would end within 1\" of Raider Mob's models (09.05, 1.00\" apart; "
+                "the move may not end in Engagement Range) - the nearest legal spot, 0.12\" away, is shown: "
+                "Enter makes the move, Esc drops it")
+
+
+def test_a_long_status_keeps_its_instruction_and_its_tooltip_holds_it_whole(screen, make):
+    pygame.display.set_mode((800, 600))
+    d = make(TABLE)
+    sb = d.sb
+    d.post(pygame.VIDEORESIZE, size=(800, 600), w=800, h=600)
+    d.pump(2)
+    sb.status = LONG_REFUSAL
+    d.pump(2)
+    shown = sb.status_label.text
+    assert shown != LONG_REFUSAL, "the line fits: the test shows nothing"
+    assert shown.startswith("refused: Runner") and shown.endswith("Enter makes the move, Esc drops it"), shown
+    assert sb.status_label.tool_tip_text and "0.12\" away" in sb.status_label.tool_tip_text
+    assert "Raider Mob" in sb.status_label.tool_tip_text
+    sb.status = "short"
+    d.pump(2)
+    assert sb.status_label.text == "short" and sb.status_label.tool_tip_text is None
