@@ -304,3 +304,21 @@ def hovered_box(sb) -> pygame.Rect | None:
     k = cam.scale
     return pygame.Rect(math.floor(cam.ox + lx * k), math.floor(cam.oy + ly * k),
                        max(1, math.ceil((hx - lx) * k)), max(1, math.ceil((hy - ly) * k)))
+
+
+def near_model_boxes(sb, reach_px: float = 160) -> list[pygame.Rect]:
+    """The screen boxes of the models on the table within ``reach_px`` of the pointer (a fight's
+    or a shot's targets sit there): a hover tip keeps clear of them where it can."""
+    cam = sb.camera
+    mx, my = sb.mouse
+    k = cam.scale
+    out = []
+    for m in sb.scene.models.values():
+        if not m.alive or m.removed:
+            continue
+        x, y = cam.to_screen(m.x, m.y)
+        if abs(x - mx) > reach_px or abs(y - my) > reach_px:
+            continue
+        r = max(2, math.ceil(m.radius * k))
+        out.append(pygame.Rect(math.floor(x) - r, math.floor(y) - r, 2 * r, 2 * r))
+    return out

@@ -74,3 +74,24 @@ def test_a_long_status_keeps_its_instruction_and_its_tooltip_holds_it_whole(scre
     sb.status = "short"
     d.pump(2)
     assert sb.status_label.text == "short" and sb.status_label.tool_tip_text is None
+
+
+def test_the_hover_tip_keeps_clear_of_the_enemy_models_next_to_the_pointer(make):
+    """Hovering a Brawler (in a fight with Raider Mob, just below it): the tip covered the
+    Raider Mob models a player clicks to pick the fight's target."""
+    d = make(TABLE)
+    sb = d.sb
+    d.pump(2)
+    d.click_model("brawlers/1")
+    d.move(d.model_pos("brawlers/2"))
+    for _ in range(40):  # (the tip comes after a short hover)
+        d.pump(1)
+        if sb.tip_box is not None:
+            break
+    tip = sb.tip_box
+    assert tip is not None, "no hover tip"
+    k = sb.camera.scale
+    for mid in ("mob/1", "mob/2", "mob/3", "brawlers/1", "brawlers/3"):
+        x, y = d.model_pos(mid)
+        r = sb.scene.models[mid].radius * k
+        assert not tip.colliderect(pygame.Rect(x - r, y - r, 2 * r, 2 * r)), (mid, tip)
