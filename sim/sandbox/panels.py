@@ -349,7 +349,7 @@ def build_footer(flow, sb) -> None:
 
 
 def _decision(flow, sb) -> None:
-    from sim.sandbox.decision_panel import build_generic, option_text, prompt_text
+    from sim.sandbox.decision_panel import build_generic, option_text, prompt_text, tick, tick_tip
     req = sb.battle.pending
     armies = sb.battle.scenario.armies
     who = armies[req.player].name if isinstance(req.player, int) and 0 <= req.player < len(armies) else "?"
@@ -372,8 +372,8 @@ def _decision(flow, sb) -> None:
         for opt in req.options:
             v = mods.get(opt)
             text = f"ignore {opt}" + (f" ({v:+d})" if v is not None else "")
-            flow.button(text, lambda o=opt: sb.toggle_psychic(o), name=f"psychic:{opt}",
-                        object_id="#toggle_on" if opt in chosen else "#toggle")
+            flow.button(tick(text, opt in chosen), lambda o=opt: sb.toggle_psychic(o), name=f"psychic:{opt}",
+                        object_id="#toggle_on" if opt in chosen else "#toggle", tip=tick_tip(opt in chosen))
             flow.newline()
         flow.button("Confirm", lambda: sb.answer(list(chosen)), name="confirm", object_id="#primary")
     elif req.kind == "role":  # 26 step 5

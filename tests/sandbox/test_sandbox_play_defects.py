@@ -95,3 +95,30 @@ def test_the_hover_tip_keeps_clear_of_the_enemy_models_next_to_the_pointer(make)
         x, y = d.model_pos(mid)
         r = sb.scene.models[mid].radius * k
         assert not tip.colliderect(pygame.Rect(x - r, y - r, 2 * r, 2 * r)), (mid, tip)
+
+
+def _ask_weapons(d):
+    from sim.decisions import DecisionRequest
+    sb = d.sb
+    sb.battle.pending = DecisionRequest(
+        "weapons", "Fire Overwatch: runners -> mob", 0, ["rifle", "pistol"], ["rifle", "pistol"],
+        prompt="runners shoots at mob with snap shooting: with which weapons? (04.01)",
+        context={"stratagem": "Fire Overwatch"})
+    sb.dirty.add("orders")
+    d.pump(2)
+
+
+def test_overwatch_weapons_say_which_are_chosen_not_only_by_colour(make):
+    d = make(TABLE)
+    sb = d.sb
+    d.pump(2)
+    _ask_weapons(d)
+    try:
+        assert d.button("pick:0").text == "[x] rifle" and d.button("pick:1").text == "[x] pistol"
+        assert d.button("confirm").text == "Confirm: 2 of 2 chosen"
+        d.click_button("pick:1")
+        assert d.button("pick:1").text == "[  ] pistol" and d.button("pick:1").object_ids[-1] == "#toggle"
+        assert "not chosen" in d.button("pick:1").tool_tip_text
+        assert d.button("confirm").text == "Confirm: 1 of 2 chosen"
+    finally:
+        sb.battle.pending = None
