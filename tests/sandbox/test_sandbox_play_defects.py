@@ -122,3 +122,33 @@ def test_overwatch_weapons_say_which_are_chosen_not_only_by_colour(make):
         assert d.button("confirm").text == "Confirm: 1 of 2 chosen"
     finally:
         sb.battle.pending = None
+
+
+def test_the_computers_last_unit_is_not_selected_into_the_persons_turn(make):
+    from test_play_vs_computer import TABLE as DEFAULT, play_computer_turn
+    d = make(DEFAULT, ai={1: "default"}, ai_speed=20, ask_ai=False)
+    sb = d.sb
+    d.key(pygame.K_e, "e")
+    play_computer_turn(d)
+    assert sb.battle.turn_state.active == 0 and sb.battle.turn_state.phase == Phase.MOVEMENT
+    d.pump(2)
+    assert sb.selected_unit is None or sb.scene.units[sb.selected_unit].owner == 0, sb.selected_unit
+
+
+def test_the_fight_phase_panel_has_no_move_type_row(make):
+    d = make(TABLE)
+    sb = d.sb
+    d.pump(2)
+    d.click_button("phase:start")
+    for _ in range(10):
+        if sb.battle.turn_state.phase == Phase.FIGHT:
+            break
+        d.key(pygame.K_e, "e")
+        _settle(d)
+    assert sb.battle.turn_state.phase == Phase.FIGHT
+    d.click_model("brawlers/1")
+    d.pump(2)
+    assert not [n for n in sb.names if n.startswith(("mode:", "select:")) and sb.names[n].alive()]
+    from pygame_gui.elements import UILabel
+    texts = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel))
+    assert "Fight" in texts and "Shift-drag" not in texts and "Drag a model" not in texts, texts
