@@ -184,7 +184,7 @@ class CalculatorPanel:
                            ("weapons", "Each weapon"), ("catalogue", "Catalogue...")):
             if name == "catalogue":  # (a row of its own: comparing and the catalogue)
                 x, y = pad, y + row + pad
-            bw = round((26 if len(text) <= 3 else 14 + 7.5 * len(text)) * s)
+            bw = round((26 if len(text) <= 1 else 14 + 7.5 * len(text)) * s)  # ('12"': the inch mark shown whole)
             b = UIButton(pygame.Rect(x, y, bw, row), text, sb.manager, container=self.window,
                          object_id="#toggle_on" if getattr(self, self._attr(name), False) is True else None)
             sb.actions[b] = lambda n=name, sb=sb: self._press(sb, n)

@@ -152,3 +152,16 @@ def test_the_fight_phase_panel_has_no_move_type_row(make):
     from pygame_gui.elements import UILabel
     texts = " ".join(e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel))
     assert "Fight" in texts and "Shift-drag" not in texts and "Drag a model" not in texts, texts
+
+
+def test_the_calculators_range_shows_its_inch_mark_whole_at_800x600(screen, make):
+    from sandbox_support import ROOT
+    pygame.display.set_mode((800, 600))
+    d = make(ROOT / "scenarios" / "battle_default.toml")
+    d.post(pygame.VIDEORESIZE, size=(800, 600), w=800, h=600)
+    d.pump(2)
+    d.click_button("bar:calculator")
+    b = d.button("calc:range")
+    assert b.text == '12"'
+    need = b.font.size(b.text)[0] if hasattr(b.font, "size") else b.font.get_rect(b.text).w
+    assert b.rect.w >= need + 8, (b.rect.w, need)
