@@ -6,6 +6,7 @@ Fight phase's panel, and the words a person reads."""
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from sandbox_support import DATA
 from sim.phases.state import Phase
@@ -165,3 +166,25 @@ def test_the_calculators_range_shows_its_inch_mark_whole_at_800x600(screen, make
     assert b.text == '12"'
     need = b.font.size(b.text)[0] if hasattr(b.font, "size") else b.font.get_rect(b.text).w
     assert b.rect.w >= need + 8, (b.rect.w, need)
+
+
+def _board_box(sb) -> pygame.Rect:
+    cam = sb.camera
+    (x0, y0), (x1, y1) = cam.to_screen(0, 0), cam.to_screen(*cam.board)
+    return pygame.Rect(round(x0), round(y0), round(x1 - x0), round(y1 - y0))
+
+
+@pytest.mark.parametrize("size", [(1440, 900), (1024, 700), (800, 600)])
+def test_unit_labels_stay_inside_the_table(screen, make, size):
+    from sandbox_support import ROOT
+    pygame.display.set_mode(size)
+    d = make(ROOT / "scenarios" / "battle_default.toml")
+    sb = d.sb
+    d.post(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
+    d.pump(3)
+    board = _board_box(sb).inflate(2, 2)
+    placed = sb.table_labels.placed
+    riders = [p for p in placed if p.kind == "unit" and sb.scene.units[p.key].name == "Raider Riders"]
+    assert riders or size == (800, 600), [p.key for p in placed]
+    out = [(sb.scene.units[p.key].name, p.rect) for p in placed if p.kind == "unit" and not board.contains(p.rect)]
+    assert not out, (board, out)
