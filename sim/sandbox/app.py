@@ -388,6 +388,9 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         full = self.said(self.status)
         shown = self._fit_status(full)
         self.status_label.set_text(shown)
+        if self.status_label.tool_tip is not None:  # (the old line's tip, shown while hovered: gone with it)
+            self.status_label.tool_tip.kill()
+            self.status_label.tool_tip = None
         self.status_label.set_tooltip(None if shown == full else html.escape(full, quote=False),
                                       wrap_width=max(200, self.rects["status"].w - 40))
         self._status_shown = self.status

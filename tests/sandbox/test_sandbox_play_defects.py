@@ -72,9 +72,16 @@ def test_a_long_status_keeps_its_instruction_and_its_tooltip_holds_it_whole(scre
     assert shown.startswith("refused: Runner") and shown.endswith("Enter makes the move, Esc drops it"), shown
     assert sb.status_label.tool_tip_text and "0.12\" away" in sb.status_label.tool_tip_text
     assert "Raider Mob" in sb.status_label.tool_tip_text
+    d.move(sb.status_label.rect.center)  # (hovered: its tip shows, over the tracker's buttons)
+    for _ in range(60):
+        d.pump(1)
+        if sb.status_label.tool_tip is not None:
+            break
+    assert sb.status_label.tool_tip is not None
     sb.status = "short"
     d.pump(2)
     assert sb.status_label.text == "short" and sb.status_label.tool_tip_text is None
+    assert sb.status_label.tool_tip is None, "the old line's tip stayed over the Undo button"
 
 
 def test_the_hover_tip_keeps_clear_of_the_enemy_models_next_to_the_pointer(make):
@@ -188,3 +195,17 @@ def test_unit_labels_stay_inside_the_table(screen, make, size):
     assert riders or size == (800, 600), [p.key for p in placed]
     out = [(sb.scene.units[p.key].name, p.rect) for p in placed if p.kind == "unit" and not board.contains(p.rect)]
     assert not out, (board, out)
+
+
+def test_the_odds_and_the_order_read_as_words_not_modules(make):
+    """No module name ("(sim.odds)") and no "weapon(s)" where a person reads them."""
+    from pygame_gui.elements import UILabel
+    from test_sandbox_odds import TABLE as ODDS, _declare, _settle as settle_odds
+    d = make(ODDS)
+    sb = d.sb
+    _declare(d)
+    settle_odds(d)
+    texts = [e.text for e in sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel)]
+    texts += sb.odds.note_lines() + [sb.status, sb.order.message or ""]
+    assert any(t == "Odds" for t in texts), texts
+    assert not [t for t in texts if "sim." in t or "(s)" in t], texts
