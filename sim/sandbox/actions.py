@@ -14,7 +14,7 @@ from sim import commands as C
 from sim.commands import EndTurn
 from sim.components import Activation, ModelId, Stage, Unit
 from sim.errors import Refusal
-from sim.names import ids_named
+from sim.names import counted, ids_named
 from sim.replay.log import write_atomic, write_log
 from sim.sandbox.orders import FightOrder, ShootOrder, order_refusal
 
@@ -316,7 +316,7 @@ class ActionsMixin:
             return
         if 0 <= i < len(self.battle.events):
             self.highlighted = concerned_models(self.battle, self.battle.events[i])
-            self.status = f"highlighted {len(self.highlighted)} model(s) for: {_text.strip()[:80]}"
+            self.status = f"highlighted {counted(len(self.highlighted), 'model')} for: {_text.strip()[:80]}"
 
     def stage_text(self) -> str:
         b = self.battle

@@ -17,6 +17,7 @@ from __future__ import annotations
 import pygame
 from pygame_gui.elements import UIButton, UIDropDownMenu, UIImage, UILabel, UIWindow
 
+from sim.names import counted
 from sim.sandbox.fonts import font
 
 BG = (30, 33, 40)
@@ -109,7 +110,7 @@ class CalculatorPanel:
         if self.open:
             self.window.kill()
             self._build(sb)
-        sb.status = escape_controls(f"calculator: {len(sheets)} datasheet(s) of {path} to choose from")
+        sb.status = escape_controls(f"calculator: {counted(len(sheets), 'datasheet')} of {path} to choose from")
         return True
 
     def pick(self, sb, option: str):
