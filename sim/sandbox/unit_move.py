@@ -318,6 +318,7 @@ class UnitMoveMixin:
         cam = self.camera
         dragged = set(self.drag["ghosts"]) if self.drag is not None else set()
         first_bad = None
+        labels = []  # (rank, model id, surface, rect): the distance under each ghost
         for mid, g in s["ghosts"].items():
             if mid in dragged or mid not in self.scene.models:
                 continue
@@ -328,10 +329,17 @@ class UnitMoveMixin:
             o = s["origin"][mid]
             a, b = cam.to_screen(o[0], o[1]), cam.to_screen(*g)
             pygame.draw.line(surf, S.shade(colour, 0.8), a, b, 1)
-            lab = text(f'{math.hypot(g[0] - o[0], g[1] - o[1]):.1f}"/{o[2]:g}"', 11, colour, True)
-            surf.blit(lab, (b[0] - lab.get_width() / 2, b[1] + cam.length(m.radius) + 3))
+            moved = math.hypot(g[0] - o[0], g[1] - o[1])
+            lab = text(f'{moved:.1f}"/{o[2]:g}"', 11, colour, True)
+            r = lab.get_rect(topleft=(round(b[0] - lab.get_width() / 2), round(b[1] + cam.length(m.radius) + 3)))
+            labels.append(((moved <= o[2] + 1e-6, not bad, -moved, mid), mid, lab, r))
             if bad and first_bad is None:
                 first_bad = (b, bad)
+        self.staged_labels = []  # (the ones drawn: over the limit or refused first, then the furthest moved)
+        for _rank, mid, lab, r in sorted(labels, key=lambda t: t[0]):
+            if r.collidelist([q for _m, q in self.staged_labels]) < 0:
+                surf.blit(lab, r)
+                self.staged_labels.append((mid, r))
         if first_bad is not None and self.drag is None:
             draw_note(surf, first_bad[0], wrap(self.said(first_bad[1])), S.ILLEGAL,  # (names: sim.names)
                       "this model's move would be refused")

@@ -209,3 +209,21 @@ def test_the_odds_and_the_order_read_as_words_not_modules(make):
     texts += sb.odds.note_lines() + [sb.status, sb.order.message or ""]
     assert any(t == "Odds" for t in texts), texts
     assert not [t for t in texts if "sim." in t or "(s)" in t], texts
+
+
+def test_the_distances_under_a_staged_line_of_models_do_not_overlap(make):
+    d = make(TABLE)
+    sb = d.sb
+    d.pump(2)
+    d.click_button("phase:start")
+    d.click_model("squad/1")
+    ms = [sb.scene.models[f"squad/{i}"] for i in range(1, 6)]
+    far = {"squad/4": 2.6}  # (the one moved furthest: its label is kept)
+    sb.stage({"unit": "squad", "mode": "normal",
+              "ghosts": {m.id: (m.x, m.y + far.get(m.id, 2.0)) for m in ms},
+              "origin": {m.id: (m.x, m.y, 6.0) for m in ms}})
+    sb.draw()
+    shown = sb.staged_labels
+    rects = [r for _m, r in shown]
+    assert all(a.collidelist([b for b in rects if b is not a]) < 0 for a in rects), rects
+    assert "squad/4" in [m for m, _r in shown] and 0 < len(shown) < 5, shown
