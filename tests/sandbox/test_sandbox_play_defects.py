@@ -227,3 +227,33 @@ def test_the_distances_under_a_staged_line_of_models_do_not_overlap(make):
     rects = [r for _m, r in shown]
     assert all(a.collidelist([b for b in rects if b is not a]) < 0 for a in rects), rects
     assert "squad/4" in [m for m, _r in shown] and 0 < len(shown) < 5, shown
+
+
+def test_after_a_reroll_answer_the_tray_shows_the_rolled_dice(make):
+    from test_sandbox_tray import _ask_hit_reroll
+    d, b = _ask_hit_reroll(make)
+    sb = d.sb
+    assert b.pending is not None
+    d.click_button("die:1")
+    d.pump(3)
+    rows = sb.tray.info["rows"] if sb.tray.info else []
+    hits = [r for r in rows if r[0] == "Hit"]
+    assert hits and len(hits[-1][1]) == 3, (rows, sb.status)
+    assert "next: hit" not in sb.status, sb.status
+
+
+def test_a_new_order_clears_the_last_activations_pool_from_the_tray(make):
+    from test_sandbox_tray import _battle
+    from sim.commands import Selection, Shoot
+    d, b = _battle(make, [4] * 60, cp=(0, 0))
+    sb = d.sb
+    sb.submit(Shoot("r1", (Selection("r1/1", "guns", "b1"),)))
+    d.pump(2)
+    sb.finish()
+    d.pump(3)
+    assert sb.tray.info is not None  # (the pool just resolved stays in view)
+    d.click_model("r2/1")
+    d.key(pygame.K_s, "s")
+    assert sb.order is not None, sb.status
+    d.pump(2)
+    assert sb.tray.info is None, sb.tray.info
