@@ -396,7 +396,7 @@ def _decision(flow, sb) -> None:
                       f"order applies.", "#warning")
         for k, key in enumerate(order):
             w = flow.width - 110
-            flow.inline_label(flow.fit(f"{k + 1}. {labels.get(key, key)}", w), width=w, height=24)
+            flow.inline_label(flow.fit(sb.said(f"{k + 1}. {labels.get(key, key)}"), w), width=w, height=26)
             flow.button("up", lambda k=k: sb.move_group(k, -1), name=f"up:{k}", width=40, height=24, size=12)
             flow.button("down", lambda k=k: sb.move_group(k, +1), name=f"down:{k}", width=50, height=24, size=12)
             flow.newline()

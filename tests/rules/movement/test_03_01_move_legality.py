@@ -421,21 +421,18 @@ def test_a_terrain_index_makes_no_reference_cycle():
     """(A full run once found cyclic garbage: an EdgeSet of one polygon kept itself in its own
     list of singles, so a TerrainIndex evicted from the layout cache was never freed with the
     collector off, sim.players.runner.frozen_heap.)"""
-    import gc
     from sim.rules.movement.legality import TerrainIndex
     from sim.rules.terrain import place
-    gc.collect()
-    gc.disable()
-    try:
+    from young_garbage import young_garbage
+
+    def run():  # (the collector off; what was alive before set aside)
         t = TerrainIndex((place("armoured container", 20, 20),))
         for which in ("dense", "no_end"):
             es = getattr(t, which)
             for p in range(len(es)):
                 es.single(p)
-        del t, es
-        assert gc.collect() == 0
-    finally:
-        gc.enable()
+
+    assert young_garbage(run) == (0, [])
 
 
 def test_03_01_a_body_index_after_a_move_is_the_index_of_the_moved_bodies():
