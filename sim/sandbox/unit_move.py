@@ -22,6 +22,7 @@ import pygame
 
 from sim.commands import Move
 from sim.errors import PlanError
+from sim.names import counted
 from sim.plan import moves as MOVES
 from sim.sandbox import style as S
 from sim.sandbox.fonts import text
@@ -176,7 +177,7 @@ class UnitMoveMixin:
                 s["verdicts"][p.model] = str(p)
         n = len(s["ghosts"])
         name = self.unit_label(s["unit"])
-        self.status = (f"{name}: {n} model(s) placed - " +
+        self.status = (f"{name}: {counted(n, 'model')} placed - " +
                        ("legal: Enter (Confirm move) makes the move, Esc drops it" if s["reason"] is None
                         else f"as it stands it would be refused: {s['reason']} - move more models, or Esc"))
 

@@ -227,6 +227,7 @@ def test_the_distances_under_a_staged_line_of_models_do_not_overlap(make):
     rects = [r for _m, r in shown]
     assert all(a.collidelist([b for b in rects if b is not a]) < 0 for a in rects), rects
     assert "squad/4" in [m for m, _r in shown] and 0 < len(shown) < 5, shown
+    assert sb.status.startswith("Centre Squad: 5 models placed"), sb.status  # (not "model(s)")
 
 
 def test_after_a_reroll_answer_the_tray_shows_the_rolled_dice(make):
