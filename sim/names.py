@@ -162,6 +162,11 @@ def in_words(text: str, names: dict[str, str], models: dict[str, tuple[str, str]
     return rx.sub(lambda m: possessive(names[m.group(1)]) if m.group(2) else names[m.group(1)], text)
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """A count with its noun in words a person reads: "1 model", "3 models" (never "model(s)")."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def possessive(name: str) -> str:
     """"Wardens'", "Iron Host's": the possessive of a name a person reads."""
     return name + ("'" if name.endswith("s") else "'s")

@@ -14,7 +14,7 @@ from sim import commands as C
 from sim.commands import EndTurn
 from sim.components import Activation, ModelId, Stage, Unit
 from sim.errors import Refusal
-from sim.names import ids_named
+from sim.names import counted, ids_named
 from sim.replay.log import write_atomic, write_log
 from sim.sandbox.orders import FightOrder, ShootOrder, order_refusal
 
@@ -59,7 +59,7 @@ class ActionsMixin:
         if len(elig) == 1:  # (the one type allowed: chosen, issue 28 item 5)
             self.order.choose_type(elig[0])
             self.status = self.order.message
-        self.dirty |= {"orders", "action"}
+        self.dirty |= {"orders", "action", "dice"}  # (the tray: the last activation's pool goes)
 
     def _order_refused(self, record, what: str) -> bool:
         """The phase does not accept the order (sim.sandbox.orders.order_refusal): said, True."""
@@ -74,7 +74,7 @@ class ActionsMixin:
         self.order = FightOrder(self.battle, self.selected_unit)
         self.status = self.order.eligible and f"not eligible to fight: {self.order.eligible}" or \
             "choose melee weapons, then click an engaged enemy unit"
-        self.dirty |= {"orders", "action"}
+        self.dirty |= {"orders", "action", "dice"}
 
     def choose_type(self, t: str) -> None:
         if isinstance(self.order, ShootOrder):
@@ -116,6 +116,7 @@ class ActionsMixin:
         elif self.order is not None:
             self.order = None
             self.status = "order cancelled"
+            self.dirty.add("dice")
         elif self.drag is not None:
             self.drag = self.press = None
         elif not (self.battle.busy or self.resolving):
@@ -205,7 +206,8 @@ class ActionsMixin:
             self.dirty |= {"orders", "action", "card"}
 
     def answer(self, value) -> None:
-        if self.battle.pending is None:
+        req = self.battle.pending
+        if req is None:
             return
         try:
             self.battle.answer(value)
@@ -216,13 +218,15 @@ class ActionsMixin:
             return
         self.decision_state.clear()
         self.decision_error = None
-        from sim.sandbox.decision_panel import option_text
+        from sim.sandbox.decision_panel import is_reroll, option_text
         self.status = f"answered: {option_text(self, value)}"  # (a unit by its name)
-        self.dirty |= {"orders", "log"}
+        self.dirty |= {"orders", "log", "dice"}
         if self._cmd is not None and not self._cmd[0].attacks:
             self.finish()  # (a phase's or a move's decision: the rest resolves at once)
+        elif is_reroll(req) and self.resolving and self.battle.pending is None:
+            self.step()  # (the roll asked about comes out now: the tray shows its dice, not an empty pool)
         if self.resolving:
-            self.status = f"answered: {value}; resolving {self.stage_text()}"
+            self.status = f"answered: {option_text(self, value)}; resolving {self.stage_text()}"
 
     def toggle_psychic(self, opt) -> None:
         chosen = self.decision_state.setdefault("psychic", [])
@@ -255,6 +259,9 @@ class ActionsMixin:
         modes = ("normal", "advance", "fall back")
         if self.selected_unit is None:
             self.status = "select a unit first: each unit's move type is its own (M)"
+            return
+        if self.selected_for() is not None:  # (its type was fixed by its selection: 09.02)
+            self.status = f"{self.unit_label(self.selected_unit)} was selected: {self.move_choice()} (09.02)"
             return
         self.set_move_mode(modes[(modes.index(self.move_mode) + 1) % 3])
         self.status = f"{self.unit_label(self.selected_unit)}: {self.move_mode} move (M: the next type)"
@@ -313,7 +320,7 @@ class ActionsMixin:
             return
         if 0 <= i < len(self.battle.events):
             self.highlighted = concerned_models(self.battle, self.battle.events[i])
-            self.status = f"highlighted {len(self.highlighted)} model(s) for: {_text.strip()[:80]}"
+            self.status = f"highlighted {counted(len(self.highlighted), 'model')} for: {_text.strip()[:80]}"
 
     def stage_text(self) -> str:
         b = self.battle

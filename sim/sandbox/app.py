@@ -7,6 +7,7 @@ The sandbox never writes the world: every change goes through ``Battle.submit`` 
 
 from __future__ import annotations
 
+import html
 import os
 import sys
 from pathlib import Path
@@ -39,7 +40,7 @@ from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
 from sim.sandbox.calculator_panel import CalculatorPanel
 from sim.sandbox.charge_odds import ChargeOdds, tip as charge_tip
-from sim.sandbox.labels import TableLabels, hovered_box
+from sim.sandbox.labels import TableLabels, hovered_box, near_model_boxes
 from sim.sandbox.screen_layout import arrange
 from sim.sandbox.odds_panel import OddsView
 from sim.sandbox.orders import FightOrder, ShootOrder, order_refusal
@@ -228,9 +229,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.names.clear()
         self.rects = r = self._rects()
         self.camera.set_viewport(r["table"])
-        self.status_label = UILabel(r["status"], self._fit_status(self.said(self.status)), self.manager,
-                                    object_id="#status")
-        self._status_shown = self.status
+        self.status_label = UILabel(r["status"], "", self.manager, object_id="#status")
+        self._show_status()
         self.log_list = UISelectionList(r["log"], [], self.manager)
         self._log_shown = -1
         self._log_wrap = None
@@ -306,8 +306,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
                 f.button("Confirm move (Enter)", self.confirm_staged, name="bar:confirm_move", height=28,
                          tip="make the placed models' move; Esc drops it", short="Confirm move")
             else:
-                f.button(f"Move: {self.move_mode} (M)", self.cycle_move_mode, name="bar:move", height=28,
-                         short=f"Move: {self.move_mode}")
+                f.button(f"Move: {self.move_choice()} (M)", self.cycle_move_mode, name="bar:move", height=28,
+                         short=f"Move: {self.move_choice()}")
             f.button("Step (Space)", self.step, name="bar:step", height=28, short="Step",
                      object_id=None if not idle else "#unavailable", tip="Auto-play: P" if not idle else "nothing to resolve")
             if not self.mission:  # (a battle with a mission ends phases: the tracker's End phase)
@@ -381,8 +381,19 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             self.tray.show(dice_tray.tray_info(self), self)  # (a Command Re-roll's dice: clickable)
         self.dirty.clear()
         if self.status != self._status_shown:
-            self.status_label.set_text(self._fit_status(self.said(self.status)))
-            self._status_shown = self.status
+            self._show_status()
+
+    def _show_status(self) -> None:
+        """The status line fitted to its width; when it is cut, its tooltip holds it whole."""
+        full = self.said(self.status)
+        shown = self._fit_status(full)
+        self.status_label.set_text(shown)
+        if self.status_label.tool_tip is not None:  # (the old line's tip, shown while hovered: gone with it)
+            self.status_label.tool_tip.kill()
+            self.status_label.tool_tip = None
+        self.status_label.set_tooltip(None if shown == full else html.escape(full, quote=False),
+                                      wrap_width=max(200, self.rects["status"].w - 40))
+        self._status_shown = self.status
 
     def said(self, text: str) -> str:
         """Engine text (a refusal, a reason, an event's line, a prompt) in people's words: the
@@ -392,11 +403,24 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         return in_words(text, self.scene.words, self.scene.model_units)
 
     def _fit_status(self, text: str) -> str:
-        """The status line cut with an ellipsis to the width it has (one line, never clipped)."""
+        """The status line cut with an ellipsis to the width it has (one line, never clipped).
+        What follows its last " - " (the instruction after a refusal: "Enter makes the move")
+        is kept whole where it fits: the cut falls in the middle."""
         f = fonts.font(style.font_px(14, self.scale))
         room = self.rects["status"].w - round(24 * self.scale)
         if f.size(text)[0] <= room:
             return text
+        cut = text.rfind(" - ")
+        for at, join in ((cut, "..."), (text.rfind(": "), "... ")):  # (the tail, or its last clause)
+            if at <= 0 or at < cut:
+                continue
+            tail = text[at:] if join == "..." else text[at + 2:]
+            keep = room - f.size(join + tail)[0]
+            if keep >= f.size(text[:min(at, 16)])[0]:
+                head = text[:min(at, cut) if cut > 0 else at]
+                while head and f.size(head + join)[0] > keep:
+                    head = head[:-1]
+                return head + join + tail
         while text and f.size(text + "...")[0] > room:
             text = text[:-1]
         return text + "..."
@@ -593,8 +617,10 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             surf.blit(veil, cam.viewport.topleft)
         self.manager.draw_ui(surf)
         tip = self._tip_lines(look)
+        self.tip_box = None  # (where the hover tip was drawn: tests read it)
         if tip:
-            overlays.draw_tip(surf, self.mouse, tip, ui=self.scale, avoid=hovered_box(self))
+            self.tip_box = overlays.draw_tip(surf, self.mouse, tip, ui=self.scale, avoid=hovered_box(self),
+                              others=near_model_boxes(self))
         if self.show_help:
             overlays.draw_help(surf, ui=self.scale)
         return surf

@@ -23,7 +23,8 @@ from sim.world import queries as W
 
 # commands whose resolution the sandbox shows step by step (the attack sequence); the others
 # resolve at once (but for the decisions they ask)
-SELECT_MODES = (("stationary", "remain stationary (09.04)"), ("advance", "advance: the D6 is rolled now (09.06)"),
+SELECT_MODES = (("normal", "a normal move (09.05): drag the unit, no selection needed"),
+                ("stationary", "remain stationary (09.04)"), ("advance", "advance: the D6 is rolled now (09.06)"),
                 ("fall back", "fall back, Ordered Retreat (09.07)"),
                 ("desperate escape", "fall back by Desperate Escape: a hazard roll per model now (09.07)"))
 MOVE_MODE_OF = {"advance": "advance", "fall back": "fall back", "desperate escape": "fall back"}
@@ -94,6 +95,16 @@ class BattleFlowMixin:
             return
         if self.submit(SelectToMove(self.selected_unit, mode)) and mode in MOVE_MODE_OF:
             self.move_mode = MOVE_MODE_OF[mode]
+
+    def choose_move_type(self, mode: str) -> None:
+        """The Movement panel's one move-type control: a normal move (or a fall back not yet
+        selected) is the drag's type; the others select the unit now (09.02: an advance rolls)."""
+        if mode == "normal" and self.selected_for() is None:
+            self.set_move_mode(mode)
+            self.status = f"{self.unit_label(self.selected_unit)}: normal move: drag it"
+        else:
+            self.select_to_move(mode)
+        self.dirty |= {"orders", "action"}
 
     def advance_extra(self, uid: str) -> float:
         """What an advance adds to M for the drag's ring: the roll, once the unit was selected
@@ -340,16 +351,18 @@ def build_phase_panel(flow, sb) -> None:
     if ts.round and not ts.over and ts.phase == Phase.MOVEMENT and sb.selected_unit is not None \
             and sb.selected_unit in sb.scene.units and not sb.scene.units[sb.selected_unit].destroyed:
         flow.space(2)
-        flow.label(f"Select {sb.scene.units[sb.selected_unit].name} to move (09.02)", "#subheading")
+        flow.label(f"Move type of {sb.scene.units[sb.selected_unit].name} (M, 09.02)", "#subheading")
         flow.newline()
+        current = sb.move_choice()  # (one control: the selection made, else the type chosen for the drag)
         for mode, tip in SELECT_MODES:
-            why = sb.select_problem(mode)
-            flow.button(mode, lambda m=mode: sb.select_to_move(m), name=f"select:{mode}",
+            why = sb.select_problem(mode) if current != mode else None
+            flow.button(mode, lambda m=mode: sb.choose_move_type(m), name=f"select:{mode}",
                         tip=tip + (f"<br>Not now: {sb.said(why)}" if why else ""),
-                        object_id="#unavailable" if why else "#toggle")
+                        object_id="#toggle_on" if current == mode else "#unavailable" if why else "#toggle")
         flow.newline()
-        flow.para("Engaged: no normal move (09.05); select it to fall back or to remain stationary."
-                  if sb.scene.units[sb.selected_unit].engaged else "A normal move needs no selection: drag the unit.", "#muted")
+        flow.para("Engaged: no normal move (09.05); fall back or remain stationary."
+                  if sb.scene.units[sb.selected_unit].engaged else
+                  "Drag a model to move the unit (Shift: one model, Enter confirms). Reset after its move.", "#muted")
     aboard = T.embarked(b)
     if aboard and ts.round and not ts.over:
         flow.space(2)

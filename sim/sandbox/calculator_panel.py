@@ -17,6 +17,7 @@ from __future__ import annotations
 import pygame
 from pygame_gui.elements import UIButton, UIDropDownMenu, UIImage, UILabel, UIWindow
 
+from sim.names import counted
 from sim.sandbox.fonts import font
 
 BG = (30, 33, 40)
@@ -109,7 +110,7 @@ class CalculatorPanel:
         if self.open:
             self.window.kill()
             self._build(sb)
-        sb.status = escape_controls(f"calculator: {len(sheets)} datasheet(s) of {path} to choose from")
+        sb.status = escape_controls(f"calculator: {counted(len(sheets), 'datasheet')} of {path} to choose from")
         return True
 
     def pick(self, sb, option: str):
@@ -184,7 +185,7 @@ class CalculatorPanel:
                            ("weapons", "Each weapon"), ("catalogue", "Catalogue...")):
             if name == "catalogue":  # (a row of its own: comparing and the catalogue)
                 x, y = pad, y + row + pad
-            bw = round((26 if len(text) <= 3 else 14 + 7.5 * len(text)) * s)
+            bw = round((26 if len(text) <= 1 else 14 + 7.5 * len(text)) * s)  # ('12"': the inch mark shown whole)
             b = UIButton(pygame.Rect(x, y, bw, row), text, sb.manager, container=self.window,
                          object_id="#toggle_on" if getattr(self, self._attr(name), False) is True else None)
             sb.actions[b] = lambda n=name, sb=sb: self._press(sb, n)

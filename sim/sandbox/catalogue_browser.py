@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pygame
 
+from sim.names import counted
 from sim.errors import ScenarioError, escape_controls
 from sim.rules.turn import PLAYER
 from sim.sandbox.widgets import SCROLL_BAR_W
@@ -107,7 +108,7 @@ class CatalogueMixin:
             return False
         self.catalogue = {"path": path, "sheets": sorted_sheets(sheets), "search": "", "adding": None,
                           "focus": False}
-        self.status = f"catalogue {name}: {len(sheets)} datasheet(s); click one to add it to an army"
+        self.status = f"catalogue {name}: {counted(len(sheets), 'datasheet')}; click one to add it to an army"
         self.dirty.add("orders")
         return True
 
@@ -249,7 +250,7 @@ def build_catalogue_panel(flow, sb) -> bool:
     flow.row_h = 30
     flow.newline(4)
     shown = matches(cat["sheets"], cat["search"])
-    sb._catalogue_count = flow.label(f"{len(shown)} of {len(cat['sheets'])} datasheet(s)", "#muted", size=12)
+    sb._catalogue_count = flow.label(f"{len(shown)} of {counted(len(cat['sheets']), 'datasheet')}", "#muted", size=12)
     adding = cat.get("adding")
     if adding is not None:
         flow.space(2)
@@ -311,7 +312,7 @@ def catalogue_filter(sb) -> bool:
         else:
             b.hide()
     n = len(matches(cat["sheets"], cat["search"]))
-    sb._catalogue_count.set_text(f"{n} of {len(cat['sheets'])} datasheet(s)")
+    sb._catalogue_count.set_text(f"{n} of {counted(len(cat['sheets']), 'datasheet')}")
     more = sb._catalogue_more
     more.set_relative_position((flow.px(flow.PAD), flow.px(top + k * 28 + 2)))
     more.set_text(f"... {n - MAX_SHOWN} more: refine the search" if n > MAX_SHOWN else " ")

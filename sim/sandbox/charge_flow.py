@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from sim import commands as C
+from sim.names import counted
 from sim.commands import ChargeMove, Consolidate, DeclareCharge, PileIn
 from sim.events.moves import charge_dice
 from sim.plan import moves as MV
@@ -220,7 +221,7 @@ class PlacementMixin:
         p.stage = "placing"
         p.targets = CH.default_charge_targets(p.unit, p.roll, body)
         self._propose(p)
-        self.status = (f"charge roll {p.roll}\" ({dice}): {len(p.legal)} unit(s) within reach; "
+        self.status = (f"charge roll {p.roll}\" ({dice}): {counted(len(p.legal), 'unit')} within reach; "
                        + ("drag a model to adjust the solver's placement, Enter to confirm" if p.proposed
                           else "the solver found no placement: drag the models, or give up"))
         self.dirty |= {"orders", "action"}
@@ -367,7 +368,7 @@ class PlacementMixin:
         if self.submit(cmd):
             self.finish()
             self.placement = None
-            self.status = f"{VERB[p.record]} made: {len(cmd.to)} model(s) moved"
+            self.status = f"{VERB[p.record]} made: {counted(len(cmd.to), 'model')} moved"
             self.dirty |= {"orders", "action", "card"}
 
     def give_up_charge(self) -> None:

@@ -212,6 +212,10 @@ class ComputerMixin:
             self.status = f"your turn, {self.spec.armies[side].name}: {where(ts, army_names(self.battle))} - the computer waits"
             self.dirty |= {"orders"}
             self.highlighted = set()  # (the computer's last unit, ringed while it acted: not the person's)
+            uv = self.scene.units.get(self.selected_unit) if self.selected_unit else None
+            if uv is not None and uv.owner in self.ai and self.order is None:  # (nor selected into their turn)
+                self.selected_unit = self.selected_model = None
+                self.dirty |= {"card", "action"}
             # (an empty phase or Fight-phase step handed over by the computer: ended for the person,
             # as after their own End phase, the setting on: phase_skip.py)
             if ts.round > 0 and self.skip_empty():

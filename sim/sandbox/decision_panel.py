@@ -225,12 +225,15 @@ def build_generic(flow, sb, req) -> None:
     options = list(req.options) if isinstance(req.options, (list, tuple)) else []
     if isinstance(req.default, list):
         chosen = sb.decision_state.setdefault("generic", list(req.default))
-        flow.para("Toggle the options to choose, then Confirm:", "#muted")
+        flow.para("Click an option to choose it or leave it out ([x]: chosen), then Confirm:", "#muted")
         for k, opt in enumerate(options):
-            flow.button(flow.fit(option_text(sb, opt), flow.width - 8), lambda o=opt: toggle_generic(sb, o),
-                        name=f"pick:{k}", object_id="#toggle_on" if opt in chosen else "#toggle")
+            on = opt in chosen
+            flow.button(flow.fit(tick(option_text(sb, opt), on), flow.width - 8), lambda o=opt: toggle_generic(sb, o),
+                        name=f"pick:{k}", object_id="#toggle_on" if on else "#toggle", tip=tick_tip(on))
             flow.newline()
-        flow.button("Confirm", lambda: sb.answer(list(chosen)), name="confirm", object_id="#primary")
+        n = sum(1 for o in options if o in chosen)
+        flow.button(f"Confirm: {n} of {len(options)} chosen", lambda: sb.answer(list(chosen)), name="confirm",
+                    object_id="#primary")
         return
     for k, opt in enumerate(options):
         tip = "the default policy's choice" if opt == req.default else None
@@ -262,6 +265,15 @@ def build_oath(flow, sb, req) -> None:
                         tip="the default policy's oath" if opt == req.default else None,
                         object_id="#pick" if opt == req.default else None)
         flow.newline()
+
+
+def tick(label: str, on: bool) -> str:
+    """A toggle's text that says whether it is chosen (not only its colour): "[x] rifle"."""
+    return f"[x] {label}" if on else f"[  ] {label}"
+
+
+def tick_tip(on: bool) -> str:
+    return "chosen: click to leave it out" if on else "not chosen: click to choose it"
 
 
 def toggle_generic(sb, opt) -> None:

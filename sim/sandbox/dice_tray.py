@@ -178,6 +178,8 @@ def tray_info(sb) -> dict | None:
     elif ask is not None:
         ask["offered"] = {}  # (the computer answers its own)
     if ask is None:
+        if getattr(sb, "order", None) is not None and not sb.resolving:
+            return None  # (a new order is being declared: the last activation's pool is not its)
         return None if info is None else dict(info, names=sb.scene.unit_names)
     if info is None or (ask["pool"] is not None and info["pool"].get("pool") != ask["pool"]):
         info = {"pool": None, "rows": []}

@@ -94,10 +94,12 @@ def _leader(r: pygame.Rect, box: pygame.Rect):
 
 
 def place(requests: list[Request], blockers: list[pygame.Rect], viewport: pygame.Rect,
-          gap: int = 3) -> list[Placed]:
+          gap: int = 3, inside: pygame.Rect | None = None) -> list[Placed]:
     """The labels placed, in ``requests``' priority order (objectives, units, terrain, zones;
     within a kind top to bottom): none overlapping another or a blocker where a free spot
-    exists within RINGS rows; an optional label without one is left out."""
+    exists within RINGS rows; an optional label without one is left out. Every label is kept
+    within ``inside`` (the table's part of the viewport), a required one pushed in."""
+    area = viewport if inside is None else inside
     order = sorted(requests, key=lambda q: (PRIORITY[q.kind], q.box.top, q.box.left, q.key))
     taken: list[pygame.Rect] = []
     out: list[Placed] = []
@@ -109,10 +111,10 @@ def place(requests: list[Request], blockers: list[pygame.Rect], viewport: pygame
         spots = _spots(q.box, w, h, gap, q.first) if q.spots is None else ((0, p) for p in q.spots)
         for k, (sx, sy) in spots:
             r = pygame.Rect(round(sx), round(sy), w, h)
-            if not viewport.contains(r):
+            if not area.contains(r):
                 if not q.must or k:
                     continue
-                r.clamp_ip(viewport)
+                r.clamp_ip(area)
             cost = _covered(r, taken) * 4 + _covered(r, blockers)
             if cost == 0:
                 best, best_cost, best_k = r, 0, k
@@ -287,7 +289,7 @@ class TableLabels:
             reqs += objective_requests(cam, ts, colours, names, look.ui, colour_of)
             if ts.zones():
                 reqs += zone_requests(cam, ts.zones(), colours, names, look.ui)
-        return place(reqs, blockers, cam.viewport, max(2, round(3 * look.ui)))
+        return place(reqs, blockers, cam.viewport, max(2, round(3 * look.ui)), table_area(cam))
 
 
 def hovered_box(sb) -> pygame.Rect | None:
@@ -304,3 +306,30 @@ def hovered_box(sb) -> pygame.Rect | None:
     k = cam.scale
     return pygame.Rect(math.floor(cam.ox + lx * k), math.floor(cam.oy + ly * k),
                        max(1, math.ceil((hx - lx) * k)), max(1, math.ceil((hy - ly) * k)))
+
+
+def near_model_boxes(sb, reach_px: float = 160) -> list[pygame.Rect]:
+    """The screen boxes of the models on the table within ``reach_px`` of the pointer (a fight's
+    or a shot's targets sit there): a hover tip keeps clear of them where it can."""
+    cam = sb.camera
+    mx, my = sb.mouse
+    k = cam.scale
+    out = []
+    for m in sb.scene.models.values():
+        if not m.alive or m.removed:
+            continue
+        x, y = cam.to_screen(m.x, m.y)
+        if abs(x - mx) > reach_px or abs(y - my) > reach_px:
+            continue
+        r = max(2, math.ceil(m.radius * k))
+        out.append(pygame.Rect(math.floor(x) - r, math.floor(y) - r, 2 * r, 2 * r))
+    return out
+
+
+def table_area(cam) -> pygame.Rect:
+    """The board's part of the viewport on screen (labels stay on the table, not over its edge);
+    the viewport when the board shows too little of itself to hold them."""
+    (x0, y0), (x1, y1) = cam.to_screen(0, 0), cam.to_screen(*cam.board)
+    board = pygame.Rect(math.ceil(x0), math.ceil(y0), math.floor(x1 - x0) - 1, math.floor(y1 - y0) - 1)
+    area = cam.viewport.clip(board)
+    return area if area.w >= 120 and area.h >= 60 else cam.viewport

@@ -218,7 +218,7 @@ class OddsView:
         if self.key_of(sb) is None:
             return
         flow.space(2)
-        flow.label("Odds (sim.odds)", "#subheading")
+        flow.label("Odds", "#subheading")
         w, h = flow.width - 8, self.height()
         self.size = (w, h)
         self.image = UIImage(pygame.Rect(flow.PAD, flow.y, w, h), self.render(), flow.manager,
@@ -257,7 +257,7 @@ class OddsView:
     def note_lines(self) -> list[str]:
         if self.state != "ready":
             return []
-        out = [("exact" if self.preview.exact else "estimated") + ", the rules' own odds (sim.odds)"]
+        out = [("exact" if self.preview.exact else "estimated") + " odds, by the rules the battle plays"]
         return out + list(self.notes)
 
     def render(self) -> pygame.Surface:

@@ -122,7 +122,7 @@ class Order(ABC):
             else:
                 self.message = f"{uid}: {why.most_common(1)[0][0]}"
         else:
-            self.message = f"{n} weapon(s) now target {uid}" + (
+            self.message = (f"1 weapon now targets {uid}" if n == 1 else f"{n} weapons now target {uid}") + (
                 f"; {sum(why.values())} cannot ({why.most_common(1)[0][0]})" if why else "")
         return self.message
 
@@ -363,7 +363,7 @@ class FightOrder(Order):
             s.split = alloc
             n += 1
         self._dirty()
-        self.message = (f"{n} weapon(s) split 1 attack to {uid}: adjust with - and + (04.03)" if n else
+        self.message = (f"{n} weapon{'' if n == 1 else 's'} split 1 attack to {uid}: adjust with - and + (04.03)" if n else
                         f"{uid}: {why[0] if why else 'nothing to split'}")
         return self.message
 

@@ -198,10 +198,12 @@ def draw_hidden_marks(surf, cam, scene, hidden: list[str]) -> None:
             pygame.draw.arc(surf, S.HIDDEN, box, a, a + 0.38, 2)
 
 
-def tip_rect(pos, size, window, avoid=None, ui: float = 1.0) -> pygame.Rect:
+def tip_rect(pos, size, window, avoid=None, ui: float = 1.0, others=()) -> pygame.Rect:
     """Where a tooltip of ``size`` goes: beside the cursor (below right, then above right, below
     left, above left), inside ``window``, the first place that does not cover ``avoid`` (the
-    screen box of what it describes); below right when none is clear."""
+    screen box of what it describes) nor any of ``others`` (the models near the pointer: the
+    targets a player may click next); else the place covering fewest of them (never ``avoid``
+    where a place clear of it exists)."""
     w, h = size
     dx, dy = round(16 * ui), round(14 * ui)
     x, y = pos
@@ -209,26 +211,33 @@ def tip_rect(pos, size, window, avoid=None, ui: float = 1.0) -> pygame.Rect:
     if avoid is not None:  # (then clear of the whole box: right of it, left of it, under, over)
         tries += [(avoid.right + 4, y - h // 2), (avoid.left - 4 - w, y - h // 2), (x - w // 2, avoid.bottom + 4),
                   (x - w // 2, avoid.top - 4 - h)]
-    first = None
+    if others:  # (further out: past the pointer's neighbourhood)
+        far = round(90 * ui)
+        tries += [(x + far, y + dy), (x - far - w, y + dy), (x - w // 2, y + far), (x - w // 2, y - far - h),
+                  (x + far, y - far - h), (x - far - w, y - far - h), (x + far, y + far), (x - far - w, y + far)]
+    best, best_cost = None, None
     for tx, ty in tries:
         r = pygame.Rect(tx, ty, w, h)
         r.x = min(max(r.x, window.x + 4), window.right - w - 4)
         r.y = min(max(r.y, window.y + 4), window.bottom - h - 4)
-        first = first or r
-        if avoid is None or not r.colliderect(avoid):
+        cost = (1000 if avoid is not None and r.colliderect(avoid) else 0) + len(r.collidelistall(list(others)))
+        if cost == 0:
             return r
-    return first
+        if best_cost is None or cost < best_cost:
+            best, best_cost = r, cost
+    return best
 
 
-def draw_tip(surf, pos, lines, colour=S.TEXT, ui: float = 1.0, avoid=None) -> None:
+def draw_tip(surf, pos, lines, colour=S.TEXT, ui: float = 1.0, avoid=None, others=()) -> pygame.Rect | None:
     """A small tooltip box near the cursor (for table hover info); ``ui``: the UI scale;
-    ``avoid``: the screen box of what it describes (the tip does not cover it where it fits)."""
+    ``avoid``: the screen box of what it describes (the tip does not cover it where it fits);
+    ``others``: boxes it keeps clear of where it can (the models near the pointer)."""
     if not lines:
-        return
+        return None
     ts = [text(l, S.font_px(12, ui), colour) for l in lines]
     w = max(t.get_width() for t in ts) + 12
     h = sum(t.get_height() for t in ts) + 8
-    r = tip_rect(pos, (w, h), surf.get_rect(), avoid, ui)
+    r = tip_rect(pos, (w, h), surf.get_rect(), avoid, ui, others)
     box = pygame.Surface((w, h), pygame.SRCALPHA)
     box.fill((28, 30, 26, 225))
     pygame.draw.rect(box, (138, 132, 96), box.get_rect(), 1)
@@ -237,6 +246,7 @@ def draw_tip(surf, pos, lines, colour=S.TEXT, ui: float = 1.0, avoid=None) -> No
     for t in ts:
         surf.blit(t, (r.x + 6, yy))
         yy += t.get_height()
+    return r
 
 
 HELP = [

@@ -200,13 +200,14 @@ def _idle(flow, sb) -> None:
         flow.button(label, fn, name=record.kind, object_id="#unavailable" if why else "#primary",
                     tip=f"Not now: {why}" if why else None)
     placement_buttons(flow, sb)
+    if sb.battle.turn_state is not None:  # (a battle with a mission: the phase panel's one move-type row)
+        return
     flow.space(6)
     flow.label("Move type (M): this unit's own", "#subheading")
     flow.newline()
-    why = order_refusal(sb, C.MOVE)  # (greyed with the reason outside the Movement phase)
     for mode in ("normal", "advance", "fall back"):
-        flow.button(mode, lambda m=mode: sb.set_move_mode(m), name=f"mode:{mode}", tip=f"Not now: {why}" if why else None,
-                    object_id="#unavailable" if why else "#toggle_on" if sb.move_mode == mode else "#toggle")
+        flow.button(mode, lambda m=mode: sb.set_move_mode(m), name=f"mode:{mode}",
+                    object_id="#toggle_on" if sb.move_mode == mode else "#toggle")
     flow.newline()
     flow.para("The type is this unit's, reset after its move. Drag a model to move the whole unit; "
               "Shift-drag places one model at a time, Enter confirms the unit's move. R or the wheel "
@@ -348,7 +349,7 @@ def build_footer(flow, sb) -> None:
 
 
 def _decision(flow, sb) -> None:
-    from sim.sandbox.decision_panel import build_generic, option_text, prompt_text
+    from sim.sandbox.decision_panel import build_generic, option_text, prompt_text, tick, tick_tip
     req = sb.battle.pending
     armies = sb.battle.scenario.armies
     who = armies[req.player].name if isinstance(req.player, int) and 0 <= req.player < len(armies) else "?"
@@ -371,8 +372,8 @@ def _decision(flow, sb) -> None:
         for opt in req.options:
             v = mods.get(opt)
             text = f"ignore {opt}" + (f" ({v:+d})" if v is not None else "")
-            flow.button(text, lambda o=opt: sb.toggle_psychic(o), name=f"psychic:{opt}",
-                        object_id="#toggle_on" if opt in chosen else "#toggle")
+            flow.button(tick(text, opt in chosen), lambda o=opt: sb.toggle_psychic(o), name=f"psychic:{opt}",
+                        object_id="#toggle_on" if opt in chosen else "#toggle", tip=tick_tip(opt in chosen))
             flow.newline()
         flow.button("Confirm", lambda: sb.answer(list(chosen)), name="confirm", object_id="#primary")
     elif req.kind == "role":  # 26 step 5

@@ -83,5 +83,5 @@ class UndoMixin:
         self.unsaved = True
         u = getattr(last, "unit", None)  # (the unit by its name: sim.names)
         what = f"{last.kind} {names.name(names.of_battle(battle), u) if u else ''}".strip()
-        self.status = f"undone: {what} (the battle simulated again from its start: {len(keep)} command(s))"
+        self.status = f"took back: {what}"
         # (the computer plays on as it was: undo takes back the person's commands only, on their turn)

@@ -22,6 +22,7 @@ import pygame
 
 from sim.commands import Move
 from sim.errors import PlanError
+from sim.names import counted
 from sim.plan import moves as MOVES
 from sim.sandbox import style as S
 from sim.sandbox.fonts import text
@@ -86,6 +87,21 @@ class UnitMoveMixin:
                 modes.pop(uid, None)
             else:
                 modes[uid] = mode
+
+    def move_choice(self) -> str:
+        """What the selected unit's move is, as one truth for the panel and the bar: the type
+        it was selected for this phase (09.02), else the type chosen for its drag."""
+        return self.selected_for() or self.move_mode
+
+    def selected_for(self) -> str | None:
+        """The move type the selected unit was selected for this phase (09.02), or None."""
+        uid = getattr(self, "selected_unit", None)
+        b = getattr(self, "battle", None)
+        if uid and b is not None and uid in b.units and b.turn_state is not None:
+            b._enter()
+            chosen = W.unit_state(b.units[uid]).move_selected
+            return None if chosen is None else str(chosen)
+        return None
 
     def _unit_modes(self) -> dict:
         if getattr(self, "battle", None) is None:
@@ -161,7 +177,7 @@ class UnitMoveMixin:
                 s["verdicts"][p.model] = str(p)
         n = len(s["ghosts"])
         name = self.unit_label(s["unit"])
-        self.status = (f"{name}: {n} model(s) placed - " +
+        self.status = (f"{name}: {counted(n, 'model')} placed - " +
                        ("legal: Enter (Confirm move) makes the move, Esc drops it" if s["reason"] is None
                         else f"as it stands it would be refused: {s['reason']} - move more models, or Esc"))
 
@@ -303,6 +319,7 @@ class UnitMoveMixin:
         cam = self.camera
         dragged = set(self.drag["ghosts"]) if self.drag is not None else set()
         first_bad = None
+        labels = []  # (rank, model id, surface, rect): the distance under each ghost
         for mid, g in s["ghosts"].items():
             if mid in dragged or mid not in self.scene.models:
                 continue
@@ -313,10 +330,17 @@ class UnitMoveMixin:
             o = s["origin"][mid]
             a, b = cam.to_screen(o[0], o[1]), cam.to_screen(*g)
             pygame.draw.line(surf, S.shade(colour, 0.8), a, b, 1)
-            lab = text(f'{math.hypot(g[0] - o[0], g[1] - o[1]):.1f}"/{o[2]:g}"', 11, colour, True)
-            surf.blit(lab, (b[0] - lab.get_width() / 2, b[1] + cam.length(m.radius) + 3))
+            moved = math.hypot(g[0] - o[0], g[1] - o[1])
+            lab = text(f'{moved:.1f}"/{o[2]:g}"', 11, colour, True)
+            r = lab.get_rect(topleft=(round(b[0] - lab.get_width() / 2), round(b[1] + cam.length(m.radius) + 3)))
+            labels.append(((moved <= o[2] + 1e-6, not bad, -moved, mid), mid, lab, r))
             if bad and first_bad is None:
                 first_bad = (b, bad)
+        self.staged_labels = []  # (the ones drawn: over the limit or refused first, then the furthest moved)
+        for _rank, mid, lab, r in sorted(labels, key=lambda t: t[0]):
+            if r.collidelist([q for _m, q in self.staged_labels]) < 0:
+                surf.blit(lab, r)
+                self.staged_labels.append((mid, r))
         if first_bad is not None and self.drag is None:
             draw_note(surf, first_bad[0], wrap(self.said(first_bad[1])), S.ILLEGAL,  # (names: sim.names)
                       "this model's move would be refused")

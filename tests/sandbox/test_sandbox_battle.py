@@ -183,7 +183,7 @@ def test_undo_restores_the_state_before_the_last_command(make):
     d.click_button("select:stationary")
     assert sb.battle.state_hash() != h0
     d.key(pygame.K_z, "z", CTRL)
-    assert sb.status.startswith("undone: select to move Home Guard")  # (its name, not its id)
+    assert sb.status == "took back: select to move Home Guard"  # (its name, not its id)
     assert sb.battle.state_hash() == h0 and sb.recorder.lines == lines0
     assert state(sb, "holders").move_type is None
     d.click_button("phase:end")

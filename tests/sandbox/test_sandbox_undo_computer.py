@@ -56,5 +56,5 @@ def test_undo_on_the_persons_turn_takes_back_their_command_and_the_computer_play
     assert sb.recorder.n == n + 1
     d.click_button("phase:undo")
     assert sb.recorder.n == n and sb.battle.state_hash() == h, sb.status
-    assert sb.status.startswith("undone: "), sb.status
+    assert sb.status.startswith("took back: "), sb.status
     assert not sb.ai_paused  # (the person's command taken back: the computer's next turn is played as ever)
