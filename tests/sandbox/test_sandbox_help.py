@@ -54,5 +54,5 @@ def test_the_move_note_says_the_type_is_per_unit_and_reset_after_each_move(make)
     d.click_model("squad/1")
     d.pump(2)
     shown = " ".join(e.text for e in d.sb.orders_flow.scroll.get_container().elements if isinstance(e, UILabel))
-    assert "reset after" in shown and "this unit" in shown, shown
+    assert "reset after" in shown.lower() and "Move type of Warden Squad" in shown, shown  # (the unit's own)
     assert "Shift" in shown and "Enter" in shown, shown

@@ -175,4 +175,4 @@ def test_an_engaged_unit_is_not_told_to_drag_a_normal_move(make):
     assert "Engaged: no normal move (09.05)" in shown and "needs no selection" not in shown, shown
     d.click_model("squad/1")  # (a unit not engaged: as before)
     shown = " ".join(lab.text for lab in _labels(sb.orders_flow))
-    assert "A normal move needs no selection" in shown, shown
+    assert "Drag a model to move the unit" in shown and "Engaged" not in shown, shown
