@@ -19,7 +19,13 @@ def _modes(d):
     sb.show_los = True
     yield "los, nothing selected"
     units = [u for u, v in sb.scene.units.items() if not v.destroyed]
+    kinds = set()
     for uid in units:
+        v = sb.scene.units[uid]
+        kind = (v.owner, v.name, len(v.models), v.engaged, v.embarked_in is None)
+        if kind in kinds:  # (a unit like one already drawn, elsewhere: the same drawing code)
+            continue
+        kinds.add(kind)
         first = sb.scene.living(uid)[0].id
         sb.select(uid, first)
         yield f"los from {first}"
