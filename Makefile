@@ -24,13 +24,11 @@ $(TSTAMP): pyproject.toml | $(PY)
 play: $(STAMP)
 	$(PY) -m sim play scenarios/default.toml
 
-# sim byte-compiled first, and bytecode kept while the suite runs (PYTHONDONTWRITEBYTECODE
-# emptied): the suite starts many `python -m sim` processes, each of which compiled every module
-# it imports where that variable is set (about 1 s of CPU each), and pytest's rewritten test
-# modules are kept from one worker to the next (the caches are git-ignored)
+# sim byte-compiled first: the suite starts many `python -m sim` processes, and where
+# PYTHONDONTWRITEBYTECODE is set none of them keeps what it compiles (about 1 s of CPU each)
 test: $(TSTAMP)
 	$(PY) -m compileall -q -j 0 sim > /dev/null
-	PYTHONDONTWRITEBYTECODE= SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q -n 2 --dist worksteal
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q -n 2 --dist worksteal
 
 run: $(STAMP)
 	$(PY) -m sim run scenarios/default.toml
