@@ -9,22 +9,10 @@ import pygame
 import pytest
 
 from sandbox_support import DATA
+from test_sandbox_battle import settle
 from sim.phases.state import Phase
 
 TABLE = DATA / "extra" / "battle_turn.toml"
-
-
-def _settle(d, limit: int = 300) -> None:
-    sb = d.sb
-    for _ in range(limit):
-        req = sb.battle.pending
-        if req is not None:
-            d.click_button("confirm" if req.kind in ("allocation_order", "coherency_removal") else "default")
-        elif sb.resolving:
-            d.click_button("finish")
-        else:
-            return
-    raise AssertionError(f"the command did not settle: {sb.status}")
 
 
 def _toggled(d, prefix: str) -> list[str]:
@@ -46,7 +34,7 @@ def test_the_movement_panel_has_one_move_type_control_that_agrees_with_the_bar(m
     assert _toggled(d, "select:") == ["select:normal"] and sb.move_mode == "normal"
     d.click_model("holders/1")
     d.click_button("select:stationary")
-    _settle(d)
+    settle(d)
     assert _toggled(d, "select:") == ["select:stationary"], sb.status
     assert "stationary" in d.button("bar:move").text, d.button("bar:move").text
     d.key(pygame.K_m, "m")  # (fixed by the selection: the row and the bar still agree)
@@ -152,7 +140,7 @@ def test_the_fight_phase_panel_has_no_move_type_row(make):
         if sb.battle.turn_state.phase == Phase.FIGHT:
             break
         d.key(pygame.K_e, "e")
-        _settle(d)
+        settle(d)
     assert sb.battle.turn_state.phase == Phase.FIGHT
     d.click_model("brawlers/1")
     d.pump(2)
