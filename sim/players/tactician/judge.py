@@ -32,7 +32,7 @@ PER_OUTPUT = 6.0     # worth of one expected wound a turn its weapons deal the r
 PER_OC = 2.0         # worth of a point of Objective Control
 DAMAGE_CREDIT = 0.3  # share of an attack's value given by wounds dealt, not models destroyed
 
-_WORTH: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # battle -> {unit id: worth}
+_WORTH: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # battle -> {unit id: worth, (kind, ...): kept}
 
 
 def p_success(need: int) -> float:
@@ -166,7 +166,7 @@ def attack_odds(battle, command) -> AttackOdds | None:
         problem = problem_for_command(battle, command)
     except (OddsError, PlanError):
         return None
-    kept = _WORTH.setdefault(battle, {}).setdefault("odds", {})
+    kept = _WORTH.setdefault(battle, {}).setdefault(("odds",), {})  # (a tuple: no unit id is one)
     got = kept.get(problem)
     if got is not None:
         return got
