@@ -147,45 +147,60 @@ class DistanceRows:
         """``_round_core_distances`` of the table's round bases against each hull of ``fps``
         (transposed: (len(fps), round bases)); a hull's row measured again only at the round
         bases that moved (or changed) since ``_MEMO`` kept it, against the same round bases
-        in the same order (each entry is its own base's and hull's arithmetic; a hull packed
-        alone or with others gives the same bits, ``_hull_pack``'s padding)."""
+        in the same order. The entries to measure, in one call: the round bases any of them
+        needs against the hulls that need any (each entry is its own base's and hull's
+        arithmetic, and hulls packed together give the same bits as alone, ``_hull_pack``'s
+        padding)."""
         rc, rr = self._round_centres, self._round_radii
         out = np.empty((len(fps), len(rr)))
+        need = np.zeros((len(fps), len(rr)), dtype=bool)
         for k, f in enumerate(fps):
             got = _kept(f).get("rounds")
             if got is not None and got[0].shape == rc.shape:
-                row = got[2].copy()
-                moved = np.flatnonzero((got[0] != rc).any(axis=1) | (got[1] != rr))
-                if len(moved):
-                    row[moved] = _round_core_distances(rc[moved], rr[moved], _hull_pack((f,)))[:, 0]
+                out[k] = got[2]
+                need[k] = (got[0] != rc).any(axis=1) | (got[1] != rr)
             else:
-                row = _round_core_distances(rc, rr, _hull_pack((f,)))[:, 0]
-            _memo(f)["rounds"] = (rc.copy(), rr.copy(), row)
-            out[k] = row
+                need[k] = True
+        ks = np.flatnonzero(need.any(axis=1))
+        if len(ks):
+            js = np.flatnonzero(need[ks].any(axis=0))
+            d = _round_core_distances(rc[js], rr[js], _hull_pack(tuple(fps[k] for k in ks)))
+            for x, k in enumerate(ks.tolist()):
+                take = need[k, js]
+                out[k, js[take]] = d[take, x]
+        snap = (rc.copy(), rr.copy())
+        for k, f in enumerate(fps):
+            _memo(f)["rounds"] = (*snap, out[k].copy())
         return out
 
     def _hull_hull_rows(self, fps: list) -> np.ndarray:
         """``_hull_block`` of each hull of ``fps`` against the table's hulls: (len(fps), hulls);
-        a hull's row measured again only against the hulls that moved since ``_MEMO`` kept it
-        (each pair's answer is its own: ``_hull_block`` measures pair by pair, or together with
-        ``_convex_distance``'s bits)."""
+        a hull's row measured again only against the hulls that moved since ``_MEMO`` kept it,
+        in one call: those hulls against every hull any of them needs (each pair's answer is
+        its own: ``_hull_block`` measures pair by pair, or together with ``_convex_distance``'s
+        bits)."""
         key = self._hull_key()
         hb = self.hulls
         out = np.empty((len(fps), len(hb)))
-        scratch = np.empty((1, len(self.fps)))
+        need = np.zeros((len(fps), len(hb)), dtype=bool)
         for k, f in enumerate(fps):
             got = _kept(f).get("hull row")
             if got is not None and len(got[0]) == len(key):
-                row = got[1].copy()
-                moved = [y for y, (a, b) in enumerate(zip(got[0], key)) if a is not b and a != b]
+                out[k] = got[1]
+                need[k] = [a is not b and a != b for a, b in zip(got[0], key)]
             else:
-                row, moved = np.empty(len(hb)), list(range(len(hb)))
-            if moved:
-                cols = [hb[y] for y in moved]
-                _hull_block([f], [0], self.fps, cols, scratch)
-                row[moved] = scratch[0, cols]
-            _memo(f)["hull row"] = (key, row)
-            out[k] = row
+                need[k] = True
+        ks = np.flatnonzero(need.any(axis=1)).tolist()
+        if ks:
+            ys = np.flatnonzero(need[ks].any(axis=0))
+            cols = [hb[y] for y in ys.tolist()]
+            scratch = np.empty((len(fps), len(self.fps)))
+            _hull_block(fps, ks, self.fps, cols, scratch)
+            for k in ks:
+                take = ys[need[k, ys]]
+                out[k, take] = scratch[k, [hb[y] for y in take.tolist()]]
+        for k, f in enumerate(fps):
+            _memo(f)["hull row"] = (key, out[k].copy())
         return out
 
     def copy(self) -> "DistanceRows":
