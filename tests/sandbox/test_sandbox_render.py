@@ -22,8 +22,10 @@ def _modes(d):
     kinds = set()
     for uid in units:
         v = sb.scene.units[uid]
-        kind = (v.owner, v.name, len(v.models), v.engaged, v.embarked_in is None)
-        if kind in kinds:  # (a unit like one already drawn, elsewhere: the same drawing code)
+        fp = sb.scene.models[v.models[0]].fp
+        kind = (v.owner, len(v.models) > 1, v.engaged, v.embarked_in is None, v.carried > 0,
+                fp.shape)
+        if kind in kinds:  # (a unit drawn as one already drawn, elsewhere: the same drawing code)
             continue
         kinds.add(kind)
         first = sb.scene.living(uid)[0].id
