@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pygame
@@ -77,7 +78,15 @@ def test_drawing_never_changes_the_world(make, path):
     assert len(sb.battle.events) == n_events  # no command was even submitted
 
 
-@pytest.mark.parametrize("path", all_scenarios(), ids=lambda p: p.stem)
+def _shot_scenarios():
+    """The default scenario (its set-up shading and a replay being watched too); every scenario
+    with SANDBOX_SHOTS=all (`make shots`): the pictures are for a person to look at, and the
+    drawing of every scenario is the test above's."""
+    every = all_scenarios()
+    return every if os.environ.get("SANDBOX_SHOTS") == "all" else [p for p in every if p.stem == "default"]
+
+
+@pytest.mark.parametrize("path", _shot_scenarios(), ids=lambda p: p.stem)
 def test_screenshots(make, path):
     """Writes tests/sandbox/screenshots/<scenario>*.png (git-ignored) for a person to look at."""
     SHOTS.mkdir(exist_ok=True)
