@@ -17,7 +17,8 @@ loop's time (attack dice resolved in the time the loop takes), --split's times d
 (microseconds for each millisecond the loop takes).
 Run: .venv/bin/python tests/bench/bench_attacks.py  [--jobs N]  (--split: time submit, ticks
 and end turn in one process; --stages: where an activation goes, stage by stage, from
-tests/bench/attack_stages.py; --cpu: every figure, the baseline's and the raw d6 rates' too, timed
+tests/bench/attack_stages.py, in wall time (its timers are read a few dozen times an activation:
+the CPU clock's own cost would swamp the smaller stages); --cpu: every figure, the baseline's and the raw d6 rates' too, timed
 as the process's CPU time (time.process_time), which a shared machine's waiting for a core does
 not inflate)
 """
@@ -123,17 +124,18 @@ def baseline() -> _baseline.Baseline:
 
 def main() -> None:
     global CLOCK
+    if "--stages" in sys.argv:  # where an activation goes, stage by stage (tests/bench/attack_stages.py)
+        import attack_stages
+        before = _baseline.measure()
+        for text in attack_stages.measure():
+            print(text)
+        print(_baseline.line(before, _baseline.measure()))
+        return
     if "--cpu" in sys.argv:
         CLOCK = time.process_time
         print("every figure below is the process's CPU time (time.process_time), the baseline's too")
     baseline_before = baseline()
     spec = parse_scenario(scenario(), "bench")
-    if "--stages" in sys.argv:  # where an activation goes, stage by stage (tests/bench/attack_stages.py)
-        import attack_stages
-        for text in attack_stages.measure():
-            print(text)
-        print(_baseline.line(baseline_before, baseline()))
-        return
     if "--split" in sys.argv:
         runs = [split_once(spec) for _ in range(7)]
         sub, ticks, end = (statistics.median(r[i] for r in runs) * 1e6 for i in range(3))
