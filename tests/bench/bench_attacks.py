@@ -18,7 +18,9 @@ loop's time (attack dice resolved in the time the loop takes), --split's times d
 Run: .venv/bin/python tests/bench/bench_attacks.py  [--jobs N]  (--split: time submit, ticks
 and end turn in one process; --stages: where an activation goes, stage by stage, from
 tests/bench/attack_stages.py, in wall time (its timers are read a few dozen times an activation:
-the CPU clock's own cost would swamp the smaller stages); --cpu: every figure, the baseline's and the raw d6 rates' too, timed
+the CPU clock's own cost would swamp the smaller stages); --lockstep OTHER_TREE [--battles N]: this
+tree's activations and another checkout's, battle by battle in turn, from
+tests/bench/attack_lockstep.py (before/after a change on a busy machine); --cpu: every figure, the baseline's and the raw d6 rates' too, timed
 as the process's CPU time (time.process_time), which a shared machine's waiting for a core does
 not inflate)
 """
@@ -124,6 +126,20 @@ def baseline() -> _baseline.Baseline:
 
 def main() -> None:
     global CLOCK
+    if "--lockstep" in sys.argv:  # this tree and another in turn (tests/bench/attack_lockstep.py)
+        import attack_lockstep
+        other = sys.argv[sys.argv.index("--lockstep") + 1]
+        battles = int(sys.argv[sys.argv.index("--battles") + 1]) if "--battles" in sys.argv else 20
+        CLOCK = time.process_time
+        before, raw_before = _baseline.measure(), raw_d6_rates()[0]
+        lines, rates = attack_lockstep.lockstep([other, str(Path(__file__).resolve().parents[2])], battles)
+        raw = (raw_before + raw_d6_rates()[0]) / 2
+        print("\n".join(lines))
+        print(f"  the raw Python d6 rate (randint(1, 6), CPU time, before and after): {raw:,.0f} a second; "
+              f"the attack path {rates[0] / raw:.1%} of it in {other}, {rates[1] / raw:.1%} in this tree "
+              f"(issue 29's mark: 10%)")
+        print(_baseline.line(before, _baseline.measure()))
+        return
     if "--stages" in sys.argv:  # where an activation goes, stage by stage (tests/bench/attack_stages.py)
         import attack_stages
         before = _baseline.measure()
