@@ -40,7 +40,7 @@ from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
 from sim.sandbox.calculator_panel import CalculatorPanel
 from sim.sandbox.charge_odds import ChargeOdds, tip as charge_tip
-from sim.sandbox.labels import TableLabels, hovered_box, near_model_boxes
+from sim.sandbox.labels import TableLabels, hovered_box, near_model_boxes, terrain_tip
 from sim.sandbox.screen_layout import arrange
 from sim.sandbox.odds_panel import OddsView
 from sim.sandbox.orders import FightOrder, ShootOrder, order_refusal
@@ -676,6 +676,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             if m.character:
                 s += "  CHARACTER"
             out.append(s)
+        if not out:
+            out += terrain_tip(self)  # (a terrain area whose name the table could not write in full)
         o = self._hover_objective()
         if o is not None:
             out += markers.objective_tip(self.battle, o, [a.name for a in self.spec.armies], self._oc_models())
