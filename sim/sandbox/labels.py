@@ -427,6 +427,19 @@ def hovered_box(sb) -> pygame.Rect | None:
                        max(1, math.ceil((hx - lx) * k)), max(1, math.ceil((hy - ly) * k)))
 
 
+def hovered_boxes(sb) -> list[pygame.Rect]:
+    """hovered_box and the label naming that unit on the table: a hover tip covers neither (it
+    covered "Raider Sharpshooters" while describing one of its models)."""
+    box = hovered_box(sb)
+    if box is None:
+        return []
+    uid = sb.hover_unit
+    if uid is None and sb.hover_model in sb.scene.models:
+        uid = sb.scene.models[sb.hover_model].unit
+    label = (getattr(sb, "label_rects", None) or {}).get(uid)
+    return [box] if label is None else [box, label]
+
+
 def near_model_boxes(sb, reach_px: float = 160) -> list[pygame.Rect]:
     """The screen boxes of the models on the table within ``reach_px`` of the pointer (a fight's
     or a shot's targets sit there): a hover tip keeps clear of them where it can."""

@@ -130,3 +130,18 @@ def test_terrain_requests_shorten_long_names():
     pygame.init()
     (q,) = terrain_requests(cam, [area], 1.0)
     assert q.short is not None and q.touch and q.avoid == ()
+
+
+@pytest.mark.parametrize("size", [(2560, 1440), (1024, 700)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_models_hover_tip_leaves_its_units_name_visible(sized, size):
+    """Hovering the second Raider Sharpshooter under Xvfb at 2560x1440: the tip sat on the
+    unit's name "Raider Sharpshooters" (clear of the models below, the Raider Gunners)."""
+    sb = sized("battle_default.toml", size)
+    uid = next(u.id for u in sb.spec.units if u.name == "Raider Sharpshooters")
+    for m in list(sb.scene.living(uid)):
+        sb.mouse = tuple(round(v) for v in sb.camera.to_screen(m.x, m.y))
+        sb.hover_model, sb.hover_unit = m.id, m.unit
+        sb.draw()
+        assert sb.tip_box is not None
+        label = sb.label_rects[uid]
+        assert not sb.tip_box.colliderect(label), (m.id, sb.tip_box, label)
