@@ -676,8 +676,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             if m.character:
                 s += "  CHARACTER"
             out.append(s)
-        if not out:
-            out += terrain_tip(self)  # (a terrain area whose name the table could not write in full)
+        if not out and not look.ghosts:  # (a terrain area whose name the table could not write in
+            out += terrain_tip(self)  # full; not over a move waiting for Enter: it covered its unit's name)
         o = self._hover_objective()
         if o is not None:
             out += markers.objective_tip(self.battle, o, [a.name for a in self.spec.armies], self._oc_models())

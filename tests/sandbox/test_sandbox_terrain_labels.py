@@ -145,3 +145,20 @@ def test_a_models_hover_tip_leaves_its_units_name_visible(sized, size):
         assert sb.tip_box is not None
         label = sb.label_rects[uid]
         assert not sb.tip_box.colliderect(label), (m.id, sb.tip_box, label)
+
+
+def test_no_terrain_tip_over_a_move_waiting_to_be_confirmed(sized):
+    """Under Xvfb at 800x600 a refused drag left its snap suggestion over the shortened
+    "armoured..." and the terrain tip covered the unit's name while Enter/Esc was awaited."""
+    sb = sized("battle_default.toml", (800, 600))
+    short = next(p for p in sb.table_labels.placed if p.kind == TERRAIN and p.short)
+    a = sb.spec.terrain[int(short.key)]
+    cx = sum(x for x, _ in a.polygon) / len(a.polygon)
+    cy = sum(y for _, y in a.polygon) / len(a.polygon)
+    sb.mouse = tuple(round(v) for v in sb.camera.to_screen(cx, cy))
+    sb.hover_unit = sb.hover_model = None
+    look = sb.look()
+    assert f"{a.name} (terrain area)" in sb._tip_lines(look)
+    m = next(iter(sb.scene.models.values()))
+    look.ghosts[m.id] = (0.5, 0.0)
+    assert not any("(terrain area)" in s for s in sb._tip_lines(look))
