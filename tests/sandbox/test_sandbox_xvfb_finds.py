@@ -87,3 +87,19 @@ def test_finish_resolves_the_persons_shot_through_the_computers_decisions(tmp_pa
     finally:
         sb.battle.close()
         pygame.event.clear()
+
+
+def test_a_long_option_keeps_its_target_whole(tmp_path):
+    """Under Xvfb at 800x600 the Fire Overwatch buttons read "Raider Gunners -> Warden Squad (...":
+    which of the Warden Squads was lost. The shooter's name is shortened first."""
+    import pygame_gui
+    from sim.sandbox.widgets import Flow
+    pygame.init()
+    pygame.display.set_mode((800, 600))
+    flow = Flow(pygame_gui.UIManager((800, 600)), pygame.Rect(0, 0, 260, 300), {}, {})
+    text = "Raider Gunners -> Warden Squad (2)"
+    cut = flow.fit(text, 190)
+    assert cut.endswith(" -> Warden Squad (2)") and cut.startswith("Raid") and "..." in cut, cut
+    assert flow.text_w(cut) * 1.05 <= 190 - 12
+    assert flow.fit(text, 600) == text
+    assert flow.fit("a very long line with no arrow in it at all", 120).endswith("...")
