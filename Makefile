@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 
-.PHONY: play test run bench clean goldens
+.PHONY: play test run bench clean goldens shots
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ play: $(STAMP)
 test: $(TSTAMP)
 	$(PY) -m compileall -q -j 0 sim > /dev/null
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q -n 2 --dist worksteal
+
+# Screenshots of every scenario in the sandbox, for a person to look at (tests/sandbox/screenshots/)
+shots: $(TSTAMP)
+	SANDBOX_SHOTS=all SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q -n 2 tests/sandbox/test_sandbox_render.py -k screenshots
 
 run: $(STAMP)
 	$(PY) -m sim run scenarios/default.toml

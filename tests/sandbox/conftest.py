@@ -23,12 +23,15 @@ class Driver:
         self.sb = sb
 
     def pump(self, n: int = 2, draw: bool = True) -> None:
+        """``n`` frames: the events handled, then update; the table drawn after the last frame
+        (drawing only reads, test_sandbox_render.py: a frame drawn in between would show what
+        the last one shows, as a real window skips frames when it falls behind)."""
         for _ in range(n):
             for e in pygame.event.get():
                 self.sb.handle(e)
             self.sb.update(1 / 60)
-            if draw:
-                self.sb.draw()
+        if draw:
+            self.sb.draw()
 
     def post(self, type_, **kw) -> None:
         pygame.event.post(pygame.event.Event(type_, **kw))

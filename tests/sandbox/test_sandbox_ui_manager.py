@@ -31,3 +31,17 @@ def test_the_kept_theme_ids_are_the_librarys(monkeypatch):
     _ids(fresh)
     places = {tuple(map(tuple, a)) for a in calls}
     assert calls and len(calls) == len(places)  # (each place asked once, though all was made twice)
+
+
+def test_many_managers_keep_one_copy_of_each_translations_folder():
+    """The library adds its translations folder to python-i18n's path with each manager; ours
+    keeps one copy, so a label's text is not looked for once per manager ever made."""
+    import i18n
+    pygame.init()
+    for _ in range(3):
+        UIManager((400, 300))
+    assert len(i18n.load_path) == len(set(i18n.load_path)) >= 1
+    pygame_gui.UIManager((400, 300))  # (the library's own adds another copy: what this undoes)
+    assert len(i18n.load_path) == len(set(i18n.load_path)) + 1
+    UIManager((400, 300))
+    assert len(i18n.load_path) == len(set(i18n.load_path))
