@@ -162,3 +162,14 @@ def test_no_terrain_tip_over_a_move_waiting_to_be_confirmed(sized):
     m = next(iter(sb.scene.models.values()))
     look.ghosts[m.id] = (0.5, 0.0)
     assert not any("(terrain area)" in s for s in sb._tip_lines(look))
+
+
+def test_a_zone_name_without_room_in_full_is_shortened(sized):
+    """At 800x600 neither deployment zone was named (no room for "Raiders' deployment zone");
+    the short "Raiders' zone" fits inside the zone."""
+    from sim.sandbox.labels import ZONE
+    sb = sized("battle_default.toml", (800, 600))
+    zones = [p for p in sb.table_labels.placed if p.kind == ZONE]
+    assert zones and all(p.short for p in zones)
+    big = sized("battle_default.toml", (1600, 900))
+    assert {p.key for p in big.table_labels.placed if p.kind == ZONE and not p.short} == {"0", "1"}
