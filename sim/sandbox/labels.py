@@ -131,7 +131,7 @@ def _best_spot(q: Request, surf, taken, blockers, area, gap):
     w, h = surf.get_width() + 8, surf.get_height()
     best = best_cost = best_k = None
     if q.touch is not None:
-        spots = ((0, p) for p in touching_spots(q.touch, w, h, gap, q.avoid))
+        spots = ((0, p) for p in _touching(q.touch, w, h, gap, q.avoid))
     elif q.spots is not None:
         spots = ((0, p) for p in q.spots)
     else:
@@ -150,6 +150,21 @@ def _best_spot(q: Request, surf, taken, blockers, area, gap):
     if best is None or (best_cost and not q.must):
         return None
     return best, best_k
+
+
+_SPOTS: dict[tuple, list] = {}
+
+
+def _touching(poly, w: int, h: int, gap: int, avoid) -> list:
+    """touching_spots, kept per polygon, size and the other areas (they move only with the
+    camera: a drag re-places the labels every frame and must not search them again)."""
+    key = (tuple(poly), w, h, gap, tuple(tuple(p) for _b, p in avoid))
+    got = _SPOTS.get(key)
+    if got is None:
+        if len(_SPOTS) > 4000:
+            _SPOTS.clear()
+        got = _SPOTS[key] = list(touching_spots(poly, w, h, gap, avoid))
+    return got
 
 
 def touching_spots(poly, w: int, h: int, gap: int, avoid=()):
