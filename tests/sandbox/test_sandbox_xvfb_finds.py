@@ -103,3 +103,36 @@ def test_a_long_option_keeps_its_target_whole(tmp_path):
     assert flow.text_w(cut) * 1.05 <= 190 - 12
     assert flow.fit(text, 600) == text
     assert flow.fit("a very long line with no arrow in it at all", 120).endswith("...")
+
+
+@pytest.mark.parametrize("size", [(2560, 1440), (800, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_drag_readout_leaves_the_units_name_visible(tmp_path, size):
+    """Under Xvfb the "4.9\\" moved, 1.1\\" left" readout over the grabbed model hid the dragged
+    unit's name ("Raider Mob (2)" peeking out behind it)."""
+    from sim.sandbox.app import Sandbox
+    pygame.init()
+    surf = pygame.display.set_mode(size)
+    pygame.event.clear()
+    sb = Sandbox(str(ROOT / "scenarios" / "battle_default.toml"), surf, size=size, seed=1, save_dir=tmp_path,
+                 ai={}, ask_ai=False)
+    try:
+        d = Driver(sb)
+        d.pump(2)
+        d.key(pygame.K_e, "e")  # (Raiders move first with seed 1)
+        a = d.model_pos("r-squad2/3")
+        d.move(a)
+        d.pump(1)
+        d.post(pygame.MOUSEBUTTONDOWN, pos=a, button=1)
+        d.pump(1)
+        step = sb.camera.length(1.0)
+        for k in range(1, 4):
+            d.move((a[0], round(a[1] - k * step)), buttons=(1, 0, 0))
+            d.pump(1)
+        assert sb.drag is not None and sb.drag["unit"] == "r-squad2"
+        label = sb.label_rects["r-squad2"]
+        assert not sb.drag_readout.colliderect(label), (sb.drag_readout, label)
+        d.post(pygame.MOUSEBUTTONUP, pos=(a[0], round(a[1] - 3 * step)), button=1)
+        d.pump(2)
+    finally:
+        sb.battle.close()
+        pygame.event.clear()
