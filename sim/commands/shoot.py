@@ -55,8 +55,20 @@ def _dump_selection(s: Selection) -> dict:
     return d
 
 
+def _dump_selections(sels) -> list[dict]:
+    """The selections' JSON form (_dump_selection each; the usual one, a weapon at a target with
+    all its attacks, written inline: every Shoot command the battle accepts is logged)."""
+    out = []
+    for s in sels:
+        if s.attacks is None and s.target is not None:
+            out.append({"model": s.model, "weapon": s.weapon, "target": s.target})
+        else:
+            out.append(_dump_selection(s))
+    return out
+
+
 SELECTIONS = Field("selections", "a list", lambda v: isinstance(v, list),
-                   dump=lambda sels: [_dump_selection(s) for s in sels],
+                   dump=_dump_selections,
                    load=lambda rows: tuple(Selection(s["model"], s["weapon"], s.get("target"), s.get("attacks"))
                                            for s in rows),
                    default=(), each_problem=_selection_problem)

@@ -255,7 +255,8 @@ class ShootPlanTargets:
         mid = sh.ids[i]
         # (the answer of ``loadout`` kept on the Shooters, read here first: a plan's usual
         # selections were met and checked by an earlier plan)
-        weapons = (sh.loadouts.get((sh.loadout_of[i], sels[0].weapon, sh.mv[i], self.stype))
+        weapons = (sh.loadouts.get((sh.loadout_of[i], sels[0].weapon, sh.mv[i], self.stype,
+                                    self.assault_conferred))
                    if len(sels) == 1 else None)
         if weapons is None:
             weapons = self.loadout(i, sels)

@@ -131,13 +131,20 @@ def gather(keys: list[tuple[int | None, AttackKey]]) -> list[PoolSpec]:
     their first weapon was declared. Declarations without a target make no attacks."""
     pools: dict[tuple[int, AttackKey], PoolSpec] = {}
     targets: dict[int, int] = {}  # target -> the order it was first declared in
-    for i, tk in enumerate(keys):
+    last_target = last_key = p = None  # (the pool of the declaration before: a run of alike
+    # models shares its key object, so the next one joins it without hashing the key again)
+    for i, (target, key) in enumerate(keys):
+        if key is last_key and target == last_target and p is not None:
+            p.members.append(i)
+            continue
+        tk = (target, key)
         p = pools.get(tk)
         if p is None:
-            if tk[0] is None:
+            if target is None:
                 continue
-            p = pools[tk] = PoolSpec(tk[0], tk[1])
-            targets.setdefault(tk[0], len(targets))
+            p = pools[tk] = PoolSpec(target, key)
+            targets.setdefault(target, len(targets))
+        last_target, last_key = target, key
         p.members.append(i)
     if len(targets) < 2:
         return list(pools.values())

@@ -457,6 +457,8 @@ def damage_steps(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice
     group = members = model = faces = members_of = None
     smod = 0  # the selected model's save-roll modifier
     fixed_d = not D.is_random
+    dk = D.k
+    taken_of, fnp_of = st.taken, st.fnp  # (read once: the rules' damage taken, Feel No Pain)
     for roll in saves:
         if group is None:
             if members_of is None:
@@ -485,7 +487,7 @@ def damage_steps(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice
             continue
         rerolled = None
         if fixed_d:
-            dmg = D.k
+            dmg = dk
         else:
             rolled = D.roll_dice(dice, "damage roll")
             dmg = D.value(sum(rolled))
@@ -493,16 +495,18 @@ def damage_steps(p: PoolState, saves: Sequence[int], st: DamageState, dice: Dice
                 rerolled = yield DamageRoll(model, rolled, D, remaining[model])
                 if rerolled is not None:
                     dmg += D.reroll_change(rerolled["from"], rerolled["to"])
-        taken = st.taken.get(model) if st.taken else None
+        taken = taken_of.get(model) if taken_of else None
         if taken:
             dmg = damage_after(dmg, taken)
-        if st.fnp:
+        if fnp_of:
             lost, fnp = lose(st, model, dmg, dice, "damage")
+            left = remaining[model]
         else:  # (lose without Feel No Pain, inline)
-            lost = dmg if dmg < remaining[model] else remaining[model]
-            remaining[model] -= lost
+            left = remaining[model]
+            lost = dmg if dmg < left else left
+            left = remaining[model] = left - lost
             fnp = None
-        destroyed = remaining[model] <= 0
+        destroyed = left <= 0
         rec = {"save": roll, "model": model, "group": group, "saved": False, "damage": dmg,
                "lost": lost, "destroyed": destroyed}
         if smod:

@@ -210,10 +210,17 @@ class AttackResolutionSystem(esper.Processor):
         # (plain loops here and below: on Python 3.11 each comprehension is a call of its own)
         members = []
         weapons = {}  # the names of the pool's weapons (a set in declaration order)
+        attackers = {}  # model ids, a set in declaration order
+        plain = 0  # the dice of the members with a fixed A and nothing to add (None: not all have)
         for i in pool.spec.members:
             d = declared[i]
             members.append(d)
-            weapons[d.weapon.name] = None
+            w = d.weapon
+            weapons[w.name] = None
+            attackers[d.model_id] = None
+            if plain is not None:
+                a = w.plain_A  # (the usual case: a fixed A, nothing to add)
+                plain = None if a is None or d.attacks is not None else plain + a
         key = pool.spec.key
         if pool.state is None:  # first visit: roll random A now, never again on a re-entry
             if W.unit_destroyed(target):
@@ -224,15 +231,16 @@ class AttackResolutionSystem(esper.Processor):
             first = members[0]
             pool.abilities = (PL.applying(first.abilities, W.unit_keywords(target), W.has_character(target))
                               if first.abilities else ())
-            ndice = 0
-            attackers = {}  # model ids, a set in declaration order
             got = None if battle.turn_state is None else []  # (free play has no Command Re-roll)
-            for d in members:  # 02.02.03: random A rolled per weapon, then pooled
-                a = d.weapon.plain_A  # (the usual case: a fixed A, nothing to add)
-                if a is None or d.attacks is not None:
-                    a = _attack_dice(d, target, battle.dice, got)
-                ndice += a
-                attackers[d.model_id] = None
+            if plain is not None:  # (no die to roll: every member's A is fixed)
+                ndice = plain
+            else:
+                ndice = 0
+                for d in members:  # 02.02.03: random A rolled per weapon, then pooled
+                    a = d.weapon.plain_A
+                    if a is None or d.attacks is not None:
+                        a = _attack_dice(d, target, battle.dice, got)
+                    ndice += a
             pool.attackers = tuple(attackers)
             side = (target_side(battle, target, ent, act.kind is _FIGHTING)  # (None: no rule acts)
                     if battle.resources.has_rules else None)
@@ -254,8 +262,9 @@ class AttackResolutionSystem(esper.Processor):
         mods = first.hit_mods + first.skill_mods + first.wound_mods
         rec = {"type": ev.POOL, "pool": pool.index, "target": tunit, "dice": p.dice,
                "melee": act.kind is _FIGHTING, "weapons": sorted(weapons),
-               "attackers": list(pool.attackers), "skill": key.skill, "S": strength_text(key.S),
-               "AP": key.AP, "D": str(key.D), "T": p.T, "hit_mod": key.hit_mod,
+               "attackers": list(pool.attackers), "skill": key.skill,
+               "S": key.S if type(key.S) is int else strength_text(key.S),
+               "AP": key.AP, "D": str(key.D.k) if not key.D.n else str(key.D), "T": p.T, "hit_mod": key.hit_mod,
                "wound_mod": key.wound_mod,
                "abilities": [a.label() for a in pool.abilities] if pool.abilities else [],
                "psychic": Hook.IGNORES_MODIFIERS in effects, "ignored": list(key.psychic_ignored),
@@ -569,7 +578,6 @@ class AttackResolutionSystem(esper.Processor):
             else:
                 records = inflict_damage(pool.state, pool.saves, st, battle.dice, r.Sv_of, insv, smods)
         remaining = st.remaining
-        attacker = esper.component_for_entity(ent, Unit).id
         destroyed = []
         # write back the wounds of the models that took damage (an unsaved or mortal record)
         hit = {}  # their ids, a set in record order
@@ -583,6 +591,7 @@ class AttackResolutionSystem(esper.Processor):
                 destroyed.append(r.models[k])
         battle.record({"type": ev.DAMAGE, "pool": pool.index, "steps": records})
         if destroyed:
+            attacker = esper.component_for_entity(ent, Unit).id
             M.mark_destroyed(destroyed, attacker)
             for rec in records:
                 if rec.get("destroyed"):

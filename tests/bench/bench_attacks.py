@@ -16,7 +16,13 @@ to the pure-Python loop, which reads the same on a faster or slower machine: a r
 loop's time (attack dice resolved in the time the loop takes), --split's times divided by it
 (microseconds for each millisecond the loop takes).
 Run: .venv/bin/python tests/bench/bench_attacks.py  [--jobs N]  (--split: time submit, ticks
-and end turn in one process)
+and end turn in one process; --stages: where an activation goes, stage by stage, from
+tests/bench/attack_stages.py, in wall time (its timers are read a few dozen times an activation:
+the CPU clock's own cost would swamp the smaller stages); --lockstep OTHER_TREE [--battles N]: this
+tree's activations and another checkout's, battle by battle in turn, from
+tests/bench/attack_lockstep.py (before/after a change on a busy machine); --cpu: every figure, the baseline's and the raw d6 rates' too, timed
+as the process's CPU time (time.process_time), which a shared machine's waiting for a core does
+not inflate)
 """
 
 from __future__ import annotations
@@ -38,6 +44,9 @@ from sim.players.runner import frozen_heap  # noqa: E402
 from sim.scenario.load import parse_scenario  # noqa: E402
 
 TARGETS = 40  # fresh target units per battle
+# what the figures are timed with: wall time; ``--cpu``: the process's CPU time (the baseline's,
+# the raw d6 rates' and the activations' alike)
+CLOCK = time.perf_counter
 
 
 def scenario() -> dict:
@@ -74,7 +83,7 @@ def run_once(spec) -> tuple[list[float], float]:
     it, submitted and resolved), and the whole run's seconds."""
     cmds = commands()
     end = EndTurn()
-    clock = time.perf_counter
+    clock = CLOCK
     times = []
     with Battle(spec, record_dice=True) as b, frozen_heap():  # (as every headless run: sim.players.runner)
         start = clock()
@@ -91,30 +100,64 @@ def split_once(spec) -> tuple[float, float, float]:
     the EndTurn command, after the first two activations (whose set-up work is one-off)."""
     totals = [0.0, 0.0, 0.0]
     cmds = commands()
+    clock = CLOCK
     with Battle(spec, record_dice=True) as b, frozen_heap():
         for t, cmd in enumerate(cmds):
-            t0 = time.perf_counter()
+            t0 = clock()
             b.submit(cmd)
-            t1 = time.perf_counter()
+            t1 = clock()
             b.step_until_blocked()
-            t2 = time.perf_counter()
+            t2 = clock()
             b.run_command(EndTurn())
-            t3 = time.perf_counter()
+            t3 = clock()
             if t >= 2:
                 for i, dt in enumerate((t1 - t0, t2 - t1, t3 - t2)):
                     totals[i] += dt
     return tuple(x / (TARGETS - 2) for x in totals)
 
 
+def baseline() -> _baseline.Baseline:
+    """The same-run baseline (tests/bench/_baseline.py), timed with CLOCK."""
+    if CLOCK is time.perf_counter:
+        return _baseline.measure()
+    return _baseline.Baseline(_baseline._median_seconds(_baseline.python_loop, _baseline.REPEATS, CLOCK),
+                              _baseline._median_seconds(_baseline.numpy_kernel, _baseline.REPEATS, CLOCK))
+
+
 def main() -> None:
-    baseline_before = _baseline.measure()
+    global CLOCK
+    if "--lockstep" in sys.argv:  # this tree and another in turn (tests/bench/attack_lockstep.py)
+        import attack_lockstep
+        other = sys.argv[sys.argv.index("--lockstep") + 1]
+        battles = int(sys.argv[sys.argv.index("--battles") + 1]) if "--battles" in sys.argv else 20
+        CLOCK = time.process_time
+        before, raw_before = _baseline.measure(), raw_d6_rates()[0]
+        lines, rates = attack_lockstep.lockstep([other, str(Path(__file__).resolve().parents[2])], battles)
+        raw = (raw_before + raw_d6_rates()[0]) / 2
+        print("\n".join(lines))
+        print(f"  the raw Python d6 rate (randint(1, 6), CPU time, before and after): {raw:,.0f} a second; "
+              f"the attack path {rates[0] / raw:.1%} of it in {other}, {rates[1] / raw:.1%} in this tree "
+              f"(issue 29's mark: 10%)")
+        print(_baseline.line(before, _baseline.measure()))
+        return
+    if "--stages" in sys.argv:  # where an activation goes, stage by stage (tests/bench/attack_stages.py)
+        import attack_stages
+        before = _baseline.measure()
+        for text in attack_stages.measure():
+            print(text)
+        print(_baseline.line(before, _baseline.measure()))
+        return
+    if "--cpu" in sys.argv:
+        CLOCK = time.process_time
+        print("every figure below is the process's CPU time (time.process_time), the baseline's too")
+    baseline_before = baseline()
     spec = parse_scenario(scenario(), "bench")
     if "--split" in sys.argv:
         runs = [split_once(spec) for _ in range(7)]
         sub, ticks, end = (statistics.median(r[i] for r in runs) * 1e6 for i in range(3))
         print(f"per activation (median of 7 runs): submit {sub:,.0f} us, ticks {ticks:,.0f} us, "
               f"end turn {end:,.0f} us")
-        baseline_after = _baseline.measure()
+        baseline_after = baseline()
         loop_ms = _baseline.mean(baseline_before, baseline_after).python_s * 1e3
         print(_baseline.line(baseline_before, baseline_after, [
             f"per activation, us per pure-Python-loop ms: submit {sub / loop_ms:.2f}, ticks "
@@ -141,7 +184,7 @@ def main() -> None:
         per_job = parallel_rates(jobs)
         print(f"{jobs} processes side by side: {sum(per_job):,.0f} attack dice per second in all "
               f"({', '.join(f'{r:,.0f}' for r in per_job)}: each process's median)")
-    baseline_after = _baseline.measure()
+    baseline_after = baseline()
     loop_s = _baseline.mean(baseline_before, baseline_after).python_s
     parallel = f", {jobs} processes {sum(per_job) * loop_s:,.0f}" if per_job else ""
     print(_baseline.line(baseline_before, baseline_after, [
@@ -161,13 +204,14 @@ def raw_d6_rates(n: int = RAW_DICE) -> tuple[float, float]:
     sim.rules.dice.Dice derives a die, ``int(random() * 6) + 1``, three times as fast)."""
     rng = random.Random(1)
     randint, rand = rng.randint, rng.random
-    t0 = time.perf_counter()
+    clock = CLOCK
+    t0 = clock()
     for _ in range(n):
         randint(1, 6)
-    t1 = time.perf_counter()
+    t1 = clock()
     for _ in range(n):
         int(rand() * 6.0) + 1
-    t2 = time.perf_counter()
+    t2 = clock()
     return n / (t1 - t0), n / (t2 - t1)
 
 
@@ -181,7 +225,10 @@ def measure(spec, runs: int) -> tuple[float, float]:
     return statistics.median(every), statistics.median(whole)
 
 
-def _job(barrier) -> float:
+def _job(args) -> float:
+    global CLOCK
+    barrier, clock = args
+    CLOCK = clock  # (a spawned process: the parent's --cpu)
     spec = parse_scenario(scenario(), "bench")
     run_once(spec)  # warm up (imports, first allocations) before the shared start
     barrier.wait()
@@ -196,7 +243,7 @@ def parallel_rates(jobs: int) -> list[float]:
     with ctx.Manager() as manager:
         barrier = manager.Barrier(jobs)
         with ctx.Pool(jobs) as pool:
-            return pool.map(_job, [barrier] * jobs)
+            return pool.map(_job, [(barrier, CLOCK)] * jobs)
 
 
 if __name__ == "__main__":

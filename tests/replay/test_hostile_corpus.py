@@ -28,7 +28,7 @@ import hostile_run as HR
 from sim.errors import escape_controls
 
 MEMORY_CAP = HR.MEMORY_CAP
-CHUNKS = 8
+CHUNKS = 2  # (one driver per core; each driver start costs ~1 s of CPU)
 MAX_MESSAGE = 1000  # characters of a message after the file name
 _SECRET_ENV = {HC.SECRET_ENV: HC.SECRET}
 
