@@ -23,3 +23,8 @@ def shot(surface, path) -> None:
         import pygame
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         pygame.image.save(surface, str(path))
+
+# The computer's pace in tests that play its turn through: a command every other frame (the
+# thinking frame, then the command), where the speed keys' fastest (20 a second) takes 4-5 frames:
+# the same commands, in the same order, in half the frames drawn and updated.
+FAST = 60.0
