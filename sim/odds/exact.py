@@ -215,21 +215,16 @@ class Context:
     (made at the pool's start), what a save roll's face does to each model, and the transitions
     of the chain, kept per state."""
 
-    def __init__(self, problem: Problem, pool: PoolInput, setup: Setup, r: tuple[int, ...]):
+    def __init__(self, problem: Problem, pool: PoolInput, setup: Setup, r: tuple[int, ...],
+                 static: tuple | None = None, alloc: tuple | None = None):
+        """``static`` (target_static of the target) and ``alloc`` (allocation_at of ``r``) may be
+        given when worked out already: a caller that keeps them for a target's many states and
+        pools (sim.odds.fast) saves their passes over the models."""
         tv = problem.targets[pool.target]
         self.tv = tv
         self.ids = tv.ids
-        self.index = {mid: i for i, mid in enumerate(tv.ids)}
-        models = tv.target_models(r)
-        self.models = models
-        groups = allocation_groups(models)
-        self.members_of = {g.key: g.members for g in groups}
-        declared = preferred_groups(groups, models, tv.preferred)
-        order = default_order(groups, models, declared)
-        scripted = problem.decision("allocation_order")
-        if scripted is not None and len(groups) > 1:  # (asked only then: AttackResolutionSystem)
-            order, _problems = fit_order(groups, models, [str(v) for v in scripted], order)
-        self.order = tuple(order)
+        self.index, self.W, profiles, self.profile_of, self.lost_to_damage = static or target_static(tv)
+        self.models, self.members_of, self.order = alloc or allocation_at(problem, tv, r)
         self.precision = None
         if setup.precision:
             options = [c for c in pool.visible_characters if r[self.index[c]] > 0]
@@ -241,12 +236,9 @@ class Context:
                     self.precision = given
                 else:
                     self.precision = precision_default(options, {c: r[self.index[c]] for c in options})
-        self.W = {mid: w for mid, w in zip(tv.ids, tv.W)}
         p = setup.state
         self.damage = DI.support(setup.damage)
         # save rolls: the runs of faces that act alike on every model of the target
-        profiles = sorted({(tv.Sv[i], tv.saves_InSv[i], tv.save_mod[i]) for i in range(len(tv.ids))}, key=repr)
-        self.profile_of = [profiles.index((tv.Sv[i], tv.saves_InSv[i], tv.save_mod[i])) for i in range(len(tv.ids))]
         table = [FA.save_fails(p.AP, sv, inv, mod) for sv, inv, mod in profiles]
         # 01.05.02 the faces a rule acting on the target's models re-rolls (the battle's rule:
         # sim.rules.effects.attack.save_reroll_faces): each face's chance after the re-rolls
@@ -266,7 +258,6 @@ class Context:
             runs.pop()  # (passing on every model: those faces change nothing)
         self.runs = [(f, n, fails, c) for f, n, fails, c in runs]
         self.save_reroll = frozenset(rerolled)
-        self.lost_to_damage = [FA.damage_lost(x) for x in tv.fnp]
         # the damage of an attack allocated to each model: a rule's change to it (05.04, never below 1)
         self.damage_to = [_taken(self.damage, t) for t in tv.taken] if tv.taken else [self.damage] * len(tv.ids)
         self._step: dict = {}
@@ -336,6 +327,30 @@ class Context:
             step = dict(step)
         self._step[("mortal", r)] = step
         return step
+
+
+def target_static(tv: UnitView) -> tuple:
+    """What a Context reads of its target that no state or pool changes: (model id -> index,
+    model id -> W, the save profiles (Sv, InSv, modifier) sorted, each model's profile, each
+    model's chance that a wound is lost past Feel No Pain)."""
+    profiles = sorted({(tv.Sv[i], tv.saves_InSv[i], tv.save_mod[i]) for i in range(len(tv.ids))}, key=repr)
+    at = {pr: k for k, pr in enumerate(profiles)}
+    return ({mid: i for i, mid in enumerate(tv.ids)}, {mid: w for mid, w in zip(tv.ids, tv.W)}, profiles,
+            [at[(tv.Sv[i], tv.saves_InSv[i], tv.save_mod[i])] for i in range(len(tv.ids))],
+            [FA.damage_lost(x) for x in tv.fnp])
+
+
+def allocation_at(problem: Problem, tv: UnitView, r: tuple) -> tuple:
+    """05.03 at state ``r``: (the models as the rules see them, group key -> members, the
+    allocation order: the declared or scripted one fitted, else the default)."""
+    models = tv.target_models(r)
+    groups = allocation_groups(models)
+    declared = preferred_groups(groups, models, tv.preferred)
+    order = default_order(groups, models, declared)
+    scripted = problem.decision("allocation_order")
+    if scripted is not None and len(groups) > 1:  # (asked only then: AttackResolutionSystem)
+        order, _problems = fit_order(groups, models, [str(v) for v in scripted], order)
+    return models, {g.key: g.members for g in groups}, tuple(order)
 
 
 def _taken(damage, taken: int):

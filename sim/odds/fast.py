@@ -69,9 +69,14 @@ class _Ctx(EX.Context):
     (the losses depend on the state, the model and the damage; the model a save roll goes to on
     the state, the order and the [PRECISION] pick; never on the pool's AP)."""
 
-    def __init__(self, problem, pool, setup, r, kept: tuple):
-        super().__init__(problem, pool, setup, r)
-        self._losses, self._selected = kept
+    def __init__(self, problem, pool, setup, r, kept: tuple, alloc_key):
+        """``kept``: (losses, models selected, the target's target_static, allocation_at per
+        ``alloc_key``: what of a state its allocation reads, _Reader.read's)."""
+        self._losses, self._selected, static, allocs = kept
+        alloc = allocs.get(alloc_key)
+        if alloc is None:
+            alloc = allocs[alloc_key] = EX.allocation_at(problem, problem.targets[pool.target], r)
+        super().__init__(problem, pool, setup, r, static, alloc)
 
     def lose(self, r, i, amounts):
         key = (r, i, tuple(amounts))
@@ -126,24 +131,53 @@ def _lasting(ctx: EX.Context, key_of: dict, members: dict) -> tuple:
     return ctx.order, ctx.precision, tuple(ctx.runs), ctx.save_reroll
 
 
-def _signature(tv: UnitView, r: tuple, groups: list) -> tuple:
-    """What a Context reads of a start state: per group (lasting key's members, ``groups``) its
-    first living model (the groups' keys and listed order) and whether one is wounded (the order
-    the rules force); the CHARACTERs' wounds left ([PRECISION]'s default pick); the living
-    models when a rule re-rolls their saves."""
-    out = []
-    for members in groups:
-        first, hurt = -1, False
-        for i in members:
-            x = r[i]
+class _Reader:
+    """What a pool's set-up and allocation read of a state of the target, worked out once per state
+    (a state stays live over many pools: each pool asked it again before) and small enough that
+    the states which allocate alike share one key (a context is built once per key, not per state):
+
+    * the kinds of model alive (a kind is what the unit's keywords, T and CHARACTER, and the
+      re-roll of its save rolls read of a model: sets over the living models, 19.03, 05.02.01,
+      sim.rules.effects.attack.save_reroll_faces), as a bit mask;
+    * the lasting groups with a living model, in the listed order of their first living models
+      (each group's key and listed place: 05.03's default order and the declared one) and
+      whether one is wounded (the order the rules force);
+    * the CHARACTERs' wounds left ([PRECISION]'s default pick).
+
+    None for a destroyed target."""
+
+    def __init__(self, tv: UnitView, groups: list):
+        kinds: dict = {}
+        sr = tv.save_reroll or ("",) * len(tv.ids)
+        self.kind_of = [1 << kinds.setdefault((tv.keywords[i], tv.character[i], tv.T[i], tv.bodyguard[i],
+                                                 tv.Sv[i], tv.saves_InSv[i], tv.save_mod[i], sr[i]), len(kinds))
+                        for i in range(len(tv.ids))]
+        self.groups = [(g, members, tuple(tv.W[i] for i in members)) for g, members in enumerate(groups)]
+        self.chars = tuple(i for i, c in enumerate(tv.character) if c)
+        self.cost = 1 + len(tv.ids) // 16  # (python steps: one pass over the models' wounds)
+
+    def read(self, r: tuple):
+        mask = 0
+        for k, x in zip(self.kind_of, r):
             if x > 0:
-                if first < 0:
-                    first = i
-                if x < tv.W[i]:
-                    hurt = True
-        out.append((first, hurt))
-    return (tuple(out), tuple(x for x, c in zip(r, tv.character) if c),
-            tuple(x > 0 for x in r) if tv.save_reroll else None)
+                mask |= k
+        if not mask:
+            return None
+        alive = []
+        for g, members, W in self.groups:
+            first, hurt = -1, False
+            for i, w in zip(members, W):
+                x = r[i]
+                if x > 0:
+                    if first < 0:
+                        first = i
+                    if x < w:
+                        hurt = True
+                        break
+            if first >= 0:
+                alive.append((first, g, hurt))
+        alive.sort()
+        return mask, (tuple((g, hurt) for _f, g, hurt in alive), tuple(r[i] for i in self.chars))
 
 
 class UnionChain:
@@ -155,14 +189,29 @@ class UnionChain:
         (self.states, self.index, self.passes, self.fails,
          self.mortal) = EX.transitions(ctx, starts, saves, mortal)
         self.either = [tp + tf for tp, tf in zip(self.passes, self.fails)]
-        # (with the counters a save roll is one product with both: passes over fails)
-        self.both = [np.vstack((tp, tf)) for tp, tf in zip(self.passes, self.fails)]
+        n = len(self.states)
+        # (a large chain's save rolls move each state to a few others: its products take the
+        # nonzero entries only, not n^2 multiply-adds of which nearly all are by zero)
+        self.sparse = (n >= SPARSE_FROM and all(np.count_nonzero(t) * SPARSE_SHARE <= n * n for t in self.either))
+        if self.sparse:
+            self.either = [_Sparse(t) for t in self.either]
+            self.both = [(_Sparse(tp), _Sparse(tf)) for tp, tf in zip(self.passes, self.fails)]
+        else:
+            # (with the counters a save roll is one product with both: passes over fails)
+            self.both = [np.vstack((tp, tf)) for tp, tf in zip(self.passes, self.fails)]
         self.any_mortal = sum(self.mortal.values()) if self.mortal else None
 
     def _apply(self, k: int, w: np.ndarray, counters: bool) -> np.ndarray:
         """One save roll of run k on w [state, failed so far (or a passive axis), ...]."""
         n = w.shape[0]
         flat = w.reshape(n, -1)
+        if self.sparse:
+            if not counters:
+                return self.either[k].times(flat).reshape(w.shape)
+            tp, tf = self.both[k]
+            out = tp.times(flat).reshape(w.shape)
+            out[:, 1:] += tf.times(flat).reshape(w.shape)[:, :-1]
+            return out
         BU.spend((2 * n + 2) * flat.size, "the save rolls")
         if not counters:
             return (self.either[k] @ flat).reshape(w.shape)
@@ -334,6 +383,37 @@ class UnionChain:
         return y
 
 
+SPARSE_FROM = 64  # states of a chain from which its save rolls' products may go by nonzero entries
+SPARSE_SHARE = 8  # ...when at most 1/this of each transition's entries are nonzero
+
+
+class _Sparse:
+    """A transition matrix by its nonzero entries (numpy only): ``times(x)`` is ``t @ x``, each
+    row's entries summed in column order. The entries are kept in slots, the k-th entry of every
+    row that has one in slot k, so that each slot is one gather, multiply and scatter with no
+    row twice (a chain's rows hold one to a few entries: the states a step can come from)."""
+
+    __slots__ = ("n", "nnz", "slots")
+
+    def __init__(self, t: np.ndarray):
+        rows, cols = np.nonzero(t)  # (row-major: by row, then column)
+        self.n, self.nnz = t.shape[0], len(rows)
+        counts = np.bincount(rows, minlength=self.n)
+        rank = np.arange(len(rows)) - (np.cumsum(counts) - counts)[rows]  # each entry's place in its row
+        self.slots = []
+        for k in range(int(counts.max()) if len(rows) else 0):
+            at = rank == k
+            r, c = rows[at], cols[at]
+            self.slots.append((r, c, t[r, c][:, None]))
+
+    def times(self, x: np.ndarray) -> np.ndarray:
+        BU.spend((3 * self.nnz + self.n) * x.shape[1], "the save rolls")
+        out = np.zeros((self.n, x.shape[1]))
+        for r, c, d in self.slots:
+            out[r] += d * x[c]
+        return out
+
+
 def _trimmed_width(a: np.ndarray) -> int:
     nz = np.flatnonzero(a.any(axis=0))
     return int(nz[-1]) + 1 if len(nz) else 1
@@ -391,16 +471,18 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, counters: bool = Tru
     xu = np.ones((1, 1)) if counters else None  # [state, unsaved attacks]
     xm = np.ones((1, 1)) if counters else None  # [state, mortal wounds]
     pruned = 0.0
-    kept: tuple = ({}, {})  # (losses, models selected) of the whole target
+    kept: tuple = ({}, {}, EX.target_static(tv), {})  # (losses, models selected, ...) of the whole target: _Ctx
     key_of, members = _groups_for_good(tv)
     at = {mid: i for i, mid in enumerate(tv.ids)}
-    group_index = [tuple(at[m] for m in ms) for ms in members.values()]
+    reader = _Reader(tv, [tuple(at[m] for m in ms) for ms in members.values()])
+    read: list = []  # per state (global index): reader.read of it, worked out when first live
+    skeys: dict = {}  # kinds alive (bit mask) -> ((keywords, CHARACTER, T), the living models of one such state)
     for pool in problem.pools:
         if pool.target != t:
             continue
         po = pool_odds[pool.index]
         live = np.flatnonzero(mass)
-        BU.python_steps(len(live) * (2 + len(tv.ids) // 16), "the target's states")
+        BU.python_steps(2 * len(live), "the target's states")
         small = live[mass[live] < PRUNE_BELOW]
         if small.size and pruned < PRUNE_TOTAL:
             small = small[np.argsort(mass[small], kind="stable")]
@@ -413,31 +495,39 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, counters: bool = Tru
                     xu[drop] = 0.0
                     xm[drop] = 0.0
                 live = np.flatnonzero(mass)
+        if len(read) < len(states):
+            read.extend([False] * (len(states) - len(read)))
         setups: dict = {}  # (keywords, CHARACTER, T) -> [Setup, chance it is rolled with]
-        contexts: dict = {}  # (set-up, signature) -> (context, its allocation's key)
+        contexts: dict = {}  # (kinds alive, what the allocation reads) -> (context, its allocation's key)
         chains: dict = {}  # (set-up, allocation) -> [context, set-up, start states]
         carried: list = []
-        for gi in live:
-            r0 = states[gi]
-            m = float(mass[gi])
-            if max(r0) <= 0:  # the target is destroyed: these attacks are lost
+        masses = mass[live].tolist()
+        for gi, m in zip(live.tolist(), masses):
+            seen = read[gi]
+            if seen is False:
+                BU.python_steps(reader.cost, "the target's states")
+                seen = read[gi] = reader.read(states[gi])
+            if seen is None:  # the target is destroyed: these attacks are lost
                 po.lost += m
                 carried.append(gi)
                 continue
-            living = UnitView.living(r0)
-            skey = (tv.unit_keywords(living), tv.has_character(living), tv.toughness(living))
-            entry = setups.get(skey)
-            if entry is None:
-                entry = setups[skey] = [EX.Setup(problem, pool, living), 0.0]
-            entry[1] += m
-            setup = entry[0]
-            sig = (skey, _signature(tv, r0, group_index))
-            found = contexts.get(sig)
+            found = contexts.get(seen)
             if found is None:
+                r0 = states[gi]
+                kinds = skeys.get(seen[0])
+                if kinds is None:
+                    living = UnitView.living(r0)
+                    kinds = skeys[seen[0]] = ((tv.unit_keywords(living), tv.has_character(living),
+                                               tv.toughness(living)), living)
+                skey = kinds[0]
+                entry = setups.get(skey)
+                if entry is None:
+                    entry = setups[skey] = [EX.Setup(problem, pool, kinds[1]), 0.0]
                 BU.python_steps(4 * len(tv.ids), "an allocation context")
-                ctx = _Ctx(problem, pool, setup, r0, kept)
+                ctx = _Ctx(problem, pool, entry[0], r0, kept, seen[1][0])
                 ck = (skey, _lasting(ctx, key_of, members))
-                found = contexts[sig] = (chains.setdefault(ck, [ctx, setup, []])[0], ck)
+                found = contexts[seen] = (chains.setdefault(ck, [ctx, entry[0], []])[0], ck, entry)
+            found[2][1] += m
             chains[found[1]][2].append(gi)
         for setup, m in setups.values():
             po.add(setup, m)
