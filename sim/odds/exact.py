@@ -40,6 +40,7 @@ that could be destroyed has it (sim.odds.engine)."""
 
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 
 import numpy as np
@@ -100,49 +101,91 @@ class Setup:
             BU.spend(len(dice) * len(d), "the attack dice")
             dice = np.convolve(dice, d)
         self.dice = dice
-        # 05.01: (hits to roll wounds for, automatic wounds) per attack die
-        if p.torrent:
-            h = np.zeros((len(dice), 1))
-            h[:, 0] = dice
-        else:
-            fail, normal, crit = FA.hit(p.skill, p.hit_mod, p.hit_fail_below, p.snap, SQ.hit_reroll_faces(p))
-            extra = DI.dice_expr(p.sustained) if p.sustained else np.array([1.0])
-            kernel: dict[tuple[int, int], float] = defaultdict(float)
-            kernel[(0, 0)] += fail
-            kernel[(1, 0)] += normal
-            for x, px in DI.support(extra):
-                kernel[(x, 1) if p.lethal else (1 + x, 0)] += crit * px
-            h = _power_mixture(kernel, dice)
-        self.joint_hits = h
-        # the "hits" the report counts: normal, critical and extra (LETHAL criticals included)
-        hits = np.zeros(h.shape[0] + h.shape[1] - 1)
-        for a in range(h.shape[1]):
-            hits[a:a + h.shape[0]] += h[:, a]
-        self.hits = DI.trim(hits)
-        # 05.02: per hit (wounds to save, devastating criticals); automatic wounds join the first
-        fail, normal, crit = FA.wound_of(p)
-        wk = {(0, 0): fail, (1, 0): normal}
-        if p.devastating:
-            wk[(0, 1)] = crit
-        else:
-            wk[(1, 0)] += crit
-        nh, na = h.shape
-        width = (nh - 1) * (1 if p.devastating else 0) + 1
-        BU.need((nh + na - 1) * width + 2 * nh * width, "the wound rolls' table")
-        BU.spend(int(np.count_nonzero(h)) * nh * width + nh * nh * width * len(wk), "the wound rolls' table")
-        w = np.zeros((nh + na - 1, width))
-        for hh, table in enumerate(_power_rows(wk, nh - 1)):  # (the joint of hh hits' wound rolls, one at a time)
-            row = h[hh]
-            if not row.any():
-                continue
-            for a in np.flatnonzero(row):
-                w[a:a + table.shape[0]] += row[a] * table
-        self.wound_table = w  # (wounds to save, devastating criticals)
-        total = np.zeros(w.shape[0] + w.shape[1] - 1)
-        for c in range(w.shape[1]):
-            total[c:c + w.shape[0]] += w[:, c]
-        self.wounds = DI.trim(total)  # every wound, critical and automatic ones included
-        self.criticals = DI.trim(DI.binomial_mixture(np.sum(h, axis=1), crit))
+        self.joint_hits, self.hits, self.wound_table, self.wounds, self.criticals = _rolls(p, dice)
+
+
+_KEPT: dict = {}  # _rolls's answers by their inputs (see there), oldest first
+_KEPT_BYTES = [0]
+_KEPT_LOCK = threading.Lock()
+KEPT_BUDGET = 32 * 2**20  # bytes of the arrays kept; beyond, the oldest let go
+
+
+def _rolls(p: PoolState, dice: np.ndarray) -> tuple:
+    """05.01/05.02 from a pool's attack dice: (joint hits [hits, automatic wounds], hits, the wound
+    table [wounds to save, devastating criticals], wounds, critical wounds). Kept by their inputs
+    (the dice's distribution, bit for bit, and the hit and wound rolls' faces and flags): the same
+    weapons at many targets (a player weighing each) roll them alike, and the answer is the same
+    arrays (read-only). The work is counted as if done each time (sim.odds.budget: which engine
+    answers never depends on what was asked before)."""
+    if p.torrent:
+        kernel = None
+    else:
+        fail, normal, crit = FA.hit(p.skill, p.hit_mod, p.hit_fail_below, p.snap, SQ.hit_reroll_faces(p))
+        extra = DI.dice_expr(p.sustained) if p.sustained else np.array([1.0])
+        kernel: dict[tuple[int, int], float] = defaultdict(float)
+        kernel[(0, 0)] += fail
+        kernel[(1, 0)] += normal
+        for x, px in DI.support(extra):
+            kernel[(x, 1) if p.lethal else (1 + x, 0)] += crit * px
+        _power_mixture_cost(kernel, len(dice) - 1)
+    fail, normal, crit = FA.wound_of(p)
+    key = (dice.tobytes(), None if kernel is None else tuple(kernel.items()), fail, normal, crit, bool(p.devastating))
+    with _KEPT_LOCK:  # (a front end may work odds out on another thread)
+        got = _KEPT.pop(key, None)
+        if got is not None:
+            _KEPT[key] = got  # (the most recent last)
+    if got is not None:
+        _wound_cost(got[0], p.devastating, 3 if p.devastating else 2)
+        return got
+    # 05.01: (hits to roll wounds for, automatic wounds) per attack die
+    if kernel is None:
+        h = np.zeros((len(dice), 1))
+        h[:, 0] = dice
+    else:
+        h = _power_mixture(kernel, dice, counted=True)
+    # the "hits" the report counts: normal, critical and extra (LETHAL criticals included)
+    hits = np.zeros(h.shape[0] + h.shape[1] - 1)
+    for a in range(h.shape[1]):
+        hits[a:a + h.shape[0]] += h[:, a]
+    hits = DI.trim(hits)
+    # 05.02: per hit (wounds to save, devastating criticals); automatic wounds join the first
+    wk = {(0, 0): fail, (1, 0): normal}
+    if p.devastating:
+        wk[(0, 1)] = crit
+    else:
+        wk[(1, 0)] += crit
+    nh, na = h.shape
+    width = _wound_cost(h, p.devastating, len(wk))
+    w = np.zeros((nh + na - 1, width))
+    for hh, table in enumerate(_power_rows(wk, nh - 1)):  # (the joint of hh hits' wound rolls, one at a time)
+        row = h[hh]
+        if not row.any():
+            continue
+        for a in np.flatnonzero(row):
+            w[a:a + table.shape[0]] += row[a] * table
+    total = np.zeros(w.shape[0] + w.shape[1] - 1)
+    for c in range(w.shape[1]):
+        total[c:c + w.shape[0]] += w[:, c]
+    got = (h, hits, w, DI.trim(total), DI.trim(DI.binomial_mixture(np.sum(h, axis=1), crit)))
+    size = sum(x.nbytes for x in got)
+    for x in got:
+        x.flags.writeable = False
+    with _KEPT_LOCK:
+        if key not in _KEPT:
+            _KEPT[key] = got
+            _KEPT_BYTES[0] += size
+        while _KEPT_BYTES[0] > KEPT_BUDGET and len(_KEPT) > 1:
+            _KEPT_BYTES[0] -= sum(x.nbytes for x in _KEPT.pop(next(iter(_KEPT))))
+    return got
+
+
+def _wound_cost(h: np.ndarray, devastating: bool, kinds: int) -> int:
+    """Count the wound rolls' table (its memory and work) from the joint hits; its width."""
+    nh, na = h.shape
+    width = (nh - 1) * (1 if devastating else 0) + 1
+    BU.need((nh + na - 1) * width + 2 * nh * width, "the wound rolls' table")
+    BU.spend(int(np.count_nonzero(h)) * nh * width + nh * nh * width * kinds, "the wound rolls' table")
+    return width
 
 
 def _member_dice(m, keywords, has_char) -> np.ndarray:
@@ -161,11 +204,22 @@ def _member_dice(m, keywords, has_char) -> np.ndarray:
     return d
 
 
-def _power_mixture(kernel: dict, counts: np.ndarray) -> np.ndarray:
+def _power_mixture(kernel: dict, counts: np.ndarray, counted: bool = False) -> np.ndarray:
     """The joint distribution of the sum of N independent draws of ``kernel`` ((da, db) ->
-    chance), N distributed as ``counts``."""
-    rows = _power_mixture_rows(kernel, len(counts) - 1)
+    chance), N distributed as ``counts`` (``counted``: its work counted already)."""
+    rows = _power_mixture_rows(kernel, len(counts) - 1, counted)
     return np.tensordot(counts, rows, axes=1)
+
+
+def _power_mixture_cost(kernel: dict, n_max: int) -> tuple:
+    """Count _power_mixture_rows's memory and work; its rows' shape."""
+    ma = max(a for a, _b in kernel)
+    mb = max(b for _a, b in kernel)
+    shape = (n_max * ma + 1, n_max * mb + 1)
+    entries = (n_max + 1) * shape[0] * shape[1]
+    BU.need(entries, f"the joint table of up to {n_max:,} dice")
+    BU.spend(entries * len(kernel), f"the joint table of up to {n_max:,} dice")
+    return shape
 
 
 def _power_rows(kernel: dict, n_max: int):
@@ -188,14 +242,13 @@ def _power_rows(kernel: dict, n_max: int):
         prev = cur
 
 
-def _power_mixture_rows(kernel: dict, n_max: int) -> np.ndarray:
+def _power_mixture_rows(kernel: dict, n_max: int, counted: bool = False) -> np.ndarray:
     """rows[n] = the joint distribution of the sum of n draws of ``kernel``."""
     ma = max(a for a, _b in kernel)
     mb = max(b for _a, b in kernel)
     shape = (n_max * ma + 1, n_max * mb + 1)
-    entries = (n_max + 1) * shape[0] * shape[1]
-    BU.need(entries, f"the joint table of up to {n_max:,} dice")
-    BU.spend(entries * len(kernel), f"the joint table of up to {n_max:,} dice")
+    if not counted:
+        _power_mixture_cost(kernel, n_max)
     rows = np.zeros((n_max + 1, *shape))
     rows[0, 0, 0] = 1.0
     items = [(a, b, p) for (a, b), p in kernel.items() if p > 0.0]
