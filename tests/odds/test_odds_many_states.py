@@ -15,6 +15,7 @@ from sim.odds import budget as BU
 from sim.odds import engine as E
 from sim.odds import exact as EX
 from sim.odds import fast as FA
+from sim.odds import states as ST
 from test_odds_fast import same
 
 
@@ -36,8 +37,8 @@ def horde_problem(pools: int = 4):
 @pytest.mark.parametrize("counters", [False, True])
 def test_a_horde_under_many_pools_equals_the_reference_through_the_sparse_products(monkeypatch, counters):
     used = []
-    original = FA._Sparse.times
-    monkeypatch.setattr(FA._Sparse, "times", lambda self, x: used.append(1) or original(self, x))
+    original = ST.Sparse.times
+    monkeypatch.setattr(ST.Sparse, "times", lambda self, x: used.append(1) or original(self, x))
     same(horde_problem(), counters)
     assert used  # (the chains were large enough to go by their nonzero entries)
 
@@ -46,13 +47,13 @@ def test_a_context_is_built_per_allocation_not_per_state(monkeypatch):
     """Ten pools at 40 models: hundreds of states, each read once, a few allocations per pool
     (before: a context, a pass over every model, per state live at each pool)."""
     built, read = [], []
-    original, reading = FA._Ctx.__init__, FA._Reader.read
+    original, reading = FA._Ctx.__init__, ST.Reader.read
 
     def spy(self, *a, **k):
         built.append(1)
         original(self, *a, **k)
     monkeypatch.setattr(FA._Ctx, "__init__", spy)
-    monkeypatch.setattr(FA._Reader, "read", lambda self, r: read.append(r) or reading(self, r))
+    monkeypatch.setattr(ST.Reader, "read", lambda self, r: read.append(r) or reading(self, r))
     odds = E.solve(horde_problem(10), counters=False)
     assert odds.method == "exact"
     assert len(read) == len(set(read)) > 500
@@ -64,7 +65,7 @@ def test_the_sparse_product_is_the_dense_one():
     t = np.where(rng.random((70, 70)) < 0.05, rng.random((70, 70)), 0.0)
     t[3] = 0.0  # (a row with no entry)
     x = rng.random((70, 9))
-    assert np.max(np.abs(FA._Sparse(t).times(x) - t @ x)) <= 1e-15
+    assert np.max(np.abs(ST.Sparse(t).times(x) - t @ x)) <= 1e-15
 
 
 def test_the_kept_rolls_count_their_work_as_if_done():
