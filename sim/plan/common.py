@@ -279,28 +279,45 @@ def could_shoot_at(battle, u: int, target: int, within: float | None = None) -> 
     return bool(could_shoot(battle, u, (target,), within))
 
 
+def _within_reach(u: int, targets, within: float | None) -> tuple[float | None, list[int]]:
+    """could_shoot's first step: the unit's reach (``ranged_reach``, no more than ``within``)
+    and those of ``targets`` whose closest model is within it of the closest of the unit's
+    models (the spatial index's distances, kept per layout: no line of sight read); every
+    target for a unit with an [INDIRECT FIRE] weapon, none for one without a ranged weapon or
+    model on the battlefield."""
+    reach = ranged_reach(u)
+    if reach is None:
+        return None, []
+    if reach == INDIRECT_REACH:
+        return reach, list(targets)
+    if within is not None:
+        reach = min(reach, within)
+    if not targets or not W.index_size(W.living(u).index):
+        return reach, []
+    nearest = W.unit_nearest_kept(u)  # (each unit's distance to the closest of ours)
+    limit = reach + 1e-6 + _SLACK
+    return reach, [t for t in targets if nearest.get(t, limit + 1.0) <= limit]
+
+
+def could_shoot_candidates(u: int, targets, within: float | None = None) -> list[int]:
+    """Those of ``targets`` that ``could_shoot`` may accept (its first step, ``_within_reach``:
+    a target out of every reach is never one), in order: a player drawing one pair at a time
+    asks this once per unit and could_shoot only of these."""
+    return _within_reach(u, targets, within)[1]
+
+
 def could_shoot(battle, u: int, targets, within: float | None = None) -> list[int]:
     """``could_shoot_at`` for each of ``targets``: those it accepts, in order: some model of the
     unit sees a model of the target and has one (the same or another) within reach (04.02: the
     target unit visible to the model, and within range). Distances first (the spatial index's,
     always current, from the unit's models to every model at once): a target out of reach of
     every model needs no line of sight."""
-    reach = ranged_reach(u)
-    if reach is None:
-        return []
+    reach, near_targets = _within_reach(u, targets, within)
     if reach == INDIRECT_REACH:
-        return list(targets)
-    if within is not None:
-        reach = min(reach, within)
+        return near_targets
     rows = W.living(u).index
-    if not W.index_size(rows) or not targets:
-        return []
-    nearest = W.unit_nearest_kept(u)  # (each unit's distance to the closest of ours)
     out = []
-    for t in targets:
-        d = nearest.get(t)
-        if d is None or d > reach + 1e-6 + _SLACK:
-            continue
+    for t in near_targets:
         cols = W.living(t).index
         idx = battle.visibility.index
         near = W.block(idx.dist, rows, cols) <= reach + 1e-6

@@ -23,7 +23,7 @@ from sim.plan import moves as MV
 from sim.rules.movement.moves import ConsolidationMode
 from sim.rules.grid import snap
 from sim.rules.movement.solvers import pile_in as PS
-from sim.plan.common import could_shoot
+from sim.plan.common import could_shoot, could_shoot_candidates
 from sim.plan.fight import was_eligible_to_fight
 from sim.rules.movement.moves import sky_distance
 from sim.world import queries as W
@@ -38,14 +38,17 @@ class _ShootOptions:
     last one End Phase. A unit that qualifies for no shooting type has no target (asked once
     a choice); otherwise could_shoot of the one pair drawn: its answer for a target is the
     same alone as among all of the unit's targets, and the pairs never drawn are never asked,
-    nor their sight resolved (a large table has many units out of each other's reach). Of a
+    nor their sight resolved (a large table has many units out of each other's reach); a pair
+    drawn whose target is out of every reach of the unit (could_shoot_candidates, could_shoot's
+    own first step, asked once per unit a choice) is None without asking more. Of a
     multi-profile weapon, a profile picked uniformly for the unit (04.01.03)."""
 
-    __slots__ = ("battle", "shooters", "enemies", "pick", "qualifies")
+    __slots__ = ("battle", "shooters", "enemies", "pick", "qualifies", "candidates")
 
     def __init__(self, battle, shooters: list[int], enemies: list[int], pick) -> None:
         self.battle, self.shooters, self.enemies, self.pick = battle, shooters, enemies, pick
         self.qualifies: dict[int, bool] = {}
+        self.candidates: dict[int, frozenset] = {}
 
     def __len__(self) -> int:
         return len(self.shooters) * len(self.enemies) + 1
@@ -55,6 +58,11 @@ class _ShootOptions:
         if i == len(self.shooters) * m:
             return EndPhase()
         u, e = self.shooters[i // m], self.enemies[i % m]
+        near = self.candidates.get(u)
+        if near is None:
+            near = self.candidates[u] = frozenset(could_shoot_candidates(u, self.enemies))
+        if e not in near:  # (could_shoot would refuse it: no plan either)
+            return None
         q = self.qualifies.get(u)
         if q is None:
             q = self.qualifies[u] = O.qualifies_to_shoot(u, self.battle)

@@ -425,7 +425,9 @@ def _hull_pack(fps: tuple) -> tuple:
     """The cores of hulls (footprints that are not round) for ``_round_core_distances``, as
     (H, V) coordinate arrays (px, py, pex, pey: each vertex and the next), padded to the
     longest with degenerate edges at the first vertex (their distances repeat that
-    vertex's, their containment products are 0: no answer changes)."""
+    vertex's, their containment products are 0: no answer changes); then what that function
+    derives from them alone (abx, aby: each edge; den: its squared length; den's where it is
+    positive, 1 elsewhere; whether every edge has a length)."""
     V = max(len(core(f)[0]) for f in fps)
     P = np.empty((len(fps), V, 2))
     PE = np.empty((len(fps), V, 2))
@@ -436,10 +438,14 @@ def _hull_pack(fps: tuple) -> tuple:
         PE[h, :k] = np.roll(pts, -1, axis=0)
         P[h, k:] = pts[0]
         PE[h, k:] = pts[0]
-    out = (P[..., 0].copy(), P[..., 1].copy(), PE[..., 0].copy(), PE[..., 1].copy())
+    px, py, pex, pey = P[..., 0].copy(), P[..., 1].copy(), PE[..., 0].copy(), PE[..., 1].copy()
+    abx, aby = pex - px, pey - py
+    den = abx * abx + aby * aby
+    pos = den > 0
+    out = (px, py, pex, pey, abx, aby, np.where(pos, den, 1.0), pos)
     for a in out:
         a.flags.writeable = False
-    return out
+    return out + (bool(pos.all()),)
 
 
 def _round_core_distances(centres: np.ndarray, radii: np.ndarray, pack: tuple) -> np.ndarray:
@@ -447,19 +453,36 @@ def _round_core_distances(centres: np.ndarray, radii: np.ndarray, pack: tuple) -
     polygon cores (``_hull_pack``: radius 0, 3 vertices or more): (N, H), all at once, with
     the arithmetic of ``_point_segment_dist`` entry by entry: 0 if the centre is in the
     core, otherwise the nearer of the core's vertices to the centre and the centre to the
-    core's edges; minus the radius, at least 0."""
-    px, py, pex, pey = pack
+    core's edges; minus the radius, at least 0. (Each entry's operations are those of the
+    plain form: t = (ap . ab) / den where den > 0, else 0, clipped to [0, 1]; the arrays are
+    reused in place, which changes no value.)"""
+    px, py, _pex, _pey, abx, aby, den1, pos, every_edge = pack
     cx, cy = centres[:, 0][:, None, None], centres[:, 1][:, None, None]
-    abx, aby = pex - px, pey - py                       # (H, V) the edges
     apx, apy = cx - px, cy - py                         # (N, H, V) vertex to centre
-    inside = (abx * apy - aby * apx >= -EPS).all(axis=2)
+    w = abx * apy
+    w -= aby * apx
+    inside = (w >= -EPS).all(axis=2)
     # vertices to the centre (a degenerate segment: t = 0, so the arithmetic is this)
-    dv = np.sqrt(apx * apx + apy * apy).min(axis=2)
-    den = abx * abx + aby * aby
-    t = np.where(den > 0, (apx * abx + apy * aby) / np.where(den > 0, den, 1.0), 0.0)
-    t = np.clip(t, 0.0, 1.0)
-    dx, dy = apx - t * abx, apy - t * aby
-    d = np.minimum(dv, np.sqrt(dx * dx + dy * dy).min(axis=2))
+    np.multiply(apx, apx, out=w)
+    w += apy * apy
+    np.sqrt(w, out=w)
+    dv = w.min(axis=2)
+    t = apx * abx
+    t += apy * aby
+    t /= den1
+    if not every_edge:
+        t[:, ~pos] = 0.0   # (np.where(den > 0, ..., 0.0); pos is (H, V))
+    np.maximum(t, 0.0, out=t)
+    np.minimum(t, 1.0, out=t)                           # (np.clip(t, 0.0, 1.0))
+    dx = t * abx
+    np.subtract(apx, dx, out=dx)
+    t *= aby
+    np.subtract(apy, t, out=t)                          # (dy)
+    dx *= dx
+    t *= t
+    dx += t
+    np.sqrt(dx, out=dx)
+    d = np.minimum(dv, dx.min(axis=2))
     d[inside] = 0.0
     return np.maximum(d - radii[:, None], 0.0)
 

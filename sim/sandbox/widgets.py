@@ -18,6 +18,12 @@ from sim.sandbox.style import font_px
 SCROLL_BAR_W = 20  # pygame-gui's scroll bar, px (it does not scale)
 
 
+def _shape(key: tuple) -> tuple:
+    """A widget key without its text (its second field): the widgets one of which can be given
+    another's text."""
+    return ("shape",) + key[:1] + key[2:]
+
+
 class Flow:
     """Lays widgets top to bottom (and left to right within a row) in a scrolling container."""
 
@@ -32,7 +38,8 @@ class Flow:
         self._at = (pygame.Rect(rect), container, manager, scale)
         self._outer = self._scroll = None  # made (or taken from ``reuse``) with the first widget
         self._reuse = reuse if reuse is not None and reuse._at == self._at else None
-        self._spare: dict = {}  # key -> the reused build's widgets of that key, not yet taken
+        self._spare: dict = {}  # key (and shape key) -> the reused build's widgets of that key
+        self._taken: set = set()  # ids of the reused build's widgets taken by this build
         self._old: list = []  # every widget of the reused build (those the builder made itself too)
         self._made: list = []  # (key, widget) of this build, in order
         self._dims = None  # the scrollable area's size finish() set
@@ -61,6 +68,7 @@ class Flow:
             self._dims, self.kept_panel = old._dims, True
             for k, w in old._made:
                 self._spare.setdefault(k, []).append(w)
+                self._spare.setdefault(_shape(k), []).append(w)
             self._old = list(self._scroll.get_container().elements)
             if key is None or not old._made or old._made[0][0] != key:  # (other contents: the top)
                 self._scroll.get_container().set_relative_position((0, 0))
@@ -84,19 +92,28 @@ class Flow:
 
     def _make(self, key: tuple, rect: pygame.Rect, make: Callable):
         """A widget of ``key`` (its kind, text, size...) at ``rect``: the reused build's, moved
-        there, or ``make()``."""
+        there (one of the same kind, size, tip and style with other text given this text: a
+        label's or a button's text set costs a third to a half of making it), or ``make()``."""
         self._ensure(key)
+        w = self._take(key) or self._take(_shape(key))
+        if w is None:
+            w = make()
+        else:
+            if w.relative_rect.topleft != rect.topleft:
+                w.set_relative_position(rect.topleft)
+            if w.text != key[1]:
+                w.set_text(key[1])
+        self._made.append((key, w))
+        return w
+
+    def _take(self, key: tuple):
         spare = self._spare.get(key)
         while spare:
             w = spare.pop(0)
-            if w.alive():
-                if w.relative_rect.topleft != rect.topleft:
-                    w.set_relative_position(rect.topleft)
-                break
-        else:
-            w = make()
-        self._made.append((key, w))
-        return w
+            if w.alive() and id(w) not in self._taken:
+                self._taken.add(id(w))
+                return w
+        return None
 
     def settle(self) -> None:
         """The end of a build: the reused build's widgets not made again are removed (and the
@@ -108,7 +125,7 @@ class Flow:
         for w in self._old:
             if id(w) not in made and w.alive():
                 w.kill()
-        self._old, self._spare = [], {}
+        self._old, self._spare, self._taken = [], {}, set()
 
     def kill(self) -> None:
         if self._outer is not None:

@@ -101,7 +101,11 @@ class BattleVisibility:
                 self._lone_operatives(unit_ent)  # 24.24.01: a removal can switch it back on
         live = [e for e in ents if W.on_table(e)]
         if live:
-            self.index.update([W.model_id(e) for e in live], [W.footprint(e) for e in live])
+            # (the spatial index's footprint objects: the same values as W.footprint, which
+            # builds a new one, and the same objects whose distance rows that index measured,
+            # which sim.rules.distance_rows then reads again instead of measuring them twice)
+            fps = W.spatial().fps
+            self.index.update([W.model_id(e) for e in live], [fps[W.model_row(e)] for e in live])
 
     def sync_hidden(self) -> None:
         """13.09: a unit that made ranged attacks this turn or last turn cannot be hidden.

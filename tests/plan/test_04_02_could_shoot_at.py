@@ -16,7 +16,7 @@ from phased import mission_scenario, model, unit, weapon
 from scen import kill
 from sim.battle import Battle
 from sim.commands import StartBattle
-from sim.plan.common import INDIRECT_REACH, could_shoot, could_shoot_at, ranged_reach
+from sim.plan.common import INDIRECT_REACH, could_shoot, could_shoot_at, could_shoot_candidates, ranged_reach
 from sim.players import play_battle
 from sim.rules.abilities import Hook
 from sim.rules.dice import ForcedDice
@@ -67,11 +67,11 @@ def test_04_02_ranged_reach_follows_the_living_models():
 def test_04_02_could_shoot_at_answers_as_the_plain_check_through_whole_battles():
     spec = load_scenario(ROOT / "scenarios/battle_default.toml")
     spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("random", "random")))
-    checked = in_reach = 0
+    checked = in_reach = pruned = 0
     for seed in (3, 4):
         with Battle(spec, seed=seed) as b:
             def on_event(e, b=b):
-                nonlocal checked, in_reach
+                nonlocal checked, in_reach, pruned
                 if e["type"] != "phase":
                     return
                 for u in W.all_units():
@@ -80,11 +80,18 @@ def test_04_02_could_shoot_at_answers_as_the_plain_check_through_whole_battles()
                         plain = [t for t in enemies if _plain(b, u, t, within)]
                         assert could_shoot(b, u, enemies, within) == plain, (e, u, within)
                         assert [t for t in enemies if could_shoot_at(b, u, t, within)] == plain
+                        # (could_shoot's first step, which the random player asks once per unit:
+                        # every target it accepts among them, in order)
+                        cands = could_shoot_candidates(u, enemies, within)
+                        assert [t for t in cands if t in plain] == plain, (e, u, within)
+                        assert [t for t in enemies if t in cands] == cands
                         checked += len(enemies)
                         in_reach += len(plain)
+                        pruned += len(enemies) - len(cands)
             b.listeners.append(on_event)
             play_battle(b, spec)
     assert checked > 1000 and 0 < in_reach < checked  # (both answers were seen)
+    assert pruned > 0  # (the first step left some targets out)
 
 
 WALL = [[18, 5], [34, 5], [34, 5.5], [18, 5.5]]  # a solid wall (dense terrain, 13.05)

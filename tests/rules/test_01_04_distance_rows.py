@@ -8,6 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import sim.rules.distance_rows as DR
 from sim.rules.distance_rows import DistanceRows
 from sim.rules.geometry import Footprint, distance_matrix
 
@@ -51,6 +52,32 @@ def test_rows_are_distance_matrix_to_the_bit_after_any_moves(data):
             moved.append(fp)
         assert np.array_equal(table.rows(moved), distance_matrix(moved, now))
         assert np.array_equal(table.rows(now), distance_matrix(now, now))
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables())
+def test_rows_read_from_another_tables_moves_are_distance_matrix_to_the_bit(data):
+    """Two tables of the same footprints, as the spatial index and the visibility index hold:
+    one measures each move as it is made, the other all the moved rows at once at the end
+    (the rows the first measured, read from the kept rows where what they were measured
+    against is unchanged, measured again where it moved since): distance_matrix's bits."""
+    fps, moves = data
+    DR._MEMO.clear()
+    first, second = DistanceRows(fps), DistanceRows(fps)
+    now, pending = list(fps), {}
+    for move in moves:
+        moved = []
+        for i, x, y, a in move:
+            fp = now[i].moved(x, y, None if now[i].shape == "round" else a)
+            now[i] = pending[i] = fp
+            first.set(i, fp)
+            moved.append(fp)
+        assert np.array_equal(first.rows(moved), distance_matrix(moved, now))
+    for i, fp in pending.items():
+        second.set(i, fp)
+    late = list(pending.values())
+    assert np.array_equal(second.rows(late), distance_matrix(late, now))
+    assert np.array_equal(second.rows(now), distance_matrix(now, now))
 
 
 def test_a_copy_moves_on_its_own():

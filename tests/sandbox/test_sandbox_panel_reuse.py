@@ -57,6 +57,28 @@ def test_a_widget_with_other_text_or_style_is_made_anew(manager):
     assert names["b:Alpha"] not in actions  # (no callback now)
 
 
+def test_a_widget_of_the_same_size_and_style_with_other_text_is_given_the_text(manager):
+    """A label or a button whose text changed (a count, a CP cost) keeps its widget, with the new
+    text; one of another size or style is made anew."""
+    actions, names = {}, {}
+    f = Flow(manager, pygame.Rect(10, 10, 300, 200), actions, names)
+    lab = f.label("3 models left")
+    end = f.button("End phase", lambda: 1, name="end", width=120)
+    f.settle()
+    g = Flow(manager, pygame.Rect(10, 10, 300, 200), actions, names, reuse=f)
+    lab2 = g.label("2 models left")
+    end2 = g.button("Next phase", lambda: 2, name="end", width=120)
+    wide = g.label("a heading", "#heading")
+    g.settle()
+    assert lab2 is lab and lab.text == "2 models left" and lab.alive()
+    assert end2 is end and end.text == "Next phase" and actions[end]() == 2
+    assert wide.alive() and wide is not lab
+    h = Flow(manager, pygame.Rect(10, 10, 300, 200), actions, names, reuse=g)
+    lab3 = h.label("2 models left", "#heading")  # (another style: made anew)
+    h.settle()
+    assert lab3 is not lab and not lab.alive() and not end.alive()
+
+
 def test_other_contents_show_the_panels_top_and_the_same_keep_the_scroll(manager):
     actions, names = {}, {}
     rows = [f"Option {k}" for k in range(30)]
