@@ -80,6 +80,16 @@ def _scenario(case: int) -> dict:
                        {"name": "B", "units": [target]}]}
 
 
+def cold() -> None:
+    """The engine's caches emptied: solve's kept answers and, where the engine has them, its kept
+    hit and wound rolls (sim.odds.exact._KEPT), so that each repeat works the attack out anew."""
+    E.solve.cache_clear()
+    kept = getattr(E.EX, "_KEPT", None)
+    if kept is not None:
+        kept.clear()
+        E.EX._KEPT_BYTES[0] = 0
+
+
 def odds_case(case: int) -> tuple[float, float, float, float]:
     """(seconds to read the Problem, solve with counters, solve without, expected models destroyed)."""
     spec = parse_scenario(_scenario(case), "bench.toml")
@@ -94,7 +104,7 @@ def odds_case(case: int) -> tuple[float, float, float, float]:
     for counters in (True, False):
         times = []
         for _ in range(REPEATS):
-            E.solve.cache_clear()
+            cold()
             t0 = time.perf_counter()
             odds = E.solve(problem, counters)
             times.append(time.perf_counter() - t0)
@@ -133,7 +143,7 @@ def pools_case(pools: int, per_model: int, mixed: bool, reference: bool, referen
                      ("preview", lambda: E.solve_preview(problem))):
         times = []
         for _ in range(POOL_REPEATS):
-            E.solve.cache_clear()
+            cold()
             t0 = time.perf_counter()
             got = fn()
             times.append(time.perf_counter() - t0)
@@ -222,7 +232,7 @@ def large_lines() -> list[str]:
         problem = problem_at(loc)
     out = []
     for counters in (True, False):
-        E.solve.cache_clear()
+        cold()
         t0 = time.perf_counter()
         odds = E.solve(problem, counters)
         took = time.perf_counter() - t0
@@ -249,11 +259,7 @@ def tactician_lines() -> list[str]:
             play_battle(b, spec, players=[TacticianPlayer(s, b, spec) for s in (0, 1)])
     finally:
         J.solve = solve
-    E.solve.cache_clear()
-    kept = getattr(E.EX, "_KEPT", None)  # (the kept hit and wound rolls, where the engine has them)
-    if kept is not None:
-        kept.clear()
-        E.EX._KEPT_BYTES[0] = 0
+    cold()
     t0 = time.perf_counter()
     for problem, counters in asked:
         E.solve(problem, counters)
