@@ -608,6 +608,7 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, count: bool = True) 
     which is much cheaper when the target's models save differently)."""
     tv = problem.targets[t]
     states = {(tv.start, 0, 0): 1.0}
+    static = target_static(tv)  # (what no state or pool changes: once per target)
     setups: dict = {}
     contexts: dict = {}
     for pool in problem.pools:
@@ -641,7 +642,7 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, count: bool = True) 
                 kept += size
             po.add(setup, mass)
             BU.python_steps(4 * len(tv.ids), "an allocation context")
-            ctx = Context(problem, pool, setup, r0)
+            ctx = Context(problem, pool, setup, r0, static)
             ctx = contexts.setdefault((pool.index, ctx.key()), ctx)  # (its transitions kept)
             table = setup.wound_table
             chain = Chain(ctx, r0, table.shape[0] - 1, table.shape[1] - 1)
