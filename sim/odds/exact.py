@@ -40,6 +40,7 @@ that could be destroyed has it (sim.odds.engine)."""
 
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 
 import numpy as np
@@ -100,49 +101,91 @@ class Setup:
             BU.spend(len(dice) * len(d), "the attack dice")
             dice = np.convolve(dice, d)
         self.dice = dice
-        # 05.01: (hits to roll wounds for, automatic wounds) per attack die
-        if p.torrent:
-            h = np.zeros((len(dice), 1))
-            h[:, 0] = dice
-        else:
-            fail, normal, crit = FA.hit(p.skill, p.hit_mod, p.hit_fail_below, p.snap, SQ.hit_reroll_faces(p))
-            extra = DI.dice_expr(p.sustained) if p.sustained else np.array([1.0])
-            kernel: dict[tuple[int, int], float] = defaultdict(float)
-            kernel[(0, 0)] += fail
-            kernel[(1, 0)] += normal
-            for x, px in DI.support(extra):
-                kernel[(x, 1) if p.lethal else (1 + x, 0)] += crit * px
-            h = _power_mixture(kernel, dice)
-        self.joint_hits = h
-        # the "hits" the report counts: normal, critical and extra (LETHAL criticals included)
-        hits = np.zeros(h.shape[0] + h.shape[1] - 1)
-        for a in range(h.shape[1]):
-            hits[a:a + h.shape[0]] += h[:, a]
-        self.hits = DI.trim(hits)
-        # 05.02: per hit (wounds to save, devastating criticals); automatic wounds join the first
-        fail, normal, crit = FA.wound_of(p)
-        wk = {(0, 0): fail, (1, 0): normal}
-        if p.devastating:
-            wk[(0, 1)] = crit
-        else:
-            wk[(1, 0)] += crit
-        nh, na = h.shape
-        width = (nh - 1) * (1 if p.devastating else 0) + 1
-        BU.need((nh + na - 1) * width + 2 * nh * width, "the wound rolls' table")
-        BU.spend(int(np.count_nonzero(h)) * nh * width + nh * nh * width * len(wk), "the wound rolls' table")
-        w = np.zeros((nh + na - 1, width))
-        for hh, table in enumerate(_power_rows(wk, nh - 1)):  # (the joint of hh hits' wound rolls, one at a time)
-            row = h[hh]
-            if not row.any():
-                continue
-            for a in np.flatnonzero(row):
-                w[a:a + table.shape[0]] += row[a] * table
-        self.wound_table = w  # (wounds to save, devastating criticals)
-        total = np.zeros(w.shape[0] + w.shape[1] - 1)
-        for c in range(w.shape[1]):
-            total[c:c + w.shape[0]] += w[:, c]
-        self.wounds = DI.trim(total)  # every wound, critical and automatic ones included
-        self.criticals = DI.trim(DI.binomial_mixture(np.sum(h, axis=1), crit))
+        self.joint_hits, self.hits, self.wound_table, self.wounds, self.criticals = _rolls(p, dice)
+
+
+_KEPT: dict = {}  # _rolls's answers by their inputs (see there), oldest first
+_KEPT_BYTES = [0]
+_KEPT_LOCK = threading.Lock()
+KEPT_BUDGET = 32 * 2**20  # bytes of the arrays kept; beyond, the oldest let go
+
+
+def _rolls(p: PoolState, dice: np.ndarray) -> tuple:
+    """05.01/05.02 from a pool's attack dice: (joint hits [hits, automatic wounds], hits, the wound
+    table [wounds to save, devastating criticals], wounds, critical wounds). Kept by their inputs
+    (the dice's distribution, bit for bit, and the hit and wound rolls' faces and flags): the same
+    weapons at many targets (a player weighing each) roll them alike, and the answer is the same
+    arrays (read-only). The work is counted as if done each time (sim.odds.budget: which engine
+    answers never depends on what was asked before)."""
+    if p.torrent:
+        kernel = None
+    else:
+        fail, normal, crit = FA.hit(p.skill, p.hit_mod, p.hit_fail_below, p.snap, SQ.hit_reroll_faces(p))
+        extra = DI.dice_expr(p.sustained) if p.sustained else np.array([1.0])
+        kernel: dict[tuple[int, int], float] = defaultdict(float)
+        kernel[(0, 0)] += fail
+        kernel[(1, 0)] += normal
+        for x, px in DI.support(extra):
+            kernel[(x, 1) if p.lethal else (1 + x, 0)] += crit * px
+        _power_mixture_cost(kernel, len(dice) - 1)
+    fail, normal, crit = FA.wound_of(p)
+    key = (dice.tobytes(), None if kernel is None else tuple(kernel.items()), fail, normal, crit, bool(p.devastating))
+    with _KEPT_LOCK:  # (a front end may work odds out on another thread)
+        got = _KEPT.pop(key, None)
+        if got is not None:
+            _KEPT[key] = got  # (the most recent last)
+    if got is not None:
+        _wound_cost(got[0], p.devastating, 3 if p.devastating else 2)
+        return got
+    # 05.01: (hits to roll wounds for, automatic wounds) per attack die
+    if kernel is None:
+        h = np.zeros((len(dice), 1))
+        h[:, 0] = dice
+    else:
+        h = _power_mixture(kernel, dice, counted=True)
+    # the "hits" the report counts: normal, critical and extra (LETHAL criticals included)
+    hits = np.zeros(h.shape[0] + h.shape[1] - 1)
+    for a in range(h.shape[1]):
+        hits[a:a + h.shape[0]] += h[:, a]
+    hits = DI.trim(hits)
+    # 05.02: per hit (wounds to save, devastating criticals); automatic wounds join the first
+    wk = {(0, 0): fail, (1, 0): normal}
+    if p.devastating:
+        wk[(0, 1)] = crit
+    else:
+        wk[(1, 0)] += crit
+    nh, na = h.shape
+    width = _wound_cost(h, p.devastating, len(wk))
+    w = np.zeros((nh + na - 1, width))
+    for hh, table in enumerate(_power_rows(wk, nh - 1)):  # (the joint of hh hits' wound rolls, one at a time)
+        row = h[hh]
+        if not row.any():
+            continue
+        for a in np.flatnonzero(row):
+            w[a:a + table.shape[0]] += row[a] * table
+    total = np.zeros(w.shape[0] + w.shape[1] - 1)
+    for c in range(w.shape[1]):
+        total[c:c + w.shape[0]] += w[:, c]
+    got = (h, hits, w, DI.trim(total), DI.trim(DI.binomial_mixture(np.sum(h, axis=1), crit)))
+    size = sum(x.nbytes for x in got)
+    for x in got:
+        x.flags.writeable = False
+    with _KEPT_LOCK:
+        if key not in _KEPT:
+            _KEPT[key] = got
+            _KEPT_BYTES[0] += size
+        while _KEPT_BYTES[0] > KEPT_BUDGET and len(_KEPT) > 1:
+            _KEPT_BYTES[0] -= sum(x.nbytes for x in _KEPT.pop(next(iter(_KEPT))))
+    return got
+
+
+def _wound_cost(h: np.ndarray, devastating: bool, kinds: int) -> int:
+    """Count the wound rolls' table (its memory and work) from the joint hits; its width."""
+    nh, na = h.shape
+    width = (nh - 1) * (1 if devastating else 0) + 1
+    BU.need((nh + na - 1) * width + 2 * nh * width, "the wound rolls' table")
+    BU.spend(int(np.count_nonzero(h)) * nh * width + nh * nh * width * kinds, "the wound rolls' table")
+    return width
 
 
 def _member_dice(m, keywords, has_char) -> np.ndarray:
@@ -161,11 +204,22 @@ def _member_dice(m, keywords, has_char) -> np.ndarray:
     return d
 
 
-def _power_mixture(kernel: dict, counts: np.ndarray) -> np.ndarray:
+def _power_mixture(kernel: dict, counts: np.ndarray, counted: bool = False) -> np.ndarray:
     """The joint distribution of the sum of N independent draws of ``kernel`` ((da, db) ->
-    chance), N distributed as ``counts``."""
-    rows = _power_mixture_rows(kernel, len(counts) - 1)
+    chance), N distributed as ``counts`` (``counted``: its work counted already)."""
+    rows = _power_mixture_rows(kernel, len(counts) - 1, counted)
     return np.tensordot(counts, rows, axes=1)
+
+
+def _power_mixture_cost(kernel: dict, n_max: int) -> tuple:
+    """Count _power_mixture_rows's memory and work; its rows' shape."""
+    ma = max(a for a, _b in kernel)
+    mb = max(b for _a, b in kernel)
+    shape = (n_max * ma + 1, n_max * mb + 1)
+    entries = (n_max + 1) * shape[0] * shape[1]
+    BU.need(entries, f"the joint table of up to {n_max:,} dice")
+    BU.spend(entries * len(kernel), f"the joint table of up to {n_max:,} dice")
+    return shape
 
 
 def _power_rows(kernel: dict, n_max: int):
@@ -188,14 +242,13 @@ def _power_rows(kernel: dict, n_max: int):
         prev = cur
 
 
-def _power_mixture_rows(kernel: dict, n_max: int) -> np.ndarray:
+def _power_mixture_rows(kernel: dict, n_max: int, counted: bool = False) -> np.ndarray:
     """rows[n] = the joint distribution of the sum of n draws of ``kernel``."""
     ma = max(a for a, _b in kernel)
     mb = max(b for _a, b in kernel)
     shape = (n_max * ma + 1, n_max * mb + 1)
-    entries = (n_max + 1) * shape[0] * shape[1]
-    BU.need(entries, f"the joint table of up to {n_max:,} dice")
-    BU.spend(entries * len(kernel), f"the joint table of up to {n_max:,} dice")
+    if not counted:
+        _power_mixture_cost(kernel, n_max)
     rows = np.zeros((n_max + 1, *shape))
     rows[0, 0, 0] = 1.0
     items = [(a, b, p) for (a, b), p in kernel.items() if p > 0.0]
@@ -215,21 +268,16 @@ class Context:
     (made at the pool's start), what a save roll's face does to each model, and the transitions
     of the chain, kept per state."""
 
-    def __init__(self, problem: Problem, pool: PoolInput, setup: Setup, r: tuple[int, ...]):
+    def __init__(self, problem: Problem, pool: PoolInput, setup: Setup, r: tuple[int, ...],
+                 static: tuple | None = None, alloc: tuple | None = None):
+        """``static`` (target_static of the target) and ``alloc`` (allocation_at of ``r``) may be
+        given when worked out already: a caller that keeps them for a target's many states and
+        pools (sim.odds.fast) saves their passes over the models."""
         tv = problem.targets[pool.target]
         self.tv = tv
         self.ids = tv.ids
-        self.index = {mid: i for i, mid in enumerate(tv.ids)}
-        models = tv.target_models(r)
-        self.models = models
-        groups = allocation_groups(models)
-        self.members_of = {g.key: g.members for g in groups}
-        declared = preferred_groups(groups, models, tv.preferred)
-        order = default_order(groups, models, declared)
-        scripted = problem.decision("allocation_order")
-        if scripted is not None and len(groups) > 1:  # (asked only then: AttackResolutionSystem)
-            order, _problems = fit_order(groups, models, [str(v) for v in scripted], order)
-        self.order = tuple(order)
+        self.index, self.W, profiles, self.profile_of, self.lost_to_damage = static or target_static(tv)
+        self.models, self.members_of, self.order = alloc or allocation_at(problem, tv, r)
         self.precision = None
         if setup.precision:
             options = [c for c in pool.visible_characters if r[self.index[c]] > 0]
@@ -241,12 +289,9 @@ class Context:
                     self.precision = given
                 else:
                     self.precision = precision_default(options, {c: r[self.index[c]] for c in options})
-        self.W = {mid: w for mid, w in zip(tv.ids, tv.W)}
         p = setup.state
         self.damage = DI.support(setup.damage)
         # save rolls: the runs of faces that act alike on every model of the target
-        profiles = sorted({(tv.Sv[i], tv.saves_InSv[i], tv.save_mod[i]) for i in range(len(tv.ids))}, key=repr)
-        self.profile_of = [profiles.index((tv.Sv[i], tv.saves_InSv[i], tv.save_mod[i])) for i in range(len(tv.ids))]
         table = [FA.save_fails(p.AP, sv, inv, mod) for sv, inv, mod in profiles]
         # 01.05.02 the faces a rule acting on the target's models re-rolls (the battle's rule:
         # sim.rules.effects.attack.save_reroll_faces): each face's chance after the re-rolls
@@ -266,7 +311,6 @@ class Context:
             runs.pop()  # (passing on every model: those faces change nothing)
         self.runs = [(f, n, fails, c) for f, n, fails, c in runs]
         self.save_reroll = frozenset(rerolled)
-        self.lost_to_damage = [FA.damage_lost(x) for x in tv.fnp]
         # the damage of an attack allocated to each model: a rule's change to it (05.04, never below 1)
         self.damage_to = [_taken(self.damage, t) for t in tv.taken] if tv.taken else [self.damage] * len(tv.ids)
         self._step: dict = {}
@@ -336,6 +380,30 @@ class Context:
             step = dict(step)
         self._step[("mortal", r)] = step
         return step
+
+
+def target_static(tv: UnitView) -> tuple:
+    """What a Context reads of its target that no state or pool changes: (model id -> index,
+    model id -> W, the save profiles (Sv, InSv, modifier) sorted, each model's profile, each
+    model's chance that a wound is lost past Feel No Pain)."""
+    profiles = sorted({(tv.Sv[i], tv.saves_InSv[i], tv.save_mod[i]) for i in range(len(tv.ids))}, key=repr)
+    at = {pr: k for k, pr in enumerate(profiles)}
+    return ({mid: i for i, mid in enumerate(tv.ids)}, {mid: w for mid, w in zip(tv.ids, tv.W)}, profiles,
+            [at[(tv.Sv[i], tv.saves_InSv[i], tv.save_mod[i])] for i in range(len(tv.ids))],
+            [FA.damage_lost(x) for x in tv.fnp])
+
+
+def allocation_at(problem: Problem, tv: UnitView, r: tuple) -> tuple:
+    """05.03 at state ``r``: (the models as the rules see them, group key -> members, the
+    allocation order: the declared or scripted one fitted, else the default)."""
+    models = tv.target_models(r)
+    groups = allocation_groups(models)
+    declared = preferred_groups(groups, models, tv.preferred)
+    order = default_order(groups, models, declared)
+    scripted = problem.decision("allocation_order")
+    if scripted is not None and len(groups) > 1:  # (asked only then: AttackResolutionSystem)
+        order, _problems = fit_order(groups, models, [str(v) for v in scripted], order)
+    return models, {g.key: g.members for g in groups}, tuple(order)
 
 
 def _taken(damage, taken: int):
@@ -540,6 +608,7 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, count: bool = True) 
     which is much cheaper when the target's models save differently)."""
     tv = problem.targets[t]
     states = {(tv.start, 0, 0): 1.0}
+    static = target_static(tv)  # (what no state or pool changes: once per target)
     setups: dict = {}
     contexts: dict = {}
     for pool in problem.pools:
@@ -573,7 +642,7 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, count: bool = True) 
                 kept += size
             po.add(setup, mass)
             BU.python_steps(4 * len(tv.ids), "an allocation context")
-            ctx = Context(problem, pool, setup, r0)
+            ctx = Context(problem, pool, setup, r0, static)
             ctx = contexts.setdefault((pool.index, ctx.key()), ctx)  # (its transitions kept)
             table = setup.wound_table
             chain = Chain(ctx, r0, table.shape[0] - 1, table.shape[1] - 1)

@@ -43,6 +43,7 @@ import numpy as np
 from sim.odds import budget as BU
 from sim.odds import dist as DI
 from sim.odds import exact as EX
+from sim.odds import states as ST
 from sim.odds.problem import Problem, UnitView
 from sim.rules import abilities as AB
 from sim.rules.abilities import Hook
@@ -69,9 +70,14 @@ class _Ctx(EX.Context):
     (the losses depend on the state, the model and the damage; the model a save roll goes to on
     the state, the order and the [PRECISION] pick; never on the pool's AP)."""
 
-    def __init__(self, problem, pool, setup, r, kept: tuple):
-        super().__init__(problem, pool, setup, r)
-        self._losses, self._selected = kept
+    def __init__(self, problem, pool, setup, r, kept: tuple, alloc_key):
+        """``kept``: (losses, models selected, the target's target_static, allocation_at per
+        ``alloc_key``: what of a state its allocation reads, sim.odds.states.Reader.read)."""
+        self._losses, self._selected, static, allocs = kept
+        alloc = allocs.get(alloc_key)
+        if alloc is None:
+            alloc = allocs[alloc_key] = EX.allocation_at(problem, problem.targets[pool.target], r)
+        super().__init__(problem, pool, setup, r, static, alloc)
 
     def lose(self, r, i, amounts):
         key = (r, i, tuple(amounts))
@@ -126,26 +132,6 @@ def _lasting(ctx: EX.Context, key_of: dict, members: dict) -> tuple:
     return ctx.order, ctx.precision, tuple(ctx.runs), ctx.save_reroll
 
 
-def _signature(tv: UnitView, r: tuple, groups: list) -> tuple:
-    """What a Context reads of a start state: per group (lasting key's members, ``groups``) its
-    first living model (the groups' keys and listed order) and whether one is wounded (the order
-    the rules force); the CHARACTERs' wounds left ([PRECISION]'s default pick); the living
-    models when a rule re-rolls their saves."""
-    out = []
-    for members in groups:
-        first, hurt = -1, False
-        for i in members:
-            x = r[i]
-            if x > 0:
-                if first < 0:
-                    first = i
-                if x < tv.W[i]:
-                    hurt = True
-        out.append((first, hurt))
-    return (tuple(out), tuple(x for x, c in zip(r, tv.character) if c),
-            tuple(x > 0 for x in r) if tv.save_reroll else None)
-
-
 class UnionChain:
     """sim.odds.exact.Chain from several start states at once (the first ``len(starts)`` states),
     over every state reachable from any of them."""
@@ -155,14 +141,30 @@ class UnionChain:
         (self.states, self.index, self.passes, self.fails,
          self.mortal) = EX.transitions(ctx, starts, saves, mortal)
         self.either = [tp + tf for tp, tf in zip(self.passes, self.fails)]
-        # (with the counters a save roll is one product with both: passes over fails)
-        self.both = [np.vstack((tp, tf)) for tp, tf in zip(self.passes, self.fails)]
+        n = len(self.states)
+        # (a large chain's save rolls move each state to a few others: its products take the
+        # nonzero entries only, not n^2 multiply-adds of which nearly all are by zero)
+        self.sparse = (n >= ST.SPARSE_FROM
+                       and all(np.count_nonzero(t) * ST.SPARSE_SHARE <= n * n for t in self.either))
+        if self.sparse:
+            self.either = [ST.Sparse(t) for t in self.either]
+            self.both = [(ST.Sparse(tp), ST.Sparse(tf)) for tp, tf in zip(self.passes, self.fails)]
+        else:
+            # (with the counters a save roll is one product with both: passes over fails)
+            self.both = [np.vstack((tp, tf)) for tp, tf in zip(self.passes, self.fails)]
         self.any_mortal = sum(self.mortal.values()) if self.mortal else None
 
     def _apply(self, k: int, w: np.ndarray, counters: bool) -> np.ndarray:
         """One save roll of run k on w [state, failed so far (or a passive axis), ...]."""
         n = w.shape[0]
         flat = w.reshape(n, -1)
+        if self.sparse:
+            if not counters:
+                return self.either[k].times(flat).reshape(w.shape)
+            tp, tf = self.both[k]
+            out = tp.times(flat).reshape(w.shape)
+            out[:, 1:] += tf.times(flat).reshape(w.shape)[:, :-1]
+            return out
         BU.spend((2 * n + 2) * flat.size, "the save rolls")
         if not counters:
             return (self.either[k] @ flat).reshape(w.shape)
@@ -391,16 +393,18 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, counters: bool = Tru
     xu = np.ones((1, 1)) if counters else None  # [state, unsaved attacks]
     xm = np.ones((1, 1)) if counters else None  # [state, mortal wounds]
     pruned = 0.0
-    kept: tuple = ({}, {})  # (losses, models selected) of the whole target
+    kept: tuple = ({}, {}, EX.target_static(tv), {})  # (losses, models selected, ...) of the whole target: _Ctx
     key_of, members = _groups_for_good(tv)
     at = {mid: i for i, mid in enumerate(tv.ids)}
-    group_index = [tuple(at[m] for m in ms) for ms in members.values()]
+    reader = ST.Reader(tv, [tuple(at[m] for m in ms) for ms in members.values()])
+    read: list = []  # per state (global index): sim.odds.states.Reader.read of it, worked out when first live
+    skeys: dict = {}  # kinds alive (bit mask) -> ((keywords, CHARACTER, T), the living models of one such state)
     for pool in problem.pools:
         if pool.target != t:
             continue
         po = pool_odds[pool.index]
         live = np.flatnonzero(mass)
-        BU.python_steps(len(live) * (2 + len(tv.ids) // 16), "the target's states")
+        BU.python_steps(2 * len(live), "the target's states")
         small = live[mass[live] < PRUNE_BELOW]
         if small.size and pruned < PRUNE_TOTAL:
             small = small[np.argsort(mass[small], kind="stable")]
@@ -413,31 +417,39 @@ def solve_target(problem: Problem, t: int, pool_odds: dict, counters: bool = Tru
                     xu[drop] = 0.0
                     xm[drop] = 0.0
                 live = np.flatnonzero(mass)
+        if len(read) < len(states):
+            read.extend([False] * (len(states) - len(read)))
         setups: dict = {}  # (keywords, CHARACTER, T) -> [Setup, chance it is rolled with]
-        contexts: dict = {}  # (set-up, signature) -> (context, its allocation's key)
+        contexts: dict = {}  # (kinds alive, what the allocation reads) -> (context, its allocation's key)
         chains: dict = {}  # (set-up, allocation) -> [context, set-up, start states]
         carried: list = []
-        for gi in live:
-            r0 = states[gi]
-            m = float(mass[gi])
-            if max(r0) <= 0:  # the target is destroyed: these attacks are lost
+        masses = mass[live].tolist()
+        for gi, m in zip(live.tolist(), masses):
+            seen = read[gi]
+            if seen is False:
+                BU.python_steps(reader.cost, "the target's states")
+                seen = read[gi] = reader.read(states[gi])
+            if seen is None:  # the target is destroyed: these attacks are lost
                 po.lost += m
                 carried.append(gi)
                 continue
-            living = UnitView.living(r0)
-            skey = (tv.unit_keywords(living), tv.has_character(living), tv.toughness(living))
-            entry = setups.get(skey)
-            if entry is None:
-                entry = setups[skey] = [EX.Setup(problem, pool, living), 0.0]
-            entry[1] += m
-            setup = entry[0]
-            sig = (skey, _signature(tv, r0, group_index))
-            found = contexts.get(sig)
+            found = contexts.get(seen)
             if found is None:
+                r0 = states[gi]
+                kinds = skeys.get(seen[0])
+                if kinds is None:
+                    living = UnitView.living(r0)
+                    kinds = skeys[seen[0]] = ((tv.unit_keywords(living), tv.has_character(living),
+                                               tv.toughness(living)), living)
+                skey = kinds[0]
+                entry = setups.get(skey)
+                if entry is None:
+                    entry = setups[skey] = [EX.Setup(problem, pool, kinds[1]), 0.0]
                 BU.python_steps(4 * len(tv.ids), "an allocation context")
-                ctx = _Ctx(problem, pool, setup, r0, kept)
+                ctx = _Ctx(problem, pool, entry[0], r0, kept, seen[1][0])
                 ck = (skey, _lasting(ctx, key_of, members))
-                found = contexts[sig] = (chains.setdefault(ck, [ctx, setup, []])[0], ck)
+                found = contexts[seen] = (chains.setdefault(ck, [ctx, entry[0], []])[0], ck, entry)
+            found[2][1] += m
             chains[found[1]][2].append(gi)
         for setup, m in setups.values():
             po.add(setup, m)

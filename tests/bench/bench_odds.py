@@ -21,9 +21,19 @@
   (started before the clock: its start-up, printed apart, is paid once per batch), and the
   scaling ratios.
 
+* ``--large``: many pools at a large target (issue 29): 100 pools (D6 shots, each weapon its own S
+  and AP) at 200 W2 models Sv4+, the hostile case of tests/importers/hostile_cli_args.py
+  (`sim odds` of it took ~13 s of CPU and left the counters out), solved once with counters and
+  once without, the cache cleared; and the tactician's odds (``--tactician``): every attack the
+  tactician weighs in one tactician-v-tactician battle of scenarios/ladder/full_size.toml
+  (recorded first, cache hits included as the battle asks them), solved again in order with
+  the engine's caches cleared (its kept rolls too), the whole corpus timed.
+
 Every figure is printed beside a baseline measured in the same run, before and after
-(tests/bench/_baseline.py), and relative to its pure-Python loop.
+(tests/bench/_baseline.py), and relative to its pure-Python loop. With ``--cpu`` every time is
+the process's CPU time, the baseline's loop too (a shared machine's other work inflates it less).
 Run: .venv/bin/python tests/bench/bench_odds.py  [--runs N]  [--no-ray]  [--pools-only]  [--reference-all]
+     [--large] [--tactician] [--cpu]
 """
 
 from __future__ import annotations
@@ -70,6 +80,16 @@ def _scenario(case: int) -> dict:
                        {"name": "B", "units": [target]}]}
 
 
+def cold() -> None:
+    """The engine's caches emptied: solve's kept answers and, where the engine has them, its kept
+    hit and wound rolls (sim.odds.exact._KEPT), so that each repeat works the attack out anew."""
+    E.solve.cache_clear()
+    kept = getattr(E.EX, "_KEPT", None)
+    if kept is not None:
+        kept.clear()
+        E.EX._KEPT_BYTES[0] = 0
+
+
 def odds_case(case: int) -> tuple[float, float, float, float]:
     """(seconds to read the Problem, solve with counters, solve without, expected models destroyed)."""
     spec = parse_scenario(_scenario(case), "bench.toml")
@@ -84,7 +104,7 @@ def odds_case(case: int) -> tuple[float, float, float, float]:
     for counters in (True, False):
         times = []
         for _ in range(REPEATS):
-            E.solve.cache_clear()
+            cold()
             t0 = time.perf_counter()
             odds = E.solve(problem, counters)
             times.append(time.perf_counter() - t0)
@@ -123,7 +143,7 @@ def pools_case(pools: int, per_model: int, mixed: bool, reference: bool, referen
                      ("preview", lambda: E.solve_preview(problem))):
         times = []
         for _ in range(POOL_REPEATS):
-            E.solve.cache_clear()
+            cold()
             t0 = time.perf_counter()
             got = fn()
             times.append(time.perf_counter() - t0)
@@ -200,8 +220,75 @@ def ray_runs_per_second(runs: int) -> tuple[float, float]:
         ray.shutdown()
 
 
+def large_lines() -> list[str]:
+    """100 pools at 200 W2 models (the hostile case): with and without counters."""
+    sys.path[:0] = [str(ROOT / "tests/importers"), str(ROOT / "tests/support")]
+    import hostile_cli_args as HA
+    from sim.analysis.locate import problem_at, unit_against
+    guns, defenders = HA.BIG["100 pools at 200 W2 models"]
+    spec = parse_scenario(__import__("tomllib").loads(HA.scenario(guns, defenders)), "hostile.toml")
+    loc = unit_against(spec, "guns", "horde", None, False)
+    with loc.battle:
+        problem = problem_at(loc)
+    out = []
+    for counters in (True, False):
+        cold()
+        t0 = time.perf_counter()
+        odds = E.solve(problem, counters)
+        took = time.perf_counter() - t0
+        note = f"; {odds.notes[0][:60]}..." if odds.notes and "not counted" in odds.notes[0] else ""
+        out.append(f"100 pools at 200 W2 models Sv4+ {'with' if counters else 'without'} counters: "
+                   f"{took * 1e3:,.0f} ms ({odds.method}{note}); expected models destroyed "
+                   f"{odds.targets[0].destroyed.mean:.6f}")
+    return out
+
+
+def tactician_lines() -> list[str]:
+    """Every attack the tactician weighs in one full-size battle, solved again from cold caches."""
+    import dataclasses
+    from sim.players import play_battle
+    from sim.players.tactician import TacticianPlayer
+    from sim.players.tactician import judge as J
+    asked = []
+    solve = J.solve
+    J.solve = lambda problem, counters=True: asked.append((problem, counters)) or solve(problem, counters=counters)
+    try:
+        spec = load_scenario(str(ROOT / "scenarios/ladder/full_size.toml"))
+        spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("default", "default")))
+        with Battle(spec, seed=1) as b:
+            play_battle(b, spec, players=[TacticianPlayer(s, b, spec) for s in (0, 1)])
+    finally:
+        J.solve = solve
+    cold()
+    t0 = time.perf_counter()
+    for problem, counters in asked:
+        E.solve(problem, counters)
+    took = time.perf_counter() - t0
+    return [f"the tactician's odds in one tactician-v-tactician battle of full_size.toml (seed 1): {len(asked)} "
+            f"asked ({E.solve.cache_info().misses} solved), {took * 1e3:,.0f} ms from cold caches, "
+            f"{took / max(1, E.solve.cache_info().misses) * 1e3:.2f} ms a problem solved"]
+
+
 def main() -> None:
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 4000
+    if "--cpu" in sys.argv:
+        time.perf_counter = time.process_time  # (every figure below, this script's own clock)
+    if "--large" in sys.argv or "--tactician" in sys.argv:
+        loop_before = _baseline.python_loop_cpu_seconds() if "--cpu" in sys.argv else None
+        before = _baseline.measure()
+        lines = large_lines() if "--large" in sys.argv else []
+        lines += tactician_lines() if "--tactician" in sys.argv else []
+        for line in lines:
+            print(line, flush=True)
+        after = _baseline.measure()
+        extra = []
+        if loop_before is not None:
+            loop_after = _baseline.python_loop_cpu_seconds()
+            extra.append(f"the baseline's loop in CPU time before/after: {loop_before * 1e3:.1f}/"
+                         f"{loop_after * 1e3:.1f} ms")
+        print(_baseline.line(before, after, extra))
+        return
+    loop_before = _baseline.python_loop_cpu_seconds() if "--cpu" in sys.argv else None
     before = _baseline.measure()
     lines, pooled = pools_lines("--reference-all" in sys.argv)
     for line in lines:
@@ -209,7 +296,13 @@ def main() -> None:
     if "--pools-only" in sys.argv:
         after = _baseline.measure()
         loop_ms = _baseline.mean(before, after).python_s * 1e3
-        print(_baseline.line(before, after, [_pool_ratios(pooled, loop_ms)]))
+        extra = []
+        if loop_before is not None:  # (the ratios then in the loop's CPU time, as the figures are)
+            loop_after = _baseline.python_loop_cpu_seconds()
+            loop_ms = (loop_before + loop_after) / 2 * 1e3
+            extra.append(f"the baseline's loop in CPU time before/after: {loop_before * 1e3:.1f}/"
+                         f"{loop_after * 1e3:.1f} ms (the ratios use their mean)")
+        print(_baseline.line(before, after, extra + [_pool_ratios(pooled, loop_ms)]))
         return
     r1, c1, n1, m1 = odds_case(1)
     print(f"exact odds, 10 x A2 BS3+ S4 AP-1 D1 at 10 x T4 Sv3+ W2 (median of {REPEATS}): "
