@@ -8,6 +8,8 @@ import sys
 import threading
 from contextlib import closing, contextmanager
 
+from sim.names import counted
+
 EXIT_BAD_INPUT = 2
 
 
@@ -216,7 +218,7 @@ def cmd_stats(args) -> int:
             doc["battles"] = tally.outcomes()
         print(json.dumps(doc, indent=1, sort_keys=True))
         return 0
-    where = (f"Ray ({args.address or 'local'})" if args.backend == "ray" else f"{jobs} process(es)")
+    where = (f"Ray ({args.address or 'local'})" if args.backend == "ray" else counted(jobs, "process", "processes"))
     print(f"{spec.name}: {args.runs} runs of the script (seeds {first}..{last}), "
           f"{where}, {secs:.1f} s ({args.runs / max(secs, 1e-9):,.0f} runs/s)")
     if args.backend == "ray":
@@ -229,7 +231,7 @@ def cmd_stats(args) -> int:
         vps = ", ".join(f"{side} {out[f'{side}_vp_mean']:.2f} +- {out[f'{side}_vp_sd']:.2f}" for side in PLAYER)
         print(f"battles: {wins}, draws {100 * out['draw']:.1f}%; VP {vps}")
     for reason, n in stops:
-        print(f"stopped early in {n} run(s) ({100 * n / args.runs:.1f}%): {reason}")
+        print(f"stopped early in {counted(n, 'run')} ({100 * n / args.runs:.1f}%): {reason}")
     return 0
 
 
@@ -299,7 +301,7 @@ def cmd_ladder(args) -> int:
     if args.plot:
         try:
             from sim.plots import ladder as plot_ladder
-            plot_ladder.scores(tally, args.plot, f"ladder: {lad.battles} seed(s) a pair, both ways, "
+            plot_ladder.scores(tally, args.plot, f"ladder: {counted(lad.battles, 'seed')} a pair, both ways, "
                                f"{', '.join(os.path.basename(p) for p in lad.paths)}")
         except (OSError, ValueError) as e:
             return _err(f"{args.plot}: cannot write the plot: {getattr(e, 'strerror', None) or e}")
@@ -309,7 +311,7 @@ def cmd_ladder(args) -> int:
     if args.markdown:
         print(LR.markdown(tally))
         return 0
-    where = (f"Ray ({args.address or 'local'})" if args.backend == "ray" else f"{jobs} process(es)")
+    where = (f"Ray ({args.address or 'local'})" if args.backend == "ray" else counted(jobs, "process", "processes"))
     print(f"{where}, {secs:.1f} s ({lad.total / max(secs, 1e-9):.2f} battles/s)")
     if args.backend == "ray":
         print(costs.line())
@@ -611,7 +613,7 @@ def cmd_datasheets(args) -> int:
             print(_line("  abilities: " + ", ".join(s["abilities"])))
         if s["refused"]:  # (Part A ruling 28: `sim import datasheet` refuses it)
             print(_line(f"  refused: {s['refused']}"))
-    print(f"{len(sheets)} datasheet(s)")
+    print(counted(len(sheets), "datasheet"))
     return 1 if notes.get("lost") else 0
 
 
@@ -645,7 +647,7 @@ def cmd_rules(args) -> int:
         print(_line(f"  {r['summary']}"))
         if r["partial"]:
             print(_line(f"  not modelled: {r['partial']}"))
-    print(f"{len(rows)} modelled rule(s)")
+    print(counted(len(rows), "modelled rule"))
     return 0
 
 
@@ -667,7 +669,7 @@ def _coverage(folder: str, only: str, as_json: bool = False) -> int:
     print(table(results))
     print()
     print(rules_table(results))
-    print(f"({len(results)} catalogue(s) in {time.perf_counter() - t0:.1f} s)")
+    print(f"({counted(len(results), 'catalogue')} in {time.perf_counter() - t0:.1f} s)")
     return 0
 
 

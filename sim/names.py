@@ -154,12 +154,28 @@ def in_words(text: str, names: dict[str, str], models: dict[str, tuple[str, str]
     also maps the players (sides_of_battle) when the text is the engine's. Given ``models``
     (models_in_units), a list of removed models reads grouped by unit (models_by_unit:
     "removed: 3 of Raider Mob (2), Warden Sergeant of Warden Squad")."""
+    if text and "(" in text:
+        text = plural_words(text)
     if not text or not names:
         return text
     if models and "removed: " in text:
         text = _grouped(text, models, names)
     rx = _pattern(names)
     return rx.sub(lambda m: possessive(names[m.group(1)]) if m.group(2) else names[m.group(1)], text)
+
+
+_PLURAL = re.compile(r"\b(\d+) ((?:[A-Za-z-]+ ){0,2})([A-Za-z-]+)\((e?s)\)")
+_BARE_PLURAL = re.compile(r"\b([A-Za-z-]+)\((e?s)\)")
+
+
+def plural_words(text: str) -> str:
+    """Engine text (a log line, a rule's progress) with its "(s)" counts in words a person
+    reads: "1 enemy unit(s)" as "1 enemy unit", "0 objective marker(s)" as "0 objective
+    markers", an uncounted "weapon(s)" as "weapons". The engine's own text is unchanged (logs
+    and replays keep it); this is how it is shown."""
+    text = _PLURAL.sub(lambda m: f"{m.group(1)} {m.group(2)}{m.group(3)}{'' if m.group(1) == '1' else m.group(4)}",
+                       text)
+    return _BARE_PLURAL.sub(lambda m: m.group(1) + m.group(2), text)
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:

@@ -23,7 +23,7 @@ def test_sim_rules_lists_every_modelled_rule():
     rc, out, err = sim("rules")
     assert rc == 0 and err == ""
     n = len(table.records())
-    assert out.splitlines()[-1] == f"{n} modelled rule(s)"
+    assert out.splitlines()[-1] == f"{n} modelled rules"
     assert "oath-of-moment: Oath of Moment (army rule, Adeptus Astartes)" in out.splitlines()
     assert "waaagh: Waaagh! (army rule, Orks)" in out.splitlines()
     rc, out, _ = sim("rules", "--json")

@@ -19,6 +19,7 @@ scale, a draw half a win and half a loss), with one virtual draw added to every 
 from __future__ import annotations
 
 from sim.rules.turn import PLAYER
+from sim.names import counted
 
 import math
 import re
@@ -420,7 +421,7 @@ class Tally:
         out = []
         for reason, n in sorted(self.stops.items(), key=lambda kv: -kv[1]):
             g = self.first_stopped[reason]
-            out.append(f"not played out in {n} battle(s) (first: {lad.paths[g.scenario]} seed {g.seed}, "
+            out.append(f"not played out in {counted(n, 'battle')} (first: {lad.paths[g.scenario]} seed {g.seed}, "
                        f"{lad.players[g.red]} red v {lad.players[g.blue]} blue): {reason}")
         return out
 

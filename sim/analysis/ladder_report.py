@@ -6,6 +6,7 @@ from __future__ import annotations
 from sim.rules.turn import PLAYER
 
 from sim.analysis.ladder import Tally, pairs
+from sim.names import counted
 
 DRAWS_NOTE = ("win rate: wins + half the draws (a draw counts half), over the battles, with its 95% Wilson "
               "score interval; "
@@ -68,8 +69,8 @@ def _scopes(t: Tally) -> list[tuple[int | None, str]]:
 def header(t: Tally) -> str:
     lad = t.ladder
     seeds = ", ".join(f"{p}: seeds {f}..{f + lad.battles - 1}" for p, f in zip(lad.paths, lad.firsts))
-    return (f"ladder of {len(lad.players)} players ({', '.join(lad.players)}), {len(pairs(len(lad.players)))} "
-            f"pair(s), {lad.battles} seed(s) a pair, each played both ways: {lad.total} battles ({seeds})")
+    return (f"ladder of {len(lad.players)} players ({', '.join(lad.players)}), "
+            f"{counted(len(pairs(len(lad.players))), 'pair')}, {counted(lad.battles, 'seed')} a pair, each played both ways: {lad.total} battles ({seeds})")
 
 
 def text(t: Tally) -> str:

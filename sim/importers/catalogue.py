@@ -35,6 +35,7 @@ from pathlib import Path
 from sim.importers import bsdata as B
 from sim.importers.conditions import ALONE, STRICT, Conditions, Inst, conds, modifiers, walk
 from sim.importers.library import Folder, Missing, load_links
+from sim.names import counted
 
 MAX_NODES = 20_000  # entries visited for one datasheet (a cycle of links stops here)
 MAX_MODELS = 200
@@ -116,7 +117,7 @@ class Catalogue:
         folder = str(self.path.parent)
         out = [m.text(folder) for m in self.missing_catalogues]
         if self.dangling:
-            out.append(f"{self.dangling} link(s) point to nothing in the catalogues read (a data error)")
+            out.append(f"{counted(self.dangling, 'link')} {'points' if self.dangling == 1 else 'point'} to nothing in the catalogues read (a data error)")
         if self.no_system:
             out.append(f"no game system file (.gst, .gstz or JSON) in {folder}: its shared rules and profiles "
                        "are not read")
@@ -437,7 +438,7 @@ class Catalogue:
             more = f" and {len(lost) - 3} more" if len(lost) > 3 else ""
             raise B.where_error(self.file, f"datasheets[{name!r}]", B.Bad(
                 f"every link of datasheet {name!r} resolved",
-                f"{len(lost)} link(s) to {why}: " + ", ".join(lost[:3]) + more))
+                f"{counted(len(lost), 'link')} to {why}: " + ", ".join(lost[:3]) + more))
         return sel, notes
 
     def _build(self, entry: dict, count: int, parent: Inst | None, path: list[str], depth: int = 0) -> Inst:
@@ -548,7 +549,7 @@ class Catalogue:
                     for t in targets:
                         t.props[fld] = _apply_char(t.props.get(fld), fld, mod, times, self._char_value(t, fld))
         if unknown_cost:
-            notes.append(f"points: {unknown_cost} cost modifier(s) with a roster or force condition not applied")
+            notes.append(f"points: {counted(unknown_cost, 'cost modifier')} with a roster or force condition not applied")
 
     def _is_characteristic(self, fld: str) -> bool:
         return bool(fld) and fld in self._char_types()

@@ -33,6 +33,7 @@ from sim.importers import bsdata as B
 from sim.errors import ImportFileError
 from sim.importers.source import MAX_FILE_BYTES, read_document, zip_head
 from sim.scenario.files import read_head
+from sim.names import counted
 
 MAX_LINKS = 64  # catalogue links of one catalogue
 MAX_CATALOGUES = 48  # catalogues read for one catalogue (its links, theirs...)
@@ -59,7 +60,8 @@ class Missing:
         lost = len(self.datasheets)
         own = ", and every datasheet of its own (its root entries are imported)" if self.imports_root else ""
         return (f"catalogue {self.name!r} (id {self.id}, linked by {self.via!r}) is not in {folder}: "
-                f"{self.links} link(s) point to nothing, {lost} datasheet(s) lost{own}")
+                f"{counted(self.links, 'link')} {'points' if self.links == 1 else 'point'} to nothing, "
+                f"{counted(lost, 'datasheet')} lost{own}")
 
 
 class Folder:

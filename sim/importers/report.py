@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sim.names import counted
+
 # Keywords some rule of the engine reads (every keyword also counts for [ANTI] and attached
 # units' keyword checks, so none is dropped; the report lists the others as kept without a rule)
 ENGINE_KEYWORDS = frozenset({
@@ -65,7 +67,7 @@ class ImportReport:
     left_out: list[str] = field(default_factory=list)  # detachment rules a datasheet alone leaves out: "det: rule"
 
     def text(self) -> str:
-        lines = [f"import report: {self.file} ({self.kind}, {len(self.units)} unit(s))"]
+        lines = [f"import report: {self.file} ({self.kind}, {counted(len(self.units), 'unit')})"]
         for n in self.army:
             lines.append(f"  army: {n}")
         for e in self.skipped:

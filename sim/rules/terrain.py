@@ -111,7 +111,7 @@ class TerrainProblem:
 def _polygon_problems(path: str, poly) -> list[TerrainProblem]:
     pts = list(poly)
     if len(pts) < 3:
-        return [TerrainProblem(path, "a polygon of at least 3 points", f"{len(pts)} point(s)")]
+        return [TerrainProblem(path, "a polygon of at least 3 points", f"{len(pts)} point" + ("" if len(pts) == 1 else "s"))]
     try:
         arr = np.asarray(pts, dtype=float)
     except (TypeError, ValueError):

@@ -178,10 +178,18 @@ class ActionsMixin:
             return
         from sim.sandbox.decision_panel import auto_answer
         self.battle.step_until_blocked()
-        while self.resolving and auto_answer(self):  # (a Command Re-roll the setting does not ask about:
-            self.battle.step_until_blocked()  # declined for the person, and Finish goes on to the end)
-        self._check_done()
+        while self.resolving and (auto_answer(self) or self._computer_answers()):  # (a Command Re-roll
+            self.battle.step_until_blocked()  # the setting does not ask about: declined for the person;
+        self._check_done()  # the computer's own decisions answered by it: Finish goes on to the end)
         self._show_stage()
+
+    def _computer_answers(self) -> bool:
+        """The pending decision is the computer's: its player answers it now (under Xvfb, Finish
+        on the person's shot stopped at the computer's Command Re-roll question and a second
+        Finish was needed)."""
+        req = self.battle.pending
+        ai = getattr(self, "ai", None)
+        return req is not None and bool(ai) and req.player in ai and self._ai_answer(req)
 
     def _show_stage(self) -> None:
         """The status line says where the resolution is (not "accepted: ..." to the end)."""

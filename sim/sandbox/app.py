@@ -40,7 +40,7 @@ from sim.sandbox.camera import Camera
 from sim.sandbox.draw_table import Look, TableLayer, UnitHulls, draw_units
 from sim.sandbox.calculator_panel import CalculatorPanel
 from sim.sandbox.charge_odds import ChargeOdds, tip as charge_tip
-from sim.sandbox.labels import TableLabels, hovered_box, near_model_boxes
+from sim.sandbox.labels import TableLabels, hovered_boxes, near_model_boxes, terrain_tip
 from sim.sandbox.screen_layout import arrange
 from sim.sandbox.odds_panel import OddsView
 from sim.sandbox.orders import FightOrder, ShootOrder, order_refusal
@@ -619,7 +619,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         tip = self._tip_lines(look)
         self.tip_box = None  # (where the hover tip was drawn: tests read it)
         if tip:
-            self.tip_box = overlays.draw_tip(surf, self.mouse, tip, ui=self.scale, avoid=hovered_box(self),
+            self.tip_box = overlays.draw_tip(surf, self.mouse, tip, ui=self.scale, avoid=hovered_boxes(self),
                               others=near_model_boxes(self))
         if self.show_help:
             overlays.draw_help(surf, ui=self.scale)
@@ -676,6 +676,8 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
             if m.character:
                 s += "  CHARACTER"
             out.append(s)
+        if not out and not look.ghosts:  # (a terrain area whose name the table could not write in
+            out += terrain_tip(self)  # full; not over a move waiting for Enter: it covered its unit's name)
         o = self._hover_objective()
         if o is not None:
             out += markers.objective_tip(self.battle, o, [a.name for a in self.spec.armies], self._oc_models())

@@ -20,6 +20,7 @@ import pygame
 from sim.errors import ScenarioError, escape_controls
 from sim.rules.turn import PLAYER
 from sim.sandbox.catalogue_browser import build_catalogue_button
+from sim.names import counted
 
 SUFFIXES = {".ros", ".rosz", ".json"}
 REPORT_LINES = 60  # at most this many report lines in the panel (the rest counted)
@@ -91,7 +92,7 @@ class ImportMixin:
         n = sum(1 for u in spec.units if u.owner == owner)
         self.import_report = [escape_controls(x) for x in report.text().splitlines()]
         self._log_items += [(x, "#import") for x in self.import_report]  # (and in the log)
-        self.status = f"imported {name}: {n} unit(s) as the {side} army ({spec.armies[owner].name}); the report is in the log and the set-up panel"
+        self.status = f"imported {name}: {counted(n, 'unit')} as the {side} army ({spec.armies[owner].name}); the report is in the log and the set-up panel"
         self.dirty |= {"orders", "card", "action", "log"}
         return True
 
@@ -137,4 +138,4 @@ def build_import_section(flow, sb) -> None:
         for line in report[:REPORT_LINES]:
             flow.para(line.strip(), None if line.startswith("  ") and not line.startswith("    ") else "#muted")
         if len(report) > REPORT_LINES:
-            flow.para(f"... {len(report) - REPORT_LINES} more line(s)", "#muted")
+            flow.para(f"... {counted(len(report) - REPORT_LINES, 'more line')}", "#muted")

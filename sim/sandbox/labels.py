@@ -1,7 +1,9 @@
 """Every name written on the table placed in one pass so that none overlaps another or a model
 (issue 28 item 9): objective names first (beside their marker), then the units' names (beside
 their outline, a leader line back to it when the nearest free spot is farther out), then the
-terrain areas' and deployment zones' names, which are left out where no free spot is near.
+terrain areas' names (on or touching their own area and on no other: never pushed away from it;
+shortened, then left out, where no such spot is free, the hover tip naming the area) and the
+deployment zones' names (inside the zone; shortened, then left out, for want of room).
 
 A label is a request: its text surface, the screen box of what it names, and whether it must be
 shown. Spots are tried nearest first; a spot is free when it lies inside the table's viewport
@@ -37,6 +39,9 @@ class Request:
     first: str = "above"  # the preferred side: "above", "below" (an objective: under its marker)
     alpha: int = 150
     spots: list | None = None  # its own spots (top-left corners), instead of those around ``box``
+    short: pygame.Surface | None = None  # a shorter text tried at the same spots when none is free
+    touch: tuple | None = None  # a polygon (screen points): a spot must lie on or within a few px of it
+    avoid: tuple = ()  # (box, polygon) of the other areas: a ``touch`` label lies on none of them
 
 
 @dataclass
@@ -47,6 +52,7 @@ class Placed:
     surf: pygame.Surface
     leader: tuple | None = None  # ((x, y), (x, y)) a line from the label to what it names
     alpha: int = 150
+    short: bool = False  # the shorter text was written (the full name is in the hover tip)
 
 
 def font_px(cam_scale: float, ui: float, size: float = 12) -> int:
@@ -106,26 +112,125 @@ def place(requests: list[Request], blockers: list[pygame.Rect], viewport: pygame
     for q in order:
         if not q.box.colliderect(viewport):
             continue  # (out of sight: no name at the edge)
-        w, h = q.surf.get_width() + 8, q.surf.get_height()
-        best = best_cost = best_k = None
-        spots = _spots(q.box, w, h, gap, q.first) if q.spots is None else ((0, p) for p in q.spots)
-        for k, (sx, sy) in spots:
-            r = pygame.Rect(round(sx), round(sy), w, h)
-            if not area.contains(r):
-                if not q.must or k:
-                    continue
-                r.clamp_ip(area)
-            cost = _covered(r, taken) * 4 + _covered(r, blockers)
-            if cost == 0:
-                best, best_cost, best_k = r, 0, k
+        for surf in (q.surf, q.short):
+            if surf is None:
+                continue
+            got = _best_spot(q, surf, taken, blockers, area, gap)
+            if got is not None:
+                best, best_k = got
+                lead = _leader(best, q.box) if best_k else None
+                taken.append(best)
+                out.append(Placed(q.kind, q.key, best, surf, lead, q.alpha, surf is q.short))
                 break
-            if q.must and k == 0 and (best is None or cost < best_cost):
-                best, best_cost, best_k = r, cost, k
-        if best is None or (best_cost and not q.must):
-            continue
-        lead = _leader(best, q.box) if best_k else None
-        taken.append(best)
-        out.append(Placed(q.kind, q.key, best, q.surf, lead, q.alpha))
+    return out
+
+
+def _best_spot(q: Request, surf, taken, blockers, area, gap):
+    """(rect, ring) of ``surf``'s label for ``q``: the first free spot, else (a must-show
+    label) the least covered spot beside it; None when an optional label has no free spot."""
+    w, h = surf.get_width() + 8, surf.get_height()
+    best = best_cost = best_k = None
+    if q.touch is not None:
+        spots = ((0, p) for p in _touching(q.touch, w, h, gap, q.avoid))
+    elif q.spots is not None:
+        spots = ((0, p) for p in q.spots)
+    else:
+        spots = _spots(q.box, w, h, gap, q.first)
+    for k, (sx, sy) in spots:
+        r = pygame.Rect(round(sx), round(sy), w, h)
+        if not area.contains(r):
+            if not q.must or k:
+                continue
+            r.clamp_ip(area)
+        cost = _covered(r, taken) * 4 + _covered(r, blockers)
+        if cost == 0:
+            return r, k
+        if q.must and k == 0 and (best is None or cost < best_cost):
+            best, best_cost, best_k = r, cost, k
+    if best is None or (best_cost and not q.must):
+        return None
+    return best, best_k
+
+
+_SPOTS: dict[tuple, list] = {}
+
+
+def _touching(poly, w: int, h: int, gap: int, avoid) -> list:
+    """touching_spots, kept per polygon, size and the other areas (they move only with the
+    camera: a drag re-places the labels every frame and must not search them again)."""
+    key = (tuple(poly), w, h, gap, tuple(tuple(p) for _b, p in avoid))
+    got = _SPOTS.get(key)
+    if got is None:
+        if len(_SPOTS) > 4000:
+            _SPOTS.clear()
+        got = _SPOTS[key] = list(touching_spots(poly, w, h, gap, avoid))
+    return got
+
+
+def touching_spots(poly, w: int, h: int, gap: int, avoid=()):
+    """Top-left corners of a w x h label on or touching the polygon ``poly`` (screen points),
+    nearest the middle first: under it, over it, on its middle, beside it, then beside each of
+    its corners and edges' midpoints. Every spot lies within ``gap`` + 2 px of the polygon and
+    on none of the ``avoid`` polygons ((box, points) of the other areas): a feature's name never
+    floats away from it or sits on another feature (issue 28: a terrain name pushed elsewhere by
+    the labels placed before it read as another feature's)."""
+    xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    first = [(cx - w / 2, max(ys) + gap), (cx - w / 2, min(ys) - h - gap), (cx - w / 2, cy - h / 2),
+             (max(xs) + gap, cy - h / 2), (min(xs) - w - gap, cy - h / 2)]
+    points = list(poly) + [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in zip(poly, poly[1:] + poly[:1])]
+    more = []
+    for x, y in points:
+        more += [(x - w / 2, y + gap), (x - w / 2, y - h - gap), (x + gap, y - h / 2), (x - w - gap, y - h / 2),
+                 (x - w / 2, y - h / 2)]
+    more.sort(key=lambda p: ((p[0] + w / 2 - cx) ** 2 + (p[1] + h / 2 - cy) ** 2, p))
+    reach = gap + 2
+    for sx, sy in first + more:
+        if rect_polygon_distance((sx, sy, w, h), poly) <= reach:
+            r = pygame.Rect(round(sx), round(sy), w, h)
+            if not any(r.colliderect(b) and rect_polygon_distance((sx, sy, w, h), q) == 0 for b, q in avoid):
+                yield sx, sy
+
+
+def rect_polygon_distance(rect, poly) -> float:
+    """The distance in px between a rect (x, y, w, h) and a polygon: 0 where they overlap."""
+    x, y, w, h = rect
+    x1, y1 = x + w, y + h
+    if any(x <= px <= x1 and y <= py <= y1 for px, py in poly):
+        return 0.0
+    corners = [(x, y), (x1, y), (x1, y1), (x, y1)]
+    if any(_inside(c, poly) for c in corners):
+        return 0.0
+    best = math.inf
+    for a, b in zip(poly, poly[1:] + poly[:1]):
+        for c, d in zip(corners, corners[1:] + corners[:1]):
+            best = min(best, _segment_distance(a, b, c, d))
+    return best
+
+
+def _inside(pt, poly) -> bool:
+    x, y = pt
+    inside = False
+    for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1]):
+        if (y0 > y) != (y1 > y) and x0 + (y - y0) * (x1 - x0) / (y1 - y0) > x:
+            inside = not inside
+    return inside
+
+
+def _point_segment(p, a, b) -> float:
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    n = dx * dx + dy * dy
+    t = 0.0 if n == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / n))
+    return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
+
+
+def _segment_distance(a, b, c, d) -> float:
+    def side(p, q, r):
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+    if (side(a, b, c) > 0) != (side(a, b, d) > 0) and (side(c, d, a) > 0) != (side(c, d, b) > 0):
+        return 0.0
+    return min(_point_segment(a, c, d), _point_segment(b, c, d), _point_segment(c, a, b), _point_segment(d, a, b))
     return out
 
 
@@ -152,18 +257,35 @@ def draw(surf, placed: list[Placed]) -> None:
 # --- the requests of each kind --------------------------------------------------------------
 
 def terrain_requests(cam, terrain, ui: float) -> list[Request]:
-    """Each terrain area's name, under the area (optional)."""
+    """Each terrain area's name on or touching the area (optional): the full name where a spot
+    is free, else its first word ("armoured..."), else none (the hover tip names the area)."""
     if cam.scale < 7:
         return []
     fs = font_px(cam.scale, ui, 11)
-    out = []
-    for i, area in enumerate(terrain):
-        pts = [cam.to_screen(x, y) for x, y in area.polygon]
+    colour = S.shade(S.AREA_EDGE, 0.9)
+    shapes = []
+    for area in terrain:
+        pts = [tuple(cam.to_screen(x, y)) for x, y in area.polygon]
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        box = pygame.Rect(round(min(xs)), round(min(ys)), round(max(xs) - min(xs)), round(max(ys) - min(ys)))
-        out.append(Request(TERRAIN, str(i), text(area.name, fs, S.shade(S.AREA_EDGE, 0.9)), box, must=False,
-                           first="below", alpha=90))
+        box = pygame.Rect(math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs) - min(xs)) + 1,
+                          math.ceil(max(ys) - min(ys)) + 1)
+        shapes.append((box, pts))
+    out = []
+    for i, (area, (box, pts)) in enumerate(zip(terrain, shapes)):
+        short = abbreviation(area.name)
+        others = tuple(s for j, s in enumerate(shapes) if j != i)
+        out.append(Request(TERRAIN, str(i), text(area.name, fs, colour), box, must=False, first="below", alpha=90,
+                           short=None if short is None else text(short, fs, colour), touch=pts, avoid=others))
     return out
+
+
+def abbreviation(name: str) -> str | None:
+    """A terrain name's short form where there is no room for it in full: its first word and an
+    ellipsis ("armoured container" -> "armoured…"); None for a name of one short word."""
+    words = name.split()
+    if len(words) > 1:
+        return words[0] + "…"
+    return name[:4] + "…" if len(name) > 6 else None
 
 
 def zone_requests(cam, zones, colours, names, ui: float) -> list[Request]:
@@ -181,15 +303,16 @@ def zone_requests(cam, zones, colours, names, ui: float) -> list[Request]:
         pts = [cam.to_screen(x, y) for x, y in zone]
         xs, ys = [q[0] for q in pts], [q[1] for q in pts]
         name = names[p]
-        t = text(f"{name}{chr(39) if name.endswith('s') else chr(39) + 's'} deployment zone", fs,
-                 S.mix(c, S.TEXT, 0.55))
+        owner = f"{name}{chr(39) if name.endswith('s') else chr(39) + 's'}"
+        t = text(f"{owner} deployment zone", fs, S.mix(c, S.TEXT, 0.55))
+        short = text(f"{owner} zone", fs, S.mix(c, S.TEXT, 0.55))  # (where the full name has no room)
         w, h = t.get_width() + 8, t.get_height()
         near_bottom = abs(max(ys) - mid_y) < abs(min(ys) - mid_y)
         rows = [max(ys) - h - 3, max(ys) - 2 * h - 5] if near_bottom else [min(ys) + 3, min(ys) + h + 5]
         box = pygame.Rect(round(min(xs)), round(min(ys)), round(max(xs) - min(xs)), round(max(ys) - min(ys)))
         step = max(8, w // 3)
         spots = [(x, y) for y in rows for x in range(round(min(xs)) + 4, round(max(xs)) - w - 3, step)]
-        out.append(Request(ZONE, str(p), t, box, must=False, alpha=60, spots=spots))
+        out.append(Request(ZONE, str(p), t, box, must=False, alpha=60, spots=spots, short=short))
     return out
 
 
@@ -292,6 +415,17 @@ class TableLabels:
         return place(reqs, blockers, cam.viewport, max(2, round(3 * look.ui)), table_area(cam))
 
 
+def terrain_tip(sb) -> list[str]:
+    """The hover tip's line naming the terrain area under the pointer when the table does not
+    write its name in full (left out or shortened for want of room)."""
+    shown = {p.key for p in sb.table_labels.placed if p.kind == TERRAIN and not p.short}
+    x, y = sb.camera.to_table(*sb.mouse)
+    for i, area in enumerate(sb.spec.terrain):
+        if str(i) not in shown and _inside((x, y), list(area.polygon)):
+            return [f"{area.name} (terrain area)"]
+    return []
+
+
 def hovered_box(sb) -> pygame.Rect | None:
     """The screen box of the unit (or the model) under the cursor: what a hover tip describes,
     which it must not cover (sim.sandbox.overlays.tip_rect)."""
@@ -306,6 +440,19 @@ def hovered_box(sb) -> pygame.Rect | None:
     k = cam.scale
     return pygame.Rect(math.floor(cam.ox + lx * k), math.floor(cam.oy + ly * k),
                        max(1, math.ceil((hx - lx) * k)), max(1, math.ceil((hy - ly) * k)))
+
+
+def hovered_boxes(sb) -> list[pygame.Rect]:
+    """hovered_box and the label naming that unit on the table: a hover tip covers neither (it
+    covered "Raider Sharpshooters" while describing one of its models)."""
+    box = hovered_box(sb)
+    if box is None:
+        return []
+    uid = sb.hover_unit
+    if uid is None and sb.hover_model in sb.scene.models:
+        uid = sb.scene.models[sb.hover_model].unit
+    label = (getattr(sb, "label_rects", None) or {}).get(uid)
+    return [box] if label is None else [box, label]
 
 
 def near_model_boxes(sb, reach_px: float = 160) -> list[pygame.Rect]:

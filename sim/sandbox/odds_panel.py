@@ -23,6 +23,7 @@ from sim.odds import engine as E
 from sim.sandbox import odds_summary, odds_worker
 from sim.names import in_words
 from sim.sandbox.fonts import font
+from sim.sandbox.style import font_px
 from sim.sandbox.widgets import wrap_line
 
 ROW_H = 88  # one target: a line of text, the hits-wounds-damage line, the bars with their % and k labels
@@ -110,6 +111,7 @@ class OddsView:
         self.job = 0  # the number of the problem sent last (older answers are dropped)
         self.image: UIImage | None = None
         self.size = (0, 0)
+        self.k = 1.0  # the orders panel's UI scale (the block is drawn at it, like the panel's text)
         self._rendered = None
         # the time update took in each frame (wall clock; and this thread's CPU time, which a busy
         # machine does not inflate): the figure the README gives
@@ -219,10 +221,11 @@ class OddsView:
             return
         flow.space(2)
         flow.label("Odds", "#subheading")
-        w, h = flow.width - 8, self.height()
-        self.size = (w, h)
-        self.image = UIImage(pygame.Rect(flow.PAD, flow.y, w, h), self.render(), flow.manager,
-                             container=flow.scroll)
+        w, h = flow.width - 8, self.height()  # (the flow's units: px at UI scale 1)
+        self.k = flow.s
+        rect = flow._rect(flow.PAD, flow.y, w, h)  # (placed and sized at the panel's scale: at
+        self.size = rect.size  # 2560x1440 it sat 200 px up, over the weapons, its text half size)
+        self.image = UIImage(rect, self.render(), flow.manager, container=flow.scroll)
         self._rendered = self._sig()
         flow.y += h + 4
 
@@ -261,17 +264,19 @@ class OddsView:
         return out + list(self.notes)
 
     def render(self) -> pygame.Surface:
-        w, h = self.size if self.size[0] > 0 else (360, self.height())
+        k = self.k
+        w, h = self.size if self.size[0] > 0 else (round(360 * k), round(self.height() * k))
         surf = pygame.Surface((w, h))
         surf.fill(BG)
-        f, small = font(12, True), font(10)
+        f, small = font(font_px(12, k), True), font(font_px(10, k))
+        row_h, line_h, line, bar_y = round(ROW_H * k), round(LINE_H * k), round(16 * k), round(31 * k)
         y = 2
         rows = self.preview.targets if self.state == "ready" and self.preview is not None else ()
         for i, text in enumerate(self.lines()):
             if self.state == "refused":  # (the reason in full, wrapped: it is the point)
-                for row in wrap_line(text, f, w - 8)[:max(1, (h - y) // 16)]:
+                for row in wrap_line(text, f, w - 8)[:max(1, (h - y) // line)]:
                     surf.blit(f.render(row, True, WARN), (4, y))
-                    y += 16
+                    y += line
                 continue
             colour = TEXT if rows else MUTED
             head, _, tail = text.partition("; ")
@@ -279,34 +284,35 @@ class OddsView:
             if i < len(rows):
                 chain = self.chain_lines()
                 if i < len(chain):
-                    surf.blit(small.render(_fit(small, chain[i], w - 8), True, MUTED), (4, y + 16))
+                    surf.blit(small.render(_fit(small, chain[i], w - 8), True, MUTED), (4, y + line))
                 t = f.render(tail, True, WARN if rows[i][2] >= 0.5 else TEXT)
-                surf.blit(t, (w - 4 - t.get_width(), y + 31))  # (over the bars' right end)
-                _bars(surf, pygame.Rect(4, y + 31, w - 12 - t.get_width(), ROW_H - 35), rows[i][3], small)
-            y += ROW_H
-        y = h - NOTE_LINES * LINE_H - 4
+                surf.blit(t, (w - 4 - t.get_width(), y + bar_y))  # (over the bars' right end)
+                _bars(surf, pygame.Rect(4, y + bar_y, w - 12 - t.get_width(), row_h - round(35 * k)), rows[i][3],
+                      small, k)
+            y += row_h
+        y = h - NOTE_LINES * line_h - 4
         for text in self.note_lines()[:NOTE_LINES]:
             colour = MUTED if text.startswith(("exact", "estimated")) else WARN
             surf.blit(small.render(_fit(small, text, w - 8), True, colour), (4, y))
-            y += LINE_H
+            y += line_h
         return surf
 
 
-def _bars(surf, r: pygame.Rect, hist, small) -> None:
+def _bars(surf, r: pygame.Rect, hist, small, k: float = 1.0) -> None:
     """P(k models destroyed) for k = 0..n: a bar each, its height the probability (the tallest
     fills the row), k under it and its percentage over it where there is room."""
     n = len(hist)
     if n == 0:
         return
-    label_h = 11
+    label_h = round(11 * k)
     gap = 2
-    bw = max(2, min(30, (r.w - gap * n) // n))
+    bw = max(2, min(round(30 * k), (r.w - gap * n) // n))
     top = max(hist) or 1.0
     hh = r.h - label_h
-    pct_h = 11 if bw >= 18 else 0  # (a percentage needs a bar about "35%" wide)
+    pct_h = label_h if bw >= 18 * k else 0  # (a percentage needs a bar about "35%" wide)
     hh_bars = hh - pct_h
     pygame.draw.line(surf, MUTED, (r.x, r.y + hh), (r.x + n * (bw + gap), r.y + hh))
-    step = max(1, (n * 14) // max(1, r.w) + 1)
+    step = max(1, (n * round(14 * k)) // max(1, r.w) + 1)
     for k, p in enumerate(hist):
         x = r.x + k * (bw + gap)
         bh = int(round(hh_bars * p / top))

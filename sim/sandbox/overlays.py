@@ -201,12 +201,14 @@ def draw_hidden_marks(surf, cam, scene, hidden: list[str]) -> None:
 def tip_rect(pos, size, window, avoid=None, ui: float = 1.0, others=()) -> pygame.Rect:
     """Where a tooltip of ``size`` goes: beside the cursor (below right, then above right, below
     left, above left), inside ``window``, the first place that does not cover ``avoid`` (the
-    screen box of what it describes) nor any of ``others`` (the models near the pointer: the
+    screen box of what it describes; or a list: that box and its name's label) nor any of ``others`` (the models near the pointer: the
     targets a player may click next); else the place covering fewest of them (never ``avoid``
     where a place clear of it exists)."""
     w, h = size
     dx, dy = round(16 * ui), round(14 * ui)
     x, y = pos
+    keep = [] if avoid is None else [avoid] if isinstance(avoid, pygame.Rect) else [a for a in avoid if a is not None]
+    avoid = keep[0] if keep else None  # (the thing itself; the rest: its name on the table)
     tries = [(x + dx, y + dy), (x + dx, y - dy - h), (x - dx - w, y + dy), (x - dx - w, y - dy - h)]
     if avoid is not None:  # (then clear of the whole box: right of it, left of it, under, over)
         tries += [(avoid.right + 4, y - h // 2), (avoid.left - 4 - w, y - h // 2), (x - w // 2, avoid.bottom + 4),
@@ -220,7 +222,7 @@ def tip_rect(pos, size, window, avoid=None, ui: float = 1.0, others=()) -> pygam
         r = pygame.Rect(tx, ty, w, h)
         r.x = min(max(r.x, window.x + 4), window.right - w - 4)
         r.y = min(max(r.y, window.y + 4), window.bottom - h - 4)
-        cost = (1000 if avoid is not None and r.colliderect(avoid) else 0) + len(r.collidelistall(list(others)))
+        cost = 1000 * len(r.collidelistall(keep)) + len(r.collidelistall(list(others)))
         if cost == 0:
             return r
         if best_cost is None or cost < best_cost:

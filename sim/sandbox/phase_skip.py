@@ -72,5 +72,5 @@ class PhaseSkipMixin:
             if phase not in skipped:
                 skipped.append(phase)
         if skipped:
-            self.status = f"{self.status} - skipped the empty {', '.join(skipped)} phase(s) (K: don't skip)"
+            self.status = f"{self.status} - skipped the empty {', '.join(skipped)} phase{'s' if len(skipped) > 1 else ''} (K: don't skip)"
         return skipped

@@ -352,11 +352,24 @@ class UnitMoveMixin:
             return
         moved = math.hypot(g[0] - o[0], g[1] - o[1])
         left = max(0.0, o[2] - moved)
-        lab = text(f'{moved:.1f}" moved, {left:.1f}" left', 12, S.RING, True)
+        lab = text(f'{moved:.1f}" moved, {left:.1f}" left', S.font_px(12, self.scale), S.RING, True)
         x, y = self.camera.to_screen(*g)
         r = self.camera.length(self.scene.models[d["grab"]].radius)
         bg = pygame.Surface((lab.get_width() + 8, lab.get_height() + 2), pygame.SRCALPHA)
         bg.fill((24, 28, 26, 200))
-        pos = (x - lab.get_width() / 2, y - r - lab.get_height() - 8)
-        surf.blit(bg, (pos[0] - 4, pos[1] - 1))
-        surf.blit(lab, pos)
+        self.drag_readout = readout_rect(lab.get_size(), (x, y), r, self.label_rects.get(d.get("unit")))
+        surf.blit(bg, self.drag_readout.topleft)
+        surf.blit(lab, (self.drag_readout.x + 4, self.drag_readout.y + 1))
+
+
+def readout_rect(size, centre, radius: float, label) -> pygame.Rect:
+    """Where the drag's distance readout goes: over the grabbed model, else under it where the
+    unit's name (``label``: its rect on the table) sits over it (under Xvfb it hid "Raider Mob
+    (2)" while the unit was dragged)."""
+    w, h = size[0] + 8, size[1] + 2
+    x, y = centre
+    above = pygame.Rect(round(x - w / 2), round(y - radius - h - 7), w, h)
+    if label is None or not above.colliderect(label):
+        return above
+    below = pygame.Rect(above.x, round(y + radius + 7), w, h)
+    return below if not below.colliderect(label) else above.move(0, label.top - above.bottom - 2)

@@ -233,6 +233,13 @@ class Flow:
         room = width - margin
         if self.text_w(text, size, bold) * 1.05 <= room:
             return text
+        head, arrow, tail = text.partition(" -> ")
+        if arrow and self.text_w("..." + arrow + tail, size, bold) * 1.05 <= room:
+            # ("unit -> target": the target kept whole, the unit shortened: at 800x600 "Raider
+            # Gunners -> Warden Squad (..." lost which Warden Squad the option shoots at)
+            while head and self.text_w(head + "..." + arrow + tail, size, bold) * 1.05 > room:
+                head = head[:-1]
+            return head.rstrip() + "..." + arrow + tail
         while text and self.text_w(text + "...", size, bold) * 1.05 > room:
             text = text[:-1]
         return text + "..."

@@ -137,7 +137,7 @@ def test_the_tally_counts_each_game_from_the_first_players_side(tiny):
     assert (q["wins"], q["losses"], q["vp_margin"]) == (1, 2, -p["vp_margin"])
     t.add(GameResult(Game(0, 0, 0, 1, 7), None, stopped="a refusal"))
     assert t.pair(0, 1).stopped == 1 and t.pair(0, 1).games == 4 and t.stops == {"a refusal": 1}
-    assert t.stopped_lines() == [f"not played out in 1 battle(s) (first: {tiny} seed 7, default red v random blue): "
+    assert t.stopped_lines() == [f"not played out in 1 battle (first: {tiny} seed 7, default red v random blue): "
                                  f"a refusal"]
 
 

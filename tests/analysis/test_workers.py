@@ -99,12 +99,12 @@ def _json_without_elapsed(out: str) -> str:
 
 
 def test_stats_json_is_byte_identical_on_two_processes_over_many_chunks(capsys):
-    """1,500 runs: chunks of 1, 8, 64 and more seeds as the run time is measured, the last ones
+    """600 runs: chunks of 1, 8, 64 and more seeds as the run time is measured, the last ones
     shrinking; the summary is byte-identical to one process's."""
     path = str(ROOT / "scenarios/abilities_dice.toml")
-    assert main(["stats", path, "--runs", "1500", "--jobs", "1", "--json"]) == 0
+    assert main(["stats", path, "--runs", "600", "--jobs", "1", "--json"]) == 0
     one = _json_without_elapsed(capsys.readouterr().out)
-    assert main(["stats", path, "--runs", "1500", "--jobs", "2", "--json"]) == 0
+    assert main(["stats", path, "--runs", "600", "--jobs", "2", "--json"]) == 0
     assert _json_without_elapsed(capsys.readouterr().out) == one
 
 

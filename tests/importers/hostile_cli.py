@@ -161,7 +161,7 @@ def first_sheet() -> str:
     return "Warden Blades"
 
 
-def datasheets(path: Path, *more: str, exits=(2,), names=None, stdout_has: str = "datasheet(s)") -> Case:
+def datasheets(path: Path, *more: str, exits=(2,), names=None, stdout_has: str = "datasheet") -> Case:
     return Case("", "", ("datasheets", str(path), *more), exits, names or (str(path),), stdout_has)
 
 
@@ -681,7 +681,7 @@ def _odd_beside(folder: Path, make, name: str) -> Case:
 def _coverage_fifo(folder: Path) -> Case:
     catalogue_folder(folder, doc(CAT))
     _fifo(folder / "Fifo.cat")
-    return Case("", "", ("datasheets", "--coverage", str(folder)), (0,), (str(folder),), "catalogue(s)")
+    return Case("", "", ("datasheets", "--coverage", str(folder)), (0,), (str(folder),), "catalogue")
 
 
 # --- control, bidirectional and zero-width characters in names the report writes --------------------

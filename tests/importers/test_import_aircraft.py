@@ -84,7 +84,7 @@ def test_28_a_catalogue_lists_an_aircraft_datasheet_as_refused(sky_catalogue):
     assert rc == 0 and err == ""
     block = out.split("Furnace Strider (model")[1].split("\n\n")[0]
     assert f"  refused: {NOT_IN_VERSION}" in block.splitlines()
-    assert out.count("refused:") == 1 and out.endswith(f"{len(sheets)} datasheet(s)\n")
+    assert out.count("refused:") == 1 and out.endswith(f"{len(sheets)} datasheet{'' if len(sheets) == 1 else 's'}\n")
 
 
 def test_28_importing_an_aircraft_datasheet_is_refused_and_the_others_import(sky_catalogue, tmp_path):

@@ -135,4 +135,4 @@ def test_no_rules_prose_in_any_output(tmp_path):
 def test_datasheets_listing(tmp_path):
     rc, out, err = sim("datasheets", DATA / CATALOGUES[1], "--search", "strider")
     assert rc == 0 and err == ""
-    assert "Furnace Strider (model, 150 pts)" in out and "Slag cannon" in out and out.endswith("1 datasheet(s)\n")
+    assert "Furnace Strider (model, 150 pts)" in out and "Slag cannon" in out and out.endswith("1 datasheet\n")

@@ -99,7 +99,7 @@ def test_a_missing_library_is_said_once_at_the_top_with_what_it_takes_and_exit_1
     (line,) = err.splitlines()  # once, not a line per unit
     assert line.startswith(f"sim: warning: {path}: catalogue 'Ashen Concord Library' (id lib-ashen, linked by "
                            "'Ashen Concord') is not in")
-    assert "1 datasheet(s) lost, and every datasheet of its own" in line
+    assert "1 datasheet lost, and every datasheet of its own" in line
     assert "not found" not in out
     # a datasheet whose weapons were in it: refused, naming the catalogue and what is lost
     with pytest.raises(ImportFileError) as e:
@@ -114,7 +114,7 @@ def test_a_missing_library_is_said_once_at_the_top_with_what_it_takes_and_exit_1
 def test_a_missing_library_that_takes_no_datasheet_warns_with_exit_0(tmp_path):
     path = folder(tmp_path, lib=False)
     rc, out, err = sim("datasheets", path)
-    assert rc == 0 and len(err.splitlines()) == 1 and "0 datasheet(s) lost" in err
+    assert rc == 0 and len(err.splitlines()) == 1 and "0 datasheets lost" in err
     # a datasheet that lost nothing (its weapon its own, no library rule) imports; the warning
     # is said on stderr too
     cat = F.catalogue()

@@ -11,7 +11,7 @@ import re
 import pygame
 import pytest
 
-from sandbox_support import ROOT
+from sandbox_support import FAST, ROOT
 from sim.cli import main
 from sim.phases.state import Phase
 from sim.sandbox.computer import parse_ai, parse_speed
@@ -97,7 +97,7 @@ def test_no_dialog_without_asking_or_without_a_mission(make_ai):
 
 # ------------------------------------------------------------------------------ its turn
 def test_the_computer_plays_its_turn_then_waits_for_the_person(make_ai):
-    d = make_ai(TABLE, ai={1: "default"}, ai_speed=20)
+    d = make_ai(TABLE, ai={1: "default"}, ai_speed=FAST)
     sb = d.sb
     start(d)
     asked = play_computer_turn(d)
@@ -121,7 +121,7 @@ def test_the_computer_plays_its_turn_then_waits_for_the_person(make_ai):
 
 
 def test_the_tactician_plays_a_side(make_ai):
-    d = make_ai(TABLE, ai={1: "tactician"}, ai_speed=20)
+    d = make_ai(TABLE, ai={1: "tactician"}, ai_speed=FAST)
     start(d)
     play_computer_turn(d)
     lines = notes(d.sb)
@@ -131,7 +131,7 @@ def test_the_tactician_plays_a_side(make_ai):
 def test_the_computer_answers_its_decisions_in_the_persons_turn(make_ai):
     """Red (the person) shoots a Raiders unit: the Raiders' decisions (allocation order, a
     Command Re-roll of their saves) are answered by their player, never shown."""
-    d = make_ai(TABLE, ai={1: "default"}, ai_speed=20)
+    d = make_ai(TABLE, ai={1: "default"}, ai_speed=FAST)
     sb = d.sb
     start(d)
     play_computer_turn(d)
@@ -161,7 +161,7 @@ def test_the_computer_makes_its_pre_battle_steps(make_ai):
     for its side; the person's steps wait for the person (here: the default player's commands
     through the sandbox's door, as the person's drops would be)."""
     from sim.players.default import DefaultPlayer
-    d = make_ai(ROOT / "scenarios" / "deployment.toml", ai={1: "default"}, ai_speed=20)
+    d = make_ai(ROOT / "scenarios" / "deployment.toml", ai={1: "default"}, ai_speed=FAST)
     sb = d.sb
     d.key(pygame.K_e, "e")
     person = DefaultPlayer(0, sb.battle, sb.spec)

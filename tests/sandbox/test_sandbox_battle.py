@@ -13,7 +13,7 @@ import pygame
 import pygame_gui
 import pytest
 
-from sandbox_support import DATA, ROOT
+from sandbox_support import DATA, ROOT, shot
 from sim.plan.fight import fight_eligible
 from sim.phases.state import FightStep, Phase
 from sim.replay.log import replay
@@ -329,18 +329,18 @@ def test_screenshots_tracker_objectives_stratagem(make, size):
     d.pump(2)
     text = " ".join(shown(sb))
     assert "Round 1 of 2" in text or "R1/2" in text
-    pygame.image.save(sb.draw(), str(SHOTS / f"battle-tracker-{size[0]}x{size[1]}.png"))
+    shot(sb.draw(), SHOTS / f"battle-tracker-{size[0]}x{size[1]}.png")
     centre = sb.camera.to_screen(30, 22)
     d.move(centre)
     d.pump(2)
     tip = sb._tip_lines(sb.look())
     assert any(line.startswith("OC in range now: Wardens 10, Raiders 0") for line in tip), tip
-    pygame.image.save(sb.draw(), str(SHOTS / f"battle-objectives-{size[0]}x{size[1]}.png"))
+    shot(sb.draw(), SHOTS / f"battle-objectives-{size[0]}x{size[1]}.png")
     d.click_model("runners/1")
     d.click_button("select:advance")
     assert sb.battle.pending is not None and sb.battle.pending.kind == "stratagem"
     d.pump(2)
-    pygame.image.save(sb.draw(), str(SHOTS / f"battle-stratagem-{size[0]}x{size[1]}.png"))
+    shot(sb.draw(), SHOTS / f"battle-stratagem-{size[0]}x{size[1]}.png")
     for name in ("answer:use", "answer:decline", "default", "phase:end", "phase:undo"):
         b = d.button(name)
         assert sb.surface.get_rect().contains(b.rect), (name, b.rect)

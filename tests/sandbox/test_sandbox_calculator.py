@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pygame
 
-from sandbox_support import ROOT
+from sandbox_support import ROOT, shot
 from sim.analysis import calculator as C
 
 SHOTS = ROOT / "tests" / "sandbox" / "screenshots"
@@ -48,7 +48,7 @@ def test_calculator_panel_gives_the_command_lines_figures(make):
     d.pump(2)
     assert calc.conditions().melee and "fight, charged" in calc.lines()[0]
     SHOTS.mkdir(exist_ok=True)
-    pygame.image.save(sb.draw(), str(SHOTS / "calculator_panel.png"))
+    shot(sb.draw(), SHOTS / "calculator_panel.png")
     d.click_button("bar:calculator")
     assert not calc.open
 

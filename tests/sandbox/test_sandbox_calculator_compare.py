@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pygame
 
-from sandbox_support import ROOT
+from sandbox_support import ROOT, shot
 from sim.analysis import calculator as C
 from test_sandbox_calculator import SCENARIO, SHOTS, _pick
 
@@ -31,7 +31,7 @@ def test_two_attackers_on_one_target_side_by_side(make):
     assert len(calc.columns) == 2
     assert calc.lines() == C.text(want, cond).split("\n")
     SHOTS.mkdir(exist_ok=True)
-    pygame.image.save(sb.draw(), str(SHOTS / "calculator_compare.png"))
+    shot(sb.draw(), SHOTS / "calculator_compare.png")
     d.click_button("calc:clear")
     d.pump(2)
     assert len(calc.columns) == 1 and calc.columns[0].label == calc.pick(sb, other).shown

@@ -9,7 +9,7 @@ from itertools import combinations
 
 import pygame
 
-from sandbox_support import ROOT
+from sandbox_support import ROOT, shot
 from sim.importers import list_datasheets
 from sim.importers.scenario import _zones
 from sim.rules.geometry import distance
@@ -80,7 +80,7 @@ def test_catalogue_search_and_add(make):
     assert sb.catalogue["adding"] == "Ember Hounds"
     d.pump(2)
     SHOTS.mkdir(exist_ok=True)
-    pygame.image.save(sb.draw(), str(SHOTS / "catalogue.png"))
+    shot(sb.draw(), SHOTS / "catalogue.png")
     d.click_button("catalogue:red")
     assert sb.status.startswith("added Ember Hounds"), sb.status
     red = [u for u in sb.spec.units if u.owner == 0]

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import re
 
+from sandbox_support import FAST
 from test_play_vs_computer import TABLE, notes, play_computer_turn, start
 
 
 def test_the_tacticians_attacks_are_logged_with_their_expectation(make):
-    d = make(TABLE, ai={1: "tactician"}, ai_speed=20, ask_ai=False)
+    d = make(TABLE, ai={1: "tactician"}, ai_speed=FAST, ask_ai=False)
     start(d)
     play_computer_turn(d)
     lines = notes(d.sb)

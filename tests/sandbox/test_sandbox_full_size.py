@@ -12,7 +12,7 @@ import sys
 import esper
 import pygame
 
-from sandbox_support import ROOT
+from sandbox_support import ROOT, shot
 from sim.commands import StartBattle
 from sim.components import Position
 from sim.players.loop import make_player
@@ -34,7 +34,7 @@ def test_the_sandbox_opens_a_full_size_battle_and_draws_it_deployed(make, tmp_pa
     sb = d.sb
     d.pump(3)
     SHOTS.mkdir(exist_ok=True)
-    pygame.image.save(sb.draw(), str(SHOTS / "full-size-before.png"))
+    shot(sb.draw(), SHOTS / "full-size-before.png")
     b = sb.battle
     b._enter()
     assert len(b.units) == 40 and all(W.undeployed(u) for u in b.units.values())
@@ -49,7 +49,7 @@ def test_the_sandbox_opens_a_full_size_battle_and_draws_it_deployed(make, tmp_pa
         c = players[ts.chooser].choose(b)
         submit_and_resolve(b, b.scenario, c.where, c.command, c.answer or by_player, None, c.step, c.left_out)
     d.pump(3)
-    pygame.image.save(sb.draw(), str(SHOTS / "full-size-deployed.png"))
+    shot(sb.draw(), SHOTS / "full-size-deployed.png")
     b._enter()
     on_table = [mid for mid, m in b.models.items() if W.on_table(m)]
     assert len(on_table) == len(b.models) > 100

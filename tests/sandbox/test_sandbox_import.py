@@ -9,7 +9,7 @@ from itertools import combinations
 
 import pygame
 
-from sandbox_support import ROOT
+from sandbox_support import ROOT, shot
 from sim.importers import load_roster
 from sim.importers.scenario import _zones
 from sim.rules.geometry import distance
@@ -64,7 +64,7 @@ def test_import_army_places_the_roster_in_its_zone(make):
     assert [t for t, oid in sb._log_items if oid == "#import"] == sb.import_report
     d.pump(2)
     SHOTS.mkdir(exist_ok=True)
-    pygame.image.save(sb.draw(), str(SHOTS / "import_army.png"))
+    shot(sb.draw(), SHOTS / "import_army.png")
 
 
 def test_garbage_and_hostile_files_change_nothing(make, tmp_path):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from sandbox_support import DATA, ROOT
+from sandbox_support import DATA, ROOT, shot
 
 SIZES = [(1024, 700), (1440, 900), (2560, 1440)]
 SHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -33,7 +33,7 @@ def _shot(d, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     d.pump(2)
     w, h = d.sb.size
-    pygame.image.save(d.sb.draw(), str(SHOTS / f"layout-{name}-{w}x{h}.png"))
+    shot(d.sb.draw(), SHOTS / f"layout-{name}-{w}x{h}.png")
 
 
 def _unreachable(d, names) -> list[str]:

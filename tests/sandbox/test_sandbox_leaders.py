@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pygame
 
-from sandbox_support import ROOT
+from sandbox_support import ROOT, shot
 from sim.sandbox import table_edit as TE
 from sim.sandbox.save_table import spec_toml
 from sim.scenario.load import parse_scenario
@@ -39,7 +39,7 @@ def table(tmp_path: Path) -> Path:
 def _shot(d, name: str) -> None:
     """tests/sandbox/screenshots/NAME (git-ignored) for a person to look at."""
     SHOTS.mkdir(exist_ok=True)
-    pygame.image.save(d.sb.draw(), str(SHOTS / name))
+    shot(d.sb.draw(), SHOTS / name)
 
 
 def test_19_01_attach_lists_only_legal_bodyguards_by_name(tmp_path):

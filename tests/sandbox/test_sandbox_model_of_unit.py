@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 
-from sandbox_support import ROOT
+from sandbox_support import FAST, ROOT
 from test_play_vs_computer import TABLE, play_computer_turn, start
 
 
 def test_removed_models_are_named_with_their_unit_in_the_log(make):
-    d = make(TABLE, ai={1: "default"}, ai_speed=20, ask_ai=False)
+    d = make(TABLE, ai={1: "default"}, ai_speed=FAST, ask_ai=False)
     sb = d.sb
     start(d)
     play_computer_turn(d)

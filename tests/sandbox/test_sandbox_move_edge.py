@@ -37,12 +37,19 @@ def test_a_drag_past_the_ring_is_a_full_move(make):
     """A drag beyond the M ring stops on it, and the move is accepted whatever the direction:
     the 1e-4" rounding used to take it just over M about half the time ("refused: scout/1
     would move 6.00" but may move at most 6"")."""
-    for deg in range(5, 90, 7):
-        d = make(TABLE)
-        sb = d.sb
-        m = sb.scene.models["scout/1"]
-        far = (m.x + 20 * math.cos(math.radians(deg)), m.y + 20 * math.sin(math.radians(deg)))
+    d = make(TABLE)
+    sb = d.sb
+    m = sb.scene.models["scout/1"]
+    start = (m.x, m.y)
+    for deg in range(5, 90, 7):  # (each move taken back by undo before the next: one sandbox)
+        far = (start[0] + 20 * math.cos(math.radians(deg)), start[1] + 20 * math.sin(math.radians(deg)))
         d.drag(d.model_pos("scout/1"), sb.camera.to_screen(*far))
         assert [e for e in sb.battle.events if e["type"] == "moved"], f"{deg} degrees: {sb.status}"
         moved = sb.scene.models["scout/1"]
-        assert 5.999 < math.hypot(moved.x - m.x, moved.y - m.y) <= 6
+        assert 5.999 < math.hypot(moved.x - start[0], moved.y - start[1]) <= 6
+        for _ in range(3):  # (the move, and its selection if that is a command of its own)
+            if not [e for e in sb.battle.events if e["type"] == "moved"]:
+                break
+            sb.undo()
+        d.pump(1)
+        assert (sb.scene.models["scout/1"].x, sb.scene.models["scout/1"].y) == start, sb.status

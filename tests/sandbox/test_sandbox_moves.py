@@ -14,7 +14,7 @@ import esper
 import pygame
 import pytest
 
-from sandbox_support import DATA
+from sandbox_support import DATA, shot
 from sim.commands import EndPhase, StartBattle
 from sim.components import Unit
 from sim.world import queries as W
@@ -416,9 +416,9 @@ def test_screenshots_of_the_table_tools(make, tmp_path, size):
         d.pump(2)
         return d
 
-    def shot(d, name):
+    def picture(d, name):
         d.sb.update(1 / 60)
-        pygame.image.save(d.sb.draw(), str(SHOTS / f"moves-{name}-{tag}.png"))
+        shot(d.sb.draw(), SHOTS / f"moves-{name}-{tag}.png")
 
     try:
         d = open_(5)
@@ -427,7 +427,7 @@ def test_screenshots_of_the_table_tools(make, tmp_path, size):
         a = d.model_pos("squad/3")
         m = sb.scene.models["squad/3"]
         hold(d, a, sb.camera.to_screen(m.x + 0.5, m.y + 3.5))
-        shot(d, "refused")
+        picture(d, "refused")
         release(d, sb.camera.to_screen(m.x + 0.5, m.y + 3.5))
         d.key(pygame.K_m)
         a = d.model_pos("squad/3")
@@ -435,20 +435,20 @@ def test_screenshots_of_the_table_tools(make, tmp_path, size):
         _settle(d)
         a = d.model_pos("squad/3")
         hold(d, a, (a[0] + 50, a[1] - 20))
-        shot(d, "advance")
+        picture(d, "advance")
         release(d, (a[0] + 50, a[1] - 20))
         # the tape, and a range ring
         d.sb.select(None)
         d.post(pygame.KEYDOWN, key=pygame.K_t, unicode="t", mod=0, scancode=0)
         d.drag(d.model_pos("squad/5"), d.model_pos("mob/5"))
-        shot(d, "tape")
+        picture(d, "tape")
         d.post(pygame.KEYUP, key=pygame.K_t, unicode="t", mod=0, scancode=0)
         d.key(pygame.K_ESCAPE)
         d.key(pygame.K_HOME)
         d.click_model("squad/3")
         d.move(d.button("weapon:rapid gun").rect.center)
         d.pump(2)
-        shot(d, "range")
+        picture(d, "range")
 
         d = open_(5, Phase.CHARGE)
         sb = d.sb
@@ -457,18 +457,18 @@ def test_screenshots_of_the_table_tools(make, tmp_path, size):
         d.key(pygame.K_c)
         _settle(d)
         d.pump(2)
-        shot(d, "charge")
+        picture(d, "charge")
         p = sb.placement
         g = sb.camera.to_screen(*p.ghosts["chargers/1"])
         d.drag(g, (g[0] - int(sb.camera.length(2.5)), g[1]))
         d.pump(2)
-        shot(d, "charge-adjusted")
+        picture(d, "charge-adjusted")
 
         d = open_(4, Phase.CHARGE)
         d.click_model("chargers/3")
         d.key(pygame.K_c)
         _settle(d)
-        shot(d, "charge-failed")
+        picture(d, "charge-failed")
     finally:
         for sb in made:
             sb.battle.close()

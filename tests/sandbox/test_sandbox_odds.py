@@ -8,7 +8,7 @@ import time
 
 import pygame
 
-from sandbox_support import DATA, ROOT
+from sandbox_support import DATA, ROOT, shot
 from sim.odds import for_plan
 
 TABLE = DATA / "precision_hazard.toml"
@@ -55,7 +55,7 @@ def test_odds_follow_the_order_and_equal_for_plan(make):
     name = sb.scene.units["guards"].name  # (the target by the name a person reads: sim.names)
     assert odds.lines() == [f"{name}: {mean:.2f} models destroyed expected; destroys the unit {100 * wiped:.1f}%"]
     SHOTS.mkdir(exist_ok=True)
-    pygame.image.save(sb.draw(), str(SHOTS / "odds_panel.png"))
+    shot(sb.draw(), SHOTS / "odds_panel.png")
     # toggle one model's rifle off: the odds change, and still equal for_plan
     rifle = next(i for i, s in enumerate(sb.order.slots) if s.model == "snipers/2" and s.selected)
     d.click_button(f"slot:{rifle}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from sandbox_support import ROOT
+from sandbox_support import ROOT, shot
 from sim.odds import solve
 from sim.odds.engine import problem_for_plan
 from test_sandbox_odds import _declare, _settle, TABLE
@@ -33,7 +33,7 @@ def test_the_panel_shows_hits_wounds_and_damage(make):
     assert f"hits {chain.hits:.1f}" in line and f"damage {chain.damage:.1f} of {t.wounds}" in line
     shots = ROOT / "tests" / "sandbox" / "screenshots"
     shots.mkdir(exist_ok=True)
-    pygame.image.save(sb.draw(), str(shots / "odds_panel_chain.png"))
+    shot(sb.draw(), shots / "odds_panel_chain.png")
 
 
 def test_bars_carry_their_percentages():

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from sandbox_support import DATA
+from sandbox_support import DATA, FAST
 from test_sandbox_battle import settle
 from sim.phases.state import Phase
 
@@ -122,7 +122,7 @@ def test_overwatch_weapons_say_which_are_chosen_not_only_by_colour(make):
 
 def test_the_computers_last_unit_is_not_selected_into_the_persons_turn(make):
     from test_play_vs_computer import TABLE as DEFAULT, play_computer_turn
-    d = make(DEFAULT, ai={1: "default"}, ai_speed=20, ask_ai=False)
+    d = make(DEFAULT, ai={1: "default"}, ai_speed=FAST, ask_ai=False)
     sb = d.sb
     d.key(pygame.K_e, "e")
     play_computer_turn(d)

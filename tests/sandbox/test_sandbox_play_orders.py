@@ -9,6 +9,8 @@ import re
 
 import pygame
 
+from sandbox_support import FAST
+
 from sim.sandbox.odds_panel import BG
 from sim.phases.state import Phase
 from test_sandbox_battle import _labels, settle
@@ -122,7 +124,7 @@ def test_an_empty_fight_phase_handed_over_by_the_computer_is_skipped(make):
     (pile in, fight, consolidate: three End phase presses for nothing); with empty phases skipped
     (the setting `sim play` starts with) they end by themselves and the person's turn begins."""
     from test_play_vs_computer import TABLE as CROSSING, start
-    d = make(CROSSING, ai={1: "default"}, ai_speed=20, ask_ai=False)
+    d = make(CROSSING, ai={1: "default"}, ai_speed=FAST, ask_ai=False)
     sb = d.sb
     sb.skip_empty_phases = True
     start(d)

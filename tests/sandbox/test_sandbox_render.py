@@ -8,7 +8,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from sandbox_support import all_scenarios
+from sandbox_support import all_scenarios, shot
 
 SHOTS = Path(__file__).resolve().parent / "screenshots"
 
@@ -88,12 +88,12 @@ def _shot_scenarios():
 
 @pytest.mark.parametrize("path", _shot_scenarios(), ids=lambda p: p.stem)
 def test_screenshots(make, path):
-    """Writes tests/sandbox/screenshots/<scenario>*.png (git-ignored) for a person to look at."""
+    """Draws what tests/sandbox/screenshots/<scenario>*.png show a person (written by `make shots`)."""
     SHOTS.mkdir(exist_ok=True)
     d = make(path)
     sb = d.sb
     sb.update(1 / 60)
-    pygame.image.save(sb.draw(), str(SHOTS / f"{path.stem}.png"))
+    shot(sb.draw(), SHOTS / f"{path.stem}.png")
     units = [u for u, v in sb.scene.units.items() if not v.destroyed]
     if units:
         first = sb.scene.living(units[0])[0].id
@@ -104,7 +104,7 @@ def test_screenshots(make, path):
             sb.choose_type(sb.order.default_type)
         d.move((d.model_pos(sb.scene.living(units[-1])[0].id)))
         d.pump(2)
-        pygame.image.save(sb.draw(), str(SHOTS / f"{path.stem}-shoot.png"))
+        shot(sb.draw(), SHOTS / f"{path.stem}-shoot.png")
     if path.stem == "default":  # set-up mode with the sight shading, and a replay being watched
         sb.cancel()
         sb.toggle_setup()
@@ -114,9 +114,9 @@ def test_screenshots(make, path):
         o = sb.scene.models[sb.selected_model]
         sb.sight.visible(o.fp)  # the whole mask now (it is otherwise spread over frames)
         d.pump(2)
-        pygame.image.save(sb.draw(), str(SHOTS / "default-setup.png"))
+        shot(sb.draw(), SHOTS / "default-setup.png")
         sb.toggle_setup()
         sb.open_replay(path.parent / "replays" / "default.jsonl")
         sb.replay_step(2)
         d.pump(2)
-        pygame.image.save(sb.draw(), str(SHOTS / "default-replay.png"))
+        shot(sb.draw(), SHOTS / "default-replay.png")

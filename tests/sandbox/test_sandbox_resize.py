@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pygame
 
-from sandbox_support import ROOT
+from sandbox_support import ROOT, shot
 
 
 def _resize(d, size):
@@ -36,7 +36,7 @@ def test_resize_small_and_large(make):
         d.pump(1)
         shots = ROOT / "tests" / "sandbox" / "screenshots"  # (git-ignored: absent from a fresh clone)
         shots.mkdir(exist_ok=True)
-        pygame.image.save(sb.draw(), str(shots / f"resize-{size[0]}x{size[1]}.png"))
+        shot(sb.draw(), shots / f"resize-{size[0]}x{size[1]}.png")
     assert sb.scale == base
     assert heights[(2560, 1440)] > heights[(1440, 900)] >= heights[(800, 600)]
     # the card's text follows the scale too

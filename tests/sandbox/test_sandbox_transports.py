@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pygame
 
-from sandbox_support import ROOT
+from sandbox_support import ROOT, shot
 from sim.phases.state import Phase
 
 SHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -28,10 +28,10 @@ def test_a_transport_shows_what_it_carries_and_a_unit_disembarks_by_its_button(m
     d.click_model("carrier/1")
     assert sb.selected_unit == "carrier"
     SHOTS.mkdir(exist_ok=True)
-    pygame.image.save(sb.draw(), str(SHOTS / "transport-embarked.png"))
+    shot(sb.draw(), SHOTS / "transport-embarked.png")
     d.click_button("disembark:squad")
     assert sb.status.startswith("done: disembark squad"), sb.status
     assert sb.scene.models["squad/1"].alive and sb.scene.units["carrier"].carried == 0
     assert "disembark:squad" not in {n for n, b in sb.names.items() if b.alive()}
     d.pump(2)
-    pygame.image.save(sb.draw(), str(SHOTS / "transport-disembarked.png"))
+    shot(sb.draw(), SHOTS / "transport-disembarked.png")

@@ -10,6 +10,7 @@ import pygame
 from sim.commands.move import SelectToMove
 from sim.rules.movement.moves import MoveType
 
+from sandbox_support import FAST
 from test_play_vs_computer import TABLE, play_computer_turn, start
 
 
@@ -25,7 +26,7 @@ def _computer_acting(d, limit: int = 400) -> None:
 
 
 def test_undo_is_greyed_with_its_reason_while_the_computer_acts(make):
-    d = make(TABLE, ai={1: "default"}, ai_speed=20, ask_ai=False)
+    d = make(TABLE, ai={1: "default"}, ai_speed=FAST, ask_ai=False)
     sb = d.sb
     start(d)
     _computer_acting(d)
@@ -43,7 +44,7 @@ def test_undo_is_greyed_with_its_reason_while_the_computer_acts(make):
 
 
 def test_undo_on_the_persons_turn_takes_back_their_command_and_the_computer_plays_on(make):
-    d = make(TABLE, ai={1: "default"}, ai_speed=20, ask_ai=False)
+    d = make(TABLE, ai={1: "default"}, ai_speed=FAST, ask_ai=False)
     sb = d.sb
     start(d)
     play_computer_turn(d)  # (now the person's Movement phase)
