@@ -4,10 +4,12 @@ one line and exit status 2. The invented catalogue: tests/importers/data/cat_xml
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -97,15 +99,50 @@ def _sim(*args):
                           cwd=ROOT, env=env, timeout=120)
 
 
+JSON_ARGS = ("--attacker", CAT, "Warden Blades", "--defender", CAT, "Ember Hounds", "--weapons", "--json")
+BAD = [
+    (["--attacker", CAT, "Nobody", "--defender", CAT, "Ember Hounds"], "it holds 'Warden Blades'"),
+    (["--attacker", CAT, "Ember Hounds"], "found only --attacker"),
+    (["--attacker", "/no/such.cat", "X", "--defender", CAT, "Ember Hounds"], "no such file"),
+    (["--attacker", CAT, "Ember Hounds", "--defender", CAT, "Warden Blades", "--charged", "--cover"], "--cover"),
+    (["--attacker", CAT, "Ember Hounds", "--defender", CAT, "Warden Blades", "--range", "-3"], "--range"),
+    ([SCENARIO, "--attacker", CAT, "Ember Hounds", "--defender", CAT, "Warden Blades"], "found both"),
+    ([], "found neither"),
+]
+
+
+@pytest.fixture(scope="module")
+def cli_runs(tmp_path_factory):
+    """The command lines below run once each through the real command line in one interpreter
+    (tests/support/hostile_driver.py: each as `python -m sim ARGS` runs it, its exit status and
+    its stdout and stderr apart), keyed by their arguments: one interpreter start and import of
+    the odds machinery (~1.4 s CPU) for all of them, not one each. test_cli_prints_the_odds
+    still starts `python -m sim` itself."""
+    jobs = [["odds", *JSON_ARGS]] + [["odds", *args] for args, _ in BAD]
+    d = tmp_path_factory.mktemp("odds_cli")
+    (d / "jobs.json").write_text(json.dumps(jobs))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, str(ROOT / "tests/support/hostile_driver.py"), str(d / "jobs.json"),
+                        str(d / "results.json")], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    res = json.loads((d / "results.json").read_text())["results"]
+    assert len(res) == len(jobs)
+
+    def text(x: str) -> str:  # (the driver sends the bytes as Latin-1 text)
+        return x.encode("latin-1").decode("utf-8")
+
+    return {tuple(j[1:]): SimpleNamespace(returncode=x["rc"], stdout=text(x["stdout"]), stderr=text(x["stderr"]))
+            for j, x in zip(jobs, res)}
+
+
 def test_cli_prints_the_odds():
     r = _sim("--attacker", CAT, "Ember Hounds", "--defender", SCENARIO, "Raider Mob", "--charged")
     assert r.returncode == 0, r.stderr
     assert "Ember Hounds" in r.stdout and "Raider Mob" in r.stdout and "at least 1 model" in r.stdout
 
 
-def test_cli_json_for_machines():
-    import json
-    r = _sim("--attacker", CAT, "Warden Blades", "--defender", CAT, "Ember Hounds", "--weapons", "--json")
+def test_cli_json_for_machines(cli_runs):
+    r = cli_runs[JSON_ARGS]
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["conditions"]["range"] == 12.0 and len(doc["columns"]) == 3
@@ -114,16 +151,8 @@ def test_cli_json_for_machines():
     assert abs(sum(whole["models_destroyed"]["p"]) - 1) < 1e-12
 
 
-@pytest.mark.parametrize("args, says", [
-    (["--attacker", CAT, "Nobody", "--defender", CAT, "Ember Hounds"], "it holds 'Warden Blades'"),
-    (["--attacker", CAT, "Ember Hounds"], "found only --attacker"),
-    (["--attacker", "/no/such.cat", "X", "--defender", CAT, "Ember Hounds"], "no such file"),
-    (["--attacker", CAT, "Ember Hounds", "--defender", CAT, "Warden Blades", "--charged", "--cover"], "--cover"),
-    (["--attacker", CAT, "Ember Hounds", "--defender", CAT, "Warden Blades", "--range", "-3"], "--range"),
-    ([SCENARIO, "--attacker", CAT, "Ember Hounds", "--defender", CAT, "Warden Blades"], "found both"),
-    ([], "found neither"),
-])
-def test_cli_bad_input_is_one_line_and_status_2(args, says):
-    r = _sim(*args)
+@pytest.mark.parametrize("args, says", BAD)
+def test_cli_bad_input_is_one_line_and_status_2(cli_runs, args, says):
+    r = cli_runs[tuple(args)]
     assert r.returncode == 2
     assert says in r.stderr and "Traceback" not in r.stderr

@@ -28,23 +28,34 @@ WEAPONS = {"long gun": weapon(36, 1, 3, 4, 0, 1), "pistol": weapon(12, 1, 3, 4, 
            "mortar": weapon(48, 1, 3, 4, 0, 1, "[INDIRECT FIRE]"), "blade": weapon("melee", 2, 3, 4, 0, 1)}
 
 
-def _plain(battle, u, e, within=None) -> bool:
-    """The check without its shortcuts (what could_shoot_at answered before them)."""
+def _plain_parts(battle, u, e):
+    """What the plain check reads of ``u`` against ``e`` whatever the distance asked: None (no
+    ranged weapon, or a unit without models), True ([INDIRECT FIRE]), or the longest range and,
+    per model of ``u``, whether it sees one of ``e``'s models and its distances to them."""
     weapons = [w for m in W.unit_models(u) for w in W.weapons_of(m) if not w.is_melee]
     if not weapons:
-        return False
+        return None
     if any(w.has(Hook.INDIRECT) for w in weapons):
         return True
-    reach = max(w.range for w in weapons)
-    if within is not None:
-        reach = min(reach, within)
     idx = battle.visibility.index
     rows = np.array([W.model_row(m) for m in W.unit_models(u)], dtype=np.intp)
     cols = np.array([W.model_row(m) for m in W.unit_models(e)], dtype=np.intp)
     if not len(rows) or not len(cols):
-        return False
-    sub = np.ix_(rows, cols)  # (04.02: a model that sees one of the unit's models and has one in reach)
-    return bool((idx.visible[sub].any(axis=1) & (idx.dist[sub] <= reach + 1e-6).any(axis=1)).any())
+        return None
+    sub = np.ix_(rows, cols)
+    return max(w.range for w in weapons), idx.visible[sub].any(axis=1), idx.dist[sub]
+
+
+def _plain(parts, within=None) -> bool:
+    """The check without its shortcuts (what could_shoot_at answered before them), from
+    _plain_parts (read once for the three distances asked of a pair at an event)."""
+    if parts is None or parts is True:
+        return bool(parts)
+    reach, sees, dist = parts
+    if within is not None:
+        reach = min(reach, within)
+    # (04.02: a model that sees one of the unit's models and has one in reach)
+    return bool((sees & (dist <= reach + 1e-6).any(axis=1)).any())
 
 
 def test_04_02_ranged_reach_follows_the_living_models():
@@ -76,8 +87,9 @@ def test_04_02_could_shoot_at_answers_as_the_plain_check_through_whole_battles()
                     return
                 for u in W.all_units():
                     enemies = W.enemy_units(u)
+                    parts = [_plain_parts(b, u, t) for t in enemies]
                     for within in (None, 24.0, 6.0):
-                        plain = [t for t in enemies if _plain(b, u, t, within)]
+                        plain = [t for t, p in zip(enemies, parts) if _plain(p, within)]
                         assert could_shoot(b, u, enemies, within) == plain, (e, u, within)
                         assert [t for t in enemies if could_shoot_at(b, u, t, within)] == plain
                         # (could_shoot's first step, which the random player asks once per unit:

@@ -6,9 +6,8 @@ several folders."""
 
 from __future__ import annotations
 
-import itertools
-
 import esper
+import numpy as np
 
 from sim.components import Unit, Wounds
 from sim.plan import moves as MV
@@ -31,6 +30,7 @@ class Checker(Recorder):
         self.battle = battle
         self.moved: list[str] = []
         self.checked = 0
+        self._bounds: dict = {}  # footprint -> its outline's (min x, max x, min y, max y)
         battle.listeners.append(self._note)
 
     def _note(self, e):
@@ -59,15 +59,25 @@ class Checker(Recorder):
         for u in W.all_units():
             for m in W.unit_models(u):
                 fp = W.footprint(m)
-                xs, ys = geometry.outline(fp).T  # (every part of the base on the board, 03.01)
-                assert xs.min() >= -1e-6 and xs.max() <= bw + 1e-6, W.model_id(m)
-                assert ys.min() >= -1e-6 and ys.max() <= bh + 1e-6, W.model_id(m)
+                # (every part of the base on the board, 03.01; the outline's extent is a pure
+                # function of the frozen footprint, so a model that did not move is not redrawn)
+                box = self._bounds.get(fp)
+                if box is None:
+                    xs, ys = geometry.outline(fp).T
+                    box = self._bounds[fp] = (xs.min(), xs.max(), ys.min(), ys.max())
+                assert box[0] >= -1e-6 and box[1] <= bw + 1e-6, W.model_id(m)
+                assert box[2] >= -1e-6 and box[3] <= bh + 1e-6, W.model_id(m)
                 assert esper.component_for_entity(m, Wounds).remaining > 0
                 fps.append((W.model_id(m), fp))
-        for (a, fa), (b, fb) in itertools.combinations(fps, 2):
-            if abs(fa.x - fb.x) < fa.bounding_radius + fb.bounding_radius and \
-                    abs(fa.y - fb.y) < fa.bounding_radius + fb.bounding_radius:
-                assert not geometry.overlaps(fa, fb), f"{a} overlaps {b}"
+        # every pair whose bounding squares meet (the same float test as pair by pair, done for
+        # all pairs at once) is asked geometry.overlaps
+        xy = np.array([(fp.x, fp.y, fp.bounding_radius) for _, fp in fps], dtype=float).reshape(-1, 3)
+        reach = xy[:, 2][:, None] + xy[:, 2][None, :]
+        near = (np.abs(xy[:, 0][:, None] - xy[:, 0][None, :]) < reach) & \
+               (np.abs(xy[:, 1][:, None] - xy[:, 1][None, :]) < reach)
+        for i, j in zip(*np.nonzero(np.triu(near, 1))):
+            (a, fa), (b, fb) = fps[i], fps[j]
+            assert not geometry.overlaps(fa, fb), f"{a} overlaps {b}"
         for uid in self.moved:
             u = battle.units[uid]
             models = [(W.model_id(m), W.footprint(m)) for m in W.unit_models(u)]

@@ -34,9 +34,13 @@ ROOT = Path(__file__).resolve().parents[3]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
 
 
-def check(b: Battle) -> dict:
+def check(b: Battle, memo: dict | None = None) -> dict:
     """Every answer of the index against the scalar rules; returns how many of each kind of
-    case were seen (so the test can insist the cases it means to cover occur)."""
+    case were seen (so the test can insist the cases it means to cover occur). ``memo``: the
+    scalar rules' pure answers (keyed by the footprints they read; the terrain is the
+    battle's, which never changes) kept from an earlier check of the same battle, so a pair
+    neither of whose models moved is not asked again."""
+    memo = {} if memo is None else memo
     b._enter()
     vis = b.visibility
     vis.refresh()
@@ -50,7 +54,8 @@ def check(b: Battle) -> dict:
     for e in ents:
         st = W.unit_state(W.unit_of(e))
         shot.append(st.ranged_attacks_this_turn or st.ranged_attacks_last_turn)
-    within = [[model_within_area(fp, a) for a in areas] for fp in fps]
+    within = [_memo(memo, ("within", fp), lambda: [model_within_area(fp, a) for a in areas])
+              for fp in fps]
     # 13.09 (the index's per-model flags)
     hidden = [is_hidden(kws[j], any(w and a.obscuring for w, a in zip(within[j], areas)), shot[j])
               for j in range(len(ents))]
@@ -64,7 +69,8 @@ def check(b: Battle) -> dict:
                 continue
             seen["pairs"] += 1
             los = bool(idx.los[i, j])
-            gone = bool(hidden[j] and los and not model_fully_visible_dense(fps[i], fps[j], idx.blk))
+            gone = bool(hidden[j] and los and not _memo(
+                memo, ("dense", fps[i], fps[j]), lambda: model_fully_visible_dense(fps[i], fps[j], idx.blk)))
             lo_x = float(idx.lo_x[j])  # (24.24.01, the system's part: None in an attached unit)
             dist = distance(fps[i], fps[j])
             want = visible_to(los, True, dist, hidden[j], detection_range(gone),
@@ -78,6 +84,12 @@ def check(b: Battle) -> dict:
                 seen["hidden seen" if want else "hidden unseen"] += 1
                 seen["gone to ground"] += gone
     return seen
+
+
+def _memo(memo: dict, key, make):
+    if key not in memo:
+        memo[key] = make()
+    return memo[key]
 
 
 def shake(b: Battle, rng: random.Random) -> None:
@@ -117,12 +129,13 @@ def checked(path: Path) -> tuple[tuple[str, int], ...]:
     """check() on the scenario as built and after each of two shakes; the cases seen, summed
     (made once per worker: the test of the scenario and the cases test below share it)."""
     total: dict[str, int] = {}
+    memo: dict = {}
     with Battle(load_scenario(path)) as b:
         rng = random.Random(path.stem)
         for k in range(3):
             if k:
                 shake(b, rng)
-            for key, n in check(b).items():
+            for key, n in check(b, memo).items():
                 total[key] = total.get(key, 0) + n
     return tuple(sorted(total.items()))
 
