@@ -13,7 +13,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from sandbox_support import SIZE  # noqa: E402
+from sandbox_support import ROOT, SIZE  # noqa: E402
 
 
 class Driver:
@@ -107,3 +107,25 @@ def make(screen, tmp_path):
         stashed = sb.stashed_battle()  # the battle set aside while a replay is watched
         if stashed is not None:
             stashed.close()
+
+
+@pytest.fixture
+def sized(tmp_path):
+    """A shipped scenario's sandbox in a window of a given size, two frames drawn:
+    ``sized("default.toml", (800, 600))``."""
+    made = []
+
+    def _make(scenario, size):
+        from sim.sandbox.app import Sandbox
+        pygame.init()
+        surf = pygame.display.set_mode(size)
+        sb = Sandbox(str(ROOT / "scenarios" / scenario), surf, size=size, save_dir=tmp_path)
+        made.append(sb)
+        for _ in range(2):
+            sb.update(1 / 60)
+            sb.draw()
+        return sb
+
+    yield _make
+    for sb in made:
+        sb.battle.close()

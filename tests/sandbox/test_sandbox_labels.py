@@ -17,26 +17,6 @@ SIZES = [(800, 600), (1024, 700), (1600, 1000), (2560, 1440)]
 SCENARIOS = ["battle_default.toml", "default.toml", "objective_contested.toml"]
 
 
-@pytest.fixture
-def sized(tmp_path):
-    made = []
-
-    def _make(scenario, size):
-        from sim.sandbox.app import Sandbox
-        pygame.init()
-        surf = pygame.display.set_mode(size)
-        sb = Sandbox(str(ROOT / "scenarios" / scenario), surf, size=size, save_dir=tmp_path)
-        made.append(sb)
-        for _ in range(2):
-            sb.update(1 / 60)
-            sb.draw()
-        return sb
-
-    yield _make
-    for sb in made:
-        sb.battle.close()
-
-
 def _bases(sb) -> dict:
     out = {}
     cam = sb.camera

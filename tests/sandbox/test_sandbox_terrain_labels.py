@@ -9,31 +9,10 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from sandbox_support import ROOT
 from sim.sandbox.labels import TERRAIN, Request, place, rect_polygon_distance, terrain_requests
 
 SIZES = [(800, 600), (1024, 700), (1600, 900), (2560, 1440)]
 SCENARIOS = ["battle_default.toml", "default.toml", "rules_showcase.toml"]
-
-
-@pytest.fixture
-def sized(tmp_path):
-    made = []
-
-    def _make(scenario, size):
-        from sim.sandbox.app import Sandbox
-        pygame.init()
-        surf = pygame.display.set_mode(size)
-        sb = Sandbox(str(ROOT / "scenarios" / scenario), surf, size=size, save_dir=tmp_path)
-        made.append(sb)
-        for _ in range(2):
-            sb.update(1 / 60)
-            sb.draw()
-        return sb
-
-    yield _make
-    for sb in made:
-        sb.battle.close()
 
 
 def _shapes(sb):
