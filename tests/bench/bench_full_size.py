@@ -47,6 +47,7 @@ from sim.errors import ScriptError  # noqa: E402
 from sim.players import play_battle  # noqa: E402
 from sim.players.runner import frozen_heap  # noqa: E402
 from sim.scenario.load import parse_scenario  # noqa: E402
+from sim.names import counted  # noqa: E402
 
 PLAYERS = (("default", "default"), ("random", "random"))
 
@@ -117,12 +118,12 @@ def main() -> None:
     after = _baseline.measure()
     loop = _baseline.mean(before, after).python_s
     print(f"full-size battles ({args.red} v {args.blue}, deployed by the rules, 5 rounds), one core, "
-          f"{args.battles} battle(s) each:")
+          f"{counted(args.battles, 'battle')} each:")
     for n, players, rs in rows:
         refused = [r["refused"] for r in rs if "refused" in r]
         rs = [r for r in rs if "refused" not in r]
         if refused:
-            print(f"  {n}, {players[0]} v {players[1]}: {len(refused)} battle(s) stopped: {refused[0]}")
+            print(f"  {n}, {players[0]} v {players[1]}: {counted(len(refused), 'battle')} stopped: {refused[0]}")
         if not rs:
             continue
         secs = [r["seconds"] for r in rs]

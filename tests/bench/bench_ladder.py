@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 import _baseline  # noqa: E402  (beside this script)
 from sim.analysis.ladder import Ladder, pairs, parse_players  # noqa: E402
 from sim.scenario.load import load_scenario  # noqa: E402
+from sim.names import counted  # noqa: E402
 
 SCENARIOS = ("scenarios/battle_default.toml", "scenarios/ladder/full_size.toml")
 
@@ -51,7 +52,7 @@ def main() -> None:
         rows.append((path, times))
     after = _baseline.measure()
     loop = _baseline.mean(before, after).python_s
-    print(f"ladder battles, one core, {args.battles} seed(s) a pair each played both ways:")
+    print(f"ladder battles, one core, {counted(args.battles, 'seed')} a pair each played both ways:")
     for path, times in rows:
         per_seed = 0.0
         for (i, j), ts in times.items():

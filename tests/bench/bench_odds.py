@@ -55,6 +55,7 @@ from sim.odds import engine as E  # noqa: E402
 from sim.odds.problem import problem_for_command  # noqa: E402
 from sim.scenario.load import load_scenario, parse_scenario  # noqa: E402
 from sim.analysis.stats import Tally, iter_runs, iter_runs_ray  # noqa: E402
+from sim.names import counted  # noqa: E402
 
 REPEATS = 15
 STATS_SCENARIO = str(ROOT / "scenarios/hazard_shooting.toml")
@@ -169,7 +170,7 @@ def _ms(x) -> str:
 
 
 def pools_lines(reference_all: bool) -> tuple[list[str], list[tuple[str, dict]]]:
-    cases = [(f"60 attacks D6 in {k} pool(s)", k, 6, False) for k in (1, 3, 6)]
+    cases = [(f"60 attacks D6 in {counted(k, 'pool')}", k, 6, False) for k in (1, 3, 6)]
     cases.append(("120 attacks D6 in 6 pools, mixed abilities", 6, 12, True))
     lines, got = [], []
     for label, k, per, mixed in cases:

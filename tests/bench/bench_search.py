@@ -29,6 +29,7 @@ from sim.players import search as S  # noqa: E402
 from sim.players.runner import frozen_heap  # noqa: E402
 from sim.players.tactician import TacticianPlayer  # noqa: E402
 from sim.scenario.load import load_scenario  # noqa: E402
+from sim.names import counted  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "scenarios/battle_default.toml"
@@ -102,7 +103,7 @@ def main() -> None:
 
     def pct(q):
         return times[min(len(times) - 1, int(q * len(times)))]
-    print(f"{args.battles} battle(s) of {SCENARIO.name}, search (budget {args.budget:g} s, {S.work_for(args.budget)} "
+    print(f"{counted(args.battles, 'battle')} of {SCENARIO.name}, search (budget {args.budget:g} s, {S.work_for(args.budget)} "
           f"rollout commands) v tactician: results {results}, {wall:.1f} s in all")
     print(f"decisions searched: {len(times)}; time a decision: median {statistics.median(times) * 1e3:.0f} ms, "
           f"90% {pct(0.9) * 1e3:.0f} ms, largest {times[-1] * 1e3:.0f} ms here = median "

@@ -19,6 +19,7 @@ from test_odds_fast import gap  # noqa: E402  (the tests' own comparison)
 from sim.analysis.locate import first_attack, problem_at  # noqa: E402
 from sim.odds import engine as E  # noqa: E402
 from sim.scenario.load import load_scenario  # noqa: E402
+from sim.names import counted  # noqa: E402
 
 
 def main() -> int:
@@ -53,7 +54,7 @@ def main() -> int:
             g = gap(fast, ref)
             worst = max(worst, g)
             bad += g > 1e-12
-            print(f"{path.name} counters={counters}: {len(pr.pools)} pool(s), largest difference {g:.1e}; "
+            print(f"{path.name} counters={counters}: {counted(len(pr.pools), 'pool')}, largest difference {g:.1e}; "
                   f"{(t1 - t0) * 1e3:.1f} ms against {(t2 - t1) * 1e3:.1f} ms")
     print(f"worst difference {worst:.1e} (tolerance 1e-12); {bad} beyond")
     return 1 if bad else 0
