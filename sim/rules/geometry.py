@@ -130,10 +130,19 @@ def _point_segment_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarr
     return np.sqrt(dx * dx + dy * dy)
 
 
+def roll_next(a: np.ndarray) -> np.ndarray:
+    """np.roll(a, -1, axis=0) (entry i holds a's entry i + 1, the last the first) without
+    np.roll's Python-level argument handling (~20 us a call on a small array; this ~4 us):
+    the same values, dtype and order, only the data moved. The movement kernels roll a
+    polygon by one vertex thousands of times a battle (sim.rules.visibility.arrays.roll_next
+    is the visibility kernels' copy)."""
+    return np.concatenate((a[1:], a[:1]))
+
+
 def _point_in_convex(p: np.ndarray, poly: np.ndarray) -> bool:
     if len(poly) < 3:
         return False
-    e = np.roll(poly, -1, axis=0) - poly
+    e = roll_next(poly) - poly
     w = p - poly
     cross = e[:, 0] * w[:, 1] - e[:, 1] * w[:, 0]
     return bool(np.all(cross >= -EPS))
@@ -176,8 +185,8 @@ def _convex_distance(p: np.ndarray, q: np.ndarray, pe: np.ndarray | None = None,
     ``qe`` (the polygons rolled by one vertex) and ``circles`` (``_circle`` of each) may
     be given precomputed."""
     (cp, rp), (cq, rq) = circles if circles is not None else (_circle(p), _circle(q))
-    pe = np.roll(p, -1, axis=0) if pe is None else pe
-    qe = np.roll(q, -1, axis=0) if qe is None else qe
+    pe = roll_next(p) if pe is None else pe
+    qe = roll_next(q) if qe is None else qe
     dc = cp - cq
     if math.sqrt(float(dc[0] * dc[0] + dc[1] * dc[1])) <= rp + rq + _APART:
         if _point_in_convex(p[0], q) or _point_in_convex(q[0], p):
@@ -228,7 +237,7 @@ def _hull_distance(a: Footprint, b: Footprint) -> float:
 def _hull(fp: Footprint):
     """``core`` of a footprint with its polygon rolled by one vertex and ``_circle``."""
     pts, r = core(fp)
-    pe = np.roll(pts, -1, axis=0)
+    pe = roll_next(pts)
     pe.flags.writeable = False
     return pts, r, pe, _circle(pts)
 
@@ -268,7 +277,7 @@ def overlaps(a: Footprint, b: Footprint) -> bool:
     if ra == 0 and rb == 0:
         # strict SAT: overlap on every axis by more than a hair
         for poly in (pa, pb):
-            e = np.roll(poly, -1, axis=0) - poly
+            e = roll_next(poly) - poly
             n = np.stack([e[:, 1], -e[:, 0]], axis=1)
             n /= np.linalg.norm(n, axis=1, keepdims=True)
             sa, sb = pa @ n.T, pb @ n.T
@@ -288,8 +297,8 @@ def footprint_polygon_distance(fp: Footprint, poly) -> float:
     from sim.rules.polygons import point_in_polygon  # local import: polygons imports geometry
     if point_in_polygon(pts[0], poly) >= 0 or point_in_polygon(poly[0], pts) >= 0:
         return 0.0
-    pe = np.roll(pts, -1, axis=0)
-    qe = np.roll(poly, -1, axis=0)
+    pe = roll_next(pts)
+    qe = roll_next(poly)
     if len(pts) > 1 and _edges_cross(pts, pe, poly, qe):
         return 0.0
     d1 = _point_segment_dist(pts[:, None, :], poly[None, :, :], qe[None, :, :]).min()
@@ -435,7 +444,7 @@ def _hull_pack(fps: tuple) -> tuple:
         pts = core(f)[0]
         k = len(pts)
         P[h, :k] = pts
-        PE[h, :k] = np.roll(pts, -1, axis=0)
+        PE[h, :k] = roll_next(pts)
         P[h, k:] = pts[0]
         PE[h, k:] = pts[0]
     px, py, pex, pey = P[..., 0].copy(), P[..., 1].copy(), PE[..., 0].copy(), PE[..., 1].copy()

@@ -10,7 +10,7 @@ from typing import Sequence
 
 import numpy as np
 
-from sim.rules.geometry import Footprint, core, disc_distances, distance, distance_matrix
+from sim.rules.geometry import Footprint, core, disc_distances, distance, distance_matrix, roll_next
 
 Point = tuple[float, float]
 
@@ -130,9 +130,9 @@ def _minkowski_sum(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
         return P + Q[0] if len(Q) == 1 else Q + P[0]
     def start(X):
         k = np.lexsort((X[:, 0], X[:, 1]))[0]
-        return np.roll(X, -k, axis=0)
+        return np.concatenate((X[k:], X[:k]))  # (np.roll(X, -k, axis=0), without its overhead)
     P, Q = start(P), start(Q)
-    e = np.vstack([np.roll(P, -1, axis=0) - P, np.roll(Q, -1, axis=0) - Q])
+    e = np.vstack([roll_next(P) - P, roll_next(Q) - Q])
     ang = np.mod(np.arctan2(e[:, 1], e[:, 0]), 2 * np.pi)
     e = e[np.argsort(ang, kind="stable")]
     pts = P[0] + Q[0] + np.vstack([np.zeros((1, 2)), np.cumsum(e, axis=0)[:-1]])
@@ -151,7 +151,7 @@ def _segments_enter_convex(a: np.ndarray, b: np.ndarray, poly: np.ndarray,
                            tol: float = TOUCH) -> np.ndarray:
     """(K,) whether segment a[k]-b[k] reaches more than ``tol`` inside the ccw convex polygon
     (Cyrus-Beck clipping against the polygon shrunk by ``tol``)."""
-    e = np.roll(poly, -1, axis=0) - poly
+    e = roll_next(poly) - poly
     ln = np.hypot(e[:, 0], e[:, 1])
     ok = ln > 0
     e, v, ln = e[ok], poly[ok], ln[ok]
@@ -169,7 +169,7 @@ def _segments_enter_convex(a: np.ndarray, b: np.ndarray, poly: np.ndarray,
 def _convex_signed(p: np.ndarray, poly: np.ndarray) -> np.ndarray:
     """For points p (K, 2) and a ccw convex polygon: the smallest inward edge distance (K,)
     (positive inside, negative outside; a lower bound of the depth)."""
-    e = np.roll(poly, -1, axis=0) - poly
+    e = roll_next(poly) - poly
     ln = np.hypot(e[:, 0], e[:, 1])
     ln = np.where(ln > 0, ln, 1.0)
     w = p[:, None, :] - poly[None, :, :]
@@ -180,7 +180,7 @@ def _points_convex_distance(p: np.ndarray, poly: np.ndarray) -> np.ndarray:
     """Distance from points p (K, 2) to a ccw convex polygon's closed area (K,)."""
     if len(poly) == 1:
         return np.hypot(p[:, 0] - poly[0, 0], p[:, 1] - poly[0, 1])
-    d = _seg_point_dist(poly, np.roll(poly, -1, axis=0), p).min(axis=0)
+    d = _seg_point_dist(poly, roll_next(poly), p).min(axis=0)
     if len(poly) >= 3:
         d[_convex_signed(p, poly) >= 0] = 0.0
     return d
@@ -189,7 +189,7 @@ def _points_convex_distance(p: np.ndarray, poly: np.ndarray) -> np.ndarray:
 def _convex_overlap(P: np.ndarray, Q: np.ndarray, tol: float = TOUCH) -> bool:
     """Two ccw convex polygons share area by more than ``tol`` (separating-axis test)."""
     for poly in (P, Q):
-        e = np.roll(poly, -1, axis=0) - poly
+        e = roll_next(poly) - poly
         n = np.stack([e[:, 1], -e[:, 0]], axis=1)
         ln = np.linalg.norm(n, axis=1, keepdims=True)
         n = n / np.where(ln > 0, ln, 1.0)
@@ -213,7 +213,7 @@ def _convex_penetrates_polygon(H: np.ndarray, poly: _Poly, tol: float = TOUCH) -
     if len(H) >= 3 and np.any(_convex_signed(v, H) > tol):
         return True
     # edges crossing properly (both ends clear of the other edge's line by more than tol)
-    he = np.roll(H, -1, axis=0)
+    he = roll_next(H)
 
     def orient_n(p0, p1, q):
         ex, ey = p1[..., 0] - p0[..., 0], p1[..., 1] - p0[..., 1]

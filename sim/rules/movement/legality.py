@@ -41,7 +41,8 @@ from typing import Collection, Mapping, Sequence
 import numpy as np
 
 from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix, coherency_screen
-from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, in_engagement_range, overlaps
+from sim.rules.geometry import (EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, in_engagement_range, overlaps,
+                                roll_next)
 from sim.rules.movement.index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
                                   TerrainIndex, terrain_index)
 from sim.rules.movement.kernels import (_seg_point_dist, _segments_polygon_distance, near_points_distance,
@@ -151,7 +152,7 @@ def _sweep_hits(fp, r, off, a, b, idx, rows):
                 best = (int(s), int(rnd_rows[m]), float(lim[0, m] - d[s, m]))
         for j in hull_rows.tolist():
             poly = idx.core(j)
-            d = _segments_polygon_distance(a, b, poly, np.roll(poly, -1, axis=0))
+            d = _segments_polygon_distance(a, b, poly, roll_next(poly))
             bad = np.flatnonzero(d < r - TOUCH)
             if len(bad) and (best is None or (bad[0], j) < best[:2]):
                 best = (int(bad[0]), j, float(r - d[bad[0]]))
@@ -439,7 +440,7 @@ def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: 
                 md = _minkowski_sum(ccw(other), neg)
                 if idx.round[j]:
                     d = segments_polys_distance(a, ends, EdgeSet([_Poly(
-                        "", "", md, np.roll(md, -1, axis=0), md.min(0), md.max(0))]))[:, 0]
+                        "", "", md, roll_next(md), md.min(0), md.max(0))]))[:, 0]
                     out &= ~(d < idx.radius[j] - TOUCH)
                 else:
                     out &= ~_segments_enter_convex(a, ends, md)
@@ -461,7 +462,7 @@ def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: 
             out &= ~(d < r + idx.radius[rn][None, :] - TOUCH).any(axis=1)
         for j in near[~idx.round[near]].tolist():
             poly = idx.core(j)
-            out &= ~(_segments_polygon_distance(a, ends, poly, np.roll(poly, -1, axis=0))
+            out &= ~(_segments_polygon_distance(a, ends, poly, roll_next(poly))
                      < r - TOUCH)
     if len(dense):
         near = _box_near(np.minimum(a, ends) - r, np.maximum(a, ends) + r, dense)
@@ -673,7 +674,7 @@ def _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense,
                         float(lim[s, m] - d[s, m])))
             for j in near[~idx.round[near]].tolist():
                 poly = idx.core(j)
-                d = _segments_polygon_distance(A, B, poly, np.roll(poly, -1, axis=0))
+                d = _segments_polygon_distance(A, B, poly, roll_next(poly))
                 for s in np.flatnonzero(d < R - TOUCH).tolist():
                     r = int(owners[s])
                     found[r].setdefault("enemy", MoveProblem(

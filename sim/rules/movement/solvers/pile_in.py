@@ -35,7 +35,7 @@ import numpy as np
 
 from sim.rules import objectives as O
 from sim.rules.coherency import MoveProblem
-from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, Footprint, in_engagement_range, within_distance
+from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, Footprint, in_engagement_range, roll_next, within_distance
 from sim.rules.grid import snap_key, snap_keys
 from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, check_move, engaged_units, fps_to_rows, near_rows,
@@ -243,7 +243,7 @@ def _objective_score(placer: Placer, mid: str, objective: O.Objective, *, requir
 def _closest_on_outline(poly, p: Sequence[float]) -> tuple[float, float]:
     """The point of a polygon's outline closest to ``p`` (ties: the first edge)."""
     a = np.asarray(poly, dtype=float)
-    b = np.roll(a, -1, axis=0)
+    b = roll_next(a)
     e = b - a
     q = np.asarray(p, dtype=float)
     t = np.clip(((q - a) * e).sum(axis=1) / np.maximum((e * e).sum(axis=1), 1e-300), 0.0, 1.0)
