@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from sim.odds import budget as BU
 from sim.odds import exact as EX
@@ -13,8 +14,8 @@ from sim.odds import fast as FA
 from sim.odds.blas import one_thread
 from sim.odds.montecarlo import simulate
 from sim.odds.problem import Problem, build_problem, problem_for_command
-from sim.odds.result import (SUM_TOLERANCE, Measure, Odds, PoolSummary, TargetOdds, hazard_measures, notes_of,
-                             profile, target_odds)
+from sim.odds.result import (SUM_TOLERANCE, Measure, Odds, PoolSummary, TargetOdds, hazard_measures, measure,
+                             notes_of, profile, target_odds)
 from sim.rules.attack import AttackKind
 
 MC_RUNS = 20_000
@@ -90,6 +91,58 @@ def _exact(problem: Problem, counters: bool = True, reference: bool = False) -> 
         raise AssertionError(f"odds: probabilities sum to 1 within {err:.1e}, beyond {SUM_TOLERANCE:g}")
     return Odds(problem.label, problem.attacker.uid, problem.kind, "exact", targets, pools, problem.hazard_rolls,
                 hl, hd, notes_of(problem), max_sum_error=err, pruned=pruned)
+
+
+class Summary(NamedTuple):
+    """What a player weighing attacks reads of ``solve(problem, counters=False)`` (sim.players.
+    tactician.judge): per target (unit id, models alive at the start, expected models destroyed,
+    expected damage, P(every model destroyed)), and the attacker's expected models destroyed by
+    its own hazard rolls (0.0 with none)."""
+
+    targets: tuple
+    hazard_destroyed: float
+
+
+def summary(problem: Problem) -> Summary:
+    """``solve(problem, counters=False)``'s means, the same floats to the bit, without the parts of
+    its Odds nobody reads there: the pools' dice, hits and wounds, their profiles and notes, and
+    each target's measures per allocation group. The same exact path (sim.odds.fast, its work
+    counted in the same budget), so an attack intractable there is solve's (Monte Carlo) answer,
+    by solve itself. Not kept (the caller keeps what it weighs)."""
+    try:
+        with one_thread(), BU.counting(1):
+            pool_odds = {p.index: EX.PoolOdds(p, problem.targets[p.target]) for p in problem.pools}
+            finals = [FA.solve_target(problem, t, pool_odds, False) for t in range(len(problem.targets))]
+            hz = EX.solve_hazard(problem)
+    except EX.Intractable:
+        odds = solve(problem, counters=False)
+        return Summary(tuple((t.uid, t.models, t.destroyed.mean, t.damage.mean, t.wiped) for t in odds.targets),
+                       odds.hazard_destroyed.mean if odds.hazard_rolls else 0.0)
+    err = 0.0
+    out = []
+    for tv, final in zip(problem.targets, finals):
+        err = max(err, abs(sum(final.states.values()) + final.pruned - 1.0))
+        # (target_odds's models destroyed and damage, summed in its order: the same measures)
+        alive0 = [i for i, x in enumerate(tv.start) if x > 0]
+        destroyed, damage = {}, {}
+        w0 = sum(tv.start)
+        for r, p in final.states.items():
+            d = sum(1 for i in alive0 if r[i] <= 0)
+            destroyed[d] = destroyed.get(d, 0.0) + p
+            lost = w0 - sum(r)
+            damage[lost] = damage.get(lost, 0.0) + p
+        dm = Measure("models destroyed", _measure_p(destroyed))
+        models = len(alive0)
+        out.append((tv.uid, models, dm.mean, Measure("damage", _measure_p(damage)).mean,
+                    float(dm.p[models]) if len(dm.p) > models else 0.0))
+    err = max(err, abs(sum(hz.values()) - 1.0))
+    if err > SUM_TOLERANCE:
+        raise AssertionError(f"odds: probabilities sum to 1 within {err:.1e}, beyond {SUM_TOLERANCE:g}")
+    return Summary(tuple(out), hazard_measures(problem, hz)[1].mean if problem.hazard_rolls else 0.0)
+
+
+def _measure_p(values: dict):
+    return measure("", values).p
 
 
 # --- a small API for a front end (the sandbox's orders panel) ----------------------------------

@@ -251,15 +251,15 @@ def tactician_lines() -> list[str]:
     from sim.players.tactician import TacticianPlayer
     from sim.players.tactician import judge as J
     asked = []
-    solve = J.solve
-    J.solve = lambda problem, counters=True: asked.append((problem, counters)) or solve(problem, counters=counters)
+    summary = J.summary  # (what the tactician asks: solve(problem, counters=False)'s means)
+    J.summary = lambda problem: asked.append((problem, False)) or summary(problem)
     try:
         spec = load_scenario(str(ROOT / "scenarios/ladder/full_size.toml"))
         spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("default", "default")))
         with Battle(spec, seed=1) as b:
             play_battle(b, spec, players=[TacticianPlayer(s, b, spec) for s in (0, 1)])
     finally:
-        J.solve = solve
+        J.summary = summary
     cold()
     t0 = time.perf_counter()
     for problem, counters in asked:

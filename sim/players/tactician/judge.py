@@ -19,7 +19,7 @@ import esper
 from sim import names
 from sim.components import Roster, Unit
 from sim.errors import PlanError
-from sim.odds.engine import solve
+from sim.odds.engine import summary
 from sim.odds.problem import OddsError, problem_for_command
 from sim.rules.attack import CRITICAL, SUCCESS
 from sim.rules.sequence import save_faces, wound_faces
@@ -171,12 +171,11 @@ def attack_odds(battle, command) -> AttackOdds | None:
     if got is not None:
         return got
     try:
-        odds = solve(problem, counters=False)
+        # (solve(problem, counters=False)'s means, without the parts of its Odds not read here)
+        odds = summary(problem)
     except (OddsError, PlanError):
         return None
-    ts = tuple(TargetResult(t.uid, t.models, t.destroyed.mean, t.damage.mean, t.wiped) for t in odds.targets)
-    hz = odds.hazard_destroyed.mean if odds.hazard_rolls else 0.0
-    got = kept[problem] = AttackOdds(ts, hz)
+    got = kept[problem] = AttackOdds(tuple(TargetResult(*t) for t in odds.targets), odds.hazard_destroyed)
     return got
 
 
