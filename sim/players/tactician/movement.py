@@ -368,22 +368,45 @@ def _legal_best(battle, scored: list, top: int = TOP) -> list[Scored]:
     the best MAX_DETOURS such moves are tried, which bounds a choice's time)."""
     out = []
     detours = MAX_DETOURS  # (the best MAX_DETOURS blocked ends are routed round; the rest are left)
+    # (moves certainly refused for where they end, routes.ends_in_feature, not checked yet: each
+    # would have spent a detour had its check named its path first (its detour, ending there too,
+    # refused); read only when a later move's check needs the detours left, else never)
+    pending: list = []
     for v, _i, cmd, label in sorted(scored, key=lambda s: (-s[0], s[1])):
         if callable(cmd):  # (a move made only now it is checked: _moves)
             cmd = cmd()
         if cmd is None or O.quick_refusal(battle, cmd):
             continue  # (a move the rules would certainly refuse is not checked: options.quick_refusal)
+        routable = getattr(cmd, "to", None) and getattr(cmd, "via", None) == ()
+        if R.ends_in_feature(battle, cmd):
+            if detours and routable:
+                pending.append(cmd)
+            continue
         why = battle.check(cmd)
-        if (why is not None and detours and "path" in why and getattr(cmd, "to", None)
-                and getattr(cmd, "via", None) == ()):
-            detours -= 1
-            cmd = R.detoured(battle, cmd)
-            why = battle.check(cmd) if cmd is not None else why
+        if why is not None and detours and "path" in why and routable:
+            detours = _spent(battle, pending, detours)
+            pending = []
+            if detours:
+                detours -= 1
+                cmd = R.detoured(battle, cmd)
+                why = battle.check(cmd) if cmd is not None else why
         if why is None:
             out.append(Scored(v, cmd, label() if callable(label) else label))
             if len(out) >= top:
                 break
     return out
+
+
+def _spent(battle, pending: list, detours: int) -> int:
+    """The detours left after ``pending``'s moves, in order, as checking each would have left
+    them: one spent on each whose check names its path first (its detour ends where it does,
+    over a feature: refused, so it is not made)."""
+    for cmd in pending:
+        if not detours:
+            break
+        if "path" in (battle.check(cmd) or ""):
+            detours -= 1
+    return detours
 
 
 def _top(player) -> int:

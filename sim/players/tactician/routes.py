@@ -17,6 +17,27 @@ from sim.players import options as O
 from sim.world import queries as W
 
 
+def ends_in_feature(battle, cmd) -> bool:
+    """True only when the rules would certainly refuse the Move ``cmd`` for where it ends: a
+    model it moves would end over a light or dense feature (03.01 check 7, Part A ruling 13:
+    sim.rules.movement.legality.end_blockers, the check's own function, of the same bases the
+    check ends, ``check_move``'s ``fp0.moved(x, y)``). False says nothing (an embarking move, a
+    model not on the table...: the check decides). Its words are not read: a move refused here
+    may have been refused first for its path (the check's first problem); _legal_best reads
+    that only when it matters (its detours)."""
+    from sim.plan import moves as MV
+    from sim.rules.movement.index import terrain_index
+    from sim.rules.movement.legality import end_blockers
+    if getattr(cmd, "embark", None) is not None or not getattr(cmd, "to", None):
+        return False
+    idx = MV.bodies()
+    try:
+        fps = [idx.fps[idx.row[m]].moved(float(x), float(y)) for m, x, y in cmd.to]
+    except (KeyError, TypeError, ValueError):
+        return False
+    return any(h is not None for h in end_blockers(fps, terrain_index(battle.scenario.terrain)))
+
+
 def detours(b, goal, turns=(35.0, -35.0, 70.0, -70.0)) -> list:
     """Points as far as the goal but off to either side (round a wall or a unit in the way)."""
     cx, cy = b.centre
