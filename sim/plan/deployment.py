@@ -101,17 +101,7 @@ def set_up_spots(battle, ent: int, region, pick=None):
     region that it draws."""
     from sim.rules.movement.solvers import placement as PL
     models, rg, others, prefer = _set_up_problem(battle, ent, region, pick)
-    terrain = battle.scenario.terrain
-    # (the best set-up alone first: the solver's search for OPTIONS stops at nothing its search for
-    # one would not, up to the first it finds, so that first is the same set-up whenever the search
-    # for one finds any (tests/plan/test_set_up_spots.py); the others, worked out only when a
-    # caller asks past it (the first is usually legal: default_deploy stops there), are the rest
-    # of the list, the same set-ups in the same order)
-    first = PL.placement_options(models, rg, others, terrain, prefer, count=1, apart=APART)
-    if first:
-        yield tuple((mid, *snap_point(first[0].positions[mid])) for mid, _f in models)
-    rest = PL.placement_options(models, rg, others, terrain, prefer, count=OPTIONS, apart=APART)
-    for p in rest[1 if first else 0:]:
+    for p in PL.iter_placements(models, rg, others, battle.scenario.terrain, prefer, count=OPTIONS, apart=APART):
         yield tuple((mid, *snap_point(p.positions[mid])) for mid, _f in models)
 
 
