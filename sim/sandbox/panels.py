@@ -275,7 +275,8 @@ def _shoot(flow, sb, order: ShootOrder) -> None:
                   "#muted")
     else:
         flow.space(4)
-        flow.label("Weapons (click to select per model)", "#subheading")
+        flow.label("Weapons", "#subheading")  # (the hint apart: at 800x600 "...(click to select per m..." was cut)
+        flow.para("click one to select it per model", "#muted")
         _weapon_rows(flow, sb, order)
         _order_footer(flow, sb, order)
 

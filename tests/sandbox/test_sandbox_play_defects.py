@@ -278,3 +278,27 @@ def test_a_staged_distance_keeps_off_the_names_on_the_table(make):
         assert [mid for mid, _r in sb.staged_labels] == [m.id]  # (still shown, beside its ghost)
         sb.cancel_staged() if hasattr(sb, "cancel_staged") else d.key(pygame.K_ESCAPE)
     assert tried
+
+
+def test_the_shoot_panel_cuts_no_text_at_800x600(screen, make):
+    """Under Xvfb at 800x600 the Shoot panel's heading read "Weapons (click to select per m...":
+    no label or button of the orders panel is cut (its text ends in "..." or is wider than it)
+    once a unit's shooting is declared at a target."""
+    from sandbox_support import ROOT
+    pygame.display.set_mode((800, 600))
+    d = make(ROOT / "scenarios" / "battle_default.toml", seed=2)  # (Wardens have the first turn)
+    sb = d.sb
+    d.post(pygame.VIDEORESIZE, size=(800, 600), w=800, h=600)
+    d.pump(2)
+    d.key(pygame.K_e, "e")
+    assert sb.battle.turn_state.active == 0
+    while sb.battle.turn_state.phase != Phase.SHOOTING:
+        d.key(pygame.K_e, "e")
+    d.click_model("w-squad3/1")
+    d.key(pygame.K_s, "s")
+    d.click_model("r-squad3/1")
+    assert sb.order is not None and sb.order.type is not None, sb.status
+    cut = [w.text for w in sb.orders_flow.scroll.get_container().elements
+           if hasattr(w, "font") and isinstance(getattr(w, "text", None), str)
+           and (w.text.endswith("...") or w.font.size(w.text)[0] > w.rect.w)]
+    assert cut == [], cut
