@@ -211,7 +211,36 @@ def journey_unit_move(h: Harness) -> None:
     assert len(moved) == 1 and {t[0] for t in moved[0]["to"]} == {"squad/1", "squad/5"}, moved
 
 
-JOURNEYS = {"typing": (journey_typing, TABLE), "unit_move": (journey_unit_move, MISSION)}
+def journey_decision(h: Harness) -> None:
+    """A stratagem's question answered with the real pointer (battle_default, seed 1: ending the
+    Raiders' Movement phase asks the Wardens about Fire Overwatch): the option's button names its
+    units whole, the pointer on it rings them on the table, a click answers it (issue 28 items
+    1 and 3)."""
+    from sim.sandbox.decision_panel import hovered_marks
+    sb = h.sb
+    h.key("e")
+    h.wait(lambda: sb.battle.turn_state.round == 1, "the first turn")
+    h.key("e")
+    h.wait(lambda: sb.battle.pending is not None and sb.battle.pending.kind == "stratagem"
+           and any(" -> " in n and b.alive() for n, b in sb.names.items() if n.startswith("answer:")),
+           "Fire Overwatch's question")
+    req = sb.battle.pending
+    name = next(n for n in sorted(sb.names) if n.startswith("answer:") and " -> " in n and sb.names[n].alive()
+                and sb.rects["orders"].contains(sb.names[n].rect))
+    b = sb.names[name]
+    shooter, target = name[len("answer:"):].split(" -> ")
+    assert b.text.startswith(sb.scene.units[shooter].name) and sb.scene.units[target].name in b.text, b.text
+    h.move(b.rect.center)
+    h.wait(lambda: hovered_marks(sb) >= set(sb.scene.units[target].models) & set(sb.scene.models), "its units ringed")
+    n = len(sb.battle.events)
+    h.click(b.rect.center)
+    h.wait(lambda: any(e["type"] == "decision" and e["key"] == req.key for e in sb.battle.events[n:]), "the answer")
+    got = next(e for e in sb.battle.events[n:] if e["type"] == "decision" and e["key"] == req.key)
+    assert got["answer"] == name[len("answer:"):], got
+
+
+JOURNEYS = {"typing": (journey_typing, TABLE), "unit_move": (journey_unit_move, MISSION),
+            "decision": (journey_decision, ROOT / "scenarios" / "battle_default.toml")}
 
 
 def run(name: str, backend: str) -> None:
