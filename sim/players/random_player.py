@@ -40,15 +40,21 @@ class _ShootOptions:
     same alone as among all of the unit's targets, and the pairs never drawn are never asked,
     nor their sight resolved (a large table has many units out of each other's reach); a pair
     drawn whose target is out of every reach of the unit (could_shoot_candidates, could_shoot's
-    own first step, asked once per unit a choice) is None without asking more. Of a
-    multi-profile weapon, a profile picked uniformly for the unit (04.01.03)."""
+    own first step) is None without asking more. Those targets are asked once per unit while
+    no model moves or comes onto the battlefield (``kept``, the player's: unit -> (spatial
+    index, its layout_version, the candidates then)): a removal since only takes models away
+    (no distance shrinks, no reach grows, no target comes), so the targets kept then hold every
+    target within reach now, and a drawn pair among them is asked of could_shoot, which answers
+    for now (its first step again). Of a multi-profile weapon, a profile picked uniformly for
+    the unit (04.01.03)."""
 
-    __slots__ = ("battle", "shooters", "enemies", "pick", "qualifies", "candidates")
+    __slots__ = ("battle", "shooters", "enemies", "pick", "qualifies", "candidates", "kept")
 
-    def __init__(self, battle, shooters: list[int], enemies: list[int], pick) -> None:
+    def __init__(self, battle, shooters: list[int], enemies: list[int], pick, kept: dict) -> None:
         self.battle, self.shooters, self.enemies, self.pick = battle, shooters, enemies, pick
         self.qualifies: dict[int, bool] = {}
         self.candidates: dict[int, frozenset] = {}
+        self.kept = kept
 
     def __len__(self) -> int:
         return len(self.shooters) * len(self.enemies) + 1
@@ -60,7 +66,7 @@ class _ShootOptions:
         u, e = self.shooters[i // m], self.enemies[i % m]
         near = self.candidates.get(u)
         if near is None:
-            near = self.candidates[u] = frozenset(could_shoot_candidates(u, self.enemies))
+            near = self.candidates[u] = self.near(u)
         if e not in near:  # (could_shoot would refuse it: no plan either)
             return None
         q = self.qualifies.get(u)
@@ -71,6 +77,18 @@ class _ShootOptions:
             return O.shoot_command(self.battle, u, e, self.pick)
         return None
 
+    def near(self, u: int) -> frozenset:
+        """The enemies that may be within some reach of ``u`` now: could_shoot_candidates of
+        ``u``, as kept since no model moved or came onto the battlefield (every one within
+        reach now is among them; a removal since may have taken some out of reach)."""
+        sp = W.spatial()
+        got = self.kept.get(u)
+        if got is not None and got[0] is sp and got[1] == sp.layout_version:
+            return got[2]
+        near = frozenset(could_shoot_candidates(u, self.enemies))
+        self.kept[u] = (sp, sp.layout_version, near)
+        return near
+
 
 class RandomPlayer(Player):
     kind = "random"
@@ -79,6 +97,7 @@ class RandomPlayer(Player):
         super().__init__(side, battle, scenario)
         self.rng = random.Random(f"sim-random-player/{battle.seed}/{side}")
         self._step, self._tried = None, set()  # (the pre-battle step, and the units given up in it)
+        self._near: dict = {}  # (_ShootOptions.kept: each unit's targets within reach, by layout)
 
     def _pick(self, items: list):
         return items[int(self.rng.random() * len(items))] if items else None
@@ -140,7 +159,7 @@ class RandomPlayer(Player):
             # Phase: made only when drawn (_ShootOptions)
             shooters = [u for u in units if not W.unit_state(u).selected_to_shoot]
             enemies = W.enemy_units(shooters[0]) if shooters else []  # (the same for every unit of a side)
-            return _ShootOptions(battle, shooters, enemies, self._pick)
+            return _ShootOptions(battle, shooters, enemies, self._pick, self._near)
         elif ts.phase == Phase.CHARGE:
             for u in units:
                 st = W.unit_state(u)
