@@ -90,6 +90,38 @@ class _ShootOptions:
         return near
 
 
+class _MoveOptions:
+    """The random player's Movement phase options, made when drawn: ``prefix`` (strategic
+    reserves' ingress and disembarkations, each a function making its command), then three
+    per unit of ``free`` (not yet selected to move), in unit order: remains stationary; an
+    engaged unit a fall-back move, one that is not a normal move; an engaged unit selected for
+    a desperate escape, one that is not to advance; the last one End Phase. Whether a unit is
+    engaged is read when its option is drawn (the choice checks commands, it changes nothing,
+    so the same as when the choice began)."""
+
+    __slots__ = ("player", "battle", "prefix", "free")
+
+    def __init__(self, player, battle, prefix: list, free: list[int]) -> None:
+        self.player, self.battle, self.prefix, self.free = player, battle, prefix, free
+
+    def __len__(self) -> int:
+        return len(self.prefix) + 3 * len(self.free) + 1
+
+    def __getitem__(self, i: int):
+        i -= len(self.prefix)
+        if i < 0:
+            return self.prefix[i]
+        if i == 3 * len(self.free):
+            return EndPhase()
+        u, k = self.free[i // 3], i % 3
+        if k == 0:
+            return O.stationary(u)
+        engaged = W.unit_engaged(u)
+        if k == 1:
+            return self.player._random_move(self.battle, u, "fall back" if engaged else "normal")
+        return SelectToMove(O.uid(u), "desperate escape" if engaged else "advance")
+
+
 class RandomPlayer(Player):
     kind = "random"
 
@@ -136,6 +168,7 @@ class RandomPlayer(Player):
                         out.append(lambda u=u: self._ingress(battle, u))
             for u in O.embarked_units(battle, self.side):  # 18.04 any layout the rules give
                 out.append(lambda u=u: self._pick(C.disembark_options(battle, u)))
+            free = []
             for u in units:
                 st = W.unit_state(u)
                 if st.move_type is not None:
@@ -146,14 +179,9 @@ class RandomPlayer(Player):
                     return [lambda u=u: self._random_move(battle, u, "fall back")]
                 if st.move_selected is not None:
                     continue
-                # (each command made only when drawn: most options of a choice never are)
-                out.append(lambda u=u: O.stationary(u))
-                if W.unit_engaged(u):
-                    out.append(lambda u=u: self._random_move(battle, u, "fall back"))
-                    out.append(lambda u=u: SelectToMove(O.uid(u), "desperate escape"))
-                else:
-                    out.append(lambda u=u: self._random_move(battle, u, "normal"))
-                    out.append(lambda u=u: SelectToMove(O.uid(u), "advance"))
+                free.append(u)
+            # (each unit's three options, each command made only when drawn: most never are)
+            return _MoveOptions(self, battle, out, free)
         elif ts.phase == Phase.SHOOTING:
             # every (unit not yet selected to shoot, enemy unit) pair, unit by unit, then End
             # Phase: made only when drawn (_ShootOptions)
