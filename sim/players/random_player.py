@@ -130,6 +130,7 @@ class RandomPlayer(Player):
         self.rng = random.Random(f"sim-random-player/{battle.seed}/{side}")
         self._step, self._tried = None, set()  # (the pre-battle step, and the units given up in it)
         self._near: dict = {}  # (_ShootOptions.kept: each unit's targets within reach, by layout)
+        self._carriers = None  # (_transports: (spatial index, presence_version, the units))
 
     def _pick(self, items: list):
         return items[int(self.rng.random() * len(items))] if items else None
@@ -149,11 +150,35 @@ class RandomPlayer(Player):
             return Choice(DEP.choose(battle, self.side, self._pick, self._tried), self.name)
         options = self._options(battle, ts)
         order = list(range(len(options)))
+        if type(options) is _ShootOptions:
+            return self._draw_shot(battle, options, order)
         while order:  # a uniformly random option that the rules accept
             i = order.pop(int(self.rng.random() * len(order)))
             cmd = options[i]
             if callable(cmd):
                 cmd = cmd()
+            if cmd is not None and battle.check(cmd) is None:
+                return Choice(cmd, self.name)
+        return Choice(EndPhase(), self.name)
+
+    def _draw_shot(self, battle, options: "_ShootOptions", order: list[int]) -> Choice:
+        """``choose``'s draws among the Shooting options: the same draws, each answered as
+        ``options[i]`` would; a pair whose target is out of every reach of the unit (what that
+        answers first: None) passed over here without the call (most draws on a large table)."""
+        rnd = self.rng.random
+        shooters, enemies, near_of = options.shooters, options.enemies, options.candidates
+        m = len(enemies)
+        end = len(shooters) * m
+        while order:
+            i = order.pop(int(rnd() * len(order)))
+            if i != end:
+                u = shooters[i // m]
+                near = near_of.get(u)
+                if near is None:
+                    near = near_of[u] = options.near(u)
+                if enemies[i % m] not in near:
+                    continue
+            cmd = options[i]
             if cmd is not None and battle.check(cmd) is None:
                 return Choice(cmd, self.name)
         return Choice(EndPhase(), self.name)
@@ -283,13 +308,24 @@ class RandomPlayer(Player):
     def _embark(self, battle, u: int, cmd):
         """18.02 The move, and on a fair coin an embark right after it in a friendly transport
         picked at random among those it may embark in then (drawn only when there is one)."""
-        carriers = [t for t in O.own_units(battle, self.side) if t != u and W.capacity(t) is not None]
+        carriers = [t for t in self._transports(battle) if t != u]
         if not carriers:
             return cmd
         fits = [e for e in (replace(cmd, embark=O.uid(t)) for t in carriers) if battle.check(e) is None]
         if fits and self.rng.random() < 0.5:
             return self._pick(fits)
         return cmd
+
+    def _transports(self, battle) -> list[int]:
+        """The side's units on the battlefield with a transport capacity (18.01), in unit
+        order: kept while the spatial index's presence_version stands (a unit's capacity is
+        fixed when the world is built; who is on the battlefield changes only with a bump)."""
+        sp = W.spatial()
+        got = self._carriers
+        if got is None or got[0] is not sp or got[1] != sp.presence_version:
+            got = self._carriers = (sp, sp.presence_version, [t for t in O.own_units(battle, self.side)
+                                                               if W.capacity(t) is not None])
+        return got[2]
 
     def _ingress(self, battle, u: int):
         bw, bh = battle.scenario.board   # (toward a point it draws: a 4" grid over the battlefield)
