@@ -43,11 +43,35 @@ class RunResult:
     result: str | None = None  # "red", "blue" or "draw"
 
 
-def run_seed(spec, seed: int) -> RunResult:
+def ready_start(spec) -> Battle | None:
+    """The battle every run of ``spec`` starts from, built once: the scenario's world, ticked once
+    so that its systems have caught up with it (the line-of-sight matrix, a third to a half of
+    a small scenario's run). run_seed forks it with each seed (Battle.fork: a fresh dice stream
+    of that seed; the rest copied or shared) instead of building the battle again: the same
+    battle, event for event (tests/analysis/test_stats_start.py plays every shipped scenario
+    both ways). None where that first tick did anything a run would see (rolled a die, emitted
+    an event, left a command or a decision pending): each run is then built from scratch.
+    close() it when done."""
+    battle = Battle(spec, seed=spec.seed, record_dice=False)
+    try:
+        battle.tick()
+        if battle.dice.count or battle.events or battle.busy or battle.pending is not None:
+            battle.close()
+            return None
+    except BaseException:
+        battle.close()
+        raise
+    return battle
+
+
+def run_seed(spec, seed: int, start: Battle | None = None) -> RunResult:
     """Play the scenario's script with this seed. A step the rules refuse in this run (say, a
     target already destroyed by luckier dice) ends the run there; what happened until then
-    counts."""
-    with Battle(spec, seed=seed, record_dice=False) as battle, frozen_heap():
+    counts. ``start``: ready_start's battle of this scenario, forked for the run (else the
+    battle is built)."""
+    battle = Battle(spec, seed=seed, record_dice=False) if start is None else start.fork(seed=seed)
+    with battle, frozen_heap():
+        battle._enter()
         stopped = None
         try:
             play(battle, spec)
@@ -64,17 +88,31 @@ def run_seed(spec, seed: int) -> RunResult:
         return RunResult(seed, tuple(destroyed), tuple(lost), stopped, (ts.vp[0], ts.vp[1]), ts.result)
 
 
+@contextlib.contextmanager
+def started(spec) -> Iterator[Battle | None]:
+    """ready_start's battle for a block of runs, closed at its end."""
+    start = ready_start(spec)
+    try:
+        yield start
+    finally:
+        if start is not None:
+            start.close()
+
+
 MAX_RUNS = 1_000_000_000  # `sim stats --runs` at most (more would take weeks)
 
 _SPEC = None  # the scenario, in a worker process
+_START: Battle | None | bool = False  # its ready_start battle there (False: not built yet)
 
 
 def _init(spec) -> None:
     """A worker's start (sim.analysis.workers, which sets its signals first): the scenario the
     parent loaded and checked, sent whole (as the Ray backend sends it), never read again from
     its file, which may have changed since."""
-    global _SPEC
-    _SPEC = spec
+    global _SPEC, _START
+    if spec is not _SPEC:  # (a forked worker keeps the start battle its parent's _warm built)
+        _done()
+        _SPEC = spec
 
 
 def with_players(spec, players):
@@ -86,14 +124,28 @@ def with_players(spec, players):
 
 
 def _run(seed: int) -> RunResult:
-    return run_seed(_SPEC, seed)
+    global _START
+    if _START is False:  # (a spawned worker: _warm ran in no process it came from)
+        _START = ready_start(_SPEC)
+    return run_seed(_SPEC, seed, _START)
 
 
 def _warm() -> None:
     """What a process does once before its first run (sim.analysis.workers forks the workers
-    after it): the imports and tables the first Battle of the scenario builds."""
-    with Battle(_SPEC, seed=_SPEC.seed, record_dice=False):
-        pass
+    after it): the imports and tables the first Battle of the scenario builds, and the battle
+    every run starts from (ready_start), which the workers share."""
+    global _START
+    _done()
+    _START = ready_start(_SPEC)
+
+
+def _done() -> None:
+    """The end of a batch (sim.analysis.workers, in the process that ran _warm): the start
+    battle closed."""
+    global _START
+    if _START:
+        _START.close()
+    _START = False
 
 
 def _pack(results: list[RunResult]) -> tuple:
@@ -119,8 +171,9 @@ def iter_runs(spec, first: int, runs: int, jobs: int = 1, chunk: int | None = No
     chunks are sized by the time a run takes (workers.Chunker: a first chunk of one seed, then
     about 0.3 s of work each); ``chunk`` fixes their size instead; ``busy``: workers.ordered_runs's."""
     if jobs <= 1 or runs < 2:
-        for s in range(first, first + runs):
-            yield run_seed(spec, s)
+        with started(spec) as start:
+            for s in range(first, first + runs):
+                yield run_seed(spec, s, start)
         return
     yield from ordered_runs(__name__, (spec,), first, runs, jobs, chunk, busy=busy)
 
@@ -129,7 +182,8 @@ def _ray_chunk(spec, lo: int, n: int) -> tuple:
     """A Ray task: the RunResults of the seeds lo .. lo + n - 1 (the scenario shipped with it),
     as _pack sends them."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    return _pack([run_seed(spec, s) for s in range(lo, lo + n)])
+    with started(spec) as start:
+        return _pack([run_seed(spec, s, start) for s in range(lo, lo + n)])
 
 
 RAY_CHUNK = 64  # seeds per Ray task, at most

@@ -211,7 +211,8 @@ def ordered_runs(module: str, initargs: tuple, first: int, runs: int, jobs: int,
     ctx = multiprocessing.get_context(method) if method else _context()
     mod = importlib.import_module(module)
     unpack = getattr(mod, "_unpack", None)
-    if ctx.get_start_method() == "fork" and hasattr(mod, "_warm"):
+    warmed = ctx.get_start_method() == "fork" and hasattr(mod, "_warm")
+    if warmed:
         # what a process does once (the imports a battle makes, the tables every seed starts
         # from a copy of: building the first Battle took ~50 times a small scenario's run) is
         # done here, before the workers are forked, once for all of them
@@ -310,6 +311,8 @@ def ordered_runs(module: str, initargs: tuple, first: int, runs: int, jobs: int,
             p.join(5)
     finally:
         _end(procs, conns)
+        if warmed and hasattr(mod, "_done"):  # (what _warm built here, let go)
+            mod._done()
 
 
 def _end(procs, conns) -> None:

@@ -40,6 +40,11 @@ APART = 3.0      # inches between their anchors
 
 
 def ingress_candidates(battle, u: int, toward=()) -> list:
+    """_candidates as a list."""
+    return list(_candidates(battle, u, toward))
+
+
+def _candidates(battle, u: int, toward=()):
     """Places an ingress move could set the unit up (20.04), as (anchor, command): the
     placement solver's set-ups (sim.rules.movement.solvers.placement), each model on its own
     base, coherent, wholly within 6" of a battlefield edge (a base too large for that touching
@@ -65,13 +70,11 @@ def ingress_candidates(battle, u: int, toward=()) -> list:
         region = RG.ingress_strip(board, efs, zones[1 - owner] if zones else None,
                             ts.round if ts is not None else 2, names)
     uid = esper.component_for_entity(u, Unit).id
-    out = []
     for reg in regions + [region]:
-        for p in PL.placement_options(models, reg, others, battle.scenario.terrain, PL.Prefer.toward(*toward),
-                                      count=OPTIONS, apart=APART):
+        for p in PL.iter_placements(models, reg, others, battle.scenario.terrain, PL.Prefer.toward(*toward),
+                                    count=OPTIONS, apart=APART):
             to = tuple((mid, *snap_point(p.positions[mid])) for mid, _f in models)
-            out.append((p.anchor, Ingress(uid, to)))
-    return out
+            yield p.anchor, Ingress(uid, to)
 
 
 def _shorter_deep_strikes(battle, u: int, board, efs, names) -> list:
@@ -96,13 +99,27 @@ def _shorter_deep_strikes(battle, u: int, board, efs, names) -> list:
 def _preferred(battle, u: int, side: int) -> list:
     """``ingress_candidates`` in Part A ruling 27's order of preference: nearest first to the
     nearest objective the side does not control (else the nearest objective)."""
-    ts = battle.turn_state
-    mine = {n for n, c in ts.control.items() if c.controller == side}
-    objs = [o for o in ts.objectives if o.name not in mine] or list(ts.objectives)
+    objs = _aims(battle, side)
     cands = ingress_candidates(battle, u, [(o.x, o.y) for o in objs])
     if objs:
         cands = sorted(cands, key=lambda c: min((c[0][0] - o.x) ** 2 + (c[0][1] - o.y) ** 2 for o in objs))
     return cands
+
+
+def _aims(battle, side: int) -> list:
+    """The objectives an arrival aims for (Part A ruling 27): those the side does not control,
+    else every one."""
+    ts = battle.turn_state
+    mine = {n for n, c in ts.control.items() if c.controller == side}
+    return [o for o in ts.objectives if o.name not in mine] or list(ts.objectives)
+
+
+def can_ingress(battle, u: int, side: int, check=None) -> bool:
+    """Whether ``default_ingress`` finds a spot (``check`` as ``ingress_spots``): the same
+    candidates, tried as the solver finds them and no further than the first legal one."""
+    check = battle.check if check is None else check
+    objs = _aims(battle, side)
+    return any(check(cmd) is None for _anchor, cmd in _candidates(battle, u, [(o.x, o.y) for o in objs]))
 
 
 def ingress_spots(battle, u: int, side: int, check=None) -> list:

@@ -101,7 +101,7 @@ def set_up_spots(battle, ent: int, region, pick=None):
     region that it draws."""
     from sim.rules.movement.solvers import placement as PL
     models, rg, others, prefer = _set_up_problem(battle, ent, region, pick)
-    for p in PL.placement_options(models, rg, others, battle.scenario.terrain, prefer, count=OPTIONS, apart=APART):
+    for p in PL.iter_placements(models, rg, others, battle.scenario.terrain, prefer, count=OPTIONS, apart=APART):
         yield tuple((mid, *snap_point(p.positions[mid])) for mid, _f in models)
 
 

@@ -25,6 +25,7 @@ from sim.players import deployment as DEP
 from sim.players import options as O
 from sim.players.base import Choice, Player
 from sim.plan import moves as MV
+from sim.plan.common import could_shoot
 from sim.world import queries as W
 from sim.world import rule_reads as RR
 from sim.commands import charge_command, consolidate_command, pile_in_command
@@ -131,7 +132,9 @@ class DefaultPlayer(Player):
             if W.unit_state(u).selected_to_shoot or (u, C.SHOOT) in self._done:
                 continue
             self._done.add((u, C.SHOOT))
-            for e in O.enemies_by_distance(u):
+            # (only the enemies it could shoot at, 04.02's necessary condition: a Shoot at any
+            # other is refused, so the first accepted is the same, without planning the rest)
+            for e in could_shoot(battle, u, O.enemies_by_distance(u)):
                 exp = O.shoot_at(battle, u, e)
                 if exp is not None and battle.check(exp.command) is None:
                     return exp.command

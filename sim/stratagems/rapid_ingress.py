@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import esper
 
-from sim.commands.ingress import default_ingress, ingress_spots
+from sim.commands.ingress import can_ingress, default_ingress, ingress_spots
 from sim.decisions import DecisionRequest, ask
 from sim.components import Unit
 from sim.errors import PlanError
@@ -34,25 +34,25 @@ def _offer(battle, player: int, moment: Moment):
             return str(e)
         return None
 
-    spots = {}
+    # (which units have a legal spot is found lazily: the spot itself only for the unit chosen)
+    spots = []
     for u in W.all_units():
         unit = esper.component_for_entity(u, Unit)
         if unit.owner != player or not W.in_reserves(u):
             continue
         if not allowed(battle, RECORD, player, u, SG.END_OF_PHASE):
             continue
-        cmd = default_ingress(battle, u, player, check=problem)
-        if cmd is not None:
-            spots[unit.id] = cmd
+        if can_ingress(battle, u, player, check=problem):
+            spots.append(unit.id)
     if not spots:
         return False
     answer = yield from choose(
-        battle, RECORD, player, f"{NAME}: end of the opponent's Movement phase", list(spots),
+        battle, RECORD, player, f"{NAME}: end of the opponent's Movement phase", spots,
         f"use {NAME} ({RECORD.section}, {SG.cost(RECORD)} CP)? which unit in strategic reserves arrives now?")
     if answer == DECLINE:
         return False
+    cmd = default_ingress(battle, battle.units[answer], player, check=problem)
     pay(battle, RECORD, player, answer, "an ingress move at the end of the opponent's Movement phase")
-    cmd = spots[answer]
     places = {f"{x:g}, {y:g}": c for (x, y), c in ingress_spots(battle, battle.units[answer], player, check=problem)}
     if len(places) > 1:  # the player picks where it arrives; the default is ruling 27's spot
         default = next(k for k, c in places.items() if c == cmd)

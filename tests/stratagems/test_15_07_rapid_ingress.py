@@ -150,3 +150,28 @@ def test_15_07_a_script_answers_it_in_the_step_that_ends_the_phase():
         assert used["stratagem"] == "Rapid Ingress" and used["target"] == "bres"
         (d,) = _offers(b)
         assert d["scripted"] == "use" and d["answer"] == "bres"
+
+
+def test_15_07_the_units_offered_are_those_the_headless_ingress_finds_a_spot_for():
+    """The offer finds which units have a legal spot lazily (sim.commands.ingress.can_ingress,
+    stopping at the first legal candidate of the solver's): its answer is default_ingress's (a
+    spot found, or None) whichever candidates the check allows: all, none, only the last
+    the solver finds, only the first in ruling 27's order."""
+    from sim.commands import ingress as I
+    with Battle(_spec()) as b:
+        b.run_command(StartBattle())
+        while not (b.turn_state.round == 2 and b.turn_state.active == 0 and str(b.turn_state.phase) == "movement"):
+            b.run_command(EndPhase())
+        for uid in ("bres", "bres2"):
+            u = b.units[uid]
+            aims = [(o.x, o.y) for o in I._aims(b, 1)]
+            found = [cmd for _a, cmd in I.ingress_candidates(b, u, aims)]
+            assert len(found) > 2
+            preferred = [cmd for _a, cmd in I._preferred(b, u, 1)]
+            for allowed in (found, [], found[-1:], preferred[:1], found[1:2]):
+                def check(cmd, allowed=allowed):
+                    return None if cmd in allowed else "not this one"
+                got = I.default_ingress(b, u, 1, check)
+                assert I.can_ingress(b, u, 1, check) == (got is not None)
+                if len(allowed) == 1:
+                    assert got == allowed[0]

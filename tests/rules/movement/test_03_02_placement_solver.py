@@ -184,6 +184,22 @@ def test_03_02_placement_is_deterministic():
     assert dict(a.positions) == dict(b.positions)
 
 
+@pytest.mark.parametrize("region, others", [
+    (R.deployment(SOUTH, BOARD), ()),
+    (R.ingress_strip(BOARD, [], NORTH, 2, []), unit("o", rnd(40), 3)),
+])
+def test_03_02_iter_placements_gives_placement_options_one_at_a_time(region, others):
+    """A player that takes the first legal set-up reads iter_placements lazily: the same
+    placements as placement_options, in the same order, and stopping early stops the search."""
+    models = unit("w", rnd(32), 10) + unit("x", oval(90, 52), 2)
+    others = [(m, f.moved(10.0 + 3 * k, 4.0)) for k, (m, f) in enumerate(others)]
+    every = P.placement_options(models, region, others, prefer=P.Prefer.toward((20.0, 6.0)), count=5, apart=3.0)
+    lazy = P.iter_placements(models, region, others, prefer=P.Prefer.toward((20.0, 6.0)), count=5, apart=3.0)
+    assert len(every) >= 3
+    assert next(lazy) == every[0]
+    assert list(lazy) == every[1:]
+
+
 # --- an army ----------------------------------------------------------------------------------
 
 def army():

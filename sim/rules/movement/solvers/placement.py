@@ -14,7 +14,8 @@ shape, size and facing kept):
   a light or dense feature, Part A ruling 13); ``prefer``: ``Prefer`` (toward points, toward
   bases edge to edge, against a battlefield edge: ``Prefer.front``/``Prefer.back`` of a zone).
 * ``placement_options(...)``: up to ``count`` different placements, best first, their anchors
-  at least ``apart`` from each other (a player's choice of spots).
+  at least ``apart`` from each other (a player's choice of spots); ``iter_placements(...)`` the
+  same one at a time, as they are found (a player that takes the first legal one).
 * ``place_army(units, region, ...)`` -> ``ArmyPlacement`` or ``Refusal``: a whole army, unit
   by unit, the largest bases first, each unit clear of the ones placed before it.
 
@@ -61,7 +62,7 @@ from sim.rules.movement.legality import feature_mask
 from sim.rules.movement.solvers.regions import OPPOSITE, SLACK, Region, base_area, farther_than, ring
 
 __all__ = ["Prefer", "Placement", "ArmyPlacement", "Refusal", "place_unit", "placement_options",
-           "place_army", "base_words", "GAP", "CLEARANCE", "ARMY_CLEARANCE", "MAX_ANCHORS"]
+           "iter_placements", "place_army", "base_words", "GAP", "CLEARANCE", "ARMY_CLEARANCE", "MAX_ANCHORS"]
 
 Point = tuple[float, float]
 GAP = 0.1              # inches between the bases of one unit's models
@@ -511,9 +512,18 @@ def _solve(unit: str, models, table: _Table, prefer: Prefer, gap: float, turn: b
            count: int = 1, apart: float = 0.0):
     """Up to ``count`` placements (anchors ``apart`` from each other), and what the search
     got to (for the refusal)."""
+    tried = _Tried()
+    return list(_search(models, table, prefer, gap, turn, partial, count, apart, tried)), tried
+
+
+def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, partial: bool, count: int,
+            apart: float, tried: _Tried):
+    """_solve's placements one at a time, as they are found (``tried`` told what the search got
+    to): a caller that takes the first stops the search there, and the ones it does take are
+    the first of _solve's, in order."""
     models = [(str(m), f) for m, f in models]
     if not models:
-        return [], _Tried()
+        return
     order = sorted(models, key=lambda p: (-base_area(p[1]), p[0]))
     mid0, fp0 = order[0]
     board = table.region.board
@@ -526,14 +536,14 @@ def _solve(unit: str, models, table: _Table, prefer: Prefer, gap: float, turn: b
             cands.append(s)
             groups.append(np.full(len(s), g))
             keys.append(_anchor_keys(prefer, f, s, board))
-    tried = _Tried(placed=0, model=mid0, fp=fp0)
+    tried.placed, tried.model, tried.fp = 0, mid0, fp0
     if not cands:
-        return [], tried
+        return
     facings = _facings(fp0, turn, table.region)
     c, group = np.vstack(cands), np.concatenate(groups)
     keys = [np.concatenate([k[i] for k in keys]) for i in range(len(keys[0]))]
     ranked = np.lexsort([np.arange(len(c))] + list(reversed(keys)))
-    found, anchors, attempts = [], [], []
+    found, anchors, attempts = 0, [], []
     span = c.max(axis=0) - c.min(axis=0)
     step = min(ANCHOR_APART, max(0.1 * float(span.min()), 0.05))   # (a small region: anchors closer)
     others = table.others
@@ -562,13 +572,12 @@ def _solve(unit: str, models, table: _Table, prefer: Prefer, gap: float, turn: b
             tried.problems = problems
             continue
         rules = [table.rule(f) for f in placed]
-        found.append(Placement({m: (f.x, f.y) for m, f in setup}, {m: f.angle for m, f in setup},
-                               tuple(m for m, r in zip(ids, rules) if r.mode), (float(p[0]), float(p[1])),
-                               tuple(left)))
+        found += 1
         anchors.append(p)
-        if len(found) >= count:
-            break
-    return found, tried
+        yield Placement({m: (f.x, f.y) for m, f in setup}, {m: f.angle for m, f in setup},
+                        tuple(m for m, r in zip(ids, rules) if r.mode), (float(p[0]), float(p[1])), tuple(left))
+        if found >= count:
+            return
 
 
 def _legal_in_rank_order(ranked: np.ndarray, c: np.ndarray, group: np.ndarray, facings, table: _Table):
@@ -626,8 +635,19 @@ def placement_options(models: Sequence[tuple[str, Footprint]], region: Region,
                       turn: bool = False, partial: bool = False) -> list[Placement]:
     """Up to ``count`` placements of one unit, best first by ``prefer``, their anchors at
     least ``apart`` inches from each other (empty: none found); ``partial`` as ``place_unit``'s."""
+    return list(iter_placements(models, region, others, terrain, prefer, count=count, apart=apart, gap=gap,
+                                clearance=clearance, turn=turn, partial=partial))
+
+
+def iter_placements(models: Sequence[tuple[str, Footprint]], region: Region,
+                    others: Sequence[tuple[str, Footprint]] = (), terrain=(), prefer: Prefer = Prefer(), *,
+                    count: int = 8, apart: float = 4.0, gap: float = GAP, clearance: float = CLEARANCE,
+                    turn: bool = False, partial: bool = False):
+    """``placement_options``'s placements one at a time, as the search finds them: the same
+    ones in the same order, and a caller that stops early (a player taking the first legal
+    set-up) spares the search for the rest."""
     table = _Table(region, others, terrain, clearance)
-    return _solve("the unit", models, table, prefer, gap, turn, partial, count, apart)[0]
+    yield from _search(models, table, prefer, gap, turn, partial, count, apart, _Tried())
 
 
 def place_army(units: Sequence[tuple[str, Sequence[tuple[str, Footprint]]]], region: Region,

@@ -1,0 +1,45 @@
+"""The default player's Shooting phase asks only about the enemies its unit could shoot at
+(sim.plan.common.could_shoot, 04.02's necessary condition) before planning a Shoot at each in
+order of distance: the battle is the one it plays planning a Shoot at every enemy in turn, event
+for event, on a table with terrain and full-size armies deployed by the rules."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from sim.battle import Battle
+from sim.players import default as D
+from sim.players.runner import play
+from sim.scenario.load import load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _events(spec, seed):
+    with Battle(spec, seed=seed) as b:
+        play(b, spec)
+        return b.events
+
+
+@pytest.mark.parametrize("name, seed, rounds", [("battle_default", 2, 5), ("ladder/full_size", 1, 1)])
+def test_default_player_shoots_as_when_it_plans_every_enemy(monkeypatch, name, seed, rounds):
+    spec = load_scenario(ROOT / f"scenarios/{name}.toml")
+    mission = dataclasses.replace(spec.mission, rounds=rounds, players=("default", "default"))
+    spec = dataclasses.replace(spec, mission=mission)
+    asked = []
+    real = D.could_shoot
+
+    def counted(battle, u, targets):
+        targets = list(targets)
+        got = real(battle, u, targets)
+        asked.append(len(targets) - len(got))
+        return got
+
+    monkeypatch.setattr(D, "could_shoot", counted)
+    fast = _events(spec, seed)
+    assert sum(asked) > 0  # (it did pass over enemies it could not shoot)
+    monkeypatch.setattr(D, "could_shoot", lambda battle, u, targets: list(targets))
+    assert _events(spec, seed) == fast
