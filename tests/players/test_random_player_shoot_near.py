@@ -86,3 +86,26 @@ def test_kept_targets_hold_every_target_in_reach_and_change_no_choice(monkeypatc
         m.setattr(RP._ShootOptions, "near", lambda self, u: frozenset(could_shoot_candidates(u, self.enemies)))
         fresh = [_events(spec, seed) for seed in (1, 2)]
     assert kept == fresh
+
+
+def test_the_draw_loop_passing_over_pairs_out_of_reach_draws_as_asking_each_option(monkeypatch):
+    """RandomPlayer._draw_shot skips a drawn pair whose target is out of every reach without
+    building the option: the battles are those of the plain loop asking ``options[i]`` of every
+    draw (the same draws from the player's stream, the same commands)."""
+    from sim.players.base import Choice
+    from sim.commands import EndPhase
+    spec = _spec()
+    fast = [_events(spec, seed) for seed in (1, 2)]
+
+    def plain(self, battle, options, order):
+        while order:
+            i = order.pop(int(self.rng.random() * len(order)))
+            cmd = options[i]
+            if cmd is not None and battle.check(cmd) is None:
+                return Choice(cmd, self.name)
+        return Choice(EndPhase(), self.name)
+
+    with monkeypatch.context() as m:
+        m.setattr(RP.RandomPlayer, "_draw_shot", plain)
+        slow = [_events(spec, seed) for seed in (1, 2)]
+    assert fast == slow and any(e["type"] == "attacks resolved" for e in fast[0])
