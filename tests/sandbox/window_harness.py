@@ -239,8 +239,72 @@ def journey_decision(h: Harness) -> None:
     assert got["answer"] == name[len("answer:"):], got
 
 
+def journey_reroll(h: Harness) -> None:
+    """A Command Re-roll asked with its dice in the tray (forced dice: a hit roll of 1, 4, 6):
+    only the die that can do better is offered, and a click on it with the real pointer
+    re-rolls it (issue 28 item 2)."""
+    from sim.battle import Battle
+    from sim.commands import EndPhase, Selection, Shoot, StartBattle
+    from sim.replay.log import Recorder
+    from sim.rules.dice import ForcedDice
+    sb = h.sb
+    b = Battle(sb.spec, dice=ForcedDice([1, 4, 6] + [4] * 40))
+    sb.adopt_battle(b, Recorder(b, "journey.toml"))
+    b.run_command(StartBattle())
+    while str(b.turn_state.phase) != "shooting":
+        b.run_command(EndPhase())
+    b.turn_state.cp = [2, 0]
+    h.settle(2)
+    assert sb.submit(Shoot("r1", (Selection("r1/1", "guns", "b1"),)))
+    sb.finish()
+    h.wait(lambda: b.pending is not None and "die:1" in sb.names and sb.names["die:1"].alive(), "the re-roll's dice")
+    assert sorted(k for k in sb.names if k.startswith("die:")) == ["die:1"]
+    die = sb.names["die:1"]
+    assert sb.rects["dice"].contains(die.rect), (die.rect, sb.rects["dice"])
+    n = len(b.events)
+    h.click(die.rect.center)
+    h.wait(lambda: any(e["type"] == "stratagem" and e["stratagem"] == "Command Re-roll" for e in b.events[n:]),
+           "the re-roll")
+    assert b.turn_state.cp[0] == 1
+
+
+SIZES = ((800, 600), (1024, 700), (2560, 1440))
+
+
+def journey_sizes(h: Harness) -> None:
+    """The window resized to 800x600, 1024x700 and 2560x1440 (xdotool: the X window itself): at
+    each the sandbox lays out again, every button of the action bar is inside the window, no
+    name on the table overlaps another, and a click with the real pointer on a model selects its
+    unit (issue 28 item 9)."""
+    pg = h.pg
+    sb = h.sb
+    for size in SIZES:
+        if h.backend == "xdotool":
+            h._xdo("windowsize", "--sync", h.wid, str(size[0]), str(size[1]))
+            h._xdo("windowmove", "--sync", h.wid, "0", "0")  # (the whole window on the screen)
+        else:
+            pg.display.set_mode(size)
+            pg.event.post(pg.event.Event(pg.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+        h.wait(lambda: sb.size == size and sb.manager.window_resolution == size, f"the layout at {size}")
+        h.settle(2)
+        window = pg.Rect((0, 0), size)
+        bar = {n: b for n, b in sb.names.items() if n.startswith("bar:") and b.alive()}
+        assert {"bar:shoot", "bar:fight", "bar:move", "bar:step", "bar:help"} <= set(bar), sorted(bar)
+        assert all(window.contains(b.rect) for b in bar.values()), [(n, b.rect) for n, b in bar.items()]
+        placed = sb.table_labels.placed
+        assert placed and not [(a.key, b.key) for i, a in enumerate(placed) for b in placed[i + 1:]
+                               if a.rect.colliderect(b.rect)]
+        uid = sorted(u for u in sb.scene.units if sb.scene.living(u))[size[0] % 3]
+        m = sb.scene.living(uid)[0]
+        sb.selected_unit = None
+        h.click(sb.camera.to_screen(m.x, m.y))
+        h.wait(lambda: sb.selected_unit == uid, f"{uid} selected at {size}")
+
+
 JOURNEYS = {"typing": (journey_typing, TABLE), "unit_move": (journey_unit_move, MISSION),
-            "decision": (journey_decision, ROOT / "scenarios" / "battle_default.toml")}
+            "decision": (journey_decision, ROOT / "scenarios" / "battle_default.toml"),
+            "reroll": (journey_reroll, HERE / "data" / "reroll_tray.toml"),
+            "sizes": (journey_sizes, ROOT / "scenarios" / "battle_default.toml")}
 
 
 def run(name: str, backend: str) -> None:
@@ -254,7 +318,7 @@ def run(name: str, backend: str) -> None:
 
 def start_xvfb(display: str = ":72"):
     """An Xvfb of our own (the caller ends it by its pid)."""
-    proc = subprocess.Popen(["Xvfb", display, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+    proc = subprocess.Popen(["Xvfb", display, "-screen", "0", "2800x1600x24", "-nolisten", "tcp"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     end = time.monotonic() + TIMEOUT
     while time.monotonic() < end:  # (ready when a client can connect)
