@@ -36,7 +36,7 @@ def have_x() -> bool:
 class Harness:
     """The sandbox in a window and the input of one backend (``xdotool`` or ``queue``)."""
 
-    def __init__(self, scenario, backend: str, seed: int | None = None):
+    def __init__(self, scenario, backend: str, seed: int | None = None, **sandbox):
         import pygame
         from sim.sandbox.app import Sandbox
         self.pg = pygame
@@ -44,7 +44,8 @@ class Harness:
         pygame.display.init()
         pygame.font.init()
         self.screen = pygame.display.set_mode(SIZE)
-        self.sb = Sandbox(str(scenario), self.screen, seed=seed, save_dir=tempfile.mkdtemp(prefix="harness-"))
+        self.sb = Sandbox(str(scenario), self.screen, seed=seed, save_dir=tempfile.mkdtemp(prefix="harness-"),
+                          **sandbox)
         self.clock = pygame.time.Clock()
         self.frames = 0
         self.wid = None
@@ -301,15 +302,51 @@ def journey_sizes(h: Harness) -> None:
         h.wait(lambda: sb.selected_unit == uid, f"{uid} selected at {size}")
 
 
+def journey_round(h: Harness) -> None:
+    """A whole battle round against the computer (battle_default, the computer playing the
+    Wardens with the default player, a command a frame): the person ends each phase of their
+    turn with E (and passes with E when the Fight phase's steps give them the choice), answers
+    every question the rules give them, in either turn, by clicking its button with the pointer
+    (the default, or Confirm for an order), and the computer plays its turn on the table, each
+    command in words in the log (issue 27 item 4, issue 28 item 12); it stops at round 2."""
+    sb = h.sb
+    b = sb.battle
+    h.key("e")
+    h.wait(lambda: b.turn_state.round == 1, "the first turn")
+    asked = 0
+    end = time.monotonic() + 120.0
+    while b.turn_state.round < 2:
+        if time.monotonic() > end:
+            raise AssertionError(f"the round did not end; status: {sb.status}")
+        req = b.pending
+        assert req is None or req.player not in sb.ai, f"the computer's own decision was left to ask: {req.kind}"
+        ts = b.turn_state
+        if req is not None:
+            name = "confirm" if req.kind in ("allocation_order", "coherency_removal") else "default"
+            h.wait(lambda: name in sb.names and sb.names[name].alive() and b.pending is req, f"the {name} button")
+            h.click(sb.names[name].rect.center)
+            h.wait(lambda: b.pending is not req, f"{req.kind} answered")
+            asked += 1
+        elif ts.chooser == 0 and not sb.resolving:
+            h.key("e")
+        else:
+            h.frame()
+    words = [t for t, _oid in sb._log_items if "computer" in t.lower() or "is selected to" in t]
+    assert asked and words, (asked, words[:3])
+    assert {e["player"] for e in b.events if e["type"] == "phase" and "player" in e} >= {"red", "blue"}
+
+
 JOURNEYS = {"typing": (journey_typing, TABLE), "unit_move": (journey_unit_move, MISSION),
             "decision": (journey_decision, ROOT / "scenarios" / "battle_default.toml"),
             "reroll": (journey_reroll, HERE / "data" / "reroll_tray.toml"),
-            "sizes": (journey_sizes, ROOT / "scenarios" / "battle_default.toml")}
+            "sizes": (journey_sizes, ROOT / "scenarios" / "battle_default.toml"),
+            "round": (journey_round, ROOT / "scenarios" / "battle_default.toml")}
+AI = {"round": {"ai": {1: "default"}, "ai_speed": 60.0}}  # (the computer's side and pace, per journey)
 
 
 def run(name: str, backend: str) -> None:
     fn, scenario = JOURNEYS[name]
-    h = Harness(scenario, backend, seed=5)
+    h = Harness(scenario, backend, seed=5, **AI.get(name, {}))
     try:
         fn(h)
     finally:
