@@ -357,19 +357,25 @@ def cmd_odds(args) -> int:
         return _err(bad)
     if not 0 <= args.runs <= 1_000_000:
         return _err(f"--runs: expected a number of Monte Carlo runs from 0 to 1,000,000, found {args.runs}")
+    from sim.analysis import odds_names as ON  # (units by name or id; the text in names)
     try:
         spec = load_scenario(args.scenario)
+    except ScenarioError as e:
+        return _err(str(e))
+    try:
+        if args.step is None:
+            args.unit, args.target = ON.resolve(spec, "--unit", args.unit), ON.resolve(spec, "--target", args.target)
         loc = (at_step(spec, args.step, args.seed) if args.step is not None
                else unit_against(spec, args.unit, args.target, args.seed, args.fight))
     except ScenarioError as e:
-        return _err(str(e))
+        return _err(ON.said(spec, str(e)))
     place = f"--step {args.step}" if args.step is not None else f"--unit {args.unit} --target {args.target}"
     with loc.battle:
         try:
             problem = problem_at(loc)
             odds = solve(problem)
         except OddsError as e:
-            return _err(f"{args.scenario}: {place}: expected an attack the rules accept, found: {e}")
+            return _err(ON.said(spec, f"{args.scenario}: {place}: expected an attack the rules accept, found: {e}"))
     if deadly_demise_matters(problem) and args.runs > 0 and loc.plan is None:
         # (an attack inside a step's resolution cannot be brought back and resolved again:
         # the exact odds stand, with their note on Deadly Demise)
@@ -388,8 +394,8 @@ def cmd_odds(args) -> int:
         doc = {"scenario": args.scenario, "where": loc.where, **odds.as_dict()}
         print(json.dumps(doc, indent=1, sort_keys=True))
     else:
-        print(_line(title))
-        print(RP.text(odds))
+        print(_line(ON.said(spec, title)))
+        print(ON.said(spec, RP.text(odds)))
     return 0
 
 

@@ -103,8 +103,8 @@ def test_unit_ids_and_names_reach_standard_output_escaped(tmp_path, capsys, cmd)
     out, err = capsys.readouterr()
     assert code == 0, err
     assert raw(out) == [] and raw(err) == [], out
-    # (sim run's report reads units by their names, sim.names: the name is what reaches it)
-    assert ("Tank\\u2028Hunter\\u200f" if cmd[0] == "run" else "hun\\u202eters\\u200b") in out
+    # (sim run's report and sim odds's text read units by their names, sim.names: the name is what reaches them)
+    assert ("Tank\\u2028Hunter\\u200f" if cmd[0] in ("run", "odds") else "hun\\u202eters\\u200b") in out
 
 
 def test_a_name_in_an_error_reaches_standard_error_escaped(tmp_path, capsys):

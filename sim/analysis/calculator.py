@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from sim.errors import ImportFileError, PlanError, ScenarioError
+from sim.names import unit_names
 from sim.scenario.spec import Army, UnitSpec
 
 CATALOGUE = (".cat", ".catz")
@@ -100,8 +101,10 @@ def _choose(units, name: str, file: str, place: str):
     """(the unit, its shown name) of ``units`` called ``name`` (or with that id)."""
     shown = _names(units)
     want = name.strip().casefold()
-    for u, s in zip(units, shown):
-        if s.casefold() == want or getattr(u, "id", None) == name:
+    # (the sandbox's and `sim odds --unit`'s numbering too: "Raider Mob (1)" for the first of three)
+    numbered = unit_names([(str(i), u.name) for i, u in enumerate(units)]).values()
+    for u, s, n in zip(units, shown, numbered):
+        if s.casefold() == want or n.casefold() == want or getattr(u, "id", None) == name:
             return u, s
     hits = [(u, s) for u, s in zip(units, shown) if s.casefold().startswith(want) or u.name.casefold() == want]
     if len(hits) == 1 or (hits and all(h.name == hits[0][0].name for h, _ in hits)):

@@ -34,7 +34,7 @@ def text(odds: Odds, title: str = "") -> str:
                    f"{_ms(p.dice)}, hits {_ms(p.hits)}, wounds {_ms(p.wounds)}, critical wounds "
                    f"{_ms(p.criticals)}{lost}")
     for t in odds.targets:
-        out.append(f"  {t.name} ({t.uid}), {counted(t.models, 'model')}, {counted(t.wounds, 'wound')} left:")
+        out.append(f"  {t.uid}, {counted(t.models, 'model')}, {counted(t.wounds, 'wound')} left:")
         out.append(f"    models destroyed {_ms(t.destroyed)}, destroyed outright {_pct(t.wiped)}; damage (wounds "
                    f"lost) {_ms(t.damage)}; unsaved attacks {_ms(t.unsaved)}; mortal wounds {_ms(t.mortal)}")
         if len(t.groups) > 1:

@@ -40,15 +40,21 @@ class _ShootOptions:
     same alone as among all of the unit's targets, and the pairs never drawn are never asked,
     nor their sight resolved (a large table has many units out of each other's reach); a pair
     drawn whose target is out of every reach of the unit (could_shoot_candidates, could_shoot's
-    own first step, asked once per unit a choice) is None without asking more. Of a
-    multi-profile weapon, a profile picked uniformly for the unit (04.01.03)."""
+    own first step) is None without asking more. Those targets are asked once per unit while
+    no model moves or comes onto the battlefield (``kept``, the player's: unit -> (spatial
+    index, its layout_version, the candidates then)): a removal since only takes models away
+    (no distance shrinks, no reach grows, no target comes), so the targets kept then hold every
+    target within reach now, and a drawn pair among them is asked of could_shoot, which answers
+    for now (its first step again). Of a multi-profile weapon, a profile picked uniformly for
+    the unit (04.01.03)."""
 
-    __slots__ = ("battle", "shooters", "enemies", "pick", "qualifies", "candidates")
+    __slots__ = ("battle", "shooters", "enemies", "pick", "qualifies", "candidates", "kept")
 
-    def __init__(self, battle, shooters: list[int], enemies: list[int], pick) -> None:
+    def __init__(self, battle, shooters: list[int], enemies: list[int], pick, kept: dict) -> None:
         self.battle, self.shooters, self.enemies, self.pick = battle, shooters, enemies, pick
         self.qualifies: dict[int, bool] = {}
         self.candidates: dict[int, frozenset] = {}
+        self.kept = kept
 
     def __len__(self) -> int:
         return len(self.shooters) * len(self.enemies) + 1
@@ -60,7 +66,7 @@ class _ShootOptions:
         u, e = self.shooters[i // m], self.enemies[i % m]
         near = self.candidates.get(u)
         if near is None:
-            near = self.candidates[u] = frozenset(could_shoot_candidates(u, self.enemies))
+            near = self.candidates[u] = self.near(u)
         if e not in near:  # (could_shoot would refuse it: no plan either)
             return None
         q = self.qualifies.get(u)
@@ -71,6 +77,50 @@ class _ShootOptions:
             return O.shoot_command(self.battle, u, e, self.pick)
         return None
 
+    def near(self, u: int) -> frozenset:
+        """The enemies that may be within some reach of ``u`` now: could_shoot_candidates of
+        ``u``, as kept since no model moved or came onto the battlefield (every one within
+        reach now is among them; a removal since may have taken some out of reach)."""
+        sp = W.spatial()
+        got = self.kept.get(u)
+        if got is not None and got[0] is sp and got[1] == sp.layout_version:
+            return got[2]
+        near = frozenset(could_shoot_candidates(u, self.enemies))
+        self.kept[u] = (sp, sp.layout_version, near)
+        return near
+
+
+class _MoveOptions:
+    """The random player's Movement phase options, made when drawn: ``prefix`` (strategic
+    reserves' ingress and disembarkations, each a function making its command), then three
+    per unit of ``free`` (not yet selected to move), in unit order: remains stationary; an
+    engaged unit a fall-back move, one that is not a normal move; an engaged unit selected for
+    a desperate escape, one that is not to advance; the last one End Phase. Whether a unit is
+    engaged is read when its option is drawn (the choice checks commands, it changes nothing,
+    so the same as when the choice began)."""
+
+    __slots__ = ("player", "battle", "prefix", "free")
+
+    def __init__(self, player, battle, prefix: list, free: list[int]) -> None:
+        self.player, self.battle, self.prefix, self.free = player, battle, prefix, free
+
+    def __len__(self) -> int:
+        return len(self.prefix) + 3 * len(self.free) + 1
+
+    def __getitem__(self, i: int):
+        i -= len(self.prefix)
+        if i < 0:
+            return self.prefix[i]
+        if i == 3 * len(self.free):
+            return EndPhase()
+        u, k = self.free[i // 3], i % 3
+        if k == 0:
+            return O.stationary(u)
+        engaged = W.unit_engaged(u)
+        if k == 1:
+            return self.player._random_move(self.battle, u, "fall back" if engaged else "normal")
+        return SelectToMove(O.uid(u), "desperate escape" if engaged else "advance")
+
 
 class RandomPlayer(Player):
     kind = "random"
@@ -79,6 +129,8 @@ class RandomPlayer(Player):
         super().__init__(side, battle, scenario)
         self.rng = random.Random(f"sim-random-player/{battle.seed}/{side}")
         self._step, self._tried = None, set()  # (the pre-battle step, and the units given up in it)
+        self._near: dict = {}  # (_ShootOptions.kept: each unit's targets within reach, by layout)
+        self._carriers = None  # (_transports: (spatial index, presence_version, the units))
 
     def _pick(self, items: list):
         return items[int(self.rng.random() * len(items))] if items else None
@@ -98,11 +150,35 @@ class RandomPlayer(Player):
             return Choice(DEP.choose(battle, self.side, self._pick, self._tried), self.name)
         options = self._options(battle, ts)
         order = list(range(len(options)))
+        if type(options) is _ShootOptions:
+            return self._draw_shot(battle, options, order)
         while order:  # a uniformly random option that the rules accept
             i = order.pop(int(self.rng.random() * len(order)))
             cmd = options[i]
             if callable(cmd):
                 cmd = cmd()
+            if cmd is not None and battle.check(cmd) is None:
+                return Choice(cmd, self.name)
+        return Choice(EndPhase(), self.name)
+
+    def _draw_shot(self, battle, options: "_ShootOptions", order: list[int]) -> Choice:
+        """``choose``'s draws among the Shooting options: the same draws, each answered as
+        ``options[i]`` would; a pair whose target is out of every reach of the unit (what that
+        answers first: None) passed over here without the call (most draws on a large table)."""
+        rnd = self.rng.random
+        shooters, enemies, near_of = options.shooters, options.enemies, options.candidates
+        m = len(enemies)
+        end = len(shooters) * m
+        while order:
+            i = order.pop(int(rnd() * len(order)))
+            if i != end:
+                u = shooters[i // m]
+                near = near_of.get(u)
+                if near is None:
+                    near = near_of[u] = options.near(u)
+                if enemies[i % m] not in near:
+                    continue
+            cmd = options[i]
             if cmd is not None and battle.check(cmd) is None:
                 return Choice(cmd, self.name)
         return Choice(EndPhase(), self.name)
@@ -117,6 +193,7 @@ class RandomPlayer(Player):
                         out.append(lambda u=u: self._ingress(battle, u))
             for u in O.embarked_units(battle, self.side):  # 18.04 any layout the rules give
                 out.append(lambda u=u: self._pick(C.disembark_options(battle, u)))
+            free = []
             for u in units:
                 st = W.unit_state(u)
                 if st.move_type is not None:
@@ -127,20 +204,15 @@ class RandomPlayer(Player):
                     return [lambda u=u: self._random_move(battle, u, "fall back")]
                 if st.move_selected is not None:
                     continue
-                # (each command made only when drawn: most options of a choice never are)
-                out.append(lambda u=u: O.stationary(u))
-                if W.unit_engaged(u):
-                    out.append(lambda u=u: self._random_move(battle, u, "fall back"))
-                    out.append(lambda u=u: SelectToMove(O.uid(u), "desperate escape"))
-                else:
-                    out.append(lambda u=u: self._random_move(battle, u, "normal"))
-                    out.append(lambda u=u: SelectToMove(O.uid(u), "advance"))
+                free.append(u)
+            # (each unit's three options, each command made only when drawn: most never are)
+            return _MoveOptions(self, battle, out, free)
         elif ts.phase == Phase.SHOOTING:
             # every (unit not yet selected to shoot, enemy unit) pair, unit by unit, then End
             # Phase: made only when drawn (_ShootOptions)
             shooters = [u for u in units if not W.unit_state(u).selected_to_shoot]
             enemies = W.enemy_units(shooters[0]) if shooters else []  # (the same for every unit of a side)
-            return _ShootOptions(battle, shooters, enemies, self._pick)
+            return _ShootOptions(battle, shooters, enemies, self._pick, self._near)
         elif ts.phase == Phase.CHARGE:
             for u in units:
                 st = W.unit_state(u)
@@ -236,13 +308,24 @@ class RandomPlayer(Player):
     def _embark(self, battle, u: int, cmd):
         """18.02 The move, and on a fair coin an embark right after it in a friendly transport
         picked at random among those it may embark in then (drawn only when there is one)."""
-        carriers = [t for t in O.own_units(battle, self.side) if t != u and W.capacity(t) is not None]
+        carriers = [t for t in self._transports(battle) if t != u]
         if not carriers:
             return cmd
         fits = [e for e in (replace(cmd, embark=O.uid(t)) for t in carriers) if battle.check(e) is None]
         if fits and self.rng.random() < 0.5:
             return self._pick(fits)
         return cmd
+
+    def _transports(self, battle) -> list[int]:
+        """The side's units on the battlefield with a transport capacity (18.01), in unit
+        order: kept while the spatial index's presence_version stands (a unit's capacity is
+        fixed when the world is built; who is on the battlefield changes only with a bump)."""
+        sp = W.spatial()
+        got = self._carriers
+        if got is None or got[0] is not sp or got[1] != sp.presence_version:
+            got = self._carriers = (sp, sp.presence_version, [t for t in O.own_units(battle, self.side)
+                                                               if W.capacity(t) is not None])
+        return got[2]
 
     def _ingress(self, battle, u: int):
         bw, bh = battle.scenario.board   # (toward a point it draws: a 4" grid over the battlefield)

@@ -122,25 +122,37 @@ class DistanceRows:
 
     def _round_hull_rows(self, fps: list, ca: np.ndarray, ra: np.ndarray) -> np.ndarray:
         """``_round_core_distances`` of these round bases (centres ``ca``, radii ``ra``) against
-        the table's hulls: (len(fps), hulls); a base's row read from ``_MEMO`` when it was
-        measured against the same hulls, the others measured together (each entry is its own
-        base's and hull's arithmetic: the same bits either way)."""
+        the table's hulls: (len(fps), hulls); a base's row read from ``_MEMO`` where it was
+        measured against the same hulls, measured again only against the hulls that moved (or
+        changed) since, in one call: the bases that need any against every hull any of them
+        needs (each entry is its own base's and hull's arithmetic, and hulls packed together
+        give the same bits as alone, ``_hull_pack``'s padding: the same bits either way)."""
         key = self._hull_key()
-        out = np.empty((len(fps), len(self.hulls)))
-        miss = []
+        H = len(key)
+        out = np.empty((len(fps), H))
+        need = np.zeros((len(fps), H), dtype=bool)
         for k, f in enumerate(fps):
             got = _kept(f).get("hulls")
-            if got is not None and (got[0] is key or got[0] == key):
-                out[k] = got[1]
+            if got is None or len(got[0]) != H:
+                need[k] = True
+                continue
+            out[k] = got[1]
+            if got[0] is not key:
+                need[k] = [a is not b and a != b for a, b in zip(got[0], key)]
+        ks = np.flatnonzero(need.any(axis=1))
+        if len(ks):
+            js = np.flatnonzero(need[ks].any(axis=0))
+            if len(js) == H:
+                if self._pack is None:
+                    self._pack = _hull_pack(key)
+                pack = self._pack
             else:
-                miss.append(k)
-        if miss:
-            if self._pack is None:
-                self._pack = _hull_pack(key)
-            d = _round_core_distances(ca[miss], ra[miss], self._pack)
-            out[miss] = d
-            for k, row in zip(miss, d):
-                _memo(fps[k])["hulls"] = (key, row)
+                pack = _hull_pack(tuple(key[j] for j in js.tolist()))
+            d = _round_core_distances(ca[ks], ra[ks], pack)
+            for x, k in enumerate(ks.tolist()):
+                take = need[k, js]
+                out[k, js[take]] = d[x, take]
+                _memo(fps[k])["hulls"] = (key, out[k].copy())
         return out
 
     def _hull_round_rows(self, fps: list) -> np.ndarray:

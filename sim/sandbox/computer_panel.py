@@ -65,6 +65,13 @@ def build_section(flow, sb) -> None:
     if ts is not None and not ts.over and ts.round and ts.chooser in sb.ai:
         state = "paused" if sb.ai_paused else f"playing, {speed_text(sb.ai_speed)}"
         flow.para(f"its turn: {state}", "#warning" if sb.ai_paused else "#muted")
+    elif ts is not None and not ts.over:
+        # (the person's turn: one line. At 800x600 the computer's buttons and its last commands
+        # filled the panel and pushed the person's own phase and orders out of sight; its
+        # commands are in the log, A pauses it)
+        flow.para("waits for your turn; its commands are in the log (A pauses it)", "#muted")
+        flow.space(4)
+        return
     flow.newline()
     flow.button("Resume (A)" if sb.ai_paused else "Pause (A)", sb.ai_toggle_pause, name="ai:pause",
                 object_id="#toggle_on" if sb.ai_paused else "#toggle", height=24, size=12)

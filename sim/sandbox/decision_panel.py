@@ -97,6 +97,34 @@ def option_label(sb, req, opt) -> tuple[str, int | None]:
     return f"{record.name}: {_unit_name(sb, str(opt))}, {cost} CP", cost
 
 
+def option_forms(sb, req, opt) -> list[str]:
+    """A stratagem option's button text (option_label), then shorter forms for a narrow panel
+    that keep every unit's name whole: the stratagem is named in the paragraph above the
+    buttons, the cost in the tip and the "CP to spend" line (Flow.first_fitting picks the first
+    that shows whole)."""
+    text, cost = option_label(sb, req, opt)
+    if cost is None:
+        return [text]
+    s = str(opt)
+    if is_reroll(req) and opt in req.context.get("dice", {}):
+        words = RR.option_words(s)
+        return [text, f"Re-roll {words}", "Re-roll " + words.split(", ", 1)[-1]]
+    if opt == "use":
+        target = req.context.get("target")
+        if not target:
+            return [text, f"Use ({cost} CP)", "Use"]
+        name = _unit_name(sb, target)
+        return [text, f"Use ({cost} CP) on {name}", f"Use on {name}", name]
+    if " -> " in s:
+        uid, tid = s.split(" -> ", 1)
+        return [text, f"{option_text(sb, uid)} -> {option_text(sb, tid)}"]
+    if ": " in s:
+        uid, mode = s.split(": ", 1)
+        return [text, f"{_unit_name(sb, uid)}: {mode}"]
+    name = _unit_name(sb, s)
+    return [text, f"{name}, {cost} CP", name]
+
+
 def build_stratagem(flow, sb, req) -> None:
     ts = sb.battle.turn_state
     name = req.context.get("stratagem", "")
@@ -119,13 +147,16 @@ def build_stratagem(flow, sb, req) -> None:
         tip = "the default policy's choice (Part A ruling 25)" if opt == req.default else None
         if cost is not None:
             tip = (tip + "<br>" if tip else "") + f"{cost} CP of {possessive(who)} {cp}"
-        b = flow.button(flow.fit(text, flow.width - 8), lambda o=opt: sb.answer(o), name=f"answer:{opt}", tip=tip,
+        shown = flow.first_fitting(option_forms(sb, req, opt))
+        if shown != text:  # (shortened: the tip says it whole)
+            tip = f"{text}<br>{tip}" if tip else text
+        b = flow.button(shown, lambda o=opt: sb.answer(o), name=f"answer:{opt}", tip=tip,
                         object_id="#primary" if opt == req.default else None)
         mark_option(sb, b, opt, req.context.get("target") if opt != "decline" else None)
         flow.newline()
     if is_reroll(req):  # (the setting: ask me about...)
         flow.space(4)
-        flow.label(f"Ask {who} about Command Re-rolls:", "#muted", size=12)
+        flow.para(f"Ask {who} about Command Re-rolls:", "#muted")  # (wrapped: cut at 800x600)
         flow.newline()
         now = reroll_setting(sb, req.player)
         for v in RR.ASK:
@@ -192,6 +223,27 @@ def option_text(sb, opt) -> str:
     return WORDS.get(s.casefold(), s)
 
 
+def option_text_forms(sb, opt, options=()) -> list[str]:
+    """An option in words (option_text), then, for a model whose name no other option's model
+    shares, its name alone (the prompt names its unit): "Warden Sergeant of Warden Squad (2)"
+    did not fit a button at 800x600."""
+    text = option_text(sb, opt)
+    m = sb.scene.models.get(opt) if isinstance(opt, str) else None
+    if m is None:
+        return [text]
+    same = [o for o in options if isinstance(o, str) and o in sb.scene.models and sb.scene.models[o].name == m.name]
+    return [text] if len(same) > 1 else [text, m.name]
+
+
+def allocation_forms(sb, n: int, label: str) -> list[str]:
+    """An allocation group's row (05.03; the engine's "key (2 models, W1 Sv3+)"), counted from
+    1, in people's words, then without its characteristics, then its first model alone."""
+    full = sb.said(f"{n}. {label}")
+    head, _, rest = label.partition(" (")
+    kind = rest.split(",", 1)[0].rstrip(")")
+    return [full, sb.said(f"{n}. {head} ({kind})") if kind else full, sb.said(f"{n}. {head}")]
+
+
 def prompt_text(sb, req) -> str:
     """The decision's prompt in words: the units its context names (``unit``, ``target``...) by
     their names, a repeated "<rule>: " lead said once."""
@@ -237,7 +289,7 @@ def build_generic(flow, sb, req) -> None:
         return
     for k, opt in enumerate(options):
         tip = "the default policy's choice" if opt == req.default else None
-        b = flow.button(flow.fit(option_text(sb, opt), flow.width - 8), lambda o=opt: sb.answer(o),
+        b = flow.button(flow.first_fitting(option_text_forms(sb, opt, options)), lambda o=opt: sb.answer(o),
                         name=f"answer:{opt}" if isinstance(opt, (str, int, bool)) else f"answer:#{k}", tip=tip,
                         object_id="#pick" if opt == req.default else None)
         mark_option(sb, b, opt)

@@ -24,9 +24,10 @@ from sim.sandbox import style as S
 from sim.sandbox.fonts import text
 
 UNIT, OBJECTIVE, TERRAIN, ZONE = "unit", "objective", "terrain", "zone"
+DISTANCE = "distance"  # a staged ghost's distance (sim.sandbox.unit_move: placed after the names)
 MIN_SCALE = 4.5  # px per inch below which no name is written on the table
 RINGS = 5  # rows of spots tried farther out (with a leader line) before a label gives up
-PRIORITY = {OBJECTIVE: 0, UNIT: 1, TERRAIN: 2, ZONE: 3}
+PRIORITY = {OBJECTIVE: 0, UNIT: 1, TERRAIN: 2, ZONE: 3, DISTANCE: 4}
 
 
 @dataclass
@@ -80,6 +81,9 @@ def _spots(box: pygame.Rect, w: int, h: int, gap: int, first: str):
                   (cx - w / 2 + dx, box.top - h - gap - dy), (cx - w / 2 - dx, box.top - h - gap - dy),
                   (cx - w / 2 + dx, box.bottom + gap + dy), (cx - w / 2 - dx, box.bottom + gap + dy)):
             yield k, p
+
+
+spots_around = _spots  # (for the other labels drawn on the table: the staged ghosts' distances)
 
 
 def _covered(r: pygame.Rect, rects) -> int:

@@ -275,7 +275,8 @@ def _shoot(flow, sb, order: ShootOrder) -> None:
                   "#muted")
     else:
         flow.space(4)
-        flow.label("Weapons (click to select per model)", "#subheading")
+        flow.label("Weapons", "#subheading")  # (the hint apart: at 800x600 "...(click to select per m..." was cut)
+        flow.para("click one to select it per model", "#muted")
         _weapon_rows(flow, sb, order)
         _order_footer(flow, sb, order)
 
@@ -349,7 +350,8 @@ def build_footer(flow, sb) -> None:
 
 
 def _decision(flow, sb) -> None:
-    from sim.sandbox.decision_panel import build_generic, option_text, prompt_text, tick, tick_tip
+    from sim.sandbox.decision_panel import (allocation_forms, build_generic, option_text, option_text_forms,
+                                            prompt_text, tick, tick_tip)
     req = sb.battle.pending
     armies = sb.battle.scenario.armies
     who = armies[req.player].name if isinstance(req.player, int) and 0 <= req.player < len(armies) else "?"
@@ -360,7 +362,7 @@ def _decision(flow, sb) -> None:
         if req.kind == "precision":
             flow.para("Click a highlighted CHARACTER on the table, or choose here:", "#muted")
         for opt in req.options:
-            label = option_text(sb, opt)
+            label = flow.first_fitting(option_text_forms(sb, opt, req.options))
             oid = "#pick" if opt == req.default else None
             b = flow.button(label, lambda o=opt: sb.answer(o), name=f"answer:{opt}",
                             tip="the default policy's choice" if opt == req.default else None, object_id=oid)
@@ -396,7 +398,8 @@ def _decision(flow, sb) -> None:
                       f"order applies.", "#warning")
         for k, key in enumerate(order):
             w = flow.width - 110
-            flow.inline_label(flow.fit(sb.said(f"{k + 1}. {labels.get(key, key)}"), w), width=w, height=26)
+            flow.inline_label(flow.first_fitting(allocation_forms(sb, k + 1, labels.get(key, key)), w, label=True),
+                              width=w, height=26)
             flow.button("up", lambda k=k: sb.move_group(k, -1), name=f"up:{k}", width=40, height=24, size=12)
             flow.button("down", lambda k=k: sb.move_group(k, +1), name=f"down:{k}", width=50, height=24, size=12)
             flow.newline()

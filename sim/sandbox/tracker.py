@@ -87,10 +87,13 @@ def result_text(info: TrackerInfo) -> str:
 
 
 # ============================================================================= drawing
-def _segments(info: TrackerInfo, compact: bool, tight: bool = False) -> list[list[tuple]]:
+SHORT_PHASE = {"Movement": "Move", "Shooting": "Shoot", "End of turn": "End"}
+
+
+def _segments(info: TrackerInfo, compact: bool, tight: int = 0) -> list[list[tuple]]:
     """The strip's groups, left to right; each a list of pieces: ('text', str, colour, bold)
     or ('dot', player). ``tight``: the army whose turn it is by its dot alone (800x600: the
-    round stays shown)."""
+    round stays shown); 2: the phase by its short name too (two-digit scores at 800x600)."""
     if info.round == 0 and info.pre_battle:  # (26 steps 5-11: the step and who acts in it)
         head = [("text", "Before the battle" if not compact else "Pre-battle", PHASE_TEXT, True)]
         who, words, short = info.pre_battle
@@ -114,8 +117,12 @@ def _segments(info: TrackerInfo, compact: bool, tight: bool = False) -> list[lis
         phase = phase_title(info)
         if compact:
             phase = phase.replace(" phase", "").replace("End of Turn step", "End of turn")
+        if tight == 2:  # (then the phase's short name: "Fight", not "Fight: pile in"; the chooser by its dot)
+            phase = SHORT_PHASE.get(phase.split(":")[0], phase.split(":")[0])
         where = turn + [("gap",), ("text", phase, PHASE_TEXT, True)]
-        if info.phase == Phase.FIGHT and info.chooser != info.active:
+        if info.phase == Phase.FIGHT and info.chooser != info.active and tight == 2:
+            where += [("gap",), ("dot", info.chooser)]
+        elif info.phase == Phase.FIGHT and info.chooser != info.active:
             where += [("gap",), ("dot", info.chooser),
                       ("text", "choice" if compact else f"{possessive(info.names[info.chooser])} choice", S.TEXT, False)]
     score = []
@@ -154,7 +161,9 @@ def draw_tracker(surf, rect: pygame.Rect, info: TrackerInfo | None, colours, ui:
     if _width(groups, size, ui) > rect.w - 16:
         size = S.MIN_FONT  # (then the smallest legible text before any group gives way)
     if _width(groups, size, ui) > rect.w - 16:
-        groups = _segments(info, compact=True, tight=True)  # (the turn's army by its dot alone)
+        groups = _segments(info, compact=True, tight=1)  # (the turn's army by its dot alone)
+    if _width(groups, size, ui) > rect.w - 16:
+        groups = _segments(info, compact=True, tight=2)  # (and the phase's short name: "Move", "Fight")
     while len(groups) > 2 and _width(groups, size, ui) > rect.w - 16:
         groups = groups[1:]  # (a narrow window: the round, then the turn, give way to CP and VP)
     clip = surf.get_clip()

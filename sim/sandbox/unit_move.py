@@ -332,18 +332,39 @@ class UnitMoveMixin:
             pygame.draw.line(surf, S.shade(colour, 0.8), a, b, 1)
             moved = math.hypot(g[0] - o[0], g[1] - o[1])
             lab = text(f'{moved:.1f}"/{o[2]:g}"', 11, colour, True)
-            r = lab.get_rect(topleft=(round(b[0] - lab.get_width() / 2), round(b[1] + cam.length(m.radius) + 3)))
-            labels.append(((moved <= o[2] + 1e-6, not bad, -moved, mid), mid, lab, r))
+            rad = cam.length(m.radius)
+            box = pygame.Rect(round(b[0] - rad), round(b[1] - rad), max(1, round(2 * rad)), max(1, round(2 * rad)))
+            labels.append(((moved <= o[2] + 1e-6, not bad, -moved, mid), mid, lab, box))
             if bad and first_bad is None:
                 first_bad = (b, bad)
         self.staged_labels = []  # (the ones drawn: over the limit or refused first, then the furthest moved)
-        for _rank, mid, lab, r in sorted(labels, key=lambda t: t[0]):
-            if r.collidelist([q for _m, q in self.staged_labels]) < 0:
-                surf.blit(lab, r)
-                self.staged_labels.append((mid, r))
+        self._place_staged_labels(surf, sorted(labels, key=lambda t: t[0]))
         if first_bad is not None and self.drag is None:
             draw_note(surf, first_bad[0], wrap(self.said(first_bad[1])), S.ILLEGAL,  # (names: sim.names)
                       "this model's move would be refused")
+
+    def _place_staged_labels(self, surf, labels) -> None:
+        """The staged ghosts' distances, each beside its ghost (under it first, then the other
+        sides: sim.sandbox.labels' spots) where it covers no name on the table (terrain, zone,
+        unit, objective: a snapped move's "2.4\"/6\"" sat on a terrain name), no model or ghost and
+        no other distance; one with no such spot is left out (the further moved kept first)."""
+        from sim.sandbox import labels as L
+        cam = self.camera
+        blockers = [p.rect for p in getattr(self.table_labels, "placed", ())]
+        blockers += [box for _r, _m, _l, box in labels]
+        bases = self.hulls.bases[1] if getattr(self, "hulls", None) is not None else {}
+        ghosted = set(self.staged["ghosts"]) if self.staged is not None else set()
+        blockers += [r for mid, r in bases.items() if mid not in ghosted]
+        area = L.table_area(cam)
+        for _rank, mid, lab, box in labels:
+            w, h = lab.get_width() + 8, lab.get_height()
+            spots = [p for k, p in L.spots_around(box, w, h, 3, "below") if k == 0]
+            got = L.place([L.Request(L.DISTANCE, mid, lab, box, must=False, spots=spots)], blockers, cam.viewport, 3, area)
+            if got:
+                r = got[0].rect
+                surf.blit(lab, (r.x + 4, r.y))
+                blockers.append(r)
+                self.staged_labels.append((mid, r))
 
     def draw_drag_distance(self, surf, d) -> None:
         """Beside the grabbed ghost: how far it has moved and how far it may still go."""

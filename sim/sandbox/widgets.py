@@ -244,6 +244,21 @@ class Flow:
             text = text[:-1]
         return text + "..."
 
+    def first_fitting(self, forms, width: float | None = None, size: int = 13, label: bool = False) -> str:
+        """The first of ``forms`` (one text in fuller to shorter words, each naming its units
+        whole) that a button (or, ``label``, a label) ``width`` wide shows whole; the last one cut
+        (``fit``) when none does. At 800x600 "Use Insane Bravery (1 CP) on Raider Mob (2)" was cut
+        to "...on Raid...": the unit's name is what the player must read, the stratagem is named
+        above the buttons."""
+        forms = [f for f in forms if f]
+        width = self.width if width is None else width
+        for t in forms:
+            if label and self.text_w(t, size) * 1.05 <= width - 4:
+                return t
+            if not label and button_width(t, size, self.s) <= width:
+                return t
+        return self.fit(forms[-1], width - (0 if label else 8), size, margin=4 if label else 12)
+
     def finish(self) -> None:
         self.newline()
         h = self.px(self.y + self.PAD)

@@ -73,6 +73,12 @@ class SpatialIndex:
         # derived from who is there, not where, stays good while it stands (the players'
         # lists of units, sim.players.options)
         self.presence_version = 0
+        # Bumped by every move and set-up (where models stand, or models come onto the
+        # battlefield), not by a removal: between two bumps the distances between models are
+        # the same and the living models only fewer, so a unit's distance to another can only
+        # grow (the random player's Shooting draws keep the targets within reach of each unit
+        # that long, as a superset: sim.players.random_player)
+        self.layout_version = 0
         # sim.phases.scoring.control_levels: (objectives, (version, battle-shocked units), levels)
         self.control_levels = None
         # sim.world.queries._living_layout: (version, (living rows by unit, run starts, units))
@@ -173,6 +179,7 @@ class SpatialIndex:
         self.ranged_abilities.clear()
         self._forget_bodies()  # (a move changes where models are, not which are present)
         self.version += 1
+        self.layout_version += 1
 
     def units_with_models(self, n_units: int) -> np.ndarray:
         """A boolean per unit: it still has a model on the battlefield (not destroyed)."""

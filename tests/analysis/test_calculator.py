@@ -77,6 +77,9 @@ def test_two_units_of_one_name_are_told_apart():
     first, second = C.load_unit(SCENARIO, "Raider Mob"), C.load_unit(SCENARIO, "Raider Mob (2)")
     assert first.unit.id != second.unit.id
     assert second.shown == "Raider Mob (2)"
+    # (the sandbox's numbering, sim.names': "Raider Mob (1)" is the first, as `sim odds --unit` reads it)
+    assert C.load_unit(SCENARIO, "raider mob (1)").unit.id == first.unit.id
+    assert C.load_unit(SCENARIO, "Raider Mob (3)").unit.id not in (first.unit.id, second.unit.id)
 
 
 def test_unknown_unit_names_the_close_ones():

@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import _baseline  # noqa: E402  (beside this script)
 import _scaled_table  # noqa: E402  (beside this script)
 from sim.battle import Battle  # noqa: E402
+from sim.names import counted  # noqa: E402
 from sim.players import play_battle  # noqa: E402
 from sim.players.runner import frozen_heap  # noqa: E402
 from sim.scenario.load import load_scenario  # noqa: E402
@@ -55,12 +56,19 @@ SCENARIO = ROOT / "scenarios/battle_default.toml"
 CLOCK = time.perf_counter
 
 
-def one_battle(spec, seed: int, phases: dict) -> tuple[float, int]:
+# the work a battle does, counted from its events (growth: what the players' choices make the
+# battle do at each size, beside what it costs): a unit's move made, a unit's attacks resolved
+WORK = {"moved": "moves", "attacks resolved": "attacks"}
+
+
+def one_battle(spec, seed: int, phases: dict, work: dict | None = None) -> tuple[float, int]:
     marks = []
 
     def on_event(e):
         if e["type"] in ("phase", "result"):
             marks.append((CLOCK(), e.get("phase", "end")))
+        elif work is not None and e["type"] in WORK:
+            work[WORK[e["type"]]] = work.get(WORK[e["type"]], 0) + 1
 
     t0 = CLOCK()
     with Battle(spec, seed=seed) as b, frozen_heap():
@@ -70,6 +78,8 @@ def one_battle(spec, seed: int, phases: dict) -> tuple[float, int]:
     t1 = CLOCK()
     for (ta, name), (tb, _) in zip(marks, marks[1:]):
         phases.setdefault(name, []).append(tb - ta)
+    if work is not None:
+        work["commands"] = work.get("commands", 0) + n
     return t1 - t0, n
 
 
@@ -89,10 +99,11 @@ def cold_setup(spec) -> float:
     return CLOCK() - t0
 
 
-def growth(battles: int, loads: int) -> tuple[dict, dict, dict, dict, dict]:
+def growth(battles: int, loads: int) -> tuple[dict, dict, dict, dict, dict, dict]:
     """Median battle seconds, median load seconds, (units, models), median cold set-up
-    seconds (``cold_setup``) and the seconds a battle spends in each phase (summed over the
-    battles, divided by their number) at each size of SIZES. The battles' tables are kept between
+    seconds (``cold_setup``), the seconds a battle spends in each phase (summed over the
+    battles, divided by their number) and the work the battles did (``WORK``, and the commands;
+    summed over the battles) at each size of SIZES. The battles' tables are kept between
     battles (as in a batch of battles of one scenario: each after the first starts from a copy
     of the table's distances and sight). The sizes are interleaved (each load, each seed: x1,
     x2, x4 in turn), so a machine that gets busier or quieter during the run weighs on every
@@ -102,6 +113,7 @@ def growth(battles: int, loads: int) -> tuple[dict, dict, dict, dict, dict]:
     loads_s: dict[int, list[float]] = {k: [] for k in SIZES}
     battles_s: dict[int, list[float]] = {k: [] for k in SIZES}
     phases: dict[int, dict[str, list[float]]] = {k: {} for k in SIZES}
+    work: dict[int, dict[str, int]] = {k: {} for k in SIZES}
     with tempfile.TemporaryDirectory() as tmp:
         paths = {}
         for k in SIZES:
@@ -121,14 +133,15 @@ def growth(battles: int, loads: int) -> tuple[dict, dict, dict, dict, dict]:
         one_battle(specs[k], 0, {})  # warm-up
     for seed in range(1, battles + 1):
         for k in SIZES:
-            battles_s[k].append(one_battle(specs[k], seed, phases[k])[0])
+            battles_s[k].append(one_battle(specs[k], seed, phases[k], work[k])[0])
     return ({k: statistics.median(v) for k, v in battles_s.items()},
             {k: statistics.median(v) for k, v in loads_s.items()}, counts,
             {k: statistics.median(v) for k, v in cold_s.items()},
-            {k: {name: (sum(v) / battles, len(v) / battles) for name, v in phases[k].items()} for k in SIZES})
+            {k: {name: (sum(v) / battles, len(v) / battles) for name, v in phases[k].items()} for k in SIZES},
+            work)
 
 
-def growth_lines(battle_s: dict, load_s: dict, counts: dict, cold_s: dict, phase_s: dict,
+def growth_lines(battle_s: dict, load_s: dict, counts: dict, cold_s: dict, phase_s: dict, work: dict,
                  loop_s: float, battles: int) -> list[str]:
     x1 = battle_s[1]
     exp = math.log(battle_s[4] / x1) / math.log(4)
@@ -154,6 +167,12 @@ def growth_lines(battle_s: dict, load_s: dict, counts: dict, cold_s: dict, phase
                  + "; ".join(f"{n} x1 {phase_s[1].get(n, (0, 0))[0] * 1e3:.0f} ms, x4 {phase_s[4].get(n, (0, 0))[0] * 1e3:.0f} ms"
                              + (f" ({phase_s[4][n][0] / phase_s[1][n][0]:.1f}x)" if phase_s[1].get(n, (0, 0))[0] else "")
                              for n in names))
+    # (the work itself: the random player's choices make a larger table's battle do more per
+    # unit, End Phase being one option among more; the time cannot grow less than this does)
+    lines.append(f"the work done, summed over the {counted(battles, 'battle')} at each size: " + "; ".join(
+        f"{what} " + ", ".join(f"x{k} {work[k].get(what, 0)}" for k in SIZES)
+        + (f" (x4 {work[4].get(what, 0) / work[1][what]:.2f}x x1)" if work[1].get(what) else "")
+        for what in (*WORK.values(), "commands")))
     return lines
 
 

@@ -19,7 +19,7 @@ LIBRARY = str(ROOT / "assets/unit_library.toml")
 def test_odds_step_prints_expectations_and_at_least_table(capsys):
     assert main(["odds", DEFAULT, "--step", "3"]) == 0
     out = capsys.readouterr().out
-    assert "step 3 (script[2])" in out and "retinue shoots rifle -> snipers" in out
+    assert "step 3 (script[2])" in out and "Warden Retinue shoots rifle -> Raider Sharpshooters" in out
     assert "exact (float64" in out and "at least k" in out and "models destroyed 1.33 +- 1.05" in out
 
 
@@ -39,16 +39,16 @@ def test_odds_json_and_plot(tmp_path, capsys):
 def test_odds_in_a_battle_with_a_mission(capsys):
     """The step is reached by playing the battle (its players) up to it."""
     assert main(["odds", str(ROOT / "scenarios/objective_contested.toml"), "--step", "3"]) == 0
-    assert "squad shoots rifle -> mob" in capsys.readouterr().out
+    assert "Warden Squad shoots rifle -> Raider Mob" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("args, message", [
     (["--step", "5"], "scenarios/default.toml: --step 5: expected a shoot or fight step, or one whose resolution "
                       "includes a shooting (Fire Overwatch, 15.08), found end turn (script[4])"),
     (["--step", "99"], "--step 99: expected a script step from 1 to 10, found 99"),
-    (["--unit", "gunners", "--target", "squad"], "--target: expected an enemy unit of gunners, found squad, "
-                                                 "a friendly unit"),
-    (["--unit", "nobody", "--target", "squad"], "--unit: expected a unit id ("),
+    (["--unit", "gunners", "--target", "squad"], "--target: expected an enemy unit of Warden Gun Team, found "
+                                                 "Warden Squad, a friendly unit"),
+    (["--unit", "nobody", "--target", "squad"], '--unit: expected a unit\'s name or id: "Warden Retinue", '),
     (["--unit", "gunners"], "expected --unit A --target B together, found only --unit"),
     ([], "expected --step N, or --unit A --target B, found neither"),
     (["--step", "1", "--plot", "x.pdf"], "--plot: expected a file name ending .png or .svg, found x.pdf"),
@@ -66,7 +66,7 @@ def test_odds_refused_attack(tmp_path, capsys):
     bad.write_text(text.replace('[weapons."heavy rifle"]\nrange = 36', '[weapons."heavy rifle"]\nrange = 1'))
     assert main(["odds", str(bad), "--step", "1"]) == 2
     err = capsys.readouterr().err
-    assert "--step 1: expected an attack the rules accept, found: gunners/1 heavy rifle -> seer" in err
+    assert "--step 1: expected an attack the rules accept, found: Gunner 1 heavy rifle -> Raider Seer" in err
     assert err.count("\n") == 1
 
 
@@ -130,4 +130,44 @@ def test_odds_deadly_demise_by_the_battle_itself(capsys):
     assert doc["hazard"]["wounds_lost"]["mean"] > 0  # (the trukk's explosions reach the attacker)
     assert main(["odds", path, "--step", "8", "--runs", "0"]) == 0
     out = capsys.readouterr().out
-    assert "exact (float64" in out and "not included: Deadly Demise (24.08) of trukk's models" in out
+    assert "exact (float64" in out and "not included: Deadly Demise (24.08) of Raider Trukk's models" in out
+
+
+# --- units by name (issue 28 item 1: ids only where a machine reads them) -----------------------
+BATTLE = str(ROOT / "scenarios/battle_default.toml")
+
+
+def test_odds_takes_names_and_prints_names_only(capsys):
+    """--unit/--target take a unit's name, case-insensitive, as well as its id; the text names
+    units and models (no id in it), --json keeps the ids."""
+    assert main(["odds", DEFAULT, "--unit", "warden gun team", "--target", "RAIDER SEER"]) == 0
+    by_name = capsys.readouterr().out
+    assert main(["odds", DEFAULT, "--unit", "gunners", "--target", "seer"]) == 0
+    assert capsys.readouterr().out == by_name
+    assert "Warden Gun Team shoots heavy rifle -> Raider Seer" in by_name and "  Raider Seer, 1 model" in by_name
+    import re
+    assert not re.search(r"(?<![\w-])(gunners|seer)(?![\w-])", by_name), by_name
+    assert main(["odds", DEFAULT, "--unit", "Warden Gun Team", "--target", "Raider Seer", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [t["unit"] for t in doc["targets"]] == ["seer"]
+
+
+def test_odds_a_shared_name_as_the_sandbox_numbers_it(capsys):
+    """"Raider Mob (2)" is r-squad2 (sim.names' numbering, the sandbox's); a refusal names
+    models and units by their names."""
+    assert main(["odds", BATTLE, "--unit", "raider mob (2)", "--target", "Warden Squad (2)"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Raider 1 of Raider Mob (2)" in err and "Warden Squad (2)" in err, err
+    assert "r-squad2" not in err and "w-squad2" not in err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--unit", "raider mob", "--target", "w-squad2"],
+     '--unit: expected one of "Raider Mob (1)", "Raider Mob (2)", "Raider Mob (3)" (3 units are called that), '
+     'found "raider mob"'),
+    (["--unit", "r-squad2", "--target", "Warden Squad (9)"], '--target: expected a unit\'s name or id: "Warden Retinue", '),
+])
+def test_odds_an_unknown_or_ambiguous_name_lists_the_choices(capsys, args, message):
+    assert main(["odds", BATTLE, *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err, err

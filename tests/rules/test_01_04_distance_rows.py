@@ -111,3 +111,27 @@ def test_full_matrix_is_distance_matrix_kept_per_table(data):
     first = DR.full_matrix(fps)
     assert np.array_equal(first, distance_matrix(fps, fps)) and not first.flags.writeable
     assert DR.full_matrix(list(fps)) is first
+
+
+def test_a_round_bases_row_is_measured_again_only_against_the_hulls_moved_since(monkeypatch):
+    """The row a table measured for a round base, read by another table after a hull moved:
+    only that hull's entry is measured again (the others are the kept row's), to the bit."""
+    fps = [Footprint("round", 0.0, 0.0, 1.26, 1.26), Footprint("oval", 10.0, 0.0, 2.95, 1.65),
+           Footprint("oval", 20.0, 0.0, 3.94, 3.94), Footprint("rect", 0.0, 15.0, 5.9, 3.54)]
+    DR._MEMO.clear()
+    first, second = DistanceRows(fps), DistanceRows(fps)
+    r = fps[0].moved(1.0, 1.0)
+    first.set(0, r)
+    first.rows([r])                 # (the round base against the three hulls)
+    h = fps[2].moved(25.0, 5.0, 30.0)
+    first.set(2, h)
+    first.rows([h])
+    second.set(0, r)
+    second.set(2, h)
+    asked = []
+    real = DR._round_core_distances
+    monkeypatch.setattr(DR, "_round_core_distances",
+                        lambda c, rr, pack: asked.append((len(c), pack[0].shape[0])) or real(c, rr, pack))
+    now = [r, fps[1], h, fps[3]]
+    assert np.array_equal(second.rows([r]), distance_matrix([r], now))
+    assert asked == [(1, 1)]        # (one base against the one hull that moved)

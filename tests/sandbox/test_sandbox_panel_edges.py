@@ -7,6 +7,7 @@ a scroll bar would be. A click at each button's centre presses it."""
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from sandbox_support import ROOT
 from sim.sandbox.widgets import SCROLL_BAR_W
@@ -92,3 +93,25 @@ def test_the_tracker_keeps_the_round_at_800x600(screen, make):
     shown = sb.tracker_shown
     assert len(shown) == 4 and shown[0] == "R1/5", shown
     assert "Movement" in shown[1] and shown[2].startswith("CP") and shown[3].startswith("VP"), shown
+
+
+@pytest.mark.parametrize("phase, step, vp, cp", [
+    ("movement", None, (0, 10), (1, 3)),  # (what Xvfb showed: the round gone at 10 VP)
+    ("fight", "pile in", (25, 30), (3, 2)),
+])
+def test_the_tracker_keeps_the_round_with_two_digit_scores_at_800x600(screen, make, phase, step, vp, cp):
+    """Under Xvfb at 800x600, round 2 of battle_default against the computer: with 10 VP the
+    strip dropped the round ("Movement | CP 1 3 | VP 0 10"). The phase's words give way first."""
+    from sim.sandbox import tracker
+    pygame.display.set_mode(SIZE)
+    d = make(ROOT / "scenarios" / "battle_default.toml")
+    sb = d.sb
+    d.post(pygame.VIDEORESIZE, size=SIZE, w=SIZE[0], h=SIZE[1])
+    d.pump(2)
+    info = tracker.TrackerInfo(2, 5, 1, 0 if phase == "fight" else 1, phase, step, cp, vp, False, None,
+                               ("Wardens", "Raiders"))
+    surf = pygame.Surface(SIZE)
+    shown = tracker.draw_tracker(surf, sb.rects["tracker_text"], info, sb.colours, ui=sb.scale)
+    assert shown[0] == "R2/5", shown
+    assert shown[-2] == f"CP [0] {cp[0]} [1] {cp[1]}" and shown[-1] == f"VP [0] {vp[0]} [1] {vp[1]}", shown
+    assert len(shown) == 4 and phase.title()[:4] in shown[1], shown

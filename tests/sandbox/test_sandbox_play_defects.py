@@ -246,3 +246,59 @@ def test_a_new_order_clears_the_last_activations_pool_from_the_tray(make):
     assert sb.order is not None, sb.status
     d.pump(2)
     assert sb.tray.info is None, sb.tray.info
+
+
+def test_a_staged_distance_keeps_off_the_names_on_the_table(make):
+    """Under Xvfb a snapped move's per-model distance ("2.4\\"/6\\"") sat on a terrain area's
+    name: the distances are placed with the table's labels (sim.sandbox.labels), clear of every
+    name, model and ghost, beside their ghost."""
+    from sandbox_support import ROOT
+    from sim.sandbox.labels import TERRAIN
+    d = make(ROOT / "scenarios" / "battle_default.toml", seed=1)
+    sb = d.sb
+    d.pump(2)
+    d.click_button("phase:start")
+    names = [p for p in sb.table_labels.placed if p.kind == TERRAIN]
+    assert names
+    mine = [m for m in sb.scene.models.values() if m.alive and m.owner == sb.battle.turn_state.active]
+    cam = sb.camera
+    tried = 0
+    for p in names:  # (a model set down just over a terrain name: its distance would go under it, on the name)
+        m = min(mine, key=lambda m: (m.x - cam.to_table(*p.rect.center)[0]) ** 2 + (m.y - cam.to_table(*p.rect.center)[1]) ** 2)
+        rad = cam.length(m.radius)
+        gx, gy = cam.to_table(p.rect.centerx, p.rect.top - rad - 1)
+        sb.stage({"unit": m.unit, "mode": "normal", "ghosts": {m.id: (gx, gy)}, "origin": {m.id: (m.x, m.y, 6.0)}})
+        sb.draw()
+        if sb.staged is None:
+            continue
+        tried += 1
+        table = [q.rect for q in sb.table_labels.placed]
+        for mid, r in sb.staged_labels:
+            assert r.collidelist(table) < 0, (mid, r, [q.key for q in sb.table_labels.placed if q.rect.colliderect(r)])
+        assert [mid for mid, _r in sb.staged_labels] == [m.id]  # (still shown, beside its ghost)
+        sb.cancel_staged() if hasattr(sb, "cancel_staged") else d.key(pygame.K_ESCAPE)
+    assert tried
+
+
+def test_the_shoot_panel_cuts_no_text_at_800x600(screen, make):
+    """Under Xvfb at 800x600 the Shoot panel's heading read "Weapons (click to select per m...":
+    no label or button of the orders panel is cut (its text ends in "..." or is wider than it)
+    once a unit's shooting is declared at a target."""
+    from sandbox_support import ROOT
+    pygame.display.set_mode((800, 600))
+    d = make(ROOT / "scenarios" / "battle_default.toml", seed=2)  # (Wardens have the first turn)
+    sb = d.sb
+    d.post(pygame.VIDEORESIZE, size=(800, 600), w=800, h=600)
+    d.pump(2)
+    d.key(pygame.K_e, "e")
+    assert sb.battle.turn_state.active == 0
+    while sb.battle.turn_state.phase != Phase.SHOOTING:
+        d.key(pygame.K_e, "e")
+    d.click_model("w-squad3/1")
+    d.key(pygame.K_s, "s")
+    d.click_model("r-squad3/1")
+    assert sb.order is not None and sb.order.type is not None, sb.status
+    cut = [w.text for w in sb.orders_flow.scroll.get_container().elements
+           if hasattr(w, "font") and isinstance(getattr(w, "text", None), str)
+           and (w.text.endswith("...") or w.font.size(w.text)[0] > w.rect.w)]
+    assert cut == [], cut

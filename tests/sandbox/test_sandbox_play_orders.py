@@ -178,3 +178,21 @@ def test_an_engaged_unit_is_not_told_to_drag_a_normal_move(make):
     d.click_model("squad/1")  # (a unit not engaged: as before)
     shown = " ".join(lab.text for lab in _labels(sb.orders_flow))
     assert "Drag a model to move the unit" in shown and "Engaged" not in shown, shown
+
+
+def test_on_the_persons_turn_the_computers_part_is_one_line(make):
+    """Under Xvfb at 800x600, on the person's turn the computer's buttons and its last three
+    commands filled the orders panel and pushed the person's Movement phase below it: on the
+    person's turn the computer's part is its name and one line (its commands are in the log)."""
+    from test_play_vs_computer import TABLE as CROSSING, start
+    d = make(CROSSING, ai={0: "default"}, ai_speed=0, ask_ai=False)
+    sb = d.sb
+    start(d)
+    assert sb.battle.turn_state.chooser not in sb.ai  # (blue, the person, has the first turn)
+    sb.ai_last = ["> Wardens (computer): Default: Warden Squad (1) moves", "> Wardens (computer): Default: end phase"]
+    sb.dirty.add("orders")
+    d.pump(2)
+    texts = [lab.text for lab in _labels(sb.orders_flow)]
+    assert not [t for t in texts if "Default:" in t], texts
+    assert "ai:pause" not in sb.names or not sb.names["ai:pause"].alive()
+    assert any("waits for your turn" in t for t in texts), texts

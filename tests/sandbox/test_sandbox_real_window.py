@@ -1,6 +1,9 @@
 """Issue 28 item 12: journeys in a real window (tests/sandbox/window_harness.py): under Xvfb with
 real input from xdotool when both are installed, and through the pygame event queue with real
-frame timing under the dummy driver always. Each waits on the sandbox's state, not on time."""
+frame timing under the dummy driver always. Each waits on the sandbox's state, not on time. The
+journeys: typing at full speed, a unit moved model by model, a stratagem question answered with
+the pointer, a Command Re-roll's die clicked in the tray, the window resized to three sizes, a
+whole battle round against the computer."""
 
 from __future__ import annotations
 

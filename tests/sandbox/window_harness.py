@@ -36,7 +36,7 @@ def have_x() -> bool:
 class Harness:
     """The sandbox in a window and the input of one backend (``xdotool`` or ``queue``)."""
 
-    def __init__(self, scenario, backend: str, seed: int | None = None):
+    def __init__(self, scenario, backend: str, seed: int | None = None, **sandbox):
         import pygame
         from sim.sandbox.app import Sandbox
         self.pg = pygame
@@ -44,7 +44,8 @@ class Harness:
         pygame.display.init()
         pygame.font.init()
         self.screen = pygame.display.set_mode(SIZE)
-        self.sb = Sandbox(str(scenario), self.screen, seed=seed, save_dir=tempfile.mkdtemp(prefix="harness-"))
+        self.sb = Sandbox(str(scenario), self.screen, seed=seed, save_dir=tempfile.mkdtemp(prefix="harness-"),
+                          **sandbox)
         self.clock = pygame.time.Clock()
         self.frames = 0
         self.wid = None
@@ -211,12 +212,141 @@ def journey_unit_move(h: Harness) -> None:
     assert len(moved) == 1 and {t[0] for t in moved[0]["to"]} == {"squad/1", "squad/5"}, moved
 
 
-JOURNEYS = {"typing": (journey_typing, TABLE), "unit_move": (journey_unit_move, MISSION)}
+def journey_decision(h: Harness) -> None:
+    """A stratagem's question answered with the real pointer (battle_default, seed 1: ending the
+    Raiders' Movement phase asks the Wardens about Fire Overwatch): the option's button names its
+    units whole, the pointer on it rings them on the table, a click answers it (issue 28 items
+    1 and 3)."""
+    from sim.sandbox.decision_panel import hovered_marks
+    sb = h.sb
+    h.key("e")
+    h.wait(lambda: sb.battle.turn_state.round == 1, "the first turn")
+    h.key("e")
+    h.wait(lambda: sb.battle.pending is not None and sb.battle.pending.kind == "stratagem"
+           and any(" -> " in n and b.alive() for n, b in sb.names.items() if n.startswith("answer:")),
+           "Fire Overwatch's question")
+    req = sb.battle.pending
+    name = next(n for n in sorted(sb.names) if n.startswith("answer:") and " -> " in n and sb.names[n].alive()
+                and sb.rects["orders"].contains(sb.names[n].rect))
+    b = sb.names[name]
+    shooter, target = name[len("answer:"):].split(" -> ")
+    assert b.text.startswith(sb.scene.units[shooter].name) and sb.scene.units[target].name in b.text, b.text
+    h.move(b.rect.center)
+    h.wait(lambda: hovered_marks(sb) >= set(sb.scene.units[target].models) & set(sb.scene.models), "its units ringed")
+    n = len(sb.battle.events)
+    h.click(b.rect.center)
+    h.wait(lambda: any(e["type"] == "decision" and e["key"] == req.key for e in sb.battle.events[n:]), "the answer")
+    got = next(e for e in sb.battle.events[n:] if e["type"] == "decision" and e["key"] == req.key)
+    assert got["answer"] == name[len("answer:"):], got
+
+
+def journey_reroll(h: Harness) -> None:
+    """A Command Re-roll asked with its dice in the tray (forced dice: a hit roll of 1, 4, 6):
+    only the die that can do better is offered, and a click on it with the real pointer
+    re-rolls it (issue 28 item 2)."""
+    from sim.battle import Battle
+    from sim.commands import EndPhase, Selection, Shoot, StartBattle
+    from sim.replay.log import Recorder
+    from sim.rules.dice import ForcedDice
+    sb = h.sb
+    b = Battle(sb.spec, dice=ForcedDice([1, 4, 6] + [4] * 40))
+    sb.adopt_battle(b, Recorder(b, "journey.toml"))
+    b.run_command(StartBattle())
+    while str(b.turn_state.phase) != "shooting":
+        b.run_command(EndPhase())
+    b.turn_state.cp = [2, 0]
+    h.settle(2)
+    assert sb.submit(Shoot("r1", (Selection("r1/1", "guns", "b1"),)))
+    sb.finish()
+    h.wait(lambda: b.pending is not None and "die:1" in sb.names and sb.names["die:1"].alive(), "the re-roll's dice")
+    assert sorted(k for k in sb.names if k.startswith("die:")) == ["die:1"]
+    die = sb.names["die:1"]
+    assert sb.rects["dice"].contains(die.rect), (die.rect, sb.rects["dice"])
+    n = len(b.events)
+    h.click(die.rect.center)
+    h.wait(lambda: any(e["type"] == "stratagem" and e["stratagem"] == "Command Re-roll" for e in b.events[n:]),
+           "the re-roll")
+    assert b.turn_state.cp[0] == 1
+
+
+SIZES = ((800, 600), (1024, 700), (2560, 1440))
+
+
+def journey_sizes(h: Harness) -> None:
+    """The window resized to 800x600, 1024x700 and 2560x1440 (xdotool: the X window itself): at
+    each the sandbox lays out again, every button of the action bar is inside the window, no
+    name on the table overlaps another, and a click with the real pointer on a model selects its
+    unit (issue 28 item 9)."""
+    pg = h.pg
+    sb = h.sb
+    for size in SIZES:
+        if h.backend == "xdotool":
+            h._xdo("windowsize", "--sync", h.wid, str(size[0]), str(size[1]))
+            h._xdo("windowmove", "--sync", h.wid, "0", "0")  # (the whole window on the screen)
+        else:
+            pg.display.set_mode(size)
+            pg.event.post(pg.event.Event(pg.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+        h.wait(lambda: sb.size == size and sb.manager.window_resolution == size, f"the layout at {size}")
+        h.settle(2)
+        window = pg.Rect((0, 0), size)
+        bar = {n: b for n, b in sb.names.items() if n.startswith("bar:") and b.alive()}
+        assert {"bar:shoot", "bar:fight", "bar:move", "bar:step", "bar:help"} <= set(bar), sorted(bar)
+        assert all(window.contains(b.rect) for b in bar.values()), [(n, b.rect) for n, b in bar.items()]
+        placed = sb.table_labels.placed
+        assert placed and not [(a.key, b.key) for i, a in enumerate(placed) for b in placed[i + 1:]
+                               if a.rect.colliderect(b.rect)]
+        uid = sorted(u for u in sb.scene.units if sb.scene.living(u))[size[0] % 3]
+        m = sb.scene.living(uid)[0]
+        sb.selected_unit = None
+        h.click(sb.camera.to_screen(m.x, m.y))
+        h.wait(lambda: sb.selected_unit == uid, f"{uid} selected at {size}")
+
+
+def journey_round(h: Harness) -> None:
+    """A whole battle round against the computer (battle_default, the computer playing the
+    Wardens with the default player, a command a frame): the person ends each phase of their
+    turn with E (and passes with E when the Fight phase's steps give them the choice), answers
+    every question the rules give them, in either turn, by clicking its button with the pointer
+    (the default, or Confirm for an order), and the computer plays its turn on the table, each
+    command in words in the log (issue 27 item 4, issue 28 item 12); it stops at round 2."""
+    sb = h.sb
+    b = sb.battle
+    h.key("e")
+    h.wait(lambda: b.turn_state.round == 1, "the first turn")
+    asked = 0
+    end = time.monotonic() + 120.0
+    while b.turn_state.round < 2:
+        if time.monotonic() > end:
+            raise AssertionError(f"the round did not end; status: {sb.status}")
+        req = b.pending
+        assert req is None or req.player not in sb.ai, f"the computer's own decision was left to ask: {req.kind}"
+        ts = b.turn_state
+        if req is not None:
+            name = "confirm" if req.kind in ("allocation_order", "coherency_removal") else "default"
+            h.wait(lambda: name in sb.names and sb.names[name].alive() and b.pending is req, f"the {name} button")
+            h.click(sb.names[name].rect.center)
+            h.wait(lambda: b.pending is not req, f"{req.kind} answered")
+            asked += 1
+        elif ts.chooser == 0 and not sb.resolving:
+            h.key("e")
+        else:
+            h.frame()
+    words = [t for t, _oid in sb._log_items if "computer" in t.lower() or "is selected to" in t]
+    assert asked and words, (asked, words[:3])
+    assert {e["player"] for e in b.events if e["type"] == "phase" and "player" in e} >= {"red", "blue"}
+
+
+JOURNEYS = {"typing": (journey_typing, TABLE), "unit_move": (journey_unit_move, MISSION),
+            "decision": (journey_decision, ROOT / "scenarios" / "battle_default.toml"),
+            "reroll": (journey_reroll, HERE / "data" / "reroll_tray.toml"),
+            "sizes": (journey_sizes, ROOT / "scenarios" / "battle_default.toml"),
+            "round": (journey_round, ROOT / "scenarios" / "battle_default.toml")}
+AI = {"round": {"ai": {1: "default"}, "ai_speed": 60.0}}  # (the computer's side and pace, per journey)
 
 
 def run(name: str, backend: str) -> None:
     fn, scenario = JOURNEYS[name]
-    h = Harness(scenario, backend, seed=5)
+    h = Harness(scenario, backend, seed=5, **AI.get(name, {}))
     try:
         fn(h)
     finally:
@@ -225,7 +355,7 @@ def run(name: str, backend: str) -> None:
 
 def start_xvfb(display: str = ":72"):
     """An Xvfb of our own (the caller ends it by its pid)."""
-    proc = subprocess.Popen(["Xvfb", display, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+    proc = subprocess.Popen(["Xvfb", display, "-screen", "0", "2800x1600x24", "-nolisten", "tcp"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     end = time.monotonic() + TIMEOUT
     while time.monotonic() < end:  # (ready when a client can connect)

@@ -124,6 +124,10 @@ class VisibilityIndex(PairResolution):
         armies = sorted({m.army for m in self.models})
         self.army = np.array([armies.index(m.army) for m in self.models], dtype=np.int64)
         self.units = [m.unit for m in self.models]
+        cols: dict[str, list[int]] = {}   # (each unit's models' rows, in order: _unit_cols)
+        for i, u in enumerate(self.units):
+            cols.setdefault(u, []).append(i)
+        self._cols_of = {u: tuple(c) for u, c in cols.items()}
         unit_names = {}
         self._unit_code = np.array([unit_names.setdefault(u, len(unit_names)) for u in self.units],
                                    dtype=np.int64)
@@ -496,7 +500,8 @@ class VisibilityIndex(PairResolution):
         return bool(self._cover[i, j])
 
     def _unit_cols(self, unit_id: str) -> list[int]:
-        return [i for i, u in enumerate(self.units) if u == unit_id]
+        """The rows of the unit's models, in order (a new list)."""
+        return list(self._cols_of.get(unit_id, ()))
 
     def unit_visible(self, a_id: str, unit_id: str) -> bool:
         """06.01 Unit visible: at least one of its models is visible to model a."""
