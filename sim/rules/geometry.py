@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.rules.arrays import roll_next
+
 __all__ = [
     "Footprint", "footprint", "round_base", "outline", "core", "distance", "within",
     "within_distance", "engaged", "in_engagement_range", "overlaps", "distance_matrix",
@@ -128,15 +130,6 @@ def _point_segment_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarr
     t = np.clip(t, 0.0, 1.0)
     dx, dy = apx - t * abx, apy - t * aby
     return np.sqrt(dx * dx + dy * dy)
-
-
-def roll_next(a: np.ndarray) -> np.ndarray:
-    """np.roll(a, -1, axis=0) (entry i holds a's entry i + 1, the last the first) without
-    np.roll's Python-level argument handling (~20 us a call on a small array; this ~4 us):
-    the same values, dtype and order, only the data moved. The movement kernels roll a
-    polygon by one vertex thousands of times a battle (sim.rules.visibility.arrays.roll_next
-    is the visibility kernels' copy)."""
-    return np.concatenate((a[1:], a[:1]))
 
 
 def _point_in_convex(p: np.ndarray, poly: np.ndarray) -> bool:

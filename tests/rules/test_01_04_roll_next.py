@@ -1,10 +1,11 @@
-"""sim.rules.geometry.roll_next: np.roll(a, -1, axis=0) without its overhead, the movement kernels'
-copy: the same values, dtype and shape, bit for bit, for every shape they roll."""
+"""sim.rules.arrays.roll_next: np.roll(a, -1, axis=0) without its overhead, as the geometry and
+movement kernels roll polygons: the same values, dtype and shape, bit for bit, for every shape
+they roll (tests/rules/visibility/test_visibility_arrays.py: as the visibility kernels do)."""
 
 import numpy as np
 import pytest
 
-from sim.rules.geometry import roll_next
+from sim.rules.arrays import roll_next
 
 
 @pytest.mark.parametrize("shape", [(0, 2), (1, 2), (2, 2), (3, 2), (8, 2), (17, 2), (5,), (4, 3)])

@@ -10,7 +10,8 @@ from typing import Sequence
 
 import numpy as np
 
-from sim.rules.geometry import Footprint, core, disc_distances, distance, distance_matrix, roll_next
+from sim.rules.arrays import roll_next
+from sim.rules.geometry import Footprint, core, disc_distances, distance, distance_matrix
 
 Point = tuple[float, float]
 

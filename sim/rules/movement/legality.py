@@ -40,9 +40,9 @@ from typing import Collection, Mapping, Sequence
 
 import numpy as np
 
+from sim.rules.arrays import roll_next
 from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix, coherency_screen
-from sim.rules.geometry import (EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, in_engagement_range, overlaps,
-                                roll_next)
+from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, in_engagement_range, overlaps
 from sim.rules.movement.index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
                                   TerrainIndex, terrain_index)
 from sim.rules.movement.kernels import (_seg_point_dist, _segments_polygon_distance, near_points_distance,

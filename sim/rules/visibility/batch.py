@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules.visibility.kernels import SIGHT_EPS, Pieces
-from sim.rules.visibility.arrays import roll_next, tile
+from sim.rules.arrays import roll_next, tile
 
 __all__ = ["ragged_expand", "csr_subset", "segments_blocked_ragged", "pairs_visible_round",
            "outline_crossings_round"]

@@ -32,7 +32,7 @@ import numpy as np
 
 from sim.rules.visibility.batch import ragged_expand
 from sim.rules.visibility.kernels import Pieces
-from sim.rules.visibility.arrays import roll_prev
+from sim.rules.arrays import roll_prev
 
 __all__ = ["FIXED", "RING", "near_a", "point_certificates", "ring_shadowed", "sample_inside",
            "star_free"]

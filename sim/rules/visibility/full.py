@@ -37,7 +37,7 @@ from sim.rules.visibility.certs import (
     star_free,
 )
 from sim.rules.visibility.kernels import Pieces
-from sim.rules.visibility.arrays import tile
+from sim.rules.arrays import tile
 
 __all__ = ["points_visible_round", "fully_visible_round"]
 

@@ -54,7 +54,7 @@ from sim.rules.visibility.sight import (
     DETECTION_RANGE, HIDEABLE, TerrainBlockers, clamp_range, detection_range,
 )
 from sim.rules.visibility.index_pairs import PairResolution, _flat
-from sim.rules.visibility.arrays import tile
+from sim.rules.arrays import tile
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
 

@@ -26,7 +26,7 @@ from sim.rules.visibility.pairs import (area_boxes, capsule_inputs, edge_lists, 
                                         within_pairs)
 from sim.rules.visibility.umbra import ChordCache, umbra_blocked
 from sim.rules.terrain import model_within_area
-from sim.rules.visibility.arrays import tile
+from sim.rules.arrays import tile
 
 
 def _csr_rows(sel, n, pstart, pidx, ostart, opts):

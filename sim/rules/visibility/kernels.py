@@ -24,7 +24,7 @@ the point that are tangent to A or pass through an obstacle vertex.
 from __future__ import annotations
 
 import numpy as np
-from sim.rules.visibility.arrays import roll_next, tile
+from sim.rules.arrays import roll_next, tile
 
 __all__ = ["Pieces", "segments_blocked", "pair_visible", "pair_witness", "footprint_fully_visible", "points_visible_from", "SIGHT_EPS"]
 

@@ -31,7 +31,7 @@ import numpy as np
 from sim.rules.geometry import EPS
 from sim.rules.visibility.batch import sat_cross_k
 from sim.rules.visibility.sight import AREA, DENSE
-from sim.rules.visibility.arrays import roll_next
+from sim.rules.arrays import roll_next
 
 __all__ = ["capsule_inputs", "pack_area_edges", "area_boxes",
            "within_candidates", "within_candidates_one", "within_pairs", "within_one", "edge_lists"]

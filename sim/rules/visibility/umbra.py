@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.rules.visibility.arrays import roll_prev, tile
+from sim.rules.arrays import roll_prev, tile
 from sim.rules.visibility.pairs import _near_segment
 from sim.rules.visibility.sight import DENSE
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.rules.visibility.arrays import roll_next, roll_prev, tile
+from sim.rules.arrays import roll_next, roll_prev, tile
 
 
 def test_rolls_by_one_are_numpys():

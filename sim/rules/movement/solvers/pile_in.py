@@ -35,7 +35,8 @@ import numpy as np
 
 from sim.rules import objectives as O
 from sim.rules.coherency import MoveProblem
-from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, Footprint, in_engagement_range, roll_next, within_distance
+from sim.rules.arrays import roll_next
+from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, Footprint, in_engagement_range, within_distance
 from sim.rules.grid import snap_key, snap_keys
 from sim.rules.movement.legality import (
     Body, BodyIndex, Point, as_index, check_move, engaged_units, fps_to_rows, near_rows,
