@@ -1,4 +1,4 @@
-"""sim.rules.visibility.arrays: np.roll by one and np.tile of a 1-D array without numpy's
+"""sim.rules.arrays: np.roll by one and np.tile of a 1-D array without numpy's
 wrappers give numpy's own answers (values, order, dtype, shape)."""
 
 from __future__ import annotations
