@@ -15,7 +15,17 @@ import pytest
 
 import window_harness as WH
 
-DISPLAY = os.environ.get("SIM_TEST_DISPLAY", ":72")
+
+def _display() -> str:
+    """An X display of this test process's own: SIM_TEST_DISPLAY (default :72) for the first
+    xdist worker, the next numbers for the others (two workers sharing one Xvfb would end it
+    under each other's journeys)."""
+    base = int(os.environ.get("SIM_TEST_DISPLAY", ":72").lstrip(":"))
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return f":{base + int(worker[2:] or 0)}"
+
+
+DISPLAY = _display()
 
 
 @pytest.fixture(scope="module")
