@@ -279,7 +279,20 @@ def cmd_ladder(args) -> int:
         specs.append(spec)
         firsts.append(first)
     lad = LD.Ladder(tuple(specs), tuple(args.scenario), players, args.battles, tuple(firsts), args.logs)
-    jobs = min(args.jobs if args.jobs is not None else (os.cpu_count() or 1), lad.total)
+    if args.resume:
+        if args.logs is None:
+            return _err("--resume: expected it with --logs, the folder the battles' logs are read from")
+        from sim.errors import LogError
+        try:
+            lad = LD.resumed(lad)
+        except LogError as e:
+            return _err(str(e))
+        if not args.quiet:
+            read = sum(r is not None for r in lad.known)
+            print(f"resuming: {counted(read, 'battle')} of {lad.total} read from their logs in {args.logs}, "
+                  f"{lad.total - read} to play", file=sys.stderr)
+    to_play = sum(r is None for r in lad.known) if lad.known else lad.total
+    jobs = min(args.jobs if args.jobs is not None else (os.cpu_count() or 1), max(1, to_play))
     tally = LD.Tally(lad)
     start = time.perf_counter()
     if args.backend == "ray":
@@ -312,7 +325,9 @@ def cmd_ladder(args) -> int:
         print(LR.markdown(tally))
         return 0
     where = (f"Ray ({args.address or 'local'})" if args.backend == "ray" else counted(jobs, "process", "processes"))
-    print(f"{where}, {secs:.1f} s ({lad.total / max(secs, 1e-9):.2f} battles/s)")
+    read = lad.total - to_play
+    print(f"{where}, {secs:.1f} s ({to_play / max(secs, 1e-9):.2f} battles/s"
+          + (f"; {counted(read, 'battle')} read from their logs)" if read else ")"))
     if args.backend == "ray":
         print(costs.line())
     print(LR.text(tally))
@@ -831,6 +846,9 @@ def _main(argv=None) -> int:
     a.add_argument("--markdown", action="store_true", help="print the players x players tables as Markdown")
     a.add_argument("--plot", help="write the score matrix here (.png or .svg)")
     a.add_argument("--logs", help="write every battle's replay log into this folder (sim replay plays one back)")
+    a.add_argument("--resume", action="store_true",
+                   help="with --logs: read the battles whose logs are already in the folder instead of playing "
+                   "them (a stopped ladder goes on; pieces played apart, their logs in one folder, make one table)")
     a.add_argument("--quiet", action="store_true", help="no progress bar")
     a.set_defaults(fn=cmd_ladder)
     a = sub.add_parser("odds", help="exact odds of one attack: a script step, a unit against a target, or "

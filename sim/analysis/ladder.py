@@ -22,8 +22,9 @@ from sim.rules.turn import PLAYER
 from sim.names import counted
 
 import math
+import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 Z95 = 1.959963984540054  # the standard normal's 97.5th percentile
@@ -174,6 +175,9 @@ class Ladder:
     battles: int
     firsts: tuple[int, ...]
     logs: str | None = None
+    # (--resume) each game's result read from the log already in ``logs`` (None: play it), by
+    # index; read in the parent (``resumed``) and sent to the workers with the rest
+    known: tuple = ()
 
     @property
     def total(self) -> int:
@@ -194,6 +198,8 @@ class Ladder:
         from sim.players import play_battle
         from sim.players.runner import frozen_heap
         from sim.analysis.stats import with_players
+        if k < len(self.known) and self.known[k] is not None:
+            return self.known[k]
         g = self.game(k)
         spec = with_players(self.specs[g.scenario], (self.players[g.red], self.players[g.blue]))
         with Battle(spec, seed=g.seed, record_dice=self.logs is not None) as battle, frozen_heap():
@@ -208,11 +214,64 @@ class Ladder:
                 stopped = str(e)
             if rec is not None:
                 from sim.replay.log import write_atomic
-                write_atomic(Path(self.logs) / log_name(self.stems()[g.scenario], g, self.players), rec.text())
+                write_atomic(log_path(self, g), rec.text())
             ts = battle.turn_state
             if stopped is not None or not ts.over:
                 return GameResult(g, None, (0, 0), stopped or "the battle did not end")
             return GameResult(g, ts.result, (ts.vp[0], ts.vp[1]))
+
+
+def log_path(ladder: Ladder, game: Game) -> Path:
+    """Where the ladder writes (and, resuming, looks for) a game's replay log."""
+    return Path(ladder.logs) / log_name(ladder.stems()[game.scenario], game, ladder.players)
+
+
+def logged_result(path: Path, game: Game, spec) -> GameResult:
+    """A game's result read from its replay log (sim.replay.log.read_log: any malformed log is a
+    LogError, one line): the log must be of that scenario as it is now (its digest) and that
+    seed, and whole (its trailer); its last ``result`` event gives the winner and the VP. A log
+    with no result is a battle that was not played out (as ``play`` reports it)."""
+    from sim.errors import LogError
+    from sim.replay.log import read_log
+    recs = read_log(path)
+    head = recs[0]
+    if head.get("digest") != spec.digest:
+        raise LogError(f"{path}: expected the log of the scenario as it is now (sha256 {spec.digest[:12]}...), "
+                       f"found one of another version ({str(head.get('digest'))[:12]}...): delete it to play "
+                       f"the battle again")
+    if head.get("seed") != game.seed:
+        raise LogError(f"{path}: expected the log of seed {game.seed}, found seed {head.get('seed')!r}")
+    if recs[-1]["t"] != "end":
+        raise LogError(f"{path}: expected a whole log (its last line the trailer), found it cut short: delete "
+                       f"it to play the battle again")
+    result = None
+    for rec in reversed(recs):
+        e = rec.get("event") if rec["t"] == "event" else None
+        if isinstance(e, dict) and e.get("type") == "result":
+            result = e
+            break
+    if result is None:
+        return GameResult(game, None, (0, 0), "the battle did not end (read from its log)")
+    vp = result.get("vp")
+    if (result.get("result") not in (*PLAYER, "draw") or not isinstance(vp, dict)
+            or not all(type(vp.get(side)) is int and 0 <= vp[side] < 10 ** 6 for side in PLAYER)):
+        raise LogError(f"{path}: expected a result event with the winner ({', '.join(PLAYER)} or draw) and each "
+                       f"side's VP, found {str(result)[:120]}")
+    return GameResult(game, result["result"], (vp[PLAYER[0]], vp[PLAYER[1]]))
+
+
+def resumed(ladder: Ladder) -> Ladder:
+    """The ladder with the result of each game whose replay log is already in its ``logs``
+    folder read from that log (``logged_result``; LogError for a log that is not that game's
+    or not whole), so that only the others are played: a ladder that was stopped goes on where
+    it stopped, and pieces played apart (other seeds, other machines), their logs put in one
+    folder, give one table."""
+    known = []
+    for k in range(ladder.total):
+        g = ladder.game(k)
+        path = log_path(ladder, g)
+        known.append(logged_result(path, g, ladder.specs[g.scenario]) if os.path.lexists(path) else None)
+    return replace(ladder, known=tuple(known))
 
 
 _LADDER: Ladder | None = None  # in a worker process
