@@ -6,7 +6,14 @@ with the blockers of 13.10/13.11 for a point as if it were a tiny model standing
 features of areas the observer or the point is within; obscuring areas neither is within).
 The geometry is the rules' own (sim.rules.visibility.kernels.points_visible_from on the battle's
 TerrainBlockers), vectorised over all the points of a group at once. Masks are cached per
-observer position; nothing here writes the world."""
+observer position; nothing here writes the world.
+
+Worked out over several frames (``visible`` with a budget), a mask comes in two passes: every
+COARSE-th point each way first, shown at once as a provisional mask (each cell its coarse
+sample's answer), then the rest. While the observer is being dragged, a new position abandons
+the old one's second pass (its provisional mask stays shown) instead of waiting for it, so the
+shading follows the drag a few frames behind instead of a whole mask's work behind; where the
+observer stops, the exact mask follows."""
 
 from __future__ import annotations
 
@@ -23,6 +30,7 @@ from sim.sandbox.table_edit import point_in_polygon
 
 RES = 1.0  # inches between grid points
 CHUNK = 192  # points evaluated per step of a progressive job
+COARSE = 2  # the first pass of a progressive job: every COARSE-th grid point in x and in y
 SHADE = (12, 16, 14, 120)  # what a hidden cell is darkened by
 
 
@@ -33,8 +41,9 @@ class SightMask:
         self._blk = None
         self._cache: OrderedDict = OrderedDict()
         self._surf_key = None
+        self._surf_mask = None
         self._surf = None
-        self._job = None  # (key, out array, remaining [(point indices, active piece indices)])
+        self._job = None  # (a progressive job: _start)
         self.current = None  # the last complete mask shown (kept while a new one is computed)
 
     @property
@@ -73,23 +82,35 @@ class SightMask:
     def _start(self, fp):
         blk = self.blockers
         wa = blk.within(fp)
-        work = []
+        first, second = [], []  # (the coarse pass, then the rest; each point is in one of them)
+        ny, nx = self.shape
         for wkey, idx in self.groups:
             active = np.flatnonzero(blk.active(wa, wkey))
             if len(active):
-                for k in range(0, len(idx), CHUNK):
-                    work.append((idx[k:k + CHUNK], active))
-        self._job = (self._key(fp), core(fp), np.ones(len(self.pts), dtype=bool), work)
+                row, col = np.divmod(idx, nx)
+                coarse = (row % COARSE == 0) & (col % COARSE == 0)
+                for part, into in ((idx[coarse], first), (idx[~coarse], second)):
+                    for k in range(0, len(part), CHUNK):
+                        into.append((part[k:k + CHUNK], active))
+        # (work.pop() takes the last: the coarse chunks are put last so that they go first)
+        work = second[::-1] + first[::-1]
+        # (key, observer core, answers, work left, coarse chunks left, whether it has a first pass)
+        self._job = (self._key(fp), core(fp), np.ones(len(self.pts), dtype=bool), work, len(first), bool(first))
 
     def _run(self, budget: float | None) -> bool:
-        key, (a_core, a_r), out, work = self._job
+        key, (a_core, a_r), out, work, coarse_left, two_pass = self._job
         end = None if budget is None else time.perf_counter() + budget
         pieces = self.blockers.pieces
         while work:
             idx, active = work.pop()
             out[idx] = points_visible_from(a_core, a_r, self.pts[idx], pieces.subset(active))
+            if coarse_left:
+                coarse_left -= 1
+                if not coarse_left and work:  # (the first pass done: shown until the rest is)
+                    self.current = self._provisional(out)
             if end is not None and time.perf_counter() > end:
                 break
+        self._job = (key, (a_core, a_r), out, work, coarse_left, two_pass)
         if work:
             return False
         mask = out.reshape(self.shape)
@@ -103,7 +124,8 @@ class SightMask:
     def visible(self, fp, budget: float | None = None) -> np.ndarray | None:
         """(ny, nx) bool: grid points the footprint ``fp`` can see, cached per position. With a
         ``budget`` (seconds) a new mask is computed progressively over several calls, and the
-        last complete mask (or None) is returned until it is ready."""
+        last mask shown (complete, or a first pass's provisional one; None before any) is
+        returned until it is ready."""
         key = self._key(fp)
         hit = self._cache.get(key)
         if hit is not None:
@@ -116,12 +138,23 @@ class SightMask:
             self._start(fp)
             self._run(None)
             return self.current
+        if self._job is not None and self._job[0] != key and self._job[5] and not self._job[4]:
+            self._job = None  # (an older position's second pass: its provisional mask is shown)
         if self._job is None:
             self._start(fp)
-        # a job for an older position is finished first (while dragging, the shading follows
+        # an older position's first pass is finished first (while dragging, the shading follows
         # a few frames behind instead of never catching up)
         self._run(budget)
         return self.current
+
+    def _provisional(self, out: np.ndarray) -> np.ndarray:
+        """The mask from the first pass alone: each cell the answer of the coarse point at or
+        before it in x and in y (a new array; never cached)."""
+        mask = out.reshape(self.shape)
+        ny, nx = self.shape
+        rows = np.arange(ny) // COARSE * COARSE
+        cols = np.arange(nx) // COARSE * COARSE
+        return mask[np.ix_(rows, cols)]
 
     def draw(self, surf: pygame.Surface, cam, fp, budget: float | None = 0.004) -> None:
         """Darken the cells ``fp`` cannot see (only the part of the board in the viewport)."""
@@ -142,8 +175,8 @@ class SightMask:
         sx0, sy0 = cam.to_screen(i0 * bw / nx, j0 * bh / ny)
         sx1, sy1 = cam.to_screen(i1 * bw / nx, j1 * bh / ny)
         size = (max(1, round(sx1 - sx0)), max(1, round(sy1 - sy0)))
-        key = (id(mask), i0, i1, j0, j1, size)
-        if key != self._surf_key:
+        key = (i0, i1, j0, j1, size)
+        if key != self._surf_key or mask is not self._surf_mask:  # (a provisional mask lives briefly: by identity)
             small = pygame.Surface((i1 - i0, j1 - j0), pygame.SRCALPHA)
             small.fill(SHADE[:3] + (0,))
             alpha = pygame.surfarray.pixels_alpha(small)
@@ -151,5 +184,5 @@ class SightMask:
             del alpha
             self._surf = pygame.transform.smoothscale(small, size) if size[0] * size[1] < 4_000_000 else \
                 pygame.transform.scale(small, size)
-            self._surf_key = key
+            self._surf_key, self._surf_mask = key, mask
         surf.blit(self._surf, (round(sx0), round(sy0)))
