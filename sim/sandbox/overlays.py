@@ -45,8 +45,11 @@ def draw_move_rings(surf, cam, scene, look) -> None:
 class LosCache:
     """Lines of sight for the overlay. Where models stand, the battle's own visibility answers.
     For a dragged (ghost) observer the pure rules are evaluated progressively: each frame
-    spends at most ``budget`` seconds on new pairs, keeping the previous answer for the rest,
-    so the overlay follows the drag live while the frame time stays flat."""
+    spends at most ``budget`` seconds on new pairs (one pair at least), keeping the previous
+    answer for the rest, so the overlay follows the drag live while the frame time stays flat.
+    The pairs go stalest first (those answered longest ago, for an earlier position), so that
+    when a frame's budget does not reach every pair (many enemy models), every line is still
+    brought up to date within a few frames instead of the same ones every frame."""
 
     def __init__(self, battle, budget: float = 0.004):
         self.battle = battle
@@ -59,6 +62,8 @@ class LosCache:
         self._states: dict[tuple[str, str], str] = {}
         self._base = None  # (scene version, observers): what _states belong to
         self._job: list[tuple[str, str]] = []
+        self._asked = 0  # (pairs answered so far: each pair's answer is stamped with the count)
+        self._answered: dict[tuple[str, str], int] = {}
         self._origin: dict[str, tuple[float, float]] = {}
         self._pairs: list[tuple[str, str]] = []
 
@@ -86,7 +91,7 @@ class LosCache:
         if key != self.key:
             self.key = key
             if base != self._base:
-                self._states, self._base = {}, base
+                self._states, self._base, self._answered = {}, base, {}
             self._pairs, self._origin = [], {}
             for oid in observers:
                 o = scene.models[oid]
@@ -96,7 +101,8 @@ class LosCache:
                         self._pairs.append((oid, t.id))
             ghosted = [p for p in self._pairs if p[0] in ghosts]
             plain = [p for p in self._pairs if p[0] not in ghosts]
-            self._job = ghosted
+            # (stalest first: work pops from the end)
+            self._job = sorted(ghosted, key=lambda p: -self._answered.get(p, -1))
             vis = self.battle.visibility
             for oid, tid in plain:
                 state = "blocked"
@@ -113,8 +119,12 @@ class LosCache:
         t_end = time.perf_counter() + self.budget
         blk = self.blockers
         cache: dict[str, tuple] = {}
-        while self._job and time.perf_counter() < t_end:
+        first = True
+        while self._job and (first or time.perf_counter() < t_end):
+            first = False
             oid, tid = self._job.pop()
+            self._asked += 1
+            self._answered[(oid, tid)] = self._asked
             if oid not in cache:
                 ofp = scene.models[oid].fp.moved(*ghosts[oid])
                 cache[oid] = (ofp, blk.within(ofp))
