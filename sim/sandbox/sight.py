@@ -44,7 +44,7 @@ class SightMask:
         self._surf_mask = None
         self._surf = None
         self._job = None  # (a progressive job: _start)
-        self.current = None  # the last complete mask shown (kept while a new one is computed)
+        self.current = None  # the last mask shown, complete or a first pass (kept while another is computed)
 
     @property
     def blockers(self) -> TerrainBlockers:
