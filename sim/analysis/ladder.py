@@ -231,6 +231,7 @@ def logged_result(path: Path, game: Game, spec) -> GameResult:
     LogError, one line): the log must be of that scenario as it is now (its digest) and that
     seed, and whole (its trailer); its last ``result`` event gives the winner and the VP. A log
     with no result is a battle that was not played out (as ``play`` reports it)."""
+    from sim import events as ev
     from sim.errors import LogError
     from sim.replay.log import read_log
     recs = read_log(path)
@@ -247,7 +248,7 @@ def logged_result(path: Path, game: Game, spec) -> GameResult:
     result = None
     for rec in reversed(recs):
         e = rec.get("event") if rec["t"] == "event" else None
-        if isinstance(e, dict) and e.get("type") == "result":
+        if isinstance(e, dict) and e.get("type") == ev.RESULT:
             result = e
             break
     if result is None:
