@@ -263,6 +263,8 @@ def cmd_ladder(args) -> int:
         return _err(bad)
     if args.logs is not None and os.path.exists(args.logs) and not os.path.isdir(args.logs):
         return _err(f"--logs: expected a folder for the replay logs, found a file: {args.logs}")
+    if args.resume and args.logs is None:
+        return _err("--resume: expected it with --logs, the folder the battles' logs are read from")
     specs, firsts = [], []
     for path in args.scenario:
         try:
@@ -280,19 +282,15 @@ def cmd_ladder(args) -> int:
         firsts.append(first)
     lad = LD.Ladder(tuple(specs), tuple(args.scenario), players, args.battles, tuple(firsts), args.logs)
     if args.resume:
-        if args.logs is None:
-            return _err("--resume: expected it with --logs, the folder the battles' logs are read from")
         from sim.errors import LogError
         try:
             lad = LD.resumed(lad)
         except LogError as e:
             return _err(str(e))
         if not args.quiet:
-            read = sum(r is not None for r in lad.known)
-            print(f"resuming: {counted(read, 'battle')} of {lad.total} read from their logs in {args.logs}, "
-                  f"{lad.total - read} to play", file=sys.stderr)
-    to_play = sum(r is None for r in lad.known) if lad.known else lad.total
-    jobs = min(args.jobs if args.jobs is not None else (os.cpu_count() or 1), max(1, to_play))
+            print(f"resuming: {counted(lad.total - lad.to_play, 'battle')} of {lad.total} read from their logs in "
+                  f"{args.logs}, {lad.to_play} to play", file=sys.stderr)
+    jobs = min(args.jobs if args.jobs is not None else (os.cpu_count() or 1), max(1, lad.to_play))
     tally = LD.Tally(lad)
     start = time.perf_counter()
     if args.backend == "ray":
@@ -325,8 +323,8 @@ def cmd_ladder(args) -> int:
         print(LR.markdown(tally))
         return 0
     where = (f"Ray ({args.address or 'local'})" if args.backend == "ray" else counted(jobs, "process", "processes"))
-    read = lad.total - to_play
-    print(f"{where}, {secs:.1f} s ({to_play / max(secs, 1e-9):.2f} battles/s"
+    read = lad.total - lad.to_play
+    print(f"{where}, {secs:.1f} s ({lad.to_play / max(secs, 1e-9):.2f} battles/s"
           + (f"; {counted(read, 'battle')} read from their logs)" if read else ")"))
     if args.backend == "ray":
         print(costs.line())

@@ -183,6 +183,11 @@ class Ladder:
     def total(self) -> int:
         return games_total(len(self.specs), len(self.players), self.battles)
 
+    @property
+    def to_play(self) -> int:
+        """The games to play: all of them, less those read from their logs (``known``)."""
+        return self.total - sum(r is not None for r in self.known)
+
     def game(self, k: int) -> Game:
         return game_at(k, len(self.players), self.battles, self.firsts)
 

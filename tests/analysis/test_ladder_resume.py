@@ -46,7 +46,7 @@ def _ladder(tiny, logs, *extra) -> list[str]:
     return ["ladder", str(tiny), *PLAYERS, "--jobs", "1", "--quiet", "--json", "--logs", str(logs), *extra]
 
 
-def test_pieces_played_apart_give_the_table_of_one_run(tiny, tmp_path, capsys):
+def test_pieces_played_apart_give_the_table_of_one_run(tiny, tmp_path, capsys, monkeypatch):
     whole = tmp_path / "whole"
     assert main(_ladder(tiny, whole, "--battles", "3", "--seed", "40")) == 0
     one_run = _table(capsys)
@@ -65,11 +65,8 @@ def test_pieces_played_apart_give_the_table_of_one_run(tiny, tmp_path, capsys):
         if not (k < len(self.known) and self.known[k] is not None):
             played.append(k)
         return real_play(self, k)
-    LD.Ladder.play = counting
-    try:
-        assert main(_ladder(tiny, pieces, "--battles", "3", "--seed", "40", "--resume")) == 0
-    finally:
-        LD.Ladder.play = real_play
+    monkeypatch.setattr(LD.Ladder, "play", counting)
+    assert main(_ladder(tiny, pieces, "--battles", "3", "--seed", "40", "--resume")) == 0
     assert played == [] and _table(capsys) == one_run
 
 
