@@ -13,10 +13,13 @@ the tactician's order), so that the dice's noise alone never overturns it. Decis
 tactician's answers.
 
 The budget (``budget``: seconds a decision on the reference machine, kind ``search:0.5``) is
-turned into a fixed amount of work, rollout commands (``work_for``), so that a battle is the
-same on any machine, however busy: nothing here reads a clock. It is spent by successive
-halving: every candidate plays two futures, then the better half more, and so on; as many
-candidates as the budget affords two futures each (none: the tactician's first is played).
+turned into a fixed amount of work, rollout commands (``work_for``, at what a command of a
+rollout from that phase costs: a Movement phase's rollouts play the turn's moves and its first,
+dearest, Shooting choices), so that a battle is the same on any machine, however busy: nothing
+here reads a clock. It is spent by successive halving: every candidate plays two futures, then
+the better half more, and so on; as many candidates as the budget affords two futures each
+(none: the tactician's first is played). No rollout starts once the work is spent: a decision
+overruns it by one rollout at most.
 
 The real battle is never disturbed: the forks have their own worlds, dice and events, the real
 battle's world is entered again before the player returns, and the tactician's record of what
@@ -46,11 +49,17 @@ from sim.world import queries as W
 DEFAULT_BUDGET = 0.5  # seconds a decision on the reference machine
 REFERENCE_BASELINE = 0.055  # seconds of the same-run baseline loop there (tests/bench/_baseline.py)
 # One rollout command (a tactician's choice, checked, submitted and resolved, on a fork of
-# battle_default, with the rollout's share of scoring and forking), in baseline loops: measured by
-# tests/bench/bench_search.py, 0.017-0.032 with the tactician's skeleton, 0.033 with its attacks,
-# movement and decisions helpers' work merged; re-measure when the tactician's choices get dearer.
-COMMAND_COST = 0.035
-FORK_COST = 1  # a fork and its close, counted as that many rollout commands
+# battle_default, with the rollout's share of scoring), in baseline loops, by the phase the search
+# is made in (its rollouts play the rest of the turn from there), a little above the mean
+# measured by tests/bench/bench_search.py (3 December 2026, seeds 5-7 and 11-13, 515 decisions:
+# means Movement 0.044-0.045, Shooting 0.028, Charge 0.027-0.029, Fight 0.032-0.034). A command's
+# cost varies with the position (from half the mean to 1.5x it at the 10th and 90th percentiles),
+# more than any count of the work inside it (checks, odds solves, rollouts) explains, so the
+# time of a decision varies about its budget. One cost for all (0.035 before) put most Movement
+# decisions over the budget and the others well under it. Re-measure when the tactician's
+# choices get dearer.
+COMMAND_COST = {Phase.MOVEMENT: 0.048, Phase.SHOOTING: 0.030, Phase.CHARGE: 0.030, Phase.FIGHT: 0.034}
+FORK_COST = 1  # a fork and its close, counted as that many rollout commands (measured: ~0.25)
 TOP_K = 3  # the tactician's candidates weighed
 MAX_OPTIONS = 6  # candidates weighed in all
 MAX_FUTURES = 16  # dice futures a candidate plays at most
@@ -70,9 +79,10 @@ MIN_GAIN = 0.25  # VP an option must gain over the tactician's first, on the sam
 Z = 1.0  # ...and this many standard errors of the paired differences
 
 
-def work_for(budget: float) -> int:
-    """The rollout commands a budget of ``budget`` seconds on the reference machine buys."""
-    return max(1, int(budget / (REFERENCE_BASELINE * COMMAND_COST)))
+def work_for(budget: float, phase: Phase) -> int:
+    """The rollout commands a budget of ``budget`` seconds on the reference machine buys for a
+    search made in ``phase``."""
+    return max(1, int(budget / (REFERENCE_BASELINE * COMMAND_COST[phase])))
 
 
 class SearchPlayer(Player):
@@ -83,7 +93,7 @@ class SearchPlayer(Player):
         self.budget = DEFAULT_BUDGET if budget is None else float(budget)
         if not MIN_BUDGET <= self.budget <= MAX_BUDGET:
             raise ValueError(f"a search budget from {MIN_BUDGET:g} to {MAX_BUDGET:g} seconds, found {budget!r}")
-        self.work = work_for(self.budget)
+        self.work = {ph: work_for(self.budget, ph) for ph in SEARCHED}  # rollout commands a decision
         self.rng = random.Random(f"sim-search-player/{battle.seed}/{side}")
         self.tactician = TacticianPlayer(side, battle, scenario)
         self._worth: dict[str, float] = {}  # unit id -> points a model (the scenario's: fixed)
@@ -150,16 +160,19 @@ class SearchPlayer(Player):
         the commands a rollout of this phase has cost so far (counted, not timed: ROLLOUT_GUESS
         before the first); fewer than two: no search."""
         commands, rollouts = self._cost.get(phase, (ROLLOUT_GUESS, 1))
-        return int(self.work / (FIRST_FUTURES * commands / rollouts))
+        return int(self.work[phase] / (FIRST_FUTURES * commands / rollouts))
 
-    def search(self, battle, options, saved, phase=None) -> tuple[list[float | None], int]:
+    def search(self, battle, options, saved, phase) -> tuple[list[float | None], int]:
         """Each option's mean score over the futures it played (None: none) and the option
-        chosen. Successive halving within ``self.work`` rollout commands: every option plays
-        FIRST_FUTURES futures, then the better half and the tactician's first (option 0, the
-        incumbent) more, the same futures for each, and so on. Another option than the
+        chosen. Successive halving within the phase's work (``self.work``, rollout commands):
+        every option plays FIRST_FUTURES futures, then the better half and the tactician's
+        first (option 0, the incumbent) more, the same futures for each, and so on; no rollout
+        starts once the work is spent (an option left with fewer futures than the incumbent's
+        is judged on those it played, none with fewer than two). Another option than the
         incumbent is chosen only when it beats it on the same futures by more than MIN_GAIN
         and Z standard errors of the paired differences: the dice's noise alone does not
         overturn the tactician."""
+        work = self.work[phase]
         n = len(options)
         values: list[list[float]] = [[] for _ in range(n)]
         seeds: list[int] = []
@@ -172,10 +185,14 @@ class SearchPlayer(Player):
                 seeds.append(int(self.rng.random() * 2**53))
             for i in alive:
                 for seed in seeds[start:]:
+                    if spent >= work:
+                        break
                     value, used = self.rollout(battle, options[i][0], seed, saved)
                     values[i].append(value)
                     spent += used + FORK_COST
                     rollouts += 1
+            if spent >= work:
+                break
             if len(alive) > 2:
                 ranked = sorted(alive, key=lambda i: (-_mean(values[i]), i))
                 alive = sorted(set(ranked[:(len(alive) + 1) // 2]) | {0})
@@ -183,7 +200,7 @@ class SearchPlayer(Player):
                 break
             cost = spent / rollouts  # (mean commands a rollout: counted, not timed)
             rounds = max(1, math.ceil(math.log2(len(alive))))
-            per_round = min(int((self.work - spent) / rounds / (len(alive) * cost)), MAX_FUTURES - len(seeds))
+            per_round = min(int((work - spent) / rounds / (len(alive) * cost)), MAX_FUTURES - len(seeds))
             if per_round < 1:
                 break
         self.searches.append((n, rollouts, spent))

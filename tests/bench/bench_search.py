@@ -5,8 +5,9 @@ Whole battles on the default table (scenarios/battle_default.toml), the search p
 for the decisions it searched: the time a decision took (median, 90th percentile, largest), also
 as the reference machine's seconds (scaled by the same-run baseline loop against its ~55 ms
 there), the rollouts and rollout commands a decision played, and what a rollout command and a
-fork cost here in baseline loops (the constants sim.players.search.COMMAND_COST and FORK_COST
-turn a budget into work: the figures to fix them by). Beside them: the same-run baseline,
+fork cost here in baseline loops, a rollout command by the phase searched (the constants
+sim.players.search.COMMAND_COST and FORK_COST turn a budget into work: the figures to fix them
+by), and how many decisions went over the budget. Beside them: the same-run baseline,
 before and after (tests/bench/_baseline.py).
 Run: .venv/bin/python tests/bench/bench_search.py [--battles N] [--budget SECONDS] [--seed S]
 """
@@ -45,13 +46,18 @@ class Timed(S.SearchPlayer):
         self.fork_s = 0.0
         self.forks = 0
         self.rollout_s = 0.0
+        self.by_phase: list = []  # (phase, rollout seconds, rollout commands) of each searched decision
 
     def choose(self, battle):
         n = len(self.searches)
+        phase, r0 = battle.turn_state.phase, self.rollout_s
         t0 = time.perf_counter()
         c = super().choose(battle)
         if len(self.searches) > n:
             self.decisions.append(time.perf_counter() - t0)
+            _options, rollouts, spent = self.searches[-1]
+            # (the phase; the seconds its rollouts took, forks included; the commands they played)
+            self.by_phase.append((phase, self.rollout_s - r0, spent - S.FORK_COST * rollouts))
         return c
 
     def rollout(self, battle, command, seed, saved):
@@ -103,8 +109,8 @@ def main() -> None:
 
     def pct(q):
         return times[min(len(times) - 1, int(q * len(times)))]
-    print(f"{counted(args.battles, 'battle')} of {SCENARIO.name}, search (budget {args.budget:g} s, {S.work_for(args.budget)} "
-          f"rollout commands) v tactician: results {results}, {wall:.1f} s in all")
+    print(f"{counted(args.battles, 'battle')} of {SCENARIO.name}, search (budget {args.budget:g} s: "
+          f"{', '.join(f'{ph.name.lower()} {S.work_for(args.budget, ph)}' for ph in S.SEARCHED)} rollout commands) v tactician: results {results}, {wall:.1f} s in all")
     print(f"decisions searched: {len(times)}; time a decision: median {statistics.median(times) * 1e3:.0f} ms, "
           f"90% {pct(0.9) * 1e3:.0f} ms, largest {times[-1] * 1e3:.0f} ms here = median "
           f"{statistics.median(times) * to_ref:.2f} s, 90% {pct(0.9) * to_ref:.2f} s, largest {times[-1] * to_ref:.2f} s "
@@ -113,9 +119,19 @@ def main() -> None:
           f"{statistics.median(s[1] for s in searches):.0f}, largest {max(s[1] for s in searches)}; rollout commands "
           f"a decision: median {statistics.median(s[2] for s in searches):.0f}, largest {max(s[2] for s in searches)}")
     print(f"a rollout command: {command_s / max(1, commands) * 1e3:.2f} ms = "
-          f"{command_s / max(1, commands) / base:.4f} baseline loops (COMMAND_COST = {S.COMMAND_COST}); a fork: "
+          f"{command_s / max(1, commands) / base:.4f} baseline loops; a fork: "
           f"{fork_s / max(1, rollouts) * 1e3:.2f} ms = {fork_s / max(1, rollouts) / max(1e-9, command_s / max(1, commands)):.2f} "
           f"rollout commands (FORK_COST = {S.FORK_COST})")
+    over = sum(t * to_ref > args.budget for t in times)
+    print(f"decisions over the budget ({args.budget:g} s on the reference machine): {over} of {len(times)}")
+    print("a rollout command by the phase searched, in baseline loops (a decision's mean; "
+          "sim.players.search.COMMAND_COST is set near the 90th percentile):")
+    for ph in S.SEARCHED:
+        per = sorted(r / base / max(1, c) for p in players for phase, r, c in p.by_phase if phase == ph)
+        if per:
+            print(f"  {ph.name.lower():9} {len(per):4} decisions: median {statistics.median(per):.4f}, 90% "
+                  f"{per[min(len(per) - 1, int(0.9 * len(per)))]:.4f}, mean {statistics.mean(per):.4f} "
+                  f"(COMMAND_COST {S.COMMAND_COST[ph]})")
     print(_baseline.line(before, after, [f"a decision's median = {statistics.median(times) / base:.2f} baseline loops"]))
 
 

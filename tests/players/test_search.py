@@ -195,7 +195,7 @@ def test_a_search_battle_is_deterministic_and_replays_without_a_player(tmp_path)
 
 def test_the_budget_is_a_fixed_amount_of_work(two_targets):
     spec = load_scenario(two_targets)
-    assert S.work_for(0.5) == S.work_for(0.5) > S.work_for(0.1) > 0
+    assert S.work_for(0.5, Phase.SHOOTING) == S.work_for(0.5, Phase.SHOOTING) > S.work_for(0.1, Phase.SHOOTING) > 0
     spent = []
     for budget in (0.3, 0.3, 1.0):
         with _at_shooting(spec) as b:
@@ -204,6 +204,35 @@ def test_the_budget_is_a_fixed_amount_of_work(two_targets):
             spent.append(p.searches[0])
     assert spent[0] == spent[1]  # (the same work: no clock)
     assert spent[2][1] > spent[0][1]  # (a larger budget plays more futures)
+
+
+def test_the_work_is_counted_at_the_cost_of_a_command_from_the_phase_searched():
+    # (a Movement phase's rollouts play the turn's moves and first Shooting choices: dearer
+    # commands, so fewer of them for the same seconds)
+    for budget in (0.1, 0.5, 2.0):
+        work = {ph: S.work_for(budget, ph) for ph in S.SEARCHED}
+        assert work[Phase.MOVEMENT] < min(work[Phase.SHOOTING], work[Phase.FIGHT]) <= work[Phase.CHARGE]
+        assert all(w == max(1, int(budget / (S.REFERENCE_BASELINE * S.COMMAND_COST[ph]))) for ph, w in work.items())
+
+
+def test_no_rollout_starts_once_the_work_is_spent(two_targets, monkeypatch):
+    spec = load_scenario(two_targets)
+    with _at_shooting(spec) as b:
+        p = SearchPlayer(0, b, spec, budget=0.5)
+        wall, runners = _wall_first(p, b)
+        p.work = dict.fromkeys(S.SEARCHED, 150)
+        played = []
+
+        def rollout(battle, command, seed, saved):
+            played.append(command)  # (each rollout "plays" 100 commands; the runners score better)
+            return (5.0 if command == runners else 0.0), 100
+        monkeypatch.setattr(p, "rollout", rollout)
+        c = p.choose(b)
+        # the wall's two futures spend the work (2 x 101 > 150): the runners never play, so the
+        # incumbent stands, and the work is overrun by the last rollout only
+        assert played == [wall, wall] and c.command == wall
+        options, rollouts, spent = p.searches[-1]
+        assert options >= 2 and rollouts == 2 and spent - (100 + S.FORK_COST) < 150 <= spent
 
 
 @pytest.mark.parametrize("text,kind", [("search", ("search", None)), ("search:0.5", ("search", 0.5)),
@@ -231,7 +260,7 @@ def test_a_scenario_with_a_bad_search_budget_is_one_clear_error(tmp_path):
     spec = load_scenario(path)
     with Battle(spec) as b:
         p = make_player(spec.mission.players[0], 0, b, spec)
-        assert isinstance(p, SearchPlayer) and p.budget == 0.3 and p.work == S.work_for(0.3)
+        assert isinstance(p, SearchPlayer) and p.budget == 0.3 and p.work[Phase.FIGHT] == S.work_for(0.3, Phase.FIGHT)
 
 
 @pytest.mark.parametrize("args,words", [
