@@ -20,14 +20,19 @@ from sim.rules.movement.index import TOUCH, BodyIndex, _Poly, EdgeSet
 
 # --- geometric kernels (vectorised) --------------------------------------------------------
 
-def _seg_point_dist(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """Distances from points p (M, 2) to segments a-b (S, 2): (S, M)."""
+def _seg_point_dist2(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Squared distances from points p (M, 2) to segments a-b (S, 2): (S, M)."""
     abx, aby = (b[:, 0] - a[:, 0])[:, None], (b[:, 1] - a[:, 1])[:, None]
     apx, apy = p[None, :, 0] - a[:, 0, None], p[None, :, 1] - a[:, 1, None]
     den = abx * abx + aby * aby
     t = np.clip((apx * abx + apy * aby) / np.where(den > 0, den, 1.0), 0.0, 1.0)
     dx, dy = apx - t * abx, apy - t * aby
-    return np.sqrt(dx * dx + dy * dy)
+    return dx * dx + dy * dy
+
+
+def _seg_point_dist(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Distances from points p (M, 2) to segments a-b (S, 2): (S, M)."""
+    return np.sqrt(_seg_point_dist2(a, b, p))
 
 
 def _points_in_polygon(p: np.ndarray, v: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -178,12 +183,18 @@ def _convex_signed(p: np.ndarray, poly: np.ndarray) -> np.ndarray:
 
 
 def _points_convex_distance(p: np.ndarray, poly: np.ndarray) -> np.ndarray:
-    """Distance from points p (K, 2) to a ccw convex polygon's closed area (K,)."""
+    """Distance from points p (K, 2) to a ccw convex polygon's closed area (K,). (The root of
+    the least squared distance: the least of the roots, to the bit, as the root is monotone
+    and correctly rounded; inside where no edge has the point on its right: the sign of each
+    edge's cross product, which ``_convex_signed`` divides by the edge's positive length.)"""
     if len(poly) == 1:
         return np.hypot(p[:, 0] - poly[0, 0], p[:, 1] - poly[0, 1])
-    d = _seg_point_dist(poly, roll_next(poly), p).min(axis=0)
+    nxt = roll_next(poly)
+    d = np.sqrt(_seg_point_dist2(poly, nxt, p).min(axis=0))
     if len(poly) >= 3:
-        d[_convex_signed(p, poly) >= 0] = 0.0
+        e = nxt - poly
+        w = p[:, None, :] - poly[None, :, :]
+        d[((e[None, :, 0] * w[..., 1] - e[None, :, 1] * w[..., 0]) >= 0).all(axis=1)] = 0.0
     return d
 
 

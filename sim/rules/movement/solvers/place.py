@@ -221,13 +221,13 @@ class Placer:
             return c.reshape(-1, 2)
         out = []
         for i, ref in enumerate(refs):
-            for off in offs.tolist():
-                t = np.full(n_angles, fp0.bounding_radius + ref.bounding_radius + off)
-                for _ in range(4):   # walk in by the surplus: never closer than ``off``
-                    c = rc[i] + u[i] * t[:, None]
-                    d = fp_dists(fp0, c, [ref])[:, 0]
-                    t = t - np.maximum(d - off, 0.0)
-                out.append(rc[i] + u[i] * t[:, None])
+            # (every offset's ring walked at once, (o, A): each spot's arithmetic is its own)
+            t = np.repeat((fp0.bounding_radius + ref.bounding_radius + offs)[:, None], n_angles, axis=1)
+            for _ in range(4):   # walk in by the surplus: never closer than the offset
+                c = rc[i] + u[i][None, :, :] * t[..., None]
+                d = fp_dists(fp0, c.reshape(-1, 2), [ref])[:, 0].reshape(t.shape)
+                t = t - np.maximum(d - offs[:, None], 0.0)
+            out.append((rc[i] + u[i][None, :, :] * t[..., None]).reshape(-1, 2))
         return np.vstack(out)
 
     def toward(self, mid: str, point: Sequence[float], fractions=(1.0, 0.75, 0.5, 0.25),
