@@ -377,6 +377,28 @@ def test_01_04_placed_distances_and_overlaps_match_the_scalar_geometry():
             assert o[k] == any(overlaps(g, q) for q in others)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 24), st.booleans())
+def test_01_04_convex_distance_is_the_least_edge_distance_to_the_bit(seed, k, grid):
+    """_points_convex_distance takes one root a point (of the least squared edge distance) and
+    tests inside by the edges' cross products: the same numbers, to the bit, as the least of
+    every edge's distance, 0 where _convex_signed finds the point inside."""
+    from sim.rules.arrays import roll_next
+    from sim.rules.movement.kernels import _convex_signed, _points_convex_distance, _seg_point_dist
+    rng = np.random.default_rng(seed)
+    ang = np.sort(rng.uniform(0, 2 * math.pi, k))
+    poly = np.stack([rng.uniform(0.5, 3) * np.cos(ang), rng.uniform(0.5, 3) * np.sin(ang)], 1) + rng.uniform(-30, 30, 2)
+    if grid:  # (quarter-inch corners: points exactly on edges and corners, ties between edges)
+        poly = np.round(poly * 4) / 4
+    pts = np.concatenate([rng.uniform(-40, 40, (30, 2)), poly, (poly + roll_next(poly)) / 2,
+                          poly + rng.normal(0, 1e-3, poly.shape)])
+    want = _seg_point_dist(poly, roll_next(poly), pts).min(axis=0) if k > 1 else \
+        np.hypot(pts[:, 0] - poly[0, 0], pts[:, 1] - poly[0, 1])
+    if k >= 3:
+        want[_convex_signed(pts, poly) >= 0] = 0.0
+    assert np.array_equal(_points_convex_distance(pts, poly), want)
+
+
 def test_03_01_hull_sweeps_and_end_checks_match_a_brute_force_drag():
     from sim.rules.movement.legality import (
         blocking_rows, end_blocker, feature_mask, path_blocker, placed_overlaps,
