@@ -125,7 +125,7 @@ def main() -> None:
     over = sum(t * to_ref > args.budget for t in times)
     print(f"decisions over the budget ({args.budget:g} s on the reference machine): {over} of {len(times)}")
     print("a rollout command by the phase searched, in baseline loops (a decision's mean; "
-          "sim.players.search.COMMAND_COST is set near the 90th percentile):")
+          "sim.players.search.COMMAND_COST is set a little above the mean):")
     for ph in S.SEARCHED:
         per = sorted(r / base / max(1, c) for p in players for phase, r, c in p.by_phase if phase == ph)
         if per:
