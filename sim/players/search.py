@@ -4,14 +4,14 @@ At each of its choices the player takes the tactician's candidates (best first: 
 ``TOP_K``), the end of the phase where the rules allow it, and a few of the rules' other options
 for the unit the tactician would act with (moves toward the other objectives, staying still,
 advancing; shooting at the other enemy units near it), the first ``MAX_OPTIONS`` of these by
-phase (few: a dice future more for each option tells more than another option). Each is judged by rolling the battle
-forward on forks (Battle.fork): several dice futures, the same for every candidate (seeds drawn
-from the player's own stream), the tactician playing both sides to the end of the current turn,
-and the position then scored (``score``: VP, material, objectives). The tactician's first is
-the incumbent: another option is played only when it beats it on the same futures by more than
-MIN_GAIN VP and Z standard errors of the paired differences (the best such mean gain; ties go to
-the tactician's order), so that the dice's noise alone never overturns it. Decisions are the
-tactician's answers.
+phase (few: a dice future more for each option tells more than another option). Each is judged
+by rolling the battle forward on forks (Battle.fork): several dice futures, the same for every
+candidate (seeds drawn from the player's own stream), the tactician playing both sides to the
+end of the current turn, and the position then scored (``score``: VP, material, objectives).
+The tactician's first is the incumbent: another option is played only when it beats it on the
+same futures by more than MIN_GAIN VP and Z standard errors of the paired differences (the best
+such mean gain; ties go to the tactician's order), so that the dice's noise alone never
+overturns it. Decisions are the tactician's answers.
 
 The budget (``budget``: seconds a decision on the reference machine, kind ``search:0.5``) is
 turned into a fixed amount of work, rollout commands (``work_for``, at what a command of a
@@ -144,7 +144,7 @@ class SearchPlayer(Player):
         out: list[tuple[object, str]] = []
         seen: set[str] = set()
 
-        most = MAX_OPTIONS[battle.turn_state.phase]
+        most = MAX_OPTIONS[battle.turn_state.phase]  # (a searched phase: choose asks only there)
 
         def add(cmd, label=""):
             if cmd is None or len(out) >= most:
