@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from dataclasses import dataclass, field
 
 import numpy as np
 import pygame
@@ -34,6 +35,26 @@ COARSE = 2  # the first pass of a progressive job: every COARSE-th grid point in
 SHADE = (12, 16, 14, 120)  # what a hidden cell is darkened by
 
 
+@dataclass
+class _Job:
+    """A mask being worked out over several frames (``SightMask._start``)."""
+
+    key: tuple  # the observer's position (SightMask._key)
+    core: tuple  # its core and radius (sim.rules.geometry.core)
+    out: np.ndarray  # the answers so far, one a grid point
+    work: list  # chunks left, (point indices, active piece indices), taken from the end
+    coarse_left: int  # the first pass's chunks left (0 from the start: no first pass)
+    two_pass: bool = field(init=False)
+
+    def __post_init__(self):
+        self.two_pass = self.coarse_left > 0
+
+    @property
+    def first_pass_done(self) -> bool:
+        """It had a first pass and has shown it: only the rest is left."""
+        return self.two_pass and not self.coarse_left
+
+
 class SightMask:
     def __init__(self, battle, res: float = RES):
         self.battle = battle
@@ -43,7 +64,7 @@ class SightMask:
         self._surf_key = None
         self._surf_mask = None
         self._surf = None
-        self._job = None  # (a progressive job: _start)
+        self._job: _Job | None = None  # (a progressive job: _start)
         self.current = None  # the last mask shown, complete or a first pass (kept while another is computed)
 
     @property
@@ -83,7 +104,7 @@ class SightMask:
         blk = self.blockers
         wa = blk.within(fp)
         first, second = [], []  # (the coarse pass, then the rest; each point is in one of them)
-        ny, nx = self.shape
+        nx = self.shape[1]
         for wkey, idx in self.groups:
             active = np.flatnonzero(blk.active(wa, wkey))
             if len(active):
@@ -93,28 +114,27 @@ class SightMask:
                     for k in range(0, len(part), CHUNK):
                         into.append((part[k:k + CHUNK], active))
         # (work.pop() takes the last: the coarse chunks are put last so that they go first)
-        work = second[::-1] + first[::-1]
-        # (key, observer core, answers, work left, coarse chunks left, whether it has a first pass)
-        self._job = (self._key(fp), core(fp), np.ones(len(self.pts), dtype=bool), work, len(first), bool(first))
+        self._job = _Job(self._key(fp), core(fp), np.ones(len(self.pts), dtype=bool), second[::-1] + first[::-1],
+                         len(first))
 
     def _run(self, budget: float | None) -> bool:
-        key, (a_core, a_r), out, work, coarse_left, two_pass = self._job
+        job = self._job
+        (a_core, a_r), out, work = job.core, job.out, job.work
         end = None if budget is None else time.perf_counter() + budget
         pieces = self.blockers.pieces
         while work:
             idx, active = work.pop()
             out[idx] = points_visible_from(a_core, a_r, self.pts[idx], pieces.subset(active))
-            if coarse_left:
-                coarse_left -= 1
-                if not coarse_left and work:  # (the first pass done: shown until the rest is)
+            if job.coarse_left:
+                job.coarse_left -= 1
+                if not job.coarse_left and work:  # (the first pass done: shown until the rest is)
                     self.current = self._provisional(out)
             if end is not None and time.perf_counter() > end:
                 break
-        self._job = (key, (a_core, a_r), out, work, coarse_left, two_pass)
         if work:
             return False
         mask = out.reshape(self.shape)
-        self._cache[key] = mask
+        self._cache[job.key] = mask
         while len(self._cache) > 64:
             self._cache.popitem(last=False)
         self._job = None
@@ -138,7 +158,8 @@ class SightMask:
             self._start(fp)
             self._run(None)
             return self.current
-        if self._job is not None and self._job[0] != key and self._job[5] and not self._job[4]:
+        job = self._job
+        if job is not None and job.key != key and job.first_pass_done:
             self._job = None  # (an older position's second pass: its provisional mask is shown)
         if self._job is None:
             self._start(fp)

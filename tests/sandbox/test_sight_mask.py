@@ -40,7 +40,7 @@ def _chunks(mask: S.SightMask, fp) -> tuple[int, int]:
     mask._start(fp)
     job = mask._job
     mask._job = None
-    return job[4], len(job[3])
+    return job.coarse_left, len(job.work)
 
 
 def test_the_first_pass_is_shown_then_the_exact_mask(battle):
