@@ -258,15 +258,19 @@ def ranged_reach(u: int) -> float | None:
     if "ranged reach" in memo:
         return memo["ranged reach"]
     loadouts = W.roster(u).weapons
-    weapons = [w for i in lv.slots for w in loadouts[i] if not w.is_melee]
-    if not weapons:
-        reach = None
-    elif any(w.has(Hook.INDIRECT) for w in weapons):
-        reach = INDIRECT_REACH
-    else:
-        reach = max(w.range for w in weapons)
-    memo["ranged reach"] = reach
+    reach = memo["ranged reach"] = reach_of(w for i in lv.slots for w in loadouts[i])
     return reach
+
+
+def reach_of(weapons) -> float | None:
+    """The longest range among these weapons' ranged ones (04.02): None when there is none,
+    INDIRECT_REACH when one has [INDIRECT FIRE] (10.07)."""
+    ranged = [w for w in weapons if not w.is_melee]
+    if not ranged:
+        return None
+    if any(w.has(Hook.INDIRECT) for w in ranged):
+        return INDIRECT_REACH
+    return max(w.range for w in ranged)
 
 
 def could_shoot_at(battle, u: int, target: int, within: float | None = None) -> bool:

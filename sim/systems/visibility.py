@@ -20,7 +20,7 @@ from sim.world import queries as W
 from sim.world import resources as R
 from sim.world import rule_effects as RE
 from sim.world import rule_reads as RX
-from sim.plan.common import ranged_reach
+from sim.plan.common import reach_of
 
 
 
@@ -68,14 +68,18 @@ class BattleVisibility:
 
     # --- keeping it current ---------------------------------------------------------------
     def _set_reach(self) -> None:
-        """Each model's reach for the index: its unit's longest ranged weapon now (04.02; a
-        unit's reach only shrinks as its models die; [INDIRECT FIRE]: no limit; no ranged
-        weapon: 0), the pairs shooting can ask about."""
+        """Each model's reach for the index: its unit's longest ranged weapon among all its
+        models, those still to be set up or arrive included (04.02; a unit's reach only
+        shrinks as its models die; [INDIRECT FIRE]: no limit; no ranged weapon: 0), the pairs
+        shooting can ask about all battle. (Read from the living models alone, it would be 0
+        for every unit set up after the index is made, by the rules' deployment.)"""
         reach = [0.0] * len(self.index.ids)
         for unit_ent in self.battle.units.values():
-            r = ranged_reach(unit_ent)
-            for m in W.unit_models(unit_ent):
-                reach[self.index.row[W.model_id(m)]] = 0.0 if r is None else r
+            roster = W.roster(unit_ent)
+            r = reach_of(w for ws in roster.weapons for w in ws)
+            for mid in roster.ids:
+                if mid in self.index.row:
+                    reach[self.index.row[mid]] = 0.0 if r is None else r
         self.index.set_reach(reach)
 
     def _lone_operatives(self, unit_ent: int) -> None:
