@@ -24,8 +24,9 @@ the capsule stage does (a clear capsule: fully visible; no sight: not); the pair
 (sight, and a piece in the capsule) are resolved when first read (``_ensure_full``: a row,
 a block, one entry, or the whole matrix through the ``fully_visible``/``cover``
 properties; ``cover_every`` only those that can change whether every target model qualifies,
-13.08). Every stage works pair by pair with the same inputs and kernels, so a read
-answers exactly what an eager pass would, whichever pairs share its batch. The geometry and
+13.08, its first read after a move with every enemy pair in reach that can: ``_cover_near``).
+Every stage works pair by pair with the same inputs and kernels, so a read answers exactly
+what an eager pass would, whichever pairs share its batch. The geometry and
 the resolution live in the index's base class, sim.rules.visibility.index_pairs.PairResolution. Pairs
 are resolved in stages, all pairs at once (sim.rules.visibility.pairs, .umbra): a "definitely blocked"
 certificate (the target's bounding circle inside the umbra of one piece's chord lit by the
@@ -53,7 +54,7 @@ from sim.rules.terrain import TerrainArea
 from sim.rules.visibility.sight import (
     DETECTION_RANGE, HIDEABLE, TerrainBlockers, clamp_range, detection_range,
 )
-from sim.rules.visibility.index_pairs import PairResolution, _flat
+from sim.rules.visibility.index_pairs import _REACH_SLACK, PairResolution, _flat
 from sim.rules.arrays import tile
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
@@ -168,6 +169,9 @@ class VisibilityIndex(PairResolution):
         # together on the first read after a move (_ensure_los); the others when read
         self.reach = np.full(n, np.inf)
         self._near_pending = False
+        # the first cover read after a move takes with it every enemy pair in reach whose
+        # fully visible is unknown and can decide cover (_cover_near): one batch
+        self._cover_pending = False
         self._all_known = True
         self._pack_areas()
         self.full_recompute()
@@ -212,6 +216,7 @@ class VisibilityIndex(PairResolution):
         self._los[:] = False
         self._los_known[:] = True
         self._near_pending, self._all_known = False, True
+        self._cover_pending = False
         self._fv[:] = False
         self._fv_known[:] = True
         self._clear[:] = False
@@ -246,7 +251,7 @@ class VisibilityIndex(PairResolution):
             flat = _flat(a)
             flat[fij] = False
             flat[fji] = False
-        self._near_pending = True
+        self._near_pending = self._cover_pending = True
         self._all_known = False
         self._dense_known[rows, :] = False
         self._dense_known[:, rows] = False
@@ -357,20 +362,46 @@ class VisibilityIndex(PairResolution):
         r = np.arange(n)[rows] if isinstance(rows, slice) else rows
         c = np.arange(n)[cols] if isinstance(cols, slice) else np.asarray(cols)
         ri, ci = np.nonzero(todo)
+        I, J = r[ri], c[ci]
         defer: list = []
-        self._ensure_full(r[ri], c[ci], defer)
+        if self._cover_pending:
+            I, J = self._cover_near(I, J)
+        self._ensure_full(I, J, defer)
         blk = (r[:, None], c[None, :])
         hit = self._fv_known[blk] & self._fv[blk]
         hit &= ~a
         shut = hit.any(axis=1)
         if defer:
             pos = {int(i): k for k, i in enumerate(r.tolist())}
+            asked = set(c.tolist())
             d = self.dist
             for item in sorted(defer, key=lambda it: (d[it[0], it[1]], it[0], it[1])):
-                k = pos[item[0]]
-                if not shut[k] and self._settle_deferred(item):
+                k = pos.get(item[0])
+                # (a pair the batch took along that this block does not hold stays unknown)
+                if k is not None and item[1] in asked and not shut[k] and self._settle_deferred(item):
                     shut[k] = True
         return ~shut
+
+    def _cover_near(self, I, J) -> tuple[np.ndarray, np.ndarray]:
+        """The first cover read after a move (``_cover_pending``): the pairs asked (I, J) and
+        with them every pair whose fully visible is unknown and can decide a cover question an
+        attack may ask: an enemy target with sight, within the observer's reach (set_reach),
+        and not qualifying by area either way (13.08); unique, in ascending order. Their
+        answers are each their own pair's (the module docstring): a batch of a few calls
+        instead of a few calls per block read. Sight first, for the pairs asked (its own
+        first read after a move takes the near pairs along, _ensure_los)."""
+        self._cover_pending = False
+        self._ensure_los(I, J)
+        n = len(self.fps)
+        m = ~self._fv_known
+        m &= self._los_known
+        m &= self._los
+        m &= self.army[:, None] != self.army[None, :]
+        m &= ~(self.hideable & self.within_any)[None, :]
+        m &= self.dist <= self.reach[:, None] + _REACH_SLACK
+        ei, ej = np.nonzero(m)
+        key = np.unique(np.concatenate([I * n + J, ei * n + ej]))
+        return key // n, key % n
 
     def _ensure_all(self) -> None:
         if not self._fv_known.all():
