@@ -13,7 +13,7 @@ from sim.odds import exact as EX
 from sim.odds import fast as FA
 from sim.odds.blas import one_thread
 from sim.odds.montecarlo import simulate
-from sim.odds.problem import Problem, build_problem, problem_for_command
+from sim.odds.problem import Problem, anonymous, build_problem, problem_for_command
 from sim.odds.result import (SUM_TOLERANCE, Measure, Odds, PoolSummary, TargetOdds, hazard_measures, measure,
                              notes_of, profile, target_odds)
 from sim.rules.attack import AttackKind
@@ -108,7 +108,19 @@ def summary(problem: Problem) -> Summary:
     its Odds nobody reads there: the pools' dice, hits and wounds, their profiles and notes, and
     each target's measures per allocation group. The same exact path (sim.odds.fast, its work
     counted in the same budget), so an attack intractable there is solve's (Monte Carlo) answer,
-    by solve itself. Not kept (the caller keeps what it weighs)."""
+    by solve itself. Kept (the last SUMMARIES_KEPT) per anonymous problem
+    (sim.odds.problem.anonymous: names made positional, which the odds never read), each
+    target's unit id put back: attacks that differ only in names are solved once."""
+    kept = _summary(anonymous(problem))
+    return Summary(tuple((tv.uid, *t[1:]) for tv, t in zip(problem.targets, kept.targets)), kept.hazard_destroyed)
+
+
+SUMMARIES_KEPT = 1024
+
+
+@functools.lru_cache(maxsize=SUMMARIES_KEPT)
+def _summary(problem: Problem) -> Summary:
+    """``summary`` of a problem as given (an anonymous one: ``summary``)."""
     try:
         with one_thread(), BU.counting(1):
             pool_odds = {p.index: EX.PoolOdds(p, problem.targets[p.target]) for p in problem.pools}

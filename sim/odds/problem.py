@@ -11,7 +11,7 @@ defaults; a test compares the result with the declarations the battle itself res
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import esper
@@ -147,6 +147,53 @@ class Problem:
             if k == kind:
                 return v
         return default
+
+
+def anonymous(problem: Problem) -> Problem:
+    """The problem with every name made positional: the target units' models ``k.i`` (the
+    i-th model of the k-th target), the attacker's ``a.i``, units, weapons and labels
+    blank. The odds read a model's id only to tell it from another (allocation's groups and
+    order, the [PRECISION] pick, the declared order, a hazard's mortal wounds: equality, never
+    its spelling), so an attack's odds are its anonymous problem's, to the bit, with each
+    target's unit id put back by position (tests/odds/test_anonymous_problem.py); two
+    attacks that differ only in names (two squads of one datasheet, at full strength, at the
+    same target) share them. A name that is no model of the unit (a declared order's
+    destroyed or foreign model) is kept apart from every other name."""
+    names: dict[str, str] = {}
+
+    def named(i, token) -> str:
+        return names.setdefault(i, token)
+
+    for k, tv in enumerate(problem.targets):
+        for i, mid in enumerate(tv.ids):
+            named(mid, f"{k}.{i}")
+    for i, mid in enumerate(problem.attacker.ids):
+        named(mid, f"a.{i}")
+
+    def of(i):
+        return names[i] if i in names else named(i, f"x.{len(names)}")
+
+    def view(tv: UnitView, uid: str) -> UnitView:
+        return replace(tv, uid=uid, name="", ids=tuple(of(i) for i in tv.ids),
+                       preferred=tuple(of(i) for i in tv.preferred), rules=())
+
+    targets = tuple(view(tv, f"t{k}") for k, tv in enumerate(problem.targets))
+    pools = tuple(replace(p, attackers=tuple(of(i) for i in p.attackers),
+                          visible_characters=tuple(of(i) for i in p.visible_characters), weapons=(), rules=())
+                  for p in problem.pools)
+    decisions = tuple((k, _renamed(k, v, of)) for k, v in problem.decisions)
+    return replace(problem, attacker=view(problem.attacker, "a"), pools=pools, targets=targets,
+                   decisions=decisions, shooting_type=None, label="")
+
+
+def _renamed(kind: str, v, of):
+    """A decision's answer with each model name in it made positional (``anonymous``): the
+    [PRECISION] pick (a model, or "decline"), the allocation order (models, read as names)."""
+    if kind == "precision":
+        return of(v) if isinstance(v, str) and v != "decline" else v
+    if kind == "allocation_order":
+        return tuple(of(str(x)) for x in v) if isinstance(v, tuple) else v
+    return v
 
 
 def _frozen(v):

@@ -15,8 +15,10 @@ from sim.odds import engine as E
 @pytest.fixture(autouse=True)
 def fresh():
     E.solve.cache_clear()
+    E._summary.cache_clear()
     yield
     E.solve.cache_clear()
+    E._summary.cache_clear()
 
 
 def _means(odds) -> E.Summary:
@@ -77,3 +79,4 @@ def test_every_attack_a_tactician_battle_weighs():
     for pr in asked:
         _same(pr)
         E.solve.cache_clear()
+        E._summary.cache_clear()
