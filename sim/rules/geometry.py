@@ -464,10 +464,11 @@ def _round_core_distances(centres: np.ndarray, radii: np.ndarray, pack: tuple) -
     w = abx * apy
     w -= aby * apx
     inside = (w >= -EPS).all(axis=2)
-    # vertices to the centre (a degenerate segment: t = 0, so the arithmetic is this)
+    # vertices to the centre (a degenerate segment: t = 0, so the arithmetic is this), squared:
+    # the root is taken once, of the least (sqrt is monotone and correctly rounded, so the
+    # root of the least is the least of the roots, to the bit)
     np.multiply(apx, apx, out=w)
     w += apy * apy
-    np.sqrt(w, out=w)
     dv = w.min(axis=2)
     t = apx * abx
     t += apy * aby
@@ -483,8 +484,7 @@ def _round_core_distances(centres: np.ndarray, radii: np.ndarray, pack: tuple) -
     dx *= dx
     t *= t
     dx += t
-    np.sqrt(dx, out=dx)
-    d = np.minimum(dv, dx.min(axis=2))
+    d = np.sqrt(np.minimum(dv, dx.min(axis=2)))
     d[inside] = 0.0
     return np.maximum(d - radii[:, None], 0.0)
 
