@@ -9,7 +9,8 @@ fork cost here in baseline loops, a rollout command by the phase searched (the c
 sim.players.search.COMMAND_COST and FORK_COST turn a budget into work: the figures to fix them
 by), and how many decisions went over the budget. Beside them: the same-run baseline,
 before and after (tests/bench/_baseline.py).
-Run: .venv/bin/python tests/bench/bench_search.py [--battles N] [--budget SECONDS] [--seed S]
+With ``--scenario`` another battle (the work a budget buys is sized on the default table).
+Run: .venv/bin/python tests/bench/bench_search.py [--battles N] [--budget SECONDS] [--seed S] [--scenario PATH]
 """
 
 from __future__ import annotations
@@ -72,9 +73,10 @@ def main() -> None:
     ap.add_argument("--battles", type=int, default=1)
     ap.add_argument("--budget", type=float, default=S.DEFAULT_BUDGET)
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--scenario", default=str(SCENARIO), help="another battle (say scenarios/ladder/full_size.toml)")
     args = ap.parse_args()
     before = _baseline.measure()
-    spec = load_scenario(SCENARIO)
+    spec = load_scenario(args.scenario)
     spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("search", "tactician")))
     real_fork = S.fork
     players: list[Timed] = []
@@ -109,7 +111,7 @@ def main() -> None:
 
     def pct(q):
         return times[min(len(times) - 1, int(q * len(times)))]
-    print(f"{counted(args.battles, 'battle')} of {SCENARIO.name}, search (budget {args.budget:g} s: "
+    print(f"{counted(args.battles, 'battle')} of {Path(args.scenario).name}, search (budget {args.budget:g} s: "
           f"{', '.join(f'{ph.name.lower()} {S.work_for(args.budget, ph)}' for ph in S.SEARCHED)} rollout commands) v tactician: results {results}, {wall:.1f} s in all")
     print(f"decisions searched: {len(times)}; time a decision: median {statistics.median(times) * 1e3:.0f} ms, "
           f"90% {pct(0.9) * 1e3:.0f} ms, largest {times[-1] * 1e3:.0f} ms here = median "
