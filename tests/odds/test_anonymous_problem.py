@@ -16,13 +16,7 @@ from sim.odds import engine as E
 from sim.odds.problem import anonymous
 
 
-@pytest.fixture(autouse=True)
-def fresh():
-    E.solve.cache_clear()
-    E._summary.cache_clear()
-    yield
-    E.solve.cache_clear()
-    E._summary.cache_clear()
+pytestmark = pytest.mark.usefixtures("fresh_odds_caches")
 
 
 def _means(pr) -> E.Summary:

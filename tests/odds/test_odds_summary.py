@@ -12,13 +12,7 @@ from sim.odds import budget as BU
 from sim.odds import engine as E
 
 
-@pytest.fixture(autouse=True)
-def fresh():
-    E.solve.cache_clear()
-    E._summary.cache_clear()
-    yield
-    E.solve.cache_clear()
-    E._summary.cache_clear()
+pytestmark = pytest.mark.usefixtures("fresh_odds_caches")
 
 
 def _means(odds) -> E.Summary:
