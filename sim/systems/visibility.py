@@ -69,10 +69,12 @@ class BattleVisibility:
     # --- keeping it current ---------------------------------------------------------------
     def _set_reach(self) -> None:
         """Each model's reach for the index: its unit's longest ranged weapon among all its
-        models, those still to be set up or arrive included (04.02; a unit's reach only
-        shrinks as its models die; [INDIRECT FIRE]: no limit; no ranged weapon: 0), the pairs
-        shooting can ask about all battle. (Read from the living models alone, it would be 0
-        for every unit set up after the index is made, by the rules' deployment.)"""
+        models, those still to be set up or arrive included (04.02; [INDIRECT FIRE]: no limit;
+        no ranged weapon: 0): a bound on the pairs shooting can ask about all battle, set once
+        (the rule's reach, sim.plan.common.ranged_reach, only shrinks as models die; a bound
+        too long only batches more pairs, never changes an answer). Read from the living
+        models alone, it would be 0 for every unit set up after the index is made, by the
+        rules' deployment."""
         reach = [0.0] * len(self.index.ids)
         for unit_ent in self.battle.units.values():
             roster = W.roster(unit_ent)
