@@ -304,8 +304,14 @@ def disc_distances(ca: np.ndarray, ra: np.ndarray, cb: np.ndarray, rb: np.ndarra
     """01.04 Edge-to-edge distances between round bases given as centres (n, 2), (m, 2) and
     radii (n,), (m,): (n, m), at least 0. ``distance_matrix``'s round-to-round step, also read
     directly by indexes that keep the centres and radii as arrays."""
-    diff = ca[:, None, :] - cb[None, :, :]
-    out = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff)) - ra[:, None] - rb[None, :]
+    dx = ca[:, 0, None] - cb[:, 0]
+    dy = ca[:, 1, None] - cb[:, 1]
+    dx *= dx
+    dy *= dy
+    dx += dy   # (the squared length, as dx * dx + dy * dy: IEEE products and a sum, no einsum)
+    out = np.sqrt(dx, out=dx)
+    out -= ra[:, None]
+    out -= rb
     np.maximum(out, 0.0, out=out)
     return out
 

@@ -4,6 +4,7 @@ pair routine: the same floats, bit for bit, on many random layouts."""
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from sim.rules import geometry
 from sim.rules.geometry import core, distance, distance_matrix, footprint, round_base
@@ -86,3 +87,19 @@ def test_fps_distance_matrix_is_distance_to_the_bit(seed):
                 assert m[i, j] == 0.0
             elif a.shape != "round" or b.shape != "round":
                 assert m[i, j] == distance(a, b), (i, j)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(1, 40), st.booleans())
+def test_01_04_disc_distances_are_the_plain_form_to_the_bit(seed, n, m, grid):
+    """geometry.disc_distances (each pair's squared length as two products and a sum, in place)
+    gives the plain form's floats: the root of the summed squares of the centres' difference,
+    less both radii, at least 0; centres on the quarter-inch grid too (ties and touching
+    bases)."""
+    rng = np.random.default_rng(seed)
+    ca, cb = rng.uniform(-60, 60, (n, 2)), rng.uniform(-60, 60, (m, 2))
+    if grid:
+        ca, cb = np.round(ca * 4) / 4, np.round(cb * 4) / 4
+    ra, rb = rng.choice([0.0, 0.5, 0.63, 1.25, 2.0], n), rng.choice([0.0, 0.5, 0.63, 1.25, 2.0], m)
+    want = np.maximum(np.sqrt(((ca[:, None, :] - cb[None, :, :]) ** 2).sum(axis=2)) - ra[:, None] - rb[None, :], 0.0)
+    assert np.array_equal(geometry.disc_distances(ca, ra, cb, rb), want)

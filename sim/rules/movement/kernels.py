@@ -22,12 +22,30 @@ from sim.rules.movement.index import TOUCH, BodyIndex, _Poly, EdgeSet
 
 def _seg_point_dist2(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Squared distances from points p (M, 2) to segments a-b (S, 2): (S, M)."""
-    abx, aby = (b[:, 0] - a[:, 0])[:, None], (b[:, 1] - a[:, 1])[:, None]
-    apx, apy = p[None, :, 0] - a[:, 0, None], p[None, :, 1] - a[:, 1, None]
+    ax, ay = a[:, 0, None], a[:, 1, None]
+    abx, aby = b[:, 0, None] - ax, b[:, 1, None] - ay
+    return _ab_dist2(abx, aby, p[:, 0] - ax, p[:, 1] - ay)
+
+
+def _ab_dist2(abx: np.ndarray, aby: np.ndarray, apx: np.ndarray, apy: np.ndarray) -> np.ndarray:
+    """``_seg_point_dist2`` from each segment's vector ab (S, 1) and each point less the
+    segment's start, ap (S, M): t = (ap . ab) / |ab|^2 (0 for a segment of no length) clipped
+    to [0, 1], then |ap - t ab|^2. The plain form's operations entry by entry, in place (the
+    clip as max then min: a t of -0.0 for +0.0 changes no square), so the same bits."""
     den = abx * abx + aby * aby
-    t = np.clip((apx * abx + apy * aby) / np.where(den > 0, den, 1.0), 0.0, 1.0)
-    dx, dy = apx - t * abx, apy - t * aby
-    return dx * dx + dy * dy
+    t = apx * abx
+    t += apy * aby
+    t /= np.where(den > 0, den, 1.0)
+    np.maximum(t, 0.0, out=t)
+    np.minimum(t, 1.0, out=t)
+    dx = t * abx
+    np.subtract(apx, dx, out=dx)
+    t *= aby
+    np.subtract(apy, t, out=t)
+    dx *= dx
+    t *= t
+    dx += t
+    return dx
 
 
 def _seg_point_dist(a: np.ndarray, b: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -186,15 +204,19 @@ def _points_convex_distance(p: np.ndarray, poly: np.ndarray) -> np.ndarray:
     """Distance from points p (K, 2) to a ccw convex polygon's closed area (K,). (The root of
     the least squared distance: the least of the roots, to the bit, as the root is monotone
     and correctly rounded; inside where no edge has the point on its right: the sign of each
-    edge's cross product, which ``_convex_signed`` divides by the edge's positive length.)"""
+    edge's cross product, which ``_convex_signed`` divides by the edge's positive length. The
+    edges and the points less their starts are worked out once for both.)"""
     if len(poly) == 1:
         return np.hypot(p[:, 0] - poly[0, 0], p[:, 1] - poly[0, 1])
     nxt = roll_next(poly)
-    d = np.sqrt(_seg_point_dist2(poly, nxt, p).min(axis=0))
+    ax, ay = poly[:, 0, None], poly[:, 1, None]
+    ex, ey = nxt[:, 0, None] - ax, nxt[:, 1, None] - ay     # (E, 1) each edge
+    wx, wy = p[:, 0] - ax, p[:, 1] - ay                     # (E, K) each point less each start
+    d = np.sqrt(_ab_dist2(ex, ey, wx, wy).min(axis=0))
     if len(poly) >= 3:
-        e = nxt - poly
-        w = p[:, None, :] - poly[None, :, :]
-        d[((e[None, :, 0] * w[..., 1] - e[None, :, 1] * w[..., 0]) >= 0).all(axis=1)] = 0.0
+        wy *= ex
+        wx *= ey
+        d[(wy >= wx).all(axis=0)] = 0.0   # (e x w = ex wy - ey wx >= 0, by the same products)
     return d
 
 

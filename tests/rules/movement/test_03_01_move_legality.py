@@ -377,6 +377,33 @@ def test_01_04_placed_distances_and_overlaps_match_the_scalar_geometry():
             assert o[k] == any(overlaps(g, q) for q in others)
 
 
+def _plain_seg_dist2(a, b, p):
+    """Squared distances from points p (M, 2) to segments a-b (S, 2), (S, M), in the plain
+    form the kernels must equal to the bit: t = (ap . ab) / |ab|^2 (0 for a segment of no
+    length) clipped to [0, 1], then |ap - t ab|^2."""
+    abx, aby = (b[:, 0] - a[:, 0])[:, None], (b[:, 1] - a[:, 1])[:, None]
+    apx, apy = p[None, :, 0] - a[:, 0, None], p[None, :, 1] - a[:, 1, None]
+    den = abx * abx + aby * aby
+    t = np.clip((apx * abx + apy * aby) / np.where(den > 0, den, 1.0), 0.0, 1.0)
+    dx, dy = apx - t * abx, apy - t * aby
+    return dx * dx + dy * dy
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 24), st.integers(1, 30), st.booleans())
+def test_01_04_segment_distances_are_the_plain_form_to_the_bit(seed, s, m, grid):
+    """kernels._seg_point_dist2 (the clip as a max and a min, in place) gives the plain
+    form's floats, segments of no length and points on segments and at their ends included."""
+    from sim.rules.movement.kernels import _seg_point_dist2
+    rng = np.random.default_rng(seed)
+    a, b = rng.uniform(-30, 30, (s, 2)), rng.uniform(-30, 30, (s, 2))
+    b[::3] = a[::3]  # (segments of no length)
+    p = np.concatenate([rng.uniform(-40, 40, (m, 2)), a, b, (a + b) / 2])
+    if grid:
+        a, b, p = (np.round(x * 4) / 4 for x in (a, b, p))
+    assert np.array_equal(_seg_point_dist2(a, b, p), _plain_seg_dist2(a, b, p))
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 24), st.booleans())
 def test_01_04_convex_distance_is_the_least_edge_distance_to_the_bit(seed, k, grid):
@@ -384,7 +411,7 @@ def test_01_04_convex_distance_is_the_least_edge_distance_to_the_bit(seed, k, gr
     tests inside by the edges' cross products: the same numbers, to the bit, as the least of
     every edge's distance, 0 where _convex_signed finds the point inside."""
     from sim.rules.arrays import roll_next
-    from sim.rules.movement.kernels import _convex_signed, _points_convex_distance, _seg_point_dist
+    from sim.rules.movement.kernels import _convex_signed, _points_convex_distance
     rng = np.random.default_rng(seed)
     ang = np.sort(rng.uniform(0, 2 * math.pi, k))
     poly = np.stack([rng.uniform(0.5, 3) * np.cos(ang), rng.uniform(0.5, 3) * np.sin(ang)], 1) + rng.uniform(-30, 30, 2)
@@ -392,7 +419,7 @@ def test_01_04_convex_distance_is_the_least_edge_distance_to_the_bit(seed, k, gr
         poly = np.round(poly * 4) / 4
     pts = np.concatenate([rng.uniform(-40, 40, (30, 2)), poly, (poly + roll_next(poly)) / 2,
                           poly + rng.normal(0, 1e-3, poly.shape)])
-    want = _seg_point_dist(poly, roll_next(poly), pts).min(axis=0) if k > 1 else \
+    want = np.sqrt(_plain_seg_dist2(poly, roll_next(poly), pts).min(axis=0)) if k > 1 else \
         np.hypot(pts[:, 0] - poly[0, 0], pts[:, 1] - poly[0, 1])
     if k >= 3:
         want[_convex_signed(pts, poly) >= 0] = 0.0
