@@ -220,6 +220,33 @@ def _points_convex_distance(p: np.ndarray, poly: np.ndarray) -> np.ndarray:
     return d
 
 
+def points_convexes_distance(p: np.ndarray, polys: Sequence[np.ndarray]) -> np.ndarray:
+    """``_points_convex_distance`` of the points p (K, 2) to each of ``polys``: (len(polys), K).
+    The polygons with the same vertex count (3 or more) in one step: each entry's arithmetic is
+    that polygon's own, and its least squared edge distance the least of the same numbers (all
+    at least +0.0, so the order of the minimum changes nothing): the same bits."""
+    out = np.empty((len(polys), len(p)))
+    groups: dict[int, list[int]] = {}
+    for h, poly in enumerate(polys):
+        groups.setdefault(len(poly), []).append(h)
+    for v, hs in groups.items():
+        if v < 3 or len(hs) == 1:
+            for h in hs:
+                out[h] = _points_convex_distance(p, polys[h])
+            continue
+        P = np.stack([polys[h] for h in hs])                   # (G, E, 2)
+        N = np.concatenate((P[:, 1:], P[:, :1]), axis=1)       # (roll_next along the edges)
+        ax, ay = P[:, :, 0, None], P[:, :, 1, None]
+        ex, ey = N[:, :, 0, None] - ax, N[:, :, 1, None] - ay  # (G, E, 1)
+        wx, wy = p[:, 0] - ax, p[:, 1] - ay                    # (G, E, K)
+        d = np.sqrt(_ab_dist2(ex, ey, wx, wy).min(axis=1))
+        wy *= ex
+        wx *= ey
+        d[(wy >= wx).all(axis=1)] = 0.0
+        out[hs] = d
+    return out
+
+
 def _convex_overlap(P: np.ndarray, Q: np.ndarray, tol: float = TOUCH) -> bool:
     """Two ccw convex polygons share area by more than ``tol`` (separating-axis test)."""
     for poly in (P, Q):
@@ -324,9 +351,13 @@ def placed_distances(fp: Footprint, centres: np.ndarray, others: Sequence[Footpr
         out[:, rnd] = disc_distances(centres, np.full(K, 0.5 * fp.length), c, r)
     if fp.shape != "round" and rnd:
         _hull_to_discs(fp, centres, others, rnd, out)
-    for j, o in enumerate(others):
-        if o.shape == "round":
-            continue
+    hulls = [j for j, o in enumerate(others) if o.shape != "round"]
+    if fp.shape == "round" and hulls:  # (_pair_terms: the centres against each hull's core)
+        d = points_convexes_distance(centres, [core(others[j])[0] for j in hulls])
+        out[:, hulls] = np.maximum(d.T - 0.5 * fp.length, 0.0)
+        return out
+    for j in hulls:
+        o = others[j]
         pts, poly, r = _pair_terms(fp, centres, o)
         out[:, j] = np.maximum(_points_convex_distance(pts, poly) - r, 0.0)
     return out
@@ -389,8 +420,10 @@ def distances_from(fp: Footprint, centres: np.ndarray, idx: BodyIndex,
         if rnd.any():
             sel = rows[rnd]
             out[:, rnd] = disc_distances(centres, np.full(K, r), idx.centres[sel], idx.radius[sel])
-        for m in np.flatnonzero(~rnd).tolist():
-            out[:, m] = np.maximum(_points_convex_distance(centres, idx.core(int(rows[m]))) - r, 0)
+        hm = np.flatnonzero(~rnd)
+        if len(hm):
+            d = points_convexes_distance(centres, [idx.core(int(j)) for j in rows[hm].tolist()])
+            out[:, hm] = np.maximum(d.T - r, 0)
         return out
     return placed_distances(fp, centres, [idx.fps[int(j)] for j in rows.tolist()])
 
@@ -410,8 +443,10 @@ def fps_to_rows(fps: Sequence[Footprint], idx: BodyIndex, rows: np.ndarray) -> n
         sub = np.empty((len(rnd), m))
         if rr.any():
             sub[:, rr] = disc_distances(c, r, idx.centres[rows[rr]], idx.radius[rows[rr]])
-        for k in np.flatnonzero(~rr).tolist():
-            sub[:, k] = np.maximum(_points_convex_distance(c, idx.core(int(rows[k]))) - r, 0.0)
+        hk = np.flatnonzero(~rr)
+        if len(hk):
+            d = points_convexes_distance(c, [idx.core(int(j)) for j in rows[hk].tolist()])
+            sub[:, hk] = np.maximum(d.T - r[:, None], 0.0)
         out[rnd] = sub
     for i, f in enumerate(fps):
         if f.shape != "round":

@@ -48,6 +48,7 @@ from sim.rules.movement.index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, Bo
 from sim.rules.movement.kernels import (_seg_point_dist, _segments_polygon_distance, near_points_distance,
                                     near_polys_distance, segments_polys_distance, _minkowski_sum, _swept,
                                     _segments_enter_convex, _convex_signed, _points_convex_distance,
+                                    points_convexes_distance,
                                     _convex_overlap, _convex_penetrates_polygon, _offsets, near_rows,
                                     rows_near_box, placed_distances, placed_overlaps, distances_from, fps_to_rows,
                                     fps_distance_matrix, unit_distance, path_length)
@@ -345,8 +346,10 @@ def _nearest_enemy(e: _Ends, idx: BodyIndex, player: int) -> list[tuple[int, flo
         rn = idx.round[near]
         if rn.any():
             d[:, rn] = disc_distances(c[rnd], fr, idx.centres[near[rn]], idx.radius[near[rn]])
-        for m in np.flatnonzero(~rn).tolist():
-            d[:, m] = np.maximum(_points_convex_distance(c[rnd], idx.core(int(near[m]))) - fr, 0.0)
+        hm = np.flatnonzero(~rn)
+        if len(hm):
+            dh = points_convexes_distance(c[rnd], [idx.core(int(j)) for j in near[hm].tolist()])
+            d[:, hm] = np.maximum(dh.T - fr[:, None], 0.0)
         best = d.argmin(axis=1)
         for k, i in enumerate(rnd):
             dm = float(d[k, best[k]])

@@ -426,6 +426,27 @@ def test_01_04_convex_distance_is_the_least_edge_distance_to_the_bit(seed, k, gr
     assert np.array_equal(_points_convex_distance(pts, poly), want)
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.lists(st.sampled_from([1, 2, 3, 4, 4, 8, 64, 64]), min_size=1, max_size=7),
+       st.booleans())
+def test_01_04_points_to_many_convexes_is_each_polygons_own_to_the_bit(seed, counts, grid):
+    """kernels.points_convexes_distance (polygons of one vertex count in one step) gives, for
+    each polygon, _points_convex_distance's floats: points far, near, on edges and corners,
+    inside; points and segments as polygons too."""
+    from sim.rules.arrays import roll_next
+    from sim.rules.movement.kernels import _points_convex_distance, points_convexes_distance
+    rng = np.random.default_rng(seed)
+    polys = []
+    for k in counts:
+        ang = np.sort(rng.uniform(0, 2 * math.pi, k))
+        poly = np.stack([rng.uniform(0.5, 3) * np.cos(ang), rng.uniform(0.5, 3) * np.sin(ang)], 1) + rng.uniform(-20, 20, 2)
+        polys.append(np.round(poly * 4) / 4 if grid else poly)
+    pts = np.concatenate([rng.uniform(-30, 30, (12, 2))] + [np.concatenate([q, (q + roll_next(q)) / 2]) for q in polys])
+    got = points_convexes_distance(pts, polys)
+    for h, poly in enumerate(polys):
+        assert np.array_equal(got[h], _points_convex_distance(pts, poly)), h
+
+
 def test_03_01_hull_sweeps_and_end_checks_match_a_brute_force_drag():
     from sim.rules.movement.legality import (
         blocking_rows, end_blocker, feature_mask, path_blocker, placed_overlaps,
