@@ -701,20 +701,44 @@ def _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense,
                 per[r].append(found[r][kind])
 
 
+def near_each(fps: Sequence[Footprint], idx: BodyIndex, reach: float, rows: np.ndarray) -> np.ndarray:
+    """``near_rows`` of each footprint at its own place among ``rows``: (len(fps), len(rows))
+    bool, ``rows_near_box``'s arithmetic for each (its centre, its bounding radius), at once."""
+    c = np.array([[f.x, f.y] for f in fps], dtype=float).reshape(-1, 2)
+    pad = np.array([f.bounding_radius for f in fps]) + reach
+    pad += 1e-6
+    lo, hi = c - pad[:, None], c + pad[:, None]
+    xlo, xhi, ylo, yhi = idx.boxes()
+    return (xhi[rows] >= lo[:, 0, None]) & (xlo[rows] <= hi[:, 0, None]) \
+        & (yhi[rows] >= lo[:, 1, None]) & (ylo[rows] <= hi[:, 1, None])
+
+
+def near_enemy_distances(fps: Sequence[Footprint], idx: BodyIndex, player: int, reach: float):
+    """01.04 The distances from each of ``fps`` (``player``'s models) to the enemy bodies that
+    may be within ``reach`` of it (``near_each``): (the enemy rows any of them is near, (len(fps),
+    rows) which each is near, the distances from each to every one of those rows); None when
+    none is near any. One ``fps_to_rows`` call: each entry is its own pair's arithmetic, the
+    same whatever else is asked with it, so each model's near entries are those it would get
+    alone."""
+    enemies = np.flatnonzero(idx.players != player)
+    if not len(fps) or not len(enemies):
+        return None
+    near = near_each(fps, idx, reach, enemies)
+    cols = np.flatnonzero(near.any(axis=0))
+    if not len(cols):
+        return None
+    return enemies[cols], near[:, cols], fps_to_rows(fps, idx, enemies[cols])
+
+
 def engaged_units(unit: str, end_fps: Mapping[str, Footprint] | Sequence[tuple[str, Footprint]],
                   bodies: Sequence[Body] | BodyIndex) -> list[str]:
     """03.04 The enemy units ``unit`` is engaged with when its models stand at ``end_fps``
     (model id -> footprint; the unit's models in ``bodies`` are ignored): those with a model
     within engagement range (2") of one of them. Sorted by unit id."""
     idx = as_index(bodies)
-    player = idx.player_of(unit)
-    items = sorted(end_fps.items() if isinstance(end_fps, Mapping) else end_fps)
-    enemies = np.flatnonzero(idx.players != player)
-    found: set[str] = set()
-    for _mid, f in items:
-        c = np.array([[f.x, f.y]])
-        near = near_rows(idx, c, f.bounding_radius, ENGAGEMENT_RANGE, enemies)
-        if len(near):
-            d = distances_from(f, c, idx, near)[0]
-            found.update(idx.units[int(j)] for j in near[in_engagement_range(d)])
-    return sorted(found)
+    items = end_fps.values() if isinstance(end_fps, Mapping) else [f for _mid, f in end_fps]
+    got = near_enemy_distances(list(items), idx, idx.player_of(unit), ENGAGEMENT_RANGE)
+    if got is None:
+        return []
+    rows, near, d = got
+    return sorted({idx.units[j] for j in rows[(near & in_engagement_range(d)).any(axis=0)].tolist()})

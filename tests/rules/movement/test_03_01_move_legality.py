@@ -535,3 +535,35 @@ def test_03_01_a_body_index_after_a_move_is_the_index_of_the_moved_bodies():
         if not kept.round[j]:
             assert np.array_equal(kept.core(j), fresh.core(j))
     assert np.array_equal(before.centres, centres)  # (the index moved from is unchanged)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 8), st.integers(1, 14))
+def test_03_04_near_enemy_distances_are_each_models_own(seed, mine, theirs):
+    """legality.near_enemy_distances asks every model's distances in one call: each model's
+    near rows are those near_rows gives it alone, and its distances to them are the floats
+    fps_to_rows gives it alone; engaged_units is the union of each model's engaged units."""
+    from sim.rules.movement.index import BodyIndex
+    from sim.rules.movement.legality import (ENGAGEMENT_RANGE, engaged_units, fps_to_rows, near_enemy_distances,
+                                             near_rows)
+    from sim.rules.geometry import in_engagement_range
+    rng = np.random.default_rng(seed)
+    bodies = [Body(f"a/{k}", "a", 1, _random_base(rng)) for k in range(mine)]
+    bodies += [Body(f"e{k % 3}/{k}", f"e{k % 3}", 2, _random_base(rng)) for k in range(theirs)]
+    idx = BodyIndex(bodies)
+    fps = [b.fp for b in bodies[:mine]]
+    enemies = np.flatnonzero(idx.players != 1)
+    got = near_enemy_distances(fps, idx, 1, ENGAGEMENT_RANGE)
+    engaged = set()
+    for k, f in enumerate(fps):
+        alone = near_rows(idx, np.array([[f.x, f.y]]), f.bounding_radius, ENGAGEMENT_RANGE, enemies)
+        if got is None:
+            assert not len(alone)
+            continue
+        rows, near, d = got
+        assert np.array_equal(rows[near[k]], alone)
+        if len(alone):
+            own = fps_to_rows([f], idx, alone)[0]
+            assert np.array_equal(d[k, near[k]], own)
+            engaged |= {idx.units[j] for j in alone[in_engagement_range(own)].tolist()}
+    assert engaged_units("a", {b.model: b.fp for b in bodies[:mine]}, idx) == sorted(engaged)

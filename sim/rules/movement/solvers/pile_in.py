@@ -39,7 +39,7 @@ from sim.rules.arrays import roll_next
 from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, Footprint, in_engagement_range, within_distance
 from sim.rules.grid import snap_key, snap_keys
 from sim.rules.movement.legality import (
-    Body, BodyIndex, Point, as_index, check_move, engaged_units, fps_to_rows, near_rows,
+    Body, BodyIndex, Point, as_index, check_move, engaged_units, fps_to_rows, near_enemy_distances, near_rows,
     distances_from,
 )
 from sim.rules.movement.moves import ConsolidationMode
@@ -61,24 +61,24 @@ AREA_OVERLAPS = (-0.05, -0.5)  # inches a base reaches past the closest point of
 
 def _engaged_with(fps: Mapping[str, Footprint], idx: BodyIndex, player: int) -> dict[str, set[str]]:
     """03.04 For each model, the enemy units it is engaged with."""
-    enemies = np.flatnonzero(idx.players != player)
-    out: dict[str, set[str]] = {}
-    for mid, f in fps.items():
-        near = near_rows(idx, np.array([[f.x, f.y]]), f.bounding_radius, ENGAGEMENT_RANGE, enemies)
-        d = fps_to_rows([f], idx, near)[0] if len(near) else np.zeros(0)
-        out[mid] = {idx.units[int(j)] for j in near[in_engagement_range(d)].tolist()}
+    out: dict[str, set[str]] = {mid: set() for mid in fps}
+    got = near_enemy_distances(list(fps.values()), idx, player, ENGAGEMENT_RANGE)
+    if got is not None:
+        rows, near, d = got
+        hit = near & in_engagement_range(d)
+        for k, mid in enumerate(fps):
+            out[mid] = {idx.units[j] for j in rows[hit[k]].tolist()}
     return out
 
 
 def _in_contact(fps: Mapping[str, Footprint], idx: BodyIndex, player: int) -> set[str]:
     """01.04.04 The models in base contact with an enemy model."""
-    enemies = np.flatnonzero(idx.players != player)
-    out = set()
-    for mid, f in fps.items():
-        near = near_rows(idx, np.array([[f.x, f.y]]), f.bounding_radius, BASE_CONTACT, enemies)
-        if len(near) and fps_to_rows([f], idx, near).min() <= BASE_CONTACT:
-            out.add(mid)
-    return out
+    got = near_enemy_distances(list(fps.values()), idx, player, BASE_CONTACT)
+    if got is None:
+        return set()
+    _rows, near, d = got
+    hit = (near & (d <= BASE_CONTACT)).any(axis=1)
+    return {mid for k, mid in enumerate(fps) if hit[k]}
 
 
 def _unit_fps(unit: str, idx: BodyIndex) -> dict[str, Footprint]:
