@@ -51,7 +51,7 @@ class BodyIndex:
     table state and pass it wherever ``bodies`` is asked for."""
 
     __slots__ = ("bodies", "ids", "row", "fps", "units", "players", "centres", "radius",
-                 "bound", "round", "unit_rows", "_cores", "_rows_of", "_boxes")
+                 "bound", "round", "unit_rows", "_cores", "_rows_of", "_boxes", "near_memo")
 
     def __init__(self, bodies: Sequence[Body]):
         bs = tuple(sorted(bodies, key=lambda b: b.model))
@@ -78,6 +78,9 @@ class BodyIndex:
         self._cores: dict[int, np.ndarray] = {}
         self._rows_of: dict = {}        # (what units and players give: shared with ``moved``)
         self._boxes: tuple | None = None
+        # sim.rules.movement.legality.near_enemy_distances' answers for this table (footprints
+        # asked about, by identity, and the player and reach -> (the footprints, the answer))
+        self.near_memo: dict = {}
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -149,7 +152,7 @@ class BodyIndex:
         out.ids, out.row, out.units, out.players, out.unit_rows = (
             self.ids, self.row, self.units, self.players, self.unit_rows)
         out.centres, out.round, out.radius, out.bound = centres, rnd, radius, bound
-        out._rows_of, out._boxes = self._rows_of, None
+        out._rows_of, out._boxes, out.near_memo = self._rows_of, None, {}
         for arr in (centres, rnd, radius, bound):
             arr.flags.writeable = False
         return out

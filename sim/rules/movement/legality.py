@@ -713,21 +713,35 @@ def near_each(fps: Sequence[Footprint], idx: BodyIndex, reach: float, rows: np.n
         & (yhi[rows] >= lo[:, 1, None]) & (ylo[rows] <= hi[:, 1, None])
 
 
+NEAR_KEEP = 256  # near_enemy_distances' answers kept a table
+
+
 def near_enemy_distances(fps: Sequence[Footprint], idx: BodyIndex, player: int, reach: float):
     """01.04 The distances from each of ``fps`` (``player``'s models) to the enemy bodies that
     may be within ``reach`` of it (``near_each``): (the enemy rows any of them is near, (len(fps),
     rows) which each is near, the distances from each to every one of those rows); None when
     none is near any. One ``fps_to_rows`` call: each entry is its own pair's arithmetic, the
     same whatever else is asked with it, so each model's near entries are those it would get
-    alone."""
+    alone. Kept on the table (``BodyIndex.near_memo``, read-only): the rules of a pile-in or
+    consolidation ask it of the same footprints several times (where the unit began, where it
+    stands)."""
+    key = (player, reach, *map(id, fps))
+    got = idx.near_memo.get(key)
+    if got is not None and all(a is b for a, b in zip(got[0], fps)):
+        return got[1]
     enemies = np.flatnonzero(idx.players != player)
-    if not len(fps) or not len(enemies):
-        return None
-    near = near_each(fps, idx, reach, enemies)
-    cols = np.flatnonzero(near.any(axis=0))
-    if not len(cols):
-        return None
-    return enemies[cols], near[:, cols], fps_to_rows(fps, idx, enemies[cols])
+    out = None
+    if len(fps) and len(enemies):
+        near = near_each(fps, idx, reach, enemies)
+        cols = np.flatnonzero(near.any(axis=0))
+        if len(cols):
+            out = (enemies[cols], near[:, cols], fps_to_rows(fps, idx, enemies[cols]))
+            for a in out:
+                a.flags.writeable = False
+    if len(idx.near_memo) >= NEAR_KEEP:
+        idx.near_memo.clear()
+    idx.near_memo[key] = (tuple(fps), out)
+    return out
 
 
 def engaged_units(unit: str, end_fps: Mapping[str, Footprint] | Sequence[tuple[str, Footprint]],

@@ -567,3 +567,22 @@ def test_03_04_near_enemy_distances_are_each_models_own(seed, mine, theirs):
             assert np.array_equal(d[k, near[k]], own)
             engaged |= {idx.units[j] for j in alone[in_engagement_range(own)].tolist()}
     assert engaged_units("a", {b.model: b.fp for b in bodies[:mine]}, idx) == sorted(engaged)
+
+
+def test_03_04_near_enemy_distances_kept_per_table_and_footprints():
+    """The answer is kept on the table for the same footprint objects (read-only, so no caller
+    can change it for the next); another footprint, or the table after a move, is asked
+    afresh and answers for where the models stand then."""
+    from sim.rules.movement.index import BodyIndex
+    from sim.rules.movement.legality import ENGAGEMENT_RANGE, near_enemy_distances
+    idx = BodyIndex([b("a/1", 10, 10), b("a/2", 11.5, 10), b("e/1", 12.5, 12, player=2), b("e/2", 30, 30, player=2)])
+    fps = [idx.fps[0], idx.fps[1]]
+    first = near_enemy_distances(fps, idx, 1, ENGAGEMENT_RANGE)
+    assert near_enemy_distances(list(fps), idx, 1, ENGAGEMENT_RANGE) is first
+    assert not first[2].flags.writeable
+    assert [idx.units[j] for j in first[0].tolist()] == ["e"]
+    away = idx.moved([("e/1", idx.fps[2].moved(40, 40))])
+    assert near_enemy_distances(fps, away, 1, ENGAGEMENT_RANGE) is None
+    moved_fp = fps[1].moved(20, 20)
+    again = near_enemy_distances([fps[0], moved_fp], idx, 1, ENGAGEMENT_RANGE)
+    assert again is not first and again[1][1].sum() == 0
