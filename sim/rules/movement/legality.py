@@ -744,6 +744,30 @@ def near_enemy_distances(fps: Sequence[Footprint], idx: BodyIndex, player: int, 
     return out
 
 
+def enemy_unit_distances(unit: str, idx: BodyIndex) -> dict[str, float]:
+    """01.04 The distance from ``unit`` (its models in ``idx``) to every enemy unit: the closest
+    edge-to-edge distance between a model of each, by unit id. Kept on the table
+    (``BodyIndex.near_memo``): a charge's declaration, targets, solver and check, and a pile-in's
+    or consolidation's targets, mode and conditions, ask it of one table. (A new dict each call.)"""
+    key = ("unit distances", unit)
+    got = idx.near_memo.get(key)
+    if got is None:
+        rows = idx.unit_rows.get(unit)
+        if rows is None:
+            raise ValueError(f"unit {unit!r} has no models among the bodies")
+        enemies = np.flatnonzero(idx.players != idx.players[rows[0]])
+        d = fps_to_rows([idx.fps[r] for r in rows.tolist()], idx, enemies).min(axis=0)
+        got = {}
+        for j, dj in zip(enemies.tolist(), d.tolist()):
+            u = idx.units[j]
+            got[u] = min(got.get(u, math.inf), dj)
+        got = dict(sorted(got.items()))
+        if len(idx.near_memo) >= NEAR_KEEP:
+            idx.near_memo.clear()
+        idx.near_memo[key] = got
+    return dict(got)
+
+
 def engaged_units(unit: str, end_fps: Mapping[str, Footprint] | Sequence[tuple[str, Footprint]],
                   bodies: Sequence[Body] | BodyIndex) -> list[str]:
     """03.04 The enemy units ``unit`` is engaged with when its models stand at ``end_fps``

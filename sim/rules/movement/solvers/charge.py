@@ -29,8 +29,8 @@ from sim.rules.coherency import MoveProblem
 from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, in_engagement_range, within_distance
 from sim.rules.grid import AIM_MARGIN, snap_key, snap_keys
 from sim.rules.movement.legality import (
-    Body, BodyIndex, Point, as_index, check_move, distances_from, engaged_units, fps_to_rows,
-    near_rows,
+    Body, BodyIndex, Point, as_index, check_move, distances_from, engaged_units, enemy_unit_distances,
+    fps_to_rows, near_rows,
 )
 from sim.rules.movement.solvers.place import CLOSER, CONTACT_AIM, Placer, Solution
 from sim.rules.terrain import TerrainArea
@@ -44,35 +44,10 @@ WITHIN_ONE = 1.0        # 11.04: "within 1"" of a charge target
 MAX_REFS = 6            # target models tried as anchors for one charging model
 
 
-_LAST_DISTANCES: list = [None, {}]  # (the BodyIndex last read, {unit: its distances}): see below
-
-
 def charge_target_distances(unit: str, bodies: Sequence[Body] | BodyIndex) -> dict[str, float]:
-    """11.04 The edge-to-edge distance (before moving) from ``unit`` to every enemy unit (kept
-    for the last BodyIndex read, which never changes: a charge's declaration, its targets, its
-    solver and its check all ask it of one table)."""
-    idx = as_index(bodies)
-    kept = _LAST_DISTANCES
-    if kept[0] is not idx:
-        kept[0], kept[1] = idx, {}
-    got = kept[1].get(unit)
-    if got is None:
-        got = kept[1][unit] = _target_distances(unit, idx)
-    return dict(got)
-
-
-def _target_distances(unit: str, idx: BodyIndex) -> dict[str, float]:
-    rows = idx.unit_rows.get(unit)
-    if rows is None:
-        raise ValueError(f"unit {unit!r} has no models among the bodies")
-    player = int(idx.players[rows[0]])
-    enemies = np.flatnonzero(idx.players != player)
-    d = fps_to_rows([idx.fps[r] for r in rows.tolist()], idx, enemies).min(axis=0)
-    out: dict[str, float] = {}
-    for j, dj in zip(enemies.tolist(), d.tolist()):
-        u = idx.units[j]
-        out[u] = min(out.get(u, math.inf), dj)
-    return dict(sorted(out.items()))
+    """11.04 The edge-to-edge distance (before moving) from ``unit`` to every enemy unit
+    (``enemy_unit_distances``, kept on the table)."""
+    return enemy_unit_distances(unit, as_index(bodies))
 
 
 def charge_targets(unit: str, roll: float, bodies: Sequence[Body] | BodyIndex) -> list[str]:

@@ -39,7 +39,8 @@ from sim.rules.arrays import roll_next
 from sim.rules.geometry import ENGAGEMENT_RANGE, EPS, Footprint, in_engagement_range, within_distance
 from sim.rules.grid import snap_key, snap_keys
 from sim.rules.movement.legality import (
-    Body, BodyIndex, Point, as_index, check_move, engaged_units, fps_to_rows, near_enemy_distances, near_rows,
+    Body, BodyIndex, Point, as_index, check_move, engaged_units, enemy_unit_distances, fps_to_rows,
+    near_enemy_distances, near_rows,
     distances_from,
 )
 from sim.rules.movement.moves import ConsolidationMode
@@ -88,17 +89,6 @@ def _unit_fps(unit: str, idx: BodyIndex) -> dict[str, Footprint]:
     return {idx.ids[r]: idx.fps[r] for r in rows.tolist()}
 
 
-def _enemy_unit_distances(unit: str, idx: BodyIndex) -> dict[str, float]:
-    fps = _unit_fps(unit, idx)
-    player = idx.player_of(unit)
-    enemies = np.flatnonzero(idx.players != player)
-    d = fps_to_rows(list(fps.values()), idx, enemies).min(axis=0) if len(enemies) else []
-    out: dict[str, float] = {}
-    for j, dj in zip(enemies.tolist(), list(d)):
-        out[idx.units[j]] = min(out.get(idx.units[j], math.inf), float(dj))
-    return dict(sorted(out.items()))
-
-
 def pile_in_targets(unit: str, bodies: Sequence[Body] | BodyIndex, *,
                     headless: bool = True) -> list[str]:
     """12.03 The pile-in targets: every enemy unit ``unit`` is engaged with; if it is
@@ -108,7 +98,7 @@ def pile_in_targets(unit: str, bodies: Sequence[Body] | BodyIndex, *,
     engaged = engaged_units(unit, _unit_fps(unit, idx), idx)
     if engaged:
         return engaged
-    d = _enemy_unit_distances(unit, idx)
+    d = enemy_unit_distances(unit, idx)
     return [u for u, _ in sorted(d.items(), key=lambda kv: (snap_key(kv[1]), kv[0]))
             if within_distance(_, PILE_IN_RANGE)]
 
@@ -142,7 +132,7 @@ def consolidation_choices(unit: str, bodies: Sequence[Body] | BodyIndex,
     engaged = engaged_units(unit, fps, idx)
     if engaged:
         return (ConsolidationMode.ONGOING, engaged, [])
-    d = _enemy_unit_distances(unit, idx)
+    d = enemy_unit_distances(unit, idx)
     near = sorted((snap_key(dv), u) for u, dv in d.items() if within_distance(dv, CONSOLIDATION_RANGE))
     if near:
         return (ConsolidationMode.ENGAGING, [u for _d, u in near], [])
@@ -346,7 +336,7 @@ def pile_in_conditions(unit: str, targets: Collection[str], paths: Mapping[str, 
                                f"it is engaged with ({', '.join(engaged)}), not "
                                f"{', '.join(targets)}"))
     elif not engaged:
-        d = _enemy_unit_distances(unit, idx)
+        d = enemy_unit_distances(unit, idx)
         for t in targets:
             if t not in d or not within_distance(d[t], PILE_IN_RANGE):
                 out.append(MoveProblem(None, "12.03", f"pile-in target {t} is not an enemy unit "
@@ -392,7 +382,7 @@ def consolidation_conditions(unit: str, mode: str, targets: Collection[str],
     out: list[MoveProblem] = []
     fps = _unit_fps(unit, idx)
     engaged = engaged_units(unit, fps, idx)
-    d = _enemy_unit_distances(unit, idx)
+    d = enemy_unit_distances(unit, idx)
     if mode == ConsolidationMode.ONGOING:
         if not engaged:
             out.append(MoveProblem(None, "12.08", "ongoing consolidation needs an engaged unit"))
