@@ -28,14 +28,10 @@ _ATTACKS = Stage.ATTACKS
 
 def visible_characters(battle, attackers, target: int) -> list[str]:
     """24.28 The target's CHARACTER models visible to at least one attacking model, in unit order."""
-    vis = battle.visibility
-    out = []
-    for m in W.unit_models(target):
-        if esper.has_component(m, Character):
-            cid = W.model_id(m)
-            if any(vis.model_visible(a, cid) for a in attackers):
-                out.append(cid)
-    return out
+    cids = [W.model_id(m) for m in W.unit_models(target) if esper.has_component(m, Character)]
+    if not cids:
+        return []
+    return [cid for cid, seen in zip(cids, battle.visibility.seen_by_any(list(attackers), cids)) if seen]
 
 
 def default_precision(battle, options: list[str]) -> str:

@@ -132,6 +132,15 @@ class BattleVisibility:
         """06.01 + 13.09 + 13.10 + 24.24: is model ``target`` visible to model ``observer``."""
         return self.index.is_visible(observer, target)
 
+    def seen_by_any(self, observers, targets) -> list[bool]:
+        """06.01 For each of the models ``targets``: is it visible to at least one of the models
+        ``observers`` (``model_visible`` of every pair, in one block)."""
+        idx = self.index
+        if not observers or not targets:
+            return [False] * len(targets)
+        block = idx.visible_block([idx.row[a] for a in observers], [idx.row[t] for t in targets])
+        return block.any(axis=0).tolist()
+
     def hidden_models(self) -> list[str]:
         """13.09 The models hidden right now (INFANTRY/BEASTS/SWARM within an obscuring terrain
         area whose unit made no ranged attacks this turn or last), in model order."""

@@ -63,3 +63,23 @@ def test_reach_is_the_rules_reach_of_every_model(name):
             assert got <= {0.0 if r is None else r}, uid
             if W.living(b.units[uid]).slots and len(W.living(b.units[uid]).slots) == len(roster.ids):
                 assert r == ranged_reach(b.units[uid])   # (every model alive: the rule's reach)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_06_01_seen_by_any_is_any_pair_visible(seed):
+    """BattleVisibility.seen_by_any (24.28's visible CHARACTERs, one block) answers, for each
+    target model, whether model_visible holds for some observer: on the default table, every
+    unit's models against every enemy unit's, and with no observer or no target."""
+    spec = load_scenario(ROOT / "scenarios/battle_default.toml")
+    with Battle(spec, seed=seed) as b:
+        vis = b.visibility
+        units = W.all_units()
+        for u in units:
+            mine = [W.model_id(m) for m in W.unit_models(u)]
+            for e in W.enemy_units(u):
+                theirs = [W.model_id(m) for m in W.unit_models(e)]
+                want = [any(vis.model_visible(a, t) for a in mine) for t in theirs]
+                assert vis.seen_by_any(mine, theirs) == want
+                assert vis.seen_by_any(mine[:1], theirs) == [vis.model_visible(mine[0], t) for t in theirs]
+        assert vis.seen_by_any([], theirs) == [False] * len(theirs)
+        assert vis.seen_by_any(mine, []) == []

@@ -71,6 +71,13 @@ def test_24_28_decline_keeps_declared_order():
         assert damage_models(b) == ["g1", "g2", "g3", "captain"]
 
 
+def _sight(b, visible) -> None:
+    """Who sees whom, forced: ``visible(observer, target)`` for each pair of models, asked pair by
+    pair (model_visible) or for several at once (seen_by_any)."""
+    b.visibility.model_visible = visible
+    b.visibility.seen_by_any = lambda observers, targets: [any(visible(o, t) for o in observers) for t in targets]
+
+
 def test_24_28_answer_must_be_a_visible_character_or_decline():
     with Battle(spec(), dice=ForcedDice(DICE4)) as b:
         b.submit(TWO_SNIPERS)
@@ -83,7 +90,7 @@ def test_24_28_answer_must_be_a_visible_character_or_decline():
 
 def test_part_a_4_visible_to_only_one_attacking_model_is_enough():
     with Battle(spec(), dice=ForcedDice(DICE4)) as b:
-        b.visibility.model_visible = lambda obs, tgt: tgt != "captain" or obs == "snipers/2"
+        _sight(b, lambda obs, tgt: tgt != "captain" or obs == "snipers/2")
         b.run_command(TWO_SNIPERS)
         assert of_type(b, "precision")[0]["visible"] == ["captain", "lt"]
         assert damage_models(b)[0] == "captain"
@@ -93,7 +100,7 @@ def test_part_a_4_attacking_models_are_those_with_dice_in_the_pool():
     """snipers/1 fires a non-PRECISION rifle (another pool); only it sees the captain, so the
     PRECISION pool of snipers/2 can only pick the lieutenant."""
     with Battle(spec(), dice=ForcedDice([4, 4, 4, 4, 1, 1] + [4, 4, 4, 4, 1, 1])) as b:
-        b.visibility.model_visible = lambda obs, tgt: tgt != "captain" or obs == "snipers/1"
+        _sight(b, lambda obs, tgt: tgt != "captain" or obs == "snipers/1")
         b.run_command(shoot(("snipers/1", "rifle", "squad"), ("snipers/2", "sniper", "squad")))
         pools = of_type(b, "pool")
         assert [p["weapons"] for p in pools] == [["rifle"], ["sniper"]]
@@ -103,7 +110,7 @@ def test_part_a_4_attacking_models_are_those_with_dice_in_the_pool():
 
 def test_24_28_not_visible_no_choice():
     with Battle(spec(), dice=ForcedDice(DICE4)) as b:
-        b.visibility.model_visible = lambda obs, tgt: tgt not in ("captain", "lt")
+        _sight(b, lambda obs, tgt: tgt not in ("captain", "lt"))
         b.run_command(TWO_SNIPERS)
         assert [d for d in of_type(b, "decision") if d["kind"] == "precision"] == []
         (pr,) = of_type(b, "precision")
