@@ -306,10 +306,13 @@ def _end_overlaps(e: _Ends, idx: BodyIndex, rows: np.ndarray) -> list[list[tuple
         for i, m in np.argwhere(bad).tolist():
             out[i].append((int(rn[m]), float(lim[i, m] - cd[i, m])))
     hull_near = near[~idx.round[near]].tolist()
+    if hull_near and rnd_f.any():
+        _round_hull_overlaps(e, idx, hull_near, out)
     for i, f in enumerate(fps):
-        for j in (near.tolist() if not rnd_f[i] else hull_near):
-            if rnd_f[i] and idx.round[j]:
-                continue
+        if rnd_f[i]:
+            out[i].sort()
+            continue
+        for j in near.tolist():
             if math.hypot(f.x - idx.centres[j, 0], f.y - idx.centres[j, 1]) \
                     >= f.bounding_radius + idx.bound[j]:
                 continue
@@ -317,6 +320,36 @@ def _end_overlaps(e: _Ends, idx: BodyIndex, rows: np.ndarray) -> list[list[tuple
                 out[i].append((j, 0.0))
         out[i].sort()
     return out
+
+
+OVERLAP_BAND = 1e-9  # inches: a kernel distance this near the overlap threshold is measured again
+
+
+def _round_hull_overlaps(e: _Ends, idx: BodyIndex, hulls: list[int], out: list) -> None:
+    """``_end_overlaps`` of the round bases among ``e`` against the hull bodies ``hulls``:
+    ``geometry.overlaps`` (a round base of radius r overlaps a hull when its centre is less than
+    r - 1e-7 from the hull's core), its centre-to-core distances measured for every pair at once
+    (``points_convexes_distance``). They and ``overlaps``' own differ by rounding only (~1e-14;
+    a centre within EPS inside a core, which ``overlaps`` counts at 0, is under any base's
+    threshold either way), so a pair whose distance is within OVERLAP_BAND of the threshold is
+    decided by ``overlaps`` itself and every other pair gets its answer."""
+    fps = e.fps
+    ri = np.flatnonzero(e.rnd)
+    hj = np.array(hulls, dtype=np.int64)
+    dx = e.c[ri, 0, None] - idx.centres[hj, 0]
+    dy = e.c[ri, 1, None] - idx.centres[hj, 1]
+    # (the bounding circles meet: hulls whose circles a base's misses cannot overlap it)
+    close = np.hypot(dx, dy) < e.bnd[ri, None] + idx.bound[hj]
+    if not close.any():
+        return
+    d = points_convexes_distance(e.c[ri], [idx.core(j) for j in hulls]).T  # (round bases, hulls)
+    thr = e.rf[ri, None] - 1e-7
+    for a, b in np.argwhere(close).tolist():
+        i, j = int(ri[a]), hulls[b]
+        gap = d[a, b] - thr[a, 0]
+        hit = overlaps(fps[i], idx.fps[j]) if abs(gap) <= OVERLAP_BAND else gap < 0
+        if hit:
+            out[i].append((j, 0.0))
 
 
 def _nearest_enemy(e: _Ends, idx: BodyIndex, player: int) -> list[tuple[int, float] | None]:

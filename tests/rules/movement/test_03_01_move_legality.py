@@ -586,3 +586,34 @@ def test_03_04_near_enemy_distances_kept_per_table_and_footprints():
     moved_fp = fps[1].moved(20, 20)
     again = near_enemy_distances([fps[0], moved_fp], idx, 1, ENGAGEMENT_RANGE)
     assert again is not first and again[1][1].sum() == 0
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 10), st.integers(1, 6))
+def test_03_01_end_overlaps_of_round_bases_and_hulls_are_overlaps(seed, rounds, hulls):
+    """_end_overlaps decides a round base against a hull from the kernels' centre-to-core
+    distances, and with geometry.overlaps itself near the threshold: every pair's answer is
+    overlaps', for bases scattered around the hulls and bases set at the threshold's edge
+    (r - 1e-7 from the core, and a hair either side)."""
+    from sim.rules.geometry import core
+    from sim.rules.movement.index import BodyIndex
+    from sim.rules.movement.legality import _end_overlaps, _Ends
+    rng = np.random.default_rng(seed)
+    hs = [_random_hull(rng, 5, 25) for _ in range(hulls)]
+    idx = BodyIndex([Body(f"h/{k}", "h", 2, f) for k, f in enumerate(hs)])
+    fps = []
+    for k in range(rounds):
+        r = float(rng.choice([0.5, 0.63, 0.79, 1.0]))
+        if k % 2:  # (at the threshold: out from an edge's middle along its outward normal)
+            pts = core(hs[int(rng.integers(hulls))])[0]
+            a = int(rng.integers(len(pts)))
+            p0, p1 = pts[a], pts[(a + 1) % len(pts)]
+            n = np.array([p1[1] - p0[1], p0[0] - p1[0]]) / np.hypot(*(p1 - p0))  # (ccw: outward)
+            gap = r - 1e-7 + float(rng.choice([-1e-12, 0.0, 1e-12, -2e-9, 2e-9, -1e-3]))
+            x, y = (p0 + p1) / 2 + gap * n
+            fps.append(round_base(r * 2 * 25.4, float(x), float(y)))
+        else:
+            fps.append(round_base(r * 2 * 25.4, *rng.uniform(0, 30, 2)))
+    got = _end_overlaps(_Ends(fps), idx, np.arange(len(idx)))
+    for i, f in enumerate(fps):
+        assert [j for j, _d in got[i]] == [j for j in range(len(idx)) if overlaps(f, idx.fps[j])], i
