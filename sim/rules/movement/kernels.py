@@ -363,6 +363,31 @@ def placed_distances(fp: Footprint, centres: np.ndarray, others: Sequence[Footpr
     return out
 
 
+def placed_distances_paired(fp: Footprint, centres: np.ndarray, others: Sequence[Footprint]) -> np.ndarray:
+    """``placed_distances`` of each of ``others`` with its own spots only: ``centres`` (m, K, 2),
+    row i the K spots of ``fp`` measured against ``others[i]``: (m, K), entry (i, k) =
+    ``placed_distances(fp, centres[i], [others[i]])[k, 0]``. A hull ``fp`` against round bases
+    takes every pair in one kernel call (``_hull_to_discs``' translation trick: each disc's
+    centre less its spots, against the hull's core); each entry has its pair's own arithmetic,
+    so the same bits."""
+    centres = np.asarray(centres, dtype=float)
+    m, K = centres.shape[0], centres.shape[1]
+    out = np.empty((m, K))
+    rnd = [i for i, o in enumerate(others) if o.shape == "round"]
+    if fp.shape != "round" and len(rnd) > 1:
+        c = np.array([(others[i].x, others[i].y) for i in rnd], dtype=float)
+        r = np.array([0.5 * others[i].length for i in rnd])
+        pts = (c[:, None, :] - centres[rnd]).reshape(-1, 2)
+        d = _points_convex_distance(pts, _offsets(fp)).reshape(len(rnd), K)
+        out[rnd] = np.maximum(d - r[:, None], 0.0)
+        rest = [i for i in range(m) if others[i].shape != "round"]
+    else:
+        rest = range(m)
+    for i in rest:
+        out[i] = placed_distances(fp, centres[i], [others[i]])[:, 0]
+    return out
+
+
 _BATCH = 1 << 16  # (points x polygon edges in one kernel call: temporaries of at most a few MB)
 
 

@@ -617,3 +617,19 @@ def test_03_01_end_overlaps_of_round_bases_and_hulls_are_overlaps(seed, rounds, 
     got = _end_overlaps(_Ends(fps), idx, np.arange(len(idx)))
     for i, f in enumerate(fps):
         assert [j for j, _d in got[i]] == [j for j in range(len(idx)) if overlaps(f, idx.fps[j])], i
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 5), st.integers(1, 20))
+def test_01_04_paired_placed_distances_are_each_references_own(seed, m, k):
+    """kernels.placed_distances_paired (each reference against its own spots; a hull's spots
+    against every round reference in one call) gives placed_distances' floats, reference by
+    reference, for round and hull bases on both sides."""
+    from sim.rules.movement.kernels import placed_distances, placed_distances_paired
+    rng = np.random.default_rng(seed)
+    fp = _random_base(rng)
+    refs = [_random_base(rng) for _ in range(m)]
+    spots = rng.uniform(-5, 35, (m, k, 2))
+    got = placed_distances_paired(fp, spots, refs)
+    for i, ref in enumerate(refs):
+        assert np.array_equal(got[i], placed_distances(fp, spots[i], [ref])[:, 0]), i

@@ -38,6 +38,7 @@ from sim.rules.movement.legality import (
     fps_distance_matrix, fps_to_rows, near_rows, overlap_mask, path_blocker, path_length,
     placed_distances, placed_overlaps, straight_paths_clear, terrain_index,
 )
+from sim.rules.movement.kernels import placed_distances_paired
 from sim.rules.polygons import ccw
 from sim.rules.terrain import TerrainArea
 
@@ -219,16 +220,16 @@ class Placer:
             t = rr[:, None, None] + offs[None, :, None]                  # (m, o, 1)
             c = rc[:, None, None, :] + u[:, None, :, :] * t[..., None]  # (m, o, A, 2)
             return c.reshape(-1, 2)
-        out = []
-        for i, ref in enumerate(refs):
-            # (every offset's ring walked at once, (o, A): each spot's arithmetic is its own)
-            t = np.repeat((fp0.bounding_radius + ref.bounding_radius + offs)[:, None], n_angles, axis=1)
-            for _ in range(4):   # walk in by the surplus: never closer than the offset
-                c = rc[i] + u[i][None, :, :] * t[..., None]
-                d = fp_dists(fp0, c.reshape(-1, 2), [ref])[:, 0].reshape(t.shape)
-                t = t - np.maximum(d - offs[:, None], 0.0)
-            out.append((rc[i] + u[i][None, :, :] * t[..., None]).reshape(-1, 2))
-        return np.vstack(out)
+        # (every reference's rings, every offset's, walked at once, (m, o, A): each spot's
+        # arithmetic is its own, against its own reference)
+        bound = np.array([fp0.bounding_radius + f.bounding_radius for f in refs])
+        t = np.repeat((bound[:, None] + offs[None, :])[..., None], n_angles, axis=2)
+        m = len(refs)
+        for _ in range(4):   # walk in by the surplus: never closer than the offset
+            c = rc[:, None, None, :] + u[:, None, :, :] * t[..., None]
+            d = placed_distances_paired(fp0, c.reshape(m, -1, 2), refs).reshape(t.shape)
+            t = t - np.maximum(d - offs[None, :, None], 0.0)
+        return (rc[:, None, None, :] + u[:, None, :, :] * t[..., None]).reshape(-1, 2)
 
     def toward(self, mid: str, point: Sequence[float], fractions=(1.0, 0.75, 0.5, 0.25),
                spread=(0.0, 20.0, -20.0, 40.0, -40.0)) -> np.ndarray:
