@@ -78,8 +78,9 @@ class BodyIndex:
         self._cores: dict[int, np.ndarray] = {}
         self._rows_of: dict = {}        # (what units and players give: shared with ``moved``)
         self._boxes: tuple | None = None
-        # sim.rules.movement.legality.near_enemy_distances' answers for this table (footprints
-        # asked about, by identity, and the player and reach -> (the footprints, the answer))
+        # what sim.rules.movement.legality reads of this table more than once: near_enemy_distances'
+        # answers ((player, reach, the footprints asked about by identity) -> (the footprints,
+        # the answer)) and enemy_unit_distances' (("unit distances", unit) -> the distances)
         self.near_memo: dict = {}
 
     def __len__(self) -> int:
