@@ -86,8 +86,13 @@ def fight_types(battle, ent: int) -> tuple[str, ...]:
 
 def check_fights_first(battle, unit_ent: int) -> None:
     """12.04 step 1 While an eligible Fights First unit has not been selected to fight, a unit
-    without Fights First cannot be (PlanError naming those it waits for)."""
+    without Fights First cannot be (PlanError naming those it waits for). A unit a
+    consolidation engaged is not picked in that order: 12.08 selects it to fight at once, even
+    while a Fights First unit its side passed with (12.04.01) is still eligible."""
     if fights_first(unit_ent, battle):
+        return
+    ts = battle.turn_state
+    if ts is not None and unit_ent in ts.pending_fights:
         return
     waiting = [esper.component_for_entity(u, Unit).id for u in W.all_units()
                if u != unit_ent and fights_first(u, battle) and eligible_to_fight(battle, u)]

@@ -137,6 +137,33 @@ def test_12_08_a_unit_engaged_by_a_consolidation_fights_before_the_step_goes_on(
         assert (str(b.turn_state.step), b.turn_state.chooser, b.turn_state.pending_fights) == ("consolidate", 0, [])
 
 
+def test_12_08_a_unit_engaged_by_a_consolidation_fights_though_a_fights_first_unit_never_fought():
+    # (found by the fourth search ladder, seed 522: a pass left a charged unit eligible, and the
+    # unit a consolidation then engaged could not be selected: the battle stopped)
+    from scen import weapon
+    from sim.commands import Fight, Selection
+    wpn = {"blade": weapon("melee", 2, 3, 4, 0, 1), "axe": weapon("melee", 6, 2, 8, -5, 3)}
+    red = [unit("ra", model((20, 20), ["axe"])),
+           unit("rc", model((55, 40), ["blade"]))]  # far from every enemy
+    blue = [unit("b1", model((20, 21.5), ["blade"])),
+            unit("bb", model((23.8, 20), ["blade"]))]
+    with Battle(mission_scenario(red, blue, weapons=wpn), dice=ForcedDice([6] * 30 + [1] * 10)) as b:
+        b.run_command(StartBattle())
+        _to(b, "fight", "fight")
+        b.run_command(Fight("ra", (Selection("ra/1", "axe", "b1"),)))
+        W.unit_state(b.units["rc"]).charged = True  # (as if it charged and red passed with it, 12.04.01)
+        b.run_command(consolidate_command(b, "ra", None))
+        b._enter()
+        assert b.turn_state.pending_fights == [b.units["bb"]]
+        from sim.errors import PlanError
+        from sim.plan.fight import check_fights_first
+        with pytest.raises(PlanError, match=r"\(12.04 step 1\): rc must be selected to fight first"):
+            check_fights_first(b, b.units["ra"])  # (the 12.04 order still holds for other units)
+        b.run_command(Fight("bb", (Selection("bb/1", "blade", "ra"),)))
+        assert W.unit_state(b.units["bb"]).selected_to_fight
+        assert b.turn_state.pending_fights == []
+
+
 FIELD = [[20, 20], [30, 20], [30, 26], [20, 26]]  # a terrain area; the objective's point at its centre
 
 
