@@ -31,17 +31,21 @@ class Choice(NamedTuple):
 
 class Weighed(NamedTuple):
     """One option a player weighed: in words (names, never ids) and its value in the player's
-    own measure (``unit``: "pts", "VP", "models"...), higher is better."""
+    own measure (``unit``: "pts", "VP", "models"...), higher is better; ``detail``: where the
+    option came from and how it was judged, in words ("" for none); ``chosen``: the option the
+    player chose, where that is not simply the first (the search player's)."""
 
     label: str
     value: float
     unit: str = ""
+    detail: str = ""
+    chosen: bool = False
 
 
 class Explanation(NamedTuple):
     """What a player weighed for one of its decisions (``what``: "shooting: Warden Guard"),
     what it chose (words) and its options, best first (at most a few: `--explain` prints the
-    top three)."""
+    top three; ">" marks a chosen option, with each option's ``detail`` in brackets)."""
 
     player: str
     what: str
@@ -51,7 +55,8 @@ class Explanation(NamedTuple):
     def text(self, top: int = 3) -> str:
         lines = [f"{self.player}: {self.what}: {self.chosen}"]
         for o in self.options[:top]:
-            lines.append(f"    {o.value:8.2f} {o.unit:<6} {o.label}")
+            line = f"  {'>' if o.chosen else ' '} {o.value:8.2f} {o.unit:<6} {o.label}"
+            lines.append(f"{line}  [{o.detail}]" if o.detail else line)
         return "\n".join(lines)
 
 

@@ -121,16 +121,22 @@ class SearchPlayer(Player):
         options = self.options(battle, cands)[:self.affordable(ts.phase)]
         if len(options) < 2:
             return _first(self, cands)
-        means, best = self.search(battle, options, saved, ts.phase)
+        means, best, judged, futures = self.search(battle, options, saved, ts.phase)
         battle._enter()  # (the real battle's world again: the forks switched it)
-        command, label = options[best]
+        command, label, _source = options[best]
         if not (cands and command is cands[0].command):
             _restore(t, saved)  # (the tactician proposes its own again next time)
         if self.explaining:
-            weighed = sorted(((means[i], i) for i in range(len(options)) if means[i] is not None),
+            # (each option's value on the incumbent's futures: the incumbent's mean, plus the
+            # option's paired difference from it where judged: comparable, unlike means over
+            # different futures)
+            shown = [means[0] + judged[i][0] if i in judged else means[i] for i in range(len(options))]
+            weighed = sorted(((shown[i], i) for i in range(len(options)) if shown[i] is not None),
                              key=lambda m: (-m[0], m[1]))
-            self.explain(_what(battle, ts), _words(battle, command, label),
-                         [Weighed(_words(battle, options[i][0], options[i][1]), m, "VP") for m, i in weighed])
+            self.explain(_what(battle, ts), _verdict(battle, options, best, shown, judged),
+                         [Weighed(_words(battle, options[i][0], options[i][1]), m, "VP",
+                                  _detail(options[i][2], futures[i], judged.get(i)), i == best)
+                          for m, i in weighed])
         expected = next((c.expect for c in cands if c.command is command), "")
         return Choice(command, self.name, why=label or None, expected=expected or None)
 
@@ -138,15 +144,16 @@ class SearchPlayer(Player):
         return self.tactician.answer(battle, request)
 
     # --- the options weighed ---------------------------------------------------------------
-    def options(self, battle, cands) -> list[tuple[object, str]]:
-        """(command, label): the tactician's top candidates, the end of the phase, then the
-        rules' other options for the unit of its first; each legal now, each once."""
-        out: list[tuple[object, str]] = []
+    def options(self, battle, cands) -> list[tuple[object, str, str]]:
+        """(command, label, where it comes from in words): the tactician's top candidates, the
+        end of the phase, then the rules' other options for the unit of its first; each legal
+        now, each once."""
+        out: list[tuple[object, str, str]] = []
         seen: set[str] = set()
 
         most = MAX_OPTIONS[battle.turn_state.phase]  # (a searched phase: choose asks only there)
 
-        def add(cmd, label=""):
+        def add(cmd, label, source):
             if cmd is None or len(out) >= most:
                 return
             key = json.dumps(C.to_dict(cmd), sort_keys=True)
@@ -154,14 +161,14 @@ class SearchPlayer(Player):
                 return
             seen.add(key)
             if battle.check(cmd) is None:
-                out.append((cmd, label))
+                out.append((cmd, label, source))
 
-        for s in cands[:TOP_K]:
-            add(s.command, s.label)
-        add(EndPhase(), "end the phase")
+        for k, s in enumerate(cands[:TOP_K]):
+            add(s.command, s.label, f"the tactician's {_NTH[k]}")
+        add(EndPhase(), "end the phase", "the end of the phase")
         if cands:
             for cmd in _alternatives(battle, self.side, cands[0].command):
-                add(cmd)
+                add(cmd, "", "another of the rules' options")
         return out
 
     # --- the search ------------------------------------------------------------------------
@@ -172,9 +179,10 @@ class SearchPlayer(Player):
         commands, rollouts = self._cost.get(phase, (ROLLOUT_GUESS, 1))
         return int(self.work[phase] / (FIRST_FUTURES * commands / rollouts))
 
-    def search(self, battle, options, saved, phase) -> tuple[list[float | None], int]:
-        """Each option's mean score over the futures it played (None: none) and the option
-        chosen. Successive halving within the phase's work (``self.work``, rollout commands):
+    def search(self, battle, options, saved, phase) -> tuple[list[float | None], int, dict, list[int]]:
+        """Each option's mean score over the futures it played (None: none), the option
+        chosen, each other option's paired difference from the incumbent where it was judged
+        (option -> (mean, standard error, futures)) and the futures each played. Successive halving within the phase's work (``self.work``, rollout commands):
         every option plays FIRST_FUTURES futures, then the better half and the tactician's
         first (option 0, the incumbent) more, the same futures for each, and so on; no rollout
         starts once the work is spent (an option left with fewer futures than the incumbent's
@@ -217,16 +225,18 @@ class SearchPlayer(Player):
         commands, played = self._cost.get(phase, (0, 0))
         self._cost[phase] = (commands + spent, played + rollouts)
         best, gain = 0, 0.0
-        for i in alive:
+        judged: dict[int, tuple[float, float, int]] = {}
+        for i in range(1, n):
             k = min(len(values[i]), len(values[0]))
-            if i == 0 or k < 2:
+            if k < 2:
                 continue
             d = [values[i][j] - values[0][j] for j in range(k)]
             m = _mean(d)
             se = statistics.stdev(d) / math.sqrt(k)
-            if m > max(MIN_GAIN, Z * se) and m > gain:
+            judged[i] = (m, se, k)
+            if i in alive and m > max(MIN_GAIN, Z * se) and m > gain:
                 best, gain = i, m
-        return [_mean(v) if v else None for v in values], best
+        return [_mean(v) if v else None for v in values], best, judged, [len(v) for v in values]
 
     def rollout(self, battle, command, seed: int, saved) -> tuple[float, int]:
         """Play ``command`` on a fork with the dice future ``seed``, then the tactician for both
@@ -379,6 +389,39 @@ def _alternatives(battle, side: int, cmd) -> list:
 
 
 # --- words ---------------------------------------------------------------------------------------
+_NTH = ("first", "second", "third", "fourth", "fifth")
+
+
+def _detail(source: str, futures: int, judged) -> str:
+    """Where an option came from and how it did against the incumbent, for --explain."""
+    out = f"{source}; {futures} future{'s' if futures != 1 else ''}"
+    if judged is not None:
+        m, se, k = judged
+        out += f"; {m:+.2f} VP against the first on the same {k} (± {se:.2f})"
+    return out
+
+
+def _verdict(battle, options, best: int, means, judged) -> str:
+    """The option chosen in words, and why when the order of the values (``means``) does not
+    say it: an option chosen over the incumbent by its gain on the same futures, or the
+    incumbent kept though another scored more, as the overturning rule (MIN_GAIN, Z) says."""
+    words = _words(battle, options[best][0], options[best][1])
+    if best != 0:
+        m, se, k = judged[best]
+        return (f"{words} (chosen over {options[0][2]}: {m:+.2f} VP on the same {k} futures, "
+                f"more than {MIN_GAIN:g} VP and {Z:g} standard error ({se:.2f}))")
+    higher = [i for i in range(1, len(options)) if means[i] is not None and means[0] is not None
+              and means[i] > means[0]]
+    if not higher:
+        return words
+    i = max(higher, key=lambda i: (means[i], -i))
+    if i not in judged:
+        return f"{words} (kept: {options[i][2]} scored more on a single future, too few to judge)"
+    m, se, k = judged[i]
+    return (f"{words} (kept: {options[i][2]} scored {m:+.2f} VP on the same {k} futures, not more than "
+            f"{MIN_GAIN:g} VP and {Z:g} standard error ({se:.2f}): within the dice's noise)")
+
+
 def _what(battle, ts) -> str:
     return f"round {ts.round}, {ts.phase.name.lower()} phase"
 

@@ -136,9 +136,16 @@ def test_search_finds_a_better_target_than_the_tacticians_first(two_targets):
         p.on_explain = said.append
         c = p.choose(b)
         assert c.command == runners
-        assert said and said[0].chosen == "Gunners shoots at Runners"
-        assert [o.label for o in said[0].options][0] == "Gunners shoots at Runners"
-        assert any(o.label == "Gunners shoots at Stone Wall" for o in said[0].options)
+        # (--explain says why: the runners beat the tactician's first on the same futures; each
+        # option says where it came from and how it did against the first; ">" marks the choice)
+        assert said and said[0].chosen.startswith("Gunners shoots at Runners (chosen over the tactician's first: +")
+        runners_o, wall_o = said[0].options
+        assert (runners_o.label, runners_o.chosen, wall_o.label, wall_o.chosen) == (
+            "Gunners shoots at Runners", True, "Gunners shoots at Stone Wall", False)
+        assert runners_o.detail.startswith("the tactician's second; ") and " VP against the first on the same " in runners_o.detail
+        assert wall_o.detail.startswith("the tactician's first; ") and "against" not in wall_o.detail
+        text = said[0].text().splitlines()
+        assert text[1].startswith("  > ") and text[2].startswith("    ") and text[1].endswith("]")
         assert p.searches and p.searches[0][0] == S.MAX_OPTIONS[Phase.SHOOTING] == 2  # (the wall, the runners)
 
 
@@ -304,3 +311,21 @@ def test_a_search_battle_makes_no_reference_cycles(two_targets):
             searched.append(p.searches)
 
     assert young_garbage(run) == (0, []) and searched[0]
+
+
+def test_explain_says_why_the_incumbent_is_kept_or_overturned():
+    # (--explain's verdict follows the overturning rule: a gain on the same futures of more than
+    # MIN_GAIN VP and Z standard errors; values are on the incumbent's futures)
+    opts = [(EndPhase(), "A", "the tactician's first"), (EndPhase(), "B", "the tactician's second"),
+            (EndPhase(), "C", "the end of the phase")]
+    noisy = {1: (0.9, 1.2, 4), 2: (-0.5, 0.1, 4)}
+    said = S._verdict(None, opts, 0, [1.0, 1.9, 0.5], noisy)
+    assert said == ("A (kept: the tactician's second scored +0.90 VP on the same 4 futures, not more than "
+                    f"{S.MIN_GAIN:g} VP and {S.Z:g} standard error (1.20): within the dice's noise)")
+    clear = {1: (0.9, 0.2, 6), 2: (-0.5, 0.1, 6)}
+    assert S._verdict(None, opts, 1, [1.0, 1.9, 0.5], clear) == (
+        "B (chosen over the tactician's first: +0.90 VP on the same 6 futures, more than "
+        f"{S.MIN_GAIN:g} VP and {S.Z:g} standard error (0.20))")
+    assert S._verdict(None, opts, 0, [1.0, 0.9, 0.5], {1: (-0.1, 0.2, 6)}) == "A"  # (the first is best)
+    assert S._detail("the tactician's second", 6, (0.9, 0.2, 6)) == \
+        "the tactician's second; 6 futures; +0.90 VP against the first on the same 6 (± 0.20)"
