@@ -44,6 +44,7 @@ from sim.phases.state import Phase
 from sim.players import options as O
 from sim.players.base import Choice, Player, Weighed
 from sim.players.tactician import TacticianPlayer
+from sim.players.tactician import judge as J
 from sim.scenario.mission import MAX_BUDGET, MIN_BUDGET
 from sim.world import queries as W
 
@@ -167,8 +168,8 @@ class SearchPlayer(Player):
             add(s.command, s.label, f"the tactician's {_NTH[k]}")
         add(EndPhase(), "end the phase", "the end of the phase")
         if cands:
-            for cmd in _alternatives(battle, self.side, cands[0].command):
-                add(cmd, "", "another of the rules' options")
+            for cmd, label in _alternatives(battle, self.side, cands[0].command):
+                add(cmd, label, "another of the rules' options")
         return out
 
     # --- the search ------------------------------------------------------------------------
@@ -361,30 +362,31 @@ def _first(player: SearchPlayer, cands) -> Choice:
 
 
 # --- the rules' other options ------------------------------------------------------------------
-def _alternatives(battle, side: int, cmd) -> list:
-    """Other commands for the unit of ``cmd`` (not yet checked), by phase: in the Movement
-    phase, for a unit not yet selected to move, moves toward each of the three nearest
-    objectives, staying still and advancing; in the Shooting phase, the unit's weapons at each
-    of the three nearest enemy units."""
+def _alternatives(battle, side: int, cmd) -> list[tuple[object, str]]:
+    """Other commands for the unit of ``cmd`` (not yet checked), with their words, by phase:
+    in the Movement phase, for a unit not yet selected to move, moves toward each of the three
+    nearest objectives, staying still and advancing; in the Shooting phase, the unit's weapons
+    at each of the three nearest enemy units."""
     u = battle.units.get(getattr(cmd, "unit", None))
     if u is None:
         return []
     out: list = []
     ts = battle.turn_state
+    name = J.shown(battle, u)
     if ts.phase == Phase.MOVEMENT:
         if ts.in_progress is None and W.unit_state(u).move_selected is None and W.unit_state(u).move_type is None \
                 and not W.unit_engaged(u):
             cx, cy = O.centroid(u)
             goals = sorted(ts.objectives, key=lambda o: (math.hypot(o.x - cx, o.y - cy), o.name))
             for o in goals[:3]:
-                out.extend(O.moves_toward(battle, u, (o.x, o.y), "normal")[:1])
-            out.append(O.stationary(u))
-            out.append(SelectToMove(O.uid(u), "advance"))
+                out.extend((m, f"{name} moves toward {o.name}") for m in O.moves_toward(battle, u, (o.x, o.y), "normal")[:1])
+            out.append((O.stationary(u), f"{name} remains stationary"))
+            out.append((SelectToMove(O.uid(u), "advance"), f"{name} is selected to advance"))
     elif ts.phase == Phase.SHOOTING:
         for e in O.enemies_by_distance(u)[:3]:
             exp = O.shoot_at(battle, u, e)
             if exp is not None:
-                out.append(exp.command)
+                out.append((exp.command, f"{name} shoots {J.shown(battle, e)}"))
     return out
 
 
@@ -427,8 +429,9 @@ def _what(battle, ts) -> str:
 
 
 def _words(battle, cmd, label: str) -> str:
-    """The option in words: the tactician's label, else the command's kind and its unit's name."""
+    """The option in words: its label, else the command's kind and its unit's name (numbered
+    where two units share one, as everywhere words name units)."""
     if label:
         return label
     u = battle.units.get(getattr(cmd, "unit", None))
-    return cmd.record.kind if u is None else f"{cmd.record.kind}: {esper.component_for_entity(u, Unit).name}"
+    return cmd.record.kind if u is None else f"{cmd.record.kind}: {J.shown(battle, u)}"

@@ -329,3 +329,13 @@ def test_explain_says_why_the_incumbent_is_kept_or_overturned():
     assert S._verdict(None, opts, 0, [1.0, 0.9, 0.5], {1: (-0.1, 0.2, 6)}) == "A"  # (the first is best)
     assert S._detail("the tactician's second", 6, (0.9, 0.2, 6)) == \
         "the tactician's second; 6 futures; +0.90 VP against the first on the same 6 (± 0.20)"
+
+
+def test_the_rules_other_options_are_named_in_words(two_targets):
+    # (--explain names every option weighed as a person reads it, the rules' own options too)
+    spec = load_scenario(two_targets)
+    with _at_shooting(spec) as b:
+        wall, runners = _shots(b)
+        said = S._alternatives(b, 0, wall)
+        assert [label for _cmd, label in said] == ["Gunners shoots Stone Wall", "Gunners shoots Runners"]
+        assert [cmd for cmd, _label in said] == [wall, runners]
