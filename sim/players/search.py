@@ -368,8 +368,8 @@ def _alternatives(battle, side: int, cmd) -> list[tuple[object, str]]:
     nearest objectives, staying still and advancing; in the Shooting phase, the unit's weapons
     at each of the three nearest enemy units."""
     u = battle.units.get(getattr(cmd, "unit", None))
-    if u is None:
-        return []
+    if u is None or W.off_table(u) or not W.unit_models(u):
+        return []  # (a unit in reserves, embarked or not yet deployed has no place to move from)
     out: list = []
     ts = battle.turn_state
     name = J.shown(battle, u)

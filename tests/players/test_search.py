@@ -339,3 +339,15 @@ def test_the_rules_other_options_are_named_in_words(two_targets):
         said = S._alternatives(b, 0, wall)
         assert [label for _cmd, label in said] == ["Gunners shoots Stone Wall", "Gunners shoots Runners"]
         assert [cmd for cmd, _label in said] == [wall, runners]
+
+
+def test_a_search_battle_with_units_off_the_table_plays_out():
+    # (found by playing the search on every shipped mission, 4 December: when the tactician's
+    # first was a unit's arrival from strategic reserves, the rules' other options for that unit
+    # were looked for from where its models stand, and it has none on the battlefield)
+    spec = load_scenario(ROOT / "scenarios/reserves.toml")
+    s = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("search", "tactician")))
+    with Battle(s, seed=9000) as b:
+        ps = [make_player(kind, side, b, s) for side, kind in enumerate(("search", "tactician"))]
+        play_battle(b, s, None, ps)
+        assert b.turn_state.over and ps[0].searches
