@@ -183,9 +183,10 @@ class SearchPlayer(Player):
     def search(self, battle, options, saved, phase) -> tuple[list[float | None], int, dict, list[int]]:
         """Each option's mean score over the futures it played (None: none), the option
         chosen, each other option's paired difference from the incumbent where it was judged
-        (option -> (mean, standard error, futures)) and the futures each played. Successive halving within the phase's work (``self.work``, rollout commands):
-        every option plays FIRST_FUTURES futures, then the better half and the tactician's
-        first (option 0, the incumbent) more, the same futures for each, and so on; no rollout
+        (option -> (mean, standard error, futures)) and the futures each played. Successive
+        halving within the phase's work (``self.work``, rollout commands): every option plays
+        FIRST_FUTURES futures, then the better half and the tactician's first (option 0, the
+        incumbent) more, the same futures for each, and so on; no rollout
         starts once the work is spent (an option left with fewer futures than the incumbent's
         is judged on those it played, none with fewer than two). Another option than the
         incumbent is chosen only when it beats it on the same futures by more than MIN_GAIN
@@ -379,7 +380,8 @@ def _alternatives(battle, side: int, cmd) -> list[tuple[object, str]]:
             cx, cy = O.centroid(u)
             goals = sorted(ts.objectives, key=lambda o: (math.hypot(o.x - cx, o.y - cy), o.name))
             for o in goals[:3]:
-                out.extend((m, f"{name} moves toward {o.name}") for m in O.moves_toward(battle, u, (o.x, o.y), "normal")[:1])
+                for m in O.moves_toward(battle, u, (o.x, o.y), "normal")[:1]:
+                    out.append((m, f"{name} moves toward {o.name}"))
             out.append((O.stationary(u), f"{name} remains stationary"))
             out.append((SelectToMove(O.uid(u), "advance"), f"{name} is selected to advance"))
     elif ts.phase == Phase.SHOOTING:

@@ -138,11 +138,13 @@ def test_search_finds_a_better_target_than_the_tacticians_first(two_targets):
         assert c.command == runners
         # (--explain says why: the runners beat the tactician's first on the same futures; each
         # option says where it came from and how it did against the first; ">" marks the choice)
-        assert said and said[0].chosen.startswith("Gunners shoots at Runners (chosen over the tactician's first: +")
+        assert said and said[0].chosen.startswith(
+            "Gunners shoots at Runners (chosen over the tactician's first: +")
         runners_o, wall_o = said[0].options
         assert (runners_o.label, runners_o.chosen, wall_o.label, wall_o.chosen) == (
             "Gunners shoots at Runners", True, "Gunners shoots at Stone Wall", False)
-        assert runners_o.detail.startswith("the tactician's second; ") and " VP against the first on the same " in runners_o.detail
+        assert runners_o.detail.startswith("the tactician's second; ")
+        assert " VP against the first on the same " in runners_o.detail
         assert wall_o.detail.startswith("the tactician's first; ") and "against" not in wall_o.detail
         text = said[0].text().splitlines()
         assert text[1].startswith("  > ") and text[2].startswith("    ") and text[1].endswith("]")
