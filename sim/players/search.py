@@ -86,6 +86,10 @@ ALIVE_SHARE = 0.5  # of a model's worth for being alive; the rest by its wounds 
 RESULT_VP = 20.0  # the battle won
 MIN_GAIN = 0.25  # VP an option must gain over the tactician's first, on the same futures...
 Z = 1.0  # ...and this many standard errors of the paired differences
+# (two futures, one a tie and the other a gain x, give a mean of x/2 and a standard error of
+# x/2: not "more than" one standard error, though the two floats may differ in their last bit;
+# the bar is raised by that much so that rounding never overturns the incumbent)
+SAME = 1.0 + 1e-9
 
 
 def work_for(budget: float, phase: Phase) -> int:
@@ -236,7 +240,7 @@ class SearchPlayer(Player):
             m = _mean(d)
             se = statistics.stdev(d) / math.sqrt(k)
             judged[i] = (m, se, k)
-            if i in alive and m > max(MIN_GAIN, Z * se) and m > gain:
+            if i in alive and m > max(MIN_GAIN, Z * se * SAME) and m > gain:
                 best, gain = i, m
         return [_mean(v) if v else None for v in values], best, judged, [len(v) for v in values]
 
@@ -412,8 +416,11 @@ def _verdict(battle, options, best: int, means, judged) -> str:
     words = _words(battle, options[best][0], options[best][1])
     if best != 0:
         m, se, k = judged[best]
-        return (f"{words} (chosen over {options[0][2]}: {m:+.2f} VP on the same {k} futures, "
-                f"more than {MIN_GAIN:g} VP and {Z:g} standard error ({se:.2f}))")
+        digits = 2  # (more where a gain just over the bar would read as equal to it)
+        while digits < 6 and f"{m:.{digits}f}" == f"{Z * se:.{digits}f}":
+            digits += 1
+        return (f"{words} (chosen over {options[0][2]}: {m:+.{digits}f} VP on the same {k} futures, "
+                f"more than {MIN_GAIN:g} VP and {Z:g} standard error ({se:.{digits}f}))")
     higher = [i for i in range(1, len(options)) if means[i] is not None and means[0] is not None
               and means[i] > means[0]]
     if not higher:

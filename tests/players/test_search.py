@@ -329,6 +329,9 @@ def test_explain_says_why_the_incumbent_is_kept_or_overturned():
         "B (chosen over the tactician's first: +0.90 VP on the same 6 futures, more than "
         f"{S.MIN_GAIN:g} VP and {S.Z:g} standard error (0.20))")
     assert S._verdict(None, opts, 0, [1.0, 0.9, 0.5], {1: (-0.1, 0.2, 6)}) == "A"  # (the first is best)
+    just = {1: (1.5812, 1.5806, 2), 2: (-0.5, 0.1, 2)}  # (just over the bar: three decimals tell)
+    said = S._verdict(None, opts, 1, [1.0, 2.6, 0.5], just)
+    assert "+1.5812 VP on the same 2 futures" in said and "standard error (1.5806)" in said
     assert S._detail("the tactician's second", 6, (0.9, 0.2, 6)) == \
         "the tactician's second; 6 futures; +0.90 VP against the first on the same 6 (± 0.20)"
 
@@ -353,3 +356,18 @@ def test_a_search_battle_with_units_off_the_table_plays_out():
         ps = [make_player(kind, side, b, s) for side, kind in enumerate(("search", "tactician"))]
         play_battle(b, s, None, ps)
         assert b.turn_state.over and ps[0].searches
+
+
+@pytest.mark.parametrize("x", [0.1 * k + 0.3 for k in range(40)] + [3.16, 1.580258 * 2, 7.0 / 3])
+def test_a_tie_and_a_gain_on_two_futures_do_not_overturn_the_incumbent(two_targets, monkeypatch, x):
+    # (their mean is exactly one standard error, not more: whichever way the two floats round)
+    spec = load_scenario(two_targets)
+    with _at_shooting(spec) as b:
+        p = SearchPlayer(0, b, spec, budget=0.2)
+        wall, runners = _wall_first(p, b)
+        futures = iter([0.0, 0.0, 0.0, x] * 50)  # (the incumbent 0, 0; the other 0, x)
+        monkeypatch.setattr(p, "rollout", lambda battle, command, seed, saved: (next(futures), 1))
+        options = [(wall, "", "the tactician's first"), (runners, "", "the tactician's second")]
+        monkeypatch.setattr(S, "MAX_FUTURES", 2)
+        _means, best, judged, _futures = p.search(b, options, None, Phase.SHOOTING)
+        assert judged[1][2] == 2 and best == 0
