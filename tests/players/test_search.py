@@ -329,7 +329,7 @@ def test_explain_says_why_the_incumbent_is_kept_or_overturned():
         "B (chosen over the tactician's first: +0.90 VP on the same 6 futures, more than "
         f"{S.MIN_GAIN:g} VP and {S.Z:g} standard error (0.20))")
     assert S._verdict(None, opts, 0, [1.0, 0.9, 0.5], {1: (-0.1, 0.2, 6)}) == "A"  # (the first is best)
-    just = {1: (1.5812, 1.5806, 2), 2: (-0.5, 0.1, 2)}  # (just over the bar: three decimals tell)
+    just = {1: (1.5812, 1.5806, 2), 2: (-0.5, 0.1, 2)}  # (just over the bar: as many decimals as tell them apart)
     said = S._verdict(None, opts, 1, [1.0, 2.6, 0.5], just)
     assert "+1.5812 VP on the same 2 futures" in said and "standard error (1.5806)" in said
     assert S._detail("the tactician's second", 6, (0.9, 0.2, 6)) == \
