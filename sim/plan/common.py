@@ -6,10 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import esper
+import numpy as np
 
 from sim.components import Unit
 from sim.errors import PlanError
 from sim.rules.abilities import Hook, tag
+from sim.rules import distance_rows as DR
 from sim.rules import shooting as SH
 from sim.rules.pools import AttackKey, applying, attack_key
 from sim.rules.profiles import WeaponProfile
@@ -300,7 +302,10 @@ def _within_reach(u: int, targets, within: float | None) -> tuple[float | None, 
         return reach, []
     nearest = W.unit_nearest_kept(u)  # (each unit's distance to the closest of ours)
     limit = reach + 1e-6 + _SLACK
-    return reach, [t for t in targets if nearest.get(t, limit + 1.0) <= limit]
+    if limit <= DR.FAR:    # (a far pair's bound is above FAR: the bounds answer)
+        bound = nearest.bound
+        return reach, [t for t in targets if bound(t, limit + 1.0) <= limit]
+    return reach, [t for t in targets if nearest.within(t, limit)]
 
 
 def could_shoot_candidates(u: int, targets, within: float | None = None) -> list[int]:
@@ -324,6 +329,10 @@ def could_shoot(battle, u: int, targets, within: float | None = None) -> list[in
     for t in near_targets:
         cols = W.living(t).index
         idx = battle.visibility.index
+        if reach + 1e-6 > DR.FAR:    # (far pairs' bounds stand above FAR: measured first)
+            n = len(idx.fps)
+            idx.exact(np.arange(n)[rows] if isinstance(rows, slice) else rows,
+                      np.arange(n)[cols] if isinstance(cols, slice) else cols)
         near = W.block(idx.dist, rows, cols) <= reach + 1e-6
         # (line of sight resolved first for the pairs within reach: a model that sees a model
         # in reach is enough, and is the common case)

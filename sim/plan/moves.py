@@ -31,13 +31,7 @@ def unit_gap(unit_ent: int, others: list[int]) -> float | None:
     any of ``others`` (None: no such pair). The minimum of the same entries of the distance
     matrix as over every pair of models, read from each unit's nearest distance to ours
     (W.unit_nearest_kept: one pass over the models per layout, not one per question)."""
-    near = W.unit_nearest_kept(unit_ent)
-    best = None
-    for u in others:
-        d = near.get(u)
-        if d is not None and (best is None or d < best):
-            best = d
-    return best
+    return W.unit_nearest_kept(unit_ent).closest(others)
 
 
 def bodies() -> ML.BodyIndex:

@@ -18,6 +18,7 @@ from sim.errors import PlanError
 from sim.plan.common import (Declared, count_check, damaged_modifier, find_unit, find_weapon,
                              indirect_fail_below, not_there, plan_modifiers, wound_modifiers_at)
 from sim.rules.abilities import Hook
+from sim.rules import distance_rows as DR
 from sim.rules import multi_profile as MP
 from sim.rules import shooting as SH
 from sim.rules.pools import applying, attack_key
@@ -135,6 +136,8 @@ class TargetView:
         if len(shooters.models) == 1:  # (one row: read as a list faster than numpy reduces it)
             self.visible = [True in visible[0].tolist()]
             self.nearest = [min(dist[0].tolist())]
+            if self.nearest[0] > DR.FAR:   # (a far pair's bound: measured, W.exact_mins)
+                self.nearest = W.exact_mins(rows, self.cols, dist)
             return
         # (counted first, a third of the cost of a reduction per row: the usual answer is that
         # every model sees every model of the target, or none does)
@@ -146,6 +149,8 @@ class TargetView:
         else:
             self.visible = _any_per_row(visible).tolist()
         self.nearest = _min_per_row(dist).tolist()
+        if max(self.nearest) > DR.FAR:     # (far pairs' bounds: measured, W.exact_mins)
+            self.nearest = W.exact_mins(rows, self.cols, dist)
 
     @property
     def models(self) -> list[int]:

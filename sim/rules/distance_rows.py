@@ -4,7 +4,18 @@ that function derives from the whole table each call (every centre and radius as
 bases are round, the packed cores of the hulls) kept between calls and brought up to date
 footprint by footprint. A move of one unit asks for its models' rows against every model on the
 table (sim.world.spatial, sim.rules.visibility): without this, each such call read the whole
-table in Python first, a cost that grew with the table as the rows themselves do not need to."""
+table in Python first, a cost that grew with the table as the rows themselves do not need to.
+
+Far pairs (``rows(..., far=True)``): a pair whose bounding circles are more than ``FAR`` (plus a
+margin) apart cannot matter to a rule that compares a distance with ``FAR`` or less (every
+threshold the shipped rules read but a weapon's range above it: docs/distance-readers.md), so
+its exact distance, the costly part of a row when one base is not round, is left unmeasured:
+the row holds the bounding circles' distance, a lower bound above ``FAR``, and a mask says
+which entries are such bounds. Every entry at or below ``FAR`` is exact. A reader that needs a
+far entry's exact value (a minimum read as a value, a weapon's range above ``FAR``) measures
+it when it asks (``refine``), with the arithmetic the whole row would have used, so every
+answer is the same to the bit. A move's rows then cost what the models near it cost, not
+what the whole table does (issue 29: battles that grow linearly)."""
 
 from __future__ import annotations
 
@@ -23,6 +34,19 @@ from sim.rules.geometry import (Footprint, _hull_block, _hull_pack, _round_core_
 # when MEMO_KEEP footprints are held.
 _MEMO: dict = {}
 MEMO_KEEP = 4096
+# inches: a pair of footprints whose bounding circles are more than FAR + FAR_MARGIN apart is
+# far (its distance is more than FAR: the bound is at most the distance, to rounding far below
+# the margin). Above the longest weapon range in the shipped data (48") and every other
+# distance the rules compare with (30" at most): readers asking about FAR or less never measure
+# a far pair.
+FAR = 50.0
+FAR_MARGIN = 1e-3
+# sim.world.spatial / sim.rules.visibility keep, beside each distance matrix, an int8 matrix of
+# codes: 0 the entry is exact; FAR_ROW the entry (i, j) is the bound from row i's measure (model
+# i moved last); FAR_COL it is the bound from row j's measure (``refine`` measures it from that
+# side, as the whole row would have: the same arithmetic, whether or not the other side's gives
+# the same bits)
+FAR_ROW, FAR_COL = 1, 2
 _NONE: dict = {}
 
 
@@ -57,6 +81,9 @@ class DistanceRows:
         n = len(self.fps)
         self.centres = np.array([[f.x, f.y] for f in self.fps], dtype=float).reshape(n, 2)
         self.radii = np.array([0.5 * f.length if f.shape == "round" else 0.0 for f in self.fps])
+        # each footprint's bounding circle's radius (a round base's own radius: its distances
+        # to round bases are the exact ones; a hull's holds its core polygon)
+        self.bounds = np.array([_bound(f) for f in self.fps])
         # which bases are round: fixed while no base changes between round and not (a model
         # moving keeps its base; tuples: a copy shares them)
         self.hulls = tuple(j for j, f in enumerate(self.fps) if f.shape != "round")
@@ -87,31 +114,40 @@ class DistanceRows:
         else:
             self._round_centres[k, 0], self._round_centres[k, 1] = fp.x, fp.y
             self.radii[i] = self._round_radii[k] = 0.5 * fp.length
+        self.bounds[i] = _bound(fp)
 
-    def rows(self, fps_a: Sequence[Footprint]) -> np.ndarray:
+    def rows(self, fps_a: Sequence[Footprint], far: bool = False):
         """``geometry.distance_matrix(fps_a, self.fps)``, step for step; the entries between a
         round base and a hull, and between two hulls, read from ``_MEMO`` where that footprint's
         row was measured against the same footprints (another table's, often: the spatial
-        index and the visibility index each measure a moved model's row)."""
+        index and the visibility index each measure a moved model's row).
+
+        ``far``: (the rows, a bool mask of the same shape or None when every entry is
+        measured): the far pairs with a base that is not round (the module docstring) left
+        unmeasured, each holding its bounding circles' distance (above ``FAR``), marked True in
+        the mask; every other entry as above."""
         fps_a = list(fps_a)
         n, m = len(fps_a), len(self.fps)
         if n == 0 or m == 0:
-            return np.zeros((n, m))
+            return (np.zeros((n, m)), None) if far else np.zeros((n, m))
         ca = np.array([[f.x, f.y] for f in fps_a], dtype=float)
         ra = np.array([0.5 * f.length if f.shape == "round" else 0.0 for f in fps_a])
-        out = disc_distances(ca, ra, self.centres, self.radii)
+        # (the bounding circles' distances: exact between round bases, distance_matrix's step;
+        # every entry with a hull is measured below, or left the bound when far)
+        out = disc_distances(ca, np.array([_bound(f) for f in fps_a]), self.centres, self.bounds)
+        near = out <= FAR + FAR_MARGIN if far else None
+        approx = None   # (far: the far entries, if any)
         ha = [i for i, f in enumerate(fps_a) if f.shape != "round"]
         hb, rnd_b = self.hulls, self.rounds
-        if ha:
-            if rnd_b:
-                out[np.ix_(ha, rnd_b)] = self._hull_round_rows([fps_a[i] for i in ha])
-            if hb:
-                out[np.ix_(ha, hb)] = self._hull_hull_rows([fps_a[i] for i in ha])
-        if hb:
-            rnd_a = [i for i, f in enumerate(fps_a) if f.shape == "round"]
-            if rnd_a:
-                out[np.ix_(rnd_a, hb)] = self._round_hull_rows([fps_a[i] for i in rnd_a], ca[rnd_a], ra[rnd_a])
-        return out
+        if ha and rnd_b:
+            approx = _block(out, near, approx, ha, rnd_b, self._hull_round_rows, [fps_a[i] for i in ha])
+        if ha and hb:
+            approx = _block(out, near, approx, ha, hb, self._hull_hull_rows, [fps_a[i] for i in ha])
+        rnd_a = [i for i, f in enumerate(fps_a) if f.shape == "round"] if hb else []
+        if rnd_a:
+            approx = _block(out, near, approx, rnd_a, hb, self._round_hull_rows,
+                            [fps_a[i] for i in rnd_a], ca[rnd_a], ra[rnd_a])
+        return (out, approx) if far else out
 
     def _hull_key(self) -> tuple:
         """The table's hulls (footprints, in table order): what a round base's row against
@@ -120,25 +156,33 @@ class DistanceRows:
             self._hulls_now = tuple(self.fps[j] for j in self.hulls)
         return self._hulls_now
 
-    def _round_hull_rows(self, fps: list, ca: np.ndarray, ra: np.ndarray) -> np.ndarray:
+    def _round_hull_rows(self, fps: list, ca: np.ndarray, ra: np.ndarray, near=None,
+                         bound=None) -> np.ndarray:
         """``_round_core_distances`` of these round bases (centres ``ca``, radii ``ra``) against
         the table's hulls: (len(fps), hulls); a base's row read from ``_MEMO`` where it was
         measured against the same hulls, measured again only against the hulls that moved (or
         changed) since, in one call: the bases that need any against every hull any of them
         needs (each entry is its own base's and hull's arithmetic, and hulls packed together
-        give the same bits as alone, ``_hull_pack``'s padding: the same bits either way)."""
+        give the same bits as alone, ``_hull_pack``'s padding: the same bits either way).
+        With ``near`` (a mask of the entries to measure): the others are ``bound``'s (the
+        kept row holds NaN where nothing was measured)."""
         key = self._hull_key()
         H = len(key)
         out = np.empty((len(fps), H))
-        need = np.zeros((len(fps), H), dtype=bool)
+        kept = []   # (the row kept in _MEMO against these very hulls: nothing to keep again)
         for k, f in enumerate(fps):
             got = _kept(f).get("hulls")
             if got is None or len(got[0]) != H:
-                need[k] = True
-                continue
-            out[k] = got[1]
-            if got[0] is not key:
-                need[k] = [a is not b and a != b for a, b in zip(got[0], key)]
+                out[k] = np.nan
+                kept.append(False)
+            else:
+                out[k] = got[1]
+                kept.append(got[0] is key)
+                if got[0] is not key:
+                    out[k, [a is not b and a != b for a, b in zip(got[0], key)]] = np.nan
+        need = np.isnan(out)
+        if near is not None:
+            need &= near
         ks = np.flatnonzero(need.any(axis=1))
         if len(ks):
             js = np.flatnonzero(need[ks].any(axis=0))
@@ -152,27 +196,32 @@ class DistanceRows:
             for x, k in enumerate(ks.tolist()):
                 take = need[k, js]
                 out[k, js[take]] = d[x, take]
-                _memo(fps[k])["hulls"] = (key, out[k].copy())
-        return out
+                kept[k] = False
+        for k, f in enumerate(fps):
+            if not kept[k]:
+                _memo(f)["hulls"] = (key, out[k].copy())
+        return out if near is None else np.where(near, out, bound)
 
-    def _hull_round_rows(self, fps: list) -> np.ndarray:
+    def _hull_round_rows(self, fps: list, near=None, bound=None) -> np.ndarray:
         """``_round_core_distances`` of the table's round bases against each hull of ``fps``
         (transposed: (len(fps), round bases)); a hull's row measured again only at the round
         bases that moved (or changed) since ``_MEMO`` kept it, against the same round bases
         in the same order. The entries to measure, in one call: the round bases any of them
         needs against the hulls that need any (each entry is its own base's and hull's
         arithmetic, and hulls packed together give the same bits as alone, ``_hull_pack``'s
-        padding)."""
+        padding). ``near``, ``bound``: as ``_round_hull_rows``."""
         rc, rr = self._round_centres, self._round_radii
         out = np.empty((len(fps), len(rr)))
-        need = np.zeros((len(fps), len(rr)), dtype=bool)
         for k, f in enumerate(fps):
             got = _kept(f).get("rounds")
             if got is not None and got[0].shape == rc.shape:
                 out[k] = got[2]
-                need[k] = (got[0] != rc).any(axis=1) | (got[1] != rr)
+                out[k, (got[0] != rc).any(axis=1) | (got[1] != rr)] = np.nan
             else:
-                need[k] = True
+                out[k] = np.nan
+        need = np.isnan(out)
+        if near is not None:
+            need &= near
         ks = np.flatnonzero(need.any(axis=1))
         if len(ks):
             js = np.flatnonzero(need[ks].any(axis=0))
@@ -183,25 +232,28 @@ class DistanceRows:
         snap = (rc.copy(), rr.copy())
         for k, f in enumerate(fps):
             _memo(f)["rounds"] = (*snap, out[k].copy())
-        return out
+        return out if near is None else np.where(near, out, bound)
 
-    def _hull_hull_rows(self, fps: list) -> np.ndarray:
+    def _hull_hull_rows(self, fps: list, near=None, bound=None) -> np.ndarray:
         """``_hull_block`` of each hull of ``fps`` against the table's hulls: (len(fps), hulls);
         a hull's row measured again only against the hulls that moved since ``_MEMO`` kept it,
         in one call: those hulls against every hull any of them needs (each pair's answer is
         its own: ``_hull_block`` measures pair by pair, or together with ``_convex_distance``'s
-        bits)."""
+        bits). ``near``, ``bound``: as ``_round_hull_rows``."""
         key = self._hull_key()
         hb = self.hulls
         out = np.empty((len(fps), len(hb)))
-        need = np.zeros((len(fps), len(hb)), dtype=bool)
         for k, f in enumerate(fps):
             got = _kept(f).get("hull row")
             if got is not None and len(got[0]) == len(key):
                 out[k] = got[1]
-                need[k] = [a is not b and a != b for a, b in zip(got[0], key)]
+                if got[0] is not key:
+                    out[k, [a is not b and a != b for a, b in zip(got[0], key)]] = np.nan
             else:
-                need[k] = True
+                out[k] = np.nan
+        need = np.isnan(out)
+        if near is not None:
+            need &= near
         ks = np.flatnonzero(need.any(axis=1)).tolist()
         if ks:
             ys = np.flatnonzero(need[ks].any(axis=0))
@@ -213,15 +265,84 @@ class DistanceRows:
                 out[k, take] = scratch[k, [hb[y] for y in take.tolist()]]
         for k, f in enumerate(fps):
             _memo(f)["hull row"] = (key, out[k].copy())
-        return out
+        return out if near is None else np.where(near, out, bound)
 
     def copy(self) -> "DistanceRows":
         new = object.__new__(DistanceRows)
         new.__dict__.update(self.__dict__)
         new.fps = list(self.fps)
         new.centres, new.radii = self.centres.copy(), self.radii.copy()
+        new.bounds = self.bounds.copy()
         new._round_centres, new._round_radii = self._round_centres.copy(), self._round_radii.copy()
         return new
+
+
+def _block(out: np.ndarray, near, approx, rows: list, cols, measure, *args):
+    """``out``'s block at ``rows`` x ``cols`` measured by ``measure(*args)``: every entry; or,
+    with ``near`` (far mode: a mask of ``out``'s shape), the near ones only, the others left
+    their bounds and marked in ``approx`` (made when first needed). Returns ``approx``."""
+    blk = np.ix_(rows, cols)
+    nb = None if near is None else near[blk]
+    if nb is None or nb.all():
+        out[blk] = measure(*args)
+        return approx
+    out[blk] = measure(*args, nb, out[blk])
+    if approx is None:
+        approx = np.zeros(out.shape, dtype=bool)
+    approx[blk] = ~nb
+    return approx
+
+
+def _bound(f: Footprint) -> float:
+    """The radius of a circle about the footprint's centre that holds it: a round base's own
+    (the exact distances between round bases are the bounding circles'), a hull's
+    ``bounding_radius`` (its core polygon's vertices lie on or inside the outline)."""
+    return 0.5 * f.length if f.shape == "round" else f.bounding_radius
+
+
+def refine(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint], I, J) -> None:
+    """Make the entries (I[k], J[k]) of a kept distance matrix ``dist`` exact where its code
+    matrix ``far`` (FAR_ROW / FAR_COL, the module's) marks them bounds: each measured as
+    ``distance_matrix`` measures it from the side whose row held it (the model that moved
+    last), so the value is the one the whole row would have held, to the bit; written to both
+    (i, j) and (j, i) as the rows were, and marked exact. ``fps``: the table's footprints now
+    (a far entry's two models have not moved since it was written: a move writes its rows)."""
+    I = np.asarray(I, dtype=np.intp).ravel()
+    J = np.asarray(J, dtype=np.intp).ravel()
+    code = far[I, J]
+    m = code != 0
+    if not m.any():
+        return
+    I, J, code = I[m], J[m], code[m]
+    A = np.where(code == FAR_ROW, I, J)     # the side measured from
+    B = np.where(code == FAR_ROW, J, I)
+    ua, ia = np.unique(A, return_inverse=True)
+    ub, ib = np.unique(B, return_inverse=True)
+    d = distance_matrix([fps[a] for a in ua.tolist()], [fps[b] for b in ub.tolist()])
+    v = d[ia.ravel(), ib.ravel()]
+    dist[A, B] = v
+    dist[B, A] = v
+    far[A, B] = 0
+    far[B, A] = 0
+
+
+def refine_rows_min(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint], rows, cols,
+                    block: np.ndarray) -> np.ndarray:
+    """The minimum of each row of ``block`` (= ``dist[rows][:, cols]``, index arrays), exact:
+    a row whose minimum is at or below FAR is exact already (every bound is above FAR, and at
+    most its distance); a row above it with a bound among its entries is measured (``refine``)
+    and read again."""
+    mins = block.min(axis=1)
+    high = np.flatnonzero(mins > FAR)
+    if len(high):
+        r = np.asarray(rows, dtype=np.intp)[high]
+        c = np.asarray(cols, dtype=np.intp)
+        sub = far[np.ix_(r, c)]
+        if sub.any():
+            i, j = np.nonzero(sub)
+            refine(dist, far, fps, r[i], c[j])
+            mins[high] = dist[np.ix_(r, c)].min(axis=1)
+    return mins
 
 
 # full_matrix's tables, the most recent last: footprints -> a read-only matrix
@@ -257,4 +378,5 @@ def forget_tables() -> None:
     _MEMO.clear()
 
 
-__all__ = ["DistanceRows", "distance_matrix", "full_matrix", "forget_tables"]
+__all__ = ["DistanceRows", "FAR", "FAR_COL", "FAR_ROW", "distance_matrix", "full_matrix", "forget_tables", "refine",
+           "refine_rows_min"]

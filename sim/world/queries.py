@@ -17,6 +17,8 @@ import numpy as np
 from sim.components import (Base, Destroyed, Keyword, ModelAbilities, ModelId, Position, Roster,
                             Stats, Transport, Unit, UnitMember, UnitState, Weapon, Wounds)
 from sim.rules import geometry
+from sim.rules import distance_rows as DR
+from sim.rules.distance_rows import refine_rows_min
 from sim.rules.allocation import Group, TargetModel, allocation_groups
 from sim.rules.attack import unit_toughness
 from sim.world import resources as R
@@ -284,7 +286,10 @@ def model_row(ent: int) -> int:
 
 def model_distance(a: int, b: int) -> float:
     """01.04 Closest distance between two models, base edge to base edge."""
-    return float(spatial().dist[model_row(a), model_row(b)])
+    sp, i, j = spatial(), model_row(a), model_row(b)
+    if sp.far[i, j]:
+        sp.exact([i], [j])
+    return float(sp.dist[i, j])
 
 
 def nearest_distance(model_ent: int, others: list[int]) -> float:
@@ -300,21 +305,81 @@ def nearest_distances(model_ents: list[int], others: list[int]) -> list[float]:
     return spatial().nearest_rows([model_row(m) for m in model_ents], [model_row(o) for o in others])
 
 
-def unit_nearest(rows: slice | np.ndarray) -> dict[int, float]:
+def exact_mins(rows, cols, block: np.ndarray) -> list[float]:
+    """The minimum of each row of ``block`` (the spatial index's distances at ``rows`` x
+    ``cols``, each an index array or a slice), exact: a row above FAR, where a far pair's bound
+    may stand, measured (sim.rules.distance_rows.refine_rows_min)."""
+    sp = spatial()
+    n = len(sp.fps)
+    r = np.arange(n)[rows] if isinstance(rows, slice) else np.asarray(rows, dtype=np.intp)
+    c = np.arange(n)[cols] if isinstance(cols, slice) else np.asarray(cols, dtype=np.intp)
+    return refine_rows_min(sp.dist, sp.far, sp.fps, r, c, np.array(block, dtype=float)).tolist()
+
+
+class UnitNearest(dict):
+    """unit_nearest's answer: unit entity -> inches. A far pair's entry of the distance matrix
+    is a bound above FAR (sim.rules.distance_rows), so a value above FAR read from the matrix
+    may be a bound: ``get`` and ``[]`` give the exact distance (measuring the unit's far pairs
+    once, when asked), ``bound`` the value as read (exact at or below FAR; above it, at most
+    the distance), which is all a comparison with FAR or less needs."""
+
+    __slots__ = ("rows", "exact")
+
+    def __init__(self, values, rows):
+        super().__init__(values)
+        self.rows = rows            # (the models measured from: a Living.index)
+        self.exact: set[int] = set()
+
+    bound = dict.get   # (the value as read: C's dict.get)
+
+    def __getitem__(self, u: int) -> float:
+        v = dict.__getitem__(self, u)
+        if v > DR.FAR and u not in self.exact:
+            sp = spatial()
+            n = len(sp.fps)
+            rows, cols = np.arange(n)[self.rows], np.arange(n)[living(u).index]
+            sp.exact(rows, cols)
+            v = float(sp.dist[np.ix_(rows, cols)].min())
+            dict.__setitem__(self, u, v)
+            self.exact.add(u)
+        return v
+
+    def get(self, u: int, default=None):
+        return self[u] if u in self else default
+
+    def within(self, u: int, limit: float) -> bool:
+        """The unit has a value, at most ``limit`` (measured only when the bound cannot tell)."""
+        v = dict.get(self, u)
+        if v is None or v > limit:
+            return False
+        return v <= DR.FAR or self[u] <= limit
+
+    def closest(self, units) -> float | None:
+        """The smallest value among ``units`` (None: none has one): the bounds' when that is at
+        most FAR (every other value is at least its bound), else measured."""
+        got = [u for u in units if u in self]
+        if not got:
+            return None
+        best = min(dict.__getitem__(self, u) for u in got)
+        return best if best <= DR.FAR else min(self[u] for u in got)
+
+
+def unit_nearest(rows: slice | np.ndarray) -> UnitNearest:
     """01.04 For every unit with a model on the battlefield: the distance from the closest of
     the models ``rows`` (a ``Living.index``, not empty) to the closest of its living models
     (unit entity -> inches; the minimum of the distance matrix's block, so exactly the value
-    ``block(dist, rows, living(u).index).min()`` gives). One pass over the models on the
-    battlefield, whatever the number of units asked about."""
+    ``block(dist, rows, living(u).index).min()`` gives, a far pair's measured when read:
+    UnitNearest). One pass over the models on the battlefield, whatever the number of units
+    asked about."""
     sp = spatial()
     perm, starts, ents = _living_layout(sp)
     if not ents:
-        return {}
+        return UnitNearest({}, rows)
     nearest = sp.dist[rows].min(axis=0)[perm]
-    return dict(zip(ents, np.minimum.reduceat(nearest, starts).tolist()))
+    return UnitNearest(zip(ents, np.minimum.reduceat(nearest, starts).tolist()), rows)
 
 
-def unit_nearest_kept(unit_ent: int) -> dict[int, float]:
+def unit_nearest_kept(unit_ent: int) -> UnitNearest:
     """``unit_nearest`` of the unit's living models ({} when it has none on the battlefield),
     kept with them while the spatial index's version stands (any move, set-up or removal
     bumps it)."""
@@ -322,7 +387,8 @@ def unit_nearest_kept(unit_ent: int) -> dict[int, float]:
     version = R.current.spatial.version
     kept = lv.memo.get("unit nearest")
     if kept is None or kept[0] != version:
-        kept = lv.memo["unit nearest"] = (version, unit_nearest(lv.index) if index_size(lv.index) else {})
+        kept = lv.memo["unit nearest"] = (version, unit_nearest(lv.index) if index_size(lv.index)
+                                          else UnitNearest({}, lv.index))
     return kept[1]
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules import geometry
-from sim.rules.distance_rows import DistanceRows, full_matrix
+from sim.rules import distance_rows as DR
+from sim.rules.distance_rows import FAR_COL, FAR_ROW, DistanceRows, full_matrix, refine, refine_rows_min
 
 
 class SpatialIndex:
@@ -23,6 +24,10 @@ class SpatialIndex:
         self.table = DistanceRows(self.fps)
         self.dist = full_matrix(self.fps).copy()  # (self.table.rows(self.fps), kept per table)
         np.fill_diagonal(self.dist, np.inf)
+        # which entries of ``dist`` are far pairs' bounds, not distances (sim.rules.distance_rows:
+        # FAR_ROW / FAR_COL, 0 exact): every entry at or below distance_rows.FAR is exact; the
+        # readers of a value above it ask for it exactly (``exact``, ``nearest``)
+        self.far = np.zeros(self.dist.shape, dtype=np.int8)
         self._owner_of_unit = list(owner_of_unit)  # owner per unit index
         # owner per model index (numpy: compared with a whole row at once)
         self._owner = np.asarray(self._owner_of_unit, dtype=np.int64)[self.unit_of]
@@ -115,12 +120,23 @@ class SpatialIndex:
         for i, fp in zip(indices, fps):
             self.fps[i] = fp
             table.set(i, fp)
-        rows = table.rows(fps)  # (geometry.distance_matrix(fps, self.fps), to the bit)
+        # (geometry.distance_matrix(fps, self.fps), to the bit, but the far pairs' bounds)
+        rows, approx = table.rows(fps, far=True)
+        if approx is not None:
+            approx[range(len(indices)), indices] = False
+            codes = approx.view(np.int8) * FAR_ROW
+            col_codes = approx.view(np.int8) * FAR_COL
         for k, index in enumerate(indices):
             row = rows[k]
             row[index] = np.inf
             self.dist[index, :] = row
             self.dist[:, index] = row
+            if approx is None:
+                self.far[index, :] = 0
+                self.far[:, index] = 0
+            else:
+                self.far[index, :] = codes[k]
+                self.far[:, index] = col_codes[k]
         for index in indices:
             row = self.dist[index]
             self._touch(index, self.near[index], -1)
@@ -189,9 +205,28 @@ class SpatialIndex:
         return self._alive_units
 
     def nearest(self, model_index: int, others: list[int]) -> float:
-        return float(self.dist[model_index, others].min()) if others else float("inf")
+        """01.04 The distance from model ``model_index`` to the closest of ``others`` (exact:
+        far pairs measured when they decide it)."""
+        if not others:
+            return float("inf")
+        d = float(self.dist[model_index, others].min())
+        if d > DR.FAR and self.far[model_index, others].any():
+            return self.nearest_rows([model_index], others)[0]
+        return d
 
     def nearest_rows(self, model_indices: list[int], others: list[int]) -> list[float]:
         """``nearest`` for several models at once (``others`` not empty)."""
         rows = np.array(model_indices, dtype=np.intp)
-        return self.dist[rows[:, None], others].min(axis=1).tolist()
+        cols = np.asarray(others, dtype=np.intp)
+        return refine_rows_min(self.dist, self.far, self.fps, rows, cols,
+                               self.dist[rows[:, None], cols]).tolist()
+
+    def exact(self, rows, cols) -> None:
+        """Measure the far pairs among ``rows`` x ``cols`` (index arrays): ``dist``'s block is
+        then every distance, exact."""
+        rows = np.asarray(rows, dtype=np.intp)
+        cols = np.asarray(cols, dtype=np.intp)
+        sub = self.far[np.ix_(rows, cols)]
+        if sub.any():
+            i, j = np.nonzero(sub)
+            refine(self.dist, self.far, self.fps, rows[i], cols[j])

@@ -4,6 +4,8 @@ a copy moves on its own."""
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -135,3 +137,142 @@ def test_a_round_bases_row_is_measured_again_only_against_the_hulls_moved_since(
     now = [r, fps[1], h, fps[3]]
     assert np.array_equal(second.rows([r]), distance_matrix([r], now))
     assert asked == [(1, 1)]        # (one base against the one hull that moved)
+
+
+# --- far pairs (rows(..., far=True), refine) --------------------------------------------------
+
+wide = st.floats(-10.0, 160.0, allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def wide_tables(draw):
+    """``tables`` on a table wide enough for far pairs (up to 170" across): footprints and
+    moves, the moves in the order they are made."""
+    kinds = draw(st.lists(st.sampled_from(range(len(_SHAPES))), min_size=2, max_size=14))
+    fps = [Footprint(*_pick(k, draw(wide), draw(coord), draw(angle))) for k in kinds]
+    moves = []
+    for _ in range(draw(st.integers(1, 6))):
+        rows = draw(st.lists(st.integers(0, len(fps) - 1), min_size=1, max_size=4, unique=True))
+        moves.append([(i, draw(wide), draw(coord), draw(angle)) for i in rows])
+    return fps, moves
+
+
+@contextlib.contextmanager
+def _far_at(inches: float):
+    """distance_rows.FAR set to ``inches`` for the block (smaller than the shipped 50": far
+    pairs on a small table)."""
+    was = DR.FAR
+    DR.FAR = inches
+    try:
+        yield
+    finally:
+        DR.FAR = was
+
+
+def _kept_pair(fps):
+    """A kept matrix and its codes as the spatial index keeps them (sim.world.spatial), and the
+    matrix the rows without far pairs would have made (the same writes)."""
+    ref = distance_matrix(fps, fps)
+    return ref.copy(), np.zeros(ref.shape, dtype=np.int8), ref
+
+
+def _write(dist, far, index, row, approx_row):
+    dist[index, :] = row
+    dist[:, index] = row
+    if far is not None:
+        far[index, :] = np.where(approx_row, DR.FAR_ROW, 0)
+        far[:, index] = np.where(approx_row, DR.FAR_COL, 0)
+
+
+@settings(max_examples=80, deadline=None)
+@given(wide_tables(), st.sampled_from((5.0, 20.0, 50.0)))
+def test_far_rows_are_exact_at_or_below_far_and_bounds_above_it(data, far_at):
+    """rows(far=True): every entry the mask leaves unmarked is distance_matrix's, to the bit;
+    every marked entry (only pairs with a base that is not round) is above FAR and at most the
+    distance; the kept rows serve later exact rows unchanged (the entries a far row did not
+    measure are measured when asked)."""
+    with _far_at(far_at):
+        _far_rows_case(*data, far_at)
+
+
+def _far_rows_case(fps, moves, far_at):
+    DR._MEMO.clear()
+    table = DistanceRows(fps)
+    now = list(fps)
+    for move in moves:
+        moved = []
+        for i, x, y, a in move:
+            fp = now[i].moved(x, y, None if now[i].shape == "round" else a)
+            now[i] = fp
+            table.set(i, fp)
+            moved.append(fp)
+        got, approx = table.rows(moved, far=True)
+        want = distance_matrix(moved, now)
+        if approx is None:
+            approx = np.zeros(got.shape, dtype=bool)
+        assert np.array_equal(got[~approx], want[~approx])
+        assert (got[approx] > far_at).all() and (got[approx] <= want[approx] + 1e-9).all()
+        rnd = np.array([f.shape == "round" for f in moved])[:, None] & \
+            np.array([f.shape == "round" for f in now])[None, :]
+        assert not (approx & rnd).any()
+        assert np.array_equal(table.rows(moved), want)   # (then every entry, to the bit)
+
+
+@settings(max_examples=80, deadline=None)
+@given(wide_tables(), st.sampled_from((5.0, 20.0)))
+def test_refine_makes_a_kept_matrix_the_one_exact_rows_would_have_kept(data, far_at):
+    """A matrix kept as the spatial index keeps it (each move's rows written to its rows and
+    columns, in order), once with far pairs' bounds and their codes, once with exact rows:
+    the same bits wherever no code stands, and after refine of every entry the same matrix,
+    to the bit (each far entry measured from the side whose row held it, as the row did)."""
+    with _far_at(far_at):
+        _refine_case(*data, far_at)
+
+
+def _refine_case(fps, moves, far_at):
+    DR._MEMO.clear()
+    table, exact_table = DistanceRows(fps), DistanceRows(fps)
+    dist, far, ref = _kept_pair(fps)
+    now = list(fps)
+    for move in moves:
+        idx = []
+        for i, x, y, a in move:
+            fp = now[i].moved(x, y, None if now[i].shape == "round" else a)
+            now[i] = fp
+            table.set(i, fp)
+            exact_table.set(i, fp)
+            idx.append(i)
+        rows, approx = table.rows([now[i] for i in idx], far=True)
+        exact_rows = exact_table.rows([now[i] for i in idx])
+        for k, i in enumerate(idx):
+            _write(dist, far, i, rows[k], np.zeros(len(now), bool) if approx is None else approx[k])
+            _write(ref, None, i, exact_rows[k], None)
+        assert np.array_equal(dist[far == 0], ref[far == 0])
+        assert (dist[far != 0] > far_at).all()
+    n = len(now)
+    I, J = np.divmod(np.arange(n * n), n)
+    DR.refine(dist, far, now, I, J)
+    assert not far.any()
+    assert np.array_equal(dist, ref)
+
+
+def test_refine_rows_min_measures_only_rows_above_far():
+    """A row whose minimum is at or below FAR is read as it stands (its minimum is exact); a row
+    above FAR with a bound in it is measured, and its minimum is the exact one."""
+    near = [Footprint("rect", 0.0, 0.0, 5.9, 3.54), Footprint("oval", 10.0, 0.0, 2.95, 1.65)]
+    far_ = [Footprint("rect", 0.0, 150.0, 5.9, 3.54)]
+    fps = near + far_
+    table = DistanceRows(fps)
+    dist, codes = np.zeros((3, 3)), np.zeros((3, 3), dtype=np.int8)
+    rows, approx = table.rows(fps, far=True)
+    for k in range(3):
+        _write(dist, codes, k, rows[k], approx[k])
+    exact = distance_matrix(fps, fps)
+    assert codes[0, 2] and codes[2, 0] and not codes[0, 1]
+    block = dist[np.ix_([0], [1, 2])].copy()
+    assert DR.refine_rows_min(dist, codes, fps, np.array([0]), np.array([1, 2]), block).tolist() == [exact[0, 1]]
+    assert codes[0, 2]                                  # (not measured: row 0's minimum is near)
+    block = dist[np.ix_([0], [2])].copy()
+    assert block[0, 0] < exact[0, 2] or block[0, 0] == exact[0, 2]
+    got = DR.refine_rows_min(dist, codes, fps, np.array([0]), np.array([2]), block)
+    assert got.tolist() == [exact[2, 0]] and not codes[0, 2] and not codes[2, 0]

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from sim.rules.distance_rows import DistanceRows, full_matrix
+from sim.rules.distance_rows import FAR_COL, FAR_ROW, DistanceRows, full_matrix, refine
 from sim.rules.geometry import OVAL_VERTICES, Footprint, core, disc_distances
 from sim.rules.visibility.batch import (csr_subset as _csr_subset, outline_crossings_round,
                                  pairs_visible_round)
@@ -98,11 +98,17 @@ class PairResolution:
                 self._table.set(i, self.fps[i])
             rows = list(rows)
             if self.round.all():        # (distance_matrix's step, from the arrays kept here)
-                d = disc_distances(self.centres[rows], self.radius[rows], self.centres, self.radius)
-            else:
-                d = self._table.rows([self.fps[i] for i in rows])
+                d, approx = disc_distances(self.centres[rows], self.radius[rows], self.centres, self.radius), None
+            else:   # (far pairs' bounds, above distance_rows.FAR: only reach and ranges read them)
+                d, approx = self._table.rows([self.fps[i] for i in rows], far=True)
             self.dist[rows, :] = d
             self.dist[:, rows] = d.T
+            if approx is None:
+                self.far[rows, :] = 0
+                self.far[:, rows] = 0
+            else:
+                self.far[rows, :] = np.where(approx, FAR_ROW, 0)
+                self.far[:, rows] = np.where(approx, FAR_COL, 0).T
             if rows:                # only the moved models' areas change
                 w = self.within[rows] = self._within_rows(rows)
                 self.within_any[rows] = w.any(axis=1)
@@ -126,12 +132,26 @@ class PairResolution:
         n = len(self.fps)
         if getattr(self, "dist", None) is None or self.dist.shape != (n, n):
             self.dist = np.empty((n, n))
+        # which entries of ``dist`` are far pairs' bounds (sim.rules.distance_rows: FAR_ROW /
+        # FAR_COL, 0 exact; every entry at or below FAR is exact): made by moves, measured
+        # when a reader compares with more than FAR (``exact``)
+        self.far = np.zeros((n, n), dtype=np.int8)
         if not self.round.all():  # (geometry.distance_matrix, kept per table: the spatial index's too)
             self.dist[:] = full_matrix(self.fps)
             return
         cx, cy, r = self.centres[:, 0].copy(), self.centres[:, 1].copy(), self.radius
         dx, dy = cx[:, None] - cx, cy[:, None] - cy
         np.maximum(np.sqrt(dx * dx + dy * dy) - r[:, None] - r, 0.0, out=self.dist)
+
+    def exact(self, rows, cols) -> None:
+        """Measure the far pairs among ``rows`` x ``cols`` (index arrays): ``dist``'s block is
+        then every distance, exact (a reader comparing with more than distance_rows.FAR)."""
+        rows = np.asarray(rows, dtype=np.intp)
+        cols = np.asarray(cols, dtype=np.intp)
+        sub = self.far[np.ix_(rows, cols)]
+        if sub.any():
+            i, j = np.nonzero(sub)
+            refine(self.dist, self.far, self.fps, rows[i], cols[j])
 
     def _pack_areas(self) -> None:
         self._area_edges = pack_area_edges(self.blk.area_polys)
