@@ -300,7 +300,8 @@ def _within_reach(u: int, targets, within: float | None) -> tuple[float | None, 
         reach = min(reach, within)
     if not targets or not W.index_size(W.living(u).index):
         return reach, []
-    nearest = W.unit_nearest_kept(u)  # (each unit's distance to the closest of ours)
+    # (each unit's distance to the closest of ours; a question about a few units alone)
+    nearest = W.unit_nearest_of(u, targets) if len(targets) <= 2 else W.unit_nearest_kept(u)
     limit = reach + 1e-6 + _SLACK
     if limit <= DR.FAR:    # (a far pair's bound is above FAR: the bounds answer)
         bound = nearest.bound

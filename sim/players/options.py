@@ -181,11 +181,17 @@ def quick_refusal(battle, cmd) -> bool:
     x, y = pts[:, 0], pts[:, 1]
     if (np.minimum(np.minimum(x - r, y - r), np.minimum(bw - x - r, bh - y - r)) < -QUICK_MARGIN).any():
         return True
-    others = np.ones(len(idx.ids), dtype=bool)
+    # (only the models whose centres lie within a box about the move's ends can overlap it or
+    # be within engagement range: a centre farther off on either axis is farther than any gap
+    # the two tests below look for, so leaving it out changes neither answer)
+    c = idx.centres
+    reach = float(r.max()) + float(inner.max()) + ENGAGEMENT_RANGE + 1.0
+    others = (c[:, 0] >= x.min() - reach) & (c[:, 0] <= x.max() + reach)
+    others &= (c[:, 1] >= y.min() - reach) & (c[:, 1] <= y.max() + reach)
     others[rows] = False
     if not others.any():
         return False
-    c = idx.centres[others]
+    c = c[others]
     gap = np.hypot(x[:, None] - c[None, :, 0], y[:, None] - c[None, :, 1]) - r[:, None] - inner[others][None, :]
     if (gap < -QUICK_MARGIN).any():
         return True

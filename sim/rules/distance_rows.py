@@ -186,12 +186,9 @@ class DistanceRows:
         ks = np.flatnonzero(need.any(axis=1))
         if len(ks):
             js = np.flatnonzero(need[ks].any(axis=0))
-            if len(js) == H:
-                if self._pack is None:
-                    self._pack = _hull_pack(key)
-                pack = self._pack
-            else:
-                pack = _hull_pack(tuple(key[j] for j in js.tolist()))
+            if self._pack is None:
+                self._pack = _hull_pack(key)
+            pack = self._pack if len(js) == H else _pack_rows(self._pack, js)
             d = _round_core_distances(ca[ks], ra[ks], pack)
             for x, k in enumerate(ks.tolist()):
                 take = need[k, js]
@@ -291,6 +288,14 @@ def _block(out: np.ndarray, near, approx, rows: list, cols, measure, *args):
         approx = np.zeros(out.shape, dtype=bool)
     approx[blk] = ~nb
     return approx
+
+
+def _pack_rows(pack: tuple, js: np.ndarray) -> tuple:
+    """``_hull_pack`` of some of a pack's hulls (``js``, ascending), read from the pack: the
+    same rows, padded to the pack's longest hull (``_hull_pack``'s padding changes no answer of
+    ``_round_core_distances``), without building the cores again."""
+    sub = tuple(a[js] for a in pack[:8])
+    return sub + (bool(sub[7].all()),)
 
 
 def _bound(f: Footprint) -> float:

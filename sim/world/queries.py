@@ -392,6 +392,24 @@ def unit_nearest_kept(unit_ent: int) -> UnitNearest:
     return kept[1]
 
 
+def unit_nearest_of(unit_ent: int, targets) -> UnitNearest:
+    """``unit_nearest_kept``'s values for ``targets`` (the same minima, the same floats): the
+    kept answer while it stands, else these few measured alone (a question about one or two
+    units after a move, e.g. the Fire Overwatch offer's, need not read every unit's)."""
+    lv = living(unit_ent)
+    kept = lv.memo.get("unit nearest")
+    if kept is not None and kept[0] == R.current.spatial.version:
+        return kept[1]
+    out = {}
+    if index_size(lv.index):
+        dist = spatial().dist
+        for t in targets:
+            cols = living(t).index
+            if index_size(cols):
+                out[t] = float(block(dist, lv.index, cols).min())
+    return UnitNearest(out, lv.index)
+
+
 def _living_layout(sp: SpatialIndex) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Every living model's row grouped by unit (in unit order), where each unit's run starts,
     and the units (those with a living model on the battlefield): kept on the spatial index

@@ -1,7 +1,8 @@
 """01.04 sim.world.queries.unit_nearest (could_shoot's reach test, one pass over the models on
 the battlefield) against the distance matrix's block for each unit, through moves and destroyed
 models: the same floats, and no unit without a living model; its kept copy (unit_nearest_kept)
-and sim.plan.moves.unit_gap (read from it) the same after every step."""
+and sim.plan.moves.unit_gap (read from it) the same after every step, and unit_nearest_of (a
+few units' values, measured alone when nothing is kept) the same values."""
 
 from __future__ import annotations
 
@@ -50,12 +51,19 @@ def test_unit_nearest_is_the_block_minimum(steps):
         units = W.all_units()
         for kind, mid, x, y in steps + [("ask", "", 0.0, 0.0)]:
             for u in units:
+                # (asked first: after a move or a removal, before anything is kept for the
+                # layout, measured alone; else the kept answer)
+                few = W.unit_nearest_of(u, units[1:3])
+                want = brute(u) if W.index_size(W.living(u).index) else {}
+                assert {t: v for t, v in few.items() if t in units[1:3]} == \
+                    {t: v for t, v in want.items() if t in units[1:3]}
                 if W.index_size(W.living(u).index):
                     assert W.unit_nearest(W.living(u).index) == brute(u) == W.unit_nearest_kept(u)
                 else:
                     assert W.unit_nearest_kept(u) == {}
                 for others in (units, units[2:], units[:1]):
                     assert unit_gap(u, others) == gap_brute(u, others)
+
             if kind == "ask":
                 continue
             ent = b.models[mid]
