@@ -128,10 +128,13 @@ def within_pairs(centres, rad, area, edges) -> np.ndarray:
     return inside | (dmin <= rad + EPS)
 
 
-def _near_segment(ix, I, J, R) -> np.ndarray:
+def _near_segment(ix, I, J, R, ks=None) -> np.ndarray:
     """(P, K): does piece k's bounding circle come within R[p] (+ 1e-6") of the segment
-    between the centres of models I[p] and J[p]."""
+    between the centres of models I[p] and J[p]; with ``ks``, of those pieces only (P,
+    len(ks)): the same entries."""
     cx, cy, rho = ix.blk.pieces.circle
+    if ks is not None:
+        cx, cy, rho = cx[ks], cy[ks], rho[ks]
     C = ix.centres
     ax, ay = C[I, 0][:, None], C[I, 1][:, None]
     dx, dy = C[J, 0][:, None] - ax, C[J, 1][:, None] - ay
@@ -148,15 +151,31 @@ def _candidates(ix, I, J, R, dense_only: bool):
     """Entries (pair p, piece k), pair-major: the pieces active for the pair (13.10 / 13.11)
     whose bounding circle comes within R[p] (+ 1e-6") of the pair's centre segment (the
     others neither cross it nor come within R of it)."""
-    cand = _near_segment(ix, I, J, R)
-    kind = ix.blk.kind
+    ks = _pieces_near_box(ix, I, J, R)
+    cand = _near_segment(ix, I, J, R, ks)
+    kind = ix.blk.kind[ks]
     if dense_only:
         cand &= kind == DENSE
     else:
-        ar = ix.blk.area
+        ar = ix.blk.area[ks]
         either = ix.within[I][:, ar] | ix.within[J][:, ar]
         cand &= np.where(kind == AREA, ~either, either)
-    return np.nonzero(cand)
+    p, k = np.nonzero(cand)
+    return p, ks[k]
+
+
+def _pieces_near_box(ix, I, J, R) -> np.ndarray:
+    """The pieces (ascending) whose bounding circle comes within max(R) (+ 1e-6") of the box
+    holding every centre of models I and J: every piece ``_near_segment`` can find near one
+    of the pairs' segments (each segment lies in the box), and on a large table with the
+    pairs in one part of it, far fewer than all."""
+    cx, cy, rho = ix.blk.pieces.circle
+    C = ix.centres
+    x = np.concatenate([C[I, 0], C[J, 0]])
+    y = np.concatenate([C[I, 1], C[J, 1]])
+    g = rho + (float(R.max()) + 1e-5)
+    near = (cx >= x.min() - g) & (cx <= x.max() + g) & (cy >= y.min() - g) & (cy <= y.max() + g)
+    return np.flatnonzero(near)
 
 
 def capsule_inputs(ix, I, J, dense_only: bool = False):

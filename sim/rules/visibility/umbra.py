@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules.arrays import roll_prev, tile
-from sim.rules.visibility.pairs import _near_segment
+from sim.rules.visibility.pairs import _near_segment, _pieces_near_box
 from sim.rules.visibility.sight import DENSE
 
 __all__ = ["umbra_blocked", "ChordCache"]
@@ -264,7 +264,9 @@ def _umbra_sparse(ix, obs, tgt, dense_only):
     pk = ix.blk.pieces
     C = ix.centres
     R = np.maximum(ix.rad[obs], ix.rad[tgt]) + 1e-6
-    p, kk = np.nonzero(_near_segment(ix, obs, tgt, R))
+    ks = _pieces_near_box(ix, obs, tgt, R)
+    p, kk = np.nonzero(_near_segment(ix, obs, tgt, R, ks))
+    kk = ks[kk]
     blocked = np.zeros(len(obs), bool)
     if len(p) == 0:
         return blocked
