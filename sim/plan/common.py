@@ -300,7 +300,10 @@ def _within_reach(u: int, targets, within: float | None) -> tuple[float | None, 
         reach = min(reach, within)
     if not targets or not W.index_size(W.living(u).index):
         return reach, []
-    # (each unit's distance to the closest of ours; a question about a few units alone)
+    # (each unit's distance to the closest of ours; a question about a few units alone, those
+    # whose models' boxes come within reach of ours: the others are out of it)
+    if len(targets) > 2 and not W.unit_nearest_is_kept(u):
+        targets = W.units_near(u, targets, reach + 1e-6 + _SLACK)
     nearest = W.unit_nearest_of(u, targets) if len(targets) <= 2 else W.unit_nearest_kept(u)
     limit = reach + 1e-6 + _SLACK
     if limit <= DR.FAR:    # (a far pair's bound is above FAR: the bounds answer)

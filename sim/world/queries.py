@@ -392,6 +392,12 @@ def unit_nearest_kept(unit_ent: int) -> UnitNearest:
     return kept[1]
 
 
+def unit_nearest_is_kept(unit_ent: int) -> bool:
+    """``unit_nearest_kept`` of the unit is kept for the layout now."""
+    kept = living(unit_ent).memo.get("unit nearest")
+    return kept is not None and kept[0] == R.current.spatial.version
+
+
 def unit_nearest_of(unit_ent: int, targets) -> UnitNearest:
     """``unit_nearest_kept``'s values for ``targets`` (the same minima, the same floats): the
     kept answer while it stands, else these few measured alone (a question about one or two
@@ -408,6 +414,34 @@ def unit_nearest_of(unit_ent: int, targets) -> UnitNearest:
             if index_size(cols):
                 out[t] = float(block(dist, lv.index, cols).min())
     return UnitNearest(out, lv.index)
+
+
+def units_near(unit_ent: int, units, inches: float) -> list:
+    """Those of ``units`` (in order) that may have a living model within ``inches`` of one of
+    the unit's: a superset, from each unit's box of model centres and largest bounding radius
+    (two models are no nearer, edge to edge, than their units' boxes less both radii), kept per
+    layout; every unit left out is farther than ``inches``, measured as the distances are."""
+    sp = spatial()
+    hit = sp.unit_boxes
+    if hit is None or hit[0] != sp.version:
+        perm, starts, ents = _living_layout(sp)
+        if ents:
+            c, b = sp.table.centres[perm], sp.table.bounds[perm]
+            box = np.stack([np.minimum.reduceat(c[:, 0], starts), np.maximum.reduceat(c[:, 0], starts),
+                            np.minimum.reduceat(c[:, 1], starts), np.maximum.reduceat(c[:, 1], starts),
+                            np.maximum.reduceat(b, starts)])
+        else:
+            box = np.zeros((5, 0))
+        hit = sp.unit_boxes = (sp.version, ({u: k for k, u in enumerate(ents)}, box))
+    pos, box = hit[1]
+    k = pos.get(unit_ent)
+    if k is None:
+        return []
+    x0, x1, y0, y1, r = box
+    gx = np.maximum(np.maximum(x0 - x1[k], x0[k] - x1), 0.0)
+    gy = np.maximum(np.maximum(y0 - y1[k], y0[k] - y1), 0.0)
+    near = np.hypot(gx, gy) - r - r[k] <= inches + 1e-6
+    return [t for t in units if (j := pos.get(t)) is not None and near[j]]
 
 
 def _living_layout(sp: SpatialIndex) -> tuple[np.ndarray, np.ndarray, list[int]]:

@@ -88,6 +88,9 @@ class SpatialIndex:
         self.control_levels = None
         # sim.world.queries._living_layout: (version, (living rows by unit, run starts, units))
         self.living_layout = None
+        # sim.world.queries.units_near: (version, each unit's box of centres and largest
+        # bounding radius)
+        self.unit_boxes = None
 
     def _touch(self, i: int, others, delta: int) -> None:
         """Count (delta +1) or discount (-1) the contacts between model ``i`` and ``others``

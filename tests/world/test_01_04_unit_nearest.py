@@ -1,8 +1,9 @@
 """01.04 sim.world.queries.unit_nearest (could_shoot's reach test, one pass over the models on
 the battlefield) against the distance matrix's block for each unit, through moves and destroyed
 models: the same floats, and no unit without a living model; its kept copy (unit_nearest_kept)
-and sim.plan.moves.unit_gap (read from it) the same after every step, and unit_nearest_of (a
-few units' values, measured alone when nothing is kept) the same values."""
+and sim.plan.moves.unit_gap (read from it) the same after every step, unit_nearest_of (a
+few units' values, measured alone when nothing is kept) the same values, and units_near (from
+the units' boxes) holding every unit within the distance asked."""
 
 from __future__ import annotations
 
@@ -57,6 +58,11 @@ def test_unit_nearest_is_the_block_minimum(steps):
                 want = brute(u) if W.index_size(W.living(u).index) else {}
                 assert {t: v for t, v in few.items() if t in units[1:3]} == \
                     {t: v for t, v in want.items() if t in units[1:3]}
+                for inches in (1.0, 6.0, 12.0):  # (units_near: a superset of those within)
+                    near = W.units_near(u, units, inches)
+                    assert [t for t in units if t in near] == near
+                    assert {t for t, v in want.items() if v <= inches + 1e-6} <= set(near)
+                    assert set(near) <= set(want)
                 if W.index_size(W.living(u).index):
                     assert W.unit_nearest(W.living(u).index) == brute(u) == W.unit_nearest_kept(u)
                 else:
