@@ -24,6 +24,8 @@ import numpy as np
 
 from sim.rules.arrays import roll_prev, tile
 from sim.rules.visibility.pairs import _near_segment, _pieces_near_box
+
+_NO_RADIUS = np.zeros(1)    # (_pieces_near_box about the centres themselves)
 from sim.rules.visibility.sight import DENSE
 
 __all__ = ["umbra_blocked", "ChordCache"]
@@ -102,8 +104,13 @@ def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
     """``umbra_blocked`` for the pairs of observers ``uo`` (``oinv``: index into ``uo``)."""
     P = len(obs)
     blocked = np.zeros(P, bool)
-    pk = ix.blk.pieces
-    K = len(pk)
+    # (a piece whose umbra holds a target meets the segment between the pair's centres: its
+    # chord crosses it, and a chord of a convex piece lies in the piece; so only the pieces
+    # near the box holding every centre of these pairs can block one)
+    ks = _pieces_near_box(ix, obs, tgt, _NO_RADIUS)
+    K = len(ks)
+    if K == 0:
+        return blocked
     C = ix.centres
     tx, ty = C[tgt, 0], C[tgt, 1]
     th = np.arctan2(ty - C[obs, 1], tx - C[obs, 0])
@@ -119,7 +126,7 @@ def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
     order %= P
     first = np.zeros(U * 2 * _BINS + 1, dtype=np.int64)
     np.cumsum(np.bincount(key, minlength=U * 2 * _BINS), out=first[1:])
-    ln = _chord_lines(ix, uo, dense_only)
+    ln = _chord_lines(ix, uo, dense_only, ks)
     base = np.repeat(np.arange(U) * (2 * _BINS), K)
     b0 = np.minimum((ln["lo"] * _BIN_SCALE).astype(np.int64), _BINS - 1)
     b1 = np.minimum(((ln["lo"] + ln["width"]) * _BIN_SCALE).astype(np.int64), 2 * _BINS - 1)
@@ -169,12 +176,14 @@ def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
     return blocked
 
 
-def _chord_lines(ix, obs, dense_only: bool = False):
-    """For every observer in ``obs`` and every piece (flattened observer-major, U*K): the
-    chord t1-t2 between the piece's silhouette vertices seen from the observer's centre
-    and the umbra of that chord (``_chord_rows``)."""
+def _chord_lines(ix, obs, dense_only: bool = False, ks=None):
+    """For every observer in ``obs`` and every piece (flattened observer-major, U*K; with
+    ``ks``, those pieces, ascending): the chord t1-t2 between the piece's silhouette vertices
+    seen from the observer's centre and the umbra of that chord (``_chord_rows``)."""
     pk = ix.blk.pieces
     nx, ny, off, vx, vy = pk.soa                                 # (V, K)
+    if ks is not None:
+        nx, ny, off, vx, vy = (a.take(ks, axis=1) for a in pk.soa)
     V, K = nx.shape
     U = len(obs)
     cx, cy = ix.centres[obs, 0], ix.centres[obs, 1]
@@ -190,11 +199,12 @@ def _chord_lines(ix, obs, dense_only: bool = False):
     b = (V - 1) - T[::-1].argmax(axis=0)                         # (only read where valid)
     valid = T.sum(axis=0) == 2
     del T
-    kk = tile(np.arange(K), U)
+    kk = tile(np.arange(K) if ks is None else ks, U)
+    k_local = tile(np.arange(K), U)
     a *= K
-    a += kk
+    a += k_local
     b *= K
-    b += kk
+    b += k_local
     return _chord_rows(ix, np.repeat(obs, K), kk, vx.take(a), vy.take(a), vx.take(b),
                        vy.take(b), valid, dense_only)
 

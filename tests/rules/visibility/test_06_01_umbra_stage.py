@@ -166,3 +166,36 @@ def test_ruin_of_two_l_walls_seen_across_the_diagonal_sliver():
     idx = VisibilityIndex(areas, [ModelEntry("a", a, "red", "ua", frozenset({"INFANTRY"})),
                                   ModelEntry("b", b, "blue", "ub", frozenset({"INFANTRY"}))])
     assert idx.los[0, 1] and idx.los[1, 0]
+
+
+def test_pieces_near_the_pairs_box_give_the_answers_of_every_piece(monkeypatch):
+    """The umbra stage, both candidate searches, and the capsule inputs of the exact stages
+    read only the pieces near the box holding the pairs' centres (pairs._pieces_near_box):
+    for pairs in one part of a table, the same answers and inputs as with every piece."""
+    import sim.rules.visibility.pairs as PR
+    import sim.rules.visibility.umbra as UM
+    rng = np.random.default_rng(23)
+    areas = default_table()
+    fps = [_fp(rng, 1.0, 20.0) for _ in range(8)] + \
+        [round_base(32, *rng.uniform([1, 1], [20, 43])) for _ in range(12)]
+    idx = _index(areas, fps)
+    I, J = np.nonzero(~np.eye(len(fps), dtype=bool))
+    uo, oinv = np.unique(I, return_inverse=True)
+    R = np.maximum(idx.rad[I], idx.rad[J]) + 1e-6
+    assert len(PR._pieces_near_box(idx, I, J, R)) < len(idx.blk.pieces)   # (some left out)
+
+    def answers():
+        out = [PR.capsule_inputs(idx, I, J, dense) for dense in (False, True)]
+        for dense in (False, True):
+            out.append(_umbra_part(idx, I, J, uo, oinv, dense))
+            out.append(_umbra_sparse(idx, I, J, dense))
+        return out
+
+    near = answers()
+    every = lambda ix, I, J, R: np.arange(len(ix.blk.pieces))   # noqa: E731
+    monkeypatch.setattr(PR, "_pieces_near_box", every)
+    monkeypatch.setattr(UM, "_pieces_near_box", every)
+    for a, b in zip(near, answers()):
+        for x, y in zip(a if isinstance(a, tuple) else (a,), b if isinstance(b, tuple) else (b,)):
+            assert np.array_equal(x, y)
+    assert any(a.any() for a in near[2:])          # (some pair certified blocked)
