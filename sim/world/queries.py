@@ -357,11 +357,14 @@ class UnitNearest(dict):
     def closest(self, units) -> float | None:
         """The smallest value among ``units`` (None: none has one): the bounds' when that is at
         most FAR (every other value is at least its bound), else measured."""
-        got = [u for u in units if u in self]
-        if not got:
-            return None
-        best = min(dict.__getitem__(self, u) for u in got)
-        return best if best <= DR.FAR else min(self[u] for u in got)
+        get, best = dict.get, None
+        for u in units:
+            d = get(self, u)
+            if d is not None and (best is None or d < best):
+                best = d
+        if best is None or best <= DR.FAR:
+            return best
+        return min(self[u] for u in units if u in self)
 
 
 def unit_nearest(rows: slice | np.ndarray) -> UnitNearest:
