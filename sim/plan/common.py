@@ -300,12 +300,16 @@ def _within_reach(u: int, targets, within: float | None) -> tuple[float | None, 
         reach = min(reach, within)
     if not targets or not W.index_size(W.living(u).index):
         return reach, []
-    # (each unit's distance to the closest of ours; a question about a few units alone, those
-    # whose models' boxes come within reach of ours: the others are out of it)
-    if len(targets) > 2 and not W.unit_nearest_is_kept(u):
-        targets = W.units_near(u, targets, reach + 1e-6 + _SLACK)
-    nearest = W.unit_nearest_of(u, targets) if len(targets) <= 2 else W.unit_nearest_kept(u)
     limit = reach + 1e-6 + _SLACK
+    # (each unit's distance to the closest of ours, kept per layout; while none is kept, the
+    # units whose models' boxes come within reach of ours first (the others are out of it),
+    # and a few of them asked alone)
+    if not W.unit_nearest_is_kept(u):
+        if len(targets) > 2:
+            targets = W.units_near(u, targets, limit)
+        if len(targets) <= 2:
+            return reach, [t for t in targets if W.unit_within(u, t, limit)]
+    nearest = W.unit_nearest_kept(u)
     if limit <= DR.FAR:    # (a far pair's bound is above FAR: the bounds answer)
         bound = nearest.bound
         return reach, [t for t in targets if bound(t, limit + 1.0) <= limit]

@@ -140,7 +140,7 @@ def steps_toward(battle, u: int, goal: tuple[float, float], extra: int = 0) -> l
 
 
 QUICK_MARGIN = 1e-3  # inches: how clearly over a limit quick_refusal wants a base before it says so
-_INNER: list = [None, None]  # (the model ids of the BodyIndex last read, each base's inscribed radius)
+_INNER: list = [None, None, 0.0]  # (the model ids of the BodyIndex last read, each base's inscribed radius, the largest)
 
 
 def _inner_radii(idx) -> np.ndarray:
@@ -150,6 +150,7 @@ def _inner_radii(idx) -> np.ndarray:
     a base keeps its sizes as it moves)."""
     if _INNER[0] is not idx.ids:
         _INNER[0], _INNER[1] = idx.ids, np.array([0.5 * min(f.length, f.width) for f in idx.fps], dtype=float)
+        _INNER[2] = float(_INNER[1].max()) if len(_INNER[1]) else 0.0
     return _INNER[1]
 
 
@@ -185,7 +186,7 @@ def quick_refusal(battle, cmd) -> bool:
     # be within engagement range: a centre farther off on either axis is farther than any gap
     # the two tests below look for, so leaving it out changes neither answer)
     c = idx.centres
-    reach = float(r.max()) + float(inner.max()) + ENGAGEMENT_RANGE + 1.0
+    reach = float(r.max()) + _INNER[2] + ENGAGEMENT_RANGE + 1.0
     others = (c[:, 0] >= x.min() - reach) & (c[:, 0] <= x.max() + reach)
     others &= (c[:, 1] >= y.min() - reach) & (c[:, 1] <= y.max() + reach)
     others[rows] = False

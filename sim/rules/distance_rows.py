@@ -41,6 +41,9 @@ MEMO_KEEP = 4096
 # a far pair.
 FAR = 50.0
 FAR_MARGIN = 1e-3
+# (rows with at most this many far pairs are measured whole: the far pairs' bookkeeping costs
+# more than measuring a few; the x1 table's rows have a few across its corners)
+FAR_FEW = 24
 # sim.world.spatial / sim.rules.visibility keep, beside each distance matrix, an int8 matrix of
 # codes: 0 the entry is exact; FAR_ROW the entry (i, j) is the bound from row i's measure (model
 # i moved last); FAR_COL it is the bound from row j's measure (``refine`` measures it from that
@@ -136,6 +139,8 @@ class DistanceRows:
         # every entry with a hull is measured below, or left the bound when far)
         out = disc_distances(ca, np.array([_bound(f) for f in fps_a]), self.centres, self.bounds)
         near = out <= FAR + FAR_MARGIN if far else None
+        if near is not None and near.size - np.count_nonzero(near) <= FAR_FEW:
+            near = None     # (nothing, or next to nothing, far: every entry measured)
         approx = None   # (far: the far entries, if any)
         ha = [i for i, f in enumerate(fps_a) if f.shape != "round"]
         hb, rnd_b = self.hulls, self.rounds

@@ -401,22 +401,23 @@ def unit_nearest_is_kept(unit_ent: int) -> bool:
     return kept is not None and kept[0] == R.current.spatial.version
 
 
-def unit_nearest_of(unit_ent: int, targets) -> UnitNearest:
-    """``unit_nearest_kept``'s values for ``targets`` (the same minima, the same floats): the
-    kept answer while it stands, else these few measured alone (a question about one or two
-    units after a move, e.g. the Fire Overwatch offer's, need not read every unit's)."""
-    lv = living(unit_ent)
-    kept = lv.memo.get("unit nearest")
-    if kept is not None and kept[0] == R.current.spatial.version:
-        return kept[1]
-    out = {}
-    if index_size(lv.index):
-        dist = spatial().dist
-        for t in targets:
-            cols = living(t).index
-            if index_size(cols):
-                out[t] = float(block(dist, lv.index, cols).min())
-    return UnitNearest(out, lv.index)
+def unit_within(unit_ent: int, target: int, inches: float) -> bool:
+    """``unit_nearest_kept(unit_ent).within(target, inches)``, measured alone: the minimum of
+    the same entries of the distance matrix (a question about one unit after a move, e.g. the
+    Fire Overwatch offer's, need not read every unit's)."""
+    rows, cols = living(unit_ent).index, living(target).index
+    if not index_size(rows) or not index_size(cols):
+        return False
+    sp = spatial()
+    d = float(block(sp.dist, rows, cols).min())
+    if d > inches:
+        return False
+    if d <= DR.FAR:
+        return True
+    n = len(sp.fps)
+    r, c = np.arange(n)[rows], np.arange(n)[cols]
+    sp.exact(r, c)
+    return float(sp.dist[np.ix_(r, c)].min()) <= inches
 
 
 def units_near(unit_ent: int, units, inches: float) -> list:
@@ -428,22 +429,22 @@ def units_near(unit_ent: int, units, inches: float) -> list:
     hit = sp.unit_boxes
     if hit is None or hit[0] != sp.version:
         perm, starts, ents = _living_layout(sp)
-        if ents:
+        if ents:   # (every pair of units' bound at once: (U, U))
             c, b = sp.table.centres[perm], sp.table.bounds[perm]
-            box = np.stack([np.minimum.reduceat(c[:, 0], starts), np.maximum.reduceat(c[:, 0], starts),
-                            np.minimum.reduceat(c[:, 1], starts), np.maximum.reduceat(c[:, 1], starts),
-                            np.maximum.reduceat(b, starts)])
+            x0, x1 = np.minimum.reduceat(c[:, 0], starts), np.maximum.reduceat(c[:, 0], starts)
+            y0, y1 = np.minimum.reduceat(c[:, 1], starts), np.maximum.reduceat(c[:, 1], starts)
+            r = np.maximum.reduceat(b, starts)
+            gx = np.maximum(np.maximum(x0[:, None] - x1, x0 - x1[:, None]), 0.0)
+            gy = np.maximum(np.maximum(y0[:, None] - y1, y0 - y1[:, None]), 0.0)
+            bound = np.hypot(gx, gy) - r[:, None] - r
         else:
-            box = np.zeros((5, 0))
-        hit = sp.unit_boxes = (sp.version, ({u: k for k, u in enumerate(ents)}, box))
-    pos, box = hit[1]
+            bound = np.zeros((0, 0))
+        hit = sp.unit_boxes = (sp.version, ({u: k for k, u in enumerate(ents)}, bound))
+    pos, bound = hit[1]
     k = pos.get(unit_ent)
     if k is None:
         return []
-    x0, x1, y0, y1, r = box
-    gx = np.maximum(np.maximum(x0 - x1[k], x0[k] - x1), 0.0)
-    gy = np.maximum(np.maximum(y0 - y1[k], y0[k] - y1), 0.0)
-    near = np.hypot(gx, gy) - r - r[k] <= inches + 1e-6
+    near = (bound[k] <= inches + 1e-6).tolist()
     return [t for t in units if (j := pos.get(t)) is not None and near[j]]
 
 

@@ -28,6 +28,9 @@ class SpatialIndex:
         # FAR_ROW / FAR_COL, 0 exact): every entry at or below distance_rows.FAR is exact; the
         # readers of a value above it ask for it exactly (``exact``, ``nearest``)
         self.far = np.zeros(self.dist.shape, dtype=np.int8)
+        # (per model: its row, and so its column, may hold a code: a code is written to (i, j)
+        # and (j, i) together, and cleared together)
+        self._far_rows = np.zeros(len(self.fps), dtype=bool)
         self._owner_of_unit = list(owner_of_unit)  # owner per unit index
         # owner per model index (numpy: compared with a whole row at once)
         self._owner = np.asarray(self._owner_of_unit, dtype=np.int64)[self.unit_of]
@@ -88,8 +91,8 @@ class SpatialIndex:
         self.control_levels = None
         # sim.world.queries._living_layout: (version, (living rows by unit, run starts, units))
         self.living_layout = None
-        # sim.world.queries.units_near: (version, each unit's box of centres and largest
-        # bounding radius)
+        # sim.world.queries.units_near: (version, (unit -> its place, every pair of units'
+        # bound from their boxes of centres and largest bounding radii))
         self.unit_boxes = None
 
     def _touch(self, i: int, others, delta: int) -> None:
@@ -135,11 +138,15 @@ class SpatialIndex:
             self.dist[index, :] = row
             self.dist[:, index] = row
             if approx is None:
-                self.far[index, :] = 0
-                self.far[:, index] = 0
+                if self._far_rows[index]:
+                    self.far[index, :] = 0
+                    self.far[:, index] = 0
+                    self._far_rows[index] = False
             else:
                 self.far[index, :] = codes[k]
                 self.far[:, index] = col_codes[k]
+                self._far_rows[index] = True
+                self._far_rows[approx[k]] = True
         for index in indices:
             row = self.dist[index]
             self._touch(index, self.near[index], -1)

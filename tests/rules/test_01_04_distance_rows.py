@@ -160,13 +160,13 @@ def wide_tables(draw):
 @contextlib.contextmanager
 def _far_at(inches: float):
     """distance_rows.FAR set to ``inches`` for the block (smaller than the shipped 50": far
-    pairs on a small table)."""
-    was = DR.FAR
-    DR.FAR = inches
+    pairs on a small table), and every row with a far pair left so (FAR_FEW 0)."""
+    was = DR.FAR, DR.FAR_FEW
+    DR.FAR, DR.FAR_FEW = inches, 0      # (no row measured whole for having few far pairs)
     try:
         yield
     finally:
-        DR.FAR = was
+        DR.FAR, DR.FAR_FEW = was
 
 
 def _kept_pair(fps):
@@ -264,7 +264,8 @@ def test_refine_rows_min_measures_only_rows_above_far():
     fps = near + far_
     table = DistanceRows(fps)
     dist, codes = np.zeros((3, 3)), np.zeros((3, 3), dtype=np.int8)
-    rows, approx = table.rows(fps, far=True)
+    with _far_at(DR.FAR):
+        rows, approx = table.rows(fps, far=True)
     for k in range(3):
         _write(dist, codes, k, rows[k], approx[k])
     exact = distance_matrix(fps, fps)

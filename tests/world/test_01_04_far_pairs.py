@@ -44,8 +44,10 @@ def _battle(spec, seed: int, far_at: float) -> tuple[int, str, int]:
         h.update(json.dumps(e, sort_keys=True, default=str).encode())
         n[0] += 1
 
-    was = DR.FAR
+    was = DR.FAR, DR.FAR_FEW
     DR.FAR = far_at
+    if far_at < was[0]:
+        DR.FAR_FEW = 0      # (every row with a far pair left so)
     DR.refine = counting
     import sim.world.spatial as SP
     import sim.rules.visibility.index_pairs as IP
@@ -56,7 +58,7 @@ def _battle(spec, seed: int, far_at: float) -> tuple[int, str, int]:
             b.listeners.append(on)
             play_battle(b, spec)
     finally:
-        DR.FAR = was
+        DR.FAR, DR.FAR_FEW = was
         DR.refine = SP.refine = IP.refine = refine
     return n[0], h.hexdigest(), measured[0]
 
@@ -76,8 +78,8 @@ def test_battles_are_the_same_whichever_pairs_are_far(players, seed):
 def test_queries_measure_a_far_pair_when_read():
     """model_distance, nearest_distance and a unit's nearest distance read a far pair exactly."""
     spec = _scaled_spec(2, ("random", "random"))
-    was = DR.FAR
-    DR.FAR = 4.0
+    was = DR.FAR, DR.FAR_FEW
+    DR.FAR, DR.FAR_FEW = 4.0, 0
     try:
         with Battle(spec, seed=3) as b:
             b._enter()
@@ -97,7 +99,7 @@ def test_queries_measure_a_far_pair_when_read():
             assert W.model_distance(ent, rows[j]) == want[0] and not sp.far[i, j]
             assert W.nearest_distance(ent, [rows[int(x)] for x in js[1:3]]) == min(want[1:3])
     finally:
-        DR.FAR = was
+        DR.FAR, DR.FAR_FEW = was
 
 
 def _views_after_moves(far_at: float) -> tuple[list, int]:
@@ -109,8 +111,10 @@ def _views_after_moves(far_at: float) -> tuple[list, int]:
     from sim.world import mutations as M
     import esper
     spec = _scaled_spec(2, ("random", "random"))
-    was = DR.FAR
+    was = DR.FAR, DR.FAR_FEW
     DR.FAR = far_at
+    if far_at < was[0]:
+        DR.FAR_FEW = 0
     try:
         DR.forget_tables()
         with Battle(spec, seed=1) as b:
@@ -129,7 +133,7 @@ def _views_after_moves(far_at: float) -> tuple[list, int]:
                         out.append(TargetView(b, shooters_of(shooter), target).nearest)
             return out, standing
     finally:
-        DR.FAR = was
+        DR.FAR, DR.FAR_FEW = was
 
 
 def test_target_views_read_far_pairs_exactly():
@@ -139,3 +143,43 @@ def test_target_views_read_far_pairs_exactly():
     tight, standing = _views_after_moves(4.0)
     assert none == 0 and standing > 0
     assert tight == exact
+
+
+def test_unit_within_measures_the_far_pairs_it_compares():
+    """queries.unit_within (a unit's distance to another against a distance, measured alone)
+    between the bound a far pair holds and its distance: the distance answers."""
+    from sim.world import mutations as M
+    spec = _scaled_spec(2, ("random", "random"))
+    was = DR.FAR, DR.FAR_FEW
+    DR.FAR, DR.FAR_FEW = 4.0, 0
+    found = 0
+    try:
+        with Battle(spec, seed=3) as b:
+            b._enter()
+            sp = W.spatial()
+            for ent in b.models.values():
+                fp = sp.fps[W.model_row(ent)]
+                if fp.shape != "round":
+                    M.move_model(ent, fp.x + 0.5, fp.y)
+            units = W.all_units()
+            for u in units:
+                for t in units:
+                    rows, cols = W.living(u).index, W.living(t).index
+                    if u == t or not W.index_size(rows) or not W.index_size(cols):
+                        continue
+                    bound = float(W.block(sp.dist, rows, cols).min())
+                    if bound <= DR.FAR or not W.block(sp.far, rows, cols).any():
+                        continue
+                    fps = sp.fps
+                    n = len(fps)
+                    r, c = np.arange(n)[rows], np.arange(n)[cols]
+                    exact = DR.distance_matrix([fps[i] for i in r], [fps[j] for j in c]).min()
+                    if exact - bound < 1e-3:
+                        continue
+                    mid = 0.5 * (bound + exact)
+                    assert not W.unit_within(u, t, mid)
+                    assert W.unit_within(u, t, exact + 1e-9)
+                    found += 1
+    finally:
+        DR.FAR, DR.FAR_FEW = was
+    assert found

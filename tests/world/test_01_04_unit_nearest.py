@@ -1,8 +1,8 @@
 """01.04 sim.world.queries.unit_nearest (could_shoot's reach test, one pass over the models on
 the battlefield) against the distance matrix's block for each unit, through moves and destroyed
 models: the same floats, and no unit without a living model; its kept copy (unit_nearest_kept)
-and sim.plan.moves.unit_gap (read from it) the same after every step, unit_nearest_of (a
-few units' values, measured alone when nothing is kept) the same values, and units_near (from
+and sim.plan.moves.unit_gap (read from it) the same after every step, unit_within (one
+unit's distance to another against a distance, measured alone) the same answers, and units_near (from
 the units' boxes) holding every unit within the distance asked."""
 
 from __future__ import annotations
@@ -53,11 +53,11 @@ def test_unit_nearest_is_the_block_minimum(steps):
         for kind, mid, x, y in steps + [("ask", "", 0.0, 0.0)]:
             for u in units:
                 # (asked first: after a move or a removal, before anything is kept for the
-                # layout, measured alone; else the kept answer)
-                few = W.unit_nearest_of(u, units[1:3])
+                # layout, measured alone)
                 want = brute(u) if W.index_size(W.living(u).index) else {}
-                assert {t: v for t, v in few.items() if t in units[1:3]} == \
-                    {t: v for t, v in want.items() if t in units[1:3]}
+                for t in units:
+                    for inches in (1.0, 6.0, 12.0, 30.0):
+                        assert W.unit_within(u, t, inches) == (t in want and want[t] <= inches)
                 for inches in (1.0, 6.0, 12.0):  # (units_near: a superset of those within)
                     near = W.units_near(u, units, inches)
                     assert [t for t in units if t in near] == near

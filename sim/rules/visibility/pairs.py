@@ -171,8 +171,8 @@ def _pieces_near_box(ix, I, J, R) -> np.ndarray:
     pairs in one part of it, far fewer than all."""
     cx, cy, rho = ix.blk.pieces.circle
     C = ix.centres
-    x = np.concatenate([C[I, 0], C[J, 0]])
-    y = np.concatenate([C[I, 1], C[J, 1]])
+    m = np.concatenate([I, J])
+    x, y = C[m, 0], C[m, 1]
     g = rho + (float(R.max()) + 1e-5)
     near = (cx >= x.min() - g) & (cx <= x.max() + g) & (cy >= y.min() - g) & (cy <= y.max() + g)
     return np.flatnonzero(near)
