@@ -147,21 +147,60 @@ def _near_segment(ix, I, J, R, ks=None) -> np.ndarray:
     return wx * wx + wy * wy <= g * g
 
 
+_SWEEP_MIN = 4096   # (pairs x pieces below which the whole grid is cheaper than the sweep)
+
+
+def near_pairs(ix, I, J, R, ks) -> tuple[np.ndarray, np.ndarray]:
+    """The True entries (pair p, piece k) of ``_near_segment(ix, I, J, R, ks)``, pair-major,
+    pieces ascending (``ks``: piece indices, ascending; k as a piece index): with many pairs
+    and pieces, each pair tested only against the pieces whose centre lies within the x range
+    of its segment widened by R[p] and the largest piece radius (the pieces sorted by x: any
+    other is farther from every point of the segment along x alone), with ``_near_segment``'s
+    arithmetic entry by entry: the same entries."""
+    P, K = len(I), len(ks)
+    if P * K <= _SWEEP_MIN:
+        p, k = np.nonzero(_near_segment(ix, I, J, R, ks))
+        return p, ks[k]
+    cx, cy, rho = ix.blk.pieces.circle
+    order = ks[np.argsort(cx[ks], kind="stable")]
+    xs = cx[order]
+    C = ix.centres
+    ax, ay, bx, by = C[I, 0], C[I, 1], C[J, 0], C[J, 1]
+    g = R + (float(rho[ks].max()) + 1e-5)
+    lo = np.searchsorted(xs, np.minimum(ax, bx) - g, "left")
+    c = np.searchsorted(xs, np.maximum(ax, bx) + g, "right") - lo
+    E = int(c.sum())
+    if E == 0:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    p = np.repeat(np.arange(P), c)
+    k = order[np.arange(E) - np.repeat(np.cumsum(c) - c - lo, c)]
+    axp, ayp = ax[p], ay[p]
+    dx, dy = bx[p] - axp, by[p] - ayp
+    wx, wy = cx[k] - axp, cy[k] - ayp
+    L2 = dx * dx + dy * dy
+    t = np.clip((wx * dx + wy * dy) / np.where(L2 > 0, L2, 1.0), 0.0, 1.0)
+    wx -= t * dx
+    wy -= t * dy
+    gg = R[p] + rho[k] + 1e-6
+    keep = wx * wx + wy * wy <= gg * gg
+    p, k = p[keep], k[keep]
+    o = np.lexsort((k, p))
+    return p[o], k[o]
+
+
 def _candidates(ix, I, J, R, dense_only: bool):
     """Entries (pair p, piece k), pair-major: the pieces active for the pair (13.10 / 13.11)
     whose bounding circle comes within R[p] (+ 1e-6") of the pair's centre segment (the
     others neither cross it nor come within R of it)."""
-    ks = _pieces_near_box(ix, I, J, R)
-    cand = _near_segment(ix, I, J, R, ks)
-    kind = ix.blk.kind[ks]
+    p, k = near_pairs(ix, I, J, R, _pieces_near_box(ix, I, J, R))
+    kind = ix.blk.kind[k]
     if dense_only:
-        cand &= kind == DENSE
+        keep = kind == DENSE
     else:
-        ar = ix.blk.area[ks]
-        either = ix.within[I][:, ar] | ix.within[J][:, ar]
-        cand &= np.where(kind == AREA, ~either, either)
-    p, k = np.nonzero(cand)
-    return p, ks[k]
+        ar = ix.blk.area[k]
+        either = ix.within[I[p], ar] | ix.within[J[p], ar]
+        keep = np.where(kind == AREA, ~either, either)
+    return p[keep], k[keep]
 
 
 def _pieces_near_box(ix, I, J, R) -> np.ndarray:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules.arrays import roll_prev, tile
-from sim.rules.visibility.pairs import _near_segment, _pieces_near_box
+from sim.rules.visibility.pairs import _pieces_near_box, near_pairs
 
 _NO_RADIUS = np.zeros(1)    # (_pieces_near_box about the centres themselves)
 from sim.rules.visibility.sight import DENSE
@@ -274,9 +274,7 @@ def _umbra_sparse(ix, obs, tgt, dense_only):
     pk = ix.blk.pieces
     C = ix.centres
     R = np.maximum(ix.rad[obs], ix.rad[tgt]) + 1e-6
-    ks = _pieces_near_box(ix, obs, tgt, R)
-    p, kk = np.nonzero(_near_segment(ix, obs, tgt, R, ks))
-    kk = ks[kk]
+    p, kk = near_pairs(ix, obs, tgt, R, _pieces_near_box(ix, obs, tgt, R))
     blocked = np.zeros(len(obs), bool)
     if len(p) == 0:
         return blocked

@@ -199,3 +199,30 @@ def test_pieces_near_the_pairs_box_give_the_answers_of_every_piece(monkeypatch):
         for x, y in zip(a if isinstance(a, tuple) else (a,), b if isinstance(b, tuple) else (b,)):
             assert np.array_equal(x, y)
     assert any(a.any() for a in near[2:])          # (some pair certified blocked)
+
+
+def test_near_pairs_sweep_is_the_grids_entries(monkeypatch):
+    """pairs.near_pairs (each pair against the pieces within its segment's x range, the pieces
+    sorted by x) gives the True entries of the whole pairs x pieces grid, in its order, with
+    bases of every shape on the default table and on layouts of many pieces."""
+    import sim.rules.visibility.pairs as PR
+    monkeypatch.setattr(PR, "_SWEEP_MIN", 0)       # (the sweep, whatever the sizes)
+    rng = np.random.default_rng(29)
+    checked = 0
+    for n in range(12):
+        if n % 3:
+            areas, a, b = random_layout(rng)
+            fps = [a, b] + [_fp(rng) for _ in range(30)]
+        else:
+            areas = default_table()
+            fps = [_fp(rng, 1.0, 43.0) for _ in range(10)] + \
+                [round_base(32, *rng.uniform([1, 1], [59, 43])) for _ in range(30)]
+        idx = _index(areas, fps)
+        I, J = np.nonzero(~np.eye(len(fps), dtype=bool))
+        R = np.maximum(idx.rad[I], idx.rad[J]) + 1e-6
+        ks = np.arange(len(idx.blk.pieces))
+        p, k = PR.near_pairs(idx, I, J, R, ks)
+        wp, wk = np.nonzero(PR._near_segment(idx, I, J, R, ks))
+        assert np.array_equal(p, wp) and np.array_equal(k, wk)
+        checked += len(p)
+    assert checked > 1000
