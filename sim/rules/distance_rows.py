@@ -23,7 +23,8 @@ from typing import Sequence
 
 import numpy as np
 
-from sim.rules.geometry import (Footprint, _hull_block, _hull_pack, _round_core_distances,
+from sim.rules.arrays import roll_next
+from sim.rules.geometry import (Footprint, _hull_block, _hull_pack, _round_core_distances, core,
                                 disc_distances, distance_matrix)
 
 
@@ -113,7 +114,9 @@ class DistanceRows:
         self.fps[i] = fp
         self.centres[i, 0], self.centres[i, 1] = fp.x, fp.y
         if k < 0:
-            self._pack, self._hulls_now = None, None
+            self._hulls_now = None
+            if self._pack is not None:  # (its row made anew: the others stand)
+                self._pack = _pack_set(self._pack, self.hulls.index(i), fp)
         else:
             self._round_centres[k, 0], self._round_centres[k, 1] = fp.x, fp.y
             self.radii[i] = self._round_radii[k] = 0.5 * fp.length
@@ -293,6 +296,34 @@ def _block(out: np.ndarray, near, approx, rows: list, cols, measure, *args):
         approx = np.zeros(out.shape, dtype=bool)
     approx[blk] = ~nb
     return approx
+
+
+def _pack_set(pack: tuple, h: int, fp: Footprint):
+    """``_hull_pack`` with hull ``h`` now ``fp`` (a new pack; None when its core has more
+    vertices than the pack holds: made whole when next read): that row's entries with
+    ``_hull_pack``'s arithmetic, the others the pack's."""
+    V = pack[0].shape[1]
+    pts = core(fp)[0]
+    k = len(pts)
+    if k > V:
+        return None
+    P = np.empty((V, 2))
+    PE = np.empty((V, 2))
+    P[:k] = pts
+    PE[:k] = roll_next(pts)
+    P[k:] = pts[0]
+    PE[k:] = pts[0]
+    px, py, pex, pey = P[:, 0].copy(), P[:, 1].copy(), PE[:, 0].copy(), PE[:, 1].copy()
+    abx, aby = pex - px, pey - py
+    den = abx * abx + aby * aby
+    pos = den > 0
+    out = []
+    for a, row in zip(pack[:8], (px, py, pex, pey, abx, aby, np.where(pos, den, 1.0), pos)):
+        a = a.copy()
+        a[h] = row
+        a.flags.writeable = False
+        out.append(a)
+    return tuple(out) + (bool(out[7].all()),)
 
 
 def _pack_rows(pack: tuple, js: np.ndarray) -> tuple:

@@ -137,7 +137,7 @@ class SpatialIndex:
             row[index] = np.inf
             self.dist[index, :] = row
             self.dist[:, index] = row
-            if approx is None:
+            if approx is None or not approx[k].any():
                 if self._far_rows[index]:
                     self.far[index, :] = 0
                     self.far[:, index] = 0
