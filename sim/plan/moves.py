@@ -17,6 +17,7 @@ from sim.rules.movement.moves import FLY, ConsolidationMode, MoveType, dense_cro
 from sim.rules.movement.solvers import charge as CH
 from sim.rules.movement.solvers import pile_in as PI
 from sim.world import queries as W
+from sim.rules import distance_rows as DR
 from sim.world import resources as R
 from sim.world import rule_reads as RX
 
@@ -31,7 +32,14 @@ def unit_gap(unit_ent: int, others: list[int]) -> float | None:
     any of ``others`` (None: no such pair). The minimum of the same entries of the distance
     matrix as over every pair of models, read from each unit's nearest distance to ours
     (W.unit_nearest_kept: one pass over the models per layout, not one per question)."""
-    return W.unit_nearest_kept(unit_ent).closest(others)
+    near = W.unit_nearest_kept(unit_ent)
+    get, best = dict.get, None
+    for u in others:
+        d = get(near, u)
+        if d is not None and (best is None or d < best):
+            best = d
+    # (a value above FAR may be a far pair's bound: then measured, UnitNearest.closest)
+    return best if best is None or best <= DR.FAR else near.closest(others)
 
 
 def bodies() -> ML.BodyIndex:

@@ -148,6 +148,7 @@ def _near_segment(ix, I, J, R, ks=None) -> np.ndarray:
 
 
 _SWEEP_MIN = 4096   # (pairs x pieces below which the whole grid is cheaper than the sweep)
+_SWEEP_KEEP = 0.5   # (the sweep only when it leaves out more than half the grid)
 
 
 def near_pairs(ix, I, J, R, ks) -> tuple[np.ndarray, np.ndarray]:
@@ -172,6 +173,9 @@ def near_pairs(ix, I, J, R, ks) -> tuple[np.ndarray, np.ndarray]:
     E = int(c.sum())
     if E == 0:
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    if E > _SWEEP_KEEP * P * K:     # (most pieces in most pairs' range: the grid costs less)
+        p, k = np.nonzero(_near_segment(ix, I, J, R, ks))
+        return p, ks[k]
     p = np.repeat(np.arange(P), c)
     k = order[np.arange(E) - np.repeat(np.cumsum(c) - c - lo, c)]
     axp, ayp = ax[p], ay[p]

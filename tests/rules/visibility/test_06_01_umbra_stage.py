@@ -206,7 +206,8 @@ def test_near_pairs_sweep_is_the_grids_entries(monkeypatch):
     sorted by x) gives the True entries of the whole pairs x pieces grid, in its order, with
     bases of every shape on the default table and on layouts of many pieces."""
     import sim.rules.visibility.pairs as PR
-    monkeypatch.setattr(PR, "_SWEEP_MIN", 0)       # (the sweep, whatever the sizes)
+    monkeypatch.setattr(PR, "_SWEEP_MIN", 0)       # (the sweep, whatever the sizes and
+    monkeypatch.setattr(PR, "_SWEEP_KEEP", 2.0)    # however little it leaves out)
     rng = np.random.default_rng(29)
     checked = 0
     for n in range(12):
