@@ -367,6 +367,17 @@ def refine(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint], I, J) ->
     far[B, A] = 0
 
 
+def refine_block(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint], rows, cols) -> None:
+    """``refine`` of every far entry among ``rows`` x ``cols`` (index arrays): that block of
+    ``dist`` is then every distance, exact (a reader comparing with more than FAR)."""
+    rows = np.asarray(rows, dtype=np.intp)
+    cols = np.asarray(cols, dtype=np.intp)
+    sub = far[np.ix_(rows, cols)]
+    if sub.any():
+        i, j = np.nonzero(sub)
+        refine(dist, far, fps, rows[i], cols[j])
+
+
 def refine_rows_min(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint], rows, cols,
                     block: np.ndarray) -> np.ndarray:
     """The minimum of each row of ``block`` (= ``dist[rows][:, cols]``, index arrays), exact:
@@ -420,4 +431,4 @@ def forget_tables() -> None:
 
 
 __all__ = ["DistanceRows", "FAR", "FAR_COL", "FAR_ROW", "distance_matrix", "full_matrix", "forget_tables", "refine",
-           "refine_rows_min"]
+           "refine_block", "refine_rows_min"]

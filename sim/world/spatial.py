@@ -10,7 +10,7 @@ import numpy as np
 
 from sim.rules import geometry
 from sim.rules import distance_rows as DR
-from sim.rules.distance_rows import FAR_COL, FAR_ROW, DistanceRows, full_matrix, refine, refine_rows_min
+from sim.rules.distance_rows import FAR_COL, FAR_ROW, DistanceRows, full_matrix, refine_block, refine_rows_min
 
 
 class SpatialIndex:
@@ -234,9 +234,4 @@ class SpatialIndex:
     def exact(self, rows, cols) -> None:
         """Measure the far pairs among ``rows`` x ``cols`` (index arrays): ``dist``'s block is
         then every distance, exact."""
-        rows = np.asarray(rows, dtype=np.intp)
-        cols = np.asarray(cols, dtype=np.intp)
-        sub = self.far[np.ix_(rows, cols)]
-        if sub.any():
-            i, j = np.nonzero(sub)
-            refine(self.dist, self.far, self.fps, rows[i], cols[j])
+        refine_block(self.dist, self.far, self.fps, rows, cols)

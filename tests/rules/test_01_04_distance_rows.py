@@ -21,16 +21,28 @@ angle = st.sampled_from((0.0, 30.0, 90.0, 137.5))
 
 
 @st.composite
-def tables(draw):
-    """A table of 1-14 footprints of mixed shapes, and moves: (the rows moved together, new
-    footprints), each keeping a footprint's shape and size."""
-    kinds = draw(st.lists(st.sampled_from(range(len(_SHAPES))), min_size=1, max_size=14))
-    fps = [Footprint(*_pick(k, draw(coord), draw(coord), draw(angle))) for k in kinds]
+def tables(draw, xs=coord, fewest=1, moves_between=(0, 5)):
+    """A table of ``fewest``-14 footprints of mixed shapes (x drawn from ``xs``), and moves: (the
+    rows moved together, new footprints), each keeping a footprint's shape and size."""
+    kinds = draw(st.lists(st.sampled_from(range(len(_SHAPES))), min_size=fewest, max_size=14))
+    fps = [Footprint(*_pick(k, draw(xs), draw(coord), draw(angle))) for k in kinds]
     moves = []
-    for _ in range(draw(st.integers(0, 5))):
+    for _ in range(draw(st.integers(*moves_between))):
         rows = draw(st.lists(st.integers(0, len(fps) - 1), min_size=1, max_size=4, unique=True))
-        moves.append([(i, draw(coord), draw(coord), draw(angle)) for i in rows])
+        moves.append([(i, draw(xs), draw(coord), draw(angle)) for i in rows])
     return fps, moves
+
+
+def _move(table, now, move) -> list:
+    """Make ``move`` (rows and new places) on ``table`` and ``now`` (the footprints): the
+    moved footprints."""
+    moved = []
+    for i, x, y, a in move:
+        fp = now[i].moved(x, y, None if now[i].shape == "round" else a)
+        now[i] = fp
+        table.set(i, fp)
+        moved.append(fp)
+    return moved
 
 
 def _pick(k, x, y, a):
@@ -46,12 +58,7 @@ def test_rows_are_distance_matrix_to_the_bit_after_any_moves(data):
     assert np.array_equal(table.rows(fps), distance_matrix(fps, fps))
     now = list(fps)
     for move in moves:
-        moved = []
-        for i, x, y, a in move:
-            fp = now[i].moved(x, y, None if now[i].shape == "round" else a)
-            now[i] = fp
-            table.set(i, fp)
-            moved.append(fp)
+        moved = _move(table, now, move)
         assert np.array_equal(table.rows(moved), distance_matrix(moved, now))
         assert np.array_equal(table.rows(now), distance_matrix(now, now))
 
@@ -144,17 +151,9 @@ def test_a_round_bases_row_is_measured_again_only_against_the_hulls_moved_since(
 wide = st.floats(-10.0, 160.0, allow_nan=False, allow_infinity=False)
 
 
-@st.composite
-def wide_tables(draw):
-    """``tables`` on a table wide enough for far pairs (up to 170" across): footprints and
-    moves, the moves in the order they are made."""
-    kinds = draw(st.lists(st.sampled_from(range(len(_SHAPES))), min_size=2, max_size=14))
-    fps = [Footprint(*_pick(k, draw(wide), draw(coord), draw(angle))) for k in kinds]
-    moves = []
-    for _ in range(draw(st.integers(1, 6))):
-        rows = draw(st.lists(st.integers(0, len(fps) - 1), min_size=1, max_size=4, unique=True))
-        moves.append([(i, draw(wide), draw(coord), draw(angle)) for i in rows])
-    return fps, moves
+def wide_tables():
+    """``tables`` on a table wide enough for far pairs (up to 170" across)."""
+    return tables(wide, 2, (1, 6))
 
 
 @contextlib.contextmanager
@@ -200,12 +199,7 @@ def _far_rows_case(fps, moves, far_at):
     table = DistanceRows(fps)
     now = list(fps)
     for move in moves:
-        moved = []
-        for i, x, y, a in move:
-            fp = now[i].moved(x, y, None if now[i].shape == "round" else a)
-            now[i] = fp
-            table.set(i, fp)
-            moved.append(fp)
+        moved = _move(table, now, move)
         got, approx = table.rows(moved, far=True)
         want = distance_matrix(moved, now)
         if approx is None:

@@ -7,6 +7,7 @@ every way the rules and the players do: engagement, ranges, auras, nearest targe
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -31,6 +32,32 @@ def _scaled_spec(k: int, players):
     return mod.scaled_spec(k, players)
 
 
+@contextlib.contextmanager
+def _far_at(inches: float):
+    """distance_rows.FAR at ``inches`` for the block; below the shipped value, every row with a
+    far pair left so (FAR_FEW 0)."""
+    was = DR.FAR, DR.FAR_FEW
+    DR.FAR = inches
+    if inches < was[0]:
+        DR.FAR_FEW = 0
+    try:
+        yield
+    finally:
+        DR.FAR, DR.FAR_FEW = was
+
+
+def _hulls_moved(b, dx: float):
+    """Every model not on a round base moved ``dx`` inches along x (its rows written: far
+    pairs' bounds where FAR allows); the spatial index."""
+    from sim.world import mutations as M
+    sp = W.spatial()
+    for ent in b.models.values():
+        fp = sp.fps[W.model_row(ent)]
+        if fp.shape != "round":
+            M.move_model(ent, fp.x + dx, fp.y)
+    return sp
+
+
 def _battle(spec, seed: int, far_at: float) -> tuple[int, str, int]:
     """The battle's events (count, hash) and how many far entries its readers measured."""
     h, n, measured = hashlib.sha256(), [0], [0]
@@ -44,22 +71,15 @@ def _battle(spec, seed: int, far_at: float) -> tuple[int, str, int]:
         h.update(json.dumps(e, sort_keys=True, default=str).encode())
         n[0] += 1
 
-    was = DR.FAR, DR.FAR_FEW
-    DR.FAR = far_at
-    if far_at < was[0]:
-        DR.FAR_FEW = 0      # (every row with a far pair left so)
-    DR.refine = counting
-    import sim.world.spatial as SP
-    import sim.rules.visibility.index_pairs as IP
-    SP.refine = IP.refine = counting
+    DR.refine = counting    # (refine_block's and refine_rows_min's: the module's name)
     try:
-        DR.forget_tables()
-        with Battle(spec, seed=seed) as b:
-            b.listeners.append(on)
-            play_battle(b, spec)
+        with _far_at(far_at):
+            DR.forget_tables()
+            with Battle(spec, seed=seed) as b:
+                b.listeners.append(on)
+                play_battle(b, spec)
     finally:
-        DR.FAR, DR.FAR_FEW = was
-        DR.refine = SP.refine = IP.refine = refine
+        DR.refine = refine
     return n[0], h.hexdigest(), measured[0]
 
 
@@ -76,11 +96,9 @@ def test_battles_are_the_same_whichever_pairs_are_far(players, seed):
 
 
 def test_queries_measure_a_far_pair_when_read():
-    """model_distance, nearest_distance and a unit's nearest distance read a far pair exactly."""
+    """model_distance and nearest_distance read a far pair exactly."""
     spec = _scaled_spec(2, ("random", "random"))
-    was = DR.FAR, DR.FAR_FEW
-    DR.FAR, DR.FAR_FEW = 4.0, 0
-    try:
+    with _far_at(4.0):
         with Battle(spec, seed=3) as b:
             b._enter()
             sp = W.spatial()
@@ -98,8 +116,6 @@ def test_queries_measure_a_far_pair_when_read():
             j = int(js[0])
             assert W.model_distance(ent, rows[j]) == want[0] and not sp.far[i, j]
             assert W.nearest_distance(ent, [rows[int(x)] for x in js[1:3]]) == min(want[1:3])
-    finally:
-        DR.FAR, DR.FAR_FEW = was
 
 
 def _views_after_moves(far_at: float) -> tuple[list, int]:
@@ -108,22 +124,13 @@ def _views_after_moves(far_at: float) -> tuple[list, int]:
     units; and how many far entries were still standing before they were read."""
     from sim.plan.shoot_targets import TargetView, shooters_of
     from sim.components import Unit
-    from sim.world import mutations as M
     import esper
     spec = _scaled_spec(2, ("random", "random"))
-    was = DR.FAR, DR.FAR_FEW
-    DR.FAR = far_at
-    if far_at < was[0]:
-        DR.FAR_FEW = 0
-    try:
+    with _far_at(far_at):
         DR.forget_tables()
         with Battle(spec, seed=1) as b:
             b._enter()
-            sp = W.spatial()
-            for ent in b.models.values():
-                fp = sp.fps[W.model_row(ent)]
-                if fp.shape != "round":
-                    M.move_model(ent, fp.x + 1.0, fp.y)
+            sp = _hulls_moved(b, 1.0)
             standing = int((sp.far != 0).sum())
             out = []
             for shooter in b.units.values():
@@ -132,8 +139,6 @@ def _views_after_moves(far_at: float) -> tuple[list, int]:
                     if esper.component_for_entity(target, Unit).owner != owner:
                         out.append(TargetView(b, shooters_of(shooter), target).nearest)
             return out, standing
-    finally:
-        DR.FAR, DR.FAR_FEW = was
 
 
 def test_target_views_read_far_pairs_exactly():
@@ -148,19 +153,12 @@ def test_target_views_read_far_pairs_exactly():
 def test_unit_within_measures_the_far_pairs_it_compares():
     """queries.unit_within (a unit's distance to another against a distance, measured alone)
     between the bound a far pair holds and its distance: the distance answers."""
-    from sim.world import mutations as M
     spec = _scaled_spec(2, ("random", "random"))
-    was = DR.FAR, DR.FAR_FEW
-    DR.FAR, DR.FAR_FEW = 4.0, 0
     found = 0
-    try:
+    with _far_at(4.0):
         with Battle(spec, seed=3) as b:
             b._enter()
-            sp = W.spatial()
-            for ent in b.models.values():
-                fp = sp.fps[W.model_row(ent)]
-                if fp.shape != "round":
-                    M.move_model(ent, fp.x + 0.5, fp.y)
+            sp = _hulls_moved(b, 0.5)
             units = W.all_units()
             for u in units:
                 for t in units:
@@ -180,6 +178,4 @@ def test_unit_within_measures_the_far_pairs_it_compares():
                     assert not W.unit_within(u, t, mid)
                     assert W.unit_within(u, t, exact + 1e-9)
                     found += 1
-    finally:
-        DR.FAR, DR.FAR_FEW = was
     assert found

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from sim.rules.distance_rows import FAR_COL, FAR_ROW, DistanceRows, full_matrix, refine
+from sim.rules.distance_rows import FAR_COL, FAR_ROW, DistanceRows, full_matrix, refine_block
 from sim.rules.geometry import OVAL_VERTICES, Footprint, core, disc_distances
 from sim.rules.visibility.batch import (csr_subset as _csr_subset, outline_crossings_round,
                                  pairs_visible_round)
@@ -146,12 +146,7 @@ class PairResolution:
     def exact(self, rows, cols) -> None:
         """Measure the far pairs among ``rows`` x ``cols`` (index arrays): ``dist``'s block is
         then every distance, exact (a reader comparing with more than distance_rows.FAR)."""
-        rows = np.asarray(rows, dtype=np.intp)
-        cols = np.asarray(cols, dtype=np.intp)
-        sub = self.far[np.ix_(rows, cols)]
-        if sub.any():
-            i, j = np.nonzero(sub)
-            refine(self.dist, self.far, self.fps, rows[i], cols[j])
+        refine_block(self.dist, self.far, self.fps, rows, cols)
 
     def _pack_areas(self) -> None:
         self._area_edges = pack_area_edges(self.blk.area_polys)
