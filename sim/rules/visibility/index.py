@@ -169,6 +169,8 @@ class VisibilityIndex(PairResolution):
         # together on the first read after a move (_ensure_los); the others when read
         self.reach = np.full(n, np.inf)
         self._near_pending = False
+        # the models moved since that batch was last made (their rows hold its unknown pairs)
+        self._near_rows: set[int] = set()
         # the first cover read after a move takes with it every enemy pair in reach whose
         # fully visible is unknown and can decide cover (_cover_near): one batch
         self._cover_pending = False
@@ -216,6 +218,7 @@ class VisibilityIndex(PairResolution):
         self._los[:] = False
         self._los_known[:] = True
         self._near_pending, self._all_known = False, True
+        self._near_rows = set()
         self._cover_pending = False
         self._fv[:] = False
         self._fv_known[:] = True
@@ -252,6 +255,7 @@ class VisibilityIndex(PairResolution):
             flat[fij] = False
             flat[fji] = False
         self._near_pending = self._cover_pending = True
+        self._near_rows.update(rows)
         self._all_known = False
         self._dense_known[rows, :] = False
         self._dense_known[:, rows] = False
@@ -266,7 +270,12 @@ class VisibilityIndex(PairResolution):
         weapon; inf: no limit): after a move, the pairs of two units within a reach of each
         other are resolved together at the first read. Only which pairs are resolved together
         changes, never an answer."""
-        self.reach = np.array(reach, dtype=float)
+        new = np.array(reach, dtype=float)
+        if len(new) != len(self.reach) or (new > self.reach).any():
+            # (pairs left out of a batch for being out of reach may be within it now: the
+            # next batch looks at every pair, not only the moved models')
+            self._near_rows.update(range(len(new)))
+        self.reach = new
 
     def set_lone_operative(self, model_id: str, x: float | None) -> None:
         """24.24 Set a model's effective Lone Operative range (None: the ability does not

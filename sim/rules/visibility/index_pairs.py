@@ -403,24 +403,15 @@ class PairResolution:
             # reach of some model of the other: the blocks shooting reads), in one batch: a
             # few calls instead of one per block read
             self._near_pending = False
-            ui, uj = np.nonzero(np.triu(~self._los_known, 1))
-            u = self._unit_code
-            U = int(u.max()) + 1
-            starts = self._unit_starts
-            if starts is not None:  # (each unit's models one run, in code order: the usual)
-                gap = np.minimum.reduceat(self.dist, starts, axis=0)    # (unit, model) closest
-                ugap = np.minimum.reduceat(gap, starts, axis=1)         # (unit, unit) closest
-                ureach = np.maximum.reduceat(self.reach, starts)
+            moved = np.asarray(sorted(self._near_rows), dtype=np.int64)
+            self._near_rows.clear()
+            if self._unit_starts is not None and 4 * len(moved) < n:
+                # (a few models moved: their rows' pairs, each unit's gap from its moved
+                # models: O(moved x n), not the whole matrix; a pair left out, or a gap read
+                # from part of a unit, only leaves a pair to be resolved when it is read)
+                key = np.concatenate([key, self._near_pairs_of(moved)])
             else:
-                gap = np.full((U, n), np.inf)
-                np.minimum.at(gap, u, self.dist)
-                ugap = np.full((U, U), np.inf)
-                np.minimum.at(ugap.T, u, gap.T)
-                ureach = np.zeros(U)
-                np.maximum.at(ureach, u, self.reach)
-            a, b = u[ui], u[uj]
-            near = ugap[a, b] <= np.maximum(ureach[a], ureach[b]) + _REACH_SLACK
-            key = np.concatenate([key, ui[near] * n + uj[near]])
+                key = np.concatenate([key, self._near_pairs_all()])
         key = np.unique(key)
         lo, hi = key // n, key % n
         self._resolve(lo, hi)
@@ -430,6 +421,49 @@ class PairResolution:
         a = self.hideable & self.within_any
         self._cover[lo, hi] = a[hi] | ~self._fv[lo, hi]
         self._cover[hi, lo] = a[lo] | ~self._fv[hi, lo]
+
+    def _near_pairs_all(self) -> np.ndarray:
+        """_ensure_los's batch: every pair left unknown (as lo * n + hi) between two units
+        within a reach of each other (some model of one within its unit's reach of some model
+        of the other)."""
+        n = len(self.fps)
+        ui, uj = np.nonzero(np.triu(~self._los_known, 1))
+        u = self._unit_code
+        U = int(u.max()) + 1
+        starts = self._unit_starts
+        if starts is not None:  # (each unit's models one run, in code order: the usual)
+            gap = np.minimum.reduceat(self.dist, starts, axis=0)    # (unit, model) closest
+            ugap = np.minimum.reduceat(gap, starts, axis=1)         # (unit, unit) closest
+            ureach = np.maximum.reduceat(self.reach, starts)
+        else:
+            gap = np.full((U, n), np.inf)
+            np.minimum.at(gap, u, self.dist)
+            ugap = np.full((U, U), np.inf)
+            np.minimum.at(ugap.T, u, gap.T)
+            ureach = np.zeros(U)
+            np.maximum.at(ureach, u, self.reach)
+        a, b = u[ui], u[uj]
+        near = ugap[a, b] <= np.maximum(ureach[a], ureach[b]) + _REACH_SLACK
+        return ui[near] * n + uj[near]
+
+    def _near_pairs_of(self, R: np.ndarray) -> np.ndarray:
+        """``_near_pairs_all`` from the rows of the models moved since the batch was last made
+        (``R``, ascending; each unit's models one run): their pairs left unknown, the units'
+        gaps read from the moved models' rows."""
+        n = len(self.fps)
+        u, starts = self._unit_code, self._unit_starts
+        ri, cj = np.nonzero(~self._los_known[R])
+        if len(ri) == 0:
+            return np.zeros(0, dtype=np.int64)
+        r = R[ri]
+        gap = np.minimum.reduceat(self.dist[R], starts, axis=1)      # (moved model, unit)
+        ur, first = np.unique(u[R], return_index=True)
+        gap = np.minimum.reduceat(gap, first, axis=0)                 # (moved unit, unit)
+        ureach = np.maximum.reduceat(self.reach, starts)
+        a, b = u[r], u[cj]
+        near = gap[np.searchsorted(ur, a), b] <= np.maximum(ureach[a], ureach[b]) + _REACH_SLACK
+        r, cj = r[near], cj[near]
+        return np.minimum(r, cj) * n + np.maximum(r, cj)
 
     def _ensure_block(self, rows, cols, for_cover: bool = False) -> None:
         """Resolve the unknown fully-visible entries of a block (rows, cols: index arrays or
