@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import esper
-import numpy as np
 
 from sim.components import Unit
 from sim.errors import PlanError
@@ -338,9 +337,7 @@ def could_shoot(battle, u: int, targets, within: float | None = None) -> list[in
         cols = W.living(t).index
         idx = battle.visibility.index
         if reach + 1e-6 > DR.FAR:    # (far pairs' bounds stand above FAR: measured first)
-            n = len(idx.fps)
-            idx.exact(np.arange(n)[rows] if isinstance(rows, slice) else rows,
-                      np.arange(n)[cols] if isinstance(cols, slice) else cols)
+            idx.exact(W.index_rows(rows), W.index_rows(cols))
         near = W.block(idx.dist, rows, cols) <= reach + 1e-6
         # (line of sight resolved first for the pairs within reach: a model that sees a model
         # in reach is enough, and is the common case)

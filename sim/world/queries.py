@@ -113,6 +113,11 @@ def index_size(index: slice | np.ndarray) -> int:
     return index.stop - index.start if isinstance(index, slice) else len(index)
 
 
+def index_rows(index: slice | np.ndarray) -> np.ndarray:
+    """The rows a ``Living.index`` names, as an array."""
+    return np.arange(index.start, index.stop) if isinstance(index, slice) else index
+
+
 # count_true(block): how many entries of a boolean block are True (numpy's public function: its
 # private C entry point saved too little to measure, and private modules move between versions)
 count_true = np.count_nonzero
@@ -310,10 +315,8 @@ def exact_mins(rows, cols, block: np.ndarray) -> list[float]:
     ``cols``, each an index array or a slice), exact: a row above FAR, where a far pair's bound
     may stand, measured (sim.rules.distance_rows.refine_rows_min)."""
     sp = spatial()
-    n = len(sp.fps)
-    r = np.arange(n)[rows] if isinstance(rows, slice) else np.asarray(rows, dtype=np.intp)
-    c = np.arange(n)[cols] if isinstance(cols, slice) else np.asarray(cols, dtype=np.intp)
-    return refine_rows_min(sp.dist, sp.far, sp.fps, r, c, np.array(block, dtype=float)).tolist()
+    return refine_rows_min(sp.dist, sp.far, sp.fps, index_rows(rows), index_rows(cols),
+                           np.array(block, dtype=float)).tolist()
 
 
 class UnitNearest(dict):
@@ -336,8 +339,7 @@ class UnitNearest(dict):
         v = dict.__getitem__(self, u)
         if v > DR.FAR and u not in self.exact:
             sp = spatial()
-            n = len(sp.fps)
-            rows, cols = np.arange(n)[self.rows], np.arange(n)[living(u).index]
+            rows, cols = index_rows(self.rows), living(u).rows
             sp.exact(rows, cols)
             v = float(sp.dist[np.ix_(rows, cols)].min())
             dict.__setitem__(self, u, v)
@@ -405,19 +407,17 @@ def unit_within(unit_ent: int, target: int, inches: float) -> bool:
     """``unit_nearest_kept(unit_ent).within(target, inches)``, measured alone: the minimum of
     the same entries of the distance matrix (a question about one unit after a move, e.g. the
     Fire Overwatch offer's, need not read every unit's)."""
-    rows, cols = living(unit_ent).index, living(target).index
-    if not index_size(rows) or not index_size(cols):
+    mine, theirs = living(unit_ent), living(target)
+    if not index_size(mine.index) or not index_size(theirs.index):
         return False
     sp = spatial()
-    d = float(block(sp.dist, rows, cols).min())
+    d = float(block(sp.dist, mine.index, theirs.index).min())
     if d > inches:
         return False
     if d <= DR.FAR:
         return True
-    n = len(sp.fps)
-    r, c = np.arange(n)[rows], np.arange(n)[cols]
-    sp.exact(r, c)
-    return float(sp.dist[np.ix_(r, c)].min()) <= inches
+    sp.exact(mine.rows, theirs.rows)
+    return float(sp.dist[np.ix_(mine.rows, theirs.rows)].min()) <= inches
 
 
 def units_near(unit_ent: int, units, inches: float) -> list:

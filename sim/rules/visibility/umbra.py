@@ -24,9 +24,9 @@ import numpy as np
 
 from sim.rules.arrays import roll_prev, tile
 from sim.rules.visibility.pairs import _pieces_near_box, near_pairs
+from sim.rules.visibility.sight import DENSE
 
 _NO_RADIUS = np.zeros(1)    # (_pieces_near_box about the centres themselves)
-from sim.rules.visibility.sight import DENSE
 
 __all__ = ["umbra_blocked", "ChordCache"]
 
