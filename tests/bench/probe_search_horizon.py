@@ -1,0 +1,213 @@
+"""Probe (a script, not a test; it times nothing): does a cheap look at the opponent's coming
+turn, added to the search's score at the end of its own turn, choose better?
+
+The search player's rollouts stop at the end of its turn (``SearchPlayer.score``: VP, material,
+objectives). Objectives are scored, and the search's units are shot at and charged, in the
+opponent's turn after it. This probe plays search v tactician battles on the default table,
+each seed both ways; at each decision every option is played on the same ``--futures`` dice
+futures to the end of the turn (its score there, and the terms below, worked out by
+``sim.players.tactician.threat.ThreatMap`` for the position), then on through the opponent's
+turn to the end of the searching player's next Command phase (its score there: the truth the
+probe judges by). Then, for each value (the score at the end of the turn plus weights times the
+terms), the search's rule (sim.players.search: an option overturns the tactician's first only
+by more than MIN_GAIN and Z standard errors of the paired differences) chooses on one half of
+the futures and is judged on the other half, by the score after the opponent's turn: the VP a
+decision gained over the tactician's first. The correlation between an option's mean difference
+from the first under each value and under the truth is printed beside it.
+
+Terms, each in VP (``SearchPlayer.score``'s measure):
+  exposure  minus the points of the searching side's units the enemy is expected to destroy in
+            its turn (ThreatMap.exposure, summed), as a share of ARMY_VP;
+  threat    plus the same for the enemy's units under the searching side's guns, where they
+            stand now (its exposure map, summed): the other side of the same look;
+  holds     minus OBJECTIVE_VP for each objective the searching side controls where the
+            enemy's OC that can reach it is above the searching side's OC within range.
+
+Run: .venv/bin/python tests/bench/probe_search_horizon.py [--seeds 3000 3001] [--futures 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import random
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from sim.battle import Battle  # noqa: E402
+from sim.errors import Refusal  # noqa: E402
+from sim.phases.state import Phase  # noqa: E402
+from sim.players import play_battle  # noqa: E402
+from sim.players import search as S  # noqa: E402
+from sim.players.runner import frozen_heap  # noqa: E402
+from sim.players.tactician import TacticianPlayer  # noqa: E402
+from sim.players.tactician.threat import ThreatMap  # noqa: E402
+from sim.scenario.load import load_scenario  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO = ROOT / "scenarios/battle_default.toml"
+TERMS = ("exposure", "threat", "holds")
+
+
+def terms(self, f) -> tuple[float, float, float]:
+    """The terms of the position ``f`` (the searching side ``self.side``), in VP."""
+    f._enter()
+    me, them = self.side, 1 - self.side
+    scale = S.ARMY_VP / self.army(f)
+    mine = ThreatMap(f, me)
+    exposure = -sum(mine.exposure(b.ent) for b in mine.mine) * scale
+    theirs = ThreatMap(f, them)
+    threat = sum(theirs.exposure(b.ent) for b in theirs.mine) * scale
+    holds = 0.0
+    ts = f.turn_state
+    if ts.objectives:
+        from sim.phases.scoring import control_levels
+        for o, lv in zip(ts.objectives, control_levels(ts.objectives, f)):
+            c = ts.control.get(o.name)
+            if c is not None and c.controller == me and mine.enemy_oc_reaching((o.x, o.y)) > lv.get(me, 0):
+                holds -= S.OBJECTIVE_VP
+    return exposure, threat, holds
+
+
+def rollout2(self, battle, command, seed: int, saved):
+    """``SearchPlayer.rollout`` to the end of the turn (its score and terms there), then on
+    through the opponent's turn to the end of this side's next Command phase (the score then)."""
+    f = S.fork(battle, seed)
+    try:
+        players = [TacticianPlayer(s, f, self.scenario) for s in (0, 1)]
+        S._load(players[self.side], saved)
+        ts = f.turn_state
+        now = (ts.round, ts.active)
+
+        def by_player(req):
+            return players[req.player].answer(f, req)
+
+        def play(until) -> None:
+            played = 0
+            while not ts.over and not until() and played < S.ROLLOUT_CAP:
+                c = players[ts.chooser].choose(f)
+                f.submit(c.command)
+                f.resolve(c.answer or by_player)
+                played += 1
+
+        try:
+            f.submit(command)
+            f.resolve(by_player)
+            play(lambda: (ts.round, ts.active) != now)
+        except Refusal:
+            pass
+        first = self.score(f)
+        extra = terms(self, f)
+        try:
+            play(lambda: ts.active == self.side and ts.phase != Phase.COMMAND)
+        except Refusal:
+            pass
+        return first, extra, self.score(f)
+    finally:
+        f.close()
+
+
+def choose(v: list[list[float]], lo: int, k: int) -> int:
+    """The search's rule on futures lo..lo+k of values ``v`` (per option, per future)."""
+    best, gain = 0, 0.0
+    for i in range(1, len(v)):
+        d = [v[i][j] - v[0][j] for j in range(lo, lo + k)]
+        m = statistics.mean(d)
+        se = statistics.stdev(d) / math.sqrt(k)
+        if m > max(S.MIN_GAIN, S.Z * se * S.SAME) and m > gain:
+            best, gain = i, m
+    return best
+
+
+def evaluate(decisions, weights, k: int | None = None) -> tuple[float, float, float]:
+    """(VP a decision gained after the opponent's turn over the tactician's first, share
+    overturned, correlation of the options' mean differences) for the value with ``weights``,
+    choosing on ``k`` futures of one half (all of it: None)."""
+    gains, over, xs, ys = [], 0, [], []
+    for d in decisions:
+        value = [[s1 + sum(w * t for w, t in zip(weights, ex)) for s1, ex, _s2 in opt] for opt in d]
+        truth = [[s2 for _s1, _ex, s2 in opt] for opt in d]
+        half = len(value[0]) // 2
+        for lo, judge in ((0, half), (half, 0)):
+            b = choose(value, lo, k or half)
+            gains.append(statistics.mean(truth[b][judge:judge + half]) - statistics.mean(truth[0][judge:judge + half]))
+            over += b != 0
+        for i in range(1, len(value)):
+            xs.append(statistics.mean(value[i]) - statistics.mean(value[0]))
+            ys.append(statistics.mean(truth[i]) - statistics.mean(truth[0]))
+    corr = statistics.correlation(xs, ys) if len(xs) > 2 else math.nan
+    return statistics.mean(gains), over / len(gains), corr
+
+
+WEIGHTS = {
+    "the score at the end of the turn (as shipped)": (0, 0, 0),
+    "+ exposure": (1, 0, 0), "+ exposure/2": (0.5, 0, 0),
+    "+ holds": (0, 0, 1), "+ holds/2": (0, 0, 0.5),
+    "+ exposure + holds": (1, 0, 1), "+ exposure/2 + holds/2": (0.5, 0, 0.5),
+    "+ exposure + threat": (1, 1, 0), "+ exposure/2 + threat/2 + holds/2": (0.5, 0.5, 0.5),
+}
+
+
+def report(decisions: dict) -> None:
+    for phase, got in sorted(decisions.items(), key=lambda kv: kv[0].value):
+        print(f"\n{phase.name.lower()}: {len(got)} decisions")
+        for name, w in WEIGHTS.items():
+            g, o, c = evaluate(got, w)
+            print(f"  {name:40} {g:+.3f} VP ({o:.0%} overturned), correlation {c:.3f}")
+        for k in (2, 3):
+            g, o, _c = evaluate(got, (0, 0, 0), k)
+            print(f"  {f'(as shipped, choosing on {k} futures)':40} {g:+.3f} VP ({o:.0%} overturned)")
+        g, o, _c = evaluate([[[(s2, (), s2) for _s1, _ex, s2 in opt] for opt in d] for d in got], ())
+        print(f"  {'(choosing by the truth itself)':40} {g:+.3f} VP ({o:.0%} overturned)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seeds", type=int, nargs="+", default=[3000, 3001])
+    ap.add_argument("--futures", type=int, default=8)
+    ap.add_argument("--dump", help="write every decision's values here (json lines) as they come")
+    ap.add_argument("--read", nargs="*", help="report on dumps instead of playing")
+    args = ap.parse_args()
+    decisions: dict = {}
+    if args.read:
+        for path in args.read:
+            for line in Path(path).read_text().splitlines():
+                r = json.loads(line)
+                decisions.setdefault(Phase[r["phase"]], []).append([[tuple(x) for x in o] for o in r["values"]])
+        report(decisions)
+        return
+    dump = open(args.dump, "a") if args.dump else None
+    draw = random.Random("probe-search-horizon")
+    search = S.SearchPlayer.search
+
+    def probed(self, battle, options, saved, phase):
+        seeds = [int(draw.random() * 2**53) for _ in range(args.futures)]
+        values = [[rollout2(self, battle, o[0], seed, saved) for seed in seeds] for o in options]
+        decisions.setdefault(phase, []).append(values)
+        if dump:
+            dump.write(json.dumps({"phase": phase.name, "values": values}) + "\n")
+            dump.flush()
+        battle._enter()
+        return search(self, battle, options, saved, phase)
+    S.SearchPlayer.search = probed
+    spec = load_scenario(SCENARIO)
+    for seed in args.seeds:
+        for side in (0, 1):
+            kinds = ("search", "tactician") if side == 0 else ("tactician", "search")
+            s = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=kinds))
+            with Battle(s, seed=seed) as b, frozen_heap():
+                players = [TacticianPlayer(0, b, s), TacticianPlayer(1, b, s)]
+                players[side] = S.SearchPlayer(side, b, s)
+                play_battle(b, s, players=players)
+                print(f"seed {seed}, search {('red', 'blue')[side]}: {b.turn_state.result} {b.turn_state.vp}",
+                      flush=True)
+    report(decisions)
+
+
+if __name__ == "__main__":
+    main()
