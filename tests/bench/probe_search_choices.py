@@ -70,6 +70,21 @@ def judged(decisions: list[list[list[float]]], n: int, k: int) -> tuple[float, f
     return (statistics.mean(gains), overturned / len(gains)) if gains else (math.nan, math.nan)
 
 
+def play_both_ways(seeds) -> None:
+    """Search v tactician battles on the default table, each seed both ways (the search red,
+    then blue), each battle's result printed as it ends."""
+    spec = load_scenario(SCENARIO)
+    for seed in seeds:
+        for side in (0, 1):
+            kinds = ("search", "tactician") if side == 0 else ("tactician", "search")
+            s = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=kinds))
+            with Battle(s, seed=seed) as b, frozen_heap():
+                players = [TacticianPlayer(0, b, s), TacticianPlayer(1, b, s)]
+                players[side] = S.SearchPlayer(side, b, s)
+                play_battle(b, s, players=players)
+                print(f"seed {seed}, search {('red', 'blue')[side]}: {b.turn_state.result} {b.turn_state.vp}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, nargs="+", default=[3000, 3001])
@@ -89,16 +104,7 @@ def main() -> None:
         battle._enter()
         return search(self, battle, options[:caps[phase]], saved, phase)
     S.SearchPlayer.search = probed
-    spec = load_scenario(SCENARIO)
-    for seed in args.seeds:
-        for side in (0, 1):
-            kinds = ("search", "tactician") if side == 0 else ("tactician", "search")
-            s = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=kinds))
-            with Battle(s, seed=seed) as b, frozen_heap():
-                players = [TacticianPlayer(0, b, s), TacticianPlayer(1, b, s)]
-                players[side] = S.SearchPlayer(side, b, s)
-                play_battle(b, s, players=players)
-                print(f"seed {seed}, search {('red', 'blue')[side]}: {b.turn_state.result} {b.turn_state.vp}", flush=True)
+    play_both_ways(args.seeds)
     print(f"\n{sum(map(len, decisions.values()))} decisions, each option on {args.futures} futures; the rule "
           f"chooses on k of one half and is judged on the other half: VP a decision over the tactician's "
           f"first (share overturned)")

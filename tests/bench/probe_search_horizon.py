@@ -7,8 +7,8 @@ opponent's turn after it. This probe plays search v tactician battles on the def
 each seed both ways; at each decision every option is played on the same ``--futures`` dice
 futures to the end of the turn (its score there, and the terms below, worked out by
 ``sim.players.tactician.threat.ThreatMap`` for the position), then on through the opponent's
-turn to the end of the searching player's next Command phase (its score there: the truth the
-probe judges by). Then, for each value (the score at the end of the turn plus weights times the
+turn to the end of the searching player's next Command phase, or with ``--truth turn`` of its
+next turn (its score there: the truth the probe judges by). Then, for each value (the score at the end of the turn plus weights times the
 terms), the search's rule (sim.players.search: an option overturns the tactician's first only
 by more than MIN_GAIN and Z standard errors of the paired differences) chooses on one half of
 the futures and is judged on the other half, by the score after the opponent's turn: the VP a
@@ -23,13 +23,29 @@ Terms, each in VP (``SearchPlayer.score``'s measure):
   holds     minus OBJECTIVE_VP for each objective the searching side controls where the
             enemy's OC that can reach it is above the searching side's OC within range.
 
+What it showed (4 December 2026, seeds 3000-3003 both ways, 8 futures; 628 decisions): the
+score with exposure/2 + holds/2 chose better after the opponent's turn than the score alone:
++0.092 ± 0.037 VP a decision in the Movement phase (331), +0.135 ± 0.059 in the Charge phase
+(55), -0.047 ± 0.048 in the Shooting phase (201), 0 in the Fight phase (41); at the futures
+the search affords there (2-3 in the Movement phase) the look more than doubled what its
+Movement choices gained (+0.04 -> +0.10 at 2 futures). Yet a search with the look, played
+in ladders against the tactician, won 55.5% of seeds 1000-1099 (200 battles) and 45.7% of
+seeds 900-969 (140; the search without it: 51.8% of 900-999): not kept. That truth stops
+before our next turn, so it rewards standing back from the enemy, not what standing forward
+does next turn. Judged a whole round on (``--truth turn``: the end of our next turn, the same
+seeds), the look's gain in the Movement phase shrank to +0.050 ± 0.038 (+0.069 ± 0.038 with
+the enemy's exposure to us added), and the search's own Movement choices, at the 2-3 futures
+it affords there, gained nothing measurable (-0.005 and +0.004 VP a decision) where its
+Charge choices gained +0.43 to +0.72.
+
+``--dump FILE`` writes each decision's values as they come (json lines), ``--read FILE...``
+reports on such dumps without playing (e.g. several seeds played side by side).
 Run: .venv/bin/python tests/bench/probe_search_horizon.py [--seeds 3000 3001] [--futures 8]
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import random
@@ -38,19 +54,15 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sim.battle import Battle  # noqa: E402
+from probe_search_choices import play_both_ways  # noqa: E402  (beside this script)
 from sim.errors import Refusal  # noqa: E402
 from sim.phases.state import Phase  # noqa: E402
-from sim.players import play_battle  # noqa: E402
 from sim.players import search as S  # noqa: E402
-from sim.players.runner import frozen_heap  # noqa: E402
 from sim.players.tactician import TacticianPlayer  # noqa: E402
 from sim.players.tactician.threat import ThreatMap  # noqa: E402
-from sim.scenario.load import load_scenario  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-SCENARIO = ROOT / "scenarios/battle_default.toml"
 TERMS = ("exposure", "threat", "holds")
 
 
@@ -74,9 +86,18 @@ def terms(self, f) -> tuple[float, float, float]:
     return exposure, threat, holds
 
 
+def plain_score(self, f) -> float:
+    """``SearchPlayer.score``: what the terms are added to, and the truth judged by."""
+    return self.score(f)
+
+
+TRUTH = "command"  # where the truth is scored: the end of our next Command phase, or "turn"
+
+
 def rollout2(self, battle, command, seed: int, saved):
     """``SearchPlayer.rollout`` to the end of the turn (its score and terms there), then on
-    through the opponent's turn to the end of this side's next Command phase (the score then)."""
+    through the opponent's turn to the end of this side's next Command phase, or with TRUTH
+    "turn" of its next turn (the score then)."""
     f = S.fork(battle, seed)
     try:
         players = [TacticianPlayer(s, f, self.scenario) for s in (0, 1)]
@@ -101,13 +122,15 @@ def rollout2(self, battle, command, seed: int, saved):
             play(lambda: (ts.round, ts.active) != now)
         except Refusal:
             pass
-        first = self.score(f)
+        first = plain_score(self, f)
         extra = terms(self, f)
         try:
             play(lambda: ts.active == self.side and ts.phase != Phase.COMMAND)
+            if TRUTH == "turn":  # (and on to the end of that turn of ours: a whole round)
+                play(lambda: ts.active != self.side)
         except Refusal:
             pass
-        return first, extra, self.score(f)
+        return first, extra, plain_score(self, f)
     finally:
         f.close()
 
@@ -145,7 +168,7 @@ def evaluate(decisions, weights, k: int | None = None) -> tuple[float, float, fl
 
 
 WEIGHTS = {
-    "the score at the end of the turn (as shipped)": (0, 0, 0),
+    "the score at the end of the turn, no look": (0, 0, 0),
     "+ exposure": (1, 0, 0), "+ exposure/2": (0.5, 0, 0),
     "+ holds": (0, 0, 1), "+ holds/2": (0, 0, 0.5),
     "+ exposure + holds": (1, 0, 1), "+ exposure/2 + holds/2": (0.5, 0, 0.5),
@@ -153,15 +176,26 @@ WEIGHTS = {
 }
 
 
+def paired(decisions, weights) -> tuple[float, float]:
+    """The VP a decision the value with ``weights`` gained over the score with no look, both
+    judged as ``evaluate`` does, decision by decision: (mean, its standard error)."""
+    diffs = [evaluate([d], weights)[0] - evaluate([d], (0, 0, 0))[0] for d in decisions]
+    return statistics.mean(diffs), statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.nan
+
+
 def report(decisions: dict) -> None:
     for phase, got in sorted(decisions.items(), key=lambda kv: kv[0].value):
         print(f"\n{phase.name.lower()}: {len(got)} decisions")
         for name, w in WEIGHTS.items():
             g, o, c = evaluate(got, w)
-            print(f"  {name:40} {g:+.3f} VP ({o:.0%} overturned), correlation {c:.3f}")
+            line = f"  {name:40} {g:+.3f} VP ({o:.0%} overturned), correlation {c:.3f}"
+            if any(w):
+                m, se = paired(got, w)
+                line += f"; against no look {m:+.3f} ± {se:.3f}"
+            print(line)
         for k in (2, 3):
             g, o, _c = evaluate(got, (0, 0, 0), k)
-            print(f"  {f'(as shipped, choosing on {k} futures)':40} {g:+.3f} VP ({o:.0%} overturned)")
+            print(f"  {f'(no look, choosing on {k} futures)':40} {g:+.3f} VP ({o:.0%} overturned)")
         g, o, _c = evaluate([[[(s2, (), s2) for _s1, _ex, s2 in opt] for opt in d] for d in got], ())
         print(f"  {'(choosing by the truth itself)':40} {g:+.3f} VP ({o:.0%} overturned)")
 
@@ -170,6 +204,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, nargs="+", default=[3000, 3001])
     ap.add_argument("--futures", type=int, default=8)
+    ap.add_argument("--truth", choices=("command", "turn"), default="command",
+                    help="judge at the end of our next Command phase (default) or of our next turn")
     ap.add_argument("--dump", help="write every decision's values here (json lines) as they come")
     ap.add_argument("--read", nargs="*", help="report on dumps instead of playing")
     args = ap.parse_args()
@@ -181,6 +217,8 @@ def main() -> None:
                 decisions.setdefault(Phase[r["phase"]], []).append([[tuple(x) for x in o] for o in r["values"]])
         report(decisions)
         return
+    global TRUTH
+    TRUTH = args.truth
     dump = open(args.dump, "a") if args.dump else None
     draw = random.Random("probe-search-horizon")
     search = S.SearchPlayer.search
@@ -195,17 +233,7 @@ def main() -> None:
         battle._enter()
         return search(self, battle, options, saved, phase)
     S.SearchPlayer.search = probed
-    spec = load_scenario(SCENARIO)
-    for seed in args.seeds:
-        for side in (0, 1):
-            kinds = ("search", "tactician") if side == 0 else ("tactician", "search")
-            s = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=kinds))
-            with Battle(s, seed=seed) as b, frozen_heap():
-                players = [TacticianPlayer(0, b, s), TacticianPlayer(1, b, s)]
-                players[side] = S.SearchPlayer(side, b, s)
-                play_battle(b, s, players=players)
-                print(f"seed {seed}, search {('red', 'blue')[side]}: {b.turn_state.result} {b.turn_state.vp}",
-                      flush=True)
+    play_both_ways(args.seeds)
     report(decisions)
 
 
