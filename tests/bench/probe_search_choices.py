@@ -44,13 +44,14 @@ SPLITS = ((6, 2), (4, 3), (3, 4), (2, 6))  # (options, futures): the same work
 
 
 def _choose(values: list[list[float]], n: int, lo: int, k: int) -> int:
-    """The search's rule (SearchPlayer.search's last step) on futures lo..lo+k of the first n."""
+    """The search's rule (SearchPlayer.search's last step, SAME included) on futures lo..lo+k of
+    the first n."""
     best, gain = 0, 0.0
     for i in range(1, min(n, len(values))):
         d = [values[i][j] - values[0][j] for j in range(lo, lo + k)]
         m = statistics.mean(d)
         se = statistics.stdev(d) / math.sqrt(k) if k > 1 else 0.0
-        if m > max(S.MIN_GAIN, S.Z * se) and m > gain:
+        if m > max(S.MIN_GAIN, S.Z * se * S.SAME) and m > gain:
             best, gain = i, m
     return best
 

@@ -56,15 +56,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from probe_search_choices import play_both_ways  # noqa: E402  (beside this script)
+from probe_search_choices import _choose, play_both_ways  # noqa: E402  (beside this script)
 from sim.errors import Refusal  # noqa: E402
 from sim.phases.state import Phase  # noqa: E402
 from sim.players import search as S  # noqa: E402
 from sim.players.tactician import TacticianPlayer  # noqa: E402
 from sim.players.tactician.threat import ThreatMap  # noqa: E402
-
-TERMS = ("exposure", "threat", "holds")
-
 
 def terms(self, f) -> tuple[float, float, float]:
     """The terms of the position ``f`` (the searching side ``self.side``), in VP."""
@@ -84,11 +81,6 @@ def terms(self, f) -> tuple[float, float, float]:
             if c is not None and c.controller == me and mine.enemy_oc_reaching((o.x, o.y)) > lv.get(me, 0):
                 holds -= S.OBJECTIVE_VP
     return exposure, threat, holds
-
-
-def plain_score(self, f) -> float:
-    """``SearchPlayer.score``: what the terms are added to, and the truth judged by."""
-    return self.score(f)
 
 
 TRUTH = "command"  # where the truth is scored: the end of our next Command phase, or "turn"
@@ -122,7 +114,7 @@ def rollout2(self, battle, command, seed: int, saved):
             play(lambda: (ts.round, ts.active) != now)
         except Refusal:
             pass
-        first = plain_score(self, f)
+        first = self.score(f)
         extra = terms(self, f)
         try:
             play(lambda: ts.active == self.side and ts.phase != Phase.COMMAND)
@@ -130,21 +122,14 @@ def rollout2(self, battle, command, seed: int, saved):
                 play(lambda: ts.active != self.side)
         except Refusal:
             pass
-        return first, extra, plain_score(self, f)
+        return first, extra, self.score(f)
     finally:
         f.close()
 
 
 def choose(v: list[list[float]], lo: int, k: int) -> int:
     """The search's rule on futures lo..lo+k of values ``v`` (per option, per future)."""
-    best, gain = 0, 0.0
-    for i in range(1, len(v)):
-        d = [v[i][j] - v[0][j] for j in range(lo, lo + k)]
-        m = statistics.mean(d)
-        se = statistics.stdev(d) / math.sqrt(k)
-        if m > max(S.MIN_GAIN, S.Z * se * S.SAME) and m > gain:
-            best, gain = i, m
-    return best
+    return _choose(v, len(v), lo, k)
 
 
 def evaluate(decisions, weights, k: int | None = None) -> tuple[float, float, float]:
@@ -233,7 +218,11 @@ def main() -> None:
         battle._enter()
         return search(self, battle, options, saved, phase)
     S.SearchPlayer.search = probed
-    play_both_ways(args.seeds)
+    try:
+        play_both_ways(args.seeds)
+    finally:
+        if dump:
+            dump.close()
     report(decisions)
 
 
