@@ -26,6 +26,17 @@ def _fp(rng, lo=1.0, hi=29.0):
     return round_base(int(rng.choice([25, 32, 40, 60])), x, y)
 
 
+def _layout(rng, table: bool, others: int, shaped: int, rounds: int):
+    """(terrain, footprints): a random layout's two bases and ``others`` more of any shape; or
+    (``table``) the default table with ``shaped`` bases of any shape and ``rounds`` 32 mm ones."""
+    if not table:
+        areas, a, b = random_layout(rng)
+        return areas, [a, b] + [_fp(rng) for _ in range(others)]
+    fps = [_fp(rng, 1.0, 43.0) for _ in range(shaped)] + \
+        [round_base(32, *rng.uniform([1, 1], [59, 43])) for _ in range(rounds)]
+    return default_table(), fps
+
+
 def _index(areas, fps):
     models = [ModelEntry(f"m{k}", fp, "red" if k % 2 == 0 else "blue", f"u{k % 2}",
                          frozenset({"INFANTRY"})) for k, fp in enumerate(fps)]
@@ -86,13 +97,7 @@ def test_one_model_lit_from_the_others_kept_chords_is_sound():
     rng = np.random.default_rng(23)
     certified = by_bins = 0
     for n in range(40):
-        if n % 4:
-            areas, a, b = random_layout(rng)
-            fps = [a, b] + [_fp(rng) for _ in range(12)]
-        else:
-            areas = default_table()
-            fps = [_fp(rng, 1, 43) for _ in range(6)] + \
-                [round_base(32, *rng.uniform([1, 1], [59, 43])) for _ in range(20)]
+        areas, fps = _layout(rng, n % 4 == 0, 12, 6, 20)
         idx = _index(areas, fps)
         blk = TerrainBlockers.build(areas)
         for step in range(3):
@@ -211,13 +216,7 @@ def test_near_pairs_sweep_is_the_grids_entries(monkeypatch):
     rng = np.random.default_rng(29)
     checked = 0
     for n in range(12):
-        if n % 3:
-            areas, a, b = random_layout(rng)
-            fps = [a, b] + [_fp(rng) for _ in range(30)]
-        else:
-            areas = default_table()
-            fps = [_fp(rng, 1.0, 43.0) for _ in range(10)] + \
-                [round_base(32, *rng.uniform([1, 1], [59, 43])) for _ in range(30)]
+        areas, fps = _layout(rng, n % 3 == 0, 30, 10, 30)
         idx = _index(areas, fps)
         I, J = np.nonzero(~np.eye(len(fps), dtype=bool))
         R = np.maximum(idx.rad[I], idx.rad[J]) + 1e-6
