@@ -11,6 +11,7 @@ from sim.rules.command_reroll import about_words, option_words
 from sim.rules.abilities import Hook, tag
 from sim.rules.transport import DisembarkMode
 from sim.rules.turn import PLAYER
+from sim.stratagems.command_reroll import NAME as COMMAND_REROLL
 
 _PRECISION = tag(Hook.PRECISION)  # (as datasheets print it)
 
@@ -41,7 +42,7 @@ def _cr(e: dict, before: str = "; ", after: str = "") -> str:
     """A Command Re-roll (15.02) of one die of the roll, between ``before`` and ``after``:
     '; Command Re-roll: die 3, 1 -> 5'; nothing without one."""
     rr = e.get("command_reroll")
-    return f"{before}Command Re-roll: die {rr['die'] + 1}, {rr['from']} -> {rr['to']}{after}" if rr else ""
+    return f"{before}{COMMAND_REROLL}: die {rr['die'] + 1}, {rr['from']} -> {rr['to']}{after}" if rr else ""
 
 
 def describe(e: dict) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sim.names import ids_in, ids_named, in_words, model_of_unit, possessive
 from sim.rules import command_reroll as RR
 from sim.stratagems import by_name
+from sim.stratagems import command_reroll as CR
 
 
 def _unit_name(sb, uid: str) -> str:
@@ -33,14 +34,13 @@ def reroll_setting(sb, player: int) -> str:
 def set_reroll_setting(sb, player: int, value: str) -> None:
     reroll_setting(sb, player)
     sb.reroll_asks[player] = value
-    sb.status = f"Command Re-roll: {sb.spec.armies[player].name} is asked about {ASK_WORDS[value]}"
+    sb.status = f"{CR.NAME}: {sb.spec.armies[player].name} is asked about {ASK_WORDS[value]}"
     if not auto_answer(sb):
         sb.dirty |= {"orders", "dice"}
 
 
 def is_reroll(req) -> bool:
-    ctx = getattr(req, "context", None)
-    return isinstance(ctx, dict) and ctx.get("stratagem") == "Command Re-roll" and "roll" in ctx
+    return CR.is_offer(req)
 
 
 def reroll_options(sb, req) -> list:
@@ -64,7 +64,7 @@ def auto_answer(sb) -> bool:
     if reroll_options(sb, req) != ["decline"] or "decline" not in req.options:
         return False
     sb.answer("decline")
-    sb.status = (f"Command Re-roll not asked ({sb.spec.armies[req.player].name}: asked about "
+    sb.status = (f"{CR.NAME} not asked ({sb.spec.armies[req.player].name}: asked about "
                  f"{ASK_WORDS[reroll_setting(sb, req.player)]}): declined")
     return True
 
@@ -156,7 +156,7 @@ def build_stratagem(flow, sb, req) -> None:
         flow.newline()
     if is_reroll(req):  # (the setting: ask me about...)
         flow.space(4)
-        flow.para(f"Ask {who} about Command Re-rolls:", "#muted")  # (wrapped: cut at 800x600)
+        flow.para(f"Ask {who} about {CR.NAME}s:", "#muted")  # (wrapped: cut at 800x600)
         flow.newline()
         now = reroll_setting(sb, req.player)
         for v in RR.ASK:

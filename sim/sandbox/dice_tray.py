@@ -21,6 +21,7 @@ from sim.rules.attack import CRITICAL, FAIL, SUCCESS, hit_result, save_fails, wo
 from sim.sandbox import style as S
 from sim.sandbox.fonts import text
 from sim.sandbox.widgets import SCROLL_BAR_W
+from sim.stratagems import command_reroll as CR
 
 _PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
          4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
@@ -144,9 +145,9 @@ def asking(req) -> dict | None:
     ``req`` is not one. A die's colour: failed (offered and failed), success otherwise
     (a non-critical success may be offered for a critical), unknown for a count or a damage
     roll."""
-    ctx = getattr(req, "context", None)
-    if not isinstance(ctx, dict) or ctx.get("stratagem") != "Command Re-roll" or "values" not in ctx:
+    if not CR.is_offer(req) or "values" not in req.context:
         return None
+    ctx = req.context
     kind = ctx.get("roll", "")
     values = list(ctx["values"])
     offered = {i: opt for opt, i in ctx.get("dice", {}).items()}
@@ -159,8 +160,8 @@ def asking(req) -> dict | None:
         dice = [(v, FAIL if i in (failed or ()) else CRITICAL if v == 6 and i not in offered else SUCCESS)
                 for i, v in enumerate(values)]
     what = f"{len(offered)} of these dice can" if len(offered) != 1 else "1 of these dice can"
-    note = (f"Command Re-roll: {what} come out better - click one to re-roll it (1 CP), or Decline"
-            if offered else "Command Re-roll: re-roll the whole roll (1 CP)? Answer in the orders panel")
+    note = (f"{CR.NAME}: {what} come out better - click one to re-roll it ({CR.COST} CP), or Decline"
+            if offered else f"{CR.NAME}: re-roll the whole roll ({CR.COST} CP)? Answer in the orders panel")
     return {"row": (ROW_LABEL.get(kind, kind.capitalize()) + "?", dice, note), "offered": offered,
             "pool": ctx.get("pool")}
 

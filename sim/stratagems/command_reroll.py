@@ -54,6 +54,14 @@ def may_offer(battle, player: int, unit_ent: int) -> bool:
     return not W.unit_state(unit_ent).battle_shocked
 
 
+def is_offer(req) -> bool:
+    """Whether the decision ``req`` is a Command Re-roll's offer (``_request``'s: its context
+    names the stratagem and the roll's kind): what the sandbox's orders panel and dice tray ask
+    before they show its options and dice, so that the stratagem is named here only."""
+    ctx = getattr(req, "context", None)
+    return isinstance(ctx, dict) and ctx.get("stratagem") == NAME and "roll" in ctx
+
+
 def default_answer(roll: Roll) -> str:
     """Part A ruling 25: the default policy uses no stratagem, except a Command Re-roll of a
     failed charge roll (one that reaches no enemy unit: README, our rulings), when the 15.01
