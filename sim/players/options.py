@@ -37,12 +37,13 @@ class _Kept:
     who is on the battlefield only (kept while its presence_version stands: every set-up,
     removal, embarkation or disembarkation bumps it; a move does not)."""
 
-    __slots__ = ("side_units", "presence", "own", "embarked", "off")
+    __slots__ = ("side_units", "presence", "own", "states", "embarked", "off")
 
     def __init__(self) -> None:
         self.side_units: dict[int, list[int]] = {}
         self.presence = -1
         self.own: dict[int, list[int]] = {}       # side -> own_units
+        self.states: dict[int, list] = {}         # side -> own_unit_states
         self.embarked: dict[int, list[int]] = {}  # side -> its units embarked in a transport
         self.off: dict[int, list[int]] = {}       # side -> its units off the battlefield
 
@@ -54,7 +55,7 @@ def _kept(side: int) -> tuple[_Kept, list[int]]:
         kept = _OWN[sp] = _Kept()
     if kept.presence != sp.presence_version:
         kept.presence = sp.presence_version
-        kept.own, kept.embarked, kept.off = {}, {}, {}
+        kept.own, kept.states, kept.embarked, kept.off = {}, {}, {}, {}
     units = kept.side_units.get(side)
     if units is None:
         units = kept.side_units[side] = [u for u in W.all_units()
@@ -70,6 +71,19 @@ def own_units(battle, side: int) -> list[int]:
     if got is None:
         got = kept.own[side] = [u for u in units if not W.unit_destroyed(u)]
     return list(got)
+
+
+def own_unit_states(battle, side: int) -> list:
+    """``own_units`` with each unit's UnitState, (unit, state) in unit order, kept as they are
+    (a unit's state is one object, changed in place, for as long as the unit is on the
+    battlefield: only a unit brought back from destruction gets a new one, in reserves, off the
+    battlefield: a bump of the presence_version the list is kept by). For a player reading every
+    unit's state at each choice (the random player's Movement options): no lookup a unit."""
+    kept, units = _kept(side)
+    got = kept.states.get(side)
+    if got is None:
+        got = kept.states[side] = [(u, W.unit_state(u)) for u in own_units(battle, side)]
+    return got
 
 
 def uid(u: int) -> str:

@@ -194,8 +194,7 @@ class RandomPlayer(Player):
             for u in O.embarked_units(battle, self.side):  # 18.04 any layout the rules give
                 out.append(lambda u=u: self._pick(C.disembark_options(battle, u)))
             free = []
-            for u in units:
-                st = W.unit_state(u)
+            for u, st in O.own_unit_states(battle, self.side):
                 if st.move_type is not None:
                     continue
                 if st.move_selected == "advance":
