@@ -86,6 +86,15 @@ def play_both_ways(seeds) -> None:
                 print(f"seed {seed}, search {('red', 'blue')[side]}: {b.turn_state.result} {b.turn_state.vp}", flush=True)
 
 
+def play_both_ways_into(seeds, dump) -> None:
+    """``play_both_ways``, then the probe's dump file (None: none) closed, however it ended."""
+    try:
+        play_both_ways(seeds)
+    finally:
+        if dump:
+            dump.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, nargs="+", default=[3000, 3001])

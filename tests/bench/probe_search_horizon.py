@@ -56,7 +56,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from probe_search_choices import _choose, play_both_ways  # noqa: E402  (beside this script)
+from probe_search_choices import _choose, play_both_ways_into  # noqa: E402  (beside this script)
 from sim.errors import Refusal  # noqa: E402
 from sim.phases.state import Phase  # noqa: E402
 from sim.players import search as S  # noqa: E402
@@ -218,11 +218,7 @@ def main() -> None:
         battle._enter()
         return search(self, battle, options, saved, phase)
     S.SearchPlayer.search = probed
-    try:
-        play_both_ways(args.seeds)
-    finally:
-        if dump:
-            dump.close()
+    play_both_ways_into(args.seeds, dump)
     report(decisions)
 
 
