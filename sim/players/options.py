@@ -43,7 +43,7 @@ class _Kept:
         self.side_units: dict[int, list[int]] = {}
         self.presence = -1
         self.own: dict[int, list[int]] = {}       # side -> own_units
-        self.states: dict[int, list] = {}         # side -> own_unit_states
+        self.states: dict[int, tuple] = {}        # side -> own_unit_states
         self.embarked: dict[int, list[int]] = {}  # side -> its units embarked in a transport
         self.off: dict[int, list[int]] = {}       # side -> its units off the battlefield
 
@@ -73,16 +73,17 @@ def own_units(battle, side: int) -> list[int]:
     return list(got)
 
 
-def own_unit_states(battle, side: int) -> list:
+def own_unit_states(battle, side: int) -> tuple:
     """``own_units`` with each unit's UnitState, (unit, state) in unit order, kept as they are
     (a unit's state is one object, changed in place, for as long as the unit is on the
     battlefield: only a unit brought back from destruction gets a new one, in reserves, off the
     battlefield: a bump of the presence_version the list is kept by). For a player reading every
-    unit's state at each choice (the random player's Movement options): no lookup a unit."""
-    kept, units = _kept(side)
+    unit's state at each choice (the random player's Movement options): no lookup a unit. A
+    tuple: the kept one itself, which no caller can change."""
+    kept, _units = _kept(side)
     got = kept.states.get(side)
     if got is None:
-        got = kept.states[side] = [(u, W.unit_state(u)) for u in own_units(battle, side)]
+        got = kept.states[side] = tuple((u, W.unit_state(u)) for u in own_units(battle, side))
     return got
 
 
