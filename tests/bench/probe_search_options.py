@@ -52,6 +52,13 @@ from sim.players import search as S  # noqa: E402
 TACTICIAN, ALTERNATIVE = "the tactician's", "another of the rules' options"
 
 
+def _ends(player, battle, command, seed: int, saved) -> tuple[float, float]:
+    """(the score at the end of the turn, the score a whole round on) of ``command`` played on
+    the dice future ``seed`` (probe_search_horizon.rollout2, its look's terms left out)."""
+    first, _terms, truth = H.rollout2(player, battle, command, seed, saved)
+    return first, truth
+
+
 def subsets(sources: list[str], shipped: int) -> dict[str, list[int]]:
     """Option indices (the tactician's first, 0, first) of each subset compared, by name."""
     alts = [i for i, s in enumerate(sources) if s == ALTERNATIVE]
@@ -128,8 +135,7 @@ def main() -> None:
             if seen[0] % args.every == 0:
                 every = self.probe_options
                 seeds = [int(draw.random() * 2**53) for _ in range(args.futures)]
-                values = [[(lambda r: (r[0], r[2]))(H.rollout2(self, battle, o[0], s, saved)) for s in seeds]
-                          for o in every]
+                values = [[_ends(self, battle, o[0], s, saved) for s in seeds] for o in every]
                 rows.append({"values": values, "sources": [o[2] for o in every], "words": [o[1] for o in every],
                              "shipped": len(shipped)})
                 if dump:

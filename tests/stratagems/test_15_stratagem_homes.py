@@ -7,6 +7,7 @@ event field's description, an error message explaining what a field accepts) is 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from code_strings import code_strings
@@ -17,7 +18,6 @@ SIM = Path(__file__).resolve().parents[2] / "sim"
 
 def _home(record) -> Path:
     """The module that holds the stratagem's record."""
-    import sys
     return Path(sys.modules[record.offer.__module__].__file__).resolve()
 
 
