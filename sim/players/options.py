@@ -78,7 +78,7 @@ def own_unit_states(battle, side: int) -> tuple:
     (a unit's state is one object, changed in place, for as long as the unit is on the
     battlefield: only a unit brought back from destruction gets a new one, in reserves, off the
     battlefield: a bump of the presence_version the list is kept by). For a player reading every
-    unit's state at each choice (the random player's Movement options): no lookup a unit. A
+    unit's state at each choice (the random player's options, in every phase): no lookup a unit. A
     tuple: the kept one itself, which no caller can change."""
     kept, _units = _kept(side)
     got = kept.states.get(side)

@@ -184,7 +184,7 @@ class RandomPlayer(Player):
         return Choice(EndPhase(), self.name)
 
     def _options(self, battle, ts) -> list:
-        units = O.own_units(battle, self.side)
+        states = O.own_unit_states(battle, self.side)  # (each unit with its state, kept: no lookup a unit)
         out: list = []
         if ts.phase == Phase.MOVEMENT:
             if ts.round >= 2:
@@ -194,7 +194,7 @@ class RandomPlayer(Player):
             for u in O.embarked_units(battle, self.side):  # 18.04 any layout the rules give
                 out.append(lambda u=u: self._pick(C.disembark_options(battle, u)))
             free = []
-            for u, st in O.own_unit_states(battle, self.side):
+            for u, st in states:
                 if st.move_type is not None:
                     continue
                 if st.move_selected == "advance":
@@ -209,12 +209,11 @@ class RandomPlayer(Player):
         elif ts.phase == Phase.SHOOTING:
             # every (unit not yet selected to shoot, enemy unit) pair, unit by unit, then End
             # Phase: made only when drawn (_ShootOptions)
-            shooters = [u for u in units if not W.unit_state(u).selected_to_shoot]
+            shooters = [u for u, st in states if not st.selected_to_shoot]
             enemies = W.enemy_units(shooters[0]) if shooters else []  # (the same for every unit of a side)
             return _ShootOptions(battle, shooters, enemies, self._pick, self._near)
         elif ts.phase == Phase.CHARGE:
-            for u in units:
-                st = W.unit_state(u)
+            for u, st in states:
                 if st.charge_roll is not None and not st.charge_resolved:
                     # its charge is resolved before anything else (11.02 step 3)
                     return [lambda u=u: charge_command(battle, O.uid(u), None, None, fly=self._fly(u))]
@@ -234,9 +233,9 @@ class RandomPlayer(Player):
             else:
                 if ts.step == FightStep.PILE_IN:
                     out += [lambda u=u: pile_in_command(battle, O.uid(u), None, self._pile_in_targets(u))
-                            for u in units]
+                            for u, _st in states]
                 else:
-                    out += [lambda u=u: self._consolidate(battle, u) for u in units]
+                    out += [lambda u=u: self._consolidate(battle, u) for u, _st in states]
         out.append(EndPhase())
         return out
 
