@@ -158,7 +158,7 @@ class Battle:
         if origin is not None and origin.resources is not None:
             origin._enter()
 
-    def fork(self, seed: int | None = None, record_dice: bool = False) -> "Battle":
+    def fork(self, seed: int | None = None, record_dice: bool = False, keyed: bool = False) -> "Battle":
         """An independent copy of the battle as it is now, to be played forward and thrown away
         (a search player's look ahead): its own esper world (the same entity ids: ``units`` and
         ``models`` hold), resources, turn state and visibility; what never changes shared
@@ -166,11 +166,13 @@ class Battle:
         state (``seed`` None: the same commands give the same events and state hash) or from a
         fresh stream of ``seed``. Its events start with what the rules read of the past (this
         battle round's, of a few kinds: ``forked_events`` of them); no listeners; dice events
-        only with ``record_dice``. Only where a player chooses a command (not ``busy``): else
+        only with ``record_dice``. ``keyed``: its dice are common random numbers of ``seed``
+        (sim.rules.dice.KeyedDice: another fork of the seed that makes the same roll sees the
+        same dice, whatever came before). Only where a player chooses a command (not ``busy``): else
         ForkError. close() it when done; the original is unchanged and plays on as if never
         forked."""
         from sim.world.fork import fork_battle
-        f = fork_battle(self, f"battle-{next(_world_ids)}", seed, record_dice)
+        f = fork_battle(self, f"battle-{next(_world_ids)}", seed, record_dice, keyed)
         esper.switch_world(f.world)
         resources.install(f.resources)
         try:

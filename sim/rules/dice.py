@@ -12,7 +12,7 @@ import random
 import re
 from typing import Callable, NamedTuple
 
-__all__ = ["Dice", "ForcedDice", "DiceExpr", "DiceExhausted", "parse_dice_expr", "SEED_LIMIT"]
+__all__ = ["Dice", "ForcedDice", "KeyedDice", "DiceExpr", "DiceExhausted", "parse_dice_expr", "SEED_LIMIT"]
 
 SEED_LIMIT = 2**63 - 1
 """A battle's seed is a whole number from -SEED_LIMIT to SEED_LIMIT: the one range a scenario
@@ -87,6 +87,37 @@ class ForcedDice(Dice):
     @property
     def remaining(self) -> int:
         return len(self._queue)
+
+
+class KeyedDice(Dice):
+    """Dice for a look ahead (a search player's fork, never a battle's own stream): each roll's
+    results are drawn from a stream of their own, seeded by the fork's ``seed``, the roll's
+    context (``context()``: the unit whose attacks are resolving, if any), its purpose and how
+    many rolls of that context and purpose came before it in this fork. Two forks of one seed
+    that play different commands so see the same dice wherever they make the same roll (the
+    same unit's charge roll, its hit rolls at whatever target, the first dice of a larger pool):
+    common random numbers, so that the difference between two options is their difference, not
+    their dice's. Each roll's dice are uniform and independent of every other roll's, as a
+    stream's are. A str seed of ``random.Random`` is hashed by SHA-512, a promise stable across
+    Python versions, as ``Dice``'s integer seed is."""
+
+    __slots__ = ("context", "_seen")
+
+    def __init__(self, seed: int, context: Callable[[], object] = lambda: None):
+        super().__init__(seed)
+        self.context = context
+        self._seen: dict[str, int] = {}
+
+    def d6(self, n: int, purpose: str) -> tuple[int, ...]:
+        key = f"{self.context()}/{purpose}"
+        k = self._seen.get(key, 0)
+        self._seen[key] = k + 1
+        rand = random.Random(f"{self.seed}/{key}/{k}").random
+        results = tuple([int(rand() * 6.0) + 1 for _ in range(n)])
+        self.count += n
+        if self.listener is not None:
+            self.listener(purpose, results)
+        return results
 
 
 MAX_EXPR = 20  # characters in a dice expression: a longer one is refused before the pattern sees it

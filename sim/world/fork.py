@@ -36,7 +36,7 @@ import esper
 
 from sim import components as K
 from sim import events as ev
-from sim.rules.dice import Dice, ForcedDice
+from sim.rules.dice import Dice, ForcedDice, KeyedDice
 from sim.world import resources as R
 from sim.world.spatial import SpatialIndex
 
@@ -282,10 +282,15 @@ def copy_world(battle) -> tuple:
 _copy_roster = _copier(K.Roster)
 
 
-def fork_battle(battle, world: str, seed: int | None = None, record_dice: bool = False):
+def fork_battle(battle, world: str, seed: int | None = None, record_dice: bool = False,
+                keyed: bool = False):
     """Battle.fork's copy: a new battle of the same class whose esper world ``world`` is a copy
     of ``battle``'s (added to esper's table; the battle's world stays the current one), with
-    everything but its systems (Battle.fork registers them in the new world)."""
+    everything but its systems (Battle.fork registers them in the new world). ``keyed``: its
+    dice are KeyedDice of ``seed``, each roll's context the unit whose attacks resolve; a fork
+    of a keyed fork without a seed goes on with its dice (as a fork of a stream does)."""
+    if keyed and seed is None:
+        raise ForkError("fork: keyed dice need a seed")
     if battle.resources is None:
         raise ForkError("fork: the battle is closed")
     if battle.busy:
@@ -302,7 +307,15 @@ def fork_battle(battle, world: str, seed: int | None = None, record_dice: bool =
     f.world = world
     f.events = history(battle.events)
     f.listeners = []
-    f.dice = copy_dice(battle.dice, seed)
+    if keyed or (seed is None and type(battle.dice) is KeyedDice):
+        # (a keyed fork's fork without a seed goes on with its dice: the rolls counted so far)
+        ref = weakref.ref(f)  # (no cycle: a closed fork is freed by reference counting)
+        f.dice = KeyedDice(battle.dice.seed if seed is None else seed, lambda: ref().activation_unit)
+        if not keyed:
+            f.dice._seen = dict(battle.dice._seen)
+            f.dice.count = battle.dice.count
+    else:
+        f.dice = copy_dice(battle.dice, seed)
     if record_dice:
         f.dice.listener = f._on_roll
     f.pending = None

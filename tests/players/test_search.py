@@ -371,3 +371,26 @@ def test_a_tie_and_a_gain_on_two_futures_do_not_overturn_the_incumbent(two_targe
         monkeypatch.setattr(S, "MAX_FUTURES", 2)
         _means, best, judged, _futures = p.search(b, options, None, Phase.SHOOTING)
         assert judged[1][2] == 2 and best == 0
+
+
+def test_the_options_on_one_future_roll_the_same_dice_where_they_make_the_same_roll(two_targets):
+    # (common random numbers: the gunner's hit rolls are the same whichever target it shoots,
+    # and whatever was rolled before them on that future, so the options' difference is the
+    # target's, not the dice's; a fork's stream would have rolled other dice after another
+    # roll; the real battle's dice are not touched)
+    spec = load_scenario(two_targets)
+    with _at_shooting(spec) as b:
+        state = b.dice._rng.getstate()
+        hits = {}
+        for name, cmd, before in zip(("wall", "runners"), _shots(b), (0, 4)):
+            for fork in (S.fork, Battle.fork):
+                f = fork(b, 12345)
+                rolls = []
+                f.dice.d6(before, "charge roll runners")
+                f.dice.listener = lambda purpose, results: rolls.append((purpose, results))
+                f.run_command(cmd)
+                hits[name, fork] = [r for p, r in rolls if p == "hit rolls"]
+                f.close()
+        assert hits["wall", S.fork] and hits["wall", S.fork] == hits["runners", S.fork]
+        assert hits["wall", Battle.fork] != hits["runners", Battle.fork]
+        assert b.dice._rng.getstate() == state

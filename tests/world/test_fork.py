@@ -22,6 +22,7 @@ from sim import components as K
 from sim.battle import Battle
 from sim.commands import StartBattle
 from sim.players.loop import make_player
+from sim.rules.dice import KeyedDice
 from sim.scenario.load import load_scenario
 from sim.world import fork as FK
 from tests.support.rules_replay import ROOT, default_table_with
@@ -272,6 +273,29 @@ def test_a_fork_with_a_seed_rolls_other_dice_and_one_without_the_same():
     assert other.dice.d6(30, "test") != same.dice.d6(30, "test")
     for f in (same, other, b):
         f.close()
+
+
+def test_a_keyed_fork_rolls_common_random_numbers_and_its_fork_goes_on_with_them():
+    b, rest = default_mid_battle()
+    mark = b.dice._rng.getstate()
+    with b, b.fork(seed=5, keyed=True) as f, b.fork(seed=5, keyed=True) as g:
+        assert isinstance(f.dice, KeyedDice) and f.seed == 5
+        g.dice.d6(3, "advance roll u-1")  # (another roll first: the same roll the same dice)
+        assert f.dice.d6(2, "charge roll u-2") == g.dice.d6(2, "charge roll u-2")
+        ff = f.fork()  # (no seed: goes on with the fork's dice, the rolls counted so far)
+        assert isinstance(ff.dice, KeyedDice) and ff.dice.count == f.dice.count
+        assert ff.dice.d6(2, "charge roll u-2") == f.dice.d6(2, "charge roll u-2")
+        assert ff.dice.d6(2, "charge roll u-2") != g.dice.d6(2, "charge roll u-9")
+        # (the same commands on two keyed forks of a seed: the same battle)
+        replay(ff, rest[:20])
+        with f.fork() as again:
+            replay(again, rest[:20])
+            assert again.state_hash() == ff.state_hash()
+        ff.close()
+        # (a keyed fork's dice come from its seed alone: no seed, no keyed dice)
+        with pytest.raises(FK.ForkError, match="seed"):
+            b.fork(keyed=True)
+    assert b.dice._rng.getstate() == mark
 
 
 def test_a_fork_with_another_seed_plays_another_battle():
