@@ -12,10 +12,9 @@ A future's dice are common random numbers (keyed dice, sim.rules.dice.KeyedDice)
 dice come from the future's seed, the unit whose attacks resolve, the roll's purpose and its
 count, not from a stream's place, so two candidates see the same dice wherever they make the
 same roll (a unit's charge roll, its hit rolls at whatever target) and their paired difference
-is theirs, not the dice's (276 pairs of options at the 193 decisions of two battles, seeds 5-6,
-eight futures each: the paired differences' median spread fell from 1.54 to 0.25 VP in the
-Movement phase, 1.94 to 0.00 in the Shooting phase, 1.50 to 0.47 in the Charge phase, 0.56 to
-0.25 in the Fight phase; tests/bench/probe_search_dice.py).
+is theirs, not the dice's (tests/bench/probe_search_dice.py, two battles, eight futures: the
+paired differences' median spread fell from 1.26 to 0.18 VP in the Movement phase and from
+1.63 to 0.18 in the Shooting phase; their mean by more than half).
 The tactician's first is the incumbent: another option is played only when it beats it on the
 same futures by more than MIN_GAIN VP and Z standard errors of the paired differences (the best
 such mean gain; ties go to the tactician's order), so that the dice's noise alone never
