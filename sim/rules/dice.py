@@ -104,7 +104,10 @@ class KeyedDice(Dice):
     __slots__ = ("context", "_seen")
 
     def __init__(self, seed: int, context: Callable[[], object] = lambda: None):
-        super().__init__(seed)
+        self.seed = int(seed)
+        self._rng = None  # (no stream: each roll seeds its own)
+        self.listener = None
+        self.count = 0
         self.context = context
         self._seen: dict[str, int] = {}
 
