@@ -78,7 +78,7 @@ TOP_K = 3  # the tactician's candidates weighed
 # of 4 futures 0.17 in Movement, 2 options of 6 futures 0.09 in Shooting; in the Charge and
 # Fight phases no split gained more than 0.02.
 # (Measured with stream dice. With the keyed dice, 4, 4, 3 and 3 won 49.5% [40.4%, 58.7%] of 111
-# ladder battles, against 59.4% of 400 for these: README, the ladder.)
+# ladder battles, against 59.7% of 500 for these: README, the ladder.)
 MAX_OPTIONS = {Phase.MOVEMENT: 3, Phase.SHOOTING: 2, Phase.CHARGE: 2, Phase.FIGHT: 2}
 MAX_FUTURES = 16  # dice futures a candidate plays at most
 FIRST_FUTURES = 2  # ...and at least (the paired differences' spread needs two)
