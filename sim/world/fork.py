@@ -195,9 +195,17 @@ RESOURCES = {
 TURN_STATE = {"mission": SHARE, "objectives": SHARE}  # (fixed by the scenario)
 
 
-def copy_dice(dice: Dice, seed: int | None) -> Dice:
-    """The dice of a fork: the same stream state (seed None), or a fresh stream from ``seed``.
-    No listener (a fork records no dice events unless asked)."""
+def copy_dice(dice: Dice, seed: int | None, keyed: bool = False, context=lambda: None) -> Dice:
+    """The dice of a fork: the same stream state (seed None), or a fresh stream from ``seed``;
+    ``keyed``: KeyedDice of ``seed``, each roll's context ``context()``; a keyed fork's dice
+    without a seed go on as they were (the rolls counted so far). No listener (a fork records no
+    dice events unless asked)."""
+    if keyed or (seed is None and type(dice) is KeyedDice):
+        new = KeyedDice(dice.seed if seed is None else seed, context)
+        if not keyed:
+            new._seen = dict(dice._seen)
+            new.count = dice.count
+        return new
     if seed is not None:
         return Dice(seed)
     if type(dice) is ForcedDice:
@@ -307,15 +315,8 @@ def fork_battle(battle, world: str, seed: int | None = None, record_dice: bool =
     f.world = world
     f.events = history(battle.events)
     f.listeners = []
-    if keyed or (seed is None and type(battle.dice) is KeyedDice):
-        # (a keyed fork's fork without a seed goes on with its dice: the rolls counted so far)
-        ref = weakref.ref(f)  # (no cycle: a closed fork is freed by reference counting)
-        f.dice = KeyedDice(battle.dice.seed if seed is None else seed, lambda: ref().activation_unit)
-        if not keyed:
-            f.dice._seen = dict(battle.dice._seen)
-            f.dice.count = battle.dice.count
-    else:
-        f.dice = copy_dice(battle.dice, seed)
+    ref = weakref.ref(f)  # (no cycle: a closed fork is freed by reference counting)
+    f.dice = copy_dice(battle.dice, seed, keyed, lambda: ref().activation_unit)
     if record_dice:
         f.dice.listener = f._on_roll
     f.pending = None

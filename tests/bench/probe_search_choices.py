@@ -56,18 +56,28 @@ def _choose(values: list[list[float]], n: int, lo: int, k: int) -> int:
     return best
 
 
-def judged(decisions: list[list[list[float]]], n: int, k: int) -> tuple[float, float]:
-    """(VP a decision gained over the tactician's first, share of decisions overturned): the
-    rule choosing on k futures of one half, judged by the mean of the other half."""
+def half_gains(decisions: list[list[list[float]]], n: int, k: int, truths=None) -> tuple[list[float], int]:
+    """(VP gained over the tactician's first, two a decision, and how many were overturned): the
+    rule choosing on k futures of one half, judged by the mean of the other half, both ways
+    round; judged by ``truths`` (per decision, per option, per future) where given, else by the
+    values chosen on."""
     gains, overturned = [], 0
-    for values in decisions:
+    for d, values in enumerate(decisions):
+        truth = values if truths is None else truths[d]
         half = len(values[0]) // 2
         if k > half:
             continue
         for lo, judge in ((0, half), (half, 0)):
             b = _choose(values, n, lo, k)
-            gains.append(statistics.mean(values[b][judge:judge + half]) - statistics.mean(values[0][judge:judge + half]))
+            gains.append(statistics.mean(truth[b][judge:judge + half]) - statistics.mean(truth[0][judge:judge + half]))
             overturned += b != 0
+    return gains, overturned
+
+
+def judged(decisions: list[list[list[float]]], n: int, k: int) -> tuple[float, float]:
+    """(VP a decision gained over the tactician's first, share of decisions overturned):
+    half_gains judged by the values chosen on."""
+    gains, overturned = half_gains(decisions, n, k)
     return (statistics.mean(gains), overturned / len(gains)) if gains else (math.nan, math.nan)
 
 

@@ -56,7 +56,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import probe_search_horizon as H  # noqa: E402  (beside this script)
-from probe_search_choices import _choose  # noqa: E402
+from probe_search_choices import half_gains  # noqa: E402
 
 from sim.battle import Battle  # noqa: E402
 from sim.players import play_battle  # noqa: E402
@@ -85,17 +85,13 @@ def probe(seed: int, futures: int, spreads: dict, beyond: list | None = None) ->
     def search(self, battle, options, saved, phase):
         rng = random.Random(f"probe-search-dice/{seed}/{len(self.searches)}")
         seeds = [int(rng.random() * 2**53) for _ in range(futures)]
-        if beyond is not None:
-            if phase.name in ("MOVEMENT", "CHARGE"):
-                for kind, on in KINDS:
-                    keyed["now"] = on
-                    beyond.append((phase.name, kind, [[H.rollout2(self, battle, cmd, sd, saved)[::2] for sd in seeds]
-                                                      for cmd, _label, _source in options]))
-            keyed["now"] = True
-            battle._enter()
-            return shipped(self, battle, options, saved, phase)
         for kind, on in KINDS:
             keyed["now"] = on
+            if beyond is not None:
+                if phase.name in ("MOVEMENT", "CHARGE"):
+                    beyond.append((phase.name, kind, [[H.rollout2(self, battle, cmd, sd, saved)[::2] for sd in seeds]
+                                                      for cmd, _label, _source in options]))
+                continue
             first = [self.rollout(battle, options[0][0], sd, saved)[0] for sd in seeds]
             for cmd, _label, _source in options[1:]:
                 d = [self.rollout(battle, cmd, sd, saved)[0] - a for sd, a in zip(seeds, first)]
@@ -126,19 +122,11 @@ def report_beyond(beyond: list) -> None:
                       for v in rows for i in range(1, len(v))]
                 print(f"  {phase.lower():8} {kind:6} {horizon:26} {len(sd):4} pairs: spread mean "
                       f"{statistics.mean(sd):.2f} median {statistics.median(sd):.2f}")
+            truths = [[[f[1] for f in o] for o in v] for v in rows]
             for h, by in enumerate(("the end of turn's score", "the later score")):
+                values = [[[f[h] for f in o] for o in v] for v in rows]
                 for k in (2, 3):
-                    gains = []
-                    for v in rows:
-                        value = [[f[h] for f in o] for o in v]
-                        truth = [[f[1] for f in o] for o in v]
-                        half = len(v[0]) // 2
-                        if k > half:
-                            continue
-                        for lo, judge in ((0, half), (half, 0)):
-                            b = _choose(value, len(v), lo, k)
-                            gains.append(statistics.mean(truth[b][judge:judge + half])
-                                         - statistics.mean(truth[0][judge:judge + half]))
+                    gains, _overturned = half_gains(values, max(map(len, rows)), k, truths)
                     if len(gains) > 2:
                         se = statistics.stdev(gains) / math.sqrt(len(gains) / 2)
                         print(f"  {phase.lower():8} {kind:6} choosing by {by} on {k} futures: "
