@@ -59,15 +59,19 @@ DEFAULT_BUDGET = 0.5  # seconds a decision on the reference machine
 REFERENCE_BASELINE = 0.055  # seconds of the same-run baseline loop there (tests/bench/_baseline.py)
 # One rollout command (a tactician's choice, checked, submitted and resolved, on a fork of
 # battle_default, with the rollout's share of scoring), in baseline loops, by the phase the search
-# is made in (its rollouts play the rest of the turn from there), a little above the mean
-# measured by tests/bench/bench_search.py (3 December 2026, seeds 5-7 and 11-13, 515 decisions:
-# means Movement 0.044-0.045, Shooting 0.028, Charge 0.027-0.029, Fight 0.032-0.034). A command's
-# cost varies with the position (from half the mean to 1.5x it at the 10th and 90th percentiles),
-# more than any count of the work inside it (checks, odds solves, rollouts) explains, so the
-# time of a decision varies about its budget. One cost for all (0.035 before) put most Movement
-# decisions over the budget and the others well under it. Re-measure when the tactician's
-# choices get dearer.
-COMMAND_COST = {Phase.MOVEMENT: 0.048, Phase.SHOOTING: 0.030, Phase.CHARGE: 0.030, Phase.FIGHT: 0.034}
+# is made in (its rollouts play the rest of the turn from there), a little above the mean measured
+# by tests/bench/bench_search.py (5 December 2026, seeds 5-7, 316 decisions, with the keyed dice:
+# means Movement 0.033-0.042, Shooting 0.016-0.021, Charge 0.015-0.025, Fight 0.014-0.021; they
+# were 0.048, 0.030, 0.030 and 0.034, set on 3 December, when a command cost more and the search
+# used two thirds of its budget). Shooting and Charge are set further above their means: at 0.021
+# a Shooting decision of round 3 (seed 6), whose rollouts play the turn's charges and fights at
+# 2.3 times the mean, took 1.1 s at the reference machine's speed. A command's cost varies with
+# the position (from half the mean to 1.5x it at the 10th and 90th percentiles), more than any
+# count of the work inside it (checks, odds solves, rollouts) explains, so the time of a decision
+# varies about its budget. One cost for all (0.035 before) put most Movement decisions over the
+# budget and the others well under it. Re-measure when the tactician's choices get dearer or
+# cheaper.
+COMMAND_COST = {Phase.MOVEMENT: 0.040, Phase.SHOOTING: 0.026, Phase.CHARGE: 0.025, Phase.FIGHT: 0.024}
 FORK_COST = 1  # a fork and its close, counted as that many rollout commands (measured: ~0.25)
 TOP_K = 3  # the tactician's candidates weighed
 # candidates weighed in all, by phase: fewer options, more futures each. Measured on 238

@@ -48,6 +48,7 @@ class Timed(S.SearchPlayer):
         self.forks = 0
         self.rollout_s = 0.0
         self.by_phase: list = []  # (phase, rollout seconds, rollout commands) of each searched decision
+        self.slowest: tuple = (0.0, None, 0, 0)  # (seconds, phase, battle round, rollout commands)
 
     def choose(self, battle):
         n = len(self.searches)
@@ -59,6 +60,8 @@ class Timed(S.SearchPlayer):
             _options, rollouts, spent = self.searches[-1]
             # (the phase; the seconds its rollouts took, forks included; the commands they played)
             self.by_phase.append((phase, self.rollout_s - r0, spent - S.FORK_COST * rollouts))
+            self.slowest = max(self.slowest, (self.decisions[-1], phase, battle.turn_state.round, spent),
+                               key=lambda s: s[0])
         return c
 
     def rollout(self, battle, command, seed, saved):
@@ -124,6 +127,8 @@ def main() -> None:
           f"{command_s / max(1, commands) / base:.4f} baseline loops; a fork: "
           f"{fork_s / max(1, rollouts) * 1e3:.2f} ms = {fork_s / max(1, rollouts) / max(1e-9, command_s / max(1, commands)):.2f} "
           f"rollout commands (FORK_COST = {S.FORK_COST})")
+    slow = max((p.slowest for p in players), key=lambda s: s[0])
+    print(f"the slowest decision: {slow[1].name.lower()} phase of round {slow[2]}, {slow[3]} rollout commands")
     over = sum(t * to_ref > args.budget for t in times)
     print(f"decisions over the budget ({args.budget:g} s on the reference machine): {over} of {len(times)}")
     print("a rollout command by the phase searched, in baseline loops (a decision's mean; "
