@@ -43,24 +43,26 @@ SCENARIO = ROOT / "scenarios/battle_default.toml"
 SPLITS = ((6, 2), (4, 3), (3, 4), (2, 6))  # (options, futures): the same work
 
 
-def _choose(values: list[list[float]], n: int, lo: int, k: int) -> int:
+def _choose(values: list[list[float]], n: int, lo: int, k: int, bar: tuple | None = None) -> int:
     """The search's rule (SearchPlayer.search's last step, SAME included) on futures lo..lo+k of
-    the first n."""
+    the first n; ``bar``: (MIN_GAIN, Z) in place of the search's."""
+    min_gain, z = (S.MIN_GAIN, S.Z) if bar is None else bar
     best, gain = 0, 0.0
     for i in range(1, min(n, len(values))):
         d = [values[i][j] - values[0][j] for j in range(lo, lo + k)]
         m = statistics.mean(d)
         se = statistics.stdev(d) / math.sqrt(k) if k > 1 else 0.0
-        if m > max(S.MIN_GAIN, S.Z * se * S.SAME) and m > gain:
+        if m > max(min_gain, z * se * S.SAME) and m > gain:
             best, gain = i, m
     return best
 
 
-def half_gains(decisions: list[list[list[float]]], n: int, k: int, truths=None) -> tuple[list[float], int]:
+def half_gains(decisions: list[list[list[float]]], n: int, k: int, truths=None,
+               bar: tuple | None = None) -> tuple[list[float], int]:
     """(VP gained over the tactician's first, two a decision, and how many were overturned): the
-    rule choosing on k futures of one half, judged by the mean of the other half, both ways
-    round; judged by ``truths`` (per decision, per option, per future) where given, else by the
-    values chosen on."""
+    rule choosing on k futures of one half (``bar``: its thresholds, as ``_choose``), judged by
+    the mean of the other half, both ways round; judged by ``truths`` (per decision, per option,
+    per future) where given, else by the values chosen on."""
     gains, overturned = [], 0
     for d, values in enumerate(decisions):
         truth = values if truths is None else truths[d]
@@ -68,16 +70,16 @@ def half_gains(decisions: list[list[list[float]]], n: int, k: int, truths=None) 
         if k > half:
             continue
         for lo, judge in ((0, half), (half, 0)):
-            b = _choose(values, n, lo, k)
+            b = _choose(values, n, lo, k, bar)
             gains.append(statistics.mean(truth[b][judge:judge + half]) - statistics.mean(truth[0][judge:judge + half]))
             overturned += b != 0
     return gains, overturned
 
 
-def judged(decisions: list[list[list[float]]], n: int, k: int) -> tuple[float, float]:
+def judged(decisions: list[list[list[float]]], n: int, k: int, bar: tuple | None = None) -> tuple[float, float]:
     """(VP a decision gained over the tactician's first, share of decisions overturned):
     half_gains judged by the values chosen on."""
-    gains, overturned = half_gains(decisions, n, k)
+    gains, overturned = half_gains(decisions, n, k, bar=bar)
     return (statistics.mean(gains), overturned / len(gains)) if gains else (math.nan, math.nan)
 
 
@@ -110,6 +112,9 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, nargs="+", default=[3000, 3001])
     ap.add_argument("--futures", type=int, default=16)
     ap.add_argument("--options", type=int, default=6, help="options weighed at most, before the search's cap")
+    ap.add_argument("--grid", action="store_true",
+                    help="also each number of options (2-4) at each number of futures (2, 4, 8), and the "
+                         "overturning thresholds (MIN_GAIN 0-0.5, Z 0.5-1.5) at the phase's cap and 4 futures")
     args = ap.parse_args()
     caps = dict(S.MAX_OPTIONS)
     S.MAX_OPTIONS = dict.fromkeys(S.SEARCHED, args.options)  # (the probe sees every option)
@@ -135,6 +140,13 @@ def main() -> None:
         cells = [f"{n}x{k} {g:+.3f} ({o:.0%})" for n, k in SPLITS if 2 * k <= args.futures
                  for g, o in [judged(got, n, k)]]
         print(f"  {phase.name.lower():9} {len(got):4}: " + "; ".join(cells) + f"; cap {caps[phase]} (the search's)")
+        if args.grid:
+            print("    options x futures: " + "; ".join(
+                f"{n}x{k} {g:+.3f} ({o:.0%})" for n in (2, 3, 4) for k in (2, 4, 8) if 2 * k <= args.futures
+                for g, o in [judged(got, n, k)]))
+            print("    MIN_GAIN/Z: " + "; ".join(
+                f"{mg:g}/{z:g} {g:+.3f}" for mg in (0.0, 0.1, 0.25, 0.5) for z in (0.5, 1.0, 1.5)
+                for g, _o in [judged(got, caps[phase], min(4, args.futures // 2), (mg, z))]))
 
 
 if __name__ == "__main__":
