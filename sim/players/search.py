@@ -60,17 +60,17 @@ REFERENCE_BASELINE = 0.055  # seconds of the same-run baseline loop there (tests
 # One rollout command (a tactician's choice, checked, submitted and resolved, on a fork of
 # battle_default, with the rollout's share of scoring), in baseline loops, by the phase the search
 # is made in (its rollouts play the rest of the turn from there), a little above the mean measured
-# by tests/bench/bench_search.py (5 December 2026, seeds 5-7, 316 decisions, with the keyed dice:
-# means Movement 0.033-0.042, Shooting 0.016-0.021, Charge 0.015-0.025, Fight 0.014-0.021; they
-# were 0.048, 0.030, 0.030 and 0.034, set on 3 December, when a command cost more and the search
-# used two thirds of its budget). Shooting and Charge are set further above their means: at 0.021
-# a Shooting decision of round 3 (seed 6), whose rollouts play the turn's charges and fights at
-# 2.3 times the mean, took 1.1 s at the reference machine's speed. A command's cost varies with
-# the position (from half the mean to 1.5x it at the 10th and 90th percentiles), more than any
-# count of the work inside it (checks, odds solves, rollouts) explains, so the time of a decision
-# varies about its budget. One cost for all (0.035 before) put most Movement decisions over the
-# budget and the others well under it. Re-measure when the tactician's choices get dearer or
-# cheaper.
+# by tests/bench/bench_search.py (4 December 2026, late evening, seeds 5-7, 316 decisions, with
+# the keyed dice: means Movement 0.033-0.042, Shooting 0.016-0.021, Charge 0.015-0.025, Fight
+# 0.014-0.021; they were 0.048, 0.030, 0.030 and 0.034, set on 3 December, when a command cost
+# more and the search used two thirds of its budget). Shooting and Charge are set further above
+# their means: at 0.021 a Shooting decision of round 3 (seed 6), whose rollouts play the turn's
+# charges and fights at 2.3 times the mean, took 1.1 s at the reference machine's speed. A
+# command's cost varies with the position (from half the mean to 1.5x it at the 10th and 90th
+# percentiles), more than any count of the work inside it (checks, odds solves, rollouts)
+# explains, so the time of a decision varies about its budget. One cost for all (0.035 before) put
+# most Movement decisions over the budget and the others well under it. Re-measure when the
+# tactician's choices get dearer or cheaper.
 COMMAND_COST = {Phase.MOVEMENT: 0.040, Phase.SHOOTING: 0.026, Phase.CHARGE: 0.025, Phase.FIGHT: 0.024}
 FORK_COST = 1  # a fork and its close, counted as that many rollout commands (measured: ~0.25)
 TOP_K = 3  # the tactician's candidates weighed
@@ -82,15 +82,15 @@ TOP_K = 3  # the tactician's candidates weighed
 # of 4 futures 0.17 in Movement, 2 options of 6 futures 0.09 in Shooting; in the Charge and
 # Fight phases no split gained more than 0.02.
 # (Measured with stream dice. With the keyed dice, 4, 4, 3 and 3 won 49.5% [40.4%, 58.7%] of 111
-# ladder battles, against 59.7% of 500 for 3, 2, 2 and 2: README, the ladder.) Measured again
-# with the keyed dice (5 December, the same probe on seeds 3000-3001, 334 decisions, up to 4
-# options of 16 futures each, judged on the other half): in the Charge phase a third and fourth
-# option gain where they exist (+0.62 VP a decision at 4 options of 4 futures against +0.48 at
-# 2; the keyed dice make four futures of a charge as good as eight), so the Charge phase weighs
+# ladder battles, against 59.7% of 500 for 3, 2, 2 and 2: README, the ladder.) Measured again with
+# the keyed dice (4 December, late evening, the same probe on seeds 3000-3001, 334 decisions, up
+# to 4 options of 16 futures each, judged on the other half): in the Charge phase a third and
+# fourth option gain where they exist (+0.62 VP a decision at 4 options of 4 futures against +0.48
+# at 2; the keyed dice make four futures of a charge as good as eight), so the Charge phase weighs
 # 4; in the Movement phase 4 options gain little over 3 at a third more work (+0.13 against
 # +0.11), in the Shooting phase more options lose at the futures the budget buys (-0.05 at 4 of
-# 4), the Fight phase gains nothing from any. MIN_GAIN and Z matter less with the keyed dice:
-# from 0 to 0.5 and 0.5 to 1.5 the gains move by about 0.02 VP.
+# 4), the Fight phase gains nothing from any. MIN_GAIN and Z matter less with the keyed dice: from
+# 0 to 0.5 and 0.5 to 1.5 the gains move by about 0.02 VP.
 MAX_OPTIONS = {Phase.MOVEMENT: 3, Phase.SHOOTING: 2, Phase.CHARGE: 4, Phase.FIGHT: 2}
 MAX_FUTURES = 16  # dice futures a candidate plays at most
 FIRST_FUTURES = 2  # ...and at least (the paired differences' spread needs two)
