@@ -8,6 +8,7 @@ helper several folders use lives in tests/support."""
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -17,6 +18,14 @@ import pytest
 SUPPORT = str(Path(__file__).resolve().parent / "support")
 if SUPPORT not in sys.path:
     sys.path.insert(0, SUPPORT)
+
+# A shell without job control starts a background job (`make test &`, a CI runner's script) with
+# SIGINT ignored, and an ignored signal stays ignored across exec: the programs the tests start
+# could then not be interrupted, and the tests of Ctrl-C (tests/analysis/test_stats_signals.py,
+# test_ladder.py) would wait out their timeouts and fail. The tests' processes take Python's
+# own handler back, so that what they start sees SIGINT as a terminal's user would.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
