@@ -120,43 +120,62 @@ class SpatialIndex:
 
     def move_many(self, indices: list[int], fps: list) -> None:
         """``move`` for several models at once (one unit's move): their rows are computed in
-        one distance matrix, then the engagement neighbours are updated model by model, so the
-        result is what moving them one at a time gives."""
+        one distance matrix and written at once, then the engagement neighbours are updated
+        model by model, so the result is what moving them one at a time gives. (Each entry as
+        writing the rows and columns one model after another leaves it:
+        tests/world/test_spatial_move_many.py holds that plain form and compares.)"""
+        k_all = len(indices)
+        if k_all > 1 and len(set(indices)) < k_all:  # (a model twice: one at a time, in order)
+            for index, fp in zip(indices, fps):
+                self.move_many([index], [fp])
+            return
         table = self.table
         for i, fp in zip(indices, fps):
             self.fps[i] = fp
             table.set(i, fp)
         # (geometry.distance_matrix(fps, self.fps), to the bit, but the far pairs' bounds)
         rows, approx = table.rows(fps, far=True)
+        idx = np.asarray(indices, dtype=np.int64)
+        rows[np.arange(k_all), idx] = np.inf
+        # each moved model's row and column, as writing them one model after another would
+        # leave them: between two moved models p < q the later's (q's) row is what stands, at
+        # (q, p) from its row and at (p, q) from its column
+        dist = self.dist
+        dist[idx, :] = rows
+        dist[:, idx] = rows.T
+        if k_all > 1:
+            p, q = np.tril_indices(k_all, -1)   # (p > q)
+            dist[idx[p], idx[q]] = rows[p, idx[q]]
         if approx is not None:
-            approx[range(len(indices)), indices] = False
+            approx[range(k_all), indices] = False
             codes = approx.view(np.int8) * FAR_ROW
             col_codes = approx.view(np.int8) * FAR_COL
-        for k, index in enumerate(indices):
-            row = rows[k]
-            row[index] = np.inf
-            self.dist[index, :] = row
-            self.dist[:, index] = row
-            if approx is None or not approx[k].any():
-                if self._far_rows[index]:
+            coded = approx.any(axis=1).tolist()
+        else:
+            coded = [False] * k_all
+        far_rows = self._far_rows
+        for k, index in enumerate(indices):  # (the far codes: rare, one model at a time)
+            if not coded[k]:
+                if far_rows[index]:
                     self.far[index, :] = 0
                     self.far[:, index] = 0
-                    self._far_rows[index] = False
+                    far_rows[index] = False
             else:
                 self.far[index, :] = codes[k]
                 self.far[:, index] = col_codes[k]
-                self._far_rows[index] = True
-                self._far_rows[approx[k]] = True
-        for index in indices:
-            row = self.dist[index]
-            self._touch(index, self.near[index], -1)
-            for j in self.near[index]:
-                self.near[j].discard(index)
-            near = geometry.in_engagement_range(row) & (self._owner != self._owner[index])
-            self.near[index] = {int(j) for j in np.nonzero(near)[0]}
-            for j in self.near[index]:
-                self.near[j].add(index)
-            self._touch(index, self.near[index], +1)
+                far_rows[index] = True
+                far_rows[approx[k]] = True
+        # 03.04 the engagement neighbours from the rows as they now stand, model by model
+        eng = geometry.in_engagement_range(dist[idx]) & (self._owner[None, :] != self._owner[idx][:, None])
+        near_of = self.near
+        for k, index in enumerate(indices):
+            self._touch(index, near_of[index], -1)
+            for j in near_of[index]:
+                near_of[j].discard(index)
+            mine = near_of[index] = set(np.flatnonzero(eng[k]).tolist())
+            for j in mine:
+                near_of[j].add(index)
+            self._touch(index, mine, +1)
         kept, pending = self.bodies, self.bodies_moved
         self._changed()
         if kept is not None:  # (the same models on the table: only these rows change)
