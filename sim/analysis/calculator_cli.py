@@ -9,7 +9,7 @@ import json
 
 
 def run(args, err) -> int:
-    """``err(message)`` prints the one-line error and returns the exit status (sim.cli._err)."""
+    """``err(message)`` prints the one-line error and returns the exit status (sim.cli.shell._err)."""
     from sim.analysis import calculator as C
     from sim.errors import ScenarioError
     if args.scenario is not None or args.step is not None or args.unit is not None or args.target is not None:
