@@ -88,6 +88,16 @@ class Player:
     def choose(self, battle) -> Choice:
         return Choice(EndPhase(), self.name)
 
+    def thinking(self, battle):
+        """``choose`` a step at a time: a generator that yields between steps of its work and
+        returns the Choice (``yield from`` it, or drive it with next() until StopIteration),
+        the same Choice as ``choose``. Between two steps the battle's world is the current
+        one and unchanged, so that a window may draw it while a slow player thinks (the
+        sandbox's computer opponent); nothing else may act on the battle until it returns.
+        By default one step: ``choose`` itself."""
+        return self.choose(battle)
+        yield  # (a generator)
+
     def answer(self, battle, request):
         return request.default
 

@@ -138,6 +138,17 @@ class SearchPlayer(Player):
 
     # --- the player ----------------------------------------------------------------------
     def choose(self, battle) -> Choice:
+        steps = self.thinking(battle)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
+    def thinking(self, battle):
+        """``choose`` a rollout at a time (Player.thinking): it yields after each rollout, the
+        real battle's world entered again, and returns the Choice; the same work and the same
+        Choice whoever drives it, at whatever pace."""
         t = self.tactician
         saved = _save(t)
         cands = t.candidates(battle)
@@ -147,7 +158,7 @@ class SearchPlayer(Player):
         options = self.options(battle, cands)[:self.affordable(ts.phase)]
         if len(options) < 2:
             return _first(self, cands)
-        means, best, judged, futures = self.search(battle, options, saved, ts.phase)
+        means, best, judged, futures = yield from self.searching(battle, options, saved, ts.phase)
         battle._enter()  # (the real battle's world again: the forks switched it)
         command, label, _source = options[best]
         if not (cands and command is cands[0].command):
@@ -206,7 +217,17 @@ class SearchPlayer(Player):
         return int(self.work[phase] / (FIRST_FUTURES * commands / rollouts))
 
     def search(self, battle, options, saved, phase) -> tuple[list[float | None], int, dict, list[int]]:
-        """Each option's mean score over the futures it played (None: none), the option
+        """``searching`` run to its end."""
+        steps = self.searching(battle, options, saved, phase)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
+    def searching(self, battle, options, saved, phase):
+        """A generator (yielding after each rollout, the real battle's world entered again)
+        that returns each option's mean score over the futures it played (None: none), the option
         chosen, each other option's paired difference from the incumbent where it was judged
         (option -> (mean, standard error, futures)) and the futures each played. Successive
         halving within the phase's work (``self.work``, rollout commands): every option plays
@@ -236,6 +257,8 @@ class SearchPlayer(Player):
                     values[i].append(value)
                     spent += used + FORK_COST
                     rollouts += 1
+                    battle._enter()
+                    yield rollouts
             if spent >= work:
                 break
             if len(alive) > 2:

@@ -2,8 +2,10 @@
 tactician) plays one side of a battle with a mission, the person at the screen the other.
 
 Between frames, one command per tick of the pacing (``ai_speed`` commands a second; paused, one
-per press of "."): the side's player chooses (``player.choose(battle)``, synchronous: the frame
-before says "thinking"), the command goes through the sandbox's one door (``submit``) and is
+per press of "."): the side's player chooses (``player.thinking(battle)``, a step at a time:
+a slow player, the search, thinks for up to THINK_SLICE seconds a frame, the window drawn and
+answering between, the status line counting its rollouts; the frame before says "thinking"),
+the command goes through the sandbox's one door (``submit``) and is
 resolved to its end. A decision of the computer's side is answered by its player's ``answer``
 (never shown as a question); a decision of the person's side (a save's allocation order, Fire
 Overwatch, a Command Re-roll of their saves...) waits in the orders panel as always. The person's
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 
 import pygame
 
@@ -31,6 +34,9 @@ from sim.sandbox.computer_options import (DEFAULT_KIND, DEFAULT_SPEED, SPEEDS, a
 TRAIL = 2.5  # seconds a command's trail (moved models, a shot's line) stays on the table
 TRAIL_COLOUR = (250, 236, 120)
 SLIDE = 0.45  # seconds the computer's moved models take to slide from where they stood (a drawing)
+# seconds of a player's thinking a frame (Player.thinking: the search's rollouts, each ~10-40 ms):
+# the window draws and answers between slices, so a decision of up to a second never freezes it
+THINK_SLICE = 0.03
 
 
 # ============================================================================ words
@@ -90,6 +96,7 @@ class ComputerMixin:
         self._ai_players = None  # (battle, [player or None per side])
         self._ai_acc = 0.0
         self._ai_thinking = False
+        self._ai_think = None  # [battle, player, where it began, its thinking, steps] while it thinks
         self._ai_once = False  # "." pressed: one command now
         self._ai_cmd = None  # (side, Choice, its words) of the command being resolved
         self._ai_submitting = False  # (the computer's command at the door: not refused as the person's)
@@ -194,14 +201,53 @@ class ComputerMixin:
             self._ai_acc += dt
             if self._ai_acc < 1.0 / self.ai_speed:
                 return
-        if not self._ai_thinking:  # (this frame says so; the next one chooses)
+        if not self._ai_thinking:  # (this frame says so; the next ones choose)
             self._ai_thinking = True
             self.status = f"{self.ai_who(side)} is thinking..."  # (the status line: drawn before it chooses)
             return
+        choice = self._ai_think_on(side)
+        if choice is None:
+            return  # (still thinking: the next frame goes on)
         self._ai_thinking = False
         self._ai_once = False
         self._ai_acc = 0.0
-        self._ai_play(side)
+        self._ai_play(side, choice)
+
+    def _ai_think_on(self, side: int):
+        """The player's thinking (Player.thinking) for up to THINK_SLICE seconds: its Choice once
+        it has chosen, else None (it goes on next frame, from where it stopped). A thinking
+        begun in another battle (an undo, a restart) or another moment of it is thrown away and
+        begun again: it only ever chooses for the position it began in. A player that fails
+        pauses the computer (a player's bug must not take the window down)."""
+        b = self.battle
+        ts = b.turn_state
+        at = (ts.round, ts.active, str(ts.phase), str(ts.step), str(ts.pre_battle), len(b.events))
+        player = self.ai_player(side)
+        th = self._ai_think
+        if th is None or th[0] is not b or th[1] is not player or th[2] != at:
+            b._enter()
+            th = self._ai_think = [b, player, at, player.thinking(b), 0]
+        end = time.perf_counter() + THINK_SLICE  # (pacing the window only: the Choice is the same)
+        try:
+            while True:
+                next(th[3])
+                th[4] += 1
+                if time.perf_counter() >= end:
+                    break
+        except StopIteration as done:
+            self._ai_think = None
+            b._enter()
+            return done.value
+        except Exception as e:
+            self._ai_think = None
+            self._ai_thinking = False
+            self.ai_paused = True
+            b._enter()
+            self.status = f"the computer ({self.ai[side]}) failed to choose: {type(e).__name__}: {e} - paused"
+            return None
+        b._enter()
+        self.status = f"{self.ai_who(side)} is thinking... ({th[4]} rollouts)"
+        return None
 
     def _human_turn(self, side: int) -> None:
         """The person's choice: the computer waits (said once, when it comes to them)."""
@@ -227,16 +273,8 @@ class ComputerMixin:
     def ai_turn_changed(self, key) -> bool:
         return self._ai_turn_key is None or key[:5] != self._ai_turn_key[:5]
 
-    def _ai_play(self, side: int) -> None:
+    def _ai_play(self, side: int, choice) -> None:
         b = self.battle
-        player = self.ai_player(side)
-        b._enter()
-        try:
-            choice = player.choose(b)
-        except Exception as e:  # (a player's bug must not take the window down)
-            self.ai_paused = True
-            self.status = f"the computer ({self.ai[side]}) failed to choose: {type(e).__name__}: {e} - paused"
-            return
         cmd = choice.command
         words = computer_words(self, side, choice)
         line = f"> {self.spec.armies[side].name} (computer): {words}"

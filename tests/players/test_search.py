@@ -151,6 +151,45 @@ def test_search_finds_a_better_target_than_the_tacticians_first(two_targets):
         assert p.searches and p.searches[0][0] == S.MAX_OPTIONS[Phase.SHOOTING] == 2  # (the wall, the runners)
 
 
+def test_thinking_a_rollout_at_a_time_chooses_as_choose_does(two_targets):
+    """Player.thinking (the sandbox drives the computer's choice with it, a few rollouts a
+    frame): the search yields after each rollout, the real battle's world current and the
+    battle unchanged between steps, and returns the Choice ``choose`` makes from the same
+    position, with the same futures (its own stream's seeds) and the same work done."""
+    spec = load_scenario(two_targets)
+    chosen = []
+    for by_steps in (False, True):
+        with _at_shooting(spec) as b:
+            p = SearchPlayer(0, b, spec, budget=0.2)
+            _wall_first(p, b)
+            mark, events = b.state_hash(), len(b.events)
+            runners = _shots(b)[1]
+            if not by_steps:
+                chosen.append((p.choose(b), p.searches, p.rng.getstate()))
+                continue
+            steps, counted = p.thinking(b), []
+            while True:
+                try:
+                    counted.append(next(steps))
+                except StopIteration as done:
+                    choice = done.value
+                    break
+                assert esper.current_world == b.world and b.state_hash() == mark and len(b.events) == events
+            assert counted == list(range(1, len(counted) + 1)) and len(counted) == p.searches[0][1] >= 4
+            chosen.append((choice, p.searches, p.rng.getstate()))
+    assert chosen[0] == chosen[1] and chosen[0][0].command == runners
+
+
+def test_thinking_of_a_player_that_does_not_search_is_its_choice_at_once(two_targets):
+    spec = load_scenario(two_targets)
+    with _at_shooting(spec) as b:
+        t = make_player("tactician", 0, b, spec)
+        steps = t.thinking(b)
+        with pytest.raises(StopIteration) as done:
+            next(steps)
+        assert done.value.value.command == make_player("tactician", 0, b, spec).choose(b).command
+
+
 def test_a_budget_too_small_for_two_futures_plays_the_tacticians_first(two_targets):
     spec = load_scenario(two_targets)
     with _at_shooting(spec) as b:

@@ -257,3 +257,30 @@ def test_a_moved_unit_slides_into_place_and_the_world_stays(make_ai):
     assert m.id not in sb.look().ghosts
     sb.draw()
     assert sb.battle.state_hash() == before
+
+
+def test_the_search_thinks_across_frames_the_window_drawn_between(make_ai, monkeypatch):
+    """A slow player (the search) thinks a slice a frame (Player.thinking): the frames between
+    its slices are drawn and the battle is the same in each (its world current, nothing moved),
+    the status line counts its rollouts, and its command is played when it has chosen."""
+    import sim.sandbox.computer as SC
+    monkeypatch.setattr(SC, "THINK_SLICE", 0.0)  # (one rollout a frame)
+    d = make_ai(TABLE, ai={1: "search:0.15"}, ai_speed=FAST)
+    sb = d.sb
+    start(d)
+    seen = []
+    real = sb.computer_update
+
+    def update(dt):
+        real(dt)
+        m = re.search(r"is thinking\.\.\. \((\d+) rollouts\)$", sb.status)
+        if m:
+            sb.draw()  # (a frame between two slices: it reads the battle's world)
+            seen.append((int(m.group(1)), sb.battle.state_hash(), len(sb.battle.events)))
+
+    sb.computer_update = update
+    play_computer_turn(d)
+    assert len(seen) >= 3, seen
+    runs = [(a, b) for a, b in zip(seen, seen[1:]) if b[0] == a[0] + 1]  # (within one decision)
+    assert runs and all(a[1:] == b[1:] for a, b in runs)
+    assert any(t.startswith(NOTE + "Search: ") for t in notes(sb))
