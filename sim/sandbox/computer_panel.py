@@ -18,15 +18,17 @@ def dialog_rect(sb) -> pygame.Rect:
     """Centred on the table (the panels around it stay readable)."""
     t = sb.rects["table"]
     s = sb.scale
-    w, h = min(round(660 * s), t.w - 20), min(round(300 * s), t.h - 20)
+    w, h = min(round(660 * s), t.w - 20), min(round(340 * s), t.h - 20)
     return pygame.Rect(t.x + (t.w - w) // 2, t.y + (t.h - h) // 2, max(40, w), max(40, h))
 
 
 def build_dialog(flow, sb) -> None:
     flow.label("Play against the computer", "#heading")
     flow.para("Who plays each army? A person at this screen, or the computer with one of the "
-              "players (the tactician weighs its options by their exact odds; the default player "
-              "follows simple rules; the random one picks at random). Two persons: hot-seat.", "#muted")
+              "players (the search, the strongest, plays its best options forward on dice futures, "
+              "about half a second a choice; the tactician weighs them by their exact odds; the "
+              "default follows simple rules; the random one picks at random). Two persons: "
+              "hot-seat.", "#muted")
     flow.space(2)
     kinds = ai_kinds()
     for side, army in enumerate(sb.spec.armies[:len(PLAYER)]):
