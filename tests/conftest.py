@@ -19,7 +19,7 @@ SUPPORT = str(Path(__file__).resolve().parent / "support")
 if SUPPORT not in sys.path:
     sys.path.insert(0, SUPPORT)
 
-# A shell without job control starts a background job (`make test &`, a CI runner's script) with
+# A shell without job control (a script, `sh -c`) starts a background job (`make test &`) with
 # SIGINT ignored, and an ignored signal stays ignored across exec: the programs the tests start
 # could then not be interrupted, and the tests of Ctrl-C (tests/analysis/test_stats_signals.py,
 # test_ladder.py) would wait out their timeouts and fail. The tests' processes take Python's
