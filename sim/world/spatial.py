@@ -123,7 +123,7 @@ class SpatialIndex:
         one distance matrix and written at once, then the engagement neighbours are updated
         model by model, so the result is what moving them one at a time gives. (Each entry as
         writing the rows and columns one model after another leaves it:
-        tests/world/test_spatial_move_many.py holds that plain form and compares.)"""
+        tests/world/test_01_04_move_many_plain_form.py holds that plain form and compares.)"""
         k_all = len(indices)
         if k_all > 1 and len(set(indices)) < k_all:  # (a model twice: one at a time, in order)
             for index, fp in zip(indices, fps):
