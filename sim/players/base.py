@@ -60,6 +60,16 @@ class Explanation(NamedTuple):
         return "\n".join(lines)
 
 
+def to_the_end(steps):
+    """What the generator ``steps`` (a player's ``thinking``, or a part of it) returns, run
+    without a pause: what a headless battle drives a player's thinking with."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
 class Player:
     """One side's choices: ``choose`` when it is this side's choice (TurnState.chooser),
     ``answer`` for a decision of this side (DecisionRequest.player). ``on_explain``: called

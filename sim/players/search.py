@@ -49,7 +49,7 @@ from sim.components import Roster, Unit
 from sim.errors import Refusal
 from sim.phases.state import Phase
 from sim.players import options as O
-from sim.players.base import Choice, Player, Weighed
+from sim.players.base import Choice, Player, Weighed, to_the_end
 from sim.players.tactician import TacticianPlayer
 from sim.players.tactician import judge as J
 from sim.scenario.mission import MAX_BUDGET, MIN_BUDGET
@@ -138,12 +138,7 @@ class SearchPlayer(Player):
 
     # --- the player ----------------------------------------------------------------------
     def choose(self, battle) -> Choice:
-        steps = self.thinking(battle)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                return done.value
+        return to_the_end(self.thinking(battle))
 
     def thinking(self, battle):
         """``choose`` a rollout at a time (Player.thinking): it yields after each rollout, the
@@ -218,12 +213,7 @@ class SearchPlayer(Player):
 
     def search(self, battle, options, saved, phase) -> tuple[list[float | None], int, dict, list[int]]:
         """``searching`` run to its end."""
-        steps = self.searching(battle, options, saved, phase)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                return done.value
+        return to_the_end(self.searching(battle, options, saved, phase))
 
     def searching(self, battle, options, saved, phase):
         """A generator (yielding after each rollout, the real battle's world entered again)
