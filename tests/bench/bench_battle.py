@@ -11,15 +11,20 @@ pure-Python loop (battles in the time the loop takes), which reads the same on a
 
 Growth (issue 29 item 1): the default table's armies and terrain copied onto a table 1x, 2x
 and 4x as big (tests/bench/_scaled_table.py: copies side by side; 20, 40 and 80 units), random
-v random, the same seeds at each size, the sizes interleaved: the median battle at each size
-(its table's distances and sight kept from the battle before, as in a batch of battles), in
-ms and in loops of the baseline, x2 and x4 against x1, and the growth exponent (the cost
-grows as units^e: e = log(x4 / x1) / log 4); and the scenario load of each table (its TOML text read and checked,
+v random, the same seeds at each size (``--growth-battles``, 20 by default, from
+``--growth-seed``), the sizes interleaved: the median battle at each size (its table's
+distances and sight kept from the battle before, as in a batch of battles), in ms and in loops
+of the baseline, x2 and x4 against x1, and the growth exponent (the cost grows as units^e:
+e = log(x4 / x1) / log 4); the same from the mean battle, with a 95% bootstrap interval over
+the seeds (a seed's battles differ from size to size: the median of a few seeds says as much
+about which battles they are as about the growth; five seeds gave 4.44-4.52x where twenty
+gave 4.13-4.46x, by seeds, on one tree); and the scenario load of each table (its TOML text read and checked,
 sim.scenario.load.load_scenario, the median of ``--loads``) and the set-up of a table's first
 battle (nothing kept: ``cold_setup``); and where the time grows: each phase's time a battle at x1
 and x4 (from one phase event to the next, so the Movement phase holds the Fire Overwatch offer
 at its end) and x4 against x1. ``--growth-battles 0`` skips it.
-Run: .venv/bin/python tests/bench/bench_battle.py [growth] [--battles N] [--growth-battles N] [--profile [--size K]]
+Run: .venv/bin/python tests/bench/bench_battle.py [growth] [--battles N] [--growth-battles N] [--growth-seed S]
+[--profile [--size K]]
 (``growth``: only the growth and load figures, beside their same-run baseline; ``growth --cpu``:
 timed as the process's CPU time, the baseline loop's too: on a shared, busy machine the wall
 time of a battle counts the time it waited for a core.)
@@ -33,6 +38,7 @@ import dataclasses
 import io
 import pstats
 import math
+import random
 import statistics
 import sys
 import tempfile
@@ -99,7 +105,7 @@ def cold_setup(spec) -> float:
     return CLOCK() - t0
 
 
-def growth(battles: int, loads: int) -> tuple[dict, dict, dict, dict, dict, dict]:
+def growth(battles: int, loads: int, first_seed: int = 1) -> tuple[dict, dict, dict, dict, dict, dict, dict]:
     """Median battle seconds, median load seconds, (units, models), median cold set-up
     seconds (``cold_setup``), the seconds a battle spends in each phase (summed over the
     battles, divided by their number) and the work the battles did (``WORK``, and the commands;
@@ -131,18 +137,32 @@ def growth(battles: int, loads: int) -> tuple[dict, dict, dict, dict, dict, dict
             cold_s[k].append(cold_setup(specs[k]))
     for k in SIZES:
         one_battle(specs[k], 0, {})  # warm-up
-    for seed in range(1, battles + 1):
+    for seed in range(first_seed, first_seed + battles):
         for k in SIZES:
             battles_s[k].append(one_battle(specs[k], seed, phases[k], work[k])[0])
     return ({k: statistics.median(v) for k, v in battles_s.items()},
             {k: statistics.median(v) for k, v in loads_s.items()}, counts,
             {k: statistics.median(v) for k, v in cold_s.items()},
             {k: {name: (sum(v) / battles, len(v) / battles) for name, v in phases[k].items()} for k in SIZES},
-            work)
+            work, battles_s)
+
+
+def _bootstrap_ratio(top: list[float], bottom: list[float], draws: int = 2000) -> tuple[float, float]:
+    """The 2.5% and 97.5% points of mean(top) / mean(bottom) over the seeds resampled with
+    replacement (each seed's pair drawn together; a fixed stream: the same interval for the
+    same times)."""
+    rng = random.Random(29)
+    n = len(top)
+    ratios = []
+    for _ in range(draws):
+        pick = [int(rng.random() * n) for _ in range(n)]
+        ratios.append(sum(top[i] for i in pick) / sum(bottom[i] for i in pick))
+    ratios.sort()
+    return ratios[int(0.025 * draws)], ratios[int(0.975 * draws) - 1]
 
 
 def growth_lines(battle_s: dict, load_s: dict, counts: dict, cold_s: dict, phase_s: dict, work: dict,
-                 loop_s: float, battles: int) -> list[str]:
+                 each_s: dict, loop_s: float, battles: int) -> list[str]:
     x1 = battle_s[1]
     exp = math.log(battle_s[4] / x1) / math.log(4)
     lines = [f"growth, random v random on the default table copied x1/x2/x4 (median of {battles} battles each, "
@@ -152,6 +172,15 @@ def growth_lines(battle_s: dict, load_s: dict, counts: dict, cold_s: dict, phase
                  + (f" = {battle_s[k] / x1:.2f}x x1" if k != 1 else "") for k in SIZES)
              + f"; exponent {exp:.2f} (units^e; issue 29: x4 at most 4.4x x1, e <= 1.07; "
                f"x2 at most ~1.8 loops)"]
+    # (the battles of one seed differ from size to size, each a battle of its own: the median
+    # of a few seeds moves with which battles they are; the mean over the seeds, with a
+    # bootstrap interval over them, says how well the seeds measured the growth)
+    means = {k: statistics.fmean(v) for k, v in each_s.items()}
+    lo, hi = _bootstrap_ratio(each_s[4], each_s[1])
+    lines.append(f"growth, the mean of the {battles} battles at each size: x1 {means[1] * 1e3:.0f} ms, "
+                 f"x2 {means[2] * 1e3:.0f} ms = {means[2] / means[1]:.2f}x x1, x4 {means[4] * 1e3:.0f} ms = "
+                 f"{means[4] / means[1]:.2f}x x1 (95% bootstrap interval over the seeds {lo:.2f}-{hi:.2f}x); "
+                 f"exponent {math.log(means[4] / means[1]) / math.log(4):.2f}")
     lines.append("scenario load (the TOML file read and checked): " + "; ".join(
         f"x{k} {load_s[k] * 1e3:.1f} ms = {load_s[k] / loop_s:.2f} loops" for k in SIZES)
         + f"; x4 {load_s[4] / load_s[1]:.2f}x x1 (issue 29: x4 under 100 ms on the reference machine, "
@@ -180,7 +209,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("only", nargs="?", choices=("growth",), help="growth: only the growth and load figures")
     ap.add_argument("--battles", type=int, default=20)
-    ap.add_argument("--growth-battles", type=int, default=5, help="battles at each size of the growth figures (0: none)")
+    ap.add_argument("--growth-battles", type=int, default=20,
+                    help="battles at each size of the growth figures (0: none)")
+    ap.add_argument("--growth-seed", type=int, default=1, help="the growth battles' first seed")
     ap.add_argument("--loads", type=int, default=5, help="scenario loads at each size")
     ap.add_argument("--profile", action="store_true", help="also profile one battle")
     ap.add_argument("--size", type=int, default=1, choices=SIZES, help="the table size the profile plays")
@@ -194,7 +225,7 @@ def main() -> None:
         global CLOCK
         CLOCK = time.process_time
         before_s = _baseline.python_loop_cpu_seconds()
-        grown = growth(max(args.growth_battles, 1), args.loads)
+        grown = growth(max(args.growth_battles, 1), args.loads, args.growth_seed)
         after_s = _baseline.python_loop_cpu_seconds()
         print(f"baseline (same run, CPU time, before/after): pure-Python loop {before_s * 1e3:.1f}/"
               f"{after_s * 1e3:.1f} ms; every figure below is CPU time")
@@ -202,7 +233,7 @@ def main() -> None:
             print(line)
         return
     if args.only == "growth":
-        grown = growth(max(args.growth_battles, 1), args.loads)
+        grown = growth(max(args.growth_battles, 1), args.loads, args.growth_seed)
         after = _baseline.measure()
         loop_s = _baseline.mean(before, after).python_s
         print(_baseline.line(before, after, []))
@@ -218,7 +249,7 @@ def main() -> None:
         times.append(t)
         commands.append(n)
     wall = CLOCK() - start
-    grown = growth(args.growth_battles, args.loads) if args.growth_battles > 0 else None
+    grown = growth(args.growth_battles, args.loads, args.growth_seed) if args.growth_battles > 0 else None
     after = _baseline.measure()
     loop_s = _baseline.mean(before, after).python_s
     med = statistics.median(times)
