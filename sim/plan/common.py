@@ -286,8 +286,10 @@ def could_shoot_at(battle, u: int, target: int, within: float | None = None) -> 
 
 def _within_reach(u: int, targets, within: float | None) -> tuple[float | None, list[int]]:
     """could_shoot's first step: the unit's reach (``ranged_reach``, no more than ``within``)
-    and those of ``targets`` whose closest model is within it of the closest of the unit's
-    models (the spatial index's distances, kept per layout: no line of sight read); every
+    and those of ``targets`` whose closest model may be within it of the closest of the unit's
+    models (the spatial index's distances, kept per layout: no line of sight read; a value
+    above distance_rows.FAR may be a far pair's bound, at most the distance, so a target
+    beyond a reach above FAR may stand among them: could_shoot's own test is exact); every
     target for a unit with an [INDIRECT FIRE] weapon, none for one without a ranged weapon or
     model on the battlefield."""
     reach = ranged_reach(u)
@@ -308,17 +310,15 @@ def _within_reach(u: int, targets, within: float | None) -> tuple[float | None, 
             targets = W.units_near(u, targets, limit)
         if len(targets) <= 2:
             return reach, [t for t in targets if W.unit_within(u, t, limit)]
-    nearest = W.unit_nearest_kept(u)
-    if limit <= DR.FAR:    # (a far pair's bound is above FAR: the bounds answer)
-        bound = nearest.bound
-        return reach, [t for t in targets if bound(t, limit + 1.0) <= limit]
-    return reach, [t for t in targets if nearest.within(t, limit)]
+    bound = W.unit_nearest_kept(u).bound
+    return reach, [t for t in targets if bound(t, limit + 1.0) <= limit]
 
 
 def could_shoot_candidates(u: int, targets, within: float | None = None) -> list[int]:
     """Those of ``targets`` that ``could_shoot`` may accept (its first step, ``_within_reach``:
-    a target out of every reach is never one), in order: a player drawing one pair at a time
-    asks this once per unit and could_shoot only of these."""
+    a target out of every reach by the distance matrix's values, exact or bounds, is never
+    one), in order: a player drawing one pair at a time asks this once per unit and
+    could_shoot only of these."""
     return _within_reach(u, targets, within)[1]
 
 
@@ -337,7 +337,7 @@ def could_shoot(battle, u: int, targets, within: float | None = None) -> list[in
         cols = W.living(t).index
         idx = battle.visibility.index
         if reach + 1e-6 > DR.FAR:    # (far pairs' bounds stand above FAR: measured first)
-            idx.exact(W.index_rows(rows), W.index_rows(cols))
+            idx.exact(W.index_rows(rows), W.index_rows(cols), reach + 1e-6)
         near = W.block(idx.dist, rows, cols) <= reach + 1e-6
         # (line of sight resolved first for the pairs within reach: a model that sees a model
         # in reach is enough, and is the common case)

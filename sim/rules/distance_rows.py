@@ -37,10 +37,13 @@ _MEMO: dict = {}
 MEMO_KEEP = 4096
 # inches: a pair of footprints whose bounding circles are more than FAR + FAR_MARGIN apart is
 # far (its distance is more than FAR: the bound is at most the distance, to rounding far below
-# the margin). Above the longest weapon range in the shipped data (48") and every other
-# distance the rules compare with (30" at most): readers asking about FAR or less never measure
-# a far pair.
-FAR = 50.0
+# the margin). The longest distance the core rules compare with (visibility's ranges, 30"):
+# readers asking about FAR or less never measure a far pair; a weapon's range above it
+# measures only the far pairs whose bounds are within it (``refine_block``'s ``within``), a
+# value read above it only those that can be the smallest (``refine_rows_min``). (50", above
+# every weapon range in the shipped data, measured every pair a rule might read in advance:
+# on a table wider than 50" each move measured more pairs than any reader asked for.)
+FAR = 30.0
 FAR_MARGIN = 1e-3
 # (rows with at most this many far pairs are measured whole: the far pairs' bookkeeping costs
 # more than measuring a few; the x1 table's rows have a few across its corners)
@@ -367,12 +370,20 @@ def refine(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint], I, J) ->
     far[B, A] = 0
 
 
-def refine_block(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint], rows, cols) -> None:
+def refine_block(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint], rows, cols,
+                 within: float | None = None) -> None:
     """``refine`` of every far entry among ``rows`` x ``cols`` (index arrays): that block of
-    ``dist`` is then every distance, exact (a reader comparing with more than FAR)."""
+    ``dist`` is then every distance, exact (a reader comparing with more than FAR).
+    ``within``: only the far entries whose bound is at most ``within`` (the others' distances
+    are above it, every bound being at most its distance): the block then answers every
+    comparison with ``within`` or less as the exact distances would, and its entries at or
+    below ``within`` are exact (a weapon's range above FAR reads no more)."""
     rows = np.asarray(rows, dtype=np.intp)
     cols = np.asarray(cols, dtype=np.intp)
-    sub = far[np.ix_(rows, cols)]
+    blk = np.ix_(rows, cols)
+    sub = far[blk]
+    if within is not None and sub.any():
+        sub = (sub != 0) & (dist[blk] <= within)
     if sub.any():
         i, j = np.nonzero(sub)
         refine(dist, far, fps, rows[i], cols[j])
@@ -382,15 +393,20 @@ def refine_rows_min(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint],
                     block: np.ndarray) -> np.ndarray:
     """The minimum of each row of ``block`` (= ``dist[rows][:, cols]``, index arrays), exact:
     a row whose minimum is at or below FAR is exact already (every bound is above FAR, and at
-    most its distance); a row above it with a bound among its entries is measured (``refine``)
-    and read again."""
+    most its distance); in a row above it, the bounds at or below the smallest exact entry of
+    the row are measured (``refine``; a bound above it is a distance above it) and the row read
+    again: its minimum is then a measured entry or an exact one, the same value every entry
+    measured gives."""
     mins = block.min(axis=1)
     high = np.flatnonzero(mins > FAR)
     if len(high):
         r = np.asarray(rows, dtype=np.intp)[high]
         c = np.asarray(cols, dtype=np.intp)
-        sub = far[np.ix_(r, c)]
+        sub = far[np.ix_(r, c)] != 0
         if sub.any():
+            vals = block[high]
+            exact_min = np.where(sub, np.inf, vals).min(axis=1)
+            sub &= vals <= exact_min[:, None]
             i, j = np.nonzero(sub)
             refine(dist, far, fps, r[i], c[j])
             mins[high] = dist[np.ix_(r, c)].min(axis=1)

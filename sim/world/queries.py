@@ -340,21 +340,17 @@ class UnitNearest(dict):
         if v > DR.FAR and u not in self.exact:
             sp = spatial()
             rows, cols = index_rows(self.rows), living(u).rows
-            sp.exact(rows, cols)
-            v = float(sp.dist[np.ix_(rows, cols)].min())
+            blk = np.ix_(rows, cols)
+            # (the bounds at or below the block's smallest exact entry measured: a bound above
+            # it is a distance above it)
+            sp.exact(rows, cols, float(np.where(sp.far[blk] != 0, np.inf, sp.dist[blk]).min()))
+            v = float(sp.dist[blk].min())
             dict.__setitem__(self, u, v)
             self.exact.add(u)
         return v
 
     def get(self, u: int, default=None):
         return self[u] if u in self else default
-
-    def within(self, u: int, limit: float) -> bool:
-        """The unit has a value, at most ``limit`` (measured only when the bound cannot tell)."""
-        v = dict.get(self, u)
-        if v is None or v > limit:
-            return False
-        return v <= DR.FAR or self[u] <= limit
 
     def closest(self, units) -> float | None:
         """The smallest value among ``units`` (None: none has one): the bounds' when that is at
@@ -366,7 +362,16 @@ class UnitNearest(dict):
                 best = d
         if best is None or best <= DR.FAR:
             return best
-        return min(self[u] for u in units if u in self)
+        # (best first: the units by bound, each measured until the next bound is above the
+        # smallest value measured: every unit left is further, its distance at least its bound)
+        best = None
+        for d, _k, u in sorted((get(self, u), k, u) for k, u in enumerate(units) if u in self):
+            if best is not None and d > best:
+                break
+            v = self[u]
+            if best is None or v < best:
+                best = v
+        return best
 
 
 def unit_nearest(rows: slice | np.ndarray) -> UnitNearest:
@@ -404,9 +409,11 @@ def unit_nearest_is_kept(unit_ent: int) -> bool:
 
 
 def unit_within(unit_ent: int, target: int, inches: float) -> bool:
-    """``unit_nearest_kept(unit_ent).within(target, inches)``, measured alone: the minimum of
-    the same entries of the distance matrix (a question about one unit after a move, e.g. the
-    Fire Overwatch offer's, need not read every unit's)."""
+    """Whether the unit's closest living model is within ``inches`` of the target's, measured
+    alone: the minimum of the same entries of the distance matrix as ``unit_nearest``'s, a far
+    pair's bound measured when it cannot tell (and only the pairs whose bounds are within
+    ``inches``: the others are further). A question about one unit after a move (e.g. the Fire
+    Overwatch offer's) need not read every unit's."""
     mine, theirs = living(unit_ent), living(target)
     if not index_size(mine.index) or not index_size(theirs.index):
         return False
@@ -416,7 +423,7 @@ def unit_within(unit_ent: int, target: int, inches: float) -> bool:
         return False
     if d <= DR.FAR:
         return True
-    sp.exact(mine.rows, theirs.rows)
+    sp.exact(mine.rows, theirs.rows, inches)
     return float(sp.dist[np.ix_(mine.rows, theirs.rows)].min()) <= inches
 
 

@@ -250,7 +250,8 @@ class SpatialIndex:
         return refine_rows_min(self.dist, self.far, self.fps, rows, cols,
                                self.dist[rows[:, None], cols]).tolist()
 
-    def exact(self, rows, cols) -> None:
+    def exact(self, rows, cols, within: float | None = None) -> None:
         """Measure the far pairs among ``rows`` x ``cols`` (index arrays): ``dist``'s block is
-        then every distance, exact."""
-        refine_block(self.dist, self.far, self.fps, rows, cols)
+        then every distance, exact (``within``: every distance at or below it; the others stay
+        bounds above it: distance_rows.refine_block)."""
+        refine_block(self.dist, self.far, self.fps, rows, cols, within)

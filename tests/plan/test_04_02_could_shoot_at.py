@@ -20,6 +20,7 @@ from sim.plan.common import INDIRECT_REACH, could_shoot, could_shoot_at, could_s
 from sim.players import play_battle
 from sim.rules.abilities import Hook
 from sim.rules.dice import ForcedDice
+from sim.rules.geometry import distance_matrix
 from sim.scenario.load import load_scenario
 from sim.world import queries as W
 
@@ -43,7 +44,10 @@ def _plain_parts(battle, u, e):
     if not len(rows) or not len(cols):
         return None
     sub = np.ix_(rows, cols)
-    return max(w.range for w in weapons), idx.visible[sub].any(axis=1), idx.dist[sub]
+    # (every distance measured, a far pair's too, without touching the index: the matrix holds a
+    # far pair's bound until a reader asks, sim.rules.distance_rows; its entries are these bits)
+    dist = distance_matrix([idx.fps[i] for i in rows], [idx.fps[j] for j in cols])
+    return max(w.range for w in weapons), idx.visible[sub].any(axis=1), dist
 
 
 def _plain(parts, within=None) -> bool:

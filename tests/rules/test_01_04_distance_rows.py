@@ -158,7 +158,7 @@ def wide_tables():
 
 @contextlib.contextmanager
 def _far_at(inches: float):
-    """distance_rows.FAR set to ``inches`` for the block (smaller than the shipped 50": far
+    """distance_rows.FAR set to ``inches`` for the block (smaller than the shipped 30": far
     pairs on a small table), and every row with a far pair left so (FAR_FEW 0)."""
     was = DR.FAR, DR.FAR_FEW
     DR.FAR, DR.FAR_FEW = inches, 0      # (no row measured whole for having few far pairs)
@@ -250,6 +250,59 @@ def _refine_case(fps, moves, far_at):
     assert np.array_equal(dist, ref)
 
 
+def _kept_with_codes(fps, moves):
+    """(the kept matrix with far pairs' bounds and their codes, the one exact rows would have
+    kept, the footprints now): ``_refine_case``'s writes."""
+    DR._MEMO.clear()
+    table, exact_table = DistanceRows(fps), DistanceRows(fps)
+    dist, far, ref = _kept_pair(fps)
+    now = list(fps)
+    for move in moves:
+        idx = []
+        for i, x, y, a in move:
+            fp = now[i].moved(x, y, None if now[i].shape == "round" else a)
+            now[i] = fp
+            table.set(i, fp)
+            exact_table.set(i, fp)
+            idx.append(i)
+        rows, approx = table.rows([now[i] for i in idx], far=True)
+        exact_rows = exact_table.rows([now[i] for i in idx])
+        for k, i in enumerate(idx):
+            _write(dist, far, i, rows[k], np.zeros(len(now), bool) if approx is None else approx[k])
+            _write(ref, None, i, exact_rows[k], None)
+    return dist, far, ref, now
+
+
+@settings(max_examples=150, deadline=None)
+@given(wide_tables(), st.sampled_from((2.0, 5.0, 20.0)), st.data())
+def test_refine_rows_min_and_refine_block_within_answer_as_every_pair_measured(data, far_at, draw):
+    """refine_rows_min measures in a row above FAR only the bounds that can be its minimum, and
+    refine_block's ``within`` only the bounds within it: the minimum of each row is the exact
+    one, to the bit, and after refine_block(within=w) every entry at or below w is exact and
+    every comparison with w answers as the exact matrix does (an entry left a bound is above
+    w). Rows and columns drawn at random, so far pairs stand on either side of a minimum."""
+    with _far_at(far_at):
+        dist, far, ref, now = _kept_with_codes(*data)
+        n = len(now)
+        rows = np.array(draw.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True)), dtype=np.intp)
+        cols = np.array(draw.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True)), dtype=np.intp)
+        blk = np.ix_(rows, cols)
+        d1, f1 = dist.copy(), far.copy()
+        got = DR.refine_rows_min(d1, f1, now, rows, cols, d1[blk].copy())
+        assert got.tolist() == ref[blk].min(axis=1).tolist()
+        # (at a distance of the block, or next to one: the bounds just under it matter)
+        w = draw.draw(st.one_of(st.floats(0.0, 200.0, allow_nan=False),
+                                st.sampled_from(sorted(set(ref[blk].ravel().tolist()))).flatmap(
+                                    lambda v: st.sampled_from((v, v - 1e-9, v + 1e-9)))))
+        d2, f2 = dist.copy(), far.copy()
+        DR.refine_block(d2, f2, now, rows, cols, w)
+        exact_here = ref[blk] <= w
+        assert np.array_equal(d2[blk][exact_here], ref[blk][exact_here])
+        assert np.array_equal(d2[blk] <= w, exact_here)
+        assert (d2[blk][f2[blk] != 0] > w).all()
+        assert np.array_equal(d2[f2 == 0], ref[f2 == 0])    # (what it measured, it measured right)
+
+
 def test_refine_rows_min_measures_only_rows_above_far():
     """A row whose minimum is at or below FAR is read as it stands (its minimum is exact); a row
     above FAR with a bound in it is measured, and its minimum is the exact one."""
@@ -271,3 +324,27 @@ def test_refine_rows_min_measures_only_rows_above_far():
     assert block[0, 0] < exact[0, 2] or block[0, 0] == exact[0, 2]
     got = DR.refine_rows_min(dist, codes, fps, np.array([0]), np.array([2]), block)
     assert got.tolist() == [exact[2, 0]] and not codes[0, 2] and not codes[2, 0]
+
+
+def test_refine_rows_min_measures_the_bounds_that_can_be_the_minimum():
+    """In a row above FAR, a bound under the row's smallest exact entry is measured (here the
+    square's distance, 39.8", is the minimum, its bound 39.4" under the round base's exact
+    40"), a bound above it is not (the rectangle 150" away keeps its code); the minimum is the
+    exact one."""
+    fps = [Footprint("round", 0.0, 0.0, 1.0, 1.0),
+           Footprint("round", 41.0, 0.0, 1.0, 1.0),        # 40" away: exact (round to round)
+           Footprint("rect", 41.3, 0.0, 2.0, 2.0),         # 39.8" away, its bound 39.39"
+           Footprint("rect", 0.0, 150.0, 5.9, 3.54)]
+    table = DistanceRows(fps)
+    dist, codes = np.zeros((4, 4)), np.zeros((4, 4), dtype=np.int8)
+    with _far_at(30.0):
+        rows, approx = table.rows(fps, far=True)
+        for k in range(4):
+            _write(dist, codes, k, rows[k], approx[k])
+        exact = distance_matrix(fps, fps)
+        assert not codes[0, 1] and codes[0, 2] and codes[0, 3]
+        assert 39.0 < dist[0, 2] < exact[0, 1] and abs(exact[0, 2] - 39.8) < 1e-9
+        cols = np.array([1, 2, 3])
+        got = DR.refine_rows_min(dist, codes, fps, np.array([0]), cols, dist[np.ix_([0], cols)].copy())
+        assert got.tolist() == [exact[0, 2]]
+        assert not codes[0, 2] and codes[0, 3]

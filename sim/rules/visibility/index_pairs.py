@@ -143,10 +143,11 @@ class PairResolution:
         dx, dy = cx[:, None] - cx, cy[:, None] - cy
         np.maximum(np.sqrt(dx * dx + dy * dy) - r[:, None] - r, 0.0, out=self.dist)
 
-    def exact(self, rows, cols) -> None:
+    def exact(self, rows, cols, within: float | None = None) -> None:
         """Measure the far pairs among ``rows`` x ``cols`` (index arrays): ``dist``'s block is
-        then every distance, exact (a reader comparing with more than distance_rows.FAR)."""
-        refine_block(self.dist, self.far, self.fps, rows, cols)
+        then every distance, exact (a reader comparing with more than distance_rows.FAR;
+        ``within``: every distance at or below it, distance_rows.refine_block)."""
+        refine_block(self.dist, self.far, self.fps, rows, cols, within)
 
     def _pack_areas(self) -> None:
         self._area_edges = pack_area_edges(self.blk.area_polys)
