@@ -158,7 +158,7 @@ def wide_tables():
 
 @contextlib.contextmanager
 def _far_at(inches: float):
-    """distance_rows.FAR set to ``inches`` for the block (smaller than the shipped 30": far
+    """distance_rows.FAR set to ``inches`` for the block (smaller than the shipped 50": far
     pairs on a small table), and every row with a far pair left so (FAR_FEW 0)."""
     was = DR.FAR, DR.FAR_FEW
     DR.FAR, DR.FAR_FEW = inches, 0      # (no row measured whole for having few far pairs)
