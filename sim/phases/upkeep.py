@@ -202,22 +202,20 @@ def roll_over_turn(battle) -> None:
     """End of a turn: per-turn bookkeeping resets (the ranged attacks of this turn become
     'last turn' for 13.09 Hidden; moves, charges and selections are forgotten: every UnitState
     field declared ``reset: turn``)."""
-    shots_changed = False
+    changes = battle.changes
     # only the units whose state can differ from a fresh turn's: those a command touched this
     # turn and those that shot last turn (Changes.touched_units)
-    for ent in battle.changes.take_touched():
+    for ent in changes.take_touched():
         st = W.unit_state(ent)
         # 13.09 "made ranged attacks this turn or last" changes only for a unit that shot last
         # turn and not this one
         if st.ranged_attacks_last_turn and not st.ranged_attacks_this_turn:
-            shots_changed = True
+            changes.shot(ent)
         st.ranged_attacks_last_turn = st.ranged_attacks_this_turn  # (then this turn's resets)
         SH.reset(st, "turn")
         if st.ranged_attacks_last_turn or st.battle_shocked:
-            battle.changes.touched(ent)  # (rolls over at the next end of turn)
+            changes.touched(ent)  # (rolls over at the next end of turn)
     battle.turn += 1
-    if shots_changed:
-        battle.changes.shots_changed = True
     if battle.turn_state is None:
         battle.record({"type": ev.TURN, "turn": battle.turn})
     else:

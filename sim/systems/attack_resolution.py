@@ -334,7 +334,7 @@ class AttackResolutionSystem(esper.Processor):
             if not st.ranged_attacks_this_turn:
                 st.ranged_attacks_this_turn = True
                 if not st.ranged_attacks_last_turn:  # 13.09: else it already counted as having shot
-                    battle.changes.shots_changed = True
+                    battle.changes.shot(ent)
         pool.step = _WOUND if (pool.state.hits or pool.state.auto_wounds) else _DONE
 
     def _hit_mission(self, battle, ent, act, pool: Pool) -> None:

@@ -6,6 +6,8 @@ battle (18.01) and the passengers of a transport still in reserves when it is de
 
 from __future__ import annotations
 
+from collections import Counter
+
 import esper
 
 from sim import events as ev
@@ -147,9 +149,12 @@ def emergency_disembark(battle, t: int):
 def destroy_empty_dedicated(battle) -> None:
     """18.01 After battle formations, every DEDICATED TRANSPORT with no unit embarked in it is
     destroyed, with no 'when destroyed' rules (in unit order; one in strategic reserves too)."""
+    # (each transport's passengers counted in one pass, W.passengers' count: destroying an
+    # empty transport changes no other unit's)
+    aboard = Counter(W.embarked_in(u) for u in W.all_units())
     for u in W.all_units():
         # (the roster's keywords: every model's, on the battlefield or not; none is lost yet)
-        if not TR.empty_dedicated_transport(W.roster(u).keywords, len(W.passengers(u))):
+        if not TR.empty_dedicated_transport(W.roster(u).keywords, aboard[u]):
             continue
         models = esper.component_for_entity(u, Unit).models
         for m in models:

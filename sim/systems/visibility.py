@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 
 import esper
-import numpy as np
 
 from sim.components import ModelId, Unit, UnitMember
 from sim.rules import abilities as AB
@@ -119,8 +118,12 @@ class BattleVisibility:
         changes = self.battle.changes
         if not changes.shots_changed:
             return
-        changes.shots_changed = False
-        for uid, e in self.battle.units.items():  # scenario order
+        noted = changes.take_shot_units()
+        units = self.battle.units.items()  # scenario order
+        if noted is not None:   # (only the units noted, in scenario order)
+            units = [(u.id, e) for u, e in sorted(((esper.component_for_entity(e, Unit), e) for e in noted),
+                                                  key=lambda ue: ue[0].order)]
+        for uid, e in units:
             st = W.unit_state(e)
             made = st.ranged_attacks_this_turn or st.ranged_attacks_last_turn
             if self._attacked.get(uid) != made:

@@ -7,6 +7,7 @@ from scen import model, row, scenario, unit, weapon
 from sim.battle import Battle
 from sim.commands import EndTurn, Move, Selection, Shoot
 from sim.rules.dice import ForcedDice
+from sim.world import queries as W
 
 
 def spec():
@@ -40,6 +41,40 @@ def test_a_first_ranged_attack_marks_shots_changed_until_hidden_is_synced():
         assert b.changes.shots_changed  # (until visibility is read)
         b.visibility  # noqa: B018
         assert not b.changes.shots_changed
+
+
+def test_the_units_whose_shots_changed_are_noted_and_only_they_are_synced():
+    """Changes.shot names the units whose 13.09 record may have changed (a first shot of the
+    turn; the turn after a unit's last shot ends): the index's sync reads those only, and
+    knows then what a sync of every unit would know."""
+    cmd = Shoot("a", tuple(Selection(f"a/{i}", "rifle", "b") for i in (1, 2)))
+    with Battle(spec(), dice=ForcedDice([1, 1])) as b:
+        a = b.units["a"]
+        vis = b.visibility
+        assert not b.changes.shots_changed and b.changes.shot_units is None
+        b.run_command(cmd)
+        assert b.changes.shots_changed and b.changes.shot_units == {a: None}
+        read = []
+        was = vis.index.set_unit_made_ranged_attacks
+        vis.index.set_unit_made_ranged_attacks = lambda uid, made: (read.append((uid, made)), was(uid, made))
+        b.visibility  # noqa: B018
+        assert read == [("a", True)] and vis.index.attacked_units == {"a"}
+        assert not b.changes.shots_changed and b.changes.shot_units is None
+        b.run_command(EndTurn())    # (it shot this turn: "this turn or last" still holds)
+        assert not b.changes.shots_changed
+        b.run_command(EndTurn())    # (its last shot is two turns back now)
+        assert b.changes.shot_units == {a: None}
+        b.visibility  # noqa: B018
+        assert read[1:] == [("a", False)] and vis.index.attacked_units == set()
+        # (a record changed without a note is not read by a sync of the units noted...)
+        W.unit_state(b.units["c"]).ranged_attacks_this_turn = True
+        b.changes.shot(a)
+        b.visibility  # noqa: B018
+        assert read[2:] == [] and vis.index.attacked_units == set()
+        # (...and is by one set without naming a unit: every unit read)
+        b.changes.shots_changed = True
+        b.visibility  # noqa: B018
+        assert read[2:] == [("c", True)] and vis.index.attacked_units == {"c"}
 
 
 def test_the_end_of_turn_resets_the_touched_units_and_keeps_those_that_shot():
