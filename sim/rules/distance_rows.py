@@ -375,16 +375,17 @@ def refine_block(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint], ro
                  within: float | None = None) -> None:
     """``refine`` of every far entry among ``rows`` x ``cols`` (index arrays): that block of
     ``dist`` is then every distance, exact (a reader comparing with more than FAR).
-    ``within``: only the far entries whose bound is at most ``within`` (the others' distances
-    are above it, every bound being at most its distance): the block then answers every
-    comparison with ``within`` or less as the exact distances would, and its entries at or
-    below ``within`` are exact (a weapon's range above FAR reads no more)."""
+    ``within``: only the far entries whose bound is at most ``within`` (plus FAR_MARGIN: a
+    bound is at most its distance up to rounding, which can put it an ulp above; the others'
+    distances are above ``within``): the block then answers every comparison with ``within``
+    or less as the exact distances would, and its entries at or below ``within`` are exact (a
+    weapon's range above FAR reads no more)."""
     rows = np.asarray(rows, dtype=np.intp)
     cols = np.asarray(cols, dtype=np.intp)
     blk = np.ix_(rows, cols)
     sub = far[blk]
     if within is not None and sub.any():
-        sub = (sub != 0) & (dist[blk] <= within)
+        sub = (sub != 0) & (dist[blk] <= within + FAR_MARGIN)
     if sub.any():
         i, j = np.nonzero(sub)
         refine(dist, far, fps, rows[i], cols[j])
@@ -395,9 +396,10 @@ def refine_rows_min(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint],
     """The minimum of each row of ``block`` (= ``dist[rows][:, cols]``, index arrays), exact:
     a row whose minimum is at or below FAR is exact already (every bound is above FAR, and at
     most its distance); in a row above it, the bounds at or below the smallest exact entry of
-    the row are measured (``refine``; a bound above it is a distance above it) and the row read
-    again: its minimum is then a measured entry or an exact one, the same value every entry
-    measured gives."""
+    the row (plus FAR_MARGIN: a bound can stand an ulp above its distance) are measured
+    (``refine``; a bound above that is a distance above the smallest) and the row read again:
+    its minimum is then a measured entry or an exact one, the same value every entry measured
+    gives."""
     mins = block.min(axis=1)
     high = np.flatnonzero(mins > FAR)
     if len(high):
@@ -407,7 +409,7 @@ def refine_rows_min(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint],
         if sub.any():
             vals = block[high]
             exact_min = np.where(sub, np.inf, vals).min(axis=1)
-            sub &= vals <= exact_min[:, None]
+            sub &= vals <= exact_min[:, None] + FAR_MARGIN
             i, j = np.nonzero(sub)
             refine(dist, far, fps, r[i], c[j])
             mins[high] = dist[np.ix_(r, c)].min(axis=1)

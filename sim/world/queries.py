@@ -342,7 +342,7 @@ class UnitNearest(dict):
             rows, cols = index_rows(self.rows), living(u).rows
             blk = np.ix_(rows, cols)
             # (the bounds at or below the block's smallest exact entry measured: a bound above
-            # it is a distance above it)
+            # it, by more than rounding, is a distance above it)
             sp.exact(rows, cols, float(np.where(sp.far[blk] != 0, np.inf, sp.dist[blk]).min()))
             v = float(sp.dist[blk].min())
             dict.__setitem__(self, u, v)
@@ -363,10 +363,11 @@ class UnitNearest(dict):
         if best is None or best <= DR.FAR:
             return best
         # (best first: the units by bound, each measured until the next bound is above the
-        # smallest value measured: every unit left is further, its distance at least its bound)
+        # smallest value measured: every unit left is further, its distance at least its bound,
+        # up to rounding: FAR_MARGIN)
         best = None
         for d, _k, u in sorted((get(self, u), k, u) for k, u in enumerate(units) if u in self):
-            if best is not None and d > best:
+            if best is not None and d > best + DR.FAR_MARGIN:
                 break
             v = self[u]
             if best is None or v < best:

@@ -348,3 +348,22 @@ def test_refine_rows_min_measures_the_bounds_that_can_be_the_minimum():
         got = DR.refine_rows_min(dist, codes, fps, np.array([0]), cols, dist[np.ix_([0], cols)].copy())
         assert got.tolist() == [exact[0, 2]]
         assert not codes[0, 2] and codes[0, 3]
+
+
+def test_refine_block_within_measures_a_bound_an_ulp_above_its_distance():
+    """A bound is at most its distance up to rounding: an oval's bounding circle meets the oval
+    at its tip, and here the bound (3.8950000000000005") stands an ulp above the distance
+    (3.8949999999999996"). Asked within the distance, the pair is measured (FAR_MARGIN), so
+    the comparison answers as the distance does. (Found by the test above.)"""
+    fps = [Footprint("round", 6.0, 0.0, 1.26, 1.26), Footprint("oval", 0.0, 0.0, 2.95, 1.65)]
+    table = DistanceRows(fps)
+    dist, codes = np.zeros((2, 2)), np.zeros((2, 2), dtype=np.int8)
+    with _far_at(2.0):
+        rows, approx = table.rows(fps, far=True)
+        for k in range(2):
+            _write(dist, codes, k, rows[k], approx[k])
+        exact = distance_matrix(fps, fps)
+        assert codes[0, 1] and dist[0, 1] > exact[0, 1]    # (the bound, an ulp above)
+        w = float(exact[0, 1])
+        DR.refine_block(dist, codes, fps, np.array([0]), np.array([1]), w)
+        assert dist[0, 1] == exact[0, 1] <= w and not codes[0, 1]
