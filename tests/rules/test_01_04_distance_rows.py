@@ -224,25 +224,11 @@ def test_refine_makes_a_kept_matrix_the_one_exact_rows_would_have_kept(data, far
 
 
 def _refine_case(fps, moves, far_at):
-    DR._MEMO.clear()
-    table, exact_table = DistanceRows(fps), DistanceRows(fps)
-    dist, far, ref = _kept_pair(fps)
-    now = list(fps)
-    for move in moves:
-        idx = []
-        for i, x, y, a in move:
-            fp = now[i].moved(x, y, None if now[i].shape == "round" else a)
-            now[i] = fp
-            table.set(i, fp)
-            exact_table.set(i, fp)
-            idx.append(i)
-        rows, approx = table.rows([now[i] for i in idx], far=True)
-        exact_rows = exact_table.rows([now[i] for i in idx])
-        for k, i in enumerate(idx):
-            _write(dist, far, i, rows[k], np.zeros(len(now), bool) if approx is None else approx[k])
-            _write(ref, None, i, exact_rows[k], None)
+    def each_move(dist, far, ref):
         assert np.array_equal(dist[far == 0], ref[far == 0])
         assert (dist[far != 0] > far_at).all()
+
+    dist, far, ref, now = _kept_with_codes(fps, moves, each_move)
     n = len(now)
     I, J = np.divmod(np.arange(n * n), n)
     DR.refine(dist, far, now, I, J)
@@ -250,9 +236,10 @@ def _refine_case(fps, moves, far_at):
     assert np.array_equal(dist, ref)
 
 
-def _kept_with_codes(fps, moves):
+def _kept_with_codes(fps, moves, each_move=None):
     """(the kept matrix with far pairs' bounds and their codes, the one exact rows would have
-    kept, the footprints now): ``_refine_case``'s writes."""
+    kept, the footprints now) after ``moves``, each written as the spatial index writes it;
+    ``each_move(dist, far, ref)`` asked after each."""
     DR._MEMO.clear()
     table, exact_table = DistanceRows(fps), DistanceRows(fps)
     dist, far, ref = _kept_pair(fps)
@@ -270,6 +257,8 @@ def _kept_with_codes(fps, moves):
         for k, i in enumerate(idx):
             _write(dist, far, i, rows[k], np.zeros(len(now), bool) if approx is None else approx[k])
             _write(ref, None, i, exact_rows[k], None)
+        if each_move is not None:
+            each_move(dist, far, ref)
     return dist, far, ref, now
 
 
@@ -326,6 +315,17 @@ def test_refine_rows_min_measures_only_rows_above_far():
     assert got.tolist() == [exact[2, 0]] and not codes[0, 2] and not codes[2, 0]
 
 
+def _every_row_written(fps):
+    """(the kept matrix with every footprint's row written in order, far pairs' bounds where
+    FAR allows; its codes; distance_matrix of the table)."""
+    rows, approx = DistanceRows(fps).rows(fps, far=True)
+    n = len(fps)
+    dist, codes = np.zeros((n, n)), np.zeros((n, n), dtype=np.int8)
+    for k in range(n):
+        _write(dist, codes, k, rows[k], np.zeros(n, bool) if approx is None else approx[k])
+    return dist, codes, distance_matrix(fps, fps)
+
+
 def test_refine_rows_min_measures_the_bounds_that_can_be_the_minimum():
     """In a row above FAR, a bound under the row's smallest exact entry is measured (here the
     square's distance, 39.8", is the minimum, its bound 39.4" under the round base's exact
@@ -335,13 +335,8 @@ def test_refine_rows_min_measures_the_bounds_that_can_be_the_minimum():
            Footprint("round", 41.0, 0.0, 1.0, 1.0),        # 40" away: exact (round to round)
            Footprint("rect", 41.3, 0.0, 2.0, 2.0),         # 39.8" away, its bound 39.39"
            Footprint("rect", 0.0, 150.0, 5.9, 3.54)]
-    table = DistanceRows(fps)
-    dist, codes = np.zeros((4, 4)), np.zeros((4, 4), dtype=np.int8)
     with _far_at(30.0):
-        rows, approx = table.rows(fps, far=True)
-        for k in range(4):
-            _write(dist, codes, k, rows[k], approx[k])
-        exact = distance_matrix(fps, fps)
+        dist, codes, exact = _every_row_written(fps)
         assert not codes[0, 1] and codes[0, 2] and codes[0, 3]
         assert 39.0 < dist[0, 2] < exact[0, 1] and abs(exact[0, 2] - 39.8) < 1e-9
         cols = np.array([1, 2, 3])
@@ -354,15 +349,11 @@ def test_refine_block_within_measures_a_bound_an_ulp_above_its_distance():
     """A bound is at most its distance up to rounding: an oval's bounding circle meets the oval
     at its tip, and here the bound (3.8950000000000005") stands an ulp above the distance
     (3.8949999999999996"). Asked within the distance, the pair is measured (FAR_MARGIN), so
-    the comparison answers as the distance does. (Found by the test above.)"""
+    the comparison answers as the distance does. (Found by
+    test_refine_rows_min_and_refine_block_within_answer_as_every_pair_measured.)"""
     fps = [Footprint("round", 6.0, 0.0, 1.26, 1.26), Footprint("oval", 0.0, 0.0, 2.95, 1.65)]
-    table = DistanceRows(fps)
-    dist, codes = np.zeros((2, 2)), np.zeros((2, 2), dtype=np.int8)
     with _far_at(2.0):
-        rows, approx = table.rows(fps, far=True)
-        for k in range(2):
-            _write(dist, codes, k, rows[k], approx[k])
-        exact = distance_matrix(fps, fps)
+        dist, codes, exact = _every_row_written(fps)
         assert codes[0, 1] and dist[0, 1] > exact[0, 1]    # (the bound, an ulp above)
         w = float(exact[0, 1])
         DR.refine_block(dist, codes, fps, np.array([0]), np.array([1]), w)
