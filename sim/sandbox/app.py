@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import os
 import sys
+import time
 from pathlib import Path
 
 import esper
@@ -155,6 +156,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         self.hulls = UnitHulls()
         self.los = overlays.LosCache(self.battle)
         self.sight = SightMask(self.battle)
+        self._draw_rest = None  # (the last frame's draw without the overlays' progressive work: draw)
         self.dead_at: dict[str, float] = {m.id: -1e9 for m in self.scene.models.values() if not m.alive}
         self._seen_events = 0
         self._log_items: list[tuple[str, str]] = []
@@ -563,16 +565,23 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         return []
 
     def draw(self, surface: pygame.Surface | None = None) -> pygame.Surface:
+        t_draw = time.perf_counter()
         surf = surface if surface is not None else self.surface
         cam = self.camera
         surf.blit(self.layer.get(surf.get_size(), cam, self.scale), (0, 0))
         look = self.look()
         surf.set_clip(cam.viewport)
         obs = self.observers() if self.show_los else []
+        # (the overlays' progressive sight work: what the rest of the last frame's draw left of
+        # overlays.DRAW_AIM; the sight mask up to half of it, the lines of sight the rest)
+        budget = overlays.progressive_budget(self._draw_rest)
+        spent = 0.0
         if obs:
             o = self.scene.models[obs[0]]
             g = look.ghosts.get(o.id)
-            self.sight.draw(surf, cam, o.fp if g is None else o.fp.moved(*g))
+            t0 = time.perf_counter()
+            self.sight.draw(surf, cam, o.fp if g is None else o.fp.moved(*g), budget / 2)
+            spent = time.perf_counter() - t0
         ts = self.battle.turn_state
         if ts is not None:
             names = [a.name for a in self.spec.armies]
@@ -596,7 +605,10 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
         if look.drag_origin:
             overlays.draw_move_rings(surf, cam, self.scene, look)
         if obs:
+            self.los.budget = budget - spent
+            t0 = time.perf_counter()
             lines = self.los.compute(self.scene, obs, look.ghosts)
+            spent += time.perf_counter() - t0
             overlays.draw_los(surf, cam, self.scene, lines)
             if self.drag is None and self.mode != "setup":
                 overlays.draw_cover_marks(surf, cam, self.scene, self._cover(obs[0]))
@@ -623,6 +635,7 @@ class Sandbox(InputMixin, ActionsMixin, SetupMixin, ReplayMixin, BattleFlowMixin
                               others=near_model_boxes(self))
         if self.show_help:
             overlays.draw_help(surf, ui=self.scale)
+        self._draw_rest = time.perf_counter() - t_draw - spent
         return surf
 
     def _cover(self, observer: str) -> set:

@@ -42,6 +42,25 @@ def draw_move_rings(surf, cam, scene, look) -> None:
             pygame.draw.circle(surf, S.shade(S.RING, 0.7), (cx, cy), max(2, cam.length(m.fp.length / 2)), 1)
 
 
+# The progressive sight work of the two overlays while a drag moves (the sight mask, up to half
+# of it, then the lines of sight: SightMask.draw, LosCache) takes what the rest of a frame's draw
+# leaves of DRAW_AIM seconds, measured on the frame before: the frame stays under the 16 ms of
+# issue 29 (a 60 Hz frame is 16.7 ms; the update before the draw takes ~1 ms), each overlay
+# catching up with the drag within a few frames, sooner on a faster machine; never less than
+# LEAST (the work always moves on) nor more than MOST (what the overlays kept before: 4 ms each).
+DRAW_AIM = 0.0135
+LEAST, MOST = 0.001, 0.008
+
+
+def progressive_budget(rest: float | None) -> float:
+    """Seconds this frame gives the overlays' progressive sight work: DRAW_AIM less ``rest``
+    (the last frame's draw without that work; None: no frame drawn yet, MOST), within LEAST and
+    MOST."""
+    if rest is None:
+        return MOST
+    return min(MOST, max(LEAST, DRAW_AIM - rest))
+
+
 class LosCache:
     """Lines of sight for the overlay. Where models stand, the battle's own visibility answers.
     For a dragged (ghost) observer the pure rules are evaluated progressively: each frame

@@ -57,3 +57,16 @@ def test_every_line_is_refreshed_while_the_ghost_moves(battle):
         if VR.model_visible(ofp, t.fp, blk, wa, wb):
             want = "full" if VR.model_fully_visible(ofp, t.fp, blk, wa, wb) else "visible"
         assert cache._states[(a, b)] == want
+
+
+def test_the_overlays_progressive_work_takes_what_the_rest_of_the_draw_leaves():
+    """overlays.progressive_budget: a frame's progressive sight work (both overlays) is what the
+    rest of the last frame's draw left of DRAW_AIM, never less than LEAST (the work moves on
+    on any machine) nor more than MOST; before any frame, MOST."""
+    from sim.sandbox import overlays as O
+    assert O.progressive_budget(None) == O.MOST
+    assert O.progressive_budget(0.0) == O.MOST                      # (a fast machine: what it was)
+    assert O.progressive_budget(O.DRAW_AIM - 0.004) == pytest.approx(0.004)
+    assert O.progressive_budget(O.DRAW_AIM) == O.LEAST              # (the draw takes the whole aim)
+    assert O.progressive_budget(1.0) == O.LEAST
+    assert O.LEAST < O.MOST and O.DRAW_AIM < 0.016                   # (issue 29: a frame under 16 ms)

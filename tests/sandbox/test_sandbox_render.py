@@ -120,3 +120,25 @@ def test_screenshots(make, path):
         sb.replay_step(2)
         d.pump(2)
         shot(sb.draw(), SHOTS / "default-replay.png")
+
+
+def test_a_frame_gives_the_overlays_the_progressive_budget(make, monkeypatch):
+    """The draw hands the overlays' progressive sight work overlays.progressive_budget of the
+    last frame's draw without that work (issue 29: the frame under 16 ms): the sight mask half
+    of it, the lines of sight what the mask left; and it notes this frame's rest for the next."""
+    from sim.sandbox import overlays
+    d = make(Path(__file__).resolve().parents[2] / "scenarios" / "default.toml")
+    sb = d.sb
+    units = [u for u, v in sb.scene.units.items() if not v.destroyed]
+    d.click_model(sb.scene.living(units[0])[0].id)
+    sb.show_los = True
+    asked, given = [], []
+    monkeypatch.setattr(overlays, "progressive_budget", lambda rest: (asked.append(rest), 0.5)[1])
+    was = sb.sight.draw
+    monkeypatch.setattr(sb.sight, "draw", lambda surf, cam, fp, budget: (given.append(budget), was(surf, cam, fp, budget))[1])
+    sb.update(1 / 60)
+    sb.draw()
+    first_rest = sb._draw_rest
+    sb.draw()
+    assert given == [0.25, 0.25] and asked[1] == first_rest and first_rest > 0
+    assert 0.0 < sb.los.budget <= 0.5
