@@ -338,13 +338,9 @@ class UnitNearest(dict):
     def __getitem__(self, u: int) -> float:
         v = dict.__getitem__(self, u)
         if v > DR.FAR and u not in self.exact:
-            sp = spatial()
-            rows, cols = index_rows(self.rows), living(u).rows
-            blk = np.ix_(rows, cols)
-            # (the bounds at or below the block's smallest exact entry measured: a bound above
-            # it, by more than rounding, is a distance above it)
-            sp.exact(rows, cols, float(np.where(sp.far[blk] != 0, np.inf, sp.dist[blk]).min()))
-            v = float(sp.dist[blk].min())
+            # (each row's exact minimum, measuring only the bounds that can be it:
+            # distance_rows.refine_rows_min, through the spatial index's nearest_rows)
+            v = min(spatial().nearest_rows(index_rows(self.rows), living(u).rows))
             dict.__setitem__(self, u, v)
             self.exact.add(u)
         return v
