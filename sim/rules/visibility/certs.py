@@ -32,7 +32,7 @@ import numpy as np
 
 from sim.rules.visibility.batch import ragged_expand
 from sim.rules.visibility.kernels import Pieces
-from sim.rules.arrays import roll_prev
+from sim.rules.arrays import first_last, roll_prev
 
 __all__ = ["FIXED", "RING", "near_a", "point_certificates", "ring_shadowed", "sample_inside",
            "star_free"]
@@ -68,8 +68,7 @@ def _umbra_rows(D, e, k, pk: Pieces):
     cx, cy, r = D[0].take(e), D[1].take(e), D[2].take(e) + 1e-6
     F = nx * cx + ny * cy > off
     T = F != roll_prev(F)
-    V = len(F)
-    a, b = T.argmax(axis=0), V - 1 - T[::-1].argmax(axis=0)
+    a, b, nt = first_last(T)
     E = np.arange(len(e))
     x1, y1, x2, y2 = vx[a, E], vy[a, E], vx[b, E], vy[b, E]
     sw = (x1 - cx) * (y2 - cy) - (y1 - cy) * (x2 - cx) < 0      # t1 -> t2 counter-clockwise
@@ -77,7 +76,7 @@ def _umbra_rows(D, e, k, pk: Pieces):
     y1, y2 = np.where(sw, y2, y1), np.where(sw, y1, y2)
     ex, ey = x2 - x1, y2 - y1
     le = np.sqrt(ex * ex + ey * ey)
-    valid = (T.sum(axis=0) == 2) & (le > 1e-9) & pk.convex.take(k)
+    valid = (nt == 2) & (le > 1e-9) & pk.convex.take(k)
     le[le == 0] = 1.0
     H = np.empty((3, 3, len(e)))
     H[0, 0], H[0, 1] = -ey / le, ex / le                        # chord normal towards A
@@ -365,11 +364,10 @@ def _silhouettes(D, q, pk: Pieces, pstart, pidx):
     sd = nx * D[3].take(qe) + ny * D[4].take(qe) - off
     F = sd > 0
     T = F != roll_prev(F)
-    V = len(F)
-    a, b = T.argmax(axis=0), V - 1 - T[::-1].argmax(axis=0)
+    a, b, nt = first_last(T)
     E = np.arange(len(e))
     g = D[5].take(qe) + _CLOSE
-    st = (T.sum(axis=0) == 2) & pk.convex.take(k) & (sd.max(axis=0) > g)
+    st = (nt == 2) & pk.convex.take(k) & (sd.max(axis=0) > g)
     nv = pk.nverts.take(k)
     for i in (a, b):
         st &= (np.abs(sd[i, E]) > g) & (np.abs(sd[(i - 1) % nv, E]) > g)
@@ -473,8 +471,7 @@ def _piece_angles(qx, qy, ux, uy, e, k, pk: Pieces):
     close = smax < _CLOSE
     inside = (smax < -_CLOSE) & pk.convex.take(k)
     T = F != roll_prev(F)
-    V = len(F)
-    a, b = T.argmax(axis=0), V - 1 - T[::-1].argmax(axis=0)
+    a, b, nt = first_last(T)
     E = np.arange(len(e))
     rx, ry = ux.take(e), uy.take(e)
     ang = []

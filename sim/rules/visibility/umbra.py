@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.rules.arrays import roll_prev, tile
+from sim.rules.arrays import first_last, roll_prev, tile
 from sim.rules.visibility.pairs import _pieces_near_box, near_pairs
 from sim.rules.visibility.sight import DENSE
 
@@ -123,15 +123,15 @@ def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
     key = np.concatenate([tb, tb + _BINS])
     key += tile(oinv * (2 * _BINS), 2)
     order = np.argsort(key)
+    skey = key.take(order)
     order %= P
-    first = np.zeros(U * 2 * _BINS + 1, dtype=np.int64)
-    np.cumsum(np.bincount(key, minlength=U * 2 * _BINS), out=first[1:])
     ln = _chord_lines(ix, uo, dense_only, ks)
     base = np.repeat(np.arange(U) * (2 * _BINS), K)
     b0 = np.minimum((ln["lo"] * _BIN_SCALE).astype(np.int64), _BINS - 1)
     b1 = np.minimum(((ln["lo"] + ln["width"]) * _BIN_SCALE).astype(np.int64), 2 * _BINS - 1)
-    s = first.take(base + b0)
-    cnt = first.take(base + b1 + 1) - s
+    # (a bin run's first candidate in the sorted keys: how many keys are below its first bin)
+    s = np.searchsorted(skey, base + b0)
+    cnt = np.searchsorted(skey, base + b1 + 1) - s
     cnt[~ln["valid"]] = 0
     # lines piece-major, pieces with the most candidates first: triples of pairs already
     # blocked by an earlier batch are dropped (blocked is an OR over lines)
@@ -195,9 +195,8 @@ def _chord_lines(ix, obs, dense_only: bool = False, ks=None):
     F = F.reshape(V, U * K)                                      # edge v faces the centre
     T = F != roll_prev(F)                               # silhouette vertices
     del F                                                        # (dels: keep the peak small)
-    a = T.argmax(axis=0)                                         # first / last silhouette vertex
-    b = (V - 1) - T[::-1].argmax(axis=0)                         # (only read where valid)
-    valid = T.sum(axis=0) == 2
+    a, b, nt = first_last(T)                                     # first / last silhouette vertex
+    valid = nt == 2                                              # (a, b only read where valid)
     del T
     kk = tile(np.arange(K) if ks is None else ks, U)
     k_local = tile(np.arange(K), U)
@@ -282,10 +281,9 @@ def _umbra_sparse(ix, obs, tgt, dense_only):
     nx, ny, off, vx, vy = (a.take(kk, axis=1) for a in pk.soa)  # (V, E)
     F = nx * C[ob, 0] + ny * C[ob, 1] > off                      # edge v faces the centre
     T = F != roll_prev(F)
-    V = len(F)
-    a, b = T.argmax(axis=0), V - 1 - T[::-1].argmax(axis=0)
+    a, b, nt = first_last(T)
     E = np.arange(len(p))
-    ln = _chord_rows(ix, ob, kk, vx[a, E], vy[a, E], vx[b, E], vy[b, E], T.sum(axis=0) == 2,
+    ln = _chord_rows(ix, ob, kk, vx[a, E], vy[a, E], vx[b, E], vy[b, E], nt == 2,
                      dense_only)
     tg = tgt.take(p)
     qx, qy, r = C[tg, 0], C[tg, 1], ix.rad[tg] + _GROW

@@ -1,11 +1,15 @@
 """sim.rules.arrays: np.roll by one and np.tile of a 1-D array without numpy's
-wrappers give numpy's own answers (values, order, dtype, shape)."""
+wrappers give numpy's own answers (values, order, dtype, shape); first_last gives the
+argmax and sum answers the silhouette kernels read, packed or not."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.rules.arrays import roll_next, roll_prev, tile
+import pytest
+
+from sim.rules import arrays
+from sim.rules.arrays import first_last, roll_next, roll_prev, tile
 
 
 def test_rolls_by_one_are_numpys():
@@ -23,3 +27,26 @@ def test_tile_of_a_1d_array_is_numpys():
         for k in (0, 1, 2, 4):
             got, want = tile(a, k), np.tile(a, k)
             assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("rows", [1, 2, 3, 4, 6, 8, 9, 12])
+@pytest.mark.parametrize("cols", [0, 1, 7, arrays._PACKED_MIN - 1, arrays._PACKED_MIN, 3000])
+def test_first_last_is_argmax_both_ways_and_the_count(rows, cols):
+    """Every column shape (none, one, several True rows, all of them), on both sides of the
+    packed path's thresholds (eight rows, _PACKED_MIN columns)."""
+    rng = np.random.default_rng(rows * 10_000 + cols)
+    for p in (0.0, 0.15, 0.5, 1.0):
+        t = rng.random((rows, cols)) < p
+        a, b, n = first_last(t)
+        want = (t.argmax(axis=0), (rows - 1) - t[::-1].argmax(axis=0), t.sum(axis=0))
+        for got, w in zip((a, b, n), want):
+            assert got.dtype == w.dtype and got.shape == w.shape and np.array_equal(got, w)
+
+
+def test_first_last_of_a_silhouette_reads_its_two_ends():
+    # (a square's edges facing a point: edge 1 and 2 face it; the changes around the outline
+    # are at rows 1 and 3: the silhouette's first and last vertex)
+    faces = np.array([False, True, True, False])
+    t = np.repeat((faces != np.roll(faces, 1))[:, None], arrays._PACKED_MIN, axis=1)
+    a, b, n = first_last(t)
+    assert set(a.tolist()) == {1} and set(b.tolist()) == {3} and set(n.tolist()) == {2}
