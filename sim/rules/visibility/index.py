@@ -205,7 +205,7 @@ class VisibilityIndex(PairResolution):
             setattr(new, k, v)
         new._cover_ro = _read_only(new._cover)
         new._capsules = new._chords = None  # (kept work: the copy finds its own again)
-        new._table = self._table.copy()  # (the footprints it keeps change with the copy's moves)
+        new._table = None if self._table is None else self._table.copy()  # (the copy's moves change its footprints)
         return new
 
     # --- public API --------------------------------------------------------------------------

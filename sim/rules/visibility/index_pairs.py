@@ -80,14 +80,17 @@ class PairResolution:
             self.within = np.zeros((n, len(self.blk.areas)), dtype=bool)
             self._cores = {}
             # (the table as distance rows read it: the moved models' rows against every model
-            # without reading every footprint again; geometry.distance_matrix to the bit)
-            self._table = DistanceRows(fps)
+            # without reading every footprint again; geometry.distance_matrix to the bit; made
+            # when a model first moves: a full recompute reads the whole matrix instead)
+            self._table = None
             self._full_distances()
             if n:
                 self.within[:] = self._within_rows(list(range(n)))
             self.within_any = self.within.any(axis=1)
             self.within_obscuring = (self.within & self.blk.obscuring[None, :]).any(axis=1)
         else:
+            if self._table is None:
+                self._table = DistanceRows(self.fps)
             for i in rows:
                 self.centres[i] = self.fps[i].centre
                 self.rad[i] = self.fps[i].bounding_radius
