@@ -134,14 +134,35 @@ def _blocked_xy(x0, y0, x1, y1, owner, pk: Pieces, start, idx) -> np.ndarray:
 
 
 def _blocked_part(x0, y0, x1, y1, owner, cnt, pk: Pieces, start, idx, out) -> None:
+    """One batch of ``_blocked_xy`` (``out``: its part of the answer, all False on entry).
+    With several pieces a segment, two passes: each segment's first piece, then the other
+    pieces of the segments that one did not block (a segment is blocked by any of its pieces:
+    most are blocked, and a blocked segment's other pieces need no test)."""
     tot = int(cnt.sum())
     if tot == 0:
         return
+    ends = np.cumsum(cnt)
     e_s = np.repeat(np.arange(len(owner)), cnt)
-    pos = np.arange(tot) - np.repeat(np.cumsum(cnt) - cnt - start[owner], cnt)
+    pos = np.arange(tot) - np.repeat(ends - cnt - start[owner], cnt)
     k = idx.take(pos)
-    cross = sat_cross_k(x0.take(e_s), y0.take(e_s), x1.take(e_s), y1.take(e_s), pk, k)
-    out[e_s[cross]] = True
+    if tot < _TWO_PASS * len(owner):
+        cross = sat_cross_k(x0.take(e_s), y0.take(e_s), x1.take(e_s), y1.take(e_s), pk, k)
+        out[e_s[cross]] = True
+        return
+    seg = np.flatnonzero(cnt)
+    first = (ends - cnt).take(seg)
+    cross = sat_cross_k(x0.take(seg), y0.take(seg), x1.take(seg), y1.take(seg), pk, k.take(first))
+    out[seg[cross]] = True
+    rest = ~out.take(e_s)
+    rest[first] = False
+    r = np.flatnonzero(rest)
+    if len(r):
+        e = e_s.take(r)
+        cross = sat_cross_k(x0.take(e), y0.take(e), x1.take(e), y1.take(e), pk, k.take(r))
+        out[e[cross]] = True
+
+
+_TWO_PASS = 2           # pieces a segment on average from which _blocked_part tests in two passes
 
 
 def _tangent(c1x, c1y, r1, c2x, c2y, r2, sgn, root):
