@@ -135,9 +135,9 @@ def _blocked_xy(x0, y0, x1, y1, owner, pk: Pieces, start, idx) -> np.ndarray:
 
 def _blocked_part(x0, y0, x1, y1, owner, cnt, pk: Pieces, start, idx, out) -> None:
     """One batch of ``_blocked_xy`` (``out``: its part of the answer, all False on entry).
-    With several pieces a segment, two passes: each segment's first piece, then the other
-    pieces of the segments that one did not block (a segment is blocked by any of its pieces:
-    most are blocked, and a blocked segment's other pieces need no test)."""
+    With many entries and several pieces a segment, two passes: each segment's first piece,
+    then the other pieces of the segments that one did not block (a segment is blocked by any
+    of its pieces: most are blocked, and a blocked segment's other pieces need no test)."""
     tot = int(cnt.sum())
     if tot == 0:
         return
@@ -145,7 +145,7 @@ def _blocked_part(x0, y0, x1, y1, owner, cnt, pk: Pieces, start, idx, out) -> No
     e_s = np.repeat(np.arange(len(owner)), cnt)
     pos = np.arange(tot) - np.repeat(ends - cnt - start[owner], cnt)
     k = idx.take(pos)
-    if tot < _TWO_PASS * len(owner):
+    if tot < _TWO_PASS_MIN or tot < _TWO_PASS * len(owner):
         cross = sat_cross_k(x0.take(e_s), y0.take(e_s), x1.take(e_s), y1.take(e_s), pk, k)
         out[e_s[cross]] = True
         return
@@ -163,6 +163,7 @@ def _blocked_part(x0, y0, x1, y1, owner, cnt, pk: Pieces, start, idx, out) -> No
 
 
 _TWO_PASS = 2           # pieces a segment on average from which _blocked_part tests in two passes
+_TWO_PASS_MIN = 1024    # (and entries in all: below, the second pass's few calls cost more than it saves)
 
 
 def _tangent(c1x, c1y, r1, c2x, c2y, r2, sgn, root):

@@ -1,7 +1,8 @@
 """13.11 sim.rules.visibility.batch.segments_blocked_ragged, the batched stages' "does this
 segment cross one of its pieces?", against kernels.segments_blocked asked segment by segment of
-that segment's own pieces: one pass (few pieces a segment), two passes (each segment's first
-piece, then the others of the segments it left unblocked), and batches split by _BLK_CHUNK."""
+that segment's own pieces: one pass (few pieces a segment, or few entries in all), two passes
+(each segment's first piece, then the others of the segments it left unblocked), and batches
+split by _BLK_CHUNK."""
 
 import numpy as np
 import pytest
@@ -53,9 +54,11 @@ def test_segments_blocked_ragged_is_the_kernel_segment_by_segment(per_segment):
     assert 0 < sum(want) < 300 or per_segment == (0, 2)
 
 
-def test_segments_blocked_ragged_in_batches_and_owners_out_of_order(monkeypatch):
+@pytest.mark.parametrize("two_pass_min", [0, batch._TWO_PASS_MIN])
+def test_segments_blocked_ragged_in_batches_and_owners_out_of_order(monkeypatch, two_pass_min):
     """Segments in batches of a few dozen entries (each batch its own one or two passes), and
     segments naming their piece lists out of order and more than once (``owner``)."""
+    monkeypatch.setattr(batch, "_TWO_PASS_MIN", two_pass_min)
     rng = np.random.default_rng(11)
     pk, p0, p1, lists, start, idx = _case(rng, 120, (0, 12))
     owner = rng.integers(0, 120, size=400)
@@ -68,7 +71,9 @@ def test_segments_blocked_ragged_in_batches_and_owners_out_of_order(monkeypatch)
 
 def test_two_passes_skip_the_other_pieces_of_a_segment_its_first_piece_blocks(monkeypatch):
     """A segment through its first piece's centre is answered by that piece alone: the second
-    pass is asked only of the other segments' other pieces."""
+    pass is asked only of the other segments' other pieces (two passes however few entries:
+    ``_TWO_PASS_MIN`` 0)."""
+    monkeypatch.setattr(batch, "_TWO_PASS_MIN", 0)
     pk = Pieces([np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]]),
                  np.array([[5.0, 0.0], [7.0, 0.0], [7.0, 2.0], [5.0, 2.0]]),
                  np.array([[9.0, 0.0], [11.0, 0.0], [11.0, 2.0], [9.0, 2.0]])])
