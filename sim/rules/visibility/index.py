@@ -175,6 +175,9 @@ class VisibilityIndex(PairResolution):
         # fully visible is unknown and can decide cover (_cover_near): one batch
         self._cover_pending = False
         self._all_known = True
+        # the rows that may hold unknown entries of _los while not _all_known (the models moved
+        # since every entry was last known: an unknown pair has a moved model at one end)
+        self._unsure_rows: set[int] = set()
         self._pack_areas()
         self.full_recompute()
 
@@ -219,6 +222,7 @@ class VisibilityIndex(PairResolution):
         self._los_known[:] = True
         self._near_pending, self._all_known = False, True
         self._near_rows = set()
+        self._unsure_rows = set()
         self._cover_pending = False
         self._fv[:] = False
         self._fv_known[:] = True
@@ -256,6 +260,7 @@ class VisibilityIndex(PairResolution):
             flat[fji] = False
         self._near_pending = self._cover_pending = True
         self._near_rows.update(rows)
+        self._unsure_rows.update(rows)
         self._all_known = False
         self._dense_known[rows, :] = False
         self._dense_known[:, rows] = False
@@ -421,10 +426,16 @@ class VisibilityIndex(PairResolution):
     def los(self) -> np.ndarray:
         """06.01 los[i, j]: terrain line of sight between models i and j (every pair resolved
         first; read-only use)."""
-        if not self._los_known.all():
-            I, J = np.nonzero(~self._los_known)
-            self._near_pending = False  # (every unknown pair is asked for: no reach step)
-            self._ensure_los(I, J)
+        if not self._all_known:
+            # (every unknown pair has a moved model at one end: those rows hold each one)
+            rows = np.array(sorted(self._unsure_rows), dtype=np.int64)
+            ri, J = np.nonzero(~self._los_known[rows])
+            if len(ri):
+                self._near_pending = False  # (every unknown pair is asked for: no reach step)
+                self._ensure_los(rows[ri], J)
+            else:
+                self._all_known = True
+                self._unsure_rows.clear()
         return self._los
 
     @property

@@ -422,6 +422,8 @@ class PairResolution:
         self._stale_pairs(lo, hi)   # (the cache holds only entries known when it was made)
         self._stale_pairs(hi, lo)
         self._all_known = bool(self._los_known.all())
+        if self._all_known:
+            self._unsure_rows.clear()
         a = self.hideable & self.within_any
         self._cover[lo, hi] = a[hi] | ~self._fv[lo, hi]
         self._cover[hi, lo] = a[lo] | ~self._fv[hi, lo]

@@ -133,3 +133,24 @@ def test_update_resolves_nothing_and_a_read_only_what_is_near():
     ref = VisibilityIndex(default_table(), [ModelEntry(m.id, f, m.army, m.unit, m.keywords)
                                             for m, f in zip(models, idx.fps)])
     _same(idx, ref)
+
+
+def test_a_whole_matrix_read_resolves_the_pairs_earlier_reads_left():
+    """Pairs left unknown by the batch of a first read (out of every reach), from two moves
+    apart, are resolved by a read of the whole matrix (``los``, ``visible``): it looks in every
+    row moved since every pair was last known, not only those moved since the last batch."""
+    fps = [round_base(32, 2 + 4 * k, 2 + 3 * (k % 5)) for k in range(14)]
+    models = [ModelEntry(f"m{k}", f, "red" if k % 2 else "blue", f"u{k}")
+              for k, f in enumerate(fps)]
+    idx = VisibilityIndex(default_table(), models)
+    idx.set_reach([1.0] * len(models))
+    idx.update(["m0"], [round_base(32, 30, 20)])
+    idx.is_visible("m0", "m3")                          # the batch: m0's far pairs left unknown
+    idx.update(["m5"], [round_base(32, 40, 30)])
+    idx.is_visible("m5", "m2")                          # another batch: m5's rows only
+    assert not idx._los_known[0].all() and not idx._los_known[5].all()
+    ref = VisibilityIndex(default_table(), [ModelEntry(m.id, f, m.army, m.unit, m.keywords)
+                                            for m, f in zip(models, idx.fps)])
+    assert np.array_equal(idx.los, ref.los)
+    assert idx._los_known.all()
+    _same(idx, ref)
