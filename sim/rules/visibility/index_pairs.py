@@ -17,7 +17,7 @@ import numpy as np
 from sim.rules.distance_rows import FAR_COL, FAR_ROW, DistanceRows, full_matrix, refine_block
 from sim.rules.geometry import OVAL_VERTICES, Footprint, core, disc_distances
 from sim.rules.visibility.batch import (csr_subset as _csr_subset, outline_crossings_round,
-                                 pairs_visible_round)
+                                        pairs_visible_round, segments_blocked_ragged)
 from sim.rules.visibility.full import fully_visible_round
 from sim.rules.visibility.hull_full import hull_full_certificates
 from sim.rules.visibility.kernels import footprint_fully_visible, pair_visible
@@ -47,6 +47,8 @@ def _flat(a: np.ndarray) -> np.ndarray:
 _REACH_SLACK = 1e-3  # inches beyond a reach still resolved with the near pairs (only cost)
 _OUTER_GROW = 1e-7  # inches added to a bounding radius (its rounding), within the capsule's 1e-6
 _INNER_SHRINK = 1 - 1e-6
+# eight directions, for _sample_points about a round base's centre
+_RING = np.stack([np.cos(np.arange(8) * (np.pi / 4)), np.sin(np.arange(8) * (np.pi / 4))], axis=1)
 
 
 def _inner_radius(fp: Footprint) -> float:
@@ -227,8 +229,9 @@ class PairResolution:
         at once (the first in the same call as the round pairs): a disc inside each base
         (``_inner_radius``) seen: sight (a free segment
         between parts of the bases has a free A-to-B part); the bases' bounding discs not
-        seen: no sight (a free segment between the bases would join the discs). The pairs
-        left get kernels.pair_visible, one at a time."""
+        seen: no sight (a free segment between the bases would join the discs); then a few
+        segments between points of the two bases, all pairs at once (``_samples_visible``):
+        one free, sight. The pairs left get kernels.pair_visible, one at a time."""
         out = np.zeros(len(need), dtype=bool)
         if len(need) == 0:
             return out
@@ -245,12 +248,50 @@ class PairResolution:
             ro = self.rad + _OUTER_GROW
             sub = (*_csr_subset(pstart, pidx, h), *_csr_subset(ostart, opts, h))
             h = h[self._discs_visible(c[i[h]], ro[i[h]], c[j[h]], ro[j[h]], sub)]
+        if len(h):
+            seen = self._samples_visible(i, j, h, pstart, pidx)
+            out[h[seen]] = True
+            h = h[~seen]
         pk = self.blk.pieces
         for q in h.tolist():
             (ac, ar), (bc, br) = self._core(i[q]), self._core(j[q])
             out[q] = pair_visible(ac, ar, bc, br, pk.subset(pidx[pstart[q]:pstart[q + 1]]),
                                   opts[ostart[q]:ostart[q + 1]])
         return out
+
+    def _samples_visible(self, i, j, h, pstart, pidx) -> np.ndarray:
+        """06.01 A certificate "sight" for the pairs ``h`` (indices into ``i``, ``j`` and the
+        pieces' CSR rows): a segment between a sample point of each base (``_sample_points``)
+        crosses none of the pair's pieces. Each such segment joins a point of A to a point of
+        B, so a free one is a sight line; every sample segment of every pair in one test
+        (batch.segments_blocked_ragged's). Most pairs the discs leave are seen along one of
+        them (~90% of those with sight in the default armies' battles); the others go to the
+        exact kernel, one at a time."""
+        p0, p1, owner = [], [], []
+        for q in h.tolist():
+            a, b = self._sample_points(int(i[q])), self._sample_points(int(j[q]))
+            p0.append(np.repeat(a, len(b), axis=0))
+            p1.append(np.tile(b, (len(a), 1)))
+            owner.append(np.full(len(a) * len(b), q, dtype=np.int64))
+        owner = np.concatenate(owner)
+        blocked = segments_blocked_ragged(np.concatenate(p0), np.concatenate(p1), owner,
+                                          self.blk.pieces, pstart, pidx)
+        free = np.zeros(len(pstart) - 1, dtype=bool)
+        free[owner[~blocked]] = True
+        return free[h]
+
+    def _sample_points(self, i: int) -> np.ndarray:
+        """Points of model ``i``'s base for ``_samples_visible``: its core's vertex mean and up
+        to eight of its core's vertices (every one of a rectangle's four; an oval core's
+        every eighth), and with a radius (a round base) eight points at 0.999 of it around
+        its centre: all in the base (its convex core, grown by the radius)."""
+        pts, r = self._core(i)
+        parts = [pts.mean(axis=0)[None, :]]
+        if len(pts) > 1:
+            parts.append(pts if len(pts) <= 8 else pts[::len(pts) // 8])
+        if r > 0:
+            parts.append(pts[0] + (0.999 * r) * _RING)
+        return np.concatenate(parts)
 
     def _discs_visible(self, ca, ra, cb, rb, csr) -> np.ndarray:
         """06.01 Exact sight between discs (ca, ra) and (cb, rb), pair by pair, with the
