@@ -33,8 +33,9 @@ certificate (the target's bounding circle inside the umbra of one piece's chord 
 observer's bounding circle; candidates by angular bins per observer), then for the pairs
 left the pieces meeting their capsule; pairs with a blocker in the capsule and a blocked
 centre line get the exact test, batched over pairs in rounds of candidate lines
-(sim.rules.visibility.batch; bases that are not round go to sim.rules.visibility.kernels one pair at a
-time). Pairs with sight and a blocker in the capsule get fully visible both ways from the
+(sim.rules.visibility.batch; bases that are not round after certificates on discs and on
+segments between sample points of the two bases, all at once, go to
+sim.rules.visibility.kernels one pair at a time). Pairs with sight and a blocker in the capsule get fully visible both ways from the
 same capsule inputs, batched for round bases (sim.rules.visibility.full, certificates first:
 sim.rules.visibility.certs; the answer of kernels.footprint_fully_visible), other bases
 certificates first, all at once (sim.rules.visibility.hull_full), then that kernel one pair at a
