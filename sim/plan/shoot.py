@@ -112,7 +112,9 @@ def plan_shoot(battle, cmd, selected: bool = False) -> ShootPlan:
         # the same one for all of them with equal loadouts: the whole unit is one run)
         shapes = list(map(_AIM, sels))
         if shapes.count(shapes[0]) == n and kinds.count(kinds[0]) == n and mvs.count(mvs[0]) == n:
-            _declare_run(targets, targets.aim(0, sels[:1]), range(n), declared)
+            aim = targets.aim(0, sels[:1])
+            _refuse_run(targets, aim, range(n))
+            _declare_run(targets, aim, range(n), declared)
             return _plan(targets, declared, elig)
     # each living model's selections, in command order (None: it selects nothing)
     slot, models, shooting = shooters.slot, battle.models, shooters.models
@@ -129,6 +131,7 @@ def plan_shoot(battle, cmd, selected: bool = False) -> ShootPlan:
     # what each selection shape met so far declares with: (loadout, MONSTER/VEHICLE, each
     # selection's weapon, target and attacks) -> [(profile, WeaponAt or None: no target)]
     aims: dict[tuple, list] = {}
+    runs: list[tuple[list, list[int]]] = []  # (what a run declares with, its slots), checked
     run: list[int] = []  # consecutive models (slots) with one shape, declared together
     shape = None
     for i, sels in enumerate(by_slot):
@@ -140,12 +143,14 @@ def plan_shoot(battle, cmd, selected: bool = False) -> ShootPlan:
         else:
             this = (kinds[i], mvs[i], *[(s.weapon, s.target, s.attacks) for s in sels])
         if this != shape and run:
-            _declare_run(targets, _aim(targets, aims, shape, run[0], by_slot), run, declared)
+            runs.append(_checked_run(targets, _aim(targets, aims, shape, run[0], by_slot), run))
             run = []
         shape = this
         run.append(i)
     if run:
-        _declare_run(targets, _aim(targets, aims, shape, run[0], by_slot), run, declared)
+        runs.append(_checked_run(targets, _aim(targets, aims, shape, run[0], by_slot), run))
+    for aim, run in runs:
+        _declare_run(targets, aim, run, declared)
     return _plan(targets, declared, elig)
 
 
@@ -182,6 +187,28 @@ def _aim(targets: ShootPlanTargets, aims: dict, shape: tuple, i: int, by_slot: l
     if aim is None:
         aim = aims[shape] = targets.aim(i, by_slot[i])
     return aim
+
+
+def _refuse_run(targets: ShootPlanTargets, aim: list, run) -> None:
+    """04.02 PlanError for the first selection of a run of models (slots ``run``, each
+    making the selections ``aim`` describes: ShootPlanTargets.aim) whose target is illegal for
+    its model, in declaration order (each model in unit order, its selections in the order
+    given): every run is checked before any is declared, so a refused plan reads no benefit
+    of cover (WeaponAt reads it when a model first declares)."""
+    if not any(at is not None and at.refused for _w, at in aim):
+        return  # (the usual case: no model of the unit is refused any of these)
+    ids = targets.shooters.ids
+    for i in run:
+        for _w, at in aim:
+            problem = None if at is None else at.refusal(i, ids[i])
+            if problem:
+                raise PlanError(problem)
+
+
+def _checked_run(targets: ShootPlanTargets, aim: list, run: list[int]) -> tuple[list, list[int]]:
+    """(aim, run), once ``_refuse_run`` finds nothing refused in it."""
+    _refuse_run(targets, aim, run)
+    return aim, run
 
 
 def _declare_run(targets: ShootPlanTargets, aim: list, run, declared: list) -> None:

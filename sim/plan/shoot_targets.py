@@ -306,11 +306,14 @@ class WeaponAt:
     """One weapon profile at one target unit within one plan: what depends only on them (the
     modifiers its abilities give when the target is picked: 24.16 hit, 24.21 wound; 10.07's
     indirect-fire threshold; the abilities that apply to the target) and, for every model of
-    the shooting unit at once (in the order of ``targets.shooters``), the 04.02 answer, half
-    range and benefit of cover (13.08). ``declare`` makes a model's declared attack with it."""
+    the shooting unit at once (in the order of ``targets.shooters``), the 04.02 answer
+    (``problems``: each model's reason the target is illegal, or None), half range and benefit
+    of cover (13.08), the cover read only when a model first declares with it (a plan refused
+    for a selection reads none). ``declare`` makes a model's declared attack with it."""
 
     __slots__ = ("weapon", "target", "view", "hit_bonus", "wound_bonus", "fail_below", "snap",
-                 "target_models", "per_model", "alike", "applying", "_declared", "_shooters", "_damaged", "_last")
+                 "target_models", "per_model", "alike", "applying", "_declared", "_shooters", "_damaged", "_last",
+                 "problems", "refused", "_answers", "_cover_of")
 
     def __init__(self, targets: ShootPlanTargets, w: WeaponProfile, t: int):
         self.weapon, self.target = w, t
@@ -346,38 +349,64 @@ class WeaponAt:
             lone = targets.battle.visibility.lone_operative_beyond_rows(shooters.index, t)
         else:
             lone = [False] * len(shooters.ids)
-        # 13.08 per shooting model, read for all of them at once (only legal selections use it)
-        cover = ([False] * len(shooters.ids) if self.snap else
-                 targets.battle.visibility.benefit_of_cover_rows(shooters.index, t, w, targets.stype))
-        # 04.02 per shooting model, ``per_model``: (the reason the target is illegal or None, hit
-        # modifiers from 04.02's rules, skill modifiers (cover), within half range). Models whose
-        # facts are identical share the answer; usually every model's are (checked on the lists
-        # at once): then one answer for all, ``alike`` (else None)
+        # 04.02 per shooting model, without cover: (the reason the target is illegal or None,
+        # hit modifiers from 04.02's rules, within half range). Models whose facts are identical
+        # share the answer; usually every model's are (checked on the lists at once): then one
+        # answer for all (``_answers`` that tuple, else one per model)
         n = len(shooters.ids)
         mvs, visible, nearest = shooters.mv, view.visible, view.nearest
         near, far = min(nearest), max(nearest)
         if (mvs.count(mvs[0]) == n and visible.count(visible[0]) == n and lone.count(lone[0]) == n
-                and cover.count(cover[0]) == n and (near <= rng) == (far <= rng)
-                and (near <= half) == (far <= half)):
+                and (near <= rng) == (far <= rng) and (near <= half) == (far <= half)):
             facts = _ranged_facts(targets.stype, w, mvs[0], visible[0], far <= rng,
                                   targets.unit_ent, view, lone[0])
             problem, hit_mods = SH.ranged_target_answer(facts)
-            self.alike = (problem, hit_mods, _COVER if cover[0] else (), far <= half)
-            self.per_model = [self.alike] * n
-            return
-        self.alike = None
-        answers: dict[tuple, tuple] = {}
-        per_model = []
-        for model_mv, visible, d, lo, covered in zip(shooters.mv, view.visible, view.nearest,
-                                                     lone, cover):
-            key = (model_mv, visible, d <= rng, lo)
-            hit = answers.get(key)
-            if hit is None:
-                facts = _ranged_facts(targets.stype, w, model_mv, visible, key[2],
-                                      targets.unit_ent, view, lo)
-                hit = answers[key] = SH.ranged_target_answer(facts)
-            per_model.append((hit[0], hit[1], _COVER if covered else (), d <= half))
-        self.per_model = per_model
+            self._answers = (problem, hit_mods, far <= half)
+            self.problems = [problem] * n
+            self.refused = problem is not None
+        else:
+            answers: dict[tuple, tuple] = {}
+            per_model = []
+            for model_mv, visible, d, lo in zip(shooters.mv, view.visible, view.nearest, lone):
+                key = (model_mv, visible, d <= rng, lo)
+                hit = answers.get(key)
+                if hit is None:
+                    facts = _ranged_facts(targets.stype, w, model_mv, visible, key[2],
+                                          targets.unit_ent, view, lo)
+                    hit = answers[key] = SH.ranged_target_answer(facts)
+                per_model.append((hit[0], hit[1], d <= half))
+            self._answers = per_model
+            self.problems = [a[0] for a in per_model]
+            self.refused = any(self.problems)
+        # (13.08 per shooting model, read for all of them at once when first declared: _settle)
+        self._cover_of = (targets.battle, targets.stype)
+        self.per_model = self.alike = None
+
+    def refusal(self, i: int, mid: str) -> str | None:
+        """04.02 Why the ``i``-th shooting model (``mid``) cannot declare its attacks with this
+        weapon at this target (the PlanError's words), or None."""
+        problem = self.problems[i]
+        if not problem:
+            return None
+        return f"{mid} {self.weapon.name} -> {esper.component_for_entity(self.target, Unit).id}: {problem}"
+
+    def _settle(self) -> None:
+        """``per_model``: each shooting model's 04.02 answer with its benefit of cover (13.08:
+        read for every shooting model at once) as (problem, hit modifiers, skill modifiers,
+        within half range); ``alike`` the one answer every model shares, else None."""
+        sh = self._shooters
+        n = len(sh.ids)
+        battle, stype = self._cover_of
+        cover = ([False] * n if self.snap else
+                 battle.visibility.benefit_of_cover_rows(sh.index, self.target, self.weapon, stype))
+        answers = self._answers
+        if isinstance(answers, tuple):
+            if cover.count(cover[0]) == n:
+                self.alike = (answers[0], answers[1], _COVER if cover[0] else (), answers[2])
+                self.per_model = [self.alike] * n
+                return
+            answers = [answers] * n
+        self.per_model = [(a[0], a[1], _COVER if c else (), a[2]) for a, c in zip(answers, cover)]
 
     def declare_run(self, run) -> list[Declared]:
         """``declare`` for the shooting models at the slots ``run`` (a list or a range), in
@@ -405,6 +434,11 @@ class WeaponAt:
         modifiers (04.02's, the weapon's bonus, 24.39 for a model low on wounds, 13.08 cover)
         and its attack key (04.03). Worked out once per distinct answer; the models sharing
         an answer get copies of one declaration (Declared.for_model)."""
+        if self.per_model is None:
+            problem = self.refusal(i, mid)
+            if problem:
+                raise PlanError(problem)
+            self._settle()
         answer = self.per_model[i]
         damaged = damaged_modifier(m) if self._damaged[i] else ()
         last = self._last
@@ -423,8 +457,7 @@ class WeaponAt:
                 return proto.for_model(m, mid)
         problem, hit_mods, skill_mods, half = answer
         if problem:
-            uid = esper.component_for_entity(self.target, Unit).id
-            raise PlanError(f"{mid} {self.weapon.name} -> {uid}: {problem}")
+            raise PlanError(self.refusal(i, mid))
         hit_mods = hit_mods + damaged + self.hit_bonus
         w = self.weapon
         key = attack_key(w, self.applying, half, skill_mods, hit_mods, self.wound_bonus, (), self.fail_below,

@@ -14,7 +14,7 @@ from scen import kill, model, row, scenario, unit, weapon
 from sim.battle import Battle
 from sim.commands import Selection, Shoot
 from sim.components import Wounds
-from sim.errors import Refusal
+from sim.errors import PlanError, Refusal
 from sim.plan import plan_shoot
 from sim.world import queries as W
 
@@ -213,6 +213,7 @@ def test_the_alike_cases_above_are_answered_at_once_or_model_by_model():
             unit = b.units["sh"]
             rifle = next(w for w in W.weapons_of(b.models["sh/1"]) if w.name == "rifle")
             at = ShootPlanTargets(b, unit, "normal", shooters_of(unit), True).weapon_at(rifle, b.units[target])
+            at._settle()    # (the cover, read when a model first declares: here, asked now)
             try:
                 _plan(b, [Selection(f"sh/{i}", "rifle", target) for i in range(1, 11)])
                 legal = "legal"
@@ -259,3 +260,30 @@ def test_10_02_the_units_shooting_types_follow_its_moves():
         st.advanced, st.fell_back = False, True
         with pytest.raises(Exception, match=r"^the unit qualifies for no shooting type"):
             plan_shoot(b, Shoot("sh", sels))
+
+
+def test_a_refused_plan_reads_no_cover(monkeypatch):
+    """Every run of a Shoot is checked (04.02, in declaration order) before any is declared, so
+    a plan refused for one selection reads no benefit of cover (13.08) for any, and gives the
+    first refused selection's reason, as before; a legal plan reads it once per weapon."""
+    from sim.systems.visibility import BattleVisibility
+    reads = []
+    real = BattleVisibility.benefit_of_cover_rows
+
+    def spy(self, *a, **k):
+        reads.append(a[1])
+        return real(self, *a, **k)
+    monkeypatch.setattr(BattleVisibility, "benefit_of_cover_rows", spy)
+    with Battle(_alike_spec("near")) as b:          # sh/10 out of the rifle's range (above)
+        b._enter()
+        with pytest.raises(PlanError, match=r"sh/10 rifle -> near: out of range \(04\.02\)"):
+            plan_shoot(b, Shoot("sh", tuple(Selection(f"sh/{i}", "rifle", "near") for i in range(1, 11))))
+        assert reads == []
+        # (two runs: the first legal, the second refused: neither reads cover)
+        sels = [Selection(f"sh/{i}", "rifle", "close") for i in range(1, 6)] + \
+               [Selection(f"sh/{i}", "rifle", "near") for i in range(6, 11)]
+        with pytest.raises(PlanError, match=r"sh/10 rifle -> near: out of range"):
+            plan_shoot(b, Shoot("sh", tuple(sels)))
+        assert reads == []
+        plan_shoot(b, Shoot("sh", tuple(Selection(f"sh/{i}", "rifle", "close") for i in range(1, 11))))
+        assert reads == [b.units["close"]]
