@@ -109,8 +109,12 @@ class BattleVisibility:
             # (the spatial index's footprint objects: the same values as W.footprint, which
             # builds a new one, and the same objects whose distance rows that index measured,
             # which sim.rules.distance_rows then reads again instead of measuring them twice)
-            fps = W.spatial().fps
-            self.index.update([W.model_id(e) for e in live], [fps[W.model_row(e)] for e in live])
+            sp = W.spatial()
+            fps = sp.fps
+            # (and the spatial index's distances, the same rows, already measured for these
+            # moves: one distance per pair for every rule, measured once)
+            self.index.update([W.model_id(e) for e in live], [fps[W.model_row(e)] for e in live],
+                              (sp.dist, sp.far))
 
     def sync_hidden(self) -> None:
         """13.09: a unit that made ranged attacks this turn or last turn cannot be hidden.

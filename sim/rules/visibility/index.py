@@ -238,8 +238,13 @@ class VisibilityIndex(PairResolution):
         self._cover |= (self.hideable & self.within_any)[None, :]
         self._visible = self._hidden = None
 
-    def update(self, moved_ids: Iterable[str], new_footprints: Iterable[Footprint]) -> None:
-        """06.01 Models moved: recompute only their rows and columns."""
+    def update(self, moved_ids: Iterable[str], new_footprints: Iterable[Footprint],
+               distances: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """06.01 Models moved: recompute only their rows and columns. ``distances``: the
+        distance matrix and its far codes (sim.rules.distance_rows) of another index of the
+        same models in the same rows, already brought up to date with these moves (a battle's
+        spatial index, sim.world.spatial): the moved models' rows and columns are copied from
+        it, not measured again, so both hold one distance per pair."""
         rows = []
         for mid, fp in zip(moved_ids, new_footprints):
             i = self.row[mid]
@@ -247,7 +252,7 @@ class VisibilityIndex(PairResolution):
             rows.append(i)
         if not rows:
             return
-        self._refresh_geometry(rows)
+        self._refresh_geometry(rows, distances)
         self._capsules = None
         if self._chords is not None:
             self._chords.fresh[rows] = False

@@ -69,7 +69,7 @@ class PairResolution:
 
     # --- geometry --------------------------------------------------------------------------
 
-    def _refresh_geometry(self, rows=None) -> None:
+    def _refresh_geometry(self, rows=None, distances=None) -> None:
         n = len(self.fps)
         if rows is None:
             fps = self.fps
@@ -91,7 +91,7 @@ class PairResolution:
             self.within_any = self.within.any(axis=1)
             self.within_obscuring = (self.within & self.blk.obscuring[None, :]).any(axis=1)
         else:
-            if self._table is None:
+            if distances is None and self._table is None:
                 self._table = DistanceRows(self.fps)
             for i in rows:
                 self.centres[i] = self.fps[i].centre
@@ -100,24 +100,39 @@ class PairResolution:
                 self.radius[i] = 0.5 * self.fps[i].length if self.round[i] else 0.0
                 self.rin[i] = _inner_radius(self.fps[i])
                 self._cores.pop(i, None)
-                self._table.set(i, self.fps[i])
+                if distances is None:
+                    self._table.set(i, self.fps[i])
             rows = list(rows)
-            if self.round.all():        # (distance_matrix's step, from the arrays kept here)
-                d, approx = disc_distances(self.centres[rows], self.radius[rows], self.centres, self.radius), None
-            else:   # (far pairs' bounds, above distance_rows.FAR: only reach and ranges read them)
-                d, approx = self._table.rows([self.fps[i] for i in rows], far=True)
-            self.dist[rows, :] = d
-            self.dist[:, rows] = d.T
-            if approx is None:
-                self.far[rows, :] = 0
-                self.far[:, rows] = 0
+            if distances is not None:   # (another index's rows, those models' own: copied)
+                self._table = None      # (its footprints are not these any more: made anew if asked)
+                dist, far = distances
+                self.dist[rows, :] = dist[rows, :]
+                self.dist[:, rows] = dist[:, rows]
+                self.far[rows, :] = far[rows, :]
+                self.far[:, rows] = far[:, rows]
+                self.dist[rows, rows] = 0.0     # (a base's distance to itself, as measured here:
+                self.far[rows, rows] = 0        # that index may keep another value there)
             else:
-                self.far[rows, :] = np.where(approx, FAR_ROW, 0)
-                self.far[:, rows] = np.where(approx, FAR_COL, 0).T
+                self._measure_rows(rows)
             if rows:                # only the moved models' areas change
                 w = self.within[rows] = self._within_rows(rows)
                 self.within_any[rows] = w.any(axis=1)
                 self.within_obscuring[rows] = (w & self.blk.obscuring[None, :]).any(axis=1)
+
+    def _measure_rows(self, rows: list) -> None:
+        """The moved models' rows and columns of ``dist`` and ``far``, measured here."""
+        if self.round.all():        # (distance_matrix's step, from the arrays kept here)
+            d, approx = disc_distances(self.centres[rows], self.radius[rows], self.centres, self.radius), None
+        else:   # (far pairs' bounds, above distance_rows.FAR: only reach and ranges read them)
+            d, approx = self._table.rows([self.fps[i] for i in rows], far=True)
+        self.dist[rows, :] = d
+        self.dist[:, rows] = d.T
+        if approx is None:
+            self.far[rows, :] = 0
+            self.far[:, rows] = 0
+        else:
+            self.far[rows, :] = np.where(approx, FAR_ROW, 0)
+            self.far[:, rows] = np.where(approx, FAR_COL, 0).T
 
     @property
     def cores(self) -> list:
