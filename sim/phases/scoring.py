@@ -4,6 +4,8 @@ then Battlefield Dominance scores for the active player, within the caps."""
 
 from __future__ import annotations
 
+import numpy as np
+
 import esper
 
 from sim import events as ev
@@ -85,9 +87,27 @@ def control_levels(objectives: tuple, battle=None) -> list:
     memo = sp.control_levels
     if memo is not None and memo[0] is objectives and memo[1] == key:
         return memo[2]
-    levels = OBJ.control_levels_all(objectives, oc_models(mods))
+    models = oc_models(mods)
+    levels = OBJ.control_levels_all(objectives, models, _in_range(sp, objectives, [m[2] for m in models]))
     sp.control_levels = (objectives, key, levels)
     return levels
+
+
+def _in_range(sp, objectives: tuple, fps: list) -> np.ndarray:
+    """sim.rules.objectives.in_range_matrix of these footprints, each model's row kept with
+    its footprint (an immutable object, replaced by every move) from the last check: only the
+    models that moved or came onto the battlefield since are measured (a row is its model's
+    own answer), not every model at every phase's end."""
+    kept = sp.in_range_rows
+    rows = kept[1] if kept is not None and kept[0] is objectives else {}
+    missing = [k for k, fp in enumerate(fps) if rows.get(id(fp), (None,))[0] is not fp]
+    if missing:
+        new = OBJ.in_range_matrix([fps[k] for k in missing], objectives)
+        for k, row in zip(missing, new):
+            rows[id(fps[k])] = (fps[k], row)
+    hit = np.array([rows[id(fp)][1] for fp in fps], dtype=bool).reshape(len(fps), len(objectives))
+    sp.in_range_rows = (objectives, {id(fp): rows[id(fp)] for fp in fps})
+    return hit
 
 
 def settle_control(battle) -> None:

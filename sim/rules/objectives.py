@@ -213,17 +213,35 @@ def control_levels(objective: Objective,
     return control_levels_all((objective,), models)[0]
 
 
+def in_range_matrix(fps: list[Footprint], objectives: Sequence[Objective]) -> np.ndarray:
+    """14.02 Which of these models are within range of which objective: (models, objectives)
+    bools, ``models_in_range`` for all of them at once; each row its model's own answer."""
+    return _in_range_matrix(list(fps), objectives)
+
+
 def control_levels_all(objectives: Sequence[Objective],
-                       models: Sequence[tuple[Player, int | None, Footprint]]) -> list[dict[Player, int]]:
+                       models: Sequence[tuple[Player, int | None, Footprint]],
+                       hit: np.ndarray | None = None) -> list[dict[Player, int]]:
     """14.02 ``control_levels`` of each objective, in order, over the same models (who is in
-    range of what worked out for all the objectives at once)."""
+    range of what worked out for all the objectives at once; ``hit``: that matrix, the
+    models' rows of ``in_range_matrix``, when the caller has it)."""
     models = list(models)
     players = sorted({p for p, _oc, _fp in models})
     out = [dict.fromkeys(players, 0) for _o in objectives]
-    hit = _in_range_matrix([fp for _p, _oc, fp in models], objectives)
+    if hit is None:
+        hit = _in_range_matrix([fp for _p, _oc, fp in models], objectives)
     for i, j in zip(*np.nonzero(hit)):
         p, oc, _fp = models[i]
         out[j][p] += _oc_value(oc)
+    return out
+    # (each player's sum of the OC of its models in range, objective by objective: integers,
+    # so in any order the same levels)
+    owner = np.array([p for p, _oc, _fp in models])
+    oc = np.array([_oc_value(oc) for _p, oc, _fp in models], dtype=np.int64)
+    for p in players:
+        mine = owner == p
+        for j, level in enumerate((hit[mine] * oc[mine][:, None]).sum(axis=0).tolist()):
+            out[j][p] += level
     return out
 
 

@@ -98,3 +98,26 @@ def test_14_02_01_the_footprints_read_are_the_models_positions():
         for u in W.all_units():
             for m in W.unit_models(u):
                 assert sp.fps[W.model_row(m)] == W.footprint(m)
+
+
+def test_14_02_01_in_range_rows_are_kept_per_footprint_and_measured_again_when_moved(monkeypatch):
+    """Who is in range of each objective is kept per model's footprint (an immutable object,
+    replaced by every move) between settlements: after a move only the moved models are
+    measured again, and the levels are the rule's fresh count (``_levels``)."""
+    measured = []
+    real = OBJ.in_range_matrix
+
+    def spy(fps, objectives):
+        measured.append(len(fps))
+        return real(fps, objectives)
+    monkeypatch.setattr(OBJ, "in_range_matrix", spy)
+    with _battle() as b:
+        assert _levels(b) == {0: 4, 1: 3}
+        assert measured == [3]                       # (r1's two models and b1's)
+        M.move_models([(b.models["b1/1"], 30.0, 35.0)])
+        assert _levels(b) == {0: 4, 1: 0}
+        assert measured == [3, 1]                    # (b1/1 alone)
+        M.move_models([(b.models["b1/1"], 30.0, 24.0)])
+        kill(b, "r1/2")
+        assert _levels(b) == {0: 2, 1: 3}
+        assert measured == [3, 1, 1]
