@@ -239,9 +239,10 @@ def coherency_removals(models: Sequence[tuple[str, Footprint]]) -> list[str]:
 def _removals(models: tuple[tuple[str, Footprint], ...]) -> tuple[str, ...]:
     """``coherency_removals``, kept for the inputs themselves (ids and footprints are
     immutable: the same unit layout always loses the same models), so a unit that has not
-    moved or lost a model since the last End of Turn step is not measured again."""
+    moved or lost a model since the last End of Turn step is not measured again; nor is one
+    ``coherency_screen`` finds surely coherent by its bounds (most units, most turns)."""
     ids, fps = _sorted(models)
-    if len(ids) <= 1:
+    if len(ids) <= 1 or coherency_screen(fps) is True:  # (surely coherent by bounds: none lost)
         return ()
     dist = distance_matrix(fps, fps)
     alive = list(range(len(ids)))

@@ -121,6 +121,22 @@ def test_29_a_coherent_unit_loses_nothing():
     assert coherency_removals(line([0.0, 1.5, 3.0])) == []
 
 
+def test_29_a_unit_surely_coherent_by_its_bounds_is_not_measured(monkeypatch):
+    """coherency_screen's "surely coherent" (bounds alone, clear of rounding) loses nothing
+    without a distance matrix; a unit the bounds cannot settle, or surely out of coherency, is
+    measured (its removals are the same either way: the property tests below)."""
+    from sim.rules import coherency as COH
+    measured = []
+    real = COH.distance_matrix
+    monkeypatch.setattr(COH, "distance_matrix", lambda a, b: measured.append(len(a)) or real(a, b))
+    assert coherency_removals(line([0.0, 1.5, 3.0, 4.5], y=11.0)) == []
+    assert measured == []
+    assert coherency_removals(line([0.0, 1.5, 3.0 + D32 + 2.0 + 0.5], y=12.0)) == ["u/3"]
+    assert measured == [3]
+    assert coherency_removals(line([0.0, D32 + 2.0], y=13.0)) == []    # (exactly 2": measured)
+    assert measured == [3, 2]
+
+
 def test_29_removals_are_kept_per_layout_and_follow_every_change_of_it():
     # the answers are kept for the inputs themselves: a move, another id or a lost model is
     # another layout, measured again; the same layout gives the same answer
