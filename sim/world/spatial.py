@@ -13,6 +13,21 @@ from sim.rules import distance_rows as DR
 from sim.rules.distance_rows import FAR_COL, FAR_ROW, DistanceRows, full_matrix, refine_block, refine_rows_min
 
 
+_LOWER: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _lower_pairs(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.tril_indices(k, -1)`` (read-only arrays), kept per size: a unit's move asks it for
+    its model count at every move, and numpy builds it anew in Python each call."""
+    got = _LOWER.get(k)
+    if got is None:
+        got = np.tril_indices(k, -1)
+        for a in got:
+            a.flags.writeable = False
+        _LOWER[k] = got
+    return got
+
+
 class SpatialIndex:
     def __init__(self, footprints: list, unit_of: list[int], owner_of_unit: list[int]):
         self.fps = list(footprints)
@@ -147,7 +162,7 @@ class SpatialIndex:
         dist[idx, :] = rows
         dist[:, idx] = rows.T
         if k_all > 1:
-            p, q = np.tril_indices(k_all, -1)   # (p > q)
+            p, q = _lower_pairs(k_all)   # (p > q)
             dist[idx[p], idx[q]] = rows[p, idx[q]]
         if approx is not None:
             approx[range(k_all), indices] = False
