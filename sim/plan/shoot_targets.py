@@ -312,8 +312,8 @@ class WeaponAt:
     for a selection reads none). ``declare`` makes a model's declared attack with it."""
 
     __slots__ = ("weapon", "target", "view", "hit_bonus", "wound_bonus", "fail_below", "snap",
-                 "target_models", "per_model", "alike", "applying", "_declared", "_shooters", "_damaged", "_last",
-                 "problems", "refused", "_answers", "_cover_of")
+                 "target_models", "per_model", "alike", "applying", "_declared", "_shooters", "_damaged",
+                 "_last", "problems", "refused", "_answers", "_cover_of")
 
     def __init__(self, targets: ShootPlanTargets, w: WeaponProfile, t: int):
         self.weapon, self.target = w, t

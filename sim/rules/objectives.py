@@ -234,15 +234,6 @@ def control_levels_all(objectives: Sequence[Objective],
         p, oc, _fp = models[i]
         out[j][p] += _oc_value(oc)
     return out
-    # (each player's sum of the OC of its models in range, objective by objective: integers,
-    # so in any order the same levels)
-    owner = np.array([p for p, _oc, _fp in models])
-    oc = np.array([_oc_value(oc) for _p, oc, _fp in models], dtype=np.int64)
-    for p in players:
-        mine = owner == p
-        for j, level in enumerate((hit[mine] * oc[mine][:, None]).sum(axis=0).tolist()):
-            out[j][p] += level
-    return out
 
 
 def controller(levels: Mapping[Player, int], previous: Player | None = None,

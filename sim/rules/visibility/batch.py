@@ -163,7 +163,7 @@ def _blocked_part(x0, y0, x1, y1, owner, cnt, pk: Pieces, start, idx, out) -> No
 
 
 _TWO_PASS = 2           # pieces a segment on average from which _blocked_part tests in two passes
-_TWO_PASS_MIN = 1024    # (and entries in all: below, the second pass's few calls cost more than it saves)
+_TWO_PASS_MIN = 1024    # (and entries in all: below, the second pass's calls cost more than it saves)
 
 
 def _tangent(c1x, c1y, r1, c2x, c2y, r2, sgn, root):

@@ -471,7 +471,7 @@ def _piece_angles(qx, qy, ux, uy, e, k, pk: Pieces):
     close = smax < _CLOSE
     inside = (smax < -_CLOSE) & pk.convex.take(k)
     T = F != roll_prev(F)
-    a, b, nt = first_last(T)
+    a, b, _n = first_last(T)
     E = np.arange(len(e))
     rx, ry = ux.take(e), uy.take(e)
     ang = []

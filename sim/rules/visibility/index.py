@@ -35,8 +35,9 @@ left the pieces meeting their capsule; pairs with a blocker in the capsule and a
 centre line get the exact test, batched over pairs in rounds of candidate lines
 (sim.rules.visibility.batch; bases that are not round after certificates on discs and on
 segments between sample points of the two bases, all at once, go to
-sim.rules.visibility.kernels one pair at a time). Pairs with sight and a blocker in the capsule get fully visible both ways from the
-same capsule inputs, batched for round bases (sim.rules.visibility.full, certificates first:
+sim.rules.visibility.kernels one pair at a time). Pairs with sight and a blocker in the capsule
+get fully visible both ways from the same capsule inputs, batched for round bases
+(sim.rules.visibility.full, certificates first:
 sim.rules.visibility.certs; the answer of kernels.footprint_fully_visible), other bases
 certificates first, all at once (sim.rules.visibility.hull_full), then that kernel one pair at a
 time. ``full_dense`` (13.11.01, only Solid features) is computed
@@ -209,7 +210,8 @@ class VisibilityIndex(PairResolution):
             setattr(new, k, v)
         new._cover_ro = _read_only(new._cover)
         new._capsules = new._chords = None  # (kept work: the copy finds its own again)
-        new._table = None if self._table is None else self._table.copy()  # (the copy's moves change its footprints)
+        # (the copy's moves change the footprints its distance rows' table keeps)
+        new._table = None if self._table is None else self._table.copy()
         return new
 
     # --- public API --------------------------------------------------------------------------
