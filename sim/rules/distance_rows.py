@@ -129,8 +129,9 @@ class DistanceRows:
     def rows(self, fps_a: Sequence[Footprint], far: bool = False):
         """``geometry.distance_matrix(fps_a, self.fps)``, step for step; the entries between a
         round base and a hull, and between two hulls, read from ``_MEMO`` where that footprint's
-        row was measured against the same footprints (another table's, often: the spatial
-        index and the visibility index each measure a moved model's row).
+        row was measured against the same footprints (another table's: a visibility index
+        kept apart from a battle measures its own moved rows; in a battle it copies the
+        spatial index's, sim.systems.visibility).
 
         ``far``: (the rows, a bool mask of the same shape or None when every entry is
         measured): the far pairs with a base that is not round (the module docstring) left

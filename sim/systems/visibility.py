@@ -106,13 +106,11 @@ class BattleVisibility:
                 self._lone_operatives(unit_ent)  # 24.24.01: a removal can switch it back on
         live = [e for e in ents if W.on_table(e)]
         if live:
-            # (the spatial index's footprint objects: the same values as W.footprint, which
-            # builds a new one, and the same objects whose distance rows that index measured,
-            # which sim.rules.distance_rows then reads again instead of measuring them twice)
+            # (the spatial index's footprint objects, the same values as W.footprint, which
+            # builds a new one; and its distances, the same rows, already measured for these
+            # moves: copied, one distance per pair for every rule, measured once)
             sp = W.spatial()
             fps = sp.fps
-            # (and the spatial index's distances, the same rows, already measured for these
-            # moves: one distance per pair for every rule, measured once)
             self.index.update([W.model_id(e) for e in live], [fps[W.model_row(e)] for e in live],
                               (sp.dist, sp.far))
 
