@@ -37,6 +37,15 @@ def _csr_rows(sel, n, pstart, pidx, ostart, opts):
     return (*_csr_subset(pstart, pidx, sel), *_csr_subset(ostart, opts, sel))
 
 
+def _csr_concat(parts) -> tuple[np.ndarray, np.ndarray]:
+    """CSR lists (start offsets, data) one after the other: one list of all their rows."""
+    starts, off = [parts[0][0]], parts[0][0][-1]
+    for s, _d in parts[1:]:
+        starts.append(s[1:] + off)
+        off = off + s[-1]
+    return np.concatenate(starts), np.concatenate([d for _s, d in parts])
+
+
 def _flat(a: np.ndarray) -> np.ndarray:
     """A 1-D view of a C-contiguous matrix (raises rather than copy: writes must land)."""
     v = a.view()
@@ -375,25 +384,28 @@ class PairResolution:
         I, J = I[todo], J[todo]
         lo, hi = np.minimum(I, J), np.maximum(I, J)
         f = np.empty(len(I), dtype=bool)
-        left = [] if defer is not None else None
         kept, rows = self._kept_capsule_rows(lo, hi)
         have = kept >= 0
+        # every pair's capsule inputs (those a _resolve found for it, batch by batch, else
+        # measured now), then one _full_pairs call for all of them: its stages cost about as
+        # much for a few pairs as for many
+        parts = []
         for k in (np.unique(kept[have]).tolist() if have.any() else ()):
-            # (the capsule inputs a _resolve found for these pairs, batch by batch)
             h = np.flatnonzero(kept == k)
             ps, pi, os_, op = self._capsules[0][k]
-            part = [] if defer is not None else None
-            f[h] = self._full_pairs(I[h], J[h], *_csr_subset(ps, pi, rows[h]),
-                                    *_csr_subset(os_, op, rows[h]), part)
-            if part:
-                left += [(h[q], *rest) for q, *rest in part]
+            parts.append((h, (*_csr_subset(ps, pi, rows[h]), *_csr_subset(os_, op, rows[h]))))
         if not have.all():
             h = np.flatnonzero(~have)
-            pstart, pidx, ostart, opts, _ = capsule_inputs(self, lo[h], hi[h])
-            more = [] if defer is not None else None
-            f[h] = self._full_pairs(I[h], J[h], pstart, pidx, ostart, opts, more)
-            if more:
-                left += [(h[q], *rest) for q, *rest in more]
+            parts.append((h, capsule_inputs(self, lo[h], hi[h])[:4]))
+        if len(parts) == 1:
+            order, (pstart, pidx, ostart, opts) = parts[0]
+        else:
+            order = np.concatenate([h for h, _c in parts])
+            pstart, pidx = _csr_concat([c[:2] for _h, c in parts])
+            ostart, opts = _csr_concat([c[2:] for _h, c in parts])
+        part = [] if defer is not None else None
+        f[order] = self._full_pairs(I[order], J[order], pstart, pidx, ostart, opts, part)
+        left = [(order[q], *rest) for q, *rest in part] if part else None
         if left:                    # (deferred: still unknown)
             keep = np.ones(len(I), dtype=bool)
             keep[[q for q, *_rest in left]] = False
