@@ -249,13 +249,13 @@ class PairResolution:
         """Exact sight for pairs ``need`` (indices into I, J; CSR inputs are per need).
 
         Round pairs: batch.pairs_visible_round, all at once. Pairs with an oval or
-        rectangular base: first two certificates, each that kernel on discs for all of them
-        at once (the first in the same call as the round pairs): a disc inside each base
-        (``_inner_radius``) seen: sight (a free segment
-        between parts of the bases has a free A-to-B part); the bases' bounding discs not
-        seen: no sight (a free segment between the bases would join the discs); then a few
-        segments between points of the two bases, all pairs at once (``_samples_visible``):
-        one free, sight. The pairs left get kernels.pair_visible, one at a time."""
+        rectangular base: first two certificates, each that kernel on discs, for all of them
+        in the same call as the round pairs: a disc inside each base (``_inner_radius``)
+        seen: sight (a free segment between parts of the bases has a free A-to-B part); the
+        bases' bounding discs not seen: no sight (a free segment between the bases would
+        join the discs); then a few segments between points of the two bases, all pairs at
+        once (``_samples_visible``): one free, sight. The pairs left get
+        kernels.pair_visible, one at a time."""
         out = np.zeros(len(need), dtype=bool)
         if len(need) == 0:
             return out
@@ -263,15 +263,24 @@ class PairResolution:
         rnd = self.round[i] & self.round[j]
         c = self.centres
         # one disc step for every pair: a round base's inner disc is the base itself
-        # (``_inner_radius``), so a round pair's answer is its own exact one
-        seen = self._discs_visible(c[i], self.rin[i], c[j], self.rin[j],
-                                   (pstart, pidx, ostart, opts))
-        out[seen] = True
-        h = np.flatnonzero(~rnd & ~seen)
+        # (``_inner_radius``), so a round pair's answer is its own exact one; and, in the same
+        # call (its stages cost about as much for a few pairs as for many), the bounding discs
+        # of each pair with a hull, read where the inner discs see nothing
+        h = np.flatnonzero(~rnd)
         if len(h):
             ro = self.rad + _OUTER_GROW
+            ca = np.concatenate([c[i], c[i[h]]])
+            cb = np.concatenate([c[j], c[j[h]]])
+            ra = np.concatenate([self.rin[i], ro[i[h]]])
+            rb = np.concatenate([self.rin[j], ro[j[h]]])
             sub = (*_csr_subset(pstart, pidx, h), *_csr_subset(ostart, opts, h))
-            h = h[self._discs_visible(c[i[h]], ro[i[h]], c[j[h]], ro[j[h]], sub)]
+            both = self._discs_visible(ca, ra, cb, rb, (*_csr_concat([(pstart, pidx), sub[:2]]),
+                                                        *_csr_concat([(ostart, opts), sub[2:]])))
+            seen, outer = both[:len(i)], both[len(i):]
+            h = h[~seen[h] & outer]
+        else:
+            seen = self._discs_visible(c[i], self.rin[i], c[j], self.rin[j], (pstart, pidx, ostart, opts))
+        out[seen] = True
         if len(h):
             seen = self._samples_visible(i, j, h, pstart, pidx)
             out[h[seen]] = True

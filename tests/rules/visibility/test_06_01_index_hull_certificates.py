@@ -37,7 +37,15 @@ def exact_calls(monkeypatch):
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_index_sight_with_hulls_is_the_pair_function(seed, exact_calls):
+def test_index_sight_with_hulls_is_the_pair_function(seed, exact_calls, monkeypatch):
+    # (both disc certificates and the round pairs' exact answer in one call of the disc kernel
+    # per batch of pairs: counted)
+    disc_calls, exact_los_calls = [], []
+    real_discs, real_exact = vi.PairResolution._discs_visible, vi.PairResolution._exact_los
+    monkeypatch.setattr(vi.PairResolution, "_discs_visible",
+                        lambda self, *a: disc_calls.append(1) or real_discs(self, *a))
+    monkeypatch.setattr(vi.PairResolution, "_exact_los",
+                        lambda self, *a: exact_los_calls.append(len(a[2])) or real_exact(self, *a))
     rng = np.random.default_rng(300 + seed)
     areas = default_table()
     blk = TerrainBlockers.build(areas)
@@ -53,6 +61,7 @@ def test_index_sight_with_hulls_is_the_pair_function(seed, exact_calls):
     hull_pairs = sum(1 for i in range(18) for j in range(i + 1, 18)
                      if idx.army[i] != idx.army[j] and not (idx.round[i] and idx.round[j]))
     assert 0 < len(exact_calls) < hull_pairs            # the certificates settle some, not all
+    assert len(disc_calls) == sum(1 for n in exact_los_calls if n) > 0
 
 
 def test_index_sight_with_hulls_on_random_layouts(exact_calls):
