@@ -39,7 +39,7 @@ from sim.rules.visibility.certs import (
 from sim.rules.visibility.kernels import Pieces
 from sim.rules.arrays import tile
 
-__all__ = ["points_visible_round", "fully_visible_round"]
+__all__ = ["points_visible_round", "fully_visible_round", "round_samples"]
 
 
 def points_visible_round(qx, qy, owner, D, pk: Pieces, pstart, pidx, ostart, opts) -> np.ndarray:
@@ -167,13 +167,22 @@ def fully_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
     near = np.zeros(P, dtype=bool)
     near[q] = near_a(D, q, pk, pstart, pidx)
     q = q[~star_free(D, q, pk, pstart, pidx, near)]
+    round_samples(D, q, near, out, pk, pstart, pidx, ostart, opts)
+    return out
+
+
+def round_samples(D, q, near, out, pk: Pieces, pstart, pidx, ostart, opts) -> None:
+    """Stages 3 and 4 of ``fully_visible_round`` (the module docstring) for the round pairs
+    ``q`` that stages 1 and 2 left open (``D`` = (ax, ay, ra, bx, by, rb) per pair, ``near``
+    their near_a): their answers written into ``out`` (False where not fully visible)."""
     if len(q) == 0:
-        return out
+        return
+    rb = D[5]
     sh = sample_inside(D, q, pk, pstart, pidx)
     out[q[sh]] = False
     q = q[~sh]
     if len(q) == 0:
-        return out
+        return
     # every sample of the kernel: the fixed ones, then the outline arcs' ones
     F = len(FIXED)
     px = (D[3].take(q)[:, None] + rb.take(q)[:, None] * FIXED[:, 0]).ravel()
@@ -191,7 +200,6 @@ def fully_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
     t = np.flatnonzero(~seen & out.take(own))      # the exact test for the points left
     if len(t):
         out[_shadowed(px[t], py[t], own[t], D[:3], pk, pstart, pidx, ostart, opts)] = False
-    return out
 
 
 def _arc_samples(D, q, ostart, opts):

@@ -1,6 +1,7 @@
 """06.01 / 13.08 Certificates of fully visible for pairs with an oval or rectangular base (the
 VisibilityIndex's pairs that are not both round), all pairs at once, before
-kernels.footprint_fully_visible one pair at a time. Each settles a pair only where it gives
+kernels.footprint_fully_visible one pair at a time (``full_certificates`` takes round pairs
+in the same calls: theirs are the first stages of sim.rules.visibility.full). Each settles a pair only where it gives
 that kernel's answer (the margins of sim.rules.visibility.certs, far above the kernels' 1e-9"):
 
 * "not fully visible": one of the kernel's own sample points of B lies in the umbra of one of
@@ -30,7 +31,7 @@ from sim.rules.visibility.certs import (_star_axes, _stars_separated, _umbra_row
                                  ring_shadowed, star_free)
 from sim.rules.visibility.kernels import Pieces
 
-__all__ = ["hull_full_certificates"]
+__all__ = ["hull_full_certificates", "full_certificates"]
 
 _OUTER_GROW = 1e-7      # a bounding radius grown by its rounding (as the index's disc certificates)
 
@@ -39,11 +40,23 @@ def hull_full_certificates(ix, I, J, pk: Pieces, pstart, pidx) -> tuple[np.ndarr
     """For directed pairs (observer I, target J) of the index ``ix`` (not both round), with
     their pieces (CSR ``pstart``, ``pidx``): (settled, answer) masks; the pairs not settled
     go to the exact kernel."""
+    settled, yes, _D, _near = full_certificates(ix, I, J, pk, pstart, pidx)
+    return settled, yes
+
+
+def full_certificates(ix, I, J, pk: Pieces, pstart, pidx) -> tuple:
+    """``hull_full_certificates`` for any directed pairs, round ones among them (for those,
+    the first two stages of sim.rules.visibility.full.fully_visible_round, the same ones on
+    the same discs: B's ring in an umbra, no; a star from A free, yes): (settled, answer, the
+    pairs' discs D = (ax, ay, A's light radius, bx, by, B's bounding radius), near_a of the
+    pairs with a round A that star_free was asked about, else False). One call of each stage
+    for every pair that needs it."""
     P = len(I)
     no = np.zeros(P, dtype=bool)
     yes = np.zeros(P, dtype=bool)
+    near = np.zeros(P, dtype=bool)
     if P == 0:
-        return no, yes
+        return no, yes, None, near
     a_round, b_round = ix.round[I], ix.round[J]
     c = ix.centres
     light = np.where(a_round, ix.radius[I], ix.rad[I] + _OUTER_GROW)
@@ -57,7 +70,6 @@ def hull_full_certificates(ix, I, J, pk: Pieces, pstart, pidx) -> tuple[np.ndarr
         no[q[_vertices_shadowed(ix, J, D, q, pk, pstart, pidx)]] = True
     q = np.flatnonzero(a_round & ~no)
     if len(q):
-        near = np.zeros(P, dtype=bool)
         near[q] = near_a(D, q, pk, pstart, pidx)
         yes[q[star_free(D, q, pk, pstart, pidx, near)]] = True
     q = np.flatnonzero(~a_round & ~no)
@@ -65,11 +77,10 @@ def hull_full_certificates(ix, I, J, pk: Pieces, pstart, pidx) -> tuple[np.ndarr
         yes[q[_mean_apex_free(ix, I, D, q, pk, pstart, pidx)]] = True
     q = np.flatnonzero(~a_round & ~no & ~yes)
     if len(q):
-        near = near_a(D, q, pk, pstart, pidx)
-        q = q[~near]
+        q = q[~near_a(D, q, pk, pstart, pidx)]
     if len(q):
         yes[q[_outline_apexes_free(ix, I, D, q, pk, pstart, pidx)]] = True
-    return no | yes, yes
+    return no | yes, yes, D, near
 
 
 def _vertices_shadowed(ix, J, D, q, pk: Pieces, pstart, pidx) -> np.ndarray:

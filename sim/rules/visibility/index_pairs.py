@@ -18,8 +18,8 @@ from sim.rules.distance_rows import FAR_COL, FAR_ROW, DistanceRows, full_matrix,
 from sim.rules.geometry import OVAL_VERTICES, Footprint, core, disc_distances
 from sim.rules.visibility.batch import (csr_subset as _csr_subset, outline_crossings_round,
                                         pairs_visible_round, segments_blocked_ragged)
-from sim.rules.visibility.full import fully_visible_round
-from sim.rules.visibility.hull_full import hull_full_certificates
+from sim.rules.visibility.full import round_samples
+from sim.rules.visibility.hull_full import full_certificates
 from sim.rules.visibility.kernels import footprint_fully_visible, pair_visible
 from sim.rules.visibility.pairs import (area_boxes, capsule_inputs, edge_lists, pack_area_edges,
                                         within_candidates, within_candidates_one, within_one,
@@ -27,14 +27,6 @@ from sim.rules.visibility.pairs import (area_boxes, capsule_inputs, edge_lists, 
 from sim.rules.visibility.umbra import ChordCache, umbra_blocked
 from sim.rules.terrain import model_within_area
 from sim.rules.arrays import tile
-
-
-def _csr_rows(sel, n, pstart, pidx, ostart, opts):
-    """Rows ``sel`` (ascending) of the pieces' and the obstacle vertices' CSR lists of ``n``
-    rows: the lists themselves when every row is selected (all bases round)."""
-    if len(sel) == n:
-        return pstart, pidx, ostart, opts
-    return (*_csr_subset(pstart, pidx, sel), *_csr_subset(ostart, opts, sel))
 
 
 def _csr_concat(parts) -> tuple[np.ndarray, np.ndarray]:
@@ -565,25 +557,21 @@ class PairResolution:
 
     def _full_pairs(self, I, J, pstart, pidx, ostart, opts, defer: list | None = None) -> np.ndarray:
         """06.01 Exact fully-visible for directed pairs (observer I, target J), given their
-        capsule inputs (every pair with a piece): round pairs batched (full), others
-        certificates first (hull_full), then kernels.footprint_fully_visible; with ``defer``
+        capsule inputs (every pair with a piece): the certificates of every pair at once
+        (hull_full.full_certificates), then the round pairs' samples batched
+        (full.round_samples), the others kernels.footprint_fully_visible; with ``defer``
         (a list) that kernel is not run: (pair, its pieces, its obstacle vertices) appended
         instead, the pair's answer left unspecified."""
         self.stats["exact_full"] += len(I)
         out = np.ones(len(I), dtype=bool)
         pk = self.blk.pieces
         rnd = self.round[I] & self.round[J]
-        b = np.flatnonzero(rnd)
-        if len(b):
-            ps, pi, os_, op = _csr_rows(b, len(I), pstart, pidx, ostart, opts)
-            c, r = self.centres, self.radius
-            out[b] = fully_visible_round(c[I[b]], r[I[b]], c[J[b]], r[J[b]], pk, ps, pi, os_, op)
-        h = np.flatnonzero(~rnd)
-        if len(h):
-            ps, pi = _csr_subset(pstart, pidx, h)
-            settled, ans = hull_full_certificates(self, I[h], J[h], pk, ps, pi)
-            out[h[settled]] = ans[settled]
-            h = h[~settled]
+        # the certificates for every pair at once (a round pair's: the first stages of
+        # fully_visible_round), then the round pairs' samples, the others' kernel
+        settled, ans, D, near = full_certificates(self, I, J, pk, pstart, pidx)
+        out[settled] = ans[settled]
+        round_samples(D, np.flatnonzero(rnd & ~settled), near, out, pk, pstart, pidx, ostart, opts)
+        h = np.flatnonzero(~rnd & ~settled)
         for q in h.tolist():
             a, b = pstart[q], pstart[q + 1]
             if defer is not None:

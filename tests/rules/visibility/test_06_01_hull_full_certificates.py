@@ -91,3 +91,38 @@ def test_index_fully_visible_with_hulls_is_the_scalar_rule(monkeypatch):
         for i, j in zip(I.tolist(), J.tolist()):
             assert fv[i, j] == model_fully_visible(idx.fps[i], idx.fps[j], idx.blk), (i, j)
     assert 0 < len(calls) < pairs                   # the certificates settle some, not all
+
+
+def test_round_and_hull_pairs_share_one_call_of_each_certificate(monkeypatch):
+    """PairResolution._full_pairs settles round pairs and pairs with a hull together
+    (hull_full.full_certificates: a round pair's first stages are fully_visible_round's, on
+    the same discs), then the round pairs' samples (full.round_samples): one call of each
+    stage a batch, and every answer the kernel's."""
+    import sim.rules.visibility.full as F
+    import sim.rules.visibility.hull_full as H
+    counts = {"ring_shadowed": [], "star_free": []}
+    for name, got in counts.items():
+        for mod in (F, H):
+            real = getattr(mod, name)
+            monkeypatch.setattr(mod, name, lambda *a, _r=real, _g=got: _g.append(1) or _r(*a))
+    rng = np.random.default_rng(11)
+    mixed = 0
+    for idx in _layouts(rng, 8):
+        n = len(idx.ids)
+        I, J = np.nonzero((idx.army[:, None] != idx.army[None, :]) & idx.los & ~idx._clear)
+        if len(I) == 0:
+            continue
+        rnd = idx.round[I] & idx.round[J]
+        mixed += bool(rnd.any() and not rnd.all())
+        pstart, pidx, ostart, opts, _ = capsule_inputs(idx, np.minimum(I, J), np.maximum(I, J))
+        for got in counts.values():
+            got.clear()
+        out = idx._full_pairs(I, J, pstart, pidx, ostart, opts)
+        assert len(counts["ring_shadowed"]) <= 1 and len(counts["star_free"]) <= 1
+        for q in range(len(I)):
+            (ac, ar), (bc, br) = idx._core(I[q]), idx._core(J[q])
+            ps, pi = csr_subset(pstart, pidx, np.array([q]))
+            os_, op = csr_subset(ostart, opts, np.array([q]))
+            assert bool(out[q]) == footprint_fully_visible(ac, ar, bc, br, idx.blk.pieces.subset(pi), op), \
+                (q, n, idx.fps[I[q]], idx.fps[J[q]])
+    assert mixed >= 3
