@@ -160,7 +160,10 @@ class VisibilityIndex(PairResolution):
         self.full_dense = np.ones((n, n), dtype=bool)
         self.stats = {"pairs": 0, "exact_los": 0, "exact_full": 0}
         self._visible = self._all_pairs = self._hidden = None
-        self._capsules = None   # (capsule inputs kept since the last move: PairResolution._keep_capsules)
+        # capsule inputs kept while neither model of the pair moves (PairResolution._keep_capsules):
+        # the batches, and per unordered pair (lo, hi) its batch and row there, or -1
+        self._capsules: list = []
+        self._capsule_at = np.full((n, n), -1, dtype=np.int32)
         self._chords = None     # (each model's chords as an observer: PairResolution.kept_chords)
         self._attacked = None   # (hidden's: each model's unit in attacked_units)
         # entries of _visible gone stale since it was made (its rows and columns of these
@@ -209,7 +212,7 @@ class VisibilityIndex(PairResolution):
                 v = type(v)(v)
             setattr(new, k, v)
         new._cover_ro = _read_only(new._cover)
-        new._capsules = new._chords = None  # (kept work: the copy finds its own again)
+        new._chords = None  # (kept work: the copy finds its own again)
         # (the copy's moves change the footprints its distance rows' table keeps)
         new._table = None if self._table is None else self._table.copy()
         return new
@@ -220,7 +223,7 @@ class VisibilityIndex(PairResolution):
         """06.01 / 13.08 Recompute line of sight, fully visible and cover from scratch."""
         n = len(self.fps)
         self._refresh_geometry()
-        self._capsules = None
+        self._forget_capsules()
         self._los[:] = False
         self._los_known[:] = True
         self._near_pending, self._all_known = False, True
@@ -255,7 +258,7 @@ class VisibilityIndex(PairResolution):
         if not rows:
             return
         self._refresh_geometry(rows, distances)
-        self._capsules = None
+        self._forget_capsules(rows)
         if self._chords is not None:
             self._chords.fresh[rows] = False
         I, J = self._pairs_for(rows)

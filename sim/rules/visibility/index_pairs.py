@@ -46,6 +46,8 @@ def _flat(a: np.ndarray) -> np.ndarray:
 
 
 _REACH_SLACK = 1e-3  # inches beyond a reach still resolved with the near pairs (only cost)
+_CAPSULES_KEEP = 64  # capsule input batches kept at most (then all forgotten: _forget_capsules)
+_ROW_BITS = 24  # (a kept pair's row in its batch, below its batch number in an int32)
 _OUTER_GROW = 1e-7  # inches added to a bounding radius (its rounding), within the capsule's 1e-6
 _INNER_SHRINK = 1 - 1e-6
 # eight directions, for _sample_points about a round base's centre
@@ -393,7 +395,7 @@ class PairResolution:
         parts = []
         for k in (np.unique(kept[have]).tolist() if have.any() else ()):
             h = np.flatnonzero(kept == k)
-            ps, pi, os_, op = self._capsules[0][k]
+            ps, pi, os_, op = self._capsules[k]
             parts.append((h, (*_csr_subset(ps, pi, rows[h]), *_csr_subset(os_, op, rows[h]))))
         if not have.all():
             h = np.flatnonzero(~have)
@@ -437,27 +439,38 @@ class PairResolution:
         return self._chords
 
     def _keep_capsules(self, lo, hi, inputs) -> None:
-        """Keep the capsule inputs (CSR ``inputs``) of unordered pairs (lo < hi) until a
-        model moves: ``_capsules`` = (the batches, {pair key: (batch, row)})."""
-        if self._capsules is None:
-            self._capsules = ([], {})
-        batches, at = self._capsules
-        k = len(batches)
-        batches.append(inputs)
-        at.update(zip((lo * len(self.fps) + hi).tolist(), zip([k] * len(lo), range(len(lo)))))
+        """Keep the capsule inputs (CSR ``inputs``) of unordered pairs (lo < hi) while neither
+        model of the pair moves: the batch in ``_capsules`` (read-only), each pair's batch and
+        row in ``_capsule_at`` (batch << _ROW_BITS | row)."""
+        if len(lo) >= 1 << _ROW_BITS:
+            return  # (more pairs than a row number holds: not kept, measured again when read)
+        k = len(self._capsules)
+        for a in inputs:  # (never changed: a copy of the index shares them, VisibilityIndex.copy)
+            a.flags.writeable = False
+        self._capsules.append(inputs)
+        self._capsule_at[lo, hi] = (k << _ROW_BITS) + np.arange(len(lo), dtype=np.int32)
+
+    def _forget_capsules(self, rows=None) -> None:
+        """The kept capsule inputs of the pairs of the models ``rows`` (they moved), or of every
+        pair; every batch when many are kept (a batch stands while a pair still reads it)."""
+        if rows is None or len(self._capsules) >= _CAPSULES_KEEP:
+            self._capsules = []
+            self._capsule_at.fill(-1)
+            return
+        self._capsule_at[rows, :] = -1
+        self._capsule_at[:, rows] = -1
 
     def _kept_capsule_rows(self, lo, hi) -> tuple[np.ndarray, np.ndarray]:
         """For unordered pairs (lo < hi): each one's batch and row in the capsule inputs kept
-        since the last move (``_keep_capsules``), or -1 and -1. A pair's inputs are its own
-        (capsule_inputs works pair by pair), so a kept row is what capsule_inputs would give it
-        now."""
-        if self._capsules is None:
-            none = np.full(len(lo), -1, dtype=np.int64)
-            return none, none
-        at, miss = self._capsules[1], (-1, -1)
-        got = np.array([at.get(k, miss) for k in (lo * len(self.fps) + hi).tolist()],
-                       dtype=np.int64).reshape(-1, 2)
-        return got[:, 0], got[:, 1]
+        since either model last moved (``_keep_capsules``), or -1 and -1. A pair's inputs are
+        its own (capsule_inputs works pair by pair, from the two footprints and the terrain),
+        so a kept row is what capsule_inputs would give it now."""
+        at = self._capsule_at[lo, hi].astype(np.int64)
+        none = at < 0
+        batch, row = at >> _ROW_BITS, at & ((1 << _ROW_BITS) - 1)
+        batch[none] = -1
+        row[none] = -1
+        return batch, row
 
     def _ensure_los(self, I, J) -> None:
         """06.01 Resolve line of sight (and what _resolve settles with it) for the pairs (I, J)

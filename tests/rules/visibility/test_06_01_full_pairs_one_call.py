@@ -1,7 +1,6 @@
 """06.01 / 13.08 Fully visible for the pairs one read asks (PairResolution._ensure_full) is
 worked out in one call of the staged test (``_full_pairs``) whatever batches the pairs' kept
-capsule inputs come from (several _resolve batches since the last move, and pairs with none
-kept, measured then): the rows joined by ``_csr_concat``, each pair's answer its own, the same
+capsule inputs come from (several _resolve batches, and pairs with none kept, measured then): the rows joined by ``_csr_concat``, each pair's answer its own, the same
 as an index that resolves every pair from one batch (a recompute's)."""
 
 from __future__ import annotations
@@ -41,9 +40,13 @@ def test_06_01_fully_visible_of_pairs_from_several_batches_in_one_call(seed, mon
     whole._ensure_all()  # (every pair from the one batch of a recompute: one part)
     enemy = np.flatnonzero(lazy.army != lazy.army[0])
     friends = np.flatnonzero(lazy.army == lazy.army[0])
-    # three reads of sight, each its own _resolve batch (its capsule inputs kept); the pairs
-    # of models that did not move were resolved when the index was made (none kept)
-    for rows in np.array_split(friends, 3):
+    # three reads of sight, each its own _resolve batch (its capsule inputs kept); before the
+    # last two, every kept batch forgotten (as when many are kept): the pairs of the models
+    # that did not move, resolved when the index was made, and those of the first read have
+    # none kept
+    for k, rows in enumerate(np.array_split(friends, 3)):
+        if k == 1:
+            lazy._forget_capsules()
         lazy.visible_block(rows, enemy)
     calls = []
     real = type(lazy)._full_pairs
@@ -57,3 +60,35 @@ def test_06_01_fully_visible_of_pairs_from_several_batches_in_one_call(seed, mon
     assert lazy._fv_known.all()
     assert np.array_equal(lazy._fv, whole._fv)
     assert np.array_equal(lazy.cover, whole.cover)
+
+
+def test_06_01_capsule_inputs_are_kept_while_neither_model_moves(monkeypatch):
+    """A pair's capsule inputs (its pieces and obstacle vertices, from its two footprints and
+    the terrain) are kept from the batch that found them until one of its two models moves:
+    each kept row is what capsule_inputs gives the pair now; a moved model's pairs have none;
+    past _CAPSULES_KEEP batches every one is forgotten."""
+    import sim.rules.visibility.index_pairs as IP
+    from sim.rules.visibility.pairs import capsule_inputs
+    areas, models = _table(4)
+    idx = VisibilityIndex(areas, models)
+    n = len(models)
+    rng = np.random.default_rng(8)
+    for step in range(3):
+        ks = rng.choice(n, size=2, replace=False)
+        idx.update([idx.ids[k] for k in ks], [idx.fps[k].moved(*rng.uniform([2, 2], [58, 42])) for k in ks])
+        lo, hi = np.triu_indices(n, 1)
+        batch, row = idx._kept_capsule_rows(lo, hi)
+        moved = np.isin(lo, ks) | np.isin(hi, ks)
+        assert (batch[moved] == -1).all()
+        kept = np.flatnonzero(batch >= 0)
+        assert len(kept) > 100
+        now = capsule_inputs(idx, lo[kept], hi[kept])
+        for x, q in enumerate(kept.tolist()):
+            ps, pi, os_, op = idx._capsules[batch[q]]
+            r = row[q]
+            assert pi[ps[r]:ps[r + 1]].tolist() == now[1][now[0][x]:now[0][x + 1]].tolist()
+            assert np.array_equal(op[os_[r]:os_[r + 1]], now[3][now[2][x]:now[2][x + 1]])
+        idx.visible_block(slice(0, n), slice(0, n))   # (the moved models' pairs: a new batch)
+    monkeypatch.setattr(IP, "_CAPSULES_KEEP", len(idx._capsules))
+    idx.update([idx.ids[0]], [idx.fps[0].moved(30.0, 20.0)])
+    assert idx._capsules == [] and (idx._capsule_at == -1).all()
