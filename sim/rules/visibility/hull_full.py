@@ -1,8 +1,9 @@
 """06.01 / 13.08 Certificates of fully visible for pairs with an oval or rectangular base (the
 VisibilityIndex's pairs that are not both round), all pairs at once, before
-kernels.footprint_fully_visible one pair at a time (``full_certificates`` takes round pairs
-in the same calls: theirs are the first stages of sim.rules.visibility.full). Each settles a pair only where it gives
-that kernel's answer (the margins of sim.rules.visibility.certs, far above the kernels' 1e-9"):
+kernels.footprint_fully_visible one pair at a time; ``full_certificates`` takes the round
+pairs in the same calls (theirs are the first stages of sim.rules.visibility.full). Each
+settles a pair only where it gives that kernel's answer (the margins of
+sim.rules.visibility.certs, far above the kernels' 1e-9"):
 
 * "not fully visible": one of the kernel's own sample points of B lies in the umbra of one of
   the pair's convex pieces lit by a disc about A's centre holding A (certs._umbra_rows):
@@ -31,26 +32,20 @@ from sim.rules.visibility.certs import (_star_axes, _stars_separated, _umbra_row
                                  ring_shadowed, star_free)
 from sim.rules.visibility.kernels import Pieces
 
-__all__ = ["hull_full_certificates", "full_certificates"]
+__all__ = ["full_certificates"]
 
 _OUTER_GROW = 1e-7      # a bounding radius grown by its rounding (as the index's disc certificates)
 
 
-def hull_full_certificates(ix, I, J, pk: Pieces, pstart, pidx) -> tuple[np.ndarray, np.ndarray]:
-    """For directed pairs (observer I, target J) of the index ``ix`` (not both round), with
-    their pieces (CSR ``pstart``, ``pidx``): (settled, answer) masks; the pairs not settled
-    go to the exact kernel."""
-    settled, yes, _D, _near = full_certificates(ix, I, J, pk, pstart, pidx)
-    return settled, yes
-
-
 def full_certificates(ix, I, J, pk: Pieces, pstart, pidx) -> tuple:
-    """``hull_full_certificates`` for any directed pairs, round ones among them (for those,
-    the first two stages of sim.rules.visibility.full.fully_visible_round, the same ones on
-    the same discs: B's ring in an umbra, no; a star from A free, yes): (settled, answer, the
-    pairs' discs D = (ax, ay, A's light radius, bx, by, B's bounding radius), near_a of the
-    pairs with a round A that star_free was asked about, else False). One call of each stage
-    for every pair that needs it."""
+    """For directed pairs (observer I, target J) of the index ``ix``, with their pieces (CSR
+    ``pstart``, ``pidx``): (settled, answer) masks, the pairs' discs D = (ax, ay, A's light
+    radius, bx, by, B's bounding radius), and near_a of the pairs with a round A that
+    star_free was asked about (else False). The pairs not settled go on: a round pair to the
+    samples of sim.rules.visibility.full.round_samples (its certificates here are the first
+    two stages of fully_visible_round, on the same discs: B's ring in an umbra, no; a star from
+    A free, yes), any other to the exact kernel. One call of each stage for every pair that
+    needs it."""
     P = len(I)
     no = np.zeros(P, dtype=bool)
     yes = np.zeros(P, dtype=bool)

@@ -46,7 +46,7 @@ def _flat(a: np.ndarray) -> np.ndarray:
 
 
 _REACH_SLACK = 1e-3  # inches beyond a reach still resolved with the near pairs (only cost)
-_CAPSULES_KEEP = 64  # capsule input batches kept at most (then all forgotten: _forget_capsules)
+_CAPSULES_KEEP = 64  # capsule input batches kept at most (then all forgotten: _keep_capsules)
 _ROW_BITS = 24  # (a kept pair's row in its batch, below its batch number in an int32)
 _OUTER_GROW = 1e-7  # inches added to a bounding radius (its rounding), within the capsule's 1e-6
 _INNER_SHRINK = 1 - 1e-6
@@ -444,6 +444,8 @@ class PairResolution:
         row in ``_capsule_at`` (batch << _ROW_BITS | row)."""
         if len(lo) >= 1 << _ROW_BITS:
             return  # (more pairs than a row number holds: not kept, measured again when read)
+        if len(self._capsules) >= _CAPSULES_KEEP:
+            self._forget_capsules()  # (a batch's number stays below _CAPSULES_KEEP)
         k = len(self._capsules)
         for a in inputs:  # (never changed: a copy of the index shares them, VisibilityIndex.copy)
             a.flags.writeable = False
@@ -452,8 +454,8 @@ class PairResolution:
 
     def _forget_capsules(self, rows=None) -> None:
         """The kept capsule inputs of the pairs of the models ``rows`` (they moved), or of every
-        pair; every batch when many are kept (a batch stands while a pair still reads it)."""
-        if rows is None or len(self._capsules) >= _CAPSULES_KEEP:
+        pair (and every batch: a batch stands until then, whether or not a pair still reads it)."""
+        if rows is None:
             self._capsules = []
             self._capsule_at.fill(-1)
             return
@@ -466,11 +468,9 @@ class PairResolution:
         its own (capsule_inputs works pair by pair, from the two footprints and the terrain),
         so a kept row is what capsule_inputs would give it now."""
         at = self._capsule_at[lo, hi].astype(np.int64)
-        none = at < 0
-        batch, row = at >> _ROW_BITS, at & ((1 << _ROW_BITS) - 1)
-        batch[none] = -1
-        row[none] = -1
-        return batch, row
+        row = at & ((1 << _ROW_BITS) - 1)
+        row[at < 0] = -1
+        return at >> _ROW_BITS, row     # (-1 >> _ROW_BITS is -1)
 
     def _ensure_los(self, I, J) -> None:
         """06.01 Resolve line of sight (and what _resolve settles with it) for the pairs (I, J)

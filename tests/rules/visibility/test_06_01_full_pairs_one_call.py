@@ -66,7 +66,7 @@ def test_06_01_capsule_inputs_are_kept_while_neither_model_moves(monkeypatch):
     """A pair's capsule inputs (its pieces and obstacle vertices, from its two footprints and
     the terrain) are kept from the batch that found them until one of its two models moves:
     each kept row is what capsule_inputs gives the pair now; a moved model's pairs have none;
-    past _CAPSULES_KEEP batches every one is forgotten."""
+    a batch past _CAPSULES_KEEP finds every one before it forgotten."""
     import sim.rules.visibility.index_pairs as IP
     from sim.rules.visibility.pairs import capsule_inputs
     areas, models = _table(4)
@@ -89,6 +89,11 @@ def test_06_01_capsule_inputs_are_kept_while_neither_model_moves(monkeypatch):
             assert pi[ps[r]:ps[r + 1]].tolist() == now[1][now[0][x]:now[0][x + 1]].tolist()
             assert np.array_equal(op[os_[r]:os_[r + 1]], now[3][now[2][x]:now[2][x + 1]])
         idx.visible_block(slice(0, n), slice(0, n))   # (the moved models' pairs: a new batch)
+    # the limit: the batch after the last one kept finds every one forgotten, itself kept
     monkeypatch.setattr(IP, "_CAPSULES_KEEP", len(idx._capsules))
     idx.update([idx.ids[0]], [idx.fps[0].moved(30.0, 20.0)])
-    assert idx._capsules == [] and (idx._capsule_at == -1).all()
+    idx.visible_block(slice(0, n), slice(0, n))
+    assert len(idx._capsules) == 1
+    lo, hi = np.triu_indices(n, 1)
+    batch, _row = idx._kept_capsule_rows(lo, hi)
+    assert (batch[(lo != 0) & (hi != 0)] == -1).all() and (batch[lo == 0] == 0).any()

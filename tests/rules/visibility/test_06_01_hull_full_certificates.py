@@ -9,7 +9,7 @@ import pytest
 
 from sim.rules.visibility import index_pairs as vi  # (where the index resolves its pairs)
 from sim.rules.visibility.batch import csr_subset
-from sim.rules.visibility.hull_full import hull_full_certificates
+from sim.rules.visibility.hull_full import full_certificates
 from sim.rules.visibility.kernels import footprint_fully_visible
 from sim.rules.visibility.pairs import capsule_inputs
 from sim.rules.terrain import default_table
@@ -59,7 +59,7 @@ def test_settled_pairs_get_the_kernel_answer(seed, monkeypatch):
         if len(I) == 0:
             continue
         pstart, pidx, ostart, opts, _ = capsule_inputs(idx, np.minimum(I, J), np.maximum(I, J))
-        done, ans = hull_full_certificates(idx, I, J, idx.blk.pieces, pstart, pidx)
+        done, ans, _D, _near = full_certificates(idx, I, J, idx.blk.pieces, pstart, pidx)
         for q in range(len(I)):
             if not done[q]:
                 left += 1
