@@ -46,7 +46,7 @@ MEMO_KEEP = 4096
 # did: the x1 battle 2-3% slower, the x4 battle no faster, 5 December.)
 FAR = 50.0
 FAR_MARGIN = 1e-3
-# (rows with at most this many far pairs are measured whole: the far pairs' bookkeeping costs
+# (a row with at most this many far pairs is measured whole: the far pairs' bookkeeping costs
 # more than measuring a few; the x1 table's rows have a few across its corners)
 FAR_FEW = 24
 # sim.world.spatial / sim.rules.visibility keep, beside each distance matrix, an int8 matrix of
@@ -126,7 +126,8 @@ class DistanceRows:
             self.radii[i] = self._round_radii[k] = 0.5 * fp.length
         self.bounds[i] = _bound(fp)
 
-    def rows(self, fps_a: Sequence[Footprint], far: bool = False):
+    def rows(self, fps_a: Sequence[Footprint], far: bool = False, limit: float | None = None,
+             among: np.ndarray | None = None):
         """``geometry.distance_matrix(fps_a, self.fps)``, step for step; the entries between a
         round base and a hull, and between two hulls, read from ``_MEMO`` where that footprint's
         row was measured against the same footprints (another table's: a visibility index
@@ -136,7 +137,12 @@ class DistanceRows:
         ``far``: (the rows, a bool mask of the same shape or None when every entry is
         measured): the far pairs with a base that is not round (the module docstring) left
         unmeasured, each holding its bounding circles' distance (above ``FAR``), marked True in
-        the mask; every other entry as above."""
+        the mask; every other entry as above. ``limit`` (far mode): in ``FAR``'s place, a shorter
+        cutoff for a reader that compares with no more than it (sim.world.spatial's engagement
+        neighbours: the pairs within 2" measured, the others left bounds above ``limit``).
+        ``among`` (far mode; a bool per footprint of the table): only the entries in its True
+        columns measured (the others left the bounds, marked far, whatever their distance:
+        a reader of some columns only, the engagement neighbours' enemy models)."""
         fps_a = list(fps_a)
         n, m = len(fps_a), len(self.fps)
         if n == 0 or m == 0:
@@ -146,9 +152,17 @@ class DistanceRows:
         # (the bounding circles' distances: exact between round bases, distance_matrix's step;
         # every entry with a hull is measured below, or left the bound when far)
         out = disc_distances(ca, np.array([_bound(f) for f in fps_a]), self.centres, self.bounds)
-        near = out <= FAR + FAR_MARGIN if far else None
-        if near is not None and near.size - np.count_nonzero(near) <= FAR_FEW:
-            near = None     # (nothing, or next to nothing, far: every entry measured)
+        near = out <= (FAR if limit is None else limit) + FAR_MARGIN if far else None
+        if among is not None:
+            near &= among
+        if near is not None:
+            # (a row with nothing, or next to nothing, far: measured whole; a row's own count,
+            # so rows measured together are measured as each alone would be)
+            few = m - np.count_nonzero(near, axis=1) <= FAR_FEW
+            if few.all():
+                near = None
+            elif few.any():
+                near[few] = True
         approx = None   # (far: the far entries, if any)
         ha = [i for i, f in enumerate(fps_a) if f.shape != "round"]
         hb, rnd_b = self.hulls, self.rounds
@@ -296,7 +310,8 @@ def _block(out: np.ndarray, near, approx, rows: list, cols, measure, *args):
     if nb is None or nb.all():
         out[blk] = measure(*args)
         return approx
-    out[blk] = measure(*args, nb, out[blk])
+    if nb.any():    # (none near: the block stays its bounds, nothing measured)
+        out[blk] = measure(*args, nb, out[blk])
     if approx is None:
         approx = np.zeros(out.shape, dtype=bool)
     approx[blk] = ~nb
@@ -352,7 +367,8 @@ def refine(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint], I, J) ->
     ``distance_matrix`` measures it from the side whose row held it (the model that moved
     last), so the value is the one the whole row would have held, to the bit; written to both
     (i, j) and (j, i) as the rows were, and marked exact. ``fps``: the table's footprints now
-    (a far entry's two models have not moved since it was written: a move writes its rows)."""
+    (a far entry's two models have not moved since it was written: a move's rows are written
+    before the matrix is read, sim.world.spatial)."""
     I = np.asarray(I, dtype=np.intp).ravel()
     J = np.asarray(J, dtype=np.intp).ravel()
     code = far[I, J]

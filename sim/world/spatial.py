@@ -1,7 +1,9 @@
 """Edge-to-edge distances between every pair of models, kept up to date incrementally.
 
 01.04 distances and 03.04 engagement are read many times per activation; the matrix is built
-once per battle (numpy) and only the rows and columns of models that moved are recomputed.
+once per battle (numpy) and only the rows and columns of models that moved are recomputed:
+the engagement neighbours at each move (the pairs within 2" alone), the rows when the matrix is
+next read, every model moved since in one call (a Movement phase's moves are read at its end).
 Models are indexed in creation order, so each unit's models are one contiguous range."""
 
 from __future__ import annotations
@@ -37,12 +39,17 @@ class SpatialIndex:
         # (the table as distance rows read it: a move's rows against every model without
         # reading every footprint again)
         self.table = DistanceRows(self.fps)
-        self.dist = full_matrix(self.fps).copy()  # (self.table.rows(self.fps), kept per table)
-        np.fill_diagonal(self.dist, np.inf)
-        # which entries of ``dist`` are far pairs' bounds, not distances (sim.rules.distance_rows:
-        # FAR_ROW / FAR_COL, 0 exact): every entry at or below distance_rows.FAR is exact; the
-        # readers of a value above it ask for it exactly (``exact``, ``nearest``)
-        self.far = np.zeros(self.dist.shape, dtype=np.int8)
+        # ``dist`` (a property: the moved models' rows written first, ``_write_moved``)
+        self._dist = full_matrix(self.fps).copy()  # (self.table.rows(self.fps), kept per table)
+        np.fill_diagonal(self._dist, np.inf)
+        # ``far``: which entries of ``dist`` are far pairs' bounds, not distances
+        # (sim.rules.distance_rows: FAR_ROW / FAR_COL, 0 exact): every entry at or below
+        # distance_rows.FAR is exact; the readers of a value above it ask for it exactly
+        # (``exact``, ``nearest``)
+        self._far = np.zeros(self._dist.shape, dtype=np.int8)
+        # the models moved since ``dist`` was last read, in the order they moved: (model index,
+        # footprint); their rows are measured together when it is next read (``_write_moved``)
+        self._moved: list[tuple[int, object]] = []
         # (per model: its row, and so its column, may hold a code: a code is written to (i, j)
         # and (j, i) together, and cleared together)
         self._far_rows = np.zeros(len(self.fps), dtype=bool)
@@ -53,7 +60,7 @@ class SpatialIndex:
         # are only ever engaged with enemy units) within 2"
         self.near: list[set[int]] = [set() for _ in self.fps]
         enemy = self._owner[:, None] != self._owner[None, :]
-        for i, j in zip(*np.nonzero(geometry.in_engagement_range(self.dist) & enemy)):
+        for i, j in zip(*np.nonzero(geometry.in_engagement_range(self._dist) & enemy)):
             self.near[int(i)].add(int(j))
         # 03.04 engagement between units, kept current through every move and removal:
         # contacts[u][v] = how many pairs (a model of unit u, a model of enemy unit v) on the
@@ -136,12 +143,34 @@ class SpatialIndex:
     def move(self, index: int, fp) -> None:
         self.move_many([index], [fp])
 
+    @property
+    def dist(self) -> np.ndarray:
+        """01.04 The edge-to-edge distance between every two models (inf on the diagonal; a
+        far pair's entry may be a bound above distance_rows.FAR, marked in ``far``), the rows
+        of the models moved since it was last read written first."""
+        if self._moved:
+            self._write_moved()
+        return self._dist
+
+    @property
+    def far(self) -> np.ndarray:
+        """``dist``'s codes (distance_rows.FAR_ROW / FAR_COL where an entry is a far pair's
+        bound, 0 where it is exact), the moved models' written first."""
+        if self._moved:
+            self._write_moved()
+        return self._far
+
     def move_many(self, indices: list[int], fps: list) -> None:
-        """``move`` for several models at once (one unit's move): their rows are computed in
-        one distance matrix and written at once, then the engagement neighbours are updated
-        model by model, so the result is what moving them one at a time gives. (Each entry as
-        writing the rows and columns one model after another leaves it:
-        tests/world/test_01_04_move_many_plain_form.py holds that plain form and compares.)"""
+        """``move`` for several models at once (one unit's move: one player's models, so no
+        pair of them is ever an engagement pair): the engagement neighbours updated model by
+        model from the moved models' distances, each within 2" of an enemy model measured
+        (the others are bounds above it: distance_rows.DistanceRows.rows's ``limit``), so
+        the result is what moving them one at a time gives; their rows of ``dist`` are
+        measured when it is next read, with those of every model moved since
+        (``_write_moved``: a Movement phase's moves are read after the last of them, measured
+        in one call). (Each entry as writing the rows and columns one model after another
+        leaves it: tests/world/test_01_04_move_many_plain_form.py holds that plain form and
+        compares.)"""
         k_all = len(indices)
         if k_all > 1 and len(set(indices)) < k_all:  # (a model twice: one at a time, in order)
             for index, fp in zip(indices, fps):
@@ -151,40 +180,17 @@ class SpatialIndex:
         for i, fp in zip(indices, fps):
             self.fps[i] = fp
             table.set(i, fp)
-        # (geometry.distance_matrix(fps, self.fps), to the bit, but the far pairs' bounds)
-        rows, approx = table.rows(fps, far=True)
+        self._moved.extend(zip(indices, fps))
+        # 03.04 the engagement neighbours, model by model: the rows' entries within 2" of an
+        # enemy model (those the whole rows would hold, to the bit), the others bounds above it
+        # or not read (a model of the same player)
         idx = np.asarray(indices, dtype=np.int64)
+        owners = self._owner[idx]
+        enemy = self._owner[None, :] != owners[:, None]
+        rows = table.rows(fps, far=True, limit=geometry.ENGAGEMENT_RANGE + geometry.EPS,
+                          among=enemy[0] if (owners == owners[0]).all() else None)[0]
         rows[np.arange(k_all), idx] = np.inf
-        # each moved model's row and column, as writing them one model after another would
-        # leave them: between two moved models p < q the later's (q's) row is what stands, at
-        # (q, p) from its row and at (p, q) from its column
-        dist = self.dist
-        dist[idx, :] = rows
-        dist[:, idx] = rows.T
-        if k_all > 1:
-            p, q = _lower_pairs(k_all)   # (p > q)
-            dist[idx[p], idx[q]] = rows[p, idx[q]]
-        if approx is not None:
-            approx[range(k_all), indices] = False
-            codes = approx.view(np.int8) * FAR_ROW
-            col_codes = approx.view(np.int8) * FAR_COL
-            coded = approx.any(axis=1).tolist()
-        else:
-            coded = [False] * k_all
-        far_rows = self._far_rows
-        for k, index in enumerate(indices):  # (the far codes: rare, one model at a time)
-            if not coded[k]:
-                if far_rows[index]:
-                    self.far[index, :] = 0
-                    self.far[:, index] = 0
-                    far_rows[index] = False
-            else:
-                self.far[index, :] = codes[k]
-                self.far[:, index] = col_codes[k]
-                far_rows[index] = True
-                far_rows[approx[k]] = True
-        # 03.04 the engagement neighbours from the rows as they now stand, model by model
-        eng = geometry.in_engagement_range(dist[idx]) & (self._owner[None, :] != self._owner[idx][:, None])
+        eng = geometry.in_engagement_range(rows) & enemy
         near_of = self.near
         for k, index in enumerate(indices):
             self._touch(index, near_of[index], -1)
@@ -199,6 +205,62 @@ class SpatialIndex:
         if kept is not None:  # (the same models on the table: only these rows change)
             pending.update(zip(indices, fps))
             self.bodies, self.bodies_moved = kept, pending
+
+    def _write_moved(self) -> None:
+        """The rows and columns of ``dist`` (and ``far``'s codes) of the models moved since it
+        was last read, measured in one call against the table as it stands, then written model
+        by model in the order of their last moves, as writing each model's at its move leaves
+        them: an entry between two of them is the later mover's row's, at (later, earlier)
+        from its row and at (earlier, later) from its column; an entry against any other model
+        is the same either way (neither has moved since). A model moved twice counts at its
+        last move (its earlier rows were all overwritten by it). Which far pairs a row leaves
+        bounds is counted against the table as it stands when measured (distance_rows.FAR_FEW),
+        so it may differ from the count at the move; each entry at or below FAR, and each far
+        entry once measured, is the same to the bit either way."""
+        last: dict[int, object] = {}
+        for index, fp in self._moved:
+            last.pop(index, None)   # (moved again: its place in the order is its last move's)
+            last[index] = fp
+        self._moved = []
+        indices, fps = list(last), list(last.values())
+        k_all = len(indices)
+        # (geometry.distance_matrix(fps, self.fps), to the bit, but the far pairs' bounds)
+        rows, approx = self.table.rows(fps, far=True)
+        idx = np.asarray(indices, dtype=np.int64)
+        rows[np.arange(k_all), idx] = np.inf
+        # each moved model's row and column, as writing them one model after another would
+        # leave them: between two moved models p < q the later's (q's) row is what stands, at
+        # (q, p) from its row and at (p, q) from its column
+        dist = self._dist
+        dist[idx, :] = rows
+        dist[:, idx] = rows.T
+        if k_all > 1:
+            p, q = _lower_pairs(k_all)   # (p > q)
+            dist[idx[p], idx[q]] = rows[p, idx[q]]
+        if approx is None:
+            return self._clear_codes(indices)
+        approx[range(k_all), indices] = False
+        codes = approx.view(np.int8) * FAR_ROW
+        col_codes = approx.view(np.int8) * FAR_COL
+        coded = approx.any(axis=1).tolist()
+        far, far_rows = self._far, self._far_rows
+        for k, index in enumerate(indices):  # (the far codes: rare, one model at a time)
+            if not coded[k]:
+                self._clear_codes([index])
+            else:
+                far[index, :] = codes[k]
+                far[:, index] = col_codes[k]
+                far_rows[index] = True
+                far_rows[approx[k]] = True
+
+    def _clear_codes(self, indices) -> None:
+        """No far code in these models' rows and columns (each measured whole)."""
+        far, far_rows = self._far, self._far_rows
+        for index in indices:
+            if far_rows[index]:
+                far[index, :] = 0
+                far[:, index] = 0
+                far_rows[index] = False
 
     def place_many(self, indices: list[int], fps: list) -> None:
         """Models set up on the battlefield (20.04 an ingress move): present again, at ``fps``."""

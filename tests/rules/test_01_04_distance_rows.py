@@ -212,6 +212,63 @@ def _far_rows_case(fps, moves, far_at):
         assert np.array_equal(table.rows(moved), want)   # (then every entry, to the bit)
 
 
+@settings(max_examples=60, deadline=None)
+@given(wide_tables(), st.sampled_from((2.0, 12.0)), st.integers(0, 2 ** 14 - 1))
+def test_rows_within_a_limit_among_some_columns_measure_those_alone(data, limit, bits):
+    """rows(far=True, limit=L, among=M) (the spatial index's engagement neighbours): every entry
+    left unmarked is distance_matrix's, to the bit, and holds every pair within L in M's
+    columns; the marked ones are bounds, at most the distance (a pair of round bases is never
+    marked: its bound is its distance); the rows measured whole afterwards are exact."""
+    fps, moves = data
+    DR._MEMO.clear()
+    table = DistanceRows(fps)
+    now = list(fps)
+    among = np.array([(bits >> j) & 1 == 1 for j in range(len(fps))])
+    for move in moves:
+        moved = _move(table, now, move)
+        got, approx = table.rows(moved, far=True, limit=limit, among=among)
+        want = distance_matrix(moved, now)
+        if approx is None:
+            approx = np.zeros(got.shape, dtype=bool)
+        assert np.array_equal(got[~approx], want[~approx])
+        assert not (approx & among[None, :] & (want <= limit)).any()
+        assert (got[approx] <= want[approx] + 1e-9).all()
+        rnd = np.array([f.shape == "round" for f in moved])[:, None] & \
+            np.array([f.shape == "round" for f in now])[None, :]
+        assert np.array_equal(got[rnd], want[rnd])
+        assert np.array_equal(table.rows(moved), want)
+
+
+@settings(max_examples=40, deadline=None)
+@given(wide_tables())
+def test_rows_measured_together_are_each_as_measured_alone(data):
+    """rows(far=True): a row's far entries are its own (a row with at most FAR_FEW far pairs is
+    measured whole, whichever rows share its call): rows measured together are, entry for
+    entry and mark for mark, each row measured alone (the spatial index measures a phase's
+    moves together, sim.world.spatial)."""
+    fps, moves = data
+    now = list(fps)
+    table = DistanceRows(fps)
+    was, DR.FAR_FEW = DR.FAR_FEW, 3     # (a row of these small tables with more far pairs than that)
+    try:
+        _together_case(table, now, moves)
+    finally:
+        DR.FAR_FEW = was
+
+
+def _together_case(table, now, moves):
+    for move in moves:
+        moved = _move(table, now, move)
+        DR._MEMO.clear()
+        got, approx = table.rows(moved, far=True)
+        for k, fp in enumerate(moved):
+            DR._MEMO.clear()
+            one, one_approx = table.rows([fp], far=True)
+            assert np.array_equal(got[k], one[0])
+            assert np.array_equal(np.zeros(len(now), bool) if approx is None else approx[k],
+                                  np.zeros(len(now), bool) if one_approx is None else one_approx[0])
+
+
 @settings(max_examples=80, deadline=None)
 @given(wide_tables(), st.sampled_from((5.0, 20.0)))
 def test_refine_makes_a_kept_matrix_the_one_exact_rows_would_have_kept(data, far_at):

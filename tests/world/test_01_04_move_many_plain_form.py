@@ -1,7 +1,9 @@
-"""01.04 / 03.04 SpatialIndex.move_many writes a unit's moved rows at once (issue 29): its
-distance matrix, far-pair codes, engagement neighbours and unit contacts are those of the plain
-form it replaced (below: each model's row and column written one after another), bit for bit,
-over random sequences of unit moves on a table of round bases and hulls, near and far."""
+"""01.04 / 03.04 SpatialIndex.move_many writes a unit's moved rows at once (issue 29), and
+measures them only when its distances are next read, with the rows of every model moved since
+(SpatialIndex._write_moved): its distance matrix, far-pair codes, engagement neighbours and unit
+contacts are those of the plain form it replaced (below: each model's row and column written one
+after another at its move), bit for bit, over random sequences of unit moves on a table of round
+bases and hulls, near and far, read after some moves and not others."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.rules import geometry
-from sim.rules.distance_rows import FAR_COL, FAR_ROW
+from sim.rules.distance_rows import FAR, FAR_COL, FAR_ROW, refine_block
 from sim.rules.geometry import Footprint
 from sim.world.spatial import SpatialIndex
 
@@ -75,31 +77,81 @@ def _index(kinds: list[int]) -> SpatialIndex:
     return SpatialIndex(fps, unit_of, [u % 2 for u in range(UNITS)])
 
 
-# a move: a unit, and where its models go (each a point on a 90" x 44" table, close together or
-# spread; some next to the enemy, some far)
+# a move: a unit, where its models go (each a point on a 90" x 44" table, close together or
+# spread; some next to the enemy, some far), and whether the distances are read after it
 moves = st.lists(st.tuples(st.integers(0, UNITS - 1),
                            st.tuples(st.floats(2.0, 88.0), st.floats(2.0, 42.0)),
                            st.lists(st.tuples(st.floats(-3.0, 3.0), st.floats(-3.0, 3.0),
                                               st.floats(0.0, 180.0)),
-                                    min_size=PER_UNIT, max_size=PER_UNIT)),
+                                    min_size=PER_UNIT, max_size=PER_UNIT),
+                           st.booleans()),
                  min_size=1, max_size=8)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(kinds=st.lists(st.integers(0, 2), min_size=UNITS, max_size=UNITS), script=moves)
 def test_01_04_move_many_is_the_plain_form(kinds, script):
     fast, plain = _index(kinds), _index(kinds)
-    for u, (cx, cy), offsets in script:
+    for step, (u, (cx, cy), offsets, read) in enumerate(script):
         indices = [u * PER_UNIT + m for m in range(PER_UNIT)]
         fps = [_base(kinds[u], cx + dx, cy + dy, a) for dx, dy, a in offsets]
         fast.move_many(indices, fps)
         plain_move_many(plain, indices, fps)
-        assert np.array_equal(fast.dist, plain.dist)     # (bit for bit: inf on the diagonal)
-        assert np.array_equal(fast.far, plain.far)
-        assert np.array_equal(fast._far_rows, plain._far_rows)
+        # (the engagement neighbours at every move; the rows when read, and after the last)
         assert fast.near == plain.near
         assert fast.contacts == plain.contacts
         assert [list(d) for d in fast.contacts] == [list(d) for d in plain.contacts]  # (and order)
+        if read or step == len(script) - 1:
+            assert_same_distances(fast, plain)
+            assert not fast._moved
+
+
+def assert_same_distances(fast: SpatialIndex, plain: SpatialIndex) -> None:
+    """The same distances, bit for bit: every entry at or below FAR exact in both (inf on the
+    diagonal); each far code on a bound above FAR (and its row marked in ``_far_rows``); and,
+    every far entry measured (distance_rows.refine_block, on copies), the same matrices. (Which
+    far entries a move leaves bounds is bookkeeping: rows measured together count their far
+    pairs together, FAR_FEW, so a row measured at its move and the same row measured with
+    later moves' may leave different entries bounds; every reader measures a bound it needs,
+    from the same side, with the same arithmetic.)"""
+    for sp in (fast, plain):
+        coded = sp.far != 0
+        assert (sp.dist[coded] > FAR).all()
+        assert not (coded.any(axis=1) & ~sp._far_rows).any()
+    low = (plain.dist <= FAR) | (fast.dist <= FAR)
+    assert np.array_equal(fast.dist[low], plain.dist[low])
+    assert not (fast.far[low] | plain.far[low]).any()
+    every = np.arange(len(fast.fps))
+    settled = []
+    for sp in (fast, plain):
+        dist, far = sp.dist.copy(), sp.far.copy()
+        refine_block(dist, far, sp.fps, every, every)
+        settled.append(dist)
+    assert np.array_equal(*settled)
+
+
+def test_01_04_moved_rows_are_measured_when_read_in_one_call():
+    """Three units' moves, then a read: the rows are measured once, for the nine models (the
+    engagement neighbours' rows at each move, within 2" only), and equal the plain form's."""
+    fast, plain = _index([0, 1, 2, 0, 1, 2]), _index([0, 1, 2, 0, 1, 2])
+    calls = []
+    real = fast.table.rows
+
+    def rows(fps, far=False, limit=None):
+        calls.append((len(fps), limit))
+        return real(fps, far, limit)
+
+    fast.table.rows = rows
+    for u in (0, 4, 2):
+        indices = [u * PER_UNIT + m for m in range(PER_UNIT)]
+        fps = [fast.fps[i].moved(fast.fps[i].x + 2.5, fast.fps[i].y + 1.0) for i in indices]
+        fast.move_many(indices, fps)
+        plain_move_many(plain, indices, fps)
+    assert [c for c in calls if c[1] is None] == [] and len(calls) == 3
+    assert_same_distances(fast, plain)
+    assert [c for c in calls if c[1] is None] == [(9, None)]
+    fast.dist   # noqa: B018 - read again: nothing left to measure
+    assert len(calls) == 4
 
 
 def test_01_04_move_many_of_one_model_twice_is_two_moves():
@@ -124,10 +176,52 @@ def test_01_04_move_many_between_moved_models_keeps_the_later_row():
     rows = rng.uniform(0.0, 40.0, size=(len(indices), n))
     for sp in (fast, plain):
         real = sp.table.rows
-        sp.table.rows = lambda fps, far=False, real=real: (rows.copy(), None) if far else real(fps)
+        sp.table.rows = lambda fps, far=False, limit=None, real=real: (rows.copy(), None) if far else real(fps)
     fps = [fast.fps[i].moved(fast.fps[i].x + 1.0, fast.fps[i].y) for i in indices]
     fast.move_many(indices, fps)
     plain_move_many(plain, indices, fps)
     assert np.array_equal(fast.dist, plain.dist)
     assert fast.dist[3, 5] == rows[2, 3] and fast.dist[5, 3] == rows[2, 3]
     assert fast.near == plain.near and fast.contacts == plain.contacts
+
+
+def test_01_04_a_model_moved_again_counts_at_its_last_move():
+    """Unit 0 moves, then unit 1, then unit 0 again, and the distances are read: between them
+    the entries are unit 0's last rows', as at its last move (shown with rows tagged by the
+    model whose row they are: a write in the order of first moves would leave unit 1's)."""
+    fast, plain = _index([0] * UNITS), _index([0] * UNITS)
+    for sp in (fast, plain):
+        real = sp.table.rows
+
+        def tagged(fps, far=False, limit=None, real=real, sp=sp):
+            out = real(fps, far, limit)
+            if not far or limit is not None:
+                return out
+            tags = np.array([1e-6 * (1 + [id(f) for f in sp.fps].index(id(fp))) for fp in fps])
+            return out[0] + tags[:, None], out[1]
+
+        sp.table.rows = tagged
+    for u in (0, 1, 0):
+        indices = [u * PER_UNIT + m for m in range(PER_UNIT)]
+        fps = [fast.fps[i].moved(fast.fps[i].x + 1.0, fast.fps[i].y) for i in indices]
+        fast.move_many(indices, fps)
+        plain_move_many(plain, indices, fps)
+    assert np.array_equal(fast.dist, plain.dist)
+    d = geometry.distance_matrix([fast.fps[1]], [fast.fps[4]])[0, 0]
+    assert fast.dist[1, 4] == fast.dist[4, 1] == d + 2e-6      # (model 1's row: its tag)
+
+
+def test_01_04_engagement_measures_a_hull_whose_bounding_circle_is_within_2():
+    """A round base moved 2.1" from a rectangle's short edge (its bounding circle 1.78" from
+    the rectangle's: a bound within 2"): measured, so not engaged; 1.9" away: engaged. (Thirty
+    bases far off: more far pairs than distance_rows.FAR_FEW, so the row is not measured whole.)"""
+    far_off = [geometry.round_base(32, 80.0 + 1.5 * (k % 6), 5.0 + 6.0 * (k // 6)) for k in range(30)]
+    for gap, engaged in ((2.1, False), (1.9, True)):
+        fps = [geometry.footprint("rect", 10.0, 10.0, 4.5, 2.5, 0.0), geometry.round_base(32, 30.0, 30.0)]
+        fast, plain = (SpatialIndex(fps + far_off, [0, 1] + [2] * 30, [0, 1, 0]) for _ in range(2))
+        to = [geometry.round_base(32, 10.0 + 2.25 + gap + 16 / 25.4, 10.0)]
+        fast.move_many([1], to)
+        plain_move_many(plain, [1], to)
+        assert fast.near == plain.near
+        assert fast.near[:2] == ([{1}, {0}] if engaged else [set(), set()])
+        assert fast.contacts == plain.contacts
