@@ -140,9 +140,11 @@ class DistanceRows:
         the mask; every other entry as above. ``limit`` (far mode): in ``FAR``'s place, a shorter
         cutoff for a reader that compares with no more than it (sim.world.spatial's engagement
         neighbours: the pairs within 2" measured, the others left bounds above ``limit``).
-        ``among`` (far mode; a bool per footprint of the table): only the entries in its True
-        columns measured (the others left the bounds, marked far, whatever their distance:
-        a reader of some columns only, the engagement neighbours' enemy models)."""
+        ``among`` (far mode; a bool per footprint of the table, or per row and footprint):
+        only the entries it marks True measured (the others left the bounds, marked far,
+        whatever their distance: a reader of some columns only, the engagement neighbours'
+        enemy models; or entries another row will overwrite, sim.world.spatial's later
+        movers')."""
         fps_a = list(fps_a)
         n, m = len(fps_a), len(self.fps)
         if n == 0 or m == 0:

@@ -224,9 +224,15 @@ class SpatialIndex:
         self._moved = []
         indices, fps = list(last), list(last.values())
         k_all = len(indices)
-        # (geometry.distance_matrix(fps, self.fps), to the bit, but the far pairs' bounds)
-        rows, approx = self.table.rows(fps, far=True)
         idx = np.asarray(indices, dtype=np.int64)
+        among = None
+        if k_all > 1:   # (an entry against a later mover is its row's: not measured here)
+            order = np.full(len(self.fps), -1)
+            order[idx] = np.arange(k_all)
+            among = order[None, :] <= np.arange(k_all)[:, None]
+        # (geometry.distance_matrix(fps, self.fps), to the bit, but the far pairs' bounds and
+        # the entries against later movers)
+        rows, approx = self.table.rows(fps, far=True, among=among)
         rows[np.arange(k_all), idx] = np.inf
         # each moved model's row and column, as writing them one model after another would
         # leave them: between two moved models p < q the later's (q's) row is what stands, at
