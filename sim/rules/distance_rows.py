@@ -151,9 +151,8 @@ class DistanceRows:
             return (np.zeros((n, m)), None) if far else np.zeros((n, m))
         ca = np.array([[f.x, f.y] for f in fps_a], dtype=float)
         ra = np.array([0.5 * f.length if f.shape == "round" else 0.0 for f in fps_a])
-        # (the bounding circles' distances: exact between round bases, distance_matrix's step;
-        # every entry with a hull is measured below, or left the bound when far)
-        out = disc_distances(ca, np.array([_bound(f) for f in fps_a]), self.centres, self.bounds)
+        # (every entry with a hull is measured below, or left the bound when far)
+        out = self.bounds_of(fps_a, ca)
         near = out <= (FAR if limit is None else limit) + FAR_MARGIN if far else None
         if among is not None:
             near &= among
@@ -177,6 +176,15 @@ class DistanceRows:
             approx = _block(out, near, approx, rnd_a, hb, self._round_hull_rows,
                             [fps_a[i] for i in rnd_a], ca[rnd_a], ra[rnd_a])
         return (out, approx) if far else out
+
+    def bounds_of(self, fps_a: Sequence[Footprint], ca: np.ndarray | None = None) -> np.ndarray:
+        """The bounding circles' distances of ``fps_a`` to every footprint of the table (``rows``'s
+        first step, distance_matrix's round-to-round step: the distance between two round bases,
+        at most the distance otherwise, to rounding far below FAR_MARGIN); ``ca``: their centres
+        as an array, if made already."""
+        if ca is None:
+            ca = np.array([[f.x, f.y] for f in fps_a], dtype=float).reshape(len(fps_a), 2)
+        return disc_distances(ca, np.array([_bound(f) for f in fps_a]), self.centres, self.bounds)
 
     def _hull_key(self) -> tuple:
         """The table's hulls (footprints, in table order): what a round base's row against

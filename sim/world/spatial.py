@@ -187,10 +187,12 @@ class SpatialIndex:
         idx = np.asarray(indices, dtype=np.int64)
         owners = self._owner[idx]
         enemy = self._owner[None, :] != owners[:, None]
-        rows = table.rows(fps, far=True, limit=geometry.ENGAGEMENT_RANGE + geometry.EPS,
-                          among=enemy[0] if (owners == owners[0]).all() else None)[0]
-        rows[np.arange(k_all), idx] = np.inf
-        eng = geometry.in_engagement_range(rows) & enemy
+        limit = geometry.ENGAGEMENT_RANGE + geometry.EPS
+        eng = (table.bounds_of(fps) <= limit + DR.FAR_MARGIN) & enemy
+        if eng.any():   # (else no enemy model within 2": its bound is at most its distance)
+            rows = table.rows(fps, far=True, limit=limit, among=enemy[0] if (owners == owners[0]).all() else None)[0]
+            rows[np.arange(k_all), idx] = np.inf
+            eng = geometry.in_engagement_range(rows) & enemy
         near_of = self.near
         for k, index in enumerate(indices):
             self._touch(index, near_of[index], -1)

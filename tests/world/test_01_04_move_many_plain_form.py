@@ -143,8 +143,9 @@ def assert_same_distances(fast: SpatialIndex, plain: SpatialIndex) -> None:
 
 
 def test_01_04_moved_rows_are_measured_when_read_in_one_call():
-    """Three units' moves, then a read: the rows are measured once, for the nine models (the
-    engagement neighbours' rows at each move, within 2" only), and equal the plain form's."""
+    """Three units' moves, then a read: the rows are measured once, for the nine models, and
+    equal the plain form's (no enemy model within 2" of a bounding circle: no engagement rows
+    at the moves); then a move next to an enemy measures its engagement rows at once."""
     fast, plain = _index([0, 1, 2, 0, 1, 2]), _index([0, 1, 2, 0, 1, 2])
     calls = []
     real = fast.table.rows
@@ -159,11 +160,17 @@ def test_01_04_moved_rows_are_measured_when_read_in_one_call():
         fps = [fast.fps[i].moved(fast.fps[i].x + 2.5, fast.fps[i].y + 1.0) for i in indices]
         fast.move_many(indices, fps)
         plain_move_many(plain, indices, fps)
-    assert [c for c in calls if c[1] is None] == [] and len(calls) == 3
+    assert calls == []
     assert_same_distances(fast, plain)
-    assert [c for c in calls if c[1] is None] == [(9, None)]
+    assert calls == [(9, None)]
     fast.dist   # noqa: B018 - read again: nothing left to measure
-    assert len(calls) == 4
+    assert len(calls) == 1
+    indices = [PER_UNIT * 1 + m for m in range(PER_UNIT)]     # (unit 1, the other player's)
+    fps = [fast.fps[i].moved(fast.fps[m].x, fast.fps[m].y + 3.0) for m, i in enumerate(indices)]  # (beside unit 0)
+    fast.move_many(indices, fps)
+    plain_move_many(plain, indices, fps)
+    assert calls[1:] == [(PER_UNIT, geometry.ENGAGEMENT_RANGE + geometry.EPS)]
+    assert fast.near == plain.near and fast.contacts[1] == plain.contacts[1] != {}
 
 
 def test_01_04_move_many_of_one_model_twice_is_two_moves():
@@ -189,6 +196,7 @@ def test_01_04_move_many_between_moved_models_keeps_the_later_row():
     for sp in (fast, plain):
         real = sp.table.rows
         sp.table.rows = lambda fps, far=False, limit=None, among=None, real=real: (rows.copy(), None) if far else real(fps)
+        sp.table.bounds_of = lambda fps: rows.copy()    # (bounds at most those distances: the same)
     fps = [fast.fps[i].moved(fast.fps[i].x + 1.0, fast.fps[i].y) for i in indices]
     fast.move_many(indices, fps)
     plain_move_many(plain, indices, fps)
