@@ -163,7 +163,8 @@ _MISSING = object()
 # anew; they are made again on first use.
 SPATIAL = {
     "fps": list.copy, "table": lambda t: t.copy(), "unit_of": _copy_array, "_present": list.copy, "_unit_of_list": list.copy,
-    "_dist": _copy_array, "_far": _copy_array, "_moved": list.copy, "_far_rows": _copy_array, "_owner_of_unit": list.copy, "_owner": _copy_array,
+    "_dist": _copy_array, "_far": _copy_array, "_moved": list.copy, "_far_rows": _copy_array,
+    "_owner_of_unit": list.copy, "_owner": _copy_array,
     "near": lambda near: [s.copy() for s in near],
     "contacts": lambda cs: [d.copy() for d in cs],
     "_alive_units": lambda _a: None, "enemies": lambda _d: {}, "living": lambda _d: {},

@@ -164,8 +164,9 @@ class SpatialIndex:
         """``move`` for several models at once (one unit's move: one player's models, so no
         pair of them is ever an engagement pair): the engagement neighbours updated model by
         model from the moved models' distances, each within 2" of an enemy model measured
-        (the others are bounds above it: distance_rows.DistanceRows.rows's ``limit``), so
-        the result is what moving them one at a time gives; their rows of ``dist`` are
+        (the bounding circles' distances first, DistanceRows.bounds_of; exact rows, with
+        ``rows``'s ``limit``, only when an enemy model's is within 2"), so the result is
+        what moving them one at a time gives; their rows of ``dist`` are
         measured when it is next read, with those of every model moved since
         (``_write_moved``: a Movement phase's moves are read after the last of them, measured
         in one call). (Each entry as writing the rows and columns one model after another
@@ -190,7 +191,8 @@ class SpatialIndex:
         limit = geometry.ENGAGEMENT_RANGE + geometry.EPS
         eng = (table.bounds_of(fps) <= limit + DR.FAR_MARGIN) & enemy
         if eng.any():   # (else no enemy model within 2": its bound is at most its distance)
-            rows = table.rows(fps, far=True, limit=limit, among=enemy[0] if (owners == owners[0]).all() else None)[0]
+            among = enemy[0] if (owners == owners[0]).all() else None
+            rows = table.rows(fps, far=True, limit=limit, among=among)[0]
             rows[np.arange(k_all), idx] = np.inf
             eng = geometry.in_engagement_range(rows) & enemy
         near_of = self.near

@@ -166,7 +166,8 @@ def test_01_04_moved_rows_are_measured_when_read_in_one_call():
     fast.dist   # noqa: B018 - read again: nothing left to measure
     assert len(calls) == 1
     indices = [PER_UNIT * 1 + m for m in range(PER_UNIT)]     # (unit 1, the other player's)
-    fps = [fast.fps[i].moved(fast.fps[m].x, fast.fps[m].y + 3.0) for m, i in enumerate(indices)]  # (beside unit 0)
+    # (beside unit 0: its models 3" away, centre to centre)
+    fps = [fast.fps[i].moved(fast.fps[m].x, fast.fps[m].y + 3.0) for m, i in enumerate(indices)]
     fast.move_many(indices, fps)
     plain_move_many(plain, indices, fps)
     assert calls[1:] == [(PER_UNIT, geometry.ENGAGEMENT_RANGE + geometry.EPS)]
@@ -195,7 +196,8 @@ def test_01_04_move_many_between_moved_models_keeps_the_later_row():
     rows = rng.uniform(0.0, 40.0, size=(len(indices), n))
     for sp in (fast, plain):
         real = sp.table.rows
-        sp.table.rows = lambda fps, far=False, limit=None, among=None, real=real: (rows.copy(), None) if far else real(fps)
+        sp.table.rows = (lambda fps, far=False, limit=None, among=None, real=real:
+                         (rows.copy(), None) if far else real(fps))
         sp.table.bounds_of = lambda fps: rows.copy()    # (bounds at most those distances: the same)
     fps = [fast.fps[i].moved(fast.fps[i].x + 1.0, fast.fps[i].y) for i in indices]
     fast.move_many(indices, fps)
