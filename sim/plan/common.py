@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import esper
+import numpy as np
 
 from sim.components import Unit
 from sim.errors import PlanError
@@ -351,4 +352,53 @@ def could_shoot(battle, u: int, targets, within: float | None = None) -> list[in
             rest = reaching[:, None] & ~near
             if (idx.visible_block(rows, cols, rest) & rest).any():
                 out.append(t)
+    return out
+
+
+def could_shoot_all(battle, units, targets, within: float | None = None) -> dict[int, list[int]]:
+    """``could_shoot`` of each of ``units`` at ``targets`` (unit -> the targets it accepts, in
+    order), the same answers read in one block: each model's distances to every target model
+    (a model of a unit within its reach of a model of a target "reaches" that target), then the
+    line of sight of each reaching model to every model of the targets it reaches, resolved in
+    one call (04.02: a model that sees a model of the target, and has one within reach, the
+    same or another). A unit whose reach is read another way ([INDIRECT FIRE], a reach above
+    distance_rows.FAR, no model or no ranged weapon) is asked of could_shoot itself. Fire
+    Overwatch's offer (15.08) asks this of every unit of a side at once."""
+    out: dict[int, list[int]] = {}
+    block_units, rows, reach_of_row, row_starts = [], [], [], []
+    for u in units:
+        reach = ranged_reach(u)
+        if reach is not None and reach != INDIRECT_REACH and within is not None:
+            reach = min(reach, within)
+        mine = W.living(u).index
+        if reach is None or reach == INDIRECT_REACH or reach + 1e-6 > DR.FAR or not W.index_size(mine):
+            out[u] = could_shoot(battle, u, targets, within)
+            continue
+        r = W.index_rows(mine)
+        block_units.append(u)
+        row_starts.append(sum(len(x) for x in rows))
+        rows.append(r)
+        reach_of_row.append(np.full(len(r), reach + 1e-6))
+    if not block_units:
+        return out
+    alive = [t for t in targets if W.index_size(W.living(t).index)]
+    if not alive:
+        out.update((u, []) for u in block_units)
+        return out
+    cols = [W.index_rows(W.living(t).index) for t in alive]
+    col_starts = np.cumsum([0] + [len(c) for c in cols[:-1]])
+    R, C = np.concatenate(rows), np.concatenate(cols)
+    idx = battle.visibility.index
+    near = idx.dist[R[:, None], C] <= np.concatenate(reach_of_row)[:, None]
+    reaching = np.logical_or.reduceat(near, col_starts, axis=1)        # (model, target)
+    need = reaching[:, np.repeat(np.arange(len(alive)), [len(c) for c in cols])]
+    ok = reaching.copy()
+    if need.any():
+        seen = idx.visible_block(R, C, need) & need
+        ok &= np.logical_or.reduceat(seen, col_starts, axis=1)
+    else:
+        ok[:] = False
+    ok = np.logical_or.reduceat(ok, np.asarray(row_starts), axis=0)    # (unit, target)
+    for k, u in enumerate(block_units):
+        out[u] = [t for t, yes in zip(alive, ok[k].tolist()) if yes]
     return out

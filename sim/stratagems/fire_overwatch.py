@@ -6,7 +6,7 @@ from __future__ import annotations
 from sim.commands.shoot import Shoot
 from sim.decisions import DecisionRequest, ask
 from sim.errors import PlanError
-from sim.plan.common import could_shoot
+from sim.plan.common import could_shoot_all
 from sim.plan.snap import snap_selections
 from sim.plan.validated import validated_shoot
 from sim.rules import shooting as SH
@@ -29,17 +29,19 @@ def _offer(battle, player: int, moment: Moment):
     your Shooting phase" rule applies to it (07.02.01)."""
     options: list[str] = []
     found: dict[str, tuple[int, int, list]] = {}
-    enemies = None  # (the same for each of the player's units)
+    units = []
     for u in own_units(player):
         st = W.unit_state(u)
         if st.fell_back or st.selected_to_shoot:
             continue
         if not allowed(battle, RECORD, player, u, SG.END_OF_PHASE):
             continue
-        if enemies is None:
-            enemies = W.enemy_units(u)
-        # (could_shoot: the targets some model sees and has in range (04.02); for the others, no plan)
-        for e in could_shoot(battle, u, enemies, SH.SNAP_RANGE):
+        units.append(u)
+    # (could_shoot, of every unit at once: the targets some model sees and has in range (04.02);
+    # for the others, no plan)
+    targets = could_shoot_all(battle, units, W.enemy_units(units[0]), SH.SNAP_RANGE) if units else {}
+    for u in units:
+        for e in targets[u]:
             sels = snap_selections(battle, u, e)
             if sels:
                 key = pair(uid(u), uid(e))

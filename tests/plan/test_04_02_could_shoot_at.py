@@ -16,7 +16,8 @@ from phased import mission_scenario, model, unit, weapon
 from scen import kill
 from sim.battle import Battle
 from sim.commands import StartBattle
-from sim.plan.common import INDIRECT_REACH, could_shoot, could_shoot_at, could_shoot_candidates, ranged_reach
+from sim.plan.common import (INDIRECT_REACH, could_shoot, could_shoot_all, could_shoot_at, could_shoot_candidates,
+                              ranged_reach)
 from sim.players import play_battle
 from sim.rules.abilities import Hook
 from sim.rules.dice import ForcedDice
@@ -110,6 +111,54 @@ def test_04_02_could_shoot_at_answers_as_the_plain_check_through_whole_battles()
     assert pruned > 0  # (the first step left some targets out)
 
 
+def test_04_02_could_shoot_all_is_could_shoot_of_each_unit_through_whole_battles():
+    """could_shoot_all (Fire Overwatch's offer asks it of every unit of a side at once) answers
+    as could_shoot of each unit, at every phase of whole random battles, asked first (its one
+    block resolves the line of sight it needs itself), for every side, with and without a
+    distance the shooting type limits the target to."""
+    spec = load_scenario(ROOT / "scenarios/battle_default.toml")
+    spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("random", "random")))
+    asked = accepted = 0
+    for seed in (5, 6):
+        with Battle(spec, seed=seed) as b:
+            def on_event(e, b=b):
+                nonlocal asked, accepted
+                if e["type"] != "phase":
+                    return
+                first = W.all_units()[0]
+                for enemies in (W.enemy_units(first), W.enemy_units(W.enemy_units(first)[0])):
+                    units = W.enemy_units(enemies[0])   # (one side; enemies: the other)
+                    for within in (24.0, None, 6.0):
+                        got = could_shoot_all(b, units, enemies, within)
+                        assert got == {u: could_shoot(b, u, enemies, within) for u in units}, (e, within)
+                        asked += len(units) * len(enemies)
+                        accepted += sum(map(len, got.values()))
+            b.listeners.append(on_event)
+            play_battle(b, spec)
+    assert asked > 1000 and 0 < accepted < asked
+
+
+def test_04_02_could_shoot_all_asks_a_unit_read_another_way_of_could_shoot():
+    """A unit with an [INDIRECT FIRE] weapon, one without a ranged weapon and one with no model
+    left are answered by could_shoot itself; the others by the block, all in one answer."""
+    red = [unit("r1", model([(10, 10)], ["long gun"]), model([(11.5, 10)], ["pistol", "blade"])),
+           unit("r2", model([(10, 14)], ["blade"])),
+           unit("r3", model([(14, 14)], ["mortar"])),
+           unit("r4", model([(20, 14)], ["pistol"]))]
+    blue = [unit("b1", model([(30, 30)], ["pistol"])), unit("b2", model([(12, 20)], ["pistol"]))]
+    with Battle(mission_scenario(red, blue, weapons=WEAPONS), dice=ForcedDice([])) as b:
+        b.run_command(StartBattle())
+        b._enter()
+        kill(b, "r4/1")
+        units = [b.units[u] for u in ("r1", "r2", "r3", "r4")]
+        enemies = [b.units["b1"], b.units["b2"]]
+        got = could_shoot_all(b, units, enemies)
+        assert got == {u: could_shoot(b, u, enemies) for u in units}
+        assert got[b.units["r3"]] == enemies and got[b.units["r2"]] == got[b.units["r4"]] == []
+        assert got[b.units["r1"]] == [b.units["b1"], b.units["b2"]]
+        assert could_shoot_all(b, units, enemies, 12.0)[b.units["r1"]] == [b.units["b2"]]
+
+
 WALL = [[18, 5], [34, 5], [34, 5.5], [18, 5.5]]  # a solid wall (dense terrain, 13.05)
 
 
@@ -145,5 +194,5 @@ def test_04_02_could_shoot_at_a_unit_one_model_of_which_is_seen_and_another_in_r
         assert idx.dist[me, near] <= 12 < idx.dist[me, far]
         assert b.check(Shoot("sh", (Selection("sh/1", "pistol", "t"),))) is None  # (the plan allows it)
         assert could_shoot_at(b, sh, t)
-        assert could_shoot(b, sh, [t]) == [t]
+        assert could_shoot(b, sh, [t]) == [t] == could_shoot_all(b, [sh], [t])[sh]
         assert not could_shoot_at(b, sh, t, within=4.0)  # (nothing of it within 4")
