@@ -56,7 +56,7 @@ from sim.rules.terrain import TerrainArea
 from sim.rules.visibility.sight import (
     DETECTION_RANGE, HIDEABLE, TerrainBlockers, clamp_range, detection_range,
 )
-from sim.rules.visibility.index_pairs import _REACH_SLACK, PairResolution, _flat
+from sim.rules.visibility.index_pairs import _REACH_SLACK, PairResolution
 from sim.rules.arrays import tile
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
@@ -261,14 +261,17 @@ class VisibilityIndex(PairResolution):
         self._forget_capsules(rows)
         if self._chords is not None:
             self._chords.fresh[rows] = False
-        I, J = self._pairs_for(rows)
-        # line of sight (and with it fully visible) resolved when read: _ensure_los
-        n = len(self.fps)
-        fij, fji = I * n + J, J * n + I
+        # line of sight (and with it fully visible) resolved when read (_ensure_los): the pairs
+        # of each moved model (_pairs_for's: with every enemy model, or every other model when
+        # friendly pairs are resolved too), both ways, unknown again
+        R = np.asarray(rows, dtype=np.int64)
+        if self.include_friendly:
+            other = np.arange(len(self.fps))[None, :] != R[:, None]
+        else:
+            other = self.army[R][:, None] != self.army[None, :]
         for a in (self._los_known, self._fv_known):
-            flat = _flat(a)
-            flat[fij] = False
-            flat[fji] = False
+            a[R, :] &= ~other
+            a[:, R] &= ~other.T
         self._near_pending = self._cover_pending = True
         self._near_rows.update(rows)
         self._unsure_rows.update(rows)
