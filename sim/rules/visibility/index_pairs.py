@@ -213,30 +213,16 @@ class PairResolution:
 
     # --- pair resolution -------------------------------------------------------------------
 
-    def _pairs_for(self, rows=None):
-        """Unordered pairs (I < J) to resolve: all, or those touching ``rows``."""
-        n = len(self.fps)
-        if rows is None and self._all_pairs is not None:
+    def _pairs_for(self):
+        """Every unordered pair (I < J) to resolve: of enemy models, or of any two models when
+        friendly pairs are resolved too (fixed for the index's life: army, n)."""
+        if self._all_pairs is not None:
             return self._all_pairs
-        if rows is None:
-            I, J = np.triu_indices(n, k=1)
-        elif len(rows) == 1:                        # one model moved: its n - 1 pairs
-            r = rows[0]
-            J = np.flatnonzero((self.army != self.army[r]) if not self.include_friendly
-                               else np.arange(n) != r)
-            return np.minimum(J, r), np.maximum(J, r)
-        else:
-            rows = np.unique(np.asarray(list(rows), dtype=np.int64))
-            others = np.arange(n)
-            I = np.repeat(rows, n)
-            J = tile(others, len(rows))
-            keep = (I != J) & ~(np.isin(J, rows) & (J < I))
-            I, J = np.minimum(I[keep], J[keep]), np.maximum(I[keep], J[keep])
+        I, J = np.triu_indices(len(self.fps), k=1)
         if not self.include_friendly:
             keep = self.army[I] != self.army[J]
             I, J = I[keep], J[keep]
-        if rows is None:                            # fixed for the index's life: army, n
-            self._all_pairs = (I, J)
+        self._all_pairs = (I, J)
         return I, J
 
     def _exact_los(self, I, J, need, pstart, pidx, ostart, opts) -> np.ndarray:
