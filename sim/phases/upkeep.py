@@ -171,15 +171,23 @@ def coherency_removals(battle):
     """03.03 End of Turn: a unit out of coherency loses models, one at a time, until it is
     coherent; its player chooses which (a decision; the default is Part A ruling 29's order);
     destroyed, with no 'when destroyed' rules. (A generator: it may wait for the answer.)"""
-    table = R.current.spatial.fps  # (the models' footprints, kept current by every move)
+    sp = R.current.spatial
+    table = sp.fps  # (the models' footprints, kept current by every move)
     for p in (0, 1):
         for u in _units_of(p):
             lv = W.living(u)
             if len(lv.slots) < 2:
                 continue
+            rows = tuple(lv.rows.tolist())
+            now = tuple([table[row] for row in rows])
+            kept = sp.coherent.get(u)
+            if kept is not None and kept[0] == rows and all(a is b for a, b in zip(kept[1], now)):
+                continue    # (the same bases where they stood when it was last found coherent)
             by_id = dict(zip(lv.ids, lv.models))
-            fps = sorted(zip(lv.ids, [table[row] for row in lv.rows.tolist()]))
+            fps = sorted(zip(lv.ids, now))
             default = removals(fps)
+            if not default:
+                sp.coherent[u] = (rows, now)
             gone = []
             if default:
                 req = DecisionRequest("coherency_removal", _name(u), p, sorted(by_id), default,

@@ -119,6 +119,10 @@ class SpatialIndex:
         # sim.world.queries.units_near: (version, (unit -> its place, every pair of units'
         # bound from their boxes of centres and largest bounding radii))
         self.unit_boxes = None
+        # sim.phases.upkeep.coherency_removals: unit entity -> (its living rows, their
+        # footprints) when it was last found in coherency (footprints are immutable and replaced
+        # by every move: the same objects at the same rows are the same layout)
+        self.coherent: dict[int, tuple] = {}
 
     def _touch(self, i: int, others, delta: int) -> None:
         """Count (delta +1) or discount (-1) the contacts between model ``i`` and ``others``
