@@ -366,6 +366,7 @@ def could_shoot_all(battle, units, targets, within: float | None = None) -> dict
     Overwatch's offer (15.08) asks this of every unit of a side at once."""
     out: dict[int, list[int]] = {}
     block_units, rows, reach_of_row, row_starts = [], [], [], []
+    start = 0
     for u in units:
         reach = ranged_reach(u)
         if reach is not None and reach != INDIRECT_REACH and within is not None:
@@ -376,7 +377,8 @@ def could_shoot_all(battle, units, targets, within: float | None = None) -> dict
             continue
         r = W.index_rows(mine)
         block_units.append(u)
-        row_starts.append(sum(len(x) for x in rows))
+        row_starts.append(start)
+        start += len(r)
         rows.append(r)
         reach_of_row.append(np.full(len(r), reach + 1e-6))
     if not block_units:
@@ -390,14 +392,11 @@ def could_shoot_all(battle, units, targets, within: float | None = None) -> dict
     R, C = np.concatenate(rows), np.concatenate(cols)
     idx = battle.visibility.index
     near = idx.dist[R[:, None], C] <= np.concatenate(reach_of_row)[:, None]
-    reaching = np.logical_or.reduceat(near, col_starts, axis=1)        # (model, target)
-    need = reaching[:, np.repeat(np.arange(len(alive)), [len(c) for c in cols])]
-    ok = reaching.copy()
-    if need.any():
+    ok = np.logical_or.reduceat(near, col_starts, axis=1)              # (model, target): reaches it
+    if ok.any():    # (else no model reaches any target: no sight to read)
+        need = ok[:, np.repeat(np.arange(len(alive)), [len(c) for c in cols])]
         seen = idx.visible_block(R, C, need) & need
-        ok &= np.logical_or.reduceat(seen, col_starts, axis=1)
-    else:
-        ok[:] = False
+        ok &= np.logical_or.reduceat(seen, col_starts, axis=1)          # ... and sees a model of it
     ok = np.logical_or.reduceat(ok, np.asarray(row_starts), axis=0)    # (unit, target)
     for k, u in enumerate(block_units):
         out[u] = [t for t, yes in zip(alive, ok[k].tolist()) if yes]
