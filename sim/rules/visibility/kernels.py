@@ -217,13 +217,9 @@ def _chord(n, s, core_pts, r):
     te = np.where(cross, ti + (tj - ti) * di / np.where(cross, den, 1.0), np.nan)
     tv = np.where(np.abs(di) <= _TOL, ti, np.nan)
     allt = np.concatenate([te, tv], axis=0)
-    with np.errstate(all="ignore"):
-        t0 = np.nanmin(np.where(np.isnan(allt), np.inf, allt), axis=0)
-        t1 = np.nanmax(np.where(np.isnan(allt), -np.inf, allt), axis=0)
-    miss = ~np.isfinite(t0)
-    t0[miss] = np.nan
-    t1[miss] = np.nan
-    return t0, t1
+    # (the least and greatest crossing of each line, NaN where it has none: fmin and fmax pass
+    # over NaN, so a column of NaN only stays NaN; the same values as a min over the others)
+    return np.fmin.reduce(allt, axis=0), np.fmax.reduce(allt, axis=0)
 
 
 def _outline_crossings(core_pts, r, pk: Pieces) -> np.ndarray:
