@@ -37,7 +37,6 @@ import esper
 from sim import components as K
 from sim import events as ev
 from sim.rules.dice import Dice, ForcedDice, KeyedDice
-from sim.world import resources as R
 from sim.world.spatial import SpatialIndex
 
 
