@@ -217,10 +217,15 @@ def setup_problems(models, others, areas) -> list[str]:
     from sim.rules.movement.legality import end_blocker, terrain_index
     out = []
     terr = terrain_index(areas)
+    # (each model's candidates: the others whose bounding boxes its own meets, read for every
+    # model at once, the same comparisons entry by entry; the first in order that overlaps it)
+    ox = np.array([ofp.x for _o, ofp in others], dtype=float)
+    oy = np.array([ofp.y for _o, ofp in others], dtype=float)
+    orad = np.array([ofp.bounding_radius for _o, ofp in others], dtype=float)
     for mid, fp in models:
-        hit = next((oid for oid, ofp in others
-                    if abs(ofp.x - fp.x) < ofp.bounding_radius + fp.bounding_radius
-                    and abs(ofp.y - fp.y) < ofp.bounding_radius + fp.bounding_radius and overlaps(fp, ofp)), None)
+        reach = orad + fp.bounding_radius
+        near = np.flatnonzero((np.abs(ox - fp.x) < reach) & (np.abs(oy - fp.y) < reach)).tolist()
+        hit = next((others[j][0] for j in near if overlaps(fp, others[j][1])), None)
         if hit is not None:
             out.append(f"{mid}: it would be set up on {hit}'s base (03.02, 03.01)")
         blocked = end_blocker(fp, terr)

@@ -11,6 +11,7 @@ the rule and the distance involved.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -130,10 +131,20 @@ def _edge_reach(fp: Footprint, board: tuple[float, float]) -> float:
 
 def wholly_within_edge_strip(fp: Footprint, board: tuple[float, float]) -> bool:
     """20.04 Wholly within 6" of a battlefield edge: no point of the base more than 6" + EPS
-    from its nearest edge, i.e. the base does not meet the box of points farther than that."""
-    if min(board) <= 2 * (EDGE_DISTANCE + EPS):
+    from its nearest edge, i.e. the base does not meet the box of points farther than that. A
+    base whose bounding circle stays clear of that box (by far more than the measure's
+    rounding) does not meet it: the common case, answered without measuring."""
+    m = EDGE_DISTANCE + EPS
+    if min(board) <= 2 * m:
         return True
-    return distance(fp, _inner_box(EDGE_DISTANCE + EPS, board)) > 0.0
+    W, H = board
+    gx, gy = max(m - fp.x, fp.x - (W - m), 0.0), max(m - fp.y, fp.y - (H - m), 0.0)
+    if math.hypot(gx, gy) > fp.bounding_radius + _CLEAR:
+        return True
+    return distance(fp, _inner_box(m, board)) > 0.0
+
+
+_CLEAR = 1e-6  # inches: a bounding circle this far from the box settles wholly_within_edge_strip
 
 
 def fits_edge_strip(fp: Footprint, board: tuple[float, float]) -> bool:

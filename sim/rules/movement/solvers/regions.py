@@ -446,22 +446,33 @@ def _inner(fp: Footprint) -> float:
 def farther_than(fp: Footprint, c: np.ndarray, fps: Sequence[Footprint], d: float) -> np.ndarray:
     """(K,) whether the base at each centre is more than ``d`` (edge to edge) from every one of
     ``fps``: decided by the bounding and inner circles where they settle it, measured exactly
-    (``placed_distances``) where they do not."""
+    (``placed_distances``) where they do not. The circles of every centre and footprint are
+    compared in one block (the same arithmetic entry by entry as one footprint at a time); a
+    centre within some footprint's inner circles is out before any is measured, and the others
+    are measured footprint by footprint, each only while it still stands."""
     ok = np.ones(len(c), dtype=bool)
+    if not len(c) or not len(fps):
+        return ok
     bf, inf = fp.bounding_radius, _inner(fp)
-    for o in fps:
-        if not ok.any():
-            break
-        cd = np.hypot(c[:, 0] - o.x, c[:, 1] - o.y)
-        maybe = ok & (cd <= bf + o.bounding_radius + d + 1e-6)
-        if not maybe.any():
-            continue
-        sure = maybe & (cd < inf + _inner(o) + d - 1e-6)
-        ok &= ~sure
-        sel = np.flatnonzero(maybe & ~sure)
-        if len(sel):
-            ok[sel] = placed_distances(fp, c[sel], [o])[:, 0] > d
+    ox = np.array([o.x for o in fps], dtype=float)
+    oy = np.array([o.y for o in fps], dtype=float)
+    reach = np.array([o.bounding_radius for o in fps])   # (the bounding circles may meet within d)
+    inner = np.array([_inner(o) for o in fps])          # (the inner circles are within d: it is not)
+    for lo in range(0, len(c), _FARTHER_ROWS):
+        part = slice(lo, lo + _FARTHER_ROWS)
+        cd = np.hypot(c[part, 0, None] - ox, c[part, 1, None] - oy)
+        maybe = cd <= bf + reach + d + 1e-6
+        sure = maybe & (cd < inf + inner + d - 1e-6)
+        ok[part] = ~sure.any(axis=1)
+        measure = maybe & ~sure
+        for j in np.flatnonzero(measure.any(axis=0)).tolist():
+            sel = lo + np.flatnonzero(measure[:, j] & ok[part])
+            if len(sel):
+                ok[sel] = placed_distances(fp, c[sel], [fps[j]])[:, 0] > d
     return ok
+
+
+_FARTHER_ROWS = 2048  # farther_than's centres compared in one block (a few MB at most)
 
 
 def _polygon_distances(fp: Footprint, c: np.ndarray, poly) -> np.ndarray:

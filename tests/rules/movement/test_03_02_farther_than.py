@@ -1,0 +1,64 @@
+"""03.02 / 20.04 regions.farther_than (the placement solver's "more than d from every one of
+these bases", for a base at many candidate centres): the whole block of centres and bases
+compared at once gives, centre by centre, the answer of the plain form (one base at a time,
+each measured exactly only where the circles do not settle it), and that answer is the exact
+distance's wherever it is not within the circles' 1e-6 margin of d."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.rules.geometry import footprint, round_base
+from sim.rules.movement.kernels import placed_distances
+from sim.rules.movement.solvers import regions as RG
+
+
+def _plain(fp, c, fps, d):
+    """farther_than one base at a time, as it was first written."""
+    ok = np.ones(len(c), dtype=bool)
+    bf, inf = fp.bounding_radius, RG._inner(fp)
+    for o in fps:
+        cd = np.hypot(c[:, 0] - o.x, c[:, 1] - o.y)
+        maybe = ok & (cd <= bf + o.bounding_radius + d + 1e-6)
+        sure = maybe & (cd < inf + RG._inner(o) + d - 1e-6)
+        ok &= ~sure
+        sel = np.flatnonzero(maybe & ~sure)
+        if len(sel):
+            ok[sel] = placed_distances(fp, c[sel], [o])[:, 0] > d
+    return ok
+
+
+def _base(rng, x, y):
+    kind = rng.integers(0, 4)
+    if kind == 0:
+        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
+    if kind == 1:
+        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
+    return round_base(int(rng.choice([25, 32, 60])), x, y)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_regions_farther_than_matches_the_plain_form_and_the_exact_distance(seed, monkeypatch):
+    rng = np.random.default_rng(seed)
+    fps = [_base(rng, *rng.uniform(0, 40, size=2)) for _ in range(int(rng.integers(1, 40)))]
+    fp = _base(rng, 0.0, 0.0)
+    c = rng.uniform(-2, 42, size=(int(rng.integers(1, 300)), 2))
+    # (some centres exactly d from a base, or nearly: the exact measure decides those)
+    ring = RG.ring(fp, fps[0], 3.0)
+    c = np.concatenate([c, ring, ring + 1e-7])
+    for d in (0.0, 1.0, 3.0, 8.0):
+        got = RG.farther_than(fp, c, fps, d)
+        assert got.tolist() == _plain(fp, c, fps, d).tolist()
+        exact = placed_distances(fp, c, fps)
+        clear = (np.abs(exact - d) > 1e-5).all(axis=1)
+        assert got[clear].tolist() == (exact[clear] > d).all(axis=1).tolist()
+    # a few centres a block at a time: the blocks' answers are the whole's
+    monkeypatch.setattr(RG, "_FARTHER_ROWS", 7)
+    assert RG.farther_than(fp, c, fps, 3.0).tolist() == _plain(fp, c, fps, 3.0).tolist()
+
+
+def test_regions_farther_than_with_no_centre_or_no_base():
+    fp = round_base(32, 0.0, 0.0)
+    assert RG.farther_than(fp, np.zeros((0, 2)), [round_base(32, 1.0, 1.0)], 2.0).tolist() == []
+    assert RG.farther_than(fp, np.array([[1.0, 1.0]]), [], 2.0).tolist() == [True]

@@ -1,0 +1,43 @@
+"""03.02 deployment.setup_problems: each model of a unit as set up is named with the first
+other model (in the order given) whose base it would stand on. The candidates are read for
+every model at once (bounding boxes); the answers are the plain form's (every other model
+tested in order), on seeded random tables of round, oval and rectangular bases."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.rules.deployment import setup_problems
+from sim.rules.geometry import footprint, overlaps, round_base
+
+
+def _base(rng, x, y):
+    kind = rng.integers(0, 4)
+    if kind == 0:
+        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
+    if kind == 1:
+        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
+    return round_base(int(rng.choice([25, 32, 60])), x, y)
+
+
+def _plain_hits(models, others):
+    return [next((oid for oid, ofp in others if overlaps(fp, ofp)), None) for _m, fp in models]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_setup_problems_names_the_first_base_each_model_stands_on(seed):
+    rng = np.random.default_rng(seed)
+    others = [(f"o{i}", _base(rng, *rng.uniform(0, 20, size=2))) for i in range(int(rng.integers(0, 60)))]
+    models = [(f"m{i}", _base(rng, *rng.uniform(0, 20, size=2))) for i in range(int(rng.integers(1, 8)))]
+    got = setup_problems(models, others, ())
+    for (mid, _fp), hit in zip(models, _plain_hits(models, others)):
+        said = [p for p in got if p.startswith(f"{mid}: it would be set up on o")]
+        assert said == ([f"{mid}: it would be set up on {hit}'s base (03.02, 03.01)"] if hit else [])
+
+
+def test_setup_problems_touching_is_not_standing_on():
+    a, b = round_base(32, 10.0, 10.0), round_base(32, 10.0 + 32 / 25.4, 10.0)
+    assert not any("set up on" in p for p in setup_problems([("m", b)], [("o", a)], ()))
+    c = round_base(32, 10.0 + 32 / 25.4 - 0.01, 10.0)
+    assert any("set up on o's base" in p for p in setup_problems([("m", c)], [("o", a)], ()))
