@@ -67,6 +67,10 @@ class Away:
     what: str = "every enemy model"
     rule: str = ""
     names: tuple[str, ...] = ()
+    _circles: tuple = field(default=(), compare=False, repr=False)   # (farther_than's, of fps)
+
+    def __post_init__(self):
+        object.__setattr__(self, "_circles", circles_of(self.fps))
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,8 +167,13 @@ class Region:
                 elif not wholly_within_distance(fp, n.target, n.distance):
                     out.append(f"{mid}: not wholly within {n.distance:g}\" of {n.what} ({n.rule})")
         for a in self.away:
+            ox, oy, reach, _inner_r = a._circles
             for mid, fp in models:
-                for j, o in enumerate(a.fps):
+                # (only a footprint whose bounding circles come within the distance may be; the
+                # first of those in order that is, named)
+                gap = np.hypot(ox - fp.x, oy - fp.y) - reach - fp.bounding_radius
+                for j in np.flatnonzero(gap <= a.distance + EPS + 1e-6).tolist():
+                    o = a.fps[j]
                     d = distance(fp, o)
                     if d <= a.distance + EPS:
                         who = a.names[j] if j < len(a.names) else a.what
@@ -311,8 +320,7 @@ class ModelRule:
                 inside |= ((c @ n.T) <= off - h).all(axis=1)
             ok &= inside
         if rg.edge_strip is not None and self.mode == "" and ok.any():
-            box = _inner_box(rg.edge_strip - SLACK, rg.board)
-            ok[ok] = placed_distances(fp, c[ok], [box])[:, 0] > 0.0
+            ok[ok] = _clear_of_box(fp, c[ok], rg.edge_strip - SLACK, rg.board)
         if rg.near is not None and ok.any():
             n = rg.near
             sel = np.flatnonzero(ok)
@@ -330,7 +338,7 @@ class ModelRule:
                 break
             sel = np.flatnonzero(ok)
             if a.fps:
-                ok[sel] = farther_than(fp, c[sel], a.fps, a.distance + SLACK)
+                ok[sel] = farther_than(fp, c[sel], a.fps, a.distance + SLACK, a._circles)
                 sel = np.flatnonzero(ok)
             for poly in a.polygons:
                 if not len(sel):
@@ -443,21 +451,42 @@ def _inner(fp: Footprint) -> float:
     return 0.5 * min(fp.length, fp.width) * (1.0 if fp.shape != "oval" else 0.998)
 
 
-def farther_than(fp: Footprint, c: np.ndarray, fps: Sequence[Footprint], d: float) -> np.ndarray:
+def _clear_of_box(fp: Footprint, c: np.ndarray, m: float, board) -> np.ndarray:
+    """(K,) the base at each centre does not meet the box of points ``m`` or more in from every
+    edge (``placed_distances`` to it above 0): a base whose bounding circle is more than 1e-6
+    clear of the box does not (the measure rounds far finer), the others are measured."""
+    W, H = board
+    gx = np.maximum(np.maximum(m - c[:, 0], c[:, 0] - (W - m)), 0.0)
+    gy = np.maximum(np.maximum(m - c[:, 1], c[:, 1] - (H - m)), 0.0)
+    ok = np.hypot(gx, gy) > fp.bounding_radius + 1e-6
+    sel = np.flatnonzero(~ok)
+    if len(sel):
+        ok[sel] = placed_distances(fp, c[sel], [_inner_box(m, board)])[:, 0] > 0.0
+    return ok
+
+
+def circles_of(fps: Sequence[Footprint]) -> tuple:
+    """``farther_than``'s reading of ``fps``: their centres' x and y, bounding radii and the
+    radii of circles inside their cores, as arrays."""
+    return (np.array([o.x for o in fps], dtype=float), np.array([o.y for o in fps], dtype=float),
+            np.array([o.bounding_radius for o in fps], dtype=float), np.array([_inner(o) for o in fps], dtype=float))
+
+
+def farther_than(fp: Footprint, c: np.ndarray, fps: Sequence[Footprint], d: float,
+                 circles: tuple | None = None) -> np.ndarray:
     """(K,) whether the base at each centre is more than ``d`` (edge to edge) from every one of
     ``fps``: decided by the bounding and inner circles where they settle it, measured exactly
     (``placed_distances``) where they do not. The circles of every centre and footprint are
     compared in one block (the same arithmetic entry by entry as one footprint at a time); a
     centre within some footprint's inner circles is out before any is measured, and the others
-    are measured footprint by footprint, each only while it still stands."""
+    are measured footprint by footprint, each only while it still stands. ``circles``:
+    ``circles_of(fps)``, if kept (an Away keeps its own)."""
     ok = np.ones(len(c), dtype=bool)
     if not len(c) or not len(fps):
         return ok
     bf, inf = fp.bounding_radius, _inner(fp)
-    ox = np.array([o.x for o in fps], dtype=float)
-    oy = np.array([o.y for o in fps], dtype=float)
-    reach = np.array([o.bounding_radius for o in fps])   # (the bounding circles may meet within d)
-    inner = np.array([_inner(o) for o in fps])          # (the inner circles are within d: it is not)
+    # (reach: the bounding circles may meet within d; inner: the inner circles are within d)
+    ox, oy, reach, inner = circles_of(fps) if circles is None else circles
     for lo in range(0, len(c), _FARTHER_ROWS):
         part = slice(lo, lo + _FARTHER_ROWS)
         cd = np.hypot(c[part, 0, None] - ox, c[part, 1, None] - oy)

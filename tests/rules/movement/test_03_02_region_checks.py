@@ -1,0 +1,83 @@
+"""03.02 / 20.04 / 24.09 The placement solver's region checks read in blocks give the plain
+answers: ``_clear_of_box`` (the edge strip's "does not meet the box of points farther in",
+settled by the bounding circle where it is clear) is the measure's; ``Region.problems`` names,
+for each model, the first enemy model in order within the distance (only those whose
+bounding circles come near are measured), as measuring every one in order does; an Away's
+kept circles are ``circles_of`` its footprints, and farther_than gives the same with them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.rules.geometry import EPS, distance, footprint, round_base
+from sim.rules.movement.kernels import placed_distances
+from sim.rules.movement.solvers import regions as RG
+
+
+def _base(rng, x, y):
+    kind = rng.integers(0, 4)
+    if kind == 0:
+        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
+    if kind == 1:
+        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
+    return round_base(int(rng.choice([25, 32, 60])), x, y)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_clear_of_box_is_the_measured_answer(seed):
+    rng = np.random.default_rng(seed)
+    board, m = (44.0, 60.0), 6.0 - RG.SLACK
+    fp = _base(rng, 0.0, 0.0)
+    c = np.column_stack([rng.uniform(0, 44, 4000), rng.uniform(0, 60, 4000)])
+    c[:2000, 0] = m + rng.normal(0, 1.5, 2000)   # (near the box's west side)
+    got = RG._clear_of_box(fp, c, m, board)
+    measured = placed_distances(fp, c, [RG._inner_box(m, board)])[:, 0] > 0.0
+    assert got.tolist() == measured.tolist()
+    assert 200 < got.sum() < len(c) - 200
+
+
+def _plain_named(models, away):
+    out = []
+    for mid, fp in models:
+        for j, o in enumerate(away.fps):
+            d = distance(fp, o)
+            if d <= away.distance + EPS:
+                out.append((mid, away.names[j], f"{d:.3f}"))
+                break
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_region_problems_name_the_first_enemy_within_the_distance(seed):
+    rng = np.random.default_rng(seed)
+    enemies = [_base(rng, *rng.uniform(0, 40, size=2)) for _ in range(int(rng.integers(1, 50)))]
+    names = tuple(f"e{i}" for i in range(len(enemies)))
+    region = RG.deep_strike((40.0, 40.0), enemies, names)
+    models = [(f"m{i}", _base(rng, *rng.uniform(2, 38, size=2))) for i in range(int(rng.integers(1, 10)))]
+    got = [p for p in region.problems(models) if "must be set up more than" in p]
+    want = [f"{mid}: {d}\" from {who}; it must be set up more than 8\" from every enemy model (24.09)"
+            for mid, who, d in _plain_named(models, region.away[0])]
+    assert got == want
+
+
+def test_region_problems_at_the_distance():
+    e = round_base(32, 20.0, 20.0)
+    r = 32 / 25.4
+    region = RG.deep_strike((40.0, 40.0), [e], ("e",))
+    at = [("m", round_base(32, 20.0 + r + 8.0, 20.0))]            # exactly 8": within 8", refused
+    past = [("m", round_base(32, 20.0 + r + 8.0 + 1e-4, 20.0))]   # more than 8"
+    assert any("from e" in p for p in region.problems(at))
+    assert not any("from e" in p for p in region.problems(past))
+
+
+def test_an_away_keeps_the_circles_of_its_footprints():
+    rng = np.random.default_rng(3)
+    fps = tuple(_base(rng, *rng.uniform(0, 40, size=2)) for _ in range(30))
+    away = RG.Away(8.0, fps)
+    for kept, fresh in zip(away._circles, RG.circles_of(fps)):
+        assert kept.tolist() == fresh.tolist()
+    fp = _base(rng, 0.0, 0.0)
+    c = rng.uniform(0, 40, size=(300, 2))
+    assert RG.farther_than(fp, c, fps, 8.0, away._circles).tolist() == RG.farther_than(fp, c, fps, 8.0).tolist()
+    assert RG.Away(8.0, fps) == away and hash(RG.Away(8.0, fps)) == hash(away)
