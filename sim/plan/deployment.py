@@ -12,6 +12,7 @@ region it draws."""
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import esper
 
@@ -130,10 +131,16 @@ def _set_up_problem(battle, ent: int, region, pick):
         rg = RG.deployment(region, board)
     point = (board[0] / 2, board[1] / 2)
     if pick is not None:
-        x0, y0, x1, y1 = _box(region)
-        point = pick([(x0 + i * GRID, y0 + j * GRID) for i in range(int((x1 - x0) / GRID) + 1)
-                      for j in range(int((y1 - y0) / GRID) + 1)])
+        point = pick(_grid(*_box(region)))
     return models, rg, others, PL.Prefer.toward(point)
+
+
+@lru_cache(maxsize=16)
+def _grid(x0: float, y0: float, x1: float, y1: float) -> tuple:
+    """The points of a GRID-inch grid over a box, column by column (a deployment's aim is
+    drawn among them), kept per box: a zone's is asked for at every set-up in it."""
+    return tuple((x0 + i * GRID, y0 + j * GRID) for i in range(int((x1 - x0) / GRID) + 1)
+                 for j in range(int((y1 - y0) / GRID) + 1))
 
 
 def planned_spot(battle, ent: int):

@@ -1,0 +1,43 @@
+"""W.footprint (a model's footprint where it stands) is geometry.footprint of its Position and
+Base, field for field and type for type, though it skips that function's checks of the shape
+and sizes (the world's bases are checked as it is built): for every model, round, oval and
+rectangular, before and after a whole battle's moves."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import esper
+import pytest
+
+from sim.battle import Battle
+from sim.components import Base, Position
+from sim.players import play_battle
+from sim.rules import geometry
+from sim.scenario.load import load_scenario
+from sim.world import queries as W
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _checked(b) -> int:
+    n = 0
+    for m in b.models.values():
+        pos, base = esper.component_for_entity(m, Position), esper.component_for_entity(m, Base)
+        want = geometry.footprint(base.shape, pos.x, pos.y, base.length, base.width, base.angle)
+        got = W.footprint(m)
+        assert got == want and [type(v) for v in dataclasses.astuple(got)] == [type(v) for v in dataclasses.astuple(want)]
+        n += base.shape != "round"
+    return n
+
+
+@pytest.mark.parametrize("name", ["battle_default", "deployment", "transport"])
+def test_queries_footprint_is_geometry_footprint_of_the_components(name):
+    spec = load_scenario(ROOT / f"scenarios/{name}.toml")
+    spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("random", "random")))
+    with Battle(spec, seed=3) as b:
+        hulls = _checked(b)
+        play_battle(b, spec)
+        _checked(b)
+    assert name != "battle_default" or hulls
