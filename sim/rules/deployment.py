@@ -214,7 +214,7 @@ def setup_problems(models, others, areas) -> list[str]:
     board's edges are sim.rules.reserves.ingress_problems'."""
     from sim.rules.coherency import coherency_problems
     from sim.rules.geometry import overlaps
-    from sim.rules.movement.legality import end_blocker, terrain_index
+    from sim.rules.movement.legality import end_blockers, terrain_index
     out = []
     terr = terrain_index(areas)
     # (each model's candidates: the others whose bounding boxes its own meets, read for every
@@ -222,13 +222,13 @@ def setup_problems(models, others, areas) -> list[str]:
     ox = np.array([ofp.x for _o, ofp in others], dtype=float)
     oy = np.array([ofp.y for _o, ofp in others], dtype=float)
     orad = np.array([ofp.bounding_radius for _o, ofp in others], dtype=float)
-    for mid, fp in models:
+    blockers = end_blockers([fp for _m, fp in models], terr)   # (each base's own, read together)
+    for (mid, fp), blocked in zip(models, blockers):
         reach = orad + fp.bounding_radius
         near = np.flatnonzero((np.abs(ox - fp.x) < reach) & (np.abs(oy - fp.y) < reach)).tolist()
         hit = next((others[j][0] for j in near if overlaps(fp, others[j][1])), None)
         if hit is not None:
             out.append(f"{mid}: it would be set up on {hit}'s base (03.02, 03.01)")
-        blocked = end_blocker(fp, terr)
         if blocked is not None:
             out.append(f"{mid}: {blocked[0]} (03.02, Part A ruling 13)")
     for a, (ma, fa) in enumerate(models):

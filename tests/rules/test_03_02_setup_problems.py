@@ -41,3 +41,18 @@ def test_setup_problems_touching_is_not_standing_on():
     assert not any("set up on" in p for p in setup_problems([("m", b)], [("o", a)], ()))
     c = round_base(32, 10.0 + 32 / 25.4 - 0.01, 10.0)
     assert any("set up on o's base" in p for p in setup_problems([("m", c)], [("o", a)], ()))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_setup_problems_names_the_feature_each_model_would_stand_in(seed):
+    """(Part A ruling 13: the terrain of every model read together, each base's answer its own.)"""
+    from sim.rules.movement.legality import end_blocker, terrain_index
+    from sim.rules.terrain import default_table
+    rng = np.random.default_rng(seed)
+    areas = default_table()
+    terr = terrain_index(areas)
+    models = [(f"m{i}", _base(rng, *rng.uniform([0, 0], [60, 44]))) for i in range(40)]
+    got = [p for p in setup_problems(models, [], areas) if "Part A ruling 13" in p]
+    want = [f"{mid}: {b[0]} (03.02, Part A ruling 13)" for mid, fp in models
+            if (b := end_blocker(fp, terr)) is not None]
+    assert got == want and len(want) > 3
