@@ -36,11 +36,9 @@ def wholly_within(fp: Footprint, zone) -> bool:
         if point_in_polygon((fp.x, fp.y), zone) < 0:
             return False
         r = 0.5 * fp.length
-        pts = np.asarray(zone, dtype=float)
-        nxt = np.roll(pts, -1, axis=0)
+        pts, ab, den = _edges(zone)
         c = np.array([fp.x, fp.y])
-        ab = nxt - pts
-        t = np.clip(((c - pts) * ab).sum(axis=1) / np.maximum((ab * ab).sum(axis=1), 1e-300), 0.0, 1.0)
+        t = np.clip(((c - pts) * ab).sum(axis=1) / den, 0.0, 1.0)
         d = np.hypot(*(pts + t[:, None] * ab - c).T)
         return bool(d.min() >= r - EPS)
     if _circle_clear_inside(fp.x, fp.y, fp.bounding_radius, zone):
@@ -54,11 +52,34 @@ def _circle_clear_inside(x: float, y: float, r: float, zone) -> bool:
     strictly inside the zone (polygon_inside says so too). False says nothing."""
     if point_in_polygon((x, y), zone) <= 0:
         return False
+    pts, ab, den = _edges(zone)
+    c = np.array([x, y])
+    t = np.clip(((c - pts) * ab).sum(axis=1) / den, 0.0, 1.0)
+    return bool(np.hypot(*(pts + t[:, None] * ab - c).T).min() > r + 1e-6)
+
+
+def _edges(zone) -> tuple:
+    """The zone's vertices, edges (each vertex to the next) and the edges' squared lengths (at
+    least 1e-300), as wholly_within reads them: kept per zone (a tuple of points; another
+    sequence is read afresh)."""
+    if isinstance(zone, tuple):
+        try:
+            return _kept_edges(zone)
+        except TypeError:   # (a tuple holding lists: not hashable)
+            pass
+    return _zone_edges(zone)
+
+
+def _zone_edges(zone) -> tuple:
     pts = np.asarray(zone, dtype=float)
     ab = np.roll(pts, -1, axis=0) - pts
-    c = np.array([x, y])
-    t = np.clip(((c - pts) * ab).sum(axis=1) / np.maximum((ab * ab).sum(axis=1), 1e-300), 0.0, 1.0)
-    return bool(np.hypot(*(pts + t[:, None] * ab - c).T).min() > r + 1e-6)
+    out = (pts, ab, np.maximum((ab * ab).sum(axis=1), 1e-300))
+    for a in out:
+        a.flags.writeable = False
+    return out
+
+
+_kept_edges = lru_cache(maxsize=64)(_zone_edges)
 
 
 def _offsets(fp: Footprint) -> tuple[np.ndarray, float]:

@@ -35,3 +35,24 @@ def test_26_wholly_within_agrees_with_the_bounds_of_a_strip(x, y):
     fp = round_base(32, x, y)
     if abs(y - R) > 1e-6 and abs(y - (12 - R)) > 1e-6 and abs(x - R) > 1e-6 and abs(x - 60 + R) > 1e-6:
         assert wholly_within(fp, ZONE) == inside
+
+
+def test_wholly_within_reads_a_zone_as_a_tuple_a_list_or_an_array_alike():
+    """(wholly_within keeps a tuple zone's edges; a list or an array is read afresh: the same
+    answers, on seeded random round and hull bases about a five-sided zone's edges.)"""
+    import numpy as np
+    from sim.rules.deployment import wholly_within
+    from sim.rules.geometry import footprint, round_base
+    zone = ((0.0, 0.0), (30.0, 0.0), (30.0, 12.0), (15.0, 16.0), (0.0, 12.0))
+    rng = np.random.default_rng(7)
+    fps = []
+    for _ in range(400):
+        x, y = rng.uniform(-2, 32), rng.uniform(-2, 18)
+        k = rng.integers(0, 3)
+        fps.append(round_base(int(rng.choice([25, 32, 60])), x, y) if k == 0 else
+                   footprint(("oval", "rect")[k - 1], x, y, rng.uniform(1.5, 5), rng.uniform(0.8, 2.5), rng.uniform(0, 180)))
+    as_tuple = [wholly_within(f, zone) for f in fps]
+    assert as_tuple == [wholly_within(f, [list(p) for p in zone]) for f in fps]
+    assert as_tuple == [wholly_within(f, np.array(zone)) for f in fps]
+    assert as_tuple == [wholly_within(f, zone) for f in fps]   # (asked again: the kept edges)
+    assert 50 < sum(as_tuple) < 350
