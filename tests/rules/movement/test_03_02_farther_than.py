@@ -62,3 +62,17 @@ def test_regions_farther_than_with_no_centre_or_no_base():
     fp = round_base(32, 0.0, 0.0)
     assert RG.farther_than(fp, np.zeros((0, 2)), [round_base(32, 1.0, 1.0)], 2.0).tolist() == []
     assert RG.farther_than(fp, np.array([[1.0, 1.0]]), [], 2.0).tolist() == [True]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_regions_farther_than_leaves_out_only_bases_too_far_from_every_centre(seed):
+    """(Centres in a small patch, bases all over: those whose circles cannot come within d of
+    the patch are left out of the block; the answers are still the plain form's.)"""
+    rng = np.random.default_rng(100 + seed)
+    fps = [_base(rng, *rng.uniform(0, 60, size=2)) for _ in range(80)]
+    fp = _base(rng, 0.0, 0.0)
+    x0, y0 = rng.uniform(10, 50, size=2)
+    c = np.column_stack([rng.uniform(x0, x0 + 3, 200), rng.uniform(y0, y0 + 3, 200)])
+    c = np.concatenate([c, RG.ring(fp, fps[0], 2.0) if abs(fps[0].x - x0) < 8 else c[:1]])
+    for d in (0.5, 2.0, 8.0):
+        assert RG.farther_than(fp, c, fps, d).tolist() == _plain(fp, c, fps, d).tolist()

@@ -487,6 +487,17 @@ def farther_than(fp: Footprint, c: np.ndarray, fps: Sequence[Footprint], d: floa
     bf, inf = fp.bounding_radius, _inner(fp)
     # (reach: the bounding circles may meet within d; inner: the inner circles are within d)
     ox, oy, reach, inner = circles_of(fps) if circles is None else circles
+    # (a footprint whose bounding circle is farther from the centres' box than the reach cannot
+    # come within d of any of them, as the block below would find: left out of it)
+    lo_x, lo_y = c[:, 0].min(), c[:, 1].min()
+    hi_x, hi_y = c[:, 0].max(), c[:, 1].max()
+    slack = bf + reach + d + 1e-3
+    cols = np.flatnonzero((ox >= lo_x - slack) & (ox <= hi_x + slack) & (oy >= lo_y - slack) & (oy <= hi_y + slack))
+    if not len(cols):
+        return ok
+    if len(cols) < len(ox):
+        ox, oy, reach, inner = ox[cols], oy[cols], reach[cols], inner[cols]
+        fps = [fps[j] for j in cols.tolist()]
     for lo in range(0, len(c), _FARTHER_ROWS):
         part = slice(lo, lo + _FARTHER_ROWS)
         cd = np.hypot(c[part, 0, None] - ox, c[part, 1, None] - oy)
