@@ -81,3 +81,17 @@ def test_an_away_keeps_the_circles_of_its_footprints():
     c = rng.uniform(0, 40, size=(300, 2))
     assert RG.farther_than(fp, c, fps, 8.0, away._circles).tolist() == RG.farther_than(fp, c, fps, 8.0).tolist()
     assert RG.Away(8.0, fps) == away and hash(RG.Away(8.0, fps)) == hash(away)
+
+
+def test_a_model_rule_keeps_its_lines():
+    """(ModelRule.lines is the region's lines for the base, worked out once: the cache behind it
+    is keyed by the region, whose hash reads every footprint it keeps away from.)"""
+    rng = np.random.default_rng(5)
+    enemies = [_base(rng, *rng.uniform(0, 40, size=2)) for _ in range(30)]
+    region = RG.ingress_strip((40.0, 60.0), enemies)
+    rule = region.rule_for(footprint("oval", 0.0, 0.0, 3.0, 1.5, 30.0))
+    first = rule.lines()
+    assert rule.lines() is first
+    want = RG._lines.__wrapped__(region, "oval", 3.0, 1.5, 30.0)
+    assert [(a.tolist(), t.tolist()) for a, t in first] == [(a.tolist(), t.tolist()) for a, t in want]
+    assert len(first) >= 4

@@ -301,6 +301,9 @@ class ModelRule:
     fp: Footprint
     mode: str
     edges: tuple[str, ...]
+    # (``lines``, kept once asked: the cache behind it is keyed by the region, whose hash reads
+    # every footprint it keeps away from)
+    _lines: tuple | None = field(default=None, compare=False, repr=False)
 
     def mask(self, c: np.ndarray) -> np.ndarray:
         """(K,) whether the base at each centre keeps every limit of the region (SLACK inside)."""
@@ -402,7 +405,11 @@ class ModelRule:
         """The lines (a point, a unit direction) along which the base's centre keeps it just
         inside a side of the zone, or against a battlefield edge: where a packer sets a model
         touching both a unit-mate and a side (bottom-left fill)."""
-        return _lines(self.region, self.fp.shape, self.fp.length, self.fp.width, self.fp.angle)
+        got = self._lines
+        if got is None:
+            got = _lines(self.region, self.fp.shape, self.fp.length, self.fp.width, self.fp.angle)
+            object.__setattr__(self, "_lines", got)
+        return got
 
     def point_mask(self, pts: np.ndarray) -> np.ndarray:
         """(N,) whether each point is in the region (for the free-area estimate: a point of
