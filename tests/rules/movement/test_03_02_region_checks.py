@@ -28,13 +28,16 @@ def _base(rng, x, y):
 def test_clear_of_box_is_the_measured_answer(seed):
     rng = np.random.default_rng(seed)
     board, m = (44.0, 60.0), 6.0 - RG.SLACK
-    fp = _base(rng, 0.0, 0.0)
-    c = np.column_stack([rng.uniform(0, 44, 4000), rng.uniform(0, 60, 4000)])
-    c[:2000, 0] = m + rng.normal(0, 1.5, 2000)   # (near the box's west side)
-    got = RG._clear_of_box(fp, c, m, board)
-    measured = placed_distances(fp, c, [RG._inner_box(m, board)])[:, 0] > 0.0
-    assert got.tolist() == measured.tolist()
-    assert 200 < got.sum() < len(c) - 200
+    # (every shape, and a long thin rectangle turned across the box's side: its centre may be
+    # outside the box while its bounding circle is not, and it meets the box or not)
+    bases = [_base(rng, 0.0, 0.0) for _ in range(5)] + [footprint("rect", 0.0, 0.0, 6.0, 0.6, 10.0 + 40 * seed)]
+    for fp in bases:
+        c = np.column_stack([rng.uniform(0, 44, 3000), rng.uniform(0, 60, 3000)])
+        c[:1500, 0] = m + rng.normal(0, 1.5, 1500)   # (near the box's west side)
+        got = RG._clear_of_box(fp, c, m, board)
+        measured = placed_distances(fp, c, [RG._inner_box(m, board)])[:, 0] > 0.0
+        assert got.tolist() == measured.tolist()
+        assert 200 < got.sum() < len(c) - 200
 
 
 def _plain_named(models, away):

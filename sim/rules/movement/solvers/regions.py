@@ -461,12 +461,15 @@ def _inner(fp: Footprint) -> float:
 def _clear_of_box(fp: Footprint, c: np.ndarray, m: float, board) -> np.ndarray:
     """(K,) the base at each centre does not meet the box of points ``m`` or more in from every
     edge (``placed_distances`` to it above 0): a base whose bounding circle is more than 1e-6
-    clear of the box does not (the measure rounds far finer), the others are measured."""
+    clear of the box does not, a base whose centre is more than 1e-6 inside it does (the
+    measure rounds far finer, and reads a centre inside as 0); the others are measured."""
     W, H = board
     gx = np.maximum(np.maximum(m - c[:, 0], c[:, 0] - (W - m)), 0.0)
     gy = np.maximum(np.maximum(m - c[:, 1], c[:, 1] - (H - m)), 0.0)
     ok = np.hypot(gx, gy) > fp.bounding_radius + 1e-6
-    sel = np.flatnonzero(~ok)
+    # (a centre more than 1e-6 inside the box: the base, which holds its centre, meets it)
+    deep = (np.minimum(c[:, 0] - m, (W - m) - c[:, 0]) > 1e-6) & (np.minimum(c[:, 1] - m, (H - m) - c[:, 1]) > 1e-6)
+    sel = np.flatnonzero(~ok & ~deep)
     if len(sel):
         ok[sel] = placed_distances(fp, c[sel], [_inner_box(m, board)])[:, 0] > 0.0
     return ok
