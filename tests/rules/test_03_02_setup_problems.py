@@ -9,16 +9,9 @@ import numpy as np
 import pytest
 
 from sim.rules.deployment import setup_problems
-from sim.rules.geometry import footprint, overlaps, round_base
+from sim.rules.geometry import overlaps, round_base
 
-
-def _base(rng, x, y):
-    kind = rng.integers(0, 4)
-    if kind == 0:
-        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
-    if kind == 1:
-        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
-    return round_base(int(rng.choice([25, 32, 60])), x, y)
+from random_bases import random_base
 
 
 def _plain_hits(models, others):
@@ -28,8 +21,8 @@ def _plain_hits(models, others):
 @pytest.mark.parametrize("seed", range(8))
 def test_setup_problems_names_the_first_base_each_model_stands_on(seed):
     rng = np.random.default_rng(seed)
-    others = [(f"o{i}", _base(rng, *rng.uniform(0, 20, size=2))) for i in range(int(rng.integers(0, 60)))]
-    models = [(f"m{i}", _base(rng, *rng.uniform(0, 20, size=2))) for i in range(int(rng.integers(1, 8)))]
+    others = [(f"o{i}", random_base(rng, *rng.uniform(0, 20, size=2))) for i in range(int(rng.integers(0, 60)))]
+    models = [(f"m{i}", random_base(rng, *rng.uniform(0, 20, size=2))) for i in range(int(rng.integers(1, 8)))]
     got = setup_problems(models, others, ())
     for (mid, _fp), hit in zip(models, _plain_hits(models, others)):
         said = [p for p in got if p.startswith(f"{mid}: it would be set up on o")]
@@ -51,7 +44,7 @@ def test_setup_problems_names_the_feature_each_model_would_stand_in(seed):
     rng = np.random.default_rng(seed)
     areas = default_table()
     terr = terrain_index(areas)
-    models = [(f"m{i}", _base(rng, *rng.uniform([0, 0], [60, 44]))) for i in range(40)]
+    models = [(f"m{i}", random_base(rng, *rng.uniform([0, 0], [60, 44]))) for i in range(40)]
     got = [p for p in setup_problems(models, [], areas) if "Part A ruling 13" in p]
     want = [f"{mid}: {b[0]} (03.02, Part A ruling 13)" for mid, fp in models
             if (b := end_blocker(fp, terr)) is not None]

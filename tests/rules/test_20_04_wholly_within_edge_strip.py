@@ -8,17 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.rules.geometry import EPS, distance, footprint, round_base
+from sim.rules.geometry import EPS, distance, round_base
 from sim.rules import reserves as RS
 
-
-def _base(rng, x, y):
-    kind = rng.integers(0, 4)
-    if kind == 0:
-        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
-    if kind == 1:
-        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
-    return round_base(int(rng.choice([25, 32, 60])), x, y)
+from random_bases import random_base
 
 
 def _measured(fp, board):
@@ -34,7 +27,7 @@ def test_wholly_within_edge_strip_is_the_measured_answer(board):
         x, y = rng.uniform(0, W), rng.uniform(0, H)
         if rng.random() < 0.6:   # (near the strip's inner edge: 6" in from an edge, give or take a base)
             x = RS.EDGE_DISTANCE + rng.normal(0, 1.5) if rng.random() < 0.5 else W - RS.EDGE_DISTANCE + rng.normal(0, 1.5)
-        fps.append(_base(rng, x, y))
+        fps.append(random_base(rng, x, y))
     got = [RS.wholly_within_edge_strip(f, board) for f in fps]
     assert got == [_measured(f, board) for f in fps]
     assert 100 < sum(got) < len(got) - 100   # (both answers, many times)

@@ -9,9 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.rules.geometry import footprint, round_base
+from sim.rules.geometry import round_base
 from sim.rules.movement.kernels import placed_distances
 from sim.rules.movement.solvers import regions as RG
+
+from random_bases import random_base
 
 
 def _plain(fp, c, fps, d):
@@ -29,20 +31,12 @@ def _plain(fp, c, fps, d):
     return ok
 
 
-def _base(rng, x, y):
-    kind = rng.integers(0, 4)
-    if kind == 0:
-        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
-    if kind == 1:
-        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
-    return round_base(int(rng.choice([25, 32, 60])), x, y)
-
 
 @pytest.mark.parametrize("seed", range(6))
 def test_regions_farther_than_matches_the_plain_form_and_the_exact_distance(seed, monkeypatch):
     rng = np.random.default_rng(seed)
-    fps = [_base(rng, *rng.uniform(0, 40, size=2)) for _ in range(int(rng.integers(1, 40)))]
-    fp = _base(rng, 0.0, 0.0)
+    fps = [random_base(rng, *rng.uniform(0, 40, size=2)) for _ in range(int(rng.integers(1, 40)))]
+    fp = random_base(rng, 0.0, 0.0)
     c = rng.uniform(-2, 42, size=(int(rng.integers(1, 300)), 2))
     # (some centres exactly d from a base, or nearly: the exact measure decides those)
     ring = RG.ring(fp, fps[0], 3.0)
@@ -69,8 +63,8 @@ def test_regions_farther_than_leaves_out_only_bases_too_far_from_every_centre(se
     """(Centres in a small patch, bases all over: those whose circles cannot come within d of
     the patch are left out of the block; the answers are still the plain form's.)"""
     rng = np.random.default_rng(100 + seed)
-    fps = [_base(rng, *rng.uniform(0, 60, size=2)) for _ in range(80)]
-    fp = _base(rng, 0.0, 0.0)
+    fps = [random_base(rng, *rng.uniform(0, 60, size=2)) for _ in range(80)]
+    fp = random_base(rng, 0.0, 0.0)
     x0, y0 = rng.uniform(10, 50, size=2)
     c = np.column_stack([rng.uniform(x0, x0 + 3, 200), rng.uniform(y0, y0 + 3, 200)])
     c = np.concatenate([c, RG.ring(fp, fps[0], 2.0) if abs(fps[0].x - x0) < 8 else c[:1]])

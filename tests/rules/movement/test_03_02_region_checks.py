@@ -14,14 +14,7 @@ from sim.rules.geometry import EPS, distance, footprint, round_base
 from sim.rules.movement.kernels import placed_distances
 from sim.rules.movement.solvers import regions as RG
 
-
-def _base(rng, x, y):
-    kind = rng.integers(0, 4)
-    if kind == 0:
-        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
-    if kind == 1:
-        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
-    return round_base(int(rng.choice([25, 32, 60])), x, y)
+from random_bases import random_base
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -30,7 +23,7 @@ def test_clear_of_box_is_the_measured_answer(seed):
     board, m = (44.0, 60.0), 6.0 - RG.SLACK
     # (every shape, and a long thin rectangle turned across the box's side: its centre may be
     # outside the box while its bounding circle is not, and it meets the box or not)
-    bases = [_base(rng, 0.0, 0.0) for _ in range(5)] + [footprint("rect", 0.0, 0.0, 6.0, 0.6, 10.0 + 40 * seed)]
+    bases = [random_base(rng, 0.0, 0.0) for _ in range(5)] + [footprint("rect", 0.0, 0.0, 6.0, 0.6, 10.0 + 40 * seed)]
     for fp in bases:
         c = np.column_stack([rng.uniform(0, 44, 3000), rng.uniform(0, 60, 3000)])
         c[:1500, 0] = m + rng.normal(0, 1.5, 1500)   # (near the box's west side)
@@ -54,10 +47,10 @@ def _plain_named(models, away):
 @pytest.mark.parametrize("seed", range(6))
 def test_region_problems_name_the_first_enemy_within_the_distance(seed):
     rng = np.random.default_rng(seed)
-    enemies = [_base(rng, *rng.uniform(0, 40, size=2)) for _ in range(int(rng.integers(1, 50)))]
+    enemies = [random_base(rng, *rng.uniform(0, 40, size=2)) for _ in range(int(rng.integers(1, 50)))]
     names = tuple(f"e{i}" for i in range(len(enemies)))
     region = RG.deep_strike((40.0, 40.0), enemies, names)
-    models = [(f"m{i}", _base(rng, *rng.uniform(2, 38, size=2))) for i in range(int(rng.integers(1, 10)))]
+    models = [(f"m{i}", random_base(rng, *rng.uniform(2, 38, size=2))) for i in range(int(rng.integers(1, 10)))]
     got = [p for p in region.problems(models) if "must be set up more than" in p]
     want = [f"{mid}: {d}\" from {who}; it must be set up more than 8\" from every enemy model (24.09)"
             for mid, who, d in _plain_named(models, region.away[0])]
@@ -76,11 +69,11 @@ def test_region_problems_at_the_distance():
 
 def test_an_away_keeps_the_circles_of_its_footprints():
     rng = np.random.default_rng(3)
-    fps = tuple(_base(rng, *rng.uniform(0, 40, size=2)) for _ in range(30))
+    fps = tuple(random_base(rng, *rng.uniform(0, 40, size=2)) for _ in range(30))
     away = RG.Away(8.0, fps)
     for kept, fresh in zip(away._circles, RG.circles_of(fps)):
         assert kept.tolist() == fresh.tolist()
-    fp = _base(rng, 0.0, 0.0)
+    fp = random_base(rng, 0.0, 0.0)
     c = rng.uniform(0, 40, size=(300, 2))
     assert RG.farther_than(fp, c, fps, 8.0, away._circles).tolist() == RG.farther_than(fp, c, fps, 8.0).tolist()
     assert RG.Away(8.0, fps) == away and hash(RG.Away(8.0, fps)) == hash(away)
@@ -90,7 +83,7 @@ def test_a_model_rule_keeps_its_lines():
     """(ModelRule.lines is the region's lines for the base, worked out once: the cache behind it
     is keyed by the region, whose hash reads every footprint it keeps away from.)"""
     rng = np.random.default_rng(5)
-    enemies = [_base(rng, *rng.uniform(0, 40, size=2)) for _ in range(30)]
+    enemies = [random_base(rng, *rng.uniform(0, 40, size=2)) for _ in range(30)]
     region = RG.ingress_strip((40.0, 60.0), enemies)
     rule = region.rule_for(footprint("oval", 0.0, 0.0, 3.0, 1.5, 30.0))
     first = rule.lines()

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from sim.rules.geometry import footprint, footprint_polygon_distance, round_base
+from sim.rules.geometry import footprint_polygon_distance, round_base
 from sim.rules.terrain import Feature, TerrainArea, model_within_area, validate_terrain
 
 
@@ -17,16 +17,6 @@ def rect(x0, y0, x1, y1):
 def box_area(name, poly, category="dense", feats=None):
     return TerrainArea(name, tuple(poly), tuple(feats) if feats else (Feature(category, tuple(poly)),))
 
-
-def random_base(rng: np.random.Generator, x: float, y: float):
-    """A base at (x, y): oval or rectangular (sizes and angle at random) one time in four each,
-    else round (25, 32 or 60 mm)."""
-    kind = rng.integers(0, 4)
-    if kind == 0:
-        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
-    if kind == 1:
-        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
-    return round_base(int(rng.choice([25, 32, 60])), x, y)
 
 
 def random_layout(rng: np.random.Generator):

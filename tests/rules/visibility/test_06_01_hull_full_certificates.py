@@ -16,7 +16,8 @@ from sim.rules.terrain import default_table
 from sim.rules.visibility.sight import model_fully_visible
 from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 
-from _layouts import random_base, random_layout
+from _layouts import random_layout
+from random_bases import random_base
 
 
 def _layouts(rng, count):

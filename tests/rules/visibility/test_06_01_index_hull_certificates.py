@@ -14,7 +14,8 @@ from sim.rules.visibility.sight import TerrainBlockers, model_visible
 from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 from sim.rules.visibility.index_pairs import _inner_radius
 
-from _layouts import random_base, random_layout
+from _layouts import random_layout
+from random_bases import random_base
 
 
 def _check(idx, blk):

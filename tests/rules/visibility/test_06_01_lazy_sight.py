@@ -8,20 +8,12 @@ rectangular bases, after random moves."""
 import numpy as np
 import pytest
 
-from sim.rules.geometry import footprint, round_base
+from sim.rules.geometry import round_base
 from sim.rules.terrain import default_table
 from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 
 from _layouts import random_layout
-
-
-def _fp(rng, x, y):
-    kind = rng.integers(0, 4)
-    if kind == 0:
-        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
-    if kind == 1:
-        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
-    return round_base(int(rng.choice([25, 32, 60])), x, y)
+from random_bases import random_base
 
 
 def _models(rng, fps):
@@ -85,7 +77,7 @@ def _run(rng, areas, fps, moves, size):
     for _ in range(moves):
         ks = rng.choice(len(models), size=int(rng.integers(1, 4)), replace=False)
         for k in ks:
-            fps[k] = _fp(rng, *(rng.uniform(1, size[0] - 1), rng.uniform(1, size[1] - 1)))
+            fps[k] = random_base(rng, *(rng.uniform(1, size[0] - 1), rng.uniform(1, size[1] - 1)))
         idx.update([models[k].id for k in ks], [fps[k] for k in ks])
         ref = VisibilityIndex(areas, [ModelEntry(m.id, f, m.army, m.unit, m.keywords)
                                       for m, f in zip(models, fps)])
@@ -98,7 +90,7 @@ def _run(rng, areas, fps, moves, size):
 @pytest.mark.parametrize("seed", range(3))
 def test_lazy_sight_on_the_default_table_equals_a_full_recompute(seed):
     rng = np.random.default_rng(900 + seed)
-    fps = [_fp(rng, rng.uniform(1, 59), rng.uniform(1, 43)) for _ in range(18)]
+    fps = [random_base(rng, rng.uniform(1, 59), rng.uniform(1, 43)) for _ in range(18)]
     _run(rng, default_table(), fps, 5, (60, 44))
 
 
@@ -106,7 +98,7 @@ def test_lazy_sight_on_random_layouts_equals_a_full_recompute():
     rng = np.random.default_rng(41)
     for _ in range(8):
         areas, a, b = random_layout(rng)
-        fps = [_fp(rng, *rng.uniform(1, 29, 2)) for _ in range(8)] + [a, b]
+        fps = [random_base(rng, *rng.uniform(1, 29, 2)) for _ in range(8)] + [a, b]
         _run(rng, areas, fps, 3, (30, 30))
 
 

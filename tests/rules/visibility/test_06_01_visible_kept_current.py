@@ -9,7 +9,8 @@ import pytest
 from sim.rules.terrain import default_table
 from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 
-from test_06_01_lazy_sight import _fp, _models, _read_randomly
+from random_bases import random_base
+from test_06_01_lazy_sight import _models, _read_randomly
 
 
 def _fresh(areas, models, fps, attacked, lone):
@@ -25,7 +26,7 @@ def _fresh(areas, models, fps, attacked, lone):
 def test_visible_kept_current_through_moves_attacks_and_lone_operatives(seed):
     rng = np.random.default_rng(700 + seed)
     areas = default_table()
-    fps = [_fp(rng, rng.uniform(1, 59), rng.uniform(1, 43)) for _ in range(16)]
+    fps = [random_base(rng, rng.uniform(1, 59), rng.uniform(1, 43)) for _ in range(16)]
     models = _models(rng, fps)
     idx = VisibilityIndex(areas, models)
     idx.set_reach(rng.choice([0.0, 6.0, 12.0, np.inf], size=len(models)))
@@ -37,7 +38,7 @@ def test_visible_kept_current_through_moves_attacks_and_lone_operatives(seed):
         if what == 0:
             ks = rng.choice(len(models), size=int(rng.integers(1, 3)), replace=False)
             for k in ks:
-                fps[k] = _fp(rng, rng.uniform(1, 59), rng.uniform(1, 43))
+                fps[k] = random_base(rng, rng.uniform(1, 59), rng.uniform(1, 43))
             idx.update([models[k].id for k in ks], [fps[k] for k in ks])
         elif what == 1:
             u = f"u{int(rng.integers(0, 6))}"

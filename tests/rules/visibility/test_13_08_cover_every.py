@@ -14,7 +14,7 @@ import pytest
 from sim.rules.terrain import default_table
 from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 
-from _layouts import random_base
+from random_bases import random_base
 
 KW = (frozenset({"INFANTRY"}), frozenset({"VEHICLE"}))
 
