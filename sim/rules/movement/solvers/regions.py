@@ -70,7 +70,10 @@ class Away:
     _circles: tuple = field(default=(), compare=False, repr=False)   # (farther_than's, of fps)
 
     def __post_init__(self):
-        object.__setattr__(self, "_circles", circles_of(self.fps))
+        circles = circles_of(self.fps)
+        for a in circles:
+            a.flags.writeable = False   # (shared by every mask and check of the region)
+        object.__setattr__(self, "_circles", circles)
 
 
 @dataclass(frozen=True, slots=True)
