@@ -152,10 +152,6 @@ def _set_up(battle, ent: int, to, what: str) -> list[tuple[str, object]]:
     return fps
 
 
-def _others(ent: int) -> list:
-    return [(W.model_id(m), W.footprint(m)) for u in W.all_units() if u != ent for m in W.unit_models(u)]
-
-
 def _enemies(ent: int) -> list:
     return [(W.model_id(m), W.footprint(m)) for u in W.enemy_units(ent) for m in W.unit_models(u)]
 
@@ -181,7 +177,7 @@ def deploy_problems(battle, ent: int, fps) -> tuple[list[str], bool]:
             problems, infiltrating = [], True
         else:
             problems = [f"{problems[0]}; nor may it infiltrate: {away[0]}"] + problems[1:]
-    return problems + setup_problems(fps, _others(ent), battle.scenario.terrain), infiltrating
+    return problems + setup_problems(fps, W.other_models(ent), battle.scenario.terrain), infiltrating
 
 
 def _board_polygon(board) -> tuple:
@@ -235,7 +231,7 @@ def _check_scout(battle, cmd: ScoutMove) -> None:
             raise PlanError(f"{cmd.unit} is set up from strategic reserves: no path to give (24.31)")
         fps = _set_up(battle, ent, cmd.to, "Scouts from strategic reserves")
         _refuse(deployment_problems([(mid, owner, fp) for mid, fp in fps], zones, battle.scenario.board)
-                + setup_problems(fps, _others(ent), battle.scenario.terrain))
+                + setup_problems(fps, W.other_models(ent), battle.scenario.terrain))
         return
     now = [(W.model_id(m), owner, W.footprint(m)) for m in W.unit_models(ent)]
     away = deployment_problems(now, zones)

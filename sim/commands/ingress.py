@@ -59,7 +59,7 @@ def _candidates(battle, u: int, toward=()):
     owner = esper.component_for_entity(u, Unit).owner
     models = [(W.model_id(m), W.footprint(m)) for m in esper.component_for_entity(u, Unit).models]
     enemies = [(W.model_id(m), W.footprint(m)) for e in W.enemy_units(u) for m in W.unit_models(e)]
-    others = [(W.model_id(m), W.footprint(m)) for o in W.all_units() if o != u for m in W.unit_models(o)]
+    others = W.other_models(u)
     efs, names = [f for _m, f in enemies], [m for m, _f in enemies]
     regions = []
     if W.every_model_has(u, Hook.ARRIVES_ANYWHERE):

@@ -122,7 +122,7 @@ def _set_up_problem(battle, ent: int, region, pick):
     board = tuple(battle.scenario.board)
     owner = esper.component_for_entity(ent, Unit).owner
     models = [(W.model_id(m), W.footprint(m)) for m in W.unit_models(ent, living=False)]
-    others = [(W.model_id(m), W.footprint(m)) for u in W.all_units() if u != ent for m in W.unit_models(u)]
+    others = W.other_models(ent)
     if tuple(map(tuple, region)) == battlefield(battle):
         zones = battle.turn_state.zones()
         enemies = [(W.model_id(m), W.footprint(m)) for u in W.enemy_units(ent) for m in W.unit_models(u)]

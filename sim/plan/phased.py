@@ -83,7 +83,6 @@ def check_ingress(battle, cmd) -> None:
     if not W.in_reserves(ent):
         raise PlanError(f"{cmd.unit} is not in strategic reserves (20.04)")
     one_at_a_time(battle, ent, "09.02")
-    ts = battle.turn_state
     models = esper.component_for_entity(ent, Unit).models
     ids = [W.model_id(m) for m in models]
     given = [t[0] for t in cmd.to]
@@ -97,7 +96,7 @@ def check_ingress(battle, cmd) -> None:
         b = W.footprint(m)
         fps.append((mid, footprint(b.shape, x, y, b.length, b.width, b.angle)))
     problems = ingress_limits(battle, ent, fps, W.every_model_has(ent, Hook.ARRIVES_ANYWHERE))
-    others = [(W.model_id(m), W.footprint(m)) for u in W.all_units() if u != ent for m in W.unit_models(u)]
+    others = W.other_models(ent)
     problems += setup_problems(fps, others, battle.scenario.terrain)
     if problems:
         raise PlanError(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))

@@ -135,7 +135,7 @@ def placement_problems(battle, ent: int, t: int, mode: str, to) -> list[str]:
     board = battle.scenario.board
     out = [f"{mid}: its base is not wholly on the battlefield (03.02, 03.01)"
            for mid, fp in fps if min(edge_gaps(fp, board).values()) < -EPS]
-    others = [(W.model_id(m), W.footprint(m)) for u in W.all_units() if u != ent for m in W.unit_models(u)]
+    others = W.other_models(ent)
     out += setup_problems(fps, others, battle.scenario.terrain)
     out += TR.set_up_distance_problems(fps, transport_footprints(t), tid, mode)
     engaged = _engaged_at(ent, fps)

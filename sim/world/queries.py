@@ -513,6 +513,12 @@ def all_units() -> list[int]:
     return list(_units_in_order())
 
 
+def other_models(unit_ent: int) -> list[tuple[str, geometry.Footprint]]:
+    """(id, footprint) of every living model of every other unit, in unit order: what a
+    set-up of ``unit_ent`` is checked against (03.02: on no other model's base)."""
+    return [(model_id(m), footprint(m)) for u in _units_in_order() if u != unit_ent for m in _living(u)]
+
+
 def engaged_with(unit_ent: int) -> list[int]:
     """03.04 The enemy units this unit is engaged with, in unit order (the spatial index keeps
     the contacts between units current through every move and removal)."""

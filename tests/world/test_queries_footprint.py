@@ -41,3 +41,19 @@ def test_queries_footprint_is_geometry_footprint_of_the_components(name):
         play_battle(b, spec)
         _checked(b)
     assert name != "battle_default" or hulls
+
+
+def test_other_models_are_every_living_model_of_every_other_unit():
+    """(W.other_models: what a set-up is checked against, 03.02: in unit order, the unit's own
+    and destroyed models left out, through a whole battle.)"""
+    spec = load_scenario(ROOT / "scenarios/battle_default.toml")
+    spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("random", "random")))
+    with Battle(spec, seed=4) as b:
+        play_battle(b, spec)
+        units = W.all_units()
+        lost = 0
+        for u in units:
+            want = [(W.model_id(m), W.footprint(m)) for o in units if o != u for m in W.unit_models(o)]
+            assert W.other_models(u) == want
+            lost += len(W.unit_models(u, living=False)) - len(W.unit_models(u))
+        assert lost > 0   # (destroyed models were left out)
