@@ -514,9 +514,17 @@ def all_units() -> list[int]:
 
 
 def other_models(unit_ent: int) -> list[tuple[str, geometry.Footprint]]:
-    """(id, footprint) of every living model of every other unit, in unit order: what a
-    set-up of ``unit_ent`` is checked against (03.02: on no other model's base)."""
-    return [(model_id(m), footprint(m)) for u in _units_in_order() if u != unit_ent for m in _living(u)]
+    """(id, footprint) of every living model on the battlefield of every other unit, in unit
+    order: what a set-up of ``unit_ent`` is checked against (03.02: on no other model's base).
+    The footprints are the spatial index's, kept current through every move and set-up (the
+    ones its distances are measured from)."""
+    fps = spatial().fps
+    out: list[tuple[str, geometry.Footprint]] = []
+    for u in _units_in_order():
+        if u != unit_ent:
+            lv = living(u)
+            out.extend(zip(lv.ids, [fps[r] for r in lv.rows.tolist()]))
+    return out
 
 
 def engaged_with(unit_ent: int) -> list[int]:

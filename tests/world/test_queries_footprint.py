@@ -43,17 +43,23 @@ def test_queries_footprint_is_geometry_footprint_of_the_components(name):
     assert name != "battle_default" or hulls
 
 
-def test_other_models_are_every_living_model_of_every_other_unit():
-    """(W.other_models: what a set-up is checked against, 03.02: in unit order, the unit's own
-    and destroyed models left out, through a whole battle.)"""
-    spec = load_scenario(ROOT / "scenarios/battle_default.toml")
+@pytest.mark.parametrize("name", ["battle_default", "deployment", "reserves"])
+def test_other_models_are_every_living_model_on_the_battlefield_of_every_other_unit(name):
+    """(W.other_models: what a set-up is checked against, 03.02: in unit order, the unit's own,
+    destroyed models and models off the battlefield left out, each with its footprint where it
+    stands: after every set-up, move and removal of a whole battle, its deployment included.)"""
+    spec = load_scenario(ROOT / f"scenarios/{name}.toml")
     spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("random", "random")))
+    seen = {"off": 0, "lost": 0, "checks": 0}
     with Battle(spec, seed=4) as b:
+        def on_event(e):
+            units = W.all_units()
+            for u in units[:: max(1, len(units) // 4)]:
+                want = [(W.model_id(m), W.footprint(m)) for o in units if o != u for m in W.unit_models(o)]
+                assert W.other_models(u) == want, e["type"]
+                seen["checks"] += 1
+            seen["off"] += sum(W.off_table(u) for u in units)
+        b.listeners.append(on_event)
         play_battle(b, spec)
-        units = W.all_units()
-        lost = 0
-        for u in units:
-            want = [(W.model_id(m), W.footprint(m)) for o in units if o != u for m in W.unit_models(o)]
-            assert W.other_models(u) == want
-            lost += len(W.unit_models(u, living=False)) - len(W.unit_models(u))
-        assert lost > 0   # (destroyed models were left out)
+        seen["lost"] = sum(len(W.unit_models(u, living=False)) - len(W.alive_models(u)) for u in W.all_units())
+    assert seen["checks"] > 100 and (seen["off"] or seen["lost"])
