@@ -80,7 +80,9 @@ def connect(stack: contextlib.ExitStack, address: str | None, workers: int | Non
             init_signals) -> None:
     """Ray ready in this process (module docstring: which one); a Ray of our own is shut down
     when ``stack`` closes (the time it takes noted in ``costs``). ``init_signals``: the context
-    ray.init runs in (sim.analysis.stats._ray_signals)."""
+    ray.init runs in (sim.analysis.stats._ray_signals, deferred: it yields the ``check`` that
+    answers a signal noted meanwhile, called once ray.init has returned; a context yielding
+    None, nothing to call)."""
     import ray
     if ray.is_initialized():
         costs.how = "running"
@@ -109,8 +111,10 @@ def connect(stack: contextlib.ExitStack, address: str | None, workers: int | Non
 
     stack.callback(stop)
     t0 = time.perf_counter()
-    with init_signals():
+    with init_signals() as check:
         ray.init(log_to_driver=False, **kw)
+        if check is not None:
+            check()   # (a signal while Ray started, answered now that ray.init has returned)
     costs.start_s = time.perf_counter() - t0
 
 

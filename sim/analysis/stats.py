@@ -211,10 +211,11 @@ def iter_runs_ray(spec, first: int, runs: int, address: str | None = None, worke
     costs = ray_session.Costs() if costs is None else costs
     unpack = _unpack if task is None else None
     with contextlib.ExitStack() as stack:
-        ray_session.connect(stack, address, workers, costs, lambda: _ray_signals(defer=False))
+        ray_session.connect(stack, address, workers, costs, lambda: _ray_signals(defer=True))
         t1 = time.perf_counter()
         with _ray_signals(defer=True) as check:
-            for r in _ray_runs(spec, first, runs, chunk, check, task or _ray_chunk, unpack):
+            for r in _ray_runs(spec, first, runs, chunk, check, task or _ray_chunk, unpack,
+                               cancel=costs.how != "started"):
                 if costs.first_s is None:
                     costs.first_s = time.perf_counter() - t1
                 yield r
@@ -231,11 +232,18 @@ def _ray_signals(defer: bool):
     - an exception raised by a handler inside Ray's compiled code (ray.get checks for signals)
       comes out as another (a SystemError) or not at all.
 
+    - an exception raised by a handler wherever the signal lands can leave a lock held: in
+      ray.init, while it starts Ray's processes, a KeyboardInterrupt raised inside logging's
+      after-fork hook left logging's lock taken, and the run hung at the next log line of
+      another thread (the suite's test of Ctrl-C while Ray starts, timed out once).
+
     So the handlers are relayed: the first signal is noted, and whatever comes out of the block
     after it (Ray's SystemExit(15), a SystemError) is replaced by what the handler raises, from
     here. With ``defer`` the handler is not called when the signal comes, only by ``check()``
-    (yielded), which the block calls between Ray's calls. The handlers are put back at the end
-    (unless a signal was answered: sim.cli's then ignores the next, while cleaning up)."""
+    (yielded), which the block calls between Ray's calls (and after ray.init returns); a second
+    signal is answered at once, wherever it lands (a Ray that does not start can still be
+    stopped). The handlers are put back at the end (unless a signal was answered: sim.cli's then
+    ignores the next, while cleaning up)."""
     import os
     sigs = (signal.SIGINT, signal.SIGTERM)
     main = threading.current_thread() is threading.main_thread()
@@ -250,8 +258,9 @@ def _ray_signals(defer: bool):
     def note(signum, frame):
         if not seen:
             seen.append(signum)
-        if not defer:
-            answer()
+            if defer:
+                return
+        answer()
 
     def check():
         if seen:
@@ -283,10 +292,14 @@ def _ray_signals(defer: bool):
 
 
 def _ray_runs(spec, first: int, runs: int, chunk: int | None, check, fn=_ray_chunk,
-             unpack=None) -> Iterator[RunResult]:
+             unpack=None, cancel: bool = True) -> Iterator[RunResult]:
     """iter_runs_ray's work on a Ray already running, ``check()`` called every fifth of a second
     while it waits (a signal noted is answered then: _ray_signals). A task whose worker died
-    (killed, out of memory) raises workers.WorkerDied: the runs from its chunk on are lost."""
+    (killed, out of memory) raises workers.WorkerDied: the runs from its chunk on are lost.
+    Stopped early, it cancels the tasks in flight (``cancel``) on a Ray it joined; a Ray of its
+    own is shut down with them instead: force-cancelling a task whose reply is on its way made
+    Ray's core abort the process (its check "Tried to complete task that was not pending"),
+    about one SIGTERM in seven while tasks ran."""
     import ray
     from ray.exceptions import ActorDiedError, NodeDiedError, WorkerCrashedError
     pending: list = []  # the tasks in flight, in seed order
@@ -319,8 +332,9 @@ def _ray_runs(spec, first: int, runs: int, chunk: int | None, check, fn=_ray_chu
             yielded += len(done)
             yield from (unpack(here, done) if unpack is not None else done)
     except BaseException:
-        for r in pending:
-            ray.cancel(r, force=True)
+        if cancel:
+            for r in pending:
+                ray.cancel(r, force=True)
         raise
 
 
