@@ -80,7 +80,7 @@ def connect(stack: contextlib.ExitStack, address: str | None, workers: int | Non
             init_signals) -> None:
     """Ray ready in this process (module docstring: which one); a Ray of our own is shut down
     when ``stack`` closes (the time it takes noted in ``costs``). ``init_signals``: the context
-    ray.init runs in (sim.analysis.stats._ray_signals, deferred: it yields the ``check`` that
+    ray.init runs in (sim.analysis.stats._ray_signals: it yields the ``check`` that
     answers a signal noted meanwhile, called once ray.init has returned; a context yielding
     None, nothing to call)."""
     import ray

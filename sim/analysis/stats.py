@@ -211,9 +211,9 @@ def iter_runs_ray(spec, first: int, runs: int, address: str | None = None, worke
     costs = ray_session.Costs() if costs is None else costs
     unpack = _unpack if task is None else None
     with contextlib.ExitStack() as stack:
-        ray_session.connect(stack, address, workers, costs, lambda: _ray_signals(defer=True))
+        ray_session.connect(stack, address, workers, costs, _ray_signals)
         t1 = time.perf_counter()
-        with _ray_signals(defer=True) as check:
+        with _ray_signals() as check:
             for r in _ray_runs(spec, first, runs, chunk, check, task or _ray_chunk, unpack,
                                cancel=costs.how != "started"):
                 if costs.first_s is None:
@@ -222,7 +222,7 @@ def iter_runs_ray(spec, first: int, runs: int, address: str | None = None, worke
 
 
 @contextlib.contextmanager
-def _ray_signals(defer: bool):
+def _ray_signals():
     """SIGINT and SIGTERM answered by the handlers already there (sim.cli's: KeyboardInterrupt,
     Terminated; one line, 130 or 143) while Ray runs in this process, which gets in their way:
 
@@ -230,8 +230,7 @@ def _ray_signals(defer: bool):
       that dumps a stack trace and aborts (absl's failure signal handler: kept out by Ray's
       RAY_DISABLE_FAILURE_SIGNAL_HANDLER, for this process and the ones ray.init starts);
     - an exception raised by a handler inside Ray's compiled code (ray.get checks for signals)
-      comes out as another (a SystemError) or not at all.
-
+      comes out as another (a SystemError) or not at all;
     - an exception raised by a handler wherever the signal lands can leave a lock held: in
       ray.init, while it starts Ray's processes, a KeyboardInterrupt raised inside logging's
       after-fork hook left logging's lock taken, and the run hung at the next log line of
@@ -239,11 +238,11 @@ def _ray_signals(defer: bool):
 
     So the handlers are relayed: the first signal is noted, and whatever comes out of the block
     after it (Ray's SystemExit(15), a SystemError) is replaced by what the handler raises, from
-    here. With ``defer`` the handler is not called when the signal comes, only by ``check()``
-    (yielded), which the block calls between Ray's calls (and after ray.init returns); a second
-    signal is answered at once, wherever it lands (a Ray that does not start can still be
-    stopped). The handlers are put back at the end (unless a signal was answered: sim.cli's then
-    ignores the next, while cleaning up)."""
+    here. The handler is not called when the signal comes, only by ``check()`` (yielded), which
+    the block calls between Ray's calls (and after ray.init returns); a second signal is
+    answered at once, wherever it lands (a Ray that does not start can still be stopped). The
+    handlers are put back at the end (unless a signal was answered: sim.cli's then ignores the
+    next, while cleaning up)."""
     import os
     sigs = (signal.SIGINT, signal.SIGTERM)
     main = threading.current_thread() is threading.main_thread()
@@ -256,11 +255,10 @@ def _ray_signals(defer: bool):
         before[seen[0]](seen[0], None)  # (raises, as the signal's own answer)
 
     def note(signum, frame):
-        if not seen:
+        if seen:
+            answer()   # (a second signal)
+        else:
             seen.append(signum)
-            if defer:
-                return
-        answer()
 
     def check():
         if seen:

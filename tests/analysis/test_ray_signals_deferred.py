@@ -1,4 +1,4 @@
-"""sim.analysis.stats._ray_signals, deferred (the context ray.init and the wait for Ray's results
+"""sim.analysis.stats._ray_signals (the context ray.init and the wait for Ray's results
 run in): a signal is only noted where it lands, and answered by ``check()`` (the handler before
 it raises then, from there); a second signal is answered at once; with none, ``check()`` does
 nothing and the handlers before are put back. No Ray needed: the signals are sent to this
@@ -43,7 +43,7 @@ def test_a_signal_is_noted_where_it_lands_and_answered_by_check(handlers, signum
     stop, calls = handlers
     reached = False
     with pytest.raises(Answered):
-        with _ray_signals(defer=True) as check:
+        with _ray_signals() as check:
             os.kill(os.getpid(), signum)      # (as if it came inside ray.init)
             reached = True                    # (nothing raised where it landed)
             assert calls == []
@@ -56,7 +56,7 @@ def test_a_second_signal_is_answered_at_once(handlers):
     stop, calls = handlers
     after = []
     with pytest.raises(Answered):
-        with _ray_signals(defer=True):
+        with _ray_signals():
             os.kill(os.getpid(), signal.SIGINT)
             os.kill(os.getpid(), signal.SIGINT)   # (a Ray that does not start: stopped all the same)
             after.append("the block went on")
@@ -65,7 +65,7 @@ def test_a_second_signal_is_answered_at_once(handlers):
 
 def test_with_no_signal_check_does_nothing_and_the_handlers_come_back(handlers):
     stop, calls = handlers
-    with _ray_signals(defer=True) as check:
+    with _ray_signals() as check:
         assert signal.getsignal(signal.SIGINT) is not stop   # (relayed while the block runs)
         check()
     assert calls == []
