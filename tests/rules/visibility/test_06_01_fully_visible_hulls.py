@@ -6,21 +6,17 @@ the interior sampled, so only an interior-only shadow may be missed)."""
 
 import numpy as np
 
-from sim.rules.geometry import core, footprint, round_base
+from sim.rules.geometry import core, footprint
 from sim.rules.visibility.kernels import (_PTS_CHUNK, _all_visible_from, _direct_visible,
                                    footprint_fully_visible, points_visible_from)
 from sim.rules.visibility.sight import TerrainBlockers, _pair_pieces, model_visible
 
 from _layouts import random_layout
+from random_bases import random_base
 
 
 def _base(rng, x, y):
-    kind = rng.integers(0, 3)
-    if kind == 0:
-        return footprint("oval", x, y, rng.uniform(1.5, 5.0), rng.uniform(0.8, 2.5), rng.uniform(0, 180))
-    if kind == 1:
-        return footprint("rect", x, y, rng.uniform(1.5, 6.0), rng.uniform(0.8, 3.0), rng.uniform(0, 180))
-    return round_base(int(rng.choice([25, 32, 60])), x, y)
+    return random_base(rng, x, y, kinds=3)   # (each shape one time in three)
 
 
 def _inputs(rng):
