@@ -19,7 +19,7 @@ from sim.plan.shoot_targets import shooters_of
 from sim.rules import multi_profile as MP
 from sim.rules.attack import AttackKind
 from sim.rules.geometry import ENGAGEMENT_RANGE, in_engagement_range
-from sim.rules.grid import snap, snap_key
+from sim.rules.grid import AIM_MARGIN, snap, snap_key
 from sim.rules.movement.moves import sky_distance
 from sim.scenario.script_run import attack_action, expand
 from sim.scenario.spec import ScriptStep
@@ -138,13 +138,20 @@ def moves_toward(battle, u: int, goal: tuple[float, float], mode: str, extra: in
     unit, taking to the skies up to that less 2" (21.03; all of it with Hover, 24.17), merged
     longest first, the ground move first at equal length. The player takes the first legal
     one, so a FLY unit flies only when no ground move as long is legal (a wall or a unit in
-    the way). ``extra``: inches more than M (an advance's roll, 09.06)."""
-    return [Move(uid(u), translate(battle, u, sx, sy), mode, fly=fly) for fly, sx, sy in steps_toward(battle, u, goal, extra)]
+    the way). ``extra``: inches more than M (an advance's roll, 09.06). Each step aims
+    AIM_MARGIN short of its length (sim.rules.grid): a step of all of M, its ends snapped to the
+    grid, could otherwise take a model a snap beyond M, and the rules refuse it (03.01)."""
+    out = []
+    for fly, sx, sy in steps_toward(battle, u, goal, extra):
+        k = (math.hypot(sx, sy) - AIM_MARGIN) / math.hypot(sx, sy)   # (a step is at least 0.5")
+        out.append(Move(uid(u), translate(battle, u, sx * k, sy * k), mode, fly=fly))
+    return out
 
 
 def steps_toward(battle, u: int, goal: tuple[float, float], extra: int = 0) -> list:
-    """(fly, dx, dy) of each of moves_toward's moves, in its order (the vectors alone, for a
-    player that builds its own moves from them)."""
+    """(fly, dx, dy) of each of moves_toward's moves, in its order (the vectors alone, each its
+    step's whole length, for a player that builds its own moves from them and aims them inside
+    the unit's reach its own way)."""
     reach = min_move(u, battle) + extra
     cands = [(-step, 0, sx, sy) for step, sx, sy in _steps_toward(u, goal, reach)]
     if MV.can_fly(u):

@@ -68,10 +68,11 @@ def test_every_event_of_a_golden_replay_matches_its_declaration(path):
 
 
 def test_the_events_of_random_battles_match_their_declarations():
-    """(The live events, commands among them, which the logs write as command lines.)"""
+    """(The live events, commands among them, which the logs write as command lines. The
+    battles are chosen so that every kind below occurs: the third has a charge.)"""
     spec = load_scenario(ROOT / "scenarios/battle_default.toml")
     seen = set()
-    for players, seed in ((("random", "random"), 1), (("random", "random"), 2), (("default", "random"), 3)):
+    for players, seed in ((("random", "random"), 1), (("random", "random"), 2), (("default", "random"), 4)):
         sp = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=players))
         with Battle(sp, seed=seed) as b:
             play_battle(b, sp)

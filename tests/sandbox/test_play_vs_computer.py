@@ -129,8 +129,10 @@ def test_the_tactician_plays_a_side(make_ai):
 
 
 def test_the_computer_answers_its_decisions_in_the_persons_turn(make_ai):
-    """Red (the person) shoots a Raiders unit: the Raiders' decisions (allocation order, a
-    Command Re-roll of their saves) are answered by their player, never shown."""
+    """Red (the person) shoots Raiders units: the Raiders' decisions (allocation order, a
+    Command Re-roll of their saves) are answered by their player, never shown. (Red's units
+    shoot in turn, each its default player's shot, until one asks the computer something: whether
+    a shot does depends on its dice, a failed save to re-roll.)"""
     d = make_ai(TABLE, ai={1: "default"}, ai_speed=FAST)
     sb = d.sb
     start(d)
@@ -138,22 +140,26 @@ def test_the_computer_answers_its_decisions_in_the_persons_turn(make_ai):
     while sb.battle.turn_state.phase != Phase.SHOOTING:
         d.key(pygame.K_e, "e")
     from sim.players.default import DefaultPlayer
-    cmd = DefaultPlayer(0, sb.battle, sb.spec).choose(sb.battle).command  # (a legal shot of red's)
-    assert cmd.record.kind == "shoot"
+    red = DefaultPlayer(0, sb.battle, sb.spec)
     n = len(sb.battle.events)
-    assert sb.submit(cmd)
-    for _ in range(400):
-        if not sb.resolving:
-            break
-        req = sb.battle.pending
-        assert req is None or req.player == 0
-        if req is not None:
-            answer_by_panel(d)
-        else:
-            d.key(pygame.K_SPACE)  # (the person steps their own command)
-    assert not sb.resolving
-    theirs = [e for e in sb.battle.events[n:] if e["type"] == "decision" and e.get("player") == 1]
-    assert theirs, "the shot asked the computer nothing (the test needs a decision of its)"
+    theirs, shots = [], 0
+    while not theirs and shots < 6:
+        cmd = red.choose(sb.battle).command  # (a legal shot of red's)
+        assert cmd.record.kind == "shoot"
+        shots += 1
+        assert sb.submit(cmd)
+        for _ in range(400):
+            if not sb.resolving:
+                break
+            req = sb.battle.pending
+            assert req is None or req.player == 0
+            if req is not None:
+                answer_by_panel(d)
+            else:
+                d.key(pygame.K_SPACE)  # (the person steps their own command)
+        assert not sb.resolving
+        theirs = [e for e in sb.battle.events[n:] if e["type"] == "decision" and e.get("player") == 1]
+    assert theirs, "the shots asked the computer nothing (the test needs a decision of its)"
 
 
 def test_the_computer_makes_its_pre_battle_steps(make_ai):
