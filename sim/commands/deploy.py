@@ -294,10 +294,12 @@ def default_deploy(battle, ent: int, pick=None) -> Deploy | None:
     return None
 
 
-def default_scout(battle, ent: int, pick=None) -> ScoutMove | None:
+def default_scout(battle, ent: int, pick=None, refused=None) -> ScoutMove | None:
     """24.31 The unit's first legal Scouts: from strategic reserves, a set-up as in the
     deployment (its zone); on the battlefield, a scout move toward the nearest objective, the
-    longest legal (sim.plan.deployment). None: nothing tried is legal."""
+    longest legal (sim.plan.deployment). None: nothing tried is legal. ``refused(battle, cmd)``:
+    a player's quick look that is True only of commands the check would refuse (those are not
+    checked: the same answer, sooner)."""
     uid = esper.component_for_entity(ent, Unit).id
     if W.in_reserves(ent):
         spots = PD.set_up_spots(battle, ent, battle.turn_state.zones()[esper.component_for_entity(ent, Unit).owner],
@@ -305,8 +307,9 @@ def default_scout(battle, ent: int, pick=None) -> ScoutMove | None:
     else:
         spots = PD.scout_spots(battle, ent, float(PD.scouts_distance(ent)), pick)
     for to in spots:
-        if battle.check(ScoutMove(uid, to)) is None:
-            return ScoutMove(uid, to)
+        cmd = ScoutMove(uid, to)
+        if (refused is None or not refused(battle, cmd)) and battle.check(cmd) is None:
+            return cmd
     return None
 
 

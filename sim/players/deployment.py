@@ -26,6 +26,7 @@ from sim.commands.deploy import default_deploy, default_scout
 from sim.components import Unit
 from sim.errors import ScriptError
 from sim.plan import deployment as PD
+from sim.players import options as O
 from sim.plan.transport import room_problems
 from sim.rules.reserves import FormationUnit, reserves_problems
 from sim.rules.turn import PLAYER, PreBattleStep
@@ -100,7 +101,7 @@ def scout(battle, side: int, pick, tried: set):
         units = [pick(units)]
     for u in units:
         tried.add(u)
-        cmd = default_scout(battle, u, pick)
+        cmd = default_scout(battle, u, pick, O.quick_refusal)
         if cmd is not None:
             return cmd
     return EndPhase()

@@ -25,7 +25,8 @@ from sim.scenario.script_run import attack_action, expand
 from sim.scenario.spec import ScriptStep
 from sim.world import queries as W
 from sim.world import rule_reads as RX
-from sim.commands import MOVE, overrun_command
+from sim.commands import MOVE, SCOUT_MOVE, overrun_command
+from sim.rules.pre_battle import SCOUT_END_DISTANCE
 
 
 _OWN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # spatial index -> _Kept
@@ -177,14 +178,19 @@ def _inner_radii(idx) -> np.ndarray:
 
 
 def quick_refusal(battle, cmd) -> bool:
-    """A quick, conservative look at a Move before Battle.check (sim.plan.moves.check_unit_move):
-    True only when the rules would certainly refuse it, from where it ends alone: a model's base
-    over the battlefield edge (03.01), overlapping a model of another unit (03.01), or within
-    engagement range of an enemy model (a normal, advance or fall-back move ends unengaged:
-    09.05-09.07), judged by the discs the bases hold (half the smaller side) and by more than
-    QUICK_MARGIN. False says nothing: the command is checked as ever. A player trying moves
-    skips the check of one it says True of; the verdict would be the same."""
-    if cmd.record is not MOVE:
+    """A quick, conservative look at a Move or a scout move before Battle.check
+    (sim.plan.moves.check_unit_move, sim.commands.deploy's scout check): True only when the
+    rules would certainly refuse it, from where it ends alone: a model's base over the
+    battlefield edge (03.01), overlapping a model of another unit (03.01), or within engagement
+    range of an enemy model (a normal, advance or fall-back move ends unengaged: 09.05-09.07;
+    a scout move, within 8": 24.32), judged by the discs the bases hold (half the smaller side)
+    and by more than QUICK_MARGIN. False says nothing: the command is checked as ever. A player
+    trying moves skips the check of one it says True of; the verdict would be the same."""
+    if cmd.record is MOVE:
+        enemy_gap = ENGAGEMENT_RANGE
+    elif cmd.record is SCOUT_MOVE:
+        enemy_gap = SCOUT_END_DISTANCE
+    else:
         return False
     to = cmd.to
     if not to:
@@ -208,7 +214,7 @@ def quick_refusal(battle, cmd) -> bool:
     # be within engagement range: a centre farther off on either axis is farther than any gap
     # the two tests below look for, so leaving it out changes neither answer)
     c = idx.centres
-    reach = float(r.max()) + _INNER[2] + ENGAGEMENT_RANGE + 1.0
+    reach = float(r.max()) + _INNER[2] + enemy_gap + 1.0
     others = (c[:, 0] >= x.min() - reach) & (c[:, 0] <= x.max() + reach)
     others &= (c[:, 1] >= y.min() - reach) & (c[:, 1] <= y.max() + reach)
     others[rows] = False
@@ -219,7 +225,7 @@ def quick_refusal(battle, cmd) -> bool:
     if (gap < -QUICK_MARGIN).any():
         return True
     enemy = idx.players[others] != idx.players[rows[0]]
-    return bool((gap[:, enemy] < ENGAGEMENT_RANGE - QUICK_MARGIN).any())
+    return bool((gap[:, enemy] < enemy_gap - QUICK_MARGIN).any())
 
 
 def objective_goal(battle, u: int, side: int):

@@ -222,6 +222,19 @@ def test_24_32_a_scout_move_is_at_most_x_and_ends_more_than_8_from_the_enemy():
             b.submit(ScoutMove("r1", row("r1", 2, 17, 11)))
 
 
+def test_24_32_the_players_quick_look_refuses_a_scout_move_within_8_and_lets_a_legal_one_through():
+    """sim.players.options.quick_refusal on scout moves (the default player's look before its
+    check): 7.74" from b1 is refused, as the check refuses it; 8.4" and 8.74" are left to the
+    check, which accepts them; a set-up from strategic reserves is not looked at."""
+    from sim.players import options as O
+    with _scouts_battle() as b:
+        near = ScoutMove("r1", row("r1", 2, 10, 12))
+        assert O.quick_refusal(b, near) and "7.74\" from b1/1" in b.check(near)
+        for cmd in (ScoutMove("r1", row("r1", 2, 10, 11.34)), ScoutMove("r1", row("r1", 2, 16, 11))):
+            assert not O.quick_refusal(b, cmd) and b.check(cmd) is None
+        assert not O.quick_refusal(b, ScoutMove("r2", row("r2", 2, 30, 6)))
+
+
 def test_24_31_scouts_from_reserves_set_up_wholly_within_the_zone_and_then_the_battle_begins():
     with _scouts_battle() as b:
         with pytest.raises(Refusal, match=r"not wholly within its deployment zone"):

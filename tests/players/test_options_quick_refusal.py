@@ -94,3 +94,28 @@ def test_every_move_it_calls_refused_in_whole_battles_is_refused(monkeypatch, pl
     with Battle(s, seed=seed) as b:
         play_battle(b, s)
     assert len(said) >= 3
+
+
+@pytest.mark.parametrize("name", ["deployment", "ladder/full_size"])
+def test_every_scout_move_it_calls_refused_is_refused(monkeypatch, name):
+    """24.32 The default player's scout moves (sim.commands.deploy.default_scout) are looked at
+    first too: each one the quick look calls refused (a base over the edge, on another unit's, or
+    within 8" of an enemy), Battle.check refuses. The battles' deployments only (26 steps 7-11)."""
+    from sim.commands import SCOUT_MOVE
+    real = O.quick_refusal
+    said, looked = [], []
+
+    def both(battle, cmd):
+        quick = real(battle, cmd)
+        if cmd.record is SCOUT_MOVE:
+            looked.append(cmd)
+            if quick:
+                said.append(cmd)
+                assert battle.check(cmd) is not None, cmd
+        return quick
+    monkeypatch.setattr(O, "quick_refusal", both)
+    s = load_scenario(ROOT / f"scenarios/{name}.toml")
+    s = dataclasses.replace(s, mission=dataclasses.replace(s.mission, players=("default", "default"), rounds=1))
+    with Battle(s, seed=1) as b:
+        play_battle(b, s)
+    assert looked and len(said) >= 2
