@@ -132,6 +132,10 @@ class DefaultPlayer(Player):
             if W.unit_state(u).selected_to_shoot or (u, C.SHOOT) in self._done:
                 continue
             self._done.add((u, C.SHOOT))
+            # (a unit that qualifies for no shooting type, an engaged one without [PISTOL] or
+            # close-quarters weapons say, has every Shoot refused, 10.02: none is built)
+            if not O.qualifies_to_shoot(u, battle):
+                continue
             # (only the enemies it could shoot at, 04.02's necessary condition: a Shoot at any
             # other is refused, so the first accepted is the same, without planning the rest)
             for e in could_shoot(battle, u, O.enemies_by_distance(u)):

@@ -43,3 +43,37 @@ def test_default_player_shoots_as_when_it_plans_every_enemy(monkeypatch, name, s
     assert sum(asked) > 0  # (it did pass over enemies it could not shoot)
     monkeypatch.setattr(D, "could_shoot", lambda battle, u, targets: list(targets))
     assert _events(spec, seed) == fast
+
+
+@pytest.mark.parametrize("name, seed, rounds", [("battle_default", 6, 5), ("ladder/full_size", 1, 2)])
+def test_default_player_skips_units_that_qualify_for_no_shooting_type(monkeypatch, name, seed, rounds):
+    """10.02 A unit that qualifies for no shooting type (engaged, say) has every Shoot refused:
+    the default player builds none for it, and the battle is the one it plays building and
+    checking a Shoot at each enemy as before."""
+    from sim.players import options as O
+    spec = load_scenario(ROOT / f"scenarios/{name}.toml")
+    mission = dataclasses.replace(spec.mission, rounds=rounds, players=("default", "default"))
+    spec = dataclasses.replace(spec, mission=mission)
+    skipped = []
+    real = O.qualifies_to_shoot
+
+    def counted(u, battle=None):
+        got = real(u, battle)
+        skipped.append(not got)
+        return got
+
+    refused = []
+    check = Battle.check
+
+    def checked(battle, cmd):
+        why = check(battle, cmd)
+        refused.append(why is not None and "qualifies for no shooting type" in why)
+        return why
+
+    monkeypatch.setattr(O, "qualifies_to_shoot", counted)
+    monkeypatch.setattr(Battle, "check", checked)
+    fast = _events(spec, seed)
+    assert any(skipped) and not any(refused)  # (it passed over units that could not shoot, unchecked)
+    monkeypatch.setattr(O, "qualifies_to_shoot", lambda u, battle=None: True)
+    assert _events(spec, seed) == fast
+    assert any(refused)  # (which the rules refuse, one Shoot at a time)
