@@ -162,6 +162,13 @@ def deploy_problems(battle, ent: int, fps) -> tuple[list[str], bool]:
     every model has Infiltrators (24.20), anywhere more than 8" from the enemy zone and every
     enemy model; and as any set-up (03.02). Returns (the problems, whether the set-up is by
     24.20)."""
+    problems, infiltrating = _where_problems(battle, ent, fps)
+    return problems + setup_problems(fps, W.other_models(ent), battle.scenario.terrain), infiltrating
+
+
+def _where_problems(battle, ent: int, fps) -> tuple[list[str], bool]:
+    """deploy_problems' first part: the zone, or Infiltrators' distances (24.20), and whether the
+    set-up is by 24.20 (what the set-up's event says, once it is checked)."""
     ts = battle.turn_state
     owner = esper.component_for_entity(ent, Unit).owner
     zones = ts.zones()
@@ -177,7 +184,7 @@ def deploy_problems(battle, ent: int, fps) -> tuple[list[str], bool]:
             problems, infiltrating = [], True
         else:
             problems = [f"{problems[0]}; nor may it infiltrate: {away[0]}"] + problems[1:]
-    return problems + setup_problems(fps, W.other_models(ent), battle.scenario.terrain), infiltrating
+    return problems, infiltrating
 
 
 def _board_polygon(board) -> tuple:
@@ -203,7 +210,7 @@ def place(battle, ent: int, to) -> None:
 def _apply_deploy(battle, cmd: Deploy):
     ent = battle.units[cmd.unit]
     fps = _set_up(battle, ent, cmd.to, "a deployment")
-    infiltrating = deploy_problems(battle, ent, fps)[1]
+    infiltrating = _where_problems(battle, ent, fps)[1]   # (the set-up was checked: deploy_problems)
     place(battle, ent, cmd.to)
     owner = esper.component_for_entity(ent, Unit).owner
     more = {"infiltrators": True} if infiltrating else {}
@@ -282,15 +289,16 @@ def default_deploy(battle, ent: int, pick=None) -> Deploy | None:
     (sim.plan.deployment; ``pick``: the random player's order). None: nothing tried is legal."""
     uid = esper.component_for_entity(ent, Unit).id
     plan = PD.planned_spot(battle, ent)
-    if plan is not None and pick is None and battle.check(Deploy(uid, plan)) is None:
-        return Deploy(uid, plan)
+    # (the very command checked is returned: submitted next, its verdict is not worked out again)
+    if plan is not None and pick is None and battle.check(cmd := Deploy(uid, plan)) is None:
+        return cmd
     regions = [battle.turn_state.zones()[esper.component_for_entity(ent, Unit).owner]]
     if W.every_model_has(ent, Hook.DEPLOYS_FORWARD):
         regions.append(PD.battlefield(battle))
     for region in regions:
         for to in PD.set_up_spots(battle, ent, region, pick):
-            if battle.check(Deploy(uid, to)) is None:
-                return Deploy(uid, to)
+            if battle.check(cmd := Deploy(uid, to)) is None:
+                return cmd
     return None
 
 

@@ -184,6 +184,24 @@ def test_24_20_infiltrators_set_up_more_than_8_from_the_enemy_zone_and_models():
         assert e["infiltrators"] is True
 
 
+def test_26_08_the_default_set_up_is_the_command_it_checked_so_its_submission_is_not_checked_again(monkeypatch):
+    """sim.commands.deploy.default_deploy returns the very Deploy it checked: Battle.submit
+    knows its verdict (nothing happened since) and does not work it out again."""
+    from sim import commands as C
+    from sim.commands import default_deploy
+    with Battle(two_a_side(defender="blue"), dice=ForcedDice([])) as b:
+        b.run_command(StartBattle())
+        formations(b)
+        calls = []
+        real = C.validate   # (as Battle.check and Battle.submit call it)
+        monkeypatch.setattr(C, "validate", lambda battle, cmd: calls.append(cmd) or real(battle, cmd))
+        cmd = default_deploy(b, b.units["b1"])
+        assert cmd is not None and calls and calls[-1] is cmd
+        n = len(calls)
+        b.run_command(cmd)
+        assert len(calls) == n and of_type(b, "deployed")[0]["unit"] == "b1"
+
+
 def test_24_20_a_unit_without_infiltrators_cannot_set_up_outside_its_zone():
     with Battle(two_a_side(defender="blue"), dice=ForcedDice([])) as b:
         b.run_command(StartBattle())
