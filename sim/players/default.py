@@ -24,7 +24,6 @@ from sim.phases.state import FightStep, Phase
 from sim.players import deployment as DEP
 from sim.players import options as O
 from sim.players.base import Choice, Player
-from sim.plan import moves as MV
 from sim.plan.common import could_shoot
 from sim.world import queries as W
 from sim.world import rule_reads as RR

@@ -187,7 +187,7 @@ class Region:
                     d = footprint_polygon_distance(fp, poly)
                     if d <= a.distance + EPS:
                         out.append(f"{mid}: {d:.3f}\" from {a.what}; it must be set up "
-                                   + (f"outside it" if a.distance <= 0 else f"more than {a.distance:g}\" from it")
+                                   + ("outside it" if a.distance <= 0 else f"more than {a.distance:g}\" from it")
                                    + f" ({a.rule or self.rule})")
                         break
         return out
