@@ -16,7 +16,7 @@ from sim.commands.deploy import (DECLARE_FORMATIONS, DEPLOY, SCOUT_MOVE, Declare
 from sim.commands.disembark import DISEMBARK, Disembark, default_disembark, disembark_options
 from sim.commands.fight import FIGHT, OVERRUN_FIGHT, Fight, Overrun, overrun_command
 from sim.commands.flow import END_PHASE, END_TURN, START_BATTLE, EndPhase, EndTurn, StartBattle
-from sim.commands.ingress import INGRESS, Ingress, default_ingress, ingress_candidates
+from sim.commands.ingress import INGRESS, Ingress, default_ingress, ingress_candidates, ingress_toward
 from sim.commands.move import MOVE, SELECT_TO_MOVE, Move, SelectToMove
 from sim.commands.registry import BY_KIND, KINDS, RECORDS, describe, from_dict, shape_problem, to_dict, validate
 from sim.commands.shoot import SHOOT, Shoot
@@ -30,7 +30,7 @@ __all__ = ["BY_KIND", "KINDS", "RECORDS", "describe", "from_dict", "shape_proble
            "command_to_dict", "command_from_dict", "Selection", "Shoot", "Fight", "Overrun", "Move",
            "SelectToMove", "DeclareCharge", "ChargeMove", "PileIn", "Consolidate", "Ingress", "StartBattle",
            "EndPhase", "EndTurn", "charge_command", "pile_in_command", "consolidate_command", "overrun_command",
-           "default_ingress", "ingress_candidates", "SHOOT", "FIGHT", "OVERRUN_FIGHT", "MOVE", "SELECT_TO_MOVE",
+           "default_ingress", "ingress_candidates", "ingress_toward", "SHOOT", "FIGHT", "OVERRUN_FIGHT", "MOVE", "SELECT_TO_MOVE",
            "DECLARE_CHARGE", "CHARGE_MOVE", "PILE_IN", "CONSOLIDATE", "INGRESS", "START_BATTLE", "END_PHASE", "END_TURN",
            "DeclareFormations", "Deploy", "ScoutMove", "DECLARE_FORMATIONS", "DEPLOY", "SCOUT_MOVE",
            "default_deploy", "default_scout", "Disembark", "DISEMBARK", "default_disembark", "disembark_options"]

@@ -114,6 +114,14 @@ def _aims(battle, side: int) -> list:
     return [o for o in ts.objectives if o.name not in mine] or list(ts.objectives)
 
 
+def ingress_toward(battle, u: int, toward, check=None):
+    """The first legal ingress of ``_candidates`` toward the points ``toward``: the solver's
+    set-ups tried as it finds them, none further (``check`` as ``ingress_spots``); None when
+    none it finds is legal."""
+    check = battle.check if check is None else check
+    return next((cmd for _anchor, cmd in _candidates(battle, u, toward) if check(cmd) is None), None)
+
+
 def can_ingress(battle, u: int, side: int, check=None) -> bool:
     """Whether ``default_ingress`` finds a spot (``check`` as ``ingress_spots``): the same
     candidates, tried as the solver finds them and no further than the first legal one."""

@@ -426,4 +426,4 @@ def reserves_units(battle, side: int) -> list[int]:
     return [u for u in off if W.in_reserves(u)]
 
 
-from sim.commands import default_ingress, ingress_candidates  # noqa: E402,F401  (the players use them as options)
+from sim.commands import default_ingress, ingress_candidates, ingress_toward  # noqa: E402,F401  (the players use them as options)

@@ -326,12 +326,11 @@ class RandomPlayer(Player):
         return got[2]
 
     def _ingress(self, battle, u: int):
-        bw, bh = battle.scenario.board   # (toward a point it draws: a 4" grid over the battlefield)
+        """An ingress toward a point it draws (a 4" grid over the battlefield): the solver's
+        first legal set-up toward it (options.ingress_toward). The solver ranks every spot of
+        the region by its distance to the point, so the point alone spreads the arrivals over
+        the region; None only when the solver finds no legal set-up anywhere."""
+        bw, bh = battle.scenario.board
         point = self._pick([(4.0 * i, 4.0 * j) for i in range(int(bw // 4) + 1) for j in range(int(bh // 4) + 1)])
-        cands = [cmd for _a, cmd in O.ingress_candidates(battle, u, [point])]
-        for _ in range(TRIES * 2):
-            cmd = self._pick(cands)
-            if cmd is not None and battle.check(cmd) is None:
-                return cmd
-        return None
+        return O.ingress_toward(battle, u, [point])
 

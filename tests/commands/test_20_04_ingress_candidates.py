@@ -66,3 +66,37 @@ def test_24_09_deep_strike_arrives_inland_more_than_8_from_every_enemy():
         enemies = [W.footprint(m) for u in W.enemy_units(b.units["droppers"]) for m in W.unit_models(u)]
         assert all(distance(f, e) > 8.0 for f in fps for e in enemies)
         assert not all(wholly_within_edge_strip(f, b.scenario.board) for f in fps)
+
+
+def test_20_04_ingress_toward_is_the_first_legal_candidate_toward_the_point():
+    """ingress_toward (the random player's arrival toward a point it draws): the first of
+    ingress_candidates toward that point which the command's check accepts, found without the
+    others; a different point, a different spot."""
+    from sim.commands.ingress import ingress_toward
+    with Battle(_spec()) as b:
+        _to_red_round_2(b)
+        spots = set()
+        for name in ("walkers", "droppers"):
+            u = b.units[name]
+            for point in ((0.0, 0.0), (60.0, 0.0), (30.0, 20.0), (56.0, 44.0)):
+                got = ingress_toward(b, u, [point])
+                want = next(c for _a, c in ingress_candidates(b, u, [point]) if b.check(c) is None)
+                assert got == want
+                spots.add((name, got.to[0][1:]))
+        assert len(spots) >= 5
+
+
+def test_20_04_the_random_players_arrivals_are_accepted_and_spread():
+    """The random player's ingress: accepted by the check, and where it arrives depends on the
+    point it draws (its own stream): different seeds, different spots."""
+    from sim.players.random_player import RandomPlayer
+    seen = set()
+    for seed in range(6):
+        with Battle(_spec()) as b:
+            _to_red_round_2(b)
+            p = RandomPlayer(0, b, b.scenario)
+            p.rng.seed(seed)
+            cmd = p._ingress(b, b.units["walkers"])
+            assert cmd is not None and b.check(cmd) is None
+            seen.add(cmd.to[0][1:])
+    assert len(seen) >= 3
