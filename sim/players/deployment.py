@@ -26,8 +26,8 @@ from sim.commands.deploy import default_deploy, default_scout
 from sim.components import Unit
 from sim.errors import ScriptError
 from sim.plan import deployment as PD
-from sim.players import options as O
 from sim.plan.transport import room_problems
+from sim.players import options as O
 from sim.rules.reserves import FormationUnit, reserves_problems
 from sim.rules.turn import PLAYER, PreBattleStep
 from sim.world import queries as W

@@ -144,7 +144,8 @@ def moves_toward(battle, u: int, goal: tuple[float, float], mode: str, extra: in
     grid, could otherwise take a model a snap beyond M, and the rules refuse it (03.01)."""
     out = []
     for fly, sx, sy in steps_toward(battle, u, goal, extra):
-        k = (math.hypot(sx, sy) - AIM_MARGIN) / math.hypot(sx, sy)   # (a step is at least 0.5")
+        length = math.hypot(sx, sy)   # (at least 0.5")
+        k = (length - AIM_MARGIN) / length
         out.append(Move(uid(u), translate(battle, u, sx * k, sy * k), mode, fly=fly))
     return out
 

@@ -196,13 +196,13 @@ _BAND = 1e-7  # inches: a squared centre distance this clearly past its limit se
 
 
 def _discs_clear(c: np.ndarray, r: float, oc: np.ndarray, orad: np.ndarray, gap: float) -> np.ndarray:
-    """(K,) whether a disc of radius ``r`` at each of ``c`` (K, 2) is at least ``gap`` (edge to
-    edge) from every disc ``oc`` (N, 2), ``orad`` (N,): ``hypot(centres) - r - orad >= gap``
-    for every pair. The squared centre distances settle every pair more than _BAND from its
-    limit (the root's and the sums' rounding are a few 1e-14" at table scale, so such a pair
-    has the same answer); a centre with a pair inside the band is measured as that formula
-    reads, so every answer is the formula's, to the bit (np.hypot costs ~15 ns a pair, the
-    squares ~1)."""
+    """03.02 / Part A ruling 13 (``_Table.clear``'s round bases) (K,) whether a disc of radius
+    ``r`` at each of ``c`` (K, 2) is at least ``gap`` (edge to edge) from every disc ``oc``
+    (N, 2), ``orad`` (N,): ``hypot(centres) - r - orad >= gap`` for every pair. The squared
+    centre distances settle every pair more than _BAND from its limit (the root's and the
+    sums' rounding are a few 1e-14" at table scale, so such a pair has the same answer); a
+    centre with a pair inside the band is measured as that formula reads, so every answer is
+    the formula's, to the bit (np.hypot costs ~15 ns a pair, the squares ~1)."""
     lim = r + orad + gap                      # (N,) centre distance each pair needs (gap > 0: positive)
     dx = c[:, 0:1] - oc[None, :, 0]
     dy = c[:, 1:2] - oc[None, :, 1]
