@@ -202,7 +202,7 @@ def _discs_clear(c: np.ndarray, r: float, oc: np.ndarray, orad: np.ndarray, gap:
     centre distances settle every pair more than _BAND from its limit (the root's and the
     sums' rounding are a few 1e-14" at table scale, so such a pair has the same answer); a
     centre with a pair inside the band is measured as that formula reads, so every answer is
-    the formula's, to the bit (np.hypot costs ~15 ns a pair, the squares ~1)."""
+    the formula's, to the bit (np.hypot costs about ten times the squares a pair)."""
     lim = r + orad + gap                      # (N,) centre distance each pair needs (gap > 0: positive)
     dx = c[:, 0:1] - oc[None, :, 0]
     dy = c[:, 1:2] - oc[None, :, 1]
