@@ -352,8 +352,8 @@ def distance_matrix(fps_a, fps_b) -> np.ndarray:
 def _hull_block(fps_a, ha: list[int], fps_b, hb: list[int], out: np.ndarray) -> None:
     """``out[i, j] = distance(fps_a[i], fps_b[j])`` for every hull i of ``ha`` and j of ``hb``.
     A pair whose bounding circles (``_circle``) are apart (``_convex_distance``'s test) cannot
-    meet: those pairs are measured together (``_apart_distances``, grouped by the two cores'
-    vertex counts); the others go through ``distance``."""
+    meet: those pairs are measured together, whatever their cores' vertex counts, in one call
+    (``_apart_distances``); the others go through ``distance``."""
     hulls_a = [_hull(fps_a[i]) for i in ha]
     hulls_b = [_hull(fps_b[j]) for j in hb]
     # (_convex_distance's test for every pair at once: the same IEEE arithmetic elementwise)
@@ -364,61 +364,81 @@ def _hull_block(fps_a, ha: list[int], fps_b, hb: list[int], out: np.ndarray) -> 
     dx = ca[:, None, 0] - cb[None, :, 0]
     dy = ca[:, None, 1] - cb[None, :, 1]
     near = np.sqrt(dx * dx + dy * dy) <= (rca[:, None] + rcb[None, :]) + _APART
-    groups: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for x, i in enumerate(ha):
-        va = len(hulls_a[x][0])
-        for y, j in enumerate(hb):
-            if near[x, y]:
-                out[i, j] = distance(fps_a[i], fps_b[j])
-            else:
-                groups.setdefault((va, len(hulls_b[y][0])), []).append((i, j))
-    for pairs in groups.values():
-        ha_ = [_hull(fps_a[i]) for i, _j in pairs]
-        hb_ = [_hull(fps_b[j]) for _i, j in pairs]
-        for (i, j), d in zip(pairs, _apart_distances(ha_, hb_)):
-            out[i, j] = max(0.0, d - 0.0 - 0.0)  # (a hull's radius is 0: _hull_distance's arithmetic)
+    for x, y in zip(*np.nonzero(near)):
+        out[ha[x], hb[y]] = distance(fps_a[ha[x]], fps_b[hb[y]])
+    xs, ys = np.nonzero(~near)
+    if len(xs):
+        d = _apart_distances(_hulls_padded(hulls_a), xs, _hulls_padded(hulls_b), ys)
+        # (a hull's radius is 0: _hull_distance's max(0.0, d - 0.0 - 0.0), elementwise)
+        out[np.asarray(ha)[xs], np.asarray(hb)[ys]] = np.maximum(d - 0.0 - 0.0, 0.0)
 
 
-def _apart_distances(ha: list, hb: list) -> list[float]:
-    """``_convex_distance`` of many pairs of polygons at once (``_hull`` of each: every first
-    polygon with the same vertex count, every second too), each pair's bounding circles apart:
-    the same bounds, the same entries kept and the same arithmetic entry by entry (all
-    elementwise), so each answer is ``_convex_distance``'s to the bit."""
-    P = np.stack([h[0] for h in ha])
-    PE = np.stack([h[2] for h in ha])
-    Q = np.stack([h[0] for h in hb])
-    QE = np.stack([h[2] for h in hb])
-    cp = np.stack([h[3][0] for h in ha])
-    cq = np.stack([h[3][0] for h in hb])
-    rp = np.array([h[3][1] for h in ha])
-    rq = np.array([h[3][1] for h in hb])
-    n = len(ha)
+def _hulls_padded(hulls: list) -> tuple:
+    """The cores of ``_hull``s as arrays of one vertex count, the most any has, for
+    ``_apart_distances``: (vertices (m, V, 2), the next vertex of each (m, V, 2), which are
+    real (m, V), circle centres (m, 2), circle radii (m,)). A core with fewer vertices is
+    padded with copies of its first vertex and of its first edge: each entry they give is one
+    of its real entries again, so no minimum changes."""
+    V = max(len(h[0]) for h in hulls)
+    m = len(hulls)
+    P = np.empty((m, V, 2))
+    PE = np.empty((m, V, 2))
+    real = np.ones((m, V), dtype=bool)
+    for k, h in enumerate(hulls):
+        n = len(h[0])
+        P[k, :n] = h[0]
+        PE[k, :n] = h[2]
+        if n < V:
+            P[k, n:] = h[0][0]
+            PE[k, n:] = h[2][0]
+            real[k, n:] = False
+    return P, PE, real, np.array([h[3][0] for h in hulls]).reshape(-1, 2), np.array([h[3][1] for h in hulls])
+
+
+def _apart_distances(pa: tuple, xs: np.ndarray, pb: tuple, ys: np.ndarray) -> np.ndarray:
+    """``_convex_distance`` of many pairs of polygons at once: the ``xs[k]``-th of ``pa`` and
+    the ``ys[k]``-th of ``pb`` (``_hulls_padded``), each pair's bounding circles apart. The
+    same bounds, the same entries kept and the same arithmetic entry by entry (all
+    elementwise), so each answer is ``_convex_distance``'s to the bit: every pair measures
+    exactly the (vertex, edge) entries it keeps (a padded vertex or edge has an infinite
+    bound: never kept), all pairs' in one flat array."""
+    P, PE, real_p, cp, rp = (a[xs] for a in pa)
+    Q, QE, real_q, cq, rq = (a[ys] for a in pb)
+    n = len(xs)
     ar = np.arange(n)
     lb_p = np.hypot(P[..., 0] - cq[:, 0, None], P[..., 1] - cq[:, 1, None]) - rq[:, None]
     lb_q = np.hypot(Q[..., 0] - cp[:, 0, None], Q[..., 1] - cp[:, 1, None]) - rp[:, None]
+    lb_p[~real_p] = np.inf
+    lb_q[~real_q] = np.inf
     i0, j0 = np.argmin(lb_p, axis=1), np.argmin(lb_q, axis=1)
     u = np.minimum(_point_segment_dist(P[ar, i0][:, None, :], Q, QE).min(axis=1),
                    _point_segment_dist(Q[ar, j0][:, None, :], P, PE).min(axis=1))
     cut = (u + _PRUNE_SLACK)[:, None]
     ep_lb = _edge_bounds_many(P, PE, cq) - rq[:, None]
     eq_lb = _edge_bounds_many(Q, QE, cp) - rp[:, None]
-    best = []
+    ep_lb[~real_p] = np.inf
+    eq_lb[~real_q] = np.inf
+    best = np.full(n, np.inf)
     for V, lb_v, A, B, lb_e in ((P, lb_p, Q, QE, eq_lb), (Q, lb_q, P, PE, ep_lb)):
-        # each pair's kept vertices and edges (bound <= cut) are among its kv (ke) with the
-        # smallest bounds, kv (ke) the most any pair keeps: every pair measures those, so
-        # every entry _convex_distance keeps is measured, and any other is a real entry of
-        # the grid, no smaller than its minimum (which the kept entries reach)
-        kv = int((lb_v <= cut).sum(axis=1).max())
-        ke = int((lb_e <= cut).sum(axis=1).max())
-        if kv == 0 or ke == 0:
-            best.append(np.full(n, np.inf))
+        # every pair's kept vertices against its kept edges (bound <= cut: the entries
+        # _convex_distance keeps, and only those), pair by pair in one flat array
+        keep_v, keep_e = lb_v <= cut, lb_e <= cut
+        nv, ne = keep_v.sum(axis=1), keep_e.sum(axis=1)
+        count = nv * ne                                    # (each pair's entries)
+        owner = np.flatnonzero(count)
+        if not len(owner):
             continue
-        vi = np.argsort(lb_v, axis=1, kind="stable")[:, :kv]
-        ej = np.argsort(lb_e, axis=1, kind="stable")[:, :ke]
-        k = ar[:, None, None]
-        d = _point_segment_dist(V[k, vi[:, :, None]], A[k, ej[:, None, :]], B[k, ej[:, None, :]])
-        best.append(d.reshape(n, -1).min(axis=1))
-    return np.minimum(best[0], best[1]).tolist()
+        pv, iv = np.nonzero(keep_v)
+        _pe, ie = np.nonzero(keep_e)
+        reps = ne[pv]
+        t = np.repeat(np.arange(len(pv)), reps)            # (each entry's vertex, in pv)
+        at = np.arange(len(t)) - np.repeat(np.cumsum(reps) - reps, reps)
+        pair = pv[t]
+        e = ie[(np.cumsum(ne) - ne)[pair] + at]            # (its edge: the pair's first kept one on)
+        d = _point_segment_dist(V[pair, iv[t]], A[pair, e], B[pair, e])
+        starts = (np.cumsum(count) - count)[owner]         # (entries are in pair order)
+        best[owner] = np.minimum(best[owner], np.minimum.reduceat(d, starts))
+    return best
 
 
 def _edge_bounds_many(poly: np.ndarray, pe: np.ndarray, c: np.ndarray) -> np.ndarray:

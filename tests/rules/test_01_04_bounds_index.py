@@ -105,3 +105,38 @@ def test_placed_distances_is_the_pair_by_pair_loop(fp, others, spots):
             continue
         pts, poly, r = kernels._pair_terms(fp, centres, o)
         assert np.array_equal(got[:, j], np.maximum(kernels._points_convex_distance(pts, poly) - r, 0.0))
+
+
+def _mixed_hulls(rng, n: int) -> list:
+    """Ovals (64-vertex cores) and rectangles (4) of several sizes and facings, with copies of
+    some set beside them: parallel sides facing each other, so that several (vertex, edge)
+    entries tie for the least."""
+    out = []
+    for _ in range(n):
+        shape = rng.choice(["oval", "rect"])
+        length = rng.choice([1.2, 2.95, 3.94, 5.9])
+        width = rng.choice([1.0, 1.65, 3.54, length])
+        f = footprint(shape, rng.uniform(0, 40), rng.uniform(0, 40), length, width,
+                      rng.choice([0.0, 90.0, rng.uniform(0, 360)]))
+        out.append(f)
+        if rng.random() < 0.4:   # (the same base beside it, just apart or just over _APART)
+            gap = rng.choice([0.0, 1e-9, 0.005, 0.0101, 0.5])
+            out.append(f.moved(f.x + 2 * f.bounding_radius + gap, f.y))
+    return out
+
+
+def test_01_04_hull_block_of_mixed_cores_is_the_pair_distances():
+    """geometry._hull_block measures every pair whose bounding circles are apart in one call,
+    cores of 64 and 4 vertices together: each entry is _convex_distance's to the bit."""
+    import random
+    rng = random.Random(104)
+    for _ in range(60):
+        a, b = _mixed_hulls(rng, rng.randint(1, 6)), _mixed_hulls(rng, rng.randint(1, 9))
+        out = np.full((len(a), len(b)), np.nan)
+        geometry._hull_block(a, list(range(len(a))), b, list(range(len(b))), out)
+        for i, fa in enumerate(a):
+            for j, fb in enumerate(b):
+                pa, ra, pae, ca = geometry._hull(fa)
+                pb, rb, pbe, cb = geometry._hull(fb)
+                want = max(0.0, geometry._convex_distance(pa, pb, pae, pbe, (ca, cb)) - ra - rb)
+                assert out[i, j] == want, (fa, fb)
