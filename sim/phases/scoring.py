@@ -40,25 +40,31 @@ def oc_models(mods: dict | None = None) -> list:
     """(player, OC or None for '-', footprint) of every model on the battlefield (14.02; a
     battle-shocked unit's OC is '-', 01.07). The footprints are the spatial index's, which every
     move and set-up keeps equal to the models' positions and bases."""
+    return _oc_models(mods)[0]
+
+
+def _oc_models(mods: dict | None) -> tuple[list, list[int]]:
+    """``oc_models`` and each model's row of the spatial index, in the same order."""
     fps = W.spatial().fps
-    out = []
+    out, where = [], []
     for u in W.all_units():
         slots = W.living_slots(u)
         if not slots:
             continue
         owner = esper.component_for_entity(u, Unit).owner
         r = W.roster(u)
-        rows = r.rows
+        rows = [r.rows[i] for i in slots]
+        where += rows
         if W.unit_state(u).battle_shocked:
-            out.extend((owner, None, fps[rows[i]]) for i in slots)
+            out.extend((owner, None, fps[k]) for k in rows)
         else:
             oc = r.OC
             mod = mods.get(u, 0) if mods else 0
             if mod:  # (a rule's modifier, 14.02: sim.rules.effects.phase_rules)
-                out.extend((owner, PR.modified_oc(oc[i], mod, False), fps[rows[i]]) for i in slots)
+                out.extend((owner, PR.modified_oc(oc[i], mod, False), fps[k]) for i, k in zip(slots, rows))
             else:
-                out.extend((owner, oc[i], fps[rows[i]]) for i in slots)
-    return out
+                out.extend((owner, oc[i], fps[k]) for i, k in zip(slots, rows))
+    return out, where
 
 
 def oc_modifiers(battle) -> dict:
@@ -87,27 +93,29 @@ def control_levels(objectives: tuple, battle=None) -> list:
     memo = sp.control_levels
     if memo is not None and memo[0] is objectives and memo[1] == key:
         return memo[2]
-    models = oc_models(mods)
-    levels = OBJ.control_levels_all(objectives, models, _in_range(sp, objectives, [m[2] for m in models]))
+    models, rows = _oc_models(mods)
+    levels = OBJ.control_levels_all(objectives, models, _in_range(sp, objectives, rows))
     sp.control_levels = (objectives, key, levels)
     return levels
 
 
-def _in_range(sp, objectives: tuple, fps: list) -> np.ndarray:
-    """sim.rules.objectives.in_range_matrix of these footprints, each model's row kept with
-    its footprint (an immutable object, replaced by every move) from the last check: only the
-    models that moved or came onto the battlefield since are measured (a row is its model's
-    own answer), not every model at every phase's end."""
+def _in_range(sp, objectives: tuple, rows: list[int]) -> np.ndarray:
+    """sim.rules.objectives.in_range_matrix of the models at these rows of the spatial index,
+    each row kept with the footprint it was measured for (an immutable object, replaced by
+    every move) from the checks before: only the models that moved or came onto the
+    battlefield since are measured (a row is its model's own answer), not every model at every
+    phase's end."""
+    fps = sp.fps
     kept = sp.in_range_rows
-    rows = kept[1] if kept is not None and kept[0] is objectives else {}
-    missing = [k for k, fp in enumerate(fps) if rows.get(id(fp), (None,))[0] is not fp]
+    if kept is None or kept[0] is not objectives or len(kept[1]) != len(fps):
+        kept = sp.in_range_rows = (objectives, [None] * len(fps), np.zeros((len(fps), len(objectives)), dtype=bool))
+    _objs, measured, hit = kept
+    missing = [k for k in rows if measured[k] is not fps[k]]
     if missing:
-        new = OBJ.in_range_matrix([fps[k] for k in missing], objectives)
-        for k, row in zip(missing, new):
-            rows[id(fps[k])] = (fps[k], row)
-    hit = np.array([rows[id(fp)][1] for fp in fps], dtype=bool).reshape(len(fps), len(objectives))
-    sp.in_range_rows = (objectives, {id(fp): rows[id(fp)] for fp in fps})
-    return hit
+        hit[missing] = OBJ.in_range_matrix([fps[k] for k in missing], objectives)
+        for k in missing:
+            measured[k] = fps[k]
+    return hit[rows]
 
 
 def settle_control(battle) -> None:

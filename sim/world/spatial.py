@@ -111,8 +111,8 @@ class SpatialIndex:
         self.layout_version = 0
         # sim.phases.scoring.control_levels: (objectives, (version, battle-shocked units), levels)
         self.control_levels = None
-        # sim.phases.scoring: (objectives, {id(footprint): (footprint, its row of "in range of
-        # each objective")}) for the footprints of the last control check
+        # sim.phases.scoring._in_range: (objectives, the footprint each model's row was measured
+        # for, by model index (None: not yet), each model's row of "in range of each objective")
         self.in_range_rows = None
         # sim.world.queries._living_layout: (version, (living rows by unit, run starts, units))
         self.living_layout = None
