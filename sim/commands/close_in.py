@@ -138,7 +138,7 @@ def pile_in_command(battle, uid: str, to, targets=None):
     if not may:
         return None
     sol = PS.solve_pile_in(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board, targets=targets,
-                           may_cross_dense=MV.may_cross_dense(ent))
+                           may_cross_dense=MV.may_cross_dense(ent), moving_only=True)
     if not (sol and sol.paths):
         return None
     return PileIn(uid, MV.solution_ends(sol), MV.solution_turns(sol), tuple(sorted(sol.targets)))
@@ -168,7 +168,7 @@ def consolidate_command(battle, uid: str, to, targets=None, objective: str | Non
     sol = PS.solve_consolidation(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board, objs,
                                  targets=targets or None,
                                  objective=None if objective is None else MV.objective_index(battle, objective),
-                                 may_cross_dense=MV.may_cross_dense(ent))
+                                 may_cross_dense=MV.may_cross_dense(ent), moving_only=True)
     if not (sol and sol.paths):
         return None
     return Consolidate(uid, MV.solution_ends(sol), MV.solution_turns(sol), tuple(targets or ()), objective)

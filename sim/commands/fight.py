@@ -160,7 +160,7 @@ def overrun_command(battle, uid: str, to, targets=None):
     if to is not None:
         return Overrun(uid, tuple((m, *p) for m, p in to.items()), targets=tuple(targets))
     sol = PS.solve_pile_in(uid, MV.bodies(), battle.scenario.terrain, battle.scenario.board, targets=targets,
-                           may_cross_dense=MV.may_cross_dense(ent)) if targets else None
+                           may_cross_dense=MV.may_cross_dense(ent), moving_only=True) if targets else None
     if not (sol and sol.paths):
         return Overrun(uid)
     return Overrun(uid, MV.solution_ends(sol), MV.solution_turns(sol), tuple(sorted(sol.targets)))

@@ -172,3 +172,28 @@ def test_12_03_a_unit_wholly_in_base_contact_piles_in_without_moving():
          Body("b/1", "b", 2, round_base(32, 10 + D32, 10 + D32))]
     sol = solve_pile_in("a", bodies, [], BOARD)
     assert sol and sol.paths == {} and sol.targets == ("b",)
+
+
+def test_12_03_moving_only_leaves_a_placement_that_moves_nobody_unverified():
+    # a/0 and a/1, each in base contact with a model of b, 6" apart: out of coherency (03.03),
+    # so staying put is no legal pile-in (the verified answer); a command that takes only a
+    # move gets the placement as it is, empty, and makes no move either way
+    bodies = [Body("a/0", "a", 1, round_base(32, 10, 10)), Body("a/1", "a", 1, round_base(32, 10, 16)),
+              Body("b/0", "b", 2, round_base(32, 10 + D32, 10)),
+              Body("b/1", "b", 2, round_base(32, 10 + D32, 16))]
+    verified = solve_pile_in("a", bodies, [], BOARD)
+    assert not verified and "(03.03)" in verified.reason
+    quick = solve_pile_in("a", bodies, [], BOARD, moving_only=True)
+    assert quick.paths == {} and quick.targets == ("b",)
+
+
+@settings(max_examples=60, deadline=None)
+@given(melee_layouts())
+def test_12_03_moving_only_changes_no_move(lay):
+    bodies, areas = lay
+    sol = solve_pile_in("a", bodies, areas, BOARD)
+    quick = solve_pile_in("a", bodies, areas, BOARD, moving_only=True)
+    if quick.paths:
+        assert quick == sol
+    else:
+        assert not (sol and sol.paths)

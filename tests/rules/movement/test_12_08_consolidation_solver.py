@@ -217,3 +217,19 @@ def test_12_08_a_marker_refusal_still_names_3_inches_and_an_area_the_area():
     (p, *_rest) = consolidation_conditions("a", "objective", [], area_obj, {"a/0": [(17, 23), (17, 24)]},
                                            bodies, [AREA], BOARD)
     assert "neither within range (within its terrain area)" in p.message
+
+
+@settings(max_examples=60, deadline=None)
+@given(melee_layouts(), st.lists(st.tuples(st.floats(2, 58), st.floats(2, 42)), max_size=3))
+def test_12_08_moving_only_changes_no_move(lay, points):
+    """``moving_only`` (the commands' solver calls): a placement that moves some model is the
+    verified answer; one that moves none comes back empty, unverified (a command makes no move
+    either way)."""
+    bodies, areas = lay
+    objectives = [on_terrain(mark(x, y, f"o{k}"), areas) for k, (x, y) in enumerate(points)]
+    sol = solve_consolidation("a", bodies, areas, BOARD, objectives)
+    quick = solve_consolidation("a", bodies, areas, BOARD, objectives, moving_only=True)
+    if quick.paths:
+        assert quick == sol
+    else:
+        assert not (sol and sol.paths)
