@@ -97,6 +97,11 @@ def _areas(battle):
     return battle.scenario.terrain
 
 
+def terrain(battle) -> ML.TerrainIndex:
+    """The battle's terrain as the move checks read it (ML.terrain_index, kept per layout)."""
+    return ML.terrain_index(_areas(battle))
+
+
 def paths_of(battle, unit_ent: int, to, via=()) -> dict:
     """Each moving model's path (Part A ruling 14): from where it stands, through its turning
     points if the command gives any (``via``), to where it ends."""

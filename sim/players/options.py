@@ -20,6 +20,7 @@ from sim.rules import multi_profile as MP
 from sim.rules.attack import AttackKind
 from sim.rules.geometry import ENGAGEMENT_RANGE, in_engagement_range
 from sim.rules.grid import AIM_MARGIN, snap, snap_key
+from sim.rules.movement import legality as ML
 from sim.rules.movement.moves import sky_distance
 from sim.scenario.script_run import attack_action, expand
 from sim.scenario.spec import ScriptStep
@@ -181,11 +182,12 @@ def _inner_radii(idx) -> np.ndarray:
 def quick_refusal(battle, cmd) -> bool:
     """A quick, conservative look at a Move or a scout move before Battle.check
     (sim.plan.moves.check_unit_move, sim.commands.deploy's scout check): True only when the
-    rules would certainly refuse it, from where it ends alone: a model's base over the
-    battlefield edge (03.01), overlapping a model of another unit (03.01), or within engagement
-    range of an enemy model (a normal, advance or fall-back move ends unengaged: 09.05-09.07;
-    a scout move, within 8": 24.32), judged by the discs the bases hold (half the smaller side)
-    and by more than QUICK_MARGIN. False says nothing: the command is checked as ever. A player
+    rules would certainly refuse it, from where it ends: a model's base over the battlefield
+    edge (03.01), overlapping a model of another unit (03.01), or within engagement range of an
+    enemy model (a normal, advance or fall-back move ends unengaged: 09.05-09.07; a scout move,
+    within 8": 24.32), judged by the discs the bases hold (half the smaller side) and by more
+    than QUICK_MARGIN; or a round base over a light or dense feature at its end, or crossing a
+    dense feature on its way (_features_refuse). False says nothing: the command is checked as ever. A player
     trying moves skips the check of one it says True of; the verdict would be the same."""
     if cmd.record is MOVE:
         enemy_gap = ENGAGEMENT_RANGE
@@ -220,13 +222,33 @@ def quick_refusal(battle, cmd) -> bool:
     others &= (c[:, 1] >= y.min() - reach) & (c[:, 1] <= y.max() + reach)
     others[rows] = False
     if not others.any():
-        return False
+        return _features_refuse(battle, cmd, idx, moved, pts)
     c = c[others]
     gap = np.hypot(x[:, None] - c[None, :, 0], y[:, None] - c[None, :, 1]) - r[:, None] - inner[others][None, :]
     if (gap < -QUICK_MARGIN).any():
         return True
     enemy = idx.players[others] != idx.players[rows[0]]
-    return bool((gap[:, enemy] < enemy_gap - QUICK_MARGIN).any())
+    if (gap[:, enemy] < enemy_gap - QUICK_MARGIN).any():
+        return True
+    return _features_refuse(battle, cmd, idx, moved, pts)
+
+
+def _features_refuse(battle, cmd, idx, moved: list[int], pts: np.ndarray) -> bool:
+    """quick_refusal's look at the terrain, for the round bases of the move: one that would end
+    over a light or dense feature, or whose straight path would cross a dense feature the move
+    may not cross (ML.round_features_refuse: the check's own kernels, by more than
+    QUICK_MARGIN). A move taking to the skies crosses every feature; a path with turning
+    points is left to the check."""
+    rnd = idx.round[moved]
+    if not rnd.any():
+        return False
+    rows = np.asarray(moved, dtype=np.int64)[rnd]
+    may = None
+    if not cmd.via and not (cmd.record is MOVE and cmd.fly):
+        u = battle.units[cmd.unit]
+        may = MV.may_cross_dense(u, cmd.mode) if cmd.record is MOVE else MV.may_cross_dense(u)
+    return ML.round_features_refuse(idx.centres[rows], pts[rnd], idx.radius[rows], MV.terrain(battle), may,
+                                    QUICK_MARGIN)
 
 
 def objective_goal(battle, u: int, side: int):

@@ -1,9 +1,11 @@
 """The players' quick look at a move before Battle.check (sim.players.options.quick_refusal):
 True only for a move the rules refuse (03.01 the battlefield edge and other models' bases;
-09.05-09.07 a move ends unengaged), so a player that skips the check of such a move chooses as
-if it had checked it. Constructed positions for each reason and for moves it must let through,
-and every move the random, default and tactician players try in whole battles, each judged by
-both."""
+09.05-09.07 a move ends unengaged; Part A ruling 13 an end over a light or dense feature; 13.06
+a path across a dense feature the unit may not cross), so a player that skips the check of such
+a move chooses as if it had checked it. Constructed positions for each reason and for moves it
+must let through, and every move the random, default and tactician players try in whole
+battles (the default table, and the full-size armies among the invented catalogues' terrain),
+each judged by both."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from sim.commands import Move, SelectToMove
 from sim.components import Position
 from sim.players import options as O
 from sim.players import play_battle
-from sim.scenario.load import load_scenario
+from sim.scenario.load import load_scenario, parse_scenario
 from sim.world import queries as W
 
 WEAPONS = {"claws": weapon("melee", 1, 4, 4, 0, 1)}
@@ -74,6 +76,55 @@ def test_only_moves_with_places_are_looked_at():
         assert not O.quick_refusal(b, Move("ours", (("nobody", 1.0, 1.0),), "normal"))
 
 
+WALL = [[15, 5], [17, 5], [17, 15], [15, 15]]
+WOODS = [[4, 20], [10, 20], [10, 26], [4, 26]]
+
+
+def terrain_spec(keywords, fly_keyword=False):
+    """A unit of three round bases at (10..13, 10), a dense wall (no height given: 13.06) at
+    x 15-17, y 5-15 and woods (a light feature) at (4-10, 20-26), nobody else near."""
+    kw = tuple(keywords) + (("FLY",) if fly_keyword else ())
+    ours = unit("ours", model(row(10, 10, 3), ["claws"], M=20), keywords=kw)
+    theirs = unit("theirs", model((55, 40), ["claws"]))
+    return parse_scenario({
+        "battle": {"name": "test", "seed": 1, "board": [60, 44]}, "weapons": WEAPONS,
+        "terrain": [{"name": "wall", "area": WALL, "features": [{"category": "dense", "polygon": WALL}]},
+                    {"name": "woods", "area": WOODS, "features": [{"category": "light", "polygon": WOODS}]}],
+        "armies": [{"name": "A", "units": [ours]}, {"name": "B", "units": [theirs]}]}, "test.toml")
+
+
+@pytest.mark.parametrize("keywords,dx,dy,why", [
+    ("MOUNTED", 8.0, 0.0, "its path crosses a dense feature of 'wall'"),   # (over the wall, ending clear)
+    ("MOUNTED", -3.0, 12.0, "into a light feature of 'woods'"),            # (its models in the woods)
+    ("INFANTRY", 6.0, 0.0, "into a dense feature of 'wall'"),    # (13.06: across, but not onto it)
+])
+def test_a_move_ending_in_or_crossing_a_feature_is_called_refused(keywords, dx, dy, why):
+    with Battle(terrain_spec([keywords])) as b:
+        cmd = shifted(b, "ours", dx, dy)
+        assert O.quick_refusal(b, cmd)
+        assert why in b.check(cmd)
+
+
+def test_infantry_crossing_a_dense_feature_or_a_flight_is_left_to_the_rules():
+    with Battle(terrain_spec(["INFANTRY"])) as b:
+        cmd = shifted(b, "ours", 8.0, 0.0)      # (13.06: INFANTRY cross dense features)
+        assert not O.quick_refusal(b, cmd) and b.check(cmd) is None
+    with Battle(terrain_spec(["MOUNTED"], fly_keyword=True)) as b:
+        cmd = dataclasses.replace(shifted(b, "ours", 8.0, 0.0), fly=True)   # (21.03: over every feature)
+        assert not O.quick_refusal(b, cmd) and b.check(cmd) is None
+
+
+def test_a_base_just_clear_of_a_feature_or_within_the_margin_is_left_to_the_rules():
+    r = 16 / 25.4
+    with Battle(terrain_spec(["MOUNTED"])) as b:
+        # (its third model's base 0.01" short of the wall: legal)
+        cmd = shifted(b, "ours", 15 - 13 - r - 0.01, 0.0)
+        assert not O.quick_refusal(b, cmd) and b.check(cmd) is None
+        # (into the wall by less than the look's margin beyond TOUCH: refused by the rules alone)
+        cmd = shifted(b, "ours", 15 - 13 - r + 5e-4, 0.0)
+        assert not O.quick_refusal(b, cmd) and "a dense feature of 'wall'" in b.check(cmd)
+
+
 @pytest.mark.parametrize("players,seed", [(("random", "random"), 3), (("default", "random"), 4),
                                           (("tactician", "random"), 5)])
 def test_every_move_it_calls_refused_in_whole_battles_is_refused(monkeypatch, players, seed):
@@ -94,6 +145,27 @@ def test_every_move_it_calls_refused_in_whole_battles_is_refused(monkeypatch, pl
     with Battle(s, seed=seed) as b:
         play_battle(b, s)
     assert len(said) >= 3
+
+
+def test_every_move_it_calls_refused_in_a_full_size_battle_is_refused(monkeypatch):
+    """The default players' moves of the full-size armies (round bases crossing and ending in
+    the ruins and containers of the ladder's table): two battle rounds, each look the quick look
+    calls refused refused by Battle.check, and many of them."""
+    real = O.quick_refusal
+    said = []
+
+    def both(battle, cmd):
+        quick = real(battle, cmd)
+        if quick:
+            said.append(cmd)
+            assert battle.check(cmd) is not None, cmd
+        return quick
+    monkeypatch.setattr(O, "quick_refusal", both)
+    s = load_scenario(ROOT / "scenarios/ladder/full_size.toml")
+    s = dataclasses.replace(s, mission=dataclasses.replace(s.mission, players=("default", "default"), rounds=2))
+    with Battle(s, seed=1) as b:
+        play_battle(b, s)
+    assert len(said) >= 20
 
 
 @pytest.mark.parametrize("name", ["deployment", "ladder/full_size"])

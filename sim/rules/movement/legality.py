@@ -221,6 +221,33 @@ def _dense_hit(fp: Footprint, off: np.ndarray | None, a: np.ndarray, b: np.ndarr
     return None
 
 
+def round_features_refuse(starts: np.ndarray, ends: np.ndarray, radii: np.ndarray, terr: TerrainIndex,
+                          may_cross_dense: bool | float | None, margin: float) -> bool:
+    """Part A ruling 13 / 13.06, for a player's quick look before a move is checked: True only
+    if ``check_move`` certainly refuses a move in which round bases (``radii``) go in straight
+    lines from ``starts`` to ``ends`` (K, 2): a base would end over a light or dense feature
+    (check 7), or its path would cross a dense feature it may not cross (check 5;
+    ``may_cross_dense`` as check_move's, None: not asked, as for a path with turning points),
+    by more than ``margin`` beyond the check's own TOUCH. The check's own distance kernels
+    on the same bases, so a base it finds past the limit by more than ``margin`` is one the
+    check finds past it too. False says nothing."""
+    limit = (radii - TOUCH - margin)[:, None]
+    es = terr.no_end
+    if len(es):
+        near = _box_near(ends - radii[:, None], ends + radii[:, None], es)
+        if near.any() and (near & (near_points_distance(ends, near, es) < limit)).any():
+            return True
+    if may_cross_dense is None:
+        return False
+    dense = terr.uncrossable(may_cross_dense)
+    if len(dense):
+        near = _box_near(np.minimum(starts, ends) - radii[:, None], np.maximum(starts, ends) + radii[:, None],
+                         dense)
+        if near.any() and (near & (near_polys_distance(starts, ends, near, dense) < limit)).any():
+            return True
+    return False
+
+
 def end_blockers(fps: Sequence[Footprint], terr: TerrainIndex) -> list[tuple[str, float | None] | None]:
     """03.01 / Part A ruling 13: for each base, the first light or dense feature (layout order)
     it would end overlapping, as (message, depth), or None. Vectorised for round bases."""
