@@ -18,7 +18,7 @@ from sim.plan.fight import fight_eligible, fights_first, nearest_fight_target, s
 from sim.plan.shoot_targets import shooters_of
 from sim.rules import multi_profile as MP
 from sim.rules.attack import AttackKind
-from sim.rules.geometry import ENGAGEMENT_RANGE, in_engagement_range
+from sim.rules.geometry import ENGAGEMENT_RANGE
 from sim.rules.grid import AIM_MARGIN, snap, snap_key
 from sim.rules.movement import legality as ML
 from sim.rules.movement.moves import sky_distance
