@@ -304,9 +304,10 @@ class ModelRule:
     fp: Footprint
     mode: str
     edges: tuple[str, ...]
-    # (``lines``, kept once asked: the cache behind it is keyed by the region, whose hash reads
-    # every footprint it keeps away from)
+    # (``lines`` and ``seeds``, kept once asked: the cache behind them is keyed by the region,
+    # whose hash reads every footprint it keeps away from)
     _lines: tuple | None = field(default=None, compare=False, repr=False)
+    _seeds: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def mask(self, c: np.ndarray) -> np.ndarray:
         """(K,) whether the base at each centre keeps every limit of the region (SLACK inside)."""
@@ -356,7 +357,17 @@ class ModelRule:
     def seeds(self) -> np.ndarray:
         """Candidate centres the region itself offers (anchors): a lattice over where the base
         may stand, spots touching the zone's edges from inside, the edge (oversized), the ring
-        round the ``near`` target, and the rings just outside each ``away`` footprint."""
+        round the ``near`` target, and the rings just outside each ``away`` footprint. Made
+        once per region and base (a read-only array: every set-up of a base of this size in
+        this region starts from the same spots)."""
+        got = self._seeds
+        if got is None:
+            got = self._make_seeds()
+            got.flags.writeable = False
+            object.__setattr__(self, "_seeds", got)
+        return got
+
+    def _make_seeds(self) -> np.ndarray:
         rg, fp = self.region, self.fp
         W, H = rg.board
         hx, hy = half_extents(fp)
