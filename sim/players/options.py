@@ -187,8 +187,9 @@ def quick_refusal(battle, cmd) -> bool:
     enemy model (a normal, advance or fall-back move ends unengaged: 09.05-09.07; a scout move,
     within 8": 24.32), judged by the discs the bases hold (half the smaller side) and by more
     than QUICK_MARGIN; or a round base over a light or dense feature at its end, or crossing a
-    dense feature on its way (_features_refuse). False says nothing: the command is checked as ever. A player
-    trying moves skips the check of one it says True of; the verdict would be the same."""
+    dense feature on its way (_features_refuse). False says nothing: the command is checked as
+    ever. A player trying moves skips the check of one it says True of; the verdict would be
+    the same."""
     if cmd.record is MOVE:
         enemy_gap = ENGAGEMENT_RANGE
     elif cmd.record is SCOUT_MOVE:

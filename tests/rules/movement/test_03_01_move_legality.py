@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from sim.rules.geometry import footprint, overlaps, round_base
 from sim.rules.polygons import point_in_polygon
+from sim.rules.movement import legality as ML
 from sim.rules.movement.legality import (
     Body, BodyIndex, check_move, engaged_units, path_length, terrain_index,
 )
@@ -633,3 +634,45 @@ def test_01_04_paired_placed_distances_are_each_references_own(seed, m, k):
     got = placed_distances_paired(fp, spots, refs)
     for i, ref in enumerate(refs):
         assert np.array_equal(got[i], placed_distances(fp, spots[i], [ref])[:, 0]), i
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([False, True, 4.0]), st.floats(0.0, 0.05))
+def test_13_06_round_features_refuse_only_moves_check_move_refuses(seed, may_cross, margin):
+    """legality.round_features_refuse (a player's quick look, Part A 13 / 13.06): whenever it
+    says a straight move of round bases certainly ends over a feature or crosses a dense one it
+    may not, check_move finds that very problem (an end over a light or dense feature, or a
+    dense crossing); random squads moved in straight lines among random boxes of light and dense
+    terrain, some with heights, ends landing near and inside them."""
+    rng = np.random.default_rng(seed)
+    areas = []
+    for k in range(int(rng.integers(1, 5))):
+        x0, y0 = rng.uniform(5, 45), rng.uniform(5, 30)
+        poly = ((x0, y0), (x0 + rng.uniform(0.5, 6), y0), (x0 + rng.uniform(0.5, 6), y0 + rng.uniform(0.5, 6)),
+                (x0, y0 + rng.uniform(0.5, 6)))
+        cat = str(rng.choice(["light", "dense"]))
+        tall = float(rng.choice([1.5, 3.0, 6.0])) if rng.random() < 0.5 else None
+        areas.append(TerrainArea(f"t{k}", poly, (Feature(cat, poly, height=tall) if tall else Feature(cat, poly),)))
+    terr = terrain_index(areas)
+    n = int(rng.integers(1, 6))
+    mm = int(rng.choice([25, 32, 40, 60]))
+    x0, y0 = rng.uniform(4, 50), rng.uniform(4, 36)
+    bodies = [b(f"a/{k}", x0 + k * (mm / 25.4 + 0.2), y0, mm=mm) for k in range(n)]
+    dx, dy = rng.uniform(-10, 10), rng.uniform(-10, 10)
+    if rng.random() < 0.7:   # (the first model's end just off, on or just over a side of a box)
+        (ax, ay), (bx, by) = areas[0].polygon[0], areas[0].polygon[1]
+        t = rng.uniform(0, 1)
+        off = mm / 50.8 + float(rng.choice([-0.2, -1e-3, -1e-6, 0.0, 1e-6, 1e-3, 0.02, 0.2]))
+        dx, dy = ax + t * (bx - ax) - x0, ay + t * (by - ay) - off - y0
+    paths = {x.model: [(x.fp.x, x.fp.y), (x.fp.x + dx, x.fp.y + dy)] for x in bodies}
+    starts = np.array([p[0] for p in paths.values()])
+    ends = np.array([p[1] for p in paths.values()])
+    radii = np.full(n, mm / 50.8)
+    quick = ML.round_features_refuse(starts, ends, radii, terr, may_cross, margin)
+    if quick:
+        got = move(paths, bodies, areas, max_distance=30.0, may_cross_dense=may_cross, check_coherency=False)
+        assert any("feature" in p.message for p in got), [str(p) for p in got]
+    # nothing asked of the path (a flight, turning points): only the ends can make it say so
+    if ML.round_features_refuse(starts, ends, radii, terr, None, margin):
+        got = move(paths, bodies, areas, max_distance=30.0, may_cross_dense=True, check_coherency=False)
+        assert any("into a" in p.message and "feature" in p.message for p in got)
