@@ -21,7 +21,7 @@ import numpy as np
 
 from sim import commands as C
 from sim.commands import Move, SelectToMove
-from sim.components import Position
+from sim.components import Position, Wounds
 from sim.phases.scoring import control_levels
 from sim.players import options as O
 from sim.players.tactician import judge as J
@@ -55,6 +55,10 @@ LAST_ROUND_EXPOSURE = 0.2  # the threat's weight in the last battle round (score
 HOLDER_RANGE = 30      # inches of range that make a unit a good holder of our home objective
 HOLDER_BONUS = 1.5      # how much the assignment prefers such a unit there
 MAX_ETA = 2             # turns: objectives further than this are not assigned in the first pass
+# the chance an objective we plan to hold still counts our OC when it scores (our next Command
+# phase): below it, more units are kept on or sent to it (a lone holder shot to half-strength
+# fails its battle-shock roll, 01.07, two times in five at Ld 7+, and the objective scores nothing)
+HOLD_SURE = 0.85
 STATIONARY_HIT = frozenset(d.name for d in REGISTRY.values()  # (the registry's records whose hit bonus
                            if d.modifier is not None and d.modifier.roll == "hit"  # needs the unit to stay put)
                            and d.modifier.when == "stationary")
@@ -73,6 +77,19 @@ class Plan:
         self.objective: dict = {}  # unit -> Objective or None
         self.goal: dict = {}       # unit -> (x, y) or None
         self.assigned: dict = {}   # objective name -> OC sent there
+        self.miss: dict = {}       # objective name -> the chance none of the units sent there keeps its OC
+        self.keep: dict = {}       # unit -> the chance it still counts its OC when we next score (keep_chance)
+        self.home: set = set()     # the names of our home objectives
+
+    def short(self, name: str) -> bool:
+        """The objective lacks OC, or the units sent there are not sure enough to keep it (HOLD_SURE)."""
+        return self.assigned[name] < self.need[name] or (name in self.home and 1.0 - self.miss[name] < HOLD_SURE)
+
+    def send(self, b, o) -> None:
+        """Unit ``b`` goes to (or stays on) objective ``o``: its OC, and its chance to keep it."""
+        self.objective[b.ent] = o
+        self.assigned[o.name] += b.oc_full
+        self.miss[o.name] *= 1.0 - self.keep.get(b.ent, 1.0)
 
 
 def objective_value(o, side: int) -> float:
@@ -99,6 +116,30 @@ def _oc_with(battle, side: int, b, o) -> int:
     ts = battle.turn_state
     lv = control_levels(tuple(ts.objectives), battle)[[x.name for x in ts.objectives].index(o.name)]
     return lv.get(side, 0) + (0 if in_range(b, o) else b.oc)
+
+
+def keep_chance(battle, b, tm: ThreatMap, last: bool) -> float:
+    """The chance unit ``b`` still counts its OC when we next score (RULES §26: at our next
+    Command phase, in the last round at the end of this turn): a unit battle-shocked or at or
+    below half-strength now (01.02.01) rolls 2D6 against its best Ld in our Command phase (08.03)
+    and counts no OC if it fails (01.07); any other, for certain."""
+    if b.oc_full <= 0:
+        return 0.0
+    if last:
+        return 1.0 if b.oc > 0 else 0.0
+    u = b.ent
+    models = W.unit_models(u)
+    if not models:
+        return 0.0
+    start = battle.turn_state.starting_strength.get(u, len(models))
+    if start == 1:  # (01.02.01 a single model's strength is its wounds)
+        left, start = esper.component_for_entity(models[0], Wounds).remaining / b.W, 1.0
+    else:
+        left = float(len(models))
+    if not (W.unit_state(u).battle_shocked or 2 * left <= start):
+        return 1.0
+    lds = W.unit_leaderships(u)
+    return J.p_2d6_at_least(min(lds)) if lds else 1.0
 
 
 def holder(body) -> bool:
@@ -138,17 +179,21 @@ def _make_plan(player, battle, tm: ThreatMap) -> Plan:
         pl.need[o.name] = max(1, enemy + 1)
         pl.held[o.name] = lv.get(side, 0)
         pl.assigned[o.name] = 0
+        pl.miss[o.name] = 1.0
+        if o.kind == "home" and o.owner == side:
+            pl.home.add(o.name)
     units = [b for b in tm.mine if b.oc_full > 0]
+    for b in units:
+        pl.keep[b.ent] = keep_chance(battle, b, tm, last)
     free = {b.ent for b in units}
     # 1. a unit on an objective stays while the OC there is needed (the one holding it first)
     for o in objs:
         on = sorted((b for b in units if b.ent in free and in_range(b, o)),
                     key=lambda b: (not holder(b), -b.oc_full, b.ent))
         for b in on:
-            if pl.assigned[o.name] >= pl.need[o.name]:
+            if not pl.short(o.name):
                 break
-            pl.objective[b.ent] = o
-            pl.assigned[o.name] += b.oc_full
+            pl.send(b, o)
             free.discard(b.ent)
     # 2. the objectives most worth it, soonest reached, filled up to the OC needed
     pairs = []
@@ -161,15 +206,14 @@ def _make_plan(player, battle, tm: ThreatMap) -> Plan:
                 pairs.append((-pl.value[o.name] / (1 + t) - bonus, _ranges(b, o), b.ent, o.name, b, o))
     pairs.sort(key=lambda x: x[:4])
     for _s, _d, ent, _n, b, o in pairs:
-        if ent in free and pl.assigned[o.name] < pl.need[o.name]:
-            pl.objective[ent] = o
-            pl.assigned[o.name] += b.oc_full
+        if ent in free and pl.short(o.name):
+            pl.send(b, o)
             free.discard(ent)
     # 3. the rest: where the OC is still short, else the nearest objective we do not hold
     for b in units:
         if b.ent not in free or not objs:
             continue
-        short = [o for o in objs if pl.assigned[o.name] < pl.need[o.name]]
+        short = [o for o in objs if pl.short(o.name)]
         pool = short or [o for o in objs if pl.held[o.name] <= 0] or objs
         o = min(pool, key=lambda o: (-pl.value[o.name] / (1 + eta(b, o)), _ranges(b, o), o.name))
         if holder(b) and eta(b, o) > 1:
@@ -177,8 +221,7 @@ def _make_plan(player, battle, tm: ThreatMap) -> Plan:
             pl.objective[b.ent] = None
             pl.goal[b.ent] = (o.x, o.y)
             continue
-        pl.objective[b.ent] = o
-        pl.assigned[o.name] += b.oc_full
+        pl.send(b, o)
     for b in tm.mine:
         o = pl.objective.get(b.ent)
         if o is not None:
@@ -620,10 +663,9 @@ def _adopt(player, battle, u: int) -> None:
     b = tm.body(battle, u)
     objs = list(battle.turn_state.objectives or ())
     if objs and b.oc_full > 0:
-        short = [o for o in objs if pl.assigned[o.name] < pl.need[o.name]] or objs
+        short = [o for o in objs if pl.short(o.name)] or objs
         o = min(short, key=lambda o: (-pl.value[o.name] / (1 + eta(b, o)), _ranges(b, o), o.name))
-        pl.objective[u] = o
-        pl.assigned[o.name] += b.oc_full
+        pl.send(b, o)
         pl.goal[u] = (o.x, o.y)
     elif tm.enemies:
         e = min(tm.enemies, key=lambda e: (math.dist(e.centre, b.centre), e.ent))
@@ -636,7 +678,7 @@ def _wanted_point(player, battle, side: int, at=None):
     objs = list(battle.turn_state.objectives or ())
     if not objs:
         return None
-    short = [o for o in objs if pl.assigned[o.name] < pl.need[o.name]] or objs
+    short = [o for o in objs if pl.short(o.name)] or objs
     key = (lambda o: (-pl.value[o.name], math.dist((o.x, o.y), at), o.name)) if at else \
         (lambda o: (-pl.value[o.name], o.name))
     o = min(short, key=key)

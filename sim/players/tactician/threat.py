@@ -23,6 +23,10 @@ from sim.world import queries as W
 
 CHARGE_REACH = 12.0  # 11.01 a charge is declared only at units within 12"
 SHOOTING_SHARE = 0.3  # an enemy unit's fire is shared among our units in its reach: the part one draws
+# (exposure counts what the enemy would take of a unit beyond what it takes anyway: each enemy
+# unit's shooting and charge go to one of ours, its best; standing in its reach costs the army only
+# what the unit offers it over the best of our other units it reaches from where they stand)
+MARGINAL = True
 
 
 def _p_hit(w) -> float:
@@ -180,6 +184,7 @@ class ThreatMap:
         self._shots: dict = {}
         self._last_gaps = None
         self._primed: dict = {}  # (our body, dx, dy) -> gaps, worked out together (``prime``)
+        self._alts: dict = {}  # our body -> per enemy unit, the best it has of our other units (``alternatives``)
         # (every enemy model in one block: one distance matrix per position asked about)
         self._exy = np.concatenate([e.xy for e in self.enemies]) if self.enemies else np.zeros((0, 2))
         self._er = np.concatenate([e.radius for e in self.enemies]) if self.enemies else np.zeros(0)
@@ -245,6 +250,7 @@ class ThreatMap:
         if b is None or fresh:
             b = self.bodies[u] = Body(battle, u)
             self.mine = [x for x in self.mine if x.ent != u] + [b]
+            self._alts = {}
         return b
 
     def dmg(self, a: Body, t: Body, melee: bool) -> float:
@@ -262,6 +268,17 @@ class ThreatMap:
         me = self.bodies[u]
         total = 0.0
         n, worth = me.models, me.worth
+        if MARGINAL:
+            for (e, move, shots, melee), g, (alt_s, alt_m) in zip(self.against(me), self.gaps(me, dx, dy, xy),
+                                                                  self.alternatives(me)):
+                if e.ent in ignore:
+                    continue
+                after_move = g - move
+                if shots:
+                    total += max(0.0, min(_reaching(shots, after_move), n) * worth - alt_s)
+                if melee and after_move <= CHARGE_REACH:
+                    total += max(0.0, J.p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True) - alt_m)
+            return min(total, n * worth)
         for (e, move, shots, melee), g in zip(self.against(me), self.gaps(me, dx, dy, xy)):
             if e.ent in ignore:
                 continue
@@ -272,6 +289,26 @@ class ThreatMap:
             if melee and after_move <= CHARGE_REACH:
                 total += J.p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True)
         return min(total, n * worth)
+
+    def alternatives(self, me: Body) -> list:
+        """Per enemy unit, in order: (the points its shooting, the points its charge, is expected
+        to take of the best of our units other than ``me``, each where it stands now): what it
+        takes anyway were ``me`` out of its reach (MARGINAL; worked out once per unit a phase)."""
+        v = self._alts.get(me)
+        if v is not None:
+            return v
+        best = [[0.0, 0.0] for _e in self.enemies]
+        for o in self.mine:
+            if o is me or o.ent == me.ent or not len(o.xy):
+                continue
+            for i, ((e, move, shots, melee), g) in enumerate(zip(self.against(o), self.gaps(o))):
+                after_move = g - move
+                if shots:
+                    best[i][0] = max(best[i][0], min(_reaching(shots, after_move), o.models) * o.worth)
+                if melee and after_move <= CHARGE_REACH:
+                    best[i][1] = max(best[i][1], J.p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, o, True))
+        v = self._alts[me] = [tuple(x) for x in best]
+        return v
 
     def gap_rows(self, me: Body, shifts) -> np.ndarray:
         """``gaps`` for each (dx, dy) of ``shifts``: one row each (``prime``'s, kept)."""
@@ -285,6 +322,17 @@ class ThreatMap:
         n, worth = me.models, me.worth
         G = self.gap_rows(me, shifts)
         total = np.zeros(len(shifts))
+        if MARGINAL:
+            for i, ((e, move, shots, melee), (alt_s, alt_m)) in enumerate(zip(self.against(me), self.alternatives(me))):
+                after_move = G[:, i] - move
+                if shots:
+                    total = total + np.maximum(0.0, np.minimum(_reaching_rows(shots, after_move), n) * worth - alt_s)
+                if melee:
+                    near = after_move <= CHARGE_REACH
+                    if near.any():
+                        total = np.where(near, total + np.maximum(
+                            0.0, _p_2d6_rows(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True) - alt_m), total)
+            return np.minimum(total, n * worth).tolist()
         for i, (e, move, shots, melee) in enumerate(self.against(me)):
             after_move = G[:, i] - move
             if shots:

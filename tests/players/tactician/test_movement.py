@@ -225,3 +225,23 @@ def test_positions_valued_together_equal_each_valued_alone():
             alone = [MVT.position_worth(p, b, u, dx, dy) for dx, dy in shifts]
             assert together == alone
             assert len(set(together)) > 10  # (positions that differ: the test compares something)
+
+
+def test_a_home_objective_held_by_a_unit_at_half_strength_gets_a_second_holder():
+    # (r1, at half its starting strength, rolls for battle-shock in our next Command phase and
+    # keeps its OC only if it passes: the plan keeps it on our home objective and sends r2 there
+    # too, HOLD_SURE; at full strength r1 alone is enough and r2 goes elsewhere)
+    from sim.players.tactician import judge as J
+    red = [unit("r1", model([(9.25, 6), (10.75, 6)], ["gun"], OC=2, Ld=7), name="Warden Guard"),
+           unit("r2", model([(9, 14), (10.5, 14)], ["gun"], OC=1), name="Warden Pair")]
+    objs = [{"name": "home", "at": [10, 6], "kind": "home", "owner": "red"},
+            {"name": "mid", "at": [40, 22], "kind": "central"}]
+    for start, second in ((4, "home"), (2, "mid")):
+        b, p = _at_movement(red, FAR, objs)
+        with b:
+            r1, r2 = b.units["r1"], b.units["r2"]
+            b.turn_state.starting_strength[r1] = start
+            pl = MVT.plan(p, b)
+            assert pl.objective[r1].name == "home"
+            assert math.isclose(pl.keep[r1], J.p_2d6_at_least(7) if start == 4 else 1.0)
+            assert pl.objective[r2].name == second
