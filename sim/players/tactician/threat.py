@@ -22,11 +22,10 @@ from sim.rules.geometry import ENGAGEMENT_RANGE
 from sim.world import queries as W
 
 CHARGE_REACH = 12.0  # 11.01 a charge is declared only at units within 12"
-SHOOTING_SHARE = 0.3  # an enemy unit's fire is shared among our units in its reach: the part one draws
 # (exposure counts what the enemy would take of a unit beyond what it takes anyway: each enemy
 # unit's shooting and charge go to one of ours, its best; standing in its reach costs the army only
-# what the unit offers it over the best of our other units it reaches from where they stand)
-MARGINAL = True
+# what the unit offers it over the best of our other units it reaches from where they stand.
+# Before 5 December a fixed share, 0.3, of each reaching enemy unit's fire was counted instead.)
 
 
 def _p_hit(w) -> float:
@@ -262,38 +261,28 @@ class ThreatMap:
 
     def exposure(self, u: int, dx: float = 0.0, dy: float = 0.0, ignore=(), xy=None) -> float:
         """Points of our unit ``u`` the enemy is expected to destroy in its next turn were ``u``
-        moved by (dx, dy): each enemy unit's shooting that reaches it after a move (a share of
-        it) and its charge's chance times its fight. ``ignore``: enemy units left out; ``xy``:
+        moved by (dx, dy), beyond what it takes of our other units anyway (``alternatives``):
+        each enemy unit's shooting that reaches it after a move and its charge's chance times
+        its fight, less the best it has of the others. ``ignore``: enemy units left out; ``xy``:
         the models' centres instead (a unit not yet on the battlefield)."""
         me = self.bodies[u]
         total = 0.0
         n, worth = me.models, me.worth
-        if MARGINAL:
-            for (e, move, shots, melee), g, (alt_s, alt_m) in zip(self.against(me), self.gaps(me, dx, dy, xy),
-                                                                  self.alternatives(me)):
-                if e.ent in ignore:
-                    continue
-                after_move = g - move
-                if shots:
-                    total += max(0.0, min(_reaching(shots, after_move), n) * worth - alt_s)
-                if melee and after_move <= CHARGE_REACH:
-                    total += max(0.0, J.p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True) - alt_m)
-            return min(total, n * worth)
-        for (e, move, shots, melee), g in zip(self.against(me), self.gaps(me, dx, dy, xy)):
+        for (e, move, shots, melee), g, (alt_s, alt_m) in zip(self.against(me), self.gaps(me, dx, dy, xy),
+                                                              self.alternatives(me)):
             if e.ent in ignore:
                 continue
             after_move = g - move
             if shots:
-                models = _reaching(shots, after_move)
-                total += SHOOTING_SHARE * min(models, n) * worth
+                total += max(0.0, min(_reaching(shots, after_move), n) * worth - alt_s)
             if melee and after_move <= CHARGE_REACH:
-                total += J.p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True)
+                total += max(0.0, J.p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True) - alt_m)
         return min(total, n * worth)
 
     def alternatives(self, me: Body) -> list:
         """Per enemy unit, in order: (the points its shooting, the points its charge, is expected
         to take of the best of our units other than ``me``, each where it stands now): what it
-        takes anyway were ``me`` out of its reach (MARGINAL; worked out once per unit a phase)."""
+        takes anyway were ``me`` out of its reach (worked out once per unit a phase)."""
         v = self._alts.get(me)
         if v is not None:
             return v
@@ -322,26 +311,15 @@ class ThreatMap:
         n, worth = me.models, me.worth
         G = self.gap_rows(me, shifts)
         total = np.zeros(len(shifts))
-        if MARGINAL:
-            for i, ((e, move, shots, melee), (alt_s, alt_m)) in enumerate(zip(self.against(me), self.alternatives(me))):
-                after_move = G[:, i] - move
-                if shots:
-                    total = total + np.maximum(0.0, np.minimum(_reaching_rows(shots, after_move), n) * worth - alt_s)
-                if melee:
-                    near = after_move <= CHARGE_REACH
-                    if near.any():
-                        total = np.where(near, total + np.maximum(
-                            0.0, _p_2d6_rows(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True) - alt_m), total)
-            return np.minimum(total, n * worth).tolist()
-        for i, (e, move, shots, melee) in enumerate(self.against(me)):
+        for i, ((e, move, shots, melee), (alt_s, alt_m)) in enumerate(zip(self.against(me), self.alternatives(me))):
             after_move = G[:, i] - move
             if shots:
-                total = total + SHOOTING_SHARE * np.minimum(_reaching_rows(shots, after_move), n) * worth
+                total = total + np.maximum(0.0, np.minimum(_reaching_rows(shots, after_move), n) * worth - alt_s)
             if melee:
                 near = after_move <= CHARGE_REACH
                 if near.any():
-                    total = np.where(near, total + _p_2d6_rows(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True),
-                                     total)
+                    total = np.where(near, total + np.maximum(
+                        0.0, _p_2d6_rows(after_move - ENGAGEMENT_RANGE) * self.dmg(e, me, True) - alt_m), total)
         return np.minimum(total, n * worth).tolist()
 
     def firepower_rows(self, u: int, shifts) -> list[float]:

@@ -81,9 +81,9 @@ def test_guns_threaten_within_move_plus_range_all_their_fire_when_nothing_else_i
         assert math.isclose(tm.exposure(u, 0.0, 10.0), T.damage(e, me, melee=False))
 
 
-def test_guns_threaten_only_what_the_unit_offers_over_the_best_other_target_they_reach(monkeypatch):
+def test_guns_threaten_only_what_the_unit_offers_over_the_best_other_target_they_reach():
     # (r2 stands in b1's reach: the shots go to one of the two; r1 in reach too costs the army
-    # only what it offers the guns beyond r2, MARGINAL; the old measure: a share of the fire)
+    # only what it offers the guns beyond r2)
     red = [unit("r1", model([(29.25, 4), (30.75, 4)], ["gun"], W=1)),
            unit("r2", model([(29.25, 20)], ["gun"], W=1, T=8, Sv=2))]
     blue = [unit("b1", model([(30, 40)], ["gun"], M=6))]
@@ -95,8 +95,6 @@ def test_guns_threaten_only_what_the_unit_offers_over_the_best_other_target_they
         full, anyway = T.damage(e, me, melee=False), T.damage(e, other, melee=False)
         assert 0 < anyway < full  # (r2 is the harder target)
         assert math.isclose(tm.exposure(u, 0.0, 10.0), full - anyway)
-        monkeypatch.setattr(T, "MARGINAL", False)
-        assert math.isclose(T.ThreatMap(b, 0).exposure(u, 0.0, 10.0), T.SHOOTING_SHARE * full)
 
 
 def test_the_enemy_oc_that_can_reach_an_objective():
@@ -113,7 +111,7 @@ def test_the_rows_of_many_positions_equal_each_position_alone():
     # (exposure_rows, firepower_rows and charge_value_rows: the same sums, to the bit, as the
     # one-position calls, positions near and far, in and beyond reach and charge range)
     red = [unit("r1", model([(29.25, 4), (30.75, 4)], ["gun", "blade"], W=1)),
-           unit("r2", model([(12, 14)], ["gun"], W=1))]  # (another target: MARGINAL's alternatives)
+           unit("r2", model([(12, 14)], ["gun"], W=1))]  # (another target: ThreatMap.alternatives)
     blue = [unit("b1", model([(26 + 1.6 * i, 35) for i in range(6)], ["sword"], M=6)),
             unit("b2", model([(10, 30), (11.5, 30)], ["gun"], M=6))]
     with _battle(red, blue) as b:
