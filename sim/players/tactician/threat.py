@@ -183,7 +183,7 @@ class ThreatMap:
         self._shots: dict = {}
         self._last_gaps = None
         self._primed: dict = {}  # (our body, dx, dy) -> gaps, worked out together (``prime``)
-        self._alts: dict = {}  # our body -> per enemy unit, the best it has of our other units (``alternatives``)
+        self._alts = None  # per enemy unit, its best two of our units (``alternatives``; None: not yet)
         # (every enemy model in one block: one distance matrix per position asked about)
         self._exy = np.concatenate([e.xy for e in self.enemies]) if self.enemies else np.zeros((0, 2))
         self._er = np.concatenate([e.radius for e in self.enemies]) if self.enemies else np.zeros(0)
@@ -249,7 +249,7 @@ class ThreatMap:
         if b is None or fresh:
             b = self.bodies[u] = Body(battle, u)
             self.mine = [x for x in self.mine if x.ent != u] + [b]
-            self._alts = {}
+            self._alts = None
         return b
 
     def dmg(self, a: Body, t: Body, melee: bool) -> float:
@@ -282,22 +282,38 @@ class ThreatMap:
     def alternatives(self, me: Body) -> list:
         """Per enemy unit, in order: (the points its shooting, the points its charge, is expected
         to take of the best of our units other than ``me``, each where it stands now): what it
-        takes anyway were ``me`` out of its reach (worked out once per unit a phase)."""
-        v = self._alts.get(me)
-        if v is not None:
-            return v
-        best = [[0.0, 0.0] for _e in self.enemies]
+        takes anyway were ``me`` out of its reach. Read from each enemy unit's best two of our
+        units (``_best_two``, worked out once until one of our units is made anew): the best
+        unless it is ``me``, then the second."""
+        if self._alts is None:
+            self._alts = self._best_two()
+        ent = me.ent
+        return [(s2 if su == ent else s1, m2 if mu == ent else m1) for s1, su, s2, m1, mu, m2 in self._alts]
+
+    def _best_two(self) -> list:
+        """Per enemy unit: (the most its shooting is expected to take of one of our units on the
+        battlefield, that unit, the most of any other; the same for its charge), each at least 0."""
+        n = len(self.enemies)
+        s1, su, s2 = [0.0] * n, [None] * n, [0.0] * n
+        m1, mu, m2 = [0.0] * n, [None] * n, [0.0] * n
         for o in self.mine:
-            if o is me or o.ent == me.ent or not len(o.xy):
+            if not len(o.xy):
                 continue
             for i, ((e, move, shots, melee), g) in enumerate(zip(self.against(o), self.gaps(o))):
                 after_move = g - move
                 if shots:
-                    best[i][0] = max(best[i][0], min(_reaching(shots, after_move), o.models) * o.worth)
+                    v = min(_reaching(shots, after_move), o.models) * o.worth
+                    if v > s1[i]:
+                        s2[i], s1[i], su[i] = s1[i], v, o.ent
+                    elif v > s2[i]:
+                        s2[i] = v
                 if melee and after_move <= CHARGE_REACH:
-                    best[i][1] = max(best[i][1], J.p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, o, True))
-        v = self._alts[me] = [tuple(x) for x in best]
-        return v
+                    v = J.p_2d6_at_least(after_move - ENGAGEMENT_RANGE) * self.dmg(e, o, True)
+                    if v > m1[i]:
+                        m2[i], m1[i], mu[i] = m1[i], v, o.ent
+                    elif v > m2[i]:
+                        m2[i] = v
+        return list(zip(s1, su, s2, m1, mu, m2))
 
     def gap_rows(self, me: Body, shifts) -> np.ndarray:
         """``gaps`` for each (dx, dy) of ``shifts``: one row each (``prime``'s, kept)."""

@@ -97,6 +97,50 @@ def test_guns_threaten_only_what_the_unit_offers_over_the_best_other_target_they
         assert math.isclose(tm.exposure(u, 0.0, 10.0), full - anyway)
 
 
+def _alternatives_one_by_one(tm, me):
+    """ThreatMap.alternatives as it was first written: for each enemy unit, the most its
+    shooting and its charge take of each of our other units, one unit at a time."""
+    best = [[0.0, 0.0] for _e in tm.enemies]
+    for o in tm.mine:
+        if o is me or o.ent == me.ent or not len(o.xy):
+            continue
+        for i, ((e, move, shots, melee), g) in enumerate(zip(tm.against(o), tm.gaps(o))):
+            after_move = g - move
+            if shots:
+                best[i][0] = max(best[i][0], min(T._reaching(shots, after_move), o.models) * o.worth)
+            if melee and after_move <= T.CHARGE_REACH:
+                best[i][1] = max(best[i][1], J.p_2d6_at_least(after_move - T.ENGAGEMENT_RANGE) * tm.dmg(e, o, True))
+    return [tuple(x) for x in best]
+
+
+@pytest.mark.parametrize("order,twins", [((0, 1, 2, 3), False), ((0, 1, 2, 3), True), ((2, 0, 1, 3), False),
+                                         ((1, 2, 0, 3), False), ((3, 2, 1, 0), False)])
+def test_alternatives_are_each_enemys_best_other_target_one_by_one(order, twins):
+    """ThreatMap.alternatives reads each enemy unit's best two of our units: for every one of
+    ours, the same floats as the loop over the others, whatever order our units come in (a
+    unit worth less, then more, then between: the second best is not the first one met), and
+    with two equal units (``twins``: the best of the others is the same value as the best)."""
+    units = [unit("r1", model([(20, 10), (21.5, 10)], ["gun", "blade"], W=1)),
+             unit("r2", model([(34, 12)], ["gun"], W=2, T=6)),
+             unit("r3", model([(44, 8), (45.5, 8), (47, 8)], ["gun"], W=1, Sv=5)),
+             unit("r4", model([(28, 24)], ["blade"], W=3))]
+    red = [units[k] for k in order]
+    if twins:
+        red.append(unit("r5", model([(34, 14)], ["gun"], W=2, T=6)))
+    blue = [unit("b1", model([(22, 30), (23.5, 30)], ["gun", "sword"], M=8)),
+            unit("b2", model([(40, 34)], ["gun"], M=6)),
+            unit("b3", model([(30, 27)], ["sword"], M=10))]
+    with _battle(red, blue) as b:
+        tm = T.ThreatMap(b, 0)
+        assert len(tm.mine) == len(red)
+        some = False
+        for me in tm.mine:
+            want = _alternatives_one_by_one(tm, me)
+            assert tm.alternatives(me) == want
+            some |= any(s > 0 and m > 0 for s, m in want)
+        assert some   # (guns and charges that reach several of ours)
+
+
 def test_the_enemy_oc_that_can_reach_an_objective():
     red = [unit("r1", model([(10, 4)], ["gun"]))]
     blue = [unit("b1", model([(30, 32), (31.5, 32)], ["gun"], OC=2)),   # 10" off: can reach
