@@ -125,9 +125,15 @@ def test_a_base_just_clear_of_a_feature_or_within_the_margin_is_left_to_the_rule
         assert not O.quick_refusal(b, cmd) and "a dense feature of 'wall'" in b.check(cmd)
 
 
-@pytest.mark.parametrize("players,seed", [(("random", "random"), 3), (("default", "random"), 4),
-                                          (("tactician", "random"), 5)])
-def test_every_move_it_calls_refused_in_whole_battles_is_refused(monkeypatch, players, seed):
+@pytest.mark.parametrize("name,players,seed,rounds,least", [
+    ("battle_default", ("random", "random"), 3, None, 3),
+    ("battle_default", ("default", "random"), 4, None, 3),
+    ("battle_default", ("tactician", "random"), 5, None, 3),
+    # (the full-size armies' default players: round bases crossing and ending in the ruins and
+    # containers of the ladder's table, two battle rounds)
+    ("ladder/full_size", ("default", "default"), 1, 2, 20),
+])
+def test_every_move_it_calls_refused_in_whole_battles_is_refused(monkeypatch, name, players, seed, rounds, least):
     """Each call the players make is answered by both: whenever the quick look says refused,
     Battle.check refuses too (and the look says it often enough for this to mean something)."""
     real = O.quick_refusal
@@ -140,32 +146,14 @@ def test_every_move_it_calls_refused_in_whole_battles_is_refused(monkeypatch, pl
             assert battle.check(cmd) is not None, cmd
         return quick
     monkeypatch.setattr(O, "quick_refusal", both)
-    s = load_scenario(ROOT / "scenarios/battle_default.toml")
-    s = dataclasses.replace(s, mission=dataclasses.replace(s.mission, players=players))
+    s = load_scenario(ROOT / f"scenarios/{name}.toml")
+    mission = dataclasses.replace(s.mission, players=players)
+    if rounds is not None:
+        mission = dataclasses.replace(mission, rounds=rounds)
+    s = dataclasses.replace(s, mission=mission)
     with Battle(s, seed=seed) as b:
         play_battle(b, s)
-    assert len(said) >= 3
-
-
-def test_every_move_it_calls_refused_in_a_full_size_battle_is_refused(monkeypatch):
-    """The default players' moves of the full-size armies (round bases crossing and ending in
-    the ruins and containers of the ladder's table): two battle rounds, each look the quick look
-    calls refused refused by Battle.check, and many of them."""
-    real = O.quick_refusal
-    said = []
-
-    def both(battle, cmd):
-        quick = real(battle, cmd)
-        if quick:
-            said.append(cmd)
-            assert battle.check(cmd) is not None, cmd
-        return quick
-    monkeypatch.setattr(O, "quick_refusal", both)
-    s = load_scenario(ROOT / "scenarios/ladder/full_size.toml")
-    s = dataclasses.replace(s, mission=dataclasses.replace(s.mission, players=("default", "default"), rounds=2))
-    with Battle(s, seed=1) as b:
-        play_battle(b, s)
-    assert len(said) >= 20
+    assert len(said) >= least
 
 
 @pytest.mark.parametrize("name", ["deployment", "ladder/full_size"])
