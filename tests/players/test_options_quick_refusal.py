@@ -125,6 +125,32 @@ def test_a_base_just_clear_of_a_feature_or_within_the_margin_is_left_to_the_rule
         assert not O.quick_refusal(b, cmd) and "a dense feature of 'wall'" in b.check(cmd)
 
 
+def play_judged(monkeypatch, name, players, seed, rounds=None, record=None):
+    """Play a battle of ``scenarios/{name}.toml`` with every quick look the players make (of
+    commands of ``record`` only, given one) answered by both it and Battle.check, which must
+    refuse whatever the look calls refused: (the commands looked at, those called refused)."""
+    real = O.quick_refusal
+    looked, said = [], []
+
+    def both(battle, cmd):
+        quick = real(battle, cmd)
+        if record is None or cmd.record is record:
+            looked.append(cmd)
+            if quick:
+                said.append(cmd)
+                assert battle.check(cmd) is not None, cmd
+        return quick
+    monkeypatch.setattr(O, "quick_refusal", both)
+    s = load_scenario(ROOT / f"scenarios/{name}.toml")
+    mission = dataclasses.replace(s.mission, players=players)
+    if rounds is not None:
+        mission = dataclasses.replace(mission, rounds=rounds)
+    s = dataclasses.replace(s, mission=mission)
+    with Battle(s, seed=seed) as b:
+        play_battle(b, s)
+    return looked, said
+
+
 @pytest.mark.parametrize("name,players,seed,rounds,least", [
     ("battle_default", ("random", "random"), 3, None, 3),
     ("battle_default", ("default", "random"), 4, None, 3),
@@ -136,23 +162,7 @@ def test_a_base_just_clear_of_a_feature_or_within_the_margin_is_left_to_the_rule
 def test_every_move_it_calls_refused_in_whole_battles_is_refused(monkeypatch, name, players, seed, rounds, least):
     """Each call the players make is answered by both: whenever the quick look says refused,
     Battle.check refuses too (and the look says it often enough for this to mean something)."""
-    real = O.quick_refusal
-    said = []
-
-    def both(battle, cmd):
-        quick = real(battle, cmd)
-        if quick:
-            said.append(cmd)
-            assert battle.check(cmd) is not None, cmd
-        return quick
-    monkeypatch.setattr(O, "quick_refusal", both)
-    s = load_scenario(ROOT / f"scenarios/{name}.toml")
-    mission = dataclasses.replace(s.mission, players=players)
-    if rounds is not None:
-        mission = dataclasses.replace(mission, rounds=rounds)
-    s = dataclasses.replace(s, mission=mission)
-    with Battle(s, seed=seed) as b:
-        play_battle(b, s)
+    _looked, said = play_judged(monkeypatch, name, players, seed, rounds)
     assert len(said) >= least
 
 
@@ -162,20 +172,5 @@ def test_every_scout_move_it_calls_refused_is_refused(monkeypatch, name):
     first too: each one the quick look calls refused (a base over the edge, on another unit's, or
     within 8" of an enemy), Battle.check refuses. The battles' deployments only (26 steps 7-11)."""
     from sim.commands import SCOUT_MOVE
-    real = O.quick_refusal
-    said, looked = [], []
-
-    def both(battle, cmd):
-        quick = real(battle, cmd)
-        if cmd.record is SCOUT_MOVE:
-            looked.append(cmd)
-            if quick:
-                said.append(cmd)
-                assert battle.check(cmd) is not None, cmd
-        return quick
-    monkeypatch.setattr(O, "quick_refusal", both)
-    s = load_scenario(ROOT / f"scenarios/{name}.toml")
-    s = dataclasses.replace(s, mission=dataclasses.replace(s.mission, players=("default", "default"), rounds=1))
-    with Battle(s, seed=1) as b:
-        play_battle(b, s)
+    looked, said = play_judged(monkeypatch, name, ("default", "default"), 1, rounds=1, record=SCOUT_MOVE)
     assert looked and len(said) >= 2
