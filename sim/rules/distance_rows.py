@@ -23,7 +23,7 @@ from typing import Sequence
 
 import numpy as np
 
-from sim.rules.arrays import roll_next
+from sim.rules.arrays import flatnonzero, roll_next
 from sim.rules.geometry import (Footprint, _hull_block, _hull_pack, _round_core_distances, core,
                                 disc_distances, distance_matrix)
 
@@ -220,9 +220,9 @@ class DistanceRows:
         need = np.isnan(out)
         if near is not None:
             need &= near
-        ks = np.flatnonzero(need.any(axis=1))
+        ks = flatnonzero(need.any(axis=1))
         if len(ks):
-            js = np.flatnonzero(need[ks].any(axis=0))
+            js = flatnonzero(need[ks].any(axis=0))
             if self._pack is None:
                 self._pack = _hull_pack(key)
             pack = self._pack if len(js) == H else _pack_rows(self._pack, js)
@@ -256,9 +256,9 @@ class DistanceRows:
         need = np.isnan(out)
         if near is not None:
             need &= near
-        ks = np.flatnonzero(need.any(axis=1))
+        ks = flatnonzero(need.any(axis=1))
         if len(ks):
-            js = np.flatnonzero(need[ks].any(axis=0))
+            js = flatnonzero(need[ks].any(axis=0))
             d = _round_core_distances(rc[js], rr[js], _hull_pack(tuple(fps[k] for k in ks)))
             for x, k in enumerate(ks.tolist()):
                 take = need[k, js]
@@ -288,9 +288,9 @@ class DistanceRows:
         need = np.isnan(out)
         if near is not None:
             need &= near
-        ks = np.flatnonzero(need.any(axis=1)).tolist()
+        ks = flatnonzero(need.any(axis=1)).tolist()
         if ks:
-            ys = np.flatnonzero(need[ks].any(axis=0))
+            ys = flatnonzero(need[ks].any(axis=0))
             cols = [hb[y] for y in ys.tolist()]
             scratch = np.empty((len(fps), len(self.fps)))
             _hull_block(fps, ks, self.fps, cols, scratch)
@@ -414,7 +414,7 @@ def refine_block(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint], ro
     if within is not None and sub.any():
         sub = (sub != 0) & (dist[blk] <= within + FAR_MARGIN)
     if sub.any():
-        i, j = np.nonzero(sub)
+        i, j = sub.nonzero()
         refine(dist, far, fps, rows[i], cols[j])
 
 
@@ -428,7 +428,7 @@ def refine_rows_min(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint],
     its minimum is then a measured entry or an exact one, the same value every entry measured
     gives."""
     mins = block.min(axis=1)
-    high = np.flatnonzero(mins > FAR)
+    high = flatnonzero(mins > FAR)
     if len(high):
         r = np.asarray(rows, dtype=np.intp)[high]
         c = np.asarray(cols, dtype=np.intp)
@@ -437,7 +437,7 @@ def refine_rows_min(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint],
             vals = block[high]
             exact_min = np.where(sub, np.inf, vals).min(axis=1)
             sub &= vals <= exact_min[:, None] + FAR_MARGIN
-            i, j = np.nonzero(sub)
+            i, j = sub.nonzero()
             refine(dist, far, fps, r[i], c[j])
             mins[high] = dist[np.ix_(r, c)].min(axis=1)
     return mins

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.rules.arrays import roll_next
+from sim.rules.arrays import flatnonzero, roll_next
 
 __all__ = [
     "Footprint", "footprint", "round_base", "outline", "core", "distance", "within",
@@ -127,7 +127,7 @@ def _point_segment_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarr
     apx, apy = p[..., 0] - a[..., 0], p[..., 1] - a[..., 1]
     den = abx * abx + aby * aby
     t = np.where(den > 0, (apx * abx + apy * aby) / np.where(den > 0, den, 1.0), 0.0)
-    t = np.clip(t, 0.0, 1.0)
+    t = t.clip(0.0, 1.0)
     dx, dy = apx - t * abx, apy - t * aby
     return np.sqrt(dx * dx + dy * dy)
 
@@ -194,8 +194,8 @@ def _convex_distance(p: np.ndarray, q: np.ndarray, pe: np.ndarray | None = None,
     cut = u + _PRUNE_SLACK
     ep_lb = _edge_bounds(p, pe, cq) - rq
     eq_lb = _edge_bounds(q, qe, cp) - rp
-    ip, iq = np.flatnonzero(lb_p <= cut), np.flatnonzero(lb_q <= cut)
-    jp, jq = np.flatnonzero(ep_lb <= cut), np.flatnonzero(eq_lb <= cut)
+    ip, iq = flatnonzero(lb_p <= cut), flatnonzero(lb_q <= cut)
+    jp, jq = flatnonzero(ep_lb <= cut), flatnonzero(eq_lb <= cut)
     d1 = _point_segment_dist(p[ip][:, None, :], q[jq][None, :, :], qe[jq][None, :, :]).min(initial=np.inf)
     d2 = _point_segment_dist(q[iq][:, None, :], p[jp][None, :, :], pe[jp][None, :, :]).min(initial=np.inf)
     return float(min(d1, d2))
@@ -364,9 +364,9 @@ def _hull_block(fps_a, ha: list[int], fps_b, hb: list[int], out: np.ndarray) -> 
     dx = ca[:, None, 0] - cb[None, :, 0]
     dy = ca[:, None, 1] - cb[None, :, 1]
     near = np.sqrt(dx * dx + dy * dy) <= (rca[:, None] + rcb[None, :]) + _APART
-    for x, y in zip(*np.nonzero(near)):
+    for x, y in zip(*near.nonzero()):
         out[ha[x], hb[y]] = distance(fps_a[ha[x]], fps_b[hb[y]])
-    xs, ys = np.nonzero(~near)
+    xs, ys = (~near).nonzero()
     if len(xs):
         d = _apart_distances(_hulls_padded(hulls_a), xs, _hulls_padded(hulls_b), ys)
         # (a hull's radius is 0: _hull_distance's max(0.0, d - 0.0 - 0.0), elementwise)
@@ -425,18 +425,18 @@ def _apart_distances(pa: tuple, xs: np.ndarray, pb: tuple, ys: np.ndarray) -> np
         keep_v, keep_e = lb_v <= cut, lb_e <= cut
         nv, ne = keep_v.sum(axis=1), keep_e.sum(axis=1)
         count = nv * ne                                    # (each pair's entries)
-        owner = np.flatnonzero(count)
+        owner = flatnonzero(count)
         if not len(owner):
             continue
-        pv, iv = np.nonzero(keep_v)
-        _pe, ie = np.nonzero(keep_e)
+        pv, iv = keep_v.nonzero()
+        _pe, ie = keep_e.nonzero()
         reps = ne[pv]
-        t = np.repeat(np.arange(len(pv)), reps)            # (each entry's vertex, in pv)
-        at = np.arange(len(t)) - np.repeat(np.cumsum(reps) - reps, reps)
+        t = np.arange(len(pv)).repeat(reps)            # (each entry's vertex, in pv)
+        at = np.arange(len(t)) - (reps.cumsum() - reps).repeat(reps)
         pair = pv[t]
-        e = ie[(np.cumsum(ne) - ne)[pair] + at]            # (its edge: the pair's first kept one on)
+        e = ie[(ne.cumsum() - ne)[pair] + at]            # (its edge: the pair's first kept one on)
         d = _point_segment_dist(V[pair, iv[t]], A[pair, e], B[pair, e])
-        starts = (np.cumsum(count) - count)[owner]         # (entries are in pair order)
+        starts = (count.cumsum() - count)[owner]         # (entries are in pair order)
         best[owner] = np.minimum(best[owner], np.minimum.reduceat(d, starts))
     return best
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules import geometry
+from sim.rules.arrays import flatnonzero
 from sim.rules import distance_rows as DR
 from sim.rules.distance_rows import FAR_COL, FAR_ROW, DistanceRows, full_matrix, refine_block, refine_rows_min
 
@@ -60,7 +61,7 @@ class SpatialIndex:
         # are only ever engaged with enemy units) within 2"
         self.near: list[set[int]] = [set() for _ in self.fps]
         enemy = self._owner[:, None] != self._owner[None, :]
-        for i, j in zip(*np.nonzero(geometry.in_engagement_range(self._dist) & enemy)):
+        for i, j in zip(*(geometry.in_engagement_range(self._dist) & enemy).nonzero()):
             self.near[int(i)].add(int(j))
         # 03.04 engagement between units, kept current through every move and removal:
         # contacts[u][v] = how many pairs (a model of unit u, a model of enemy unit v) on the
@@ -204,7 +205,7 @@ class SpatialIndex:
             self._touch(index, near_of[index], -1)
             for j in near_of[index]:
                 near_of[j].discard(index)
-            mine = near_of[index] = set(np.flatnonzero(eng[k]).tolist())
+            mine = near_of[index] = set(flatnonzero(eng[k]).tolist())
             for j in mine:
                 near_of[j].add(index)
             self._touch(index, mine, +1)

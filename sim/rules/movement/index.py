@@ -14,6 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
+from sim.rules.arrays import flatnonzero
 from sim.rules.geometry import Footprint, core
 from sim.rules.polygons import ccw, convex_pieces
 from sim.rules.terrain import LOW_FEATURE, TerrainArea
@@ -102,7 +103,7 @@ class BodyIndex:
             mine = self.unit_rows.get(unit)
             if mine is not None:
                 keep[mine] = False
-            got = np.flatnonzero(keep).astype(np.int64)
+            got = flatnonzero(keep).astype(np.int64)
             got.flags.writeable = False
             self._rows_of[key] = got
         return got
@@ -112,7 +113,7 @@ class BodyIndex:
         key = ("enemies", player)
         got = self._rows_of.get(key)
         if got is None:
-            got = np.flatnonzero(self.players != player)
+            got = flatnonzero(self.players != player)
             got.flags.writeable = False
             self._rows_of[key] = got
         return got

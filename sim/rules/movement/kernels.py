@@ -10,7 +10,7 @@ from typing import Sequence
 
 import numpy as np
 
-from sim.rules.arrays import roll_next
+from sim.rules.arrays import flatnonzero, roll_next
 from sim.rules.geometry import Footprint, core, disc_distances, distance, distance_matrix
 
 Point = tuple[float, float]
@@ -75,7 +75,7 @@ def points_polys_distance(c: np.ndarray, es: EdgeSet) -> np.ndarray:
     """01.04 Distance from each point c[k] (K, 2) to the closed area of each polygon of
     ``es``: (K, P), 0 inside (``segments_polys_distance`` for zero-length segments, cheaper)."""
     tx, ty = c[:, 0:1] - es.vx, c[:, 1:2] - es.vy
-    t = np.clip((tx * es.ex + ty * es.ey) / es.el2, 0.0, 1.0)
+    t = ((tx * es.ex + ty * es.ey) / es.el2).clip(0.0, 1.0)
     qx, qy = tx - t * es.ex, ty - t * es.ey
     d = np.sqrt(np.minimum.reduceat(qx * qx + qy * qy, es.starts, axis=1))
     o1 = es.ex * ty - es.ey * tx
@@ -90,8 +90,8 @@ def points_polys_distance(c: np.ndarray, es: EdgeSet) -> np.ndarray:
 def near_points_distance(c: np.ndarray, near: np.ndarray, es: EdgeSet) -> np.ndarray:
     """``points_polys_distance`` only where ``near`` (K, P) is true (inf elsewhere)."""
     out = np.full(near.shape, np.inf)
-    for p in np.flatnonzero(near.any(axis=0)).tolist():
-        rows = np.flatnonzero(near[:, p])
+    for p in flatnonzero(near.any(axis=0)).tolist():
+        rows = flatnonzero(near[:, p])
         out[rows, p] = points_polys_distance(c[rows], es.single(p))[:, 0]
     return out
 
@@ -101,8 +101,8 @@ def near_polys_distance(a: np.ndarray, b: np.ndarray, near: np.ndarray, es: Edge
     polygon is measured against just the segments near it, which is far cheaper when a few
     candidates sit near a few of many features."""
     out = np.full(near.shape, np.inf)
-    for p in np.flatnonzero(near.any(axis=0)).tolist():
-        rows = np.flatnonzero(near[:, p])
+    for p in flatnonzero(near.any(axis=0)).tolist():
+        rows = flatnonzero(near[:, p])
         out[rows, p] = segments_polys_distance(a[rows], b[rows], es.single(p))[:, 0]
     return out
 
@@ -115,18 +115,18 @@ def segments_polys_distance(a: np.ndarray, b: np.ndarray, es: EdgeSet) -> np.nda
     vx, vy, ex, ey, el2 = es.vx, es.vy, es.ex, es.ey, es.el2
     # squared distance from the segment ends to every edge
     tax, tay = ax - vx, ay - vy
-    t = np.clip((tax * ex + tay * ey) / el2, 0.0, 1.0)
+    t = ((tax * ex + tay * ey) / el2).clip(0.0, 1.0)
     qx, qy = tax - t * ex, tay - t * ey
     d2 = qx * qx + qy * qy
     tbx, tby = bx - vx, by - vy
-    t = np.clip((tbx * ex + tby * ey) / el2, 0.0, 1.0)
+    t = ((tbx * ex + tby * ey) / el2).clip(0.0, 1.0)
     qx, qy = tbx - t * ex, tby - t * ey
     np.minimum(d2, qx * qx + qy * qy, out=d2)
     # ... and from every polygon vertex to the segment
     sx, sy = bx - ax, by - ay
     sl2 = sx * sx + sy * sy
     px, py = -tax, -tay                            # vertex - a
-    t = np.clip((px * sx + py * sy) / np.where(sl2 > 0, sl2, 1.0), 0.0, 1.0)
+    t = ((px * sx + py * sy) / np.where(sl2 > 0, sl2, 1.0)).clip(0.0, 1.0)
     qx, qy = px - t * sx, py - t * sy
     np.minimum(d2, qx * qx + qy * qy, out=d2)
     # proper crossings of the segment with an edge; a inside (crossing-number rule)
@@ -159,7 +159,7 @@ def _minkowski_sum(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
     e = np.vstack([roll_next(P) - P, roll_next(Q) - Q])
     ang = np.mod(np.arctan2(e[:, 1], e[:, 0]), 2 * np.pi)
     e = e[np.argsort(ang, kind="stable")]
-    pts = P[0] + Q[0] + np.vstack([np.zeros((1, 2)), np.cumsum(e, axis=0)[:-1]])
+    pts = P[0] + Q[0] + np.vstack([np.zeros((1, 2)), e.cumsum(axis=0)[:-1]])
     return pts
 
 
@@ -439,7 +439,7 @@ def placed_overlaps(fp: Footprint, centres: np.ndarray, others: Sequence[Footpri
             hit = _points_convex_distance(pts, poly) < r - TOUCH
         else:
             hit = _convex_signed(pts, poly) > TOUCH
-        out[np.flatnonzero(reach)[hit]] = True
+        out[flatnonzero(reach)[hit]] = True
     return out
 
 
@@ -459,7 +459,7 @@ def distances_from(fp: Footprint, centres: np.ndarray, idx: BodyIndex,
         if rnd.any():
             sel = rows[rnd]
             out[:, rnd] = disc_distances(centres, np.full(K, r), idx.centres[sel], idx.radius[sel])
-        hm = np.flatnonzero(~rnd)
+        hm = flatnonzero(~rnd)
         if len(hm):
             d = points_convexes_distance(centres, [idx.core(int(j)) for j in rows[hm].tolist()])
             out[:, hm] = np.maximum(d.T - r, 0)
@@ -482,7 +482,7 @@ def fps_to_rows(fps: Sequence[Footprint], idx: BodyIndex, rows: np.ndarray) -> n
         sub = np.empty((len(rnd), m))
         if rr.any():
             sub[:, rr] = disc_distances(c, r, idx.centres[rows[rr]], idx.radius[rows[rr]])
-        hk = np.flatnonzero(~rr)
+        hk = flatnonzero(~rr)
         if len(hk):
             d = points_convexes_distance(c, [idx.core(int(j)) for j in rows[hk].tolist()])
             sub[:, hk] = np.maximum(d.T - r[:, None], 0.0)

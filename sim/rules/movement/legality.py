@@ -40,7 +40,7 @@ from typing import Collection, Mapping, Sequence
 
 import numpy as np
 
-from sim.rules.arrays import roll_next
+from sim.rules.arrays import flatnonzero, roll_next
 from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix, coherency_screen
 from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, in_engagement_range, overlaps
 from sim.rules.movement.index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
@@ -80,7 +80,7 @@ def blocking_rows(idx: BodyIndex, player: int, through_enemies: bool,
         j = idx.row.get(mid)
         if j is not None and enemy[j]:
             keep[j] = True
-    return np.flatnonzero(keep)
+    return flatnonzero(keep)
 
 
 def path_blocker(fp: Footprint, pts: np.ndarray, idx: BodyIndex, terr: TerrainIndex,
@@ -154,7 +154,7 @@ def _sweep_hits(fp, r, off, a, b, idx, rows):
         for j in hull_rows.tolist():
             poly = idx.core(j)
             d = _segments_polygon_distance(a, b, poly, roll_next(poly))
-            bad = np.flatnonzero(d < r - TOUCH)
+            bad = flatnonzero(d < r - TOUCH)
             if len(bad) and (best is None or (bad[0], j) < best[:2]):
                 best = (int(bad[0]), j, float(r - d[bad[0]]))
         return best
@@ -164,7 +164,7 @@ def _sweep_hits(fp, r, off, a, b, idx, rows):
         if len(rnd_rows):
             d = _points_convex_distance(idx.centres[rnd_rows], hull)
             lim = idx.radius[rnd_rows]
-            bad = np.flatnonzero(d < lim - TOUCH)
+            bad = flatnonzero(d < lim - TOUCH)
             found += [(int(rnd_rows[m]), float(lim[m] - d[m])) for m in bad.tolist()]
         for j in hull_rows.tolist():
             if _convex_overlap(hull, idx.core(j)):
@@ -290,14 +290,14 @@ def _end_blockers(e: _Ends, terr: TerrainIndex) -> list[tuple[str, float | None]
     if rnd.any():
         d = near_points_distance(c, near & rnd[:, None], es)
         bad = near & (d < b[:, None] - TOUCH) & rnd[:, None]
-        for i in np.flatnonzero(bad.any(axis=1)).tolist():
+        for i in flatnonzero(bad.any(axis=1)).tolist():
             p = int(np.argmax(bad[i]))
             poly = es.polys[p]
             out[i] = (f"it would end {b[i] - d[i, p]:.2f}\" into a {poly.category} feature of "
                       f"{poly.area!r}", float(b[i] - d[i, p]))
-    for i in np.flatnonzero(~rnd).tolist():
+    for i in flatnonzero(~rnd).tolist():
         hull = core(fps[i])[0]
-        for p in np.flatnonzero(near[i]).tolist():
+        for p in flatnonzero(near[i]).tolist():
             poly = es.polys[p]
             if _convex_penetrates_polygon(hull, poly):
                 out[i] = (f"it would end overlapping a {poly.category} feature of "
@@ -361,7 +361,7 @@ def _round_hull_overlaps(e: _Ends, idx: BodyIndex, hulls: list[int], out: list) 
     threshold either way), so a pair whose distance is within OVERLAP_BAND of the threshold is
     decided by ``overlaps`` itself and every other pair gets its answer."""
     fps = e.fps
-    ri = np.flatnonzero(e.rnd)
+    ri = flatnonzero(e.rnd)
     hj = np.array(hulls, dtype=np.int64)
     dx = e.c[ri, 0, None] - idx.centres[hj, 0]
     dy = e.c[ri, 1, None] - idx.centres[hj, 1]
@@ -406,7 +406,7 @@ def _nearest_enemy(e: _Ends, idx: BodyIndex, player: int) -> list[tuple[int, flo
         rn = idx.round[near]
         if rn.any():
             d[:, rn] = disc_distances(c[rnd], fr, idx.centres[near[rn]], idx.radius[near[rn]])
-        hm = np.flatnonzero(~rn)
+        hm = flatnonzero(~rn)
         if len(hm):
             dh = points_convexes_distance(c[rnd], [idx.core(int(j)) for j in near[hm].tolist()])
             d[:, hm] = np.maximum(dh.T - fr[:, None], 0.0)
@@ -471,8 +471,8 @@ def feature_mask(fp: Footprint, centres: np.ndarray, terr: TerrainIndex) -> np.n
     bnd = fp.bounding_radius
     near = _box_near(centres - bnd, centres + bnd, es)
     out = np.zeros(K, dtype=bool)
-    for p in np.flatnonzero(near.any(axis=0)).tolist():
-        rows = np.flatnonzero(near[:, p])
+    for p in flatnonzero(near.any(axis=0)).tolist():
+        rows = flatnonzero(near[:, p])
         for piece in terr.pieces("no_end", p):
             md = _minkowski_sum(piece, -off)
             out[rows] |= _convex_signed(centres[rows], md) > TOUCH
@@ -494,7 +494,7 @@ def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: 
         # the base swept along s->e meets X iff the segment s->e enters X (-) base (Minkowski)
         off = _offsets(fp)
         neg = -off                                       # the base reflected (still ccw)
-        a = np.repeat(np.array([[fp.x, fp.y]]), K, axis=0)
+        a = np.array([[fp.x, fp.y]]).repeat(K, axis=0)
         bnd = fp.bounding_radius
         if len(blockers):
             near = near_rows(idx, np.vstack([a[:1], ends]), bnd, 0.0, blockers)
@@ -509,14 +509,14 @@ def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: 
                     out &= ~_segments_enter_convex(a, ends, md)
         if len(dense):
             near = _box_near(np.minimum(a, ends) - bnd, np.maximum(a, ends) + bnd, dense)
-            for p in np.flatnonzero(near.any(axis=0)).tolist():
-                rows = np.flatnonzero(near[:, p])
+            for p in flatnonzero(near.any(axis=0)).tolist():
+                rows = flatnonzero(near[:, p])
                 for piece in terr.pieces(dense, p):
                     md = _minkowski_sum(piece, neg)
                     out[rows] &= ~_segments_enter_convex(a[rows], ends[rows], md)
         return out
     r = 0.5 * fp.length
-    a = np.repeat(np.array([[fp.x, fp.y]]), K, axis=0)
+    a = np.array([[fp.x, fp.y]]).repeat(K, axis=0)
     if len(blockers):
         near = near_rows(idx, np.vstack([a[:1], ends]), r, 0.0, blockers)
         rn = near[idx.round[near]]
@@ -708,14 +708,14 @@ def _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense,
     seg = np.ones(len(V), dtype=bool)
     seg[last] = False                              # vertex k starts a segment unless last
     A = V[seg]
-    B = V[np.flatnonzero(seg) + 1]
+    B = V[flatnonzero(seg) + 1]
     owners = vown[seg]
     R = VR[seg]
     found: dict[int, dict[str, MoveProblem]] = {r: {} for r, _ in round_paths}
     # 4. the battlefield edge (every vertex's base inside the board)
     over = np.maximum(np.maximum(VR - V[:, 0], VR - V[:, 1]),
                       np.maximum(V[:, 0] + VR - W, V[:, 1] + VR - H))
-    for k in np.flatnonzero(over > TOUCH).tolist():
+    for k in flatnonzero(over > TOUCH).tolist():
         r = int(vown[k])
         found[r].setdefault("edge", MoveProblem(
             idx.ids[r], "03.01", f"its base would go {over[k]:.2f}\" over the battlefield edge at "
@@ -738,7 +738,7 @@ def _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense,
             for j in near[~idx.round[near]].tolist():
                 poly = idx.core(j)
                 d = _segments_polygon_distance(A, B, poly, roll_next(poly))
-                for s in np.flatnonzero(d < R - TOUCH).tolist():
+                for s in flatnonzero(d < R - TOUCH).tolist():
                     r = int(owners[s])
                     found[r].setdefault("enemy", MoveProblem(
                         idx.ids[r], "03.01", f"its path crosses the base of enemy model "
@@ -789,11 +789,11 @@ def near_enemy_distances(fps: Sequence[Footprint], idx: BodyIndex, player: int, 
     got = idx.near_memo.get(key)
     if got is not None and all(a is b for a, b in zip(got[0], fps)):
         return got[1]
-    enemies = np.flatnonzero(idx.players != player)
+    enemies = flatnonzero(idx.players != player)
     out = None
     if len(fps) and len(enemies):
         near = near_each(fps, idx, reach, enemies)
-        cols = np.flatnonzero(near.any(axis=0))
+        cols = flatnonzero(near.any(axis=0))
         if len(cols):
             out = (enemies[cols], near[:, cols], fps_to_rows(fps, idx, enemies[cols]))
             for a in out:
@@ -815,7 +815,7 @@ def enemy_unit_distances(unit: str, idx: BodyIndex) -> dict[str, float]:
         rows = idx.unit_rows.get(unit)
         if rows is None:
             raise ValueError(f"unit {unit!r} has no models among the bodies")
-        enemies = np.flatnonzero(idx.players != idx.players[rows[0]])
+        enemies = flatnonzero(idx.players != idx.players[rows[0]])
         d = fps_to_rows([idx.fps[r] for r in rows.tolist()], idx, enemies).min(axis=0)
         got = {}
         for j, dj in zip(enemies.tolist(), d.tolist()):

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules.visibility.kernels import SIGHT_EPS, Pieces
-from sim.rules.arrays import roll_next, tile
+from sim.rules.arrays import flatnonzero, roll_next, tile
 
 __all__ = ["ragged_expand", "csr_subset", "segments_blocked_ragged", "pairs_visible_round",
            "outline_crossings_round"]
@@ -39,9 +39,9 @@ def ragged_expand(start: np.ndarray, owner: np.ndarray):
     """For items with owner q, expand to (item index, position in [start[q], start[q+1]))."""
     cnt = start[owner + 1] - start[owner]
     tot = int(cnt.sum())
-    item = np.repeat(np.arange(len(owner)), cnt)
-    first = np.cumsum(cnt) - cnt
-    pos = np.arange(tot) - np.repeat(first, cnt) + np.repeat(start[owner], cnt)
+    item = np.arange(len(owner)).repeat(cnt)
+    first = cnt.cumsum() - cnt
+    pos = np.arange(tot) - first.repeat(cnt) + start[owner].repeat(cnt)
     return item, pos
 
 
@@ -49,9 +49,9 @@ def csr_subset(start, data, sel):
     """Rows ``sel`` of a CSR list (start offsets, data): (new start, new data)."""
     cnt = start[sel + 1] - start[sel]
     ns = np.zeros(len(sel) + 1, dtype=np.int64)
-    np.cumsum(cnt, out=ns[1:])
+    cnt.cumsum(out=ns[1:])
     first = ns[:-1]
-    pos = np.arange(int(ns[-1])) - np.repeat(first, cnt) + np.repeat(start[sel], cnt)
+    pos = np.arange(int(ns[-1])) - first.repeat(cnt) + start[sel].repeat(cnt)
     return ns, data[pos]
 
 
@@ -87,7 +87,7 @@ def _sat_chunk(ax, ay, bx, by, pk: Pieces, k, Vm: int) -> np.ndarray:
     np.minimum(pa, gx, out=pa)
     pa -= off[:Vm].take(k, axis=1)
     cross = ~(pa >= -SIGHT_EPS).any(axis=0)
-    e = np.flatnonzero(cross)
+    e = flatnonzero(cross)
     if len(e) == 0:
         return cross
     ax, ay = ax[e], ay[e]
@@ -119,12 +119,12 @@ def _blocked_xy(x0, y0, x1, y1, owner, pk: Pieces, start, idx) -> np.ndarray:
     if S == 0:
         return out
     cnt = start[owner + 1] - start[owner]
-    cum = np.cumsum(cnt)
+    cum = cnt.cumsum()
     tot = int(cum[-1])
     if tot <= _BLK_CHUNK:
         _blocked_part(x0, y0, x1, y1, owner, cnt, pk, start, idx, out)
         return out
-    cuts = np.searchsorted(cum, np.arange(_BLK_CHUNK, tot, _BLK_CHUNK), "right")
+    cuts = cum.searchsorted(np.arange(_BLK_CHUNK, tot, _BLK_CHUNK), "right")
     for s0, s1 in zip(np.concatenate([[0], cuts]), np.concatenate([cuts, [S]])):
         if s1 > s0:
             sl = slice(s0, s1)
@@ -141,21 +141,21 @@ def _blocked_part(x0, y0, x1, y1, owner, cnt, pk: Pieces, start, idx, out) -> No
     tot = int(cnt.sum())
     if tot == 0:
         return
-    ends = np.cumsum(cnt)
-    e_s = np.repeat(np.arange(len(owner)), cnt)
-    pos = np.arange(tot) - np.repeat(ends - cnt - start[owner], cnt)
+    ends = cnt.cumsum()
+    e_s = np.arange(len(owner)).repeat(cnt)
+    pos = np.arange(tot) - (ends - cnt - start[owner]).repeat(cnt)
     k = idx.take(pos)
     if tot < _TWO_PASS_MIN or tot < _TWO_PASS * len(owner):
         cross = sat_cross_k(x0.take(e_s), y0.take(e_s), x1.take(e_s), y1.take(e_s), pk, k)
         out[e_s[cross]] = True
         return
-    seg = np.flatnonzero(cnt)
+    seg = flatnonzero(cnt)
     first = (ends - cnt).take(seg)
     cross = sat_cross_k(x0.take(seg), y0.take(seg), x1.take(seg), y1.take(seg), pk, k.take(first))
     out[seg[cross]] = True
     rest = ~out.take(e_s)
     rest[first] = False
-    r = np.flatnonzero(rest)
+    r = flatnonzero(rest)
     if len(r):
         e = e_s.take(r)
         cross = sat_cross_k(x0.take(e), y0.take(e), x1.take(e), y1.take(e), pk, k.take(r))
@@ -236,7 +236,7 @@ def outline_crossings_round(c, r, pk: Pieces, start, idx, rows=None):
     g = r.take(q) + 0.01
     cx, cy = c[:, 0].take(q), c[:, 1].take(q)
     bb = pk.bbox
-    near = np.flatnonzero((cx >= bb[:, 0].take(k) - g) & (cx <= bb[:, 2].take(k) + g)
+    near = flatnonzero((cx >= bb[:, 0].take(k) - g) & (cx <= bb[:, 2].take(k) + g)
                           & (cy >= bb[:, 1].take(k) - g) & (cy <= bb[:, 3].take(k) + g))
     if len(near) == 0:                      # the usual case: no piece overlaps a base
         return q[:0], np.zeros((0, 2))
@@ -245,7 +245,7 @@ def outline_crossings_round(c, r, pk: Pieces, start, idx, rows=None):
     b = roll_next(a, 1)
     V = a.shape[1]
     a, b = a.reshape(-1, 2), b.reshape(-1, 2)
-    q = np.repeat(q, V)
+    q = q.repeat(V)
     d = b - a
     f = a - c[q]
     A = np.einsum("ei,ei->e", d, d)
@@ -302,29 +302,29 @@ def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
     vis |= (pstart[1:] - pstart[:-1]) == 0
     D = (ca[:, 0].copy(), ca[:, 1].copy(), ra, cb[:, 0].copy(), cb[:, 1].copy(), rb)
     ox, oy = opts[:, 0].copy(), opts[:, 1].copy()
-    oown = np.repeat(np.arange(Q), ostart[1:] - ostart[:-1])
+    oown = np.arange(Q).repeat(ostart[1:] - ostart[:-1])
     # round 0: common tangents of A and B; round 1: tangent to A or B through an obstacle
     # vertex. With few pairs (one model moved) both in one pass: numpy calls cost more than
     # the extra lines. With many, round 1 only for the pairs round 0 leaves (vis is an OR
     # over lines)
-    qs = np.flatnonzero(~vis)
+    qs = flatnonzero(~vis)
     if Q <= _ONE_PASS:
-        lines = _first_lines(D, qs, np.flatnonzero(~vis[oown]), oown, ox, oy)
+        lines = _first_lines(D, qs, flatnonzero(~vis[oown]), oown, ox, oy)
         vis[_lines_free(*lines, D, pk, pstart, pidx)] = True
     else:
         none = np.zeros(0, dtype=np.int64)
         vis[_lines_free(*_first_lines(D, qs, none, oown, ox, oy), D, pk, pstart, pidx)] = True
-        lines = _first_lines(D, none, np.flatnonzero(~vis[oown]), oown, ox, oy)
+        lines = _first_lines(D, none, flatnonzero(~vis[oown]), oown, ox, oy)
         vis[_lines_free(*lines, D, pk, pstart, pidx)] = True
     # round 2: lines through two obstacle vertices of the same pair, in batches
-    oi = np.flatnonzero(~vis[oown])
+    oi = flatnonzero(~vis[oown])
     if len(oi) > 1:
         oq = oown[oi]
         local = oi - ostart[oq]
         cnt = (ostart[oq + 1] - ostart[oq]) - 1 - local
-        a = np.repeat(oi, cnt)
-        first = np.cumsum(cnt) - cnt
-        b = a + 1 + (np.arange(int(cnt.sum())) - np.repeat(first, cnt))
+        a = oi.repeat(cnt)
+        first = cnt.cumsum() - cnt
+        b = a + 1 + (np.arange(int(cnt.sum())) - first.repeat(cnt))
         for c0 in range(0, len(a), _LINES):
             a1, b1 = a[c0:c0 + _LINES], b[c0:c0 + _LINES]
             live = ~vis[oown[a1]]

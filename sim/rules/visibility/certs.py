@@ -32,7 +32,7 @@ import numpy as np
 
 from sim.rules.visibility.batch import ragged_expand
 from sim.rules.visibility.kernels import Pieces
-from sim.rules.arrays import first_last, roll_prev
+from sim.rules.arrays import first_last, flatnonzero, roll_prev, sorted_unique
 
 __all__ = ["FIXED", "RING", "near_a", "point_certificates", "ring_shadowed", "sample_inside",
            "star_free"]
@@ -197,7 +197,7 @@ def star_free(D, q, pk: Pieces, pstart, pidx, near) -> np.ndarray:
     py = np.concatenate([ay[:, None] + ra[:, None] * (s * ux[:, None] + c * uy[:, None]),
                          ay[:, None], tgy], axis=1)
     S, n0 = px.shape[1], len(_STAR)
-    ok = np.repeat((L > ra + rb + _FREE)[:, None], S, axis=1)  # B clear of A
+    ok = ((L > ra + rb + _FREE)[:, None]).repeat(S, axis=1)  # B clear of A
     ok[:, n0 + 1:] &= tok
     ok[:, :n0] &= ~near.take(q)[:, None]
     wx, wy, W, rr, sn, h, ok = _star_axes(px, py, ok, bx, by, rb)
@@ -241,7 +241,7 @@ def _stars_separated(px, py, s0, ok, wx, wy, W, rr, sn, h, e, k, pk: Pieces) -> 
     ny = np.stack([t1x, wy, -t2x, -wy], -1)
     no = nx * tx + ny * ty                      # side i through vertex i
     # rows: (entry, apex), entry-major; only apexes that apply
-    r = np.flatnonzero(ok.take(e, axis=0).ravel())
+    r = flatnonzero(ok.take(e, axis=0).ravel())
     ent, ap = r // S, r % S
     kk = k.take(ent)
     flat = e.take(ent) * S + ap
@@ -338,7 +338,7 @@ def point_certificates(qx, qy, owner, D, pk: Pieces, pstart, pidx):
     Returns (seen, hidden) masks. Points go in chunks."""
     seen = np.zeros(len(qx), dtype=bool)
     hidden = np.zeros(len(qx), dtype=bool)
-    sil = _silhouettes(D, np.unique(owner), pk, pstart, pidx)
+    sil = _silhouettes(D, sorted_unique(owner), pk, pstart, pidx)
     for c0 in range(0, len(qx), _PT_CHUNK):
         sl = slice(c0, c0 + _PT_CHUNK)
         seen[sl], hidden[sl] = _point_part(qx[sl], qy[sl], owner[sl], D, pk, pstart, pidx, sil)
@@ -397,7 +397,7 @@ def _point_part(qx, qy, owner, D, pk: Pieces, pstart, pidx, sil):
         wx, wy = vx - px, vy - py
         ang.append(np.arctan2(rx * wy - ry * wx, rx * wx + ry * wy))
     lo, hi = _interval(ang[0], ang[1])
-    un = np.flatnonzero(~stable.take(pos))
+    un = flatnonzero(~stable.take(pos))
     hidden = np.zeros(Q, dtype=bool)
     if len(un):
         lo[un], hi[un], ins = _piece_angles(qx, qy, ux, uy, e[un], k[un], pk)
@@ -479,7 +479,7 @@ def _piece_angles(qx, qy, ux, uy, e, k, pk: Pieces):
         wx, wy = vx[i, E] - px, vy[i, E] - py
         ang.append(np.arctan2(rx * wy - ry * wx, rx * wx + ry * wy))
     lo, hi = _interval(ang[0], ang[1])
-    nc = np.flatnonzero(~pk.convex.take(k))
+    nc = flatnonzero(~pk.convex.take(k))
     if len(nc):
         # not convex: the interval of its convex hull (every vertex); q inside the hull
         # spans every direction

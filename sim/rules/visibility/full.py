@@ -37,7 +37,7 @@ from sim.rules.visibility.certs import (
     star_free,
 )
 from sim.rules.visibility.kernels import Pieces
-from sim.rules.arrays import tile
+from sim.rules.arrays import flatnonzero, sorted_unique, tile
 
 __all__ = ["points_visible_round", "fully_visible_round", "round_samples"]
 
@@ -57,7 +57,7 @@ def points_visible_round(qx, qy, owner, D, pk: Pieces, pstart, pidx, ostart, opt
     dx, dy = qx - ax, qy - ay
     f = ra / np.maximum(np.sqrt(dx * dx + dy * dy), 1e-12)
     vis = ~_blocked_xy(ax + f * dx, ay + f * dy, qx, qy, owner, pk, pstart, pidx)
-    rest = np.flatnonzero(~vis)
+    rest = flatnonzero(~vis)
     if len(rest) == 0:
         return vis
     vis[rest] = _points_exact(qx[rest], qy[rest], owner[rest], D, pk, pstart, pidx, ostart, opts)
@@ -107,11 +107,11 @@ def _shadowed(qx, qy, owner, D, pk, pstart, pidx, ostart, opts) -> np.ndarray:
     ax, ay, ra = (a.take(owner) for a in D)
     dx, dy = qx - ax, qy - ay
     f = ra / np.maximum(np.sqrt(dx * dx + dy * dy), 1e-12)
-    b = np.flatnonzero(_blocked_xy(ax + f * dx, ay + f * dy, qx, qy, owner, pk, pstart, pidx))
+    b = flatnonzero(_blocked_xy(ax + f * dx, ay + f * dy, qx, qy, owner, pk, pstart, pidx))
     if len(b) == 0:
         return b
     ex = _points_exact(qx[b], qy[b], owner[b], D, pk, pstart, pidx, ostart, opts)
-    return np.unique(owner[b[~ex]])
+    return sorted_unique(owner[b[~ex]])
 
 
 def _critical_angles(D, q, ostart, opts):
@@ -127,11 +127,11 @@ def _critical_angles(D, q, ostart, opts):
     own = [oq, oq]
     # lines through two obstacle vertices of the same pair (i < j)
     cnt = ostart[q + 1] - ostart[q]
-    first = np.repeat(np.cumsum(cnt) - cnt, cnt)
+    first = (cnt.cumsum() - cnt).repeat(cnt)
     local = np.arange(len(pos)) - first
-    m = np.repeat(cnt, cnt) - 1 - local
-    a = np.repeat(np.arange(len(pos)), m)
-    b = a + 1 + (np.arange(int(m.sum())) - np.repeat(np.cumsum(m) - m, m))
+    m = cnt.repeat(cnt) - 1 - local
+    a = np.arange(len(pos)).repeat(m)
+    b = a + 1 + (np.arange(int(m.sum())) - (m.cumsum() - m).repeat(m))
     if len(a):
         z = np.zeros(len(a))
         fam.append(_tangent(ox[a], oy[a], z, ox[b], oy[b], z, 1.0, 1.0))
@@ -143,7 +143,7 @@ def _critical_angles(D, q, ostart, opts):
     ok = np.abs(d) <= r                      # NaN lines drop out here
     nx, ny, d, own, r = nx[ok], ny[ok], d[ok], own[ok], r[ok]
     base = np.arctan2(-ny, -nx)
-    off = np.arccos(np.clip(d / r, -1.0, 1.0))
+    off = np.arccos((d / r).clip(-1.0, 1.0))
     return np.concatenate([own, own]), np.concatenate([base + off, base - off])
 
 
@@ -155,7 +155,7 @@ def fully_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
     the module docstring)."""
     P = len(ca)
     out = np.ones(P, dtype=bool)
-    q = np.flatnonzero(pstart[1:] > pstart[:-1])
+    q = flatnonzero(pstart[1:] > pstart[:-1])
     if len(q) == 0:
         return out
     D = (ca[:, 0].copy(), ca[:, 1].copy(), ra, cb[:, 0].copy(), cb[:, 1].copy(), rb)
@@ -187,17 +187,17 @@ def round_samples(D, q, near, out, pk: Pieces, pstart, pidx, ostart, opts) -> No
     F = len(FIXED)
     px = (D[3].take(q)[:, None] + rb.take(q)[:, None] * FIXED[:, 0]).ravel()
     py = (D[4].take(q)[:, None] + rb.take(q)[:, None] * FIXED[:, 1]).ravel()
-    own = np.repeat(q, F)
+    own = q.repeat(F)
     ox, oy, oo = _arc_samples(D, q, ostart, opts)
     px, py = np.concatenate([px, ox]), np.concatenate([py, oy])
     own = np.concatenate([own, oo])
     seen = np.zeros(len(px), dtype=bool)
-    f = np.flatnonzero(~near.take(own))             # (near A: the exact test only)
+    f = flatnonzero(~near.take(own))             # (near A: the exact test only)
     if len(f):
         sf, hf = point_certificates(px[f], py[f], own[f], D, pk, pstart, pidx)
         seen[f] = sf
         out[own[f[hf]]] = False
-    t = np.flatnonzero(~seen & out.take(own))      # the exact test for the points left
+    t = flatnonzero(~seen & out.take(own))      # the exact test for the points left
     if len(t):
         out[_shadowed(px[t], py[t], own[t], D[:3], pk, pstart, pidx, ostart, opts)] = False
 
@@ -209,14 +209,14 @@ def _arc_samples(D, q, ostart, opts):
     rb = D[5]
     own, ang = _critical_angles(D, q, ostart, opts)
     is_x = np.concatenate([np.ones(len(own), bool), np.zeros(len(q) * RING, bool)])
-    own = np.concatenate([own, np.repeat(q, RING)])
+    own = np.concatenate([own, q.repeat(RING)])
     ang = np.concatenate([np.mod(ang, 2 * np.pi),
                           tile(np.linspace(0, 2 * np.pi, RING, endpoint=False), len(q))])
     order = np.lexsort((ang, own))
     own, ang, is_x = own[order], ang[order], is_x[order]
     nxt = np.arange(1, len(own) + 1)
-    wrap = nxt == np.searchsorted(own, own, "right")
-    nxt[wrap] = np.searchsorted(own, own[wrap], "left")
+    wrap = nxt == own.searchsorted(own, "right")
+    nxt[wrap] = own.searchsorted(own[wrap], "left")
     mids = 0.5 * (ang + ang[nxt] + np.where(wrap, 2 * np.pi, 0.0))
     ang = np.concatenate([mids, ang[is_x]])
     own = np.concatenate([own, own[is_x]])

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.rules.arrays import flatnonzero
 from sim.rules.visibility.batch import ragged_expand
 from sim.rules.visibility.certs import (_star_axes, _stars_separated, _umbra_rows, near_a,
                                  ring_shadowed, star_free)
@@ -57,20 +58,20 @@ def full_certificates(ix, I, J, pk: Pieces, pstart, pidx) -> tuple:
     light = np.where(a_round, ix.radius[I], ix.rad[I] + _OUTER_GROW)
     outer_b = np.where(b_round, ix.radius[J], ix.rad[J] + _OUTER_GROW)
     D = (c[I, 0].copy(), c[I, 1].copy(), light, c[J, 0].copy(), c[J, 1].copy(), outer_b)
-    q = np.flatnonzero(b_round)
+    q = flatnonzero(b_round)
     if len(q):
         no[q[ring_shadowed(D, q, pk, pstart, pidx)]] = True
-    q = np.flatnonzero(~b_round)
+    q = flatnonzero(~b_round)
     if len(q):
         no[q[_vertices_shadowed(ix, J, D, q, pk, pstart, pidx)]] = True
-    q = np.flatnonzero(a_round & ~no)
+    q = flatnonzero(a_round & ~no)
     if len(q):
         near[q] = near_a(D, q, pk, pstart, pidx)
         yes[q[star_free(D, q, pk, pstart, pidx, near)]] = True
-    q = np.flatnonzero(~a_round & ~no)
+    q = flatnonzero(~a_round & ~no)
     if len(q):
         yes[q[_mean_apex_free(ix, I, D, q, pk, pstart, pidx)]] = True
-    q = np.flatnonzero(~a_round & ~no & ~yes)
+    q = flatnonzero(~a_round & ~no & ~yes)
     if len(q):
         q = q[~near_a(D, q, pk, pstart, pidx)]
     if len(q):
@@ -142,7 +143,7 @@ def _outline_apexes_free(ix, I, D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
         v = ix._core(i)[0]
         best = (v @ np.stack([dx[t], dy[t]])).argmax(axis=0)       # (S,) farthest vertices
         px[t], py[t] = v[best, 0], v[best, 1]
-    ok = np.repeat((L > ra + rb + 1e-6)[:, None], S, axis=1)       # B clear of A
+    ok = ((L > ra + rb + 1e-6)[:, None]).repeat(S, axis=1)       # B clear of A
     wx, wy, W, rr, sn, h, ok = _star_axes(px, py, ok, bx, by, rb)
     s0 = np.zeros((len(q), S))
     return _stars_separated(px, py, s0, ok, wx, wy, W, rr, sn, h, e, k, pk)

@@ -57,7 +57,7 @@ from sim.rules.visibility.sight import (
     DETECTION_RANGE, HIDEABLE, TerrainBlockers, clamp_range, detection_range,
 )
 from sim.rules.visibility.index_pairs import _REACH_SLACK, PairResolution
-from sim.rules.arrays import tile
+from sim.rules.arrays import flatnonzero, sorted_unique, tile
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
 
@@ -137,7 +137,7 @@ class VisibilityIndex(PairResolution):
         # where each unit's run of models starts, when every unit's models are one run (codes
         # are given in order of first appearance, so they then never decrease); else None
         steps = np.diff(self._unit_code)
-        self._unit_starts = (np.flatnonzero(np.concatenate([[True], steps != 0]))
+        self._unit_starts = (flatnonzero(np.concatenate([[True], steps != 0]))
                              if n and (steps >= 0).all() else None)
         self.hideable = np.array([bool(HIDEABLE.intersection(m.keywords)) for m in self.models])
         self.lo_x = np.array([np.inf if (m.lone_operative is None or m.attached)
@@ -389,7 +389,7 @@ class VisibilityIndex(PairResolution):
         n = len(self.fps)
         r = np.arange(n)[rows] if isinstance(rows, slice) else rows
         c = np.arange(n)[cols] if isinstance(cols, slice) else np.asarray(cols)
-        ri, ci = np.nonzero(todo)
+        ri, ci = todo.nonzero()
         I, J = r[ri], c[ci]
         defer: list = []
         if self._cover_pending:
@@ -427,13 +427,13 @@ class VisibilityIndex(PairResolution):
         m &= self.army[:, None] != self.army[None, :]
         m &= ~(self.hideable & self.within_any)[None, :]
         m &= self.dist <= self.reach[:, None] + _REACH_SLACK
-        ei, ej = np.nonzero(m)
-        key = np.unique(np.concatenate([I * n + J, ei * n + ej]))
+        ei, ej = m.nonzero()
+        key = sorted_unique(np.concatenate([I * n + J, ei * n + ej]))
         return key // n, key % n
 
     def _ensure_all(self) -> None:
         if not self._fv_known.all():
-            I, J = np.nonzero(~self._fv_known)
+            I, J = (~self._fv_known).nonzero()
             self._ensure_full(I, J)
 
     @property
@@ -443,7 +443,7 @@ class VisibilityIndex(PairResolution):
         if not self._all_known:
             # (every unknown pair has a moved model at one end: those rows hold each one)
             rows = np.array(sorted(self._unsure_rows), dtype=np.int64)
-            ri, J = np.nonzero(~self._los_known[rows])
+            ri, J = (~self._los_known[rows]).nonzero()
             if len(ri):
                 self._near_pending = False  # (every unknown pair is asked for: no reach step)
                 self._ensure_los(rows[ri], J)
@@ -475,8 +475,8 @@ class VisibilityIndex(PairResolution):
         if self._vis_rows:
             d = np.array(sorted(self._vis_rows), dtype=np.int64)
             every = np.arange(n)
-            parts.append((np.repeat(d, n), tile(every, len(d))))     # their rows
-            parts.append((tile(every, len(d)), np.repeat(d, n)))     # their columns
+            parts.append((d.repeat(n), tile(every, len(d))))     # their rows
+            parts.append((tile(every, len(d)), d.repeat(n)))     # their columns
         I = np.concatenate([p[0] for p in parts])
         J = np.concatenate([p[1] for p in parts])
         self._vis_rows, self._vis_pairs = set(), []
@@ -540,7 +540,7 @@ class VisibilityIndex(PairResolution):
                 n = len(self.fps)
                 r = np.arange(n)[rows] if isinstance(rows, slice) else np.asarray(rows, dtype=np.int64)
                 c = np.arange(n)[cols] if isinstance(cols, slice) else np.asarray(cols, dtype=np.int64)
-                ui, uj = np.nonzero(unknown)
+                ui, uj = unknown.nonzero()
                 self._ensure_los(r[ui], c[uj])
         visible = self._fresh_visible()
         if isinstance(rows, slice) or isinstance(cols, slice):

@@ -26,7 +26,7 @@ from sim.rules.visibility.pairs import (area_boxes, capsule_inputs, edge_lists, 
                                         within_pairs)
 from sim.rules.visibility.umbra import ChordCache, umbra_blocked
 from sim.rules.terrain import model_within_area
-from sim.rules.arrays import tile
+from sim.rules.arrays import flatnonzero, sorted_unique, tile
 
 
 def _csr_concat(parts) -> tuple[np.ndarray, np.ndarray]:
@@ -246,7 +246,7 @@ class PairResolution:
         # (``_inner_radius``), so a round pair's answer is its own exact one; and, in the same
         # call (its stages cost about as much for a few pairs as for many), the bounding discs
         # of each pair with a hull, read where the inner discs see nothing
-        h = np.flatnonzero(~rnd)
+        h = flatnonzero(~rnd)
         if len(h):
             ro = self.rad + _OUTER_GROW
             ca = np.concatenate([c[i], c[i[h]]])
@@ -283,7 +283,7 @@ class PairResolution:
         p0, p1, owner = [], [], []
         for q in h.tolist():
             a, b = self._sample_points(int(i[q])), self._sample_points(int(j[q]))
-            p0.append(np.repeat(a, len(b), axis=0))
+            p0.append(a.repeat(len(b), axis=0))
             p1.append(np.tile(b, (len(a), 1)))
             owner.append(np.full(len(a) * len(b), q, dtype=np.int64))
         owner = np.concatenate(owner)
@@ -318,10 +318,10 @@ class PairResolution:
         ow, pt = outline_crossings_round(np.concatenate([ca, cb]), np.concatenate([ra, rb]),
                                          pk, ps, pi, tile(np.arange(Q), 2))
         if len(ow):
-            ow = np.concatenate([np.repeat(np.arange(Q), os_[1:] - os_[:-1]), ow % Q])
+            ow = np.concatenate([np.arange(Q).repeat(os_[1:] - os_[:-1]), ow % Q])
             order = np.argsort(ow, kind="stable")
             op = np.concatenate([op, pt])[order]
-            os_ = np.searchsorted(ow[order], np.arange(Q + 1)).astype(np.int64)
+            os_ = ow[order].searchsorted(np.arange(Q + 1)).astype(np.int64)
         return pairs_visible_round(ca, ra, cb, rb, pk, ps, pi, os_, op)
 
     def _resolve(self, I, J):
@@ -330,7 +330,7 @@ class PairResolution:
         P = len(I)
         self.stats["pairs"] += P
         blocked = umbra_blocked(self, I, J)
-        rest = np.flatnonzero(~blocked)
+        rest = flatnonzero(~blocked)
         pstart, pidx, ostart, opts, centre_free = capsule_inputs(self, I[rest], J[rest])
         # (kept for _ensure_full: the pairs it settles below read these same inputs, those of
         # every _resolve since the last move; update drops them)
@@ -339,7 +339,7 @@ class PairResolution:
         clear[rest] = (pstart[1:] - pstart[:-1]) == 0
         los = np.zeros(P, bool)
         los[rest] = centre_free
-        sub = np.flatnonzero(~los[rest])
+        sub = flatnonzero(~los[rest])
         self.stats["exact_los"] += len(sub)
         if len(sub):
             ps, pi = _csr_subset(pstart, pidx, sub)
@@ -379,12 +379,12 @@ class PairResolution:
         # measured now), then one _full_pairs call for all of them: its stages cost about as
         # much for a few pairs as for many
         parts = []
-        for k in (np.unique(kept[have]).tolist() if have.any() else ()):
-            h = np.flatnonzero(kept == k)
+        for k in (sorted_unique(kept[have]).tolist() if have.any() else ()):
+            h = flatnonzero(kept == k)
             ps, pi, os_, op = self._capsules[k]
             parts.append((h, (*_csr_subset(ps, pi, rows[h]), *_csr_subset(os_, op, rows[h]))))
         if not have.all():
-            h = np.flatnonzero(~have)
+            h = flatnonzero(~have)
             parts.append((h, capsule_inputs(self, lo[h], hi[h])[:4]))
         if len(parts) == 1:
             order, (pstart, pidx, ostart, opts) = parts[0]
@@ -484,7 +484,7 @@ class PairResolution:
                 key = np.concatenate([key, self._near_pairs_of(moved)])
             else:
                 key = np.concatenate([key, self._near_pairs_all()])
-        key = np.unique(key)
+        key = sorted_unique(key)
         lo, hi = key // n, key % n
         self._resolve(lo, hi)
         self._stale_pairs(lo, hi)   # (the cache holds only entries known when it was made)
@@ -501,7 +501,7 @@ class PairResolution:
         within a reach of each other (some model of one within its unit's reach of some model
         of the other)."""
         n = len(self.fps)
-        ui, uj = np.nonzero(np.triu(~self._los_known, 1))
+        ui, uj = np.triu(~self._los_known, 1).nonzero()
         u = self._unit_code
         U = int(u.max()) + 1
         starts = self._unit_starts
@@ -526,7 +526,7 @@ class PairResolution:
         gaps read from the moved models' rows."""
         n = len(self.fps)
         u, starts = self._unit_code, self._unit_starts
-        ri, cj = np.nonzero(~self._los_known[R])
+        ri, cj = (~self._los_known[R]).nonzero()
         if len(ri) == 0:
             return np.zeros(0, dtype=np.int64)
         r = R[ri]
@@ -535,7 +535,7 @@ class PairResolution:
         gap = np.minimum.reduceat(gap, first, axis=0)                 # (moved unit, unit)
         ureach = np.maximum.reduceat(self.reach, starts)
         a, b = u[r], u[cj]
-        near = gap[np.searchsorted(ur, a), b] <= np.maximum(ureach[a], ureach[b]) + _REACH_SLACK
+        near = gap[ur.searchsorted(a), b] <= np.maximum(ureach[a], ureach[b]) + _REACH_SLACK
         r, cj = r[near], cj[near]
         return np.minimum(r, cj) * n + np.maximum(r, cj)
 
@@ -551,7 +551,7 @@ class PairResolution:
             todo &= ~(self.hideable & self.within_any)[c][None, :]
         if not todo.any():
             return
-        ri, ci = np.nonzero(todo)
+        ri, ci = todo.nonzero()
         self._ensure_full(r[ri], c[ci])
 
     def _full_pairs(self, I, J, pstart, pidx, ostart, opts, defer: list | None = None) -> np.ndarray:
@@ -569,8 +569,8 @@ class PairResolution:
         # fully_visible_round), then the round pairs' samples, the others' kernel
         settled, ans, D, near = full_certificates(self, I, J, pk, pstart, pidx)
         out[settled] = ans[settled]
-        round_samples(D, np.flatnonzero(rnd & ~settled), near, out, pk, pstart, pidx, ostart, opts)
-        h = np.flatnonzero(~rnd & ~settled)
+        round_samples(D, flatnonzero(rnd & ~settled), near, out, pk, pstart, pidx, ostart, opts)
+        h = flatnonzero(~rnd & ~settled)
         for q in h.tolist():
             a, b = pstart[q], pstart[q + 1]
             if defer is not None:
@@ -589,7 +589,7 @@ class PairResolution:
         lo, hi = np.minimum(I, J), np.maximum(I, J)      # capsule inputs of the unordered pair
         out[:] = ~umbra_blocked(self, lo, hi, dense_only=True)
         pstart, pidx, ostart, opts, _ = capsule_inputs(self, lo, hi, True)
-        todo = np.flatnonzero(out & (pstart[1:] > pstart[:-1]))
+        todo = flatnonzero(out & (pstart[1:] > pstart[:-1]))
         if len(todo):
             ps, pi = _csr_subset(pstart, pidx, todo)
             os_, op = _csr_subset(ostart, opts, todo)
@@ -603,6 +603,6 @@ class PairResolution:
         todo = need & ~self._dense_known
         if not todo.any():
             return
-        I, J = np.nonzero(todo)
+        I, J = todo.nonzero()
         self.full_dense[I, J] = self._full_dense(I, J)
         self._dense_known[I, J] = True

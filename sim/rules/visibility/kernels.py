@@ -24,7 +24,7 @@ the point that are tangent to A or pass through an obstacle vertex.
 from __future__ import annotations
 
 import numpy as np
-from sim.rules.arrays import roll_next, tile
+from sim.rules.arrays import flatnonzero, roll_next, tile
 
 __all__ = ["Pieces", "segments_blocked", "pair_visible", "pair_witness", "footprint_fully_visible", "points_visible_from", "SIGHT_EPS"]
 
@@ -256,7 +256,7 @@ def _outline_crossings(core_pts, r, pk: Pieces) -> np.ndarray:
         t = (wx * dy - wy * dx) / dd
         v = (wx * ey - wy * ex) / dd
         good = ok & (t >= 0) & (t <= 1) & (v >= 0) & (v <= 1)
-        i, _ = np.nonzero(good)                 # core-edge-major, as one edge at a time
+        i, _ = good.nonzero()                 # core-edge-major, as one edge at a time
         out.append(p[i] + t[good, None] * e[i])
     return np.concatenate(out) if out else np.zeros((0, 2))
 
@@ -324,13 +324,13 @@ def pair_witness(a_core, a_r, b_core, b_r, pk: Pieces, hull_pts: np.ndarray | No
     # first in C, then B's (i < j, so an A vertex is always at i)
     ka = len(a_core)
     if ka >= 3 and not over_a:
-        on = np.flatnonzero(T[i] == 0)
+        on = flatnonzero(T[i] == 0)
         keep = np.ones(len(i), dtype=bool)
         keep[on] = _supports(a_core, i[on], C[j[on]] - C[i[on]])
         i, j = i[keep], j[keep]
     if len(b_core) >= 3 and not over_b:
-        on_i = np.flatnonzero(T[i] == 1)            # (B vertex, obstacle point)
-        on_j = np.flatnonzero(T[j] == 1)            # (A generator, B vertex)
+        on_i = flatnonzero(T[i] == 1)            # (B vertex, obstacle point)
+        on_j = flatnonzero(T[j] == 1)            # (A generator, B vertex)
         keep = np.ones(len(i), dtype=bool)
         keep[on_i] = _supports(b_core, i[on_i] - ka, C[j[on_i]] - C[i[on_i]])
         keep[on_j] &= _supports(b_core, j[on_j] - ka, C[i[on_j]] - C[j[on_j]])
@@ -349,7 +349,7 @@ def pair_witness(a_core, a_r, b_core, b_r, pk: Pieces, hull_pts: np.ndarray | No
     n, s, ta0, ta1, tb0, tb1 = n[ok], s[ok], ta0[ok], ta1[ok], tb0[ok], tb1[ok]
     fwd = ta1 <= tb0 + _TOL
     bwd = tb1 <= ta0 + _TOL
-    ov = np.flatnonzero(~fwd & ~bwd)
+    ov = flatnonzero(~fwd & ~bwd)
     if len(ov):  # the footprints overlap along this line: they touch
         x = n[ov[0]] * s[ov[0]] + 0.5 * (max(ta0[ov[0]], tb0[ov[0]]) + min(ta1[ov[0]], tb1[ov[0]])) \
             * np.array([-n[ov[0], 1], n[ov[0], 0]])
@@ -360,7 +360,7 @@ def pair_witness(a_core, a_r, b_core, b_r, pk: Pieces, hull_pts: np.ndarray | No
     x0 = n * s[:, None]
     p0 = x0 + t_from[:, None] * u
     p1 = x0 + t_to[:, None] * u
-    free = np.flatnonzero(~segments_blocked(p0, p1, pk))
+    free = flatnonzero(~segments_blocked(p0, p1, pk))
     if len(free) == 0:
         return None
     return (p0[free[0]], p1[free[0]])
@@ -384,7 +384,7 @@ def points_visible_from(a_core, a_r, pts: np.ndarray, pk: Pieces,
     direct = _direct_visible(a_core, a_r, pts, pk)
     if direct.all():
         return direct
-    rest = np.flatnonzero(~direct)
+    rest = flatnonzero(~direct)
     out = direct.copy()
     out[rest] = _points_visible_exact(a_core, a_r, pts[rest], pk, obst)
     return out
@@ -397,7 +397,7 @@ def _direct_visible(a_core, a_r, pts, pk: Pieces) -> np.ndarray:
     dq = pts - c
     Lq = np.hypot(dq[:, 0], dq[:, 1])
     start = c + (a_r / np.maximum(Lq, 1e-12))[:, None] * dq if len(a_core) == 1 else \
-        np.repeat(c[None], len(pts), axis=0)
+        c[None].repeat(len(pts), axis=0)
     return ~segments_blocked(start, pts, pk)
 
 
@@ -407,7 +407,7 @@ def _all_visible_from(a_core, a_r, pts, pk: Pieces, obst: np.ndarray) -> bool:
     lines, each point's own lines, so a point's answer does not depend on its batch), the
     exact ones in batches of at most ``_PTS_CHUNK`` points, each batch spread over the whole
     sample list (points in shadow tend to be neighbours on B's outline)."""
-    rest = np.flatnonzero(~_direct_visible(a_core, a_r, pts, pk))
+    rest = flatnonzero(~_direct_visible(a_core, a_r, pts, pk))
     parts = -(-len(rest) // _PTS_CHUNK)
     for j in range(parts):                      # batch j: every parts-th point from the j-th
         if not _points_visible_exact(a_core, a_r, pts[rest[j::parts]], pk, obst).all():
@@ -436,14 +436,14 @@ def _points_visible_exact(a_core, a_r, pts, pk, obst):
     gc = np.concatenate([a_core, obst])
     gr = np.concatenate([np.full(ka, a_r), np.zeros(ko)])
     G = len(gc)
-    qi = np.repeat(np.arange(Q), G)
+    qi = np.arange(Q).repeat(G)
     gi = tile(np.arange(G), Q)
     if ka >= 3 and supports_only:  # lines through q and a vertex of A: only those supporting
         # A (_supports), unless q is inside A (or on its outline): every line through q kept
         e = roll_next(a_core) - a_core
         w = pts[:, None, :] - a_core[None, :, :]
         into = ((e[None, :, 0] * w[..., 1] - e[None, :, 1] * w[..., 0]) >= -1e-9).all(axis=1)
-        on = np.flatnonzero(gi < ka)
+        on = flatnonzero(gi < ka)
         keep = np.ones(len(qi), dtype=bool)
         keep[on] = _supports(a_core, gi[on], pts[qi[on]] - gc[gi[on]]) | into[qi[on]]
         qi, gi = qi[keep], gi[keep]
@@ -477,7 +477,7 @@ def _line_circle_angles(n, s, c, r) -> np.ndarray:
         return np.zeros(0)
     n, d = n[ok], d[ok]
     base = np.arctan2(-n[:, 1], -n[:, 0])        # direction from c to the line's foot
-    off = np.arccos(np.clip(d / r, -1.0, 1.0))    # foot is at distance d along -n
+    off = np.arccos((d / r).clip(-1.0, 1.0))    # foot is at distance d along -n
     return np.concatenate([base + off, base - off])
 
 
@@ -543,7 +543,7 @@ def footprint_fully_visible(a_core, a_r, b_core, b_r, pk: Pieces,
     ko = len(crit)
     ns, ss = [], []
     if ko:
-        oi = np.repeat(np.arange(ko), len(a_core))
+        oi = np.arange(ko).repeat(len(a_core))
         ai = tile(np.arange(len(a_core)), ko)
         if len(a_core) >= 3 and supports_only:  # only the lines supporting A at its vertex
             keep = _supports(a_core, ai, crit[oi] - a_core[ai])

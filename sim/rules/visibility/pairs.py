@@ -31,7 +31,7 @@ import numpy as np
 from sim.rules.geometry import EPS
 from sim.rules.visibility.batch import sat_cross_k
 from sim.rules.visibility.sight import AREA, DENSE
-from sim.rules.arrays import roll_next
+from sim.rules.arrays import flatnonzero, roll_next
 
 __all__ = ["capsule_inputs", "pack_area_edges", "area_boxes",
            "within_candidates", "within_candidates_one", "within_pairs", "within_one", "edge_lists"]
@@ -69,7 +69,7 @@ def within_candidates(centres, rad, boxes):
     cx, cy = centres[:, 0:1], centres[:, 1:2]
     m = (cx >= boxes[:, 0] - g) & (cx <= boxes[:, 2] + g) & (cy >= boxes[:, 1] - g) \
         & (cy <= boxes[:, 3] + g)
-    return np.nonzero(m)
+    return m.nonzero()
 
 
 def within_candidates_one(cx: float, cy: float, rad: float, boxes) -> list:
@@ -118,7 +118,7 @@ def within_pairs(centres, rad, area, edges) -> np.ndarray:
     x0, y0, abx, aby, ab2, y1, real = (a[area] for a in edges)
     cx, cy = centres[:, 0:1], centres[:, 1:2]
     apx, apy = cx - x0, cy - y0
-    t = np.clip((apx * abx + apy * aby) / ab2, 0, 1)
+    t = ((apx * abx + apy * aby) / ab2).clip(0, 1)
     dx, dy = apx - t * abx, apy - t * aby
     dmin = np.sqrt((dx * dx + dy * dy).min(axis=1))
     straddle = ((y0 > cy) != (y1 > cy)) & real
@@ -140,7 +140,7 @@ def _near_segment(ix, I, J, R, ks=None) -> np.ndarray:
     dx, dy = C[J, 0][:, None] - ax, C[J, 1][:, None] - ay
     wx, wy = cx - ax, cy - ay                                   # (P, K)
     L2 = dx * dx + dy * dy
-    t = np.clip((wx * dx + wy * dy) / np.where(L2 > 0, L2, 1.0), 0.0, 1.0)
+    t = ((wx * dx + wy * dy) / np.where(L2 > 0, L2, 1.0)).clip(0.0, 1.0)
     wx -= t * dx
     wy -= t * dy
     g = R[:, None] + rho + 1e-6
@@ -160,7 +160,7 @@ def near_pairs(ix, I, J, R, ks) -> tuple[np.ndarray, np.ndarray]:
     arithmetic entry by entry: the same entries."""
     P, K = len(I), len(ks)
     if P * K <= _SWEEP_MIN:
-        p, k = np.nonzero(_near_segment(ix, I, J, R, ks))
+        p, k = _near_segment(ix, I, J, R, ks).nonzero()
         return p, ks[k]
     cx, cy, rho = ix.blk.pieces.circle
     order = ks[np.argsort(cx[ks], kind="stable")]
@@ -168,21 +168,21 @@ def near_pairs(ix, I, J, R, ks) -> tuple[np.ndarray, np.ndarray]:
     C = ix.centres
     ax, ay, bx, by = C[I, 0], C[I, 1], C[J, 0], C[J, 1]
     g = R + (float(rho[ks].max()) + 1e-5)
-    lo = np.searchsorted(xs, np.minimum(ax, bx) - g, "left")
-    c = np.searchsorted(xs, np.maximum(ax, bx) + g, "right") - lo
+    lo = xs.searchsorted(np.minimum(ax, bx) - g, "left")
+    c = xs.searchsorted(np.maximum(ax, bx) + g, "right") - lo
     E = int(c.sum())
     if E == 0:
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
     if E > _SWEEP_KEEP * P * K:     # (most pieces in most pairs' range: the grid costs less)
-        p, k = np.nonzero(_near_segment(ix, I, J, R, ks))
+        p, k = _near_segment(ix, I, J, R, ks).nonzero()
         return p, ks[k]
-    p = np.repeat(np.arange(P), c)
-    k = order[np.arange(E) - np.repeat(np.cumsum(c) - c - lo, c)]
+    p = np.arange(P).repeat(c)
+    k = order[np.arange(E) - (c.cumsum() - c - lo).repeat(c)]
     axp, ayp = ax[p], ay[p]
     dx, dy = bx[p] - axp, by[p] - ayp
     wx, wy = cx[k] - axp, cy[k] - ayp
     L2 = dx * dx + dy * dy
-    t = np.clip((wx * dx + wy * dy) / np.where(L2 > 0, L2, 1.0), 0.0, 1.0)
+    t = ((wx * dx + wy * dy) / np.where(L2 > 0, L2, 1.0)).clip(0.0, 1.0)
     wx -= t * dx
     wy -= t * dy
     gg = R[p] + rho[k] + 1e-6
@@ -220,7 +220,7 @@ def _pieces_near_box(ix, I, J, R) -> np.ndarray:
     x, y = C[m, 0], C[m, 1]
     g = rho + (float(R.max()) + 1e-5)
     near = (cx >= x.min() - g) & (cx <= x.max() + g) & (cy >= y.min() - g) & (cy <= y.max() + g)
-    return np.flatnonzero(near)
+    return flatnonzero(near)
 
 
 def capsule_inputs(ix, I, J, dense_only: bool = False):
@@ -246,9 +246,9 @@ def capsule_inputs(ix, I, J, dense_only: bool = False):
     centre_free[p[cross]] = False
     hit = dist < R[p] + 1e-9
     p, k, inside = p[hit], k[hit], inside[hit]
-    pstart = np.searchsorted(p, np.arange(P + 1), side="left").astype(np.int64)
+    pstart = p.searchsorted(np.arange(P + 1), side="left").astype(np.int64)
     # obstacle vertices (real ones, not padding) within R of the centre segment
-    ep, ev = np.nonzero(inside)
+    ep, ev = inside.nonzero()
     opts = pk.verts[k[ep], ev]
     pe = p[ep]
     # a vertex shared by several pieces (a polygon's convex pieces) once per pair: the same
@@ -259,7 +259,7 @@ def capsule_inputs(ix, I, J, dense_only: bool = False):
         dup = np.zeros(len(pe), dtype=bool)
         dup[o[1:]] = key[o[1:]] == key[o[:-1]]
         opts, pe = opts[~dup], pe[~dup]
-    ostart = np.searchsorted(pe, np.arange(P + 1), side="left").astype(np.int64)
+    ostart = pe.searchsorted(np.arange(P + 1), side="left").astype(np.int64)
     return pstart, k, ostart, opts, centre_free
 
 
@@ -281,7 +281,7 @@ def _capsule_chunk(ix, I, J, R, p, k, inside):
     L2 = dx * dx + dy * dy
     L2[L2 <= 0] = 1.0
     rx, ry = Vx - ax, Vy - ay
-    t = np.clip((rx * dx + ry * dy) / L2, 0, 1)
+    t = ((rx * dx + ry * dy) / L2).clip(0, 1)
     rx -= t * dx
     ry -= t * dy
     dvs2 = rx * rx + ry * ry
@@ -293,7 +293,7 @@ def _capsule_chunk(ix, I, J, R, p, k, inside):
     de = np.full(len(p), np.inf)
     for px, py in ((ax, ay), (bx, by)):
         qx, qy = px - Vx, py - Vy
-        uu = np.clip((qx * Wx + qy * Wy) / WW, 0, 1)
+        uu = ((qx * Wx + qy * Wy) / WW).clip(0, 1)
         qx -= uu * Wx
         qy -= uu * Wy
         de = np.minimum(de, (qx * qx + qy * qy).min(axis=0))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.rules.arrays import first_last, roll_prev, tile
+from sim.rules.arrays import first_last, flatnonzero, roll_prev, tile
 from sim.rules.visibility.pairs import _pieces_near_box, near_pairs
 from sim.rules.visibility.sight import DENSE
 
@@ -84,7 +84,7 @@ def umbra_blocked(ix, obs, tgt, dense_only: bool = False) -> np.ndarray:
         return _umbra_part(ix, obs, tgt, uo, oinv, dense_only)
     step = -(-len(uo) // -(-len(uo) // _OBS_CHUNK))  # equal parts of <= _OBS_CHUNK observers
     for u0 in range(0, len(uo), step):          # observers in parts: small (U*K) arrays
-        sel = np.flatnonzero((oinv >= u0) & (oinv < u0 + step))
+        sel = flatnonzero((oinv >= u0) & (oinv < u0 + step))
         blocked[sel] = _umbra_part(ix, obs[sel], tgt[sel], uo[u0:u0 + step],
                                    oinv[sel] - u0, dense_only)
     return blocked
@@ -97,7 +97,7 @@ def _unique_inverse(a):
         first = np.empty(len(a), dtype=bool)
         first[0] = True
         np.not_equal(a[1:], a[:-1], out=first[1:])
-        return a[first], np.cumsum(first) - 1
+        return a[first], first.cumsum() - 1
     return np.unique(a, return_inverse=True)
 
 
@@ -126,9 +126,9 @@ def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
     order = np.argsort(key)
     order %= P
     first = np.zeros(U * 2 * _BINS + 1, dtype=np.int64)
-    np.cumsum(np.bincount(key, minlength=U * 2 * _BINS), out=first[1:])
+    np.bincount(key, minlength=U * 2 * _BINS).cumsum(out=first[1:])
     ln = _chord_lines(ix, uo, dense_only, ks)
-    base = np.repeat(np.arange(U) * (2 * _BINS), K)
+    base = (np.arange(U) * (2 * _BINS)).repeat(K)
     b0 = np.minimum((ln["lo"] * _BIN_SCALE).astype(np.int64), _BINS - 1)
     b1 = np.minimum(((ln["lo"] + ln["width"]) * _BIN_SCALE).astype(np.int64), 2 * _BINS - 1)
     s = first.take(base + b0)
@@ -139,7 +139,7 @@ def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
     kord = np.argsort(-cnt.reshape(len(uo), K).sum(axis=0), kind="stable")
     perm = (np.arange(len(uo)) * K + kord[:, None]).ravel()
     cnt, s = cnt.take(perm), s.take(perm)
-    cum = np.cumsum(cnt)
+    cum = cnt.cumsum()
     tot = int(cum[-1])
     if tot == 0:
         return blocked
@@ -148,14 +148,14 @@ def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
     wflat = ix.within.ravel()
     trow = tgt * NA
     L = ln["L"]
-    cuts = np.searchsorted(cum, np.arange(_CHUNK, tot, _CHUNK), "left")
+    cuts = cum.searchsorted(np.arange(_CHUNK, tot, _CHUNK), "left")
     for l0, l1 in zip(np.concatenate([[0], cuts]), np.concatenate([cuts, [len(cnt)]])):
         c = cnt[l0:l1]
         n = int(c.sum())
         if n == 0:
             continue
-        ik = np.repeat(perm[l0:l1], c)
-        pos = np.arange(n) - np.repeat(np.cumsum(c) - c - s[l0:l1], c)
+        ik = perm[l0:l1].repeat(c)
+        pos = np.arange(n) - (c.cumsum() - c - s[l0:l1]).repeat(c)
         p = order.take(pos)
         if l0:
             live = ~blocked.take(p)
@@ -205,7 +205,7 @@ def _chord_lines(ix, obs, dense_only: bool = False, ks=None):
     a += k_local
     b *= K
     b += k_local
-    return _chord_rows(ix, np.repeat(obs, K), kk, vx.take(a), vy.take(a), vx.take(b),
+    return _chord_rows(ix, obs.repeat(K), kk, vx.take(a), vy.take(a), vx.take(b),
                        vy.take(b), valid, dense_only)
 
 
@@ -345,7 +345,7 @@ def _umbra_one_target(ix, obs, t: int):
     th = _mod_2pi(np.arctan2(ty - C[obs, 1], tx - C[obs, 0]))
     d = th[:, None] - cache.lo.take(obs, axis=0)
     d = np.where(d < 0, d + _TWO_PI, d)
-    p, k = np.nonzero(d <= cache.span.take(obs, axis=0))
+    p, k = (d <= cache.span.take(obs, axis=0)).nonzero()
     if len(p) == 0:
         return blocked
     ob = obs.take(p)

@@ -1,6 +1,6 @@
-"""sim.rules.arrays: np.roll by one and np.tile of a 1-D array without numpy's
-wrappers give numpy's own answers (values, order, dtype, shape); first_last gives the
-argmax and sum answers the silhouette kernels read, packed or not."""
+"""sim.rules.arrays: np.roll by one, np.tile of a 1-D array, np.flatnonzero and np.unique of a
+1-D array without numpy's wrappers give numpy's own answers (values, order, dtype, shape);
+first_last gives the argmax and sum answers the silhouette kernels read, packed or not."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from sim.rules import arrays
-from sim.rules.arrays import first_last, roll_next, roll_prev, tile
+from sim.rules.arrays import first_last, flatnonzero, roll_next, roll_prev, sorted_unique, tile
 
 
 def test_rolls_by_one_are_numpys():
@@ -27,6 +27,29 @@ def test_tile_of_a_1d_array_is_numpys():
         for k in (0, 1, 2, 4):
             got, want = tile(a, k), np.tile(a, k)
             assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
+
+
+def test_flatnonzero_is_numpys():
+    """Any shape (a 2-D mask read flat, as np.flatnonzero does), views, none and every entry
+    true, and a non-bool array (its non-zero entries)."""
+    rng = np.random.default_rng(7)
+    m = rng.random((6, 9)) < 0.3
+    for a in (m, m[0], m[:, 2], m.T, m[::2, 1::3], np.zeros(0, bool), np.zeros((3, 4), bool),
+              np.ones(5, bool), np.array([0, 3, 0, -1, 2]), rng.integers(0, 2, (2, 3, 4))):
+        got, want = flatnonzero(a), np.flatnonzero(a)
+        assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
+
+
+def test_sorted_unique_is_numpys_and_leaves_its_argument():
+    """Keys with repeats, in any order, already sorted, one, none, negative ones; the argument
+    is not sorted in place (the caller's key arrays are read again)."""
+    rng = np.random.default_rng(11)
+    for a in (rng.integers(0, 50, 400), rng.integers(-5, 5, 30), np.arange(10), np.arange(10)[::-1],
+              np.array([7]), np.zeros(0, np.int64), np.array([3, 3, 3]), rng.integers(0, 9, 20).astype(np.int32)):
+        before = a.copy()
+        got, want = sorted_unique(a), np.unique(a)
+        assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
+        assert np.array_equal(a, before)
 
 
 @pytest.mark.parametrize("rows", [1, 2, 3, 4, 6, 8, 9, 12])
