@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 
 import esper
+import numpy as np
 
 from sim.components import ModelId, Unit, UnitMember
 from sim.rules import abilities as AB
@@ -202,6 +203,20 @@ class BattleVisibility:
             return [yes] * W.index_size(observers)
         every = self.index.cover_every(observers, lv.index).tolist()
         return every if yes else [yes if e else no for e in every]
+
+    def resolve_cover(self, pairs) -> None:
+        """13.08 Work out at once what benefit_of_cover_rows will read for these (attacking
+        unit, target unit) pairs (entities), every living model of each against every living
+        model of the other (VisibilityIndex.resolve_cover): one batch instead of one per
+        pair's first read. Changes no answer, only when it is worked out."""
+        I, J = [], []
+        for unit_ent, target_unit in pairs:
+            rows, cols = W.index_rows(W.living(unit_ent).index), W.index_rows(W.living(target_unit).index)
+            if len(rows) and len(cols):
+                I.append(np.repeat(rows, len(cols)))
+                J.append(np.tile(cols, len(rows)))
+        if I:
+            self.index.resolve_cover(np.concatenate(I), np.concatenate(J))
 
     def _smoke(self, target_unit: int) -> bool:
         """15.10 A Smokescreen covers the unit this phase (TurnState.smoke; never in free play)."""

@@ -12,9 +12,10 @@ import esper
 import pytest
 
 from sim.battle import Battle
-from sim.components import Unit
+from sim.components import Position, Unit
 from sim.rules.shooting import SHOOTING_TYPES
 from sim.scenario.load import load_scenario, parse_scenario
+from sim.world import mutations as M
 from sim.world import queries as W
 
 from scen import kill, model, row, unit, weapon
@@ -98,3 +99,38 @@ def test_13_08_the_mixed_scenario_covers_every_case():
         assert not any(vis.benefit_of_cover_rows(sh.index, wood, flare, "normal"))
         assert not any(vis.benefit_of_cover_rows(sh.index, ghosts, flare, "normal"))
         assert not any(vis.benefit_of_cover_rows(sh.index, half, flare, "normal"))
+
+
+def _enemy_pairs(b: Battle) -> list[tuple[int, int]]:
+    return [(s, t) for s in b.units.values() for t in b.units.values()
+            if esper.component_for_entity(s, Unit).owner != esper.component_for_entity(t, Unit).owner
+            and W.living(s).slots and W.living(t).slots]
+
+
+@pytest.mark.parametrize("spec", [s for n, s in SPECS if n in ("battle_default", "mixed")],
+                         ids=[n for n, _s in SPECS if n in ("battle_default", "mixed")])
+def test_13_08_resolve_cover_works_out_every_pair_asked_and_changes_no_answer(spec):
+    """BattleVisibility.resolve_cover (what the tactician asks before weighing its attacks):
+    every entry cover reads for the (unit, target) pairs given is known after it (moves leave
+    them unknown), and the answers read then are the rule's, model by model, as without it
+    (before and after losses)."""
+    with Battle(spec()) as b:
+        for step in range(2):
+            if step:
+                for ent in list(b.units.values()):
+                    for mid in W.living(ent).ids[1::2]:
+                        kill(b, mid)
+            moved = [W.living(ent).models[0] for ent in b.units.values()]
+            for m in moved:  # (each unit's first model a little aside: its pairs unknown again)
+                p = esper.component_for_entity(m, Position)
+                M.move_model(m, p.x + 0.7, p.y - 0.4)
+            b.changes.moved(moved)
+            vis = b.visibility
+            assert not vis.index._fv_known.all()
+            idx = vis.index
+            vis.resolve_cover(_enemy_pairs(b))
+            for s, t in _enemy_pairs(b):
+                rows, cols = W.index_rows(W.living(s).index), W.index_rows(W.living(t).index)
+                block = idx._fv_known[rows[:, None], cols] | (idx.hideable & idx.within_any)[cols][None, :]
+                assert block.all(), (s, t)
+            _check_every_pair(b)

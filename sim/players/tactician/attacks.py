@@ -152,13 +152,19 @@ def shooters(player, battle) -> list[int]:
             if not W.unit_state(u).selected_to_shoot and not W.off_table(u) and O.qualifies_to_shoot(u, battle)]
 
 
-def unit_options(player, battle, u: int) -> list[Option]:
-    """A unit's shooting options: all weapons at each target it could shoot (each multi-profile
-    weapon with its best profile there), and its weapons split each at its best target."""
+def shoot_targets(player, battle, u: int) -> list[int]:
+    """The enemy units ``u`` could shoot (sim.plan.common.could_shoot, kept for the phase in
+    player.memo), less those destroyed since."""
     key = ("targets", u)
     if key not in player.memo:
         player.memo[key] = could_shoot(battle, u, W.enemy_units(u))
-    targets = [t for t in player.memo[key] if not W.unit_destroyed(t)]
+    return [t for t in player.memo[key] if not W.unit_destroyed(t)]
+
+
+def unit_options(player, battle, u: int) -> list[Option]:
+    """A unit's shooting options: all weapons at each target it could shoot (each multi-profile
+    weapon with its best profile there), and its weapons split each at its best target."""
+    targets = shoot_targets(player, battle, u)
     if not targets:
         return []
     groups = ranged_groups(u)
@@ -256,7 +262,11 @@ def expectation(o: Option, value: float) -> str:
 
 def shooting_candidates(player, battle) -> list[Scored]:
     options = {}
-    for u in shooters(player, battle):
+    units = shooters(player, battle)
+    # (the benefit of cover each unit's options read at each of its targets, worked out in one
+    # batch: read option by option, the first read of each pair would be a batch of its own)
+    battle.visibility.resolve_cover([(u, t) for u in units for t in shoot_targets(player, battle, u)])
+    for u in units:
         opts = unit_options(player, battle, u)
         if opts:
             options[u] = opts

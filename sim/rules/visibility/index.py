@@ -410,6 +410,25 @@ class VisibilityIndex(PairResolution):
                     shut[k] = True
         return ~shut
 
+    def resolve_cover(self, I, J) -> None:
+        """13.08 Resolve now, in one batch, the fully-visible entries cover reads for the
+        directed pairs (observer I[k], target J[k]; index arrays) that are not known yet and
+        whose target does not qualify by area (its cover entry is settled without them), with
+        the first cover read after a move's pairs in reach (``_cover_near``). A player about
+        to weigh many attacks asks for all their pairs at once: read unit block by unit block
+        (``cover_every``), the pairs beyond the first read's reach (an observer out of range
+        of some of the target's models) make a batch per block, and a batch's stages cost
+        about as much for a few pairs as for many. Only which pairs are resolved together
+        changes, never an answer (the module docstring); the pairs only the one-pair kernel
+        settles are settled here too (``cover_every`` would defer them)."""
+        I, J = np.asarray(I, dtype=np.int64), np.asarray(J, dtype=np.int64)
+        if self._cover_pending:
+            I, J = self._cover_near(I, J)
+        todo = ~self._fv_known[I, J]
+        todo &= ~(self.hideable & self.within_any)[J]
+        if todo.any():
+            self._ensure_full(I[todo], J[todo])
+
     def _cover_near(self, I, J) -> tuple[np.ndarray, np.ndarray]:
         """The first cover read after a move (``_cover_pending``): the pairs asked (I, J) and
         with them every pair whose fully visible is unknown and can decide a cover question an
