@@ -10,6 +10,7 @@ defaults; a test compares the result with the declarations the battle itself res
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
@@ -200,10 +201,59 @@ def _frozen(v):
     return tuple(_frozen(x) for x in v) if isinstance(v, (list, tuple)) else v
 
 
+class _Held:
+    """What ``held_still`` keeps: the battle held still and its mark then, and the unit views
+    worked out since ((unit, attacker, melee) -> UnitView)."""
+
+    __slots__ = ("battle", "mark", "views")
+
+    def __init__(self, battle):
+        self.battle, self.mark, self.views = battle, battle._mark(), {}
+
+
+_HELD: list = [None]  # (the one _Held in force, or None)
+
+
+@contextlib.contextmanager
+def held_still(battle):
+    """Within: ``battle`` is held still (a player weighing its options between two commands,
+    which Battle.check lets it do: it records nothing), so each unit view ``unit_view`` works
+    out of it is kept and given again for the same (unit, attacker, melee). Kept for as long
+    as the battle's mark (Battle._mark: every event and every command resolved) stays as it
+    was: a change recorded within lets them go. A change made without an event (a test's
+    direct edit of the world) must not be made within. Outside, nothing is kept. Nested:
+    the outer hold stands."""
+    if _HELD[0] is not None:
+        yield
+        return
+    _HELD[0] = _Held(battle)
+    try:
+        yield
+    finally:
+        _HELD[0] = None
+
+
 def unit_view(battle, unit_ent: int, attacker: int | None = None, melee: bool = False) -> UnitView:
     """A unit's UnitView now; ``attacker`` (a unit entity): the save modifiers its models have
     against that unit's attacks (melee or not), and what the rules acting on its models give
-    them against those attacks (sim.plan.rule_effects.target_side, as the battle reads them)."""
+    them against those attacks (sim.plan.rule_effects.target_side, as the battle reads them).
+    Kept while the battle is held still (``held_still``)."""
+    held = _HELD[0]
+    if held is None or held.battle is not battle:
+        return _unit_view(battle, unit_ent, attacker, melee)
+    mark = battle._mark()
+    if mark != held.mark:
+        held.mark = mark
+        held.views.clear()
+    key = (unit_ent, attacker, melee)
+    got = held.views.get(key)
+    if got is None:
+        got = held.views[key] = _unit_view(battle, unit_ent, attacker, melee)
+    return got
+
+
+def _unit_view(battle, unit_ent: int, attacker: int | None, melee: bool) -> UnitView:
+    """``unit_view`` worked out."""
     r = W.roster(unit_ent)
     u = esper.component_for_entity(unit_ent, Unit)
     smods = save_modifiers(unit_ent, attacker, melee) if attacker is not None else None

@@ -28,6 +28,7 @@ from sim.phases.state import FightStep
 from sim.players import options as O
 from sim.players.tactician.scored import Scored
 from sim.players.tactician import judge as J
+from sim.odds.problem import held_still
 from sim.plan.common import could_shoot
 from sim.plan.fight import fight_eligible, fight_targets, fights_first, nearest_fight_target, selectable_melee
 from sim.rules.attack import AttackKind
@@ -261,6 +262,13 @@ def expectation(o: Option, value: float) -> str:
 
 
 def shooting_candidates(player, battle) -> list[Scored]:
+    # (nothing changes in the battle while its options are weighed: the unit views each
+    # option's odds read are worked out once, sim.odds.problem.held_still)
+    with held_still(battle):
+        return _shooting_candidates(player, battle)
+
+
+def _shooting_candidates(player, battle) -> list[Scored]:
     options = {}
     units = shooters(player, battle)
     # (the benefit of cover each unit's options read at each of its targets, worked out in one
