@@ -159,7 +159,10 @@ def anonymous(problem: Problem) -> Problem:
     target's unit id put back by position (tests/odds/test_anonymous_problem.py); two
     attacks that differ only in names (two squads of one datasheet, at full strength, at the
     same target) share them. A name that is no model of the unit (a declared order's
-    destroyed or foreign model) is kept apart from every other name."""
+    destroyed or foreign model) is kept apart from every other name. What the odds never read
+    is left out: the models making each pool's attacks (PoolInput.attackers, a name list),
+    and the attacker itself when it makes no hazard roll (only its hazard rolls read it, 24.15:
+    ``NO_ATTACKER``), so that one weapon of two units at one target is solved once."""
     names: dict[str, str] = {}
 
     def named(i, token) -> str:
@@ -179,12 +182,20 @@ def anonymous(problem: Problem) -> Problem:
                        preferred=tuple(of(i) for i in tv.preferred), rules=())
 
     targets = tuple(view(tv, f"t{k}") for k, tv in enumerate(problem.targets))
-    pools = tuple(replace(p, attackers=tuple(of(i) for i in p.attackers),
-                          visible_characters=tuple(of(i) for i in p.visible_characters), weapons=(), rules=())
+    pools = tuple(replace(p, attackers=(), visible_characters=tuple(of(i) for i in p.visible_characters),
+                          weapons=(), rules=())
                   for p in problem.pools)
     decisions = tuple((k, _renamed(k, v, of)) for k, v in problem.decisions)
-    return replace(problem, attacker=view(problem.attacker, "a"), pools=pools, targets=targets,
-                   decisions=decisions, shooting_type=None, label="")
+    if problem.hazard_rolls:
+        attacker, all_mv = view(problem.attacker, "a"), problem.attacker_all_monster_or_vehicle
+    else:
+        attacker, all_mv = NO_ATTACKER, False
+    return replace(problem, attacker=attacker, attacker_all_monster_or_vehicle=all_mv, pools=pools,
+                   targets=targets, decisions=decisions, shooting_type=None, label="")
+
+
+NO_ATTACKER = UnitView("a", "", (), (), (), (), (), (), (), (), (), (), (), (), (), ())
+"""The attacker of an anonymous problem whose attacker makes no hazard roll: no model."""
 
 
 def _renamed(kind: str, v, of):

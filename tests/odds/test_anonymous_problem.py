@@ -95,6 +95,25 @@ def test_names_the_rules_read_are_told_apart():
     assert anonymous(c) != anonymous(d) and E.summary(c) != E.summary(d)
 
 
+def test_what_the_odds_never_read_is_left_out():
+    """The attacker of an attack that makes no hazard roll, and the models making each pool's
+    attacks, are read by no step of the odds: two units' attacks that differ only there are
+    solved once. With hazard rolls the attacker is read (its models lose wounds to them): an
+    attacker with other wounds is another problem."""
+    base = problem([pool(A=10, S=4, AP=-1, D=1)], [unit("t", ((5, 2, 3, None, False),))])
+    other = replace(base, attacker=unit("b", ((3, 1, 4, None, False),), start=(1, 1, 1)),
+                    pools=(replace(base.pools[0], attackers=("b/1", "b/2", "b/3")),))
+    assert anonymous(other) == anonymous(base)
+    assert E.summary(base) == _means(base)
+    assert E.summary(other) == _means(other) == _means(base)
+    assert E._summary.cache_info().currsize == 1
+    hazard = CASES["hazard on the attacker"]()
+    wounded = replace(hazard, attacker=replace(hazard.attacker, start=(1, 2, 4)))
+    assert anonymous(hazard) != anonymous(wounded)
+    assert E.summary(hazard) == _means(hazard) and E.summary(wounded) == _means(wounded)
+    assert E.summary(hazard).hazard_destroyed != E.summary(wounded).hazard_destroyed
+
+
 def test_every_attack_a_full_size_tactician_battle_weighs():
     from sim.battle import Battle
     from sim.players import play_battle
