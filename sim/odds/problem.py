@@ -177,9 +177,18 @@ def anonymous(problem: Problem) -> Problem:
     def of(i):
         return names[i] if i in names else named(i, f"x.{len(names)}")
 
+    held = _HELD[0]
+
     def view(tv: UnitView, uid: str) -> UnitView:
-        return replace(tv, uid=uid, name="", ids=tuple(of(i) for i in tv.ids),
-                       preferred=tuple(of(i) for i in tv.preferred), rules=())
+        ids, preferred = tuple(of(i) for i in tv.ids), tuple(of(i) for i in tv.preferred)
+        if held is None:
+            return replace(tv, uid=uid, name="", ids=ids, preferred=preferred, rules=())
+        # (a view kept while the battle is held still comes again and again: made once)
+        key = (id(tv), uid, ids, preferred)
+        got = held.anonymous.get(key)
+        if got is None or got[0] is not tv:
+            got = held.anonymous[key] = (tv, replace(tv, uid=uid, name="", ids=ids, preferred=preferred, rules=()))
+        return got[1]
 
     targets = tuple(view(tv, f"t{k}") for k, tv in enumerate(problem.targets))
     pools = tuple(replace(p, attackers=(), visible_characters=tuple(of(i) for i in p.visible_characters),
@@ -213,13 +222,15 @@ def _frozen(v):
 
 
 class _Held:
-    """What ``held_still`` keeps: the battle held still and its mark then, and the unit views
-    worked out since ((unit, attacker, melee) -> UnitView)."""
+    """What ``held_still`` keeps: the battle held still and its mark then, the unit views
+    worked out since ((unit, attacker, melee) -> UnitView), and the anonymous views made of
+    views (``anonymous``: (id, unit id, names) -> (view, its anonymous view), the view kept
+    with it so that its id stays its own)."""
 
-    __slots__ = ("battle", "mark", "views")
+    __slots__ = ("battle", "mark", "views", "anonymous")
 
     def __init__(self, battle):
-        self.battle, self.mark, self.views = battle, battle._mark(), {}
+        self.battle, self.mark, self.views, self.anonymous = battle, battle._mark(), {}, {}
 
 
 _HELD: list = [None]  # (the one _Held in force, or None)
@@ -229,7 +240,8 @@ _HELD: list = [None]  # (the one _Held in force, or None)
 def held_still(battle):
     """Within: ``battle`` is held still (a player weighing its options between two commands,
     which Battle.check lets it do: it records nothing), so each unit view ``unit_view`` works
-    out of it is kept and given again for the same (unit, attacker, melee). Kept for as long
+    out of it is kept and given again for the same (unit, attacker, melee), and so is the
+    anonymous view (``anonymous``) of each. Kept for as long
     as the battle's mark (Battle._mark: every event and every command resolved) stays as it
     was: a change recorded within lets them go. A change made without an event (a test's
     direct edit of the world) must not be made within. Outside, nothing is kept. Nested:
@@ -248,10 +260,11 @@ def unit_view(battle, unit_ent: int, attacker: int | None = None, melee: bool = 
     """A unit's UnitView now; ``attacker`` (a unit entity): the save modifiers its models have
     against that unit's attacks (melee or not), and what the rules acting on its models give
     them against those attacks (sim.plan.rule_effects.target_side, as the battle reads them).
-    Kept while the battle is held still (``held_still``)."""
+    Kept while the battle is held still (``held_still``): against an attacker nothing acts
+    against (no save modifier, no rule), the unit's plain view (``attacker`` None), one for all."""
     held = _HELD[0]
     if held is None or held.battle is not battle:
-        return _unit_view(battle, unit_ent, attacker, melee)
+        return _unit_view(battle, unit_ent, *_against(battle, unit_ent, attacker, melee), melee)
     mark = battle._mark()
     if mark != held.mark:
         held.mark = mark
@@ -259,16 +272,30 @@ def unit_view(battle, unit_ent: int, attacker: int | None = None, melee: bool = 
     key = (unit_ent, attacker, melee)
     got = held.views.get(key)
     if got is None:
-        got = held.views[key] = _unit_view(battle, unit_ent, attacker, melee)
+        smods, side = _against(battle, unit_ent, attacker, melee)
+        if side is None and not smods:
+            plain = (unit_ent, None, melee)
+            got = held.views.get(plain)
+            if got is None:
+                got = held.views[plain] = _unit_view(battle, unit_ent, None, None, melee)
+        else:
+            got = _unit_view(battle, unit_ent, smods, side, melee)
+        held.views[key] = got
     return got
 
 
-def _unit_view(battle, unit_ent: int, attacker: int | None, melee: bool) -> UnitView:
-    """``unit_view`` worked out."""
+def _against(battle, unit_ent: int, attacker: int | None, melee: bool) -> tuple:
+    """(the save modifiers of the unit's models against ``attacker``'s attacks, what the rules
+    acting on them give them against those attacks): (None, None) without an attacker."""
+    if attacker is None:
+        return None, None
+    return save_modifiers(unit_ent, attacker, melee), target_side(battle, unit_ent, attacker, melee)
+
+
+def _unit_view(battle, unit_ent: int, smods, side, melee: bool) -> UnitView:
+    """``unit_view`` worked out, from ``_against``'s answer."""
     r = W.roster(unit_ent)
     u = esper.component_for_entity(unit_ent, Unit)
-    smods = save_modifiers(unit_ent, attacker, melee) if attacker is not None else None
-    side = target_side(battle, unit_ent, attacker, melee) if attacker is not None else None
     if side is not None:
         smods = side.save_mods(smods)
     smods = smods or {}
@@ -295,17 +322,23 @@ def _unit_view(battle, unit_ent: int, attacker: int | None, melee: bool) -> Unit
 
 def finish_declared(battle, declared, decisions: dict) -> list:
     """The declarations after the attacker's choices in Select Weapons, as
-    WeaponSelectionSystem makes them (copies: the plan's own are left alone): 24.02 one copy
-    of a duplicated ability per weapon and target (the answer ``duplicate`` if it names a copy,
-    else the default, Part A ruling 8), 24.29 the modifiers a [PSYCHIC] attack ignores (the
-    answer ``psychic``, else the harmful ones)."""
+    WeaponSelectionSystem makes them (those it changes copied: the plan's own are left alone):
+    24.02 one copy of a duplicated ability per weapon and target (the answer ``duplicate`` if
+    it names a copy, else the default, Part A ruling 8), 24.29 the modifiers a [PSYCHIC]
+    attack ignores (the answer ``psychic``, else the harmful ones)."""
     out = []
     for d in declared:
+        if d.target is None:
+            out.append(d)
+            continue
+        duplicated = len(d.weapon.names) != len(d.weapon.abilities)
+        mods = d.hit_mods + d.skill_mods
+        if not duplicated and not (mods and AB.first_with(d.abilities, Hook.IGNORES_MODIFIERS)):
+            out.append(d)  # (nothing to choose: the plan's own, unchanged)
+            continue
         d = copy.copy(d)
         out.append(d)
-        if d.target is None:
-            continue
-        if len(d.weapon.names) != len(d.weapon.abilities):
+        if duplicated:
             for name, copies in AB.duplicates(d.weapon.abilities).items():
                 labels = [a.label() for a in copies]
                 chosen = decisions.get("duplicate")

@@ -152,6 +152,7 @@ def _steps():
 def test_the_odds_plan_is_the_battles_plan():
     """For every attack step of every free-play scenario (each from the scenario's start)."""
     checked = 0
+    changed = 0  # (declarations Select Weapons changes: copied, the plan's own left alone)
     for path, n in _steps():
         spec = load_scenario(path)
         step = spec.script[n]
@@ -159,11 +160,17 @@ def test_the_odds_plan_is_the_battles_plan():
             cmd = to_command(b, step)
             if b.check(cmd) is not None:
                 continue  # (a later step needs what the steps before it did)
-            ours = finish_declared(b, b.validated.declared, dict(step.decisions))
+            plan = b.validated.declared
+            before = [(d.key, d.abilities, d.ignored) for d in plan]
+            ours = finish_declared(b, plan, dict(step.decisions))
+            assert [(d.key, d.abilities, d.ignored) for d in plan] == before, (path, n)
+            changed += sum(1 for a, d in zip(ours, plan) if (a.key, a.abilities, a.ignored) != (d.key, d.abilities,
+                                                                                                 d.ignored))
             theirs = _staged(b, cmd, step.decisions)
             b._enter()
             assert [(d.model_id, d.weapon.name, d.target, d.key, d.abilities, d.ignored) for d in ours] == \
                    [(d.model_id, d.weapon.name, d.target, d.key, d.abilities, d.ignored) for d in theirs], (path, n)
             checked += 1
     assert checked >= 25
+    assert changed > 0
     assert esper.current_world is not None
