@@ -11,6 +11,10 @@ from sim import commands as C
 from sim.commands import DeclareCharge, EndPhase, EndTurn, Fight, Move, SelectToMove, Selection, Shoot
 from sim.commands import charge_command, consolidate_command, overrun_command, pile_in_command
 from sim.components import Position, Unit
+from sim.errors import PlanError
+from sim.plan import shooting_type_for, target_facts
+from sim.plan.common import not_there
+from sim.rules.shooting import ranged_target_problem
 from sim.rules import multi_profile as MP
 from sim.rules.abilities import Hook
 from sim.rules.attack import AttackKind
@@ -294,10 +298,6 @@ def why_not(battle, unit_ent, m, w, target_id, melee: bool, stype, shared: dict)
     rule's number as the planning refusal gives it), or None when it can. ``shared`` keeps,
     across the models of one step, the shooting type and each target's view
     (sim.plan.target_facts)."""
-    from sim.errors import PlanError
-    from sim.plan import shooting_type_for, target_facts
-    from sim.rules.shooting import ranged_target_problem
-    from sim.plan.common import not_there
     t = battle.units[target_id]
     gone = not_there(t, target_id)
     if gone:
