@@ -115,8 +115,9 @@ def _rolls(p: PoolState, dice: np.ndarray) -> tuple:
     table [wounds to save, devastating criticals], wounds, critical wounds). Kept by their inputs
     (the dice's distribution, bit for bit, and the hit and wound rolls' faces and flags): the same
     weapons at many targets (a player weighing each) roll them alike, and the answer is the same
-    arrays (read-only). The work is counted as if done each time (sim.odds.budget: which engine
-    answers never depends on what was asked before)."""
+    arrays (read-only); the joint hits by the dice and the hit roll alone (targets of another
+    Toughness roll other wounds from the same hits). The work is counted as if done each time
+    (sim.odds.budget: which engine answers never depends on what was asked before)."""
     if p.torrent:
         kernel = None
     else:
@@ -129,25 +130,20 @@ def _rolls(p: PoolState, dice: np.ndarray) -> tuple:
             kernel[(x, 1) if p.lethal else (1 + x, 0)] += crit * px
         _power_mixture_cost(kernel, len(dice) - 1)
     fail, normal, crit = FA.wound_of(p)
-    key = (dice.tobytes(), None if kernel is None else tuple(kernel.items()), fail, normal, crit, bool(p.devastating))
-    with _KEPT_LOCK:  # (a front end may work odds out on another thread)
-        got = _KEPT.pop(key, None)
-        if got is not None:
-            _KEPT[key] = got  # (the most recent last)
+    rolled = (dice.tobytes(), None if kernel is None else tuple(kernel.items()))
+    key = rolled + (fail, normal, crit, bool(p.devastating))
+    got = _kept(key)
     if got is not None:
         _wound_cost(got[0], p.devastating, 3 if p.devastating else 2)
         return got
-    # 05.01: (hits to roll wounds for, automatic wounds) per attack die
-    if kernel is None:
-        h = np.zeros((len(dice), 1))
-        h[:, 0] = dice
-    else:
-        h = _power_mixture(kernel, dice, counted=True)
-    # the "hits" the report counts: normal, critical and extra (LETHAL criticals included)
-    hits = np.zeros(h.shape[0] + h.shape[1] - 1)
-    for a in range(h.shape[1]):
-        hits[a:a + h.shape[0]] += h[:, a]
-    hits = DI.trim(hits)
+    # 05.01: (hits to roll wounds for, automatic wounds) per attack die, and the "hits" the
+    # report counts; kept by the dice and the hit roll alone (the same weapon at targets of
+    # other Toughness: only the wound rolls differ)
+    hit_key = ("hits",) + rolled
+    kept_hits = _kept(hit_key)
+    if kept_hits is None:
+        kept_hits = _keep(hit_key, _hits(kernel, dice))
+    h, hits = kept_hits
     # 05.02: per hit (wounds to save, devastating criticals); automatic wounds join the first
     wk = {(0, 0): fail, (1, 0): normal}
     if p.devastating:
@@ -166,7 +162,37 @@ def _rolls(p: PoolState, dice: np.ndarray) -> tuple:
     total = np.zeros(w.shape[0] + w.shape[1] - 1)
     for c in range(w.shape[1]):
         total[c:c + w.shape[0]] += w[:, c]
-    got = (h, hits, w, DI.trim(total), DI.trim(DI.binomial_mixture(np.sum(h, axis=1), crit)))
+    return _keep(key, (h, hits, w, DI.trim(total), DI.trim(DI.binomial_mixture(np.sum(h, axis=1), crit))))
+
+
+def _hits(kernel: dict | None, dice: np.ndarray) -> tuple:
+    """05.01 from a pool's attack dice and its hit roll's ``kernel`` (None: [TORRENT], no roll):
+    (joint hits [hits to roll wounds for, automatic wounds], the "hits" the report counts:
+    normal, critical and extra, LETHAL criticals included). Its work counted by the caller
+    (_power_mixture_cost)."""
+    if kernel is None:
+        h = np.zeros((len(dice), 1))
+        h[:, 0] = dice
+    else:
+        h = _power_mixture(kernel, dice, counted=True)
+    hits = np.zeros(h.shape[0] + h.shape[1] - 1)
+    for a in range(h.shape[1]):
+        hits[a:a + h.shape[0]] += h[:, a]
+    return h, DI.trim(hits)
+
+
+def _kept(key):
+    """_rolls's kept answer for ``key``, made the most recent, or None."""
+    with _KEPT_LOCK:  # (a front end may work odds out on another thread)
+        got = _KEPT.pop(key, None)
+        if got is not None:
+            _KEPT[key] = got  # (the most recent last)
+    return got
+
+
+def _keep(key, got: tuple) -> tuple:
+    """Keep ``got`` (arrays, made read-only: they are shared) for ``key``, the oldest let go
+    beyond KEPT_BUDGET bytes; returns it."""
     size = sum(x.nbytes for x in got)
     for x in got:
         x.flags.writeable = False

@@ -7,6 +7,8 @@ before."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -89,3 +91,30 @@ def test_the_kept_rolls_count_their_work_as_if_done():
     setup = EX.Setup(pr, pr.pools[0], tuple(range(6)))
     with pytest.raises(ValueError):
         setup.wound_table[0, 0] = 1.0  # (kept arrays are shared: read-only)
+
+
+def test_the_kept_hits_serve_targets_of_another_toughness():
+    """The joint hits are kept by the dice and the hit roll alone: the same weapon at a target of
+    another Toughness reads them (the same arrays) and rolls its own wounds, bit for bit those of
+    a cold start; another hit roll (another BS) has its own."""
+    def setup_at(T, skill=3):
+        pr = problem([pool(A="2D6", skill=skill, S=5, AP=-1, abilities="SUSTAINED HITS 1")],
+                     [unit(models=((6, 2, 3, None, False),))])
+        pr = replace(pr, targets=(replace(pr.targets[0], T=(T,) * 6),))
+        return EX.Setup(pr, pr.pools[0], tuple(range(6)))
+    EX._KEPT.clear()
+    EX._KEPT_BYTES[0] = 0
+    t4, t6, bs4 = setup_at(4), setup_at(6), setup_at(4, skill=4)
+    assert t6.joint_hits is t4.joint_hits and t6.hits is t4.hits
+    assert bs4.joint_hits is not t4.joint_hits and bs4.hits.tolist() != t4.hits.tolist()
+    assert t6.wounds.tolist() != t4.wounds.tolist()
+    warm = [(s.joint_hits.tolist(), s.hits.tolist(), s.wound_table.tolist(), s.wounds.tolist(), s.criticals.tolist())
+            for s in (t4, t6, bs4)]
+    cold = []
+    for T, skill in ((4, 3), (6, 3), (4, 4)):
+        EX._KEPT.clear()
+        EX._KEPT_BYTES[0] = 0
+        s = setup_at(T, skill)
+        cold.append((s.joint_hits.tolist(), s.hits.tolist(), s.wound_table.tolist(), s.wounds.tolist(),
+                     s.criticals.tolist()))
+    assert warm == cold
