@@ -14,6 +14,7 @@ import numpy as np
 from sim.components import ModelId, Unit, UnitMember
 from sim.rules import abilities as AB
 from sim.rules.abilities import Hook
+from sim.rules.arrays import tile
 from sim.rules.visibility.sight import benefit_of_cover as cover_rule
 from sim.rules.visibility.index import ModelEntry, VisibilityIndex
 from sim.world import queries as W
@@ -213,8 +214,8 @@ class BattleVisibility:
         for unit_ent, target_unit in pairs:
             rows, cols = W.index_rows(W.living(unit_ent).index), W.index_rows(W.living(target_unit).index)
             if len(rows) and len(cols):
-                I.append(np.repeat(rows, len(cols)))
-                J.append(np.tile(cols, len(rows)))
+                I.append(rows.repeat(len(cols)))
+                J.append(tile(cols, len(rows)))
         if I:
             self.index.resolve_cover(np.concatenate(I), np.concatenate(J))
 
