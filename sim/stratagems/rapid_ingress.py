@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import esper
 
-from sim.commands.ingress import can_ingress, default_ingress, ingress_spots
+from sim.commands.ingress import can_ingress, ingress_spots
 from sim.decisions import DecisionRequest, ask
 from sim.components import Unit
 from sim.errors import PlanError
@@ -51,9 +51,11 @@ def _offer(battle, player: int, moment: Moment):
         f"use {NAME} ({RECORD.section}, {SG.cost(RECORD)} CP)? which unit in strategic reserves arrives now?")
     if answer == DECLINE:
         return False
-    cmd = default_ingress(battle, battle.units[answer], player, check=problem)
+    # the legal spots in Part A ruling 27's order; its default (default_ingress) is the first
+    legal = ingress_spots(battle, battle.units[answer], player, check=problem)
+    cmd = legal[0][1] if legal else None
     pay(battle, RECORD, player, answer, "an ingress move at the end of the opponent's Movement phase")
-    places = {f"{x:g}, {y:g}": c for (x, y), c in ingress_spots(battle, battle.units[answer], player, check=problem)}
+    places = {f"{x:g}, {y:g}": c for (x, y), c in legal}
     if len(places) > 1:  # the player picks where it arrives; the default is ruling 27's spot
         default = next(k for k, c in places.items() if c == cmd)
         where = yield from ask(battle, DecisionRequest(

@@ -97,6 +97,35 @@ def test_15_07_not_without_the_cp_nor_for_a_battle_shocked_unit():
         assert seen == [["bres2", "decline"]]
 
 
+def test_15_07_the_arrival_defaults_to_ruling_27s_spot_among_the_legal_ones():
+    """The unit chosen arrives where the player picks among its legal spots (an ``arrival``
+    decision, each checked as an ingress move is); the default is default_ingress's spot (Part A
+    ruling 27: the legal spot nearest the nearest objective the side does not control), the first
+    of the legal spots in that order."""
+    from sim.commands.ingress import default_ingress, ingress_spots
+    asked = []
+
+    def answer(req):
+        if req.kind == "stratagem" and "bres" in req.options:
+            b._enter()
+            check = lambda c: _problem(b, c)  # noqa: E731
+            asked.append((default_ingress(b, b.units["bres"], 1, check),
+                          [c for _a, c in ingress_spots(b, b.units["bres"], 1, check)]))
+            return "bres"
+        if req.kind == "arrival":
+            asked.append(req)
+        return req.default
+
+    with Battle(_spec()) as b:
+        b.run_command(StartBattle())
+        _end_reds_movement(b, answer)
+    (default, legal), arrival = asked
+    assert len(legal) > 1 and default == legal[0]
+    assert len(arrival.options) > 1
+    (ing,) = of_type(b, "ingress")
+    assert [tuple(t) for t in ing["to"]] == [tuple(t) for t in default.to]
+
+
 def test_15_07_not_in_its_own_movement_phase():
     """(Its own reserves come in by the ingress command in its own Movement phase: 20.04.)"""
     with Battle(_spec()) as b:
