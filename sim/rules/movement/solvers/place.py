@@ -30,6 +30,7 @@ from typing import Callable, Collection, Mapping, Sequence
 
 import numpy as np
 
+from sim.rules.arrays import flatnonzero, roll_next
 from sim.rules.coherency import COHERENCY_LINK, COHERENCY_SPAN, link_groups
 from sim.rules.geometry import EPS, Footprint
 from sim.rules.grid import AIM_MARGIN, snap_array, snap_keys
@@ -346,8 +347,10 @@ class Placer:
         s = np.array([fp0.x, fp0.y])
         e = snap_array(end)
         D = self.max[mid]
-        for seq in self._waypoints(fp0, s, e, D):
-            pts = np.array([s, *(snap_array(w) for w in seq), e])
+        first, second, two = self._waypoints(fp0, s, e, D)
+        first, second = snap_array(first), snap_array(second)
+        for k in range(len(first)):
+            pts = np.array([s, first[k], second[k], e] if two[k] else [s, first[k], e])
             if path_length(pts) > D + EPS:
                 continue
             if not path_blocker(fp0, pts, self.idx, self.terr, self.board, self.blockers,
@@ -356,37 +359,78 @@ class Placer:
         return None
 
     def _waypoints(self, fp0: Footprint, s: np.ndarray, e: np.ndarray,
-                   D: float) -> list[list[np.ndarray]]:
+                   D: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Detour waypoint sequences near the straight path s->e, shortest total path first
         (at most MAX_DETOURS): one point beside each base that may block, one point off each
         convex corner of a nearby dense feature, and pairs of neighbouring corners (to round
-        the end of a wall)."""
+        the end of a wall). As (first waypoints (N, 2), second waypoints (N, 2), whether the
+        sequence has two (N,)); a one-point sequence's second is its first. All the sequences'
+        lengths in one pass, each the sum of its legs in path order (a zero second leg adds
+        nothing); ties by generation order."""
         r = fp0.bounding_radius
         lo, hi = np.minimum(s, e) - 2 * r - 1.0, np.maximum(s, e) + 2 * r + 1.0
         v = e - s
         n = np.array([-v[1], v[0]]) / (np.hypot(*v) or 1.0)
-        seqs: list[list[np.ndarray]] = []
+        firsts: list[np.ndarray] = []
+        seconds: list[np.ndarray] = []
+        twos: list[np.ndarray] = []
         if len(self.blockers):
             near = near_rows(self.idx, np.array([s, e]), r, 1.0, self.blockers)
-            for j in near.tolist():
-                cj = self.idx.centres[j]
-                gap = self.idx.bound[j] + r + DETOUR_GAP
-                seqs += [[cj + n * gap], [cj - n * gap]]
-        for poly in self.terr.uncrossable(self.may_cross_dense).polys:   # (13.06: those it may not cross)
-            if np.any(poly.lo > hi) or np.any(poly.hi < lo):
-                continue
-            corners = _corner_points(poly.pts, r + DETOUR_GAP)
-            seqs += [[c] for c in corners]
-            k = len(corners)
-            if k >= 2:
-                for i in range(k):
-                    a, b = corners[i], corners[(i + 1) % k]
-                    seqs += [[a, b], [b, a]]
-        if not seqs:
-            return []
-        tot = []
-        for q in seqs:
-            pts = [s] + q + [e]
-            tot.append(sum(float(np.hypot(*(y - x))) for x, y in zip(pts, pts[1:])))
-        order = sorted(range(len(seqs)), key=lambda k: (tot[k], k))
-        return [seqs[k] for k in order if tot[k] <= D + EPS][:MAX_DETOURS]
+            if len(near):
+                cj = self.idx.centres[near]
+                step = n[None, :] * (self.idx.bound[near] + r + DETOUR_GAP)[:, None]
+                w = np.stack([cj + step, cj - step], axis=1).reshape(-1, 2)   # (each base: +, -)
+                firsts.append(w)
+                seconds.append(w)
+                twos.append(np.zeros(len(w), dtype=bool))
+        es = self.terr.uncrossable(self.may_cross_dense)   # (13.06: those it may not cross)
+        if len(es):
+            away = (es.lo > hi).any(axis=1) | (es.hi < lo).any(axis=1)
+            for p in flatnonzero(~away).tolist():
+                a, b, two = _corner_legs(self.terr, es.polys[p], r + DETOUR_GAP)
+                firsts.append(a)
+                seconds.append(b)
+                twos.append(two)
+        if not firsts:
+            return _NO_WAYPOINTS
+        a = np.concatenate(firsts) if len(firsts) > 1 else firsts[0]
+        b = np.concatenate(seconds) if len(seconds) > 1 else seconds[0]
+        two = np.concatenate(twos) if len(twos) > 1 else twos[0]
+        if not len(a):
+            return _NO_WAYPOINTS
+        ab = b - a
+        be = e - b
+        sa = a - s
+        tot = np.hypot(sa[:, 0], sa[:, 1]) + np.hypot(ab[:, 0], ab[:, 1]) + np.hypot(be[:, 0], be[:, 1])
+        order = tot.argsort(kind="stable")
+        keep = order[tot[order] <= D + EPS][:MAX_DETOURS]
+        return a[keep], b[keep], two[keep]
+
+
+_NO_WAYPOINTS = (np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0, dtype=bool))
+_LAST_CORNERS: list = [None, {}]  # (the TerrainIndex last read, {(polygon id, clearance): legs})
+
+
+def _corner_legs(terr, poly, clearance: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The detour sequences round the dense polygon ``poly`` of ``terr`` at ``clearance``, as
+    (first, second, has two) arrays: each of ``_corner_points`` alone (second = first), then
+    each pair of neighbouring corners both ways. Kept for the last TerrainIndex read (its
+    polygons never change, and it is held, so their ids are not reused)."""
+    kept = _LAST_CORNERS
+    if kept[0] is not terr:
+        kept[0], kept[1] = terr, {}
+    key = (id(poly), clearance)
+    got = kept[1].get(key)
+    if got is None:
+        c = np.array(_corner_points(poly.pts, clearance), dtype=float).reshape(-1, 2)
+        k = len(c)
+        if k >= 2:
+            nxt = roll_next(c)
+            pa = np.stack([c, nxt], axis=1).reshape(-1, 2)      # (a, b), (b, a) for each corner
+            pb = np.stack([nxt, c], axis=1).reshape(-1, 2)
+            got = (np.concatenate([c, pa]), np.concatenate([c, pb]),
+                   np.arange(3 * k) >= k)
+        else:
+            got = (c, c, np.zeros(k, dtype=bool))
+        kept[1][key] = got
+    return got
