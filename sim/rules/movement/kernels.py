@@ -87,10 +87,32 @@ def points_polys_distance(c: np.ndarray, es: EdgeSet) -> np.ndarray:
     return d
 
 
+# Per-entry kernels measure each (point or segment, polygon) pair on its own (every operation is
+# entry by entry, then a reduction over that polygon's edges alone), so measuring every polygon
+# of a set at once gives each pair's value to the bit, as measuring just the near ones does. The
+# near ones alone pay when the set is large against the few near; one pass over the whole set
+# when several are near and the arrays are small (each pass costs ~20-55 us of numpy calls
+# before its arithmetic, ~0.015-0.035 us an entry): WHOLE_* entries (rows x edges) of one
+# pass cost about one call's overhead.
+WHOLE_POINTS = 1400
+WHOLE_SEGMENTS = 1600
+
+
+def _whole_pays(near: np.ndarray, cols: np.ndarray, per_call: int, edges: int) -> bool:
+    """Whether one pass over every polygon is cheaper than one per near polygon."""
+    n = len(cols)
+    return n >= 2 and len(near) * edges <= per_call * (n - 1)
+
+
 def near_points_distance(c: np.ndarray, near: np.ndarray, es: EdgeSet) -> np.ndarray:
     """``points_polys_distance`` only where ``near`` (K, P) is true (inf elsewhere)."""
+    cols = flatnonzero(near.any(axis=0))
+    if _whole_pays(near, cols, WHOLE_POINTS, len(es.vx)):
+        out = points_polys_distance(c, es)
+        out[~near] = np.inf
+        return out
     out = np.full(near.shape, np.inf)
-    for p in flatnonzero(near.any(axis=0)).tolist():
+    for p in cols.tolist():
         rows = flatnonzero(near[:, p])
         out[rows, p] = points_polys_distance(c[rows], es.single(p))[:, 0]
     return out
@@ -99,9 +121,14 @@ def near_points_distance(c: np.ndarray, near: np.ndarray, es: EdgeSet) -> np.nda
 def near_polys_distance(a: np.ndarray, b: np.ndarray, near: np.ndarray, es: EdgeSet) -> np.ndarray:
     """``segments_polys_distance`` only where ``near`` (K, P) is true (inf elsewhere): each
     polygon is measured against just the segments near it, which is far cheaper when a few
-    candidates sit near a few of many features."""
+    candidates sit near a few of many features (several near and few segments: all at once)."""
+    cols = flatnonzero(near.any(axis=0))
+    if _whole_pays(near, cols, WHOLE_SEGMENTS, len(es.vx)):
+        out = segments_polys_distance(a, b, es)
+        out[~near] = np.inf
+        return out
     out = np.full(near.shape, np.inf)
-    for p in flatnonzero(near.any(axis=0)).tolist():
+    for p in cols.tolist():
         rows = flatnonzero(near[:, p])
         out[rows, p] = segments_polys_distance(a[rows], b[rows], es.single(p))[:, 0]
     return out
