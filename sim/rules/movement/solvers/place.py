@@ -30,7 +30,7 @@ from typing import Callable, Collection, Mapping, Sequence
 
 import numpy as np
 
-from sim.rules.arrays import flatnonzero, roll_next
+from sim.rules.arrays import flatnonzero, roll_next, sorted_unique
 from sim.rules.coherency import COHERENCY_LINK, COHERENCY_SPAN, link_groups
 from sim.rules.geometry import EPS, Footprint
 from sim.rules.grid import AIM_MARGIN, snap_array, snap_keys
@@ -110,6 +110,20 @@ def _corner_points(poly: np.ndarray, clearance: float) -> list[np.ndarray]:
 
 
 corner_points = _corner_points  # (public: the tactician's routes round dense features use it too)
+
+
+_TURNS: dict[int, np.ndarray] = {}
+
+
+def _ring_turns(n_angles: int) -> np.ndarray:
+    """The turns (radians) of a ring's directions from the one towards the model's start:
+    0, then +1, -1, +2, -2... steps of a full turn / ``n_angles`` (made once per count)."""
+    got = _TURNS.get(n_angles)
+    if got is None:
+        steps = ([0] + [k * sgn for k in range(1, n_angles // 2 + 1) for sgn in (1, -1)])[:n_angles]
+        got = _TURNS[n_angles] = np.array(steps, dtype=float) * (2 * math.pi / n_angles)
+        got.flags.writeable = False
+    return got
 
 
 _LAST_START: list = [None, {}]  # (the BodyIndex last read, {unit: its models' start distances})
@@ -192,7 +206,7 @@ class Placer:
         first asked for, then kept: _start_distances)."""
         need = rows[~self._start_known[rows]]
         if len(need):
-            need = np.unique(need)
+            need = sorted_unique(need)
             self._start_d[:, need] = fps_to_rows([self.start[m] for m in self.ids], self.idx, need)
             self._start_known[need] = True
         return self._start_d[self._row_of[mid], rows]
@@ -207,13 +221,14 @@ class Placer:
             return np.zeros((0, 2))
         fp0 = self.start[mid]
         s = np.array([fp0.x, fp0.y])
-        steps = ([0] + [k * sgn for k in range(1, n_angles // 2 + 1) for sgn in (1, -1)])[:n_angles]
-        rel = np.array(steps, dtype=float) * (2 * math.pi / n_angles)
+        rel = _ring_turns(n_angles)
         rc = np.array([(f.x, f.y) for f in refs], dtype=float)
         v = s - rc
         base = np.where(np.hypot(v[:, 0], v[:, 1]) > 0, np.arctan2(v[:, 1], v[:, 0]), 0.0)
         ang = base[:, None] + rel[None, :]                              # (m, A)
-        u = np.stack([np.cos(ang), np.sin(ang)], axis=-1)               # (m, A, 2)
+        u = np.empty(ang.shape + (2,))                                  # (m, A, 2): cos, sin
+        u[..., 0] = np.cos(ang)
+        u[..., 1] = np.sin(ang)
         offs = np.asarray(offsets, dtype=float)
         offs = np.where(offs == 0.0, CONTACT_AIM, offs)   # (base contact, aimed to survive the snap)
         if fp0.shape == "round" and all(f.shape == "round" for f in refs):
@@ -243,13 +258,13 @@ class Placer:
         if L <= 0:
             return np.zeros((0, 2))
         base = math.atan2(v[1], v[0])
-        out = []
+        turns = [(math.cos(a), math.sin(a)) for a in (base + math.radians(sp) for sp in spread)]
+        rows = []   # (reach, cos, sin) of each spot, fractions outer
         for f in fractions:
             reach = min(L, max(self.max[mid] * f - AIM_MARGIN, 0.0))   # (the snapped spot stays within it)
-            for sp in spread:
-                a = base + math.radians(sp)
-                out.append(s + reach * np.array([math.cos(a), math.sin(a)]))
-        return np.array(out)
+            rows += [(reach, cs, sn) for cs, sn in turns]
+        m = np.array(rows)
+        return s + m[:, :1] * m[:, 1:]       # (each spot s + reach * (cos, sin), as one array)
 
     # --- the search ------------------------------------------------------------------------
     def find(self, mid: str, cands: np.ndarray,
@@ -292,7 +307,11 @@ class Placer:
             chunk = order[start:start + CHUNK]
             cc = c[chunk]
             legal = ~overlap_mask(fp0, cc, self.idx, self.other_rows)
+            if not legal.any():       # (each test is of each candidate alone: none left, none legal)
+                continue
             legal &= ~_fp_overlaps(fp0, cc, mates)
+            if not legal.any():
+                continue
             legal &= ~feature_mask(fp0, cc, self.terr)
             if fixed and legal.any():
                 legal &= self._coherent(fp0, cc, fixed)
