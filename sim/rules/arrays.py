@@ -35,6 +35,18 @@ def flatnonzero(a: np.ndarray) -> np.ndarray:
     return a.ravel().nonzero()[0]
 
 
+def col_min(a: np.ndarray) -> np.ndarray:
+    """a.min(axis=0) of an (N, 2) array, column by column: numpy's reduction along the first
+    axis of a C-ordered (N, 2) array walks an inner loop of two (~77 us at 3,000 rows against
+    ~5; a set-up's few thousand anchor spots). The same values (a minimum is exact)."""
+    return np.array((a[:, 0].min(), a[:, 1].min()))
+
+
+def col_max(a: np.ndarray) -> np.ndarray:
+    """a.max(axis=0) of an (N, 2) array, column by column (as ``col_min``)."""
+    return np.array((a[:, 0].max(), a[:, 1].max()))
+
+
 def sorted_unique(a: np.ndarray) -> np.ndarray:
     """np.unique(a) of a 1-D array: its distinct values, ascending (a sorted copy, each value
     kept where it differs from the one before)."""

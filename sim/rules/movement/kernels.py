@@ -10,7 +10,7 @@ from typing import Sequence
 
 import numpy as np
 
-from sim.rules.arrays import flatnonzero, roll_next
+from sim.rules.arrays import col_max, col_min, flatnonzero, roll_next
 from sim.rules.geometry import Footprint, core, disc_distances, distance, distance_matrix
 
 Point = tuple[float, float]
@@ -332,7 +332,7 @@ def near_rows(idx: BodyIndex, centres: np.ndarray, bound: float, reach: float,
         rows = np.arange(len(idx))
     if len(rows) == 0 or len(centres) == 0:
         return rows[:0]
-    return rows_near_box(idx, centres.min(axis=0), centres.max(axis=0), bound, reach, rows)
+    return rows_near_box(idx, col_min(centres), col_max(centres), bound, reach, rows)
 
 
 def rows_near_box(idx: BodyIndex, cmin: np.ndarray, cmax: np.ndarray, bound: float, reach: float,

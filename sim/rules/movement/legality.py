@@ -40,7 +40,7 @@ from typing import Collection, Mapping, Sequence
 
 import numpy as np
 
-from sim.rules.arrays import flatnonzero, roll_next
+from sim.rules.arrays import col_max, col_min, flatnonzero, roll_next
 from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix, coherency_screen
 from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, in_engagement_range, overlaps
 from sim.rules.movement.index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
@@ -267,7 +267,7 @@ class _Ends:
     def __init__(self, fps: Sequence[Footprint]):
         self.fps = fps
         self.c = np.array([(f.x, f.y) for f in fps], dtype=float)
-        self.cmin, self.cmax = self.c.min(axis=0), self.c.max(axis=0)
+        self.cmin, self.cmax = col_min(self.c), col_max(self.c)
         self.rnd_l = [f.shape == "round" for f in fps]
         self.bnd_l = [f.bounding_radius for f in fps]
         rf = [0.5 * f.length if r else 0.0 for f, r in zip(fps, self.rnd_l)]

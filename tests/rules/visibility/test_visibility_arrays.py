@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from sim.rules import arrays
-from sim.rules.arrays import first_last, flatnonzero, roll_next, roll_prev, sorted_unique, tile
+from sim.rules.arrays import col_max, col_min, first_last, flatnonzero, roll_next, roll_prev, sorted_unique, tile
 
 
 def test_rolls_by_one_are_numpys():
@@ -50,6 +50,19 @@ def test_sorted_unique_is_numpys_and_leaves_its_argument():
         got, want = sorted_unique(a), np.unique(a)
         assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
         assert np.array_equal(a, before)
+
+
+def test_column_bounds_are_numpys_axis_0_reductions():
+    """(N, 2) spots of one to thousands of rows, negative ones, a strided view, -0.0 and +0.0,
+    infinities: the same values, dtype and shape as a.min(axis=0) and a.max(axis=0)."""
+    rng = np.random.default_rng(12)
+    cases = [rng.uniform(-60, 60, (n, 2)) for n in (1, 2, 7, 300, 5000)]
+    cases += [np.arange(40.0).reshape(10, 4)[::3, 1:3], np.array([[0.0, -0.0], [-0.0, 0.0]]),
+              np.array([[np.inf, 1.0], [2.0, -np.inf]]), rng.integers(-9, 9, (20, 2))]
+    for a in cases:
+        for got, want in ((col_min(a), a.min(axis=0)), (col_max(a), a.max(axis=0))):
+            assert got.dtype == want.dtype and got.shape == want.shape
+            assert got.tobytes() == want.tobytes()
 
 
 @pytest.mark.parametrize("rows", [1, 2, 3, 4, 6, 8, 9, 12])

@@ -53,6 +53,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from sim.rules.arrays import col_max, col_min
 from sim.rules.coherency import COHERENCY_LINK, COHERENCY_SPAN
 from sim.rules.deployment import half_extents, player_edge, setup_problems
 from sim.rules.geometry import Footprint
@@ -262,7 +263,7 @@ class _Table:
         """Rows of the other bases that may come within ``reach`` of a spot in ``c``."""
         if not len(self.centres) or not len(c):
             return np.zeros(0, dtype=np.int64)
-        lo, hi = c.min(axis=0) - reach, c.max(axis=0) + reach
+        lo, hi = col_min(c) - reach, col_max(c) + reach
         oc, b = self.centres, self.bound
         keep = (oc[:, 0] + b >= lo[0]) & (oc[:, 0] - b <= hi[0]) & (oc[:, 1] + b >= lo[1]) & (oc[:, 1] - b <= hi[1])
         return np.flatnonzero(keep)
@@ -466,7 +467,7 @@ def _grow_spots(fp: Footprint, placed: list[Footprint], table: _Table, gap: floa
             for g in gaps:
                 out.append(ring(fp, p, g, ANGLES))
     pts = np.array([(p.x, p.y) for p in placed])
-    lo, hi = pts.min(axis=0) - 2.0 - fp.bounding_radius, pts.max(axis=0) + 2.0 + fp.bounding_radius
+    lo, hi = col_min(pts) - 2.0 - fp.bounding_radius, col_max(pts) + 2.0 + fp.bounding_radius
     if tight:
         out.append(table.contact_spots(fp, lo, hi))
     rule = table.rule(fp)
@@ -557,7 +558,7 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
     for g, f in enumerate(_facings(fp0, turn, table.region)):
         s = table.rule(f).seeds()
         if len(s):
-            lo, hi = s.min(axis=0), s.max(axis=0)
+            lo, hi = col_min(s), col_max(s)
             s = np.vstack([s, table.contact_spots(f, lo, hi)])
             cands.append(s)
             groups.append(np.full(len(s), g))
@@ -570,7 +571,7 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
     keys = [np.concatenate([k[i] for k in keys]) for i in range(len(keys[0]))]
     ranked = np.lexsort([np.arange(len(c))] + list(reversed(keys)))
     found, anchors, attempts = 0, [], []
-    span = c.max(axis=0) - c.min(axis=0)
+    span = col_max(c) - col_min(c)
     step = min(ANCHOR_APART, max(0.1 * float(span.min()), 0.05))   # (a small region: anchors closer)
     others = table.others
     for i in _legal_in_rank_order(ranked, c, group, facings, table):
