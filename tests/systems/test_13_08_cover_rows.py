@@ -112,8 +112,9 @@ def _enemy_pairs(b: Battle) -> list[tuple[int, int]]:
 def test_13_08_resolve_cover_works_out_every_pair_asked_and_changes_no_answer(spec):
     """BattleVisibility.resolve_cover (what the tactician asks before weighing its attacks):
     every entry cover reads for the (unit, target) pairs given is known after it (moves leave
-    them unknown), and the answers read then are the rule's, model by model, as without it
-    (before and after losses)."""
+    them unknown) but for pairs with a base that is not round (those the one-pair kernel alone
+    settles, left to the cover reads), and the answers read then are the rule's, model by
+    model, as without it (before and after losses)."""
     with Battle(spec()) as b:
         for step in range(2):
             if step:
@@ -132,5 +133,6 @@ def test_13_08_resolve_cover_works_out_every_pair_asked_and_changes_no_answer(sp
             for s, t in _enemy_pairs(b):
                 rows, cols = W.index_rows(W.living(s).index), W.index_rows(W.living(t).index)
                 block = idx._fv_known[rows[:, None], cols] | (idx.hideable & idx.within_any)[cols][None, :]
+                block |= ~(idx.round[rows][:, None] & idx.round[cols][None, :])
                 assert block.all(), (s, t)
             _check_every_pair(b)

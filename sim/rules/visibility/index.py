@@ -419,15 +419,18 @@ class VisibilityIndex(PairResolution):
         (``cover_every``), the pairs beyond the first read's reach (an observer out of range
         of some of the target's models) make a batch per block, and a batch's stages cost
         about as much for a few pairs as for many. Only which pairs are resolved together
-        changes, never an answer (the module docstring); the pairs only the one-pair kernel
-        settles are settled here too (``cover_every`` would defer them)."""
+        changes, never an answer (the module docstring). The pairs only the one-pair kernel
+        settles are left unknown, as ``cover_every`` leaves them (``_ensure_full``'s
+        ``defer``): it settles them one by one, nearest first, only while a row is open, and
+        most rows close on another pair first (settled here, a table's vehicles made some of
+        the default table's slowest Shooting choices four times as slow)."""
         I, J = np.asarray(I, dtype=np.int64), np.asarray(J, dtype=np.int64)
         if self._cover_pending:
             I, J = self._cover_near(I, J)
         todo = ~self._fv_known[I, J]
         todo &= ~(self.hideable & self.within_any)[J]
         if todo.any():
-            self._ensure_full(I[todo], J[todo])
+            self._ensure_full(I[todo], J[todo], defer=[])
 
     def _cover_near(self, I, J) -> tuple[np.ndarray, np.ndarray]:
         """The first cover read after a move (``_cover_pending``): the pairs asked (I, J) and

@@ -1,14 +1,17 @@
 """13.08 VisibilityIndex.resolve_cover: the fully-visible entries cover reads for many pairs,
 worked out in one batch (a player about to weigh every unit's attacks asks for them all at
-once). After it, reading the cover of those pairs block by block (cover_every) resolves
-nothing more, and every answer is the one an index of the same models resolved block by
-block gives (and the whole block's): only when an entry is worked out changes, never what."""
+once), but for the pairs only the one-pair kernel settles, left to cover_every as it leaves
+them (one by one, only while a row is open). After it, reading the cover of those pairs block
+by block resolves only such pairs, and every answer is the one an index of the same models
+resolved block by block gives (and the whole block's): only when an entry is worked out
+changes, never what."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from sim.rules.visibility import index_pairs as IP
 from sim.rules.visibility.index import VisibilityIndex
 from sim.rules.visibility.index_pairs import PairResolution
 
@@ -28,17 +31,19 @@ def _ask_all(idx: VisibilityIndex, blocks) -> tuple[np.ndarray, np.ndarray]:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_13_08_resolve_cover_then_cover_every_resolves_nothing_more(seed, monkeypatch):
+def test_13_08_resolve_cover_leaves_cover_every_only_the_one_pair_kernels_pairs(seed, monkeypatch):
     areas, models = _table(seed)
     batched, lazy, whole = (VisibilityIndex(areas, models) for _ in range(3))
     n = len(models)
     reach = np.repeat(np.random.default_rng(seed + 7).choice([0.0, 6.0, 12.0], size=n // 4), 4)
     for idx in (batched, lazy):  # (short reaches: read block by block, many batches of their own)
         idx.set_reach(reach)
-    calls = []
+    calls, kernel = [], []
     real = PairResolution._ensure_full
     monkeypatch.setattr(PairResolution, "_ensure_full",
-                        lambda self, I, J, defer=None: calls.append(self) or real(self, I, J, defer))
+                        lambda self, I, J, defer=None: calls.append((self, I, J)) or real(self, I, J, defer))
+    one_pair = IP.footprint_fully_visible
+    monkeypatch.setattr(IP, "footprint_fully_visible", lambda *a: kernel.append(a) or one_pair(*a))
     rng = np.random.default_rng(seed + 50)
     for step in range(3):
         ks = rng.choice(n, size=int(rng.integers(2, 6)), replace=False)
@@ -48,16 +53,21 @@ def test_13_08_resolve_cover_then_cover_every_resolves_nothing_more(seed, monkey
         blocks = _blocks(batched, rng)
         I, J = _ask_all(batched, blocks)
         calls.clear()
+        kernel.clear()
         batched.resolve_cover(I, J)
-        assert sum(c is batched for c in calls) <= 1  # (one batch)
+        assert sum(c[0] is batched for c in calls) <= 1  # (one batch)
+        assert not kernel  # (no pair settled one by one: cover_every's to do, while a row is open)
         area = (batched.hideable & batched.within_any)[J]
-        assert batched._fv_known[I[~area], J[~area]].all()  # (every pair cover can read)
+        left = ~batched._fv_known[I[~area], J[~area]]
+        hull = ~(batched.round[I[~area]] & batched.round[J[~area]])
+        assert not (left & ~hull).any()  # (every pair cover can read, but the one-pair kernel's)
         calls.clear()
         for rows, cols in blocks:
             got = batched.cover_every(rows, cols).tolist()
             assert got == lazy.cover_every(rows, cols).tolist(), (step, rows, cols)
             assert got == whole.cover_block(rows, cols).all(axis=1).tolist(), (step, rows, cols)
-        assert not any(c is batched for c in calls)  # (nothing left to resolve)
-        assert any(c is lazy for c in calls)  # (else this would not test the difference)
+        for c, cI, cJ in calls:  # (what is left to resolve: only pairs with a base that is not round)
+            assert c is not batched or not (batched.round[cI] & batched.round[cJ]).any()
+        assert any(c[0] is lazy for c in calls)  # (else this would not test the difference)
     known = batched._fv_known & whole._fv_known
     assert np.array_equal(batched._fv[known], whole._fv[known])
