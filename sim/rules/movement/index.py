@@ -232,7 +232,7 @@ class TerrainIndex:
     light or dense features (no model may end a move overlapping them). Exposed features and
     the areas themselves never hinder a move."""
 
-    __slots__ = ("dense", "no_end", "_pieces", "_over")
+    __slots__ = ("dense", "no_end", "_pieces", "_over", "hull_ends")
 
     def __init__(self, areas: Sequence[TerrainArea]):
         dense, no_end = [], []
@@ -250,6 +250,10 @@ class TerrainIndex:
         self.no_end = EdgeSet(no_end)
         self._pieces: dict[int, list[np.ndarray]] = {}
         self._over: dict[float, EdgeSet] = {}
+        # (sim.rules.movement.legality's end checks: a base that is not round -> the feature it
+        # would end overlapping, as (message, depth), or None; the same base is often asked
+        # twice, a player's look at where a move ends and then the move's check)
+        self.hull_ends: dict = {}
 
     def uncrossable(self, may_cross_dense: bool | float) -> EdgeSet:
         """13.06 / 24.35 / Part A ruling 12 The dense features a model may not cross, given what

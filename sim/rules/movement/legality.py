@@ -295,15 +295,26 @@ def _end_blockers(e: _Ends, terr: TerrainIndex) -> list[tuple[str, float | None]
             poly = es.polys[p]
             out[i] = (f"it would end {b[i] - d[i, p]:.2f}\" into a {poly.category} feature of "
                       f"{poly.area!r}", float(b[i] - d[i, p]))
+    kept = terr.hull_ends  # (a base that is not round: its answer kept, a function of it alone)
     for i in flatnonzero(~rnd).tolist():
-        hull = core(fps[i])[0]
+        fp = fps[i]
+        if fp in kept:
+            out[i] = kept[fp]
+            continue
+        hull = core(fp)[0]
         for p in flatnonzero(near[i]).tolist():
             poly = es.polys[p]
             if _convex_penetrates_polygon(hull, poly):
                 out[i] = (f"it would end overlapping a {poly.category} feature of "
                           f"{poly.area!r}", None)
                 break
+        if len(kept) >= HULL_ENDS_KEPT:
+            kept.clear()
+        kept[fp] = out[i]
     return out
+
+
+HULL_ENDS_KEPT = 4096  # (the end answers a TerrainIndex keeps for bases that are not round)
 
 
 def end_blocker(fp: Footprint, terr: TerrainIndex) -> tuple[str, float | None] | None:

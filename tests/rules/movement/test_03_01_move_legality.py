@@ -676,3 +676,34 @@ def test_13_06_round_features_refuse_only_moves_check_move_refuses(seed, may_cro
     if ML.round_features_refuse(starts, ends, radii, terr, None, margin):
         got = move(paths, bodies, areas, max_distance=30.0, may_cross_dense=True, check_coherency=False)
         assert any("into a" in p.message and "feature" in p.message for p in got)
+
+
+def test_03_01_end_blockers_of_hull_bases_kept_per_terrain_give_the_fresh_answer():
+    """Part A ruling 13: a base that is not round ends over a light or dense feature or not
+    whatever asked before; the TerrainIndex keeps each such base's answer (a player's look at
+    where a move ends, then the move's check, ask it twice): asked again, by an equal base made
+    anew, turned, or among other bases, the answer is a fresh index's, message and all."""
+    from sim.rules.movement.index import TerrainIndex
+    from sim.rules.movement.legality import end_blockers
+    rng = np.random.default_rng(29)
+    areas = [box(f"t{k}", *xy, *(xy + rng.uniform(0.5, 5, 2)), ("dense", "light")[k % 2])
+             for k, xy in enumerate(rng.uniform(0, 25, (6, 2)))]
+    areas.append(box("wall", 10, 10, 12, 20, "dense"))
+    kept = TerrainIndex(areas)
+    along = footprint("rect", 8.5, 15, 6.0, 1.0, 0.0)    # (reaches into the wall; turned, clear of it)
+    across = footprint("rect", 8.5, 15, 6.0, 1.0, 90.0)
+    assert end_blockers([along], kept)[0] is not None and end_blockers([across], kept)[0] is None
+    hits = 0
+    for _ in range(40):
+        fp = _random_hull(rng, 0, 30)
+        fp = footprint(fp.shape, fp.x, fp.y, fp.length * 2, fp.width / 2, fp.angle)  # (long and thin)
+        turned = footprint(fp.shape, fp.x, fp.y, fp.length, fp.width, fp.angle + 90.0)
+        again = footprint(fp.shape, fp.x, fp.y, fp.length, fp.width, fp.angle)
+        fps = [fp, round_base(32, fp.x + 1.0, fp.y), turned]
+        want = end_blockers(fps, TerrainIndex(areas))
+        assert end_blockers(fps, kept) == want
+        assert end_blockers([again, turned], kept) == [want[0], want[2]]
+        assert end_blockers([turned, fp], kept) == [want[2], want[0]]
+        hits += sum(w is not None for w in want)
+    assert 0 < hits < 120  # (some bases end over a feature, others do not)
+    assert kept.hull_ends  # (kept: else this would not test the keeping)
