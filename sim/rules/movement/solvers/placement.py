@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -60,7 +61,8 @@ from sim.rules.geometry import Footprint
 from sim.rules.movement.index import terrain_index
 from sim.rules.movement.kernels import placed_distances, points_polys_distance
 from sim.rules.movement.legality import feature_mask
-from sim.rules.movement.solvers.regions import OPPOSITE, SLACK, Region, base_area, farther_than, ring
+from sim.rules.movement.solvers.regions import (OPPOSITE, SLACK, Region, base_area, directions, farther_than,
+                                                ring)
 
 __all__ = ["Prefer", "Placement", "ArmyPlacement", "Refusal", "place_unit", "placement_options",
            "iter_placements", "place_army", "base_words", "GAP", "CLEARANCE", "ARMY_CLEARANCE", "MAX_ANCHORS"]
@@ -316,8 +318,7 @@ class _Table:
         if fp.shape == "round":
             rr = self.radius[keep]
             if (rr > 0).all():
-                ang = np.arange(ANGLES) * (2 * math.pi / ANGLES)
-                u = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+                u = directions(ANGLES)
                 t = rr + 0.5 * fp.length + self.clearance
                 return (oc[keep][:, None, :] + t[:, None, None] * u[None, :, :]).reshape(-1, 2)
         return np.vstack([ring(fp, self.others[j][1], self.clearance, ANGLES) for j in keep.tolist()])
@@ -426,12 +427,11 @@ def _grow_spots(fp: Footprint, placed: list[Footprint], table: _Table, gap: floa
     out = []
     gaps = [gap] if tight else list(LOOSE)
     rnd = fp.shape == "round" and all(p.shape == "round" for p in placed)
-    ang = np.arange(ANGLES) * (2 * math.pi / ANGLES)
-    if square:   # (a square lattice: the four axis directions alone, no spot between two)
-        ang = np.arange(4) * (math.pi / 2)
-    u = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    pts = np.array([(p.x, p.y) for p in placed])
     if rnd:
-        pc = np.array([(p.x, p.y) for p in placed])
+        # (a square lattice: the four axis directions alone, no spot between two)
+        u = directions(4 if square else ANGLES)
+        pc = pts
         pr = np.array([0.5 * p.length for p in placed])
         r = 0.5 * fp.length
         for g in gaps:
@@ -440,7 +440,7 @@ def _grow_spots(fp: Footprint, placed: list[Footprint], table: _Table, gap: floa
         # touching two placed models at ``gap`` (circle intersections)
         R = pr + r + gap
         if tight and not square and len(pc) >= 2:
-            i, j = np.triu_indices(len(pc), 1)
+            i, j = _pairs(len(pc))
             dv = pc[j] - pc[i]
             dd = np.hypot(dv[:, 0], dv[:, 1])
             ok = (dd > 1e-9) & (dd <= R[i] + R[j]) & (dd >= np.abs(R[i] - R[j]))
@@ -450,23 +450,31 @@ def _grow_spots(fp: Footprint, placed: list[Footprint], table: _Table, gap: floa
                 h = np.sqrt(np.maximum(R[i] ** 2 - a ** 2, 0.0))
                 e = dv / dd[:, None]
                 m = pc[i] + a[:, None] * e
-                n = np.stack([-e[:, 1], e[:, 0]], axis=1)
+                n = np.empty_like(e)
+                n[:, 0] = -e[:, 1]
+                n[:, 1] = e[:, 0]
                 out += [m + h[:, None] * n, m - h[:, None] * n]
         if tight:   # touching one placed model at ``gap`` and a side of the zone or the battlefield
-            for a0, t in table.rule(fp).lines():
+            lines = table.rule(fp).lines()
+            a0s, ts = table.rule(fp).line_arrays()
+            # (each line's offsets of every model at once, entry by entry the arithmetic below;
+            # only the lines some model reaches go on)
+            v = pc[None, :, :] - a0s[:, None, :]
+            off = v[:, :, 0] * ts[:, 1:2] - v[:, :, 1] * ts[:, 0:1]
+            reach = np.abs(off) <= R
+            for k in reach.any(axis=1).nonzero()[0].tolist():
+                a0, t = lines[k]
                 v = pc - a0
                 along = v @ t
                 off = v[:, 0] * t[1] - v[:, 1] * t[0]
                 ok = np.abs(off) <= R
-                if ok.any():
-                    h = np.sqrt(np.maximum(R[ok] ** 2 - off[ok] ** 2, 0.0))
-                    foot = a0 + along[ok, None] * t
-                    out += [foot + h[:, None] * t, foot - h[:, None] * t]
+                h = np.sqrt(np.maximum(R[ok] ** 2 - off[ok] ** 2, 0.0))
+                foot = a0 + along[ok, None] * t
+                out += [foot + h[:, None] * t, foot - h[:, None] * t]
     else:
         for p in placed:
             for g in gaps:
                 out.append(ring(fp, p, g, ANGLES))
-    pts = np.array([(p.x, p.y) for p in placed])
     lo, hi = col_min(pts) - 2.0 - fp.bounding_radius, col_max(pts) + 2.0 + fp.bounding_radius
     if tight:
         out.append(table.contact_spots(fp, lo, hi))
@@ -478,6 +486,15 @@ def _grow_spots(fp: Footprint, placed: list[Footprint], table: _Table, gap: floa
             out.append(s[near])
     out = [o for o in out if len(o)]
     return np.vstack(out) if out else np.zeros((0, 2))
+
+
+@lru_cache(maxsize=64)
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """np.triu_indices(n, 1): every pair i < j of n models, (0, 1), (0, 2), ..., read-only."""
+    i, j = np.triu_indices(n, 1)
+    i.flags.writeable = False
+    j.flags.writeable = False
+    return i, j
 
 
 def _pick(f: Footprint, c: np.ndarray, placed: list[Footprint], table: _Table, prefer: Prefer, gap: float,

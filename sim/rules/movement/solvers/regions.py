@@ -45,8 +45,8 @@ from sim.rules.transport import DISEMBARK_RANGE, EMERGENCY_RANGE
 from sim.rules.reserves import EDGE_DISTANCE, ENEMY_DISTANCE, fits_edge_strip
 
 __all__ = ["Region", "Away", "Near", "ModelRule", "deployment", "infiltrators", "deep_strike", "ingress_strip",
-           "out_of_transport", "out_of_wreck", "anywhere", "ring", "farther_than", "base_area", "SLACK", "EDGE_GAP",
-           "LATTICE"]
+           "out_of_transport", "out_of_wreck", "anywhere", "ring", "directions", "farther_than", "base_area", "SLACK",
+           "EDGE_GAP", "LATTICE"]
 
 Point = tuple[float, float]
 SLACK = 5e-4          # inches every limit is kept inside by (positions rounded to 1e-4 still pass)
@@ -308,6 +308,7 @@ class ModelRule:
     # whose hash reads every footprint it keeps away from)
     _lines: tuple | None = field(default=None, compare=False, repr=False)
     _seeds: np.ndarray | None = field(default=None, compare=False, repr=False)
+    _line_arrays: tuple | None = field(default=None, compare=False, repr=False)
 
     def mask(self, c: np.ndarray) -> np.ndarray:
         """(K,) whether the base at each centre keeps every limit of the region (SLACK inside)."""
@@ -423,6 +424,17 @@ class ModelRule:
         if got is None:
             got = _lines(self.region, self.fp.shape, self.fp.length, self.fp.width, self.fp.angle)
             object.__setattr__(self, "_lines", got)
+        return got
+
+    def line_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """``lines`` as two read-only (L, 2) arrays: the points and the directions."""
+        got = self._line_arrays
+        if got is None:
+            lines = self.lines()
+            got = (np.array([a for a, _t in lines]).reshape(-1, 2), np.array([t for _a, t in lines]).reshape(-1, 2))
+            for a in got:
+                a.flags.writeable = False
+            object.__setattr__(self, "_line_arrays", got)
         return got
 
     def point_mask(self, pts: np.ndarray) -> np.ndarray:
@@ -564,6 +576,16 @@ def _pieces(poly: tuple) -> tuple:
     return tuple(ccw(p) for p in convex_pieces(np.asarray(poly, dtype=float)))
 
 
+@lru_cache(maxsize=16)
+def directions(n: int) -> np.ndarray:
+    """(n, 2) unit vectors at n even turns from +x, counter-clockwise: (cos, sin) of k 2pi/n
+    (read-only: made once per n, as every ring and set-up spot round a base reads them)."""
+    ang = np.arange(n) * (2 * math.pi / n)
+    u = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    u.flags.writeable = False
+    return u
+
+
 def ring(fp: Footprint, ref: Footprint, gap: float, n: int = 12) -> np.ndarray:
     """Centres (about ``n``, 2) where the base ``fp`` (its facing kept) stands exactly ``gap``
     (edge to edge) from ``ref``, spread round it. Two round bases: ``n`` directions. Otherwise
@@ -572,9 +594,7 @@ def ring(fp: Footprint, ref: Footprint, gap: float, n: int = 12) -> np.ndarray:
     (and each edge's middle, when M has few) pushed out along its normal by ``gap`` plus the
     radii is exactly that far from M, so exactly ``gap`` from ``ref``."""
     if fp.shape == "round" and ref.shape == "round":
-        ang = np.arange(n) * (2 * math.pi / n)
-        u = np.stack([np.cos(ang), np.sin(ang)], axis=1)
-        return np.array([ref.x, ref.y]) + u * (0.5 * fp.length + 0.5 * ref.length + gap)
+        return np.array([ref.x, ref.y]) + directions(n) * (0.5 * fp.length + 0.5 * ref.length + gap)
     return _hull_ring(fp.shape, fp.length, fp.width, fp.angle, ref, float(gap), n)
 
 

@@ -1,0 +1,161 @@
+"""03.02 The placement solver's candidate spots and the parts of its tests it keeps between
+calls are the plain reading's, to the bit and in order: ``_grow_spots`` (rings round the models
+placed, the spots touching two of them or one and a side, the rings round the bases near them)
+against the reading that works each piece out on every call; ``regions.directions``,
+``placement._pairs`` and ``ModelRule.line_arrays`` against what they keep."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sim.rules.geometry import Footprint
+from sim.rules.movement.solvers import placement as PL
+from sim.rules.movement.solvers import regions as RG
+
+from random_bases import random_base
+
+MM = 1 / 25.4
+BOARD = (60.0, 44.0)
+SOUTH = ((0.0, 0.0), (60.0, 0.0), (60.0, 12.0), (0.0, 12.0))
+NOTCHED = ((0.0, 0.0), (60.0, 0.0), (60.0, 12.0), (30.0, 12.0), (30.0, 8.0), (0.0, 8.0))
+
+
+def _grow_spots_reading(fp, placed, table, gap, tight, square=False):
+    """placement._grow_spots as its docstring reads, every piece worked out on each call."""
+    out = []
+    gaps = [gap] if tight else list(PL.LOOSE)
+    rnd = fp.shape == "round" and all(p.shape == "round" for p in placed)
+    ang = np.arange(PL.ANGLES) * (2 * math.pi / PL.ANGLES)
+    if square:
+        ang = np.arange(4) * (math.pi / 2)
+    u = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    if rnd:
+        pc = np.array([(p.x, p.y) for p in placed])
+        pr = np.array([0.5 * p.length for p in placed])
+        r = 0.5 * fp.length
+        for g in gaps:
+            t = pr + r + g
+            out.append((pc[:, None, :] + t[:, None, None] * u[None, :, :]).reshape(-1, 2))
+        R = pr + r + gap
+        if tight and not square and len(pc) >= 2:
+            i, j = np.triu_indices(len(pc), 1)
+            dv = pc[j] - pc[i]
+            dd = np.hypot(dv[:, 0], dv[:, 1])
+            ok = (dd > 1e-9) & (dd <= R[i] + R[j]) & (dd >= np.abs(R[i] - R[j]))
+            if ok.any():
+                i, j, dv, dd = i[ok], j[ok], dv[ok], dd[ok]
+                a = (R[i] ** 2 - R[j] ** 2 + dd ** 2) / (2 * dd)
+                h = np.sqrt(np.maximum(R[i] ** 2 - a ** 2, 0.0))
+                e = dv / dd[:, None]
+                m = pc[i] + a[:, None] * e
+                n = np.stack([-e[:, 1], e[:, 0]], axis=1)
+                out += [m + h[:, None] * n, m - h[:, None] * n]
+        if tight:
+            for a0, t in RG._lines.__wrapped__(table.region, fp.shape, fp.length, fp.width, fp.angle):
+                v = pc - a0
+                along = v @ t
+                off = v[:, 0] * t[1] - v[:, 1] * t[0]
+                ok = np.abs(off) <= R
+                if ok.any():
+                    h = np.sqrt(np.maximum(R[ok] ** 2 - off[ok] ** 2, 0.0))
+                    foot = a0 + along[ok, None] * t
+                    out += [foot + h[:, None] * t, foot - h[:, None] * t]
+    else:
+        for p in placed:
+            for g in gaps:
+                out.append(RG.ring(fp, p, g, PL.ANGLES))
+    pts = np.array([(p.x, p.y) for p in placed])
+    lo, hi = pts.min(axis=0) - 2.0 - fp.bounding_radius, pts.max(axis=0) + 2.0 + fp.bounding_radius
+    if tight:
+        out.append(table.contact_spots(fp, lo, hi))
+    rule = table.rule(fp)
+    if tight and rule.mode:
+        s = rule.seeds()
+        if len(s):
+            near = np.all((s >= lo - 2 * fp.bounding_radius) & (s <= hi + 2 * fp.bounding_radius), axis=1)
+            out.append(s[near])
+    out = [o for o in out if len(o)]
+    return np.vstack(out) if out else np.zeros((0, 2))
+
+
+def _packed(rng, fp, n, x0, y0):
+    """n bases like fp set up in a loose clump from (x0, y0) (some touching, some apart)."""
+    out = [fp.moved(x0, y0)]
+    while len(out) < n:
+        p = out[int(rng.integers(0, len(out)))]
+        a = rng.uniform(0, 2 * math.pi)
+        t = fp.length + rng.choice([0.1, 0.1, 0.5, 1.2])
+        out.append(fp.moved(p.x + t * math.cos(a), p.y + t * math.sin(a)))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_grow_spots_are_the_readings(seed):
+    rng = np.random.default_rng(seed)
+    zone = (SOUTH, NOTCHED)[seed % 2]
+    enemies = [random_base(rng, *rng.uniform(0, 60, size=2)) for _ in range(5)]
+    region = (RG.deployment(zone, BOARD), RG.ingress_strip(BOARD, enemies, ((0.0, 32.0), (60.0, 32.0),
+                                                                            (60.0, 44.0), (0.0, 44.0))))[seed % 3 == 2]
+    others = [(f"o{i}", random_base(rng, *rng.uniform(0, 60, size=2))) for i in range(40)]
+    others += [(f"r{i}", Footprint("round", *rng.uniform(0, 14, size=2), 32 * MM, 32 * MM)) for i in range(20)]
+    table = PL._Table(region, others, (), PL.CLEARANCE)
+    size = float(rng.choice([25, 32, 40, 60]))
+    fp = Footprint("round", 0.0, 0.0, size * MM, size * MM)
+    # (a clump against the zone's south side and the battlefield edge: the lines are met)
+    placed = _packed(rng, fp, int(rng.integers(1, 9)), *rng.uniform([1.0, 0.6], [58.0, 3.0]))
+    if seed % 4 == 3:   # (a hull among them: rings round each)
+        placed[-1] = random_base(rng, placed[-1].x, placed[-1].y)
+    hits = 0
+    for tight in (True, False):
+        for square in (False, True):
+            got = PL._grow_spots(fp, placed, table, PL.GAP, tight, square)
+            want = _grow_spots_reading(fp, placed, table, PL.GAP, tight, square)
+            assert got.shape == want.shape and got.tobytes() == want.tobytes()
+            hits += len(got)
+    assert hits
+
+
+def test_grow_spots_meet_the_lines_and_the_pairs():
+    """(The case the readings above must cover: a clump in a corner touches two lines and has
+    touching pairs.)"""
+    region = RG.deployment(SOUTH, BOARD)
+    table = PL._Table(region, [], (), PL.CLEARANCE)
+    fp = Footprint("round", 0.0, 0.0, 32 * MM, 32 * MM)
+    placed = [fp.moved(0.7, 0.7), fp.moved(0.7 + 32 * MM + 0.1, 0.7), fp.moved(0.7, 0.7 + 32 * MM + 0.1)]
+    got = PL._grow_spots(fp, placed, table, PL.GAP, True)
+    want = _grow_spots_reading(fp, placed, table, PL.GAP, True)
+    rings, pairs = 3 * PL.ANGLES, 2 * 3
+    assert len(want) > rings + pairs and got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("n", [4, 12, 16, 24])
+def test_directions_are_the_turns(n):
+    ang = np.arange(n) * (2 * math.pi / n)
+    want = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    got = RG.directions(n)
+    assert got.tobytes() == want.tobytes() and not got.flags.writeable
+    if n == 4:   # (the square lattice's turns, as quarter turns)
+        ang = np.arange(4) * (math.pi / 2)
+        assert got.tobytes() == np.stack([np.cos(ang), np.sin(ang)], axis=1).tobytes()
+
+
+@pytest.mark.parametrize("n", range(1, 12))
+def test_pairs_are_the_upper_triangle(n):
+    i, j = PL._pairs(n)
+    wi, wj = np.triu_indices(n, 1)
+    assert i.tolist() == wi.tolist() and j.tolist() == wj.tolist() and i.dtype == wi.dtype
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_model_rule_keeps_its_line_arrays(seed):
+    rng = np.random.default_rng(seed)
+    fp = random_base(rng, 0.0, 0.0)
+    fp = Footprint(fp.shape, 0.0, 0.0, fp.length, fp.width, fp.angle)
+    rule = RG.deployment(NOTCHED, BOARD).rule_for(fp)
+    a0s, ts = rule.line_arrays()
+    lines = rule.lines()
+    assert a0s.tolist() == [a.tolist() for a, _t in lines] and ts.tolist() == [t.tolist() for _a, t in lines]
+    assert rule.line_arrays()[0] is a0s
