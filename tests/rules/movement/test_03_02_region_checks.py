@@ -33,6 +33,26 @@ def test_clear_of_box_is_the_measured_answer(seed):
         assert 200 < got.sum() < len(c) - 200
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_clear_of_box_near_the_inner_circle_is_the_measured_answer(seed):
+    """(A base whose inner circle reaches into the box by more than 1e-6 meets it unmeasured:
+    centres at that circle's radius from the box's sides and corners, a hair either side.)"""
+    rng = np.random.default_rng(seed)
+    board, m = (44.0, 60.0), 6.0 - RG.SLACK
+    shifts = np.array([-0.05, -1e-3, -2e-6, -1.1e-6, -0.9e-6, 0.0, 0.9e-6, 1.1e-6, 2e-6, 1e-3, 0.05])
+    clear = 0
+    for fp in [random_base(rng, 0.0, 0.0) for _ in range(6)] + [round_base(int(rng.integers(25, 130)), 0.0, 0.0)]:
+        g = RG._inner(fp) + np.repeat(shifts, 40)
+        a = rng.uniform(-0.5 * np.pi, 0.5 * np.pi, len(g))   # (out of the west side, or a corner)
+        y = np.where(rng.random(len(g)) < 0.5, rng.uniform(m + 1, 60 - m - 1, len(g)), m)
+        c = np.column_stack([m - g * np.cos(a), y - np.where(y == m, g * np.abs(np.sin(a)), 0.0)])
+        got = RG._clear_of_box(fp, c, m, board)
+        measured = placed_distances(fp, c, [RG._inner_box(m, board)])[:, 0] > 0.0
+        assert got.tolist() == measured.tolist()
+        clear += int(got.sum())
+    assert clear    # (a round base just off the box: its inner circle is its edge)
+
+
 def _plain_named(models, away):
     out = []
     for mid, fp in models:

@@ -2,7 +2,8 @@
 calls are the plain reading's, to the bit and in order: ``_grow_spots`` (rings round the models
 placed, the spots touching two of them or one and a side, the rings round the bases near them)
 against the reading that works each piece out on every call; ``regions.directions``,
-``placement._pairs`` and ``ModelRule.line_arrays`` against what they keep."""
+``placement._pairs``, ``ModelRule.line_arrays`` and ``ModelRule.zone_limits`` against what they
+keep."""
 
 from __future__ import annotations
 
@@ -150,7 +151,7 @@ def test_pairs_are_the_upper_triangle(n):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_a_model_rule_keeps_its_line_arrays(seed):
+def test_a_model_rule_keeps_its_lines_and_zone_limits(seed):
     rng = np.random.default_rng(seed)
     fp = random_base(rng, 0.0, 0.0)
     fp = Footprint(fp.shape, 0.0, 0.0, fp.length, fp.width, fp.angle)
@@ -159,3 +160,13 @@ def test_a_model_rule_keeps_its_line_arrays(seed):
     lines = rule.lines()
     assert a0s.tolist() == [a.tolist() for a, _t in lines] and ts.tolist() == [t.tolist() for _a, t in lines]
     assert rule.line_arrays()[0] is a0s
+    want = [(n, off - (RG._support(fp, n) + RG.SLACK)) for n, off in rule.region._pieces]
+    got = rule.zone_limits()
+    assert len(got) == len(want) >= 2
+    for (n, lim), (wn, wl) in zip(got, want):
+        assert n.tobytes() == wn.tobytes() and lim.tobytes() == wl.tobytes()
+    c = rng.uniform(0, 14, size=(500, 2))
+    inside = np.zeros(len(c), dtype=bool)
+    for n, off in rule.region._pieces:
+        inside |= ((c @ n.T) <= off - (RG._support(fp, n) + RG.SLACK)).all(axis=1)
+    assert (rule.mask(c) <= inside).all() and rule.mask(c).any()

@@ -309,6 +309,7 @@ class ModelRule:
     _lines: tuple | None = field(default=None, compare=False, repr=False)
     _seeds: np.ndarray | None = field(default=None, compare=False, repr=False)
     _line_arrays: tuple | None = field(default=None, compare=False, repr=False)
+    _zone_limits: tuple | None = field(default=None, compare=False, repr=False)
 
     def mask(self, c: np.ndarray) -> np.ndarray:
         """(K,) whether the base at each centre keeps every limit of the region (SLACK inside)."""
@@ -323,9 +324,8 @@ class ModelRule:
             ok &= np.logical_or.reduce([gaps[e] <= EDGE_TOUCH - 2e-4 for e in self.edges])
         elif rg.zone is not None and ok.any():
             inside = np.zeros(len(c), dtype=bool)
-            for n, off in rg._pieces:
-                h = _support(fp, n) + SLACK
-                inside |= ((c @ n.T) <= off - h).all(axis=1)
+            for n, lim in self.zone_limits():
+                inside |= ((c @ n.T) <= lim).all(axis=1)
             ok &= inside
         if rg.edge_strip is not None and self.mode == "" and ok.any():
             ok[ok] = _clear_of_box(fp, c[ok], rg.edge_strip - SLACK, rg.board)
@@ -354,6 +354,15 @@ class ModelRule:
                 ok[sel] = _polygon_distances(fp, c[sel], poly) > max(a.distance, 0.0) + SLACK
                 sel = np.flatnonzero(ok)
         return ok
+
+    def zone_limits(self) -> tuple:
+        """Per convex piece of the zone: its outward normals (E, 2) and how far along each the
+        base's centre may go (the piece's offset less the base's reach and SLACK), kept."""
+        got = self._zone_limits
+        if got is None:
+            got = tuple((n, off - (_support(self.fp, n) + SLACK)) for n, off in self.region._pieces)
+            object.__setattr__(self, "_zone_limits", got)
+        return got
 
     def seeds(self) -> np.ndarray:
         """Candidate centres the region itself offers (anchors): a lattice over where the base
@@ -487,15 +496,18 @@ def _inner(fp: Footprint) -> float:
 def _clear_of_box(fp: Footprint, c: np.ndarray, m: float, board) -> np.ndarray:
     """(K,) the base at each centre does not meet the box of points ``m`` or more in from every
     edge (``placed_distances`` to it above 0): a base whose bounding circle is more than 1e-6
-    clear of the box does not, a base whose centre is more than 1e-6 inside it does (the
-    measure rounds far finer, and reads a centre inside as 0); the others are measured."""
+    clear of the box does not, a base whose inner circle (``_inner``) reaches more than 1e-6
+    into it does (the measure rounds far finer, and reads a centre inside its grown core as
+    0); the others are measured."""
     W, H = board
     gx = np.maximum(np.maximum(m - c[:, 0], c[:, 0] - (W - m)), 0.0)
     gy = np.maximum(np.maximum(m - c[:, 1], c[:, 1] - (H - m)), 0.0)
-    ok = np.hypot(gx, gy) > fp.bounding_radius + 1e-6
-    # (a centre more than 1e-6 inside the box: the base, which holds its centre, meets it)
-    deep = (np.minimum(c[:, 0] - m, (W - m) - c[:, 0]) > 1e-6) & (np.minimum(c[:, 1] - m, (H - m) - c[:, 1]) > 1e-6)
-    sel = np.flatnonzero(~ok & ~deep)
+    g = np.hypot(gx, gy)   # (how far the centre is from the box: 0 inside it)
+    ok = g > fp.bounding_radius + 1e-6
+    # (a centre less than its inner circle's radius less 1e-6 from the box, inside it included:
+    # the base, which holds that circle, meets it)
+    meets = g < _inner(fp) - 1e-6
+    sel = (~ok & ~meets).nonzero()[0]
     if len(sel):
         ok[sel] = placed_distances(fp, c[sel], [_inner_box(m, board)])[:, 0] > 0.0
     return ok
