@@ -170,3 +170,106 @@ def test_a_model_rule_keeps_its_lines_and_zone_limits(seed):
     for n, off in rule.region._pieces:
         inside |= ((c @ n.T) <= off - (RG._support(fp, n) + RG.SLACK)).all(axis=1)
     assert (rule.mask(c) <= inside).all() and rule.mask(c).any()
+
+
+def _seeds_reading(rule):
+    """ModelRule.seeds as its docstring reads, worked out whole for the rule's region."""
+    rg, fp = rule.region, rule.fp
+    W, H = rg.board
+    hx, hy = RG.half_extents(fp)
+    out = []
+    if rule.mode in ("zone edge", "any edge"):
+        for e in rule.edges:
+            if e in ("south", "north"):
+                xs = np.arange(hx + RG.SLACK, W - hx - RG.SLACK + 1e-9, RG.LATTICE / 2)
+                y = hy + RG.EDGE_GAP if e == "south" else H - hy - RG.EDGE_GAP
+                out.append(np.stack([xs, np.full(len(xs), y)], axis=1))
+            else:
+                ys = np.arange(hy + RG.SLACK, H - hy - RG.SLACK + 1e-9, RG.LATTICE / 2)
+                x = hx + RG.EDGE_GAP if e == "west" else W - hx - RG.EDGE_GAP
+                out.append(np.stack([np.full(len(ys), x), ys], axis=1))
+        return np.vstack(out)
+    lo, hi = np.array([hx, hy]), np.array([W - hx, H - hy])
+    if rg.zone is not None:
+        z = np.asarray(rg.zone)
+        lo, hi = np.maximum(lo, z.min(axis=0)), np.minimum(hi, z.max(axis=0))
+    if rg.near is not None:
+        t = rg.near.target
+        reach = (rg.near.oversized if rule.mode == "near" else rg.near.distance) + fp.bounding_radius
+        lo = np.maximum(lo, np.array([t.x, t.y]) - t.bounding_radius - reach)
+        hi = np.minimum(hi, np.array([t.x, t.y]) + t.bounding_radius + reach)
+    if np.all(hi >= lo):
+        xs = np.arange(lo[0], hi[0] + 1e-9, RG.LATTICE)
+        ys = np.arange(lo[1], hi[1] + 1e-9, RG.LATTICE)
+        g = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+        if rg.edge_strip is not None:
+            m = rg.edge_strip + max(hx, hy)
+            g = g[(g[:, 0] <= m) | (g[:, 0] >= W - m) | (g[:, 1] <= m) | (g[:, 1] >= H - m)]
+        out.append(g)
+    if rg.zone is not None:
+        out.append(RG._zone_edge_spots(fp, rg.zone))
+    if rg.edge_strip is not None:
+        out.append(RG._strip_spots(fp, rg.board, rg.edge_strip))
+    if rg.near is not None:
+        d = rg.near.oversized if rule.mode == "near" else rg.near.distance
+        for gap in (RG.SLACK, 0.5 * d):
+            out.append(RG.ring(fp, rg.near.target, gap, 24))
+    for a in rg.away:
+        if len(a.fps) <= 200:
+            for o in a.fps:
+                out.append(RG.ring(fp, o, a.distance + 2 * RG.SLACK, 16))
+    out = [o for o in out if len(o)]
+    return np.vstack(out) if out else np.zeros((0, 2))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_seeds_are_the_readings_as_the_enemies_move(seed):
+    """(The region's own spots are kept per region shape and base, the rings round the enemies
+    made for each region: regions that differ in their enemies alone, one after the other.)"""
+    rng = np.random.default_rng(seed)
+    north = ((0.0, 32.0), (60.0, 32.0), (60.0, 44.0), (0.0, 44.0))
+    fps = [Footprint("round", 0.0, 0.0, 32 * MM, 32 * MM), Footprint("oval", 0.0, 0.0, 170 * MM, 105 * MM),
+           Footprint("rect", 0.0, 0.0, 8.0, 5.0, 30.0)]
+    for step in range(4):
+        transport = Footprint("rect", *rng.uniform([10, 10], [50, 34]), 5.0, 3.0, float(rng.uniform(0, 90)))
+        enemies = [random_base(rng, *rng.uniform([0, 0], [60, 44])) for _ in range(int(rng.integers(0, 12)))]
+        regions = [RG.ingress_strip(BOARD, enemies, north, round=2), RG.deep_strike(BOARD, enemies),
+                   RG.deployment(NOTCHED, BOARD, enemies),
+                   RG.deployment(((0.0, 0.0), (60.0, 0.0), (60.0, 3.0), (0.0, 3.0)), BOARD, enemies),
+                   RG.out_of_transport(BOARD, transport, enemies), RG.infiltrators(BOARD, north, enemies)]
+        for region in regions:
+            for fp in fps:
+                rule = region.rule_for(fp)
+                got, want = rule.seeds(), _seeds_reading(rule)
+                assert got.shape == want.shape and got.tobytes() == want.tobytes()
+                assert not got.flags.writeable
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_score_toward_one_point_is_the_least_distance(seed):
+    rng = np.random.default_rng(seed)
+    c = rng.uniform(-5, 65, size=(500, 2))
+    fp = Footprint("round", 0.0, 0.0, 1.0, 1.0)
+    for pts in ([tuple(rng.uniform(0, 60, 2))], [tuple(rng.uniform(0, 60, 2)) for _ in range(3)]):
+        prefer = PL.Prefer.toward(*pts)
+        p = np.asarray(prefer.points, dtype=float)
+        want = np.min(np.hypot(c[:, 0:1] - p[None, :, 0], c[:, 1:2] - p[None, :, 1]), axis=1)
+        got = prefer.score(fp, c, BOARD)
+        assert got.shape == want.shape and got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_anchors_in_rank_order_are_the_legal_ones_whatever_the_chunks(seed):
+    """(The anchor spots are tested a chunk at a time, the chunks growing: the legal ones come
+    in rank order, as testing every spot at once gives them.)"""
+    rng = np.random.default_rng(seed)
+    others = [(f"o{i}", random_base(rng, *rng.uniform([0, 0], [60, 14]))) for i in range(60)]
+    region = RG.deployment(SOUTH, BOARD)
+    table = PL._Table(region, others, (), PL.CLEARANCE)
+    fp = Footprint("round", 0.0, 0.0, 40 * MM, 40 * MM)
+    c = np.vstack([table.rule(fp).seeds(), rng.uniform([0, 0], [60, 14], size=(3000, 2))])
+    ranked = rng.permutation(len(c))
+    got = list(PL._legal_in_rank_order(ranked, c, np.zeros(len(c), dtype=int), [fp], table))
+    legal = table.legal(fp, c)
+    want = [i for i in ranked.tolist() if legal[i]]
+    assert got == want and len(ranked) > PL.MAX_CHUNK + PL.CHUNK and 0 < len(want) < len(c)

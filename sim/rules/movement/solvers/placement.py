@@ -76,7 +76,8 @@ ANCHOR_APART = 1.0     # inches between the anchors tried
 COMPACT = 1.0          # against an edge: weight of the distance to the anchor (keeps units compact)
 LOOSE = (1.0, 1.9)     # edge gaps of the rings round placed unit-mates when no tight spot is legal
 ANGLES = 12
-CHUNK = 256            # anchor candidates tested together, in rank order
+CHUNK = 128             # anchor candidates tested together, in rank order: the first chunk;
+MAX_CHUNK = 1024       # ... each next one twice the last, up to this (a search deep in the ranking)
 LINK = COHERENCY_LINK - SLACK
 SPAN = COHERENCY_SPAN - SLACK
 
@@ -117,6 +118,9 @@ class Prefer:
     def score(self, fp: Footprint, c: np.ndarray, board) -> np.ndarray:
         """(K,) how far each spot is from what is preferred (0 for nothing preferred)."""
         if self.points:
+            if len(self.points) == 1:   # (the least of one distance: that distance)
+                (px, py), = self.points
+                return np.hypot(c[:, 0] - px, c[:, 1] - py)
             p = np.asarray(self.points, dtype=float)
             return np.min(np.hypot(c[:, 0:1] - p[None, :, 0], c[:, 1:2] - p[None, :, 1]), axis=1)
         if self.bases:
@@ -289,9 +293,7 @@ class _Table:
                                        self.clearance - 1e-9)
         if len(self.terr.no_end) and ok.any():
             sel = np.flatnonzero(ok)
-            grown = fp.moved(0.0, 0.0)
-            grown = Footprint(grown.shape, 0.0, 0.0, grown.length + 2 * SLACK, grown.width + 2 * SLACK, grown.angle)
-            ok[sel] = ~feature_mask(grown, c[sel], self.terr)
+            ok[sel] = ~feature_mask(_grown(fp.shape, fp.length, fp.width, fp.angle), c[sel], self.terr)
         return ok
 
     def legal(self, fp: Footprint, c: np.ndarray) -> np.ndarray:
@@ -359,6 +361,12 @@ class _Table:
             sel = np.flatnonzero(ok)
             ok[sel] = (points_polys_distance(pts[sel], self.terr.no_end) > 0.0).all(axis=1)
         return float(ok.sum()) * step * step
+
+
+@lru_cache(maxsize=256)
+def _grown(shape: str, length: float, width: float, angle: float) -> Footprint:
+    """The base grown by SLACK all round, at the origin (``_Table.clear``'s terrain test)."""
+    return Footprint(shape, 0.0, 0.0, length + 2 * SLACK, width + 2 * SLACK, angle)
 
 
 # --- one unit ---------------------------------------------------------------------------------
@@ -475,7 +483,9 @@ def _grow_spots(fp: Footprint, placed: list[Footprint], table: _Table, gap: floa
         for p in placed:
             for g in gaps:
                 out.append(ring(fp, p, g, ANGLES))
-    lo, hi = col_min(pts) - 2.0 - fp.bounding_radius, col_max(pts) + 2.0 + fp.bounding_radius
+    # (the placed models' box: a few of them, read as floats)
+    lo = np.array((min(p.x for p in placed), min(p.y for p in placed))) - 2.0 - fp.bounding_radius
+    hi = np.array((max(p.x for p in placed), max(p.y for p in placed))) + 2.0 + fp.bounding_radius
     if tight:
         out.append(table.contact_spots(fp, lo, hi))
     rule = table.rule(fp)
@@ -627,8 +637,10 @@ def _search(models, table: _Table, prefer: Prefer, gap: float, turn: bool, parti
 def _legal_in_rank_order(ranked: np.ndarray, c: np.ndarray, group: np.ndarray, facings, table: _Table):
     """The indices of the legal candidates among ``ranked``, in that order: tested a chunk at
     a time, so a search that finds its anchor early tests few spots."""
-    for start in range(0, len(ranked), CHUNK):
-        idx = ranked[start:start + CHUNK]
+    start, size = 0, CHUNK
+    while start < len(ranked):
+        idx = ranked[start:start + size]
+        start, size = start + size, min(2 * size, MAX_CHUNK)
         ok = np.zeros(len(idx), dtype=bool)
         for g, f in enumerate(facings):
             sel = np.flatnonzero(group[idx] == g)
