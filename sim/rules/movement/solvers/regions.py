@@ -379,46 +379,11 @@ class ModelRule:
 
     def _make_seeds(self) -> np.ndarray:
         rg, fp = self.region, self.fp
-        W, H = rg.board
-        hx, hy = half_extents(fp)
-        out = []
+        own = _own_seeds(rg.board, rg.zone, rg.edge_strip, rg.near, self.mode, self.edges,
+                         fp.shape, fp.length, fp.width, fp.angle)
         if self.mode in ("zone edge", "any edge"):
-            step = LATTICE / 2
-            for e in self.edges:
-                if e in ("south", "north"):
-                    xs = np.arange(hx + SLACK, W - hx - SLACK + 1e-9, step)
-                    y = hy + EDGE_GAP if e == "south" else H - hy - EDGE_GAP
-                    out.append(np.stack([xs, np.full(len(xs), y)], axis=1))
-                else:
-                    ys = np.arange(hy + SLACK, H - hy - SLACK + 1e-9, step)
-                    x = hx + EDGE_GAP if e == "west" else W - hx - EDGE_GAP
-                    out.append(np.stack([np.full(len(ys), x), ys], axis=1))
-            return np.vstack(out) if out else np.zeros((0, 2))
-        lo, hi = np.array([hx, hy]), np.array([W - hx, H - hy])
-        if rg.zone is not None:
-            z = np.asarray(rg.zone)
-            lo, hi = np.maximum(lo, z.min(axis=0)), np.minimum(hi, z.max(axis=0))
-        if rg.near is not None:
-            t = rg.near.target
-            reach = (rg.near.oversized if self.mode == "near" else rg.near.distance) + fp.bounding_radius
-            lo = np.maximum(lo, np.array([t.x, t.y]) - t.bounding_radius - reach)
-            hi = np.minimum(hi, np.array([t.x, t.y]) + t.bounding_radius + reach)
-        if np.all(hi >= lo):
-            xs = np.arange(lo[0], hi[0] + 1e-9, LATTICE)
-            ys = np.arange(lo[1], hi[1] + 1e-9, LATTICE)
-            g = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
-            if rg.edge_strip is not None:   # (only the strips along the edges)
-                m = rg.edge_strip + max(hx, hy)
-                g = g[(g[:, 0] <= m) | (g[:, 0] >= W - m) | (g[:, 1] <= m) | (g[:, 1] >= H - m)]
-            out.append(g)
-        if rg.zone is not None:
-            out.append(_zone_edge_spots(fp, rg.zone))
-        if rg.edge_strip is not None:
-            out.append(_strip_spots(fp, rg.board, rg.edge_strip))
-        if rg.near is not None:
-            d = rg.near.oversized if self.mode == "near" else rg.near.distance
-            for gap in (SLACK, 0.5 * d):
-                out.append(ring(fp, rg.near.target, gap, 24))
+            return own
+        out = [own]
         for a in rg.away:
             if len(a.fps) <= 200:
                 for o in a.fps:
@@ -466,6 +431,62 @@ class ModelRule:
             for poly in a.polygons:
                 ok &= _polygon_distances(Footprint("round", 0, 0, 1e-9, 1e-9), pts, poly) > max(a.distance, 0.0)
         return ok
+
+
+@lru_cache(maxsize=256)
+def _own_seeds(board, zone, edge_strip, near, mode, edges, shape, length, width, angle) -> np.ndarray:
+    """``ModelRule.seeds``' spots that are the region's own, whatever it keeps away from (the
+    lattice, the spots against the zone's sides, the strip's, the ``near`` target's rings),
+    kept per region shape and base (an ingress region is made anew whenever an enemy moves):
+    read-only."""
+    fp = Footprint(shape, 0.0, 0.0, length, width, angle)
+    got = _own_seeds_made(board, zone, edge_strip, near, mode, edges, fp)
+    got.flags.writeable = False
+    return got
+
+
+def _own_seeds_made(board, zone, edge_strip, near, mode, edges, fp: Footprint) -> np.ndarray:
+    W, H = board
+    hx, hy = half_extents(fp)
+    out = []
+    if mode in ("zone edge", "any edge"):
+        step = LATTICE / 2
+        for e in edges:
+            if e in ("south", "north"):
+                xs = np.arange(hx + SLACK, W - hx - SLACK + 1e-9, step)
+                y = hy + EDGE_GAP if e == "south" else H - hy - EDGE_GAP
+                out.append(np.stack([xs, np.full(len(xs), y)], axis=1))
+            else:
+                ys = np.arange(hy + SLACK, H - hy - SLACK + 1e-9, step)
+                x = hx + EDGE_GAP if e == "west" else W - hx - EDGE_GAP
+                out.append(np.stack([np.full(len(ys), x), ys], axis=1))
+        return np.vstack(out) if out else np.zeros((0, 2))
+    lo, hi = np.array([hx, hy]), np.array([W - hx, H - hy])
+    if zone is not None:
+        z = np.asarray(zone)
+        lo, hi = np.maximum(lo, z.min(axis=0)), np.minimum(hi, z.max(axis=0))
+    if near is not None:
+        t = near.target
+        reach = (near.oversized if mode == "near" else near.distance) + fp.bounding_radius
+        lo = np.maximum(lo, np.array([t.x, t.y]) - t.bounding_radius - reach)
+        hi = np.minimum(hi, np.array([t.x, t.y]) + t.bounding_radius + reach)
+    if np.all(hi >= lo):
+        xs = np.arange(lo[0], hi[0] + 1e-9, LATTICE)
+        ys = np.arange(lo[1], hi[1] + 1e-9, LATTICE)
+        g = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+        if edge_strip is not None:   # (only the strips along the edges)
+            m = edge_strip + max(hx, hy)
+            g = g[(g[:, 0] <= m) | (g[:, 0] >= W - m) | (g[:, 1] <= m) | (g[:, 1] >= H - m)]
+        out.append(g)
+    if zone is not None:
+        out.append(_zone_edge_spots(fp, zone))
+    if edge_strip is not None:
+        out.append(_strip_spots(fp, board, edge_strip))
+    if near is not None:
+        d = near.oversized if mode == "near" else near.distance
+        for gap in (SLACK, 0.5 * d):
+            out.append(ring(fp, near.target, gap, 24))
+    return np.vstack([o for o in out if len(o)]) if any(len(o) for o in out) else np.zeros((0, 2))
 
 
 def _points_in_zone(pts: np.ndarray, pieces) -> np.ndarray:
