@@ -15,6 +15,7 @@ import pytest
 from sim.rules.geometry import Footprint
 from sim.rules.movement.solvers import placement as PL
 from sim.rules.movement.solvers import regions as RG
+from sim.rules.movement.solvers import spots as SP
 
 from random_bases import random_base
 
@@ -207,9 +208,9 @@ def _seeds_reading(rule):
             g = g[(g[:, 0] <= m) | (g[:, 0] >= W - m) | (g[:, 1] <= m) | (g[:, 1] >= H - m)]
         out.append(g)
     if rg.zone is not None:
-        out.append(RG._zone_edge_spots(fp, rg.zone))
+        out.append(SP._zone_edge_spots(fp, rg.zone))
     if rg.edge_strip is not None:
-        out.append(RG._strip_spots(fp, rg.board, rg.edge_strip))
+        out.append(SP._strip_spots(fp, rg.board, rg.edge_strip))
     if rg.near is not None:
         d = rg.near.oversized if rule.mode == "near" else rg.near.distance
         for gap in (RG.SLACK, 0.5 * d):

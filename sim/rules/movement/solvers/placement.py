@@ -61,8 +61,8 @@ from sim.rules.geometry import Footprint
 from sim.rules.movement.index import terrain_index
 from sim.rules.movement.kernels import placed_distances, points_polys_distance
 from sim.rules.movement.legality import feature_mask
-from sim.rules.movement.solvers.regions import (OPPOSITE, SLACK, Region, base_area, directions, farther_than,
-                                                ring)
+from sim.rules.movement.solvers.regions import OPPOSITE, Region, base_area, farther_than
+from sim.rules.movement.solvers.spots import SLACK, directions, ring
 
 __all__ = ["Prefer", "Placement", "ArmyPlacement", "Refusal", "place_unit", "placement_options",
            "iter_placements", "place_army", "base_words", "GAP", "CLEARANCE", "ARMY_CLEARANCE", "MAX_ANCHORS"]
