@@ -1,4 +1,4 @@
-"""03.02 / Part A ruling 13 placement._discs_clear (the placement solver's clearance test of a
+"""03.02 / Part A ruling 13 table._discs_clear (the placement solver's clearance test of a
 round base against the round bases about it, at many candidate centres): the squared centre
 distances settle the pairs clear of the band, and every answer is the plain formula's,
 ``hypot - r - r_other >= gap``, to the bit, pairs on the limit and just either side of it
@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from sim.rules.movement.solvers import placement as PL
+from sim.rules.movement.solvers import table as TB
 
 
 def _plain(c, r, oc, orad, gap):
@@ -39,7 +39,7 @@ def test_discs_clear_is_the_plain_formula(seed):
     gap = float(rng.choice([5e-4, 0.5, 1.0, 3.0])) - 1e-9
     c = np.concatenate([rng.uniform(-2, 62, size=(int(rng.integers(1, 400)), 2)),
                         _on_the_limit(rng, oc, orad, r, gap, 200)])
-    got = PL._discs_clear(c, r, oc, orad, gap)
+    got = TB._discs_clear(c, r, oc, orad, gap)
     want = _plain(c, r, oc, orad, gap)
     assert got.dtype == bool and got.tolist() == want.tolist()
     assert 0 < want.sum() < len(want)    # (both answers met)
@@ -52,6 +52,6 @@ def test_discs_clear_measures_the_band_exactly():
     lim = r + 0.63 + gap
     xs = np.array([10.0 + lim + k * 1e-15 for k in range(-8, 9)])
     c = np.stack([xs, np.full(len(xs), 10.0)], axis=1)
-    got = PL._discs_clear(c, r, oc, orad, gap)
+    got = TB._discs_clear(c, r, oc, orad, gap)
     want = _plain(c, r, oc, orad, gap)
     assert got.tolist() == want.tolist() and want.any() and not want.all()

@@ -43,11 +43,12 @@ What it may miss: it is a greedy search over a finite candidate set, so a unit t
 in some arrangement it does not generate is refused (the refusal says what room there was);
 a zone that is not convex is tested piece by piece (a base straddling two convex pieces is
 not tried). ``turn`` lets hull bases (ovals, rectangles) also take their facing + 90 degrees.
+What every candidate is tested against (the other bases, the terrain, the region, the
+clearance) is ``table``'s; the spots a region itself offers are ``spots``'.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Mapping, Sequence
@@ -58,11 +59,10 @@ from sim.rules.arrays import col_max, col_min
 from sim.rules.coherency import COHERENCY_LINK, COHERENCY_SPAN
 from sim.rules.deployment import half_extents, player_edge, setup_problems
 from sim.rules.geometry import Footprint
-from sim.rules.movement.index import terrain_index
-from sim.rules.movement.kernels import placed_distances, points_polys_distance
-from sim.rules.movement.legality import feature_mask
-from sim.rules.movement.solvers.regions import OPPOSITE, Region, base_area, farther_than
+from sim.rules.movement.kernels import placed_distances
+from sim.rules.movement.solvers.regions import OPPOSITE, Region, base_area
 from sim.rules.movement.solvers.spots import SLACK, directions, ring
+from sim.rules.movement.solvers.table import ANGLES, _Table
 
 __all__ = ["Prefer", "Placement", "ArmyPlacement", "Refusal", "place_unit", "placement_options",
            "iter_placements", "place_army", "base_words", "GAP", "CLEARANCE", "ARMY_CLEARANCE", "MAX_ANCHORS"]
@@ -75,7 +75,6 @@ MAX_ANCHORS = 12       # anchor spots tried per unit
 ANCHOR_APART = 1.0     # inches between the anchors tried
 COMPACT = 1.0          # against an edge: weight of the distance to the anchor (keeps units compact)
 LOOSE = (1.0, 1.9)     # edge gaps of the rings round placed unit-mates when no tight spot is legal
-ANGLES = 12
 CHUNK = 128             # anchor candidates tested together, in rank order: the first chunk;
 MAX_CHUNK = 1024       # ... each next one twice the last, up to this (a search deep in the ranking)
 LINK = COHERENCY_LINK - SLACK
@@ -197,176 +196,6 @@ def base_words(fp: Footprint) -> str:
     """'a 32 mm round base', 'a 170x105 mm oval base'."""
     L, Wd = round(fp.length * 25.4), round(fp.width * 25.4)
     return f"a {L} mm round base" if fp.shape == "round" else f"a {L}x{Wd} mm {fp.shape} base"
-
-
-_BAND = 1e-7  # inches: a squared centre distance this clearly past its limit settles the pair
-
-
-def _discs_clear(c: np.ndarray, r: float, oc: np.ndarray, orad: np.ndarray, gap: float) -> np.ndarray:
-    """03.02 / Part A ruling 13 (``_Table.clear``'s round bases) (K,) whether a disc of radius
-    ``r`` at each of ``c`` (K, 2) is at least ``gap`` (edge to edge) from every disc ``oc``
-    (N, 2), ``orad`` (N,): ``hypot(centres) - r - orad >= gap`` for every pair. The squared
-    centre distances settle every pair more than _BAND from its limit (the root's and the
-    sums' rounding are a few 1e-14" at table scale, so such a pair has the same answer); a
-    centre with a pair inside the band is measured as that formula reads, so every answer is
-    the formula's, to the bit (np.hypot costs about ten times the squares a pair)."""
-    lim = r + orad + gap                      # (N,) centre distance each pair needs (gap > 0: positive)
-    dx = c[:, 0:1] - oc[None, :, 0]
-    dy = c[:, 1:2] - oc[None, :, 1]
-    dx *= dx
-    dy *= dy
-    dx += dy
-    far = (dx > (lim + _BAND) ** 2).all(axis=1)
-    near = (dx < (lim - _BAND) ** 2).any(axis=1)
-    ok = far
-    band = np.flatnonzero(~far & ~near)
-    if len(band):
-        cb = c[band]
-        d = np.hypot(cb[:, 0:1] - oc[None, :, 0], cb[:, 1:2] - oc[None, :, 1]) - r - orad[None, :]
-        ok[band] = (d >= gap).all(axis=1)
-    return ok
-
-
-# --- the table ---------------------------------------------------------------------------------
-
-class _Table:
-    """The other bases (arrays: centres, round radii, bounding radii), the terrain index, the
-    region and the clearance: what every candidate is tested against. ``add`` puts a unit just
-    placed among the others (an army)."""
-
-    def __init__(self, region: Region, others, terrain, clearance: float):
-        self.region = region
-        self.terr = terrain_index(terrain)
-        self.clearance = max(float(clearance), SLACK)
-        self.others: list[tuple[str, Footprint]] = []
-        self.centres = np.zeros((0, 2))
-        self.radius = np.zeros(0)
-        self.bound = np.zeros(0)
-        self.hulls: list[int] = []
-        self.rules: dict = {}
-        self.add(others)
-
-    def add(self, items) -> None:
-        items = [(str(m), f) for m, f in items]
-        if not items:
-            return
-        k = len(self.others)
-        self.others += items
-        self.centres = np.vstack([self.centres, [(f.x, f.y) for _m, f in items]])
-        self.radius = np.concatenate([self.radius, [0.5 * f.length if f.shape == "round" else 0.0
-                                                    for _m, f in items]])
-        self.bound = np.concatenate([self.bound, [f.bounding_radius for _m, f in items]])
-        self.hulls += [k + i for i, (_m, f) in enumerate(items) if f.shape != "round"]
-
-    def rule(self, fp: Footprint):
-        key = (fp.shape, fp.length, fp.width, fp.angle)
-        got = self.rules.get(key)
-        if got is None:
-            got = self.rules[key] = self.region.rule_for(fp)
-        return got
-
-    def near(self, c: np.ndarray, reach: float) -> np.ndarray:
-        """Rows of the other bases that may come within ``reach`` of a spot in ``c``."""
-        if not len(self.centres) or not len(c):
-            return np.zeros(0, dtype=np.int64)
-        lo, hi = col_min(c) - reach, col_max(c) + reach
-        oc, b = self.centres, self.bound
-        keep = (oc[:, 0] + b >= lo[0]) & (oc[:, 0] - b <= hi[0]) & (oc[:, 1] + b >= lo[1]) & (oc[:, 1] - b <= hi[1])
-        return np.flatnonzero(keep)
-
-    def clear(self, fp: Footprint, c: np.ndarray) -> np.ndarray:
-        """(K,) the base at each centre is ``clearance`` from every other base and overlaps no
-        light or dense feature (Part A ruling 13; tested with the base grown by SLACK)."""
-        ok = np.ones(len(c), dtype=bool)
-        if not len(c):
-            return ok
-        rows = self.near(c, fp.bounding_radius + self.clearance)
-        if len(rows):
-            rnd = rows[self.radius[rows] > 0]
-            if fp.shape == "round" and len(rnd):
-                ok &= _discs_clear(c, 0.5 * fp.length, self.centres[rnd], self.radius[rnd],
-                                   self.clearance - 1e-9)
-            rest = rows if fp.shape != "round" else rows[self.radius[rows] == 0]
-            if len(rest) and ok.any():
-                sel = np.flatnonzero(ok)
-                ok[sel] = farther_than(fp, c[sel], [self.others[j][1] for j in rest.tolist()],
-                                       self.clearance - 1e-9)
-        if len(self.terr.no_end) and ok.any():
-            sel = np.flatnonzero(ok)
-            ok[sel] = ~feature_mask(_grown(fp.shape, fp.length, fp.width, fp.angle), c[sel], self.terr)
-        return ok
-
-    def legal(self, fp: Footprint, c: np.ndarray) -> np.ndarray:
-        """(K,) every limit of the region and ``clear``."""
-        ok = self.region_mask(fp, c)
-        if ok.any():
-            sel = np.flatnonzero(ok)
-            ok[sel] = self.clear(fp, c[sel])
-        return ok
-
-    def region_mask(self, fp: Footprint, c: np.ndarray) -> np.ndarray:
-        return self.rule(fp).mask(c) if len(c) else np.zeros(0, dtype=bool)
-
-    def contact_spots(self, fp: Footprint, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-        """Spots ``clearance`` clear of each other base whose box meets lo..hi (rings)."""
-        oc, b = self.centres, self.bound
-        if not len(oc):
-            return np.zeros((0, 2))
-        pad = fp.bounding_radius + self.clearance
-        keep = np.flatnonzero((oc[:, 0] + b >= lo[0] - pad) & (oc[:, 0] - b <= hi[0] + pad)
-                              & (oc[:, 1] + b >= lo[1] - pad) & (oc[:, 1] - b <= hi[1] + pad))
-        if not len(keep):
-            return np.zeros((0, 2))
-        if fp.shape == "round":
-            rr = self.radius[keep]
-            if (rr > 0).all():
-                u = directions(ANGLES)
-                t = rr + 0.5 * fp.length + self.clearance
-                return (oc[keep][:, None, :] + t[:, None, None] * u[None, :, :]).reshape(-1, 2)
-        return np.vstack([ring(fp, self.others[j][1], self.clearance, ANGLES) for j in keep.tolist()])
-
-    def free_area(self, fp: Footprint) -> float:
-        """Square inches of the region (where a point of ``fp``'s kind of base may be) that no
-        other base and no light or dense feature covers, counted on a lattice (at most ~40,000
-        points, at least 0.25" apart)."""
-        rg = self.region
-        W, H = rg.board
-        lo, hi = np.array([0.0, 0.0]), np.array([W, H])
-        if rg.zone is not None:
-            z = np.asarray(rg.zone)
-            lo, hi = z.min(axis=0), z.max(axis=0)
-        if rg.near is not None:
-            t = rg.near.target
-            reach = t.bounding_radius + rg.near.distance
-            lo = np.maximum(lo, [t.x - reach, t.y - reach])
-            hi = np.minimum(hi, [t.x + reach, t.y + reach])
-        span = np.maximum(hi - lo, 0.0)
-        step = max(0.25, math.sqrt(span[0] * span[1] / 40000.0))
-        xs = np.arange(lo[0] + step / 2, hi[0], step)
-        ys = np.arange(lo[1] + step / 2, hi[1], step)
-        if not len(xs) or not len(ys):
-            return 0.0
-        pts = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
-        ok = self.rule(fp).point_mask(pts)
-        if ok.any() and len(self.others):
-            from sim.rules.geometry import point_distances
-            sel = np.flatnonzero(ok)
-            rows = self.near(pts[sel], 0.0)
-            for j in rows.tolist():
-                o = self.others[j][1]
-                if not ok.any():
-                    break
-                ok[sel] &= point_distances(pts[sel], o) > 0.0
-        if ok.any() and len(self.terr.no_end):
-            sel = np.flatnonzero(ok)
-            ok[sel] = (points_polys_distance(pts[sel], self.terr.no_end) > 0.0).all(axis=1)
-        return float(ok.sum()) * step * step
-
-
-@lru_cache(maxsize=256)
-def _grown(shape: str, length: float, width: float, angle: float) -> Footprint:
-    """The base grown by SLACK all round, at the origin (``_Table.clear``'s terrain test)."""
-    return Footprint(shape, 0.0, 0.0, length + 2 * SLACK, width + 2 * SLACK, angle)
 
 
 # --- one unit ---------------------------------------------------------------------------------
