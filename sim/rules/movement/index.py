@@ -232,7 +232,7 @@ class TerrainIndex:
     light or dense features (no model may end a move overlapping them). Exposed features and
     the areas themselves never hinder a move."""
 
-    __slots__ = ("dense", "no_end", "_pieces", "_over", "hull_ends")
+    __slots__ = ("dense", "no_end", "_pieces", "_over", "hull_ends", "corner_legs")
 
     def __init__(self, areas: Sequence[TerrainArea]):
         dense, no_end = [], []
@@ -254,6 +254,9 @@ class TerrainIndex:
         # would end overlapping, as (message, depth), or None; the same base is often asked
         # twice, a player's look at where a move ends and then the move's check)
         self.hull_ends: dict = {}
+        # (sim.rules.movement.solvers.place's detours: (dense polygon id, clearance) -> the
+        # waypoint sequences round its corners, its polygons held here so their ids stand)
+        self.corner_legs: dict = {}
 
     def uncrossable(self, may_cross_dense: bool | float) -> EdgeSet:
         """13.06 / 24.35 / Part A ruling 12 The dense features a model may not cross, given what

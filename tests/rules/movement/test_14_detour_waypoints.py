@@ -110,6 +110,10 @@ def test_corner_legs_are_kept_per_clearance_and_per_table():
                 a, c = corners[i], corners[(i + 1) % k]
                 assert np.array_equal(first[k + 2 * i], a) and np.array_equal(second[k + 2 * i], c)
                 assert np.array_equal(first[k + 2 * i + 1], c) and np.array_equal(second[k + 2 * i + 1], a)
-        other = TerrainIndex(b.scenario.terrain)          # (another table: read afresh)
+        assert {c for _p, c in terr.corner_legs} >= {0.6, 1.3}
+        kept = PL._corner_legs(terr, poly, 1.3)
+        assert kept is terr.corner_legs[(id(poly), 1.3)]   # (kept: given again, not made anew)
+        other = TerrainIndex(b.scenario.terrain)          # (another table: read afresh, its own)
         PL._corner_legs(other, other.dense.polys[0], 0.6)
-        assert PL._LAST_CORNERS[0] is other and len(PL._LAST_CORNERS[1]) == 1
+        assert len(other.corner_legs) == 1
+        assert PL._corner_legs(terr, poly, 1.3) is kept    # (the first table's kept as they were)

@@ -427,19 +427,16 @@ class Placer:
 
 
 _NO_WAYPOINTS = (np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0, dtype=bool))
-_LAST_CORNERS: list = [None, {}]  # (the TerrainIndex last read, {(polygon id, clearance): legs})
 
 
 def _corner_legs(terr, poly, clearance: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The detour sequences round the dense polygon ``poly`` of ``terr`` at ``clearance``, as
     (first, second, has two) arrays: each of ``_corner_points`` alone (second = first), then
-    each pair of neighbouring corners both ways. Kept for the last TerrainIndex read (its
-    polygons never change, and it is held, so their ids are not reused)."""
-    kept = _LAST_CORNERS
-    if kept[0] is not terr:
-        kept[0], kept[1] = terr, {}
+    each pair of neighbouring corners both ways. Kept on the TerrainIndex (``corner_legs``: its
+    polygons never change, and it holds them, so their ids are not reused)."""
+    kept = terr.corner_legs
     key = (id(poly), clearance)
-    got = kept[1].get(key)
+    got = kept.get(key)
     if got is None:
         c = np.array(_corner_points(poly.pts, clearance), dtype=float).reshape(-1, 2)
         k = len(c)
@@ -451,5 +448,5 @@ def _corner_legs(terr, poly, clearance: float) -> tuple[np.ndarray, np.ndarray, 
                    np.arange(3 * k) >= k)
         else:
             got = (c, c, np.zeros(k, dtype=bool))
-        kept[1][key] = got
+        kept[key] = got
     return got
