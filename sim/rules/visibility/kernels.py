@@ -401,21 +401,33 @@ def _direct_visible(a_core, a_r, pts, pk: Pieces) -> np.ndarray:
     return ~segments_blocked(start, pts, pk)
 
 
-def _all_visible_from(a_core, a_r, pts, pk: Pieces, obst: np.ndarray) -> bool:
+def _all_visible_from(a_core, a_r, pts, pk: Pieces, obst: np.ndarray, gens: tuple | None = None) -> bool:
     """06.01 ``points_visible_from(a_core, a_r, pts, pk, obst).all()``, stopping at the first
     point not seen: the same per-point tests (the first pass, then the exact candidate
     lines, each point's own lines, so a point's answer does not depend on its batch), the
-    exact ones in batches of at most ``_PTS_CHUNK`` points, each batch spread over the whole
-    sample list (points in shadow tend to be neighbours on B's outline)."""
+    exact ones in batches, each spread over the whole sample list (points in shadow tend to be
+    neighbours on B's outline): the first of ``_PTS_CHUNK`` points, each next one four times
+    as big, up to ``_PTS_MOST`` (a batch's stages cost about as much for a few points as for many, and most pairs
+    asked are seen whole). ``gens``: ``_observer_generators``' answer, when the caller has it."""
     rest = flatnonzero(~_direct_visible(a_core, a_r, pts, pk))
+    if not len(rest):
+        return True
+    if gens is None:
+        gens = _observer_generators(a_core, a_r, pk, obst)
     parts = -(-len(rest) // _PTS_CHUNK)
-    for j in range(parts):                      # batch j: every parts-th point from the j-th
-        if not _points_visible_exact(a_core, a_r, pts[rest[j::parts]], pk, obst).all():
+    if parts > 1:   # (the points in the order of the spread batches: every parts-th from the j-th)
+        rest = np.concatenate([rest[j::parts] for j in range(parts)])
+    start, size = 0, _PTS_CHUNK
+    while start < len(rest):
+        if not _points_visible_exact(a_core, a_r, pts[rest[start:start + size]], pk, obst, gens).all():
             return False
+        start += size
+        size = min(4 * size, _PTS_MOST)
     return True
 
 
-_PTS_CHUNK = 16         # points per exact batch of _all_visible_from
+_PTS_CHUNK = 16         # points in the first exact batch of _all_visible_from (then 4x, up to:)
+_PTS_MOST = 256
 
 
 def _observer_generators(a_core, a_r, pk: Pieces, obst: np.ndarray) -> tuple[np.ndarray, bool]:
@@ -428,9 +440,9 @@ def _observer_generators(a_core, a_r, pk: Pieces, obst: np.ndarray) -> tuple[np.
     return np.concatenate([obst, _outline_crossings(a_core, a_r, pk)]), False
 
 
-def _points_visible_exact(a_core, a_r, pts, pk, obst):
+def _points_visible_exact(a_core, a_r, pts, pk, obst, gens: tuple | None = None):
     Q = len(pts)
-    obst, supports_only = _observer_generators(a_core, a_r, pk, obst)
+    obst, supports_only = _observer_generators(a_core, a_r, pk, obst) if gens is None else gens
     ka, ko = len(a_core), len(obst)
     # lines through q and A's generators (tangents) and through q and obstacle vertices
     gc = np.concatenate([a_core, obst])
@@ -539,7 +551,7 @@ def footprint_fully_visible(a_core, a_r, b_core, b_r, pk: Pieces,
         return True
     if obst is None:
         obst = pk.vertex_list()
-    crit, supports_only = _observer_generators(a_core, a_r, pk, obst)
+    gens = crit, supports_only = _observer_generators(a_core, a_r, pk, obst)
     ko = len(crit)
     ns, ss = [], []
     if ko:
@@ -565,4 +577,4 @@ def footprint_fully_visible(a_core, a_r, b_core, b_r, pk: Pieces,
     else:
         n, s = np.zeros((0, 2)), np.zeros(0)
     pts = boundary_samples(b_core, b_r, n, s)
-    return _all_visible_from(a_core, a_r, pts, pk, obst)
+    return _all_visible_from(a_core, a_r, pts, pk, obst, gens)

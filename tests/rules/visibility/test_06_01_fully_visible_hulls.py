@@ -210,3 +210,59 @@ def test_06_01_a_sight_line_to_the_sliver_of_a_base_left_of_a_wall():
     w = pair_witness(ac, ar, bc, br, pk, verts)
     assert w is not None
     assert model_visible(a, b, blk) and model_visible(b, a, blk)
+
+
+def test_early_exit_tests_every_point_whatever_its_place():
+    """The exact batches grow (``_PTS_CHUNK`` points first, then four times as many, up to
+    ``_PTS_MOST``): one point in shadow among many seen ones is found wherever it stands, at
+    every place in the list."""
+    rng = np.random.default_rng(47)
+    layouts = 0
+    while layouts < 3:
+        a, b, pk, verts = _inputs(rng)
+        if len(pk) == 0:
+            continue
+        ac, ar = core(a)
+        pts = _points_of(b, 96, 13)
+        ref = points_visible_from(ac, ar, pts, pk, verts)
+        seen, hidden = pts[ref], pts[~ref]
+        if not len(hidden) or int((ref & ~_direct_visible(ac, ar, pts, pk)).sum()) <= _PTS_CHUNK + 4 * _PTS_CHUNK:
+            continue
+        assert _all_visible_from(ac, ar, seen, pk, verts)
+        h = hidden[0]
+        for pos in range(len(seen) + 1):
+            assert not _all_visible_from(ac, ar, np.insert(seen, pos, h, axis=0), pk, verts), pos
+        layouts += 1
+
+
+def test_early_exit_with_a_wall_over_the_observer():
+    """Where a wall overlaps A, its outline crossings join the generators and every line
+    through A's vertices is tried (kernels._observer_generators, worked out once for all the
+    batches): each point alone gets the answer ``points_visible_from`` gives it among all."""
+    from sim.rules.visibility.kernels import _overlaps_footprint
+
+    rng = np.random.default_rng(59)
+    checked = 0
+    outcome = {True: 0, False: 0}
+    for _ in range(40):
+        areas, a, b = random_layout(rng)
+        walls = [np.array(f.polygon) for ar in areas for f in ar.features if f.category == "dense"]
+        if not walls:
+            continue
+        w = walls[rng.integers(len(walls))]
+        corner = w[rng.integers(len(w))] + rng.uniform(-1.0, 1.0, 2)  # (A across a wall's end)
+        a = footprint(["rect", "oval"][rng.integers(2)], *corner, rng.uniform(2.0, 6.0),
+                      rng.uniform(0.8, 2.5), rng.uniform(0, 180))
+        blk = TerrainBlockers.build(areas)
+        pk, verts = _pair_pieces(blk, a, b, blk.active(blk.within(a), blk.within(b)))
+        ac, ar = core(a)
+        if len(pk) == 0 or not _overlaps_footprint(ac, ar, pk):
+            continue
+        pts = _points_of(b, 32, 5)
+        ref = points_visible_from(ac, ar, pts, pk, verts)
+        for k in range(len(pts)):
+            got = _all_visible_from(ac, ar, pts[k:k + 1], pk, verts)
+            assert got == bool(ref[k])
+            outcome[got] += 1
+        checked += 1
+    assert checked > 6 and outcome[True] > 50 and outcome[False] > 50
