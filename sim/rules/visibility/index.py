@@ -165,6 +165,11 @@ class VisibilityIndex(PairResolution):
         self._capsules: list = []
         self._capsule_at = np.full((n, n), -1, dtype=np.int32)
         self._chords = None     # (each model's chords as an observer: PairResolution.kept_chords)
+        # directed pairs whose fully visible only the one-pair kernel settles, left unknown
+        # when a batch deferred them (PairResolution._ensure_full's ``defer``), with their
+        # pieces and obstacle vertices, kept while neither model moves: (i, j) -> (pieces, vertices)
+        self._deferred: dict = {}
+        self._deferred_at = np.zeros((n, n), dtype=bool)
         self._attacked = None   # (hidden's: each model's unit in attacked_units)
         # entries of _visible gone stale since it was made (its rows and columns of these
         # models, and these (observer, target) pairs): recomputed when next read (_fresh_visible)
@@ -224,6 +229,7 @@ class VisibilityIndex(PairResolution):
         n = len(self.fps)
         self._refresh_geometry()
         self._forget_capsules()
+        self._forget_deferred()
         self._los[:] = False
         self._los_known[:] = True
         self._near_pending, self._all_known = False, True
@@ -259,6 +265,7 @@ class VisibilityIndex(PairResolution):
             return
         self._refresh_geometry(rows, distances)
         self._forget_capsules(rows)
+        self._forget_deferred(rows)
         if self._chords is not None:
             self._chords.fresh[rows] = False
         # line of sight (and with it fully visible) resolved when read (_ensure_los): the pairs

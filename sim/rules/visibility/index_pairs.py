@@ -361,7 +361,9 @@ class PairResolution:
         """06.01 Resolve fully visible for the directed pairs (I, J) not yet known (each from
         its unordered pair's capsule inputs, as _resolve would), and their cover entries.
         With ``defer`` (a list), the pairs only the one-pair kernel settles are left unknown
-        and appended to it instead, for ``_settle_deferred`` (``_full_pairs``)."""
+        and appended to it instead, for ``_settle_deferred`` (``_full_pairs``); such a pair
+        is kept with its inputs while neither model moves (``_deferred``), so a later read
+        hands it on (or, without ``defer``, settles it) without finding them again."""
         todo = ~self._fv_known[I, J]
         if not todo.any():
             return
@@ -371,6 +373,18 @@ class PairResolution:
         if not todo.any():
             return
         I, J = I[todo], J[todo]
+        held = self._deferred_at[I, J]
+        if held.any():              # (deferred before: its inputs kept)
+            items = [(i, j, *self._deferred[i, j]) for i, j in zip(I[held].tolist(), J[held].tolist())]
+            if defer is not None:
+                defer += items
+            else:
+                for item in items:
+                    self._settle_deferred(item)
+            keep = ~held
+            if not keep.any():
+                return
+            I, J = I[keep], J[keep]
         lo, hi = np.minimum(I, J), np.maximum(I, J)
         f = np.empty(len(I), dtype=bool)
         kept, rows = self._kept_capsule_rows(lo, hi)
@@ -395,10 +409,14 @@ class PairResolution:
         part = [] if defer is not None else None
         f[order] = self._full_pairs(I[order], J[order], pstart, pidx, ostart, opts, part)
         left = [(order[q], *rest) for q, *rest in part] if part else None
-        if left:                    # (deferred: still unknown)
+        if left:                    # (deferred: still unknown, kept with their inputs)
             keep = np.ones(len(I), dtype=bool)
             keep[[q for q, *_rest in left]] = False
-            defer += [(int(I[q]), int(J[q]), *rest) for q, *rest in left]
+            items = [(int(I[q]), int(J[q]), *rest) for q, *rest in left]
+            for i, j, *rest in items:
+                self._deferred[i, j] = tuple(rest)
+                self._deferred_at[i, j] = True
+            defer += items
             I, J, f = I[keep], J[keep], f[keep]
         self._fv[I, J] = f
         self._fv_known[I, J] = True
@@ -415,6 +433,20 @@ class PairResolution:
         self._fv_known[i, j] = True
         self._cover[i, j] = bool(self.hideable[j] and self.within_any[j]) or not f
         return f
+
+    def _forget_deferred(self, rows=None) -> None:
+        """Drop the kept deferred pairs (``_ensure_full``) of the models ``rows`` (they
+        moved), or every one."""
+        if not self._deferred:
+            return
+        if rows is None:
+            self._deferred = {}
+            self._deferred_at[:] = False
+            return
+        gone = set(rows)
+        self._deferred = {k: v for k, v in self._deferred.items() if k[0] not in gone and k[1] not in gone}
+        self._deferred_at[rows, :] = False
+        self._deferred_at[:, rows] = False
 
     def kept_chords(self, obs) -> ChordCache:
         """The chords of models ``obs`` (unique) as observers, brought up to date: kept per

@@ -71,3 +71,48 @@ def test_13_08_resolve_cover_leaves_cover_every_only_the_one_pair_kernels_pairs(
         assert any(c[0] is lazy for c in calls)  # (else this would not test the difference)
     known = batched._fv_known & whole._fv_known
     assert np.array_equal(batched._fv[known], whole._fv[known])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_13_08_deferred_pairs_are_kept_with_their_inputs_until_a_model_moves(seed, monkeypatch):
+    """The pairs a batch leaves to the one-pair kernel are kept with their pieces and obstacle
+    vertices (``_deferred``): asking for them again, nothing moved, finds no capsule inputs and
+    runs no certificate stage for them; cover_every and a whole block settle them with those
+    inputs to the answers of an index that never deferred; a model's move drops its pairs."""
+    areas, models = _table(seed)
+    idx, plain = VisibilityIndex(areas, models), VisibilityIndex(areas, models)
+    n = len(models)
+    stages = []
+    real = PairResolution._full_pairs
+    monkeypatch.setattr(PairResolution, "_full_pairs",
+                        lambda self, I, J, *a, **k: stages.append((self, I, J)) or real(self, I, J, *a, **k))
+    rng = np.random.default_rng(seed + 90)
+    deferred_seen = 0
+    for step in range(3):
+        ks = rng.choice(n, size=int(rng.integers(2, 6)), replace=False)
+        fps = [idx.fps[k].moved(*rng.uniform([2, 2], [58, 42])) for k in ks]
+        held_before = set(idx._deferred)
+        for x in (idx, plain):
+            x.update([x.ids[k] for k in ks], fps)
+        moved = set(ks.tolist())
+        assert not any(i in moved or j in moved for i, j in idx._deferred)     # (dropped on the move)
+        assert {(i, j) for i, j in held_before if i not in moved and j not in moved} <= set(idx._deferred)
+        mask = np.zeros((n, n), dtype=bool)
+        mask[tuple(np.array(list(idx._deferred), dtype=np.int64).reshape(-1, 2).T)] = True
+        assert np.array_equal(idx._deferred_at, mask)
+        blocks = _blocks(idx, rng)
+        I, J = _ask_all(idx, blocks)
+        idx.resolve_cover(I, J)
+        held = [k for k in idx._deferred if not idx._fv_known[k]]
+        deferred_seen += len(held)
+        stages.clear()
+        idx.resolve_cover(I, J)     # (again: the deferred pairs are handed on as kept)
+        for c, cI, cJ in stages:
+            if c is idx:
+                assert not set(zip(cI.tolist(), cJ.tolist())) & set(held)
+        for rows, cols in blocks:
+            assert idx.cover_every(rows, cols).tolist() == plain.cover_block(rows, cols).all(axis=1).tolist()
+        for rows, cols in blocks:   # (a whole block: every deferred pair settled, to the same answer)
+            assert np.array_equal(idx.cover_block(rows, cols), plain.cover_block(rows, cols))
+    assert np.array_equal(idx._fv[idx._fv_known & plain._fv_known], plain._fv[idx._fv_known & plain._fv_known])
+    assert deferred_seen > 10  # (else this would not test the keeping)
