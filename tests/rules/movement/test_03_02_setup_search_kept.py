@@ -1,6 +1,8 @@
 """03.02 The placement solver's search (sim.rules.movement.solvers.placement) ranks and tests
 its spots by cheaper means than the plain reading, with the same answers to the bit and in the
-same order: ``_ranked`` (the anchor spots' order) against ``np.lexsort`` of their keys."""
+same order: ``_ranked`` (the anchor spots' order) against ``np.lexsort`` of their keys; the
+``_Table``'s kept boxes (``near``, ``contact_spots``, ``clear``) against every base read afresh,
+as units are added."""
 
 from __future__ import annotations
 
@@ -79,3 +81,88 @@ def test_the_anchor_spots_rank_as_lexsort_ranks_them(seed):
         assert [k.tobytes() for k in keys] == [k.tobytes() for k in want_keys]
         got = PL._ranked(keys, PL._anchor_decimals(prefer))
         assert got.tolist() == _lexsort(want_keys).tolist()
+
+
+# --- the table's kept boxes -------------------------------------------------------------------
+
+def _near_reading(table, c, reach):
+    """_Table.near as it reads: the other bases whose box (centre -+ bounding radius) meets the
+    spots' box grown by ``reach``."""
+    if not len(table.others) or not len(c):
+        return np.zeros(0, dtype=np.int64)
+    oc = np.array([(f.x, f.y) for _m, f in table.others])
+    b = np.array([f.bounding_radius for _m, f in table.others])
+    lo, hi = c.min(axis=0) - reach, c.max(axis=0) + reach
+    return np.flatnonzero((oc[:, 0] + b >= lo[0]) & (oc[:, 0] - b <= hi[0]) & (oc[:, 1] + b >= lo[1])
+                          & (oc[:, 1] - b <= hi[1]))
+
+
+def _contact_spots_reading(table, fp, lo, hi):
+    """_Table.contact_spots as it reads: the rings ``clearance`` round each other base whose box
+    meets lo..hi grown by the base's reach."""
+    if not len(table.others):
+        return np.zeros((0, 2))
+    pad = fp.bounding_radius + table.clearance
+    keep = [j for j, (_m, o) in enumerate(table.others)
+            if o.x + o.bounding_radius >= lo[0] - pad and o.x - o.bounding_radius <= hi[0] + pad
+            and o.y + o.bounding_radius >= lo[1] - pad and o.y - o.bounding_radius <= hi[1] + pad]
+    if not keep:
+        return np.zeros((0, 2))
+    if fp.shape == "round" and all(table.others[j][1].shape == "round" for j in keep):
+        oc = np.array([(table.others[j][1].x, table.others[j][1].y) for j in keep])
+        t = np.array([0.5 * table.others[j][1].length for j in keep]) + 0.5 * fp.length + table.clearance
+        return (oc[:, None, :] + t[:, None, None] * RG.directions(12)[None, :, :]).reshape(-1, 2)
+    return np.vstack([RG.ring(fp, table.others[j][1], table.clearance, 12) for j in keep])
+
+
+def _clear_reading(table, fp, c):
+    """_Table.clear as it reads: every other base (round ones by their discs) ``clearance``
+    away, then no light or dense feature under the base grown by SLACK."""
+    from sim.rules.movement.legality import feature_mask
+    from sim.rules.movement.solvers import table as TB
+    ok = np.ones(len(c), dtype=bool)
+    rnd = [j for j, (_m, o) in enumerate(table.others) if o.shape == "round"]
+    hull = [j for j, (_m, o) in enumerate(table.others) if o.shape != "round"]
+    if fp.shape == "round" and rnd:
+        oc = np.array([(table.others[j][1].x, table.others[j][1].y) for j in rnd])
+        orad = np.array([0.5 * table.others[j][1].length for j in rnd])
+        ok &= TB._discs_clear(c, 0.5 * fp.length, oc, orad, table.clearance - 1e-9)
+    rest = hull if fp.shape == "round" else rnd + hull
+    if rest and ok.any():
+        sel = np.flatnonzero(ok)
+        ok[sel] = RG.farther_than(fp, c[sel], [table.others[j][1] for j in sorted(rest)], table.clearance - 1e-9)
+    if len(table.terr.no_end) and ok.any():
+        sel = np.flatnonzero(ok)
+        grown = Footprint(fp.shape, 0.0, 0.0, fp.length + 2 * RG.SLACK, fp.width + 2 * RG.SLACK, fp.angle)
+        ok[sel] = ~feature_mask(grown, c[sel], table.terr)
+    return ok
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_tables_kept_boxes_are_the_readings_as_units_are_added(seed):
+    """(An army's table: the boxes and which bases are round kept from one ``add`` to the next;
+    near, contact_spots and clear read as every base read afresh.)"""
+    from test_03_02_placement_solver import ruin
+    rng = np.random.default_rng(seed)
+    terrain = (ruin("ruin-w", 14.0, 1.0, 18.0, 5.0), ruin("ruin-e", 42.0, 6.0, 46.0, 10.0, "light"))
+    table = PL._Table(RG.deployment(SOUTH, BOARD), [], terrain if seed % 2 else (), PL.CLEARANCE)
+    fps = [Footprint("round", 0.0, 0.0, 32 * MM, 32 * MM), Footprint("round", 0.0, 0.0, 60 * MM, 60 * MM),
+           Footprint("oval", 0.0, 0.0, 90 * MM, 52 * MM, 30.0)]
+    checked = 0
+    for step in range(4):
+        for fp in fps:
+            c = rng.uniform([0.0, 0.0], [60.0, 14.0], size=(int(rng.integers(1, 400)), 2))
+            for reach in (0.0, fp.bounding_radius + table.clearance):
+                assert table.near(c, reach).tolist() == _near_reading(table, c, reach).tolist()
+            lo = rng.uniform([0.0, 0.0], [50.0, 8.0])
+            hi = lo + rng.uniform(1.0, 10.0, size=2)
+            got, want = table.contact_spots(fp, lo, hi), _contact_spots_reading(table, fp, lo, hi)
+            assert got.shape == want.shape and got.tobytes() == want.tobytes()
+            got, want = table.clear(fp, c), _clear_reading(table, fp, c)
+            assert got.tolist() == want.tolist()
+            checked += int(len(table.others) > 0) * int((~got).any())
+        k = len(table.others)
+        table.add([(f"u{step}-{i}", (random_base(rng, 0.0, 0.0) if i % 5 == 4 else fps[i % 2]).moved(
+            *rng.uniform([0.0, 0.0], [60.0, 14.0]))) for i in range(int(rng.integers(5, 25)))])
+        assert len(table.box[0]) == len(table.others) > k
+    assert checked

@@ -13,7 +13,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from sim.rules.arrays import col_max, col_min
 from sim.rules.geometry import Footprint
 from sim.rules.movement.index import terrain_index
 from sim.rules.movement.kernels import points_polys_distance
@@ -55,7 +54,9 @@ def _discs_clear(c: np.ndarray, r: float, oc: np.ndarray, orad: np.ndarray, gap:
 class _Table:
     """The other bases (arrays: centres, round radii, bounding radii), the terrain index, the
     region and the clearance: what every candidate is tested against. ``add`` puts a unit just
-    placed among the others (an army)."""
+    placed among the others (an army). What ``near`` and ``contact_spots`` compare with (each
+    base's box, its centre less and plus its bounding radius) and which bases are round are
+    worked out there too, once for every test until the next ``add``."""
 
     def __init__(self, region: Region, others, terrain, clearance: float):
         self.region = region
@@ -67,6 +68,7 @@ class _Table:
         self.bound = np.zeros(0)
         self.hulls: list[int] = []
         self.rules: dict = {}
+        self._boxes()
         self.add(others)
 
     def add(self, items) -> None:
@@ -75,11 +77,23 @@ class _Table:
             return
         k = len(self.others)
         self.others += items
-        self.centres = np.vstack([self.centres, [(f.x, f.y) for _m, f in items]])
-        self.radius = np.concatenate([self.radius, [0.5 * f.length if f.shape == "round" else 0.0
-                                                    for _m, f in items]])
-        self.bound = np.concatenate([self.bound, [f.bounding_radius for _m, f in items]])
+        # (each footprint read once: its centre, its round radius (0: a hull), its bounding radius)
+        rows = np.array([(f.x, f.y, 0.5 * f.length if f.shape == "round" else 0.0, f.bounding_radius)
+                         for _m, f in items], dtype=float)
+        self.centres = np.vstack([self.centres, rows[:, 0:2]])
+        self.radius = np.concatenate([self.radius, rows[:, 2]])
+        self.bound = np.concatenate([self.bound, rows[:, 3]])
         self.hulls += [k + i for i, (_m, f) in enumerate(items) if f.shape != "round"]
+        self._boxes()
+
+    def _boxes(self) -> None:
+        """The other bases' boxes (x + b, x - b, y + b, y - b, b the bounding radius) and which
+        are round (radius > 0) and hulls (radius 0), as ``near``, ``clear`` and
+        ``contact_spots`` read them."""
+        oc, b = self.centres, self.bound
+        self.box = (oc[:, 0] + b, oc[:, 0] - b, oc[:, 1] + b, oc[:, 1] - b)
+        self.is_round = self.radius > 0
+        self.is_hull = self.radius == 0
 
     def rule(self, fp: Footprint):
         key = (fp.shape, fp.length, fp.width, fp.angle)
@@ -92,10 +106,10 @@ class _Table:
         """Rows of the other bases that may come within ``reach`` of a spot in ``c``."""
         if not len(self.centres) or not len(c):
             return np.zeros(0, dtype=np.int64)
-        lo, hi = col_min(c) - reach, col_max(c) + reach
-        oc, b = self.centres, self.bound
-        keep = (oc[:, 0] + b >= lo[0]) & (oc[:, 0] - b <= hi[0]) & (oc[:, 1] + b >= lo[1]) & (oc[:, 1] - b <= hi[1])
-        return np.flatnonzero(keep)
+        x, y = c[:, 0], c[:, 1]
+        xhi, xlo, yhi, ylo = self.box
+        keep = (xhi >= x.min() - reach) & (xlo <= x.max() + reach) & (yhi >= y.min() - reach) & (ylo <= y.max() + reach)
+        return keep.nonzero()[0]
 
     def clear(self, fp: Footprint, c: np.ndarray) -> np.ndarray:
         """(K,) the base at each centre is ``clearance`` from every other base and overlaps no
@@ -105,11 +119,11 @@ class _Table:
             return ok
         rows = self.near(c, fp.bounding_radius + self.clearance)
         if len(rows):
-            rnd = rows[self.radius[rows] > 0]
+            rnd = rows[self.is_round[rows]]
             if fp.shape == "round" and len(rnd):
                 ok &= _discs_clear(c, 0.5 * fp.length, self.centres[rnd], self.radius[rnd],
                                    self.clearance - 1e-9)
-            rest = rows if fp.shape != "round" else rows[self.radius[rows] == 0]
+            rest = rows if fp.shape != "round" else rows[self.is_hull[rows]]
             if len(rest) and ok.any():
                 sel = np.flatnonzero(ok)
                 ok[sel] = farther_than(fp, c[sel], [self.others[j][1] for j in rest.tolist()],
@@ -132,12 +146,12 @@ class _Table:
 
     def contact_spots(self, fp: Footprint, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
         """Spots ``clearance`` clear of each other base whose box meets lo..hi (rings)."""
-        oc, b = self.centres, self.bound
+        oc = self.centres
         if not len(oc):
             return np.zeros((0, 2))
         pad = fp.bounding_radius + self.clearance
-        keep = np.flatnonzero((oc[:, 0] + b >= lo[0] - pad) & (oc[:, 0] - b <= hi[0] + pad)
-                              & (oc[:, 1] + b >= lo[1] - pad) & (oc[:, 1] - b <= hi[1] + pad))
+        xhi, xlo, yhi, ylo = self.box
+        keep = ((xhi >= lo[0] - pad) & (xlo <= hi[0] + pad) & (yhi >= lo[1] - pad) & (ylo <= hi[1] + pad)).nonzero()[0]
         if not len(keep):
             return np.zeros((0, 2))
         if fp.shape == "round":
