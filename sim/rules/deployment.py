@@ -18,6 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from sim.rules.arrays import roll_next
 from sim.rules.geometry import EPS, Footprint, core, footprint_polygon_distance
 from sim.rules.polygons import ccw, convex_pieces, point_in_polygon, polygon_inside
 
@@ -159,7 +160,7 @@ def player_edge(zone, board: tuple[float, float]) -> str:
     stretch of the zone's boundary; a zone on no edge: the nearest edge (ties: that order)."""
     W, H = float(board[0]), float(board[1])
     pts = np.asarray(zone, dtype=float)
-    nxt = np.roll(pts, -1, axis=0)
+    nxt = roll_next(pts)   # (np.roll(pts, -1, axis=0)'s values)
     shared = dict.fromkeys(EDGES, 0.0)
     for (x0, y0), (x1, y1) in zip(pts, nxt):
         ln = math.hypot(x1 - x0, y1 - y0)

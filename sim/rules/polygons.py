@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.rules.arrays import roll_next
+
 __all__ = [
     "signed_area", "ccw", "is_simple", "self_intersection", "point_in_polygon",
     "polygon_inside", "is_convex", "convex_pieces", "BOUNDARY_EPS",
@@ -20,9 +22,10 @@ BOUNDARY_EPS = 1e-7  # inches: points this close to an edge count as on the boun
 
 
 def signed_area(poly) -> float:
-    """13.01 Shoelace area, positive for counter-clockwise polygons."""
+    """13.01 Shoelace area, positive for counter-clockwise polygons (each vertex with the next:
+    ``roll_next``, np.roll's values without its wrapper)."""
     p = np.asarray(poly, dtype=float)
-    q = np.roll(p, -1, axis=0)
+    q = roll_next(p)
     return 0.5 * float(np.sum(p[:, 0] * q[:, 1] - q[:, 0] * p[:, 1]))
 
 

@@ -2,7 +2,8 @@
 its spots by cheaper means than the plain reading, with the same answers to the bit and in the
 same order: ``_ranked`` (the anchor spots' order) against ``np.lexsort`` of their keys; the
 ``_Table``'s kept boxes (``near``, ``contact_spots``, ``clear``) against every base read afresh,
-as units are added."""
+as units are added; the zone's pieces, its player's edge and the shoelace area against
+np.roll's readings."""
 
 from __future__ import annotations
 
@@ -166,3 +167,60 @@ def test_the_tables_kept_boxes_are_the_readings_as_units_are_added(seed):
             *rng.uniform([0.0, 0.0], [60.0, 14.0]))) for i in range(int(rng.integers(5, 25)))])
         assert len(table.box[0]) == len(table.others) > k
     assert checked
+
+
+# --- the zone's pieces, its player's edge and the shoelace area, without np.roll's wrapper -----
+
+def _signed_area_reading(poly):
+    p = np.asarray(poly, dtype=float)
+    q = np.roll(p, -1, axis=0)
+    return 0.5 * float(np.sum(p[:, 0] * q[:, 1] - q[:, 0] * p[:, 1]))
+
+
+def _zone_pieces_reading(zone):
+    from sim.rules.polygons import ccw, convex_pieces
+    out = []
+    for piece in convex_pieces(np.asarray(zone, dtype=float)):
+        p = ccw(piece)
+        e = np.roll(p, -1, axis=0) - p
+        ln = np.hypot(e[:, 0], e[:, 1])
+        ok = ln > 1e-12
+        n = np.stack([e[ok, 1], -e[ok, 0]], axis=1) / ln[ok, None]
+        out.append((n, (n * p[ok]).sum(axis=1)))
+    return out
+
+
+def _player_edge_reading(zone, board):
+    import math
+    from sim.rules.deployment import EDGES, EPS
+    W, H = float(board[0]), float(board[1])
+    pts = np.asarray(zone, dtype=float)
+    shared = dict.fromkeys(EDGES, 0.0)
+    for (x0, y0), (x1, y1) in zip(pts, np.roll(pts, -1, axis=0)):
+        ln = math.hypot(x1 - x0, y1 - y0)
+        for edge, on in (("south", abs(y0) <= EPS and abs(y1) <= EPS), ("north", abs(y0 - H) <= EPS and abs(y1 - H) <= EPS),
+                         ("west", abs(x0) <= EPS and abs(x1) <= EPS), ("east", abs(x0 - W) <= EPS and abs(x1 - W) <= EPS)):
+            if on:
+                shared[edge] += ln
+    best = max(EDGES, key=lambda e: (shared[e], -EDGES.index(e)))
+    if shared[best] > 0:
+        return best
+    gaps = {"south": pts[:, 1].min(), "north": H - pts[:, 1].max(), "west": pts[:, 0].min(), "east": W - pts[:, 0].max()}
+    return min(EDGES, key=lambda e: (gaps[e], EDGES.index(e)))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_zone_pieces_player_edge_and_area_are_the_readings(seed):
+    from sim.rules.deployment import player_edge
+    from sim.rules.polygons import signed_area
+    rng = np.random.default_rng(seed)
+    notched = ((0.0, 0.0), (60.0, 0.0), (60.0, 12.0), (30.0, 12.0), (30.0, 8.0), (0.0, 8.0))
+    corner = ((0.0, 44.0), (0.0, 20.0), (float(rng.uniform(5, 25)), 44.0))   # (a triangle, clockwise)
+    inner = tuple(map(tuple, rng.uniform([10, 10], [50, 34], size=(3, 2))))   # (on no edge)
+    for zone in (SOUTH, NORTH, notched, corner, inner, tuple(reversed(notched))):
+        assert signed_area(zone).hex() == _signed_area_reading(zone).hex()
+        assert player_edge(zone, BOARD) == _player_edge_reading(zone, BOARD)
+        got, want = RG._zone_pieces(tuple(zone)), _zone_pieces_reading(zone)
+        assert len(got) == len(want)
+        for (n, off), (wn, woff) in zip(got, want):
+            assert n.tobytes() == wn.tobytes() and off.tobytes() == woff.tobytes()

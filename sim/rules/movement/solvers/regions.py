@@ -38,6 +38,7 @@ from typing import Sequence
 
 import numpy as np
 
+from sim.rules.arrays import roll_next
 from sim.rules.deployment import EDGE_TOUCH, edge_gaps, fits_within, half_extents, player_edge, touches_edge
 from sim.rules.geometry import (ENGAGEMENT_RANGE, EPS, Footprint, core, distance, footprint_polygon_distance,
                                 point_distances, wholly_within_distance, within)
@@ -270,7 +271,7 @@ def _zone_pieces(zone: tuple) -> tuple:
     out = []
     for piece in convex_pieces(np.asarray(zone, dtype=float)):
         p = ccw(piece)
-        e = np.roll(p, -1, axis=0) - p
+        e = roll_next(p) - p   # (np.roll(p, -1, axis=0)'s values)
         ln = np.hypot(e[:, 0], e[:, 1])
         ok = ln > 1e-12
         n = np.stack([e[ok, 1], -e[ok, 0]], axis=1) / ln[ok, None]
