@@ -45,6 +45,15 @@ def ragged_expand(start: np.ndarray, owner: np.ndarray):
     return item, pos
 
 
+def csr_concat(parts) -> tuple[np.ndarray, np.ndarray]:
+    """CSR lists (start offsets, data) one after the other: one list of all their rows."""
+    starts, off = [parts[0][0]], parts[0][0][-1]
+    for s, _d in parts[1:]:
+        starts.append(s[1:] + off)
+        off = off + s[-1]
+    return np.concatenate(starts), np.concatenate([d for _s, d in parts])
+
+
 def csr_subset(start, data, sel):
     """Rows ``sel`` of a CSR list (start offsets, data): (new start, new data)."""
     cnt = start[sel + 1] - start[sel]

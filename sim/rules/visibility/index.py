@@ -27,7 +27,8 @@ properties; ``cover_every`` only those that can change whether every target mode
 13.08, its first read after a move with every enemy pair in reach that can: ``_cover_near``).
 Every stage works pair by pair with the same inputs and kernels, so a read answers exactly
 what an eager pass would, whichever pairs share its batch. The geometry and
-the resolution live in the index's base class, sim.rules.visibility.index_pairs.PairResolution. Pairs
+the resolution live in the index's base class, sim.rules.visibility.index_pairs.PairResolution
+(fully visible in its own base, sim.rules.visibility.index_full.FullResolution). Pairs
 are resolved in stages, all pairs at once (sim.rules.visibility.pairs, .umbra): a "definitely blocked"
 certificate (the target's bounding circle inside the umbra of one piece's chord lit by the
 observer's bounding circle; candidates by angular bins per observer), then for the pairs

@@ -1,7 +1,7 @@
 """06.01 / 13.08 Fully visible for the pairs one read asks (PairResolution._ensure_full) is
 worked out in one call of the staged test (``_full_pairs``) whatever batches the pairs' kept
 capsule inputs come from (several _resolve batches, and pairs with none kept, measured then):
-the rows joined by ``_csr_concat``, each pair's answer its own, the same as an index that
+the rows joined by ``batch.csr_concat``, each pair's answer its own, the same as an index that
 resolves every pair from one batch (a recompute's)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sim.rules.visibility.index import VisibilityIndex
-from sim.rules.visibility.index_pairs import _csr_concat
+from sim.rules.visibility.batch import csr_concat as _csr_concat
 
 from test_13_08_cover_every import _table
 

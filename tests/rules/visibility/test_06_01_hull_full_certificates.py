@@ -7,7 +7,7 @@ kernels.footprint_fully_visible, and the VisibilityIndex answers what the scalar
 import numpy as np
 import pytest
 
-from sim.rules.visibility import index_pairs as vi  # (where the index resolves its pairs)
+from sim.rules.visibility import index_full as full_index  # (where the index settles fully visible)
 from sim.rules.visibility.batch import csr_subset
 from sim.rules.visibility.hull_full import full_certificates
 from sim.rules.visibility.kernels import footprint_fully_visible
@@ -77,12 +77,12 @@ def test_settled_pairs_get_the_kernel_answer(seed, monkeypatch):
 
 def test_index_fully_visible_with_hulls_is_the_scalar_rule(monkeypatch):
     calls = []
-    real = vi.footprint_fully_visible
+    real = full_index.footprint_fully_visible
 
     def counted(*a):
         calls.append(1)
         return real(*a)
-    monkeypatch.setattr(vi, "footprint_fully_visible", counted)
+    monkeypatch.setattr(full_index, "footprint_fully_visible", counted)
     rng = np.random.default_rng(5)
     pairs = 0
     for idx in _layouts(rng, 10):

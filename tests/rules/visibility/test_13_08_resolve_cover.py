@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.rules.visibility import index_pairs as IP
+from sim.rules.visibility import index_full as IF
 from sim.rules.visibility.index import VisibilityIndex
 from sim.rules.visibility.index_pairs import PairResolution
 
@@ -42,8 +42,8 @@ def test_13_08_resolve_cover_leaves_cover_every_only_the_one_pair_kernels_pairs(
     real = PairResolution._ensure_full
     monkeypatch.setattr(PairResolution, "_ensure_full",
                         lambda self, I, J, defer=None: calls.append((self, I, J)) or real(self, I, J, defer))
-    one_pair = IP.footprint_fully_visible
-    monkeypatch.setattr(IP, "footprint_fully_visible", lambda *a: kernel.append(a) or one_pair(*a))
+    one_pair = IF.footprint_fully_visible
+    monkeypatch.setattr(IF, "footprint_fully_visible", lambda *a: kernel.append(a) or one_pair(*a))
     rng = np.random.default_rng(seed + 50)
     for step in range(3):
         ks = rng.choice(n, size=int(rng.integers(2, 6)), replace=False)
