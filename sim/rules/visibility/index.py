@@ -219,6 +219,8 @@ class VisibilityIndex(PairResolution):
             setattr(new, k, v)
         new._cover_ro = _read_only(new._cover)
         new._chords = None  # (kept work: the copy finds its own again)
+        new._deferred = {}  # (so too the deferred pairs' inputs: those pairs stay unknown)
+        new._deferred_at = np.zeros_like(self._deferred_at)
         # (the copy's moves change the footprints its distance rows' table keeps)
         new._table = None if self._table is None else self._table.copy()
         return new
