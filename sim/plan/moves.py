@@ -44,8 +44,9 @@ def unit_gap(unit_ent: int, others: list[int]) -> float | None:
 
 def bodies() -> ML.BodyIndex:
     """Every model on the battlefield, where it stands now (an immutable BodyIndex, in model-id
-    order), made once per table state: kept on the spatial index until a model is set up or
-    removed, and brought up to date after a move (the rows it moved only, BodyIndex.moved)."""
+    order), made once per table state: kept on the spatial index until a model is set up, and
+    brought up to date after a move (the rows it moved only, BodyIndex.moved) and a removal
+    (the rows taken off, BodyIndex.without)."""
     sp = R.current.spatial
     if sp.bodies is None:
         out = []
@@ -56,10 +57,15 @@ def bodies() -> ML.BodyIndex:
             for mid, row in zip(lv.ids, lv.rows.tolist()):
                 out.append(ML.Body(mid, unit.id, unit.owner, fps[row]))
         sp.bodies = ML.BodyIndex(out)
-    elif sp.bodies_moved:
-        ids = _row_ids(sp)
-        sp.bodies = sp.bodies.moved([(ids[i], f) for i, f in sp.bodies_moved.items()])
-        sp.bodies_moved = {}
+    else:
+        if sp.bodies_moved:
+            ids = _row_ids(sp)
+            sp.bodies = sp.bodies.moved([(ids[i], f) for i, f in sp.bodies_moved.items()])
+            sp.bodies_moved = {}
+        if sp.bodies_removed:
+            ids = _row_ids(sp)
+            sp.bodies = sp.bodies.without([ids[i] for i in sorted(sp.bodies_removed)])
+            sp.bodies_removed = set()
     return sp.bodies
 
 

@@ -170,7 +170,7 @@ SPATIAL = {
     "keywords": dict.copy, "ranged_abilities": dict.copy, "target_models": dict.copy,
     "units": lambda u: None if u is None else list(u), "off_table": set.copy,
     "bodies": SHARE,  # (a BodyIndex: immutable, made anew on every change)
-    "bodies_moved": dict.copy, "row_ids": lambda r: None if r is None else dict(r),
+    "bodies_moved": dict.copy, "bodies_removed": set.copy, "row_ids": lambda r: None if r is None else dict(r),
     "version": SHARE, "presence_version": SHARE, "layout_version": SHARE, "control_levels": lambda _c: None, "living_layout": lambda _c: None, "unit_boxes": lambda _c: None,
     "in_range_rows": lambda _c: None, "coherent": dict.copy,
 }

@@ -90,10 +90,12 @@ class SpatialIndex:
         # visibility reads (sim.world.queries.living: none)
         self.off_table: set[int] = set()
         # sim.plan.moves.bodies: the table as the movement rules read it (a BodyIndex), made
-        # on first use after each set-up or removal; a move only notes the rows it changed
-        # (bodies_moved: model index -> footprint), which bodies() applies when next read
+        # on first use after each set-up; a move only notes the rows it changed (bodies_moved:
+        # model index -> footprint) and a removal the row it took off (bodies_removed), which
+        # bodies() applies when next read
         self.bodies = None
         self.bodies_moved: dict[int, object] = {}
+        self.bodies_removed: set[int] = set()
         self.row_ids: dict[int, str] | None = None  # model index -> model id (sim.plan.moves)
         # Bumped by every change of who is on the battlefield or where (a move, a set-up, a
         # removal, a unit's caches forgotten): an answer derived from those alone stays good
@@ -209,11 +211,11 @@ class SpatialIndex:
             for j in mine:
                 near_of[j].add(index)
             self._touch(index, mine, +1)
-        kept, pending = self.bodies, self.bodies_moved
+        kept, pending, removed = self.bodies, self.bodies_moved, self.bodies_removed
         self._changed()
         if kept is not None:  # (the same models on the table: only these rows change)
             pending.update(zip(indices, fps))
-            self.bodies, self.bodies_moved = kept, pending
+            self.bodies, self.bodies_moved, self.bodies_removed = kept, pending, removed
 
     def _write_moved(self) -> None:
         """The rows and columns of ``dist`` (and ``far``'s codes) of the models moved since it
@@ -297,21 +299,23 @@ class SpatialIndex:
         self._touch(index, self.near[index], -1)
         self._present[index] = False
         self._alive_units = None
-        self._forget_bodies()
+        if self.bodies is not None:  # (the same table less this row: bodies() takes it off)
+            self.bodies_removed.add(index)
         self.version += 1
         self.presence_version += 1
 
     def forget_unit(self, unit_ent: int) -> None:
+        # (the unit's models on the table are remove's and place_many's to note: ``bodies``)
         self.living.pop(unit_ent, None)
         self.keywords.pop(unit_ent, None)
         self.ranged_abilities.pop(unit_ent, None)
-        self._forget_bodies()
         self.version += 1
         self.presence_version += 1
 
     def _forget_bodies(self) -> None:
         self.bodies = None
         self.bodies_moved = {}
+        self.bodies_removed = set()
 
     def _changed(self) -> None:
         self.living.clear()

@@ -104,8 +104,12 @@ class Checker(Recorder):
 
 def assert_same_bodies(kept: BodyIndex, fresh: BodyIndex) -> None:
     """The table as the movement rules read it (kept on the spatial index and brought up to
-    date after each move, sim.plan.moves.bodies) is the table built afresh from the world."""
+    date after each move and removal, sim.plan.moves.bodies) is the table built afresh from the
+    world."""
     assert kept.bodies == fresh.bodies and kept.ids == fresh.ids and kept.units == fresh.units
+    assert kept.row == fresh.row and kept.fps == fresh.fps
+    assert kept.unit_rows.keys() == fresh.unit_rows.keys()
+    assert all(np.array_equal(kept.unit_rows[u], fresh.unit_rows[u]) for u in kept.unit_rows)
     for a in ("players", "centres", "round", "radius", "bound"):
         assert (getattr(kept, a) == getattr(fresh, a)).all(), a
     assert {u: r.tolist() for u, r in kept.unit_rows.items()} == \

@@ -538,6 +538,47 @@ def test_03_01_a_body_index_after_a_move_is_the_index_of_the_moved_bodies():
     assert np.array_equal(before.centres, centres)  # (the index moved from is unchanged)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 14))
+def test_03_01_a_body_index_less_removed_models_is_the_index_of_the_bodies_left(seed, n):
+    """BodyIndex.without (the table brought up to date after a removal, sim.plan.moves.bodies)
+    gives what indexing the bodies left afresh gives: rows (each after a removed one moved up),
+    each unit's rows, centres, radii, cores (those read before the removal kept, re-rowed)."""
+    from sim.rules.movement.index import Body, BodyIndex
+    rng = np.random.default_rng(seed)
+    shapes = [("round", 1.26, 1.26), ("oval", 4.0, 2.4), ("rect", 3.0, 2.0)]
+    bodies = []
+    for k in rng.permutation(n).tolist():   # (given in any order: the index sorts by id)
+        shape, length, width = shapes[int(rng.integers(3))]
+        bodies.append(Body(f"m{k:02d}", f"u{k % 3}", k % 2,
+                           footprint(shape, *rng.uniform(0, 40, 2), length, width, rng.uniform(0, 180))))
+    before = BodyIndex(bodies)
+    for j in range(len(before)):
+        if not before.round[j] and rng.random() < 0.5:
+            before.core(j)
+    for u in sorted(set(before.units)):     # (what the index keeps of its rows, read before)
+        before.others(u)
+    before.enemies(0), before.enemies(1)
+    gone = sorted(set(rng.choice([b.model for b in bodies], size=int(rng.integers(1, n)), replace=False).tolist()))
+    kept = before.without(gone + ["not there"])
+    fresh = BodyIndex([b for b in bodies if b.model not in gone])
+    assert kept.bodies == fresh.bodies and kept.ids == fresh.ids and kept.row == fresh.row
+    assert kept.fps == fresh.fps and kept.units == fresh.units
+    assert kept.unit_rows.keys() == fresh.unit_rows.keys()
+    for u in fresh.unit_rows:
+        assert np.array_equal(kept.unit_rows[u], fresh.unit_rows[u]) and kept.unit_rows[u].dtype == np.int64
+    for a in ("players", "centres", "round", "radius", "bound"):
+        assert np.array_equal(getattr(kept, a), getattr(fresh, a)) and getattr(kept, a).dtype == getattr(fresh, a).dtype, a
+    for j in range(len(kept)):
+        if not kept.round[j]:
+            assert np.array_equal(kept.core(j), fresh.core(j))
+    for u in sorted(set(fresh.units)):
+        assert np.array_equal(kept.others(u), fresh.others(u))
+    for p in (0, 1):
+        assert np.array_equal(kept.enemies(p), fresh.enemies(p))
+    assert before.without([]) is before and len(before) == n    # (the index taken from is unchanged)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 8), st.integers(1, 14))
 def test_03_04_near_enemy_distances_are_each_models_own(seed, mine, theirs):
