@@ -46,6 +46,20 @@ class Body:
     fp: Footprint
 
 
+def _rows_by_unit(units: Sequence[str]) -> dict[str, np.ndarray]:
+    """Each unit's rows among ``units`` (a body index's, row by row), ascending."""
+    rows: dict[str, list[int]] = {}
+    for i, u in enumerate(units):
+        rows.setdefault(u, []).append(i)
+    return {u: np.array(r, dtype=np.int64) for u, r in rows.items()}
+
+
+def _freeze(ix: "BodyIndex") -> None:
+    """A body index's arrays read-only (it is immutable: ``moved`` and ``without`` make new ones)."""
+    for arr in (ix.players, ix.centres, ix.round, ix.radius, ix.bound):
+        arr.flags.writeable = False
+
+
 class BodyIndex:
     """01.04 An immutable index of the bodies on the table, in model-id order, as arrays:
     centres, round radii (0 for hulls), bounding radii, players and units. Build it once per
@@ -70,12 +84,8 @@ class BodyIndex:
         self.round = np.array([f.shape == "round" for f in self.fps], dtype=bool)
         self.radius = np.array([0.5 * f.length if f.shape == "round" else 0.0 for f in self.fps])
         self.bound = np.array([f.bounding_radius for f in self.fps], dtype=float)
-        rows: dict[str, list[int]] = {}
-        for i, u in enumerate(self.units):
-            rows.setdefault(u, []).append(i)
-        self.unit_rows = {u: np.array(r, dtype=np.int64) for u, r in rows.items()}
-        for arr in (self.players, self.centres, self.round, self.radius, self.bound):
-            arr.flags.writeable = False
+        self.unit_rows = _rows_by_unit(self.units)
+        _freeze(self)
         self._cores: dict[int, np.ndarray] = {}
         self._rows_of: dict = {}        # (what units and players give: shared with ``moved``)
         self._boxes: tuple | None = None
@@ -155,8 +165,7 @@ class BodyIndex:
             self.ids, self.row, self.units, self.players, self.unit_rows)
         out.centres, out.round, out.radius, out.bound = centres, rnd, radius, bound
         out._rows_of, out._boxes, out.near_memo = self._rows_of, None, {}
-        for arr in (centres, rnd, radius, bound):
-            arr.flags.writeable = False
+        _freeze(out)
         return out
 
     def without(self, models: Sequence[str]) -> "BodyIndex":
@@ -176,12 +185,8 @@ class BodyIndex:
         out.units = [self.units[i] for i in keep]
         out.players, out.centres, out.round = self.players[k], self.centres[k], self.round[k]
         out.radius, out.bound = self.radius[k], self.bound[k]
-        rows: dict[str, list[int]] = {}
-        for i, u in enumerate(out.units):
-            rows.setdefault(u, []).append(i)
-        out.unit_rows = {u: np.array(r, dtype=np.int64) for u, r in rows.items()}
-        for arr in (out.players, out.centres, out.round, out.radius, out.bound):
-            arr.flags.writeable = False
+        out.unit_rows = _rows_by_unit(out.units)
+        _freeze(out)
         new = {old: n for n, old in enumerate(keep)}
         out._cores = {new[j]: c for j, c in self._cores.items() if j in new}
         out._rows_of, out._boxes, out.near_memo = {}, None, {}

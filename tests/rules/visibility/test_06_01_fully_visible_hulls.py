@@ -140,6 +140,17 @@ def test_hull_sight_and_point_sight_match_brute_force():
     assert checked > 80 and blocked > 5
 
 
+def _by_a_wall_end(rng):
+    """A random layout (areas, A, B) and a point within 1" of a vertex of one of its dense
+    walls (None when it has none): where a base put there overlaps the wall."""
+    areas, a, b = random_layout(rng)
+    walls = [np.array(f.polygon) for ar in areas for f in ar.features if f.category == "dense"]
+    if not walls:
+        return areas, a, b, None
+    w = walls[rng.integers(len(walls))]
+    return areas, a, b, w[rng.integers(len(w))] + rng.uniform(-1.0, 1.0, 2)
+
+
 def test_06_01_sight_to_and_from_a_base_a_wall_overlaps_matches_brute_force():
     """06.01 A base a dense wall overlaps (a scenario may place one so; no move may end so):
     the part of it a sight line may reach is not convex, so the exact kernels keep every line
@@ -152,13 +163,10 @@ def test_06_01_sight_to_and_from_a_base_a_wall_overlaps_matches_brute_force():
     rng = np.random.default_rng(53)
     checked = overlapped = 0
     for _ in range(18):
-        areas, a, b = random_layout(rng)
-        walls = [np.array(f.polygon) for ar in areas for f in ar.features if f.category == "dense"]
-        if not walls:
+        areas, a, b, corner = _by_a_wall_end(rng)
+        if corner is None:
             continue
-        w = walls[rng.integers(len(walls))]
-        corner = w[rng.integers(len(w))] + rng.uniform(-1.0, 1.0, 2)  # (B across a wall's end)
-        a = _base(rng, a.x, a.y)
+        a = _base(rng, a.x, a.y)                     # (B across a wall's end)
         b = footprint(["rect", "oval"][rng.integers(2)], *corner, rng.uniform(2.0, 6.0),
                       rng.uniform(0.8, 2.5), rng.uniform(0, 180))
         if rng.random() < 0.5:
@@ -245,12 +253,9 @@ def test_early_exit_with_a_wall_over_the_observer():
     checked = 0
     outcome = {True: 0, False: 0}
     for _ in range(40):
-        areas, a, b = random_layout(rng)
-        walls = [np.array(f.polygon) for ar in areas for f in ar.features if f.category == "dense"]
-        if not walls:
+        areas, a, b, corner = _by_a_wall_end(rng)
+        if corner is None:
             continue
-        w = walls[rng.integers(len(walls))]
-        corner = w[rng.integers(len(w))] + rng.uniform(-1.0, 1.0, 2)  # (A across a wall's end)
         a = footprint(["rect", "oval"][rng.integers(2)], *corner, rng.uniform(2.0, 6.0),
                       rng.uniform(0.8, 2.5), rng.uniform(0, 180))
         blk = TerrainBlockers.build(areas)
