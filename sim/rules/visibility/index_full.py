@@ -81,9 +81,10 @@ class FullResolution:
         if left:                    # (deferred: still unknown, kept with their inputs)
             keep = np.ones(len(I), dtype=bool)
             keep[[q for q, *_rest in left]] = False
-            items = [(int(I[q]), int(J[q]), *rest) for q, *rest in left]
-            for i, j, *rest in items:
-                self._deferred[i, j] = tuple(rest)
+            items = [(int(I[q]), int(J[q]), pieces, verts) for q, pieces, verts in left]
+            for i, j, pieces, verts in items:
+                # (the vertices copied out of the batch's array: a kept pair keeps only its own)
+                self._deferred[i, j] = (pieces, verts.copy())
                 self._deferred_at[i, j] = True
             defer += items
             I, J, f = I[keep], J[keep], f[keep]

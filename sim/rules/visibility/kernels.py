@@ -419,6 +419,8 @@ def _all_visible_from(a_core, a_r, pts, pk: Pieces, obst: np.ndarray, gens: tupl
         rest = np.concatenate([rest[j::parts] for j in range(parts)])
     start, size = 0, _PTS_CHUNK
     while start < len(rest):
+        if len(rest) - (start + size) == 1:
+            size += 1   # (no batch of one point but a lone one: as the fixed batches never made)
         if not _points_visible_exact(a_core, a_r, pts[rest[start:start + size]], pk, obst, gens).all():
             return False
         start += size

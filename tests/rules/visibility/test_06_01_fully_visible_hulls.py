@@ -271,3 +271,34 @@ def test_early_exit_with_a_wall_over_the_observer():
             outcome[got] += 1
         checked += 1
     assert checked > 6 and outcome[True] > 50 and outcome[False] > 50
+
+
+def test_the_kernel_hands_its_observer_generators_down_unchanged(monkeypatch):
+    """footprint_fully_visible works out the observer's generators once (with a wall over the
+    observer: its outline crossings too, and every line through its vertices) and hands them to
+    every exact batch: what the batches get is ``_observer_generators``' own answer."""
+    from sim.rules.visibility import kernels as K
+
+    real = K._all_visible_from
+    handed = []
+
+    def spy(a_core, a_r, pts, pk, obst, gens=None):
+        want = K._observer_generators(a_core, a_r, pk, obst)
+        assert gens is not None and gens[1] == want[1] and np.array_equal(gens[0], want[0])
+        handed.append(want[1])
+        return real(a_core, a_r, pts, pk, obst, gens)
+    monkeypatch.setattr(K, "_all_visible_from", spy)
+    rng = np.random.default_rng(61)
+    for _ in range(40):
+        areas, a, b, corner = _by_a_wall_end(rng)
+        if corner is None:
+            continue
+        a = footprint(["rect", "oval"][rng.integers(2)], *corner, rng.uniform(2.0, 6.0),
+                      rng.uniform(0.8, 2.5), rng.uniform(0, 180))
+        blk = TerrainBlockers.build(areas)
+        pk, verts = _pair_pieces(blk, a, b, blk.active(blk.within(a), blk.within(b)))
+        if len(pk):
+            (ac, ar), (bc, br) = core(a), core(b)
+            K.footprint_fully_visible(ac, ar, bc, br, pk, verts)
+            K.footprint_fully_visible(bc, br, ac, ar, pk, verts)    # (B the observer: no wall over it)
+    assert handed.count(False) > 3 and handed.count(True) > 3   # (a wall over the observer, and none)

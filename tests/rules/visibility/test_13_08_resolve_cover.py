@@ -116,3 +116,23 @@ def test_13_08_deferred_pairs_are_kept_with_their_inputs_until_a_model_moves(see
             assert np.array_equal(idx.cover_block(rows, cols), plain.cover_block(rows, cols))
     assert np.array_equal(idx._fv[idx._fv_known & plain._fv_known], plain._fv[idx._fv_known & plain._fv_known])
     assert deferred_seen > 10  # (else this would not test the keeping)
+
+
+def test_13_08_a_full_recompute_keeps_no_deferred_pair():
+    """A full recompute (every pair worked out again from the footprints as they stand now)
+    drops the deferred pairs' kept inputs with everything else: none is handed on afterwards."""
+    for seed in (1, 2, 3):
+        areas, models = _table(seed)
+        idx = VisibilityIndex(areas, models)
+        rng = np.random.default_rng(seed + 130)
+        ks = rng.choice(len(models), size=4, replace=False)
+        idx.update([idx.ids[k] for k in ks], [idx.fps[k].moved(*rng.uniform([2, 2], [58, 42])) for k in ks])
+        idx.resolve_cover(*_ask_all(idx, _blocks(idx, rng)))
+        if not idx._deferred:
+            continue
+        k = int(ks[0])
+        idx.fps[k] = idx.fps[k].moved(idx.fps[k].x + 0.5, idx.fps[k].y)   # (edited in place, then all again)
+        idx.full_recompute()
+        assert not idx._deferred and not idx._deferred_at.any()
+        return
+    pytest.fail("no table left a deferred pair (this would not test the forgetting)")
