@@ -243,6 +243,18 @@ def test_early_exit_tests_every_point_whatever_its_place():
         layouts += 1
 
 
+def _hull_by_a_wall_end(rng):
+    """A hull base A by a dense wall's end (``_by_a_wall_end``: it may overlap the wall), B the
+    layout's, and the pair's pieces and obstacle vertices; None when the layout has no wall."""
+    areas, a, b, corner = _by_a_wall_end(rng)
+    if corner is None:
+        return None
+    a = footprint(["rect", "oval"][rng.integers(2)], *corner, rng.uniform(2.0, 6.0),
+                  rng.uniform(0.8, 2.5), rng.uniform(0, 180))
+    blk = TerrainBlockers.build(areas)
+    return (a, b, *_pair_pieces(blk, a, b, blk.active(blk.within(a), blk.within(b))))
+
+
 def test_early_exit_with_a_wall_over_the_observer():
     """Where a wall overlaps A, its outline crossings join the generators and every line
     through A's vertices is tried (kernels._observer_generators, worked out once for all the
@@ -253,13 +265,10 @@ def test_early_exit_with_a_wall_over_the_observer():
     checked = 0
     outcome = {True: 0, False: 0}
     for _ in range(40):
-        areas, a, b, corner = _by_a_wall_end(rng)
-        if corner is None:
+        got = _hull_by_a_wall_end(rng)
+        if got is None:
             continue
-        a = footprint(["rect", "oval"][rng.integers(2)], *corner, rng.uniform(2.0, 6.0),
-                      rng.uniform(0.8, 2.5), rng.uniform(0, 180))
-        blk = TerrainBlockers.build(areas)
-        pk, verts = _pair_pieces(blk, a, b, blk.active(blk.within(a), blk.within(b)))
+        a, b, pk, verts = got
         ac, ar = core(a)
         if len(pk) == 0 or not _overlaps_footprint(ac, ar, pk):
             continue
@@ -290,13 +299,10 @@ def test_the_kernel_hands_its_observer_generators_down_unchanged(monkeypatch):
     monkeypatch.setattr(K, "_all_visible_from", spy)
     rng = np.random.default_rng(61)
     for _ in range(40):
-        areas, a, b, corner = _by_a_wall_end(rng)
-        if corner is None:
+        got = _hull_by_a_wall_end(rng)
+        if got is None:
             continue
-        a = footprint(["rect", "oval"][rng.integers(2)], *corner, rng.uniform(2.0, 6.0),
-                      rng.uniform(0.8, 2.5), rng.uniform(0, 180))
-        blk = TerrainBlockers.build(areas)
-        pk, verts = _pair_pieces(blk, a, b, blk.active(blk.within(a), blk.within(b)))
+        a, b, pk, verts = got
         if len(pk):
             (ac, ar), (bc, br) = core(a), core(b)
             K.footprint_fully_visible(ac, ar, bc, br, pk, verts)
