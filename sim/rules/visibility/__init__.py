@@ -6,6 +6,6 @@ models at once and keeps them current as models move, each piece tested against 
 rule: ``kernels`` (exact segment and footprint tests), ``pairs`` (per-pair pieces and the capsule
 stage), ``umbra`` (the "definitely blocked" certificate), ``batch`` (the vectorised stages), ``certs``, ``full`` and ``hull_full``
 (sound certificates that settle most pairs without the exact kernels), ``index_pairs`` (how a
-pair's line of sight is resolved, in stages), ``index_full`` (its fully visible and cover) and ``index`` (the incremental visibility index: what is kept
-and read).
+pair's line of sight is resolved, in stages), ``index_full`` (its fully visible and cover) and
+``index`` (the incremental visibility index: what is kept and read).
 """

@@ -407,8 +407,9 @@ def _all_visible_from(a_core, a_r, pts, pk: Pieces, obst: np.ndarray, gens: tupl
     lines, each point's own lines, so a point's answer does not depend on its batch), the
     exact ones in batches, each spread over the whole sample list (points in shadow tend to be
     neighbours on B's outline): the first of ``_PTS_CHUNK`` points, each next one four times
-    as big, up to ``_PTS_MOST`` (a batch's stages cost about as much for a few points as for many, and most pairs
-    asked are seen whole). ``gens``: ``_observer_generators``' answer, when the caller has it."""
+    as big, up to ``_PTS_MOST`` (a batch's stages cost about as much for a few points as for
+    many, and most pairs asked are seen whole). ``gens``: ``_observer_generators``' answer,
+    when the caller has it."""
     rest = flatnonzero(~_direct_visible(a_core, a_r, pts, pk))
     if not len(rest):
         return True

@@ -88,12 +88,11 @@ class _Table:
 
     def _boxes(self) -> None:
         """The other bases' boxes (x + b, x - b, y + b, y - b, b the bounding radius) and which
-        are round (radius > 0) and hulls (radius 0), as ``near``, ``clear`` and
+        are round (radius > 0; the others, radius 0, hulls), as ``near``, ``clear`` and
         ``contact_spots`` read them."""
         oc, b = self.centres, self.bound
         self.box = (oc[:, 0] + b, oc[:, 0] - b, oc[:, 1] + b, oc[:, 1] - b)
-        self.is_round = self.radius > 0
-        self.is_hull = self.radius == 0
+        self.is_round = self.radius > 0   # (a hull's radius is 0: ~is_round)
 
     def rule(self, fp: Footprint):
         key = (fp.shape, fp.length, fp.width, fp.angle)
@@ -108,7 +107,8 @@ class _Table:
             return np.zeros(0, dtype=np.int64)
         x, y = c[:, 0], c[:, 1]
         xhi, xlo, yhi, ylo = self.box
-        keep = (xhi >= x.min() - reach) & (xlo <= x.max() + reach) & (yhi >= y.min() - reach) & (ylo <= y.max() + reach)
+        keep = ((xhi >= x.min() - reach) & (xlo <= x.max() + reach)
+                & (yhi >= y.min() - reach) & (ylo <= y.max() + reach))
         return keep.nonzero()[0]
 
     def clear(self, fp: Footprint, c: np.ndarray) -> np.ndarray:
@@ -123,7 +123,7 @@ class _Table:
             if fp.shape == "round" and len(rnd):
                 ok &= _discs_clear(c, 0.5 * fp.length, self.centres[rnd], self.radius[rnd],
                                    self.clearance - 1e-9)
-            rest = rows if fp.shape != "round" else rows[self.is_hull[rows]]
+            rest = rows if fp.shape != "round" else rows[~self.is_round[rows]]
             if len(rest) and ok.any():
                 sel = np.flatnonzero(ok)
                 ok[sel] = farther_than(fp, c[sel], [self.others[j][1] for j in rest.tolist()],
@@ -151,7 +151,8 @@ class _Table:
             return np.zeros((0, 2))
         pad = fp.bounding_radius + self.clearance
         xhi, xlo, yhi, ylo = self.box
-        keep = ((xhi >= lo[0] - pad) & (xlo <= hi[0] + pad) & (yhi >= lo[1] - pad) & (ylo <= hi[1] + pad)).nonzero()[0]
+        keep = ((xhi >= lo[0] - pad) & (xlo <= hi[0] + pad)
+                & (yhi >= lo[1] - pad) & (ylo <= hi[1] + pad)).nonzero()[0]
         if not len(keep):
             return np.zeros((0, 2))
         if fp.shape == "round":
