@@ -185,8 +185,42 @@ def validate_terrain(areas, board: tuple[float, float] = BOARD) -> list[TerrainP
 
 def model_within_area(fp: Footprint, area: TerrainArea) -> bool:
     """13.08 / 13.09 / 13.10 A model is within a terrain area if any part of its base is inside
-    the area's footprint (01.04.01: within = not more than 0", so touching the edge counts)."""
+    the area's footprint (01.04.01: within = not more than 0", so touching the edge counts).
+    A base whose bounding circle lies off the area's box by more than EPS on either axis is
+    farther than EPS from every point of the area: not within, without measuring (most
+    (model, area) pairs of a table)."""
+    x0, y0, x1, y1 = _polygon_box(area.polygon)
+    reach = fp.bounding_radius + _BOX_MARGIN
+    if fp.x + reach < x0 or fp.x - reach > x1 or fp.y + reach < y0 or fp.y - reach > y1:
+        return False
     return footprint_polygon_distance(fp, area.polygon) <= EPS
+
+
+# (model_within_area's box test: EPS, and far more than the rounding of a base's bounding
+# radius or of an oval's vertices on its outline)
+_BOX_MARGIN = 2 * EPS + 1e-6
+_BOXES: dict = {}
+
+
+def _polygon_box(polygon) -> tuple[float, float, float, float]:
+    """(min x, min y, max x, max y) of a polygon's points, kept per polygon (areas are
+    immutable; a polygon that is not hashable, a list, is measured each time)."""
+    try:
+        got = _BOXES.get(polygon)
+    except TypeError:
+        return _box(polygon)
+    if got is None:
+        got = _box(polygon)
+        if len(_BOXES) >= 4096:
+            _BOXES.clear()
+        _BOXES[polygon] = got
+    return got
+
+
+def _box(polygon) -> tuple[float, float, float, float]:
+    xs = [float(p[0]) for p in polygon]
+    ys = [float(p[1]) for p in polygon]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 # --- ready-made pieces ------------------------------------------------------------------

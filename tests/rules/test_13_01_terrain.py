@@ -135,6 +135,38 @@ def test_model_within_area_any_part_of_base():
     assert not model_within_area(round_base(25.4, 20.51, 13), a)
 
 
+def test_model_within_area_box_test_answers_as_the_distance():
+    """model_within_area's box test (a base whose bounding circle lies off the area's box
+    is not within it, unmeasured) answers as the distance alone does: bases of every shape and
+    angle around areas of the default table, many just off a box edge (within 1e-6 of
+    touching it), some over it; areas given as tuples (kept) and as lists (measured each
+    time)."""
+    from sim.rules.geometry import EPS, Footprint, footprint_polygon_distance
+    rng = np.random.default_rng(3)
+    areas = default_table()
+    near = far = 0
+    for a in areas:
+        poly = np.array(a.polygon, float)
+        lo, hi = poly.min(axis=0), poly.max(axis=0)
+        for k in range(60):
+            shape = ("round", "oval", "rect")[k % 3]
+            length = rng.uniform(1, 5)
+            width = length if shape == "round" else rng.uniform(0.5, length)
+            fp = Footprint(shape, 0.0, 0.0, length, width, float(rng.uniform(0, 360)))
+            x, y = rng.uniform(lo - 3, hi + 3)
+            if k % 2:   # (its bounding circle just off, or just over, one side of the box)
+                side = int(rng.integers(4))
+                gap = fp.bounding_radius + rng.choice([-1e-6, 0.0, 1e-7, 1e-6, 1e-3])
+                x = (lo[0] - gap, hi[0] + gap, x, x)[side]
+                y = (y, y, lo[1] - gap, hi[1] + gap)[side]
+            fp = fp.moved(x, y)
+            want = footprint_polygon_distance(fp, a.polygon) <= EPS
+            for area_ in (a, TerrainArea(a.name, list(a.polygon), a.features)):
+                assert model_within_area(fp, area_) == want, (a.name, fp)
+            near += want
+            far += not want
+    assert near and far
+
 def test_convex_pieces_cover_the_open_interior():
     ell = ((0, 0), (6, 0), (6, 1), (1, 1), (1, 6), (0, 6))
     pieces = convex_pieces(ell)
