@@ -210,6 +210,43 @@ def _chord(n, s, core_pts, r):
     # convex polygon core, radius 0: clip the line
     di = core_pts @ n.T - s[None, :]          # (V, L) signed distance of vertices
     ti = (core_pts @ u.T) - np.einsum("li,li->l", x0, u)[None, :]
+    # each line's crossings: an edge (k, k + 1) whose ends' distances multiply to 0 or less
+    # (and differ), and a vertex within _TOL of the line. Such an edge has ends on both sides
+    # of 0 or an end within _TOL (a product underflowing to 0 included): those candidates
+    # only are measured, each as _chord_reduce measures every entry
+    V, L = di.shape
+    below = di <= 0
+    on = np.abs(di) <= _TOL
+    cand = below != roll_next(below)
+    cand |= on
+    cand |= roll_next(on)
+    k, li = cand.nonzero()
+    kn = k + 1
+    kn[kn == V] = 0
+    a, b = di[k, li], di[kn, li]
+    den = a - b
+    cross = (a * b <= 0) & (np.abs(den) > 1e-15)
+    k, li, kn, a, den = k[cross], li[cross], kn[cross], a[cross], den[cross]
+    tk = ti[k, li]
+    rv, lv = on.nonzero()
+    vals = np.concatenate([tk + (ti[kn, li] - tk) * a / den, ti[rv, lv]])
+    t0, t1 = np.full(L, np.nan), np.full(L, np.nan)
+    if len(vals):
+        if not vals.all():      # (a crossing at 0: a tie of 0 and -0 is left to the reduction's order)
+            return _chord_reduce(di, ti)
+        # (each line's least and greatest: without a 0 no two distinct values tie, so the
+        # order they are met in changes no bit)
+        lines = np.concatenate([li, lv])
+        np.fmin.at(t0, lines, vals)
+        np.fmax.at(t1, lines, vals)
+    return t0, t1
+
+
+def _chord_reduce(di, ti):
+    """``_chord``'s polygon clip from the vertices' signed distances ``di`` and positions
+    ``ti`` along each line ((V, L) each): every edge crossing and every vertex within _TOL of
+    the line, the least and greatest of each line by one reduction over them all (NaN where
+    a line has none)."""
     dj = roll_next(di)
     tj = roll_next(ti)
     den = di - dj
