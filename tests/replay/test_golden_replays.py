@@ -104,3 +104,41 @@ def test_byte_identical_across_python_versions(exe, tmp_path, tmp_path_factory, 
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert out.read_bytes() == (ROOT / "scenarios/replays/default.jsonl").read_bytes()
+
+
+_NO_FMA_CHECK = """
+import json, sys
+import numpy as np
+rng = np.random.default_rng(0)
+a, b = rng.normal(size=(64, 2)), rng.normal(size=(2, 4000))
+fused = bool(((a @ b) != (a[:, :1] * b[:1] + a[:, 1:] * b[1:])).any())
+from sim.replay.log import replay
+out = {}
+if not fused:
+    for p in sys.argv[1:]:
+        n, div = replay(p)
+        out[p] = [n, None if div is None else str(div)]
+print(json.dumps({"fused": fused, "replays": out}))
+"""
+
+
+def test_golden_replays_verify_with_a_blas_kernel_without_fused_multiply_add(monkeypatch):
+    """The goldens were recorded where OpenBLAS's matrix products fuse multiply-add (an x86
+    kernel with FMA: the last bit of about one product in five differs from the plain
+    arithmetic), which a machine without FMA, or another kernel, would not. Every golden
+    verifies with the products made by OpenBLAS's Nehalem kernel (no FMA), in a process of
+    its own: the rules' answers do not hang on those bits (Determinism: a replay verifies on
+    another machine). Where OPENBLAS_CORETYPE cannot pick that kernel (not an x86 OpenBLAS
+    choosing its kernel at run time), skipped."""
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "OPENBLAS_CORETYPE": "Nehalem",
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    logs = [f"scenarios/replays/{p.stem}.jsonl" for p in SCENARIOS]
+    r = subprocess.run([sys.executable, "-c", _NO_FMA_CHECK, *logs], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=240)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    if got["fused"]:
+        pytest.skip("OPENBLAS_CORETYPE=Nehalem does not pick a kernel without FMA here")
+    bad = {p: div for p, (n, div) in got["replays"].items() if div is not None or n < 1}
+    assert not bad, bad
+    assert len(got["replays"]) == len(SCENARIOS)
