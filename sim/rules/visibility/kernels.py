@@ -24,7 +24,7 @@ the point that are tangent to A or pass through an obstacle vertex.
 from __future__ import annotations
 
 import numpy as np
-from sim.rules.arrays import flatnonzero, roll_next, tile
+from sim.rules.arrays import any_last, flatnonzero, min_max_last, roll_next, tile
 
 __all__ = ["Pieces", "segments_blocked", "pair_visible", "pair_witness", "footprint_fully_visible", "points_visible_from", "SIGHT_EPS"]
 
@@ -121,7 +121,8 @@ def segments_blocked(p0: np.ndarray, p1: np.ndarray, pk: Pieces, active=None) ->
     nrm, offs = pk.normals, pk.offs
     a = np.einsum("si,kvi->skv", p0, nrm)
     b = np.einsum("si,kvi->skv", p1, nrm)
-    sep = (np.minimum(a, b) >= offs[None] - SIGHT_EPS).any(axis=2)
+    np.minimum(a, b, out=a)
+    sep = any_last(a >= offs[None] - SIGHT_EPS)
     d = p1 - p0
     L = np.hypot(d[:, 0], d[:, 1])
     ok = L > 1e-12
@@ -130,12 +131,14 @@ def segments_blocked(p0: np.ndarray, p1: np.ndarray, pk: Pieces, active=None) ->
     m[ok, 1] = d[ok, 0] / L[ok]
     vp = np.einsum("si,kvi->skv", m, pk.verts)
     s0 = np.einsum("si,si->s", m, p0)[:, None]
-    sep_m = (vp.min(axis=2) >= s0 - SIGHT_EPS) | (vp.max(axis=2) <= s0 + SIGHT_EPS)
+    lo, hi = min_max_last(vp)
+    sep_m = (lo >= s0 - SIGHT_EPS) | (hi <= s0 + SIGHT_EPS)
     sep |= sep_m & ok[:, None]
     cross = ~sep
     if active is not None:
         cross &= np.asarray(active, dtype=bool)
     return cross.any(axis=1)
+
 
 
 def _common_tangents(c1, r1, c2, r2):

@@ -86,3 +86,25 @@ def test_first_last_of_a_silhouette_reads_its_two_ends():
     t = np.repeat((faces != np.roll(faces, 1))[:, None], arrays._PACKED_MIN, axis=1)
     a, b, n = first_last(t)
     assert set(a.tolist()) == {1} and set(b.tolist()) == {3} and set(n.tolist()) == {2}
+
+
+def test_any_last_and_min_max_last_are_numpys_reductions():
+    """any_last and min_max_last (segments_blocked's reductions over a piece's vertices) give
+    numpy's m.any(axis=-1), a.min(axis=-1) and a.max(axis=-1): shapes, dtypes and values, for
+    last axes of 1 to 9, with ties, zeros of both signs and NaN."""
+    from sim.rules.arrays import any_last, min_max_last
+    rng = np.random.default_rng(4)
+    for V in range(1, 10):
+        for shape in ((7, 5, V), (0, 3, V), (4, V)):
+            a = rng.integers(-3, 4, size=shape).astype(float)
+            a[a == 0] = rng.choice([0.0, -0.0], size=int((a == 0).sum()))
+            if a.size and V > 2:
+                a.flat[int(rng.integers(a.size))] = np.nan
+            lo, hi = min_max_last(a)
+            for got, want in ((lo, a.min(axis=-1)), (hi, a.max(axis=-1))):
+                assert got.dtype == want.dtype and got.shape == want.shape
+                assert np.array_equal(got, want, equal_nan=True)
+            m = a > 0
+            got = any_last(m)
+            assert got.dtype == bool and got.shape == m.shape[:-1]
+            assert np.array_equal(got, m.any(axis=-1))
