@@ -122,7 +122,7 @@ print(json.dumps({"fused": fused, "replays": out}))
 """
 
 
-def test_golden_replays_verify_with_a_blas_kernel_without_fused_multiply_add(monkeypatch):
+def test_golden_replays_verify_with_a_blas_kernel_without_fused_multiply_add():
     """The goldens were recorded where OpenBLAS's matrix products fuse multiply-add (an x86
     kernel with FMA: the last bit of about one product in five differs from the plain
     arithmetic), which a machine without FMA, or another kernel, would not. Every golden

@@ -167,6 +167,7 @@ def test_model_within_area_box_test_answers_as_the_distance():
             far += not want
     assert near and far
 
+
 def test_convex_pieces_cover_the_open_interior():
     ell = ((0, 0), (6, 0), (6, 1), (1, 1), (1, 6), (0, 6))
     pieces = convex_pieces(ell)

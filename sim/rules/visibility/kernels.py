@@ -140,7 +140,6 @@ def segments_blocked(p0: np.ndarray, p1: np.ndarray, pk: Pieces, active=None) ->
     return cross.any(axis=1)
 
 
-
 def _common_tangents(c1, r1, c2, r2):
     """Lines tangent to both discs (c1, r1), (c2, r2) (arrays (M,2),(M,)): unit normals n and
     offsets s (n . x = s), shape (kM, 2), (kM,) grouped by combination (k = 4, or 2 when one
