@@ -94,10 +94,10 @@ def first_last(t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def any_last(m: np.ndarray) -> np.ndarray:
-    """``m.any(axis=-1)`` of a mask with a short last axis, by ORs of its slices (numpy's
-    reduction over a short last axis walks it entry by entry: on a (2000, 6, 6) mask of the
-    sight kernels' (segments, pieces, vertices) 221 us against 45; on a (40, 2, 6) one 2 us
-    against 5, where either is nothing): the same answer."""
+    """``m.any(axis=-1)`` of a bool mask with a short last axis (of one entry or more), by ORs
+    of its slices (numpy's reduction over a short last axis walks it entry by entry: on a
+    (2000, 6, 6) mask of the sight kernels' (segments, pieces, vertices) 221 us against 45; on
+    a (40, 2, 6) one 2 us against 5, where either is nothing): the same answer."""
     out = m[..., 0].copy()
     for v in range(1, m.shape[-1]):
         out |= m[..., v]
@@ -105,9 +105,10 @@ def any_last(m: np.ndarray) -> np.ndarray:
 
 
 def min_max_last(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``a.min(axis=-1)`` and ``a.max(axis=-1)`` of an array with a short last axis, by its
-    slices (as ``any_last``; (2000, 6, 6): 942 us against 96): numpy's values (NaN where a
-    NaN is; of a tie of 0 and -0 either zero may be kept, and both compare the same)."""
+    """``a.min(axis=-1)`` and ``a.max(axis=-1)`` of an array with a short last axis (of one
+    entry or more), by its slices (as ``any_last``; (2000, 6, 6): 942 us against 96):
+    numpy's values (NaN where a NaN is; of a tie of 0 and -0 either zero may be kept, and both
+    compare the same)."""
     lo = a[..., 0].copy()
     hi = lo.copy()
     for v in range(1, a.shape[-1]):

@@ -186,9 +186,9 @@ def validate_terrain(areas, board: tuple[float, float] = BOARD) -> list[TerrainP
 def model_within_area(fp: Footprint, area: TerrainArea) -> bool:
     """13.08 / 13.09 / 13.10 A model is within a terrain area if any part of its base is inside
     the area's footprint (01.04.01: within = not more than 0", so touching the edge counts).
-    A base whose bounding circle lies off the area's box by more than EPS on either axis is
-    farther than EPS from every point of the area: not within, without measuring (most
-    (model, area) pairs of a table)."""
+    A base whose bounding circle lies off the area's box by more than ``_BOX_MARGIN`` (EPS and
+    room for rounding) on either axis is farther than EPS from every point of the area: not
+    within, without measuring (most (model, area) pairs of a table)."""
     x0, y0, x1, y1 = _polygon_box(area.polygon)
     reach = fp.bounding_radius + _BOX_MARGIN
     if fp.x + reach < x0 or fp.x - reach > x1 or fp.y + reach < y0 or fp.y - reach > y1:

@@ -124,8 +124,8 @@ print(json.dumps({"fused": fused, "replays": out}))
 
 def test_golden_replays_verify_with_a_blas_kernel_without_fused_multiply_add():
     """The goldens were recorded where OpenBLAS's matrix products fuse multiply-add (an x86
-    kernel with FMA: the last bit of about one product in five differs from the plain
-    arithmetic), which a machine without FMA, or another kernel, would not. Every golden
+    kernel with FMA: the last bit of a fifth to a quarter of the products differs from the
+    plain arithmetic), which a machine without FMA, or another kernel, would not. Every golden
     verifies with the products made by OpenBLAS's Nehalem kernel (no FMA), in a process of
     its own: the rules' answers do not hang on those bits (Determinism: a replay verifies on
     another machine). Where OPENBLAS_CORETYPE cannot pick that kernel (not an x86 OpenBLAS

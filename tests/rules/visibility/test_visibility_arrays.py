@@ -100,11 +100,15 @@ def test_any_last_and_min_max_last_are_numpys_reductions():
             a[a == 0] = rng.choice([0.0, -0.0], size=int((a == 0).sum()))
             if a.size and V > 2:
                 a.flat[int(rng.integers(a.size))] = np.nan
+            kept = a.copy()
             lo, hi = min_max_last(a)
             for got, want in ((lo, a.min(axis=-1)), (hi, a.max(axis=-1))):
                 assert got.dtype == want.dtype and got.shape == want.shape
                 assert np.array_equal(got, want, equal_nan=True)
             m = a > 0
+            m_kept = m.copy()
             got = any_last(m)
             assert got.dtype == bool and got.shape == m.shape[:-1]
             assert np.array_equal(got, m.any(axis=-1))
+            # (their inputs left as they were)
+            assert np.array_equal(a, kept, equal_nan=True) and np.array_equal(m, m_kept)
