@@ -28,8 +28,8 @@ play: $(STAMP)
 # PYTHONDONTWRITEBYTECODE is set none of them keeps what it compiles (about 1 s of CPU each).
 # OpenBLAS on one thread in each worker: the sight cross-checks' large matrix products would
 # otherwise start a thread per core in both workers, which then wait spinning for work and
-# take the cores from the other worker (3 min 49 s against 3 min 27 s, 6 min 51 s of CPU
-# against 6 min 9 s). A product's last bit may depend on the thread count (81 of the 28 million
+# take the cores from the other worker (tests/rules/visibility on both workers, two runs each
+# way: 52-57 s against 36-38 s, 100-109 s of CPU against 67-70 s). A product's last bit may depend on the thread count (81 of the 28 million
 # entries of the products _chord made in three visibility test files), the answers do not: the
 # goldens verify and the benchmark battles' event hashes are the same either way.
 test: $(TSTAMP)
