@@ -29,9 +29,10 @@ play: $(STAMP)
 # OpenBLAS on one thread in each worker: the sight cross-checks' large matrix products would
 # otherwise start a thread per core in both workers, which then wait spinning for work and
 # take the cores from the other worker (tests/rules/visibility on both workers, two runs each
-# way: 52-57 s against 36-38 s, 100-109 s of CPU against 67-70 s). A product's last bit may depend on the thread count (81 of the 28 million
-# entries of the products _chord made in three visibility test files), the answers do not: the
-# goldens verify and the benchmark battles' event hashes are the same either way.
+# way, the pure-Python loop of tests/bench at 60-62 ms: 52-57 s against 36-38 s, 100-109 s of
+# CPU against 67-70 s). A product's last bit may depend on the thread count (81 of the 28
+# million entries of the products _chord made in three visibility test files), the answers do
+# not: the goldens verify and the benchmark battles' event hashes are the same either way.
 test: $(TSTAMP)
 	$(PY) -m compileall -q -j 0 sim > /dev/null
 	OPENBLAS_NUM_THREADS=1 SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q -n 2 --dist worksteal
