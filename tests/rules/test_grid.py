@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from sim.rules import grid
 from sim.rules.grid import (AIM_MARGIN, GRID, KEY_STEP, SNAP_REACH, snap, snap_array, snap_key, snap_keys,
                             snap_places, snap_turns)
 
@@ -79,3 +80,23 @@ def test_sort_keys_tie_within_a_key_step_and_keep_their_order_beyond_it():
 def test_snaps_near_zero_and_the_table_edge(x):
     assert snap(x) == round(x, 6) + 0.0
     assert repr(snap(x)) != "-0.0"          # (no negative zero reaches a log)
+
+
+_ANY_FLOAT = st.one_of(st.floats(), st.sampled_from([1e9, -1e9, math.nextafter(1e9, 0), math.nextafter(-1e9, 0),
+                                                    5e-324, -0.0, math.inf, -math.inf]))
+
+
+@given(st.lists(st.tuples(st.sampled_from(["a/1", "b/2"]), _ANY_FLOAT, _ANY_FLOAT), max_size=6))
+def test_snap_places_inline_float_path_is_the_snapped_one(places):
+    # snap_places snaps a plain (id, float, float) tuple inline: each value exactly as
+    # _snapped gives it (a finite float under 1e9 in size snapped, anything else left); places
+    # as lists, or with numpy floats, go the general way to the same values
+    def shown(to):
+        return [(m, repr(float(x)), repr(float(y))) for m, x, y in to]
+
+    ref = shown((m, grid._snapped(x), grid._snapped(y)) for m, x, y in places)
+    got = snap_places(tuple(places))
+    assert shown(got) == ref
+    assert all(type(x) is float and type(y) is float for _m, x, y in got)
+    assert shown(snap_places([list(p) for p in places])) == ref
+    assert shown(snap_places(tuple((m, np.float64(x), y) for m, x, y in places))) == ref
