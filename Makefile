@@ -45,17 +45,25 @@ shots: $(TSTAMP)
 run: $(STAMP)
 	$(PY) -m sim run scenarios/default.toml
 
+# Every row of the README's "Where each mark stands" with the flags it was measured with (about
+# 3 minutes on the idle 2-core machine, Ray's start included), then the kernels' benchmarks of
+# the other sections; run it twice for a range. Not here: the search player's decisions and
+# strength (tests/bench/bench_search.py, sim ladder: tens of minutes)
 bench: $(TSTAMP)
-	$(PY) tests/bench/bench_attacks.py
+	$(PY) tests/bench/bench_battle.py --battles 3 --growth-battles 40 --cpu
+	$(PY) tests/bench/bench_full_size.py --sizes 20,40,40@2000 --battles 3
+	$(PY) tests/bench/bench_tactician.py --opponent tactician --battles 10 --cpu
+	$(PY) tests/bench/bench_tactician.py --scenario scenarios/ladder/full_size.toml --battles 4 --cpu
+	$(PY) tests/bench/bench_fork.py
+	$(PY) tests/bench/bench_odds.py
+	$(PY) tests/bench/bench_attacks.py --cpu --jobs 1
 	$(PY) tests/bench/bench_visibility.py
-	$(PY) tests/bench/bench_frame.py
-	$(PY) tests/bench/bench_battle.py
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) tests/bench/bench_frame.py
+	$(PY) tests/bench/bench_startup.py
+	PYTHONPATH=. $(PY) tests/bench/bench_batches.py
+	$(PY) tests/bench/bench_ladder.py
 	$(PY) tests/bench/bench_moves.py
 	$(PY) tests/bench/bench_import.py
-	$(PY) tests/bench/bench_odds.py
-	$(PY) tests/bench/bench_fork.py
-	$(PY) tests/bench/bench_startup.py
-	$(PY) tests/bench/bench_batches.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
