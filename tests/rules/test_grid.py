@@ -82,8 +82,8 @@ def test_snaps_near_zero_and_the_table_edge(x):
     assert repr(snap(x)) != "-0.0"          # (no negative zero reaches a log)
 
 
-_ANY_FLOAT = st.one_of(st.floats(), st.sampled_from([1e9, -1e9, math.nextafter(1e9, 0), math.nextafter(-1e9, 0),
-                                                    5e-324, -0.0, math.inf, -math.inf]))
+_EDGES = [1e9, -1e9, math.nextafter(1e9, 0), math.nextafter(-1e9, 0), 5e-324, -0.0, math.inf, -math.inf]
+_ANY_FLOAT = st.one_of(st.floats(), st.sampled_from(_EDGES))
 
 
 @given(st.lists(st.tuples(st.sampled_from(["a/1", "b/2"]), _ANY_FLOAT, _ANY_FLOAT), max_size=6))
