@@ -94,17 +94,18 @@ def control_levels(objectives: tuple, battle=None) -> list:
     if memo is not None and memo[0] is objectives and memo[1] == key:
         return memo[2]
     models, rows = _oc_models(mods)
-    levels = OBJ.control_levels_all(objectives, models, _in_range(sp, objectives, rows))
+    levels = OBJ.control_levels_all(objectives, models, in_range_rows(sp, objectives, rows))
     sp.control_levels = (objectives, key, levels)
     return levels
 
 
-def _in_range(sp, objectives: tuple, rows: list[int]) -> np.ndarray:
+def in_range_rows(sp, objectives: tuple, rows: list[int]) -> np.ndarray:
     """sim.rules.objectives.in_range_matrix of the models at these rows of the spatial index,
     each row kept with the footprint it was measured for (an immutable object, replaced by
     every move) from the checks before: only the models that moved or came onto the
     battlefield since are measured (a row is its model's own answer), not every model at every
-    phase's end."""
+    phase's end. Kept for one objectives tuple (``ts.objectives`` itself: another tuple starts
+    the rows afresh), which the tactician's objective stakes read too."""
     fps = sp.fps
     kept = sp.in_range_rows
     if kept is None or kept[0] is not objectives or len(kept[1]) != len(fps):

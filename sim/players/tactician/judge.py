@@ -15,6 +15,7 @@ import weakref
 from typing import NamedTuple
 
 import esper
+import numpy as np
 
 from sim import names
 from sim.components import Roster, Unit
@@ -277,26 +278,27 @@ def objective_stakes(battle) -> dict:
         return got[1]
     out: dict = {}
     if objs:
-        from sim.rules import objectives as OBJ
-        fps = W.spatial().fps
-        rows = []  # (unit id, owner, OC, footprint) per living model
+        from sim.phases.scoring import in_range_rows
+        sp = W.spatial()
+        rows, where = [], []  # (unit id, owner, OC) per living model, and its spatial row
         for u in W.all_units():
             unit = esper.component_for_entity(u, Unit)
-            r = esper.component_for_entity(u, Roster)
+            oc = esper.component_for_entity(u, Roster).OC
             lv = W.living(u)
-            for slot, row in zip(lv.slots, lv.rows.tolist()):
-                rows.append((unit.id, unit.owner, r.OC[slot], fps[row]))
+            rows += [(unit.id, unit.owner, oc[slot]) for slot in lv.slots]
+            where += lv.rows.tolist()
         if rows:
-            # (who is in range of what, every objective at once: each column models_in_range's)
-            hits = OBJ.models_in_range_all([fp for *_x, fp in rows], objs).T.tolist()
-            for o, hit in zip(objs, hits):
+            # (who is in range of what, every objective at once: each column models_in_range's,
+            # each model's row kept from the phases' control checks while its footprint stands)
+            hit = in_range_rows(sp, ts.objectives, where)
+            for j in range(len(objs)):
                 level = {0: 0, 1: 0}
                 by_unit: dict = {}
-                for (uid, owner, oc, _fp), h in zip(rows, hit):
-                    if h:
-                        level[owner] += oc
-                        n, s = by_unit.get(uid, (0, 0))
-                        by_unit[uid] = (n + 1, s + oc)
+                for k in np.flatnonzero(hit[:, j]).tolist():  # (the models in its range, in order)
+                    uid, owner, oc = rows[k]
+                    level[owner] += oc
+                    n, s = by_unit.get(uid, (0, 0))
+                    by_unit[uid] = (n + 1, s + oc)
                 for uid, (n, s) in by_unit.items():
                     owner = esper.component_for_entity(battle.units[uid], Unit).owner
                     margin = level[owner] - level[1 - owner]
