@@ -19,7 +19,7 @@ from sim.plan.shoot_targets import shooters_of
 from sim.rules import multi_profile as MP
 from sim.rules.attack import AttackKind
 from sim.rules.geometry import ENGAGEMENT_RANGE
-from sim.rules.grid import AIM_MARGIN, snap, snap_key
+from sim.rules.grid import AIM_MARGIN, snap_key, snap_shifted
 from sim.rules.movement import legality as ML
 from sim.rules.movement.moves import sky_distance
 from sim.scenario.script_run import attack_action, expand
@@ -109,12 +109,19 @@ def enemies_by_distance(u: int) -> list[int]:
 
 
 def translate(battle, u: int, dx: float, dy: float) -> tuple:
-    """Every model of the unit moved by (dx, dy): the formation kept."""
-    out = []
-    for m in W.unit_models(u):
-        p = esper.component_for_entity(m, Position)
-        out.append((W.model_id(m), snap(p.x + dx), snap(p.y + dy)))
-    return tuple(out)
+    """Every model of the unit moved by (dx, dy): the formation kept (each place on the grid:
+    grid.snap_shifted). Where the unit's models stand is kept on the spatial index while its
+    version stands (every move, set-up and removal bumps it): a player tries many shifts of
+    one unit between two commands."""
+    sp = W.spatial()
+    kept = sp.unit_places
+    if kept is None or kept[0] != sp.version:
+        kept = sp.unit_places = (sp.version, {})
+    places = kept[1].get(u)
+    if places is None:
+        places = kept[1][u] = [(W.model_id(m), p.x, p.y) for m in W.unit_models(u)
+                               for p in (esper.component_for_entity(m, Position),)]
+    return snap_shifted(places, dx, dy)
 
 
 def _steps_toward(u: int, goal: tuple[float, float], reach: float) -> list:

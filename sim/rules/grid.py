@@ -27,7 +27,7 @@ import math
 
 import numpy as np
 
-__all__ = ["GRID", "SNAP_REACH", "AIM_MARGIN", "snap", "snap_array", "snap_point", "snap_places",
+__all__ = ["GRID", "SNAP_REACH", "AIM_MARGIN", "snap", "snap_shifted", "snap_array", "snap_point", "snap_places",
            "snap_turns", "snap_key", "snap_keys", "KEY_STEP"]
 
 GRID = 1e-6                      # inches: the step of every position a command carries
@@ -43,6 +43,13 @@ AIM_MARGIN = 2 * GRID            # how far inside a limit a solver aims (beyond 
 def snap(v: float) -> float:
     """``v`` (inches) on the grid: the nearest multiple of 1e-6" (ties to even)."""
     return round(v * _PER_INCH) / _PER_INCH
+
+
+def snap_shifted(places, dx: float, dy: float) -> tuple:
+    """((id, x, y), ...) each moved by (dx, dy) and put on the grid: (id, snap(x + dx),
+    snap(y + dy)), with ``snap`` written out inline (a player tries many shifts of a unit)."""
+    k = _PER_INCH
+    return tuple([(i, round((x + dx) * k) / k, round((y + dy) * k) / k) for i, x, y in places])
 
 
 def snap_array(a) -> np.ndarray:

@@ -114,9 +114,12 @@ class SpatialIndex:
         self.layout_version = 0
         # sim.phases.scoring.control_levels: (objectives, (version, battle-shocked units), levels)
         self.control_levels = None
-        # sim.phases.scoring._in_range: (objectives, the footprint each model's row was measured
+        # sim.phases.scoring.in_range_rows: (objectives, the footprint each model's row was measured
         # for, by model index (None: not yet), each model's row of "in range of each objective")
         self.in_range_rows = None
+        # sim.players.options.translate: (version, unit entity -> (model id, x, y) of each
+        # living model, in order, where it stands)
+        self.unit_places = None
         # sim.world.queries._living_layout: (version, (living rows by unit, run starts, units))
         self.living_layout = None
         # sim.world.queries.units_near: (version, (unit -> its place, every pair of units'

@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from sim.rules import grid
 from sim.rules.grid import (AIM_MARGIN, GRID, KEY_STEP, SNAP_REACH, snap, snap_array, snap_key, snap_keys,
-                            snap_places, snap_turns)
+                            snap_places, snap_shifted, snap_turns)
 
 TABLE = st.floats(-100.0, 100.0, allow_nan=False, allow_infinity=False)
 
@@ -100,3 +100,13 @@ def test_snap_places_inline_float_path_is_the_snapped_one(places):
     assert all(type(x) is float and type(y) is float for _m, x, y in got)
     assert shown(snap_places([list(p) for p in places])) == ref
     assert shown(snap_places(tuple((m, np.float64(x), y) for m, x, y in places))) == ref
+
+
+@given(st.lists(st.tuples(st.sampled_from(["a/1", "b/2"]), TABLE, TABLE), max_size=6), TABLE, TABLE)
+def test_snap_shifted_is_snap_of_each_shifted_place(places, dx, dy):
+    # a unit's places shifted by one vector (sim.players.options.translate): each value exactly
+    # snap's of the place plus the shift, in order, as a tuple of tuples
+    got = snap_shifted(places, dx, dy)
+    want = tuple((m, snap(x + dx), snap(y + dy)) for m, x, y in places)
+    assert [(m, repr(x), repr(y)) for m, x, y in got] == [(m, repr(x), repr(y)) for m, x, y in want]
+    assert type(got) is tuple and all(type(p) is tuple for p in got)
