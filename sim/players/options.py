@@ -172,7 +172,9 @@ def steps_toward(battle, u: int, goal: tuple[float, float], extra: int = 0) -> l
 
 
 QUICK_MARGIN = 1e-3  # inches: how clearly over a limit quick_refusal wants a base before it says so
-_INNER: list = [None, None, 0.0]  # (the model ids of the BodyIndex last read, each base's inscribed radius, the largest)
+# (the model ids of the BodyIndex last read, each base's inscribed radius, the largest, and the
+# radii as a list)
+_INNER: list = [None, None, 0.0, []]
 
 
 def _inner_radii(idx) -> np.ndarray:
@@ -183,6 +185,7 @@ def _inner_radii(idx) -> np.ndarray:
     if _INNER[0] is not idx.ids:
         _INNER[0], _INNER[1] = idx.ids, np.array([0.5 * min(f.length, f.width) for f in idx.fps], dtype=float)
         _INNER[2] = float(_INNER[1].max()) if len(_INNER[1]) else 0.0
+        _INNER[3] = _INNER[1].tolist()
     return _INNER[1]
 
 
@@ -211,24 +214,32 @@ def quick_refusal(battle, cmd) -> bool:
     if rows is None or not len(idx.ids):
         return False
     try:
-        moved = [idx.row[m] for m, _x, _y in to]
-        pts = np.array([(float(x), float(y)) for _m, x, y in to], dtype=float)
+        row = idx.row
+        moved = [row[m] for m, _x, _y in to]
+        xs = [float(x) for _m, x, _y in to]
+        ys = [float(y) for _m, _x, y in to]
     except (KeyError, TypeError, ValueError):
         return False  # (not a plain move of the unit's models: the check says what is wrong)
+    if not (all(map(math.isfinite, xs)) and all(map(math.isfinite, ys))):
+        return False  # (not a place on the table: the check says what is wrong)
     inner = _inner_radii(idx)
-    r = inner[moved]
+    rs = [_INNER[3][k] for k in moved]
     bw, bh = battle.scenario.board
-    x, y = pts[:, 0], pts[:, 1]
-    if (np.minimum(np.minimum(x - r, y - r), np.minimum(bw - x - r, bh - y - r)) < -QUICK_MARGIN).any():
-        return True
+    low = -QUICK_MARGIN
+    # (the board's edges, model by model in plain floats: a move has a few models)
+    for x, y, r in zip(xs, ys, rs):
+        if x - r < low or y - r < low or bw - x - r < low or bh - y - r < low:
+            return True
     # (only the models whose centres lie within a box about the move's ends can overlap it or
     # be within engagement range: a centre farther off on either axis is farther than any gap
     # the two tests below look for, so leaving it out changes neither answer)
     c = idx.centres
-    reach = float(r.max()) + _INNER[2] + enemy_gap + 1.0
-    others = (c[:, 0] >= x.min() - reach) & (c[:, 0] <= x.max() + reach)
-    others &= (c[:, 1] >= y.min() - reach) & (c[:, 1] <= y.max() + reach)
+    reach = max(rs) + _INNER[2] + enemy_gap + 1.0
+    others = (c[:, 0] >= min(xs) - reach) & (c[:, 0] <= max(xs) + reach)
+    others &= (c[:, 1] >= min(ys) - reach) & (c[:, 1] <= max(ys) + reach)
     others[rows] = False
+    pts = np.array([xs, ys]).T
+    x, y, r = pts[:, 0], pts[:, 1], inner[moved]
     if not others.any():
         return _features_refuse(battle, cmd, idx, moved, pts)
     c = c[others]

@@ -10,6 +10,7 @@ each judged by both."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 
 import esper
@@ -74,6 +75,18 @@ def test_only_moves_with_places_are_looked_at():
         assert not O.quick_refusal(b, SelectToMove("ours", "advance"))
         assert not O.quick_refusal(b, Move("ours", (), "normal"))
         assert not O.quick_refusal(b, Move("ours", (("nobody", 1.0, 1.0),), "normal"))
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_a_place_that_is_no_finite_number_is_left_to_the_rules(bad):
+    # (even with another of its models over the edge: the check names what is wrong)
+    with Battle(spec()) as b:
+        cmd = shifted(b, "ours", -9.5, 0.0)
+        first, (mid, x, y), rest = cmd.to[0], cmd.to[1], cmd.to[2:]
+        assert O.quick_refusal(b, cmd)
+        for place in ((mid, bad, y), (mid, x, bad)):
+            odd = Move("ours", (first, place) + rest, "normal")
+            assert not O.quick_refusal(b, odd) and b.check(odd) is not None
 
 
 WALL = [[15, 5], [17, 5], [17, 15], [15, 15]]

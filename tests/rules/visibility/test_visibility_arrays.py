@@ -56,7 +56,9 @@ def test_column_bounds_are_numpys_axis_0_reductions():
     """(N, 2) spots of one to thousands of rows, negative ones, a strided view, -0.0 and +0.0,
     infinities: the same values, dtype and shape as a.min(axis=0) and a.max(axis=0)."""
     rng = np.random.default_rng(12)
-    cases = [rng.uniform(-60, 60, (n, 2)) for n in (1, 2, 7, 300, 5000)]
+    cases = [rng.uniform(-60, 60, (n, 2)) for n in (1, 2, 7, arrays._COLUMNS_FROM - 1, arrays._COLUMNS_FROM,
+                                                     300, 5000)]
+    cases += [np.arange(400.0).reshape(100, 4)[::2, 1:3]]   # (a strided view of 50 rows)
     cases += [np.arange(40.0).reshape(10, 4)[::3, 1:3], np.array([[0.0, -0.0], [-0.0, 0.0]]),
               np.array([[np.inf, 1.0], [2.0, -np.inf]]), rng.integers(-9, 9, (20, 2))]
     for a in cases:
