@@ -59,8 +59,12 @@ def test_column_bounds_are_numpys_axis_0_reductions():
     cases = [rng.uniform(-60, 60, (n, 2)) for n in (1, 2, 7, arrays._COLUMNS_FROM - 1, arrays._COLUMNS_FROM,
                                                      300, 5000)]
     cases += [np.arange(400.0).reshape(100, 4)[::2, 1:3]]   # (a strided view of 50 rows)
-    cases += [np.arange(40.0).reshape(10, 4)[::3, 1:3], np.array([[0.0, -0.0], [-0.0, 0.0]]),
-              np.array([[np.inf, 1.0], [2.0, -np.inf]]), rng.integers(-9, 9, (20, 2))]
+    special = [np.arange(40.0).reshape(10, 4)[::3, 1:3], np.array([[0.0, -0.0], [-0.0, 0.0]]),
+               np.array([[np.inf, 1.0], [2.0, -np.inf]]), rng.integers(-9, 9, (20, 2))]
+    # (each also repeated past arrays._COLUMNS_FROM rows: the column-by-column path; and a
+    # strided view of that size)
+    cases += special + [np.tile(a, (arrays._COLUMNS_FROM, 1)) for a in special]
+    cases += [np.tile(np.array([[0.0, -0.0], [-0.0, 0.0]]), (40, 2))[::2, 1:3]]
     for a in cases:
         for got, want in ((col_min(a), a.min(axis=0)), (col_max(a), a.max(axis=0))):
             assert got.dtype == want.dtype and got.shape == want.shape
