@@ -8,10 +8,12 @@ same code and inputs (string hashing fixed: PYTHONHASHSEED=0), whatever else the
 doing. It is not time: an instruction in numpy's inner loop costs less than one in the
 interpreter, a cache miss more; read it beside a timed benchmark, never instead of one.
 
-Each tree's workload runs twice under valgrind: once with no battle (the imports and the set-up
-alone) and once with the battles; the difference, per battle, is the figure. The two trees run
-side by side, one process each. valgrind slows Python down about 35 times: an x2 battle takes
-~6 s, a tactician battle ~20 s.
+Each tree's modules are compiled first (compileall, outside valgrind: a module compiled inside
+one run and read from its cache in the other would count thousands of millions of
+instructions), then its workload runs twice under valgrind: once with one battle (the imports,
+the set-up and a first battle's cold caches) and once with N more; the difference, per battle,
+is the figure. The two trees run side by side, one process each. valgrind slows Python down
+about 35 times: an x2 battle takes ~6 s, a tactician battle ~20 s.
 
 Workloads (each tree's own engine and bench helpers):
   x2         random v random on the default table copied x2 (tests/bench/_scaled_table), seeds 1..N
@@ -73,11 +75,28 @@ for _ in range(n):
 }
 
 
+def _env() -> dict:
+    """The processes' environment: string hashing fixed, bytecode read from the caches that
+    ``compiled`` wrote (never compiled again inside a counted run)."""
+    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def compiled(tree: str) -> None:
+    """Every module the workloads import from ``tree`` compiled to its bytecode cache now, so
+    that no counted run compiles one (the first would, and the other would not)."""
+    out = subprocess.run([sys.executable, "-m", "compileall", "-q", "sim", "tests/bench"], cwd=tree,
+                         env=_env(), capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"instructions: compiling {tree}'s modules failed:\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
+
+
 def count(tree: str, workload: str, n: int) -> int:
     """The instructions (cachegrind's I refs) of one process running ``workload`` ``n`` times
     with ``tree``'s engine."""
     code = _SETUP.format(tree=tree, n=n) + WORKLOADS[workload].format(tree=tree)
-    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1")
+    env = _env()
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                           sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True)
     if out.returncode != 0:
@@ -89,7 +108,9 @@ def count(tree: str, workload: str, n: int) -> int:
 
 
 def per_battle(tree: str, workload: str, n: int) -> float:
-    return (count(tree, workload, n) - count(tree, workload, 0)) / n
+    """Instructions a battle: N battles after a first one, less the first one alone."""
+    compiled(tree)
+    return (count(tree, workload, n + 1) - count(tree, workload, 1)) / n
 
 
 def main() -> None:
@@ -98,6 +119,8 @@ def main() -> None:
     ap.add_argument("--workload", choices=sorted(WORKLOADS), default="x2")
     ap.add_argument("--battles", type=int, default=3)
     args = ap.parse_args()
+    if args.battles < 1:
+        ap.error(f"--battles: expected 1 or more, found {args.battles}")
     if shutil.which("valgrind") is None:
         sys.exit("instructions: valgrind is not installed (Debian: apt-get install valgrind)")
     other = str(Path(args.other).resolve())
@@ -106,8 +129,8 @@ def main() -> None:
     trees = [other, str(ROOT)]
     with ThreadPoolExecutor(2) as pool:
         a, b = pool.map(lambda t: per_battle(t, args.workload, args.battles), trees)
-    print(f"{args.workload}, {args.battles} battles, instructions a battle (valgrind cachegrind, imports "
-          f"and set-up taken off):")
+    print(f"{args.workload}, {args.battles} battles after a first one, instructions a battle (valgrind "
+          f"cachegrind; the imports, the set-up and the first battle taken off):")
     print(f"  {other}: {a / 1e6:,.1f} million")
     print(f"  {ROOT}: {b / 1e6:,.1f} million ({b / a - 1:+.2%})")
 
