@@ -239,9 +239,9 @@ def quick_refusal(battle, cmd) -> bool:
     others &= (c[:, 1] >= min(ys) - reach) & (c[:, 1] <= max(ys) + reach)
     others[rows] = False
     pts = np.array([xs, ys]).T
-    x, y, r = pts[:, 0], pts[:, 1], inner[moved]
     if not others.any():
         return _features_refuse(battle, cmd, idx, moved, pts)
+    x, y, r = pts[:, 0], pts[:, 1], inner[moved]
     c = c[others]
     gap = np.hypot(x[:, None] - c[None, :, 0], y[:, None] - c[None, :, 1]) - r[:, None] - inner[others][None, :]
     if (gap < -QUICK_MARGIN).any():

@@ -27,8 +27,8 @@ import math
 
 import numpy as np
 
-__all__ = ["GRID", "SNAP_REACH", "AIM_MARGIN", "snap", "snap_shifted", "snap_array", "snap_point", "snap_places",
-           "snap_turns", "snap_key", "snap_keys", "KEY_STEP"]
+__all__ = ["GRID", "SNAP_REACH", "AIM_MARGIN", "snap", "snap_shifted", "snap_array", "snap_point",
+           "snap_places", "snap_turns", "snap_key", "snap_keys", "KEY_STEP"]
 
 GRID = 1e-6                      # inches: the step of every position a command carries
 _PER_INCH = 1_000_000.0          # 1 / GRID, exact as a float

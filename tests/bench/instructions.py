@@ -89,7 +89,8 @@ def compiled(tree: str) -> None:
     out = subprocess.run([sys.executable, "-m", "compileall", "-q", "sim", "tests/bench"], cwd=tree,
                          env=_env(), capture_output=True, text=True)
     if out.returncode != 0:
-        sys.exit(f"instructions: compiling {tree}'s modules failed:\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
+        sys.exit(f"instructions: compiling {tree}'s modules failed:\n"
+                 f"{out.stdout[-2000:]}{out.stderr[-2000:]}")
 
 
 def count(tree: str, workload: str, n: int) -> int:
@@ -97,8 +98,9 @@ def count(tree: str, workload: str, n: int) -> int:
     with ``tree``'s engine."""
     code = _SETUP.format(tree=tree, n=n) + WORKLOADS[workload].format(tree=tree)
     env = _env()
-    out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True)
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+           sys.executable, "-c", code]
+    out = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f"instructions: the {workload} workload failed in {tree}:\n{out.stderr[-2000:]}")
     m = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)

@@ -74,7 +74,8 @@ class Checked(TacticianPlayer):
 @pytest.mark.parametrize("seed", [1, 2])
 def test_objective_stakes_are_the_count_from_scratch_at_every_decision(seed):
     spec = load_scenario(ROOT / "scenarios/battle_default.toml")
-    spec = dataclasses.replace(spec, mission=dataclasses.replace(spec.mission, players=("tactician", "tactician")))
+    mission = dataclasses.replace(spec.mission, players=("tactician", "tactician"))
+    spec = dataclasses.replace(spec, mission=mission)
     Checked.seen = 0
     with Battle(spec, seed=seed) as b:
         play_battle(b, spec, players=[Checked(s, b, spec) for s in (0, 1)])
