@@ -64,6 +64,12 @@ bench: $(TSTAMP)
 	$(PY) tests/bench/bench_ladder.py
 	$(PY) tests/bench/bench_moves.py
 	$(PY) tests/bench/bench_import.py
+	@# the search player's decisions: its two runs side by side on the two cores, printed in turn
+	@echo "$(PY) tests/bench/bench_search.py --battles 3 --seed 11 & ... --seed 14"
+	@d=$$(mktemp -d); \
+	  $(PY) tests/bench/bench_search.py --battles 3 --seed 11 > $$d/a 2>&1 & \
+	  $(PY) tests/bench/bench_search.py --battles 3 --seed 14 > $$d/b 2>&1; b=$$?; wait $$!; a=$$?; \
+	  cat $$d/a $$d/b; rm -rf $$d; [ $$a -eq 0 ] && [ $$b -eq 0 ]
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
