@@ -279,32 +279,46 @@ def objective_stakes(battle) -> dict:
     out: dict = {}
     if objs:
         from sim.phases.scoring import in_range_rows
-        sp = W.spatial()
-        rows, where = [], []  # (unit id, owner, OC) per living model, and its spatial row
-        for u in W.all_units():
-            unit = esper.component_for_entity(u, Unit)
-            oc = esper.component_for_entity(u, Roster).OC
-            lv = W.living(u)
-            rows += [(unit.id, unit.owner, oc[slot]) for slot in lv.slots]
-            where += lv.rows.tolist()
+        rows, where = stake_models()
         if rows:
             # (who is in range of what, every objective at once: each column models_in_range's,
             # each model's row kept from the phases' control checks while its footprint stands)
-            hit = in_range_rows(sp, ts.objectives, where)
-            for j in range(len(objs)):
-                level = {0: 0, 1: 0}
-                by_unit: dict = {}
-                for k in np.flatnonzero(hit[:, j]).tolist():  # (the models in its range, in order)
-                    uid, owner, oc = rows[k]
-                    level[owner] += oc
-                    n, s = by_unit.get(uid, (0, 0))
-                    by_unit[uid] = (n + 1, s + oc)
-                for uid, (n, s) in by_unit.items():
-                    owner = esper.component_for_entity(battle.units[uid], Unit).owner
-                    margin = level[owner] - level[1 - owner]
-                    if margin < 0 or not s:
-                        continue
-                    weight = 1.0 if margin <= s else 1.0 / 3.0
-                    out[uid] = out.get(uid, 0.0) + weight * OC_WORTH * s / n
+            out = stakes_of(battle, rows, in_range_rows(W.spatial(), ts.objectives, where))
     memo["stakes"] = (key, out)
+    return out
+
+
+def stake_models() -> tuple[list, list[int]]:
+    """``objective_stakes``'s models: (unit id, owner, OC) of every living model on the
+    battlefield, unit by unit, and each one's row of the spatial index, in the same order."""
+    rows, where = [], []
+    for u in W.all_units():
+        unit = esper.component_for_entity(u, Unit)
+        oc = esper.component_for_entity(u, Roster).OC
+        lv = W.living(u)
+        rows += [(unit.id, unit.owner, oc[slot]) for slot in lv.slots]
+        where += lv.rows.tolist()
+    return rows, where
+
+
+def stakes_of(battle, rows: list, hit: np.ndarray) -> dict:
+    """``objective_stakes`` of the models ``rows`` (``stake_models``), given which of them are in
+    range of which objective (``hit``: models x objectives, 14.01.01): per objective, each
+    side's level of control and each unit's share of it, the models in its range in order."""
+    out: dict = {}
+    for j in range(hit.shape[1]):
+        level = {0: 0, 1: 0}
+        by_unit: dict = {}
+        for k in np.flatnonzero(hit[:, j]).tolist():
+            uid, owner, oc = rows[k]
+            level[owner] += oc
+            n, s = by_unit.get(uid, (0, 0))
+            by_unit[uid] = (n + 1, s + oc)
+        for uid, (n, s) in by_unit.items():
+            owner = esper.component_for_entity(battle.units[uid], Unit).owner
+            margin = level[owner] - level[1 - owner]
+            if margin < 0 or not s:
+                continue
+            weight = 1.0 if margin <= s else 1.0 / 3.0
+            out[uid] = out.get(uid, 0.0) + weight * OC_WORTH * s / n
     return out

@@ -1,18 +1,17 @@
 """The tactician's objective stakes (sim.players.tactician.judge.objective_stakes), read off the
-in-range rows the phases' control checks keep (sim.phases.scoring.in_range_rows): the same
-dict, float for float, as a count from scratch (every living model measured against every
-objective where it stands now, 14.01.01), at every decision of whole tactician battles."""
+in-range rows the phases' control checks keep (sim.phases.scoring.in_range_rows): the same rows
+as every living model measured against every objective where it stands now (14.01.01), and so
+the same dict, float for float, at every decision of whole tactician battles."""
 
 from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
 
-import esper
 import pytest
 
 from sim.battle import Battle
-from sim.components import Roster, Unit
+from sim.phases.scoring import in_range_rows
 from sim.players import play_battle
 from sim.players.tactician import TacticianPlayer
 from sim.players.tactician import judge as J
@@ -23,40 +22,17 @@ from sim.world import queries as W
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def from_scratch(battle) -> dict:
-    """objective_stakes's rule, every model measured now (models_in_range_all)."""
+def from_scratch(battle) -> tuple:
+    """Which living model is in range of which objective, every model measured where it stands
+    now (models_in_range_all), and the stakes tallied from that (judge.stakes_of)."""
     ts = battle.turn_state
     objs = list(ts.objectives) if ts is not None else []
-    out: dict = {}
-    if not objs:
-        return out
+    rows, where = J.stake_models()
+    if not objs or not rows:
+        return None, {}
     fps = W.spatial().fps
-    rows = []
-    for u in W.all_units():
-        unit = esper.component_for_entity(u, Unit)
-        r = esper.component_for_entity(u, Roster)
-        lv = W.living(u)
-        for slot, row in zip(lv.slots, lv.rows.tolist()):
-            rows.append((unit.id, unit.owner, r.OC[slot], fps[row]))
-    if not rows:
-        return out
-    hits = OBJ.models_in_range_all([fp for *_x, fp in rows], objs).T.tolist()
-    for hit in hits:
-        level = {0: 0, 1: 0}
-        by_unit: dict = {}
-        for (uid, owner, oc, _fp), h in zip(rows, hit):
-            if h:
-                level[owner] += oc
-                n, s = by_unit.get(uid, (0, 0))
-                by_unit[uid] = (n + 1, s + oc)
-        for uid, (n, s) in by_unit.items():
-            owner = esper.component_for_entity(battle.units[uid], Unit).owner
-            margin = level[owner] - level[1 - owner]
-            if margin < 0 or not s:
-                continue
-            weight = 1.0 if margin <= s else 1.0 / 3.0
-            out[uid] = out.get(uid, 0.0) + weight * J.OC_WORTH * s / n
-    return out
+    hit = OBJ.models_in_range_all([fps[k] for k in where], objs)
+    return hit, J.stakes_of(battle, rows, hit)
 
 
 class Checked(TacticianPlayer):
@@ -65,8 +41,13 @@ class Checked(TacticianPlayer):
     seen = 0
 
     def choose(self, battle):
-        got, want = J.objective_stakes(battle), from_scratch(battle)
+        got = J.objective_stakes(battle)
+        hit, want = from_scratch(battle)
         assert repr(sorted(got.items())) == repr(sorted(want.items()))
+        if hit is not None:  # (the kept rows themselves: the same bools as measuring afresh)
+            _rows, where = J.stake_models()
+            kept = in_range_rows(W.spatial(), battle.turn_state.objectives, where)
+            assert kept.shape == hit.shape and (kept == hit).all()
         Checked.seen += bool(want)
         return super().choose(battle)
 
