@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.rules.arrays import flatnonzero, roll_next
+from sim.rules.compiled import kernel
 
 __all__ = [
     "Footprint", "footprint", "round_base", "outline", "core", "distance", "within",
@@ -441,6 +442,10 @@ def _apart_distances(pa: tuple, xs: np.ndarray, pb: tuple, ys: np.ndarray) -> np
     return best
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+_apart_distances = kernel("geometry.apart_distances", _apart_distances)
+
+
 def _edge_bounds_many(poly: np.ndarray, pe: np.ndarray, c: np.ndarray) -> np.ndarray:
     """``_edge_bounds`` for many polygons (n, k, 2) and points (n, 2) at once: (n, k)."""
     m = 0.5 * (poly + pe)
@@ -513,6 +518,10 @@ def _round_core_distances(centres: np.ndarray, radii: np.ndarray, pack: tuple) -
     d = np.sqrt(np.minimum(dv, dx.min(axis=2)))
     d[inside] = 0.0
     return np.maximum(d - radii[:, None], 0.0)
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_round_core_distances = kernel("geometry.round_core_distances", _round_core_distances)
 
 
 def point_distances(points, fp: Footprint) -> np.ndarray:

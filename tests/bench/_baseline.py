@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import gc
 import statistics
+import sys
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
@@ -152,4 +153,6 @@ def line(before: Baseline, after: Baseline, ratios: Iterable[str] = ()) -> str:
             f"{before.python_s * 1e3:.1f}/{after.python_s * 1e3:.1f} ms, numpy kernel "
             f"{before.numpy_s * 1e3:.1f}/{after.numpy_s * 1e3:.1f} ms")
     ratios = list(ratios)
-    return text + ("; " + "; ".join(ratios) if ratios else "")
+    kernels = sys.modules.get("sim.rules.compiled")  # (which path the figures ran: sim.rules.compiled)
+    tail = f"\n{kernels.status()}" if kernels is not None and kernels.KERNELS else ""
+    return text + ("; " + "; ".join(ratios) if ratios else "") + tail

@@ -13,6 +13,7 @@ import pytest
 
 from other_pythons import other_interpreters, with_deps
 from sim.battle import Battle
+from sim.rules import compiled
 from sim.replay.log import Recorder, replay
 from sim.players.runner import play
 from sim.scenario.load import load_scenario
@@ -28,6 +29,28 @@ def record(path: Path, seed=None) -> str:
         rec = Recorder(b, rel)
         play(b, spec, rec)
         return rec.text()
+
+
+@pytest.fixture(autouse=True)
+def kernels_checked():
+    """Every call of a compiled kernel in these replays runs its numpy reference too, and the
+    two must answer to the bit (sim.rules.compiled's ``check`` mode: the fast path tested against
+    its rule on every scenario); the replay goes on with the reference's answer."""
+    before = compiled.set_mode("check")
+    yield
+    compiled.set_mode(before)
+
+
+def test_the_replays_check_every_compiled_kernel():
+    """The check above is not empty: the scenarios with oval and rectangular bases call each
+    kernel (when built), and every call was compared."""
+    if any(k.compiled is None for k in compiled.KERNELS.values()):
+        pytest.skip("the compiled kernels are not built here")
+    before = {n: k.checked for n, k in compiled.KERNELS.items()}
+    for name in ("battle_default", "deployment"):
+        n, div = replay(ROOT / "scenarios/replays" / f"{name}.jsonl")
+        assert div is None, str(div)
+    assert all(k.checked > before[n] for n, k in compiled.KERNELS.items())
 
 
 def test_every_scenario_has_a_golden_replay():

@@ -1,0 +1,174 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""01.04 The distance kernels of sim.rules.geometry, compiled: each the same IEEE operations in
+the same order as its numpy reference, entry by entry, so each answer is the reference's to the
+bit (sim.rules.compiled: the registry, its modes, and the tests that hold the two equal on
+random inputs and on every call of every scenario's golden replay).
+
+Built from this file when the project is installed and a C compiler is there (pyproject.toml:
+the extension is optional, and ``-ffp-contract=off`` keeps the compiler from fusing a product
+and a sum into one rounding, which numpy never does). Each kernel answers None for an input it
+does not take (a value that is not a finite number: numpy's minimum carries a NaN where a
+comparison drops it), and the registry then calls the reference.
+"""
+
+from libc.math cimport sqrt, hypot, isfinite, INFINITY
+
+import numpy as np
+
+cdef double EPS = 1e-9            # geometry.EPS
+cdef double PRUNE_SLACK = 1e-7    # geometry._PRUNE_SLACK
+
+
+def round_core_distances(centres_, radii_, pack):
+    """geometry._round_core_distances: (N, H) from round bases (centres (N, 2), radii (N,)) to
+    the hulls of ``pack`` (geometry._hull_pack)."""
+    cdef const double[:, :] centres = np.asarray(centres_, dtype=np.float64)
+    cdef const double[:] radii = np.asarray(radii_, dtype=np.float64)
+    px_, py_, _pex, _pey, abx_, aby_, den_, pos_, _every = pack
+    cdef const double[:, :] px = px_
+    cdef const double[:, :] py = py_
+    cdef const double[:, :] abx = abx_
+    cdef const double[:, :] aby = aby_
+    cdef const double[:, :] den = den_
+    cdef const unsigned char[:, :] pos = pos_.view(np.uint8)
+    cdef Py_ssize_t N = centres.shape[0], H = px.shape[0], V = px.shape[1]
+    cdef Py_ssize_t i, h, v
+    for i in range(N):
+        if not (isfinite(centres[i, 0]) and isfinite(centres[i, 1]) and isfinite(radii[i])):
+            return None
+    out_ = np.empty((N, H))
+    cdef double[:, ::1] out = out_
+    cdef double cx, cy, apx, apy, w, sq, t, dx, dy, e, dv, de, d
+    cdef int outside
+    for i in range(N):
+        cx = centres[i, 0]
+        cy = centres[i, 1]
+        for h in range(H):
+            outside = 0
+            dv = INFINITY
+            de = INFINITY
+            for v in range(V):
+                apx = cx - px[h, v]
+                apy = cy - py[h, v]
+                w = abx[h, v] * apy - aby[h, v] * apx       # (w = abx * apy; w -= aby * apx)
+                outside |= not (w >= -EPS)
+                sq = apx * apx + apy * apy                  # (the vertex, squared)
+                t = (apx * abx[h, v] + apy * aby[h, v]) / den[h, v]
+                t = t if pos[h, v] else 0.0
+                t = 0.0 if t < 0.0 else t
+                t = 1.0 if t > 1.0 else t
+                dx = apx - t * abx[h, v]
+                dy = apy - t * aby[h, v]
+                e = dx * dx + dy * dy                       # (the edge, squared)
+                dv = sq if sq < dv else dv
+                de = e if e < de else de
+            d = sqrt(de if de < dv else dv) if outside else 0.0
+            d = d - radii[i]
+            out[i, h] = 0.0 if d < 0.0 else d
+    return out_
+
+
+cdef inline double _segment(double px, double py, double ax, double ay, double bx, double by) nogil:
+    """geometry._point_segment_dist of one point and one segment."""
+    cdef double abx = bx - ax, aby = by - ay
+    cdef double apx = px - ax, apy = py - ay
+    cdef double den = abx * abx + aby * aby
+    cdef double t = (apx * abx + apy * aby) / den if den > 0 else 0.0
+    t = 0.0 if t < 0.0 else t
+    t = 1.0 if t > 1.0 else t
+    cdef double dx = apx - t * abx, dy = apy - t * aby
+    return sqrt(dx * dx + dy * dy)
+
+
+cdef double _kept_min(const double[:, :, :] Vt, const double[:] lb_v, const double[:, :, :] A,
+                      const double[:, :, :] B, const double[:] lb_e, Py_ssize_t pv, Py_ssize_t pe,
+                      Py_ssize_t nv, Py_ssize_t ne, double cut) nogil:
+    """The least distance from the kept vertices of polygon ``pv`` of ``Vt`` to the kept edges
+    of polygon ``pe`` of (A, B): those whose bound is within ``cut``."""
+    cdef double best = INFINITY, d
+    cdef Py_ssize_t i, j
+    for i in range(nv):
+        if not (lb_v[i] <= cut):
+            continue
+        for j in range(ne):
+            if not (lb_e[j] <= cut):
+                continue
+            d = _segment(Vt[pv, i, 0], Vt[pv, i, 1], A[pe, j, 0], A[pe, j, 1], B[pe, j, 0], B[pe, j, 1])
+            best = d if d < best else best
+    return best
+
+
+def apart_distances(pa, xs_, pb, ys_):
+    """geometry._apart_distances: the distance of the ``xs[k]``-th core of ``pa`` to the
+    ``ys[k]``-th of ``pb`` (geometry._hulls_padded), each pair's bounding circles apart."""
+    cdef const double[:, :, :] P = pa[0]
+    cdef const double[:, :, :] PE = pa[1]
+    cdef const unsigned char[:, :] real_p = pa[2].view(np.uint8)
+    cdef const double[:, :] cp = pa[3]
+    cdef const double[:] rp = pa[4]
+    cdef const double[:, :, :] Q = pb[0]
+    cdef const double[:, :, :] QE = pb[1]
+    cdef const unsigned char[:, :] real_q = pb[2].view(np.uint8)
+    cdef const double[:, :] cq = pb[3]
+    cdef const double[:] rq = pb[4]
+    xs_arr = np.asarray(xs_, dtype=np.intp)
+    ys_arr = np.asarray(ys_, dtype=np.intp)
+    cdef const Py_ssize_t[:] xs = xs_arr
+    cdef const Py_ssize_t[:] ys = ys_arr
+    cdef Py_ssize_t n = xs.shape[0], Vp = P.shape[1], Vq = Q.shape[1]
+    cdef Py_ssize_t k, a, b, v, i0, j0
+    for src in (pa[0], pa[1], pa[3], pa[4], pb[0], pb[1], pb[3], pb[4]):
+        if not np.isfinite(src).all():
+            return None
+    out_ = np.empty(n)
+    cdef double[::1] out = out_
+    buf = np.empty((4, max(Vp, Vq)))
+    cdef double[:, ::1] lb = buf
+    cdef double best, u, cut, m0, m1, h, x
+    for k in range(n):
+        a, b = xs[k], ys[k]
+        # the vertices' bounds: each to the other's circle (a padded vertex: none)
+        i0, best = 0, INFINITY
+        for v in range(Vp):
+            x = hypot(P[a, v, 0] - cq[b, 0], P[a, v, 1] - cq[b, 1]) - rq[b] if real_p[a, v] else INFINITY
+            lb[0, v] = x
+            if x < best:
+                i0, best = v, x
+        j0, best = 0, INFINITY
+        for v in range(Vq):
+            x = hypot(Q[b, v, 0] - cp[a, 0], Q[b, v, 1] - cp[a, 1]) - rp[a] if real_q[b, v] else INFINITY
+            lb[1, v] = x
+            if x < best:
+                j0, best = v, x
+        # U: the nearest-bound vertex of each against every edge of the other
+        u = INFINITY
+        for v in range(Vq):
+            x = _segment(P[a, i0, 0], P[a, i0, 1], Q[b, v, 0], Q[b, v, 1], QE[b, v, 0], QE[b, v, 1])
+            u = x if x < u else u
+        best = INFINITY
+        for v in range(Vp):
+            x = _segment(Q[b, j0, 0], Q[b, j0, 1], P[a, v, 0], P[a, v, 1], PE[a, v, 0], PE[a, v, 1])
+            best = x if x < best else best
+        u = best if best < u else u
+        cut = u + PRUNE_SLACK
+        # the edges' bounds: midpoint to the other's circle, less half the length
+        for v in range(Vp):
+            if real_p[a, v]:
+                m0 = 0.5 * (P[a, v, 0] + PE[a, v, 0])
+                m1 = 0.5 * (P[a, v, 1] + PE[a, v, 1])
+                h = 0.5 * hypot(PE[a, v, 0] - P[a, v, 0], PE[a, v, 1] - P[a, v, 1])
+                lb[2, v] = (hypot(m0 - cq[b, 0], m1 - cq[b, 1]) - h) - rq[b]
+            else:
+                lb[2, v] = INFINITY
+        for v in range(Vq):
+            if real_q[b, v]:
+                m0 = 0.5 * (Q[b, v, 0] + QE[b, v, 0])
+                m1 = 0.5 * (Q[b, v, 1] + QE[b, v, 1])
+                h = 0.5 * hypot(QE[b, v, 0] - Q[b, v, 0], QE[b, v, 1] - Q[b, v, 1])
+                lb[3, v] = (hypot(m0 - cp[a, 0], m1 - cp[a, 1]) - h) - rp[a]
+            else:
+                lb[3, v] = INFINITY
+        best = _kept_min(P, lb[0], Q, QE, lb[3], a, b, Vp, Vq, cut)
+        x = _kept_min(Q, lb[1], P, PE, lb[2], b, a, Vq, Vp, cut)
+        out[k] = x if x < best else best
+    return out_

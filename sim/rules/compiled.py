@@ -1,0 +1,129 @@
+"""The compiled kernels: one record per numpy kernel that has a compiled twin (Cython, built
+from sim/rules/_compiled/*.pyx when the project is installed and a C compiler is there).
+
+A kernel's numpy function is its reference and stays the rule's home: its docstring names the
+section, its tests are named after it. The compiled twin does the same IEEE operations in the
+same order entry by entry, so its answers are the reference's to the bit; it is a fast path,
+and DESIGN.md admits one only tested equal to its rule on every scenario:
+
+- tests/rules/test_compiled_kernels.py holds each pair equal on random inputs;
+- the golden replays run in ``check`` mode (tests/replay/test_golden_replays.py): every call
+  of every kernel in every scenario runs both and compares them bit for bit;
+- the replays and the statistics of the other Python versions on the machine (which cannot
+  load this interpreter's build) run the reference, and must give the same bytes.
+
+Which one runs is the record's mode: ``compiled`` where the extension imports, else
+``reference``; the environment variable SIM_KERNELS (``compiled``, ``reference`` or
+``check``) chooses at import, ``set_mode`` in a running process (the tests). A compiled kernel
+may decline an input (it answers None: e.g. a value that is not a finite number, where
+numpy's minimum and a comparison part ways); the reference answers it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Callable
+
+import numpy as np
+
+MODES = ("compiled", "reference", "check")
+
+
+class KernelMismatch(AssertionError):
+    """``check`` mode: a compiled kernel's answer differs from its reference's."""
+
+
+class Kernel:
+    """One kernel: its name, its numpy reference, its compiled twin (None: not built), and the
+    function a call runs in the current mode. Called like the reference."""
+
+    __slots__ = ("name", "reference", "compiled", "checked", "_run")
+
+    def __init__(self, name: str, reference: Callable, compiled: Callable | None):
+        self.name, self.reference, self.compiled = name, reference, compiled
+        self.checked = 0   # (calls compared in ``check`` mode, both answers given)
+        self._run = reference
+
+    def __call__(self, *args):
+        return self._run(*args)
+
+    def _fast(self, *args):
+        out = self.compiled(*args)
+        return self.reference(*args) if out is None else out
+
+    def _check(self, *args):
+        out = self.compiled(*args)
+        ref = self.reference(*args)
+        if out is not None:
+            if not _same_bits(out, ref):
+                raise KernelMismatch(f"the compiled {self.name} differs from its numpy reference")
+            self.checked += 1
+        return ref
+
+    def set_mode(self, mode: str) -> None:
+        if mode == "reference" or self.compiled is None:
+            self._run = self.reference
+        elif mode == "compiled":
+            self._run = self._fast
+        else:
+            self._run = self._check
+
+
+def _same_bits(a, b) -> bool:
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+KERNELS: dict[str, Kernel] = {}   # name ("module.function") -> its record, in registration order
+_mode = "compiled"
+
+
+def _chosen_mode() -> str:
+    """The mode SIM_KERNELS names (unset: ``compiled``); another value is said on stderr and
+    left for the default."""
+    mode = os.environ.get("SIM_KERNELS", "compiled")
+    if mode not in MODES:
+        print(f"sim: SIM_KERNELS={mode!r} is not a kernel mode (expected one of {', '.join(MODES)}): "
+              f"the compiled kernels run where built", file=sys.stderr)
+        return "compiled"
+    return mode
+
+
+def kernel(name: str, reference: Callable) -> Kernel:
+    """The record of the kernel ``name`` ("module.function": the function of that name in
+    sim.rules._compiled.<module>, when built), with its numpy ``reference``."""
+    module, func = name.split(".")
+    try:
+        compiled = getattr(importlib.import_module(f"sim.rules._compiled.{module}"), func)
+    except (ImportError, AttributeError):
+        compiled = None   # (not built here: the reference runs)
+    k = KERNELS[name] = Kernel(name, reference, compiled)
+    k.set_mode(_mode)
+    return k
+
+
+def set_mode(mode: str) -> str:
+    """Run every kernel in ``mode`` (one of MODES) from now on; the mode it replaces back."""
+    global _mode
+    if mode not in MODES:
+        raise ValueError(f"unknown kernel mode {mode!r} (expected one of {', '.join(MODES)})")
+    before, _mode = _mode, mode
+    for k in KERNELS.values():
+        k.set_mode(mode)
+    return before
+
+
+def status() -> str:
+    """One line for a benchmark's or a report's header: which kernels run compiled."""
+    built = [n for n, k in KERNELS.items() if k.compiled is not None]
+    if not KERNELS:
+        return "compiled kernels: none registered"
+    if _mode == "reference" or not built:
+        why = "not built" if not built else "SIM_KERNELS=reference"
+        return f"compiled kernels: off ({why}): numpy for all {len(KERNELS)}"
+    return f"compiled kernels: {_mode}, {len(built)} of {len(KERNELS)} ({', '.join(built)})"
+
+
+_mode = _chosen_mode()

@@ -1,0 +1,159 @@
+"""sim.rules.compiled: each compiled kernel answers as its numpy reference to the bit (random
+inputs here; every call of every scenario's golden replay in tests/replay/test_golden_replays.py),
+declines what it does not take, and its modes do what they say."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.rules import compiled as C
+from sim.rules import geometry as G
+
+ROOT = Path(__file__).resolve().parents[2]
+built = pytest.mark.skipif(any(k.compiled is None for k in C.KERNELS.values()),
+                           reason="the compiled kernels are not built here (no C compiler at install)")
+
+coord = st.floats(-20.0, 80.0, allow_nan=False, allow_infinity=False)
+hull = st.tuples(st.sampled_from(("oval", "rect")), coord, coord, st.floats(0.5, 9.0), st.floats(0.5, 5.0),
+                 st.floats(0.0, 359.0))
+
+
+def _bits(a) -> bytes:
+    return np.asarray(a).tobytes()
+
+
+@pytest.fixture
+def mode():
+    """Restores the kernels' mode after a test that changes it."""
+    before = C.set_mode(C._mode)
+    yield C.set_mode
+    C.set_mode(before)
+
+
+def test_every_kernel_is_a_registered_record_of_its_module():
+    assert set(C.KERNELS) == {"geometry.round_core_distances", "geometry.apart_distances"}
+    assert G._round_core_distances is C.KERNELS["geometry.round_core_distances"]
+    assert G._apart_distances is C.KERNELS["geometry.apart_distances"]
+    for k in C.KERNELS.values():   # (the reference stays the rule's home, with its docstring)
+        assert k.reference.__module__ == "sim.rules.geometry" and k.reference.__doc__
+
+
+def test_the_kernels_are_built_where_make_test_runs():
+    """`make test` sets SIM_REQUIRE_COMPILED: there, a build that quietly failed (the extension
+    is optional for `make play`) fails the suite instead of leaving the numpy path untested
+    beside its twin."""
+    if not os.environ.get("SIM_REQUIRE_COMPILED"):
+        pytest.skip("only where `make test` asks for the build")
+    missing = [n for n, k in C.KERNELS.items() if k.compiled is None]
+    assert not missing, f"not built: {missing} (pip install -e . needs a C compiler and Cython)"
+
+
+@built
+@settings(max_examples=150, deadline=None)
+@given(st.lists(hull, min_size=1, max_size=6),
+       st.lists(st.tuples(coord, coord, st.floats(0.0, 3.0)), min_size=1, max_size=12), st.integers(0, 5))
+def test_round_core_distances_compiled_is_its_reference_to_the_bit(hulls, bases, inside):
+    fps = tuple(G.Footprint(*h) for h in hulls)
+    centres = np.array([(x, y) for x, y, _r in bases], dtype=float)
+    radii = np.array([r for _x, _y, r in bases], dtype=float)
+    k = min(inside, len(fps), len(centres))
+    if k:   # (centres on a core's centre and on its first vertex: 0, and an edge's answers)
+        centres[:k] = [(f.x, f.y) for f in fps[:k]]
+        centres[k - 1] = G.core(fps[k - 1])[0][0]
+    pack = G._hull_pack(fps)
+    kern = C.KERNELS["geometry.round_core_distances"]
+    got = kern.compiled(centres, radii, pack)
+    assert _bits(got) == _bits(kern.reference(centres, radii, pack))
+    # (a strided view and integer radii: taken as the reference takes them)
+    wide = np.zeros((len(centres), 3))
+    wide[:, ::2] = centres
+    assert _bits(kern.compiled(wide[:, ::2], np.zeros(len(centres), dtype=int), pack)) == \
+        _bits(kern.reference(wide[:, ::2], np.zeros(len(centres), dtype=int), pack))
+
+
+@built
+@settings(max_examples=150, deadline=None)
+@given(st.lists(hull, min_size=1, max_size=5), st.lists(hull, min_size=1, max_size=5))
+def test_apart_distances_compiled_is_its_reference_to_the_bit(left, right):
+    ha = [G._hull(G.Footprint(*h)) for h in left]
+    hb = [G._hull(G.Footprint(*h)) for h in right]
+    pa, pb = G._hulls_padded(ha), G._hulls_padded(hb)
+    # (every pair, as _hull_block hands over the pairs whose bounding circles are apart; the
+    # others too: the arithmetic is the same whether or not they meet)
+    xs, ys = (a.ravel() for a in np.meshgrid(np.arange(len(ha)), np.arange(len(hb)), indexing="ij"))
+    kern = C.KERNELS["geometry.apart_distances"]
+    got = kern.compiled(pa, xs, pb, ys)
+    assert got.shape == (len(xs),)
+    assert _bits(got) == _bits(kern.reference(pa, xs, pb, ys))
+
+
+@built
+def test_a_kernel_declines_a_place_that_is_no_number_and_the_reference_answers(mode):
+    fps = (G.Footprint("oval", 10.0, 10.0, 4.0, 2.0, 30.0),)
+    pack = G._hull_pack(fps)
+    centres = np.array([[1.0, 2.0], [np.nan, 3.0], [4.0, np.inf]])
+    radii = np.array([0.5, 0.5, 0.5])
+    kern = C.KERNELS["geometry.round_core_distances"]
+    assert kern.compiled(centres, radii, pack) is None
+    mode("compiled")
+    assert _bits(kern(centres, radii, pack)) == _bits(kern.reference(centres, radii, pack))
+    ha = [G._hull(f) for f in fps]
+    pa = G._hulls_padded(ha)
+    bad = tuple(a.copy() for a in pa)
+    bad[0][0, 0, 0] = np.nan
+    assert C.KERNELS["geometry.apart_distances"].compiled(bad, [0], pa, [0]) is None
+
+
+@built
+def test_check_mode_runs_both_and_catches_a_twin_that_differs(mode, monkeypatch):
+    kern = C.KERNELS["geometry.round_core_distances"]
+    fps = (G.Footprint("rect", 10.0, 10.0, 4.0, 2.0, 15.0),)
+    args = (np.array([[1.0, 2.0], [10.0, 10.5]]), np.array([0.5, 0.25]), G._hull_pack(fps))
+    mode("check")
+    before = kern.checked
+    assert _bits(kern(*args)) == _bits(kern.reference(*args))
+    assert kern.checked == before + 1
+    real = kern.compiled
+    monkeypatch.setattr(kern, "compiled", lambda *a: np.nextafter(real(*a), np.inf))
+    kern.set_mode("check")
+    with pytest.raises(C.KernelMismatch, match="round_core_distances"):
+        kern(*args)
+
+
+def test_reference_mode_runs_the_numpy_function_itself(mode, monkeypatch):
+    kern = C.KERNELS["geometry.round_core_distances"]
+    mode("reference")
+    monkeypatch.setattr(kern, "compiled", lambda *a: pytest.fail("the compiled twin ran"))
+    kern.set_mode("reference")
+    fps = (G.Footprint("rect", 10.0, 10.0, 4.0, 2.0, 15.0),)
+    assert kern(np.array([[1.0, 2.0]]), np.array([0.5]), G._hull_pack(fps)).shape == (1, 1)
+    assert "off" in C.status()
+
+
+def test_set_mode_refuses_a_mode_it_does_not_know(mode):
+    with pytest.raises(ValueError, match="unknown kernel mode 'fast'"):
+        mode("fast")
+
+
+@pytest.mark.parametrize("value, says", [("reference", "off (SIM_KERNELS=reference)"),
+                                         ("check", "compiled kernels: check"),
+                                         ("nonsense", "compiled kernels: compiled")])
+def test_the_environment_chooses_the_mode_at_import(value, says):
+    env = dict(os.environ, SIM_KERNELS=value)
+    out = subprocess.run([sys.executable, "-c", "import sim.rules.geometry; from sim.rules import compiled; "
+                          "print(compiled.status())"], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    if any(k.compiled is None for k in C.KERNELS.values()):
+        assert "not built" in out.stdout
+    else:
+        assert says in out.stdout
+    if value == "nonsense":
+        assert "SIM_KERNELS='nonsense'" in out.stderr
