@@ -6,7 +6,10 @@ fused into one rounding, so each answer is the reference's to the bit."""
 
 from setuptools import Extension, setup
 
+KERNELS = ("geometry", "visibility")   # sim/rules/_compiled/<name>.pyx
+
 setup(ext_modules=[
-    Extension("sim.rules._compiled.geometry", ["sim/rules/_compiled/geometry.pyx"],
-              extra_compile_args=["-ffp-contract=off"], optional=True),
+    Extension(f"sim.rules._compiled.{name}", [f"sim/rules/_compiled/{name}.pyx"],
+              extra_compile_args=["-ffp-contract=off"], optional=True)
+    for name in KERNELS
 ])

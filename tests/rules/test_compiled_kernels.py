@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from sim.rules import compiled as C
 from sim.rules import geometry as G
+from sim.rules.visibility import batch as _batch  # noqa: F401  (registers its kernels)
 
 ROOT = Path(__file__).resolve().parents[2]
 built = pytest.mark.skipif(any(k.compiled is None for k in C.KERNELS.values()),
@@ -38,12 +39,14 @@ def mode():
     C.set_mode(before)
 
 
-def test_every_kernel_is_a_registered_record_of_its_module():
-    assert set(C.KERNELS) == {"geometry.round_core_distances", "geometry.apart_distances"}
-    assert G._round_core_distances is C.KERNELS["geometry.round_core_distances"]
-    assert G._apart_distances is C.KERNELS["geometry.apart_distances"]
-    for k in C.KERNELS.values():   # (the reference stays the rule's home, with its docstring)
-        assert k.reference.__module__ == "sim.rules.geometry" and k.reference.__doc__
+def test_every_kernel_is_the_record_its_module_calls():
+    """Each registered kernel stands in its module under its reference's name (so every caller
+    runs the mode's choice), and the reference keeps the rule's docstring: its home."""
+    assert {"geometry.round_core_distances", "geometry.apart_distances", "visibility.sat_cross_k"} <= set(C.KERNELS)
+    for name, k in C.KERNELS.items():
+        assert getattr(sys.modules[k.reference.__module__], k.reference.__name__) is k
+        assert k.reference.__doc__
+        assert name.split(".")[1] == k.reference.__name__.lstrip("_")
 
 
 def test_the_kernels_are_built_where_make_test_runs():
@@ -157,3 +160,69 @@ def test_the_environment_chooses_the_mode_at_import(value, says):
         assert says in out.stdout
     if value == "nonsense":
         assert "SIM_KERNELS='nonsense'" in out.stderr
+
+
+def _pieces(rng, k: int):
+    """Convex pieces on a 20" square: rectangles and hexagons, rotated (Pieces pads the
+    rectangles to the hexagons' six vertices)."""
+    from sim.rules.visibility.kernels import Pieces
+    polys = []
+    for i in range(k):
+        cx, cy = rng.uniform(0, 20, size=2)
+        n = 6 if i % 3 == 0 else 4
+        ang = rng.uniform(0, np.pi) + np.arange(n) * 2 * np.pi / n
+        rx, ry = rng.uniform(0.3, 3.0, size=2)
+        polys.append(np.stack([cx + rx * np.cos(ang), cy + ry * np.sin(ang)], axis=1))
+    return Pieces(polys)
+
+
+@built
+@pytest.mark.parametrize("seed", range(6))
+def test_sat_cross_k_compiled_is_its_reference_to_the_bit(seed):
+    """Segments against pieces: random ones, segments of no length, segments from a piece's
+    vertex along its edge (the margins' borders), and more entries than one numpy chunk."""
+    rng = np.random.default_rng(seed)
+    pk = _pieces(rng, 25)
+    E = 9000 if seed == 0 else 700
+    a, b = rng.uniform(-2, 22, size=(E, 2)), rng.uniform(-2, 22, size=(E, 2))
+    k = rng.integers(0, len(pk), size=E)
+    b[:50] = a[:50]                                  # (no length)
+    v = pk.verts[k[50:100], 0]
+    a[50:100], b[50:100] = v, v + (pk.verts[k[50:100], 1] - v) * rng.uniform(0.5, 2.0, size=(50, 1))
+    kern = C.KERNELS["visibility.sat_cross_k"]
+    args = (a[:, 0], a[:, 1], b[:, 0], b[:, 1], pk, k)
+    got = kern.compiled(*args)
+    assert got.dtype == bool and 0 < got.sum() < E
+    assert _bits(got) == _bits(kern.reference(*args))
+    args = (a[:0, 0], a[:0, 1], b[:0, 0], b[:0, 1], pk, k[:0])
+    assert _bits(kern.compiled(*args)) == _bits(kern.reference(*args))
+    a[3] = np.nan                                      # (NaN: where numpy's minimum takes it)
+    args = (a[:10, 0], a[:10, 1], b[:10, 0], b[:10, 1], pk, k[:10])
+    assert _bits(kern.compiled(*args)) == _bits(kern.reference(*args))
+    assert _batch.sat_cross_k is kern
+
+
+@built
+@pytest.mark.parametrize("seed", range(4))
+def test_the_sight_kernels_in_check_mode_on_bases_among_the_walls(mode, seed):
+    """Line of sight and fully visible resolved for every pair of 24 bases about the default
+    table's walls (the certificates' hard cases: bases touching walls and each other), every
+    call of each sight kernel run both ways and compared to the bit."""
+    from sim.rules.terrain import default_table
+    from sim.rules.visibility.index import ModelEntry, VisibilityIndex
+    rng = np.random.default_rng(100 + seed)
+    areas = default_table()
+    walls = [np.array(f.polygon, float) for a in areas for f in a.solid_features]
+    fps = []
+    for _ in range(12):
+        w = walls[int(rng.integers(len(walls)))]
+        c = w[int(rng.integers(len(w)))] + rng.normal(0, 0.5, size=2)
+        fps += [G.round_base(int(rng.choice([25, 32, 40, 60])), *(c + rng.normal(0, 0.6, size=2)))
+                for _ in range(2)]
+    sight = [k for n, k in C.KERNELS.items() if n.startswith("visibility.")]
+    before = [k.checked for k in sight]
+    mode("check")
+    idx = VisibilityIndex(areas, [ModelEntry(f"m{k}", fp, "red" if k % 2 else "blue", f"u{k % 2}",
+                                             frozenset({"INFANTRY"})) for k, fp in enumerate(fps)])
+    assert idx.los.shape == idx.fully_visible.shape == (24, 24)
+    assert all(k.checked > b for k, b in zip(sight, before))

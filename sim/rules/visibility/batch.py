@@ -27,6 +27,7 @@ import numpy as np
 
 from sim.rules.visibility.kernels import SIGHT_EPS, Pieces
 from sim.rules.arrays import flatnonzero, roll_next, tile
+from sim.rules.compiled import kernel
 
 __all__ = ["ragged_expand", "csr_subset", "segments_blocked_ragged", "pairs_visible_round",
            "outline_crossings_round"]
@@ -79,6 +80,9 @@ def sat_cross_k(ax, ay, bx, by, pk: Pieces, k) -> np.ndarray:
         out[sl] = _sat_chunk(ax[sl], ay[sl], bx[sl], by[sl], pk, k[sl], Vm)
     return out
 
+
+# (its compiled twin runs where built: sim.rules.compiled)
+sat_cross_k = kernel("visibility.sat_cross_k", sat_cross_k)
 
 _SAT_CHUNK = 8192       # entries per chunk of sat_cross_k
 _BLK_CHUNK = 16384      # (segment, piece) entries per batch of _blocked_xy

@@ -33,6 +33,7 @@ import numpy as np
 from sim.rules.visibility.batch import ragged_expand
 from sim.rules.visibility.kernels import Pieces
 from sim.rules.arrays import first_last, flatnonzero, roll_prev, sorted_unique
+from sim.rules.compiled import kernel
 
 __all__ = ["FIXED", "RING", "near_a", "point_certificates", "ring_shadowed", "sample_inside",
            "star_free"]
@@ -263,6 +264,10 @@ def _stars_separated(px, py, s0, ok, wx, wy, W, rr, sn, h, e, k, pk: Pieces) -> 
     bad = np.zeros(Q * S, dtype=bool)
     bad[flat[~sep]] = True
     return (ok & ~bad.reshape(Q, S)).any(axis=1)
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_stars_separated = kernel("visibility.stars_separated", _stars_separated)
 
 
 def _tangent_apexes(ax, ay, ra, bx, by, rb, L):

@@ -1,0 +1,168 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""06.01/13.11 The sight kernels of sim.rules.visibility, compiled: each the same IEEE
+operations in the same order as its numpy reference, entry by entry, so each answer is the
+reference's to the bit (sim.rules.compiled: the registry, its modes and its tests). A NaN goes
+where numpy's minimum and maximum take it (into the result), not where a comparison would."""
+
+from libc.math cimport sqrt, INFINITY
+
+import numpy as np
+
+cdef double SIGHT_EPS = 1e-9      # visibility.kernels.SIGHT_EPS
+
+
+cdef inline double _min(double a, double b) nogil:
+    """numpy's minimum of two numbers: a NaN of either is the answer."""
+    return a if (a <= b or a != a) else b
+
+
+def sat_cross_k(ax_, ay_, bx_, by_, pk, k_):
+    """visibility.batch.sat_cross_k: does segment j, (ax, ay)-(bx, by), cross piece k[j]
+    (no gap along the piece's edge normals, then none along the segment's own normal)."""
+    cdef const double[:] ax = np.asarray(ax_, dtype=np.float64)
+    cdef const double[:] ay = np.asarray(ay_, dtype=np.float64)
+    cdef const double[:] bx = np.asarray(bx_, dtype=np.float64)
+    cdef const double[:] by = np.asarray(by_, dtype=np.float64)
+    cdef const Py_ssize_t[:] k = np.asarray(k_, dtype=np.intp)
+    cdef Py_ssize_t E = k.shape[0]
+    out_ = np.empty(E, dtype=bool)
+    if E == 0:
+        return out_
+    cdef Py_ssize_t Vm = int(pk.nverts.max()) if len(pk) else 1
+    nx_, ny_, off_, vx_, vy_ = pk.soa
+    cdef const double[:, :] NX = nx_
+    cdef const double[:, :] NY = ny_
+    cdef const double[:, :] OFF = off_
+    cdef const double[:, :] VX = vx_
+    cdef const double[:, :] VY = vy_
+    cdef unsigned char[:] out = out_.view(np.uint8)
+    cdef Py_ssize_t j, v, p
+    cdef double a0, a1, b0, b1, pa, gb, dx, dy, L, mx, my, c, w, lo, hi
+    cdef bint cross, nan
+    for j in range(E):
+        p = k[j]
+        a0, a1, b0, b1 = ax[j], ay[j], bx[j], by[j]
+        cross = True
+        for v in range(Vm):      # (the piece's edge normals: the segment's ends beyond one)
+            pa = NX[v, p] * a0 + NY[v, p] * a1
+            gb = NX[v, p] * b0 + NY[v, p] * b1
+            if _min(pa, gb) - OFF[v, p] >= -SIGHT_EPS:
+                cross = False
+                break
+        if cross:                # (the segment's own normal: the piece's vertices on one side)
+            dx = b0 - a0
+            dy = b1 - a1
+            L = sqrt(dx * dx + dy * dy)
+            if L > 1e-12:
+                mx = -dy / L
+                my = dx / L
+                c = mx * a0 + my * a1
+                lo, hi, nan = INFINITY, -INFINITY, False
+                for v in range(Vm):
+                    w = VX[v, p] * mx + VY[v, p] * my
+                    w = w - c
+                    if w != w:
+                        nan = True
+                    if w < lo:
+                        lo = w
+                    if w > hi:
+                        hi = w
+                if not nan and (lo >= -SIGHT_EPS or hi <= SIGHT_EPS):
+                    cross = False
+        out[j] = cross
+    return out_
+
+
+cdef double FREE = 1e-7           # visibility.certs._FREE
+
+
+def stars_separated(px_, py_, s0_, ok_, wx_, wy_, W_, rr_, sn_, h_, e_, k_, pk):
+    """visibility.certs._stars_separated: per pair q, is some apex s that applies (``ok``)
+    separated by more than _FREE from every piece of the pair (its entries: e[j] == q, piece
+    k[j]), its star's quadrilateral against the piece, both ways round."""
+    cdef const double[:, :] px = np.asarray(px_, dtype=np.float64)
+    cdef const double[:, :] py = np.asarray(py_, dtype=np.float64)
+    cdef const double[:, :] s0 = np.asarray(s0_, dtype=np.float64)
+    cdef const double[:, :] wx = np.asarray(wx_, dtype=np.float64)
+    cdef const double[:, :] wy = np.asarray(wy_, dtype=np.float64)
+    cdef const double[:, :] W = np.asarray(W_, dtype=np.float64)
+    cdef const double[:, :] rr = np.asarray(rr_, dtype=np.float64)
+    cdef const double[:, :] sn = np.asarray(sn_, dtype=np.float64)
+    cdef const double[:, :] h = np.asarray(h_, dtype=np.float64)
+    cdef const unsigned char[:, :] ok = np.ascontiguousarray(ok_, dtype=bool).view(np.uint8)
+    cdef const Py_ssize_t[:] e = np.asarray(e_, dtype=np.intp)
+    cdef const Py_ssize_t[:] k = np.asarray(k_, dtype=np.intp)
+    cdef Py_ssize_t Q = px.shape[0], S = px.shape[1], E = e.shape[0]
+    pnx_, pny_, poff_, pvx_, pvy_ = pk.soa
+    cdef const double[:, :] NX = pnx_
+    cdef const double[:, :] NY = pny_
+    cdef const double[:, :] GO = poff_
+    cdef const double[:, :] VX = pvx_
+    cdef const double[:, :] VY = pvy_
+    cdef Py_ssize_t V = NX.shape[0]
+    bad_ = np.zeros((Q, S), dtype=np.uint8)
+    cdef unsigned char[:, ::1] bad = bad_
+    cdef double t1x, t1y, t2x, t2y, far, m, x, mn
+    cdef double tx[4]
+    cdef double ty[4]
+    cdef double nx[4]
+    cdef double ny[4]
+    cdef double no[4]
+    cdef Py_ssize_t j, s, q, p, v, i
+    cdef bint sep, nan
+    for j in range(E):
+        q, p = e[j], k[j]
+        for s in range(S):
+            if not ok[q, s] or bad[q, s]:
+                continue
+            # the star's quadrilateral (vertices: near corner 1, far corners, near corner 2) and
+            # its outward side normals and offsets (side 1, far side, side 2, near side)
+            t1x = wx[q, s] * h[q, s] - wy[q, s] * sn[q, s]
+            t1y = wy[q, s] * h[q, s] + wx[q, s] * sn[q, s]
+            t2x = wx[q, s] * h[q, s] + wy[q, s] * sn[q, s]
+            t2y = wy[q, s] * h[q, s] - wx[q, s] * sn[q, s]
+            far = (W[q, s] + rr[q, 0]) / h[q, s]
+            tx[0] = px[q, s] + t1x * s0[q, s]
+            tx[1] = px[q, s] + t1x * far
+            tx[2] = px[q, s] + t2x * far
+            tx[3] = px[q, s] + t2x * s0[q, s]
+            ty[0] = py[q, s] + t1y * s0[q, s]
+            ty[1] = py[q, s] + t1y * far
+            ty[2] = py[q, s] + t2y * far
+            ty[3] = py[q, s] + t2y * s0[q, s]
+            nx[0], nx[1], nx[2], nx[3] = -t1y, wx[q, s], t2y, -wx[q, s]
+            ny[0], ny[1], ny[2], ny[3] = t1x, wy[q, s], -t2x, -wy[q, s]
+            for i in range(4):
+                no[i] = nx[i] * tx[i] + ny[i] * ty[i]
+            # the piece's edge normals: the quadrilateral's vertices all beyond one edge
+            sep = False
+            for v in range(V):
+                m = NX[v, p] * tx[0] + NY[v, p] * ty[0]
+                for i in range(1, 4):
+                    m = _min(m, NX[v, p] * tx[i] + NY[v, p] * ty[i])
+                if m - GO[v, p] >= FREE:
+                    sep = True
+                    break
+            # the quadrilateral's sides: the piece's vertices all beyond one side
+            i = 0
+            while not sep and i < 4:
+                mn, nan = INFINITY, False
+                for v in range(V):
+                    x = nx[i] * VX[v, p] + ny[i] * VY[v, p]
+                    if x != x:
+                        nan = True
+                    if x < mn:
+                        mn = x
+                if not nan and mn - no[i] >= FREE:
+                    sep = True
+                i += 1
+            if not sep:
+                bad[q, s] = 1
+    out_ = np.zeros(Q, dtype=bool)
+    cdef unsigned char[:] out = out_.view(np.uint8)
+    for q in range(Q):
+        for s in range(S):
+            if ok[q, s] and not bad[q, s]:
+                out[q] = 1
+                break
+    return out_
