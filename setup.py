@@ -6,7 +6,7 @@ fused into one rounding, so each answer is the reference's to the bit."""
 
 from setuptools import Extension, setup
 
-KERNELS = ("geometry", "visibility")   # sim/rules/_compiled/<name>.pyx
+KERNELS = ("geometry", "movement", "visibility")   # sim/rules/_compiled/<name>.pyx
 
 setup(ext_modules=[
     Extension(f"sim.rules._compiled.{name}", [f"sim/rules/_compiled/{name}.pyx"],

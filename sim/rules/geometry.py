@@ -317,6 +317,10 @@ def disc_distances(ca: np.ndarray, ra: np.ndarray, cb: np.ndarray, rb: np.ndarra
     return out
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+disc_distances = kernel("geometry.disc_distances", disc_distances)
+
+
 def distance_matrix(fps_a, fps_b) -> np.ndarray:
     """01.04 Edge-to-edge distances between every footprint of ``fps_a`` and of ``fps_b``.
 

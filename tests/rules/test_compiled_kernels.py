@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from sim.rules import compiled as C
 from sim.rules import geometry as G
-from sim.rules.visibility import batch as _batch  # noqa: F401  (registers its kernels)
+from sim.rules.movement import kernels as _movement  # (registers its kernels)
+from sim.rules.visibility import batch as _batch  # (registers its kernels)
 
 ROOT = Path(__file__).resolve().parents[2]
 built = pytest.mark.skipif(any(k.compiled is None for k in C.KERNELS.values()),
@@ -226,3 +227,71 @@ def test_the_sight_kernels_in_check_mode_on_bases_among_the_walls(mode, seed):
                                              frozenset({"INFANTRY"})) for k, fp in enumerate(fps)])
     assert idx.los.shape == idx.fully_visible.shape == (24, 24)
     assert all(k.checked > b for k, b in zip(sight, before))
+
+
+def _edge_set(rng, n: int):
+    """``n`` simple polygons (star-shaped about their centres: convex and not) on a 30" square,
+    as movement's EdgeSet holds a table's features."""
+    from sim.rules.movement.index import EdgeSet, _Poly
+    polys = []
+    for _ in range(n):
+        m = int(rng.integers(3, 9))
+        ang = np.sort(rng.uniform(0, 2 * np.pi, size=m))
+        rad = rng.uniform(0.5, 4.0, size=m)
+        pts = rng.uniform(3, 27, size=2) + np.stack([rad * np.cos(ang), rad * np.sin(ang)], axis=1)
+        polys.append(_Poly("", "", pts, np.roll(pts, -1, axis=0), pts.min(axis=0), pts.max(axis=0)))
+    return EdgeSet(polys)
+
+
+@built
+@pytest.mark.parametrize("seed", range(5))
+def test_movement_distances_compiled_are_their_references_to_the_bit(seed):
+    """Points and segments against polygons: inside, outside, on an edge's line, of no length,
+    crossing; and no polygon at all."""
+    rng = np.random.default_rng(seed)
+    es = _edge_set(rng, 6)
+    a, b = rng.uniform(0, 30, size=(300, 2)), rng.uniform(0, 30, size=(300, 2))
+    b[:30] = a[:30]                                    # (segments of no length)
+    a[30:60] = np.stack([es.vx[:30], es.vy[:30]], axis=1) if len(es.vx) >= 30 else a[30:60]
+    for name, args in (("movement.points_polys_distance", (a, es)),
+                       ("movement.segments_polys_distance", (a, b, es)),
+                       ("movement.points_polys_distance", (a, _edge_set(rng, 0))),
+                       ("movement.segments_polys_distance", (a[:5], b[:5], _edge_set(rng, 0)))):
+        kern = C.KERNELS[name]
+        got = kern.compiled(*args)
+        assert _bits(got) == _bits(kern.reference(*args)), name
+    assert (C.KERNELS["movement.segments_polys_distance"].compiled(a, b, es) == 0).any()
+
+
+@built
+@given(st.lists(st.tuples(coord, coord, st.floats(0.0, 3.0)), min_size=0, max_size=8),
+       st.lists(st.tuples(coord, coord, st.floats(0.0, 3.0)), min_size=0, max_size=8))
+@settings(max_examples=100, deadline=None)
+def test_disc_distances_compiled_is_its_reference_to_the_bit(left, right):
+    ca = np.array([(x, y) for x, y, _r in left], dtype=float).reshape(-1, 2)
+    cb = np.array([(x, y) for x, y, _r in right], dtype=float).reshape(-1, 2)
+    ra, rb = np.array([r for *_p, r in left]), np.array([r for *_p, r in right])
+    if len(left) and len(right):
+        cb[0] = ca[0]                                     # (one pair on one spot: 0)
+    kern = C.KERNELS["geometry.disc_distances"]
+    assert _bits(kern.compiled(ca, ra, cb, rb)) == _bits(kern.reference(ca, ra, cb, rb))
+
+
+@built
+@pytest.mark.parametrize("seed", range(4))
+def test_rows_near_box_compiled_is_its_reference_to_the_bit(seed):
+    """The bodies of a random table near boxes of every size, and the types it leaves to the
+    reference (rows of another integer type, float32 bounds)."""
+    from sim.rules.movement.index import Body, BodyIndex
+    rng = np.random.default_rng(seed)
+    idx = BodyIndex([Body(f"m{i:02d}", f"u{i // 5}", i % 2,
+                          G.round_base(int(rng.choice([25, 32, 60])), *rng.uniform(0, 40, size=2)))
+                     for i in range(40)])
+    kern = C.KERNELS["movement.rows_near_box"]
+    rows = np.arange(40)[rng.random(40) < 0.7]
+    for _ in range(20):
+        c = rng.uniform(0, 40, size=(3, 2))
+        args = (idx, c.min(axis=0), c.max(axis=0), float(rng.uniform(0, 2)), float(rng.uniform(0, 6)), rows)
+        assert _bits(kern.compiled(*args)) == _bits(kern.reference(*args))
+    assert kern.compiled(idx, c.min(axis=0), c.max(axis=0), 1.0, 1.0, rows.astype(np.int32)) is None
+    assert kern.compiled(idx, c.min(axis=0).astype(np.float32), c.max(axis=0), 1.0, 1.0, rows) is None

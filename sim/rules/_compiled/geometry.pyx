@@ -172,3 +172,24 @@ def apart_distances(pa, xs_, pb, ys_):
         x = _kept_min(Q, lb[1], P, PE, lb[2], b, a, Vq, Vp, cut)
         out[k] = x if x < best else best
     return out_
+
+
+def disc_distances(ca_, ra_, cb_, rb_):
+    """geometry.disc_distances: (n, m) edge-to-edge distances between round bases, centres
+    ``ca`` (n, 2), ``cb`` (m, 2) and radii ``ra``, ``rb``, at least 0."""
+    cdef const double[:, :] ca = np.asarray(ca_, dtype=np.float64)
+    cdef const double[:] ra = np.asarray(ra_, dtype=np.float64)
+    cdef const double[:, :] cb = np.asarray(cb_, dtype=np.float64)
+    cdef const double[:] rb = np.asarray(rb_, dtype=np.float64)
+    cdef Py_ssize_t n = ca.shape[0], m = cb.shape[0], i, j
+    out_ = np.empty((n, m))
+    cdef double[:, ::1] out = out_
+    cdef double dx, dy, x
+    for i in range(n):
+        for j in range(m):
+            dx = ca[i, 0] - cb[j, 0]
+            dy = ca[i, 1] - cb[j, 1]
+            x = sqrt(dx * dx + dy * dy) - ra[i]
+            x = x - rb[j]
+            out[i, j] = x if (x >= 0.0 or x != x) else 0.0      # (numpy's maximum: a NaN stays)
+    return out_

@@ -11,6 +11,7 @@ from typing import Sequence
 import numpy as np
 
 from sim.rules.arrays import col_max, col_min, flatnonzero, roll_next
+from sim.rules.compiled import kernel
 from sim.rules.geometry import Footprint, core, disc_distances, distance, distance_matrix
 
 Point = tuple[float, float]
@@ -85,6 +86,10 @@ def points_polys_distance(c: np.ndarray, es: EdgeSet) -> np.ndarray:
     inside = np.add.reduceat((up | down).astype(np.int64), es.starts, axis=1) % 2 == 1
     d[inside] = 0.0
     return d
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+points_polys_distance = kernel("movement.points_polys_distance", points_polys_distance)
 
 
 # Per-entry kernels measure each (point or segment, polygon) pair on its own (every operation is
@@ -172,6 +177,10 @@ def segments_polys_distance(a: np.ndarray, b: np.ndarray, es: EdgeSet) -> np.nda
         | (np.add.reduceat(cross_n, starts, axis=1) % 2 == 1)
     d[hit] = 0.0
     return d
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+segments_polys_distance = kernel("movement.segments_polys_distance", segments_polys_distance)
 
 
 def _minkowski_sum(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
@@ -344,6 +353,10 @@ def rows_near_box(idx: BodyIndex, cmin: np.ndarray, cmax: np.ndarray, bound: flo
     xlo, xhi, ylo, yhi = idx.boxes()     # (every body's box, kept on the index)
     keep = (xhi >= lo[0]) & (xlo <= hi[0]) & (yhi >= lo[1]) & (ylo <= hi[1])
     return rows[keep[rows]]
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+rows_near_box = kernel("movement.rows_near_box", rows_near_box)
 
 
 def _pair_terms(fp: Footprint, centres: np.ndarray, other: Footprint):

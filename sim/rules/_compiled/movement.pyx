@@ -1,0 +1,152 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""01.04/13.06 The movement kernels of sim.rules.movement.kernels, compiled: each the same IEEE
+operations in the same order as its numpy reference, entry by entry, so each answer is the
+reference's to the bit (sim.rules.compiled: the registry, its modes and its tests). A NaN goes
+where numpy's minimum takes it (into the result), not where a comparison would."""
+
+from libc.math cimport sqrt, INFINITY
+
+import numpy as np
+
+
+cdef inline double _min(double a, double b) nogil:
+    """numpy's minimum of two numbers: a NaN of either is the answer."""
+    return a if (a <= b or a != a) else b
+
+
+cdef inline double _clip01(double t) nogil:
+    """numpy's clip to [0, 1] (a NaN stays)."""
+    t = 0.0 if t < 0.0 else t
+    return 1.0 if t > 1.0 else t
+
+
+cdef inline double _edge_d2(double tx, double ty, double ex, double ey, double el2) nogil:
+    """The squared distance from a point to an edge, the point given less the edge's start."""
+    cdef double t = _clip01((tx * ex + ty * ey) / el2)
+    cdef double qx = tx - t * ex, qy = ty - t * ey
+    return qx * qx + qy * qy
+
+
+def segments_polys_distance(a_, b_, es):
+    """movement.kernels.segments_polys_distance: (K, P) from each segment a[k]-b[k] to the
+    closed area of each polygon of ``es``, 0 where the segment meets it."""
+    cdef const double[:, :] a = np.asarray(a_, dtype=np.float64)
+    cdef const double[:, :] b = np.asarray(b_, dtype=np.float64)
+    cdef const double[:] vx = es.vx
+    cdef const double[:] vy = es.vy
+    cdef const double[:] wx = es.wx
+    cdef const double[:] wy = es.wy
+    cdef const double[:] ex = es.ex
+    cdef const double[:] ey = es.ey
+    cdef const double[:] el2 = es.el2
+    cdef const long long[:] starts = es.starts
+    cdef Py_ssize_t K = a.shape[0], P = starts.shape[0], E = vx.shape[0]
+    out_ = np.empty((K, P))
+    cdef double[:, ::1] out = out_
+    cdef Py_ssize_t k, p, e, e0, e1
+    cdef double ax, ay, bx, by, sx, sy, sl2, tax, tay, tbx, tby, px, py, t, qx, qy, d2, x, o1, o2, o3, o4
+    cdef bint meet
+    cdef long long crossings
+    for k in range(K):
+        ax, ay, bx, by = a[k, 0], a[k, 1], b[k, 0], b[k, 1]
+        sx = bx - ax
+        sy = by - ay
+        sl2 = sx * sx + sy * sy
+        for p in range(P):
+            e0 = starts[p]
+            e1 = starts[p + 1] if p + 1 < P else E
+            if e1 <= e0:
+                e1 = e0 + 1
+            d2 = INFINITY
+            meet = False
+            crossings = 0
+            for e in range(e0, e1):
+                # the segment's ends to the edge, and the edge's start to the segment
+                tax = ax - vx[e]
+                tay = ay - vy[e]
+                tbx = bx - vx[e]
+                tby = by - vy[e]
+                x = _min(_edge_d2(tax, tay, ex[e], ey[e], el2[e]), _edge_d2(tbx, tby, ex[e], ey[e], el2[e]))
+                px = -tax
+                py = -tay
+                t = _clip01((px * sx + py * sy) / (sl2 if sl2 > 0 else 1.0))
+                qx = px - t * sx
+                qy = py - t * sy
+                x = _min(x, qx * qx + qy * qy)
+                d2 = x if e == e0 else _min(d2, x)
+                # a proper crossing of the segment and the edge; the crossing number of a
+                o1 = ex[e] * tay - ey[e] * tax
+                o2 = ex[e] * tby - ey[e] * tbx
+                o3 = sx * py - sy * px
+                o4 = sx * (wy[e] - ay) - sy * (wx[e] - ax)
+                if (o1 * o2) < 0 and (o3 * o4) < 0:
+                    meet = True
+                if (vy[e] <= ay and wy[e] > ay and o1 > 0) or (wy[e] <= ay and vy[e] > ay and o1 < 0):
+                    crossings += 1
+            out[k, p] = 0.0 if (meet or crossings % 2 == 1) else sqrt(d2)
+    return out_
+
+
+def points_polys_distance(c_, es):
+    """movement.kernels.points_polys_distance: (K, P) from each point c[k] to the closed area
+    of each polygon of ``es``, 0 inside."""
+    cdef const double[:, :] c = np.asarray(c_, dtype=np.float64)
+    cdef const double[:] vx = es.vx
+    cdef const double[:] vy = es.vy
+    cdef const double[:] wy = es.wy
+    cdef const double[:] ex = es.ex
+    cdef const double[:] ey = es.ey
+    cdef const double[:] el2 = es.el2
+    cdef const long long[:] starts = es.starts
+    cdef Py_ssize_t K = c.shape[0], P = starts.shape[0], E = vx.shape[0]
+    out_ = np.empty((K, P))
+    cdef double[:, ::1] out = out_
+    cdef Py_ssize_t k, p, e, e0, e1
+    cdef double cx, cy, tx, ty, d2, x, o1
+    cdef long long crossings
+    for k in range(K):
+        cx, cy = c[k, 0], c[k, 1]
+        for p in range(P):
+            e0 = starts[p]
+            e1 = starts[p + 1] if p + 1 < P else E
+            if e1 <= e0:
+                e1 = e0 + 1
+            d2 = INFINITY
+            crossings = 0
+            for e in range(e0, e1):
+                tx = cx - vx[e]
+                ty = cy - vy[e]
+                x = _edge_d2(tx, ty, ex[e], ey[e], el2[e])
+                d2 = x if e == e0 else _min(d2, x)
+                o1 = ex[e] * ty - ey[e] * tx
+                if (vy[e] <= cy and wy[e] > cy and o1 > 0) or (wy[e] <= cy and vy[e] > cy and o1 < 0):
+                    crossings += 1
+            out[k, p] = 0.0 if crossings % 2 == 1 else sqrt(d2)
+    return out_
+
+
+def rows_near_box(idx, cmin_, cmax_, double bound, double reach, rows_):
+    """movement.kernels.rows_near_box: the ``rows`` whose body's box meets the box of the
+    centres' bounds grown by ``bound + reach`` (and a hair), in order."""
+    rows_a = np.asarray(rows_)
+    if rows_a.dtype != np.intp or rows_a.ndim != 1 or np.asarray(cmin_).dtype != np.float64 \
+            or np.asarray(cmax_).dtype != np.float64:
+        return None   # (numpy's own types would rule the arithmetic: the reference answers)
+    cdef const Py_ssize_t[:] rows = rows_a
+    cdef double pad = bound + reach + 1e-6
+    cdef double lo0 = float(cmin_[0]) - pad, lo1 = float(cmin_[1]) - pad
+    cdef double hi0 = float(cmax_[0]) + pad, hi1 = float(cmax_[1]) + pad
+    xlo_, xhi_, ylo_, yhi_ = idx.boxes()
+    cdef const double[:] xlo = xlo_
+    cdef const double[:] xhi = xhi_
+    cdef const double[:] ylo = ylo_
+    cdef const double[:] yhi = yhi_
+    cdef Py_ssize_t n = rows.shape[0], i, r, m = 0
+    out_ = np.empty(n, dtype=np.intp)
+    cdef Py_ssize_t[::1] out = out_
+    for i in range(n):
+        r = rows[i]
+        if xhi[r] >= lo0 and xlo[r] <= hi0 and yhi[r] >= lo1 and ylo[r] <= hi1:
+            out[m] = r
+            m += 1
+    return out_[:m]
