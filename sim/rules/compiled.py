@@ -72,6 +72,10 @@ class Kernel:
 
 
 def _same_bits(a, b) -> bool:
+    """The same answer to the bit: arrays of one shape, type and bytes (or tuples of them)."""
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
+                and all(map(_same_bits, a, b)))
     a, b = np.asarray(a), np.asarray(b)
     return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
 

@@ -295,3 +295,23 @@ def test_rows_near_box_compiled_is_its_reference_to_the_bit(seed):
         assert _bits(kern.compiled(*args)) == _bits(kern.reference(*args))
     assert kern.compiled(idx, c.min(axis=0), c.max(axis=0), 1.0, 1.0, rows.astype(np.int32)) is None
     assert kern.compiled(idx, c.min(axis=0).astype(np.float32), c.max(axis=0), 1.0, 1.0, rows) is None
+
+
+@built
+@given(st.lists(st.integers(0, 6), min_size=1, max_size=12), st.data())
+@settings(max_examples=100, deadline=None)
+def test_the_csr_helpers_compiled_are_their_references(lengths, data):
+    """visibility.batch's ragged_expand and csr_subset on random ragged lists (rows of no
+    length, rows asked twice or not at all), and the inputs they leave to the reference."""
+    start = np.zeros(len(lengths) + 1, dtype=np.intp)
+    np.cumsum(lengths, out=start[1:])
+    rows = np.array(data.draw(st.lists(st.integers(0, len(lengths) - 1), max_size=10)), dtype=np.intp)
+    values = np.arange(int(start[-1]) * 2, dtype=float).reshape(-1, 2)
+    for name, args in (("visibility.ragged_expand", (start, rows)), ("visibility.csr_subset", (start, values, rows))):
+        kern = C.KERNELS[name]
+        got = kern.compiled(*args)
+        assert C._same_bits(got, kern.reference(*args)), name
+        assert not C._same_bits(got, tuple(a[:-1] if len(a) else a[:0].astype(np.int8) for a in got))
+    assert C.KERNELS["visibility.ragged_expand"].compiled(start.astype(np.int32), rows) is None
+    falling = np.array([0, 3, 1], dtype=np.intp)          # (a row of negative length)
+    assert C.KERNELS["visibility.csr_subset"].compiled(falling, np.zeros((3, 2)), np.array([1], np.intp)) is None

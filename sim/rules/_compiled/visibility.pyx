@@ -166,3 +166,64 @@ def stars_separated(px_, py_, s0_, ok_, wx_, wy_, W_, rr_, sn_, h_, e_, k_, pk):
                 out[q] = 1
                 break
     return out_
+
+
+def ragged_expand(start_, owner_):
+    """visibility.batch.ragged_expand: for items with owner q, (item index, position in
+    [start[q], start[q+1])), item by item. Integer arrays of another type than numpy's index
+    type, or a row of negative length, are the reference's."""
+    start_a, owner_a = np.asarray(start_), np.asarray(owner_)
+    if start_a.dtype != np.intp or owner_a.dtype != np.intp or start_a.ndim != 1 or owner_a.ndim != 1:
+        return None
+    cdef const Py_ssize_t[:] start = start_a
+    cdef const Py_ssize_t[:] owner = owner_a
+    cdef Py_ssize_t n = owner.shape[0], S = start.shape[0], i, q, c, tot = 0, m = 0, p
+    for i in range(n):
+        q = owner[i]
+        if q < 0 or q + 1 >= S:
+            return None
+        c = start[q + 1] - start[q]
+        if c < 0:
+            return None
+        tot += c
+    item_ = np.empty(tot, dtype=np.intp)
+    pos_ = np.empty(tot, dtype=np.intp)
+    cdef Py_ssize_t[::1] item = item_
+    cdef Py_ssize_t[::1] pos = pos_
+    for i in range(n):
+        q = owner[i]
+        for p in range(start[q], start[q + 1]):
+            item[m] = i
+            pos[m] = p
+            m += 1
+    return item_, pos_
+
+
+def csr_subset(start_, data_, sel_):
+    """visibility.batch.csr_subset: rows ``sel`` of a CSR list (start offsets, data): (new
+    start, new data). Offsets or rows of another integer type, or a row of negative length,
+    are the reference's."""
+    start_a, sel_a = np.asarray(start_), np.asarray(sel_)
+    if start_a.dtype != np.intp or sel_a.dtype != np.intp or start_a.ndim != 1 or sel_a.ndim != 1:
+        return None
+    cdef const Py_ssize_t[:] start = start_a
+    cdef const Py_ssize_t[:] sel = sel_a
+    cdef Py_ssize_t n = sel.shape[0], S = start.shape[0], i, q, c, m = 0, p
+    ns_ = np.zeros(n + 1, dtype=np.int64)
+    cdef long long[::1] ns = ns_
+    for i in range(n):
+        q = sel[i]
+        if q < 0 or q + 1 >= S:
+            return None
+        c = start[q + 1] - start[q]
+        if c < 0:
+            return None
+        ns[i + 1] = ns[i] + c
+    pos_ = np.empty(ns[n], dtype=np.intp)
+    cdef Py_ssize_t[::1] pos = pos_
+    for i in range(n):
+        q = sel[i]
+        for p in range(start[q], start[q + 1]):
+            pos[m] = p
+            m += 1
+    return ns_, data_[pos_]

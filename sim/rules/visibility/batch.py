@@ -46,6 +46,10 @@ def ragged_expand(start: np.ndarray, owner: np.ndarray):
     return item, pos
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+ragged_expand = kernel("visibility.ragged_expand", ragged_expand)
+
+
 def csr_concat(parts) -> tuple[np.ndarray, np.ndarray]:
     """CSR lists (start offsets, data) one after the other: one list of all their rows."""
     starts, off = [parts[0][0]], parts[0][0][-1]
@@ -63,6 +67,10 @@ def csr_subset(start, data, sel):
     first = ns[:-1]
     pos = np.arange(int(ns[-1])) - first.repeat(cnt) + start[sel].repeat(cnt)
     return ns, data[pos]
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+csr_subset = kernel("visibility.csr_subset", csr_subset)
 
 
 def sat_cross_k(ax, ay, bx, by, pk: Pieces, k) -> np.ndarray:
