@@ -16,6 +16,12 @@ cdef inline double _min(double a, double b) nogil:
     return a if (a <= b or a != a) else b
 
 
+cdef inline double _clip01(double t) nogil:
+    """numpy's clip to [0, 1] (a NaN stays)."""
+    t = 0.0 if t < 0.0 else t
+    return 1.0 if t > 1.0 else t
+
+
 def sat_cross_k(ax_, ay_, bx_, by_, pk, k_):
     """visibility.batch.sat_cross_k: does segment j, (ax, ay)-(bx, by), cross piece k[j]
     (no gap along the piece's edge normals, then none along the segment's own normal)."""
@@ -227,3 +233,65 @@ def csr_subset(start_, data_, sel_):
             pos[m] = p
             m += 1
     return ns_, data_[pos_]
+
+
+def capsule_distances(ax_, ay_, bx_, by_, r_, pk, k_):
+    """visibility.pairs._capsule_distances: for entries (segment a-b, piece k[j], radius r[j]),
+    which real vertices of the piece lie within r of the segment (entry, vertex), and the
+    distance between the segment and the piece's outline."""
+    cdef const double[:] ax = np.asarray(ax_, dtype=np.float64)
+    cdef const double[:] ay = np.asarray(ay_, dtype=np.float64)
+    cdef const double[:] bx = np.asarray(bx_, dtype=np.float64)
+    cdef const double[:] by = np.asarray(by_, dtype=np.float64)
+    cdef const double[:] r = np.asarray(r_, dtype=np.float64)
+    cdef const Py_ssize_t[:] k = np.asarray(k_, dtype=np.intp)
+    _n, _m, _o, vx_, vy_ = pk.soa
+    cdef const double[:, :] VX = vx_
+    cdef const double[:, :] VY = vy_
+    cdef const long long[:] nverts = np.asarray(pk.nverts, dtype=np.int64)
+    cdef Py_ssize_t E = k.shape[0], V = VX.shape[0], j, v, w, p
+    inside_ = np.empty((E, V), dtype=bool)
+    cdef unsigned char[:, ::1] inside = inside_.view(np.uint8)
+    out_ = np.empty(E)
+    cdef double[::1] out = out_
+    cdef double dx, dy, L2, rx, ry, t, dv, de, wx, wy, ww, qx, qy, uu, x, dva
+    cdef Py_ssize_t end
+    for j in range(E):
+        p = k[j]
+        dx = bx[j] - ax[j]
+        dy = by[j] - ay[j]
+        L2 = dx * dx + dy * dy
+        L2 = 1.0 if L2 <= 0 else L2
+        dva = INFINITY
+        for v in range(V):       # (each vertex to the segment)
+            rx = VX[v, p] - ax[j]
+            ry = VY[v, p] - ay[j]
+            t = _clip01((rx * dx + ry * dy) / L2)
+            rx = rx - t * dx
+            ry = ry - t * dy
+            x = rx * rx + ry * ry
+            inside[j, v] = v < nverts[p] and sqrt(x) <= r[j]
+            dva = x if v == 0 else _min(dva, x)
+        de = INFINITY
+        for end in range(2):     # (each end of the segment to the piece's edges, a then b)
+            dv = 0.0
+            for v in range(V):
+                w = v + 1 if v + 1 < V else 0
+                wx = VX[w, p] - VX[v, p]
+                wy = VY[w, p] - VY[v, p]
+                ww = wx * wx + wy * wy
+                ww = ww if (ww >= 1e-30 or ww != ww) else 1e-30
+                if end == 0:
+                    qx = ax[j] - VX[v, p]
+                    qy = ay[j] - VY[v, p]
+                else:
+                    qx = bx[j] - VX[v, p]
+                    qy = by[j] - VY[v, p]
+                uu = _clip01((qx * wx + qy * wy) / ww)
+                qx = qx - uu * wx
+                qy = qy - uu * wy
+                x = qx * qx + qy * qy
+                dv = x if v == 0 else _min(dv, x)
+            de = _min(de, dv)
+        out[j] = sqrt(_min(dva, de))
+    return inside_, out_

@@ -32,6 +32,7 @@ from sim.rules.geometry import EPS
 from sim.rules.visibility.batch import sat_cross_k
 from sim.rules.visibility.sight import AREA, DENSE
 from sim.rules.arrays import flatnonzero, roll_next
+from sim.rules.compiled import kernel
 
 __all__ = ["capsule_inputs", "pack_area_edges", "area_boxes",
            "within_candidates", "within_candidates_one", "within_pairs", "within_one", "edge_lists"]
@@ -241,7 +242,7 @@ def capsule_inputs(ix, I, J, dense_only: bool = False):
     inside = np.empty((n, pk.soa[0].shape[0]), bool)     # vertex within R of the segment
     for c0 in range(0, n, _CAP_CHUNK):                      # entry chunks: small 1-D arrays
         sl = slice(c0, c0 + _CAP_CHUNK)
-        cross[sl], dist[sl] = _capsule_chunk(ix, I, J, R, p[sl], k[sl], inside[sl])
+        cross[sl], dist[sl], inside[sl] = _capsule_chunk(ix, I, J, R, p[sl], k[sl])
     centre_free = np.ones(P, bool)
     centre_free[p[cross]] = False
     hit = dist < R[p] + 1e-9
@@ -266,15 +267,24 @@ def capsule_inputs(ix, I, J, dense_only: bool = False):
 _CAP_CHUNK = 8192       # (pair, piece) entries per chunk of capsule_inputs
 
 
-def _capsule_chunk(ix, I, J, R, p, k, inside):
-    """Centre crossing and capsule distance of entries (pair p, piece k); fills ``inside``
-    (entry, vertex): a real vertex of the piece within R of the centre segment."""
+def _capsule_chunk(ix, I, J, R, p, k):
+    """Centre crossing and capsule distance of entries (pair p, piece k), and which real
+    vertices of the piece lie within R of the centre segment (entry, vertex)."""
     pk = ix.blk.pieces
     C = ix.centres
     ip, jp = I.take(p), J.take(p)
     ax, ay = C[:, 0].take(ip), C[:, 1].take(ip)
     bx, by = C[:, 0].take(jp), C[:, 1].take(jp)
     cross = sat_cross_k(ax, ay, bx, by, pk, k)
+    inside, d = _capsule_distances(ax, ay, bx, by, R.take(p), pk, k)
+    return cross, np.where(cross, 0.0, d), inside
+
+
+def _capsule_distances(ax, ay, bx, by, r, pk, k):
+    """For entries (segment (ax, ay)-(bx, by), piece k, radius r): which real vertices of the
+    piece lie within r of the segment (entry, vertex), and the distance between the segment
+    and the piece's outline (the nearer of its vertices to the segment and the segment's ends
+    to its edges)."""
     _, _, _, vx, vy = pk.soa                                     # (V, K)
     Vx, Vy = vx.take(k, axis=1), vy.take(k, axis=1)              # (V, E)
     dx, dy = bx - ax, by - ay
@@ -287,14 +297,18 @@ def _capsule_chunk(ix, I, J, R, p, k, inside):
     dvs2 = rx * rx + ry * ry
     del rx, ry, t
     real = np.arange(dvs2.shape[0])[:, None] < pk.nverts[k][None, :]
-    inside[:] = (real & (np.sqrt(dvs2) <= R.take(p)[None, :])).T
+    inside = (real & (np.sqrt(dvs2) <= r[None, :])).T
     Wx, Wy = roll_next(Vx) - Vx, roll_next(Vy) - Vy
     WW = np.maximum(Wx * Wx + Wy * Wy, 1e-30)
-    de = np.full(len(p), np.inf)
+    de = np.full(len(k), np.inf)
     for px, py in ((ax, ay), (bx, by)):
         qx, qy = px - Vx, py - Vy
         uu = ((qx * Wx + qy * Wy) / WW).clip(0, 1)
         qx -= uu * Wx
         qy -= uu * Wy
         de = np.minimum(de, (qx * qx + qy * qy).min(axis=0))
-    return cross, np.where(cross, 0.0, np.sqrt(np.minimum(dvs2.min(axis=0), de)))
+    return inside, np.sqrt(np.minimum(dvs2.min(axis=0), de))
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_capsule_distances = kernel("visibility.capsule_distances", _capsule_distances)
