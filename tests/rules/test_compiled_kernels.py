@@ -315,3 +315,22 @@ def test_the_csr_helpers_compiled_are_their_references(lengths, data):
     assert C.KERNELS["visibility.ragged_expand"].compiled(start.astype(np.int32), rows) is None
     falling = np.array([0, 3, 1], dtype=np.intp)          # (a row of negative length)
     assert C.KERNELS["visibility.csr_subset"].compiled(falling, np.zeros((3, 2)), np.array([1], np.intp)) is None
+
+
+@built
+@pytest.mark.parametrize("seed", range(3))
+def test_box_near_compiled_is_its_reference(seed):
+    """Boxes against polygons' bounding boxes: apart, overlapping, sharing an edge exactly,
+    and of no size; also a table of no polygon."""
+    rng = np.random.default_rng(seed)
+    es = _edge_set(rng, 7)
+    lo = rng.uniform(0, 30, size=(60, 2))
+    hi = lo + rng.uniform(0, 6, size=(60, 2))
+    lo[:7, 0] = es.hi[:, 0]                             # (touching: equal coordinates meet)
+    hi[7:10] = lo[7:10]                                 # (a box of no size)
+    kern = C.KERNELS["movement.box_near"]
+    got = kern.compiled(lo, hi, es)
+    assert got.dtype == bool and 0 < got.sum() < got.size
+    assert _bits(got) == _bits(kern.reference(lo, hi, es))
+    empty = _edge_set(rng, 0)
+    assert _bits(kern.compiled(lo, hi, empty)) == _bits(kern.reference(lo, hi, empty))

@@ -150,3 +150,20 @@ def rows_near_box(idx, cmin_, cmax_, double bound, double reach, rows_):
             out[m] = r
             m += 1
     return out_[:m]
+
+
+def box_near(lo_, hi_, es):
+    """movement.legality._box_near: (K, P), box k (its ``lo`` and ``hi`` corners) meets the
+    bounding box of polygon p of ``es``."""
+    cdef const double[:, :] lo = np.asarray(lo_, dtype=np.float64)
+    cdef const double[:, :] hi = np.asarray(hi_, dtype=np.float64)
+    cdef const double[:, :] plo = np.asarray(es.lo, dtype=np.float64)
+    cdef const double[:, :] phi = np.asarray(es.hi, dtype=np.float64)
+    cdef Py_ssize_t K = lo.shape[0], P = plo.shape[0], k, p
+    out_ = np.empty((K, P), dtype=bool)
+    cdef unsigned char[:, ::1] out = out_.view(np.uint8)
+    for k in range(K):
+        for p in range(P):
+            out[k, p] = (lo[k, 0] <= phi[p, 0] and hi[k, 0] >= plo[p, 0]
+                         and lo[k, 1] <= phi[p, 1] and hi[k, 1] >= plo[p, 1])
+    return out_

@@ -41,6 +41,7 @@ from typing import Collection, Mapping, Sequence
 import numpy as np
 
 from sim.rules.arrays import col_max, col_min, flatnonzero, roll_next
+from sim.rules.compiled import kernel
 from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix, coherency_screen
 from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, in_engagement_range, overlaps
 from sim.rules.movement.index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
@@ -193,6 +194,10 @@ def _box_near(lo: np.ndarray, hi: np.ndarray, es: EdgeSet) -> np.ndarray:
     """(K, P): box k (lo/hi rows) meets polygon p's bounding box."""
     return (lo[:, None, 0] <= es.hi[None, :, 0]) & (hi[:, None, 0] >= es.lo[None, :, 0]) \
         & (lo[:, None, 1] <= es.hi[None, :, 1]) & (hi[:, None, 1] >= es.lo[None, :, 1])
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_box_near = kernel("movement.box_near", _box_near)
 
 
 def _dense_hit(fp: Footprint, off: np.ndarray | None, a: np.ndarray, b: np.ndarray,
