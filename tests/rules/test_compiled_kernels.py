@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from sim.rules import compiled as C
 from sim.rules import geometry as G
-from sim.rules.movement import kernels as _movement  # (registers its kernels)
-from sim.rules.visibility import batch as _batch  # (registers its kernels)
+from sim.rules.movement import kernels as _movement  # noqa: F401  (registers its kernels)
+from sim.rules.visibility import batch as _batch  # (registers its kernels; read below)
 
 ROOT = Path(__file__).resolve().parents[2]
 built = pytest.mark.skipif(any(k.compiled is None for k in C.KERNELS.values()),
@@ -43,7 +43,14 @@ def mode():
 def test_every_kernel_is_the_record_its_module_calls():
     """Each registered kernel stands in its module under its reference's name (so every caller
     runs the mode's choice), and the reference keeps the rule's docstring: its home."""
-    assert {"geometry.round_core_distances", "geometry.apart_distances", "visibility.sat_cross_k"} <= set(C.KERNELS)
+    import sim.rules.movement.legality  # noqa: F401  (the modules with kernels not imported above)
+    import sim.rules.visibility.certs  # noqa: F401
+    import sim.rules.visibility.pairs  # noqa: F401
+    assert sorted(C.KERNELS) == [
+        "geometry.apart_distances", "geometry.disc_distances", "geometry.round_core_distances",
+        "movement.box_near", "movement.points_polys_distance", "movement.rows_near_box",
+        "movement.segments_polys_distance", "visibility.capsule_distances", "visibility.csr_subset",
+        "visibility.ragged_expand", "visibility.sat_cross_k", "visibility.stars_separated"]
     for name, k in C.KERNELS.items():
         assert getattr(sys.modules[k.reference.__module__], k.reference.__name__) is k
         assert k.reference.__doc__
@@ -307,14 +314,16 @@ def test_the_csr_helpers_compiled_are_their_references(lengths, data):
     np.cumsum(lengths, out=start[1:])
     rows = np.array(data.draw(st.lists(st.integers(0, len(lengths) - 1), max_size=10)), dtype=np.intp)
     values = np.arange(int(start[-1]) * 2, dtype=float).reshape(-1, 2)
-    for name, args in (("visibility.ragged_expand", (start, rows)), ("visibility.csr_subset", (start, values, rows))):
+    for name, args in (("visibility.ragged_expand", (start, rows)),
+                       ("visibility.csr_subset", (start, values, rows))):
         kern = C.KERNELS[name]
         got = kern.compiled(*args)
         assert C._same_bits(got, kern.reference(*args)), name
         assert not C._same_bits(got, tuple(a[:-1] if len(a) else a[:0].astype(np.int8) for a in got))
     assert C.KERNELS["visibility.ragged_expand"].compiled(start.astype(np.int32), rows) is None
     falling = np.array([0, 3, 1], dtype=np.intp)          # (a row of negative length)
-    assert C.KERNELS["visibility.csr_subset"].compiled(falling, np.zeros((3, 2)), np.array([1], np.intp)) is None
+    one = np.array([1], dtype=np.intp)
+    assert C.KERNELS["visibility.csr_subset"].compiled(falling, np.zeros((3, 2)), one) is None
 
 
 @built
