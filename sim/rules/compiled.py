@@ -81,7 +81,6 @@ def _same_bits(a, b) -> bool:
 
 
 KERNELS: dict[str, Kernel] = {}   # name ("module.function") -> its record, in registration order
-_mode = "compiled"
 
 
 def _chosen_mode() -> str:
@@ -125,9 +124,9 @@ def status() -> str:
     if not KERNELS:
         return "compiled kernels: none registered"
     if _mode == "reference" or not built:
-        why = "not built" if not built else "SIM_KERNELS=reference"
+        why = "not built" if not built else "reference mode"
         return f"compiled kernels: off ({why}): numpy for all {len(KERNELS)}"
     return f"compiled kernels: {_mode}, {len(built)} of {len(KERNELS)} ({', '.join(built)})"
 
 
-_mode = _chosen_mode()
+_mode = _chosen_mode()   # (every kernel registered from now on starts in it)

@@ -154,7 +154,7 @@ def test_set_mode_refuses_a_mode_it_does_not_know(mode):
         mode("fast")
 
 
-@pytest.mark.parametrize("value, says", [("reference", "off (SIM_KERNELS=reference)"),
+@pytest.mark.parametrize("value, says", [("reference", "off (reference mode)"),
                                          ("check", "compiled kernels: check"),
                                          ("nonsense", "compiled kernels: compiled")])
 def test_the_environment_chooses_the_mode_at_import(value, says):
