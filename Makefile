@@ -6,9 +6,9 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
-# the compiled kernels' sources (sim.rules.compiled): installing builds them, so a change to one
-# installs again
-KERNELS := $(wildcard sim/rules/_compiled/*.pyx)
+# the compiled kernels' sources and how they are built (sim.rules.compiled): installing builds
+# them, so a change to one installs again
+KERNELS := $(wildcard sim/rules/_compiled/*.pyx sim/rules/_compiled/*.pxd) setup.py
 
 .PHONY: play test run bench clean goldens shots
 
@@ -78,7 +78,7 @@ bench: $(TSTAMP)
 	  cat $$d/a $$d/b; rm -rf $$d; [ $$a -eq 0 ] && [ $$b -eq 0 ]
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info sim/rules/_compiled/*.c sim/rules/_compiled/*.so
+	rm -rf $(VENV) .pytest_cache build *.egg-info sim/rules/_compiled/*.c sim/rules/_compiled/*.so sim/rules/_compiled/*.html
 
 # Re-record every golden replay (after an intended rules change; review the diff!)
 goldens: $(STAMP)

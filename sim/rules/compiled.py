@@ -63,6 +63,8 @@ class Kernel:
         return ref
 
     def set_mode(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown kernel mode {mode!r} (expected one of {', '.join(MODES)})")
         if mode == "reference" or self.compiled is None:
             self._run = self.reference
         elif mode == "compiled":

@@ -28,8 +28,10 @@ hull = st.tuples(st.sampled_from(("oval", "rect")), coord, coord, st.floats(0.5,
                  st.floats(0.0, 359.0))
 
 
-def _bits(a) -> bytes:
-    return np.asarray(a).tobytes()
+def _same(got, want) -> bool:
+    """The twin answered (not declined) and its answer is the reference's to the bit: shape,
+    type and bytes (sim.rules.compiled._same_bits)."""
+    return got is not None and C._same_bits(got, want)
 
 
 @pytest.fixture
@@ -82,12 +84,13 @@ def test_round_core_distances_compiled_is_its_reference_to_the_bit(hulls, bases,
     pack = G._hull_pack(fps)
     kern = C.KERNELS["geometry.round_core_distances"]
     got = kern.compiled(centres, radii, pack)
-    assert _bits(got) == _bits(kern.reference(centres, radii, pack))
-    # (a strided view and integer radii: taken as the reference takes them)
+    assert _same(got, kern.reference(centres, radii, pack))
+    # (a strided view: taken as the reference takes it; integer or float32 radii: the reference's)
     wide = np.zeros((len(centres), 3))
     wide[:, ::2] = centres
-    assert _bits(kern.compiled(wide[:, ::2], np.zeros(len(centres), dtype=int), pack)) == \
-        _bits(kern.reference(wide[:, ::2], np.zeros(len(centres), dtype=int), pack))
+    assert _same(kern.compiled(wide[:, ::2], radii, pack), kern.reference(wide[:, ::2], radii, pack))
+    assert kern.compiled(centres, radii.astype(int), pack) is None
+    assert kern.compiled(centres.astype(np.float32), radii, pack) is None
 
 
 @built
@@ -103,7 +106,7 @@ def test_apart_distances_compiled_is_its_reference_to_the_bit(left, right):
     kern = C.KERNELS["geometry.apart_distances"]
     got = kern.compiled(pa, xs, pb, ys)
     assert got.shape == (len(xs),)
-    assert _bits(got) == _bits(kern.reference(pa, xs, pb, ys))
+    assert _same(got, kern.reference(pa, xs, pb, ys))
 
 
 @built
@@ -115,7 +118,7 @@ def test_a_kernel_declines_a_place_that_is_no_number_and_the_reference_answers(m
     kern = C.KERNELS["geometry.round_core_distances"]
     assert kern.compiled(centres, radii, pack) is None
     mode("compiled")
-    assert _bits(kern(centres, radii, pack)) == _bits(kern.reference(centres, radii, pack))
+    assert _same(kern(centres, radii, pack), kern.reference(centres, radii, pack))
     ha = [G._hull(f) for f in fps]
     pa = G._hulls_padded(ha)
     bad = tuple(a.copy() for a in pa)
@@ -130,7 +133,7 @@ def test_check_mode_runs_both_and_catches_a_twin_that_differs(mode, monkeypatch)
     args = (np.array([[1.0, 2.0], [10.0, 10.5]]), np.array([0.5, 0.25]), G._hull_pack(fps))
     mode("check")
     before = kern.checked
-    assert _bits(kern(*args)) == _bits(kern.reference(*args))
+    assert _same(kern(*args), kern.reference(*args))
     assert kern.checked == before + 1
     real = kern.compiled
     monkeypatch.setattr(kern, "compiled", lambda *a: np.nextafter(real(*a), np.inf))
@@ -201,12 +204,12 @@ def test_sat_cross_k_compiled_is_its_reference_to_the_bit(seed):
     args = (a[:, 0], a[:, 1], b[:, 0], b[:, 1], pk, k)
     got = kern.compiled(*args)
     assert got.dtype == bool and 0 < got.sum() < E
-    assert _bits(got) == _bits(kern.reference(*args))
+    assert _same(got, kern.reference(*args))
     args = (a[:0, 0], a[:0, 1], b[:0, 0], b[:0, 1], pk, k[:0])
-    assert _bits(kern.compiled(*args)) == _bits(kern.reference(*args))
+    assert _same(kern.compiled(*args), kern.reference(*args))
     a[3] = np.nan                                      # (NaN: where numpy's minimum takes it)
     args = (a[:10, 0], a[:10, 1], b[:10, 0], b[:10, 1], pk, k[:10])
-    assert _bits(kern.compiled(*args)) == _bits(kern.reference(*args))
+    assert _same(kern.compiled(*args), kern.reference(*args))
     assert _batch.sat_cross_k is kern
 
 
@@ -266,7 +269,7 @@ def test_movement_distances_compiled_are_their_references_to_the_bit(seed):
                        ("movement.segments_polys_distance", (a[:5], b[:5], _edge_set(rng, 0)))):
         kern = C.KERNELS[name]
         got = kern.compiled(*args)
-        assert _bits(got) == _bits(kern.reference(*args)), name
+        assert _same(got, kern.reference(*args)), name
     assert (C.KERNELS["movement.segments_polys_distance"].compiled(a, b, es) == 0).any()
 
 
@@ -281,7 +284,7 @@ def test_disc_distances_compiled_is_its_reference_to_the_bit(left, right):
     if len(left) and len(right):
         cb[0] = ca[0]                                     # (one pair on one spot: 0)
     kern = C.KERNELS["geometry.disc_distances"]
-    assert _bits(kern.compiled(ca, ra, cb, rb)) == _bits(kern.reference(ca, ra, cb, rb))
+    assert _same(kern.compiled(ca, ra, cb, rb), kern.reference(ca, ra, cb, rb))
 
 
 @built
@@ -299,7 +302,7 @@ def test_rows_near_box_compiled_is_its_reference_to_the_bit(seed):
     for _ in range(20):
         c = rng.uniform(0, 40, size=(3, 2))
         args = (idx, c.min(axis=0), c.max(axis=0), float(rng.uniform(0, 2)), float(rng.uniform(0, 6)), rows)
-        assert _bits(kern.compiled(*args)) == _bits(kern.reference(*args))
+        assert _same(kern.compiled(*args), kern.reference(*args))
     assert kern.compiled(idx, c.min(axis=0), c.max(axis=0), 1.0, 1.0, rows.astype(np.int32)) is None
     assert kern.compiled(idx, c.min(axis=0).astype(np.float32), c.max(axis=0), 1.0, 1.0, rows) is None
 
@@ -340,6 +343,46 @@ def test_box_near_compiled_is_its_reference(seed):
     kern = C.KERNELS["movement.box_near"]
     got = kern.compiled(lo, hi, es)
     assert got.dtype == bool and 0 < got.sum() < got.size
-    assert _bits(got) == _bits(kern.reference(lo, hi, es))
+    assert _same(got, kern.reference(lo, hi, es))
     empty = _edge_set(rng, 0)
-    assert _bits(kern.compiled(lo, hi, empty)) == _bits(kern.reference(lo, hi, empty))
+    assert _same(kern.compiled(lo, hi, empty), kern.reference(lo, hi, empty))
+
+
+@built
+def test_a_twin_leaves_to_the_reference_what_numpy_would_compute_otherwise():
+    """Inputs of another type than float64 (numpy computes in float32 where given float32),
+    bounds given as numpy's float32, indices out of range (numpy reads a negative one from the
+    end): each twin declines, so the record answers as the reference. And a NaN made inside a
+    kernel from finite inputs (an overflow) is carried as numpy carries it."""
+    from sim.rules.movement.index import Body, BodyIndex
+    disc = C.KERNELS["geometry.disc_distances"]
+    c, r = np.array([[0.0, 0.0], [3.0, 4.0]]), np.array([0.5, 0.5])
+    assert disc.compiled(c.astype(np.float32), r.astype(np.float32), c, r) is None
+    es = _edge_set(np.random.default_rng(1), 3)
+    seg = C.KERNELS["movement.segments_polys_distance"]
+    assert seg.compiled(c.astype(np.float32), c, es) is None
+    assert seg.compiled(np.array([[np.inf, 1.0]]), np.array([[np.inf, 1.0]]), es) is None
+    idx = BodyIndex([Body("a", "u", 0, G.round_base(32, 1.0, 1.0)),
+                     Body("b", "v", 1, G.round_base(32, 5.0, 1.0))])
+    near = C.KERNELS["movement.rows_near_box"]
+    rows = np.arange(2)
+    assert near.compiled(idx, c[0], c[1], np.float32(0.7), 1.0, rows) is None
+    assert near.compiled(idx, c[0], c[1], 0.7, 1.0, np.array([0, 2])) is None
+    hulls = [G._hull(G.Footprint("rect", 10.0 * i, 0.0, 2.0, 1.0, 45.0)) for i in range(2)]
+    pa = G._hulls_padded(hulls)
+    apart = C.KERNELS["geometry.apart_distances"]
+    assert apart.compiled(pa, np.array([-1]), pa, np.array([0])) is None
+    pk = _pieces(np.random.default_rng(2), 4)
+    sat = C.KERNELS["visibility.sat_cross_k"]
+    x = np.zeros(1)
+    assert sat.compiled(x, x, x + 1.0, x, pk, np.array([7])) is None
+    core = C.KERNELS["geometry.round_core_distances"]
+    square = G._hull_pack((G.Footprint("rect", 0.0, 0.0, 2.0, 1.0, 45.0),))
+    with np.errstate(all="ignore"):   # (the overflow is the point)
+        for place in ([-1e308, 1e308], [1.7e308, -1.7e308]):
+            args = (np.array([place]), np.array([0.5]), square)
+            got, want = core.compiled(*args), core.reference(*args)
+            # (an infinity is carried as numpy carries it; a NaN's sign bit is the processor's way,
+            # so a NaN made inside is declined and the reference answers)
+            assert _same(got, want) if np.isfinite(want).all() or np.isinf(want).all() else got is None
+            assert C._same_bits(core(*args), want)

@@ -4,16 +4,18 @@ the same order as its numpy reference, entry by entry, so each answer is the ref
 bit (sim.rules.compiled: the registry, its modes, and the tests that hold the two equal on
 random inputs and on every call of every scenario's golden replay).
 
-Built from this file when the project is installed and a C compiler is there (pyproject.toml:
-the extension is optional, and ``-ffp-contract=off`` keeps the compiler from fusing a product
-and a sum into one rounding, which numpy never does). Each kernel answers None for an input it
-does not take (a value that is not a finite number: numpy's minimum carries a NaN where a
-comparison drops it), and the registry then calls the reference.
+Built from this file when the project is installed and a C compiler is there (setup.py: the
+extension is optional, and ``-ffp-contract=off`` keeps the compiler from fusing a product and a
+sum into one rounding, which numpy never does). Each kernel answers None for an input it does
+not take (another type than float64, a value that is not a finite number, an index out of
+range: sim.rules._compiled.common), and the registry then calls the reference.
 """
 
-from libc.math cimport sqrt, hypot, isfinite, INFINITY
+from libc.math cimport sqrt, hypot, INFINITY
 
 import numpy as np
+
+from sim.rules._compiled.common cimport _min, _max, _doubles, _finite, _indices
 
 cdef double EPS = 1e-9            # geometry.EPS
 cdef double PRUNE_SLACK = 1e-7    # geometry._PRUNE_SLACK
@@ -22,8 +24,10 @@ cdef double PRUNE_SLACK = 1e-7    # geometry._PRUNE_SLACK
 def round_core_distances(centres_, radii_, pack):
     """geometry._round_core_distances: (N, H) from round bases (centres (N, 2), radii (N,)) to
     the hulls of ``pack`` (geometry._hull_pack)."""
-    cdef const double[:, :] centres = np.asarray(centres_, dtype=np.float64)
-    cdef const double[:] radii = np.asarray(radii_, dtype=np.float64)
+    if not _doubles((centres_, radii_)):
+        return None
+    cdef const double[:, :] centres = centres_
+    cdef const double[:] radii = radii_
     px_, py_, _pex, _pey, abx_, aby_, den_, pos_, _every = pack
     cdef const double[:, :] px = px_
     cdef const double[:, :] py = py_
@@ -33,9 +37,8 @@ def round_core_distances(centres_, radii_, pack):
     cdef const unsigned char[:, :] pos = pos_.view(np.uint8)
     cdef Py_ssize_t N = centres.shape[0], H = px.shape[0], V = px.shape[1]
     cdef Py_ssize_t i, h, v
-    for i in range(N):
-        if not (isfinite(centres[i, 0]) and isfinite(centres[i, 1]) and isfinite(radii[i])):
-            return None
+    if not (_finite(centres[:, 0]) and _finite(centres[:, 1]) and _finite(radii)):
+        return None
     out_ = np.empty((N, H))
     cdef double[:, ::1] out = out_
     cdef double cx, cy, apx, apy, w, sq, t, dx, dy, e, dv, de, d
@@ -60,11 +63,12 @@ def round_core_distances(centres_, radii_, pack):
                 dx = apx - t * abx[h, v]
                 dy = apy - t * aby[h, v]
                 e = dx * dx + dy * dy                       # (the edge, squared)
-                dv = sq if sq < dv else dv
-                de = e if e < de else de
-            d = sqrt(de if de < dv else dv) if outside else 0.0
-            d = d - radii[i]
-            out[i, h] = 0.0 if d < 0.0 else d
+                dv = _min(dv, sq)
+                de = _min(de, e)
+            d = sqrt(_min(dv, de)) if outside else 0.0
+            out[i, h] = _max(d - radii[i], 0.0)
+            if out[i, h] != out[i, h]:
+                return None   # (a NaN made inside, an overflow's: the reference's, sign bit and all)
     return out_
 
 
@@ -94,13 +98,16 @@ cdef double _kept_min(const double[:, :, :] Vt, const double[:] lb_v, const doub
             if not (lb_e[j] <= cut):
                 continue
             d = _segment(Vt[pv, i, 0], Vt[pv, i, 1], A[pe, j, 0], A[pe, j, 1], B[pe, j, 0], B[pe, j, 1])
-            best = d if d < best else best
+            best = _min(best, d)
     return best
 
 
 def apart_distances(pa, xs_, pb, ys_):
     """geometry._apart_distances: the distance of the ``xs[k]``-th core of ``pa`` to the
     ``ys[k]``-th of ``pb`` (geometry._hulls_padded), each pair's bounding circles apart."""
+    if not (_doubles((pa[0], pa[1], pa[3], pa[4], pb[0], pb[1], pb[3], pb[4]))
+            and getattr(xs_, "dtype", None) == np.intp and getattr(ys_, "dtype", None) == np.intp):
+        return None
     cdef const double[:, :, :] P = pa[0]
     cdef const double[:, :, :] PE = pa[1]
     cdef const unsigned char[:, :] real_p = pa[2].view(np.uint8)
@@ -111,12 +118,12 @@ def apart_distances(pa, xs_, pb, ys_):
     cdef const unsigned char[:, :] real_q = pb[2].view(np.uint8)
     cdef const double[:, :] cq = pb[3]
     cdef const double[:] rq = pb[4]
-    xs_arr = np.asarray(xs_, dtype=np.intp)
-    ys_arr = np.asarray(ys_, dtype=np.intp)
-    cdef const Py_ssize_t[:] xs = xs_arr
-    cdef const Py_ssize_t[:] ys = ys_arr
+    cdef const Py_ssize_t[:] xs = xs_
+    cdef const Py_ssize_t[:] ys = ys_
     cdef Py_ssize_t n = xs.shape[0], Vp = P.shape[1], Vq = Q.shape[1]
     cdef Py_ssize_t k, a, b, v, i0, j0
+    if not (_indices(xs, P.shape[0]) and _indices(ys, Q.shape[0])):
+        return None
     for src in (pa[0], pa[1], pa[3], pa[4], pb[0], pb[1], pb[3], pb[4]):
         if not np.isfinite(src).all():
             return None
@@ -125,31 +132,33 @@ def apart_distances(pa, xs_, pb, ys_):
     buf = np.empty((4, max(Vp, Vq)))
     cdef double[:, ::1] lb = buf
     cdef double best, u, cut, m0, m1, h, x
+    cdef bint nan
     for k in range(n):
         a, b = xs[k], ys[k]
         # the vertices' bounds: each to the other's circle (a padded vertex: none)
-        i0, best = 0, INFINITY
+        # (numpy's argmin: the first least, or the first NaN)
+        i0, best, nan = 0, INFINITY, False
         for v in range(Vp):
             x = hypot(P[a, v, 0] - cq[b, 0], P[a, v, 1] - cq[b, 1]) - rq[b] if real_p[a, v] else INFINITY
             lb[0, v] = x
-            if x < best:
-                i0, best = v, x
-        j0, best = 0, INFINITY
+            if not nan and (x < best or x != x):
+                i0, best, nan = v, x, x != x
+        j0, best, nan = 0, INFINITY, False
         for v in range(Vq):
             x = hypot(Q[b, v, 0] - cp[a, 0], Q[b, v, 1] - cp[a, 1]) - rp[a] if real_q[b, v] else INFINITY
             lb[1, v] = x
-            if x < best:
-                j0, best = v, x
+            if not nan and (x < best or x != x):
+                j0, best, nan = v, x, x != x
         # U: the nearest-bound vertex of each against every edge of the other
         u = INFINITY
         for v in range(Vq):
             x = _segment(P[a, i0, 0], P[a, i0, 1], Q[b, v, 0], Q[b, v, 1], QE[b, v, 0], QE[b, v, 1])
-            u = x if x < u else u
+            u = _min(u, x)
         best = INFINITY
         for v in range(Vp):
             x = _segment(Q[b, j0, 0], Q[b, j0, 1], P[a, v, 0], P[a, v, 1], PE[a, v, 0], PE[a, v, 1])
-            best = x if x < best else best
-        u = best if best < u else u
+            best = _min(best, x)
+        u = _min(u, best)
         cut = u + PRUNE_SLACK
         # the edges' bounds: midpoint to the other's circle, less half the length
         for v in range(Vp):
@@ -170,18 +179,25 @@ def apart_distances(pa, xs_, pb, ys_):
                 lb[3, v] = INFINITY
         best = _kept_min(P, lb[0], Q, QE, lb[3], a, b, Vp, Vq, cut)
         x = _kept_min(Q, lb[1], P, PE, lb[2], b, a, Vq, Vp, cut)
-        out[k] = x if x < best else best
+        out[k] = _min(best, x)
+        if out[k] != out[k]:
+            return None   # (a NaN made inside, an overflow's: the reference's, sign bit and all)
     return out_
 
 
 def disc_distances(ca_, ra_, cb_, rb_):
     """geometry.disc_distances: (n, m) edge-to-edge distances between round bases, centres
     ``ca`` (n, 2), ``cb`` (m, 2) and radii ``ra``, ``rb``, at least 0."""
-    cdef const double[:, :] ca = np.asarray(ca_, dtype=np.float64)
-    cdef const double[:] ra = np.asarray(ra_, dtype=np.float64)
-    cdef const double[:, :] cb = np.asarray(cb_, dtype=np.float64)
-    cdef const double[:] rb = np.asarray(rb_, dtype=np.float64)
+    if not _doubles((ca_, ra_, cb_, rb_)):
+        return None
+    cdef const double[:, :] ca = ca_
+    cdef const double[:] ra = ra_
+    cdef const double[:, :] cb = cb_
+    cdef const double[:] rb = rb_
     cdef Py_ssize_t n = ca.shape[0], m = cb.shape[0], i, j
+    if not (_finite(ca[:, 0]) and _finite(ca[:, 1]) and _finite(ra) and _finite(cb[:, 0])
+            and _finite(cb[:, 1]) and _finite(rb)):
+        return None
     out_ = np.empty((n, m))
     cdef double[:, ::1] out = out_
     cdef double dx, dy, x
@@ -191,5 +207,7 @@ def disc_distances(ca_, ra_, cb_, rb_):
             dy = ca[i, 1] - cb[j, 1]
             x = sqrt(dx * dx + dy * dy) - ra[i]
             x = x - rb[j]
-            out[i, j] = x if (x >= 0.0 or x != x) else 0.0      # (numpy's maximum: a NaN stays)
+            out[i, j] = _max(x, 0.0)
+            if out[i, j] != out[i, j]:
+                return None   # (a NaN made inside, an overflow's: the reference's, sign bit and all)
     return out_

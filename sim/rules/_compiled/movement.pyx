@@ -2,22 +2,15 @@
 """01.04/13.06 The movement kernels of sim.rules.movement.kernels, compiled: each the same IEEE
 operations in the same order as its numpy reference, entry by entry, so each answer is the
 reference's to the bit (sim.rules.compiled: the registry, its modes and its tests). A NaN goes
-where numpy's minimum takes it (into the result), not where a comparison would."""
+where numpy's minimum takes it (into the result), not where a comparison would; an input of
+another type than float64, or a place that is no finite number, is the reference's
+(sim.rules._compiled.common)."""
 
 from libc.math cimport sqrt, INFINITY
 
 import numpy as np
 
-
-cdef inline double _min(double a, double b) nogil:
-    """numpy's minimum of two numbers: a NaN of either is the answer."""
-    return a if (a <= b or a != a) else b
-
-
-cdef inline double _clip01(double t) nogil:
-    """numpy's clip to [0, 1] (a NaN stays)."""
-    t = 0.0 if t < 0.0 else t
-    return 1.0 if t > 1.0 else t
+from sim.rules._compiled.common cimport _min, _clip01, _doubles, _finite, _indices
 
 
 cdef inline double _edge_d2(double tx, double ty, double ex, double ey, double el2) nogil:
@@ -30,8 +23,10 @@ cdef inline double _edge_d2(double tx, double ty, double ex, double ey, double e
 def segments_polys_distance(a_, b_, es):
     """movement.kernels.segments_polys_distance: (K, P) from each segment a[k]-b[k] to the
     closed area of each polygon of ``es``, 0 where the segment meets it."""
-    cdef const double[:, :] a = np.asarray(a_, dtype=np.float64)
-    cdef const double[:, :] b = np.asarray(b_, dtype=np.float64)
+    if not _doubles((a_, b_, es.vx, es.vy, es.wx, es.wy, es.ex, es.ey, es.el2)):
+        return None
+    cdef const double[:, :] a = a_
+    cdef const double[:, :] b = b_
     cdef const double[:] vx = es.vx
     cdef const double[:] vy = es.vy
     cdef const double[:] wx = es.wx
@@ -39,14 +34,20 @@ def segments_polys_distance(a_, b_, es):
     cdef const double[:] ex = es.ex
     cdef const double[:] ey = es.ey
     cdef const double[:] el2 = es.el2
-    cdef const long long[:] starts = es.starts
+    if getattr(es.starts, "dtype", None) != np.intp:
+        return None
+    cdef const Py_ssize_t[:] starts = es.starts
     cdef Py_ssize_t K = a.shape[0], P = starts.shape[0], E = vx.shape[0]
+    if not _indices(starts, E):
+        return None
     out_ = np.empty((K, P))
     cdef double[:, ::1] out = out_
     cdef Py_ssize_t k, p, e, e0, e1
     cdef double ax, ay, bx, by, sx, sy, sl2, tax, tay, tbx, tby, px, py, t, qx, qy, d2, x, o1, o2, o3, o4
     cdef bint meet
     cdef long long crossings
+    if not (_finite(a[:, 0]) and _finite(a[:, 1]) and _finite(b[:, 0]) and _finite(b[:, 1])):
+        return None
     for k in range(K):
         ax, ay, bx, by = a[k, 0], a[k, 1], b[k, 0], b[k, 1]
         sx = bx - ax
@@ -84,26 +85,36 @@ def segments_polys_distance(a_, b_, es):
                 if (vy[e] <= ay and wy[e] > ay and o1 > 0) or (wy[e] <= ay and vy[e] > ay and o1 < 0):
                     crossings += 1
             out[k, p] = 0.0 if (meet or crossings % 2 == 1) else sqrt(d2)
+            if out[k, p] != out[k, p]:
+                return None   # (a NaN made inside, an overflow's: the reference's, sign bit and all)
     return out_
 
 
 def points_polys_distance(c_, es):
     """movement.kernels.points_polys_distance: (K, P) from each point c[k] to the closed area
     of each polygon of ``es``, 0 inside."""
-    cdef const double[:, :] c = np.asarray(c_, dtype=np.float64)
+    if not _doubles((c_, es.vx, es.vy, es.wy, es.ex, es.ey, es.el2)):
+        return None
+    cdef const double[:, :] c = c_
     cdef const double[:] vx = es.vx
     cdef const double[:] vy = es.vy
     cdef const double[:] wy = es.wy
     cdef const double[:] ex = es.ex
     cdef const double[:] ey = es.ey
     cdef const double[:] el2 = es.el2
-    cdef const long long[:] starts = es.starts
+    if getattr(es.starts, "dtype", None) != np.intp:
+        return None
+    cdef const Py_ssize_t[:] starts = es.starts
     cdef Py_ssize_t K = c.shape[0], P = starts.shape[0], E = vx.shape[0]
+    if not _indices(starts, E):
+        return None
     out_ = np.empty((K, P))
     cdef double[:, ::1] out = out_
     cdef Py_ssize_t k, p, e, e0, e1
     cdef double cx, cy, tx, ty, d2, x, o1
     cdef long long crossings
+    if not (_finite(c[:, 0]) and _finite(c[:, 1])):
+        return None
     for k in range(K):
         cx, cy = c[k, 0], c[k, 1]
         for p in range(P):
@@ -122,26 +133,33 @@ def points_polys_distance(c_, es):
                 if (vy[e] <= cy and wy[e] > cy and o1 > 0) or (wy[e] <= cy and vy[e] > cy and o1 < 0):
                     crossings += 1
             out[k, p] = 0.0 if crossings % 2 == 1 else sqrt(d2)
+            if out[k, p] != out[k, p]:
+                return None   # (a NaN made inside, an overflow's: the reference's, sign bit and all)
     return out_
 
 
-def rows_near_box(idx, cmin_, cmax_, double bound, double reach, rows_):
+def rows_near_box(idx, cmin_, cmax_, bound_, reach_, rows_):
     """movement.kernels.rows_near_box: the ``rows`` whose body's box meets the box of the
     centres' bounds grown by ``bound + reach`` (and a hair), in order."""
     rows_a = np.asarray(rows_)
-    if rows_a.dtype != np.intp or rows_a.ndim != 1 or np.asarray(cmin_).dtype != np.float64 \
-            or np.asarray(cmax_).dtype != np.float64:
+    if (rows_a.dtype != np.intp or rows_a.ndim != 1 or not _doubles((cmin_, cmax_))
+            or not isinstance(bound_, float) or not isinstance(reach_, float)):
         return None   # (numpy's own types would rule the arithmetic: the reference answers)
     cdef const Py_ssize_t[:] rows = rows_a
+    cdef double bound = bound_, reach = reach_
     cdef double pad = bound + reach + 1e-6
     cdef double lo0 = float(cmin_[0]) - pad, lo1 = float(cmin_[1]) - pad
     cdef double hi0 = float(cmax_[0]) + pad, hi1 = float(cmax_[1]) + pad
     xlo_, xhi_, ylo_, yhi_ = idx.boxes()
+    if not _doubles((xlo_, xhi_, ylo_, yhi_)):
+        return None
     cdef const double[:] xlo = xlo_
     cdef const double[:] xhi = xhi_
     cdef const double[:] ylo = ylo_
     cdef const double[:] yhi = yhi_
     cdef Py_ssize_t n = rows.shape[0], i, r, m = 0
+    if not _indices(rows, xlo.shape[0]):
+        return None
     out_ = np.empty(n, dtype=np.intp)
     cdef Py_ssize_t[::1] out = out_
     for i in range(n):
@@ -155,10 +173,12 @@ def rows_near_box(idx, cmin_, cmax_, double bound, double reach, rows_):
 def box_near(lo_, hi_, es):
     """movement.legality._box_near: (K, P), box k (its ``lo`` and ``hi`` corners) meets the
     bounding box of polygon p of ``es``."""
-    cdef const double[:, :] lo = np.asarray(lo_, dtype=np.float64)
-    cdef const double[:, :] hi = np.asarray(hi_, dtype=np.float64)
-    cdef const double[:, :] plo = np.asarray(es.lo, dtype=np.float64)
-    cdef const double[:, :] phi = np.asarray(es.hi, dtype=np.float64)
+    if not _doubles((lo_, hi_, es.lo, es.hi)):
+        return None
+    cdef const double[:, :] lo = lo_
+    cdef const double[:, :] hi = hi_
+    cdef const double[:, :] plo = es.lo
+    cdef const double[:, :] phi = es.hi
     cdef Py_ssize_t K = lo.shape[0], P = plo.shape[0], k, p
     out_ = np.empty((K, P), dtype=bool)
     cdef unsigned char[:, ::1] out = out_.view(np.uint8)

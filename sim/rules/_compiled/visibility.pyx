@@ -2,40 +2,39 @@
 """06.01/13.11 The sight kernels of sim.rules.visibility, compiled: each the same IEEE
 operations in the same order as its numpy reference, entry by entry, so each answer is the
 reference's to the bit (sim.rules.compiled: the registry, its modes and its tests). A NaN goes
-where numpy's minimum and maximum take it (into the result), not where a comparison would."""
+where numpy's minimum and maximum take it (into the result), not where a comparison would; an
+input of another type than numpy's float64 and index types, an index out of range, or (where
+the answer is a number) a value that is no finite number, is the reference's
+(sim.rules._compiled.common)."""
 
 from libc.math cimport sqrt, INFINITY
 
 import numpy as np
 
+from sim.rules._compiled.common cimport _min, _clip01, _doubles, _finite, _indices
+
 cdef double SIGHT_EPS = 1e-9      # visibility.kernels.SIGHT_EPS
-
-
-cdef inline double _min(double a, double b) nogil:
-    """numpy's minimum of two numbers: a NaN of either is the answer."""
-    return a if (a <= b or a != a) else b
-
-
-cdef inline double _clip01(double t) nogil:
-    """numpy's clip to [0, 1] (a NaN stays)."""
-    t = 0.0 if t < 0.0 else t
-    return 1.0 if t > 1.0 else t
 
 
 def sat_cross_k(ax_, ay_, bx_, by_, pk, k_):
     """visibility.batch.sat_cross_k: does segment j, (ax, ay)-(bx, by), cross piece k[j]
     (no gap along the piece's edge normals, then none along the segment's own normal)."""
-    cdef const double[:] ax = np.asarray(ax_, dtype=np.float64)
-    cdef const double[:] ay = np.asarray(ay_, dtype=np.float64)
-    cdef const double[:] bx = np.asarray(bx_, dtype=np.float64)
-    cdef const double[:] by = np.asarray(by_, dtype=np.float64)
-    cdef const Py_ssize_t[:] k = np.asarray(k_, dtype=np.intp)
+    nx_, ny_, off_, vx_, vy_ = pk.soa
+    if not (_doubles((ax_, ay_, bx_, by_, nx_, ny_, off_, vx_, vy_))
+            and getattr(k_, "dtype", None) == np.intp):
+        return None
+    cdef const double[:] ax = ax_
+    cdef const double[:] ay = ay_
+    cdef const double[:] bx = bx_
+    cdef const double[:] by = by_
+    cdef const Py_ssize_t[:] k = k_
     cdef Py_ssize_t E = k.shape[0]
+    if not _indices(k, nx_.shape[1]):
+        return None
     out_ = np.empty(E, dtype=bool)
     if E == 0:
         return out_
     cdef Py_ssize_t Vm = int(pk.nverts.max()) if len(pk) else 1
-    nx_, ny_, off_, vx_, vy_ = pk.soa
     cdef const double[:, :] NX = nx_
     cdef const double[:, :] NY = ny_
     cdef const double[:, :] OFF = off_
@@ -86,20 +85,26 @@ def stars_separated(px_, py_, s0_, ok_, wx_, wy_, W_, rr_, sn_, h_, e_, k_, pk):
     """visibility.certs._stars_separated: per pair q, is some apex s that applies (``ok``)
     separated by more than _FREE from every piece of the pair (its entries: e[j] == q, piece
     k[j]), its star's quadrilateral against the piece, both ways round."""
-    cdef const double[:, :] px = np.asarray(px_, dtype=np.float64)
-    cdef const double[:, :] py = np.asarray(py_, dtype=np.float64)
-    cdef const double[:, :] s0 = np.asarray(s0_, dtype=np.float64)
-    cdef const double[:, :] wx = np.asarray(wx_, dtype=np.float64)
-    cdef const double[:, :] wy = np.asarray(wy_, dtype=np.float64)
-    cdef const double[:, :] W = np.asarray(W_, dtype=np.float64)
-    cdef const double[:, :] rr = np.asarray(rr_, dtype=np.float64)
-    cdef const double[:, :] sn = np.asarray(sn_, dtype=np.float64)
-    cdef const double[:, :] h = np.asarray(h_, dtype=np.float64)
-    cdef const unsigned char[:, :] ok = np.ascontiguousarray(ok_, dtype=bool).view(np.uint8)
-    cdef const Py_ssize_t[:] e = np.asarray(e_, dtype=np.intp)
-    cdef const Py_ssize_t[:] k = np.asarray(k_, dtype=np.intp)
-    cdef Py_ssize_t Q = px.shape[0], S = px.shape[1], E = e.shape[0]
     pnx_, pny_, poff_, pvx_, pvy_ = pk.soa
+    if not (_doubles((px_, py_, s0_, wx_, wy_, W_, rr_, sn_, h_, pnx_, pny_, poff_, pvx_, pvy_))
+            and getattr(ok_, "dtype", None) == np.bool_
+            and getattr(e_, "dtype", None) == np.intp and getattr(k_, "dtype", None) == np.intp):
+        return None
+    cdef const double[:, :] px = px_
+    cdef const double[:, :] py = py_
+    cdef const double[:, :] s0 = s0_
+    cdef const double[:, :] wx = wx_
+    cdef const double[:, :] wy = wy_
+    cdef const double[:, :] W = W_
+    cdef const double[:, :] rr = rr_
+    cdef const double[:, :] sn = sn_
+    cdef const double[:, :] h = h_
+    cdef const unsigned char[:, :] ok = ok_.view(np.uint8)
+    cdef const Py_ssize_t[:] e = e_
+    cdef const Py_ssize_t[:] k = k_
+    cdef Py_ssize_t Q = px.shape[0], S = px.shape[1], E = e.shape[0]
+    if not (_indices(e, Q) and _indices(k, pnx_.shape[1])):
+        return None
     cdef const double[:, :] NX = pnx_
     cdef const double[:, :] NY = pny_
     cdef const double[:, :] GO = poff_
@@ -239,13 +244,18 @@ def capsule_distances(ax_, ay_, bx_, by_, r_, pk, k_):
     """visibility.pairs._capsule_distances: for entries (segment a-b, piece k[j], radius r[j]),
     which real vertices of the piece lie within r of the segment (entry, vertex), and the
     distance between the segment and the piece's outline."""
-    cdef const double[:] ax = np.asarray(ax_, dtype=np.float64)
-    cdef const double[:] ay = np.asarray(ay_, dtype=np.float64)
-    cdef const double[:] bx = np.asarray(bx_, dtype=np.float64)
-    cdef const double[:] by = np.asarray(by_, dtype=np.float64)
-    cdef const double[:] r = np.asarray(r_, dtype=np.float64)
-    cdef const Py_ssize_t[:] k = np.asarray(k_, dtype=np.intp)
     _n, _m, _o, vx_, vy_ = pk.soa
+    if not (_doubles((ax_, ay_, bx_, by_, r_, vx_, vy_)) and getattr(k_, "dtype", None) == np.intp):
+        return None
+    cdef const double[:] ax = ax_
+    cdef const double[:] ay = ay_
+    cdef const double[:] bx = bx_
+    cdef const double[:] by = by_
+    cdef const double[:] r = r_
+    cdef const Py_ssize_t[:] k = k_
+    if not (_indices(k, vx_.shape[1]) and _finite(ax) and _finite(ay) and _finite(bx) and _finite(by)
+            and _finite(r)):
+        return None
     cdef const double[:, :] VX = vx_
     cdef const double[:, :] VY = vy_
     cdef const long long[:] nverts = np.asarray(pk.nverts, dtype=np.int64)
@@ -294,4 +304,6 @@ def capsule_distances(ax_, ay_, bx_, by_, r_, pk, k_):
                 dv = x if v == 0 else _min(dv, x)
             de = _min(de, dv)
         out[j] = sqrt(_min(dva, de))
+        if out[j] != out[j]:
+            return None   # (a NaN made inside, an overflow's: the reference's, sign bit and all)
     return inside_, out_

@@ -1,0 +1,49 @@
+# cython: language_level=3
+"""What every compiled kernel shares (sim.rules.compiled): numpy's way with a NaN in a minimum,
+a maximum and a clip, and the checks that leave to the reference an input numpy would compute
+differently (another floating type) or that a twin does not take (an index out of range)."""
+
+
+cdef inline double _min(double a, double b) nogil:
+    """numpy's minimum of two numbers: a NaN of either is the answer."""
+    return a if (a <= b or a != a) else b
+
+
+cdef inline double _max(double a, double b) nogil:
+    """numpy's maximum of two numbers: a NaN of either is the answer."""
+    return a if (a >= b or a != a) else b
+
+
+cdef inline double _clip01(double t) nogil:
+    """numpy's clip to [0, 1] (a NaN stays)."""
+    t = 0.0 if t < 0.0 else t
+    return 1.0 if t > 1.0 else t
+
+
+cdef inline bint _doubles(tuple arrays):
+    """Every one a float64 array: numpy computes in the type it is given, so an input of another
+    type (float32, integers) is the reference's to answer."""
+    for a in arrays:
+        d = getattr(a, "dtype", None)
+        if d is None or d.char != 'd':
+            return False
+    return True
+
+
+cdef inline bint _finite(const double[:] a) nogil:
+    """Every value a finite number (an infinity's arithmetic makes NaNs whose sign bit is the
+    processor's way, not numpy's: the reference answers)."""
+    cdef Py_ssize_t i
+    for i in range(a.shape[0]):
+        if not (a[i] - a[i] == 0.0):
+            return False
+    return True
+
+
+cdef inline bint _indices(const Py_ssize_t[:] idx, Py_ssize_t n) nogil:
+    """Every index within [0, n) (numpy reads a negative one from the end, or raises)."""
+    cdef Py_ssize_t i
+    for i in range(idx.shape[0]):
+        if idx[i] < 0 or idx[i] >= n:
+            return False
+    return True
