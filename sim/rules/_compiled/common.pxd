@@ -20,12 +20,16 @@ cdef inline double _clip01(double t) nogil:
     return 1.0 if t > 1.0 else t
 
 
-cdef inline bint _doubles(tuple arrays):
-    """Every one a float64 array: numpy computes in the type it is given, so an input of another
-    type (float32, integers) is the reference's to answer."""
+cdef inline bint _all_of(tuple arrays, object dtype):
+    """Every one an array of exactly this numpy type (numpy's own object for it: float64, intp,
+    bool). numpy computes in the type it is given, so an input of another type (float32,
+    integers of another size) is the reference's to answer; a test of identity, not equality,
+    costs an attribute read."""
     for a in arrays:
-        d = getattr(a, "dtype", None)
-        if d is None or d.char != 'd':
+        try:
+            if a.dtype is not dtype:
+                return False
+        except AttributeError:
             return False
     return True
 

@@ -15,7 +15,11 @@ from libc.math cimport sqrt, hypot, INFINITY
 
 import numpy as np
 
-from sim.rules._compiled.common cimport _min, _max, _doubles, _finite, _indices
+from sim.rules._compiled.common cimport _min, _max, _all_of, _finite, _indices
+
+cdef object F64 = np.dtype(np.float64)    # (numpy's own dtype objects: sim.rules._compiled.common._all_of)
+cdef object INTP = np.dtype(np.intp)
+cdef object BOOL = np.dtype(np.bool_)
 
 cdef double EPS = 1e-9            # geometry.EPS
 cdef double PRUNE_SLACK = 1e-7    # geometry._PRUNE_SLACK
@@ -24,7 +28,7 @@ cdef double PRUNE_SLACK = 1e-7    # geometry._PRUNE_SLACK
 def round_core_distances(centres_, radii_, pack):
     """geometry._round_core_distances: (N, H) from round bases (centres (N, 2), radii (N,)) to
     the hulls of ``pack`` (geometry._hull_pack)."""
-    if not _doubles((centres_, radii_)):
+    if not _all_of((centres_, radii_), F64):
         return None
     cdef const double[:, :] centres = centres_
     cdef const double[:] radii = radii_
@@ -105,8 +109,8 @@ cdef double _kept_min(const double[:, :, :] Vt, const double[:] lb_v, const doub
 def apart_distances(pa, xs_, pb, ys_):
     """geometry._apart_distances: the distance of the ``xs[k]``-th core of ``pa`` to the
     ``ys[k]``-th of ``pb`` (geometry._hulls_padded), each pair's bounding circles apart."""
-    if not (_doubles((pa[0], pa[1], pa[3], pa[4], pb[0], pb[1], pb[3], pb[4]))
-            and getattr(xs_, "dtype", None) == np.intp and getattr(ys_, "dtype", None) == np.intp):
+    if not (_all_of((pa[0], pa[1], pa[3], pa[4], pb[0], pb[1], pb[3], pb[4]), F64)
+            and _all_of((xs_,), INTP) and _all_of((ys_,), INTP)):
         return None
     cdef const double[:, :, :] P = pa[0]
     cdef const double[:, :, :] PE = pa[1]
@@ -188,7 +192,7 @@ def apart_distances(pa, xs_, pb, ys_):
 def disc_distances(ca_, ra_, cb_, rb_):
     """geometry.disc_distances: (n, m) edge-to-edge distances between round bases, centres
     ``ca`` (n, 2), ``cb`` (m, 2) and radii ``ra``, ``rb``, at least 0."""
-    if not _doubles((ca_, ra_, cb_, rb_)):
+    if not _all_of((ca_, ra_, cb_, rb_), F64):
         return None
     cdef const double[:, :] ca = ca_
     cdef const double[:] ra = ra_

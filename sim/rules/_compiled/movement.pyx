@@ -10,7 +10,11 @@ from libc.math cimport sqrt, INFINITY
 
 import numpy as np
 
-from sim.rules._compiled.common cimport _min, _clip01, _doubles, _finite, _indices
+from sim.rules._compiled.common cimport _min, _clip01, _all_of, _finite, _indices
+
+cdef object F64 = np.dtype(np.float64)    # (numpy's own dtype objects: sim.rules._compiled.common._all_of)
+cdef object INTP = np.dtype(np.intp)
+cdef object BOOL = np.dtype(np.bool_)
 
 
 cdef inline double _edge_d2(double tx, double ty, double ex, double ey, double el2) nogil:
@@ -23,7 +27,7 @@ cdef inline double _edge_d2(double tx, double ty, double ex, double ey, double e
 def segments_polys_distance(a_, b_, es):
     """movement.kernels.segments_polys_distance: (K, P) from each segment a[k]-b[k] to the
     closed area of each polygon of ``es``, 0 where the segment meets it."""
-    if not _doubles((a_, b_, es.vx, es.vy, es.wx, es.wy, es.ex, es.ey, es.el2)):
+    if not _all_of((a_, b_, es.vx, es.vy, es.wx, es.wy, es.ex, es.ey, es.el2), F64):
         return None
     cdef const double[:, :] a = a_
     cdef const double[:, :] b = b_
@@ -34,7 +38,7 @@ def segments_polys_distance(a_, b_, es):
     cdef const double[:] ex = es.ex
     cdef const double[:] ey = es.ey
     cdef const double[:] el2 = es.el2
-    if getattr(es.starts, "dtype", None) != np.intp:
+    if not _all_of((es.starts,), INTP):
         return None
     cdef const Py_ssize_t[:] starts = es.starts
     cdef Py_ssize_t K = a.shape[0], P = starts.shape[0], E = vx.shape[0]
@@ -93,7 +97,7 @@ def segments_polys_distance(a_, b_, es):
 def points_polys_distance(c_, es):
     """movement.kernels.points_polys_distance: (K, P) from each point c[k] to the closed area
     of each polygon of ``es``, 0 inside."""
-    if not _doubles((c_, es.vx, es.vy, es.wy, es.ex, es.ey, es.el2)):
+    if not _all_of((c_, es.vx, es.vy, es.wy, es.ex, es.ey, es.el2), F64):
         return None
     cdef const double[:, :] c = c_
     cdef const double[:] vx = es.vx
@@ -102,7 +106,7 @@ def points_polys_distance(c_, es):
     cdef const double[:] ex = es.ex
     cdef const double[:] ey = es.ey
     cdef const double[:] el2 = es.el2
-    if getattr(es.starts, "dtype", None) != np.intp:
+    if not _all_of((es.starts,), INTP):
         return None
     cdef const Py_ssize_t[:] starts = es.starts
     cdef Py_ssize_t K = c.shape[0], P = starts.shape[0], E = vx.shape[0]
@@ -141,17 +145,16 @@ def points_polys_distance(c_, es):
 def rows_near_box(idx, cmin_, cmax_, bound_, reach_, rows_):
     """movement.kernels.rows_near_box: the ``rows`` whose body's box meets the box of the
     centres' bounds grown by ``bound + reach`` (and a hair), in order."""
-    rows_a = np.asarray(rows_)
-    if (rows_a.dtype != np.intp or rows_a.ndim != 1 or not _doubles((cmin_, cmax_))
+    if (not _all_of((rows_,), INTP) or rows_.ndim != 1 or not _all_of((cmin_, cmax_), F64)
             or not isinstance(bound_, float) or not isinstance(reach_, float)):
         return None   # (numpy's own types would rule the arithmetic: the reference answers)
-    cdef const Py_ssize_t[:] rows = rows_a
+    cdef const Py_ssize_t[:] rows = rows_
     cdef double bound = bound_, reach = reach_
     cdef double pad = bound + reach + 1e-6
     cdef double lo0 = float(cmin_[0]) - pad, lo1 = float(cmin_[1]) - pad
     cdef double hi0 = float(cmax_[0]) + pad, hi1 = float(cmax_[1]) + pad
     xlo_, xhi_, ylo_, yhi_ = idx.boxes()
-    if not _doubles((xlo_, xhi_, ylo_, yhi_)):
+    if not _all_of((xlo_, xhi_, ylo_, yhi_), F64):
         return None
     cdef const double[:] xlo = xlo_
     cdef const double[:] xhi = xhi_
@@ -173,7 +176,7 @@ def rows_near_box(idx, cmin_, cmax_, bound_, reach_, rows_):
 def box_near(lo_, hi_, es):
     """movement.legality._box_near: (K, P), box k (its ``lo`` and ``hi`` corners) meets the
     bounding box of polygon p of ``es``."""
-    if not _doubles((lo_, hi_, es.lo, es.hi)):
+    if not _all_of((lo_, hi_, es.lo, es.hi), F64):
         return None
     cdef const double[:, :] lo = lo_
     cdef const double[:, :] hi = hi_

@@ -11,7 +11,11 @@ from libc.math cimport sqrt, INFINITY
 
 import numpy as np
 
-from sim.rules._compiled.common cimport _min, _clip01, _doubles, _finite, _indices
+from sim.rules._compiled.common cimport _min, _clip01, _all_of, _finite, _indices
+
+cdef object F64 = np.dtype(np.float64)    # (numpy's own dtype objects: sim.rules._compiled.common._all_of)
+cdef object INTP = np.dtype(np.intp)
+cdef object BOOL = np.dtype(np.bool_)
 
 cdef double SIGHT_EPS = 1e-9      # visibility.kernels.SIGHT_EPS
 
@@ -20,8 +24,8 @@ def sat_cross_k(ax_, ay_, bx_, by_, pk, k_):
     """visibility.batch.sat_cross_k: does segment j, (ax, ay)-(bx, by), cross piece k[j]
     (no gap along the piece's edge normals, then none along the segment's own normal)."""
     nx_, ny_, off_, vx_, vy_ = pk.soa
-    if not (_doubles((ax_, ay_, bx_, by_, nx_, ny_, off_, vx_, vy_))
-            and getattr(k_, "dtype", None) == np.intp):
+    if not (_all_of((ax_, ay_, bx_, by_, nx_, ny_, off_, vx_, vy_), F64)
+            and _all_of((k_,), INTP)):
         return None
     cdef const double[:] ax = ax_
     cdef const double[:] ay = ay_
@@ -86,9 +90,10 @@ def stars_separated(px_, py_, s0_, ok_, wx_, wy_, W_, rr_, sn_, h_, e_, k_, pk):
     separated by more than _FREE from every piece of the pair (its entries: e[j] == q, piece
     k[j]), its star's quadrilateral against the piece, both ways round."""
     pnx_, pny_, poff_, pvx_, pvy_ = pk.soa
-    if not (_doubles((px_, py_, s0_, wx_, wy_, W_, rr_, sn_, h_, pnx_, pny_, poff_, pvx_, pvy_))
-            and getattr(ok_, "dtype", None) == np.bool_
-            and getattr(e_, "dtype", None) == np.intp and getattr(k_, "dtype", None) == np.intp):
+    if not (_all_of((px_, py_, s0_, wx_, wy_, W_, rr_, sn_, h_, pnx_, pny_, poff_, pvx_, pvy_),
+                    F64)
+            and _all_of((ok_,), BOOL)
+            and _all_of((e_,), INTP) and _all_of((k_,), INTP)):
         return None
     cdef const double[:, :] px = px_
     cdef const double[:, :] py = py_
@@ -183,11 +188,10 @@ def ragged_expand(start_, owner_):
     """visibility.batch.ragged_expand: for items with owner q, (item index, position in
     [start[q], start[q+1])), item by item. Integer arrays of another type than numpy's index
     type, or a row of negative length, are the reference's."""
-    start_a, owner_a = np.asarray(start_), np.asarray(owner_)
-    if start_a.dtype != np.intp or owner_a.dtype != np.intp or start_a.ndim != 1 or owner_a.ndim != 1:
+    if not _all_of((start_, owner_), INTP) or start_.ndim != 1 or owner_.ndim != 1:
         return None
-    cdef const Py_ssize_t[:] start = start_a
-    cdef const Py_ssize_t[:] owner = owner_a
+    cdef const Py_ssize_t[:] start = start_
+    cdef const Py_ssize_t[:] owner = owner_
     cdef Py_ssize_t n = owner.shape[0], S = start.shape[0], i, q, c, tot = 0, m = 0, p
     for i in range(n):
         q = owner[i]
@@ -214,11 +218,10 @@ def csr_subset(start_, data_, sel_):
     """visibility.batch.csr_subset: rows ``sel`` of a CSR list (start offsets, data): (new
     start, new data). Offsets or rows of another integer type, or a row of negative length,
     are the reference's."""
-    start_a, sel_a = np.asarray(start_), np.asarray(sel_)
-    if start_a.dtype != np.intp or sel_a.dtype != np.intp or start_a.ndim != 1 or sel_a.ndim != 1:
+    if not _all_of((start_, sel_), INTP) or start_.ndim != 1 or sel_.ndim != 1:
         return None
-    cdef const Py_ssize_t[:] start = start_a
-    cdef const Py_ssize_t[:] sel = sel_a
+    cdef const Py_ssize_t[:] start = start_
+    cdef const Py_ssize_t[:] sel = sel_
     cdef Py_ssize_t n = sel.shape[0], S = start.shape[0], i, q, c, m = 0, p
     ns_ = np.zeros(n + 1, dtype=np.int64)
     cdef long long[::1] ns = ns_
@@ -245,7 +248,7 @@ def capsule_distances(ax_, ay_, bx_, by_, r_, pk, k_):
     which real vertices of the piece lie within r of the segment (entry, vertex), and the
     distance between the segment and the piece's outline."""
     _n, _m, _o, vx_, vy_ = pk.soa
-    if not (_doubles((ax_, ay_, bx_, by_, r_, vx_, vy_)) and getattr(k_, "dtype", None) == np.intp):
+    if not (_all_of((ax_, ay_, bx_, by_, r_, vx_, vy_), F64) and _all_of((k_,), INTP)):
         return None
     cdef const double[:] ax = ax_
     cdef const double[:] ay = ay_
