@@ -44,6 +44,16 @@ cdef inline bint _finite(const double[:] a) nogil:
     return True
 
 
+cdef inline bint _bounded(const double[:] a, double limit) nogil:
+    """Every value under ``limit`` in size (a NaN is not): where the arithmetic cannot overflow,
+    no NaN or infinity is made inside, and a plain comparison is numpy's minimum."""
+    cdef Py_ssize_t i
+    for i in range(a.shape[0]):
+        if not (-limit < a[i] < limit):
+            return False
+    return True
+
+
 cdef inline bint _indices(const Py_ssize_t[:] idx, Py_ssize_t n) nogil:
     """Every index within [0, n) (numpy reads a negative one from the end, or raises)."""
     cdef Py_ssize_t i

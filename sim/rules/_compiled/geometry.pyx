@@ -15,7 +15,7 @@ from libc.math cimport sqrt, hypot, INFINITY
 
 import numpy as np
 
-from sim.rules._compiled.common cimport _min, _max, _all_of, _finite, _indices
+from sim.rules._compiled.common cimport _min, _max, _all_of, _bounded, _finite, _indices
 
 cdef object F64 = np.dtype(np.float64)    # (numpy's own dtype objects: sim.rules._compiled.common._all_of)
 cdef object INTP = np.dtype(np.intp)
@@ -41,7 +41,10 @@ def round_core_distances(centres_, radii_, pack):
     cdef const unsigned char[:, :] pos = pos_.view(np.uint8)
     cdef Py_ssize_t N = centres.shape[0], H = px.shape[0], V = px.shape[1]
     cdef Py_ssize_t i, h, v
-    if not (_finite(centres[:, 0]) and _finite(centres[:, 1]) and _finite(radii)):
+    # (places, radii and cores under 1e150 in size: no product overflows, so no NaN is made inside
+    # and the running minimums below may be plain comparisons; larger ones are the reference's)
+    if not (_bounded(centres[:, 0], 1e150) and _bounded(centres[:, 1], 1e150) and _bounded(radii, 1e150)
+            and _bounded(px_.reshape(-1), 1e150) and _bounded(py_.reshape(-1), 1e150)):
         return None
     out_ = np.empty((N, H))
     cdef double[:, ::1] out = out_
@@ -67,9 +70,9 @@ def round_core_distances(centres_, radii_, pack):
                 dx = apx - t * abx[h, v]
                 dy = apy - t * aby[h, v]
                 e = dx * dx + dy * dy                       # (the edge, squared)
-                dv = _min(dv, sq)
-                de = _min(de, e)
-            d = sqrt(_min(dv, de)) if outside else 0.0
+                dv = sq if sq < dv else dv
+                de = e if e < de else de
+            d = sqrt(de if de < dv else dv) if outside else 0.0
             out[i, h] = _max(d - radii[i], 0.0)
             if out[i, h] != out[i, h]:
                 return None   # (a NaN made inside, an overflow's: the reference's, sign bit and all)
