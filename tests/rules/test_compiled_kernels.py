@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from random_pieces import random_pieces
 
 from sim.rules import compiled as C
 from sim.rules import geometry as G
@@ -174,27 +175,13 @@ def test_the_environment_chooses_the_mode_at_import(value, says):
         assert "SIM_KERNELS='nonsense'" in out.stderr
 
 
-def _pieces(rng, k: int):
-    """Convex pieces on a 20" square: rectangles and hexagons, rotated (Pieces pads the
-    rectangles to the hexagons' six vertices)."""
-    from sim.rules.visibility.kernels import Pieces
-    polys = []
-    for i in range(k):
-        cx, cy = rng.uniform(0, 20, size=2)
-        n = 6 if i % 3 == 0 else 4
-        ang = rng.uniform(0, np.pi) + np.arange(n) * 2 * np.pi / n
-        rx, ry = rng.uniform(0.3, 3.0, size=2)
-        polys.append(np.stack([cx + rx * np.cos(ang), cy + ry * np.sin(ang)], axis=1))
-    return Pieces(polys)
-
-
 @built
 @pytest.mark.parametrize("seed", range(6))
 def test_sat_cross_k_compiled_is_its_reference_to_the_bit(seed):
     """Segments against pieces: random ones, segments of no length, segments from a piece's
     vertex along its edge (the margins' borders), and more entries than one numpy chunk."""
     rng = np.random.default_rng(seed)
-    pk = _pieces(rng, 25)
+    pk = random_pieces(rng, 25, hexagon_every=3)
     E = 9000 if seed == 0 else 700
     a, b = rng.uniform(-2, 22, size=(E, 2)), rng.uniform(-2, 22, size=(E, 2))
     k = rng.integers(0, len(pk), size=E)
@@ -373,7 +360,7 @@ def test_a_twin_leaves_to_the_reference_what_numpy_would_compute_otherwise():
     pa = G._hulls_padded(hulls)
     apart = C.KERNELS["geometry.apart_distances"]
     assert apart.compiled(pa, np.array([-1]), pa, np.array([0])) is None
-    pk = _pieces(np.random.default_rng(2), 4)
+    pk = random_pieces(np.random.default_rng(2), 4, hexagon_every=3)
     sat = C.KERNELS["visibility.sat_cross_k"]
     x = np.zeros(1)
     assert sat.compiled(x, x, x + 1.0, x, pk, np.array([7])) is None

@@ -17,9 +17,7 @@ import numpy as np
 
 from sim.rules._compiled.common cimport _min, _max, _all_of, _bounded, _finite, _indices
 
-cdef object F64 = np.dtype(np.float64)    # (numpy's own dtype objects: sim.rules._compiled.common._all_of)
-cdef object INTP = np.dtype(np.intp)
-cdef object BOOL = np.dtype(np.bool_)
+from sim.rules._compiled import BOOL, F64, INTP
 
 cdef double EPS = 1e-9            # geometry.EPS
 cdef double PRUNE_SLACK = 1e-7    # geometry._PRUNE_SLACK
@@ -109,6 +107,48 @@ cdef double _kept_min(const double[:, :, :] Vt, const double[:] lb_v, const doub
     return best
 
 
+cdef Py_ssize_t _vertex_bounds(const double[:, :, :] P, const unsigned char[:, :] real, Py_ssize_t a,
+                               double cx, double cy, double r, double[:] lb) nogil:
+    """Each vertex of core ``a`` of P to the circle (cx, cy, r): its distance to the centre less
+    the radius (a padded vertex: inf), into ``lb``; the index numpy's argmin gives them (the
+    first least, or the first NaN)."""
+    cdef Py_ssize_t v, i0 = 0
+    cdef double x, best = INFINITY
+    cdef bint nan = False
+    for v in range(P.shape[1]):
+        x = hypot(P[a, v, 0] - cx, P[a, v, 1] - cy) - r if real[a, v] else INFINITY
+        lb[v] = x
+        if not nan and (x < best or x != x):
+            i0, best, nan = v, x, x != x
+    return i0
+
+
+cdef double _vertex_to_edges(double px, double py, const double[:, :, :] A, const double[:, :, :] B,
+                             Py_ssize_t b) nogil:
+    """The least distance from the point to the edges A[b, v]-B[b, v] of a core, padded ones too."""
+    cdef double u = INFINITY
+    cdef Py_ssize_t v
+    for v in range(A.shape[1]):
+        u = _min(u, _segment(px, py, A[b, v, 0], A[b, v, 1], B[b, v, 0], B[b, v, 1]))
+    return u
+
+
+cdef void _edge_bounds(const double[:, :, :] P, const double[:, :, :] PE, const unsigned char[:, :] real,
+                       Py_ssize_t a, double cx, double cy, double r, double[:] lb) nogil:
+    """Each edge of core ``a`` to the circle (cx, cy, r): its midpoint's distance to the centre
+    less half its length, less the radius (a padded edge: inf), into ``lb``."""
+    cdef Py_ssize_t v
+    cdef double m0, m1, h
+    for v in range(P.shape[1]):
+        if real[a, v]:
+            m0 = 0.5 * (P[a, v, 0] + PE[a, v, 0])
+            m1 = 0.5 * (P[a, v, 1] + PE[a, v, 1])
+            h = 0.5 * hypot(PE[a, v, 0] - P[a, v, 0], PE[a, v, 1] - P[a, v, 1])
+            lb[v] = (hypot(m0 - cx, m1 - cy) - h) - r
+        else:
+            lb[v] = INFINITY
+
+
 def apart_distances(pa, xs_, pb, ys_):
     """geometry._apart_distances: the distance of the ``xs[k]``-th core of ``pa`` to the
     ``ys[k]``-th of ``pb`` (geometry._hulls_padded), each pair's bounding circles apart."""
@@ -128,7 +168,7 @@ def apart_distances(pa, xs_, pb, ys_):
     cdef const Py_ssize_t[:] xs = xs_
     cdef const Py_ssize_t[:] ys = ys_
     cdef Py_ssize_t n = xs.shape[0], Vp = P.shape[1], Vq = Q.shape[1]
-    cdef Py_ssize_t k, a, b, v, i0, j0
+    cdef Py_ssize_t k, a, b, i0, j0
     if not (_indices(xs, P.shape[0]) and _indices(ys, Q.shape[0])):
         return None
     for src in (pa[0], pa[1], pa[3], pa[4], pb[0], pb[1], pb[3], pb[4]):
@@ -138,52 +178,19 @@ def apart_distances(pa, xs_, pb, ys_):
     cdef double[::1] out = out_
     buf = np.empty((4, max(Vp, Vq)))
     cdef double[:, ::1] lb = buf
-    cdef double best, u, cut, m0, m1, h, x
-    cdef bint nan
+    cdef double u, cut, x, best
     for k in range(n):
         a, b = xs[k], ys[k]
-        # the vertices' bounds: each to the other's circle (a padded vertex: none)
-        # (numpy's argmin: the first least, or the first NaN)
-        i0, best, nan = 0, INFINITY, False
-        for v in range(Vp):
-            x = hypot(P[a, v, 0] - cq[b, 0], P[a, v, 1] - cq[b, 1]) - rq[b] if real_p[a, v] else INFINITY
-            lb[0, v] = x
-            if not nan and (x < best or x != x):
-                i0, best, nan = v, x, x != x
-        j0, best, nan = 0, INFINITY, False
-        for v in range(Vq):
-            x = hypot(Q[b, v, 0] - cp[a, 0], Q[b, v, 1] - cp[a, 1]) - rp[a] if real_q[b, v] else INFINITY
-            lb[1, v] = x
-            if not nan and (x < best or x != x):
-                j0, best, nan = v, x, x != x
+        # the vertices' bounds, each to the other's circle
+        i0 = _vertex_bounds(P, real_p, a, cq[b, 0], cq[b, 1], rq[b], lb[0])
+        j0 = _vertex_bounds(Q, real_q, b, cp[a, 0], cp[a, 1], rp[a], lb[1])
         # U: the nearest-bound vertex of each against every edge of the other
-        u = INFINITY
-        for v in range(Vq):
-            x = _segment(P[a, i0, 0], P[a, i0, 1], Q[b, v, 0], Q[b, v, 1], QE[b, v, 0], QE[b, v, 1])
-            u = _min(u, x)
-        best = INFINITY
-        for v in range(Vp):
-            x = _segment(Q[b, j0, 0], Q[b, j0, 1], P[a, v, 0], P[a, v, 1], PE[a, v, 0], PE[a, v, 1])
-            best = _min(best, x)
-        u = _min(u, best)
+        u = _vertex_to_edges(P[a, i0, 0], P[a, i0, 1], Q, QE, b)
+        u = _min(u, _vertex_to_edges(Q[b, j0, 0], Q[b, j0, 1], P, PE, a))
         cut = u + PRUNE_SLACK
-        # the edges' bounds: midpoint to the other's circle, less half the length
-        for v in range(Vp):
-            if real_p[a, v]:
-                m0 = 0.5 * (P[a, v, 0] + PE[a, v, 0])
-                m1 = 0.5 * (P[a, v, 1] + PE[a, v, 1])
-                h = 0.5 * hypot(PE[a, v, 0] - P[a, v, 0], PE[a, v, 1] - P[a, v, 1])
-                lb[2, v] = (hypot(m0 - cq[b, 0], m1 - cq[b, 1]) - h) - rq[b]
-            else:
-                lb[2, v] = INFINITY
-        for v in range(Vq):
-            if real_q[b, v]:
-                m0 = 0.5 * (Q[b, v, 0] + QE[b, v, 0])
-                m1 = 0.5 * (Q[b, v, 1] + QE[b, v, 1])
-                h = 0.5 * hypot(QE[b, v, 0] - Q[b, v, 0], QE[b, v, 1] - Q[b, v, 1])
-                lb[3, v] = (hypot(m0 - cp[a, 0], m1 - cp[a, 1]) - h) - rp[a]
-            else:
-                lb[3, v] = INFINITY
+        # the edges' bounds, each to the other's circle
+        _edge_bounds(P, PE, real_p, a, cq[b, 0], cq[b, 1], rq[b], lb[2])
+        _edge_bounds(Q, QE, real_q, b, cp[a, 0], cp[a, 1], rp[a], lb[3])
         best = _kept_min(P, lb[0], Q, QE, lb[3], a, b, Vp, Vq, cut)
         x = _kept_min(Q, lb[1], P, PE, lb[2], b, a, Vq, Vp, cut)
         out[k] = _min(best, x)

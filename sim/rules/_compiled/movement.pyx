@@ -12,9 +12,7 @@ import numpy as np
 
 from sim.rules._compiled.common cimport _min, _clip01, _all_of, _finite, _indices
 
-cdef object F64 = np.dtype(np.float64)    # (numpy's own dtype objects: sim.rules._compiled.common._all_of)
-cdef object INTP = np.dtype(np.intp)
-cdef object BOOL = np.dtype(np.bool_)
+from sim.rules._compiled import BOOL, F64, INTP
 
 
 cdef inline double _edge_d2(double tx, double ty, double ex, double ey, double el2) nogil:
@@ -24,26 +22,46 @@ cdef inline double _edge_d2(double tx, double ty, double ex, double ey, double e
     return qx * qx + qy * qy
 
 
+cdef inline Py_ssize_t _edges_end(const Py_ssize_t[:] starts, Py_ssize_t p, Py_ssize_t E) nogil:
+    """Where polygon ``p``'s edges end, as numpy's reduceat reads ``starts``: at the next
+    polygon's first edge, the last at the end, and one edge where the next starts no later."""
+    cdef Py_ssize_t e1 = starts[p + 1] if p + 1 < starts.shape[0] else E
+    return e1 if e1 > starts[p] else starts[p] + 1
+
+
+cdef class _Edges:
+    """A movement EdgeSet's arrays as typed views (edge v -> w, its vector and squared length,
+    each polygon's first edge), for the two distance kernels."""
+    cdef const double[:] vx, vy, wx, wy, ex, ey, el2
+    cdef const Py_ssize_t[:] starts
+    cdef Py_ssize_t E, P
+
+
+cdef _Edges _edges(es):
+    """``es``'s views, or None where numpy's types are not float64 and intp or an offset is out
+    of range (the reference's)."""
+    if not (_all_of((es.vx, es.vy, es.wx, es.wy, es.ex, es.ey, es.el2), F64) and _all_of((es.starts,), INTP)):
+        return None
+    cdef _Edges ed = _Edges()
+    ed.vx, ed.vy, ed.wx, ed.wy = es.vx, es.vy, es.wx, es.wy
+    ed.ex, ed.ey, ed.el2, ed.starts = es.ex, es.ey, es.el2, es.starts
+    ed.E, ed.P = ed.vx.shape[0], ed.starts.shape[0]
+    if not _indices(ed.starts, ed.E):
+        return None
+    return ed
+
+
 def segments_polys_distance(a_, b_, es):
     """movement.kernels.segments_polys_distance: (K, P) from each segment a[k]-b[k] to the
     closed area of each polygon of ``es``, 0 where the segment meets it."""
-    if not _all_of((a_, b_, es.vx, es.vy, es.wx, es.wy, es.ex, es.ey, es.el2), F64):
+    cdef _Edges ed = _edges(es)
+    if ed is None or not _all_of((a_, b_), F64):
         return None
     cdef const double[:, :] a = a_
     cdef const double[:, :] b = b_
-    cdef const double[:] vx = es.vx
-    cdef const double[:] vy = es.vy
-    cdef const double[:] wx = es.wx
-    cdef const double[:] wy = es.wy
-    cdef const double[:] ex = es.ex
-    cdef const double[:] ey = es.ey
-    cdef const double[:] el2 = es.el2
-    if not _all_of((es.starts,), INTP):
-        return None
-    cdef const Py_ssize_t[:] starts = es.starts
-    cdef Py_ssize_t K = a.shape[0], P = starts.shape[0], E = vx.shape[0]
-    if not _indices(starts, E):
-        return None
+    cdef const double[:] vx = ed.vx, vy = ed.vy, wx = ed.wx, wy = ed.wy, ex = ed.ex, ey = ed.ey, el2 = ed.el2
+    cdef const Py_ssize_t[:] starts = ed.starts
+    cdef Py_ssize_t K = a.shape[0], P = ed.P, E = ed.E
     out_ = np.empty((K, P))
     cdef double[:, ::1] out = out_
     cdef Py_ssize_t k, p, e, e0, e1
@@ -59,9 +77,7 @@ def segments_polys_distance(a_, b_, es):
         sl2 = sx * sx + sy * sy
         for p in range(P):
             e0 = starts[p]
-            e1 = starts[p + 1] if p + 1 < P else E
-            if e1 <= e0:
-                e1 = e0 + 1
+            e1 = _edges_end(starts, p, E)
             d2 = INFINITY
             meet = False
             crossings = 0
@@ -97,21 +113,13 @@ def segments_polys_distance(a_, b_, es):
 def points_polys_distance(c_, es):
     """movement.kernels.points_polys_distance: (K, P) from each point c[k] to the closed area
     of each polygon of ``es``, 0 inside."""
-    if not _all_of((c_, es.vx, es.vy, es.wy, es.ex, es.ey, es.el2), F64):
+    cdef _Edges ed = _edges(es)
+    if ed is None or not _all_of((c_,), F64):
         return None
     cdef const double[:, :] c = c_
-    cdef const double[:] vx = es.vx
-    cdef const double[:] vy = es.vy
-    cdef const double[:] wy = es.wy
-    cdef const double[:] ex = es.ex
-    cdef const double[:] ey = es.ey
-    cdef const double[:] el2 = es.el2
-    if not _all_of((es.starts,), INTP):
-        return None
-    cdef const Py_ssize_t[:] starts = es.starts
-    cdef Py_ssize_t K = c.shape[0], P = starts.shape[0], E = vx.shape[0]
-    if not _indices(starts, E):
-        return None
+    cdef const double[:] vx = ed.vx, vy = ed.vy, wy = ed.wy, ex = ed.ex, ey = ed.ey, el2 = ed.el2
+    cdef const Py_ssize_t[:] starts = ed.starts
+    cdef Py_ssize_t K = c.shape[0], P = ed.P, E = ed.E
     out_ = np.empty((K, P))
     cdef double[:, ::1] out = out_
     cdef Py_ssize_t k, p, e, e0, e1
@@ -123,9 +131,7 @@ def points_polys_distance(c_, es):
         cx, cy = c[k, 0], c[k, 1]
         for p in range(P):
             e0 = starts[p]
-            e1 = starts[p + 1] if p + 1 < P else E
-            if e1 <= e0:
-                e1 = e0 + 1
+            e1 = _edges_end(starts, p, E)
             d2 = INFINITY
             crossings = 0
             for e in range(e0, e1):

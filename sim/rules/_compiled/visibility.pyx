@@ -13,9 +13,7 @@ import numpy as np
 
 from sim.rules._compiled.common cimport _min, _clip01, _all_of, _finite, _indices
 
-cdef object F64 = np.dtype(np.float64)    # (numpy's own dtype objects: sim.rules._compiled.common._all_of)
-cdef object INTP = np.dtype(np.intp)
-cdef object BOOL = np.dtype(np.bool_)
+from sim.rules._compiled import BOOL, F64, INTP
 
 cdef double SIGHT_EPS = 1e-9      # visibility.kernels.SIGHT_EPS
 
@@ -184,63 +182,64 @@ def stars_separated(px_, py_, s0_, ok_, wx_, wy_, W_, rr_, sn_, h_, e_, k_, pk):
     return out_
 
 
-def ragged_expand(start_, owner_):
-    """visibility.batch.ragged_expand: for items with owner q, (item index, position in
-    [start[q], start[q+1])), item by item. Integer arrays of another type than numpy's index
-    type, or a row of negative length, are the reference's."""
-    if not _all_of((start_, owner_), INTP) or start_.ndim != 1 or owner_.ndim != 1:
-        return None
-    cdef const Py_ssize_t[:] start = start_
-    cdef const Py_ssize_t[:] owner = owner_
-    cdef Py_ssize_t n = owner.shape[0], S = start.shape[0], i, q, c, tot = 0, m = 0, p
-    for i in range(n):
-        q = owner[i]
-        if q < 0 or q + 1 >= S:
-            return None
-        c = start[q + 1] - start[q]
-        if c < 0:
-            return None
-        tot += c
-    item_ = np.empty(tot, dtype=np.intp)
-    pos_ = np.empty(tot, dtype=np.intp)
-    cdef Py_ssize_t[::1] item = item_
-    cdef Py_ssize_t[::1] pos = pos_
-    for i in range(n):
-        q = owner[i]
-        for p in range(start[q], start[q + 1]):
-            item[m] = i
-            pos[m] = p
-            m += 1
-    return item_, pos_
-
-
-def csr_subset(start_, data_, sel_):
-    """visibility.batch.csr_subset: rows ``sel`` of a CSR list (start offsets, data): (new
-    start, new data). Offsets or rows of another integer type, or a row of negative length,
-    are the reference's."""
-    if not _all_of((start_, sel_), INTP) or start_.ndim != 1 or sel_.ndim != 1:
-        return None
-    cdef const Py_ssize_t[:] start = start_
-    cdef const Py_ssize_t[:] sel = sel_
-    cdef Py_ssize_t n = sel.shape[0], S = start.shape[0], i, q, c, m = 0, p
+cdef object _row_offsets(const Py_ssize_t[:] start, const Py_ssize_t[:] rows):
+    """Where each of ``rows`` of a CSR list (offsets ``start``) would begin, laid one after
+    another, and the end (n + 1 offsets, int64); None for a row out of range or of negative
+    length (the reference's: numpy reads a negative row from the end, or raises)."""
+    cdef Py_ssize_t n = rows.shape[0], S = start.shape[0], i, q, c
     ns_ = np.zeros(n + 1, dtype=np.int64)
     cdef long long[::1] ns = ns_
     for i in range(n):
-        q = sel[i]
+        q = rows[i]
         if q < 0 or q + 1 >= S:
             return None
         c = start[q + 1] - start[q]
         if c < 0:
             return None
         ns[i + 1] = ns[i] + c
-    pos_ = np.empty(ns[n], dtype=np.intp)
-    cdef Py_ssize_t[::1] pos = pos_
-    for i in range(n):
-        q = sel[i]
+    return ns_
+
+
+cdef void _positions(const Py_ssize_t[:] start, const Py_ssize_t[:] rows, Py_ssize_t[::1] item,
+                     Py_ssize_t[::1] pos) nogil:
+    """Each entry of ``rows``, row after row: the row's index in ``rows`` and its position in the
+    data."""
+    cdef Py_ssize_t i, p, q, m = 0
+    for i in range(rows.shape[0]):
+        q = rows[i]
         for p in range(start[q], start[q + 1]):
+            item[m] = i
             pos[m] = p
             m += 1
-    return ns_, data_[pos_]
+
+
+cdef tuple _expand(start_, rows_):
+    """For ``rows`` of a CSR list (offsets ``start``): where each would begin laid one after
+    another (n + 1 offsets), and each entry's row in ``rows`` and position in the data; None for
+    integers of another type than numpy's index type or a row the reference must answer."""
+    if not _all_of((start_, rows_), INTP) or start_.ndim != 1 or rows_.ndim != 1:
+        return None
+    ns_ = _row_offsets(start_, rows_)
+    if ns_ is None:
+        return None
+    item_ = np.empty(ns_[-1], dtype=np.intp)
+    pos_ = np.empty(ns_[-1], dtype=np.intp)
+    _positions(start_, rows_, item_, pos_)
+    return ns_, item_, pos_
+
+
+def ragged_expand(start_, owner_):
+    """visibility.batch.ragged_expand: for items with owner q, (item index, position in
+    [start[q], start[q+1])), item by item."""
+    got = _expand(start_, owner_)
+    return None if got is None else (got[1], got[2])
+
+
+def csr_subset(start_, data_, sel_):
+    """visibility.batch.csr_subset: rows ``sel`` of a CSR list (start offsets, data): (new
+    start, new data)."""
+    got = _expand(start_, sel_)
+    return None if got is None else (got[0], data_[got[2]])
 
 
 def capsule_distances(ax_, ay_, bx_, by_, r_, pk, k_):

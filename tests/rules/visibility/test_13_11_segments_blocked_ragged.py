@@ -6,26 +6,15 @@ split by _BLK_CHUNK."""
 
 import numpy as np
 import pytest
+from random_pieces import random_pieces
 
 from sim.rules.visibility import batch
 from sim.rules.visibility.batch import segments_blocked_ragged
 from sim.rules.visibility.kernels import Pieces, segments_blocked
 
 
-def _pieces(rng, k: int) -> Pieces:
-    """Convex pieces on a 20" square: rectangles (four vertices) and hexagons (six), rotated."""
-    polys = []
-    for i in range(k):
-        cx, cy = rng.uniform(0, 20, size=2)
-        n = 6 if i % 5 == 0 else 4
-        ang = rng.uniform(0, np.pi) + np.arange(n) * 2 * np.pi / n
-        rx, ry = rng.uniform(0.3, 3.0, size=2)
-        polys.append(np.stack([cx + rx * np.cos(ang), cy + ry * np.sin(ang)], axis=1))
-    return Pieces(polys)
-
-
 def _case(rng, segments: int, per_segment: tuple[int, int], k: int = 30):
-    pk = _pieces(rng, k)
+    pk = random_pieces(rng, k)
     p0 = rng.uniform(0, 20, size=(segments, 2))
     p1 = rng.uniform(0, 20, size=(segments, 2))
     lists = [np.sort(rng.choice(k, size=rng.integers(*per_segment), replace=False)) for _ in range(segments)]
