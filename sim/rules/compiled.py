@@ -1,5 +1,6 @@
-"""The compiled kernels: one record per numpy kernel that has a compiled twin (Cython, built
-from sim/rules/_compiled/*.pyx when the project is installed and a C compiler is there).
+"""The compiled kernels: one record per numpy kernel that has a compiled twin (Cython, built into
+one extension, sim.rules._compiled.kernels, from each area's sim/rules/_compiled/<area>.pxi when
+the project is installed and a C compiler is there).
 
 A kernel's numpy function is its reference and stays the rule's home: its docstring names the
 section, its tests are named after it. The compiled twin does the same IEEE operations in the
@@ -96,11 +97,12 @@ def _chosen_mode() -> str:
 
 
 def kernel(name: str, reference: Callable) -> Kernel:
-    """The record of the kernel ``name`` ("module.function": the function of that name in
-    sim.rules._compiled.<module>, when built), with its numpy ``reference``."""
-    module, func = name.split(".")
+    """The record of the kernel ``name`` ("area.function": the function of that name in
+    sim.rules._compiled.kernels, written in _compiled/<area>.pxi, when built), with its numpy
+    ``reference``."""
+    func = name.split(".")[1]
     try:
-        compiled = getattr(importlib.import_module(f"sim.rules._compiled.{module}"), func)
+        compiled = getattr(importlib.import_module("sim.rules._compiled.kernels"), func)
     except (ImportError, AttributeError):
         compiled = None   # (not built here: the reference runs)
     k = KERNELS[name] = Kernel(name, reference, compiled)

@@ -1,10 +1,10 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""01.04/13.06 The movement kernels of sim.rules.movement.kernels, compiled: each the same IEEE
-operations in the same order as its numpy reference, entry by entry, so each answer is the
-reference's to the bit (sim.rules.compiled: the registry, its modes and its tests). A NaN goes
-where numpy's minimum takes it (into the result), not where a comparison would; an input of
-another type than float64, or a place that is no finite number, is the reference's
-(sim.rules._compiled.common)."""
+# 01.04/13.06 The movement kernels of sim.rules.movement.kernels, compiled: each the same IEEE
+# operations in the same order as its numpy reference, entry by entry, so each answer is the
+# reference's to the bit (sim.rules.compiled: the registry, its modes and its tests). A NaN goes
+# where numpy's minimum takes it (into the result), not where a comparison would; an input of
+# another type than float64, or a place that is no finite number, is the reference's
+# (sim.rules._compiled.common).
+
 
 from libc.math cimport sqrt, INFINITY
 

@@ -1,15 +1,15 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""01.04 The distance kernels of sim.rules.geometry, compiled: each the same IEEE operations in
-the same order as its numpy reference, entry by entry, so each answer is the reference's to the
-bit (sim.rules.compiled: the registry, its modes, and the tests that hold the two equal on
-random inputs and on every call of every scenario's golden replay).
+# 01.04 The distance kernels of sim.rules.geometry, compiled: each the same IEEE operations in
+# the same order as its numpy reference, entry by entry, so each answer is the reference's to the
+# bit (sim.rules.compiled: the registry, its modes, and the tests that hold the two equal on
+# random inputs and on every call of every scenario's golden replay).
+#
+# Built, included in kernels.pyx, when the project is installed and a C compiler is there (setup.py:
+# the extension is optional, and ``-ffp-contract=off`` keeps the compiler from fusing a product and a
+# sum into one rounding, which numpy never does). Each kernel answers None for an input it does
+# not take (another type than float64, a value that is not a finite number, an index out of
+# range: sim.rules._compiled.common), and the registry then calls the reference.
+#
 
-Built from this file when the project is installed and a C compiler is there (setup.py: the
-extension is optional, and ``-ffp-contract=off`` keeps the compiler from fusing a product and a
-sum into one rounding, which numpy never does). Each kernel answers None for an input it does
-not take (another type than float64, a value that is not a finite number, an index out of
-range: sim.rules._compiled.common), and the registry then calls the reference.
-"""
 
 from libc.math cimport sqrt, hypot, INFINITY
 

@@ -1,11 +1,11 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""06.01/13.11 The sight kernels of sim.rules.visibility, compiled: each the same IEEE
-operations in the same order as its numpy reference, entry by entry, so each answer is the
-reference's to the bit (sim.rules.compiled: the registry, its modes and its tests). A NaN goes
-where numpy's minimum and maximum take it (into the result), not where a comparison would; an
-input of another type than numpy's float64 and index types, an index out of range, or (where
-the answer is a number) a value that is no finite number, is the reference's
-(sim.rules._compiled.common)."""
+# 06.01/13.11 The sight kernels of sim.rules.visibility, compiled: each the same IEEE
+# operations in the same order as its numpy reference, entry by entry, so each answer is the
+# reference's to the bit (sim.rules.compiled: the registry, its modes and its tests). A NaN goes
+# where numpy's minimum and maximum take it (into the result), not where a comparison would; an
+# input of another type than numpy's float64 and index types, an index out of range, or (where
+# the answer is a number) a value that is no finite number, is the reference's
+# (sim.rules._compiled.common).
+
 
 from libc.math cimport sqrt, INFINITY
 

@@ -1,0 +1,9 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled twins of sim.rules.compiled's records, one extension built from one C file (so the
+install compiles Cython's own support code once, not once an area): each area's kernels in
+its file, included here. What they share is sim.rules._compiled.common (.pxd) and the dtype
+objects of sim.rules._compiled."""
+
+include "geometry.pxi"
+include "movement.pxi"
+include "visibility.pxi"
