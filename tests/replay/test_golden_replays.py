@@ -44,9 +44,13 @@ def kernels_checked():
 def test_the_replays_check_every_compiled_kernel():
     """The check above is not empty: the scenarios with oval and rectangular bases call each
     kernel (when built), and every call was compared."""
+    import sim.rules.movement.legality  # noqa: F401  (every module with a kernel: all twelve registered)
+    import sim.rules.visibility.certs  # noqa: F401
+    import sim.rules.visibility.pairs  # noqa: F401
     if any(k.compiled is None for k in compiled.KERNELS.values()):
         pytest.skip("the compiled kernels are not built here")
     before = {n: k.checked for n, k in compiled.KERNELS.items()}
+    assert len(before) == 12
     for name in ("battle_default", "deployment"):
         n, div = replay(ROOT / "scenarios/replays" / f"{name}.jsonl")
         assert div is None, str(div)

@@ -11,14 +11,6 @@
 #
 
 
-from libc.math cimport sqrt, hypot, INFINITY
-
-import numpy as np
-
-from sim.rules._compiled.common cimport _min, _max, _all_of, _bounded, _finite, _indices
-
-from sim.rules._compiled import BOOL, F64, INTP
-
 cdef double EPS = 1e-9            # geometry.EPS
 cdef double PRUNE_SLACK = 1e-7    # geometry._PRUNE_SLACK
 

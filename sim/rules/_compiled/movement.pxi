@@ -6,15 +6,6 @@
 # (sim.rules._compiled.common).
 
 
-from libc.math cimport sqrt, INFINITY
-
-import numpy as np
-
-from sim.rules._compiled.common cimport _min, _clip01, _all_of, _finite, _indices
-
-from sim.rules._compiled import BOOL, F64, INTP
-
-
 cdef inline double _edge_d2(double tx, double ty, double ex, double ey, double el2) nogil:
     """The squared distance from a point to an edge, the point given less the edge's start."""
     cdef double t = _clip01((tx * ex + ty * ey) / el2)

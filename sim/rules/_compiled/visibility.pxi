@@ -7,14 +7,6 @@
 # (sim.rules._compiled.common).
 
 
-from libc.math cimport sqrt, INFINITY
-
-import numpy as np
-
-from sim.rules._compiled.common cimport _min, _clip01, _all_of, _finite, _indices
-
-from sim.rules._compiled import BOOL, F64, INTP
-
 cdef double SIGHT_EPS = 1e-9      # visibility.kernels.SIGHT_EPS
 
 
