@@ -14,6 +14,7 @@ from pathlib import Path
 
 import esper
 import pytest
+from hypothesis import HealthCheck, settings
 
 SUPPORT = str(Path(__file__).resolve().parent / "support")
 if SUPPORT not in sys.path:
@@ -26,6 +27,15 @@ if SUPPORT not in sys.path:
 # own handler back, so that what they start sees SIGINT as a terminal's user would.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+# No test is timed: hypothesis's deadline (200 ms an example) and its too-slow health check read
+# the clock, and on a busy machine (CI's two cores, shared by both workers and the processes the
+# tests start) a property test failed that way (an example of 15.02's re-roll faces took 296 ms
+# under load, 0.02 ms on its rerun). The suite's profile turns both off for every test; each
+# test still sets its own number of examples.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 
 @pytest.fixture(autouse=True)
