@@ -370,8 +370,33 @@ def reset_fields(cls: type, scope: str) -> tuple[tuple[str, object, object], ...
     return plan
 
 
+_reset_functions: dict[tuple[type, str], object] = {}
+
+
 def reset(obj, scope: str) -> None:
     """Put each field of ``obj`` declared ``reset: scope`` back to its declared default (a
     fresh one from its default factory)."""
-    for name, default, factory in reset_fields(type(obj), scope):
-        setattr(obj, name, default if factory is None else factory())
+    fn = _reset_functions.get((type(obj), scope))
+    if fn is None:
+        fn = _reset_functions[type(obj), scope] = _reset_function(type(obj), scope)
+    fn(obj)
+
+
+def _reset_function(cls: type, scope: str):
+    """``reset`` for ``cls`` and ``scope``: one function assigning each field of reset_fields'
+    plan in turn (the default, or a fresh one from its factory), written as dataclasses writes
+    its ``__init__``: an assignment a field instead of a setattr call (the end of each turn
+    resets some twenty fields of each unit touched: 1.2 us a unit by setattr, 0.2 us so)."""
+    ns: dict[str, object] = {}
+    lines = []
+    for k, (name, default, factory) in enumerate(reset_fields(cls, scope)):
+        if not name.isidentifier():  # (a dataclass field always is: this makes the text safe)
+            raise ValueError(f"{cls.__name__}: {name!r} is no field name")
+        if factory is None:
+            ns[f"d{k}"] = default
+            lines.append(f"    o.{name} = d{k}")
+        else:
+            ns[f"f{k}"] = factory
+            lines.append(f"    o.{name} = f{k}()")
+    exec("def reset(o):\n" + ("\n".join(lines) or "    pass"), ns)
+    return ns["reset"]
