@@ -32,8 +32,9 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 # No test is timed: hypothesis's deadline (200 ms an example) and its too-slow health check read
 # the clock, and on a busy machine (CI's two cores, shared by both workers and the processes the
 # tests start) a property test failed that way (an example of 15.02's re-roll faces took 296 ms
-# under load, 0.02 ms on its rerun). The suite's profile turns both off for every test; each
-# test still sets its own number of examples.
+# under load, 0.02 ms on its rerun). The suite's profile turns both off for every test; the
+# number of examples stays each test's own (or hypothesis's default). A test's own
+# suppress_health_check replaces the profile's list: keep too_slow in it.
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
 

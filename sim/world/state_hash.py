@@ -23,8 +23,8 @@ rounded to 6 places, enums shown by value, entities by id; dict keys are sorted 
 Which components are state, and why the others are not, is declared here too: MODEL_STATE,
 UNIT_STATE and NOT_STATE name every dataclass of sim.components between them (a test checks
 it). Nothing here writes what it is given except :func:`reset`, which writes the one object it
-is given; what this module keeps (each class's plan, the memoised texts) are caches of answers
-that never change, never a battle's state.
+is given; what this module keeps (each class's plan and the reset function written from it,
+the memoised texts) are caches of answers that never change, never a battle's state.
 """
 
 from __future__ import annotations
@@ -398,5 +398,6 @@ def _reset_function(cls: type, scope: str):
         else:
             ns[f"f{k}"] = factory
             lines.append(f"    o.{name} = f{k}()")
-    exec("def reset(o):\n" + ("\n".join(lines) or "    pass"), ns)
+    text = "def reset(o):\n" + ("\n".join(lines) or "    pass")
+    exec(compile(text, f"<reset {cls.__qualname__} {scope}>", "exec"), ns)
     return ns["reset"]
