@@ -19,8 +19,10 @@ Workloads (each tree's own engine and bench helpers):
   x2         random v random on the default table copied x2 (tests/bench/_scaled_table), seeds 1..N
   tactician  tactician v tactician on scenarios/battle_default.toml, seeds 1..N
   attacks    bench_attacks' battle of 40 activations, N times
+  full       default v default on scenarios/ladder/full_size.toml (20 units a side, deployed by the
+             rules: the placement solver's set-ups, reserves arriving), seeds 1..N
 
-Run: .venv/bin/python tests/bench/instructions.py OTHER_TREE [--workload x2|tactician|attacks]
+Run: .venv/bin/python tests/bench/instructions.py OTHER_TREE [--workload x2|tactician|attacks|full]
      [--battles N]   (OTHER_TREE: another checkout's root, e.g. a worktree of the commit before)
 """
 
@@ -61,6 +63,17 @@ from sim.players import play_battle
 from sim.players.runner import frozen_heap
 from sim.scenario.load import load_scenario
 spec = with_players(load_scenario({tree!r} + "/scenarios/battle_default.toml"), ("tactician", "tactician"))
+for seed in range(1, n + 1):
+    with Battle(spec, seed=seed) as b, frozen_heap():
+        play_battle(b, spec)
+""",
+    "full": """
+from sim.analysis.stats import with_players
+from sim.battle import Battle
+from sim.players import play_battle
+from sim.players.runner import frozen_heap
+from sim.scenario.load import load_scenario
+spec = with_players(load_scenario({tree!r} + "/scenarios/ladder/full_size.toml"), ("default", "default"))
 for seed in range(1, n + 1):
     with Battle(spec, seed=seed) as b, frozen_heap():
         play_battle(b, spec)

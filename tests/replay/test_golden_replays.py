@@ -42,16 +42,18 @@ def kernels_checked():
 
 
 def test_the_replays_check_every_compiled_kernel():
-    """The check above is not empty: the scenarios with oval and rectangular bases call each
-    kernel (when built), and every call was compared."""
-    import sim.rules.movement.legality  # noqa: F401  (every module with a kernel: all twelve registered)
+    """The check above is not empty: the scenarios with oval and rectangular bases, and the
+    transport's (its disembarkations placed by the solver), call each kernel (when built), and
+    every call was compared."""
+    import sim.rules.movement.legality  # noqa: F401  (every module with a kernel: all thirteen registered)
+    import sim.rules.movement.solvers.table  # noqa: F401
     import sim.rules.visibility.certs  # noqa: F401
     import sim.rules.visibility.pairs  # noqa: F401
     if any(k.compiled is None for k in compiled.KERNELS.values()):
         pytest.skip("the compiled kernels are not built here")
     before = {n: k.checked for n, k in compiled.KERNELS.items()}
-    assert len(before) == 12
-    for name in ("battle_default", "deployment"):
+    assert len(before) == 13
+    for name in ("battle_default", "deployment", "transport"):
         n, div = replay(ROOT / "scenarios/replays" / f"{name}.jsonl")
         assert div is None, str(div)
     assert all(k.checked > before[n] for n, k in compiled.KERNELS.items())

@@ -20,6 +20,7 @@ from sim.rules import geometry as G
 # (every module with a kernel, so that each record is registered whichever test runs first)
 from sim.rules.movement import kernels as _movement  # noqa: F401
 from sim.rules.movement import legality as _legality  # noqa: F401
+from sim.rules.movement.solvers import table as _table
 from sim.rules.visibility import batch as _batch
 from sim.rules.visibility import certs as _certs  # noqa: F401
 from sim.rules.visibility import pairs as _pairs  # noqa: F401
@@ -52,7 +53,7 @@ def test_every_kernel_is_the_record_its_module_calls():
     runs the mode's choice), and the reference keeps the rule's docstring: its home."""
     assert sorted(C.KERNELS) == [
         "geometry.apart_distances", "geometry.disc_distances", "geometry.round_core_distances",
-        "movement.box_near", "movement.points_polys_distance", "movement.rows_near_box",
+        "movement.box_near", "movement.discs_clear", "movement.points_polys_distance", "movement.rows_near_box",
         "movement.segments_polys_distance", "visibility.capsule_distances", "visibility.csr_subset",
         "visibility.ragged_expand", "visibility.sat_cross_k", "visibility.stars_separated"]
     for name, k in C.KERNELS.items():
@@ -334,6 +335,35 @@ def test_box_near_compiled_is_its_reference(seed):
     assert _same(got, kern.reference(lo, hi, es))
     empty = _edge_set(rng, 0)
     assert _same(kern.compiled(lo, hi, empty), kern.reference(lo, hi, empty))
+
+
+@built
+@pytest.mark.parametrize("seed", range(4))
+def test_discs_clear_compiled_is_its_reference_to_the_bit(seed):
+    """Spots among placed discs: clear, overlapping, and on the band about each limit where the
+    squared distances cannot settle a pair (exactly at it, and a hair either side), so both
+    the squares' verdicts and the measured ones are compared; no spot and no disc too."""
+    rng = np.random.default_rng(seed)
+    kern = C.KERNELS["movement.discs_clear"]
+    oc = rng.uniform(0, 30, size=(12, 2))
+    orad = rng.choice([0.49, 0.63, 1.0, 1.26], size=12)
+    r, gap = float(rng.choice([0.49, 0.63, 1.0])), 0.5 - 1e-9
+    c = rng.uniform(0, 30, size=(200, 2))
+    # (spots at each disc's limit along a random direction, then nudged by less than the band)
+    ang = rng.uniform(0, 2 * np.pi, size=60)
+    j = rng.integers(0, 12, size=60)
+    dist = r + orad[j] + gap + rng.choice([0.0, 3e-8, -3e-8, 2e-7, -2e-7], size=60)
+    c[:60] = oc[j] + dist[:, None] * np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    got, want = kern.compiled(c, r, oc, orad, gap), kern.reference(c, r, oc, orad, gap)
+    assert _same(got, want)
+    assert 0 < got.sum() < len(got)
+    for args in ((c[:0], r, oc, orad, gap), (c, r, oc[:0], orad[:0], gap)):
+        assert _same(kern.compiled(*args), kern.reference(*args))
+    # (what numpy would compute otherwise, or refuse, is the reference's)
+    assert kern.compiled(c.astype(np.float32), r, oc, orad, gap) is None
+    assert kern.compiled(c, r, oc, orad[:5], gap) is None
+    assert kern.compiled(c[:, :1], r, oc, orad, gap) is None
+    assert _table._BAND == __import__("sim.rules._compiled.kernels", fromlist=["x"]).DISCS_BAND
 
 
 @built

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from sim.rules.compiled import kernel
 from sim.rules.geometry import Footprint
 from sim.rules.movement.index import terrain_index
 from sim.rules.movement.kernels import points_polys_distance
@@ -49,6 +50,9 @@ def _discs_clear(c: np.ndarray, r: float, oc: np.ndarray, orad: np.ndarray, gap:
         d = np.hypot(cb[:, 0:1] - oc[None, :, 0], cb[:, 1:2] - oc[None, :, 1]) - r - orad[None, :]
         ok[band] = (d >= gap).all(axis=1)
     return ok
+
+
+_discs_clear = kernel("movement.discs_clear", _discs_clear)
 
 
 class _Table:
