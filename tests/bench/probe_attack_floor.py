@@ -95,8 +95,8 @@ def floor_activation(target: str, models: list[str], dice: _Stream, turn: int, l
     """The activation's events, from plain values (the module's docstring says what is left out)."""
     ev = log.append
     sels = [(m, "gun", target) for m in SHOOTERS]
-    ev({"type": "command", "command": {"kind": "shoot", "unit": UNIT,
-                                       "selections": [{"model": m, "weapon": w, "target": t} for m, w, t in sels]}})
+    picks = [{"model": m, "weapon": w, "target": t} for m, w, t in sels]
+    ev({"type": "command", "command": {"kind": "shoot", "unit": UNIT, "selections": picks}})
     ev({"type": "shooting type", "unit": UNIT, "shooting_type": "normal", "requested": None,
         "eligible": {"normal": True, "assault": False, "close-quarters": False, "indirect": False},
         "reasons": dict(REASONS)})

@@ -4,6 +4,7 @@ declines what it does not take, and its modes do what they say."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 import sys
@@ -53,9 +54,10 @@ def test_every_kernel_is_the_record_its_module_calls():
     runs the mode's choice), and the reference keeps the rule's docstring: its home."""
     assert sorted(C.KERNELS) == [
         "geometry.apart_distances", "geometry.disc_distances", "geometry.round_core_distances",
-        "movement.box_near", "movement.discs_clear", "movement.points_polys_distance", "movement.rows_near_box",
-        "movement.segments_polys_distance", "visibility.capsule_distances", "visibility.csr_subset",
-        "visibility.ragged_expand", "visibility.sat_cross_k", "visibility.stars_separated"]
+        "movement.box_near", "movement.discs_clear", "movement.points_polys_distance",
+        "movement.rows_near_box", "movement.segments_polys_distance", "visibility.capsule_distances",
+        "visibility.csr_subset", "visibility.ragged_expand", "visibility.sat_cross_k",
+        "visibility.stars_separated"]
     for name, k in C.KERNELS.items():
         assert getattr(sys.modules[k.reference.__module__], k.reference.__name__) is k
         assert k.reference.__doc__
@@ -363,7 +365,7 @@ def test_discs_clear_compiled_is_its_reference_to_the_bit(seed):
     assert kern.compiled(c.astype(np.float32), r, oc, orad, gap) is None
     assert kern.compiled(c, r, oc, orad[:5], gap) is None
     assert kern.compiled(c[:, :1], r, oc, orad, gap) is None
-    assert _table._BAND == __import__("sim.rules._compiled.kernels", fromlist=["x"]).DISCS_BAND
+    assert _table._BAND == importlib.import_module("sim.rules._compiled.kernels").DISCS_BAND
 
 
 @built
