@@ -19,8 +19,9 @@ $(PY):
 # pip byte-compiles what it installs on one core (Ray alone is some 2,600 files); compileall
 # writes the same .pyc files on every core (-j 0). A fresh install of the test extras, six
 # pairs on the 2-core machine: ~5 s shorter in five, equal in one (29.5-39.6 s against
-# 34.7-49.7 s). A file a package ships that does not compile is skipped, as pip skips it.
-COMPILE_DEPS := $(PY) -m compileall -q -j 0 $$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])') > /dev/null || true
+# 34.7-49.7 s). A file a package ships that does not compile is skipped, as pip skips it
+# (its error still shown): missing .pyc files only make a start slower.
+COMPILE_DEPS := $(PY) -m compileall -q -j 0 "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" || true
 
 $(STAMP): pyproject.toml $(KERNELS) | $(PY)
 	$(PY) -m pip install --quiet --no-compile -e .

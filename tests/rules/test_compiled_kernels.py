@@ -365,7 +365,38 @@ def test_discs_clear_compiled_is_its_reference_to_the_bit(seed):
     assert kern.compiled(c.astype(np.float32), r, oc, orad, gap) is None
     assert kern.compiled(c, r, oc, orad[:5], gap) is None
     assert kern.compiled(c[:, :1], r, oc, orad, gap) is None
+    assert kern.compiled(c, np.longdouble(r), oc, orad, gap) is None
+    assert kern.compiled(c, np.full(len(c), r)[:, None], oc, orad, gap) is None
+    assert kern.compiled(c[None], r, oc, orad, gap) is None
     assert _table._BAND == importlib.import_module("sim.rules._compiled.kernels").DISCS_BAND
+
+
+@built
+def test_discs_clear_compiled_at_exact_ties_and_the_bands_edges():
+    """A spot exactly at its limit (a 3-4-5 triangle: the measured distance is exactly the gap),
+    at the band's edges and a float either side of them; then seeded spots among discs of every
+    sign and a NaN or an infinity here and there: the reference's answer each time."""
+    kern = C.KERNELS["movement.discs_clear"]
+    oc, orad = np.array([[0.0, 0.0]]), np.array([1.0])
+    c = np.array([[3.0, 4.0]])
+    for gap in (3.0, float(np.nextafter(3.0, 4.0)), float(np.nextafter(3.0, 2.0))):
+        assert _same(kern.compiled(c, 1.0, oc, orad, gap), kern.reference(c, 1.0, oc, orad, gap))
+    lim = 1.0 + 1.0 + 3.0
+    for edge in (lim + _table._BAND, lim - _table._BAND):
+        for d in (edge, np.nextafter(edge, 0.0), np.nextafter(edge, 10.0)):
+            spot = np.array([[float(d), 0.0]])
+            assert _same(kern.compiled(spot, 1.0, oc, orad, 3.0), kern.reference(spot, 1.0, oc, orad, 3.0))
+    rng = np.random.default_rng(5)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for _ in range(200):
+            c = rng.uniform(-5, 5, size=(int(rng.integers(0, 6)), 2))
+            oc = rng.uniform(-5, 5, size=(int(rng.integers(0, 6)), 2))
+            orad = rng.uniform(-1, 2, size=len(oc))
+            for a in (c, oc):
+                if a.size and rng.random() < 0.3:
+                    a.flat[int(rng.integers(a.size))] = rng.choice([np.nan, np.inf, -np.inf, 1e300])
+            r, gap = float(rng.uniform(-1, 2)), float(rng.uniform(-1, 2))
+            assert _same(kern.compiled(c, r, oc, orad, gap), kern.reference(c, r, oc, orad, gap))
 
 
 @built

@@ -193,17 +193,19 @@ def box_near(lo_, hi_, es):
 DISCS_BAND = 1e-7
 
 
-def discs_clear(c_, double r, oc_, orad_, double gap):
+def discs_clear(c_, r_, oc_, orad_, gap_):
     """movement.solvers.table._discs_clear: (K,) whether a disc of radius ``r`` at each of
     ``c`` is at least ``gap`` (edge to edge) from every disc ``oc``, ``orad``. The squared
     centre distances settle a spot whose every pair is clear of its limit by DISCS_BAND, or one
     of whose pairs is short of it by that much; any other spot is measured as the reference
     measures it: (hypot - r) - orad >= gap for every pair."""
-    if not _all_of((c_, oc_, orad_), F64):
-        return None
+    if (not _all_of((c_, oc_, orad_), F64) or c_.ndim != 2 or oc_.ndim != 2 or orad_.ndim != 1
+            or not isinstance(r_, float) or not isinstance(gap_, float)):
+        return None   # (numpy's own types, or its broadcasting, would rule: the reference answers)
     cdef const double[:, :] c = c_
     cdef const double[:, :] oc = oc_
     cdef const double[:] orad = orad_
+    cdef double r = r_, gap = gap_
     cdef Py_ssize_t K = c.shape[0], N = oc.shape[0], k, j
     if c.shape[1] != 2 or oc.shape[1] != 2 or orad.shape[0] != N:
         return None   # (numpy's broadcasting, or its error: the reference's)
