@@ -18,6 +18,7 @@ from sim.plan.fight import fight_eligible, fights_first, nearest_fight_target, s
 from sim.plan.shoot_targets import shooters_of
 from sim.rules import multi_profile as MP
 from sim.rules.attack import AttackKind
+from sim.rules.compiled import kernel
 from sim.rules.geometry import ENGAGEMENT_RANGE
 from sim.rules.grid import AIM_MARGIN, snap_key, snap_shifted
 from sim.rules.movement import legality as ML
@@ -232,24 +233,40 @@ def quick_refusal(battle, cmd) -> bool:
             return True
     # (only the models whose centres lie within a box about the move's ends can overlap it or
     # be within engagement range: a centre farther off on either axis is farther than any gap
-    # the two tests below look for, so leaving it out changes neither answer)
-    c = idx.centres
+    # _bases_refused looks for, so leaving it out changes neither answer)
     reach = max(rs) + _INNER[2] + enemy_gap + 1.0
-    others = (c[:, 0] >= min(xs) - reach) & (c[:, 0] <= max(xs) + reach)
-    others &= (c[:, 1] >= min(ys) - reach) & (c[:, 1] <= max(ys) + reach)
-    others[rows] = False
     pts = np.array([xs, ys]).T
-    if not others.any():
-        return _features_refuse(battle, cmd, idx, moved, pts)
-    x, y, r = pts[:, 0], pts[:, 1], inner[moved]
-    c = c[others]
-    gap = np.hypot(x[:, None] - c[None, :, 0], y[:, None] - c[None, :, 1]) - r[:, None] - inner[others][None, :]
-    if (gap < -QUICK_MARGIN).any():
-        return True
-    enemy = idx.players[others] != idx.players[rows[0]]
-    if (gap[:, enemy] < enemy_gap - QUICK_MARGIN).any():
+    if _bases_refused(pts, inner[moved], idx.centres, inner, idx.players, rows, min(xs) - reach,
+                      max(xs) + reach, min(ys) - reach, max(ys) + reach, enemy_gap, QUICK_MARGIN):
         return True
     return _features_refuse(battle, cmd, idx, moved, pts)
+
+
+def _bases_refused(pts: np.ndarray, r: np.ndarray, centres: np.ndarray, inner: np.ndarray, players: np.ndarray,
+                   rows: np.ndarray, x0: float, x1: float, y0: float, y1: float, enemy_gap: float,
+                   margin: float) -> bool:
+    """03.01 / 09.05-09.07 quick_refusal's look at the other models' bases: whether a disc of
+    radius ``r[k]`` at ``pts[k]`` (K, 2), a model of the move at its end, overlaps by more than
+    ``margin`` the disc held by another model's base (``centres`` (N, 2), ``inner`` (N,)), or
+    comes within ``enemy_gap`` less ``margin`` of an enemy's (``players[j]`` another than the
+    moving unit's, ``players[rows[0]]``), edge to edge: ``(hypot - r) - inner`` for each pair.
+    Only the models whose centres lie in the box [x0, x1] x [y0, y1] (bounds included) and are
+    not the moving unit's (``rows``) are looked at."""
+    others = (centres[:, 0] >= x0) & (centres[:, 0] <= x1)
+    others &= (centres[:, 1] >= y0) & (centres[:, 1] <= y1)
+    others[rows] = False
+    if not others.any():
+        return False
+    c = centres[others]
+    gap = np.hypot(pts[:, 0:1] - c[None, :, 0], pts[:, 1:2] - c[None, :, 1]) - r[:, None] - inner[others][None, :]
+    if (gap < -margin).any():
+        return True
+    enemy = players[others] != players[rows[0]]
+    return bool((gap[:, enemy] < enemy_gap - margin).any())
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_bases_refused = kernel("movement.bases_refused", _bases_refused)
 
 
 def _features_refuse(battle, cmd, idx, moved: list[int], pts: np.ndarray) -> bool:

@@ -22,6 +22,7 @@ from sim.commands import Move, SelectToMove
 from sim.components import Position
 from sim.players import options as O
 from sim.players import play_battle
+from sim.rules import compiled as C
 from sim.scenario.load import load_scenario, parse_scenario
 from sim.world import queries as W
 
@@ -141,7 +142,23 @@ def test_a_base_just_clear_of_a_feature_or_within_the_margin_is_left_to_the_rule
 def play_judged(monkeypatch, name, players, seed, rounds=None, record=None):
     """Play a battle of ``scenarios/{name}.toml`` with every quick look the players make (of
     commands of ``record`` only, given one) answered by both it and Battle.check, which must
-    refuse whatever the look calls refused: (the commands looked at, those called refused)."""
+    refuse whatever the look calls refused: (the commands looked at, those called refused).
+    The look's compiled kernel (``movement.bases_refused``, where built) runs in ``check`` mode:
+    every call compared with its numpy reference to the bit (sim.rules.compiled), as the golden
+    replays compare the rules' kernels (no replay has players to call it)."""
+    kern = C.KERNELS["movement.bases_refused"]
+    checked = kern.checked
+    kern.set_mode("check")
+    try:
+        out = _play_judged(monkeypatch, name, players, seed, rounds, record)
+    finally:
+        kern.set_mode(C._mode)
+    if kern.compiled is not None:
+        assert kern.checked > checked
+    return out
+
+
+def _play_judged(monkeypatch, name, players, seed, rounds, record):
     real = O.quick_refusal
     looked, said = [], []
 

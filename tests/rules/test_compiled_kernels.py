@@ -19,6 +19,7 @@ from random_pieces import random_pieces
 from sim.rules import compiled as C
 from sim.rules import geometry as G
 # (every module with a kernel, so that each record is registered whichever test runs first)
+from sim.players import options as _options  # noqa: F401  (the players' quick look's kernel)
 from sim.rules.movement import kernels as _movement  # noqa: F401
 from sim.rules.movement import legality as _legality  # noqa: F401
 from sim.rules.movement.solvers import table as _table
@@ -54,7 +55,7 @@ def test_every_kernel_is_the_record_its_module_calls():
     runs the mode's choice), and the reference keeps the rule's docstring: its home."""
     assert sorted(C.KERNELS) == [
         "geometry.apart_distances", "geometry.disc_distances", "geometry.round_core_distances",
-        "movement.box_near", "movement.discs_clear", "movement.points_polys_distance",
+        "movement.bases_refused", "movement.box_near", "movement.discs_clear", "movement.points_polys_distance",
         "movement.rows_near_box", "movement.segments_polys_distance", "visibility.capsule_distances",
         "visibility.csr_subset", "visibility.ragged_expand", "visibility.sat_cross_k",
         "visibility.stars_separated"]
