@@ -716,15 +716,20 @@ def end_coherent(ids: Sequence[str], ends: Sequence[Footprint]) -> bool:
 def _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense, per):
     """Checks 3-5 of ``check_move`` for every round base at once (one segment array)."""
     W, H = board
-    V = np.array([p for _, pts in round_paths for p in pts], dtype=float)
-    counts = [len(pts) for _, pts in round_paths]
-    vown = np.repeat([r for r, _ in round_paths], counts)
+    # (the vertices of every path, each with its model's row, and those that start a segment:
+    # every vertex but its path's last; made as lists, a path has a few points)
+    pts_all, own, starts = [], [], []
+    for r, pts in round_paths:
+        k = len(pts_all)
+        pts_all += pts
+        own += [r] * len(pts)
+        starts += range(k, k + len(pts) - 1)
+    V = np.array(pts_all, dtype=float)
+    vown = np.array(own, dtype=np.int64)
     VR = idx.radius[vown]
-    last = np.cumsum(counts) - 1                   # the last vertex of each path
-    seg = np.ones(len(V), dtype=bool)
-    seg[last] = False                              # vertex k starts a segment unless last
+    seg = np.array(starts, dtype=np.int64)         # vertex k starts a segment unless last
     A = V[seg]
-    B = V[flatnonzero(seg) + 1]
+    B = V[seg + 1]
     owners = vown[seg]
     R = VR[seg]
     found: dict[int, dict[str, MoveProblem]] = {r: {} for r, _ in round_paths}
