@@ -55,7 +55,8 @@ def test_every_kernel_is_the_record_its_module_calls():
     runs the mode's choice), and the reference keeps the rule's docstring: its home."""
     assert sorted(C.KERNELS) == [
         "geometry.apart_distances", "geometry.disc_distances", "geometry.round_core_distances",
-        "movement.bases_refused", "movement.box_near", "movement.discs_clear", "movement.points_polys_distance",
+        "movement.bases_refused", "movement.box_near", "movement.convex_penetrates_polygon",
+        "movement.discs_clear", "movement.points_polys_distance",
         "movement.rows_near_box", "movement.segments_polys_distance", "visibility.capsule_distances",
         "visibility.csr_subset", "visibility.ragged_expand", "visibility.sat_cross_k",
         "visibility.stars_separated"]

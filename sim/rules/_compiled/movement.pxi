@@ -287,3 +287,99 @@ def bases_refused(pts_, r_, centres_, inner_, players_, rows_, x0_, x1_, y0_, y1
             if players[j] != own and g < near:
                 return True
     return False
+
+
+cdef inline double _orient(double p0x, double p0y, double p1x, double p1y, double qx, double qy) nogil:
+    """The reference's orient_n of one entry: q's signed distance from the line p0 -> p1 (its
+    cross product over the edge's length, 1.0 for an edge of no length)."""
+    cdef double ex = p1x - p0x, ey = p1y - p0y
+    cdef double ln = hypot(ex, ey)
+    return (ex * (qy - p0y) - ey * (qx - p0x)) / (ln if ln > 0 else 1.0)
+
+
+cdef inline bint _crosses(double a, double b, double tol) nogil:
+    """One segment's ends clear of the other's line on both sides, by more than ``tol``."""
+    return (a > tol and b < -tol) or (a < -tol and b > tol)
+
+
+def convex_penetrates_polygon(H_, poly, tol_=None):
+    """movement.kernels._convex_penetrates_polygon: whether the ccw convex polygon H shares area
+    with the simple polygon ``poly`` (edges pts -> nxt) by more than ``tol``: a vertex of H or its
+    vertices' mean inside the polygon (even-odd) and more than tol from every edge; a vertex of
+    the polygon more than tol inside H; or two edges crossing properly. The reference's
+    arithmetic entry by entry (the mean a sum row by row, as numpy's over the first axis);
+    places that are no finite number, or large enough to overflow, are the reference's, and
+    so are a call without ``tol`` (its default is the reference's) and a ``tol`` below 0."""
+    try:
+        v_, w_ = poly.pts, poly.nxt
+    except AttributeError:
+        return None
+    if not _all_of((H_, v_, w_), F64) or H_.ndim != 2 or v_.ndim != 2 or w_.ndim != 2 or type(tol_) is not float:
+        return None
+    if not tol_ >= 0.0:
+        return None   # (a tolerance below nothing, or NaN, is no touch: the reference's)
+    cdef const double[:, :] H = H_
+    cdef const double[:, :] v = v_
+    cdef const double[:, :] w = w_
+    cdef Py_ssize_t m = H.shape[0], E = v.shape[0], i, j, e
+    if (m == 0 or E == 0 or H.shape[1] != 2 or v.shape[1] != 2 or w.shape[1] != 2 or w.shape[0] != E
+            or not (_bounded(H[:, 0], 1e150) and _bounded(H[:, 1], 1e150) and _bounded(v[:, 0], 1e150)
+                    and _bounded(v[:, 1], 1e150) and _bounded(w[:, 0], 1e150) and _bounded(w[:, 1], 1e150))):
+        return None
+    cdef double tol = tol_, x, y, den, xc, sx = H[0, 0], sy = H[0, 1]
+    cdef double abx, aby, apx, apy, t, dx, dy, d2, best, val, ln, ex, ey
+    cdef Py_ssize_t crossings
+    for i in range(1, m):
+        sx = sx + H[i, 0]
+        sy = sy + H[i, 1]
+    sx = sx / <double>m
+    sy = sy / <double>m
+    # a vertex of H (then their mean) inside the polygon and farther than tol from its edges
+    for i in range(m + 1):
+        if i < m:
+            x, y = H[i, 0], H[i, 1]
+        else:
+            x, y = sx, sy
+        crossings = 0
+        for e in range(E):
+            den = w[e, 1] - v[e, 1]
+            xc = v[e, 0] + ((y - v[e, 1]) * (w[e, 0] - v[e, 0])) / (den if den != 0 else 1.0)
+            if ((v[e, 1] > y) != (w[e, 1] > y)) and xc > x:
+                crossings += 1
+        if crossings % 2 == 0:
+            continue
+        for e in range(E):
+            abx = w[e, 0] - v[e, 0]
+            aby = w[e, 1] - v[e, 1]
+            apx = x - v[e, 0]
+            apy = y - v[e, 1]
+            den = abx * abx + aby * aby
+            t = _clip01((apx * abx + apy * aby) / (den if den > 0 else 1.0))
+            dx = apx - t * abx
+            dy = apy - t * aby
+            d2 = sqrt(dx * dx + dy * dy)
+            best = d2 if e == 0 else _min(best, d2)
+        if best > tol:
+            return True
+    # a vertex of the polygon more than tol inside H (its least inward edge distance)
+    if m >= 3:
+        for e in range(E):
+            for i in range(m):
+                j = i + 1 if i + 1 < m else 0
+                ex = H[j, 0] - H[i, 0]
+                ey = H[j, 1] - H[i, 1]
+                ln = hypot(ex, ey)
+                val = (ex * (v[e, 1] - H[i, 1]) - ey * (v[e, 0] - H[i, 0])) / (ln if ln > 0 else 1.0)
+                best = val if i == 0 else _min(best, val)
+            if best > tol:
+                return True
+    # an edge of H and an edge of the polygon crossing properly
+    for i in range(m):
+        j = i + 1 if i + 1 < m else 0
+        for e in range(E):
+            if (_crosses(_orient(v[e, 0], v[e, 1], w[e, 0], w[e, 1], H[i, 0], H[i, 1]),
+                         _orient(v[e, 0], v[e, 1], w[e, 0], w[e, 1], H[j, 0], H[j, 1]), tol)
+                    and _crosses(_orient(H[i, 0], H[i, 1], H[j, 0], H[j, 1], v[e, 0], v[e, 1]),
+                                 _orient(H[i, 0], H[i, 1], H[j, 0], H[j, 1], w[e, 0], w[e, 1]), tol)):
+                return True
+    return False

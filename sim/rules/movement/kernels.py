@@ -326,6 +326,10 @@ def _convex_penetrates_polygon(H: np.ndarray, poly: _Poly, tol: float = TOUCH) -
     return bool(cross.any())
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+_convex_penetrates_polygon = kernel("movement.convex_penetrates_polygon", _convex_penetrates_polygon)
+
+
 def _offsets(fp: Footprint) -> np.ndarray:
     """A hull footprint's core polygon relative to its centre (k, 2)."""
     return core(fp)[0] - np.array([fp.x, fp.y])

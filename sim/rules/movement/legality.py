@@ -221,7 +221,7 @@ def _dense_hit(fp: Footprint, off: np.ndarray | None, a: np.ndarray, b: np.ndarr
     near = _box_near(np.minimum(a, b) - bnd, np.maximum(a, b) + bnd, es)
     for s, p in np.argwhere(near).tolist():
         hull = _swept(off, a[s], b[s])
-        if _convex_penetrates_polygon(hull, es.polys[p]):
+        if _convex_penetrates_polygon(hull, es.polys[p], TOUCH):
             return (s, p, None)
     return None
 
@@ -309,7 +309,7 @@ def _end_blockers(e: _Ends, terr: TerrainIndex) -> list[tuple[str, float | None]
         hull = core(fp)[0]
         for p in flatnonzero(near[i]).tolist():
             poly = es.polys[p]
-            if _convex_penetrates_polygon(hull, poly):
+            if _convex_penetrates_polygon(hull, poly, TOUCH):
                 out[i] = (f"it would end overlapping a {poly.category} feature of "
                           f"{poly.area!r}", None)
                 break
