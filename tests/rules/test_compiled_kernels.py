@@ -56,7 +56,8 @@ def test_every_kernel_is_the_record_its_module_calls():
     assert sorted(C.KERNELS) == [
         "geometry.apart_distances", "geometry.disc_distances", "geometry.round_core_distances",
         "movement.bases_refused", "movement.box_near", "movement.convex_penetrates_polygon",
-        "movement.discs_clear", "movement.points_polys_distance",
+        "movement.discs_clear", "movement.points_convex_distance", "movement.points_convexes_distance",
+        "movement.points_polys_distance",
         "movement.rows_near_box", "movement.segments_polys_distance", "visibility.capsule_distances",
         "visibility.csr_subset", "visibility.ragged_expand", "visibility.sat_cross_k",
         "visibility.stars_separated"]

@@ -383,3 +383,78 @@ def convex_penetrates_polygon(H_, poly, tol_=None):
                                  _orient(H[i, 0], H[i, 1], H[j, 0], H[j, 1], w[e, 0], w[e, 1]), tol)):
                 return True
     return False
+
+
+cdef bint _convex_rows(const double[:, :] p, const double[:, :] q, double[:] out) noexcept nogil:
+    """_points_convex_distance's arithmetic for each point of ``p`` against the polygon ``q``,
+    into ``out``: one vertex, the points' hypot to it; else the root of the least squared edge
+    distance (_ab_dist2's operations: t clipped to [0, 1], the edge's length squared 1.0 where
+    it is 0), and 0.0 for a point no edge has on its right (three vertices or more: ex * wy >=
+    ey * wx at every edge). False where a root is no number (the reference's, sign bit and all)."""
+    cdef Py_ssize_t K = p.shape[0], m = q.shape[0], k, e, f
+    cdef double px, py, ax, ay, ex, ey, wx, wy, den, t, dx, dy, d2, best
+    cdef bint inside
+    for k in range(K):
+        px, py = p[k, 0], p[k, 1]
+        if m == 1:
+            out[k] = hypot(px - q[0, 0], py - q[0, 1])
+            continue
+        inside = m >= 3
+        for e in range(m):
+            f = e + 1 if e + 1 < m else 0
+            ax, ay = q[e, 0], q[e, 1]
+            ex = q[f, 0] - ax
+            ey = q[f, 1] - ay
+            wx = px - ax
+            wy = py - ay
+            den = ex * ex + ey * ey
+            t = _clip01((wx * ex + wy * ey) / (den if den > 0 else 1.0))
+            dx = wx - t * ex
+            dy = wy - t * ey
+            d2 = dx * dx + dy * dy
+            best = d2 if e == 0 else _min(best, d2)
+            if inside and not (wy * ex >= wx * ey):
+                inside = False
+        out[k] = 0.0 if inside else sqrt(best)
+        if out[k] != out[k]:
+            return False
+    return True
+
+
+cdef bint _plain_points(p_):
+    """``p`` as the two kernels below take it: float64 (K, 2), every place a number well within
+    range (no square can overflow)."""
+    if not _all_of((p_,), F64) or p_.ndim != 2 or p_.shape[1] != 2:
+        return False
+    cdef const double[:, :] p = p_
+    return _bounded(p[:, 0], 1e150) and _bounded(p[:, 1], 1e150)
+
+
+def points_convex_distance(p_, poly_):
+    """movement.kernels._points_convex_distance: (K,) from each point to the closed area of the
+    ccw convex polygon ``poly`` (one vertex or more)."""
+    if not (_plain_points(p_) and _plain_points(poly_)) or poly_.shape[0] == 0:
+        return None
+    out_ = np.empty(p_.shape[0])
+    if not _convex_rows(p_, poly_, out_):
+        return None
+    return out_
+
+
+def points_convexes_distance(p_, polys):
+    """movement.kernels.points_convexes_distance: (len(polys), K), row h
+    _points_convex_distance of the points to ``polys[h]`` (each entry its polygon's own
+    arithmetic, as the reference's groups of polygons of one vertex count give it)."""
+    if not _plain_points(p_):
+        return None
+    polys = list(polys)
+    for q in polys:
+        if not _plain_points(q) or q.shape[0] == 0:
+            return None
+    out_ = np.empty((len(polys), p_.shape[0]))
+    cdef double[:, ::1] out = out_
+    cdef Py_ssize_t h
+    for h in range(len(polys)):
+        if not _convex_rows(p_, polys[h], out[h]):
+            return None
+    return out_

@@ -256,6 +256,10 @@ def _points_convex_distance(p: np.ndarray, poly: np.ndarray) -> np.ndarray:
     return d
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+_points_convex_distance = kernel("movement.points_convex_distance", _points_convex_distance)
+
+
 def points_convexes_distance(p: np.ndarray, polys: Sequence[np.ndarray]) -> np.ndarray:
     """``_points_convex_distance`` of the points p (K, 2) to each of ``polys``: (len(polys), K).
     The polygons with the same vertex count (3 or more) in one step: each entry's arithmetic is
@@ -281,6 +285,10 @@ def points_convexes_distance(p: np.ndarray, polys: Sequence[np.ndarray]) -> np.n
         d[(wy >= wx).all(axis=1)] = 0.0
         out[hs] = d
     return out
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+points_convexes_distance = kernel("movement.points_convexes_distance", points_convexes_distance)
 
 
 def _convex_overlap(P: np.ndarray, Q: np.ndarray, tol: float = TOUCH) -> bool:
