@@ -202,6 +202,10 @@ def _convex_distance(p: np.ndarray, q: np.ndarray, pe: np.ndarray | None = None,
     return float(min(d1, d2))
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+_convex_distance = kernel("geometry.convex_distance", _convex_distance)
+
+
 def _edge_bounds(poly: np.ndarray, pe: np.ndarray, c: np.ndarray) -> np.ndarray:
     """A lower bound of the distance from point ``c`` to each edge poly[k]-pe[k]: the
     distance to the edge's midpoint less half its length."""

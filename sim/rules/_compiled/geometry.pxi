@@ -217,3 +217,141 @@ def disc_distances(ca_, ra_, cb_, rb_):
             if out[i, j] != out[i, j]:
                 return None   # (a NaN made inside, an overflow's: the reference's, sign bit and all)
     return out_
+
+
+cdef double APART = 0.01          # geometry._APART
+
+
+cdef bint _plain_poly(a) noexcept:
+    """A float64 (m, 2) array, m at least 1, every place a number well within range."""
+    if not _all_of((a,), F64) or a.ndim != 2 or a.shape[0] == 0 or a.shape[1] != 2:
+        return False
+    cdef const double[:, :] v = a
+    return _bounded(v[:, 0], 1e150) and _bounded(v[:, 1], 1e150)
+
+
+cdef bint _in_convex(double x, double y, const double[:, :] poly) noexcept nogil:
+    """geometry._point_in_convex: three vertices or more, and no edge has the point more than EPS
+    on its right (each edge to the next vertex, the last to the first)."""
+    cdef Py_ssize_t n = poly.shape[0], k, f
+    if n < 3:
+        return False
+    for k in range(n):
+        f = k + 1 if k + 1 < n else 0
+        if not ((poly[f, 0] - poly[k, 0]) * (y - poly[k, 1]) - (poly[f, 1] - poly[k, 1]) * (x - poly[k, 0]) >= -EPS):
+            return False
+    return True
+
+
+cdef inline double _orient3(double ax, double ay, double bx, double by, double cx, double cy) noexcept nogil:
+    """geometry._edges_cross's orient: (b - a) x (c - a)."""
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+
+
+def convex_distance(p_, q_, pe_=None, qe_=None, circles=None):
+    """geometry._convex_distance: the closest distance between two convex polygons (points and
+    segments allowed), 0.0 if they meet: the containment and crossing tests when the bounding
+    circles are not apart, then the least (vertex, edge) distance both ways round over the
+    entries the reference keeps (the same bounds, the same cut), as a float."""
+    if not (_plain_poly(p_) and _plain_poly(q_)):
+        return None
+    pe_ = np.concatenate((p_[1:], p_[:1])) if pe_ is None else pe_
+    qe_ = np.concatenate((q_[1:], q_[:1])) if qe_ is None else qe_
+    if not (_plain_poly(pe_) and _plain_poly(qe_)) or pe_.shape[0] != p_.shape[0] or qe_.shape[0] != q_.shape[0]:
+        return None
+    cdef const double[:, :] p = p_
+    cdef const double[:, :] q = q_
+    cdef const double[:, :] pe = pe_
+    cdef const double[:, :] qe = qe_
+    cdef Py_ssize_t m = p.shape[0], n = q.shape[0], i, j, i0 = 0, j0 = 0
+    cdef double cpx, cpy, cqx, cqy, rp, rq, x, y, best, u, cut, d1, d2, dcx, dcy
+    if circles is None:
+        cpx, cpy, rp = _circle2(p)
+        cqx, cqy, rq = _circle2(q)
+    else:
+        try:
+            (cp_, rp_), (cq_, rq_) = circles
+        except (TypeError, ValueError):
+            return None
+        if (not _all_of((cp_, cq_), F64) or cp_.shape != (2,) or cq_.shape != (2,)
+                or type(rp_) is not float or type(rq_) is not float):
+            return None
+        cpx, cpy, rp, cqx, cqy, rq = cp_[0], cp_[1], rp_, cq_[0], cq_[1], rq_
+        if not (-1e150 < cpx < 1e150 and -1e150 < cpy < 1e150 and -1e150 < cqx < 1e150 and -1e150 < cqy < 1e150
+                and -1e150 < rp < 1e150 and -1e150 < rq < 1e150):
+            return None
+    dcx = cpx - cqx
+    dcy = cpy - cqy
+    if sqrt(dcx * dcx + dcy * dcy) <= (rp + rq) + APART:
+        if _in_convex(p[0, 0], p[0, 1], q) or _in_convex(q[0, 0], q[0, 1], p):
+            return 0.0
+        if m > 1 and n > 1:
+            for i in range(m):
+                for j in range(n):
+                    if (_orient3(q[j, 0], q[j, 1], qe[j, 0], qe[j, 1], p[i, 0], p[i, 1])
+                            * _orient3(q[j, 0], q[j, 1], qe[j, 0], qe[j, 1], pe[i, 0], pe[i, 1]) < 0
+                            and _orient3(p[i, 0], p[i, 1], pe[i, 0], pe[i, 1], q[j, 0], q[j, 1])
+                            * _orient3(p[i, 0], p[i, 1], pe[i, 0], pe[i, 1], qe[j, 0], qe[j, 1]) < 0):
+                        return 0.0
+    # the bounds: each vertex, and each edge, to the other polygon's circle
+    lb_ = np.empty((4, max(m, n)))
+    cdef double[:, ::1] lb = lb_
+    best = INFINITY
+    for i in range(m):
+        lb[0, i] = hypot(p[i, 0] - cqx, p[i, 1] - cqy) - rq
+        if lb[0, i] < best:
+            i0, best = i, lb[0, i]
+    best = INFINITY
+    for j in range(n):
+        lb[1, j] = hypot(q[j, 0] - cpx, q[j, 1] - cpy) - rp
+        if lb[1, j] < best:
+            j0, best = j, lb[1, j]
+    u = INFINITY
+    for j in range(n):
+        u = _min(u, _segment(p[i0, 0], p[i0, 1], q[j, 0], q[j, 1], qe[j, 0], qe[j, 1]))
+    x = INFINITY
+    for i in range(m):
+        x = _min(x, _segment(q[j0, 0], q[j0, 1], p[i, 0], p[i, 1], pe[i, 0], pe[i, 1]))
+    u = _min(u, x)
+    cut = u + PRUNE_SLACK
+    for i in range(m):
+        lb[2, i] = (hypot(0.5 * (p[i, 0] + pe[i, 0]) - cqx, 0.5 * (p[i, 1] + pe[i, 1]) - cqy)
+                    - 0.5 * hypot(pe[i, 0] - p[i, 0], pe[i, 1] - p[i, 1])) - rq
+    for j in range(n):
+        lb[3, j] = (hypot(0.5 * (q[j, 0] + qe[j, 0]) - cpx, 0.5 * (q[j, 1] + qe[j, 1]) - cpy)
+                    - 0.5 * hypot(qe[j, 0] - q[j, 0], qe[j, 1] - q[j, 1])) - rp
+    d1 = INFINITY
+    for i in range(m):
+        if not (lb[0, i] <= cut):
+            continue
+        for j in range(n):
+            if lb[3, j] <= cut:
+                d1 = _min(d1, _segment(p[i, 0], p[i, 1], q[j, 0], q[j, 1], qe[j, 0], qe[j, 1]))
+    d2 = INFINITY
+    for j in range(n):
+        if not (lb[1, j] <= cut):
+            continue
+        for i in range(m):
+            if lb[2, i] <= cut:
+                d2 = _min(d2, _segment(q[j, 0], q[j, 1], p[i, 0], p[i, 1], pe[i, 0], pe[i, 1]))
+    x = d2 if d2 < d1 else d1
+    if x != x:
+        return None
+    return x
+
+
+cdef (double, double, double) _circle2(const double[:, :] poly):
+    """geometry._circle: the vertex mean (a sum row by row, as numpy's over the first axis)
+    and the root of the farthest vertex's squared distance."""
+    cdef Py_ssize_t n = poly.shape[0], k
+    cdef double sx = poly[0, 0], sy = poly[0, 1], dx, dy, far = -INFINITY
+    for k in range(1, n):
+        sx = sx + poly[k, 0]
+        sy = sy + poly[k, 1]
+    sx = sx / <double>n
+    sy = sy / <double>n
+    for k in range(n):
+        dx = poly[k, 0] - sx
+        dy = poly[k, 1] - sy
+        far = _max(far, dx * dx + dy * dy)
+    return sx, sy, sqrt(far)
