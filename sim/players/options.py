@@ -242,8 +242,8 @@ def quick_refusal(battle, cmd) -> bool:
     return _features_refuse(battle, cmd, idx, moved, pts)
 
 
-def _bases_refused(pts: np.ndarray, r: np.ndarray, centres: np.ndarray, inner: np.ndarray, players: np.ndarray,
-                   rows: np.ndarray, x0: float, x1: float, y0: float, y1: float, enemy_gap: float,
+def _bases_refused(pts: np.ndarray, r: np.ndarray, centres: np.ndarray, inner: np.ndarray,
+                   players: np.ndarray, rows: np.ndarray, x0: float, x1: float, y0: float, y1: float, enemy_gap: float,
                    margin: float) -> bool:
     """03.01 / 09.05-09.07 quick_refusal's look at the other models' bases: whether a disc of
     radius ``r[k]`` at ``pts[k]`` (K, 2), a model of the move at its end, overlaps by more than
@@ -258,7 +258,8 @@ def _bases_refused(pts: np.ndarray, r: np.ndarray, centres: np.ndarray, inner: n
     if not others.any():
         return False
     c = centres[others]
-    gap = np.hypot(pts[:, 0:1] - c[None, :, 0], pts[:, 1:2] - c[None, :, 1]) - r[:, None] - inner[others][None, :]
+    gap = (np.hypot(pts[:, 0:1] - c[None, :, 0], pts[:, 1:2] - c[None, :, 1]) - r[:, None]
+           - inner[others][None, :])
     if (gap < -margin).any():
         return True
     enemy = players[others] != players[rows[0]]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from random_cores import random_core
 from sim.rules import compiled as C
 from sim.rules import geometry as G
 
@@ -18,15 +19,12 @@ built = pytest.mark.skipif(KERN.compiled is None, reason="the compiled kernels a
 
 
 def _polygon(rng, near=None) -> np.ndarray:
-    kind = int(rng.integers(0, 4))
-    x, y = rng.uniform(0, 20, size=2) if near is None else rng.normal(near, float(rng.choice([0.3, 2.0, 8.0])))
-    if kind == 0:
-        return np.array([[x, y]])
-    if kind == 1:
-        return np.array([[x, y], [x + rng.uniform(-3, 3), y + rng.uniform(-3, 3)]])
-    fp = G.Footprint("rect" if kind == 2 else "oval", float(x), float(y), float(rng.uniform(0.5, 6)),
-                     float(rng.uniform(0.3, 3)), float(rng.uniform(0, 360)))
-    return G.core(fp)[0]
+    """A ccw convex polygon (random_cores) anywhere, or about ``near`` (0.3", 2" or 8" apart)."""
+    if near is None:
+        x, y = rng.uniform(0, 20, size=2)
+    else:
+        x, y = rng.normal(near, float(rng.choice([0.3, 2.0, 8.0])))
+    return random_core(rng, float(x), float(y))
 
 
 def _same(*args) -> bool:

@@ -238,7 +238,8 @@ cdef bint _in_convex(double x, double y, const double[:, :] poly) noexcept nogil
         return False
     for k in range(n):
         f = k + 1 if k + 1 < n else 0
-        if not ((poly[f, 0] - poly[k, 0]) * (y - poly[k, 1]) - (poly[f, 1] - poly[k, 1]) * (x - poly[k, 0]) >= -EPS):
+        if not ((poly[f, 0] - poly[k, 0]) * (y - poly[k, 1])
+                - (poly[f, 1] - poly[k, 1]) * (x - poly[k, 0]) >= -EPS):
             return False
     return True
 
@@ -257,7 +258,8 @@ def convex_distance(p_, q_, pe_=None, qe_=None, circles=None):
         return None
     pe_ = np.concatenate((p_[1:], p_[:1])) if pe_ is None else pe_
     qe_ = np.concatenate((q_[1:], q_[:1])) if qe_ is None else qe_
-    if not (_plain_poly(pe_) and _plain_poly(qe_)) or pe_.shape[0] != p_.shape[0] or qe_.shape[0] != q_.shape[0]:
+    if (not (_plain_poly(pe_) and _plain_poly(qe_)) or pe_.shape[0] != p_.shape[0]
+            or qe_.shape[0] != q_.shape[0]):
         return None
     cdef const double[:, :] p = p_
     cdef const double[:, :] q = q_
@@ -277,8 +279,8 @@ def convex_distance(p_, q_, pe_=None, qe_=None, circles=None):
                 or type(rp_) is not float or type(rq_) is not float):
             return None
         cpx, cpy, rp, cqx, cqy, rq = cp_[0], cp_[1], rp_, cq_[0], cq_[1], rq_
-        if not (-1e150 < cpx < 1e150 and -1e150 < cpy < 1e150 and -1e150 < cqx < 1e150 and -1e150 < cqy < 1e150
-                and -1e150 < rp < 1e150 and -1e150 < rq < 1e150):
+        if not (-1e150 < cpx < 1e150 and -1e150 < cpy < 1e150 and -1e150 < cqx < 1e150
+                and -1e150 < cqy < 1e150 and -1e150 < rp < 1e150 and -1e150 < rq < 1e150):
             return None
     dcx = cpx - cqx
     dcy = cpy - cqy

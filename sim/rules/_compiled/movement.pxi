@@ -314,7 +314,8 @@ def convex_penetrates_polygon(H_, poly, tol_=None):
         v_, w_ = poly.pts, poly.nxt
     except AttributeError:
         return None
-    if not _all_of((H_, v_, w_), F64) or H_.ndim != 2 or v_.ndim != 2 or w_.ndim != 2 or type(tol_) is not float:
+    if (not _all_of((H_, v_, w_), F64) or H_.ndim != 2 or v_.ndim != 2 or w_.ndim != 2
+            or type(tol_) is not float):
         return None
     if not tol_ >= 0.0:
         return None   # (a tolerance below nothing, or NaN, is no touch: the reference's)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from random_cores import random_core
 from sim.rules import compiled as C
-from sim.rules.geometry import Footprint, core
 from sim.rules.movement import kernels as K
 from sim.rules.movement.index import TOUCH, _Poly
 
@@ -30,20 +30,14 @@ def _poly(rng) -> _Poly:
 
 
 def _hull(rng) -> np.ndarray:
-    """A ccw convex hull: a base's core (a rectangle, an oval's 64 vertices), swept along a
-    segment or not, or a point or a segment."""
-    kind = int(rng.integers(0, 5))
+    """A ccw convex hull: a point, a segment, or a rectangle's or an oval's core (64 vertices),
+    swept along a segment (as a move's path check sweeps it) one time in two."""
     x, y = rng.uniform(2, 14, size=2)
-    if kind == 0:
-        return np.array([[x, y]])
-    if kind == 1:
-        return np.array([[x, y], [x + rng.uniform(-2, 2), y + rng.uniform(-2, 2)]])
-    shape = "rect" if kind in (2, 3) else "oval"
-    fp = Footprint(shape, float(x), float(y), float(rng.uniform(1, 5)), float(rng.uniform(0.5, 3)),
-                   float(rng.uniform(0, 180)))
-    off = core(fp)[0] - np.array([fp.x, fp.y])
-    p = np.array([x, y])
-    return K._swept(off, p, p + rng.uniform(-3, 3, size=2)) if kind in (3, 4) else off + p
+    H = random_core(rng, float(x), float(y))
+    if len(H) > 2 and rng.random() < 0.5:
+        centre = H.mean(axis=0)
+        return K._swept(H - centre, centre, centre + rng.uniform(-3, 3, size=2))
+    return H
 
 
 def _same(H, poly, tol) -> bool:
@@ -65,7 +59,8 @@ def _inner_values(H: np.ndarray, poly: _Poly) -> list[float]:
     for p0, p1, q in ((v, w, H), (H, he, v)):
         e = p1 - p0
         ln = np.hypot(e[:, 0], e[:, 1])
-        out += ((e[None, :, 0] * (q[:, None, 1] - p0[None, :, 1]) - e[None, :, 1] * (q[:, None, 0] - p0[None, :, 0]))
+        out += ((e[None, :, 0] * (q[:, None, 1] - p0[None, :, 1])
+                 - e[None, :, 1] * (q[:, None, 0] - p0[None, :, 0]))
                 / np.where(ln > 0, ln, 1.0)).ravel().tolist()
     return [abs(x) for x in out if 0 < abs(x) < 2.0]
 

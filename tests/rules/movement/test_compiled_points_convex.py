@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from random_cores import random_core
 from sim.rules import compiled as C
 from sim.rules.geometry import Footprint, core
 from sim.rules.movement import kernels as K
@@ -23,18 +24,11 @@ built = pytest.mark.skipif(ONE.compiled is None or MANY.compiled is None,
 
 
 def _polygon(rng) -> np.ndarray:
-    """A ccw convex polygon: a point, a segment, a base's core (a rectangle's four vertices, an
-    oval's sixty-four), or a core with a vertex repeated (an edge of no length)."""
-    kind = int(rng.integers(0, 5))
+    """A ccw convex polygon (random_cores: a point, a segment, a rectangle's or an oval's core),
+    one time in four with a vertex repeated (an edge of no length)."""
     x, y = rng.uniform(0, 20, size=2)
-    if kind == 0:
-        return np.array([[x, y]])
-    if kind == 1:
-        return np.array([[x, y], [x + rng.uniform(-3, 3), y + rng.uniform(-3, 3)]])
-    fp = Footprint("oval" if kind == 3 else "rect", float(x), float(y), float(rng.uniform(1, 6)),
-                   float(rng.uniform(0.5, 3)), float(rng.uniform(0, 180)))
-    poly = core(fp)[0]
-    return np.insert(poly, 1, poly[1], axis=0) if kind == 4 else poly
+    q = random_core(rng, float(x), float(y))
+    return np.insert(q, 1, q[1], axis=0) if len(q) > 2 and rng.random() < 0.25 else q
 
 
 def _points(rng, polys, n: int = 40) -> np.ndarray:
