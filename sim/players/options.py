@@ -243,8 +243,8 @@ def quick_refusal(battle, cmd) -> bool:
 
 
 def _bases_refused(pts: np.ndarray, r: np.ndarray, centres: np.ndarray, inner: np.ndarray,
-                   players: np.ndarray, rows: np.ndarray, x0: float, x1: float, y0: float, y1: float, enemy_gap: float,
-                   margin: float) -> bool:
+                   players: np.ndarray, rows: np.ndarray, x0: float, x1: float, y0: float, y1: float,
+                   enemy_gap: float, margin: float) -> bool:
     """03.01 / 09.05-09.07 quick_refusal's look at the other models' bases: whether a disc of
     radius ``r[k]`` at ``pts[k]`` (K, 2), a model of the move at its end, overlaps by more than
     ``margin`` the disc held by another model's base (``centres`` (N, 2), ``inner`` (N,)), or

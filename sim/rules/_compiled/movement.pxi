@@ -1,10 +1,10 @@
 # 01.04/13.06 The movement kernels of sim.rules.movement (and of the players' quick look at a
-# move, sim.players.options), compiled: each the same IEEE
-# operations in the same order as its numpy reference, entry by entry, so each answer is the
-# reference's to the bit (sim.rules.compiled: the registry, its modes and its tests). A NaN goes
-# where numpy's minimum takes it (into the result), not where a comparison would; an input of
-# another type than float64, or a place that is no finite number, is the reference's
-# (sim.rules._compiled.common).
+# move, sim.players.options), compiled: each the same IEEE operations in the same order as its
+# numpy reference, entry by entry, so each answer is the reference's to the bit
+# (sim.rules.compiled: the registry, its modes and its tests). A NaN goes where numpy's minimum
+# takes it (into the result), not where a comparison would; an input of another type than
+# float64, or a place that is no finite number, is the reference's (sim.rules._compiled.common),
+# but where a kernel takes no minimum and says so.
 
 
 cdef inline double _edge_d2(double tx, double ty, double ex, double ey, double el2) nogil:
