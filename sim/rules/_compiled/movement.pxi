@@ -328,7 +328,7 @@ def convex_penetrates_polygon(H_, poly, tol_=None):
                     and _bounded(v[:, 1], 1e150) and _bounded(w[:, 0], 1e150) and _bounded(w[:, 1], 1e150))):
         return None
     cdef double tol = tol_, x, y, den, xc, sx = H[0, 0], sy = H[0, 1]
-    cdef double abx, aby, apx, apy, t, dx, dy, d2, best, val, ln, ex, ey
+    cdef double abx, aby, d2, best, val, ln, ex, ey
     cdef Py_ssize_t crossings
     for i in range(1, m):
         sx = sx + H[i, 0]
@@ -352,13 +352,8 @@ def convex_penetrates_polygon(H_, poly, tol_=None):
         for e in range(E):
             abx = w[e, 0] - v[e, 0]
             aby = w[e, 1] - v[e, 1]
-            apx = x - v[e, 0]
-            apy = y - v[e, 1]
             den = abx * abx + aby * aby
-            t = _clip01((apx * abx + apy * aby) / (den if den > 0 else 1.0))
-            dx = apx - t * abx
-            dy = apy - t * aby
-            d2 = sqrt(dx * dx + dy * dy)
+            d2 = sqrt(_edge_d2(x - v[e, 0], y - v[e, 1], abx, aby, den if den > 0 else 1.0))
             best = d2 if e == 0 else _min(best, d2)
         if best > tol:
             return True
@@ -393,7 +388,7 @@ cdef bint _convex_rows(const double[:, :] p, const double[:, :] q, double[:] out
     it is 0), and 0.0 for a point no edge has on its right (three vertices or more: ex * wy >=
     ey * wx at every edge). False where a root is no number (the reference's, sign bit and all)."""
     cdef Py_ssize_t K = p.shape[0], m = q.shape[0], k, e, f
-    cdef double px, py, ax, ay, ex, ey, wx, wy, den, t, dx, dy, d2, best
+    cdef double px, py, ax, ay, ex, ey, wx, wy, den, d2, best
     cdef bint inside
     for k in range(K):
         px, py = p[k, 0], p[k, 1]
@@ -409,10 +404,7 @@ cdef bint _convex_rows(const double[:, :] p, const double[:, :] q, double[:] out
             wx = px - ax
             wy = py - ay
             den = ex * ex + ey * ey
-            t = _clip01((wx * ex + wy * ey) / (den if den > 0 else 1.0))
-            dx = wx - t * ex
-            dy = wy - t * ey
-            d2 = dx * dx + dy * dy
+            d2 = _edge_d2(wx, wy, ex, ey, den if den > 0 else 1.0)
             best = d2 if e == 0 else _min(best, d2)
             if inside and not (wy * ex >= wx * ey):
                 inside = False
