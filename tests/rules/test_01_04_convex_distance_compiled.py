@@ -75,3 +75,17 @@ def test_convex_distance_compiled_leaves_to_the_reference_what_numpy_would_compu
                  (p, q, None, None, ((circles[0][0].astype(np.float32), circles[0][1]), circles[1])),
                  (p, q, None, None, "circles")]:
         assert KERN.compiled(*args) is None
+
+
+@built
+def test_cores_in_another_layout_without_their_circles_are_the_reference_s():
+    """The bounding circles' means are numpy's row-by-row sums only for C-ordered arrays: cores
+    in another layout, their circles not given, are left to the reference; given, they are
+    read, not worked out, and the twin answers."""
+    p = G.core(G.Footprint("oval", 0.0, 0.0, 4.0, 2.0, 10.0))[0]
+    q = G.core(G.Footprint("oval", 3.5, 0.5, 3.0, 2.0, 80.0))[0]
+    fp, fq = np.asfortranarray(p), np.asfortranarray(q)
+    assert KERN.compiled(fp, fq) is None
+    assert KERN(fp, fq) == KERN.reference(fp, fq)
+    assert _same(fp, fq, None, None, (G._circle(p), G._circle(q)))
+    assert _same(p, q)

@@ -268,6 +268,8 @@ def convex_distance(p_, q_, pe_=None, qe_=None, circles=None):
     cdef Py_ssize_t m = p.shape[0], n = q.shape[0], i, j, i0 = 0, j0 = 0
     cdef double cpx, cpy, cqx, cqy, rp, rq, x, y, best, u, cut, d1, d2, dcx, dcy
     if circles is None:
+        if not (p_.flags.c_contiguous and q_.flags.c_contiguous):
+            return None   # (numpy's mean over the first axis of another layout may sum pairwise)
         cpx, cpy, rp = _circle2(p)
         cqx, cqy, rq = _circle2(q)
     else:
@@ -343,11 +345,12 @@ def convex_distance(p_, q_, pe_=None, qe_=None, circles=None):
 
 
 cdef (double, double, double) _circle2(const double[:, :] poly):
-    """geometry._circle: the vertex mean (a sum row by row, as numpy's over the first axis)
-    and the root of the farthest vertex's squared distance."""
+    """geometry._circle of a C-ordered polygon: the vertex mean (a sum from +0.0 row by row, as
+    numpy's over the first axis of such an array) and the root of the farthest vertex's
+    squared distance."""
     cdef Py_ssize_t n = poly.shape[0], k
-    cdef double sx = poly[0, 0], sy = poly[0, 1], dx, dy, far = -INFINITY
-    for k in range(1, n):
+    cdef double sx = 0.0, sy = 0.0, dx, dy, far = -INFINITY
+    for k in range(n):
         sx = sx + poly[k, 0]
         sy = sy + poly[k, 1]
     sx = sx / <double>n

@@ -307,9 +307,11 @@ def convex_penetrates_polygon(H_, poly, tol_=None):
     with the simple polygon ``poly`` (edges pts -> nxt) by more than ``tol``: a vertex of H or its
     vertices' mean inside the polygon (even-odd) and more than tol from every edge; a vertex of
     the polygon more than tol inside H; or two edges crossing properly. The reference's
-    arithmetic entry by entry (the mean a sum row by row, as numpy's over the first axis);
-    places that are no finite number, or large enough to overflow, are the reference's, and
-    so are a call without ``tol`` (its default is the reference's) and a ``tol`` below 0."""
+    arithmetic entry by entry (the mean a sum from +0.0 row by row, as numpy's over the first
+    axis of a C-ordered array: another layout may be summed pairwise, so H in another is
+    the reference's); places that are no finite number, or large enough to overflow, are the
+    reference's, and so are a call without ``tol`` (its default is the reference's) and a
+    ``tol`` below 0."""
     try:
         v_, w_ = poly.pts, poly.nxt
     except AttributeError:
@@ -319,6 +321,8 @@ def convex_penetrates_polygon(H_, poly, tol_=None):
         return None
     if not tol_ >= 0.0:
         return None   # (a tolerance below nothing, or NaN, is no touch: the reference's)
+    if not H_.flags.c_contiguous:
+        return None   # (numpy's mean over the first axis of another layout may sum pairwise)
     cdef const double[:, :] H = H_
     cdef const double[:, :] v = v_
     cdef const double[:, :] w = w_
@@ -327,10 +331,10 @@ def convex_penetrates_polygon(H_, poly, tol_=None):
             or not (_bounded(H[:, 0], 1e150) and _bounded(H[:, 1], 1e150) and _bounded(v[:, 0], 1e150)
                     and _bounded(v[:, 1], 1e150) and _bounded(w[:, 0], 1e150) and _bounded(w[:, 1], 1e150))):
         return None
-    cdef double tol = tol_, x, y, den, xc, sx = H[0, 0], sy = H[0, 1]
+    cdef double tol = tol_, x, y, den, xc, sx = 0.0, sy = 0.0
     cdef double abx, aby, d2, best, val, ln, ex, ey
     cdef Py_ssize_t crossings
-    for i in range(1, m):
+    for i in range(m):
         sx = sx + H[i, 0]
         sy = sy + H[i, 1]
     sx = sx / <double>m

@@ -13,6 +13,7 @@ import pytest
 
 from random_cores import random_core
 from sim.rules import compiled as C
+from sim.rules.geometry import Footprint, core
 from sim.rules.movement import kernels as K
 from sim.rules.movement.index import TOUCH, _Poly
 
@@ -125,3 +126,24 @@ def test_convex_penetrates_polygon_compiled_leaves_to_the_reference_what_numpy_w
     inf_h = H.copy()
     inf_h[0, 0] = np.inf
     assert KERN.compiled(inf_h, poly, TOUCH) is None
+
+
+@built
+def test_a_hull_in_another_layout_is_the_reference_s_and_a_signed_zero_mean_is_numpy_s():
+    """numpy's mean over the first axis of a Fortran-ordered array of eight rows or more sums
+    pairwise, not row by row: such a hull is left to the reference (a second reader's case: a
+    polygon just over TOUCH below an oval's mean, where the two means' last bits part). And a
+    column of -0.0 means +0.0, as numpy's sum starts from +0.0."""
+    oval = np.array(core(Footprint("oval", 0.0, 0.0, 4.0, 2.0, 0.0))[0])
+    mean_y = float(oval.mean(axis=0)[1])
+    pts = np.array([[-3.0, -2.0], [3.0, -2.0], [3.0, mean_y + 1.5e-7], [-3.0, mean_y + 1.5e-7]])
+    poly = _Poly("area", "dense", pts, np.roll(pts, -1, axis=0), pts.min(axis=0), pts.max(axis=0))
+    fortran = np.asfortranarray(oval)
+    assert KERN.compiled(fortran, poly, TOUCH) is None
+    assert KERN(fortran, poly, TOUCH) == KERN.reference(fortran, poly, TOUCH)
+    assert _same(oval, poly, TOUCH)
+    flat = np.array([[-0.0, 1.0], [-0.0, 2.0], [-0.0, 3.0]])
+    line = np.array([[0.0, 0.0], [0.0, 5.0], [-1.0, 5.0], [-1.0, 0.0]])
+    side = _Poly("area", "dense", line, np.roll(line, -1, axis=0), line.min(axis=0), line.max(axis=0))
+    for tol in (0.0, TOUCH):
+        assert _same(flat, side, tol)
