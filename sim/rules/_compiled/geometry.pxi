@@ -222,9 +222,11 @@ def disc_distances(ca_, ra_, cb_, rb_):
 cdef double APART = 0.01          # geometry._APART
 
 
-cdef bint _plain_poly(a) noexcept:
-    """A float64 (m, 2) array, m at least 1, every place a number well within range."""
-    if not _all_of((a,), F64) or a.ndim != 2 or a.shape[0] == 0 or a.shape[1] != 2:
+cdef bint _plain_xy(a, Py_ssize_t least) noexcept:
+    """A float64 (m, 2) array of points or vertices, m at least ``least``, every place a number
+    well within range (no square can overflow): what the twins of distances between points and
+    cores take (here and in movement.pxi)."""
+    if not _all_of((a,), F64) or a.ndim != 2 or a.shape[0] < least or a.shape[1] != 2:
         return False
     cdef const double[:, :] v = a
     return _bounded(v[:, 0], 1e150) and _bounded(v[:, 1], 1e150)
@@ -254,11 +256,11 @@ def convex_distance(p_, q_, pe_=None, qe_=None, circles=None):
     segments allowed), 0.0 if they meet: the containment and crossing tests when the bounding
     circles are not apart, then the least (vertex, edge) distance both ways round over the
     entries the reference keeps (the same bounds, the same cut), as a float."""
-    if not (_plain_poly(p_) and _plain_poly(q_)):
+    if not (_plain_xy(p_, 1) and _plain_xy(q_, 1)):
         return None
     pe_ = np.concatenate((p_[1:], p_[:1])) if pe_ is None else pe_
     qe_ = np.concatenate((q_[1:], q_[:1])) if qe_ is None else qe_
-    if (not (_plain_poly(pe_) and _plain_poly(qe_)) or pe_.shape[0] != p_.shape[0]
+    if (not (_plain_xy(pe_, 1) and _plain_xy(qe_, 1)) or pe_.shape[0] != p_.shape[0]
             or qe_.shape[0] != q_.shape[0]):
         return None
     cdef const double[:, :] p = p_
@@ -266,7 +268,7 @@ def convex_distance(p_, q_, pe_=None, qe_=None, circles=None):
     cdef const double[:, :] pe = pe_
     cdef const double[:, :] qe = qe_
     cdef Py_ssize_t m = p.shape[0], n = q.shape[0], i, j, i0 = 0, j0 = 0
-    cdef double cpx, cpy, cqx, cqy, rp, rq, x, y, best, u, cut, d1, d2, dcx, dcy
+    cdef double cpx, cpy, cqx, cqy, rp, rq, x, best, u, cut, d1, d2, dcx, dcy
     if circles is None:
         if not (p_.flags.c_contiguous and q_.flags.c_contiguous):
             return None   # (numpy's mean over the first axis of another layout may sum pairwise)

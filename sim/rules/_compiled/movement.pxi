@@ -418,19 +418,10 @@ cdef bint _convex_rows(const double[:, :] p, const double[:, :] q, double[:] out
     return True
 
 
-cdef bint _plain_points(p_):
-    """``p`` as the two kernels below take it: float64 (K, 2), every place a number well within
-    range (no square can overflow)."""
-    if not _all_of((p_,), F64) or p_.ndim != 2 or p_.shape[1] != 2:
-        return False
-    cdef const double[:, :] p = p_
-    return _bounded(p[:, 0], 1e150) and _bounded(p[:, 1], 1e150)
-
-
 def points_convex_distance(p_, poly_):
     """movement.kernels._points_convex_distance: (K,) from each point to the closed area of the
     ccw convex polygon ``poly`` (one vertex or more)."""
-    if not (_plain_points(p_) and _plain_points(poly_)) or poly_.shape[0] == 0:
+    if not (_plain_xy(p_, 0) and _plain_xy(poly_, 1)):
         return None
     out_ = np.empty(p_.shape[0])
     if not _convex_rows(p_, poly_, out_):
@@ -442,11 +433,11 @@ def points_convexes_distance(p_, polys):
     """movement.kernels.points_convexes_distance: (len(polys), K), row h
     _points_convex_distance of the points to ``polys[h]`` (each entry its polygon's own
     arithmetic, as the reference's groups of polygons of one vertex count give it)."""
-    if not _plain_points(p_):
+    if not _plain_xy(p_, 0):
         return None
     polys = list(polys)
     for q in polys:
-        if not _plain_points(q) or q.shape[0] == 0:
+        if not _plain_xy(q, 1):
             return None
     out_ = np.empty((len(polys), p_.shape[0]))
     cdef double[:, ::1] out = out_
