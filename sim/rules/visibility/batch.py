@@ -356,3 +356,7 @@ def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
                 vis[_lines_free(nx, ny, s, oown[a1], D, pk, pstart, pidx)] = True
     return vis
 
+
+# (its compiled twin runs where built: sim.rules.compiled)
+pairs_visible_round = kernel("visibility.pairs_visible_round", pairs_visible_round)
+
