@@ -5,7 +5,10 @@ the project is installed and a C compiler is there).
 A kernel's numpy function is its reference and stays the rule's home: its docstring names the
 section, its tests are named after it. The compiled twin does the same IEEE operations in the
 same order entry by entry, so its answers are the reference's to the bit; it is a fast path,
-and DESIGN.md admits one only tested equal to its rule on every scenario:
+and DESIGN.md admits one only tested equal to its rule on every scenario. (One twin leaves out
+arithmetic that only chooses work: ``visibility.umbra_chords`` tests every triple where its
+reference picks candidates by angular bins, a superset of the triples that pass; its docstring
+gives the margin that makes the answers the same.) Each is held equal so:
 
 - tests/rules/test_compiled_kernels.py holds each pair equal on random inputs;
 - the golden replays run in ``check`` mode (tests/replay/test_golden_replays.py): every call

@@ -26,6 +26,7 @@ from sim.rules.movement.solvers import table as _table
 from sim.rules.visibility import batch as _batch
 from sim.rules.visibility import certs as _certs  # noqa: F401
 from sim.rules.visibility import pairs as _pairs  # noqa: F401
+from sim.rules.visibility import umbra as _umbra
 
 ROOT = Path(__file__).resolve().parents[2]
 built = pytest.mark.skipif(any(k.compiled is None for k in C.KERNELS.values()),
@@ -61,7 +62,7 @@ def test_every_kernel_is_the_record_its_module_calls():
         "movement.points_polys_distance",
         "movement.rows_near_box", "movement.segments_polys_distance", "visibility.capsule_distances",
         "visibility.csr_subset", "visibility.pairs_visible_round", "visibility.ragged_expand",
-        "visibility.sat_cross_k", "visibility.stars_separated"]
+        "visibility.sat_cross_k", "visibility.stars_separated", "visibility.umbra_chords"]
     for name, k in C.KERNELS.items():
         assert getattr(sys.modules[k.reference.__module__], k.reference.__name__) is k
         assert k.reference.__doc__
@@ -231,6 +232,12 @@ def test_the_sight_kernels_in_check_mode_on_bases_among_the_walls(mode, seed):
     idx = VisibilityIndex(areas, [ModelEntry(f"m{k}", fp, "red" if k % 2 else "blue", f"u{k % 2}",
                                              frozenset({"INFANTRY"})) for k, fp in enumerate(fps)])
     assert idx.los.shape == idx.fully_visible.shape == (24, 24)
+    # (the index's batches light a few targets from each observer: the umbra's sparse way;
+    # every ordered pair at once takes the chords' way, umbra_chords, both for sight and for
+    # the dense features alone)
+    I, J = np.nonzero(~np.eye(24, dtype=bool))
+    for dense_only in (False, True):
+        _umbra.umbra_blocked(idx, I, J, dense_only)
     assert all(k.checked > b for k, b in zip(sight, before))
 
 

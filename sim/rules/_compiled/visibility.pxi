@@ -473,3 +473,164 @@ def pairs_visible_round(ca_, ra_, cb_, rb_, pk, pstart_, pidx_, ostart_, opts_):
                     break
         vis[q] = seen
     return vis_
+
+
+cdef double UMBRA_GROW = 1e-6     # visibility.umbra._GROW
+cdef Py_ssize_t PIECE_DENSE = 1   # visibility.sight.DENSE
+
+
+cdef inline bint _faces(double cx, double cy, const double[:, :] NX, const double[:, :] NY,
+                        const double[:, :] OFF, Py_ssize_t v, Py_ssize_t k) noexcept nogil:
+    """umbra._chord_lines: edge ``v`` of piece ``k`` faces the point (cx, cy)."""
+    return cx * NX[v, k] + cy * NY[v, k] > OFF[v, k]
+
+
+def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
+    """visibility.umbra._umbra_chords: each observer's chord of each piece ``ks`` (its
+    silhouette vertices, the umbra's three half-planes and their validity, the piece's
+    activity: _chord_lines' and _chord_rows' arithmetic), then each of the observer's pairs
+    against each valid chord (the reference's three tests and activity), a pair stopping at
+    its first block. The reference tests only the triples its angular bins pick; the twin
+    tests every triple. The same pairs come out: the bins pick a superset of the triples that
+    pass (a target's grown circle in an umbra lies inside the cone from the observer's centre
+    through the chord, by at least its radius over its distance, 1e-8 rad on any table, where
+    an arctangent's last bits are 1e-16), and the bins' arctangents are the only arithmetic
+    the twin leaves out."""
+    C_, rad_, within_ = ix.centres, ix.rad, ix.within
+    pk = ix.blk.pieces
+    nx_, ny_, off_, vx_, vy_ = pk.soa
+    area_, kind_, convex_ = ix.blk.area, ix.blk.kind, pk.convex
+    if not (_plain_xy(C_, 0) and _all_of((rad_, nx_, ny_, off_, vx_, vy_), F64)
+            and _all_of((within_, convex_), BOOL)
+            and _all_of((obs_, tgt_, uo_, oinv_, ks_, area_, kind_), INTP)):
+        return None
+    cdef Py_ssize_t n = C_.shape[0], P = obs_.shape[0], U = uo_.shape[0], K = ks_.shape[0]
+    cdef Py_ssize_t V = nx_.shape[0], NK = nx_.shape[1]
+    if (rad_.ndim != 1 or rad_.shape[0] != n or within_.ndim != 2 or within_.shape[0] != n
+            or tgt_.shape[0] != P or oinv_.shape[0] != P or area_.shape[0] != NK
+            or kind_.shape[0] != NK or convex_.shape[0] != NK or V == 0):
+        return None
+    cdef const double[:, :] C = C_
+    cdef const double[:] rad = rad_
+    cdef const Py_ssize_t[:] obs = obs_
+    cdef const Py_ssize_t[:] tgt = tgt_
+    cdef const Py_ssize_t[:] uo = uo_
+    cdef const Py_ssize_t[:] oinv = oinv_
+    cdef const Py_ssize_t[:] ks = ks_
+    cdef const Py_ssize_t[:] area = area_
+    cdef const Py_ssize_t[:] kind = kind_
+    if not (_bounded(rad, 1e150) and _indices(obs, n) and _indices(tgt, n) and _indices(uo, n)
+            and _indices(oinv, U) and _indices(ks, NK) and _indices(area, within_.shape[1])):
+        return None
+    cdef const unsigned char[:, :] within = within_.view(np.uint8)
+    cdef const unsigned char[:] convex = convex_.view(np.uint8)
+    cdef const double[:, :] NX = nx_
+    cdef const double[:, :] NY = ny_
+    cdef const double[:, :] OFF = off_
+    cdef const double[:, :] VX = vx_
+    cdef const double[:, :] VY = vy_
+    blocked_ = np.zeros(P, dtype=bool)
+    if P == 0 or K == 0:
+        return blocked_
+    cdef unsigned char[:] blocked = blocked_.view(np.uint8)
+    # the pairs grouped by observer (in their order), each observer's chords in rows of 9
+    cdef Py_ssize_t[::1] first = np.zeros(U + 1, dtype=np.intp)
+    cdef Py_ssize_t[::1] byobs = np.empty(P, dtype=np.intp)
+    cdef double[:, ::1] L = np.empty((K, 9))
+    cdef unsigned char[::1] act_in = np.empty(K, dtype=np.uint8)
+    cdef unsigned char[::1] act_out = np.empty(K, dtype=np.uint8)
+    cdef Py_ssize_t[::1] live = np.empty(K, dtype=np.intp)
+    cdef Py_ssize_t u, p, j, e, v, o, k, a, b, nt, nlive, t, ar
+    cdef double cx, cy, r, x1, y1, x2, y2, ex, ey, le, ncx, ncy, oc, wx, wy, d2, h, n_x, n_y
+    cdef double px, py, qx, qy, sg, rt
+    cdef bint f, fprev, ok, dense, w
+    for p in range(P):
+        first[oinv[p] + 1] += 1
+    for u in range(U):
+        first[u + 1] += first[u]
+    for p in range(P):      # (a counting sort: the pairs of observer u at first[u]:first[u + 1])
+        u = oinv[p]
+        byobs[first[u]] = p
+        first[u] += 1
+    for u in range(U - 1, -1, -1):
+        first[u + 1] = first[u]
+    first[0] = 0
+    for u in range(U):
+        if first[u + 1] == first[u]:
+            continue
+        o = uo[u]
+        cx, cy = C[o, 0], C[o, 1]
+        r = rad[o] + UMBRA_GROW
+        nlive = 0
+        for j in range(K):
+            k = ks[j]
+            # the silhouette vertices: where the facing edges change (rows v and v - 1)
+            fprev = _faces(cx, cy, NX, NY, OFF, V - 1, k)
+            a, b, nt = -1, V - 1, 0
+            for v in range(V):
+                f = _faces(cx, cy, NX, NY, OFF, v, k)
+                if f != fprev:
+                    if a < 0:
+                        a = v
+                    b = v
+                    nt += 1
+                fprev = f
+            if nt != 2:
+                continue
+            x1, y1, x2, y2 = VX[a, k], VY[a, k], VX[b, k], VY[b, k]
+            if (x1 - cx) * (y2 - cy) - (y1 - cy) * (x2 - cx) < 0:    # t1 -> t2 counter-clockwise
+                x1, x2 = x2, x1
+                y1, y2 = y2, y1
+            ex = x2 - x1
+            ey = y2 - y1
+            le = sqrt(ex * ex + ey * ey)
+            ok = le > 1e-9
+            if le == 0:
+                le = 1.0
+            ncx = -ey / le
+            ncy = ex / le
+            oc = ncx * x1 + ncy * y1
+            ok = ok and (ncx * cx + ncy * cy - r >= oc + 1e-9)
+            L[nlive, 6], L[nlive, 7], L[nlive, 8] = ncx, ncy, oc
+            for e in range(2):      # the tangent half-planes through t1, then t2
+                if e == 0:
+                    px, py, qx, qy, sg = x1, y1, x2, y2, 1.0
+                else:
+                    px, py, qx, qy, sg = x2, y2, x1, y1, -1.0
+                wx = cx - px
+                wy = cy - py
+                d2 = wx * wx + wy * wy
+                h = sqrt(_max(d2 - r * r, 0.0))
+                if not d2 > r * r:
+                    ok = False
+                    break
+                n_x = ((-r) * wx - (sg * h) * wy) / d2
+                n_y = ((-r) * wy + (sg * h) * wx) / d2
+                ok = ok and (n_x * (qx - px) + n_y * (qy - py) <= 0)
+                L[nlive, 3 * e], L[nlive, 3 * e + 1], L[nlive, 3 * e + 2] = n_x, n_y, n_x * px + n_y * py
+            dense = kind[k] == PIECE_DENSE
+            w = within[o, area[k]]
+            if dense_only:
+                act_in[nlive] = act_out[nlive] = dense
+            else:
+                act_in[nlive] = dense
+                act_out[nlive] = w if dense else not w
+            if ok and (act_in[nlive] or act_out[nlive]) and convex[k]:
+                live[nlive] = k
+                nlive += 1
+        for e in range(first[u], first[u + 1]):
+            p = byobs[e]
+            t = tgt[p]
+            qx, qy, rt = C[t, 0], C[t, 1], rad[t] + UMBRA_GROW
+            for j in range(nlive):
+                # (the chord first, as the reference: it rejects the near targets)
+                if not (L[j, 6] * qx + L[j, 7] * qy + rt <= L[j, 8]):
+                    continue
+                if not (L[j, 0] * qx + L[j, 1] * qy + rt <= L[j, 2]):
+                    continue
+                if not (L[j, 3] * qx + L[j, 4] * qy + rt <= L[j, 5]):
+                    continue
+                if dense_only or (act_in[j] if within[t, area[live[j]]] else act_out[j]):
+                    blocked[p] = True
+                    break
+    return blocked_

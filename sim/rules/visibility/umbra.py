@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules.arrays import first_last, flatnonzero, roll_prev, tile
+from sim.rules.compiled import kernel
 from sim.rules.visibility.pairs import _pieces_near_box, near_pairs
 from sim.rules.visibility.sight import DENSE
 
@@ -103,15 +104,26 @@ def _unique_inverse(a):
 
 def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
     """``umbra_blocked`` for the pairs of observers ``uo`` (``oinv``: index into ``uo``)."""
-    P = len(obs)
-    blocked = np.zeros(P, bool)
     # (a piece whose umbra holds a target meets the segment between the pair's centres: its
     # chord crosses it, and a chord of a convex piece lies in the piece; so only the pieces
     # near the box holding every centre of these pairs can block one)
     ks = _pieces_near_box(ix, obs, tgt, _NO_RADIUS)
+    if len(ks) == 0:
+        return np.zeros(len(obs), bool)
+    return _umbra_chords(ix, obs, tgt, uo, oinv, ks, dense_only)
+
+
+def _umbra_chords(ix, obs, tgt, uo, oinv, ks, dense_only):
+    """06.01 / 13.10 / 13.11 ``umbra_blocked``'s test of the pairs of observers ``uo``
+    (``oinv``: index into ``uo``) against the chords of the pieces ``ks`` (ascending, not
+    empty) seen from each observer: a pair is blocked where its target's grown bounding circle
+    lies in the three half-planes of a valid chord of its observer, the piece active for the
+    pair. Candidates first: the targets of the angular bins each chord's interval meets (a
+    superset of the triples that pass: the umbra lies in the cone from the observer's centre
+    through the chord, a grown circle in it well inside the cone), then the tests."""
+    P = len(obs)
+    blocked = np.zeros(P, bool)
     K = len(ks)
-    if K == 0:
-        return blocked
     C = ix.centres
     tx, ty = C[tgt, 0], C[tgt, 1]
     th = np.arctan2(ty - C[obs, 1], tx - C[obs, 0])
@@ -175,6 +187,10 @@ def _umbra_part(ix, obs, tgt, uo, oinv, dense_only):
             p = p[keep]
         blocked[p] = True
     return blocked
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_umbra_chords = kernel("visibility.umbra_chords", _umbra_chords)
 
 
 def _chord_lines(ix, obs, dense_only: bool = False, ks=None):
