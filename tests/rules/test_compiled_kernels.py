@@ -61,7 +61,8 @@ def test_every_kernel_is_the_record_its_module_calls():
         "movement.discs_clear", "movement.points_convex_distance", "movement.points_convexes_distance",
         "movement.points_polys_distance",
         "movement.rows_near_box", "movement.segments_polys_distance", "visibility.capsule_distances",
-        "visibility.csr_subset", "visibility.pairs_visible_round", "visibility.ragged_expand",
+        "visibility.csr_subset", "visibility.near_pairs", "visibility.pairs_visible_round",
+        "visibility.ragged_expand",
         "visibility.sat_cross_k", "visibility.stars_separated", "visibility.umbra_chords"]
     for name, k in C.KERNELS.items():
         assert getattr(sys.modules[k.reference.__module__], k.reference.__name__) is k

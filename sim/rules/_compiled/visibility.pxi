@@ -634,3 +634,63 @@ def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
                     blocked[p] = True
                     break
     return blocked_
+
+
+def near_pairs(ix, I_, J_, R_, ks_):
+    """visibility.pairs.near_pairs: the entries (pair p, piece k) where piece k's bounding
+    circle comes within R[p] (+ 1e-6") of the segment between the centres of models I[p] and
+    J[p], pair-major, the pieces ``ks`` (ascending) in order: _near_segment's arithmetic for
+    every entry (the reference's sweep by x only leaves out entries farther than it tests)."""
+    C_ = ix.centres
+    cx_, cy_, rho_ = ix.blk.pieces.circle
+    if not (_plain_xy(C_, 0) and _all_of((R_, cx_, cy_, rho_), F64)
+            and _all_of((I_, J_, ks_), INTP)):
+        return None
+    cdef Py_ssize_t n = C_.shape[0], P = I_.shape[0], K = ks_.shape[0], NK = cx_.shape[0]
+    if (J_.shape[0] != P or R_.ndim != 1 or R_.shape[0] != P or cy_.shape[0] != NK
+            or rho_.shape[0] != NK):
+        return None
+    cdef const double[:, :] C = C_
+    cdef const double[:] R = R_
+    cdef const double[:] cx = cx_
+    cdef const double[:] cy = cy_
+    cdef const double[:] rho = rho_
+    cdef const Py_ssize_t[:] I = I_
+    cdef const Py_ssize_t[:] J = J_
+    cdef const Py_ssize_t[:] ks = ks_
+    cdef Py_ssize_t p, j, k, e = 0, E = 0
+    if not (_bounded(R, 1e150) and _bounded(cx, 1e150) and _bounded(cy, 1e150)
+            and _bounded(rho, 1e150) and _indices(I, n) and _indices(J, n) and _indices(ks, NK)):
+        return None
+    for j in range(1, K):       # (the reference's order is the pieces' own: ascending)
+        if ks[j] <= ks[j - 1]:
+            return None
+    hit_ = np.empty(P * K, dtype=np.uint8)
+    cdef unsigned char[::1] hit = hit_
+    cdef double ax, ay, dx, dy, wx, wy, L2, t, g
+    for p in range(P):
+        ax, ay = C[I[p], 0], C[I[p], 1]
+        dx = C[J[p], 0] - ax
+        dy = C[J[p], 1] - ay
+        L2 = dx * dx + dy * dy
+        for j in range(K):
+            k = ks[j]
+            wx = cx[k] - ax
+            wy = cy[k] - ay
+            t = _clip01((wx * dx + wy * dy) / (L2 if L2 > 0 else 1.0))
+            wx = wx - t * dx
+            wy = wy - t * dy
+            g = R[p] + rho[k] + 1e-6
+            hit[p * K + j] = wx * wx + wy * wy <= g * g
+            E += hit[p * K + j]
+    pp_ = np.empty(E, dtype=np.intp)
+    kk_ = np.empty(E, dtype=np.intp)
+    cdef Py_ssize_t[::1] pp = pp_
+    cdef Py_ssize_t[::1] kk = kk_
+    for p in range(P):
+        for j in range(K):
+            if hit[p * K + j]:
+                pp[e] = p
+                kk[e] = ks[j]
+                e += 1
+    return pp_, kk_

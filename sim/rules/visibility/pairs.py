@@ -195,6 +195,10 @@ def near_pairs(ix, I, J, R, ks) -> tuple[np.ndarray, np.ndarray]:
     return p[o], k[o]
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+near_pairs = kernel("visibility.near_pairs", near_pairs)
+
+
 def _candidates(ix, I, J, R, dense_only: bool):
     """Entries (pair p, piece k), pair-major: the pieces active for the pair (13.10 / 13.11)
     whose bounding circle comes within R[p] (+ 1e-6") of the pair's centre segment (the
