@@ -694,3 +694,129 @@ def near_pairs(ix, I_, J_, R_, ks_):
                 kk[e] = ks[j]
                 e += 1
     return pp_, kk_
+
+
+_ring = None                      # (visibility.certs' ring of unit offsets: read once)
+
+
+def ring_shadowed(D, q_, pk, pstart_, pidx_):
+    """visibility.certs.ring_shadowed: per pair q, some point of B's fixed outline ring lies in
+    the umbra of one of the pair's pieces lit by A (certs._umbra_rows' chord and tangent rows,
+    valid only for a convex piece; the ring's three tests), entry by entry the reference's
+    arithmetic; a pair stops at its first such piece."""
+    global _ring
+    if _ring is None:
+        from sim.rules.visibility import certs
+        _ring = (certs._RING_COS, certs._RING_SIN)
+    rc_, rs_ = _ring
+    ax_, ay_, ra_, bx_, by_, rb_ = D
+    nx_, ny_, off_, vx_, vy_ = pk.soa
+    convex_ = pk.convex
+    if not (_all_of((ax_, ay_, ra_, bx_, by_, rb_, nx_, ny_, off_, vx_, vy_, rc_, rs_), F64)
+            and _all_of((convex_,), BOOL) and _all_of((q_, pstart_, pidx_), INTP)):
+        return None
+    cdef Py_ssize_t P = ax_.shape[0], Q = q_.shape[0], V = nx_.shape[0], NK = nx_.shape[1]
+    cdef Py_ssize_t S = rc_.shape[0]
+    for a_ in (ay_, ra_, bx_, by_, rb_):
+        if a_.ndim != 1 or a_.shape[0] != P:
+            return None
+    if (ax_.ndim != 1 or pstart_.ndim != 1 or pstart_.shape[0] != P + 1 or rs_.shape[0] != S
+            or convex_.shape[0] != NK or V == 0):
+        return None
+    cdef const double[:] ax = ax_
+    cdef const double[:] ay = ay_
+    cdef const double[:] ra = ra_
+    cdef const double[:] bx = bx_
+    cdef const double[:] by = by_
+    cdef const double[:] rb = rb_
+    cdef const double[:] RC = rc_
+    cdef const double[:] RS = rs_
+    cdef const Py_ssize_t[:] q = q_
+    cdef const Py_ssize_t[:] pstart = pstart_
+    cdef const Py_ssize_t[:] pidx = pidx_
+    if not (_bounded(ax, 1e150) and _bounded(ay, 1e150) and _bounded(ra, 1e150)
+            and _bounded(bx, 1e150) and _bounded(by, 1e150) and _bounded(rb, 1e150)
+            and _indices(q, P) and _csr_rows(pstart, pidx.shape[0]) and _indices(pidx, NK)):
+        return None
+    cdef const unsigned char[:] convex = convex_.view(np.uint8)
+    cdef const double[:, :] NX = nx_
+    cdef const double[:, :] NY = ny_
+    cdef const double[:, :] OFF = off_
+    cdef const double[:, :] VX = vx_
+    cdef const double[:, :] VY = vy_
+    out_ = np.zeros(Q, dtype=bool)
+    cdef unsigned char[:] out = out_.view(np.uint8)
+    cdef Py_ssize_t i, p, e, k, v, a, b, nt, row, s
+    cdef double cx, cy, r, x1, y1, x2, y2, ex, ey, le, wx, wy, d2, h, n_x, n_y
+    cdef double px, py, qx, qy, sg
+    cdef double H[3][3]
+    cdef double T[3]
+    cdef bint f, fprev, ok, hit
+    for i in range(Q):
+        p = q[i]
+        cx, cy, r = ax[p], ay[p], ra[p] + 1e-6
+        for e in range(pstart[p], pstart[p + 1]):
+            k = pidx[e]
+            if not convex[k]:
+                continue
+            # the silhouette vertices seen from A's centre (certs._umbra_rows)
+            fprev = NX[V - 1, k] * cx + NY[V - 1, k] * cy > OFF[V - 1, k]
+            a, b, nt = -1, V - 1, 0
+            for v in range(V):
+                f = NX[v, k] * cx + NY[v, k] * cy > OFF[v, k]
+                if f != fprev:
+                    if a < 0:
+                        a = v
+                    b = v
+                    nt += 1
+                fprev = f
+            if nt != 2:
+                continue
+            x1, y1, x2, y2 = VX[a, k], VY[a, k], VX[b, k], VY[b, k]
+            if (x1 - cx) * (y2 - cy) - (y1 - cy) * (x2 - cx) < 0:    # t1 -> t2 counter-clockwise
+                x1, x2 = x2, x1
+                y1, y2 = y2, y1
+            ex = x2 - x1
+            ey = y2 - y1
+            le = sqrt(ex * ex + ey * ey)
+            if not le > 1e-9:
+                continue
+            H[0][0] = -ey / le
+            H[0][1] = ex / le
+            H[0][2] = H[0][0] * x1 + H[0][1] * y1
+            if not (H[0][0] * cx + H[0][1] * cy - r >= H[0][2] + 1e-9):
+                continue
+            ok = True
+            for row in range(1, 3):     # the tangents through t1, then t2
+                if row == 1:
+                    px, py, qx, qy, sg = x1, y1, x2, y2, 1.0
+                else:
+                    px, py, qx, qy, sg = x2, y2, x1, y1, -1.0
+                wx = cx - px
+                wy = cy - py
+                d2 = wx * wx + wy * wy
+                h = sqrt(_max(d2 - r * r, 0.0))
+                if not d2 > r * r:
+                    ok = False
+                    break
+                n_x = ((-r) * wx - (sg * h) * wy) / d2
+                n_y = ((-r) * wy + (sg * h) * wx) / d2
+                if not (n_x * (qx - px) + n_y * (qy - py) <= 0):
+                    ok = False
+                    break
+                H[row][0], H[row][1], H[row][2] = n_x, n_y, n_x * px + n_y * py
+            if not ok:
+                continue
+            for row in range(3):        # (the target's margin, then B's centre and radius)
+                T[row] = (H[row][2] - 1e-6 - H[row][0] * bx[p] - H[row][1] * by[p]) / rb[p]
+            hit = False
+            for s in range(S):
+                if (H[0][0] * RC[s] + H[0][1] * RS[s] <= T[0]
+                        and H[1][0] * RC[s] + H[1][1] * RS[s] <= T[1]
+                        and H[2][0] * RC[s] + H[2][1] * RS[s] <= T[2]):
+                    hit = True
+                    break
+            if hit:
+                out[i] = True
+                break
+    return out_

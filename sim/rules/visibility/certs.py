@@ -118,6 +118,10 @@ def ring_shadowed(D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
     return out
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+ring_shadowed = kernel("visibility.ring_shadowed", ring_shadowed)
+
+
 def sample_inside(D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
     """Certificate "not fully visible" for pairs ``q``: one of B's fixed samples lies inside
     a convex piece of the pair by more than ``_CLOSE`` (every segment to it enters the

@@ -92,6 +92,31 @@ def pair_inputs(blk, a, b, wa, wb):
     return idx, verts
 
 
+def crowded_discs(rng: np.random.Generator, pairs: int = 120):
+    """Pairs of discs (radius 0 to 1.5, overlapping one time in four) among small convex pieces
+    strewn about them, over them and between them, each pair's pieces its own, their vertices
+    its obstacle vertices: (polygons, A's centres and radii, B's, each pair's pieces, each
+    pair's obstacle vertices). The lines each round of the exact sight tries decide often,
+    the touching ones too."""
+    polys, ca, ra, cb, rb, pieces, verts = [], [], [], [], [], [], []
+    for _ in range(pairs):
+        a = rng.uniform(0, 10, size=2)
+        r1, r2 = rng.uniform(0, 1.5, size=2)
+        gap = rng.uniform(0.3, 1.0) * (r1 + r2) if rng.random() < 0.25 else r1 + r2 + rng.uniform(0.01, 6)
+        t = rng.uniform(0, 2 * np.pi)
+        b = a + gap * np.array([np.cos(t), np.sin(t)])
+        mine = []
+        for _ in range(int(rng.integers(2, 8))):
+            c = a + rng.uniform(-0.3, 1.3) * (b - a) + rng.normal(0, 0.7, size=2)
+            m = int(rng.integers(3, 7))
+            ang = np.sort(rng.uniform(0, 2 * np.pi, size=m))
+            mine.append(len(polys))
+            polys.append(c + rng.uniform(0.1, 1.8) * np.stack([np.cos(ang), np.sin(ang)], axis=1))
+        ca.append(a), cb.append(b), ra.append(r1), rb.append(r2), pieces.append(mine)
+        verts.append(np.concatenate([polys[k] for k in mine]))
+    return polys, ca, ra, cb, rb, pieces, verts
+
+
 def ordered_pair_inputs(fps, blk, within):
     """(i, j, pieces, obstacle vertices) of pair_inputs for every ordered pair of bases."""
     for i in range(len(fps)):

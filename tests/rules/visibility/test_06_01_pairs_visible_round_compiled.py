@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from _layouts import layout_and_bases, pair_inputs
+from _layouts import crowded_discs, layout_and_bases, pair_inputs
 from sim.rules import compiled as C
 from sim.rules.visibility import batch as B
 from sim.rules.visibility.kernels import Pieces
@@ -98,25 +98,8 @@ def test_pairs_visible_round_compiled_is_its_reference(seed):
 
 
 def _crowded(rng, pairs: int = 120):
-    """Pairs of discs (radius 0 to 1.5, overlapping one time in four) among small convex pieces
-    strewn about them, over them and between them (each pair's pieces its own, their vertices
-    its obstacle vertices): the lines each round tries decide often, the touching ones too."""
-    polys, ca, ra, cb, rb, pieces, verts = [], [], [], [], [], [], []
-    for _ in range(pairs):
-        a = rng.uniform(0, 10, size=2)
-        r1, r2 = rng.uniform(0, 1.5, size=2)
-        gap = rng.uniform(0.3, 1.0) * (r1 + r2) if rng.random() < 0.25 else r1 + r2 + rng.uniform(0.01, 6)
-        t = rng.uniform(0, 2 * np.pi)
-        b = a + gap * np.array([np.cos(t), np.sin(t)])
-        mine = []
-        for _ in range(int(rng.integers(2, 8))):
-            c = a + rng.uniform(-0.3, 1.3) * (b - a) + rng.normal(0, 0.7, size=2)
-            m = int(rng.integers(3, 7))
-            ang = np.sort(rng.uniform(0, 2 * np.pi, size=m))
-            mine.append(len(polys))
-            polys.append(c + rng.uniform(0.1, 1.8) * np.stack([np.cos(ang), np.sin(ang)], axis=1))
-        ca.append(a), cb.append(b), ra.append(r1), rb.append(r2), pieces.append(mine)
-        verts.append(np.concatenate([polys[k] for k in mine]))
+    """_layouts.crowded_discs as a batch, the outline crossings joined to the obstacle vertices."""
+    polys, ca, ra, cb, rb, pieces, verts = crowded_discs(rng, pairs)
     pk = Pieces(polys)
     return pk, _with_crossings(pk, _arrays(ca, ra, cb, rb, pieces, verts))
 
