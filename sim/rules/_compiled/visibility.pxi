@@ -479,10 +479,60 @@ cdef double UMBRA_GROW = 1e-6     # visibility.umbra._GROW
 cdef Py_ssize_t PIECE_DENSE = 1   # visibility.sight.DENSE
 
 
-cdef inline bint _faces(double cx, double cy, const double[:, :] NX, const double[:, :] NY,
-                        const double[:, :] OFF, Py_ssize_t v, Py_ssize_t k) noexcept nogil:
-    """umbra._chord_lines: edge ``v`` of piece ``k`` faces the point (cx, cy)."""
-    return cx * NX[v, k] + cy * NY[v, k] > OFF[v, k]
+cdef bint _chord_umbra(double cx, double cy, double r, Py_ssize_t k, Py_ssize_t V,
+                       const double[:, :] NX, const double[:, :] NY, const double[:, :] OFF,
+                       const double[:, :] VX, const double[:, :] VY, double* H) noexcept nogil:
+    """The umbra of piece ``k``'s chord seen from (cx, cy), lit by the disc there of radius
+    ``r``: umbra._chord_lines' silhouette and _chord_rows' half-planes n . x <= o, the same
+    arithmetic as certs._umbra_rows' (rows of ``H``: 0-2 the chord line, facing the light; 3-5
+    the tangent through t1; 6-8 through t2). False where the references' chord is not valid
+    (the piece's activity and convexity are the caller's)."""
+    cdef Py_ssize_t a = -1, b = V - 1, nt = 0, v, e
+    cdef bint f, fprev
+    cdef double x1, y1, x2, y2, ex, ey, le, wx, wy, d2, h, n_x, n_y, px, py, qx, qy, sg
+    # the silhouette vertices: where the edges facing the centre change (rows v and v - 1)
+    fprev = NX[V - 1, k] * cx + NY[V - 1, k] * cy > OFF[V - 1, k]
+    for v in range(V):
+        f = NX[v, k] * cx + NY[v, k] * cy > OFF[v, k]
+        if f != fprev:
+            if a < 0:
+                a = v
+            b = v
+            nt += 1
+        fprev = f
+    if nt != 2:
+        return False
+    x1, y1, x2, y2 = VX[a, k], VY[a, k], VX[b, k], VY[b, k]
+    if (x1 - cx) * (y2 - cy) - (y1 - cy) * (x2 - cx) < 0:    # t1 -> t2 counter-clockwise
+        x1, x2 = x2, x1
+        y1, y2 = y2, y1
+    ex = x2 - x1
+    ey = y2 - y1
+    le = sqrt(ex * ex + ey * ey)
+    if not le > 1e-9:
+        return False
+    H[0] = -ey / le                     # the chord's normal, towards the light
+    H[1] = ex / le
+    H[2] = H[0] * x1 + H[1] * y1
+    if not (H[0] * cx + H[1] * cy - r >= H[2] + 1e-9):      # the light strictly on its near side
+        return False
+    for e in range(1, 3):               # the tangents through t1, then t2
+        if e == 1:
+            px, py, qx, qy, sg = x1, y1, x2, y2, 1.0
+        else:
+            px, py, qx, qy, sg = x2, y2, x1, y1, -1.0
+        wx = cx - px
+        wy = cy - py
+        d2 = wx * wx + wy * wy
+        h = sqrt(_max(d2 - r * r, 0.0))
+        if not d2 > r * r:
+            return False
+        n_x = ((-r) * wx - (sg * h) * wy) / d2
+        n_y = ((-r) * wy + (sg * h) * wx) / d2
+        if not (n_x * (qx - px) + n_y * (qy - py) <= 0):    # the other end on the light's side
+            return False
+        H[3 * e], H[3 * e + 1], H[3 * e + 2] = n_x, n_y, n_x * px + n_y * py
+    return True
 
 
 def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
@@ -540,10 +590,9 @@ def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
     cdef unsigned char[::1] act_in = np.empty(K, dtype=np.uint8)
     cdef unsigned char[::1] act_out = np.empty(K, dtype=np.uint8)
     cdef Py_ssize_t[::1] live = np.empty(K, dtype=np.intp)
-    cdef Py_ssize_t u, p, j, e, v, o, k, a, b, nt, nlive, t, ar
-    cdef double cx, cy, r, x1, y1, x2, y2, ex, ey, le, ncx, ncy, oc, wx, wy, d2, h, n_x, n_y
-    cdef double px, py, qx, qy, sg, rt
-    cdef bint f, fprev, ok, dense, w
+    cdef Py_ssize_t u, p, j, e, o, k, nlive, t
+    cdef double cx, cy, r, qx, qy, rt
+    cdef bint ok, dense, w
     for p in range(P):
         first[oinv[p] + 1] += 1
     for u in range(U):
@@ -564,50 +613,7 @@ def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
         nlive = 0
         for j in range(K):
             k = ks[j]
-            # the silhouette vertices: where the facing edges change (rows v and v - 1)
-            fprev = _faces(cx, cy, NX, NY, OFF, V - 1, k)
-            a, b, nt = -1, V - 1, 0
-            for v in range(V):
-                f = _faces(cx, cy, NX, NY, OFF, v, k)
-                if f != fprev:
-                    if a < 0:
-                        a = v
-                    b = v
-                    nt += 1
-                fprev = f
-            if nt != 2:
-                continue
-            x1, y1, x2, y2 = VX[a, k], VY[a, k], VX[b, k], VY[b, k]
-            if (x1 - cx) * (y2 - cy) - (y1 - cy) * (x2 - cx) < 0:    # t1 -> t2 counter-clockwise
-                x1, x2 = x2, x1
-                y1, y2 = y2, y1
-            ex = x2 - x1
-            ey = y2 - y1
-            le = sqrt(ex * ex + ey * ey)
-            ok = le > 1e-9
-            if le == 0:
-                le = 1.0
-            ncx = -ey / le
-            ncy = ex / le
-            oc = ncx * x1 + ncy * y1
-            ok = ok and (ncx * cx + ncy * cy - r >= oc + 1e-9)
-            L[nlive, 6], L[nlive, 7], L[nlive, 8] = ncx, ncy, oc
-            for e in range(2):      # the tangent half-planes through t1, then t2
-                if e == 0:
-                    px, py, qx, qy, sg = x1, y1, x2, y2, 1.0
-                else:
-                    px, py, qx, qy, sg = x2, y2, x1, y1, -1.0
-                wx = cx - px
-                wy = cy - py
-                d2 = wx * wx + wy * wy
-                h = sqrt(_max(d2 - r * r, 0.0))
-                if not d2 > r * r:
-                    ok = False
-                    break
-                n_x = ((-r) * wx - (sg * h) * wy) / d2
-                n_y = ((-r) * wy + (sg * h) * wx) / d2
-                ok = ok and (n_x * (qx - px) + n_y * (qy - py) <= 0)
-                L[nlive, 3 * e], L[nlive, 3 * e + 1], L[nlive, 3 * e + 2] = n_x, n_y, n_x * px + n_y * py
+            ok = _chord_umbra(cx, cy, r, k, V, NX, NY, OFF, VX, VY, &L[nlive, 0])
             dense = kind[k] == PIECE_DENSE
             w = within[o, area[k]]
             if dense_only:
@@ -624,11 +630,11 @@ def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
             qx, qy, rt = C[t, 0], C[t, 1], rad[t] + UMBRA_GROW
             for j in range(nlive):
                 # (the chord first, as the reference: it rejects the near targets)
-                if not (L[j, 6] * qx + L[j, 7] * qy + rt <= L[j, 8]):
-                    continue
                 if not (L[j, 0] * qx + L[j, 1] * qy + rt <= L[j, 2]):
                     continue
                 if not (L[j, 3] * qx + L[j, 4] * qy + rt <= L[j, 5]):
+                    continue
+                if not (L[j, 6] * qx + L[j, 7] * qy + rt <= L[j, 8]):
                     continue
                 if dense_only or (act_in[j] if within[t, area[live[j]]] else act_out[j]):
                     blocked[p] = True
@@ -746,12 +752,11 @@ def ring_shadowed(D, q_, pk, pstart_, pidx_):
     cdef const double[:, :] VY = vy_
     out_ = np.zeros(Q, dtype=bool)
     cdef unsigned char[:] out = out_.view(np.uint8)
-    cdef Py_ssize_t i, p, e, k, v, a, b, nt, row, s
-    cdef double cx, cy, r, x1, y1, x2, y2, ex, ey, le, wx, wy, d2, h, n_x, n_y
-    cdef double px, py, qx, qy, sg
-    cdef double H[3][3]
+    cdef Py_ssize_t i, p, e, k, row, s
+    cdef double cx, cy, r
+    cdef double H[9]
     cdef double T[3]
-    cdef bint f, fprev, ok, hit
+    cdef bint hit
     for i in range(Q):
         p = q[i]
         cx, cy, r = ax[p], ay[p], ra[p] + 1e-6
@@ -759,61 +764,15 @@ def ring_shadowed(D, q_, pk, pstart_, pidx_):
             k = pidx[e]
             if not convex[k]:
                 continue
-            # the silhouette vertices seen from A's centre (certs._umbra_rows)
-            fprev = NX[V - 1, k] * cx + NY[V - 1, k] * cy > OFF[V - 1, k]
-            a, b, nt = -1, V - 1, 0
-            for v in range(V):
-                f = NX[v, k] * cx + NY[v, k] * cy > OFF[v, k]
-                if f != fprev:
-                    if a < 0:
-                        a = v
-                    b = v
-                    nt += 1
-                fprev = f
-            if nt != 2:
-                continue
-            x1, y1, x2, y2 = VX[a, k], VY[a, k], VX[b, k], VY[b, k]
-            if (x1 - cx) * (y2 - cy) - (y1 - cy) * (x2 - cx) < 0:    # t1 -> t2 counter-clockwise
-                x1, x2 = x2, x1
-                y1, y2 = y2, y1
-            ex = x2 - x1
-            ey = y2 - y1
-            le = sqrt(ex * ex + ey * ey)
-            if not le > 1e-9:
-                continue
-            H[0][0] = -ey / le
-            H[0][1] = ex / le
-            H[0][2] = H[0][0] * x1 + H[0][1] * y1
-            if not (H[0][0] * cx + H[0][1] * cy - r >= H[0][2] + 1e-9):
-                continue
-            ok = True
-            for row in range(1, 3):     # the tangents through t1, then t2
-                if row == 1:
-                    px, py, qx, qy, sg = x1, y1, x2, y2, 1.0
-                else:
-                    px, py, qx, qy, sg = x2, y2, x1, y1, -1.0
-                wx = cx - px
-                wy = cy - py
-                d2 = wx * wx + wy * wy
-                h = sqrt(_max(d2 - r * r, 0.0))
-                if not d2 > r * r:
-                    ok = False
-                    break
-                n_x = ((-r) * wx - (sg * h) * wy) / d2
-                n_y = ((-r) * wy + (sg * h) * wx) / d2
-                if not (n_x * (qx - px) + n_y * (qy - py) <= 0):
-                    ok = False
-                    break
-                H[row][0], H[row][1], H[row][2] = n_x, n_y, n_x * px + n_y * py
-            if not ok:
+            if not _chord_umbra(cx, cy, r, k, V, NX, NY, OFF, VX, VY, H):
                 continue
             for row in range(3):        # (the target's margin, then B's centre and radius)
-                T[row] = (H[row][2] - 1e-6 - H[row][0] * bx[p] - H[row][1] * by[p]) / rb[p]
+                T[row] = (H[3 * row + 2] - 1e-6 - H[3 * row] * bx[p] - H[3 * row + 1] * by[p]) / rb[p]
             hit = False
             for s in range(S):
-                if (H[0][0] * RC[s] + H[0][1] * RS[s] <= T[0]
-                        and H[1][0] * RC[s] + H[1][1] * RS[s] <= T[1]
-                        and H[2][0] * RC[s] + H[2][1] * RS[s] <= T[2]):
+                if (H[0] * RC[s] + H[1] * RS[s] <= T[0]
+                        and H[3] * RC[s] + H[4] * RS[s] <= T[1]
+                        and H[6] * RC[s] + H[7] * RS[s] <= T[2]):
                     hit = True
                     break
             if hit:
