@@ -359,4 +359,3 @@ def pairs_visible_round(ca, ra, cb, rb, pk: Pieces, pstart, pidx, ostart, opts) 
 
 # (its compiled twin runs where built: sim.rules.compiled)
 pairs_visible_round = kernel("visibility.pairs_visible_round", pairs_visible_round)
-
