@@ -476,6 +476,7 @@ def pairs_visible_round(ca_, ra_, cb_, rb_, pk, pstart_, pidx_, ostart_, opts_):
 
 
 cdef double UMBRA_GROW = 1e-6     # visibility.umbra._GROW
+cdef double UMBRA_REACH = 1e6     # inches: the centres umbra_chords takes (a table is under 100")
 cdef Py_ssize_t PIECE_DENSE = 1   # visibility.sight.DENSE
 
 
@@ -545,7 +546,9 @@ def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
     pass (a target's grown circle in an umbra lies inside the cone from the observer's centre
     through the chord, by at least its radius over its distance, 1e-8 rad on any table, where
     an arctangent's last bits are 1e-16), and the bins' arctangents are the only arithmetic
-    the twin leaves out."""
+    the twin leaves out. That margin needs radii of 0 or more and centres within UMBRA_REACH
+    (a second reader's fuzz broke it with centres 1e10" away, and with radii below 0):
+    others are the reference's."""
     C_, rad_, within_ = ix.centres, ix.rad, ix.within
     pk = ix.blk.pieces
     nx_, ny_, off_, vx_, vy_ = pk.soa
@@ -569,9 +572,19 @@ def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
     cdef const Py_ssize_t[:] ks = ks_
     cdef const Py_ssize_t[:] area = area_
     cdef const Py_ssize_t[:] kind = kind_
-    if not (_bounded(rad, 1e150) and _indices(obs, n) and _indices(tgt, n) and _indices(uo, n)
-            and _indices(oinv, U) and _indices(ks, NK) and _indices(area, within_.shape[1])):
+    # (the margin that makes the twin's triples the reference's holds for bases of some size
+    # within a table's reach: a radius below 0 takes it away, and beyond UMBRA_REACH" an
+    # arctangent's rounding reaches it; an empty batch or a vertex that is no number the
+    # reference does not answer)
+    if not (P and _bounded(rad, 1e150) and _bounded(C[:, 0], UMBRA_REACH)
+            and _bounded(C[:, 1], UMBRA_REACH) and _finite(vx_.ravel()) and _finite(vy_.ravel())
+            and _indices(obs, n) and _indices(tgt, n) and _indices(uo, n) and _indices(oinv, U)
+            and _indices(ks, NK) and _indices(area, within_.shape[1])):
         return None
+    cdef Py_ssize_t i
+    for i in range(n):
+        if rad[i] < 0:
+            return None
     cdef const unsigned char[:, :] within = within_.view(np.uint8)
     cdef const unsigned char[:] convex = convex_.view(np.uint8)
     cdef const double[:, :] NX = nx_
@@ -580,7 +593,7 @@ def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
     cdef const double[:, :] VX = vx_
     cdef const double[:, :] VY = vy_
     blocked_ = np.zeros(P, dtype=bool)
-    if P == 0 or K == 0:
+    if K == 0:
         return blocked_
     cdef unsigned char[:] blocked = blocked_.view(np.uint8)
     # the pairs grouped by observer (in their order), each observer's chords in rows of 9
@@ -670,6 +683,9 @@ def near_pairs(ix, I_, J_, R_, ks_):
         return None
     for j in range(1, K):       # (the reference's order is the pieces' own: ascending)
         if ks[j] <= ks[j - 1]:
+            return None
+    for p in range(P):          # (below 0, the reference's sweep and its grid part ways)
+        if R[p] < 0:
             return None
     hit_ = np.empty(P * K, dtype=np.uint8)
     cdef unsigned char[::1] hit = hit_

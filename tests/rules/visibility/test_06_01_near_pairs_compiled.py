@@ -95,6 +95,8 @@ def test_near_pairs_compiled_leaves_other_inputs_to_the_reference():
         (I.astype(np.int32), J, R, ks),             # another index type
         (I, J, R.astype(np.float32), ks),           # another float type
         (I, J, np.where(I == 0, np.nan, R), ks),    # no number
+        (I, J, np.where(I == 0, -1.0, R), ks),      # a radius below 0 (the reference's sweep
+                                                    # and grid part ways there)
         (I, J, R, ks[::-1].copy()),                 # pieces not ascending
         (I, J, R, np.sort(np.concatenate([ks, ks[:1]]))),   # a piece twice
         (I, J, R, ks + K),                          # no such piece

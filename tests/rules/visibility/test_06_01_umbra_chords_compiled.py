@@ -135,6 +135,12 @@ def test_umbra_chords_compiled_leaves_other_inputs_to_the_reference():
         (like(), (I, J[:-1], uo, oinv, ks)),                                  # lengths that differ
         (like(centres=ix.centres.astype(np.float32)), (I, J, uo, oinv, ks)),  # another float type
         (like(rad=np.where(np.arange(n) == 0, np.nan, ix.rad)), (I, J, uo, oinv, ks)),
+        # (where the angular margin fails: a radius below 0; centres beyond a table's reach,
+        # 1e10" away, where a second reader's fuzz found the reference's bins leave out a
+        # target the twin blocked; and no pair, which the reference does not answer)
+        (like(rad=np.where(np.arange(n) == 0, -1e-6, ix.rad)), (I, J, uo, oinv, ks)),
+        (like(centres=ix.centres * 1e9), (I, J, uo, oinv, ks)),
+        (like(), (I[:0], J[:0], uo[:0], oinv[:0], ks)),
     ]
     for fake, args in bad:
         assert KERN.compiled(fake, *args, False) is None
