@@ -585,6 +585,9 @@ def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
     for i in range(n):
         if rad[i] < 0:
             return None
+    for i in range(P):      # (the reference's angles are from obs, its chords from uo)
+        if obs[i] != uo[oinv[i]]:
+            return None
     cdef const unsigned char[:, :] within = within_.view(np.uint8)
     cdef const unsigned char[:] convex = convex_.view(np.uint8)
     cdef const double[:, :] NX = nx_

@@ -141,6 +141,7 @@ def test_umbra_chords_compiled_leaves_other_inputs_to_the_reference():
         (like(rad=np.where(np.arange(n) == 0, -1e-6, ix.rad)), (I, J, uo, oinv, ks)),
         (like(centres=ix.centres * 1e9), (I, J, uo, oinv, ks)),
         (like(), (I[:0], J[:0], uo[:0], oinv[:0], ks)),
+        (like(), (I, J, uo, (oinv + 1) % len(uo), ks)),                 # observers that disagree
     ]
     for fake, args in bad:
         assert KERN.compiled(fake, *args, False) is None
