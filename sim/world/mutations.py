@@ -114,6 +114,7 @@ def set_up(unit_ent: int, places) -> list[int]:
     res.spatial.off_table.discard(unit_ent)
     res.undeployed.discard(unit_ent)
     res.spatial.place_many(rows, fps)
+    res.spatial.forget_unit(unit_ent)  # (its living models were none while it was off the table)
     return models
 
 

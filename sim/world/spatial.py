@@ -73,9 +73,11 @@ class SpatialIndex:
         # sim.world.queries.enemy_units: owner -> (the units_with_models array it was read
         # from, the enemy units); an entry stands while that array is the current one
         self.enemies: dict[int, tuple] = {}
-        # Per-unit answers sim.world.queries derives from who is on the battlefield and where. A
-        # move clears them all (_changed); a removal only those of the units it can change,
-        # which sim.world.mutations.mark_destroyed names (forget_unit).
+        # Per-unit answers sim.world.queries derives from which of a unit's models are on the
+        # battlefield (never from where: an answer that reads places keeps the ``version`` it
+        # was made at, as queries.unit_nearest's does). A move leaves them; a removal, a set-up
+        # and an embarkation forget those of the units they change (forget_unit: sim.world
+        # .mutations' mark_destroyed, set_up, embark, leave_transport...).
         self.living: dict[int, list[int]] = {}  # unit entity -> living models
         self.keywords: dict[int, frozenset[str]] = {}  # unit entity -> keywords (19.03)
         self.ranged_abilities: dict[int, frozenset[str]] = {}  # unit entity -> ranged weapon abilities
@@ -321,9 +323,6 @@ class SpatialIndex:
         self.bodies_removed = set()
 
     def _changed(self) -> None:
-        self.living.clear()
-        self.keywords.clear()
-        self.ranged_abilities.clear()
         self._forget_bodies()  # (a move changes where models are, not which are present)
         self.version += 1
         self.layout_version += 1
