@@ -458,9 +458,10 @@ def units_near(unit_ent: int, units, inches: float) -> list:
 def _living_layout(sp: SpatialIndex) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Every living model's row grouped by unit (in unit order), where each unit's run starts,
     and the units (those with a living model on the battlefield): kept on the spatial index
-    while its version stands (any move, removal or set-up bumps it)."""
+    while its presence_version stands (a removal, a set-up or a unit's caches forgotten bumps
+    it; a move changes none of this)."""
     hit = sp.living_layout
-    if hit is not None and hit[0] == sp.version:
+    if hit is not None and hit[0] == sp.presence_version:
         return hit[1]
     parts, starts, ents, n = [], [], [], 0
     for u in _units_in_order():
@@ -472,7 +473,7 @@ def _living_layout(sp: SpatialIndex) -> tuple[np.ndarray, np.ndarray, list[int]]
             n += len(r)
     perm = np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
     out = (perm, np.asarray(starts, dtype=np.intp), ents)
-    sp.living_layout = (sp.version, out)
+    sp.living_layout = (sp.presence_version, out)
     return out
 
 

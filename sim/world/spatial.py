@@ -122,7 +122,7 @@ class SpatialIndex:
         # sim.players.options.translate: (version, unit entity -> (model id, x, y) of each
         # living model, in order, where it stands)
         self.unit_places = None
-        # sim.world.queries._living_layout: (version, (living rows by unit, run starts, units))
+        # sim.world.queries._living_layout: (presence_version, (living rows by unit, run starts, units))
         self.living_layout = None
         # sim.world.queries.units_near: (version, (unit -> its place, every pair of units'
         # bound from their boxes of centres and largest bounding radii))
