@@ -40,31 +40,36 @@ def oc_models(mods: dict | None = None) -> list:
     """(player, OC or None for '-', footprint) of every model on the battlefield (14.02; a
     battle-shocked unit's OC is '-', 01.07). The footprints are the spatial index's, which every
     move and set-up keeps equal to the models' positions and bases."""
-    return _oc_models(mods)[0]
-
-
-def _oc_models(mods: dict | None) -> tuple[list, list[int]]:
-    """``oc_models`` and each model's row of the spatial index, in the same order."""
     fps = W.spatial().fps
-    out, where = [], []
+    players, ocs, rows = _oc_rows(mods)
+    return [(p, oc, fps[k]) for p, oc, k in zip(players, ocs, rows)]
+
+
+def _oc_rows(mods: dict | None) -> tuple[list, list, list[int]]:
+    """Each model on the battlefield's player, OC (None for '-') and row of the spatial index,
+    in unit order (``oc_models``'s, as parallel lists). What depends only on a unit's living
+    models (its owner, their OCs and rows: a model's owner and OC never change, Roster) is kept
+    with them (W.Living.memo)."""
+    players, ocs, where = [], [], []
     for u in W.all_units():
-        slots = W.living_slots(u)
-        if not slots:
+        lv = W.living(u)
+        if not lv.slots:
             continue
-        owner = esper.component_for_entity(u, Unit).owner
-        r = W.roster(u)
-        rows = [r.rows[i] for i in slots]
+        kept = lv.memo.get("oc")
+        if kept is None:
+            r = W.roster(u)
+            kept = lv.memo["oc"] = ([esper.component_for_entity(u, Unit).owner] * len(lv.slots),
+                                    [r.OC[i] for i in lv.slots], [r.rows[i] for i in lv.slots])
+        owners, oc, rows = kept
+        players += owners
         where += rows
         if W.unit_state(u).battle_shocked:
-            out.extend((owner, None, fps[k]) for k in rows)
+            ocs += [None] * len(rows)
+        elif mods and mods.get(u, 0):  # (a rule's modifier, 14.02: sim.rules.effects.phase_rules)
+            ocs += [PR.modified_oc(o, mods[u], False) for o in oc]
         else:
-            oc = r.OC
-            mod = mods.get(u, 0) if mods else 0
-            if mod:  # (a rule's modifier, 14.02: sim.rules.effects.phase_rules)
-                out.extend((owner, PR.modified_oc(oc[i], mod, False), fps[k]) for i, k in zip(slots, rows))
-            else:
-                out.extend((owner, oc[i], fps[k]) for i, k in zip(slots, rows))
-    return out, where
+            ocs += oc
+    return players, ocs, where
 
 
 def oc_modifiers(battle) -> dict:
@@ -83,7 +88,7 @@ def oc_modifiers(battle) -> dict:
 
 def control_levels(objectives: tuple, battle=None) -> list:
     """14.02 Each objective's level of control per player now (sim.rules.objectives
-    .control_levels_all over ``oc_models``). Kept while nothing it reads changes: who is on the
+    .control_levels_of over ``oc_models``' players and OCs). Kept while nothing it reads changes: who is on the
     battlefield and where (the spatial index's version, bumped by every move, set-up and
     removal), which units are battle-shocked, and the objectives; a model's owner and OC never
     change during a battle (sim.components.Roster)."""
@@ -93,8 +98,8 @@ def control_levels(objectives: tuple, battle=None) -> list:
     memo = sp.control_levels
     if memo is not None and memo[0] is objectives and memo[1] == key:
         return memo[2]
-    models, rows = _oc_models(mods)
-    levels = OBJ.control_levels_all(objectives, models, in_range_rows(sp, objectives, rows))
+    players, ocs, rows = _oc_rows(mods)
+    levels = OBJ.control_levels_of(len(objectives), players, ocs, in_range_rows(sp, objectives, rows))
     sp.control_levels = (objectives, key, levels)
     return levels
 

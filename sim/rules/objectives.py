@@ -29,7 +29,7 @@ __all__ = [
     "Objective", "ObjectiveControl", "UNCONTROLLED", "ObjectiveProblem",
     "marker", "distance_to", "range_of", "within_range", "in_range", "placed_distances_to",
     "models_in_range", "control_levels",
-    "control_levels_all", "controller", "settle", "settle_all", "settle_levels", "secure",
+    "control_levels_all", "control_levels_of", "controller", "settle", "settle_all", "settle_levels", "secure",
     "controlling_units", "controlled_by",
     "on_terrain", "objective_problems",
     "default_objectives", "default_zones", "territory", "ZONE_DEPTH",
@@ -226,13 +226,21 @@ def control_levels_all(objectives: Sequence[Objective],
     range of what worked out for all the objectives at once; ``hit``: that matrix, the
     models' rows of ``in_range_matrix``, when the caller has it)."""
     models = list(models)
-    players = sorted({p for p, _oc, _fp in models})
-    out = [dict.fromkeys(players, 0) for _o in objectives]
     if hit is None:
         hit = _in_range_matrix([fp for _p, _oc, fp in models], objectives)
-    for i, j in zip(*np.nonzero(hit)):
-        p, oc, _fp = models[i]
-        out[j][p] += _oc_value(oc)
+    return control_levels_of(len(objectives), [p for p, _oc, _fp in models], [oc for _p, oc, _fp in models], hit)
+
+
+def control_levels_of(count: int, players: Sequence[Player], ocs: Sequence[int | None],
+                      hit: np.ndarray) -> list[dict[Player, int]]:
+    """14.02 ``control_levels_all`` of ``count`` objectives from each model's player and OC
+    (parallel sequences, None for '-') and ``hit``, who is in range of what (``in_range_matrix``:
+    a row per model, a column per objective): every player with a model gets an entry in each,
+    in sorted order; only the models in range of something are read."""
+    out = [dict.fromkeys(sorted(set(players)), 0) for _o in range(count)]
+    ii, jj = np.nonzero(hit)
+    for i, j in zip(ii.tolist(), jj.tolist()):
+        out[j][players[i]] += _oc_value(ocs[i])
     return out
 
 

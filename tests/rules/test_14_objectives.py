@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sim.rules.geometry import footprint, round_base
 from sim.rules.objectives import (
     CONTROL_RANGE, MARKER_DIAMETER, UNCONTROLLED, Objective, ObjectiveControl, control_levels,
-    control_levels_all, controlled_by, controller, controlling_units, default_objectives, default_zones, distance_to,
+    control_levels_all, control_levels_of, controlled_by, controller, controlling_units, default_objectives, default_zones, distance_to,
     in_range, marker, models_in_range, objective_problems, on_terrain, placed_distances_to, range_of, secure,
     settle, settle_all, settle_levels, territory, within_range,
 )
@@ -117,6 +117,22 @@ def test_14_02_control_levels_all_is_control_levels_per_objective():
     assert control_levels_all(objs, []) == [{} for _o in objs]
     prev = {"expansion west": ObjectiveControl("red", "red")}
     assert settle_levels(objs, control_levels_all(objs, models), prev) == settle_all(objs, models, prev)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["blue", "red"]), st.one_of(st.none(), st.integers(-2, 9)),
+                          st.lists(st.booleans(), min_size=3, max_size=3)), max_size=12))
+def test_14_02_control_levels_of_sums_each_players_oc_in_range(models):
+    """Each objective's level per player: the OC of their models in range, '-' (None) and a
+    negative OC counting 0; every player with a model has an entry, in sorted order."""
+    import numpy as np
+    hit = np.array([h for _p, _oc, h in models], dtype=bool).reshape(len(models), 3)
+    got = control_levels_of(3, [p for p, _oc, _h in models], [oc for _p, oc, _h in models], hit)
+    players = sorted({p for p, _oc, _h in models})
+    for j in range(3):
+        assert list(got[j]) == players
+        for p in players:
+            assert got[j][p] == sum(max(oc or 0, 0) for q, oc, h in models if q == p and h[j])
 
 
 def test_14_01_01_vectorised_range_of_no_models():
