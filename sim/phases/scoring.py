@@ -88,19 +88,27 @@ def oc_modifiers(battle) -> dict:
 
 def control_levels(objectives: tuple, battle=None) -> list:
     """14.02 Each objective's level of control per player now (sim.rules.objectives
-    .control_levels_of over ``oc_models``' players and OCs). Kept while nothing it reads changes: who is on the
-    battlefield and where (the spatial index's version, bumped by every move, set-up and
-    removal), which units are battle-shocked, and the objectives; a model's owner and OC never
-    change during a battle (sim.components.Roster)."""
+    .control_levels_of over ``oc_models``' players and OCs). Kept while nothing it reads
+    changes: who is on the battlefield and where (the spatial index's version, bumped by every
+    move, set-up and removal), which units are battle-shocked, and the objectives; a model's
+    owner and OC never change during a battle (sim.components.Roster), so the players and OCs
+    are kept through moves (while the presence_version stands, with the same battle-shocked
+    units and modifiers): a move measures again only who is in range."""
     sp = W.spatial()
     mods = oc_modifiers(battle)  # (the rules' OC modifiers: {} without rules)
-    key = (sp.version, tuple(W.unit_state(u).battle_shocked for u in W.all_units()), tuple(mods.items()))
+    shocked, mod_items = tuple(W.unit_state(u).battle_shocked for u in W.all_units()), tuple(mods.items())
+    key = (sp.version, shocked, mod_items)
     memo = sp.control_levels
     if memo is not None and memo[0] is objectives and memo[1] == key:
         return memo[2]
-    players, ocs, rows = _oc_rows(mods)
+    okey = (sp.presence_version, shocked, mod_items)
+    if memo is not None and memo[3][0] == okey:
+        oc_rows = memo[3][1]
+    else:
+        oc_rows = _oc_rows(mods)
+    players, ocs, rows = oc_rows
     levels = OBJ.control_levels_of(len(objectives), players, ocs, in_range_rows(sp, objectives, rows))
-    sp.control_levels = (objectives, key, levels)
+    sp.control_levels = (objectives, key, levels, (okey, oc_rows))
     return levels
 
 

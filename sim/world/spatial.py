@@ -114,7 +114,8 @@ class SpatialIndex:
         # grow (the random player's Shooting draws keep the targets within reach of each unit
         # that long, as a superset: sim.players.random_player)
         self.layout_version = 0
-        # sim.phases.scoring.control_levels: (objectives, (version, battle-shocked units), levels)
+        # sim.phases.scoring.control_levels: (objectives, (version, battle-shocked units, OC
+        # modifiers), levels, ((presence_version, the same two), each model's player, OC and row))
         self.control_levels = None
         # sim.phases.scoring.in_range_rows: (objectives, the footprint each model's row was measured
         # for, by model index (None: not yet), each model's row of "in range of each objective")
