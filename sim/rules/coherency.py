@@ -19,6 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
+from sim.rules.compiled import kernel
 from sim.rules.geometry import EPS, OVAL_VERTICES, Footprint, distance_matrix
 
 __all__ = [
@@ -153,9 +154,18 @@ def coherency_screen(fps: Sequence[Footprint]) -> bool | None:
     coherent: the pairs surely within 2" link every model into one group and no pair may be
     more than 9" apart; surely not: some pair is surely more than 9" apart, or the pairs that
     may be within 2" do not join the unit into one group ([FAQ])."""
+    return _VERDICTS[_coherency_code(fps)]
+
+
+_VERDICTS = (False, True, None)
+
+
+def _coherency_code(fps: Sequence[Footprint]) -> int:
+    """``coherency_screen``'s verdict as a number, 0 (surely not), 1 (surely) or 2 (only
+    measuring can tell): its arithmetic, pair by pair in order, and what it decides."""
     n = len(fps)
     if n <= 1:
-        return True
+        return 1
     cx = [f.x for f in fps]
     cy = [f.y for f in fps]
     inner = [_inner_radius(f) for f in fps]
@@ -171,7 +181,7 @@ def coherency_screen(fps: Sequence[Footprint]) -> bool | None:
             c = math.hypot(cx[j] - xi, cy[j] - yi)
             lo, hi = c - oi - outer[j], c - ii - inner[j]
             if lo > span_hi:
-                return False
+                return 0
             if hi > span_lo:
                 spans = False
             if lo <= link_hi:
@@ -181,8 +191,12 @@ def coherency_screen(fps: Sequence[Footprint]) -> bool | None:
                     sure[i].append(j)
                     sure[j].append(i)
     if not _connected(maybe):
-        return False
-    return True if spans and _connected(sure) else None
+        return 0
+    return 1 if spans and _connected(sure) else 2
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_coherency_code = kernel("movement.coherency_code", _coherency_code)
 
 
 def _connected(adj: list[list[int]]) -> bool:

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from random_pieces import random_pieces
 
+from sim.rules import coherency as _coherency  # noqa: F401  (unit coherency's screen)
 from sim.rules import compiled as C
 from sim.rules import geometry as G
 # (every module with a kernel, so that each record is registered whichever test runs first)
@@ -57,7 +58,7 @@ def test_every_kernel_is_the_record_its_module_calls():
     assert sorted(C.KERNELS) == [
         "geometry.apart_distances", "geometry.convex_distance", "geometry.disc_distances",
         "geometry.round_core_distances",
-        "movement.bases_refused", "movement.box_near", "movement.convex_penetrates_polygon",
+        "movement.bases_refused", "movement.box_near", "movement.coherency_code", "movement.convex_penetrates_polygon",
         "movement.discs_clear", "movement.points_convex_distance", "movement.points_convexes_distance",
         "movement.points_polys_distance",
         "movement.rows_near_box", "movement.segments_polys_distance", "visibility.capsule_distances",

@@ -15,6 +15,7 @@ import math
 import numpy as np
 import pytest
 
+from sim.rules import compiled as C
 from sim.rules import coherency as COH
 from sim.rules.coherency import coherency_problems, coherency_screen
 from sim.rules.geometry import footprint, round_base
@@ -100,6 +101,9 @@ MUTATIONS = {   # name: (attribute of sim.rules.coherency, its mutated value)
 
 @pytest.mark.parametrize("name", list(MUTATIONS))
 def test_03_03_the_oracle_catches_a_mutated_coherency_check(monkeypatch, name):
+    # (the screen's numpy-free reference mutated: its compiled twin, held to it by
+    # tests/rules/movement/test_compiled_coherency_code.py, would answer instead)
+    monkeypatch.setattr(C.KERNELS["movement.coherency_code"], "_twin", None)
     monkeypatch.setattr(COH, *MUTATIONS[name])
     for ids, fps, verdict in random_units():
         if disagreements(verdict, end_coherency_problems(ids, fps)):
