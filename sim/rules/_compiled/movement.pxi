@@ -43,6 +43,43 @@ cdef _Edges _edges(es):
     return ed
 
 
+cdef inline double _seg_poly_d(double ax, double ay, double bx, double by, _Edges ed, Py_ssize_t p) nogil:
+    """The distance from the segment (ax, ay)-(bx, by) to the closed area of polygon ``p`` of
+    ``ed``, 0 where the segment meets it (crosses an edge, or starts inside): segments_polys_
+    distance's arithmetic for one entry (a NaN made inside is the caller's to find)."""
+    cdef Py_ssize_t e0 = ed.starts[p], e1 = _edges_end(ed.starts, p, ed.E), e
+    cdef double sx = bx - ax, sy = by - ay
+    cdef double sl2 = sx * sx + sy * sy
+    cdef double tax, tay, tbx, tby, px, py, t, qx, qy, x, o1, o2, o3, o4
+    cdef double d2 = INFINITY
+    cdef bint meet = False
+    cdef long long crossings = 0
+    for e in range(e0, e1):
+        # the segment's ends to the edge, and the edge's start to the segment
+        tax = ax - ed.vx[e]
+        tay = ay - ed.vy[e]
+        tbx = bx - ed.vx[e]
+        tby = by - ed.vy[e]
+        x = _min(_edge_d2(tax, tay, ed.ex[e], ed.ey[e], ed.el2[e]), _edge_d2(tbx, tby, ed.ex[e], ed.ey[e], ed.el2[e]))
+        px = -tax
+        py = -tay
+        t = _clip01((px * sx + py * sy) / (sl2 if sl2 > 0 else 1.0))
+        qx = px - t * sx
+        qy = py - t * sy
+        x = _min(x, qx * qx + qy * qy)
+        d2 = x if e == e0 else _min(d2, x)
+        # a proper crossing of the segment and the edge; the crossing number of a
+        o1 = ed.ex[e] * tay - ed.ey[e] * tax
+        o2 = ed.ex[e] * tby - ed.ey[e] * tbx
+        o3 = sx * py - sy * px
+        o4 = sx * (ed.wy[e] - ay) - sy * (ed.wx[e] - ax)
+        if (o1 * o2) < 0 and (o3 * o4) < 0:
+            meet = True
+        if (ed.vy[e] <= ay and ed.wy[e] > ay and o1 > 0) or (ed.wy[e] <= ay and ed.vy[e] > ay and o1 < 0):
+            crossings += 1
+    return 0.0 if (meet or crossings % 2 == 1) else sqrt(d2)
+
+
 def segments_polys_distance(a_, b_, es):
     """movement.kernels.segments_polys_distance: (K, P) from each segment a[k]-b[k] to the
     closed area of each polygon of ``es``, 0 where the segment meets it."""
@@ -51,52 +88,15 @@ def segments_polys_distance(a_, b_, es):
         return None
     cdef const double[:, :] a = a_
     cdef const double[:, :] b = b_
-    cdef const double[:] vx = ed.vx, vy = ed.vy, wx = ed.wx, wy = ed.wy, ex = ed.ex, ey = ed.ey, el2 = ed.el2
-    cdef const Py_ssize_t[:] starts = ed.starts
-    cdef Py_ssize_t K = a.shape[0], P = ed.P, E = ed.E
+    cdef Py_ssize_t K = a.shape[0], P = ed.P
     out_ = np.empty((K, P))
     cdef double[:, ::1] out = out_
-    cdef Py_ssize_t k, p, e, e0, e1
-    cdef double ax, ay, bx, by, sx, sy, sl2, tax, tay, tbx, tby, px, py, t, qx, qy, d2, x, o1, o2, o3, o4
-    cdef bint meet
-    cdef long long crossings
+    cdef Py_ssize_t k, p
     if not (_finite(a[:, 0]) and _finite(a[:, 1]) and _finite(b[:, 0]) and _finite(b[:, 1])):
         return None
     for k in range(K):
-        ax, ay, bx, by = a[k, 0], a[k, 1], b[k, 0], b[k, 1]
-        sx = bx - ax
-        sy = by - ay
-        sl2 = sx * sx + sy * sy
         for p in range(P):
-            e0 = starts[p]
-            e1 = _edges_end(starts, p, E)
-            d2 = INFINITY
-            meet = False
-            crossings = 0
-            for e in range(e0, e1):
-                # the segment's ends to the edge, and the edge's start to the segment
-                tax = ax - vx[e]
-                tay = ay - vy[e]
-                tbx = bx - vx[e]
-                tby = by - vy[e]
-                x = _min(_edge_d2(tax, tay, ex[e], ey[e], el2[e]), _edge_d2(tbx, tby, ex[e], ey[e], el2[e]))
-                px = -tax
-                py = -tay
-                t = _clip01((px * sx + py * sy) / (sl2 if sl2 > 0 else 1.0))
-                qx = px - t * sx
-                qy = py - t * sy
-                x = _min(x, qx * qx + qy * qy)
-                d2 = x if e == e0 else _min(d2, x)
-                # a proper crossing of the segment and the edge; the crossing number of a
-                o1 = ex[e] * tay - ey[e] * tax
-                o2 = ex[e] * tby - ey[e] * tbx
-                o3 = sx * py - sy * px
-                o4 = sx * (wy[e] - ay) - sy * (wx[e] - ax)
-                if (o1 * o2) < 0 and (o3 * o4) < 0:
-                    meet = True
-                if (vy[e] <= ay and wy[e] > ay and o1 > 0) or (wy[e] <= ay and vy[e] > ay and o1 < 0):
-                    crossings += 1
-            out[k, p] = 0.0 if (meet or crossings % 2 == 1) else sqrt(d2)
+            out[k, p] = _seg_poly_d(a[k, 0], a[k, 1], b[k, 0], b[k, 1], ed, p)
             if out[k, p] != out[k, p]:
                 return None   # (a NaN made inside, an overflow's: the reference's, sign bit and all)
     return out_
@@ -539,3 +539,131 @@ cdef bint _co_connected(unsigned long long* adj, Py_ssize_t n) nogil:
         todo = nxt & ~seen
         seen |= nxt
     return seen == ((1ULL << n) - 1 if n < 64 else ~0ULL)
+
+
+# (sim.rules.movement.index.TOUCH: a test holds the two equal)
+MOVE_TOUCH = 1e-7
+_CORE_EDGES = []   # (sim.rules.movement.round_paths.core_edges, found when first needed)
+
+
+def round_paths_clear(V_, VR_, A_, B_, R_, board, idx, blockers_, dense):
+    """movement.round_paths._round_paths_clear: whether round bases moving along the segments
+    A[s]-B[s] (radius R[s]; their paths' vertices V, radii VR) go over no battlefield edge,
+    cross no base of ``blockers`` (rows of the body index ``idx``) and no polygon of ``dense``:
+    each test round_path_hits' arithmetic for its entry (the edge's maxima, the rows near the
+    segments' box, the point-to-segment distance, the segment-to-polygon distance of each
+    hull's core and of each feature whose box meets the segment's), False at the first breach
+    found (the answer is whether there is one, so the order is free). Inputs of other types, or
+    places that are no finite number, are the reference's."""
+    if not (_all_of((V_, VR_, A_, B_, R_), F64) and _all_of((blockers_,), INTP)):
+        return None
+    if V_.ndim != 2 or A_.ndim != 2 or B_.ndim != 2 or VR_.ndim != 1 or R_.ndim != 1 or blockers_.ndim != 1:
+        return None
+    cdef const double[:, :] V = V_
+    cdef const double[:] VR = VR_
+    cdef const double[:, :] A = A_
+    cdef const double[:, :] B = B_
+    cdef const double[:] R = R_
+    cdef Py_ssize_t K = V.shape[0], S = A.shape[0], k, s, i, j, p, m
+    if VR.shape[0] != K or B.shape[0] != S or R.shape[0] != S or (K and V.shape[1] != 2) or (S and (A.shape[1] != 2 or B.shape[1] != 2)):
+        return None
+    if not (_finite(V[:, 0]) and _finite(V[:, 1]) and _finite(VR) and _finite(A[:, 0]) and _finite(A[:, 1])
+            and _finite(B[:, 0]) and _finite(B[:, 1]) and _finite(R)):
+        return None
+    cdef double W = board[0], H = board[1], touch = MOVE_TOUCH
+    cdef double over, ax, ay, bx, by, apx, apy, abx, aby, den, t, dx, dy, d, lim
+    # 4. the battlefield edge: every vertex's base inside the board
+    for k in range(K):
+        over = _max(_max(VR[k] - V[k, 0], VR[k] - V[k, 1]), _max(V[k, 0] + VR[k] - W, V[k, 1] + VR[k] - H))
+        if over > touch:
+            return False
+    if S == 0:
+        return True
+    # 3. enemy bases: the rows whose box meets the segments' (rows_near_box)
+    cdef const Py_ssize_t[:] blockers = blockers_
+    xlo_, xhi_, ylo_, yhi_ = idx.boxes()
+    if not (_all_of((xlo_, xhi_, ylo_, yhi_, idx.centres, idx.radius), F64) and _all_of((idx.round,), BOOL)):
+        return None
+    cdef const double[:] xlo = xlo_
+    cdef const double[:] xhi = xhi_
+    cdef const double[:] ylo = ylo_
+    cdef const double[:] yhi = yhi_
+    cdef const double[:, :] centres = idx.centres
+    cdef const double[:] radius = idx.radius
+    cdef const unsigned char[:] rnd = idx.round.view(np.uint8)
+    if not _indices(blockers, xlo.shape[0]) or centres.shape[0] != xlo.shape[0] or radius.shape[0] != xlo.shape[0]:
+        return None
+    cdef double lo0 = A[0, 0], lo1 = A[0, 1], hi0 = A[0, 0], hi1 = A[0, 1], rmax = R[0]
+    for s in range(S):
+        lo0 = _min(_min(lo0, A[s, 0]), B[s, 0])
+        lo1 = _min(_min(lo1, A[s, 1]), B[s, 1])
+        hi0 = _max(_max(hi0, A[s, 0]), B[s, 0])
+        hi1 = _max(_max(hi1, A[s, 1]), B[s, 1])
+        rmax = _max(rmax, R[s])
+    cdef double pad = rmax + 0.0 + 1e-6
+    lo0 -= pad
+    lo1 -= pad
+    hi0 += pad
+    hi1 += pad
+    cdef _Edges ed
+    for i in range(blockers.shape[0]):
+        j = blockers[i]
+        if not (xhi[j] >= lo0 and xlo[j] <= hi0 and yhi[j] >= lo1 and ylo[j] <= hi1):
+            continue
+        if rnd[j]:
+            for s in range(S):
+                ax, ay = A[s, 0], A[s, 1]
+                abx = B[s, 0] - ax
+                aby = B[s, 1] - ay
+                apx = centres[j, 0] - ax
+                apy = centres[j, 1] - ay
+                den = abx * abx + aby * aby
+                t = apx * abx
+                t += apy * aby
+                t /= den if den > 0 else 1.0
+                t = _min(_max(t, 0.0), 1.0)
+                dx = apx - t * abx
+                dy = apy - t * aby
+                d = sqrt(dx * dx + dy * dy)
+                lim = R[s] + radius[j]
+                if d < lim - touch:
+                    return False
+        else:
+            if not _CORE_EDGES:
+                from sim.rules.movement.round_paths import core_edges
+                _CORE_EDGES.append(core_edges)
+            ed = _edges(_CORE_EDGES[0](idx.fps[j]))
+            if ed is None:
+                return None
+            for s in range(S):
+                d = _seg_poly_d(A[s, 0], A[s, 1], B[s, 0], B[s, 1], ed, 0)
+                if d != d:
+                    return None
+                if d < R[s] - touch:
+                    return False
+    # 5. dense features: those whose box meets a segment's grown by its radius (_box_near)
+    if len(dense) == 0:
+        return True
+    ed = _edges(dense)
+    if ed is None or not _all_of((dense.lo, dense.hi), F64):
+        return None
+    cdef const double[:, :] plo = dense.lo
+    cdef const double[:, :] phi = dense.hi
+    if plo.shape[0] != ed.P or phi.shape[0] != ed.P:
+        return None
+    cdef double slo0, slo1, shi0, shi1
+    for s in range(S):
+        ax, ay, bx, by = A[s, 0], A[s, 1], B[s, 0], B[s, 1]
+        slo0 = _min(ax, bx) - R[s]
+        slo1 = _min(ay, by) - R[s]
+        shi0 = _max(ax, bx) + R[s]
+        shi1 = _max(ay, by) + R[s]
+        for p in range(ed.P):
+            if not (slo0 <= phi[p, 0] and shi0 >= plo[p, 0] and slo1 <= phi[p, 1] and shi1 >= plo[p, 1]):
+                continue
+            d = _seg_poly_d(ax, ay, bx, by, ed, p)
+            if d != d:
+                return None
+            if d < R[s] - touch:
+                return False
+    return True

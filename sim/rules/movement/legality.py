@@ -41,7 +41,6 @@ from typing import Collection, Mapping, Sequence
 import numpy as np
 
 from sim.rules.arrays import col_max, col_min, flatnonzero, roll_next
-from sim.rules.compiled import kernel
 from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix, coherency_screen
 from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, in_engagement_range, overlaps
 from sim.rules.movement.index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
@@ -53,7 +52,7 @@ from sim.rules.movement.kernels import (_seg_point_dist, _segments_polygon_dista
                                     _convex_overlap, _convex_penetrates_polygon, _offsets, near_rows,
                                     rows_near_box, placed_distances, placed_overlaps, distances_from, fps_to_rows,
                                     fps_distance_matrix, unit_distance, path_length)
-from sim.rules.movement.moves import WALKER_HEIGHT
+from sim.rules.movement.round_paths import _DENSE_RULE, _box_near, _dense_message, round_path_checks
 from sim.rules.polygons import ccw
 from sim.rules.terrain import TerrainArea
 
@@ -174,30 +173,6 @@ def _sweep_hits(fp, r, off, a, b, idx, rows):
             j, depth = min(found)
             return (s, j, depth)
     return None
-
-
-_DENSE_RULE = "13.06, Part A 12"
-
-
-def _dense_message(poly: _Poly) -> str:
-    """13.06 / 24.35 Why the path may not cross the dense feature ``poly``, and who may: for one
-    given a height of 4" or less (Part A ruling 12), a Super-heavy Walker's move too."""
-    if poly.tall > WALKER_HEIGHT:
-        return (f"its path crosses a dense feature of {poly.area!r}; only INFANTRY, BEASTS, SWARM or "
-                f"MOBILE models, or models taking to the skies, may")
-    return (f"its path crosses a dense feature of {poly.area!r}, {poly.tall:g}\" tall; only INFANTRY, "
-            f"BEASTS, SWARM or MOBILE models, models taking to the skies, or a Super-heavy Walker's "
-            f"normal, advance or fall-back move (24.35: {WALKER_HEIGHT:g}\" or less) may")
-
-
-def _box_near(lo: np.ndarray, hi: np.ndarray, es: EdgeSet) -> np.ndarray:
-    """(K, P): box k (lo/hi rows) meets polygon p's bounding box."""
-    return (lo[:, None, 0] <= es.hi[None, :, 0]) & (hi[:, None, 0] >= es.lo[None, :, 0]) \
-        & (lo[:, None, 1] <= es.hi[None, :, 1]) & (hi[:, None, 1] >= es.lo[None, :, 1])
-
-
-# (its compiled twin runs where built: sim.rules.compiled)
-_box_near = kernel("movement.box_near", _box_near)
 
 
 def _dense_hit(fp: Footprint, off: np.ndarray | None, a: np.ndarray, b: np.ndarray,
@@ -643,7 +618,7 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
                 if kind == "edge":
                     mine.append(MoveProblem(mid, rl, msg, dist))
     if round_paths:
-        _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense, per)
+        round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense, per)
     # end of move: overlaps with other models, features, engagement
     rlist = rows.tolist()
     moved = [ends[k].centre != idx.fps[r].centre for k, r in enumerate(rlist)]
@@ -711,75 +686,6 @@ def end_coherent(ids: Sequence[str], ends: Sequence[Footprint]) -> bool:
     bounds of ``coherency_screen`` leave it open (sim.plan.moves.coherent_at)."""
     sure = coherency_screen(ends)
     return sure if sure is not None else not end_coherency_problems(ids, ends)
-
-
-def _round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense, per):
-    """Checks 3-5 of ``check_move`` for every round base at once (one segment array)."""
-    W, H = board
-    # (the vertices of every path, each with its model's row, and those that start a segment:
-    # every vertex but its path's last; made as lists, a path has a few points)
-    pts_all, own, starts = [], [], []
-    for r, pts in round_paths:
-        k = len(pts_all)
-        pts_all += pts
-        own += [r] * len(pts)
-        starts += range(k, k + len(pts) - 1)
-    V = np.array(pts_all, dtype=float)
-    vown = np.array(own, dtype=np.int64)
-    VR = idx.radius[vown]
-    seg = np.array(starts, dtype=np.int64)         # vertex k starts a segment unless last
-    A = V[seg]
-    B = V[seg + 1]
-    owners = vown[seg]
-    R = VR[seg]
-    found: dict[int, dict[str, MoveProblem]] = {r: {} for r, _ in round_paths}
-    # 4. the battlefield edge (every vertex's base inside the board)
-    over = np.maximum(np.maximum(VR - V[:, 0], VR - V[:, 1]),
-                      np.maximum(V[:, 0] + VR - W, V[:, 1] + VR - H))
-    for k in flatnonzero(over > TOUCH).tolist():
-        r = int(vown[k])
-        found[r].setdefault("edge", MoveProblem(
-            idx.ids[r], "03.01", f"its base would go {over[k]:.2f}\" over the battlefield edge at "
-            f"({V[k, 0]:.2f}, {V[k, 1]:.2f})", float(over[k])))
-    if len(A):
-        rmax = float(R.max())
-        # 3. enemy bases
-        near = near_rows(idx, np.vstack([A, B]), rmax, 0.0, blockers)
-        if len(near):
-            rn = near[idx.round[near]]
-            if len(rn):
-                d = _seg_point_dist(A, B, idx.centres[rn])
-                lim = R[:, None] + idx.radius[rn][None, :]
-                for s, m in np.argwhere(d < lim - TOUCH).tolist():
-                    r = int(owners[s])
-                    found[r].setdefault("enemy", MoveProblem(
-                        idx.ids[r], "03.01", f"its path crosses the base of enemy model "
-                        f"{idx.ids[int(rn[m])]} (by {lim[s, m] - d[s, m]:.2f}\")",
-                        float(lim[s, m] - d[s, m])))
-            for j in near[~idx.round[near]].tolist():
-                poly = idx.core(j)
-                d = _segments_polygon_distance(A, B, poly, roll_next(poly))
-                for s in flatnonzero(d < R - TOUCH).tolist():
-                    r = int(owners[s])
-                    found[r].setdefault("enemy", MoveProblem(
-                        idx.ids[r], "03.01", f"its path crosses the base of enemy model "
-                        f"{idx.ids[j]} (by {R[s] - d[s]:.2f}\")", float(R[s] - d[s])))
-        # 5. dense features
-        dense = terr.uncrossable(may_cross_dense)
-        if len(dense):
-            near = _box_near(np.minimum(A, B) - R[:, None], np.maximum(A, B) + R[:, None],
-                             dense)
-            if near.any():
-                d = near_polys_distance(A, B, near, dense)
-                for s, p in np.argwhere(near & (d < R[:, None] - TOUCH)).tolist():
-                    r = int(owners[s])
-                    found[r].setdefault("dense", MoveProblem(
-                        idx.ids[r], _DENSE_RULE, _dense_message(dense.polys[p]),
-                        float(R[s] - d[s, p])))
-    for r, _ in round_paths:
-        for kind in ("enemy", "edge", "dense"):
-            if kind in found[r]:
-                per[r].append(found[r][kind])
 
 
 def near_each(fps: Sequence[Footprint], idx: BodyIndex, reach: float, rows: np.ndarray) -> np.ndarray:
