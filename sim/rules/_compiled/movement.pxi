@@ -102,6 +102,23 @@ def segments_polys_distance(a_, b_, es):
     return out_
 
 
+cdef inline double _pt_poly_d(double cx, double cy, _Edges ed, Py_ssize_t p) noexcept nogil:
+    """The distance from the point (cx, cy) to the closed area of polygon ``p`` of ``ed``, 0
+    inside (the crossing number odd): points_polys_distance's arithmetic for one entry."""
+    cdef Py_ssize_t e0 = ed.starts[p], e1 = _edges_end(ed.starts, p, ed.E), e
+    cdef double tx, ty, x, o1, d2 = INFINITY
+    cdef long long crossings = 0
+    for e in range(e0, e1):
+        tx = cx - ed.vx[e]
+        ty = cy - ed.vy[e]
+        x = _edge_d2(tx, ty, ed.ex[e], ed.ey[e], ed.el2[e])
+        d2 = x if e == e0 else _min(d2, x)
+        o1 = ed.ex[e] * ty - ed.ey[e] * tx
+        if (ed.vy[e] <= cy and ed.wy[e] > cy and o1 > 0) or (ed.wy[e] <= cy and ed.vy[e] > cy and o1 < 0):
+            crossings += 1
+    return 0.0 if crossings % 2 == 1 else sqrt(d2)
+
+
 def points_polys_distance(c_, es):
     """movement.kernels.points_polys_distance: (K, P) from each point c[k] to the closed area
     of each polygon of ``es``, 0 inside."""
@@ -109,32 +126,15 @@ def points_polys_distance(c_, es):
     if ed is None or not _all_of((c_,), F64):
         return None
     cdef const double[:, :] c = c_
-    cdef const double[:] vx = ed.vx, vy = ed.vy, wy = ed.wy, ex = ed.ex, ey = ed.ey, el2 = ed.el2
-    cdef const Py_ssize_t[:] starts = ed.starts
-    cdef Py_ssize_t K = c.shape[0], P = ed.P, E = ed.E
+    cdef Py_ssize_t K = c.shape[0], P = ed.P
     out_ = np.empty((K, P))
     cdef double[:, ::1] out = out_
-    cdef Py_ssize_t k, p, e, e0, e1
-    cdef double cx, cy, tx, ty, d2, x, o1
-    cdef long long crossings
+    cdef Py_ssize_t k, p
     if not (_finite(c[:, 0]) and _finite(c[:, 1])):
         return None
     for k in range(K):
-        cx, cy = c[k, 0], c[k, 1]
         for p in range(P):
-            e0 = starts[p]
-            e1 = _edges_end(starts, p, E)
-            d2 = INFINITY
-            crossings = 0
-            for e in range(e0, e1):
-                tx = cx - vx[e]
-                ty = cy - vy[e]
-                x = _edge_d2(tx, ty, ex[e], ey[e], el2[e])
-                d2 = x if e == e0 else _min(d2, x)
-                o1 = ex[e] * ty - ey[e] * tx
-                if (vy[e] <= cy and wy[e] > cy and o1 > 0) or (wy[e] <= cy and vy[e] > cy and o1 < 0):
-                    crossings += 1
-            out[k, p] = 0.0 if crossings % 2 == 1 else sqrt(d2)
+            out[k, p] = _pt_poly_d(c[k, 0], c[k, 1], ed, p)
             if out[k, p] != out[k, p]:
                 return None   # (a NaN made inside, an overflow's: the reference's, sign bit and all)
     return out_
@@ -385,34 +385,38 @@ def convex_penetrates_polygon(H_, poly, tol_=None):
     return False
 
 
-cdef bint _convex_rows(const double[:, :] p, const double[:, :] q, double[:] out) noexcept nogil:
-    """_points_convex_distance's arithmetic for each point of ``p`` against the polygon ``q``,
-    into ``out``: one vertex, the points' hypot to it; else the root of the least squared edge
-    distance (_ab_dist2's operations: t clipped to [0, 1], the edge's length squared 1.0 where
-    it is 0), and 0.0 for a point no edge has on its right (three vertices or more: ex * wy >=
-    ey * wx at every edge). False where a root is no number (the reference's, sign bit and all)."""
-    cdef Py_ssize_t K = p.shape[0], m = q.shape[0], k, e, f
-    cdef double px, py, ax, ay, ex, ey, wx, wy, den, d2, best
+cdef inline double _pt_convex_d(double px, double py, const double[:, :] q) noexcept nogil:
+    """_points_convex_distance's arithmetic for the point (px, py) against the polygon ``q``: one
+    vertex, the hypot to it; else the root of the least squared edge distance (_ab_dist2's
+    operations: t clipped to [0, 1], the edge's length squared 1.0 where it is 0), and 0.0 for
+    a point no edge has on its right (three vertices or more: ex * wy >= ey * wx at every edge)."""
+    cdef Py_ssize_t m = q.shape[0], e, f
+    cdef double ax, ay, ex, ey, wx, wy, den, d2, best = 0.0
     cdef bint inside
-    for k in range(K):
-        px, py = p[k, 0], p[k, 1]
-        if m == 1:
-            out[k] = hypot(px - q[0, 0], py - q[0, 1])
-            continue
-        inside = m >= 3
-        for e in range(m):
-            f = e + 1 if e + 1 < m else 0
-            ax, ay = q[e, 0], q[e, 1]
-            ex = q[f, 0] - ax
-            ey = q[f, 1] - ay
-            wx = px - ax
-            wy = py - ay
-            den = ex * ex + ey * ey
-            d2 = _edge_d2(wx, wy, ex, ey, den if den > 0 else 1.0)
-            best = d2 if e == 0 else _min(best, d2)
-            if inside and not (wy * ex >= wx * ey):
-                inside = False
-        out[k] = 0.0 if inside else sqrt(best)
+    if m == 1:
+        return hypot(px - q[0, 0], py - q[0, 1])
+    inside = m >= 3
+    for e in range(m):
+        f = e + 1 if e + 1 < m else 0
+        ax, ay = q[e, 0], q[e, 1]
+        ex = q[f, 0] - ax
+        ey = q[f, 1] - ay
+        wx = px - ax
+        wy = py - ay
+        den = ex * ex + ey * ey
+        d2 = _edge_d2(wx, wy, ex, ey, den if den > 0 else 1.0)
+        best = d2 if e == 0 else _min(best, d2)
+        if inside and not (wy * ex >= wx * ey):
+            inside = False
+    return 0.0 if inside else sqrt(best)
+
+
+cdef bint _convex_rows(const double[:, :] p, const double[:, :] q, double[:] out) noexcept nogil:
+    """_pt_convex_d of each point of ``p`` against the polygon ``q``, into ``out``; False where a
+    root is no number (the reference's, sign bit and all)."""
+    cdef Py_ssize_t k
+    for k in range(p.shape[0]):
+        out[k] = _pt_convex_d(p[k, 0], p[k, 1], q)
         if out[k] != out[k]:
             return False
     return True
@@ -665,5 +669,170 @@ def round_paths_clear(V_, VR_, A_, B_, R_, board, idx, blockers_, dense):
             if d != d:
                 return None
             if d < R[s] - touch:
+                return False
+    return True
+
+
+# (sim.rules.movement.legality.OVERLAP_BAND, geometry.ENGAGEMENT_RANGE and EPS: a test holds
+# each equal to its source)
+MOVE_OVERLAP_BAND = 1e-9
+MOVE_ENGAGEMENT = 2.0
+MOVE_EPS = 1e-9
+# inches: two bases of the moving unit whose centres' distance (C's hypot, where the reference
+# has math.hypot) is this near a limit are left to the reference
+MOVE_OWN_BAND = 1e-9
+cdef enum:
+    _ENDS_MAX = 256   # (the most bases a unit's ends are checked for here)
+
+
+def ends_clear(ends, idx, others_, terr, player, end_unengaged):
+    """movement.legality._ends_clear for a unit of round bases only (another base: the
+    reference's): whether no base at ``ends`` overlaps a model of ``others`` (rows of ``idx``)
+    or another of ``ends``, none overlaps a light or dense feature, and, ``end_unengaged``, none
+    is within engagement range of an enemy model. Each test the reference's arithmetic for its
+    entry (the rows near the ends' box, the round bases' hypot, a hull core's distance, a
+    feature's distance, the discs' distance), False at the first breach found; a pair the
+    reference decides by geometry.overlaps near the band (a base against a hull) or by
+    math.hypot (two of the unit's own) is left to it, as are places that are no number."""
+    cdef Py_ssize_t n = len(ends), k, k2, i, j, p
+    if n == 0 or n > _ENDS_MAX or not _all_of((others_,), INTP) or others_.ndim != 1:
+        return None
+    cdef double cx[_ENDS_MAX]
+    cdef double cy[_ENDS_MAX]
+    cdef double rf[_ENDS_MAX]
+    cdef double bnd[_ENDS_MAX]
+    cdef double ln[_ENDS_MAX]
+    cdef double bound = 0.0, lo0 = 0.0, lo1 = 0.0, hi0 = 0.0, hi1 = 0.0
+    for k in range(n):
+        f = ends[k]
+        if f.shape != "round":
+            return None
+        cx[k], cy[k], ln[k] = f.x, f.y, f.length
+        rf[k] = 0.5 * ln[k]
+        bnd[k] = f.bounding_radius
+        if not (cx[k] - cx[k] == 0.0 and cy[k] - cy[k] == 0.0 and rf[k] - rf[k] == 0.0 and bnd[k] - bnd[k] == 0.0):
+            return None
+        if k == 0 or cx[k] < lo0:
+            lo0 = cx[k]
+        if k == 0 or cy[k] < lo1:
+            lo1 = cy[k]
+        if k == 0 or cx[k] > hi0:
+            hi0 = cx[k]
+        if k == 0 or cy[k] > hi1:
+            hi1 = cy[k]
+        if k == 0 or bnd[k] > bound:
+            bound = bnd[k]
+    xlo_, xhi_, ylo_, yhi_ = idx.boxes()
+    if not (_all_of((xlo_, xhi_, ylo_, yhi_, idx.centres, idx.radius, idx.bound), F64) and _all_of((idx.round,), BOOL)):
+        return None
+    cdef const double[:] xlo = xlo_
+    cdef const double[:] xhi = xhi_
+    cdef const double[:] ylo = ylo_
+    cdef const double[:] yhi = yhi_
+    cdef const double[:, :] centres = idx.centres
+    cdef const double[:] radius = idx.radius
+    cdef const double[:] hbound = idx.bound
+    cdef const unsigned char[:] rnd = idx.round.view(np.uint8)
+    cdef Py_ssize_t N = xlo.shape[0]
+    if centres.shape[0] != N or radius.shape[0] != N or hbound.shape[0] != N:
+        return None
+    cdef const Py_ssize_t[:] others = others_
+    if not _indices(others, N):
+        return None
+    cdef double touch = MOVE_TOUCH, band = MOVE_OVERLAP_BAND, pad, d, dx, dy, lim, gap
+    cdef const double[:, :] q
+    # 6. the bases of the models of other units: those whose box meets the ends' (rows_near_box)
+    pad = bound + 0.0 + 1e-6
+    for i in range(others.shape[0]):
+        j = others[i]
+        if not (xhi[j] >= lo0 - pad and xlo[j] <= hi0 + pad and yhi[j] >= lo1 - pad and ylo[j] <= hi1 + pad):
+            continue
+        if rnd[j]:
+            for k in range(n):
+                d = hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1])
+                lim = rf[k] + radius[j]
+                if d < lim - touch:
+                    return False
+        else:
+            q = None
+            for k in range(n):
+                if not (hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1]) < bnd[k] + hbound[j]):
+                    continue
+                if q is None:
+                    q_ = idx.core(j)
+                    if not _plain_xy(q_, 1):
+                        return None
+                    q = q_
+                gap = _pt_convex_d(cx[k], cy[k], q) - (rf[k] - 1e-7)
+                if gap != gap or fabs(gap) <= band:
+                    return None   # (geometry.overlaps decides it there)
+                if gap < 0:
+                    return False
+    # 7. light and dense features (the features' boxes first: _box_near)
+    es = terr.no_end
+    cdef _Edges ed
+    cdef const double[:, :] plo
+    cdef const double[:, :] phi
+    if len(es):
+        ed = _edges(es)
+        if ed is None or not _all_of((es.lo, es.hi), F64):
+            return None
+        plo = es.lo
+        phi = es.hi
+        if plo.shape[0] != ed.P or phi.shape[0] != ed.P:
+            return None
+        for k in range(n):
+            for p in range(ed.P):
+                if not (cx[k] - rf[k] <= phi[p, 0] and cx[k] + rf[k] >= plo[p, 0]
+                        and cy[k] - rf[k] <= phi[p, 1] and cy[k] + rf[k] >= plo[p, 1]):
+                    continue
+                d = _pt_poly_d(cx[k], cy[k], ed, p)
+                if d != d:
+                    return None
+                if d < rf[k] - touch:
+                    return False
+    # 8. engagement range of an enemy model, when the move must end unengaged
+    cdef const Py_ssize_t[:] enemies
+    if end_unengaged:
+        enemies_ = idx.enemies(player)
+        if not _all_of((enemies_,), INTP) or enemies_.ndim != 1:
+            return None
+        enemies = enemies_
+        if not _indices(enemies, N):
+            return None
+        pad = bound + MOVE_ENGAGEMENT + 1e-6
+        for i in range(enemies.shape[0]):
+            j = enemies[i]
+            if not (xhi[j] >= lo0 - pad and xlo[j] <= hi0 + pad and yhi[j] >= lo1 - pad and ylo[j] <= hi1 + pad):
+                continue
+            if rnd[j]:
+                for k in range(n):
+                    dx = cx[k] - centres[j, 0]
+                    dy = cy[k] - centres[j, 1]
+                    d = _max(sqrt(dx * dx + dy * dy) - rf[k] - radius[j], 0.0)
+                    if d <= MOVE_ENGAGEMENT + MOVE_EPS:
+                        return False
+            else:
+                q_ = idx.core(j)
+                if not _plain_xy(q_, 1):
+                    return None
+                q = q_
+                for k in range(n):
+                    d = _pt_convex_d(cx[k], cy[k], q)
+                    if d != d:
+                        return None
+                    if _max(d - rf[k], 0.0) <= MOVE_ENGAGEMENT + MOVE_EPS:
+                        return False
+    # 6. two of the unit's own bases (geometry.overlaps of round bases, after check_move's
+    # bounding circles)
+    cdef double own = MOVE_OWN_BAND, t1, t2
+    for k in range(n):
+        for k2 in range(k + 1, n):
+            d = hypot(cx[k] - cx[k2], cy[k] - cy[k2])
+            t1 = bnd[k] + bnd[k2]
+            t2 = 0.5 * (ln[k] + ln[k2]) - 1e-7
+            if fabs(d - t1) <= own or fabs(d - t2) <= own:
+                return None
+            if d < t1 and d < t2:
                 return False
     return True

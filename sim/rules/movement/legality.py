@@ -41,6 +41,7 @@ from typing import Collection, Mapping, Sequence
 import numpy as np
 
 from sim.rules.arrays import col_max, col_min, flatnonzero, roll_next
+from sim.rules.compiled import kernel
 from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix, coherency_screen
 from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, in_engagement_range, overlaps
 from sim.rules.movement.index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
@@ -621,8 +622,48 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
         round_path_checks(round_paths, idx, terr, board, blockers, may_cross_dense, per)
     # end of move: overlaps with other models, features, engagement
     rlist = rows.tolist()
-    moved = [ends[k].centre != idx.fps[r].centre for k, r in enumerate(rlist)]
     others = idx.others(unit)
+    if not _ends_clear(ends, idx, others, terr, player, end_unengaged):
+        _end_checks(paths, angles, idx, terr, player, rule, end_unengaged, rlist, ends, others, per)
+    for r in rlist:
+        problems.extend(per[r])
+    if check_coherency:
+        problems.extend(end_coherency_problems([idx.ids[r] for r in rlist], ends))
+    return problems
+
+
+def _own_overlap(a: Footprint, b: Footprint) -> bool:
+    """03.01 Two bases of the moving unit would end overlapping: their bounding circles meet and
+    they share area (geometry.overlaps)."""
+    return math.hypot(a.x - b.x, a.y - b.y) < a.bounding_radius + b.bounding_radius and overlaps(a, b)
+
+
+def _ends_clear(ends: Sequence[Footprint], idx: BodyIndex, others: np.ndarray, terr: TerrainIndex,
+                player: int, end_unengaged: bool) -> bool:
+    """Checks 6-8 of ``check_move`` find nothing at ``ends`` (the unit's bases where the move
+    leaves them, row by row): no base overlaps a model of ``others`` (rows of ``idx``) or
+    another of ``ends`` (03.01), none overlaps a light or dense feature (Part A ruling 13), and,
+    when the move must end unengaged, none is within engagement range of a model of another
+    player than ``player`` (03.04). Every base counts, moved or not: True only when nothing
+    breaches, so that the check has nothing to word (``_end_checks`` words what there is)."""
+    e = _Ends(ends)
+    if any(_end_overlaps(e, idx, others)) or any(h is not None for h in _end_blockers(e, terr)):
+        return False
+    if end_unengaged and any(h is not None for h in _nearest_enemy(e, idx, player)):
+        return False
+    n = len(ends)
+    return not any(_own_overlap(ends[k], ends[k2]) for k in range(n) for k2 in range(k + 1, n))
+
+
+# (its compiled twin runs where built, for units of round bases: sim.rules.compiled)
+_ends_clear = kernel("movement.ends_clear", _ends_clear)
+
+
+def _end_checks(paths, angles, idx, terr, player, rule, end_unengaged, rlist, ends, others, per) -> None:
+    """Checks 6-8 of ``check_move``, worded: each model's problems added to its list in ``per``
+    (its row -> its problems)."""
+    what = RULE_NAMES.get(rule, "move")
+    moved = [ends[k].centre != idx.fps[r].centre for k, r in enumerate(rlist)]
     e = _Ends(ends)
     hits = _end_overlaps(e, idx, others)
     feature_hits = _end_blockers(e, terr)
@@ -639,9 +680,7 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
                                       f"{side} model {idx.ids[j]}" +
                                       (f" by {depth:.2f}\"" if depth else ""), depth or None))
         for k2 in range(k + 1, len(rlist)):
-            a, b = ends[k], ends[k2]
-            if math.hypot(a.x - b.x, a.y - b.y) < a.bounding_radius + b.bounding_radius \
-                    and overlaps(a, b):
+            if _own_overlap(ends[k], ends[k2]):
                 # blame the model that moved onto the other (the later one if both or neither)
                 who, other = (k, k2) if (moved[k] and not moved[k2]) else (k2, k)
                 per[rlist[who]].append(MoveProblem(idx.ids[rlist[who]], "03.01",
@@ -655,11 +694,6 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
             per[r].append(MoveProblem(mid, rule, f"it would end {d:.2f}\" from enemy model "
                                       f"{idx.ids[j]}, within engagement range "
                                       f"({ENGAGEMENT_RANGE:g}\"); {_a(what)} must end unengaged", d))
-    for r in rlist:
-        problems.extend(per[r])
-    if check_coherency:
-        problems.extend(end_coherency_problems([idx.ids[r] for r in rlist], ends))
-    return problems
 
 
 def _points(path) -> list[tuple[float, float]]:
