@@ -359,12 +359,19 @@ def distance_matrix(fps_a, fps_b) -> np.ndarray:
 
 
 def _hull_block(fps_a, ha: list[int], fps_b, hb: list[int], out: np.ndarray) -> None:
-    """``out[i, j] = distance(fps_a[i], fps_b[j])`` for every hull i of ``ha`` and j of ``hb``.
-    A pair whose bounding circles (``_circle``) are apart (``_convex_distance``'s test) cannot
-    meet: those pairs are measured together, whatever their cores' vertex counts, in one call
-    (``_apart_distances``); the others go through ``distance``."""
-    hulls_a = [_hull(fps_a[i]) for i in ha]
-    hulls_b = [_hull(fps_b[j]) for j in hb]
+    """``out[i, j] = distance(fps_a[i], fps_b[j])`` for every hull i of ``ha`` and j of ``hb``
+    (``_hull_block_values`` of their ``_hull``s)."""
+    a, b = [fps_a[i] for i in ha], [fps_b[j] for j in hb]
+    out[np.ix_(ha, hb)] = _hull_block_values(a, b, [_hull(f) for f in a], [_hull(f) for f in b])
+
+
+def _hull_block_values(fps_a: list, fps_b: list, hulls_a: list, hulls_b: list) -> np.ndarray:
+    """``distance`` between each footprint of ``fps_a`` and each of ``fps_b``, none of them
+    round (``hulls_a``, ``hulls_b``: their ``_hull``s): (len(fps_a), len(fps_b)). A pair whose
+    bounding circles (``_circle``) are apart (``_convex_distance``'s test) cannot meet: those
+    pairs are measured together, whatever their cores' vertex counts, in one call
+    (``_apart_distances``); the others go through ``_hull_distance`` (its answers kept)."""
+    out = np.empty((len(hulls_a), len(hulls_b)))
     # (_convex_distance's test for every pair at once: the same IEEE arithmetic elementwise)
     ca = np.array([h[3][0] for h in hulls_a]).reshape(-1, 2)
     cb = np.array([h[3][0] for h in hulls_b]).reshape(-1, 2)
@@ -374,12 +381,17 @@ def _hull_block(fps_a, ha: list[int], fps_b, hb: list[int], out: np.ndarray) -> 
     dy = ca[:, None, 1] - cb[None, :, 1]
     near = np.sqrt(dx * dx + dy * dy) <= (rca[:, None] + rcb[None, :]) + _APART
     for x, y in zip(*near.nonzero()):
-        out[ha[x], hb[y]] = distance(fps_a[ha[x]], fps_b[hb[y]])
+        out[x, y] = _hull_distance(fps_a[x], fps_b[y])
     xs, ys = (~near).nonzero()
     if len(xs):
         d = _apart_distances(_hulls_padded(hulls_a), xs, _hulls_padded(hulls_b), ys)
         # (a hull's radius is 0: _hull_distance's max(0.0, d - 0.0 - 0.0), elementwise)
-        out[np.asarray(ha)[xs], np.asarray(hb)[ys]] = np.maximum(d - 0.0 - 0.0, 0.0)
+        out[xs, ys] = np.maximum(d - 0.0 - 0.0, 0.0)
+    return out
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_hull_block_values = kernel("geometry.hull_block_values", _hull_block_values)
 
 
 def _hulls_padded(hulls: list) -> tuple:

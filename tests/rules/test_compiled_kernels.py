@@ -56,7 +56,7 @@ def test_every_kernel_is_the_record_its_module_calls():
     """Each registered kernel stands in its module under its reference's name (so every caller
     runs the mode's choice), and the reference keeps the rule's docstring: its home."""
     assert sorted(C.KERNELS) == [
-        "geometry.apart_distances", "geometry.convex_distance", "geometry.disc_distances",
+        "geometry.apart_distances", "geometry.convex_distance", "geometry.disc_distances", "geometry.hull_block_values",
         "geometry.round_core_distances",
         "movement.bases_refused", "movement.box_near", "movement.coherency_code", "movement.convex_penetrates_polygon",
         "movement.discs_clear", "movement.ends_clear", "movement.points_convex_distance", "movement.points_convexes_distance",

@@ -267,8 +267,8 @@ def convex_distance(p_, q_, pe_=None, qe_=None, circles=None):
     cdef const double[:, :] q = q_
     cdef const double[:, :] pe = pe_
     cdef const double[:, :] qe = qe_
-    cdef Py_ssize_t m = p.shape[0], n = q.shape[0], i, j, i0 = 0, j0 = 0
-    cdef double cpx, cpy, cqx, cqy, rp, rq, x, best, u, cut, d1, d2, dcx, dcy
+    cdef Py_ssize_t m = p.shape[0], n = q.shape[0]
+    cdef double cpx, cpy, cqx, cqy, rp, rq, x
     if circles is None:
         if not (p_.flags.c_contiguous and q_.flags.c_contiguous):
             return None   # (numpy's mean over the first axis of another layout may sum pairwise)
@@ -286,6 +286,21 @@ def convex_distance(p_, q_, pe_=None, qe_=None, circles=None):
         if not (-1e150 < cpx < 1e150 and -1e150 < cpy < 1e150 and -1e150 < cqx < 1e150
                 and -1e150 < cqy < 1e150 and -1e150 < rp < 1e150 and -1e150 < rq < 1e150):
             return None
+    lb_ = np.empty((4, max(m, n)))
+    x = _convex_core(p, q, pe, qe, cpx, cpy, rp, cqx, cqy, rq, lb_)
+    if x != x:
+        return None
+    return x
+
+
+cdef double _convex_core(const double[:, :] p, const double[:, :] q, const double[:, :] pe,
+                         const double[:, :] qe, double cpx, double cpy, double rp, double cqx,
+                         double cqy, double rq, double[:, ::1] lb):
+    """convex_distance's answer from the polygons, their rolled copies and their circles
+    (``lb``: scratch of 4 rows, as long as the longer polygon): NaN where a value made inside
+    is no number (the caller leaves it to the reference)."""
+    cdef Py_ssize_t m = p.shape[0], n = q.shape[0], i, j, i0 = 0, j0 = 0
+    cdef double x, best, u, cut, d1, d2, dcx, dcy
     dcx = cpx - cqx
     dcy = cpy - cqy
     if sqrt(dcx * dcx + dcy * dcy) <= (rp + rq) + APART:
@@ -300,8 +315,6 @@ def convex_distance(p_, q_, pe_=None, qe_=None, circles=None):
                             * _orient3(p[i, 0], p[i, 1], pe[i, 0], pe[i, 1], qe[j, 0], qe[j, 1]) < 0):
                         return 0.0
     # the bounds: each vertex, and each edge, to the other polygon's circle
-    lb_ = np.empty((4, max(m, n)))
-    cdef double[:, ::1] lb = lb_
     best = INFINITY
     for i in range(m):
         lb[0, i] = hypot(p[i, 0] - cqx, p[i, 1] - cqy) - rq
@@ -340,10 +353,7 @@ def convex_distance(p_, q_, pe_=None, qe_=None, circles=None):
         for i in range(m):
             if lb[2, i] <= cut:
                 d2 = _min(d2, _segment(q[j, 0], q[j, 1], p[i, 0], p[i, 1], pe[i, 0], pe[i, 1]))
-    x = d2 if d2 < d1 else d1
-    if x != x:
-        return None
-    return x
+    return d2 if d2 < d1 else d1
 
 
 cdef (double, double, double) _circle2(const double[:, :] poly):
@@ -362,3 +372,60 @@ cdef (double, double, double) _circle2(const double[:, :] poly):
         dy = poly[k, 1] - sy
         far = _max(far, dx * dx + dy * dy)
     return sx, sy, sqrt(far)
+
+
+def hull_block_values(fps_a, fps_b, hulls_a, hulls_b):
+    """geometry._hull_block_values: (len(hulls_a), len(hulls_b)) the distance between each two
+    hulls, read from their geometry._hull (core, radius 0, rolled core, (circle centre, radius))
+    alone (the footprints are the reference's, for its kept answers): the
+    pairs whose circles are not apart (the reference's test, elementwise) as geometry.distance
+    gives it, max(0.0, d - 0.0 - 0.0) in Python's way; the others as _apart_distances does, the
+    same d (_convex_distance's to the bit), then numpy's maximum with 0.0. Each hull's arrays
+    float64 (k, 2), its radius 0.0, its circle a float64 (2,) centre and a float; else the
+    reference's."""
+    cdef Py_ssize_t na = len(hulls_a), nb = len(hulls_b), x, y, longest = 1
+    if len(fps_a) != na or len(fps_b) != nb:
+        return None
+    for hs in (hulls_a, hulls_b):
+        for h in hs:
+            if (len(h) != 4 or not _plain_xy(h[0], 1) or not _plain_xy(h[2], 1) or h[0].shape != h[2].shape
+                    or type(h[1]) is not float or h[1] != 0.0):
+                return None
+            c_, r_ = h[3]
+            if not _all_of((c_,), F64) or c_.shape != (2,) or type(r_) is not float:
+                return None
+            if not (-1e150 < c_[0] < 1e150 and -1e150 < c_[1] < 1e150 and -1e150 < r_ < 1e150):
+                return None
+            if h[0].shape[0] > longest:
+                longest = h[0].shape[0]
+    out_ = np.empty((na, nb))
+    cdef double[:, ::1] out = out_
+    lb_ = np.empty((4, longest))
+    cdef double[:, ::1] lb = lb_
+    cdef double[:, ::1] ca = np.array([h[3][0] for h in hulls_a], dtype=np.float64).reshape(na, 2)
+    cdef double[:, ::1] cb = np.array([h[3][0] for h in hulls_b], dtype=np.float64).reshape(nb, 2)
+    cdef double[::1] rca = np.array([h[3][1] for h in hulls_a], dtype=np.float64)
+    cdef double[::1] rcb = np.array([h[3][1] for h in hulls_b], dtype=np.float64)
+    cdef const double[:, :] p
+    cdef const double[:, :] pe
+    cdef const double[:, :] q
+    cdef const double[:, :] qe
+    cdef double dx, dy, d, v
+    bq = [(h[0], h[2]) for h in hulls_b]
+    for x in range(na):
+        p, pe = hulls_a[x][0], hulls_a[x][2]
+        for y in range(nb):
+            q, qe = bq[y]
+            d = _convex_core(p, q, pe, qe, ca[x, 0], ca[x, 1], rca[x], cb[y, 0], cb[y, 1], rcb[y], lb)
+            if d != d:
+                return None
+            v = d - 0.0 - 0.0
+            dx = ca[x, 0] - cb[y, 0]
+            dy = ca[x, 1] - cb[y, 1]
+            # (the two maxima differ only at a NaN or a -0.0, which no distance here is: each
+            # pair's kept as the reference keeps it all the same)
+            if sqrt(dx * dx + dy * dy) <= (rca[x] + rcb[y]) + APART:
+                out[x, y] = v if v > 0.0 else 0.0           # (Python's max(0.0, v))
+            else:
+                out[x, y] = _max(v, 0.0)                    # (numpy's maximum(v, 0.0))
+    return out_
