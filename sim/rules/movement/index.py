@@ -65,12 +65,12 @@ class BodyIndex:
     centres, round radii (0 for hulls), bounding radii, players and units. Build it once per
     table state and pass it wherever ``bodies`` is asked for."""
 
-    __slots__ = ("bodies", "ids", "row", "fps", "units", "players", "centres", "radius",
+    __slots__ = ("_bodies", "ids", "row", "fps", "units", "players", "centres", "radius",
                  "bound", "round", "unit_rows", "_cores", "_rows_of", "_boxes", "near_memo")
 
     def __init__(self, bodies: Sequence[Body]):
         bs = tuple(sorted(bodies, key=lambda b: b.model))
-        self.bodies = bs
+        self._bodies = bs
         self.ids = [b.model for b in bs]
         self.row = {mid: i for i, mid in enumerate(self.ids)}
         if len(self.row) != len(self.ids):
@@ -141,26 +141,33 @@ class BodyIndex:
             raise ValueError(f"unit {unit!r} has no models among the bodies")
         return int(self.players[rows[0]])
 
+    @property
+    def bodies(self) -> tuple[Body, ...]:
+        """The bodies, in row order (made when first read after ``moved``: most tables are
+        read as arrays only)."""
+        if self._bodies is None:
+            self._bodies = tuple(map(Body, self.ids, self.units, self.players.tolist(), self.fps))
+        return self._bodies
+
     def moved(self, moves: Sequence[tuple[str, Footprint]]) -> "BodyIndex":
         """The same table with some models standing elsewhere (model id -> footprint each; the
         same models, so the same rows): what ``BodyIndex`` of the moved bodies gives, without
         sorting and indexing them all again."""
         out = BodyIndex.__new__(BodyIndex)
-        bodies, fps = list(self.bodies), list(self.fps)
+        fps = list(self.fps)
         centres, bound = self.centres.copy(), self.bound.copy()
         rnd, radius = self.round.copy(), self.radius.copy()
         cores = dict(self._cores)
+        row = self.row
         for mid, f in moves:
-            j = self.row[mid]
-            b = bodies[j]
-            bodies[j] = Body(b.model, b.unit, b.player, f)
+            j = row[mid]
             fps[j] = f
             centres[j] = (f.x, f.y)
-            rnd[j] = f.shape == "round"
-            radius[j] = 0.5 * f.length if rnd[j] else 0.0
+            r = rnd[j] = f.shape == "round"
+            radius[j] = 0.5 * f.length if r else 0.0
             bound[j] = f.bounding_radius
             cores.pop(j, None)
-        out.bodies, out.fps, out._cores = tuple(bodies), fps, cores
+        out._bodies, out.fps, out._cores = None, fps, cores
         out.ids, out.row, out.units, out.players, out.unit_rows = (
             self.ids, self.row, self.units, self.players, self.unit_rows)
         out.centres, out.round, out.radius, out.bound = centres, rnd, radius, bound
@@ -178,7 +185,7 @@ class BodyIndex:
         keep = [i for i in range(len(self.ids)) if i not in drop]
         k = np.array(keep, dtype=np.int64)
         out = BodyIndex.__new__(BodyIndex)
-        out.bodies = tuple(self.bodies[i] for i in keep)
+        out._bodies = None
         out.ids = [self.ids[i] for i in keep]
         out.row = {mid: n for n, mid in enumerate(out.ids)}
         out.fps = [self.fps[i] for i in keep]
