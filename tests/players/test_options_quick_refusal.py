@@ -143,18 +143,22 @@ def play_judged(monkeypatch, name, players, seed, rounds=None, record=None):
     """Play a battle of ``scenarios/{name}.toml`` with every quick look the players make (of
     commands of ``record`` only, given one) answered by both it and Battle.check, which must
     refuse whatever the look calls refused: (the commands looked at, those called refused).
-    The look's compiled kernel (``movement.bases_refused``, where built) runs in ``check`` mode:
-    every call compared with its numpy reference to the bit (sim.rules.compiled), as the golden
-    replays compare the rules' kernels (no replay has players to call it)."""
-    kern = C.KERNELS["movement.bases_refused"]
-    checked = kern.checked
-    kern.set_mode("check")
+    The look's compiled kernels (``movement.bases_refused`` and ``movement.round_features_refuse``,
+    where built) run in ``check`` mode: every call compared with its numpy reference to the bit
+    (sim.rules.compiled), as the golden replays compare the rules' kernels (no replay has
+    players to call them)."""
+    kerns = [C.KERNELS[n] for n in ("movement.bases_refused", "movement.round_features_refuse")]
+    checked = [k.checked for k in kerns]
+    for k in kerns:
+        k.set_mode("check")
     try:
         out = _play_judged(monkeypatch, name, players, seed, rounds, record)
     finally:
-        kern.set_mode(C._mode)
-    if kern.compiled is not None:
-        assert kern.checked > checked
+        for k in kerns:
+            k.set_mode(C._mode)
+    for k, before in zip(kerns, checked):
+        if k.compiled is not None and (record is None or k is kerns[0]):
+            assert k.checked > before, k.name
     return out
 
 

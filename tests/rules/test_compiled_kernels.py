@@ -60,7 +60,7 @@ def test_every_kernel_is_the_record_its_module_calls():
         "geometry.round_core_distances",
         "movement.bases_refused", "movement.box_near", "movement.coherency_code", "movement.convex_penetrates_polygon",
         "movement.discs_clear", "movement.ends_clear", "movement.points_convex_distance", "movement.points_convexes_distance",
-        "movement.points_polys_distance", "movement.round_paths_clear",
+        "movement.points_polys_distance", "movement.round_features_refuse", "movement.round_paths_clear",
         "movement.rows_near_box", "movement.segments_polys_distance", "visibility.capsule_distances",
         "visibility.csr_subset", "visibility.near_pairs", "visibility.pairs_visible_round",
         "visibility.ragged_expand", "visibility.ring_shadowed",

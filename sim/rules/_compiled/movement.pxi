@@ -836,3 +836,73 @@ def ends_clear(ends, idx, others_, terr, player, end_unengaged):
             if d < t1 and d < t2:
                 return False
     return True
+
+
+def round_features_refuse(starts_, ends_, radii_, terr, may_cross_dense, margin_):
+    """movement.legality.round_features_refuse: True if a round base (radius ``radii[k]``) at
+    ``ends[k]`` lies more than TOUCH plus ``margin`` into a light or dense feature, or (unless
+    ``may_cross_dense`` is None) its straight path from ``starts[k]`` crosses one of the dense
+    features it may not cross by that much; else False. Each entry the reference's arithmetic
+    (the features' boxes, a point's and a segment's distance to a polygon's closed area); the
+    answer is whether any entry is past the limit, so the order is free."""
+    if (not _all_of((starts_, ends_, radii_), F64) or starts_.ndim != 2 or ends_.ndim != 2 or radii_.ndim != 1
+            or type(margin_) is not float):
+        return None
+    cdef const double[:, :] starts = starts_
+    cdef const double[:, :] ends = ends_
+    cdef const double[:] radii = radii_
+    cdef Py_ssize_t K = ends.shape[0], k, p
+    if starts.shape[0] != K or radii.shape[0] != K or (K and (starts.shape[1] != 2 or ends.shape[1] != 2)):
+        return None
+    if not (_finite(starts[:, 0]) and _finite(starts[:, 1]) and _finite(ends[:, 0]) and _finite(ends[:, 1])
+            and _finite(radii)):
+        return None
+    cdef double margin = margin_, touch = MOVE_TOUCH, lim, d, r, ax, ay, bx, by
+    cdef _Edges ed
+    cdef const double[:, :] plo
+    cdef const double[:, :] phi
+    es = terr.no_end
+    if len(es):
+        ed = _edges(es)
+        if ed is None or not _all_of((es.lo, es.hi), F64):
+            return None
+        plo, phi = es.lo, es.hi
+        if plo.shape[0] != ed.P or phi.shape[0] != ed.P:
+            return None
+        for k in range(K):
+            r = radii[k]
+            lim = r - touch - margin
+            bx, by = ends[k, 0], ends[k, 1]
+            for p in range(ed.P):
+                if not (bx - r <= phi[p, 0] and bx + r >= plo[p, 0] and by - r <= phi[p, 1] and by + r >= plo[p, 1]):
+                    continue
+                d = _pt_poly_d(bx, by, ed, p)
+                if d != d:
+                    return None
+                if d < lim:
+                    return True
+    if may_cross_dense is None:
+        return False
+    dense = terr.uncrossable(may_cross_dense)
+    if len(dense) == 0:
+        return False
+    ed = _edges(dense)
+    if ed is None or not _all_of((dense.lo, dense.hi), F64):
+        return None
+    plo, phi = dense.lo, dense.hi
+    if plo.shape[0] != ed.P or phi.shape[0] != ed.P:
+        return None
+    for k in range(K):
+        r = radii[k]
+        lim = r - touch - margin
+        ax, ay, bx, by = starts[k, 0], starts[k, 1], ends[k, 0], ends[k, 1]
+        for p in range(ed.P):
+            if not (_min(ax, bx) - r <= phi[p, 0] and _max(ax, bx) + r >= plo[p, 0]
+                    and _min(ay, by) - r <= phi[p, 1] and _max(ay, by) + r >= plo[p, 1]):
+                continue
+            d = _seg_poly_d(ax, ay, bx, by, ed, p)
+            if d != d:
+                return None
+            if d < lim:
+                return True
+    return False

@@ -229,6 +229,10 @@ def round_features_refuse(starts: np.ndarray, ends: np.ndarray, radii: np.ndarra
     return False
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+round_features_refuse = kernel("movement.round_features_refuse", round_features_refuse)
+
+
 def end_blockers(fps: Sequence[Footprint], terr: TerrainIndex) -> list[tuple[str, float | None] | None]:
     """03.01 / Part A ruling 13: for each base, the first light or dense feature (layout order)
     it would end overlapping, as (message, depth), or None. Vectorised for round bases."""
