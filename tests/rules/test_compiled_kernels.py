@@ -26,6 +26,7 @@ from sim.rules.movement import legality as _legality  # noqa: F401
 from sim.rules.movement.solvers import table as _table
 from sim.rules.visibility import batch as _batch
 from sim.rules.visibility import certs as _certs  # noqa: F401
+from sim.rules.visibility import hull_full as _hull_full  # noqa: F401
 from sim.rules.visibility import pairs as _pairs  # noqa: F401
 from sim.rules.visibility import umbra as _umbra
 
@@ -64,7 +65,7 @@ def test_every_kernel_is_the_record_its_module_calls():
         "movement.rows_near_box", "movement.segments_polys_distance", "visibility.capsule_distances",
         "visibility.csr_subset", "visibility.near_pairs", "visibility.pairs_visible_round",
         "visibility.ragged_expand", "visibility.ring_shadowed",
-        "visibility.sat_cross_k", "visibility.stars_separated", "visibility.umbra_chords"]
+        "visibility.sat_cross_k", "visibility.stars_separated", "visibility.umbra_chords", "visibility.vertices_shadowed"]
     for name, k in C.KERNELS.items():
         assert getattr(sys.modules[k.reference.__module__], k.reference.__name__) is k
         assert k.reference.__doc__
@@ -215,8 +216,9 @@ def test_sat_cross_k_compiled_is_its_reference_to_the_bit(seed):
 @pytest.mark.parametrize("seed", range(4))
 def test_the_sight_kernels_in_check_mode_on_bases_among_the_walls(mode, seed):
     """Line of sight and fully visible resolved for every pair of 24 bases about the default
-    table's walls (the certificates' hard cases: bases touching walls and each other), every
-    call of each sight kernel run both ways and compared to the bit."""
+    table's walls (the certificates' hard cases: bases touching walls and each other; four of
+    them ovals and rectangles), every call of each sight kernel run both ways and compared to
+    the bit."""
     from sim.rules.terrain import default_table
     from sim.rules.visibility.index import ModelEntry, VisibilityIndex
     rng = np.random.default_rng(100 + seed)
@@ -228,6 +230,8 @@ def test_the_sight_kernels_in_check_mode_on_bases_among_the_walls(mode, seed):
         c = w[int(rng.integers(len(w)))] + rng.normal(0, 0.5, size=2)
         fps += [G.round_base(int(rng.choice([25, 32, 40, 60])), *(c + rng.normal(0, 0.6, size=2)))
                 for _ in range(2)]
+    for k in (0, 3, 6, 9):      # (four of them ovals and rectangles: the hulls' own certificates)
+        fps[k] = G.Footprint("oval" if k % 2 else "rect", fps[k].x, fps[k].y, 2.4, 1.5, float(rng.uniform(0, 180)))
     sight = [k for n, k in C.KERNELS.items() if n.startswith("visibility.")]
     before = [k.checked for k in sight]
     mode("check")

@@ -798,3 +798,67 @@ def ring_shadowed(D, q_, pk, pstart_, pidx_):
                 out[i] = True
                 break
     return out_
+
+
+def vertices_shadowed(ix, J_, D, q_, pk, pstart_, pidx_):
+    """visibility.hull_full._vertices_shadowed: per pair q (target B a hull), some vertex of
+    B's core (ix._core) lies in the umbra of one of the pair's convex pieces lit by A's disc
+    (certs._umbra_rows' rows through _chord_umbra, less the target's 1e-6" margin), entry by
+    entry the reference's arithmetic; a pair stops at its first such piece."""
+    ax_, ay_, ra_ = D[0], D[1], D[2]
+    nx_, ny_, off_, vx_, vy_ = pk.soa
+    convex_ = pk.convex
+    if not (_all_of((ax_, ay_, ra_, nx_, ny_, off_, vx_, vy_), F64)
+            and _all_of((convex_,), BOOL) and _all_of((J_, q_, pstart_, pidx_), INTP)):
+        return None
+    cdef Py_ssize_t P = ax_.shape[0], Q = q_.shape[0], V = nx_.shape[0], NK = nx_.shape[1]
+    if (ax_.ndim != 1 or ay_.ndim != 1 or ra_.ndim != 1 or ay_.shape[0] != P or ra_.shape[0] != P
+            or J_.ndim != 1 or J_.shape[0] != P or pstart_.ndim != 1 or pstart_.shape[0] != P + 1
+            or convex_.shape[0] != NK or V == 0):
+        return None
+    cdef const double[:] ax = ax_
+    cdef const double[:] ay = ay_
+    cdef const double[:] ra = ra_
+    cdef const Py_ssize_t[:] J = J_
+    cdef const Py_ssize_t[:] q = q_
+    cdef const Py_ssize_t[:] pstart = pstart_
+    cdef const Py_ssize_t[:] pidx = pidx_
+    if not (_bounded(ax, 1e150) and _bounded(ay, 1e150) and _bounded(ra, 1e150)
+            and _indices(q, P) and _csr_rows(pstart, pidx.shape[0]) and _indices(pidx, NK)):
+        return None
+    cdef const unsigned char[:] convex = convex_.view(np.uint8)
+    cdef const double[:, :] NX = nx_
+    cdef const double[:, :] NY = ny_
+    cdef const double[:, :] OFF = off_
+    cdef const double[:, :] VX = vx_
+    cdef const double[:, :] VY = vy_
+    cdef const double[:, :] core
+    out_ = np.zeros(Q, dtype=bool)
+    cdef unsigned char[:] out = out_.view(np.uint8)
+    cdef Py_ssize_t i, p, e, k, t
+    cdef double cx, cy, r, x, y
+    cdef double H[9]
+    for i in range(Q):
+        p = q[i]
+        if pstart[p] == pstart[p + 1]:
+            continue
+        core_ = ix._core(J[p])[0]
+        if not _plain_xy(core_, 1):
+            return None
+        core = core_
+        cx, cy, r = ax[p], ay[p], ra[p] + 1e-6
+        for e in range(pstart[p], pstart[p + 1]):
+            k = pidx[e]
+            if not convex[k]:
+                continue
+            if not _chord_umbra(cx, cy, r, k, V, NX, NY, OFF, VX, VY, H):
+                continue
+            for t in range(core.shape[0]):
+                x, y = core[t, 0], core[t, 1]
+                if (H[0] * x + H[1] * y <= H[2] - 1e-6 and H[3] * x + H[4] * y <= H[5] - 1e-6
+                        and H[6] * x + H[7] * y <= H[8] - 1e-6):
+                    out[i] = True
+                    break
+            if out[i]:
+                break
+    return out_

@@ -30,6 +30,7 @@ import functools
 import numpy as np
 
 from sim.rules.arrays import flatnonzero
+from sim.rules.compiled import kernel
 from sim.rules.geometry import Footprint, core
 from sim.rules.visibility.batch import ragged_expand
 from sim.rules.visibility.certs import (_star_axes, _stars_separated, _umbra_rows, near_a,
@@ -104,6 +105,10 @@ def _vertices_shadowed(ix, J, D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
         hit = m if hit is None else hit & m
     out[e[hit.any(axis=1) & valid]] = True
     return out
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_vertices_shadowed = kernel("visibility.vertices_shadowed", _vertices_shadowed)
 
 
 def _mean_apex_free(ix, I, D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
