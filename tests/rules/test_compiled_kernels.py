@@ -63,7 +63,7 @@ def test_every_kernel_is_the_record_its_module_calls():
         "movement.discs_clear", "movement.ends_clear", "movement.points_convex_distance", "movement.points_convexes_distance",
         "movement.points_polys_distance", "movement.round_features_refuse", "movement.round_paths_clear",
         "movement.rows_near_box", "movement.segments_polys_distance", "visibility.capsule_distances",
-        "visibility.csr_subset", "visibility.near_pairs", "visibility.pairs_visible_round",
+        "visibility.csr_subset", "visibility.near_a", "visibility.near_pairs", "visibility.pairs_visible_round",
         "visibility.ragged_expand", "visibility.ring_shadowed",
         "visibility.sat_cross_k", "visibility.stars_separated", "visibility.umbra_chords", "visibility.vertices_shadowed"]
     for name, k in C.KERNELS.items():

@@ -862,3 +862,62 @@ def vertices_shadowed(ix, J_, D, q_, pk, pstart_, pidx_):
             if out[i]:
                 break
     return out_
+
+
+def near_a(D, q_, pk, pstart_, pidx_):
+    """visibility.certs.near_a: per pair q, one of its pieces comes within FREE of A's outline:
+    the largest of A's centre's signed distances to the piece's edge lines (its padded rows
+    too, as the reference's maximum over them) under A's radius plus FREE, or, for a piece
+    that is not convex, its bounding circle's distance; entry by entry the reference's
+    arithmetic, a pair stopping at its first such piece."""
+    ax_, ay_, ra_ = D[0], D[1], D[2]
+    nx_, ny_, off_ = pk.soa[0], pk.soa[1], pk.soa[2]
+    cx_, cy_, rho_ = pk.circle
+    convex_ = pk.convex
+    if not (_all_of((ax_, ay_, ra_, nx_, ny_, off_, cx_, cy_, rho_), F64)
+            and _all_of((convex_,), BOOL) and _all_of((q_, pstart_, pidx_), INTP)):
+        return None
+    cdef Py_ssize_t P = ax_.shape[0], Q = q_.shape[0], V = nx_.shape[0], NK = nx_.shape[1]
+    if (ax_.ndim != 1 or ay_.ndim != 1 or ra_.ndim != 1 or ay_.shape[0] != P or ra_.shape[0] != P
+            or pstart_.ndim != 1 or pstart_.shape[0] != P + 1 or convex_.shape[0] != NK
+            or cx_.shape[0] != NK or cy_.shape[0] != NK or rho_.shape[0] != NK or V == 0):
+        return None
+    cdef const double[:] ax = ax_
+    cdef const double[:] ay = ay_
+    cdef const double[:] ra = ra_
+    cdef const double[:] CX = cx_
+    cdef const double[:] CY = cy_
+    cdef const double[:] RHO = rho_
+    cdef const Py_ssize_t[:] q = q_
+    cdef const Py_ssize_t[:] pstart = pstart_
+    cdef const Py_ssize_t[:] pidx = pidx_
+    if not (_bounded(ax, 1e150) and _bounded(ay, 1e150) and _bounded(ra, 1e150)
+            and _indices(q, P) and _csr_rows(pstart, pidx.shape[0]) and _indices(pidx, NK)):
+        return None
+    cdef const unsigned char[:] convex = convex_.view(np.uint8)
+    cdef const double[:, :] NX = nx_
+    cdef const double[:, :] NY = ny_
+    cdef const double[:, :] OFF = off_
+    out_ = np.zeros(Q, dtype=bool)
+    cdef unsigned char[:] out = out_.view(np.uint8)
+    cdef Py_ssize_t i, p, e, k, v
+    cdef double x, y, lim, m, dx, dy
+    for i in range(Q):
+        p = q[i]
+        x, y = ax[p], ay[p]
+        lim = ra[p] + FREE
+        for e in range(pstart[p], pstart[p + 1]):
+            k = pidx[e]
+            m = NX[0, k] * x + NY[0, k] * y - OFF[0, k]
+            for v in range(1, V):
+                m = _max(m, NX[v, k] * x + NY[v, k] * y - OFF[v, k])
+            if m < lim:
+                out[i] = True
+                break
+            if not convex[k]:
+                dx = CX[k] - x
+                dy = CY[k] - y
+                if sqrt(dx * dx + dy * dy) - RHO[k] < lim:
+                    out[i] = True
+                    break
+    return out_

@@ -163,6 +163,10 @@ def near_a(D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
     return near
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+near_a = kernel("visibility.near_a", near_a)
+
+
 # star apexes on A's outline: angles from the direction of B; then A's centre and the two
 # tangent families (``_tangent_apexes``)
 _STAR = np.array([0.5, -0.5])
