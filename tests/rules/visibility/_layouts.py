@@ -259,3 +259,46 @@ def brute_visible(areas, a, b, n=160):
         if segments_clear(p0, p1, polys).any():
             return True
     return False
+
+
+def certificate_pairs(rng: np.random.Generator, hulls: bool = False):
+    """A random layout's bases (layout_and_bases, ten more; with ``hulls``, every third an oval or a
+    rectangle of about its size) as the fully-visible stage hands them over: the index, every
+    ordered pair (I, J), hull_full.full_certificates' discs D (A's light, B's outer radius) and
+    each pair's capsule pieces (CSR ``pstart``, ``pidx``, into ``ix.blk.pieces``)."""
+    from sim.rules.geometry import Footprint
+    from sim.rules.visibility import hull_full
+    from sim.rules.visibility.index import ModelEntry, VisibilityIndex
+    from sim.rules.visibility.pairs import capsule_inputs
+    areas, fps, _blk, _within = layout_and_bases(rng, 10)
+    if hulls:
+        for k in range(0, len(fps), 3):
+            f = fps[k]
+            fps[k] = Footprint("oval" if k % 2 else "rect", f.x, f.y, 1.6 * f.length, 0.9 * f.length,
+                               float(rng.uniform(0, 180)))
+    ix = VisibilityIndex(areas, [ModelEntry(f"m{k}", fp, "red" if k % 2 else "blue", f"u{k % 4}",
+                                            frozenset({"INFANTRY"})) for k, fp in enumerate(fps)])
+    n = len(fps)
+    I, J = np.nonzero(~np.eye(n, dtype=bool))
+    pstart, pidx, _os, _op, _free = capsule_inputs(ix, np.minimum(I, J), np.maximum(I, J))
+    c = ix.centres
+    grow = hull_full._OUTER_GROW
+    light = np.where(ix.round[I], ix.radius[I], ix.rad[I] + grow)
+    outer = np.where(ix.round[J], ix.radius[J], ix.rad[J] + grow)
+    D = (c[I, 0].copy(), c[I, 1].copy(), light, c[J, 0].copy(), c[J, 1].copy(), outer)
+    return ix, I, J, D, pstart, pidx
+
+
+def crowded_pieces(rng: np.random.Generator, pairs: int = 120):
+    """crowded_discs with a third of the pieces not convex (a vertex pulled in towards the
+    centre): (Pieces, A's centres and radii, B's, as arrays, each pair's pieces as CSR
+    ``pstart``, ``pidx``)."""
+    from sim.rules.visibility.kernels import Pieces
+    polys, ca, ra, cb, rb, pieces, _verts = crowded_discs(rng, pairs)
+    for k in range(0, len(polys), 3):
+        if len(polys[k]) >= 4:
+            polys[k][0] = 0.9 * polys[k].mean(axis=0) + 0.1 * polys[k][0]
+    pk = Pieces(polys)
+    pstart = np.concatenate([[0], np.cumsum([len(p) for p in pieces])]).astype(np.intp)
+    pidx = np.concatenate([np.asarray(p, dtype=np.intp) for p in pieces])
+    return pk, np.array(ca), np.array(ra), np.array(cb), np.array(rb), pstart, pidx

@@ -10,12 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from _layouts import crowded_discs, layout_and_bases
+from _layouts import certificate_pairs, crowded_pieces
 from sim.rules import compiled as C
 from sim.rules.visibility import certs as _certs  # noqa: F401  (its kernel registered)
-from sim.rules.visibility.index import ModelEntry, VisibilityIndex
-from sim.rules.visibility.kernels import Pieces
-from sim.rules.visibility.pairs import capsule_inputs
 
 KERN = C.KERNELS["visibility.ring_shadowed"]
 built = pytest.mark.skipif(KERN.compiled is None, reason="the compiled kernels are not built here")
@@ -28,17 +25,9 @@ def _same(D, q, pk, pstart, pidx) -> np.ndarray:
 
 
 def _layout_pairs(rng):
-    """A layout's bases as the fully-visible stage hands them over: every ordered pair, A's
-    light and B's disc (hull_full.full_certificates' ``D``), each pair's capsule pieces."""
-    areas, fps, _blk, _within = layout_and_bases(rng, 10)
-    ix = VisibilityIndex(areas, [ModelEntry(f"m{k}", fp, "red" if k % 2 else "blue", f"u{k % 4}",
-                                            frozenset({"INFANTRY"})) for k, fp in enumerate(fps)])
-    n = len(fps)
-    I, J = np.nonzero(~np.eye(n, dtype=bool))
-    pstart, pidx, _os, _op, _free = capsule_inputs(ix, np.minimum(I, J), np.maximum(I, J))
-    c = ix.centres
-    D = (c[I, 0].copy(), c[I, 1].copy(), ix.radius[I].copy(), c[J, 0].copy(), c[J, 1].copy(),
-         ix.radius[J].copy())
+    """A layout's bases as the fully-visible stage hands them over (certificate_pairs: every
+    ordered pair, A's light and B's disc, each pair's capsule pieces)."""
+    ix, _I, _J, D, pstart, pidx = certificate_pairs(rng)
     return D, ix.blk.pieces, pstart, pidx
 
 
@@ -58,18 +47,10 @@ def test_ring_shadowed_compiled_is_its_reference_on_random_layouts(seed):
 @built
 @pytest.mark.parametrize("seed", range(3))
 def test_ring_shadowed_compiled_is_its_reference_among_crowded_pieces(seed):
-    polys, ca, ra, cb, rb, pieces, _verts = crowded_discs(np.random.default_rng(200 + seed))
-    for k in range(0, len(polys), 3):               # (a third of them not convex: a vertex
-        if len(polys[k]) >= 4:                      # pulled in; their chords are not valid)
-            polys[k][0] = 0.9 * polys[k].mean(axis=0) + 0.1 * polys[k][0]
-    pk = Pieces(polys)
-    assert not pk.convex.all()
-    ca, cb = np.array(ca), np.array(cb)
-    rb = np.array(rb)
-    rb[rb < 0.05] = 0.05                            # (B's ring about a disc of some size)
-    pstart = np.concatenate([[0], np.cumsum([len(p) for p in pieces])]).astype(np.intp)
-    pidx = np.concatenate([np.asarray(p, dtype=np.intp) for p in pieces])
-    for light in (np.array(ra), np.zeros(len(ra))):
+    pk, ca, ra, cb, rb, pstart, pidx = crowded_pieces(np.random.default_rng(200 + seed))
+    assert not pk.convex.all()                      # (a third of them not convex: their chords
+    rb[rb < 0.05] = 0.05                            # are not valid; B's ring about a disc of some size)
+    for light in (ra, np.zeros(len(ra))):
         D = (ca[:, 0].copy(), ca[:, 1].copy(), light, cb[:, 0].copy(), cb[:, 1].copy(), rb)
         got = _same(D, np.arange(len(ca)), pk, pstart, pidx)
         assert 0 < got.sum() < len(got)

@@ -13,39 +13,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from _layouts import crowded_discs, layout_and_bases
+from _layouts import certificate_pairs, crowded_pieces
 from sim.rules import compiled as C
-from sim.rules.geometry import Footprint
 from sim.rules.visibility import certs as CE
-from sim.rules.visibility import hull_full as HF
-from sim.rules.visibility.index import ModelEntry, VisibilityIndex
-from sim.rules.visibility.kernels import Pieces
-from sim.rules.visibility.pairs import capsule_inputs
+from sim.rules.visibility import hull_full as _hull_full  # noqa: F401  (its kernel registered)
 
 KERN = C.KERNELS["visibility.vertices_shadowed"]
 built = pytest.mark.skipif(KERN.compiled is None, reason="the compiled kernels are not built here")
 
 
 def _pairs(rng):
-    """A layout's bases (every third an oval or a rectangle of about the same size) as the
-    fully-visible stage hands them over: the index, every ordered pair (I, J), full_certificates'
-    discs D and each pair's capsule pieces; the pairs whose target is a hull (``q``)."""
-    areas, fps, _blk, _within = layout_and_bases(rng, 10)
-    for k in range(0, len(fps), 3):
-        f = fps[k]
-        shape = "oval" if k % 2 else "rect"
-        fps[k] = Footprint(shape, f.x, f.y, 1.6 * f.length, 0.9 * f.length, float(rng.uniform(0, 180)))
-    ix = VisibilityIndex(areas, [ModelEntry(f"m{k}", fp, "red" if k % 2 else "blue", f"u{k % 4}",
-                                            frozenset({"INFANTRY"})) for k, fp in enumerate(fps)])
-    n = len(fps)
-    I, J = np.nonzero(~np.eye(n, dtype=bool))
-    pstart, pidx, _os, _op, _free = capsule_inputs(ix, np.minimum(I, J), np.maximum(I, J))
-    c = ix.centres
-    light = np.where(ix.round[I], ix.radius[I], ix.rad[I] + HF._OUTER_GROW)
-    outer = np.where(ix.round[J], ix.radius[J], ix.rad[J] + HF._OUTER_GROW)
-    D = (c[I, 0].copy(), c[I, 1].copy(), light, c[J, 0].copy(), c[J, 1].copy(), outer)
-    q = np.flatnonzero(~ix.round[J])
-    return ix, J, D, q, ix.blk.pieces, pstart, pidx
+    """A layout's bases, every third an oval or a rectangle, as the fully-visible stage hands
+    them over (certificate_pairs), and the pairs whose target is a hull (``q``)."""
+    ix, _I, J, D, pstart, pidx = certificate_pairs(rng, hulls=True)
+    return ix, J, D, np.flatnonzero(~ix.round[J]), ix.blk.pieces, pstart, pidx
 
 
 @built
@@ -87,15 +68,10 @@ def test_vertices_shadowed_compiled_on_each_line_of_an_umbra(seed):
     three lines (certs._umbra_rows'), shifted by a hair to either side, inside the other two;
     the reference's answer each time, both answers met."""
     rng = np.random.default_rng(300 + seed)
-    polys, ca, ra, _cb, _rb, pieces, _verts = crowded_discs(rng, pairs=60)
-    for k in range(0, len(polys), 3):
-        if len(polys[k]) >= 4:
-            polys[k][0] = 0.9 * polys[k].mean(axis=0) + 0.1 * polys[k][0]
-    pk = Pieces(polys)
-    ca = np.array(ca)
+    pk, ca, ra, _cb, _rb, pstart0, pidx0 = crowded_pieces(rng, pairs=60)
     cores, owner, piece = [], [], []
-    for p, mine in enumerate(pieces):
-        for k in mine:
+    for p in range(len(ca)):
+        for k in pidx0[pstart0[p]:pstart0[p + 1]].tolist():
             D1 = (ca[p:p + 1, 0].copy(), ca[p:p + 1, 1].copy(), np.array([ra[p] if p % 2 else 0.0]))
             H, _valid = CE._umbra_rows(D1, np.array([0]), np.array([k]), pk)
             H = H[:, :, 0]
