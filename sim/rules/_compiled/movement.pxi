@@ -547,7 +547,7 @@ cdef bint _co_connected(unsigned long long* adj, Py_ssize_t n) nogil:
 
 # (sim.rules.movement.index.TOUCH: a test holds the two equal)
 MOVE_TOUCH = 1e-7
-_CORE_EDGES = []   # (sim.rules.movement.round_paths.core_edges, found when first needed)
+_CORE_EDGES = []   # (sim.rules.movement.kernels.core_edges, found when first needed)
 
 
 def round_paths_clear(V_, VR_, A_, B_, R_, board, idx, blockers_, dense):
@@ -634,7 +634,7 @@ def round_paths_clear(V_, VR_, A_, B_, R_, board, idx, blockers_, dense):
                     return False
         else:
             if not _CORE_EDGES:
-                from sim.rules.movement.round_paths import core_edges
+                from sim.rules.movement.kernels import core_edges
                 _CORE_EDGES.append(core_edges)
             ed = _edges(_CORE_EDGES[0](idx.fps[j]))
             if ed is None:

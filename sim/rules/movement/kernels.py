@@ -5,6 +5,7 @@ them are sim.rules.movement.legality and the solvers."""
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Sequence
 
@@ -64,12 +65,14 @@ def _points_in_polygon(p: np.ndarray, v: np.ndarray, w: np.ndarray) -> np.ndarra
     return (np.count_nonzero(cond & (xc > x), axis=1) % 2) == 1
 
 
-def _segments_polygon_distance(a: np.ndarray, b: np.ndarray, v: np.ndarray,
-                               w: np.ndarray) -> np.ndarray:
-    """Distance from each segment a[k]-b[k] (K, 2) to the closed area of one simple polygon
-    with edges v->w (E, 2): (K,), 0 where the segment meets the area."""
-    poly = _Poly("", "", v, w, v.min(axis=0), v.max(axis=0))
-    return segments_polys_distance(a, b, EdgeSet([poly]))[:, 0]
+@functools.lru_cache(maxsize=1024)
+def core_edges(fp: Footprint) -> EdgeSet:
+    """The edges of a hull's core polygon (a base that is not round: geometry.core) as an
+    EdgeSet of one polygon, for the distance from segments to its closed area
+    (``segments_polys_distance(a, b, core_edges(fp))[:, 0]``). Footprints are immutable: the
+    same base, the same set, kept."""
+    poly = core(fp)[0]
+    return EdgeSet([_Poly("", "", poly, roll_next(poly), poly.min(axis=0), poly.max(axis=0))])
 
 
 def points_polys_distance(c: np.ndarray, es: EdgeSet) -> np.ndarray:

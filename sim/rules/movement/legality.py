@@ -46,7 +46,7 @@ from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix, coh
 from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, in_engagement_range, overlaps
 from sim.rules.movement.index import (TOUCH, START_TOL, RULE_NAMES, _a, Body, BodyIndex, as_index, _Poly, EdgeSet,
                                   TerrainIndex, terrain_index)
-from sim.rules.movement.kernels import (_seg_point_dist, _segments_polygon_distance, near_points_distance,
+from sim.rules.movement.kernels import (_seg_point_dist, core_edges, near_points_distance,
                                     near_polys_distance, segments_polys_distance, _minkowski_sum, _swept,
                                     _segments_enter_convex, _convex_signed, _points_convex_distance,
                                     points_convexes_distance,
@@ -153,8 +153,7 @@ def _sweep_hits(fp, r, off, a, b, idx, rows):
                 s, m = np.argwhere(bad)[0]
                 best = (int(s), int(rnd_rows[m]), float(lim[0, m] - d[s, m]))
         for j in hull_rows.tolist():
-            poly = idx.core(j)
-            d = _segments_polygon_distance(a, b, poly, roll_next(poly))
+            d = segments_polys_distance(a, b, core_edges(idx.fps[j]))[:, 0]
             bad = flatnonzero(d < r - TOUCH)
             if len(bad) and (best is None or (bad[0], j) < best[:2]):
                 best = (int(bad[0]), j, float(r - d[bad[0]]))
@@ -520,9 +519,7 @@ def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: 
             d = _seg_point_dist(a, ends, idx.centres[rn])
             out &= ~(d < r + idx.radius[rn][None, :] - TOUCH).any(axis=1)
         for j in near[~idx.round[near]].tolist():
-            poly = idx.core(j)
-            out &= ~(_segments_polygon_distance(a, ends, poly, roll_next(poly))
-                     < r - TOUCH)
+            out &= ~(segments_polys_distance(a, ends, core_edges(idx.fps[j]))[:, 0] < r - TOUCH)
     if len(dense):
         near = _box_near(np.minimum(a, ends) - r, np.maximum(a, ends) + r, dense)
         if near.any():

@@ -9,16 +9,14 @@ with the other path checks (legality's)."""
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
-from sim.rules.arrays import flatnonzero, roll_next
+from sim.rules.arrays import flatnonzero
 from sim.rules.compiled import kernel
 from sim.rules.coherency import MoveProblem
-from sim.rules.geometry import Footprint, core
 from sim.rules.movement.index import TOUCH, BodyIndex, EdgeSet, _Poly
-from sim.rules.movement.kernels import _seg_point_dist, near_polys_distance, near_rows, segments_polys_distance
+from sim.rules.movement.kernels import (_seg_point_dist, core_edges, near_polys_distance, near_rows,
+                                        segments_polys_distance)
 from sim.rules.movement.moves import WALKER_HEIGHT
 
 _DENSE_RULE = "13.06, Part A 12"
@@ -43,15 +41,6 @@ def _box_near(lo: np.ndarray, hi: np.ndarray, es: EdgeSet) -> np.ndarray:
 
 # (its compiled twin runs where built: sim.rules.compiled)
 _box_near = kernel("movement.box_near", _box_near)
-
-
-@functools.lru_cache(maxsize=1024)
-def core_edges(fp: Footprint) -> EdgeSet:
-    """The edges of a hull's core polygon (a base that is not round) as an EdgeSet of one
-    polygon, as ``kernels._segments_polygon_distance`` makes it (footprints are immutable: the
-    same base, the same set)."""
-    poly = core(fp)[0]
-    return EdgeSet([_Poly("", "", poly, roll_next(poly), poly.min(axis=0), poly.max(axis=0))])
 
 
 def round_path_hits(V, VR, A, B, R, board, idx: BodyIndex, blockers: np.ndarray, dense: EdgeSet):

@@ -25,13 +25,11 @@ sim.rules.visibility.certs, far above the kernels' 1e-9"):
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from sim.rules.arrays import flatnonzero
 from sim.rules.compiled import kernel
-from sim.rules.geometry import Footprint, core
+from sim.rules.geometry import _hull
 from sim.rules.visibility.batch import ragged_expand
 from sim.rules.visibility.certs import (_star_axes, _stars_separated, _umbra_rows, near_a,
                                  ring_shadowed, star_free)
@@ -118,23 +116,15 @@ def _mean_apex_free(ix, I, D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
     if len(e) == 0:
         return np.ones(len(q), dtype=bool)
     k = pidx.take(pos)
+    # (each core's vertex mean: its bounding circle's centre, geometry._hull's, kept per footprint)
     fps = ix.fps
-    m = np.array([_core_mean(fps[i]) for i in I.take(q).tolist()]).reshape(len(q), 2)
+    m = np.array([_hull(fps[i])[3][0] for i in I.take(q).tolist()]).reshape(len(q), 2)
     px, py = m[:, 0:1].copy(), m[:, 1:2].copy()                # (Q, 1) apexes
     bx, by, rb = (a.take(q) for a in D[3:])
     ok = np.ones((len(q), 1), dtype=bool)
     wx, wy, W, rr, sn, h, ok = _star_axes(px, py, ok, bx, by, rb)
     s0 = np.zeros((len(q), 1))
     return _stars_separated(px, py, s0, ok, wx, wy, W, rr, sn, h, e, k, pk)
-
-
-@functools.lru_cache(maxsize=1024)
-def _core_mean(fp: Footprint) -> np.ndarray:
-    """The mean of a base's core vertices (geometry.core; footprints are immutable: the same
-    base, the same mean, kept)."""
-    m = core(fp)[0].mean(axis=0)
-    m.flags.writeable = False
-    return m
 
 
 # directions of the outline apexes of a hull observer, from the direction of B (radians)
