@@ -98,15 +98,25 @@ def core(fp: Footprint) -> tuple[np.ndarray, float]:
         pts = np.array([[fp.x, fp.y]], dtype=float)
         pts.flags.writeable = False
         return pts, 0.5 * fp.length
-    hl, hw = 0.5 * fp.length, 0.5 * fp.width
-    if fp.shape == "rect":
+    pts = _core_offsets(fp.shape, fp.length, fp.width, fp.angle) + np.array([fp.x, fp.y])
+    pts.flags.writeable = False
+    return pts, 0.0
+
+
+@functools.lru_cache(maxsize=256)
+def _core_offsets(shape: str, length: float, width: float, angle: float) -> np.ndarray:
+    """A hull's core about its centre, turned to its facing (``core`` less the centre): the
+    same for every footprint of that shape, size and facing, wherever it stands, so kept (a
+    moved base is a new footprint with the same offsets). Read-only."""
+    hl, hw = 0.5 * length, 0.5 * width
+    if shape == "rect":
         pts = np.array([[-hl, -hw], [hl, -hw], [hl, hw], [-hl, hw]], dtype=float)
     else:
         t = np.linspace(0.0, 2.0 * math.pi, OVAL_VERTICES, endpoint=False)
         pts = np.stack([hl * np.cos(t), hw * np.sin(t)], axis=1)
-    pts = _rotate(pts, fp.angle) + np.array([fp.x, fp.y])
-    pts.flags.writeable = False
-    return pts, 0.0
+    off = _rotate(pts, angle)
+    off.flags.writeable = False
+    return off
 
 
 def outline(fp: Footprint, n: int = 32) -> np.ndarray:
