@@ -4,7 +4,7 @@ install compiles Cython's own support code once, not once an area): each area's 
 its file, included here. What they share is sim.rules._compiled.common (.pxd) and the dtype
 objects of sim.rules._compiled; the names every area's file reads are imported here, once."""
 
-from libc.math cimport sqrt, hypot, fabs, cos, INFINITY
+from libc.math cimport sqrt, hypot, fabs, cos, INFINITY, NAN
 
 import numpy as np
 

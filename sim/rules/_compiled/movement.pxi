@@ -29,9 +29,27 @@ cdef class _Edges:
     cdef Py_ssize_t E, P
 
 
+_VIEWS = {}     # id(edge set) -> (the edge set, its views): an EdgeSet's arrays never change once made
+cdef enum:
+    _VIEWS_KEPT = 1024
+
+
 cdef _Edges _edges(es):
     """``es``'s views, or None where numpy's types are not float64 and intp or an offset is out
-    of range (the reference's)."""
+    of range (the reference's); an EdgeSet's kept (the most recent _VIEWS_KEPT: the set itself
+    is kept with them, so its id names no other while they are)."""
+    got = _VIEWS.get(id(es))
+    if got is not None and got[0] is es:
+        return got[1]
+    cdef _Edges ed = _make_edges(es)
+    if ed is not None and type(es).__name__ == "EdgeSet":
+        if len(_VIEWS) >= _VIEWS_KEPT:
+            _VIEWS.clear()
+        _VIEWS[id(es)] = (es, ed)
+    return ed
+
+
+cdef _Edges _make_edges(es):
     if not (_all_of((es.vx, es.vy, es.wx, es.wy, es.ex, es.ey, es.el2), F64) and _all_of((es.starts,), INTP)):
         return None
     cdef _Edges ed = _Edges()
@@ -41,6 +59,47 @@ cdef _Edges _edges(es):
     if not _indices(ed.starts, ed.E):
         return None
     return ed
+
+
+cdef class _Bodies:
+    """A movement BodyIndex's arrays as typed views (each body's box, centre, round radius,
+    bounding radius, and whether it is round, as bytes), for the checks of a move."""
+    cdef const double[:] xlo, xhi, ylo, yhi, radius, bound
+    cdef const double[:, :] centres
+    cdef const unsigned char[:] rnd
+    cdef Py_ssize_t N
+
+    def __reduce__(self):
+        return (_no_views, ())   # (a BodyIndex pickled or copied keeps none: made again when read)
+
+
+def _no_views():
+    return None
+
+
+cdef _Bodies _bodies(idx):
+    """``idx``'s views, kept in its ``near_memo`` (a BodyIndex never changes: a move makes
+    another), or None where a type is not numpy's float64 or bool or the lengths differ (the
+    reference's)."""
+    memo = getattr(idx, "near_memo", None)
+    if type(memo) is dict:
+        got = memo.get("compiled views")
+        if got is not None:
+            return got
+    xlo_, xhi_, ylo_, yhi_ = idx.boxes()
+    if not (_all_of((xlo_, xhi_, ylo_, yhi_, idx.centres, idx.radius, idx.bound), F64) and _all_of((idx.round,), BOOL)):
+        return None
+    cdef _Bodies b = _Bodies()
+    b.xlo, b.xhi, b.ylo, b.yhi = xlo_, xhi_, ylo_, yhi_
+    b.centres, b.radius, b.bound, b.rnd = idx.centres, idx.radius, idx.bound, idx.round.view(np.uint8)
+    b.N = b.xlo.shape[0]
+    if (b.xhi.shape[0] != b.N or b.ylo.shape[0] != b.N or b.yhi.shape[0] != b.N or b.centres.shape[0] != b.N
+            or (b.N and b.centres.shape[1] != 2) or b.radius.shape[0] != b.N or b.bound.shape[0] != b.N
+            or b.rnd.shape[0] != b.N):
+        return None
+    if type(memo) is dict:
+        memo["compiled views"] = b
+    return b
 
 
 cdef inline double _seg_poly_d(double ax, double ay, double bx, double by, _Edges ed, Py_ssize_t p) nogil:
@@ -585,17 +644,18 @@ def round_paths_clear(V_, VR_, A_, B_, R_, board, idx, blockers_, dense):
         return True
     # 3. enemy bases: the rows whose box meets the segments' (rows_near_box)
     cdef const Py_ssize_t[:] blockers = blockers_
-    xlo_, xhi_, ylo_, yhi_ = idx.boxes()
-    if not (_all_of((xlo_, xhi_, ylo_, yhi_, idx.centres, idx.radius), F64) and _all_of((idx.round,), BOOL)):
+    cdef _Bodies bv = _bodies(idx)
+    if bv is None:
         return None
-    cdef const double[:] xlo = xlo_
-    cdef const double[:] xhi = xhi_
-    cdef const double[:] ylo = ylo_
-    cdef const double[:] yhi = yhi_
-    cdef const double[:, :] centres = idx.centres
-    cdef const double[:] radius = idx.radius
-    cdef const unsigned char[:] rnd = idx.round.view(np.uint8)
-    if not _indices(blockers, xlo.shape[0]) or centres.shape[0] != xlo.shape[0] or radius.shape[0] != xlo.shape[0]:
+    cdef const double[:] xlo = bv.xlo
+    cdef const double[:] xhi = bv.xhi
+    cdef const double[:] ylo = bv.ylo
+    cdef const double[:] yhi = bv.yhi
+    cdef const double[:, :] centres = bv.centres
+    cdef const double[:] radius = bv.radius
+    cdef const double[:] hbound = bv.bound
+    cdef const unsigned char[:] rnd = bv.rnd
+    if not _indices(blockers, bv.N):
         return None
     cdef double lo0 = A[0, 0], lo1 = A[0, 1], hi0 = A[0, 0], hi1 = A[0, 1], rmax = R[0]
     for s in range(S):
@@ -673,6 +733,345 @@ def round_paths_clear(V_, VR_, A_, B_, R_, board, idx, blockers_, dense):
     return True
 
 
+# --- bases that are not round: banded tests (check_move's checks for a hull) ---------------
+# A hull's tests below decide with a band: a value within MOVE_HULL_BAND of the reference's
+# threshold is left to the reference (its SAT products, its swept polygon's vertices and
+# Minkowski sums round otherwise than these loops, by ~1e-14" at table scale), so an answer
+# given is the reference's whatever the rounding.
+MOVE_HULL_BAND = 1e-9
+cdef enum:
+    _HV = 136   # the most vertices a core held here may have (an oval's 64 and more), swept two more
+
+
+cdef Py_ssize_t _load_xy(a, double* x, double* y) except -2:
+    """A core's vertices (float64 (k, 2), 3 <= k <= _HV - 2, every place well within range) into
+    ``x``, ``y``: k; -1 where ``a`` is another thing (the reference's)."""
+    if not _plain_xy(a, 3) or a.shape[0] > _HV - 2:
+        return -1
+    cdef const double[:, :] v = a
+    cdef Py_ssize_t k
+    for k in range(v.shape[0]):
+        x[k] = v[k, 0]
+        y[k] = v[k, 1]
+    return v.shape[0]
+
+
+cdef double _pt_convex_xy(double px, double py, const double* x, const double* y, Py_ssize_t m) noexcept nogil:
+    """The distance from a point to a ccw convex polygon's closed area, 0 inside (no edge has
+    it on its right): _pt_convex_d's arithmetic over plain arrays."""
+    cdef Py_ssize_t e, f
+    cdef double ex, ey, wx, wy, den, d2, best = INFINITY
+    cdef bint inside = m >= 3
+    for e in range(m):
+        f = e + 1 if e + 1 < m else 0
+        ex = x[f] - x[e]
+        ey = y[f] - y[e]
+        wx = px - x[e]
+        wy = py - y[e]
+        den = ex * ex + ey * ey
+        d2 = _edge_d2(wx, wy, ex, ey, den if den > 0 else 1.0)
+        best = _min(best, d2)
+        if inside and not (wy * ex >= wx * ey):
+            inside = False
+    return 0.0 if inside else sqrt(best)
+
+
+cdef double _sat_axes(const double* ax, const double* ay, Py_ssize_t k, const double* px, const double* py,
+                      Py_ssize_t n, const double* qx, const double* qy, Py_ssize_t m, double enough) noexcept nogil:
+    """The widest gap between the projections of polygons p and q on the unit normals of the
+    edges of polygon a (each vertex to the next, the last to the first), or the first gap of
+    ``enough`` or more found; NaN where an edge has no length (the reference's normal would be
+    nought)."""
+    cdef Py_ssize_t e, f, i
+    cdef double ux, uy, ln, s, amin, amax, bmin, bmax, best = -INFINITY
+    for e in range(k):
+        f = e + 1 if e + 1 < k else 0
+        ux = ay[f] - ay[e]
+        uy = ax[e] - ax[f]
+        ln = sqrt(ux * ux + uy * uy)
+        if not (ln > 0):
+            return NAN
+        ux = ux / ln
+        uy = uy / ln
+        amin = INFINITY
+        amax = -INFINITY
+        for i in range(n):
+            s = px[i] * ux + py[i] * uy
+            amin = _min(amin, s)
+            amax = _max(amax, s)
+        bmin = INFINITY
+        bmax = -INFINITY
+        for i in range(m):
+            s = qx[i] * ux + qy[i] * uy
+            bmin = _min(bmin, s)
+            bmax = _max(bmax, s)
+        best = _max(best, _max(bmin - amax, amin - bmax))
+        if best >= enough:
+            return best
+    return best
+
+
+cdef double _sat_gap(const double* px, const double* py, Py_ssize_t n, const double* qx, const double* qy,
+                     Py_ssize_t m, double enough, double hx, double hy) noexcept nogil:
+    """_convex_overlap's axes (the unit normals of both polygons' edges): the widest gap between
+    the two polygons' projections on one of them (at least 0 where they are apart, -g where
+    every axis sees them overlap by g or more), or the first of ``enough`` or more found; NaN
+    where an edge has no length. The direction (hx, hy) is tried first, if not nought: two
+    convex polygons overlap least along an edge's normal (the least translation that parts
+    them is along one), so a gap on any axis is at most the widest on theirs, and one of
+    ``enough`` there answers for them."""
+    cdef double g, h, ln = sqrt(hx * hx + hy * hy), s, amin = INFINITY, amax = -INFINITY
+    cdef double bmin = INFINITY, bmax = -INFINITY
+    cdef Py_ssize_t i
+    if ln > 0:
+        hx = hx / ln
+        hy = hy / ln
+        for i in range(n):
+            s = px[i] * hx + py[i] * hy
+            amin = _min(amin, s)
+            amax = _max(amax, s)
+        for i in range(m):
+            s = qx[i] * hx + qy[i] * hy
+            bmin = _min(bmin, s)
+            bmax = _max(bmax, s)
+        g = _max(bmin - amax, amin - bmax)
+        if g >= enough:
+            return g
+    g = _sat_axes(px, py, n, px, py, n, qx, qy, m, enough)
+    if g != g or g >= enough:
+        return g
+    h = _sat_axes(qx, qy, m, px, py, n, qx, qy, m, enough)
+    return h if h != h else _max(g, h)
+
+
+cdef double _convex_gap(const double* px, const double* py, Py_ssize_t n, const double* qx, const double* qy,
+                        Py_ssize_t m, double hx, double hy) noexcept nogil:
+    """The distance between two convex polygons' closed areas: 0 where no axis of _sat_gap parts
+    them (the direction (hx, hy) tried first), else the least distance from a vertex of either
+    to an edge of the other; NaN as _sat_gap."""
+    cdef double g = _sat_gap(px, py, n, qx, qy, m, 0.0, hx, hy), best = INFINITY, ex, ey, den
+    cdef Py_ssize_t i, e, f
+    if g != g:
+        return g
+    if g <= 0:
+        return 0.0
+    for e in range(m):
+        f = e + 1 if e + 1 < m else 0
+        ex = qx[f] - qx[e]
+        ey = qy[f] - qy[e]
+        den = ex * ex + ey * ey
+        for i in range(n):
+            best = _min(best, _edge_d2(px[i] - qx[e], py[i] - qy[e], ex, ey, den if den > 0 else 1.0))
+    for e in range(n):
+        f = e + 1 if e + 1 < n else 0
+        ex = px[f] - px[e]
+        ey = py[f] - py[e]
+        den = ex * ex + ey * ey
+        for i in range(m):
+            best = _min(best, _edge_d2(qx[i] - px[e], qy[i] - py[e], ex, ey, den if den > 0 else 1.0))
+    return sqrt(best)
+
+
+cdef Py_ssize_t _sweep_xy(const double* x, const double* y, Py_ssize_t n, double sx, double sy, double dx,
+                          double dy, double* hx, double* hy) noexcept nogil:
+    """The area a ccw convex polygon (x + sx, y + sy) covers dragged by (dx, dy) (the reference's
+    _swept): its vertices, ccw, into ``hx``, ``hy``: the polygon from its vertex farthest to the
+    right of the drag to the one farthest to its left moved by the drag, then the rest where it
+    starts (n + 2 vertices); the polygon alone where the drag is nought."""
+    cdef Py_ssize_t i, k, out = 0, lo = 0, hi = 0
+    cdef double s, smin = INFINITY, smax = -INFINITY
+    if dx == 0 and dy == 0:
+        for i in range(n):
+            hx[i] = x[i] + sx
+            hy[i] = y[i] + sy
+        return n
+    for i in range(n):
+        s = dx * y[i] - dy * x[i]      # (to the left of the drag)
+        if s < smin:
+            smin, lo = s, i
+        if s > smax:
+            smax, hi = s, i
+    hx[0] = x[lo] + sx
+    hy[0] = y[lo] + sy
+    out = 1
+    k = lo
+    while True:
+        hx[out] = x[k] + sx + dx
+        hy[out] = y[k] + sy + dy
+        out += 1
+        if k == hi:
+            break
+        k = k + 1 if k + 1 < n else 0
+    while True:
+        hx[out] = x[k] + sx
+        hy[out] = y[k] + sy
+        out += 1
+        k = k + 1 if k + 1 < n else 0
+        if k == lo:
+            break
+    return out
+
+
+cdef double _seg_foot(double px, double py, double ax, double ay, double bx, double by, double* fx,
+                      double* fy) noexcept nogil:
+    """The distance from a point to a segment, and the segment's point nearest it (into fx, fy)."""
+    cdef double abx = bx - ax, aby = by - ay, den = abx * abx + aby * aby
+    cdef double t = _clip01(((px - ax) * abx + (py - ay) * aby) / den) if den > 0 else 0.0
+    fx[0] = ax + t * abx
+    fy[0] = ay + t * aby
+    return hypot(px - fx[0], py - fy[0])
+
+
+cdef double _hull_poly_gap(const double* hx, const double* hy, Py_ssize_t n, _Edges ed, Py_ssize_t p) noexcept nogil:
+    """The distance between a ccw convex polygon and the closed area of polygon ``p`` of ``ed``
+    (simple, maybe not convex): the least of each edge's _seg_poly_d (0 where one crosses it or
+    starts inside), and 0 where the polygon's first vertex lies in the convex one (every other
+    way of meeting is one of those); NaN where a value is no number."""
+    cdef Py_ssize_t i, f
+    cdef double best = INFINITY, d
+    cdef Py_ssize_t e0 = ed.starts[p]
+    if _pt_convex_xy(ed.vx[e0], ed.vy[e0], hx, hy, n) == 0.0:
+        return 0.0
+    for i in range(n):
+        f = i + 1 if i + 1 < n else 0
+        d = _seg_poly_d(hx[i], hy[i], hx[f], hy[f], ed, p)
+        if d != d:
+            return d
+        best = _min(best, d)
+    return best
+
+
+_GEOMETRY_CORE = []   # (sim.rules.geometry.core, found when first needed)
+
+
+def hull_path_problems(fp, pts_, idx, terr, board, blockers_, may_cross_dense):
+    """movement.legality._hull_path_problems, for the answer "none" only: [] where a base that
+    is not round, dragged along ``pts`` at its facing, goes over no battlefield edge (check 4),
+    crosses no base of ``blockers`` (rows of ``idx``, check 3) and no dense feature it may not
+    cross (check 5), each beyond MOVE_HULL_BAND of the reference's threshold; None otherwise
+    (a breach, a value near a threshold, an input of another kind: the reference words it).
+    The region a segment sweeps is the core from its vertex farthest right of the drag to the
+    one farthest left, moved (_sweep_xy); against a round base, the distance from its centre
+    to that region; against a hull, the separating-axis gap of _convex_overlap; against a
+    feature, the distance to its closed area."""
+    if fp.shape == "round":
+        return None
+    if not (_all_of((pts_,), F64) and _all_of((blockers_,), INTP)) or pts_.ndim != 2 or blockers_.ndim != 1:
+        return None
+    cdef const double[:, :] pts = pts_
+    cdef Py_ssize_t K = pts.shape[0], s, i, j, k, p, nr, nq
+    if K == 0 or pts.shape[1] != 2 or not (_finite(pts[:, 0]) and _finite(pts[:, 1])):
+        return None
+    if not _GEOMETRY_CORE:
+        from sim.rules.geometry import core
+        _GEOMETRY_CORE.append(core)
+    cdef double cx[_HV]
+    cdef double cy[_HV]
+    cdef double rx[_HV]
+    cdef double ry[_HV]
+    cdef double qx[_HV]
+    cdef double qy[_HV]
+    cdef Py_ssize_t n = _load_xy(_GEOMETRY_CORE[0](fp)[0], cx, cy)
+    if n < 0:
+        return None
+    cdef double fx = fp.x, fy = fp.y, bnd = fp.bounding_radius
+    if not (-1e150 < fx < 1e150 and -1e150 < fy < 1e150 and 0.0 <= bnd < 1e150):
+        return None
+    for i in range(n):                  # (the core about the base's centre: _offsets)
+        cx[i] = cx[i] - fx
+        cy[i] = cy[i] - fy
+    cdef double band = MOVE_HULL_BAND, touch = MOVE_TOUCH, W = board[0], H = board[1]
+    cdef double omin0 = INFINITY, omin1 = INFINITY, omax0 = -INFINITY, omax1 = -INFINITY, over, d, g
+    for i in range(n):
+        omin0 = _min(omin0, cx[i])
+        omin1 = _min(omin1, cy[i])
+        omax0 = _max(omax0, cx[i])
+        omax1 = _max(omax1, cy[i])
+    # 4. the battlefield edge: the base at every vertex of the path inside the board
+    for k in range(K):
+        over = _max(_max(-(omin0 + pts[k, 0]), -(omin1 + pts[k, 1])),
+                    _max(omax0 + pts[k, 0] - W, omax1 + pts[k, 1] - H))
+        if not (over <= touch - band):
+            return None
+    if K < 2:
+        return []
+    # 3. enemy bases: the rows whose box meets the path's grown by the base's bounding radius
+    cdef const Py_ssize_t[:] blockers = blockers_
+    cdef _Bodies bv = _bodies(idx)
+    if bv is None:
+        return None
+    cdef const double[:] xlo = bv.xlo
+    cdef const double[:] xhi = bv.xhi
+    cdef const double[:] ylo = bv.ylo
+    cdef const double[:] yhi = bv.yhi
+    cdef const double[:, :] centres = bv.centres
+    cdef const double[:] radius = bv.radius
+    cdef const double[:] hbound = bv.bound
+    cdef const unsigned char[:] rnd = bv.rnd
+    if not _indices(blockers, bv.N):
+        return None
+    cdef double lo0 = pts[0, 0], lo1 = pts[0, 1], hi0 = pts[0, 0], hi1 = pts[0, 1]
+    for k in range(K):
+        lo0 = _min(lo0, pts[k, 0])
+        lo1 = _min(lo1, pts[k, 1])
+        hi0 = _max(hi0, pts[k, 0])
+        hi1 = _max(hi1, pts[k, 1])
+    cdef double pad = bnd + 2e-6, px_ = 0.0, py_ = 0.0
+    for i in range(blockers.shape[0]):
+        j = blockers[i]
+        if not (xhi[j] >= lo0 - pad and xlo[j] <= hi0 + pad and yhi[j] >= lo1 - pad and ylo[j] <= hi1 + pad):
+            continue
+        nq = 0
+        for s in range(K - 1):
+            # (the region swept lies within the base's bounding radius of the segment, the body
+            # within its own of its centre: farther apart than both, nothing to measure)
+            if _seg_foot(centres[j, 0], centres[j, 1], pts[s, 0], pts[s, 1], pts[s + 1, 0], pts[s + 1, 1],
+                         &px_, &py_) > bnd + hbound[j] + 1e-6:
+                continue
+            nr = _sweep_xy(cx, cy, n, pts[s, 0], pts[s, 1], pts[s + 1, 0] - pts[s, 0], pts[s + 1, 1] - pts[s, 1],
+                           rx, ry)
+            if rnd[j]:
+                d = _pt_convex_xy(centres[j, 0], centres[j, 1], rx, ry, nr)
+                if not (d > radius[j] - touch + band):
+                    return None
+            else:
+                if nq == 0:
+                    nq = _load_xy(idx.core(j), qx, qy)
+                    if nq < 0:
+                        return None
+                g = _sat_gap(rx, ry, nr, qx, qy, nq, -touch + band, centres[j, 0] - px_, centres[j, 1] - py_)
+                if not (g >= -touch + band):
+                    return None
+    # 5. dense features it may not cross: those whose box meets a segment's grown by the radius
+    dense = terr.uncrossable(may_cross_dense)
+    if len(dense) == 0:
+        return []
+    cdef _Edges ed = _edges(dense)
+    if ed is None or not _all_of((dense.lo, dense.hi), F64):
+        return None
+    cdef const double[:, :] plo = dense.lo
+    cdef const double[:, :] phi = dense.hi
+    if plo.shape[0] != ed.P or phi.shape[0] != ed.P:
+        return None
+    cdef double ax, ay, bx, by
+    for s in range(K - 1):
+        ax, ay, bx, by = pts[s, 0], pts[s, 1], pts[s + 1, 0], pts[s + 1, 1]
+        nr = -1
+        for p in range(ed.P):
+            if not (_min(ax, bx) - pad <= phi[p, 0] and _max(ax, bx) + pad >= plo[p, 0]
+                    and _min(ay, by) - pad <= phi[p, 1] and _max(ay, by) + pad >= plo[p, 1]):
+                continue
+            d = _seg_poly_d(ax, ay, bx, by, ed, p)     # (the swept region lies within bnd of the segment)
+            if d > bnd + band:
+                continue
+            if nr < 0:
+                nr = _sweep_xy(cx, cy, n, ax, ay, bx - ax, by - ay, rx, ry)
+            g = _hull_poly_gap(rx, ry, nr, ed, p)
+            if not (g > band):
+                return None
+    return []
+
+
 # (sim.rules.movement.legality.OVERLAP_BAND, geometry.ENGAGEMENT_RANGE and EPS: a test holds
 # each equal to its source)
 MOVE_OVERLAP_BAND = 1e-9
@@ -683,18 +1082,43 @@ MOVE_EPS = 1e-9
 MOVE_OWN_BAND = 1e-9
 cdef enum:
     _ENDS_MAX = 256   # (the most bases a unit's ends are checked for here)
+    _HULL_ENDS = 4    # (... of which not round)
+
+
+cdef int _hull_disc(double gap, double band) noexcept nogil:
+    """A base's overlap decided from its gap to the limit: 1 overlapping (below -band), 0 not
+    (above band), -1 within the band (the reference decides)."""
+    if gap != gap or fabs(gap) <= band:
+        return -1
+    return 1 if gap < 0 else 0
+
+
+cdef int _hulls_overlap(const double* px, const double* py, Py_ssize_t n, const double* qx, const double* qy,
+                        Py_ssize_t m, double band, double hx, double hy) noexcept nogil:
+    """geometry.overlaps of two hulls (the strict separating-axis test, 1e-7 on every axis),
+    decided from _sat_gap beyond ``band`` (the direction (hx, hy) tried first): 1 overlapping,
+    0 not, -1 left to the reference."""
+    cdef double g = _sat_gap(px, py, n, qx, qy, m, -1e-7 + band, hx, hy)
+    if g != g:
+        return -1
+    if g >= -1e-7 + band:
+        return 0
+    return 1 if g < -1e-7 - band else -1
 
 
 def ends_clear(ends, idx, others_, terr, player, end_unengaged):
-    """movement.legality._ends_clear for a unit of round bases only (another base: the
-    reference's): whether no base at ``ends`` overlaps a model of ``others`` (rows of ``idx``)
-    or another of ``ends``, none overlaps a light or dense feature, and, ``end_unengaged``, none
-    is within engagement range of an enemy model. Each test the reference's arithmetic for its
-    entry (the rows near the ends' box, the round bases' hypot, a hull core's distance, a
-    feature's distance, the discs' distance), False at the first breach found; a pair the
-    reference decides by geometry.overlaps near the band (a base against a hull) or by
-    math.hypot (two of the unit's own) is left to it, as are places that are no number."""
-    cdef Py_ssize_t n = len(ends), k, k2, i, j, p
+    """movement.legality._ends_clear: whether no base at ``ends`` overlaps a model of ``others``
+    (rows of ``idx``) or another of ``ends``, none overlaps a light or dense feature, and,
+    ``end_unengaged``, none is within engagement range of an enemy model. A round base's tests
+    are the reference's arithmetic for its entry (the rows near the ends' box, the round bases'
+    hypot, a hull core's distance, a feature's distance, the discs' distance), False at the
+    first breach found; a pair the reference decides by geometry.overlaps near the band (a base
+    against a hull) or by math.hypot (two of the unit's own) is left to it, as are places that
+    are no number. A base that is not round (at most _HULL_ENDS of them) is decided with
+    MOVE_HULL_BAND: against a round base, its core's distance to the centre; against a hull, the
+    separating-axis gap of geometry.overlaps; against a feature, the distance to its closed area
+    (or the answer the terrain index keeps for it); against an enemy, the distance between them."""
+    cdef Py_ssize_t n = len(ends), k, k2, i, j, p, h, h2, nh = 0, nq = 0
     if n == 0 or n > _ENDS_MAX or not _all_of((others_,), INTP) or others_.ndim != 1:
         return None
     cdef double cx[_ENDS_MAX]
@@ -702,14 +1126,33 @@ def ends_clear(ends, idx, others_, terr, player, end_unengaged):
     cdef double rf[_ENDS_MAX]
     cdef double bnd[_ENDS_MAX]
     cdef double ln[_ENDS_MAX]
+    cdef Py_ssize_t slot[_ENDS_MAX]
+    cdef double hx[_HULL_ENDS][_HV]
+    cdef double hy[_HULL_ENDS][_HV]
+    cdef Py_ssize_t hn[_HULL_ENDS]
+    cdef double qx[_HV]
+    cdef double qy[_HV]
     cdef double bound = 0.0, lo0 = 0.0, lo1 = 0.0, hi0 = 0.0, hi1 = 0.0
     for k in range(n):
         f = ends[k]
-        if f.shape != "round":
-            return None
-        cx[k], cy[k], ln[k] = f.x, f.y, f.length
-        rf[k] = 0.5 * ln[k]
+        cx[k], cy[k] = f.x, f.y
         bnd[k] = f.bounding_radius
+        if f.shape == "round":
+            ln[k] = f.length
+            rf[k] = 0.5 * ln[k]
+            slot[k] = -1
+        else:
+            if nh == _HULL_ENDS:
+                return None
+            if not _GEOMETRY_CORE:
+                from sim.rules.geometry import core
+                _GEOMETRY_CORE.append(core)
+            hn[nh] = _load_xy(_GEOMETRY_CORE[0](f)[0], hx[nh], hy[nh])
+            if hn[nh] < 0:
+                return None
+            ln[k] = rf[k] = 0.0
+            slot[k] = nh
+            nh += 1
         if not (cx[k] - cx[k] == 0.0 and cy[k] - cy[k] == 0.0 and rf[k] - rf[k] == 0.0 and bnd[k] - bnd[k] == 0.0):
             return None
         if k == 0 or cx[k] < lo0:
@@ -722,24 +1165,23 @@ def ends_clear(ends, idx, others_, terr, player, end_unengaged):
             hi1 = cy[k]
         if k == 0 or bnd[k] > bound:
             bound = bnd[k]
-    xlo_, xhi_, ylo_, yhi_ = idx.boxes()
-    if not (_all_of((xlo_, xhi_, ylo_, yhi_, idx.centres, idx.radius, idx.bound), F64) and _all_of((idx.round,), BOOL)):
+    cdef _Bodies bv = _bodies(idx)
+    if bv is None:
         return None
-    cdef const double[:] xlo = xlo_
-    cdef const double[:] xhi = xhi_
-    cdef const double[:] ylo = ylo_
-    cdef const double[:] yhi = yhi_
-    cdef const double[:, :] centres = idx.centres
-    cdef const double[:] radius = idx.radius
-    cdef const double[:] hbound = idx.bound
-    cdef const unsigned char[:] rnd = idx.round.view(np.uint8)
-    cdef Py_ssize_t N = xlo.shape[0]
-    if centres.shape[0] != N or radius.shape[0] != N or hbound.shape[0] != N:
-        return None
+    cdef const double[:] xlo = bv.xlo
+    cdef const double[:] xhi = bv.xhi
+    cdef const double[:] ylo = bv.ylo
+    cdef const double[:] yhi = bv.yhi
+    cdef const double[:, :] centres = bv.centres
+    cdef const double[:] radius = bv.radius
+    cdef const double[:] hbound = bv.bound
+    cdef const unsigned char[:] rnd = bv.rnd
+    cdef Py_ssize_t N = bv.N
     cdef const Py_ssize_t[:] others = others_
     if not _indices(others, N):
         return None
-    cdef double touch = MOVE_TOUCH, band = MOVE_OVERLAP_BAND, pad, d, dx, dy, lim, gap
+    cdef double touch = MOVE_TOUCH, band = MOVE_OVERLAP_BAND, hband = MOVE_HULL_BAND, pad, d, dx, dy, lim, gap
+    cdef int said
     cdef const double[:, :] q
     # 6. the bases of the models of other units: those whose box meets the ends' (rows_near_box)
     pad = bound + 0.0 + 1e-6
@@ -749,13 +1191,40 @@ def ends_clear(ends, idx, others_, terr, player, end_unengaged):
             continue
         if rnd[j]:
             for k in range(n):
+                if slot[k] >= 0:    # (a hull's core against the disc: geometry.overlaps)
+                    if hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1]) > bnd[k] + hbound[j] + 1e-6:
+                        continue    # (the bounding circles apart)
+                    h = slot[k]
+                    said = _hull_disc(_pt_convex_xy(centres[j, 0], centres[j, 1], hx[h], hy[h], hn[h])
+                                      - (radius[j] - 1e-7), hband)
+                    if said < 0:
+                        return None
+                    if said:
+                        return False
+                    continue
                 d = hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1])
                 lim = rf[k] + radius[j]
                 if d < lim - touch:
                     return False
         else:
             q = None
+            nq = 0
             for k in range(n):
+                if slot[k] >= 0:
+                    if hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1]) > bnd[k] + hbound[j] + 1e-6:
+                        continue
+                    if nq == 0:
+                        nq = _load_xy(idx.core(j), qx, qy)
+                        if nq < 0:
+                            return None
+                    h = slot[k]
+                    said = _hulls_overlap(hx[h], hy[h], hn[h], qx, qy, nq, hband, centres[j, 0] - cx[k],
+                                          centres[j, 1] - cy[k])
+                    if said < 0:
+                        return None
+                    if said:
+                        return False
+                    continue
                 if not (hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1]) < bnd[k] + hbound[j]):
                     continue
                 if q is None:
@@ -781,7 +1250,25 @@ def ends_clear(ends, idx, others_, terr, player, end_unengaged):
         phi = es.hi
         if plo.shape[0] != ed.P or phi.shape[0] != ed.P:
             return None
+        kept = terr.hull_ends
         for k in range(n):
+            if slot[k] >= 0:    # (the answer kept for the base, the reference's; else its distances)
+                f = ends[k]
+                if f in kept:
+                    if kept[f] is not None:
+                        return False
+                    continue
+                h = slot[k]
+                pad = bnd[k] + 2e-6
+                for p in range(ed.P):
+                    if not (cx[k] - pad <= phi[p, 0] and cx[k] + pad >= plo[p, 0]
+                            and cy[k] - pad <= phi[p, 1] and cy[k] + pad >= plo[p, 1]):
+                        continue
+                    if _pt_poly_d(cx[k], cy[k], ed, p) > bnd[k] + hband:
+                        continue    # (the core lies within its bounding radius of the centre)
+                    if not (_hull_poly_gap(hx[h], hy[h], hn[h], ed, p) > hband):
+                        return None
+                continue
             for p in range(ed.P):
                 if not (cx[k] - rf[k] <= phi[p, 0] and cx[k] + rf[k] >= plo[p, 0]
                         and cy[k] - rf[k] <= phi[p, 1] and cy[k] + rf[k] >= plo[p, 1]):
@@ -801,12 +1288,24 @@ def ends_clear(ends, idx, others_, terr, player, end_unengaged):
         if not _indices(enemies, N):
             return None
         pad = bound + MOVE_ENGAGEMENT + 1e-6
+        lim = MOVE_ENGAGEMENT + MOVE_EPS
         for i in range(enemies.shape[0]):
             j = enemies[i]
             if not (xhi[j] >= lo0 - pad and xlo[j] <= hi0 + pad and yhi[j] >= lo1 - pad and ylo[j] <= hi1 + pad):
                 continue
             if rnd[j]:
                 for k in range(n):
+                    if slot[k] >= 0:
+                        if hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1]) > bnd[k] + hbound[j] + lim + 1e-6:
+                            continue
+                        h = slot[k]
+                        d = _max(_pt_convex_xy(centres[j, 0], centres[j, 1], hx[h], hy[h], hn[h]) - radius[j], 0.0)
+                        said = _hull_disc(d - lim, hband)
+                        if said < 0:
+                            return None
+                        if said:
+                            return False
+                        continue
                     dx = cx[k] - centres[j, 0]
                     dy = cy[k] - centres[j, 1]
                     d = _max(sqrt(dx * dx + dy * dy) - rf[k] - radius[j], 0.0)
@@ -817,23 +1316,57 @@ def ends_clear(ends, idx, others_, terr, player, end_unengaged):
                 if not _plain_xy(q_, 1):
                     return None
                 q = q_
+                nq = 0
                 for k in range(n):
+                    if slot[k] >= 0:
+                        if hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1]) > bnd[k] + hbound[j] + lim + 1e-6:
+                            continue
+                        if nq == 0:
+                            nq = _load_xy(q_, qx, qy)
+                            if nq < 0:
+                                return None
+                        h = slot[k]
+                        # (apart by more than the range on an axis: not within it; else measured)
+                        gap = _sat_gap(hx[h], hy[h], hn[h], qx, qy, nq, lim + hband, centres[j, 0] - cx[k],
+                                       centres[j, 1] - cy[k])
+                        if gap >= lim + hband:
+                            continue
+                        said = _hull_disc(_convex_gap(hx[h], hy[h], hn[h], qx, qy, nq, centres[j, 0] - cx[k],
+                                                      centres[j, 1] - cy[k]) - lim, hband)
+                        if said < 0:
+                            return None
+                        if said:
+                            return False
+                        continue
                     d = _pt_convex_d(cx[k], cy[k], q)
                     if d != d:
                         return None
                     if _max(d - rf[k], 0.0) <= MOVE_ENGAGEMENT + MOVE_EPS:
                         return False
     # 6. two of the unit's own bases (geometry.overlaps of round bases, after check_move's
-    # bounding circles)
+    # bounding circles; a hull's as against another unit's)
     cdef double own = MOVE_OWN_BAND, t1, t2
     for k in range(n):
         for k2 in range(k + 1, n):
-            d = hypot(cx[k] - cx[k2], cy[k] - cy[k2])
-            t1 = bnd[k] + bnd[k2]
-            t2 = 0.5 * (ln[k] + ln[k2]) - 1e-7
-            if fabs(d - t1) <= own or fabs(d - t2) <= own:
+            h, h2 = slot[k], slot[k2]
+            if h >= 0 and h2 >= 0:
+                said = _hulls_overlap(hx[h], hy[h], hn[h], hx[h2], hy[h2], hn[h2], hband, cx[k2] - cx[k], cy[k2] - cy[k])
+            elif h >= 0:
+                said = _hull_disc(_pt_convex_xy(cx[k2], cy[k2], hx[h], hy[h], hn[h]) - (rf[k2] - 1e-7), hband)
+            elif h2 >= 0:
+                said = _hull_disc(_pt_convex_xy(cx[k], cy[k], hx[h2], hy[h2], hn[h2]) - (rf[k] - 1e-7), hband)
+            else:
+                d = hypot(cx[k] - cx[k2], cy[k] - cy[k2])
+                t1 = bnd[k] + bnd[k2]
+                t2 = 0.5 * (ln[k] + ln[k2]) - 1e-7
+                if fabs(d - t1) <= own or fabs(d - t2) <= own:
+                    return None
+                if d < t1 and d < t2:
+                    return False
+                continue
+            if said < 0:
                 return None
-            if d < t1 and d < t2:
+            if said:
                 return False
     return True
 

@@ -91,7 +91,8 @@ class BodyIndex:
         self._boxes: tuple | None = None
         # what sim.rules.movement.legality reads of this table more than once: near_enemy_distances'
         # answers ((player, reach, the footprints asked about by identity) -> (the footprints,
-        # the answer)) and enemy_unit_distances' (("unit distances", unit) -> the distances)
+        # the answer)) and enemy_unit_distances' (("unit distances", unit) -> the distances);
+        # and the compiled kernels' typed views of its arrays ("compiled views": sim.rules._compiled)
         self.near_memo: dict = {}
 
     def __len__(self) -> int:

@@ -137,6 +137,18 @@ def path_blocker(fp: Footprint, pts: np.ndarray, idx: BodyIndex, terr: TerrainIn
     return sorted(out, key=lambda p: order[p[0]])
 
 
+def _hull_path_problems(fp: Footprint, pts: np.ndarray, idx: BodyIndex, terr: TerrainIndex,
+                        board: tuple[float, float], blockers: np.ndarray,
+                        may_cross_dense: bool | float) -> list[tuple[str, str, str, float | None]]:
+    """03.01 / 13.06 Checks 3-5 of ``check_move`` for a base that is not round dragged along
+    ``pts``: ``path_blocker``, every kind it finds (first_only False)."""
+    return path_blocker(fp, pts, idx, terr, board, blockers, may_cross_dense=may_cross_dense, first_only=False)
+
+
+# (its compiled twin answers the paths with nothing to find, where built: sim.rules.compiled)
+_hull_path_problems = kernel("movement.hull_path_problems", _hull_path_problems)
+
+
 def _sweep_hits(fp, r, off, a, b, idx, rows):
     """First (segment, row, depth) where the base swept along a->b crosses a body of ``rows``."""
     if len(rows) == 0:
@@ -611,12 +623,10 @@ def check_move(unit: str, paths: Mapping[str, Sequence[Point]],
             round_paths.append((r, pts))
             continue
         arr = np.array(pts, dtype=float)
-        for kind, rl, msg, dist in path_blocker(fp0, arr, idx, terr, board, blockers,
-                                                may_cross_dense=may_cross_dense, first_only=False):
+        for kind, rl, msg, dist in _hull_path_problems(fp0, arr, idx, terr, board, blockers, may_cross_dense):
             mine.append(MoveProblem(mid, rl, msg, dist))
         if not (end.shape == fp0.shape and end.angle == fp0.angle):
-            for kind, rl, msg, dist in path_blocker(end, arr[-1:], idx, terr, board, blockers,
-                                                    may_cross_dense=True, first_only=False):
+            for kind, rl, msg, dist in _hull_path_problems(end, arr[-1:], idx, terr, board, blockers, True):
                 if kind == "edge":
                     mine.append(MoveProblem(mid, rl, msg, dist))
     if round_paths:
@@ -656,7 +666,7 @@ def _ends_clear(ends: Sequence[Footprint], idx: BodyIndex, others: np.ndarray, t
     return not any(_own_overlap(ends[k], ends[k2]) for k in range(n) for k2 in range(k + 1, n))
 
 
-# (its compiled twin runs where built, for units of round bases: sim.rules.compiled)
+# (its compiled twin runs where built: sim.rules.compiled)
 _ends_clear = kernel("movement.ends_clear", _ends_clear)
 
 

@@ -1,10 +1,11 @@
 """03.01 / Part A 13 / 03.04 sim.rules.movement.legality._ends_clear (checks 6-8 of a move find
 nothing where the unit's bases end: no other model's base or feature overlapped, no enemy within
 engagement range when the move must end unengaged, no two of the unit's own bases overlapping)
-and its compiled twin (sim.rules.compiled: ``movement.ends_clear``, for units of round bases)
-give the same answer: seeded tables of round and hull bodies of both players and light and
-dense features, units of round bases ending among them, meeting both answers; a base exactly on
-each limit and a hair either side of it; and the inputs the twin leaves to the reference. The
+and its compiled twin (sim.rules.compiled: ``movement.ends_clear``) give the same answer: seeded
+tables of round and hull bodies of both players and light and dense features, units of round
+bases, of hulls and of both ending among them, meeting both answers; a base exactly on each
+limit and a hair either side of it (a hull's within MOVE_HULL_BAND left to the reference); and
+the inputs the twin leaves to the reference. The
 words of each breach are the check's own tests' (test_03_01_move_legality.py,
 test_03_01_move_check_oracle.py)."""
 
@@ -30,11 +31,17 @@ def _round(x, y, d=1.0):
     return Footprint("round", float(x), float(y), d, d)
 
 
-def _table(rng):
-    """Bodies of both players (player 1's unit "u" of round bases first), round and hull, and
-    light and dense features."""
+def _hull(rng, x, y):
+    return Footprint("oval" if rng.random() < 0.5 else "rect", float(x), float(y), 3.5, 2.4,
+                     float(rng.uniform(0, 360)))
+
+
+def _table(rng, hulls=0):
+    """Bodies of both players (player 1's unit "u" first: round bases, and ``hulls`` hulls in
+    its place or beside them), round and hull, and light and dense features."""
     out = [Body(f"a{k:02d}", "u", 1, _round(*rng.uniform(5, 39, size=2), rng.choice([1.0, 1.26])))
-           for k in range(int(rng.integers(1, 8)))]
+           for k in range(int(rng.integers(1, 8)) if hulls < 2 else 0)]
+    out += [Body(f"b{k:02d}", "u", 1, _hull(rng, *rng.uniform(5, 39, size=2))) for k in range(hulls)]
     for k in range(int(rng.integers(3, 30))):
         x, y = rng.uniform(0, 44, size=2)
         if rng.random() < 0.25:
@@ -66,12 +73,14 @@ def _ends(rng, idx: BodyIndex) -> list[Footprint]:
 
 
 @built
-@pytest.mark.parametrize("seed", range(8))
-def test_ends_clear_compiled_is_its_reference(seed):
+@pytest.mark.parametrize("hulls", [0, 1, 3])
+@pytest.mark.parametrize("seed", range(6))
+def test_ends_clear_compiled_is_its_reference(seed, hulls):
+    """Units of round bases, of one hull beside them and of three hulls."""
     rng = np.random.default_rng(seed)
     met, answered = set(), 0
     for _ in range(60):
-        idx, terr = _table(rng)
+        idx, terr = _table(rng, hulls)
         ends = _ends(rng, idx)
         others = idx.others("u")
         for unengaged in (False, True):
@@ -128,7 +137,8 @@ def test_ends_clear_compiled_declines_what_it_does_not_take():
     args = _one_against(Body("e", "e", 1, _round(20.0, 20.0)), _round(5.0, 5.0), True)
     assert KERN.compiled(*args) is True
     hull = Footprint("oval", 5.0, 5.0, 3.0, 2.0)
-    assert KERN.compiled([hull], *args[1:]) is None and KERN.reference([hull], *args[1:]) is True
+    assert KERN.compiled([hull], *args[1:]) is True and KERN.reference([hull], *args[1:]) is True
+    assert KERN.compiled([hull.moved(5.0 + 4 * k, 5.0) for k in range(5)], *args[1:]) is None   # (four at most)
     assert KERN.compiled([_round(math.nan, 5.0)], *args[1:]) is None
     assert KERN.compiled([], *args[1:]) is None
     assert KERN.compiled([_round(5.0 + 1.1 * k, 5.0) for k in range(257)], *args[1:]) is None
@@ -150,3 +160,57 @@ def test_ends_clear_is_every_end_check_finding_nothing():
     assert ML._ends_clear.reference(*far) is True
     near = _one_against(Body("e", "e", 1, _round(20.0, 20.0)), _round(22.5, 20.0), True)
     assert ML._ends_clear.reference(*near) is False
+
+
+@built
+@pytest.mark.parametrize("shift", [0.0, 1e-15, -1e-15, 1e-12, -1e-12, 5e-10, -5e-10, 2e-9, -2e-9, 0.5 * TOUCH,
+                                   -0.5 * TOUCH, 2 * TOUCH, -2 * TOUCH, 1e-6, -1e-6])
+def test_ends_clear_compiled_hull_on_each_limit(shift):
+    """A rectangle 4" x 2" ending (its long side along x, its top edge at y = 11) against a round
+    base and another rectangle at the overlap limit (1e-7 deep), a dense wall's edge, an enemy
+    round base and rectangle at engagement range, and another rectangle of its own unit at the
+    overlap limit, each shifted by a hair (inward, ``shift`` < 0): the reference's answer beyond
+    MOVE_HULL_BAND, left to it within."""
+    band = importlib.import_module("sim.rules._compiled.kernels").MOVE_HULL_BAND
+    me = Footprint("rect", 10.0, 10.0, 4.0, 2.0)
+    disc = Body("e", "e", 1, _round(10.0, 11.5 - 1e-7 + shift))
+    rect = Body("h", "e", 1, Footprint("rect", 10.0, 11.5 - 1e-7 + shift, 4.0, 1.0))
+    far_disc = Body("e", "e", 1, _round(10.0, 11.5 + ENGAGEMENT_RANGE + EPS + shift))
+    far_rect = Body("h", "e", 1, Footprint("rect", 10.0, 11.5 + ENGAGEMENT_RANGE + EPS + shift, 4.0, 1.0))
+    wall = ((7.0, 11.0 + shift), (13.0, 11.0 + shift), (13.0, 14.0), (7.0, 14.0))
+    cases = [   # (the arguments, where the reference's answer turns)
+        (_one_against(disc, me), 0.0),
+        (_one_against(rect, me), 0.0),
+        (_one_against(far_disc, me, True), 0.0),
+        (_one_against(far_rect, me, True), 0.0),
+        (_one_against(Body("x", "x", 1, _round(40.0, 40.0)), me,
+                      areas=[TerrainArea("wall", wall, (Feature("dense", wall),))]), -TOUCH),
+    ]
+    idx = BodyIndex([Body("me", "u", 0, _round(1.0, 1.0)), Body("me2", "u", 0, _round(3.0, 1.0))])
+    mine = Footprint("rect", 10.0, 11.5 - 1e-7 + shift, 4.0, 1.0)
+    cases.append((([me, mine], idx, idx.others("u"), TerrainIndex([]), 0, False), 0.0))
+    for i, (args, turns) in enumerate(cases):
+        got = KERN.compiled(*args)
+        want = KERN.reference(*args)    # (after the twin: it reads the answers the reference keeps)
+        if abs(shift) >= 1e-12:
+            assert want is (shift >= turns), i   # (the case is at the reference's limit)
+        if abs(shift - turns) <= band or (i == 4 and shift <= band):
+            assert got is None, i   # (a feature's distance is answered only outside it)
+        else:
+            assert got is want, i
+
+
+@built
+def test_ends_clear_compiled_reads_the_answers_the_terrain_keeps():
+    """A hull's end over a feature, the reference's answer kept on the terrain index
+    (legality.HULL_ENDS_KEPT): the twin reads it, and keeps nothing itself."""
+    me = Footprint("rect", 10.0, 10.0, 4.0, 2.0)
+    wall = ((7.0, 10.5), (13.0, 10.5), (13.0, 14.0), (7.0, 14.0))
+    args = _one_against(Body("x", "x", 1, _round(40.0, 40.0)), me,
+                        areas=[TerrainArea("wall", wall, (Feature("dense", wall),))])
+    kept = args[3].hull_ends
+    assert KERN.compiled(*args) is None and me not in kept    # (0.5" deep: the reference words it)
+    assert KERN.reference(*args) is False and kept[me] is not None
+    assert KERN.compiled(*args) is False
+    kept[me] = None     # (an answer kept is read as it is)
+    assert KERN.compiled(*args) is True
