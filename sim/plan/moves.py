@@ -137,11 +137,17 @@ def may_cross_dense(unit_ent: int, move: str | None = None) -> bool | float:
     """13.06 / 24.35 / Part A ruling 12 (sim.rules.movement.moves.dense_crossing): which dense
     features the unit may cross on the ground in a ``move`` move: every one for INFANTRY,
     BEASTS, SWARM and MOBILE; those of 4" or less for a Super-heavy Walker's normal, advance or
-    fall-back move; otherwise those given a height of 2" or less."""
-    models = W.unit_models(unit_ent)
-    walker = bool(models) and all(any(Hook.CROSSES_TALLER in a.spec.hooks for a in W.model_abilities(m))
-                                  for m in models)
-    return dense_crossing(W.unit_keywords(unit_ent), move, super_heavy_walker=walker)
+    fall-back move; otherwise those given a height of 2" or less. Kept with the unit's living
+    models (W.Living.memo: their keywords and abilities decide it)."""
+    memo = W.living(unit_ent).memo
+    key = ("may cross dense", move)
+    got = memo.get(key)
+    if got is None:
+        models = W.unit_models(unit_ent)
+        walker = bool(models) and all(any(Hook.CROSSES_TALLER in a.spec.hooks for a in W.model_abilities(m))
+                                      for m in models)
+        got = memo[key] = dense_crossing(W.unit_keywords(unit_ent), move, super_heavy_walker=walker)
+    return got
 
 
 def can_fly(unit_ent: int) -> bool:
