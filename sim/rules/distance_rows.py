@@ -227,13 +227,17 @@ class DistanceRows:
                 self._pack = _hull_pack(key)
             pack = self._pack if len(js) == H else _pack_rows(self._pack, js)
             d = _round_core_distances(ca[ks], ra[ks], pack)
-            for x, k in enumerate(ks.tolist()):
-                take = need[k, js]
-                out[k, js[take]] = d[x, take]
+            blk = np.ix_(ks, js)
+            out[blk] = np.where(need[blk], d, out[blk])
+            for k in ks.tolist():
                 kept[k] = False
+        rows = None     # (one copy of the block; each base keeps its row of it, read-only)
         for k, f in enumerate(fps):
             if not kept[k]:
-                _memo(f)["hulls"] = (key, out[k].copy())
+                if rows is None:
+                    rows = out.copy()
+                    rows.flags.writeable = False
+                _memo(f)["hulls"] = (key, rows[k])
         return out if near is None else np.where(near, out, bound)
 
     def _hull_round_rows(self, fps: list, near=None, bound=None) -> np.ndarray:
@@ -260,12 +264,13 @@ class DistanceRows:
         if len(ks):
             js = flatnonzero(need[ks].any(axis=0))
             d = _round_core_distances(rc[js], rr[js], _hull_pack(tuple(fps[k] for k in ks)))
-            for x, k in enumerate(ks.tolist()):
-                take = need[k, js]
-                out[k, js[take]] = d[take, x]
+            blk = np.ix_(ks, js)
+            out[blk] = np.where(need[blk], d.T, out[blk])
         snap = (rc.copy(), rr.copy())
+        rows = out.copy()   # (one copy; each hull keeps its row of it, read-only)
+        rows.flags.writeable = False
         for k, f in enumerate(fps):
-            _memo(f)["rounds"] = (*snap, out[k].copy())
+            _memo(f)["rounds"] = (*snap, rows[k])
         return out if near is None else np.where(near, out, bound)
 
     def _hull_hull_rows(self, fps: list, near=None, bound=None) -> np.ndarray:
@@ -294,11 +299,12 @@ class DistanceRows:
             cols = [hb[y] for y in ys.tolist()]
             scratch = np.empty((len(fps), len(self.fps)))
             _hull_block(fps, ks, self.fps, cols, scratch)
-            for k in ks:
-                take = ys[need[k, ys]]
-                out[k, take] = scratch[k, [hb[y] for y in take.tolist()]]
+            blk = np.ix_(ks, ys)
+            out[blk] = np.where(need[blk], scratch[np.ix_(ks, cols)], out[blk])
+        rows = out.copy()   # (one copy; each hull keeps its row of it, read-only)
+        rows.flags.writeable = False
         for k, f in enumerate(fps):
-            _memo(f)["hull row"] = (key, out[k].copy())
+            _memo(f)["hull row"] = (key, rows[k])
         return out if near is None else np.where(near, out, bound)
 
     def copy(self) -> "DistanceRows":
