@@ -921,3 +921,65 @@ def near_a(D, q_, pk, pstart_, pidx_):
                     out[i] = True
                     break
     return out_
+
+
+def within_pairs(centres_, rad_, area_, edges):
+    """visibility.pairs.within_pairs: for each (model, area) pair, the disc (centre, radius
+    ``rad``) is within the area: its centre inside the outline (the crossing count of the real
+    edges odd) or the outline within ``rad`` + EPS of it (the least distance to an edge, padding
+    included, as the reference's minimum reads it). Each entry the reference's arithmetic in its
+    order; places that are no number well within range, or an edge of no length, are the
+    reference's."""
+    if (not (_all_of((centres_, rad_), F64) and _all_of((area_,), INTP)) or centres_.ndim != 2
+            or rad_.ndim != 1 or area_.ndim != 1):
+        return None
+    try:
+        x0_, y0_, abx_, aby_, ab2_, y1_, real_ = edges
+    except (TypeError, ValueError):
+        return None
+    if not (_all_of((x0_, y0_, abx_, aby_, ab2_, y1_), F64) and _all_of((real_,), BOOL)):
+        return None
+    shape = x0_.shape
+    if (len(shape) != 2 or y0_.shape != shape or abx_.shape != shape or aby_.shape != shape
+            or ab2_.shape != shape or y1_.shape != shape or real_.shape != shape):
+        return None
+    cdef const double[:, :] x0 = x0_
+    cdef const double[:, :] y0 = y0_
+    cdef const double[:, :] abx = abx_
+    cdef const double[:, :] aby = aby_
+    cdef const double[:, :] ab2 = ab2_
+    cdef const double[:, :] y1 = y1_
+    cdef const unsigned char[:, :] real = real_.view(np.uint8)
+    cdef const double[:, :] C = centres_
+    cdef const double[:] rad = rad_
+    cdef const Py_ssize_t[:] area = area_
+    cdef Py_ssize_t P = area.shape[0], A = x0.shape[0], E = x0.shape[1], p, a, e, cnt
+    if C.shape[0] != P or (P and C.shape[1] != 2) or rad.shape[0] != P or not _indices(area, A):
+        return None
+    if not (_bounded(C[:, 0], 1e150) and _bounded(C[:, 1], 1e150) and _finite(rad)):
+        return None   # (no product below can overflow: no NaN for numpy's minimum to keep)
+    out_ = np.empty(P, dtype=bool)
+    cdef unsigned char[::1] out = out_.view(np.uint8)
+    cdef double cx, cy, apx, apy, t, dx, dy, d2, best
+    for p in range(P):
+        a = area[p]
+        cx, cy = C[p, 0], C[p, 1]
+        best = INFINITY
+        cnt = 0
+        for e in range(E):
+            if not (ab2[a, e] > 0 and -1e150 < x0[a, e] < 1e150 and -1e150 < y0[a, e] < 1e150
+                    and -1e150 < abx[a, e] < 1e150 and -1e150 < aby[a, e] < 1e150 and -1e150 < y1[a, e] < 1e150):
+                return None
+            apx = cx - x0[a, e]
+            apy = cy - y0[a, e]
+            t = _clip01((apx * abx[a, e] + apy * aby[a, e]) / ab2[a, e])
+            dx = apx - t * abx[a, e]
+            dy = apy - t * aby[a, e]
+            d2 = dx * dx + dy * dy
+            if d2 < best:
+                best = d2
+            if real[a, e] and ((y0[a, e] > cy) != (y1[a, e] > cy)):
+                if x0[a, e] + (cy - y0[a, e]) * abx[a, e] / (y1[a, e] - y0[a, e]) > cx:
+                    cnt += 1
+        out[p] = (cnt % 2 == 1) or (sqrt(best) <= rad[p] + EPS)
+    return out_

@@ -129,6 +129,10 @@ def within_pairs(centres, rad, area, edges) -> np.ndarray:
     return inside | (dmin <= rad + EPS)
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+within_pairs = kernel("visibility.within_pairs", within_pairs)
+
+
 def _near_segment(ix, I, J, R, ks=None) -> np.ndarray:
     """(P, K): does piece k's bounding circle come within R[p] (+ 1e-6") of the segment
     between the centres of models I[p] and J[p]; with ``ks``, of those pieces only (P,

@@ -214,3 +214,20 @@ def test_ends_clear_compiled_reads_the_answers_the_terrain_keeps():
     assert KERN.compiled(*args) is False
     kept[me] = None     # (an answer kept is read as it is)
     assert KERN.compiled(*args) is True
+
+
+@built
+def test_ends_clear_compiled_hull_corner_over_a_feature():
+    """A rectangle's corner alone over a feature (its centre farther from the feature than its
+    sides reach): refused by both; the same corner a little off it, answered clear by both."""
+    me = Footprint("rect", 10.0, 10.0, 4.0, 2.0)            # (a corner at (12, 11))
+    for dip, want in ((0.1, False), (-0.1, True)):
+        c = 12.0 - dip
+        wall = ((c, c - 1.0), (c + 4.0, c - 1.0), (c + 4.0, c + 3.0), (c, c + 3.0))
+        args = _one_against(Body("x", "x", 1, _round(40.0, 40.0)), me,
+                            areas=[TerrainArea("wall", wall, (Feature("dense", wall),))])
+        got = KERN.compiled(*args)
+        assert KERN.reference(*args) is want and got in (want, None)
+        assert got is want or not want     # (a refusal may be the reference's to word)
+        if want:
+            assert got is True

@@ -151,3 +151,18 @@ def test_hull_path_problems_is_path_blocker_every_kind():
     args = _one(foe, me, [(10.0, 10.0), (BOARD[0] + 1.0, 10.0)])
     kinds = [p[0] for p in ML._hull_path_problems.reference(*args)]
     assert kinds == ["enemy", "edge"]
+
+
+@built
+def test_hull_path_problems_compiled_corner_into_a_wall():
+    """A rectangle dragged 10" along x whose leading top corner alone ends in a dense wall's
+    corner (the wall farther from the path's centre line than the rectangle's sides reach):
+    found by the reference, left to it by the twin; the same wall a little off, clear for both."""
+    me = Footprint("rect", 10.0, 10.0, 4.0, 2.0)            # (at (20, 10), a corner at (22, 11))
+    for dip, found in ((0.1, True), (-0.1, False)):
+        c = 22.0 - dip
+        wall = ((c, c - 11.0), (c + 3.0, c - 11.0), (c + 3.0, c - 8.0), (c, c - 8.0))
+        args = _one(None, me, [(10.0, 10.0), (20.0, 10.0)],
+                    [TerrainArea("w", wall, (Feature("dense", wall),))])
+        assert bool(KERN.reference(*args)) is found
+        assert KERN.compiled(*args) == (None if found else [])
