@@ -89,16 +89,19 @@ class PairResolution(FullResolution):
         else:
             if distances is None and self._table is None:
                 self._table = DistanceRows(self.fps)
+            rows = list(rows)
+            if rows:    # (the moved models' entries, each array written once)
+                fps = [self.fps[i] for i in rows]
+                rnd = [f.shape == "round" for f in fps]
+                self.centres[rows] = [f.centre for f in fps]
+                self.rad[rows] = [f.bounding_radius for f in fps]
+                self.round[rows] = rnd
+                self.radius[rows] = [0.5 * f.length if r else 0.0 for f, r in zip(fps, rnd)]
+                self.rin[rows] = [_inner_radius(f) for f in fps]
             for i in rows:
-                self.centres[i] = self.fps[i].centre
-                self.rad[i] = self.fps[i].bounding_radius
-                self.round[i] = self.fps[i].shape == "round"
-                self.radius[i] = 0.5 * self.fps[i].length if self.round[i] else 0.0
-                self.rin[i] = _inner_radius(self.fps[i])
                 self._cores.pop(i, None)
                 if distances is None:
                     self._table.set(i, self.fps[i])
-            rows = list(rows)
             if distances is not None:   # (another index's rows, those models' own: copied)
                 self._table = None      # (its footprints are not these any more: made anew if asked)
                 dist, far = distances
