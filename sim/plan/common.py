@@ -12,6 +12,7 @@ from sim.components import Unit
 from sim.errors import PlanError
 from sim.rules.abilities import Hook, tag
 from sim.rules import distance_rows as DR
+from sim.rules.arrays import count_true
 from sim.rules import shooting as SH
 from sim.rules.pools import AttackKey, applying, attack_key
 from sim.rules.profiles import WeaponProfile
@@ -342,15 +343,15 @@ def could_shoot(battle, u: int, targets, within: float | None = None) -> list[in
         near = W.block(idx.dist, rows, cols) <= reach + 1e-6
         # (line of sight resolved first for the pairs within reach: a model that sees a model
         # in reach is enough, and is the common case)
-        if (idx.visible_block(rows, cols, near) & near).any():
+        if count_true(idx.visible_block(rows, cols, near) & near):
             out.append(t)
             continue
         # (04.02 asks the unit visible to the model and the unit within range: one of its
         # models may be seen and another in range; asked only of the models with one in reach)
         reaching = near.any(axis=1)
-        if reaching.any():
+        if count_true(reaching):
             rest = reaching[:, None] & ~near
-            if (idx.visible_block(rows, cols, rest) & rest).any():
+            if count_true(idx.visible_block(rows, cols, rest) & rest):
                 out.append(t)
     return out
 
@@ -393,7 +394,7 @@ def could_shoot_all(battle, units, targets, within: float | None = None) -> dict
     idx = battle.visibility.index
     near = idx.dist[R[:, None], C] <= np.concatenate(reach_of_row)[:, None]
     ok = np.logical_or.reduceat(near, col_starts, axis=1)              # (model, target): reaches it
-    if ok.any():    # (else no model reaches any target: no sight to read)
+    if count_true(ok):    # (else no model reaches any target: no sight to read)
         need = ok[:, np.repeat(np.arange(len(alive)), [len(c) for c in cols])]
         seen = idx.visible_block(R, C, need) & need
         ok &= np.logical_or.reduceat(seen, col_starts, axis=1)          # ... and sees a model of it

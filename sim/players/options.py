@@ -17,6 +17,7 @@ from sim.plan.common import could_shoot
 from sim.plan.fight import fight_eligible, fights_first, nearest_fight_target, selectable_melee
 from sim.plan.shoot_targets import shooters_of
 from sim.rules import multi_profile as MP
+from sim.rules.arrays import count_true
 from sim.rules.attack import AttackKind
 from sim.rules.compiled import kernel
 from sim.rules.geometry import ENGAGEMENT_RANGE
@@ -255,15 +256,15 @@ def _bases_refused(pts: np.ndarray, r: np.ndarray, centres: np.ndarray, inner: n
     others = (centres[:, 0] >= x0) & (centres[:, 0] <= x1)
     others &= (centres[:, 1] >= y0) & (centres[:, 1] <= y1)
     others[rows] = False
-    if not others.any():
+    if not count_true(others):
         return False
     c = centres[others]
     gap = (np.hypot(pts[:, 0:1] - c[None, :, 0], pts[:, 1:2] - c[None, :, 1]) - r[:, None]
            - inner[others][None, :])
-    if (gap < -margin).any():
+    if count_true(gap < -margin):
         return True
     enemy = players[others] != players[rows[0]]
-    return bool((gap[:, enemy] < enemy_gap - margin).any())
+    return bool(count_true(gap[:, enemy] < enemy_gap - margin))
 
 
 # (its compiled twin runs where built: sim.rules.compiled)
@@ -277,7 +278,7 @@ def _features_refuse(battle, cmd, idx, moved: list[int], pts: np.ndarray) -> boo
     QUICK_MARGIN). A move taking to the skies crosses every feature; a path with turning
     points is left to the check."""
     rnd = idx.round[moved]
-    if not rnd.any():
+    if not count_true(rnd):
         return False
     rows = np.asarray(moved, dtype=np.int64)[rnd]
     may = None

@@ -5,7 +5,8 @@ small array; np.flatnonzero goes through two wrappers, ~1 us against ~0.25; np.u
 path costs ~22 us on a few hundred keys against ~6; and a moved model's sight or a battle's move
 checks make thousands of such calls); and the any, min and max over a short last axis, by slices
 (numpy's reduction walks such an axis entry by entry). The same values in the same order and
-dtype: only the data moved."""
+dtype: only the data moved. And ``count_true``, the test ``a.any()`` makes, at a quarter of its
+cost."""
 
 from __future__ import annotations
 
@@ -29,6 +30,12 @@ def roll_prev(a: np.ndarray, axis: int = 0) -> np.ndarray:
 def tile(a: np.ndarray, k: int) -> np.ndarray:
     """np.tile(a, k) of a 1-D array: a, k times over."""
     return a.reshape(1, -1).repeat(k, axis=0).reshape(-1)
+
+
+# count_true(a): how many entries of ``a`` are not zero (True), numpy's C function: ``if
+# count_true(a):`` is ``if a.any():`` at ~0.22 us against ~1 us (ndarray.any goes through
+# numpy's Python layer; a battle asks it over a thousand times)
+count_true = np.count_nonzero
 
 
 def flatnonzero(a: np.ndarray) -> np.ndarray:

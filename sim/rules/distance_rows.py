@@ -23,7 +23,7 @@ from typing import Sequence
 
 import numpy as np
 
-from sim.rules.arrays import flatnonzero, roll_next
+from sim.rules.arrays import count_true, flatnonzero, roll_next
 from sim.rules.geometry import (Footprint, _hull_block, _hull_pack, _round_core_distances, core,
                                 disc_distances, distance_matrix)
 
@@ -162,7 +162,7 @@ class DistanceRows:
             few = m - np.count_nonzero(near, axis=1) <= FAR_FEW
             if few.all():
                 near = None
-            elif few.any():
+            elif count_true(few):
                 near[few] = True
         approx = None   # (far: the far entries, if any)
         ha = [i for i, f in enumerate(fps_a) if f.shape != "round"]
@@ -326,7 +326,7 @@ def _block(out: np.ndarray, near, approx, rows: list, cols, measure, *args):
     if nb is None or nb.all():
         out[blk] = measure(*args)
         return approx
-    if nb.any():    # (none near: the block stays its bounds, nothing measured)
+    if count_true(nb):    # (none near: the block stays its bounds, nothing measured)
         out[blk] = measure(*args, nb, out[blk])
     if approx is None:
         approx = np.zeros(out.shape, dtype=bool)
@@ -389,7 +389,7 @@ def refine(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint], I, J) ->
     J = np.asarray(J, dtype=np.intp).ravel()
     code = far[I, J]
     m = code != 0
-    if not m.any():
+    if not count_true(m):
         return
     I, J, code = I[m], J[m], code[m]
     A = np.where(code == FAR_ROW, I, J)     # the side measured from
@@ -417,9 +417,9 @@ def refine_block(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint], ro
     cols = np.asarray(cols, dtype=np.intp)
     blk = np.ix_(rows, cols)
     sub = far[blk]
-    if within is not None and sub.any():
+    if within is not None and count_true(sub):
         sub = (sub != 0) & (dist[blk] <= within + FAR_MARGIN)
-    if sub.any():
+    if count_true(sub):
         i, j = sub.nonzero()
         refine(dist, far, fps, rows[i], cols[j])
 
@@ -439,7 +439,7 @@ def refine_rows_min(dist: np.ndarray, far: np.ndarray, fps: Sequence[Footprint],
         r = np.asarray(rows, dtype=np.intp)[high]
         c = np.asarray(cols, dtype=np.intp)
         sub = far[np.ix_(r, c)] != 0
-        if sub.any():
+        if count_true(sub):
             vals = block[high]
             exact_min = np.where(sub, np.inf, vals).min(axis=1)
             sub &= vals <= exact_min[:, None] + FAR_MARGIN

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.rules import geometry
-from sim.rules.arrays import flatnonzero
+from sim.rules.arrays import count_true, flatnonzero
 from sim.rules import distance_rows as DR
 from sim.rules.distance_rows import FAR_COL, FAR_ROW, DistanceRows, full_matrix, refine_block, refine_rows_min
 
@@ -203,7 +203,7 @@ class SpatialIndex:
         enemy = self._owner[None, :] != owners[:, None]
         limit = geometry.ENGAGEMENT_RANGE + geometry.EPS
         eng = (table.bounds_of(fps) <= limit + DR.FAR_MARGIN) & enemy
-        if eng.any():   # (else no enemy model within 2": its bound is at most its distance)
+        if count_true(eng):   # (else no enemy model within 2": its bound is at most its distance)
             among = enemy[0] if (owners == owners[0]).all() else None
             rows = table.rows(fps, far=True, limit=limit, among=among)[0]
             rows[np.arange(k_all), idx] = np.inf
@@ -341,7 +341,7 @@ class SpatialIndex:
         if not others:
             return float("inf")
         d = float(self.dist[model_index, others].min())
-        if d > DR.FAR and self.far[model_index, others].any():
+        if d > DR.FAR and count_true(self.far[model_index, others]):
             return self.nearest_rows([model_index], others)[0]
         return d
 

@@ -40,7 +40,7 @@ from typing import Collection, Mapping, Sequence
 
 import numpy as np
 
-from sim.rules.arrays import col_max, col_min, flatnonzero, roll_next
+from sim.rules.arrays import col_max, col_min, count_true, flatnonzero, roll_next
 from sim.rules.compiled import kernel
 from sim.rules.coherency import MoveProblem, coherency_problems_from_matrix, coherency_screen
 from sim.rules.geometry import EPS, ENGAGEMENT_RANGE, Footprint, core, disc_distances, in_engagement_range, overlaps
@@ -161,7 +161,7 @@ def _sweep_hits(fp, r, off, a, b, idx, rows):
             d = _seg_point_dist(a, b, idx.centres[rnd_rows])           # (S, M)
             lim = r + idx.radius[rnd_rows][None, :]
             bad = d < lim - TOUCH
-            if bad.any():
+            if count_true(bad):
                 s, m = np.argwhere(bad)[0]
                 best = (int(s), int(rnd_rows[m]), float(lim[0, m] - d[s, m]))
         for j in hull_rows.tolist():
@@ -196,11 +196,11 @@ def _dense_hit(fp: Footprint, off: np.ndarray | None, a: np.ndarray, b: np.ndarr
     if fp.shape == "round":
         r = 0.5 * fp.length
         near = _box_near(np.minimum(a, b) - r, np.maximum(a, b) + r, es)
-        if not near.any():
+        if not count_true(near):
             return None
         d = near_polys_distance(a, b, near, es)
         bad = near & (d < r - TOUCH)
-        if not bad.any():
+        if not count_true(bad):
             return None
         s, p = np.argwhere(bad)[0].tolist()
         return (s, p, float(r - d[s, p]))
@@ -227,7 +227,7 @@ def round_features_refuse(starts: np.ndarray, ends: np.ndarray, radii: np.ndarra
     es = terr.no_end
     if len(es):
         near = _box_near(ends - radii[:, None], ends + radii[:, None], es)
-        if near.any() and (near & (near_points_distance(ends, near, es) < limit)).any():
+        if count_true(near) and (near & (near_points_distance(ends, near, es) < limit)).any():
             return True
     if may_cross_dense is None:
         return False
@@ -235,7 +235,7 @@ def round_features_refuse(starts: np.ndarray, ends: np.ndarray, radii: np.ndarra
     if len(dense):
         near = _box_near(np.minimum(starts, ends) - radii[:, None], np.maximum(starts, ends) + radii[:, None],
                          dense)
-        if near.any() and (near & (near_polys_distance(starts, ends, near, dense) < limit)).any():
+        if count_true(near) and (near & (near_polys_distance(starts, ends, near, dense) < limit)).any():
             return True
     return False
 
@@ -281,9 +281,9 @@ def _end_blockers(e: _Ends, terr: TerrainIndex) -> list[tuple[str, float | None]
         return out
     c, rnd, b = e.c, e.rnd, e.reach
     near = _box_near(c - b[:, None], c + b[:, None], es)
-    if not near.any():
+    if not count_true(near):
         return out
-    if rnd.any():
+    if count_true(rnd):
         d = near_points_distance(c, near & rnd[:, None], es)
         bad = near & (d < b[:, None] - TOUCH) & rnd[:, None]
         for i in flatnonzero(bad.any(axis=1)).tolist():
@@ -332,7 +332,7 @@ def _end_overlaps(e: _Ends, idx: BodyIndex, rows: np.ndarray) -> list[list[tuple
         return out
     rnd_f, rf = e.rnd, e.rf
     rn = near[idx.round[near]]
-    if len(rn) and rnd_f.any():
+    if len(rn) and count_true(rnd_f):
         diff = c[:, None, :] - idx.centres[rn][None, :, :]
         cd = np.hypot(diff[..., 0], diff[..., 1])
         lim = rf[:, None] + idx.radius[rn][None, :]
@@ -340,7 +340,7 @@ def _end_overlaps(e: _Ends, idx: BodyIndex, rows: np.ndarray) -> list[list[tuple
         for i, m in np.argwhere(bad).tolist():
             out[i].append((int(rn[m]), float(lim[i, m] - cd[i, m])))
     hull_near = near[~idx.round[near]].tolist()
-    if hull_near and rnd_f.any():
+    if hull_near and count_true(rnd_f):
         _round_hull_overlaps(e, idx, hull_near, out)
     for i, f in enumerate(fps):
         if rnd_f[i]:
@@ -374,7 +374,7 @@ def _round_hull_overlaps(e: _Ends, idx: BodyIndex, hulls: list[int], out: list) 
     dy = e.c[ri, 1, None] - idx.centres[hj, 1]
     # (the bounding circles meet: hulls whose circles a base's misses cannot overlap it)
     close = np.hypot(dx, dy) < e.bnd[ri, None] + idx.bound[hj]
-    if not close.any():
+    if not count_true(close):
         return
     d = points_convexes_distance(e.c[ri], [idx.core(j) for j in hulls]).T  # (round bases, hulls)
     thr = e.rf[ri, None] - 1e-7
@@ -411,7 +411,7 @@ def _nearest_enemy(e: _Ends, idx: BodyIndex, player: int) -> list[tuple[int, flo
         fr = np.array([0.5 * fps[i].length for i in rnd])
         d = np.empty((len(rnd), len(near)))
         rn = idx.round[near]
-        if rn.any():
+        if count_true(rn):
             d[:, rn] = disc_distances(c[rnd], fr, idx.centres[near[rn]], idx.radius[near[rn]])
         hm = flatnonzero(~rn)
         if len(hm):
@@ -470,7 +470,7 @@ def feature_mask(fp: Footprint, centres: np.ndarray, terr: TerrainIndex) -> np.n
     if fp.shape == "round":
         r = 0.5 * fp.length
         near = _box_near(centres - r, centres + r, es)
-        if not near.any():
+        if not count_true(near):
             return np.zeros(K, dtype=bool)
         return (near & (near_points_distance(centres, near, es) < r - TOUCH)).any(axis=1)
     # a base overlaps a feature iff its centre is inside some convex piece (-) the base
@@ -534,7 +534,7 @@ def straight_paths_clear(fp: Footprint, ends: np.ndarray, idx: BodyIndex, terr: 
             out &= ~(segments_polys_distance(a, ends, core_edges(idx.fps[j]))[:, 0] < r - TOUCH)
     if len(dense):
         near = _box_near(np.minimum(a, ends) - r, np.maximum(a, ends) + r, dense)
-        if near.any():
+        if count_true(near):
             d = near_polys_distance(a, ends, near, dense)
             out &= ~(near & (d < r - TOUCH)).any(axis=1)
     return out

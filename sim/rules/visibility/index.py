@@ -58,7 +58,7 @@ from sim.rules.visibility.sight import (
     DETECTION_RANGE, HIDEABLE, TerrainBlockers, clamp_range, detection_range,
 )
 from sim.rules.visibility.index_pairs import _REACH_SLACK, PairResolution
-from sim.rules.arrays import flatnonzero, sorted_unique, tile
+from sim.rules.arrays import count_true, flatnonzero, sorted_unique, tile
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
 
@@ -300,7 +300,7 @@ class VisibilityIndex(PairResolution):
         other are resolved together at the first read. Only which pairs are resolved together
         changes, never an answer."""
         new = np.array(reach, dtype=float)
-        if len(new) != len(self.reach) or (new > self.reach).any():
+        if len(new) != len(self.reach) or count_true(new > self.reach):
             # (pairs left out of a batch for being out of reach may be within it now: the
             # next batch looks at every pair, not only the moved models')
             self._near_rows.update(range(len(new)))
@@ -327,7 +327,7 @@ class VisibilityIndex(PairResolution):
             self.attacked_units.discard(unit_id)
         self._attacked = None
         rows = self._unit_cols(unit_id)
-        if (self.hideable[rows] & self.within_obscuring[rows]).any():
+        if count_true(self.hideable[rows] & self.within_obscuring[rows]):
             self._hidden = None
             self._stale_rows(rows)  # (their hidden flags: their columns)
 
@@ -394,7 +394,7 @@ class VisibilityIndex(PairResolution):
         todo = ~kb & ~a
         shut = hit.any(axis=1)
         todo &= ~shut[:, None]      # (rows settled False need nothing more)
-        if not todo.any():
+        if not count_true(todo):
             return ~shut
         n = len(self.fps)
         r = np.arange(n)[rows] if isinstance(rows, slice) else rows
@@ -439,7 +439,7 @@ class VisibilityIndex(PairResolution):
             I, J = self._cover_near(I, J)
         todo = ~self._fv_known[I, J]
         todo &= ~(self.hideable & self.within_any)[J]
-        if todo.any():
+        if count_true(todo):
             self._ensure_full(I[todo], J[todo], defer=[])
 
     def _cover_near(self, I, J) -> tuple[np.ndarray, np.ndarray]:
@@ -535,7 +535,7 @@ class VisibilityIndex(PairResolution):
         los = self._los[I, J] & self._los_known[I, J]
         d = self.dist[I, J]
         need_e = hj & enemy & los & (d > self.det_gone[J] + EPS) & (d <= self.det_full[J] + EPS)
-        if need_e.any():
+        if count_true(need_e):
             need = np.zeros((n, n), dtype=bool)
             need[I[need_e], J[need_e]] = True
             self._ensure_dense(need)
@@ -568,7 +568,7 @@ class VisibilityIndex(PairResolution):
                 unknown = ~self._los_known[np.asarray(rows)[:, None], cols]
             if need is not None:
                 unknown &= need
-            if unknown.any():
+            if count_true(unknown):
                 n = len(self.fps)
                 r = np.arange(n)[rows] if isinstance(rows, slice) else np.asarray(rows, dtype=np.int64)
                 c = np.arange(n)[cols] if isinstance(cols, slice) else np.asarray(cols, dtype=np.int64)
@@ -603,7 +603,7 @@ class VisibilityIndex(PairResolution):
     def unit_visible(self, a_id: str, unit_id: str) -> bool:
         """06.01 Unit visible: at least one of its models is visible to model a."""
         cols = self._unit_cols(unit_id)
-        return bool(self.visible_block([self.row[a_id]], cols).any()) if cols else False
+        return bool(count_true(self.visible_block([self.row[a_id]], cols))) if cols else False
 
     def unit_fully_visible(self, a_id: str, unit_id: str) -> bool:
         """06.01 Unit fully visible: every model of the unit is fully visible to model a."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.rules.arrays import flatnonzero, sorted_unique
+from sim.rules.arrays import count_true, flatnonzero, sorted_unique
 from sim.rules.visibility.batch import csr_concat as _csr_concat, csr_subset as _csr_subset
 from sim.rules.visibility.full import round_samples
 from sim.rules.visibility.hull_full import full_certificates
@@ -34,16 +34,16 @@ class FullResolution:
         is kept with its inputs while neither model moves (``_deferred``), so a later read
         hands it on (or, without ``defer``, settles it) without finding them again."""
         todo = ~self._fv_known[I, J]
-        if not todo.any():
+        if not count_true(todo):
             return
         I, J = I[todo], J[todo]
         self._ensure_los(I, J)
         todo = ~self._fv_known[I, J]        # (a pair resolved now may have settled it)
-        if not todo.any():
+        if not count_true(todo):
             return
         I, J = I[todo], J[todo]
         held = self._deferred_at[I, J]
-        if held.any():              # (deferred before: its inputs kept)
+        if count_true(held):              # (deferred before: its inputs kept)
             items = [(i, j, *self._deferred[i, j]) for i, j in zip(I[held].tolist(), J[held].tolist())]
             if defer is not None:
                 defer += items
@@ -51,7 +51,7 @@ class FullResolution:
                 for item in items:
                     self._settle_deferred(item)
             keep = ~held
-            if not keep.any():
+            if not count_true(keep):
                 return
             I, J = I[keep], J[keep]
         lo, hi = np.minimum(I, J), np.maximum(I, J)
@@ -62,7 +62,7 @@ class FullResolution:
         # measured now), then one _full_pairs call for all of them: its stages cost about as
         # much for a few pairs as for many
         parts = []
-        for k in (sorted_unique(kept[have]).tolist() if have.any() else ()):
+        for k in (sorted_unique(kept[have]).tolist() if count_true(have) else ()):
             h = flatnonzero(kept == k)
             ps, pi, os_, op = self._capsules[k]
             parts.append((h, (*_csr_subset(ps, pi, rows[h]), *_csr_subset(os_, op, rows[h]))))
@@ -128,7 +128,7 @@ class FullResolution:
         todo = ~self._fv_known[r[:, None], c[None, :]]
         if for_cover:
             todo &= ~(self.hideable & self.within_any)[c][None, :]
-        if not todo.any():
+        if not count_true(todo):
             return
         ri, ci = todo.nonzero()
         self._ensure_full(r[ri], c[ci])
@@ -180,7 +180,7 @@ class FullResolution:
         (observer, target) entries in ``need`` not yet known. Only asked for pairs where gone
         to ground changes the answer, so this stays small."""
         todo = need & ~self._dense_known
-        if not todo.any():
+        if not count_true(todo):
             return
         I, J = todo.nonzero()
         self.full_dense[I, J] = self._full_dense(I, J)

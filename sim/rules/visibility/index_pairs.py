@@ -27,7 +27,7 @@ from sim.rules.visibility.pairs import (area_boxes, capsule_inputs, edge_lists, 
                                         within_pairs)
 from sim.rules.visibility.umbra import ChordCache, umbra_blocked
 from sim.rules.terrain import model_within_area
-from sim.rules.arrays import flatnonzero, sorted_unique, tile
+from sim.rules.arrays import count_true, flatnonzero, sorted_unique, tile
 
 
 def _flat(a: np.ndarray) -> np.ndarray:
@@ -199,7 +199,7 @@ class PairResolution(FullResolution):
             return out
         m, a = within_candidates(self.centres[rows], self.rad[rows], self._area_boxes)
         rnd = self.round[rows[m]]
-        if rnd.any():
+        if count_true(rnd):
             m_r, a_r = m[rnd], a[rnd]
             r = rows[m_r]
             out[m_r, a_r] = within_pairs(self.centres[r], self.rad[r], a_r, self._area_edges)
@@ -401,7 +401,7 @@ class PairResolution(FullResolution):
         in ascending order (each pair's answer is its own: every stage is a certificate or an
         exact test on the pair's data), and their cover entries."""
         todo = ~self._los_known[I, J]
-        if not todo.any():
+        if not count_true(todo):
             return
         I, J = I[todo], J[todo]
         n = len(self.fps)
