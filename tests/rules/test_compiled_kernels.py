@@ -57,16 +57,17 @@ def test_every_kernel_is_the_record_its_module_calls():
     """Each registered kernel stands in its module under its reference's name (so every caller
     runs the mode's choice), and the reference keeps the rule's docstring: its home."""
     assert sorted(C.KERNELS) == [
-        "geometry.apart_distances", "geometry.convex_distance", "geometry.disc_distances", "geometry.hull_block_values",
-        "geometry.round_core_distances",
-        "movement.bases_refused", "movement.box_near", "movement.coherency_code", "movement.convex_penetrates_polygon",
+        "geometry.apart_distances", "geometry.convex_distance", "geometry.disc_distances",
+        "geometry.hull_block_values", "geometry.round_core_distances", "movement.bases_refused",
+        "movement.box_near", "movement.coherency_code", "movement.convex_penetrates_polygon",
         "movement.discs_clear", "movement.ends_clear", "movement.hull_path_problems",
-        "movement.points_convex_distance", "movement.points_convexes_distance", "movement.points_polys_distance", "movement.round_features_refuse", "movement.round_paths_clear",
+        "movement.points_convex_distance", "movement.points_convexes_distance",
+        "movement.points_polys_distance", "movement.round_features_refuse", "movement.round_paths_clear",
         "movement.rows_near_box", "movement.segments_polys_distance", "visibility.capsule_distances",
-        "visibility.csr_subset", "visibility.near_a", "visibility.near_pairs", "visibility.pairs_visible_round",
-        "visibility.ragged_expand", "visibility.ring_shadowed",
-        "visibility.sat_cross_k", "visibility.stars_separated", "visibility.umbra_chords", "visibility.vertices_shadowed",
-        "visibility.within_pairs"]
+        "visibility.csr_subset", "visibility.near_a", "visibility.near_pairs",
+        "visibility.pairs_visible_round", "visibility.ragged_expand", "visibility.ring_shadowed",
+        "visibility.sat_cross_k", "visibility.segments_blocked", "visibility.stars_separated",
+        "visibility.umbra_chords", "visibility.vertices_shadowed", "visibility.within_pairs"]
     for name, k in C.KERNELS.items():
         assert getattr(sys.modules[k.reference.__module__], k.reference.__name__) is k
         assert k.reference.__doc__

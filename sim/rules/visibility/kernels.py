@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 from sim.rules.arrays import any_last, flatnonzero, min_max_last, roll_next, tile
+from sim.rules.compiled import kernel
 
 __all__ = ["Pieces", "segments_blocked", "pair_visible", "pair_witness", "footprint_fully_visible", "points_visible_from", "SIGHT_EPS"]
 
@@ -138,6 +139,10 @@ def segments_blocked(p0: np.ndarray, p1: np.ndarray, pk: Pieces, active=None) ->
     if active is not None:
         cross &= np.asarray(active, dtype=bool)
     return cross.any(axis=1)
+
+
+# (its compiled twin runs where built, for calls without ``active``: sim.rules.compiled)
+segments_blocked = kernel("visibility.segments_blocked", segments_blocked)
 
 
 def _common_tangents(c1, r1, c2, r2):
