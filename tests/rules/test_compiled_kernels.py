@@ -65,9 +65,10 @@ def test_every_kernel_is_the_record_its_module_calls():
         "movement.points_polys_distance", "movement.round_features_refuse", "movement.round_paths_clear",
         "movement.rows_near_box", "movement.segments_polys_distance", "visibility.capsule_distances",
         "visibility.csr_subset", "visibility.near_a", "visibility.near_pairs",
-        "visibility.pairs_visible_round", "visibility.ragged_expand", "visibility.ring_shadowed",
-        "visibility.sat_cross_k", "visibility.segments_blocked", "visibility.stars_separated",
-        "visibility.umbra_chords", "visibility.vertices_shadowed", "visibility.within_pairs"]
+        "visibility.outline_crossings_round", "visibility.pairs_visible_round", "visibility.ragged_expand",
+        "visibility.ring_shadowed", "visibility.sat_cross_k", "visibility.segments_blocked",
+        "visibility.stars_separated", "visibility.umbra_chords", "visibility.vertices_shadowed",
+        "visibility.within_pairs"]
     for name, k in C.KERNELS.items():
         assert getattr(sys.modules[k.reference.__module__], k.reference.__name__) is k
         assert k.reference.__doc__

@@ -1052,3 +1052,84 @@ def segments_blocked(p0_, p1_, pk, active=None):
                 out[s] = 1
                 break
     return out_
+
+
+def outline_crossings_round(c_, r_, pk, start_, idx_, rows_=None):
+    """visibility.batch.outline_crossings_round: where the edges of the pieces of CSR row
+    ``rows[q]`` (default q) cross the circle (c[q], r[q]), circle by circle, each circle's
+    roots of one sign (-) then the other (+), piece and edge in order within them: a piece
+    only when its box grown by the radius + 0.01" holds the centre; each edge's quadratic the
+    reference's arithmetic (numpy's einsum of two terms: a sum from +0.0). Places that are no
+    number well within range, or rows and indices out of range, are the reference's."""
+    if not (_all_of((c_, r_), F64) and _all_of((start_, idx_), INTP)) or c_.ndim != 2 or r_.ndim != 1:
+        return None
+    if start_.ndim != 1 or idx_.ndim != 1 or (rows_ is not None and (not _all_of((rows_,), INTP) or rows_.ndim != 1)):
+        return None
+    bb_, verts_ = pk.bbox, pk.verts
+    if not _all_of((bb_, verts_), F64) or bb_.ndim != 2 or verts_.ndim != 3:
+        return None
+    cdef const double[:, :] c = c_
+    cdef const double[:] r = r_
+    cdef const Py_ssize_t[:] start = start_
+    cdef const Py_ssize_t[:] idx = idx_
+    cdef const double[:, :] bb = bb_
+    cdef const double[:, :, :] verts = verts_
+    cdef Py_ssize_t n = c.shape[0], K = verts.shape[0], V = verts.shape[1], R = start.shape[0] - 1
+    cdef Py_ssize_t q, row, e, k, v, w, sgn, m = 0, total = 0
+    if r.shape[0] != n or (n and c.shape[1] != 2) or bb.shape[0] != K or (K and bb.shape[1] != 4) or V == 0:
+        return None
+    if K and verts.shape[2] != 2:
+        return None
+    cdef const Py_ssize_t[:] rows
+    if rows_ is not None:
+        rows = rows_
+        if rows.shape[0] != n:
+            return None
+    if not (_bounded(c[:, 0], 1e150) and _bounded(c[:, 1], 1e150) and _bounded(r, 1e150)):
+        return None
+    for k in range(K):
+        if not (_bounded(bb[k], 1e150) and _bounded(verts[k, :, 0], 1e150) and _bounded(verts[k, :, 1], 1e150)):
+            return None
+    for q in range(n):
+        row = rows[q] if rows_ is not None else q
+        if not (0 <= row < R) or not (0 <= start[row] <= start[row + 1] <= idx.shape[0]):
+            return None
+        for e in range(start[row], start[row + 1]):
+            if not (0 <= idx[e] < K):
+                return None
+        total += start[row + 1] - start[row]
+    own_ = np.empty(2 * total * V, dtype=np.intp)
+    pts_ = np.empty((2 * total * V, 2))
+    cdef Py_ssize_t[::1] own = own_
+    cdef double[:, ::1] pts = pts_
+    cdef double cx, cy, rq, g, ax, ay, dx, dy, fx, fy, A, B, C, disc, sq, t
+    for q in range(n):
+        row = rows[q] if rows_ is not None else q
+        cx, cy, rq = c[q, 0], c[q, 1], r[q]
+        g = rq + 0.01
+        for sgn in range(2):
+            for e in range(start[row], start[row + 1]):
+                k = idx[e]
+                if not (cx >= bb[k, 0] - g and cx <= bb[k, 2] + g and cy >= bb[k, 1] - g and cy <= bb[k, 3] + g):
+                    continue
+                for v in range(V):
+                    w = v + 1 if v + 1 < V else 0
+                    ax, ay = verts[k, v, 0], verts[k, v, 1]
+                    dx = verts[k, w, 0] - ax
+                    dy = verts[k, w, 1] - ay
+                    fx = ax - cx
+                    fy = ay - cy
+                    A = (0.0 + dx * dx) + dy * dy
+                    B = 2 * ((0.0 + fx * dx) + fy * dy)
+                    C = ((0.0 + fx * fx) + fy * fy) - rq * rq
+                    disc = B * B - 4 * A * C
+                    if not (A > 0 and disc >= 0):
+                        continue
+                    sq = sqrt(disc)
+                    t = ((-B) + (-sq if sgn == 0 else sq)) / (2 * A)
+                    if t >= 0 and t <= 1:
+                        own[m] = q
+                        pts[m, 0] = ax + t * dx
+                        pts[m, 1] = ay + t * dy
+                        m += 1
+    return own_[:m].copy(), pts_[:m].copy()

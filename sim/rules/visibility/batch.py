@@ -286,6 +286,10 @@ def outline_crossings_round(c, r, pk: Pieces, start, idx, rows=None):
     return own[order], np.concatenate(pts)[order]
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+outline_crossings_round = kernel("visibility.outline_crossings_round", outline_crossings_round)
+
+
 _ONE_PASS = 64          # pairs up to which rounds 0 and 1 of pairs_visible_round go in one pass
 
 
