@@ -445,21 +445,43 @@ def convex_penetrates_polygon(H_, poly, tol_=None):
 
 
 cdef inline double _pt_convex_d(double px, double py, const double[:, :] q) noexcept nogil:
-    """_points_convex_distance's arithmetic for the point (px, py) against the polygon ``q``: one
-    vertex, the hypot to it; else the root of the least squared edge distance (_ab_dist2's
-    operations: t clipped to [0, 1], the edge's length squared 1.0 where it is 0), and 0.0 for
-    a point no edge has on its right (three vertices or more: ex * wy >= ey * wx at every edge)."""
-    cdef Py_ssize_t m = q.shape[0], e, f
+    """_points_convex_distance's arithmetic for the point (px, py) against the polygon ``q``
+    (one vertex or more): _pt_convex_s over its rows."""
+    return _pt_convex_s(px, py, <const char*>&q[0, 0], <const char*>&q[0, 1], q.shape[0], q.strides[0])
+
+
+cdef enum:
+    _S = sizeof(double)   # (the stride of a plain array of doubles, in bytes)
+
+
+cdef inline double _pt_hull(double px, double py, const double* x, const double* y, Py_ssize_t n) noexcept nogil:
+    """_pt_convex_s of a polygon held as two plain arrays (a hull's core, or the region it sweeps)."""
+    return _pt_convex_s(px, py, <const char*>x, <const char*>y, n, _S)
+
+
+cdef inline double _at(const char* base, Py_ssize_t k, Py_ssize_t stride) noexcept nogil:
+    return (<const double*>(base + k * stride))[0]
+
+
+cdef double _pt_convex_s(double px, double py, const char* x, const char* y, Py_ssize_t m,
+                         Py_ssize_t stride) noexcept nogil:
+    """_points_convex_distance's arithmetic for the point (px, py) against the polygon of the m
+    vertices whose coordinates lie ``stride`` bytes apart from ``x`` and ``y`` (a memoryview's
+    rows; 8 for plain arrays, _S): one vertex, the hypot to it; else the root of the least
+    squared edge distance (_ab_dist2's operations: t clipped to [0, 1], the edge's length
+    squared 1.0 where it is 0), and 0.0 for a point no edge has on its right (three vertices or
+    more: ex * wy >= ey * wx at every edge)."""
+    cdef Py_ssize_t e, f
     cdef double ax, ay, ex, ey, wx, wy, den, d2, best = 0.0
     cdef bint inside
     if m == 1:
-        return hypot(px - q[0, 0], py - q[0, 1])
+        return hypot(px - _at(x, 0, stride), py - _at(y, 0, stride))
     inside = m >= 3
     for e in range(m):
         f = e + 1 if e + 1 < m else 0
-        ax, ay = q[e, 0], q[e, 1]
-        ex = q[f, 0] - ax
-        ey = q[f, 1] - ay
+        ax, ay = _at(x, e, stride), _at(y, e, stride)
+        ex = _at(x, f, stride) - ax
+        ey = _at(y, f, stride) - ay
         wx = px - ax
         wy = py - ay
         den = ex * ex + ey * ey
@@ -756,26 +778,6 @@ cdef Py_ssize_t _load_xy(a, double* x, double* y) except -2:
     return v.shape[0]
 
 
-cdef double _pt_convex_xy(double px, double py, const double* x, const double* y, Py_ssize_t m) noexcept nogil:
-    """The distance from a point to a ccw convex polygon's closed area, 0 inside (no edge has
-    it on its right): _pt_convex_d's arithmetic over plain arrays."""
-    cdef Py_ssize_t e, f
-    cdef double ex, ey, wx, wy, den, d2, best = INFINITY
-    cdef bint inside = m >= 3
-    for e in range(m):
-        f = e + 1 if e + 1 < m else 0
-        ex = x[f] - x[e]
-        ey = y[f] - y[e]
-        wx = px - x[e]
-        wy = py - y[e]
-        den = ex * ex + ey * ey
-        d2 = _edge_d2(wx, wy, ex, ey, den if den > 0 else 1.0)
-        best = _min(best, d2)
-        if inside and not (wy * ex >= wx * ey):
-            inside = False
-    return 0.0 if inside else sqrt(best)
-
-
 cdef double _sat_axes(const double* ax, const double* ay, Py_ssize_t k, const double* px, const double* py,
                       Py_ssize_t n, const double* qx, const double* qy, Py_ssize_t m, double enough) noexcept nogil:
     """The widest gap between the projections of polygons p and q on the unit normals of the
@@ -930,7 +932,7 @@ cdef double _hull_poly_gap(const double* hx, const double* hy, Py_ssize_t n, _Ed
     cdef Py_ssize_t i, f
     cdef double best = INFINITY, d
     cdef Py_ssize_t e0 = ed.starts[p]
-    if _pt_convex_xy(ed.vx[e0], ed.vy[e0], hx, hy, n) == 0.0:
+    if _pt_hull(ed.vx[e0], ed.vy[e0], hx, hy, n) == 0.0:
         return 0.0
     for i in range(n):
         f = i + 1 if i + 1 < n else 0
@@ -1031,7 +1033,7 @@ def hull_path_problems(fp, pts_, idx, terr, board, blockers_, may_cross_dense):
             nr = _sweep_xy(cx, cy, n, pts[s, 0], pts[s, 1], pts[s + 1, 0] - pts[s, 0], pts[s + 1, 1] - pts[s, 1],
                            rx, ry)
             if rnd[j]:
-                d = _pt_convex_xy(centres[j, 0], centres[j, 1], rx, ry, nr)
+                d = _pt_hull(centres[j, 0], centres[j, 1], rx, ry, nr)
                 if not (d > radius[j] - touch + band):
                     return None
             else:
@@ -1195,7 +1197,7 @@ def ends_clear(ends, idx, others_, terr, player, end_unengaged):
                     if hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1]) > bnd[k] + hbound[j] + 1e-6:
                         continue    # (the bounding circles apart)
                     h = slot[k]
-                    said = _hull_disc(_pt_convex_xy(centres[j, 0], centres[j, 1], hx[h], hy[h], hn[h])
+                    said = _hull_disc(_pt_hull(centres[j, 0], centres[j, 1], hx[h], hy[h], hn[h])
                                       - (radius[j] - 1e-7), hband)
                     if said < 0:
                         return None
@@ -1299,7 +1301,8 @@ def ends_clear(ends, idx, others_, terr, player, end_unengaged):
                         if hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1]) > bnd[k] + hbound[j] + lim + 1e-6:
                             continue
                         h = slot[k]
-                        d = _max(_pt_convex_xy(centres[j, 0], centres[j, 1], hx[h], hy[h], hn[h]) - radius[j], 0.0)
+                        d = _pt_hull(centres[j, 0], centres[j, 1], hx[h], hy[h], hn[h])
+                        d = _max(d - radius[j], 0.0)
                         said = _hull_disc(d - lim, hband)
                         if said < 0:
                             return None
@@ -1350,11 +1353,12 @@ def ends_clear(ends, idx, others_, terr, player, end_unengaged):
         for k2 in range(k + 1, n):
             h, h2 = slot[k], slot[k2]
             if h >= 0 and h2 >= 0:
-                said = _hulls_overlap(hx[h], hy[h], hn[h], hx[h2], hy[h2], hn[h2], hband, cx[k2] - cx[k], cy[k2] - cy[k])
+                said = _hulls_overlap(hx[h], hy[h], hn[h], hx[h2], hy[h2], hn[h2], hband,
+                                      cx[k2] - cx[k], cy[k2] - cy[k])
             elif h >= 0:
-                said = _hull_disc(_pt_convex_xy(cx[k2], cy[k2], hx[h], hy[h], hn[h]) - (rf[k2] - 1e-7), hband)
+                said = _hull_disc(_pt_hull(cx[k2], cy[k2], hx[h], hy[h], hn[h]) - (rf[k2] - 1e-7), hband)
             elif h2 >= 0:
-                said = _hull_disc(_pt_convex_xy(cx[k], cy[k], hx[h2], hy[h2], hn[h2]) - (rf[k] - 1e-7), hband)
+                said = _hull_disc(_pt_hull(cx[k], cy[k], hx[h2], hy[h2], hn[h2]) - (rf[k] - 1e-7), hband)
             else:
                 d = hypot(cx[k] - cx[k2], cy[k] - cy[k2])
                 t1 = bnd[k] + bnd[k2]

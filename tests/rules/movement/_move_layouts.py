@@ -1,5 +1,5 @@
-"""Shared helpers for the movement tests (03.01, 11.04, 12.03, 12.08): unit formations and
-random melee layouts."""
+"""Shared helpers for the movement tests (03.01, 11.04, 12.03, 12.08): unit formations, random
+melee layouts and random dense features."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from hypothesis import assume, strategies as st
 
 from sim.rules.coherency import is_coherent
 from sim.rules.geometry import overlaps, round_base
+from sim.rules.movement.index import TerrainIndex
 from sim.rules.movement.legality import Body, end_blocker, terrain_index
 from sim.rules.terrain import Feature, TerrainArea
 
@@ -48,3 +49,16 @@ def melee_layouts(draw):
     own = [(x.model, x.fp) for x in kept if x.unit == "a"]
     assume(own and is_coherent(own))
     return kept, areas
+
+
+def dense_features(rng, board, heights=(None,)) -> TerrainIndex:
+    """Up to four dense features (quadrilaterals of 0.5-6") at random on a ``board`` (w, h),
+    each of a height drawn from ``heights`` (None: not given, Part A ruling 12)."""
+    areas = []
+    for k in range(int(rng.integers(0, 5))):
+        x, y = rng.uniform(0, board[0] - 6), rng.uniform(0, board[1] - 6)
+        w, h = rng.uniform(0.5, 6, size=2)
+        poly = ((x, y), (x + w, y), (x + w * 0.7, y + h), (x, y + h * 0.8))
+        tall = heights[int(rng.integers(len(heights)))] if len(heights) > 1 else heights[0]
+        areas.append(TerrainArea(f"t{k}", poly, (Feature("dense", poly, tall),)))
+    return TerrainIndex(areas)

@@ -22,6 +22,8 @@ from sim.rules.movement import legality as ML
 from sim.rules.movement.index import TOUCH, Body, BodyIndex, TerrainIndex
 from sim.rules.terrain import Feature, TerrainArea
 
+from _move_layouts import dense_features
+
 KERN = C.KERNELS["movement.hull_path_problems"]
 built = pytest.mark.skipif(KERN.compiled is None, reason="the compiled kernels are not built here")
 BOARD = (44.0, 60.0)
@@ -47,16 +49,6 @@ def _table(rng) -> BodyIndex:
     return BodyIndex(out)
 
 
-def _dense(rng) -> TerrainIndex:
-    areas = []
-    for k in range(int(rng.integers(0, 5))):
-        x, y = rng.uniform(0, BOARD[0] - 6), rng.uniform(0, BOARD[1] - 6)
-        w, h = rng.uniform(0.5, 6, size=2)
-        poly = ((x, y), (x + w, y), (x + w * 0.7, y + h), (x, y + h * 0.8))
-        areas.append(TerrainArea(f"t{k}", poly, (Feature("dense", poly, height=float(rng.choice([1.0, 4.0]))),)))
-    return TerrainIndex(areas)
-
-
 def _path(rng, fp: Footprint) -> np.ndarray:
     pts = [(fp.x, fp.y)]
     for _ in range(int(rng.integers(1, 4))):
@@ -72,7 +64,7 @@ def test_hull_path_problems_compiled_is_its_reference(seed):
     rng = np.random.default_rng(seed)
     answered = found = 0
     for _ in range(50):
-        idx, terr = _table(rng), _dense(rng)
+        idx, terr = _table(rng), dense_features(rng, BOARD, (1.0, 4.0))
         fp = idx.fps[idx.row["me"]]
         blockers = np.flatnonzero(idx.players != 0)
         for cross in (False, True, 2.5):

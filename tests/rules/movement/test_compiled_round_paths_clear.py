@@ -21,6 +21,8 @@ from sim.rules.movement import round_paths as RP
 from sim.rules.movement.index import TOUCH, Body, BodyIndex, TerrainIndex
 from sim.rules.terrain import Feature, TerrainArea
 
+from _move_layouts import dense_features
+
 KERN = C.KERNELS["movement.round_paths_clear"]
 built = pytest.mark.skipif(KERN.compiled is None, reason="the compiled kernels are not built here")
 BOARD = (44.0, 60.0)
@@ -39,16 +41,6 @@ def _table(rng) -> BodyIndex:
             fp = Footprint("round", float(x), float(y), d, d)
         out.append(Body(f"m{k:02d}", f"u{k % 5}", int(k % 5 == 0), fp))
     return BodyIndex(out)
-
-
-def _dense(rng) -> TerrainIndex:
-    areas = []
-    for k in range(int(rng.integers(0, 5))):
-        x, y = rng.uniform(0, BOARD[0] - 6), rng.uniform(0, BOARD[1] - 6)
-        w, h = rng.uniform(0.5, 6, size=2)
-        poly = ((x, y), (x + w, y), (x + w * 0.7, y + h), (x, y + h * 0.8))
-        areas.append(TerrainArea(f"t{k}", poly, (Feature("dense", poly),)))
-    return TerrainIndex(areas)
 
 
 def _paths(rng, idx: BodyIndex):
@@ -80,7 +72,7 @@ def test_round_paths_clear_compiled_is_its_reference(seed):
     rng = np.random.default_rng(seed)
     met = set()
     for _ in range(60):
-        idx, terr = _table(rng), _dense(rng)
+        idx, terr = _table(rng), dense_features(rng, BOARD)
         V, VR, A, B, R, blockers = _paths(rng, idx)
         args = (V, VR, A, B, R, BOARD, idx, blockers, terr.dense)
         want = KERN.reference(*args)
