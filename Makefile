@@ -47,10 +47,15 @@ play: $(STAMP)
 # not: the goldens verify and the benchmark battles' event hashes are the same either way.
 # SIM_REQUIRE_COMPILED: the compiled kernels must be built here (the install leaves them out
 # quietly where there is no C compiler; the suite must not then pass on the numpy path alone).
+# --assert=plain: pytest rewrites every test module's asserts to show their values, and where
+# PYTHONDONTWRITEBYTECODE is set (CI's clean clone) it keeps none of that work, so each worker
+# paid it at every run: collecting the suite in a fresh clone took 13.5-14.7 s a worker, 3.9-4.4 s
+# plain (6 December, evening), ~10 s of the 300 CI allows. A failing assert still fails, naming
+# its line; run that test alone (`.venv/bin/python -m pytest tests/...::test_name`) to see its values.
 test: $(TSTAMP)
 	$(PY) -m compileall -q -j 0 sim > /dev/null
 	SIM_REQUIRE_COMPILED=1 OPENBLAS_NUM_THREADS=1 SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
-	  $(PY) -m pytest -q -n 2 --dist worksteal
+	  $(PY) -m pytest -q -n 2 --dist worksteal --assert=plain
 
 # The sandbox tests' screenshots, for a person to look at (tests/sandbox/screenshots/): every mode,
 # window size and scenario the tests draw (the suite draws them without writing the files)
