@@ -246,7 +246,7 @@ def _lines_free(nx, ny, s, owner, D, pk, pstart, pidx) -> np.ndarray:
 
 
 def outline_crossings_round(c, r, pk: Pieces, start, idx, rows=None):
-    """Points where the edges of the pieces of CSR row ``rows[q]`` (default q) cross the
+    """06.01 Points where the edges of the pieces of CSR row ``rows[q]`` (default q) cross the
     circle (c[q], r[q]): the extra generators of kernels._outline_crossings (they matter
     only when a piece overlaps a base). Returns (circle q, points), ordered by circle, then
     the root's sign (-, +), then piece and edge (one call for both bases of many pairs)."""
