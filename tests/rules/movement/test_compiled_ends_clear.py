@@ -231,3 +231,23 @@ def test_ends_clear_compiled_hull_corner_over_a_feature():
         assert got is want or not want     # (a refusal may be the reference's to word)
         if want:
             assert got is True
+
+
+@built
+def test_a_body_index_pickled_or_copied_keeps_no_views():
+    """The twin keeps its typed views of a body index in the index's near_memo: a pickled or
+    deep-copied index carries none (a view cannot be pickled). A copy's arrays are read again
+    (its views made anew); an unpickled index's arrays hold dtype objects of their own, not
+    numpy's, which every twin leaves to the reference (common.pxd's _all_of)."""
+    import copy
+    import pickle
+    args = _one_against(Body("e", "e", 1, _round(20.0, 20.0)), _round(5.0, 5.0), True)
+    idx = args[1]
+    assert KERN.compiled(*args) is True and idx.near_memo.get("compiled views") is not None
+    copied, unpickled = copy.deepcopy(idx), pickle.loads(pickle.dumps(idx))
+    for other in (copied, unpickled):
+        assert other.near_memo.get("compiled views") is None
+    assert KERN.compiled(args[0], copied, *args[2:]) is True
+    assert copied.near_memo.get("compiled views") is not None
+    assert KERN.compiled(args[0], unpickled, *args[2:]) is None
+    assert KERN.reference(args[0], unpickled, *args[2:]) is True
