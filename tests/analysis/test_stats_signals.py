@@ -139,13 +139,37 @@ def test_a_signal_while_the_modules_load_gives_one_line(tmp_path, module, signum
             os.killpg(p.pid, signal.SIGINT)
         else:
             os.kill(p.pid, signal.SIGTERM)
-        out, err = p.communicate(timeout=60)
+        try:
+            out, err = p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            # (seen once in a whole suite on 6 December, evening, not again in nine reruns: what
+            # the process and its group held then, for whoever meets it next)
+            pytest.fail(f"no end 60 s after the signal: {_signal_state(p.pid)}")
     finally:
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
     assert p.returncode == code, err
     assert out == "" and err == f"sim: {word}\n"
+
+
+def _signal_state(pid: int) -> str:
+    """The state and signal masks (blocked, ignored, caught) of every process of ``pid``'s
+    process group, from /proc."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if os.getpgid(int(entry.name)) != pid:
+                continue
+            status = (entry / "status").read_text().splitlines()
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+        except (OSError, ProcessLookupError):
+            continue
+        keep = [line for line in status if line.split(":")[0] in ("State", "SigBlk", "SigIgn", "SigCgt")]
+        out.append(f"{entry.name} ({cmd[:80]}): " + ", ".join(" ".join(x.split()) for x in keep))
+    return "; ".join(out) or "no process left in its group"
 
 
 # --- a worker that dies; a parent that dies (issue 25) ---------------------------------------
