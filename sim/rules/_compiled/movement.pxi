@@ -675,7 +675,6 @@ def round_paths_clear(V_, VR_, A_, B_, R_, board, idx, blockers_, dense):
     cdef const double[:] yhi = bv.yhi
     cdef const double[:, :] centres = bv.centres
     cdef const double[:] radius = bv.radius
-    cdef const double[:] hbound = bv.bound
     cdef const unsigned char[:] rnd = bv.rnd
     if not _indices(blockers, bv.N):
         return None
