@@ -1,5 +1,5 @@
-"""The sandbox's pygame-gui manager: the library's, with its theme's lookup of an element's
-theming ids kept by a cheap key.
+"""The sandbox's pygame-gui manager: the library's, with four costs it paid taken away (each
+with the library's answer: the same ids, the same free space, the same pixels).
 
 pygame-gui (0.6.14) keeps the ids it works out for an element's place in the containers, but
 keys that cache with a string it makes by joining the id lists' strings into one another: for a
@@ -16,18 +16,36 @@ is kept to one copy of each folder here.
 The theme's cache of drawn shapes packs them, one a frame, into large surfaces, and after each
 it drops the free rectangles that lie inside another: a pair of Python loops over them all
 (hundreds), 2-3 ms a frame while a new panel's shapes go in (about a twentieth of the sandbox
-tests' time). The same rectangles are dropped here in one numpy comparison of them all."""
+tests' time). The same rectangles are dropped here in one numpy comparison of them all.
+
+A shape (a button's, a label's) is drawn in each of its states (normal, hovered, selected,
+active) when made: the normal state at once, the others one a frame in the frames that follow,
+so the frames after a panel is built draw three times its shapes again, for states most of its
+buttons never show (a pointer hovers one button at a time). The library draws a state that was
+not drawn when it is shown (``set_active_state``: how it draws the disabled state); here every
+state but the normal one is drawn that way (_StateDrawnWhenShown), with the same pixels."""
 
 from __future__ import annotations
 
 import i18n
 import numpy as np
 import pygame_gui
+from pygame_gui.core.drawable_shapes import drawable_shape
 from pygame_gui.core.surface_cache import SurfaceCache
+
+
+class _StateDrawnWhenShown(drawable_shape.DrawableShapeState):
+    """A shape's state that is drawn when it is first shown, unless it is the normal one."""
+
+    def __init__(self, state_id: str):
+        super().__init__(state_id)
+        self.should_auto_pregen = state_id == "normal"
 
 
 class UIManager(pygame_gui.UIManager):
     def __init__(self, *args, **kwargs):
+        # (the library makes its shapes' states by this name: every shape made from now on)
+        drawable_shape.DrawableShapeState = _StateDrawnWhenShown
         super().__init__(*args, **kwargs)
         i18n.load_path[:] = list(dict.fromkeys(i18n.load_path))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 import pygame
+import pytest
 import pygame_gui
 from hypothesis import given, strategies as st
 from pygame_gui.core.surface_cache import SurfaceCache
@@ -101,3 +102,42 @@ def test_the_shape_cache_packs_as_the_librarys():
 def test_a_managers_theme_has_the_numpy_shape_cache():
     pygame.init()
     assert isinstance(UIManager((400, 300)).get_theme().shape_cache, ui_manager._ShapeCache)
+
+
+# --- a shape's states other than the normal one, drawn when shown ------------------------------
+
+def _button(manager, monkeypatch=None, eager=False):
+    if eager:  # (the library's own states, drawn one a frame from the start)
+        monkeypatch.setattr(ui_manager.drawable_shape, "DrawableShapeState",
+                            ui_manager._StateDrawnWhenShown.__bases__[0])
+    b = UIButton(pygame.Rect(10, 10, 120, 30), "Advance", manager, tool_tip_text=None)
+    for _ in range(6):
+        manager.update(1 / 60)
+    return b
+
+
+def test_only_the_normal_state_is_drawn_until_another_is_shown():
+    pygame.init()
+    pygame.display.set_mode((400, 300))
+    b = _button(UIManager((400, 300)))
+    states = b.drawable_shape.states
+    assert {k for k, st_ in states.items() if st_.generated} == {"normal"}
+    assert set(states) >= {"normal", "hovered", "active", "disabled"}
+    b.drawable_shape.set_active_state("hovered")
+    assert states["hovered"].generated
+
+
+@pytest.mark.parametrize("state", ["hovered", "active", "disabled"])
+def test_a_state_drawn_when_shown_has_the_librarys_pixels(monkeypatch, state):
+    pygame.init()
+    pygame.display.set_mode((400, 300))
+    ours = _button(UIManager((400, 300)))
+    theirs = _button(UIManager((400, 300)), monkeypatch, eager=True)
+    if state != "disabled":
+        assert theirs.drawable_shape.states[state].generated  # (the library's: drawn before shown)
+    assert not ours.drawable_shape.states[state].generated
+    for b in (ours, theirs):
+        b.drawable_shape.set_active_state(state)
+    a, t = (b.drawable_shape.get_active_state_surface() for b in (ours, theirs))
+    assert a.get_size() == t.get_size()
+    assert pygame.image.tobytes(a, "RGBA") == pygame.image.tobytes(t, "RGBA")
