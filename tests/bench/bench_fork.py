@@ -91,9 +91,12 @@ def replayed(spec, script) -> Battle:
 
 
 def deep_copied(b):
+    """The battle's state deep-copied, its living models' cache started empty as a fork starts
+    it (sim.world.fork: the cache holds shared read-only answers, e.g. a unit's shooting types
+    as a MappingProxyType, which no deepcopy can copy)."""
     b._enter()
     esper.switch_world("default")  # (esper's table then holds the battle's current context)
-    memo = {id(b): b, id(b.scenario): b.scenario}
+    memo = {id(b): b, id(b.scenario): b.scenario, id(b.resources.spatial.living): {}}
     out = copy.deepcopy((esper._context_map[b.world], b.resources, b.turn_state, b.changes, b.dice,
                          b._visibility), memo)
     b._enter()
