@@ -1,6 +1,7 @@
 """The compiled kernels: one record per numpy kernel that has a compiled twin (Cython, built into
-one extension, sim.rules._compiled.kernels, from each area's sim/rules/_compiled/<area>.pxi when
-the project is installed and a C compiler is there).
+two extensions, sim.rules._compiled.move for the geometry and movement areas and
+sim.rules._compiled.sight for the visibility area (EXTENSION), from each area's
+sim/rules/_compiled/<area>.pxi when the project is installed and a C compiler is there).
 
 A kernel's numpy function is its reference and stays the rule's home: its docstring names the
 section, its tests are named after it. The compiled twin does the same IEEE operations in the
@@ -101,13 +102,18 @@ def _chosen_mode() -> str:
     return mode
 
 
+# each area's extension (setup.py: two, so the install compiles them on two cores at once)
+EXTENSION = {"geometry": "sim.rules._compiled.move", "movement": "sim.rules._compiled.move",
+             "visibility": "sim.rules._compiled.sight"}
+
+
 def kernel(name: str, reference: Callable) -> Kernel:
-    """The record of the kernel ``name`` ("area.function": the function of that name in
-    sim.rules._compiled.kernels, written in _compiled/<area>.pxi, when built), with its numpy
+    """The record of the kernel ``name`` ("area.function": the function of that name in the
+    area's extension, EXTENSION, written in _compiled/<area>.pxi, when built), with its numpy
     ``reference``."""
-    func = name.split(".")[1]
+    area, func = name.split(".")
     try:
-        compiled = getattr(importlib.import_module("sim.rules._compiled.kernels"), func)
+        compiled = getattr(importlib.import_module(EXTENSION[area]), func)
     except (ImportError, AttributeError):
         compiled = None   # (not built here: the reference runs)
     k = KERNELS[name] = Kernel(name, reference, compiled)

@@ -388,7 +388,7 @@ def test_discs_clear_compiled_is_its_reference_to_the_bit(seed):
     assert kern.compiled(c, np.longdouble(r), oc, orad, gap) is None
     assert kern.compiled(c, np.full(len(c), r)[:, None], oc, orad, gap) is None
     assert kern.compiled(c[None], r, oc, orad, gap) is None
-    assert _table._BAND == importlib.import_module("sim.rules._compiled.kernels").DISCS_BAND
+    assert _table._BAND == importlib.import_module("sim.rules._compiled.move").DISCS_BAND
 
 
 @built

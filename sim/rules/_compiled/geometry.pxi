@@ -3,7 +3,7 @@
 # bit (sim.rules.compiled: the registry, its modes, and the tests that hold the two equal on
 # random inputs and on every call of every scenario's golden replay).
 #
-# Built, included in kernels.pyx, when the project is installed and a C compiler is there (setup.py:
+# Built, included in move.pyx, when the project is installed and a C compiler is there (setup.py:
 # the extension is optional, and ``-ffp-contract=off`` keeps the compiler from fusing a product and a
 # sum into one rounding, which numpy never does). Each kernel answers None for an input it does
 # not take (another type than float64, a value that is not a finite number, an index out of
@@ -11,7 +11,6 @@
 #
 
 
-cdef double EPS = 1e-9            # geometry.EPS
 cdef double PRUNE_SLACK = 1e-7    # geometry._PRUNE_SLACK
 
 
@@ -220,16 +219,6 @@ def disc_distances(ca_, ra_, cb_, rb_):
 
 
 cdef double APART = 0.01          # geometry._APART
-
-
-cdef bint _plain_xy(a, Py_ssize_t least) noexcept:
-    """A float64 (m, 2) array of points or vertices, m at least ``least``, every place a number
-    well within range (no square can overflow): what the twins of distances between points and
-    cores take (here and in movement.pxi)."""
-    if not _all_of((a,), F64) or a.ndim != 2 or a.shape[0] < least or a.shape[1] != 2:
-        return False
-    cdef const double[:, :] v = a
-    return _bounded(v[:, 0], 1e150) and _bounded(v[:, 1], 1e150)
 
 
 cdef bint _in_convex(double x, double y, const double[:, :] poly) noexcept nogil:

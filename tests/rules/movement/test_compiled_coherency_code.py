@@ -81,7 +81,7 @@ LIMITS = [(CO.COHERENCY_SPAN + CO._SLACK, False), (CO.COHERENCY_SPAN - CO._SLACK
 def test_coherency_code_compiled_at_a_threshold_and_its_bands_edges(limit, inner, shape):
     """On a threshold and within the band: the reference's (the twin declines); beyond the band
     either side: the twin's answer, the reference's."""
-    band = importlib.import_module("sim.rules._compiled.kernels").COHERENCY_BAND
+    band = importlib.import_module("sim.rules._compiled.move").COHERENCY_BAND
     for shift in (0.0, 1e-15, -1e-15, 1e-12, -1e-12, 0.5 * band, -0.5 * band):
         assert KERN.compiled(_pair_at(limit + shift, shape, inner)) is None
     for shift in (2 * band, -2 * band, 1e-6, -1e-6):
@@ -109,7 +109,7 @@ def test_coherency_code_compiled_declines_what_it_does_not_take():
 
 
 def test_coherency_code_compiled_constants_are_the_rules():
-    kernels = pytest.importorskip("sim.rules._compiled.kernels")
+    kernels = pytest.importorskip("sim.rules._compiled.move")
     assert kernels.COHERENCY_SLACK == CO._SLACK
     assert kernels.COHERENCY_LINK == CO.COHERENCY_LINK and kernels.COHERENCY_SPAN == CO.COHERENCY_SPAN
     assert kernels.COHERENCY_OVAL_INNER == CO._OVAL_INNER

@@ -107,7 +107,7 @@ def test_ends_clear_compiled_on_each_limit(shift):
     """A base ending against a round base (the overlap limit, lim - TOUCH), a rectangle's core,
     a feature's edge, an enemy at engagement range, and another of its own unit, each shifted
     by a hair: the reference's answer, or left to it (the bands of the hull and the unit's own)."""
-    band = importlib.import_module("sim.rules._compiled.kernels").MOVE_OVERLAP_BAND
+    band = importlib.import_module("sim.rules._compiled.move").MOVE_OVERLAP_BAND
     foe = Body("e", "e", 1, _round(20.0, 20.0))
     rect = Body("h", "e", 1, Footprint("rect", 30.0, 20.0, 4.0, 2.0))
     wall = ((10.0, 40.0), (14.0, 40.0), (14.0, 44.0), (10.0, 44.0))
@@ -147,7 +147,7 @@ def test_ends_clear_compiled_declines_what_it_does_not_take():
 
 
 def test_ends_clear_compiled_constants_are_the_rules():
-    kernels = pytest.importorskip("sim.rules._compiled.kernels")
+    kernels = pytest.importorskip("sim.rules._compiled.move")
     assert kernels.MOVE_OVERLAP_BAND == ML.OVERLAP_BAND
     assert kernels.MOVE_ENGAGEMENT == ENGAGEMENT_RANGE and kernels.MOVE_EPS == EPS
 
@@ -171,7 +171,7 @@ def test_ends_clear_compiled_hull_on_each_limit(shift):
     round base and rectangle at engagement range, and another rectangle of its own unit at the
     overlap limit, each shifted by a hair (inward, ``shift`` < 0): the reference's answer beyond
     MOVE_HULL_BAND, left to it within."""
-    band = importlib.import_module("sim.rules._compiled.kernels").MOVE_HULL_BAND
+    band = importlib.import_module("sim.rules._compiled.move").MOVE_HULL_BAND
     me = Footprint("rect", 10.0, 10.0, 4.0, 2.0)
     disc = Body("e", "e", 1, _round(10.0, 11.5 - 1e-7 + shift))
     rect = Body("h", "e", 1, Footprint("rect", 10.0, 11.5 - 1e-7 + shift, 4.0, 1.0))

@@ -99,7 +99,7 @@ def test_hull_path_problems_compiled_on_each_limit(shift):
     its edge, and ending at the battlefield's edge at TOUCH over it, each shifted by a hair
     (inward, ``shift`` < 0): answered beyond the band outward, left to the reference within it
     and wherever the reference finds something."""
-    band = importlib.import_module("sim.rules._compiled.kernels").MOVE_HULL_BAND
+    band = importlib.import_module("sim.rules._compiled.move").MOVE_HULL_BAND
     me = Footprint("rect", 10.0, 10.0, 4.0, 2.0)           # (its top edge at y = 11)
     path = [(10.0, 10.0), (20.0, 10.0)]
     foe = Body("e", "e", 1, Footprint("round", 15.0, 11.0 + 0.5 - TOUCH + shift, 1.0, 1.0))

@@ -131,7 +131,7 @@ def test_round_paths_clear_compiled_declines_what_it_does_not_take():
 
 
 def test_round_paths_clear_compiled_touch_is_the_rules():
-    kernels = pytest.importorskip("sim.rules._compiled.kernels")
+    kernels = pytest.importorskip("sim.rules._compiled.move")
     assert kernels.MOVE_TOUCH == TOUCH
 
 
