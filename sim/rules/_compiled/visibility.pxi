@@ -1133,3 +1133,222 @@ def outline_crossings_round(c_, r_, pk, start_, idx_, rows_=None):
                         pts[m, 1] = ay + t * dy
                         m += 1
     return own_[:m].copy(), pts_[:m].copy()
+
+
+_STAR_C = np.cos(np.array([0.5, -0.5]))   # visibility.certs._STAR's cosines and sines (numpy's)
+_STAR_S = np.sin(np.array([0.5, -0.5]))
+cdef double HALF_PI = 0.5 * 3.141592653589793   # (0.5 * np.pi)
+cdef double WIDE = 1.0 + 1e-9, NARROW = 1.0 - 1e-9
+
+
+def star_free(D, q_, pk, pstart_, pidx_, near_):
+    """visibility.certs.star_free: per pair q, the star certificate "fully visible" from one of
+    its apexes (``star_apexes``), their separation from the pieces by stars_separated's twin."""
+    if not (_all_of((q_, pstart_, pidx_), INTP) and pstart_.ndim == 1 and pidx_.ndim == 1):
+        return None
+    cdef Py_ssize_t P = pstart_.shape[0] - 1, NK = pk.soa[0].shape[1]
+    cdef const Py_ssize_t[:] pstart = pstart_
+    cdef const Py_ssize_t[:] pidx = pidx_
+    if P < 0 or not (_csr_rows(pstart, pidx.shape[0]) and _indices(pidx, NK)):
+        return None
+    apexes = star_apexes(D, q_, near_)
+    if apexes is None or apexes[0].shape[0] != q_.shape[0] or D[0].shape[0] != P:
+        return None
+    got = _expand(pstart_, q_)
+    if got is None:
+        return None
+    e_, pos_ = got[1], got[2]
+    if e_.shape[0] == 0:
+        return np.ones(q_.shape[0], dtype=bool)
+    return stars_separated(*apexes, e_, pidx_.take(pos_), pk)
+
+
+def star_apexes(D, q_, near_):
+    """visibility.certs._star_apexes: for pairs q, the star certificate's five apexes (two on
+    A's outline, A's centre, the two tangent apexes of certs._tangent_apexes) and their cones
+    towards B (certs._star_axes, and the near sides), pair by pair with the reference's
+    arithmetic. The angles are numpy's own: its arctan2, arcsin, arccos, cos and sin called on
+    whole arrays of the arguments the reference gives them (numpy's functions answer each place
+    alone, whatever the array around it, and on this machine's processors they are not the C
+    library's), so every array has the reference's bits."""
+    ax_, ay_, ra_, bx_, by_, rb_ = D
+    if not (_all_of((ax_, ay_, ra_, bx_, by_, rb_), F64) and _all_of((near_,), BOOL)
+            and _all_of((q_,), INTP) and q_.ndim == 1):
+        return None
+    cdef Py_ssize_t P = ax_.shape[0], Q = q_.shape[0]
+    for a_ in (ax_, ay_, ra_, bx_, by_, rb_, near_):
+        if a_.ndim != 1 or a_.shape[0] != P:
+            return None
+    cdef const double[:] AX = ax_
+    cdef const double[:] AY = ay_
+    cdef const double[:] RA = ra_
+    cdef const double[:] BX = bx_
+    cdef const double[:] BY = by_
+    cdef const double[:] RB = rb_
+    cdef const unsigned char[:] NEAR = near_.view(np.uint8)
+    cdef const Py_ssize_t[:] q = q_
+    if not (_bounded(AX, 1e100) and _bounded(AY, 1e100) and _bounded(RA, 1e100)
+            and _bounded(BX, 1e100) and _bounded(BY, 1e100) and _bounded(RB, 1e100)
+            and _indices(q, P)):
+        return None
+    cdef Py_ssize_t i, p, r, s, S = 5
+    cdef double ax, ay, ra, bx, by, rb, ux, uy, L, Ls, rr
+    # the pair's values, its unit direction to B and the arguments of the angles
+    vals_ = np.empty((8, Q))
+    cdef double[:, ::1] V8 = vals_
+    args_ = np.empty((4, Q))        # arctan2's y and x, arcsin's, (then arccos's two, below)
+    cdef double[:, ::1] A = args_
+    acos_ = np.empty(2 * Q)
+    cdef double[::1] AC = acos_
+    okt_ = np.empty(Q, dtype=np.uint8)
+    cdef unsigned char[::1] okt = okt_
+    for i in range(Q):
+        p = q[i]
+        ax, ay, ra, bx, by, rb = AX[p], AY[p], RA[p], BX[p], BY[p], RB[p]
+        ux, uy = bx - ax, by - ay
+        L = _max(sqrt(ux * ux + uy * uy), 1e-12)
+        V8[0, i], V8[1, i], V8[2, i] = ux / L, uy / L, L
+        # (certs._tangent_apexes' first lines)
+        okt[i] = L - rb > ra * WIDE
+        Ls = L if okt[i] else 2.0 * (ra + rb) + 1.0
+        A[0, i], A[1, i] = by - ay, bx - ax
+        A[2, i] = _min(rb / Ls, 1.0)
+        AC[i] = _min(ra / _max(Ls - rb, 1e-12), 1.0)
+        AC[Q + i] = _min(ra / (Ls + rb), 1.0)
+    phi_ = np.arctan2(args_[0], args_[1])
+    dl_ = np.arcsin(args_[2])
+    bb_ = np.arccos(acos_)
+    cdef const double[::1] phi = phi_
+    cdef const double[::1] dl = dl_
+    cdef const double[::1] bb = bb_
+    # the arcs' ends a0, a1 and their halves and middles, per side r (rows r * Q + i)
+    cosarg_ = np.empty(8 * Q)       # where(okk, half, 0), mid, a0, a1
+    sinarg_ = np.empty(6 * Q)       # mid, a0, a1
+    cdef double[::1] CA = cosarg_
+    cdef double[::1] SA = sinarg_
+    okk_ = np.empty(2 * Q, dtype=np.uint8)
+    cdef unsigned char[::1] okk = okk_
+    cdef Py_ssize_t n2 = 2 * Q, j
+    cdef double a0, a1, half, mid, bmin, bmax
+    for r in range(2):
+        for i in range(Q):
+            j = r * Q + i
+            bmin, bmax = bb[i], bb[Q + i]
+            if r == 0:
+                a0 = phi[i] - dl[i] + bmin
+                a1 = phi[i] + dl[i] + bmax
+            else:
+                a0 = phi[i] - dl[i] - bmax
+                a1 = phi[i] + dl[i] - bmin
+            half, mid = 0.5 * (a1 - a0), 0.5 * (a0 + a1)
+            okk[j] = okt[i] and half < HALF_PI
+            CA[j] = half if okk[j] else 0.0
+            CA[n2 + j], CA[2 * n2 + j], CA[3 * n2 + j] = mid, a0, a1
+            SA[j], SA[n2 + j], SA[2 * n2 + j] = mid, a0, a1
+    cos_ = np.cos(cosarg_)
+    sin_ = np.sin(sinarg_)
+    cdef const double[::1] C = cos_
+    cdef const double[::1] SN = sin_
+    # the apexes (Q, S): two on A's outline, A's centre, the two tangent apexes
+    px_ = np.empty((Q, S))
+    py_ = np.empty((Q, S))
+    ok_ = np.empty((Q, S), dtype=bool)
+    tnear_ = np.empty((Q, 2))
+    cdef double[:, ::1] px = px_
+    cdef double[:, ::1] py = py_
+    cdef unsigned char[:, ::1] ok = ok_.view(np.uint8)
+    cdef double[:, ::1] tnear = tnear_
+    _STAR_C_, _STAR_S_ = _STAR_C, _STAR_S
+    cdef const double[:] SC = _STAR_C_
+    cdef const double[:] SS = _STAR_S_
+    cdef double cm, mx, my, wx, wy, Dm, t, ex, ey, lat, axl, f, apx, apy, vx, vy, vn, nr
+    cdef double ends[4]
+    cdef bint clear
+    for i in range(Q):
+        p = q[i]
+        ax, ay, ra, bx, by, rb = AX[p], AY[p], RA[p], BX[p], BY[p], RB[p]
+        ux, uy, L = V8[0, i], V8[1, i], V8[2, i]
+        rr = rb + FREE
+        for s in range(2):
+            px[i, s] = ax + ra * (SC[s] * ux - SS[s] * uy)
+            py[i, s] = ay + ra * (SS[s] * ux + SC[s] * uy)
+        px[i, 2], py[i, 2] = ax, ay
+        clear = L > ra + rb + FREE
+        for s in range(S):
+            ok[i, s] = clear
+        if NEAR[p]:
+            ok[i, 0] = ok[i, 1] = False
+        for r in range(2):      # certs._tangent_apexes, side r
+            j = r * Q + i
+            cm = ra / C[j]
+            mx = ax + cm * C[n2 + j]
+            my = ay + cm * SN[j]
+            wx, wy = bx - mx, by - my
+            Dm = sqrt(wx * wx + wy * wy)
+            okk[j] = okk[j] and Dm > rr
+            if not okk[j]:
+                Dm = 1.0
+            wx, wy = wx / Dm, wy / Dm
+            ends[0] = ax + ra * C[2 * n2 + j]
+            ends[1] = ay + ra * SN[n2 + j]
+            ends[2] = ax + ra * C[3 * n2 + j]
+            ends[3] = ay + ra * SN[2 * n2 + j]
+            t = 0.0
+            for s in range(2):
+                ex, ey = ends[2 * s] - mx, ends[2 * s + 1] - my
+                lat = fabs(wx * ey - wy * ex)
+                axl = wx * ex + wy * ey
+                f = lat / rr
+                okk[j] = okk[j] and f < 0.5
+                t = _max(t, (f * Dm - axl) / ((1.0 - f) if f < 0.5 else 1.0))
+            t = t * WIDE + 1e-9
+            apx, apy = mx - t * wx, my - t * wy
+            vx, vy = bx - apx, by - apy
+            vn = sqrt(vx * vx + vy * vy) if okk[j] else 1.0
+            vx, vy = vx / vn, vy / vn
+            nr = vx * mx + vy * my
+            for s in range(2):
+                nr = _min(nr, vx * ends[2 * s] + vy * ends[2 * s + 1])
+            px[i, 3 + r], py[i, 3 + r] = apx, apy
+            ok[i, 3 + r] = ok[i, 3 + r] and okk[j]
+            tnear[i, r] = nr - 1e-9
+    # certs._star_axes, and the near sides s0
+    wx_ = np.empty((Q, S))
+    wy_ = np.empty((Q, S))
+    W_ = np.empty((Q, S))
+    rr_ = np.empty((Q, 1))
+    sn_ = np.empty((Q, S))
+    h_ = np.empty((Q, S))
+    s0_ = np.empty((Q, S))
+    cdef double[:, ::1] WX = wx_
+    cdef double[:, ::1] WY = wy_
+    cdef double[:, ::1] WW = W_
+    cdef double[:, ::1] RR = rr_
+    cdef double[:, ::1] SNN = sn_
+    cdef double[:, ::1] H = h_
+    cdef double[:, ::1] S0 = s0_
+    cdef double w, sn, h, v
+    for i in range(Q):
+        p = q[i]
+        bx, by, rb, ra = BX[p], BY[p], RB[p], RA[p]
+        rr = rb + FREE
+        RR[i, 0] = rr
+        for s in range(S):
+            wx, wy = bx - px[i, s], by - py[i, s]
+            w = sqrt(wx * wx + wy * wy)
+            ok[i, s] = ok[i, s] and w > rr * 1.000001
+            if not ok[i, s]:
+                w = 1.0
+            wx, wy = wx / w, wy / w
+            sn = rr / w if ok[i, s] else 0.0
+            h = sqrt(1.0 - sn * sn)
+            WX[i, s], WY[i, s], WW[i, s], SNN[i, s], H[i, s] = wx, wy, w, sn, h
+        for s in range(S):
+            if s == 2:
+                v = ra * H[i, 2] * NARROW
+            elif s > 2:
+                v = (tnear[i, s - 3] - (WX[i, s] * px[i, s] + WY[i, s] * py[i, s])) if okk[(s - 3) * Q + i] else 0.0
+            else:
+                v = 0.0
+            S0[i, s] = _max(v / H[i, s], 0.0)
+    return px_, py_, s0_, ok_, wx_, wy_, W_, rr_, sn_, h_

@@ -194,7 +194,17 @@ def star_free(D, q, pk: Pieces, pstart, pidx, near) -> np.ndarray:
     e, pos = ragged_expand(pstart, q)
     if len(e) == 0:
         return np.ones(len(q), dtype=bool)
-    k = pidx.take(pos)
+    return _stars_separated(*_star_apexes(D, q, near), e, pidx.take(pos), pk)
+
+
+# (its compiled twin runs where built: sim.rules.compiled; its angles are numpy's own)
+star_free = kernel("visibility.star_free", star_free)
+
+
+def _star_apexes(D, q, near):
+    """star_free's apexes for pairs ``q`` (Q, 5: two on A's outline, unless ``near``; A's
+    centre; the two tangent apexes) and their cones towards B (``_star_axes``, and the near
+    sides ``s0``): the arguments of ``_stars_separated`` before its entries."""
     ax, ay, ra, bx, by, rb = (a.take(q) for a in D)
     ux, uy = bx - ax, by - ay
     L = np.maximum(np.sqrt(ux * ux + uy * uy), 1e-12)
@@ -216,7 +226,7 @@ def star_free(D, q, pk: Pieces, pstart, pidx, near) -> np.ndarray:
     s0[:, n0] = ra * h[:, n0] * (1.0 - 1e-9)
     s0[:, n0 + 1:] = np.where(tok, tnear - (wx * px + wy * py)[:, n0 + 1:], 0.0)
     s0 = np.maximum(s0 / h, 0.0)
-    return _stars_separated(px, py, s0, ok, wx, wy, W, rr, sn, h, e, k, pk)
+    return px, py, s0, ok, wx, wy, W, rr, sn, h
 
 
 def _star_axes(px, py, ok, bx, by, rb):
