@@ -38,6 +38,7 @@ from sim.rules.visibility.certs import (
 )
 from sim.rules.visibility.kernels import Pieces
 from sim.rules.arrays import flatnonzero, sorted_unique, tile
+from sim.rules.compiled import kernel
 
 __all__ = ["points_visible_round", "fully_visible_round", "round_samples"]
 
@@ -222,3 +223,7 @@ def _arc_samples(D, q, ostart, opts):
     own = np.concatenate([own, own[is_x]])
     rr = rb.take(own)
     return D[3].take(own) + rr * np.cos(ang), D[4].take(own) + rr * np.sin(ang), own
+
+
+# (its compiled twin runs where built: sim.rules.compiled; its angles are numpy's own)
+_arc_samples = kernel("visibility.arc_samples", _arc_samples)
