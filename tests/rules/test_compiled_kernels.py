@@ -66,7 +66,8 @@ def test_every_kernel_is_the_record_its_module_calls():
         "movement.rows_near_box", "movement.segments_polys_distance", "visibility.arc_samples",
         "visibility.capsule_distances",
         "visibility.csr_subset", "visibility.near_a", "visibility.near_pairs",
-        "visibility.outline_crossings_round", "visibility.pairs_visible_round", "visibility.ragged_expand",
+        "visibility.outline_crossings_round", "visibility.pairs_visible_round", "visibility.point_certificates",
+        "visibility.ragged_expand",
         "visibility.ring_shadowed", "visibility.sat_cross_k", "visibility.segments_blocked",
         "visibility.star_free", "visibility.stars_separated", "visibility.umbra_chords", "visibility.vertices_shadowed",
         "visibility.within_pairs"]

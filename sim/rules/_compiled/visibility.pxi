@@ -1504,3 +1504,287 @@ def arc_samples(D, q_, ostart_, opts_):
         XX[j] = BX[p] + RB[p] * CS[j]
         YY[j] = BY[p] + RB[p] * SN[j]
     return x_, y_, own_
+
+
+cdef double PT_ANG = 1e-7           # visibility.certs._ANG
+cdef double PT_CLOSE = 1e-4         # visibility.certs._CLOSE
+cdef Py_ssize_t PT_CHUNK = 1024     # visibility.certs._PT_CHUNK (a point's key in _covered)
+cdef double PI = 3.141592653589793
+cdef double NEG_HALF_PI = -0.5 * 3.141592653589793
+
+
+cdef inline void _transitions(const double* sd, Py_ssize_t V, Py_ssize_t* a, Py_ssize_t* b,
+                              Py_ssize_t* nt) noexcept nogil:
+    """arrays.first_last of ``F != roll_prev(F)`` for one column, F = sd > 0: the first row
+    where the side changes (0 if none), the last (V - 1 if none), how many rows do."""
+    cdef Py_ssize_t v
+    a[0], b[0], nt[0] = 0, V - 1, 0
+    for v in range(V):
+        if (sd[v] > 0) != (sd[(v - 1) if v else (V - 1)] > 0):
+            if nt[0] == 0:
+                a[0] = v
+            b[0] = v
+            nt[0] += 1
+
+
+cdef inline void _interval(double a1, double a2, double* lo, double* hi) noexcept nogil:
+    """certs._interval for one pair of directions."""
+    cdef double d = a2 - a1
+    if d > PI:
+        d = d - TWO_PI
+    elif d < -PI:
+        d = d + TWO_PI
+    lo[0] = a1 if d >= 0 else a2
+    hi[0] = lo[0] + fabs(d)
+    if hi[0] - TWO_PI >= NEG_HALF_PI:
+        lo[0] -= TWO_PI
+        hi[0] -= TWO_PI
+
+
+cdef bint _covered_one(double* key, double* lo, double* hi, Py_ssize_t n, double b, double off,
+                       bint strict) noexcept nogil:
+    """certs._covered for one point's entries (n of them, at least one; ``key`` = its index in
+    its chunk * 32 + lo, ``off`` = that index * 32): its entries in the reference's stable order
+    of the keys, [-b, b] inside the union of the intervals (open if ``strict``)."""
+    cdef Py_ssize_t j, k
+    cdef double t, tl, th, m, reach, prev
+    for j in range(1, n):               # (insertion sort, stable: a few pieces a point)
+        t, tl, th, k = key[j], lo[j], hi[j], j
+        while k > 0 and key[k - 1] > t:
+            key[k], lo[k], hi[k] = key[k - 1], lo[k - 1], hi[k - 1]
+            k -= 1
+        key[k], lo[k], hi[k] = t, tl, th
+    prev = -b
+    m = hi[0] + off
+    for j in range(n):
+        if j:
+            m = _max(m, hi[j] + off)
+        reach = m - off
+        if (lo[j] >= prev) if strict else (lo[j] > prev):
+            return False
+        prev = reach
+    return not ((reach <= b) if strict else (reach < b))
+
+
+def point_certificates(qx_, qy_, owner_, D, pk, pstart_, pidx_):
+    """visibility.certs.point_certificates: per sample point q of B (pair ``owner``), "seen" (a
+    direction towards A no piece's interval holds) and "hidden" (the intervals of the convex
+    pieces wholly nearer than A cover every direction to A, or q inside a convex piece): the
+    pieces' silhouettes (certs._silhouettes), each entry's interval (certs._point_part and
+    _piece_angles) and the coverings (certs._covered), point by point with the reference's
+    arithmetic and its chunks' keys. The angles are numpy's own (its arcsin and arctan2 on whole
+    arrays of the reference's arguments: numpy answers each place alone)."""
+    ax_, ay_, ra_, bx_, by_, rb_ = D
+    nx_, ny_, off_, vx_, vy_ = pk.soa
+    cx_, cy_, rho_ = pk.circle
+    convex_, nverts_ = pk.convex, pk.nverts
+    if not (_all_of((qx_, qy_, ax_, ay_, ra_, bx_, by_, rb_, nx_, ny_, off_, vx_, vy_, cx_, cy_, rho_), F64)
+            and _all_of((convex_,), BOOL) and _all_of((owner_, pstart_, pidx_, nverts_), INTP)):
+        return None
+    cdef Py_ssize_t P = ax_.shape[0], N = qx_.shape[0], V = nx_.shape[0], NK = nx_.shape[1]
+    for a_ in (ax_, ay_, ra_, bx_, by_, rb_):
+        if a_.ndim != 1 or a_.shape[0] != P:
+            return None
+    for a_ in (qx_, qy_, owner_):
+        if a_.ndim != 1 or a_.shape[0] != N:
+            return None
+    for a_ in (cx_, cy_, rho_, convex_, nverts_):
+        if a_.ndim != 1 or a_.shape[0] != NK:
+            return None
+    if pstart_.ndim != 1 or pstart_.shape[0] != P + 1 or pidx_.ndim != 1 or V == 0:
+        return None
+    cdef const double[:] QX = qx_
+    cdef const double[:] QY = qy_
+    cdef const double[:] AX = ax_
+    cdef const double[:] AY = ay_
+    cdef const double[:] RA = ra_
+    cdef const double[:] BX = bx_
+    cdef const double[:] BY = by_
+    cdef const double[:] RB = rb_
+    cdef const double[:, :] NX = nx_
+    cdef const double[:, :] NY = ny_
+    cdef const double[:, :] OFF = off_
+    cdef const double[:, :] VX = vx_
+    cdef const double[:, :] VY = vy_
+    cdef const double[:] CX = cx_
+    cdef const double[:] CY = cy_
+    cdef const double[:] RHO = rho_
+    cdef const unsigned char[:] convex = convex_.view(np.uint8)
+    cdef const Py_ssize_t[:] nverts = nverts_
+    cdef const Py_ssize_t[:] owner = owner_
+    cdef const Py_ssize_t[:] pstart = pstart_
+    cdef const Py_ssize_t[:] pidx = pidx_
+    cdef Py_ssize_t i, j, p, k, v, n, E = 0, NP = pidx.shape[0]
+    for a_ in (qx_, qy_, ax_, ay_, ra_, bx_, by_, rb_, cx_, cy_, rho_):
+        if not _bounded(a_, 1e100):
+            return None
+    for v in range(V):
+        if not (_bounded(NX[v], 1e100) and _bounded(NY[v], 1e100) and _bounded(OFF[v], 1e100)
+                and _bounded(VX[v], 1e100) and _bounded(VY[v], 1e100)):
+            return None
+    if not (_indices(owner, P) and _csr_rows(pstart, NP) and _indices(pidx, NK)):
+        return None
+    for k in range(NK):
+        if nverts[k] < 1:
+            return None
+    # the silhouettes of the owners' pieces seen from B's centre (certs._silhouettes)
+    stable_ = np.zeros(NP, dtype=np.uint8)
+    sil_ = np.zeros((4, NP))
+    done_ = np.zeros(P, dtype=np.uint8)
+    sd_ = np.empty(V)
+    cdef unsigned char[::1] stable = stable_
+    cdef double[:, ::1] SIL = sil_
+    cdef unsigned char[::1] done = done_
+    cdef double[::1] sd = sd_
+    cdef Py_ssize_t a, b, nt, nv
+    cdef double x, y, g, smax
+    cdef bint st
+    for i in range(N):
+        p = owner[i]
+        E += pstart[p + 1] - pstart[p]
+        if done[p]:
+            continue
+        done[p] = 1
+        x, y, g = BX[p], BY[p], RB[p] + PT_CLOSE
+        for j in range(pstart[p], pstart[p + 1]):
+            k = pidx[j]
+            for v in range(V):
+                sd[v] = NX[v, k] * x + NY[v, k] * y - OFF[v, k]
+            smax = sd[0]
+            for v in range(1, V):
+                smax = _max(smax, sd[v])
+            _transitions(&sd[0], V, &a, &b, &nt)
+            nv = nverts[k]
+            st = (nt == 2 and convex[k] and smax > g
+                  and fabs(sd[a]) > g and fabs(sd[((a - 1) % nv + nv) % nv]) > g
+                  and fabs(sd[b]) > g and fabs(sd[((b - 1) % nv + nv) % nv]) > g)
+            stable[j] = st
+            SIL[0, j], SIL[1, j], SIL[2, j], SIL[3, j] = VX[a, k], VY[a, k], VX[b, k], VY[b, k]
+    # each point's direction to A and its half-width b (arcsin, numpy's)
+    pt_ = np.empty((5, N))
+    cdef double[:, ::1] PT = pt_       # ux, uy, L, ok, arcsin's argument
+    cdef double ux, uy, L
+    for i in range(N):
+        p = owner[i]
+        ux, uy = AX[p] - QX[i], AY[p] - QY[i]
+        L = sqrt(ux * ux + uy * uy)
+        PT[3, i] = L > RA[p] + PT_CLOSE
+        if not PT[3, i]:
+            L = 1.0
+        PT[0, i], PT[1, i], PT[2, i] = ux / L, uy / L, L
+        PT[4, i] = _min(RA[p] / L if PT[3, i] else 0.0, 1.0)
+    bw_ = np.arcsin(pt_[4])
+    cdef const double[::1] BW = bw_
+    # the entries (point, piece), point by point: the arguments of their arctan2s (two
+    # silhouette vertices; a piece not stable: its own two seen from the point, and every
+    # vertex of one not convex)
+    ent_ = np.empty(E + 1, dtype=np.intp)       # each entry's first argument
+    cdef Py_ssize_t[::1] ENT = ent_
+    cdef Py_ssize_t m = 0
+    n = 0
+    for i in range(N):
+        p = owner[i]
+        for j in range(pstart[p], pstart[p + 1]):
+            ENT[n] = m
+            n += 1
+            m += 2 if stable[j] else (2 + (0 if convex[pidx[j]] else V))
+    ENT[n] = m
+    targ_ = np.empty((2, m))
+    cdef double[:, ::1] TA = targ_
+    info_ = np.zeros((3, E), dtype=np.uint8)   # close, inside (unstable entries' own test)
+    cdef unsigned char[:, ::1] INFO = info_
+    cdef double px, py, rx, ry, wx, wy, vx, vy
+    n = 0
+    for i in range(N):
+        p = owner[i]
+        px, py, rx, ry = QX[i], QY[i], PT[0, i], PT[1, i]
+        for j in range(pstart[p], pstart[p + 1]):
+            m = ENT[n]
+            k = pidx[j]
+            if stable[j]:
+                for v in range(2):
+                    wx, wy = SIL[2 * v, j] - px, SIL[2 * v + 1, j] - py
+                    TA[0, m + v], TA[1, m + v] = rx * wy - ry * wx, rx * wx + ry * wy
+            else:               # certs._piece_angles
+                for v in range(V):
+                    sd[v] = NX[v, k] * px + NY[v, k] * py - OFF[v, k]
+                smax = sd[0]
+                for v in range(1, V):
+                    smax = _max(smax, sd[v])
+                INFO[0, n] = smax < PT_CLOSE
+                INFO[1, n] = smax < -PT_CLOSE and convex[k]
+                _transitions(&sd[0], V, &a, &b, &nt)
+                wx, wy = VX[a, k] - px, VY[a, k] - py
+                TA[0, m], TA[1, m] = rx * wy - ry * wx, rx * wx + ry * wy
+                wx, wy = VX[b, k] - px, VY[b, k] - py
+                TA[0, m + 1], TA[1, m + 1] = rx * wy - ry * wx, rx * wx + ry * wy
+                if not convex[k]:
+                    for v in range(V):
+                        wx, wy = VX[v, k] - px, VY[v, k] - py
+                        TA[0, m + 2 + v], TA[1, m + 2 + v] = rx * wy - ry * wx, rx * wx + ry * wy
+            n += 1
+    ang_ = np.arctan2(targ_[0], targ_[1])
+    cdef const double[::1] ANGS = ang_
+    # each entry's interval, then each point's coverings
+    seen_ = np.zeros(N, dtype=bool)
+    hidden_ = np.zeros(N, dtype=bool)
+    cdef unsigned char[::1] SEEN = seen_.view(np.uint8)
+    cdef unsigned char[::1] HID = hidden_.view(np.uint8)
+    lo_ = np.empty((6, max(E, 1)))   # the seen intervals (key, lo, hi), the hidden ones
+    cdef double[:, ::1] W = lo_
+    cdef double lo, hi, be, a0, a1, mn, mx, off, Lf
+    cdef bint close, use2, ins
+    cdef Py_ssize_t ns, nh, e0
+    n = 0
+    for i in range(N):
+        p = owner[i]
+        px, py, rx, ry, Lf = QX[i], QY[i], PT[0, i], PT[1, i], PT[2, i]
+        be = BW[i]
+        off = 32.0 * <double>(i % PT_CHUNK)
+        ns = nh = 0
+        ins = False
+        e0 = n
+        for j in range(pstart[p], pstart[p + 1]):
+            m = ENT[n]
+            k = pidx[j]
+            _interval(ANGS[m], ANGS[m + 1], &lo, &hi)
+            if not stable[j]:
+                close = INFO[0, n]
+                if INFO[1, n]:
+                    ins = True
+                if not convex[k]:
+                    mn, mx = ANGS[m + 2], ANGS[m + 2]
+                    for v in range(1, V):
+                        x = ANGS[m + 2 + v]
+                        if x < mn:
+                            mn = x
+                        if x > mx:
+                            mx = x
+                    use2 = mx - mn >= PI
+                    a0, a1 = INFINITY, -INFINITY
+                    for v in range(V):
+                        x = ANGS[m + 2 + v]
+                        if use2 and x < 0:
+                            x = x + TWO_PI
+                        if x < a0:
+                            a0 = x
+                        if x > a1:
+                            a1 = x
+                    _interval(a0 - TWO_PI if a0 > PI else a0, a1 - TWO_PI if a1 > PI else a1, &lo, &hi)
+                    close = close or a1 - a0 >= PI - 1e-6
+                if close:
+                    lo, hi = -10.0, 10.0
+            if lo - PT_ANG <= be and hi + PT_ANG >= -be:
+                W[0, e0 + ns], W[1, e0 + ns], W[2, e0 + ns] = off + (lo - PT_ANG), lo - PT_ANG, hi + PT_ANG
+                ns += 1
+            if (((CX[k] - px) * rx + (CY[k] - py) * ry + RHO[k] < Lf - RA[p] - 1e-6)
+                    and lo + PT_ANG < be and hi - PT_ANG > -be and hi - lo < 5.0 and convex[k]):
+                W[3, e0 + nh], W[4, e0 + nh], W[5, e0 + nh] = off + (lo + PT_ANG), lo + PT_ANG, hi - PT_ANG
+                nh += 1
+            n += 1
+        if not PT[3, i]:
+            continue            # (q inside A, or too near it: the exact test's)
+        SEEN[i] = ns == 0 or not _covered_one(&W[0, e0], &W[1, e0], &W[2, e0], ns, be, off, False)
+        if not SEEN[i]:
+            HID[i] = ins or (nh > 0 and _covered_one(&W[3, e0], &W[4, e0], &W[5, e0], nh, be, off, True))
+    return seen_, hidden_

@@ -368,6 +368,10 @@ def point_certificates(qx, qy, owner, D, pk: Pieces, pstart, pidx):
     return seen, hidden
 
 
+# (its compiled twin runs where built: sim.rules.compiled; its angles are numpy's own)
+point_certificates = kernel("visibility.point_certificates", point_certificates)
+
+
 def _silhouettes(D, q, pk: Pieces, pstart, pidx):
     """For the pieces of pairs ``q`` (arrays over positions in ``pidx``): whether every point
     of B sees the same silhouette of the (convex) piece and lies farther than ``_CLOSE``
