@@ -25,9 +25,18 @@ from sim.rules.dice import Dice
 from sim.plan.answers import fit_scripted_answer, validate_answer
 from sim.world import resources
 from sim.world import state_hash as SH
+from sim.world import templates
 from sim.world.build import build_world
 
 _world_ids = itertools.count(1)
+
+
+def _pristine(scenario) -> "Battle":
+    """A battle of ``scenario`` built from it and never played: what sim.world.templates keeps
+    and copies for its later battles."""
+    b = object.__new__(Battle)
+    b._build(scenario, scenario.seed, None, False)
+    return b
 
 
 def _install_systems(battle) -> None:
@@ -49,8 +58,25 @@ class Battle:
 
     def __init__(self, scenario, seed: int | None = None, dice: Dice | None = None,
                  record_dice: bool = True):
+        seed = scenario.seed if seed is None else int(seed)
+        # (a scenario played before: a copy of a pristine battle of it, sim.world.templates)
+        pristine = None
+        if dice is None and seed is not None and type(self) is Battle:
+            pristine = templates.pristine_for(scenario, lambda: _pristine(scenario))
+        if pristine is None:
+            self._build(scenario, seed, dice, record_dice)
+            return
+        from sim.world.fork import fork_battle
+        fork_battle(pristine, f"battle-{next(_world_ids)}", seed, record_dice, into=self)
+        self.forked_from, self.forked_events, self._origin = None, 0, None  # (an original)
+        esper.switch_world(self.world)
+        resources.install(self.resources)
+        _install_systems(self)
+
+    def _build(self, scenario, seed, dice, record_dice: bool) -> None:
+        """The battle built from ``scenario``: its world, turn state, resources and systems."""
         self.scenario = scenario
-        self.seed = scenario.seed if seed is None else int(seed)
+        self.seed = seed
         self.world = f"battle-{next(_world_ids)}"
         self.events: list[dict] = []
         self.listeners: list[Callable[[dict], None]] = []

@@ -292,12 +292,14 @@ _copy_roster = _copier(K.Roster)
 
 
 def fork_battle(battle, world: str, seed: int | None = None, record_dice: bool = False,
-                keyed: bool = False):
+                keyed: bool = False, into=None):
     """Battle.fork's copy: a new battle of the same class whose esper world ``world`` is a copy
     of ``battle``'s (added to esper's table; the battle's world stays the current one), with
     everything but its systems (Battle.fork registers them in the new world). ``keyed``: its
     dice are KeyedDice of ``seed``, each roll's context the unit whose attacks resolve; a fork
-    of a keyed fork without a seed goes on with its dice (as a fork of a stream does)."""
+    of a keyed fork without a seed goes on with its dice (as a fork of a stream does).
+    ``into``: a Battle of that class not yet set up, to make the copy in (its constructor's,
+    sim.world.templates) instead of a new one."""
     if keyed and seed is None:
         raise ForkError("fork: keyed dice need a seed")
     if battle.resources is None:
@@ -310,7 +312,7 @@ def fork_battle(battle, world: str, seed: int | None = None, record_dice: bool =
         raise TypeError(f"fork: Battle attributes not in sim.world.fork._BATTLE_ATTRS: {sorted(unknown)}")
     context = copy_world(battle)
 
-    f = object.__new__(type(battle))
+    f = object.__new__(type(battle)) if into is None else into
     f.scenario = battle.scenario
     f.seed = battle.seed if seed is None else int(seed)
     f.world = world

@@ -13,7 +13,7 @@ import pytest
 
 from _layouts import certificate_pairs, crowded_discs
 from sim.rules import compiled as C
-from sim.rules.visibility import full as FU
+from sim.rules.visibility import full as _full  # noqa: F401  (its kernel registered)
 from sim.rules.visibility.pairs import capsule_inputs
 
 KERN = C.KERNELS["visibility.arc_samples"]
