@@ -1788,3 +1788,100 @@ def point_certificates(qx_, qy_, owner_, D, pk, pstart_, pidx_):
         if not SEEN[i]:
             HID[i] = ins or (nh > 0 and _covered_one(&W[3, e0], &W[4, e0], &W[5, e0], nh, be, off, True))
     return seen_, hidden_
+
+
+cdef inline bint _blocked_seg(double x0, double y0, double x1, double y1, const Py_ssize_t[:] pidx,
+                              Py_ssize_t p0, Py_ssize_t p1, Py_ssize_t Vm, const double[:, :] NX,
+                              const double[:, :] NY, const double[:, :] OFF, const double[:, :] VX,
+                              const double[:, :] VY) noexcept nogil:
+    """batch._blocked_xy for one segment: does it cross one of the pieces pidx[p0:p1]
+    (sat_cross_k's test; any one that crosses ends it)."""
+    cdef Py_ssize_t e
+    for e in range(p0, p1):
+        if _sat_cross(x0, y0, x1, y1, pidx[e], Vm, NX, NY, OFF, VX, VY):
+            return True
+    return False
+
+
+def shadowed(qx_, qy_, owner_, D, pk, pstart_, pidx_, ostart_, opts_):
+    """visibility.full._shadowed: the pairs (ascending) with a sample point q not seen from the
+    pair's disc A, point by point: the segment from A's outline towards q, and for a point it
+    leaves blocked the candidate lines through q (the two tangents to A, the line through each
+    obstacle vertex of the pair), each line's A-to-q part (full._seen_along: A's chord, the
+    point on it or the part from its nearer end free); each test the reference's arithmetic,
+    a point stopping at its first free line."""
+    ax_, ay_, ra_ = D
+    nx_, ny_, off_, vx_, vy_ = pk.soa
+    if not (_all_of((qx_, qy_, ax_, ay_, ra_, nx_, ny_, off_, vx_, vy_), F64)
+            and _plain_xy(opts_, 0) and _all_of((owner_, pstart_, pidx_, ostart_), INTP)):
+        return None
+    cdef Py_ssize_t P = ax_.shape[0], N = qx_.shape[0]
+    for a_ in (ax_, ay_, ra_):
+        if a_.ndim != 1 or a_.shape[0] != P:
+            return None
+    for a_ in (qx_, qy_, owner_):
+        if a_.ndim != 1 or a_.shape[0] != N:
+            return None
+    if (pstart_.ndim != 1 or pstart_.shape[0] != P + 1 or ostart_.ndim != 1
+            or ostart_.shape[0] != P + 1 or pidx_.ndim != 1):
+        return None
+    cdef const double[:] QX = qx_
+    cdef const double[:] QY = qy_
+    cdef const double[:] AX = ax_
+    cdef const double[:] AY = ay_
+    cdef const double[:] RA = ra_
+    cdef const double[:, :] O = opts_
+    cdef const Py_ssize_t[:] owner = owner_
+    cdef const Py_ssize_t[:] pstart = pstart_
+    cdef const Py_ssize_t[:] pidx = pidx_
+    cdef const Py_ssize_t[:] ostart = ostart_
+    for a_ in (qx_, qy_, ax_, ay_, ra_):
+        if not _bounded(a_, 1e100):
+            return None
+    if not (_indices(owner, P) and _csr_rows(pstart, pidx.shape[0]) and _indices(pidx, nx_.shape[1])
+            and _csr_rows(ostart, O.shape[0])):
+        return None
+    cdef Py_ssize_t Vm = int(pk.nverts.max()) if len(pk) else 1
+    cdef const double[:, :] NX = nx_
+    cdef const double[:, :] NY = ny_
+    cdef const double[:, :] OFF = off_
+    cdef const double[:, :] VX = vx_
+    cdef const double[:, :] VY = vy_
+    hit_ = np.zeros(P, dtype=np.uint8)
+    cdef unsigned char[::1] hit = hit_
+    cdef Py_ssize_t i, p, a, c, p0, p1
+    cdef double qx, qy, ax, ay, ra, dx, dy, f, nx, ny, s, t0, t1, x0, y0, tq, tf, sg
+    cdef bint seen, valid
+    for i in range(N):
+        p = owner[i]
+        if hit[p]:
+            continue
+        qx, qy, ax, ay, ra = QX[i], QY[i], AX[p], AY[p], RA[p]
+        p0, p1 = pstart[p], pstart[p + 1]
+        dx, dy = qx - ax, qy - ay
+        f = ra / _max(sqrt(dx * dx + dy * dy), 1e-12)
+        if not _blocked_seg(ax + f * dx, ay + f * dy, qx, qy, pidx, p0, p1, Vm, NX, NY, OFF, VX, VY):
+            continue
+        seen = False
+        c = -2
+        while not seen and c < ostart[p + 1] - ostart[p]:
+            if c < 0:       # the tangents from q to A (+, then -), then the obstacle vertices
+                sg = 1.0 if c == -2 else -1.0
+                valid = _tangent_line(qx, qy, 0.0, ax, ay, ra, 1.0, sg, &nx, &ny, &s)
+            else:
+                a = ostart[p] + c
+                valid = _tangent_line(qx, qy, 0.0, O[a, 0], O[a, 1], 0.0, 1.0, 1.0, &nx, &ny, &s)
+            c += 1
+            if not valid or not _chord(nx, ny, s, ax, ay, ra, &t0, &t1):
+                continue
+            x0, y0 = nx * s, ny * s
+            tq = (qx - x0) * -ny + (qy - y0) * nx
+            if tq >= t0 - LINE_TOL and tq <= t1 + LINE_TOL:
+                seen = True         # (q on A's chord)
+                break
+            tf = t1 if tq >= t1 else (t0 if tq <= t0 else tq)
+            seen = not _blocked_seg(x0 - tf * ny, y0 + tf * nx, qx, qy, pidx, p0, p1, Vm, NX, NY,
+                                    OFF, VX, VY)
+        if not seen:
+            hit[p] = 1
+    return np.flatnonzero(hit_).astype(np.intp, copy=False)

@@ -115,6 +115,10 @@ def _shadowed(qx, qy, owner, D, pk, pstart, pidx, ostart, opts) -> np.ndarray:
     return sorted_unique(owner[b[~ex]])
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+_shadowed = kernel("visibility.shadowed", _shadowed)
+
+
 def _critical_angles(D, q, ostart, opts):
     """For pairs ``q``: the angles (about B's centre) where the critical lines of
     kernels.footprint_fully_visible (through an obstacle vertex tangent to A, through
