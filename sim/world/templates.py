@@ -11,7 +11,8 @@ visibility and changes, its own fresh dice of its seed, no events (a battle buil
 scenario has none before its first command). tests/world/test_battle_templates.py holds the two
 equal on every scenario: the same state hash and the same events when played.
 
-Only the ``KEEP`` scenarios last asked for keep theirs (a kept battle holds its esper world);
+Only the ``KEEP`` scenarios last asked for keep theirs (a kept battle holds its esper world; four,
+so that a benchmark interleaving three tables, or a ladder of a few, keeps each);
 a scenario is recognised by identity (the object itself is held, so its id is not reused), so
 a scenario loaded again, or changed with dataclasses.replace, is a new one. A battle given its
 own dice (forced or keyed ones, tests and replays of a log) is built, not copied.
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-KEEP = 2
+KEEP = 4
 
 # (scenario, its pristine battle, or None when it has been asked for once), the newest last
 _kept: list[list] = []

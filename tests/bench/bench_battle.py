@@ -94,11 +94,14 @@ SIZES = (1, 2, 4)
 
 def cold_setup(spec) -> float:
     """Seconds to set a battle up with no table kept from an earlier battle (the first battle
-    of a table: its distance matrix and the sight of every pair worked out)."""
+    of a table: its distance matrix and the sight of every pair worked out, its world built,
+    no pristine battle to copy: sim.world.templates)."""
     import sim.rules.distance_rows as DR
     import sim.rules.visibility.index as VI
+    from sim.world import templates
     DR.forget_tables()
     VI._BUILT.clear()
+    templates.forget()
     t0 = CLOCK()
     with Battle(spec, seed=0):
         pass

@@ -67,14 +67,15 @@ def test_copies_have_their_own_seeds_dice_and_leave_the_pristine_battle_as_it_wa
 
 
 def test_only_the_last_scenarios_keep_a_pristine_battle_and_a_let_go_one_is_closed():
-    specs = [load_scenario(ROOT / f"scenarios/{n}.toml") for n in ("default", "anti_vehicle", "modifiers")]
+    names = ("default", "anti_vehicle", "modifiers", "reserves", "transport")
+    specs = [load_scenario(ROOT / f"scenarios/{n}.toml") for n in names]
     worlds = []
     for spec in specs:
         for _ in range(2):
             with Battle(spec, seed=1):
                 pass
         worlds.append(next(t for s, t in templates._kept if s is spec).world)
-    assert len(templates._kept) == templates.KEEP == 2
+    assert len(templates._kept) == templates.KEEP == 4
     assert worlds[0] not in esper.list_worlds() and templates.kept_worlds() == set(worlds[1:])
     same = load_scenario(ROOT / "scenarios/modifiers.toml")             # (loaded again: another)
     with Battle(same, seed=1):
