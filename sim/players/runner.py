@@ -34,9 +34,13 @@ def frozen_heap():
     try:
         yield
     finally:
+        # (what the run made and still holds, the battle's events, set aside with the rest,
+        # then all of it handed back to the oldest generation: not scanned once more by the
+        # first young collection after the run, as it would be left young)
+        gc.freeze()
+        gc.unfreeze()
         if was_on:
             gc.enable()
-        gc.unfreeze()
 
 
 def play(battle: Battle, scenario, recorder=None) -> None:

@@ -37,3 +37,13 @@ def test_a_collector_switched_off_by_the_caller_stays_off():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_what_the_run_made_and_still_holds_is_handed_back_old():
+    """What the block made and still holds (a battle's events) goes to the oldest generation
+    with the rest: the first young collection after it does not scan it all once more."""
+    with frozen_heap():
+        kept = [[i] for i in range(1000)]
+    young = {id(o) for o in gc.get_objects(generation=0)}
+    old = {id(o) for o in gc.get_objects(generation=2)}
+    assert not any(id(x) in young for x in kept) and all(id(x) in old for x in kept)
