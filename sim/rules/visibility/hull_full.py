@@ -112,19 +112,29 @@ _vertices_shadowed = kernel("visibility.vertices_shadowed", _vertices_shadowed)
 def _mean_apex_free(ix, I, D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
     """For pairs ``q`` (observer A an oval or a rectangle): the region from the mean of A's
     core vertices to B's bounding disc (D[3:]) is separated from every piece of the pair."""
+    # (each core's vertex mean: its bounding circle's centre, geometry._hull's, kept per footprint)
+    fps = ix.fps
+    m = np.array([_hull(fps[i])[3][0] for i in I.take(q).tolist()]).reshape(len(q), 2)
+    return _apexes_free(m[:, 0:1].copy(), m[:, 1:2].copy(), np.ones((len(q), 1), dtype=bool),
+                        D, q, pk, pstart, pidx)
+
+
+def _apexes_free(px, py, ok, D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
+    """For pairs ``q``: from one of the apexes (px, py) (Q, S) that apply (``ok``), the region
+    towards B's bounding disc (D[3:]; certs._star_axes) is separated from every piece of the pair
+    (certs._stars_separated, its near side at the apex)."""
     e, pos = ragged_expand(pstart, q)
     if len(e) == 0:
         return np.ones(len(q), dtype=bool)
     k = pidx.take(pos)
-    # (each core's vertex mean: its bounding circle's centre, geometry._hull's, kept per footprint)
-    fps = ix.fps
-    m = np.array([_hull(fps[i])[3][0] for i in I.take(q).tolist()]).reshape(len(q), 2)
-    px, py = m[:, 0:1].copy(), m[:, 1:2].copy()                # (Q, 1) apexes
     bx, by, rb = (a.take(q) for a in D[3:])
-    ok = np.ones((len(q), 1), dtype=bool)
     wx, wy, W, rr, sn, h, ok = _star_axes(px, py, ok, bx, by, rb)
-    s0 = np.zeros((len(q), 1))
+    s0 = np.zeros(px.shape)
     return _stars_separated(px, py, s0, ok, wx, wy, W, rr, sn, h, e, k, pk)
+
+
+# (its compiled twin runs where built: sim.rules.compiled)
+_apexes_free = kernel("visibility.apexes_free", _apexes_free)
 
 
 # directions of the outline apexes of a hull observer, from the direction of B (radians)
@@ -136,10 +146,15 @@ def _outline_apexes_free(ix, I, D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
     B's bounding disc clear of A's, and the region from one of A's core vertices (those
     farthest in the directions ``_HULL_STAR`` from the direction of B) to B's bounding disc
     separated from every piece of the pair."""
-    e, pos = ragged_expand(pstart, q)
-    if len(e) == 0:
-        return np.ones(len(q), dtype=bool)
-    k = pidx.take(pos)
+    cores = [ix._core(i)[0] for i in I.take(q).tolist()]
+    px, py, ok = _outline_apexes(cores, D, q)
+    return _apexes_free(px, py, ok, D, q, pk, pstart, pidx)
+
+
+def _outline_apexes(cores, D, q):
+    """The apexes of ``_outline_apexes_free`` for pairs ``q`` (A's core vertices ``cores``, one
+    array a pair): (px, py) (Q, S), each the first of the core's vertices farthest in its
+    direction, and where they apply (B's bounding disc clear of A's)."""
     ax, ay, ra, bx, by, rb = (a.take(q) for a in D)
     ux, uy = bx - ax, by - ay
     L = np.maximum(np.sqrt(ux * ux + uy * uy), 1e-12)
@@ -147,11 +162,13 @@ def _outline_apexes_free(ix, I, D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
     dx, dy = np.cos(ang), np.sin(ang)
     S = len(_HULL_STAR)
     px, py = np.empty((len(q), S)), np.empty((len(q), S))
-    for t, i in enumerate(I.take(q).tolist()):
-        v = ix._core(i)[0]
+    for t, v in enumerate(cores):
         best = (v @ np.stack([dx[t], dy[t]])).argmax(axis=0)       # (S,) farthest vertices
         px[t], py[t] = v[best, 0], v[best, 1]
     ok = ((L > ra + rb + 1e-6)[:, None]).repeat(S, axis=1)       # B clear of A
-    wx, wy, W, rr, sn, h, ok = _star_axes(px, py, ok, bx, by, rb)
-    s0 = np.zeros((len(q), S))
-    return _stars_separated(px, py, s0, ok, wx, wy, W, rr, sn, h, e, k, pk)
+    return px, py, ok
+
+
+# (its compiled twin runs where built: sim.rules.compiled; its angles are numpy's own, its
+# farthest vertices declined where two are within a hair)
+_outline_apexes = kernel("visibility.outline_apexes", _outline_apexes)
