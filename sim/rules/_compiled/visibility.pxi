@@ -80,10 +80,70 @@ cdef inline bint _sat_cross(double a0, double a1, double b0, double b1, Py_ssize
 cdef double FREE = 1e-7           # visibility.certs._FREE
 
 
+cdef inline void _star_quad(Py_ssize_t q, Py_ssize_t s, const double[:, :] px, const double[:, :] py,
+                            const double[:, :] s0, const double[:, :] wx, const double[:, :] wy,
+                            const double[:, :] W, const double[:, :] rr, const double[:, :] sn,
+                            const double[:, :] h, double* tx, double* ty, double* nx, double* ny,
+                            double* no) noexcept nogil:
+    """The star's quadrilateral of apex s of pair q (vertices: near corner 1, far corners, near
+    corner 2) and its outward side normals and offsets (side 1, far side, side 2, near side):
+    certs._stars_separated's arithmetic."""
+    cdef double t1x = wx[q, s] * h[q, s] - wy[q, s] * sn[q, s]
+    cdef double t1y = wy[q, s] * h[q, s] + wx[q, s] * sn[q, s]
+    cdef double t2x = wx[q, s] * h[q, s] + wy[q, s] * sn[q, s]
+    cdef double t2y = wy[q, s] * h[q, s] - wx[q, s] * sn[q, s]
+    cdef double far = (W[q, s] + rr[q, 0]) / h[q, s]
+    cdef Py_ssize_t i
+    tx[0] = px[q, s] + t1x * s0[q, s]
+    tx[1] = px[q, s] + t1x * far
+    tx[2] = px[q, s] + t2x * far
+    tx[3] = px[q, s] + t2x * s0[q, s]
+    ty[0] = py[q, s] + t1y * s0[q, s]
+    ty[1] = py[q, s] + t1y * far
+    ty[2] = py[q, s] + t2y * far
+    ty[3] = py[q, s] + t2y * s0[q, s]
+    nx[0], nx[1], nx[2], nx[3] = -t1y, wx[q, s], t2y, -wx[q, s]
+    ny[0], ny[1], ny[2], ny[3] = t1x, wy[q, s], -t2x, -wy[q, s]
+    for i in range(4):
+        no[i] = nx[i] * tx[i] + ny[i] * ty[i]
+
+
+cdef inline bint _star_separated(Py_ssize_t p, Py_ssize_t V, const double* tx, const double* ty,
+                                 const double* nx, const double* ny, const double* no,
+                                 const double[:, :] NX, const double[:, :] NY,
+                                 const double[:, :] GO, const double[:, :] VX,
+                                 const double[:, :] VY) noexcept nogil:
+    """Is the quadrilateral separated by more than FREE from piece p: its vertices all beyond
+    one of the piece's edges, or the piece's vertices all beyond one of its sides."""
+    cdef Py_ssize_t v, i
+    cdef double m, x, mn
+    cdef bint nan
+    for v in range(V):
+        m = NX[v, p] * tx[0] + NY[v, p] * ty[0]
+        for i in range(1, 4):
+            m = _min(m, NX[v, p] * tx[i] + NY[v, p] * ty[i])
+        if m - GO[v, p] >= FREE:
+            return True
+    for i in range(4):
+        mn, nan = INFINITY, False
+        for v in range(V):
+            x = nx[i] * VX[v, p] + ny[i] * VY[v, p]
+            if x != x:
+                nan = True
+            if x < mn:
+                mn = x
+        if not nan and mn - no[i] >= FREE:
+            return True
+    return False
+
+
 def stars_separated(px_, py_, s0_, ok_, wx_, wy_, W_, rr_, sn_, h_, e_, k_, pk):
     """visibility.certs._stars_separated: per pair q, is some apex s that applies (``ok``)
     separated by more than _FREE from every piece of the pair (its entries: e[j] == q, piece
-    k[j]), its star's quadrilateral against the piece, both ways round."""
+    k[j]), its star's quadrilateral against the piece, both ways round. Entries grouped by pair
+    (e ascending, as ragged_expand gives them): pair by pair, apex by apex, each apex's
+    quadrilateral made once and a pair done at its first apex clear of all its pieces; else
+    entry by entry."""
     pnx_, pny_, poff_, pvx_, pvy_ = pk.soa
     if not (_all_of((px_, py_, s0_, wx_, wy_, W_, rr_, sn_, h_, pnx_, pny_, poff_, pvx_, pvy_),
                     F64)
@@ -111,66 +171,60 @@ def stars_separated(px_, py_, s0_, ok_, wx_, wy_, W_, rr_, sn_, h_, e_, k_, pk):
     cdef const double[:, :] VX = pvx_
     cdef const double[:, :] VY = pvy_
     cdef Py_ssize_t V = NX.shape[0]
-    bad_ = np.zeros((Q, S), dtype=np.uint8)
-    cdef unsigned char[:, ::1] bad = bad_
-    cdef double t1x, t1y, t2x, t2y, far, m, x, mn
+    out_ = np.zeros(Q, dtype=bool)
+    cdef unsigned char[:] out = out_.view(np.uint8)
     cdef double tx[4]
     cdef double ty[4]
     cdef double nx[4]
     cdef double ny[4]
     cdef double no[4]
-    cdef Py_ssize_t j, s, q, p, v, i
-    cdef bint sep, nan
+    cdef Py_ssize_t j, j0, j1, s, q
+    cdef bint grouped = True, clear
+    cdef unsigned char[::1] has
+    for j in range(1, E):
+        if e[j] < e[j - 1]:
+            grouped = False
+            break
+    if grouped:
+        has_ = np.zeros(Q, dtype=np.uint8)
+        has = has_
+        j0 = 0
+        while j0 < E:
+            q = e[j0]
+            j1 = j0 + 1
+            while j1 < E and e[j1] == q:
+                j1 += 1
+            has[q] = 1
+            for s in range(S):
+                if not ok[q, s]:
+                    continue
+                _star_quad(q, s, px, py, s0, wx, wy, W, rr, sn, h, tx, ty, nx, ny, no)
+                clear = True
+                for j in range(j0, j1):
+                    if not _star_separated(k[j], V, tx, ty, nx, ny, no, NX, NY, GO, VX, VY):
+                        clear = False
+                        break
+                if clear:
+                    out[q] = 1
+                    break
+            j0 = j1
+        for q in range(Q):          # (a pair without pieces: any apex that applies)
+            if not has[q]:
+                for s in range(S):
+                    if ok[q, s]:
+                        out[q] = 1
+                        break
+        return out_
+    bad_ = np.zeros((Q, S), dtype=np.uint8)
+    cdef unsigned char[:, ::1] bad = bad_
     for j in range(E):
-        q, p = e[j], k[j]
+        q = e[j]
         for s in range(S):
             if not ok[q, s] or bad[q, s]:
                 continue
-            # the star's quadrilateral (vertices: near corner 1, far corners, near corner 2) and
-            # its outward side normals and offsets (side 1, far side, side 2, near side)
-            t1x = wx[q, s] * h[q, s] - wy[q, s] * sn[q, s]
-            t1y = wy[q, s] * h[q, s] + wx[q, s] * sn[q, s]
-            t2x = wx[q, s] * h[q, s] + wy[q, s] * sn[q, s]
-            t2y = wy[q, s] * h[q, s] - wx[q, s] * sn[q, s]
-            far = (W[q, s] + rr[q, 0]) / h[q, s]
-            tx[0] = px[q, s] + t1x * s0[q, s]
-            tx[1] = px[q, s] + t1x * far
-            tx[2] = px[q, s] + t2x * far
-            tx[3] = px[q, s] + t2x * s0[q, s]
-            ty[0] = py[q, s] + t1y * s0[q, s]
-            ty[1] = py[q, s] + t1y * far
-            ty[2] = py[q, s] + t2y * far
-            ty[3] = py[q, s] + t2y * s0[q, s]
-            nx[0], nx[1], nx[2], nx[3] = -t1y, wx[q, s], t2y, -wx[q, s]
-            ny[0], ny[1], ny[2], ny[3] = t1x, wy[q, s], -t2x, -wy[q, s]
-            for i in range(4):
-                no[i] = nx[i] * tx[i] + ny[i] * ty[i]
-            # the piece's edge normals: the quadrilateral's vertices all beyond one edge
-            sep = False
-            for v in range(V):
-                m = NX[v, p] * tx[0] + NY[v, p] * ty[0]
-                for i in range(1, 4):
-                    m = _min(m, NX[v, p] * tx[i] + NY[v, p] * ty[i])
-                if m - GO[v, p] >= FREE:
-                    sep = True
-                    break
-            # the quadrilateral's sides: the piece's vertices all beyond one side
-            i = 0
-            while not sep and i < 4:
-                mn, nan = INFINITY, False
-                for v in range(V):
-                    x = nx[i] * VX[v, p] + ny[i] * VY[v, p]
-                    if x != x:
-                        nan = True
-                    if x < mn:
-                        mn = x
-                if not nan and mn - no[i] >= FREE:
-                    sep = True
-                i += 1
-            if not sep:
+            _star_quad(q, s, px, py, s0, wx, wy, W, rr, sn, h, tx, ty, nx, ny, no)
+            if not _star_separated(k[j], V, tx, ty, nx, ny, no, NX, NY, GO, VX, VY):
                 bad[q, s] = 1
-    out_ = np.zeros(Q, dtype=bool)
-    cdef unsigned char[:] out = out_.view(np.uint8)
     for q in range(Q):
         for s in range(S):
             if ok[q, s] and not bad[q, s]:

@@ -93,3 +93,28 @@ def test_star_free_compiled_leaves_other_inputs_to_the_reference():
                               (D, q, pstart[::-1].copy(), pidx, near), ((D[0][:-1],) + D[1:], q, pstart, pidx, near),
                               (D, q, pstart, pidx, near.astype(np.uint8)), (D, q, pstart, pidx, near[:-1])]:
         assert KERN.compiled(d, qq, pk, ps, pi, nr) is None
+
+
+@built
+@pytest.mark.parametrize("seed", range(3))
+def test_stars_separated_compiled_pair_by_pair_and_entry_by_entry(seed):
+    """certs._stars_separated's twin on the star's apexes of random layouts: its entries grouped
+    by pair (as ragged_expand gives them: a pair done at its first clear apex) and shuffled
+    (entry by entry), the same answers as the reference's."""
+    from sim.rules.visibility.batch import ragged_expand
+    SEP = C.KERNELS["visibility.stars_separated"]
+    rng = np.random.default_rng(300 + seed)
+    answers = []
+    for _ in range(3):
+        ix, I, _J, D, pstart, pidx = certificate_pairs(rng)
+        pk = ix.blk.pieces
+        q = np.arange(len(I), dtype=np.intp)
+        apexes = CE._star_apexes(D, q, CE.near_a(D, q, pk, pstart, pidx))
+        e, pos = ragged_expand(pstart, q)
+        k = pidx.take(pos)
+        for order in (np.arange(len(e)), rng.permutation(len(e))):
+            got = SEP.compiled(*apexes, e[order], k[order], pk)
+            want = SEP.reference(*apexes, e[order], k[order], pk)
+            assert got is not None and C._same_bits(got, want)
+        answers += want.tolist()
+    assert 0 < sum(answers) < len(answers)
