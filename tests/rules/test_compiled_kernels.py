@@ -69,7 +69,8 @@ def test_every_kernel_is_the_record_its_module_calls():
         "visibility.csr_subset", "visibility.near_a", "visibility.near_pairs",
         "visibility.outline_apexes", "visibility.outline_crossings_round", "visibility.pairs_visible_round", "visibility.point_certificates",
         "visibility.ragged_expand",
-        "visibility.ring_shadowed", "visibility.sat_cross_k", "visibility.segments_blocked", "visibility.shadowed",
+        "visibility.ring_shadowed", "visibility.sample_inside", "visibility.sat_cross_k", "visibility.segments_blocked",
+        "visibility.shadowed",
         "visibility.star_free", "visibility.stars_separated", "visibility.umbra_chords", "visibility.vertices_shadowed",
         "visibility.within_pairs"]
     for name, k in C.KERNELS.items():

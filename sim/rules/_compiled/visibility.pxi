@@ -2099,3 +2099,85 @@ def outline_apexes(cores, D, q_):
                 return None
             PX[i, s], PY[i, s] = V[best, 0], V[best, 1]
     return px_, py_, ok_
+
+
+_fixed = None       # certs.FIXED: the samples every pair gets (unit offsets)
+
+
+def sample_inside(D, q_, pk, pstart_, pidx_):
+    """visibility.certs.sample_inside: per pair q, one of B's fixed samples inside a convex
+    piece of the pair by more than _CLOSE (every edge line's test, the padded rows too, as
+    the reference's) and outside A by more than that; entry by entry the reference's
+    arithmetic, a pair stopping at its first such sample."""
+    global _fixed
+    if _fixed is None:
+        from sim.rules.visibility import certs
+        _fixed = certs.FIXED
+    ax_, ay_, ra_, bx_, by_, rb_ = D
+    nx_, ny_, off_ = pk.soa[0], pk.soa[1], pk.soa[2]
+    convex_ = pk.convex
+    if not (_all_of((ax_, ay_, ra_, bx_, by_, rb_, nx_, ny_, off_, _fixed), F64)
+            and _all_of((convex_,), BOOL) and _all_of((q_, pstart_, pidx_), INTP)
+            and q_.ndim == 1 and pstart_.ndim == 1 and pidx_.ndim == 1):
+        return None
+    cdef Py_ssize_t P = ax_.shape[0], Q = q_.shape[0], V = nx_.shape[0], NK = nx_.shape[1]
+    for a_ in (ax_, ay_, ra_, bx_, by_, rb_):
+        if a_.ndim != 1 or a_.shape[0] != P or not _bounded(a_, 1e100):
+            return None
+    if pstart_.shape[0] != P + 1 or convex_.shape[0] != NK or V == 0:
+        return None
+    cdef const double[:] AX = ax_
+    cdef const double[:] AY = ay_
+    cdef const double[:] RA = ra_
+    cdef const double[:] BX = bx_
+    cdef const double[:] BY = by_
+    cdef const double[:] RB = rb_
+    cdef const double[:, :] FX = _fixed
+    cdef const Py_ssize_t[:] q = q_
+    cdef const Py_ssize_t[:] pstart = pstart_
+    cdef const Py_ssize_t[:] pidx = pidx_
+    cdef const unsigned char[:] convex = convex_.view(np.uint8)
+    cdef const double[:, :] NX = nx_
+    cdef const double[:, :] NY = ny_
+    cdef const double[:, :] OFF = off_
+    cdef Py_ssize_t i, p, j, k, v, f, F = FX.shape[0]
+    if not (_indices(q, P) and _csr_rows(pstart, pidx.shape[0]) and _indices(pidx, NK)):
+        return None
+    for i in range(Q):
+        if not (RB[q[i]] > 0.0):
+            return None         # (the reference divides by B's radius)
+    for v in range(V):
+        if not (_bounded(NX[v], 1e100) and _bounded(NY[v], 1e100) and _bounded(OFF[v], 1e100)):
+            return None
+    out_ = np.zeros(Q, dtype=bool)
+    cdef unsigned char[:] out = out_.view(np.uint8)
+    t_ = np.empty(V)
+    cdef double[::1] t = t_
+    cdef double bx, by, rb, ra, sx, sy
+    cdef bint inside
+    for i in range(Q):
+        p = q[i]
+        bx, by, rb = BX[p], BY[p], RB[p]
+        ra = RA[p] + PT_CLOSE
+        for j in range(pstart[p], pstart[p + 1]):
+            k = pidx[j]
+            if not convex[k]:
+                continue
+            for v in range(V):
+                t[v] = (OFF[v, k] - NX[v, k] * bx - NY[v, k] * by - PT_CLOSE) / rb
+            for f in range(F):
+                inside = True
+                for v in range(V):
+                    if not (NX[v, k] * FX[f, 0] + NY[v, k] * FX[f, 1] < t[v]):
+                        inside = False
+                        break
+                if not inside:
+                    continue
+                sx = bx + rb * FX[f, 0] - AX[p]
+                sy = by + rb * FX[f, 1] - AY[p]
+                if sx * sx + sy * sy > ra * ra:
+                    out[i] = True
+                    break
+            if out[i]:
+                break
+    return out_

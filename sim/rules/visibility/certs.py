@@ -144,6 +144,10 @@ def sample_inside(D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
     return out
 
 
+# (its compiled twin runs where built: sim.rules.compiled)
+sample_inside = kernel("visibility.sample_inside", sample_inside)
+
+
 # --- "fully visible" -----------------------------------------------------------------------
 
 def near_a(D, q, pk: Pieces, pstart, pidx) -> np.ndarray:
