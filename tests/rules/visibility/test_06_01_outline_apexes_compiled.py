@@ -14,6 +14,7 @@ import pytest
 
 from _layouts import certificate_pairs
 from sim.rules import compiled as C
+from twins import twin_answer
 from sim.rules.visibility import hull_full as _hull_full  # noqa: F401  (its kernels registered)
 
 OUTLINE = C.KERNELS["visibility.outline_apexes"]
@@ -22,10 +23,7 @@ built = pytest.mark.skipif(OUTLINE.compiled is None or FREE.compiled is None,
                            reason="the compiled kernels are not built here")
 
 
-def _same(kern, *args):
-    got, want = kern.compiled(*args), kern.reference(*args)
-    assert got is not None and C._same_bits(got, want)
-    return want
+_same = twin_answer
 
 
 @built
