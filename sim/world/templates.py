@@ -24,7 +24,7 @@ from typing import Callable
 
 KEEP = 4
 
-# (scenario, its pristine battle, or None when it has been asked for once), the newest last
+# (scenario, its pristine battle, or None when it has been asked for once), the last asked for last
 _kept: list[list] = []
 
 
@@ -32,10 +32,11 @@ def pristine_for(scenario, make: Callable[[], object]):
     """The pristine battle of ``scenario`` to copy, or None (the first time it is asked for:
     build the battle from the scenario). The second time, ``make()`` builds the pristine one,
     kept from then on; the oldest of more than KEEP scenarios is let go (its world deleted)."""
-    for entry in _kept:
+    for k, entry in enumerate(_kept):
         if entry[0] is scenario:
             if entry[1] is None:
                 entry[1] = make()
+            _kept.append(_kept.pop(k))      # (the newest asked for now)
             return entry[1]
     _kept.append([scenario, None])
     while len(_kept) > KEEP:

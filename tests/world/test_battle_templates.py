@@ -77,10 +77,13 @@ def test_only_the_last_scenarios_keep_a_pristine_battle_and_a_let_go_one_is_clos
         worlds.append(next(t for s, t in templates._kept if s is spec).world)
     assert len(templates._kept) == templates.KEEP == 4
     assert worlds[0] not in esper.list_worlds() and templates.kept_worlds() == set(worlds[1:])
+    with Battle(specs[1], seed=2):                                      # (asked for again: kept longest)
+        pass
     same = load_scenario(ROOT / "scenarios/modifiers.toml")             # (loaded again: another)
     with Battle(same, seed=1):
         pass
     assert all(s is not same or t is None for s, t in templates._kept)
+    assert worlds[1] in esper.list_worlds() and worlds[2] not in esper.list_worlds()
 
 
 def test_a_battle_given_its_dice_is_built():
