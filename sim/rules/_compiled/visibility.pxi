@@ -1467,7 +1467,7 @@ def arc_samples(D, q_, ostart_, opts_):
             and _bounded(O[:, 0], 1e100) and _bounded(O[:, 1], 1e100)
             and _indices(q, P) and _csr_rows(ostart, NO)):
         return None
-    cdef Py_ssize_t i, p, a, b, n, c, m, L = 0
+    cdef Py_ssize_t i, p, a, b, n, c, L = 0
     for i in range(Q):
         p = q[i]
         if (i and p <= q[i - 1]) or not (RB[p] > 0.0):
@@ -1745,7 +1745,7 @@ def point_certificates(qx_, qy_, owner_, D, pk, pstart_, pidx_):
     ENT[n] = m
     targ_ = np.empty((2, m))
     cdef double[:, ::1] TA = targ_
-    info_ = np.zeros((3, E), dtype=np.uint8)   # close, inside (unstable entries' own test)
+    info_ = np.zeros((2, E), dtype=np.uint8)   # close, inside (unstable entries' own test)
     cdef unsigned char[:, ::1] INFO = info_
     cdef double px, py, rx, ry, wx, wy, vx, vy
     n = 0
