@@ -596,7 +596,9 @@ def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
     activity: _chord_lines' and _chord_rows' arithmetic), then each of the observer's pairs
     against each valid chord (the reference's three tests and activity), a pair stopping at
     its first block. The reference tests only the triples its angular bins pick; the twin
-    tests every triple. The same pairs come out: the bins pick a superset of the triples that
+    tests every triple of the pieces whose bounding circles reach the box of the observer's
+    and its targets' centres (a piece blocks a pair only where it meets the segment between
+    their centres). The same pairs come out: the bins pick a superset of the triples that
     pass (a target's grown circle in an umbra lies inside the cone from the observer's centre
     through the chord, by at least its radius over its distance, 1e-8 rad on any table, where
     an arctangent's last bits are 1e-16), and the bins' arctangents are the only arithmetic
@@ -606,8 +608,9 @@ def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
     C_, rad_, within_ = ix.centres, ix.rad, ix.within
     pk = ix.blk.pieces
     nx_, ny_, off_, vx_, vy_ = pk.soa
+    pcx_, pcy_, prho_ = pk.circle
     area_, kind_, convex_ = ix.blk.area, ix.blk.kind, pk.convex
-    if not (_plain_xy(C_, 0) and _all_of((rad_, nx_, ny_, off_, vx_, vy_), F64)
+    if not (_plain_xy(C_, 0) and _all_of((rad_, nx_, ny_, off_, vx_, vy_, pcx_, pcy_, prho_), F64)
             and _all_of((within_, convex_), BOOL)
             and _all_of((obs_, tgt_, uo_, oinv_, ks_, area_, kind_), INTP)):
         return None
@@ -615,7 +618,13 @@ def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
     cdef Py_ssize_t V = nx_.shape[0], NK = nx_.shape[1]
     if (rad_.ndim != 1 or rad_.shape[0] != n or within_.ndim != 2 or within_.shape[0] != n
             or tgt_.shape[0] != P or oinv_.shape[0] != P or area_.shape[0] != NK
-            or kind_.shape[0] != NK or convex_.shape[0] != NK or V == 0):
+            or kind_.shape[0] != NK or convex_.shape[0] != NK or V == 0
+            or pcx_.shape[0] != NK or pcy_.shape[0] != NK or prho_.shape[0] != NK):
+        return None
+    cdef const double[:] PCX = pcx_
+    cdef const double[:] PCY = pcy_
+    cdef const double[:] PRHO = prho_
+    if not (_bounded(PCX, UMBRA_REACH) and _bounded(PCY, UMBRA_REACH) and _bounded(PRHO, UMBRA_REACH)):
         return None
     cdef const double[:, :] C = C_
     cdef const double[:] rad = rad_
@@ -661,7 +670,7 @@ def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
     cdef unsigned char[::1] act_out = np.empty(K, dtype=np.uint8)
     cdef Py_ssize_t[::1] live = np.empty(K, dtype=np.intp)
     cdef Py_ssize_t u, p, j, e, o, k, nlive, t
-    cdef double cx, cy, r, qx, qy, rt
+    cdef double cx, cy, r, qx, qy, rt, x0, x1, y0, y1, gx, gy, reach
     cdef bint ok, dense, w
     for p in range(P):
         first[oinv[p] + 1] += 1
@@ -680,9 +689,22 @@ def umbra_chords(ix, obs_, tgt_, uo_, oinv_, ks_, dense_only):
         o = uo[u]
         cx, cy = C[o, 0], C[o, 1]
         r = rad[o] + UMBRA_GROW
+        # (the box holding the observer's centre and its targets': a piece whose umbra holds a
+        # target meets the segment between their centres, in the box, as umbra_blocked's
+        # pieces near the batch's box; the others' chords block none of these pairs)
+        x0, x1, y0, y1 = cx, cx, cy, cy
+        for e in range(first[u], first[u + 1]):
+            t = tgt[byobs[e]]
+            x0, x1 = min(x0, C[t, 0]), max(x1, C[t, 0])
+            y0, y1 = min(y0, C[t, 1]), max(y1, C[t, 1])
         nlive = 0
         for j in range(K):
             k = ks[j]
+            gx = max(x0 - PCX[k], PCX[k] - x1, 0.0)
+            gy = max(y0 - PCY[k], PCY[k] - y1, 0.0)
+            reach = PRHO[k] + 1e-6
+            if gx * gx + gy * gy > reach * reach:
+                continue
             ok = _chord_umbra(cx, cy, r, k, V, NX, NY, OFF, VX, VY, &L[nlive, 0])
             dense = kind[k] == PIECE_DENSE
             w = within[o, area[k]]

@@ -145,3 +145,17 @@ def test_umbra_chords_compiled_leaves_other_inputs_to_the_reference():
     ]
     for fake, args in bad:
         assert KERN.compiled(fake, *args, False) is None
+
+
+@built
+def test_umbra_chords_compiled_with_a_long_wall_whose_middle_is_far_off():
+    """A long wall across the line between an observer and its target, its middle far off to
+    one side: the wall's bounding circle reaches the box of their centres only near its rim
+    (the twin leaves out, observer by observer, the pieces farther from that box than their
+    circles reach: this one must stay)."""
+    from _layouts import box_area, rect
+    areas = [box_area("wall", rect(5.0, -1.0, 5.4, 20.0))]
+    fps = [G.round_base(32, 0.0, 0.0), G.round_base(32, 10.0, 0.0)]
+    ix = _index(areas, fps)
+    for dense_only in (False, True):
+        assert _same(ix, _args(ix), dense_only).all()      # (each behind the wall from the other)
