@@ -738,7 +738,8 @@ def near_pairs(ix, I_, J_, R_, ks_):
     """visibility.pairs.near_pairs: the entries (pair p, piece k) where piece k's bounding
     circle comes within R[p] (+ 1e-6") of the segment between the centres of models I[p] and
     J[p], pair-major, the pieces ``ks`` (ascending) in order: _near_segment's arithmetic for
-    every entry (the reference's sweep by x only leaves out entries farther than it tests)."""
+    every entry but those off the segment's box by more than the test's reach and a margin
+    (the reference's sweep by x leaves out entries farther than it tests, so does this)."""
     C_ = ix.centres
     cx_, cy_, rho_ = ix.blk.pieces.circle
     if not (_plain_xy(C_, 0) and _all_of((R_, cx_, cy_, rho_), F64)
@@ -768,14 +769,29 @@ def near_pairs(ix, I_, J_, R_, ks_):
             return None
     hit_ = np.empty(P * K, dtype=np.uint8)
     cdef unsigned char[::1] hit = hit_
-    cdef double ax, ay, dx, dy, wx, wy, L2, t, g
+    cdef double ax, ay, dx, dy, wx, wy, L2, t, g, x0, x1, y0, y1, gb
+    # (a piece whose centre lies off the segment's box by more than R + its radius + 1e-5" is
+    # farther than that from every point of the segment, and its entry's distance, rounded as
+    # it is, cannot come within the 1e-6" of the test: the entry is left out unmeasured, as
+    # the reference's sweep leaves it out; on a table's scale only, where rounding is far
+    # below that margin)
+    cdef bint box = (_bounded(cx, UMBRA_REACH) and _bounded(cy, UMBRA_REACH)
+                     and _bounded(rho, UMBRA_REACH) and _bounded(R, UMBRA_REACH)
+                     and _bounded(C[:, 0], UMBRA_REACH) and _bounded(C[:, 1], UMBRA_REACH))
     for p in range(P):
         ax, ay = C[I[p], 0], C[I[p], 1]
         dx = C[J[p], 0] - ax
         dy = C[J[p], 1] - ay
         L2 = dx * dx + dy * dy
+        x0, x1 = min(ax, C[J[p], 0]), max(ax, C[J[p], 0])
+        y0, y1 = min(ay, C[J[p], 1]), max(ay, C[J[p], 1])
         for j in range(K):
             k = ks[j]
+            if box:
+                gb = R[p] + rho[k] + 1e-5
+                if cx[k] < x0 - gb or cx[k] > x1 + gb or cy[k] < y0 - gb or cy[k] > y1 + gb:
+                    hit[p * K + j] = 0
+                    continue
             wx = cx[k] - ax
             wy = cy[k] - ay
             t = _clip01((wx * dx + wy * dy) / (L2 if L2 > 0 else 1.0))
