@@ -23,6 +23,7 @@ from sim.rules import multi_profile as MP
 from sim.rules import shooting as SH
 from sim.rules.pools import applying, attack_key
 from sim.rules.profiles import WeaponProfile
+from sim.rules.visibility.index import rows_seen_nearest
 
 _COVER = (("benefit of cover (13.08)", -1),)
 
@@ -130,9 +131,18 @@ class TargetView:
         self._slot = shooters.slot
         # per shooting model, in the order of ``shooters.models``: the block of the visibility
         # matrix BattleVisibility.model_visible reads, and of the distance index
-        rows = shooters.index
-        visible = battle.visibility.index.visible_block(rows, self.cols)
-        dist = W.block(W.spatial().dist, rows, self.cols)
+        rows, cols = shooters.index, self.cols
+        if type(rows) is slice and type(cols) is slice:
+            # (the usual read: both units' models consecutive rows; the block's sight resolved,
+            # each row's answers read off the two matrices in one call)
+            got = rows_seen_nearest(battle.visibility.index.visible_resolved(rows, cols),
+                                    W.spatial().dist, rows.start, rows.stop, cols.start, cols.stop)
+            self.visible, self.nearest = got[0].tolist(), got[1].tolist()
+            if self.nearest and max(self.nearest) > DR.FAR:  # (far pairs' bounds: measured)
+                self.nearest = W.exact_mins(rows, cols, W.block(W.spatial().dist, rows, cols))
+            return
+        visible = battle.visibility.index.visible_block(rows, cols)
+        dist = W.block(W.spatial().dist, rows, cols)
         if len(shooters.models) == 1:  # (one row: read as a list faster than numpy reduces it)
             self.visible = [True in visible[0].tolist()]
             self.nearest = [min(dist[0].tolist())]

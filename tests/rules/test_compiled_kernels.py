@@ -66,10 +66,10 @@ def test_every_kernel_is_the_record_its_module_calls():
         "movement.points_polys_distance", "movement.round_features_refuse", "movement.round_paths_clear",
         "movement.rows_near_box", "movement.segments_polys_distance", "visibility.apexes_free", "visibility.arc_samples",
         "visibility.capsule_distances",
-        "visibility.csr_subset", "visibility.near_a", "visibility.near_pairs",
+        "visibility.cover_rows_known", "visibility.csr_subset", "visibility.near_a", "visibility.near_pairs",
         "visibility.outline_apexes", "visibility.outline_crossings_round", "visibility.pairs_visible_round", "visibility.point_certificates",
         "visibility.ragged_expand",
-        "visibility.ring_shadowed", "visibility.sample_inside", "visibility.sat_cross_k", "visibility.segments_blocked",
+        "visibility.ring_shadowed", "visibility.rows_seen_nearest", "visibility.sample_inside", "visibility.sat_cross_k", "visibility.segments_blocked",
         "visibility.shadowed",
         "visibility.star_free", "visibility.stars_separated", "visibility.umbra_chords", "visibility.vertices_shadowed",
         "visibility.within_pairs"]
@@ -227,7 +227,7 @@ def test_the_sight_kernels_in_check_mode_on_bases_among_the_walls(mode, seed):
     them ovals and rectangles), every call of each sight kernel run both ways and compared to
     the bit."""
     from sim.rules.terrain import default_table
-    from sim.rules.visibility.index import ModelEntry, VisibilityIndex
+    from sim.rules.visibility.index import ModelEntry, VisibilityIndex, rows_seen_nearest
     rng = np.random.default_rng(100 + seed)
     areas = default_table()
     walls = [np.array(f.polygon, float) for a in areas for f in a.solid_features]
@@ -251,6 +251,11 @@ def test_the_sight_kernels_in_check_mode_on_bases_among_the_walls(mode, seed):
     I, J = np.nonzero(~np.eye(24, dtype=bool))
     for dense_only in (False, True):
         _umbra.umbra_blocked(idx, I, J, dense_only)
+    # (and the two reads of a shooting plan, over a block of consecutive rows: 13.08 cover,
+    # sight and distance per shooting model)
+    assert idx.cover_every(slice(0, 12), slice(12, 24)).tolist() == idx.cover[:12, 12:].all(axis=1).tolist()
+    seen, near = rows_seen_nearest(idx.visible_resolved(slice(0, 12), slice(12, 24)), idx.dist, 0, 12, 12, 24)
+    assert near.tolist() == idx.dist[:12, 12:].min(axis=1).tolist()
     # (the outline apexes are asked of a hull observer with no piece near it, which these
     # wall-hugging layouts give in seeds 0 and 2 only: its own tests, test_06_01_outline_apexes_
     # compiled.py, and the golden replays hold it every time)

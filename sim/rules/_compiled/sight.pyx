@@ -4,7 +4,8 @@ movement's are move.pyx's: two C files, which the install compiles on two cores 
 they share with those is sim.rules._compiled.common (.pxd), shared.pxi and the dtype objects of
 sim.rules._compiled; the names visibility.pxi reads are imported here, once."""
 
-from libc.math cimport sqrt, hypot, fabs, cos, INFINITY, NAN
+from libc.math cimport sqrt, hypot, fabs, cos, signbit, INFINITY, NAN
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_STRIDES, PyBUF_WRITABLE
 
 import numpy as np
 

@@ -59,8 +59,41 @@ from sim.rules.visibility.sight import (
 )
 from sim.rules.visibility.index_pairs import _REACH_SLACK, PairResolution
 from sim.rules.arrays import count_true, flatnonzero, sorted_unique, tile
+from sim.rules.compiled import kernel
 
 __all__ = ["ModelEntry", "VisibilityIndex"]
+
+
+def cover_rows_known(fv_known: np.ndarray, fv: np.ndarray, hideable: np.ndarray, within_any: np.ndarray,
+                     r0: int, r1: int, c0: int, c1: int) -> np.ndarray | None:
+    """13.08 ``VisibilityIndex.cover_every`` for the rows r0:r1 and columns c0:c1 (the attacking
+    and target models, each a run of consecutive rows: a unit with none of its models lost),
+    when every entry of that block of fully visible is resolved (``fv_known``): per row, every
+    column qualifies for cover, by area (``hideable`` and ``within_any``: INFANTRY, BEASTS or
+    SWARM within a terrain area) or by not being fully visible (``fv``). None when an entry
+    is unresolved: cover_every resolves those it needs."""
+    kb = fv_known[r0:r1, c0:c1]
+    if not kb.all():
+        return None
+    hit = kb & fv[r0:r1, c0:c1]
+    hit &= ~(hideable & within_any)[c0:c1]
+    return ~hit.any(axis=1)
+
+
+cover_rows_known = kernel("visibility.cover_rows_known", cover_rows_known)
+
+
+def rows_seen_nearest(visible: np.ndarray, dist: np.ndarray, r0: int, r1: int, c0: int,
+                      c1: int) -> tuple[np.ndarray, np.ndarray]:
+    """06.01 / 01.04 For each row of the block r0:r1 x c0:c1 (the models of a shooting unit and
+    of a target unit, each a run of consecutive rows), whether any column is visible
+    (``visible``, the index's resolved there) and the least of its distances (``dist``, the
+    spatial index's: a far pair's entry is a bound above FAR, sim.rules.distance_rows)."""
+    return (np.logical_or.reduce(visible[r0:r1, c0:c1], axis=1),
+            np.minimum.reduce(dist[r0:r1, c0:c1], axis=1))
+
+
+rows_seen_nearest = kernel("visibility.rows_seen_nearest", rows_seen_nearest)
 
 _BUILT: dict = {}      # VisibilityIndex.built: (areas, models) -> a pristine index, oldest first
 _BUILT_KEEP = 4  # (a benchmark alternates three tables; a batch of battles plays one)
@@ -381,6 +414,12 @@ class VisibilityIndex(PairResolution):
         the one-pair kernel settles (``_ensure_full``'s ``defer``); those then one by one,
         nearest first, each only while its row is open. Each entry is the same pair-by-pair
         answer as a whole block's (the module docstring), so the rows are too."""
+        if type(rows) is slice and type(cols) is slice and rows.step is None and cols.step is None:
+            # (the usual read: two units with none of their models lost, the block resolved)
+            every = cover_rows_known(self._fv_known, self._fv, self.hideable, self.within_any,
+                                     rows.start, rows.stop, cols.start, cols.stop)
+            if every is not None:
+                return every
         a = (self.hideable & self.within_any)[cols]
         if isinstance(rows, slice) or isinstance(cols, slice):
             kb, fb = self._fv_known[rows, cols], self._fv[rows, cols]
@@ -561,6 +600,15 @@ class VisibilityIndex(PairResolution):
         index array or a slice; a new array), its line of sight resolved first; with ``need``
         (a bool array of the block's shape) only the entries it marks are resolved and
         answered (the others are unspecified)."""
+        visible = self.visible_resolved(rows, cols, need)
+        if isinstance(rows, slice) or isinstance(cols, slice):
+            return visible[rows, cols].copy()
+        return visible[np.asarray(rows)[:, None], cols]
+
+    def visible_resolved(self, rows, cols, need=None) -> np.ndarray:
+        """The whole ``visible`` matrix (read only: the index's own, until the next change),
+        with line of sight resolved in the block at these rows and columns (``need``: only
+        the entries it marks), as ``visible_block`` reads it."""
         if not self._all_known:
             if isinstance(rows, slice) or isinstance(cols, slice):
                 unknown = ~self._los_known[rows, cols]
@@ -574,10 +622,7 @@ class VisibilityIndex(PairResolution):
                 c = np.arange(n)[cols] if isinstance(cols, slice) else np.asarray(cols, dtype=np.int64)
                 ui, uj = unknown.nonzero()
                 self._ensure_los(r[ui], c[uj])
-        visible = self._fresh_visible()
-        if isinstance(rows, slice) or isinstance(cols, slice):
-            return visible[rows, cols].copy()
-        return visible[np.asarray(rows)[:, None], cols]
+        return self._fresh_visible()
 
     def is_visible(self, a_id: str, b_id: str) -> bool:
         """06.01 Is model b visible to model a (terrain, hidden, Lone Operative)?"""
