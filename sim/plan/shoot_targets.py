@@ -132,7 +132,7 @@ class TargetView:
         # per shooting model, in the order of ``shooters.models``: the block of the visibility
         # matrix BattleVisibility.model_visible reads, and of the distance index
         rows, cols = shooters.index, self.cols
-        if type(rows) is slice and type(cols) is slice:
+        if type(rows) is slice and type(cols) is slice and rows.step is None and cols.step is None:
             # (the usual read: both units' models consecutive rows; the block's sight resolved,
             # each row's answers read off the two matrices in one call)
             got = rows_seen_nearest(battle.visibility.index.visible_resolved(rows, cols),

@@ -2221,7 +2221,6 @@ def sample_inside(D, q_, pk, pstart_, pidx_):
     return out_
 
 
-
 cdef inline const unsigned char* _at(Py_buffer* b, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
     """The byte at [i, j] of a 2-D buffer (any strides)."""
     return <const unsigned char*> b.buf + i * b.strides[0] + j * b.strides[1]
