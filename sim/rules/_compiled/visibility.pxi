@@ -2221,6 +2221,9 @@ def sample_inside(D, q_, pk, pstart_, pidx_):
     return out_
 
 
+_NDARRAY = np.ndarray   # (the buffer-reading twins below take exactly this type)
+
+
 cdef inline const unsigned char* _at(Py_buffer* b, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
     """The byte at [i, j] of a 2-D buffer (any strides)."""
     return <const unsigned char*> b.buf + i * b.strides[0] + j * b.strides[1]
@@ -2232,7 +2235,13 @@ def cover_rows_known(fv_known_, fv_, hideable_, within_any_, r0_, r1_, c0_, c1_)
     entry of the block is unresolved (``fv_known``). Bounds that are no int, or that a slice
     would clip (below 0 or past the end, a stop before its start), are the reference's. The
     arrays are read through their buffers as bytes (a numpy bool is one byte, 0 or 1): a typed
-    memoryview of each would cost more than the whole answer."""
+    memoryview of each would cost more than the whole answer. So each must be a numpy array
+    itself, not a subclass (a matrix's answer has two dimensions, a masked array's hides
+    values) nor another object with an array's attributes (whose buffer they need not
+    describe)."""
+    if not (type(fv_known_) is _NDARRAY and type(fv_) is _NDARRAY and type(hideable_) is _NDARRAY
+            and type(within_any_) is _NDARRAY):
+        return None
     if not _all_of((fv_known_, fv_, hideable_, within_any_), BOOL):
         return None
     if not (type(r0_) is int and type(r1_) is int and type(c0_) is int and type(c1_) is int):
@@ -2279,7 +2288,10 @@ def rows_seen_nearest(visible_, dist_, r0_, r1_, c0_, c1_):
     and the least distance (a minimum is exact: no rounding). Left to the reference: bounds
     that are no int or that a slice would clip, a block of no column (numpy's minimum has no
     identity: the reference raises), a NaN or a negative zero among the distances (which of
-    two NaNs or of two zeros numpy's reduction keeps is its own)."""
+    two NaNs or of two zeros numpy's reduction keeps is its own), and any argument that is not a
+    numpy array itself (read through its buffer, as cover_rows_known reads its)."""
+    if not (type(visible_) is _NDARRAY and type(dist_) is _NDARRAY):
+        return None
     if not (_all_of((visible_,), BOOL) and _all_of((dist_,), F64)):
         return None
     if not (type(r0_) is int and type(r1_) is int and type(c0_) is int and type(c1_) is int):

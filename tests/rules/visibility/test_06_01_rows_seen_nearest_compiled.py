@@ -13,6 +13,10 @@ from sim.rules.visibility.index import VisibilityIndex
 from test_13_08_cover_every import _table
 
 KERN = C.KERNELS["visibility.rows_seen_nearest"]
+class _Sub(np.ndarray):
+    """A subclass of numpy's array (as np.matrix and masked arrays are): declined."""
+
+
 built = pytest.mark.skipif(KERN.compiled is None, reason="the compiled kernels are not built here")
 
 
@@ -72,3 +76,11 @@ def test_rows_seen_nearest_compiled_declines_what_it_does_not_take():
                  (vis, d, 0, np.int64(2), 2, 4), (vis.astype(np.uint8), d, 0, 2, 2, 4),
                  (vis, d.astype(np.float32), 0, 2, 2, 4), (vis, d[:3], 0, 2, 2, 4)):
         assert KERN.compiled(*args) is None
+    assert KERN.compiled(vis.view(_Sub), d, 0, 2, 2, 4) is None     # (numpy arrays themselves only)
+    assert KERN.compiled(vis, np.ma.array(d), 0, 2, 2, 4) is None
+
+    class Lookalike(bytearray):
+        dtype, ndim, shape = np.dtype(np.float64), 2, (4, 4)
+
+    assert KERN.compiled(vis, Lookalike(bytes(8)), 0, 2, 2, 4) is None
+

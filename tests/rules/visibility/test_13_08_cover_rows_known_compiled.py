@@ -13,6 +13,10 @@ from sim.rules.visibility.index import VisibilityIndex
 from test_13_08_cover_every import _table
 
 KERN = C.KERNELS["visibility.cover_rows_known"]
+class _Sub(np.ndarray):
+    """A subclass of numpy's array (as np.matrix and masked arrays are): declined."""
+
+
 built = pytest.mark.skipif(KERN.compiled is None, reason="the compiled kernels are not built here")
 
 
@@ -90,3 +94,14 @@ def test_cover_rows_known_compiled_declines_what_it_does_not_take():
                  (kb, fb, hide[:5], within, 0, 3, 3, 6),
                  (kb, fb[:5], hide, within, 0, 3, 3, 6)):
         assert KERN.compiled(*args) is None
+    # (only numpy arrays themselves: a subclass answers as its class (a matrix in two
+    # dimensions), a masked array hides values, and another object's array attributes need not
+    # describe its buffer)
+    assert KERN.compiled(kb.view(_Sub), fb, hide, within, 0, 3, 3, 6) is None
+    assert KERN.compiled(kb, np.ma.array(fb, mask=np.ones_like(fb)), hide, within, 0, 3, 3, 6) is None
+
+    class Lookalike(bytearray):
+        dtype, ndim, shape = np.dtype(bool), 1, (10**6,)
+
+    assert KERN.compiled(kb, fb, Lookalike(b"\x01"), within, 0, 3, 3, 6) is None
+
