@@ -13,6 +13,8 @@ from sim.rules.visibility.index import VisibilityIndex
 from test_13_08_cover_every import _table
 
 KERN = C.KERNELS["visibility.rows_seen_nearest"]
+
+
 class _Sub(np.ndarray):
     """A subclass of numpy's array (as np.matrix and masked arrays are): declined."""
 
