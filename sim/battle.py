@@ -69,8 +69,7 @@ class Battle:
         from sim.world.fork import fork_battle
         fork_battle(pristine, f"battle-{next(_world_ids)}", seed, record_dice, into=self)
         self.forked_from, self.forked_events, self._origin = None, 0, None  # (an original)
-        esper.switch_world(self.world)
-        resources.install(self.resources)
+        self._enter()
         _install_systems(self)
 
     def _build(self, scenario, seed, dice, record_dice: bool) -> None:

@@ -27,8 +27,8 @@ SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
 def _live_battles() -> int:
     """Battles alive, besides the pristine ones sim.world.templates keeps to copy."""
     from sim.world import templates
-    kept = {id(t) for _s, t in templates._kept if t is not None}
-    return sum(1 for o in gc.get_objects() if isinstance(o, Battle) and id(o) not in kept)
+    kept = templates.kept_worlds()
+    return sum(1 for o in gc.get_objects() if isinstance(o, Battle) and getattr(o, "world", None) not in kept)
 
 
 def test_many_runs_leave_no_battle_and_no_growth():

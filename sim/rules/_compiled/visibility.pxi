@@ -1229,8 +1229,27 @@ def outline_crossings_round(c_, r_, pk, start_, idx_, rows_=None):
 
 _STAR_C = np.cos(np.array([0.5, -0.5]))   # visibility.certs._STAR's cosines and sines (numpy's)
 _STAR_S = np.sin(np.array([0.5, -0.5]))
-cdef double HALF_PI = 0.5 * 3.141592653589793   # (0.5 * np.pi)
+cdef double PI = 3.141592653589793              # (np.pi)
+cdef double HALF_PI = 0.5 * PI                    # (0.5 * np.pi)
+cdef double TWO_PI = 2.0 * PI                     # (2 * np.pi)
+cdef double NEG_HALF_PI = -0.5 * PI
 cdef double WIDE = 1.0 + 1e-9, NARROW = 1.0 - 1e-9
+
+
+cdef inline bint _star_axis(double bx, double by, double rr, double px, double py, bint ok,
+                            double* wx, double* wy, double* w, double* sn, double* h) noexcept nogil:
+    """certs._star_axes for one apex (px, py) towards disc B (centre bx, by, grown radius rr),
+    in the reference's order: the unit direction, the distance (1 where the apex does not
+    apply), the sine and cosine of the cone's half angle; returns ``ok`` with an apex inside B
+    dropped."""
+    cdef double dx = bx - px, dy = by - py, d = sqrt(dx * dx + dy * dy)
+    ok = ok and d > rr * 1.000001
+    if not ok:
+        d = 1.0
+    wx[0], wy[0], w[0] = dx / d, dy / d, d
+    sn[0] = rr / d if ok else 0.0
+    h[0] = sqrt(1.0 - sn[0] * sn[0])
+    return ok
 
 
 def star_free(D, q_, pk, pstart_, pidx_, near_):
@@ -1419,22 +1438,15 @@ def star_apexes(D, q_, near_):
     cdef double[:, ::1] SNN = sn_
     cdef double[:, ::1] H = h_
     cdef double[:, ::1] S0 = s0_
-    cdef double w, sn, h, v
+    cdef double v
     for i in range(Q):
         p = q[i]
         bx, by, rb, ra = BX[p], BY[p], RB[p], RA[p]
         rr = rb + FREE
         RR[i, 0] = rr
         for s in range(S):
-            wx, wy = bx - px[i, s], by - py[i, s]
-            w = sqrt(wx * wx + wy * wy)
-            ok[i, s] = ok[i, s] and w > rr * 1.000001
-            if not ok[i, s]:
-                w = 1.0
-            wx, wy = wx / w, wy / w
-            sn = rr / w if ok[i, s] else 0.0
-            h = sqrt(1.0 - sn * sn)
-            WX[i, s], WY[i, s], WW[i, s], SNN[i, s], H[i, s] = wx, wy, w, sn, h
+            ok[i, s] = _star_axis(bx, by, rr, px[i, s], py[i, s], ok[i, s], &WX[i, s], &WY[i, s],
+                                  &WW[i, s], &SNN[i, s], &H[i, s])
         for s in range(S):
             if s == 2:
                 v = ra * H[i, 2] * NARROW
@@ -1447,7 +1459,6 @@ def star_apexes(D, q_, near_):
 
 
 _ring_angles = None     # full._arc_samples' ring: numpy's linspace over the turn (certs.RING)
-cdef double TWO_PI = 2.0 * 3.141592653589793    # (2 * np.pi)
 
 
 cdef inline bint _line_crossing(bint valid, double nx, double ny, double s, double cx, double cy,
@@ -1601,8 +1612,6 @@ def arc_samples(D, q_, ostart_, opts_):
 cdef double PT_ANG = 1e-7           # visibility.certs._ANG
 cdef double PT_CLOSE = 1e-4         # visibility.certs._CLOSE
 cdef Py_ssize_t PT_CHUNK = 1024     # visibility.certs._PT_CHUNK (a point's key in _covered)
-cdef double PI = 3.141592653589793
-cdef double NEG_HALF_PI = -0.5 * 3.141592653589793
 
 
 cdef inline void _transitions(const double* sd, Py_ssize_t V, Py_ssize_t* a, Py_ssize_t* b,
@@ -2031,21 +2040,14 @@ def apexes_free(px_, py_, ok_, D, q_, pk, pstart_, pidx_):
     cdef double[:, ::1] RR = rr_
     cdef double[:, ::1] SNN = sn_
     cdef double[:, ::1] H = h_
-    cdef double bx, by, rr, wx, wy, w, sn
+    cdef double rr
     for i in range(Q):          # (certs._star_axes)
         p = q[i]
-        bx, by = BX[p], BY[p]
         rr = RB[p] + FREE
         RR[i, 0] = rr
         for s in range(S):
-            wx, wy = bx - PX[i, s], by - PY[i, s]
-            w = sqrt(wx * wx + wy * wy)
-            OK[i, s] = OK0[i, s] and w > rr * 1.000001
-            if not OK[i, s]:
-                w = 1.0
-            sn = rr / w if OK[i, s] else 0.0
-            WX[i, s], WY[i, s], WW[i, s], SNN[i, s] = wx / w, wy / w, w, sn
-            H[i, s] = sqrt(1.0 - sn * sn)
+            OK[i, s] = _star_axis(BX[p], BY[p], rr, PX[i, s], PY[i, s], OK0[i, s], &WX[i, s], &WY[i, s],
+                                  &WW[i, s], &SNN[i, s], &H[i, s])
     return stars_separated(px_, py_, np.zeros((Q, S)), ok2_, wx_, wy_, W_, rr_, sn_, h_, e_,
                            pidx_.take(pos_), pk)
 
