@@ -4,6 +4,7 @@ declines what it does not take, and its modes do what they say."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 import subprocess
@@ -470,3 +471,46 @@ def test_a_twin_leaves_to_the_reference_what_numpy_would_compute_otherwise():
             # processor's sign bit, and a minimum would drop it; under 1e150 nothing overflows)
             assert got is None if abs(place[0]) >= 1e150 else _same(got, want)
             assert C._same_bits(core(*args), want)
+
+
+class _Subclass(np.ndarray):
+    """A subclass of numpy's array, as np.matrix and masked arrays are: numpy gives such an
+    input its own answers (a matrix's product, a mask's values left out)."""
+
+
+@built
+def test_every_twin_declines_a_subclass_of_numpy_s_array(mode, monkeypatch):
+    """Every call of every kernel in three golden replays and a battle of random players (the
+    two kernels only players call), asked again of the twin with each array argument a view of
+    a subclass of numpy's array: the twin declines it (the reference answers in its own way),
+    while the same call with the arrays themselves is answered and compared to the bit
+    (``check`` mode). The two kernels never asked take no array argument directly (their arrays
+    are inside footprints or hulls, where the same test of a type declines a subclass)."""
+    import sim.players.options  # noqa: F401  (every module with a kernel registered)
+    import sim.rules.visibility.kernels  # noqa: F401
+    from sim.battle import Battle
+    from sim.players import play_battle
+    from sim.replay.log import replay
+    from sim.scenario.load import load_scenario
+    asked: dict[str, int] = {}
+    answered: list[str] = []
+    check = C.Kernel._check
+
+    def _check(self, *args):
+        if any(type(a) is np.ndarray for a in args):
+            asked[self.name] = asked.get(self.name, 0) + 1
+            if self.compiled(*(a.view(_Subclass) if type(a) is np.ndarray else a for a in args)) is not None:
+                answered.append(self.name)
+        return check(self, *args)
+
+    monkeypatch.setattr(C.Kernel, "_check", _check)
+    mode("check")
+    for name in ("battle_default", "deployment", "transport"):
+        n, div = replay(ROOT / "scenarios/replays" / f"{name}.jsonl")
+        assert div is None, str(div)
+    s = load_scenario(ROOT / "scenarios/battle_default.toml")
+    s = dataclasses.replace(s, mission=dataclasses.replace(s.mission, players=("random", "random"), rounds=2))
+    with Battle(s, seed=3) as b:
+        play_battle(b, s)
+    assert answered == []
+    assert sorted(set(C.KERNELS) - set(asked)) == ["geometry.hull_block_values", "movement.coherency_code"]

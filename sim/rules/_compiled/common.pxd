@@ -20,16 +20,16 @@ cdef inline double _clip01(double t) nogil:
     return 1.0 if t > 1.0 else t
 
 
-cdef inline bint _all_of(tuple arrays, object dtype):
-    """Every one an array of exactly this numpy type (numpy's own object for it: float64, intp,
-    bool). numpy computes in the type it is given, so an input of another type (float32,
-    integers of another size) is the reference's to answer; a test of identity, not equality,
-    costs an attribute read."""
+cdef inline bint _all_of(tuple arrays, tuple kind):
+    """Every one exactly a numpy array (no subclass: a matrix or a masked array is the reference's
+    to answer, in its own type) of exactly this numpy type (``kind``: sim.rules._compiled's F64,
+    INTP or BOOL, the array type with numpy's own dtype object). numpy computes in the type it is
+    given, so an input of another type (float32, integers of another size) is the reference's to
+    answer; tests of identity, not equality, cost an attribute read each."""
+    cdef object nd = kind[0]
+    cdef object dtype = kind[1]
     for a in arrays:
-        try:
-            if a.dtype is not dtype:
-                return False
-        except AttributeError:
+        if type(a) is not nd or a.dtype is not dtype:
             return False
     return True
 

@@ -2223,7 +2223,7 @@ def sample_inside(D, q_, pk, pstart_, pidx_):
     return out_
 
 
-_NDARRAY = np.ndarray   # (the buffer-reading twins below take exactly this type)
+_NDARRAY = NDARRAY   # (the buffer-reading twins below take exactly this type, as _all_of)
 
 
 cdef inline const unsigned char* _at(Py_buffer* b, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
