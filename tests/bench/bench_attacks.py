@@ -22,7 +22,8 @@ the CPU clock's own cost would swamp the smaller stages); --lockstep OTHER_TREE 
 tree's activations and another checkout's, battle by battle in turn, from
 tests/bench/attack_lockstep.py (before/after a change on a busy machine); --cpu: every figure, the baseline's and the raw d6 rates' too, timed
 as the process's CPU time (time.process_time), which a shared machine's waiting for a core does
-not inflate)
+not inflate; --shapes: the activation of 1 and 10 shooting models of A2 and A20, and what they
+say it costs once, per die and per shooting model, in CPU time)
 """
 
 from __future__ import annotations
@@ -49,8 +50,10 @@ TARGETS = 40  # fresh target units per battle
 CLOCK = time.perf_counter
 
 
-def scenario() -> dict:
-    shooters = [[2.0 + 1.5 * i, 2.0] for i in range(10)]
+def scenario(models: int = 10, attacks: int = 2) -> dict:
+    """The benchmark's battle: ``models`` shooting models with a gun of A``attacks`` (10 of A2:
+    the 20 dice of an activation; --shapes varies both)."""
+    shooters = [[2.0 + 1.5 * i, 2.0] for i in range(models)]
     units = []
     for t in range(TARGETS):
         row, col = divmod(t, 2)
@@ -61,27 +64,27 @@ def scenario() -> dict:
              "at": [[x0 + 1.5 * i, y] for i in range(10)]}]})
     return {
         "battle": {"name": "bench", "seed": 1, "board": [60, 90]},
-        "weapons": {"gun": {"range": 120, "A": 2, "BS": 3, "S": 4, "AP": -1, "D": 1}},
+        "weapons": {"gun": {"range": 120, "A": attacks, "BS": 3, "S": 4, "AP": -1, "D": 1}},
         "armies": [
             {"name": "A", "units": [{"id": "shooters", "keywords": ["INFANTRY"], "models": [
-                {"count": 10, "base_mm": 32, "M": 6, "T": 4, "Sv": 3, "W": 2, "Ld": 6, "OC": 1,
+                {"count": models, "base_mm": 32, "M": 6, "T": 4, "Sv": 3, "W": 2, "Ld": 6, "OC": 1,
                  "weapons": ["gun"], "at": shooters}]}]},
             {"name": "B", "units": units},
         ],
     }
 
 
-def commands() -> list[Shoot]:
+def commands(models: int = 10) -> list[Shoot]:
     """One Shoot command per target unit, made before the clock starts: the benchmark times the
     battle resolving its input, not the harness building it (~6 us per command)."""
-    return [Shoot("shooters", tuple(Selection(f"shooters/{i + 1}", "gun", f"t{t}") for i in range(10)))
+    return [Shoot("shooters", tuple(Selection(f"shooters/{i + 1}", "gun", f"t{t}") for i in range(models)))
             for t in range(TARGETS)]
 
 
-def run_once(spec) -> tuple[list[float], float]:
+def run_once(spec, models: int = 10) -> tuple[list[float], float]:
     """One battle: the seconds each activation took (its Shoot command and the EndTurn after
     it, submitted and resolved), and the whole run's seconds."""
-    cmds = commands()
+    cmds = commands(models)
     end = EndTurn()
     clock = CLOCK
     times = []
@@ -147,6 +150,16 @@ def main() -> None:
             print(text)
         print(_baseline.line(before, _baseline.measure()))
         return
+    if "--shapes" in sys.argv:  # what an activation costs once, per shooting model and per die
+        CLOCK = time.process_time
+        before = _baseline.measure()
+        lines = shapes()
+        after = _baseline.measure()
+        loop_ms = _baseline.mean(before, after).python_s * 1e3
+        print("\n".join(lines))
+        print(_baseline.line(before, after, [f"the one-model activation of 2 dice: {SHAPE_FIXED[0] / loop_ms:.2f} us "
+                                             f"per pure-Python-loop ms"]))
+        return
     if "--cpu" in sys.argv:
         CLOCK = time.process_time
         print("every figure below is the process's CPU time (time.process_time), the baseline's too")
@@ -197,6 +210,43 @@ DICE = 20  # attack dice per activation
 RAW_DICE = 500_000
 
 
+SHAPES = ((1, 2), (1, 20), (10, 2), (10, 20))  # (shooting models, A of each): 2, 20, 20, 200 dice
+SHAPE_ROUNDS = 9
+SHAPE_FIXED = [0.0]  # (--shapes: the one-model activation of 2 dice, us, for the baseline's line)
+
+
+def shapes() -> list[str]:
+    """--shapes: the median activation (CPU time) of each of SHAPES, and what they say an
+    activation costs once (1 model, 2 dice), per attack die more (1 model, 2 -> 20 dice: each die
+    with the wound and save rolls and the damage it leads to) and per shooting model more (1 ->
+    10 models, the same 20 dice), with the 200-dice activation as that sum predicts it beside
+    the one measured."""
+    specs = {shape: parse_scenario(scenario(*shape), "bench") for shape in SHAPES}
+    times: dict[tuple, list[float]] = {shape: [] for shape in SHAPES}
+    for _ in range(SHAPE_ROUNDS):  # (the shapes in turn, a battle each a round: a busy minute meets all)
+        for shape in SHAPES:
+            times[shape] += run_once(specs[shape], shape[0])[0][2:]
+    us = {shape: statistics.median(t) * 1e6 for shape, t in times.items()}
+    fixed = SHAPE_FIXED[0] = us[1, 2]
+    per_die = (us[1, 20] - fixed) / 18
+    per_model = (us[10, 2] - us[1, 20]) / 9
+    raw = raw_d6_rates()[0]
+    mark = 20 / (raw / 10) * 1e6  # (issue 29: 20 dice at a tenth of randint's rate)
+    lines = [f"an activation by its shape (CPU time, the median of {SHAPE_ROUNDS} battles' activations after their "
+             f"first two, the shapes in turn); randint(1, 6) {raw:,.0f} a second:"]
+    for (models, attacks), t in us.items():
+        rate = models * attacks / t * 1e6
+        lines.append(f"  {models:2d} model(s) of A{attacks:<3d} {models * attacks:4d} dice: {t:6.1f} us, "
+                     f"{rate:,.0f} dice/s, {rate / raw:.1%} of randint")
+    lines.append(f"  once an activation {fixed:.1f} us; each die more (one model, 2 -> 20 dice: its wound and save "
+                 f"rolls and damage too) {per_die:.2f} us; each shooting model more (1 -> 10, the same 20 dice) "
+                 f"{per_model:.2f} us")
+    lines.append(f"  (the 200 dice destroy the target unit before the pool's end: its remaining attacks are lost, "
+                 f"05.04). The mark, 20 dice at 10% of randint, is an activation of {mark:.1f} us, "
+                 f"and the once-an-activation cost alone (1 model, 2 dice) is {fixed / mark:.1f} times that")
+    return lines
+
+
 def raw_d6_rates(n: int = RAW_DICE) -> tuple[float, float]:
     """D6 per second rolled one at a time in a plain loop inside a function, nothing kept, from
     one seeded random.Random: (with ``randint(1, 6)``, the everyday Python die, which issue 29's
@@ -215,11 +265,11 @@ def raw_d6_rates(n: int = RAW_DICE) -> tuple[float, float]:
     return n / (t1 - t0), n / (t2 - t1)
 
 
-def measure(spec, runs: int) -> tuple[float, float]:
+def measure(spec, runs: int, models: int = 10) -> tuple[float, float]:
     """(the median activation's seconds, the median whole battle's seconds per activation)."""
     every, whole = [], []
     for _ in range(runs):
-        times, secs = run_once(spec)
+        times, secs = run_once(spec, models)
         every += times
         whole.append(secs / len(times))
     return statistics.median(every), statistics.median(whole)
