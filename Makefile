@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 # the compiled kernels' sources and how they are built (sim.rules.compiled): installing builds
 # them, so a change to one installs again
-KERNELS := $(wildcard sim/rules/_compiled/*.pyx sim/rules/_compiled/*.pxi sim/rules/_compiled/*.pxd) setup.py
+KERNELS := $(wildcard sim/rules/_compiled/*.pyx sim/rules/_compiled/*.pxi sim/rules/_compiled/*/*.pxi sim/rules/_compiled/*.pxd) setup.py
 
 .PHONY: play test run bench clean goldens shots
 

@@ -18,11 +18,12 @@ from glob import glob
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-_DEPENDS = sorted(glob("sim/rules/_compiled/*.pxi") + glob("sim/rules/_compiled/*.pxd"))
+_DEPENDS = sorted(glob("sim/rules/_compiled/**/*.pxi", recursive=True) + glob("sim/rules/_compiled/*.pxd"))
 _FLAGS = ["-ffp-contract=off", "-O2", "-g0"]
 
 setup(
-    # (each area's kernels in sim/rules/_compiled/<area>.pxi, included in its extension's .pyx)
+    # (the kernels in sim/rules/_compiled/geometry.pxi, movement/ and visibility/, a file for each
+    # module whose kernels it twins, included in its extension's .pyx)
     ext_modules=cythonize([
         Extension(f"sim.rules._compiled.{name}", [f"sim/rules/_compiled/{name}.pyx"], depends=_DEPENDS,
                   extra_compile_args=_FLAGS, optional=True)

@@ -1,7 +1,8 @@
 """The compiled kernels: one record per numpy kernel that has a compiled twin (Cython, built into
 two extensions, sim.rules._compiled.move for the geometry and movement areas and
-sim.rules._compiled.sight for the visibility area (EXTENSION), from each area's
-sim/rules/_compiled/<area>.pxi when the project is installed and a C compiler is there).
+sim.rules._compiled.sight for the visibility area (EXTENSION), from the Cython files under
+sim/rules/_compiled/ (geometry.pxi, movement/ and visibility/: a file for each module whose
+kernels it twins) when the project is installed and a C compiler is there).
 
 A kernel's numpy function is its reference and stays the rule's home: its docstring names the
 section, its tests are named after it. The compiled twin does the same IEEE operations in the
@@ -109,7 +110,8 @@ EXTENSION = {"geometry": "sim.rules._compiled.move", "movement": "sim.rules._com
 
 def kernel(name: str, reference: Callable) -> Kernel:
     """The record of the kernel ``name`` ("area.function": the function of that name in the
-    area's extension, EXTENSION, written in _compiled/<area>.pxi, when built), with its numpy
+    area's extension, EXTENSION, written in _compiled/ in the file named after the reference's
+    module, when built), with its numpy
     ``reference``."""
     area, func = name.split(".")
     try:

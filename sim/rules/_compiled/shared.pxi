@@ -9,7 +9,7 @@ cdef double EPS = 1e-9            # geometry.EPS
 cdef bint _plain_xy(a, Py_ssize_t least) noexcept:
     """A float64 (m, 2) array of points or vertices, m at least ``least``, every place a number
     well within range (no square can overflow): what the twins of distances between points and
-    cores take (geometry.pxi, movement.pxi and visibility.pxi)."""
+    cores take (geometry.pxi and the files of movement/ and visibility/)."""
     if not _all_of((a,), F64) or a.ndim != 2 or a.shape[0] < least or a.shape[1] != 2:
         return False
     cdef const double[:, :] v = a

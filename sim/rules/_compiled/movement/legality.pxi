@@ -1,0 +1,374 @@
+# The compiled twins of sim.rules.movement.legality: the ends of a move clear of other bases and
+# of the terrain, and round bases' paths over features. One file of move.pyx, which says what
+# every twin holds to (this folder's files are named after the modules whose kernels they twin).
+
+
+# (sim.rules.movement.legality.OVERLAP_BAND, geometry.ENGAGEMENT_RANGE and EPS: a test holds
+# each equal to its source)
+MOVE_OVERLAP_BAND = 1e-9
+MOVE_ENGAGEMENT = 2.0
+MOVE_EPS = 1e-9
+# inches: two bases of the moving unit whose centres' distance (C's hypot, where the reference
+# has math.hypot) is this near a limit are left to the reference
+MOVE_OWN_BAND = 1e-9
+cdef enum:
+    _ENDS_MAX = 256   # (the most bases a unit's ends are checked for here)
+    _HULL_ENDS = 4    # (... of which not round)
+
+
+cdef int _hull_disc(double gap, double band) noexcept nogil:
+    """A base's overlap decided from its gap to the limit: 1 overlapping (below -band), 0 not
+    (above band), -1 within the band (the reference decides)."""
+    if gap != gap or fabs(gap) <= band:
+        return -1
+    return 1 if gap < 0 else 0
+
+
+cdef int _hulls_overlap(const double* px, const double* py, Py_ssize_t n, const double* qx, const double* qy,
+                        Py_ssize_t m, double band, double hx, double hy) noexcept nogil:
+    """geometry.overlaps of two hulls (the strict separating-axis test, 1e-7 on every axis),
+    decided from _sat_gap beyond ``band`` (the direction (hx, hy) tried first): 1 overlapping,
+    0 not, -1 left to the reference."""
+    cdef double g = _sat_gap(px, py, n, qx, qy, m, -1e-7 + band, hx, hy)
+    if g != g:
+        return -1
+    if g >= -1e-7 + band:
+        return 0
+    return 1 if g < -1e-7 - band else -1
+
+
+def ends_clear(ends, idx, others_, terr, player, end_unengaged):
+    """movement.legality._ends_clear: whether no base at ``ends`` overlaps a model of ``others``
+    (rows of ``idx``) or another of ``ends``, none overlaps a light or dense feature, and,
+    ``end_unengaged``, none is within engagement range of an enemy model. A round base's tests
+    are the reference's arithmetic for its entry (the rows near the ends' box, the round bases'
+    hypot, a hull core's distance, a feature's distance, the discs' distance), False at the
+    first breach found; a pair the reference decides by geometry.overlaps near the band (a base
+    against a hull) or by math.hypot (two of the unit's own) is left to it, as are places that
+    are no number. A base that is not round (at most _HULL_ENDS of them) is decided with
+    MOVE_HULL_BAND: against a round base, its core's distance to the centre; against a hull, the
+    separating-axis gap of geometry.overlaps; against a feature, the distance to its closed area
+    (or the answer the terrain index keeps for it); against an enemy, the distance between them."""
+    cdef Py_ssize_t n = len(ends), k, k2, i, j, p, h, h2, nh = 0, nq = 0
+    if n == 0 or n > _ENDS_MAX or not _all_of((others_,), INTP) or others_.ndim != 1:
+        return None
+    cdef double cx[_ENDS_MAX]
+    cdef double cy[_ENDS_MAX]
+    cdef double rf[_ENDS_MAX]
+    cdef double bnd[_ENDS_MAX]
+    cdef double ln[_ENDS_MAX]
+    cdef Py_ssize_t slot[_ENDS_MAX]
+    cdef double hx[_HULL_ENDS][_HV]
+    cdef double hy[_HULL_ENDS][_HV]
+    cdef Py_ssize_t hn[_HULL_ENDS]
+    cdef double qx[_HV]
+    cdef double qy[_HV]
+    cdef double bound = 0.0, lo0 = 0.0, lo1 = 0.0, hi0 = 0.0, hi1 = 0.0
+    for k in range(n):
+        f = ends[k]
+        cx[k], cy[k] = f.x, f.y
+        bnd[k] = f.bounding_radius
+        if f.shape == "round":
+            ln[k] = f.length
+            rf[k] = 0.5 * ln[k]
+            slot[k] = -1
+        else:
+            if nh == _HULL_ENDS:
+                return None
+            if not _GEOMETRY_CORE:
+                from sim.rules.geometry import core
+                _GEOMETRY_CORE.append(core)
+            hn[nh] = _load_xy(_GEOMETRY_CORE[0](f)[0], hx[nh], hy[nh])
+            if hn[nh] < 0:
+                return None
+            ln[k] = rf[k] = 0.0
+            slot[k] = nh
+            nh += 1
+        if not (cx[k] - cx[k] == 0.0 and cy[k] - cy[k] == 0.0 and rf[k] - rf[k] == 0.0 and bnd[k] - bnd[k] == 0.0):
+            return None
+        if k == 0 or cx[k] < lo0:
+            lo0 = cx[k]
+        if k == 0 or cy[k] < lo1:
+            lo1 = cy[k]
+        if k == 0 or cx[k] > hi0:
+            hi0 = cx[k]
+        if k == 0 or cy[k] > hi1:
+            hi1 = cy[k]
+        if k == 0 or bnd[k] > bound:
+            bound = bnd[k]
+    cdef _Bodies bv = _bodies(idx)
+    if bv is None:
+        return None
+    cdef const double[:] xlo = bv.xlo
+    cdef const double[:] xhi = bv.xhi
+    cdef const double[:] ylo = bv.ylo
+    cdef const double[:] yhi = bv.yhi
+    cdef const double[:, :] centres = bv.centres
+    cdef const double[:] radius = bv.radius
+    cdef const double[:] hbound = bv.bound
+    cdef const unsigned char[:] rnd = bv.rnd
+    cdef Py_ssize_t N = bv.N
+    cdef const Py_ssize_t[:] others = others_
+    if not _indices(others, N):
+        return None
+    cdef double touch = MOVE_TOUCH, band = MOVE_OVERLAP_BAND, hband = MOVE_HULL_BAND, pad, d, dx, dy, lim, gap
+    cdef int said
+    cdef const double[:, :] q
+    # 6. the bases of the models of other units: those whose box meets the ends' (rows_near_box)
+    pad = bound + 0.0 + 1e-6
+    for i in range(others.shape[0]):
+        j = others[i]
+        if not (xhi[j] >= lo0 - pad and xlo[j] <= hi0 + pad and yhi[j] >= lo1 - pad and ylo[j] <= hi1 + pad):
+            continue
+        if rnd[j]:
+            for k in range(n):
+                if slot[k] >= 0:    # (a hull's core against the disc: geometry.overlaps)
+                    if hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1]) > bnd[k] + hbound[j] + 1e-6:
+                        continue    # (the bounding circles apart)
+                    h = slot[k]
+                    said = _hull_disc(_pt_hull(centres[j, 0], centres[j, 1], hx[h], hy[h], hn[h])
+                                      - (radius[j] - 1e-7), hband)
+                    if said < 0:
+                        return None
+                    if said:
+                        return False
+                    continue
+                d = hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1])
+                lim = rf[k] + radius[j]
+                if d < lim - touch:
+                    return False
+        else:
+            q = None
+            nq = 0
+            for k in range(n):
+                if slot[k] >= 0:
+                    if hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1]) > bnd[k] + hbound[j] + 1e-6:
+                        continue
+                    if nq == 0:
+                        nq = _load_xy(idx.core(j), qx, qy)
+                        if nq < 0:
+                            return None
+                    h = slot[k]
+                    said = _hulls_overlap(hx[h], hy[h], hn[h], qx, qy, nq, hband, centres[j, 0] - cx[k],
+                                          centres[j, 1] - cy[k])
+                    if said < 0:
+                        return None
+                    if said:
+                        return False
+                    continue
+                if not (hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1]) < bnd[k] + hbound[j]):
+                    continue
+                if q is None:
+                    q_ = idx.core(j)
+                    if not _plain_xy(q_, 1):
+                        return None
+                    q = q_
+                gap = _pt_convex_d(cx[k], cy[k], q) - (rf[k] - 1e-7)
+                if gap != gap or fabs(gap) <= band:
+                    return None   # (geometry.overlaps decides it there)
+                if gap < 0:
+                    return False
+    # 7. light and dense features (the features' boxes first: _box_near)
+    es = terr.no_end
+    cdef _Edges ed
+    cdef const double[:, :] plo
+    cdef const double[:, :] phi
+    if len(es):
+        ed = _edges(es)
+        if ed is None or not _all_of((es.lo, es.hi), F64):
+            return None
+        plo = es.lo
+        phi = es.hi
+        if plo.shape[0] != ed.P or phi.shape[0] != ed.P:
+            return None
+        kept = terr.hull_ends
+        for k in range(n):
+            if slot[k] >= 0:    # (the answer kept for the base, the reference's; else its distances)
+                f = ends[k]
+                if f in kept:
+                    if kept[f] is not None:
+                        return False
+                    continue
+                h = slot[k]
+                pad = bnd[k] + 2e-6
+                for p in range(ed.P):
+                    if not (cx[k] - pad <= phi[p, 0] and cx[k] + pad >= plo[p, 0]
+                            and cy[k] - pad <= phi[p, 1] and cy[k] + pad >= plo[p, 1]):
+                        continue
+                    if _pt_poly_d(cx[k], cy[k], ed, p) > bnd[k] + hband:
+                        continue    # (the core lies within its bounding radius of the centre)
+                    if not (_hull_poly_gap(hx[h], hy[h], hn[h], ed, p) > hband):
+                        return None
+                continue
+            for p in range(ed.P):
+                if not (cx[k] - rf[k] <= phi[p, 0] and cx[k] + rf[k] >= plo[p, 0]
+                        and cy[k] - rf[k] <= phi[p, 1] and cy[k] + rf[k] >= plo[p, 1]):
+                    continue
+                d = _pt_poly_d(cx[k], cy[k], ed, p)
+                if d != d:
+                    return None
+                if d < rf[k] - touch:
+                    return False
+    # 8. engagement range of an enemy model, when the move must end unengaged
+    cdef const Py_ssize_t[:] enemies
+    if end_unengaged:
+        enemies_ = idx.enemies(player)
+        if not _all_of((enemies_,), INTP) or enemies_.ndim != 1:
+            return None
+        enemies = enemies_
+        if not _indices(enemies, N):
+            return None
+        pad = bound + MOVE_ENGAGEMENT + 1e-6
+        lim = MOVE_ENGAGEMENT + MOVE_EPS
+        for i in range(enemies.shape[0]):
+            j = enemies[i]
+            if not (xhi[j] >= lo0 - pad and xlo[j] <= hi0 + pad and yhi[j] >= lo1 - pad and ylo[j] <= hi1 + pad):
+                continue
+            if rnd[j]:
+                for k in range(n):
+                    if slot[k] >= 0:
+                        if hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1]) > bnd[k] + hbound[j] + lim + 1e-6:
+                            continue
+                        h = slot[k]
+                        d = _pt_hull(centres[j, 0], centres[j, 1], hx[h], hy[h], hn[h])
+                        d = _max(d - radius[j], 0.0)
+                        said = _hull_disc(d - lim, hband)
+                        if said < 0:
+                            return None
+                        if said:
+                            return False
+                        continue
+                    dx = cx[k] - centres[j, 0]
+                    dy = cy[k] - centres[j, 1]
+                    d = _max(sqrt(dx * dx + dy * dy) - rf[k] - radius[j], 0.0)
+                    if d <= MOVE_ENGAGEMENT + MOVE_EPS:
+                        return False
+            else:
+                q_ = idx.core(j)
+                if not _plain_xy(q_, 1):
+                    return None
+                q = q_
+                nq = 0
+                for k in range(n):
+                    if slot[k] >= 0:
+                        if hypot(cx[k] - centres[j, 0], cy[k] - centres[j, 1]) > bnd[k] + hbound[j] + lim + 1e-6:
+                            continue
+                        if nq == 0:
+                            nq = _load_xy(q_, qx, qy)
+                            if nq < 0:
+                                return None
+                        h = slot[k]
+                        # (apart by more than the range on an axis: not within it; else measured)
+                        gap = _sat_gap(hx[h], hy[h], hn[h], qx, qy, nq, lim + hband, centres[j, 0] - cx[k],
+                                       centres[j, 1] - cy[k])
+                        if gap >= lim + hband:
+                            continue
+                        said = _hull_disc(_convex_gap(hx[h], hy[h], hn[h], qx, qy, nq, centres[j, 0] - cx[k],
+                                                      centres[j, 1] - cy[k]) - lim, hband)
+                        if said < 0:
+                            return None
+                        if said:
+                            return False
+                        continue
+                    d = _pt_convex_d(cx[k], cy[k], q)
+                    if d != d:
+                        return None
+                    if _max(d - rf[k], 0.0) <= MOVE_ENGAGEMENT + MOVE_EPS:
+                        return False
+    # 6. two of the unit's own bases (geometry.overlaps of round bases, after check_move's
+    # bounding circles; a hull's as against another unit's)
+    cdef double own = MOVE_OWN_BAND, t1, t2
+    for k in range(n):
+        for k2 in range(k + 1, n):
+            h, h2 = slot[k], slot[k2]
+            if h >= 0 and h2 >= 0:
+                said = _hulls_overlap(hx[h], hy[h], hn[h], hx[h2], hy[h2], hn[h2], hband,
+                                      cx[k2] - cx[k], cy[k2] - cy[k])
+            elif h >= 0:
+                said = _hull_disc(_pt_hull(cx[k2], cy[k2], hx[h], hy[h], hn[h]) - (rf[k2] - 1e-7), hband)
+            elif h2 >= 0:
+                said = _hull_disc(_pt_hull(cx[k], cy[k], hx[h2], hy[h2], hn[h2]) - (rf[k] - 1e-7), hband)
+            else:
+                d = hypot(cx[k] - cx[k2], cy[k] - cy[k2])
+                t1 = bnd[k] + bnd[k2]
+                t2 = 0.5 * (ln[k] + ln[k2]) - 1e-7
+                if fabs(d - t1) <= own or fabs(d - t2) <= own:
+                    return None
+                if d < t1 and d < t2:
+                    return False
+                continue
+            if said < 0:
+                return None
+            if said:
+                return False
+    return True
+
+
+def round_features_refuse(starts_, ends_, radii_, terr, may_cross_dense, margin_):
+    """movement.legality.round_features_refuse: True if a round base (radius ``radii[k]``) at
+    ``ends[k]`` lies more than TOUCH plus ``margin`` into a light or dense feature, or (unless
+    ``may_cross_dense`` is None) its straight path from ``starts[k]`` crosses one of the dense
+    features it may not cross by that much; else False. Each entry the reference's arithmetic
+    (the features' boxes, a point's and a segment's distance to a polygon's closed area); the
+    answer is whether any entry is past the limit, so the order is free."""
+    if (not _all_of((starts_, ends_, radii_), F64) or starts_.ndim != 2 or ends_.ndim != 2 or radii_.ndim != 1
+            or type(margin_) is not float):
+        return None
+    cdef const double[:, :] starts = starts_
+    cdef const double[:, :] ends = ends_
+    cdef const double[:] radii = radii_
+    cdef Py_ssize_t K = ends.shape[0], k, p
+    if starts.shape[0] != K or radii.shape[0] != K or (K and (starts.shape[1] != 2 or ends.shape[1] != 2)):
+        return None
+    if not (_finite(starts[:, 0]) and _finite(starts[:, 1]) and _finite(ends[:, 0]) and _finite(ends[:, 1])
+            and _finite(radii)):
+        return None
+    cdef double margin = margin_, touch = MOVE_TOUCH, lim, d, r, ax, ay, bx, by
+    cdef _Edges ed
+    cdef const double[:, :] plo
+    cdef const double[:, :] phi
+    es = terr.no_end
+    if len(es):
+        ed = _edges(es)
+        if ed is None or not _all_of((es.lo, es.hi), F64):
+            return None
+        plo, phi = es.lo, es.hi
+        if plo.shape[0] != ed.P or phi.shape[0] != ed.P:
+            return None
+        for k in range(K):
+            r = radii[k]
+            lim = r - touch - margin
+            bx, by = ends[k, 0], ends[k, 1]
+            for p in range(ed.P):
+                if not (bx - r <= phi[p, 0] and bx + r >= plo[p, 0] and by - r <= phi[p, 1] and by + r >= plo[p, 1]):
+                    continue
+                d = _pt_poly_d(bx, by, ed, p)
+                if d != d:
+                    return None
+                if d < lim:
+                    return True
+    if may_cross_dense is None:
+        return False
+    dense = terr.uncrossable(may_cross_dense)
+    if len(dense) == 0:
+        return False
+    ed = _edges(dense)
+    if ed is None or not _all_of((dense.lo, dense.hi), F64):
+        return None
+    plo, phi = dense.lo, dense.hi
+    if plo.shape[0] != ed.P or phi.shape[0] != ed.P:
+        return None
+    for k in range(K):
+        r = radii[k]
+        lim = r - touch - margin
+        ax, ay, bx, by = starts[k, 0], starts[k, 1], ends[k, 0], ends[k, 1]
+        for p in range(ed.P):
+            if not (_min(ax, bx) - r <= phi[p, 0] and _max(ax, bx) + r >= plo[p, 0]
+                    and _min(ay, by) - r <= phi[p, 1] and _max(ay, by) + r >= plo[p, 1]):
+                continue
+            d = _seg_poly_d(ax, ay, bx, by, ed, p)
+            if d != d:
+                return None
+            if d < lim:
+                return True
+    return False

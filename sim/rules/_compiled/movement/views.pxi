@@ -1,0 +1,99 @@
+# What the movement twins read an edge set (sim.rules.movement.kernels.EdgeSet) and a body index
+# (sim.rules.movement.index.BodyIndex) through: typed views of their arrays, made once for each
+# (an edge set's arrays never change once made). One file of move.pyx, which says what every
+# twin holds to (this folder's files are named after the modules whose kernels they twin).
+
+
+cdef inline double _edge_d2(double tx, double ty, double ex, double ey, double el2) nogil:
+    """The squared distance from a point to an edge, the point given less the edge's start."""
+    cdef double t = _clip01((tx * ex + ty * ey) / el2)
+    cdef double qx = tx - t * ex, qy = ty - t * ey
+    return qx * qx + qy * qy
+
+
+cdef inline Py_ssize_t _edges_end(const Py_ssize_t[:] starts, Py_ssize_t p, Py_ssize_t E) nogil:
+    """Where polygon ``p``'s edges end, as numpy's reduceat reads ``starts``: at the next
+    polygon's first edge, the last at the end, and one edge where the next starts no later."""
+    cdef Py_ssize_t e1 = starts[p + 1] if p + 1 < starts.shape[0] else E
+    return e1 if e1 > starts[p] else starts[p] + 1
+
+
+cdef class _Edges:
+    """A movement EdgeSet's arrays as typed views (edge v -> w, its vector and squared length,
+    each polygon's first edge), for the two distance kernels."""
+    cdef const double[:] vx, vy, wx, wy, ex, ey, el2
+    cdef const Py_ssize_t[:] starts
+    cdef Py_ssize_t E, P
+
+
+_VIEWS = {}     # id(edge set) -> (the edge set, its views): an EdgeSet's arrays never change once made
+cdef enum:
+    _VIEWS_KEPT = 1024
+
+
+cdef _Edges _edges(es):
+    """``es``'s views, or None where numpy's types are not float64 and intp or an offset is out
+    of range (the reference's); an EdgeSet's kept (the most recent _VIEWS_KEPT: the set itself
+    is kept with them, so its id names no other while they are)."""
+    got = _VIEWS.get(id(es))
+    if got is not None and got[0] is es:
+        return got[1]
+    cdef _Edges ed = _make_edges(es)
+    if ed is not None and type(es).__name__ == "EdgeSet":
+        if len(_VIEWS) >= _VIEWS_KEPT:
+            _VIEWS.clear()
+        _VIEWS[id(es)] = (es, ed)
+    return ed
+
+
+cdef _Edges _make_edges(es):
+    if not (_all_of((es.vx, es.vy, es.wx, es.wy, es.ex, es.ey, es.el2), F64) and _all_of((es.starts,), INTP)):
+        return None
+    cdef _Edges ed = _Edges()
+    ed.vx, ed.vy, ed.wx, ed.wy = es.vx, es.vy, es.wx, es.wy
+    ed.ex, ed.ey, ed.el2, ed.starts = es.ex, es.ey, es.el2, es.starts
+    ed.E, ed.P = ed.vx.shape[0], ed.starts.shape[0]
+    if not _indices(ed.starts, ed.E):
+        return None
+    return ed
+
+
+cdef class _Bodies:
+    """A movement BodyIndex's arrays as typed views (each body's box, centre, round radius,
+    bounding radius, and whether it is round, as bytes), for the checks of a move."""
+    cdef const double[:] xlo, xhi, ylo, yhi, radius, bound
+    cdef const double[:, :] centres
+    cdef const unsigned char[:] rnd
+    cdef Py_ssize_t N
+
+    def __reduce__(self):
+        return (_no_views, ())   # (a BodyIndex pickled or copied keeps none: made again when read)
+
+
+def _no_views():
+    return None
+
+
+cdef _Bodies _bodies(idx):
+    """``idx``'s views, kept in its ``near_memo`` (a BodyIndex never changes: a move makes
+    another), or None where a type is not numpy's float64 or bool or the lengths differ (the
+    reference's)."""
+    memo = getattr(idx, "near_memo", None)
+    if type(memo) is dict:
+        got = memo.get("compiled views")
+        if got is not None:
+            return got
+    xlo_, xhi_, ylo_, yhi_ = idx.boxes()
+    if not (_all_of((xlo_, xhi_, ylo_, yhi_, idx.centres, idx.radius, idx.bound), F64) and _all_of((idx.round,), BOOL)):
+        return None
+    cdef _Bodies b = _Bodies()
+    b.xlo, b.xhi, b.ylo, b.yhi = xlo_, xhi_, ylo_, yhi_
+    b.centres, b.radius, b.bound, b.rnd = idx.centres, idx.radius, idx.bound, idx.round.view(np.uint8)
+    b.N = b.xlo.shape[0]
+    if (b.xhi.shape[0] != b.N or b.ylo.shape[0] != b.N or b.yhi.shape[0] != b.N or b.centres.shape[0] != b.N
+            or (b.N and b.centres.shape[1] != 2) or b.radius.shape[0] != b.N or b.bound.shape[0] != b.N
+            or b.rnd.shape[0] != b.N):
+        return None
+    if type(memo) is dict:
+        memo["compiled views"] = b
+    return b
