@@ -110,9 +110,8 @@ EXTENSION = {"geometry": "sim.rules._compiled.move", "movement": "sim.rules._com
 
 def kernel(name: str, reference: Callable) -> Kernel:
     """The record of the kernel ``name`` ("area.function": the function of that name in the
-    area's extension, EXTENSION, written in _compiled/ in the file named after the reference's
-    module, when built), with its numpy
-    ``reference``."""
+    area's extension, EXTENSION, written under _compiled/ in the file named after the reference's
+    module, when built), with its numpy ``reference``."""
     area, func = name.split(".")
     try:
         compiled = getattr(importlib.import_module(EXTENSION[area]), func)

@@ -219,8 +219,8 @@ def shapes() -> list[str]:
     """--shapes: the median activation (CPU time) of each of SHAPES, and what they say an
     activation costs once (1 model, 2 dice), per attack die more (1 model, 2 -> 20 dice: each die
     with the wound and save rolls and the damage it leads to) and per shooting model more (1 ->
-    10 models, the same 20 dice), with the 200-dice activation as that sum predicts it beside
-    the one measured."""
+    10 models, the same 20 dice). The 200 dice are a large pool's rate, not a sum of those: they
+    destroy the target unit before the pool's end, and its remaining attacks cost nothing."""
     specs = {shape: parse_scenario(scenario(*shape), "bench") for shape in SHAPES}
     times: dict[tuple, list[float]] = {shape: [] for shape in SHAPES}
     for _ in range(SHAPE_ROUNDS):  # (the shapes in turn, a battle each a round: a busy minute meets all)

@@ -484,8 +484,8 @@ def test_every_twin_declines_a_subclass_of_numpy_s_array(mode, monkeypatch):
     two kernels only players call), asked again of the twin with each array argument a view of
     a subclass of numpy's array: the twin declines it (the reference answers in its own way),
     while the same call with the arrays themselves is answered and compared to the bit
-    (``check`` mode). The two kernels never asked take no array argument directly (their arrays
-    are inside footprints or hulls, where the same test of a type declines a subclass)."""
+    (``check`` mode). The two kernels never asked take no array argument directly: coherency's
+    takes footprints, and the hulls' block takes hulls, whose arrays the same type test reads."""
     import sim.players.options  # noqa: F401  (every module with a kernel registered)
     import sim.rules.visibility.kernels  # noqa: F401
     from sim.battle import Battle
