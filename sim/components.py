@@ -264,7 +264,7 @@ class Activation:
     stage: Stage
     shooting_type: str | None = None
     declared: list = field(default_factory=list)  # sim.plan.Declared
-    pools: list = field(default_factory=list)  # sim.systems.attack_resolution.Pool, in order
+    pools: list = field(default_factory=list)  # sim.systems.attack_pool.Pool, in order
     pool_index: int = 0
     choices: dict = field(default_factory=dict)  # decisions taken in Select Weapons
     # what the abilities (24) of the weapons selected do (their hooks), once Select Weapons has run

@@ -1,10 +1,9 @@
 """AttackResolutionSystem: 04.03 Resolve Attacks, one step of one pool per tick:
-gather -> hit rolls -> wound rolls -> allocation order -> save rolls -> inflict damage."""
+gather -> hit rolls -> wound rolls -> allocation order -> save rolls -> inflict damage. What it
+keeps of each pool is sim.systems.attack_pool's; the re-rolls inside the sequence (a rule's save
+re-rolls, 15.02's Command Re-roll in a battle with a mission) are sim.systems.attack_rerolls'."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
-from enum import StrEnum
 
 import esper
 
@@ -19,30 +18,14 @@ from sim.rules import pools as PL
 from sim.rules.abilities import Hook
 from sim.rules.attack import AttackKind
 from sim.rules.allocation import default_order, preferred_groups
-from sim.rules.sequence import (DamageState, PoolState, damage_steps, hit_dice, hit_rerollable, inflict_damage,
-                                judge_hits, judge_wounds, roll_hits, roll_saves, roll_wounds, save_dice,
-                                save_rerollable, strength_text, wound_dice, wound_rerollable)
-from sim.rules import command_reroll as RR
-from sim.rules.stratagems import Roll
+from sim.rules.sequence import (DamageState, PoolState, damage_steps, inflict_damage, roll_hits, roll_saves,
+                                roll_wounds, strength_text)
 from sim.rules.dice import DiceExpr
 from sim.rules.effects import dice_pool as DPR
 from sim.rules.sequence import hit_faces, save_faces, wound_faces
 from sim.systems import dice_pools as DPS
-
-
-class Step(StrEnum):
-    """The next step of a pool's attack sequence (04.03 step 2 gathering, 05.01 hit rolls,
-    05.02 wound rolls, 05.03 allocation order, 05.03 save rolls, 05.04 inflict damage)."""
-
-    GATHER = "gather"
-    HIT = "hit"
-    WOUND = "wound"
-    ALLOCATION = "allocation"
-    SAVE = "save"
-    DAMAGE = "damage"
-    DONE = "done"
-
-
+from sim.systems.attack_pool import Held, Pool, Step
+from sim.systems.attack_rerolls import RerollSteps, damage_with_rerolls, rules_saves
 # (the stages and steps as module constants: reading an enum member is a look-up on its class,
 # five times a global's cost, and every tick reads them)
 _ATTACKS = Stage.ATTACKS
@@ -56,43 +39,6 @@ _GATHER = Step.GATHER
 _HIT = Step.HIT
 _SAVE = Step.SAVE
 _WOUND = Step.WOUND
-
-
-@dataclass(slots=True)
-class Held:
-    """15.02 What a pool's steps keep while a Command Re-roll is offered (a battle with a
-    mission only; free play has no CP and no pool holds one): a step's dice, the gather
-    step's attack-count dice (DiceExpr, result, purpose) and its re-roll's record, the
-    abilities' re-rolls of the hit or wound roll being asked about ([TWIN-LINKED], re-roll
-    1s), and the damage step's generator and DamageState with the damage roll asked about."""
-
-    rolls: list | None = None
-    attack_dice: list | None = None
-    attack_reroll: dict | None = None
-    rerolled: dict | None = None
-    damage: tuple | None = None
-    asking: object = None
-
-
-@dataclass(slots=True)
-class Pool:
-    """A pool being resolved (04.03 step 3) and where it is in the attack sequence."""
-
-    index: int
-    spec: PL.PoolSpec
-    step: Step = _GATHER
-    state: PoolState | None = None
-    attackers: tuple[str, ...] = ()
-    abilities: tuple = ()
-    groups: tuple = ()
-    order: tuple[str, ...] = ()
-    precision: str | None = None
-    precision_checked: bool = False
-    saves: list[int] = field(default_factory=list)
-    models: tuple = ()  # the target's models as allocation sees them (from the allocation step)
-    held: Held | None = None  # (a battle with a mission: what a Command Re-roll's question keeps)
-    subs: dict | None = None  # a pool die spent for a roll of the pool (SUBSTITUTE): roll -> value or None
-
 
 def _attack_dice(d, target: int, dice, got: list | None = None) -> int:
     """04.03 step 2 for one declared weapon: its A (a random A rolled, 02.02.03; a split melee
@@ -133,12 +79,13 @@ def _each(expr, dice, purpose: str, got: list) -> int:
     return expr.value(sum(rolled))
 
 
-class AttackResolutionSystem(esper.Processor):
+class AttackResolutionSystem(RerollSteps, esper.Processor):
     # a pool's step -> the method that resolves it (the class's functions, set below the class:
     # bound methods kept on the instance would make it a reference cycle, garbage for the
     # cyclic collector once its battle is done). Free play's steps roll and judge at once; a
     # battle with a mission has CP, and its hit, wound and save steps keep their dice while a
-    # Command Re-roll is offered (15.02): each battle's system uses one table.
+    # Command Re-roll is offered (15.02: sim.systems.attack_rerolls.RerollSteps, whose methods
+    # the class takes): each battle's system uses one table.
     _STEPS: dict = {}
     _MISSION_STEPS: dict = {}
 
@@ -283,29 +230,6 @@ class AttackResolutionSystem(esper.Processor):
         pool.step = _HIT
 
     @staticmethod
-    def _reroll_attacks(battle, ent, pool: Pool) -> bool:
-        """15.02 A Command Re-roll of one die of the pool's attack-count rolls (a random A, an
-        ability's random extra attacks; a die below its highest face), offered to the attacker;
-        the pool's dice follow the die re-rolled. False while the answer is pending."""
-        held = pool.held
-        got = held.attack_dice
-        owner = esper.component_for_entity(ent, Unit).owner
-        candidates = [i for i, (expr, v, _p) in enumerate(got) if RR.raisable(v, expr.sides)]
-        rr = None
-        if candidates and battle.roll_window_open(owner, ent):
-            values = [v for _e, v, _p in got]
-            rr = battle.offer_after_roll(owner, ent, Roll(
-                "attacks", values, lambda i, why: got[i][0].die(battle.dice, f"{got[i][2]} ({why})"), candidates,
-                pool=pool.index))
-            if rr is PENDING:
-                return False
-        held.attack_dice = None
-        if rr is not None:
-            held.attack_reroll = rr
-            pool.state.dice += got[rr["die"]][0].reroll_change(rr["from"], rr["to"])
-        return True
-
-    @staticmethod
     def _abilities(battle, ent, pool: Pool) -> bool:
         """What the pool's abilities do in the attack sequence (their registry records' ``pool``
         effects), onto its state (a pool without any keeps PoolState's defaults), after the
@@ -337,45 +261,6 @@ class AttackResolutionSystem(esper.Processor):
                     battle.changes.shot(ent)
         pool.step = _WOUND if (pool.state.hits or pool.state.auto_wounds) else _DONE
 
-    def _hit_mission(self, battle, ent, act, pool: Pool) -> None:
-        """05.01 in a battle with a mission: the hit rolls (the abilities' re-rolls of 1s made)
-        kept while a Command Re-roll of one die a re-roll could better and not re-rolled yet (a
-        failed one; a non-critical hit when a critical one does more: sequence.hit_rerollable)
-        is offered to the attacker (15.02, 01.05.02), then judged."""
-        p = pool.state
-        if p.torrent:
-            rec = roll_hits(p, battle.dice)
-        else:
-            got = self._held_dice(battle, ent, pool, "hit", hit_dice, hit_rerollable, "hit rolls")
-            if got is PENDING:
-                return
-            rolls, rerolled, rr = got
-            rec = judge_hits(p, rolls, battle.dice, rerolled)
-            if rr is not None:
-                rec["command_reroll"] = rr
-        self._hit(battle, ent, act, pool, rec)
-
-    def _held_dice(self, battle, ent, pool: Pool, roll: str, make, rerollable, purpose: str):
-        """15.02 A pool's hit or wound dice in a battle with a mission: made once (``make``: the
-        rolls and the abilities' re-rolls of them, sequence.hit_dice / wound_dice) and held on
-        the pool while a Command Re-roll of one die ``rerollable`` names is offered. PENDING
-        while the answer is awaited; then (rolls, the abilities' re-rolls, the Command Re-roll
-        made or None), the hold released."""
-        p = pool.state
-        held = pool.held
-        if held.rolls is None:
-            dice = self._substituted(battle, ent, pool, roll, purpose) if battle.resources.has_rules else battle.dice
-            if dice is PENDING:
-                return PENDING
-            held.rolls, held.rerolled = make(p, dice)
-        rolls, rerolled = held.rolls, held.rerolled
-        rr = self._reroll(battle, ent, pool, roll, rolls, lambda: rerollable(p, rolls, rerolled), purpose,
-                          lambda: rerollable(p, rolls, rerolled, failed_only=True))
-        if rr is PENDING:
-            return PENDING
-        held.rolls = held.rerolled = None
-        return rolls, rerolled, rr
-
     def _wound(self, battle, ent, act, pool: Pool, rec: dict | None = None) -> None:
         """05.02 The wound rolls, made and judged now (``rec``: made already, _wound_mission)."""
         p = pool.state
@@ -388,21 +273,6 @@ class AttackResolutionSystem(esper.Processor):
         battle.record({"type": ev.WOUNDS, "pool": pool.index, "S": strength_text(p.S), "T": p.T,
                        "critical_on": p.critical_wound_on, **rec})
         pool.step = _ALLOCATION if (pool.state.wounds or pool.state.mortal_criticals) else _DONE
-
-    def _wound_mission(self, battle, ent, act, pool: Pool) -> None:
-        """05.02 in a battle with a mission: the wound rolls ([TWIN-LINKED]'s re-rolls made)
-        kept while a Command Re-roll of one die not re-rolled yet that a re-roll could better
-        (a failed one; a non-critical wound when a critical one does more:
-        sequence.wound_rerollable) is offered to the attacker (15.02, 01.05.02), then judged."""
-        p = pool.state
-        got = self._held_dice(battle, ent, pool, "wound", wound_dice, wound_rerollable, "wound rolls")
-        if got is PENDING:
-            return
-        rolls, rerolled, rr = got
-        rec = judge_wounds(p, rolls, rerolled)
-        if rr is not None:
-            rec["command_reroll"] = rr
-        self._wound(battle, ent, act, pool, rec)
 
     # --- 05.03 step 2 ---------------------------------------------------------------------------
     def _allocation(self, battle, ent, act, pool: Pool) -> None:
@@ -445,7 +315,7 @@ class AttackResolutionSystem(esper.Processor):
             dice = self._substituted(battle, ent, pool, "save", "save rolls", act)
             if dice is PENDING:
                 return
-            pool.saves, rerolled = _rules_saves(battle, ent, act, pool, dice)
+            pool.saves, rerolled = rules_saves(battle, ent, act, pool, dice)
         else:
             pool.saves, rerolled = roll_saves(pool.state, battle.dice), None
         rec = {"type": ev.SAVES, "pool": pool.index, "rolls": pool.saves, "AP": pool.state.AP}
@@ -453,67 +323,6 @@ class AttackResolutionSystem(esper.Processor):
             rec["rerolled"] = list(rerolled.values())
         battle.record(rec)
         pool.step = _DAMAGE
-
-    def _save_mission(self, battle, ent, act, pool: Pool) -> None:
-        """05.03 step 3 in a battle with a mission: the save rolls kept while a Command Re-roll
-        of one failed die is offered to the defender (15.02), then sorted for 05.04."""
-        held = pool.held
-        saves = held.rolls
-        if saves is None:
-            if battle.resources.has_rules:
-                dice = self._substituted(battle, ent, pool, "save", "save rolls", act)
-                if dice is PENDING:
-                    return
-                saves, held.rerolled = _rules_saves(battle, ent, act, pool, dice)
-                held.rolls = saves
-            else:
-                saves = held.rolls = roll_saves(pool.state, battle.dice)
-        # 15.02 the save roll is the defender's: a Command Re-roll is offered to the target's player
-        # (never of a die a rule re-rolled already, 01.05.02)
-        done = held.rerolled or ()
-        rr = self._reroll(battle, pool.spec.target, pool, "save", saves,
-                          lambda: [i for i in self._save_rerollable(battle, ent, act, pool, saves) if i not in done],
-                          "save rolls")
-        if rr is PENDING:
-            return
-        held.rolls = None
-        pool.saves = sorted(saves)  # (05.04 takes them lowest first)
-        rec = {"type": ev.SAVES, "pool": pool.index, "rolls": pool.saves, "AP": pool.state.AP}
-        if held.rerolled is not None:
-            rec["rerolled"] = list(held.rerolled.values())
-            held.rerolled = None
-        if rr is not None:
-            rec["command_reroll"] = rr  # (its die: the index in the sorted rolls first made)
-        battle.record(rec)
-        pool.step = _DAMAGE
-
-    @staticmethod
-    def _save_rerollable(battle, ent, act, pool: Pool, saves) -> list[int]:
-        """15.02 The save dice a re-roll could turn into saves: failed against a living model
-        of the target (its Sv, InSv and save-roll modifier) that some result would save."""
-        smods = save_modifiers(pool.spec.target, ent, act.kind is _FIGHTING)
-        r = W.roster(pool.spec.target)
-        insv = r.InSv_melee_of if act.kind is _FIGHTING else r.InSv_of  # 05.03 (a save against one kind only)
-        side = target_side(battle, pool.spec.target, ent, act.kind is _FIGHTING)
-        if side is not None:
-            smods, insv = side.save_mods(smods), ({**insv, **side.invuln} if side.invuln else insv)
-        checks = {(m.Sv, insv[m.id], smods.get(m.id, 0) if smods else 0) for m in pool.models if m.remaining > 0}
-        return save_rerollable(pool.state, saves, checks)
-
-    @staticmethod
-    def _reroll(battle, unit_ent, pool: Pool, roll: str, rolls: list, rerollable, purpose: str, failing=None):
-        """15.02 A Command Re-roll of one die of the pool's ``roll`` (hit, wound, save), offered
-        to the player of ``unit_ent`` when they may use it and ``rerollable()`` names a die it
-        could change: PENDING while the answer is pending, None, or the re-roll's record (the
-        die replaced in ``rolls``). ``failing()``: those of them that failed (a hit or wound
-        roll's; a save's candidates are all failed saves)."""
-        owner = esper.component_for_entity(unit_ent, Unit).owner
-        if not battle.roll_window_open(owner, unit_ent):
-            return None
-        candidates = rerollable()
-        return battle.offer_after_roll(owner, unit_ent, Roll(
-            roll, rolls, lambda i, why: battle.dice.d6(1, f"{purpose} ({why})")[0], candidates, pool=pool.index,
-            failing=None if failing is None or not candidates else failing()))
 
     # a pool's die standing for one die of the hit, wound or save roll (SUBSTITUTE)
     @staticmethod
@@ -544,7 +353,7 @@ class AttackResolutionSystem(esper.Processor):
         r = W.roster(target)
         held = pool.held
         if held is not None and held.damage is not None:  # (waiting on a Command Re-roll of a damage roll)
-            records = _damage_steps(battle, ent, held)
+            records = damage_with_rerolls(battle, ent, held)
             if records is None:
                 return
             st = held.damage[1]
@@ -571,7 +380,7 @@ class AttackResolutionSystem(esper.Processor):
                 # 15.02: the damage rolls may be re-rolled: resolved step by step (damage_steps)
                 held.damage = (damage_steps(pool.state, pool.saves, st, battle.dice, r.Sv_of, insv,
                                             smods), st, pool.index)
-                records = _damage_steps(battle, ent, held)
+                records = damage_with_rerolls(battle, ent, held)
                 if records is None:
                     return
                 held.damage = None
@@ -602,29 +411,6 @@ class AttackResolutionSystem(esper.Processor):
         pool.step = _DONE
 
 
-def _rules_saves(battle, ent, act, pool: Pool, dice=None) -> tuple[list[int], dict | None]:
-    """05.03 step 3 in a battle where rules are held: the pool's save rolls, sorted, with the
-    re-rolls a rule acting on the target's models gives made (sim.plan.rule_effects.target_side,
-    sim.rules.sequence.save_dice), and the dice re-rolled (their index in the sorted rolls ->
-    the result; None when no rule re-rolls saves here). ``dice``: what the rolls are made with
-    (the battle's, or with a pool's die standing for one: sim.systems.dice_pools)."""
-    p, target = pool.state, pool.spec.target
-    dice = battle.dice if dice is None else dice
-    side = target_side(battle, target, ent, act.kind is _FIGHTING)
-    if side is None or not side.save_reroll:
-        return roll_saves(p, dice), None
-    r = W.roster(target)
-    insv = r.InSv_melee_of if act.kind is _FIGHTING else r.InSv_of
-    if side.invuln:
-        insv = {**insv, **side.invuln}
-    smods = side.save_mods(save_modifiers(target, ent, act.kind is _FIGHTING))
-    p.save_reroll = side.save_reroll_faces(p.AP, [m.id for m in pool.models if m.remaining > 0], r.Sv_of, insv,
-                                           smods)
-    rolls, rerolled = save_dice(p, dice)
-    order = sorted(range(len(rolls)), key=rolls.__getitem__)
-    return [rolls[i] for i in order], {n: rolls[i] for n, i in enumerate(order) if i in rerolled}
-
-
 def _need(battle, ent, pool: Pool, roll: str, act) -> int:
     """The lowest unmodified result that succeeds on the pool's hit, wound or save roll (a save:
     against the first living model of the target as allocation sees it; 7: none, or not known
@@ -650,35 +436,6 @@ def _need(battle, ent, pool: Pool, roll: str, act) -> int:
         checks = save_faces(p.AP, m.Sv, insv[m.id], smods.get(m.id, 0) if smods else 0)
         faces = (None,) + tuple(not fails for fails, _by_invuln in checks[1:])
     return next((f for f in range(1, 7) if faces[f]), 7)
-
-
-def _damage_steps(battle, ent, held: Held) -> list | None:
-    """05.04 with 15.02: runs a pool's damage steps (``held.damage``: their generator, the
-    DamageState, the pool's index) on, offering the attacker a Command Re-roll of each damage
-    roll they stop at (sim.rules.sequence.DamageRoll: a die below its highest face, the total
-    below the model's remaining wounds). Returns the steps' records, or None while an answer is
-    pending (``held.asking`` holds the roll asked about)."""
-    steps, _st, index = held.damage
-    owner = esper.component_for_entity(ent, Unit).owner
-    q = held.asking
-    answer = None
-    while True:
-        if q is not None:
-            answer = None
-            candidates = [i for i, v in enumerate(q.dice) if RR.raisable(v, q.D.sides)]
-            if candidates and battle.roll_window_open(owner, ent):
-                what = "damage roll (devastating wounds)" if q.mortal else "damage roll"
-                answer = battle.offer_after_roll(owner, ent, Roll(
-                    "damage", list(q.dice), lambda i, why: q.D.die(battle.dice, f"{what} ({why})"), candidates,
-                    pool=index, about=f"on {q.model}"))
-                if answer is PENDING:
-                    held.asking = q
-                    return None
-            held.asking = None
-        try:
-            q = steps.send(answer)
-        except StopIteration as done:
-            return done.value
 
 
 AttackResolutionSystem._STEPS = {
